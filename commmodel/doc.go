@@ -1,0 +1,34 @@
+// Package commmodel is a cost model of collective communication algorithms.
+//
+// A collective over P ranks runs as a sequence of steps. In each step every rank
+// sends to some peers at once; the step costs a start-up latency alpha plus the
+// time the busiest rank's egress needs for the bytes it sends. Local reduction
+// costs gamma per byte reduced. The model is
+//
+//	T = steps·α + bytesPerRank/BW + reducedBytesPerRank·γ
+//
+// where bytesPerRank is the most bytes any one rank sends over the whole
+// collective. On a switched fabric (NVSwitch) a rank's egress is the bottleneck,
+// so the bytes a rank sends to all its peers in one step share one BW.
+//
+// # Notation and units
+//
+// Everything is float64 in SI base units: seconds, bytes, bytes per second.
+// Durations are never time.Duration: 1/BW at 350 GB/s is 2.9e-12 s.
+// P is the number of ranks; S is the message size in bytes as nccl-tests prints
+// it in its size column: for AllReduce and Broadcast the buffer each rank holds,
+// for AllToAll, AllGather and ReduceScatter the whole buffer, S/P per peer.
+// Text follows nccl-tests: GB/s is 1e9 B/s.
+//
+// # Failure channels
+//
+// Calling an algorithm with P < 1 is a programming error and panics, as do
+// mismatched slice lengths. A size that is negative or NaN, or a Link whose BW
+// is not positive, gives NaN: the result is undefined, not wrong. Bad data
+// (measurements that cannot be fitted, an unknown algorithm name) is reported
+// with an error value.
+//
+// The algorithms and their step and byte counts follow the source article
+// (an analysis of an 8 x H20 inference server) and, for what it leaves out,
+// the cost comments of MPICH's collective implementations.
+package commmodel

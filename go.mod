@@ -1,0 +1,3 @@
+module github.com/inframethod/commlab
+
+go 1.26
