@@ -1,0 +1,107 @@
+package commmodel
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Collective names a collective operation.
+type Collective int
+
+// The collectives the model knows.
+const (
+	AllReduce Collective = iota
+	ReduceScatter
+	AllGather
+	Broadcast
+	AllToAll
+)
+
+var collectiveNames = [...]string{
+	AllReduce:     "allreduce",
+	ReduceScatter: "reducescatter",
+	AllGather:     "allgather",
+	Broadcast:     "broadcast",
+	AllToAll:      "alltoall",
+}
+
+// String returns the collective's name in lower case, as the CLI spells it.
+func (c Collective) String() string {
+	if c < 0 || int(c) >= len(collectiveNames) {
+		return fmt.Sprintf("Collective(%d)", int(c))
+	}
+	return collectiveNames[c]
+}
+
+// Collectives lists every collective in a fixed order.
+func Collectives() []Collective {
+	return []Collective{AllReduce, ReduceScatter, AllGather, Broadcast, AllToAll}
+}
+
+// ParseCollective reads a collective's name. It ignores case, '_' and '-', and
+// accepts the nccl-tests binary stems (all_reduce, reduce_scatter, all_gather,
+// alltoall, broadcast).
+func ParseCollective(s string) (Collective, error) {
+	key := strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(s))
+	for c, name := range collectiveNames {
+		if key == name {
+			return Collective(c), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown collective %q (want one of allreduce, reducescatter, allgather, broadcast, alltoall)", s)
+}
+
+// BusFactor is the ratio of bus bandwidth to algorithm bandwidth that
+// nccl-tests applies to a collective over p ranks:
+//
+//	AllReduce                          2(p-1)/p
+//	ReduceScatter, AllGather, AllToAll (p-1)/p
+//	Broadcast                          1
+//
+// busBW = algBW · BusFactor, algBW = S / T. It panics if p < 1.
+func (c Collective) BusFactor(p int) float64 {
+	mustRanks(p)
+	n := float64(p)
+	switch c {
+	case AllReduce:
+		return 2 * (n - 1) / n
+	case ReduceScatter, AllGather, AllToAll:
+		return (n - 1) / n
+	default:
+		return 1
+	}
+}
+
+// BusBW converts a measurement of size bytes in t seconds to nccl-tests' bus
+// bandwidth over p ranks, in bytes per second.
+func (c Collective) BusBW(p int, size, t float64) float64 {
+	return size / t * c.BusFactor(p)
+}
+
+// AlgBW converts a bus bandwidth over p ranks back to algorithm bandwidth, S/T.
+func (c Collective) AlgBW(p int, busBW float64) float64 {
+	return busBW / c.BusFactor(p)
+}
+
+// An Algorithm is one way to run a collective. Cost reports what it asks of the
+// busiest rank for p ranks and a message of size bytes (S in the package notation).
+// Cost panics if p < 1 and gives NaN bytes for a negative or NaN size.
+type Algorithm interface {
+	// Name is the algorithm's name as the CLI spells it: ring, halving-doubling, ...
+	Name() string
+	// Collective is the operation the algorithm performs.
+	Collective() Collective
+	// Cost is the busiest rank's steps, bytes and peers.
+	Cost(p int, size float64) Cost
+}
+
+// Time returns how long a runs for p ranks and size bytes on l, in seconds.
+func Time(a Algorithm, p int, size float64, l Link) float64 {
+	return a.Cost(p, size).Time(l)
+}
+
+func mustRanks(p int) {
+	if p < 1 {
+		panic(fmt.Sprintf("commmodel: %d ranks; need at least 1", p))
+	}
+}
