@@ -1,0 +1,107 @@
+// Command commlab evaluates the collective-communication cost model, reads
+// topologies and nccl-tests logs, fits measurements and checks the source
+// article's claims. Run "commlab help" for the subcommands.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// A command is one subcommand. run parses args (without the subcommand name)
+// and writes its result to stdout; an error ends the process with exit status 1.
+type command struct {
+	summary string
+	run     func(args []string, stdout io.Writer) error
+}
+
+var commands = map[string]command{}
+
+// register adds a subcommand; each subcommand's file calls it from init.
+func register(name, summary string, run func(args []string, stdout io.Writer) error) {
+	if _, dup := commands[name]; dup {
+		panic("commlab: subcommand registered twice: " + name)
+	}
+	commands[name] = command{summary, run}
+}
+
+// errUsage marks an error whose message is already a complete usage text.
+var errUsage = errors.New("usage")
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes one command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "commlab: unknown subcommand %q\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	if err := cmd.run(args[1:], stdout); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		if !errors.Is(err, errUsage) {
+			fmt.Fprintf(stderr, "commlab %s: %v\n", args[0], err)
+		}
+		return 1
+	}
+	return 0
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: commlab <subcommand> [flags]\n\nsubcommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun \"commlab <subcommand> -h\" for its flags; every subcommand takes -json.")
+}
+
+// newFlags returns a flag set for a subcommand that reports errors through the
+// returned error rather than exiting, and prints its usage to stderr.
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("commlab "+name, flag.ContinueOnError)
+	fs.SetOutput(os.Stderr)
+	return fs
+}
+
+// parseFlags parses args and rejects positional arguments beyond maxArgs.
+func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	if fs.NArg() > maxArgs {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(maxArgs))
+	}
+	return nil
+}
+
+// writeJSON writes v as one indented JSON object followed by a newline.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
