@@ -85,18 +85,28 @@ func newFlags(name string) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args and rejects positional arguments beyond maxArgs.
-func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+// parseFlags parses args, flags and positional arguments in any order
+// ("commlab fit FILE -p 8" and "commlab fit -p 8 FILE" are the same), and
+// returns the positional arguments. More than maxArgs of them is an error.
+func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, errUsage
 		}
-		return errUsage
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
-	if fs.NArg() > maxArgs {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(maxArgs))
+	if len(pos) > maxArgs {
+		return nil, fmt.Errorf("unexpected argument %q", pos[maxArgs])
 	}
-	return nil
+	return pos, nil
 }
 
 // writeJSON writes v as one indented JSON object followed by a newline.
