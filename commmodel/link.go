@@ -10,18 +10,25 @@ type Link struct {
 	BW float64
 	// Gamma is the time to reduce one byte locally, in seconds per byte (0 by default).
 	Gamma float64
+	// Overhead is the injection cost of one message, in seconds (LogP's o; 0 by
+	// default, as in the article's model). It charges algorithms that send many
+	// messages per step, such as direct AllToAll across nodes.
+	Overhead float64
 }
 
-// Valid reports whether l can time a transfer: Alpha and Gamma are finite and
-// non-negative and BW is finite and positive.
+// Valid reports whether l can time a transfer: Alpha, Gamma and Overhead are
+// finite and non-negative and BW is finite and positive.
 func (l Link) Valid() bool {
-	return l.Alpha >= 0 && !math.IsInf(l.Alpha, 0) &&
-		l.BW > 0 && !math.IsInf(l.BW, 0) &&
-		l.Gamma >= 0 && !math.IsInf(l.Gamma, 0)
+	return finiteNonNeg(l.Alpha) && finiteNonNeg(l.Gamma) && finiteNonNeg(l.Overhead) &&
+		l.BW > 0 && !math.IsInf(l.BW, 0)
 }
+
+func finiteNonNeg(x float64) bool { return x >= 0 && !math.IsInf(x, 0) }
 
 // Cost is what an algorithm asks of the busiest rank: how many steps, how many
-// bytes it sends and reduces, and how many peers it talks to.
+// bytes and messages it sends, how many bytes it reduces, and how many peers it
+// holds connections to. Where ranks do different work (the folded ranks of
+// halving-doubling, the root of a broadcast) each field is the busiest rank's.
 type Cost struct {
 	// Steps is the number of sequential communication steps, each paying alpha.
 	Steps int
@@ -29,29 +36,40 @@ type Cost struct {
 	Bytes float64
 	// Reduced is the number of bytes the busiest rank reduces locally, in bytes.
 	Reduced float64
-	// Peers is the number of distinct peers a rank exchanges data with (connections).
+	// Peers is the number of distinct ranks a rank sends to or receives from
+	// over the whole collective: the connections it must hold.
 	Peers int
+	// Fanout is the most peers a rank sends to within one step: 1 for the
+	// one-at-a-time schedules (ring, pairwise, Bruck), P-1 for direct AllToAll.
+	Fanout int
+	// Messages is the number of messages the busiest rank sends in all.
+	Messages int
 }
 
 // Time returns the cost's duration on l, in seconds:
 //
-//	T = Steps·α + Bytes/BW + Reduced·γ
+//	T = Steps·α + Messages·o + Bytes/BW + Reduced·γ
 //
-// It is NaN if l is not Valid or the byte counts are negative or NaN.
+// with o = l.Overhead (0 unless set). It is NaN if l is not Valid or the byte
+// counts are negative or NaN.
 func (c Cost) Time(l Link) float64 {
 	if !l.Valid() || !(c.Bytes >= 0) || !(c.Reduced >= 0) {
 		return math.NaN()
 	}
-	return float64(c.Steps)*l.Alpha + c.Bytes/l.BW + c.Reduced*l.Gamma
+	return float64(c.Steps)*l.Alpha + float64(c.Messages)*l.Overhead + c.Bytes/l.BW + c.Reduced*l.Gamma
 }
 
-// Add returns the cost of running c and then d.
-func (c Cost) Add(d Cost) Cost {
+// Then returns the cost of running c and then d: steps, bytes and messages add;
+// peers add too (the phases talk to different ranks, as in the two-level
+// algorithms), and fanout is the larger of the two.
+func (c Cost) Then(d Cost) Cost {
 	return Cost{
-		Steps:   c.Steps + d.Steps,
-		Bytes:   c.Bytes + d.Bytes,
-		Reduced: c.Reduced + d.Reduced,
-		Peers:   max(c.Peers, d.Peers),
+		Steps:    c.Steps + d.Steps,
+		Bytes:    c.Bytes + d.Bytes,
+		Reduced:  c.Reduced + d.Reduced,
+		Peers:    c.Peers + d.Peers,
+		Fanout:   max(c.Fanout, d.Fanout),
+		Messages: c.Messages + d.Messages,
 	}
 }
 
