@@ -59,15 +59,15 @@ func (c Cost) Time(l Link) float64 {
 	return float64(c.Steps)*l.Alpha + float64(c.Messages)*l.Overhead + c.Bytes/l.BW + c.Reduced*l.Gamma
 }
 
-// Then returns the cost of running c and then d: steps, bytes and messages add;
-// peers add too (the phases talk to different ranks, as in the two-level
-// algorithms), and fanout is the larger of the two.
+// Then returns the cost of running c and then d: steps, bytes and messages
+// add; peers and fanout are the larger of the two (phases that talk to
+// different ranks must count their distinct peers themselves).
 func (c Cost) Then(d Cost) Cost {
 	return Cost{
 		Steps:    c.Steps + d.Steps,
 		Bytes:    c.Bytes + d.Bytes,
 		Reduced:  c.Reduced + d.Reduced,
-		Peers:    c.Peers + d.Peers,
+		Peers:    max(c.Peers, d.Peers),
 		Fanout:   max(c.Fanout, d.Fanout),
 		Messages: c.Messages + d.Messages,
 	}
