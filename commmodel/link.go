@@ -34,6 +34,11 @@ type Cost struct {
 	Steps int
 	// Bytes is the number of bytes the busiest rank sends, in bytes.
 	Bytes float64
+	// PathBytes is the sum over steps of the most bytes any rank sends in that
+	// step, in bytes: what the steps' durations add up to. It is never less
+	// than Bytes and differs from it only where ranks take turns (the fold of
+	// halving-doubling, the pipeline of a broadcast); zero means "equal to Bytes".
+	PathBytes float64
 	// Reduced is the number of bytes the busiest rank reduces locally, in bytes.
 	Reduced float64
 	// Peers is the number of distinct ranks a rank sends to or receives from
@@ -42,21 +47,27 @@ type Cost struct {
 	// Fanout is the most peers a rank sends to within one step: 1 for the
 	// one-at-a-time schedules (ring, pairwise, Bruck), P-1 for direct AllToAll.
 	Fanout int
-	// Messages is the number of messages the busiest rank sends in all.
+	// Messages is the sum over steps of the most messages any rank sends in
+	// that step; like PathBytes, it exceeds the busiest rank's own count only
+	// where ranks take turns.
 	Messages int
 }
 
+// Path returns the bytes on the critical path: PathBytes, or Bytes if that is larger.
+func (c Cost) Path() float64 { return max(c.Bytes, c.PathBytes) }
+
 // Time returns the cost's duration on l, in seconds:
 //
-//	T = Steps·α + Messages·o + Bytes/BW + Reduced·γ
+//	T = Steps·α + Messages·o + Path/BW + Reduced·γ
 //
-// with o = l.Overhead (0 unless set). It is NaN if l is not Valid or the byte
-// counts are negative or NaN.
+// with o = l.Overhead (0 unless set) and Path the critical-path bytes (Bytes
+// for every algorithm whose ranks all send in every step). It is NaN if l is
+// not Valid or the byte counts are negative or NaN.
 func (c Cost) Time(l Link) float64 {
-	if !l.Valid() || !(c.Bytes >= 0) || !(c.Reduced >= 0) {
+	if !l.Valid() || !(c.Bytes >= 0) || !(c.PathBytes >= 0) || !(c.Reduced >= 0) {
 		return math.NaN()
 	}
-	return float64(c.Steps)*l.Alpha + float64(c.Messages)*l.Overhead + c.Bytes/l.BW + c.Reduced*l.Gamma
+	return float64(c.Steps)*l.Alpha + float64(c.Messages)*l.Overhead + c.Path()/l.BW + c.Reduced*l.Gamma
 }
 
 // Then returns the cost of running c and then d: steps, bytes and messages
@@ -64,12 +75,13 @@ func (c Cost) Time(l Link) float64 {
 // different ranks must count their distinct peers themselves).
 func (c Cost) Then(d Cost) Cost {
 	return Cost{
-		Steps:    c.Steps + d.Steps,
-		Bytes:    c.Bytes + d.Bytes,
-		Reduced:  c.Reduced + d.Reduced,
-		Peers:    max(c.Peers, d.Peers),
-		Fanout:   max(c.Fanout, d.Fanout),
-		Messages: c.Messages + d.Messages,
+		Steps:     c.Steps + d.Steps,
+		Bytes:     c.Bytes + d.Bytes,
+		PathBytes: c.Path() + d.Path(),
+		Reduced:   c.Reduced + d.Reduced,
+		Peers:     max(c.Peers, d.Peers),
+		Fanout:    max(c.Fanout, d.Fanout),
+		Messages:  c.Messages + d.Messages,
 	}
 }
 

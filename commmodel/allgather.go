@@ -1,0 +1,87 @@
+package commmodel
+
+// RingReduceScatter is ReduceScatter around a ring: P-1 steps in which every
+// rank passes one S/P chunk to its neighbour and reduces the one it receives.
+//
+//	steps = P-1, bytes = (P-1)/P·S, reduced = (P-1)/P·S, peers = 2
+type RingReduceScatter struct{}
+
+func (RingReduceScatter) Name() string           { return "ring" }
+func (RingReduceScatter) Collective() Collective { return ReduceScatter }
+
+// Cost returns ring ReduceScatter's cost for p ranks and S = size bytes.
+func (RingReduceScatter) Cost(p int, size float64) Cost { return ringPass(p, size, true) }
+
+// RingAllGather is AllGather around a ring: P-1 steps in which every rank
+// passes on the S/P chunk it received last.
+//
+//	steps = P-1, bytes = (P-1)/P·S, peers = 2
+type RingAllGather struct{}
+
+func (RingAllGather) Name() string           { return "ring" }
+func (RingAllGather) Collective() Collective { return AllGather }
+
+// Cost returns ring AllGather's cost for p ranks and S = size bytes.
+func (RingAllGather) Cost(p int, size float64) Cost { return ringPass(p, size, false) }
+
+// PipelinedBroadcast is Broadcast down a chain from the root: the buffer is
+// cut into C = Chunks chunks and each rank forwards a chunk as soon as it has
+// it, so the last rank receives the last chunk after P-2+C steps.
+//
+//	steps = P-2+C, bytes = S, path bytes = (P-2+C)·S/C, messages = C, peers = 2
+//
+// Every rank but the last sends all of S once; the time is that of the
+// P-2+C steps of S/C each. With C <= 1 it is the plain ring broadcast, P-1
+// steps of S. The best C balances the two terms, C* = sqrt((P-2)·S/(α·BW)),
+// which OptimalChunks gives.
+type PipelinedBroadcast struct {
+	// Chunks is the number of pieces the buffer is cut into; 0 and 1 mean one.
+	Chunks int
+}
+
+// Name is "ring" without pipelining and "pipelined" with it.
+func (b PipelinedBroadcast) Name() string {
+	if b.Chunks > 1 {
+		return "pipelined"
+	}
+	return "ring"
+}
+
+func (PipelinedBroadcast) Collective() Collective { return Broadcast }
+
+// Cost returns the broadcast's cost for p ranks and S = size bytes.
+func (b PipelinedBroadcast) Cost(p int, size float64) Cost {
+	mustRanks(p)
+	if p == 1 {
+		return Cost{}
+	}
+	c := max(b.Chunks, 1)
+	size = checkSize(size)
+	return Cost{
+		Steps:     p - 2 + c,
+		Bytes:     size,
+		PathBytes: float64(p-2+c) / float64(c) * size,
+		Peers:     min(2, p-1),
+		Fanout:    1,
+		Messages:  p - 2 + c,
+	}
+}
+
+// OptimalChunks returns the chunk count that minimises the pipelined
+// broadcast's time on l for p ranks and S = size bytes,
+//
+//	C* = sqrt((P-2)·S / (α·BW)), at least 1,
+//
+// the minimum of (P-2+C)·(α + S/(C·BW)). A zero α gives the largest count
+// that keeps each chunk at least one byte.
+func OptimalChunks(p int, size float64, l Link) int {
+	mustRanks(p)
+	if p <= 2 || !(size >= 1) || !l.Valid() {
+		return 1
+	}
+	if l.Alpha == 0 {
+		return int(min(size, 1<<30))
+	}
+	c := sqrt(float64(p-2) * size / (l.Alpha * l.BW))
+	return max(1, int(min(c+0.5, 1<<30)))
+}
