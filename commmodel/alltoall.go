@@ -1,0 +1,191 @@
+package commmodel
+
+import (
+	"math"
+	"math/bits"
+)
+
+// Direct is AllToAll in one step: every rank sends each of its P-1 outgoing
+// S/P blocks straight to its destination, all at once.
+//
+//	steps = 1, bytes = (P-1)/P·S, peers = fanout = P-1
+//
+// It is optimal in steps and bytes; its weakness is the P-1 messages in
+// flight at once, which across nodes converge on one NIC (incast).
+type Direct struct{}
+
+func (Direct) Name() string           { return "direct" }
+func (Direct) Collective() Collective { return AllToAll }
+
+// Cost returns direct AllToAll's cost for p ranks and S = size bytes.
+func (Direct) Cost(p int, size float64) Cost {
+	mustRanks(p)
+	n := float64(p)
+	return Cost{
+		Steps:    min(1, p-1),
+		Bytes:    (n - 1) / n * checkSize(size),
+		Peers:    p - 1,
+		Fanout:   p - 1,
+		Messages: p - 1,
+	}
+}
+
+// Pairwise is AllToAll in P-1 rounds of one block each. In round t = 1..P-1
+// rank i exchanges with i XOR t when P is a power of two (send and receive
+// with one partner); otherwise it sends to i+t and receives from i-t (mod P).
+//
+//	steps = P-1, bytes = (P-1)/P·S, peers = P-1, fanout = 1
+//
+// One message in flight at a time means no incast, at the price of P-1 alphas.
+type Pairwise struct{}
+
+func (Pairwise) Name() string           { return "pairwise" }
+func (Pairwise) Collective() Collective { return AllToAll }
+
+// Cost returns pairwise AllToAll's cost for p ranks and S = size bytes.
+func (Pairwise) Cost(p int, size float64) Cost {
+	mustRanks(p)
+	n := float64(p)
+	return Cost{
+		Steps:    p - 1,
+		Bytes:    (n - 1) / n * checkSize(size),
+		Peers:    p - 1,
+		Fanout:   min(1, p-1),
+		Messages: p - 1,
+	}
+}
+
+// Bruck is Bruck's AllToAll: after a local rotation that puts the block for
+// rank i+j at index j, step k = 0..⌈log2 P⌉-1 sends every block whose index
+// has bit k set to rank i+2^k, and a final local rotation puts the blocks in
+// order. Blocks travel by binary distance and ride along with others, so
+//
+//	steps = ⌈log2 P⌉
+//	bytes = Σ_k #{j < P : bit k of j is set} · S/P   (= log2 P · S/2 for P = 2^k)
+//
+// more than the lower bound (P-1)/P·S except at P = 2: it pays only for tiny
+// messages on many ranks. A rank sends to i+2^k and receives from i-2^k.
+type Bruck struct{}
+
+func (Bruck) Name() string           { return "bruck" }
+func (Bruck) Collective() Collective { return AllToAll }
+
+// Cost returns Bruck AllToAll's cost for p ranks and S = size bytes.
+func (Bruck) Cost(p int, size float64) Cost {
+	mustRanks(p)
+	steps := bits.Len(uint(p - 1)) // ⌈log2 p⌉
+	return Cost{
+		Steps:    steps,
+		Bytes:    float64(BruckBlocks(p)) / float64(p) * checkSize(size),
+		Peers:    bruckPeers(p, steps),
+		Fanout:   min(1, p-1),
+		Messages: steps,
+	}
+}
+
+// BruckBlocks returns how many S/P blocks one rank sends in Bruck's AllToAll
+// over p ranks: the number of set bits over all block indices 0..P-1,
+//
+//	Σ_k #{j < P : bit k of j is set},  #{...} = ⌊P/2^(k+1)⌋·2^k + max(0, P mod 2^(k+1) - 2^k)
+func BruckBlocks(p int) int {
+	mustRanks(p)
+	total := 0
+	for k := 0; 1<<k < p; k++ {
+		half := 1 << k
+		period := half << 1
+		total += p/period*half + max(0, p%period-half)
+	}
+	return total
+}
+
+// bruckPeers counts the distinct ranks i±2^k (mod p) that rank i talks to.
+func bruckPeers(p, steps int) int {
+	var seen [128]int // offsets in (0, p); 2 per step and steps <= 63
+	n := 0
+	add := func(off int) {
+		for _, s := range seen[:n] {
+			if s == off {
+				return
+			}
+		}
+		seen[n] = off
+		n++
+	}
+	for k := range steps {
+		d := (1 << k) % p
+		if d != 0 {
+			add(d)
+			add(p - d)
+		}
+	}
+	return n
+}
+
+// HierarchicalAllToAll is the rail-aligned two-level AllToAll over N nodes of
+// p = PerNode GPUs, numbered node by node. First, over NVLink, GPU g of node n
+// hands each local GPU r the N blocks bound for rail r (GPU r of every node,
+// its own node included): the blocks are gathered by rail. Then GPU r sends
+// one message to GPU r of each other node, carrying the p blocks its node
+// holds for it. Network bytes are those of Direct, (N-1)/N·S per GPU, but a
+// GPU sends N-1 network messages instead of p(N-1) (8-GPU nodes: 64 messages
+// per node pair become 8). The price is (p-1)(N-1)/P·S more NVLink bytes,
+// which grow with S:
+//
+//	steps = 2, bytes = (p-1)/p·S + (N-1)/N·S, peers = (p-1) + (N-1)
+//
+// The article's variant, which sends first and splits the messages over
+// NVLink on arrival, is the mirror image, with the same counts.
+type HierarchicalAllToAll struct {
+	// PerNode is the number of GPUs per node, p; P must be a multiple of it.
+	PerNode int
+}
+
+func (HierarchicalAllToAll) Name() string           { return "hierarchical" }
+func (HierarchicalAllToAll) Collective() Collective { return AllToAll }
+
+// Cost returns the two-level AllToAll's cost for p ranks (N = p/PerNode nodes)
+// and S = size bytes on one Link. Its bytes are NaN if p is not a multiple of
+// PerNode.
+func (h HierarchicalAllToAll) Cost(p int, size float64) Cost {
+	mustRanks(p)
+	nodes, ok := splitRanks(p, h.PerNode)
+	if !ok {
+		return Cost{Bytes: math.NaN()}
+	}
+	st := h.Stages(nodes, h.PerNode, size)
+	c := st[0].Intra.Then(st[1].Inter)
+	c.Peers = st[0].Intra.Peers + st[1].Inter.Peers
+	return c
+}
+
+// Stages returns the two steps: the gather by rail over the intra-node link,
+// then one message per remote node over the network. (PerNode is ignored;
+// perNode is the cluster's.)
+func (HierarchicalAllToAll) Stages(nodes, perNode int, size float64) []Stage {
+	size = checkSize(size)
+	p, n := float64(perNode), float64(nodes)
+	gather := Cost{
+		Steps:    min(1, perNode-1),
+		Bytes:    (p - 1) / p * size,
+		Peers:    perNode - 1,
+		Fanout:   perNode - 1,
+		Messages: perNode - 1,
+	}
+	send := Cost{
+		Steps:    min(1, nodes-1),
+		Bytes:    (n - 1) / n * size,
+		Peers:    nodes - 1,
+		Fanout:   nodes - 1,
+		Messages: nodes - 1,
+	}
+	return []Stage{{Intra: gather}, {Inter: send}}
+}
+
+// splitRanks returns the node count for p ranks of perNode each, and false
+// if p is not a positive multiple of perNode.
+func splitRanks(p, perNode int) (int, bool) {
+	if perNode < 1 || p%perNode != 0 {
+		return 0, false
+	}
+	return p / perNode, true
+}
