@@ -1,0 +1,100 @@
+package commmodel
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The algorithms of each collective that run on one level of fabric, in a
+// fixed order. The two-level algorithms need a node size and are not listed.
+var (
+	allReduceAlgorithms     = []Algorithm{Ring{}, HalvingDoubling{}, TwoShot{}, OneShot{}}
+	reduceScatterAlgorithms = []Algorithm{RingReduceScatter{}}
+	allGatherAlgorithms     = []Algorithm{RingAllGather{}}
+	broadcastAlgorithms     = []Algorithm{PipelinedBroadcast{}}
+	allToAllAlgorithms      = []Algorithm{Direct{}, Pairwise{}, Bruck{}}
+)
+
+// Algorithms returns the single-level algorithms of c, the candidates of
+// Fastest and RegimeMap. The slice is shared: do not modify it.
+func Algorithms(c Collective) []Algorithm {
+	switch c {
+	case AllReduce:
+		return allReduceAlgorithms
+	case ReduceScatter:
+		return reduceScatterAlgorithms
+	case AllGather:
+		return allGatherAlgorithms
+	case Broadcast:
+		return broadcastAlgorithms
+	case AllToAll:
+		return allToAllAlgorithms
+	}
+	return nil
+}
+
+// Options are the parameters some algorithms need beyond their name.
+type Options struct {
+	// PerNode is the node size of the hierarchical algorithms (GPUs per node).
+	PerNode int
+	// Inter names the AllReduce run between nodes by hierarchical AllReduce;
+	// empty means ring.
+	Inter string
+	// Chunks is the pipelined broadcast's chunk count; 0 means 8.
+	Chunks int
+}
+
+// Lookup returns the algorithm of collective c called name (as the CLI spells
+// it: ring, halving-doubling, two-shot, one-shot, direct, pairwise, bruck,
+// pipelined, hierarchical). "hierarchical" needs opt.PerNode >= 1.
+func Lookup(c Collective, name string, opt Options) (Algorithm, error) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	switch {
+	case name == "hierarchical" && (c == AllReduce || c == AllToAll):
+		if opt.PerNode < 1 {
+			return nil, fmt.Errorf("hierarchical %s needs the GPUs per node (got %d)", c, opt.PerNode)
+		}
+		if c == AllToAll {
+			return HierarchicalAllToAll{PerNode: opt.PerNode}, nil
+		}
+		h := HierarchicalAllReduce{PerNode: opt.PerNode}
+		if opt.Inter != "" && opt.Inter != "ring" {
+			inner, err := Lookup(AllReduce, opt.Inter, Options{})
+			if err != nil || inner.Name() == "hierarchical" {
+				return nil, fmt.Errorf("inter-node algorithm %q: want ring, halving-doubling, two-shot or one-shot", opt.Inter)
+			}
+			h.Inter = inner
+		}
+		return h, nil
+	case name == "pipelined" && c == Broadcast:
+		chunks := opt.Chunks
+		if chunks == 0 {
+			chunks = 8
+		}
+		if chunks < 2 {
+			return nil, fmt.Errorf("pipelined broadcast needs at least 2 chunks (got %d)", chunks)
+		}
+		return PipelinedBroadcast{Chunks: chunks}, nil
+	}
+	for _, a := range Algorithms(c) {
+		if a.Name() == name {
+			return a, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown %s algorithm %q (want %s)", c, name, strings.Join(Names(c), ", "))
+}
+
+// Names lists the algorithm names Lookup accepts for c.
+func Names(c Collective) []string {
+	var names []string
+	for _, a := range Algorithms(c) {
+		names = append(names, a.Name())
+	}
+	switch c {
+	case AllReduce, AllToAll:
+		names = append(names, "hierarchical")
+	case Broadcast:
+		names = append(names, "pipelined")
+	}
+	return names
+}

@@ -1,0 +1,142 @@
+package commmodel
+
+import (
+	"math"
+	"sort"
+)
+
+// A Crossover is a size at which one algorithm overtakes another: A is faster
+// below Size and B above it.
+type Crossover struct {
+	A, B Algorithm
+	// Size is the message size at which the two take equal time, in bytes.
+	Size float64
+}
+
+// Crossover range searched when a time is not linear in the size, in bytes.
+const (
+	minCrossoverSize = 1.0
+	maxCrossoverSize = 1 << 50 // 1 PiB
+)
+
+// Crossovers returns every size in (0, 1 PiB] at which one of algs overtakes
+// another for p ranks on l, sorted by size. Each pair is solved in closed
+// form when both times are linear in S, T(S) = T0 + T1·S, as every cost on
+// one Link is:
+//
+//	S* = (T0_b - T0_a) / (T1_a - T1_b)
+//
+// and otherwise (a user's algorithm whose cost is not linear in S) by
+// scanning a logarithmic grid for sign changes of T_a - T_b and bisecting
+// each. Pairs that never cross are left out.
+func Crossovers(algs []Algorithm, p int, l Link) []Crossover {
+	curves := make([]func(float64) float64, len(algs))
+	for i, a := range algs {
+		curves[i] = func(s float64) float64 { return Time(a, p, s, l) }
+	}
+	return crossovers(algs, curves)
+}
+
+// ClusterCrossovers is Crossovers for algorithms on a two-level cluster,
+// where a stage lasts as long as its slower level and times are piecewise
+// linear in S; it always uses the root finder.
+func ClusterCrossovers(algs []Algorithm, c Cluster) []Crossover {
+	curves := make([]func(float64) float64, len(algs))
+	for i, a := range algs {
+		curves[i] = func(s float64) float64 { return c.Time(a, s) }
+	}
+	return crossovers(algs, curves)
+}
+
+func crossovers(algs []Algorithm, curves []func(float64) float64) []Crossover {
+	var out []Crossover
+	for i := range algs {
+		for j := i + 1; j < len(algs); j++ {
+			for _, s := range crossings(curves[i], curves[j]) {
+				a, b := algs[i], algs[j]
+				if curves[i](s/2) > curves[j](s/2) {
+					a, b = b, a
+				}
+				out = append(out, Crossover{A: a, B: b, Size: s})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Size < out[j].Size })
+	return out
+}
+
+// crossings returns the sizes where f and g cross.
+func crossings(f, g func(float64) float64) []float64 {
+	if s, ok := linearCrossing(f, g); ok {
+		if s > 0 && s <= maxCrossoverSize {
+			return []float64{s}
+		}
+		return nil
+	}
+	return scanCrossings(f, g, minCrossoverSize, maxCrossoverSize)
+}
+
+// linearCrossing solves f = g in closed form if both are linear in S. ok is
+// false if either is not (or is NaN); s is +Inf for parallel lines.
+func linearCrossing(f, g func(float64) float64) (s float64, ok bool) {
+	const s1, s2 = 1 << 20, 1 << 40
+	lin := func(h func(float64) float64) (t0, t1 float64, ok bool) {
+		t0 = h(0)
+		t1 = (h(s2) - t0) / s2
+		mid := t0 + t1*s1
+		return t0, t1, math.Abs(h(s1)-mid) <= 1e-9*math.Abs(mid)+1e-18
+	}
+	f0, f1, okf := lin(f)
+	g0, g1, okg := lin(g)
+	if !okf || !okg {
+		return 0, false
+	}
+	if f1 == g1 {
+		return math.Inf(1), true
+	}
+	return (g0 - f0) / (f1 - g1), true
+}
+
+// scanCrossings finds the sign changes of f - g on a grid of 16 points per
+// octave of [lo, hi] and bisects each in log space to a relative width of 1e-12.
+func scanCrossings(f, g func(float64) float64, lo, hi float64) []float64 {
+	const perOctave = 16
+	d := func(s float64) float64 { return f(s) - g(s) }
+	var out []float64
+	step := math.Pow(2, 1.0/perOctave)
+	a, da := lo, d(lo)
+	if da == 0 {
+		out = append(out, lo)
+	}
+	for a < hi {
+		b := min(a*step, hi)
+		db := d(b)
+		if math.IsNaN(da) || math.IsNaN(db) {
+			return nil
+		}
+		if db == 0 && da != 0 {
+			out = append(out, b)
+		} else if da*db < 0 {
+			out = append(out, bisect(d, a, b, da))
+		}
+		a, da = b, db
+	}
+	return out
+}
+
+// bisect narrows a sign change of d in [a, b] (d(a) = da) geometrically.
+func bisect(d func(float64) float64, a, b, da float64) float64 {
+	for b/a-1 > 1e-12 {
+		m := math.Sqrt(a * b)
+		dm := d(m)
+		if dm == 0 {
+			return m
+		}
+		if (dm < 0) == (da < 0) {
+			a, da = m, dm
+		} else {
+			b = m
+		}
+	}
+	return math.Sqrt(a * b)
+}
