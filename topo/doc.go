@@ -1,0 +1,31 @@
+// Package topo describes the topology of real GPU servers: GPUs, NICs, NUMA
+// nodes and CPU affinity, and the path class of every pair of devices as
+// `nvidia-smi topo -m` prints it. It reads that output (Parse), holds the
+// source article's 8 x H20 / 4-NIC server as a preset (H20Article), answers
+// affinity questions (nearest NIC, NIC sharing, NUMA locality, rails,
+// GPUDirect RDMA, a recommended binding per GPU) and hands per-level figures
+// to the fabric math in commmodel (Levels).
+//
+// # Path classes
+//
+// Classes are ordered from near to far:
+//
+//	X     the device itself
+//	NV#   a bonded set of # NVLinks (more links is nearer)
+//	PIX   at most one PCIe bridge
+//	PXB   several PCIe bridges, not through a host bridge
+//	PHB   through a PCIe host bridge (the CPU)
+//	NODE  across PCIe host bridges within one NUMA node
+//	SYS   across the SMP interconnect between NUMA nodes (QPI/UPI/xGMI)
+//
+// NCCL names its own path types LOC, NVL, NVB, C2C, PIX, PXB, P2C, PXN, PHB,
+// SYS, NET; Path.NCCL gives the mapping (NODE becomes PHB, because NCCL does
+// not tell host bridges of one CPU apart).
+//
+// # Failure channels
+//
+// Bad input text is reported as a *ParseError carrying the line and column and
+// one of the sentinel causes (ErrNoMatrix, ErrPathToken, ...). Asking for a
+// device the topology does not have is reported with an error by the name-based
+// queries; the index-based ones panic, as an out-of-range slice index does.
+package topo

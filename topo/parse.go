@@ -1,0 +1,416 @@
+package topo
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxInput bounds the text Parse reads; real outputs are a few kilobytes.
+const maxInput = 16 << 20
+
+// field is one whitespace-separated word of a line and where it starts.
+type field struct {
+	text string
+	col  int // 1-based column, in runes
+	sep  string
+}
+
+// splitFields splits a line at runs of white space (spaces, tabs, and other
+// Unicode spaces such as the no-break spaces web pages paste in). Each field
+// records the white space before it.
+func splitFields(line string) []field {
+	var out []field
+	col, start, startCol := 1, -1, 0
+	sepStart := 0
+	for i, r := range line {
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				out = append(out, field{line[start:i], startCol, line[sepStart:start]})
+				start = -1
+				sepStart = i
+			}
+		} else if start < 0 {
+			if len(out) == 0 {
+				sepStart = 0
+			}
+			start, startCol = i, col
+		}
+		col++
+	}
+	if start >= 0 {
+		out = append(out, field{line[start:], startCol, line[sepStart:start]})
+	}
+	return out
+}
+
+// attribute columns nvidia-smi prints after the matrix, by normalised name.
+const (
+	attrUnknown = iota
+	attrCPU
+	attrNUMA
+	attrGPUNUMA
+)
+
+var attrNames = []struct {
+	words []string
+	kind  int
+}{
+	// Longest first, so "GPU NUMA ID" is not read as "NUMA ...".
+	{[]string{"GPU", "NUMA", "ID"}, attrGPUNUMA},
+	{[]string{"CPU", "AFFINITY"}, attrCPU},
+	{[]string{"NUMA", "AFFINITY"}, attrNUMA},
+}
+
+var (
+	nicLabel    = regexp.MustCompile(`^NIC[0-9]+$`)
+	legendEntry = regexp.MustCompile(`^\s*(NIC[0-9]+)\s*:\s*(\S+)\s*$`)
+)
+
+// Parse reads the output of `nvidia-smi topo -m` as real servers print it:
+// GPU-only matrices and matrices with NIC columns (NIC0... with a NIC Legend,
+// or device names such as mlx5_0 as column heads, as older drivers print
+// them); CPU Affinity, NUMA Affinity and GPU NUMA ID columns, each optional;
+// N/A anywhere a value may be missing; tabs or spaces; CRLF line endings;
+// trailing blanks; rows shorter than the header (NIC rows have no affinity
+// columns). Lines before the matrix (a shell prompt, the command, comments)
+// and after it (the legend) are skipped; NIC Legend entries ("NIC0: mlx5_0")
+// name the NICs' devices.
+//
+// A cell the output leaves out is taken from the transposed cell; a pair that
+// is missing both ways is Unknown. Where the NUMA Affinity column is absent or
+// N/A, a device's NUMA node is inferred, in order: from another device with
+// the same CPU affinity; from the CPU affinity alone when no device states a
+// node and the distinct affinity lists are disjoint (numbered 0, 1, ... by
+// their lowest CPU, Linux's usual numbering); and from PCIe paths that stay
+// within one NUMA node (PIX, PXB, PHB, NODE) to devices whose node is known.
+// NICs get their node that way, since nvidia-smi prints no affinity for them.
+//
+// Errors are *ParseError values with the line and column.
+func Parse(r io.Reader) (*Topology, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxInput {
+		return nil, &ParseError{Line: 1, Err: ErrTooLarge}
+	}
+	return parseBytes(data)
+}
+
+// ParseString is Parse on a string.
+func ParseString(s string) (*Topology, error) { return Parse(strings.NewReader(s)) }
+
+// splitLines splits text at LF, CRLF or lone CR, dropping a UTF-8 byte-order mark.
+func splitLines(data []byte) []string {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	s := string(data)
+	if strings.Contains(s, "\r") {
+		s = strings.ReplaceAll(s, "\r\n", "\n")
+		s = strings.ReplaceAll(s, "\r", "\n")
+	}
+	return strings.Split(s, "\n")
+}
+
+// isComment reports whether a line's first field starts a comment.
+func isComment(fs []field) bool { return len(fs) > 0 && strings.HasPrefix(fs[0].text, "#") }
+
+// isPathToken reports whether s parses as a matrix cell.
+func isPathToken(s string) bool { _, err := ParsePath(s); return err == nil }
+
+// looksLikeRow reports whether a line has the shape of a matrix row: a label
+// and a path cell after it.
+func looksLikeRow(fs []field) bool {
+	return len(fs) >= 2 && !isComment(fs) && !strings.ContainsAny(fs[0].text, ":=") && isPathToken(fs[1].text)
+}
+
+// isHeader reports whether a line can be the matrix header: it starts with a
+// GPU column (GPU0...) and the next word, if any, is not a path cell.
+func isHeader(fs []field) bool {
+	return len(fs) >= 1 && gpuName.MatchString(fs[0].text) && (len(fs) == 1 || !isPathToken(fs[1].text))
+}
+
+// rowLine is one matrix row as read.
+type rowLine struct {
+	line   int
+	fields []field
+}
+
+type parser struct {
+	lines   []string
+	columns []field // device column heads
+	attrs   []int   // attribute column kinds, in order
+	rows    []rowLine
+	head    int // index of the header line
+	end     int // index of the first line after the matrix
+}
+
+func parseBytes(data []byte) (*Topology, error) {
+	if !utf8.Valid(data) {
+		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+	}
+	p := &parser{lines: splitLines(data)}
+	if err := p.findMatrix(); err != nil {
+		return nil, err
+	}
+	return p.build()
+}
+
+// findMatrix locates the header and the rows below it.
+func (p *parser) findMatrix() error {
+	h := -1
+	for i, line := range p.lines {
+		fs := splitFields(line)
+		if isComment(fs) {
+			continue
+		}
+		if isHeader(fs) {
+			h = i
+			break
+		}
+		if looksLikeRow(fs) {
+			return &ParseError{Line: i + 1, Column: fs[0].col, Err: ErrNoHeader}
+		}
+	}
+	if h < 0 {
+		return &ParseError{Line: len(p.lines), Err: ErrNoMatrix}
+	}
+	p.head = h
+	head := splitFields(p.lines[h])
+
+	// The rows: lines after the header whose label is a column head or that
+	// look like rows, blank lines allowed in between.
+	heads := map[string]bool{}
+	for _, f := range head {
+		heads[f.text] = true
+	}
+	p.end = len(p.lines)
+	for i := h + 1; i < len(p.lines); i++ {
+		fs := splitFields(p.lines[i])
+		if len(fs) == 0 {
+			continue
+		}
+		if isComment(fs) || !(heads[fs[0].text] || looksLikeRow(fs)) {
+			p.end = i
+			break
+		}
+		p.rows = append(p.rows, rowLine{i + 1, fs})
+	}
+	if len(p.rows) == 0 {
+		return &ParseError{Line: h + 1, Err: ErrNoMatrix}
+	}
+
+	// Device columns: the leading header words that are GPU/NIC labels or
+	// label a row; the rest are attribute columns.
+	labels := map[string]bool{}
+	for _, r := range p.rows {
+		labels[r.fields[0].text] = true
+	}
+	n := 0
+	for n < len(head) && (gpuName.MatchString(head[n].text) || nicLabel.MatchString(head[n].text) || labels[head[n].text]) {
+		n++
+	}
+	p.columns = head[:n]
+	p.attrs = attrColumns(head[n:])
+	return nil
+}
+
+// attrColumns names the attribute columns of a header. Words joined by one
+// plain space belong to one column name ("CPU Affinity"); tabs or longer gaps
+// separate columns. A group that is not a known name is split into known names
+// where it can be (for headers whose spacing was collapsed); what is left is an
+// unknown column, one per word.
+func attrColumns(fs []field) []int {
+	var groups [][]string
+	for i, f := range fs {
+		if i == 0 || f.sep != " " {
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], strings.ToUpper(f.text))
+	}
+	var out []int
+	for _, g := range groups {
+		for len(g) > 0 {
+			kind, n := attrUnknown, 1
+			for _, a := range attrNames {
+				if len(g) >= len(a.words) && equalWords(g[:len(a.words)], a.words) {
+					kind, n = a.kind, len(a.words)
+					break
+				}
+			}
+			out = append(out, kind)
+			g = g[n:]
+		}
+	}
+	return out
+}
+
+func equalWords(a, b []string) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// cell is a parsed matrix cell and where it came from.
+type cell struct {
+	path      Path
+	line, col int
+	set       bool
+}
+
+// build turns the located matrix into a Topology.
+func (p *parser) build() (*Topology, error) {
+	index := map[string]int{}
+	var gpus, nics []Device
+	for _, c := range p.columns {
+		if _, dup := index[c.text]; dup {
+			return nil, &ParseError{Line: p.headerLine(), Column: c.col, Err: fmt.Errorf("%s: %w", c.text, ErrDuplicate)}
+		}
+		index[c.text] = len(index)
+		d := Device{Name: c.text, NUMA: -1, GPUNUMA: -1}
+		if gpuName.MatchString(c.text) {
+			gpus = append(gpus, d)
+		} else {
+			if !nicLabel.MatchString(c.text) {
+				d.Device = c.text // old drivers head NIC columns with the device name
+			}
+			nics = append(nics, d)
+		}
+	}
+	t, err := New(gpus, nics)
+	if err != nil {
+		return nil, &ParseError{Line: p.headerLine(), Err: err}
+	}
+	// Matrix positions of each column, in the Topology's order.
+	colDev := make([]Device, len(p.columns))
+	for i, c := range p.columns {
+		colDev[i], _ = t.Lookup(c.text)
+	}
+	n := len(p.columns)
+	cells := make([]cell, n*n)
+	seen := map[string]int{}
+	for _, r := range p.rows {
+		label := r.fields[0]
+		i, ok := index[label.text]
+		if !ok {
+			return nil, &ParseError{Line: r.line, Column: label.col, Err: fmt.Errorf("%s: %w", label.text, ErrUnknownRow)}
+		}
+		if prev, dup := seen[label.text]; dup {
+			return nil, &ParseError{Line: r.line, Column: label.col, Err: fmt.Errorf("%s (first on line %d): %w", label.text, prev, ErrDuplicate)}
+		}
+		seen[label.text] = r.line
+		rest := r.fields[1:]
+		j := 0
+		for ; j < n && j < len(rest); j++ {
+			f := rest[j]
+			path, err := ParsePath(f.text)
+			if err != nil {
+				if len(p.attrs) > 0 && !looksLikePathWord(f.text) {
+					break // a short row: the attribute columns start here
+				}
+				return nil, &ParseError{Line: r.line, Column: f.col, Err: err}
+			}
+			if (path.Class == Self) != (j == i) && !(j == i && path.Class == Unknown) {
+				return nil, &ParseError{Line: r.line, Column: f.col, Err: fmt.Errorf("%s/%s is %s: %w", label.text, p.columns[j].text, f.text, ErrDiagonal)}
+			}
+			cells[i*n+j] = cell{path, r.line, f.col, true}
+		}
+		if err := p.setAttrs(t, colDev[i], r, rest[j:]); err != nil {
+			return nil, err
+		}
+	}
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			a, b := cells[i*n+j], cells[j*n+i]
+			path := a.path
+			switch {
+			case a.set && b.set && a.path != b.path && a.path.Class != Unknown && b.path.Class != Unknown:
+				return nil, &ParseError{Line: b.line, Column: b.col, Err: fmt.Errorf("%s/%s is %s but %s/%s on line %d is %s: %w",
+					p.columns[j].text, p.columns[i].text, b.path, p.columns[i].text, p.columns[j].text, a.line, a.path, ErrAsymmetric)}
+			case path.Class == Unknown:
+				path = b.path
+			}
+			t.SetPath(colDev[i], colDev[j], path)
+		}
+	}
+	p.applyLegend(t)
+	t.inferNUMA()
+	return t, nil
+}
+
+// looksLikePathWord reports whether a word that failed to parse as a path was
+// probably meant as one (a typo in the matrix) rather than an attribute value
+// such as a CPU list: path words start with a letter.
+func looksLikePathWord(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLetter(r) && !strings.EqualFold(s, "N/A")
+}
+
+// headerLine is the header's 1-based line number.
+func (p *parser) headerLine() int { return p.head + 1 }
+
+// setAttrs reads a row's attribute fields into its device.
+func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
+	if len(fs) > len(p.attrs) {
+		f := fs[len(p.attrs)]
+		return &ParseError{Line: r.line, Column: f.col, Err: fmt.Errorf("%q: %w", f.text, ErrFieldCount)}
+	}
+	dev := t.device(d)
+	for k, f := range fs {
+		switch p.attrs[k] {
+		case attrCPU:
+			l, err := ParseCPUList(f.text)
+			if err != nil {
+				return &ParseError{Line: r.line, Column: f.col, Err: err}
+			}
+			dev.CPUs = l
+		case attrNUMA:
+			l, err := ParseCPUList(f.text) // same grammar: "0", "0-1", "N/A"
+			if err != nil {
+				return &ParseError{Line: r.line, Column: f.col, Err: fmt.Errorf("%q: %w", f.text, ErrNUMA)}
+			}
+			if len(l) == 1 && l[0].First == l[0].Last {
+				dev.NUMA = l[0].First
+			}
+		case attrGPUNUMA:
+			if strings.EqualFold(f.text, "N/A") {
+				continue
+			}
+			v, err := strconv.Atoi(f.text)
+			if err != nil || v < 0 || v > maxCPU {
+				return &ParseError{Line: r.line, Column: f.col, Err: fmt.Errorf("%q: %w", f.text, ErrNUMA)}
+			}
+			dev.GPUNUMA = v
+		}
+	}
+	return nil
+}
+
+// applyLegend names NICs from "NIC0: mlx5_0" lines after the matrix.
+func (p *parser) applyLegend(t *Topology) {
+	for _, line := range p.lines[p.end:] {
+		m := legendEntry.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		if d, ok := t.Lookup(m[1]); ok && d.Kind == NIC {
+			t.nics[d.Index].Device = m[2]
+		}
+	}
+}
+
+// device returns a pointer to t's copy of d.
+func (t *Topology) device(d Device) *Device {
+	if d.Kind == GPU {
+		return &t.gpus[d.Index]
+	}
+	return &t.nics[d.Index]
+}
