@@ -1,0 +1,241 @@
+package commmodel
+
+import (
+	"fmt"
+	"math"
+)
+
+// A Claim is one checkable statement of the source article, with what the
+// article says (Expected) beside what the model computes (Got).
+type Claim struct {
+	// ID is a short stable name, such as "ring-steps-p8".
+	ID string
+	// Statement is the article's statement, in English.
+	Statement string
+	// Expected is what the article says, in words and numbers.
+	Expected string
+	// Got is what commlab computes.
+	Got string
+	// Pass reports whether Got agrees with Expected.
+	Pass bool
+}
+
+// Claims returns the article's statements about the cost model, each
+// recomputed from the model. Claims about measurements live with the data
+// (package data); those about fabrics in FabricClaims.
+func Claims() []Claim {
+	return []Claim{
+		claimRingSteps(),
+		claimRingAlpha(),
+		claimRingTransfer(),
+		claimOneShotCrossover(),
+		claimOneShotBytes(),
+		claimHalvingDoublingPow2(),
+		claimLargeConverge(),
+		claimCrossNodeRatios(),
+		claimHierarchicalBytes(),
+		claimHierarchicalFaster(),
+		claimDecodeRegime(),
+		claimAllToAllMessages(),
+		claimAllToAllSteps(),
+	}
+}
+
+const us = 1e-6
+
+func claimRingSteps() Claim {
+	c := Ring{}.Cost(8, 1)
+	return Claim{
+		ID:        "ring-steps-p8",
+		Statement: "ring AllReduce takes 2(P-1) steps: 14 at P = 8",
+		Expected:  "14 steps",
+		Got:       fmt.Sprintf("%d steps", c.Steps),
+		Pass:      c.Steps == 14,
+	}
+}
+
+func claimRingAlpha() Claim {
+	t := Ring{}.Cost(8, 0).Time(H20Intra)
+	return Claim{
+		ID:        "ring-alpha-p8",
+		Statement: "the 14 alphas of ring AllReduce at P = 8 cost 28 us at alpha = 2 us",
+		Expected:  "28 us",
+		Got:       fmt.Sprintf("%.1f us", t/us),
+		Pass:      math.Abs(t-28*us) < 1e-12,
+	}
+}
+
+func claimRingTransfer() Claim {
+	c := Ring{}.Cost(8, 1e6)
+	t := c.Bytes / H20Intra.BW
+	return Claim{
+		ID:        "ring-1mb-transfer",
+		Statement: "moving 1 MB in ring AllReduce at P = 8 takes only ~5 us (the steps cost 28 us)",
+		Expected:  "~5 us (within 10%)",
+		Got:       fmt.Sprintf("%.2f us", t/us),
+		Pass:      math.Abs(t/(5*us)-1) <= 0.10,
+	}
+}
+
+func claimOneShotCrossover() Claim {
+	s := OneShotCrossover(8, H20Intra)
+	cs := Crossovers([]Algorithm{OneShot{}, TwoShot{}}, 8, H20Intra)
+	agree := len(cs) == 1 && cs[0].A == Algorithm(OneShot{}) && math.Abs(cs[0].Size/s-1) < 1e-9
+	return Claim{
+		ID:        "oneshot-crossover-p8",
+		Statement: "one-shot beats two-shot below S* = alpha·BW/((P-1) - 2(P-1)/P), about 130 KB on an 8-GPU node",
+		Expected:  "~130 KB (within 10%), the formula equal to the solved crossover",
+		Got:       fmt.Sprintf("%.1f kB (formula and solver agree: %t)", s/1e3, agree),
+		Pass:      agree && math.Abs(s/130e3-1) <= 0.10,
+	}
+}
+
+func claimOneShotBytes() Claim {
+	pass := true
+	for p := 2; p <= 64; p++ {
+		r := OneShot{}.Cost(p, 1).Bytes / LowerBound(AllReduce, p, 1)
+		pass = pass && math.Abs(r-float64(p)/2) < 1e-12
+	}
+	r8 := OneShot{}.Cost(8, 1).Bytes / LowerBound(AllReduce, 8, 1)
+	return Claim{
+		ID:        "oneshot-bytes",
+		Statement: "one-shot sends (P-1)·S, P/2 times the lower bound 2(P-1)/P·S",
+		Expected:  "ratio P/2 for every P in 2..64 (4 at P = 8)",
+		Got:       fmt.Sprintf("ratio %.3g at P = 8; P/2 for all P in 2..64: %t", r8, pass),
+		Pass:      pass,
+	}
+}
+
+func claimHalvingDoublingPow2() Claim {
+	equal, worse := true, true
+	loses := 0
+	nonPow2 := 0
+	for p := 3; p <= 64; p++ {
+		hd, ring := HalvingDoubling{}.Cost(p, 1), Ring{}.Cost(p, 1)
+		if isPow2(p) {
+			equal = equal && math.Abs(hd.Path()-ring.Path()) < 1e-12
+			continue
+		}
+		nonPow2++
+		worse = worse && hd.Path() > ring.Path()
+		// Does ring win at 64 MiB on the intra link?
+		if Time(Ring{}, p, 64<<20, H20Intra) < Time(HalvingDoubling{}, p, 64<<20, H20Intra) {
+			loses++
+		}
+	}
+	return Claim{
+		ID:        "hd-needs-pow2",
+		Statement: "halving-doubling moves ring's bytes when P is a power of two; otherwise its extra fold steps make it lose to ring",
+		Expected:  "same bytes at P = 2^k; more bytes at every other P, so ring wins at large sizes",
+		Got: fmt.Sprintf("same bytes at powers of two: %t; more bytes at all %d other P in 3..64: %t; ring faster at 64 MiB for %d of them",
+			equal, nonPow2, worse, loses),
+		Pass: equal && worse && loses == nonPow2,
+	}
+}
+
+func claimLargeConverge() Claim {
+	const size = 256 << 20
+	lo, hi := math.Inf(1), 0.0
+	for _, a := range []Algorithm{Ring{}, HalvingDoubling{}, TwoShot{}} {
+		t := Time(a, 8, size, H20Intra)
+		lo, hi = min(lo, t), max(hi, t)
+	}
+	return Claim{
+		ID:        "large-converge",
+		Statement: "at large sizes ring, halving-doubling and two-shot move the same bytes and converge (measured on H20: within 10%)",
+		Expected:  "within 10% at 256 MiB, P = 8",
+		Got:       fmt.Sprintf("slowest/fastest = %.3f", hi/lo),
+		Pass:      hi/lo < 1.10,
+	}
+}
+
+func claimCrossNodeRatios() Claim {
+	bw := H20Intra.BW / H20Inter.BW
+	a := H20Inter.Alpha / H20Intra.Alpha
+	return Claim{
+		ID:        "cross-node-ratios",
+		Statement: "across nodes the egress bandwidth is 17.5x lower and alpha 7.5x higher than inside a node",
+		Expected:  "BW ÷17.5, alpha ×7.5",
+		Got:       fmt.Sprintf("BW ÷%.2f, alpha ×%.2f", bw, a),
+		Pass:      math.Abs(bw-17.5) < 1e-9 && math.Abs(a-7.5) < 1e-9,
+	}
+}
+
+func claimHierarchicalBytes() Claim {
+	const p = 8
+	ratio := func(nodes int) float64 {
+		c := H20Cluster(nodes)
+		return c.NetworkBytes(HierarchicalAllReduce{PerNode: p}, 1) / c.NetworkBytes(Ring{}, 1)
+	}
+	r2, r64 := ratio(2), ratio(64)
+	return Claim{
+		ID:        "hierarchical-network-bytes",
+		Statement: "hierarchical AllReduce cuts the bytes each GPU sends over the network to ~1/P_intra of a flat ring's",
+		Expected:  "at most 1/8 with 8 GPUs per node, tending to 1/8 as nodes grow",
+		Got:       fmt.Sprintf("1/%.1f at 2 nodes, 1/%.2f at 64 nodes", 1/r2, 1/r64),
+		Pass:      r2 <= 1.0/p && r64 <= 1.0/p && math.Abs(r64*p-1) < 0.02,
+	}
+}
+
+func claimHierarchicalFaster() Claim {
+	c := H20Cluster(2)
+	worst := math.Inf(1)
+	for _, s := range LogSizes(1<<10, 1<<30, 61) {
+		worst = min(worst, c.Time(Ring{}, s)/c.Time(HierarchicalAllReduce{PerNode: 8}, s))
+	}
+	big := c.Time(Ring{}, 1<<30) / c.Time(HierarchicalAllReduce{PerNode: 8}, 1<<30)
+	return Claim{
+		ID:        "hierarchical-faster-2x8",
+		Statement: "across nodes, cutting network bytes is the one optimisation that counts: hierarchical beats a flat ring, the extra NVLink bytes being nearly free",
+		Expected:  "hierarchical faster than flat ring at every size from 1 KiB to 1 GiB on 2 x 8 H20",
+		Got:       fmt.Sprintf("speed-up at least %.1fx; %.1fx at 1 GiB", worst, big),
+		Pass:      worst > 1,
+	}
+}
+
+func claimDecodeRegime() Claim {
+	const size = 56e3
+	best, _ := Fastest(AllReduce, 8, size, H20Intra)
+	ring := Ring{}.Cost(8, size)
+	latency := float64(ring.Steps) * H20Intra.Alpha
+	transfer := ring.Bytes / H20Intra.BW
+	return Claim{
+		ID:        "decode-allreduce-56kb",
+		Statement: "a TP decode AllReduce of ~56 KB is in the small-message regime, where steps dominate and one-shot wins",
+		Expected:  "one-shot fastest at 56 KB, P = 8; ring's alphas far above its transfer time",
+		Got:       fmt.Sprintf("fastest %s; ring %.1f us of steps vs %.2f us of transfer", best.Name(), latency/us, transfer/us),
+		Pass:      best == Algorithm(OneShot{}) && latency > 10*transfer,
+	}
+}
+
+func claimAllToAllMessages() Claim {
+	c := H20Cluster(2)
+	const size = 1 << 20
+	// Messages between one node pair: every GPU of a node sends its network
+	// messages to the other node.
+	direct := c.PerNode * c.NetworkMessages(Direct{}, size)
+	hier := c.PerNode * c.NetworkMessages(HierarchicalAllToAll{PerNode: 8}, size)
+	sameBytes := c.NetworkBytes(Direct{}, size) == c.NetworkBytes(HierarchicalAllToAll{PerNode: 8}, size)
+	return Claim{
+		ID:        "alltoall-hierarchical-messages",
+		Statement: "rail-aligned hierarchical AllToAll cuts network messages from P_intra² to P_intra per node pair, network bytes unchanged",
+		Expected:  "64 -> 8 messages per node pair on 8-GPU nodes, same network bytes",
+		Got:       fmt.Sprintf("%d -> %d messages, same network bytes: %t", direct, hier, sameBytes),
+		Pass:      direct == 64 && hier == 8 && sameBytes,
+	}
+}
+
+func claimAllToAllSteps() Claim {
+	d, w, b := Direct{}.Cost(8, 1), Pairwise{}.Cost(8, 1), Bruck{}.Cost(8, 1)
+	lb := LowerBound(AllToAll, 8, 1)
+	pass := d.Steps == 1 && d.Bytes == lb && w.Steps == 7 && w.Bytes == lb && w.Fanout == 1 &&
+		b.Steps == 3 && b.Bytes > lb
+	return Claim{
+		ID:        "alltoall-steps-bytes-p8",
+		Statement: "AllToAll: direct is optimal in steps and bytes; pairwise keeps the bytes with one message in flight over P-1 rounds; Bruck takes log2 P steps but relays extra bytes",
+		Expected:  "P = 8: direct 1 step at the lower bound; pairwise 7 steps at the lower bound, fanout 1; Bruck 3 steps above it",
+		Got: fmt.Sprintf("direct %d step, %.3g S; pairwise %d steps, %.3g S, fanout %d; Bruck %d steps, %.3g S (bound %.3g S)",
+			d.Steps, d.Bytes, w.Steps, w.Bytes, w.Fanout, b.Steps, b.Bytes, lb),
+		Pass: pass,
+	}
+}
