@@ -1,0 +1,107 @@
+package data
+
+import "strings"
+
+// A layout maps the fields of an nccl-tests row to columns. nccl-tests prints
+// five leading columns (size count type redop root; "root" is missing before
+// 2022), then one block per placement that starts with "time" (or "cputime")
+// and holds algbw, busbw and "#wrong" (or "error"), sometimes "#bitdiff" and
+// per-iteration statistics, and may end with a two-field timestamp.
+type layout struct {
+	names  []string
+	root   bool    // the fifth column is root
+	lead   int     // number of leading columns: 4 or 5
+	halves []block // out-of-place, then in-place (one block in single-half tables)
+	width  int     // fields in a full row, without the timestamp
+	stamp  int     // fields of a trailing timestamp (0 or 2)
+}
+
+// A block is the columns of one placement; offsets are from the block start,
+// -1 when the column is missing.
+type block struct {
+	start, width              int
+	time, algBW, busBW, wrong int
+}
+
+func isTimeColumn(s string) bool { return s == "time" || s == "cputime" }
+
+// parseLayout reads a column header's tokens ("size count type redop root
+// time algbw busbw #wrong time ..."), or reports false if they are not one.
+func parseLayout(tok []string) (*layout, bool) {
+	if len(tok) < 5 || tok[0] != "size" {
+		return nil, false
+	}
+	l := &layout{names: tok}
+	i := 1
+	for i < len(tok) && !isTimeColumn(tok[i]) {
+		if tok[i] == "root" {
+			l.root = true
+		}
+		i++
+	}
+	l.lead = i
+	if l.lead != 4+btoi(l.root) {
+		return nil, false
+	}
+	for i < len(tok) && isTimeColumn(tok[i]) {
+		b := block{start: i, time: 0, algBW: -1, busBW: -1, wrong: -1}
+		j := i + 1
+		for j < len(tok) && !isTimeColumn(tok[j]) && tok[j] != "timestamp" {
+			switch strings.TrimPrefix(tok[j], "#") {
+			case "algbw":
+				b.algBW = j - i
+			case "busbw":
+				b.busBW = j - i
+			case "wrong", "error", "errors":
+				b.wrong = j - i
+			}
+			j++
+		}
+		b.width = j - i
+		if b.algBW < 0 || b.busBW < 0 {
+			return nil, false
+		}
+		l.halves = append(l.halves, b)
+		i = j
+	}
+	if len(l.halves) == 0 || len(l.halves) > 2 {
+		return nil, false
+	}
+	l.width = i
+	if i < len(tok) && tok[i] == "timestamp" {
+		l.stamp = 2 // "%Y-%m-%d %H:%M:%S"
+		i++
+	}
+	if i != len(tok) {
+		return nil, false
+	}
+	return l, true
+}
+
+// defaultLayout is the layout of a row of n fields when the file has no
+// column header: 13 (root, two halves), 12 (no root, two halves), 9 and 8
+// (one half).
+func defaultLayout(n int) (*layout, bool) {
+	half := []string{"time", "algbw", "busbw", "#wrong"}
+	var tok []string
+	switch n {
+	case 13, 9:
+		tok = []string{"size", "count", "type", "redop", "root"}
+	case 12, 8:
+		tok = []string{"size", "count", "type", "redop"}
+	default:
+		return nil, false
+	}
+	tok = append(tok, half...)
+	if n >= 12 {
+		tok = append(tok, half...)
+	}
+	return parseLayout(tok)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

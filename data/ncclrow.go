@@ -1,0 +1,134 @@
+package data
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// row reads s as a table row if it is one and reports whether it was taken
+// as a row (read, or reported broken). A line starting with a number is a
+// row inside a table; outside one it must also look like a row: size,
+// count, then a type name.
+func (p *ncclParser) row(n int, s string) bool {
+	f := strings.Fields(s)
+	if !allDigits(f[0]) {
+		return false
+	}
+	c := p.cur
+	inTable := c != nil && c.lay != nil && !c.closed
+	if !inTable && !(len(f) >= 3 && allDigits(f[1]) && isWord(f[2])) {
+		return false
+	}
+	if c == nil || c.closed {
+		var lay *layout
+		if c != nil {
+			lay = c.lay // a second table printed without its own header
+		}
+		c = p.start(n, func(*testState) bool { return false })
+		c.lay = lay
+	}
+	lay := c.lay
+	if lay == nil {
+		l, ok := defaultLayout(len(f))
+		if !ok {
+			p.problem(n, 0, "%w: %d; without a column header a row has 8, 9, 12 or 13", ErrFieldCount, len(f))
+			return true
+		}
+		lay, c.lay, c.t.Columns = l, l, l.names
+	}
+	halves, inPlaceOnly := lay.halves, false
+	switch {
+	case len(f) == lay.width:
+	case lay.stamp > 0 && len(f) == lay.width+lay.stamp:
+		f = f[:lay.width]
+	case len(halves) == 2 && len(f) == lay.width-halves[0].width:
+		// nccl-tests leaves the out-of-place half blank in trace replay.
+		b := halves[1]
+		b.start = lay.lead
+		halves, inPlaceOnly = []block{b}, true
+	default:
+		p.problem(n, 0, "%w: %d, want %d for columns %q", ErrFieldCount, len(f), lay.width, strings.Join(lay.names, " "))
+		return true
+	}
+	r := Row{Line: n, Root: -1, Type: f[2], RedOp: f[3]}
+	var err error
+	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil {
+		p.problem(n, 1, "%w: size %q", ErrNumber, f[0])
+		return true
+	}
+	if r.Count, err = strconv.ParseInt(f[1], 10, 64); err != nil || r.Count < 0 {
+		p.problem(n, 2, "%w: count %q", ErrNumber, f[1])
+		return true
+	}
+	if !isWord(f[2]) || !isWord(f[3]) {
+		p.problem(n, 3, "%w: type %q and redop %q must be names; the columns do not match %q",
+			ErrFieldCount, f[2], f[3], strings.Join(lay.names, " "))
+		return true
+	}
+	if lay.root {
+		root, err := strconv.Atoi(f[4])
+		if err != nil || root < -1 {
+			p.problem(n, 5, "%w: root %q", ErrNumber, f[4])
+			return true
+		}
+		r.Root = root
+	}
+	for i, b := range halves {
+		res, col, ok := p.half(f, b)
+		if !ok {
+			p.problem(n, col+1, "%w: %s %q", ErrNumber, lay.names[min(col, len(lay.names)-1)], f[col])
+			return true
+		}
+		if i == 0 && !inPlaceOnly {
+			r.OutOfPlace = res
+		} else {
+			r.InPlace = res
+		}
+	}
+	c.note(r, f, halves)
+	c.t.Rows = append(c.t.Rows, r)
+	return true
+}
+
+// half reads one placement's block; on failure it returns the index of the
+// bad field.
+func (p *ncclParser) half(f []string, b block) (Result, int, bool) {
+	var v [3]float64
+	for k, off := range [3]int{b.time, b.algBW, b.busBW} {
+		i := b.start + off
+		x, err := strconv.ParseFloat(f[i], 64)
+		if err != nil || !(x >= 0) || math.IsInf(x, 0) {
+			return Result{}, i, false
+		}
+		v[k] = x
+	}
+	res := Result{Time: v[0] * 1e-6, AlgBW: v[1] * 1e9, BusBW: v[2] * 1e9} // us -> s, GB/s -> B/s
+	if b.wrong >= 0 {
+		res.Wrong = f[b.start+b.wrong]
+	}
+	return res, 0, true
+}
+
+// note records what a row tells about the test's collective and ranks.
+func (c *testState) note(r Row, f []string, halves []block) {
+	if len(c.t.Rows) == 0 {
+		c.reduces = r.RedOp != "none"
+		c.rootCol = c.lay.root
+	}
+	if r.Root >= 0 {
+		c.rooted = true
+	}
+	if r.Size <= 0 {
+		return
+	}
+	c.countRatio.add(r.Size, r.Count, r.Type)
+	for _, b := range halves {
+		c.ratio.add(r.Size, f[b.start+b.time], f[b.start+b.algBW], f[b.start+b.busBW])
+	}
+}
+
+// isWord reports whether s starts with a letter (a type or redop name).
+func isWord(s string) bool {
+	return s != "" && (s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z' || s[0] == '_')
+}

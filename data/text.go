@@ -1,0 +1,110 @@
+package data
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// checkText reports ErrEmpty for a file of white space and ErrNotText for one
+// with a NUL byte or more than 2% of bytes that are invalid UTF-8 or control
+// characters other than tab, CR, LF, FF, VT and ESC (terminal colours).
+func checkText(b []byte) error {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return ErrEmpty
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return fmt.Errorf("%w: NUL byte at offset %d", ErrNotText, i)
+	}
+	bad := 0
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && !strings.ContainsRune("\t\r\n\f\v\x1b", rune(c)) || c == 0x7f {
+				bad++
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			bad++
+		}
+		i += n
+	}
+	if bad*50 > len(b) {
+		return fmt.Errorf("%w: %d of %d bytes are invalid UTF-8 or control characters", ErrNotText, bad, len(b))
+	}
+	return nil
+}
+
+// eachLine calls f for every line of b with its 1-based number, without the
+// line terminator (LF or CRLF). It stops early when f returns false.
+func eachLine(b []byte, f func(n int, line string) bool) {
+	for n := 1; len(b) > 0; n++ {
+		i := bytes.IndexByte(b, '\n')
+		var line []byte
+		if i < 0 {
+			line, b = b, nil
+		} else {
+			line, b = b[:i], b[i+1:]
+		}
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if !f(n, string(line)) {
+			return
+		}
+	}
+}
+
+// stripLaunchPrefix removes the prefixes launchers put before each line of
+// output: Open MPI's "[1,0]<stdout>:" (--tag-output) and Slurm's "0: "
+// (srun --label), repeatedly.
+func stripLaunchPrefix(s string) string {
+	for {
+		t := strings.TrimLeft(s, " \t")
+		switch {
+		case strings.HasPrefix(t, "["):
+			end := strings.Index(t, ">:")
+			if end < 0 || !isMPITag(t[:end+1]) {
+				return s
+			}
+			s = t[end+2:]
+		case len(t) > 0 && isDigit(t[0]):
+			i := 0
+			for i < len(t) && isDigit(t[i]) {
+				i++
+			}
+			if !strings.HasPrefix(t[i:], ": ") {
+				return s
+			}
+			s = t[i+2:]
+		default:
+			return s
+		}
+	}
+}
+
+// isMPITag reports whether s is "[J,R]<stream>" with J and R digits.
+func isMPITag(s string) bool {
+	close := strings.IndexByte(s, ']')
+	if close < 0 || !strings.HasPrefix(s[close+1:], "<") || !strings.HasSuffix(s, ">") {
+		return false
+	}
+	job, rank, ok := strings.Cut(s[1:close], ",")
+	return ok && allDigits(job) && allDigits(rank)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}

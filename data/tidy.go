@@ -1,0 +1,229 @@
+package data
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// TidyColumns are the columns of the tidy measurement CSV, in order.
+var TidyColumns = []string{"source", "system", "collective", "algorithm", "nranks", "nnodes",
+	"size_bytes", "time_us", "busbw_gbps", "placement", "note"}
+
+// A Point is one measured point of the tidy measurement schema.
+type Point struct {
+	// Source cites where the figure comes from.
+	Source string
+	// System is the machine or GPU model ("H20", "8xH100").
+	System string
+	// Collective is the operation as the source names it ("alltoall",
+	// "allreduce+rmsnorm(fused)").
+	Collective string
+	// Algorithm is the implementation or algorithm ("NCCL", "one-shot").
+	Algorithm string
+	// NRanks and NNodes are the rank and node counts, 0 when unknown.
+	NRanks, NNodes int
+	// Size is the message size in bytes, as nccl-tests counts it.
+	Size int64
+	// Time is the measured time, in seconds.
+	Time float64
+	// BusBW is the bus bandwidth the source gives, in bytes per second; 0
+	// when it gives none.
+	BusBW float64
+	// Placement is "out-of-place", "in-place" or "" (not stated).
+	Placement string
+	// Note says anything else about the point.
+	Note string
+	// Line is the point's line in the file it was read from, 0 if none.
+	Line int
+}
+
+// Points is a list of measured points.
+type Points []Point
+
+// A Filter selects points; a zero field matches everything. String fields
+// match without regard to case.
+type Filter struct {
+	Source, System, Collective, Algorithm, Placement string
+	NRanks, NNodes                                   int
+}
+
+// Match reports whether p passes f.
+func (f Filter) Match(p Point) bool {
+	eq := func(want, got string) bool { return want == "" || strings.EqualFold(want, got) }
+	return eq(f.Source, p.Source) && eq(f.System, p.System) && eq(f.Collective, p.Collective) &&
+		eq(f.Algorithm, p.Algorithm) && eq(f.Placement, p.Placement) &&
+		(f.NRanks == 0 || f.NRanks == p.NRanks) && (f.NNodes == 0 || f.NNodes == p.NNodes)
+}
+
+// Select returns the points that pass f, in order.
+func (ps Points) Select(f Filter) Points {
+	var out Points
+	for _, p := range ps {
+		if f.Match(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Samples returns the points as samples, in order.
+func (ps Points) Samples() []commmodel.Sample {
+	out := make([]commmodel.Sample, len(ps))
+	for i, p := range ps {
+		out[i] = commmodel.Sample{Size: float64(p.Size), Time: p.Time}
+	}
+	return out
+}
+
+// ReadTidyCSV reads a CSV file with a header row naming its columns. It
+// needs size_bytes (B) and time_us (us); the other TidyColumns are optional,
+// "gpu" stands for "system", other columns are ignored, and lines starting
+// with '#' are comments. Bad rows are skipped and returned as problems
+// (*ParseError, file:line and column); err is non-nil when the file is not
+// text, has no usable header, or has no good row.
+func ReadTidyCSV(r io.Reader, name string) (ps Points, problems []error, err error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, &ParseError{File: name, Err: err}
+	}
+	return readTidyCSV(b, orInput(name))
+}
+
+func orInput(name string) string {
+	if name == "" {
+		return "<input>"
+	}
+	return name
+}
+
+func readTidyCSV(b []byte, name string) (Points, []error, error) {
+	if err := checkText(b); err != nil {
+		return nil, nil, &ParseError{File: name, Err: err}
+	}
+	cr := csv.NewReader(bytes.NewReader(b))
+	cr.Comment = '#'
+	cr.FieldsPerRecord = -1
+	cr.TrimLeadingSpace = true
+	header, err := cr.Read()
+	if err != nil {
+		return nil, nil, csvError(name, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if h == "gpu" {
+			h = "system"
+		}
+		if _, dup := col[h]; !dup {
+			col[h] = i
+		}
+	}
+	for _, need := range []string{"size_bytes", "time_us"} {
+		if _, ok := col[need]; !ok {
+			line, _ := cr.FieldPos(0)
+			return nil, nil, &ParseError{File: name, Line: line, Err: fmt.Errorf("%w: no %s column", ErrHeader, need)}
+		}
+	}
+	var ps Points
+	var problems []error
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) && pe.Err != csv.ErrFieldCount {
+				problems = append(problems, csvError(name, err))
+				continue
+			}
+		}
+		line, _ := cr.FieldPos(0)
+		p, bad, err := tidyPoint(rec, col)
+		if err != nil {
+			problems = append(problems, &ParseError{File: name, Line: line, Column: bad + 1, Err: err})
+			continue
+		}
+		p.Line = line
+		ps = append(ps, p)
+	}
+	if len(ps) == 0 {
+		return nil, problems, noTable(name, problems)
+	}
+	return ps, problems, nil
+}
+
+// tidyPoint reads one record; on error it returns the bad field's index.
+func tidyPoint(rec []string, col map[string]int) (Point, int, error) {
+	var p Point
+	get := func(name string) (string, int) {
+		i, ok := col[name]
+		if !ok || i >= len(rec) {
+			return "", i
+		}
+		return strings.TrimSpace(rec[i]), i
+	}
+	p.Source, _ = get("source")
+	p.System, _ = get("system")
+	p.Collective, _ = get("collective")
+	p.Algorithm, _ = get("algorithm")
+	p.Note, _ = get("note")
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{{"nranks", &p.NRanks}, {"nnodes", &p.NNodes}} {
+		if s, i := get(f.name); s != "" {
+			v, err := strconv.Atoi(s)
+			if err != nil || v < 0 {
+				return p, i, fmt.Errorf("%w: %s %q", ErrNumber, f.name, s)
+			}
+			*f.dst = v
+		}
+	}
+	s, i := get("size_bytes")
+	size, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || size < 0 {
+		return p, i, fmt.Errorf("%w: size_bytes %q (want a whole number of bytes)", ErrNumber, s)
+	}
+	p.Size = size
+	s, i = get("time_us")
+	t, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(t > 0) || math.IsInf(t, 0) {
+		return p, i, fmt.Errorf("%w: time_us %q (want a positive number of microseconds)", ErrNumber, s)
+	}
+	p.Time = t * 1e-6 // us -> s
+	if s, i = get("busbw_gbps"); s != "" {
+		bw, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(bw >= 0) || math.IsInf(bw, 0) {
+			return p, i, fmt.Errorf("%w: busbw_gbps %q", ErrNumber, s)
+		}
+		p.BusBW = bw * 1e9 // GB/s -> B/s
+	}
+	if s, i = get("placement"); s != "" {
+		pl, err := ParsePlacement(s)
+		if err != nil {
+			return p, i, fmt.Errorf("%w: %v", ErrValue, err)
+		}
+		p.Placement = pl.String()
+	}
+	return p, 0, nil
+}
+
+func csvError(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &ParseError{File: name, Line: pe.Line, Err: fmt.Errorf("%w: %v", ErrValue, pe.Err)}
+	}
+	if err == io.EOF {
+		err = ErrEmpty
+	}
+	return &ParseError{File: name, Err: err}
+}
