@@ -1,0 +1,570 @@
+package commmodel
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Errors the fits return for data they cannot fit. A *SampleError wraps
+// ErrBadSample and names the offending sample.
+var (
+	// ErrTooFewSamples: fewer samples than the fit has parameters to determine.
+	ErrTooFewSamples = errors.New("commmodel: too few samples to fit")
+	// ErrBadSample: a size or time that is not a finite positive number.
+	ErrBadSample = errors.New("commmodel: bad sample")
+	// ErrOneSize: every sample has the same size (or the same regressors), so
+	// latency and bandwidth cannot be told apart.
+	ErrOneSize = errors.New("commmodel: all samples have the same size; alpha and BW cannot be separated")
+)
+
+// A SampleError reports the sample a fit rejected. Its Err is ErrBadSample.
+type SampleError struct {
+	// Index is the position of the sample in the caller's slice.
+	Index int
+	// Sample is the rejected sample.
+	Sample Sample
+	// Reason says what is wrong with it.
+	Reason string
+}
+
+func (e *SampleError) Error() string {
+	return fmt.Sprintf("commmodel: sample %d (size %g B, time %g s): %s", e.Index, e.Sample.Size, e.Sample.Time, e.Reason)
+}
+
+// Unwrap returns ErrBadSample.
+func (e *SampleError) Unwrap() error { return ErrBadSample }
+
+// Loss selects how a fit treats samples that disagree with it.
+type Loss int
+
+const (
+	// Bisquare is Tukey's biweight: iteratively reweighted least squares with
+	// weight (1-(r/cs)²)² for |r| < cs and 0 beyond, where r is a sample's
+	// relative residual, s the robust scale and c the tuning constant (4.685).
+	// The iteration starts from Huber weights. It is the default.
+	Bisquare Loss = iota
+	// Huber weights a sample min(1, cs/|r|) (c = 1.345): wild samples keep
+	// some pull, linear rather than quadratic.
+	Huber
+	// Squared is plain least squares on relative error: every sample weight 1.
+	Squared
+)
+
+func (l Loss) String() string {
+	switch l {
+	case Bisquare:
+		return "bisquare"
+	case Huber:
+		return "huber"
+	case Squared:
+		return "squared"
+	}
+	return fmt.Sprintf("Loss(%d)", int(l))
+}
+
+// FitSettings tunes FitAlphaBeta, FitPiecewise and FitAlgorithm. A nil
+// *FitSettings, and every zero field, means the default given in the field's
+// comment.
+type FitSettings struct {
+	// Regimes fixes the number of size regimes of FitPiecewise; 0 chooses it
+	// by BIC (see FitPiecewise). FitAlphaBeta and FitAlgorithm always use one.
+	Regimes int
+	// MaxRegimes bounds the automatic choice of regimes (default 8).
+	MaxRegimes int
+	// MinPoints is the fewest samples a regime may hold (default 3); a regime
+	// also spans at least two distinct sizes.
+	MinPoints int
+	// Loss is the robustness of the fit (default Bisquare).
+	Loss Loss
+	// Tuning is the robust loss's tuning constant c, in units of the robust
+	// scale (default 4.685 for Bisquare, 1.345 for Huber).
+	Tuning float64
+	// ScaleFloor is the smallest robust scale of the relative residuals, and
+	// the relative error below which more regimes are not worth their
+	// parameters (default 0.01, i.e. 1%).
+	ScaleFloor float64
+	// MaxIter bounds the reweighting iterations of the robust loss (default 50).
+	MaxIter int
+	// Candidates bounds the breakpoint positions the regime search considers
+	// (default 256). With at most this many distinct sizes the search is exact;
+	// beyond it breakpoints are placed on an even grid of the sorted sizes and
+	// each is then moved to its best position between its grid neighbours.
+	Candidates int
+	// Bootstrap is the number of bootstrap replicates for the confidence
+	// intervals (default 200; negative: no intervals).
+	Bootstrap int
+	// Level is the confidence level of the intervals (default 0.95).
+	Level float64
+	// Seed seeds the bootstrap's random numbers; the same seed gives the same
+	// intervals.
+	Seed uint64
+}
+
+// withDefaults returns a copy of s with zero fields set to their defaults.
+func (s *FitSettings) withDefaults() FitSettings {
+	var d FitSettings
+	if s != nil {
+		d = *s
+	}
+	if d.MaxRegimes <= 0 {
+		d.MaxRegimes = 8
+	}
+	if d.MinPoints <= 0 {
+		d.MinPoints = 3
+	}
+	if d.Tuning <= 0 {
+		d.Tuning = 4.685
+		if d.Loss == Huber {
+			d.Tuning = 1.345
+		}
+	}
+	if d.ScaleFloor <= 0 {
+		d.ScaleFloor = 0.01
+	}
+	if d.MaxIter <= 0 {
+		d.MaxIter = 50
+	}
+	if d.Candidates <= 1 {
+		d.Candidates = 256
+	}
+	if d.Bootstrap == 0 {
+		d.Bootstrap = 200
+	}
+	if d.Level <= 0 || d.Level >= 1 {
+		d.Level = 0.95
+	}
+	return d
+}
+
+// Interval is a confidence interval [Lo, Hi], in the unit of the quantity.
+type Interval struct {
+	Lo, Hi float64
+}
+
+// Regime is one contiguous range of sizes with its own alpha and BW.
+type Regime struct {
+	// MinSize and MaxSize are the smallest and largest sample sizes in the
+	// regime, in bytes.
+	MinSize, MaxSize float64
+	// Alpha is the fitted latency, in seconds.
+	Alpha float64
+	// BW is the fitted bandwidth, in bytes per second.
+	BW float64
+	// AlphaCI and BWCI are bootstrap confidence intervals for Alpha (s) and
+	// BW (B/s); zero when no bootstrap was run.
+	AlphaCI, BWCI Interval
+	// N is the number of samples in the regime.
+	N int
+	// BWAtBound reports that the bandwidth sits at its upper bound: time does
+	// not grow with size in this regime (see FitAlphaBeta).
+	BWAtBound bool
+}
+
+// FitResult is a fitted alpha-beta model with its diagnostics. Samples and the
+// per-sample slices are sorted by size.
+type FitResult struct {
+	// Regimes are the fitted size regimes in increasing size; one for
+	// FitAlphaBeta and FitAlgorithm.
+	Regimes []Regime
+	// Samples are the fitted samples, sorted by size (stable).
+	Samples []Sample
+	// Predicted is the model's time for each sample, in seconds.
+	Predicted []float64
+	// RelErr is each sample's relative error (predicted-measured)/measured.
+	RelErr []float64
+	// Weight is each sample's final robustness weight in [0, 1].
+	Weight []float64
+	// LOORelErr is each sample's leave-one-out relative error: the regime the
+	// sample belongs to is refitted without it (breakpoints and the other
+	// samples' weights held) and predicts it.
+	LOORelErr []float64
+	// MedianRelErr, MaxRelErr and LOOMedianRelErr summarise |RelErr| and
+	// |LOORelErr| over all samples, outliers included.
+	MedianRelErr, MaxRelErr, LOOMedianRelErr float64
+	// BIC is the criterion for each number of regimes tried (index K-1); nil
+	// when the number was fixed.
+	BIC []float64
+	// Iterations is the number of robust reweighting iterations run.
+	Iterations int
+	// Converged reports whether the weights settled within MaxIter.
+	Converged bool
+}
+
+// FitAlphaBeta fits one latency-bandwidth pair to measurements by least
+// squares on relative error. The model and objective are
+//
+//	T(S) = α + S/BW
+//	minimise Σ ωᵢ ((α + Sᵢ/BW - tᵢ)/tᵢ)²   subject to α ≥ 0, BW > 0
+//
+// where Sᵢ is a sample's size in bytes, tᵢ its time in seconds and ωᵢ its
+// robustness weight (all 1 for Loss Squared). Sizes span many decades, so
+// the error is relative: a 10% miss costs the same at 8 B as at 8 GB. With
+// β = 1/BW this is linear least squares with weights ωᵢ/tᵢ²; writing
+// uᵢ = 1/tᵢ and vᵢ = Sᵢ/tᵢ it is
+//
+//	minimise Σ ωᵢ (α·uᵢ + β·vᵢ - 1)²
+//
+// whose normal equations have the closed form
+//
+//	α = (Σωu·Σωvv - Σωv·Σωuv) / D,  β = (Σωuu·Σωv - Σωuv·Σωu) / D
+//	D = Σωuu·Σωvv - (Σωuv)²
+//
+// If that violates α ≥ 0 or β ≥ β_min, the constrained optimum lies on a
+// bound (active set): α = 0 with β = Σωv/Σωvv, or β = β_min with
+// α = (Σωu - β_min·Σωuv)/Σωuu, each clipped to its bound, whichever has
+// the smaller objective. β_min = 10⁻³·minᵢ(tᵢ/Sᵢ) caps BW where S/BW is under
+// 0.1% of every measured time: a regime whose time does not grow with size
+// reports BW at that cap with BWAtBound set, never +Inf.
+//
+// The robust losses (Bisquare by default) iterate: fit, compute relative
+// residuals rᵢ, scale s = max(1.4826·median|rᵢ|, ScaleFloor), reweight, refit,
+// until no weight moves by more than 1e-6 or MaxIter is reached.
+//
+// FitAlphaBeta needs at least three samples and two distinct sizes; every
+// size and time must be finite and positive. Bad data gives ErrTooFewSamples,
+// ErrOneSize or a *SampleError wrapping ErrBadSample.
+func FitAlphaBeta(samples []Sample, settings *FitSettings) (*FitResult, error) {
+	s := settings.withDefaults()
+	s.Regimes = 1
+	return fitRegimes(samples, nil, s)
+}
+
+// design is the regression problem for sorted samples: time ≈ a·x1 + b·x2.
+type design struct {
+	samples []Sample
+	// x1 and x2 are the regressors of time: 1 and S, or Steps and Bytes.
+	x1, x2 []float64
+	// u and v are the scaled regressors x1·t0/t and x2/(B0·t); the scaled
+	// parameters are a/t0 and b·B0, and the lower bound of the latter is 1e-3.
+	u, v   []float64
+	t0, b0 float64
+	// blocks are the first sample of each distinct size, then len(samples).
+	blocks []int
+}
+
+// bMinScaled is the lower bound of the scaled inverse bandwidth b·B0 (see
+// FitAlphaBeta: BW is capped at 1000·max(x2/t)).
+const bMinScaled = 1e-3
+
+// newDesign validates samples, sorts them by size and builds the regressors:
+// x1, x2 = 1, S for the plain model, or an algorithm's Steps and Bytes.
+func newDesign(samples []Sample, regress func(size float64) (x1, x2 float64)) (*design, error) {
+	if len(samples) < 3 {
+		return nil, fmt.Errorf("%w: %d samples, need at least 3", ErrTooFewSamples, len(samples))
+	}
+	n := len(samples)
+	x1, x2 := make([]float64, n), make([]float64, n)
+	for i, sm := range samples {
+		switch {
+		case !(sm.Size > 0) || math.IsInf(sm.Size, 0):
+			return nil, &SampleError{i, sm, "size is not a finite positive number of bytes"}
+		case !(sm.Time > 0) || math.IsInf(sm.Time, 0):
+			return nil, &SampleError{i, sm, "time is not a finite positive number of seconds"}
+		}
+		x1[i], x2[i] = 1, sm.Size
+		if regress != nil {
+			x1[i], x2[i] = regress(sm.Size)
+		}
+		if !(x1[i] >= 0) || !(x2[i] >= 0) || math.IsInf(x1[i], 0) || math.IsInf(x2[i], 0) {
+			return nil, &SampleError{i, sm, fmt.Sprintf("regressors %g steps, %g bytes are not finite and non-negative", x1[i], x2[i])}
+		}
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(samples[i].Size, samples[j].Size) })
+	if samples[order[0]].Size == samples[order[n-1]].Size {
+		return nil, ErrOneSize
+	}
+	d := &design{
+		samples: make([]Sample, n),
+		x1:      make([]float64, n), x2: make([]float64, n),
+		u: make([]float64, n), v: make([]float64, n),
+		t0: math.Inf(1),
+	}
+	for k, i := range order {
+		d.samples[k], d.x1[k], d.x2[k] = samples[i], x1[i], x2[i]
+		d.t0 = min(d.t0, samples[i].Time)
+		d.b0 = max(d.b0, x2[i]/samples[i].Time)
+	}
+	if d.b0 == 0 {
+		return nil, ErrOneSize
+	}
+	for i, sm := range d.samples {
+		d.u[i] = d.x1[i] * d.t0 / sm.Time
+		d.v[i] = d.x2[i] / (d.b0 * sm.Time)
+		if i == 0 || sm.Size != d.samples[i-1].Size {
+			d.blocks = append(d.blocks, i)
+		}
+	}
+	d.blocks = append(d.blocks, n)
+	return d, nil
+}
+
+// sums are the weighted sums of one regression problem (see FitAlphaBeta).
+type sums struct {
+	w, u, v, uu, uv, vv float64
+}
+
+func (s *sums) add(w, u, v float64) {
+	s.w += w
+	s.u += w * u
+	s.v += w * v
+	s.uu += w * u * u
+	s.uv += w * u * v
+	s.vv += w * v * v
+}
+
+func (s sums) sub(t sums) sums {
+	return sums{s.w - t.w, s.u - t.u, s.v - t.v, s.uu - t.uu, s.uv - t.uv, s.vv - t.vv}
+}
+
+// rss is the weighted residual sum of squares at scaled parameters (a, b).
+func (s sums) rss(a, b float64) float64 {
+	r := a*a*s.uu + 2*a*b*s.uv + b*b*s.vv - 2*a*s.u - 2*b*s.v + s.w
+	return max(r, 0)
+}
+
+// solve returns the constrained least-squares scaled parameters a ≥ 0,
+// b ≥ bMinScaled and their residual sum of squares, by the active set of
+// FitAlphaBeta's doc comment. ok is false when the sums hold no information.
+func (s sums) solve() (a, b, rss float64, ok bool) {
+	if !(s.uu > 0) && !(s.vv > 0) {
+		return 0, 0, 0, false
+	}
+	if det := s.uu*s.vv - s.uv*s.uv; det > 1e-12*s.uu*s.vv {
+		a = (s.u*s.vv - s.v*s.uv) / det
+		b = (s.uu*s.v - s.uv*s.u) / det
+		if a >= 0 && b >= bMinScaled {
+			return a, b, s.rss(a, b), true
+		}
+	}
+	rss = math.Inf(1)
+	if s.vv > 0 { // alpha at its bound
+		bb := max(s.v/s.vv, bMinScaled)
+		if r := s.rss(0, bb); r < rss {
+			a, b, rss = 0, bb, r
+		}
+	}
+	if s.uu > 0 { // BW at its bound
+		aa := max((s.u-bMinScaled*s.uv)/s.uu, 0)
+		if r := s.rss(aa, bMinScaled); r < rss {
+			a, b, rss = aa, bMinScaled, r
+		}
+	}
+	return a, b, rss, true
+}
+
+// segmentSums returns the weighted sums of samples lo..hi-1.
+func (d *design) segmentSums(w []float64, lo, hi int) sums {
+	var s sums
+	for i := lo; i < hi; i++ {
+		s.add(w[i], d.u[i], d.v[i])
+	}
+	return s
+}
+
+// link converts scaled parameters to latency per x1 (s) and bandwidth (B/s).
+func (d *design) link(a, b float64) (alpha, bw float64) {
+	return a * d.t0, d.b0 / b
+}
+
+// predict is the model's time for sample i at scaled parameters (a, b).
+func (d *design) predict(i int, a, b float64) float64 {
+	alpha, bw := d.link(a, b)
+	return alpha*d.x1[i] + d.x2[i]/bw
+}
+
+// fitRegimes runs the robust fit over regimes (fixed count s.Regimes, or
+// chosen by BIC when it is 0) and fills the diagnostics.
+func fitRegimes(samples []Sample, regress func(float64) (float64, float64), s FitSettings) (*FitResult, error) {
+	d, err := newDesign(samples, regress)
+	if err != nil {
+		return nil, err
+	}
+	n := len(d.samples)
+	nb := len(d.blocks) - 1
+	kmin, kmax := 1, min(s.MaxRegimes, n/s.MinPoints, nb/2)
+	if s.Regimes > 0 {
+		kmin, kmax = s.Regimes, s.Regimes
+	}
+	if kmax < kmin {
+		return nil, fmt.Errorf("%w: %d samples of %d sizes cannot form %d regimes of at least %d samples and 2 sizes",
+			ErrTooFewSamples, n, nb, kmin, s.MinPoints)
+	}
+	var fits []*kFit
+	for k := kmin; k <= kmax; k++ {
+		f, err := d.fitK(k, s)
+		if err != nil {
+			if k > kmin && errors.Is(err, ErrTooFewSamples) {
+				break // more regimes than the samples allow
+			}
+			return nil, err
+		}
+		fits = append(fits, f)
+	}
+	best := fits[0]
+	res := &FitResult{Samples: d.samples}
+	if s.Regimes == 0 {
+		top := fits[len(fits)-1]
+		sigma := referenceScale(top.rel, 3*len(top.segs)-1, s)
+		res.BIC = make([]float64, len(fits))
+		for i, f := range fits {
+			r := 0.0
+			for _, e := range f.rel {
+				r += rho(e, s.Loss, sigma, s)
+			}
+			res.BIC[i] = r/(sigma*sigma) + float64(3*len(f.segs)-1)*math.Log(float64(n))
+			if res.BIC[i] < res.BIC[len(best.segs)-1] {
+				best = f
+			}
+		}
+	}
+	res.Weight, res.Iterations, res.Converged = best.w, best.iterations, best.converged
+	d.fillDiagnostics(res, best.segs)
+	if s.Bootstrap > 0 {
+		d.bootstrap(res, best.segs, s)
+	}
+	return res, nil
+}
+
+// kFit is the robust fit with a fixed number of regimes.
+type kFit struct {
+	segs       []segment
+	w, rel     []float64
+	iterations int
+	converged  bool
+}
+
+// fitK fits k regimes: least squares, then for a robust loss reweighting
+// (Huber first, then Bisquare when that is the loss) until the weights settle.
+func (d *design) fitK(k int, s FitSettings) (*kFit, error) {
+	n := len(d.samples)
+	f := &kFit{w: make([]float64, n), rel: make([]float64, n), converged: true}
+	for i := range f.w {
+		f.w[i] = 1
+	}
+	var stages []Loss
+	switch s.Loss {
+	case Huber:
+		stages = []Loss{Huber}
+	case Bisquare:
+		stages = []Loss{Huber, Bisquare}
+	}
+	var err error
+	if f.segs, err = d.split(f.w, k, s); err != nil {
+		return nil, err
+	}
+	f.iterations = 1
+	d.relErr(f.segs, f.rel)
+	for _, stage := range stages {
+		f.converged = false
+		for iter := 0; iter < s.MaxIter; iter++ {
+			prev := slices.Clone(f.w)
+			moved, _ := reweight(f.rel, f.w, stage, s)
+			segs, err := d.split(f.w, k, s)
+			if err != nil {
+				// The new weights leave a regime too little weight: keep the
+				// last fit that had enough.
+				f.w = prev
+				break
+			}
+			f.segs = segs
+			f.iterations++
+			d.relErr(f.segs, f.rel)
+			if moved < 1e-6 {
+				f.converged = true
+				break
+			}
+		}
+	}
+	return f, nil
+}
+
+// segment is one regime over sorted samples lo..hi-1 with scaled parameters.
+type segment struct {
+	lo, hi int
+	a, b   float64
+}
+
+// relErr fills rel with each sample's relative error under segs.
+func (d *design) relErr(segs []segment, rel []float64) {
+	for _, sg := range segs {
+		for i := sg.lo; i < sg.hi; i++ {
+			t := d.samples[i].Time
+			rel[i] = (d.predict(i, sg.a, sg.b) - t) / t
+		}
+	}
+}
+
+// fillDiagnostics sets the regimes, predictions, errors and leave-one-out
+// errors of res from the fitted segments.
+func (d *design) fillDiagnostics(res *FitResult, segs []segment) {
+	n := len(d.samples)
+	res.Predicted = make([]float64, n)
+	res.RelErr = make([]float64, n)
+	res.LOORelErr = make([]float64, n)
+	res.Regimes = make([]Regime, len(segs))
+	for k, sg := range segs {
+		alpha, bw := d.link(sg.a, sg.b)
+		res.Regimes[k] = Regime{
+			MinSize: d.samples[sg.lo].Size, MaxSize: d.samples[sg.hi-1].Size,
+			Alpha: alpha, BW: bw, N: sg.hi - sg.lo,
+			BWAtBound: sg.b <= bMinScaled*(1+1e-12),
+		}
+		all := d.segmentSums(res.Weight, sg.lo, sg.hi)
+		for i := sg.lo; i < sg.hi; i++ {
+			t := d.samples[i].Time
+			res.Predicted[i] = d.predict(i, sg.a, sg.b)
+			res.RelErr[i] = (res.Predicted[i] - t) / t
+			var one sums
+			one.add(res.Weight[i], d.u[i], d.v[i])
+			a, b, _, ok := all.sub(one).solve()
+			if !ok { // the others carry no weight: keep the regime's fit
+				a, b = sg.a, sg.b
+			}
+			res.LOORelErr[i] = (d.predict(i, a, b) - t) / t
+		}
+	}
+	res.MedianRelErr, res.MaxRelErr = absMedianMax(res.RelErr)
+	res.LOOMedianRelErr, _ = absMedianMax(res.LOORelErr)
+}
+
+// absMedianMax returns the median and the maximum of |x|.
+func absMedianMax(x []float64) (med, mx float64) {
+	a := make([]float64, len(x))
+	for i, v := range x {
+		a[i] = math.Abs(v)
+	}
+	slices.Sort(a)
+	return median(a), a[len(a)-1]
+}
+
+// median returns the median of sorted, non-empty a.
+func median(a []float64) float64 {
+	n := len(a)
+	if n%2 == 1 {
+		return a[n/2]
+	}
+	return (a[n/2-1] + a[n/2]) / 2
+}
+
+// Predict returns the fitted time for size bytes, in seconds, from the regime
+// whose range holds size; between two regimes the boundary is the geometric
+// mean of the neighbouring sizes, and beyond the data the end regimes extend.
+// It is NaN for a size that is negative or NaN.
+func (r *FitResult) Predict(size float64) float64 {
+	if !(size >= 0) || len(r.Regimes) == 0 {
+		return math.NaN()
+	}
+	k := 0
+	for k+1 < len(r.Regimes) && size > math.Sqrt(r.Regimes[k].MaxSize*r.Regimes[k+1].MinSize) {
+		k++
+	}
+	g := r.Regimes[k]
+	return g.Alpha + size/g.BW
+}

@@ -1,0 +1,148 @@
+package commmodel
+
+import (
+	"fmt"
+	"math"
+)
+
+// FitPiecewise fits alpha-beta pairs over contiguous size regimes: NCCL changes
+// protocol (LL, LL128, Simple) and channel count with size, so one pair rarely
+// fits ten decades of sizes. Each regime k covers the samples with sizes in
+// [MinSize, MaxSize] and has its own
+//
+//	T(S) = αₖ + S/BWₖ,  αₖ ≥ 0, BWₖ > 0
+//
+// fitted on relative error exactly as FitAlphaBeta fits one pair, with the
+// same robustness weights. Breakpoints fall between distinct sizes and every
+// regime holds at least MinPoints samples of at least two sizes, whose
+// robustness weights sum to at least MinPoints-½ (so a regime cannot hold
+// its minimum by counting a rejected sample).
+//
+// For each K the breakpoints minimise the total weighted relative residual
+// sum of squares, found exactly by dynamic programming over breakpoint
+// positions (prefix sums make each regime's cost O(1); O(K·M²) for M
+// candidate positions). A robust loss reweights each K's fit separately.
+// Unless Regimes fixes K, the number of regimes is the K ≤ MaxRegimes that
+// minimises a robust Bayesian information criterion with a reference scale:
+//
+//	BIC(K) = Σ ρ(rᵢ)/σ² + (3K-1)·ln n
+//	σ = max(f, 1.4826·median|rᵢ'|·√(n/(n-p)))
+//
+// over the n samples, where rᵢ are the relative residuals of the K-regime
+// fit, rᵢ' those of the fit with the most regimes and p = 3K'-1 parameters,
+// f = ScaleFloor; 3K-1 counts K alphas, K bandwidths and K-1 breakpoints;
+// ties go to fewer regimes. ρ is the loss: r² for Squared, and for the
+// robust losses the function whose reweighting they are, scaled so that
+// ρ(r) ≈ r² for small r (Bisquare: (cσ)²/3·(1-(1-(r/cσ)²)³), capped at
+// (cσ)²/3; Huber: r² up to cσ, then 2cσ|r| - (cσ)²). A rejected sample thus
+// costs the cap, so rejecting samples cannot buy a better criterion, and the
+// floor f (1% by default, the run-to-run noise of nccl-tests) stops the
+// criterion from buying regimes for errors below it.
+// The floor f stops the criterion from buying regimes for errors below f
+// (1% by default), the size of run-to-run noise in nccl-tests.
+//
+// With a robust loss the regimes are chosen anew in every reweighting
+// iteration, so a wild sample is down-weighted rather than given a regime.
+// Errors are those of FitAlphaBeta, plus ErrTooFewSamples when Regimes is
+// larger than the samples allow.
+func FitPiecewise(samples []Sample, settings *FitSettings) (*FitResult, error) {
+	return fitRegimes(samples, nil, settings.withDefaults())
+}
+
+// split finds the k-regime breakpoints that minimise the weighted residual sum
+// of squares for weights w and fits each regime. It fails with
+// ErrTooFewSamples when no split into k feasible regimes exists.
+func (d *design) split(w []float64, k int, s FitSettings) ([]segment, error) {
+	nb := len(d.blocks) - 1
+	// Prefix sums at every block boundary.
+	pre := make([]sums, nb+1)
+	for b := 0; b < nb; b++ {
+		pre[b+1] = pre[b]
+		for i := d.blocks[b]; i < d.blocks[b+1]; i++ {
+			pre[b+1].add(w[i], d.u[i], d.v[i])
+		}
+	}
+	cost := func(b0, b1 int) float64 {
+		if b1-b0 < 2 || d.blocks[b1]-d.blocks[b0] < s.MinPoints {
+			return math.Inf(1)
+		}
+		sm := pre[b1].sub(pre[b0])
+		_, _, r, ok := sm.solve()
+		if !ok || sm.w < float64(s.MinPoints)-0.5 {
+			return math.Inf(1)
+		}
+		return r
+	}
+	// Candidate breakpoints, as block indices.
+	m := min(nb, s.Candidates)
+	cand := make([]int, m+1)
+	for q := range cand {
+		cand[q] = int(math.Round(float64(q) * float64(nb) / float64(m)))
+	}
+	inf := math.Inf(1)
+	bps := []int{0, nb}
+	if k > 1 {
+		// c[i][j] is the cost of one regime from candidate i to candidate j.
+		c := make([][]float64, m+1)
+		for i := range c {
+			c[i] = make([]float64, m+1)
+			for j := i + 1; j <= m; j++ {
+				c[i][j] = cost(cand[i], cand[j])
+			}
+		}
+		// dp[q][j]: least cost of q regimes over candidates 0..j; from[q][j]
+		// the start of the last of them.
+		dp := make([][]float64, k+1)
+		from := make([][]int, k+1)
+		for q := range dp {
+			dp[q] = make([]float64, m+1)
+			from[q] = make([]int, m+1)
+			for j := range dp[q] {
+				dp[q][j] = inf
+			}
+		}
+		dp[0][0] = 0
+		for q := 1; q <= k; q++ {
+			for j := q; j <= m; j++ {
+				for i := q - 1; i < j; i++ {
+					if v := dp[q-1][i] + c[i][j]; v < dp[q][j] {
+						dp[q][j], from[q][j] = v, i
+					}
+				}
+			}
+		}
+		if math.IsInf(dp[k][m], 1) {
+			return nil, fmt.Errorf("%w: %d samples of %d sizes cannot form %d regimes of at least %d samples and 2 sizes",
+				ErrTooFewSamples, len(d.samples), nb, k, s.MinPoints)
+		}
+		bps = make([]int, k+1)
+		for j, q := m, k; q > 0; q-- {
+			bps[q] = cand[j]
+			j = from[q][j]
+		}
+		// Where the candidates were sparser than the sizes, move each
+		// breakpoint to its best block between its grid neighbours.
+		if m < nb {
+			for q := 1; q < k; q++ {
+				best, arg := cost(bps[q-1], bps[q])+cost(bps[q], bps[q+1]), bps[q]
+				lo, hi := max(bps[q-1]+2, bps[q]-nb/m), min(bps[q+1]-2, bps[q]+nb/m)
+				for b := lo; b <= hi; b++ {
+					if v := cost(bps[q-1], b) + cost(b, bps[q+1]); v < best {
+						best, arg = v, b
+					}
+				}
+				bps[q] = arg
+			}
+		}
+	}
+	segs := make([]segment, k)
+	for q := range segs {
+		lo, hi := d.blocks[bps[q]], d.blocks[bps[q+1]]
+		a, b, _, ok := d.segmentSums(w, lo, hi).solve()
+		if !ok {
+			return nil, fmt.Errorf("%w: samples %d..%d carry no weight", ErrTooFewSamples, lo, hi-1)
+		}
+		segs[q] = segment{lo, hi, a, b}
+	}
+	return segs, nil
+}

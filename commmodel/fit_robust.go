@@ -1,0 +1,95 @@
+package commmodel
+
+import (
+	"math"
+	"slices"
+)
+
+// reweight sets w to the weights of loss for relative residuals rel and
+// returns the largest change of a weight. The scale is
+//
+//	s = max(1.4826·median|rᵢ|, ScaleFloor)
+//
+// (the median absolute residual, consistent for the normal's σ), and the
+// weights are Tukey's (1-(r/cs)²)² below cs and 0 above, or Huber's
+// min(1, cs/|r|), with c the loss's tuning constant.
+func reweight(rel, w []float64, loss Loss, s FitSettings) (moved, scale float64) {
+	scale = robustScale(rel, s)
+	c := tuning(loss, s)
+	for i, r := range rel {
+		z := math.Abs(r) / (c * scale)
+		var nw float64
+		switch loss {
+		case Huber:
+			nw = 1
+			if z > 1 {
+				nw = 1 / z
+			}
+		case Bisquare:
+			if z < 1 {
+				nw = (1 - z*z) * (1 - z*z)
+			}
+		default:
+			nw = 1
+		}
+		moved = max(moved, math.Abs(nw-w[i]))
+		w[i] = nw
+	}
+	return moved, scale
+}
+
+// robustScale is max(1.4826·median|rᵢ|, ScaleFloor).
+func robustScale(rel []float64, s FitSettings) float64 {
+	abs := make([]float64, len(rel))
+	for i, r := range rel {
+		abs[i] = math.Abs(r)
+	}
+	slices.Sort(abs)
+	return max(1.4826*median(abs), s.ScaleFloor)
+}
+
+// tuning is the tuning constant c of loss: s.Tuning for the configured loss,
+// the default of the other (the Huber start of a Bisquare fit).
+func tuning(loss Loss, s FitSettings) float64 {
+	if loss == s.Loss {
+		return s.Tuning
+	}
+	return (&FitSettings{Loss: loss}).withDefaults().Tuning
+}
+
+// rho is the loss of relative residual r at scale, normalised so that
+// rho(r) ≈ r² for small r (see FitPiecewise).
+func rho(r float64, loss Loss, scale float64, s FitSettings) float64 {
+	cs := tuning(loss, s) * scale
+	a := math.Abs(r)
+	switch loss {
+	case Bisquare:
+		if a >= cs {
+			return cs * cs / 3
+		}
+		z := 1 - (a/cs)*(a/cs)
+		return cs * cs / 3 * (1 - z*z*z)
+	case Huber:
+		if a > cs {
+			return 2*cs*a - cs*cs
+		}
+	}
+	return r * r
+}
+
+// referenceScale is the noise level σ of relative residuals against which the
+// regime criterion weighs a fit: the residuals' scale in the most flexible
+// fit, with p parameters, corrected for those parameters, and at least
+// ScaleFloor:
+//
+//	σ = max(ScaleFloor, 1.4826·median|rᵢ|·√(n/(n-p)))
+//
+// (ScaleFloor alone when n ≤ p).
+func referenceScale(rel []float64, p int, s FitSettings) float64 {
+	n := len(rel)
+	if n <= p {
+		return s.ScaleFloor
+	}
+	m, _ := absMedianMax(rel)
+	return max(s.ScaleFloor, 1.4826*m*math.Sqrt(float64(n)/float64(n-p)))
+}
