@@ -1,0 +1,116 @@
+// Command nbcheck checks executed GoNB notebooks and prints one table row per
+// notebook: cells, code cells, images, seconds and status, then each problem.
+//
+// Usage:
+//
+//	nbcheck [-times FILE] [-expect-fail] NOTEBOOK.ipynb...
+//
+// -times names a file of "path<TAB>seconds" lines (written by
+// scripts/notebooks.sh) whose seconds fill the table's seconds column.
+// The exit status is 0 when every notebook is clean, 1 when one is not, and 2
+// for bad usage or unreadable input. With -expect-fail the sense is inverted:
+// every notebook must show at least one problem (the runner uses it on the
+// deliberately failing notebooks in notebooks/testdata).
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/inframethod/commlab/notebooks/nbcheck"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("nbcheck", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	timesFile := fs.String("times", "", "file of `path<TAB>seconds` lines for the seconds column")
+	expectFail := fs.Bool("expect-fail", false, "succeed only if every notebook shows a problem")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "usage: nbcheck [-times FILE] [-expect-fail] NOTEBOOK.ipynb...")
+		return 2
+	}
+	times := map[string]float64{}
+	if *timesFile != "" {
+		var err error
+		if times, err = readTimes(*timesFile); err != nil {
+			fmt.Fprintln(stderr, "nbcheck:", err)
+			return 2
+		}
+	}
+	status := 0
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "notebook\tcells\tcode\timages\tseconds\tstatus\t")
+	var details []string
+	for _, path := range fs.Args() {
+		rep, err := nbcheck.CheckFile(path)
+		if err != nil {
+			fmt.Fprintln(stderr, "nbcheck:", err)
+			return 2
+		}
+		secs := "-"
+		if t, ok := times[path]; ok {
+			secs = strconv.FormatFloat(t, 'f', 1, 64)
+		}
+		verdict := "ok"
+		if !rep.OK() {
+			verdict = fmt.Sprintf("FAIL (%d)", len(rep.Problems))
+			for _, p := range rep.Problems {
+				details = append(details, fmt.Sprintf("%s: %s", path, p))
+			}
+		}
+		if *expectFail {
+			if rep.OK() {
+				verdict = "FAIL (expected a problem)"
+				status = 1
+			} else {
+				verdict = "ok (failure caught)"
+			}
+		} else if !rep.OK() {
+			status = 1
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t\n", filepath.Base(path), rep.Cells, rep.CodeCells, rep.Images, secs, verdict)
+	}
+	tw.Flush()
+	for _, d := range details {
+		fmt.Fprintln(stdout, d)
+	}
+	return status
+}
+
+// readTimes reads "path<TAB>seconds" lines; errors give the file and line.
+func readTimes(name string) (map[string]float64, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	times := map[string]float64{}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		path, secs, ok := strings.Cut(line, "\t")
+		t, err := strconv.ParseFloat(strings.TrimSpace(secs), 64)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("%s:%d: want path<TAB>seconds, got %q", name, n, line)
+		}
+		times[path] = t
+	}
+	return times, sc.Err()
+}

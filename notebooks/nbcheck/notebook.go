@@ -1,0 +1,47 @@
+package nbcheck
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// notebook is the part of the nbformat 4 document that the check reads.
+type notebook struct {
+	NBFormat int    `json:"nbformat"`
+	Cells    []cell `json:"cells"`
+}
+
+type cell struct {
+	CellType       string   `json:"cell_type"`
+	Source         text     `json:"source"`
+	ExecutionCount *int     `json:"execution_count"`
+	Outputs        []output `json:"outputs"`
+}
+
+type output struct {
+	OutputType string          `json:"output_type"`
+	Name       string          `json:"name"` // stream outputs: stdout or stderr
+	Text       text            `json:"text"`
+	Data       map[string]text `json:"data"`
+	EName      string          `json:"ename"`
+	EValue     string          `json:"evalue"`
+}
+
+// text is an nbformat multiline string: either one JSON string or an array of
+// strings to be concatenated.
+type text string
+
+func (t *text) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*t = text(s)
+		return nil
+	}
+	var parts []string
+	if err := json.Unmarshal(b, &parts); err != nil {
+		return fmt.Errorf("want a string or an array of strings, got %.40s", b)
+	}
+	*t = text(strings.Join(parts, ""))
+	return nil
+}

@@ -1,0 +1,16 @@
+// Package nbplot draws commlab's figures and tables: the one helper package
+// shared by the GoNB notebooks and by "commlab reproduce", so that no plotting
+// code exists twice.
+//
+// Values come in SI base units (B, s, B/s), as everywhere in commlab; an
+// Axis names its Unit and the tick labels carry it ("64 KiB", "10 µs",
+// "300 GB/s"). Sizes are labelled with binary prefixes because nccl-tests
+// sweeps powers of two and the article's KB and MB are binary; bandwidths use
+// decimal prefixes (GB/s = 1e9 B/s) as nccl-tests prints them.
+//
+// A Figure is a line or scatter plot (log-log where sizes span decades) with
+// a legend and optional Marks (crossovers as labelled vertical lines or
+// points); a RegimeMap colours a grid of (size, ranks) cells by the fastest
+// algorithm; a Table renders as Markdown. Each renders to PNG bytes with
+// plot.WriterTo, and Show displays any of them in a GoNB notebook.
+package nbplot

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# notebooks.sh: run every GoNB notebook under a real Jupyter and check it.
+#
+# Usage: scripts/notebooks.sh [-check] [-html] [NOTEBOOK.ipynb...]
+#
+# Installs what is missing (scripts/setup-notebooks.sh), executes each notebook
+# (default: notebooks/*.ipynb) headless with /usr/bin/jupyter nbconvert and the
+# GoNB kernel, writes the executed notebook back in place so its outputs are
+# committed, and checks it with notebooks/cmd/nbcheck: no error output, no
+# "panic:" or "exit status" on stderr, every code cell executed, at least one
+# PNG. nbconvert itself exits 0 on a Go panic, so the check reads the result.
+# Prints a table (notebook, cells, images, seconds) and exits non-zero on any
+# failure.
+#
+#   -check  write the executed notebooks to a temporary folder instead of in
+#           place, and also execute notebooks/testdata/*.ipynb (notebooks that
+#           panic, log.Fatal, os.Exit(1) or run a failing "!" line), which must
+#           each be reported as failing. scripts/test.sh uses this mode.
+#   -html   also write HTML copies to notebooks/html/.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+check=0 html=0
+notebooks=()
+for arg in "$@"; do
+	case "$arg" in
+	-check | --check) check=1 ;;
+	-html | --html) html=1 ;;
+	-h | -help | --help) sed -n '2,/^set -e/{/^set -e/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+	-*) echo "notebooks.sh: unknown flag $arg" >&2; exit 2 ;;
+	*) notebooks+=("$(cd "$(dirname "$arg")" && pwd)/$(basename "$arg")") ;;
+	esac
+done
+
+# shellcheck source=setup-notebooks.sh
+. "$ROOT/scripts/setup-notebooks.sh"
+cd "$ROOT"
+if [ ${#notebooks[@]} -eq 0 ]; then
+	notebooks=("$ROOT"/notebooks/*.ipynb)
+fi
+[ -e "${notebooks[0]}" ] || { echo "notebooks.sh: no notebooks found" >&2; exit 1; }
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/nbcheck" ./notebooks/cmd/nbcheck
+
+# Bounded in time: a cell gets CELL_TIMEOUT seconds, a whole notebook
+# NOTEBOOK_TIMEOUT (the first, cold run compiles gonum/plot and gota).
+CELL_TIMEOUT="${CELL_TIMEOUT:-300}"
+NOTEBOOK_TIMEOUT="${NOTEBOOK_TIMEOUT:-900}"
+
+# execute NOTEBOOK OUTDIR: run it in the GoNB kernel, writing OUTDIR/NAME and
+# appending "path<TAB>seconds" to $work/times. Returns nbconvert's status.
+execute() {
+	local nb="$1" outdir="$2" start end rc=0
+	local out="$outdir/$(basename "$nb")"
+	start=$(date +%s.%N)
+	# --allow-errors: keep executing and always save, so the check sees everything.
+	# The kernel's working folder is the notebook's own (GONB_DIR).
+	(cd "$(dirname "$nb")" && timeout "$NOTEBOOK_TIMEOUT" "$JUPYTER" nbconvert --to notebook --execute \
+		--allow-errors \
+		--ExecutePreprocessor.timeout="$CELL_TIMEOUT" \
+		--ExecutePreprocessor.startup_timeout=120 \
+		--ExecutePreprocessor.record_timing=False \
+		--output-dir "$outdir" --output "$(basename "$nb")" \
+		"$(basename "$nb")") >"$work/$(basename "$nb").log" 2>&1 || rc=$?
+	end=$(date +%s.%N)
+	awk -v p="$out" -v a="$start" -v b="$end" 'BEGIN { printf "%s\t%.1f\n", p, b - a }' >>"$work/times"
+	if [ $rc -ne 0 ]; then
+		echo "notebooks.sh: nbconvert failed on $nb (status $rc):" >&2
+		tail -n 20 "$work/$(basename "$nb").log" >&2
+	fi
+	return $rc
+}
+
+status=0
+executed=()
+for nb in "${notebooks[@]}"; do
+	if [ $check -eq 1 ]; then
+		outdir="$work/out"
+	else
+		outdir="$(dirname "$nb")"
+	fi
+	mkdir -p "$outdir"
+	execute "$nb" "$outdir" || status=1
+	executed+=("$outdir/$(basename "$nb")")
+	if [ $html -eq 1 ] && [ -f "$outdir/$(basename "$nb")" ]; then
+		mkdir -p "$ROOT/notebooks/html"
+		"$JUPYTER" nbconvert --to html --output-dir "$ROOT/notebooks/html" "$outdir/$(basename "$nb")" \
+			>>"$work/html.log" 2>&1 || { echo "notebooks.sh: HTML export failed for $nb" >&2; status=1; }
+	fi
+done
+
+existing=()
+for f in "${executed[@]}"; do [ -f "$f" ] && existing+=("$f"); done
+if [ ${#existing[@]} -gt 0 ]; then
+	"$work/nbcheck" -times "$work/times" "${existing[@]}" || status=1
+fi
+total=$(awk -F'\t' '{s += $2} END {printf "%.1f", s}' "$work/times")
+echo "notebooks: ${#notebooks[@]} executed in $total s"
+
+if [ $check -eq 1 ]; then
+	# The deliberately failing notebooks: nbconvert exits 0 on them; the check must not.
+	bad=("$ROOT"/notebooks/testdata/*.ipynb)
+	: >"$work/times"
+	mkdir -p "$work/bad"
+	for nb in "${bad[@]}"; do
+		execute "$nb" "$work/bad" || { echo "notebooks.sh: nbconvert itself failed on $nb" >&2; status=1; }
+	done
+	echo "failing notebooks in notebooks/testdata (each must be caught):"
+	"$work/nbcheck" -expect-fail -times "$work/times" "$work"/bad/*.ipynb || status=1
+fi
+
+if [ $status -ne 0 ]; then
+	echo "notebooks: FAILED" >&2
+fi
+exit $status
