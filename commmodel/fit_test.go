@@ -1,0 +1,342 @@
+package commmodel_test
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// modelSamples returns T = alpha + S/BW (the model of FitAlphaBeta) at
+// sizes 2^lo..2^hi B, each time multiplied by (1 + noise·N(0,1)) from a
+// seeded generator.
+func modelSamples(alpha, bw float64, lo, hi int, noise float64, seed uint64) []commmodel.Sample {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var out []commmodel.Sample
+	for e := lo; e <= hi; e++ {
+		s := math.Ldexp(1, e)
+		out = append(out, commmodel.Sample{Size: s, Time: (alpha + s/bw) * (1 + noise*rng.NormFloat64())})
+	}
+	return out
+}
+
+func relDiff(got, want float64) float64 { return math.Abs(got-want) / math.Abs(want) }
+
+func TestFitAlphaBetaRecoversModel(t *testing.T) {
+	// The article's fitted figures for 8 x H20 AllToAll: alpha ~10 us, BW ~280 GB/s.
+	const alpha, bw = 10e-6, 280e9
+	for _, tc := range []struct {
+		name      string
+		noise     float64
+		loss      commmodel.Loss
+		tolA, tolB float64
+	}{
+		{"exact/squared", 0, commmodel.Squared, 1e-9, 1e-9},
+		{"exact/bisquare", 0, commmodel.Bisquare, 1e-9, 1e-9},
+		// 2% multiplicative noise on 31 points: the relative standard error
+		// of each parameter is about 0.02/sqrt(31/2) ~ 0.5%; allow 4x.
+		{"noise2%/squared", 0.02, commmodel.Squared, 0.03, 0.03},
+		{"noise2%/bisquare", 0.02, commmodel.Bisquare, 0.03, 0.03},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			samples := modelSamples(alpha, bw, 3, 33, tc.noise, 7)
+			r, err := commmodel.FitAlphaBeta(samples, &commmodel.FitSettings{Loss: tc.loss, Seed: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Regimes) != 1 {
+				t.Fatalf("%d regimes, want 1", len(r.Regimes))
+			}
+			g := r.Regimes[0]
+			if d := relDiff(g.Alpha, alpha); d > tc.tolA {
+				t.Errorf("alpha = %g s, want %g (rel. diff %.2g > %g)", g.Alpha, alpha, d, tc.tolA)
+			}
+			if d := relDiff(g.BW, bw); d > tc.tolB {
+				t.Errorf("BW = %g B/s, want %g (rel. diff %.2g > %g)", g.BW, bw, d, tc.tolB)
+			}
+			if tc.noise > 0 {
+				if !(g.AlphaCI.Lo <= alpha && alpha <= g.AlphaCI.Hi) {
+					t.Errorf("alpha %g outside its 95%% CI %+v", alpha, g.AlphaCI)
+				}
+				if !(g.BWCI.Lo <= bw && bw <= g.BWCI.Hi) {
+					t.Errorf("BW %g outside its 95%% CI %+v", bw, g.BWCI)
+				}
+				// The median |relative error| of N(0, 0.02) noise is 0.6745·0.02.
+				if r.MedianRelErr > 2*0.6745*tc.noise {
+					t.Errorf("median rel. err %.4f, want about %.4f", r.MedianRelErr, 0.6745*tc.noise)
+				}
+			} else if r.MaxRelErr > 1e-9 || r.LOOMedianRelErr > 1e-9 {
+				t.Errorf("exact data: max rel. err %g, LOO %g, want 0", r.MaxRelErr, r.LOOMedianRelErr)
+			}
+			for i, s := range r.Samples {
+				if p := r.Predict(s.Size); relDiff(p, r.Predicted[i]) > 1e-12 {
+					t.Errorf("Predict(%g) = %g, Predicted[%d] = %g", s.Size, p, i, r.Predicted[i])
+				}
+			}
+		})
+	}
+}
+
+func TestFitAlphaBetaBounds(t *testing.T) {
+	t.Run("alpha at 0", func(t *testing.T) {
+		// T = S/BW - 2 us is best fitted with a negative alpha; the bound
+		// alpha >= 0 must hold and BW stay near 100 GB/s.
+		var samples []commmodel.Sample
+		for _, s := range []float64{1e6, 2e6, 4e6, 8e6} {
+			samples = append(samples, commmodel.Sample{Size: s, Time: s/100e9 - 2e-6})
+		}
+		r, err := commmodel.FitAlphaBeta(samples, &commmodel.FitSettings{Loss: commmodel.Squared})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := r.Regimes[0]
+		if g.Alpha != 0 {
+			t.Errorf("alpha = %g, want exactly 0 (bound active)", g.Alpha)
+		}
+		if !(g.BW > 0) || relDiff(g.BW, 100e9) > 0.2 {
+			t.Errorf("BW = %g, want near 1e11", g.BW)
+		}
+	})
+	t.Run("flat", func(t *testing.T) {
+		// The NVLS-tree log's rows 4..512 B are flat at ~46-47 us
+		// (data/public/h20_2x8_allreduce_nvlstree_nccl1244.log); a time that
+		// falls with size has its BW at the cap, finite, and flagged.
+		samples := []commmodel.Sample{{Size: 4, Time: 47.5e-6}, {Size: 64, Time: 46.3e-6}, {Size: 512, Time: 46.2e-6}}
+		r, err := commmodel.FitAlphaBeta(samples, &commmodel.FitSettings{Loss: commmodel.Squared})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := r.Regimes[0]
+		if !g.BWAtBound || math.IsInf(g.BW, 0) || !(g.BW > 0) {
+			t.Errorf("BW = %g (at bound %v), want finite, positive, at bound", g.BW, g.BWAtBound)
+		}
+		// At the cap S/BW is at most 0.1% of every time (FitAlphaBeta's doc).
+		for _, s := range samples {
+			if s.Size/g.BW > 1e-3*s.Time*(1+1e-9) {
+				t.Errorf("S/BW = %g s at %g B exceeds 0.1%% of %g s", s.Size/g.BW, s.Size, s.Time)
+			}
+		}
+		if relDiff(g.Alpha, 46.6e-6) > 0.02 {
+			t.Errorf("alpha = %g s, want ~46.6 us (mean level)", g.Alpha)
+		}
+		if !(commmodel.Link{Alpha: g.Alpha, BW: g.BW}).Valid() {
+			t.Error("fitted link is not Valid")
+		}
+	})
+}
+
+func TestFitErrors(t *testing.T) {
+	ok := []commmodel.Sample{{Size: 1e3, Time: 1e-5}, {Size: 1e6, Time: 2e-5}, {Size: 1e9, Time: 1e-2}}
+	with := func(i int, s commmodel.Sample) []commmodel.Sample {
+		c := append([]commmodel.Sample(nil), ok...)
+		c[i] = s
+		return c
+	}
+	for _, tc := range []struct {
+		name    string
+		samples []commmodel.Sample
+		want    error
+	}{
+		{"none", nil, commmodel.ErrTooFewSamples},
+		{"two", ok[:2], commmodel.ErrTooFewSamples},
+		{"zero time", with(1, commmodel.Sample{Size: 1e6, Time: 0}), commmodel.ErrBadSample},
+		{"negative time", with(1, commmodel.Sample{Size: 1e6, Time: -1}), commmodel.ErrBadSample},
+		{"NaN time", with(2, commmodel.Sample{Size: 1e9, Time: math.NaN()}), commmodel.ErrBadSample},
+		{"Inf time", with(2, commmodel.Sample{Size: 1e9, Time: math.Inf(1)}), commmodel.ErrBadSample},
+		{"zero size", with(0, commmodel.Sample{Size: 0, Time: 3e-6}), commmodel.ErrBadSample},
+		{"NaN size", with(0, commmodel.Sample{Size: math.NaN(), Time: 3e-6}), commmodel.ErrBadSample},
+		{"one size", []commmodel.Sample{{Size: 8, Time: 1e-5}, {Size: 8, Time: 2e-5}, {Size: 8, Time: 3e-5}}, commmodel.ErrOneSize},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, fit := range []func([]commmodel.Sample, *commmodel.FitSettings) (*commmodel.FitResult, error){
+				commmodel.FitAlphaBeta, commmodel.FitPiecewise,
+			} {
+				r, err := fit(tc.samples, nil)
+				if !errors.Is(err, tc.want) || r != nil {
+					t.Errorf("got (%v, %v), want error %v", r, err, tc.want)
+				}
+			}
+		})
+	}
+	var se *commmodel.SampleError
+	if _, err := commmodel.FitAlphaBeta(with(1, commmodel.Sample{Size: 1e6, Time: 0}), nil); !errors.As(err, &se) || se.Index != 1 {
+		t.Errorf("error %v does not name sample 1", err)
+	}
+	if _, err := commmodel.FitPiecewise(ok, &commmodel.FitSettings{Regimes: 2}); !errors.Is(err, commmodel.ErrTooFewSamples) {
+		t.Errorf("2 regimes of 3 samples: error %v, want ErrTooFewSamples", err)
+	}
+}
+
+// threeRegimes is a synthetic NCCL-like curve: three protocol regimes, each
+// T = alpha + S/BW (FitPiecewise's model), with their own alpha and BW.
+var threeRegimes = []struct {
+	upTo, alpha, bw float64
+}{
+	{64 << 10, 5e-6, 20e9},  // LL-like: low latency, low bandwidth
+	{4 << 20, 12e-6, 120e9}, // LL128-like
+	{math.Inf(1), 30e-6, 350e9},
+}
+
+func threeRegimeSamples(sizes []float64, noise float64, seed uint64) []commmodel.Sample {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	out := make([]commmodel.Sample, len(sizes))
+	for i, s := range sizes {
+		k := 0
+		for s > threeRegimes[k].upTo {
+			k++
+		}
+		g := threeRegimes[k]
+		out[i] = commmodel.Sample{Size: s, Time: (g.alpha + s/g.bw) * (1 + noise*rng.NormFloat64())}
+	}
+	return out
+}
+
+func powersOfTwo(lo, hi int) []float64 {
+	var s []float64
+	for e := lo; e <= hi; e++ {
+		s = append(s, math.Ldexp(1, e))
+	}
+	return s
+}
+
+func TestFitPiecewiseRecoversRegimes(t *testing.T) {
+	for _, noise := range []float64{0, 0.01} {
+		samples := threeRegimeSamples(powersOfTwo(3, 33), noise, 11)
+		r, err := commmodel.FitPiecewise(samples, &commmodel.FitSettings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Regimes) != 3 {
+			t.Fatalf("noise %g: %d regimes %+v, want 3 (BIC %v)", noise, len(r.Regimes), r.Regimes, r.BIC)
+		}
+		// The regimes' edges are the generating breakpoints 64 KiB and 4 MiB.
+		if r.Regimes[0].MaxSize != 64<<10 || r.Regimes[1].MinSize != 128<<10 ||
+			r.Regimes[1].MaxSize != 4<<20 || r.Regimes[2].MinSize != 8<<20 {
+			t.Errorf("noise %g: regimes %+v, want edges at 64 KiB and 4 MiB", noise, r.Regimes)
+		}
+		tol := 1e-9
+		if noise > 0 {
+			tol = 0.1 // 1% noise on 11-14 points per regime
+		}
+		for k, g := range r.Regimes {
+			if relDiff(g.Alpha, threeRegimes[k].alpha) > tol || relDiff(g.BW, threeRegimes[k].bw) > tol {
+				t.Errorf("noise %g regime %d: alpha %g BW %g, want %g %g", noise, k, g.Alpha, g.BW, threeRegimes[k].alpha, threeRegimes[k].bw)
+			}
+		}
+		single, err := commmodel.FitAlphaBeta(samples, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if single.MedianRelErr < 5*r.MedianRelErr {
+			t.Errorf("noise %g: single fit median %.3f not clearly worse than piecewise %.3f", noise, single.MedianRelErr, r.MedianRelErr)
+		}
+	}
+}
+
+func TestFitPiecewiseFixedRegimes(t *testing.T) {
+	samples := threeRegimeSamples(powersOfTwo(3, 33), 0, 1)
+	for k := 1; k <= 5; k++ {
+		r, err := commmodel.FitPiecewise(samples, &commmodel.FitSettings{Regimes: k, Bootstrap: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Regimes) != k || r.BIC != nil {
+			t.Errorf("Regimes %d: got %d regimes, BIC %v", k, len(r.Regimes), r.BIC)
+		}
+		n := 0
+		for i, g := range r.Regimes {
+			n += g.N
+			if g.N < 3 || !(g.Alpha >= 0) || !(g.BW > 0) || math.IsInf(g.BW, 0) {
+				t.Errorf("Regimes %d: regime %d %+v breaks the bounds", k, i, g)
+			}
+			if i > 0 && !(g.MinSize > r.Regimes[i-1].MaxSize) {
+				t.Errorf("Regimes %d: regimes %d and %d overlap", k, i-1, i)
+			}
+		}
+		if n != len(samples) {
+			t.Errorf("Regimes %d: regimes hold %d samples, want %d", k, n, len(samples))
+		}
+	}
+}
+
+func TestFitPiecewiseManyPoints(t *testing.T) {
+	// 3000 log-uniform sizes, more than Candidates: the grid search plus
+	// refinement must still find the generating breakpoints within a few
+	// percent of size.
+	rng := rand.New(rand.NewPCG(5, 5))
+	sizes := make([]float64, 3000)
+	for i := range sizes {
+		sizes[i] = math.Round(math.Exp2(3 + 30*rng.Float64()))
+	}
+	samples := threeRegimeSamples(sizes, 0.01, 9)
+	r, err := commmodel.FitPiecewise(samples, &commmodel.FitSettings{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Regimes) != 3 {
+		t.Fatalf("%d regimes, want 3: %+v", len(r.Regimes), r.Regimes)
+	}
+	for k, edge := range []float64{64 << 10, 4 << 20} {
+		if relDiff(r.Regimes[k].MaxSize, edge) > 0.05 {
+			t.Errorf("regime %d ends at %g B, want ~%g", k, r.Regimes[k].MaxSize, edge)
+		}
+	}
+	if r.MedianRelErr > 0.01 {
+		t.Errorf("median rel. err %.4f on 1%% noise", r.MedianRelErr)
+	}
+}
+
+func TestFitLeaveOneOut(t *testing.T) {
+	// Three points on one line: leaving any out, the other two give the same
+	// line, so the LOO error is 0 (up to rounding).
+	samples := []commmodel.Sample{{Size: 1e3, Time: 10e-6 + 1e3/1e10}, {Size: 1e5, Time: 10e-6 + 1e5/1e10}, {Size: 1e7, Time: 10e-6 + 1e7/1e10}}
+	r, err := commmodel.FitAlphaBeta(samples, &commmodel.FitSettings{Loss: commmodel.Squared})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range r.LOORelErr {
+		if math.Abs(e) > 1e-9 {
+			t.Errorf("LOO error of sample %d = %g, want 0", i, e)
+		}
+	}
+	// Moving the middle point up by 10%: its LOO prediction is the line
+	// through the others, so its LOO error is 1/1.1 - 1.
+	samples[1].Time *= 1.1
+	r, err = commmodel.FitAlphaBeta(samples, &commmodel.FitSettings{Loss: commmodel.Squared})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 1/1.1 - 1; math.Abs(r.LOORelErr[1]-want) > 1e-9 {
+		t.Errorf("LOO error of the moved sample = %g, want %g", r.LOORelErr[1], want)
+	}
+}
+
+func TestFitBootstrapSeeded(t *testing.T) {
+	samples := modelSamples(10e-6, 280e9, 10, 30, 0.03, 4)
+	ci := func(seed uint64) commmodel.Regime {
+		r, err := commmodel.FitAlphaBeta(samples, &commmodel.FitSettings{Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Regimes[0]
+	}
+	a, b, c := ci(1), ci(1), ci(2)
+	if a.AlphaCI != b.AlphaCI || a.BWCI != b.BWCI {
+		t.Errorf("same seed, different intervals: %+v %+v", a, b)
+	}
+	if a.AlphaCI == c.AlphaCI {
+		t.Errorf("different seeds, identical intervals %+v", a.AlphaCI)
+	}
+	if !(a.AlphaCI.Lo < a.Alpha && a.Alpha < a.AlphaCI.Hi && a.BWCI.Lo < a.BW && a.BW < a.BWCI.Hi) {
+		t.Errorf("estimates outside their intervals: %+v", a)
+	}
+	r, err := commmodel.FitAlphaBeta(samples, &commmodel.FitSettings{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if (r.Regimes[0].AlphaCI != commmodel.Interval{}) {
+		t.Errorf("Bootstrap -1 gave an interval %+v", r.Regimes[0].AlphaCI)
+	}
+}
