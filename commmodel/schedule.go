@@ -1,0 +1,377 @@
+package commmodel
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Executable schedules.
+//
+// A Schedule is the explicit form of an algorithm: a list of steps, and in each
+// step a list of transfers from one rank's buffer to another's. Simulate runs it
+// on P in-memory ranks holding real data and counts what it moves; Replay times
+// it under the alpha-beta model. The counts can then be held against Cost.
+//
+// # Elements and the one rounding rule
+//
+// Buffers are counted in elements of ElemBytes bytes each (4 by default, the
+// float that nccl-tests uses); a size S must be a whole number of elements,
+// n = S/ElemBytes. Wherever an algorithm cuts a range of n elements into k parts
+// (k = P for a ring, P' for halving-doubling, p for the node level of a
+// hierarchy, C for a pipelined broadcast), part i is
+//
+//	[⌊i·n/k⌋, ⌊(i+1)·n/k⌋)
+//
+// so parts hold ⌊n/k⌋ or ⌈n/k⌉ elements and always cover the range. This is the
+// only rounding in the package (see partBounds). An AllToAll block bound for
+// rank j is part j of the sender's buffer, so every block rank j receives has
+// the length of part j.
+//
+// How this meets the model's formulas, which treat S as divisible: when every
+// cut divides evenly, each rank's bytes are exactly the formula's, so the
+// busiest rank's simulated bytes equal Cost(P, S). Otherwise every part lies
+// between its length for S rounded down and for S rounded up to a size that
+// every cut divides, so the busiest rank's bytes lie between the formula at
+// those two sizes. (Not between the formula at S and at S rounded up: where
+// ranks do different work, as in the fold of halving-doubling, the busiest
+// rank may hold the shorter parts.) The property tests hold every schedule
+// to this bracket, and to equality when S divides.
+//
+// # Step semantics
+//
+// Within a step all transfers happen at once: every transfer reads its source
+// as it was when the step began, whatever else the step writes. A Reduce adds
+// its source into its destination element by element; reductions into the same
+// range in one step are allowed (addition commutes), but a Copy may not overlap
+// any other write of its step. A transfer whose Src equals its Dst is a local
+// copy or reduction (the rotations of Bruck, the scratch copy of one-shot); it
+// moves no bytes over any link, and a step of local transfers only is not a
+// communication step.
+
+// Op is what a transfer does at its destination.
+type Op uint8
+
+const (
+	// Copy overwrites the destination range with the source range.
+	Copy Op = iota
+	// Reduce adds the source range into the destination range.
+	Reduce
+)
+
+func (o Op) String() string {
+	if o == Reduce {
+		return "reduce"
+	}
+	return "copy"
+}
+
+// A Transfer moves Len elements from rank Src's buffer at SrcOff to rank Dst's
+// buffer at DstOff.
+type Transfer struct {
+	// Src and Dst are the sending and receiving ranks, 0 <= Src, Dst < P.
+	Src, Dst int
+	// SrcOff and DstOff are element offsets in the ranks' buffers.
+	SrcOff, DstOff int
+	// Len is the number of elements moved; 0 is allowed (an empty part still
+	// costs a message and its step).
+	Len int
+	// Op says whether the destination is overwritten or added to.
+	Op Op
+}
+
+// Local reports whether t stays inside one rank.
+func (t Transfer) Local() bool { return t.Src == t.Dst }
+
+// A Schedule is an algorithm made explicit for P ranks and S bytes. Every rank
+// has a buffer of Len elements; the collective's input and output regions sit
+// at InOff and OutOff (see Simulate for each collective's layout).
+type Schedule struct {
+	// Algorithm is the name of the algorithm the schedule executes.
+	Algorithm string
+	// Collective is the operation it performs.
+	Collective Collective
+	// P is the number of ranks.
+	P int
+	// Size is S, the collective's size in bytes as nccl-tests prints it.
+	Size int64
+	// ElemBytes is the size of one element, in bytes.
+	ElemBytes int
+	// Len is the length of each rank's buffer, in elements.
+	Len int
+	// InOff and OutOff are the element offsets of the input and output regions.
+	InOff, OutOff int
+	// Root is the broadcast's root rank (0 for other collectives).
+	Root int
+	// Steps are the steps in order; all transfers of a step happen at once.
+	Steps [][]Transfer
+}
+
+// Elems returns n, the collective's size in elements.
+func (s *Schedule) Elems() int { return int(s.Size / int64(s.ElemBytes)) }
+
+// DefaultElemBytes is the element size NewSchedule uses: 4 bytes, the float of
+// nccl-tests' default data type.
+const DefaultElemBytes = 4
+
+// ErrUnknownAlgorithm is returned for an Algorithm that has no schedule.
+var ErrUnknownAlgorithm = errors.New("no schedule for this algorithm")
+
+// NewSchedule builds the schedule of a for p ranks and S = size bytes in
+// elements of DefaultElemBytes. See NewScheduleElem.
+func NewSchedule(a Algorithm, p int, size int64) (*Schedule, error) {
+	return NewScheduleElem(a, p, size, DefaultElemBytes)
+}
+
+// NewScheduleElem builds the schedule of a for p ranks and S = size bytes in
+// elements of elemBytes bytes. It knows every algorithm of this package:
+// Ring, HalvingDoubling, TwoShot, OneShot, RingReduceScatter, RingAllGather,
+// PipelinedBroadcast, Direct, Pairwise, Bruck, HierarchicalAllReduce and
+// HierarchicalAllToAll; any other type gives ErrUnknownAlgorithm. Sizes that
+// are not a whole number of elements, p < 1, and hierarchical shapes that do
+// not fit p are errors.
+func NewScheduleElem(a Algorithm, p int, size int64, elemBytes int) (*Schedule, error) {
+	lay, err := layoutOf(a, p, size, elemBytes)
+	if err != nil {
+		return nil, err
+	}
+	s := &Schedule{
+		Algorithm: a.Name(), Collective: a.Collective(), P: p, Size: size, ElemBytes: elemBytes,
+		Len: lay.bufLen, InOff: lay.in, OutOff: lay.out,
+	}
+	b := &builder{}
+	n := s.Elems()
+	all := identityGroup(p)
+	switch a := a.(type) {
+	case Ring, HalvingDoubling, TwoShot, OneShot:
+		allReduceGroup(b, 0, a, all, 0, n, lay.scratch)
+	case RingReduceScatter:
+		ringReduceScatter(b, 0, all, 0, n)
+	case RingAllGather:
+		ringAllGather(b, 0, all, 0, n)
+	case PipelinedBroadcast:
+		chainBroadcast(b, all, n, a.Chunks)
+	case Direct:
+		directAllToAll(b, p, n, lay)
+	case Pairwise:
+		pairwiseAllToAll(b, p, n, lay)
+	case Bruck:
+		bruckAllToAll(b, p, n, lay)
+	case HierarchicalAllReduce:
+		hierarchicalAllReduce(b, a, p, n, lay.scratch)
+	case HierarchicalAllToAll:
+		hierarchicalAllToAll(b, a.PerNode, p, n, lay)
+	}
+	s.Steps = b.steps
+	return s, nil
+}
+
+// layout is where a schedule keeps its regions, in elements of each rank's buffer.
+type layout struct {
+	bufLen  int // whole buffer
+	in, out int // input and output regions
+	scratch int // a scratch region of n elements, or -1
+	work    int // AllToAll working region of P slots of slot elements, or -1
+	slot    int // ⌈n/P⌉, the largest AllToAll block
+}
+
+// layoutOf checks a, p and size and lays out the buffers. It is the single
+// place that knows how much memory each algorithm's schedule needs.
+func layoutOf(a Algorithm, p int, size int64, elemBytes int) (layout, error) {
+	if p < 1 {
+		return layout{}, fmt.Errorf("commmodel: %d ranks; need at least 1", p)
+	}
+	if elemBytes < 1 {
+		return layout{}, fmt.Errorf("commmodel: element size %d B; need at least 1", elemBytes)
+	}
+	if size < 0 || size%int64(elemBytes) != 0 {
+		return layout{}, fmt.Errorf("commmodel: size %d B is not a whole number of %d-byte elements", size, elemBytes)
+	}
+	if size/int64(elemBytes) > 1<<40 {
+		return layout{}, fmt.Errorf("commmodel: size %d B is too large to simulate", size)
+	}
+	n := int(size / int64(elemBytes))
+	inPlace := layout{bufLen: n, scratch: -1, work: -1}
+	withScratch := layout{bufLen: 2 * n, scratch: n, work: -1}
+	slot := (n + p - 1) / p
+	// AllToAll: input n elements, output P slots; work regions follow.
+	a2a := func(regions int) layout {
+		return layout{bufLen: n + regions*p*slot, out: n, scratch: -1, work: n + p*slot, slot: slot}
+	}
+	switch a := a.(type) {
+	case Ring, HalvingDoubling, TwoShot, RingReduceScatter, RingAllGather:
+		return inPlace, nil
+	case OneShot:
+		return withScratch, nil
+	case PipelinedBroadcast:
+		if a.Chunks > 1<<20 {
+			return layout{}, fmt.Errorf("commmodel: broadcast in %d chunks; at most %d", a.Chunks, 1<<20)
+		}
+		return inPlace, nil
+	case Direct, Pairwise:
+		l := a2a(1)
+		l.work = -1
+		return l, nil
+	case Bruck, HierarchicalAllToAll:
+		if h, ok := a.(HierarchicalAllToAll); ok {
+			if _, ok := splitRanks(p, h.PerNode); !ok {
+				return layout{}, fmt.Errorf("commmodel: %d ranks are not whole nodes of %d GPUs", p, h.PerNode)
+			}
+		}
+		return a2a(2), nil
+	case HierarchicalAllReduce:
+		if _, ok := splitRanks(p, a.PerNode); !ok {
+			return layout{}, fmt.Errorf("commmodel: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
+		}
+		switch a.inter().(type) {
+		case Ring, HalvingDoubling, TwoShot:
+			return inPlace, nil
+		case OneShot:
+			return withScratch, nil
+		}
+		return layout{}, fmt.Errorf("commmodel: hierarchical AllReduce: %w: inter %T", ErrUnknownAlgorithm, a.inter())
+	}
+	return layout{}, fmt.Errorf("commmodel: %w: %T", ErrUnknownAlgorithm, a)
+}
+
+// Footprint estimates the memory Simulate needs for a on p ranks and S = size
+// bytes in elements of elemBytes, in bytes: the ranks' buffers (8 B per
+// element, float64) and the schedule's transfers, without building anything.
+// It reports the same errors as NewScheduleElem.
+func Footprint(a Algorithm, p int, size int64, elemBytes int) (float64, error) {
+	lay, err := layoutOf(a, p, size, elemBytes)
+	if err != nil {
+		return 0, err
+	}
+	data := 8 * float64(p) * float64(lay.bufLen)
+	c := a.Cost(p, float64(size))
+	// Every message is at most one transfer per block it carries: P/2 blocks
+	// for Bruck, N for the hierarchical gather, one otherwise.
+	perMsg := 1.0
+	switch a := a.(type) {
+	case Bruck:
+		perMsg = float64(p)/2 + 1
+	case HierarchicalAllToAll:
+		perMsg = float64(p / max(a.PerNode, 1))
+	}
+	transfers := float64(p) * (float64(c.Messages)*perMsg + 2*float64(p)) // + local copies
+	return data + transfers*float64(transferBytes), nil
+}
+
+// transferBytes is the in-memory size of one Transfer.
+const transferBytes = 48
+
+// partBounds returns part i of a range of n elements cut into k parts:
+// [⌊i·n/k⌋, ⌊(i+1)·n/k⌋). It is the package's one rounding rule.
+func partBounds(n, k, i int) (lo, hi int) {
+	return i * n / k, (i + 1) * n / k
+}
+
+// builder collects transfers by step index, so that groups of ranks running
+// in parallel (the nodes of a hierarchy) can write into the same steps.
+type builder struct {
+	steps [][]Transfer
+}
+
+// put adds t to step i.
+func (b *builder) put(i int, t Transfer) {
+	for len(b.steps) <= i {
+		b.steps = append(b.steps, nil)
+	}
+	b.steps[i] = append(b.steps[i], t)
+}
+
+// identityGroup returns the ranks 0..p-1.
+func identityGroup(p int) []int {
+	g := make([]int, p)
+	for i := range g {
+		g[i] = i
+	}
+	return g
+}
+
+// mod returns a mod m in [0, m).
+func mod(a, m int) int { return ((a % m) + m) % m }
+
+// Validate checks that every transfer stays inside the buffers and that no
+// copy overlaps another write of its step. Simulate calls it.
+func (s *Schedule) Validate() error {
+	_, err := s.hazards()
+	return err
+}
+
+// interval is one write of a step: rank, element range, and whether it is a copy.
+type interval struct {
+	rank, lo, hi int
+	copy         bool
+}
+
+// hazards validates s and returns, for each step, the indices of the
+// transfers whose source overlaps a write of the same step: Simulate reads
+// those from a snapshot taken when the step begins.
+func (s *Schedule) hazards() ([][]int, error) {
+	if s.P < 1 || s.ElemBytes < 1 || s.Len < 0 {
+		return nil, fmt.Errorf("commmodel: schedule with %d ranks, %d-byte elements, %d-element buffers", s.P, s.ElemBytes, s.Len)
+	}
+	var out [][]int
+	var w []interval
+	var endMax []int
+	for si, step := range s.Steps {
+		w = w[:0]
+		for ti, t := range step {
+			if t.Src < 0 || t.Src >= s.P || t.Dst < 0 || t.Dst >= s.P || t.Len < 0 ||
+				t.SrcOff < 0 || t.SrcOff+t.Len > s.Len || t.DstOff < 0 || t.DstOff+t.Len > s.Len {
+				return nil, fmt.Errorf("commmodel: step %d transfer %d (%d[%d:+%d] -> %d[%d]) is outside %d ranks of %d elements",
+					si, ti, t.Src, t.SrcOff, t.Len, t.Dst, t.DstOff, s.P, s.Len)
+			}
+			if t.Len > 0 {
+				w = append(w, interval{t.Dst, t.DstOff, t.DstOff + t.Len, t.Op == Copy})
+			}
+		}
+		slices.SortFunc(w, func(a, b interval) int {
+			if c := cmp.Compare(a.rank, b.rank); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.lo, b.lo)
+		})
+		// Sweep each rank's writes in order of offset: em and emc are the
+		// furthest ends so far of any write and of a copy; endMax[i] keeps em
+		// for the read check below.
+		endMax = endMax[:0]
+		em, emc := 0, 0
+		for i, x := range w {
+			if i == 0 || w[i-1].rank != x.rank {
+				em, emc = 0, 0
+			}
+			if x.lo < em && (x.copy || x.lo < emc) {
+				return nil, fmt.Errorf("commmodel: step %d: a copy into rank %d overlaps another write at [%d, %d)", si, x.rank, x.lo, x.hi)
+			}
+			em = max(em, x.hi)
+			if x.copy {
+				emc = max(emc, x.hi)
+			}
+			endMax = append(endMax, em)
+		}
+		var staged []int
+		for ti, t := range step {
+			if t.Len > 0 && overlaps(w, endMax, t.Src, t.SrcOff, t.SrcOff+t.Len) {
+				staged = append(staged, ti)
+			}
+		}
+		out = append(out, staged)
+	}
+	return out, nil
+}
+
+// overlaps reports whether [lo, hi) on rank meets any write in w.
+func overlaps(w []interval, endMax []int, rank, lo, hi int) bool {
+	// First write on rank starting at or after hi.
+	j, _ := slices.BinarySearchFunc(w, interval{rank: rank, lo: hi}, func(a, b interval) int {
+		if c := cmp.Compare(a.rank, b.rank); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.lo, b.lo)
+	})
+	return j > 0 && w[j-1].rank == rank && endMax[j-1] > lo
+}

@@ -1,0 +1,95 @@
+package commmodel
+
+import "math"
+
+// Replay returns how long s takes under the alpha-beta model, in seconds, when
+// link(src, dst) is the Link between two ranks. Each step lasts as long as its
+// slowest rank. A rank's egress serialises what it sends over one kind of link
+// in a step, and different kinds of link (NVLink and the network) carry their
+// parts at once, so a rank's step takes
+//
+//	max over links l of (α_l + m_l·o_l + B_l/BW_l) + Σ_received R·γ
+//
+// where m_l and B_l are the messages and bytes it sends over l, o_l the
+// link's per-message Overhead, and R the bytes it reduces, at the γ of the link
+// they arrived on. Steps of local transfers only take no time. With one Link
+// for every pair and γ = 0 this is Cost.Time of the algorithm whose steps all
+// have the same busiest rank: Steps·α + PathMessages·o + PathBytes/BW. It is
+// NaN if some Link is not Valid.
+func Replay(s *Schedule, link func(src, dst int) Link) float64 {
+	eb := float64(s.ElemBytes)
+	reduce := make([]float64, s.P) // this step's reduction time per rank, s
+	send := make([]float64, s.P)   // this step's send time per rank, s
+	var msgs []message
+	type part struct {
+		l     Link
+		msgs  int
+		bytes float64
+	}
+	var parts []part
+	total := 0.0
+	for _, step := range s.Steps {
+		msgs = messagesOf(step, msgs)
+		if len(msgs) == 0 {
+			continue
+		}
+		for _, m := range msgs {
+			l := link(m.src, m.dst)
+			if !l.Valid() {
+				return math.NaN()
+			}
+			reduce[m.dst] += float64(m.reduced) * eb * l.Gamma
+		}
+		for i := 0; i < len(msgs); {
+			parts = parts[:0]
+			j := i
+			for ; j < len(msgs) && msgs[j].src == msgs[i].src; j++ {
+				l, b := link(msgs[j].src, msgs[j].dst), float64(msgs[j].elems)*eb
+				k := 0
+				for k < len(parts) && parts[k].l != l {
+					k++
+				}
+				if k == len(parts) {
+					parts = append(parts, part{l: l})
+				}
+				parts[k].msgs++
+				parts[k].bytes += b
+			}
+			t := 0.0
+			for _, q := range parts {
+				t = max(t, q.l.Alpha+float64(q.msgs)*q.l.Overhead+q.bytes/q.l.BW)
+			}
+			send[msgs[i].src] = t
+			i = j
+		}
+		slowest := 0.0
+		for _, m := range msgs {
+			slowest = max(slowest, send[m.src]+reduce[m.src], send[m.dst]+reduce[m.dst])
+		}
+		for _, m := range msgs {
+			send[m.src], reduce[m.dst] = 0, 0
+		}
+		total += slowest
+	}
+	return total
+}
+
+// Uniform returns a link function that gives l for every pair of ranks.
+func Uniform(l Link) func(src, dst int) Link {
+	return func(int, int) Link { return l }
+}
+
+// TwoLevel returns the link function of ranks numbered node by node, perNode
+// to a node: intra between ranks of one node, inter between nodes. It panics
+// if perNode < 1.
+func TwoLevel(perNode int, intra, inter Link) func(src, dst int) Link {
+	if perNode < 1 {
+		panic("commmodel: TwoLevel needs at least one rank per node")
+	}
+	return func(src, dst int) Link {
+		if src/perNode == dst/perNode {
+			return intra
+		}
+		return inter
+	}
+}

@@ -1,0 +1,212 @@
+package commmodel
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// scheduled lists every algorithm with a schedule, for p ranks: the
+// hierarchical forms only where p splits into nodes of perNode GPUs.
+func scheduled(p int) []Algorithm {
+	algs := []Algorithm{
+		Ring{}, HalvingDoubling{}, TwoShot{}, OneShot{},
+		RingReduceScatter{}, RingAllGather{},
+		PipelinedBroadcast{}, PipelinedBroadcast{Chunks: 4},
+		Direct{}, Pairwise{}, Bruck{},
+	}
+	for _, per := range []int{2, 3, 4, 8} {
+		if p%per != 0 {
+			continue
+		}
+		for _, inter := range []Algorithm{Ring{}, HalvingDoubling{}, TwoShot{}, OneShot{}} {
+			algs = append(algs, HierarchicalAllReduce{PerNode: per, Inter: inter})
+		}
+		algs = append(algs, HierarchicalAllToAll{PerNode: per})
+	}
+	return algs
+}
+
+func describe(a Algorithm) string {
+	switch a := a.(type) {
+	case HierarchicalAllReduce:
+		return fmt.Sprintf("hierarchical-allreduce/%d/%s", a.PerNode, a.inter().Name())
+	case HierarchicalAllToAll:
+		return fmt.Sprintf("hierarchical-alltoall/%d", a.PerNode)
+	case PipelinedBroadcast:
+		return fmt.Sprintf("broadcast/%d", a.Chunks)
+	}
+	return a.Collective().String() + "/" + a.Name()
+}
+
+// evenElems is the element count that every cut of a schedule over p <= 64
+// ranks divides: P (ring, AllToAll blocks), P' <= 64 (halving-doubling), the
+// node size p and the node count N and its P' (hierarchy), C = 4 (broadcast).
+func evenElems(p int) int { return 64 * p }
+
+// TestSchedulesMatchModel is the property test of issue 3: for every
+// algorithm, every P from 1 to 64 and sizes that do and do not divide, the
+// schedule's result is right and its counts are the model's (commmodel's own
+// Cost: steps, messages on the critical path, peers and fanout exactly; bytes
+// sent, reduced and on the critical path between the formula at S rounded
+// down and up to a multiple of evenElems elements, equal when S divides).
+func TestSchedulesMatchModel(t *testing.T) {
+	const eb = DefaultElemBytes
+	for p := 1; p <= 64; p++ {
+		even := evenElems(p)
+		for _, n := range []int{even, 2*even + 7, 13, 0} {
+			down, up := n/even*even, (n+even-1)/even*even
+			for _, a := range scheduled(p) {
+				name := fmt.Sprintf("%s/P=%d/n=%d", describe(a), p, n)
+				s, err := NewScheduleElem(a, p, int64(n*eb), eb)
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					continue
+				}
+				res, err := Simulate(s, uint64(p*1000+n))
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					continue
+				}
+				if !res.Correct {
+					t.Errorf("%s: wrong result: %s", name, res.Mismatch)
+				}
+				lo, hi := a.Cost(p, float64(down*eb)), a.Cost(p, float64(up*eb))
+				checkCounts(t, name, res.Counts, lo, hi)
+			}
+		}
+	}
+}
+
+// checkCounts holds counts to the model's costs lo and hi at S rounded down and up.
+func checkCounts(t *testing.T, name string, c Counts, lo, hi Cost) {
+	t.Helper()
+	ints := []struct {
+		what      string
+		got, want int
+	}{
+		{"steps", c.Steps, lo.Steps},
+		{"critical-path messages", c.PathMessages, lo.Messages},
+		{"peers", c.MaxPeers(), lo.Peers},
+		{"fanout", c.Fanout, lo.Fanout},
+	}
+	for _, x := range ints {
+		if x.got != x.want {
+			t.Errorf("%s: %s = %d, model %d", name, x.what, x.got, x.want)
+		}
+	}
+	floats := []struct {
+		what     string
+		got      int64
+		min, max float64
+	}{
+		{"bytes sent by the busiest rank", c.MaxSent(), lo.Bytes, hi.Bytes},
+		{"bytes reduced by the busiest rank", c.MaxReduced(), lo.Reduced, hi.Reduced},
+		{"critical-path bytes", c.PathBytes, lo.Path(), hi.Path()},
+	}
+	for _, x := range floats {
+		g := float64(x.got)
+		// 1e-9 relative: the formulas' divisions round in float64.
+		if tol := 1e-9 * max(1, x.max); !(g >= x.min-tol && g <= x.max+tol) {
+			t.Errorf("%s: %s = %d, model %.6g..%.6g", name, x.what, x.got, x.min, x.max)
+		}
+	}
+}
+
+// TestScheduleErrors: bad inputs are errors, never panics.
+func TestScheduleErrors(t *testing.T) {
+	type other struct{ Ring }
+	cases := []struct {
+		name string
+		a    Algorithm
+		p    int
+		size int64
+	}{
+		{"unknown type", other{}, 4, 64},
+		{"no ranks", Ring{}, 0, 64},
+		{"negative size", Ring{}, 4, -4},
+		{"part of an element", Ring{}, 4, 6},
+		{"ragged nodes", HierarchicalAllReduce{PerNode: 3}, 8, 64},
+		{"zero per node", HierarchicalAllToAll{}, 8, 64},
+		{"unknown inter", HierarchicalAllReduce{PerNode: 2, Inter: Direct{}}, 8, 64},
+		{"absurd chunk count", PipelinedBroadcast{Chunks: 1 << 30}, 4, 64},
+	}
+	for _, c := range cases {
+		if _, err := NewSchedule(c.a, c.p, c.size); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+		if _, err := Footprint(c.a, c.p, c.size, DefaultElemBytes); err == nil {
+			t.Errorf("%s: Footprint gave no error", c.name)
+		}
+	}
+	if _, err := NewSchedule(other{}, 4, 64); !errors.Is(err, ErrUnknownAlgorithm) {
+		t.Errorf("unknown type: %v, want ErrUnknownAlgorithm", err)
+	}
+}
+
+// TestValidateRejects: transfers out of bounds and copies that race are errors.
+func TestValidateRejects(t *testing.T) {
+	base := func(steps ...[]Transfer) *Schedule {
+		return &Schedule{Collective: AllReduce, P: 2, Size: 16, ElemBytes: 4, Len: 4, Steps: steps}
+	}
+	bad := map[string]*Schedule{
+		"rank out of range":   base([]Transfer{{Src: 0, Dst: 2, Len: 1}}),
+		"offset past the end": base([]Transfer{{Src: 0, Dst: 1, SrcOff: 3, Len: 2}}),
+		"negative length":     base([]Transfer{{Src: 0, Dst: 1, Len: -1}}),
+		"two copies collide":  base([]Transfer{{Src: 0, Dst: 1, Len: 2}, {Src: 1, Dst: 1, SrcOff: 2, DstOff: 1, Len: 2}}),
+		"copy meets a reduce": base([]Transfer{{Src: 0, Dst: 1, Len: 2, Op: Reduce}, {Src: 0, Dst: 1, SrcOff: 2, DstOff: 1, Len: 1}}),
+		"reduce meets a copy": base([]Transfer{{Src: 0, Dst: 1, Len: 3}, {Src: 0, Dst: 1, DstOff: 2, Len: 2, Op: Reduce}}),
+		"no ranks":            {P: 0, ElemBytes: 4},
+	}
+	for name, s := range bad {
+		if err := s.Validate(); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+		if _, err := Simulate(s, 1); err == nil {
+			t.Errorf("%s: Simulate gave no error", name)
+		}
+	}
+	ok := base([]Transfer{{Src: 0, Dst: 1, Len: 2, Op: Reduce}, {Src: 1, Dst: 1, Len: 2, Op: Reduce}})
+	if err := ok.Validate(); err != nil {
+		t.Errorf("two reductions into one range: %v", err)
+	}
+}
+
+// TestStepReadsItsStart: a step that rotates a buffer in place reads every
+// source as it was when the step began (the simulator snapshots it).
+func TestStepReadsItsStart(t *testing.T) {
+	s := &Schedule{Collective: AllToAll, P: 1, ElemBytes: 1, Len: 3, Steps: [][]Transfer{{
+		{Src: 0, Dst: 0, SrcOff: 0, DstOff: 1, Len: 1},
+		{Src: 0, Dst: 0, SrcOff: 1, DstOff: 2, Len: 1},
+		{Src: 0, Dst: 0, SrcOff: 2, DstOff: 0, Len: 1},
+	}}}
+	m, err := NewRanks(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(m.Buffer(0), []float64{10, 20, 30})
+	m.Run()
+	if got := m.Buffer(0); got[0] != 30 || got[1] != 10 || got[2] != 20 {
+		t.Errorf("rotation gave %v, want [30 10 20]", got)
+	}
+	if c := Count(s); c.Steps != 0 || c.MaxSent() != 0 {
+		t.Errorf("a local step counted as communication: %+v", c)
+	}
+}
+
+// TestScheduleDetectsWrongSchedule: the checker catches a schedule that
+// skips a step (it must be able to fail).
+func TestScheduleDetectsWrongSchedule(t *testing.T) {
+	s, err := NewSchedule(Ring{}, 4, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Steps = s.Steps[:len(s.Steps)-1]
+	res, err := Simulate(s, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Correct {
+		t.Error("ring AllReduce without its last step was judged correct")
+	}
+}
