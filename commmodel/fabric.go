@@ -1,0 +1,222 @@
+package commmodel
+
+import (
+	"fmt"
+	"math"
+)
+
+// FabricKind is how the ranks of one level are wired together.
+type FabricKind int
+
+// The fabric kinds.
+const (
+	// Switched is a crossbar such as NVSwitch: all of a rank's links go to the
+	// switch, so any one peer, or any number of peers at once, can be reached
+	// at the rank's full egress. The egress is the bottleneck.
+	Switched FabricKind = iota
+	// FullMesh is point-to-point links, the same number to every peer (Ascend
+	// 910B HCCS: 7 links per NPU, one to each of its 7 peers). Sending to one
+	// peer drives only that peer's links.
+	FullMesh
+	// SharedPCIe is devices that reach each other through PCIe (and the host):
+	// one link per rank, shared by whatever it sends.
+	SharedPCIe
+)
+
+// String returns "switched", "full-mesh" or "pcie".
+func (k FabricKind) String() string {
+	switch k {
+	case Switched:
+		return "switched"
+	case FullMesh:
+		return "full-mesh"
+	case SharedPCIe:
+		return "pcie"
+	}
+	return fmt.Sprintf("FabricKind(%d)", int(k))
+}
+
+// Fabric is one level of interconnect as a rank sees it.
+type Fabric struct {
+	// Kind is how the ranks are wired.
+	Kind FabricKind
+	// Ranks is the number of ranks on the fabric, P.
+	Ranks int
+	// Links is the number of links per rank: NVLinks into the switch
+	// (Switched), point-to-point links spread evenly over the P-1 peers
+	// (FullMesh), or 1 (SharedPCIe).
+	Links int
+	// LinkBW is one link's bandwidth in one direction, in bytes per second.
+	LinkBW float64
+	// Alpha is the start-up latency of one step, in seconds.
+	Alpha float64
+}
+
+// Egress returns a rank's total link bandwidth, in bytes per second:
+//
+//	egress = Links·LinkBW
+func (f Fabric) Egress() float64 { return float64(f.Links) * f.LinkBW }
+
+// LinksPerPeer returns the links between a rank and each peer of a full mesh,
+// Links/(P-1); for the other kinds all Links reach every peer.
+func (f Fabric) LinksPerPeer() float64 {
+	if f.Kind == FullMesh && f.Ranks > 1 {
+		return float64(f.Links) / float64(f.Ranks-1)
+	}
+	return float64(f.Links)
+}
+
+// BW returns the egress bandwidth a rank reaches when it sends to fanout peers
+// at once, in bytes per second:
+//
+//	Switched, SharedPCIe:  BW = Links·LinkBW                      (any fanout >= 1)
+//	FullMesh:              BW = min(fanout, P-1)·Links/(P-1)·LinkBW
+//
+// On a switch the egress is the limit whoever the bytes go to; on a full mesh
+// only the links to the peers being sent to carry them, so a ring (fanout 1)
+// on 910B's 7-link mesh gets 1/7 of the egress. It is NaN for fanout < 1.
+func (f Fabric) BW(fanout int) float64 {
+	if fanout < 1 {
+		return math.NaN()
+	}
+	if f.Kind == FullMesh && f.Ranks > 1 {
+		return float64(min(fanout, f.Ranks-1)) * f.LinksPerPeer() * f.LinkBW
+	}
+	return f.Egress()
+}
+
+// Link returns the Link a collective sees when it sends to fanout peers per
+// step: Alpha and BW(fanout).
+func (f Fabric) Link(fanout int) Link { return Link{Alpha: f.Alpha, BW: f.BW(fanout)} }
+
+// Time returns algorithm a's duration for S = size bytes on the fabric's
+// Ranks ranks, in seconds, at the bandwidth its fanout reaches:
+//
+//	T = Cost(P, S).Time(Link(Cost.Fanout))
+//
+// A one-rank collective (fanout 0) sends nothing and takes its steps' alpha.
+func (f Fabric) Time(a Algorithm, size float64) float64 {
+	c := a.Cost(f.Ranks, size)
+	l := f.Link(max(1, c.Fanout))
+	return c.Time(l)
+}
+
+// LargeMessageRatio returns the limit, as the size grows, of a's time over b's
+// on f: the ratio of their bandwidth terms, alphas dropped,
+//
+//	ratio = (Bytes_a / BW(fanout_a)) / (Bytes_b / BW(fanout_b))
+//
+// evaluated at 1 GiB (costs are linear in S at large S).
+func (f Fabric) LargeMessageRatio(a, b Algorithm) float64 {
+	const size = 1 << 30
+	bw := func(x Algorithm) float64 {
+		g := f
+		g.Alpha = 0
+		return g.Time(x, size)
+	}
+	return bw(a) / bw(b)
+}
+
+// SharedNICBW returns one GPU's share of a NIC that gpus GPUs use at once, in
+// bytes per second (lineRate in bytes per second):
+//
+//	BW = lineRate / gpus
+//
+// It is NaN for gpus < 1.
+func SharedNICBW(lineRate float64, gpus int) float64 {
+	if gpus < 1 {
+		return math.NaN()
+	}
+	return lineRate / float64(gpus)
+}
+
+// Ascend910B is the HCCS fabric of an 8-NPU Ascend 910B server as the article
+// describes it: a point-to-point full mesh, 7 links per NPU, one to each
+// peer. LinkBW is a placeholder of 1 B/s: the article's statement is a ratio,
+// which does not depend on it; set it for absolute times.
+var Ascend910B = Fabric{Kind: FullMesh, Ranks: 8, Links: 7, LinkBW: 1}
+
+// NCCLHopperNVLinkBW is the bandwidth NCCL's topology model assigns one NVLink
+// of a Hopper GPU, in bytes per second (SM90_NVLINK_BW = 20.6 GB/s in NCCL's
+// src/graph/topo.h).
+const NCCLHopperNVLinkBW = 20.6e9
+
+// H20NVSwitch is the article's 8 x H20 node as a switched fabric: 18 NVLinks
+// per GPU into NVSwitch (nvidia-smi's NV18) at NCCL's Hopper per-link figure,
+// egress 18 · 20.6 GB/s = 370.8 GB/s, with H20Intra's alpha.
+var H20NVSwitch = Fabric{Kind: Switched, Ranks: 8, Links: 18, LinkBW: NCCLHopperNVLinkBW, Alpha: H20Intra.Alpha}
+
+// H20NICLineRate is one NIC of the article's server in bytes per second: a
+// bond of 2 x 200 Gb/s ports, the article's "400G", 400e9/8 = 50 GB/s.
+const H20NICLineRate = 400e9 / 8
+
+// FabricClaims returns the article's statements about fabrics, each computed
+// by the model:
+//
+//   - on 910B's HCCS full mesh a ring drives 1 of 7 links, so its
+//     large-message time is 7x that of an algorithm that drives all links;
+//   - on a switched fabric (NVSwitch) algorithms that move the same bytes
+//     converge, the egress being the bottleneck;
+//   - the article's cross-node bandwidth (H20Inter, intra ÷17.5) beside what
+//     the NIC arithmetic gives (a 400G NIC shared by 8/4 GPUs);
+//   - the article's intra-node bandwidth (H20Intra) beside NCCL's NVLink model.
+func FabricClaims() []Claim {
+	return []Claim{
+		claimFullMeshRing(),
+		claimSwitchedConverge(),
+		claimInterWithinNIC(),
+		claimIntraWithinNVLink(),
+	}
+}
+
+func claimFullMeshRing() Claim {
+	f := Ascend910B
+	ring := Ring{}.Cost(f.Ranks, 1)
+	used := f.BW(ring.Fanout) / f.Egress() * float64(f.Links)
+	r := f.LargeMessageRatio(Ring{}, TwoShot{})
+	return Claim{
+		ID:        "fabric-910b-ring-7x",
+		Statement: "910B's HCCS is a point-to-point full mesh, not a switch: a ring uses 1 of the 7 links, so large messages are 7x slower",
+		Expected:  "ring drives 1 of 7 links; large-message time 7x an all-links algorithm",
+		Got:       fmt.Sprintf("ring drives %.0f of %d links; ring / two-shot (fanout %d) at large S = %.2fx", used, f.Links, TwoShot{}.Cost(f.Ranks, 1).Fanout, r),
+		Pass:      math.Abs(used-1) < 1e-12 && math.Abs(r-7) < 1e-9,
+	}
+}
+
+func claimSwitchedConverge() Claim {
+	f := H20NVSwitch
+	r := f.LargeMessageRatio(Ring{}, TwoShot{})
+	return Claim{
+		ID:        "fabric-switched-egress",
+		Statement: "on a switched fabric the bottleneck is each GPU's egress, not the links, so algorithms with the same bytes converge at large sizes",
+		Expected:  "ring / two-shot at large S = 1 on NVSwitch",
+		Got:       fmt.Sprintf("ring / two-shot at large S = %.3f (egress %.1f GB/s either way)", r, f.Egress()/1e9),
+		Pass:      math.Abs(r-1) < 1e-9,
+	}
+}
+
+func claimInterWithinNIC() Claim {
+	const gpus, nics = 8, 4 // the article's server: 8 x H20, 4 NICs
+	share := SharedNICBW(H20NICLineRate, gpus/nics)
+	nicRatio := H20Intra.BW / share
+	article := H20Intra.BW / H20Inter.BW
+	return Claim{
+		ID:        "fabric-inter-vs-nic",
+		Statement: "across nodes the egress is ÷17.5 of the intra-node one; set beside the NIC arithmetic of the 8-GPU, 4 x 400G-NIC server",
+		Expected:  "article's inter BW (÷17.5) within the per-GPU NIC share",
+		Got: fmt.Sprintf("NIC share %.0f GB/s per GPU (÷%.1f); article %.0f GB/s (÷%.1f) = %.0f%% of the share",
+			share/1e9, nicRatio, H20Inter.BW/1e9, article, 100*H20Inter.BW/share),
+		Pass: H20Inter.BW <= share,
+	}
+}
+
+func claimIntraWithinNVLink() Claim {
+	egress := H20NVSwitch.Egress()
+	return Claim{
+		ID:        "fabric-intra-vs-nvlink",
+		Statement: "the intra-node bandwidth implied by the article (~350 GB/s) fits H20's 18 NVLinks",
+		Expected:  "350 GB/s within 18 x 20.6 GB/s (NCCL's Hopper NVLink)",
+		Got:       fmt.Sprintf("%.0f GB/s = %.0f%% of %.1f GB/s", H20Intra.BW/1e9, 100*H20Intra.BW/egress, egress/1e9),
+		Pass:      H20Intra.BW <= egress,
+	}
+}

@@ -1,0 +1,106 @@
+package commmodel
+
+import (
+	"math"
+	"testing"
+)
+
+func TestFabricBW(t *testing.T) {
+	const link = 50e9 // B/s, an arbitrary per-link figure
+	cases := []struct {
+		name   string
+		f      Fabric
+		fanout int
+		want   float64 // B/s
+	}{
+		// Switched: egress = Links·LinkBW whatever the fanout (DESIGN.md).
+		{"switched fanout 1", Fabric{Kind: Switched, Ranks: 8, Links: 18, LinkBW: link}, 1, 18 * link},
+		{"switched fanout 7", Fabric{Kind: Switched, Ranks: 8, Links: 18, LinkBW: link}, 7, 18 * link},
+		// Full mesh, 7 links over 7 peers: one link per peer (the article's 910B).
+		{"mesh fanout 1", Fabric{Kind: FullMesh, Ranks: 8, Links: 7, LinkBW: link}, 1, link},
+		{"mesh fanout 3", Fabric{Kind: FullMesh, Ranks: 8, Links: 7, LinkBW: link}, 3, 3 * link},
+		{"mesh fanout 7", Fabric{Kind: FullMesh, Ranks: 8, Links: 7, LinkBW: link}, 7, 7 * link},
+		// More peers than exist cannot drive more links than the rank has.
+		{"mesh fanout 9 clamps", Fabric{Kind: FullMesh, Ranks: 8, Links: 7, LinkBW: link}, 9, 7 * link},
+		// 14 links over 7 peers: two per peer.
+		{"mesh 2 per peer", Fabric{Kind: FullMesh, Ranks: 8, Links: 14, LinkBW: link}, 1, 2 * link},
+		// PCIe: one shared link.
+		{"pcie", Fabric{Kind: SharedPCIe, Ranks: 4, Links: 1, LinkBW: link}, 3, link},
+	}
+	for _, c := range cases {
+		if got := c.f.BW(c.fanout); math.Abs(got-c.want) > 1e-6*c.want {
+			t.Errorf("%s: BW(%d) = %g, want %g", c.name, c.fanout, got, c.want)
+		}
+	}
+	if !math.IsNaN(Ascend910B.BW(0)) {
+		t.Error("BW(0) should be NaN")
+	}
+}
+
+// TestFullMeshRingRatio: the article's 910B statement, ring 7x slower at
+// large sizes, for any per-link bandwidth and with two links per peer (the
+// ratio is P-1 whenever the mesh is uniform).
+func TestFullMeshRingRatio(t *testing.T) {
+	for _, f := range []Fabric{
+		Ascend910B,
+		{Kind: FullMesh, Ranks: 8, Links: 7, LinkBW: 56e9},
+		{Kind: FullMesh, Ranks: 8, Links: 14, LinkBW: 25e9, Alpha: 3e-6},
+	} {
+		if r := f.LargeMessageRatio(Ring{}, TwoShot{}); math.Abs(r-7) > 1e-9 {
+			t.Errorf("%+v: ring/two-shot = %g, want 7 (P-1, the article)", f, r)
+		}
+		// Halving-doubling also sends to one peer per step: no gain over ring.
+		if r := f.LargeMessageRatio(Ring{}, HalvingDoubling{}); math.Abs(r-1) > 1e-9 {
+			t.Errorf("%+v: ring/HD = %g, want 1 (same bytes, fanout 1 both)", f, r)
+		}
+	}
+	// On a switch the same pair converges (the article: egress is the limit).
+	if r := H20NVSwitch.LargeMessageRatio(Ring{}, TwoShot{}); math.Abs(r-1) > 1e-12 {
+		t.Errorf("NVSwitch ring/two-shot = %g, want 1", r)
+	}
+}
+
+func TestFabricTime(t *testing.T) {
+	f := Fabric{Kind: FullMesh, Ranks: 8, Links: 7, LinkBW: 56e9, Alpha: 1e-6}
+	const s = 64 << 20
+	// Ring AllReduce: 2(P-1) steps and 2(P-1)/P·S bytes over one link.
+	want := 14*1e-6 + 2*7.0/8*s/56e9
+	if got := f.Time(Ring{}, s); math.Abs(got-want) > 1e-12 {
+		t.Errorf("ring on mesh: %g s, want %g s", got, want)
+	}
+	// Two-shot: 2 steps, the same bytes over all 7 links.
+	want = 2*1e-6 + 2*7.0/8*s/(7*56e9)
+	if got := f.Time(TwoShot{}, s); math.Abs(got-want) > 1e-12 {
+		t.Errorf("two-shot on mesh: %g s, want %g s", got, want)
+	}
+}
+
+func TestSharedNICBW(t *testing.T) {
+	// The article's server: a 400G (50 GB/s) NIC per two GPUs -> 25 GB/s each.
+	if got := SharedNICBW(H20NICLineRate, 2); got != 25e9 {
+		t.Errorf("SharedNICBW = %g, want 25e9", got)
+	}
+	if !math.IsNaN(SharedNICBW(50e9, 0)) {
+		t.Error("SharedNICBW with 0 GPUs should be NaN")
+	}
+	// NCCL's Hopper NVLink x 18 = 370.8 GB/s.
+	if got := H20NVSwitch.Egress(); math.Abs(got-370.8e9) > 1 {
+		t.Errorf("H20 egress = %g, want 370.8e9", got)
+	}
+}
+
+func TestFabricClaims(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range FabricClaims() {
+		if seen[c.ID] {
+			t.Errorf("duplicate claim ID %s", c.ID)
+		}
+		seen[c.ID] = true
+		if !c.Pass || c.Got == "" || c.Statement == "" || c.Expected == "" {
+			t.Errorf("claim %+v", c)
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("%d fabric claims, want 4", len(seen))
+	}
+}

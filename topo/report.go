@@ -1,0 +1,92 @@
+package topo
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// GPUNICTable returns the path from every GPU (rows) to every NIC (columns):
+// the article's GPU-NIC distance table when t is H20Article.
+func (t *Topology) GPUNICTable() [][]Path {
+	out := make([][]Path, len(t.gpus))
+	for g := range t.gpus {
+		out[g] = make([]Path, len(t.nics))
+		for n := range t.nics {
+			out[g][n] = t.GPUNIC(g, n)
+		}
+	}
+	return out
+}
+
+// WriteGPUNICTable writes GPUNICTable as a Markdown table whose column heads
+// name each NIC and its device.
+func WriteGPUNICTable(w io.Writer, t *Topology) error {
+	var b strings.Builder
+	b.WriteString("| GPU (NUMA) |")
+	for _, n := range t.nics {
+		if n.Device != "" && n.Device != n.Name {
+			fmt.Fprintf(&b, " %s %s |", n.Name, n.Device)
+		} else {
+			fmt.Fprintf(&b, " %s |", n.Name)
+		}
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(t.nics)) + "\n")
+	for g, row := range t.GPUNICTable() {
+		fmt.Fprintf(&b, "| %s (%s) |", t.gpus[g].Name, numaText(t.gpus[g].NUMA))
+		for _, p := range row {
+			fmt.Fprintf(&b, " %s |", p)
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteReport writes a readable account of t: the devices, the path matrix,
+// and one recommended binding per GPU.
+func WriteReport(w io.Writer, t *Topology) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%d GPUs, %d NICs, NUMA nodes %v\n\n", len(t.gpus), len(t.nics), t.NUMANodes())
+	fmt.Fprintln(tw, "device\tkind\tRDMA device\tNUMA\tCPU affinity\tGPU NUMA ID")
+	for _, d := range t.devices() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.Kind, orDash(d.Device), numaText(d.NUMA), orDash(d.CPUs.String()), numaText(d.GPUNUMA))
+	}
+	fmt.Fprintln(tw, "\npaths:")
+	all := t.devices()
+	for _, d := range all {
+		fmt.Fprintf(tw, "\t%s", d.Name)
+	}
+	fmt.Fprintln(tw)
+	for _, d := range all {
+		fmt.Fprint(tw, d.Name)
+		for _, e := range all {
+			fmt.Fprintf(tw, "\t%s", t.Path(d, e))
+		}
+		fmt.Fprintln(tw)
+	}
+	if len(t.nics) > 0 {
+		fmt.Fprintln(tw, "\nbindings (closest NIC; GDR at NCCL_NET_GDR_LEVEL=PXB):")
+		fmt.Fprintln(tw, "GPU\tNIC\tdevice\tpath\tNCCL\tGDR\tGPUs/NIC\tNUMA\tCPUs\tNCCL_IB_HCA")
+		for _, b := range t.Bindings() {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", b.GPU, orDash(b.NIC), orDash(b.Device), b.Path, b.NCCL,
+				yesNo(b.GDR), b.Sharing, numaText(b.NUMA), orDash(b.CPUs.String()), orDash(b.NCCLIBHCA))
+		}
+	}
+	return tw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
