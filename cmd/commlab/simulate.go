@@ -1,0 +1,174 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+func init() {
+	register("simulate", "execute an algorithm's schedule on in-memory ranks and hold it to the model", runSimulate)
+}
+
+// simulateResult is the JSON of "commlab simulate" (DESIGN.md's contract,
+// plus the fields after model_bytes_per_rank).
+type simulateResult struct {
+	Algorithm         string  `json:"algorithm"`
+	Collective        string  `json:"collective"`
+	P                 int     `json:"p"`
+	SizeBytes         int64   `json:"size_bytes"`
+	Steps             int     `json:"steps"`
+	MaxBytesSent      int64   `json:"max_bytes_sent_per_rank"`
+	MaxConnections    int     `json:"max_connections"`
+	Correct           bool    `json:"correct"`
+	ModelSteps        int     `json:"model_steps"`
+	ModelBytes        float64 `json:"model_bytes_per_rank"`
+	ModelConnections  int     `json:"model_connections"`
+	ElemBytes         int     `json:"elem_bytes"`
+	MaxBytesReceived  int64   `json:"max_bytes_received_per_rank"`
+	MaxBytesReduced   int64   `json:"max_bytes_reduced_per_rank"`
+	MaxMessages       int     `json:"max_messages_per_rank"`
+	Fanout            int     `json:"fanout"`
+	Incast            int     `json:"incast"`
+	PathBytes         int64   `json:"path_bytes"`
+	ModelPathBytes    float64 `json:"model_path_bytes"`
+	ReplayTime        float64 `json:"replay_time_s"`
+	ModelTime         float64 `json:"model_time_s"`
+	Links             string  `json:"links"`
+	PerNode           int     `json:"per_node,omitempty"`
+	Mismatch          string  `json:"mismatch,omitempty"`
+	MemoryBytesNeeded float64 `json:"memory_bytes_needed"`
+}
+
+// simulateMemoryLimit is the default -max-mem: a request whose buffers and
+// schedule would need more is refused before anything is allocated.
+const simulateMemoryLimit = 4 << 30
+
+func runSimulate(args []string, stdout io.Writer) error {
+	fs := newFlags("simulate")
+	collective := fs.String("collective", "allreduce", "collective: allreduce, reducescatter, allgather, broadcast, alltoall")
+	algo := fs.String("algo", "", "algorithm: ring, halving-doubling, two-shot, one-shot, direct, pairwise, bruck, pipelined, hierarchical")
+	p := fs.Int("p", 0, "number of ranks")
+	sizeText := fs.String("size", "", "size S in bytes as nccl-tests prints it (e.g. 960000, 1MiB)")
+	perNode := fs.Int("per-node", 0, "GPUs per node: the node size of hierarchical (default: the largest divisor of -p up to 8 that leaves two nodes); with any algorithm, times the replay on H20 NVLink inside a node and H20 RDMA between nodes")
+	inter := fs.String("inter", "", "hierarchical AllReduce: the algorithm between nodes (default ring)")
+	chunks := fs.Int("chunks", 0, "pipelined broadcast: chunk count (default 8)")
+	elem := fs.Int("elem", commmodel.DefaultElemBytes, "element size in bytes (4: float, as nccl-tests)")
+	seed := fs.Uint64("seed", 1, "seed of the ranks' input data")
+	maxMem := fs.Float64("max-mem", simulateMemoryLimit, "refuse a simulation that needs more memory than this, in bytes")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if _, err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	c, err := commmodel.ParseCollective(*collective)
+	if err != nil {
+		return err
+	}
+	if *algo == "" {
+		return fmt.Errorf("-algo is required (one of %v)", commmodel.Names(c))
+	}
+	if *p < 1 {
+		return fmt.Errorf("-p %d: need at least 1 rank", *p)
+	}
+	if *sizeText == "" {
+		return errors.New("-size is required")
+	}
+	size, err := commmodel.ParseSize(*sizeText)
+	if err != nil {
+		return err
+	}
+	if *perNode < 0 || *perNode > 0 && *p%*perNode != 0 {
+		return fmt.Errorf("-per-node %d does not divide -p %d into whole nodes", *perNode, *p)
+	}
+	if *perNode == 0 && *algo == "hierarchical" {
+		*perNode = defaultPerNode(*p)
+	}
+	a, err := commmodel.Lookup(c, *algo, commmodel.Options{PerNode: *perNode, Inter: *inter, Chunks: *chunks})
+	if err != nil {
+		return err
+	}
+	need, err := commmodel.Footprint(a, *p, size, *elem)
+	if err != nil {
+		return err
+	}
+	if need > *maxMem {
+		return fmt.Errorf("%s %s on %d ranks of %d B would need about %.3g GB of memory, more than the limit of %.3g GB (-max-mem); use a smaller -p or -size",
+			c, a.Name(), *p, size, need/1e9, *maxMem/1e9)
+	}
+	s, err := commmodel.NewScheduleElem(a, *p, size, *elem)
+	if err != nil {
+		return err
+	}
+	res, err := commmodel.Simulate(s, *seed)
+	if err != nil {
+		return err
+	}
+	model := a.Cost(*p, float64(size))
+	out := simulateResult{
+		Algorithm: a.Name(), Collective: c.String(), P: *p, SizeBytes: size,
+		Steps: res.Steps, MaxBytesSent: res.MaxSent(), MaxConnections: res.MaxPeers(), Correct: res.Correct,
+		ModelSteps: model.Steps, ModelBytes: model.Bytes, ModelConnections: model.Peers,
+		ElemBytes: *elem, MaxBytesReceived: maxOf(res.Received), MaxBytesReduced: res.MaxReduced(),
+		MaxMessages: res.MaxMessages(), Fanout: res.Fanout, Incast: res.Incast,
+		PathBytes: res.PathBytes, ModelPathBytes: model.Path(),
+		Mismatch: res.Mismatch, MemoryBytesNeeded: need,
+	}
+	if *perNode > 0 && *perNode < *p {
+		cl := commmodel.Cluster{Nodes: *p / *perNode, PerNode: *perNode, Intra: commmodel.H20Intra, Inter: commmodel.H20Inter}
+		out.Links = fmt.Sprintf("h20-intra inside nodes of %d, h20-inter between them", *perNode)
+		out.PerNode = *perNode
+		out.ReplayTime = commmodel.Replay(s, commmodel.TwoLevel(*perNode, cl.Intra, cl.Inter))
+		out.ModelTime = cl.Time(a, float64(size))
+	} else {
+		out.Links = "h20-intra between every pair"
+		out.ReplayTime = commmodel.Replay(s, commmodel.Uniform(commmodel.H20Intra))
+		out.ModelTime = model.Time(commmodel.H20Intra)
+	}
+	if *asJSON {
+		return writeJSON(stdout, out)
+	}
+	return printSimulate(stdout, out)
+}
+
+// defaultPerNode is the node size of a hierarchical simulation without
+// -per-node: the largest divisor of p that is at most 8 (the article's 8-GPU
+// node) and leaves at least two nodes; 1 for p = 1 and for prime p.
+func defaultPerNode(p int) int {
+	for d := min(8, p/2); d > 1; d-- {
+		if p%d == 0 {
+			return d
+		}
+	}
+	return 1
+}
+
+func maxOf(xs []int64) int64 {
+	m := int64(0)
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
+}
+
+func printSimulate(w io.Writer, r simulateResult) error {
+	fmt.Fprintf(w, "%s %s, P = %d, S = %d B (%d-byte elements): correct = %v\n", r.Collective, r.Algorithm, r.P, r.SizeBytes, r.ElemBytes, r.Correct)
+	if r.Mismatch != "" {
+		fmt.Fprintf(w, "first wrong element: %s\n", r.Mismatch)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "\tsimulated\tmodel\t")
+	fmt.Fprintf(tw, "steps\t%d\t%d\t\n", r.Steps, r.ModelSteps)
+	fmt.Fprintf(tw, "bytes sent, busiest rank\t%d\t%.6g\t\n", r.MaxBytesSent, r.ModelBytes)
+	fmt.Fprintf(tw, "critical-path bytes\t%d\t%.6g\t\n", r.PathBytes, r.ModelPathBytes)
+	fmt.Fprintf(tw, "connections\t%d\t%d\t\n", r.MaxConnections, r.ModelConnections)
+	fmt.Fprintf(tw, "time (s, %s)\t%.4g\t%.4g\t\n", r.Links, r.ReplayTime, r.ModelTime)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "bytes received %d, reduced %d, messages %d per rank at most; fanout %d, incast %d\n",
+		r.MaxBytesReceived, r.MaxBytesReduced, r.MaxMessages, r.Fanout, r.Incast)
+	return err
+}
