@@ -36,5 +36,5 @@ var (
 	ErrDiagonal   = errors.New("X (self) must be exactly the cell where a device meets itself")
 	ErrAsymmetric = errors.New("path differs from the transposed cell")
 	ErrNUMA       = errors.New("malformed NUMA node (want a number or N/A)")
-	ErrTooLarge   = errors.New("input larger than 16 MiB")
+	ErrTooLarge   = errors.New("input too large (more than 16 MiB or 1024 device columns)")
 )

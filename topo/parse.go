@@ -14,6 +14,10 @@ import (
 // maxInput bounds the text Parse reads; real outputs are a few kilobytes.
 const maxInput = 16 << 20
 
+// maxDevices bounds the matrix's columns (real servers have a few dozen), so
+// that the n×n matrix stays small whatever the input.
+const maxDevices = 1024
+
 // field is one whitespace-separated word of a line and where it starts.
 type field struct {
 	text string
@@ -214,6 +218,9 @@ func (p *parser) findMatrix() error {
 	n := 0
 	for n < len(head) && (gpuName.MatchString(head[n].text) || nicLabel.MatchString(head[n].text) || labels[head[n].text]) {
 		n++
+	}
+	if n > maxDevices {
+		return &ParseError{Line: h + 1, Column: head[maxDevices].col, Err: ErrTooLarge}
 	}
 	p.columns = head[:n]
 	p.attrs = attrColumns(head[n:])

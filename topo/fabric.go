@@ -1,0 +1,129 @@
+package topo
+
+import (
+	"fmt"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// MaxNVLinksPerGPU is the most NVLinks any NVIDIA GPU has (18 on Hopper and
+// Blackwell). nvidia-smi reports, for each GPU pair, the NVLinks that connect
+// them; behind NVSwitch every pair shows all of a GPU's links, so the counts
+// summed over a GPU's peers exceed what a GPU can have.
+const MaxNVLinksPerGPU = 18
+
+// InferFabric describes how t's GPUs are wired, with LinkBW and Alpha left 0:
+//
+//   - every GPU pair NV<n> with the same n, and n·(P-1) > MaxNVLinksPerGPU:
+//     Switched (NVSwitch), n links per GPU;
+//   - every GPU pair NV<n> with the same n otherwise: FullMesh, n·(P-1)
+//     links per GPU, n to each peer;
+//   - anything else (no NVLink, or a mesh with gaps or uneven link counts such
+//     as DGX-1's hybrid cube-mesh): SharedPCIe, one link per GPU, the
+//     conservative model of the pairs without NVLink.
+//
+// A topology with fewer than two GPUs is Switched with no links.
+func InferFabric(t *Topology) commmodel.Fabric {
+	p := len(t.gpus)
+	f := commmodel.Fabric{Kind: commmodel.SharedPCIe, Ranks: p, Links: 1}
+	if p < 2 {
+		return commmodel.Fabric{Kind: commmodel.Switched, Ranks: p}
+	}
+	n := t.Path(t.gpus[0], t.gpus[1])
+	for i := range p {
+		for j := i + 1; j < p; j++ {
+			if q := t.Path(t.gpus[i], t.gpus[j]); q.Class != NVLink || q != n {
+				return f
+			}
+		}
+	}
+	if n.NVLinks*(p-1) > MaxNVLinksPerGPU {
+		f.Kind, f.Links = commmodel.Switched, n.NVLinks
+	} else {
+		f.Kind, f.Links = commmodel.FullMesh, n.NVLinks*(p-1)
+	}
+	return f
+}
+
+// Figures are the per-link numbers a topology does not carry.
+type Figures struct {
+	// NVLinkBW is one NVLink's bandwidth in one direction, in bytes per second
+	// (NCCL models a Hopper NVLink as commmodel.NCCLHopperNVLinkBW, 20.6 GB/s).
+	NVLinkBW float64
+	// PCIeBW is one GPU's PCIe bandwidth in one direction, in bytes per second,
+	// used when the GPUs have no uniform NVLink fabric.
+	PCIeBW float64
+	// NICBW is one NIC's line rate, in bytes per second (400 Gb/s = 50e9).
+	NICBW float64
+	// IntraAlpha and InterAlpha are the per-step latencies inside a node and
+	// across nodes, in seconds.
+	IntraAlpha, InterAlpha float64
+}
+
+// H20Figures are the article's server's figures: NCCL's Hopper NVLink
+// (20.6 GB/s), the article's 400G NICs (50 GB/s), PCIe Gen5 x16 (64 GB/s, for
+// completeness), and the article's alphas (2 us inside, 15 us across, from
+// commmodel.H20Intra and H20Inter).
+var H20Figures = Figures{
+	NVLinkBW:   commmodel.NCCLHopperNVLinkBW,
+	PCIeBW:     64e9,
+	NICBW:      commmodel.H20NICLineRate,
+	IntraAlpha: commmodel.H20Intra.Alpha,
+	InterAlpha: commmodel.H20Inter.Alpha,
+}
+
+// Levels are the two levels of a cluster of copies of one server, as the
+// topology and the per-link figures give them.
+type Levels struct {
+	// Fabric is the intra-node fabric with its figures.
+	Fabric commmodel.Fabric
+	// Intra is the intra-node Link of an algorithm that drives all of a GPU's
+	// links (Fabric.Link(P-1)); ask Fabric.Link for other fanouts.
+	Intra commmodel.Link
+	// GPUsPerNIC is the most GPUs that share one NIC (MaxGPUsPerNIC).
+	GPUsPerNIC int
+	// Inter is a GPU's share of the network: NICBW / GPUsPerNIC with
+	// InterAlpha; the zero Link when the topology has no NIC.
+	Inter commmodel.Link
+}
+
+// Ratio returns Intra.BW / Inter.BW, the quantity the article puts at 17.5.
+func (l Levels) Ratio() float64 { return l.Intra.BW / l.Inter.BW }
+
+// Levels turns t and fig into the intra- and inter-node Links. It is an error
+// for fig to lack the bandwidth the fabric needs.
+func (t *Topology) Levels(fig Figures) (Levels, error) {
+	f := InferFabric(t)
+	f.Alpha = fig.IntraAlpha
+	switch f.Kind {
+	case commmodel.SharedPCIe:
+		f.LinkBW = fig.PCIeBW
+	default:
+		f.LinkBW = fig.NVLinkBW
+	}
+	if len(t.gpus) > 1 && !(f.LinkBW > 0) {
+		return Levels{}, fmt.Errorf("topo: %s fabric needs a positive per-link bandwidth", f.Kind)
+	}
+	l := Levels{Fabric: f, Intra: f.Link(max(1, len(t.gpus)-1)), GPUsPerNIC: t.MaxGPUsPerNIC()}
+	if l.GPUsPerNIC > 0 {
+		if !(fig.NICBW > 0) {
+			return Levels{}, fmt.Errorf("topo: NIC line rate must be positive")
+		}
+		l.Inter = commmodel.Link{Alpha: fig.InterAlpha, BW: commmodel.SharedNICBW(fig.NICBW, l.GPUsPerNIC)}
+	}
+	return l, nil
+}
+
+// FabricString describes a fabric in a few words, such as "switched, 8 GPUs x
+// NV18" or "full-mesh, 4 GPUs, 6 links (2 per peer)".
+func FabricString(f commmodel.Fabric) string {
+	switch {
+	case f.Ranks < 2:
+		return fmt.Sprintf("%d GPU, no GPU fabric", f.Ranks)
+	case f.Kind == commmodel.Switched:
+		return fmt.Sprintf("switched (NVSwitch), %d GPUs x NV%d", f.Ranks, f.Links)
+	case f.Kind == commmodel.FullMesh:
+		return fmt.Sprintf("full-mesh, %d GPUs, %d links each (%g per peer)", f.Ranks, f.Links, f.LinksPerPeer())
+	}
+	return fmt.Sprintf("%s, %d GPUs, no uniform NVLink fabric", f.Kind, f.Ranks)
+}

@@ -1,0 +1,208 @@
+package topo
+
+import (
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestArticleFileIsPreset: data/topology/h20-article.txt, the article's
+// server in nvidia-smi's shape, parses back to exactly H20Article().
+func TestArticleFileIsPreset(t *testing.T) {
+	b, err := os.ReadFile("../data/topology/h20-article.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseString(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := H20Article(); !reflect.DeepEqual(got, want) {
+		t.Errorf("article file parses to\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// TestPublicCapture checks the parse of the real H20-3e capture against what
+// its header (NVIDIA/nccl-tests#321) says: NUMA0 = GPU0-3, NUMA1 = GPU4-7,
+// every GPU PIX to exactly one NIC, and those NICs its nearest.
+func TestPublicCapture(t *testing.T) {
+	b, err := os.ReadFile("../data/topology/h20-3e_8gpu_8nic_vm.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, err := ParseString(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The matrix rows: GPUg is PIX to NIC(7-g).
+	for g := range 8 {
+		if want := g / 4; top.GPU(g).NUMA != want {
+			t.Errorf("GPU%d NUMA = %d, want %d", g, top.GPU(g).NUMA, want)
+		}
+		pix := 0
+		for n := range 8 {
+			if top.GPUNIC(g, n).Class == PIX {
+				pix++
+			}
+		}
+		if pix != 1 {
+			t.Errorf("GPU%d has %d PIX NICs, want 1", g, pix)
+		}
+		n, p, ok := top.NearestNIC(g)
+		if !ok || n != 7-g || p.Class != PIX {
+			t.Errorf("GPU%d nearest NIC = NIC%d %v, want NIC%d PIX", g, n, p, 7-g)
+		}
+	}
+	// NICs have no NUMA column; their nodes follow from the PIX/NODE paths.
+	for n := range 8 {
+		want := 1
+		if n >= 4 {
+			want = 0
+		}
+		if got := top.NIC(n).NUMA; got != want {
+			t.Errorf("NIC%d NUMA = %d, want %d", n, got, want)
+		}
+	}
+	if got := top.GPU(0).CPUs.String(); got != "0-63" {
+		t.Errorf("GPU0 CPU affinity %q, want 0-63", got)
+	}
+}
+
+// hopperRow is a small two-GPU, one-NIC matrix used by the variant tests.
+const smallMatrix = `        GPU0    GPU1    NIC0    CPU Affinity    NUMA Affinity   GPU NUMA ID
+GPU0     X      NV12    PXB     0-47,96-143     0               N/A
+GPU1    NV12     X      SYS     48-95,144-191   1               N/A
+NIC0    PXB     SYS      X
+
+NIC Legend:
+
+  NIC0: mlx5_0
+`
+
+// TestParseVariants: shapes real outputs take, all meaning smallMatrix.
+func TestParseVariants(t *testing.T) {
+	want, err := ParseString(smallMatrix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	variants := map[string]string{
+		"CRLF":           strings.ReplaceAll(smallMatrix, "\n", "\r\n"),
+		"lone CR":        strings.ReplaceAll(smallMatrix, "\n", "\r"),
+		"command first":  "$ nvidia-smi topo -m\n" + smallMatrix,
+		"BOM":            "\ufeff" + smallMatrix,
+		"tabs":           "\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\nGPU0\t X \tNV12\tPXB\t0-47,96-143\t0\t\tN/A\nGPU1\tNV12\t X \tSYS\t48-95,144-191\t1\t\tN/A\nNIC0\tPXB\tSYS\t X \t\nNIC Legend:\n  NIC0: mlx5_0\n",
+		"trailing blank": strings.ReplaceAll(smallMatrix, "\n", "   \n"),
+		"collapsed head": strings.Replace(smallMatrix, "CPU Affinity    NUMA Affinity   GPU NUMA ID", "CPU Affinity NUMA Affinity GPU NUMA ID", 1),
+		"lower case":     strings.NewReplacer("NV12", "nv12", "PXB", "pxb").Replace(smallMatrix),
+		"no NIC row":     strings.Replace(smallMatrix, "NIC0    PXB     SYS      X\n", "", 1),
+		"blank in rows":  strings.Replace(smallMatrix, "GPU1    NV12", "\nGPU1    NV12", 1),
+		"no-break space": strings.Replace(smallMatrix, "GPU0     X      NV12", "GPU0\u00a0\u00a0X\u00a0NV12", 1),
+		"SOC for SYS":    strings.ReplaceAll(smallMatrix, "SYS", "SOC"),
+		"legend text":    smallMatrix + "\nLegend:\n\n  X    = Self\n  SYS  = across sockets\n  NV#  = # NVLinks\n",
+		"comment first":  "# captured on host a1\n" + smallMatrix,
+	}
+	for name, text := range variants {
+		got, err := ParseString(text)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: parses to %+v, want %+v", name, got, want)
+		}
+	}
+}
+
+// TestParseOldHeader: drivers before the NIC legend headed NIC columns with
+// the device name and printed only CPU Affinity (shape of NVIDIA/nccl-tests#78).
+func TestParseOldHeader(t *testing.T) {
+	text := "\tGPU0\tGPU1\tmlx5_0\tCPU Affinity\nGPU0\t X \tNV6\tPIX\t0-23,48-71\nGPU1\tNV6\t X \tPXB\t0-23,48-71\nmlx5_0\tPIX\tPXB\t X \n"
+	top, err := ParseString(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nics := top.NICs()
+	if len(nics) != 1 || nics[0].Name != "mlx5_0" || nics[0].Device != "mlx5_0" {
+		t.Fatalf("NICs = %+v, want one named mlx5_0", nics)
+	}
+	if p, _ := top.PathByName("GPU1", "mlx5_0"); p.Class != PXB {
+		t.Errorf("GPU1-mlx5_0 = %v, want PXB", p)
+	}
+	// No NUMA column and one affinity list: the node stays unknown.
+	if n := top.GPU(0).NUMA; n != -1 {
+		t.Errorf("GPU0 NUMA = %d, want -1", n)
+	}
+	if b := top.Bindings()[0]; b.NCCLIBHCA != "=mlx5_0" || !b.GDR {
+		t.Errorf("binding %+v, want NCCL_IB_HCA =mlx5_0 with GDR", b)
+	}
+}
+
+// TestParseErrors: malformed text gives a *ParseError with the sentinel
+// cause, line and column.
+func TestParseErrors(t *testing.T) {
+	cases := []struct {
+		name      string
+		text      string
+		cause     error
+		line, col int
+	}{
+		{"empty", "", ErrNoMatrix, 1, 0},
+		{"prose", "hello\nworld\n", ErrNoMatrix, 3, 0},
+		{"header only", "\tGPU0\tGPU1\n", ErrNoMatrix, 1, 0},
+		{"row before header", "GPU0 X NV4\n", ErrNoHeader, 1, 1},
+		{"bad cell", "\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNVX\t X \n", ErrPathToken, 3, 6},
+		{"typo cell", "  GPU0  GPU1  CPU Affinity\nGPU0  X  PIXX  0-3\nGPU1  PIX  X  0-3\n", ErrPathToken, 2, 10},
+		{"NV0", "\tGPU0\tGPU1\nGPU0\t X \tNV0\nGPU1\tNV0\t X \n", ErrPathToken, 2, 10},
+		{"unknown row", "\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNV4\t X \nGPU2\tNV4\tNV4\t X \n", ErrUnknownRow, 4, 1},
+		{"duplicate row", "\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU0\t X \tNV4\n", ErrDuplicate, 3, 1},
+		{"duplicate column", "\tGPU0\tGPU0\nGPU0\t X \tNV4\n", ErrDuplicate, 1, 7},
+		{"X off diagonal", "\tGPU0\tGPU1\nGPU0\t X \t X \nGPU1\tNV4\t X \n", ErrDiagonal, 2, 11},
+		{"diagonal not X", "\tGPU0\tGPU1\nGPU0\tPIX\tNV4\nGPU1\tNV4\t X \n", ErrDiagonal, 2, 6},
+		{"asymmetric", "\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNV8\t X \n", ErrAsymmetric, 3, 6},
+		{"bad CPU list", "\tGPU0\tCPU Affinity\nGPU0\t X \t0-4x\n", ErrCPUList, 2, 10},
+		{"reversed CPU range", "\tGPU0\tCPU Affinity\nGPU0\t X \t9-3\n", ErrCPUList, 2, 10},
+		{"bad NUMA", "\tGPU0\tCPU Affinity\tNUMA Affinity\nGPU0\t X \t0-3\tzero\n", ErrNUMA, 2, 14},
+		{"bad GPU NUMA ID", "\tGPU0\tGPU NUMA ID\nGPU0\t X \t-1\n", ErrNUMA, 2, 10},
+		{"extra field", "\tGPU0\tCPU Affinity\nGPU0\t X \t0-3\t7\n", ErrFieldCount, 2, 14},
+	}
+	for _, c := range cases {
+		_, err := ParseString(c.text)
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: err = %v, want a *ParseError", c.name, err)
+			continue
+		}
+		if !errors.Is(err, c.cause) || pe.Line != c.line || pe.Column != c.col {
+			t.Errorf("%s: got %v (line %d, column %d), want cause %q at line %d, column %d",
+				c.name, err, pe.Line, pe.Column, c.cause, c.line, c.col)
+		}
+	}
+}
+
+// TestParseFillsTransposes: a cell missing from a short row is read from the
+// transposed cell.
+func TestParseFillsTransposes(t *testing.T) {
+	text := "\tGPU0\tGPU1\tNIC0\nGPU0\t X \tNV4\tPIX\nGPU1\tNV4\t X \tNODE\nNIC0\tPIX\n"
+	top, err := ParseString(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := top.GPUNIC(1, 0); p.Class != NODE {
+		t.Errorf("GPU1-NIC0 = %v, want NODE from GPU1's row", p)
+	}
+}
+
+// TestNUMAFromCPUAffinity: with no NUMA column, disjoint affinity lists number
+// the nodes by lowest CPU, and NICs follow their PCIe paths.
+func TestNUMAFromCPUAffinity(t *testing.T) {
+	text := "\tGPU0\tGPU1\tmlx5_0\tCPU Affinity\nGPU0\t X \tSYS\tSYS\t20-39\nGPU1\tSYS\t X \tPHB\t0-19\nmlx5_0\tSYS\tPHB\t X \n"
+	top, err := ParseString(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b, n := top.GPU(0).NUMA, top.GPU(1).NUMA, top.NIC(0).NUMA; a != 1 || b != 0 || n != 0 {
+		t.Errorf("NUMA GPU0 %d GPU1 %d NIC %d, want 1 0 0", a, b, n)
+	}
+}
