@@ -10,7 +10,14 @@ func (RingReduceScatter) Name() string           { return "ring" }
 func (RingReduceScatter) Collective() Collective { return ReduceScatter }
 
 // Cost returns ring ReduceScatter's cost for p ranks and S = size bytes.
-func (RingReduceScatter) Cost(p int, size float64) Cost { return ringPass(p, size, true) }
+func (r RingReduceScatter) Cost(p int, size float64) Cost {
+	return withRingPeers(costOf(r.terms(p, size)), p)
+}
+
+func (RingReduceScatter) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+	lap := lapBytes(p, size)
+	return p - 1, p - 1, lap, 0, lap
+}
 
 // RingAllGather is AllGather around a ring: P-1 steps in which every rank
 // passes on the S/P chunk it received last.
@@ -22,7 +29,13 @@ func (RingAllGather) Name() string           { return "ring" }
 func (RingAllGather) Collective() Collective { return AllGather }
 
 // Cost returns ring AllGather's cost for p ranks and S = size bytes.
-func (RingAllGather) Cost(p int, size float64) Cost { return ringPass(p, size, false) }
+func (r RingAllGather) Cost(p int, size float64) Cost {
+	return withRingPeers(costOf(r.terms(p, size)), p)
+}
+
+func (RingAllGather) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+	return p - 1, p - 1, lapBytes(p, size), 0, 0
+}
 
 // PipelinedBroadcast is Broadcast down a chain from the root: the buffer is
 // cut into C = Chunks chunks and each rank forwards a chunk as soon as it has
@@ -51,20 +64,17 @@ func (PipelinedBroadcast) Collective() Collective { return Broadcast }
 
 // Cost returns the broadcast's cost for p ranks and S = size bytes.
 func (b PipelinedBroadcast) Cost(p int, size float64) Cost {
+	return withRingPeers(costOf(b.terms(p, size)), p)
+}
+
+func (b PipelinedBroadcast) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
 	mustRanks(p)
+	size = checkSize(size)
 	if p == 1 {
-		return Cost{}
+		return 0, 0, 0 * size, 0, 0
 	}
 	c := max(b.Chunks, 1)
-	size = checkSize(size)
-	return Cost{
-		Steps:     p - 2 + c,
-		Bytes:     size,
-		PathBytes: float64(p-2+c) / float64(c) * size,
-		Peers:     min(2, p-1),
-		Fanout:    1,
-		Messages:  p - 2 + c,
-	}
+	return p - 2 + c, p - 2 + c, size, float64(p-2+c) / float64(c) * size, 0
 }
 
 // OptimalChunks returns the chunk count that minimises the pipelined

@@ -18,25 +18,24 @@ func (Ring) Name() string           { return "ring" }
 func (Ring) Collective() Collective { return AllReduce }
 
 // Cost returns ring AllReduce's cost for p ranks and S = size bytes.
-func (Ring) Cost(p int, size float64) Cost {
-	rs := ringPass(p, size, true)
-	return rs.Then(ringPass(p, size, false))
+func (r Ring) Cost(p int, size float64) Cost { return withRingPeers(costOf(r.terms(p, size)), p) }
+
+func (Ring) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+	lap := lapBytes(p, size)
+	return 2 * (p - 1), 2 * (p - 1), 2 * lap, 0, lap
 }
 
-// ringPass is one lap of a ring: P-1 steps of S/P each, reducing or not.
-func ringPass(p int, size float64, reduce bool) Cost {
+// lapBytes is what one lap of a ring sends per rank: P-1 chunks of S/P.
+func lapBytes(p int, size float64) float64 {
 	mustRanks(p)
 	n := float64(p)
-	c := Cost{
-		Steps:    p - 1,
-		Bytes:    (n - 1) / n * checkSize(size),
-		Peers:    min(2, p-1),
-		Fanout:   min(1, p-1),
-		Messages: p - 1,
-	}
-	if reduce {
-		c.Reduced = c.Bytes
-	}
+	return (n - 1) / n * checkSize(size)
+}
+
+// withRingPeers gives c the connections of a ring: a predecessor and a
+// successor (one rank for P = 2), one message in flight.
+func withRingPeers(c Cost, p int) Cost {
+	c.Peers, c.Fanout = min(2, p-1), min(1, p-1)
 	return c
 }
 
@@ -66,28 +65,25 @@ func (HalvingDoubling) Name() string           { return "halving-doubling" }
 func (HalvingDoubling) Collective() Collective { return AllReduce }
 
 // Cost returns halving-doubling's cost for p ranks and S = size bytes.
-func (HalvingDoubling) Cost(p int, size float64) Cost {
-	mustRanks(p)
-	size = checkSize(size)
-	k := bits.Len(uint(p)) - 1 // floor(log2 p)
-	q := float64(int(1) << k)  // P'
-	c := Cost{
-		Steps:    2 * k,
-		Bytes:    2 * (q - 1) / q * size,
-		Reduced:  (q - 1) / q * size,
-		Peers:    k,
-		Fanout:   min(1, p-1),
-		Messages: 2 * k,
-	}
-	if p != 1<<k {
-		c.Steps += 2
-		c.PathBytes = c.Bytes + 2*size
-		c.Bytes += size
-		c.Reduced += size
-		c.Peers++
-		c.Messages += 2
+func (h HalvingDoubling) Cost(p int, size float64) Cost {
+	c := costOf(h.terms(p, size))
+	c.Peers, c.Fanout = bits.Len(uint(p))-1, min(1, p-1) // log2 P' partners
+	if !isPow2(p) {
+		c.Peers++ // the fold partner
 	}
 	return c
+}
+
+func (HalvingDoubling) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+	mustRanks(p)
+	size = checkSize(size)
+	k := bits.Len(uint(p)) - 1 // floor(log2 P)
+	q := float64(int(1) << k)  // P'
+	steps, bytes, reduced = 2*k, 2*(q-1)/q*size, (q-1)/q*size
+	if p != 1<<k {
+		return steps + 2, steps + 2, bytes + size, bytes + 2*size, reduced + size
+	}
+	return steps, steps, bytes, 0, reduced
 }
 
 // TwoShot is AllReduce in two steps: every rank pulls its S/P slice from the
@@ -105,18 +101,18 @@ func (TwoShot) Name() string           { return "two-shot" }
 func (TwoShot) Collective() Collective { return AllReduce }
 
 // Cost returns two-shot's cost for p ranks and S = size bytes.
-func (TwoShot) Cost(p int, size float64) Cost {
-	mustRanks(p)
-	n := float64(p)
-	b := (n - 1) / n * checkSize(size)
-	return Cost{
-		Steps:    2 * min(1, p-1),
-		Bytes:    2 * b,
-		Reduced:  b,
-		Peers:    p - 1,
-		Fanout:   p - 1,
-		Messages: 2 * (p - 1),
-	}
+func (t TwoShot) Cost(p int, size float64) Cost { return withAllPeers(costOf(t.terms(p, size)), p) }
+
+func (TwoShot) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+	b := lapBytes(p, size)
+	return 2 * min(1, p-1), 2 * (p - 1), 2 * b, 0, b
+}
+
+// withAllPeers gives c the connections of an algorithm that sends to all
+// P-1 other ranks at once.
+func withAllPeers(c Cost, p int) Cost {
+	c.Peers, c.Fanout = p-1, p-1
+	return c
 }
 
 // OneShot is AllReduce in one step: every rank sends all of S to every other
@@ -132,17 +128,12 @@ func (OneShot) Name() string           { return "one-shot" }
 func (OneShot) Collective() Collective { return AllReduce }
 
 // Cost returns one-shot's cost for p ranks and S = size bytes.
-func (OneShot) Cost(p int, size float64) Cost {
+func (o OneShot) Cost(p int, size float64) Cost { return withAllPeers(costOf(o.terms(p, size)), p) }
+
+func (OneShot) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
 	mustRanks(p)
 	b := float64(p-1) * checkSize(size)
-	return Cost{
-		Steps:    min(1, p-1),
-		Bytes:    b,
-		Reduced:  b,
-		Peers:    p - 1,
-		Fanout:   p - 1,
-		Messages: p - 1,
-	}
+	return min(1, p-1), p - 1, b, 0, b
 }
 
 // OneShotCrossover returns the size below which one-shot AllReduce beats

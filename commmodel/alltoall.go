@@ -18,16 +18,10 @@ func (Direct) Name() string           { return "direct" }
 func (Direct) Collective() Collective { return AllToAll }
 
 // Cost returns direct AllToAll's cost for p ranks and S = size bytes.
-func (Direct) Cost(p int, size float64) Cost {
-	mustRanks(p)
-	n := float64(p)
-	return Cost{
-		Steps:    min(1, p-1),
-		Bytes:    (n - 1) / n * checkSize(size),
-		Peers:    p - 1,
-		Fanout:   p - 1,
-		Messages: p - 1,
-	}
+func (d Direct) Cost(p int, size float64) Cost { return withAllPeers(costOf(d.terms(p, size)), p) }
+
+func (Direct) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+	return min(1, p-1), p - 1, lapBytes(p, size), 0, 0
 }
 
 // Pairwise is AllToAll in P-1 rounds of one block each. In round t = 1..P-1
@@ -43,16 +37,14 @@ func (Pairwise) Name() string           { return "pairwise" }
 func (Pairwise) Collective() Collective { return AllToAll }
 
 // Cost returns pairwise AllToAll's cost for p ranks and S = size bytes.
-func (Pairwise) Cost(p int, size float64) Cost {
-	mustRanks(p)
-	n := float64(p)
-	return Cost{
-		Steps:    p - 1,
-		Bytes:    (n - 1) / n * checkSize(size),
-		Peers:    p - 1,
-		Fanout:   min(1, p-1),
-		Messages: p - 1,
-	}
+func (w Pairwise) Cost(p int, size float64) Cost {
+	c := costOf(w.terms(p, size))
+	c.Peers, c.Fanout = p-1, min(1, p-1)
+	return c
+}
+
+func (Pairwise) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+	return p - 1, p - 1, lapBytes(p, size), 0, 0
 }
 
 // Bruck is Bruck's AllToAll: after a local rotation that puts the block for
@@ -71,29 +63,32 @@ func (Bruck) Name() string           { return "bruck" }
 func (Bruck) Collective() Collective { return AllToAll }
 
 // Cost returns Bruck AllToAll's cost for p ranks and S = size bytes.
-func (Bruck) Cost(p int, size float64) Cost {
+func (b Bruck) Cost(p int, size float64) Cost {
+	c := costOf(b.terms(p, size))
+	c.Peers, c.Fanout = bruckPeers(p, c.Steps), min(1, p-1)
+	return c
+}
+
+func (Bruck) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
 	mustRanks(p)
-	steps := bits.Len(uint(p - 1)) // ⌈log2 p⌉
-	return Cost{
-		Steps:    steps,
-		Bytes:    float64(BruckBlocks(p)) / float64(p) * checkSize(size),
-		Peers:    bruckPeers(p, steps),
-		Fanout:   min(1, p-1),
-		Messages: steps,
-	}
+	steps = bits.Len(uint(p - 1)) // ⌈log2 P⌉
+	return steps, steps, float64(BruckBlocks(p)) / float64(p) * checkSize(size), 0, 0
 }
 
 // BruckBlocks returns how many S/P blocks one rank sends in Bruck's AllToAll
 // over p ranks: the number of set bits over all block indices 0..P-1,
 //
-//	Σ_k #{j < P : bit k of j is set},  #{...} = ⌊P/2^(k+1)⌋·2^k + max(0, P mod 2^(k+1) - 2^k)
+//	Σ_k #{j < P : bit k of j is set}
+//
+// counted over the set bits of P: each bit k of P stands for the 2^k numbers
+// that share P's bits above k, have 0 at k and anything below, which carry
+// k·2^(k-1) set bits below k and ones(P >> (k+1)) each above it.
 func BruckBlocks(p int) int {
 	mustRanks(p)
 	total := 0
-	for k := 0; 1<<k < p; k++ {
-		half := 1 << k
-		period := half << 1
-		total += p/period*half + max(0, p%period-half)
+	for x := uint(p); x != 0; x &= x - 1 {
+		k := bits.TrailingZeros(x)
+		total += k<<k>>1 + bits.OnesCount(uint(p)>>(k+1))<<k
 	}
 	return total
 }
@@ -147,38 +142,38 @@ func (HierarchicalAllToAll) Collective() Collective { return AllToAll }
 // and S = size bytes on one Link. Its bytes are NaN if p is not a multiple of
 // PerNode.
 func (h HierarchicalAllToAll) Cost(p int, size float64) Cost {
+	c := costOf(h.terms(p, size))
+	if nodes, ok := splitRanks(p, h.PerNode); ok {
+		c.Peers = h.PerNode - 1 + nodes - 1
+		c.Fanout = max(h.PerNode-1, nodes-1)
+	}
+	return c
+}
+
+func (h HierarchicalAllToAll) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
 	mustRanks(p)
 	nodes, ok := splitRanks(p, h.PerNode)
 	if !ok {
-		return Cost{Bytes: math.NaN()}
+		return 0, 0, math.NaN(), 0, 0
 	}
-	st := h.Stages(nodes, h.PerNode, size)
-	c := st[0].Intra.Then(st[1].Inter)
-	c.Peers = st[0].Intra.Peers + st[1].Inter.Peers
-	return c
+	s1, m1, b1, _, _ := Direct{}.terms(h.PerNode, size) // the gather by rail
+	s2, m2, b2, _, _ := Direct{}.terms(nodes, size)     // one message per remote node
+	return s1 + s2, m1 + m2, b1 + b2, 0, 0
 }
 
 // Stages returns the two steps: the gather by rail over the intra-node link,
 // then one message per remote node over the network. (PerNode is ignored;
 // perNode is the cluster's.)
-func (HierarchicalAllToAll) Stages(nodes, perNode int, size float64) []Stage {
-	size = checkSize(size)
-	p, n := float64(perNode), float64(nodes)
-	gather := Cost{
-		Steps:    min(1, perNode-1),
-		Bytes:    (p - 1) / p * size,
-		Peers:    perNode - 1,
-		Fanout:   perNode - 1,
-		Messages: perNode - 1,
-	}
-	send := Cost{
-		Steps:    min(1, nodes-1),
-		Bytes:    (n - 1) / n * size,
-		Peers:    nodes - 1,
-		Fanout:   nodes - 1,
-		Messages: nodes - 1,
-	}
+func (h HierarchicalAllToAll) Stages(nodes, perNode int, size float64) []Stage {
+	gather, send := h.phases(nodes, perNode, size)
 	return []Stage{{Intra: gather}, {Inter: send}}
+}
+
+// phases are the gather by rail, which moves what a direct AllToAll among
+// the node's p GPUs would (N blocks of S/P to each), and the send, which
+// moves what a direct AllToAll among the N nodes would (p blocks to each).
+func (HierarchicalAllToAll) phases(nodes, perNode int, size float64) (gather, send Cost) {
+	return Direct{}.Cost(perNode, size), Direct{}.Cost(nodes, size)
 }
 
 // splitRanks returns the node count for p ranks of perNode each, and false

@@ -97,7 +97,8 @@ type Algorithm interface {
 
 // Time returns how long a runs for p ranks and size bytes on l, in seconds.
 func Time(a Algorithm, p int, size float64, l Link) float64 {
-	return a.Cost(p, size).Time(l)
+	steps, messages, bytes, pathBytes, reduced := termsOf(a, p, size)
+	return duration(steps, messages, bytes, pathBytes, reduced, l)
 }
 
 func mustRanks(p int) {

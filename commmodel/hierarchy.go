@@ -229,27 +229,48 @@ func (h HierarchicalAllReduce) inter() Algorithm {
 // nodes) and S = size bytes. Its bytes are NaN if p is not a multiple of
 // PerNode or Inter is not an AllReduce.
 func (h HierarchicalAllReduce) Cost(p int, size float64) Cost {
+	nodes, ok := splitRanks(p, h.PerNode)
+	c := costOf(h.terms(p, size))
+	c.Fanout = min(1, h.PerNode-1)
+	if ok {
+		c.Peers = min(2, h.PerNode-1) + h.inter().Cost(nodes, 1).Peers // the all-gather reuses the reduce-scatter's ring
+	}
+	return c
+}
+
+func (h HierarchicalAllReduce) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
 	mustRanks(p)
 	nodes, ok := splitRanks(p, h.PerNode)
 	if !ok || h.inter().Collective() != AllReduce {
-		return Cost{Bytes: math.NaN()}
+		return 0, 0, math.NaN(), 0, 0
 	}
-	st := h.Stages(nodes, h.PerNode, size)
-	c := st[0].Intra.Then(st[1].Inter).Then(st[2].Intra)
-	c.Peers = st[0].Intra.Peers + st[1].Inter.Peers
-	return c
+	s1, m1, b1, _, r1 := RingReduceScatter{}.terms(h.PerNode, size)
+	s2, m2, b2, p2, r2 := termsOf(h.inter(), nodes, checkSize(size)/float64(h.PerNode))
+	s3, m3, b3, _, _ := RingAllGather{}.terms(h.PerNode, size)
+	return s1 + s2 + s3, m1 + m2 + m3, b1 + b2 + b3, b1 + max(b2, p2) + b3, r1 + r2
+}
+
+// termsOf returns a's time terms, through Cost if a is not built in.
+func termsOf(a Algorithm, p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+	if t, ok := a.(termed); ok {
+		return t.terms(p, size)
+	}
+	c := a.Cost(p, size)
+	return c.Steps, c.Messages, c.Bytes, c.PathBytes, c.Reduced
 }
 
 // Stages returns the intra-node reduce-scatter, the inter-node AllReduce of
 // the S/p slice and the intra-node all-gather. (PerNode is ignored; perNode
 // is the cluster's.)
 func (h HierarchicalAllReduce) Stages(nodes, perNode int, size float64) []Stage {
-	slice := checkSize(size) / float64(perNode)
-	return []Stage{
-		{Intra: ringPass(perNode, size, true)},
-		{Inter: h.inter().Cost(nodes, slice)},
-		{Intra: ringPass(perNode, size, false)},
-	}
+	rs, inner, ag := h.phases(nodes, perNode, size)
+	return []Stage{{Intra: rs}, {Inter: inner}, {Intra: ag}}
+}
+
+func (h HierarchicalAllReduce) phases(nodes, perNode int, size float64) (rs, inner, ag Cost) {
+	return RingReduceScatter{}.Cost(perNode, size),
+		h.inter().Cost(nodes, checkSize(size)/float64(perNode)),
+		RingAllGather{}.Cost(perNode, size)
 }
 
 func isPow2(n int) bool { return n > 0 && n&(n-1) == 0 }

@@ -19,11 +19,10 @@ type Link struct {
 // Valid reports whether l can time a transfer: Alpha, Gamma and Overhead are
 // finite and non-negative and BW is finite and positive.
 func (l Link) Valid() bool {
-	return finiteNonNeg(l.Alpha) && finiteNonNeg(l.Gamma) && finiteNonNeg(l.Overhead) &&
-		l.BW > 0 && !math.IsInf(l.BW, 0)
+	// A sum of non-negative numbers is finite only if each of them is.
+	return l.Alpha >= 0 && l.Gamma >= 0 && l.Overhead >= 0 && l.BW > 0 &&
+		l.Alpha+l.Gamma+l.Overhead+l.BW <= math.MaxFloat64
 }
-
-func finiteNonNeg(x float64) bool { return x >= 0 && !math.IsInf(x, 0) }
 
 // Cost is what an algorithm asks of the busiest rank: how many steps, how many
 // bytes and messages it sends, how many bytes it reduces, and how many peers it
@@ -54,7 +53,12 @@ type Cost struct {
 }
 
 // Path returns the bytes on the critical path: PathBytes, or Bytes if that is larger.
-func (c Cost) Path() float64 { return max(c.Bytes, c.PathBytes) }
+func (c Cost) Path() float64 {
+	if c.PathBytes > c.Bytes {
+		return c.PathBytes
+	}
+	return c.Bytes
+}
 
 // Time returns the cost's duration on l, in seconds:
 //
@@ -64,10 +68,17 @@ func (c Cost) Path() float64 { return max(c.Bytes, c.PathBytes) }
 // for every algorithm whose ranks all send in every step). It is NaN if l is
 // not Valid or the byte counts are negative or NaN.
 func (c Cost) Time(l Link) float64 {
-	if !l.Valid() || !(c.Bytes >= 0) || !(c.PathBytes >= 0) || !(c.Reduced >= 0) {
+	return duration(c.Steps, c.Messages, c.Bytes, c.PathBytes, c.Reduced, l)
+}
+
+// duration is Cost.Time on the fields the time depends on. Passing them as
+// scalars keeps them in registers; the whole Cost is too large for that.
+func duration(steps, messages int, bytes, pathBytes, reduced float64, l Link) float64 {
+	if !l.Valid() || bytes < 0 || pathBytes < 0 || reduced < 0 {
 		return math.NaN()
 	}
-	return float64(c.Steps)*l.Alpha + float64(c.Messages)*l.Overhead + c.Path()/l.BW + c.Reduced*l.Gamma
+	// NaN byte counts make the result NaN by themselves.
+	return float64(steps)*l.Alpha + float64(messages)*l.Overhead + max(bytes, pathBytes)/l.BW + reduced*l.Gamma
 }
 
 // Then returns the cost of running c and then d: steps, bytes and messages
@@ -91,4 +102,16 @@ type Sample struct {
 	Size float64
 	// Time is the measured duration, in seconds.
 	Time float64
+}
+
+// termed is implemented by the built-in algorithms: terms returns the parts
+// of Cost(p, size) that its time depends on, as scalars, for the hot path of
+// Time, Fastest and RegimeMap. Cost is built from the same terms (costOf).
+type termed interface {
+	terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64)
+}
+
+// costOf assembles a Cost from its time terms; the caller adds peers and fanout.
+func costOf(steps, messages int, bytes, pathBytes, reduced float64) Cost {
+	return Cost{Steps: steps, Messages: messages, Bytes: bytes, PathBytes: pathBytes, Reduced: reduced}
 }

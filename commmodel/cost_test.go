@@ -1,0 +1,228 @@
+package commmodel
+
+import (
+	"math"
+	"testing"
+)
+
+// closeTo reports whether got is within rel (relative) of want.
+func closeTo(got, want, rel float64) bool {
+	if want == 0 {
+		return math.Abs(got) <= rel
+	}
+	return math.Abs(got/want-1) <= rel
+}
+
+func TestCosts(t *testing.T) {
+	const S = 1 << 20
+	for _, tc := range []struct {
+		name string
+		alg  Algorithm
+		p    int
+		want Cost
+	}{
+		// article: ring is 2(P-1) steps, each an S/P chunk; 2 connections per rank.
+		{"ring p8", Ring{}, 8, Cost{Steps: 14, Bytes: 2 * 7.0 / 8 * S, Reduced: 7.0 / 8 * S, Peers: 2, Fanout: 1, Messages: 14}},
+		// a ring of two is one neighbour.
+		{"ring p2", Ring{}, 2, Cost{Steps: 2, Bytes: S, Reduced: S / 2, Peers: 1, Fanout: 1, Messages: 2}},
+		{"ring p1", Ring{}, 1, Cost{}},
+		// article: halving-doubling 2·log2 P steps, ring's bytes; partners at 1, 2, 4.
+		{"hd p8", HalvingDoubling{}, 8, Cost{Steps: 6, Bytes: 2 * 7.0 / 8 * S, Reduced: 7.0 / 8 * S, Peers: 3, Fanout: 1, Messages: 6}},
+		// DESIGN.md/MPICH fold, P = 6: P' = 4, 2 extra steps, survivor sends +S,
+		// the critical path carries +2S.
+		{"hd p6", HalvingDoubling{}, 6, Cost{Steps: 6, Bytes: 1.5*S + S, PathBytes: 1.5*S + 2*S, Reduced: 0.75*S + S, Peers: 3, Fanout: 1, Messages: 6}},
+		// article: two-shot 2 steps, bytes still the lower bound, P-1 connections.
+		{"two-shot p8", TwoShot{}, 8, Cost{Steps: 2, Bytes: 2 * 7.0 / 8 * S, Reduced: 7.0 / 8 * S, Peers: 7, Fanout: 7, Messages: 14}},
+		// article: one-shot 1 step, (P-1)·S bytes.
+		{"one-shot p8", OneShot{}, 8, Cost{Steps: 1, Bytes: 7 * S, Reduced: 7 * S, Peers: 7, Fanout: 7, Messages: 7}},
+		// DESIGN.md: ReduceScatter/AllGather ring P-1 steps, (P-1)/P·S.
+		{"reduce-scatter p8", RingReduceScatter{}, 8, Cost{Steps: 7, Bytes: 7.0 / 8 * S, Reduced: 7.0 / 8 * S, Peers: 2, Fanout: 1, Messages: 7}},
+		{"all-gather p8", RingAllGather{}, 8, Cost{Steps: 7, Bytes: 7.0 / 8 * S, Peers: 2, Fanout: 1, Messages: 7}},
+		// chain broadcast: P-1 steps of S; pipelined with C chunks P-2+C steps of S/C.
+		{"broadcast p8", PipelinedBroadcast{}, 8, Cost{Steps: 7, Bytes: S, PathBytes: 7 * S, Peers: 2, Fanout: 1, Messages: 7}},
+		{"broadcast p8 c4", PipelinedBroadcast{Chunks: 4}, 8, Cost{Steps: 10, Bytes: S, PathBytes: 10.0 / 4 * S, Peers: 2, Fanout: 1, Messages: 10}},
+		// article: direct AllToAll one step, P-1 blocks of S/P at once.
+		{"direct p8", Direct{}, 8, Cost{Steps: 1, Bytes: 7.0 / 8 * S, Peers: 7, Fanout: 7, Messages: 7}},
+		// article: pairwise P-1 rounds, one block each.
+		{"pairwise p8", Pairwise{}, 8, Cost{Steps: 7, Bytes: 7.0 / 8 * S, Peers: 7, Fanout: 1, Messages: 7}},
+		// DESIGN.md: Bruck log2 P steps, log2 P · S/2 bytes at P = 2^k; peers ±1, ±2, 4.
+		{"bruck p8", Bruck{}, 8, Cost{Steps: 3, Bytes: 1.5 * S, Peers: 5, Fanout: 1, Messages: 3}},
+		// Bruck P = 5: bits of 0..4 set: k=0 {1,3}, k=1 {2,3}, k=2 {4}: 5 blocks; peers ±1, ±2, 4≡-1.
+		{"bruck p5", Bruck{}, 5, Cost{Steps: 3, Bytes: 5.0 / 5 * S, Peers: 4, Fanout: 1, Messages: 3}},
+		// rail-aligned two-level AllToAll, 2 x 8: gather (p-1)/p·S, send (N-1)/N·S.
+		{"hierarchical a2a 2x8", HierarchicalAllToAll{PerNode: 8}, 16, Cost{Steps: 2, Bytes: 7.0/8*S + S/2, Peers: 8, Fanout: 7, Messages: 8}},
+		// article's three steps, 2 x 8: RS_8(S), ring AllReduce of S/8 over 2, AG_8(S).
+		{"hierarchical ar 2x8", HierarchicalAllReduce{PerNode: 8}, 16, Cost{Steps: 7 + 2 + 7, Bytes: 2*7.0/8*S + S/8, Reduced: 7.0/8*S + S/16, Peers: 3, Fanout: 1, Messages: 16}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.alg.Cost(tc.p, S)
+			want := tc.want
+			if got.Steps != want.Steps || got.Peers != want.Peers || got.Fanout != want.Fanout || got.Messages != want.Messages ||
+				!closeTo(got.Bytes, want.Bytes, 1e-12) || !closeTo(got.Reduced, want.Reduced, 1e-12) ||
+				!closeTo(got.Path(), want.Path(), 1e-12) {
+				t.Errorf("Cost(%d, %d) = %+v, want %+v", tc.p, S, got, want)
+			}
+		})
+	}
+}
+
+func TestBruckBlocks(t *testing.T) {
+	for p := 1; p <= 130; p++ {
+		// Definition: count set bits over the block indices 0..P-1.
+		want := 0
+		for j := range p {
+			for b := j; b > 0; b &= b - 1 {
+				want++
+			}
+		}
+		if got := BruckBlocks(p); got != want {
+			t.Errorf("BruckBlocks(%d) = %d, want %d", p, got, want)
+		}
+		// DESIGN.md: log2 P · P/2 blocks when P = 2^k.
+		if isPow2(p) {
+			k := 0
+			for 1<<k < p {
+				k++
+			}
+			if BruckBlocks(p) != k*p/2 {
+				t.Errorf("BruckBlocks(%d) = %d, want log2 P · P/2 = %d", p, BruckBlocks(p), k*p/2)
+			}
+		}
+	}
+}
+
+func TestTime(t *testing.T) {
+	// article: ring at P = 8 with alpha 2 us is 28 us of steps plus 1.75 MB / 350 GB/s = 5 us for 1 MB.
+	got := Time(Ring{}, 8, 1e6, H20Intra)
+	if !closeTo(got, 33e-6, 1e-12) {
+		t.Errorf("ring 1 MB P=8 on H20Intra = %g s, want 33e-6", got)
+	}
+	// Gamma charges reduced bytes: one-shot reduces 7 S.
+	l := Link{Alpha: 1e-6, BW: 1e9, Gamma: 1e-10}
+	if got, want := Time(OneShot{}, 8, 1000, l), 1e-6+7000/1e9+7000*1e-10; !closeTo(got, want, 1e-12) {
+		t.Errorf("one-shot with gamma = %g, want %g", got, want)
+	}
+	// Overhead charges messages: direct at P = 8 sends 7.
+	l = Link{Alpha: 1e-6, BW: 1e9, Overhead: 1e-7}
+	if got, want := Time(Direct{}, 8, 8000, l), 1e-6+7e-7+7000/1e9; !closeTo(got, want, 1e-12) {
+		t.Errorf("direct with overhead = %g, want %g", got, want)
+	}
+}
+
+func TestInvalid(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		size float64
+		l    Link
+	}{
+		{"negative size", -1, H20Intra},
+		{"NaN size", math.NaN(), H20Intra},
+		{"zero BW", 1, Link{Alpha: 1e-6}},
+		{"negative BW", 1, Link{Alpha: 1e-6, BW: -1}},
+		{"infinite BW", 1, Link{Alpha: 1e-6, BW: math.Inf(1)}},
+		{"NaN alpha", 1, Link{Alpha: math.NaN(), BW: 1}},
+		{"negative alpha", 1, Link{Alpha: -1, BW: 1}},
+		{"negative gamma", 1, Link{BW: 1, Gamma: -1}},
+	} {
+		for _, c := range Collectives() {
+			for _, a := range Algorithms(c) {
+				if got := Time(a, 8, tc.size, tc.l); !math.IsNaN(got) {
+					t.Errorf("%s: %s %s time = %g, want NaN", tc.name, c, a.Name(), got)
+				}
+			}
+		}
+	}
+	// documented: P < 1 is a programming error and panics.
+	for _, c := range Collectives() {
+		for _, a := range Algorithms(c) {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s %s: Cost(0, 1) did not panic", c, a.Name())
+					}
+				}()
+				a.Cost(0, 1)
+			}()
+		}
+	}
+	// A node size that does not divide P gives NaN bytes, not a panic.
+	for _, a := range []Algorithm{HierarchicalAllReduce{PerNode: 8}, HierarchicalAllToAll{PerNode: 8}, HierarchicalAllReduce{}} {
+		if got := Time(a, 12, 1, H20Intra); !math.IsNaN(got) {
+			t.Errorf("%T at P = 12: time %g, want NaN", a, got)
+		}
+	}
+	if got := Time(HierarchicalAllReduce{PerNode: 2, Inter: Direct{}}, 4, 1, H20Intra); !math.IsNaN(got) {
+		t.Errorf("hierarchical AllReduce with an AllToAll inside: time %g, want NaN", got)
+	}
+}
+
+func TestBusFactor(t *testing.T) {
+	// nccl-tests (doc/PERFORMANCE.md): AllReduce 2(n-1)/n; RS, AG, AllToAll (n-1)/n; Broadcast 1.
+	for _, tc := range []struct {
+		c    Collective
+		p    int
+		want float64
+	}{
+		{AllReduce, 8, 1.75}, {AllReduce, 16, 1.875}, {AllReduce, 1, 0},
+		{ReduceScatter, 8, 0.875}, {AllGather, 8, 0.875}, {AllToAll, 8, 0.875},
+		{Broadcast, 8, 1},
+	} {
+		if got := tc.c.BusFactor(tc.p); got != tc.want {
+			t.Errorf("%s.BusFactor(%d) = %g, want %g", tc.c, tc.p, got, tc.want)
+		}
+	}
+	// article: 64 MiB AllToAll on 8 GPUs in 216 us is 272 GB/s of bus bandwidth.
+	if bw := AllToAll.BusBW(8, 64<<20, 216e-6); math.Round(bw/1e9) != 272 {
+		t.Errorf("BusBW = %g GB/s, want 272", bw/1e9)
+	}
+	if got := AllReduce.AlgBW(8, AllReduce.BusBW(8, 1e6, 1e-5)); !closeTo(got, 1e11, 1e-12) {
+		t.Errorf("AlgBW(BusBW(x)) = %g, want 1e11", got)
+	}
+}
+
+func TestParseCollective(t *testing.T) {
+	for in, want := range map[string]Collective{
+		"allreduce": AllReduce, "all_reduce": AllReduce, "AllReduce": AllReduce,
+		"reduce_scatter": ReduceScatter, "all-gather": AllGather, "alltoall": AllToAll,
+		"broadcast": Broadcast,
+	} {
+		got, err := ParseCollective(in)
+		if err != nil || got != want {
+			t.Errorf("ParseCollective(%q) = %v, %v; want %v", in, got, err, want)
+		}
+		if back, _ := ParseCollective(got.String()); back != got {
+			t.Errorf("round trip of %v gave %v", got, back)
+		}
+	}
+	if _, err := ParseCollective("gather"); err == nil {
+		t.Error("ParseCollective(gather) succeeded")
+	}
+}
+
+func TestLookup(t *testing.T) {
+	for _, c := range Collectives() {
+		for _, name := range Names(c) {
+			a, err := Lookup(c, name, Options{PerNode: 8})
+			if err != nil {
+				t.Errorf("Lookup(%s, %s): %v", c, name, err)
+				continue
+			}
+			if a.Name() != name || a.Collective() != c {
+				t.Errorf("Lookup(%s, %s) = %s of %s", c, name, a.Name(), a.Collective())
+			}
+		}
+	}
+	if _, err := Lookup(AllReduce, "bruck", Options{}); err == nil {
+		t.Error("Lookup(allreduce, bruck) succeeded")
+	}
+	if _, err := Lookup(AllToAll, "hierarchical", Options{}); err == nil {
+		t.Error("hierarchical without a node size succeeded")
+	}
+	a, err := Lookup(AllReduce, "hierarchical", Options{PerNode: 8, Inter: "halving-doubling"})
+	if err != nil || a.(HierarchicalAllReduce).Inter != Algorithm(HalvingDoubling{}) {
+		t.Errorf("hierarchical with HD inside = %v, %v", a, err)
+	}
+	if _, err := Lookup(AllReduce, "hierarchical", Options{PerNode: 8, Inter: "hierarchical"}); err == nil {
+		t.Error("hierarchical inside hierarchical succeeded")
+	}
+}

@@ -1,0 +1,150 @@
+package commmodel
+
+import (
+	"math"
+	"testing"
+)
+
+// everyAlgorithm lists every algorithm with the rank counts it accepts.
+func everyAlgorithm() []Algorithm {
+	var all []Algorithm
+	for _, c := range Collectives() {
+		all = append(all, Algorithms(c)...)
+	}
+	return append(all, PipelinedBroadcast{Chunks: 4},
+		HierarchicalAllReduce{PerNode: 4}, HierarchicalAllReduce{PerNode: 4, Inter: HalvingDoubling{}},
+		HierarchicalAllToAll{PerNode: 4})
+}
+
+func accepts(a Algorithm, p int) bool {
+	switch h := a.(type) {
+	case HierarchicalAllReduce:
+		return p%h.PerNode == 0
+	case HierarchicalAllToAll:
+		return p%h.PerNode == 0
+	}
+	return true
+}
+
+// Properties for P = 1..64 of every algorithm: bytes per rank never below the
+// collective's lower bound, the critical path never below the busiest rank's
+// bytes, and time non-decreasing in S.
+func TestProperties(t *testing.T) {
+	sizes := LogSizes(1, 1<<34, 69)
+	for _, a := range everyAlgorithm() {
+		for p := 1; p <= 64; p++ {
+			if !accepts(a, p) {
+				continue
+			}
+			prev := -1.0
+			for _, s := range sizes {
+				c := a.Cost(p, s)
+				lb := LowerBound(a.Collective(), p, s)
+				if c.Bytes < lb*(1-1e-12) {
+					t.Fatalf("%s %s P=%d S=%g: bytes %g below the lower bound %g", a.Collective(), a.Name(), p, s, c.Bytes, lb)
+				}
+				if c.PathBytes != 0 && c.PathBytes < c.Bytes {
+					t.Fatalf("%s %s P=%d: path bytes %g below bytes %g", a.Collective(), a.Name(), p, c.PathBytes, c.Bytes)
+				}
+				if p > 1 && (c.Steps < 1 || c.Peers < 1 || c.Fanout < 1 || c.Fanout > c.Peers || c.Peers > p-1) {
+					t.Fatalf("%s %s P=%d: implausible counts %+v", a.Collective(), a.Name(), p, c)
+				}
+				tm := c.Time(H20Intra)
+				if math.IsNaN(tm) || tm < prev {
+					t.Fatalf("%s %s P=%d: time %g at S=%g after %g", a.Collective(), a.Name(), p, tm, s, prev)
+				}
+				prev = tm
+			}
+		}
+	}
+}
+
+// Crossovers are where the two times really are equal, and the order of A
+// and B is right on either side.
+func TestCrossoversAreEqualTimes(t *testing.T) {
+	links := []Link{H20Intra, H20Inter, {Alpha: 5e-6, BW: 1e11, Gamma: 1e-12}, {Alpha: 1e-6, BW: 5e10, Overhead: 2e-7}}
+	for _, c := range []Collective{AllReduce, AllToAll} {
+		for _, l := range links {
+			for p := 2; p <= 64; p++ {
+				for _, x := range Crossovers(Algorithms(c), p, l) {
+					ta, tb := Time(x.A, p, x.Size, l), Time(x.B, p, x.Size, l)
+					if !closeTo(ta, tb, 1e-9) {
+						t.Fatalf("%s P=%d %s/%s at %g B: %g vs %g s", c, p, x.A.Name(), x.B.Name(), x.Size, ta, tb)
+					}
+					if Time(x.A, p, x.Size/2, l) >= Time(x.B, p, x.Size/2, l) || Time(x.A, p, x.Size*2, l) <= Time(x.B, p, x.Size*2, l) {
+						t.Fatalf("%s P=%d: %s should win below %g B and %s above", c, p, x.A.Name(), x.Size, x.B.Name())
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestOneShotCrossover(t *testing.T) {
+	// article: S* = α·BW/((P-1) - 2(P-1)/P) ≈ 130 KB at P = 8 (133.3 kB with 2 us and 350 GB/s).
+	if got := OneShotCrossover(8, H20Intra); !closeTo(got, 2e-6*350e9/5.25, 1e-12) {
+		t.Errorf("OneShotCrossover(8) = %g, want %g", got, 2e-6*350e9/5.25)
+	}
+	for p := 3; p <= 64; p++ {
+		for _, l := range []Link{H20Intra, {Alpha: 3e-6, BW: 2e11, Gamma: 2e-12}, {Alpha: 1e-6, BW: 1e11, Overhead: 3e-7}} {
+			s := OneShotCrossover(p, l)
+			if a, b := Time(OneShot{}, p, s, l), Time(TwoShot{}, p, s, l); !closeTo(a, b, 1e-9) {
+				t.Errorf("P=%d: one-shot %g vs two-shot %g at the crossover %g", p, a, b, s)
+			}
+		}
+	}
+	if !math.IsInf(OneShotCrossover(2, H20Intra), 1) {
+		t.Error("P = 2: one-shot and two-shot send the same bytes, want +Inf")
+	}
+	if !math.IsNaN(OneShotCrossover(8, Link{})) {
+		t.Error("invalid link: want NaN")
+	}
+}
+
+// The root finder must agree with the closed form on linear times and find
+// the crossings of piecewise-linear (two-level) ones.
+func TestCrossoverRootFinder(t *testing.T) {
+	for p := 3; p <= 32; p++ {
+		f := func(s float64) float64 { return Time(OneShot{}, p, s, H20Intra) }
+		g := func(s float64) float64 { return Time(TwoShot{}, p, s, H20Intra) }
+		got := scanCrossings(f, g, minCrossoverSize, maxCrossoverSize)
+		if want := OneShotCrossover(p, H20Intra); len(got) != 1 || !closeTo(got[0], want, 1e-9) {
+			t.Errorf("P=%d: root finder %v, closed form %g", p, got, want)
+		}
+	}
+	c := H20Cluster(2)
+	for _, x := range ClusterCrossovers([]Algorithm{Direct{}, HierarchicalAllToAll{PerNode: 8}, Pairwise{}}, c) {
+		if ta, tb := c.Time(x.A, x.Size), c.Time(x.B, x.Size); !closeTo(ta, tb, 1e-9) {
+			t.Errorf("cluster %s/%s at %g: %g vs %g", x.A.Name(), x.B.Name(), x.Size, ta, tb)
+		}
+	}
+}
+
+func TestFastest(t *testing.T) {
+	// Below the one-shot crossover one-shot wins at P = 8; above it two-shot
+	// (ring and HD send the same bytes with more steps).
+	for _, tc := range []struct {
+		size float64
+		want Algorithm
+	}{{56e3, OneShot{}}, {1 << 20, TwoShot{}}, {1 << 30, TwoShot{}}} {
+		a, tm := Fastest(AllReduce, 8, tc.size, H20Intra)
+		if a != tc.want || tm != Time(tc.want, 8, tc.size, H20Intra) {
+			t.Errorf("Fastest at %g = %v (%g s), want %s", tc.size, a, tm, tc.want.Name())
+		}
+	}
+	if a, tm := Fastest(AllReduce, 8, -1, H20Intra); a != nil || !math.IsNaN(tm) {
+		t.Errorf("Fastest of a negative size = %v, %g; want nil, NaN", a, tm)
+	}
+	m := NewRegimeMap(AllReduce, []int{2, 8, 64}, LogSizes(1e3, 1e9, 13), H20Intra)
+	for i, p := range m.P {
+		for j, s := range m.Sizes {
+			a, _ := Fastest(AllReduce, p, s, H20Intra)
+			if m.At(i, j) != a {
+				t.Errorf("regime map at P=%d S=%g: %v, Fastest %v", p, s, m.At(i, j), a)
+			}
+		}
+	}
+	if c, r := m.Dims(); c != 13 || r != 3 || m.X(0) != 1e3 || m.Y(2) != 64 {
+		t.Errorf("regime map grid %d x %d, X(0) %g, Y(2) %g", c, r, m.X(0), m.Y(2))
+	}
+}
