@@ -86,10 +86,10 @@ type FitSettings struct {
 	// the relative error below which more regimes are not worth their
 	// parameters (default 0.01, i.e. 1%).
 	ScaleFloor float64
-	// MaxIter bounds the reweighting iterations of the robust loss (default 50).
+	// MaxIter bounds the reweighting iterations of the robust loss (default 30).
 	MaxIter int
 	// Candidates bounds the breakpoint positions the regime search considers
-	// (default 256). With at most this many distinct sizes the search is exact;
+	// (default 128). With at most this many distinct sizes the search is exact;
 	// beyond it breakpoints are placed on an even grid of the sorted sizes and
 	// each is then moved to its best position between its grid neighbours.
 	Candidates int
@@ -125,10 +125,10 @@ func (s *FitSettings) withDefaults() FitSettings {
 		d.ScaleFloor = 0.01
 	}
 	if d.MaxIter <= 0 {
-		d.MaxIter = 50
+		d.MaxIter = 30
 	}
 	if d.Candidates <= 1 {
-		d.Candidates = 256
+		d.Candidates = 128
 	}
 	if d.Bootstrap == 0 {
 		d.Bootstrap = 200
@@ -221,7 +221,8 @@ type FitResult struct {
 //
 // The robust losses (Bisquare by default) iterate: fit, compute relative
 // residuals rᵢ, scale s = max(1.4826·median|rᵢ|, ScaleFloor), reweight, refit,
-// until no weight moves by more than 1e-6 or MaxIter is reached.
+// until no weight moves by more than 10⁻³ or MaxIter is reached (Bisquare
+// starts from Huber weights settled to 10⁻²).
 //
 // FitAlphaBeta needs at least three samples and two distinct sizes; every
 // size and time must be finite and positive. Bad data gives ErrTooFewSamples,
@@ -243,6 +244,9 @@ type design struct {
 	t0, b0 float64
 	// blocks are the first sample of each distinct size, then len(samples).
 	blocks []int
+	// pre and cost are scratch space of split, reused across its calls.
+	pre  []sums
+	cost []float64
 }
 
 // bMinScaled is the lower bound of the scaled inverse bandwidth b·B0 (see
@@ -396,40 +400,62 @@ func fitRegimes(samples []Sample, regress func(float64) (float64, float64), s Fi
 		return nil, fmt.Errorf("%w: %d samples of %d sizes cannot form %d regimes of at least %d samples and 2 sizes",
 			ErrTooFewSamples, n, nb, kmin, s.MinPoints)
 	}
-	var fits []*kFit
-	for k := kmin; k <= kmax; k++ {
+	if s.Regimes > 0 {
+		f, err := d.fitK(s.Regimes, s)
+		if err != nil {
+			return nil, err
+		}
+		return d.result(f, nil, s), nil
+	}
+	// The reference scale comes from the least-squares fit with the most
+	// regimes the samples allow.
+	ones := make([]float64, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	var sigma float64
+	for ; kmax >= 1; kmax-- {
+		segs, err := d.split(ones, kmax, s)
+		if err == nil {
+			rel := make([]float64, n)
+			d.relErr(segs, rel)
+			sigma = referenceScale(rel, 3*kmax-1, s)
+			break
+		}
+	}
+	var best *kFit
+	var bic []float64
+	for k := 1; k <= kmax; k++ {
 		f, err := d.fitK(k, s)
 		if err != nil {
-			if k > kmin && errors.Is(err, ErrTooFewSamples) {
+			if k > 1 && errors.Is(err, ErrTooFewSamples) {
 				break // more regimes than the samples allow
 			}
 			return nil, err
 		}
-		fits = append(fits, f)
-	}
-	best := fits[0]
-	res := &FitResult{Samples: d.samples}
-	if s.Regimes == 0 {
-		top := fits[len(fits)-1]
-		sigma := referenceScale(top.rel, 3*len(top.segs)-1, s)
-		res.BIC = make([]float64, len(fits))
-		for i, f := range fits {
-			r := 0.0
-			for _, e := range f.rel {
-				r += rho(e, s.Loss, sigma, s)
-			}
-			res.BIC[i] = r/(sigma*sigma) + float64(3*len(f.segs)-1)*math.Log(float64(n))
-			if res.BIC[i] < res.BIC[len(best.segs)-1] {
-				best = f
-			}
+		r := 0.0
+		for _, e := range f.rel {
+			r += rho(e, s.Loss, sigma, s)
+		}
+		bic = append(bic, r/(sigma*sigma)+float64(3*k-1)*math.Log(float64(n)))
+		if best == nil || bic[k-1] < bic[len(best.segs)-1] {
+			best = f
+		} else if k-len(best.segs) >= 2 {
+			break // two more regimes did not help
 		}
 	}
+	return d.result(best, bic, s), nil
+}
+
+// result fills a FitResult from the chosen fit.
+func (d *design) result(best *kFit, bic []float64, s FitSettings) *FitResult {
+	res := &FitResult{Samples: d.samples, BIC: bic}
 	res.Weight, res.Iterations, res.Converged = best.w, best.iterations, best.converged
 	d.fillDiagnostics(res, best.segs)
 	if s.Bootstrap > 0 {
 		d.bootstrap(res, best.segs, s)
 	}
-	return res, nil
+	return res
 }
 
 // kFit is the robust fit with a fixed number of regimes.
@@ -461,9 +487,14 @@ func (d *design) fitK(k int, s FitSettings) (*kFit, error) {
 	}
 	f.iterations = 1
 	d.relErr(f.segs, f.rel)
-	for _, stage := range stages {
+	for si, stage := range stages {
+		// The Huber start of a Bisquare fit only needs to be close.
+		tol, maxIter := 1e-3, s.MaxIter
+		if si < len(stages)-1 {
+			tol, maxIter = 1e-2, min(10, s.MaxIter)
+		}
 		f.converged = false
-		for iter := 0; iter < s.MaxIter; iter++ {
+		for iter := 0; iter < maxIter; iter++ {
 			prev := slices.Clone(f.w)
 			moved, _ := reweight(f.rel, f.w, stage, s)
 			segs, err := d.split(f.w, k, s)
@@ -476,8 +507,8 @@ func (d *design) fitK(k int, s FitSettings) (*kFit, error) {
 			f.segs = segs
 			f.iterations++
 			d.relErr(f.segs, f.rel)
-			if moved < 1e-6 {
-				f.converged = true
+			if moved < tol {
+				f.converged = si == len(stages)-1
 				break
 			}
 		}
@@ -536,21 +567,10 @@ func (d *design) fillDiagnostics(res *FitResult, segs []segment) {
 
 // absMedianMax returns the median and the maximum of |x|.
 func absMedianMax(x []float64) (med, mx float64) {
-	a := make([]float64, len(x))
-	for i, v := range x {
-		a[i] = math.Abs(v)
+	for _, v := range x {
+		mx = max(mx, math.Abs(v))
 	}
-	slices.Sort(a)
-	return median(a), a[len(a)-1]
-}
-
-// median returns the median of sorted, non-empty a.
-func median(a []float64) float64 {
-	n := len(a)
-	if n%2 == 1 {
-		return a[n/2]
-	}
-	return (a[n/2-1] + a[n/2]) / 2
+	return medianAbs(x), mx
 }
 
 // Predict returns the fitted time for size bytes, in seconds, from the regime

@@ -29,9 +29,11 @@ import (
 //	σ = max(f, 1.4826·median|rᵢ'|·√(n/(n-p)))
 //
 // over the n samples, where rᵢ are the relative residuals of the K-regime
-// fit, rᵢ' those of the fit with the most regimes and p = 3K'-1 parameters,
+// fit, rᵢ' those of the least-squares fit with the most regimes K' the
+// samples allow and p = 3K'-1 its parameters,
 // f = ScaleFloor; 3K-1 counts K alphas, K bandwidths and K-1 breakpoints;
-// ties go to fewer regimes. ρ is the loss: r² for Squared, and for the
+// ties go to fewer regimes, and the search stops once two more regimes than
+// the best so far have not improved on it. ρ is the loss: r² for Squared, and for the
 // robust losses the function whose reweighting they are, scaled so that
 // ρ(r) ≈ r² for small r (Bisquare: (cσ)²/3·(1-(1-(r/cσ)²)³), capped at
 // (cσ)²/3; Huber: r² up to cσ, then 2cσ|r| - (cσ)²). A rejected sample thus
@@ -52,14 +54,17 @@ func FitPiecewise(samples []Sample, settings *FitSettings) (*FitResult, error) {
 // split finds the k-regime breakpoints that minimise the weighted residual sum
 // of squares for weights w and fits each regime. It fails with
 // ErrTooFewSamples when no split into k feasible regimes exists.
-func (d *design) split(w []float64, k int, s FitSettings) ([]segment, error) {
+func (d *design) split(wt []float64, k int, s FitSettings) ([]segment, error) {
 	nb := len(d.blocks) - 1
 	// Prefix sums at every block boundary.
-	pre := make([]sums, nb+1)
+	if len(d.pre) != nb+1 {
+		d.pre = make([]sums, nb+1)
+	}
+	pre := d.pre
 	for b := 0; b < nb; b++ {
 		pre[b+1] = pre[b]
 		for i := d.blocks[b]; i < d.blocks[b+1]; i++ {
-			pre[b+1].add(w[i], d.u[i], d.v[i])
+			pre[b+1].add(wt[i], d.u[i], d.v[i])
 		}
 	}
 	cost := func(b0, b1 int) float64 {
@@ -82,43 +87,44 @@ func (d *design) split(w []float64, k int, s FitSettings) ([]segment, error) {
 	inf := math.Inf(1)
 	bps := []int{0, nb}
 	if k > 1 {
-		// c[i][j] is the cost of one regime from candidate i to candidate j.
-		c := make([][]float64, m+1)
-		for i := range c {
-			c[i] = make([]float64, m+1)
+		// c[i*w+j] is the cost of one regime from candidate i to candidate j.
+		w := m + 1
+		if len(d.cost) != w*w {
+			d.cost = make([]float64, w*w)
+		}
+		c := d.cost
+		for i := 0; i < m; i++ {
 			for j := i + 1; j <= m; j++ {
-				c[i][j] = cost(cand[i], cand[j])
+				c[i*w+j] = cost(cand[i], cand[j])
 			}
 		}
-		// dp[q][j]: least cost of q regimes over candidates 0..j; from[q][j]
-		// the start of the last of them.
-		dp := make([][]float64, k+1)
-		from := make([][]int, k+1)
-		for q := range dp {
-			dp[q] = make([]float64, m+1)
-			from[q] = make([]int, m+1)
-			for j := range dp[q] {
-				dp[q][j] = inf
-			}
+		// dp[q*w+j]: least cost of q regimes over candidates 0..j;
+		// from[q*w+j] the start of the last of them.
+		dp := make([]float64, (k+1)*w)
+		from := make([]int, (k+1)*w)
+		for i := range dp {
+			dp[i] = inf
 		}
-		dp[0][0] = 0
+		dp[0] = 0
 		for q := 1; q <= k; q++ {
 			for j := q; j <= m; j++ {
+				best, arg := inf, 0
 				for i := q - 1; i < j; i++ {
-					if v := dp[q-1][i] + c[i][j]; v < dp[q][j] {
-						dp[q][j], from[q][j] = v, i
+					if v := dp[(q-1)*w+i] + c[i*w+j]; v < best {
+						best, arg = v, i
 					}
 				}
+				dp[q*w+j], from[q*w+j] = best, arg
 			}
 		}
-		if math.IsInf(dp[k][m], 1) {
+		if math.IsInf(dp[k*w+m], 1) {
 			return nil, fmt.Errorf("%w: %d samples of %d sizes cannot form %d regimes of at least %d samples and 2 sizes",
 				ErrTooFewSamples, len(d.samples), nb, k, s.MinPoints)
 		}
 		bps = make([]int, k+1)
 		for j, q := m, k; q > 0; q-- {
 			bps[q] = cand[j]
-			j = from[q][j]
+			j = from[q*w+j]
 		}
 		// Where the candidates were sparser than the sizes, move each
 		// breakpoint to its best block between its grid neighbours.
@@ -138,7 +144,7 @@ func (d *design) split(w []float64, k int, s FitSettings) ([]segment, error) {
 	segs := make([]segment, k)
 	for q := range segs {
 		lo, hi := d.blocks[bps[q]], d.blocks[bps[q+1]]
-		a, b, _, ok := d.segmentSums(w, lo, hi).solve()
+		a, b, _, ok := d.segmentSums(wt, lo, hi).solve()
 		if !ok {
 			return nil, fmt.Errorf("%w: samples %d..%d carry no weight", ErrTooFewSamples, lo, hi-1)
 		}

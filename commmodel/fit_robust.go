@@ -40,12 +40,57 @@ func reweight(rel, w []float64, loss Loss, s FitSettings) (moved, scale float64)
 
 // robustScale is max(1.4826·median|rᵢ|, ScaleFloor).
 func robustScale(rel []float64, s FitSettings) float64 {
-	abs := make([]float64, len(rel))
-	for i, r := range rel {
-		abs[i] = math.Abs(r)
+	return max(1.4826*medianAbs(rel), s.ScaleFloor)
+}
+
+// medianAbs returns the median of |x| for non-empty x in expected linear
+// time (quickselect on a copy).
+func medianAbs(x []float64) float64 {
+	a := make([]float64, len(x))
+	for i, v := range x {
+		a[i] = math.Abs(v)
 	}
-	slices.Sort(abs)
-	return max(1.4826*median(abs), s.ScaleFloor)
+	n := len(a)
+	hi := selectKth(a, n/2)
+	if n%2 == 1 {
+		return hi
+	}
+	// The lower middle is the largest of the elements left of n/2.
+	return (slices.Max(a[:n/2]) + hi) / 2
+}
+
+// selectKth reorders a so that a[k] is its k-th smallest element, everything
+// before it no larger and everything after no smaller, and returns a[k].
+func selectKth(a []float64, k int) float64 {
+	lo, hi := 0, len(a)-1
+	for lo < hi {
+		// Median of three as the pivot, then a Hoare partition.
+		mid := lo + (hi-lo)/2
+		p := max(min(a[lo], a[mid]), min(max(a[lo], a[mid]), a[hi]))
+		i, j := lo, hi
+		for i <= j {
+			for a[i] < p {
+				i++
+			}
+			for a[j] > p {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return a[k]
+		}
+	}
+	return a[k]
 }
 
 // tuning is the tuning constant c of loss: s.Tuning for the configured loss,
@@ -90,6 +135,5 @@ func referenceScale(rel []float64, p int, s FitSettings) float64 {
 	if n <= p {
 		return s.ScaleFloor
 	}
-	m, _ := absMedianMax(rel)
-	return max(s.ScaleFloor, 1.4826*m*math.Sqrt(float64(n)/float64(n-p)))
+	return max(s.ScaleFloor, 1.4826*medianAbs(rel)*math.Sqrt(float64(n)/float64(n-p)))
 }

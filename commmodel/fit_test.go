@@ -28,9 +28,9 @@ func TestFitAlphaBetaRecoversModel(t *testing.T) {
 	// The article's fitted figures for 8 x H20 AllToAll: alpha ~10 us, BW ~280 GB/s.
 	const alpha, bw = 10e-6, 280e9
 	for _, tc := range []struct {
-		name      string
-		noise     float64
-		loss      commmodel.Loss
+		name       string
+		noise      float64
+		loss       commmodel.Loss
 		tolA, tolB float64
 	}{
 		{"exact/squared", 0, commmodel.Squared, 1e-9, 1e-9},

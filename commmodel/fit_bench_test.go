@@ -1,0 +1,36 @@
+package commmodel_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// BenchmarkFitPiecewise fits the three-regime curve with 1% noise: 40 sizes
+// spaced evenly in log size (a long nccl-tests sweep), and 10,000
+// log-uniform sizes. Targets (issue 5): <= 5 ms and <= 200 ms.
+func BenchmarkFitPiecewise(b *testing.B) {
+	for _, n := range []int{40, 10000} {
+		rng := rand.New(rand.NewPCG(uint64(n), 3))
+		sizes := make([]float64, n)
+		for i := range sizes {
+			if n <= 40 {
+				sizes[i] = math.Round(math.Exp2(3 + 30*float64(i)/float64(n-1)))
+			} else {
+				sizes[i] = math.Round(math.Exp2(3 + 30*rng.Float64()))
+			}
+		}
+		samples := threeRegimeSamples(sizes, 0.01, 1)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := commmodel.FitPiecewise(samples, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
