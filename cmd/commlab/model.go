@@ -1,0 +1,268 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+func init() {
+	register("model", "time each algorithm of a collective at given sizes", runModel)
+	register("crossover", "sizes at which one algorithm of a collective overtakes another", runCrossover)
+}
+
+// linkFlags are the flags that choose a Link: -preset, or -alpha and -bw.
+type linkFlags struct {
+	preset, alpha, bw, gamma string
+}
+
+func (f *linkFlags) add(fs *flag.FlagSet) {
+	fs.StringVar(&f.preset, "preset", "", "named link instead of -alpha/-bw: h20-intra or h20-inter")
+	fs.StringVar(&f.alpha, "alpha", "", "start-up latency per step, with unit (e.g. 2us)")
+	fs.StringVar(&f.bw, "bw", "", "per-rank bus bandwidth, with unit (e.g. 350GB/s, 400Gb/s)")
+	fs.StringVar(&f.gamma, "gamma", "", "reduction time per byte, in seconds per byte (default 0)")
+}
+
+func (f *linkFlags) link() (commmodel.Link, error) {
+	if f.preset != "" {
+		if f.alpha != "" || f.bw != "" {
+			return commmodel.Link{}, fmt.Errorf("-preset and -alpha/-bw exclude each other")
+		}
+		l, ok := commmodel.Preset(f.preset)
+		if !ok {
+			return commmodel.Link{}, fmt.Errorf("unknown preset %q (want h20-intra or h20-inter)", f.preset)
+		}
+		return l, nil
+	}
+	if f.alpha == "" || f.bw == "" {
+		return commmodel.Link{}, fmt.Errorf("need -alpha and -bw, or -preset")
+	}
+	var l commmodel.Link
+	var err error
+	if l.Alpha, err = commmodel.ParseDuration(f.alpha); err != nil {
+		return l, fmt.Errorf("-alpha: %w", err)
+	}
+	if l.BW, err = commmodel.ParseBandwidth(f.bw); err != nil {
+		return l, fmt.Errorf("-bw: %w", err)
+	}
+	if f.gamma != "" {
+		if _, err := fmt.Sscan(f.gamma, &l.Gamma); err != nil || !(l.Gamma >= 0) || math.IsInf(l.Gamma, 0) {
+			return l, fmt.Errorf("-gamma %q: want a non-negative number of seconds per byte", f.gamma)
+		}
+	}
+	if !l.Valid() {
+		return l, fmt.Errorf("link %+v is not valid", l)
+	}
+	return l, nil
+}
+
+// collectiveFlags choose the collective, rank count and algorithms.
+type collectiveFlags struct {
+	collective string
+	p          int
+	algos      string
+	perNode    int
+	inter      string
+}
+
+func (f *collectiveFlags) add(fs *flag.FlagSet, withAlgos bool) {
+	fs.StringVar(&f.collective, "collective", "allreduce", "allreduce, reducescatter, allgather, broadcast or alltoall")
+	fs.IntVar(&f.p, "p", 8, "number of ranks")
+	fs.IntVar(&f.perNode, "per-node", 8, "GPUs per node, for the hierarchical algorithms")
+	fs.StringVar(&f.inter, "inter", "ring", "AllReduce run between nodes by hierarchical AllReduce")
+	if withAlgos {
+		fs.StringVar(&f.algos, "algo", "", "comma-separated algorithms (default: every single-level one)")
+	}
+}
+
+// resolve returns the collective and its algorithms; hierarchical ones are
+// included only when named, since they need -per-node to divide -p.
+func (f *collectiveFlags) resolve() (commmodel.Collective, []commmodel.Algorithm, error) {
+	c, err := commmodel.ParseCollective(f.collective)
+	if err != nil {
+		return c, nil, err
+	}
+	if f.p < 1 {
+		return c, nil, fmt.Errorf("-p %d: need at least 1 rank", f.p)
+	}
+	if f.p > 1<<20 {
+		return c, nil, fmt.Errorf("-p %d: more than 2^20 ranks is not supported", f.p)
+	}
+	if f.algos == "" {
+		return c, commmodel.Algorithms(c), nil
+	}
+	var algs []commmodel.Algorithm
+	for _, name := range strings.Split(f.algos, ",") {
+		a, err := commmodel.Lookup(c, name, commmodel.Options{PerNode: f.perNode, Inter: f.inter})
+		if err != nil {
+			return c, nil, err
+		}
+		if name == "hierarchical" && f.p%f.perNode != 0 {
+			return c, nil, fmt.Errorf("hierarchical: -p %d is not a multiple of -per-node %d", f.p, f.perNode)
+		}
+		algs = append(algs, a)
+	}
+	return c, algs, nil
+}
+
+type modelRow struct {
+	Algorithm    string  `json:"algorithm"`
+	SizeBytes    int64   `json:"size_bytes"`
+	Steps        int     `json:"steps"`
+	BytesPerRank float64 `json:"bytes_per_rank"`
+	Connections  int     `json:"connections"`
+	TimeS        float64 `json:"time_s"`
+	Messages     int     `json:"messages"`
+	BusBWBps     float64 `json:"busbw_Bps"`
+}
+
+type modelResult struct {
+	Collective string     `json:"collective"`
+	P          int        `json:"p"`
+	AlphaS     float64    `json:"alpha_s"`
+	BWBps      float64    `json:"bw_Bps"`
+	Rows       []modelRow `json:"rows"`
+}
+
+func runModel(args []string, stdout io.Writer) error {
+	fs := newFlags("model")
+	var lf linkFlags
+	var cf collectiveFlags
+	lf.add(fs)
+	cf.add(fs, true)
+	sizes := fs.String("size", "", "comma-separated message sizes (e.g. 64KiB,1MB,1GiB)")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if _, err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	c, algs, err := cf.resolve()
+	if err != nil {
+		return err
+	}
+	l, err := lf.link()
+	if err != nil {
+		return err
+	}
+	if *sizes == "" {
+		return fmt.Errorf("need -size")
+	}
+	ss, err := commmodel.ParseSizes(*sizes)
+	if err != nil {
+		return fmt.Errorf("-size: %w", err)
+	}
+	res := modelResult{Collective: c.String(), P: cf.p, AlphaS: l.Alpha, BWBps: l.BW}
+	for _, a := range algs {
+		for _, s := range ss {
+			cost := a.Cost(cf.p, float64(s))
+			t := cost.Time(l)
+			if math.IsNaN(t) {
+				return fmt.Errorf("%s at %d bytes: time undefined", a.Name(), s)
+			}
+			row := modelRow{
+				Algorithm: a.Name(), SizeBytes: s, Steps: cost.Steps, BytesPerRank: cost.Bytes,
+				Connections: cost.Peers, TimeS: t, Messages: cost.Messages,
+			}
+			if t > 0 {
+				row.BusBWBps = c.BusBW(cf.p, float64(s), t)
+			}
+			res.Rows = append(res.Rows, row)
+		}
+	}
+	if *asJSON {
+		return writeJSON(stdout, res)
+	}
+	fmt.Fprintf(stdout, "%s, P = %d, alpha = %s, BW = %s\n\n", c, cf.p, formatSeconds(l.Alpha), formatBW(l.BW))
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "algorithm\tsize\tsteps\tbytes/rank\tpeers\ttime\tbusBW\t")
+	for _, r := range res.Rows {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%s\t%s\t\n", r.Algorithm, formatBytes(float64(r.SizeBytes)), r.Steps,
+			formatBytes(r.BytesPerRank), r.Connections, formatSeconds(r.TimeS), formatBW(r.BusBWBps))
+	}
+	return tw.Flush()
+}
+
+type crossoverRow struct {
+	A         string  `json:"a"`
+	B         string  `json:"b"`
+	SizeBytes float64 `json:"size_bytes"`
+}
+
+type crossoverResult struct {
+	Collective string         `json:"collective"`
+	P          int            `json:"p"`
+	AlphaS     float64        `json:"alpha_s"`
+	BWBps      float64        `json:"bw_Bps"`
+	Crossovers []crossoverRow `json:"crossovers"`
+}
+
+func runCrossover(args []string, stdout io.Writer) error {
+	fs := newFlags("crossover")
+	var lf linkFlags
+	var cf collectiveFlags
+	lf.add(fs)
+	cf.add(fs, true)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if _, err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	c, algs, err := cf.resolve()
+	if err != nil {
+		return err
+	}
+	l, err := lf.link()
+	if err != nil {
+		return err
+	}
+	res := crossoverResult{Collective: c.String(), P: cf.p, AlphaS: l.Alpha, BWBps: l.BW, Crossovers: []crossoverRow{}}
+	for _, x := range commmodel.Crossovers(algs, cf.p, l) {
+		res.Crossovers = append(res.Crossovers, crossoverRow{A: x.A.Name(), B: x.B.Name(), SizeBytes: x.Size})
+	}
+	if *asJSON {
+		return writeJSON(stdout, res)
+	}
+	fmt.Fprintf(stdout, "%s, P = %d, alpha = %s, BW = %s\n\n", c, cf.p, formatSeconds(l.Alpha), formatBW(l.BW))
+	if len(res.Crossovers) == 0 {
+		fmt.Fprintln(stdout, "no crossovers: one algorithm is fastest at every size")
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "faster below\tfaster above\tsize\tbytes")
+	for _, x := range res.Crossovers {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\n", x.A, x.B, formatBytes(x.SizeBytes), x.SizeBytes)
+	}
+	return tw.Flush()
+}
+
+// formatBytes writes a byte count with a binary prefix, as nccl-tests users read sizes.
+func formatBytes(b float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
+	i := 0
+	for math.Abs(b) >= 1024 && i < len(units)-1 {
+		b /= 1024
+		i++
+	}
+	if i == 0 {
+		return fmt.Sprintf("%.0f B", b)
+	}
+	return fmt.Sprintf("%.4g %s", b, units[i])
+}
+
+// formatSeconds writes a duration in us (or ms, s when large).
+func formatSeconds(s float64) string {
+	switch {
+	case s >= 1:
+		return fmt.Sprintf("%.4g s", s)
+	case s >= 1e-3:
+		return fmt.Sprintf("%.4g ms", s*1e3)
+	default:
+		return fmt.Sprintf("%.4g us", s*1e6)
+	}
+}
+
+// formatBW writes a bandwidth in GB/s (1e9 B/s), as nccl-tests does.
+func formatBW(bps float64) string { return fmt.Sprintf("%.4g GB/s", bps/1e9) }

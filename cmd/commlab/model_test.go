@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// runCLI runs one command line and returns its exit status and outputs.
+func runCLI(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestModelJSON(t *testing.T) {
+	code, out, stderr := runCLI("model", "-collective", "allreduce", "-p", "8", "-alpha", "2us", "-bw", "350GB/s",
+		"-size", "1MB,64KiB", "-algo", "ring,one-shot", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		Collective string  `json:"collective"`
+		P          int     `json:"p"`
+		AlphaS     float64 `json:"alpha_s"`
+		BWBps      float64 `json:"bw_Bps"`
+		Rows       []struct {
+			Algorithm    string  `json:"algorithm"`
+			SizeBytes    int64   `json:"size_bytes"`
+			Steps        int     `json:"steps"`
+			BytesPerRank float64 `json:"bytes_per_rank"`
+			Connections  int     `json:"connections"`
+			TimeS        float64 `json:"time_s"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if res.Collective != "allreduce" || res.P != 8 || res.AlphaS != 2e-6 || res.BWBps != 350e9 || len(res.Rows) != 4 {
+		t.Fatalf("header %+v", res)
+	}
+	r := res.Rows[0]
+	// article: ring at P = 8 is 14 steps; 1 MB moves 1.75 MB per rank in 5 us, 28 us of steps.
+	if r.Algorithm != "ring" || r.SizeBytes != 1e6 || r.Steps != 14 || r.BytesPerRank != 1.75e6 || r.Connections != 2 || math.Abs(r.TimeS-33e-6) > 1e-12 {
+		t.Errorf("ring row %+v", r)
+	}
+	// one-shot sends (P-1)·S in one step to P-1 peers.
+	if r := res.Rows[3]; r.Algorithm != "one-shot" || r.SizeBytes != 65536 || r.Steps != 1 || r.BytesPerRank != 7*65536 || r.Connections != 7 {
+		t.Errorf("one-shot row %+v", r)
+	}
+}
+
+func TestModelTableAndPreset(t *testing.T) {
+	code, out, stderr := runCLI("model", "-collective", "alltoall", "-p", "16", "-preset", "h20-intra", "-size", "1MiB", "-algo", "direct,pairwise,bruck,hierarchical")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"alltoall, P = 16", "direct", "pairwise", "bruck", "hierarchical", "busBW"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestCrossoverJSON(t *testing.T) {
+	code, out, stderr := runCLI("crossover", "-collective", "allreduce", "-p", "8", "-preset", "h20-intra", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		Crossovers []struct {
+			A, B      string
+			SizeBytes float64 `json:"size_bytes"`
+		} `json:"crossovers"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	// article: one-shot/two-shot crossover ~130 KB; formula alpha·BW/5.25 = 133333 B.
+	if len(res.Crossovers) == 0 || res.Crossovers[0].A != "one-shot" || res.Crossovers[0].B != "two-shot" ||
+		math.Abs(res.Crossovers[0].SizeBytes-2e-6*350e9/5.25) > 1e-3 {
+		t.Errorf("crossovers %+v", res.Crossovers)
+	}
+	code, out, _ = runCLI("crossover", "-collective", "reducescatter", "-p", "8", "-preset", "h20-intra")
+	if code != 0 || !strings.Contains(out, "no crossovers") {
+		t.Errorf("single-algorithm collective: exit %d\n%s", code, out)
+	}
+}
+
+// Bad input is an error message and a non-zero exit, never a panic or a NaN.
+func TestModelErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"model", "-p", "0", "-preset", "h20-intra", "-size", "1"}, "at least 1 rank"},
+		{[]string{"model", "-p", "-3", "-preset", "h20-intra", "-size", "1"}, "at least 1 rank"},
+		{[]string{"model", "-preset", "h20-intra", "-size", "-5"}, "size"},
+		{[]string{"model", "-preset", "h20-intra", "-size", "NaN"}, "size"},
+		{[]string{"model", "-preset", "h20-intra"}, "need -size"},
+		{[]string{"model", "-alpha", "2us", "-bw", "0GB/s", "-size", "1"}, "positive"},
+		{[]string{"model", "-alpha", "2us", "-bw", "NaN GB/s", "-size", "1"}, "bandwidth"},
+		{[]string{"model", "-alpha", "2", "-bw", "1GB/s", "-size", "1"}, "unit"},
+		{[]string{"model", "-alpha", "2us", "-size", "1"}, "need -alpha and -bw"},
+		{[]string{"model", "-preset", "h20-mars", "-size", "1"}, "unknown preset"},
+		{[]string{"model", "-collective", "gather", "-preset", "h20-intra", "-size", "1"}, "unknown collective"},
+		{[]string{"model", "-algo", "bruck", "-preset", "h20-intra", "-size", "1"}, "unknown allreduce algorithm"},
+		{[]string{"model", "-algo", "hierarchical", "-p", "12", "-preset", "h20-intra", "-size", "1"}, "multiple"},
+		{[]string{"model", "-preset", "h20-intra", "-size", "1", "extra"}, "unexpected argument"},
+		{[]string{"crossover", "-p", "0", "-preset", "h20-intra"}, "at least 1 rank"},
+		{[]string{"frobnicate"}, "unknown subcommand"},
+	} {
+		code, out, stderr := runCLI(tc.args...)
+		if code == 0 {
+			t.Errorf("%v: exit 0, want an error\n%s", tc.args, out)
+		}
+		if !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: stderr %q lacks %q", tc.args, stderr, tc.want)
+		}
+		if strings.Contains(out, "NaN") || strings.Contains(stderr, "panic") {
+			t.Errorf("%v: NaN or panic in output:\n%s%s", tc.args, out, stderr)
+		}
+	}
+}
+
+func TestClaimsCommand(t *testing.T) {
+	code, out, stderr := runCLI("claims", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, out)
+	}
+	var res struct {
+		Claims []struct {
+			ID, Statement, Expected, Got string
+			Pass                         bool
+		} `json:"claims"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, c := range res.Claims {
+		ids[c.ID] = true
+		if !c.Pass {
+			t.Errorf("claim %s fails: %s", c.ID, c.Got)
+		}
+	}
+	for _, id := range []string{"ring-steps-p8", "oneshot-crossover-p8", "cross-node-ratios", "hierarchical-network-bytes"} {
+		if !ids[id] {
+			t.Errorf("claim %s missing", id)
+		}
+	}
+	code, out, _ = runCLI("claims")
+	if code != 0 || !strings.Contains(out, "claims,") {
+		t.Errorf("table: exit %d\n%s", code, out)
+	}
+}
