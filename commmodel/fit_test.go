@@ -340,3 +340,42 @@ func TestFitBootstrapSeeded(t *testing.T) {
 		t.Errorf("Bootstrap -1 gave an interval %+v", r.Regimes[0].AlphaCI)
 	}
 }
+
+// stepsAlgo is a test-only Algorithm whose cost has a fixed number of steps
+// and sends 2(P-1)/P·S bytes, like ring AllReduce (DESIGN.md's table).
+type stepsAlgo struct{}
+
+func (stepsAlgo) Name() string                     { return "test-ring" }
+func (stepsAlgo) Collective() commmodel.Collective { return commmodel.AllReduce }
+func (stepsAlgo) Cost(p int, size float64) commmodel.Cost {
+	n := float64(p)
+	return commmodel.Cost{Steps: 2 * (p - 1), Bytes: 2 * (n - 1) / n * size}
+}
+
+func TestFitAlgorithmRecoversLink(t *testing.T) {
+	// "If this is ring AllReduce at P = 16, what are alpha and BW?": times
+	// made by Cost.Time on a known link must give that link back.
+	want := commmodel.Link{Alpha: 2e-6, BW: 350e9} // the article's intra-node defaults
+	for _, a := range []commmodel.Algorithm{stepsAlgo{}, commmodel.Ring{}} {
+		var samples []commmodel.Sample
+		for _, s := range powersOfTwo(10, 32) {
+			samples = append(samples, commmodel.Sample{Size: s, Time: commmodel.Time(a, 16, s, want)})
+		}
+		f, err := commmodel.FitAlgorithm(a, 16, samples, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if relDiff(f.Link.Alpha, want.Alpha) > 1e-9 || relDiff(f.Link.BW, want.BW) > 1e-9 {
+			t.Errorf("%s: link %+v, want %+v", a.Name(), f.Link, want)
+		}
+		// The same samples read as plain alpha + S/BW: alpha = 30 steps·alpha,
+		// BW = link BW / (2·15/16).
+		single, err := commmodel.FitAlphaBeta(samples, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := single.Regimes[0]; relDiff(g.Alpha, 30*want.Alpha) > 1e-9 || relDiff(g.BW, want.BW*16/30) > 1e-9 {
+			t.Errorf("%s: plain fit %g s, %g B/s; want %g, %g", a.Name(), g.Alpha, g.BW, 30*want.Alpha, want.BW*16/30)
+		}
+	}
+}
