@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # notebooks.sh: run every GoNB notebook under a real Jupyter and check it.
 #
-# Usage: scripts/notebooks.sh [-check] [-html] [NOTEBOOK.ipynb...]
+# Usage: scripts/notebooks.sh [-check] [-html] [-update-testdata] [NOTEBOOK.ipynb...]
 #
 # Installs what is missing (scripts/setup-notebooks.sh), executes each notebook
 # (default: notebooks/*.ipynb) headless with /usr/bin/jupyter nbconvert and the
@@ -17,15 +17,18 @@
 #           panic, log.Fatal, os.Exit(1) or run a failing "!" line), which must
 #           each be reported as failing. scripts/test.sh uses this mode.
 #   -html   also write HTML copies to notebooks/html/.
+#   -update-testdata  only re-execute notebooks/testdata/*.ipynb into
+#           notebooks/testdata/executed/, the copies that go test reads.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-check=0 html=0
+check=0 html=0 update=0
 notebooks=()
 for arg in "$@"; do
 	case "$arg" in
 	-check | --check) check=1 ;;
 	-html | --html) html=1 ;;
+	-update-testdata | --update-testdata) update=1 ;;
 	-h | -help | --help) sed -n '2,/^set -e/{/^set -e/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	-*) echo "notebooks.sh: unknown flag $arg" >&2; exit 2 ;;
 	*) notebooks+=("$(cd "$(dirname "$arg")" && pwd)/$(basename "$arg")") ;;
@@ -72,6 +75,15 @@ execute() {
 	fi
 	return $rc
 }
+
+if [ $update -eq 1 ]; then
+	mkdir -p "$ROOT/notebooks/testdata/executed"
+	for nb in "$ROOT"/notebooks/testdata/*.ipynb; do
+		execute "$nb" "$ROOT/notebooks/testdata/executed"
+	done
+	"$work/nbcheck" -expect-fail -times "$work/times" "$ROOT"/notebooks/testdata/executed/*.ipynb
+	exit
+fi
 
 status=0
 executed=()

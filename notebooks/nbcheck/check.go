@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -43,6 +44,38 @@ type Report struct {
 	CodeCells int       // number of code cells
 	Images    int       // number of outputs carrying image/png data
 	Problems  []Problem // empty when the notebook ran cleanly
+
+	// Expect lists the kinds of problem the notebook is meant to show, from
+	// its metadata "nbcheck": {"expect": [...]}; set only in the deliberately
+	// failing notebooks of notebooks/testdata.
+	Expect []Kind
+}
+
+// Kinds returns the distinct kinds among the problems, in order of first appearance.
+func (r Report) Kinds() []Kind {
+	var ks []Kind
+	for _, p := range r.Problems {
+		if !slices.Contains(ks, p.Kind) {
+			ks = append(ks, p.Kind)
+		}
+	}
+	return ks
+}
+
+// FailsAsExpected reports whether a deliberately failing notebook failed the
+// way its metadata says: at least one problem, and exactly the kinds listed
+// in Expect (any kinds when Expect is empty).
+func (r Report) FailsAsExpected() bool {
+	if r.OK() {
+		return false
+	}
+	if len(r.Expect) == 0 {
+		return true
+	}
+	got, want := r.Kinds(), slices.Clone(r.Expect)
+	slices.Sort(got)
+	slices.Sort(want)
+	return slices.Equal(got, slices.Compact(want))
 }
 
 // OK reports whether no problem was found.
@@ -68,7 +101,7 @@ func Check(r io.Reader) (Report, error) {
 	if nb.NBFormat != 4 {
 		return Report{}, fmt.Errorf("%w: nbformat is %d", ErrFormat, nb.NBFormat)
 	}
-	rep := Report{Cells: len(nb.Cells)}
+	rep := Report{Cells: len(nb.Cells), Expect: nb.Metadata.NBCheck.Expect}
 	for i, c := range nb.Cells {
 		if c.CellType != "code" {
 			continue
@@ -95,7 +128,7 @@ func outputProblems(i int, o output) []Problem {
 	var ps []Problem
 	switch {
 	case o.OutputType == "error":
-		ps = append(ps, Problem{i, ErrorOutput, strings.TrimSpace(o.EName + ": " + o.EValue)})
+		ps = append(ps, Problem{i, ErrorOutput, firstLine(o.EName + ": " + o.EValue)})
 	case o.OutputType == "stream" && o.Name == "stderr":
 		for _, line := range strings.Split(string(o.Text), "\n") {
 			switch {

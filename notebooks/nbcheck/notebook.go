@@ -10,6 +10,11 @@ import (
 type notebook struct {
 	NBFormat int    `json:"nbformat"`
 	Cells    []cell `json:"cells"`
+	Metadata struct {
+		NBCheck struct {
+			Expect []Kind `json:"expect"`
+		} `json:"nbcheck"`
+	} `json:"metadata"`
 }
 
 type cell struct {

@@ -10,7 +10,9 @@
 // The exit status is 0 when every notebook is clean, 1 when one is not, and 2
 // for bad usage or unreadable input. With -expect-fail the sense is inverted:
 // every notebook must show at least one problem (the runner uses it on the
-// deliberately failing notebooks in notebooks/testdata).
+// deliberately failing notebooks in notebooks/testdata), and when a notebook's
+// metadata lists the kinds it must show ("nbcheck": {"expect": [...]}), it must
+// show exactly those.
 package main
 
 import (
@@ -52,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	status := 0
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "notebook\tcells\tcode\timages\tseconds\tstatus\t")
 	var details []string
 	for _, path := range fs.Args() {
@@ -68,16 +70,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		verdict := "ok"
 		if !rep.OK() {
 			verdict = fmt.Sprintf("FAIL (%d)", len(rep.Problems))
+		}
+		if !rep.OK() && !(*expectFail && rep.FailsAsExpected()) {
 			for _, p := range rep.Problems {
 				details = append(details, fmt.Sprintf("%s: %s", path, p))
 			}
 		}
 		if *expectFail {
-			if rep.OK() {
-				verdict = "FAIL (expected a problem)"
-				status = 1
+			if rep.FailsAsExpected() {
+				verdict = "ok (caught: " + joinKinds(rep.Kinds()) + ")"
 			} else {
-				verdict = "ok (failure caught)"
+				verdict = fmt.Sprintf("FAIL (want %s, got %s)", joinKinds(rep.Expect), joinKinds(rep.Kinds()))
+				status = 1
 			}
 		} else if !rep.OK() {
 			status = 1
@@ -89,6 +93,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, d)
 	}
 	return status
+}
+
+func joinKinds(ks []nbcheck.Kind) string {
+	if len(ks) == 0 {
+		return "no problem"
+	}
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = string(k)
+	}
+	return strings.Join(s, ",")
 }
 
 // readTimes reads "path<TAB>seconds" lines; errors give the file and line.
