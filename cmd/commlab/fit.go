@@ -1,0 +1,355 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/data"
+)
+
+func init() {
+	register("fit", "fit alpha and bandwidth (one pair and per size regime) to an nccl-tests log or tidy CSV", runFit)
+}
+
+// fitOutput is the JSON of "commlab fit" (DESIGN.md's contract; fields after
+// the contract's are additions). Times are in s, sizes in B, bandwidths in B/s.
+type fitOutput struct {
+	Collective       string      `json:"collective"`
+	P                int         `json:"p"`
+	NPoints          int         `json:"n_points"`
+	Single           fitSingle   `json:"single"`
+	Regimes          []fitRegime `json:"regimes"`
+	MedianRelErr     float64     `json:"median_rel_err"`
+	MaxRelErr        float64     `json:"max_rel_err"`
+	LOOMedianRelErr  float64     `json:"loo_median_rel_err"`
+	File             string      `json:"file"`
+	Test             int         `json:"test"`
+	Tests            int         `json:"tests"`
+	TestName         string      `json:"test_name"`
+	CollectiveFrom   string      `json:"collective_from"`
+	PFrom            string      `json:"p_from"`
+	Nodes            int         `json:"nodes"`
+	Placement        string      `json:"placement"`
+	DroppedZeroBytes int         `json:"dropped_zero_byte_rows"`
+	BusFactor        float64     `json:"bus_factor,omitempty"`
+	Loss             string      `json:"loss"`
+	BIC              []float64   `json:"bic,omitempty"`
+	Through          *fitThrough `json:"through,omitempty"`
+	Points           []fitPoint  `json:"points"`
+	Problems         []string    `json:"problems,omitempty"`
+	Settings         fitConfig   `json:"settings"`
+}
+
+// fitSingle is the one-pair fit T = alpha + S/BW.
+type fitSingle struct {
+	AlphaS          float64    `json:"alpha_s"`
+	BWBps           float64    `json:"bw_Bps"`
+	MedianRelErr    float64    `json:"median_rel_err"`
+	MaxRelErr       float64    `json:"max_rel_err"`
+	LOOMedianRelErr float64    `json:"loo_median_rel_err"`
+	BusBWBps        float64    `json:"bus_bw_Bps,omitempty"`
+	AlphaCIS        [2]float64 `json:"alpha_ci_s"`
+	BWCIBps         [2]float64 `json:"bw_ci_Bps"`
+	BWAtBound       bool       `json:"bw_at_bound"`
+}
+
+// fitRegime is one size regime of the piecewise fit.
+type fitRegime struct {
+	MinBytes  int64      `json:"min_bytes"`
+	MaxBytes  int64      `json:"max_bytes"`
+	AlphaS    float64    `json:"alpha_s"`
+	BWBps     float64    `json:"bw_Bps"`
+	BusBWBps  float64    `json:"bus_bw_Bps,omitempty"`
+	NPoints   int        `json:"n_points"`
+	AlphaCIS  [2]float64 `json:"alpha_ci_s"`
+	BWCIBps   [2]float64 `json:"bw_ci_Bps"`
+	BWAtBound bool       `json:"bw_at_bound"`
+}
+
+// fitThrough is the link fitted through an algorithm's cost (-algo).
+type fitThrough struct {
+	Algorithm       string  `json:"algorithm"`
+	AlphaS          float64 `json:"alpha_s"`
+	BWBps           float64 `json:"bw_Bps"`
+	MedianRelErr    float64 `json:"median_rel_err"`
+	MaxRelErr       float64 `json:"max_rel_err"`
+	LOOMedianRelErr float64 `json:"loo_median_rel_err"`
+}
+
+// fitPoint is one fitted sample.
+type fitPoint struct {
+	SizeBytes  int64   `json:"size_bytes"`
+	TimeS      float64 `json:"time_s"`
+	PredictedS float64 `json:"predicted_s"`
+	RelErr     float64 `json:"rel_err"`
+	LOORelErr  float64 `json:"loo_rel_err"`
+	Weight     float64 `json:"weight"`
+}
+
+// fitConfig records the fit settings used.
+type fitConfig struct {
+	Regimes   string  `json:"regimes"`
+	MinPoints int     `json:"min_points"`
+	Bootstrap int     `json:"bootstrap"`
+	Level     float64 `json:"level"`
+	Seed      uint64  `json:"seed"`
+}
+
+func runFit(args []string, stdout io.Writer) error {
+	fs := newFlags("fit")
+	collective := fs.String("collective", "", "collective of the log, overriding what the reader infers (allreduce, alltoall, ...)")
+	p := fs.Int("p", 0, "rank count, overriding what the reader infers")
+	regimes := fs.String("regimes", "auto", "number of size regimes: auto (chosen by BIC) or a count K >= 1")
+	placement := fs.String("placement", "out-of-place", "which half of each nccl-tests row to fit: out-of-place or in-place")
+	testIdx := fs.Int("test", 0, "which test of a file holding several to fit (0 = the first)")
+	algo := fs.String("algo", "", "also fit a link through this algorithm's cost (ring, direct, ...)")
+	loss := fs.String("loss", "bisquare", "robustness of the fit: bisquare, huber or squared")
+	bootstrap := fs.Int("bootstrap", 200, "bootstrap replicates for the confidence intervals (0: none)")
+	seed := fs.Uint64("seed", 1, "seed of the bootstrap")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: commlab fit FILE [-collective C] [-p N] [-regimes auto|K] [-json]")
+		fs.PrintDefaults()
+	}
+	pos, err := parseFlags(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return errors.New("need one FILE (an nccl-tests log or a tidy CSV)")
+	}
+	settings := &commmodel.FitSettings{Seed: *seed, Bootstrap: *bootstrap}
+	if *bootstrap <= 0 {
+		settings.Bootstrap = -1
+	}
+	if *regimes != "auto" {
+		k, err := strconv.Atoi(*regimes)
+		if err != nil || k < 1 {
+			return fmt.Errorf("-regimes %q: want auto or a count >= 1", *regimes)
+		}
+		settings.Regimes = k
+	}
+	if settings.Loss, err = parseLoss(*loss); err != nil {
+		return err
+	}
+	place, err := data.ParsePlacement(*placement)
+	if err != nil {
+		return fmt.Errorf("-placement: %w", err)
+	}
+	if *p < 0 {
+		return fmt.Errorf("-p %d: want a positive rank count", *p)
+	}
+	opt := &data.ReadOptions{Collective: *collective, Ranks: *p}
+	if *collective != "" {
+		if _, err := commmodel.ParseCollective(*collective); err != nil {
+			return fmt.Errorf("-collective: %w", err)
+		}
+	}
+	log, err := data.ReadFile(pos[0], opt)
+	if err != nil {
+		return err
+	}
+	if *testIdx < 0 || *testIdx >= len(log.Tests) {
+		return fmt.Errorf("%s: -test %d: the file holds %d tests (0..%d)", pos[0], *testIdx, len(log.Tests), len(log.Tests)-1)
+	}
+	out, err := fitTest(log, *testIdx, place, settings)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	if *algo != "" {
+		if err := fitThroughAlgorithm(out, log.Tests[*testIdx], *algo, out.samples, settings); err != nil {
+			return fmt.Errorf("%s: -algo: %w", pos[0], err)
+		}
+	}
+	if *asJSON {
+		return writeJSON(stdout, out.fitOutput)
+	}
+	return writeFitTable(stdout, &out.fitOutput)
+}
+
+func parseLoss(s string) (commmodel.Loss, error) {
+	for _, l := range []commmodel.Loss{commmodel.Bisquare, commmodel.Huber, commmodel.Squared} {
+		if strings.EqualFold(s, l.String()) {
+			return l, nil
+		}
+	}
+	return 0, fmt.Errorf("-loss %q: want bisquare, huber or squared", s)
+}
+
+// fitRun is a fit's output with the samples it was fitted to.
+type fitRun struct {
+	fitOutput
+	samples []commmodel.Sample
+}
+
+// fitTest fits test i of log: one alpha-beta pair and the piecewise fit.
+func fitTest(log *data.Log, i int, place data.Placement, settings *commmodel.FitSettings) (*fitRun, error) {
+	t := log.Tests[i]
+	out := &fitRun{fitOutput: fitOutput{
+		File: log.Name, Test: i, Tests: len(log.Tests), TestName: t.Name,
+		CollectiveFrom: t.CollectiveFrom.String(), P: t.Ranks, PFrom: t.RanksFrom.String(),
+		Nodes: t.Nodes, Placement: place.String(), Loss: settings.Loss.String(),
+	}}
+	if t.CollectiveFrom != data.Unknown {
+		out.Collective = t.Collective.String()
+		if t.Ranks >= 1 {
+			out.BusFactor = t.Collective.BusFactor(t.Ranks)
+		}
+	}
+	for _, pr := range log.Problems {
+		out.Problems = append(out.Problems, pr.Error())
+	}
+	// 0-byte rows time an empty call (NCCL returns before launching a
+	// transfer): they are the launch floor, not a point of T = alpha + S/BW.
+	for _, s := range t.Samples(place) {
+		if s.Size == 0 {
+			out.DroppedZeroBytes++
+			continue
+		}
+		out.samples = append(out.samples, s)
+	}
+	out.NPoints = len(out.samples)
+	if out.NPoints < 3 {
+		return nil, fmt.Errorf("test %d has %d rows with a %s time and a size above 0; a fit needs at least 3", i, out.NPoints, place)
+	}
+	single, err := commmodel.FitAlphaBeta(out.samples, settings)
+	if err != nil {
+		return nil, err
+	}
+	pw, err := commmodel.FitPiecewise(out.samples, settings)
+	if err != nil {
+		return nil, err
+	}
+	g := single.Regimes[0]
+	out.Single = fitSingle{
+		AlphaS: g.Alpha, BWBps: g.BW, BusBWBps: g.BW * out.BusFactor,
+		MedianRelErr: single.MedianRelErr, MaxRelErr: single.MaxRelErr, LOOMedianRelErr: single.LOOMedianRelErr,
+		AlphaCIS: [2]float64{g.AlphaCI.Lo, g.AlphaCI.Hi}, BWCIBps: [2]float64{g.BWCI.Lo, g.BWCI.Hi}, BWAtBound: g.BWAtBound,
+	}
+	for _, g := range pw.Regimes {
+		out.Regimes = append(out.Regimes, fitRegime{
+			MinBytes: int64(g.MinSize), MaxBytes: int64(g.MaxSize), AlphaS: g.Alpha, BWBps: g.BW,
+			BusBWBps: g.BW * out.BusFactor, NPoints: g.N, BWAtBound: g.BWAtBound,
+			AlphaCIS: [2]float64{g.AlphaCI.Lo, g.AlphaCI.Hi}, BWCIBps: [2]float64{g.BWCI.Lo, g.BWCI.Hi},
+		})
+	}
+	out.MedianRelErr, out.MaxRelErr, out.LOOMedianRelErr = pw.MedianRelErr, pw.MaxRelErr, pw.LOOMedianRelErr
+	out.BIC = pw.BIC
+	for j, s := range pw.Samples {
+		out.Points = append(out.Points, fitPoint{
+			SizeBytes: int64(s.Size), TimeS: s.Time, PredictedS: pw.Predicted[j],
+			RelErr: pw.RelErr[j], LOORelErr: pw.LOORelErr[j], Weight: pw.Weight[j],
+		})
+	}
+	out.Settings = fitConfig{Regimes: "auto", MinPoints: 3, Bootstrap: max(settings.Bootstrap, 0), Level: 0.95, Seed: settings.Seed}
+	if settings.Regimes > 0 {
+		out.Settings.Regimes = strconv.Itoa(settings.Regimes)
+	}
+	return out, nil
+}
+
+// fitThroughAlgorithm adds the link fitted through algorithm name's cost.
+func fitThroughAlgorithm(out *fitRun, t *data.Test, name string, samples []commmodel.Sample, settings *commmodel.FitSettings) error {
+	if out.Collective == "" || out.P < 1 {
+		return errors.New("the collective and rank count must be known (give -collective and -p)")
+	}
+	perNode := 0
+	if t.Nodes >= 1 {
+		perNode = t.Ranks / t.Nodes
+	}
+	a, err := commmodel.Lookup(t.Collective, name, commmodel.Options{PerNode: perNode})
+	if err != nil {
+		return err
+	}
+	f, err := commmodel.FitAlgorithm(a, out.P, samples, settings)
+	if err != nil {
+		return err
+	}
+	out.Through = &fitThrough{
+		Algorithm: a.Name(), AlphaS: f.Link.Alpha, BWBps: f.Link.BW,
+		MedianRelErr: f.Fit.MedianRelErr, MaxRelErr: f.Fit.MaxRelErr, LOOMedianRelErr: f.Fit.LOOMedianRelErr,
+	}
+	return nil
+}
+
+// writeFitTable prints the fit as text: what was read, the single fit, the
+// regimes and the errors.
+func writeFitTable(w io.Writer, o *fitOutput) error {
+	coll, p := o.Collective, "?"
+	if coll == "" {
+		coll = "unknown (give -collective)"
+	} else {
+		coll += " (from " + o.CollectiveFrom + ")"
+	}
+	if o.P > 0 {
+		p = fmt.Sprintf("%d (from %s)", o.P, o.PFrom)
+	}
+	fmt.Fprintf(w, "%s, test %d of %d %s: %s, p = %s, %d points (%s)",
+		o.File, o.Test, o.Tests, o.TestName, coll, p, o.NPoints, o.Placement)
+	if o.DroppedZeroBytes > 0 {
+		fmt.Fprintf(w, ", %d 0-byte rows left out", o.DroppedZeroBytes)
+	}
+	fmt.Fprintln(w)
+	s := o.Single
+	fmt.Fprintf(w, "\nsingle T = alpha + S/BW: alpha %s, BW %s%s; error median %.2f%%, max %.2f%%, leave-one-out median %.2f%%\n",
+		fmtMicro(s.AlphaS), fmtGBps(s.BWBps), busNote(s.BusBWBps, o.BusFactor), 100*s.MedianRelErr, 100*s.MaxRelErr, 100*s.LOOMedianRelErr)
+	how := "chosen by BIC"
+	if o.Settings.Regimes != "auto" {
+		how = "fixed by -regimes"
+	}
+	plural := "s"
+	if len(o.Regimes) == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(w, "\npiecewise: %d regime%s (%s, %s loss); error median %.2f%%, max %.2f%%, leave-one-out median %.2f%%\n",
+		len(o.Regimes), plural, how, o.Loss, 100*o.MedianRelErr, 100*o.MaxRelErr, 100*o.LOOMedianRelErr)
+	tw := tabwriter.NewWriter(w, 2, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "min bytes\tmax bytes\tpoints\talpha us\talpha 95% CI\tBW GB/s\tBW 95% CI\tbusBW GB/s\t")
+	for _, g := range o.Regimes {
+		bus := "-"
+		if g.BusBWBps > 0 {
+			bus = fmt.Sprintf("%.2f", g.BusBWBps/1e9)
+		}
+		bw := fmt.Sprintf("%.2f", g.BWBps/1e9)
+		if g.BWAtBound {
+			bw = ">" + bw
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%.2f\t%s\t%s\t%s\t%s\t\n", g.MinBytes, g.MaxBytes, g.NPoints,
+			g.AlphaS*1e6, fmtCI(g.AlphaCIS, 1e6), bw, fmtCI(g.BWCIBps, 1e-9), bus)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if t := o.Through; t != nil {
+		fmt.Fprintf(w, "\nthrough %s at p = %d: alpha %s per step, BW %s per rank; error median %.2f%%, max %.2f%%\n",
+			t.Algorithm, o.P, fmtMicro(t.AlphaS), fmtGBps(t.BWBps), 100*t.MedianRelErr, 100*t.MaxRelErr)
+	}
+	fmt.Fprintln(w, "\nBW is the fitted bandwidth of T = alpha + S/BW (algorithm bandwidth); busBW = BW x bus factor.")
+	for _, pr := range o.Problems {
+		fmt.Fprintln(w, "note:", pr)
+	}
+	return nil
+}
+
+func fmtMicro(s float64) string { return fmt.Sprintf("%.2f us", s*1e6) }
+
+func fmtGBps(b float64) string { return fmt.Sprintf("%.2f GB/s", b/1e9) }
+
+func busNote(bus, factor float64) string {
+	if bus <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (busBW %.2f GB/s, bus factor %.4g)", bus/1e9, factor)
+}
+
+func fmtCI(ci [2]float64, scale float64) string {
+	if ci == [2]float64{} {
+		return "-"
+	}
+	return fmt.Sprintf("[%.3g, %.3g]", ci[0]*scale, ci[1]*scale)
+}
