@@ -5,7 +5,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 )
@@ -32,11 +31,11 @@ type ratioBounds struct {
 	conflict bool
 }
 
-func (r *ratioBounds) add(size int64, ts, as, bs string) {
-	t, err1 := strconv.ParseFloat(ts, 64)
-	a, err2 := strconv.ParseFloat(as, 64)
-	b, err3 := strconv.ParseFloat(bs, 64)
-	if err1 != nil || err2 != nil || err3 != nil || t <= 0 {
+// add intersects the interval of one cell: res as read, ts, as and bs the
+// time, algbw and busbw fields as printed.
+func (r *ratioBounds) add(size int64, res Result, ts, as, bs string) {
+	t, a, b := res.Time*1e6, res.AlgBW/1e9, res.BusBW/1e9 // back to us and GB/s
+	if t <= 0 {
 		return
 	}
 	ht, ha, hb := halfUnit(ts), halfUnit(as), halfUnit(bs)
@@ -78,17 +77,29 @@ func (r *ratioBounds) bounds() (lo, hi float64, ok bool) {
 // halfUnit is half a unit in the last printed digit of a number:
 // "53.47" -> 0.005, "16035" -> 0.5, "1.2e+05" -> 5e3.
 func halfUnit(s string) float64 {
-	exp := 0
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		exp, _ = strconv.Atoi(s[i+1:])
-		s = s[:i]
+	exp, dec, dot := 0, 0, -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '.':
+			dot = i
+		case 'e', 'E':
+			exp, _ = strconv.Atoi(s[i+1:])
+			s = s[:i]
+		}
 	}
-	dec := 0
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		dec = len(s) - i - 1
+	if dot >= 0 {
+		dec = len(s) - dot - 1
+	}
+	if e := exp - dec; e >= -len(pow10) && e < 0 {
+		return 0.5 / pow10[-e-1]
+	} else if e >= 0 && e < len(pow10) {
+		return 0.5 * pow10[e] / 10
 	}
 	return 0.5 * math.Pow(10, float64(exp-dec))
 }
+
+// pow10[i] = 10^(i+1).
+var pow10 = [...]float64{1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
 
 // countRatio tracks k = size/(count·type size) over a table's rows: the rank
 // count for collectives with a per-rank count column, 1 for the others.

@@ -73,6 +73,7 @@ type ncclParser struct {
 	opt     ReadOptions
 	cur     *testState // the test being read, nil between tests
 	pending string     // a binary stem named before its test started
+	fields  []string   // scratch space for a row's fields
 	done    []*testState
 }
 

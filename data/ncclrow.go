@@ -11,7 +11,8 @@ import (
 // row inside a table; outside one it must also look like a row: size,
 // count, then a type name.
 func (p *ncclParser) row(n int, s string) bool {
-	f := strings.Fields(s)
+	f := splitFields(s, p.fields[:0])
+	p.fields = f
 	if !allDigits(f[0]) {
 		return false
 	}
@@ -74,11 +75,24 @@ func (p *ncclParser) row(n int, s string) bool {
 		}
 		r.Root = root
 	}
+	if len(c.t.Rows) == 0 {
+		c.reduces = r.RedOp != "none"
+		c.rootCol = lay.root
+	}
+	if r.Root >= 0 {
+		c.rooted = true
+	}
+	if r.Size > 0 {
+		c.countRatio.add(r.Size, r.Count, r.Type)
+	}
 	for i, b := range halves {
 		res, col, ok := p.half(f, b)
 		if !ok {
 			p.problem(n, col+1, "%w: %s %q", ErrNumber, lay.names[min(col, len(lay.names)-1)], f[col])
 			return true
+		}
+		if r.Size > 0 {
+			c.ratio.add(r.Size, res, f[b.start+b.time], f[b.start+b.algBW], f[b.start+b.busBW])
 		}
 		if i == 0 && !inPlaceOnly {
 			r.OutOfPlace = res
@@ -86,7 +100,6 @@ func (p *ncclParser) row(n int, s string) bool {
 			r.InPlace = res
 		}
 	}
-	c.note(r, f, halves)
 	c.t.Rows = append(c.t.Rows, r)
 	return true
 }
@@ -103,32 +116,33 @@ func (p *ncclParser) half(f []string, b block) (Result, int, bool) {
 		}
 		v[k] = x
 	}
-	res := Result{Time: v[0] * 1e-6, AlgBW: v[1] * 1e9, BusBW: v[2] * 1e9} // us -> s, GB/s -> B/s
+	res := Result{Time: v[0] / 1e6, AlgBW: v[1] * 1e9, BusBW: v[2] * 1e9} // us -> s, GB/s -> B/s
 	if b.wrong >= 0 {
 		res.Wrong = f[b.start+b.wrong]
 	}
 	return res, 0, true
 }
 
-// note records what a row tells about the test's collective and ranks.
-func (c *testState) note(r Row, f []string, halves []block) {
-	if len(c.t.Rows) == 0 {
-		c.reduces = r.RedOp != "none"
-		c.rootCol = c.lay.root
-	}
-	if r.Root >= 0 {
-		c.rooted = true
-	}
-	if r.Size <= 0 {
-		return
-	}
-	c.countRatio.add(r.Size, r.Count, r.Type)
-	for _, b := range halves {
-		c.ratio.add(r.Size, f[b.start+b.time], f[b.start+b.algBW], f[b.start+b.busBW])
-	}
-}
-
 // isWord reports whether s starts with a letter (a type or redop name).
 func isWord(s string) bool {
 	return s != "" && (s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z' || s[0] == '_')
+}
+
+// splitFields appends the space-separated fields of s to dst, like
+// strings.Fields without its allocation.
+func splitFields(s string, dst []string) []string {
+	for i := 0; i < len(s); {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+			j++
+		}
+		if j > i {
+			dst = append(dst, s[i:j])
+		}
+		i = j
+	}
+	return dst
 }

@@ -21,7 +21,9 @@ func checkText(b []byte) error {
 	for i := 0; i < len(b); {
 		c := b[i]
 		if c < utf8.RuneSelf {
-			if c < 0x20 && !strings.ContainsRune("\t\r\n\f\v\x1b", rune(c)) || c == 0x7f {
+			switch {
+			case c >= 0x20 && c != 0x7f, c == '\t', c == '\r', c == '\n', c == '\f', c == '\v', c == 0x1b:
+			default:
 				bad++
 			}
 			i++
@@ -40,18 +42,18 @@ func checkText(b []byte) error {
 }
 
 // eachLine calls f for every line of b with its 1-based number, without the
-// line terminator (LF or CRLF). It stops early when f returns false.
+// line terminator (LF or CRLF). It stops early when f returns false. The
+// lines share one copy of b.
 func eachLine(b []byte, f func(n int, line string) bool) {
-	for n := 1; len(b) > 0; n++ {
-		i := bytes.IndexByte(b, '\n')
-		var line []byte
-		if i < 0 {
-			line, b = b, nil
+	text := string(b)
+	for n := 1; len(text) > 0; n++ {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
 		} else {
-			line, b = b[:i], b[i+1:]
+			text = ""
 		}
-		line = bytes.TrimSuffix(line, []byte{'\r'})
-		if !f(n, string(line)) {
+		if !f(n, strings.TrimSuffix(line, "\r")) {
 			return
 		}
 	}

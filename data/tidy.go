@@ -199,7 +199,7 @@ func tidyPoint(rec []string, col map[string]int) (Point, int, error) {
 	if err != nil || !(t > 0) || math.IsInf(t, 0) {
 		return p, i, fmt.Errorf("%w: time_us %q (want a positive number of microseconds)", ErrNumber, s)
 	}
-	p.Time = t * 1e-6 // us -> s
+	p.Time = t / 1e6 // us -> s
 	if s, i = get("busbw_gbps"); s != "" {
 		bw, err := strconv.ParseFloat(s, 64)
 		if err != nil || !(bw >= 0) || math.IsInf(bw, 0) {

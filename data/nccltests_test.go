@@ -1,0 +1,284 @@
+package data
+
+import (
+	"errors"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+func readString(t *testing.T, s string, opt *ReadOptions) *Log {
+	t.Helper()
+	l, err := ReadNCCLTests(strings.NewReader(s), "x.log", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// The first row of the public 2 x 2 H20-3e AllToAll log (nccl-tests issue
+// #321): 1048576 B, 52.94 us, algbw 19.81 GB/s, busbw 14.85 GB/s, and its
+// in-place half 53.47 us with #wrong N/A. The reader converts us and GB/s
+// to SI.
+func TestReadUnits(t *testing.T) {
+	l, err := PublicLog("h20-3e_2x2_alltoall_nccltests321.log", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := l.Tests[0].Rows[0]
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"size", float64(r.Size), 1048576},
+		{"time", r.OutOfPlace.Time, 52.94e-6},
+		{"algbw", r.OutOfPlace.AlgBW, 19.81e9},
+		{"busbw", r.OutOfPlace.BusBW, 14.85e9},
+		{"in-place time", r.InPlace.Time, 53.47e-6},
+	} {
+		if math.Abs(c.got-c.want) > 1e-9*c.want {
+			t.Errorf("%s = %g, want %g", c.name, c.got, c.want)
+		}
+	}
+	if r.InPlace.Wrong != "N/A" || r.OutOfPlace.Wrong != "0" {
+		t.Errorf("wrong = %q, %q; want 0, N/A", r.OutOfPlace.Wrong, r.InPlace.Wrong)
+	}
+	s := l.Tests[0].Samples(InPlace)
+	if len(s) != 13 || s[12] != (commmodel.Sample{Size: 4294967296, Time: 63946e-6}) {
+		t.Errorf("in-place samples: %d, last %+v; want 13, {4294967296 0.063946} (the log's last row)", len(s), s[len(s)-1])
+	}
+}
+
+// Every line of a public log that starts with a number is a row: the reader
+// takes them all, row for row, and reports no problem.
+func TestPublicLogsRowForRow(t *testing.T) {
+	for _, name := range PublicLogNames() {
+		b, err := Files.ReadFile("logs/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) > 0 && allDigits(f[0]) {
+				want++
+			}
+		}
+		l, err := PublicLog(name, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := 0
+		for _, t := range l.Tests {
+			got += len(t.Rows)
+		}
+		if got != want || len(l.Problems) != 0 {
+			t.Errorf("%s: %d rows, %d problems; want %d rows, none", name, got, len(l.Problems), want)
+		}
+	}
+}
+
+// What the reader infers from each public log, and the source of the truth:
+// the logs' "# Source" lines.
+func TestPublicLogsInference(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		coll         commmodel.Collective
+		from         Inference
+		ranks, nodes int
+	}{
+		// issue #321: alltoall_perf, 2 VMs x 2 GPUs; Rank lines name two hosts.
+		{"h20-3e_2x2_alltoall_nccltests321.log", commmodel.AllToAll, FromName, 4, 2},
+		// DeepEP #303: 8 GPUs, alltoall or allgather (identical tables); ranks
+		// from size/(count·4 B) = 8.
+		{"h20_1x8_alltoall_or_allgather_deepep303.log", commmodel.AllGather, FromTable, 8, 0},
+		// nccl #1244: all_reduce_perf on 2 x 8 GPUs; no Rank lines, so 16
+		// comes from busbw/algbw = 2(n-1)/n = 1.875.
+		{"h20_2x8_allreduce_nvls_nccl1244.log", commmodel.AllReduce, FromName, 16, 0},
+		// nccl #1244 NVLSTree comment: only 4..512 B rows, busbw 0.00-0.02:
+		// AllReduce (redop sum, ratio > 1) but too few digits for the rank count.
+		{"h20_2x8_allreduce_nvlstree_nccl1244.log", commmodel.AllReduce, FromTable, 0, 0},
+	} {
+		l, err := PublicLog(c.name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tt := l.Tests[0]
+		if tt.Collective != c.coll || tt.CollectiveFrom != c.from || tt.Ranks != c.ranks || tt.Nodes != c.nodes {
+			t.Errorf("%s: %v (%v), %d ranks, %d nodes; want %v (%v), %d, %d",
+				c.name, tt.Collective, tt.CollectiveFrom, tt.Ranks, tt.Nodes, c.coll, c.from, c.ranks, c.nodes)
+		}
+	}
+	l, _ := PublicLog("h20_1x8_alltoall_or_allgather_deepep303.log", nil)
+	if got := l.Tests[0].Candidates; !l.Tests[0].Ambiguous() || len(got) != 2 || got[1] != commmodel.AllToAll {
+		t.Errorf("DeepEP candidates %v; want [allgather alltoall]", got)
+	}
+}
+
+// Overrides win over inference, and a contradiction is reported.
+func TestReadOverrides(t *testing.T) {
+	l, err := PublicLog("h20_2x8_allreduce_nvlstree_nccl1244.log", &ReadOptions{Ranks: 16, Nodes: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tt := l.Tests[0]; tt.Ranks != 16 || tt.RanksFrom != FromOverride || tt.Nodes != 2 || len(l.Problems) != 0 {
+		t.Errorf("ranks %d (%v) nodes %d, problems %v; want 16 (override), 2, none", tt.Ranks, tt.RanksFrom, tt.Nodes, l.Problems)
+	}
+	// busbw/algbw = 0.75 in issue #321's log does not fit AllReduce on 4 ranks (1.5).
+	l, err = PublicLog("h20-3e_2x2_alltoall_nccltests321.log", &ReadOptions{Collective: "allreduce"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tt := l.Tests[0]; tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromOverride {
+		t.Errorf("collective %v (%v), want allreduce (override)", tt.Collective, tt.CollectiveFrom)
+	}
+	if len(l.Problems) != 1 || !errors.Is(l.Problems[0], ErrInconsistent) {
+		t.Errorf("problems %v; want one ErrInconsistent", l.Problems)
+	}
+	if _, err := PublicLog("h20-3e_2x2_alltoall_nccltests321.log", &ReadOptions{Collective: "gossip"}); err == nil {
+		t.Error("unknown collective override: no error")
+	}
+}
+
+// A broken row is skipped and reported as file:line with its cause; the
+// fixture truncates the 4 KiB row at line 71.
+func TestReadBrokenRow(t *testing.T) {
+	l, err := ReadFile("testdata/mpirun_noisy_allreduce.log", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Problems) != 1 {
+		t.Fatalf("problems %v; want 1", l.Problems)
+	}
+	var pe *ParseError
+	if !errors.As(l.Problems[0], &pe) || pe.Line != 71 || !errors.Is(pe, ErrFieldCount) {
+		t.Errorf("problem %v; want line 71, ErrFieldCount", l.Problems[0])
+	}
+	if want := "testdata/mpirun_noisy_allreduce.log:71: "; !strings.HasPrefix(pe.Error(), want) {
+		t.Errorf("message %q does not start with %q", pe.Error(), want)
+	}
+	for _, r := range l.Tests[0].Rows {
+		if r.Size == 4096 {
+			t.Error("the truncated 4096-byte row was read")
+		}
+	}
+}
+
+func TestReadBadFiles(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   string
+		want error
+	}{
+		{"empty", "", ErrEmpty},
+		{"blank", " \n\t\n", ErrEmpty},
+		{"NUL", "# nThread 1\x00\x00", ErrNotText},
+		{"latin-1 binary", strings.Repeat("\xff\xfe\x80", 100), ErrNotText},
+		{"prose", "hello\nworld\n", ErrNoTable},
+		{"header only", "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n", ErrNoTable},
+		{"bad numbers", "  1024  256  float  sum  -1  nan  0.1  0.1  0  1.0  0.1  0.1  0\n", ErrNoTable},
+	} {
+		_, err := ReadMeasurements(strings.NewReader(c.in), c.name, nil)
+		var pe *ParseError
+		if !errors.Is(err, c.want) || !errors.As(err, &pe) || pe.File != c.name {
+			t.Errorf("%s: error %v; want a *ParseError for %s wrapping %v", c.name, err, c.name, c.want)
+		}
+	}
+}
+
+// CRLF line ends, Slurm "N: " labels, Open MPI tags and lost '#'.
+func TestReadPrefixes(t *testing.T) {
+	in := strings.Join([]string{
+		"0: # nThread 1 nGpus 1 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0",
+		"0: #  Rank  0 Group  0 Pid   1001 on   host-a device  0 [0000:18:00] NVIDIA H20",
+		"1: #  Rank  1 Group  0 Pid   1002 on   host-a device  1 [0000:2a:00] NVIDIA H20",
+		"[1,0]<stdout>:       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
+		"[1,0]<stdout>:host-a:1001:1001 [0] NCCL INFO Connected all rings",
+		"[1,0]<stdout>:     1048576        262144     float     sum      -1    10.00  104.86  104.86      0    10.00  104.86  104.86      0",
+		"",
+	}, "\r\n")
+	l := readString(t, in, nil)
+	tt := l.Tests[0]
+	// AllReduce over 2 ranks: busbw/algbw = 2(2-1)/2 = 1.
+	if len(tt.Rows) != 1 || tt.Ranks != 2 || tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromTable || len(l.Problems) != 0 {
+		t.Errorf("rows %d ranks %d collective %v (%v) problems %v; want 1, 2, allreduce (table), none",
+			len(tt.Rows), tt.Ranks, tt.Collective, tt.CollectiveFrom, l.Problems)
+	}
+}
+
+// The rank count solved from busbw/algbw alone, without Rank lines or
+// counts, for AllReduce (2(n-1)/n) and for the size column of nccl-tests'
+// per-rank collectives.
+func TestInferRanksFromRatio(t *testing.T) {
+	for n := 2; n <= 64; n *= 2 {
+		f := commmodel.AllReduce.BusFactor(n)
+		alg := 200.0 // GB/s
+		size := int64(1 << 30)
+		us := float64(size) / (alg * 1e3)
+		row := strings.Join([]string{"1073741824", "268435456", "float", "sum", "-1",
+			fmtG(us), fmtF(alg), fmtF(alg * f), "0", fmtG(us), fmtF(alg), fmtF(alg * f), "0"}, " ")
+		l := readString(t, row+"\n", nil)
+		if got := l.Tests[0].Ranks; got != n {
+			t.Errorf("AllReduce busbw/algbw %.4f: %d ranks, want %d", f, got, n)
+		}
+	}
+}
+
+func fmtF(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+func fmtG(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+func TestSniff(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Format
+	}{
+		{"# comment\nsource,system,size_bytes,time_us\nx,y,1,2\n", FormatTidyCSV},
+		{"size_bytes,time_us\n1,2\n", FormatTidyCSV},
+		{"# nThread 1 nGpus 8\n", FormatNCCLTests},
+		{"       1024   256  float  sum  -1  1.0  1.0  1.0 0  1.0 1.0 1.0 0\n", FormatNCCLTests},
+	} {
+		if got := Sniff([]byte(c.in)); got != c.want {
+			t.Errorf("Sniff(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+func TestReadTidyCSVProblems(t *testing.T) {
+	in := "source,system,collective,algorithm,nranks,nnodes,size_bytes,time_us,busbw_gbps,placement,note\n" +
+		"s,H20,alltoall,NCCL,8,1,65536,9.5,,,ok\n" +
+		"s,H20,alltoall,NCCL,8,1,1MiB,14.8,,,size with a unit\n" +
+		"s,H20,alltoall,NCCL,8,1,1048576,-3,,,negative time\n" +
+		"s,H20,alltoall,NCCL,8,1,1048576,14.8,,sideways,bad placement\n"
+	ps, problems, err := ReadTidyCSV(strings.NewReader(in), "t.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 1 || ps[0].Time != 9.5e-6 || ps[0].Size != 65536 {
+		t.Errorf("points %+v; want one, 65536 B in 9.5 us", ps)
+	}
+	want := []struct {
+		line, col int
+		err       error
+	}{{3, 7, ErrNumber}, {4, 8, ErrNumber}, {5, 10, ErrValue}}
+	if len(problems) != len(want) {
+		t.Fatalf("problems %v; want %d", problems, len(want))
+	}
+	for i, w := range want {
+		var pe *ParseError
+		if !errors.As(problems[i], &pe) || pe.Line != w.line || pe.Column != w.col || !errors.Is(pe, w.err) {
+			t.Errorf("problem %d: %v; want line %d field %d %v", i, problems[i], w.line, w.col, w.err)
+		}
+	}
+	if _, _, err := ReadTidyCSV(strings.NewReader("a,b\n1,2\n"), "h.csv"); !errors.Is(err, ErrHeader) {
+		t.Errorf("header without size_bytes: %v, want ErrHeader", err)
+	}
+}
+
+func TestReadFileMissing(t *testing.T) {
+	if _, err := ReadFile("testdata/does-not-exist.log", nil); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+}
