@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// TestSimulateContract is issue 3's acceptance check: for every AllReduce and
+// AllToAll algorithm and P in {2, 3, 5, 6, 8, 12, 16} at S = 960000 B, the
+// executed schedule is correct and its steps and busiest rank's bytes are the
+// model's (DESIGN.md's simulate contract).
+func TestSimulateContract(t *testing.T) {
+	for _, c := range []commmodel.Collective{commmodel.AllReduce, commmodel.AllToAll} {
+		for _, algo := range commmodel.Names(c) {
+			for _, p := range []string{"2", "3", "5", "6", "8", "12", "16"} {
+				var out, errOut bytes.Buffer
+				args := []string{"simulate", "-collective", c.String(), "-algo", algo, "-p", p, "-size", "960000", "-json"}
+				if code := run(args, &out, &errOut); code != 0 {
+					t.Errorf("%v: exit %d: %s", args, code, errOut.String())
+					continue
+				}
+				var r map[string]any
+				if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+					t.Fatalf("%v: %v\n%s", args, err, out.String())
+				}
+				for _, f := range []string{"algorithm", "p", "size_bytes", "steps", "max_bytes_sent_per_rank",
+					"max_connections", "correct", "model_steps", "model_bytes_per_rank"} {
+					if _, ok := r[f]; !ok {
+						t.Errorf("%v: no field %q", args, f)
+					}
+				}
+				if r["correct"] != true || r["steps"] != r["model_steps"] ||
+					r["max_bytes_sent_per_rank"] != r["model_bytes_per_rank"] || r["size_bytes"] != 960000.0 {
+					t.Errorf("%s %s P=%s: %s", c, algo, p, out.String())
+				}
+			}
+		}
+	}
+}
+
+// TestSimulateTable: without -json the result is a readable table.
+func TestSimulateTable(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"simulate", "-algo", "ring", "-p", "8", "-size", "1MiB"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	for _, want := range []string{"allreduce ring, P = 8", "correct = true", "steps", "14"} { // the article: 14 steps at P = 8
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestSimulateTwoLevel: -per-node times the replay on NVLink inside a node and
+// the network between nodes; the flat ring is then much slower than the
+// hierarchical AllReduce.
+func TestSimulateTwoLevel(t *testing.T) {
+	timeOf := func(algo string) float64 {
+		var out, errOut bytes.Buffer
+		args := []string{"simulate", "-algo", algo, "-p", "16", "-per-node", "8", "-size", "16MiB", "-json"}
+		if code := run(args, &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+		var r struct {
+			Correct    bool    `json:"correct"`
+			ReplayTime float64 `json:"replay_time_s"`
+			ModelTime  float64 `json:"model_time_s"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		if !r.Correct || r.ReplayTime <= 0 {
+			t.Errorf("%s: %s", algo, out.String())
+		}
+		return r.ReplayTime
+	}
+	if flat, hier := timeOf("ring"), timeOf("hierarchical"); !(hier < flat/4) {
+		t.Errorf("2x8, 16 MiB: hierarchical %.3g s, flat ring %.3g s", hier, flat)
+	}
+}
+
+// TestSimulateRefuses: bad requests exit non-zero with a message naming the
+// problem, and a simulation too large for memory is refused before it starts.
+func TestSimulateRefuses(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-algo", "ring", "-p", "1024", "-size", "1GiB"}, "memory"},
+		{[]string{"-algo", "one-shot", "-p", "64", "-size", "16MiB", "-max-mem", "1e9"}, "memory"},
+		{[]string{"-algo", "bogus", "-p", "8", "-size", "1MB"}, "bogus"},
+		{[]string{"-algo", "ring", "-p", "0", "-size", "1MB"}, "-p"},
+		{[]string{"-algo", "ring", "-p", "8", "-size", "12XB"}, "unit"},
+		{[]string{"-algo", "ring", "-p", "8", "-size", "1001"}, "element"},
+		{[]string{"-algo", "ring", "-p", "8"}, "-size"},
+		{[]string{"-p", "8", "-size", "1MB"}, "-algo"},
+		{[]string{"-algo", "hierarchical", "-p", "12", "-per-node", "8", "-size", "1MB"}, "per-node"},
+		{[]string{"-collective", "alltoall", "-algo", "ring", "-p", "8", "-size", "1MB"}, "ring"},
+	}
+	for _, c := range cases {
+		var out, errOut bytes.Buffer
+		code := run(append([]string{"simulate"}, c.args...), &out, &errOut)
+		if code == 0 || !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want non-zero and %q", c.args, code, errOut.String(), c.want)
+		}
+	}
+}

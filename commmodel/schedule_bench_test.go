@@ -1,0 +1,66 @@
+package commmodel
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+)
+
+// benchRun measures Ranks.Run, the simulator's execution of a schedule on
+// filled buffers; building the schedule and filling the buffers come before
+// the loop. It reports the buffers' and the schedule's memory next to the
+// data itself (P·S bytes of payload).
+func benchRun(b *testing.B, a Algorithm, p int, size int64, elemBytes int) {
+	s, err := NewScheduleElem(a, p, size, elemBytes)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m, err := NewRanks(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	m.Fill(1)
+	transfers := 0
+	for _, st := range s.Steps {
+		transfers += len(st)
+	}
+	data := float64(p) * float64(size)
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/data, "buffers/data")
+	b.ReportMetric(float64(transfers*transferBytes)/data, "schedule/data")
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Run()
+	}
+}
+
+// BenchmarkRingAllReduce1024 is issue 3's target: ring AllReduce on P = 1024
+// ranks of 4 MiB each, under 2 s on a 2-core machine, memory within 3x the data.
+func BenchmarkRingAllReduce1024(b *testing.B) {
+	for _, eb := range []int{8, 4} {
+		b.Run(fmt.Sprintf("elem=%dB", eb), func(b *testing.B) { benchRun(b, Ring{}, 1024, 4<<20, eb) })
+	}
+}
+
+// BenchmarkDirectAllToAll256: direct AllToAll on P = 256 ranks, S = 4 MiB each.
+func BenchmarkDirectAllToAll256(b *testing.B) {
+	benchRun(b, Direct{}, 256, 4<<20, DefaultElemBytes)
+}
+
+// BenchmarkSimulateRing1024 is the whole of Simulate (schedule checks, fill,
+// run, reference check, counts) for the same ring.
+func BenchmarkSimulateRing1024(b *testing.B) {
+	s, err := NewScheduleElem(Ring{}, 1024, 4<<20, 8)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if r, err := Simulate(s, 1); err != nil || !r.Correct {
+			b.Fatal(err, r.Mismatch)
+		}
+	}
+}
