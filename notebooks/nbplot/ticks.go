@@ -2,6 +2,7 @@ package nbplot
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 )
@@ -18,10 +19,22 @@ func (t logTicks) Ticks(min, max float64) []plot.Tick {
 	if !(min > 0) || !(max >= min) || math.IsInf(max, 0) {
 		return nil
 	}
+	ts := decadeTicks(min, max, t.unit)
 	if t.unit == Bytes {
-		return pow2Ticks(min, max, t.unit)
+		ts = pow2Ticks(min, max, t.unit)
 	}
-	return decadeTicks(min, max, t.unit)
+	// Keep the ticks inside the range (with rounding slack).
+	in := ts[:0]
+	for _, tk := range ts {
+		if tk.Value >= min*(1-1e-9) && tk.Value <= max*(1+1e-9) {
+			in = append(in, tk)
+		}
+	}
+	if !slices.ContainsFunc(in, func(tk plot.Tick) bool { return tk.Label != "" }) {
+		// A range too narrow for any labelled tick: label its ends.
+		in = append(in, plot.Tick{Value: min, Label: t.unit.Format(min)}, plot.Tick{Value: max, Label: t.unit.Format(max)})
+	}
+	return in
 }
 
 func pow2Ticks(min, max float64, u Unit) []plot.Tick {

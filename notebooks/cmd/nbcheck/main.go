@@ -53,7 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	status := 0
+	status, passed, failed := 0, 0, 0
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "notebook\tcells\tcode\timages\tseconds\tstatus\t")
 	var details []string
@@ -86,12 +86,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		} else if !rep.OK() {
 			status = 1
 		}
+		if strings.HasPrefix(verdict, "ok") {
+			passed++
+		} else {
+			failed++
+		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t\n", filepath.Base(path), rep.Cells, rep.CodeCells, rep.Images, secs, verdict)
 	}
 	tw.Flush()
 	for _, d := range details {
 		fmt.Fprintln(stdout, d)
 	}
+	fmt.Fprintf(stdout, "nbcheck: %d passed, %d failed\n", passed, failed)
 	return status
 }
 

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var failing, _ = filepath.Glob(filepath.Join("..", "..", "testdata", "executed", "*.ipynb"))
+
+const clean = "../../00_pipeline.ipynb" // committed executed notebook, clean
+
+func TestRunStatus(t *testing.T) {
+	if len(failing) == 0 {
+		t.Fatal("no executed failing notebooks")
+	}
+	times := filepath.Join(t.TempDir(), "times")
+	if err := os.WriteFile(times, []byte(clean+"\t3.25\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		want int
+		out  []string
+	}{
+		{"clean", []string{"-times", times, clean}, 0, []string{"00_pipeline.ipynb", "3.2", "1 passed, 0 failed"}},
+		{"failing", append([]string{}, failing...), 1, []string{"FAIL", "panic: assignment to entry in nil map", "0 passed"}},
+		{"failing expected", append([]string{"-expect-fail"}, failing...), 0, []string{"caught: panic,exit-status", "0 failed"}},
+		// A clean notebook is not a failure that was caught.
+		{"clean expected to fail", []string{"-expect-fail", clean}, 1, []string{"want no problem, got no problem", "1 failed"}},
+		{"no arguments", nil, 2, nil},
+		{"missing file", []string{"nope.ipynb"}, 2, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if got := run(c.args, &out, &errb); got != c.want {
+				t.Fatalf("status %d, want %d\nstdout:\n%s\nstderr:\n%s", got, c.want, out.String(), errb.String())
+			}
+			for _, s := range c.out {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("output lacks %q:\n%s", s, out.String())
+				}
+			}
+		})
+	}
+}
+
+func TestReadTimesBadLine(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "times")
+	if err := os.WriteFile(name, []byte("a.ipynb\t1.5\nb.ipynb 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := readTimes(name)
+	if err == nil || !strings.Contains(err.Error(), name+":2:") {
+		t.Fatalf("err = %v, want it to name %s:2", err, name)
+	}
+}

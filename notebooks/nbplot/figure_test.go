@@ -1,0 +1,194 @@
+package nbplot
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+)
+
+// ringModel is the textbook ring AllReduce time 2(P-1)·α + 2(P-1)/P·S/BW at
+// P = 8, α = 2 µs, BW = 350 GB/s (the article's intra-node defaults).
+func ringModel(sizes []float64) []float64 {
+	ts := make([]float64, len(sizes))
+	for i, s := range sizes {
+		ts[i] = 14*2e-6 + 1.75*s/350e9
+	}
+	return ts
+}
+
+func sizes() []float64 {
+	var s []float64
+	for v := 1024.0; v <= 1<<30; v *= 4 {
+		s = append(s, v)
+	}
+	return s
+}
+
+func decode(t *testing.T, b []byte) image.Image {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	return img
+}
+
+// distinctColors counts the colours of an image, to see that something was drawn.
+func distinctColors(img image.Image) int {
+	seen := map[[4]uint32]bool{}
+	r := img.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y += 2 {
+		for x := r.Min.X; x < r.Max.X; x += 2 {
+			c0, c1, c2, c3 := img.At(x, y).RGBA()
+			seen[[4]uint32{c0, c1, c2, c3}] = true
+		}
+	}
+	return len(seen)
+}
+
+func TestFigurePNG(t *testing.T) {
+	xs := sizes()
+	f := Figure{
+		Title: "ring",
+		X:     Axis{Label: "message size S", Unit: Bytes, Log: true},
+		Y:     Axis{Label: "time", Unit: Seconds, Log: true},
+		Series: []Series{
+			{Name: "ring", X: xs, Y: ringModel(xs)},
+			{Name: "measured", X: xs[:3], Y: []float64{3e-5, 3.1e-5, 3.3e-5}, Style: Points},
+		},
+		Marks: []Mark{{X: 133e3, Label: "one-shot | two-shot"}, {X: 1 << 20, Y: 3.3e-5, Label: "point"}},
+	}
+	b, err := f.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := decode(t, b)
+	// DefaultWidth x DefaultHeight is 7 x 4.5 in at plot.WriterTo's 96 DPI.
+	if got := img.Bounds().Size(); got != (image.Point{X: 672, Y: 432}) {
+		t.Errorf("PNG is %v, want 672x432", got)
+	}
+	if n := distinctColors(img); n < 5 {
+		t.Errorf("only %d colours: nothing drawn?", n)
+	}
+	f.Width, f.Height = 4*vg.Inch, 3*vg.Inch
+	b, err = f.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := decode(t, b).Bounds().Size(); got != (image.Point{X: 384, Y: 288}) {
+		t.Errorf("4x3 in PNG is %v, want 384x288", got)
+	}
+}
+
+func TestFigureErrors(t *testing.T) {
+	logAxes := func(s ...Series) Figure {
+		return Figure{X: Axis{Unit: Bytes, Log: true}, Y: Axis{Unit: Seconds, Log: true}, Series: s}
+	}
+	cases := []struct {
+		name string
+		f    Figure
+		msg  string
+	}{
+		{"length mismatch", logAxes(Series{Name: "ring", X: []float64{1, 2}, Y: []float64{1}}), `series "ring": 2 x values but 1 y values`},
+		{"empty", logAxes(Series{Name: "e"}), `series "e": no points`},
+		{"zero on log axis", logAxes(Series{Name: "z", X: []float64{0, 1}, Y: []float64{1, 1}}), "not positive on a log axis"},
+		{"NaN", Figure{Series: []Series{{Name: "n", X: []float64{1}, Y: []float64{math.NaN()}}}}, `series "n": point 0 is (1, NaN)`},
+		{"mark off a log axis", Figure{X: Axis{Log: true}, Series: []Series{{X: []float64{1}, Y: []float64{1}}}, Marks: []Mark{{X: -1, Label: "m"}}}, `mark "m"`},
+	}
+	for _, c := range cases {
+		_, err := c.f.PNG()
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.msg)
+		}
+	}
+}
+
+func TestRegimeMapPNG(t *testing.T) {
+	xs := sizes()
+	m := RegimeMap{
+		Title: "fastest AllReduce",
+		X:     Axis{Label: "message size S", Unit: Bytes, Log: true},
+		Y:     Axis{Label: "GPUs P", Log: true},
+		Xs:    xs, Ys: []float64{2, 4, 8},
+		Names: []string{"one-shot", "two-shot", "ring"},
+		Lines: []Series{{Name: "threshold", X: []float64{1e5, 2e5, 4e5}, Y: []float64{2, 4, 8}}},
+	}
+	for j := range m.Ys {
+		row := make([]int, len(xs))
+		for i := range row {
+			row[i] = min(2, i/(2+j))
+		}
+		m.Cells = append(m.Cells, row)
+	}
+	m.Cells[0][0] = -1 // blank cell allowed
+	b, err := m.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := decode(t, b)
+	if got := img.Bounds().Size(); got != (image.Point{X: 672, Y: 432}) {
+		t.Errorf("PNG is %v, want 672x432", got)
+	}
+	// The three regime fills are present: each is its algorithm's colour lightened.
+	for k, name := range m.Names {
+		want := light(Color(k, name), 0.55)
+		if !hasColor(img, want) {
+			t.Errorf("no pixel of %s's fill %v", name, want)
+		}
+	}
+
+	bad := m
+	bad.Cells = [][]int{{0}}
+	if _, err := bad.PNG(); err == nil || !strings.Contains(err.Error(), "1 rows of cells for 3 Ys") {
+		t.Errorf("wrong row count: err = %v", err)
+	}
+	bad = m
+	bad.Cells = [][]int{m.Cells[0], m.Cells[1], append([]int{3}, m.Cells[2][1:]...)}
+	if _, err := bad.PNG(); err == nil || !strings.Contains(err.Error(), "want -1 or an index into 3 names") {
+		t.Errorf("bad index: err = %v", err)
+	}
+	bad = m
+	bad.Ys = []float64{2, 8, 4}
+	if _, err := bad.PNG(); err == nil || !strings.Contains(err.Error(), "increasing") {
+		t.Errorf("unsorted Ys: err = %v", err)
+	}
+}
+
+func hasColor(img image.Image, c interface{ RGBA() (r, g, b, a uint32) }) bool {
+	r0, g0, b0, _ := c.RGBA()
+	r := img.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			r1, g1, b1, _ := img.At(x, y).RGBA()
+			if r1>>8 == r0>>8 && g1>>8 == g0>>8 && b1>>8 == b0>>8 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestEdges(t *testing.T) {
+	// Geometric midpoints on a log axis: between 1 KiB and 4 KiB lies 2 KiB.
+	e := edges([]float64{1024, 4096, 16384}, true)
+	want := []float64{512, 2048, 8192, 32768}
+	for i := range want {
+		if math.Abs(e[i]-want[i]) > 1e-9*want[i] {
+			t.Errorf("log edges %v, want %v", e, want)
+			break
+		}
+	}
+	e = edges([]float64{2, 4, 8}, false)
+	want = []float64{1, 3, 6, 10}
+	for i := range want {
+		if e[i] != want[i] {
+			t.Errorf("linear edges %v, want %v", e, want)
+			break
+		}
+	}
+}

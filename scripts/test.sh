@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# test.sh: every test of commlab (the README's second command; CI runs it).
+#
+#   1. go vet ./...
+#   2. go test ./...                      (needs no Jupyter)
+#   3. scripts/notebooks.sh -check        every notebook executed in the real
+#      GoNB kernel (into a temporary folder: the committed notebooks are left
+#      as they are) and checked, and the deliberately failing notebooks in
+#      notebooks/testdata executed and required to be caught by the check.
+#
+# Installs Jupyter, GoNB and goimports on first use (scripts/setup-notebooks.sh).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if ! command -v go >/dev/null && [ -x /usr/local/go/bin/go ]; then
+	export PATH="/usr/local/go/bin:$PATH"
+fi
+
+echo "== go vet ./..."
+go vet ./...
+echo "== go test ./..."
+go test ./...
+echo "== notebooks in the GoNB kernel"
+start=$SECONDS
+scripts/notebooks.sh -check
+echo "== all tests passed ($((SECONDS - start)) s for the notebooks)"
