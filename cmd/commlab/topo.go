@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/topo"
+)
+
+func init() {
+	register("topo", "read `nvidia-smi topo -m` output (or a preset): paths, closest NICs, bindings", runTopo)
+}
+
+type topoGPU struct {
+	Name      string `json:"name"`
+	NUMA      int    `json:"numa"`
+	NIC       string `json:"nic"`
+	Path      string `json:"path"`
+	Device    string `json:"device"`
+	NCCLPath  string `json:"nccl_path"`
+	GDR       bool   `json:"gdr"`
+	GPUsOnNIC int    `json:"gpus_on_nic"`
+	CPUs      string `json:"cpus"`
+	NCCLIBHCA string `json:"nccl_ib_hca"`
+}
+
+type topoNIC struct {
+	Name   string `json:"name"`
+	NUMA   int    `json:"numa"`
+	Device string `json:"device"`
+}
+
+type topoPair struct {
+	A    string `json:"a"`
+	B    string `json:"b"`
+	Path string `json:"path"`
+}
+
+type topoFabric struct {
+	Kind  string `json:"kind"`
+	GPUs  int    `json:"gpus"`
+	Links int    `json:"links"`
+}
+
+type topoOut struct {
+	Source string     `json:"source"`
+	GPUs   []topoGPU  `json:"gpus"`
+	NICs   []topoNIC  `json:"nics"`
+	Pairs  []topoPair `json:"pairs"`
+	Fabric topoFabric `json:"fabric"`
+}
+
+func runTopo(args []string, stdout io.Writer) error {
+	fs := newFlags("topo")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	preset := fs.String("preset", "", "a built-in topology instead of FILE: h20-article (the article's 8 x H20 / 4-NIC server) or one of "+strings.Join(data.Topologies(), ", "))
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: commlab topo [-json] FILE | -preset NAME\n\nFILE is the text `nvidia-smi topo -m` prints; - reads standard input.")
+		fs.PrintDefaults()
+	}
+	pos, err := parseFlags(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	t, source, err := loadTopology(pos, *preset)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, topoJSON(t, source))
+	}
+	fmt.Fprintf(stdout, "%s: ", source)
+	if err := topo.WriteReport(stdout, t); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "\nGPU fabric: %s\n", topo.FabricString(topo.InferFabric(t)))
+	return err
+}
+
+// loadTopology reads FILE or the preset; exactly one must be given.
+func loadTopology(pos []string, preset string) (*topo.Topology, string, error) {
+	switch {
+	case preset != "" && len(pos) > 0:
+		return nil, "", fmt.Errorf("give FILE or -preset, not both")
+	case preset == "h20-article":
+		return topo.H20Article(), "preset h20-article", nil
+	case preset != "":
+		t, err := data.Topology(preset)
+		return t, "preset " + preset, err
+	case len(pos) == 0:
+		return nil, "", fmt.Errorf("need FILE (nvidia-smi topo -m output) or -preset h20-article")
+	}
+	name := pos[0]
+	var r io.Reader = os.Stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, "", err
+		}
+		defer f.Close()
+		r = f
+	}
+	t, err := topo.Parse(r)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", name, err)
+	}
+	return t, name, nil
+}
+
+func topoJSON(t *topo.Topology, source string) topoOut {
+	out := topoOut{Source: source, GPUs: []topoGPU{}, NICs: []topoNIC{}, Pairs: []topoPair{}}
+	for i, b := range t.Bindings() {
+		out.GPUs = append(out.GPUs, topoGPU{
+			Name: b.GPU, NUMA: t.GPU(i).NUMA, NIC: b.NIC, Path: pathOrEmpty(b), Device: b.Device,
+			NCCLPath: b.NCCL.String(), GDR: b.GDR, GPUsOnNIC: b.Sharing, CPUs: b.CPUs.String(), NCCLIBHCA: b.NCCLIBHCA,
+		})
+	}
+	for _, n := range t.NICs() {
+		out.NICs = append(out.NICs, topoNIC{Name: n.Name, NUMA: n.NUMA, Device: n.Device})
+	}
+	for _, p := range t.Pairs() {
+		out.Pairs = append(out.Pairs, topoPair{A: p.A, B: p.B, Path: p.Path.String()})
+	}
+	f := topo.InferFabric(t)
+	out.Fabric = topoFabric{Kind: f.Kind.String(), GPUs: f.Ranks, Links: f.Links}
+	return out
+}
+
+// pathOrEmpty is the GPU's path to its NIC, "" when it has none.
+func pathOrEmpty(b topo.Binding) string {
+	if b.NIC == "" {
+		return ""
+	}
+	return b.Path.String()
+}

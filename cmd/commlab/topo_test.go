@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type topoJSONOut struct {
+	GPUs []struct {
+		Name string `json:"name"`
+		NUMA int    `json:"numa"`
+		NIC  string `json:"nic"`
+		Path string `json:"path"`
+	} `json:"gpus"`
+	NICs []struct {
+		Name   string `json:"name"`
+		NUMA   int    `json:"numa"`
+		Device string `json:"device"`
+	} `json:"nics"`
+	Pairs []struct {
+		A    string `json:"a"`
+		B    string `json:"b"`
+		Path string `json:"path"`
+	} `json:"pairs"`
+}
+
+func decodeTopo(t *testing.T, out string) topoJSONOut {
+	t.Helper()
+	var res topoJSONOut
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	return res
+}
+
+// TestTopoPresetJSON checks the contract fields against the article's server
+// (DESIGN.md: GPU0-3 NUMA0, GPU4-7 NUMA1; PIX GPU1-NIC0, GPU3-NIC1,
+// GPU4-NIC2, GPU6-NIC3; NIC0..3 = mlx5_bond_0..3).
+func TestTopoPresetJSON(t *testing.T) {
+	code, out, stderr := runCLI("topo", "-preset", "h20-article", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	res := decodeTopo(t, out)
+	if len(res.GPUs) != 8 || len(res.NICs) != 4 {
+		t.Fatalf("%d GPUs, %d NICs", len(res.GPUs), len(res.NICs))
+	}
+	for i, g := range res.GPUs {
+		if g.NUMA != i/4 {
+			t.Errorf("%s numa %d, want %d", g.Name, g.NUMA, i/4)
+		}
+	}
+	for g, nic := range map[int]string{1: "NIC0", 3: "NIC1", 4: "NIC2", 6: "NIC3"} {
+		if got := res.GPUs[g]; got.NIC != nic || got.Path != "PIX" {
+			t.Errorf("GPU%d: nic %s path %s, want %s PIX", g, got.NIC, got.Path, nic)
+		}
+	}
+	for i, n := range res.NICs {
+		if want := "mlx5_bond_" + string(rune('0'+i)); n.Device != want || n.NUMA != i/2 {
+			t.Errorf("%s: device %s numa %d, want %s numa %d", n.Name, n.Device, n.NUMA, want, i/2)
+		}
+	}
+	// 12 devices: 12·11/2 = 66 unordered pairs.
+	if len(res.Pairs) != 66 {
+		t.Errorf("%d pairs, want 66", len(res.Pairs))
+	}
+	paths := map[string]string{}
+	for _, p := range res.Pairs {
+		paths[p.A+"-"+p.B] = p.Path
+	}
+	for pair, want := range map[string]string{"GPU1-NIC0": "PIX", "GPU0-NIC0": "NODE", "GPU4-NIC0": "SYS", "GPU0-GPU7": "NV18", "NIC0-NIC1": "NODE", "NIC1-NIC2": "SYS"} {
+		if paths[pair] != want {
+			t.Errorf("%s = %q, want %s", pair, paths[pair], want)
+		}
+	}
+}
+
+// TestTopoFile reads the public capture (NVIDIA/nccl-tests#321) as FILE.
+func TestTopoFile(t *testing.T) {
+	code, out, stderr := runCLI("topo", "../../data/topology/h20-3e_8gpu_8nic_vm.txt", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	res := decodeTopo(t, out)
+	// The capture: GPUg is PIX to NIC(7-g).
+	if len(res.NICs) != 8 || res.GPUs[0].NIC != "NIC7" || res.GPUs[0].Path != "PIX" || res.GPUs[7].NIC != "NIC0" {
+		t.Errorf("capture parsed to %+v", res.GPUs)
+	}
+}
+
+func TestTopoTable(t *testing.T) {
+	code, out, stderr := runCLI("topo", "-preset", "h20-article")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"paths:", "bindings", "=mlx5_bond_3", "GPU1  NIC0  mlx5_bond_0  PIX", "switched (NVSwitch), 8 GPUs x NV18"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestTopoErrors: a malformed file fails with its name and line; so do
+// missing and conflicting arguments.
+func TestTopoErrors(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.txt")
+	text := "nvidia-smi topo -m\n\tGPU0\tGPU1\nGPU0\t X \tNV18\nGPU1\tNVL\t X \n"
+	if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI("topo", bad)
+	if code == 0 || !strings.Contains(stderr, "bad.txt: line 4, column 6") || !strings.Contains(stderr, `"NVL"`) {
+		t.Errorf("exit %d, stderr %q; want non-zero naming bad.txt line 4, column 6", code, stderr)
+	}
+	for _, args := range [][]string{
+		{"topo"},
+		{"topo", "-preset", "no-such"},
+		{"topo", "-preset", "h20-article", bad},
+		{"topo", filepath.Join(t.TempDir(), "missing.txt")},
+	} {
+		if code, _, stderr := runCLI(args...); code == 0 || stderr == "" {
+			t.Errorf("%v: exit %d, stderr %q; want an error", args, code, stderr)
+		}
+	}
+}
