@@ -136,8 +136,35 @@ func (r RingAllGather) Stages(nodes, perNode int, size float64) []Stage {
 	return flatStages(nodes, perNode, r.Cost(nodes*perNode, size))
 }
 
+// Stages of the chain broadcast: rank r forwards chunk c in step r+c, so only
+// the steps in which a node's last rank forwards to the next node's first
+// cross the network: C steps per node boundary, fewer where the windows of
+// neighbouring boundaries overlap (C > p). The other steps stay on NVLink.
 func (b PipelinedBroadcast) Stages(nodes, perNode int, size float64) []Stage {
-	return flatStages(nodes, perNode, b.Cost(nodes*perNode, size))
+	p := nodes * perNode
+	if nodes == 1 || p == 1 {
+		return flatStages(nodes, perNode, b.Cost(p, size))
+	}
+	size = checkSize(size)
+	c := max(b.Chunks, 1)
+	steps := p - 2 + c
+	// Boundary k (rank k·p-1 to k·p) sends in steps k·p-1 .. k·p+c-2.
+	inter := 0
+	for k, last := 1, -1; k < nodes; k++ {
+		first := max(k*perNode-1, last+1)
+		end := k*perNode + c - 2
+		inter += end - first + 1
+		last = end
+	}
+	chunk := size / float64(c)
+	part := func(n int) Cost {
+		if n == 0 {
+			return Cost{}
+		}
+		path := float64(n) * chunk // a rank sends at most all of S within the part
+		return Cost{Steps: n, Bytes: min(size, path), PathBytes: path, Peers: min(2, p-1), Fanout: 1, Messages: n}
+	}
+	return []Stage{{Intra: part(steps - inter)}, {Inter: part(inter)}}
 }
 
 func (b Bruck) Stages(nodes, perNode int, size float64) []Stage {
@@ -231,9 +258,10 @@ func (h HierarchicalAllReduce) inter() Algorithm {
 func (h HierarchicalAllReduce) Cost(p int, size float64) Cost {
 	nodes, ok := splitRanks(p, h.PerNode)
 	c := costOf(h.terms(p, size))
-	c.Fanout = min(1, h.PerNode-1)
 	if ok {
-		c.Peers = min(2, h.PerNode-1) + h.inter().Cost(nodes, 1).Peers // the all-gather reuses the reduce-scatter's ring
+		inner := h.inter().Cost(nodes, 1)
+		c.Peers = min(2, h.PerNode-1) + inner.Peers // the all-gather reuses the reduce-scatter's ring
+		c.Fanout = max(min(1, h.PerNode-1), inner.Fanout)
 	}
 	return c
 }
