@@ -73,6 +73,7 @@ var attrNames = []struct {
 
 var (
 	nicLabel    = regexp.MustCompile(`^NIC[0-9]+$`)
+	ansiEscape  = regexp.MustCompile("\x1b\\[[0-9;?]*[ -/]*[@-~]")
 	legendEntry = regexp.MustCompile(`^\s*(NIC[0-9]+)\s*:\s*(\S+)\s*$`)
 )
 
@@ -81,8 +82,8 @@ var (
 // or device names such as mlx5_0 as column heads, as older drivers print
 // them); CPU Affinity, NUMA Affinity and GPU NUMA ID columns, each optional;
 // N/A anywhere a value may be missing; tabs or spaces; CRLF line endings;
-// trailing blanks; rows shorter than the header (NIC rows have no affinity
-// columns). Lines before the matrix (a shell prompt, the command, comments)
+// trailing blanks; ANSI escapes (a terminal's underlined header); rows
+// shorter than the header (NIC rows have no affinity columns). Lines before the matrix (a shell prompt, the command, comments)
 // and after it (the legend) are skipped; NIC Legend entries ("NIC0: mlx5_0")
 // name the NICs' devices.
 //
@@ -127,6 +128,9 @@ func isComment(fs []field) bool { return len(fs) > 0 && strings.HasPrefix(fs[0].
 // isPathToken reports whether s parses as a matrix cell.
 func isPathToken(s string) bool { _, err := ParsePath(s); return err == nil }
 
+// isKnownPath reports whether s parses as a matrix cell other than N/A.
+func isKnownPath(s string) bool { p, err := ParsePath(s); return err == nil && p.Class != Unknown }
+
 // looksLikeRow reports whether a line has the shape of a matrix row: a label
 // and a path cell after it.
 func looksLikeRow(fs []field) bool {
@@ -157,6 +161,10 @@ type parser struct {
 func parseBytes(data []byte) (*Topology, error) {
 	if !utf8.Valid(data) {
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+	}
+	if bytes.IndexByte(data, 0x1b) >= 0 {
+		// nvidia-smi underlines the header with ANSI escapes on a terminal.
+		data = ansiEscape.ReplaceAll(data, nil)
 	}
 	p := &parser{lines: splitLines(data)}
 	if err := p.findMatrix(); err != nil {
@@ -219,6 +227,18 @@ func (p *parser) findMatrix() error {
 	for n < len(head) && (gpuName.MatchString(head[n].text) || nicLabel.MatchString(head[n].text) || labels[head[n].text]) {
 		n++
 	}
+	// A NIC column whose row was cut off (old headers name NICs mlx5_0...):
+	// rows with more leading path cells than that extend the device columns,
+	// up to the first attribute heading.
+	for _, r := range p.rows {
+		m := 0
+		for m+1 < len(r.fields) && isKnownPath(r.fields[m+1].text) {
+			m++
+		}
+		for n < m && n < len(head) && !attrStart(head[n].text) {
+			n++
+		}
+	}
 	if n > maxDevices {
 		return &ParseError{Line: h + 1, Column: head[maxDevices].col, Err: ErrTooLarge}
 	}
@@ -255,6 +275,17 @@ func attrColumns(fs []field) []int {
 		}
 	}
 	return out
+}
+
+// attrStart reports whether a header word begins an attribute column name.
+func attrStart(w string) bool {
+	w = strings.ToUpper(w)
+	for _, a := range attrNames {
+		if a.words[0] == w {
+			return true
+		}
+	}
+	return false
 }
 
 func equalWords(a, b []string) bool {

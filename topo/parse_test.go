@@ -206,3 +206,34 @@ func TestNUMAFromCPUAffinity(t *testing.T) {
 		t.Errorf("NUMA GPU0 %d GPU1 %d NIC %d, want 1 0 0", a, b, n)
 	}
 }
+
+// TestParseNICColumnWithoutRow: an old-style header names a NIC (mlx5_1)
+// whose row is missing; the GPU rows' cells still make it a device column.
+func TestParseNICColumnWithoutRow(t *testing.T) {
+	text := "\tGPU0\tGPU1\tmlx5_0\tmlx5_1\tCPU Affinity\nGPU0\t X \tNV4\tPIX\tSYS\t0-7\nGPU1\tNV4\t X \tSYS\tPIX\t8-15\nmlx5_0\tPIX\tSYS\t X \tSYS\n"
+	top, err := ParseString(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(top.NICs()) != 2 {
+		t.Fatalf("NICs %+v, want mlx5_0 and mlx5_1", top.NICs())
+	}
+	if p, _ := top.PathByName("GPU1", "mlx5_1"); p.Class != PIX {
+		t.Errorf("GPU1-mlx5_1 = %v, want PIX", p)
+	}
+	if c := top.GPU(1).CPUs.String(); c != "8-15" {
+		t.Errorf("GPU1 CPUs %q, want 8-15", c)
+	}
+}
+
+// TestParseANSIHeader: a terminal's underlined header (ANSI escapes) parses.
+func TestParseANSIHeader(t *testing.T) {
+	text := "\x1b[4m\tGPU0\tGPU1\tCPU Affinity\x1b[0m\nGPU0\t X \tNV4\t0-7\nGPU1\tNV4\t X \t0-7\n"
+	top, err := ParseString(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := top.Path(top.GPU(0), top.GPU(1)); p != NV(4) {
+		t.Errorf("GPU0-GPU1 = %v, want NV4", p)
+	}
+}
