@@ -275,6 +275,11 @@ func newDesign(samples []Sample, regress func(size float64) (x1, x2 float64)) (*
 		if !(x1[i] >= 0) || !(x2[i] >= 0) || math.IsInf(x1[i], 0) || math.IsInf(x2[i], 0) {
 			return nil, &SampleError{i, sm, fmt.Sprintf("regressors %g steps, %g bytes are not finite and non-negative", x1[i], x2[i])}
 		}
+		// The scaling (and the BW cap, 1000 times the largest x2/t) must
+		// stay finite.
+		if math.IsInf(1e3*x2[i]/sm.Time, 0) || math.IsInf(x1[i]/sm.Time, 0) {
+			return nil, &SampleError{i, sm, "size per second is out of the range of float64"}
+		}
 	}
 	order := make([]int, n)
 	for i := range order {

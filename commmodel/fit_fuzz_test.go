@@ -1,0 +1,68 @@
+package commmodel_test
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// FuzzFitPiecewise feeds arbitrary samples (pairs of float64 read from the
+// input) to the fits: each must return an error from the documented set or a
+// result whose every number is finite, with alpha >= 0 and BW > 0 in every
+// regime; never a panic or a NaN.
+func FuzzFitPiecewise(f *testing.F) {
+	enc := func(xs ...float64) []byte {
+		b := make([]byte, 0, 8*len(xs))
+		for _, x := range xs {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+		}
+		return b
+	}
+	f.Add(enc(1e3, 1e-5, 1e6, 2e-5, 1e9, 1e-2))
+	f.Add(enc(4, 47.5e-6, 64, 46.3e-6, 512, 46.2e-6, 4096, 46e-6))
+	f.Add(enc(1<<20, 32.42e-6, 2<<20, 290.73e-6, 4<<20, 59.43e-6, 8<<20, 90.51e-6, 16<<20, 135.68e-6))
+	f.Add(enc(8, 1e-5, 8, 1e-5, 8, 1e-5))
+	f.Add(enc(1e300, 1e-300, 1e-300, 1e300, 1, 1))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var samples []commmodel.Sample
+		for len(b) >= 16 && len(samples) < 200 {
+			s := math.Float64frombits(binary.LittleEndian.Uint64(b))
+			tm := math.Float64frombits(binary.LittleEndian.Uint64(b[8:]))
+			samples = append(samples, commmodel.Sample{Size: s, Time: tm})
+			b = b[16:]
+		}
+		for _, fit := range []func([]commmodel.Sample, *commmodel.FitSettings) (*commmodel.FitResult, error){
+			commmodel.FitAlphaBeta, commmodel.FitPiecewise,
+		} {
+			r, err := fit(samples, &commmodel.FitSettings{Bootstrap: 20})
+			if err != nil {
+				if !errors.Is(err, commmodel.ErrTooFewSamples) && !errors.Is(err, commmodel.ErrBadSample) && !errors.Is(err, commmodel.ErrOneSize) {
+					t.Fatalf("undocumented error %v", err)
+				}
+				continue
+			}
+			finite := func(what string, x float64) {
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					t.Fatalf("%s = %g for samples %v", what, x, samples)
+				}
+			}
+			for _, g := range r.Regimes {
+				finite("alpha", g.Alpha)
+				finite("BW", g.BW)
+				if g.Alpha < 0 || !(g.BW > 0) {
+					t.Fatalf("regime %+v breaks the bounds", g)
+				}
+			}
+			for i := range r.Samples {
+				finite("predicted", r.Predicted[i])
+				finite("rel. err", r.RelErr[i])
+				finite("LOO rel. err", r.LOORelErr[i])
+			}
+			finite("median", r.MedianRelErr)
+			finite("LOO median", r.LOOMedianRelErr)
+		}
+	})
+}
