@@ -1,0 +1,358 @@
+package nbplot
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/topo"
+)
+
+// The exhibits of notebook 03 (AllReduce across nodes: hierarchical against flat).
+
+// CrossNodeAlgorithms returns the AllReduce algorithms notebook 03 compares on
+// nodes of perNode GPUs: the flat ring, halving-doubling and two-shot over
+// all N·p ranks, and the article's hierarchical AllReduce with a ring and with
+// halving-doubling between the nodes. One-shot is left out: across nodes it
+// sends (N-1)·p·S per GPU over the network and is never close.
+func CrossNodeAlgorithms(perNode int) []commmodel.Algorithm {
+	return []commmodel.Algorithm{
+		commmodel.Ring{},
+		commmodel.HalvingDoubling{},
+		commmodel.TwoShot{},
+		commmodel.HierarchicalAllReduce{PerNode: perNode},
+		commmodel.HierarchicalAllReduce{PerNode: perNode, Inter: commmodel.HalvingDoubling{}},
+	}
+}
+
+// CrossNodeLabel names an algorithm on a cluster for legends and tables:
+// "flat ring" for a single-level algorithm, "hierarchical (ring between
+// nodes)" for HierarchicalAllReduce, whose Name does not say what runs
+// between the nodes.
+func CrossNodeLabel(a commmodel.Algorithm) string {
+	if h, ok := a.(commmodel.HierarchicalAllReduce); ok {
+		inter := commmodel.Algorithm(commmodel.Ring{})
+		if h.Inter != nil {
+			inter = h.Inter
+		}
+		return "hierarchical (" + inter.Name() + " between nodes)"
+	}
+	return "flat " + a.Name()
+}
+
+// ClusterWinnerChanges returns the crossovers of algs on c
+// (commmodel.ClusterCrossovers) at which the fastest of algs changes, one per
+// size: crossovers between two algorithms that are not the fastest, or
+// between two that take the same time, are left out.
+func ClusterWinnerChanges(algs []commmodel.Algorithm, c commmodel.Cluster) []commmodel.Crossover {
+	fastest := func(size float64) commmodel.Algorithm {
+		var best commmodel.Algorithm
+		bestT := 0.0
+		for _, a := range algs {
+			if t := c.Time(a, size); best == nil || t < bestT {
+				best, bestT = a, t
+			}
+		}
+		return best
+	}
+	var out []commmodel.Crossover
+	for _, x := range commmodel.ClusterCrossovers(algs, c) {
+		below, above := fastest(x.Size*(1-1e-6)), fastest(x.Size*(1+1e-6))
+		if below == nil || CrossNodeLabel(below) == CrossNodeLabel(above) {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Size >= x.Size*(1-1e-9) {
+			continue // the same change, found for an identical pair
+		}
+		out = append(out, commmodel.Crossover{A: below, B: above, Size: x.Size})
+	}
+	return out
+}
+
+// clusterName is "2 x 8 H20"-style text for a cluster of N nodes of p GPUs.
+func clusterName(c commmodel.Cluster) string {
+	return fmt.Sprintf("%d x %d GPUs", c.Nodes, c.PerNode)
+}
+
+// CrossNodeTimes plots each algorithm's time on c against the size, log-log,
+// with the sizes where the fastest changes marked (ClusterWinnerChanges).
+func CrossNodeTimes(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []float64) Figure {
+	f := Figure{
+		Title: fmt.Sprintf("AllReduce across %s (model: NVLink %s / %s, network %s / %s)", clusterName(c),
+			FormatTime(c.Intra.Alpha), FormatBW(c.Intra.BW), FormatTime(c.Inter.Alpha), FormatBW(c.Inter.BW)),
+		X: Axis{Label: "message size S (per GPU)", Unit: Bytes, Log: true},
+		Y: Axis{Label: "time per call", Unit: Seconds, Log: true},
+	}
+	for _, a := range algs {
+		s := Series{Name: CrossNodeLabel(a), X: sizes, Y: make([]float64, len(sizes))}
+		for i, size := range sizes {
+			s.Y[i] = c.Time(a, size)
+		}
+		f.Series = append(f.Series, s)
+	}
+	for _, x := range ClusterWinnerChanges(algs, c) {
+		f.Marks = append(f.Marks, Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), FormatSize(x.Size))})
+	}
+	return f
+}
+
+// NetworkBytesTable lists, for each node count, the bytes per GPU that cross
+// the network (Cluster.NetworkBytes, per byte of S) for a flat ring and for
+// the hierarchical AllReduce on nodes of c.PerNode GPUs, their ratio, and the
+// closed form of the ratio,
+//
+//	hierarchical / flat = (2(N-1)/N · S/p) / (2(Np-1)/(Np) · S) = (N-1)/(Np-1)
+//
+// which is 1/15 at 2 x 8 and tends to 1/p (the article's "~1/P_intra").
+func NetworkBytesTable(c commmodel.Cluster, nodes []int) Table {
+	t := Table{
+		Header: []string{"nodes N", "GPUs N·p", "flat ring (× S)", "hierarchical (× S)", "ratio", "(N-1)/(Np-1)", "1/p"},
+		Align:  []Align{Right, Right, Right, Right, Right, Right, Right},
+	}
+	flat, hier := commmodel.Ring{}, commmodel.HierarchicalAllReduce{PerNode: c.PerNode}
+	for _, n := range nodes {
+		c.Nodes = n
+		f, h := c.NetworkBytes(flat, 1), c.NetworkBytes(hier, 1)
+		p := float64(c.PerNode)
+		t.Rows = append(t.Rows, []string{
+			strconv.Itoa(n), strconv.Itoa(c.Ranks()), fmt.Sprintf("%.4f", f), fmt.Sprintf("%.4f", h),
+			ratioText(h, f), ratioText(float64(n-1), float64(n)*p-1), ratioText(1, p),
+		})
+	}
+	return t
+}
+
+// ratioText writes a/b as "1/15.0 (0.0667)", or "0" when a is 0.
+func ratioText(a, b float64) string {
+	if a == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("1/%.1f (%.4f)", b/a, a/b)
+}
+
+// LinkComparison is the article's cross-node ratios beside the ones the
+// topology and the NIC arithmetic give.
+type LinkComparison struct {
+	// ArticleIntra and ArticleInter are the article's links inside and
+	// between nodes (commmodel.H20Intra, H20Inter).
+	ArticleIntra, ArticleInter commmodel.Link
+	// Levels are the links derived from the topology: NVLink count × per-link
+	// BW inside a node, the NIC line rate shared by the GPUs of a NIC across.
+	Levels topo.Levels
+	// NICBW is the line rate of one NIC, in bytes per second.
+	NICBW float64
+}
+
+// CompareLinks derives the links of t with fig and sets them beside the
+// article's presets.
+func CompareLinks(t *topo.Topology, fig topo.Figures) (LinkComparison, error) {
+	lv, err := t.Levels(fig)
+	if err != nil {
+		return LinkComparison{}, err
+	}
+	if lv.GPUsPerNIC == 0 {
+		return LinkComparison{}, fmt.Errorf("topology has no NIC: no network link to compare")
+	}
+	return LinkComparison{ArticleIntra: commmodel.H20Intra, ArticleInter: commmodel.H20Inter, Levels: lv, NICBW: fig.NICBW}, nil
+}
+
+// Table lists BW, alpha and their ratios under both derivations.
+func (lc LinkComparison) Table() Table {
+	lv := lc.Levels
+	f := lv.Fabric
+	return Table{
+		Header: []string{"quantity", "article (commmodel presets)", "topology + NIC arithmetic", "derivation (right column)"},
+		Align:  []Align{Left, Right, Right, Left},
+		Rows: [][]string{
+			{"intra-node BW per GPU", FormatBW(lc.ArticleIntra.BW), FormatBW(lv.Intra.BW),
+				fmt.Sprintf("%d NVLinks × %s (%s)", f.Links, FormatBW(f.LinkBW), topo.FabricString(f))},
+			{"inter-node BW per GPU", FormatBW(lc.ArticleInter.BW), FormatBW(lv.Inter.BW),
+				fmt.Sprintf("NIC %s (2 × 200 Gb/s bond) shared by %d GPUs", FormatBW(lc.NICBW), lv.GPUsPerNIC)},
+			{"BW ratio intra / inter", fmt.Sprintf("÷%.1f", lc.ArticleIntra.BW/lc.ArticleInter.BW), fmt.Sprintf("÷%.1f", lv.Ratio()), ""},
+			{"intra-node α", FormatTime(lc.ArticleIntra.Alpha), FormatTime(lv.Intra.Alpha), "topo.Figures.IntraAlpha"},
+			{"inter-node α", FormatTime(lc.ArticleInter.Alpha), FormatTime(lv.Inter.Alpha), "topo.Figures.InterAlpha"},
+			{"α ratio inter / intra", fmt.Sprintf("×%.1f", lc.ArticleInter.Alpha/lc.ArticleIntra.Alpha),
+				fmt.Sprintf("×%.1f", lv.Inter.Alpha/lv.Intra.Alpha), "the topology carries no latency: same α as the article"},
+		},
+	}
+}
+
+// Clusters returns the cluster of nodes copies of the server under both
+// derivations: with the article's links (H20Cluster(nodes) for the H20) and
+// with the topology's.
+func (lc LinkComparison) Clusters(nodes int) (article, derived commmodel.Cluster) {
+	article = commmodel.Cluster{Nodes: nodes, PerNode: lc.Levels.Fabric.Ranks, Intra: lc.ArticleIntra, Inter: lc.ArticleInter}
+	derived = commmodel.Cluster{Nodes: nodes, PerNode: lc.Levels.Fabric.Ranks, Intra: lc.Levels.Intra, Inter: lc.Levels.Inter}
+	return article, derived
+}
+
+// TimesTable lists each algorithm's time at each size on the clusters built
+// from both derivations (Clusters).
+func (lc LinkComparison) TimesTable(nodes int, algs []commmodel.Algorithm, sizes []float64) Table {
+	art, der := lc.Clusters(nodes)
+	t := Table{Header: []string{"algorithm on " + clusterName(art)}, Align: []Align{Left}}
+	for _, s := range sizes {
+		t.Header = append(t.Header, FormatSize(s)+": article", FormatSize(s)+": NIC arithmetic")
+		t.Align = append(t.Align, Right, Right)
+	}
+	for _, a := range algs {
+		row := []string{CrossNodeLabel(a)}
+		for _, s := range sizes {
+			row = append(row, FormatTime(art.Time(a, s)), FormatTime(der.Time(a, s)))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// NodeSweep is flat against hierarchical AllReduce over a range of node counts.
+type NodeSweep struct {
+	// Cluster gives the node size and links; its Nodes is replaced by each N.
+	Cluster commmodel.Cluster
+	// Flat and Hier are the two algorithms compared.
+	Flat, Hier commmodel.Algorithm
+	// Nodes are the node counts N, increasing.
+	Nodes []int
+	// Sizes are the message sizes, in bytes.
+	Sizes []float64
+}
+
+// times returns the flat and hierarchical times at nodes n and size s, in seconds.
+func (w NodeSweep) times(n int, s float64) (flat, hier float64) {
+	c := w.Cluster
+	c.Nodes = n
+	return c.Time(w.Flat, s), c.Time(w.Hier, s)
+}
+
+// SpeedupFigure plots flat time / hierarchical time against N, one curve per size.
+func (w NodeSweep) SpeedupFigure() Figure {
+	f := Figure{
+		Title: fmt.Sprintf("Speed-up of %s over %s, nodes of %d GPUs (model)", CrossNodeLabel(w.Hier), CrossNodeLabel(w.Flat), w.Cluster.PerNode),
+		X:     Axis{Label: "nodes N", Unit: Plain, Log: true},
+		Y:     Axis{Label: "flat time / hierarchical time", Unit: Ratio},
+	}
+	for _, s := range w.Sizes {
+		sr := Series{Name: "S = " + FormatSize(s), Style: LinePoints}
+		for _, n := range w.Nodes {
+			fl, h := w.times(n, s)
+			sr.X, sr.Y = append(sr.X, float64(n)), append(sr.Y, fl/h)
+		}
+		f.Series = append(f.Series, sr)
+	}
+	return f
+}
+
+// Table lists the flat and hierarchical times and the speed-up at each N and size.
+func (w NodeSweep) Table() Table {
+	t := Table{Header: []string{"nodes N", "GPUs"}, Align: []Align{Right, Right}}
+	for _, s := range w.Sizes {
+		t.Header = append(t.Header, FormatSize(s)+" flat", FormatSize(s)+" hier.", "speed-up")
+		t.Align = append(t.Align, Right, Right, Right)
+	}
+	for _, n := range w.Nodes {
+		row := []string{strconv.Itoa(n), strconv.Itoa(n * w.Cluster.PerNode)}
+		for _, s := range w.Sizes {
+			fl, h := w.times(n, s)
+			row = append(row, FormatTime(fl), FormatTime(h), fmt.Sprintf("%.1fx", fl/h))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// StagesTable lists the stages of each algorithm on c at S = size bytes
+// (Cluster.Stages): what each step costs on which link. Bytes are the
+// busiest GPU's on each level; a stage with traffic on both levels (a flat
+// algorithm, whose every step has GPUs with a peer on another node) lasts as
+// long as the slower part.
+func StagesTable(c commmodel.Cluster, algs []commmodel.Algorithm, size float64) Table {
+	t := Table{
+		Header: []string{"algorithm", "stage", "link", "steps", "bytes on NVLink", "bytes on network", "time on NVLink", "time on network", "stage time"},
+		Align:  []Align{Left, Left, Left, Right, Right, Right, Right, Right, Right},
+	}
+	for _, a := range algs {
+		stages := c.Stages(a, size)
+		var intraB, interB, total float64
+		for i, st := range stages {
+			link := "both at once"
+			switch {
+			case st.Intra == (commmodel.Cost{}):
+				link = "network"
+			case st.Inter == (commmodel.Cost{}):
+				link = "NVLink"
+			}
+			d := st.Time(c.Intra, c.Inter)
+			intraB, interB, total = intraB+st.Intra.Bytes, interB+st.Inter.Bytes, total+d
+			t.Rows = append(t.Rows, []string{CrossNodeLabel(a), stageName(a, i, len(stages)), link,
+				strconv.Itoa(max(st.Intra.Steps, st.Inter.Steps)),
+				sizeOrDash(st.Intra), sizeOrDash(st.Inter),
+				timeOrDash(st.Intra, c.Intra), timeOrDash(st.Inter, c.Inter), FormatTime(d)})
+		}
+		t.Rows = append(t.Rows, []string{CrossNodeLabel(a), "total", "", "", FormatSize(intraB), FormatSize(interB), "", "", FormatTime(total)})
+	}
+	return t
+}
+
+// sizeOrDash and timeOrDash write a level's bytes and time, "–" where the
+// stage does not use that level.
+func sizeOrDash(c commmodel.Cost) string {
+	if c == (commmodel.Cost{}) {
+		return "–"
+	}
+	return FormatSize(c.Bytes)
+}
+
+func timeOrDash(c commmodel.Cost, l commmodel.Link) string {
+	if c == (commmodel.Cost{}) {
+		return "–"
+	}
+	return FormatTime(c.Time(l))
+}
+
+// stageName says what stage i of n of a does, where the algorithm's shape
+// tells: the three steps of the hierarchical AllReduce and of
+// halving-doubling on powers of two.
+func stageName(a commmodel.Algorithm, i, n int) string {
+	switch a.(type) {
+	case commmodel.HierarchicalAllReduce, commmodel.HalvingDoubling:
+		if n == 3 {
+			return [...]string{"reduce-scatter in node", "AllReduce of S/p between nodes", "all-gather in node"}[i]
+		}
+	case commmodel.TwoShot:
+		if n == 2 {
+			return [...]string{"reduce-scatter (pull)", "all-gather (push)"}[i]
+		}
+	}
+	if n == 1 {
+		return "every step (flat)"
+	}
+	return "stage " + strconv.Itoa(i+1)
+}
+
+func init() {
+	Register("03_crossnode", func() ([]Exhibit, error) {
+		algs := CrossNodeAlgorithms(8)
+		sizes := Sizes(1<<10, 1<<30, 4)
+		lc, err := CompareLinks(topo.H20Article(), topo.H20Figures)
+		if err != nil {
+			return nil, err
+		}
+		bytesT := NetworkBytesTable(commmodel.H20Cluster(2), []int{2, 4, 8, 16, 32, 64})
+		linksT := lc.Table()
+		timesT := lc.TimesTable(2, algs, []float64{1 << 20, 64 << 20})
+		sweep := NodeSweep{Cluster: commmodel.H20Cluster(1), Flat: algs[0], Hier: algs[3],
+			Nodes: []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}, Sizes: []float64{64 << 10, 16 << 20, 256 << 20}}
+		sweepT := sweep.Table()
+		stagesT := StagesTable(commmodel.H20Cluster(2), []commmodel.Algorithm{algs[0], algs[3]}, 64<<20)
+		return []Exhibit{
+			{Name: "03-crossnode-times-2x8", Title: "AllReduce across 2 x 8 H20: flat against hierarchical, time against size", Figure: CrossNodeTimes(commmodel.H20Cluster(2), algs, sizes)},
+			{Name: "03-crossnode-times-8x8", Title: "AllReduce across 8 x 8 H20: flat against hierarchical, time against size", Figure: CrossNodeTimes(commmodel.H20Cluster(8), algs, sizes)},
+			{Name: "03-network-bytes", Title: "Network bytes per GPU: flat ring against hierarchical, (N-1)/(Np-1)", Table: &bytesT},
+			{Name: "03-link-ratios", Title: "The article's ÷17.5 and ×7.5 beside the NVLink and NIC arithmetic", Table: &linksT},
+			{Name: "03-link-times", Title: "Times on 2 x 8 H20 under the article's links and under the NIC arithmetic", Table: &timesT},
+			{Name: "03-node-sweep", Title: "Hierarchical over flat ring AllReduce, N = 1..64 nodes of 8 H20", Figure: sweep.SpeedupFigure()},
+			{Name: "03-node-sweep-times", Title: "Flat and hierarchical AllReduce times against the node count", Table: &sweepT},
+			{Name: "03-stages", Title: "Stages of flat and hierarchical AllReduce on 2 x 8 H20 at 64 MiB", Table: &stagesT},
+		}, nil
+	})
+}
