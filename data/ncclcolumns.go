@@ -28,7 +28,7 @@ func isTimeColumn(s string) bool { return s == "time" || s == "cputime" }
 // parseLayout reads a column header's tokens ("size count type redop root
 // time algbw busbw #wrong time ..."), or reports false if they are not one.
 func parseLayout(tok []string) (*layout, bool) {
-	if len(tok) < 5 || tok[0] != "size" {
+	if len(tok) < 5 || tok[0] != "size" && tok[0] != "bytes" { // "bytes N type op" before 2018
 		return nil, false
 	}
 	l := &layout{names: tok}
@@ -52,7 +52,7 @@ func parseLayout(tok []string) (*layout, bool) {
 				b.algBW = j - i
 			case "busbw":
 				b.busBW = j - i
-			case "wrong", "error", "errors":
+			case "wrong", "error", "errors", "res":
 				b.wrong = j - i
 			}
 			j++

@@ -182,7 +182,7 @@ func (p *ncclParser) line(n int, raw string) {
 		t.rankLines[rank]++
 		addUnique(&t.t.Hosts, m[2])
 		addUnique(&t.gpus, strings.TrimSpace(m[3]))
-	case strings.HasPrefix(body, "size "):
+	case strings.HasPrefix(body, "size ") || strings.HasPrefix(body, "bytes "):
 		lay, ok := parseLayout(strings.Fields(body))
 		if !ok {
 			return

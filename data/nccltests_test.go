@@ -282,3 +282,16 @@ func TestReadFileMissing(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// The column header of the first nccl-tests releases (2017) named the
+// columns "bytes N type op ... res".
+func TestReadOldestHeader(t *testing.T) {
+	in := "#      bytes             N    type      op     time  algbw  busbw      res     time  algbw  busbw      res\n" +
+		"     1048576        262144   float     sum    82.01  12.79  22.38    0e+00    81.95  12.80  22.39    0e+00\n"
+	l := readString(t, in, nil)
+	tt := l.Tests[0]
+	// busbw/algbw = 22.38/12.79 = 1.75 = 2(8-1)/8: AllReduce over 8 ranks.
+	if len(tt.Rows) != 1 || tt.Collective != commmodel.AllReduce || tt.Ranks != 8 || tt.Rows[0].InPlace.Wrong != "0e+00" {
+		t.Errorf("%d rows, %v, %d ranks, wrong %q; want 1, allreduce, 8, 0e+00", len(tt.Rows), tt.Collective, tt.Ranks, tt.Rows[0].InPlace.Wrong)
+	}
+}
