@@ -1,0 +1,368 @@
+package nbplot
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/data"
+)
+
+// The exhibits of notebook 04 (AllToAll on one node and across nodes).
+
+// ArticleHierarchicalLoses is the size from which the article finds
+// hierarchical AllToAll slower than direct on 2 x 8 H20 GPUs, in bytes: "大消息
+// （≥16 MB）反而不如直发" (article 003_c6e9d2e394e324d2, AllToAll ④; its MB
+// are binary). data has no statement row for it, so it is cited here.
+const ArticleHierarchicalLoses = 16 << 20
+
+// AllToAllAlgorithms returns the article's four AllToAll algorithms for nodes
+// of perNode GPUs: direct, pairwise, Bruck and the rail-aligned hierarchical.
+func AllToAllAlgorithms(perNode int) []commmodel.Algorithm {
+	return []commmodel.Algorithm{commmodel.Direct{}, commmodel.Pairwise{}, commmodel.Bruck{},
+		commmodel.HierarchicalAllToAll{PerNode: perNode}}
+}
+
+// ArticleAllToAll returns the article's measured NCCL AllToAll points on the
+// given number of 8 x H20 nodes (1: 8 GPUs, 2: 2 x 8), from data.Article.
+func ArticleAllToAll(nodes int) data.Points {
+	return data.Article().Select(data.Filter{Collective: "alltoall", NNodes: nodes})
+}
+
+// AllToAllFigure plots each algorithm's model time on c against size
+// (log-log), the measured points if any, and the sizes where the fastest
+// algorithm changes (ClusterWinnerChanges). On one node c.Time is the
+// intra link's time.
+func AllToAllFigure(title string, algs []commmodel.Algorithm, c commmodel.Cluster, sizes []float64, measured data.Points) Figure {
+	f := Figure{
+		Title:  title,
+		X:      Axis{Label: "message size S (whole buffer, S/P per peer)", Unit: Bytes, Log: true},
+		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
+		Legend: TopLeft,
+	}
+	for _, a := range algs {
+		s := Series{Name: a.Name(), X: sizes, Y: make([]float64, len(sizes))}
+		for i, size := range sizes {
+			s.Y[i] = c.Time(a, size)
+		}
+		f.Series = append(f.Series, s)
+	}
+	if len(measured) > 0 {
+		f.Series = append(f.Series, measuredSeries("NCCL measured (article)", measured))
+	}
+	for _, x := range ClusterWinnerChanges(algs, c) {
+		f.Marks = append(f.Marks, Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), FormatSize(x.Size))})
+	}
+	return f
+}
+
+// measuredSeries draws measured points as markers.
+func measuredSeries(name string, ps data.Points) Series {
+	s := Series{Name: name, Style: Points}
+	for _, p := range ps {
+		s.X, s.Y = append(s.X, float64(p.Size)), append(s.Y, p.Time)
+	}
+	return s
+}
+
+// NetworkTable lists, for each algorithm on c at each size, the time, the
+// network messages and the network bytes of the busiest GPU.
+func NetworkTable(algs []commmodel.Algorithm, c commmodel.Cluster, sizes []float64) Table {
+	t := Table{Header: []string{"algorithm", "size", "time", "network messages per GPU", "network bytes per GPU", "network bytes / S"},
+		Align: []Align{Left, Right, Right, Right, Right, Right}}
+	for _, a := range algs {
+		for _, s := range sizes {
+			nb := c.NetworkBytes(a, s)
+			t.Rows = append(t.Rows, []string{a.Name(), FormatSize(s), FormatTime(c.Time(a, s)),
+				strconv.Itoa(c.NetworkMessages(a, s)), FormatSize(nb), short(nb / s)})
+		}
+	}
+	return t
+}
+
+// A MeasuredRatio compares one measured point with the model.
+type MeasuredRatio struct {
+	Point data.Point
+	// Model is the model's time for the point, in seconds.
+	Model float64
+	// Ratio is measured time / model time.
+	Ratio float64
+}
+
+// DirectRatios compares the article's AllToAll points with direct AllToAll
+// (NCCL's AllToAll posts every send and receive at once, as direct does) on
+// c's intra link for one node and on c for two: 8-GPU points against
+// P = c.PerNode, 2 x 8 points against c.
+func DirectRatios(c commmodel.Cluster) []MeasuredRatio {
+	var out []MeasuredRatio
+	for _, nodes := range []int{1, 2} {
+		cc := c
+		cc.Nodes = nodes
+		for _, p := range ArticleAllToAll(nodes) {
+			m := cc.Time(commmodel.Direct{}, float64(p.Size))
+			out = append(out, MeasuredRatio{Point: p, Model: m, Ratio: p.Time / m})
+		}
+	}
+	return out
+}
+
+// RatioRange returns the smallest and largest Ratio of rs.
+func RatioRange(rs []MeasuredRatio) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, r := range rs {
+		lo, hi = min(lo, r.Ratio), max(hi, r.Ratio)
+	}
+	return lo, hi
+}
+
+// RatioTable shows measured against model for each point.
+func RatioTable(rs []MeasuredRatio) Table {
+	t := Table{Header: []string{"GPUs", "size", "measured", "model (direct)", "measured / model"},
+		Align: []Align{Left, Right, Right, Right, Right}}
+	for _, r := range rs {
+		t.Rows = append(t.Rows, []string{gpus(r.Point), FormatSize(float64(r.Point.Size)),
+			FormatTime(r.Point.Time), FormatTime(r.Model), short(r.Ratio) + "x"})
+	}
+	return t
+}
+
+func gpus(p data.Point) string {
+	if p.NNodes > 1 {
+		return fmt.Sprintf("%d x %d", p.NNodes, p.NRanks/p.NNodes)
+	}
+	return strconv.Itoa(p.NRanks)
+}
+
+// FitDirect fits the intra-node link through direct AllToAll at P = 8 to the
+// article's 8-GPU points (commmodel.FitAlgorithm, robust by default).
+func FitDirect() (*commmodel.AlgorithmFit, error) {
+	ps := ArticleAllToAll(1)
+	if len(ps) == 0 {
+		return nil, fmt.Errorf("nbplot: no 8-GPU AllToAll points in data.Article")
+	}
+	return commmodel.FitAlgorithm(commmodel.Direct{}, ps[0].NRanks, ps.Samples(), nil)
+}
+
+// ArticleRefit returns the link the article recomputes AllToAll with, alpha
+// ~10 us and BW ~280 GB/s, from data's statements alltoall-fit-alpha and
+// alltoall-fit-bw.
+func ArticleRefit() (commmodel.Link, error) {
+	a, ok1 := data.StatementByID("alltoall-fit-alpha")
+	b, ok2 := data.StatementByID("alltoall-fit-bw")
+	if !ok1 || !ok2 || a.Unit != "s" || b.Unit != "B/s" {
+		return commmodel.Link{}, fmt.Errorf("nbplot: data lacks the article's AllToAll refit statements")
+	}
+	return commmodel.Link{Alpha: a.Low, BW: b.Low}, nil
+}
+
+// FitFigure plots the 8-GPU points with direct AllToAll at P = 8 on the
+// default link, on the fitted link and on the article's refit link.
+func FitFigure(def commmodel.Link, fit *commmodel.AlgorithmFit, refit commmodel.Link, sizes []float64) Figure {
+	f := Figure{
+		Title:  fmt.Sprintf("Direct AllToAll, P = %d: the model against the article's H20 points", fit.P),
+		X:      Axis{Label: "message size S (whole buffer)", Unit: Bytes, Log: true},
+		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
+		Legend: TopLeft,
+	}
+	curve := func(name string, l commmodel.Link) Series {
+		s := Series{Name: name, X: sizes, Y: make([]float64, len(sizes))}
+		for i, size := range sizes {
+			s.Y[i] = commmodel.Time(fit.Algorithm, fit.P, size, l)
+		}
+		return s
+	}
+	f.Series = []Series{
+		curve("default link "+linkString(def), def),
+		curve("fitted "+linkString(fit.Link), fit.Link),
+		curve("article's refit "+linkString(refit), refit),
+		measuredSeries("NCCL measured (article)", ArticleAllToAll(1)),
+	}
+	return f
+}
+
+func linkString(l commmodel.Link) string {
+	s := "α " + FormatTime(l.Alpha) + ", BW " + FormatBW(l.BW)
+	if l.Overhead > 0 {
+		s += ", o " + FormatTime(l.Overhead)
+	}
+	return s
+}
+
+// FitTable compares the 8-GPU points with the default, fitted and refit
+// links: each model time and its relative error (model-measured)/measured.
+func FitTable(def commmodel.Link, fit *commmodel.AlgorithmFit, refit commmodel.Link) Table {
+	t := Table{Header: []string{"size", "measured", "default", "err", "fitted", "err", "article's refit", "err"},
+		Align: []Align{Right, Right, Right, Right, Right, Right, Right, Right}}
+	for _, p := range ArticleAllToAll(1) {
+		row := []string{FormatSize(float64(p.Size)), FormatTime(p.Time)}
+		for _, l := range []commmodel.Link{def, fit.Link, refit} {
+			m := commmodel.Time(fit.Algorithm, fit.P, float64(p.Size), l)
+			row = append(row, FormatTime(m), percent((m-p.Time)/p.Time))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+func percent(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
+
+// networkPart is an algorithm on a cluster seen through its network traffic
+// only: its Cost is the sum of the Inter parts of its stages, so that
+// commmodel.FitAlgorithm fits the network link to measurements dominated by it.
+type networkPart struct {
+	a commmodel.Algorithm
+	c commmodel.Cluster
+}
+
+func (n networkPart) Name() string                      { return n.a.Name() + " (network part)" }
+func (n networkPart) Collective() commmodel.Collective { return n.a.Collective() }
+func (n networkPart) Cost(_ int, size float64) commmodel.Cost {
+	var c commmodel.Cost
+	for _, s := range n.c.Stages(n.a, size) {
+		c = c.Then(s.Inter)
+	}
+	return c
+}
+
+// OverheadFit is the network link fitted to the article's 2 x 8 points.
+type OverheadFit struct {
+	// Fit is direct AllToAll's network part fitted to the 2 x 8 points: its
+	// Link.Alpha is the whole constant time α + m·o of the one network step.
+	Fit *commmodel.AlgorithmFit
+	// Messages is m, the network messages per GPU of direct AllToAll.
+	Messages int
+	// Cluster is the fitted cluster: Intra is the given intra link; Inter
+	// keeps the given α, takes the fitted BW, and puts the rest of the
+	// constant into a per-message Overhead o = (α + m·o - α)/m.
+	Cluster commmodel.Cluster
+}
+
+// FitOverhead fits direct AllToAll's network part to the article's 2 x 8
+// points and splits its constant time into c.Inter.Alpha and a per-message
+// overhead. The split is an assumption: with one algorithm measured, α and
+// o are not separately identifiable (both are constant in S).
+func FitOverhead(c commmodel.Cluster) (*OverheadFit, error) {
+	ps := ArticleAllToAll(2)
+	if len(ps) == 0 {
+		return nil, fmt.Errorf("nbplot: no 2 x 8 AllToAll points in data.Article")
+	}
+	c.Nodes = ps[0].NNodes
+	f, err := commmodel.FitAlgorithm(networkPart{commmodel.Direct{}, c}, c.Ranks(), ps.Samples(), nil)
+	if err != nil {
+		return nil, err
+	}
+	m := c.NetworkMessages(commmodel.Direct{}, 1)
+	fc := c
+	fc.Inter = commmodel.Link{Alpha: c.Inter.Alpha, BW: f.Link.BW, Overhead: max(0, f.Link.Alpha-c.Inter.Alpha) / float64(m)}
+	return &OverheadFit{Fit: f, Messages: m, Cluster: fc}, nil
+}
+
+// HierarchicalCrossover returns the size below which hierarchical AllToAll
+// beats direct on c, in bytes, and false if they do not cross (in the pure
+// alpha-beta model, without Overhead, hierarchical never wins: it has one
+// more step and more bytes).
+func HierarchicalCrossover(c commmodel.Cluster) (float64, bool) {
+	h := commmodel.HierarchicalAllToAll{PerNode: c.PerNode}
+	for _, x := range commmodel.ClusterCrossovers([]commmodel.Algorithm{commmodel.Direct{}, h}, c) {
+		if x.A.Name() == h.Name() {
+			return x.Size, true
+		}
+	}
+	return 0, false
+}
+
+// OverheadFor returns the per-message network overhead, in seconds, at which
+// hierarchical and direct AllToAll on c cross at size bytes, found by
+// bisection on [0, 1 ms] (the crossover grows with the overhead); false if
+// no overhead in that range puts it there.
+func OverheadFor(c commmodel.Cluster, size float64) (float64, bool) {
+	at := func(o float64) float64 {
+		c.Inter.Overhead = o
+		x, ok := HierarchicalCrossover(c)
+		if !ok {
+			return 0
+		}
+		return x
+	}
+	lo, hi := 0.0, 1e-3
+	if at(hi) < size {
+		return 0, false
+	}
+	for range 60 {
+		mid := (lo + hi) / 2
+		if at(mid) < size {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2, true
+}
+
+// OverheadTable lists the hierarchical/direct crossover on c for each
+// per-message network overhead.
+func OverheadTable(c commmodel.Cluster, overheads []float64) Table {
+	t := Table{Header: []string{"overhead per network message", "hierarchical faster below"}, Align: []Align{Right, Right}}
+	for _, o := range overheads {
+		c.Inter.Overhead = o
+		cell := "never"
+		if x, ok := HierarchicalCrossover(c); ok {
+			cell = FormatSize(x)
+		}
+		t.Rows = append(t.Rows, []string{FormatTime(o), cell})
+	}
+	return t
+}
+
+// HierarchicalFigure plots direct and hierarchical AllToAll on c with the
+// 2 x 8 points, their crossover and the article's 16 MB.
+func HierarchicalFigure(c commmodel.Cluster, sizes []float64) Figure {
+	algs := []commmodel.Algorithm{commmodel.Direct{}, commmodel.HierarchicalAllToAll{PerNode: c.PerNode}}
+	f := AllToAllFigure(fmt.Sprintf("%d x %d GPUs, network %s", c.Nodes, c.PerNode, linkString(c.Inter)),
+		algs, c, sizes, ArticleAllToAll(c.Nodes))
+	f.Marks = append(f.Marks, Mark{X: ArticleHierarchicalLoses, Label: "article: direct wins from 16 MB"})
+	return f
+}
+
+func init() {
+	Register("04_alltoall", func() ([]Exhibit, error) {
+		one, two := commmodel.H20Cluster(1), commmodel.H20Cluster(2)
+		sizes := Sizes(1<<10, 1<<30, 4)
+		algs := AllToAllAlgorithms(one.PerNode)
+		fit, err := FitDirect()
+		if err != nil {
+			return nil, err
+		}
+		refit, err := ArticleRefit()
+		if err != nil {
+			return nil, err
+		}
+		base := two
+		base.Intra = fit.Link
+		of, err := FitOverhead(base)
+		if err != nil {
+			return nil, err
+		}
+		return []Exhibit{
+			{Name: "04-alltoall-node", Title: "AllToAll on one 8 x H20 node (model, default link)",
+				Figure: AllToAllFigure("AllToAll, 8 x H20 (model)", algs, one, sizes, ArticleAllToAll(1))},
+			{Name: "04-alltoall-2x8", Title: "AllToAll on 2 x 8 H20 GPUs (model, default links)",
+				Figure: AllToAllFigure("AllToAll, 2 x 8 H20 (model)", algs, two, sizes, ArticleAllToAll(2))},
+			{Name: "04-alltoall-network", Title: "Network messages and bytes per GPU on 2 x 8",
+				Table: ptr(NetworkTable(algs, two, []float64{1 << 20, 16 << 20, 128 << 20}))},
+			{Name: "04-alltoall-ratios", Title: "Measured against the model with the default links",
+				Table: ptr(RatioTable(DirectRatios(two)))},
+			{Name: "04-alltoall-fit", Title: "Direct AllToAll fitted to the 8-GPU points",
+				Figure: FitFigure(one.Intra, fit, refit, sizes)},
+			{Name: "04-alltoall-fit-table", Title: "Default, fitted and the article's refit link at each point",
+				Table: ptr(FitTable(one.Intra, fit, refit))},
+			{Name: "04-alltoall-hierarchical", Title: "Hierarchical against direct with a fitted per-message overhead",
+				Figure: HierarchicalFigure(of.Cluster, sizes)},
+			{Name: "04-alltoall-overhead", Title: "Where hierarchical stops paying, by per-message overhead",
+				Table: ptr(OverheadTable(of.Cluster, []float64{0, 2e-6, 5e-6, 10e-6, of.Cluster.Inter.Overhead, 20e-6}))},
+		}, nil
+	})
+}
+
+func ptr[T any](v T) *T { return &v }
