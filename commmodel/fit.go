@@ -82,10 +82,14 @@ type FitSettings struct {
 	// Tuning is the robust loss's tuning constant c, in units of the robust
 	// scale (default 4.685 for Bisquare, 1.345 for Huber).
 	Tuning float64
-	// ScaleFloor is the smallest robust scale of the relative residuals, and
-	// the relative error below which more regimes are not worth their
-	// parameters (default 0.01, i.e. 1%).
+	// ScaleFloor is the smallest robust scale of the relative residuals
+	// (default 0.03): with Bisquare's c = 4.685 no sample within 14% of the
+	// fit is rejected outright, so curvature the regimes do not capture is
+	// not mistaken for wild samples.
 	ScaleFloor float64
+	// NoiseFloor is the smallest noise level the regime criterion assumes
+	// (default 0.01, i.e. 1%): errors below it do not buy more regimes.
+	NoiseFloor float64
 	// MaxIter bounds the reweighting iterations of the robust loss (default 30).
 	MaxIter int
 	// Candidates bounds the breakpoint positions the regime search considers
@@ -122,7 +126,10 @@ func (s *FitSettings) withDefaults() FitSettings {
 		}
 	}
 	if d.ScaleFloor <= 0 {
-		d.ScaleFloor = 0.01
+		d.ScaleFloor = 0.03
+	}
+	if d.NoiseFloor <= 0 {
+		d.NoiseFloor = 0.01
 	}
 	if d.MaxIter <= 0 {
 		d.MaxIter = 30
@@ -424,7 +431,7 @@ func fitRegimes(samples []Sample, regress func(float64) (float64, float64), s Fi
 		if err == nil {
 			rel := make([]float64, n)
 			d.relErr(segs, rel)
-			sigma = referenceScale(rel, 3*kmax-1, s)
+			sigma = referenceScale(rel, s)
 			break
 		}
 	}
@@ -440,7 +447,7 @@ func fitRegimes(samples []Sample, regress func(float64) (float64, float64), s Fi
 		}
 		r := 0.0
 		for _, e := range f.rel {
-			r += rho(e, s.Loss, sigma, s)
+			r += rho(e, s.Loss, max(sigma, s.ScaleFloor), s)
 		}
 		bic = append(bic, r/(sigma*sigma)+float64(3*k-1)*math.Log(float64(n)))
 		if best == nil || bic[k-1] < bic[len(best.segs)-1] {

@@ -26,22 +26,21 @@ import (
 // minimises a robust Bayesian information criterion with a reference scale:
 //
 //	BIC(K) = Σ ρ(rᵢ)/σ² + (3K-1)·ln n
-//	σ = max(f, 1.4826·median|rᵢ'|·√(n/(n-p)))
+//	σ = max(NoiseFloor, 1.4826·median|rᵢ'|)
 //
 // over the n samples, where rᵢ are the relative residuals of the K-regime
-// fit, rᵢ' those of the least-squares fit with the most regimes K' the
-// samples allow and p = 3K'-1 its parameters,
-// f = ScaleFloor; 3K-1 counts K alphas, K bandwidths and K-1 breakpoints;
-// ties go to fewer regimes, and the search stops once two more regimes than
-// the best so far have not improved on it. ρ is the loss: r² for Squared, and for the
-// robust losses the function whose reweighting they are, scaled so that
-// ρ(r) ≈ r² for small r (Bisquare: (cσ)²/3·(1-(1-(r/cσ)²)³), capped at
-// (cσ)²/3; Huber: r² up to cσ, then 2cσ|r| - (cσ)²). A rejected sample thus
-// costs the cap, so rejecting samples cannot buy a better criterion, and the
-// floor f (1% by default, the run-to-run noise of nccl-tests) stops the
-// criterion from buying regimes for errors below it.
-// The floor f stops the criterion from buying regimes for errors below f
-// (1% by default), the size of run-to-run noise in nccl-tests.
+// fit and rᵢ' those of the least-squares fit with the most regimes the
+// samples allow (σ is its robust scale: the noise once the model is as
+// flexible as it gets); 3K-1 counts K alphas, K bandwidths and K-1
+// breakpoints. Ties go to fewer regimes, and the search stops once two more
+// regimes than the best so far have not improved on it. ρ is the loss: r²
+// for Squared, and for the robust losses the function whose reweighting they
+// are, at scale s = max(σ, ScaleFloor) and normalised so that ρ(r) ≈ r² for
+// small r (Bisquare: (cs)²/3·(1-(1-(r/cs)²)³), capped at (cs)²/3; Huber: r²
+// up to cs, then 2cs|r| - (cs)²). A rejected sample thus costs the cap, so
+// rejecting samples cannot buy a better criterion; NoiseFloor (1% by
+// default, the run-to-run noise of nccl-tests) stops the criterion from
+// buying regimes for errors below it.
 //
 // With a robust loss the regimes are chosen anew in every reweighting
 // iteration, so a wild sample is down-weighted rather than given a regime.

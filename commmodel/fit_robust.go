@@ -123,17 +123,10 @@ func rho(r float64, loss Loss, scale float64, s FitSettings) float64 {
 }
 
 // referenceScale is the noise level σ of relative residuals against which the
-// regime criterion weighs a fit: the residuals' scale in the most flexible
-// fit, with p parameters, corrected for those parameters, and at least
-// ScaleFloor:
+// regime criterion weighs a fit: the robust scale of the residuals of the
+// most flexible fit, at least NoiseFloor:
 //
-//	σ = max(ScaleFloor, 1.4826·median|rᵢ|·√(n/(n-p)))
-//
-// (ScaleFloor alone when n ≤ p).
-func referenceScale(rel []float64, p int, s FitSettings) float64 {
-	n := len(rel)
-	if n <= p {
-		return s.ScaleFloor
-	}
-	return max(s.ScaleFloor, 1.4826*medianAbs(rel)*math.Sqrt(float64(n)/float64(n-p)))
+//	σ = max(NoiseFloor, 1.4826·median|rᵢ|)
+func referenceScale(rel []float64, s FitSettings) float64 {
+	return max(s.NoiseFloor, 1.4826*medianAbs(rel))
 }

@@ -229,7 +229,7 @@ func TestFitPiecewiseRecoversRegimes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if single.MedianRelErr < 5*r.MedianRelErr {
+		if single.MedianRelErr < 3*r.MedianRelErr {
 			t.Errorf("noise %g: single fit median %.3f not clearly worse than piecewise %.3f", noise, single.MedianRelErr, r.MedianRelErr)
 		}
 	}
@@ -376,6 +376,41 @@ func TestFitAlgorithmRecoversLink(t *testing.T) {
 		}
 		if g := single.Regimes[0]; relDiff(g.Alpha, 30*want.Alpha) > 1e-9 || relDiff(g.BW, want.BW*16/30) > 1e-9 {
 			t.Errorf("%s: plain fit %g s, %g B/s; want %g, %g", a.Name(), g.Alpha, g.BW, 30*want.Alpha, want.BW*16/30)
+		}
+	}
+}
+
+// TestFitPiecewiseSmoothCurves holds issue 5's targets (median <= 3%, worst
+// <= 15%, leave-one-out median <= 8%) on curves that are not piecewise
+// alpha-beta, as real sweeps are not (NCCL adds channels gradually), over
+// nccl-tests' usual 8 B..8 GiB in factors of 2, with noise of 0, 1% and 3%.
+// The curves are made-up shapes, each a formula: a latency floor of ~10 us
+// that bends into a 300 GB/s bandwidth limit.
+func TestFitPiecewiseSmoothCurves(t *testing.T) {
+	curves := []struct {
+		name string
+		time func(s float64) float64
+	}{
+		{"hypot", func(s float64) float64 { return math.Hypot(10e-6, s/300e9) }},
+		{"p-norm 1.5", func(s float64) float64 { return math.Pow(math.Pow(10e-6, 1.5)+math.Pow(s/300e9, 1.5), 1/1.5) }},
+		{"bandwidth ramp", func(s float64) float64 { return 8e-6 + s/(300e9*(1-math.Exp(-s/4e6))+1e9) }},
+		{"log latency", func(s float64) float64 { return 20e-6 + 5e-6*math.Log2(1+s/1e5) + s/250e9 }},
+	}
+	for _, c := range curves {
+		for _, noise := range []float64{0, 0.01, 0.03} {
+			rng := rand.New(rand.NewPCG(1, 2))
+			var samples []commmodel.Sample
+			for _, s := range powersOfTwo(3, 33) {
+				samples = append(samples, commmodel.Sample{Size: s, Time: c.time(s) * (1 + noise*rng.NormFloat64())})
+			}
+			r, err := commmodel.FitPiecewise(samples, &commmodel.FitSettings{Bootstrap: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.MedianRelErr > 0.03 || r.MaxRelErr > 0.15 || r.LOOMedianRelErr > 0.08 {
+				t.Errorf("%s, noise %g: %d regimes, median %.2f%% worst %.2f%% LOO %.2f%%", c.name, noise,
+					len(r.Regimes), 100*r.MedianRelErr, 100*r.MaxRelErr, 100*r.LOOMedianRelErr)
+			}
 		}
 	}
 }
