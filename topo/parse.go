@@ -29,7 +29,15 @@ type field struct {
 // Unicode spaces such as the no-break spaces web pages paste in). Each field
 // records the white space before it.
 func splitFields(line string) []field {
-	var out []field
+	n, in := 0, false
+	for _, r := range line {
+		sp := unicode.IsSpace(r)
+		if !sp && !in {
+			n++
+		}
+		in = !sp
+	}
+	out := make([]field, 0, n)
 	col, start, startCol := 1, -1, 0
 	sepStart := 0
 	for i, r := range line {
@@ -151,6 +159,7 @@ type rowLine struct {
 
 type parser struct {
 	lines   []string
+	split   [][]field // fields of each line, filled by fieldsOf
 	columns []field // device column heads
 	attrs   []int   // attribute column kinds, in order
 	rows    []rowLine
@@ -173,11 +182,22 @@ func parseBytes(data []byte) (*Topology, error) {
 	return p.build()
 }
 
+// fieldsOf returns the fields of line i, splitting each line once.
+func (p *parser) fieldsOf(i int) []field {
+	if p.split == nil {
+		p.split = make([][]field, len(p.lines))
+	}
+	if p.split[i] == nil {
+		p.split[i] = splitFields(p.lines[i])
+	}
+	return p.split[i]
+}
+
 // findMatrix locates the header and the rows below it.
 func (p *parser) findMatrix() error {
 	h := -1
-	for i, line := range p.lines {
-		fs := splitFields(line)
+	for i := range p.lines {
+		fs := p.fieldsOf(i)
 		if isComment(fs) {
 			continue
 		}
@@ -193,7 +213,7 @@ func (p *parser) findMatrix() error {
 		return &ParseError{Line: len(p.lines), Err: ErrNoMatrix}
 	}
 	p.head = h
-	head := splitFields(p.lines[h])
+	head := p.fieldsOf(h)
 
 	// The rows: lines after the header whose label is a column head or that
 	// look like rows, blank lines allowed in between.
@@ -203,7 +223,7 @@ func (p *parser) findMatrix() error {
 	}
 	p.end = len(p.lines)
 	for i := h + 1; i < len(p.lines); i++ {
-		fs := splitFields(p.lines[i])
+		fs := p.fieldsOf(i)
 		if len(fs) == 0 {
 			continue
 		}

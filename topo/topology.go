@@ -119,8 +119,13 @@ func (t *Topology) pos(d Device) int {
 
 // Lookup finds a device by its Name or, for a NIC, its Device name.
 func (t *Topology) Lookup(name string) (Device, bool) {
-	for _, d := range t.devices() {
-		if d.Name == name || (d.Kind == NIC && d.Device != "" && d.Device == name) {
+	for _, d := range t.gpus {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	for _, d := range t.nics {
+		if d.Name == name || (d.Device != "" && d.Device == name) {
 			return d, true
 		}
 	}
