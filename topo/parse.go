@@ -160,8 +160,8 @@ type rowLine struct {
 type parser struct {
 	lines   []string
 	split   [][]field // fields of each line, filled by fieldsOf
-	columns []field // device column heads
-	attrs   []int   // attribute column kinds, in order
+	columns []field   // device column heads
+	attrs   []int     // attribute column kinds, in order
 	rows    []rowLine
 	head    int // index of the header line
 	end     int // index of the first line after the matrix
