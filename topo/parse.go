@@ -48,9 +48,6 @@ func splitFields(line string) []field {
 				sepStart = i
 			}
 		} else if start < 0 {
-			if len(out) == 0 {
-				sepStart = 0
-			}
 			start, startCol = i, col
 		}
 		col++
