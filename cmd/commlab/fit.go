@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -156,6 +157,13 @@ func runFit(args []string, stdout io.Writer) error {
 	}
 	if *testIdx < 0 || *testIdx >= len(log.Tests) {
 		return fmt.Errorf("%s: -test %d: the file holds %d tests (0..%d)", pos[0], *testIdx, len(log.Tests), len(log.Tests)-1)
+	}
+	// A file that holds only in-place times (a tidy CSV may) is fitted on
+	// those unless -placement asked otherwise.
+	explicit := false
+	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "placement" })
+	if t := log.Tests[*testIdx]; !explicit && len(t.Samples(data.OutOfPlace)) == 0 && len(t.Samples(data.InPlace)) > 0 {
+		place = data.InPlace
 	}
 	out, err := fitTest(log, *testIdx, place, settings)
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -198,5 +199,25 @@ func TestFitBadInput(t *testing.T) {
 				t.Errorf("stderr %q does not mention %q", stderr, tc.want)
 			}
 		})
+	}
+}
+
+func TestFitInPlaceOnlyCSV(t *testing.T) {
+	// A tidy CSV whose points are all in-place is fitted on them; the times
+	// follow T = 10 us + S/(100 GB/s) exactly, so the fit gives that back.
+	csv := "source,system,collective,algorithm,nranks,nnodes,size_bytes,time_us,busbw_gbps,placement,note\n"
+	for _, s := range []int64{1 << 10, 1 << 16, 1 << 20, 1 << 24, 1 << 28} {
+		csv += fmt.Sprintf("test,H20,allreduce,NCCL,8,1,%d,%.6f,,in-place,\n", s, 10+float64(s)/100e9*1e6)
+	}
+	res, _ := fitJSON(t, writeTemp(t, "inplace.csv", []byte(csv)), "-regimes", "1")
+	if res.Placement != "in-place" || res.NPoints != 5 {
+		t.Fatalf("placement %q, %d points; want in-place, 5", res.Placement, res.NPoints)
+	}
+	if relDiff(res.Single.AlphaS, 10e-6) > 1e-4 || relDiff(res.Single.BWBps, 100e9) > 1e-4 {
+		t.Errorf("alpha %g s, BW %g B/s; want 1e-5, 1e11", res.Single.AlphaS, res.Single.BWBps)
+	}
+	// busBW = BW·2(P-1)/P for AllReduce at P = 8 (DESIGN.md).
+	if relDiff(res.Single.BusBWBps, 100e9*14/8) > 1e-4 {
+		t.Errorf("busBW %g, want %g", res.Single.BusBWBps, 100e9*14/8)
 	}
 }
