@@ -2,6 +2,7 @@ package nbplot
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -26,16 +27,16 @@ func CrossNodeAlgorithms(perNode int) []commmodel.Algorithm {
 }
 
 // CrossNodeLabel names an algorithm on a cluster for legends and tables:
-// "flat ring" for a single-level algorithm, "hierarchical (ring between
-// nodes)" for HierarchicalAllReduce, whose Name does not say what runs
-// between the nodes.
+// "flat ring" for a single-level algorithm, "hierarchical + ring" for
+// HierarchicalAllReduce with a ring between the nodes (its Name does not say
+// what runs between them).
 func CrossNodeLabel(a commmodel.Algorithm) string {
 	if h, ok := a.(commmodel.HierarchicalAllReduce); ok {
 		inter := commmodel.Algorithm(commmodel.Ring{})
 		if h.Inter != nil {
 			inter = h.Inter
 		}
-		return "hierarchical (" + inter.Name() + " between nodes)"
+		return "hierarchical + " + inter.Name()
 	}
 	return "flat " + a.Name()
 }
@@ -45,20 +46,11 @@ func CrossNodeLabel(a commmodel.Algorithm) string {
 // size: crossovers between two algorithms that are not the fastest, or
 // between two that take the same time, are left out.
 func ClusterWinnerChanges(algs []commmodel.Algorithm, c commmodel.Cluster) []commmodel.Crossover {
-	fastest := func(size float64) commmodel.Algorithm {
-		var best commmodel.Algorithm
-		bestT := 0.0
-		for _, a := range algs {
-			if t := c.Time(a, size); best == nil || t < bestT {
-				best, bestT = a, t
-			}
-		}
-		return best
-	}
+	fastest := func(size float64) commmodel.Algorithm { a, _ := ClusterFastest(algs, c, size); return a }
 	var out []commmodel.Crossover
 	for _, x := range commmodel.ClusterCrossovers(algs, c) {
 		below, above := fastest(x.Size*(1-1e-6)), fastest(x.Size*(1+1e-6))
-		if below == nil || CrossNodeLabel(below) == CrossNodeLabel(above) {
+		if below == nil || above == nil || CrossNodeLabel(below) == CrossNodeLabel(above) {
 			continue
 		}
 		if n := len(out); n > 0 && out[n-1].Size >= x.Size*(1-1e-9) {
@@ -67,6 +59,20 @@ func ClusterWinnerChanges(algs []commmodel.Algorithm, c commmodel.Cluster) []com
 		out = append(out, commmodel.Crossover{A: below, B: above, Size: x.Size})
 	}
 	return out
+}
+
+// ClusterFastest returns the quickest of algs on c for S = size bytes and
+// its time in seconds (Cluster.Time); ties go to the one listed first. On one
+// node it agrees with commmodel.FastestOf on c.Intra.
+func ClusterFastest(algs []commmodel.Algorithm, c commmodel.Cluster, size float64) (commmodel.Algorithm, float64) {
+	var best commmodel.Algorithm
+	bestT := math.NaN()
+	for _, a := range algs {
+		if t := c.Time(a, size); t < bestT || (best == nil && !math.IsNaN(t)) {
+			best, bestT = a, t
+		}
+	}
+	return best, bestT
 }
 
 // clusterName is "2 x 8 H20"-style text for a cluster of N nodes of p GPUs.
@@ -80,8 +86,9 @@ func CrossNodeTimes(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []flo
 	f := Figure{
 		Title: fmt.Sprintf("AllReduce across %s (model: NVLink %s / %s, network %s / %s)", clusterName(c),
 			FormatTime(c.Intra.Alpha), FormatBW(c.Intra.BW), FormatTime(c.Inter.Alpha), FormatBW(c.Inter.BW)),
-		X: Axis{Label: "message size S (per GPU)", Unit: Bytes, Log: true},
-		Y: Axis{Label: "time per call", Unit: Seconds, Log: true},
+		X:      Axis{Label: "message size S (per GPU)", Unit: Bytes, Log: true},
+		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
+		Legend: TopLeft,
 	}
 	for _, a := range algs {
 		s := Series{Name: CrossNodeLabel(a), X: sizes, Y: make([]float64, len(sizes))}
