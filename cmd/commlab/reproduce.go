@@ -1,0 +1,130 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/inframethod/commlab/notebooks/nbplot"
+)
+
+func init() {
+	register("reproduce", "write every notebook table (Markdown) and figure (PNG) into a folder, with an index", runReproduce)
+}
+
+// reproduceFile is one written exhibit.
+type reproduceFile struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	Path  string `json:"path"`
+	Kind  string `json:"kind"` // "table" or "figure"
+}
+
+type reproduceResult struct {
+	Out   string          `json:"out"`
+	Files []reproduceFile `json:"files"`
+}
+
+// reproduceIndex is the index file written beside the exhibits.
+const reproduceIndex = "README.md"
+
+func runReproduce(args []string, stdout io.Writer) error {
+	fs := newFlags("reproduce")
+	out := fs.String("out", "", "folder to write the exhibits into (created if missing)")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if _, err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	if *out == "" {
+		return errors.New("-out DIR is required")
+	}
+	res, err := reproduce(*out)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, res)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "wrote %d exhibits and %s to %s\n\n", len(res.Files), reproduceIndex, res.Out)
+	fmt.Fprintln(tw, "name\tkind\tpath\ttitle")
+	for _, f := range res.Files {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Name, f.Kind, f.Path, f.Title)
+	}
+	return tw.Flush()
+}
+
+// reproduce builds every exhibit registered in nbplot and writes tables to
+// dir/NAME.md, figures to dir/NAME.png and the index to dir/README.md. All
+// exhibits are rendered before anything is written, so a failing exhibit
+// leaves dir untouched.
+func reproduce(dir string) (reproduceResult, error) {
+	res := reproduceResult{Out: dir, Files: []reproduceFile{}}
+	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
+		return res, fmt.Errorf("-out %s: exists and is not a folder", dir)
+	}
+	exhibits, err := nbplot.Exhibits()
+	if err != nil {
+		return res, err
+	}
+	contents := make([][]byte, len(exhibits))
+	for i, e := range exhibits {
+		if e.Name == "" || strings.ContainsAny(e.Name, `/\`) || strings.HasPrefix(e.Name, ".") {
+			return res, fmt.Errorf("exhibit %q: not a usable file name", e.Name)
+		}
+		f := reproduceFile{Name: e.Name, Title: e.Title}
+		if e.Table != nil {
+			f.Kind, f.Path = "table", filepath.Join(dir, e.Name+".md")
+			contents[i] = []byte(tableFile(e))
+		} else {
+			f.Kind, f.Path = "figure", filepath.Join(dir, e.Name+".png")
+			if contents[i], err = e.Figure.PNG(); err != nil {
+				return res, fmt.Errorf("exhibit %s: %w", e.Name, err)
+			}
+		}
+		res.Files = append(res.Files, f)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return res, fmt.Errorf("-out %s: cannot create the folder: %w", dir, err)
+	}
+	for i, f := range res.Files {
+		if err := os.WriteFile(f.Path, contents[i], 0o644); err != nil {
+			return res, fmt.Errorf("-out %s: cannot write %s: %w", dir, filepath.Base(f.Path), err)
+		}
+	}
+	index := filepath.Join(dir, reproduceIndex)
+	if err := os.WriteFile(index, []byte(indexFile(res.Files)), 0o644); err != nil {
+		return res, fmt.Errorf("-out %s: cannot write %s: %w", dir, reproduceIndex, err)
+	}
+	return res, nil
+}
+
+// tableFile is a table exhibit's Markdown file: its title as a heading, then
+// the table.
+func tableFile(e nbplot.Exhibit) string {
+	return "# " + e.Title + "\n\n" + e.Table.Markdown()
+}
+
+// indexFile lists the exhibits with their titles and links, figures shown inline.
+func indexFile(files []reproduceFile) string {
+	var b strings.Builder
+	b.WriteString("# commlab exhibits\n\n")
+	b.WriteString("Written by `commlab reproduce`: the notebooks' tables (Markdown) and figures (PNG),\n")
+	b.WriteString("built by the same nbplot functions the notebooks call, with the article's defaults.\n\n")
+	idx := nbplot.Table{Header: []string{"exhibit", "kind", "title"}}
+	for _, f := range files {
+		file := filepath.Base(f.Path)
+		idx.Rows = append(idx.Rows, []string{"[" + f.Name + "](" + file + ")", f.Kind, f.Title})
+	}
+	b.WriteString(idx.Markdown())
+	for _, f := range files {
+		if f.Kind == "figure" {
+			fmt.Fprintf(&b, "\n## %s\n\n%s\n\n![%s](%s)\n", f.Name, f.Title, f.Title, filepath.Base(f.Path))
+		}
+	}
+	return b.String()
+}

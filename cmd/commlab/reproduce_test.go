@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/notebooks/nbplot"
+)
+
+type reproduceJSONOut struct {
+	Out   string `json:"out"`
+	Files []struct {
+		Name  string `json:"name"`
+		Title string `json:"title"`
+		Path  string `json:"path"`
+		Kind  string `json:"kind"`
+	} `json:"files"`
+}
+
+// TestReproduceJSON writes every registered exhibit into a fresh folder and
+// checks each against the registry: the file exists, a figure decodes as PNG,
+// a table's file holds the table's Markdown, and the index names it.
+func TestReproduceJSON(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out") // created by the command
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"reproduce", "-json", "-out", dir}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr.String())
+	}
+	var res reproduceJSONOut
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout.String())
+	}
+	if res.Out != dir {
+		t.Errorf("out %q, want %q", res.Out, dir)
+	}
+	want, err := nbplot.Exhibits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 {
+		t.Fatal("no exhibits registered: notebook 02 registers some")
+	}
+	if len(res.Files) != len(want) {
+		t.Fatalf("%d files listed, %d exhibits registered", len(res.Files), len(want))
+	}
+	index, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range want {
+		f := res.Files[i]
+		if f.Name != e.Name || f.Title != e.Title {
+			t.Errorf("file %d is %q %q, want %q %q", i, f.Name, f.Title, e.Name, e.Title)
+		}
+		b, err := os.ReadFile(f.Path)
+		if err != nil {
+			t.Errorf("%s: %v", e.Name, err)
+			continue
+		}
+		switch {
+		case e.Table != nil:
+			if f.Kind != "table" || f.Path != filepath.Join(dir, e.Name+".md") {
+				t.Errorf("%s: kind %q path %q", e.Name, f.Kind, f.Path)
+			}
+			if !strings.Contains(string(b), e.Table.Markdown()) || !strings.HasPrefix(string(b), "# "+e.Title+"\n") {
+				t.Errorf("%s: file does not hold its title and table", e.Name)
+			}
+		default:
+			if f.Kind != "figure" || f.Path != filepath.Join(dir, e.Name+".png") {
+				t.Errorf("%s: kind %q path %q", e.Name, f.Kind, f.Path)
+			}
+			img, err := png.Decode(bytes.NewReader(b))
+			if err != nil {
+				t.Errorf("%s: not a PNG: %v", e.Name, err)
+			} else if r := img.Bounds(); r.Dx() < 100 || r.Dy() < 100 {
+				t.Errorf("%s: image is %v", e.Name, r)
+			}
+		}
+		if !strings.Contains(string(index), "["+e.Name+"]("+filepath.Base(f.Path)+")") || !strings.Contains(string(index), e.Title) {
+			t.Errorf("README.md does not list %s with its title", e.Name)
+		}
+	}
+	// Notebook 02's exhibits are among them.
+	for _, name := range []string{"02-gpu-nic-article", "02-path-map", "02-nic-share"} {
+		if !strings.Contains(string(index), "["+name+"]") {
+			t.Errorf("README.md lacks %s", name)
+		}
+	}
+}
+
+// TestReproduceTable checks the readable output and that a second run into
+// the same folder overwrites it.
+func TestReproduceTable(t *testing.T) {
+	dir := t.TempDir()
+	for range 2 {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"reproduce", "-out", dir}, &stdout, &stderr); code != 0 {
+			t.Fatalf("exit %d, stderr %s", code, stderr.String())
+		}
+		out := stdout.String()
+		if !strings.Contains(out, "wrote ") || !strings.Contains(out, "02-path-map") || !strings.Contains(out, filepath.Join(dir, "02-path-map.png")) {
+			t.Errorf("output:\n%s", out)
+		}
+	}
+}
+
+func TestReproduceErrors(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "plain-file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"reproduce"}, "-out DIR is required"},
+		{[]string{"reproduce", "-json"}, "-out DIR is required"},
+		{[]string{"reproduce", "-out", file}, "exists and is not a folder"},
+		// A folder below a regular file cannot be created, even by root.
+		{[]string{"reproduce", "-out", filepath.Join(file, "sub")}, "cannot create the folder"},
+		{[]string{"reproduce", "-out", t.TempDir(), "extra"}, `unexpected argument "extra"`},
+	}
+	for _, c := range cases {
+		var stdout, stderr bytes.Buffer
+		code := run(c.args, &stdout, &stderr)
+		if code == 0 {
+			t.Errorf("%v: exit 0", c.args)
+		}
+		if !strings.Contains(stderr.String(), c.msg) {
+			t.Errorf("%v: stderr %q, want it to contain %q", c.args, stderr.String(), c.msg)
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("%v: stdout %q, want nothing", c.args, stdout.String())
+		}
+	}
+}
