@@ -131,8 +131,10 @@ func (g grid) Plot(c draw.Canvas, p *plot.Plot) {
 			if k < 0 {
 				continue
 			}
-			x0, x1 := trX(g.xe[i]), trX(g.xe[i+1])
-			y0, y1 := trY(g.ye[j]), trY(g.ye[j+1])
+			// Overlap neighbours by a hair so that anti-aliasing leaves no seams.
+			const seam = vg.Length(0.4)
+			x0, x1 := trX(g.xe[i])-seam, trX(g.xe[i+1])+seam
+			y0, y1 := trY(g.ye[j])-seam, trY(g.ye[j+1])+seam
 			pts := []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 			c.FillPolygon(g.colors[k].c, c.ClipPolygonXY(pts))
 		}

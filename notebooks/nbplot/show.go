@@ -9,16 +9,23 @@ type PNGer interface {
 
 // Show renders f and displays it as an image/png output of the current GoNB
 // cell. Outside a GoNB kernel the image goes nowhere.
+//
+// It waits until GoNB has the image (gonbui.Sync): display data travels over
+// a pipe, and without the wait a cell that ends right after showing can lose
+// its output under nbconvert.
 func Show(f PNGer) error {
 	b, err := f.PNG()
 	if err != nil {
 		return err
 	}
 	gonbui.DisplayPng(b)
+	gonbui.Sync()
 	return nil
 }
 
-// ShowTable displays t as a text/markdown output of the current GoNB cell.
+// ShowTable displays t as a text/markdown output of the current GoNB cell,
+// and waits for GoNB to have it, as Show does.
 func ShowTable(t Table) {
 	gonbui.DisplayMarkdown(t.Markdown())
+	gonbui.Sync()
 }

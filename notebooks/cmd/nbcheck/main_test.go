@@ -10,7 +10,7 @@ import (
 
 var failing, _ = filepath.Glob(filepath.Join("..", "..", "testdata", "executed", "*.ipynb"))
 
-const clean = "../../00_pipeline.ipynb" // committed executed notebook, clean
+const clean = "../../01_allreduce.ipynb" // committed executed notebook, clean
 
 func TestRunStatus(t *testing.T) {
 	if len(failing) == 0 {
@@ -26,7 +26,7 @@ func TestRunStatus(t *testing.T) {
 		want int
 		out  []string
 	}{
-		{"clean", []string{"-times", times, clean}, 0, []string{"00_pipeline.ipynb", "3.2", "1 passed, 0 failed"}},
+		{"clean", []string{"-times", times, clean}, 0, []string{"01_allreduce.ipynb", "3.2", "1 passed, 0 failed"}},
 		{"failing", append([]string{}, failing...), 1, []string{"FAIL", "panic: assignment to entry in nil map", "0 passed"}},
 		{"failing expected", append([]string{"-expect-fail"}, failing...), 0, []string{"caught: panic,exit-status", "0 failed"}},
 		// A clean notebook is not a failure that was caught.

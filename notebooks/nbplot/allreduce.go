@@ -1,0 +1,187 @@
+package nbplot
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// The exhibits of notebook 01 (AllReduce algorithms on one node).
+
+// Sizes returns the powers of two from lo to hi bytes, perOctave points per
+// doubling: the sizes nccl-tests sweeps, refined for smooth curves.
+func Sizes(lo, hi float64, perOctave int) []float64 {
+	var out []float64
+	step := math.Pow(2, 1/float64(perOctave))
+	for s := lo; s <= hi*(1+1e-9); s *= step {
+		out = append(out, s)
+	}
+	return out
+}
+
+// ModelTable is the article's model table for algs at p ranks on l: steps,
+// bytes sent per rank (as a multiple of S), peers, and the time at each size.
+func ModelTable(algs []commmodel.Algorithm, p int, l commmodel.Link, sizes []float64) Table {
+	t := Table{Header: []string{"algorithm", "steps", "bytes per rank", "peers"}, Align: []Align{Left, Right, Right, Right}}
+	for _, s := range sizes {
+		t.Header = append(t.Header, "T("+FormatSize(s)+")")
+		t.Align = append(t.Align, Right)
+	}
+	for _, a := range algs {
+		c := a.Cost(p, 1) // per byte of S: every cost here is linear in S
+		row := []string{a.Name(), strconv.Itoa(c.Steps), short(c.Bytes) + " S", strconv.Itoa(c.Peers)}
+		for _, s := range sizes {
+			row = append(row, FormatTime(commmodel.Time(a, p, s, l)))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// TimeFigure plots each algorithm's model time against size, log-log, with
+// the sizes where the fastest algorithm changes marked.
+func TimeFigure(title string, algs []commmodel.Algorithm, p int, l commmodel.Link, sizes []float64) Figure {
+	f := Figure{
+		Title: title,
+		X:     Axis{Label: "message size S (per rank)", Unit: Bytes, Log: true},
+		Y:     Axis{Label: "time per call", Unit: Seconds, Log: true},
+	}
+	for _, a := range algs {
+		s := Series{Name: a.Name(), X: sizes, Y: make([]float64, len(sizes))}
+		for i, size := range sizes {
+			s.Y[i] = commmodel.Time(a, p, size, l)
+		}
+		f.Series = append(f.Series, s)
+	}
+	for _, c := range WinnerChanges(algs, p, l) {
+		f.Marks = append(f.Marks, Mark{X: c.Size, Label: fmt.Sprintf("%s | %s %s", c.A.Name(), c.B.Name(), FormatSize(c.Size))})
+	}
+	return f
+}
+
+// WinnerChanges returns the crossovers at which the fastest of algs changes
+// (commmodel.Crossovers lists every pair; most cross where neither is fastest).
+func WinnerChanges(algs []commmodel.Algorithm, p int, l commmodel.Link) []commmodel.Crossover {
+	var out []commmodel.Crossover
+	for _, c := range commmodel.Crossovers(algs, p, l) {
+		below, _ := commmodel.FastestOf(algs, p, c.Size*(1-1e-6), l)
+		above, _ := commmodel.FastestOf(algs, p, c.Size*(1+1e-6), l)
+		if below != nil && above != nil && below.Name() == c.A.Name() && above.Name() == c.B.Name() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// CrossoverTable lists crossovers: a is faster below the size, b above.
+func CrossoverTable(cs []commmodel.Crossover) Table {
+	t := Table{Header: []string{"faster below", "faster above", "size", "bytes"}, Align: []Align{Left, Left, Right, Right}}
+	for _, c := range cs {
+		t.Rows = append(t.Rows, []string{c.A.Name(), c.B.Name(), FormatSize(c.Size), strconv.FormatFloat(c.Size, 'f', 0, 64)})
+	}
+	return t
+}
+
+// OneShotThresholdFigure plots commmodel.OneShotCrossover against the rank
+// count: one-shot AllReduce beats two-shot below the curve.
+func OneShotThresholdFigure(ps []int, l commmodel.Link) (Figure, error) {
+	s := Series{Name: "one-shot | two-shot crossover S*", Style: LinePoints}
+	var marks []Mark
+	for _, p := range ps {
+		x := commmodel.OneShotCrossover(p, l)
+		if math.IsInf(x, 1) {
+			continue // P <= 2: the two send the same bytes
+		}
+		s.X, s.Y = append(s.X, float64(p)), append(s.Y, x)
+		if p == 8 {
+			marks = append(marks, Mark{X: 8, Y: x, Label: "P = 8: " + FormatSize(x) + " (article: ~130 KB)"})
+		}
+	}
+	if len(s.X) == 0 {
+		return Figure{}, fmt.Errorf("no rank count above 2 in %v", ps)
+	}
+	return Figure{
+		Title:  fmt.Sprintf("One-shot beats two-shot below S*(P) (α = %s, BW = %s)", FormatTime(l.Alpha), FormatBW(l.BW)),
+		X:      Axis{Label: "GPUs P", Unit: Plain},
+		Y:      Axis{Label: "crossover size S*", Unit: Bytes, Log: true},
+		Series: []Series{s},
+		Marks:  marks,
+		Legend: TopRight,
+	}, nil
+}
+
+// RegimeFigure colours each (size, P) cell by the fastest of algs on l. The
+// legend lists only the algorithms that win somewhere; the notebook's text
+// names the ones that never do.
+func RegimeFigure(title string, algs []commmodel.Algorithm, ps []int, sizes []float64, l commmodel.Link) RegimeMap {
+	rm := commmodel.NewRegimeMapOf(algs, ps, sizes, l)
+	m := RegimeMap{
+		Title: title,
+		X:     Axis{Label: "message size S (per rank)", Unit: Bytes, Log: true},
+		Y:     Axis{Label: "GPUs P", Unit: Plain},
+		Xs:    sizes,
+		Ys:    make([]float64, len(ps)),
+		Cells: make([][]int, len(ps)),
+		// Small sizes at many ranks are one regime throughout: the legend hides least there.
+		Legend: TopLeft,
+	}
+	index := map[int]int{} // rm's algorithm index -> m.Names index
+	for _, w := range rm.Winner {
+		if _, seen := index[w]; !seen && w >= 0 {
+			index[w] = 0
+		}
+	}
+	for k, a := range rm.Algorithms {
+		if _, wins := index[k]; wins {
+			index[k] = len(m.Names)
+			m.Names = append(m.Names, a.Name())
+		}
+	}
+	index[-1] = -1
+	for i, p := range ps {
+		m.Ys[i] = float64(p)
+		m.Cells[i] = make([]int, len(sizes))
+		for j := range sizes {
+			m.Cells[i][j] = index[rm.Winner[i*len(sizes)+j]]
+		}
+	}
+	return m
+}
+
+func init() {
+	Register("01_allreduce", func() ([]Exhibit, error) {
+		l, p := commmodel.H20Intra, 8
+		algs := commmodel.Algorithms(commmodel.AllReduce)
+		table := ModelTable(algs, p, l, []float64{64 << 10, 1 << 20, 64 << 20})
+		cross := CrossoverTable(WinnerChanges(algs, p, l))
+		thr, err := OneShotThresholdFigure(Ranks(2, 16), l)
+		if err != nil {
+			return nil, err
+		}
+		return []Exhibit{
+			{Name: "01-allreduce-model", Title: "AllReduce on 8 x H20: steps, bytes, peers and time by algorithm", Table: &table},
+			{Name: "01-allreduce-times", Title: "AllReduce time against size, crossovers marked", Figure: TimeFigure(
+				"AllReduce on one 8 x H20 node (model: α = 2 µs, BW = 350 GB/s)", algs, p, l, Sizes(256, 1<<30, 4))},
+			{Name: "01-allreduce-crossovers", Title: "Where the fastest AllReduce changes at P = 8", Table: &cross},
+			{Name: "01-oneshot-threshold", Title: "The one-shot threshold against P", Figure: thr},
+			{Name: "01-allreduce-regimes", Title: "Fastest AllReduce by size and P", Figure: RegimeFigure(
+				"Fastest AllReduce (model, H20 intra-node link)", algs, Ranks(2, 16), Sizes(256, 1<<30, 4), l)},
+			{Name: "01-ring-vs-hd-regimes", Title: "Ring against halving-doubling by size and P", Figure: RegimeFigure(
+				"Ring or halving-doubling? (model, H20 intra-node link)", RingAndHD, Ranks(2, 16), Sizes(256, 1<<30, 4), l)},
+		}, nil
+	})
+}
+
+// RingAndHD are the two classic AllReduce algorithms, compared on their own.
+var RingAndHD = []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}}
+
+// Ranks returns the rank counts lo, lo+1, ..., hi.
+func Ranks(lo, hi int) []int {
+	var ps []int
+	for p := lo; p <= hi; p++ {
+		ps = append(ps, p)
+	}
+	return ps
+}
