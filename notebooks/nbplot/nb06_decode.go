@@ -1,0 +1,502 @@
+package nbplot
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/data"
+)
+
+// The exhibits of notebook 06 (the decode-step budget of tensor parallelism).
+
+// DecodeShape is the model shape behind the AllReduces of one decode step of
+// a tensor-parallel model: after the attention output and the MLP output
+// projections of each layer every TP rank holds a partial sum of the hidden
+// state of the step's tokens, and one AllReduce adds them up.
+//
+//	message = Hidden · Tokens · ElemBytes      calls per step = Layers · PerLayer
+//
+// The message does not depend on the TP size.
+type DecodeShape struct {
+	// Model names the shape, for captions.
+	Model string
+	// Hidden is the hidden size, in elements.
+	Hidden int
+	// Tokens is the number of tokens one decode step processes (the batch).
+	Tokens int
+	// ElemBytes is the size of one activation element, in bytes (bf16: 2).
+	ElemBytes int
+	// Layers is the number of transformer layers.
+	Layers int
+	// PerLayer is the number of AllReduces per layer: 2 (after attention and
+	// after the MLP) in Megatron-style TP, 1 where the two are fused.
+	PerLayer int
+}
+
+// DeepSeekV3Decode is the shape that gives the article's "~56 KB per layer":
+// DeepSeek-V3's hidden size 7168 and 61 layers (its config.json on Hugging
+// Face, deepseek-ai/DeepSeek-V3), bf16 activations, 4 tokens per decode step:
+// 7168 · 4 · 2 B = 57,344 B = 56 KiB, and 2 AllReduces per layer make 122 per
+// step, the article's "hundreds per decode step". The batch of 4 is our
+// assumption; the article gives only the size.
+var DeepSeekV3Decode = DecodeShape{Model: "DeepSeek-V3", Hidden: 7168, Tokens: 4, ElemBytes: 2, Layers: 61, PerLayer: 2}
+
+// Message returns the bytes of one AllReduce, S = Hidden·Tokens·ElemBytes.
+func (d DecodeShape) Message() float64 {
+	return float64(d.Hidden) * float64(d.Tokens) * float64(d.ElemBytes)
+}
+
+// Calls returns the AllReduces per decode step, Layers·PerLayer.
+func (d DecodeShape) Calls() int { return d.Layers * d.PerLayer }
+
+// Table lists the shape's figures and what follows from them.
+func (d DecodeShape) Table() Table {
+	s := d.Message()
+	return Table{
+		Header: []string{"quantity", "value", "source"},
+		Align:  []Align{Left, Right, Left},
+		Rows: [][]string{
+			{"hidden size", strconv.Itoa(d.Hidden), d.Model + " config.json (hidden_size)"},
+			{"layers", strconv.Itoa(d.Layers), d.Model + " config.json (num_hidden_layers)"},
+			{"tokens per decode step", strconv.Itoa(d.Tokens), "assumed (decode batch)"},
+			{"bytes per element", strconv.Itoa(d.ElemBytes), "bf16 activations"},
+			{"AllReduce message S", fmt.Sprintf("%s (%.0f B)", FormatSize(s), s), "hidden × tokens × bytes; the article: ~56 KB"},
+			{"AllReduces per layer", strconv.Itoa(d.PerLayer), "attention out + MLP out (Megatron TP)"},
+			{"AllReduces per decode step", strconv.Itoa(d.Calls()), "layers × per layer; the article: hundreds"},
+		},
+	}
+}
+
+// DecodeCluster returns the cluster a TP group of tp GPUs runs on with the
+// article's links: one node of tp GPUs up to 8, else tp/8 nodes of 8
+// (commmodel.H20Cluster). It is an error for tp above 8 not to be a
+// multiple of 8 or for tp to be below 1.
+func DecodeCluster(tp int) (commmodel.Cluster, error) {
+	switch {
+	case tp < 1:
+		return commmodel.Cluster{}, fmt.Errorf("TP size %d: want at least 1", tp)
+	case tp <= 8:
+		return commmodel.Cluster{Nodes: 1, PerNode: tp, Intra: commmodel.H20Intra, Inter: commmodel.H20Inter}, nil
+	case tp%8 != 0:
+		return commmodel.Cluster{}, fmt.Errorf("TP size %d: across nodes want a multiple of 8 GPUs", tp)
+	}
+	return commmodel.H20Cluster(tp / 8), nil
+}
+
+// DecodeAlgorithms returns the AllReduce candidates for a TP group on c: the
+// single-level algorithms (commmodel.Algorithms), and across nodes also the
+// hierarchical AllReduce with a ring between the nodes.
+func DecodeAlgorithms(c commmodel.Cluster) []commmodel.Algorithm {
+	algs := append([]commmodel.Algorithm(nil), commmodel.Algorithms(commmodel.AllReduce)...)
+	if c.Nodes > 1 {
+		algs = append(algs, commmodel.HierarchicalAllReduce{PerNode: c.PerNode})
+	}
+	return algs
+}
+
+// DecodeBudget is the communication time of decode steps by TP size.
+type DecodeBudget struct {
+	// Shape gives the message and the calls per step.
+	Shape DecodeShape
+	// TP are the TP group sizes (DecodeCluster).
+	TP []int
+	// Floor is a measured per-call floor to set beside the model, in seconds
+	// (the article's ~10 us); 0 leaves it out.
+	Floor float64
+}
+
+// StepTime returns the communication time of one decode step with algorithm a
+// on TP size tp, in seconds: Calls · T_a(S).
+func (b DecodeBudget) StepTime(a commmodel.Algorithm, tp int) (float64, error) {
+	c, err := DecodeCluster(tp)
+	if err != nil {
+		return 0, err
+	}
+	return float64(b.Shape.Calls()) * c.Time(a, b.Shape.Message()), nil
+}
+
+// Table lists, for each TP size, each candidate's time per call, the fastest
+// and its milliseconds per decode step, and the floor's.
+func (b DecodeBudget) Table() (Table, error) {
+	s, calls := b.Shape.Message(), float64(b.Shape.Calls())
+	names := []string{"ring", "halving-doubling", "two-shot", "one-shot", "hierarchical"}
+	t := Table{Header: []string{"TP", "GPUs"}, Align: []Align{Right, Left}}
+	for _, n := range names {
+		t.Header = append(t.Header, n+" per call")
+		t.Align = append(t.Align, Right)
+	}
+	t.Header = append(t.Header, "fastest", fmt.Sprintf("per step (%d calls)", b.Shape.Calls()), fmt.Sprintf("per step at 1 call/layer (%d)", b.Shape.Layers))
+	t.Align = append(t.Align, Left, Right, Right)
+	if b.Floor > 0 {
+		t.Header = append(t.Header, "floor "+FormatTime(b.Floor)+" × calls")
+		t.Align = append(t.Align, Right)
+	}
+	for _, tp := range b.TP {
+		c, err := DecodeCluster(tp)
+		if err != nil {
+			return Table{}, err
+		}
+		algs := DecodeAlgorithms(c)
+		row := []string{strconv.Itoa(tp), clusterName(c)}
+		for _, n := range names {
+			cell := "–"
+			for _, a := range algs {
+				if a.Name() == n {
+					cell = FormatTime(c.Time(a, s))
+				}
+			}
+			row = append(row, cell)
+		}
+		best, bt := ClusterFastest(algs, c, s)
+		row = append(row, best.Name(), FormatTime(calls*bt), FormatTime(float64(b.Shape.Layers)*bt))
+		if b.Floor > 0 {
+			row = append(row, FormatTime(calls*b.Floor))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t, nil
+}
+
+// TPFigure is a Figure whose x axis is labelled at the TP sizes only.
+type TPFigure struct {
+	Figure
+	// TP are the labelled x values.
+	TP []int
+}
+
+// PNG renders the figure with ticks at the TP sizes.
+func (f TPFigure) PNG() ([]byte, error) {
+	p, err := f.Plot()
+	if err != nil {
+		return nil, err
+	}
+	xs := make([]float64, len(f.TP))
+	for i, tp := range f.TP {
+		xs[i] = float64(tp)
+	}
+	p.X.Tick.Marker = intTicks(xs)
+	return PNG(p, f.Width, f.Height)
+}
+
+// Figure plots the communication time per decode step against the TP size,
+// one curve per algorithm (an algorithm appears at the sizes where it is a
+// candidate), the floor × calls, and measured points (marks) at their TP size.
+func (b DecodeBudget) Figure(measured []Mark) (TPFigure, error) {
+	f := Figure{
+		Title:  fmt.Sprintf("AllReduce time per decode step: %d calls of %s (model: article's H20 links)", b.Shape.Calls(), FormatSize(b.Shape.Message())),
+		X:      Axis{Label: "TP size (GPUs; 16 = 2 nodes x 8)", Unit: Plain, Log: true, Min: 1.8, Max: 32}, // room for labels right of TP 16
+		Y:      Axis{Label: "time per step", Unit: Seconds, Log: true},
+		Legend: TopLeft,
+	}
+	byName := map[string]int{}
+	for _, tp := range b.TP {
+		c, err := DecodeCluster(tp)
+		if err != nil {
+			return TPFigure{}, err
+		}
+		for _, a := range DecodeAlgorithms(c) {
+			i, ok := byName[a.Name()]
+			if !ok {
+				i = len(f.Series)
+				byName[a.Name()] = i
+				f.Series = append(f.Series, Series{Name: a.Name(), Style: LinePoints})
+			}
+			st, _ := b.StepTime(a, tp)
+			f.Series[i].X, f.Series[i].Y = append(f.Series[i].X, float64(tp)), append(f.Series[i].Y, st)
+		}
+	}
+	if b.Floor > 0 && len(b.TP) > 0 {
+		fl := float64(b.Shape.Calls()) * b.Floor
+		f.Series = append(f.Series, Series{Name: "article's ~" + FormatTime(b.Floor) + " floor × calls",
+			X: []float64{float64(b.TP[0]), float64(b.TP[len(b.TP)-1])}, Y: []float64{fl, fl}})
+	}
+	f.Marks = append(f.Marks, measured...)
+	return TPFigure{Figure: f, TP: b.TP}, nil
+}
+
+// Names of the public H20 logs notebook 06 reads (data.PublicLog).
+const (
+	// PublicH20SmallLog is one node of 8 H20, nccl-tests with redop "none"
+	// (AllToAll or AllGather), 0..2048 B: its 0-byte rows are the launch floor.
+	PublicH20SmallLog = "h20_1x8_alltoall_or_allgather_deepep303.log"
+	// PublicH20CrossNodeLog is 2 x 8 H20 all_reduce_perf with NVLSTree, 4..512 B.
+	PublicH20CrossNodeLog = "h20_2x8_allreduce_nvlstree_nccl1244.log"
+)
+
+// MeasuredFloor is the small-message floor of H20 collectives: the article's
+// statement and the public runs, read through the data package.
+type MeasuredFloor struct {
+	// Article is the article's "~10 us" floor of measured AllReduce, in
+	// seconds (data.StatementByID("allreduce-floor")).
+	Article float64
+	// Node are the out-of-place rows of PublicH20SmallLog, sizes in bytes,
+	// times in seconds, 0-byte rows included.
+	Node []commmodel.Sample
+	// CrossNode are the out-of-place rows of PublicH20CrossNodeLog.
+	CrossNode []commmodel.Sample
+}
+
+// LoadMeasuredFloor reads the article's statement and the two public logs.
+func LoadMeasuredFloor() (MeasuredFloor, error) {
+	st, ok := data.StatementByID("allreduce-floor")
+	if !ok || st.Unit != "s" {
+		return MeasuredFloor{}, fmt.Errorf("data: no statement allreduce-floor in seconds")
+	}
+	m := MeasuredFloor{Article: st.Low}
+	for _, x := range []struct {
+		name string
+		dst  *[]commmodel.Sample
+	}{{PublicH20SmallLog, &m.Node}, {PublicH20CrossNodeLog, &m.CrossNode}} {
+		lg, err := data.PublicLog(x.name, nil)
+		if err != nil {
+			return MeasuredFloor{}, err
+		}
+		if len(lg.Tests) != 1 {
+			return MeasuredFloor{}, fmt.Errorf("%s: %d tests, want 1", x.name, len(lg.Tests))
+		}
+		*x.dst = lg.Tests[0].Samples(data.OutOfPlace)
+	}
+	return m, nil
+}
+
+// meanTime returns the mean time of the samples whose size is in [lo, hi]
+// bytes, in seconds, and how many there were.
+func meanTime(ss []commmodel.Sample, lo, hi float64) (float64, int) {
+	sum, n := 0.0, 0
+	for _, s := range ss {
+		if s.Size >= lo && s.Size <= hi {
+			sum += s.Time
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return sum / float64(n), n
+}
+
+// Table sets the measured floors beside the model's small-message times on
+// the same GPUs: the fastest model AllReduce at the smallest non-empty size
+// measured, and at the decode message S.
+func (m MeasuredFloor) Table(s float64) (Table, error) {
+	zero, nz := meanTime(m.Node, 0, 0)
+	if nz == 0 {
+		return Table{}, fmt.Errorf("%s: no 0-byte rows", PublicH20SmallLog)
+	}
+	small, _ := meanTime(m.Node, 128, 128)
+	cross, nc := meanTime(m.CrossNode, 0, 512)
+	if small == 0 || nc == 0 {
+		return Table{}, fmt.Errorf("public logs: no rows at 128 B or up to 512 B")
+	}
+	node, _ := DecodeCluster(8)
+	two, _ := DecodeCluster(16)
+	a0, t0 := ClusterFastest(DecodeAlgorithms(node), node, 0)
+	a8, t8 := ClusterFastest(DecodeAlgorithms(node), node, 128)
+	a8s, t8s := ClusterFastest(DecodeAlgorithms(node), node, s)
+	a16, t16 := ClusterFastest(DecodeAlgorithms(two), two, 512)
+	a16s, t16s := ClusterFastest(DecodeAlgorithms(two), two, s)
+	return Table{
+		Header: []string{"what", "GPUs", "measured", "model (fastest)", "source"},
+		Align:  []Align{Left, Left, Right, Right, Left},
+		Rows: [][]string{
+			{"empty call (0 B)", "1 x 8", FormatTime(zero), FormatTime(t0) + " " + a0.Name(), fmt.Sprintf("public log, mean of %d rows (%s)", nz, PublicH20SmallLog)},
+			{"128 B", "1 x 8", FormatTime(small), FormatTime(t8) + " " + a8.Name(), "public log (AllToAll or AllGather, not AllReduce)"},
+			{"AllReduce floor", "1 x 8", "~" + FormatTime(m.Article), FormatTime(t8s) + " " + a8s.Name() + " at " + FormatSize(s), "the article (measured table not in its text)"},
+			{"AllReduce 4..512 B", "2 x 8", FormatTime(cross), FormatTime(t16) + " " + a16.Name() + " at 512 B", fmt.Sprintf("public log, mean of %d rows, NCCL NVLSTree (%s)", nc, PublicH20CrossNodeLog)},
+			{"AllReduce at " + FormatSize(s), "2 x 8", "–", FormatTime(t16s) + " " + a16s.Name(), "model"},
+		},
+	}, nil
+}
+
+// SmallFigure plots the model's AllReduce times on 8 GPUs over small sizes
+// with the public 1 x 8 rows as points, the article's floor as a line and
+// the decode message S marked.
+func (m MeasuredFloor) SmallFigure(s float64, sizes []float64) (Figure, error) {
+	c, err := DecodeCluster(8)
+	if err != nil {
+		return Figure{}, err
+	}
+	f := Figure{
+		Title:  "Small AllReduce on 8 x H20: model (α = 2 µs) against the measured floor",
+		X:      Axis{Label: "message size S (per GPU)", Unit: Bytes, Log: true},
+		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
+		Marks:  []Mark{{X: s, Label: "decode S = " + FormatSize(s)}},
+		Legend: TopLeft,
+	}
+	for _, a := range DecodeAlgorithms(c) {
+		sr := Series{Name: a.Name(), X: sizes, Y: make([]float64, len(sizes))}
+		for i, x := range sizes {
+			sr.Y[i] = c.Time(a, x)
+		}
+		f.Series = append(f.Series, sr)
+	}
+	meas := Series{Name: "public 1 x 8 H20 run (AllToAll/AllGather)", Style: Points}
+	for _, x := range m.Node {
+		if x.Size > 0 {
+			meas.X, meas.Y = append(meas.X, x.Size), append(meas.Y, x.Time)
+		}
+	}
+	f.Series = append(f.Series, meas, Series{Name: "article's ~" + FormatTime(m.Article) + " floor",
+		X: []float64{sizes[0], sizes[len(sizes)-1]}, Y: []float64{m.Article, m.Article}})
+	// Headroom above the curves for the legend (top left, where they are flat).
+	lo, hi := math.Inf(1), 0.0
+	for _, sr := range f.Series {
+		for _, y := range sr.Y {
+			lo, hi = min(lo, y), max(hi, y)
+		}
+	}
+	f.Y.Min, f.Y.Max = lo/1.2, hi*4
+	return f, nil
+}
+
+// AlphaSweep is the decode budget on one link as its alpha varies.
+type AlphaSweep struct {
+	// Shape gives the message and the calls per step.
+	Shape DecodeShape
+	// P is the TP size (one node).
+	P int
+	// Link gives BW and gamma; its Alpha is replaced by each of Alphas.
+	Link commmodel.Link
+	// Alphas are the per-step latencies swept, in seconds.
+	Alphas []float64
+}
+
+// step returns algorithm a's communication per decode step at alpha, in seconds.
+func (w AlphaSweep) step(a commmodel.Algorithm, alpha float64) float64 {
+	l := w.Link
+	l.Alpha = alpha
+	return float64(w.Shape.Calls()) * commmodel.Time(a, w.P, w.Shape.Message(), l)
+}
+
+// Figure plots each algorithm's communication per decode step against
+// alpha, with the given alphas marked.
+func (w AlphaSweep) Figure(marks []Mark) Figure {
+	f := Figure{
+		Title: fmt.Sprintf("Decode-step budget against α: TP %d, %d calls of %s, BW = %s",
+			w.P, w.Shape.Calls(), FormatSize(w.Shape.Message()), FormatBW(w.Link.BW)),
+		X:      Axis{Label: "α per step", Unit: Seconds, Log: true},
+		Y:      Axis{Label: "time per step", Unit: Seconds, Log: true},
+		Marks:  marks,
+		Legend: TopLeft,
+	}
+	for _, a := range commmodel.Algorithms(commmodel.AllReduce) {
+		sr := Series{Name: a.Name(), X: w.Alphas, Y: make([]float64, len(w.Alphas))}
+		for i, al := range w.Alphas {
+			sr.Y[i] = w.step(a, al)
+		}
+		f.Series = append(f.Series, sr)
+	}
+	return f
+}
+
+// Table lists each algorithm's per-step time at each alpha and the fastest.
+func (w AlphaSweep) Table() Table {
+	algs := commmodel.Algorithms(commmodel.AllReduce)
+	t := Table{Header: []string{"α"}, Align: []Align{Right}}
+	for _, a := range algs {
+		t.Header = append(t.Header, a.Name())
+		t.Align = append(t.Align, Right)
+	}
+	t.Header = append(t.Header, "fastest", "per call")
+	t.Align = append(t.Align, Left, Right)
+	for _, al := range w.Alphas {
+		row := []string{FormatTime(al)}
+		for _, a := range algs {
+			row = append(row, FormatTime(w.step(a, al)))
+		}
+		l := w.Link
+		l.Alpha = al
+		best, bt := commmodel.Fastest(commmodel.AllReduce, w.P, w.Shape.Message(), l)
+		row = append(row, best.Name(), FormatTime(bt))
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// FloorAlpha returns the alpha at which a's model time for p ranks and S =
+// size bytes on l equals floor seconds, in seconds: the per-step latency a
+// measured floor implies,
+//
+//	α = (floor - T_a(S; α = 0)) / steps_a
+//
+// NaN if a has no steps or the floor is below the alpha-free time.
+func FloorAlpha(a commmodel.Algorithm, p int, size float64, l commmodel.Link, floor float64) float64 {
+	l.Alpha = 0
+	rest := commmodel.Time(a, p, size, l)
+	steps := a.Cost(p, size).Steps
+	if steps == 0 || floor < rest {
+		return math.NaN()
+	}
+	return (floor - rest) / float64(steps)
+}
+
+// CrossNodeMarks returns the public 2 x 8 AllReduce rows up to 512 B as one
+// labelled point at TP 16: their mean time × d's calls per step.
+func (m MeasuredFloor) CrossNodeMarks(d DecodeShape) []Mark {
+	t, n := meanTime(m.CrossNode, 0, 512)
+	if n == 0 {
+		return nil
+	}
+	st := float64(d.Calls()) * t
+	return []Mark{{X: 16, Y: st, Label: "measured 2 x 8"}}
+}
+
+// DecodeAlphaSweep is d's budget on one 8 x H20 node (H20Intra's BW) at the
+// given alphas.
+func DecodeAlphaSweep(d DecodeShape, alphas []float64) AlphaSweep {
+	return AlphaSweep{Shape: d, P: 8, Link: commmodel.H20Intra, Alphas: alphas}
+}
+
+// AlphaMarks marks the model's alpha (the link's) and, for one-shot and
+// two-shot, the alpha at which their time per call reaches floor seconds
+// (FloorAlpha).
+func (w AlphaSweep) AlphaMarks(floor float64) []Mark {
+	ms := []Mark{{X: w.Link.Alpha, Label: "model α = " + FormatTime(w.Link.Alpha)}}
+	for _, a := range []commmodel.Algorithm{commmodel.OneShot{}, commmodel.TwoShot{}} {
+		if al := FloorAlpha(a, w.P, w.Shape.Message(), w.Link, floor); !math.IsNaN(al) {
+			ms = append(ms, Mark{X: al, Label: fmt.Sprintf("%s takes %s", a.Name(), FormatTime(floor))})
+		}
+	}
+	return ms
+}
+
+func init() {
+	Register("06_decode", func() ([]Exhibit, error) {
+		d := DeepSeekV3Decode
+		m, err := LoadMeasuredFloor()
+		if err != nil {
+			return nil, err
+		}
+		b := DecodeBudget{Shape: d, TP: []int{2, 4, 8, 16}, Floor: m.Article}
+		budget, err := b.Table()
+		if err != nil {
+			return nil, err
+		}
+		byTP, err := b.Figure(m.CrossNodeMarks(d))
+		if err != nil {
+			return nil, err
+		}
+		floorT, err := m.Table(d.Message())
+		if err != nil {
+			return nil, err
+		}
+		small, err := m.SmallFigure(d.Message(), Sizes(128, 4<<20, 4))
+		if err != nil {
+			return nil, err
+		}
+		sweep := DecodeAlphaSweep(d, commmodel.LogSizes(0.5e-6, 40e-6, 37))
+		sweepT := DecodeAlphaSweep(d, []float64{1e-6, 2e-6, 5e-6, 10e-6, 15e-6}).Table()
+		shape := d.Table()
+		return []Exhibit{
+			{Name: "06-decode-shape", Title: "The decode step's AllReduce: model shape and message size", Table: &shape},
+			{Name: "06-decode-budget", Title: "AllReduce time per decode step by algorithm and TP size", Table: &budget},
+			{Name: "06-decode-by-tp", Title: "Communication per decode step against TP size, with the measured floor", Figure: byTP},
+			{Name: "06-decode-floor", Title: "The measured floor beside the model's small-message times", Table: &floorT},
+			{Name: "06-decode-small", Title: "Small AllReduce on 8 x H20: model against the public runs", Figure: small},
+			{Name: "06-decode-alpha", Title: "Decode-step budget against α (2 µs model, ~10 µs measured floor)", Figure: sweep.Figure(sweep.AlphaMarks(m.Article))},
+			{Name: "06-decode-alpha-table", Title: "Decode-step budget at a few α", Table: &sweepT},
+		}, nil
+	})
+}
