@@ -25,7 +25,7 @@ import (
 // empty, is not text, or yields no row; bad rows are skipped and listed in
 // Log.Problems.
 func ReadNCCLTests(r io.Reader, name string, opt *ReadOptions) (*Log, error) {
-	b, err := io.ReadAll(r)
+	b, err := readAll(r)
 	if err != nil {
 		return nil, &ParseError{File: name, Err: err}
 	}
@@ -86,6 +86,7 @@ type testState struct {
 	named                    bool // Name came from a "Collective test" line
 	closed                   bool // its trailer was read
 	rankLines                map[int]int
+	hostSet, gpuSet          stringSet // the names in Hosts and gpus
 	gpus                     []string
 	ratio                    ratioBounds
 	countRatio               countRatio
@@ -103,7 +104,7 @@ func (p *ncclParser) start(n int, keep func(*testState) bool) *testState {
 		return c
 	}
 	p.finish()
-	s := &testState{t: &Test{Line: n, OutOfBounds: -1}, rankLines: map[int]int{}}
+	s := &testState{t: &Test{Line: n, OutOfBounds: -1}, rankLines: map[int]int{}, hostSet: stringSet{}, gpuSet: stringSet{}}
 	if p.pending != "" {
 		s.t.Op, s.t.Name = p.pending, p.pending+"_perf"
 		p.pending = ""
@@ -148,13 +149,10 @@ func (p *ncclParser) line(n int, raw string) {
 	if s == "" {
 		return
 	}
-	comment := s[0] == '#'
-	body := strings.TrimSpace(strings.TrimLeft(s, "#"))
-	if !comment && isDigit(s[0]) {
-		if p.row(n, s) {
-			return
-		}
+	if isDigit(s[0]) && p.row(n, s) {
+		return
 	}
+	body := strings.TrimSpace(strings.TrimLeft(s, "#"))
 	if strings.Contains(body, "NCCL INFO") || strings.Contains(body, "NCCL WARN") {
 		return
 	}
@@ -180,8 +178,8 @@ func (p *ncclParser) line(n int, raw string) {
 		t := p.start(n, func(*testState) bool { return true })
 		rank, _ := strconv.Atoi(m[1])
 		t.rankLines[rank]++
-		addUnique(&t.t.Hosts, m[2])
-		addUnique(&t.gpus, strings.TrimSpace(m[3]))
+		t.hostSet.add(&t.t.Hosts, m[2])
+		t.gpuSet.add(&t.gpus, strings.TrimSpace(m[3]))
 	case strings.HasPrefix(body, "size ") || strings.HasPrefix(body, "bytes "):
 		lay, ok := parseLayout(strings.Fields(body))
 		if !ok {
@@ -243,6 +241,18 @@ func firstField(s string) string {
 		return ""
 	}
 	return f[0]
+}
+
+// stringSet remembers the strings added to lists, so long lists stay linear.
+type stringSet map[string]bool
+
+// add appends s to list unless it is empty or was added before.
+func (set stringSet) add(list *[]string, s string) {
+	if s == "" || set[s] {
+		return
+	}
+	set[s] = true
+	*list = append(*list, s)
 }
 
 func addUnique(list *[]string, s string) {

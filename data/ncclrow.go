@@ -110,8 +110,8 @@ func (p *ncclParser) half(f []string, b block) (Result, int, bool) {
 	var v [3]float64
 	for k, off := range [3]int{b.time, b.algBW, b.busBW} {
 		i := b.start + off
-		x, err := strconv.ParseFloat(f[i], 64)
-		if err != nil || !(x >= 0) || math.IsInf(x, 0) {
+		x, ok := parseNumber(f[i])
+		if !ok || !(x >= 0) || math.IsInf(x, 0) {
 			return Result{}, i, false
 		}
 		v[k] = x
@@ -145,4 +145,39 @@ func splitFields(s string, dst []string) []string {
 		i = j
 	}
 	return dst
+}
+
+// exactPow10[i] = 10^i, exact in float64 up to 10^22.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseNumber reads a float as strconv.ParseFloat does, with a fast path for
+// the plain decimals nccl-tests prints ("1038.5", "0.00"): a mantissa below
+// 2^53 divided by an exact power of ten is one correctly rounded division,
+// the same value ParseFloat returns. Anything else goes to ParseFloat.
+func parseNumber(s string) (float64, bool) {
+	var m uint64
+	digits, dec, dot := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if dot {
+				dec++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			digits = 99 // not a plain decimal
+		}
+		if digits > 15 {
+			x, err := strconv.ParseFloat(s, 64)
+			return x, err == nil
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	return float64(m) / exactPow10[dec], true
 }

@@ -295,3 +295,16 @@ func TestReadOldestHeader(t *testing.T) {
 		t.Errorf("%d rows, %v, %d ranks, wrong %q; want 1, allreduce, 8, 0e+00", len(tt.Rows), tt.Collective, tt.Ranks, tt.Rows[0].InPlace.Wrong)
 	}
 }
+
+// parseNumber agrees with strconv.ParseFloat bit for bit and in what it
+// rejects.
+func TestParseNumber(t *testing.T) {
+	for _, s := range []string{"0", "0.00", "52.94", "1038.5", "16035", "0.1", "0.3", "123456789012.345",
+		"9007199254740993", "1.2e+05", "1e-07", "0e+00", ".5", "5.", "", ".", "1.2.3", "-1", "nan", "inf", "12a", "99999999999999999999"} {
+		want, err := strconv.ParseFloat(s, 64)
+		got, ok := parseNumber(s)
+		if ok != (err == nil) || ok && math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("parseNumber(%q) = %v, %v; ParseFloat gives %v, %v", s, got, ok, want, err)
+		}
+	}
+}

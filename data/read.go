@@ -50,7 +50,7 @@ func Sniff(b []byte) Format {
 // point whose placement is "" or out-of-place fills OutOfPlace, an in-place
 // point InPlace. opt overrides apply to both formats.
 func ReadMeasurements(r io.Reader, name string, opt *ReadOptions) (*Log, error) {
-	b, err := io.ReadAll(r)
+	b, err := readAll(r)
 	if err != nil {
 		return nil, &ParseError{File: orInput(name), Err: err}
 	}

@@ -3,13 +3,31 @@ package data
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
 
+// readAll reads r to the end, sizing its buffer up front when r can tell
+// its length (bytes.Reader, strings.Reader, bytes.Buffer).
+func readAll(r io.Reader) ([]byte, error) {
+	if l, ok := r.(interface{ Len() int }); ok {
+		var buf bytes.Buffer
+		buf.Grow(l.Len() + 1)
+		_, err := buf.ReadFrom(r)
+		return buf.Bytes(), err
+	}
+	return io.ReadAll(r)
+}
+
+// textSniffLen is how much of a file checkText inspects byte by byte.
+const textSniffLen = 64 << 10
+
 // checkText reports ErrEmpty for a file of white space and ErrNotText for one
-// with a NUL byte or more than 2% of bytes that are invalid UTF-8 or control
-// characters other than tab, CR, LF, FF, VT and ESC (terminal colours).
+// with a NUL byte anywhere, or more than 2% of bytes among its first 64 KiB
+// that are invalid UTF-8 or control characters other than tab, CR, LF, FF,
+// VT and ESC (terminal colours). Stray bad bytes further on only spoil the
+// rows they are in.
 func checkText(b []byte) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return ErrEmpty
@@ -17,6 +35,7 @@ func checkText(b []byte) error {
 	if i := bytes.IndexByte(b, 0); i >= 0 {
 		return fmt.Errorf("%w: NUL byte at offset %d", ErrNotText, i)
 	}
+	b = b[:min(len(b), textSniffLen)]
 	bad := 0
 	for i := 0; i < len(b); {
 		c := b[i]
@@ -36,7 +55,7 @@ func checkText(b []byte) error {
 		i += n
 	}
 	if bad*50 > len(b) {
-		return fmt.Errorf("%w: %d of %d bytes are invalid UTF-8 or control characters", ErrNotText, bad, len(b))
+		return fmt.Errorf("%w: %d of the first %d bytes are invalid UTF-8 or control characters", ErrNotText, bad, len(b))
 	}
 	return nil
 }

@@ -90,7 +90,7 @@ func (ps Points) Samples() []commmodel.Sample {
 // (*ParseError, file:line and column); err is non-nil when the file is not
 // text, has no usable header, or has no good row.
 func ReadTidyCSV(r io.Reader, name string) (ps Points, problems []error, err error) {
-	b, err := io.ReadAll(r)
+	b, err := readAll(r)
 	if err != nil {
 		return nil, nil, &ParseError{File: name, Err: err}
 	}
