@@ -32,6 +32,10 @@ type reproduceResult struct {
 // reproduceIndex is the index file written beside the exhibits.
 const reproduceIndex = "README.md"
 
+// indexHeading opens every index reproduce writes; an existing README.md
+// that does not start with it is not reproduce's and is never overwritten.
+const indexHeading = "# commlab exhibits\n"
+
 func runReproduce(args []string, stdout io.Writer) error {
 	fs := newFlags("reproduce")
 	out := fs.String("out", "", "folder to write the exhibits into (created if missing)")
@@ -61,11 +65,16 @@ func runReproduce(args []string, stdout io.Writer) error {
 // reproduce builds every exhibit registered in nbplot and writes tables to
 // dir/NAME.md, figures to dir/NAME.png and the index to dir/README.md. All
 // exhibits are rendered before anything is written, so a failing exhibit
-// leaves dir untouched.
+// leaves dir untouched; a README.md that reproduce did not write (a
+// project's own, when dir is a repository) is an error, not overwritten.
 func reproduce(dir string) (reproduceResult, error) {
 	res := reproduceResult{Out: dir, Files: []reproduceFile{}}
 	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
 		return res, fmt.Errorf("-out %s: exists and is not a folder", dir)
+	}
+	index := filepath.Join(dir, reproduceIndex)
+	if old, err := os.ReadFile(index); err == nil && !strings.HasPrefix(string(old), indexHeading) {
+		return res, fmt.Errorf("-out %s: %s exists and was not written by commlab reproduce; choose another folder", dir, reproduceIndex)
 	}
 	exhibits, err := nbplot.Exhibits()
 	if err != nil {
@@ -96,7 +105,6 @@ func reproduce(dir string) (reproduceResult, error) {
 			return res, fmt.Errorf("-out %s: cannot write %s: %w", dir, filepath.Base(f.Path), err)
 		}
 	}
-	index := filepath.Join(dir, reproduceIndex)
 	if err := os.WriteFile(index, []byte(indexFile(res.Files)), 0o644); err != nil {
 		return res, fmt.Errorf("-out %s: cannot write %s: %w", dir, reproduceIndex, err)
 	}
@@ -112,7 +120,7 @@ func tableFile(e nbplot.Exhibit) string {
 // indexFile lists the exhibits with their titles and links, figures shown inline.
 func indexFile(files []reproduceFile) string {
 	var b strings.Builder
-	b.WriteString("# commlab exhibits\n\n")
+	b.WriteString(indexHeading + "\n")
 	b.WriteString("Written by `commlab reproduce`: the notebooks' tables (Markdown) and figures (PNG),\n")
 	b.WriteString("built by the same nbplot functions the notebooks call, with the article's defaults.\n\n")
 	idx := nbplot.Table{Header: []string{"exhibit", "kind", "title"}}

@@ -114,10 +114,15 @@ func TestReproduceErrors(t *testing.T) {
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	foreign := t.TempDir() // holds someone else's README.md
+	if err := os.WriteFile(filepath.Join(foreign, "README.md"), []byte("# my project\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		msg  string
 	}{
+		{[]string{"reproduce", "-out", foreign}, "README.md exists and was not written by commlab reproduce"},
 		{[]string{"reproduce"}, "-out DIR is required"},
 		{[]string{"reproduce", "-json"}, "-out DIR is required"},
 		{[]string{"reproduce", "-out", file}, "exists and is not a folder"},
@@ -137,5 +142,11 @@ func TestReproduceErrors(t *testing.T) {
 		if stdout.Len() != 0 {
 			t.Errorf("%v: stdout %q, want nothing", c.args, stdout.String())
 		}
+	}
+	if b, err := os.ReadFile(filepath.Join(foreign, "README.md")); err != nil || string(b) != "# my project\n" {
+		t.Errorf("foreign README.md now %q (%v)", b, err)
+	}
+	if entries, _ := os.ReadDir(foreign); len(entries) != 1 {
+		t.Errorf("refused run wrote %d files", len(entries)-1)
 	}
 }
