@@ -92,7 +92,7 @@ func Statements() []Statement {
 	return out
 }
 
-// Statement returns the statement with the given ID.
+// StatementByID returns the statement with the given ID.
 func StatementByID(id string) (Statement, bool) {
 	for _, s := range Statements() {
 		if s.ID == id {

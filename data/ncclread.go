@@ -19,7 +19,21 @@ import (
 // "# Collective test starting" line, at an "# nThread" line, or at a column
 // header or Rank line that follows rows. The binary's name is taken from
 // those lines or from any line that names exactly one nccl-tests binary (a
-// command line). See Test for what is inferred and how.
+// command line).
+//
+// Each test's collective comes from, in order: opt.Collective; the binary
+// name; the table, whose redop column (none or a reduction), root column
+// (-1 or a rank), count column (per rank for AllGather, ReduceScatter and
+// AllToAll: size = count·type size·ranks) and busbw/algbw ratio
+// (commmodel.Collective.BusFactor) must all fit. The ratio is bounded by
+// interval arithmetic on the printed digits of every cell (see ratioBounds),
+// so a table printed with two decimals still pins 2(n-1)/n for n in the
+// hundreds. Its rank count comes from opt.Ranks; the "#  Rank" lines; the
+// count column; or the ratio solved for n when only one n fits. Its node
+// count comes from opt.Nodes or the distinct host names of the Rank lines.
+// What cannot be told is left Unknown (Ranks 0), never guessed; an override
+// or a name that the table contradicts is kept and reported as
+// ErrInconsistent in Log.Problems.
 //
 // The error is non-nil, a *ParseError, when the input cannot be read, is
 // empty, is not text, or yields no row; bad rows are skipped and listed in
