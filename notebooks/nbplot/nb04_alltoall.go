@@ -41,15 +41,15 @@ func AllToAllFigure(title string, algs []commmodel.Algorithm, c commmodel.Cluste
 		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
 		Legend: TopLeft,
 	}
+	if len(measured) > 0 { // first: series 0's markers are filled circles
+		f.Series = append(f.Series, measuredSeries("NCCL measured (article)", measured))
+	}
 	for _, a := range algs {
 		s := Series{Name: a.Name(), X: sizes, Y: make([]float64, len(sizes))}
 		for i, size := range sizes {
 			s.Y[i] = c.Time(a, size)
 		}
 		f.Series = append(f.Series, s)
-	}
-	if len(measured) > 0 {
-		f.Series = append(f.Series, measuredSeries("NCCL measured (article)", measured))
 	}
 	for _, x := range ClusterWinnerChanges(algs, c) {
 		f.Marks = append(f.Marks, Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), FormatSize(x.Size))})
@@ -173,10 +173,10 @@ func FitFigure(def commmodel.Link, fit *commmodel.AlgorithmFit, refit commmodel.
 		return s
 	}
 	f.Series = []Series{
+		measuredSeries("NCCL measured (article)", ArticleAllToAll(1)),
 		curve("default link "+linkString(def), def),
 		curve("fitted "+linkString(fit.Link), fit.Link),
 		curve("article's refit "+linkString(refit), refit),
-		measuredSeries("NCCL measured (article)", ArticleAllToAll(1)),
 	}
 	return f
 }
@@ -215,7 +215,7 @@ type networkPart struct {
 	c commmodel.Cluster
 }
 
-func (n networkPart) Name() string                      { return n.a.Name() + " (network part)" }
+func (n networkPart) Name() string                     { return n.a.Name() + " (network part)" }
 func (n networkPart) Collective() commmodel.Collective { return n.a.Collective() }
 func (n networkPart) Cost(_ int, size float64) commmodel.Cost {
 	var c commmodel.Cost
@@ -321,7 +321,7 @@ func HierarchicalFigure(c commmodel.Cluster, sizes []float64) Figure {
 	algs := []commmodel.Algorithm{commmodel.Direct{}, commmodel.HierarchicalAllToAll{PerNode: c.PerNode}}
 	f := AllToAllFigure(fmt.Sprintf("%d x %d GPUs, network %s", c.Nodes, c.PerNode, linkString(c.Inter)),
 		algs, c, sizes, ArticleAllToAll(c.Nodes))
-	f.Marks = append(f.Marks, Mark{X: ArticleHierarchicalLoses, Label: "article: direct wins from 16 MB"})
+	f.Marks = append(f.Marks, Mark{X: ArticleHierarchicalLoses, Label: "article: 16 MB"})
 	return f
 }
 

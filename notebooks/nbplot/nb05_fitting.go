@@ -1,0 +1,669 @@
+package nbplot
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/data"
+)
+
+// The exhibits of notebook 05 (fitting the model to public logs).
+
+// A LogFit is one public nccl-tests run with a single alpha-BW fit and a
+// piecewise (regime) fit of its out-of-place times.
+type LogFit struct {
+	// Name is the log's file name in data/logs.
+	Name string
+	// Test is the run as data read it.
+	Test *data.Test
+	// Samples are the out-of-place rows with a positive size; the fit
+	// needs S > 0 to separate alpha from BW.
+	Samples []commmodel.Sample
+	// Empty are the 0-byte rows, which measure the empty-call floor.
+	Empty []commmodel.Sample
+	// Single and Piecewise are commmodel.FitAlphaBeta and FitPiecewise with
+	// the default (robust) settings.
+	Single, Piecewise *commmodel.FitResult
+}
+
+// PublicLogFits reads every embedded public log (data.PublicLogNames) and
+// fits each of its tests.
+func PublicLogFits() ([]LogFit, error) {
+	var out []LogFit
+	for _, name := range data.PublicLogNames() {
+		l, err := data.PublicLog(name, nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range l.Tests {
+			lf, err := FitLog(name, t)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, lf)
+		}
+	}
+	return out, nil
+}
+
+// FitLog fits one test's out-of-place rows, single and piecewise.
+func FitLog(name string, t *data.Test) (LogFit, error) {
+	lf := LogFit{Name: name, Test: t}
+	for _, s := range t.Samples(data.OutOfPlace) {
+		if s.Size > 0 {
+			lf.Samples = append(lf.Samples, s)
+		} else {
+			lf.Empty = append(lf.Empty, s)
+		}
+	}
+	var err error
+	if lf.Single, err = commmodel.FitAlphaBeta(lf.Samples, nil); err != nil {
+		return lf, fmt.Errorf("%s: single fit: %w", name, err)
+	}
+	if lf.Piecewise, err = commmodel.FitPiecewise(lf.Samples, nil); err != nil {
+		return lf, fmt.Errorf("%s: piecewise fit: %w", name, err)
+	}
+	return lf, nil
+}
+
+// Label names the run: its collective (or the candidates when the table
+// fits more than one), ranks and file.
+func (lf LogFit) Label() string {
+	c := lf.Test.Collective.String()
+	if lf.Test.Ambiguous() {
+		c = strings.Join(collectiveNames(lf.Test.Candidates), " or ")
+	}
+	ranks := "? ranks"
+	if lf.Test.Ranks > 0 {
+		ranks = strconv.Itoa(lf.Test.Ranks) + " ranks"
+	}
+	return fmt.Sprintf("%s, %s (%s)", c, ranks, lf.Name)
+}
+
+// RunsTable lists the runs: collective (and how it was inferred), ranks,
+// GPU, the rows fitted, their sizes and the 0-byte rows set aside.
+func RunsTable(fits []LogFit) Table {
+	t := Table{Header: []string{"log", "collective (from)", "ranks", "system", "rows fitted", "sizes", "0-byte rows"},
+		Align: []Align{Left, Left, Right, Left, Right, Left, Right}}
+	for _, lf := range fits {
+		c := lf.Test.Collective.String()
+		if lf.Test.Ambiguous() {
+			c = strings.Join(collectiveNames(lf.Test.Candidates), " or ")
+		}
+		ranks := "?"
+		if lf.Test.Ranks > 0 {
+			ranks = strconv.Itoa(lf.Test.Ranks)
+		}
+		sizes := span(lf.Samples)
+		t.Rows = append(t.Rows, []string{lf.Name, c + " (" + lf.Test.CollectiveFrom.String() + ")", ranks, orNone(lf.Test.System),
+			strconv.Itoa(len(lf.Samples)), FormatSize(sizes[0]) + " - " + FormatSize(sizes[len(sizes)-1]), strconv.Itoa(len(lf.Empty))})
+	}
+	return t
+}
+
+func collectiveNames(cs []commmodel.Collective) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.String()
+	}
+	return out
+}
+
+// fitSeries draws a fit's prediction over sizes as a line.
+func fitSeries(name string, r *commmodel.FitResult, sizes []float64) Series {
+	s := Series{Name: name, X: sizes, Y: make([]float64, len(sizes))}
+	for i, x := range sizes {
+		s.Y[i] = r.Predict(x)
+	}
+	return s
+}
+
+// span returns sizes from the smallest to the largest sample, 8 per octave.
+func span(samples []commmodel.Sample) []float64 {
+	lo, hi := math.Inf(1), 0.0
+	for _, s := range samples {
+		lo, hi = min(lo, s.Size), max(hi, s.Size)
+	}
+	return Sizes(lo, hi, 8)
+}
+
+// regimeMarks marks the boundaries between regimes, where Predict switches:
+// the geometric mean of the neighbouring regimes' sizes.
+func regimeMarks(r *commmodel.FitResult) []Mark {
+	var ms []Mark
+	for k := 0; k+1 < len(r.Regimes); k++ {
+		x := math.Sqrt(r.Regimes[k].MaxSize * r.Regimes[k+1].MinSize)
+		ms = append(ms, Mark{X: x, Label: "regime break " + FormatSize(x)})
+	}
+	return ms
+}
+
+// LogFitFigure plots a run's measured times with its single and piecewise
+// fits, log-log, with the regime boundaries marked.
+func LogFitFigure(lf LogFit) Figure {
+	sizes := span(lf.Samples)
+	meas := Series{Name: "measured (out-of-place)", Style: Points}
+	for _, s := range lf.Samples {
+		meas.X, meas.Y = append(meas.X, s.Size), append(meas.Y, s.Time)
+	}
+	return Figure{
+		Title:  lf.Label(),
+		X:      Axis{Label: "message size S", Unit: Bytes, Log: true},
+		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
+		Legend: TopLeft,
+		Series: []Series{meas,
+			fitSeries(fmt.Sprintf("single α-BW (median |err| %s)", percent(lf.Single.MedianRelErr)), lf.Single, sizes),
+			fitSeries(fmt.Sprintf("%d regimes (median |err| %s)", len(lf.Piecewise.Regimes), percent(lf.Piecewise.MedianRelErr)), lf.Piecewise, sizes)},
+		Marks: regimeMarks(lf.Piecewise),
+	}
+}
+
+// ResidualFigure plots each sample's relative error (model-measured)/measured,
+// in percent, against size for the single and the piecewise fit.
+func ResidualFigure(lf LogFit) Figure {
+	res := func(name string, r *commmodel.FitResult) Series {
+		s := Series{Name: name, Style: LinePoints}
+		for i, x := range r.Samples {
+			s.X, s.Y = append(s.X, x.Size), append(s.Y, 100*r.RelErr[i])
+		}
+		return s
+	}
+	return Figure{
+		Title:  "Residuals: " + lf.Label(),
+		X:      Axis{Label: "message size S", Unit: Bytes, Log: true},
+		Y:      Axis{Label: "relative error (model - measured) / measured, %", Unit: Plain},
+		Legend: TopLeft,
+		Series: []Series{res("single α-BW", lf.Single), res(fmt.Sprintf("%d regimes", len(lf.Piecewise.Regimes)), lf.Piecewise)},
+		Marks:  regimeMarks(lf.Piecewise),
+	}
+}
+
+// regimeErrors returns the median and largest |relative error| of the
+// samples of r that fall in regime g.
+func regimeErrors(r *commmodel.FitResult, g commmodel.Regime) (med, mx float64) {
+	var e []float64
+	for i, s := range r.Samples {
+		if s.Size >= g.MinSize && s.Size <= g.MaxSize {
+			e = append(e, math.Abs(r.RelErr[i]))
+		}
+	}
+	return median(e), maxOf(e)
+}
+
+func median(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(x)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func maxOf(x []float64) float64 {
+	m := math.Inf(-1)
+	for _, v := range x {
+		m = max(m, v)
+	}
+	return m
+}
+
+// bwText is a regime's BW, or "time flat" when the BW sits at its bound.
+func bwText(g commmodel.Regime) string {
+	if g.BWAtBound {
+		return "≥ " + FormatBW(g.BW) + " (time flat)"
+	}
+	return FormatBW(g.BW)
+}
+
+// ciText is a confidence interval in a unit, or "" when none was computed.
+func ciText(iv commmodel.Interval, f func(float64) string) string {
+	if iv.Lo == 0 && iv.Hi == 0 {
+		return ""
+	}
+	return f(iv.Lo) + " - " + f(iv.Hi)
+}
+
+// RegimeTable lists, per run, the single fit and each regime of the
+// piecewise fit: sizes, alpha and BW with their 95% bootstrap intervals, the
+// number of samples, and the median and largest |relative error| in it.
+func RegimeTable(fits []LogFit) Table {
+	t := Table{Header: []string{"run", "fit", "sizes", "n", "α", "α 95% CI", "BW", "BW 95% CI", "median |err|", "max |err|"},
+		Align: []Align{Left, Left, Left, Right, Right, Right, Right, Right, Right, Right}}
+	for _, lf := range fits {
+		add := func(fit string, r *commmodel.FitResult, g commmodel.Regime) {
+			med, mx := regimeErrors(r, g)
+			t.Rows = append(t.Rows, []string{lf.Name, fit, FormatSize(g.MinSize) + " - " + FormatSize(g.MaxSize),
+				strconv.Itoa(g.N), FormatTime(g.Alpha), ciText(g.AlphaCI, FormatTime), bwText(g),
+				ciText(g.BWCI, FormatBW), percent(med), percent(mx)})
+		}
+		add("single", lf.Single, lf.Single.Regimes[0])
+		for k, g := range lf.Piecewise.Regimes {
+			add(fmt.Sprintf("regime %d of %d", k+1, len(lf.Piecewise.Regimes)), lf.Piecewise, g)
+		}
+	}
+	return t
+}
+
+// The one-shot against two-shot comparison of the public kernel table.
+
+// KernelSource is the data.Kernels source of the one-shot/two-shot rows:
+// vLLM's custom AllReduce on H100, benchmarked in vllm-project/vllm PR #24111.
+const KernelSource = "vllm-project/vllm PR #24111"
+
+// The kernels' names in data/kernels_public.csv.
+const (
+	OneShotKernel = "ca_1stage(one-shot)"
+	TwoShotKernel = "ca_2stage(two-shot)"
+)
+
+// A Threshold is a size a production system hard-codes: one-shot below it.
+type Threshold struct {
+	// Size is the threshold in bytes; +Inf when one-shot is always used.
+	Size float64
+	// Source cites the code.
+	Source string
+	// Above names what runs at and above Size.
+	Above string
+}
+
+// VLLMThreshold is vLLM's custom AllReduce choice for p GPUs with full
+// NVLink: cross_device_reduce_1stage always at 2 GPUs, below 512 KiB at 4 or
+// fewer, below 256 KiB at up to 8; cross_device_reduce_2stage otherwise
+// (vllm-project/vllm csrc/custom_all_reduce.cuh, CustomAllreduce::allreduce,
+// REDUCE_CASE; "bytes" there is the per-rank buffer, our S). False for a p
+// it does not support (it handles 2, 4, 6, 8).
+func VLLMThreshold(p int) (Threshold, bool) {
+	src := "vllm-project/vllm csrc/custom_all_reduce.cuh (CustomAllreduce::allreduce)"
+	switch p {
+	case 2:
+		return Threshold{math.Inf(1), src, ""}, true
+	case 4:
+		return Threshold{512 << 10, src, "two-stage"}, true
+	case 6, 8:
+		return Threshold{256 << 10, src, "two-stage"}, true
+	}
+	return Threshold{}, false
+}
+
+// TRTLLMThreshold is TensorRT-LLM's automatic AllReduce strategy for p GPUs:
+// ONESHOT always at 2 or fewer, below 1,000,000 B at 3-4, below 500,000 B
+// above 4; NCCL (not TWOSHOT, which that code disables) at and above it
+// (NVIDIA/TensorRT-LLM cpp/tensorrt_llm/plugins/ncclPlugin/allreducePlugin.cpp,
+// AllreducePlugin::selectImplementation; messageSizeBytes is S).
+func TRTLLMThreshold(p int) Threshold {
+	src := "NVIDIA/TensorRT-LLM cpp/tensorrt_llm/plugins/ncclPlugin/allreducePlugin.cpp (selectImplementation)"
+	switch {
+	case p <= 2:
+		return Threshold{math.Inf(1), src, ""}
+	case p <= 4:
+		return Threshold{1e6, src, "NCCL"}
+	}
+	return Threshold{5e5, src, "NCCL"}
+}
+
+// A KernelCrossover is where two-shot overtakes one-shot at one rank count,
+// measured and modelled.
+type KernelCrossover struct {
+	// P is the rank count.
+	P int
+	// OneShot and TwoShot are the measured rows.
+	OneShot, TwoShot data.Points
+	// Measured is the first size at which two-shot becomes faster,
+	// interpolated linearly in log size between the last size where
+	// one-shot was at least as fast and the first where two-shot is
+	// faster; MeasuredIn says whether that happens within the rows, and
+	// Note says what happens otherwise or afterwards.
+	Measured   float64
+	MeasuredIn bool
+	Note       string
+	// OneFit and TwoFit are links fitted through commmodel.OneShot and
+	// commmodel.TwoShot at P to each kernel's rows.
+	OneFit, TwoFit *commmodel.AlgorithmFit
+	// Model is the size at which the two fitted curves cross (+Inf if
+	// never): one-shot on OneFit's link against two-shot on TwoFit's.
+	Model float64
+	// SameLink is commmodel.OneShotCrossover(P, OneFit.Link): the
+	// crossover if both kernels ran on the link fitted to one-shot.
+	SameLink float64
+}
+
+// KernelCrossovers compares one-shot and two-shot at every rank count of
+// the kernel table that has rows of both.
+func KernelCrossovers() ([]KernelCrossover, error) {
+	k := data.Kernels().Select(data.Filter{Source: KernelSource, Collective: "allreduce"})
+	var out []KernelCrossover
+	for _, p := range rankCounts(k) {
+		kc := KernelCrossover{P: p,
+			OneShot: k.Select(data.Filter{NRanks: p, Algorithm: OneShotKernel}),
+			TwoShot: k.Select(data.Filter{NRanks: p, Algorithm: TwoShotKernel})}
+		if len(kc.OneShot) < 3 || len(kc.TwoShot) < 3 {
+			continue // too few rows of one kernel to fit (P = 2 has one one-shot row)
+		}
+		var err error
+		if kc.OneFit, err = commmodel.FitAlgorithm(commmodel.OneShot{}, p, kc.OneShot.Samples(), nil); err != nil {
+			return nil, fmt.Errorf("one-shot at P = %d: %w", p, err)
+		}
+		if kc.TwoFit, err = commmodel.FitAlgorithm(commmodel.TwoShot{}, p, kc.TwoShot.Samples(), nil); err != nil {
+			return nil, fmt.Errorf("two-shot at P = %d: %w", p, err)
+		}
+		kc.Measured, kc.MeasuredIn, kc.Note = measuredCrossing(kc.OneShot, kc.TwoShot)
+		kc.Model = linesCross(
+			func(s float64) float64 { return commmodel.Time(commmodel.OneShot{}, p, s, kc.OneFit.Link) },
+			func(s float64) float64 { return commmodel.Time(commmodel.TwoShot{}, p, s, kc.TwoFit.Link) })
+		kc.SameLink = commmodel.OneShotCrossover(p, kc.OneFit.Link)
+		out = append(out, kc)
+	}
+	return out, nil
+}
+
+// rankCounts returns the distinct rank counts of ps in increasing order.
+func rankCounts(ps data.Points) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, p := range ps {
+		if !seen[p.NRanks] {
+			seen[p.NRanks] = true
+			out = append(out, p.NRanks)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// linesCross returns the S > 0 at which two times linear in S are equal,
+//
+//	f(0) + f'·S = g(0) + g'·S,  S = (g(0) - f(0)) / (f' - g')
+//
+// or +Inf if they do not cross at a positive size. (commmodel.Crossovers solves this for algorithms on
+// one Link; here each curve has its own fitted link.)
+func linesCross(f, g func(float64) float64) float64 {
+	f0, g0 := f(0), g(0)
+	df, dg := f(1)-f0, g(1)-g0
+	if s := (g0 - f0) / (df - dg); s > 0 && !math.IsInf(s, 0) && !math.IsNaN(s) {
+		return s
+	}
+	return math.Inf(1)
+}
+
+// measuredCrossing finds the first size at which b (two-shot) is faster
+// than a (one-shot) in rows of the same sizes.
+func measuredCrossing(a, b data.Points) (size float64, ok bool, note string) {
+	at := map[int64]float64{}
+	for _, p := range b {
+		at[p.Size] = p.Time
+	}
+	type pt struct{ s, d float64 } // d = time(a) - time(b): > 0 where b wins
+	var ds []pt
+	for _, p := range a {
+		if tb, ok := at[p.Size]; ok {
+			ds = append(ds, pt{float64(p.Size), p.Time - tb})
+		}
+	}
+	slices.SortFunc(ds, func(x, y pt) int { return cmp.Compare(x.s, y.s) })
+	if len(ds) == 0 {
+		return 0, false, "no common sizes"
+	}
+	if ds[0].d > 0 {
+		return 0, false, "two-shot already faster at " + FormatSize(ds[0].s)
+	}
+	for i := 1; i < len(ds); i++ {
+		if ds[i].d > 0 {
+			l0, l1 := math.Log(ds[i-1].s), math.Log(ds[i].s)
+			x := math.Exp(l0 + (l1-l0)*(-ds[i-1].d)/(ds[i].d-ds[i-1].d))
+			for _, q := range ds[i+1:] {
+				if q.d <= 0 {
+					note = fmt.Sprintf("one-shot as fast again at %s (%s apart)", FormatSize(q.s), FormatTime(-q.d))
+					break
+				}
+			}
+			return x, true, note
+		}
+	}
+	return 0, false, "one-shot at least as fast up to " + FormatSize(ds[len(ds)-1].s)
+}
+
+// thresholdText describes a threshold, "always one-shot" for +Inf.
+// A threshold in whole KiB is shown as the source writes it (512 * 1024),
+// a decimal one in bytes (500 * 1000).
+func thresholdText(t Threshold) string {
+	if math.IsInf(t.Size, 1) {
+		return "always one-shot"
+	}
+	s := "one-shot below " + FormatSize(t.Size)
+	if math.Mod(t.Size, 1024) != 0 {
+		s = "one-shot below " + strconv.FormatFloat(t.Size, 'f', 0, 64) + " B"
+	}
+	return s + ", then " + t.Above
+}
+
+// KernelCrossoverTable sets, per rank count, the measured crossover beside the
+// fitted model's and beside vLLM's and TensorRT-LLM's thresholds.
+func KernelCrossoverTable(kcs []KernelCrossover) Table {
+	t := Table{Header: []string{"P", "measured: two-shot faster from", "fitted curves cross", "one link (OneShotCrossover)",
+		"vLLM custom AllReduce", "TensorRT-LLM"}, Align: []Align{Right, Left, Right, Right, Left, Left}}
+	for _, k := range kcs {
+		m := "not within the measured range: " + k.Note
+		if k.MeasuredIn {
+			m = FormatSize(k.Measured)
+			if k.Note != "" {
+				m += "; " + k.Note
+			}
+		}
+		v := "not supported"
+		if th, ok := VLLMThreshold(k.P); ok {
+			v = thresholdText(th)
+		}
+		t.Rows = append(t.Rows, []string{strconv.Itoa(k.P), m, sizeOrNever(k.Model), sizeOrNever(k.SameLink), v, thresholdText(TRTLLMThreshold(k.P))})
+	}
+	return t
+}
+
+func sizeOrNever(s float64) string {
+	if math.IsInf(s, 1) {
+		return "never"
+	}
+	return FormatSize(s)
+}
+
+// KernelLinkTable lists the links fitted to each kernel at each P.
+func KernelLinkTable(kcs []KernelCrossover) Table {
+	t := Table{Header: []string{"P", "kernel", "fitted α per step", "fitted BW", "median |err|", "max |err|"},
+		Align: []Align{Right, Left, Right, Right, Right, Right}}
+	for _, k := range kcs {
+		for _, f := range []*commmodel.AlgorithmFit{k.OneFit, k.TwoFit} {
+			t.Rows = append(t.Rows, []string{strconv.Itoa(k.P), f.Algorithm.Name(), FormatTime(f.Link.Alpha),
+				FormatBW(f.Link.BW), percent(f.Fit.MedianRelErr), percent(f.Fit.MaxRelErr)})
+		}
+	}
+	return t
+}
+
+// KernelFigure plots one rank count's measured one-shot and two-shot times
+// with the fitted curves, and marks the measured crossover, the fitted
+// model's and the production thresholds.
+func KernelFigure(k KernelCrossover) Figure {
+	lo, hi := math.Inf(1), 0.0
+	for _, p := range append(append(data.Points{}, k.OneShot...), k.TwoShot...) {
+		lo, hi = min(lo, float64(p.Size)), max(hi, float64(p.Size))
+	}
+	sizes := Sizes(lo/4, hi*2, 8)
+	curve := func(f *commmodel.AlgorithmFit) Series {
+		s := Series{Name: f.Algorithm.Name() + " fitted (" + linkString(f.Link) + ")", X: sizes, Y: make([]float64, len(sizes))}
+		for i, x := range sizes {
+			s.Y[i] = commmodel.Time(f.Algorithm, k.P, x, f.Link)
+		}
+		return s
+	}
+	f := Figure{
+		Title:  fmt.Sprintf("vLLM custom AllReduce on %d x H100 (%s)", k.P, KernelSource),
+		X:      Axis{Label: "message size S (per rank)", Unit: Bytes, Log: true},
+		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
+		Legend: TopLeft,
+		Series: []Series{measuredSeries(OneShotKernel, k.OneShot), measuredSeries(TwoShotKernel, k.TwoShot), curve(k.OneFit), curve(k.TwoFit)},
+	}
+	if k.MeasuredIn {
+		f.Marks = append(f.Marks, Mark{X: k.Measured, Label: "measured " + FormatSize(k.Measured)})
+	}
+	if !math.IsInf(k.Model, 1) && k.Model < hi*2 {
+		f.Marks = append(f.Marks, Mark{X: k.Model, Label: "fitted " + FormatSize(k.Model)})
+	}
+	if th, ok := VLLMThreshold(k.P); ok && !math.IsInf(th.Size, 1) {
+		f.Marks = append(f.Marks, Mark{X: th.Size, Label: "vLLM " + FormatSize(th.Size)})
+	}
+	if th := TRTLLMThreshold(k.P); !math.IsInf(th.Size, 1) {
+		f.Marks = append(f.Marks, Mark{X: th.Size, Label: "TRT-LLM " + strconv.FormatFloat(th.Size, 'f', 0, 64) + " B"})
+	}
+	return f
+}
+
+// The robustness check on the Triton-distributed H100 NCCL table.
+
+// WildSource is the data.Kernels source whose 2 MiB row (290.73 µs between
+// neighbours of 32 and 59 µs) is wild: ByteDance-Seed/Triton-distributed
+// issue #57, NCCL AllReduce on 8 x H100.
+const WildSource = "ByteDance-Seed/Triton-distributed issue #57"
+
+// A WildFit compares a plain and a robust fit of samples with a wild row.
+type WildFit struct {
+	// Samples are all rows; Wild indexes the wild one (the largest
+	// |relative error| of the robust fit); Clean leaves it out.
+	Samples, Clean []commmodel.Sample
+	Wild           int
+	// Plain (Loss Squared) and Robust (the default, Bisquare) are piecewise
+	// fits of Samples; Reference is the robust piecewise fit of Clean.
+	Plain, Robust, Reference *commmodel.FitResult
+}
+
+// FitWild fits the Triton-distributed NCCL rows plainly and robustly.
+func FitWild() (*WildFit, error) {
+	w := &WildFit{Samples: data.Kernels().Select(data.Filter{Source: WildSource}).Samples()}
+	var err error
+	if w.Robust, err = commmodel.FitPiecewise(w.Samples, nil); err != nil {
+		return nil, err
+	}
+	if w.Plain, err = commmodel.FitPiecewise(w.Samples, &commmodel.FitSettings{Loss: commmodel.Squared}); err != nil {
+		return nil, err
+	}
+	// Robust.Samples are sorted by size; so are the table's rows, but find
+	// the wild row by value to be sure.
+	worst := 0
+	for i := range w.Robust.RelErr {
+		if math.Abs(w.Robust.RelErr[i]) > math.Abs(w.Robust.RelErr[worst]) {
+			worst = i
+		}
+	}
+	wild := w.Robust.Samples[worst]
+	for i, s := range w.Samples {
+		if s == wild {
+			w.Wild = i
+		} else {
+			w.Clean = append(w.Clean, s)
+		}
+	}
+	if w.Reference, err = commmodel.FitPiecewise(w.Clean, nil); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// weightOf returns r's robustness weight of sample s.
+func weightOf(r *commmodel.FitResult, s commmodel.Sample) float64 {
+	for i, x := range r.Samples {
+		if x == s {
+			return r.Weight[i]
+		}
+	}
+	return math.NaN()
+}
+
+// Deviation returns the largest relative difference between r's and the
+// reference fit's predictions at the clean samples.
+func (w *WildFit) Deviation(r *commmodel.FitResult) float64 {
+	d := 0.0
+	for _, s := range w.Clean {
+		ref := w.Reference.Predict(s.Size)
+		d = max(d, math.Abs(r.Predict(s.Size)-ref)/ref)
+	}
+	return d
+}
+
+// WildTable compares the plain, robust and reference fits.
+func WildTable(w *WildFit) Table {
+	t := Table{Header: []string{"fit", "samples", "regimes", "weight of the wild row", "largest deviation from the clean fit"},
+		Align: []Align{Left, Right, Right, Right, Right}}
+	wild := w.Samples[w.Wild]
+	for _, r := range []struct {
+		name string
+		r    *commmodel.FitResult
+	}{{"plain least squares", w.Plain}, {"robust (bisquare)", w.Robust}, {"robust, wild row removed", w.Reference}} {
+		wt := "-"
+		if v := weightOf(r.r, wild); !math.IsNaN(v) {
+			wt = strconv.FormatFloat(v, 'f', 3, 64)
+		}
+		t.Rows = append(t.Rows, []string{r.name, strconv.Itoa(len(r.r.Samples)), strconv.Itoa(len(r.r.Regimes)), wt, percent(w.Deviation(r.r))})
+	}
+	return t
+}
+
+// WildFigure plots the rows, the wild one marked, with the plain and the
+// robust piecewise fits.
+func WildFigure(w *WildFit) Figure {
+	sizes := span(w.Samples)
+	meas := Series{Name: "NCCL (torch.distributed), 8 x H100", Style: Points}
+	for _, s := range w.Samples {
+		meas.X, meas.Y = append(meas.X, s.Size), append(meas.Y, s.Time)
+	}
+	wild := w.Samples[w.Wild]
+	return Figure{
+		Title:  "A wild row: " + WildSource,
+		X:      Axis{Label: "message size S (per rank)", Unit: Bytes, Log: true},
+		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
+		Legend: TopLeft,
+		Series: []Series{meas,
+			fitSeries(fmt.Sprintf("plain least squares (%d regimes)", len(w.Plain.Regimes)), w.Plain, sizes),
+			fitSeries(fmt.Sprintf("robust (%d regimes)", len(w.Robust.Regimes)), w.Robust, sizes)},
+		Marks: []Mark{{X: wild.Size, Y: wild.Time, Label: "wild: " + FormatTime(wild.Time) + " at " + FormatSize(wild.Size)}},
+	}
+}
+
+func init() {
+	Register("05_fitting", func() ([]Exhibit, error) {
+		fits, err := PublicLogFits()
+		if err != nil {
+			return nil, err
+		}
+		var ex []Exhibit
+		for i, lf := range fits {
+			ex = append(ex,
+				Exhibit{Name: fmt.Sprintf("05-log%d-fit", i+1), Title: "Single and piecewise fit: " + lf.Label(), Figure: LogFitFigure(lf)},
+				Exhibit{Name: fmt.Sprintf("05-log%d-residuals", i+1), Title: "Residuals: " + lf.Label(), Figure: ResidualFigure(lf)})
+		}
+		ex = append(ex, Exhibit{Name: "05-regimes", Title: "Alpha, BW and errors per regime of each public log", Table: ptr(RegimeTable(fits))})
+		kcs, err := KernelCrossovers()
+		if err != nil {
+			return nil, err
+		}
+		ex = append(ex,
+			Exhibit{Name: "05-oneshot-twoshot", Title: "One-shot against two-shot: measured, fitted and hard-coded crossovers", Table: ptr(KernelCrossoverTable(kcs))},
+			Exhibit{Name: "05-kernel-links", Title: "Links fitted to vLLM's one-shot and two-shot kernels", Table: ptr(KernelLinkTable(kcs))})
+		for _, k := range kcs {
+			ex = append(ex, Exhibit{Name: fmt.Sprintf("05-kernels-p%d", k.P), Title: fmt.Sprintf("One-shot against two-shot at P = %d", k.P), Figure: KernelFigure(k)})
+		}
+		w, err := FitWild()
+		if err != nil {
+			return nil, err
+		}
+		return append(ex,
+			Exhibit{Name: "05-wild", Title: "Plain and robust fits of a table with a wild row", Figure: WildFigure(w)},
+			Exhibit{Name: "05-wild-table", Title: "What the wild row does to each fit", Table: ptr(WildTable(w))}), nil
+	})
+}
