@@ -189,7 +189,8 @@ func TestReadBadFiles(t *testing.T) {
 	}
 }
 
-// CRLF line ends, Slurm "N: " labels, Open MPI tags and lost '#'.
+// CRLF line ends, Slurm "N: " labels, Open MPI tags, kubectl pod prefixes,
+// time stamps and lost '#'.
 func TestReadPrefixes(t *testing.T) {
 	in := strings.Join([]string{
 		"0: # nThread 1 nGpus 1 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0",
@@ -198,13 +199,15 @@ func TestReadPrefixes(t *testing.T) {
 		"[1,0]<stdout>:       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
 		"[1,0]<stdout>:host-a:1001:1001 [0] NCCL INFO Connected all rings",
 		"[1,0]<stdout>:     1048576        262144     float     sum      -1    10.00  104.86  104.86      0    10.00  104.86  104.86      0",
+		"2025-11-03T10:00:01.123456789Z      2097152        524288     float     sum      -1    20.00  104.86  104.86      0    20.00  104.86  104.86      0",
+		"[pod/nccl-0/nccl] 2025-11-03T10:00:02Z      4194304       1048576     float     sum      -1    40.00  104.86  104.86      0    40.00  104.86  104.86      0",
 		"",
 	}, "\r\n")
 	l := readString(t, in, nil)
 	tt := l.Tests[0]
 	// AllReduce over 2 ranks: busbw/algbw = 2(2-1)/2 = 1.
-	if len(tt.Rows) != 1 || tt.Ranks != 2 || tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromTable || len(l.Problems) != 0 {
-		t.Errorf("rows %d ranks %d collective %v (%v) problems %v; want 1, 2, allreduce (table), none",
+	if len(tt.Rows) != 3 || tt.Ranks != 2 || tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromTable || len(l.Problems) != 0 {
+		t.Errorf("rows %d ranks %d collective %v (%v) problems %v; want 3, 2, allreduce (table), none",
 			len(tt.Rows), tt.Ranks, tt.Collective, tt.CollectiveFrom, l.Problems)
 	}
 }

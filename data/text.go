@@ -78,13 +78,22 @@ func eachLine(b []byte, f func(n int, line string) bool) {
 	}
 }
 
-// stripLaunchPrefix removes the prefixes launchers put before each line of
-// output: Open MPI's "[1,0]<stdout>:" (--tag-output) and Slurm's "0: "
-// (srun --label), repeatedly.
+// stripLaunchPrefix removes the prefixes launchers and log collectors put
+// before each line of output, repeatedly: Open MPI's "[1,0]<stdout>:"
+// (--tag-output), Slurm's "0: " (srun --label), kubectl's "[pod/NAME/C] "
+// (--prefix) and an RFC 3339 time stamp (kubectl --timestamps, journald).
 func stripLaunchPrefix(s string) string {
 	for {
 		t := strings.TrimLeft(s, " \t")
 		switch {
+		case strings.HasPrefix(t, "[pod/"):
+			end := strings.Index(t, "] ")
+			if end < 0 {
+				return s
+			}
+			s = t[end+2:]
+		case isTimeStamp(t):
+			_, s, _ = strings.Cut(t, " ")
 		case strings.HasPrefix(t, "["):
 			end := strings.Index(t, ">:")
 			if end < 0 || !isMPITag(t[:end+1]) {
@@ -104,6 +113,33 @@ func stripLaunchPrefix(s string) string {
 			return s
 		}
 	}
+}
+
+// isTimeStamp reports whether s starts with "YYYY-MM-DDThh:mm:ss" (or a
+// space for the T) followed, after optional fraction and zone, by a space.
+func isTimeStamp(s string) bool {
+	const shape = "dddd-dd-ddTdd:dd:dd"
+	if len(s) < len(shape)+1 {
+		return false
+	}
+	for i := 0; i < len(shape); i++ {
+		switch c := s[i]; shape[i] {
+		case 'd':
+			if !isDigit(c) {
+				return false
+			}
+		case 'T':
+			if c != 'T' {
+				return false
+			}
+		default:
+			if c != shape[i] {
+				return false
+			}
+		}
+	}
+	end := strings.IndexByte(s, ' ')
+	return end >= len(shape)
 }
 
 // isMPITag reports whether s is "[J,R]<stream>" with J and R digits.
