@@ -237,8 +237,8 @@ func layoutOf(a Algorithm, p int, size int64, elemBytes int) (layout, error) {
 
 // Footprint estimates the memory Simulate needs for a on p ranks and S = size
 // bytes in elements of elemBytes, in bytes: the ranks' buffers (8 B per
-// element, float64) and the schedule's transfers, without building anything.
-// It reports the same errors as NewScheduleElem.
+// element, float64) and the schedule's transfers with what checking and
+// counting them holds, without building anything. It reports the same errors as NewScheduleElem.
 func Footprint(a Algorithm, p int, size int64, elemBytes int) (float64, error) {
 	lay, err := layoutOf(a, p, size, elemBytes)
 	if err != nil {
@@ -246,21 +246,29 @@ func Footprint(a Algorithm, p int, size int64, elemBytes int) (float64, error) {
 	}
 	data := 8 * float64(p) * float64(lay.bufLen)
 	c := a.Cost(p, float64(size))
-	// Every message is at most one transfer per block it carries: P/2 blocks
-	// for Bruck, N for the hierarchical gather, one otherwise.
-	perMsg := 1.0
+	// A message is one transfer per block it carries: up to P/2 blocks for
+	// Bruck, N for the hierarchical gather, one otherwise; local copies are
+	// 2P per rank for Bruck's rotations and one per rank for the other
+	// out-of-place layouts.
+	perMsg, local := 1.0, 0.0
 	switch a := a.(type) {
 	case Bruck:
-		perMsg = float64(p)/2 + 1
+		perMsg, local = float64(p)/2+1, 2*float64(p)
 	case HierarchicalAllToAll:
-		perMsg = float64(p / max(a.PerNode, 1))
+		perMsg, local = float64(p/max(a.PerNode, 1)), 1
+	case Direct, Pairwise, OneShot:
+		local = 1
 	}
-	transfers := float64(p) * (float64(c.Messages)*perMsg + 2*float64(p)) // + local copies
-	return data + transfers*float64(transferBytes), nil
+	transfers := float64(p) * (float64(c.Messages)*perMsg + local)
+	return data + transfers*(transferBytes+planBytes), nil
 }
 
-// transferBytes is the in-memory size of one Transfer.
-const transferBytes = 48
+// transferBytes is the in-memory size of one Transfer; planBytes bounds what
+// Validate and Count hold per transfer while they sort a step.
+const (
+	transferBytes = 48
+	planBytes     = 48
+)
 
 // partBounds returns part i of a range of n elements cut into k parts:
 // [⌊i·n/k⌋, ⌊(i+1)·n/k⌋). It is the package's one rounding rule.

@@ -3,7 +3,6 @@ package commmodel
 import (
 	"fmt"
 	"runtime"
-	"sync"
 )
 
 // Simulation of a Schedule on P in-memory ranks.
@@ -107,38 +106,58 @@ func (m *Ranks) Fill(seed uint64) {
 	}
 }
 
-// Run executes every step of the schedule on the buffers.
+// Run executes every step of the schedule on the buffers, one after the
+// other. The transfers of a large step are split by destination rank over
+// GOMAXPROCS workers, which live for the whole run, so Run allocates nothing
+// per step or per transfer.
 func (m *Ranks) Run() {
-	for si := range m.s.Steps {
-		m.runStep(si)
+	w := m.workers
+	var start []chan int
+	done := make(chan struct{}, w)
+	defer func() {
+		for _, c := range start {
+			close(c)
+		}
+	}()
+	for si, step := range m.s.Steps {
+		m.snapshot(si)
+		elems := 0
+		for _, t := range step {
+			elems += t.Len
+		}
+		if w <= 1 || elems < 1<<16 {
+			m.apply(step, m.staged[si], 0, 1)
+			continue
+		}
+		for len(start) < w-1 {
+			c, k := make(chan int), len(start)+1
+			start = append(start, c)
+			go func() {
+				for si := range c {
+					m.apply(m.s.Steps[si], m.staged[si], k, w)
+					done <- struct{}{}
+				}
+			}()
+		}
+		for _, c := range start {
+			c <- si
+		}
+		m.apply(step, m.staged[si], 0, w)
+		for range start {
+			<-done
+		}
 	}
 }
 
-// runStep executes one step: it snapshots the sources that the step also
-// writes, then applies the transfers, split by destination rank over the
-// workers when the step is large enough to pay for them.
-func (m *Ranks) runStep(si int) {
-	step, staged := m.s.Steps[si], m.staged[si]
+// snapshot copies the sources of step si that the step also writes, in
+// order, to the scratch buffer that apply reads them from.
+func (m *Ranks) snapshot(si int) {
 	off := 0
-	for _, ti := range staged {
-		t := step[ti]
+	for _, ti := range m.staged[si] {
+		t := m.s.Steps[si][ti]
 		copy(m.scratch[off:], m.Buffer(t.Src)[t.SrcOff:t.SrcOff+t.Len])
 		off += t.Len
 	}
-	elems := 0
-	for _, t := range step {
-		elems += t.Len
-	}
-	w := m.workers
-	if w <= 1 || elems < 1<<16 {
-		m.apply(step, staged, 0, 1)
-		return
-	}
-	var wg sync.WaitGroup
-	for k := range w {
-		wg.Go(func() { m.apply(step, staged, k, w) })
-	}
-	wg.Wait()
 }
 
 // apply performs the transfers of step whose destination is k mod w.

@@ -210,3 +210,19 @@ func TestScheduleDetectsWrongSchedule(t *testing.T) {
 		t.Error("ring AllReduce without its last step was judged correct")
 	}
 }
+
+// TestSimulateLargeSteps runs schedules whose steps are large enough to be
+// split over the workers (and, under -race, checks that they share nothing
+// they write).
+func TestSimulateLargeSteps(t *testing.T) {
+	for _, a := range []Algorithm{Ring{}, HalvingDoubling{}, OneShot{}, Bruck{}, HierarchicalAllToAll{PerNode: 4}} {
+		s, err := NewSchedule(a, 12, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Simulate(s, 3)
+		if err != nil || !r.Correct {
+			t.Errorf("%s: %v %s", describe(a), err, r.Mismatch)
+		}
+	}
+}
