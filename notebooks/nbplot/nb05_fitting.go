@@ -155,7 +155,7 @@ func LogFitFigure(lf LogFit) Figure {
 		Title:  lf.Label(),
 		X:      Axis{Label: "message size S", Unit: Bytes, Log: true},
 		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
-		Legend: TopLeft,
+		Legend: BottomRight, // the top carries the regime labels
 		Series: []Series{meas,
 			fitSeries(fmt.Sprintf("single α-BW (median |err| %s)", percent(lf.Single.MedianRelErr)), lf.Single, sizes),
 			fitSeries(fmt.Sprintf("%d regimes (median |err| %s)", len(lf.Piecewise.Regimes), percent(lf.Piecewise.MedianRelErr)), lf.Piecewise, sizes)},
@@ -244,6 +244,10 @@ func RegimeTable(fits []LogFit) Table {
 			t.Rows = append(t.Rows, []string{lf.Name, fit, FormatSize(g.MinSize) + " - " + FormatSize(g.MaxSize),
 				strconv.Itoa(g.N), FormatTime(g.Alpha), ciText(g.AlphaCI, FormatTime), bwText(g),
 				ciText(g.BWCI, FormatBW), percent(med), percent(mx)})
+		}
+		if len(lf.Piecewise.Regimes) == 1 {
+			add("single = piecewise (1 regime)", lf.Single, lf.Single.Regimes[0])
+			continue
 		}
 		add("single", lf.Single, lf.Single.Regimes[0])
 		for k, g := range lf.Piecewise.Regimes {
@@ -507,7 +511,7 @@ func KernelFigure(k KernelCrossover) Figure {
 		Title:  fmt.Sprintf("vLLM custom AllReduce on %d x H100 (%s)", k.P, KernelSource),
 		X:      Axis{Label: "message size S (per rank)", Unit: Bytes, Log: true},
 		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
-		Legend: TopLeft,
+		Legend: BottomRight, // the top carries the labels of the marks
 		Series: []Series{measuredSeries(OneShotKernel, k.OneShot), measuredSeries(TwoShotKernel, k.TwoShot), curve(k.OneFit), curve(k.TwoFit)},
 	}
 	if k.MeasuredIn {
@@ -623,10 +627,15 @@ func WildFigure(w *WildFit) Figure {
 		meas.X, meas.Y = append(meas.X, s.Size), append(meas.Y, s.Time)
 	}
 	wild := w.Samples[w.Wild]
+	lo := math.Inf(1)
+	for _, s := range w.Samples {
+		lo = min(lo, s.Time)
+	}
 	return Figure{
-		Title:  "A wild row: " + WildSource,
-		X:      Axis{Label: "message size S (per rank)", Unit: Bytes, Log: true},
-		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
+		Title: "A wild row: " + WildSource,
+		X:     Axis{Label: "message size S (per rank)", Unit: Bytes, Log: true},
+		// Room above the wild row for its label.
+		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true, Min: lo * 0.8, Max: wild.Time * 2},
 		Legend: TopLeft,
 		Series: []Series{meas,
 			fitSeries(fmt.Sprintf("plain least squares (%d regimes)", len(w.Plain.Regimes)), w.Plain, sizes),
