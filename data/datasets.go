@@ -149,6 +149,20 @@ func PublicLogNames() []string {
 	return names
 }
 
+// PublicPoints returns every measured cell of every embedded public log as
+// points (see Log.Points), the file name as Source.
+func PublicPoints() Points {
+	var out Points
+	for _, name := range PublicLogNames() {
+		l, err := PublicLog(name, nil)
+		if err != nil {
+			panic("data: embedded " + err.Error())
+		}
+		out = append(out, l.Points()...)
+	}
+	return out
+}
+
 // PublicLog reads the embedded public log of the given file name.
 func PublicLog(name string, opt *ReadOptions) (*Log, error) {
 	b, err := Files.ReadFile("logs/" + name)

@@ -72,6 +72,9 @@ func (l *Log) Frame() dataframe.DataFrame { return l.Points().Frame() }
 // ArticleFrame returns Article() as a DataFrame.
 func ArticleFrame() dataframe.DataFrame { return Article().Frame() }
 
+// PublicFrame returns PublicPoints() as a DataFrame.
+func PublicFrame() dataframe.DataFrame { return PublicPoints().Frame() }
+
 // KernelsFrame returns the public kernel-latency table with its own columns
 // (source, gpu, nranks, collective, algorithm, size_bytes, time_us, note).
 func KernelsFrame() dataframe.DataFrame {

@@ -14,6 +14,8 @@ type layout struct {
 	halves []block // out-of-place, then in-place (one block in single-half tables)
 	width  int     // fields in a full row, without the timestamp
 	stamp  int     // fields of a trailing timestamp (0 or 2)
+	// inPlace: the one block of a single-block table is in-place.
+	inPlace bool
 }
 
 // A block is the columns of one placement; offsets are from the block start,

@@ -88,6 +88,7 @@ type ncclParser struct {
 	cur     *testState // the test being read, nil between tests
 	pending string     // a binary stem named before its test started
 	fields  []string   // scratch space for a row's fields
+	title   string     // the placements the last title line named
 	done    []*testState
 }
 
@@ -199,9 +200,18 @@ func (p *ncclParser) line(n int, raw string) {
 		if !ok {
 			return
 		}
+		// A one-block table whose title line said only "in-place" (rccl-tests
+		// run with out-of-place off) holds in-place times.
+		lay.inPlace = len(lay.halves) == 1 && p.title == "in-place"
+		p.title = ""
 		t := p.start(n, func(*testState) bool { return true })
 		t.lay = lay
 		t.t.Columns = lay.names
+	case strings.Contains(body, "out-of-place") || strings.HasPrefix(body, "in-place"):
+		p.title = "both"
+		if !strings.Contains(body, "out-of-place") {
+			p.title = "in-place"
+		}
 	case strings.HasPrefix(body, "Out of bounds values"):
 		if c := p.cur; c != nil {
 			if v, err := strconv.Atoi(firstField(afterColon(body))); err == nil {

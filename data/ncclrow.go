@@ -38,7 +38,7 @@ func (p *ncclParser) row(n int, s string) bool {
 		}
 		lay, c.lay, c.t.Columns = l, l, l.names
 	}
-	halves, inPlaceOnly := lay.halves, false
+	halves, inPlaceOnly := lay.halves, lay.inPlace
 	switch {
 	case len(f) == lay.width:
 	case lay.stamp > 0 && len(f) == lay.width+lay.stamp:

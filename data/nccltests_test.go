@@ -311,3 +311,21 @@ func TestParseNumber(t *testing.T) {
 		}
 	}
 }
+
+// A table with one block takes its placement from the title line above the
+// column header (rccl-tests can run one placement only).
+func TestReadOnePlacement(t *testing.T) {
+	for _, c := range []struct {
+		title string
+		want  Placement
+	}{{"out-of-place", OutOfPlace}, {"in-place", InPlace}} {
+		in := "#                                                 " + c.title + "\n" +
+			"#       size         count      type   redop    root     time   algbw   busbw #wrong\n" +
+			"     1048576        262144     float     sum      -1    10.00  104.86  104.86      0\n"
+		r := readString(t, in, nil).Tests[0].Rows[0]
+		// 10.00 us as printed.
+		if r.Get(c.want).Time != 10e-6 || r.Get(1-c.want).OK() {
+			t.Errorf("%s only: row %+v", c.title, r)
+		}
+	}
+}
