@@ -20,6 +20,9 @@ type Counts struct {
 	Peers []int
 	// Fanout is the most ranks one rank sends to in one step.
 	Fanout int
+	// StepFanout is, for each communication step, the most ranks one rank
+	// sends to in it: the peers per rank per step.
+	StepFanout []int
 	// Incast is the most ranks that send to one rank in one step.
 	Incast int
 	// PathBytes is the sum over steps of the most bytes one rank sends in that step, in bytes.
@@ -128,6 +131,7 @@ func Count(s *Schedule) Counts {
 			incast[m.dst] = 0
 		}
 		c.Fanout = max(c.Fanout, stepMsgs)
+		c.StepFanout = append(c.StepFanout, stepMsgs)
 		c.PathBytes += stepBytes
 		c.PathMessages += stepMsgs
 	}

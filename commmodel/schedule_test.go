@@ -3,6 +3,7 @@ package commmodel
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -225,4 +226,46 @@ func TestSimulateLargeSteps(t *testing.T) {
 			t.Errorf("%s: %v %s", describe(a), err, r.Mismatch)
 		}
 	}
+}
+
+// TestCountsPerStep: the peers per rank per step of two-shot are P-1 in both
+// of its steps (the article: "每卡 P−1 条连接"), those of ring 1 in each of
+// its 2(P-1) steps; direct AllToAll's incast is P-1 messages at one rank.
+func TestCountsPerStep(t *testing.T) {
+	count := func(a Algorithm, p int) Counts {
+		s, err := NewSchedule(a, p, 4*int64(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Count(s)
+	}
+	if got := count(TwoShot{}, 8).StepFanout; len(got) != 2 || got[0] != 7 || got[1] != 7 {
+		t.Errorf("two-shot P=8: peers per step %v, want [7 7]", got)
+	}
+	ring := count(Ring{}, 8).StepFanout
+	if len(ring) != 14 || slices.Max(ring) != 1 || slices.Min(ring) != 1 {
+		t.Errorf("ring P=8: peers per step %v, want fourteen 1s", ring)
+	}
+	if c := count(Direct{}, 16); c.Incast != 15 {
+		t.Errorf("direct AllToAll P=16: incast %d, want 15", c.Incast)
+	}
+	if c := count(Pairwise{}, 16); c.Incast != 1 {
+		t.Errorf("pairwise AllToAll P=16: incast %d, want 1 (one message in flight)", c.Incast)
+	}
+}
+
+func ExampleSimulate() {
+	s, err := NewSchedule(HalvingDoubling{}, 6, 960000)
+	if err != nil {
+		panic(err)
+	}
+	r, err := Simulate(s, 1)
+	if err != nil {
+		panic(err)
+	}
+	c := HalvingDoubling{}.Cost(6, 960000)
+	fmt.Printf("correct %v; steps %d (model %d); busiest rank sends %d B (model %.0f)\n",
+		r.Correct, r.Steps, c.Steps, r.MaxSent(), c.Bytes)
+	// Output:
+	// correct true; steps 6 (model 6); busiest rank sends 2400000 B (model 2400000)
 }
