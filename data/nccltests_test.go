@@ -275,6 +275,11 @@ func TestReadTidyCSVProblems(t *testing.T) {
 			t.Errorf("problem %d: %v; want line %d field %d %v", i, problems[i], w.line, w.col, w.err)
 		}
 	}
+	// A spreadsheet's byte-order mark does not hide the first column.
+	ps, _, err = ReadTidyCSV(strings.NewReader("\ufeffsource,size_bytes,time_us\nsheet,8,1.5\n"), "bom.csv")
+	if err != nil || ps[0].Source != "sheet" {
+		t.Errorf("BOM: %v, %+v", err, ps)
+	}
 	if _, _, err := ReadTidyCSV(strings.NewReader("a,b\n1,2\n"), "h.csv"); !errors.Is(err, ErrHeader) {
 		t.Errorf("header without size_bytes: %v, want ErrHeader", err)
 	}
@@ -327,5 +332,29 @@ func TestReadOnePlacement(t *testing.T) {
 		if r.Get(c.want).Time != 10e-6 || r.Get(1-c.want).OK() {
 			t.Errorf("%s only: row %+v", c.title, r)
 		}
+	}
+}
+
+// A run that crashed after its header leaves a test without rows: it is
+// reported, and the next run in the file is read.
+func TestReadCrashedTest(t *testing.T) {
+	header := "# nccl-tests version 2.19.7 nccl-headers=23102 nccl-library=23102\n" +
+		"# Collective test starting: all_reduce_perf\n" +
+		"# nThread 1 nGpus 4 minBytes 1073741824 maxBytes 2147483648 step: 1048576(bytes) warmup iters: 10 iters: 40 agg iters: 1 validation: 1 graph: 0 unalign: 0\n" +
+		"#  Rank  0 Group  0 Pid  9000 on box device  0 [0000:f9:05] NVIDIA H200\n" +
+		"#  Rank  1 Group  0 Pid  9000 on box device  1 [0000:fb:05] NVIDIA H200\n" +
+		"#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong \n"
+	in := header + // lines 1-6
+		"box: Test CUDA failure common.cu:502 'an illegal memory access was encountered'\n" +
+		" .. box pid 9000: Test failure common.cu:632\n" +
+		header + // lines 9-14
+		"  1073741824     268435456     float     sum      -1  4523.62  237.36  237.36       0  4539.85  236.51  236.51       0\n"
+	l := readString(t, in, nil)
+	if len(l.Tests) != 1 || l.Tests[0].Line != 9 || len(l.Tests[0].Rows) != 1 || l.Tests[0].Ranks != 2 {
+		t.Fatalf("tests %d (first at line %d); want 1 at line 9 with 1 row and 2 ranks", len(l.Tests), l.Tests[0].Line)
+	}
+	var pe *ParseError
+	if len(l.Problems) != 1 || !errors.As(l.Problems[0], &pe) || pe.Line != 1 || !errors.Is(pe, ErrNoTable) {
+		t.Errorf("problems %v; want one ErrNoTable at line 1", l.Problems)
 	}
 }

@@ -108,7 +108,7 @@ func readTidyCSV(b []byte, name string) (Points, []error, error) {
 	if err := checkText(b); err != nil {
 		return nil, nil, &ParseError{File: name, Err: err}
 	}
-	cr := csv.NewReader(bytes.NewReader(b))
+	cr := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(b, []byte("\ufeff")))) // spreadsheet BOM
 	cr.Comment = '#'
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
