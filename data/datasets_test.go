@@ -148,3 +148,15 @@ func ExampleReadNCCLTests() {
 	// 1048576 B in 52.94 us
 	// 2097152 B in 72.12 us
 }
+
+func ExampleArticle() {
+	// The article's NCCL AllToAll on one node of 8 H20 GPUs.
+	for _, s := range Article().Select(Filter{Collective: "alltoall", NNodes: 1}).Samples() {
+		fmt.Printf("%9.0f B  %6.1f us\n", s.Size, s.Time*1e6)
+	}
+	// Output:
+	//     65536 B     9.5 us
+	//   1048576 B    14.8 us
+	//  16777216 B    72.0 us
+	//  67108864 B   216.0 us
+}
