@@ -90,17 +90,33 @@ func CrossNodeTimes(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []flo
 		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
 		Legend: TopLeft,
 	}
+	f.Series = ClusterCurves(c, algs, sizes, CrossNodeLabel)
+	f.Marks = ClusterWinnerMarks(algs, c)
+	return f
+}
+
+// ClusterCurves returns one line per algorithm of its time on c at each size
+// (Cluster.Time), named by name.
+func ClusterCurves(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []float64, name func(commmodel.Algorithm) string) []Series {
+	out := make([]Series, 0, len(algs))
 	for _, a := range algs {
-		s := Series{Name: CrossNodeLabel(a), X: sizes, Y: make([]float64, len(sizes))}
+		s := Series{Name: name(a), X: sizes, Y: make([]float64, len(sizes))}
 		for i, size := range sizes {
 			s.Y[i] = c.Time(a, size)
 		}
-		f.Series = append(f.Series, s)
+		out = append(out, s)
 	}
+	return out
+}
+
+// ClusterWinnerMarks marks the sizes where the fastest of algs on c changes
+// (ClusterWinnerChanges), labelled "a | b size".
+func ClusterWinnerMarks(algs []commmodel.Algorithm, c commmodel.Cluster) []Mark {
+	var out []Mark
 	for _, x := range ClusterWinnerChanges(algs, c) {
-		f.Marks = append(f.Marks, Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), FormatSize(x.Size))})
+		out = append(out, Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), FormatSize(x.Size))})
 	}
-	return f
+	return out
 }
 
 // NetworkBytesTable lists, for each node count, the bytes per GPU that cross

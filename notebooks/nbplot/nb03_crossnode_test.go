@@ -195,16 +195,20 @@ func TestCrossNodeLabel(t *testing.T) {
 	}
 }
 
-func TestExhibits03(t *testing.T) {
-	ex, err := builders["03_crossnode"]()
+func TestExhibits03(t *testing.T) { checkExhibits(t, "03_crossnode", 8) }
+
+// checkExhibits builds a notebook's registered exhibits and renders its figures.
+func checkExhibits(t *testing.T, notebook string, n int) {
+	t.Helper()
+	ex, err := builders[notebook]()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ex) != 8 {
-		t.Fatalf("%d exhibits, want 8", len(ex))
+	if len(ex) != n {
+		t.Fatalf("%d exhibits, want %d", len(ex), n)
 	}
 	for _, e := range ex {
-		if !strings.HasPrefix(e.Name, "03-") || (e.Table == nil) == (e.Figure == nil) {
+		if !strings.HasPrefix(e.Name, notebook[:2]+"-") || (e.Table == nil) == (e.Figure == nil) {
 			t.Errorf("exhibit %q", e.Name)
 		}
 		if e.Figure != nil {

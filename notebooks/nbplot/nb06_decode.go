@@ -325,13 +325,7 @@ func (m MeasuredFloor) SmallFigure(s float64, sizes []float64) (Figure, error) {
 		Marks:  []Mark{{X: s, Label: "decode S = " + FormatSize(s)}},
 		Legend: TopLeft,
 	}
-	for _, a := range DecodeAlgorithms(c) {
-		sr := Series{Name: a.Name(), X: sizes, Y: make([]float64, len(sizes))}
-		for i, x := range sizes {
-			sr.Y[i] = c.Time(a, x)
-		}
-		f.Series = append(f.Series, sr)
-	}
+	f.Series = ClusterCurves(c, DecodeAlgorithms(c), sizes, commmodel.Algorithm.Name)
 	meas := Series{Name: "public 1 x 8 H20 run (AllToAll/AllGather)", Style: Points}
 	for _, x := range m.Node {
 		if x.Size > 0 {

@@ -148,22 +148,4 @@ func TestFloorAlpha(t *testing.T) {
 	}
 }
 
-func TestExhibits06(t *testing.T) {
-	ex, err := builders["06_decode"]()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ex) != 7 {
-		t.Fatalf("%d exhibits, want 7", len(ex))
-	}
-	for _, e := range ex {
-		if !strings.HasPrefix(e.Name, "06-") || (e.Table == nil) == (e.Figure == nil) {
-			t.Errorf("exhibit %q", e.Name)
-		}
-		if e.Figure != nil {
-			if _, err := e.Figure.PNG(); err != nil {
-				t.Errorf("%s: %v", e.Name, err)
-			}
-		}
-	}
-}
+func TestExhibits06(t *testing.T) { checkExhibits(t, "06_decode", 7) }
