@@ -98,7 +98,6 @@ type testState struct {
 	lay                      *layout
 	sawVersion, sawStart     bool // version and "Collective test starting" lines
 	sawParams                bool // the "# nThread" line
-	named                    bool // Name came from a "Collective test" line
 	closed                   bool // its trailer was read
 	rankLines                map[int]int
 	hostSet, gpuSet          stringSet // the names in Hosts and gpus
@@ -237,17 +236,18 @@ func (p *ncclParser) setName(t *testState, bin string) {
 		t.t.Name = bin
 		return
 	}
-	t.t.Name, t.t.Op, t.named = stem+"_perf", stem, true
+	t.t.Name, t.t.Op = stem+"_perf", stem
 }
 
 // mention takes the binary name from a line that names exactly one (a
-// command line, a comment); a line naming several is no evidence.
+// command line, a comment) for the current test if it has neither rows nor
+// a name yet, else for the next; a line naming several is no evidence.
 func (p *ncclParser) mention(s string) {
 	stems := binaryStems(s)
 	if len(stems) != 1 {
 		return
 	}
-	if c := p.cur; c != nil && len(c.t.Rows) == 0 && !c.named {
+	if c := p.cur; c != nil && len(c.t.Rows) == 0 && c.t.Name == "" {
 		c.t.Op, c.t.Name = stems[0], stems[0]+"_perf"
 		return
 	}
