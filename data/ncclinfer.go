@@ -151,13 +151,14 @@ func typeSize(t string) int64 {
 
 // fit reports whether the table of s fits op o over n ranks (n = 0:
 // unknown) and which rank counts [nlo, nhi] it allows (0, 0 when it does
-// not bound them).
+// not bound them). s.relax drops evidence: 1 the count column, 2 also the
+// redop and root columns, leaving the busbw/algbw ratio.
 func (s *testState) fit(o op, n int) (nlo, nhi int, ok bool) {
-	if o.reduces != s.reduces || s.rootCol && o.rooted != s.rooted {
+	if s.relax < 2 && (o.reduces != s.reduces || s.rootCol && o.rooted != s.rooted) {
 		return 0, 0, false
 	}
 	k, haveK := s.countRatio.value()
-	if haveK {
+	if haveK && s.relax < 1 {
 		switch {
 		case !o.perRank && k != 1:
 			return 0, 0, false
@@ -266,11 +267,13 @@ func (p *ncclParser) infer(s *testState, want *commmodel.Collective) {
 		}
 	default:
 		var fitting []op
-		for _, o := range ops {
-			if _, _, ok := s.fit(o, t.Ranks); o.infer && ok {
-				fitting = append(fitting, o)
-				if o.model {
-					t.Candidates = append(t.Candidates, o.coll)
+		for s.relax = 0; s.relax <= maxRelax && len(fitting) == 0; s.relax++ {
+			for _, o := range ops {
+				if _, _, ok := s.fit(o, t.Ranks); o.infer && ok {
+					fitting = append(fitting, o)
+					if o.model {
+						t.Candidates = append(t.Candidates, o.coll)
+					}
 				}
 			}
 		}
@@ -287,7 +290,15 @@ func (p *ncclParser) infer(s *testState, want *commmodel.Collective) {
 	if !known {
 		return
 	}
-	nlo, nhi, ok := s.fit(chosen, t.Ranks)
+	var nlo, nhi int
+	ok := false
+	for s.relax = 0; s.relax <= maxRelax && !ok; s.relax++ {
+		nlo, nhi, ok = s.fit(chosen, t.Ranks)
+	}
+	if s.relax--; ok && s.relax > 0 {
+		p.problem(t.Line, 0, "%w: the %s columns do not fit %s; it was read from %s",
+			ErrInconsistent, relaxWhat[s.relax], chosen.stem, relaxLeft[s.relax])
+	}
 	if !ok {
 		lo, hi, _ := s.ratio.bounds()
 		p.problem(t.Line, 0, "%w: the table (redop %s, busbw/algbw in [%.4g, %.4g]) does not fit %s over %s ranks",
@@ -296,7 +307,7 @@ func (p *ncclParser) infer(s *testState, want *commmodel.Collective) {
 	}
 	if t.Ranks == 0 && nlo > 0 && nlo == nhi {
 		t.Ranks, t.RanksFrom = nlo, FromTable
-		if _, haveK := s.countRatio.value(); haveK && chosen.perRank {
+		if _, haveK := s.countRatio.value(); haveK && chosen.perRank && s.relax == 0 {
 			t.RanksFrom = FromCounts
 		}
 	}
@@ -304,6 +315,15 @@ func (p *ncclParser) infer(s *testState, want *commmodel.Collective) {
 		p.problem(t.Line, 0, "%w: the busbw/algbw ratio differs between rows", ErrInconsistent)
 	}
 }
+
+// maxRelax is the most evidence fit may drop; relaxWhat and relaxLeft say
+// what each level drops and what is left.
+const maxRelax = 2
+
+var (
+	relaxWhat = [...]string{"", "count", "count, redop and root"}
+	relaxLeft = [...]string{"", "the other columns", "the busbw/algbw ratio alone"}
+)
 
 func redopWord(reduces bool) string {
 	if reduces {

@@ -105,6 +105,7 @@ type testState struct {
 	ratio                    ratioBounds
 	countRatio               countRatio
 	reduces, rooted, rootCol bool // from the rows: redop not "none", root >= 0
+	relax                    int  // evidence the inference drops (see fit)
 }
 
 func (p *ncclParser) problem(line, col int, format string, args ...any) {

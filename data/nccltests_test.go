@@ -358,3 +358,19 @@ func TestReadCrashedTest(t *testing.T) {
 		t.Errorf("problems %v; want one ErrNoTable at line 1", l.Problems)
 	}
 }
+
+// When the count column fits no collective (a fork that prints the total
+// count), the busbw/algbw ratio still decides, with a warning.
+func TestReadRelaxedInference(t *testing.T) {
+	// 8 ranks: busbw/algbw = 7/8 = 0.875; count = size/4 as if per-rank counts were total.
+	in := "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" +
+		"    67108864      16777216     float    none      -1    250.0  268.44  234.88      0    251.0  267.37  233.95    N/A\n"
+	l := readString(t, in, nil)
+	tt := l.Tests[0]
+	if tt.Collective != commmodel.AllGather || !tt.Ambiguous() || tt.Ranks != 8 || tt.RanksFrom != FromTable {
+		t.Errorf("%v %v, %d ranks (%v); want allgather/alltoall, 8 from the table", tt.Collective, tt.Candidates, tt.Ranks, tt.RanksFrom)
+	}
+	if len(l.Problems) != 1 || !errors.Is(l.Problems[0], ErrInconsistent) || !strings.Contains(l.Problems[0].Error(), "count") {
+		t.Errorf("problems %v; want one ErrInconsistent about the count column", l.Problems)
+	}
+}
