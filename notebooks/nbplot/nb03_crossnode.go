@@ -88,10 +88,18 @@ func CrossNodeTimes(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []flo
 			FormatTime(c.Intra.Alpha), FormatBW(c.Intra.BW), FormatTime(c.Inter.Alpha), FormatBW(c.Inter.BW)),
 		X:      Axis{Label: "message size S (per GPU)", Unit: Bytes, Log: true},
 		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
-		Legend: TopLeft,
+		Legend: BottomLeft,
 	}
 	f.Series = ClusterCurves(c, algs, sizes, CrossNodeLabel)
 	f.Marks = ClusterWinnerMarks(algs, c)
+	// Room under the curves for the legend, away from the marks' labels at the top.
+	lo, hi := math.Inf(1), 0.0
+	for _, s := range f.Series {
+		for _, y := range s.Y {
+			lo, hi = min(lo, y), max(hi, y)
+		}
+	}
+	f.Y.Min, f.Y.Max = lo/100, hi
 	return f
 }
 
