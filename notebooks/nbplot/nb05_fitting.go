@@ -114,6 +114,14 @@ func collectiveNames(cs []commmodel.Collective) []string {
 	return out
 }
 
+// Regimes is "1 regime", "2 regimes", ...
+func Regimes(n int) string {
+	if n == 1 {
+		return "1 regime"
+	}
+	return strconv.Itoa(n) + " regimes"
+}
+
 // fitSeries draws a fit's prediction over sizes as a line.
 func fitSeries(name string, r *commmodel.FitResult, sizes []float64) Series {
 	s := Series{Name: name, X: sizes, Y: make([]float64, len(sizes))}
@@ -158,7 +166,7 @@ func LogFitFigure(lf LogFit) Figure {
 		Legend: BottomRight, // the top carries the regime labels
 		Series: []Series{meas,
 			fitSeries(fmt.Sprintf("single α-BW (median |err| %s)", percent(lf.Single.MedianRelErr)), lf.Single, sizes),
-			fitSeries(fmt.Sprintf("%d regimes (median |err| %s)", len(lf.Piecewise.Regimes), percent(lf.Piecewise.MedianRelErr)), lf.Piecewise, sizes)},
+			fitSeries(fmt.Sprintf("%s (median |err| %s)", Regimes(len(lf.Piecewise.Regimes)), percent(lf.Piecewise.MedianRelErr)), lf.Piecewise, sizes)},
 		Marks: regimeMarks(lf.Piecewise),
 	}
 }
@@ -178,7 +186,7 @@ func ResidualFigure(lf LogFit) Figure {
 		X:      Axis{Label: "message size S", Unit: Bytes, Log: true},
 		Y:      Axis{Label: "relative error (model - measured) / measured, %", Unit: Plain},
 		Legend: TopLeft,
-		Series: []Series{res("single α-BW", lf.Single), res(fmt.Sprintf("%d regimes", len(lf.Piecewise.Regimes)), lf.Piecewise)},
+		Series: []Series{res("single α-BW", lf.Single), res(Regimes(len(lf.Piecewise.Regimes)), lf.Piecewise)},
 		Marks:  regimeMarks(lf.Piecewise),
 	}
 }
@@ -638,8 +646,8 @@ func WildFigure(w *WildFit) Figure {
 		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true, Min: lo * 0.8, Max: wild.Time * 2},
 		Legend: TopLeft,
 		Series: []Series{meas,
-			fitSeries(fmt.Sprintf("plain least squares (%d regimes)", len(w.Plain.Regimes)), w.Plain, sizes),
-			fitSeries(fmt.Sprintf("robust (%d regimes)", len(w.Robust.Regimes)), w.Robust, sizes)},
+			fitSeries("plain least squares ("+Regimes(len(w.Plain.Regimes))+")", w.Plain, sizes),
+			fitSeries("robust ("+Regimes(len(w.Robust.Regimes))+")", w.Robust, sizes)},
 		Marks: []Mark{{X: wild.Size, Y: wild.Time, Label: "wild: " + FormatTime(wild.Time) + " at " + FormatSize(wild.Size)}},
 	}
 }
