@@ -115,7 +115,7 @@ func (f Figure) plot(under []plot.Plotter, extra []legendEntry) (*plot.Plot, err
 			return nil, fmt.Errorf("mark %q: position (%g, %g) is not on the axes", m.Label, m.X, m.Y)
 		}
 	}
-	p.Add(marks{f.Marks, f.Y.Log})
+	p.Add(marks{ms: f.Marks, labelsLow: f.Legend == TopLeft || f.Legend == TopRight})
 	leg.entries = append(leg.entries, extra...)
 	p.Add(leg)
 	return p, nil

@@ -9,12 +9,14 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// marks draws a figure's Marks: vertical dashed lines labelled near the top
-// (labels stacked so that neighbouring crossovers stay legible) and labelled
-// points. Only points take part in the data range.
+// marks draws a figure's Marks: vertical dashed lines labelled near the top,
+// or near the bottom when the legend is at the top (labels stacked so that
+// neighbouring crossovers stay legible), and labelled points. Labels sit on a
+// translucent white box so that curves and grid lines do not cross them out.
+// Only points take part in the data range.
 type marks struct {
-	ms   []Mark
-	logY bool
+	ms        []Mark
+	labelsLow bool
 }
 
 var inf = math.Inf(1)
@@ -37,10 +39,13 @@ func (m marks) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		if mk.Y == 0 {
 			c.StrokeLine2(line, x, c.Min.Y, x, c.Max.Y)
-			h := sty.FontExtents().Height
-			y := c.Max.Y - gap - vg.Length(row+1)*h*1.2
+			h := sty.FontExtents().Height * 1.3
+			y := c.Max.Y - gap - vg.Length(row+1)*h
+			if m.labelsLow {
+				y = c.Min.Y + gap + vg.Length(row)*h
+			}
 			row = (row + 1) % 4
-			c.FillText(sty, vg.Point{X: x + gap, Y: y}, mk.Label)
+			label(c, sty, vg.Point{X: x + gap, Y: y}, mk.Label)
 			continue
 		}
 		pt := vg.Point{X: x, Y: trY(mk.Y)}
@@ -48,8 +53,24 @@ func (m marks) Plot(c draw.Canvas, p *plot.Plot) {
 			continue
 		}
 		c.DrawGlyph(dot, pt)
-		c.FillText(sty, vg.Point{X: pt.X + dot.Radius + gap, Y: pt.Y - dot.Radius - gap}, mk.Label)
+		label(c, sty, vg.Point{X: pt.X + dot.Radius + gap, Y: pt.Y - dot.Radius - gap - sty.FontExtents().Height}, mk.Label)
 	}
+}
+
+// label writes txt with its bottom left at pt on a translucent box; a label
+// that would run past the right edge is moved left of pt.X.
+func label(c draw.Canvas, sty draw.TextStyle, pt vg.Point, txt string) {
+	w, h := sty.Width(txt), sty.FontExtents().Height
+	pad := vg.Points(1.5)
+	if pt.X+w+pad > c.Max.X {
+		pt.X -= w + 2*vg.Points(3) + pad
+	}
+	box := []vg.Point{
+		{X: pt.X - pad, Y: pt.Y - pad}, {X: pt.X + w + pad, Y: pt.Y - pad},
+		{X: pt.X + w + pad, Y: pt.Y + h}, {X: pt.X - pad, Y: pt.Y + h},
+	}
+	c.FillPolygon(legendFill, box)
+	c.FillText(sty, vg.Point{X: pt.X, Y: pt.Y + sty.FontExtents().Descent}, txt)
 }
 
 // DataRange includes the labelled points, not the vertical lines.

@@ -10,7 +10,7 @@ import (
 // logTicks marks a logarithmic axis in a unit. Bytes get ticks at powers of
 // two (labelled every 2^k, k chosen so that at most maxLabels are labelled);
 // other units get decades, with 2 and 5 labelled too when the range spans
-// less than two decades.
+// at most three decades, and 3 and 7 as well within about one.
 type logTicks struct{ unit Unit }
 
 const maxLabels = 8
@@ -61,6 +61,7 @@ func pow2Ticks(min, max float64, u Unit) []plot.Tick {
 func decadeTicks(min, max float64, u Unit) []plot.Tick {
 	lo, hi := int(math.Floor(math.Log10(min))), int(math.Ceil(math.Log10(max)))
 	few := hi-lo <= 3
+	narrow := max/min < 30 // about a decade: label 3 and 7 as well
 	step := 1
 	for (hi-lo)/step+1 > maxLabels {
 		step++
@@ -71,7 +72,7 @@ func decadeTicks(min, max float64, u Unit) []plot.Tick {
 		for m := 1; m <= 9; m++ {
 			v := float64(m) * base
 			tk := plot.Tick{Value: v}
-			if (m == 1 && e%step == 0) || (few && (m == 2 || m == 5)) {
+			if (m == 1 && e%step == 0) || (few && (m == 2 || m == 5)) || (narrow && (m == 3 || m == 7)) {
 				tk.Label = u.Format(v)
 			}
 			ts = append(ts, tk)

@@ -64,9 +64,19 @@ func TestLogTicks(t *testing.T) {
 	if !equal(labels, want) {
 		t.Errorf("time labels %v, want %v", labels, want)
 	}
-	// Too narrow for any 1-2-5 tick: the ends are labelled.
-	ts = logTicks{Seconds}.Ticks(2.2e-5, 4.5e-5)
-	if ts[len(ts)-2].Label != "22 µs" || ts[len(ts)-1].Label != "45 µs" {
+	// Within about a decade 3 and 7 are labelled too.
+	labels = labels[:0]
+	for _, tk := range (logTicks{Seconds}).Ticks(9e-6, 8e-5) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if want = []string{"10 µs", "20 µs", "30 µs", "50 µs", "70 µs"}; !equal(labels, want) {
+		t.Errorf("narrow time labels %v, want %v", labels, want)
+	}
+	// Too narrow for any 1-2-3-5-7 tick: the ends are labelled.
+	ts = logTicks{Seconds}.Ticks(2.2e-5, 2.8e-5)
+	if ts[len(ts)-2].Label != "22 µs" || ts[len(ts)-1].Label != "28 µs" {
 		t.Errorf("narrow range ticks %v", ts)
 	}
 	if ts := (logTicks{Seconds}).Ticks(0, 1); ts != nil {
