@@ -25,7 +25,7 @@ import (
 //	[⌊i·n/k⌋, ⌊(i+1)·n/k⌋)
 //
 // so parts hold ⌊n/k⌋ or ⌈n/k⌉ elements and always cover the range. This is the
-// only rounding in the package (see partBounds). An AllToAll block bound for
+// schedules' only rounding (partBounds). An AllToAll block bound for
 // rank j is part j of the sender's buffer, so every block rank j receives has
 // the length of part j.
 //
