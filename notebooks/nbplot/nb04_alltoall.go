@@ -259,9 +259,16 @@ func FitOverhead(c commmodel.Cluster) (*OverheadFit, error) {
 }
 
 // HierarchicalCrossover returns the size below which hierarchical AllToAll
-// beats direct on c, in bytes, and false if they do not cross (in the pure
+// beats direct on c, in bytes, and false if they do not cross. In the pure
 // alpha-beta model, without Overhead, hierarchical never wins: it has one
-// more step and more bytes).
+// more step and more bytes. With a per-message network overhead o, direct's
+// p(N-1) network messages against hierarchical's N-1 give, while the
+// network part dominates direct's stage,
+//
+//	T_direct - T_hier = (p-1)(N-1)·o - α_intra - (p-1)/p·S/BW_intra
+//	S* = ((p-1)(N-1)·o - α_intra) · BW_intra · p/(p-1)
+//
+// which commmodel.ClusterCrossovers finds from the stages themselves.
 func HierarchicalCrossover(c commmodel.Cluster) (float64, bool) {
 	h := commmodel.HierarchicalAllToAll{PerNode: c.PerNode}
 	for _, x := range commmodel.ClusterCrossovers([]commmodel.Algorithm{commmodel.Direct{}, h}, c) {
