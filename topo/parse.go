@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -22,6 +23,7 @@ const maxDevices = 1024
 type field struct {
 	text string
 	col  int // 1-based column, in runes
+	off  int // byte offset of text in the line
 	sep  string
 }
 
@@ -43,7 +45,7 @@ func splitFields(line string) []field {
 	for i, r := range line {
 		if unicode.IsSpace(r) {
 			if start >= 0 {
-				out = append(out, field{line[start:i], startCol, line[sepStart:start]})
+				out = append(out, field{line[start:i], startCol, start, line[sepStart:start]})
 				start = -1
 				sepStart = i
 			}
@@ -53,7 +55,7 @@ func splitFields(line string) []field {
 		col++
 	}
 	if start >= 0 {
-		out = append(out, field{line[start:], startCol, line[sepStart:start]})
+		out = append(out, field{line[start:], startCol, start, line[sepStart:start]})
 	}
 	return out
 }
@@ -72,8 +74,11 @@ var attrNames = []struct {
 }{
 	// Longest first, so "GPU NUMA ID" is not read as "NUMA ...".
 	{[]string{"GPU", "NUMA", "ID"}, attrGPUNUMA},
+	{[]string{"GPU", "NUMA"}, attrGPUNUMA},
 	{[]string{"CPU", "AFFINITY"}, attrCPU},
 	{[]string{"NUMA", "AFFINITY"}, attrNUMA},
+	// Shortened headings of re-spaced pastes ("CPU Affinity   NUMA  GPU NUMA").
+	{[]string{"NUMA"}, attrNUMA},
 }
 
 var (
@@ -143,9 +148,18 @@ func looksLikeRow(fs []field) bool {
 }
 
 // isHeader reports whether a line can be the matrix header: it starts with a
-// GPU column (GPU0...) and the next word, if any, is not a path cell.
+// GPU column (GPU0..., or GPU columns run together as in "GPU0GPU1...") and
+// the next word, if any, is not a path cell.
 func isHeader(fs []field) bool {
-	return len(fs) >= 1 && gpuName.MatchString(fs[0].text) && (len(fs) == 1 || !isPathToken(fs[1].text))
+	return len(fs) >= 1 && (gpuName.MatchString(fs[0].text) || gluedGPUs.MatchString(fs[0].text)) &&
+		(len(fs) == 1 || !isPathToken(fs[1].text))
+}
+
+// isRule reports whether a line is a ruled separator ("-----", "|====|") that
+// re-formatted pastes put under the header.
+func isRule(line string) bool {
+	line = strings.TrimSpace(line)
+	return line != "" && strings.Trim(line, "-=+|_~") == ""
 }
 
 // rowLine is one matrix row as read.
@@ -221,7 +235,7 @@ func (p *parser) findMatrix() error {
 	p.end = len(p.lines)
 	for i := h + 1; i < len(p.lines); i++ {
 		fs := p.fieldsOf(i)
-		if len(fs) == 0 {
+		if len(fs) == 0 || isRule(p.lines[i]) {
 			continue
 		}
 		if isComment(fs) || !(heads[fs[0].text] || looksLikeRow(fs)) {
@@ -240,6 +254,7 @@ func (p *parser) findMatrix() error {
 	for _, r := range p.rows {
 		labels[r.fields[0].text] = true
 	}
+	head = splitGluedHeader(head, labels)
 	n := 0
 	for n < len(head) && (gpuName.MatchString(head[n].text) || nicLabel.MatchString(head[n].text) || labels[head[n].text]) {
 		n++
@@ -362,7 +377,7 @@ func (p *parser) build() (*Topology, error) {
 			return nil, &ParseError{Line: r.line, Column: label.col, Err: fmt.Errorf("%s (first on line %d): %w", label.text, prev, ErrDuplicate)}
 		}
 		seen[label.text] = r.line
-		rest := r.fields[1:]
+		rest := splitGluedCells(r.fields, n)[1:]
 		j := 0
 		for ; j < n && j < len(rest); j++ {
 			f := rest[j]
@@ -378,7 +393,15 @@ func (p *parser) build() (*Topology, error) {
 			}
 			cells[i*n+j] = cell{path, r.line, f.col, true}
 		}
-		if err := p.setAttrs(t, colDev[i], r, rest[j:]); err != nil {
+		end := label.off + len(label.text)
+		if j > 0 {
+			end = rest[j-1].off + len(rest[j-1].text)
+		}
+		attrs := tabAttrs(p.lines[r.line-1], end, len(p.attrs))
+		if attrs == nil {
+			attrs = rest[j:]
+		}
+		if err := p.setAttrs(t, colDev[i], r, attrs); err != nil {
 			return nil, err
 		}
 	}
@@ -420,6 +443,9 @@ func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 	}
 	dev := t.device(d)
 	for k, f := range fs {
+		if f.text == "" {
+			continue // an empty tab-separated field: unknown
+		}
 		switch p.attrs[k] {
 		case attrCPU:
 			l, err := ParseCPUList(f.text)
@@ -468,4 +494,45 @@ func (t *Topology) device(d Device) *Device {
 		return &t.gpus[d.Index]
 	}
 	return &t.nics[d.Index]
+}
+
+// tabAttrs returns the attribute fields of a tab-separated row, whose matrix
+// cells end at byte end of line, keeping empty fields: nvidia-smi prints an
+// empty CPU Affinity of a process restricted to CPUs of another node as
+// nothing between two tabs ("NODE\t\t1\t\tN/A"), which splitting at white
+// space would read as CPU Affinity 1. After the tab that ends the last cell
+// every tab ends a field, except that nvidia-smi pads some values with a
+// second tab ("0\t\tN/A" for NUMA Affinity 0, GPU NUMA ID N/A): while there
+// are more fields than attribute columns, the rightmost empty field is
+// dropped as padding. It returns nil, and the caller splits at white space,
+// when the rest of the line has no tab or a field holds a space (columns
+// separated by spaces).
+func tabAttrs(line string, end, columns int) []field {
+	rest := strings.TrimLeft(line[end:], " ")
+	if !strings.HasPrefix(rest, "\t") {
+		return nil
+	}
+	off := len(line) - len(rest) + 1 // after the tab that ends the last cell
+	var out []field
+	for _, piece := range strings.Split(line[off:], "\t") {
+		text := strings.TrimSpace(piece)
+		if strings.ContainsFunc(text, unicode.IsSpace) {
+			return nil
+		}
+		start := off + strings.Index(piece, text)
+		out = append(out, field{text: text, col: utf8.RuneCountInString(line[:start]) + 1, off: start, sep: "\t"})
+		off += len(piece) + 1
+	}
+	// Drop the rightmost surplus empty fields in one pass from the right.
+	drop := len(out) - columns
+	kept := out[:0:0]
+	for k := len(out) - 1; k >= 0; k-- {
+		if drop > 0 && out[k].text == "" {
+			drop--
+			continue
+		}
+		kept = append(kept, out[k])
+	}
+	slices.Reverse(kept)
+	return kept
 }
