@@ -46,9 +46,12 @@ func BenchmarkRingAllReduce1024(b *testing.B) {
 	}
 }
 
-// BenchmarkDirectAllToAll256: direct AllToAll on P = 256 ranks, S = 4 MiB each.
+// BenchmarkDirectAllToAll256: direct AllToAll on P = 256 ranks, S = 4 MiB
+// each (input and output buffers: twice the data with 8-byte elements).
 func BenchmarkDirectAllToAll256(b *testing.B) {
-	benchRun(b, Direct{}, 256, 4<<20, DefaultElemBytes)
+	for _, eb := range []int{8, 4} {
+		b.Run(fmt.Sprintf("elem=%dB", eb), func(b *testing.B) { benchRun(b, Direct{}, 256, 4<<20, eb) })
+	}
 }
 
 // BenchmarkSimulateRing1024 is the whole of Simulate (schedule checks, fill,
