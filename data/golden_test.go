@@ -52,7 +52,7 @@ func summary(l *Log, err error) string {
 // testdata/golden/*.golden (go test -update rewrites them).
 func TestGolden(t *testing.T) {
 	var files []string
-	for _, pat := range []string{"logs/*.log", "testdata/*.log", "testdata/bad/*.log", "article_h20.csv", "kernels_public.csv"} {
+	for _, pat := range []string{"logs/*.log", "testdata/*.log", "testdata/bad/*.log", "testdata/real/*.log", "article_h20.csv", "kernels_public.csv"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)

@@ -3,17 +3,21 @@ package data
 import "strings"
 
 // A layout maps the fields of an nccl-tests row to columns. nccl-tests prints
-// five leading columns (size count type redop root; "root" is missing before
-// 2022), then one block per placement that starts with "time" (or "cputime")
+// leading columns (size count type redop root since 2022; before, each test
+// printed only those it has: all_gather "size count type", broadcast "size
+// count type root", all_reduce "size count type redop"; in 2017 "bytes N type
+// op"), then one block per placement that starts with "time" (or "cputime")
 // and holds algbw, busbw and "#wrong" (or "error"), sometimes "#bitdiff" and
 // per-iteration statistics, and may end with a two-field timestamp.
 type layout struct {
-	names  []string
-	root   bool    // the fifth column is root
-	lead   int     // number of leading columns: 4 or 5
-	halves []block // out-of-place, then in-place (one block in single-half tables)
-	width  int     // fields in a full row, without the timestamp
-	stamp  int     // fields of a trailing timestamp (0 or 2)
+	names []string
+	// count, typ, redop and root are the field indices of those leading
+	// columns, -1 when the table lacks them; size is field 0.
+	count, typ, redop, root int
+	lead                    int     // number of leading columns
+	halves                  []block // out-of-place, then in-place (one block in single-half tables)
+	width                   int     // fields in a full row, without the timestamp
+	stamp                   int     // fields of a trailing timestamp (0 or 2)
 	// inPlace: the one block of a single-block table is in-place.
 	inPlace bool
 }
@@ -33,16 +37,29 @@ func parseLayout(tok []string) (*layout, bool) {
 	if len(tok) < 5 || tok[0] != "size" && tok[0] != "bytes" { // "bytes N type op" before 2018
 		return nil, false
 	}
-	l := &layout{names: tok}
+	l := &layout{names: tok, count: -1, typ: -1, redop: -1, root: -1}
 	i := 1
-	for i < len(tok) && !isTimeColumn(tok[i]) {
-		if tok[i] == "root" {
-			l.root = true
+	for ; i < len(tok) && !isTimeColumn(tok[i]); i++ {
+		var col *int
+		switch tok[i] {
+		case "count", "N":
+			col = &l.count
+		case "type":
+			col = &l.typ
+		case "redop", "op":
+			col = &l.redop
+		case "root":
+			col = &l.root
+		default:
+			return nil, false
 		}
-		i++
+		if *col >= 0 {
+			return nil, false
+		}
+		*col = i
 	}
 	l.lead = i
-	if l.lead != 4+btoi(l.root) {
+	if l.typ < 0 {
 		return nil, false
 	}
 	for i < len(tok) && isTimeColumn(tok[i]) {
@@ -99,11 +116,4 @@ func defaultLayout(n int) (*layout, bool) {
 		tok = append(tok, half...)
 	}
 	return parseLayout(tok)
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

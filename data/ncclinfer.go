@@ -154,7 +154,7 @@ func typeSize(t string) int64 {
 // not bound them). s.relax drops evidence: 1 the count column, 2 also the
 // redop and root columns, leaving the busbw/algbw ratio.
 func (s *testState) fit(o op, n int) (nlo, nhi int, ok bool) {
-	if s.relax < 2 && (o.reduces != s.reduces || s.rootCol && o.rooted != s.rooted) {
+	if s.relax < 2 && (s.redopCol && o.reduces != s.reduces || s.rootCol && o.rooted != s.rooted) {
 		return 0, 0, false
 	}
 	k, haveK := s.countRatio.value()

@@ -105,6 +105,7 @@ type testState struct {
 	ratio                    ratioBounds
 	countRatio               countRatio
 	reduces, rooted, rootCol bool // from the rows: redop not "none", root >= 0
+	redopCol                 bool // the table has a redop column
 	relax                    int  // evidence the inference drops (see fit)
 }
 

@@ -52,52 +52,63 @@ func (p *ncclParser) row(n int, s string) bool {
 		p.problem(n, 0, "%w: %d, want %d for columns %q", ErrFieldCount, len(f), lay.width, strings.Join(lay.names, " "))
 		return true
 	}
-	r := Row{Line: n, Root: -1, Type: f[2], RedOp: f[3]}
+	r := Row{Line: n, Root: -1}
 	var err error
 	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil {
 		p.problem(n, 1, "%w: size %q", ErrNumber, f[0])
 		return true
 	}
-	if r.Count, err = strconv.ParseInt(f[1], 10, 64); err != nil || r.Count < 0 {
-		p.problem(n, 2, "%w: count %q", ErrNumber, f[1])
-		return true
+	if i := lay.count; i >= 0 {
+		if r.Count, err = strconv.ParseInt(f[i], 10, 64); err != nil || r.Count < 0 {
+			p.problem(n, i+1, "%w: count %q", ErrNumber, f[i])
+			return true
+		}
 	}
-	if !isWord(f[2]) || !isWord(f[3]) {
-		p.problem(n, 3, "%w: type %q and redop %q must be names; the columns do not match %q",
-			ErrFieldCount, f[2], f[3], strings.Join(lay.names, " "))
-		return true
+	for _, i := range [2]int{lay.typ, lay.redop} {
+		if i >= 0 && !isWord(f[i]) {
+			p.problem(n, i+1, "%w: %s %q is not a name; the row does not match the columns %q",
+				ErrFieldCount, lay.names[i], f[i], strings.Join(lay.names, " "))
+			return true
+		}
 	}
-	if lay.root {
-		root, err := strconv.Atoi(f[4])
+	r.Type = f[lay.typ]
+	if lay.redop >= 0 {
+		r.RedOp = f[lay.redop]
+	}
+	if i := lay.root; i >= 0 {
+		root, err := strconv.Atoi(f[i])
 		if err != nil || root < -1 {
-			p.problem(n, 5, "%w: root %q", ErrNumber, f[4])
+			p.problem(n, i+1, "%w: root %q", ErrNumber, f[i])
 			return true
 		}
 		r.Root = root
 	}
+	var res [2]Result
+	for i, b := range halves {
+		var col int
+		var ok bool
+		if res[i], col, ok = p.half(f, b); !ok {
+			p.problem(n, col+1, "%w: %s %q", ErrNumber, lay.names[min(col, len(lay.names)-1)], f[col])
+			return true
+		}
+	}
+	if inPlaceOnly {
+		r.InPlace = res[0]
+	} else {
+		r.OutOfPlace, r.InPlace = res[0], res[1]
+	}
+	// The row is good: let it speak for the test's collective and ranks.
 	if len(c.t.Rows) == 0 {
-		c.reduces = r.RedOp != "none"
-		c.rootCol = lay.root
+		c.redopCol, c.reduces = lay.redop >= 0, r.RedOp != "none"
+		c.rootCol = lay.root >= 0
 	}
 	if r.Root >= 0 {
 		c.rooted = true
 	}
 	if r.Size > 0 {
 		c.countRatio.add(r.Size, r.Count, r.Type)
-	}
-	for i, b := range halves {
-		res, col, ok := p.half(f, b)
-		if !ok {
-			p.problem(n, col+1, "%w: %s %q", ErrNumber, lay.names[min(col, len(lay.names)-1)], f[col])
-			return true
-		}
-		if r.Size > 0 {
-			c.ratio.add(r.Size, res, f[b.start+b.time], f[b.start+b.algBW], f[b.start+b.busBW])
-		}
-		if i == 0 && !inPlaceOnly {
-			r.OutOfPlace = res
-		} else {
-			r.InPlace = res
+		for i, b := range halves {
+			c.ratio.add(r.Size, res[i], f[b.start+b.time], f[b.start+b.algBW], f[b.start+b.busBW])
 		}
 	}
 	c.t.Rows = append(c.t.Rows, r)

@@ -374,3 +374,37 @@ func TestReadRelaxedInference(t *testing.T) {
 		t.Errorf("problems %v; want one ErrInconsistent about the count column", l.Problems)
 	}
 }
+
+// Column headers of every generation, and what they are not.
+func TestParseLayout(t *testing.T) {
+	for _, c := range []struct {
+		header                  string
+		ok                      bool
+		count, typ, redop, root int
+		width                   int
+	}{
+		{"size count type redop root time algbw busbw #wrong time algbw busbw #wrong", true, 1, 2, 3, 4, 13},
+		{"size count type redop time algbw busbw error time algbw busbw error", true, 1, 2, 3, -1, 12},
+		// 2019 all_gather and broadcast printed only the columns they have.
+		{"size count type time algbw busbw error time algbw busbw error", true, 1, 2, -1, -1, 11},
+		{"size count type root time algbw busbw error time algbw busbw error", true, 1, 2, -1, 3, 12},
+		// 2017.
+		{"bytes N type op time algbw busbw res time algbw busbw res", true, 1, 2, 3, -1, 12},
+		// late 2025 with -R bitwise and timestamps.
+		{"size count type redop root time algbw busbw #wrong #bitdiff time algbw busbw #wrong #bitdiff timestamp", true, 1, 2, 3, 4, 15},
+		{"size count type redop root", false, 0, 0, 0, 0, 0},
+		{"size of the buffer time algbw busbw", false, 0, 0, 0, 0, 0},
+		{"size count redop time algbw busbw #wrong", false, 0, 0, 0, 0, 0}, // no type
+		{"size count count type time algbw busbw #wrong", false, 0, 0, 0, 0, 0},
+	} {
+		l, ok := parseLayout(strings.Fields(c.header))
+		if ok != c.ok {
+			t.Errorf("%q: ok %v, want %v", c.header, ok, c.ok)
+			continue
+		}
+		if ok && (l.count != c.count || l.typ != c.typ || l.redop != c.redop || l.root != c.root || l.width != c.width) {
+			t.Errorf("%q: count %d type %d redop %d root %d width %d; want %d %d %d %d %d",
+				c.header, l.count, l.typ, l.redop, l.root, l.width, c.count, c.typ, c.redop, c.root, c.width)
+		}
+	}
+}
