@@ -178,6 +178,7 @@ func TestReadBadFiles(t *testing.T) {
 		{"NUL", "# nThread 1\x00\x00", ErrNotText},
 		{"latin-1 binary", strings.Repeat("\xff\xfe\x80", 100), ErrNotText},
 		{"prose", "hello\nworld\n", ErrNoTable},
+		{"UTF-16", "\xff\xfe#\x00 \x00n\x00", ErrNotText},
 		{"header only", "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n", ErrNoTable},
 		{"bad numbers", "  1024  256  float  sum  -1  nan  0.1  0.1  0  1.0  0.1  0.1  0\n", ErrNoTable},
 	} {
@@ -406,5 +407,14 @@ func TestParseLayout(t *testing.T) {
 			t.Errorf("%q: count %d type %d redop %d root %d width %d; want %d %d %d %d %d",
 				c.header, l.count, l.typ, l.redop, l.root, l.width, c.count, c.typ, c.redop, c.root, c.width)
 		}
+	}
+}
+
+// A byte-order mark before the first line does not hide it.
+func TestReadBOM(t *testing.T) {
+	in := "\ufeff#  Rank  0 Group  0 Pid   1001 on   host-a device  0 [0000:18:00] NVIDIA H20\n" +
+		"     1048576        262144     float     sum      -1    10.00  104.86  104.86      0    10.00  104.86  104.86      0\n"
+	if tt := readString(t, in, nil).Tests[0]; tt.Ranks != 1 || tt.RanksFrom != FromRankLines {
+		t.Errorf("ranks %d (%v), want 1 from the Rank line", tt.Ranks, tt.RanksFrom)
 	}
 }

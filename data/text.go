@@ -32,6 +32,9 @@ func checkText(b []byte) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return ErrEmpty
 	}
+	if bytes.HasPrefix(b, []byte{0xff, 0xfe}) || bytes.HasPrefix(b, []byte{0xfe, 0xff}) {
+		return fmt.Errorf("%w: UTF-16 (convert it to UTF-8, e.g. with iconv -f UTF-16)", ErrNotText)
+	}
 	if i := bytes.IndexByte(b, 0); i >= 0 {
 		return fmt.Errorf("%w: NUL byte at offset %d", ErrNotText, i)
 	}
@@ -64,7 +67,7 @@ func checkText(b []byte) error {
 // line terminator (LF or CRLF). It stops early when f returns false. The
 // lines share one copy of b.
 func eachLine(b []byte, f func(n int, line string) bool) {
-	text := string(b)
+	text := strings.TrimPrefix(string(b), "\ufeff") // a byte-order mark
 	for n := 1; len(text) > 0; n++ {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
