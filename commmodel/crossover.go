@@ -52,12 +52,12 @@ func crossovers(algs []Algorithm, curves []func(float64) float64) []Crossover {
 	var out []Crossover
 	for i := range algs {
 		for j := i + 1; j < len(algs); j++ {
-			for _, s := range crossings(curves[i], curves[j]) {
+			for _, x := range crossings(curves[i], curves[j]) {
 				a, b := algs[i], algs[j]
-				if curves[i](s/2) > curves[j](s/2) {
+				if !x.firstFaster {
 					a, b = b, a
 				}
-				out = append(out, Crossover{A: a, B: b, Size: s})
+				out = append(out, Crossover{A: a, B: b, Size: x.size})
 			}
 		}
 	}
@@ -65,11 +65,17 @@ func crossovers(algs []Algorithm, curves []func(float64) float64) []Crossover {
 	return out
 }
 
+// A crossing is a size where f - g changes sign; firstFaster says f < g below it.
+type crossing struct {
+	size        float64
+	firstFaster bool
+}
+
 // crossings returns the sizes where f and g cross.
-func crossings(f, g func(float64) float64) []float64 {
-	if s, ok := linearCrossing(f, g); ok {
+func crossings(f, g func(float64) float64) []crossing {
+	if s, firstFaster, ok := linearCrossing(f, g); ok {
 		if s > 0 && s <= maxCrossoverSize {
-			return []float64{s}
+			return []crossing{{s, firstFaster}}
 		}
 		return nil
 	}
@@ -78,7 +84,7 @@ func crossings(f, g func(float64) float64) []float64 {
 
 // linearCrossing solves f = g in closed form if both are linear in S. ok is
 // false if either is not (or is NaN); s is +Inf for parallel lines.
-func linearCrossing(f, g func(float64) float64) (s float64, ok bool) {
+func linearCrossing(f, g func(float64) float64) (s float64, firstFaster, ok bool) {
 	const s1, s2 = 1 << 20, 1 << 40
 	lin := func(h func(float64) float64) (t0, t1 float64, ok bool) {
 		t0 = h(0)
@@ -89,39 +95,41 @@ func linearCrossing(f, g func(float64) float64) (s float64, ok bool) {
 	f0, f1, okf := lin(f)
 	g0, g1, okg := lin(g)
 	if !okf || !okg {
-		return 0, false
+		return 0, false, false
 	}
 	if f1 == g1 {
-		return math.Inf(1), true
+		return math.Inf(1), false, true
 	}
-	return (g0 - f0) / (f1 - g1), true
+	return (g0 - f0) / (f1 - g1), f0 < g0, true
 }
 
 // scanCrossings finds the sign changes of f - g on a grid of 16 points per
-// octave of [lo, hi] and bisects each in log space to a relative width of 1e-12.
-func scanCrossings(f, g func(float64) float64, lo, hi float64) []float64 {
+// octave of [lo, hi] and bisects each in log space to a relative width of
+// 1e-12. Where f = g exactly at grid points (the curves touch or coincide),
+// a crossing is reported only if the sign on the far side differs from the
+// sign before: touching is not overtaking.
+func scanCrossings(f, g func(float64) float64, lo, hi float64) []crossing {
 	const perOctave = 16
 	d := func(s float64) float64 { return f(s) - g(s) }
-	var out []float64
+	var out []crossing
 	step := math.Pow(2, 1.0/perOctave)
-	a, da := lo, d(lo)
-	if da == 0 {
-		out = append(out, lo)
-	}
-	for a < hi {
-		b := min(a*step, hi)
-		db := d(b)
-		if math.IsNaN(da) || math.IsNaN(db) {
+	// last is the latest grid point where d was not zero, dl its value.
+	last, dl := 0.0, 0.0
+	for s := lo; ; s = min(s*step, hi) {
+		ds := d(s)
+		if math.IsNaN(ds) {
 			return nil
 		}
-		if db == 0 && da != 0 {
-			out = append(out, b)
-		} else if da*db < 0 {
-			out = append(out, bisect(d, a, b, da))
+		if ds != 0 {
+			if dl != 0 && (ds < 0) != (dl < 0) {
+				out = append(out, crossing{bisect(d, last, s, dl), dl < 0})
+			}
+			last, dl = s, ds
 		}
-		a, da = b, db
+		if s >= hi {
+			return out
+		}
 	}
-	return out
 }
 
 // bisect narrows a sign change of d in [a, b] (d(a) = da) geometrically.

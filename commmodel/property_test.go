@@ -108,9 +108,24 @@ func TestCrossoverRootFinder(t *testing.T) {
 		f := func(s float64) float64 { return Time(OneShot{}, p, s, H20Intra) }
 		g := func(s float64) float64 { return Time(TwoShot{}, p, s, H20Intra) }
 		got := scanCrossings(f, g, minCrossoverSize, maxCrossoverSize)
-		if want := OneShotCrossover(p, H20Intra); len(got) != 1 || !closeTo(got[0], want, 1e-9) {
+		if want := OneShotCrossover(p, H20Intra); len(got) != 1 || !closeTo(got[0].size, want, 1e-9) || !got[0].firstFaster {
 			t.Errorf("P=%d: root finder %v, closed form %g", p, got, want)
 		}
+	}
+	// Identical or touching curves never cross; a curve that dips below
+	// another and comes back crosses twice.
+	same := func(s float64) float64 { return 1 + math.Min(s, 1e6)*1e-9 }
+	if got := scanCrossings(same, same, 1, 1<<40); len(got) != 0 {
+		t.Errorf("identical curves cross at %v", got)
+	}
+	touch := func(s float64) float64 { return 1 + math.Abs(s-1024)*1e-9 }
+	if got := scanCrossings(touch, func(float64) float64 { return 1 }, 1, 1<<40); len(got) != 0 {
+		t.Errorf("touching curves cross at %v", got)
+	}
+	dip := func(s float64) float64 { return 1 - 0.5*math.Exp(-math.Pow(math.Log2(s)-20, 2)) }
+	got := scanCrossings(dip, func(float64) float64 { return 0.9 }, 1, 1<<40)
+	if len(got) != 2 || got[0].firstFaster || !got[1].firstFaster || !closeTo(dip(got[0].size), 0.9, 1e-9) || !closeTo(dip(got[1].size), 0.9, 1e-9) {
+		t.Errorf("dip crossings %+v", got)
 	}
 	c := H20Cluster(2)
 	for _, x := range ClusterCrossovers([]Algorithm{Direct{}, HierarchicalAllToAll{PerNode: 8}, Pairwise{}}, c) {
