@@ -93,7 +93,11 @@ var (
 // them); CPU Affinity, NUMA Affinity and GPU NUMA ID columns, each optional;
 // N/A anywhere a value may be missing; tabs or spaces; CRLF line endings;
 // trailing blanks; ANSI escapes (a terminal's underlined header); rows
-// shorter than the header (NIC rows have no affinity columns). Lines before the matrix (a shell prompt, the command, comments)
+// shorter than the header (NIC rows have no affinity columns); empty
+// tab-separated fields (an empty CPU Affinity); ruled lines under the header
+// and the short headings "NUMA" and "GPU NUMA" of re-spaced pastes; words
+// that a paste ran together ("NIC7NIC8", "SYSSYS"), split into the row
+// labels or path cells they are made of. Lines before the matrix (a shell prompt, the command, comments)
 // and after it (the legend) are skipped; NIC Legend entries ("NIC0: mlx5_0")
 // name the NICs' devices.
 //
