@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/data"
 )
 
 func init() {
@@ -67,8 +68,5 @@ func runClaims(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// ledger is every claim: the model's, the fabrics', and (once the data
-// package has them) those about measurements.
-func ledger() []commmodel.Claim {
-	return append(commmodel.Claims(), commmodel.FabricClaims()...)
-}
+// ledger is every claim: the model's, the fabrics' and the measurements'.
+func ledger() []commmodel.Claim { return data.Ledger() }
