@@ -174,6 +174,7 @@ type layout struct {
 	scratch int // a scratch region of n elements, or -1
 	work    int // AllToAll working region of P slots of slot elements, or -1
 	slot    int // ⌈n/P⌉, the largest AllToAll block
+	staged  int // bound on the elements a step reads from its snapshot, all ranks together
 }
 
 // layoutOf checks a, p and size and lays out the buffers. It is the single
@@ -213,11 +214,13 @@ func layoutOf(a Algorithm, p int, size int64, elemBytes int) (layout, error) {
 		l := a2a(1)
 		l.work = -1
 		return l, nil
-	case Bruck, HierarchicalAllToAll:
-		if h, ok := a.(HierarchicalAllToAll); ok {
-			if _, ok := splitRanks(p, h.PerNode); !ok {
-				return layout{}, fmt.Errorf("commmodel: %d ranks are not whole nodes of %d GPUs", p, h.PerNode)
-			}
+	case Bruck:
+		l := a2a(2)
+		l.staged = p * (p + 1) / 2 * slot // a step forwards up to ⌈P/2⌉ slots it also receives into
+		return l, nil
+	case HierarchicalAllToAll:
+		if _, ok := splitRanks(p, a.PerNode); !ok {
+			return layout{}, fmt.Errorf("commmodel: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
 		}
 		return a2a(2), nil
 	case HierarchicalAllReduce:
@@ -244,7 +247,7 @@ func Footprint(a Algorithm, p int, size int64, elemBytes int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	data := 8 * float64(p) * float64(lay.bufLen)
+	data := 8 * (float64(p)*float64(lay.bufLen) + float64(lay.staged))
 	c := a.Cost(p, float64(size))
 	// A message is one transfer per block it carries: up to P/2 blocks for
 	// Bruck, N for the hierarchical gather, one otherwise; local copies are

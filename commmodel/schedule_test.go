@@ -3,6 +3,7 @@ package commmodel
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -268,4 +269,36 @@ func ExampleSimulate() {
 		r.Correct, r.Steps, c.Steps, r.MaxSent(), c.Bytes)
 	// Output:
 	// correct true; steps 6 (model 6); busiest rank sends 2400000 B (model 2400000)
+}
+
+// TestFootprint: the estimate that commlab simulate refuses requests by is at
+// least the memory a simulation really holds (buffers and schedule, measured
+// as live heap), and not wildly more.
+func TestFootprint(t *testing.T) {
+	for _, a := range []Algorithm{Ring{}, HalvingDoubling{}, OneShot{}, Direct{}, Pairwise{}, Bruck{},
+		HierarchicalAllReduce{PerNode: 8}, HierarchicalAllToAll{PerNode: 8}} {
+		const p, size = 64, 1 << 20
+		est, err := Footprint(a, p, size, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		s, err := NewSchedule(a, p, size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := NewRanks(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		live := float64(after.HeapAlloc) - float64(before.HeapAlloc)
+		if !(est >= live && est <= 3*live) {
+			t.Errorf("%s: Footprint %.3g B, live heap %.3g B", describe(a), est, live)
+		}
+		runtime.KeepAlive(m)
+	}
 }
