@@ -125,6 +125,21 @@ func TestFitOverhead(t *testing.T) {
 	}
 }
 
+// On one node the rail gather is the whole of hierarchical AllToAll, a
+// direct AllToAll among the node's GPUs (its network stage is empty), so the
+// figure shows one line for both and says so.
+func TestAllToAllFigureOneNode(t *testing.T) {
+	one := commmodel.H20Cluster(1)
+	f := AllToAllFigure("one node", AllToAllAlgorithms(8), one, Sizes(1<<10, 1<<20, 1), nil)
+	if len(f.Series) != 3 || !strings.Contains(f.Title, "hierarchical = direct") {
+		t.Errorf("series %d, title %q; want direct, pairwise, bruck and the equality in the title", len(f.Series), f.Title)
+	}
+	f = AllToAllFigure("two nodes", AllToAllAlgorithms(8), commmodel.H20Cluster(2), Sizes(1<<10, 1<<20, 1), nil)
+	if len(f.Series) != 4 {
+		t.Errorf("2 x 8: %d series, want all four algorithms", len(f.Series))
+	}
+}
+
 func TestExhibits04(t *testing.T) {
 	ex, err := builders["04_alltoall"]()
 	if err != nil {
