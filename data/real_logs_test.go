@@ -242,7 +242,7 @@ func TestRealLogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	listed := map[string]bool{v100DGX2.file: true}
+	listed := map[string]bool{v100DGX2.file: true, gb300File: true}
 	for _, rl := range realLogs {
 		listed[rl.file] = true
 		t.Run(rl.file, func(t *testing.T) { checkRealLog(t, rl) })
@@ -276,6 +276,68 @@ func findTest(l *Log, want realTest) *Test {
 		}
 	}
 	return nil
+}
+
+const gb300File = "gb300_1to32nodes_elided_rank_lines.log"
+
+// TestRealLogElidedRankLines reads the GB300 guide whose author replaced
+// the middle Rank lines by "...": a table of 64 ranks lists ranks 0, 1, 62
+// and 63 only. A person reads the rank count off the highest rank (63 + 1),
+// and every table agrees: busbw/algbw is 2(n-1)/n for all-reduce (681.03/454.02
+// = 1.5 at n = 4, 838.38/479.07 = 1.75 at 8, 897.52/455.88 = 1.969 at 64,
+// 708.75/357.16 = 1.984 at 128) and (n-1)/n for all-to-all, whose count
+// column is size/(4 B·n) (8589934592/(4·33554432) = 64). The listed hosts
+// are then a subset, so the node count is unknown (the headings say 16 and
+// 32 hosts; only 2 are listed). Every sweep is trimmed to 2 rows: no fit.
+// It fails while the reader counts the listed lines (4 ranks each).
+func TestRealLogElidedRankLines(t *testing.T) {
+	l := readRealLog(t, gb300File)
+	type want struct {
+		name         string
+		ranks        int
+		elided       bool    // the Rank lines skip ranks
+		spot         int64   // B
+		timeUS, busG float64 // out-of-place, as printed
+	}
+	wants := []want{
+		{"all_reduce_perf", 4, false, 8589934592, 18920, 681.03},
+		{"all_reduce_perf", 8, true, 8589934592, 17930, 838.38},
+		{"all_reduce_perf", 64, true, 8589934592, 18842, 897.52},
+		{"all_reduce_perf", 128, true, 17179869184, 46170, 738.39},
+		{"alltoall_perf", 4, false, 8589934592, 10308, 624.98},
+		{"alltoall_perf", 8, true, 17179869184, 21943, 685.06},
+		{"alltoall_perf", 64, true, 8589934592, 13028, 649.03},
+		{"alltoall_perf", 128, true, 17179869184, 357610, 47.67},
+	}
+	if len(l.Tests) != len(wants) {
+		t.Fatalf("%d tests, want %d", len(l.Tests), len(wants))
+	}
+	for i, w := range wants {
+		got := l.Tests[i]
+		at := gb300File + "#" + itoa(i)
+		if got.Name != w.name || len(got.Rows) != 2 || got.System != "NVIDIA GB300" {
+			t.Errorf("%s: %s, %d rows, %q; want %s, 2 rows, NVIDIA GB300", at, got.Name, len(got.Rows), got.System, w.name)
+			continue
+		}
+		if got.Ranks != w.ranks {
+			t.Errorf("%s: %d ranks (%v), want %d", at, got.Ranks, got.RanksFrom, w.ranks)
+		}
+		switch {
+		case !w.elided && (got.Nodes != 1 || got.NodesFrom != FromHosts):
+			t.Errorf("%s: %d nodes from %v, want 1 from the host names", at, got.Nodes, got.NodesFrom)
+		case w.elided && got.NodesFrom == FromHosts:
+			t.Errorf("%s: %d nodes from the host names of elided Rank lines, want unknown", at, got.Nodes)
+		}
+		found := false
+		for _, r := range got.Rows {
+			if r.Size == w.spot {
+				found = closeRel(r.OutOfPlace.Time, w.timeUS*1e-6, 1e-9) && closeRel(r.OutOfPlace.BusBW, w.busG*1e9, 1e-9)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no row of %d B with %g us and %g GB/s", at, w.spot, w.timeUS, w.busG)
+		}
+	}
 }
 
 // fitSamples returns the out-of-place samples of a test without its 0-byte
