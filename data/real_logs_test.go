@@ -131,6 +131,13 @@ var realLogs = []realLog{
 		{"", "", commmodel.AllReduce, FromTable, 2, 2, "Tesla V100-SXM2-32GB", 29, 8, 2147483648,
 			65536, 137.5, 0.48, 1.16154, "yyy"},
 	}},
+	// AMD report for Alibaba Cloud: the docker line names alltoall_perf; 8
+	// ranks of one process on Aliyun3; 25 rows, four of 0 B, to 128 MiB; the
+	// ib_write_bw rows after the table are no table rows.
+	{"amd_radeon_1x8_alltoall_rccl_late2025.log", []realTest{
+		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 8, 1, "AMD Radeon Graphics", 25, 0, 134217728,
+			16777216, 59.45, 246.91, 58.3947, "yny"},
+	}},
 	// MI355X: two framed tests (all_reduce_perf, alltoall_perf), 8 ranks on
 	// GPU-6403, each trimmed by its author to its last 2 rows: no fit.
 	{"mi355x_1x8_allreduce_alltoall_trimmed.log", []realTest{
@@ -163,10 +170,11 @@ var v100DGX2 = realLog{"v100_dgx2_five_tests_2019.log", []realTest{
 // misses explains every target a real log's fit misses (measured by
 // TestRealLogsFit; see its log output for the figures).
 var misses = map[string]string{
-	"mi300x_1x8_2x8_allreduce_rccltests.log#0": "worst: the 8 B row (19.28 us) is slower than 16 B (16.32 us), the first call of the sweep; the robust fit gives it weight 0, a genuine outlier",
-	"rtx6000d_2x8_alltoall_late2025.log#0":     "median and worst: from 16 MiB to 512 MiB the times collapse to 10-100 ms (the report calls it a bandwidth cliff) and are not monotone in size; no alpha-beta regime holds there",
-	"t4_3node_allreduce_stepbytes_srun.log#0":  "median: one iteration per size (-n 1) over a 10% size range; run-to-run noise (23% between the first two sizes, 1% apart) exceeds the size effect",
-	"v100_dgx2_five_tests_2019.log#4":          "worst: from 64 MiB up the busbw alternates between 45-49 and 59-64 GB/s from one size to the next, a genuine oscillation of the log that one smooth regime cannot follow",
+	"mi300x_1x8_2x8_allreduce_rccltests.log#0":    "worst: the 8 B row (19.28 us) is slower than 16 B (16.32 us), the first call of the sweep; the robust fit gives it weight 0, a genuine outlier",
+	"amd_radeon_1x8_alltoall_rccl_late2025.log#0": "worst: the first non-empty row (128 B, 40.87 us) is a third slower than the flat 30-33 us of 256 B..128 KiB, the first call after the 0-byte rows; a genuine outlier",
+	"rtx6000d_2x8_alltoall_late2025.log#0":        "median and worst: from 16 MiB to 512 MiB the times collapse to 10-100 ms (the report calls it a bandwidth cliff) and are not monotone in size; no alpha-beta regime holds there",
+	"t4_3node_allreduce_stepbytes_srun.log#0":     "median: one iteration per size (-n 1) over a 10% size range; run-to-run noise (23% between the first two sizes, 1% apart) exceeds the size effect",
+	"v100_dgx2_five_tests_2019.log#4":             "worst: from 64 MiB up the busbw alternates between 45-49 and 59-64 GB/s from one size to the next, a genuine oscillation of the log that one smooth regime cannot follow",
 }
 
 func readRealLog(t *testing.T, file string) *Log {
