@@ -6,20 +6,25 @@ import "math"
 // link(src, dst) is the Link between two ranks. Each step lasts as long as its
 // slowest rank. A rank's egress serialises what it sends over one kind of link
 // in a step, and different kinds of link (NVLink and the network) carry their
-// parts at once, so a rank's step takes
+// parts at once, so rank r finishes sending after
 //
-//	max over links l of (α_l + m_l·o_l + B_l/BW_l) + Σ_received R·γ
+//	send_r = max over links l of (α_l + m_l·o_l + B_l/BW_l)
 //
-// where m_l and B_l are the messages and bytes it sends over l, o_l the
-// link's per-message Overhead, and R the bytes it reduces, at the γ of the link
-// they arrived on. Steps of local transfers only take no time. With one Link
-// for every pair and γ = 0 this is Cost.Time of the algorithm whose steps all
-// have the same busiest rank: Steps·α + PathMessages·o + PathBytes/BW. It is
-// NaN if some Link is not Valid.
+// where m_l and B_l are the messages and bytes it sends over l and o_l the
+// link's per-message Overhead. What r receives has arrived when the last of
+// its senders has finished; it then reduces R_r bytes at the γ of the link
+// they came over, so r's step takes
+//
+//	max(send_r, max over senders q of send_q) + Σ R_r·γ
+//
+// Steps of local transfers only take no time. With one Link for every pair
+// this is the closed form Cost.Time, Steps·α + Messages·o + PathBytes/BW +
+// Reduced·γ, for every algorithm here. It is NaN if some Link is not Valid.
 func Replay(s *Schedule, link func(src, dst int) Link) float64 {
 	eb := float64(s.ElemBytes)
 	reduce := make([]float64, s.P) // this step's reduction time per rank, s
 	send := make([]float64, s.P)   // this step's send time per rank, s
+	arrive := make([]float64, s.P) // when the last message to each rank has arrived, s
 	var msgs []message
 	type part struct {
 		l     Link
@@ -62,12 +67,17 @@ func Replay(s *Schedule, link func(src, dst int) Link) float64 {
 			send[msgs[i].src] = t
 			i = j
 		}
+		for _, m := range msgs {
+			arrive[m.dst] = max(arrive[m.dst], send[m.src])
+		}
 		slowest := 0.0
 		for _, m := range msgs {
-			slowest = max(slowest, send[m.src]+reduce[m.src], send[m.dst]+reduce[m.dst])
+			for _, r := range [2]int{m.src, m.dst} {
+				slowest = max(slowest, max(send[r], arrive[r])+reduce[r])
+			}
 		}
 		for _, m := range msgs {
-			send[m.src], reduce[m.dst] = 0, 0
+			send[m.src], arrive[m.dst], reduce[m.dst] = 0, 0, 0
 		}
 		total += slowest
 	}

@@ -28,14 +28,15 @@ func TestReplayUniformIsClosedForm(t *testing.T) {
 	}
 }
 
-// TestReplayGamma: with γ > 0 the replay charges each rank the reductions it
-// does in a step. Where every rank sends and reduces in every step the sum
-// over steps is the closed form's Reduced·γ term exactly.
+// TestReplayGamma: with γ > 0 a rank reduces what it received once it has
+// all arrived; summed over steps that is the closed form's Reduced·γ term,
+// also where the busiest sender and the busiest reducer differ (the fold of
+// halving-doubling: the folded rank sends S, then its partner reduces it).
 func TestReplayGamma(t *testing.T) {
-	l := Link{Alpha: 2e-6, BW: 350e9, Gamma: 1 / 700e9}
-	for _, p := range []int{2, 4, 8, 16, 3, 6, 12} {
+	l := Link{Alpha: 2e-6, BW: 350e9, Gamma: 1 / 700e9, Overhead: 0.5e-6}
+	for _, p := range []int{2, 3, 4, 5, 6, 8, 12, 16, 24} {
 		n := evenElems(p)
-		for _, a := range []Algorithm{Ring{}, TwoShot{}, OneShot{}, RingReduceScatter{}} {
+		for _, a := range scheduled(p) {
 			s, err := NewScheduleElem(a, p, int64(n*4), 4)
 			if err != nil {
 				t.Fatal(err)
