@@ -394,6 +394,14 @@ func TestRealLogsFit(t *testing.T) {
 			t.Logf("%-48s n=%2d K=%d piecewise median %5.2f%% worst %6.2f%% LOO %5.2f%% | single median %5.1f%% worst %5.1f%% LOO %5.1f%%",
 				at, len(s), len(pw.Regimes), 100*pw.MedianRelErr, 100*pw.MaxRelErr, 100*pw.LOOMedianRelErr,
 				100*one.MedianRelErr, 100*one.MaxRelErr, 100*one.LOOMedianRelErr)
+			w := 0
+			for j, r := range pw.RelErr {
+				if math.Abs(r) > math.Abs(pw.RelErr[w]) {
+					w = j
+				}
+			}
+			t.Logf("    worst sample %g B: error %+.1f%%, robust weight %.2f; regimes start at %v B",
+				pw.Samples[w].Size, 100*pw.RelErr[w], pw.Weight[w], regimeStarts(pw))
 			got := []bool{pw.MedianRelErr <= targetMedian, pw.MaxRelErr <= targetWorst, pw.LOOMedianRelErr <= targetLOO}
 			for k, name := range []string{"median", "worst", "leave-one-out median"} {
 				switch {
@@ -407,6 +415,15 @@ func TestRealLogsFit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// regimeStarts lists the smallest size of each regime, in B.
+func regimeStarts(f *commmodel.FitResult) []float64 {
+	out := make([]float64, len(f.Regimes))
+	for i, g := range f.Regimes {
+		out[i] = g.MinSize
+	}
+	return out
 }
 
 func closeRel(got, want, tol float64) bool {
