@@ -8,11 +8,16 @@ import (
 
 // TestReplayUniformIsClosedForm: with one Link for every pair, replaying a
 // schedule step by step gives the closed form Cost.Time (steps·α +
-// messages·o + path bytes/BW + reduced·γ) for every algorithm; the Link has
-// a per-message overhead so the message count is held to it too. γ is 0
-// here; TestReplayGamma covers it.
+// messages·o + path bytes/BW + reduced·γ) for every algorithm and P = 1..32.
+// The second Link has γ > 0: a rank reduces what it received once all of it
+// has arrived, which sums to Reduced·γ also where the busiest sender and the
+// busiest reducer differ (the fold of halving-doubling: the folded rank
+// sends S, then its partner reduces it).
 func TestReplayUniformIsClosedForm(t *testing.T) {
-	l := Link{Alpha: 2e-6, BW: 350e9, Overhead: 0.5e-6} // H20Intra's α and BW, plus an overhead
+	links := []Link{
+		{Alpha: 2e-6, BW: 350e9, Overhead: 0.5e-6},                   // H20Intra's α and BW, plus an overhead
+		{Alpha: 2e-6, BW: 350e9, Overhead: 0.5e-6, Gamma: 1 / 700e9}, // and a reduction cost
+	}
 	for p := 1; p <= 32; p++ {
 		n := evenElems(p)
 		for _, a := range scheduled(p) {
@@ -20,30 +25,11 @@ func TestReplayUniformIsClosedForm(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, want := Replay(s, Uniform(l)), a.Cost(p, float64(n*4)).Time(l)
-			if math.Abs(got-want) > 1e-12*want {
-				t.Errorf("%s P=%d: replay %.6g s, closed form %.6g s", describe(a), p, got, want)
-			}
-		}
-	}
-}
-
-// TestReplayGamma: with γ > 0 a rank reduces what it received once it has
-// all arrived; summed over steps that is the closed form's Reduced·γ term,
-// also where the busiest sender and the busiest reducer differ (the fold of
-// halving-doubling: the folded rank sends S, then its partner reduces it).
-func TestReplayGamma(t *testing.T) {
-	l := Link{Alpha: 2e-6, BW: 350e9, Gamma: 1 / 700e9, Overhead: 0.5e-6}
-	for _, p := range []int{2, 3, 4, 5, 6, 8, 12, 16, 24} {
-		n := evenElems(p)
-		for _, a := range scheduled(p) {
-			s, err := NewScheduleElem(a, p, int64(n*4), 4)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, want := Replay(s, Uniform(l)), a.Cost(p, float64(n*4)).Time(l)
-			if math.Abs(got-want) > 1e-12*want {
-				t.Errorf("%s P=%d: replay %.6g s, closed form %.6g s", describe(a), p, got, want)
+			for _, l := range links {
+				got, want := Replay(s, Uniform(l)), a.Cost(p, float64(n*4)).Time(l)
+				if math.Abs(got-want) > 1e-12*want {
+					t.Errorf("%s P=%d γ=%g: replay %.6g s, closed form %.6g s", describe(a), p, l.Gamma, got, want)
+				}
 			}
 		}
 	}
