@@ -121,30 +121,61 @@ type modelRow struct {
 	BusBWBps     float64 `json:"busbw_Bps"`
 }
 
+// modelHeader opens the JSON of model and crossover: what was evaluated.
+type modelHeader struct {
+	Collective string  `json:"collective"`
+	P          int     `json:"p"`
+	AlphaS     float64 `json:"alpha_s"`
+	BWBps      float64 `json:"bw_Bps"`
+}
+
+func (h modelHeader) print(w io.Writer) {
+	fmt.Fprintf(w, "%s, P = %d, alpha = %s, BW = %s\n\n", h.Collective, h.P, formatSeconds(h.AlphaS), formatBW(h.BWBps))
+}
+
 type modelResult struct {
-	Collective string     `json:"collective"`
-	P          int        `json:"p"`
-	AlphaS     float64    `json:"alpha_s"`
-	BWBps      float64    `json:"bw_Bps"`
-	Rows       []modelRow `json:"rows"`
+	modelHeader
+	Rows []modelRow `json:"rows"`
+}
+
+// modelCommand is what model and crossover share: a link, a collective with
+// its algorithms, and -json.
+type modelCommand struct {
+	fs     *flag.FlagSet
+	link   linkFlags
+	coll   collectiveFlags
+	asJSON *bool
+}
+
+func newModelCommand(name string) *modelCommand {
+	m := &modelCommand{fs: newFlags(name)}
+	m.link.add(m.fs)
+	m.coll.add(m.fs, true)
+	m.asJSON = m.fs.Bool("json", false, "print one JSON object")
+	return m
+}
+
+// parse reads args and returns the collective, its algorithms and the link.
+func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.Algorithm, commmodel.Link, error) {
+	if _, err := parseFlags(m.fs, args, 0); err != nil {
+		return 0, nil, commmodel.Link{}, err
+	}
+	c, algs, err := m.coll.resolve()
+	if err != nil {
+		return c, nil, commmodel.Link{}, err
+	}
+	l, err := m.link.link()
+	return c, algs, l, err
+}
+
+func (m *modelCommand) header(c commmodel.Collective, l commmodel.Link) modelHeader {
+	return modelHeader{Collective: c.String(), P: m.coll.p, AlphaS: l.Alpha, BWBps: l.BW}
 }
 
 func runModel(args []string, stdout io.Writer) error {
-	fs := newFlags("model")
-	var lf linkFlags
-	var cf collectiveFlags
-	lf.add(fs)
-	cf.add(fs, true)
-	sizes := fs.String("size", "", "comma-separated message sizes (e.g. 64KiB,1MB,1GiB)")
-	asJSON := fs.Bool("json", false, "print one JSON object")
-	if _, err := parseFlags(fs, args, 0); err != nil {
-		return err
-	}
-	c, algs, err := cf.resolve()
-	if err != nil {
-		return err
-	}
-	l, err := lf.link()
+	m := newModelCommand("model")
+	sizes := m.fs.String("size", "", "comma-separated message sizes (e.g. 64KiB,1MB,1GiB)")
+	c, algs, l, err := m.parse(args)
 	if err != nil {
 		return err
 	}
@@ -155,10 +186,11 @@ func runModel(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-size: %w", err)
 	}
-	res := modelResult{Collective: c.String(), P: cf.p, AlphaS: l.Alpha, BWBps: l.BW}
+	p := m.coll.p
+	res := modelResult{modelHeader: m.header(c, l)}
 	for _, a := range algs {
 		for _, s := range ss {
-			cost := a.Cost(cf.p, float64(s))
+			cost := a.Cost(p, float64(s))
 			t := cost.Time(l)
 			if math.IsNaN(t) {
 				return fmt.Errorf("%s at %d bytes: time undefined", a.Name(), s)
@@ -168,15 +200,15 @@ func runModel(args []string, stdout io.Writer) error {
 				Connections: cost.Peers, TimeS: t, Messages: cost.Messages,
 			}
 			if t > 0 {
-				row.BusBWBps = c.BusBW(cf.p, float64(s), t)
+				row.BusBWBps = c.BusBW(p, float64(s), t)
 			}
 			res.Rows = append(res.Rows, row)
 		}
 	}
-	if *asJSON {
+	if *m.asJSON {
 		return writeJSON(stdout, res)
 	}
-	fmt.Fprintf(stdout, "%s, P = %d, alpha = %s, BW = %s\n\n", c, cf.p, formatSeconds(l.Alpha), formatBW(l.BW))
+	res.print(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "algorithm\tsize\tsteps\tbytes/rank\tpeers\ttime\tbusBW\t")
 	for _, r := range res.Rows {
@@ -193,39 +225,24 @@ type crossoverRow struct {
 }
 
 type crossoverResult struct {
-	Collective string         `json:"collective"`
-	P          int            `json:"p"`
-	AlphaS     float64        `json:"alpha_s"`
-	BWBps      float64        `json:"bw_Bps"`
+	modelHeader
 	Crossovers []crossoverRow `json:"crossovers"`
 }
 
 func runCrossover(args []string, stdout io.Writer) error {
-	fs := newFlags("crossover")
-	var lf linkFlags
-	var cf collectiveFlags
-	lf.add(fs)
-	cf.add(fs, true)
-	asJSON := fs.Bool("json", false, "print one JSON object")
-	if _, err := parseFlags(fs, args, 0); err != nil {
-		return err
-	}
-	c, algs, err := cf.resolve()
+	m := newModelCommand("crossover")
+	c, algs, l, err := m.parse(args)
 	if err != nil {
 		return err
 	}
-	l, err := lf.link()
-	if err != nil {
-		return err
-	}
-	res := crossoverResult{Collective: c.String(), P: cf.p, AlphaS: l.Alpha, BWBps: l.BW, Crossovers: []crossoverRow{}}
-	for _, x := range commmodel.Crossovers(algs, cf.p, l) {
+	res := crossoverResult{modelHeader: m.header(c, l), Crossovers: []crossoverRow{}}
+	for _, x := range commmodel.Crossovers(algs, m.coll.p, l) {
 		res.Crossovers = append(res.Crossovers, crossoverRow{A: x.A.Name(), B: x.B.Name(), SizeBytes: x.Size})
 	}
-	if *asJSON {
+	if *m.asJSON {
 		return writeJSON(stdout, res)
 	}
-	fmt.Fprintf(stdout, "%s, P = %d, alpha = %s, BW = %s\n\n", c, cf.p, formatSeconds(l.Alpha), formatBW(l.BW))
+	res.print(stdout)
 	if len(res.Crossovers) == 0 {
 		fmt.Fprintln(stdout, "no crossovers: one algorithm is fastest at every size")
 		return nil
