@@ -241,16 +241,24 @@ func (p *ncclParser) infer(s *testState, want *commmodel.Collective) {
 			break
 		}
 	}
+	// Rank lines that skip ranks were elided by whoever posted the log
+	// ("#  Rank 0", "#  Rank 1", "...", "#  Rank 63"): the highest rank
+	// gives the count, and the hosts listed are only some of them.
+	elided := len(ranks) > 0 && ranks[len(ranks)-1]+1 > len(ranks)
+	if elided {
+		p.problem(t.Line, 0, "%w: the Rank lines list %d of ranks 0..%d (elided): %d ranks, node count unknown",
+			ErrInconsistent, len(ranks), ranks[len(ranks)-1], ranks[len(ranks)-1]+1)
+	}
 	switch {
 	case p.opt.Ranks > 0:
 		t.Ranks, t.RanksFrom = p.opt.Ranks, FromOverride
 	case len(ranks) > 0:
-		t.Ranks, t.RanksFrom = len(ranks), FromRankLines
+		t.Ranks, t.RanksFrom = ranks[len(ranks)-1]+1, FromRankLines
 	}
 	switch {
 	case p.opt.Nodes > 0:
 		t.Nodes, t.NodesFrom = p.opt.Nodes, FromOverride
-	case len(t.Hosts) > 0:
+	case len(t.Hosts) > 0 && !elided:
 		t.Nodes, t.NodesFrom = len(t.Hosts), FromHosts
 	}
 
