@@ -263,8 +263,8 @@ func TestRealLogs(t *testing.T) {
 }
 
 // TestRealLogPre2019Tables reads the 2019 DGX-2 log, whose all_gather and
-// broadcast tables have no redop column. It fails while the reader rejects
-// those column headers (62 rows reported as "wrong number of fields").
+// broadcast tables have no redop column. Before commit 03b604b the reader
+// rejected those column headers and lost their 62 rows.
 func TestRealLogPre2019Tables(t *testing.T) {
 	checkRealLog(t, v100DGX2)
 }
@@ -297,7 +297,7 @@ const gb300File = "gb300_1to32nodes_elided_rank_lines.log"
 // column is size/(4 B·n) (8589934592/(4·33554432) = 64). The listed hosts
 // are then a subset, so the node count is unknown (the headings say 16 and
 // 32 hosts; only 2 are listed). Every sweep is trimmed to 2 rows: no fit.
-// It fails while the reader counts the listed lines (4 ranks each).
+// Before the fix the reader counted the listed lines (4 ranks each).
 func TestRealLogElidedRankLines(t *testing.T) {
 	l := readRealLog(t, gb300File)
 	type want struct {
