@@ -190,8 +190,8 @@ func TestReadBadFiles(t *testing.T) {
 	}
 }
 
-// CRLF line ends, Slurm "N: " labels, Open MPI tags, kubectl pod prefixes,
-// time stamps and lost '#'.
+// CRLF line ends, Slurm "N: " labels, Open MPI and MPICH tags, kubectl pod
+// prefixes, time stamps and lost '#'.
 func TestReadPrefixes(t *testing.T) {
 	in := strings.Join([]string{
 		"0: # nThread 1 nGpus 1 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0",
@@ -202,13 +202,16 @@ func TestReadPrefixes(t *testing.T) {
 		"[1,0]<stdout>:     1048576        262144     float     sum      -1    10.00  104.86  104.86      0    10.00  104.86  104.86      0",
 		"2025-11-03T10:00:01.123456789Z      2097152        524288     float     sum      -1    20.00  104.86  104.86      0    20.00  104.86  104.86      0",
 		"[pod/nccl-0/nccl] 2025-11-03T10:00:02Z      4194304       1048576     float     sum      -1    40.00  104.86  104.86      0    40.00  104.86  104.86      0",
+		"[0]      8388608       2097152     float     sum      -1    80.00  104.86  104.86      0    80.00  104.86  104.86      0",
+		"[1] host-a:1002:1002 [1] NCCL INFO comm 0x1 rank 1 nranks 2 - Init COMPLETE",
 		"",
 	}, "\r\n")
 	l := readString(t, in, nil)
 	tt := l.Tests[0]
-	// AllReduce over 2 ranks: busbw/algbw = 2(2-1)/2 = 1.
-	if len(tt.Rows) != 3 || tt.Ranks != 2 || tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromTable || len(l.Problems) != 0 {
-		t.Errorf("rows %d ranks %d collective %v (%v) problems %v; want 3, 2, allreduce (table), none",
+	// AllReduce over 2 ranks: busbw/algbw = 2(2-1)/2 = 1; the last row carries
+	// an MPICH/Intel MPI -prepend-rank tag.
+	if len(tt.Rows) != 4 || tt.Ranks != 2 || tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromTable || len(l.Problems) != 0 {
+		t.Errorf("rows %d ranks %d collective %v (%v) problems %v; want 4, 2, allreduce (table), none",
 			len(tt.Rows), tt.Ranks, tt.Collective, tt.CollectiveFrom, l.Problems)
 	}
 }

@@ -98,11 +98,15 @@ func stripLaunchPrefix(s string) string {
 		case isTimeStamp(t):
 			_, s, _ = strings.Cut(t, " ")
 		case strings.HasPrefix(t, "["):
-			end := strings.Index(t, ">:")
-			if end < 0 || !isMPITag(t[:end+1]) {
+			if end := strings.Index(t, ">:"); end >= 0 && isMPITag(t[:end+1]) {
+				s = t[end+2:] // Open MPI --tag-output: "[1,0]<stdout>:"
+				continue
+			}
+			end := strings.IndexByte(t, ']')
+			if end < 2 || !allDigits(t[1:end]) {
 				return s
 			}
-			s = t[end+2:]
+			s = t[end+1:] // MPICH / Intel MPI -prepend-rank: "[0] "
 		case len(t) > 0 && isDigit(t[0]):
 			i := 0
 			for i < len(t) && isDigit(t[i]) {

@@ -223,7 +223,7 @@ func fitTest(log *data.Log, i int, place data.Placement, settings *commmodel.Fit
 	}
 	out.NPoints = len(out.samples)
 	if out.NPoints < 3 {
-		return nil, fmt.Errorf("test %d has %d rows with a %s time and a size above 0; a fit needs at least 3", i, out.NPoints, place)
+		return nil, fmt.Errorf("test %d has %d rows with an %s time and a size above 0; a fit needs at least 3", i, out.NPoints, place)
 	}
 	single, err := commmodel.FitAlphaBeta(out.samples, settings)
 	if err != nil {
