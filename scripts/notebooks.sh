@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # notebooks.sh: run every GoNB notebook under a real Jupyter and check it.
 #
-# Usage: scripts/notebooks.sh [-check] [-html] [-update-testdata] [NOTEBOOK.ipynb...]
+# Usage: scripts/notebooks.sh [-check] [-html] [-outdir DIR] [-update-testdata] [NOTEBOOK.ipynb...]
 #
 # Installs what is missing (scripts/setup-notebooks.sh), executes each notebook
 # (default: notebooks/*.ipynb) headless with /usr/bin/jupyter nbconvert and the
@@ -17,15 +17,24 @@
 #           panic, log.Fatal, os.Exit(1) or run a failing "!" line), which must
 #           each be reported as failing. scripts/test.sh uses this mode.
 #   -html   also write HTML copies to notebooks/html/.
+#   -outdir DIR  write the executed notebooks to DIR instead of in place.
 #   -update-testdata  only re-execute notebooks/testdata/*.ipynb into
 #           notebooks/testdata/executed/, the copies that go test reads.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-check=0 html=0 update=0
+check=0 html=0 update=0 outroot=""
 notebooks=()
-for arg in "$@"; do
+while [ $# -gt 0 ]; do
+	arg="$1"
+	shift
 	case "$arg" in
+	-outdir | --outdir)
+		[ $# -gt 0 ] || { echo "notebooks.sh: -outdir needs a folder" >&2; exit 2; }
+		mkdir -p "$1"
+		outroot="$(cd "$1" && pwd)"
+		shift
+		;;
 	-check | --check) check=1 ;;
 	-html | --html) html=1 ;;
 	-update-testdata | --update-testdata) update=1 ;;
@@ -116,6 +125,8 @@ start_all=$(date +%s.%N)
 for nb in "${notebooks[@]}"; do
 	if [ $check -eq 1 ]; then
 		outdir="$work/out"
+	elif [ -n "$outroot" ]; then
+		outdir="$outroot"
 	else
 		outdir="$(dirname "$nb")"
 	fi
@@ -137,7 +148,7 @@ fi
 existing=()
 for f in "${executed[@]}"; do [ -f "$f" ] && existing+=("$f"); done
 if [ ${#existing[@]} -gt 0 ]; then
-	"$work/nbcheck" -times "$work/times" "${existing[@]}" || status=1
+	"$work/nbcheck" -times "$work/times" "${existing[@]}" | tee "$work/check.out" || status=1
 fi
 total=$(awk -F'\t' '{s += $2} END {printf "%.1f", s}' "$work/times")
 wall=$(awk -v a="$start_all" -v b="$end_all" 'BEGIN { printf "%.1f", b - a }')
@@ -153,7 +164,19 @@ if [ $check -eq 1 ]; then
 	done
 	wait_all || { echo "notebooks.sh: nbconvert itself failed on a testdata notebook" >&2; status=1; }
 	echo "failing notebooks in notebooks/testdata (each must be caught):"
-	"$work/nbcheck" -expect-fail -times "$work/times" "$work"/bad/*.ipynb || status=1
+	"$work/nbcheck" -expect-fail -times "$work/times" "$work"/bad/*.ipynb | tee -a "$work/check.out" || status=1
+	# And the runner itself, as a user runs it, must fail on a panicking notebook.
+	if "$ROOT/scripts/notebooks.sh" -outdir "$work/runner" "$ROOT/notebooks/testdata/panic.ipynb" >"$work/runner.log" 2>&1; then
+		echo "notebooks.sh: FAIL: the runner exited 0 on notebooks/testdata/panic.ipynb" >&2
+		cat "$work/runner.log" >&2
+		echo "nbcheck: 0 passed, 1 failed" >>"$work/check.out"
+		status=1
+	else
+		echo "runner on notebooks/testdata/panic.ipynb: failed as it must ($(grep -c 'panic' "$work/runner.log") panic lines reported)"
+		echo "nbcheck: 1 passed, 0 failed" >>"$work/check.out"
+	fi
+	# One closing line over the notebooks, the caught failures and the runner test.
+	awk '/^nbcheck: [0-9]+ passed, [0-9]+ failed$/ { p += $2; f += $4 } END { printf "notebooks: %d passed, %d failed\n", p, f }' "$work/check.out"
 fi
 
 if [ $status -ne 0 ]; then
