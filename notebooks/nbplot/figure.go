@@ -77,12 +77,17 @@ func (f Figure) plot(under []plot.Plotter, extra []legendEntry) (*plot.Plot, err
 	leg := &legendBox{pos: f.Legend}
 	p.Add(under...)
 	p.Add(plotter.NewGrid())
+	names := make([]string, len(f.Series))
+	for i, s := range f.Series {
+		names[i] = s.Name
+	}
+	colors := Colors(names)
 	for i, s := range f.Series {
 		xys, err := points(s, f.X, f.Y)
 		if err != nil {
 			return nil, err
 		}
-		col := Color(i, s.Name)
+		col := colors[i]
 		var thumbs []plot.Thumbnailer
 		if s.Style != Points {
 			l, err := plotter.NewLine(xys)

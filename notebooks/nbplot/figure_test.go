@@ -136,7 +136,7 @@ func TestRegimeMapPNG(t *testing.T) {
 	}
 	// The three regime fills are present: each is its algorithm's colour lightened.
 	for k, name := range m.Names {
-		want := light(Color(k, name), 0.55)
+		want := light(Colors(m.Names)[k], 0.55)
 		if !hasColor(img, want) {
 			t.Errorf("no pixel of %s's fill %v", name, want)
 		}
@@ -190,5 +190,22 @@ func TestEdges(t *testing.T) {
 			t.Errorf("linear edges %v, want %v", e, want)
 			break
 		}
+	}
+}
+
+func TestColors(t *testing.T) {
+	// "measured" is not an algorithm: it must not take ring's blue (palette 0)
+	// nor two-shot's vermillion (palette 1), so it gets palette 2.
+	got := Colors([]string{"measured", "ring", "two-shot", "fit"})
+	want := []int{2, 0, 1, 3}
+	for i, k := range want {
+		if got[i] != palette[k] {
+			t.Errorf("colour %d = %v, want palette[%d] %v", i, got[i], k, palette[k])
+		}
+	}
+	// Nine names without algorithms cycle through the eight colours.
+	many := Colors([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i"})
+	if many[8] != palette[0] || many[7] != palette[7] {
+		t.Errorf("cycling: %v", many)
 	}
 }

@@ -37,8 +37,9 @@ func (m RegimeMap) Plot() (*plot.Plot, error) {
 	}
 	// The legend lists the regimes after the overlay lines, in Names order.
 	var entries []legendEntry
+	colors := Colors(m.Names)
 	for k, name := range m.Names {
-		g.colors[k] = fillColor{light(Color(k, name), 0.55)}
+		g.colors[k] = fillColor{light(colors[k], 0.55)}
 		entries = append(entries, legendEntry{name, []plot.Thumbnailer{g.colors[k]}})
 	}
 	f := Figure{Title: m.Title, X: m.X, Y: m.Y, Series: m.Lines, Legend: m.Legend}

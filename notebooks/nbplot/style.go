@@ -32,13 +32,30 @@ var algorithmColor = map[string]int{
 	"hierarchical":     4,
 }
 
-// Color returns the colour for series i named name: the algorithm's own
-// colour when name is a commmodel algorithm name, else the i-th palette entry.
-func Color(i int, name string) color.Color {
-	if k, ok := algorithmColor[name]; ok {
-		return palette[k]
+// Colors assigns one colour per name: algorithm names keep their own colour,
+// and every other name takes the next palette entry that no algorithm of the
+// same figure holds, so that "measured" never wears ring's blue beside ring.
+func Colors(names []string) []color.Color {
+	taken := make([]bool, len(palette))
+	for _, n := range names {
+		if k, ok := algorithmColor[n]; ok {
+			taken[k] = true
+		}
 	}
-	return palette[i%len(palette)]
+	out := make([]color.Color, len(names))
+	next := 0
+	for i, n := range names {
+		if k, ok := algorithmColor[n]; ok {
+			out[i] = palette[k]
+			continue
+		}
+		for tries := 0; taken[next%len(palette)] && tries < len(palette); tries++ {
+			next++
+		}
+		out[i] = palette[next%len(palette)]
+		next++
+	}
+	return out
 }
 
 // light returns c blended with white, for filled regions behind lines.
