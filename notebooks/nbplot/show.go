@@ -1,6 +1,9 @@
 package nbplot
 
-import "github.com/janpfeifer/gonb/gonbui"
+import (
+	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/gonb/gonbui/protocol"
+)
 
 // PNGer is anything that renders to PNG bytes: Figure, RegimeMap.
 type PNGer interface {
@@ -24,8 +27,16 @@ func Show(f PNGer) error {
 }
 
 // ShowTable displays t as a text/markdown output of the current GoNB cell,
-// and waits for GoNB to have it, as Show does.
+// with the same padded Markdown as its text/plain alternative for viewers
+// that do not render Markdown, and waits for GoNB to have it, as Show does.
 func ShowTable(t Table) {
-	gonbui.DisplayMarkdown(t.Markdown())
+	if !gonbui.IsNotebook {
+		return
+	}
+	md := t.Markdown()
+	gonbui.SendData(&protocol.DisplayData{Data: map[protocol.MIMEType]any{
+		protocol.MIMETextMarkdown: md,
+		protocol.MIMETextPlain:    md,
+	}})
 	gonbui.Sync()
 }
