@@ -13,7 +13,9 @@
 # failure.
 #
 #   -check  write the executed notebooks to a temporary folder instead of in
-#           place, and also execute notebooks/testdata/*.ipynb (notebooks that
+#           place (warning when they differ from the committed ones, whose
+#           outputs are then out of date), and also execute
+#           notebooks/testdata/*.ipynb (notebooks that
 #           panic, log.Fatal, os.Exit(1) or run a failing "!" line), which must
 #           each be reported as failing. scripts/test.sh uses this mode.
 #   -html   also write HTML copies to notebooks/html/.
@@ -148,7 +150,10 @@ fi
 existing=()
 for f in "${executed[@]}"; do [ -f "$f" ] && existing+=("$f"); done
 if [ ${#existing[@]} -gt 0 ]; then
-	"$work/nbcheck" -times "$work/times" "${existing[@]}" | tee "$work/check.out" || status=1
+	committed=()
+	# In -check mode, also warn when a committed notebook's outputs are out of date.
+	[ $check -eq 1 ] && committed=(-committed "$ROOT/notebooks")
+	"$work/nbcheck" -times "$work/times" "${committed[@]}" "${existing[@]}" | tee "$work/check.out" || status=1
 fi
 total=$(awk -F'\t' '{s += $2} END {printf "%.1f", s}' "$work/times")
 wall=$(awk -v a="$start_all" -v b="$end_all" 'BEGIN { printf "%.1f", b - a }')

@@ -3,10 +3,13 @@
 //
 // Usage:
 //
-//	nbcheck [-times FILE] [-expect-fail] NOTEBOOK.ipynb...
+//	nbcheck [-times FILE] [-expect-fail] [-committed DIR] NOTEBOOK.ipynb...
 //
 // -times names a file of "path<TAB>seconds" lines (written by
 // scripts/notebooks.sh) whose seconds fill the table's seconds column.
+// -committed names the folder of the committed copies: a notebook whose
+// outputs differ from its committed copy gets a warning (its committed
+// outputs are out of date), without changing the exit status.
 // The exit status is 0 when every notebook is clean, 1 when one is not, and 2
 // for bad usage or unreadable input. With -expect-fail the sense is inverted:
 // every notebook must show at least one problem (the runner uses it on the
@@ -38,11 +41,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	timesFile := fs.String("times", "", "file of `path<TAB>seconds` lines for the seconds column")
 	expectFail := fs.Bool("expect-fail", false, "succeed only if every notebook shows a problem")
+	committed := fs.String("committed", "", "warn when a notebook's outputs differ from its copy in `DIR`")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: nbcheck [-times FILE] [-expect-fail] NOTEBOOK.ipynb...")
+		fmt.Fprintln(stderr, "usage: nbcheck [-times FILE] [-expect-fail] [-committed DIR] NOTEBOOK.ipynb...")
 		return 2
 	}
 	times := map[string]float64{}
@@ -97,8 +101,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for _, d := range details {
 		fmt.Fprintln(stdout, d)
 	}
+	if *committed != "" {
+		for _, path := range fs.Args() {
+			warnStale(stdout, filepath.Join(*committed, filepath.Base(path)), path)
+		}
+	}
 	fmt.Fprintf(stdout, "nbcheck: %d passed, %d failed\n", passed, failed)
 	return status
+}
+
+// warnStale prints a warning when the committed copy's outputs differ from
+// the freshly executed ones (outputs are deterministic, so the committed
+// notebook is out of date). It never changes the exit status.
+func warnStale(w io.Writer, committed, executed string) {
+	stale, err := nbcheck.StaleCells(committed, executed)
+	switch {
+	case err != nil:
+		fmt.Fprintf(w, "warning: cannot compare with the committed copy: %v\n", err)
+	case len(stale) > 0:
+		fmt.Fprintf(w, "warning: %s: cells %v differ from the committed copy; run scripts/notebooks.sh and commit it\n", committed, stale)
+	}
 }
 
 func joinKinds(ks []nbcheck.Kind) string {

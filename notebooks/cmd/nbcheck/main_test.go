@@ -32,6 +32,9 @@ func TestRunStatus(t *testing.T) {
 		// A clean notebook is not a failure that was caught.
 		{"clean expected to fail", []string{"-expect-fail", clean}, 1, []string{"want no problem, got no problem", "1 failed"}},
 		{"no arguments", nil, 2, nil},
+		// The committed copy of itself is never stale; a failing notebook
+		// compared with a clean one differs.
+		{"committed same", []string{"-committed", "../..", clean}, 0, []string{"1 passed"}},
 		{"missing file", []string{"nope.ipynb"}, 2, nil},
 	}
 	for _, c := range cases {
@@ -57,5 +60,24 @@ func TestReadTimesBadLine(t *testing.T) {
 	_, err := readTimes(name)
 	if err == nil || !strings.Contains(err.Error(), name+":2:") {
 		t.Fatalf("err = %v, want it to name %s:2", err, name)
+	}
+}
+
+func TestRunWarnsStale(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "executed", "panic.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Pretend the executed panic notebook is the committed copy of the clean one.
+	if err := os.WriteFile(filepath.Join(dir, filepath.Base(clean)), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if got := run([]string{"-committed", dir, clean}, &out, &errb); got != 0 {
+		t.Fatalf("status %d: a stale copy must only warn\n%s%s", got, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), "warning: ") || !strings.Contains(out.String(), "differ from the committed copy") {
+		t.Errorf("no stale warning:\n%s", out.String())
 	}
 }
