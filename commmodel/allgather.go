@@ -74,7 +74,11 @@ func (b PipelinedBroadcast) terms(p int, size float64) (steps, messages int, byt
 		return 0, 0, 0 * size, 0, 0
 	}
 	c := max(b.Chunks, 1)
-	return p - 2 + c, p - 2 + c, size, float64(p-2+c) / float64(c) * size, 0
+	path := float64(p-1) * size // unpipelined: P-1 steps of S
+	if c > 1 {
+		path = float64(p-2+c) / float64(c) * size
+	}
+	return p - 2 + c, p - 2 + c, size, path, 0
 }
 
 // OptimalChunks returns the chunk count that minimises the pipelined
