@@ -333,6 +333,7 @@ func writeFitTable(w io.Writer, o *fitOutput) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	writeOutliers(w, o.Points)
 	if t := o.Through; t != nil {
 		fmt.Fprintf(w, "\nthrough %s at p = %d: alpha %s per step, BW %s per rank; error median %.2f%%, max %.2f%%\n",
 			t.Algorithm, o.P, fmtMicro(t.AlphaS), fmtGBps(t.BWBps), 100*t.MedianRelErr, 100*t.MaxRelErr)
@@ -360,4 +361,24 @@ func fmtCI(ci [2]float64, scale float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("[%.3g, %.3g]", ci[0]*scale, ci[1]*scale)
+}
+
+// outlierWeight is the robust weight below which a point counts as set aside.
+const outlierWeight = 0.1
+
+// writeOutliers lists the points the robust loss set aside: they count in
+// the error figures above but barely in the fit.
+func writeOutliers(w io.Writer, points []fitPoint) {
+	first := true
+	for _, pt := range points {
+		if pt.Weight >= outlierWeight {
+			continue
+		}
+		if first {
+			fmt.Fprintf(w, "\nset aside by the robust loss (weight < %g; counted in the errors above):\n", outlierWeight)
+			first = false
+		}
+		fmt.Fprintf(w, "  %d B: measured %s, fit %s (%+.1f%%), weight %.2f\n",
+			pt.SizeBytes, fmtMicro(pt.TimeS), fmtMicro(pt.PredictedS), 100*pt.RelErr, pt.Weight)
+	}
 }

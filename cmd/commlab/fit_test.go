@@ -140,6 +140,23 @@ func TestFitTable(t *testing.T) {
 	}
 }
 
+// A real log whose first row is a slow first call (MI300X, rccl-tests: 8 B
+// in 19.28 us against 16.32 us at 16 B): the table names the point the
+// robust loss set aside, and the clean log has none.
+func TestFitTableOutliers(t *testing.T) {
+	code, out, stderr := runCLI("fit", "../../data/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "set aside by the robust loss") || !strings.Contains(out, "8 B: measured 19.28 us") {
+		t.Errorf("slow first call not listed:\n%s", out)
+	}
+	_, out, _ = runCLI("fit", publicLog(t, "h20-3e_2x2_alltoall_nccltests321.log"))
+	if strings.Contains(out, "set aside") {
+		t.Errorf("clean log lists outliers:\n%s", out)
+	}
+}
+
 func TestFitTidyCSV(t *testing.T) {
 	b, err := data.Files.ReadFile("article_h20.csv")
 	if err != nil {
