@@ -96,7 +96,8 @@ type Schedule struct {
 	P int
 	// Size is S, the collective's size in bytes as nccl-tests prints it.
 	Size int64
-	// ElemBytes is the size of one element, in bytes.
+	// ElemBytes is the size of one element, in bytes. Simulate holds 4-byte
+	// elements as float32 and all others as float64.
 	ElemBytes int
 	// Len is the length of each rank's buffer, in elements.
 	Len int
@@ -239,15 +240,16 @@ func layoutOf(a Algorithm, p int, size int64, elemBytes int) (layout, error) {
 }
 
 // Footprint estimates the memory Simulate needs for a on p ranks and S = size
-// bytes in elements of elemBytes, in bytes: the ranks' buffers (8 B per
-// element, float64) and the schedule's transfers with what checking and
-// counting them holds, without building anything. It reports the same errors as NewScheduleElem.
+// bytes in elements of elemBytes, in bytes: the ranks' buffers (4 B per
+// element for 4-byte elements, held as float32; 8 B otherwise, float64) and
+// the schedule's transfers with what checking and counting them holds,
+// without building anything. It reports the same errors as NewScheduleElem.
 func Footprint(a Algorithm, p int, size int64, elemBytes int) (float64, error) {
 	lay, err := layoutOf(a, p, size, elemBytes)
 	if err != nil {
 		return 0, err
 	}
-	data := 8 * (float64(p)*float64(lay.bufLen) + float64(lay.staged))
+	data := float64(storageBytes(elemBytes)) * (float64(p)*float64(lay.bufLen) + float64(lay.staged))
 	c := a.Cost(p, float64(size))
 	// A message is one transfer per block it carries: up to P/2 blocks for
 	// Bruck, N for the hierarchical gather, one otherwise; local copies are

@@ -47,7 +47,8 @@ func BenchmarkRingAllReduce1024(b *testing.B) {
 }
 
 // BenchmarkDirectAllToAll256: direct AllToAll on P = 256 ranks, S = 4 MiB
-// each (input and output buffers: twice the data with 8-byte elements).
+// each (input and output buffers: twice the data, float32 values for 4-byte
+// elements and float64 for 8-byte ones).
 func BenchmarkDirectAllToAll256(b *testing.B) {
 	for _, eb := range []int{8, 4} {
 		b.Run(fmt.Sprintf("elem=%dB", eb), func(b *testing.B) { benchRun(b, Direct{}, 256, 4<<20, eb) })

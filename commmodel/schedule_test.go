@@ -175,24 +175,77 @@ func TestValidateRejects(t *testing.T) {
 }
 
 // TestStepReadsItsStart: a step that rotates a buffer in place reads every
-// source as it was when the step began (the simulator snapshots it).
+// source as it was when the step began (the simulator snapshots it), with
+// float64 values (1- and 8-byte elements) and float32 values (4-byte).
 func TestStepReadsItsStart(t *testing.T) {
-	s := &Schedule{Collective: AllToAll, P: 1, ElemBytes: 1, Len: 3, Steps: [][]Transfer{{
-		{Src: 0, Dst: 0, SrcOff: 0, DstOff: 1, Len: 1},
-		{Src: 0, Dst: 0, SrcOff: 1, DstOff: 2, Len: 1},
-		{Src: 0, Dst: 0, SrcOff: 2, DstOff: 0, Len: 1},
-	}}}
-	m, err := NewRanks(s)
-	if err != nil {
-		t.Fatal(err)
+	for _, eb := range []int{1, 4, 8} {
+		s := &Schedule{Collective: AllToAll, P: 1, ElemBytes: eb, Len: 3, Steps: [][]Transfer{{
+			{Src: 0, Dst: 0, SrcOff: 0, DstOff: 1, Len: 1},
+			{Src: 0, Dst: 0, SrcOff: 1, DstOff: 2, Len: 1},
+			{Src: 0, Dst: 0, SrcOff: 2, DstOff: 0, Len: 1},
+		}}}
+		m, err := NewRanks(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.SetValues(0, []float64{10, 20, 30})
+		m.Run()
+		if got := m.Values(0); !slices.Equal(got, []float64{30, 10, 20}) {
+			t.Errorf("%d-byte elements: rotation gave %v, want [30 10 20]", eb, got)
+		}
+		if c := Count(s); c.Steps != 0 || c.MaxSent() != 0 {
+			t.Errorf("a local step counted as communication: %+v", c)
+		}
 	}
-	copy(m.Buffer(0), []float64{10, 20, 30})
-	m.Run()
-	if got := m.Buffer(0); got[0] != 30 || got[1] != 10 || got[2] != 20 {
-		t.Errorf("rotation gave %v, want [30 10 20]", got)
+}
+
+// TestRanksValueType: 4-byte elements are held as float32, every other size
+// as float64 (schedule_sim.go's package notes), so that 4- and 8-byte buffers
+// take the data's own memory.
+func TestRanksValueType(t *testing.T) {
+	for _, eb := range []int{1, 2, 4, 8} {
+		s, err := NewScheduleElem(Ring{}, 4, int64(16*eb), eb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := NewRanks(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, f32 := m.buf.(*rankData[float32])
+		_, f64 := m.buf.(*rankData[float64])
+		if want := eb == 4; f32 != want || f64 == want {
+			t.Errorf("%d-byte elements: float32 %v, float64 %v; want float32 %v", eb, f32, f64, want)
+		}
 	}
-	if c := Count(s); c.Steps != 0 || c.MaxSent() != 0 {
-		t.Errorf("a local step counted as communication: %+v", c)
+}
+
+// TestSimulateExactnessBound: float32 sums of P inputs up to 15 are exact
+// while 15·P < 2^24 (the 24-bit significand), so 1118481 ranks are the most
+// a 4-byte simulation takes; one more is refused with an error, while
+// float64 (8-byte elements) still takes it. Empty buffers keep NewRanks
+// cheap; Simulate is only called where it must refuse (its Count would
+// allocate per pair of ranks).
+func TestSimulateExactnessBound(t *testing.T) {
+	const most = (1<<24 - 1) / 15 // 15·1118481 = 2^24 - 1
+	cases := []struct {
+		p, eb int
+		ok    bool
+	}{
+		{most, 4, true},
+		{most + 1, 4, false},
+		{most + 1, 8, true},
+	}
+	for _, c := range cases {
+		s := &Schedule{Collective: AllReduce, P: c.p, ElemBytes: c.eb}
+		if _, err := NewRanks(s); (err == nil) != c.ok {
+			t.Errorf("P = %d, %d-byte elements: NewRanks error %v, want accepted %v", c.p, c.eb, err, c.ok)
+		}
+		if !c.ok {
+			if _, err := Simulate(s, 1); err == nil {
+				t.Errorf("P = %d, %d-byte elements: Simulate gave no error", c.p, c.eb)
+			}
+		}
 	}
 }
 
@@ -273,32 +326,35 @@ func ExampleSimulate() {
 
 // TestFootprint: the estimate that commlab simulate refuses requests by is at
 // least the memory a simulation really holds (buffers and schedule, measured
-// as live heap), and not wildly more.
+// as live heap), and not wildly more, with float32 values (4-byte elements)
+// and float64 ones (8-byte).
 func TestFootprint(t *testing.T) {
 	for _, a := range []Algorithm{Ring{}, HalvingDoubling{}, OneShot{}, Direct{}, Pairwise{}, Bruck{},
 		HierarchicalAllReduce{PerNode: 8}, HierarchicalAllToAll{PerNode: 8}} {
-		const p, size = 64, 1 << 20
-		est, err := Footprint(a, p, size, 4)
-		if err != nil {
-			t.Fatal(err)
+		for _, eb := range []int{4, 8} {
+			const p, size = 64, 1 << 20
+			est, err := Footprint(a, p, size, eb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			s, err := NewScheduleElem(a, p, size, eb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := NewRanks(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			live := float64(after.HeapAlloc) - float64(before.HeapAlloc)
+			if !(est >= live && est <= 3*live) {
+				t.Errorf("%s, %d-byte elements: Footprint %.3g B, live heap %.3g B", describe(a), eb, est, live)
+			}
+			runtime.KeepAlive(m)
 		}
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		s, err := NewSchedule(a, p, size)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := NewRanks(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		live := float64(after.HeapAlloc) - float64(before.HeapAlloc)
-		if !(est >= live && est <= 3*live) {
-			t.Errorf("%s: Footprint %.3g B, live heap %.3g B", describe(a), est, live)
-		}
-		runtime.KeepAlive(m)
 	}
 }
