@@ -92,6 +92,9 @@ func ParseDuration(s string) (float64, error) {
 	if v < 0 {
 		return 0, fmt.Errorf("duration %q is negative", s)
 	}
+	if math.IsInf(v*f, 0) {
+		return 0, fmt.Errorf("duration %q: out of range", s)
+	}
 	return v * f, nil
 }
 
@@ -116,6 +119,9 @@ func ParseBandwidth(s string) (float64, error) {
 	}
 	if v <= 0 {
 		return 0, fmt.Errorf("bandwidth %q must be positive", s)
+	}
+	if math.IsInf(v*f, 0) {
+		return 0, fmt.Errorf("bandwidth %q: out of range", s)
 	}
 	return v * f, nil
 }

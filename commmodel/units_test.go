@@ -36,7 +36,7 @@ func TestParseUnits(t *testing.T) {
 			t.Errorf("ParseBandwidth(%q) = %g, %v; want %g", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"350", "0GB/s", "-1GB/s", "3 parsecs", "GB/s"} {
+	for _, bad := range []string{"350", "0GB/s", "-1GB/s", "3 parsecs", "GB/s", "1e308TB/s"} {
 		if _, err := ParseBandwidth(bad); err == nil {
 			t.Errorf("ParseBandwidth(%q) succeeded", bad)
 		}
