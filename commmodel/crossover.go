@@ -49,20 +49,82 @@ func ClusterCrossovers(algs []Algorithm, c Cluster) []Crossover {
 }
 
 func crossovers(algs []Algorithm, curves []func(float64) float64) []Crossover {
-	var out []Crossover
-	for i := range algs {
-		for j := i + 1; j < len(algs); j++ {
+	xs := pairCrossings(curves)
+	out := make([]Crossover, len(xs))
+	for k, x := range xs {
+		out[k] = Crossover{A: algs[x.a], B: algs[x.b], Size: x.size}
+	}
+	return out
+}
+
+// A pairCrossing is a crossover by index: curve a is faster below size, b above.
+type pairCrossing struct {
+	a, b int
+	size float64
+}
+
+// pairCrossings returns every crossing of every pair of curves, by size.
+func pairCrossings(curves []func(float64) float64) []pairCrossing {
+	var out []pairCrossing
+	for i := range curves {
+		for j := i + 1; j < len(curves); j++ {
 			for _, x := range crossings(curves[i], curves[j]) {
-				a, b := algs[i], algs[j]
+				a, b := i, j
 				if !x.firstFaster {
-					a, b = b, a
+					a, b = j, i
 				}
-				out = append(out, Crossover{A: a, B: b, Size: x.size})
+				out = append(out, pairCrossing{a, b, x.size})
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Size < out[j].Size })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].size < out[j].size })
 	return out
+}
+
+// WinnerChanges returns the crossovers at which the fastest of algs changes
+// for p ranks on l, by size: the edges of the regimes of Fastest. (Most of
+// the crossovers Crossovers lists are between two algorithms neither of which
+// is the fastest there.)
+func WinnerChanges(algs []Algorithm, p int, l Link) []Crossover {
+	curves := make([]func(float64) float64, len(algs))
+	for i, a := range algs {
+		curves[i] = func(s float64) float64 { return Time(a, p, s, l) }
+	}
+	return winnerChanges(algs, curves)
+}
+
+// ClusterWinnerChanges is WinnerChanges on a two-level cluster.
+func ClusterWinnerChanges(algs []Algorithm, c Cluster) []Crossover {
+	curves := make([]func(float64) float64, len(algs))
+	for i, a := range algs {
+		curves[i] = func(s float64) float64 { return c.Time(a, s) }
+	}
+	return winnerChanges(algs, curves)
+}
+
+// winnerChanges keeps the crossings whose two sides are won by their two
+// curves (ties go to the curve listed first, as in Fastest, so of two
+// identical curves only the first can win).
+func winnerChanges(algs []Algorithm, curves []func(float64) float64) []Crossover {
+	var out []Crossover
+	for _, x := range pairCrossings(curves) {
+		if fastestCurve(curves, x.size*(1-1e-6)) == x.a && fastestCurve(curves, x.size*(1+1e-6)) == x.b {
+			out = append(out, Crossover{A: algs[x.a], B: algs[x.b], Size: x.size})
+		}
+	}
+	return out
+}
+
+// fastestCurve returns the index of the lowest curve at s, the first on
+// ties, or -1 if none is defined there.
+func fastestCurve(curves []func(float64) float64, s float64) int {
+	best, bestT := -1, math.NaN()
+	for i, f := range curves {
+		if t := f(s); t < bestT || (best < 0 && !math.IsNaN(t)) {
+			best, bestT = i, t
+		}
+	}
+	return best
 }
 
 // A crossing is a size where f - g changes sign; firstFaster says f < g below it.

@@ -163,3 +163,47 @@ func TestFastest(t *testing.T) {
 		t.Errorf("regime map grid %d x %d, X(0) %g, Y(2) %g", c, r, m.X(0), m.Y(2))
 	}
 }
+
+// The winner changes are the edges of Fastest's regimes: between two
+// consecutive changes one algorithm wins throughout, and it is the B of the
+// first and the A of the next.
+func TestWinnerChanges(t *testing.T) {
+	check := func(name string, xs []Crossover, fastest func(float64) Algorithm) {
+		t.Helper()
+		for i, x := range xs {
+			if fastest(x.Size*0.999) != x.A || fastest(x.Size*1.001) != x.B {
+				t.Errorf("%s: change %d at %g: %s -> %s, Fastest says %v -> %v", name, i, x.Size, x.A.Name(), x.B.Name(),
+					fastest(x.Size*0.999), fastest(x.Size*1.001))
+			}
+			if i > 0 && xs[i-1].B != x.A {
+				t.Errorf("%s: change %d starts from %s, the previous ended at %s", name, i, x.A.Name(), xs[i-1].B.Name())
+			}
+		}
+		// Between the changes, on a fine grid, the winner stays put.
+		for _, s := range LogSizes(1, 1<<40, 400) {
+			want := fastest(1)
+			for _, x := range xs {
+				if s > x.Size {
+					want = x.B
+				}
+			}
+			if got := fastest(s); got != want {
+				t.Errorf("%s: at %g Fastest %s, the changes say %s", name, s, got.Name(), want.Name())
+				return
+			}
+		}
+	}
+	for _, p := range []int{2, 3, 8, 16, 64} {
+		algs := Algorithms(AllReduce)
+		check("allreduce", WinnerChanges(algs, p, H20Intra), func(s float64) Algorithm { a, _ := FastestOf(algs, p, s, H20Intra); return a })
+	}
+	// article: one-shot wins below ~130 KB at P = 8, then two-shot to the end.
+	if xs := WinnerChanges(Algorithms(AllReduce), 8, H20Intra); len(xs) != 1 || xs[0].A != Algorithm(OneShot{}) || xs[0].B != Algorithm(TwoShot{}) {
+		t.Errorf("P = 8 winner changes %v, want one-shot -> two-shot only", xs)
+	}
+	// Across nodes, with two identical curves (ring or HD between two nodes):
+	// only the first listed can win.
+	c := H20Cluster(2)
+	algs := []Algorithm{Ring{}, HalvingDoubling{}, TwoShot{}, HierarchicalAllReduce{PerNode: 8}, HierarchicalAllReduce{PerNode: 8, Inter: HalvingDoubling{}}}
+	check("2x8", ClusterWinnerChanges(algs, c), func(s float64) Algorithm { a, _ := ClusterFastest(algs, c, s); return a })
+}

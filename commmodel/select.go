@@ -22,6 +22,19 @@ func FastestOf(algs []Algorithm, p int, size float64, l Link) (Algorithm, float6
 	return best, bestT
 }
 
+// ClusterFastest returns the quickest of algs on c for S = size bytes and
+// its time in seconds (Cluster.Time); ties go to the one listed first, and nil
+// and NaN mean no time is defined. On one node it is FastestOf on c.Intra.
+func ClusterFastest(algs []Algorithm, c Cluster, size float64) (Algorithm, float64) {
+	best, bestT := Algorithm(nil), math.NaN()
+	for _, a := range algs {
+		if t := c.Time(a, size); t < bestT || (best == nil && !math.IsNaN(t)) {
+			best, bestT = a, t
+		}
+	}
+	return best, bestT
+}
+
 // RegimeMap records which algorithm wins where over a grid of rank counts and
 // sizes. It satisfies gonum/plot's plotter.GridXYZ (columns are sizes, rows
 // rank counts, Z the winner's index in Algorithms), so it can be drawn as a

@@ -55,24 +55,10 @@ func TimeFigure(title string, algs []commmodel.Algorithm, p int, l commmodel.Lin
 		}
 		f.Series = append(f.Series, s)
 	}
-	for _, c := range WinnerChanges(algs, p, l) {
+	for _, c := range commmodel.WinnerChanges(algs, p, l) {
 		f.Marks = append(f.Marks, Mark{X: c.Size, Label: fmt.Sprintf("%s | %s %s", c.A.Name(), c.B.Name(), FormatSize(c.Size))})
 	}
 	return f
-}
-
-// WinnerChanges returns the crossovers at which the fastest of algs changes
-// (commmodel.Crossovers lists every pair; most cross where neither is fastest).
-func WinnerChanges(algs []commmodel.Algorithm, p int, l commmodel.Link) []commmodel.Crossover {
-	var out []commmodel.Crossover
-	for _, c := range commmodel.Crossovers(algs, p, l) {
-		below, _ := commmodel.FastestOf(algs, p, c.Size*(1-1e-6), l)
-		above, _ := commmodel.FastestOf(algs, p, c.Size*(1+1e-6), l)
-		if below != nil && above != nil && below.Name() == c.A.Name() && above.Name() == c.B.Name() {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // CrossoverTable lists crossovers: a is faster below the size, b above.
@@ -155,7 +141,7 @@ func init() {
 		l, p := commmodel.H20Intra, 8
 		algs := commmodel.Algorithms(commmodel.AllReduce)
 		table := ModelTable(algs, p, l, []float64{64 << 10, 1 << 20, 64 << 20})
-		cross := CrossoverTable(WinnerChanges(algs, p, l))
+		cross := CrossoverTable(commmodel.WinnerChanges(algs, p, l))
 		thr, err := OneShotThresholdFigure(Ranks(2, 16), l)
 		if err != nil {
 			return nil, err

@@ -33,7 +33,7 @@ func TestModelTable(t *testing.T) {
 func TestWinnerChanges(t *testing.T) {
 	// On one link the only change of winner at P = 8 is one-shot -> two-shot at
 	// the article's S* = α·BW/((P-1) - 2(P-1)/P) = 2e-6·350e9/5.25 = 133333 B.
-	cs := WinnerChanges(arAlgs, 8, commmodel.H20Intra)
+	cs := commmodel.WinnerChanges(arAlgs, 8, commmodel.H20Intra)
 	if len(cs) != 1 || cs[0].A.Name() != "one-shot" || cs[0].B.Name() != "two-shot" ||
 		math.Abs(cs[0].Size-2e-6*350e9/5.25) > 1e-6*cs[0].Size {
 		t.Fatalf("winner changes %+v", cs)

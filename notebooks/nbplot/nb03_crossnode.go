@@ -41,47 +41,13 @@ func CrossNodeLabel(a commmodel.Algorithm) string {
 	return "flat " + a.Name()
 }
 
-// ClusterWinnerChanges returns the crossovers of algs on c
-// (commmodel.ClusterCrossovers) at which the fastest of algs changes, one per
-// size: crossovers between two algorithms that are not the fastest, or
-// between two that take the same time, are left out.
-func ClusterWinnerChanges(algs []commmodel.Algorithm, c commmodel.Cluster) []commmodel.Crossover {
-	fastest := func(size float64) commmodel.Algorithm { a, _ := ClusterFastest(algs, c, size); return a }
-	var out []commmodel.Crossover
-	for _, x := range commmodel.ClusterCrossovers(algs, c) {
-		below, above := fastest(x.Size*(1-1e-6)), fastest(x.Size*(1+1e-6))
-		if below == nil || above == nil || CrossNodeLabel(below) == CrossNodeLabel(above) {
-			continue
-		}
-		if n := len(out); n > 0 && out[n-1].Size >= x.Size*(1-1e-9) {
-			continue // the same change, found for an identical pair
-		}
-		out = append(out, commmodel.Crossover{A: below, B: above, Size: x.Size})
-	}
-	return out
-}
-
-// ClusterFastest returns the quickest of algs on c for S = size bytes and
-// its time in seconds (Cluster.Time); ties go to the one listed first. On one
-// node it agrees with commmodel.FastestOf on c.Intra.
-func ClusterFastest(algs []commmodel.Algorithm, c commmodel.Cluster, size float64) (commmodel.Algorithm, float64) {
-	var best commmodel.Algorithm
-	bestT := math.NaN()
-	for _, a := range algs {
-		if t := c.Time(a, size); t < bestT || (best == nil && !math.IsNaN(t)) {
-			best, bestT = a, t
-		}
-	}
-	return best, bestT
-}
-
 // clusterName is "2 x 8 H20"-style text for a cluster of N nodes of p GPUs.
 func clusterName(c commmodel.Cluster) string {
 	return fmt.Sprintf("%d x %d GPUs", c.Nodes, c.PerNode)
 }
 
 // CrossNodeTimes plots each algorithm's time on c against the size, log-log,
-// with the sizes where the fastest changes marked (ClusterWinnerChanges).
+// with the sizes where the fastest changes marked (commmodel.ClusterWinnerChanges).
 func CrossNodeTimes(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []float64) Figure {
 	f := Figure{
 		Title: fmt.Sprintf("AllReduce across %s (model: NVLink %s / %s, network %s / %s)", clusterName(c),
@@ -118,10 +84,10 @@ func ClusterCurves(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []floa
 }
 
 // ClusterWinnerMarks marks the sizes where the fastest of algs on c changes
-// (ClusterWinnerChanges), labelled "a | b size".
+// (commmodel.ClusterWinnerChanges), labelled "a | b size".
 func ClusterWinnerMarks(algs []commmodel.Algorithm, c commmodel.Cluster) []Mark {
 	var out []Mark
-	for _, x := range ClusterWinnerChanges(algs, c) {
+	for _, x := range commmodel.ClusterWinnerChanges(algs, c) {
 		out = append(out, Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), FormatSize(x.Size))})
 	}
 	return out

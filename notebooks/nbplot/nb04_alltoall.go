@@ -33,7 +33,7 @@ func ArticleAllToAll(nodes int) data.Points {
 
 // AllToAllFigure plots each algorithm's model time on c against size
 // (log-log), the measured points if any, and the sizes where the fastest
-// algorithm changes (ClusterWinnerChanges). On one node c.Time is the
+// algorithm changes (commmodel.ClusterWinnerChanges). On one node c.Time is the
 // intra link's time.
 func AllToAllFigure(title string, algs []commmodel.Algorithm, c commmodel.Cluster, sizes []float64, measured data.Points) Figure {
 	f := Figure{
@@ -60,7 +60,7 @@ func AllToAllFigure(title string, algs []commmodel.Algorithm, c commmodel.Cluste
 	if len(same) > 0 {
 		f.Title += " (" + strings.Join(same, ", ") + ")"
 	}
-	for _, x := range ClusterWinnerChanges(algs, c) {
+	for _, x := range commmodel.ClusterWinnerChanges(algs, c) {
 		f.Marks = append(f.Marks, Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), FormatSize(x.Size))})
 	}
 	return f

@@ -149,7 +149,7 @@ func (b DecodeBudget) Table() (Table, error) {
 			}
 			row = append(row, cell)
 		}
-		best, bt := ClusterFastest(algs, c, s)
+		best, bt := commmodel.ClusterFastest(algs, c, s)
 		row = append(row, best.Name(), FormatTime(calls*bt), FormatTime(float64(b.Shape.Layers)*bt))
 		if b.Floor > 0 {
 			row = append(row, FormatTime(calls*b.Floor))
@@ -292,11 +292,11 @@ func (m MeasuredFloor) Table(s float64) (Table, error) {
 	}
 	node, _ := DecodeCluster(8)
 	two, _ := DecodeCluster(16)
-	a0, t0 := ClusterFastest(DecodeAlgorithms(node), node, 0)
-	a8, t8 := ClusterFastest(DecodeAlgorithms(node), node, 128)
-	a8s, t8s := ClusterFastest(DecodeAlgorithms(node), node, s)
-	a16, t16 := ClusterFastest(DecodeAlgorithms(two), two, 512)
-	a16s, t16s := ClusterFastest(DecodeAlgorithms(two), two, s)
+	a0, t0 := commmodel.ClusterFastest(DecodeAlgorithms(node), node, 0)
+	a8, t8 := commmodel.ClusterFastest(DecodeAlgorithms(node), node, 128)
+	a8s, t8s := commmodel.ClusterFastest(DecodeAlgorithms(node), node, s)
+	a16, t16 := commmodel.ClusterFastest(DecodeAlgorithms(two), two, 512)
+	a16s, t16s := commmodel.ClusterFastest(DecodeAlgorithms(two), two, s)
 	return Table{
 		Header: []string{"what", "GPUs", "measured", "model (fastest)", "source"},
 		Align:  []Align{Left, Left, Right, Right, Left},
