@@ -28,6 +28,20 @@
 // (measurements that cannot be fitted, an unknown algorithm name) is reported
 // with an error value.
 //
+// # What is here
+//
+// Algorithms are small types with Cost(p, size) (allreduce.go, allgather.go,
+// alltoall.go); Cluster times them on N nodes of p ranks with one Link inside
+// a node and another between nodes (hierarchy.go). Crossovers, Fastest and
+// RegimeMap compare them (crossover.go, select.go); Claims recomputes the
+// article's statements (claims.go). Fabric holds the math of switched,
+// full-mesh and PCIe fabrics (fabric.go). FitAlphaBeta, FitPiecewise and
+// FitAlgorithm turn measurements into Links (fit*.go). NewSchedule, Simulate
+// and Replay execute every algorithm on in-memory ranks and time it, so that
+// each formula is checked against what the algorithm really does
+// (schedule*.go, whose package comment in schedule.go states the one
+// rounding rule).
+//
 // The algorithms and their step and byte counts follow the source article
 // (an analysis of an 8 x H20 inference server) and, for what it leaves out,
 // the cost comments of MPICH's collective implementations.
