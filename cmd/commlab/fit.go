@@ -240,6 +240,11 @@ func fitTest(log *data.Log, i int, place data.Placement, settings *commmodel.Fit
 		AlphaCIS: [2]float64{g.AlphaCI.Lo, g.AlphaCI.Hi}, BWCIBps: [2]float64{g.BWCI.Lo, g.BWCI.Hi}, BWAtBound: g.BWAtBound,
 	}
 	for _, g := range pw.Regimes {
+		if g.MaxSize < 2*g.MinSize {
+			out.Problems = append(out.Problems, fmt.Sprintf(
+				"the regime %d..%d B spans less than 2x in size: its alpha and BW are hard to tell apart (see their intervals)",
+				int64(g.MinSize), int64(g.MaxSize)))
+		}
 		out.Regimes = append(out.Regimes, fitRegime{
 			MinBytes: int64(g.MinSize), MaxBytes: int64(g.MaxSize), AlphaS: g.Alpha, BWBps: g.BW,
 			BusBWBps: g.BW * out.BusFactor, NPoints: g.N, BWAtBound: g.BWAtBound,

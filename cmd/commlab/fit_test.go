@@ -157,6 +157,19 @@ func TestFitTableOutliers(t *testing.T) {
 	}
 }
 
+// A real sweep over a narrow size range (T4, 100-110 MiB in steps of 1 MiB)
+// gets a note that alpha and BW are poorly separated; a sweep over decades does not.
+func TestFitNarrowRegimeNote(t *testing.T) {
+	_, out, _ := runCLI("fit", "../../data/testdata/real/t4_3node_allreduce_stepbytes_srun.log")
+	if !strings.Contains(out, "spans less than 2x in size") {
+		t.Errorf("narrow sweep without a note:\n%s", out)
+	}
+	_, out, _ = runCLI("fit", publicLog(t, "h20-3e_2x2_alltoall_nccltests321.log"))
+	if strings.Contains(out, "spans less than 2x") {
+		t.Errorf("wide sweep with a note:\n%s", out)
+	}
+}
+
 func TestFitTidyCSV(t *testing.T) {
 	b, err := data.Files.ReadFile("article_h20.csv")
 	if err != nil {
