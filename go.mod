@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/go-gota/gota v0.12.0
 	github.com/janpfeifer/gonb v0.11.1
+	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
 )
 
@@ -22,6 +23,5 @@ require (
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/net v0.0.0-20210423184538-5f58ad60dda6 // indirect
 	golang.org/x/text v0.28.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 )

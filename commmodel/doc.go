@@ -35,12 +35,13 @@
 // a node and another between nodes (hierarchy.go). Crossovers, Fastest and
 // RegimeMap compare them (crossover.go, select.go); Claims recomputes the
 // article's statements (claims.go). Fabric holds the math of switched,
-// full-mesh and PCIe fabrics (fabric.go). FitAlphaBeta, FitPiecewise and
-// FitAlgorithm turn measurements into Links (fit*.go). NewSchedule, Simulate
-// and Replay execute every algorithm on in-memory ranks and time it, so that
-// each formula is checked against what the algorithm really does
-// (schedule*.go, whose package comment in schedule.go states the one
-// rounding rule).
+// full-mesh and PCIe fabrics (fabric.go).
+//
+// Two subpackages build on this one, which imports neither: package fit
+// turns measurements into Links (AlphaBeta, Piecewise, and Through an
+// algorithm's cost), and package schedule executes every algorithm on
+// in-memory ranks and times it, so that each formula is checked against
+// what the algorithm really does.
 //
 // The algorithms and their step and byte counts follow the source article
 // (an analysis of an 8 x H20 inference server) and, for what it leaves out,

@@ -96,14 +96,6 @@ func (c Cost) Then(d Cost) Cost {
 	}
 }
 
-// Sample is one measured point: a collective of Size bytes that took Time seconds.
-type Sample struct {
-	// Size is the message size in bytes, as nccl-tests prints it.
-	Size float64
-	// Time is the measured duration, in seconds.
-	Time float64
-}
-
 // termed is implemented by the built-in algorithms: terms returns the parts
 // of Cost(p, size) that its time depends on, as scalars, for the hot path of
 // Time, Fastest and RegimeMap. Cost is built from the same terms (costOf).

@@ -4,7 +4,7 @@
 // source article's H20 figures (article_h20.csv, article_statements.csv), the
 // public H20 nccl-tests logs (logs/*.log) and a table of public kernel
 // latencies (kernels_public.csv). Loaders return gota DataFrames and plain
-// []commmodel.Sample slices.
+// []fit.Sample slices.
 //
 // ReadNCCLTests reads the text that the nccl-tests binaries (all_reduce_perf,
 // alltoall_perf, ...) print, in every output generation: with and without the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 )
 
 // A Log is what one measurement file holds: one or more tests and the
@@ -116,11 +117,11 @@ func (r Row) Get(p Placement) Result {
 
 // Samples returns one sample per row whose half p holds a measurement, in
 // row order. 0-byte rows are kept: they measure the empty-call floor.
-func (t *Test) Samples(p Placement) []commmodel.Sample {
-	out := make([]commmodel.Sample, 0, len(t.Rows))
+func (t *Test) Samples(p Placement) []fit.Sample {
+	out := make([]fit.Sample, 0, len(t.Rows))
 	for _, r := range t.Rows {
 		if res := r.Get(p); res.OK() {
-			out = append(out, commmodel.Sample{Size: float64(r.Size), Time: res.Time})
+			out = append(out, fit.Sample{Size: float64(r.Size), Time: res.Time})
 		}
 	}
 	return out

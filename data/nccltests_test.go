@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 )
 
 func readString(t *testing.T, s string, opt *ReadOptions) *Log {
@@ -48,7 +49,7 @@ func TestReadUnits(t *testing.T) {
 		t.Errorf("wrong = %q, %q; want 0, N/A", r.OutOfPlace.Wrong, r.InPlace.Wrong)
 	}
 	s := l.Tests[0].Samples(InPlace)
-	if len(s) != 13 || s[12] != (commmodel.Sample{Size: 4294967296, Time: 63946e-6}) {
+	if len(s) != 13 || s[12] != (fit.Sample{Size: 4294967296, Time: 63946e-6}) {
 		t.Errorf("in-place samples: %d, last %+v; want 13, {4294967296 0.063946} (the log's last row)", len(s), s[len(s)-1])
 	}
 }

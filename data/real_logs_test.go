@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 )
 
 // Real nccl-tests and rccl-tests logs posted publicly (testdata/real; each
@@ -350,13 +351,8 @@ func TestRealLogElidedRankLines(t *testing.T) {
 
 // fitSamples returns the out-of-place samples of a test without its 0-byte
 // rows, the samples commlab fit uses.
-func fitSamples(tt *Test) []commmodel.Sample {
-	var s []commmodel.Sample
-	for _, x := range tt.Samples(OutOfPlace) {
-		if x.Size > 0 {
-			s = append(s, x)
-		}
-	}
+func fitSamples(tt *Test) []fit.Sample {
+	s, _ := fit.SplitEmpty(tt.Samples(OutOfPlace))
 	return s
 }
 
@@ -381,12 +377,12 @@ func TestRealLogsFit(t *testing.T) {
 				continue
 			}
 			s := fitSamples(tt)
-			pw, err := commmodel.FitPiecewise(s, &commmodel.FitSettings{Bootstrap: -1})
+			pw, err := fit.Piecewise(s, &fit.Settings{Bootstrap: -1})
 			if err != nil {
 				t.Errorf("%s: piecewise fit: %v", at, err)
 				continue
 			}
-			one, err := commmodel.FitAlphaBeta(s, &commmodel.FitSettings{Bootstrap: -1})
+			one, err := fit.AlphaBeta(s, &fit.Settings{Bootstrap: -1})
 			if err != nil {
 				t.Errorf("%s: single fit: %v", at, err)
 				continue
@@ -418,7 +414,7 @@ func TestRealLogsFit(t *testing.T) {
 }
 
 // regimeStarts lists the smallest size of each regime, in B.
-func regimeStarts(f *commmodel.FitResult) []float64 {
+func regimeStarts(f *fit.Result) []float64 {
 	out := make([]float64, len(f.Regimes))
 	for i, g := range f.Regimes {
 		out[i] = g.MinSize

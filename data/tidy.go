@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 )
 
 // TidyColumns are the columns of the tidy measurement CSV, in order.
@@ -75,10 +75,10 @@ func (ps Points) Select(f Filter) Points {
 }
 
 // Samples returns the points as samples, in order.
-func (ps Points) Samples() []commmodel.Sample {
-	out := make([]commmodel.Sample, len(ps))
+func (ps Points) Samples() []fit.Sample {
+	out := make([]fit.Sample, len(ps))
 	for i, p := range ps {
-		out[i] = commmodel.Sample{Size: float64(p.Size), Time: p.Time}
+		out[i] = fit.Sample{Size: float64(p.Size), Time: p.Time}
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 )
 
@@ -124,7 +125,7 @@ func runFit(args []string, stdout io.Writer) error {
 	if len(pos) != 1 {
 		return errors.New("need one FILE (an nccl-tests log or a tidy CSV)")
 	}
-	settings := &commmodel.FitSettings{Seed: *seed, Bootstrap: *bootstrap}
+	settings := &fit.Settings{Seed: *seed, Bootstrap: *bootstrap}
 	if *bootstrap <= 0 {
 		settings.Bootstrap = -1
 	}
@@ -180,8 +181,8 @@ func runFit(args []string, stdout io.Writer) error {
 	return writeFitTable(stdout, &out.fitOutput)
 }
 
-func parseLoss(s string) (commmodel.Loss, error) {
-	for _, l := range []commmodel.Loss{commmodel.Bisquare, commmodel.Huber, commmodel.Squared} {
+func parseLoss(s string) (fit.Loss, error) {
+	for _, l := range []fit.Loss{fit.Bisquare, fit.Huber, fit.Squared} {
 		if strings.EqualFold(s, l.String()) {
 			return l, nil
 		}
@@ -192,11 +193,11 @@ func parseLoss(s string) (commmodel.Loss, error) {
 // fitRun is a fit's output with the samples it was fitted to.
 type fitRun struct {
 	fitOutput
-	samples []commmodel.Sample
+	samples []fit.Sample
 }
 
 // fitTest fits test i of log: one alpha-beta pair and the piecewise fit.
-func fitTest(log *data.Log, i int, place data.Placement, settings *commmodel.FitSettings) (*fitRun, error) {
+func fitTest(log *data.Log, i int, place data.Placement, settings *fit.Settings) (*fitRun, error) {
 	t := log.Tests[i]
 	out := &fitRun{fitOutput: fitOutput{
 		File: log.Name, Test: i, Tests: len(log.Tests), TestName: t.Name,
@@ -212,24 +213,20 @@ func fitTest(log *data.Log, i int, place data.Placement, settings *commmodel.Fit
 	for _, pr := range log.Problems {
 		out.Problems = append(out.Problems, pr.Error())
 	}
-	// 0-byte rows time an empty call (NCCL returns before launching a
-	// transfer): they are the launch floor, not a point of T = alpha + S/BW.
-	for _, s := range t.Samples(place) {
-		if s.Size == 0 {
-			out.DroppedZeroBytes++
-			continue
-		}
-		out.samples = append(out.samples, s)
-	}
+	// 0-byte rows time an empty call: they are the launch floor, not a point
+	// of T = alpha + S/BW (fit.SplitEmpty).
+	var empty []fit.Sample
+	out.samples, empty = fit.SplitEmpty(t.Samples(place))
+	out.DroppedZeroBytes = len(empty)
 	out.NPoints = len(out.samples)
 	if out.NPoints < 3 {
 		return nil, fmt.Errorf("test %d has %d rows with an %s time and a size above 0; a fit needs at least 3", i, out.NPoints, place)
 	}
-	single, err := commmodel.FitAlphaBeta(out.samples, settings)
+	single, err := fit.AlphaBeta(out.samples, settings)
 	if err != nil {
 		return nil, err
 	}
-	pw, err := commmodel.FitPiecewise(out.samples, settings)
+	pw, err := fit.Piecewise(out.samples, settings)
 	if err != nil {
 		return nil, err
 	}
@@ -239,12 +236,8 @@ func fitTest(log *data.Log, i int, place data.Placement, settings *commmodel.Fit
 		MedianRelErr: single.MedianRelErr, MaxRelErr: single.MaxRelErr, LOOMedianRelErr: single.LOOMedianRelErr,
 		AlphaCIS: [2]float64{g.AlphaCI.Lo, g.AlphaCI.Hi}, BWCIBps: [2]float64{g.BWCI.Lo, g.BWCI.Hi}, BWAtBound: g.BWAtBound,
 	}
+	out.Problems = append(out.Problems, pw.Notes...)
 	for _, g := range pw.Regimes {
-		if g.MaxSize < 2*g.MinSize {
-			out.Problems = append(out.Problems, fmt.Sprintf(
-				"the regime %d..%d B spans less than 2x in size: its alpha and BW are hard to tell apart (see their intervals)",
-				int64(g.MinSize), int64(g.MaxSize)))
-		}
 		out.Regimes = append(out.Regimes, fitRegime{
 			MinBytes: int64(g.MinSize), MaxBytes: int64(g.MaxSize), AlphaS: g.Alpha, BWBps: g.BW,
 			BusBWBps: g.BW * out.BusFactor, NPoints: g.N, BWAtBound: g.BWAtBound,
@@ -267,7 +260,7 @@ func fitTest(log *data.Log, i int, place data.Placement, settings *commmodel.Fit
 }
 
 // fitThroughAlgorithm adds the link fitted through algorithm name's cost.
-func fitThroughAlgorithm(out *fitRun, t *data.Test, name string, samples []commmodel.Sample, settings *commmodel.FitSettings) error {
+func fitThroughAlgorithm(out *fitRun, t *data.Test, name string, samples []fit.Sample, settings *fit.Settings) error {
 	if out.Collective == "" || out.P < 1 {
 		return errors.New("the collective and rank count must be known (give -collective and -p)")
 	}
@@ -279,13 +272,14 @@ func fitThroughAlgorithm(out *fitRun, t *data.Test, name string, samples []commm
 	if err != nil {
 		return err
 	}
-	f, err := commmodel.FitAlgorithm(a, out.P, samples, settings)
+	f, err := fit.Through(a, out.P, samples, settings)
 	if err != nil {
 		return err
 	}
+	l := f.Link()
 	out.Through = &fitThrough{
-		Algorithm: a.Name(), AlphaS: f.Link.Alpha, BWBps: f.Link.BW,
-		MedianRelErr: f.Fit.MedianRelErr, MaxRelErr: f.Fit.MaxRelErr, LOOMedianRelErr: f.Fit.LOOMedianRelErr,
+		Algorithm: a.Name(), AlphaS: l.Alpha, BWBps: l.BW,
+		MedianRelErr: f.MedianRelErr, MaxRelErr: f.MaxRelErr, LOOMedianRelErr: f.LOOMedianRelErr,
 	}
 	return nil
 }

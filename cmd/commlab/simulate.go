@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/schedule"
 )
 
 func init() {
@@ -56,7 +57,7 @@ func runSimulate(args []string, stdout io.Writer) error {
 	perNode := fs.Int("per-node", 0, "GPUs per node: the node size of hierarchical (default: the largest divisor of -p up to 8 that leaves two nodes); with any algorithm, times the replay on H20 NVLink inside a node and H20 RDMA between nodes")
 	inter := fs.String("inter", "", "hierarchical AllReduce: the algorithm between nodes (default ring)")
 	chunks := fs.Int("chunks", 0, "pipelined broadcast: chunk count (default 8)")
-	elem := fs.Int("elem", commmodel.DefaultElemBytes, "element size in bytes (4: float, as nccl-tests)")
+	elem := fs.Int("elem", schedule.DefaultElemBytes, "element size in bytes (4: float, as nccl-tests)")
 	seed := fs.Uint64("seed", 1, "seed of the ranks' input data")
 	maxMem := fs.Float64("max-mem", simulateMemoryLimit, "refuse a simulation that needs more memory than this, in bytes")
 	asJSON := fs.Bool("json", false, "print one JSON object")
@@ -90,7 +91,7 @@ func runSimulate(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	need, err := commmodel.Footprint(a, *p, size, *elem)
+	need, err := schedule.Footprint(a, *p, size, *elem)
 	if err != nil {
 		return err
 	}
@@ -98,11 +99,11 @@ func runSimulate(args []string, stdout io.Writer) error {
 		return fmt.Errorf("%s %s on %d ranks of %d B would need about %.3g GB of memory, more than the limit of %.3g GB (-max-mem); use a smaller -p or -size",
 			c, a.Name(), *p, size, need/1e9, *maxMem/1e9)
 	}
-	s, err := commmodel.NewScheduleElem(a, *p, size, *elem)
+	s, err := schedule.NewElem(a, *p, size, *elem)
 	if err != nil {
 		return err
 	}
-	res, err := commmodel.Simulate(s, *seed)
+	res, err := schedule.Simulate(s, *seed)
 	if err != nil {
 		return err
 	}
@@ -120,11 +121,11 @@ func runSimulate(args []string, stdout io.Writer) error {
 		cl := commmodel.Cluster{Nodes: *p / *perNode, PerNode: *perNode, Intra: commmodel.H20Intra, Inter: commmodel.H20Inter}
 		out.Links = fmt.Sprintf("h20-intra inside nodes of %d, h20-inter between them", *perNode)
 		out.PerNode = *perNode
-		out.ReplayTime = commmodel.Replay(s, commmodel.TwoLevel(*perNode, cl.Intra, cl.Inter))
+		out.ReplayTime = schedule.Replay(s, schedule.TwoLevel(*perNode, cl.Intra, cl.Inter))
 		out.ModelTime = cl.Time(a, float64(size))
 	} else {
 		out.Links = "h20-intra between every pair"
-		out.ReplayTime = commmodel.Replay(s, commmodel.Uniform(commmodel.H20Intra))
+		out.ReplayTime = schedule.Replay(s, schedule.Uniform(commmodel.H20Intra))
 		out.ModelTime = model.Time(commmodel.H20Intra)
 	}
 	if *asJSON {

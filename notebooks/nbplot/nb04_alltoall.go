@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 )
 
@@ -162,13 +163,13 @@ func gpus(p data.Point) string {
 }
 
 // FitDirect fits the intra-node link through direct AllToAll at P = 8 to the
-// article's 8-GPU points (commmodel.FitAlgorithm, robust by default).
-func FitDirect() (*commmodel.AlgorithmFit, error) {
+// article's 8-GPU points (fit.Through, robust by default).
+func FitDirect() (*fit.Result, error) {
 	ps := ArticleAllToAll(1)
 	if len(ps) == 0 {
 		return nil, fmt.Errorf("nbplot: no 8-GPU AllToAll points in data.Article")
 	}
-	return commmodel.FitAlgorithm(commmodel.Direct{}, ps[0].NRanks, ps.Samples(), nil)
+	return fit.Through(commmodel.Direct{}, ps[0].NRanks, ps.Samples(), nil)
 }
 
 // ArticleRefit returns the link the article recomputes AllToAll with, alpha
@@ -185,9 +186,9 @@ func ArticleRefit() (commmodel.Link, error) {
 
 // FitFigure plots the 8-GPU points with direct AllToAll at P = 8 on the
 // default link, on the fitted link and on the article's refit link.
-func FitFigure(def commmodel.Link, fit *commmodel.AlgorithmFit, refit commmodel.Link, sizes []float64) Figure {
+func FitFigure(def commmodel.Link, fd *fit.Result, refit commmodel.Link, sizes []float64) Figure {
 	f := Figure{
-		Title:  fmt.Sprintf("Direct AllToAll, P = %d: the model against the article's H20 points", fit.P),
+		Title:  fmt.Sprintf("Direct AllToAll, P = %d: the model against the article's H20 points", fd.P),
 		X:      Axis{Label: "message size S (whole buffer)", Unit: Bytes, Log: true},
 		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
 		Legend: TopLeft,
@@ -195,14 +196,14 @@ func FitFigure(def commmodel.Link, fit *commmodel.AlgorithmFit, refit commmodel.
 	curve := func(name string, l commmodel.Link) Series {
 		s := Series{Name: name, X: sizes, Y: make([]float64, len(sizes))}
 		for i, size := range sizes {
-			s.Y[i] = commmodel.Time(fit.Algorithm, fit.P, size, l)
+			s.Y[i] = commmodel.Time(fd.Algorithm, fd.P, size, l)
 		}
 		return s
 	}
 	f.Series = []Series{
 		measuredSeries("NCCL measured (article)", ArticleAllToAll(1)),
 		curve("default link "+linkString(def), def),
-		curve("fitted "+linkString(fit.Link), fit.Link),
+		curve("fitted "+linkString(fd.Link()), fd.Link()),
 		curve("article's refit "+linkString(refit), refit),
 	}
 	return f
@@ -218,13 +219,13 @@ func linkString(l commmodel.Link) string {
 
 // FitTable compares the 8-GPU points with the default, fitted and refit
 // links: each model time and its relative error (model-measured)/measured.
-func FitTable(def commmodel.Link, fit *commmodel.AlgorithmFit, refit commmodel.Link) Table {
+func FitTable(def commmodel.Link, fd *fit.Result, refit commmodel.Link) Table {
 	t := Table{Header: []string{"size", "measured", "default", "err", "fitted", "err", "article's refit", "err"},
 		Align: []Align{Right, Right, Right, Right, Right, Right, Right, Right}}
 	for _, p := range ArticleAllToAll(1) {
 		row := []string{FormatSize(float64(p.Size)), FormatTime(p.Time)}
-		for _, l := range []commmodel.Link{def, fit.Link, refit} {
-			m := commmodel.Time(fit.Algorithm, fit.P, float64(p.Size), l)
+		for _, l := range []commmodel.Link{def, fd.Link(), refit} {
+			m := commmodel.Time(fd.Algorithm, fd.P, float64(p.Size), l)
 			row = append(row, FormatTime(m), percent((m-p.Time)/p.Time))
 		}
 		t.Rows = append(t.Rows, row)
@@ -236,7 +237,7 @@ func percent(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) +
 
 // networkPart is an algorithm on a cluster seen through its network traffic
 // only: its Cost is the sum of the Inter parts of its stages, so that
-// commmodel.FitAlgorithm fits the network link to measurements dominated by it.
+// fit.Through fits the network link to measurements dominated by it.
 type networkPart struct {
 	a commmodel.Algorithm
 	c commmodel.Cluster
@@ -255,8 +256,8 @@ func (n networkPart) Cost(_ int, size float64) commmodel.Cost {
 // OverheadFit is the network link fitted to the article's 2 x 8 points.
 type OverheadFit struct {
 	// Fit is direct AllToAll's network part fitted to the 2 x 8 points: its
-	// Link.Alpha is the whole constant time α + m·o of the one network step.
-	Fit *commmodel.AlgorithmFit
+	// Link().Alpha is the whole constant time α + m·o of the one network step.
+	Fit *fit.Result
 	// Messages is m, the network messages per GPU of direct AllToAll.
 	Messages int
 	// Cluster is the fitted cluster: Intra is the given intra link; Inter
@@ -275,13 +276,14 @@ func FitOverhead(c commmodel.Cluster) (*OverheadFit, error) {
 		return nil, fmt.Errorf("nbplot: no 2 x 8 AllToAll points in data.Article")
 	}
 	c.Nodes = ps[0].NNodes
-	f, err := commmodel.FitAlgorithm(networkPart{commmodel.Direct{}, c}, c.Ranks(), ps.Samples(), nil)
+	f, err := fit.Through(networkPart{commmodel.Direct{}, c}, c.Ranks(), ps.Samples(), nil)
 	if err != nil {
 		return nil, err
 	}
 	m := c.NetworkMessages(commmodel.Direct{}, 1)
 	fc := c
-	fc.Inter = commmodel.Link{Alpha: c.Inter.Alpha, BW: f.Link.BW, Overhead: max(0, f.Link.Alpha-c.Inter.Alpha) / float64(m)}
+	l := f.Link()
+	fc.Inter = commmodel.Link{Alpha: c.Inter.Alpha, BW: l.BW, Overhead: max(0, l.Alpha-c.Inter.Alpha) / float64(m)}
 	return &OverheadFit{Fit: f, Messages: m, Cluster: fc}, nil
 }
 
@@ -364,7 +366,7 @@ func init() {
 		one, two := commmodel.H20Cluster(1), commmodel.H20Cluster(2)
 		sizes := Sizes(1<<10, 1<<30, 4)
 		algs := AllToAllAlgorithms(one.PerNode)
-		fit, err := FitDirect()
+		fd, err := FitDirect()
 		if err != nil {
 			return nil, err
 		}
@@ -373,7 +375,7 @@ func init() {
 			return nil, err
 		}
 		base := two
-		base.Intra = fit.Link
+		base.Intra = fd.Link()
 		of, err := FitOverhead(base)
 		if err != nil {
 			return nil, err
@@ -388,9 +390,9 @@ func init() {
 			{Name: "04-alltoall-ratios", Title: "Measured against the model with the default links",
 				Table: ptr(RatioTable(DirectRatios(two)))},
 			{Name: "04-alltoall-fit", Title: "Direct AllToAll fitted to the 8-GPU points",
-				Figure: FitFigure(one.Intra, fit, refit, sizes)},
+				Figure: FitFigure(one.Intra, fd, refit, sizes)},
 			{Name: "04-alltoall-fit-table", Title: "Default, fitted and the article's refit link at each point",
-				Table: ptr(FitTable(one.Intra, fit, refit))},
+				Table: ptr(FitTable(one.Intra, fd, refit))},
 			{Name: "04-alltoall-hierarchical", Title: "Hierarchical against direct with a fitted per-message overhead",
 				Figure: HierarchicalFigure(of.Cluster, sizes)},
 			{Name: "04-alltoall-overhead", Title: "Where hierarchical stops paying, by per-message overhead",

@@ -56,11 +56,11 @@ func TestFitDirect(t *testing.T) {
 	if relDiff04(refit.Alpha, 10e-6) > 1e-9 || relDiff04(refit.BW, 280e9) > 1e-9 {
 		t.Errorf("article's refit link %+v, want 10 µs and 280 GB/s", refit)
 	}
-	if relDiff04(f.Link.Alpha, refit.Alpha) > 0.1 || relDiff04(f.Link.BW, refit.BW) > 0.1 {
-		t.Errorf("fitted %+v, want within 10%% of %+v", f.Link, refit)
+	if l := f.Link(); relDiff04(l.Alpha, refit.Alpha) > 0.1 || relDiff04(l.BW, refit.BW) > 0.1 {
+		t.Errorf("fitted %+v, want within 10%% of %+v", l, refit)
 	}
-	if f.Fit.MaxRelErr > 0.15 {
-		t.Errorf("fit's largest relative error %.3f, want <= 15%%", f.Fit.MaxRelErr)
+	if f.MaxRelErr > 0.15 {
+		t.Errorf("fit's largest relative error %.3f, want <= 15%%", f.MaxRelErr)
 	}
 	tab := FitTable(commmodel.H20Intra, f, refit)
 	if len(tab.Rows) != 4 || tab.Rows[0][3] != "-77.2%" {
@@ -115,9 +115,9 @@ func TestFitOverhead(t *testing.T) {
 	if of.Messages != 8 { // p·(N-1) = 8 remote GPUs (the article: 64 messages per node pair)
 		t.Errorf("direct sends %d network messages per GPU, want 8", of.Messages)
 	}
-	for i, s := range of.Fit.Fit.Samples {
-		if got := of.Cluster.Time(commmodel.Direct{}, s.Size); relDiff04(got, of.Fit.Fit.Predicted[i]) > 1e-9 {
-			t.Errorf("%g B: direct on the fitted cluster %g s, fit predicts %g", s.Size, got, of.Fit.Fit.Predicted[i])
+	for i, s := range of.Fit.Samples {
+		if got := of.Cluster.Time(commmodel.Direct{}, s.Size); relDiff04(got, of.Fit.Predicted[i]) > 1e-9 {
+			t.Errorf("%g B: direct on the fitted cluster %g s, fit predicts %g", s.Size, got, of.Fit.Predicted[i])
 		}
 	}
 	if of.Cluster.Inter.Overhead <= 0 || of.Cluster.Inter.Alpha != c.Inter.Alpha {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 )
 
@@ -23,12 +24,12 @@ type LogFit struct {
 	Test *data.Test
 	// Samples are the out-of-place rows with a positive size; the fit
 	// needs S > 0 to separate alpha from BW.
-	Samples []commmodel.Sample
+	Samples []fit.Sample
 	// Empty are the 0-byte rows, which measure the empty-call floor.
-	Empty []commmodel.Sample
-	// Single and Piecewise are commmodel.FitAlphaBeta and FitPiecewise with
+	Empty []fit.Sample
+	// Single and Piecewise are fit.AlphaBeta and fit.Piecewise with
 	// the default (robust) settings.
-	Single, Piecewise *commmodel.FitResult
+	Single, Piecewise *fit.Result
 }
 
 // PublicLogFits reads every embedded public log (data.PublicLogNames) and
@@ -54,18 +55,12 @@ func PublicLogFits() ([]LogFit, error) {
 // FitLog fits one test's out-of-place rows, single and piecewise.
 func FitLog(name string, t *data.Test) (LogFit, error) {
 	lf := LogFit{Name: name, Test: t}
-	for _, s := range t.Samples(data.OutOfPlace) {
-		if s.Size > 0 {
-			lf.Samples = append(lf.Samples, s)
-		} else {
-			lf.Empty = append(lf.Empty, s)
-		}
-	}
+	lf.Samples, lf.Empty = fit.SplitEmpty(t.Samples(data.OutOfPlace))
 	var err error
-	if lf.Single, err = commmodel.FitAlphaBeta(lf.Samples, nil); err != nil {
+	if lf.Single, err = fit.AlphaBeta(lf.Samples, nil); err != nil {
 		return lf, fmt.Errorf("%s: single fit: %w", name, err)
 	}
-	if lf.Piecewise, err = commmodel.FitPiecewise(lf.Samples, nil); err != nil {
+	if lf.Piecewise, err = fit.Piecewise(lf.Samples, nil); err != nil {
 		return lf, fmt.Errorf("%s: piecewise fit: %w", name, err)
 	}
 	return lf, nil
@@ -123,7 +118,7 @@ func Regimes(n int) string {
 }
 
 // fitSeries draws a fit's prediction over sizes as a line.
-func fitSeries(name string, r *commmodel.FitResult, sizes []float64) Series {
+func fitSeries(name string, r *fit.Result, sizes []float64) Series {
 	s := Series{Name: name, X: sizes, Y: make([]float64, len(sizes))}
 	for i, x := range sizes {
 		s.Y[i] = r.Predict(x)
@@ -132,7 +127,7 @@ func fitSeries(name string, r *commmodel.FitResult, sizes []float64) Series {
 }
 
 // span returns sizes from the smallest to the largest sample, 8 per octave.
-func span(samples []commmodel.Sample) []float64 {
+func span(samples []fit.Sample) []float64 {
 	lo, hi := math.Inf(1), 0.0
 	for _, s := range samples {
 		lo, hi = min(lo, s.Size), max(hi, s.Size)
@@ -140,12 +135,11 @@ func span(samples []commmodel.Sample) []float64 {
 	return Sizes(lo, hi, 8)
 }
 
-// regimeMarks marks the boundaries between regimes, where Predict switches:
-// the geometric mean of the neighbouring regimes' sizes.
-func regimeMarks(r *commmodel.FitResult) []Mark {
+// regimeMarks marks the boundaries between regimes, where Predict switches
+// (fit.Result.Boundaries).
+func regimeMarks(r *fit.Result) []Mark {
 	var ms []Mark
-	for k := 0; k+1 < len(r.Regimes); k++ {
-		x := math.Sqrt(r.Regimes[k].MaxSize * r.Regimes[k+1].MinSize)
+	for _, x := range r.Boundaries() {
 		ms = append(ms, Mark{X: x, Label: "regime break " + FormatSize(x)})
 	}
 	return ms
@@ -174,7 +168,7 @@ func LogFitFigure(lf LogFit) Figure {
 // ResidualFigure plots each sample's relative error (model-measured)/measured,
 // in percent, against size for the single and the piecewise fit.
 func ResidualFigure(lf LogFit) Figure {
-	res := func(name string, r *commmodel.FitResult) Series {
+	res := func(name string, r *fit.Result) Series {
 		s := Series{Name: name, Style: LinePoints}
 		for i, x := range r.Samples {
 			s.X, s.Y = append(s.X, x.Size), append(s.Y, 100*r.RelErr[i])
@@ -193,27 +187,14 @@ func ResidualFigure(lf LogFit) Figure {
 
 // regimeErrors returns the median and largest |relative error| of the
 // samples of r that fall in regime g.
-func regimeErrors(r *commmodel.FitResult, g commmodel.Regime) (med, mx float64) {
+func regimeErrors(r *fit.Result, g fit.Regime) (med, mx float64) {
 	var e []float64
 	for i, s := range r.Samples {
 		if s.Size >= g.MinSize && s.Size <= g.MaxSize {
 			e = append(e, math.Abs(r.RelErr[i]))
 		}
 	}
-	return median(e), maxOf(e)
-}
-
-func median(x []float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(x)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
+	return fit.Median(e), maxOf(e)
 }
 
 func maxOf(x []float64) float64 {
@@ -225,7 +206,7 @@ func maxOf(x []float64) float64 {
 }
 
 // bwText is a regime's BW, or "time flat" when the BW sits at its bound.
-func bwText(g commmodel.Regime) string {
+func bwText(g fit.Regime) string {
 	if g.BWAtBound {
 		return "≥ " + FormatBW(g.BW) + " (time flat)"
 	}
@@ -233,7 +214,7 @@ func bwText(g commmodel.Regime) string {
 }
 
 // ciText is a confidence interval in a unit, or "" when none was computed.
-func ciText(iv commmodel.Interval, f func(float64) string) string {
+func ciText(iv fit.Interval, f func(float64) string) string {
 	if iv.Lo == 0 && iv.Hi == 0 {
 		return ""
 	}
@@ -247,9 +228,9 @@ func RegimeTable(fits []LogFit) Table {
 	t := Table{Header: []string{"run", "fit", "sizes", "n", "α", "α 95% CI", "BW", "BW 95% CI", "median |err|", "max |err|"},
 		Align: []Align{Left, Left, Left, Right, Right, Right, Right, Right, Right, Right}}
 	for _, lf := range fits {
-		add := func(fit string, r *commmodel.FitResult, g commmodel.Regime) {
+		add := func(kind string, r *fit.Result, g fit.Regime) {
 			med, mx := regimeErrors(r, g)
-			t.Rows = append(t.Rows, []string{lf.Name, fit, FormatSize(g.MinSize) + " - " + FormatSize(g.MaxSize),
+			t.Rows = append(t.Rows, []string{lf.Name, kind, FormatSize(g.MinSize) + " - " + FormatSize(g.MaxSize),
 				strconv.Itoa(g.N), FormatTime(g.Alpha), ciText(g.AlphaCI, FormatTime), bwText(g),
 				ciText(g.BWCI, FormatBW), percent(med), percent(mx)})
 		}
@@ -338,12 +319,12 @@ type KernelCrossover struct {
 	MeasuredIn bool
 	Note       string
 	// OneFit and TwoFit are links fitted through commmodel.OneShot and
-	// commmodel.TwoShot at P to each kernel's rows.
-	OneFit, TwoFit *commmodel.AlgorithmFit
+	// commmodel.TwoShot at P to each kernel's rows (fit.Through).
+	OneFit, TwoFit *fit.Result
 	// Model is the size at which the two fitted curves cross (+Inf if
 	// never): one-shot on OneFit's link against two-shot on TwoFit's.
 	Model float64
-	// SameLink is commmodel.OneShotCrossover(P, OneFit.Link): the
+	// SameLink is commmodel.OneShotCrossover(P, OneFit.Link()): the
 	// crossover if both kernels ran on the link fitted to one-shot.
 	SameLink float64
 }
@@ -361,17 +342,17 @@ func KernelCrossovers() ([]KernelCrossover, error) {
 			continue // too few rows of one kernel to fit (P = 2 has one one-shot row)
 		}
 		var err error
-		if kc.OneFit, err = commmodel.FitAlgorithm(commmodel.OneShot{}, p, kc.OneShot.Samples(), nil); err != nil {
+		if kc.OneFit, err = fit.Through(commmodel.OneShot{}, p, kc.OneShot.Samples(), nil); err != nil {
 			return nil, fmt.Errorf("one-shot at P = %d: %w", p, err)
 		}
-		if kc.TwoFit, err = commmodel.FitAlgorithm(commmodel.TwoShot{}, p, kc.TwoShot.Samples(), nil); err != nil {
+		if kc.TwoFit, err = fit.Through(commmodel.TwoShot{}, p, kc.TwoShot.Samples(), nil); err != nil {
 			return nil, fmt.Errorf("two-shot at P = %d: %w", p, err)
 		}
 		kc.Measured, kc.MeasuredIn, kc.Note = measuredCrossing(kc.OneShot, kc.TwoShot)
 		kc.Model = linesCross(
-			func(s float64) float64 { return commmodel.Time(commmodel.OneShot{}, p, s, kc.OneFit.Link) },
-			func(s float64) float64 { return commmodel.Time(commmodel.TwoShot{}, p, s, kc.TwoFit.Link) })
-		kc.SameLink = commmodel.OneShotCrossover(p, kc.OneFit.Link)
+			func(s float64) float64 { return commmodel.Time(commmodel.OneShot{}, p, s, kc.OneFit.Link()) },
+			func(s float64) float64 { return commmodel.Time(commmodel.TwoShot{}, p, s, kc.TwoFit.Link()) })
+		kc.SameLink = commmodel.OneShotCrossover(p, kc.OneFit.Link())
 		out = append(out, kc)
 	}
 	return out, nil
@@ -491,9 +472,10 @@ func KernelLinkTable(kcs []KernelCrossover) Table {
 	t := Table{Header: []string{"P", "kernel", "fitted α per step", "fitted BW", "median |err|", "max |err|"},
 		Align: []Align{Right, Left, Right, Right, Right, Right}}
 	for _, k := range kcs {
-		for _, f := range []*commmodel.AlgorithmFit{k.OneFit, k.TwoFit} {
-			t.Rows = append(t.Rows, []string{strconv.Itoa(k.P), f.Algorithm.Name(), FormatTime(f.Link.Alpha),
-				FormatBW(f.Link.BW), percent(f.Fit.MedianRelErr), percent(f.Fit.MaxRelErr)})
+		for _, f := range []*fit.Result{k.OneFit, k.TwoFit} {
+			l := f.Link()
+			t.Rows = append(t.Rows, []string{strconv.Itoa(k.P), f.Algorithm.Name(), FormatTime(l.Alpha),
+				FormatBW(l.BW), percent(f.MedianRelErr), percent(f.MaxRelErr)})
 		}
 	}
 	return t
@@ -508,10 +490,10 @@ func KernelFigure(k KernelCrossover) Figure {
 		lo, hi = min(lo, float64(p.Size)), max(hi, float64(p.Size))
 	}
 	sizes := Sizes(lo/4, hi*2, 8)
-	curve := func(f *commmodel.AlgorithmFit) Series {
-		s := Series{Name: f.Algorithm.Name() + " fitted (" + linkString(f.Link) + ")", X: sizes, Y: make([]float64, len(sizes))}
+	curve := func(f *fit.Result) Series {
+		s := Series{Name: f.Algorithm.Name() + " fitted (" + linkString(f.Link()) + ")", X: sizes, Y: make([]float64, len(sizes))}
 		for i, x := range sizes {
-			s.Y[i] = commmodel.Time(f.Algorithm, k.P, x, f.Link)
+			s.Y[i] = f.Predict(x)
 		}
 		return s
 	}
@@ -548,21 +530,21 @@ const WildSource = "ByteDance-Seed/Triton-distributed issue #57"
 type WildFit struct {
 	// Samples are all rows; Wild indexes the wild one (the largest
 	// |relative error| of the robust fit); Clean leaves it out.
-	Samples, Clean []commmodel.Sample
+	Samples, Clean []fit.Sample
 	Wild           int
 	// Plain (Loss Squared) and Robust (the default, Bisquare) are piecewise
 	// fits of Samples; Reference is the robust piecewise fit of Clean.
-	Plain, Robust, Reference *commmodel.FitResult
+	Plain, Robust, Reference *fit.Result
 }
 
 // FitWild fits the Triton-distributed NCCL rows plainly and robustly.
 func FitWild() (*WildFit, error) {
 	w := &WildFit{Samples: data.Kernels().Select(data.Filter{Source: WildSource}).Samples()}
 	var err error
-	if w.Robust, err = commmodel.FitPiecewise(w.Samples, nil); err != nil {
+	if w.Robust, err = fit.Piecewise(w.Samples, nil); err != nil {
 		return nil, err
 	}
-	if w.Plain, err = commmodel.FitPiecewise(w.Samples, &commmodel.FitSettings{Loss: commmodel.Squared}); err != nil {
+	if w.Plain, err = fit.Piecewise(w.Samples, &fit.Settings{Loss: fit.Squared}); err != nil {
 		return nil, err
 	}
 	// Robust.Samples are sorted by size; so are the table's rows, but find
@@ -581,14 +563,14 @@ func FitWild() (*WildFit, error) {
 			w.Clean = append(w.Clean, s)
 		}
 	}
-	if w.Reference, err = commmodel.FitPiecewise(w.Clean, nil); err != nil {
+	if w.Reference, err = fit.Piecewise(w.Clean, nil); err != nil {
 		return nil, err
 	}
 	return w, nil
 }
 
 // weightOf returns r's robustness weight of sample s.
-func weightOf(r *commmodel.FitResult, s commmodel.Sample) float64 {
+func weightOf(r *fit.Result, s fit.Sample) float64 {
 	for i, x := range r.Samples {
 		if x == s {
 			return r.Weight[i]
@@ -599,7 +581,7 @@ func weightOf(r *commmodel.FitResult, s commmodel.Sample) float64 {
 
 // Deviation returns the largest relative difference between r's and the
 // reference fit's predictions at the clean samples.
-func (w *WildFit) Deviation(r *commmodel.FitResult) float64 {
+func (w *WildFit) Deviation(r *fit.Result) float64 {
 	d := 0.0
 	for _, s := range w.Clean {
 		ref := w.Reference.Predict(s.Size)
@@ -615,7 +597,7 @@ func WildTable(w *WildFit) Table {
 	wild := w.Samples[w.Wild]
 	for _, r := range []struct {
 		name string
-		r    *commmodel.FitResult
+		r    *fit.Result
 	}{{"plain least squares", w.Plain}, {"robust (bisquare)", w.Robust}, {"robust, wild row removed", w.Reference}} {
 		wt := "-"
 		if v := weightOf(r.r, wild); !math.IsNaN(v) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 )
 
@@ -52,10 +53,10 @@ func TestPublicLogFits(t *testing.T) {
 	}
 }
 
-// The regime marks sit where FitResult.Predict switches regime: the
-// geometric mean of the neighbouring regimes' sizes (commmodel fit.go).
+// The regime marks sit where fit.Result.Predict switches regime: the
+// geometric mean of the neighbouring regimes' sizes (fit.Result.Boundaries).
 func TestRegimeMarks(t *testing.T) {
-	r := &commmodel.FitResult{Regimes: []commmodel.Regime{
+	r := &fit.Result{Regimes: []fit.Regime{
 		{MinSize: 1 << 10, MaxSize: 1 << 20, Alpha: 1e-5, BW: 1e9},
 		{MinSize: 1 << 22, MaxSize: 1 << 30, Alpha: 1e-4, BW: 1e11}}}
 	ms := regimeMarks(r)
@@ -97,8 +98,8 @@ func TestKernelCrossovers(t *testing.T) {
 	}
 	for _, k := range kcs {
 		// The model crossover is a crossing of the two fitted curves.
-		t1 := commmodel.Time(commmodel.OneShot{}, k.P, k.Model, k.OneFit.Link)
-		t2 := commmodel.Time(commmodel.TwoShot{}, k.P, k.Model, k.TwoFit.Link)
+		t1 := commmodel.Time(commmodel.OneShot{}, k.P, k.Model, k.OneFit.Link())
+		t2 := commmodel.Time(commmodel.TwoShot{}, k.P, k.Model, k.TwoFit.Link())
 		if relDiff04(t1, t2) > 1e-9 {
 			t.Errorf("P = %d: fitted times at the model crossover differ: %g, %g", k.P, t1, t2)
 		}

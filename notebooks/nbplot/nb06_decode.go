@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 )
 
@@ -233,9 +234,9 @@ type MeasuredFloor struct {
 	Article float64
 	// Node are the out-of-place rows of PublicH20SmallLog, sizes in bytes,
 	// times in seconds, 0-byte rows included.
-	Node []commmodel.Sample
+	Node []fit.Sample
 	// CrossNode are the out-of-place rows of PublicH20CrossNodeLog.
-	CrossNode []commmodel.Sample
+	CrossNode []fit.Sample
 }
 
 // LoadMeasuredFloor reads the article's statement and the two public logs.
@@ -247,7 +248,7 @@ func LoadMeasuredFloor() (MeasuredFloor, error) {
 	m := MeasuredFloor{Article: st.Low}
 	for _, x := range []struct {
 		name string
-		dst  *[]commmodel.Sample
+		dst  *[]fit.Sample
 	}{{PublicH20SmallLog, &m.Node}, {PublicH20CrossNodeLog, &m.CrossNode}} {
 		lg, err := data.PublicLog(x.name, nil)
 		if err != nil {
@@ -263,7 +264,7 @@ func LoadMeasuredFloor() (MeasuredFloor, error) {
 
 // meanTime returns the mean time of the samples whose size is in [lo, hi]
 // bytes, in seconds, and how many there were.
-func meanTime(ss []commmodel.Sample, lo, hi float64) (float64, int) {
+func meanTime(ss []fit.Sample, lo, hi float64) (float64, int) {
 	sum, n := 0.0, 0
 	for _, s := range ss {
 		if s.Size >= lo && s.Size <= hi {
@@ -327,10 +328,9 @@ func (m MeasuredFloor) SmallFigure(s float64, sizes []float64) (Figure, error) {
 	}
 	f.Series = ClusterCurves(c, DecodeAlgorithms(c), sizes, commmodel.Algorithm.Name)
 	meas := Series{Name: "public 1 x 8 H20 run (AllToAll/AllGather)", Style: Points}
-	for _, x := range m.Node {
-		if x.Size > 0 {
-			meas.X, meas.Y = append(meas.X, x.Size), append(meas.Y, x.Time)
-		}
+	sized, _ := fit.SplitEmpty(m.Node)
+	for _, x := range sized {
+		meas.X, meas.Y = append(meas.X, x.Size), append(meas.Y, x.Time)
 	}
 	f.Series = append(f.Series, meas, Series{Name: "article's ~" + FormatTime(m.Article) + " floor",
 		X: []float64{sizes[0], sizes[len(sizes)-1]}, Y: []float64{m.Article, m.Article}})

@@ -1,4 +1,4 @@
-package commmodel_test
+package fit_test
 
 import (
 	"encoding/binary"
@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 )
 
 // FuzzFitPiecewise feeds arbitrary samples (pairs of float64 read from the
@@ -27,19 +27,19 @@ func FuzzFitPiecewise(f *testing.F) {
 	f.Add(enc(8, 1e-5, 8, 1e-5, 8, 1e-5))
 	f.Add(enc(1e300, 1e-300, 1e-300, 1e300, 1, 1))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var samples []commmodel.Sample
+		var samples []fit.Sample
 		for len(b) >= 16 && len(samples) < 200 {
 			s := math.Float64frombits(binary.LittleEndian.Uint64(b))
 			tm := math.Float64frombits(binary.LittleEndian.Uint64(b[8:]))
-			samples = append(samples, commmodel.Sample{Size: s, Time: tm})
+			samples = append(samples, fit.Sample{Size: s, Time: tm})
 			b = b[16:]
 		}
-		for _, fit := range []func([]commmodel.Sample, *commmodel.FitSettings) (*commmodel.FitResult, error){
-			commmodel.FitAlphaBeta, commmodel.FitPiecewise,
+		for _, fitter := range []func([]fit.Sample, *fit.Settings) (*fit.Result, error){
+			fit.AlphaBeta, fit.Piecewise,
 		} {
-			r, err := fit(samples, &commmodel.FitSettings{Bootstrap: 20})
+			r, err := fitter(samples, &fit.Settings{Bootstrap: 20})
 			if err != nil {
-				if !errors.Is(err, commmodel.ErrTooFewSamples) && !errors.Is(err, commmodel.ErrBadSample) && !errors.Is(err, commmodel.ErrOneSize) {
+				if !errors.Is(err, fit.ErrTooFewSamples) && !errors.Is(err, fit.ErrBadSample) && !errors.Is(err, fit.ErrOneSize) {
 					t.Fatalf("undocumented error %v", err)
 				}
 				continue

@@ -1,54 +1,13 @@
-package commmodel
+package schedule
 
 import (
 	"cmp"
 	"errors"
 	"fmt"
 	"slices"
-)
 
-// Executable schedules.
-//
-// A Schedule is the explicit form of an algorithm: a list of steps, and in each
-// step a list of transfers from one rank's buffer to another's. Simulate runs it
-// on P in-memory ranks holding real data and counts what it moves; Replay times
-// it under the alpha-beta model. The counts can then be held against Cost.
-//
-// # Elements and the one rounding rule
-//
-// Buffers are counted in elements of ElemBytes bytes each (4 by default, the
-// float that nccl-tests uses); a size S must be a whole number of elements,
-// n = S/ElemBytes. Wherever an algorithm cuts a range of n elements into k parts
-// (k = P for a ring, P' for halving-doubling, p for the node level of a
-// hierarchy, C for a pipelined broadcast), part i is
-//
-//	[⌊i·n/k⌋, ⌊(i+1)·n/k⌋)
-//
-// so parts hold ⌊n/k⌋ or ⌈n/k⌉ elements and always cover the range. This is the
-// schedules' only rounding (partBounds). An AllToAll block bound for
-// rank j is part j of the sender's buffer, so every block rank j receives has
-// the length of part j.
-//
-// How this meets the model's formulas, which treat S as divisible: when every
-// cut divides evenly, each rank's bytes are exactly the formula's, so the
-// busiest rank's simulated bytes equal Cost(P, S). Otherwise every part lies
-// between its length for S rounded down and for S rounded up to a size that
-// every cut divides, so the busiest rank's bytes lie between the formula at
-// those two sizes. (Not between the formula at S and at S rounded up: where
-// ranks do different work, as in the fold of halving-doubling, the busiest
-// rank may hold the shorter parts.) The property tests hold every schedule
-// to this bracket, and to equality when S divides.
-//
-// # Step semantics
-//
-// Within a step all transfers happen at once: every transfer reads its source
-// as it was when the step began, whatever else the step writes. A Reduce adds
-// its source into its destination element by element; reductions into the same
-// range in one step are allowed (addition commutes), but a Copy may not overlap
-// any other write of its step. A transfer whose Src equals its Dst is a local
-// copy or reduction (the rotations of Bruck, the scratch copy of one-shot); it
-// moves no bytes over any link, and a step of local transfers only is not a
-// communication step.
+	"github.com/inframethod/commlab/commmodel"
+)
 
 // Op is what a transfer does at its destination.
 type Op uint8
@@ -91,7 +50,7 @@ type Schedule struct {
 	// Algorithm is the name of the algorithm the schedule executes.
 	Algorithm string
 	// Collective is the operation it performs.
-	Collective Collective
+	Collective commmodel.Collective
 	// P is the number of ranks.
 	P int
 	// Size is S, the collective's size in bytes as nccl-tests prints it.
@@ -112,27 +71,27 @@ type Schedule struct {
 // Elems returns n, the collective's size in elements.
 func (s *Schedule) Elems() int { return int(s.Size / int64(s.ElemBytes)) }
 
-// DefaultElemBytes is the element size NewSchedule uses: 4 bytes, the float of
+// DefaultElemBytes is the element size New uses: 4 bytes, the float of
 // nccl-tests' default data type.
 const DefaultElemBytes = 4
 
 // ErrUnknownAlgorithm is returned for an Algorithm that has no schedule.
 var ErrUnknownAlgorithm = errors.New("no schedule for this algorithm")
 
-// NewSchedule builds the schedule of a for p ranks and S = size bytes in
-// elements of DefaultElemBytes. See NewScheduleElem.
-func NewSchedule(a Algorithm, p int, size int64) (*Schedule, error) {
-	return NewScheduleElem(a, p, size, DefaultElemBytes)
+// New builds the schedule of a for p ranks and S = size bytes in
+// elements of DefaultElemBytes. See NewElem.
+func New(a commmodel.Algorithm, p int, size int64) (*Schedule, error) {
+	return NewElem(a, p, size, DefaultElemBytes)
 }
 
-// NewScheduleElem builds the schedule of a for p ranks and S = size bytes in
+// NewElem builds the schedule of a for p ranks and S = size bytes in
 // elements of elemBytes bytes. It knows every algorithm of this package:
 // Ring, HalvingDoubling, TwoShot, OneShot, RingReduceScatter, RingAllGather,
 // PipelinedBroadcast, Direct, Pairwise, Bruck, HierarchicalAllReduce and
 // HierarchicalAllToAll; any other type gives ErrUnknownAlgorithm. Sizes that
 // are not a whole number of elements, p < 1, and hierarchical shapes that do
 // not fit p are errors.
-func NewScheduleElem(a Algorithm, p int, size int64, elemBytes int) (*Schedule, error) {
+func NewElem(a commmodel.Algorithm, p int, size int64, elemBytes int) (*Schedule, error) {
 	lay, err := layoutOf(a, p, size, elemBytes)
 	if err != nil {
 		return nil, err
@@ -145,23 +104,23 @@ func NewScheduleElem(a Algorithm, p int, size int64, elemBytes int) (*Schedule, 
 	n := s.Elems()
 	all := identityGroup(p)
 	switch a := a.(type) {
-	case Ring, HalvingDoubling, TwoShot, OneShot:
+	case commmodel.Ring, commmodel.HalvingDoubling, commmodel.TwoShot, commmodel.OneShot:
 		allReduceGroup(b, 0, a, all, 0, n, lay.scratch)
-	case RingReduceScatter:
+	case commmodel.RingReduceScatter:
 		ringReduceScatter(b, 0, all, 0, n)
-	case RingAllGather:
+	case commmodel.RingAllGather:
 		ringAllGather(b, 0, all, 0, n)
-	case PipelinedBroadcast:
+	case commmodel.PipelinedBroadcast:
 		chainBroadcast(b, all, n, a.Chunks)
-	case Direct:
+	case commmodel.Direct:
 		directAllToAll(b, p, n, lay)
-	case Pairwise:
+	case commmodel.Pairwise:
 		pairwiseAllToAll(b, p, n, lay)
-	case Bruck:
+	case commmodel.Bruck:
 		bruckAllToAll(b, p, n, lay)
-	case HierarchicalAllReduce:
+	case commmodel.HierarchicalAllReduce:
 		hierarchicalAllReduce(b, a, p, n, lay.scratch)
-	case HierarchicalAllToAll:
+	case commmodel.HierarchicalAllToAll:
 		hierarchicalAllToAll(b, a.PerNode, p, n, lay)
 	}
 	s.Steps = b.steps
@@ -180,18 +139,18 @@ type layout struct {
 
 // layoutOf checks a, p and size and lays out the buffers. It is the single
 // place that knows how much memory each algorithm's schedule needs.
-func layoutOf(a Algorithm, p int, size int64, elemBytes int) (layout, error) {
+func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, error) {
 	if p < 1 {
-		return layout{}, fmt.Errorf("commmodel: %d ranks; need at least 1", p)
+		return layout{}, fmt.Errorf("schedule: %d ranks; need at least 1", p)
 	}
 	if elemBytes < 1 {
-		return layout{}, fmt.Errorf("commmodel: element size %d B; need at least 1", elemBytes)
+		return layout{}, fmt.Errorf("schedule: element size %d B; need at least 1", elemBytes)
 	}
 	if size < 0 || size%int64(elemBytes) != 0 {
-		return layout{}, fmt.Errorf("commmodel: size %d B is not a whole number of %d-byte elements", size, elemBytes)
+		return layout{}, fmt.Errorf("schedule: size %d B is not a whole number of %d-byte elements", size, elemBytes)
 	}
 	if size/int64(elemBytes) > 1<<40 {
-		return layout{}, fmt.Errorf("commmodel: size %d B is too large to simulate", size)
+		return layout{}, fmt.Errorf("schedule: size %d B is too large to simulate", size)
 	}
 	n := int(size / int64(elemBytes))
 	inPlace := layout{bufLen: n, scratch: -1, work: -1}
@@ -202,49 +161,49 @@ func layoutOf(a Algorithm, p int, size int64, elemBytes int) (layout, error) {
 		return layout{bufLen: n + regions*p*slot, out: n, scratch: -1, work: n + p*slot, slot: slot}
 	}
 	switch a := a.(type) {
-	case Ring, HalvingDoubling, TwoShot, RingReduceScatter, RingAllGather:
+	case commmodel.Ring, commmodel.HalvingDoubling, commmodel.TwoShot, commmodel.RingReduceScatter, commmodel.RingAllGather:
 		return inPlace, nil
-	case OneShot:
+	case commmodel.OneShot:
 		return withScratch, nil
-	case PipelinedBroadcast:
+	case commmodel.PipelinedBroadcast:
 		if a.Chunks > 1<<20 {
-			return layout{}, fmt.Errorf("commmodel: broadcast in %d chunks; at most %d", a.Chunks, 1<<20)
+			return layout{}, fmt.Errorf("schedule: broadcast in %d chunks; at most %d", a.Chunks, 1<<20)
 		}
 		return inPlace, nil
-	case Direct, Pairwise:
+	case commmodel.Direct, commmodel.Pairwise:
 		l := a2a(1)
 		l.work = -1
 		return l, nil
-	case Bruck:
+	case commmodel.Bruck:
 		l := a2a(2)
 		l.staged = p * (p + 1) / 2 * slot // a step forwards up to ⌈P/2⌉ slots it also receives into
 		return l, nil
-	case HierarchicalAllToAll:
-		if _, ok := splitRanks(p, a.PerNode); !ok {
-			return layout{}, fmt.Errorf("commmodel: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
+	case commmodel.HierarchicalAllToAll:
+		if ok := wholeNodes(p, a.PerNode); !ok {
+			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
 		}
 		return a2a(2), nil
-	case HierarchicalAllReduce:
-		if _, ok := splitRanks(p, a.PerNode); !ok {
-			return layout{}, fmt.Errorf("commmodel: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
+	case commmodel.HierarchicalAllReduce:
+		if ok := wholeNodes(p, a.PerNode); !ok {
+			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
 		}
-		switch a.inter().(type) {
-		case Ring, HalvingDoubling, TwoShot:
+		switch interOf(a).(type) {
+		case commmodel.Ring, commmodel.HalvingDoubling, commmodel.TwoShot:
 			return inPlace, nil
-		case OneShot:
+		case commmodel.OneShot:
 			return withScratch, nil
 		}
-		return layout{}, fmt.Errorf("commmodel: hierarchical AllReduce: %w: inter %T", ErrUnknownAlgorithm, a.inter())
+		return layout{}, fmt.Errorf("schedule: hierarchical AllReduce: %w: inter %T", ErrUnknownAlgorithm, interOf(a))
 	}
-	return layout{}, fmt.Errorf("commmodel: %w: %T", ErrUnknownAlgorithm, a)
+	return layout{}, fmt.Errorf("schedule: %w: %T", ErrUnknownAlgorithm, a)
 }
 
 // Footprint estimates the memory Simulate needs for a on p ranks and S = size
 // bytes in elements of elemBytes, in bytes: the ranks' buffers (4 B per
 // element for 4-byte elements, held as float32; 8 B otherwise, float64) and
 // the schedule's transfers with what checking and counting them holds,
-// without building anything. It reports the same errors as NewScheduleElem.
-func Footprint(a Algorithm, p int, size int64, elemBytes int) (float64, error) {
+// without building anything. It reports the same errors as NewElem.
+func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64, error) {
 	lay, err := layoutOf(a, p, size, elemBytes)
 	if err != nil {
 		return 0, err
@@ -257,11 +216,11 @@ func Footprint(a Algorithm, p int, size int64, elemBytes int) (float64, error) {
 	// out-of-place layouts.
 	perMsg, local := 1.0, 0.0
 	switch a := a.(type) {
-	case Bruck:
+	case commmodel.Bruck:
 		perMsg, local = float64(p)/2+1, 2*float64(p)
-	case HierarchicalAllToAll:
+	case commmodel.HierarchicalAllToAll:
 		perMsg, local = float64(p/max(a.PerNode, 1)), 1
-	case Direct, Pairwise, OneShot:
+	case commmodel.Direct, commmodel.Pairwise, commmodel.OneShot:
 		local = 1
 	}
 	transfers := float64(p) * (float64(c.Messages)*perMsg + local)
@@ -304,6 +263,20 @@ func identityGroup(p int) []int {
 	return g
 }
 
+// wholeNodes reports whether p ranks are whole nodes of perNode ranks.
+func wholeNodes(p, perNode int) bool { return perNode >= 1 && p%perNode == 0 }
+
+// interOf is the AllReduce h runs between nodes: h.Inter, or commmodel.Ring
+// when that is nil (see commmodel.HierarchicalAllReduce).
+func interOf(h commmodel.HierarchicalAllReduce) commmodel.Algorithm {
+	if h.Inter == nil {
+		return commmodel.Ring{}
+	}
+	return h.Inter
+}
+
+func isPow2(n int) bool { return n > 0 && n&(n-1) == 0 }
+
 // mod returns a mod m in [0, m).
 func mod(a, m int) int { return ((a % m) + m) % m }
 
@@ -325,7 +298,7 @@ type interval struct {
 // those from a snapshot taken when the step begins.
 func (s *Schedule) hazards() ([][]int, error) {
 	if s.P < 1 || s.ElemBytes < 1 || s.Len < 0 {
-		return nil, fmt.Errorf("commmodel: schedule with %d ranks, %d-byte elements, %d-element buffers", s.P, s.ElemBytes, s.Len)
+		return nil, fmt.Errorf("schedule: schedule with %d ranks, %d-byte elements, %d-element buffers", s.P, s.ElemBytes, s.Len)
 	}
 	var out [][]int
 	var w []interval
@@ -335,7 +308,7 @@ func (s *Schedule) hazards() ([][]int, error) {
 		for ti, t := range step {
 			if t.Src < 0 || t.Src >= s.P || t.Dst < 0 || t.Dst >= s.P || t.Len < 0 ||
 				t.SrcOff < 0 || t.SrcOff+t.Len > s.Len || t.DstOff < 0 || t.DstOff+t.Len > s.Len {
-				return nil, fmt.Errorf("commmodel: step %d transfer %d (%d[%d:+%d] -> %d[%d]) is outside %d ranks of %d elements",
+				return nil, fmt.Errorf("schedule: step %d transfer %d (%d[%d:+%d] -> %d[%d]) is outside %d ranks of %d elements",
 					si, ti, t.Src, t.SrcOff, t.Len, t.Dst, t.DstOff, s.P, s.Len)
 			}
 			if t.Len > 0 {
@@ -358,7 +331,7 @@ func (s *Schedule) hazards() ([][]int, error) {
 				em, emc = 0, 0
 			}
 			if x.lo < em && (x.copy || x.lo < emc) {
-				return nil, fmt.Errorf("commmodel: step %d: a copy into rank %d overlaps another write at [%d, %d)", si, x.rank, x.lo, x.hi)
+				return nil, fmt.Errorf("schedule: step %d: a copy into rank %d overlaps another write at [%d, %d)", si, x.rank, x.lo, x.hi)
 			}
 			em = max(em, x.hi)
 			if x.copy {

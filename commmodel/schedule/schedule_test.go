@@ -1,4 +1,4 @@
-package commmodel
+package schedule
 
 import (
 	"errors"
@@ -6,36 +6,38 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // scheduled lists every algorithm with a schedule, for p ranks: the
 // hierarchical forms only where p splits into nodes of perNode GPUs.
-func scheduled(p int) []Algorithm {
-	algs := []Algorithm{
-		Ring{}, HalvingDoubling{}, TwoShot{}, OneShot{},
-		RingReduceScatter{}, RingAllGather{},
-		PipelinedBroadcast{}, PipelinedBroadcast{Chunks: 4},
-		Direct{}, Pairwise{}, Bruck{},
+func scheduled(p int) []commmodel.Algorithm {
+	algs := []commmodel.Algorithm{
+		commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.TwoShot{}, commmodel.OneShot{},
+		commmodel.RingReduceScatter{}, commmodel.RingAllGather{},
+		commmodel.PipelinedBroadcast{}, commmodel.PipelinedBroadcast{Chunks: 4},
+		commmodel.Direct{}, commmodel.Pairwise{}, commmodel.Bruck{},
 	}
 	for _, per := range []int{2, 3, 4, 8} {
 		if p%per != 0 {
 			continue
 		}
-		for _, inter := range []Algorithm{Ring{}, HalvingDoubling{}, TwoShot{}, OneShot{}} {
-			algs = append(algs, HierarchicalAllReduce{PerNode: per, Inter: inter})
+		for _, inter := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.TwoShot{}, commmodel.OneShot{}} {
+			algs = append(algs, commmodel.HierarchicalAllReduce{PerNode: per, Inter: inter})
 		}
-		algs = append(algs, HierarchicalAllToAll{PerNode: per})
+		algs = append(algs, commmodel.HierarchicalAllToAll{PerNode: per})
 	}
 	return algs
 }
 
-func describe(a Algorithm) string {
+func describe(a commmodel.Algorithm) string {
 	switch a := a.(type) {
-	case HierarchicalAllReduce:
-		return fmt.Sprintf("hierarchical-allreduce/%d/%s", a.PerNode, a.inter().Name())
-	case HierarchicalAllToAll:
+	case commmodel.HierarchicalAllReduce:
+		return fmt.Sprintf("hierarchical-allreduce/%d/%s", a.PerNode, interOf(a).Name())
+	case commmodel.HierarchicalAllToAll:
 		return fmt.Sprintf("hierarchical-alltoall/%d", a.PerNode)
-	case PipelinedBroadcast:
+	case commmodel.PipelinedBroadcast:
 		return fmt.Sprintf("broadcast/%d", a.Chunks)
 	}
 	return a.Collective().String() + "/" + a.Name()
@@ -60,7 +62,7 @@ func TestSchedulesMatchModel(t *testing.T) {
 			down, up := n/even*even, (n+even-1)/even*even
 			for _, a := range scheduled(p) {
 				name := fmt.Sprintf("%s/P=%d/n=%d", describe(a), p, n)
-				s, err := NewScheduleElem(a, p, int64(n*eb), eb)
+				s, err := NewElem(a, p, int64(n*eb), eb)
 				if err != nil {
 					t.Errorf("%s: %v", name, err)
 					continue
@@ -81,7 +83,7 @@ func TestSchedulesMatchModel(t *testing.T) {
 }
 
 // checkCounts holds counts to the model's costs lo and hi at S rounded down and up.
-func checkCounts(t *testing.T, name string, c Counts, lo, hi Cost) {
+func checkCounts(t *testing.T, name string, c Counts, lo, hi commmodel.Cost) {
 	t.Helper()
 	ints := []struct {
 		what      string
@@ -117,31 +119,31 @@ func checkCounts(t *testing.T, name string, c Counts, lo, hi Cost) {
 
 // TestScheduleErrors: bad inputs are errors, never panics.
 func TestScheduleErrors(t *testing.T) {
-	type other struct{ Ring }
+	type other struct{ commmodel.Ring }
 	cases := []struct {
 		name string
-		a    Algorithm
+		a    commmodel.Algorithm
 		p    int
 		size int64
 	}{
 		{"unknown type", other{}, 4, 64},
-		{"no ranks", Ring{}, 0, 64},
-		{"negative size", Ring{}, 4, -4},
-		{"part of an element", Ring{}, 4, 6},
-		{"ragged nodes", HierarchicalAllReduce{PerNode: 3}, 8, 64},
-		{"zero per node", HierarchicalAllToAll{}, 8, 64},
-		{"unknown inter", HierarchicalAllReduce{PerNode: 2, Inter: Direct{}}, 8, 64},
-		{"absurd chunk count", PipelinedBroadcast{Chunks: 1 << 30}, 4, 64},
+		{"no ranks", commmodel.Ring{}, 0, 64},
+		{"negative size", commmodel.Ring{}, 4, -4},
+		{"part of an element", commmodel.Ring{}, 4, 6},
+		{"ragged nodes", commmodel.HierarchicalAllReduce{PerNode: 3}, 8, 64},
+		{"zero per node", commmodel.HierarchicalAllToAll{}, 8, 64},
+		{"unknown inter", commmodel.HierarchicalAllReduce{PerNode: 2, Inter: commmodel.Direct{}}, 8, 64},
+		{"absurd chunk count", commmodel.PipelinedBroadcast{Chunks: 1 << 30}, 4, 64},
 	}
 	for _, c := range cases {
-		if _, err := NewSchedule(c.a, c.p, c.size); err == nil {
+		if _, err := New(c.a, c.p, c.size); err == nil {
 			t.Errorf("%s: no error", c.name)
 		}
 		if _, err := Footprint(c.a, c.p, c.size, DefaultElemBytes); err == nil {
 			t.Errorf("%s: Footprint gave no error", c.name)
 		}
 	}
-	if _, err := NewSchedule(other{}, 4, 64); !errors.Is(err, ErrUnknownAlgorithm) {
+	if _, err := New(other{}, 4, 64); !errors.Is(err, ErrUnknownAlgorithm) {
 		t.Errorf("unknown type: %v, want ErrUnknownAlgorithm", err)
 	}
 }
@@ -149,7 +151,7 @@ func TestScheduleErrors(t *testing.T) {
 // TestValidateRejects: transfers out of bounds and copies that race are errors.
 func TestValidateRejects(t *testing.T) {
 	base := func(steps ...[]Transfer) *Schedule {
-		return &Schedule{Collective: AllReduce, P: 2, Size: 16, ElemBytes: 4, Len: 4, Steps: steps}
+		return &Schedule{Collective: commmodel.AllReduce, P: 2, Size: 16, ElemBytes: 4, Len: 4, Steps: steps}
 	}
 	bad := map[string]*Schedule{
 		"rank out of range":   base([]Transfer{{Src: 0, Dst: 2, Len: 1}}),
@@ -179,7 +181,7 @@ func TestValidateRejects(t *testing.T) {
 // float64 values (1- and 8-byte elements) and float32 values (4-byte).
 func TestStepReadsItsStart(t *testing.T) {
 	for _, eb := range []int{1, 4, 8} {
-		s := &Schedule{Collective: AllToAll, P: 1, ElemBytes: eb, Len: 3, Steps: [][]Transfer{{
+		s := &Schedule{Collective: commmodel.AllToAll, P: 1, ElemBytes: eb, Len: 3, Steps: [][]Transfer{{
 			{Src: 0, Dst: 0, SrcOff: 0, DstOff: 1, Len: 1},
 			{Src: 0, Dst: 0, SrcOff: 1, DstOff: 2, Len: 1},
 			{Src: 0, Dst: 0, SrcOff: 2, DstOff: 0, Len: 1},
@@ -204,7 +206,7 @@ func TestStepReadsItsStart(t *testing.T) {
 // take the data's own memory.
 func TestRanksValueType(t *testing.T) {
 	for _, eb := range []int{1, 2, 4, 8} {
-		s, err := NewScheduleElem(Ring{}, 4, int64(16*eb), eb)
+		s, err := NewElem(commmodel.Ring{}, 4, int64(16*eb), eb)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,7 +239,7 @@ func TestSimulateExactnessBound(t *testing.T) {
 		{most + 1, 8, true},
 	}
 	for _, c := range cases {
-		s := &Schedule{Collective: AllReduce, P: c.p, ElemBytes: c.eb}
+		s := &Schedule{Collective: commmodel.AllReduce, P: c.p, ElemBytes: c.eb}
 		if _, err := NewRanks(s); (err == nil) != c.ok {
 			t.Errorf("P = %d, %d-byte elements: NewRanks error %v, want accepted %v", c.p, c.eb, err, c.ok)
 		}
@@ -252,7 +254,7 @@ func TestSimulateExactnessBound(t *testing.T) {
 // TestScheduleDetectsWrongSchedule: the checker catches a schedule that
 // skips a step (it must be able to fail).
 func TestScheduleDetectsWrongSchedule(t *testing.T) {
-	s, err := NewSchedule(Ring{}, 4, 64)
+	s, err := New(commmodel.Ring{}, 4, 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,8 +272,8 @@ func TestScheduleDetectsWrongSchedule(t *testing.T) {
 // split over the workers (and, under -race, checks that they share nothing
 // they write).
 func TestSimulateLargeSteps(t *testing.T) {
-	for _, a := range []Algorithm{Ring{}, HalvingDoubling{}, OneShot{}, Bruck{}, HierarchicalAllToAll{PerNode: 4}} {
-		s, err := NewSchedule(a, 12, 1<<20)
+	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.OneShot{}, commmodel.Bruck{}, commmodel.HierarchicalAllToAll{PerNode: 4}} {
+		s, err := New(a, 12, 1<<20)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -286,30 +288,30 @@ func TestSimulateLargeSteps(t *testing.T) {
 // of its steps (the article: "每卡 P−1 条连接"), those of ring 1 in each of
 // its 2(P-1) steps; direct AllToAll's incast is P-1 messages at one rank.
 func TestCountsPerStep(t *testing.T) {
-	count := func(a Algorithm, p int) Counts {
-		s, err := NewSchedule(a, p, 4*int64(p))
+	count := func(a commmodel.Algorithm, p int) Counts {
+		s, err := New(a, p, 4*int64(p))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return Count(s)
 	}
-	if got := count(TwoShot{}, 8).StepFanout; len(got) != 2 || got[0] != 7 || got[1] != 7 {
+	if got := count(commmodel.TwoShot{}, 8).StepFanout; len(got) != 2 || got[0] != 7 || got[1] != 7 {
 		t.Errorf("two-shot P=8: peers per step %v, want [7 7]", got)
 	}
-	ring := count(Ring{}, 8).StepFanout
+	ring := count(commmodel.Ring{}, 8).StepFanout
 	if len(ring) != 14 || slices.Max(ring) != 1 || slices.Min(ring) != 1 {
 		t.Errorf("ring P=8: peers per step %v, want fourteen 1s", ring)
 	}
-	if c := count(Direct{}, 16); c.Incast != 15 {
+	if c := count(commmodel.Direct{}, 16); c.Incast != 15 {
 		t.Errorf("direct AllToAll P=16: incast %d, want 15", c.Incast)
 	}
-	if c := count(Pairwise{}, 16); c.Incast != 1 {
+	if c := count(commmodel.Pairwise{}, 16); c.Incast != 1 {
 		t.Errorf("pairwise AllToAll P=16: incast %d, want 1 (one message in flight)", c.Incast)
 	}
 }
 
 func ExampleSimulate() {
-	s, err := NewSchedule(HalvingDoubling{}, 6, 960000)
+	s, err := New(commmodel.HalvingDoubling{}, 6, 960000)
 	if err != nil {
 		panic(err)
 	}
@@ -317,7 +319,7 @@ func ExampleSimulate() {
 	if err != nil {
 		panic(err)
 	}
-	c := HalvingDoubling{}.Cost(6, 960000)
+	c := commmodel.HalvingDoubling{}.Cost(6, 960000)
 	fmt.Printf("correct %v; steps %d (model %d); busiest rank sends %d B (model %.0f)\n",
 		r.Correct, r.Steps, c.Steps, r.MaxSent(), c.Bytes)
 	// Output:
@@ -329,8 +331,8 @@ func ExampleSimulate() {
 // as live heap), and not wildly more, with float32 values (4-byte elements)
 // and float64 ones (8-byte).
 func TestFootprint(t *testing.T) {
-	for _, a := range []Algorithm{Ring{}, HalvingDoubling{}, OneShot{}, Direct{}, Pairwise{}, Bruck{},
-		HierarchicalAllReduce{PerNode: 8}, HierarchicalAllToAll{PerNode: 8}} {
+	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.OneShot{}, commmodel.Direct{}, commmodel.Pairwise{}, commmodel.Bruck{},
+		commmodel.HierarchicalAllReduce{PerNode: 8}, commmodel.HierarchicalAllToAll{PerNode: 8}} {
 		for _, eb := range []int{4, 8} {
 			const p, size = 64, 1 << 20
 			est, err := Footprint(a, p, size, eb)
@@ -340,7 +342,7 @@ func TestFootprint(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			s, err := NewScheduleElem(a, p, size, eb)
+			s, err := NewElem(a, p, size, eb)
 			if err != nil {
 				t.Fatal(err)
 			}

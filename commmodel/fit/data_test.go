@@ -1,28 +1,26 @@
-package commmodel_test
+package fit_test
 
 import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 )
 
 // publicLogSamples returns the out-of-place samples of every test of the
 // embedded public log name, 0-byte rows left out: they time an empty call
-// (the launch floor), not a transfer, and FitAlphaBeta rejects size 0.
-func publicLogSamples(t *testing.T, name string) []commmodel.Sample {
+// (the launch floor), not a transfer, and AlphaBeta rejects size 0.
+func publicLogSamples(t *testing.T, name string) []fit.Sample {
 	t.Helper()
 	l, err := data.PublicLog(name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []commmodel.Sample
+	var out []fit.Sample
 	for _, ts := range l.Tests {
-		for _, s := range ts.Samples(data.OutOfPlace) {
-			if s.Size > 0 {
-				out = append(out, s)
-			}
-		}
+		sized, _ := fit.SplitEmpty(ts.Samples(data.OutOfPlace))
+		out = append(out, sized...)
 	}
 	return out
 }
@@ -43,11 +41,11 @@ func TestFitPublicLogs(t *testing.T) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			samples := publicLogSamples(t, name)
-			single, err := commmodel.FitAlphaBeta(samples, nil)
+			single, err := fit.AlphaBeta(samples, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			pw, err := commmodel.FitPiecewise(samples, nil)
+			pw, err := fit.Piecewise(samples, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +78,7 @@ func TestFitPublicLogs(t *testing.T) {
 // tritonSamples are the NCCL AllReduce times on 8 x H100 of
 // ByteDance-Seed/Triton-distributed issue #57 (data/kernels_public.csv),
 // whose 2 MiB row (290.73 us among neighbours of 32 and 59 us) is wild.
-func tritonSamples(t *testing.T) (all, clean []commmodel.Sample, wild int) {
+func tritonSamples(t *testing.T) (all, clean []fit.Sample, wild int) {
 	t.Helper()
 	all = data.Kernels().Select(data.Filter{Source: "ByteDance-Seed/Triton-distributed issue #57"}).Samples()
 	if len(all) != 13 {
@@ -102,23 +100,23 @@ func tritonSamples(t *testing.T) (all, clean []commmodel.Sample, wild int) {
 
 func TestFitRobustToWildPoint(t *testing.T) {
 	all, clean, _ := tritonSamples(t)
-	fit := func(s []commmodel.Sample, loss commmodel.Loss) commmodel.Regime {
-		r, err := commmodel.FitAlphaBeta(s, &commmodel.FitSettings{Loss: loss, Bootstrap: -1})
+	fitOne := func(s []fit.Sample, loss fit.Loss) fit.Regime {
+		r, err := fit.AlphaBeta(s, &fit.Settings{Loss: loss, Bootstrap: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r.Regimes[0]
 	}
 	for _, tc := range []struct {
-		loss commmodel.Loss
+		loss fit.Loss
 		// tol bounds how far the wild row may move alpha and BW relative to
 		// the fit without it; the least-squares row shows it does move them.
 		tolA, tolB float64
 	}{
-		{commmodel.Bisquare, 0.002, 0.002},
-		{commmodel.Huber, 0.01, 0.02},
+		{fit.Bisquare, 0.002, 0.002},
+		{fit.Huber, 0.01, 0.02},
 	} {
-		ref, got := fit(clean, tc.loss), fit(all, tc.loss)
+		ref, got := fitOne(clean, tc.loss), fitOne(all, tc.loss)
 		if d := relDiff(got.Alpha, ref.Alpha); d > tc.tolA {
 			t.Errorf("%v: alpha moved %.1f%% by the wild row (%g vs %g s)", tc.loss, 100*d, got.Alpha, ref.Alpha)
 		}
@@ -126,8 +124,8 @@ func TestFitRobustToWildPoint(t *testing.T) {
 			t.Errorf("%v: BW moved %.1f%% by the wild row (%g vs %g B/s)", tc.loss, 100*d, got.BW, ref.BW)
 		}
 	}
-	ls, lsRef := fit(all, commmodel.Squared), fit(clean, commmodel.Squared)
-	rb, rbRef := fit(all, commmodel.Bisquare), fit(clean, commmodel.Bisquare)
+	ls, lsRef := fitOne(all, fit.Squared), fitOne(clean, fit.Squared)
+	rb, rbRef := fitOne(all, fit.Bisquare), fitOne(clean, fit.Bisquare)
 	t.Logf("least squares: alpha moved %.2f%%, BW %.2f%%; bisquare: %.2f%%, %.2f%%",
 		100*relDiff(ls.Alpha, lsRef.Alpha), 100*relDiff(ls.BW, lsRef.BW), 100*relDiff(rb.Alpha, rbRef.Alpha), 100*relDiff(rb.BW, rbRef.BW))
 	// Relative error already bounds a too-slow row's residual by 1, so least
@@ -139,11 +137,11 @@ func TestFitRobustToWildPoint(t *testing.T) {
 
 func TestFitPiecewiseRejectsWildPoint(t *testing.T) {
 	all, clean, wild := tritonSamples(t)
-	r, err := commmodel.FitPiecewise(all, nil)
+	r, err := fit.Piecewise(all, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := commmodel.FitPiecewise(clean, nil)
+	ref, err := fit.Piecewise(clean, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,23 +167,37 @@ func TestFitPiecewiseRejectsWildPoint(t *testing.T) {
 // 9.5 us, 1 MiB 14.8 us, 16 MiB 72 us, 64 MiB 216 us) fitted through direct
 // AllToAll at P = 8: the article says alpha ~10 us and BW ~280 GB/s fit
 // better than its defaults.
-func TestFitAlgorithmArticleAllToAll(t *testing.T) {
+func TestThroughArticleAllToAll(t *testing.T) {
 	samples := data.Article().Select(data.Filter{Collective: "alltoall", NRanks: 8}).Samples()
 	if len(samples) != 4 {
 		t.Fatalf("%d article AllToAll points on 8 GPUs, want 4", len(samples))
 	}
-	f, err := commmodel.FitAlgorithm(commmodel.Direct{}, 8, samples, nil)
+	f, err := fit.Through(commmodel.Direct{}, 8, samples, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("alpha %.2f us, BW %.1f GB/s, median %.1f%%", f.Link.Alpha*1e6, f.Link.BW/1e9, 100*f.Fit.MedianRelErr)
+	l := f.Regimes[0].Link()
+	t.Logf("alpha %.2f us, BW %.1f GB/s, median %.1f%%", l.Alpha*1e6, l.BW/1e9, 100*f.MedianRelErr)
 	// "alpha ~10 us, BW ~280 GB/s": within 15% of each.
-	if relDiff(f.Link.Alpha, 10e-6) > 0.15 || relDiff(f.Link.BW, 280e9) > 0.15 {
-		t.Errorf("alpha %g s, BW %g B/s; the article says ~10 us, ~280 GB/s", f.Link.Alpha, f.Link.BW)
+	if relDiff(l.Alpha, 10e-6) > 0.15 || relDiff(l.BW, 280e9) > 0.15 {
+		t.Errorf("alpha %g s, BW %g B/s; the article says ~10 us, ~280 GB/s", l.Alpha, l.BW)
 	}
-	for i, s := range f.Fit.Samples {
-		if got := commmodel.Time(commmodel.Direct{}, 8, s.Size, f.Link); relDiff(got, f.Fit.Predicted[i]) > 1e-12 {
-			t.Errorf("Time on the fitted link %g s, fit predicted %g s", got, f.Fit.Predicted[i])
+	for i, s := range f.Samples {
+		if got := commmodel.Time(commmodel.Direct{}, 8, s.Size, l); relDiff(got, f.Predicted[i]) > 1e-12 {
+			t.Errorf("Time on the fitted link %g s, fit predicted %g s", got, f.Predicted[i])
 		}
+		// Predict is the model that was fitted: Steps·α + Bytes/BW.
+		if got := f.Predict(s.Size); relDiff(got, f.Predicted[i]) > 1e-12 {
+			t.Errorf("Predict(%g B) = %g s, fit predicted %g s", s.Size, got, f.Predicted[i])
+		}
+	}
+	// At 64 MiB direct AllToAll sends (P-1)/P·S = 7/8·S (commmodel.Direct's
+	// bytes), so α + S/BW (what Predict returned before it knew the model)
+	// is 14% above Steps·α + Bytes/BW: (α + S/BW)/(α + 7/8·S/BW) = 1.14 on
+	// this link.
+	const s64 = 64 << 20
+	plain := l.Alpha + s64/l.BW
+	if got := f.Predict(s64); relDiff(plain/got, 1.14) > 0.01 {
+		t.Errorf("α + S/BW = %g s is %.3fx Predict(64 MiB) = %g s, want 1.14x", plain, plain/got, got)
 	}
 }

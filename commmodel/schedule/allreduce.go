@@ -1,6 +1,10 @@
-package commmodel
+package schedule
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/inframethod/commlab/commmodel"
+)
 
 // Schedules of AllReduce and of its halves, ReduceScatter and AllGather.
 //
@@ -12,19 +16,19 @@ import "math/bits"
 // allReduceGroup writes AllReduce algorithm a over group g. scratch is the
 // offset of a scratch mirror of the buffer (one-shot reads its input there),
 // or -1.
-func allReduceGroup(b *builder, at int, a Algorithm, g []int, off, n, scratch int) int {
+func allReduceGroup(b *builder, at int, a commmodel.Algorithm, g []int, off, n, scratch int) int {
 	switch a.(type) {
-	case Ring:
+	case commmodel.Ring:
 		at = ringReduceScatter(b, at, g, off, n)
 		return ringAllGather(b, at, g, off, n)
-	case HalvingDoubling:
+	case commmodel.HalvingDoubling:
 		return halvingDoubling(b, at, g, off, n)
-	case TwoShot:
+	case commmodel.TwoShot:
 		return twoShot(b, at, g, off, n)
-	case OneShot:
+	case commmodel.OneShot:
 		return oneShot(b, at, g, off, n, scratch)
 	}
-	panic("commmodel: allReduceGroup: no schedule for " + a.Name()) // layoutOf rejects it first
+	panic("schedule: allReduceGroup: no schedule for " + a.Name()) // layoutOf rejects it first
 }
 
 // ringReduceScatter: in step t member m reduces part (m-t-1) mod k into member

@@ -1,9 +1,6 @@
-package commmodel
+package fit
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // reweight sets w to the weights of loss for relative residuals rel and
 // returns the largest change of a weight. The scale is
@@ -13,7 +10,7 @@ import (
 // (the median absolute residual, consistent for the normal's σ), and the
 // weights are Tukey's (1-(r/cs)²)² below cs and 0 above, or Huber's
 // min(1, cs/|r|), with c the loss's tuning constant.
-func reweight(rel, w []float64, loss Loss, s FitSettings) (moved, scale float64) {
+func reweight(rel, w []float64, loss Loss, s Settings) (moved, scale float64) {
 	scale = robustScale(rel, s)
 	c := tuning(loss, s)
 	for i, r := range rel {
@@ -39,72 +36,22 @@ func reweight(rel, w []float64, loss Loss, s FitSettings) (moved, scale float64)
 }
 
 // robustScale is max(1.4826·median|rᵢ|, ScaleFloor).
-func robustScale(rel []float64, s FitSettings) float64 {
+func robustScale(rel []float64, s Settings) float64 {
 	return max(1.4826*medianAbs(rel), s.ScaleFloor)
-}
-
-// medianAbs returns the median of |x| for non-empty x in expected linear
-// time (quickselect on a copy).
-func medianAbs(x []float64) float64 {
-	a := make([]float64, len(x))
-	for i, v := range x {
-		a[i] = math.Abs(v)
-	}
-	n := len(a)
-	hi := selectKth(a, n/2)
-	if n%2 == 1 {
-		return hi
-	}
-	// The lower middle is the largest of the elements left of n/2.
-	return (slices.Max(a[:n/2]) + hi) / 2
-}
-
-// selectKth reorders a so that a[k] is its k-th smallest element, everything
-// before it no larger and everything after no smaller, and returns a[k].
-func selectKth(a []float64, k int) float64 {
-	lo, hi := 0, len(a)-1
-	for lo < hi {
-		// Median of three as the pivot, then a Hoare partition.
-		mid := lo + (hi-lo)/2
-		p := max(min(a[lo], a[mid]), min(max(a[lo], a[mid]), a[hi]))
-		i, j := lo, hi
-		for i <= j {
-			for a[i] < p {
-				i++
-			}
-			for a[j] > p {
-				j--
-			}
-			if i <= j {
-				a[i], a[j] = a[j], a[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return a[k]
-		}
-	}
-	return a[k]
 }
 
 // tuning is the tuning constant c of loss: s.Tuning for the configured loss,
 // the default of the other (the Huber start of a Bisquare fit).
-func tuning(loss Loss, s FitSettings) float64 {
+func tuning(loss Loss, s Settings) float64 {
 	if loss == s.Loss {
 		return s.Tuning
 	}
-	return (&FitSettings{Loss: loss}).withDefaults().Tuning
+	return (&Settings{Loss: loss}).withDefaults().Tuning
 }
 
 // rho is the loss of relative residual r at scale, normalised so that
-// rho(r) ≈ r² for small r (see FitPiecewise).
-func rho(r float64, loss Loss, scale float64, s FitSettings) float64 {
+// rho(r) ≈ r² for small r (see Piecewise).
+func rho(r float64, loss Loss, scale float64, s Settings) float64 {
 	cs := tuning(loss, s) * scale
 	a := math.Abs(r)
 	switch loss {
@@ -127,6 +74,6 @@ func rho(r float64, loss Loss, scale float64, s FitSettings) float64 {
 // most flexible fit, at least NoiseFloor:
 //
 //	σ = max(NoiseFloor, 1.4826·median|rᵢ|)
-func referenceScale(rel []float64, s FitSettings) float64 {
+func referenceScale(rel []float64, s Settings) float64 {
 	return max(s.NoiseFloor, 1.4826*medianAbs(rel))
 }

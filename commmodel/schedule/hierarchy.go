@@ -1,4 +1,6 @@
-package commmodel
+package schedule
+
+import "github.com/inframethod/commlab/commmodel"
 
 // hierarchicalAllReduce is the article's three steps over N nodes of p GPUs
 // (rank = node·p + local index): a ring reduce-scatter inside every node
@@ -6,7 +8,7 @@ package commmodel
 // then AllReduce that part with the Inter algorithm; a ring all-gather inside
 // every node spreads the result. Nodes, and then rails, run side by side in
 // the same steps.
-func hierarchicalAllReduce(b *builder, h HierarchicalAllReduce, p, n, scratch int) {
+func hierarchicalAllReduce(b *builder, h commmodel.HierarchicalAllReduce, p, n, scratch int) {
 	per := h.PerNode
 	nodes := p / per
 	node := func(x int) []int {
@@ -27,7 +29,7 @@ func hierarchicalAllReduce(b *builder, h HierarchicalAllReduce, p, n, scratch in
 			rail[x] = x*per + l
 		}
 		lo, hi := partBounds(n, per, l)
-		next = max(next, allReduceGroup(b, at, h.inter(), rail, lo, hi-lo, scratch))
+		next = max(next, allReduceGroup(b, at, interOf(h), rail, lo, hi-lo, scratch))
 	}
 	for x := range nodes {
 		ringAllGather(b, next, node(x), 0, n)

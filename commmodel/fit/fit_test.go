@@ -1,23 +1,26 @@
-package commmodel_test
+package fit_test
 
 import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 )
 
-// modelSamples returns T = alpha + S/BW (the model of FitAlphaBeta) at
+// modelSamples returns T = alpha + S/BW (the model of AlphaBeta) at
 // sizes 2^lo..2^hi B, each time multiplied by (1 + noise·N(0,1)) from a
 // seeded generator.
-func modelSamples(alpha, bw float64, lo, hi int, noise float64, seed uint64) []commmodel.Sample {
+func modelSamples(alpha, bw float64, lo, hi int, noise float64, seed uint64) []fit.Sample {
 	rng := rand.New(rand.NewPCG(seed, 1))
-	var out []commmodel.Sample
+	var out []fit.Sample
 	for e := lo; e <= hi; e++ {
 		s := math.Ldexp(1, e)
-		out = append(out, commmodel.Sample{Size: s, Time: (alpha + s/bw) * (1 + noise*rng.NormFloat64())})
+		out = append(out, fit.Sample{Size: s, Time: (alpha + s/bw) * (1 + noise*rng.NormFloat64())})
 	}
 	return out
 }
@@ -30,19 +33,19 @@ func TestFitAlphaBetaRecoversModel(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		noise      float64
-		loss       commmodel.Loss
+		loss       fit.Loss
 		tolA, tolB float64
 	}{
-		{"exact/squared", 0, commmodel.Squared, 1e-9, 1e-9},
-		{"exact/bisquare", 0, commmodel.Bisquare, 1e-9, 1e-9},
+		{"exact/squared", 0, fit.Squared, 1e-9, 1e-9},
+		{"exact/bisquare", 0, fit.Bisquare, 1e-9, 1e-9},
 		// 2% multiplicative noise on 31 points: the relative standard error
 		// of each parameter is about 0.02/sqrt(31/2) ~ 0.5%; allow 4x.
-		{"noise2%/squared", 0.02, commmodel.Squared, 0.03, 0.03},
-		{"noise2%/bisquare", 0.02, commmodel.Bisquare, 0.03, 0.03},
+		{"noise2%/squared", 0.02, fit.Squared, 0.03, 0.03},
+		{"noise2%/bisquare", 0.02, fit.Bisquare, 0.03, 0.03},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			samples := modelSamples(alpha, bw, 3, 33, tc.noise, 7)
-			r, err := commmodel.FitAlphaBeta(samples, &commmodel.FitSettings{Loss: tc.loss, Seed: 3})
+			r, err := fit.AlphaBeta(samples, &fit.Settings{Loss: tc.loss, Seed: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,11 +86,11 @@ func TestFitAlphaBetaBounds(t *testing.T) {
 	t.Run("alpha at 0", func(t *testing.T) {
 		// T = S/BW - 2 us is best fitted with a negative alpha; the bound
 		// alpha >= 0 must hold and BW stay near 100 GB/s.
-		var samples []commmodel.Sample
+		var samples []fit.Sample
 		for _, s := range []float64{1e6, 2e6, 4e6, 8e6} {
-			samples = append(samples, commmodel.Sample{Size: s, Time: s/100e9 - 2e-6})
+			samples = append(samples, fit.Sample{Size: s, Time: s/100e9 - 2e-6})
 		}
-		r, err := commmodel.FitAlphaBeta(samples, &commmodel.FitSettings{Loss: commmodel.Squared})
+		r, err := fit.AlphaBeta(samples, &fit.Settings{Loss: fit.Squared})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,8 +106,8 @@ func TestFitAlphaBetaBounds(t *testing.T) {
 		// The NVLS-tree log's rows 4..512 B are flat at ~46-47 us
 		// (data/public/h20_2x8_allreduce_nvlstree_nccl1244.log); a time that
 		// falls with size has its BW at the cap, finite, and flagged.
-		samples := []commmodel.Sample{{Size: 4, Time: 47.5e-6}, {Size: 64, Time: 46.3e-6}, {Size: 512, Time: 46.2e-6}}
-		r, err := commmodel.FitAlphaBeta(samples, &commmodel.FitSettings{Loss: commmodel.Squared})
+		samples := []fit.Sample{{Size: 4, Time: 47.5e-6}, {Size: 64, Time: 46.3e-6}, {Size: 512, Time: 46.2e-6}}
+		r, err := fit.AlphaBeta(samples, &fit.Settings{Loss: fit.Squared})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +115,7 @@ func TestFitAlphaBetaBounds(t *testing.T) {
 		if !g.BWAtBound || math.IsInf(g.BW, 0) || !(g.BW > 0) {
 			t.Errorf("BW = %g (at bound %v), want finite, positive, at bound", g.BW, g.BWAtBound)
 		}
-		// At the cap S/BW is at most 0.1% of every time (FitAlphaBeta's doc).
+		// At the cap S/BW is at most 0.1% of every time (AlphaBeta's doc).
 		for _, s := range samples {
 			if s.Size/g.BW > 1e-3*s.Time*(1+1e-9) {
 				t.Errorf("S/BW = %g s at %g B exceeds 0.1%% of %g s", s.Size/g.BW, s.Size, s.Time)
@@ -128,49 +131,49 @@ func TestFitAlphaBetaBounds(t *testing.T) {
 }
 
 func TestFitErrors(t *testing.T) {
-	ok := []commmodel.Sample{{Size: 1e3, Time: 1e-5}, {Size: 1e6, Time: 2e-5}, {Size: 1e9, Time: 1e-2}}
-	with := func(i int, s commmodel.Sample) []commmodel.Sample {
-		c := append([]commmodel.Sample(nil), ok...)
+	ok := []fit.Sample{{Size: 1e3, Time: 1e-5}, {Size: 1e6, Time: 2e-5}, {Size: 1e9, Time: 1e-2}}
+	with := func(i int, s fit.Sample) []fit.Sample {
+		c := append([]fit.Sample(nil), ok...)
 		c[i] = s
 		return c
 	}
 	for _, tc := range []struct {
 		name    string
-		samples []commmodel.Sample
+		samples []fit.Sample
 		want    error
 	}{
-		{"none", nil, commmodel.ErrTooFewSamples},
-		{"two", ok[:2], commmodel.ErrTooFewSamples},
-		{"zero time", with(1, commmodel.Sample{Size: 1e6, Time: 0}), commmodel.ErrBadSample},
-		{"negative time", with(1, commmodel.Sample{Size: 1e6, Time: -1}), commmodel.ErrBadSample},
-		{"NaN time", with(2, commmodel.Sample{Size: 1e9, Time: math.NaN()}), commmodel.ErrBadSample},
-		{"Inf time", with(2, commmodel.Sample{Size: 1e9, Time: math.Inf(1)}), commmodel.ErrBadSample},
-		{"zero size", with(0, commmodel.Sample{Size: 0, Time: 3e-6}), commmodel.ErrBadSample},
-		{"NaN size", with(0, commmodel.Sample{Size: math.NaN(), Time: 3e-6}), commmodel.ErrBadSample},
-		{"one size", []commmodel.Sample{{Size: 8, Time: 1e-5}, {Size: 8, Time: 2e-5}, {Size: 8, Time: 3e-5}}, commmodel.ErrOneSize},
+		{"none", nil, fit.ErrTooFewSamples},
+		{"two", ok[:2], fit.ErrTooFewSamples},
+		{"zero time", with(1, fit.Sample{Size: 1e6, Time: 0}), fit.ErrBadSample},
+		{"negative time", with(1, fit.Sample{Size: 1e6, Time: -1}), fit.ErrBadSample},
+		{"NaN time", with(2, fit.Sample{Size: 1e9, Time: math.NaN()}), fit.ErrBadSample},
+		{"Inf time", with(2, fit.Sample{Size: 1e9, Time: math.Inf(1)}), fit.ErrBadSample},
+		{"zero size", with(0, fit.Sample{Size: 0, Time: 3e-6}), fit.ErrBadSample},
+		{"NaN size", with(0, fit.Sample{Size: math.NaN(), Time: 3e-6}), fit.ErrBadSample},
+		{"one size", []fit.Sample{{Size: 8, Time: 1e-5}, {Size: 8, Time: 2e-5}, {Size: 8, Time: 3e-5}}, fit.ErrOneSize},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, fit := range []func([]commmodel.Sample, *commmodel.FitSettings) (*commmodel.FitResult, error){
-				commmodel.FitAlphaBeta, commmodel.FitPiecewise,
+			for _, fitter := range []func([]fit.Sample, *fit.Settings) (*fit.Result, error){
+				fit.AlphaBeta, fit.Piecewise,
 			} {
-				r, err := fit(tc.samples, nil)
+				r, err := fitter(tc.samples, nil)
 				if !errors.Is(err, tc.want) || r != nil {
 					t.Errorf("got (%v, %v), want error %v", r, err, tc.want)
 				}
 			}
 		})
 	}
-	var se *commmodel.SampleError
-	if _, err := commmodel.FitAlphaBeta(with(1, commmodel.Sample{Size: 1e6, Time: 0}), nil); !errors.As(err, &se) || se.Index != 1 {
+	var se *fit.SampleError
+	if _, err := fit.AlphaBeta(with(1, fit.Sample{Size: 1e6, Time: 0}), nil); !errors.As(err, &se) || se.Index != 1 {
 		t.Errorf("error %v does not name sample 1", err)
 	}
-	if _, err := commmodel.FitPiecewise(ok, &commmodel.FitSettings{Regimes: 2}); !errors.Is(err, commmodel.ErrTooFewSamples) {
+	if _, err := fit.Piecewise(ok, &fit.Settings{Regimes: 2}); !errors.Is(err, fit.ErrTooFewSamples) {
 		t.Errorf("2 regimes of 3 samples: error %v, want ErrTooFewSamples", err)
 	}
 }
 
 // threeRegimes is a synthetic NCCL-like curve: three protocol regimes, each
-// T = alpha + S/BW (FitPiecewise's model), with their own alpha and BW.
+// T = alpha + S/BW (Piecewise's model), with their own alpha and BW.
 var threeRegimes = []struct {
 	upTo, alpha, bw float64
 }{
@@ -179,16 +182,16 @@ var threeRegimes = []struct {
 	{math.Inf(1), 30e-6, 350e9},
 }
 
-func threeRegimeSamples(sizes []float64, noise float64, seed uint64) []commmodel.Sample {
+func threeRegimeSamples(sizes []float64, noise float64, seed uint64) []fit.Sample {
 	rng := rand.New(rand.NewPCG(seed, 2))
-	out := make([]commmodel.Sample, len(sizes))
+	out := make([]fit.Sample, len(sizes))
 	for i, s := range sizes {
 		k := 0
 		for s > threeRegimes[k].upTo {
 			k++
 		}
 		g := threeRegimes[k]
-		out[i] = commmodel.Sample{Size: s, Time: (g.alpha + s/g.bw) * (1 + noise*rng.NormFloat64())}
+		out[i] = fit.Sample{Size: s, Time: (g.alpha + s/g.bw) * (1 + noise*rng.NormFloat64())}
 	}
 	return out
 }
@@ -204,7 +207,7 @@ func powersOfTwo(lo, hi int) []float64 {
 func TestFitPiecewiseRecoversRegimes(t *testing.T) {
 	for _, noise := range []float64{0, 0.01} {
 		samples := threeRegimeSamples(powersOfTwo(3, 33), noise, 11)
-		r, err := commmodel.FitPiecewise(samples, &commmodel.FitSettings{Seed: 1})
+		r, err := fit.Piecewise(samples, &fit.Settings{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +228,7 @@ func TestFitPiecewiseRecoversRegimes(t *testing.T) {
 				t.Errorf("noise %g regime %d: alpha %g BW %g, want %g %g", noise, k, g.Alpha, g.BW, threeRegimes[k].alpha, threeRegimes[k].bw)
 			}
 		}
-		single, err := commmodel.FitAlphaBeta(samples, nil)
+		single, err := fit.AlphaBeta(samples, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -238,7 +241,7 @@ func TestFitPiecewiseRecoversRegimes(t *testing.T) {
 func TestFitPiecewiseFixedRegimes(t *testing.T) {
 	samples := threeRegimeSamples(powersOfTwo(3, 33), 0, 1)
 	for k := 1; k <= 5; k++ {
-		r, err := commmodel.FitPiecewise(samples, &commmodel.FitSettings{Regimes: k, Bootstrap: -1})
+		r, err := fit.Piecewise(samples, &fit.Settings{Regimes: k, Bootstrap: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -271,7 +274,7 @@ func TestFitPiecewiseManyPoints(t *testing.T) {
 		sizes[i] = math.Round(math.Exp2(3 + 30*rng.Float64()))
 	}
 	samples := threeRegimeSamples(sizes, 0.01, 9)
-	r, err := commmodel.FitPiecewise(samples, &commmodel.FitSettings{Bootstrap: -1})
+	r, err := fit.Piecewise(samples, &fit.Settings{Bootstrap: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,8 +294,8 @@ func TestFitPiecewiseManyPoints(t *testing.T) {
 func TestFitLeaveOneOut(t *testing.T) {
 	// Three points on one line: leaving any out, the other two give the same
 	// line, so the LOO error is 0 (up to rounding).
-	samples := []commmodel.Sample{{Size: 1e3, Time: 10e-6 + 1e3/1e10}, {Size: 1e5, Time: 10e-6 + 1e5/1e10}, {Size: 1e7, Time: 10e-6 + 1e7/1e10}}
-	r, err := commmodel.FitAlphaBeta(samples, &commmodel.FitSettings{Loss: commmodel.Squared})
+	samples := []fit.Sample{{Size: 1e3, Time: 10e-6 + 1e3/1e10}, {Size: 1e5, Time: 10e-6 + 1e5/1e10}, {Size: 1e7, Time: 10e-6 + 1e7/1e10}}
+	r, err := fit.AlphaBeta(samples, &fit.Settings{Loss: fit.Squared})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +307,7 @@ func TestFitLeaveOneOut(t *testing.T) {
 	// Moving the middle point up by 10%: its LOO prediction is the line
 	// through the others, so its LOO error is 1/1.1 - 1.
 	samples[1].Time *= 1.1
-	r, err = commmodel.FitAlphaBeta(samples, &commmodel.FitSettings{Loss: commmodel.Squared})
+	r, err = fit.AlphaBeta(samples, &fit.Settings{Loss: fit.Squared})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,8 +318,8 @@ func TestFitLeaveOneOut(t *testing.T) {
 
 func TestFitBootstrapSeeded(t *testing.T) {
 	samples := modelSamples(10e-6, 280e9, 10, 30, 0.03, 4)
-	ci := func(seed uint64) commmodel.Regime {
-		r, err := commmodel.FitAlphaBeta(samples, &commmodel.FitSettings{Seed: seed})
+	ci := func(seed uint64) fit.Regime {
+		r, err := fit.AlphaBeta(samples, &fit.Settings{Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,17 +335,17 @@ func TestFitBootstrapSeeded(t *testing.T) {
 	if !(a.AlphaCI.Lo < a.Alpha && a.Alpha < a.AlphaCI.Hi && a.BWCI.Lo < a.BW && a.BW < a.BWCI.Hi) {
 		t.Errorf("estimates outside their intervals: %+v", a)
 	}
-	r, err := commmodel.FitAlphaBeta(samples, &commmodel.FitSettings{Bootstrap: -1})
+	r, err := fit.AlphaBeta(samples, &fit.Settings{Bootstrap: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if (r.Regimes[0].AlphaCI != commmodel.Interval{}) {
+	if (r.Regimes[0].AlphaCI != fit.Interval{}) {
 		t.Errorf("Bootstrap -1 gave an interval %+v", r.Regimes[0].AlphaCI)
 	}
 }
 
 // stepsAlgo is a test-only Algorithm whose cost has a fixed number of steps
-// and sends 2(P-1)/P·S bytes, like ring AllReduce (DESIGN.md's table).
+// and sends 2(P-1)/P·S bytes, like ring AllReduce (commmodel.Ring).
 type stepsAlgo struct{}
 
 func (stepsAlgo) Name() string                     { return "test-ring" }
@@ -352,25 +355,31 @@ func (stepsAlgo) Cost(p int, size float64) commmodel.Cost {
 	return commmodel.Cost{Steps: 2 * (p - 1), Bytes: 2 * (n - 1) / n * size}
 }
 
-func TestFitAlgorithmRecoversLink(t *testing.T) {
+func TestThroughRecoversLink(t *testing.T) {
 	// "If this is ring AllReduce at P = 16, what are alpha and BW?": times
 	// made by Cost.Time on a known link must give that link back.
 	want := commmodel.Link{Alpha: 2e-6, BW: 350e9} // the article's intra-node defaults
 	for _, a := range []commmodel.Algorithm{stepsAlgo{}, commmodel.Ring{}} {
-		var samples []commmodel.Sample
+		var samples []fit.Sample
 		for _, s := range powersOfTwo(10, 32) {
-			samples = append(samples, commmodel.Sample{Size: s, Time: commmodel.Time(a, 16, s, want)})
+			samples = append(samples, fit.Sample{Size: s, Time: commmodel.Time(a, 16, s, want)})
 		}
-		f, err := commmodel.FitAlgorithm(a, 16, samples, nil)
+		f, err := fit.Through(a, 16, samples, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if relDiff(f.Link.Alpha, want.Alpha) > 1e-9 || relDiff(f.Link.BW, want.BW) > 1e-9 {
-			t.Errorf("%s: link %+v, want %+v", a.Name(), f.Link, want)
+		if l := f.Regimes[0].Link(); relDiff(l.Alpha, want.Alpha) > 1e-9 || relDiff(l.BW, want.BW) > 1e-9 {
+			t.Errorf("%s: link %+v, want %+v", a.Name(), l, want)
+		}
+		// Predict is the time on the link found: Cost.Time at any size.
+		for _, s := range []float64{1, 3 << 20, 1 << 40} {
+			if got, w := f.Predict(s), commmodel.Time(a, 16, s, want); relDiff(got, w) > 1e-9 {
+				t.Errorf("%s: Predict(%g B) = %g s, Time on the link %g s", a.Name(), s, got, w)
+			}
 		}
 		// The same samples read as plain alpha + S/BW: alpha = 30 steps·alpha,
 		// BW = link BW / (2·15/16).
-		single, err := commmodel.FitAlphaBeta(samples, nil)
+		single, err := fit.AlphaBeta(samples, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -399,11 +408,11 @@ func TestFitPiecewiseSmoothCurves(t *testing.T) {
 	for _, c := range curves {
 		for _, noise := range []float64{0, 0.01, 0.03} {
 			rng := rand.New(rand.NewPCG(1, 2))
-			var samples []commmodel.Sample
+			var samples []fit.Sample
 			for _, s := range powersOfTwo(3, 33) {
-				samples = append(samples, commmodel.Sample{Size: s, Time: c.time(s) * (1 + noise*rng.NormFloat64())})
+				samples = append(samples, fit.Sample{Size: s, Time: c.time(s) * (1 + noise*rng.NormFloat64())})
 			}
-			r, err := commmodel.FitPiecewise(samples, &commmodel.FitSettings{Bootstrap: -1})
+			r, err := fit.Piecewise(samples, &fit.Settings{Bootstrap: -1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -413,4 +422,86 @@ func TestFitPiecewiseSmoothCurves(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestSplitEmpty(t *testing.T) {
+	// nccl-tests' 0-byte rows (the empty call) go to empty, every other
+	// sample, a bad one included, to sized, both in their order.
+	in := []fit.Sample{{Size: 0, Time: 3.1e-6}, {Size: 8, Time: 10e-6}, {Size: 0, Time: 3.2e-6}, {Size: -1, Time: 1e-6}, {Size: 16, Time: 11e-6}}
+	sized, empty := fit.SplitEmpty(in)
+	if want := []fit.Sample{in[1], in[3], in[4]}; !slices.Equal(sized, want) {
+		t.Errorf("sized %v, want %v", sized, want)
+	}
+	if want := []fit.Sample{in[0], in[2]}; !slices.Equal(empty, want) {
+		t.Errorf("empty %v, want %v", empty, want)
+	}
+}
+
+func TestMedian(t *testing.T) {
+	// The middle value, or the mean of the two middle ones: the definition.
+	for _, tc := range []struct {
+		x    []float64
+		want float64
+	}{
+		{[]float64{3}, 3},
+		{[]float64{3, 1, 2}, 2},
+		{[]float64{4, 1, 3, 2}, 2.5},
+		{[]float64{-1, 5, 5, 0}, 2.5},
+	} {
+		x := slices.Clone(tc.x)
+		if got := fit.Median(x); got != tc.want {
+			t.Errorf("Median(%v) = %g, want %g", tc.x, got, tc.want)
+		}
+		if !slices.Equal(x, tc.x) {
+			t.Errorf("Median reordered its input: %v", x)
+		}
+	}
+	for _, x := range [][]float64{nil, {1, math.NaN(), 2}} {
+		if got := fit.Median(x); !math.IsNaN(got) {
+			t.Errorf("Median(%v) = %g, want NaN", x, got)
+		}
+	}
+}
+
+func TestBoundariesAndNotes(t *testing.T) {
+	// Two regimes of the three-regime curve's first two: 8 B..8 KiB and
+	// 16 KiB..64 KiB. Predict switches at √(8 KiB·16 KiB) (Boundaries), and
+	// the second regime spans 4x, the first 1024x: neither is Narrow; a
+	// regime of 1..1.5 MiB would be.
+	r := &fit.Result{Regimes: []fit.Regime{
+		{MinSize: 8, MaxSize: 8 << 10, Alpha: 5e-6, BW: 1e9},
+		{MinSize: 16 << 10, MaxSize: 64 << 10, Alpha: 20e-6, BW: 50e9}}}
+	b := r.Boundaries()
+	if want := math.Sqrt(8 << 10 * 16 << 10); len(b) != 1 || relDiff(b[0], want) > 1e-15 {
+		t.Fatalf("Boundaries %v, want [%g]", b, want)
+	}
+	below, above := r.Predict(b[0]*(1-1e-9)), r.Predict(b[0]*(1+1e-9))
+	if relDiff(below, 5e-6+b[0]/1e9) > 1e-6 || relDiff(above, 20e-6+b[0]/50e9) > 1e-6 {
+		t.Errorf("Predict does not switch at the boundary: %g, %g", below, above)
+	}
+	if r.Regimes[0].Narrow() || r.Regimes[1].Narrow() || !(fit.Regime{MinSize: 1 << 20, MaxSize: 3 << 19}).Narrow() {
+		t.Error("Narrow wrong")
+	}
+	// A fit whose one regime spans 1..1.75 MiB carries the note.
+	var samples []fit.Sample
+	for _, s := range []float64{1 << 20, 5 << 18, 3 << 19, 7 << 18} {
+		samples = append(samples, fit.Sample{Size: s, Time: 10e-6 + s/100e9})
+	}
+	f, err := fit.AlphaBeta(samples, &fit.Settings{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Notes) != 1 || !strings.Contains(f.Notes[0], "1048576..1835008 B spans less than 2x") {
+		t.Errorf("notes %q, want one on the regime 1048576..1835008 B", f.Notes)
+	}
+}
+
+func TestLinkOfPiecewisePanics(t *testing.T) {
+	r := &fit.Result{Regimes: make([]fit.Regime, 2)}
+	defer func() {
+		if recover() == nil {
+			t.Error("Link of a two-regime fit did not panic")
+		}
+	}()
+	r.Link()
 }

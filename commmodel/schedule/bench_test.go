@@ -1,17 +1,19 @@
-package commmodel
+package schedule
 
 import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // benchRun measures Ranks.Run, the simulator's execution of a schedule on
 // filled buffers; building the schedule and filling the buffers come before
 // the loop. It reports the buffers' and the schedule's memory next to the
 // data itself (P·S bytes of payload).
-func benchRun(b *testing.B, a Algorithm, p int, size int64, elemBytes int) {
-	s, err := NewScheduleElem(a, p, size, elemBytes)
+func benchRun(b *testing.B, a commmodel.Algorithm, p int, size int64, elemBytes int) {
+	s, err := NewElem(a, p, size, elemBytes)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,7 +44,7 @@ func benchRun(b *testing.B, a Algorithm, p int, size int64, elemBytes int) {
 // ranks of 4 MiB each, under 2 s on a 2-core machine, memory within 3x the data.
 func BenchmarkRingAllReduce1024(b *testing.B) {
 	for _, eb := range []int{8, 4} {
-		b.Run(fmt.Sprintf("elem=%dB", eb), func(b *testing.B) { benchRun(b, Ring{}, 1024, 4<<20, eb) })
+		b.Run(fmt.Sprintf("elem=%dB", eb), func(b *testing.B) { benchRun(b, commmodel.Ring{}, 1024, 4<<20, eb) })
 	}
 }
 
@@ -51,14 +53,14 @@ func BenchmarkRingAllReduce1024(b *testing.B) {
 // elements and float64 for 8-byte ones).
 func BenchmarkDirectAllToAll256(b *testing.B) {
 	for _, eb := range []int{8, 4} {
-		b.Run(fmt.Sprintf("elem=%dB", eb), func(b *testing.B) { benchRun(b, Direct{}, 256, 4<<20, eb) })
+		b.Run(fmt.Sprintf("elem=%dB", eb), func(b *testing.B) { benchRun(b, commmodel.Direct{}, 256, 4<<20, eb) })
 	}
 }
 
 // BenchmarkSimulateRing1024 is the whole of Simulate (schedule checks, fill,
 // run, reference check, counts) for the same ring.
 func BenchmarkSimulateRing1024(b *testing.B) {
-	s, err := NewScheduleElem(Ring{}, 1024, 4<<20, 8)
+	s, err := NewElem(commmodel.Ring{}, 1024, 4<<20, 8)
 	if err != nil {
 		b.Fatal(err)
 	}

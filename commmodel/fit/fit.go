@@ -1,4 +1,4 @@
-package commmodel
+package fit
 
 import (
 	"cmp"
@@ -6,18 +6,44 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/inframethod/commlab/commmodel"
 )
+
+// Sample is one measured point: a collective of Size bytes that took Time seconds.
+type Sample struct {
+	// Size is the message size in bytes, as nccl-tests prints it.
+	Size float64
+	// Time is the measured duration, in seconds.
+	Time float64
+}
+
+// SplitEmpty splits samples into those a fit can take and the 0-byte ones,
+// keeping their order. nccl-tests' 0-byte rows time an empty call (NCCL
+// returns before launching a transfer): they are the launch floor, not a
+// point of T = α + S/BW. Samples of any other size, bad ones included, go
+// to sized, where a fit reports what is wrong with them.
+func SplitEmpty(samples []Sample) (sized, empty []Sample) {
+	for _, s := range samples {
+		if s.Size == 0 {
+			empty = append(empty, s)
+		} else {
+			sized = append(sized, s)
+		}
+	}
+	return sized, empty
+}
 
 // Errors the fits return for data they cannot fit. A *SampleError wraps
 // ErrBadSample and names the offending sample.
 var (
 	// ErrTooFewSamples: fewer samples than the fit has parameters to determine.
-	ErrTooFewSamples = errors.New("commmodel: too few samples to fit")
+	ErrTooFewSamples = errors.New("fit: too few samples to fit")
 	// ErrBadSample: a size or time that is not a finite positive number.
-	ErrBadSample = errors.New("commmodel: bad sample")
+	ErrBadSample = errors.New("fit: bad sample")
 	// ErrOneSize: every sample has the same size (or the same regressors), so
 	// latency and bandwidth cannot be told apart.
-	ErrOneSize = errors.New("commmodel: all samples have the same size; alpha and BW cannot be separated")
+	ErrOneSize = errors.New("fit: all samples have the same size; alpha and BW cannot be separated")
 )
 
 // A SampleError reports the sample a fit rejected. Its Err is ErrBadSample.
@@ -31,7 +57,7 @@ type SampleError struct {
 }
 
 func (e *SampleError) Error() string {
-	return fmt.Sprintf("commmodel: sample %d (size %g B, time %g s): %s", e.Index, e.Sample.Size, e.Sample.Time, e.Reason)
+	return fmt.Sprintf("fit: sample %d (size %g B, time %g s): %s", e.Index, e.Sample.Size, e.Sample.Time, e.Reason)
 }
 
 // Unwrap returns ErrBadSample.
@@ -65,12 +91,12 @@ func (l Loss) String() string {
 	return fmt.Sprintf("Loss(%d)", int(l))
 }
 
-// FitSettings tunes FitAlphaBeta, FitPiecewise and FitAlgorithm. A nil
-// *FitSettings, and every zero field, means the default given in the field's
+// Settings tunes AlphaBeta, Piecewise and Through. A nil
+// *Settings, and every zero field, means the default given in the field's
 // comment.
-type FitSettings struct {
-	// Regimes fixes the number of size regimes of FitPiecewise; 0 chooses it
-	// by BIC (see FitPiecewise). FitAlphaBeta and FitAlgorithm always use one.
+type Settings struct {
+	// Regimes fixes the number of size regimes of Piecewise; 0 chooses it
+	// by BIC (see Piecewise). AlphaBeta and Through always use one.
 	Regimes int
 	// MaxRegimes bounds the automatic choice of regimes (default 8).
 	MaxRegimes int
@@ -108,8 +134,8 @@ type FitSettings struct {
 }
 
 // withDefaults returns a copy of s with zero fields set to their defaults.
-func (s *FitSettings) withDefaults() FitSettings {
-	var d FitSettings
+func (s *Settings) withDefaults() Settings {
+	var d Settings
 	if s != nil {
 		d = *s
 	}
@@ -166,16 +192,34 @@ type Regime struct {
 	// N is the number of samples in the regime.
 	N int
 	// BWAtBound reports that the bandwidth sits at its upper bound: time does
-	// not grow with size in this regime (see FitAlphaBeta).
+	// not grow with size in this regime (see AlphaBeta).
 	BWAtBound bool
 }
 
-// FitResult is a fitted alpha-beta model with its diagnostics. Samples and the
+// Link returns the regime's link, {Alpha, BW}: for a fit through an
+// algorithm (Through), the link that algorithm runs on.
+func (g Regime) Link() commmodel.Link { return commmodel.Link{Alpha: g.Alpha, BW: g.BW} }
+
+// Narrow reports whether the regime spans less than a factor of 2 in size,
+//
+//	MaxSize < 2·MinSize
+//
+// Over so short a range α and S/BW change together, so its Alpha and BW are
+// hard to tell apart (their intervals say by how much).
+func (g Regime) Narrow() bool { return g.MaxSize < 2*g.MinSize }
+
+// Result is a fitted alpha-beta model with its diagnostics. Samples and the
 // per-sample slices are sorted by size.
-type FitResult struct {
+type Result struct {
 	// Regimes are the fitted size regimes in increasing size; one for
-	// FitAlphaBeta and FitAlgorithm.
+	// AlphaBeta and Through.
 	Regimes []Regime
+	// Algorithm and P are the algorithm and rank count a fit through an
+	// algorithm assumed (Through): each regime's time is then
+	// Steps(P, S)·Alpha + Bytes(P, S)/BW. Algorithm is nil for AlphaBeta
+	// and Piecewise, whose time is Alpha + S/BW.
+	Algorithm commmodel.Algorithm
+	P         int
 	// Samples are the fitted samples, sorted by size (stable).
 	Samples []Sample
 	// Predicted is the model's time for each sample, in seconds.
@@ -198,9 +242,12 @@ type FitResult struct {
 	Iterations int
 	// Converged reports whether the weights settled within MaxIter.
 	Converged bool
+	// Notes are what a reader of the fit should know about it, one sentence
+	// each: today, each regime that is Narrow.
+	Notes []string
 }
 
-// FitAlphaBeta fits one latency-bandwidth pair to measurements by least
+// AlphaBeta fits one latency-bandwidth pair to measurements by least
 // squares on relative error. The model and objective are
 //
 //	T(S) = α + S/BW
@@ -231,13 +278,13 @@ type FitResult struct {
 // until no weight moves by more than 10⁻³ or MaxIter is reached (Bisquare
 // starts from Huber weights settled to 10⁻²).
 //
-// FitAlphaBeta needs at least three samples and two distinct sizes; every
+// AlphaBeta needs at least three samples and two distinct sizes; every
 // size and time must be finite and positive. Bad data gives ErrTooFewSamples,
 // ErrOneSize or a *SampleError wrapping ErrBadSample.
-func FitAlphaBeta(samples []Sample, settings *FitSettings) (*FitResult, error) {
+func AlphaBeta(samples []Sample, settings *Settings) (*Result, error) {
 	s := settings.withDefaults()
 	s.Regimes = 1
-	return fitRegimes(samples, nil, s)
+	return fitRegimes(samples, model{}, s)
 }
 
 // design is the regression problem for sorted samples: time ≈ a·x1 + b·x2.
@@ -257,12 +304,12 @@ type design struct {
 }
 
 // bMinScaled is the lower bound of the scaled inverse bandwidth b·B0 (see
-// FitAlphaBeta: BW is capped at 1000·max(x2/t)).
+// AlphaBeta: BW is capped at 1000·max(x2/t)).
 const bMinScaled = 1e-3
 
-// newDesign validates samples, sorts them by size and builds the regressors:
-// x1, x2 = 1, S for the plain model, or an algorithm's Steps and Bytes.
-func newDesign(samples []Sample, regress func(size float64) (x1, x2 float64)) (*design, error) {
+// newDesign validates samples, sorts them by size and builds the regressors
+// of m: x1, x2 = 1, S for the plain model, or an algorithm's Steps and Bytes.
+func newDesign(samples []Sample, m model) (*design, error) {
 	if len(samples) < 3 {
 		return nil, fmt.Errorf("%w: %d samples, need at least 3", ErrTooFewSamples, len(samples))
 	}
@@ -275,10 +322,7 @@ func newDesign(samples []Sample, regress func(size float64) (x1, x2 float64)) (*
 		case !(sm.Time > 0) || math.IsInf(sm.Time, 0):
 			return nil, &SampleError{i, sm, "time is not a finite positive number of seconds"}
 		}
-		x1[i], x2[i] = 1, sm.Size
-		if regress != nil {
-			x1[i], x2[i] = regress(sm.Size)
-		}
+		x1[i], x2[i] = m.regressors(sm.Size)
 		if !(x1[i] >= 0) || !(x2[i] >= 0) || math.IsInf(x1[i], 0) || math.IsInf(x2[i], 0) {
 			return nil, &SampleError{i, sm, fmt.Sprintf("regressors %g steps, %g bytes are not finite and non-negative", x1[i], x2[i])}
 		}
@@ -321,7 +365,7 @@ func newDesign(samples []Sample, regress func(size float64) (x1, x2 float64)) (*
 	return d, nil
 }
 
-// sums are the weighted sums of one regression problem (see FitAlphaBeta).
+// sums are the weighted sums of one regression problem (see AlphaBeta).
 type sums struct {
 	w, u, v, uu, uv, vv float64
 }
@@ -347,7 +391,7 @@ func (s sums) rss(a, b float64) float64 {
 
 // solve returns the constrained least-squares scaled parameters a ≥ 0,
 // b ≥ bMinScaled and their residual sum of squares, by the active set of
-// FitAlphaBeta's doc comment. ok is false when the sums hold no information.
+// AlphaBeta's doc comment. ok is false when the sums hold no information.
 func (s sums) solve() (a, b, rss float64, ok bool) {
 	if !(s.uu > 0) && !(s.vv > 0) {
 		return 0, 0, 0, false
@@ -397,8 +441,8 @@ func (d *design) predict(i int, a, b float64) float64 {
 
 // fitRegimes runs the robust fit over regimes (fixed count s.Regimes, or
 // chosen by BIC when it is 0) and fills the diagnostics.
-func fitRegimes(samples []Sample, regress func(float64) (float64, float64), s FitSettings) (*FitResult, error) {
-	d, err := newDesign(samples, regress)
+func fitRegimes(samples []Sample, m model, s Settings) (*Result, error) {
+	d, err := newDesign(samples, m)
 	if err != nil {
 		return nil, err
 	}
@@ -459,11 +503,18 @@ func fitRegimes(samples []Sample, regress func(float64) (float64, float64), s Fi
 	return d.result(best, bic, s), nil
 }
 
-// result fills a FitResult from the chosen fit.
-func (d *design) result(best *kFit, bic []float64, s FitSettings) *FitResult {
-	res := &FitResult{Samples: d.samples, BIC: bic}
+// result fills a Result from the chosen fit.
+func (d *design) result(best *kFit, bic []float64, s Settings) *Result {
+	res := &Result{Samples: d.samples, BIC: bic}
 	res.Weight, res.Iterations, res.Converged = best.w, best.iterations, best.converged
 	d.fillDiagnostics(res, best.segs)
+	for _, g := range res.Regimes {
+		if g.Narrow() {
+			res.Notes = append(res.Notes, fmt.Sprintf(
+				"the regime %d..%d B spans less than 2x in size: its alpha and BW are hard to tell apart (see their intervals)",
+				int64(g.MinSize), int64(g.MaxSize)))
+		}
+	}
 	if s.Bootstrap > 0 {
 		d.bootstrap(res, best.segs, s)
 	}
@@ -480,7 +531,7 @@ type kFit struct {
 
 // fitK fits k regimes: least squares, then for a robust loss reweighting
 // (Huber first, then Bisquare when that is the loss) until the weights settle.
-func (d *design) fitK(k int, s FitSettings) (*kFit, error) {
+func (d *design) fitK(k int, s Settings) (*kFit, error) {
 	n := len(d.samples)
 	f := &kFit{w: make([]float64, n), rel: make([]float64, n), converged: true}
 	for i := range f.w {
@@ -546,7 +597,7 @@ func (d *design) relErr(segs []segment, rel []float64) {
 
 // fillDiagnostics sets the regimes, predictions, errors and leave-one-out
 // errors of res from the fitted segments.
-func (d *design) fillDiagnostics(res *FitResult, segs []segment) {
+func (d *design) fillDiagnostics(res *Result, segs []segment) {
 	n := len(d.samples)
 	res.Predicted = make([]float64, n)
 	res.RelErr = make([]float64, n)
@@ -585,18 +636,52 @@ func absMedianMax(x []float64) (med, mx float64) {
 	return medianAbs(x), mx
 }
 
+// Link returns the link of a one-regime fit (AlphaBeta, Through): its
+// regime's Link. It panics if r has more than one regime, as a Piecewise fit
+// may (use Regimes[k].Link()).
+func (r *Result) Link() commmodel.Link {
+	if len(r.Regimes) != 1 {
+		panic(fmt.Sprintf("fit: Link of a fit with %d regimes", len(r.Regimes)))
+	}
+	return r.Regimes[0].Link()
+}
+
+// Boundaries returns the sizes at which Predict moves from one regime to the
+// next, in bytes, in increasing order (none for one regime): between regimes
+// k and k+1 the geometric mean
+//
+//	√(MaxSizeₖ · MinSizeₖ₊₁)
+//
+// of the largest size of the one and the smallest of the other.
+func (r *Result) Boundaries() []float64 {
+	var b []float64
+	for k := 0; k+1 < len(r.Regimes); k++ {
+		b = append(b, r.boundary(k))
+	}
+	return b
+}
+
+// boundary is the size between regimes k and k+1 (see Boundaries).
+func (r *Result) boundary(k int) float64 {
+	return math.Sqrt(r.Regimes[k].MaxSize * r.Regimes[k+1].MinSize)
+}
+
 // Predict returns the fitted time for size bytes, in seconds, from the regime
 // whose range holds size; between two regimes the boundary is the geometric
-// mean of the neighbouring sizes, and beyond the data the end regimes extend.
-// It is NaN for a size that is negative or NaN.
-func (r *FitResult) Predict(size float64) float64 {
+// mean of the neighbouring sizes (Boundaries), and beyond the data the end
+// regimes extend. The time is the fitted model's: Alpha + S/BW, or for a fit
+// through an algorithm Steps(P, S)·Alpha + Bytes(P, S)/BW. At a fitted
+// sample's size it is that sample's Predicted. It is NaN for a size that is
+// negative or NaN.
+func (r *Result) Predict(size float64) float64 {
 	if !(size >= 0) || len(r.Regimes) == 0 {
 		return math.NaN()
 	}
 	k := 0
-	for k+1 < len(r.Regimes) && size > math.Sqrt(r.Regimes[k].MaxSize*r.Regimes[k+1].MinSize) {
+	for k+1 < len(r.Regimes) && size > r.boundary(k) {
 		k++
 	}
 	g := r.Regimes[k]
-	return g.Alpha + size/g.BW
+	x1, x2 := model{r.Algorithm, r.P}.regressors(size)
+	return g.Alpha*x1 + x2/g.BW
 }

@@ -1,6 +1,10 @@
-package commmodel
+package schedule
 
-import "math"
+import (
+	"math"
+
+	"github.com/inframethod/commlab/commmodel"
+)
 
 // Replay returns how long s takes under the alpha-beta model, in seconds, when
 // link(src, dst) is the Link between two ranks. Each step lasts as long as its
@@ -20,14 +24,14 @@ import "math"
 // Steps of local transfers only take no time. With one Link for every pair
 // this is the closed form Cost.Time, Steps·α + Messages·o + PathBytes/BW +
 // Reduced·γ, for every algorithm here. It is NaN if some Link is not Valid.
-func Replay(s *Schedule, link func(src, dst int) Link) float64 {
+func Replay(s *Schedule, link func(src, dst int) commmodel.Link) float64 {
 	eb := float64(s.ElemBytes)
 	reduce := make([]float64, s.P) // this step's reduction time per rank, s
 	send := make([]float64, s.P)   // this step's send time per rank, s
 	arrive := make([]float64, s.P) // when the last message to each rank has arrived, s
 	var msgs []message
 	type part struct {
-		l     Link
+		l     commmodel.Link
 		msgs  int
 		bytes float64
 	}
@@ -85,18 +89,18 @@ func Replay(s *Schedule, link func(src, dst int) Link) float64 {
 }
 
 // Uniform returns a link function that gives l for every pair of ranks.
-func Uniform(l Link) func(src, dst int) Link {
-	return func(int, int) Link { return l }
+func Uniform(l commmodel.Link) func(src, dst int) commmodel.Link {
+	return func(int, int) commmodel.Link { return l }
 }
 
 // TwoLevel returns the link function of ranks numbered node by node, perNode
 // to a node: intra between ranks of one node, inter between nodes. It panics
 // if perNode < 1.
-func TwoLevel(perNode int, intra, inter Link) func(src, dst int) Link {
+func TwoLevel(perNode int, intra, inter commmodel.Link) func(src, dst int) commmodel.Link {
 	if perNode < 1 {
-		panic("commmodel: TwoLevel needs at least one rank per node")
+		panic("schedule: TwoLevel needs at least one rank per node")
 	}
-	return func(src, dst int) Link {
+	return func(src, dst int) commmodel.Link {
 		if src/perNode == dst/perNode {
 			return intra
 		}

@@ -1,4 +1,4 @@
-package commmodel
+package fit
 
 import (
 	"math"
@@ -8,8 +8,8 @@ import (
 )
 
 func TestMedianAbs(t *testing.T) {
-	// The median of |x| by quickselect equals the middle of the sorted |x|
-	// (the definition), with many ties to stress the partition.
+	// The median of |x| is the middle of the sorted |x|, or the mean of the
+	// two middle values for an even count (the definition), with many ties.
 	rng := rand.New(rand.NewPCG(1, 1))
 	for n := 1; n < 60; n++ {
 		for range 50 {
@@ -35,8 +35,8 @@ func TestMedianAbs(t *testing.T) {
 
 func TestRhoSmallResiduals(t *testing.T) {
 	// Every loss is normalised so that rho(r) ≈ r² for r much smaller than
-	// c·scale (FitPiecewise's doc), and Bisquare is capped at (c·scale)²/3.
-	s := (&FitSettings{}).withDefaults()
+	// c·scale (Piecewise's doc), and Bisquare is capped at (c·scale)²/3.
+	s := (&Settings{}).withDefaults()
 	for _, loss := range []Loss{Squared, Huber, Bisquare} {
 		if got := rho(1e-4, loss, 0.01, s); math.Abs(got-1e-8) > 1e-10 {
 			t.Errorf("%v: rho(1e-4) = %g, want ~1e-8", loss, got)

@@ -1,4 +1,4 @@
-package commmodel
+package fit
 
 import (
 	"math/rand/v2"
@@ -12,7 +12,7 @@ import (
 // replicates' (1-Level)/2 and (1+Level)/2 quantiles (percentile bootstrap).
 // Replicates whose draw cannot determine a fit are left out. The random
 // numbers come from PCG seeded with s.Seed, so results are reproducible.
-func (d *design) bootstrap(res *FitResult, segs []segment, s FitSettings) {
+func (d *design) bootstrap(res *Result, segs []segment, s Settings) {
 	rng := rand.New(rand.NewPCG(s.Seed, 0x636f6d6d6c6162)) // "commlab"
 	alphas := make([]float64, 0, s.Bootstrap)
 	bws := make([]float64, 0, s.Bootstrap)

@@ -1,21 +1,22 @@
-package commmodel_test
+package fit_test
 
 import (
 	"fmt"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 )
 
 // The article's 8 x H20 NCCL AllToAll times (64 KiB 9.5 us, 1 MiB 14.8 us,
 // 16 MiB 72 us, 64 MiB 216 us) fitted as T = alpha + S/BW.
-func ExampleFitAlphaBeta() {
-	samples := []commmodel.Sample{
+func ExampleAlphaBeta() {
+	samples := []fit.Sample{
 		{Size: 64 << 10, Time: 9.5e-6},
 		{Size: 1 << 20, Time: 14.8e-6},
 		{Size: 16 << 20, Time: 72e-6},
 		{Size: 64 << 20, Time: 216e-6},
 	}
-	r, err := commmodel.FitAlphaBeta(samples, nil)
+	r, err := fit.AlphaBeta(samples, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -31,16 +32,16 @@ func ExampleFitAlphaBeta() {
 
 // A curve with two protocol regimes: below 64 KiB alpha 5 us and 20 GB/s,
 // above it alpha 20 us and 300 GB/s (times from T = alpha + S/BW).
-func ExampleFitPiecewise() {
-	var samples []commmodel.Sample
+func ExamplePiecewise() {
+	var samples []fit.Sample
 	for s := 1024.0; s <= 1<<30; s *= 2 {
 		alpha, bw := 5e-6, 20e9
 		if s > 64<<10 {
 			alpha, bw = 20e-6, 300e9
 		}
-		samples = append(samples, commmodel.Sample{Size: s, Time: alpha + s/bw})
+		samples = append(samples, fit.Sample{Size: s, Time: alpha + s/bw})
 	}
-	r, err := commmodel.FitPiecewise(samples, nil)
+	r, err := fit.Piecewise(samples, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

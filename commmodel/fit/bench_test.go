@@ -1,4 +1,4 @@
-package commmodel_test
+package fit_test
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 )
 
 // BenchmarkFitPiecewise fits the three-regime curve with 1% noise: 40 sizes
@@ -27,7 +27,7 @@ func BenchmarkFitPiecewise(b *testing.B) {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := commmodel.FitPiecewise(samples, nil); err != nil {
+				if _, err := fit.Piecewise(samples, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,8 +1,10 @@
-package commmodel
+package schedule
 
 import (
 	"fmt"
 	"runtime"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // Simulation of a Schedule on P in-memory ranks.
@@ -135,7 +137,7 @@ type rankData[T value] struct {
 func newRankData[T value](s *Schedule, staged [][]int) (*rankData[T], error) {
 	if limit := exactBelow[T](); maxInput*int64(s.P) >= limit {
 		var zero T
-		return nil, fmt.Errorf("commmodel: cannot simulate %d ranks of %d-byte elements exactly: a sum of %d inputs up to %d may reach %d, and %T keeps sums exact only below %d; at most %d ranks",
+		return nil, fmt.Errorf("schedule: cannot simulate %d ranks of %d-byte elements exactly: a sum of %d inputs up to %d may reach %d, and %T keeps sums exact only below %d; at most %d ranks",
 			s.P, s.ElemBytes, s.P, maxInput, maxInput*int64(s.P), zero, limit, (limit-1)/maxInput)
 	}
 	need := 0
@@ -171,7 +173,7 @@ func (m *rankData[T]) values(r int) []float64 {
 func (m *rankData[T]) setValues(r int, v []float64) {
 	buf := m.buffer(r)
 	if len(v) != len(buf) {
-		panic(fmt.Sprintf("commmodel: SetValues with %d values for a buffer of %d", len(v), len(buf)))
+		panic(fmt.Sprintf("schedule: SetValues with %d values for a buffer of %d", len(v), len(buf)))
 	}
 	for i, x := range v {
 		buf[i] = T(x)
@@ -195,11 +197,11 @@ func (m *rankData[T]) fill(seed uint64) {
 		buf := m.buffer(r)
 		clear(buf)
 		switch s.Collective {
-		case AllReduce, ReduceScatter:
+		case commmodel.AllReduce, commmodel.ReduceScatter:
 			for i := range n {
 				buf[s.InOff+i] = T(inputValue(seed, r, i))
 			}
-		case AllGather:
+		case commmodel.AllGather:
 			lo, hi := partBounds(n, p, r)
 			for i := range n {
 				buf[s.OutOff+i] = -1
@@ -207,14 +209,14 @@ func (m *rankData[T]) fill(seed uint64) {
 					buf[s.OutOff+i] = T(inputValue(seed, r, i))
 				}
 			}
-		case Broadcast:
+		case commmodel.Broadcast:
 			for i := range n {
 				buf[s.OutOff+i] = -1
 				if r == s.Root {
 					buf[s.InOff+i] = T(inputValue(seed, r, i))
 				}
 			}
-		case AllToAll:
+		case commmodel.AllToAll:
 			for i := range n {
 				buf[s.InOff+i] = T(inputValue(seed, r, i))
 			}
@@ -313,7 +315,7 @@ func (m *rankData[T]) check(seed uint64) string {
 		return fmt.Sprintf("rank %d element %d: got %g, want %g", r, at, got, want)
 	}
 	var sum []float64
-	if s.Collective == AllReduce || s.Collective == ReduceScatter {
+	if s.Collective == commmodel.AllReduce || s.Collective == commmodel.ReduceScatter {
 		sum = make([]float64, n)
 		for r := range p {
 			for i := range sum {
@@ -324,20 +326,20 @@ func (m *rankData[T]) check(seed uint64) string {
 	for r := range p {
 		buf := m.buffer(r)
 		switch s.Collective {
-		case AllReduce:
+		case commmodel.AllReduce:
 			for i, want := range sum {
 				if got := float64(buf[s.OutOff+i]); got != want {
 					return bad(r, s.OutOff+i, got, want)
 				}
 			}
-		case ReduceScatter:
+		case commmodel.ReduceScatter:
 			lo, hi := partBounds(n, p, r)
 			for i := lo; i < hi; i++ {
 				if got := float64(buf[s.OutOff+i]); got != sum[i] {
 					return bad(r, s.OutOff+i, got, sum[i])
 				}
 			}
-		case AllGather:
+		case commmodel.AllGather:
 			for q := range p {
 				lo, hi := partBounds(n, p, q)
 				for i := lo; i < hi; i++ {
@@ -346,13 +348,13 @@ func (m *rankData[T]) check(seed uint64) string {
 					}
 				}
 			}
-		case Broadcast:
+		case commmodel.Broadcast:
 			for i := range n {
 				if got, want := float64(buf[s.OutOff+i]), inputValue(seed, s.Root, i); got != want {
 					return bad(r, s.OutOff+i, got, want)
 				}
 			}
-		case AllToAll:
+		case commmodel.AllToAll:
 			lo, hi := partBounds(n, p, r)
 			c := hi - lo
 			for i := range p {

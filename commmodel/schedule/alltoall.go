@@ -1,4 +1,4 @@
-package commmodel
+package schedule
 
 // Schedules of AllToAll.
 //

@@ -1,18 +1,18 @@
-package commmodel
+package fit
 
 import (
 	"fmt"
 	"math"
 )
 
-// FitPiecewise fits alpha-beta pairs over contiguous size regimes: NCCL changes
+// Piecewise fits alpha-beta pairs over contiguous size regimes: NCCL changes
 // protocol (LL, LL128, Simple) and channel count with size, so one pair rarely
 // fits ten decades of sizes. Each regime k covers the samples with sizes in
 // [MinSize, MaxSize] and has its own
 //
 //	T(S) = αₖ + S/BWₖ,  αₖ ≥ 0, BWₖ > 0
 //
-// fitted on relative error exactly as FitAlphaBeta fits one pair, with the
+// fitted on relative error exactly as AlphaBeta fits one pair, with the
 // same robustness weights. Breakpoints fall between distinct sizes and every
 // regime holds at least MinPoints samples of at least two sizes, whose
 // robustness weights sum to at least MinPoints-½ (so a regime cannot hold
@@ -44,16 +44,16 @@ import (
 //
 // With a robust loss the regimes are chosen anew in every reweighting
 // iteration, so a wild sample is down-weighted rather than given a regime.
-// Errors are those of FitAlphaBeta, plus ErrTooFewSamples when Regimes is
+// Errors are those of AlphaBeta, plus ErrTooFewSamples when Regimes is
 // larger than the samples allow.
-func FitPiecewise(samples []Sample, settings *FitSettings) (*FitResult, error) {
-	return fitRegimes(samples, nil, settings.withDefaults())
+func Piecewise(samples []Sample, settings *Settings) (*Result, error) {
+	return fitRegimes(samples, model{}, settings.withDefaults())
 }
 
 // split finds the k-regime breakpoints that minimise the weighted residual sum
 // of squares for weights w and fits each regime. It fails with
 // ErrTooFewSamples when no split into k feasible regimes exists.
-func (d *design) split(wt []float64, k int, s FitSettings) ([]segment, error) {
+func (d *design) split(wt []float64, k int, s Settings) ([]segment, error) {
 	nb := len(d.blocks) - 1
 	// Prefix sums at every block boundary.
 	if len(d.pre) != nb+1 {
