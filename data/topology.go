@@ -1,8 +1,10 @@
 package data
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -36,8 +38,7 @@ func Topologies() []string {
 // TopologyText returns the text of the embedded topology name (with or without
 // the .txt suffix).
 func TopologyText(name string) ([]byte, error) {
-	file := path.Join("topology", strings.TrimSuffix(name, ".txt")+".txt")
-	b, err := topologyFiles.ReadFile(file)
+	b, err := topologyFiles.ReadFile(topologyFile(name))
 	if err != nil {
 		return nil, fmt.Errorf("data: no topology %q (have %s)", name, strings.Join(Topologies(), ", "))
 	}
@@ -45,15 +46,33 @@ func TopologyText(name string) ([]byte, error) {
 }
 
 // Topology parses the embedded topology name (see Topologies). A parse error
-// names the file: "topology/NAME.txt: line L, column C: ...".
+// is a *topo.ParseError naming the file ("topology/NAME.txt:LINE:COLUMN: ...");
+// so is a warning, since every embedded file must read cleanly.
 func Topology(name string) (*topo.Topology, error) {
 	b, err := TopologyText(name)
 	if err != nil {
 		return nil, err
 	}
-	t, err := topo.ParseString(string(b))
+	t, problems, err := topo.Parse(namedReader{bytes.NewReader(b), topologyFile(name)})
 	if err != nil {
-		return nil, fmt.Errorf("topology/%s.txt: %w", strings.TrimSuffix(name, ".txt"), err)
+		return nil, err
+	}
+	if len(problems) > 0 {
+		return nil, problems[0]
 	}
 	return t, nil
 }
+
+// topologyFile is the embedded file of the topology name.
+func topologyFile(name string) string {
+	return path.Join("topology", strings.TrimSuffix(name, ".txt")+".txt")
+}
+
+// namedReader is a reader with the name topo.Parse puts in its errors.
+type namedReader struct {
+	io.Reader
+	name string
+}
+
+// Name returns the reader's name.
+func (r namedReader) Name() string { return r.name }

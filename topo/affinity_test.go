@@ -38,10 +38,7 @@ func TestNICAssignmentArticle(t *testing.T) {
 }
 
 func TestNearestNICNone(t *testing.T) {
-	top, err := ParseString("\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNV4\t X \n")
-	if err != nil {
-		t.Fatal(err)
-	}
+	top := mustParse(t, "\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNV4\t X \n")
 	if _, _, ok := top.NearestNIC(0); ok {
 		t.Error("GPU-only topology reports a NIC")
 	}
@@ -102,7 +99,7 @@ func TestSameNUMA(t *testing.T) {
 		t.Errorf("OnNUMA(1) = %v %v, want GPU4-7, NIC2-3", g, n)
 	}
 	// Unknown nodes: the path decides, NVLink says nothing.
-	u, _ := ParseString("\tGPU0\tGPU1\tGPU2\nGPU0\t X \tPHB\tNV2\nGPU1\tPHB\t X \tSYS\nGPU2\tNV2\tSYS\t X \n")
+	u := mustParse(t, "\tGPU0\tGPU1\tGPU2\nGPU0\t X \tPHB\tNV2\nGPU1\tPHB\t X \tSYS\nGPU2\tNV2\tSYS\t X \n")
 	if same, ok := u.SameNUMA(u.GPU(0), u.GPU(1)); !same || !ok {
 		t.Error("PHB pair should be same-NUMA")
 	}
@@ -163,10 +160,7 @@ func TestInferFabric(t *testing.T) {
 		{fullNV(8, 18), commmodel.Switched, 18},
 	}
 	for _, c := range cases {
-		top, err := ParseString(c.text)
-		if err != nil {
-			t.Fatal(err)
-		}
+		top := mustParse(t, c.text)
 		if f := InferFabric(top); f.Kind != c.kind || f.Links != c.links {
 			t.Errorf("%d GPUs: %+v, want %v with %d links", len(top.GPUs()), f, c.kind, c.links)
 		}

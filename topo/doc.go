@@ -24,8 +24,11 @@
 //
 // # Failure channels
 //
-// Bad input text is reported as a *ParseError carrying the line and column and
-// one of the sentinel causes (ErrNoMatrix, ErrPathToken, ...). Asking for a
-// device the topology does not have is reported with an error by the name-based
-// queries; the index-based ones panic, as an out-of-range slice index does.
+// Bad input text is reported as a *ParseError carrying the file, line and
+// column and one of the sentinel causes (ErrNoMatrix, ErrPathToken, ...).
+// Damage that Parse can read past (a row short of cells, a pair whose two
+// cells disagree) does not stop it: Parse returns it as problems, *ParseErrors
+// of the same shape, beside the topology. Asking for a device the topology
+// does not have is reported with an error by the name-based queries; the
+// index-based ones panic, as an out-of-range slice index does.
 package topo

@@ -2,39 +2,80 @@ package topo
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
+	"strings"
 )
 
-// ParseError is a problem in `nvidia-smi topo -m` text, with its place.
+// ParseError is a problem at one place of `nvidia-smi topo -m` text: an error
+// that stops Parse, or a warning about damage Parse read past (see Parse).
 type ParseError struct {
-	// Line is the 1-based line number.
+	// File is the file name as given (ParseFile's argument, an *os.File's
+	// Name), or "" when the text came from a reader without a name.
+	File string
+	// Line is the 1-based line number, or 0 when the problem concerns the
+	// input as a whole (no matrix in it, too large, unreadable).
 	Line int
-	// Column is the 1-based column (in characters, a tab counting as one) of
-	// the offending field, or 0 when the problem is the line as a whole.
+	// Column is the 1-based byte offset, in the line as read, of the start of
+	// the offending field, or 0 when the problem concerns the whole line.
 	Column int
-	// Err is the cause; errors.Is matches it against the Err* sentinels.
+	// Err is the cause: one of the Err* sentinels, wrapped with the details,
+	// for errors.Is; or the reader's error.
 	Err error
 }
 
+// Error returns "file:line:column: cause", leaving out the file when it is
+// "", the line and column when Line is 0, and the column when it is 0.
 func (e *ParseError) Error() string {
-	if e.Column > 0 {
-		return fmt.Sprintf("line %d, column %d: %v", e.Line, e.Column, e.Err)
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		if b.Len() > 0 {
+			b.WriteByte(':')
+		}
+		b.WriteString(strconv.Itoa(e.Line))
+		if e.Column > 0 {
+			b.WriteByte(':')
+			b.WriteString(strconv.Itoa(e.Column))
+		}
 	}
-	return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
 }
 
 // Unwrap returns the cause.
 func (e *ParseError) Unwrap() error { return e.Err }
 
 // Sentinel causes of a ParseError (besides ErrPathToken and ErrCPUList).
+// Parse reports ErrShortRow and ErrAsymmetric as warnings (problems); the
+// others stop it.
 var (
-	ErrNoMatrix   = errors.New("no topology matrix found (want a header line \"GPU0 GPU1 ...\" followed by rows \"GPU0 X NV18 ...\")")
-	ErrNoHeader   = errors.New("matrix row without a header line of device columns above it")
+	// ErrNoMatrix: no header with matrix rows under it.
+	ErrNoMatrix = errors.New("no topology matrix found (want a header line \"GPU0 GPU1 ...\" followed by rows \"GPU0 X NV18 ...\")")
+	// ErrNoHeader: a matrix row comes before any header.
+	ErrNoHeader = errors.New("matrix row without a header line of device columns above it")
+	// ErrUnknownRow: a row's label is not a device column.
 	ErrUnknownRow = errors.New("row names a device that is not a column of the header")
-	ErrDuplicate  = errors.New("device listed twice")
+	// ErrDuplicate: a device heads two columns or labels two rows.
+	ErrDuplicate = errors.New("device listed twice")
+	// ErrFieldCount: a row has more attribute fields than the header has
+	// attribute columns.
 	ErrFieldCount = errors.New("more fields than the header has columns")
-	ErrDiagonal   = errors.New("X (self) must be exactly the cell where a device meets itself")
-	ErrAsymmetric = errors.New("path differs from the transposed cell")
-	ErrNUMA       = errors.New("malformed NUMA node (want a number or N/A)")
-	ErrTooLarge   = errors.New("input too large (more than 16 MiB or 1024 device columns)")
+	// ErrLongRow: a row has more matrix cells than the header has device
+	// columns.
+	ErrLongRow = errors.New("long row")
+	// ErrShortRow (a warning): a row has fewer matrix cells than the header
+	// has device columns.
+	ErrShortRow = errors.New("short row")
+	// ErrDiagonal: X off the diagonal, or another path on it.
+	ErrDiagonal = errors.New("X (self) must be exactly the cell where a device meets itself")
+	// ErrAsymmetric (a warning): a cell and its transposed cell name
+	// different paths.
+	ErrAsymmetric = errors.New("asymmetric pair")
+	// ErrNUMA: a NUMA Affinity or GPU NUMA ID field is not a node number.
+	ErrNUMA = errors.New("malformed NUMA node (want a number or N/A)")
+	// ErrTooLarge: more than 16 MiB of text or 1024 device columns.
+	ErrTooLarge = errors.New("input too large (more than 16 MiB or 1024 device columns)")
 )

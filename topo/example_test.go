@@ -34,10 +34,13 @@ NIC Legend:
 
   NIC0: mlx5_bond_0
 `
-	t, err := topo.Parse(strings.NewReader(out))
+	t, problems, err := topo.Parse(strings.NewReader(out))
 	if err != nil {
 		fmt.Println(err)
 		return
+	}
+	for _, p := range problems {
+		fmt.Println("warning:", p)
 	}
 	for _, b := range t.Bindings() {
 		fmt.Printf("%s -> %s (%s, GDR %v), CPUs %s, NCCL_IB_HCA=%s\n", b.GPU, b.Device, b.Path, b.GDR, b.CPUs, b.NCCLIBHCA)

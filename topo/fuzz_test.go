@@ -8,13 +8,16 @@ import (
 	"testing"
 )
 
-// FuzzParse: Parse never panics; it returns a topology or a *ParseError; a
-// topology it returns is consistent (X exactly on the diagonal, symmetric)
-// and every query and the report run on it; a topology whose names are the
-// standard GPU<n>/NIC<n> survives Format and Parse unchanged in its paths.
-// The seed corpus is testdata/fuzz/FuzzParse (fixtures and broken variants).
+// FuzzParse: Parse never panics; it returns a *ParseError alone, or a
+// topology with problems that are *ParseErrors with a line and a warning's
+// cause (ErrShortRow, ErrAsymmetric), sorted; a topology it returns is
+// consistent (X exactly on the diagonal, symmetric) and every query and the
+// report run on it; a topology whose names are the standard GPU<n>/NIC<n>
+// survives Format and Parse unchanged in its paths, without problems. The
+// seed corpus is testdata/fuzz/FuzzParse (fixtures and broken variants), the
+// golden inputs and the damaged captures of testdata/damaged.
 func FuzzParse(f *testing.F) {
-	for _, in := range goldenInputs(f) {
+	for _, in := range append(goldenInputs(f), damagedInputs(f)...) {
 		b, err := os.ReadFile(in)
 		if err != nil {
 			f.Fatal(err)
@@ -22,13 +25,22 @@ func FuzzParse(f *testing.F) {
 		f.Add(string(b))
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		top, err := ParseString(text)
+		top, problems, err := ParseString(text)
 		if err != nil {
 			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line < 1 {
-				t.Fatalf("error %v is not a *ParseError with a line", err)
+			whole := errors.Is(err, ErrNoMatrix) || errors.Is(err, ErrTooLarge)
+			if !errors.As(err, &pe) || (pe.Line < 1 && !whole) || top != nil || problems != nil {
+				t.Fatalf("error %v is not a *ParseError with a line, alone", err)
 			}
 			return
+		}
+		for k, p := range problems {
+			if p.Line < 1 || !(errors.Is(p, ErrShortRow) || errors.Is(p, ErrAsymmetric)) {
+				t.Fatalf("problem %v: want a line and ErrShortRow or ErrAsymmetric", p)
+			}
+			if k > 0 && (p.Line < problems[k-1].Line || p.Line == problems[k-1].Line && p.Column < problems[k-1].Column) {
+				t.Fatalf("problems out of order: %v before %v", problems[k-1], p)
+			}
 		}
 		all := top.devices()
 		for _, a := range all {
@@ -54,9 +66,9 @@ func FuzzParse(f *testing.F) {
 		if err := Format(&buf, top); err != nil {
 			t.Fatal(err)
 		}
-		back, err := Parse(&buf)
-		if err != nil {
-			t.Fatalf("Format output does not parse: %v\n%s", err, buf.String())
+		back, problems, err := Parse(&buf)
+		if err != nil || problems != nil {
+			t.Fatalf("Format output does not parse cleanly: %v %v\n%s", err, problems, buf.String())
 		}
 		for _, a := range all {
 			for _, b := range all {
@@ -77,7 +89,7 @@ func BenchmarkParse(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Parse(bytes.NewReader(src)); err != nil {
+		if _, _, err := Parse(bytes.NewReader(src)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -3,7 +3,6 @@ package topo
 import (
 	"regexp"
 	"strings"
-	"unicode/utf8"
 )
 
 // Pasted `nvidia-smi topo -m` output sometimes loses the separator between
@@ -34,7 +33,6 @@ func splitGlued(f field, wordLen func(s string) int) []field {
 		}
 		out = append(out, field{
 			text: f.text[k : k+n],
-			col:  f.col + utf8.RuneCountInString(f.text[:k]),
 			off:  f.off + k,
 			sep:  sep,
 		})

@@ -55,29 +55,37 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			top, err := Parse(bytes.NewReader(src))
+			top, problems, err := Parse(bytes.NewReader(src))
 			if err != nil {
 				t.Fatalf("%s: %v", in, err)
 			}
-			got := golden(top)
-			path := filepath.Join("testdata", "golden", name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
+			for _, p := range problems {
+				t.Errorf("%s: problem %v", in, p)
 			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -run TestGolden -update to create it)", err)
-			}
-			if d := lineDiff(string(want), string(got)); d != "" {
-				t.Errorf("%s differs from %s (-want +got):\n%s", in, path, d)
-			}
+			checkGolden(t, filepath.Join("testdata", "golden", name+".golden"), golden(top))
 		})
+	}
+}
+
+// checkGolden compares got with the golden file at path, or rewrites the file
+// under -update.
+func checkGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if d := lineDiff(string(want), string(got)); d != "" {
+		t.Errorf("output differs from %s (-want +got):\n%s", path, d)
 	}
 }
 

@@ -1,9 +1,9 @@
 package topo
 
 import (
-	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -22,9 +22,8 @@ const maxDevices = 1024
 // field is one whitespace-separated word of a line and where it starts.
 type field struct {
 	text string
-	col  int // 1-based column, in runes
-	off  int // byte offset of text in the line
-	sep  string
+	off  int    // byte offset of text in the line
+	sep  string // the white space before text
 }
 
 // splitFields splits a line at runs of white space (spaces, tabs, and other
@@ -40,22 +39,20 @@ func splitFields(line string) []field {
 		in = !sp
 	}
 	out := make([]field, 0, n)
-	col, start, startCol := 1, -1, 0
-	sepStart := 0
+	start, sepStart := -1, 0
 	for i, r := range line {
 		if unicode.IsSpace(r) {
 			if start >= 0 {
-				out = append(out, field{line[start:i], startCol, start, line[sepStart:start]})
+				out = append(out, field{line[start:i], start, line[sepStart:start]})
 				start = -1
 				sepStart = i
 			}
 		} else if start < 0 {
-			start, startCol = i, col
+			start = i
 		}
-		col++
 	}
 	if start >= 0 {
-		out = append(out, field{line[start:], startCol, start, line[sepStart:start]})
+		out = append(out, field{line[start:], start, line[sepStart:start]})
 	}
 	return out
 }
@@ -83,7 +80,7 @@ var attrNames = []struct {
 
 var (
 	nicLabel    = regexp.MustCompile(`^NIC[0-9]+$`)
-	ansiEscape  = regexp.MustCompile("\x1b\\[[0-9;?]*[ -/]*[@-~]")
+	ansiEscape  = regexp.MustCompile("^\x1b\\[[0-9;?]*[ -/]*[@-~]") // at the start of a string
 	legendEntry = regexp.MustCompile(`^\s*(NIC[0-9]+)\s*:\s*(\S+)\s*$`)
 )
 
@@ -93,47 +90,146 @@ var (
 // them); CPU Affinity, NUMA Affinity and GPU NUMA ID columns, each optional;
 // N/A anywhere a value may be missing; tabs or spaces; CRLF line endings;
 // trailing blanks; ANSI escapes (a terminal's underlined header); rows
-// shorter than the header (NIC rows have no affinity columns); empty
-// tab-separated fields (an empty CPU Affinity); ruled lines under the header
-// and the short headings "NUMA" and "GPU NUMA" of re-spaced pastes; words
-// that a paste ran together ("NIC7NIC8", "SYSSYS"), split into the row
-// labels or path cells they are made of. Lines before the matrix (a shell prompt, the command, comments)
-// and after it (the legend) are skipped; NIC Legend entries ("NIC0: mlx5_0")
-// name the NICs' devices.
+// without the attribute columns (NIC rows have none); empty tab-separated
+// fields (an empty CPU Affinity); ruled lines under the header and the short
+// headings "NUMA" and "GPU NUMA" of re-spaced pastes; words that a paste ran
+// together ("NIC7NIC8", "SYSSYS"), split into the row labels or path cells
+// they are made of. Lines before the matrix (a shell prompt, the command,
+// comments) and after it (the legend) are skipped; NIC Legend entries
+// ("NIC0: mlx5_0") name the NICs' devices.
 //
-// A cell the output leaves out is taken from the transposed cell; a pair that
-// is missing both ways is Unknown. Where the NUMA Affinity column is absent or
-// N/A, a device's NUMA node is inferred, in order: from another device with
-// the same CPU affinity; from the CPU affinity alone when no device states a
-// node and the distinct affinity lists are disjoint (numbered 0, 1, ... by
-// their lowest CPU, Linux's usual numbering); and from PCIe paths that stay
-// within one NUMA node (PIX, PXB, PHB, NODE) to devices whose node is known.
-// NICs get their node that way, since nvidia-smi prints no affinity for them.
+// A cell the output leaves out (in a short row, a row missing altogether, or
+// printed N/A) is taken from the transposed cell; a pair that is missing both
+// ways is Unknown. Where the NUMA Affinity column is absent or N/A, a device's NUMA
+// node is inferred, in order: from another device with the same CPU affinity;
+// from the CPU affinity alone when no device states a node and the distinct
+// affinity lists are disjoint (numbered 0, 1, ... by their lowest CPU,
+// Linux's usual numbering); and from PCIe paths that stay within one NUMA
+// node (PIX, PXB, PHB, NODE) to devices whose node is known. NICs get their
+// node that way, since nvidia-smi prints no affinity for them.
 //
-// Errors are *ParseError values with the line and column.
-func Parse(r io.Reader) (*Topology, error) {
+// nvidia-smi prints one cell per device column in every row, and a symmetric
+// matrix (as every capture in testdata/real shows). Two kinds of damage to
+// that are read past and returned as problems, sorted by line and column:
+//
+//   - a row with fewer cells than the header has device columns (ErrShortRow,
+//     about the whole line): its cells fill the first columns and the rest
+//     are taken from the transposed cells;
+//   - a pair whose two cells disagree, neither N/A (ErrAsymmetric, at the
+//     later cell, its message naming the other's line): the pair takes the
+//     farther of the two paths (Path.Compare), so that what rests on it
+//     (bandwidth, GPUDirect RDMA) assumes no more than the worse reading.
+//
+// A row with more cells than device columns (ErrLongRow) is an error, as is
+// every other malformed input: a *ParseError with the line and column and a
+// sentinel cause, and then the topology and problems are nil. Errors and
+// problems carry the file name when r has one (an *os.File's Name method).
+func Parse(r io.Reader) (t *Topology, problems []*ParseError, err error) {
+	var name string
+	if n, ok := r.(interface{ Name() string }); ok {
+		name = n.Name()
+	}
 	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
 	if err != nil {
-		return nil, err
+		return nil, nil, &ParseError{File: name, Err: err}
 	}
 	if len(data) > maxInput {
-		return nil, &ParseError{Line: 1, Err: ErrTooLarge}
+		return nil, nil, &ParseError{File: name, Err: ErrTooLarge}
 	}
-	return parseBytes(data)
+	return parseBytes(name, data)
 }
 
-// ParseString is Parse on a string.
-func ParseString(s string) (*Topology, error) { return Parse(strings.NewReader(s)) }
+// ParseString is Parse on a string; errors and problems carry no file name.
+func ParseString(s string) (*Topology, []*ParseError, error) { return Parse(strings.NewReader(s)) }
 
-// splitLines splits text at LF, CRLF or lone CR, dropping a UTF-8 byte-order mark.
-func splitLines(data []byte) []string {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+// ParseFile is Parse on the named file; errors and problems carry name.
+func ParseFile(name string) (*Topology, []*ParseError, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return Parse(f)
+}
+
+// shift records that from byte at of a line as the parser reads it on, the
+// input line has by more bytes before the same point: a byte-order mark, ANSI
+// escapes and invalid UTF-8 are cleaned from the text the parser reads, and a
+// ParseError's Column counts the input's bytes.
+type shift struct{ at, by int }
+
+// splitLines splits text at LF, CRLF or lone CR and cleans each line for the
+// parser (cleanLine), dropping a UTF-8 byte-order mark. shifts holds the
+// shifts of the lines that cleaning changed, by line index.
+func splitLines(data []byte) (lines []string, shifts map[int][]shift) {
 	s := string(data)
+	bom := 0
+	if strings.HasPrefix(s, "\ufeff") {
+		s, bom = s[len("\ufeff"):], len("\ufeff")
+	}
 	if strings.Contains(s, "\r") {
 		s = strings.ReplaceAll(s, "\r\n", "\n")
 		s = strings.ReplaceAll(s, "\r", "\n")
 	}
-	return strings.Split(s, "\n")
+	lines = strings.Split(s, "\n")
+	for i, l := range lines {
+		by := 0
+		if i == 0 {
+			by = bom
+		}
+		text, sh := cleanLine(l, by)
+		if sh != nil {
+			lines[i] = text
+			if shifts == nil {
+				shifts = map[int][]shift{}
+			}
+			shifts[i] = sh
+		}
+	}
+	return lines, shifts
+}
+
+// cleanLine returns line with ANSI escapes (a terminal's underlined header)
+// removed and each run of invalid UTF-8 replaced by U+FFFD, and the shifts
+// that map the result's byte offsets back to line's, starting from by bytes
+// already dropped before it; shifts is nil when nothing moved.
+func cleanLine(line string, by int) (string, []shift) {
+	var sh []shift
+	if by != 0 {
+		sh = append(sh, shift{0, by})
+	}
+	if utf8.ValidString(line) && strings.IndexByte(line, 0x1b) < 0 {
+		return line, sh
+	}
+	var b strings.Builder
+	for i := 0; i < len(line); {
+		if line[i] == 0x1b {
+			if m := ansiEscape.FindStringIndex(line[i:]); m != nil {
+				i += m[1]
+				by += m[1]
+				sh = append(sh, shift{b.Len(), by})
+				continue
+			}
+		}
+		r, n := utf8.DecodeRuneInString(line[i:])
+		if r == utf8.RuneError && n == 1 {
+			k := i + 1
+			for k < len(line) {
+				if r, n := utf8.DecodeRuneInString(line[k:]); r != utf8.RuneError || n != 1 {
+					break
+				}
+				k++
+			}
+			b.WriteString("\uFFFD")
+			by += k - i - len("\uFFFD")
+			sh = append(sh, shift{b.Len(), by})
+			i = k
+			continue
+		}
+		b.WriteString(line[i : i+n])
+		i += n
+	}
+	return b.String(), sh
 }
 
 // isComment reports whether a line's first field starts a comment.
@@ -144,6 +240,10 @@ func isPathToken(s string) bool { _, err := ParsePath(s); return err == nil }
 
 // isKnownPath reports whether s parses as a matrix cell other than N/A.
 func isKnownPath(s string) bool { p, err := ParsePath(s); return err == nil && p.Class != Unknown }
+
+// isKnownCell is isKnownPath without the cost of ParsePath's error, for the
+// fields after a row's cells, which are usually attribute values.
+func isKnownCell(s string) bool { return isPathWord(s) && !strings.EqualFold(s, "N/A") }
 
 // looksLikeRow reports whether a line has the shape of a matrix row: a label
 // and a path cell after it.
@@ -173,28 +273,51 @@ type rowLine struct {
 }
 
 type parser struct {
-	lines   []string
-	split   [][]field // fields of each line, filled by fieldsOf
-	columns []field   // device column heads
-	attrs   []int     // attribute column kinds, in order
-	rows    []rowLine
-	head    int // index of the header line
-	end     int // index of the first line after the matrix
+	name     string // file name for ParseErrors
+	lines    []string
+	shifts   map[int][]shift // byte shifts of cleaned lines (splitLines)
+	split    [][]field       // fields of each line, filled by fieldsOf
+	columns  []field         // device column heads
+	attrs    []int           // attribute column kinds, in order
+	rows     []rowLine
+	head     int // index of the header line
+	end      int // index of the first line after the matrix
+	problems []*ParseError
 }
 
-func parseBytes(data []byte) (*Topology, error) {
-	if !utf8.Valid(data) {
-		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
-	}
-	if bytes.IndexByte(data, 0x1b) >= 0 {
-		// nvidia-smi underlines the header with ANSI escapes on a terminal.
-		data = ansiEscape.ReplaceAll(data, nil)
-	}
-	p := &parser{lines: splitLines(data)}
+func parseBytes(name string, data []byte) (*Topology, []*ParseError, error) {
+	lines, shifts := splitLines(data)
+	p := &parser{name: name, lines: lines, shifts: shifts}
 	if err := p.findMatrix(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return p.build()
+	t, err := p.build()
+	if err != nil {
+		return nil, nil, err
+	}
+	slices.SortStableFunc(p.problems, func(a, b *ParseError) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return a.Column - b.Column
+	})
+	return t, p.problems, nil
+}
+
+// errAt returns a ParseError at byte off of the 1-based line.
+func (p *parser) errAt(line, off int, err error) *ParseError {
+	col := off + 1
+	for _, s := range p.shifts[line-1] {
+		if s.at <= off {
+			col = off + 1 + s.by
+		}
+	}
+	return &ParseError{File: p.name, Line: line, Column: col, Err: err}
+}
+
+// errLine returns a ParseError about the 1-based line as a whole.
+func (p *parser) errLine(line int, err error) *ParseError {
+	return &ParseError{File: p.name, Line: line, Err: err}
 }
 
 // fieldsOf returns the fields of line i, splitting each line once.
@@ -221,11 +344,11 @@ func (p *parser) findMatrix() error {
 			break
 		}
 		if looksLikeRow(fs) {
-			return &ParseError{Line: i + 1, Column: fs[0].col, Err: ErrNoHeader}
+			return p.errAt(i+1, fs[0].off, ErrNoHeader)
 		}
 	}
 	if h < 0 {
-		return &ParseError{Line: len(p.lines), Err: ErrNoMatrix}
+		return &ParseError{File: p.name, Err: ErrNoMatrix}
 	}
 	p.head = h
 	head := p.fieldsOf(h)
@@ -249,7 +372,7 @@ func (p *parser) findMatrix() error {
 		p.rows = append(p.rows, rowLine{i + 1, fs})
 	}
 	if len(p.rows) == 0 {
-		return &ParseError{Line: h + 1, Err: ErrNoMatrix}
+		return p.errLine(h+1, ErrNoMatrix)
 	}
 
 	// Device columns: the leading header words that are GPU/NIC labels or
@@ -276,7 +399,7 @@ func (p *parser) findMatrix() error {
 		}
 	}
 	if n > maxDevices {
-		return &ParseError{Line: h + 1, Column: head[maxDevices].col, Err: ErrTooLarge}
+		return p.errAt(h+1, head[maxDevices].off, ErrTooLarge)
 	}
 	p.columns = head[:n]
 	p.attrs = attrColumns(head[n:])
@@ -336,9 +459,12 @@ func equalWords(a, b []string) bool {
 // cell is a parsed matrix cell and where it came from.
 type cell struct {
 	path      Path
-	line, col int
+	line, off int
 	set       bool
 }
+
+// shortRow is a row that gave cells for only the first cells device columns.
+type shortRow struct{ line, dev, cells int }
 
 // build turns the located matrix into a Topology.
 func (p *parser) build() (*Topology, error) {
@@ -346,7 +472,7 @@ func (p *parser) build() (*Topology, error) {
 	var gpus, nics []Device
 	for _, c := range p.columns {
 		if _, dup := index[c.text]; dup {
-			return nil, &ParseError{Line: p.headerLine(), Column: c.col, Err: fmt.Errorf("%s: %w", c.text, ErrDuplicate)}
+			return nil, p.errAt(p.headerLine(), c.off, fmt.Errorf("%s: %w", c.text, ErrDuplicate))
 		}
 		index[c.text] = len(index)
 		d := Device{Name: c.text, NUMA: -1, GPUNUMA: -1}
@@ -361,7 +487,7 @@ func (p *parser) build() (*Topology, error) {
 	}
 	t, err := New(gpus, nics)
 	if err != nil {
-		return nil, &ParseError{Line: p.headerLine(), Err: err}
+		return nil, p.errLine(p.headerLine(), err)
 	}
 	// Matrix positions of each column, in the Topology's order.
 	colDev := make([]Device, len(p.columns))
@@ -371,14 +497,15 @@ func (p *parser) build() (*Topology, error) {
 	n := len(p.columns)
 	cells := make([]cell, n*n)
 	seen := map[string]int{}
+	var short []shortRow
 	for _, r := range p.rows {
 		label := r.fields[0]
 		i, ok := index[label.text]
 		if !ok {
-			return nil, &ParseError{Line: r.line, Column: label.col, Err: fmt.Errorf("%s: %w", label.text, ErrUnknownRow)}
+			return nil, p.errAt(r.line, label.off, fmt.Errorf("%s: %w", label.text, ErrUnknownRow))
 		}
 		if prev, dup := seen[label.text]; dup {
-			return nil, &ParseError{Line: r.line, Column: label.col, Err: fmt.Errorf("%s (first on line %d): %w", label.text, prev, ErrDuplicate)}
+			return nil, p.errAt(r.line, label.off, fmt.Errorf("%s (first on line %d): %w", label.text, prev, ErrDuplicate))
 		}
 		seen[label.text] = r.line
 		rest := splitGluedCells(r.fields, n)[1:]
@@ -390,12 +517,21 @@ func (p *parser) build() (*Topology, error) {
 				if len(p.attrs) > 0 && !looksLikePathWord(f.text) {
 					break // a short row: the attribute columns start here
 				}
-				return nil, &ParseError{Line: r.line, Column: f.col, Err: err}
+				return nil, p.errAt(r.line, f.off, err)
 			}
 			if (path.Class == Self) != (j == i) && !(j == i && path.Class == Unknown) {
-				return nil, &ParseError{Line: r.line, Column: f.col, Err: fmt.Errorf("%s/%s is %s: %w", label.text, p.columns[j].text, f.text, ErrDiagonal)}
+				return nil, p.errAt(r.line, f.off, fmt.Errorf("%s/%s is %s: %w", label.text, p.columns[j].text, f.text, ErrDiagonal))
 			}
-			cells[i*n+j] = cell{path, r.line, f.col, true}
+			cells[i*n+j] = cell{path, r.line, f.off, true}
+		}
+		if j < n {
+			short = append(short, shortRow{r.line, i, j})
+		} else if j < len(rest) && isKnownCell(rest[j].text) {
+			m := j
+			for m < len(rest) && isKnownCell(rest[m].text) {
+				m++
+			}
+			return nil, p.errAt(r.line, rest[j].off, fmt.Errorf("%s has %d cells for %d device columns, from %s on: %w", label.text, m, n, rest[j].text, ErrLongRow))
 		}
 		end := label.off + len(label.text)
 		if j > 0 {
@@ -415,17 +551,72 @@ func (p *parser) build() (*Topology, error) {
 			path := a.path
 			switch {
 			case a.set && b.set && a.path != b.path && a.path.Class != Unknown && b.path.Class != Unknown:
-				return nil, &ParseError{Line: b.line, Column: b.col, Err: fmt.Errorf("%s/%s is %s but %s/%s on line %d is %s: %w",
-					p.columns[j].text, p.columns[i].text, b.path, p.columns[i].text, p.columns[j].text, a.line, a.path, ErrAsymmetric)}
+				path = p.asymmetric(i, j, a, b)
 			case path.Class == Unknown:
 				path = b.path
 			}
 			t.SetPath(colDev[i], colDev[j], path)
 		}
 	}
+	for _, r := range short {
+		p.warnShort(r, cells)
+	}
 	p.applyLegend(t)
 	t.inferNUMA()
 	return t, nil
+}
+
+// asymmetric reports the disagreeing cells a (row i, column j) and b (row j,
+// column i) as a problem at the later of the two, and returns the farther of
+// their paths, the one the pair takes.
+func (p *parser) asymmetric(i, j int, a, b cell) Path {
+	first, second := a, b
+	if b.line < a.line {
+		first, second, i, j = b, a, j, i
+	}
+	far := first.path
+	if second.path.Compare(far) > 0 {
+		far = second.path
+	}
+	p.problems = append(p.problems, p.errAt(second.line, second.off, fmt.Errorf(
+		"%s/%s is %s but %s/%s on line %d is %s; read as %s, the farther: %w",
+		p.columns[j].text, p.columns[i].text, second.path, p.columns[i].text, p.columns[j].text, first.line, first.path, far, ErrAsymmetric)))
+	return far
+}
+
+// warnShort reports a short row, naming the cells it lacks: those read from
+// the transposed cell and those missing both ways (Unknown).
+func (p *parser) warnShort(r shortRow, cells []cell) {
+	n := len(p.columns)
+	var from, unknown []string
+	for k := r.cells; k < n; k++ {
+		if k == r.dev {
+			continue
+		}
+		name := p.columns[r.dev].text + "/" + p.columns[k].text
+		if c := cells[k*n+r.dev]; c.set && c.path.Class != Unknown {
+			from = append(from, name)
+		} else {
+			unknown = append(unknown, name)
+		}
+	}
+	msg := fmt.Sprintf("%s has %d of %d cells", p.columns[r.dev].text, r.cells, n)
+	if len(from) > 0 {
+		msg += "; " + nameList(from) + " read from the transposed cell"
+	}
+	if len(unknown) > 0 {
+		msg += "; " + nameList(unknown) + " unknown (missing both ways)"
+	}
+	p.problems = append(p.problems, p.errLine(r.line, fmt.Errorf("%s: %w", msg, ErrShortRow)))
+}
+
+// nameList joins names with commas, the first four and a count of the rest.
+func nameList(names []string) string {
+	const show = 4
+	if len(names) <= show {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:show], ", "), len(names)-show)
 }
 
 // looksLikePathWord reports whether a word that failed to parse as a path was
@@ -443,7 +634,7 @@ func (p *parser) headerLine() int { return p.head + 1 }
 func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 	if len(fs) > len(p.attrs) {
 		f := fs[len(p.attrs)]
-		return &ParseError{Line: r.line, Column: f.col, Err: fmt.Errorf("%q: %w", f.text, ErrFieldCount)}
+		return p.errAt(r.line, f.off, fmt.Errorf("%q: %w", f.text, ErrFieldCount))
 	}
 	dev := t.device(d)
 	for k, f := range fs {
@@ -454,13 +645,13 @@ func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 		case attrCPU:
 			l, err := ParseCPUList(f.text)
 			if err != nil {
-				return &ParseError{Line: r.line, Column: f.col, Err: err}
+				return p.errAt(r.line, f.off, err)
 			}
 			dev.CPUs = l
 		case attrNUMA:
 			l, err := ParseCPUList(f.text) // same grammar: "0", "0-1", "N/A"
 			if err != nil {
-				return &ParseError{Line: r.line, Column: f.col, Err: fmt.Errorf("%q: %w", f.text, ErrNUMA)}
+				return p.errAt(r.line, f.off, fmt.Errorf("%q: %w", f.text, ErrNUMA))
 			}
 			if len(l) == 1 && l[0].First == l[0].Last {
 				dev.NUMA = l[0].First
@@ -471,7 +662,7 @@ func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 			}
 			v, err := strconv.Atoi(f.text)
 			if err != nil || v < 0 || v > maxCPU {
-				return &ParseError{Line: r.line, Column: f.col, Err: fmt.Errorf("%q: %w", f.text, ErrNUMA)}
+				return p.errAt(r.line, f.off, fmt.Errorf("%q: %w", f.text, ErrNUMA))
 			}
 			dev.GPUNUMA = v
 		}
@@ -524,7 +715,7 @@ func tabAttrs(line string, end, columns int) []field {
 			return nil
 		}
 		start := off + strings.Index(piece, text)
-		out = append(out, field{text: text, col: utf8.RuneCountInString(line[:start]) + 1, off: start, sep: "\t"})
+		out = append(out, field{text: text, off: start, sep: "\t"})
 		off += len(piece) + 1
 	}
 	// Drop the rightmost surplus empty fields in one pass from the right.

@@ -15,10 +15,7 @@ func TestArticleFileIsPreset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ParseString(string(b))
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := mustParse(t, string(b))
 	if want := H20Article(); !reflect.DeepEqual(got, want) {
 		t.Errorf("article file parses to\n%+v\nwant\n%+v", got, want)
 	}
@@ -32,10 +29,7 @@ func TestPublicCapture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	top, err := ParseString(string(b))
-	if err != nil {
-		t.Fatal(err)
-	}
+	top := mustParse(t, string(b))
 	// The matrix rows: GPUg is PIX to NIC(7-g).
 	for g := range 8 {
 		if want := g / 4; top.GPU(g).NUMA != want {
@@ -83,10 +77,7 @@ NIC Legend:
 
 // TestParseVariants: shapes real outputs take, all meaning smallMatrix.
 func TestParseVariants(t *testing.T) {
-	want, err := ParseString(smallMatrix)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := mustParse(t, smallMatrix)
 	variants := map[string]string{
 		"CRLF":           strings.ReplaceAll(smallMatrix, "\n", "\r\n"),
 		"lone CR":        strings.ReplaceAll(smallMatrix, "\n", "\r"),
@@ -104,9 +95,9 @@ func TestParseVariants(t *testing.T) {
 		"comment first":  "# captured on host a1\n" + smallMatrix,
 	}
 	for name, text := range variants {
-		got, err := ParseString(text)
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
+		got, problems, err := ParseString(text)
+		if err != nil || problems != nil {
+			t.Errorf("%s: error %v, problems %v", name, err, problems)
 			continue
 		}
 		if !reflect.DeepEqual(got, want) {
@@ -119,10 +110,7 @@ func TestParseVariants(t *testing.T) {
 // the device name and printed only CPU Affinity (shape of NVIDIA/nccl-tests#78).
 func TestParseOldHeader(t *testing.T) {
 	text := "\tGPU0\tGPU1\tmlx5_0\tCPU Affinity\nGPU0\t X \tNV6\tPIX\t0-23,48-71\nGPU1\tNV6\t X \tPXB\t0-23,48-71\nmlx5_0\tPIX\tPXB\t X \n"
-	top, err := ParseString(text)
-	if err != nil {
-		t.Fatal(err)
-	}
+	top := mustParse(t, text)
 	nics := top.NICs()
 	if len(nics) != 1 || nics[0].Name != "mlx5_0" || nics[0].Device != "mlx5_0" {
 		t.Fatalf("NICs = %+v, want one named mlx5_0", nics)
@@ -140,7 +128,8 @@ func TestParseOldHeader(t *testing.T) {
 }
 
 // TestParseErrors: malformed text gives a *ParseError with the sentinel
-// cause, line and column.
+// cause, line and column (the 1-based byte offset of the field: in
+// "GPU1\tNVX" the cell NVX starts at byte 6), and no topology or problems.
 func TestParseErrors(t *testing.T) {
 	cases := []struct {
 		name      string
@@ -148,8 +137,8 @@ func TestParseErrors(t *testing.T) {
 		cause     error
 		line, col int
 	}{
-		{"empty", "", ErrNoMatrix, 1, 0},
-		{"prose", "hello\nworld\n", ErrNoMatrix, 3, 0},
+		{"empty", "", ErrNoMatrix, 0, 0},
+		{"prose", "hello\nworld\n", ErrNoMatrix, 0, 0},
 		{"header only", "\tGPU0\tGPU1\n", ErrNoMatrix, 1, 0},
 		{"row before header", "GPU0 X NV4\n", ErrNoHeader, 1, 1},
 		{"bad cell", "\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNVX\t X \n", ErrPathToken, 3, 6},
@@ -160,7 +149,17 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate column", "\tGPU0\tGPU0\nGPU0\t X \tNV4\n", ErrDuplicate, 1, 7},
 		{"X off diagonal", "\tGPU0\tGPU1\nGPU0\t X \t X \nGPU1\tNV4\t X \n", ErrDiagonal, 2, 11},
 		{"diagonal not X", "\tGPU0\tGPU1\nGPU0\tPIX\tNV4\nGPU1\tNV4\t X \n", ErrDiagonal, 2, 6},
-		{"asymmetric", "\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNV8\t X \n", ErrAsymmetric, 3, 6},
+		{"long row", "\tGPU0\tGPU1\nGPU0\t X \tNV4\tNV4\nGPU1\tNV4\t X \n", ErrLongRow, 2, 14},
+		{"long row before attributes", "\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tNV4\tSYS\t0-3\n", ErrLongRow, 2, 14},
+		// "GPU0\u00a0X\u00a0NV0": the no-break spaces are 2 bytes each.
+		{"column in bytes", "\tGPU0\tGPU1\nGPU0\u00a0X\u00a0NV0\n", ErrPathToken, 2, 10},
+		// "\x1b[4m" (4 bytes) before the header's tab: GPU0 twice, the second at byte 11.
+		{"column after ANSI escape", "\x1b[4m\tGPU0\tGPU0\x1b[0m\nGPU0\t X \tNV4\n", ErrDuplicate, 1, 11},
+		// The byte-order mark (3 bytes) counts on the first line.
+		{"column after BOM", "\ufeff\tGPU0\tGPU0\nGPU0\t X \tNV4\n", ErrDuplicate, 1, 10},
+		// An invalid byte (read as U+FFFD, 3 bytes) in an unknown column
+		// counts as 1 byte before the NUMA field at byte 12.
+		{"column after invalid UTF-8", "\tGPU0\tFoo\tNUMA Affinity\nGPU0\t X \t\xff\tzero\n", ErrNUMA, 2, 12},
 		{"bad CPU list", "\tGPU0\tCPU Affinity\nGPU0\t X \t0-4x\n", ErrCPUList, 2, 10},
 		{"reversed CPU range", "\tGPU0\tCPU Affinity\nGPU0\t X \t9-3\n", ErrCPUList, 2, 10},
 		{"bad NUMA", "\tGPU0\tCPU Affinity\tNUMA Affinity\nGPU0\t X \t0-3\tzero\n", ErrNUMA, 2, 14},
@@ -168,10 +167,10 @@ func TestParseErrors(t *testing.T) {
 		{"extra field", "\tGPU0\tCPU Affinity\nGPU0\t X \t0-3\t7\n", ErrFieldCount, 2, 14},
 	}
 	for _, c := range cases {
-		_, err := ParseString(c.text)
+		top, problems, err := ParseString(c.text)
 		var pe *ParseError
-		if !errors.As(err, &pe) {
-			t.Errorf("%s: err = %v, want a *ParseError", c.name, err)
+		if !errors.As(err, &pe) || top != nil || problems != nil {
+			t.Errorf("%s: err = %v, topology %v, problems %v; want a *ParseError alone", c.name, err, top, problems)
 			continue
 		}
 		if !errors.Is(err, c.cause) || pe.Line != c.line || pe.Column != c.col {
@@ -181,27 +180,11 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-// TestParseFillsTransposes: a cell missing from a short row is read from the
-// transposed cell.
-func TestParseFillsTransposes(t *testing.T) {
-	text := "\tGPU0\tGPU1\tNIC0\nGPU0\t X \tNV4\tPIX\nGPU1\tNV4\t X \tNODE\nNIC0\tPIX\n"
-	top, err := ParseString(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p := top.GPUNIC(1, 0); p.Class != NODE {
-		t.Errorf("GPU1-NIC0 = %v, want NODE from GPU1's row", p)
-	}
-}
-
 // TestNUMAFromCPUAffinity: with no NUMA column, disjoint affinity lists number
 // the nodes by lowest CPU, and NICs follow their PCIe paths.
 func TestNUMAFromCPUAffinity(t *testing.T) {
 	text := "\tGPU0\tGPU1\tmlx5_0\tCPU Affinity\nGPU0\t X \tSYS\tSYS\t20-39\nGPU1\tSYS\t X \tPHB\t0-19\nmlx5_0\tSYS\tPHB\t X \n"
-	top, err := ParseString(text)
-	if err != nil {
-		t.Fatal(err)
-	}
+	top := mustParse(t, text)
 	if a, b, n := top.GPU(0).NUMA, top.GPU(1).NUMA, top.NIC(0).NUMA; a != 1 || b != 0 || n != 0 {
 		t.Errorf("NUMA GPU0 %d GPU1 %d NIC %d, want 1 0 0", a, b, n)
 	}
@@ -211,10 +194,7 @@ func TestNUMAFromCPUAffinity(t *testing.T) {
 // whose row is missing; the GPU rows' cells still make it a device column.
 func TestParseNICColumnWithoutRow(t *testing.T) {
 	text := "\tGPU0\tGPU1\tmlx5_0\tmlx5_1\tCPU Affinity\nGPU0\t X \tNV4\tPIX\tSYS\t0-7\nGPU1\tNV4\t X \tSYS\tPIX\t8-15\nmlx5_0\tPIX\tSYS\t X \tSYS\n"
-	top, err := ParseString(text)
-	if err != nil {
-		t.Fatal(err)
-	}
+	top := mustParse(t, text)
 	if len(top.NICs()) != 2 {
 		t.Fatalf("NICs %+v, want mlx5_0 and mlx5_1", top.NICs())
 	}
@@ -229,11 +209,21 @@ func TestParseNICColumnWithoutRow(t *testing.T) {
 // TestParseANSIHeader: a terminal's underlined header (ANSI escapes) parses.
 func TestParseANSIHeader(t *testing.T) {
 	text := "\x1b[4m\tGPU0\tGPU1\tCPU Affinity\x1b[0m\nGPU0\t X \tNV4\t0-7\nGPU1\tNV4\t X \t0-7\n"
-	top, err := ParseString(text)
-	if err != nil {
-		t.Fatal(err)
-	}
+	top := mustParse(t, text)
 	if p := top.Path(top.GPU(0), top.GPU(1)); p != NV(4) {
 		t.Errorf("GPU0-GPU1 = %v, want NV4", p)
 	}
+}
+
+// mustParse parses text, failing the test on an error or a problem.
+func mustParse(t testing.TB, text string) *Topology {
+	t.Helper()
+	top, problems, err := ParseString(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Errorf("problem: %v", p)
+	}
+	return top
 }

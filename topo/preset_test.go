@@ -81,10 +81,7 @@ func TestFormatRoundTrip(t *testing.T) {
 	if err := Format(&buf, want); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Parse(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := mustParse(t, buf.String())
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("round trip differs:\n got %+v\nwant %+v", got, want)
 	}

@@ -13,17 +13,24 @@ import (
 	"sort"
 )
 
-// A command is one subcommand. run parses args (without the subcommand name)
-// and writes its result to stdout; an error ends the process with exit status 1.
+// A command is one subcommand. run parses args (without the subcommand name),
+// writes its result to stdout and warnings to stderr; an error ends the
+// process with exit status 1.
 type command struct {
 	summary string
-	run     func(args []string, stdout io.Writer) error
+	run     func(args []string, stdout, stderr io.Writer) error
 }
 
 var commands = map[string]command{}
 
-// register adds a subcommand; each subcommand's file calls it from init.
+// register adds a subcommand that writes only to stdout; each subcommand's
+// file calls it or registerWarn from init.
 func register(name, summary string, run func(args []string, stdout io.Writer) error) {
+	registerWarn(name, summary, func(args []string, stdout, _ io.Writer) error { return run(args, stdout) })
+}
+
+// registerWarn adds a subcommand that also writes warnings to stderr.
+func registerWarn(name, summary string, run func(args []string, stdout, stderr io.Writer) error) {
 	if _, dup := commands[name]; dup {
 		panic("commlab: subcommand registered twice: " + name)
 	}
@@ -52,7 +59,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	if err := cmd.run(args[1:], stdout); err != nil {
+	if err := cmd.run(args[1:], stdout, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}

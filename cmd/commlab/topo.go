@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register("topo", "read `nvidia-smi topo -m` output (or a preset): paths, closest NICs, bindings", runTopo)
+	registerWarn("topo", "read `nvidia-smi topo -m` output (or a preset): paths, closest NICs, bindings", runTopo)
 }
 
 type topoGPU struct {
@@ -45,32 +45,47 @@ type topoFabric struct {
 	Links int    `json:"links"`
 }
 
-type topoOut struct {
-	Source string     `json:"source"`
-	GPUs   []topoGPU  `json:"gpus"`
-	NICs   []topoNIC  `json:"nics"`
-	Pairs  []topoPair `json:"pairs"`
-	Fabric topoFabric `json:"fabric"`
+// topoProblem is a warning about the input (a *topo.ParseError): damage the
+// parser read past.
+type topoProblem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
 }
 
-func runTopo(args []string, stdout io.Writer) error {
+type topoOut struct {
+	Source   string        `json:"source"`
+	GPUs     []topoGPU     `json:"gpus"`
+	NICs     []topoNIC     `json:"nics"`
+	Pairs    []topoPair    `json:"pairs"`
+	Fabric   topoFabric    `json:"fabric"`
+	Problems []topoProblem `json:"problems"`
+}
+
+func runTopo(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("topo")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	preset := fs.String("preset", "", "a built-in topology instead of FILE: h20-article (the article's 8 x H20 / 4-NIC server) or one of "+strings.Join(data.Topologies(), ", "))
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab topo [-json] FILE | -preset NAME\n\nFILE is the text `nvidia-smi topo -m` prints; - reads standard input.")
+		fmt.Fprintln(fs.Output(), "usage: commlab topo [-json] FILE | -preset NAME\n\nFILE is the text `nvidia-smi topo -m` prints; - reads standard input.\n"+
+			"Damage the reader reads past (a short row, an asymmetric pair) is reported on\n"+
+			"standard error as FILE:LINE[:COLUMN]: message, or with -json in \"problems\".")
 		fs.PrintDefaults()
 	}
 	pos, err := parseFlags(fs, args, 1)
 	if err != nil {
 		return err
 	}
-	t, source, err := loadTopology(pos, *preset)
+	t, source, problems, err := loadTopology(pos, *preset)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, topoJSON(t, source))
+		return writeJSON(stdout, topoJSON(t, source, problems))
+	}
+	for _, p := range problems {
+		fmt.Fprintln(stderr, p)
 	}
 	fmt.Fprintf(stdout, "%s: ", source)
 	if err := topo.WriteReport(stdout, t); err != nil {
@@ -80,38 +95,34 @@ func runTopo(args []string, stdout io.Writer) error {
 	return err
 }
 
-// loadTopology reads FILE or the preset; exactly one must be given.
-func loadTopology(pos []string, preset string) (*topo.Topology, string, error) {
+// loadTopology reads FILE or the preset; exactly one must be given. problems
+// are the warnings of reading FILE (FILE "-" is standard input).
+func loadTopology(pos []string, preset string) (t *topo.Topology, source string, problems []*topo.ParseError, err error) {
 	switch {
 	case preset != "" && len(pos) > 0:
-		return nil, "", fmt.Errorf("give FILE or -preset, not both")
+		return nil, "", nil, fmt.Errorf("give FILE or -preset, not both")
 	case preset == "h20-article":
-		return topo.H20Article(), "preset h20-article", nil
+		return topo.H20Article(), "preset h20-article", nil, nil
 	case preset != "":
 		t, err := data.Topology(preset)
-		return t, "preset " + preset, err
+		return t, "preset " + preset, nil, err
 	case len(pos) == 0:
-		return nil, "", fmt.Errorf("need FILE (nvidia-smi topo -m output) or -preset h20-article")
+		return nil, "", nil, fmt.Errorf("need FILE (nvidia-smi topo -m output) or -preset h20-article")
 	}
 	name := pos[0]
-	var r io.Reader = os.Stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, "", err
-		}
-		defer f.Close()
-		r = f
+	if name == "-" {
+		t, problems, err = topo.Parse(os.Stdin)
+	} else {
+		t, problems, err = topo.ParseFile(name)
 	}
-	t, err := topo.Parse(r)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", name, err)
-	}
-	return t, name, nil
+	return t, name, problems, err
 }
 
-func topoJSON(t *topo.Topology, source string) topoOut {
-	out := topoOut{Source: source, GPUs: []topoGPU{}, NICs: []topoNIC{}, Pairs: []topoPair{}}
+func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError) topoOut {
+	out := topoOut{Source: source, GPUs: []topoGPU{}, NICs: []topoNIC{}, Pairs: []topoPair{}, Problems: []topoProblem{}}
+	for _, p := range problems {
+		out.Problems = append(out.Problems, topoProblem{File: p.File, Line: p.Line, Column: p.Column, Message: p.Err.Error()})
+	}
 	for i, b := range t.Bindings() {
 		out.GPUs = append(out.GPUs, topoGPU{
 			Name: b.GPU, NUMA: t.GPU(i).NUMA, NIC: b.NIC, Path: pathOrEmpty(b), Device: b.Device,

@@ -12,7 +12,8 @@ import (
 // TestTopoRealCaptures runs `commlab topo FILE -json` and the table form on
 // every public capture in topo/testdata/real: exit status 0, one JSON object
 // whose gpus, nics and pairs agree with topo.Parse of the same file (each
-// GPU's nic is its binding's NIC, each pair's path the matrix cell).
+// GPU's nic is its binding's NIC, each pair's path the matrix cell), and no
+// problems in the JSON or on stderr.
 func TestTopoRealCaptures(t *testing.T) {
 	files, err := filepath.Glob("../../topo/testdata/real/*.txt")
 	if err != nil || len(files) == 0 {
@@ -25,11 +26,14 @@ func TestTopoRealCaptures(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errb.String())
 			}
 			got := decodeTopo(t, out.String())
+			if len(got.Problems) != 0 || errb.Len() != 0 {
+				t.Errorf("problems %v, stderr %q; want none", got.Problems, errb.String())
+			}
 			src, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
 			}
-			top, err := topo.ParseString(string(src))
+			top, _, err := topo.ParseString(string(src))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,8 +52,8 @@ func TestTopoRealCaptures(t *testing.T) {
 				}
 			}
 			out.Reset()
-			if code := run([]string{"topo", f}, &out, &errb); code != 0 || !bytes.Contains(out.Bytes(), []byte("GPU fabric:")) {
-				t.Errorf("table: exit %d, output:\n%s", code, out.String())
+			if code := run([]string{"topo", f}, &out, &errb); code != 0 || !bytes.Contains(out.Bytes(), []byte("GPU fabric:")) || errb.Len() != 0 {
+				t.Errorf("table: exit %d, stderr %q, output:\n%s", code, errb.String(), out.String())
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,7 @@ type topoJSONOut struct {
 		B    string `json:"b"`
 		Path string `json:"path"`
 	} `json:"pairs"`
+	Problems []topoProblem `json:"problems"`
 }
 
 func decodeTopo(t *testing.T, out string) topoJSONOut {
@@ -112,8 +114,14 @@ func TestTopoErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := runCLI("topo", bad)
-	if code == 0 || !strings.Contains(stderr, "bad.txt: line 4, column 6") || !strings.Contains(stderr, `"NVL"`) {
-		t.Errorf("exit %d, stderr %q; want non-zero naming bad.txt line 4, column 6", code, stderr)
+	if code == 0 || !strings.Contains(stderr, bad+":4:6: ") || !strings.Contains(stderr, `"NVL"`) {
+		t.Errorf("exit %d, stderr %q; want non-zero naming %s:4:6", code, stderr, bad)
+	}
+	// A row with a cell too many (topo/testdata/damaged/long_row.txt, line 4,
+	// the extra SYS at byte 19) is an error too.
+	long := "../../topo/testdata/damaged/long_row.txt"
+	if code, out, stderr := runCLI("topo", long, "-json"); code == 0 || out != "" || !strings.Contains(stderr, long+":4:19: ") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want non-zero naming %s:4:19", code, out, stderr, long)
 	}
 	for _, args := range [][]string{
 		{"topo"},
@@ -124,5 +132,43 @@ func TestTopoErrors(t *testing.T) {
 		if code, _, stderr := runCLI(args...); code == 0 || stderr == "" {
 			t.Errorf("%v: exit %d, stderr %q; want an error", args, code, stderr)
 		}
+	}
+}
+
+// TestTopoProblems: warnings about damaged input go to stderr as
+// FILE:LINE[:COLUMN]: message in text mode and into the problems array with
+// -json, and never into the table or onto stderr with -json. The fixtures
+// are topo/testdata/damaged: GPU1's row on line 6 of short_row.txt lacks its
+// NIC0 cell; line 5 of asymmetric.txt (byte 9) says PIX where line 4 says
+// NV18.
+func TestTopoProblems(t *testing.T) {
+	for _, c := range []struct {
+		file, text string
+		line, col  int
+	}{
+		{"short_row.txt", "GPU1 has 2 of 3 cells; GPU1/NIC0 read from the transposed cell: short row", 6, 0},
+		{"asymmetric.txt", "GPU1/GPU0 is PIX but GPU0/GPU1 on line 4 is NV18; read as PIX, the farther: asymmetric pair", 5, 9},
+	} {
+		file := "../../topo/testdata/damaged/" + c.file
+		pos := fmt.Sprintf("%s:%d", file, c.line)
+		if c.col > 0 {
+			pos += fmt.Sprintf(":%d", c.col)
+		}
+		code, out, stderr := runCLI("topo", file)
+		if code != 0 || stderr != pos+": "+c.text+"\n" || strings.Contains(out, c.text) || !strings.Contains(out, "GPU fabric:") {
+			t.Errorf("%s: exit %d, stderr %q, want %q; stdout:\n%s", c.file, code, stderr, pos+": "+c.text+"\n", out)
+		}
+		code, out, stderr = runCLI("topo", file, "-json")
+		if code != 0 || stderr != "" {
+			t.Fatalf("%s -json: exit %d, stderr %q", c.file, code, stderr)
+		}
+		got := decodeTopo(t, out).Problems
+		if want := (topoProblem{File: file, Line: c.line, Column: c.col, Message: c.text}); len(got) != 1 || got[0] != want {
+			t.Errorf("%s -json: problems %+v, want [%+v]", c.file, got, want)
+		}
+	}
+	code, out, _ := runCLI("topo", "-preset", "h20-article", "-json")
+	if p := decodeTopo(t, out).Problems; code != 0 || p == nil || len(p) != 0 {
+		t.Errorf("preset: exit %d, problems %#v; want an empty array", code, p)
 	}
 }

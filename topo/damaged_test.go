@@ -1,0 +1,190 @@
+package topo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// damagedInputs are the hand-made damaged captures in testdata/damaged.
+func damagedInputs(t testing.TB) []string {
+	files, err := filepath.Glob("testdata/damaged/*.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != len(damagedCases) {
+		t.Fatalf("%d files in testdata/damaged, %d described in damagedCases", len(files), len(damagedCases))
+	}
+	return files
+}
+
+// wantProblem is a ParseError a damaged capture must give: its cause, line,
+// column and a part of its message.
+type wantProblem struct {
+	cause     error
+	line, col int
+	text      string
+}
+
+// damagedCases is what Parse must make of each file in testdata/damaged:
+// the error that refuses it, or the problems and some paths as read. Lines
+// and columns are counted in the file (columns in bytes).
+var damagedCases = []struct {
+	file     string
+	err      *wantProblem
+	problems []wantProblem
+	pairs    []realPair
+}{
+	{
+		// GPU1's row (line 6) stops after its diagonal X; its NIC0 cell comes
+		// from NIC0's row, SYS. Its affinity columns still read.
+		file:     "short_row.txt",
+		problems: []wantProblem{{ErrShortRow, 6, 0, "GPU1 has 2 of 3 cells; GPU1/NIC0 read from the transposed cell"}},
+		pairs:    []realPair{{"GPU1", "NIC0", "SYS"}, {"GPU0", "GPU1", "NV18"}, {"GPU0", "NIC0", "PIX"}},
+	},
+	{
+		// Line 4, "GPU0\t X \tNV18\tPIX\tSYS": SYS starts at byte 19.
+		file: "long_row.txt",
+		err:  &wantProblem{ErrLongRow, 4, 19, "GPU0 has 4 cells for 3 device columns, from SYS on"},
+	},
+	{
+		// GPU1's PIX (line 5, byte 9) against GPU0's NV18 (line 4): PIX,
+		// the farther, is kept.
+		file:     "asymmetric.txt",
+		problems: []wantProblem{{ErrAsymmetric, 5, 9, "GPU1/GPU0 is PIX but GPU0/GPU1 on line 4 is NV18; read as PIX, the farther"}},
+		pairs:    []realPair{{"GPU0", "GPU1", "PIX"}, {"GPU1", "NIC0", "NODE"}},
+	},
+}
+
+// checkProblem reports whether p is w, in file.
+func checkProblem(t *testing.T, p *ParseError, w wantProblem, file string) {
+	t.Helper()
+	if !errors.Is(p, w.cause) || p.File != file || p.Line != w.line || p.Column != w.col || !strings.Contains(p.Error(), w.text) {
+		t.Errorf("got %q (file %q, line %d, column %d); want cause %q in %s at line %d, column %d, saying %q",
+			p, p.File, p.Line, p.Column, w.cause, file, w.line, w.col, w.text)
+	}
+}
+
+// TestDamaged parses each damaged capture with ParseFile, checks its error or
+// problems (with the file name) and paths, and compares the whole outcome
+// with testdata/golden/damaged (go test -run TestDamaged -update rewrites it).
+func TestDamaged(t *testing.T) {
+	damagedInputs(t)
+	for _, c := range damagedCases {
+		t.Run(c.file, func(t *testing.T) {
+			path := filepath.Join("testdata", "damaged", c.file)
+			top, problems, err := ParseFile(path)
+			var out bytes.Buffer
+			if c.err != nil {
+				var pe *ParseError
+				if !errors.As(err, &pe) || top != nil || problems != nil {
+					t.Fatalf("err %v, topology %v, problems %v; want a *ParseError alone", err, top, problems)
+				}
+				checkProblem(t, pe, *c.err, path)
+				fmt.Fprintf(&out, "error: %v\n", err)
+			} else {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(problems) != len(c.problems) {
+					t.Fatalf("problems %v, want %d", problems, len(c.problems))
+				}
+				for k, w := range c.problems {
+					checkProblem(t, problems[k], w, path)
+				}
+				for _, pr := range c.pairs {
+					if got, err := top.PathByName(pr.a, pr.b); err != nil || got.String() != pr.path {
+						t.Errorf("%s-%s = %v (%v), want %s", pr.a, pr.b, got, err, pr.path)
+					}
+				}
+				for _, p := range problems {
+					fmt.Fprintf(&out, "problem: %v\n", p)
+				}
+				out.WriteString("\n")
+				out.Write(golden(top))
+			}
+			checkGolden(t, filepath.Join("testdata", "golden", "damaged", strings.TrimSuffix(c.file, ".txt")+".golden"), out.Bytes())
+		})
+	}
+}
+
+// TestShortRowsBothWays: when GPU1's row and NIC0's row both lack the cell
+// where they meet, the pair is Unknown and each row gets a problem saying so;
+// rows in any order give the problems in line order.
+func TestShortRowsBothWays(t *testing.T) {
+	text := "\tGPU0\tGPU1\tNIC0\nNIC0\tPIX\nGPU0\t X \tNV4\tPIX\nGPU1\tNV4\t X \n"
+	top, problems, err := ParseString(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []wantProblem{
+		{ErrShortRow, 2, 0, "NIC0 has 1 of 3 cells; NIC0/GPU1 unknown (missing both ways)"},
+		{ErrShortRow, 4, 0, "GPU1 has 2 of 3 cells; GPU1/NIC0 unknown (missing both ways)"},
+	}
+	if len(problems) != len(want) {
+		t.Fatalf("problems %v, want %d", problems, len(want))
+	}
+	for k, w := range want {
+		checkProblem(t, problems[k], w, "")
+	}
+	if p := top.GPUNIC(1, 0); p.Class != Unknown {
+		t.Errorf("GPU1-NIC0 = %v, want N/A", p)
+	}
+	if p := top.GPUNIC(0, 0); p.Class != PIX {
+		t.Errorf("GPU0-NIC0 = %v, want PIX", p)
+	}
+}
+
+// TestParseFileName: Parse of an *os.File names the file in its errors, as
+// ParseFile does; ParseString names none.
+func TestParseFileName(t *testing.T) {
+	path := filepath.Join("testdata", "damaged", "long_row.txt")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, _, err = Parse(f)
+	if want := path + ":4:19: GPU0 has 4 cells"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Parse(file) error %v, want it to start %q", err, want)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = ParseString(string(b))
+	if want := "4:19: GPU0 has 4 cells"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("ParseString error %v, want it to start %q", err, want)
+	}
+	if _, _, err := ParseFile(filepath.Join(t.TempDir(), "missing.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("ParseFile of a missing file: %v, want os.ErrNotExist", err)
+	}
+}
+
+// TestParseErrorString: "file:line:column: cause", leaving out what is 0 or
+// "" (the cause alone when nothing is known).
+func TestParseErrorString(t *testing.T) {
+	cause := errors.New("cause")
+	for _, c := range []struct {
+		e    ParseError
+		want string
+	}{
+		{ParseError{"f.txt", 3, 7, cause}, "f.txt:3:7: cause"},
+		{ParseError{"f.txt", 3, 0, cause}, "f.txt:3: cause"},
+		{ParseError{"f.txt", 0, 0, cause}, "f.txt: cause"},
+		{ParseError{"", 3, 7, cause}, "3:7: cause"},
+		{ParseError{"", 3, 0, cause}, "3: cause"},
+		{ParseError{"", 0, 0, cause}, "cause"},
+	} {
+		if got := c.e.Error(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
+		}
+		if !errors.Is(&c.e, cause) {
+			t.Errorf("%+v does not unwrap to its cause", c.e)
+		}
+	}
+}
