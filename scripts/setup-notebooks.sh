@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # setup-notebooks.sh: install what the notebooks need, only what is missing.
 #
-#   - Debian's jupyter-nbconvert (apt), which brings /usr/bin/jupyter;
+#   - Debian's jupyter-nbconvert and python3-jupyter-client (apt), which
+#     bring /usr/bin/jupyter, and any Debian packages a caller names in
+#     NOTEBOOK_APT_EXTRA (scripts/notebook-server.sh adds jupyter-notebook,
+#     its test chromium), all in one apt-get run;
 #   - GoNB v0.11.1, built in a throwaway module (go install ...@v0.11.1 is
 #     refused by the module proxy here), and goimports from golang.org/x/tools
 #     v0.52.0, both into notebooks/.tools/bin;
@@ -35,16 +38,26 @@ has_module() {
 	[ -x "$1" ] && go version -m "$1" 2>/dev/null | grep -Eq "^[[:space:]]+(mod|dep)[[:space:]]+$2[[:space:]]+$3([[:space:]]|$)"
 }
 
+# The Debian packages, split on spaces: NOTEBOOK_APT_EXTRA may name several.
+# shellcheck disable=SC2206
+APT_PACKAGES=(jupyter-nbconvert python3-jupyter-client ${NOTEBOOK_APT_EXTRA:-})
+
+# setup_apt: install the packages of APT_PACKAGES that dpkg does not list as
+# installed, with one apt-get update and one apt-get install.
 setup_apt() {
-	if [ -x "$JUPYTER" ] && [ -x /usr/bin/jupyter-nbconvert ] && /usr/bin/python3 -c 'import nbclient, jupyter_client' 2>/dev/null; then
-		return
-	fi
+	local installed missing=() p
+	installed=" $(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${APT_PACKAGES[@]}" 2>/dev/null |
+		awk '$2 == "installed" { printf "%s ", $1 }' || true)"
+	for p in "${APT_PACKAGES[@]}"; do
+		[[ "$installed" == *" $p "* ]] || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return
 	local sudo=""
 	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	setup_log "installing jupyter-nbconvert with apt-get"
+	setup_log "installing ${missing[*]} with apt-get"
 	$sudo apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-		jupyter-nbconvert python3-jupyter-client >/dev/null
+		"${missing[@]}" >/dev/null
 }
 
 setup_go_tools() {
