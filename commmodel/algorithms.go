@@ -16,7 +16,7 @@ var (
 )
 
 // Algorithms returns the single-level algorithms of c, the candidates of
-// Fastest and RegimeMap. The slice is shared: do not modify it.
+// Fastest and NewRegimeGrid. The slice is shared: do not modify it.
 func Algorithms(c Collective) []Algorithm {
 	switch c {
 	case AllReduce:

@@ -20,22 +20,24 @@ func BenchmarkTime(b *testing.B) {
 
 // Selection over all AllReduce algorithms (target: <= 200 ns).
 func BenchmarkFastest(b *testing.B) {
+	algs := Algorithms(AllReduce)
 	b.ReportAllocs()
 	for b.Loop() {
-		_, sinkT = Fastest(AllReduce, 64, 1<<20, H20Intra)
+		_, sinkT = Fastest(algs, Flat{P: 64, Link: H20Intra}, 1<<20)
 	}
 }
 
-// A 64 x 1024 regime map of AllReduce (target: <= 20 ms).
-func BenchmarkRegimeMap(b *testing.B) {
+// A 64 x 1024 regime grid of AllReduce (target: <= 20 ms).
+func BenchmarkRegimeGrid(b *testing.B) {
 	ps := make([]int, 64)
 	for i := range ps {
 		ps[i] = i + 1
 	}
 	sizes := LogSizes(1, 1<<32, 1024)
+	rows := Flats(ps, H20Intra)
 	b.ReportAllocs()
 	for b.Loop() {
-		m := NewRegimeMap(AllReduce, ps, sizes, H20Intra)
+		m := NewRegimeGrid(Algorithms(AllReduce), rows, sizes)
 		sinkT = m.Time[0]
 	}
 }
@@ -43,6 +45,20 @@ func BenchmarkRegimeMap(b *testing.B) {
 func BenchmarkCrossovers(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		sinkT = float64(len(Crossovers(Algorithms(AllReduce), 8, H20Intra)))
+		sinkT = float64(len(Crossovers(Algorithms(AllReduce), Flat{P: 8, Link: H20Intra})))
 	}
 }
+
+// One evaluation of ring AllReduce through a Timer on one link, as Fastest,
+// Crossovers and NewRegimeGrid make it (target: <= 20 ns, 0 allocs, as
+// BenchmarkTime).
+func BenchmarkTimer(b *testing.B) {
+	f := Flat{P: 64, Link: H20Intra}
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkT = timeOn(f, Ring{}, 1<<20)
+	}
+}
+
+//go:noinline
+func timeOn[T Timer](t T, a Algorithm, size float64) float64 { return t.Time(a, size) }

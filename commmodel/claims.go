@@ -41,8 +41,6 @@ func Claims() []Claim {
 	}
 }
 
-const us = 1e-6
-
 func claimRingSteps() Claim {
 	c := Ring{}.Cost(8, 1)
 	return Claim{
@@ -60,8 +58,8 @@ func claimRingAlpha() Claim {
 		ID:        "ring-alpha-p8",
 		Statement: "the 14 alphas of ring AllReduce at P = 8 cost 28 us at alpha = 2 us",
 		Expected:  "28 us",
-		Got:       fmt.Sprintf("%.1f us", t/us),
-		Pass:      math.Abs(t-28*us) < 1e-12,
+		Got:       fmt.Sprintf("%.1f us", t/Microsecond),
+		Pass:      math.Abs(t-28*Microsecond) < 1e-12,
 	}
 }
 
@@ -72,14 +70,14 @@ func claimRingTransfer() Claim {
 		ID:        "ring-1mb-transfer",
 		Statement: "moving 1 MB in ring AllReduce at P = 8 takes only ~5 us (the steps cost 28 us)",
 		Expected:  "~5 us (within 10%)",
-		Got:       fmt.Sprintf("%.2f us", t/us),
-		Pass:      math.Abs(t/(5*us)-1) <= 0.10,
+		Got:       fmt.Sprintf("%.2f us", t/Microsecond),
+		Pass:      math.Abs(t/(5*Microsecond)-1) <= 0.10,
 	}
 }
 
 func claimOneShotCrossover() Claim {
 	s := OneShotCrossover(8, H20Intra)
-	cs := Crossovers([]Algorithm{OneShot{}, TwoShot{}}, 8, H20Intra)
+	cs := Crossovers([]Algorithm{OneShot{}, TwoShot{}}, Flat{P: 8, Link: H20Intra})
 	agree := len(cs) == 1 && cs[0].A == Algorithm(OneShot{}) && math.Abs(cs[0].Size/s-1) < 1e-9
 	return Claim{
 		ID:        "oneshot-crossover-p8",
@@ -195,7 +193,7 @@ func claimHierarchicalFaster() Claim {
 
 func claimDecodeRegime() Claim {
 	const size = 56e3
-	best, _ := Fastest(AllReduce, 8, size, H20Intra)
+	best, _ := Fastest(Algorithms(AllReduce), Flat{P: 8, Link: H20Intra}, size)
 	ring := Ring{}.Cost(8, size)
 	latency := float64(ring.Steps) * H20Intra.Alpha
 	transfer := ring.Bytes / H20Intra.BW
@@ -203,7 +201,7 @@ func claimDecodeRegime() Claim {
 		ID:        "decode-allreduce-56kb",
 		Statement: "a TP decode AllReduce of ~56 KB is in the small-message regime, where steps dominate and one-shot wins",
 		Expected:  "one-shot fastest at 56 KB, P = 8; ring's alphas far above its transfer time",
-		Got:       fmt.Sprintf("fastest %s; ring %.1f us of steps vs %.2f us of transfer", best.Name(), latency/us, transfer/us),
+		Got:       fmt.Sprintf("fastest %s; ring %.1f us of steps vs %.2f us of transfer", best.Name(), latency/Microsecond, transfer/Microsecond),
 		Pass:      best == Algorithm(OneShot{}) && latency > 10*transfer,
 	}
 }

@@ -20,39 +20,62 @@ const (
 )
 
 // Crossovers returns every size in (0, 1 PiB] at which one of algs overtakes
-// another for p ranks on l, sorted by size. Each pair is solved in closed
-// form when both times are linear in S, T(S) = T0 + T1·S, as every cost on
-// one Link is:
+// another on t, sorted by size. Each pair is solved in closed form when both
+// times are linear in S, T(S) = T0 + T1·S, as every time on a Flat link is:
 //
 //	S* = (T0_b - T0_a) / (T1_a - T1_b)
 //
-// and otherwise (a user's algorithm whose cost is not linear in S) by
-// scanning a logarithmic grid for sign changes of T_a - T_b and bisecting
-// each. Pairs that never cross are left out.
-func Crossovers(algs []Algorithm, p int, l Link) []Crossover {
-	curves := make([]func(float64) float64, len(algs))
-	for i, a := range algs {
-		curves[i] = func(s float64) float64 { return Time(a, p, s, l) }
-	}
-	return crossovers(algs, curves)
-}
-
-// ClusterCrossovers is Crossovers for algorithms on a two-level cluster,
-// where a stage lasts as long as its slower level and times are piecewise
-// linear in S; it always uses the root finder.
-func ClusterCrossovers(algs []Algorithm, c Cluster) []Crossover {
-	curves := make([]func(float64) float64, len(algs))
-	for i, a := range algs {
-		curves[i] = func(s float64) float64 { return c.Time(a, s) }
-	}
-	return crossovers(algs, curves)
-}
-
-func crossovers(algs []Algorithm, curves []func(float64) float64) []Crossover {
-	xs := pairCrossings(curves)
+// and otherwise (a Cluster, whose stages last as long as their slower level,
+// so that times are piecewise linear; a user's algorithm whose cost is not
+// linear in S) by scanning a logarithmic grid for sign changes of T_a - T_b
+// and bisecting each. Pairs that never cross are left out.
+func Crossovers[T Timer](algs []Algorithm, t T) []Crossover {
+	xs := pairCrossings(curves(algs, t))
 	out := make([]Crossover, len(xs))
 	for k, x := range xs {
 		out[k] = Crossover{A: algs[x.a], B: algs[x.b], Size: x.size}
+	}
+	return out
+}
+
+// WinnerChanges returns the crossovers at which the fastest of algs on t
+// changes, by size: the edges of the regimes of Fastest. (Most of the
+// crossovers Crossovers lists are between two algorithms neither of which
+// is the fastest there.) Ties go to the algorithm listed first, as in
+// Fastest, so of two identical times only the first can win.
+func WinnerChanges[T Timer](algs []Algorithm, t T) []Crossover {
+	cs := curves(algs, t)
+	at := func(s float64) int {
+		i, _ := fastest(len(cs), func(i int) float64 { return cs[i](s) })
+		return i
+	}
+	var out []Crossover
+	for _, x := range pairCrossings(cs) {
+		if at(x.size*(1-1e-6)) == x.a && at(x.size*(1+1e-6)) == x.b {
+			out = append(out, Crossover{A: algs[x.a], B: algs[x.b], Size: x.size})
+		}
+	}
+	return out
+}
+
+// Crossings returns the sizes in (0, 1 PiB] at which the times f and g, in
+// seconds for S = size bytes, cross (f - g changes sign), by size, found as
+// Crossovers finds them. It serves times that are not one Timer's, such as
+// two algorithms each on a link fitted to its own measurements.
+func Crossings(f, g func(size float64) float64) []float64 {
+	xs := crossings(f, g)
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = x.size
+	}
+	return out
+}
+
+// curves returns each algorithm's time on t as a function of the size.
+func curves[T Timer](algs []Algorithm, t T) []func(float64) float64 {
+	out := make([]func(float64) float64, len(algs))
+	for i, a := range algs {
+		out[i] = func(s float64) float64 { return t.Time(a, s) }
 	}
 	return out
 }
@@ -79,52 +102,6 @@ func pairCrossings(curves []func(float64) float64) []pairCrossing {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].size < out[j].size })
 	return out
-}
-
-// WinnerChanges returns the crossovers at which the fastest of algs changes
-// for p ranks on l, by size: the edges of the regimes of Fastest. (Most of
-// the crossovers Crossovers lists are between two algorithms neither of which
-// is the fastest there.)
-func WinnerChanges(algs []Algorithm, p int, l Link) []Crossover {
-	curves := make([]func(float64) float64, len(algs))
-	for i, a := range algs {
-		curves[i] = func(s float64) float64 { return Time(a, p, s, l) }
-	}
-	return winnerChanges(algs, curves)
-}
-
-// ClusterWinnerChanges is WinnerChanges on a two-level cluster.
-func ClusterWinnerChanges(algs []Algorithm, c Cluster) []Crossover {
-	curves := make([]func(float64) float64, len(algs))
-	for i, a := range algs {
-		curves[i] = func(s float64) float64 { return c.Time(a, s) }
-	}
-	return winnerChanges(algs, curves)
-}
-
-// winnerChanges keeps the crossings whose two sides are won by their two
-// curves (ties go to the curve listed first, as in Fastest, so of two
-// identical curves only the first can win).
-func winnerChanges(algs []Algorithm, curves []func(float64) float64) []Crossover {
-	var out []Crossover
-	for _, x := range pairCrossings(curves) {
-		if fastestCurve(curves, x.size*(1-1e-6)) == x.a && fastestCurve(curves, x.size*(1+1e-6)) == x.b {
-			out = append(out, Crossover{A: algs[x.a], B: algs[x.b], Size: x.size})
-		}
-	}
-	return out
-}
-
-// fastestCurve returns the index of the lowest curve at s, the first on
-// ties, or -1 if none is defined there.
-func fastestCurve(curves []func(float64) float64, s float64) int {
-	best, bestT := -1, math.NaN()
-	for i, f := range curves {
-		if t := f(s); t < bestT || (best < 0 && !math.IsNaN(t)) {
-			best, bestT = i, t
-		}
-	}
-	return best
 }
 
 // A crossing is a size where f - g changes sign; firstFaster says f < g below it.

@@ -31,11 +31,14 @@
 // # What is here
 //
 // Algorithms are small types with Cost(p, size) (allreduce.go, allgather.go,
-// alltoall.go); Cluster times them on N nodes of p ranks with one Link inside
-// a node and another between nodes (hierarchy.go). Crossovers, Fastest and
-// RegimeMap compare them (crossover.go, select.go); Claims recomputes the
-// article's statements (claims.go). Fabric holds the math of switched,
-// full-mesh and PCIe fabrics (fabric.go).
+// alltoall.go). A Timer times them on some ranks: Flat is P ranks on one
+// Link, Cluster is N nodes of p ranks with one Link inside a node and
+// another between nodes (hierarchy.go), and Fabric is one level whose
+// bandwidth depends on how many peers a rank sends to at once (fabric.go,
+// which also holds the math of switched, full-mesh and PCIe fabrics).
+// Fastest, Crossovers, WinnerChanges and NewRegimeGrid compare algorithms on
+// any Timer (select.go, crossover.go); LogSizes spaces sizes for them
+// (sizes.go). Claims recomputes the article's statements (claims.go).
 //
 // Two subpackages build on this one, which imports neither: package fit
 // turns measurements into Links (AlphaBeta, Piecewise, and Through an

@@ -26,7 +26,7 @@ func ExampleOneShotCrossover() {
 
 // Every size at which one AllReduce algorithm overtakes another at P = 8.
 func ExampleCrossovers() {
-	for _, x := range commmodel.Crossovers(commmodel.Algorithms(commmodel.AllReduce), 8, commmodel.H20Intra) {
+	for _, x := range commmodel.Crossovers(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: 8, Link: commmodel.H20Intra}) {
 		fmt.Printf("%-16s -> %-16s at %8.1f kB\n", x.A.Name(), x.B.Name(), x.Size/1e3)
 	}
 	// Output:
@@ -37,7 +37,7 @@ func ExampleCrossovers() {
 
 // The fastest AllReduce for a 56 KB tensor-parallel decode step.
 func ExampleFastest() {
-	a, t := commmodel.Fastest(commmodel.AllReduce, 8, 56e3, commmodel.H20Intra)
+	a, t := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: 8, Link: commmodel.H20Intra}, 56e3)
 	fmt.Printf("%s, %.2f us\n", a.Name(), t*1e6)
 	// Output:
 	// one-shot, 3.12 us

@@ -40,8 +40,8 @@ func (k FabricKind) String() string {
 type Fabric struct {
 	// Kind is how the ranks are wired.
 	Kind FabricKind
-	// Ranks is the number of ranks on the fabric, P.
-	Ranks int
+	// P is the number of ranks on the fabric.
+	P int
 	// Links is the number of links per rank: NVLinks into the switch
 	// (Switched), point-to-point links spread evenly over the P-1 peers
 	// (FullMesh), or 1 (SharedPCIe).
@@ -52,6 +52,9 @@ type Fabric struct {
 	Alpha float64
 }
 
+// Ranks returns P.
+func (f Fabric) Ranks() int { return f.P }
+
 // Egress returns a rank's total link bandwidth, in bytes per second:
 //
 //	egress = Links·LinkBW
@@ -60,8 +63,8 @@ func (f Fabric) Egress() float64 { return float64(f.Links) * f.LinkBW }
 // LinksPerPeer returns the links between a rank and each peer of a full mesh,
 // Links/(P-1); for the other kinds all Links reach every peer.
 func (f Fabric) LinksPerPeer() float64 {
-	if f.Kind == FullMesh && f.Ranks > 1 {
-		return float64(f.Links) / float64(f.Ranks-1)
+	if f.Kind == FullMesh && f.P > 1 {
+		return float64(f.Links) / float64(f.P-1)
 	}
 	return float64(f.Links)
 }
@@ -79,8 +82,8 @@ func (f Fabric) BW(fanout int) float64 {
 	if fanout < 1 {
 		return math.NaN()
 	}
-	if f.Kind == FullMesh && f.Ranks > 1 {
-		return float64(min(fanout, f.Ranks-1)) * f.LinksPerPeer() * f.LinkBW
+	if f.Kind == FullMesh && f.P > 1 {
+		return float64(min(fanout, f.P-1)) * f.LinksPerPeer() * f.LinkBW
 	}
 	return f.Egress()
 }
@@ -89,14 +92,14 @@ func (f Fabric) BW(fanout int) float64 {
 // step: Alpha and BW(fanout).
 func (f Fabric) Link(fanout int) Link { return Link{Alpha: f.Alpha, BW: f.BW(fanout)} }
 
-// Time returns algorithm a's duration for S = size bytes on the fabric's
-// Ranks ranks, in seconds, at the bandwidth its fanout reaches:
+// Time returns algorithm a's duration for S = size bytes on the fabric's P
+// ranks, in seconds, at the bandwidth its fanout reaches:
 //
 //	T = Cost(P, S).Time(Link(Cost.Fanout))
 //
 // A one-rank collective (fanout 0) sends nothing and takes its steps' alpha.
 func (f Fabric) Time(a Algorithm, size float64) float64 {
-	c := a.Cost(f.Ranks, size)
+	c := a.Cost(f.P, size)
 	l := f.Link(max(1, c.Fanout))
 	return c.Time(l)
 }
@@ -134,7 +137,7 @@ func SharedNICBW(lineRate float64, gpus int) float64 {
 // describes it: a point-to-point full mesh, 7 links per NPU, one to each
 // peer. LinkBW is a placeholder of 1 B/s: the article's statement is a ratio,
 // which does not depend on it; set it for absolute times.
-var Ascend910B = Fabric{Kind: FullMesh, Ranks: 8, Links: 7, LinkBW: 1}
+var Ascend910B = Fabric{Kind: FullMesh, P: 8, Links: 7, LinkBW: 1}
 
 // NCCLHopperNVLinkBW is the bandwidth NCCL's topology model assigns one NVLink
 // of a Hopper GPU, in bytes per second (SM90_NVLINK_BW = 20.6 GB/s in NCCL's
@@ -144,7 +147,7 @@ const NCCLHopperNVLinkBW = 20.6e9
 // H20NVSwitch is the article's 8 x H20 node as a switched fabric: 18 NVLinks
 // per GPU into NVSwitch (nvidia-smi's NV18) at NCCL's Hopper per-link figure,
 // egress 18 · 20.6 GB/s = 370.8 GB/s, with H20Intra's alpha.
-var H20NVSwitch = Fabric{Kind: Switched, Ranks: 8, Links: 18, LinkBW: NCCLHopperNVLinkBW, Alpha: H20Intra.Alpha}
+var H20NVSwitch = Fabric{Kind: Switched, P: 8, Links: 18, LinkBW: NCCLHopperNVLinkBW, Alpha: H20Intra.Alpha}
 
 // H20NICLineRate is one NIC of the article's server in bytes per second: a
 // bond of 2 x 200 Gb/s ports, the article's "400G", 400e9/8 = 50 GB/s.
@@ -171,14 +174,14 @@ func FabricClaims() []Claim {
 
 func claimFullMeshRing() Claim {
 	f := Ascend910B
-	ring := Ring{}.Cost(f.Ranks, 1)
+	ring := Ring{}.Cost(f.P, 1)
 	used := f.BW(ring.Fanout) / f.Egress() * float64(f.Links)
 	r := f.LargeMessageRatio(Ring{}, TwoShot{})
 	return Claim{
 		ID:        "fabric-910b-ring-7x",
 		Statement: "910B's HCCS is a point-to-point full mesh, not a switch: a ring uses 1 of the 7 links, so large messages are 7x slower",
 		Expected:  "ring drives 1 of 7 links; large-message time 7x an all-links algorithm",
-		Got:       fmt.Sprintf("ring drives %.0f of %d links; ring / two-shot (fanout %d) at large S = %.2fx", used, f.Links, TwoShot{}.Cost(f.Ranks, 1).Fanout, r),
+		Got:       fmt.Sprintf("ring drives %.0f of %d links; ring / two-shot (fanout %d) at large S = %.2fx", used, f.Links, TwoShot{}.Cost(f.P, 1).Fanout, r),
 		Pass:      math.Abs(used-1) < 1e-12 && math.Abs(r-7) < 1e-9,
 	}
 }

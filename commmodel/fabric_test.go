@@ -14,18 +14,18 @@ func TestFabricBW(t *testing.T) {
 		want   float64 // B/s
 	}{
 		// Switched: egress = Links·LinkBW whatever the fanout (DESIGN.md).
-		{"switched fanout 1", Fabric{Kind: Switched, Ranks: 8, Links: 18, LinkBW: link}, 1, 18 * link},
-		{"switched fanout 7", Fabric{Kind: Switched, Ranks: 8, Links: 18, LinkBW: link}, 7, 18 * link},
+		{"switched fanout 1", Fabric{Kind: Switched, P: 8, Links: 18, LinkBW: link}, 1, 18 * link},
+		{"switched fanout 7", Fabric{Kind: Switched, P: 8, Links: 18, LinkBW: link}, 7, 18 * link},
 		// Full mesh, 7 links over 7 peers: one link per peer (the article's 910B).
-		{"mesh fanout 1", Fabric{Kind: FullMesh, Ranks: 8, Links: 7, LinkBW: link}, 1, link},
-		{"mesh fanout 3", Fabric{Kind: FullMesh, Ranks: 8, Links: 7, LinkBW: link}, 3, 3 * link},
-		{"mesh fanout 7", Fabric{Kind: FullMesh, Ranks: 8, Links: 7, LinkBW: link}, 7, 7 * link},
+		{"mesh fanout 1", Fabric{Kind: FullMesh, P: 8, Links: 7, LinkBW: link}, 1, link},
+		{"mesh fanout 3", Fabric{Kind: FullMesh, P: 8, Links: 7, LinkBW: link}, 3, 3 * link},
+		{"mesh fanout 7", Fabric{Kind: FullMesh, P: 8, Links: 7, LinkBW: link}, 7, 7 * link},
 		// More peers than exist cannot drive more links than the rank has.
-		{"mesh fanout 9 clamps", Fabric{Kind: FullMesh, Ranks: 8, Links: 7, LinkBW: link}, 9, 7 * link},
+		{"mesh fanout 9 clamps", Fabric{Kind: FullMesh, P: 8, Links: 7, LinkBW: link}, 9, 7 * link},
 		// 14 links over 7 peers: two per peer.
-		{"mesh 2 per peer", Fabric{Kind: FullMesh, Ranks: 8, Links: 14, LinkBW: link}, 1, 2 * link},
+		{"mesh 2 per peer", Fabric{Kind: FullMesh, P: 8, Links: 14, LinkBW: link}, 1, 2 * link},
 		// PCIe: one shared link.
-		{"pcie", Fabric{Kind: SharedPCIe, Ranks: 4, Links: 1, LinkBW: link}, 3, link},
+		{"pcie", Fabric{Kind: SharedPCIe, P: 4, Links: 1, LinkBW: link}, 3, link},
 	}
 	for _, c := range cases {
 		if got := c.f.BW(c.fanout); math.Abs(got-c.want) > 1e-6*c.want {
@@ -43,8 +43,8 @@ func TestFabricBW(t *testing.T) {
 func TestFullMeshRingRatio(t *testing.T) {
 	for _, f := range []Fabric{
 		Ascend910B,
-		{Kind: FullMesh, Ranks: 8, Links: 7, LinkBW: 56e9},
-		{Kind: FullMesh, Ranks: 8, Links: 14, LinkBW: 25e9, Alpha: 3e-6},
+		{Kind: FullMesh, P: 8, Links: 7, LinkBW: 56e9},
+		{Kind: FullMesh, P: 8, Links: 14, LinkBW: 25e9, Alpha: 3e-6},
 	} {
 		if r := f.LargeMessageRatio(Ring{}, TwoShot{}); math.Abs(r-7) > 1e-9 {
 			t.Errorf("%+v: ring/two-shot = %g, want 7 (P-1, the article)", f, r)
@@ -61,7 +61,7 @@ func TestFullMeshRingRatio(t *testing.T) {
 }
 
 func TestFabricTime(t *testing.T) {
-	f := Fabric{Kind: FullMesh, Ranks: 8, Links: 7, LinkBW: 56e9, Alpha: 1e-6}
+	f := Fabric{Kind: FullMesh, P: 8, Links: 7, LinkBW: 56e9, Alpha: 1e-6}
 	const s = 64 << 20
 	// Ring AllReduce: 2(P-1) steps and 2(P-1)/P·S bytes over one link.
 	want := 14*1e-6 + 2*7.0/8*s/56e9

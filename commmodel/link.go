@@ -2,6 +2,10 @@ package commmodel
 
 import "math"
 
+// Microsecond is one microsecond in seconds, the unit in which the article
+// and nccl-tests print times.
+const Microsecond = 1e-6
+
 // Link is the alpha-beta-gamma model of one level of a fabric, seen from a rank.
 type Link struct {
 	// Alpha is the start-up latency of one step, in seconds.
@@ -98,7 +102,7 @@ func (c Cost) Then(d Cost) Cost {
 
 // termed is implemented by the built-in algorithms: terms returns the parts
 // of Cost(p, size) that its time depends on, as scalars, for the hot path of
-// Time, Fastest and RegimeMap. Cost is built from the same terms (costOf).
+// Time, Fastest and NewRegimeGrid. Cost is built from the same terms (costOf).
 type termed interface {
 	terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64)
 }

@@ -2,6 +2,7 @@ package commmodel
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -66,7 +67,7 @@ func TestCrossoversAreEqualTimes(t *testing.T) {
 	for _, c := range []Collective{AllReduce, AllToAll} {
 		for _, l := range links {
 			for p := 2; p <= 64; p++ {
-				for _, x := range Crossovers(Algorithms(c), p, l) {
+				for _, x := range Crossovers(Algorithms(c), Flat{P: p, Link: l}) {
 					ta, tb := Time(x.A, p, x.Size, l), Time(x.B, p, x.Size, l)
 					if !closeTo(ta, tb, 1e-9) {
 						t.Fatalf("%s P=%d %s/%s at %g B: %g vs %g s", c, p, x.A.Name(), x.B.Name(), x.Size, ta, tb)
@@ -128,7 +129,7 @@ func TestCrossoverRootFinder(t *testing.T) {
 		t.Errorf("dip crossings %+v", got)
 	}
 	c := H20Cluster(2)
-	for _, x := range ClusterCrossovers([]Algorithm{Direct{}, HierarchicalAllToAll{PerNode: 8}, Pairwise{}}, c) {
+	for _, x := range Crossovers([]Algorithm{Direct{}, HierarchicalAllToAll{PerNode: 8}, Pairwise{}}, c) {
 		if ta, tb := c.Time(x.A, x.Size), c.Time(x.B, x.Size); !closeTo(ta, tb, 1e-9) {
 			t.Errorf("cluster %s/%s at %g: %g vs %g", x.A.Name(), x.B.Name(), x.Size, ta, tb)
 		}
@@ -142,25 +143,36 @@ func TestFastest(t *testing.T) {
 		size float64
 		want Algorithm
 	}{{56e3, OneShot{}}, {1 << 20, TwoShot{}}, {1 << 30, TwoShot{}}} {
-		a, tm := Fastest(AllReduce, 8, tc.size, H20Intra)
+		a, tm := Fastest(Algorithms(AllReduce), Flat{P: 8, Link: H20Intra}, tc.size)
 		if a != tc.want || tm != Time(tc.want, 8, tc.size, H20Intra) {
 			t.Errorf("Fastest at %g = %v (%g s), want %s", tc.size, a, tm, tc.want.Name())
 		}
 	}
-	if a, tm := Fastest(AllReduce, 8, -1, H20Intra); a != nil || !math.IsNaN(tm) {
+	if a, tm := Fastest(Algorithms(AllReduce), Flat{P: 8, Link: H20Intra}, -1); a != nil || !math.IsNaN(tm) {
 		t.Errorf("Fastest of a negative size = %v, %g; want nil, NaN", a, tm)
 	}
-	m := NewRegimeMap(AllReduce, []int{2, 8, 64}, LogSizes(1e3, 1e9, 13), H20Intra)
+	m := NewRegimeGrid(Algorithms(AllReduce), Flats([]int{2, 8, 64}, H20Intra), LogSizes(1e3, 1e9, 13))
+	if !slices.Equal(m.P, []int{2, 8, 64}) || len(m.Sizes) != 13 {
+		t.Fatalf("regime grid rows %v, %d columns; want [2 8 64], 13", m.P, len(m.Sizes))
+	}
 	for i, p := range m.P {
 		for j, s := range m.Sizes {
-			a, _ := Fastest(AllReduce, p, s, H20Intra)
-			if m.At(i, j) != a {
-				t.Errorf("regime map at P=%d S=%g: %v, Fastest %v", p, s, m.At(i, j), a)
+			a, tm := Fastest(Algorithms(AllReduce), Flat{P: p, Link: H20Intra}, s)
+			if m.At(i, j) != a || m.Time[i*len(m.Sizes)+j] != tm {
+				t.Errorf("regime grid at P=%d S=%g: %v, Fastest %v", p, s, m.At(i, j), a)
 			}
 		}
 	}
-	if c, r := m.Dims(); c != 13 || r != 3 || m.X(0) != 1e3 || m.Y(2) != 64 {
-		t.Errorf("regime map grid %d x %d, X(0) %g, Y(2) %g", c, r, m.X(0), m.Y(2))
+	// On a cluster too: the rows are 1, 2 and 4 nodes of 8.
+	algs := []Algorithm{Ring{}, TwoShot{}, HierarchicalAllReduce{PerNode: 8}}
+	cs := []Cluster{H20Cluster(1), H20Cluster(2), H20Cluster(4)}
+	g := NewRegimeGrid(algs, cs, LogSizes(1<<10, 1<<30, 11))
+	for i, c := range cs {
+		for j, s := range g.Sizes {
+			if a, _ := Fastest(algs, c, s); g.At(i, j) != a || g.P[i] != c.Ranks() {
+				t.Errorf("cluster grid at %d ranks, S=%g: %v, Fastest %v", g.P[i], s, g.At(i, j), a)
+			}
+		}
 	}
 }
 
@@ -180,7 +192,7 @@ func TestWinnerChanges(t *testing.T) {
 			}
 		}
 		// Between the changes, on a fine grid, the winner stays put.
-		for _, s := range LogSizes(1, 1<<40, 400) {
+		for _, s := range LogSizes(1, 1<<40, 401) {
 			want := fastest(1)
 			for _, x := range xs {
 				if s > x.Size {
@@ -195,15 +207,79 @@ func TestWinnerChanges(t *testing.T) {
 	}
 	for _, p := range []int{2, 3, 8, 16, 64} {
 		algs := Algorithms(AllReduce)
-		check("allreduce", WinnerChanges(algs, p, H20Intra), func(s float64) Algorithm { a, _ := FastestOf(algs, p, s, H20Intra); return a })
+		l := Flat{P: p, Link: H20Intra}
+		check("allreduce", WinnerChanges(algs, l), func(s float64) Algorithm { a, _ := Fastest(algs, l, s); return a })
 	}
 	// article: one-shot wins below ~130 KB at P = 8, then two-shot to the end.
-	if xs := WinnerChanges(Algorithms(AllReduce), 8, H20Intra); len(xs) != 1 || xs[0].A != Algorithm(OneShot{}) || xs[0].B != Algorithm(TwoShot{}) {
+	if xs := WinnerChanges(Algorithms(AllReduce), Flat{P: 8, Link: H20Intra}); len(xs) != 1 || xs[0].A != Algorithm(OneShot{}) || xs[0].B != Algorithm(TwoShot{}) {
 		t.Errorf("P = 8 winner changes %v, want one-shot -> two-shot only", xs)
 	}
 	// Across nodes, with two identical curves (ring or HD between two nodes):
 	// only the first listed can win.
 	c := H20Cluster(2)
 	algs := []Algorithm{Ring{}, HalvingDoubling{}, TwoShot{}, HierarchicalAllReduce{PerNode: 8}, HierarchicalAllReduce{PerNode: 8, Inter: HalvingDoubling{}}}
-	check("2x8", ClusterWinnerChanges(algs, c), func(s float64) Algorithm { a, _ := ClusterFastest(algs, c, s); return a })
+	check("2x8", WinnerChanges(algs, c), func(s float64) Algorithm { a, _ := Fastest(algs, c, s); return a })
+}
+
+// One selection serves every Timer: on 910B's HCCS full mesh (Fabric) ring
+// drives 1 of 7 links, so at large sizes two-shot, which sends to all 7
+// peers at once, is ~7x faster (the article), while on the article's
+// NVSwitch node (Flat on H20Intra) both run at the egress and two-shot wins
+// by its fewer steps only.
+func TestFastestOnFabric(t *testing.T) {
+	f := Ascend910B
+	f.LinkBW, f.Alpha = 56e9, 2e-6
+	algs := []Algorithm{Ring{}, TwoShot{}}
+	a, tm := Fastest(algs, f, 1<<30)
+	if a != Algorithm(TwoShot{}) || tm != f.Time(TwoShot{}, 1<<30) {
+		t.Errorf("Fastest on the full mesh at 1 GiB: %v %g s, want two-shot %g s", a, tm, f.Time(TwoShot{}, 1<<30))
+	}
+	if r := f.Time(Ring{}, 1<<30) / tm; math.Abs(r-7) > 0.01 {
+		t.Errorf("ring / two-shot on the full mesh at 1 GiB = %.3f, want ~7", r)
+	}
+	// The crossover on the fabric is where the two times are equal.
+	for _, x := range Crossovers(algs, f) {
+		if ta, tb := f.Time(x.A, x.Size), f.Time(x.B, x.Size); !closeTo(ta, tb, 1e-9) {
+			t.Errorf("fabric %s/%s at %g: %g vs %g", x.A.Name(), x.B.Name(), x.Size, ta, tb)
+		}
+	}
+	if f.Ranks() != 8 {
+		t.Errorf("Ranks %d, want 8", f.Ranks())
+	}
+}
+
+// Crossings finds where two times each on its own link cross: one-shot on
+// H20Intra against two-shot on a link of half the alpha, where one-shot
+// costs α + 7·S/BW and two-shot 2·α/2 + 7/4·S/BW, equal only at S = 0, so
+// they never cross at a positive size; with two-shot's alpha doubled they
+// cross at S = 3α·BW/(7 - 7/4) (each formula from the cost table).
+func TestCrossings(t *testing.T) {
+	one := func(s float64) float64 { return Time(OneShot{}, 8, s, H20Intra) }
+	half := H20Intra
+	half.Alpha /= 2
+	if xs := Crossings(one, func(s float64) float64 { return Time(TwoShot{}, 8, s, half) }); len(xs) != 0 {
+		t.Errorf("crossings %v, want none", xs)
+	}
+	twice := H20Intra
+	twice.Alpha *= 2
+	want := 3 * H20Intra.Alpha * H20Intra.BW / (7 - 7.0/4)
+	if xs := Crossings(one, func(s float64) float64 { return Time(TwoShot{}, 8, s, twice) }); len(xs) != 1 || !closeTo(xs[0], want, 1e-9) {
+		t.Errorf("crossings %v, want [%g]", xs, want)
+	}
+}
+
+// LogSizes keeps powers of two exact and ends at hi.
+func TestLogSizes(t *testing.T) {
+	s := LogSizes(1<<10, 1<<30, 61) // 3 per doubling
+	for i := 0; i < len(s); i += 3 {
+		if want := math.Ldexp(1, 10+i/3); s[i] != want {
+			t.Errorf("LogSizes[%d] = %v, want %v", i, s[i], want)
+		}
+	}
+	if s := LogSizes(0.5e-6, 40e-6, 37); s[0] != 0.5e-6 || s[36] != 40e-6 || !closeTo(s[18], math.Sqrt(0.5e-6*40e-6), 1e-12) {
+		t.Errorf("LogSizes(0.5e-6, 40e-6, 37) = %v ... %v, middle %v", s[0], s[36], s[18])
+	}
+	if len(LogSizes(1, 2, 0)) != 0 || LogSizes(3, 5, 1)[0] != 3 {
+		t.Error("LogSizes of 0 or 1 points")
+	}
 }

@@ -2,47 +2,40 @@ package commmodel
 
 import "math"
 
-// Fastest returns the quickest of c's single-level algorithms (Algorithms)
-// for p ranks and S = size bytes on l, and its time in seconds. Ties go to
-// the algorithm listed first. It returns nil and NaN if no time is defined
-// (size negative or NaN, l not Valid).
-func Fastest(c Collective, p int, size float64, l Link) (Algorithm, float64) {
-	return FastestOf(Algorithms(c), p, size, l)
+// Fastest returns the quickest of algs on t for S = size bytes, and its time
+// in seconds. Ties go to the algorithm listed first. It returns nil and NaN
+// if no time is defined (size negative or NaN, a link not Valid).
+//
+// For the single-level algorithms of a collective c on P ranks of one link:
+//
+//	Fastest(Algorithms(c), Flat{P: p, Link: l}, size)
+func Fastest[T Timer](algs []Algorithm, t T, size float64) (Algorithm, float64) {
+	i, bt := fastest(len(algs), func(i int) float64 { return t.Time(algs[i], size) })
+	if i < 0 {
+		return nil, bt
+	}
+	return algs[i], bt
 }
 
-// FastestOf is Fastest over the given candidates.
-func FastestOf(algs []Algorithm, p int, size float64, l Link) (Algorithm, float64) {
-	best, bestT := Algorithm(nil), math.NaN()
-	for _, a := range algs {
-		t := Time(a, p, size, l)
-		if t < bestT || (best == nil && !math.IsNaN(t)) {
-			best, bestT = a, t
+// fastest returns the index of the least of time(0), ..., time(n-1) that is
+// not NaN, the first on ties, and that time; -1 and NaN if all are NaN. It is
+// the one selection rule of Fastest, WinnerChanges and NewRegimeGrid.
+func fastest(n int, time func(i int) float64) (int, float64) {
+	best, bestT := -1, math.NaN()
+	for i := range n {
+		if t := time(i); t < bestT || (best < 0 && !math.IsNaN(t)) {
+			best, bestT = i, t
 		}
 	}
 	return best, bestT
 }
 
-// ClusterFastest returns the quickest of algs on c for S = size bytes and
-// its time in seconds (Cluster.Time); ties go to the one listed first, and nil
-// and NaN mean no time is defined. On one node it is FastestOf on c.Intra.
-func ClusterFastest(algs []Algorithm, c Cluster, size float64) (Algorithm, float64) {
-	best, bestT := Algorithm(nil), math.NaN()
-	for _, a := range algs {
-		if t := c.Time(a, size); t < bestT || (best == nil && !math.IsNaN(t)) {
-			best, bestT = a, t
-		}
-	}
-	return best, bestT
-}
-
-// RegimeMap records which algorithm wins where over a grid of rank counts and
-// sizes. It satisfies gonum/plot's plotter.GridXYZ (columns are sizes, rows
-// rank counts, Z the winner's index in Algorithms), so it can be drawn as a
-// heat map directly.
-type RegimeMap struct {
+// RegimeGrid records which algorithm wins where over a grid of timers (the
+// rows: rank counts on one link, say) and sizes (the columns).
+type RegimeGrid struct {
 	// Algorithms are the candidates; Winner holds indices into it.
 	Algorithms []Algorithm
-	// P are the rank counts of the rows.
+	// P are the rank counts of the rows (Timer.Ranks).
 	P []int
 	// Sizes are the message sizes of the columns, in bytes.
 	Sizes []float64
@@ -53,72 +46,35 @@ type RegimeMap struct {
 	Time []float64
 }
 
-// NewRegimeMap evaluates every candidate of c (Algorithms) at every rank count
-// of ps and every size of sizes on l.
-func NewRegimeMap(c Collective, ps []int, sizes []float64, l Link) *RegimeMap {
-	return NewRegimeMapOf(Algorithms(c), ps, sizes, l)
-}
-
-// NewRegimeMapOf is NewRegimeMap over the given candidates.
-func NewRegimeMapOf(algs []Algorithm, ps []int, sizes []float64, l Link) *RegimeMap {
-	m := &RegimeMap{
+// NewRegimeGrid evaluates every candidate of algs on every timer of rows at
+// every size of sizes, and keeps the fastest (as Fastest does). For the
+// single-level algorithms of c on one link l at the rank counts ps:
+//
+//	NewRegimeGrid(Algorithms(c), Flats(ps, l), sizes)
+func NewRegimeGrid[T Timer](algs []Algorithm, rows []T, sizes []float64) *RegimeGrid {
+	m := &RegimeGrid{
 		Algorithms: algs,
-		P:          ps,
+		P:          make([]int, len(rows)),
 		Sizes:      sizes,
-		Winner:     make([]int, len(ps)*len(sizes)),
-		Time:       make([]float64, len(ps)*len(sizes)),
+		Winner:     make([]int, len(rows)*len(sizes)),
+		Time:       make([]float64, len(rows)*len(sizes)),
 	}
-	for i, p := range ps {
+	for i, t := range rows {
+		m.P[i] = t.Ranks()
 		for j, s := range sizes {
 			k := i*len(sizes) + j
-			m.Winner[k], m.Time[k] = -1, math.NaN()
-			for a, alg := range algs {
-				if t := Time(alg, p, s, l); t < m.Time[k] || (m.Winner[k] < 0 && !math.IsNaN(t)) {
-					m.Winner[k], m.Time[k] = a, t
-				}
-			}
+			m.Winner[k], m.Time[k] = fastest(len(algs), func(a int) float64 { return t.Time(algs[a], s) })
 		}
 	}
 	return m
 }
 
-// At returns the winning algorithm at rank count index i and size index j
-// (nil where no time is defined).
-func (m *RegimeMap) At(i, j int) Algorithm {
+// At returns the winning algorithm at row i and column j (nil where no time
+// is defined).
+func (m *RegimeGrid) At(i, j int) Algorithm {
 	w := m.Winner[i*len(m.Sizes)+j]
 	if w < 0 {
 		return nil
 	}
 	return m.Algorithms[w]
-}
-
-// Dims returns the grid's columns (sizes) and rows (rank counts).
-func (m *RegimeMap) Dims() (c, r int) { return len(m.Sizes), len(m.P) }
-
-// X returns the size of column c, in bytes.
-func (m *RegimeMap) X(c int) float64 { return m.Sizes[c] }
-
-// Y returns the rank count of row r.
-func (m *RegimeMap) Y(r int) float64 { return float64(m.P[r]) }
-
-// Z returns the winner's index at column c, row r (NaN where undefined).
-func (m *RegimeMap) Z(c, r int) float64 {
-	w := m.Winner[r*len(m.Sizes)+c]
-	if w < 0 {
-		return math.NaN()
-	}
-	return float64(w)
-}
-
-// LogSizes returns n sizes spaced evenly in log from lo to hi bytes.
-func LogSizes(lo, hi float64, n int) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		if n == 1 {
-			out[i] = lo
-			continue
-		}
-		out[i] = lo * math.Pow(hi/lo, float64(i)/float64(n-1))
-	}
-	return out
 }

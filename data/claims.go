@@ -33,10 +33,8 @@ func Ledger() []commmodel.Claim {
 	return append(out, Claims()...)
 }
 
-const (
-	us  = 1e-6 // seconds per microsecond
-	gbs = 1e9  // bytes per second per GB/s
-)
+// gbs is bytes per second per GB/s.
+const gbs = 1e9
 
 // intraAllToAll is the article's 8-GPU NCCL AllToAll, in size order.
 func intraAllToAll() Points {
@@ -63,7 +61,7 @@ func claimAllToAllBusBW() commmodel.Claim {
 		ID:        "alltoall-busbw-64mib",
 		Statement: "H20 NCCL AllToAll on 8 GPUs: 64 MB in 216 us is busBW 272 GB/s (the article's MB are MiB)",
 		Expected:  fmt.Sprintf("%.0f GB/s (as printed, 3 significant digits)", p.BusBW/gbs),
-		Got:       fmt.Sprintf("%.1f GB/s = %d B / %.0f us · 7/8", got/gbs, p.Size, p.Time/us),
+		Got:       fmt.Sprintf("%.1f GB/s = %d B / %.0f us · 7/8", got/gbs, p.Size, p.Time/commmodel.Microsecond),
 		Pass:      math.Abs(got-p.BusBW) <= 0.5*gbs,
 	}
 }
@@ -94,7 +92,7 @@ func claimModelTooFast() commmodel.Claim {
 		ID:        "alltoall-model-too-fast",
 		Statement: "H20 NCCL AllToAll on 8 GPUs is 1.3-4x slower than the model with the default intra link (direct AllToAll)",
 		Expected:  fmt.Sprintf("%.1f-%.0fx (article)", st.Low, st.High),
-		Got:       fmt.Sprintf("%.2fx at 64 MiB .. %.2fx at 64 KiB (alpha %.0f us, BW %.0f GB/s)", lo, hi, commmodel.H20Intra.Alpha/us, commmodel.H20Intra.BW/gbs),
+		Got:       fmt.Sprintf("%.2fx at 64 MiB .. %.2fx at 64 KiB (alpha %.0f us, BW %.0f GB/s)", lo, hi, commmodel.H20Intra.Alpha/commmodel.Microsecond, commmodel.H20Intra.BW/gbs),
 		Pass:      pass,
 	}
 }
@@ -108,7 +106,7 @@ func claimAllToAllFit() commmodel.Claim {
 	c := commmodel.Claim{
 		ID:        "alltoall-fit-alpha-bw",
 		Statement: "a fit of the 8-GPU AllToAll points lands near alpha ~10 us and BW ~280 GB/s",
-		Expected:  fmt.Sprintf("alpha ~%.0f us, BW ~%.0f GB/s (article; within 10%%)", a.Low/us, b.Low/gbs),
+		Expected:  fmt.Sprintf("alpha ~%.0f us, BW ~%.0f GB/s (article; within 10%%)", a.Low/commmodel.Microsecond, b.Low/gbs),
 	}
 	s := intraAllToAll().Samples()
 	f, err := fit.Through(commmodel.Direct{}, 8, s, &fit.Settings{Bootstrap: -1})
@@ -117,7 +115,7 @@ func claimAllToAllFit() commmodel.Claim {
 		return c
 	}
 	l := f.Regimes[0].Link()
-	c.Got = fmt.Sprintf("alpha %.2f us, BW %.0f GB/s (median |rel err| %.1f%%)", l.Alpha/us, l.BW/gbs, 100*f.MedianRelErr)
+	c.Got = fmt.Sprintf("alpha %.2f us, BW %.0f GB/s (median |rel err| %.1f%%)", l.Alpha/commmodel.Microsecond, l.BW/gbs, 100*f.MedianRelErr)
 	c.Pass = math.Abs(l.Alpha/a.Low-1) <= 0.10 && math.Abs(l.BW/b.Low-1) <= 0.10
 	return c
 }
@@ -139,7 +137,7 @@ func claimArticleLinkCloser() commmodel.Claim {
 		ID:        "alltoall-article-link-closer",
 		Statement: "recomputing the 8-GPU AllToAll with alpha ~10 us and BW ~280 GB/s comes closer to the measurements",
 		Expected:  "worst |measured/model - 1| smaller than with the default intra link",
-		Got:       fmt.Sprintf("%.0f%% with alpha %.0f us, BW %.0f GB/s; %.0f%% with the default", 100*art, a.Low/us, b.Low/gbs, 100*def),
+		Got:       fmt.Sprintf("%.0f%% with alpha %.0f us, BW %.0f GB/s; %.0f%% with the default", 100*art, a.Low/commmodel.Microsecond, b.Low/gbs, 100*def),
 		Pass:      art < def,
 	}
 }
@@ -158,7 +156,7 @@ func claimNetworkHalf() commmodel.Claim {
 		ID:        "alltoall-2x8-network-half",
 		Statement: "H20 AllToAll on 2 x 8 GPUs at 128 MB: the network half at 20 GB/s explains most of the 4409 us",
 		Expected:  "~3.4 ms below the measured time",
-		Got:       fmt.Sprintf("%.2f ms of %.0f us measured (%.0f%%)", half*1e3, p.Time/us, 100*half/p.Time),
+		Got:       fmt.Sprintf("%.2f ms of %.0f us measured (%.0f%%)", half*1e3, p.Time/commmodel.Microsecond, 100*half/p.Time),
 		Pass:      math.Round(half*1e4)/10 == 3.4 && half < p.Time,
 	}
 }
@@ -187,27 +185,17 @@ func cellTimes(t *Test, size int64) []float64 {
 	return out
 }
 
-func medianOf(x []float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
-	}
-	s := append([]float64(nil), x...)
-	sort.Float64s(s)
-	n := len(s)
-	return (s[(n-1)/2] + s[n/2]) / 2
-}
-
 // claimPublicFloor: the public single-node H20 run's 0-byte rows (an empty
 // call) take 3.1 us (DESIGN.md, "Public measurements that agree").
 func claimPublicFloor() commmodel.Claim {
 	x := cellTimes(deepEP(), 0)
-	m := medianOf(x)
+	m := fit.Median(x)
 	return commmodel.Claim{
 		ID:        "h20-public-empty-floor",
 		Statement: "a public single-node H20 nccl-tests run shows a 3.1 us empty-call floor",
 		Expected:  "3.1 us (2 significant digits)",
-		Got:       fmt.Sprintf("%.3f us, median of %d 0-byte cells", m/us, len(x)),
-		Pass:      math.Round(m/us*10)/10 == 3.1,
+		Got:       fmt.Sprintf("%.3f us, median of %d 0-byte cells", m/commmodel.Microsecond, len(x)),
+		Pass:      math.Round(m/commmodel.Microsecond*10)/10 == 3.1,
 	}
 }
 
@@ -215,13 +203,13 @@ func claimPublicFloor() commmodel.Claim {
 // article's ~10 us floor of measured small collectives.
 func claimPublic128B() commmodel.Claim {
 	x := cellTimes(deepEP(), 128)
-	m := medianOf(x)
+	m := fit.Median(x)
 	floor := mustStatement("allreduce-floor")
 	return commmodel.Claim{
 		ID:        "h20-public-128b",
 		Statement: "the public single-node H20 run takes ~10.5 us at 128 B, near the article's ~10 us floor",
-		Expected:  fmt.Sprintf("~10.5 us (within 5%%), within 10%% of the article's %.0f us", floor.Low/us),
-		Got:       fmt.Sprintf("%.3f us, median of %d cells", m/us, len(x)),
-		Pass:      math.Abs(m/(10.5*us)-1) <= 0.05 && math.Abs(m/floor.Low-1) <= 0.10,
+		Expected:  fmt.Sprintf("~10.5 us (within 5%%), within 10%% of the article's %.0f us", floor.Low/commmodel.Microsecond),
+		Got:       fmt.Sprintf("%.3f us, median of %d cells", m/commmodel.Microsecond, len(x)),
+		Pass:      math.Abs(m/(10.5*commmodel.Microsecond)-1) <= 0.05 && math.Abs(m/floor.Low-1) <= 0.10,
 	}
 }

@@ -25,9 +25,9 @@ const MaxNVLinksPerGPU = 18
 // A topology with fewer than two GPUs is Switched with no links.
 func InferFabric(t *Topology) commmodel.Fabric {
 	p := len(t.gpus)
-	f := commmodel.Fabric{Kind: commmodel.SharedPCIe, Ranks: p, Links: 1}
+	f := commmodel.Fabric{Kind: commmodel.SharedPCIe, P: p, Links: 1}
 	if p < 2 {
-		return commmodel.Fabric{Kind: commmodel.Switched, Ranks: p}
+		return commmodel.Fabric{Kind: commmodel.Switched, P: p}
 	}
 	n := t.Path(t.gpus[0], t.gpus[1])
 	for i := range p {
@@ -118,12 +118,12 @@ func (t *Topology) Levels(fig Figures) (Levels, error) {
 // NV18" or "full-mesh, 4 GPUs, 6 links (2 per peer)".
 func FabricString(f commmodel.Fabric) string {
 	switch {
-	case f.Ranks < 2:
-		return fmt.Sprintf("%d GPU, no GPU fabric", f.Ranks)
+	case f.P < 2:
+		return fmt.Sprintf("%d GPU, no GPU fabric", f.P)
 	case f.Kind == commmodel.Switched:
-		return fmt.Sprintf("switched (NVSwitch), %d GPUs x NV%d", f.Ranks, f.Links)
+		return fmt.Sprintf("switched (NVSwitch), %d GPUs x NV%d", f.P, f.Links)
 	case f.Kind == commmodel.FullMesh:
-		return fmt.Sprintf("full-mesh, %d GPUs, %d links each (%g per peer)", f.Ranks, f.Links, f.LinksPerPeer())
+		return fmt.Sprintf("full-mesh, %d GPUs, %d links each (%g per peer)", f.P, f.Links, f.LinksPerPeer())
 	}
-	return fmt.Sprintf("%s, %d GPUs, no uniform NVLink fabric", f.Kind, f.Ranks)
+	return fmt.Sprintf("%s, %d GPUs, no uniform NVLink fabric", f.Kind, f.P)
 }

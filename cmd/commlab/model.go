@@ -236,7 +236,7 @@ func runCrossover(args []string, stdout io.Writer) error {
 		return err
 	}
 	res := crossoverResult{modelHeader: m.header(c, l), Crossovers: []crossoverRow{}}
-	for _, x := range commmodel.Crossovers(algs, m.coll.p, l) {
+	for _, x := range commmodel.Crossovers(algs, commmodel.Flat{P: m.coll.p, Link: l}) {
 		res.Crossovers = append(res.Crossovers, crossoverRow{A: x.A.Name(), B: x.B.Name(), SizeBytes: x.Size})
 	}
 	if *m.asJSON {

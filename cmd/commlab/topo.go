@@ -136,7 +136,7 @@ func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError) topo
 		out.Pairs = append(out.Pairs, topoPair{A: p.A, B: p.B, Path: p.Path.String()})
 	}
 	f := topo.InferFabric(t)
-	out.Fabric = topoFabric{Kind: f.Kind.String(), GPUs: f.Ranks, Links: f.Links}
+	out.Fabric = topoFabric{Kind: f.Kind.String(), GPUs: f.P, Links: f.Links}
 	return out
 }
 

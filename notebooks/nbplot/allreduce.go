@@ -10,15 +10,16 @@ import (
 
 // The exhibits of notebook 01 (AllReduce algorithms on one node).
 
-// Sizes returns the powers of two from lo to hi bytes, perOctave points per
-// doubling: the sizes nccl-tests sweeps, refined for smooth curves.
+// Sizes returns the sizes from lo up to hi bytes at perOctave points per
+// doubling, lo·2^(k/perOctave) for k = 0, 1, ...: from a power of two, the
+// sizes nccl-tests sweeps, refined for smooth curves. They are
+// commmodel.LogSizes from lo to the last of them at or below hi.
 func Sizes(lo, hi float64, perOctave int) []float64 {
-	var out []float64
-	step := math.Pow(2, 1/float64(perOctave))
-	for s := lo; s <= hi*(1+1e-9); s *= step {
-		out = append(out, s)
+	steps := int(math.Floor(math.Log2(hi/lo)*float64(perOctave) + 1e-9))
+	if steps < 0 {
+		return nil
 	}
-	return out
+	return commmodel.LogSizes(lo, lo*math.Exp2(float64(steps)/float64(perOctave)), steps+1)
 }
 
 // ModelTable is the article's model table for algs at p ranks on l: steps,
@@ -55,7 +56,7 @@ func TimeFigure(title string, algs []commmodel.Algorithm, p int, l commmodel.Lin
 		}
 		f.Series = append(f.Series, s)
 	}
-	for _, c := range commmodel.WinnerChanges(algs, p, l) {
+	for _, c := range commmodel.WinnerChanges(algs, commmodel.Flat{P: p, Link: l}) {
 		f.Marks = append(f.Marks, Mark{X: c.Size, Label: fmt.Sprintf("%s | %s %s", c.A.Name(), c.B.Name(), FormatSize(c.Size))})
 	}
 	return f
@@ -102,7 +103,7 @@ func OneShotThresholdFigure(ps []int, l commmodel.Link) (Figure, error) {
 // legend lists only the algorithms that win somewhere; the notebook's text
 // names the ones that never do.
 func RegimeFigure(title string, algs []commmodel.Algorithm, ps []int, sizes []float64, l commmodel.Link) RegimeMap {
-	rm := commmodel.NewRegimeMapOf(algs, ps, sizes, l)
+	rm := commmodel.NewRegimeGrid(algs, commmodel.Flats(ps, l), sizes)
 	m := RegimeMap{
 		Title: title,
 		X:     Axis{Label: "message size S (per rank)", Unit: Bytes, Log: true},
@@ -141,7 +142,7 @@ func init() {
 		l, p := commmodel.H20Intra, 8
 		algs := commmodel.Algorithms(commmodel.AllReduce)
 		table := ModelTable(algs, p, l, []float64{64 << 10, 1 << 20, 64 << 20})
-		cross := CrossoverTable(commmodel.WinnerChanges(algs, p, l))
+		cross := CrossoverTable(commmodel.WinnerChanges(algs, commmodel.Flat{P: p, Link: l}))
 		thr, err := OneShotThresholdFigure(Ranks(2, 16), l)
 		if err != nil {
 			return nil, err

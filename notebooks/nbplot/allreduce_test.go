@@ -33,13 +33,13 @@ func TestModelTable(t *testing.T) {
 func TestWinnerChanges(t *testing.T) {
 	// On one link the only change of winner at P = 8 is one-shot -> two-shot at
 	// the article's S* = α·BW/((P-1) - 2(P-1)/P) = 2e-6·350e9/5.25 = 133333 B.
-	cs := commmodel.WinnerChanges(arAlgs, 8, commmodel.H20Intra)
+	cs := commmodel.WinnerChanges(arAlgs, commmodel.Flat{P: 8, Link: commmodel.H20Intra})
 	if len(cs) != 1 || cs[0].A.Name() != "one-shot" || cs[0].B.Name() != "two-shot" ||
 		math.Abs(cs[0].Size-2e-6*350e9/5.25) > 1e-6*cs[0].Size {
 		t.Fatalf("winner changes %+v", cs)
 	}
 	// Every pair crosses somewhere; most of those crossings are not changes of winner.
-	if all := commmodel.Crossovers(arAlgs, 8, commmodel.H20Intra); len(all) <= len(cs) {
+	if all := commmodel.Crossovers(arAlgs, commmodel.Flat{P: 8, Link: commmodel.H20Intra}); len(all) <= len(cs) {
 		t.Errorf("%d crossovers in all, %d changes: the filter removed nothing", len(all), len(cs))
 	}
 	f := TimeFigure("t", arAlgs, 8, commmodel.H20Intra, Sizes(1024, 1<<30, 1))

@@ -47,7 +47,7 @@ func clusterName(c commmodel.Cluster) string {
 }
 
 // CrossNodeTimes plots each algorithm's time on c against the size, log-log,
-// with the sizes where the fastest changes marked (commmodel.ClusterWinnerChanges).
+// with the sizes where the fastest changes marked (commmodel.WinnerChanges).
 func CrossNodeTimes(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []float64) Figure {
 	f := Figure{
 		Title: fmt.Sprintf("AllReduce across %s (model: NVLink %s / %s, network %s / %s)", clusterName(c),
@@ -84,10 +84,10 @@ func ClusterCurves(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []floa
 }
 
 // ClusterWinnerMarks marks the sizes where the fastest of algs on c changes
-// (commmodel.ClusterWinnerChanges), labelled "a | b size".
+// (commmodel.WinnerChanges), labelled "a | b size".
 func ClusterWinnerMarks(algs []commmodel.Algorithm, c commmodel.Cluster) []Mark {
 	var out []Mark
-	for _, x := range commmodel.ClusterWinnerChanges(algs, c) {
+	for _, x := range commmodel.WinnerChanges(algs, c) {
 		out = append(out, Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), FormatSize(x.Size))})
 	}
 	return out
@@ -178,8 +178,8 @@ func (lc LinkComparison) Table() Table {
 // derivations: with the article's links (H20Cluster(nodes) for the H20) and
 // with the topology's.
 func (lc LinkComparison) Clusters(nodes int) (article, derived commmodel.Cluster) {
-	article = commmodel.Cluster{Nodes: nodes, PerNode: lc.Levels.Fabric.Ranks, Intra: lc.ArticleIntra, Inter: lc.ArticleInter}
-	derived = commmodel.Cluster{Nodes: nodes, PerNode: lc.Levels.Fabric.Ranks, Intra: lc.Levels.Intra, Inter: lc.Levels.Inter}
+	article = commmodel.Cluster{Nodes: nodes, PerNode: lc.Levels.Fabric.P, Intra: lc.ArticleIntra, Inter: lc.ArticleInter}
+	derived = commmodel.Cluster{Nodes: nodes, PerNode: lc.Levels.Fabric.P, Intra: lc.Levels.Intra, Inter: lc.Levels.Inter}
 	return article, derived
 }
 

@@ -59,8 +59,8 @@ func TestCrossNodeTimesMarksCrossover(t *testing.T) {
 	if len(f.Marks) != 1 || !near(f.Marks[0].X, want, 1e-6) {
 		t.Fatalf("marks %v, want one at %.0f B", f.Marks, want)
 	}
-	below, _ := commmodel.ClusterFastest(algs, c, want*0.9)
-	above, _ := commmodel.ClusterFastest(algs, c, want*1.1)
+	below, _ := commmodel.Fastest(algs, c, want*0.9)
+	above, _ := commmodel.Fastest(algs, c, want*1.1)
 	if below.Name() != "two-shot" || above.Name() != "halving-doubling" {
 		t.Errorf("fastest %s below and %s above the mark, want two-shot and halving-doubling", below.Name(), above.Name())
 	}
@@ -69,14 +69,14 @@ func TestCrossNodeTimesMarksCrossover(t *testing.T) {
 	}
 }
 
-// On one node commmodel.ClusterFastest is commmodel.Fastest on the intra link.
-func TestClusterFastestOneNode(t *testing.T) {
+// On one node commmodel.Fastest on the cluster is Fastest on the intra link.
+func TestFastestOneNode(t *testing.T) {
 	algs := commmodel.Algorithms(commmodel.AllReduce)
 	for _, p := range []int{2, 3, 4, 8} {
 		c := commmodel.Cluster{Nodes: 1, PerNode: p, Intra: commmodel.H20Intra, Inter: commmodel.H20Inter}
 		for _, s := range []float64{0, 1 << 10, 56 << 10, 1 << 20, 1 << 30} {
-			a, ta := commmodel.ClusterFastest(algs, c, s)
-			b, tb := commmodel.Fastest(commmodel.AllReduce, p, s, commmodel.H20Intra)
+			a, ta := commmodel.Fastest(algs, c, s)
+			b, tb := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: p, Link: commmodel.H20Intra}, s)
 			if a.Name() != b.Name() || !near(ta, tb, 1e-12) {
 				t.Errorf("P = %d, S = %g: %s %g, Fastest %s %g", p, s, a.Name(), ta, b.Name(), tb)
 			}

@@ -34,7 +34,7 @@ func ArticleAllToAll(nodes int) data.Points {
 
 // AllToAllFigure plots each algorithm's model time on c against size
 // (log-log), the measured points if any, and the sizes where the fastest
-// algorithm changes (commmodel.ClusterWinnerChanges). On one node c.Time is the
+// algorithm changes (commmodel.WinnerChanges). On one node c.Time is the
 // intra link's time.
 func AllToAllFigure(title string, algs []commmodel.Algorithm, c commmodel.Cluster, sizes []float64, measured data.Points) Figure {
 	f := Figure{
@@ -61,7 +61,7 @@ func AllToAllFigure(title string, algs []commmodel.Algorithm, c commmodel.Cluste
 	if len(same) > 0 {
 		f.Title += " (" + strings.Join(same, ", ") + ")"
 	}
-	for _, x := range commmodel.ClusterWinnerChanges(algs, c) {
+	for _, x := range commmodel.WinnerChanges(algs, c) {
 		f.Marks = append(f.Marks, Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), FormatSize(x.Size))})
 	}
 	return f
@@ -297,10 +297,10 @@ func FitOverhead(c commmodel.Cluster) (*OverheadFit, error) {
 //	T_direct - T_hier = (p-1)(N-1)·o - α_intra - (p-1)/p·S/BW_intra
 //	S* = ((p-1)(N-1)·o - α_intra) · BW_intra · p/(p-1)
 //
-// which commmodel.ClusterCrossovers finds from the stages themselves.
+// which commmodel.Crossovers finds from the stages themselves.
 func HierarchicalCrossover(c commmodel.Cluster) (float64, bool) {
 	h := commmodel.HierarchicalAllToAll{PerNode: c.PerNode}
-	for _, x := range commmodel.ClusterCrossovers([]commmodel.Algorithm{commmodel.Direct{}, h}, c) {
+	for _, x := range commmodel.Crossovers([]commmodel.Algorithm{commmodel.Direct{}, h}, c) {
 		if x.A.Name() == h.Name() {
 			return x.Size, true
 		}

@@ -349,9 +349,12 @@ func KernelCrossovers() ([]KernelCrossover, error) {
 			return nil, fmt.Errorf("two-shot at P = %d: %w", p, err)
 		}
 		kc.Measured, kc.MeasuredIn, kc.Note = measuredCrossing(kc.OneShot, kc.TwoShot)
-		kc.Model = linesCross(
-			func(s float64) float64 { return commmodel.Time(commmodel.OneShot{}, p, s, kc.OneFit.Link()) },
-			func(s float64) float64 { return commmodel.Time(commmodel.TwoShot{}, p, s, kc.TwoFit.Link()) })
+		// One-shot on its fitted link against two-shot on its own: the first
+		// crossing, or +Inf if they never cross.
+		kc.Model = math.Inf(1)
+		if xs := commmodel.Crossings(kc.OneFit.Predict, kc.TwoFit.Predict); len(xs) > 0 {
+			kc.Model = xs[0]
+		}
 		kc.SameLink = commmodel.OneShotCrossover(p, kc.OneFit.Link())
 		out = append(out, kc)
 	}
@@ -370,21 +373,6 @@ func rankCounts(ps data.Points) []int {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// linesCross returns the S > 0 at which two times linear in S are equal,
-//
-//	f(0) + f'·S = g(0) + g'·S,  S = (g(0) - f(0)) / (f' - g')
-//
-// or +Inf if they do not cross at a positive size. (commmodel.Crossovers solves this for algorithms on
-// one Link; here each curve has its own fitted link.)
-func linesCross(f, g func(float64) float64) float64 {
-	f0, g0 := f(0), g(0)
-	df, dg := f(1)-f0, g(1)-g0
-	if s := (g0 - f0) / (df - dg); s > 0 && !math.IsInf(s, 0) && !math.IsNaN(s) {
-		return s
-	}
-	return math.Inf(1)
 }
 
 // measuredCrossing finds the first size at which b (two-shot) is faster

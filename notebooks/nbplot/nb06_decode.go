@@ -150,7 +150,7 @@ func (b DecodeBudget) Table() (Table, error) {
 			}
 			row = append(row, cell)
 		}
-		best, bt := commmodel.ClusterFastest(algs, c, s)
+		best, bt := commmodel.Fastest(algs, c, s)
 		row = append(row, best.Name(), FormatTime(calls*bt), FormatTime(float64(b.Shape.Layers)*bt))
 		if b.Floor > 0 {
 			row = append(row, FormatTime(calls*b.Floor))
@@ -293,11 +293,11 @@ func (m MeasuredFloor) Table(s float64) (Table, error) {
 	}
 	node, _ := DecodeCluster(8)
 	two, _ := DecodeCluster(16)
-	a0, t0 := commmodel.ClusterFastest(DecodeAlgorithms(node), node, 0)
-	a8, t8 := commmodel.ClusterFastest(DecodeAlgorithms(node), node, 128)
-	a8s, t8s := commmodel.ClusterFastest(DecodeAlgorithms(node), node, s)
-	a16, t16 := commmodel.ClusterFastest(DecodeAlgorithms(two), two, 512)
-	a16s, t16s := commmodel.ClusterFastest(DecodeAlgorithms(two), two, s)
+	a0, t0 := commmodel.Fastest(DecodeAlgorithms(node), node, 0)
+	a8, t8 := commmodel.Fastest(DecodeAlgorithms(node), node, 128)
+	a8s, t8s := commmodel.Fastest(DecodeAlgorithms(node), node, s)
+	a16, t16 := commmodel.Fastest(DecodeAlgorithms(two), two, 512)
+	a16s, t16s := commmodel.Fastest(DecodeAlgorithms(two), two, s)
 	return Table{
 		Header: []string{"what", "GPUs", "measured", "model (fastest)", "source"},
 		Align:  []Align{Left, Left, Right, Right, Left},
@@ -402,7 +402,7 @@ func (w AlphaSweep) Table() Table {
 		}
 		l := w.Link
 		l.Alpha = al
-		best, bt := commmodel.Fastest(commmodel.AllReduce, w.P, w.Shape.Message(), l)
+		best, bt := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: w.P, Link: l}, w.Shape.Message())
 		row = append(row, best.Name(), FormatTime(bt))
 		t.Rows = append(t.Rows, row)
 	}

@@ -53,7 +53,7 @@ func TestDecodeBudget(t *testing.T) {
 		t.Fatalf("%d rows, want 4", len(tab.Rows))
 	}
 	for i, p := range []int{2, 4, 8} {
-		a, per := commmodel.Fastest(commmodel.AllReduce, p, 57344, commmodel.H20Intra)
+		a, per := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: p, Link: commmodel.H20Intra}, 57344)
 		row := tab.Rows[i]
 		if row[7] != a.Name() || row[8] != FormatTime(122*per) || row[9] != FormatTime(61*per) || row[6] != "–" {
 			t.Errorf("TP %d row %q: want %s, %s", p, row, a.Name(), FormatTime(122*per))

@@ -1,0 +1,27 @@
+package commmodel
+
+import "math"
+
+// LogSizes returns n sizes spaced evenly in log from lo to hi bytes,
+//
+//	Sᵢ = lo·2^(i/(n-1)·log2(hi/lo)),  i = 0, ..., n-1
+//
+// with S₀ = lo and Sₙ₋₁ = hi exactly (n = 1 gives lo alone). Where the spacing
+// falls on a power-of-two multiple of lo the size is exact: LogSizes(1<<10,
+// 1<<30, 21) is the powers of two from 1 KiB to 1 GiB, which gonum's
+// floats.LogSpan (exp of evenly spaced logs) misses by up to 1e-6 B. It is
+// the one log spacing of commlab.
+func LogSizes(lo, hi float64, n int) []float64 {
+	out := make([]float64, n)
+	if n == 0 {
+		return out
+	}
+	octaves := math.Log2(hi / lo)
+	for i := range out {
+		out[i] = lo * math.Exp2(octaves*float64(i)/float64(max(n-1, 1)))
+	}
+	if n > 1 {
+		out[n-1] = hi
+	}
+	return out
+}
