@@ -36,7 +36,8 @@ func (k FabricKind) String() string {
 	return fmt.Sprintf("FabricKind(%d)", int(k))
 }
 
-// Fabric is one level of interconnect as a rank sees it.
+// Fabric is one level of interconnect as a rank sees it. It is a Timer, whose
+// bandwidth depends on how many peers an algorithm sends to at once.
 type Fabric struct {
 	// Kind is how the ranks are wired.
 	Kind FabricKind

@@ -31,6 +31,8 @@ type Leveled interface {
 // Cluster is N nodes of p ranks each, with one Link inside a node and
 // another between nodes. Ranks are numbered node by node: rank i is GPU
 // i mod p of node i / p.
+// It is a Timer: Fastest, Crossovers, WinnerChanges and NewRegimeGrid take it
+// as they take a Flat link.
 type Cluster struct {
 	// Nodes is the number of nodes, N.
 	Nodes int

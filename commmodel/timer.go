@@ -41,3 +41,10 @@ func Flats(ps []int, l Link) []Flat {
 	}
 	return out
 }
+
+// The Timers of this package.
+var (
+	_ Timer = Flat{}
+	_ Timer = Cluster{}
+	_ Timer = Fabric{}
+)
