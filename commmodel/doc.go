@@ -46,6 +46,10 @@
 // in-memory ranks and times it, so that each formula is checked against
 // what the algorithm really does.
 //
+// Subpackage nccl is NCCL's own tuning model, the reference predictor of
+// which algorithm and protocol NCCL runs and how long it expects them to
+// take.
+//
 // The algorithms and their step and byte counts follow the source article
 // (an analysis of an 8 x H20 inference server) and, for what it leaves out,
 // the cost comments of MPICH's collective implementations.

@@ -1,0 +1,225 @@
+package nccl
+
+import (
+	"fmt"
+	"strings"
+)
+
+// enable holds NCCL's protoEnable and algoEnable per function: 0 off, 1 on,
+// 2 automatic (LL128's default).
+type enable struct {
+	proto [NumFuncs][NumProtocols]int8
+	algo  [NumFuncs][NumAlgorithms]int8
+}
+
+// enableLists applies NCCL_ALGO and NCCL_PROTO to NCCL's defaults (every
+// algorithm on, LL128 automatic).
+func enableLists(v Version, algo, proto string) (enable, error) {
+	var e enable
+	for f := range e.proto {
+		e.proto[f] = [NumProtocols]int8{1, 2, 1}
+		for a := range e.algo[f] {
+			e.algo[f][a] = 1
+		}
+	}
+	if proto != "" {
+		rows := make([][]int8, NumFuncs)
+		for f := range rows {
+			rows[f] = e.proto[f][:]
+		}
+		if err := parseList(v, proto, protoNames[:], rows); err != nil {
+			return e, fmt.Errorf("nccl: NCCL_PROTO=%q: %w", proto, err)
+		}
+	}
+	if algo != "" {
+		rows := make([][]int8, NumFuncs)
+		for f := range rows {
+			rows[f] = e.algo[f][:]
+		}
+		if err := parseList(v, algo, algoNames[:], rows); err != nil {
+			return e, fmt.Errorf("nccl: NCCL_ALGO=%q: %w", algo, err)
+		}
+	}
+	return e, nil
+}
+
+// parseList is NCCL's parseList (NCCL 2.30.7 src/graph/tuning.cc): a
+// comma-separated list of names, all others off, or with a leading '^' the
+// names off and all others on. From NCCL 2.24 lists are ';'-separated per
+// function, "allreduce:tree,ring", and only the first may omit the prefix,
+// which then applies to every function; unknown names are errors. Before
+// 2.24 there are no prefixes and unknown names are ignored.
+func parseList(v Version, s string, names []string, rows [][]int8) error {
+	perFunc := v.from(24, 0)
+	entries := []string{s}
+	if perFunc {
+		entries = splitNonEmpty(s, ";")
+	}
+	for i, entry := range entries {
+		prefix, list, hasPrefix := strings.Cut(entry, ":")
+		if !hasPrefix {
+			list, prefix = prefix, ""
+		} else if !perFunc {
+			return fmt.Errorf("per-function lists (%q) need NCCL 2.24 or later", entry)
+		}
+		if prefix == "" && i > 0 {
+			return fmt.Errorf("every entry but the first needs a function prefix")
+		}
+		var set, unset int8 = 1, 0
+		if strings.HasPrefix(list, "^") {
+			set, unset = 0, 1
+			list = list[1:]
+		}
+		found := false
+		for f := range rows {
+			if prefix != "" && !strings.EqualFold(prefix, funcNames[f]) {
+				continue
+			}
+			found = true
+			for j := range rows[f] {
+				rows[f][j] = unset
+			}
+			for _, name := range splitNonEmpty(list, ",") {
+				j := indexFold(names, name)
+				if j < 0 {
+					if perFunc {
+						return fmt.Errorf("unknown name %q (want %s)", name, strings.Join(names, ", "))
+					}
+					continue
+				}
+				rows[f][j] = set
+			}
+		}
+		if !found {
+			return fmt.Errorf("unknown function prefix %q", prefix)
+		}
+	}
+	return nil
+}
+
+// splitNonEmpty splits s at sep and drops empty fields, as strtok does.
+func splitNonEmpty(s, sep string) []string {
+	var out []string
+	for _, f := range strings.Split(s, sep) {
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func indexFold(names []string, s string) int {
+	for i, n := range names {
+		if strings.EqualFold(n, s) {
+			return i
+		}
+	}
+	return -1
+}
+
+// ll128Auto is LL128's automatic enable rule for the graph of algorithm a
+// (NCCL 2.30.7 src/graph/tuning.cc and its predecessors).
+func (m *Model) ll128Auto(g *Graph, maxCC int, noC2C bool) bool {
+	v, minCC := m.v, m.minCC
+	var ok bool
+	switch {
+	case !v.from(27, 0):
+		ok = g.TypeInter <= PathPXB || minCC >= 90 && g.TypeInter <= PathPXN
+	case !noC2C && minCC >= 90:
+		ok = g.TypeInter <= PathPXN
+	default:
+		ok = g.TypeInter <= PathPXB
+	}
+	ok = ok && g.TypeIntra <= PathNVB
+	if v.from(30, 0) {
+		ok = ok && (minCC == maxCC || minCC >= 90)
+	} else {
+		ok = ok && minCC == maxCC
+	}
+	if v.from(27, 0) {
+		return ok && minCC >= 70
+	}
+	// Before 2.27 LL128 was enabled only on the architectures NCCL had
+	// validated: SM70, SM80, SM90, and from 2.25 SM100 and SM120.
+	switch minCC {
+	case 70, 80, 90:
+		return ok
+	case 100, 120:
+		return ok && v.from(25, 0)
+	}
+	return false
+}
+
+// mask applies the enable masks and NCCL's own algorithm disables, as the
+// second half of ncclTopoTuneModel does, and records the per-call skips of
+// enqueue.cc.
+func (m *Model) mask(gs *Graphs, cfg *Config, maxCC int, e enable) {
+	v, nNodes := m.v, m.nNodes
+	for f := range Func(NumFuncs) {
+		al := &e.algo[f]
+		if nNodes == 1 {
+			al[NVLSTree] = 0
+		}
+		if !cfg.CollNet {
+			al[CollNetDirect], al[CollNetChain] = 0, 0
+			if nNodes > 1 {
+				al[NVLS] = 0
+			}
+			// Before 2.24 an NCCL_ALGO that left only CollNet fell back
+			// to Ring and Tree.
+			if !v.from(24, 0) && al[Ring] == 0 && al[Tree] == 0 && al[NVLS] == 0 && al[NVLSTree] == 0 {
+				al[Ring], al[Tree] = 1, 1
+			}
+		}
+		if !cfg.NVSwitch {
+			al[CollNetDirect] = 0
+		}
+		for a := range Algorithm(NumAlgorithms) {
+			for p := range Protocol(NumProtocols) {
+				on := e.proto[f][p]
+				if on == 2 && p == LL128 {
+					on = 0
+					if m.ll128Auto(gs.of(a), maxCC, cfg.NoLL128C2C) {
+						on = 1
+					}
+				}
+				if on == 0 {
+					m.bw[f][a][p] = 0
+					if a == Ring && v.from(22, 0) {
+						m.ringBackup[f][p] = 0
+					}
+				}
+				// NCCL 2.18 never disables Ring outside AllReduce.
+				if a == Ring && f != AllReduce && !v.from(19, 0) {
+					continue
+				}
+				if al[a] == 0 {
+					m.bw[f][a][p] = 0
+				}
+			}
+		}
+	}
+	if v.from(19, 0) && !v.from(24, 0) {
+		// A function left with nothing gets Ring back (ringbdw).
+		for f := range Func(NumFuncs) {
+			if m.bw[f] == ([NumAlgorithms][NumProtocols]float64{}) {
+				m.bw[f][Ring] = m.ringBackup[f]
+			}
+		}
+	}
+	ppn := m.nRanks / nNodes
+	for f := range Func(NumFuncs) {
+		// 2.19 to 2.26 run NVLS AllGather and ReduceScatter on one node only.
+		if f == AllGather || f == ReduceScatter {
+			m.skip[f][NVLS] = nNodes > 1 && v.from(19, 0) && !v.from(27, 0)
+		}
+		// NVLS outside AllReduce serves at most NCCL_MAX_NVLS_ARITY (32)
+		// local ranks; CollNet at most NCCL_MAX_DIRECT_ARITY+1 (8).
+		if f != AllReduce && ppn > 32 && v.from(26, 0) {
+			m.skip[f][NVLS], m.skip[f][NVLSTree] = true, true
+		}
+		if ppn > 8 {
+			m.skip[f][CollNetDirect], m.skip[f][CollNetChain] = true, true
+		}
+	}
+}

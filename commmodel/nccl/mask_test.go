@@ -1,0 +1,191 @@
+package nccl
+
+import (
+	"strings"
+	"testing"
+)
+
+// hopperConfig is nodes x 8 Hopper GPUs on NVSwitch with the graphs of the
+// package's 8 x H100 example (example_test.go), a ring and tree of
+// 12 x 30 GB/s and an NVLS graph of 8 x 40/60 GB/s, with the NIC path given.
+func hopperConfig(v Version, nodes int, nic PathType) Config {
+	return Config{
+		Version: v, Ranks: 8 * nodes, Nodes: nodes, MinCompCap: 90, NVSwitch: true,
+		Graphs: Graphs{
+			Ring:          Graph{Pattern: PatternRing, NChannels: 12, BWIntra: 30, BWInter: 30, TypeIntra: PathNVL, TypeInter: nic, SameChannels: true},
+			Tree:          Graph{Pattern: PatternBalancedTree, NChannels: 12, BWIntra: 30, BWInter: 30, TypeIntra: PathNVL, TypeInter: nic},
+			NVLS:          Graph{Pattern: PatternNVLS, NChannels: 8, BWIntra: 40, BWInter: 60, TypeIntra: PathNVL, TypeInter: nic},
+			CollNetDirect: Graph{Pattern: PatternCollNetDirect, NChannels: 8, BWIntra: 30, BWInter: 24, TypeIntra: PathNVL, TypeInter: nic},
+			CollNetChain:  Graph{Pattern: PatternTree, NChannels: 12, BWIntra: 30, BWInter: 24, TypeIntra: PathNVL, TypeInter: nic},
+		},
+	}
+}
+
+// TestEnableMasks checks what NCCL lets the tuner pick, rule by rule; every
+// expectation is a rule of tuning.cc or enqueue.cc at the version given
+// (NCCL 2.30.7 src/graph/tuning.cc unless noted).
+func TestEnableMasks(t *testing.T) {
+	v := Latest
+	with := func(c Config, edit func(*Config)) Config { edit(&c); return c }
+	one := hopperConfig(v, 1, PathPIX)
+	two := hopperConfig(v, 2, PathPIX)
+	// One GPU on each of 4 nodes.
+	perNode1 := with(hopperConfig(v, 1, PathPIX), func(c *Config) { c.Ranks, c.Nodes = 4, 4 })
+	cases := []struct {
+		name string
+		cfg  Config
+		f    Func
+		a    Algorithm
+		p    Protocol
+		want bool
+	}{
+		// NVLS: Hopper and NVSwitch; multi-node only with CollNet.
+		{"NVLS on one Hopper NVSwitch node", one, AllReduce, NVLS, Simple, true},
+		{"NVLS is Simple only", one, AllReduce, NVLS, LL, false},
+		{"NVLS without NVSwitch", with(one, func(c *Config) { c.NVSwitch = false }), AllReduce, NVLS, Simple, false},
+		{"NVLS on Ampere", with(one, func(c *Config) { c.MinCompCap = 80 }), AllReduce, NVLS, Simple, false},
+		{"NVLS across nodes without CollNet", two, AllReduce, NVLS, Simple, false},
+		{"NVLS across nodes with CollNet", with(two, func(c *Config) { c.CollNet = true }), AllReduce, NVLS, Simple, true},
+		{"NVLS AllGather on one node", one, AllGather, NVLS, Simple, true},
+		// NVLSTree: more than one node.
+		{"NVLSTree on one node", one, AllReduce, NVLSTree, Simple, false},
+		{"NVLSTree on two nodes", two, AllReduce, NVLSTree, Simple, true},
+		{"NVLSTree is AllReduce only", two, AllGather, NVLSTree, Simple, false},
+		// PAT: AllGather/ReduceScatter, one rank per node, NCCL 2.23 on.
+		{"PAT at one GPU per node", perNode1, AllGather, PAT, Simple, true},
+		{"PAT ReduceScatter", perNode1, ReduceScatter, PAT, Simple, true},
+		{"PAT is not AllReduce", perNode1, AllReduce, PAT, Simple, false},
+		{"PAT at 8 GPUs per node", two, AllGather, PAT, Simple, false},
+		{"PAT forced on at 8 per node", with(two, func(c *Config) { c.PAT = PATOn }), AllGather, PAT, Simple, true},
+		{"PAT forced off", with(perNode1, func(c *Config) { c.PAT = PATOff }), AllGather, PAT, Simple, false},
+		{"PAT before 2.23", with(perNode1, func(c *Config) { c.Version = Version{2, 22, 3} }), AllGather, PAT, Simple, false},
+		// CollNet: only when enabled; CollNetDirect needs NVSwitch.
+		{"CollNetDirect off by default", two, AllReduce, CollNetDirect, Simple, false},
+		{"CollNetDirect with CollNet", with(two, func(c *Config) { c.CollNet = true }), AllReduce, CollNetDirect, Simple, true},
+		{"CollNetDirect is Simple only", with(two, func(c *Config) { c.CollNet = true }), AllReduce, CollNetDirect, LL, false},
+		{"CollNetDirect without NVSwitch", with(two, func(c *Config) { c.CollNet, c.NVSwitch = true, false }), AllReduce, CollNetDirect, Simple, false},
+		{"CollNetChain with CollNet", with(two, func(c *Config) { c.CollNet = true }), AllReduce, CollNetChain, Simple, true},
+		// Tree runs AllReduce only; Broadcast and Reduce are Ring only.
+		{"Tree AllGather", two, AllGather, Tree, Simple, false},
+		{"Ring Broadcast", two, Broadcast, Ring, LL, true},
+		// LL128's automatic rule.
+		{"LL128 over PIX", two, AllReduce, Ring, LL128, true},
+		{"LL128 over PXN on Hopper", hopperConfig(v, 2, PathPXN), AllReduce, Ring, LL128, true},
+		{"LL128 over PXN with NCCL_LL128_C2C=0", with(hopperConfig(v, 2, PathPXN), func(c *Config) { c.NoLL128C2C = true }), AllReduce, Ring, LL128, false},
+		{"LL128 over PXN on Ampere", with(hopperConfig(v, 2, PathPXN), func(c *Config) { c.MinCompCap = 80 }), AllReduce, Ring, LL128, false},
+		{"LL128 over PHB", hopperConfig(v, 2, PathPHB), AllReduce, Ring, LL128, false},
+		{"LL128 forced by NCCL_PROTO over PHB", with(hopperConfig(v, 2, PathPHB), func(c *Config) { c.Proto = "LL128" }), AllReduce, Ring, LL128, true},
+		{"LL128 on PCI inside the node", with(one, func(c *Config) { c.Graphs.Ring.TypeIntra = PathPHB }), AllReduce, Ring, LL128, false},
+		{"LL128 on mixed Ampere/Hopper", with(one, func(c *Config) { c.MinCompCap, c.MaxCompCap = 80, 90 }), AllReduce, Ring, LL128, false},
+		{"LL128 on mixed Hopper/Blackwell (2.30)", with(one, func(c *Config) { c.MaxCompCap = 100 }), AllReduce, Ring, LL128, true},
+		{"LL128 on mixed Hopper/Blackwell (2.29)", with(one, func(c *Config) { c.MaxCompCap, c.Version = 100, Version{2, 29, 7} }), AllReduce, Ring, LL128, false},
+		{"LL128 on SM86 before 2.27", with(one, func(c *Config) { c.MinCompCap, c.Version = 86, Version{2, 26, 6} }), AllReduce, Ring, LL128, false},
+		{"LL128 on SM86 from 2.27", with(one, func(c *Config) { c.MinCompCap, c.Version = 86, Version{2, 27, 7} }), AllReduce, Ring, LL128, true},
+		{"LL128 on SM100 in 2.24", with(one, func(c *Config) { c.MinCompCap, c.Version = 100, Version{2, 24, 3} }), AllReduce, Ring, LL128, false},
+		{"LL128 on SM100 in 2.25", with(one, func(c *Config) { c.MinCompCap, c.Version = 100, Version{2, 25, 1} }), AllReduce, Ring, LL128, true},
+		// NCCL_ALGO and NCCL_PROTO.
+		{"NCCL_ALGO=Ring leaves Tree out", with(two, func(c *Config) { c.Algo = "Ring" }), AllReduce, Tree, LL, false},
+		{"NCCL_ALGO=^ring", with(two, func(c *Config) { c.Algo = "^ring" }), AllReduce, Ring, LL, false},
+		{"NCCL_PROTO=^LL", with(two, func(c *Config) { c.Proto = "^LL" }), AllReduce, Ring, LL, false},
+		{"NCCL_PROTO=^LL keeps Simple", with(two, func(c *Config) { c.Proto = "^LL" }), AllReduce, Ring, Simple, true},
+		{"per-function NCCL_ALGO: allreduce", with(two, func(c *Config) { c.Algo = "ring;allreduce:tree" }), AllReduce, Ring, Simple, false},
+		{"per-function NCCL_ALGO: allgather", with(two, func(c *Config) { c.Algo = "ring;allreduce:tree" }), AllGather, Ring, Simple, true},
+		// NCCL 2.18 never disables Ring outside AllReduce.
+		{"NCCL_ALGO=Tree keeps Ring Broadcast in 2.18", with(two, func(c *Config) { c.Algo, c.Version = "Tree", Version{2, 18, 6} }), Broadcast, Ring, Simple, true},
+		{"NCCL_ALGO=Tree removes Ring AllReduce in 2.18", with(two, func(c *Config) { c.Algo, c.Version = "Tree", Version{2, 18, 6} }), AllReduce, Ring, Simple, false},
+		// 2.19 to 2.23 give Ring back to a function left with nothing.
+		{"NCCL_ALGO=Tree gives Ring back to Broadcast in 2.21", with(two, func(c *Config) { c.Algo, c.Version = "Tree", Version{2, 21, 5} }), Broadcast, Ring, Simple, true},
+		{"NCCL_ALGO=Tree leaves Broadcast empty in 2.24", with(two, func(c *Config) { c.Algo, c.Version = "Tree", Version{2, 24, 3} }), Broadcast, Ring, Simple, false},
+		// enqueue.cc 2.19-2.26: NVLS AllGather on one node only.
+		{"NVLS AllGather across nodes in 2.26", with(two, func(c *Config) { c.CollNet, c.Version = true, Version{2, 26, 6} }), AllGather, NVLS, Simple, false},
+	}
+	for _, c := range cases {
+		m, err := New(c.cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := m.Available(c.f, c.a, c.p); got != c.want {
+			t.Errorf("%s: Available(%v, %v, %v) = %v, want %v", c.name, c.f, c.a, c.p, got, c.want)
+		}
+		if _, ok := m.Time(c.f, c.a, c.p, 1<<20); ok != c.want {
+			t.Errorf("%s: Time reports available = %v, want %v", c.name, ok, c.want)
+		}
+	}
+}
+
+// TestChooseTies checks that the choice is the strict minimum in NCCL's
+// order (topoGetAlgoInfo, NCCL 2.30.7 src/enqueue.cc): at nBytes = 0 the
+// time is the latency, and constants that give Tree and Ring one latency
+// make every Tree and Ring protocol tie.
+func TestChooseTies(t *testing.T) {
+	c := DefaultConstants(Latest)
+	for _, a := range []Algorithm{Tree, Ring} {
+		c.BaseLatency[a] = [3]float64{5, 5, 5}
+		c.HWLatency[HWNVLink][a] = [3]float64{1, 1, 1}
+	}
+	// Two GPUs on one node: Tree adds 2·(2−1)·hw, Ring nsteps·hw = 2·hw.
+	base := hopperConfig(Latest, 1, PathPIX)
+	base.Ranks = 2
+	base.Constants = &c
+	base.Graphs.NVLS = Graph{} // NVLS would win outright on latency
+	cases := []struct {
+		name   string
+		edit   func(*Config, *Constants)
+		wantA  Algorithm
+		wantP  Protocol
+		wantUS float64
+	}{
+		{"all tie: lowest algorithm, lowest protocol", func(*Config, *Constants) {}, Tree, LL, 7},
+		{"Tree pinned out", func(cfg *Config, _ *Constants) { cfg.Algo = "Ring" }, Ring, LL, 7},
+		{"LL pinned out", func(cfg *Config, _ *Constants) { cfg.Proto = "^LL" }, Tree, LL128, 7},
+		{"Ring/Simple a hair faster wins", func(_ *Config, k *Constants) { k.BaseLatency[Ring][Simple] = 4.999 }, Ring, Simple, 6.999},
+	}
+	for _, tc := range cases {
+		cfg, k := base, c
+		cfg.Constants = &k
+		tc.edit(&cfg, &k)
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := m.Choose(AllReduce, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Algorithm != tc.wantA || e.Protocol != tc.wantP || !near(e.Time/usec, tc.wantUS, 1e-12) {
+			t.Errorf("%s: chose %v/%v in %g us, want %v/%v in %g us", tc.name, e.Algorithm, e.Protocol, e.Time/usec, tc.wantA, tc.wantP, tc.wantUS)
+		}
+	}
+}
+
+// TestChooseNothing checks the error NCCL gives when a pin leaves a
+// function nothing (topoGetAlgoInfo's "No algorithm/protocol available").
+func TestChooseNothing(t *testing.T) {
+	cfg := hopperConfig(Latest, 2, PathPIX)
+	cfg.Algo = "Tree" // Broadcast runs Ring only
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Choose(Broadcast, 1024); err == nil || !strings.Contains(err.Error(), "Broadcast") {
+		t.Errorf("Choose(Broadcast) with NCCL_ALGO=Tree: err = %v, want an error naming Broadcast", err)
+	}
+	if e, err := m.Choose(AllReduce, 1024); err != nil || e.Algorithm != Tree {
+		t.Errorf("Choose(AllReduce) with NCCL_ALGO=Tree = %v, %v; want Tree", e, err)
+	}
+}
+
+func near(a, b, rel float64) bool {
+	d := a - b
+	if d < 0 {
+		d = -d
+	}
+	return d <= rel*max(abs(a), abs(b))
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,248 @@
+package nccl
+
+import (
+	"fmt"
+	"math"
+)
+
+// CPUArch is the host CPU architecture NCCL detects (NCCL_TOPO_CPU_ARCH_*).
+type CPUArch int
+
+// CPU architectures. The zero value is x86.
+const (
+	X86 CPUArch = iota
+	Power
+	ARM
+)
+
+// CPUVendor is the host CPU vendor NCCL detects (NCCL_TOPO_CPU_VENDOR_*).
+// Mixed is what NCCL 2.24 and later record when the ranks disagree.
+type CPUVendor int
+
+// CPU vendors. The zero value is Intel.
+const (
+	Intel CPUVendor = iota
+	AMD
+	Zhaoxin
+	Mixed
+	OtherVendor
+)
+
+// CPU is the host CPU of a communicator.
+type CPU struct {
+	Arch   CPUArch
+	Vendor CPUVendor
+}
+
+// PATMode is NCCL_PAT_ENABLE: Auto (the default, 2) enables PAT when every
+// node holds one rank; On and Off force it.
+type PATMode int
+
+// PAT modes.
+const (
+	PATAuto PATMode = iota
+	PATOn
+	PATOff
+)
+
+// Config describes a communicator to NCCL's tuning model: the values NCCL
+// has when it runs ncclTopoTuneModel (NCCL 2.30.7 src/graph/tuning.cc).
+// The zero value of each optional field is NCCL's default.
+type Config struct {
+	// Version is the NCCL release; zero means Latest.
+	Version Version
+	// Constants replaces DefaultConstants(Version) when not nil.
+	Constants *Constants
+	// Ranks and Nodes are nRanks and nNodes; Ranks/Nodes is the number
+	// of ranks per node.
+	Ranks, Nodes int
+	// MinCompCap and MaxCompCap are the lowest and highest compute
+	// capability of the ranks, times ten (90 for 9.0); MaxCompCap 0 means
+	// MinCompCap.
+	MinCompCap, MaxCompCap int
+	// CPU is the host CPU (x86 Intel when zero).
+	CPU CPU
+	// Graphs are the searched graphs. Ring and Tree need at least one
+	// channel; NCCL forces them to the same count, the smaller one.
+	Graphs Graphs
+	// NVSwitch reports an NVSwitch in the node. CollNetDirect needs one;
+	// NVLS needs one and Hopper or later, and New ignores an NVLS graph
+	// without them.
+	NVSwitch bool
+	// CollNet enables CollNet (NCCL_COLLNET_ENABLE=1 with a network
+	// plugin that supports every operation, with a head for every local
+	// rank).
+	CollNet bool
+	// PAT is NCCL_PAT_ENABLE.
+	PAT PATMode
+	// NetOverhead, when not nil, is NCCL_NET_OVERHEAD in us (NCCL reads
+	// ns).
+	NetOverhead *float64
+	// NoLL128C2C is NCCL_LL128_C2C=0 (NCCL 2.27 on).
+	NoLL128C2C bool
+	// Algo and Proto are NCCL_ALGO and NCCL_PROTO ("" when unset), with
+	// NCCL's syntax: "Ring,Tree", "^LL128", and from NCCL 2.24 per-function
+	// lists such as "^LL128;allreduce:LL128".
+	Algo, Proto string
+	// Channels is comm->nChannels at run time, which only the Ring/Simple
+	// plateau rule reads; 0 derives it from the ring graph (see New).
+	Channels int
+}
+
+// Model is NCCL's tuning model of one communicator: the latency and
+// bandwidth of every (function, algorithm, protocol), computed once by New,
+// and the per-size time and choice of NCCL's tuner.
+type Model struct {
+	v      Version
+	c      Constants
+	nRanks int
+	nNodes int
+	minCC  int
+	cpu    CPU
+	ch     int // runtime channels, for the Ring/Simple plateau
+	// lat and bw are NCCL's comm->latencies (us) and comm->bandwidths
+	// (algorithm bandwidth, GB/s; 0 = not available).
+	lat, bw [NumFuncs][NumAlgorithms][NumProtocols]float64
+	// ringBackup is NCCL 2.19–2.23's ringbdw: Ring's bandwidth before the
+	// enable masks, the fallback when nothing else is available.
+	ringBackup [NumFuncs][NumProtocols]float64
+	// skip marks combinations the per-call selection leaves out even with
+	// a bandwidth (enqueue.cc's checks).
+	skip [NumFuncs][NumAlgorithms]bool
+}
+
+// New runs NCCL's tuning model for cfg. It returns an error for a version
+// outside 2.18–2.30, counts that do not make a communicator, a compute
+// capability below 3.0, negative or non-finite graph values, a Ring or
+// Tree graph without channels, and NCCL_ALGO/NCCL_PROTO values NCCL would
+// refuse.
+//
+// The runtime channel count, when cfg.Channels is 0, is the ring graph's
+// count doubled and capped at MAXCHANNELS (32 before NCCL 2.25, 64 after),
+// doubled again on Hopper and later across nodes when the ring's bwIntra
+// exceeds 45 GB/s, as ncclTopoPostset does (NCCL 2.30.7
+// src/graph/connect.cc); NCCL_MIN_NCHANNELS/NCCL_MAX_NCHANNELS are not
+// modelled.
+func New(cfg Config) (*Model, error) {
+	v := cfg.Version
+	if v == (Version{}) {
+		v = Latest
+	}
+	if err := v.Supported(); err != nil {
+		return nil, err
+	}
+	if cfg.Ranks < 1 || cfg.Nodes < 1 || cfg.Nodes > cfg.Ranks {
+		return nil, fmt.Errorf("nccl: %d ranks on %d nodes: want 1 <= nodes <= ranks", cfg.Ranks, cfg.Nodes)
+	}
+	maxCC := cfg.MaxCompCap
+	if maxCC == 0 {
+		maxCC = cfg.MinCompCap
+	}
+	if cfg.MinCompCap < 30 || maxCC < cfg.MinCompCap {
+		return nil, fmt.Errorf("nccl: compute capability %d to %d: want 30 <= min <= max (9.0 is 90)", cfg.MinCompCap, maxCC)
+	}
+	m := &Model{v: v, nRanks: cfg.Ranks, nNodes: cfg.Nodes, minCC: cfg.MinCompCap, cpu: cfg.CPU}
+	if cfg.Constants != nil {
+		m.c = *cfg.Constants
+	} else {
+		m.c = DefaultConstants(v)
+	}
+	gs := cfg.Graphs
+	if err := gs.check(cfg.Ranks); err != nil {
+		return nil, err
+	}
+	if cfg.MinCompCap < 90 || !cfg.NVSwitch {
+		// NCCL searches NVLS only with an NVSwitch from Hopper on.
+		gs.NVLS = Graph{}
+	}
+	// comm->nChannels = treeGraph->nChannels = ringGraph->nChannels =
+	// min(tree, ring) (NCCL 2.30.7 src/init.cc).
+	nc := min(gs.Ring.NChannels, gs.Tree.NChannels)
+	gs.Ring.NChannels, gs.Tree.NChannels = nc, nc
+	m.ch = cfg.Channels
+	if m.ch <= 0 {
+		m.ch = runtimeChannels(v, nc, cfg.MinCompCap, cfg.Nodes, gs.Ring.BWIntra)
+	}
+	masks, err := enableLists(v, cfg.Algo, cfg.Proto)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Ranks == 1 {
+		return m, nil
+	}
+	m.tune(&gs, &cfg)
+	m.mask(&gs, &cfg, maxCC, masks)
+	return m, nil
+}
+
+// check refuses graph values NCCL could not have printed.
+func (gs *Graphs) check(ranks int) error {
+	names := [...]string{"Ring", "Tree", "CollNetChain", "CollNetDirect", "NVLS"}
+	for i, g := range [...]*Graph{&gs.Ring, &gs.Tree, &gs.CollNetChain, &gs.CollNetDirect, &gs.NVLS} {
+		for _, x := range [...]float64{g.BWIntra, g.BWInter, g.LatencyInter} {
+			if !(x >= 0) || math.IsInf(x, 0) {
+				return fmt.Errorf("nccl: %s graph: %v is not a finite non-negative value", names[i], x)
+			}
+		}
+		if g.NChannels < 0 || g.TypeIntra < 0 || g.TypeIntra >= numPathTypes || g.TypeInter < 0 || g.TypeInter >= numPathTypes {
+			return fmt.Errorf("nccl: %s graph: bad channel count or path type", names[i])
+		}
+		if i < 2 && ranks > 1 && g.NChannels < 1 {
+			return fmt.Errorf("nccl: %s graph has no channels (NCCL always finds at least one)", names[i])
+		}
+	}
+	return nil
+}
+
+// runtimeChannels approximates comm->nChannels after ncclTopoPostset.
+func runtimeChannels(v Version, nc, minCC, nodes int, ringIntra float64) int {
+	maxCh := 32
+	if v.from(25, 0) {
+		maxCh = 64
+	}
+	nc = min(2*nc, maxCh)
+	if minCC >= 90 && nodes > 1 && ringIntra > 45 && (v.from(25, 0) && nc < 16 || !v.from(25, 0) && 2*nc <= maxCh) {
+		nc = min(2*nc, maxCh)
+	}
+	return nc
+}
+
+// Version returns the NCCL version the model follows.
+func (m *Model) Version() Version { return m.v }
+
+// Latency returns NCCL's latency of (f, a, p) before the per-size
+// corrections, in seconds: the value the TUNING table prints (left of the
+// slash) in us. It is computed, and printed, for some disabled
+// combinations too; Available says which can run.
+func (m *Model) Latency(f Func, a Algorithm, p Protocol) float64 {
+	if !valid(f, a, p) {
+		return math.NaN()
+	}
+	return m.lat[f][a][p] * usec
+}
+
+// Bandwidth returns NCCL's algorithm bandwidth of (f, a, p) before the
+// per-size corrections, in bytes per second of nBytes: the value the TUNING
+// table prints (right of the slash) in GB/s. It is 0 where (f, a, p) is not
+// available.
+func (m *Model) Bandwidth(f Func, a Algorithm, p Protocol) float64 {
+	if !valid(f, a, p) {
+		return math.NaN()
+	}
+	return m.bw[f][a][p] * gbps
+}
+
+// Available reports whether the tuner may pick (f, a, p).
+func (m *Model) Available(f Func, a Algorithm, p Protocol) bool {
+	if !valid(f, a, p) {
+		return false
+	}
+	if m.nRanks == 1 {
+		return a == Ring && p == Simple
+	}
+	return m.bw[f][a][p] > 0 && !m.skip[f][a]
+}
+
+func valid(f Func, a Algorithm, p Protocol) bool {
+	return f >= 0 && f < NumFuncs && a >= 0 && a < NumAlgorithms && p >= 0 && p < NumProtocols
+}

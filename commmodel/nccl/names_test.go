@@ -1,0 +1,128 @@
+package nccl
+
+import (
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// Names round-trip, and parse as NCCL_ALGO/NCCL_PROTO (strcasecmp) accept
+// them.
+func TestNames(t *testing.T) {
+	for a := range Algorithm(NumAlgorithms) {
+		for _, s := range []string{a.String(), " " + a.String() + " "} {
+			if got, err := ParseAlgorithm(s); err != nil || got != a {
+				t.Errorf("ParseAlgorithm(%q) = %v, %v", s, got, err)
+			}
+		}
+	}
+	for p := range Protocol(NumProtocols) {
+		if got, err := ParseProtocol(p.String()); err != nil || got != p {
+			t.Errorf("ParseProtocol(%q) = %v, %v", p.String(), got, err)
+		}
+	}
+	for f := range Func(NumFuncs) {
+		if got, err := ParseFunc(f.String()); err != nil || got != f {
+			t.Errorf("ParseFunc(%q) = %v, %v", f.String(), got, err)
+		}
+	}
+	for s, want := range map[string]Algorithm{"ring": Ring, "NVLSTREE": NVLSTree, "collnetdirect": CollNetDirect, "pat": PAT} {
+		if got, err := ParseAlgorithm(s); err != nil || got != want {
+			t.Errorf("ParseAlgorithm(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	if got, err := ParseProtocol("simple"); err != nil || got != Simple {
+		t.Errorf("ParseProtocol(simple) = %v, %v", got, err)
+	}
+	if got, err := ParseFunc("all_reduce"); err != nil || got != AllReduce {
+		t.Errorf("ParseFunc(all_reduce) = %v, %v", got, err)
+	}
+	for _, s := range []string{"collnet", "nvls_tree", ""} {
+		if _, err := ParseAlgorithm(s); err == nil {
+			t.Errorf("ParseAlgorithm(%q) accepted", s)
+		}
+	}
+	if Algorithm(7).String() != "Algorithm(7)" || Protocol(-1).String() != "Protocol(-1)" {
+		t.Error("out-of-range names")
+	}
+	if _, err := FuncOf(commmodel.AllToAll); err == nil {
+		t.Error("FuncOf(AllToAll) accepted")
+	}
+	if f, err := FuncOf(commmodel.ReduceScatter); err != nil || f != ReduceScatter {
+		t.Errorf("FuncOf(ReduceScatter) = %v, %v", f, err)
+	}
+}
+
+func TestParseVersion(t *testing.T) {
+	for s, want := range map[string]Version{
+		"2.21.5":                     {2, 21, 5},
+		"2.29.7+cuda12.9":            {2, 29, 7},
+		"v2.30.7-1":                  {2, 30, 7},
+		"NCCL version 2.18.3+cuda12": {2, 18, 3},
+		"22907":                      {2, 29, 7}, // nccl-tests' nccl-library=22907
+		"2.23":                       {2, 23, 0},
+	} {
+		if got, err := ParseVersion(s); err != nil || got != want {
+			t.Errorf("ParseVersion(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"", "2", "2.x.1", "1.2.3.4", "123"} {
+		if _, err := ParseVersion(s); err == nil {
+			t.Errorf("ParseVersion(%q) accepted", s)
+		}
+	}
+	for _, v := range []Version{{2, 17, 1}, {2, 31, 0}, {3, 0, 0}} {
+		if v.Supported() == nil {
+			t.Errorf("%v supported", v)
+		}
+		if _, err := New(Config{Version: v, Ranks: 2, Nodes: 1, MinCompCap: 90}); err == nil {
+			t.Errorf("New accepted %v", v)
+		}
+	}
+}
+
+// TestParseList checks NCCL_ALGO/NCCL_PROTO lists on the examples of NCCL
+// 2.30.7 src/graph/tuning.cc's parseList comment, and the pre-2.24 syntax.
+func TestParseList(t *testing.T) {
+	on := func(e enable, f Func, p Protocol) bool { return e.proto[f][p] == 1 }
+	e, err := enableLists(Latest, "", "^LL128;allreduce:LL128")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "Enable everything but LL128, but only LL128 for allreduce."
+	if !on(e, Broadcast, LL) || on(e, Broadcast, LL128) || !on(e, Broadcast, Simple) || on(e, AllReduce, LL) || !on(e, AllReduce, LL128) || on(e, AllReduce, Simple) {
+		t.Errorf("^LL128;allreduce:LL128 gives %v", e.proto)
+	}
+	e, err = enableLists(Latest, "", "LL,Simple;allreduce:^LL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "Enable LL and Simple for all functions, but everything except LL for allreduce."
+	if !on(e, AllGather, LL) || on(e, AllGather, LL128) || on(e, AllReduce, LL) || !on(e, AllReduce, LL128) || !on(e, AllReduce, Simple) {
+		t.Errorf("LL,Simple;allreduce:^LL gives %v", e.proto)
+	}
+	e, err = enableLists(Latest, "ring,collnetdirect;allreduce:tree,collnetdirect;broadcast:ring", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.algo[AllGather] != [NumAlgorithms]int8{0, 1, 1, 0, 0, 0, 0} || e.algo[AllReduce] != [NumAlgorithms]int8{1, 0, 1, 0, 0, 0, 0} || e.algo[Broadcast] != [NumAlgorithms]int8{0, 1, 0, 0, 0, 0, 0} {
+		t.Errorf("per-function NCCL_ALGO gives %v", e.algo)
+	}
+	// Before 2.24 unknown names are ignored and empty ones skipped
+	// (NVIDIA/nccl issue #892 ran NCCL_ALGO=Tree,Ring,,CollnetDirect,CollnetChain,NVLS).
+	e, err = enableLists(Version{2, 18, 3}, "Tree,Ring,,CollnetDirect,CollnetChain,NVLS,bogus", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.algo[AllReduce] != [NumAlgorithms]int8{1, 1, 1, 1, 1, 0, 0} {
+		t.Errorf("2.18 list gives %v", e.algo[AllReduce])
+	}
+	for _, bad := range []struct {
+		v Version
+		s string
+	}{{Latest, "bogus"}, {Latest, "ring;tree"}, {Latest, "allreduceX:ring"}, {Version{2, 23, 4}, "allreduce:ring"}} {
+		if _, err := enableLists(bad.v, bad.s, ""); err == nil {
+			t.Errorf("%v: NCCL_ALGO=%q accepted", bad.v, bad.s)
+		}
+	}
+}

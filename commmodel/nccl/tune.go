@@ -1,0 +1,396 @@
+package nccl
+
+import "math"
+
+// archOf is compCapIndex: the table row of the lowest compute capability.
+// Blackwell has a row from NCCL 2.25.
+func archOf(v Version, minCC int) Arch {
+	switch {
+	case minCC >= 100 && v.from(25, 0):
+		return Blackwell
+	case minCC >= 90:
+		return Hopper
+	case minCC >= 80:
+		return Ampere
+	}
+	return Volta
+}
+
+// log2i is NCCL's log2i: floor(log2 n), which NCCL 2.22 and later (log2Down)
+// make -1 for n = 0 and earlier versions make 0.
+func log2i(v Version, n int64) int {
+	if n <= 0 {
+		if v.from(22, 0) {
+			return -1
+		}
+		return 0
+	}
+	l := 0
+	for n > 1 {
+		n >>= 1
+		l++
+	}
+	return l
+}
+
+// modelled reports whether ncclTopoTuneModel computes (f, a) at all; the
+// others keep latency and bandwidth 0.
+func (m *Model) modelled(f Func, a Algorithm) bool {
+	v := m.v
+	switch f {
+	case Broadcast, Reduce:
+		return a == Ring
+	case AllGather, ReduceScatter:
+		switch a {
+		case Ring:
+			return true
+		case NVLS:
+			return v.from(19, 0)
+		case CollNetDirect:
+			return v.from(20, 0)
+		case PAT:
+			return v.from(23, 0)
+		}
+		return false
+	}
+	return a != PAT
+}
+
+// patEnabled is ncclPatEnable (NCCL 2.30.7 src/graph/tuning.cc): PAT needs
+// SM60 (checked from 2.26) and, by default, one rank per node and a host
+// network device (assumed).
+func (m *Model) patEnabled(mode PATMode) bool {
+	if m.v.from(26, 0) && m.minCC < 60 {
+		return false
+	}
+	switch mode {
+	case PATOn:
+		return true
+	case PATOff:
+		return false
+	}
+	return m.nNodes == m.nRanks
+}
+
+// netOverhead is getNetOverhead, us.
+func (m *Model) netOverhead(override *float64) float64 {
+	if override != nil {
+		return *override
+	}
+	switch {
+	case m.cpu.Arch == X86 && m.cpu.Vendor == Intel:
+		return m.c.NetOverhead[0]
+	case m.cpu.Arch == X86 && m.cpu.Vendor == AMD:
+		return m.c.NetOverhead[1]
+	}
+	return m.c.NetOverhead[2]
+}
+
+// tune fills m.lat and m.bw as ncclTopoTuneModel does for m.v, before the
+// enable masks.
+func (m *Model) tune(gs *Graphs, cfg *Config) {
+	v, c := m.v, &m.c
+	n, nNodes := m.nRanks, m.nNodes
+	arch := archOf(v, m.minCC)
+	scale := min(nNodes-1, 2)
+	llRow := int(arch)
+	if nNodes > 1 {
+		// Across nodes the LL cap follows the CPU, not the GPU.
+		llRow = 0
+		if m.cpu.Vendor == AMD || m.cpu.Vendor == Mixed {
+			llRow = 1
+		}
+	}
+	llMax := c.LLMaxBW[llRow][scale]
+	treeMax := c.PerChMaxTreeBW[arch][scale]
+	ringLL128Max := c.PerChMaxRingLL128BW[arch][scale]
+	treeLL128Max := c.PerChMaxTreeLL128BW[arch][scale]
+	nvlsTreeMax := c.PerChMaxNVLSTreeBW[arch][scale]
+	hwLat := c.HWLatency
+	if m.cpu.Arch == Power {
+		// De-penalise Tree/Simple on POWER to favour Tree.
+		hwLat[HWPCI][Tree][Simple] = hwLat[HWPCI][Ring][Simple]
+	}
+	ppn := float64(n) / float64(nNodes)
+	ppnInt := n / nNodes
+	logNodes := float64(log2i(v, int64(nNodes)))
+	treePattern := gs.Tree.Pattern
+	pat := m.patEnabled(cfg.PAT)
+
+	for f := range Func(NumFuncs) {
+		nsteps := n
+		switch f {
+		case AllReduce:
+			nsteps = 2 * (n - 1)
+		case AllGather, ReduceScatter:
+			nsteps = n - 1
+		}
+		gather := f == AllGather || f == ReduceScatter
+		for a := range Algorithm(NumAlgorithms) {
+			if !m.modelled(f, a) {
+				continue
+			}
+			g := gs.of(a)
+			intraHW, hw := HWPCI, HWNet
+			if g.TypeIntra == PathNVL {
+				intraHW = HWNVLink
+			}
+			if nNodes == 1 {
+				hw = intraHW
+			}
+			nCh := float64(g.NChannels)
+			for p := range Protocol(NumProtocols) {
+				if (a == NVLS || a == NVLSTree) && p != Simple {
+					continue
+				}
+				if a == PAT && (p != Simple || !pat) {
+					continue
+				}
+				collnet := a == CollNetDirect || a == CollNetChain
+				bw := g.BWInter
+				if nNodes <= 2 || collnet {
+					bw = g.BWIntra
+				}
+				if a == NVLS || a == NVLSTree {
+					var ok bool
+					if bw, ok = m.nvlsBW(f, a, g, ppn, arch, nvlsTreeMax, bw); !ok {
+						continue
+					}
+				}
+				busBw := nCh * bw
+
+				// Model refinements, in tuning.cc's order.
+				if a == Ring && p == LL {
+					factor := 0.5
+					if !v.from(21, 0) {
+						factor = 1.0 / 3.0
+						if nNodes > 1 || f == AllReduce || f == Reduce {
+							factor = 1.0 / 4.0
+						}
+					}
+					busBw = math.Min(llMax, busBw*factor)
+				}
+				if a == Ring && p == LL128 {
+					factor := 0.92
+					if !v.from(23, 0) && ppn < 2 {
+						factor = 0.7
+					}
+					busBw = math.Min(busBw*factor, nCh*ringLL128Max)
+				}
+				if a == Tree && (f == AllReduce || !v.from(23, 0)) {
+					busBw = math.Min(busBw*0.92, nCh*treeMax)
+				}
+				if a == Tree && p == LL {
+					busBw = math.Min(busBw/3.8, llMax)
+				}
+				if a == Tree && p == LL128 {
+					factor := 120.0 / 128.0
+					if nNodes == 1 {
+						factor = 7.0 / 9.0
+					}
+					busBw = math.Min(busBw*factor, nCh*treeLL128Max)
+				}
+				if a == Tree && treePattern == PatternTree {
+					busBw *= 0.85
+				}
+				if a == PAT {
+					busBw *= c.PATFactor
+				}
+				if collnet && p != Simple {
+					busBw = 0
+				}
+				if a == CollNetDirect && p == Simple {
+					busBw = m.collNetDirectBW(f, g, ppn, busBw, cfg.CollNet)
+				}
+				if v.from(27, 0) && (a == NVLS || a == CollNetDirect) && p == Simple && gather && nNodes > 1 {
+					// AllGather/ReduceScatter across nodes need CollNet
+					// with a head for every local rank.
+					if !cfg.CollNet || ppnInt > gs.CollNetDirect.NChannels {
+						busBw = 0
+					}
+				}
+				m.bw[f][a][p] = busBw * m.ratio(f, a, nsteps)
+				if a == Ring {
+					m.ringBackup[f][p] = m.bw[f][a][p]
+				}
+				m.lat[f][a][p] = m.latency(f, a, p, g, hwLat, intraHW, hw, nsteps, ppn, ppnInt, logNodes, cfg.NetOverhead)
+			}
+		}
+	}
+}
+
+// nvlsBW is the per-channel bandwidth of NVLS and NVLSTree; false means
+// NCCL skips the combination (fewer than two channels, NCCL 2.28 on).
+func (m *Model) nvlsBW(f Func, a Algorithm, g *Graph, ppn float64, arch Arch, nvlsTreeMax, bw float64) (float64, bool) {
+	v, nNodes := m.v, m.nNodes
+	switch {
+	case v.from(28, 0):
+		if g.NChannels < 2 {
+			return 0, false
+		}
+		nCh := float64(g.NChannels)
+		intra := g.BWIntra * m.c.NVLSEfficiency[arch] * (nCh - 1) / nCh
+		if f == AllReduce {
+			intra *= 2 // AllReduce pipelines two operations
+		} else {
+			intra *= (ppn - 1) / ppn
+		}
+		inter := g.BWInter
+		if a == NVLSTree && nNodes <= 2 {
+			inter *= 2
+		}
+		bw = math.Min(intra, inter)
+		if a == NVLSTree {
+			bw = math.Min(bw, nvlsTreeMax)
+		}
+	case !v.from(19, 0):
+		// 2.18 reads bwIntra or bwInter like every algorithm.
+	case a == NVLSTree:
+		inter := g.BWInter
+		if nNodes > 2 {
+			inter /= 2
+		}
+		bw = math.Min(g.BWIntra, inter)
+	case f != AllReduce && v.from(27, 0):
+		bw = math.Min(g.BWIntra*(ppn-1)/ppn, g.BWInter*0.9)
+	default:
+		bw = math.Min(g.BWIntra, g.BWInter)
+	}
+	return bw, true
+}
+
+// collNetDirectBW is CollNetDirect/Simple's bus bandwidth.
+func (m *Model) collNetDirectBW(f Func, g *Graph, ppn, busBw float64, collNet bool) float64 {
+	v := m.v
+	if (f == AllGather || f == ReduceScatter) && v.from(20, 0) {
+		if v.from(27, 0) {
+			return ppn * math.Min(g.BWIntra, g.BWInter*0.9)
+		}
+		bw := ppn * g.BWIntra
+		if m.nNodes > 1 && (!collNet || ppn > float64(g.NChannels)) {
+			// 1:1 GPU:NIC needed; the heads are the graph's channels.
+			bw = 0
+		}
+		w := (ppn - 1) / (8 - 1)
+		return bw * (w*0.85 + (1-w)*0.95)
+	}
+	if g.NChannels == 0 {
+		return 0
+	}
+	// CollNetDirect needs a local NIC per GPU for full speed.
+	factor := ppn / float64(g.NChannels)
+	factor -= (factor - 1) / 2
+	busBw /= factor
+	if m.minCC >= 90 {
+		busBw *= 0.85
+	}
+	return busBw
+}
+
+// ratio converts a bus bandwidth to the algorithm bandwidth NCCL stores.
+func (m *Model) ratio(f Func, a Algorithm, nsteps int) float64 {
+	v := m.v
+	gather := f == AllGather || f == ReduceScatter
+	switch {
+	case v.from(23, 0) && gather && a != Ring:
+		return 1 // PAT, NVLS and CollNetDirect store an algorithm bandwidth already
+	case v.from(20, 0) && gather && a == CollNetDirect:
+		return 1
+	}
+	steps := float64(m.nRanks) / float64(nsteps)
+	switch a {
+	case Ring:
+		return steps
+	case NVLS, NVLSTree:
+		if v.from(28, 0) {
+			return steps
+		}
+		if a == NVLSTree && !v.from(19, 0) {
+			if m.nNodes == 1 {
+				return 0 // 2.18 divides by zero here; NVLSTree is disabled on one node
+			}
+			return 0.70 * float64(m.nNodes) / float64(2*(m.nNodes-1))
+		}
+		return 5.0 / 6.0
+	}
+	return 0.5
+}
+
+// latency is comm->latencies[f][a][p], us.
+func (m *Model) latency(f Func, a Algorithm, p Protocol, g *Graph, hwLat [NumHW][NumAlgorithms][NumProtocols]float64,
+	intraHW, hw HW, nsteps int, ppn float64, ppnInt int, logNodes float64, overhead *float64) float64 {
+	v, c := m.v, &m.c
+	nNodes := m.nNodes
+	lat := c.BaseLatency[a][p]
+	intraLat := hwLat[intraHW][a][p]
+	interLat := hwLat[HWNet][a][p]
+	if v.from(23, 0) && ppn == 1 {
+		// With one rank per node the network latency is fully exposed.
+		interLat = hwLat[HWNet][Tree][p]
+	}
+	interLat += g.LatencyInter
+	if p == Simple {
+		interLat += g.LatencyInter // the flush
+	}
+	switch a {
+	case Ring:
+		l := hwLat[hw][Ring][p]
+		if f == Broadcast || f == Reduce {
+			if g.SameChannels {
+				return lat + l
+			}
+			if p == Simple {
+				l = hwLat[hw][Tree][p]
+			}
+			return lat + float64(nsteps)*l
+		}
+		netOverhead := 0.0
+		if nNodes > 1 {
+			netOverhead = m.netOverhead(overhead)
+			if p == Simple {
+				netOverhead *= 3
+			}
+		}
+		intraLat = math.Max(intraLat, netOverhead)
+		inter := 0
+		switch {
+		case f != AllReduce:
+			inter = nNodes - 1
+		case nNodes == 1:
+		case v.from(23, 0):
+			inter = 2 * (nNodes - 1)
+		default:
+			inter = 2 * nNodes
+		}
+		return lat + float64(nsteps-inter)*intraLat + float64(inter)*interLat
+	case Tree:
+		if f == AllReduce || !v.from(23, 0) {
+			lat += 2 * (float64(ppnInt-1)*intraLat + logNodes*interLat)
+		}
+		return lat
+	case CollNetDirect:
+		return lat + 2*(float64(min(1, ppnInt-1))*intraLat+float64(ppnInt-1)*c.CollNetArityLatency) + interLat
+	case CollNetChain:
+		return lat + 2*float64(ppnInt-1)*intraLat + interLat
+	case NVLS:
+		if !v.from(19, 0) {
+			if nNodes > 1 {
+				lat += hwLat[HWNet][NVLS][p]
+			}
+			return lat
+		}
+		lat = intraLat
+		if nNodes > 1 {
+			lat += interLat
+		}
+		return lat
+	case NVLSTree:
+		if !v.from(19, 0) {
+			return lat + 2*float64(nNodes-1)*hwLat[HWNet][NVLSTree][p]
+		}
+		return lat + intraLat + 2*logNodes*interLat
+	case PAT:
+		return lat + logNodes*(interLat/3.5) + float64(m.nRanks)*2.8
+	}
+	return lat
+}

@@ -1,0 +1,82 @@
+package nccl
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Version is an NCCL release, 2.Minor.Patch. The model is tabulated for
+// NCCL 2.18.0 to 2.30.x (DefaultConstants says what changes between them).
+type Version struct {
+	Major, Minor, Patch int
+}
+
+// Latest is the newest NCCL release whose tuning model this package follows
+// (NCCL 2.30.7, tag v2.30.7-1).
+var Latest = Version{2, 30, 7}
+
+// Supported versions run from Oldest to the 2.30 series.
+var Oldest = Version{2, 18, 0}
+
+// ParseVersion reads a version as NCCL and nccl-tests print it: "2.21.5",
+// "2.21.5+cuda12.4", "v2.21.5-1", or NCCL's integer code "22907" (2.29.7;
+// nccl-tests' "nccl-library=22907"). A missing patch level is 0.
+func ParseVersion(s string) (Version, error) {
+	t := strings.TrimSpace(s)
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "NCCL version "), "v")
+	if i := strings.IndexAny(t, "+-"); i >= 0 {
+		t = t[:i]
+	}
+	if !strings.Contains(t, ".") {
+		code, err := strconv.Atoi(t)
+		if err != nil || code < 20000 || code > 99999 {
+			return Version{}, fmt.Errorf("nccl: version %q: want 2.MINOR.PATCH or a code such as 22907", s)
+		}
+		// NCCL_VERSION_CODE from 2.9 on: major*10000 + minor*100 + patch.
+		return Version{code / 10000, code / 100 % 100, code % 100}, nil
+	}
+	parts := strings.Split(t, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return Version{}, fmt.Errorf("nccl: version %q: want 2.MINOR.PATCH", s)
+	}
+	var v [3]int
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return Version{}, fmt.Errorf("nccl: version %q: %q is not a number", s, p)
+		}
+		v[i] = n
+	}
+	return Version{v[0], v[1], v[2]}, nil
+}
+
+// String returns "2.21.5".
+func (v Version) String() string {
+	return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch)
+}
+
+// Before reports whether v is older than u.
+func (v Version) Before(u Version) bool {
+	if v.Major != u.Major {
+		return v.Major < u.Major
+	}
+	if v.Minor != u.Minor {
+		return v.Minor < u.Minor
+	}
+	return v.Patch < u.Patch
+}
+
+// Supported reports whether the model is tabulated for v (2.18.0 to 2.30.x),
+// with an error that says why not.
+func (v Version) Supported() error {
+	if v.Before(Oldest) || !v.Before(Version{2, 31, 0}) {
+		return fmt.Errorf("nccl: version %v: the model is tabulated for NCCL %v to 2.30.x", v, Oldest)
+	}
+	return nil
+}
+
+// from reports whether v is 2.minor.patch or later.
+func (v Version) from(minor, patch int) bool {
+	return !v.Before(Version{2, minor, patch})
+}
