@@ -1,6 +1,6 @@
 module github.com/inframethod/commlab
 
-go 1.26
+go 1.24.0
 
 require (
 	github.com/go-gota/gota v0.12.0

@@ -17,7 +17,9 @@
 #           outputs are then out of date), and also execute
 #           notebooks/testdata/*.ipynb (notebooks that
 #           panic, log.Fatal, os.Exit(1) or run a failing "!" line), which must
-#           each be reported as failing. scripts/test.sh uses this mode.
+#           each be reported as failing; before executing, check that
+#           every notebook is nbformat 4.5 or later with unique cell ids
+#           (nbcheck -format). scripts/test.sh uses this mode.
 #   -html   also write HTML copies to notebooks/html/.
 #   -outdir DIR  write the executed notebooks to DIR instead of in place.
 #   -update-testdata  only re-execute notebooks/testdata/*.ipynb into
@@ -122,6 +124,13 @@ if [ $update -eq 1 ]; then
 fi
 
 status=0
+if [ $check -eq 1 ]; then
+	# The notebooks' format as committed (nbformat 4.5 or later, every cell
+	# with a valid id no other cell has): read here, since nbformat gives a
+	# duplicate id a new one when nbconvert reads the notebook.
+	echo "notebook format (nbformat >= 4.5, unique cell ids):"
+	"$work/nbcheck" -format "${notebooks[@]}" "$ROOT"/notebooks/testdata/*.ipynb | tee "$work/check.out" || status=1
+fi
 executed=()
 start_all=$(date +%s.%N)
 for nb in "${notebooks[@]}"; do
@@ -153,7 +162,7 @@ if [ ${#existing[@]} -gt 0 ]; then
 	committed=()
 	# In -check mode, also warn when a committed notebook's outputs are out of date.
 	[ $check -eq 1 ] && committed=(-committed "$ROOT/notebooks")
-	"$work/nbcheck" -times "$work/times" "${committed[@]}" "${existing[@]}" | tee "$work/check.out" || status=1
+	"$work/nbcheck" -times "$work/times" "${committed[@]}" "${existing[@]}" | tee -a "$work/check.out" || status=1
 fi
 total=$(awk -F'\t' '{s += $2} END {printf "%.1f", s}' "$work/times")
 wall=$(awk -v a="$start_all" -v b="$end_all" 'BEGIN { printf "%.1f", b - a }')

@@ -93,34 +93,55 @@ var (
 // Check reads one executed notebook and reports its problems. It returns an
 // error wrapping ErrFormat when r does not hold an nbformat 4 notebook.
 func Check(r io.Reader) (Report, error) {
-	var nb notebook
-	dec := json.NewDecoder(r)
-	if err := dec.Decode(&nb); err != nil {
-		return Report{}, fmt.Errorf("%w: %v", ErrFormat, err)
+	nb, err := decode(r)
+	if err != nil {
+		return Report{}, err
 	}
-	if nb.NBFormat != 4 {
-		return Report{}, fmt.Errorf("%w: nbformat is %d", ErrFormat, nb.NBFormat)
-	}
-	rep := Report{Cells: len(nb.Cells), Expect: nb.Metadata.NBCheck.Expect}
+	rep := newReport(nb)
 	for i, c := range nb.Cells {
 		if c.CellType != "code" {
 			continue
 		}
-		rep.CodeCells++
 		if c.ExecutionCount == nil && strings.TrimSpace(string(c.Source)) != "" {
 			rep.Problems = append(rep.Problems, Problem{i, NotExecuted, firstLine(string(c.Source))})
 		}
 		for _, o := range c.Outputs {
 			rep.Problems = append(rep.Problems, outputProblems(i, o)...)
-			if _, ok := o.Data["image/png"]; ok {
-				rep.Images++
-			}
 		}
 	}
 	if rep.Images == 0 {
 		rep.Problems = append(rep.Problems, Problem{-1, NoImage, "no image/png output in any cell"})
 	}
 	return rep, nil
+}
+
+// decode reads an nbformat 4 notebook; errors wrap ErrFormat.
+func decode(r io.Reader) (notebook, error) {
+	var nb notebook
+	if err := json.NewDecoder(r).Decode(&nb); err != nil {
+		return notebook{}, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	if nb.NBFormat != 4 {
+		return notebook{}, fmt.Errorf("%w: nbformat is %d", ErrFormat, nb.NBFormat)
+	}
+	return nb, nil
+}
+
+// newReport returns the counts of a report on nb, without problems.
+func newReport(nb notebook) Report {
+	rep := Report{Cells: len(nb.Cells), Expect: nb.Metadata.NBCheck.Expect}
+	for _, c := range nb.Cells {
+		if c.CellType != "code" {
+			continue
+		}
+		rep.CodeCells++
+		for _, o := range c.Outputs {
+			if _, ok := o.Data["image/png"]; ok {
+				rep.Images++
+			}
+		}
+	}
+	return rep
 }
 
 // outputProblems returns the problems one output of cell i shows.
@@ -144,11 +165,15 @@ func outputProblems(i int, o output) []Problem {
 
 // CheckFile is Check on the named file; errors name the file.
 func CheckFile(path string) (Report, error) {
+	return checkFile(path, Check)
+}
+
+func checkFile(path string, check func(io.Reader) (Report, error)) (Report, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return Report{}, err
 	}
-	rep, err := Check(bytes.NewReader(b))
+	rep, err := check(bytes.NewReader(b))
 	if err != nil {
 		return Report{}, fmt.Errorf("%s: %w", path, err)
 	}

@@ -165,7 +165,8 @@ func TestFailsAsExpected(t *testing.T) {
 	}
 }
 
-// FuzzCheck: any input gives a report or an ErrFormat error, never a panic.
+// FuzzCheck: any input gives a report or an ErrFormat error, never a panic,
+// from Check and CheckFormat alike.
 // Seeds: testdata/fuzz/FuzzCheck and the executed failing notebooks.
 func FuzzCheck(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "executed", "*.ipynb"))
@@ -187,7 +188,16 @@ func FuzzCheck(f *testing.F) {
 		if rep.OK() && rep.Images == 0 {
 			t.Fatal("a notebook without images passed")
 		}
-		for _, p := range rep.Problems {
+		// CheckFormat reads the same input: it must accept it too, and count
+		// the same cells.
+		frep, err := CheckFormat(strings.NewReader(string(b)))
+		if err != nil {
+			t.Fatalf("Check accepted the input, CheckFormat did not: %v", err)
+		}
+		if frep.Cells != rep.Cells || frep.Images != rep.Images {
+			t.Fatalf("CheckFormat counts %d cells, %d images; Check %d, %d", frep.Cells, frep.Images, rep.Cells, rep.Images)
+		}
+		for _, p := range append(rep.Problems, frep.Problems...) {
 			if p.Cell >= rep.Cells {
 				t.Fatalf("problem %v names a cell past %d", p, rep.Cells)
 			}

@@ -7,4 +7,7 @@
 // error. The runner (scripts/notebooks.sh) therefore executes each notebook and
 // then asks this package whether the result is clean: no error output, no such
 // stderr lines, every code cell executed, and at least one image/png output.
+//
+// CheckFormat checks the format the notebooks are kept in, executed or not:
+// nbformat 4.5 or later, and in every cell an id that no other cell has.
 package nbcheck

@@ -8,9 +8,10 @@ import (
 
 // notebook is the part of the nbformat 4 document that the check reads.
 type notebook struct {
-	NBFormat int    `json:"nbformat"`
-	Cells    []cell `json:"cells"`
-	Metadata struct {
+	NBFormat      int    `json:"nbformat"`
+	NBFormatMinor int    `json:"nbformat_minor"`
+	Cells         []cell `json:"cells"`
+	Metadata      struct {
 		NBCheck struct {
 			Expect []Kind `json:"expect"`
 		} `json:"nbcheck"`
@@ -18,6 +19,7 @@ type notebook struct {
 }
 
 type cell struct {
+	ID             *string  `json:"id"` // nbformat 4.5 and later; nil when absent
 	CellType       string   `json:"cell_type"`
 	Source         text     `json:"source"`
 	ExecutionCount *int     `json:"execution_count"`

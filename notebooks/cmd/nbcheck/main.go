@@ -3,8 +3,11 @@
 //
 // Usage:
 //
-//	nbcheck [-times FILE] [-expect-fail] [-committed DIR] NOTEBOOK.ipynb...
+//	nbcheck [-format] [-times FILE] [-expect-fail] [-committed DIR] NOTEBOOK.ipynb...
 //
+// -format checks only the format the notebooks are kept in, executed or not:
+// nbformat 4.5 or later, every cell with a valid id that no other cell has
+// (scripts/notebooks.sh -check runs it on the committed notebooks).
 // -times names a file of "path<TAB>seconds" lines (written by
 // scripts/notebooks.sh) whose seconds fill the table's seconds column.
 // -committed names the folder of the committed copies: a notebook whose
@@ -39,6 +42,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("nbcheck", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	format := fs.Bool("format", false, "check only the format: nbformat >= 4.5, valid and unique cell ids")
 	timesFile := fs.String("times", "", "file of `path<TAB>seconds` lines for the seconds column")
 	expectFail := fs.Bool("expect-fail", false, "succeed only if every notebook shows a problem")
 	committed := fs.String("committed", "", "warn when a notebook's outputs differ from its copy in `DIR`")
@@ -46,7 +50,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: nbcheck [-times FILE] [-expect-fail] [-committed DIR] NOTEBOOK.ipynb...")
+		fmt.Fprintln(stderr, "usage: nbcheck [-format] [-times FILE] [-expect-fail] [-committed DIR] NOTEBOOK.ipynb...")
 		return 2
 	}
 	times := map[string]float64{}
@@ -57,12 +61,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	check := nbcheck.CheckFile
+	if *format {
+		check = nbcheck.CheckFormatFile
+	}
 	status, passed, failed := 0, 0, 0
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "notebook\tcells\tcode\timages\tseconds\tstatus\t")
 	var details []string
 	for _, path := range fs.Args() {
-		rep, err := nbcheck.CheckFile(path)
+		rep, err := check(path)
 		if err != nil {
 			fmt.Fprintln(stderr, "nbcheck:", err)
 			return 2

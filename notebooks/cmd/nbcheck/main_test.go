@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,16 @@ func TestRunStatus(t *testing.T) {
 	if err := os.WriteFile(times, []byte(clean+"\t3.25\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	dir := t.TempDir()
+	old44, dupIDs := filepath.Join(dir, "old.ipynb"), filepath.Join(dir, "dup.ipynb")
+	for name, nb := range map[string]string{
+		old44:  `{"nbformat":4,"nbformat_minor":4,"cells":[{"cell_type":"markdown","metadata":{},"source":"x"}]}`,
+		dupIDs: `{"nbformat":4,"nbformat_minor":5,"cells":[{"id":"a","cell_type":"markdown","metadata":{},"source":"x"},{"id":"a","cell_type":"markdown","metadata":{},"source":"y"}]}`,
+	} {
+		if err := os.WriteFile(name, []byte(nb), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cases := []struct {
 		name string
 		args []string
@@ -36,6 +47,10 @@ func TestRunStatus(t *testing.T) {
 		// compared with a clean one differs.
 		{"committed same", []string{"-committed", "../..", clean}, 0, []string{"1 passed"}},
 		{"missing file", []string{"nope.ipynb"}, 2, nil},
+		// -format reads the notebooks' format only: the failing notebooks pass it.
+		{"format", append([]string{"-format", clean}, failing...), 0, []string{"01_allreduce.ipynb", "panic.ipynb", fmt.Sprintf("%d passed, 0 failed", len(failing)+1)}},
+		{"format of old notebooks", []string{"-format", old44, dupIDs}, 1, []string{
+			"old-format: nbformat 4.4, want 4.5 or later", `cell 1: cell-id: id "a" is also cell 0's`, "0 passed, 2 failed"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
