@@ -45,7 +45,7 @@ async function api(method, p, body) {
 		method,
 		headers: { ...auth, 'Content-Type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
-		signal: AbortSignal.timeout(30e3),
+		signal: AbortSignal.timeout(60e3),
 	});
 	const text = await res.text();
 	if (!res.ok) fail(`${method} ${p}: HTTP ${res.status}: ${text.slice(0, 300)}`);
@@ -240,15 +240,15 @@ async function checkPage(cells) {
 			cells.length, { timeout: 60e3 });
 		const title = cells[0].source.split('\n')[0].replace(/^#+\s*/, '');
 		const h1 = page.locator('#notebook-container .text_cell.rendered h1').first();
-		await h1.waitFor({ timeout: 30e3 });
+		await h1.waitFor({ timeout: 60e3 });
 		const shown = (await h1.innerText()).replace(/\s*¶\s*$/, '').trim();
 		if (shown !== title) fail(`the page's first heading is ${JSON.stringify(shown)}, want ${JSON.stringify(title)}`);
 		const pngs = cells.flatMap((c) => c.outputs).filter((o) => o.data && o.data['image/png']).length;
 		await page.waitForFunction((n) => {
 			const imgs = [...document.querySelectorAll('#notebook-container .output_png img')];
 			return imgs.length === n && imgs.every((i) => i.complete && i.naturalWidth > 0);
-		}, pngs, { timeout: 30e3 });
-		await page.locator('#kernel_indicator .kernel_indicator_name').filter({ hasText: 'Go (gonb)' }).waitFor({ timeout: 30e3 });
+		}, pngs, { timeout: 60e3 });
+		await page.locator('#kernel_indicator .kernel_indicator_name').filter({ hasText: 'Go (gonb)' }).waitFor({ timeout: 60e3 });
 
 		const shot = await page.screenshot({ path: shotFile });
 		const img = decodePNG(shot);
