@@ -7,6 +7,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // Claims returns the article's statements about measurements that the
@@ -162,7 +163,7 @@ func claimNetworkHalf() commmodel.Claim {
 }
 
 // deepEP returns the public single-node H20 log (DeepEP issue #303).
-func deepEP() *Test {
+func deepEP() *nccltests.Test {
 	l, err := PublicLog("h20_1x8_alltoall_or_allgather_deepep303.log", nil)
 	if err != nil {
 		panic("data: embedded log: " + err.Error())
@@ -171,11 +172,11 @@ func deepEP() *Test {
 }
 
 // cellTimes returns the times of both placements of the rows of size bytes.
-func cellTimes(t *Test, size int64) []float64 {
+func cellTimes(t *nccltests.Test, size int64) []float64 {
 	var out []float64
 	for _, r := range t.Rows {
 		if r.Size == size {
-			for _, h := range []Result{r.OutOfPlace, r.InPlace} {
+			for _, h := range []nccltests.Result{r.OutOfPlace, r.InPlace} {
 				if h.OK() {
 					out = append(out, h.Time)
 				}

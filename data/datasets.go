@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // Files holds the embedded datasets:
@@ -163,8 +164,9 @@ func PublicPoints() Points {
 	return out
 }
 
-// PublicLog reads the embedded public log of the given file name.
-func PublicLog(name string, opt *ReadOptions) (*Log, error) {
+// PublicLog reads the embedded public log of the given file name with a
+// nccltests.Reader; opt, nil for none, overrides what it infers.
+func PublicLog(name string, opt *nccltests.Options) (*Log, error) {
 	b, err := Files.ReadFile("logs/" + name)
 	if err != nil {
 		return nil, err

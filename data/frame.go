@@ -6,6 +6,8 @@ import (
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // Frame returns the points as a gota DataFrame with the TidyColumns, in the
@@ -48,11 +50,11 @@ func (l *Log) Points() Points {
 	var out Points
 	for _, t := range l.Tests {
 		coll := t.Op
-		if t.CollectiveFrom != Unknown {
+		if t.CollectiveFrom != nccltests.Unknown {
 			coll = t.Collective.String()
 		}
 		for _, r := range t.Rows {
-			for _, pl := range []Placement{OutOfPlace, InPlace} {
+			for _, pl := range []nccltests.Placement{nccltests.OutOfPlace, nccltests.InPlace} {
 				res := r.Get(pl)
 				if !res.OK() {
 					continue

@@ -1,122 +1,27 @@
 package data
 
 import (
-	"flag"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/inframethod/commlab/data/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
-
-// summary renders what the reader got from a file, one fact per line, so a
-// golden file shows every row and every inference.
-func summary(l *Log, err error) string {
-	var b strings.Builder
-	if err != nil {
-		fmt.Fprintf(&b, "error: %v\n", err)
-		return b.String()
-	}
-	fmt.Fprintf(&b, "format: %v\ntests: %d\n", l.Format, len(l.Tests))
-	for i, t := range l.Tests {
-		fmt.Fprintf(&b, "\ntest %d (line %d): name %q op %q version %q\n", i+1, t.Line, t.Name, t.Op, t.Version)
-		coll := "?"
-		if t.CollectiveFrom != Unknown {
-			coll = t.Collective.String()
-		}
-		fmt.Fprintf(&b, "collective: %s (from %v) candidates %v\n", coll, t.CollectiveFrom, t.Candidates)
-		fmt.Fprintf(&b, "ranks: %d (from %v)  nodes: %d (from %v)  hosts: %v\n", t.Ranks, t.RanksFrom, t.Nodes, t.NodesFrom, t.Hosts)
-		fmt.Fprintf(&b, "source %q system %q algorithm %q\n", t.Source, t.System, t.Algorithm)
-		fmt.Fprintf(&b, "columns: %s\n", strings.Join(t.Columns, " "))
-		fmt.Fprintf(&b, "avg busbw: %g B/s  out of bounds: %d\n", t.AvgBusBW, t.OutOfBounds)
-		fmt.Fprintf(&b, "rows: %d  (line size count type redop root | out-of-place time_s algbw_Bps busbw_Bps wrong | in-place ...)\n", len(t.Rows))
-		for _, r := range t.Rows {
-			fmt.Fprintf(&b, "  %d %d %d %s %s %d", r.Line, r.Size, r.Count, r.Type, r.RedOp, r.Root)
-			for _, h := range []Result{r.OutOfPlace, r.InPlace} {
-				fmt.Fprintf(&b, " | %.5g %.5g %.5g %q", h.Time, h.AlgBW, h.BusBW, h.Wrong)
-			}
-			b.WriteByte('\n')
-		}
-	}
-	fmt.Fprintf(&b, "\nproblems: %d\n", len(l.Problems))
-	for _, p := range l.Problems {
-		fmt.Fprintf(&b, "  %v\n", p)
-	}
-	return b.String()
-}
-
-// TestGolden reads every public log, every hand-made fixture of each output
-// generation and every bad file, and compares what it got with
-// testdata/golden/*.golden (go test -update rewrites them).
+// TestGolden reads the embedded tidy CSV datasets with ReadFile and compares
+// the tests it groups them into with testdata/golden/*.golden (go test
+// -update rewrites them). The nccl-tests logs have theirs in
+// nccltests/testdata/golden.
 func TestGolden(t *testing.T) {
-	var files []string
-	for _, pat := range []string{"logs/*.log", "testdata/*.log", "testdata/bad/*.log", "testdata/real/*.log", "article_h20.csv", "kernels_public.csv"} {
-		m, err := filepath.Glob(pat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, m...)
-	}
-	if len(files) < 15 {
-		t.Fatalf("found %d input files; the public logs or fixtures are missing", len(files))
-	}
-	for _, f := range files {
+	for _, f := range []string{"article_h20.csv", "kernels_public.csv"} {
 		t.Run(f, func(t *testing.T) {
-			name := strings.NewReplacer("/", "_", ".", "_").Replace(f)
-			golden := filepath.Join("testdata", "golden", name+".golden")
-			got := summary(ReadFile(f, nil))
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
+			l, err := ReadFile(f, nil)
+			got := golden.Summary(nil, nil, err)
+			if err == nil {
+				got = "format: " + l.Format.String() + "\n" + golden.Summary(l.Tests, l.Problems, nil)
 			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from %s:\n%s", f, golden, lineDiff(string(want), got))
-			}
+			name := strings.ReplaceAll(f, ".", "_")
+			golden.Check(t, filepath.Join("testdata", "golden", name+".golden"), got)
 		})
 	}
-}
-
-// lineDiff is a line diff of want and got (longest common subsequence), with
-// "-" for lines only in want and "+" for lines only in got.
-func lineDiff(want, got string) string {
-	a, b := strings.Split(want, "\n"), strings.Split(got, "\n")
-	lcs := make([][]int, len(a)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(b)+1)
-	}
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	var out strings.Builder
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		switch {
-		case i < len(a) && j < len(b) && a[i] == b[j]:
-			i, j = i+1, j+1
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
-			fmt.Fprintf(&out, "+%s\n", b[j])
-			j++
-		default:
-			fmt.Fprintf(&out, "-%s\n", a[i])
-			i++
-		}
-	}
-	return out.String()
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // The paired logs (logs/paired/<machine>/*.log, described in
@@ -143,7 +144,7 @@ func TestPairedLogs(t *testing.T) {
 		}
 		tt := l.Tests[m.index]
 		if c, err := commmodel.ParseCollective(m.collective); err == nil {
-			if tt.CollectiveFrom == Unknown || tt.Collective != c {
+			if tt.CollectiveFrom == nccltests.Unknown || tt.Collective != c {
 				t.Errorf("%s: collective %v (%v), want %v", key, tt.Collective, tt.CollectiveFrom, c)
 			}
 		} else if tt.Op != m.collective {

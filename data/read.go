@@ -1,13 +1,28 @@
 package data
 
 import (
+	"bytes"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/data/nccltests"
 )
+
+// A Log is what one measurement file holds: one or more tests and the
+// problems met while reading it.
+type Log struct {
+	// Name is the file name given to the reader, used in every ParseError.
+	Name string
+	// Format is the format the file was read as.
+	Format Format
+	// Tests are the tests of the file in file order; each has at least one row.
+	Tests []*nccltests.Test
+	// Problems are the rows that were skipped and the warnings, each a
+	// *nccltests.ParseError, in line order.
+	Problems []error
+}
 
 // Format is the format of a measurement file.
 type Format int
@@ -30,35 +45,39 @@ func (f Format) String() string {
 // that is not blank or a '#' comment is a CSV header naming size_bytes and
 // time_us, nccl-tests output otherwise.
 func Sniff(b []byte) Format {
-	f := FormatNCCLTests
-	eachLine(b, func(_ int, line string) bool {
+	for rest := string(bytes.TrimPrefix(b, []byte("\ufeff"))); rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
 		s := strings.TrimSpace(line)
 		if s == "" || s[0] == '#' {
-			return true
+			continue
 		}
 		if strings.Contains(s, ",") && strings.Contains(s, "size_bytes") && strings.Contains(s, "time_us") {
-			f = FormatTidyCSV
+			return FormatTidyCSV
 		}
-		return false
-	})
-	return f
-}
-
-// ReadMeasurements reads a file in either format (see Sniff). A tidy CSV
-// gives one Test per distinct (source, system, collective, algorithm,
-// nranks, nnodes), in order of first appearance, with one Row per size: a
-// point whose placement is "" or out-of-place fills OutOfPlace, an in-place
-// point InPlace. opt overrides apply to both formats.
-func ReadMeasurements(r io.Reader, name string, opt *ReadOptions) (*Log, error) {
-	b, err := readAll(r)
-	if err != nil {
-		return nil, &ParseError{File: orInput(name), Err: err}
+		break
 	}
-	return readMeasurements(b, orInput(name), opt)
+	return FormatNCCLTests
 }
 
-// ReadFile reads the measurement file at path in either format.
-func ReadFile(path string, opt *ReadOptions) (*Log, error) {
+// ReadMeasurements reads a file in either format (see Sniff), named name in
+// its errors: nccl-tests output with a nccltests.Reader, a tidy CSV with
+// ReadTidyCSV. A tidy CSV gives one Test per distinct (source, system,
+// collective, algorithm, nranks, nnodes), in order of first appearance, with
+// one Row per size: a point whose placement is "" or out-of-place fills
+// OutOfPlace, an in-place point InPlace. opt, nil for none, overrides what is
+// inferred in both formats. Errors are *nccltests.ParseError.
+func ReadMeasurements(r io.Reader, name string, opt *nccltests.Options) (*Log, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, &nccltests.ParseError{File: name, Err: err}
+	}
+	return readMeasurements(b, name, opt)
+}
+
+// ReadFile reads the measurement file at path in either format, as
+// ReadMeasurements does.
+func ReadFile(path string, opt *nccltests.Options) (*Log, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -66,9 +85,9 @@ func ReadFile(path string, opt *ReadOptions) (*Log, error) {
 	return readMeasurements(b, path, opt)
 }
 
-func readMeasurements(b []byte, name string, opt *ReadOptions) (*Log, error) {
-	if err := checkText(b); err != nil {
-		return nil, &ParseError{File: name, Err: err}
+func readMeasurements(b []byte, name string, opt *nccltests.Options) (*Log, error) {
+	if err := nccltests.CheckText(b); err != nil {
+		return nil, &nccltests.ParseError{File: name, Err: err}
 	}
 	if Sniff(b) == FormatNCCLTests {
 		return readNCCLTests(b, name, opt)
@@ -79,19 +98,33 @@ func readMeasurements(b []byte, name string, opt *ReadOptions) (*Log, error) {
 	}
 	l := &Log{Name: name, Format: FormatTidyCSV, Problems: problems}
 	if l.Tests, err = ps.tests(opt); err != nil {
-		return nil, &ParseError{File: name, Err: err}
+		return nil, &nccltests.ParseError{File: name, Err: err}
 	}
 	return l, nil
 }
 
+// readNCCLTests reads nccl-tests output with a nccltests.Reader.
+func readNCCLTests(b []byte, name string, opt *nccltests.Options) (*Log, error) {
+	r := nccltests.NewReader(bytes.NewReader(b))
+	r.Name = name
+	if opt != nil {
+		r.Options = *opt
+	}
+	tests, err := r.ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	return &Log{Name: name, Format: FormatNCCLTests, Tests: tests, Problems: r.Problems()}, nil
+}
+
 // Tests groups the points into tests as ReadMeasurements does.
-func (ps Points) Tests() []*Test {
+func (ps Points) Tests() []*nccltests.Test {
 	ts, _ := ps.tests(nil)
 	return ts
 }
 
-func (ps Points) tests(opt *ReadOptions) ([]*Test, error) {
-	var o ReadOptions
+func (ps Points) tests(opt *nccltests.Options) ([]*nccltests.Test, error) {
+	var o nccltests.Options
 	if opt != nil {
 		o = *opt
 	}
@@ -107,41 +140,41 @@ func (ps Points) tests(opt *ReadOptions) ([]*Test, error) {
 		source, system, coll, algo string
 		ranks, nodes               int
 	}
-	index := map[key]*Test{}
-	var out []*Test
+	index := map[key]*nccltests.Test{}
+	var out []*nccltests.Test
 	for _, p := range ps {
 		k := key{p.Source, p.System, p.Collective, p.Algorithm, p.NRanks, p.NNodes}
 		t := index[k]
 		if t == nil {
-			t = &Test{Op: p.Collective, Line: p.Line, Source: p.Source, System: p.System,
+			t = &nccltests.Test{Op: p.Collective, Line: p.Line, Source: p.Source, System: p.System,
 				Algorithm: p.Algorithm, OutOfBounds: -1, Columns: TidyColumns}
-			t.setCounts(p.NRanks, p.NNodes, o)
-			t.setCollective(p.Collective, want)
+			setCounts(t, p.NRanks, p.NNodes, o)
+			setCollective(t, p.Collective, want)
 			index[k] = t
 			out = append(out, t)
 		}
-		res := Result{Time: p.Time, BusBW: p.BusBW, AlgBW: float64(p.Size) / p.Time}
-		in := p.Placement == InPlace.String()
+		res := nccltests.Result{Time: p.Time, BusBW: p.BusBW, AlgBW: float64(p.Size) / p.Time}
+		in := p.Placement == nccltests.InPlace.String()
 		n := len(t.Rows)
 		if n > 0 && t.Rows[n-1].Size == p.Size && !t.Rows[n-1].Get(placementOf(in)).OK() {
 			setHalf(&t.Rows[n-1], in, res)
 			continue
 		}
-		r := Row{Line: p.Line, Size: p.Size, Root: -1}
+		r := nccltests.Row{Line: p.Line, Size: p.Size, Root: -1}
 		setHalf(&r, in, res)
 		t.Rows = append(t.Rows, r)
 	}
 	return out, nil
 }
 
-func placementOf(in bool) Placement {
+func placementOf(in bool) nccltests.Placement {
 	if in {
-		return InPlace
+		return nccltests.InPlace
 	}
-	return OutOfPlace
+	return nccltests.OutOfPlace
 }
 
-func setHalf(r *Row, in bool, res Result) {
+func setHalf(r *nccltests.Row, in bool, res nccltests.Result) {
 	if in {
 		r.InPlace = res
 	} else {
@@ -149,38 +182,31 @@ func setHalf(r *Row, in bool, res Result) {
 	}
 }
 
-func (t *Test) setCounts(ranks, nodes int, o ReadOptions) {
+// setCounts sets a tidy CSV test's rank and node counts: the overrides, or
+// the columns.
+func setCounts(t *nccltests.Test, ranks, nodes int, o nccltests.Options) {
 	switch {
 	case o.Ranks > 0:
-		t.Ranks, t.RanksFrom = o.Ranks, FromOverride
+		t.Ranks, t.RanksFrom = o.Ranks, nccltests.FromOverride
 	case ranks > 0:
-		t.Ranks, t.RanksFrom = ranks, FromName
+		t.Ranks, t.RanksFrom = ranks, nccltests.FromName
 	}
 	switch {
 	case o.Nodes > 0:
-		t.Nodes, t.NodesFrom = o.Nodes, FromOverride
+		t.Nodes, t.NodesFrom = o.Nodes, nccltests.FromOverride
 	case nodes > 0:
-		t.Nodes, t.NodesFrom = nodes, FromName
+		t.Nodes, t.NodesFrom = nodes, nccltests.FromName
 	}
 }
 
-func (t *Test) setCollective(name string, want *commmodel.Collective) {
+// setCollective sets a tidy CSV test's collective: the override, or the
+// collective column.
+func setCollective(t *nccltests.Test, name string, want *commmodel.Collective) {
 	if want != nil {
-		t.Collective, t.CollectiveFrom = *want, FromOverride
+		t.Collective, t.CollectiveFrom = *want, nccltests.FromOverride
 		return
 	}
 	if c, err := commmodel.ParseCollective(name); err == nil {
-		t.Collective, t.CollectiveFrom = c, FromName
+		t.Collective, t.CollectiveFrom = c, nccltests.FromName
 	}
-}
-
-// sortProblems orders problems by line, stably.
-func sortProblems(ps []error) {
-	line := func(e error) int {
-		if pe, ok := e.(*ParseError); ok {
-			return pe.Line
-		}
-		return 0
-	}
-	sort.SliceStable(ps, func(i, j int) bool { return line(ps[i]) < line(ps[j]) })
 }

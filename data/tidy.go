@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // TidyColumns are the columns of the tidy measurement CSV, in order.
@@ -83,30 +84,26 @@ func (ps Points) Samples() []fit.Sample {
 	return out
 }
 
-// ReadTidyCSV reads a CSV file with a header row naming its columns. It
-// needs size_bytes (B) and time_us (us); the other TidyColumns are optional,
-// "gpu" stands for "system", other columns are ignored, and lines starting
-// with '#' are comments. Bad rows are skipped and returned as problems
-// (*ParseError, file:line and column); err is non-nil when the file is not
-// text, has no usable header, or has no good row.
+// ReadTidyCSV reads a CSV file with a header row naming its columns; name
+// labels its errors. It needs size_bytes (B) and time_us (us); the other
+// TidyColumns are optional, "gpu" stands for "system", other columns are
+// ignored, and lines starting with '#' are comments. Bad rows are skipped and
+// returned as problems, each a *nccltests.ParseError with the line and the
+// column of the bad field (ErrFieldCount... see below); err, also a
+// *nccltests.ParseError, is non-nil when the file is not text, has no usable
+// header (ErrHeader), or has no good row (nccltests.ErrNoTable). A bad number
+// is nccltests.nccltests.ErrNumber, a bad placement or CSV quoting ErrValue.
 func ReadTidyCSV(r io.Reader, name string) (ps Points, problems []error, err error) {
-	b, err := readAll(r)
+	b, err := io.ReadAll(r)
 	if err != nil {
-		return nil, nil, &ParseError{File: name, Err: err}
+		return nil, nil, &nccltests.ParseError{File: name, Err: err}
 	}
-	return readTidyCSV(b, orInput(name))
-}
-
-func orInput(name string) string {
-	if name == "" {
-		return "<input>"
-	}
-	return name
+	return readTidyCSV(b, name)
 }
 
 func readTidyCSV(b []byte, name string) (Points, []error, error) {
-	if err := checkText(b); err != nil {
-		return nil, nil, &ParseError{File: name, Err: err}
+	if err := nccltests.CheckText(b); err != nil {
+		return nil, nil, &nccltests.ParseError{File: name, Err: err}
 	}
 	cr := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(b, []byte("\ufeff")))) // spreadsheet BOM
 	cr.Comment = '#'
@@ -129,7 +126,7 @@ func readTidyCSV(b []byte, name string) (Points, []error, error) {
 	for _, need := range []string{"size_bytes", "time_us"} {
 		if _, ok := col[need]; !ok {
 			line, _ := cr.FieldPos(0)
-			return nil, nil, &ParseError{File: name, Line: line, Err: fmt.Errorf("%w: no %s column", ErrHeader, need)}
+			return nil, nil, &nccltests.ParseError{File: name, Line: line, Err: fmt.Errorf("%w: no %s column", ErrHeader, need)}
 		}
 	}
 	var ps Points
@@ -149,14 +146,22 @@ func readTidyCSV(b []byte, name string) (Points, []error, error) {
 		line, _ := cr.FieldPos(0)
 		p, bad, err := tidyPoint(rec, col)
 		if err != nil {
-			problems = append(problems, &ParseError{File: name, Line: line, Column: bad + 1, Err: err})
+			pe := &nccltests.ParseError{File: name, Line: line, Err: err}
+			if bad < len(rec) { // a missing field has no column
+				pe.Line, pe.Column = cr.FieldPos(bad)
+			}
+			problems = append(problems, pe)
 			continue
 		}
 		p.Line = line
 		ps = append(ps, p)
 	}
 	if len(ps) == 0 {
-		return nil, problems, noTable(name, problems)
+		err := nccltests.ErrNoTable
+		if len(problems) > 0 {
+			err = fmt.Errorf("%w (%d problems; first: %v)", nccltests.ErrNoTable, len(problems), problems[0])
+		}
+		return nil, problems, &nccltests.ParseError{File: name, Err: err}
 	}
 	return ps, problems, nil
 }
@@ -183,7 +188,7 @@ func tidyPoint(rec []string, col map[string]int) (Point, int, error) {
 		if s, i := get(f.name); s != "" {
 			v, err := strconv.Atoi(s)
 			if err != nil || v < 0 {
-				return p, i, fmt.Errorf("%w: %s %q", ErrNumber, f.name, s)
+				return p, i, fmt.Errorf("%w: %s %q", nccltests.ErrNumber, f.name, s)
 			}
 			*f.dst = v
 		}
@@ -191,24 +196,24 @@ func tidyPoint(rec []string, col map[string]int) (Point, int, error) {
 	s, i := get("size_bytes")
 	size, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || size < 0 {
-		return p, i, fmt.Errorf("%w: size_bytes %q (want a whole number of bytes)", ErrNumber, s)
+		return p, i, fmt.Errorf("%w: size_bytes %q (want a whole number of bytes)", nccltests.ErrNumber, s)
 	}
 	p.Size = size
 	s, i = get("time_us")
 	t, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(t > 0) || math.IsInf(t, 0) {
-		return p, i, fmt.Errorf("%w: time_us %q (want a positive number of microseconds)", ErrNumber, s)
+		return p, i, fmt.Errorf("%w: time_us %q (want a positive number of microseconds)", nccltests.ErrNumber, s)
 	}
 	p.Time = t / 1e6 // us -> s
 	if s, i = get("busbw_gbps"); s != "" {
 		bw, err := strconv.ParseFloat(s, 64)
 		if err != nil || !(bw >= 0) || math.IsInf(bw, 0) {
-			return p, i, fmt.Errorf("%w: busbw_gbps %q", ErrNumber, s)
+			return p, i, fmt.Errorf("%w: busbw_gbps %q", nccltests.ErrNumber, s)
 		}
 		p.BusBW = bw * 1e9 // GB/s -> B/s
 	}
 	if s, i = get("placement"); s != "" {
-		pl, err := ParsePlacement(s)
+		pl, err := nccltests.ParsePlacement(s)
 		if err != nil {
 			return p, i, fmt.Errorf("%w: %v", ErrValue, err)
 		}
@@ -217,13 +222,15 @@ func tidyPoint(rec []string, col map[string]int) (Point, int, error) {
 	return p, 0, nil
 }
 
+// csvError converts an encoding/csv error. A quoting error concerns the
+// whole line: the CSV reader could not split it into fields.
 func csvError(name string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		return &ParseError{File: name, Line: pe.Line, Err: fmt.Errorf("%w: %v", ErrValue, pe.Err)}
+		return &nccltests.ParseError{File: name, Line: pe.Line, Err: fmt.Errorf("%w: %v (byte %d)", ErrValue, pe.Err, pe.Column)}
 	}
 	if err == io.EOF {
-		err = ErrEmpty
+		err = nccltests.ErrEmpty
 	}
-	return &ParseError{File: name, Err: err}
+	return &nccltests.ParseError{File: name, Err: err}
 }

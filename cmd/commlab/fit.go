@@ -12,6 +12,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 func init() {
@@ -139,14 +140,14 @@ func runFit(args []string, stdout io.Writer) error {
 	if settings.Loss, err = parseLoss(*loss); err != nil {
 		return err
 	}
-	place, err := data.ParsePlacement(*placement)
+	place, err := nccltests.ParsePlacement(*placement)
 	if err != nil {
 		return fmt.Errorf("-placement: %w", err)
 	}
 	if *p < 0 {
 		return fmt.Errorf("-p %d: want a positive rank count", *p)
 	}
-	opt := &data.ReadOptions{Collective: *collective, Ranks: *p}
+	opt := &nccltests.Options{Collective: *collective, Ranks: *p}
 	if *collective != "" {
 		if _, err := commmodel.ParseCollective(*collective); err != nil {
 			return fmt.Errorf("-collective: %w", err)
@@ -163,8 +164,8 @@ func runFit(args []string, stdout io.Writer) error {
 	// those unless -placement asked otherwise.
 	explicit := false
 	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "placement" })
-	if t := log.Tests[*testIdx]; !explicit && len(t.Samples(data.OutOfPlace)) == 0 && len(t.Samples(data.InPlace)) > 0 {
-		place = data.InPlace
+	if t := log.Tests[*testIdx]; !explicit && len(t.Samples(nccltests.OutOfPlace)) == 0 && len(t.Samples(nccltests.InPlace)) > 0 {
+		place = nccltests.InPlace
 	}
 	out, err := fitTest(log, *testIdx, place, settings)
 	if err != nil {
@@ -197,14 +198,14 @@ type fitRun struct {
 }
 
 // fitTest fits test i of log: one alpha-beta pair and the piecewise fit.
-func fitTest(log *data.Log, i int, place data.Placement, settings *fit.Settings) (*fitRun, error) {
+func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Settings) (*fitRun, error) {
 	t := log.Tests[i]
 	out := &fitRun{fitOutput: fitOutput{
 		File: log.Name, Test: i, Tests: len(log.Tests), TestName: t.Name,
 		CollectiveFrom: t.CollectiveFrom.String(), P: t.Ranks, PFrom: t.RanksFrom.String(),
 		Nodes: t.Nodes, Placement: place.String(), Loss: settings.Loss.String(),
 	}}
-	if t.CollectiveFrom != data.Unknown {
+	if t.CollectiveFrom != nccltests.Unknown {
 		out.Collective = t.Collective.String()
 		if t.Ranks >= 1 {
 			out.BusFactor = t.Collective.BusFactor(t.Ranks)
@@ -260,7 +261,7 @@ func fitTest(log *data.Log, i int, place data.Placement, settings *fit.Settings)
 }
 
 // fitThroughAlgorithm adds the link fitted through algorithm name's cost.
-func fitThroughAlgorithm(out *fitRun, t *data.Test, name string, samples []fit.Sample, settings *fit.Settings) error {
+func fitThroughAlgorithm(out *fitRun, t *nccltests.Test, name string, samples []fit.Sample, settings *fit.Settings) error {
 	if out.Collective == "" || out.P < 1 {
 		return errors.New("the collective and rank count must be known (give -collective and -p)")
 	}

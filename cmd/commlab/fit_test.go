@@ -144,7 +144,7 @@ func TestFitTable(t *testing.T) {
 // in 19.28 us against 16.32 us at 16 B): the table names the point the
 // robust loss set aside, and the clean log has none.
 func TestFitTableOutliers(t *testing.T) {
-	code, out, stderr := runCLI("fit", "../../data/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log")
+	code, out, stderr := runCLI("fit", "../../data/nccltests/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -160,7 +160,7 @@ func TestFitTableOutliers(t *testing.T) {
 // A real sweep over a narrow size range (T4, 100-110 MiB in steps of 1 MiB)
 // gets a note that alpha and BW are poorly separated; a sweep over decades does not.
 func TestFitNarrowRegimeNote(t *testing.T) {
-	_, out, _ := runCLI("fit", "../../data/testdata/real/t4_3node_allreduce_stepbytes_srun.log")
+	_, out, _ := runCLI("fit", "../../data/nccltests/testdata/real/t4_3node_allreduce_stepbytes_srun.log")
 	if !strings.Contains(out, "spans less than 2x in size") {
 		t.Errorf("narrow sweep without a note:\n%s", out)
 	}

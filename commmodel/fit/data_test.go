@@ -6,6 +6,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // publicLogSamples returns the out-of-place samples of every test of the
@@ -19,7 +20,7 @@ func publicLogSamples(t *testing.T, name string) []fit.Sample {
 	}
 	var out []fit.Sample
 	for _, ts := range l.Tests {
-		sized, _ := fit.SplitEmpty(ts.Samples(data.OutOfPlace))
+		sized, _ := fit.SplitEmpty(ts.Samples(nccltests.OutOfPlace))
 		out = append(out, sized...)
 	}
 	return out

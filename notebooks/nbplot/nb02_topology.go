@@ -8,6 +8,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/topo"
 )
 
@@ -283,7 +284,7 @@ type MeasuredNetworkRate struct {
 // PublicNetworkRate reads PublicH20AllToAllLog and returns its peak per-GPU
 // network rate.
 func PublicNetworkRate() (MeasuredNetworkRate, error) {
-	l, err := data.PublicLog(PublicH20AllToAllLog, &data.ReadOptions{Collective: "alltoall"})
+	l, err := data.PublicLog(PublicH20AllToAllLog, &nccltests.Options{Collective: "alltoall"})
 	if err != nil {
 		return MeasuredNetworkRate{}, err
 	}
@@ -296,7 +297,7 @@ func PublicNetworkRate() (MeasuredNetworkRate, error) {
 	}
 	c := commmodel.Cluster{Nodes: ts.Nodes, PerNode: ts.Ranks / ts.Nodes}
 	best := MeasuredNetworkRate{Nodes: c.Nodes, PerNode: c.PerNode, Source: PublicH20AllToAllLog}
-	for _, s := range ts.Samples(data.OutOfPlace) {
+	for _, s := range ts.Samples(nccltests.OutOfPlace) {
 		b := c.NetworkBytes(commmodel.Direct{}, s.Size)
 		if bw := b / s.Time; bw > best.BW {
 			best.Size, best.Time, best.NetworkBytes, best.BW = s.Size, s.Time, b, bw

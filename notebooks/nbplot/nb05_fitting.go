@@ -11,6 +11,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // The exhibits of notebook 05 (fitting the model to public logs).
@@ -21,7 +22,7 @@ type LogFit struct {
 	// Name is the log's file name in data/logs.
 	Name string
 	// Test is the run as data read it.
-	Test *data.Test
+	Test *nccltests.Test
 	// Samples are the out-of-place rows with a positive size; the fit
 	// needs S > 0 to separate alpha from BW.
 	Samples []fit.Sample
@@ -53,9 +54,9 @@ func PublicLogFits() ([]LogFit, error) {
 }
 
 // FitLog fits one test's out-of-place rows, single and piecewise.
-func FitLog(name string, t *data.Test) (LogFit, error) {
+func FitLog(name string, t *nccltests.Test) (LogFit, error) {
 	lf := LogFit{Name: name, Test: t}
-	lf.Samples, lf.Empty = fit.SplitEmpty(t.Samples(data.OutOfPlace))
+	lf.Samples, lf.Empty = fit.SplitEmpty(t.Samples(nccltests.OutOfPlace))
 	var err error
 	if lf.Single, err = fit.AlphaBeta(lf.Samples, nil); err != nil {
 		return lf, fmt.Errorf("%s: single fit: %w", name, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // The exhibits of notebook 06 (the decode-step budget of tensor parallelism).
@@ -257,7 +258,7 @@ func LoadMeasuredFloor() (MeasuredFloor, error) {
 		if len(lg.Tests) != 1 {
 			return MeasuredFloor{}, fmt.Errorf("%s: %d tests, want 1", x.name, len(lg.Tests))
 		}
-		*x.dst = lg.Tests[0].Samples(data.OutOfPlace)
+		*x.dst = lg.Tests[0].Samples(nccltests.OutOfPlace)
 	}
 	return m, nil
 }

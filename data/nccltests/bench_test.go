@@ -1,0 +1,74 @@
+package nccltests
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"testing"
+	"testing/iotest"
+)
+
+// syntheticLog is an nccl-tests log of n rows in the 2023-2024 layout, with
+// a header, Rank lines and a trailer.
+func syntheticLog(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 8(bytes) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n#\n# Using devices\n")
+	for r := 0; r < 8; r++ {
+		fmt.Fprintf(&b, "#  Rank %2d Group  0 Pid %6d on %10s device %2d [0000:%02x:00] NVIDIA H20\n", r, 1000+r, "h20-node", r, 0x18+r)
+	}
+	b.WriteString("#\n#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n")
+	b.WriteString("#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)       \n")
+	for i := 1; i <= n; i++ {
+		size := int64(i) * 8192
+		us := 10 + float64(size)/(300e3)*1.75 // alpha 10 us, busBW 300 GB/s, AllReduce on 8
+		alg := float64(size) / (us * 1e3)
+		fmt.Fprintf(&b, "%12d  %12d  %8s  %6s  %6d  %7.2f  %6.2f  %6.2f  %6d  %7.2f  %6.2f  %6.2f  %6d\n",
+			size, size/4, "float", "sum", -1, us, alg, alg*1.75, 0, us, alg, alg*1.75, 0)
+	}
+	b.WriteString("# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 123.4 \n#\n")
+	return b.Bytes()
+}
+
+// BenchmarkReader reads logs of 100 to 10,000 rows (target: 10,000
+// rows in at most 20 ms, issue 5).
+func BenchmarkReader(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		in := syntheticLog(n)
+		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				tests, err := NewReader(bytes.NewReader(in)).ReadAll()
+				if err != nil || len(tests[0].Rows) != n {
+					b.Fatalf("%v, %d tests", err, len(tests))
+				}
+			}
+		})
+	}
+}
+
+// The synthetic log itself reads back row for row, as AllReduce on 8 ranks;
+// at 10,000 rows (1.3 MB) its lines straddle the reader's 64 KiB chunks, and
+// a reader handed one byte at a time reads the same.
+func TestSyntheticLog(t *testing.T) {
+	in := syntheticLog(10000)
+	l, err := read(bytes.NewReader(in), "synthetic.log", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt := l.Tests[0]
+	for i, r := range tt.Rows {
+		// syntheticLog: row i (from 0) is on line 15+i (3 header lines, 8 Rank lines, 3 more) with size (i+1)·8 KiB.
+		if r.Line != 15+i || r.Size != int64(i+1)*8192 || !r.OutOfPlace.OK() || !r.InPlace.OK() {
+			t.Fatalf("row %d: %+v; want line %d, size %d, both halves", i, r, 15+i, (i+1)*8192)
+		}
+	}
+	one, err := read(iotest.OneByteReader(bytes.NewReader(in)), "synthetic.log", Options{})
+	if err != nil || !reflect.DeepEqual(one, l) {
+		t.Errorf("one byte at a time: %v; the tests differ", err)
+	}
+	if len(tt.Rows) != 10000 || tt.Ranks != 8 || tt.Nodes != 1 || tt.Collective.String() != "allreduce" || len(l.Problems) != 0 {
+		t.Errorf("%d rows, %d ranks, %d nodes, %v, problems %v; want 10000, 8, 1, allreduce, none",
+			len(tt.Rows), tt.Ranks, tt.Nodes, tt.Collective, l.Problems)
+	}
+}

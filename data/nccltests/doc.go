@@ -1,0 +1,39 @@
+// Package nccltests reads the text that the nccl-tests binaries
+// (all_reduce_perf, alltoall_perf, ...) and rccl-tests print, in the manner
+// of encoding/csv: NewReader wraps an io.Reader, fields of the Reader set the
+// file name and the overrides, and Read returns one Test (one table) at a
+// time.
+//
+//	r := nccltests.NewReader(f)
+//	r.Name = "all_reduce.log" // for errors and Test.Source
+//	r.Ranks = 16              // optional overrides (Options)
+//	tests, err := r.ReadAll()
+//	for _, p := range r.Problems() {
+//		fmt.Println("skipped:", p) // all_reduce.log:71: wrong number of fields: ...
+//	}
+//
+// It reads every output generation: the 2017 "bytes N type op" tables, with
+// and without the root column, with "#wrong" or "error", with the version and
+// "Collective test" lines of late 2025, per-iteration columns and time
+// stamps; NCCL INFO lines and launcher prefixes (mpirun, srun, kubectl)
+// interleaved; and several tests in one file. Each test's collective, rank
+// count and node count come from the file where it says them and from the
+// table's columns where it does not (see Reader); what cannot be told is
+// left Unknown rather than guessed.
+//
+// # Units
+//
+// Files follow nccl-tests: times in microseconds, bandwidths in GB/s (1e9
+// B/s). Everything this package returns is SI: seconds, bytes, bytes per
+// second.
+//
+// # Errors
+//
+// An input that is empty, holds no table, or is not text gives an error. A
+// bad row does not stop the reader: it is skipped and reported in
+// Reader.Problems. Both are a *ParseError{File, Line, Column, Err}: File as
+// given in Reader.Name, Line 1-based (0 for the whole file), Column the
+// 1-based byte offset in the line of the start of the offending field (0
+// for the whole line), and Err one of the Err* sentinels, wrapped with the
+// details, for errors.Is. topo.ParseError has the same shape.
+package nccltests

@@ -1,0 +1,331 @@
+package nccltests
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// maxRanks bounds the rank counts the reader solves for.
+const maxRanks = 1 << 20
+
+// ratioBounds is the interval that busbw/algbw must lie in given every cell
+// of a table. A printed value v with d decimals stands for [v-h, v+h],
+// h = 0.5·10^-d; algbw is also bounded by size/time, whose time column has
+// more significant digits than the algbw column at small sizes:
+//
+//	algbw ∈ [a-hₐ, a+hₐ] ∩ [S/((t+hₜ)·1e3), S/((t-hₜ)·1e3)]   (S in B, t in us, GB/s)
+//	busbw/algbw ∈ [(b-h_b)/algbw_hi, (b+h_b)/algbw_lo]
+//
+// nccl-tests computes busbw = algbw·factor exactly, so the intersection of
+// all cells' intervals holds the factor.
+type ratioBounds struct {
+	lo, hi   float64 // intersection so far
+	n        int     // cells intersected
+	bestLo   float64 // the narrowest single cell, the fallback when the
+	bestHi   float64 // intersection is empty (an edited or corrupted table)
+	bestRel  float64
+	conflict bool
+}
+
+// add intersects the interval of one cell: res as read, ts, as and bs the
+// time, algbw and busbw fields as printed.
+func (r *ratioBounds) add(size int64, res Result, ts, as, bs string) {
+	t, a, b := res.Time*1e6, res.AlgBW/1e9, res.BusBW/1e9 // back to us and GB/s
+	if t <= 0 {
+		return
+	}
+	ht, ha, hb := halfUnit(ts), halfUnit(as), halfUnit(bs)
+	s := float64(size)
+	alo := max(a-ha, s/((t+ht)*1e3))
+	ahi := a + ha
+	if t > ht {
+		ahi = min(ahi, s/((t-ht)*1e3))
+	}
+	if !(alo > 0) || alo > ahi {
+		return
+	}
+	lo, hi := max(b-hb, 0)/ahi, (b+hb)/alo
+	if rel := (hi - lo) / (hi + lo); r.n == 0 || rel < r.bestRel {
+		r.bestLo, r.bestHi, r.bestRel = lo, hi, rel
+	}
+	if r.n == 0 {
+		r.lo, r.hi = lo, hi
+	} else {
+		r.lo, r.hi = max(r.lo, lo), min(r.hi, hi)
+	}
+	r.n++
+}
+
+// bounds returns the interval, widened by a relative 1e-9 for rounding; ok
+// is false when no cell bounded it. An empty intersection falls back to the
+// narrowest cell widened by 1% and sets conflict.
+func (r *ratioBounds) bounds() (lo, hi float64, ok bool) {
+	if r.n == 0 {
+		return 0, 0, false
+	}
+	if r.lo > r.hi*(1+1e-9) {
+		r.conflict = true
+		return r.bestLo * 0.99, r.bestHi * 1.01, true
+	}
+	return r.lo * (1 - 1e-9), r.hi * (1 + 1e-9), true
+}
+
+// halfUnit is half a unit in the last printed digit of a number:
+// "53.47" -> 0.005, "16035" -> 0.5, "1.2e+05" -> 5e3.
+func halfUnit(s string) float64 {
+	exp, dec, dot := 0, 0, -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '.':
+			dot = i
+		case 'e', 'E':
+			exp, _ = strconv.Atoi(s[i+1:])
+			s = s[:i]
+		}
+	}
+	if dot >= 0 {
+		dec = len(s) - dot - 1
+	}
+	if e := exp - dec; e >= -len(pow10) && e < 0 {
+		return 0.5 / pow10[-e-1]
+	} else if e >= 0 && e < len(pow10) {
+		return 0.5 * pow10[e] / 10
+	}
+	return 0.5 * math.Pow(10, float64(exp-dec))
+}
+
+// pow10[i] = 10^(i+1).
+var pow10 = [...]float64{1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
+
+// countRatio tracks k = size/(count·type size) over a table's rows: the rank
+// count for collectives with a per-rank count column, 1 for the others.
+type countRatio struct {
+	k     int64
+	n     int
+	mixed bool
+}
+
+func (c *countRatio) add(size, count int64, typ string) {
+	ts := typeSize(typ)
+	if count <= 0 || ts == 0 {
+		return
+	}
+	d := count * ts
+	if size%d != 0 {
+		c.mixed = true
+		return
+	}
+	if k := size / d; c.n == 0 {
+		c.k = k
+	} else if k != c.k {
+		c.mixed = true
+	}
+	c.n++
+}
+
+func (c *countRatio) value() (int, bool) {
+	if c.n == 0 || c.mixed || c.k < 1 || c.k > maxRanks {
+		return 0, false
+	}
+	return int(c.k), true
+}
+
+// typeSize is the size in bytes of an nccl-tests data type name, 0 if unknown.
+func typeSize(t string) int64 {
+	switch t {
+	case "int8", "uint8", "char", "fp8_e4m3", "fp8_e5m2", "f8e4m3", "f8e5m2":
+		return 1
+	case "half", "float16", "fp16", "bfloat16", "bf16":
+		return 2
+	case "float", "float32", "int32", "uint32", "int":
+		return 4
+	case "double", "float64", "int64", "uint64":
+		return 8
+	}
+	return 0
+}
+
+// fit reports whether the table of s fits op o over n ranks (n = 0:
+// unknown) and which rank counts [nlo, nhi] it allows (0, 0 when it does
+// not bound them). s.relax drops evidence: 1 the count column, 2 also the
+// redop and root columns, leaving the busbw/algbw ratio.
+func (s *testState) fit(o op, n int) (nlo, nhi int, ok bool) {
+	if s.relax < 2 && (s.redopCol && o.reduces != s.reduces || s.rootCol && o.rooted != s.rooted) {
+		return 0, 0, false
+	}
+	k, haveK := s.countRatio.value()
+	if haveK && s.relax < 1 {
+		switch {
+		case !o.perRank && k != 1:
+			return 0, 0, false
+		case o.perRank && n > 0 && k != n:
+			return 0, 0, false
+		case o.perRank:
+			n = k
+		}
+	}
+	lo, hi, haveRatio := s.ratio.bounds()
+	if n > 0 {
+		if haveRatio && !within(o.like.BusFactor(n), lo, hi) {
+			return 0, 0, false
+		}
+		return n, n, true
+	}
+	if !haveRatio {
+		return 0, 0, true
+	}
+	nlo, nhi = solveRanks(o.like, lo, hi)
+	if nlo > nhi {
+		return 0, 0, false
+	}
+	if nhi == maxRanks {
+		nhi = 0 // unbounded above
+	}
+	return nlo, nhi, true
+}
+
+func within(x, lo, hi float64) bool { return x >= lo && x <= hi }
+
+// solveRanks returns the rank counts n in [1, maxRanks] with
+// c.BusFactor(n) in [lo, hi]; nlo > nhi when there are none. BusFactor is
+// constant or increasing in n.
+func solveRanks(c commmodel.Collective, lo, hi float64) (nlo, nhi int) {
+	f := c.BusFactor
+	if f(1) == f(maxRanks) {
+		if within(f(1), lo, hi) {
+			return 1, maxRanks
+		}
+		return 1, 0
+	}
+	nlo = 1 + sort.Search(maxRanks, func(i int) bool { return f(i+1) >= lo })
+	nhi = sort.Search(maxRanks, func(i int) bool { return f(i+1) > hi })
+	return nlo, nhi
+}
+
+// infer finishes test s: source, system, ranks, nodes, collective.
+func (p *parser) infer(s *testState, want *commmodel.Collective) {
+	t := s.t
+	t.Source = p.name
+	if len(s.gpus) == 1 {
+		t.System = s.gpus[0]
+	}
+	ranks := make([]int, 0, len(s.rankLines))
+	for r := range s.rankLines {
+		ranks = append(ranks, r)
+	}
+	sort.Ints(ranks)
+	for _, r := range ranks {
+		if k := s.rankLines[r]; k > 1 {
+			p.problem(t.Line, 0, "%w: rank %d is listed %d times (an nccl-tests built without MPI runs one 1-rank test per process)", ErrInconsistent, r, k)
+			break
+		}
+	}
+	// Rank lines that skip ranks were elided by whoever posted the log
+	// ("#  Rank 0", "#  Rank 1", "...", "#  Rank 63"): the highest rank
+	// gives the count, and the hosts listed are only some of them.
+	elided := len(ranks) > 0 && ranks[len(ranks)-1]+1 > len(ranks)
+	if elided {
+		p.problem(t.Line, 0, "%w: the Rank lines list %d of ranks 0..%d (elided): %d ranks, node count unknown",
+			ErrInconsistent, len(ranks), ranks[len(ranks)-1], ranks[len(ranks)-1]+1)
+	}
+	switch {
+	case p.opt.Ranks > 0:
+		t.Ranks, t.RanksFrom = p.opt.Ranks, FromOverride
+	case len(ranks) > 0:
+		t.Ranks, t.RanksFrom = ranks[len(ranks)-1]+1, FromRankLines
+	}
+	switch {
+	case p.opt.Nodes > 0:
+		t.Nodes, t.NodesFrom = p.opt.Nodes, FromOverride
+	case len(t.Hosts) > 0 && !elided:
+		t.Nodes, t.NodesFrom = len(t.Hosts), FromHosts
+	}
+
+	var chosen op
+	var known bool
+	switch {
+	case want != nil:
+		chosen, known = opOf(*want), true
+		t.Collective, t.CollectiveFrom, t.Op = *want, FromOverride, chosen.stem
+	case t.Op != "":
+		chosen, known = opByStem(t.Op)
+		if known && chosen.model {
+			t.Collective, t.CollectiveFrom = chosen.coll, FromName
+		}
+	default:
+		var fitting []op
+		for s.relax = 0; s.relax <= maxRelax && len(fitting) == 0; s.relax++ {
+			for _, o := range ops {
+				if _, _, ok := s.fit(o, t.Ranks); o.infer && ok {
+					fitting = append(fitting, o)
+					if o.model {
+						t.Candidates = append(t.Candidates, o.coll)
+					}
+				}
+			}
+		}
+		if len(fitting) == 1 {
+			t.Op = fitting[0].stem
+		}
+		if len(t.Candidates) > 0 {
+			t.Collective, t.CollectiveFrom = t.Candidates[0], FromTable
+			chosen, known = opOf(t.Collective), true
+		} else if len(fitting) > 0 {
+			chosen, known = fitting[0], true
+		}
+	}
+	if !known {
+		return
+	}
+	var nlo, nhi int
+	ok := false
+	for s.relax = 0; s.relax <= maxRelax && !ok; s.relax++ {
+		nlo, nhi, ok = s.fit(chosen, t.Ranks)
+	}
+	if s.relax--; ok && s.relax > 0 {
+		p.problem(t.Line, 0, "%w: the %s columns do not fit %s; it was read from %s",
+			ErrInconsistent, relaxWhat[s.relax], chosen.stem, relaxLeft[s.relax])
+	}
+	if !ok {
+		lo, hi, _ := s.ratio.bounds()
+		p.problem(t.Line, 0, "%w: the table (redop %s, busbw/algbw in [%.4g, %.4g]) does not fit %s over %s ranks",
+			ErrInconsistent, redopWord(s.reduces), lo, hi, chosen.stem, rankWord(t.Ranks))
+		return
+	}
+	if t.Ranks == 0 && nlo > 0 && nlo == nhi {
+		t.Ranks, t.RanksFrom = nlo, FromTable
+		if _, haveK := s.countRatio.value(); haveK && chosen.perRank && s.relax == 0 {
+			t.RanksFrom = FromCounts
+		}
+	}
+	if s.ratio.conflict {
+		p.problem(t.Line, 0, "%w: the busbw/algbw ratio differs between rows", ErrInconsistent)
+	}
+}
+
+// maxRelax is the most evidence fit may drop; relaxWhat and relaxLeft say
+// what each level drops and what is left.
+const maxRelax = 2
+
+var (
+	relaxWhat = [...]string{"", "count", "count, redop and root"}
+	relaxLeft = [...]string{"", "the other columns", "the busbw/algbw ratio alone"}
+)
+
+func redopWord(reduces bool) string {
+	if reduces {
+		return "a reduction"
+	}
+	return "none"
+}
+
+func rankWord(n int) string {
+	if n == 0 {
+		return "any number of"
+	}
+	return fmt.Sprint(n)
+}

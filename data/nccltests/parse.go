@@ -1,0 +1,231 @@
+package nccltests
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// parser is the state of a Reader between lines.
+type parser struct {
+	name     string       // the file name of every ParseError
+	opt      Options      // the overrides
+	problems []error      // the problems so far, in the order they were met
+	cur      *testState   // the test being read, nil between tests
+	pending  string       // a binary stem named before its test started
+	fields   []string     // scratch space for a row's fields
+	starts   []int        // the byte offsets of fields in the line
+	off      int          // the byte offset in its line of the text being parsed
+	title    string       // the placements the last title line named
+	done     []*testState // the tests that ended and were not yet returned
+}
+
+// testState is a test being read and what its lines said about it.
+type testState struct {
+	t                        *Test
+	lay                      *layout
+	sawVersion, sawStart     bool // version and "Collective test starting" lines
+	sawParams                bool // the "# nThread" line
+	closed                   bool // its trailer was read
+	rankLines                map[int]int
+	hostSet, gpuSet          stringSet // the names in Hosts and gpus
+	gpus                     []string
+	ratio                    ratioBounds
+	countRatio               countRatio
+	reduces, rooted, rootCol bool // from the rows: redop not "none", root >= 0
+	redopCol                 bool // the table has a redop column
+	relax                    int  // evidence the inference drops (see fit)
+}
+
+// problem records a problem at line and column (0: the whole line).
+func (p *parser) problem(line, col int, format string, args ...any) {
+	p.problems = append(p.problems, &ParseError{File: p.name, Line: line, Column: col, Err: fmt.Errorf(format, args...)})
+}
+
+// column is the 1-based column of field i of the row being parsed.
+func (p *parser) column(i int) int { return p.off + p.starts[i] + 1 }
+
+// start begins a new test at line n unless the current one can absorb the
+// header line that prompted it (it has no rows and keep says so).
+func (p *parser) start(n int, keep func(*testState) bool) *testState {
+	if c := p.cur; c != nil && len(c.t.Rows) == 0 && !c.closed && keep(c) {
+		return c
+	}
+	p.finish()
+	s := &testState{t: &Test{Line: n, OutOfBounds: -1}, rankLines: map[int]int{}, hostSet: stringSet{}, gpuSet: stringSet{}}
+	if p.pending != "" {
+		s.t.Op, s.t.Name = p.pending, p.pending+"_perf"
+		p.pending = ""
+	}
+	p.cur = s
+	return s
+}
+
+// finish ends the current test.
+func (p *parser) finish() {
+	c := p.cur
+	if c == nil {
+		return
+	}
+	p.cur = nil
+	if len(c.t.Rows) == 0 {
+		if c.sawStart || c.sawParams || c.lay != nil {
+			p.problem(c.t.Line, 0, "%w: test %s has no rows", ErrNoTable, orUnnamed(c.t.Name))
+		}
+		return
+	}
+	p.done = append(p.done, c)
+}
+
+func orUnnamed(s string) string {
+	if s == "" {
+		return "(unnamed)"
+	}
+	return s
+}
+
+var (
+	// "#  Rank  0 Group  0 Pid  34001 on  vm-host40 device  0 [0x33] NVIDIA H20-3e";
+	// before 2020 there was no Group.
+	rankLineRE = regexp.MustCompile(`^Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s*(?:\[[^\]]*\])?\s*(.*)$`)
+	versionRE  = regexp.MustCompile(`^[a-z]ccl-tests version\s+(\S+)`)
+)
+
+// line handles line n of the input.
+func (p *parser) line(n int, raw string) {
+	s := strings.TrimLeftFunc(stripLaunchPrefix(raw), unicode.IsSpace)
+	p.off = len(raw) - len(s)
+	s = strings.TrimRightFunc(s, unicode.IsSpace)
+	if s == "" {
+		return
+	}
+	if isDigit(s[0]) && p.row(n, s) {
+		return
+	}
+	body := strings.TrimSpace(strings.TrimLeft(s, "#"))
+	if strings.Contains(body, "NCCL INFO") || strings.Contains(body, "NCCL WARN") {
+		return
+	}
+	switch {
+	case versionRE.MatchString(body):
+		t := p.start(n, func(c *testState) bool { return !c.sawVersion && !c.sawStart && !c.sawParams })
+		t.sawVersion = true
+		t.t.Version = versionRE.FindStringSubmatch(body)[1]
+	case strings.HasPrefix(body, "Collective test starting:"):
+		t := p.start(n, func(c *testState) bool { return !c.sawStart && !c.sawParams })
+		t.sawStart = true
+		p.setName(t, strings.TrimSpace(strings.TrimPrefix(body, "Collective test starting:")))
+	case strings.HasPrefix(body, "Collective test concluded:"):
+		p.finish()
+	case strings.HasPrefix(body, "nThread "):
+		t := p.start(n, func(c *testState) bool { return !c.sawParams })
+		t.sawParams = true
+	case strings.HasPrefix(body, "Rank "):
+		m := rankLineRE.FindStringSubmatch(body)
+		if m == nil {
+			return
+		}
+		t := p.start(n, func(*testState) bool { return true })
+		rank, _ := strconv.Atoi(m[1])
+		t.rankLines[rank]++
+		t.hostSet.add(&t.t.Hosts, m[2])
+		t.gpuSet.add(&t.gpus, strings.TrimSpace(m[3]))
+	case strings.HasPrefix(body, "size ") || strings.HasPrefix(body, "bytes "):
+		lay, ok := parseLayout(strings.Fields(body))
+		if !ok {
+			return
+		}
+		// A one-block table whose title line said only "in-place" (rccl-tests
+		// run with out-of-place off) holds in-place times.
+		lay.inPlace = len(lay.halves) == 1 && p.title == "in-place"
+		p.title = ""
+		t := p.start(n, func(*testState) bool { return true })
+		t.lay = lay
+		t.t.Columns = lay.names
+	case strings.Contains(body, "out-of-place") || strings.HasPrefix(body, "in-place"):
+		p.title = "both"
+		if !strings.Contains(body, "out-of-place") {
+			p.title = "in-place"
+		}
+	case strings.HasPrefix(body, "Out of bounds values"):
+		if c := p.cur; c != nil {
+			if v, err := strconv.Atoi(firstField(afterColon(body))); err == nil {
+				c.t.OutOfBounds = v
+			}
+		}
+	case strings.HasPrefix(body, "Avg bus bandwidth"):
+		if c := p.cur; c != nil {
+			if v, err := strconv.ParseFloat(firstField(afterColon(body)), 64); err == nil && v >= 0 && !math.IsInf(v, 0) {
+				c.t.AvgBusBW = v * 1e9 // GB/s -> B/s
+			}
+			c.closed = true
+		}
+	default:
+		p.mention(body)
+	}
+}
+
+// setName records the binary a "Collective test" line names.
+func (p *parser) setName(t *testState, bin string) {
+	stem, ok := binaryStem(bin)
+	if !ok {
+		t.t.Name = bin
+		return
+	}
+	t.t.Name, t.t.Op = stem+"_perf", stem
+}
+
+// mention takes the binary name from a line that names exactly one (a
+// command line, a comment) for the current test if it has neither rows nor
+// a name yet, else for the next; a line naming several is no evidence.
+func (p *parser) mention(s string) {
+	stems := binaryStems(s)
+	if len(stems) != 1 {
+		return
+	}
+	if c := p.cur; c != nil && len(c.t.Rows) == 0 && c.t.Name == "" {
+		c.t.Op, c.t.Name = stems[0], stems[0]+"_perf"
+		return
+	}
+	p.pending = stems[0]
+}
+
+func afterColon(s string) string {
+	_, after, _ := strings.Cut(s, ":")
+	return after
+}
+
+func firstField(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+// stringSet remembers the strings added to lists, so long lists stay linear.
+type stringSet map[string]bool
+
+// add appends s to list unless it is empty or was added before.
+func (set stringSet) add(list *[]string, s string) {
+	if s == "" || set[s] {
+		return
+	}
+	set[s] = true
+	*list = append(*list, s)
+}
+
+func addUnique(list *[]string, s string) {
+	if s == "" {
+		return
+	}
+	for _, x := range *list {
+		if x == s {
+			return
+		}
+	}
+	*list = append(*list, s)
+}

@@ -1,0 +1,152 @@
+package nccltests
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// A Reader reads the tests of nccl-tests output, in the manner of
+// encoding/csv's Reader: set its fields after NewReader, then call Read for
+// one test at a time or ReadAll for all of them.
+//
+// Header lines are recognised with or without their '#'; lines that are not
+// part of a table (NCCL INFO and WARN lines, launcher messages, shell
+// prompts) are skipped, and the prefixes of launchers are removed first
+// (Open MPI "[1,0]<stdout>:", MPICH "[0]", srun "0: ", kubectl "[pod/...]"
+// and time stamps). A new test starts at a "# nccl-tests version" or
+// "# Collective test starting" line, at an "# nThread" line, or at a column
+// header or Rank line that follows rows. The binary's name is taken from
+// those lines or from any line that names exactly one nccl-tests binary (a
+// command line).
+//
+// Each test's collective comes from, in order: Options.Collective; the
+// binary name; the table, whose redop column (none or a reduction), root
+// column (-1 or a rank), count column (per rank for AllGather, ReduceScatter
+// and AllToAll: size = count·type size·ranks) and busbw/algbw ratio
+// (commmodel.Collective.BusFactor) must all fit. The ratio is bounded by
+// interval arithmetic on the printed digits of every cell (see ratioBounds),
+// so a table printed with two decimals still pins 2(n-1)/n for n in the
+// hundreds. Its rank count comes from Options.Ranks; the "#  Rank" lines; the
+// count column; or the ratio solved for n when only one n fits. Its node
+// count comes from Options.Nodes or the distinct host names of the Rank
+// lines. What cannot be told is left Unknown (Ranks 0), never guessed; an
+// override or a name that the table contradicts is kept and reported as
+// ErrInconsistent in Problems.
+//
+// A bad row does not stop the reader: it is skipped and reported in
+// Problems, so one garbled line in a long capture costs one point.
+type Reader struct {
+	// Name is the file name that every ParseError and Test.Source carry;
+	// "" for none.
+	Name string
+	// Options override what the reader infers.
+	Options
+
+	in      lineReader
+	p       parser
+	want    *commmodel.Collective // the parsed Options.Collective
+	started bool
+	tests   int   // tests returned so far
+	err     error // the error every later Read returns
+}
+
+// NewReader returns a Reader that reads from r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{in: lineReader{r: r}}
+}
+
+// Read returns the next test, or io.EOF after the last. A test is returned
+// when the next one starts or the input ends.
+//
+// The error is a *ParseError when the input cannot be read, is empty, is not
+// text (a NUL byte anywhere; UTF-16; more than 2% of the first 64 KiB
+// invalid UTF-8 or control characters), or yields no test at all, and when
+// Options.Collective is not a collective. After an error, Read returns the
+// same error again.
+func (r *Reader) Read() (*Test, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	if !r.started {
+		r.started = true
+		r.p.name, r.p.opt = r.Name, r.Options
+		if r.Collective != "" {
+			c, err := commmodel.ParseCollective(r.Collective)
+			if err != nil {
+				r.err = &ParseError{File: r.Name, Err: err}
+				return nil, r.err
+			}
+			r.want = &c
+		}
+	}
+	for len(r.p.done) == 0 {
+		n, line, err := r.in.next()
+		if err == io.EOF {
+			r.p.finish()
+			if len(r.p.done) > 0 {
+				break
+			}
+			switch {
+			case r.in.blank:
+				r.err = &ParseError{File: r.Name, Err: ErrEmpty}
+			case r.tests == 0:
+				r.err = noTable(r.Name, r.p.problems)
+			default:
+				r.err = io.EOF
+			}
+			return nil, r.err
+		}
+		if err != nil {
+			r.err = &ParseError{File: r.Name, Err: err}
+			return nil, r.err
+		}
+		r.p.line(n, line)
+	}
+	s := r.p.done[0]
+	r.p.done = r.p.done[1:]
+	r.p.infer(s, r.want)
+	r.tests++
+	return s.t, nil
+}
+
+// ReadAll reads the remaining tests. A successful call returns err == nil,
+// not io.EOF, and at least one test; it fails as Read does.
+func (r *Reader) ReadAll() ([]*Test, error) {
+	var out []*Test
+	for {
+		t, err := r.Read()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+}
+
+// Problems returns the rows skipped and the warnings met so far, each a
+// *ParseError, in line order.
+func (r *Reader) Problems() []error {
+	out := append([]error(nil), r.p.problems...)
+	line := func(e error) int {
+		if pe, ok := e.(*ParseError); ok {
+			return pe.Line
+		}
+		return 0
+	}
+	sort.SliceStable(out, func(i, j int) bool { return line(out[i]) < line(out[j]) })
+	return out
+}
+
+// noTable is the error for an input without a readable row.
+func noTable(name string, problems []error) error {
+	err := ErrNoTable
+	if len(problems) > 0 {
+		err = fmt.Errorf("%w (%d problems; first: %v)", ErrNoTable, len(problems), problems[0])
+	}
+	return &ParseError{File: name, Err: err}
+}

@@ -1,0 +1,410 @@
+package nccltests
+
+import (
+	"errors"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
+)
+
+// A result is what a Reader read: its tests and its problems.
+type result struct {
+	Tests    []*Test
+	Problems []error
+}
+
+// read reads all of in, named name, with the overrides o.
+func read(in io.Reader, name string, o Options) (*result, error) {
+	r := NewReader(in)
+	r.Name, r.Options = name, o
+	tests, err := r.ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	return &result{tests, r.Problems()}, nil
+}
+
+func readString(t *testing.T, s string, o Options) *result {
+	t.Helper()
+	l, err := read(strings.NewReader(s), "x.log", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// readPath reads the file at path, named by its path.
+func readPath(path string, o Options) (*result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return read(f, path, o)
+}
+
+// publicLog reads one of package data's public logs (data/logs).
+func publicLog(name string, o Options) (*result, error) { return readPath("../logs/"+name, o) }
+
+// publicLogNames lists package data's public logs.
+func publicLogNames(t testing.TB) []string {
+	m, err := filepath.Glob("../logs/*.log")
+	if err != nil || len(m) < 4 {
+		t.Fatalf("public logs: %v, %v", m, err)
+	}
+	for i := range m {
+		m[i] = filepath.Base(m[i])
+	}
+	return m
+}
+
+// The first row of the public 2 x 2 H20-3e AllToAll log (nccl-tests issue
+// #321): 1048576 B, 52.94 us, algbw 19.81 GB/s, busbw 14.85 GB/s, and its
+// in-place half 53.47 us with #wrong N/A. The reader converts us and GB/s
+// to SI.
+func TestReadUnits(t *testing.T) {
+	l, err := publicLog("h20-3e_2x2_alltoall_nccltests321.log", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := l.Tests[0].Rows[0]
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"size", float64(r.Size), 1048576},
+		{"time", r.OutOfPlace.Time, 52.94e-6},
+		{"algbw", r.OutOfPlace.AlgBW, 19.81e9},
+		{"busbw", r.OutOfPlace.BusBW, 14.85e9},
+		{"in-place time", r.InPlace.Time, 53.47e-6},
+	} {
+		if math.Abs(c.got-c.want) > 1e-9*c.want {
+			t.Errorf("%s = %g, want %g", c.name, c.got, c.want)
+		}
+	}
+	if r.InPlace.Wrong != "N/A" || r.OutOfPlace.Wrong != "0" {
+		t.Errorf("wrong = %q, %q; want 0, N/A", r.OutOfPlace.Wrong, r.InPlace.Wrong)
+	}
+	s := l.Tests[0].Samples(InPlace)
+	if len(s) != 13 || s[12] != (fit.Sample{Size: 4294967296, Time: 63946e-6}) {
+		t.Errorf("in-place samples: %d, last %+v; want 13, {4294967296 0.063946} (the log's last row)", len(s), s[len(s)-1])
+	}
+}
+
+// Every line of a public log that starts with a number is a row: the reader
+// takes them all, row for row, and reports no problem.
+func TestPublicLogsRowForRow(t *testing.T) {
+	for _, name := range publicLogNames(t) {
+		b, err := os.ReadFile("../logs/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) > 0 && allDigits(f[0]) {
+				want++
+			}
+		}
+		l, err := publicLog(name, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := 0
+		for _, t := range l.Tests {
+			got += len(t.Rows)
+		}
+		if got != want || len(l.Problems) != 0 {
+			t.Errorf("%s: %d rows, %d problems; want %d rows, none", name, got, len(l.Problems), want)
+		}
+	}
+}
+
+// What the reader infers from each public log, and the source of the truth:
+// the logs' "# Source" lines.
+func TestPublicLogsInference(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		coll         commmodel.Collective
+		from         Inference
+		ranks, nodes int
+	}{
+		// issue #321: alltoall_perf, 2 VMs x 2 GPUs; Rank lines name two hosts.
+		{"h20-3e_2x2_alltoall_nccltests321.log", commmodel.AllToAll, FromName, 4, 2},
+		// DeepEP #303: 8 GPUs, alltoall or allgather (identical tables); ranks
+		// from size/(count·4 B) = 8.
+		{"h20_1x8_alltoall_or_allgather_deepep303.log", commmodel.AllGather, FromTable, 8, 0},
+		// nccl #1244: all_reduce_perf on 2 x 8 GPUs; no Rank lines, so 16
+		// comes from busbw/algbw = 2(n-1)/n = 1.875.
+		{"h20_2x8_allreduce_nvls_nccl1244.log", commmodel.AllReduce, FromName, 16, 0},
+		// nccl #1244 NVLSTree comment: only 4..512 B rows, busbw 0.00-0.02:
+		// AllReduce (redop sum, ratio > 1) but too few digits for the rank count.
+		{"h20_2x8_allreduce_nvlstree_nccl1244.log", commmodel.AllReduce, FromTable, 0, 0},
+	} {
+		l, err := publicLog(c.name, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tt := l.Tests[0]
+		if tt.Collective != c.coll || tt.CollectiveFrom != c.from || tt.Ranks != c.ranks || tt.Nodes != c.nodes {
+			t.Errorf("%s: %v (%v), %d ranks, %d nodes; want %v (%v), %d, %d",
+				c.name, tt.Collective, tt.CollectiveFrom, tt.Ranks, tt.Nodes, c.coll, c.from, c.ranks, c.nodes)
+		}
+	}
+	l, _ := publicLog("h20_1x8_alltoall_or_allgather_deepep303.log", Options{})
+	if got := l.Tests[0].Candidates; !l.Tests[0].Ambiguous() || len(got) != 2 || got[1] != commmodel.AllToAll {
+		t.Errorf("DeepEP candidates %v; want [allgather alltoall]", got)
+	}
+}
+
+// Overrides win over inference, and a contradiction is reported.
+func TestReadOverrides(t *testing.T) {
+	l, err := publicLog("h20_2x8_allreduce_nvlstree_nccl1244.log", Options{Ranks: 16, Nodes: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tt := l.Tests[0]; tt.Ranks != 16 || tt.RanksFrom != FromOverride || tt.Nodes != 2 || len(l.Problems) != 0 {
+		t.Errorf("ranks %d (%v) nodes %d, problems %v; want 16 (override), 2, none", tt.Ranks, tt.RanksFrom, tt.Nodes, l.Problems)
+	}
+	// busbw/algbw = 0.75 in issue #321's log does not fit AllReduce on 4 ranks (1.5).
+	l, err = publicLog("h20-3e_2x2_alltoall_nccltests321.log", Options{Collective: "allreduce"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tt := l.Tests[0]; tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromOverride {
+		t.Errorf("collective %v (%v), want allreduce (override)", tt.Collective, tt.CollectiveFrom)
+	}
+	if len(l.Problems) != 1 || !errors.Is(l.Problems[0], ErrInconsistent) {
+		t.Errorf("problems %v; want one ErrInconsistent", l.Problems)
+	}
+	if _, err := publicLog("h20-3e_2x2_alltoall_nccltests321.log", Options{Collective: "gossip"}); err == nil {
+		t.Error("unknown collective override: no error")
+	}
+}
+
+// A broken row is skipped and reported as file:line with its cause; the
+// fixture truncates the 4 KiB row at line 71.
+func TestReadBrokenRow(t *testing.T) {
+	l, err := readPath("testdata/mpirun_noisy_allreduce.log", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Problems) != 1 {
+		t.Fatalf("problems %v; want 1", l.Problems)
+	}
+	var pe *ParseError
+	if !errors.As(l.Problems[0], &pe) || pe.Line != 71 || !errors.Is(pe, ErrFieldCount) {
+		t.Errorf("problem %v; want line 71, ErrFieldCount", l.Problems[0])
+	}
+	if want := "testdata/mpirun_noisy_allreduce.log:71: "; !strings.HasPrefix(pe.Error(), want) {
+		t.Errorf("message %q does not start with %q", pe.Error(), want)
+	}
+	for _, r := range l.Tests[0].Rows {
+		if r.Size == 4096 {
+			t.Error("the truncated 4096-byte row was read")
+		}
+	}
+}
+
+func TestReadBadFiles(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   string
+		want error
+	}{
+		{"empty", "", ErrEmpty},
+		{"blank", " \n\t\n", ErrEmpty},
+		{"NUL", "# nThread 1\x00\x00", ErrNotText},
+		{"latin-1 binary", strings.Repeat("\xff\xfe\x80", 100), ErrNotText},
+		{"prose", "hello\nworld\n", ErrNoTable},
+		{"UTF-16", "\xff\xfe#\x00 \x00n\x00", ErrNotText},
+		{"header only", "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n", ErrNoTable},
+		{"bad numbers", "  1024  256  float  sum  -1  nan  0.1  0.1  0  1.0  0.1  0.1  0\n", ErrNoTable},
+	} {
+		_, err := read(strings.NewReader(c.in), c.name, Options{})
+		var pe *ParseError
+		if !errors.Is(err, c.want) || !errors.As(err, &pe) || pe.File != c.name {
+			t.Errorf("%s: error %v; want a *ParseError for %s wrapping %v", c.name, err, c.name, c.want)
+		}
+	}
+}
+
+// CRLF line ends, Slurm "N: " labels, Open MPI and MPICH tags, kubectl pod
+// prefixes, time stamps and lost '#'.
+func TestReadPrefixes(t *testing.T) {
+	in := strings.Join([]string{
+		"0: # nThread 1 nGpus 1 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0",
+		"0: #  Rank  0 Group  0 Pid   1001 on   host-a device  0 [0000:18:00] NVIDIA H20",
+		"1: #  Rank  1 Group  0 Pid   1002 on   host-a device  1 [0000:2a:00] NVIDIA H20",
+		"[1,0]<stdout>:       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
+		"[1,0]<stdout>:host-a:1001:1001 [0] NCCL INFO Connected all rings",
+		"[1,0]<stdout>:     1048576        262144     float     sum      -1    10.00  104.86  104.86      0    10.00  104.86  104.86      0",
+		"2025-11-03T10:00:01.123456789Z      2097152        524288     float     sum      -1    20.00  104.86  104.86      0    20.00  104.86  104.86      0",
+		"[pod/nccl-0/nccl] 2025-11-03T10:00:02Z      4194304       1048576     float     sum      -1    40.00  104.86  104.86      0    40.00  104.86  104.86      0",
+		"[0]      8388608       2097152     float     sum      -1    80.00  104.86  104.86      0    80.00  104.86  104.86      0",
+		"[1] host-a:1002:1002 [1] NCCL INFO comm 0x1 rank 1 nranks 2 - Init COMPLETE",
+		"",
+	}, "\r\n")
+	l := readString(t, in, Options{})
+	tt := l.Tests[0]
+	// AllReduce over 2 ranks: busbw/algbw = 2(2-1)/2 = 1; the last row carries
+	// an MPICH/Intel MPI -prepend-rank tag.
+	if len(tt.Rows) != 4 || tt.Ranks != 2 || tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromTable || len(l.Problems) != 0 {
+		t.Errorf("rows %d ranks %d collective %v (%v) problems %v; want 4, 2, allreduce (table), none",
+			len(tt.Rows), tt.Ranks, tt.Collective, tt.CollectiveFrom, l.Problems)
+	}
+}
+
+// The rank count solved from busbw/algbw alone, without Rank lines or
+// counts, for AllReduce (2(n-1)/n) and for the size column of nccl-tests'
+// per-rank collectives.
+func TestInferRanksFromRatio(t *testing.T) {
+	for n := 2; n <= 64; n *= 2 {
+		f := commmodel.AllReduce.BusFactor(n)
+		alg := 200.0 // GB/s
+		size := int64(1 << 30)
+		us := float64(size) / (alg * 1e3)
+		row := strings.Join([]string{"1073741824", "268435456", "float", "sum", "-1",
+			fmtG(us), fmtF(alg), fmtF(alg * f), "0", fmtG(us), fmtF(alg), fmtF(alg * f), "0"}, " ")
+		l := readString(t, row+"\n", Options{})
+		if got := l.Tests[0].Ranks; got != n {
+			t.Errorf("AllReduce busbw/algbw %.4f: %d ranks, want %d", f, got, n)
+		}
+	}
+}
+
+func fmtF(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+func fmtG(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// The column header of the first nccl-tests releases (2017) named the
+// columns "bytes N type op ... res".
+func TestReadOldestHeader(t *testing.T) {
+	in := "#      bytes             N    type      op     time  algbw  busbw      res     time  algbw  busbw      res\n" +
+		"     1048576        262144   float     sum    82.01  12.79  22.38    0e+00    81.95  12.80  22.39    0e+00\n"
+	l := readString(t, in, Options{})
+	tt := l.Tests[0]
+	// busbw/algbw = 22.38/12.79 = 1.75 = 2(8-1)/8: AllReduce over 8 ranks.
+	if len(tt.Rows) != 1 || tt.Collective != commmodel.AllReduce || tt.Ranks != 8 || tt.Rows[0].InPlace.Wrong != "0e+00" {
+		t.Errorf("%d rows, %v, %d ranks, wrong %q; want 1, allreduce, 8, 0e+00", len(tt.Rows), tt.Collective, tt.Ranks, tt.Rows[0].InPlace.Wrong)
+	}
+}
+
+// parseNumber agrees with strconv.ParseFloat bit for bit and in what it
+// rejects.
+func TestParseNumber(t *testing.T) {
+	for _, s := range []string{"0", "0.00", "52.94", "1038.5", "16035", "0.1", "0.3", "123456789012.345",
+		"9007199254740993", "1.2e+05", "1e-07", "0e+00", ".5", "5.", "", ".", "1.2.3", "-1", "nan", "inf", "12a", "99999999999999999999"} {
+		want, err := strconv.ParseFloat(s, 64)
+		got, ok := parseNumber(s)
+		if ok != (err == nil) || ok && math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("parseNumber(%q) = %v, %v; ParseFloat gives %v, %v", s, got, ok, want, err)
+		}
+	}
+}
+
+// A table with one block takes its placement from the title line above the
+// column header (rccl-tests can run one placement only).
+func TestReadOnePlacement(t *testing.T) {
+	for _, c := range []struct {
+		title string
+		want  Placement
+	}{{"out-of-place", OutOfPlace}, {"in-place", InPlace}} {
+		in := "#                                                 " + c.title + "\n" +
+			"#       size         count      type   redop    root     time   algbw   busbw #wrong\n" +
+			"     1048576        262144     float     sum      -1    10.00  104.86  104.86      0\n"
+		r := readString(t, in, Options{}).Tests[0].Rows[0]
+		// 10.00 us as printed.
+		if r.Get(c.want).Time != 10e-6 || r.Get(1-c.want).OK() {
+			t.Errorf("%s only: row %+v", c.title, r)
+		}
+	}
+}
+
+// A run that crashed after its header leaves a test without rows: it is
+// reported, and the next run in the file is read.
+func TestReadCrashedTest(t *testing.T) {
+	header := "# nccl-tests version 2.19.7 nccl-headers=23102 nccl-library=23102\n" +
+		"# Collective test starting: all_reduce_perf\n" +
+		"# nThread 1 nGpus 4 minBytes 1073741824 maxBytes 2147483648 step: 1048576(bytes) warmup iters: 10 iters: 40 agg iters: 1 validation: 1 graph: 0 unalign: 0\n" +
+		"#  Rank  0 Group  0 Pid  9000 on box device  0 [0000:f9:05] NVIDIA H200\n" +
+		"#  Rank  1 Group  0 Pid  9000 on box device  1 [0000:fb:05] NVIDIA H200\n" +
+		"#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong \n"
+	in := header + // lines 1-6
+		"box: Test CUDA failure common.cu:502 'an illegal memory access was encountered'\n" +
+		" .. box pid 9000: Test failure common.cu:632\n" +
+		header + // lines 9-14
+		"  1073741824     268435456     float     sum      -1  4523.62  237.36  237.36       0  4539.85  236.51  236.51       0\n"
+	l := readString(t, in, Options{})
+	if len(l.Tests) != 1 || l.Tests[0].Line != 9 || len(l.Tests[0].Rows) != 1 || l.Tests[0].Ranks != 2 {
+		t.Fatalf("tests %d (first at line %d); want 1 at line 9 with 1 row and 2 ranks", len(l.Tests), l.Tests[0].Line)
+	}
+	var pe *ParseError
+	if len(l.Problems) != 1 || !errors.As(l.Problems[0], &pe) || pe.Line != 1 || !errors.Is(pe, ErrNoTable) {
+		t.Errorf("problems %v; want one ErrNoTable at line 1", l.Problems)
+	}
+}
+
+// When the count column fits no collective (a fork that prints the total
+// count), the busbw/algbw ratio still decides, with a warning.
+func TestReadRelaxedInference(t *testing.T) {
+	// 8 ranks: busbw/algbw = 7/8 = 0.875; count = size/4 as if per-rank counts were total.
+	in := "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" +
+		"    67108864      16777216     float    none      -1    250.0  268.44  234.88      0    251.0  267.37  233.95    N/A\n"
+	l := readString(t, in, Options{})
+	tt := l.Tests[0]
+	if tt.Collective != commmodel.AllGather || !tt.Ambiguous() || tt.Ranks != 8 || tt.RanksFrom != FromTable {
+		t.Errorf("%v %v, %d ranks (%v); want allgather/alltoall, 8 from the table", tt.Collective, tt.Candidates, tt.Ranks, tt.RanksFrom)
+	}
+	if len(l.Problems) != 1 || !errors.Is(l.Problems[0], ErrInconsistent) || !strings.Contains(l.Problems[0].Error(), "count") {
+		t.Errorf("problems %v; want one ErrInconsistent about the count column", l.Problems)
+	}
+}
+
+// Column headers of every generation, and what they are not.
+func TestParseLayout(t *testing.T) {
+	for _, c := range []struct {
+		header                  string
+		ok                      bool
+		count, typ, redop, root int
+		width                   int
+	}{
+		{"size count type redop root time algbw busbw #wrong time algbw busbw #wrong", true, 1, 2, 3, 4, 13},
+		{"size count type redop time algbw busbw error time algbw busbw error", true, 1, 2, 3, -1, 12},
+		// 2019 all_gather and broadcast printed only the columns they have.
+		{"size count type time algbw busbw error time algbw busbw error", true, 1, 2, -1, -1, 11},
+		{"size count type root time algbw busbw error time algbw busbw error", true, 1, 2, -1, 3, 12},
+		// 2017.
+		{"bytes N type op time algbw busbw res time algbw busbw res", true, 1, 2, 3, -1, 12},
+		// late 2025 with -R bitwise and timestamps.
+		{"size count type redop root time algbw busbw #wrong #bitdiff time algbw busbw #wrong #bitdiff timestamp", true, 1, 2, 3, 4, 15},
+		{"size count type redop root", false, 0, 0, 0, 0, 0},
+		{"size of the buffer time algbw busbw", false, 0, 0, 0, 0, 0},
+		{"size count redop time algbw busbw #wrong", false, 0, 0, 0, 0, 0}, // no type
+		{"size count count type time algbw busbw #wrong", false, 0, 0, 0, 0, 0},
+	} {
+		l, ok := parseLayout(strings.Fields(c.header))
+		if ok != c.ok {
+			t.Errorf("%q: ok %v, want %v", c.header, ok, c.ok)
+			continue
+		}
+		if ok && (l.count != c.count || l.typ != c.typ || l.redop != c.redop || l.root != c.root || l.width != c.width) {
+			t.Errorf("%q: count %d type %d redop %d root %d width %d; want %d %d %d %d %d",
+				c.header, l.count, l.typ, l.redop, l.root, l.width, c.count, c.typ, c.redop, c.root, c.width)
+		}
+	}
+}
+
+// A byte-order mark before the first line does not hide it.
+func TestReadBOM(t *testing.T) {
+	in := "\ufeff#  Rank  0 Group  0 Pid   1001 on   host-a device  0 [0000:18:00] NVIDIA H20\n" +
+		"     1048576        262144     float     sum      -1    10.00  104.86  104.86      0    10.00  104.86  104.86      0\n"
+	if tt := readString(t, in, Options{}).Tests[0]; tt.Ranks != 1 || tt.RanksFrom != FromRankLines {
+		t.Errorf("ranks %d (%v), want 1 from the Rank line", tt.Ranks, tt.RanksFrom)
+	}
+}

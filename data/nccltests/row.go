@@ -1,0 +1,195 @@
+package nccltests
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// row reads s as a table row if it is one and reports whether it was taken
+// as a row (read, or reported broken). A line starting with a number is a
+// row inside a table; outside one it must also look like a row: size,
+// count, then a type name.
+func (p *parser) row(n int, s string) bool {
+	f, starts := splitFields(s, p.fields[:0], p.starts[:0])
+	p.fields, p.starts = f, starts
+	if !allDigits(f[0]) {
+		return false
+	}
+	c := p.cur
+	inTable := c != nil && c.lay != nil && !c.closed
+	if !inTable && !(len(f) >= 3 && allDigits(f[1]) && isWord(f[2])) {
+		return false
+	}
+	if c == nil || c.closed {
+		var lay *layout
+		if c != nil {
+			lay = c.lay // a second table printed without its own header
+		}
+		c = p.start(n, func(*testState) bool { return false })
+		c.lay = lay
+	}
+	lay := c.lay
+	if lay == nil {
+		l, ok := defaultLayout(len(f))
+		if !ok {
+			p.problem(n, 0, "%w: %d; without a column header a row has 8, 9, 12 or 13", ErrFieldCount, len(f))
+			return true
+		}
+		lay, c.lay, c.t.Columns = l, l, l.names
+	}
+	halves, inPlaceOnly := lay.halves, lay.inPlace
+	switch {
+	case len(f) == lay.width:
+	case lay.stamp > 0 && len(f) == lay.width+lay.stamp:
+		f = f[:lay.width]
+	case len(halves) == 2 && len(f) == lay.width-halves[0].width:
+		// nccl-tests leaves the out-of-place half blank in trace replay.
+		b := halves[1]
+		b.start = lay.lead
+		halves, inPlaceOnly = []block{b}, true
+	default:
+		p.problem(n, 0, "%w: %d, want %d for columns %q", ErrFieldCount, len(f), lay.width, strings.Join(lay.names, " "))
+		return true
+	}
+	r := Row{Line: n, Root: -1}
+	var err error
+	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil {
+		p.problem(n, p.column(0), "%w: size %q", ErrNumber, f[0])
+		return true
+	}
+	if i := lay.count; i >= 0 {
+		if r.Count, err = strconv.ParseInt(f[i], 10, 64); err != nil || r.Count < 0 {
+			p.problem(n, p.column(i), "%w: count %q", ErrNumber, f[i])
+			return true
+		}
+	}
+	for _, i := range [2]int{lay.typ, lay.redop} {
+		if i >= 0 && !isWord(f[i]) {
+			p.problem(n, p.column(i), "%w: %s %q is not a name; the row does not match the columns %q",
+				ErrFieldCount, lay.names[i], f[i], strings.Join(lay.names, " "))
+			return true
+		}
+	}
+	r.Type = f[lay.typ]
+	if lay.redop >= 0 {
+		r.RedOp = f[lay.redop]
+	}
+	if i := lay.root; i >= 0 {
+		root, err := strconv.Atoi(f[i])
+		if err != nil || root < -1 {
+			p.problem(n, p.column(i), "%w: root %q", ErrNumber, f[i])
+			return true
+		}
+		r.Root = root
+	}
+	var res [2]Result
+	for i, b := range halves {
+		var col int
+		var ok bool
+		if res[i], col, ok = p.half(f, b); !ok {
+			p.problem(n, p.column(col), "%w: %s %q", ErrNumber, lay.names[min(col, len(lay.names)-1)], f[col])
+			return true
+		}
+	}
+	if inPlaceOnly {
+		r.InPlace = res[0]
+	} else {
+		r.OutOfPlace, r.InPlace = res[0], res[1]
+	}
+	// The row is good: let it speak for the test's collective and ranks.
+	if len(c.t.Rows) == 0 {
+		c.redopCol, c.reduces = lay.redop >= 0, r.RedOp != "none"
+		c.rootCol = lay.root >= 0
+	}
+	if r.Root >= 0 {
+		c.rooted = true
+	}
+	if r.Size > 0 {
+		c.countRatio.add(r.Size, r.Count, r.Type)
+		for i, b := range halves {
+			c.ratio.add(r.Size, res[i], f[b.start+b.time], f[b.start+b.algBW], f[b.start+b.busBW])
+		}
+	}
+	c.t.Rows = append(c.t.Rows, r)
+	return true
+}
+
+// half reads one placement's block; on failure it returns the index of the
+// bad field.
+func (p *parser) half(f []string, b block) (Result, int, bool) {
+	var v [3]float64
+	for k, off := range [3]int{b.time, b.algBW, b.busBW} {
+		i := b.start + off
+		x, ok := parseNumber(f[i])
+		if !ok || !(x >= 0) || math.IsInf(x, 0) {
+			return Result{}, i, false
+		}
+		v[k] = x
+	}
+	res := Result{Time: v[0] / 1e6, AlgBW: v[1] * 1e9, BusBW: v[2] * 1e9} // us -> s, GB/s -> B/s
+	if b.wrong >= 0 {
+		res.Wrong = f[b.start+b.wrong]
+	}
+	return res, 0, true
+}
+
+// isWord reports whether s starts with a letter (a type or redop name).
+func isWord(s string) bool {
+	return s != "" && (s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z' || s[0] == '_')
+}
+
+// splitFields appends the space-separated fields of s to dst and their byte
+// offsets in s to starts, like strings.Fields without its allocation.
+func splitFields(s string, dst []string, starts []int) ([]string, []int) {
+	for i := 0; i < len(s); {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+			j++
+		}
+		if j > i {
+			dst = append(dst, s[i:j])
+			starts = append(starts, i)
+		}
+		i = j
+	}
+	return dst, starts
+}
+
+// exactPow10[i] = 10^i, exact in float64 up to 10^22.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseNumber reads a float as strconv.ParseFloat does, with a fast path for
+// the plain decimals nccl-tests prints ("1038.5", "0.00"): a mantissa below
+// 2^53 divided by an exact power of ten is one correctly rounded division,
+// the same value ParseFloat returns. Anything else goes to ParseFloat.
+func parseNumber(s string) (float64, bool) {
+	var m uint64
+	digits, dec, dot := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if dot {
+				dec++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			digits = 99 // not a plain decimal
+		}
+		if digits > 15 {
+			x, err := strconv.ParseFloat(s, 64)
+			return x, err == nil
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	return float64(m) / exactPow10[dec], true
+}

@@ -1,0 +1,187 @@
+package nccltests
+
+import (
+	"fmt"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
+)
+
+// A Test is one table: one nccl-tests run (one binary over a range of sizes).
+type Test struct {
+	// Name is the nccl-tests binary (all_reduce_perf, ...) as the log names
+	// it, or "" when the log does not say.
+	Name string
+	// Op is the operation: the binary's stem (all_reduce, alltoall, reduce,
+	// sendrecv, ...), or the collective column of the tidy CSV that package
+	// data groups into tests; "" when unknown.
+	Op string
+	// Version is the "# nccl-tests version" line's version, "" if absent.
+	Version string
+	// Line is the first line of the test in the file.
+	Line int
+
+	// Collective is the collective the test measures; it means something only
+	// when CollectiveFrom is not Unknown.
+	Collective commmodel.Collective
+	// CollectiveFrom says how Collective was found.
+	CollectiveFrom Inference
+	// Candidates lists every collective the table is consistent with when
+	// Collective came from the table alone (FromTable): AllGather and AllToAll
+	// print identical tables, so both may be listed. Collective is the first.
+	Candidates []commmodel.Collective
+
+	// Ranks is the number of ranks, 0 when unknown.
+	Ranks int
+	// RanksFrom says how Ranks was found.
+	RanksFrom Inference
+	// Nodes is the number of nodes (distinct host names), 0 when unknown.
+	Nodes int
+	// NodesFrom says how Nodes was found.
+	NodesFrom Inference
+	// Hosts are the distinct host names of the "#  Rank" lines in order.
+	Hosts []string
+
+	// Source, System and Algorithm describe the data: for a log, the
+	// Reader's Name, the GPU model of the Rank lines and ""; for a tidy CSV,
+	// its columns.
+	Source, System, Algorithm string
+
+	// Columns are the table's column names as its header prints them, or
+	// the names the reader assumed when the header was missing.
+	Columns []string
+	// Rows are the table's rows in file order.
+	Rows []Row
+
+	// AvgBusBW is the "# Avg bus bandwidth" trailer, in bytes per second
+	// (nccl-tests' mean over all cells, not the peak); 0 when absent.
+	AvgBusBW float64
+	// OutOfBounds is the "# Out of bounds values" count; -1 when absent.
+	OutOfBounds int
+}
+
+// A Row is one size of an nccl-tests table.
+type Row struct {
+	// Line is the row's 1-based line number in the file.
+	Line int
+	// Size is the message size in bytes (nccl-tests' size column).
+	Size int64
+	// Count is the element count as printed (per rank for AllGather,
+	// ReduceScatter and AllToAll), in elements; 0 when absent.
+	Count int64
+	// Type and RedOp are the data type and reduction operation columns.
+	Type, RedOp string
+	// Root is the root rank, -1 when the test has none or the column is absent.
+	Root int
+	// OutOfPlace and InPlace are the two halves of the row.
+	OutOfPlace, InPlace Result
+}
+
+// A Result is one half (out-of-place or in-place) of an nccl-tests row.
+type Result struct {
+	// Time is the mean time of one operation, in seconds; 0 when the row
+	// lacks this half.
+	Time float64
+	// AlgBW is the algorithm bandwidth size/Time, in bytes per second.
+	AlgBW float64
+	// BusBW is the bus bandwidth AlgBW·BusFactor, in bytes per second.
+	BusBW float64
+	// Wrong is the validation column as printed: a #wrong count ("0"), an
+	// error ("0e+00", "4e-07"), "N/A", or "" when absent.
+	Wrong string
+}
+
+// OK reports whether r holds a measurement.
+func (r Result) OK() bool { return r.Time > 0 }
+
+// Get returns the half of the row that p names.
+func (r Row) Get(p Placement) Result {
+	if p == InPlace {
+		return r.InPlace
+	}
+	return r.OutOfPlace
+}
+
+// Samples returns one sample per row whose half p holds a measurement, in
+// row order. 0-byte rows are kept: they measure the empty-call floor.
+func (t *Test) Samples(p Placement) []fit.Sample {
+	out := make([]fit.Sample, 0, len(t.Rows))
+	for _, r := range t.Rows {
+		if res := r.Get(p); res.OK() {
+			out = append(out, fit.Sample{Size: float64(r.Size), Time: res.Time})
+		}
+	}
+	return out
+}
+
+// Ambiguous reports whether the table fits more than one collective.
+func (t *Test) Ambiguous() bool { return len(t.Candidates) > 1 }
+
+// Placement names a half of an nccl-tests row.
+type Placement int
+
+const (
+	// OutOfPlace: separate send and receive buffers (the first half).
+	OutOfPlace Placement = iota
+	// InPlace: the receive buffer is the send buffer (the second half).
+	InPlace
+)
+
+func (p Placement) String() string {
+	if p == InPlace {
+		return "in-place"
+	}
+	return "out-of-place"
+}
+
+// ParsePlacement reads "out-of-place" or "in-place" (also "oop", "ip").
+func ParsePlacement(s string) (Placement, error) {
+	switch s {
+	case "out-of-place", "oop", "outofplace", "out_of_place":
+		return OutOfPlace, nil
+	case "in-place", "ip", "inplace", "in_place":
+		return InPlace, nil
+	}
+	return 0, fmt.Errorf("unknown placement %q (want out-of-place or in-place)", s)
+}
+
+// Inference says where a test's collective, rank count or node count came from.
+type Inference int
+
+const (
+	// Unknown: the file does not say and the table does not tell.
+	Unknown Inference = iota
+	// FromOverride: Options set it.
+	FromOverride
+	// FromName: the binary name (all_reduce_perf) or a tidy CSV column.
+	FromName
+	// FromRankLines: the "#  Rank N Group G Pid P on HOST device D" lines.
+	FromRankLines
+	// FromHosts: the distinct host names of the Rank lines.
+	FromHosts
+	// FromCounts: size/(count·type size), which is the rank count for the
+	// collectives whose count column is per rank.
+	FromCounts
+	// FromTable: the redop and root columns and the busbw/algbw ratio.
+	FromTable
+)
+
+var inferenceNames = [...]string{"unknown", "override", "name", "rank lines", "host names", "counts", "table"}
+
+func (i Inference) String() string {
+	if i < 0 || int(i) >= len(inferenceNames) {
+		return fmt.Sprintf("Inference(%d)", int(i))
+	}
+	return inferenceNames[i]
+}
+
+// Options override what the reader infers. The zero value infers all.
+type Options struct {
+	// Collective, when not "", is the collective of every test, as
+	// commmodel.ParseCollective reads it.
+	Collective string
+	// Ranks, when positive, is the rank count of every test.
+	Ranks int
+	// Nodes, when positive, is the node count of every test.
+	Nodes int
+}

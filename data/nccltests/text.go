@@ -1,0 +1,232 @@
+package nccltests
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// textSniffLen is how much of an input is inspected byte by byte for
+// invalid UTF-8 and control characters.
+const textSniffLen = 64 << 10
+
+// CheckText reports what a Reader would find wrong with b as text:
+// ErrEmpty for white space only, and ErrNotText for UTF-16, a NUL byte
+// anywhere, or more than 2% of bytes among the first 64 KiB that are invalid
+// UTF-8 or control characters other than tab, CR, LF, FF, VT and ESC
+// (terminal colours). Stray bad bytes further on only spoil the rows they
+// are in. It is for callers that look at a file before choosing a reader.
+func CheckText(b []byte) error {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return ErrEmpty
+	}
+	if err := checkStart(b[:min(len(b), textSniffLen)]); err != nil {
+		return err
+	}
+	return checkNUL(b, 0)
+}
+
+// checkNUL reports ErrNotText if b, which starts at offset off of the input,
+// holds a NUL byte.
+func checkNUL(b []byte, off int64) error {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return fmt.Errorf("%w: NUL byte at offset %d", ErrNotText, off+int64(i))
+	}
+	return nil
+}
+
+// checkStart reports ErrNotText for b, the first 64 KiB of an input, if it
+// starts with a UTF-16 byte-order mark or more than 2% of its bytes are
+// invalid UTF-8 or control characters (see CheckText).
+func checkStart(b []byte) error {
+	if bytes.HasPrefix(b, []byte{0xff, 0xfe}) || bytes.HasPrefix(b, []byte{0xfe, 0xff}) {
+		return fmt.Errorf("%w: UTF-16 (convert it to UTF-8, e.g. with iconv -f UTF-16)", ErrNotText)
+	}
+	bad := 0
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c >= 0x20 && c != 0x7f, c == '\t', c == '\r', c == '\n', c == '\f', c == '\v', c == 0x1b:
+			default:
+				bad++
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			bad++
+		}
+		i += n
+	}
+	if bad*50 > len(b) {
+		return fmt.Errorf("%w: %d of the first %d bytes are invalid UTF-8 or control characters", ErrNotText, bad, len(b))
+	}
+	return nil
+}
+
+// A lineReader hands out the lines of an input one at a time. It reads the
+// input in chunks of 64 KiB (more for a longer line), each converted to one
+// string that its lines share, and checks each chunk as CheckText does.
+type lineReader struct {
+	r     io.Reader
+	buf   []byte // the read buffer
+	text  string // the unread part of the current chunk
+	n     int    // the number of the last line returned
+	off   int64  // input offset of the end of the current chunk
+	read  bool   // the first chunk was read
+	eof   bool   // r is exhausted
+	blank bool   // every byte so far is white space (meaningful at io.EOF)
+}
+
+// next returns the next line and its 1-based number, without its line
+// terminator (LF or CRLF) and, on line 1, without a byte-order mark. At the
+// end of the input the error is io.EOF.
+func (l *lineReader) next() (int, string, error) {
+	for {
+		if i := strings.IndexByte(l.text, '\n'); i >= 0 || l.eof && l.text != "" {
+			line := l.text
+			if i >= 0 {
+				line, l.text = l.text[:i], l.text[i+1:]
+			} else {
+				l.text = ""
+			}
+			l.n++
+			return l.n, strings.TrimSuffix(line, "\r"), nil
+		}
+		if l.eof {
+			return l.n, "", io.EOF
+		}
+		if err := l.fill(); err != nil {
+			return l.n, "", err
+		}
+	}
+}
+
+// fill reads the next chunk after the unread partial line.
+func (l *lineReader) fill() error {
+	if size := max(textSniffLen, 2*len(l.text)); len(l.buf) < size {
+		l.buf = make([]byte, size)
+	}
+	k := copy(l.buf, l.text)
+	m, err := io.ReadFull(l.r, l.buf[k:])
+	switch err {
+	case nil:
+	case io.EOF, io.ErrUnexpectedEOF:
+		l.eof = true
+	default:
+		return err
+	}
+	chunk, start := l.buf[k:k+m], 0
+	if err := checkNUL(chunk, l.off); err != nil {
+		return err
+	}
+	if !l.read {
+		l.read, l.blank = true, true
+		if err := checkStart(chunk); err != nil {
+			return err
+		}
+		if bytes.HasPrefix(chunk, []byte("\ufeff")) {
+			start = len("\ufeff") // a byte-order mark
+		}
+	}
+	l.off += int64(m)
+	l.blank = l.blank && len(bytes.TrimSpace(chunk)) == 0
+	l.text = string(l.buf[start : k+m])
+	return nil
+}
+
+// stripLaunchPrefix removes the prefixes launchers and log collectors put
+// before each line of output, repeatedly: Open MPI's "[1,0]<stdout>:"
+// (--tag-output), Slurm's "0: " (srun --label), kubectl's "[pod/NAME/C] "
+// (--prefix) and an RFC 3339 time stamp (kubectl --timestamps, journald).
+func stripLaunchPrefix(s string) string {
+	for {
+		t := strings.TrimLeft(s, " \t")
+		switch {
+		case strings.HasPrefix(t, "[pod/"):
+			end := strings.Index(t, "] ")
+			if end < 0 {
+				return s
+			}
+			s = t[end+2:]
+		case isTimeStamp(t):
+			_, s, _ = strings.Cut(t, " ")
+		case strings.HasPrefix(t, "["):
+			if end := strings.Index(t, ">:"); end >= 0 && isMPITag(t[:end+1]) {
+				s = t[end+2:] // Open MPI --tag-output: "[1,0]<stdout>:"
+				continue
+			}
+			end := strings.IndexByte(t, ']')
+			if end < 2 || !allDigits(t[1:end]) {
+				return s
+			}
+			s = t[end+1:] // MPICH / Intel MPI -prepend-rank: "[0] "
+		case len(t) > 0 && isDigit(t[0]):
+			i := 0
+			for i < len(t) && isDigit(t[i]) {
+				i++
+			}
+			if !strings.HasPrefix(t[i:], ": ") {
+				return s
+			}
+			s = t[i+2:]
+		default:
+			return s
+		}
+	}
+}
+
+// isTimeStamp reports whether s starts with "YYYY-MM-DDThh:mm:ss" (or a
+// space for the T) followed, after optional fraction and zone, by a space.
+func isTimeStamp(s string) bool {
+	const shape = "dddd-dd-ddTdd:dd:dd"
+	if len(s) < len(shape)+1 {
+		return false
+	}
+	for i := 0; i < len(shape); i++ {
+		switch c := s[i]; shape[i] {
+		case 'd':
+			if !isDigit(c) {
+				return false
+			}
+		case 'T':
+			if c != 'T' {
+				return false
+			}
+		default:
+			if c != shape[i] {
+				return false
+			}
+		}
+	}
+	end := strings.IndexByte(s, ' ')
+	return end >= len(shape)
+}
+
+// isMPITag reports whether s is "[J,R]<stream>" with J and R digits.
+func isMPITag(s string) bool {
+	close := strings.IndexByte(s, ']')
+	if close < 0 || !strings.HasPrefix(s[close+1:], "<") || !strings.HasSuffix(s, ">") {
+		return false
+	}
+	job, rank, ok := strings.Cut(s[1:close], ",")
+	return ok && allDigits(job) && allDigits(rank)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,74 @@
+package data
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/data/nccltests"
+)
+
+func TestSniff(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Format
+	}{
+		{"# comment\nsource,system,size_bytes,time_us\nx,y,1,2\n", FormatTidyCSV},
+		{"size_bytes,time_us\n1,2\n", FormatTidyCSV},
+		{"# nThread 1 nGpus 8\n", FormatNCCLTests},
+		{"       1024   256  float  sum  -1  1.0  1.0  1.0 0  1.0 1.0 1.0 0\n", FormatNCCLTests},
+	} {
+		if got := Sniff([]byte(c.in)); got != c.want {
+			t.Errorf("Sniff(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+func TestReadTidyCSVProblems(t *testing.T) {
+	in := "source,system,collective,algorithm,nranks,nnodes,size_bytes,time_us,busbw_gbps,placement,note\n" +
+		"s,H20,alltoall,NCCL,8,1,65536,9.5,,,ok\n" +
+		"s,H20,alltoall,NCCL,8,1,1MiB,14.8,,,size with a unit\n" +
+		"s,H20,alltoall,NCCL,8,1,1048576,-3,,,negative time\n" +
+		"s,H20,alltoall,NCCL,8,1,1048576,14.8,,sideways,bad placement\n"
+	ps, problems, err := ReadTidyCSV(strings.NewReader(in), "t.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 1 || ps[0].Time != 9.5e-6 || ps[0].Size != 65536 {
+		t.Errorf("points %+v; want one, 65536 B in 9.5 us", ps)
+	}
+	// Column is the 1-based byte where the bad field starts in its line.
+	lines := strings.Split(in, "\n")
+	want := []struct {
+		line, col int
+		err       error
+	}{
+		{3, strings.Index(lines[2], "1MiB") + 1, nccltests.ErrNumber},
+		{4, strings.Index(lines[3], "-3") + 1, nccltests.ErrNumber},
+		{5, strings.Index(lines[4], "sideways") + 1, ErrValue},
+	}
+	if len(problems) != len(want) {
+		t.Fatalf("problems %v; want %d", problems, len(want))
+	}
+	for i, w := range want {
+		var pe *nccltests.ParseError
+		if !errors.As(problems[i], &pe) || pe.Line != w.line || pe.Column != w.col || !errors.Is(pe, w.err) {
+			t.Errorf("problem %d: %v; want line %d column %d %v", i, problems[i], w.line, w.col, w.err)
+		}
+	}
+	// A spreadsheet's byte-order mark does not hide the first column.
+	ps, _, err = ReadTidyCSV(strings.NewReader("\ufeffsource,size_bytes,time_us\nsheet,8,1.5\n"), "bom.csv")
+	if err != nil || ps[0].Source != "sheet" {
+		t.Errorf("BOM: %v, %+v", err, ps)
+	}
+	if _, _, err := ReadTidyCSV(strings.NewReader("a,b\n1,2\n"), "h.csv"); !errors.Is(err, ErrHeader) {
+		t.Errorf("header without size_bytes: %v, want ErrHeader", err)
+	}
+}
+
+func TestReadFileMissing(t *testing.T) {
+	if _, err := ReadFile("testdata/does-not-exist.log", nil); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+}
