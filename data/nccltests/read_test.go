@@ -67,7 +67,7 @@ func TestParseErrorColumn(t *testing.T) {
 }
 
 // Read returns the tests one at a time, in file order, then io.EOF, and
-// io.EOF again.
+// io.EOF again. A Reader of an *os.File takes its name.
 func TestReadOneAtATime(t *testing.T) {
 	f, err := os.Open("testdata/multi_tests.log")
 	if err != nil {
@@ -75,6 +75,9 @@ func TestReadOneAtATime(t *testing.T) {
 	}
 	defer f.Close()
 	r := NewReader(f)
+	if r.Name != "testdata/multi_tests.log" {
+		t.Errorf("Name %q; want the *os.File's name", r.Name)
+	}
 	// The fixture's header: all_reduce, reduce_scatter, broadcast and
 	// all_gather_perf, starting at lines 5, 42, 76 and 112.
 	for i, want := range []struct {

@@ -40,7 +40,8 @@ import (
 // Problems, so one garbled line in a long capture costs one point.
 type Reader struct {
 	// Name is the file name that every ParseError and Test.Source carry;
-	// "" for none.
+	// "" for none. NewReader sets it to the reader's Name() when it has one
+	// (an *os.File), as topo.Parse does.
 	Name string
 	// Options override what the reader infers.
 	Options
@@ -55,7 +56,11 @@ type Reader struct {
 
 // NewReader returns a Reader that reads from r.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{in: lineReader{r: r}}
+	rd := &Reader{in: lineReader{r: r}}
+	if n, ok := r.(interface{ Name() string }); ok {
+		rd.Name = n.Name()
+	}
+	return rd
 }
 
 // Read returns the next test, or io.EOF after the last. A test is returned
