@@ -1,6 +1,7 @@
 package nccl
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -76,11 +77,45 @@ var logCases = []logCase{
 	},
 }
 
+// printTol is the print precision of the table: "%8.1f/%6.1f" rounds to
+// 0.05, and NCCL computes in float32.
+const printTol = 0.05 + 1e-6
+
+// tableDiff compares a model with a printed table cell by cell: the cells
+// compared, the largest deviations within printTol, and the cells outside.
+func tableDiff(m *Model, tun *Tuning, skip map[cell]string) (n int, maxLat, maxBW float64, bad []string) {
+	for f := range Func(NumFuncs) {
+		for a := range Algorithm(NumAlgorithms) {
+			if !tun.Seen[f][a] {
+				continue
+			}
+			for p := range Protocol(NumProtocols) {
+				n++
+				lat := m.Latency(f, a, p) / usec
+				if d := math.Abs(lat - tun.Lat[f][a][p]); d > printTol {
+					bad = append(bad, fmt.Sprintf("%v %v/%v latency: model %.3f us, log %.1f", f, a, p, lat, tun.Lat[f][a][p]))
+				} else {
+					maxLat = math.Max(maxLat, d)
+				}
+				if _, ok := skip[cell{f, a, p}]; ok {
+					continue
+				}
+				bw := m.Bandwidth(f, a, p) / gbps
+				if d := math.Abs(bw - tun.BW[f][a][p]); d > printTol {
+					bad = append(bad, fmt.Sprintf("%v %v/%v bandwidth: model %.3f GB/s, log %.1f", f, a, p, bw, tun.BW[f][a][p]))
+				} else {
+					maxBW = math.Max(maxBW, d)
+				}
+			}
+		}
+	}
+	return n, maxLat, maxBW, bad
+}
+
 // TestLogTables checks the model against every cell of the TUNING tables of
 // public logs (sources in each testdata file): the latency and bandwidth
 // NCCL printed with one decimal must be within 0.05 of the model's.
 func TestLogTables(t *testing.T) {
-	const tol = 0.05 + 1e-6 // "%8.1f/%6.1f" rounds to 0.05; NCCL computes in float32
 	for _, lc := range logCases {
 		t.Run(lc.file, func(t *testing.T) {
 			tun := readTuningFile(t, lc.file)
@@ -88,37 +123,47 @@ func TestLogTables(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			n, maxLat, maxBW := 0, 0.0, 0.0
-			for f := range Func(NumFuncs) {
-				for a := range Algorithm(NumAlgorithms) {
-					if !tun.Seen[f][a] {
-						continue
-					}
-					for p := range Protocol(NumProtocols) {
-						lat := m.Latency(f, a, p) / usec
-						bw := m.Bandwidth(f, a, p) / gbps
-						if d := math.Abs(lat - tun.Lat[f][a][p]); d > tol {
-							t.Errorf("%v %v/%v latency: model %.3f us, log %.1f", f, a, p, lat, tun.Lat[f][a][p])
-						} else {
-							maxLat = math.Max(maxLat, d)
-						}
-						if _, ok := lc.skip[cell{f, a, p}]; ok {
-							continue
-						}
-						if d := math.Abs(bw - tun.BW[f][a][p]); d > tol {
-							t.Errorf("%v %v/%v bandwidth: model %.3f GB/s, log %.1f", f, a, p, bw, tun.BW[f][a][p])
-						} else {
-							maxBW = math.Max(maxBW, d)
-						}
-						n++
-					}
-				}
+			n, maxLat, maxBW, bad := tableDiff(m, tun, lc.skip)
+			for _, b := range bad {
+				t.Error(b)
 			}
 			if n == 0 {
 				t.Fatal("no cells compared")
 			}
-			t.Logf("%d cells: max |latency - log| %.3f us, max |bandwidth - log| %.3f GB/s; %v", n, maxLat, maxBW, tun.Problems)
+			t.Logf("%d cells (%d bandwidths left out): max |latency - log| %.3f us, max |bandwidth - log| %.3f GB/s; %v", n, len(lc.skip), maxLat, maxBW, tun.Problems)
 		})
+	}
+}
+
+// TestLogTablesDateVersion checks that the tables tell NCCL versions apart:
+// of the release tags, only those the testdata file names reproduce every
+// cell. The 2.20 table needs CollNetDirect AllGather (2.20 on) and Ring/LL
+// at a quarter (before 2.21); the 2.29.7 table needs PAT at 0.75 (2.24 on)
+// and NVLS skipped below two channels (2.28 on).
+func TestLogTablesDateVersion(t *testing.T) {
+	tags := []Version{{2, 18, 6}, {2, 19, 4}, {2, 20, 5}, {2, 21, 5}, {2, 22, 3}, {2, 23, 4}, {2, 24, 3}, {2, 25, 1},
+		{2, 26, 6}, {2, 27, 7}, {2, 28, 3}, {2, 28, 9}, {2, 29, 7}, {2, 30, 7}}
+	want := map[string]string{
+		"tuning_2.29.7_rtx5090_2x1_socket.log": "[2.28.3 2.28.9 2.29.7 2.30.7]",
+		"tuning_2.20_h100_2x8_nccl1519.log":    "[2.20.5]",
+	}
+	for _, lc := range logCases {
+		tun := readTuningFile(t, lc.file)
+		var match []string
+		for _, v := range tags {
+			cfg := lc.cfg
+			cfg.Version = v
+			m, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, _, bad := tableDiff(m, tun, lc.skip); len(bad) == 0 {
+				match = append(match, v.String())
+			}
+		}
+		if got := fmt.Sprint(match); got != want[lc.file] {
+			t.Errorf("%s: reproduced by %s, want %s", lc.file, got, want[lc.file])
+		}
 	}
 }
 

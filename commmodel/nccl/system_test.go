@@ -1,0 +1,165 @@
+package nccl
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestParseGPU checks GPU names as nccl-tests' Rank lines print them; the
+// expected figures are gpuTable's, whose sources it lists.
+func TestParseGPU(t *testing.T) {
+	cases := []struct {
+		name      string
+		want      string
+		cc, links int
+	}{
+		{"NVIDIA H100 80GB HBM3", "H100 SXM", 90, 18},
+		{"NVIDIA H100 PCIe", "H100 PCIe", 90, 0},
+		{"NVIDIA H100 NVL", "H100 NVL", 90, 0},
+		{"NVIDIA A100-SXM4-80GB", "A100 SXM4", 80, 12},
+		{"NVIDIA A100 80GB PCIe", "A100 PCIe", 80, 0},
+		{"NVIDIA A800-SXM4-80GB", "A800 SXM4", 80, 8},
+		{"Tesla V100-SXM2-32GB", "V100 SXM2", 70, 6},
+		{"Tesla V100S-PCIE-32GB", "V100S PCIe", 70, 0},
+		{"Tesla T4", "T4", 75, 0},
+		{"NVIDIA H20", "H20", 90, 18},
+		{"NVIDIA H20-3e", "H20", 90, 18},
+		{"NVIDIA H200", "H200 SXM", 90, 18},
+		{"NVIDIA H800", "H800 SXM", 90, 8},
+		{"NVIDIA GH200 480GB", "GH200", 90, 18},
+		{"NVIDIA B200", "B200", 100, 18},
+		{"NVIDIA GB200", "GB200", 100, 18},
+		{"NVIDIA B300 SXM6 AC", "B300", 103, 18},
+		{"NVIDIA GB300", "GB300", 103, 18},
+		{"NVIDIA L40S", "L40S", 89, 0},
+		{"NVIDIA L40", "L40", 89, 0},
+		{"NVIDIA L4", "L4", 89, 0},
+		{"NVIDIA A10G", "A10G", 86, 0},
+		{"NVIDIA GeForce RTX 4090", "GeForce RTX 4090", 89, 0},
+		{"NVIDIA GeForce RTX 5090", "GeForce RTX 5090", 120, 0},
+	}
+	for _, c := range cases {
+		g, err := ParseGPU(c.name)
+		if err != nil || g.Name != c.want || g.CompCap != c.cc || g.NVLinks != c.links {
+			t.Errorf("ParseGPU(%q) = %+v, %v; want %s, SM%d, %d links", c.name, g, err, c.want, c.cc, c.links)
+		}
+	}
+	for _, name := range []string{"NVIDIA Quadro GV100", "AMD Instinct MI300X", ""} {
+		if _, err := ParseGPU(name); !errors.Is(err, ErrUnknownGPU) {
+			t.Errorf("ParseGPU(%q): err = %v, want ErrUnknownGPU", name, err)
+		}
+	}
+}
+
+// TestSystemGraphs checks the simplified search against GRAPH lines and
+// per-call times of public logs.
+func TestSystemGraphs(t *testing.T) {
+	h100, _ := ParseGPU("NVIDIA H100 80GB HBM3")
+	h20, _ := ParseGPU("NVIDIA H20")
+
+	// NVIDIA/nccl issue #1189 (testdata/graph_h20_2gpu_2nic_nccl1189.log):
+	// 2 H20 per node, each with its own 400G NIC, PCIe Gen5.
+	f, err := os.Open("testdata/graph_h20_2gpu_2nic_nccl1189.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	logged, n, err := ReadGraphs(f)
+	if err != nil || n != 1 {
+		t.Fatalf("ReadGraphs: %d graphs, %v", n, err)
+	}
+	gs, err := System{GPU: h20, GPUsPerNode: 2, Nodes: 2, NVSwitch: true, NICs: 2, NICBW: 50e9}.Graphs(Version{2, 21, 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, w := gs.Ring, logged.Ring; r.NChannels != w.NChannels || r.BWIntra != w.BWIntra || r.BWInter != w.BWInter || r.TypeIntra != w.TypeIntra || r.TypeInter != w.TypeInter {
+		t.Errorf("H20 2 x 2 ring %+v, log %+v", r, w)
+	}
+
+	cases := []struct {
+		name   string
+		sys    System
+		v      Version
+		ringCh int
+		ringBW float64
+		source string
+	}{
+		// 18 x 20.0 GB/s = 360 before 2.20: 6 channels at 60 fill it, doubled to 12 x 30.
+		{"8 x H100, 2.19", System{GPU: h100, GPUsPerNode: 8, Nodes: 1, NVSwitch: true}, Version{2, 19, 4}, 12, 30,
+			"NVIDIA/nccl issue #1367: maxBw 360.0 totalBw 360.0, 12 ring channels, 24 after duplication"},
+		// 18 x 20.6 = 370.8: the same 12 x 30, which the Ring/Simple time of
+		// NVIDIA/nccl #1595 confirms (TestLogCalls).
+		{"8 x H100, 2.21", System{GPU: h100, GPUsPerNode: 8, Nodes: 1, NVSwitch: true}, Version{2, 21, 5}, 12, 30,
+			"NVIDIA/nccl issue #1595: 805306368 B Ring/Simple in 3970.683594 us"},
+		// 200G NICs, one per GPU: 8 channels at 24 GB/s.
+		{"3 x 8 H100, 200G NICs, 2.22", System{GPU: h100, GPUsPerNode: 8, Nodes: 3, NVSwitch: true, NICs: 8, NICBW: 25e9}, Version{2, 22, 3}, 8, 24,
+			"NVIDIA/nccl issue #1453: 8589934592 B Ring/Simple in 86069.968750 us (TestLogCalls)"},
+	}
+	for _, c := range cases {
+		gs, err := c.sys.Graphs(c.v)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if gs.Ring.NChannels != c.ringCh || gs.Ring.BWIntra != c.ringBW || gs.Tree.NChannels != c.ringCh {
+			t.Errorf("%s: ring %d x %g (tree %d), want %d x %g (%s)", c.name, gs.Ring.NChannels, gs.Ring.BWIntra, gs.Tree.NChannels, c.ringCh, c.ringBW, c.source)
+		}
+	}
+
+	// The 8 x H100 node of ExampleModel_Choose, derived: ring and tree 12 x
+	// 30, NVLS 8 x 40/60 (src/graph/search.cc traced by hand), so the same
+	// switch from Ring/LL to NVLS/Simple at 2 MiB.
+	sys := System{GPU: h100, GPUsPerNode: 8, Nodes: 1, NVSwitch: true, NVLS: true}
+	cfg, err := sys.Config(Latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := h100Node(Latest).Graphs
+	want.Ring.TypeInter, want.Tree.TypeInter, want.NVLS.TypeInter = PathPIX, PathPIX, PathPIX
+	if cfg.Graphs.Ring != want.Ring || cfg.Graphs.Tree != want.Tree || cfg.Graphs.NVLS != want.NVLS {
+		t.Errorf("8 x H100 graphs\n%+v\nwant\n%+v", cfg.Graphs, want)
+	}
+}
+
+// TestSystemErrors checks that a System the search cannot handle is refused.
+func TestSystemErrors(t *testing.T) {
+	h100, _ := ParseGPU("NVIDIA H100 80GB HBM3")
+	for _, s := range []System{
+		{GPU: h100, GPUsPerNode: 0, Nodes: 1},
+		{GPU: GPU{Name: "unknown"}, GPUsPerNode: 8, Nodes: 1},
+		{GPU: GPU{Name: "no links", CompCap: 90}, GPUsPerNode: 8, Nodes: 1, NVSwitch: true},
+		{GPU: h100, GPUsPerNode: 8, Nodes: 2, NVSwitch: true}, // no NICs
+		{GPU: h100, GPUsPerNode: 8, Nodes: 1, PCIeBW: -1},
+	} {
+		if _, err := s.Graphs(Latest); err == nil {
+			t.Errorf("%+v accepted", s)
+		}
+	}
+}
+
+// TestReadGraphs checks that ReadGraphs keeps the first rank's searches in
+// NCCL's order (ring, tree, CollNet chain and direct, NVLS) when ranks
+// interleave; the lines are in ncclTopoPrintGraph's format with made-up
+// values.
+func TestReadGraphs(t *testing.T) {
+	log := `a:1:2 [0] NCCL INFO Pattern 4, crossNic 0, nChannels 12, bw 30.000000/30.000000, type NVL/PIX, sameChannels 1
+a:9:9 [1] NCCL INFO Pattern 4, crossNic 0, nChannels 2, bw 5.000000/5.000000, type NVL/PIX, sameChannels 1
+a:1:2 [0] NCCL INFO Pattern 1, crossNic 0, nChannels 12, bw 40.000000/30.000000, type NVL/PIX, sameChannels 0
+a:1:2 [0] NCCL INFO Pattern 3, crossNic 0, nChannels 12, bw 30.000000/24.000000, type NVL/PIX, sameChannels 0
+a:1:2 [0] NCCL INFO Pattern 6, crossNic 0, nChannels 8, bw 30.000000/24.000000, type NVL/PIX, sameChannels 0
+a:1:2 [0] NCCL INFO Pattern 5, crossNic 0, nChannels 8, bw 40.000000/48.000000, type NVL/PIX, sameChannels 0
+`
+	gs, n, err := ReadGraphs(strings.NewReader(log))
+	if err != nil || n != 5 {
+		t.Fatalf("ReadGraphs: %d graphs, %v", n, err)
+	}
+	if gs.Ring.NChannels != 12 || gs.Tree.BWIntra != 40 || gs.CollNetChain.BWInter != 24 || gs.CollNetDirect.NChannels != 8 || gs.NVLS.BWInter != 48 || !gs.Ring.SameChannels {
+		t.Errorf("ReadGraphs = %+v", gs)
+	}
+	_, _, err = ReadGraphs(strings.NewReader("ok\nx Pattern 4, crossNic 0, nChannels 1, bw 1.0/1.0, type NVL/QPI, sameChannels 1\n"))
+	var le *LineError
+	if !errors.As(err, &le) || le.Line != 2 {
+		t.Errorf("bad path type: err = %v, want a *LineError at line 2", err)
+	}
+}
