@@ -1,71 +1,240 @@
 package commmodel
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
 
-// Units of text in and out follow nccl-tests: decimal prefixes are powers of
-// 1000 (GB/s = 1e9 B/s), binary prefixes powers of 1024.
+// The amount grammar is stated once, in the package documentation ("Amounts
+// in text"). This file holds its one parser and one formatter per kind of
+// amount: sizes, durations, bandwidths and times per byte.
 
-var sizeUnits = map[string]float64{
-	"": 1, "b": 1,
-	"k": 1e3, "kb": 1e3, "m": 1e6, "mb": 1e6, "g": 1e9, "gb": 1e9, "t": 1e12, "tb": 1e12,
-	"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
+// The causes of an AmountError; errors.Is finds them in its Err.
+var (
+	// ErrSyntax: the text does not start with a decimal number.
+	ErrSyntax = errors.New("not a number")
+	// ErrUnit: the unit is missing where one is required, unknown, or
+	// ambiguous (such as "kb" or "mb").
+	ErrUnit = errors.New("bad unit")
+	// ErrRange: the amount is negative (zero for a bandwidth), too large,
+	// or too small to represent.
+	ErrRange = errors.New("out of range")
+	// ErrFraction: a size is not a whole number of bytes (such as "12b",
+	// 1.5 B).
+	ErrFraction = errors.New("not a whole number of bytes")
+)
+
+// An AmountError reports an amount that could not be read.
+type AmountError struct {
+	Kind string // what was read: "size", "duration", "bandwidth" or "time per byte"
+	Text string // the text as given
+	Err  error  // why, wrapping ErrSyntax, ErrUnit, ErrRange or ErrFraction
 }
 
-var durationUnits = map[string]float64{
+func (e *AmountError) Error() string {
+	return e.Kind + " " + strconv.Quote(e.Text) + ": " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *AmountError) Unwrap() error { return e.Err }
+
+// cause is an error whose message is msg and which wraps one of the sentinels.
+type cause struct {
+	kind error
+	msg  string
+}
+
+func (c *cause) Error() string { return c.msg }
+func (c *cause) Unwrap() error { return c.kind }
+
+func causef(kind error, format string, args ...any) error {
+	return &cause{kind, fmt.Sprintf(format, args...)}
+}
+
+// maxSize is the largest size ParseSize accepts, 2^62 B: sums and products
+// of a few sizes stay within int64.
+const maxSize = 1 << 62
+
+// The unit names, in the order the error messages list them.
+const (
+	sizeUnits     = "B, kB/KB, MB, GB, TB, KiB, MiB, GiB, TiB, or bits: b, Kb, Mb, Gb, Tb, Kib, ..., Gbit"
+	durationUnits = "ns, us, µs, ms, s"
+)
+
+// prefixes maps a size prefix to its multiplier. Lower-case k is SI's
+// spelling and K the common one; m, g and t are not prefixes (m is milli).
+var prefixes = map[string]int64{
+	"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12,
+	"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40,
+}
+
+// durationScales maps a duration unit to seconds.
+var durationScales = map[string]float64{
 	"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1,
 }
 
-var bandwidthUnits = map[string]float64{
-	"b/s": 1, "kb/s": 1e3, "mb/s": 1e6, "gb/s": 1e9, "tb/s": 1e12,
-	"kib/s": 1 << 10, "mib/s": 1 << 20, "gib/s": 1 << 30,
-	"gbit/s": 1e9 / 8, "gbps": 1e9 / 8, "mbit/s": 1e6 / 8,
-}
-
-// splitNumber splits "12.5 MiB" into 12.5 and "MiB".
-func splitNumber(s string) (float64, string, error) {
+// splitAmount splits s, spaces trimmed, into its number literal and its
+// unit: "12.5 MiB" is "12.5" and "MiB". The literal is
+//
+//	[+-] (digits [. digits] | . digits) [(e|E) [+-] digits]
+//
+// so that "Inf", "NaN", "0x10" and "1_000" are not numbers.
+func splitAmount(s string) (num, unit string, err error) {
 	s = strings.TrimSpace(s)
 	i := 0
-	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.' || s[i] == '+' || s[i] == '-' ||
-		(s[i] == 'e' || s[i] == 'E') && i > 0 && i+1 < len(s) && (s[i+1] >= '0' && s[i+1] <= '9' || s[i+1] == '-' || s[i+1] == '+')) {
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		i++
 	}
-	if i == 0 {
-		return 0, "", fmt.Errorf("%q does not start with a number", s)
+	digits := 0
+	for ; i < len(s) && isDigit(s[i]); i++ {
+		digits++
 	}
-	v, err := strconv.ParseFloat(s[:i], 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, "", fmt.Errorf("%q: bad number %q", s, s[:i])
+	if i < len(s) && s[i] == '.' {
+		i++
+		for ; i < len(s) && isDigit(s[i]); i++ {
+			digits++
+		}
 	}
-	return v, strings.TrimSpace(s[i:]), nil
+	if digits == 0 {
+		return "", "", causef(ErrSyntax, "does not start with a number")
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		if j < len(s) && isDigit(s[j]) {
+			for j < len(s) && isDigit(s[j]) {
+				j++
+			}
+			i = j
+		}
+	}
+	return s[:i], strings.TrimSpace(s[i:]), nil
 }
 
-// ParseSize reads a byte count such as "4096", "64KB" (64000), "64 KiB" (65536)
-// or "1.5MiB". The result must be a non-negative whole number of bytes.
+// amount splits s and reads its number: the literal, its value and the unit.
+func amount(s string) (num string, v float64, unit string, err error) {
+	if num, unit, err = splitAmount(s); err == nil {
+		v, err = number(num)
+	}
+	return num, v, unit, err
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// number reads a literal from splitAmount as a float64: finite, never the
+// zero of an underflow, and never negative unless negative is set.
+func number(num string) (float64, error) {
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsInf(v, 0) {
+		return 0, causef(ErrRange, "%s is too large", num)
+	}
+	if v == 0 && strings.ContainsAny(strings.SplitN(strings.ToLower(num), "e", 2)[0], "123456789") {
+		return 0, causef(ErrRange, "%s is too small", num)
+	}
+	if v < 0 {
+		return 0, causef(ErrRange, "negative")
+	}
+	return v + 0, nil // -0 is 0
+}
+
+// sizeUnit reads a size unit: a prefix and B (byte), b or bit (bit). The
+// unit is mult bytes, or mult bits when bits is set.
+func sizeUnit(u string) (mult int64, bits bool, err error) {
+	base := ""
+	switch {
+	case strings.HasSuffix(u, "bit"):
+		base = "bit"
+	case strings.HasSuffix(u, "B"):
+		base = "B"
+	case strings.HasSuffix(u, "b"):
+		base = "b"
+	}
+	p := strings.TrimSuffix(u, base)
+	m, ok := prefixes[p]
+	if base == "" || !ok || p == "k" && base == "b" {
+		return 0, false, sizeUnitError(u)
+	}
+	return m, base != "B", nil
+}
+
+// sizeUnitError explains why u is not a size unit, naming what the writer
+// may have meant when only the case is wrong ("mb", "GIB") or the base is
+// missing ("M").
+func sizeUnitError(u string) error {
+	l := strings.ToLower(u)
+	l = strings.TrimSuffix(strings.TrimSuffix(l, "bit"), "b")
+	if l == "k" || l == "m" || l == "g" || l == "t" || l == "ki" || l == "mi" || l == "gi" || l == "ti" {
+		p := strings.ToUpper(l[:1])
+		if len(l) == 2 {
+			return causef(ErrUnit, "%q is ambiguous: write %siB for bytes or %sib for bits (units are case-sensitive; b is a bit)", u, p, p)
+		}
+		return causef(ErrUnit, "%q is ambiguous: write %sB (bytes), %siB (binary bytes) or %sb (bits) (units are case-sensitive; b is a bit)", u, p, p, p)
+	}
+	if u == "" {
+		return causef(ErrUnit, "missing unit (want %s)", sizeUnits)
+	}
+	return causef(ErrUnit, "unknown unit %q (want %s)", u, sizeUnits)
+}
+
+// ParseSize reads a size and returns it in bytes: "4096" (a bare number is
+// bytes), "64KB" (64000), "64 KiB" (65536), "1.5MiB", "8Gb" (bits: 1e9 B).
+// The result is a whole number of bytes from 0 to 2^62: a size in bits that
+// is not ("12b") is refused with ErrFraction, never rounded.
 func ParseSize(s string) (int64, error) {
-	v, unit, err := splitNumber(s)
+	n, err := parseSize(s)
 	if err != nil {
-		return 0, fmt.Errorf("size %w", err)
+		return 0, &AmountError{"size", s, err}
 	}
-	f, ok := sizeUnits[strings.ToLower(unit)]
-	if !ok {
-		return 0, fmt.Errorf("size %q: unknown unit %q (want B, KB, MB, GB, KiB, MiB, GiB)", s, unit)
-	}
-	b := v * f
-	if b < 0 || b > math.MaxInt64/2 {
-		return 0, fmt.Errorf("size %q: out of range", s)
-	}
-	if b != math.Trunc(b) {
-		return 0, fmt.Errorf("size %q: %g is not a whole number of bytes", s, b)
-	}
-	return int64(b), nil
+	return n, nil
 }
 
-// ParseSizes reads a comma-separated list of sizes.
+func parseSize(s string) (int64, error) {
+	num, v, unit, err := amount(s)
+	if err != nil {
+		return 0, err
+	}
+	mult, bits, err := sizeUnit(unit)
+	if unit == "" {
+		mult, bits, err = 1, false, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if v == 0 {
+		return 0, nil
+	}
+	if v*float64(mult) > 8*maxSize {
+		return 0, causef(ErrRange, "more than 2^62 bytes")
+	}
+	// Exact arithmetic: "0.3KB" is 300 B, not 300.00000000000006. The
+	// literal's exponent is bounded, since v is neither 0 nor an underflow
+	// nor too large.
+	r, ok := new(big.Rat).SetString(num)
+	if !ok {
+		return 0, causef(ErrSyntax, "bad number %q", num)
+	}
+	r.Mul(r, new(big.Rat).SetInt64(mult))
+	if bits {
+		r.Quo(r, big.NewRat(8, 1))
+	}
+	if !r.IsInt() {
+		f, _ := r.Float64()
+		return 0, causef(ErrFraction, "%s B is not a whole number of bytes", strconv.FormatFloat(f, 'g', -1, 64))
+	}
+	if r.Num().Cmp(big.NewInt(maxSize)) > 0 {
+		return 0, causef(ErrRange, "more than 2^62 bytes")
+	}
+	return r.Num().Int64(), nil
+}
+
+// ParseSizes reads a comma-separated list of sizes ("64KiB,1MB, 1GiB"), each
+// as ParseSize does.
 func ParseSizes(s string) ([]int64, error) {
 	var out []int64
 	for _, f := range strings.Split(s, ",") {
@@ -78,50 +247,181 @@ func ParseSizes(s string) ([]int64, error) {
 	return out, nil
 }
 
-// ParseDuration reads a duration such as "2us", "15 µs", "0.5ms" or "1e-6s"
-// and returns seconds. A bare number is an error: the unit must be named.
-func ParseDuration(s string) (float64, error) {
-	v, unit, err := splitNumber(s)
-	if err != nil {
-		return 0, fmt.Errorf("duration %w", err)
+// durationUnit reads a duration unit and returns it in seconds.
+func durationUnit(u string) (float64, error) {
+	if f, ok := durationScales[u]; ok {
+		return f, nil
 	}
-	f, ok := durationUnits[strings.ToLower(unit)]
-	if !ok {
-		return 0, fmt.Errorf("duration %q: unknown or missing unit %q (want ns, us, µs, ms, s)", s, unit)
+	if u == "" {
+		return 0, causef(ErrUnit, "missing unit (want %s)", durationUnits)
 	}
-	if v < 0 {
-		return 0, fmt.Errorf("duration %q is negative", s)
-	}
-	if math.IsInf(v*f, 0) {
-		return 0, fmt.Errorf("duration %q: out of range", s)
-	}
-	return v * f, nil
+	return 0, causef(ErrUnit, "unknown unit %q (want %s)", u, durationUnits)
 }
 
-// ParseBandwidth reads a bandwidth such as "350GB/s" (3.5e11 B/s), "20 GiB/s"
-// or "400Gb/s" (bits: 5e10 B/s) and returns bytes per second. "Gb/s" with a
-// lower-case b is bits, as network line rates are written; "GB/s" is bytes.
-func ParseBandwidth(s string) (float64, error) {
-	v, unit, err := splitNumber(s)
+// ParseDuration reads a duration such as "2us", "15 µs", "0.5ms" or "1e-6s"
+// and returns seconds. The unit is required: a bare number is an error.
+func ParseDuration(s string) (float64, error) {
+	v, err := parseScaled(s, func(u string) (float64, error) { return durationUnit(u) })
 	if err != nil {
-		return 0, fmt.Errorf("bandwidth %w", err)
+		return 0, &AmountError{"duration", s, err}
 	}
-	var f float64
-	var ok bool
-	if strings.HasSuffix(unit, "b/s") && !strings.HasSuffix(unit, "B/s") && len(unit) > 3 {
-		// Gb/s, Mb/s: bits per second.
-		f, ok = bandwidthUnits[strings.ToLower(strings.TrimSuffix(unit, "b/s"))+"bit/s"]
-	} else {
-		f, ok = bandwidthUnits[strings.ToLower(unit)]
-	}
-	if !ok {
-		return 0, fmt.Errorf("bandwidth %q: unknown or missing unit %q (want GB/s, GiB/s, Gb/s)", s, unit)
-	}
-	if v <= 0 {
-		return 0, fmt.Errorf("bandwidth %q must be positive", s)
-	}
-	if math.IsInf(v*f, 0) {
-		return 0, fmt.Errorf("bandwidth %q: out of range", s)
-	}
-	return v * f, nil
+	return v, nil
 }
+
+// ParseBandwidth reads a bandwidth, a size unit per second, and returns
+// bytes per second: "350GB/s" (3.5e11), "20 GiB/s", "400Gb/s" (bits: 5e10).
+// The unit is required and the bandwidth must be positive.
+func ParseBandwidth(s string) (float64, error) {
+	v, err := parseScaled(s, bandwidthUnit)
+	if err == nil && v == 0 {
+		err = causef(ErrRange, "must be positive")
+	}
+	if err != nil {
+		return 0, &AmountError{"bandwidth", s, err}
+	}
+	return v, nil
+}
+
+func bandwidthUnit(u string) (float64, error) {
+	size, ok := strings.CutSuffix(u, "/s")
+	if !ok || size == "" {
+		if u == "" {
+			return 0, causef(ErrUnit, "missing unit (want a size per second: GB/s, GiB/s, Gb/s)")
+		}
+		if p, ok := strings.CutSuffix(u, "ps"); ok {
+			return 0, causef(ErrUnit, "unknown unit %q (write %s/s)", u, p)
+		}
+		return 0, causef(ErrUnit, "unknown unit %q (want a size per second: GB/s, GiB/s, Gb/s)", u)
+	}
+	return bytesPer(size)
+}
+
+// bytesPer returns the bytes in one size unit, a fraction for bits.
+func bytesPer(u string) (float64, error) {
+	mult, bits, err := sizeUnit(u)
+	if err != nil {
+		return 0, err
+	}
+	if bits {
+		return float64(mult) / 8, nil
+	}
+	return float64(mult), nil
+}
+
+// ParseTimePerByte reads a time per byte, such as the reduction cost γ of a
+// Link, and returns seconds per byte. It is a duration unit, a slash and a
+// size unit: "0.01ns/B" (1e-11 s/B), "10 ns/KB" (1e-11 s/B), "1us/MiB". A
+// bare number is seconds per byte ("1e-11").
+func ParseTimePerByte(s string) (float64, error) {
+	v, err := parseScaled(s, func(u string) (float64, error) {
+		if u == "" {
+			return 1, nil
+		}
+		d, size, ok := strings.Cut(u, "/")
+		if !ok {
+			return 0, causef(ErrUnit, "unknown unit %q (want a duration per size: ns/B, us/MB)", u)
+		}
+		sec, err := durationUnit(d)
+		if err != nil {
+			return 0, err
+		}
+		b, err := bytesPer(size)
+		if err != nil {
+			return 0, err
+		}
+		return sec / b, nil
+	})
+	if err != nil {
+		return 0, &AmountError{"time per byte", s, err}
+	}
+	return v, nil
+}
+
+// parseScaled reads a number and a unit that scale returns the size of.
+func parseScaled(s string, scale func(unit string) (float64, error)) (float64, error) {
+	_, v, unit, err := amount(s)
+	if err != nil {
+		return 0, err
+	}
+	f, err := scale(unit)
+	if err != nil {
+		return 0, err
+	}
+	x := v * f
+	switch {
+	case math.IsInf(x, 0):
+		return 0, causef(ErrRange, "too large")
+	case x == 0 && v != 0:
+		return 0, causef(ErrRange, "too small")
+	}
+	return x, nil
+}
+
+// FormatNumber writes v under the precision rule of every formatter here:
+// three significant digits, trailing zeros dropped, and no exponent from 1
+// to 1e6: 64, 1.5, 0.25, 1020, 1e+09. NaN and infinities are "NaN", "+Inf"
+// and "-Inf".
+func FormatNumber(v float64) string {
+	s := strconv.FormatFloat(v, 'g', 3, 64)
+	if f, err := strconv.ParseFloat(s, 64); err == nil && math.Abs(f) >= 1 && math.Abs(f) < 1e6 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return s
+}
+
+// A scale is the prefixed units of one kind of amount, in increasing size.
+type scale struct {
+	steps []float64 // the size of each unit, in the SI base unit
+	names []string
+}
+
+var (
+	sizeScale      = scale{[]float64{1, 1 << 10, 1 << 20, 1 << 30, 1 << 40}, []string{"B", "KiB", "MiB", "GiB", "TiB"}}
+	bandwidthScale = scale{[]float64{1, 1e3, 1e6, 1e9, 1e12}, []string{"B/s", "KB/s", "MB/s", "GB/s", "TB/s"}}
+	durationScale  = scale{[]float64{1e-9, 1e-6, 1e-3, 1}, []string{"ns", "µs", "ms", "s"}}
+)
+
+// format writes v in the largest unit not above |v| (the smallest for
+// smaller v), moving up one unit when rounding reaches it: 999.7e-6 s is
+// "1 ms", not "1000 µs". NaN and infinities have no unit.
+func (sc scale) format(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return FormatNumber(v)
+	}
+	i := 0
+	for i+1 < len(sc.steps) && math.Abs(v) >= sc.steps[i+1] {
+		i++
+	}
+	s := FormatNumber(v / sc.steps[i])
+	if f, _ := strconv.ParseFloat(s, 64); i+1 < len(sc.steps) && math.Abs(f)*sc.steps[i] >= sc.steps[i+1] {
+		i++
+		s = FormatNumber(v / sc.steps[i])
+	}
+	return s + " " + sc.names[i]
+}
+
+// FormatSize writes a size in bytes with a binary prefix (the sizes of
+// nccl-tests sweeps are powers of two) and FormatNumber's precision:
+// FormatSize(65536) is "64 KiB", FormatSize(56e3) "54.7 KiB", FormatSize(512)
+// "512 B". The text may name a fraction of a byte, which ParseSize refuses.
+func FormatSize(b float64) string { return sizeScale.format(b) }
+
+// FormatBandwidth writes a bandwidth in bytes per second with a decimal
+// prefix (GB/s is 1e9 B/s, as nccl-tests prints) and FormatNumber's
+// precision: FormatBandwidth(3.5e11) is "350 GB/s".
+func FormatBandwidth(bps float64) string { return bandwidthScale.format(bps) }
+
+// FormatDuration writes a duration in seconds in ns, µs, ms or s, whichever
+// keeps the number from 1 to 1000, with FormatNumber's precision:
+// FormatDuration(2.8e-5) is "28 µs", FormatDuration(5e-10) "0.5 ns",
+// FormatDuration(0) "0 s".
+func FormatDuration(s float64) string {
+	if s == 0 {
+		return "0 s"
+	}
+	return durationScale.format(s)
+}
+
+// FormatTimePerByte writes seconds per byte as FormatDuration does, per
+// byte: FormatTimePerByte(1e-11) is "0.01 ns/B".
+func FormatTimePerByte(v float64) string { return FormatDuration(v) + "/B" }

@@ -1,47 +1,188 @@
 package commmodel
 
-import "testing"
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
 
-func TestParseUnits(t *testing.T) {
-	// DESIGN.md: KB/MB/GB are powers of 1000, KiB/MiB/GiB powers of 1024.
+// The expected values follow from the definitions the grammar states: SI
+// prefixes are powers of 1000 (k = 1e3), IEC 80000-13 binary prefixes powers
+// of 1024 (Ki = 2^10), and a byte is 8 bits.
+
+func TestParseSize(t *testing.T) {
 	for in, want := range map[string]int64{
-		"4096": 4096, "0": 0, "128B": 128, "64KB": 64000, "64 KiB": 65536, "1.5MiB": 1572864,
-		"1GB": 1e9, "2GiB": 2 << 30, "56kb": 56000, "1e3": 1000,
+		"4096": 4096, "0": 0, "-0": 0, "128B": 128, "64KB": 64000, "64kB": 64000, "64 KiB": 65536,
+		"1.5MiB": 1572864, "1GB": 1e9, "2GiB": 2 << 30, "1TiB": 1 << 40, "3TB": 3e12, "1e3": 1000,
+		"+7 B": 7, " 0.3KB ": 300, "0.1 MB": 1e5, ".5KiB": 512,
+		// Bits: 8 Gb = 8e9 bits = 1e9 B (issue 11's example).
+		"8Gb": 1e9, "8b": 1, "16 bit": 2, "1Kib": 128, "1Mbit": 125000, "4Tb": 5e11, "8Gib": 1 << 30,
+		"4611686018427387904": 1 << 62,
 	} {
 		got, err := ParseSize(in)
 		if err != nil || got != want {
 			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "KB", "-1", "1.5B", "12XB", "NaN", "1e30", "--1"} {
-		if _, err := ParseSize(bad); err == nil {
-			t.Errorf("ParseSize(%q) succeeded", bad)
+	for in, cause := range map[string]error{
+		"": ErrSyntax, "KB": ErrSyntax, "--1": ErrSyntax, "NaN": ErrSyntax, "Inf": ErrSyntax, "0x10": ErrUnit,
+		"1_000": ErrUnit, "12XB": ErrUnit, "1 byte": ErrUnit,
+		// Case decides: kb, mb and gb are used for both bytes and bits, and m is milli.
+		"56kb": ErrUnit, "1mb": ErrUnit, "1gb": ErrUnit, "1mB": ErrUnit, "1kib": ErrUnit, "1GIB": ErrUnit,
+		// A prefix without B or b: nccl-tests reads "1M" as 2^20, others as 1e6.
+		"64k": ErrUnit, "1M": ErrUnit, "1Gi": ErrUnit,
+		"-1": ErrRange, "1e30": ErrRange, "4611686018427387905": ErrRange, "1e-400": ErrRange, "1e309KB": ErrRange,
+		"1.5B": ErrFraction, "12b": ErrFraction, "1b": ErrFraction, "1e-5": ErrFraction, "0.0001KB": ErrFraction,
+	} {
+		_, err := ParseSize(in)
+		var ae *AmountError
+		if !errors.Is(err, cause) || !errors.As(err, &ae) || ae.Kind != "size" || ae.Text != in {
+			t.Errorf("ParseSize(%q): error %v, want an AmountError of kind size wrapping %v", in, err, cause)
 		}
 	}
-	for in, want := range map[string]float64{"2us": 2e-6, "15 µs": 15e-6, "15μs": 15e-6, "0.5ms": 5e-4, "1s": 1, "300ns": 3e-7, "1e-6s": 1e-6} {
+	// A huge exponent on a zero is 0, read without building 10^999999999.
+	if got, err := ParseSize("0e999999999KB"); err != nil || got != 0 {
+		t.Errorf("ParseSize(0e999999999KB) = %d, %v", got, err)
+	}
+}
+
+// The messages say what was wrong and what to write instead.
+func TestParseSizeMessages(t *testing.T) {
+	for in, want := range map[string]string{
+		"56kb": `size "56kb": "kb" is ambiguous: write KB (bytes), KiB (binary bytes) or Kb (bits)`,
+		"1mb":  `write MB (bytes), MiB (binary bytes) or Mb (bits)`,
+		"1gib": `write GiB for bytes or Gib for bits`,
+		"1M":   `"M" is ambiguous: write MB (bytes)`,
+		"12b":  `size "12b": 1.5 B is not a whole number of bytes`,
+		"12XB": `unknown unit "XB" (want B, kB/KB, MB`,
+	} {
+		if _, err := ParseSize(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseSize(%q): error %v, want it to contain %q", in, err, want)
+		}
+	}
+}
+
+func TestParseSizes(t *testing.T) {
+	got, err := ParseSizes("1KiB,2MB, 3,8Gb")
+	if want := []int64{1024, 2e6, 3, 1e9}; err != nil || len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] || got[3] != want[3] {
+		t.Errorf("ParseSizes = %v, %v; want %v", got, err, want)
+	}
+	for _, bad := range []string{"", "1KiB,", "1KiB,,2", "1KiB,2kb"} {
+		if _, err := ParseSizes(bad); err == nil {
+			t.Errorf("ParseSizes(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	for in, want := range map[string]float64{
+		"2us": 2e-6, "15 µs": 15e-6, "15μs": 15e-6, "0.5ms": 5e-4, "1s": 1, "300ns": 3e-7, "1e-6s": 1e-6, "0s": 0, "-0ns": 0,
+	} {
 		got, err := ParseDuration(in)
-		if err != nil || !closeTo(got, want, 1e-12) {
+		if err != nil || !closeTo(got, want, 1e-12) || math.Signbit(got) {
 			t.Errorf("ParseDuration(%q) = %g, %v; want %g", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"2", "2 hours", "-1us", "us", "Inf s"} {
-		if _, err := ParseDuration(bad); err == nil {
-			t.Errorf("ParseDuration(%q) succeeded", bad)
+	for in, cause := range map[string]error{
+		"2": ErrUnit, "2 hours": ErrUnit, "2US": ErrUnit, "2 Ms": ErrUnit, "us": ErrSyntax, "Inf s": ErrSyntax,
+		"-1us": ErrRange, "1e309s": ErrRange, "1e-320ns": ErrRange,
+	} {
+		if _, err := ParseDuration(in); !errors.Is(err, cause) {
+			t.Errorf("ParseDuration(%q): error %v, want %v", in, err, cause)
 		}
 	}
-	// DESIGN.md: GB/s = 1e9 B/s; Gb/s is a line rate in bits.
-	for in, want := range map[string]float64{"350GB/s": 350e9, "20 GB/s": 20e9, "1GiB/s": 1 << 30, "400Gb/s": 50e9, "100 Mb/s": 12.5e6, "5e9B/s": 5e9} {
+}
+
+func TestParseBandwidth(t *testing.T) {
+	for in, want := range map[string]float64{
+		"350GB/s": 350e9, "20 GB/s": 20e9, "20 kB/s": 20e3, "1GiB/s": 1 << 30, "5e9B/s": 5e9,
+		// Bits: a 400G NIC's line rate is 400 Gb/s = 50 GB/s.
+		"400Gb/s": 50e9, "400 Gbit/s": 50e9, "100 Mb/s": 12.5e6, "8b/s": 1, "1 Kib/s": 128,
+	} {
 		got, err := ParseBandwidth(in)
 		if err != nil || !closeTo(got, want, 1e-12) {
 			t.Errorf("ParseBandwidth(%q) = %g, %v; want %g", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"350", "0GB/s", "-1GB/s", "3 parsecs", "GB/s", "1e308TB/s"} {
-		if _, err := ParseBandwidth(bad); err == nil {
-			t.Errorf("ParseBandwidth(%q) succeeded", bad)
+	for in, cause := range map[string]error{
+		"350": ErrUnit, "350GB": ErrUnit, "3 parsecs": ErrUnit, "400Gbps": ErrUnit, "10gb/s": ErrUnit, "1kb/s": ErrUnit,
+		"GB/s": ErrSyntax, "0GB/s": ErrRange, "-1GB/s": ErrRange, "1e308TB/s": ErrRange,
+	} {
+		if _, err := ParseBandwidth(in); !errors.Is(err, cause) {
+			t.Errorf("ParseBandwidth(%q): error %v, want %v", in, err, cause)
 		}
 	}
-	if got, err := ParseSizes("1KiB,2MB, 3"); err != nil || len(got) != 3 || got[0] != 1024 || got[1] != 2e6 || got[2] != 3 {
-		t.Errorf("ParseSizes = %v, %v", got, err)
+	if _, err := ParseBandwidth("400Gbps"); err == nil || !strings.Contains(err.Error(), "write Gb/s") {
+		t.Errorf("ParseBandwidth(400Gbps): error %v, want the hint Gb/s", err)
+	}
+}
+
+// b is a bit and B a byte in sizes and bandwidths alike (issue 11: "-size
+// 8Gb" was 8e9 bytes while "-bw 8Gb/s" was 1e9 B/s).
+func TestSizeAndBandwidthAgree(t *testing.T) {
+	for _, s := range []string{"8Gb", "8GB", "1KiB", "64 kB", "16 bit", "2Mib", "1.5TB"} {
+		n, err := ParseSize(s)
+		bw, err2 := ParseBandwidth(s + "/s")
+		if err != nil || err2 != nil || float64(n) != bw {
+			t.Errorf("ParseSize(%q) = %d, %v but ParseBandwidth(%q) = %g, %v", s, n, err, s+"/s", bw, err2)
+		}
+	}
+}
+
+func TestParseTimePerByte(t *testing.T) {
+	for in, want := range map[string]float64{
+		"0.01ns/B": 1e-11, "10 ns/KB": 1e-11, "1us/MiB": 1e-6 / (1 << 20), "1ns/b": 8e-9, "1e-11": 1e-11, "0": 0, "2.5 µs/GB": 2.5e-15,
+	} {
+		got, err := ParseTimePerByte(in)
+		if err != nil || !closeTo(got, want, 1e-12) {
+			t.Errorf("ParseTimePerByte(%q) = %g, %v; want %g", in, got, err, want)
+		}
+	}
+	for in, cause := range map[string]error{
+		"1ns": ErrUnit, "1ns/": ErrUnit, "1/B": ErrUnit, "1 hour/B": ErrUnit, "1ns/kb": ErrUnit, "1s/B/s": ErrUnit,
+		"-1ns/B": ErrRange, "1e-320ns/TB": ErrRange, "ns/B": ErrSyntax,
+	} {
+		if _, err := ParseTimePerByte(in); !errors.Is(err, cause) {
+			t.Errorf("ParseTimePerByte(%q): error %v, want %v", in, err, cause)
+		}
+	}
+}
+
+func TestFormat(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+	}{
+		{FormatSize(65536), "64 KiB"},  // 2^16 B
+		{FormatSize(1 << 20), "1 MiB"}, // 2^20 B
+		{FormatSize(56e3), "54.7 KiB"}, // the article's ~56 KB decode AllReduce, 56000/1024
+		{FormatSize(512), "512 B"},     // below 1 KiB
+		{FormatSize(1023), "1020 B"},   // three digits of 1023
+		{FormatSize(1.5 * (1 << 30)), "1.5 GiB"},
+		{FormatSize(0), "0 B"},
+		{FormatSize(math.NaN()), "NaN"},
+		{FormatDuration(2.8e-5), "28 µs"},     // article: ring P=8, 14 steps x 2 us
+		{FormatDuration(3.1e-6), "3.1 µs"},    // public H20 log: empty-call floor
+		{FormatDuration(4.409e-3), "4.41 ms"}, // article: AllToAll 2x8 at 128 MB, 4409 us
+		{FormatDuration(5e-10), "0.5 ns"},     // below the smallest prefix
+		{FormatDuration(999.7e-6), "1 ms"},    // rounds up to the next prefix, not "1000 µs"
+		{FormatDuration(-2.8e-5), "-28 µs"},
+		{FormatDuration(2), "2 s"},
+		{FormatDuration(0), "0 s"},
+		{FormatBandwidth(350e9), "350 GB/s"}, // article's intra-node BW, GB/s = 1e9 B/s
+		{FormatBandwidth(20e9), "20 GB/s"},   // article's inter-node BW
+		{FormatBandwidth(12.5e6), "12.5 MB/s"},
+		{FormatBandwidth(999.9e9), "1 TB/s"},
+		{FormatTimePerByte(1e-11), "0.01 ns/B"},
+		{FormatTimePerByte(0), "0 s/B"},
+		{FormatNumber(8), "8"},
+		{FormatNumber(0.25), "0.25"},
+		{FormatNumber(1234), "1230"},
+		{FormatNumber(1e9), "1e+09"},
+		{FormatNumber(math.Inf(1)), "+Inf"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
 	}
 }
