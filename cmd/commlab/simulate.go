@@ -4,6 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -44,9 +48,38 @@ type simulateResult struct {
 	MemoryBytesNeeded float64 `json:"memory_bytes_needed"`
 }
 
-// simulateMemoryLimit is the default -max-mem: a request whose buffers and
-// schedule would need more is refused before anything is allocated.
-const simulateMemoryLimit = 4 << 30
+// defaultMaxMem is the default -max-mem, the one place it is chosen: half
+// of the machine's physical memory (MemTotal in /proc/meminfo), leaving the
+// other half to the system and to whatever else runs, or 4 GiB where
+// /proc/meminfo cannot be read. A request whose buffers and schedule
+// (schedule.Footprint) would need more is refused before anything is
+// allocated. On a 24 GiB machine the default is 12 GiB.
+func defaultMaxMem() float64 {
+	if total, err := memTotal("/proc/meminfo"); err == nil {
+		return total / 2
+	}
+	return 4 << 30
+}
+
+// memTotal reads MemTotal, in bytes, from a file in the form of /proc/meminfo
+// ("MemTotal:       24684084 kB").
+func memTotal(path string) (float64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.Lines(string(b)) {
+		f := strings.Fields(line)
+		if len(f) == 3 && f[0] == "MemTotal:" && f[2] == "kB" {
+			kb, err := strconv.ParseUint(f[1], 10, 64)
+			if err != nil || kb == 0 {
+				return 0, fmt.Errorf("%s: bad MemTotal %q", path, f[1])
+			}
+			return float64(kb) * 1024, nil
+		}
+	}
+	return 0, fmt.Errorf("%s: no MemTotal line in kB", path)
+}
 
 func runSimulate(args []string, stdout io.Writer) error {
 	fs := newFlags("simulate")
@@ -59,7 +92,7 @@ func runSimulate(args []string, stdout io.Writer) error {
 	chunks := fs.Int("chunks", 0, "pipelined broadcast: chunk count (default 8)")
 	elem := fs.Int("elem", schedule.DefaultElemBytes, "element size in bytes (4: float, as nccl-tests)")
 	seed := fs.Uint64("seed", 1, "seed of the ranks' input data")
-	maxMem := fs.Float64("max-mem", simulateMemoryLimit, "refuse a simulation that needs more memory than this, in bytes")
+	maxMem := fs.Float64("max-mem", defaultMaxMem(), "refuse a simulation that needs more memory than this, in bytes (default: half the physical memory)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if _, err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -96,8 +129,8 @@ func runSimulate(args []string, stdout io.Writer) error {
 		return err
 	}
 	if need > *maxMem {
-		return fmt.Errorf("%s %s on %d ranks of %d B would need about %.3g GB of memory, more than the limit of %.3g GB (-max-mem); use a smaller -p or -size",
-			c, a.Name(), *p, size, need/1e9, *maxMem/1e9)
+		return fmt.Errorf("%s %s on %d ranks of %d B would need about %.3g GB of memory, more than the limit of %.3g GB (-max-mem); use a smaller -p or -size, or -max-mem %s if the machine has that much",
+			c, a.Name(), *p, size, need/1e9, *maxMem/1e9, enoughMem(need))
 	}
 	s, err := schedule.NewElem(a, *p, size, *elem)
 	if err != nil {
@@ -132,6 +165,14 @@ func runSimulate(args []string, stdout io.Writer) error {
 		return writeJSON(stdout, out)
 	}
 	return printSimulate(stdout, out)
+}
+
+// enoughMem is a -max-mem value, in bytes, that admits a simulation needing
+// need bytes: need rounded up to two significant digits, in the form
+// 4.6e+09.
+func enoughMem(need float64) string {
+	e := math.Pow(10, math.Floor(math.Log10(max(need, 1)))-1)
+	return strconv.FormatFloat(math.Ceil(need/e)*e, 'g', 2, 64)
 }
 
 // defaultPerNode is the node size of a hierarchical simulation without

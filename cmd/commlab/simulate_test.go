@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -107,5 +110,68 @@ func TestSimulateRefuses(t *testing.T) {
 		if code == 0 || !strings.Contains(errOut.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want non-zero and %q", c.args, code, errOut.String(), c.want)
 		}
+	}
+}
+
+// TestSimulateNamesEnoughMemory: a refusal names a -max-mem value, and the
+// same request with that value runs (64 ranks of 1 MiB need 64 MiB of
+// buffers and 0.77 MB of schedule: schedule.Footprint).
+func TestSimulateNamesEnoughMemory(t *testing.T) {
+	args := []string{"simulate", "-algo", "ring", "-p", "64", "-size", "1MiB", "-max-mem", "1e6"}
+	var out, errOut bytes.Buffer
+	if code := run(args, &out, &errOut); code == 0 {
+		t.Fatalf("%v: accepted under 1 MB", args)
+	}
+	_, value, ok := strings.Cut(errOut.String(), "or -max-mem ")
+	value, _, _ = strings.Cut(value, " ")
+	if !ok || value == "" {
+		t.Fatalf("refusal names no -max-mem value: %s", errOut.String())
+	}
+	args[len(args)-1] = value
+	out.Reset()
+	errOut.Reset()
+	if code := run(append(args, "-json"), &out, &errOut); code != 0 || !strings.Contains(out.String(), `"correct": true`) {
+		t.Errorf("%v: exit %d, %s%s", args, code, errOut.String(), out.String())
+	}
+}
+
+// TestEnoughMem: the named value is at least what is needed and less than
+// 10% more (two significant digits, rounded up).
+func TestEnoughMem(t *testing.T) {
+	for _, need := range []float64{1, 999, 4496097280, 4.5e9, 67108864 + 774144, 1.1e12} {
+		got, err := strconv.ParseFloat(enoughMem(need), 64)
+		if err != nil || got < need || got > 1.1*need {
+			t.Errorf("enoughMem(%g) = %q (%v)", need, enoughMem(need), err)
+		}
+	}
+}
+
+// TestMemTotal reads MemTotal from /proc/meminfo's form (the line of a
+// 24 GiB machine: 24684084 kB = 25276502016 B) and refuses files without it.
+func TestMemTotal(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good", "MemFree:        24071972 kB\nMemTotal:       24684084 kB\nMemAvailable:   24329432 kB\n")
+	if got, err := memTotal(good); err != nil || got != 25276502016 {
+		t.Errorf("memTotal = %g, %v; want 25276502016", got, err)
+	}
+	for name, text := range map[string]string{
+		"none":  "MemFree:        24071972 kB\n",
+		"zero":  "MemTotal:       0 kB\n",
+		"words": "MemTotal:       lots kB\n",
+		"pages": "MemTotal:       24684084 pages\n",
+	} {
+		if got, err := memTotal(write(name, text)); err == nil {
+			t.Errorf("%s: memTotal = %g, want an error", name, got)
+		}
+	}
+	if _, err := memTotal(filepath.Join(dir, "missing")); err == nil {
+		t.Error("missing file: no error")
 	}
 }

@@ -48,6 +48,7 @@ func ringAllGather(b *builder, at int, g []int, off, n int) int {
 func ringLap(b *builder, at int, g []int, off, n, shift int, op Op) int {
 	k := len(g)
 	for t := range k - 1 {
+		b.grow(at+t, k)
 		for m := range k {
 			lo, hi := partBounds(n, k, mod(m-t-shift, k))
 			b.put(at+t, Transfer{Src: g[m], Dst: g[(m+1)%k], SrcOff: off + lo, DstOff: off + lo, Len: hi - lo, Op: op})

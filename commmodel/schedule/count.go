@@ -64,12 +64,19 @@ func messagesOf(step []Transfer, buf []message) []message {
 		}
 		buf = append(buf, m)
 	}
-	slices.SortFunc(buf, func(a, b message) int {
-		if c := cmp.Compare(a.src, b.src); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.dst, b.dst)
-	})
+	sorted := true // as most generators write them
+	for i := 1; i < len(buf) && sorted; i++ {
+		a, b := buf[i-1], buf[i]
+		sorted = a.src < b.src || a.src == b.src && a.dst <= b.dst
+	}
+	if !sorted {
+		slices.SortFunc(buf, func(a, b message) int {
+			if c := cmp.Compare(a.src, b.src); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.dst, b.dst)
+		})
+	}
 	out := buf[:0] // merge transfers between the same pair
 	for _, m := range buf {
 		if k := len(out) - 1; k >= 0 && out[k].src == m.src && out[k].dst == m.dst {

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/inframethod/commlab/commmodel"
 )
@@ -248,10 +250,17 @@ type builder struct {
 
 // put adds t to step i.
 func (b *builder) put(i int, t Transfer) {
+	b.grow(i, 1)
+	b.steps[i] = append(b.steps[i], t)
+}
+
+// grow makes room in step i for n more transfers, so that a generator that
+// knows a step's size allocates it once.
+func (b *builder) grow(i, n int) {
 	for len(b.steps) <= i {
 		b.steps = append(b.steps, nil)
 	}
-	b.steps[i] = append(b.steps[i], t)
+	b.steps[i] = slices.Grow(b.steps[i], n)
 }
 
 // identityGroup returns the ranks 0..p-1.
@@ -280,8 +289,9 @@ func isPow2(n int) bool { return n > 0 && n&(n-1) == 0 }
 // mod returns a mod m in [0, m).
 func mod(a, m int) int { return ((a % m) + m) % m }
 
-// Validate checks that every transfer stays inside the buffers and that no
-// copy overlaps another write of its step. Simulate calls it.
+// Validate checks that the input and output regions and every transfer stay
+// inside the buffers and that no copy overlaps another write of its step.
+// Simulate calls it.
 func (s *Schedule) Validate() error {
 	_, err := s.hazards()
 	return err
@@ -295,69 +305,115 @@ type interval struct {
 
 // hazards validates s and returns, for each step, the indices of the
 // transfers whose source overlaps a write of the same step: Simulate reads
-// those from a snapshot taken when the step begins.
+// those from a snapshot taken when the step begins. The steps are checked
+// independently, over GOMAXPROCS goroutines when there are many transfers;
+// the error is that of the first bad step.
 func (s *Schedule) hazards() ([][]int, error) {
 	if s.P < 1 || s.ElemBytes < 1 || s.Len < 0 {
 		return nil, fmt.Errorf("schedule: schedule with %d ranks, %d-byte elements, %d-element buffers", s.P, s.ElemBytes, s.Len)
 	}
-	var out [][]int
-	var w []interval
-	var endMax []int
-	for si, step := range s.Steps {
-		w = w[:0]
-		for ti, t := range step {
-			if t.Src < 0 || t.Src >= s.P || t.Dst < 0 || t.Dst >= s.P || t.Len < 0 ||
-				t.SrcOff < 0 || t.SrcOff+t.Len > s.Len || t.DstOff < 0 || t.DstOff+t.Len > s.Len {
-				return nil, fmt.Errorf("schedule: step %d transfer %d (%d[%d:+%d] -> %d[%d]) is outside %d ranks of %d elements",
-					si, ti, t.Src, t.SrcOff, t.Len, t.Dst, t.DstOff, s.P, s.Len)
+	if in, out := s.regions(); s.Size < 0 || s.InOff < 0 || s.OutOff < 0 || s.InOff+in > s.Len || s.OutOff+out > s.Len {
+		return nil, fmt.Errorf("schedule: %s of %d B: input [%d, +%d) or output [%d, +%d) is outside buffers of %d elements",
+			s.Collective, s.Size, s.InOff, in, s.OutOff, out, s.Len)
+	}
+	out := make([][]int, len(s.Steps))
+	transfers := 0
+	for _, step := range s.Steps {
+		transfers += len(step)
+	}
+	w := runtime.GOMAXPROCS(0)
+	if transfers < 1<<14 {
+		w = 1
+	}
+	errs := make([]error, w) // errs[k]: the first error in worker k's steps
+	var wg sync.WaitGroup
+	for k := range w {
+		lo, hi := partBounds(len(s.Steps), w, k)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var h hazardScan
+			for si := lo; si < hi; si++ {
+				if out[si], errs[k] = h.step(s, si); errs[k] != nil {
+					return
+				}
 			}
-			if t.Len > 0 {
-				w = append(w, interval{t.Dst, t.DstOff, t.DstOff + t.Len, t.Op == Copy})
-			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs { // the workers' ranges of steps are in order
+		if err != nil {
+			return nil, err
 		}
-		slices.SortFunc(w, func(a, b interval) int {
-			if c := cmp.Compare(a.rank, b.rank); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.lo, b.lo)
-		})
-		// Sweep each rank's writes in order of offset: em and emc are the
-		// furthest ends so far of any write and of a copy; endMax[i] keeps em
-		// for the read check below.
-		endMax = endMax[:0]
-		em, emc := 0, 0
-		for i, x := range w {
-			if i == 0 || w[i-1].rank != x.rank {
-				em, emc = 0, 0
-			}
-			if x.lo < em && (x.copy || x.lo < emc) {
-				return nil, fmt.Errorf("schedule: step %d: a copy into rank %d overlaps another write at [%d, %d)", si, x.rank, x.lo, x.hi)
-			}
-			em = max(em, x.hi)
-			if x.copy {
-				emc = max(emc, x.hi)
-			}
-			endMax = append(endMax, em)
-		}
-		var staged []int
-		for ti, t := range step {
-			if t.Len > 0 && overlaps(w, endMax, t.Src, t.SrcOff, t.SrcOff+t.Len) {
-				staged = append(staged, ti)
-			}
-		}
-		out = append(out, staged)
 	}
 	return out, nil
 }
 
-// overlaps reports whether [lo, hi) on rank meets any write in w.
-func overlaps(w []interval, endMax []int, rank, lo, hi int) bool {
-	// First write on rank starting at or after hi.
-	j, _ := slices.BinarySearchFunc(w, interval{rank: rank, lo: hi}, func(a, b interval) int {
+// hazardScan checks steps one at a time, reusing its buffers.
+type hazardScan struct {
+	w      []interval // the step's writes, by rank and then offset
+	endMax []int      // endMax[i]: the furthest end of w[:i+1] on w[i]'s rank
+}
+
+// step checks step si of s and returns the transfers that read a write of
+// their own step.
+func (h *hazardScan) step(s *Schedule, si int) ([]int, error) {
+	step := s.Steps[si]
+	h.w = h.w[:0]
+	for ti, t := range step {
+		if t.Src < 0 || t.Src >= s.P || t.Dst < 0 || t.Dst >= s.P || t.Len < 0 ||
+			t.SrcOff < 0 || t.SrcOff+t.Len > s.Len || t.DstOff < 0 || t.DstOff+t.Len > s.Len {
+			return nil, fmt.Errorf("schedule: step %d transfer %d (%d[%d:+%d] -> %d[%d]) is outside %d ranks of %d elements",
+				si, ti, t.Src, t.SrcOff, t.Len, t.Dst, t.DstOff, s.P, s.Len)
+		}
+		if t.Len > 0 {
+			h.w = append(h.w, interval{t.Dst, t.DstOff, t.DstOff + t.Len, t.Op == Copy})
+		}
+	}
+	w := h.w
+	slices.SortFunc(w, func(a, b interval) int {
 		if c := cmp.Compare(a.rank, b.rank); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.lo, b.lo)
 	})
-	return j > 0 && w[j-1].rank == rank && endMax[j-1] > lo
+	// Sweep each rank's writes in order of offset: em and emc are the
+	// furthest ends so far of any write and of a copy.
+	h.endMax = h.endMax[:0]
+	em, emc := 0, 0
+	for i, x := range w {
+		if i == 0 || w[i-1].rank != x.rank {
+			em, emc = 0, 0
+		}
+		if x.lo < em && (x.copy || x.lo < emc) {
+			return nil, fmt.Errorf("schedule: step %d: a copy into rank %d overlaps another write at [%d, %d)", si, x.rank, x.lo, x.hi)
+		}
+		em = max(em, x.hi)
+		if x.copy {
+			emc = max(emc, x.hi)
+		}
+		h.endMax = append(h.endMax, em)
+	}
+	var staged []int
+	for ti, t := range step {
+		if t.Len > 0 && h.overlaps(t.Src, t.SrcOff, t.SrcOff+t.Len) {
+			staged = append(staged, ti)
+		}
+	}
+	return staged, nil
+}
+
+// overlaps reports whether [lo, hi) on rank meets any write of the step.
+func (h *hazardScan) overlaps(rank, lo, hi int) bool {
+	// j is the first write on rank starting at or after hi, or a later rank.
+	w, i, j := h.w, 0, len(h.w)
+	for i < j {
+		m := int(uint(i+j) >> 1)
+		if x := w[m]; x.rank < rank || x.rank == rank && x.lo < hi {
+			i = m + 1
+		} else {
+			j = m
+		}
+	}
+	return i > 0 && w[i-1].rank == rank && h.endMax[i-1] > lo
 }

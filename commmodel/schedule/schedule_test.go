@@ -3,8 +3,10 @@ package schedule
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -161,6 +163,10 @@ func TestValidateRejects(t *testing.T) {
 		"copy meets a reduce": base([]Transfer{{Src: 0, Dst: 1, Len: 2, Op: Reduce}, {Src: 0, Dst: 1, SrcOff: 2, DstOff: 1, Len: 1}}),
 		"reduce meets a copy": base([]Transfer{{Src: 0, Dst: 1, Len: 3}, {Src: 0, Dst: 1, DstOff: 2, Len: 2, Op: Reduce}}),
 		"no ranks":            {P: 0, ElemBytes: 4},
+		"output past the end": {Collective: commmodel.AllGather, P: 2, Size: 16, ElemBytes: 4, Len: 4, OutOff: 1},
+		"negative size":       {Collective: commmodel.AllReduce, P: 2, Size: -4, ElemBytes: 4, Len: 4},
+		// 5 elements in 2 AllToAll blocks of at most 3: 6 output elements from OutOff 5.
+		"blocks past the end": {Collective: commmodel.AllToAll, P: 2, Size: 20, ElemBytes: 4, Len: 10, OutOff: 5},
 	}
 	for name, s := range bad {
 		if err := s.Validate(); err == nil {
@@ -357,6 +363,157 @@ func TestFootprint(t *testing.T) {
 				t.Errorf("%s, %d-byte elements: Footprint %.3g B, live heap %.3g B", describe(a), eb, est, live)
 			}
 			runtime.KeepAlive(m)
+		}
+	}
+}
+
+// TestInputs: the inputs written a group of 16 at a time are inputValue's,
+// one element at a time, from every alignment, in float32 and float64.
+func TestInputs(t *testing.T) {
+	for lo := range 40 {
+		for n := range 50 {
+			f32, f64 := make([]float32, n), make([]float64, n)
+			inputs(f32, 9, 3, lo)
+			inputs(f64, 9, 3, lo)
+			for i := range n {
+				want := inputValue(9, 3, lo+i)
+				if float64(f32[i]) != want || f64[i] != want || want < 0 || want > maxInput || want != math.Trunc(want) {
+					t.Fatalf("lo %d, n %d, element %d: float32 %g, float64 %g, inputValue %g", lo, n, i, f32[i], f64[i], want)
+				}
+			}
+		}
+	}
+}
+
+// TestInputSums: the lane-wise sums are the sums of inputValue over the
+// ranks, for P past sumLanes (whose lanes must be carried out, or 15·P
+// would overflow 16 bits) and n with a partial group.
+func TestInputSums(t *testing.T) {
+	for _, c := range []struct{ p, n, workers int }{{1, 0, 1}, {3, 5, 2}, {7, 16*2048*2 + 9, 2}, {sumLanes + 3, 37, 1}, {2 * sumLanes, 32, 2}} {
+		got := inputSums[float64](5, c.p, c.n, c.workers)
+		for i := range c.n {
+			want := 0.0
+			for r := range c.p {
+				want += inputValue(5, r, i)
+			}
+			if got[i] != want {
+				t.Fatalf("P %d, n %d: element %d sums to %g, want %g", c.p, c.n, i, got[i], want)
+			}
+		}
+	}
+}
+
+// TestCheckFindsEveryElement: after a correct run, one wrong element
+// anywhere in any rank's output (its first and last, in ranks 3 and 6) is
+// found, and with two the lower rank's is reported, for every collective and
+// with steps large enough (P·Len >= parallelFrom) to split Fill and Check
+// over the workers.
+func TestCheckFindsEveryElement(t *testing.T) {
+	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.RingReduceScatter{}, commmodel.RingAllGather{}, commmodel.PipelinedBroadcast{Chunks: 4}, commmodel.Direct{}, commmodel.Bruck{}} {
+		s, err := New(a, 8, 1<<18)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := NewRanks(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Fill(2)
+		m.Run()
+		if mis := m.Check(2); mis != "" {
+			t.Fatalf("%s: %s", describe(a), mis)
+		}
+		out := func(r int) (lo, hi int) { // rank r's output elements
+			n := s.Elems()
+			switch s.Collective {
+			case commmodel.ReduceScatter:
+				a, b := partBounds(n, s.P, r)
+				return s.OutOff + a, s.OutOff + b
+			case commmodel.AllToAll:
+				a, b := partBounds(n, s.P, r)
+				return s.OutOff, s.OutOff + s.P*(b-a)
+			}
+			return s.OutOff, s.OutOff + n
+		}
+		corrupt := func(r, at int) func() {
+			v := m.Values(r)
+			old := slices.Clone(v)
+			v[at]++
+			m.SetValues(r, v)
+			return func() { m.SetValues(r, old) }
+		}
+		lo3, hi3 := out(3)
+		lo6, hi6 := out(6)
+		for _, c := range []struct{ r, at int }{{3, lo3}, {3, hi3 - 1}, {6, lo6}, {6, hi6 - 1}} {
+			undo := corrupt(c.r, c.at)
+			want := fmt.Sprintf("rank %d element %d: got ", c.r, c.at)
+			if mis := m.Check(2); !strings.HasPrefix(mis, want) {
+				t.Errorf("%s: one wrong element: %q, want %q...", describe(a), mis, want)
+			}
+			undo()
+		}
+		undo6, undo3 := corrupt(6, lo6), corrupt(3, hi3-1)
+		if mis, want := m.Check(2), fmt.Sprintf("rank 3 element %d: got ", hi3-1); !strings.HasPrefix(mis, want) {
+			t.Errorf("%s: two wrong elements: %q, want %q...", describe(a), mis, want)
+		}
+		undo3()
+		undo6()
+	}
+}
+
+// TestFillWritesEveryElement: Fill over buffers of garbage gives what it
+// gives over fresh ones (inputs, -1 and 0), so it owes nothing to the
+// allocation's zeros, for layouts with scratch and working regions too.
+func TestFillWritesEveryElement(t *testing.T) {
+	for _, a := range scheduled(8) {
+		s, err := New(a, 8, 8*40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := NewRanks(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Fill(4)
+		fresh := make([][]float64, s.P)
+		for r := range s.P {
+			fresh[r] = m.Values(r)
+			garbage := make([]float64, s.Len)
+			for i := range garbage {
+				garbage[i] = 1e6 + float64(i)
+			}
+			m.SetValues(r, garbage)
+		}
+		m.Fill(4)
+		for r := range s.P {
+			if got := m.Values(r); !slices.Equal(got, fresh[r]) {
+				t.Errorf("%s: rank %d after garbage %v, fresh %v", describe(a), r, got, fresh[r])
+			}
+		}
+	}
+}
+
+// TestValidateManySteps: a schedule large enough to be validated over the
+// workers (ring on 128 ranks: 2·127 steps of 128 transfers) reports its first
+// bad step, whichever worker meets it.
+func TestValidateManySteps(t *testing.T) {
+	s, err := New(commmodel.Ring{}, 128, 128*4*8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, steps := range [][]int{{200}, {3, 200}, {200, 3}, {130, 140}} {
+		c := *s
+		c.Steps = slices.Clone(s.Steps)
+		for _, si := range steps {
+			c.Steps[si] = slices.Clone(c.Steps[si])
+			c.Steps[si][5].Dst = c.P // out of range
+		}
+		want := fmt.Sprintf("step %d transfer 5", slices.Min(steps))
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("bad steps %v: %v, want %q", steps, err, want)
 		}
 	}
 }

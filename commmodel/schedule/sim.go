@@ -3,19 +3,20 @@ package schedule
 import (
 	"fmt"
 	"runtime"
+	"sync"
 
 	"github.com/inframethod/commlab/commmodel"
 )
 
 // Simulation of a Schedule on P in-memory ranks.
 //
-// Every rank's buffer is Len values in one flat slice. The value type holds an
+// Every rank's buffer is a slice of Len values. The value type holds an
 // element at its own size where it can: float32 for 4-byte elements (the
 // default, nccl-tests' float), float64 for every other element size, so that
 // 4- and 8-byte buffers take exactly the data's own memory (1- and 2-byte ones
 // take 8/ElemBytes times it; storageBytes). Inputs are integers in
-// [0, maxInput] = [0, 15] drawn from a seeded hash of (rank, element), so
-// every partial sum a reduction forms is an integer of at most 15·P, and
+// [0, maxInput] = [0, 15], the 4-bit digits of a seeded hash of (rank, group
+// of 16 elements) (inputWord), so every partial sum a reduction forms is an integer of at most 15·P, and
 // integers are exact in a float below 2 to the power of its significand bits
 // (24 for float32, 53 for float64):
 //
@@ -25,9 +26,15 @@ import (
 // NewRanks, and so Simulate, refuses a P past its value type's bound rather
 // than lose exactness. (Within it, a wrong schedule that reduces too often
 // cannot pass for right by rounding: a float32 sum of 2^24 or more rounds to
-// at least 2^24, above every right answer.) The reference is recomputed in float64 from the seed, without
-// keeping a copy of the input. Regions that must be written hold -1
-// beforehand, a value no sum of inputs can take.
+// at least 2^24, above every right answer.) The reference is recomputed from
+// the seed, without keeping a copy of the input, and every element of every
+// rank's output is compared with it. Regions that must be written hold -1
+// beforehand, a value no sum of inputs can take; the rest of each buffer
+// holds 0.
+//
+// Fill, Run and Check share the work over GOMAXPROCS goroutines once it is
+// large (parallelFrom elements): Fill and Check by ranks, Run by destination
+// rank within each step.
 //
 // Layouts, per collective (n = S/ElemBytes elements, parts by partBounds):
 //
@@ -38,12 +45,26 @@ import (
 //	AllToAll       input n elements at InOff, block j = part j for rank j; rank j's output
 //	               holds P blocks of c_j = |part j| elements, the one from rank i at OutOff + i·c_j
 
+// regions returns the lengths of the input and output regions at InOff and
+// OutOff, in elements: n and n, except the P blocks of ⌈n/P⌉ elements at most
+// of an AllToAll output.
+func (s *Schedule) regions() (in, out int) {
+	n := s.Elems()
+	if s.Collective == commmodel.AllToAll && s.P > 0 {
+		return n, s.P * ((n + s.P - 1) / s.P)
+	}
+	return n, n
+}
+
 // value is the type of a simulated element: float32 or float64.
 type value interface{ float32 | float64 }
 
-// maxInput is the largest input value: inputValue keeps the low 4 bits of a
-// hash, an integer in [0, maxInput].
+// maxInput is the largest input value: an input is a 4-bit digit of
+// inputWord, an integer in [0, maxInput].
 const maxInput = 1<<4 - 1
+
+// wordInputs is the number of inputs one inputWord holds: 64 bits of 4-bit digits.
+const wordInputs = 16
 
 // storageBytes is the size in bytes of the value that holds one element of
 // elemBytes bytes in the simulator: 4 (float32) for 4-byte elements, 8
@@ -109,8 +130,9 @@ func (m *Ranks) Values(r int) []float64 { return m.buf.values(r) }
 // the schedule's Len.
 func (m *Ranks) SetValues(r int, v []float64) { m.buf.setValues(r, v) }
 
-// Fill writes the seeded input of the schedule's collective into every rank
-// and -1 into every output element that is not also input.
+// Fill writes the seeded input of the schedule's collective into every rank,
+// -1 into every output element that is not also input, and 0 everywhere
+// else.
 func (m *Ranks) Fill(seed uint64) { m.buf.fill(seed) }
 
 // Run executes every step of the schedule on the buffers, one after the
@@ -119,19 +141,24 @@ func (m *Ranks) Fill(seed uint64) { m.buf.fill(seed) }
 // per step or per transfer.
 func (m *Ranks) Run() { m.buf.run() }
 
-// Check compares every rank's output with the reference computed from the
-// seed and returns "" if all agree, else a description of the first element
-// that does not.
+// Check compares every element of every rank's output with the reference
+// computed from the seed and returns "" if all agree, else a description of
+// the first element that does not (lowest rank, then lowest offset).
 func (m *Ranks) Check(seed uint64) string { return m.buf.check(seed) }
 
 // rankData is the buffers of P ranks as values of type T.
 type rankData[T value] struct {
 	s       *Schedule
-	data    []T     // P·Len values; rank r's buffer is data[r·Len : (r+1)·Len]
+	bufs    [][]T   // rank r's buffer, Len values
 	staged  [][]int // per step, the transfers that read a snapshot
 	scratch []T     // the snapshot
 	workers int
 }
+
+// parallelFrom is the number of elements from which Fill, Run (per step) and
+// Check split their work over the workers; below it a goroutine costs more
+// than it saves.
+const parallelFrom = 1 << 16
 
 // newRankData allocates the buffers of s, whose steps' snapshot reads are staged.
 func newRankData[T value](s *Schedule, staged [][]int) (*rankData[T], error) {
@@ -148,21 +175,47 @@ func newRankData[T value](s *Schedule, staged [][]int) (*rankData[T], error) {
 		}
 		need = max(need, sum)
 	}
-	return &rankData[T]{
+	m := &rankData[T]{
 		s:       s,
-		data:    make([]T, s.P*s.Len),
+		bufs:    make([][]T, s.P),
 		staged:  staged,
 		scratch: make([]T, need),
 		workers: runtime.GOMAXPROCS(0),
-	}, nil
+	}
+	if s.Len > 0 { // one slice per rank, allocated (and so zeroed) by the workers at once
+		m.byRank(func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				m.bufs[r] = make([]T, s.Len)
+			}
+		})
+	}
+	return m, nil
 }
 
-// buffer returns rank r's buffer (not a copy).
-func (m *rankData[T]) buffer(r int) []T { return m.data[r*m.s.Len : (r+1)*m.s.Len] }
+// byRank calls f on ranges of ranks that cover [0, P), one range per worker
+// and all at once when the buffers hold at least parallelFrom elements, else
+// f(0, P).
+func (m *rankData[T]) byRank(f func(lo, hi int)) {
+	p, w := m.s.P, m.workers
+	if w <= 1 || p < 2 || p*m.s.Len < parallelFrom {
+		f(0, p)
+		return
+	}
+	var wg sync.WaitGroup
+	for k := range w {
+		lo, hi := partBounds(p, w, k)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(lo, hi)
+		}()
+	}
+	wg.Wait()
+}
 
 // values and setValues convert rank r's buffer to and from float64 (Ranks.Values, Ranks.SetValues).
 func (m *rankData[T]) values(r int) []float64 {
-	buf := m.buffer(r)
+	buf := m.bufs[r]
 	v := make([]float64, len(buf))
 	for i, x := range buf {
 		v[i] = float64(x)
@@ -171,7 +224,7 @@ func (m *rankData[T]) values(r int) []float64 {
 }
 
 func (m *rankData[T]) setValues(r int, v []float64) {
-	buf := m.buffer(r)
+	buf := m.bufs[r]
 	if len(v) != len(buf) {
 		panic(fmt.Sprintf("schedule: SetValues with %d values for a buffer of %d", len(v), len(buf)))
 	}
@@ -180,56 +233,110 @@ func (m *rankData[T]) setValues(r int, v []float64) {
 	}
 }
 
-// inputValue is the seeded input of element i on rank r: an integer in [0, maxInput].
-func inputValue(seed uint64, r, i int) float64 {
-	x := seed ^ uint64(r)<<40 ^ uint64(i)
-	x += 0x9e3779b97f4a7c15 // splitmix64
+// inputWord is the seeded hash (splitmix64) of rank r's group g of
+// wordInputs elements, 16g to 16g+15: its 4-bit digits, lowest first, are
+// their inputs.
+func inputWord(seed uint64, r, g int) uint64 {
+	x := seed ^ uint64(r)<<40 ^ uint64(g)
+	x += 0x9e3779b97f4a7c15
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
 	x = (x ^ x>>27) * 0x94d049bb133111eb
-	x ^= x >> 31
-	return float64(x & maxInput)
+	return x ^ x>>31
 }
 
-// fill writes the inputs and the -1 sentinels (Ranks.Fill).
-func (m *rankData[T]) fill(seed uint64) {
-	s, n, p := m.s, m.s.Elems(), m.s.P
-	for r := range p {
-		buf := m.buffer(r)
-		clear(buf)
-		switch s.Collective {
-		case commmodel.AllReduce, commmodel.ReduceScatter:
-			for i := range n {
-				buf[s.InOff+i] = T(inputValue(seed, r, i))
-			}
-		case commmodel.AllGather:
-			lo, hi := partBounds(n, p, r)
-			for i := range n {
-				buf[s.OutOff+i] = -1
-				if i >= lo && i < hi {
-					buf[s.OutOff+i] = T(inputValue(seed, r, i))
-				}
-			}
-		case commmodel.Broadcast:
-			for i := range n {
-				buf[s.OutOff+i] = -1
-				if r == s.Root {
-					buf[s.InOff+i] = T(inputValue(seed, r, i))
-				}
-			}
-		case commmodel.AllToAll:
-			for i := range n {
-				buf[s.InOff+i] = T(inputValue(seed, r, i))
-			}
-			lo, hi := partBounds(n, p, r)
-			for i := range p * (hi - lo) {
-				buf[s.OutOff+i] = -1
-			}
-		}
+// inputValue is the seeded input of element i on rank r: digit i mod 16 of
+// inputWord(seed, r, i/16), an integer in [0, maxInput].
+func inputValue(seed uint64, r, i int) float64 {
+	return float64(inputWord(seed, r, i/wordInputs) >> (4 * (i % wordInputs)) & maxInput)
+}
+
+// inputs writes the inputs of rank r's elements lo to lo+len(dst)-1 to dst.
+// Whole groups take their 16 digits from one inputWord through a table of
+// the 16 values, unrolled: four times the speed of a loop that converts each.
+func inputs[T value](dst []T, seed uint64, r, lo int) {
+	tab := [maxInput + 1]T{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+	i := 0
+	for ; i < len(dst) && (lo+i)%wordInputs != 0; i++ {
+		dst[i] = T(inputValue(seed, r, lo+i))
+	}
+	for ; i+wordInputs <= len(dst); i += wordInputs {
+		h := inputWord(seed, r, (lo+i)/wordInputs)
+		d := (*[wordInputs]T)(dst[i : i+wordInputs])
+		d[0], d[1], d[2], d[3] = tab[h&15], tab[h>>4&15], tab[h>>8&15], tab[h>>12&15]
+		d[4], d[5], d[6], d[7] = tab[h>>16&15], tab[h>>20&15], tab[h>>24&15], tab[h>>28&15]
+		d[8], d[9], d[10], d[11] = tab[h>>32&15], tab[h>>36&15], tab[h>>40&15], tab[h>>44&15]
+		d[12], d[13], d[14], d[15] = tab[h>>48&15], tab[h>>52&15], tab[h>>56&15], tab[h>>60]
+	}
+	for ; i < len(dst); i++ {
+		dst[i] = T(inputValue(seed, r, lo+i))
 	}
 }
 
-// run executes the steps (Ranks.Run): a step of at least 2^16 elements is
-// split over the workers by destination rank, k mod w for worker k of w.
+// fill writes the inputs, the -1 sentinels and the zeros (Ranks.Fill), each
+// element once, the ranks split over the workers.
+func (m *rankData[T]) fill(seed uint64) {
+	m.byRank(func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			m.fillRank(seed, r)
+		}
+	})
+}
+
+// fillRank fills rank r's buffer.
+func (m *rankData[T]) fillRank(seed uint64, r int) {
+	s, n, p := m.s, m.s.Elems(), m.s.P
+	buf := m.bufs[r]
+	in, out := buf[s.InOff:s.InOff+n], buf[s.OutOff:s.OutOff+n]
+	switch s.Collective {
+	case commmodel.AllReduce, commmodel.ReduceScatter:
+		clearOutside(buf, s.InOff, s.InOff+n, s.InOff, s.InOff+n)
+		inputs(in, seed, r, 0)
+	case commmodel.AllGather:
+		lo, hi := partBounds(n, p, r)
+		clearOutside(buf, s.OutOff, s.OutOff+n, s.OutOff, s.OutOff+n)
+		sentinel(out[:lo])
+		inputs(out[lo:hi], seed, r, lo)
+		sentinel(out[hi:])
+	case commmodel.Broadcast:
+		clearOutside(buf, s.OutOff, s.OutOff+n, s.InOff, s.InOff+n)
+		sentinel(out)
+		if r == s.Root {
+			inputs(in, seed, r, 0)
+		}
+	case commmodel.AllToAll:
+		lo, hi := partBounds(n, p, r)
+		out = buf[s.OutOff : s.OutOff+p*(hi-lo)]
+		clearOutside(buf, s.InOff, s.InOff+n, s.OutOff, s.OutOff+len(out))
+		inputs(in, seed, r, 0)
+		sentinel(out)
+	default:
+		clear(buf)
+	}
+}
+
+// sentinel sets every element of x to -1.
+func sentinel[T value](x []T) {
+	for i := range x {
+		x[i] = -1
+	}
+}
+
+// clearOutside zeroes buf outside [a, b) and [c, d), which may overlap.
+func clearOutside[T value](buf []T, a, b, c, d int) {
+	if c < a {
+		a, b, c, d = c, d, a, b
+	}
+	if c <= b { // one range
+		b, c, d = max(b, d), max(b, d), max(b, d)
+	}
+	clear(buf[:a])
+	clear(buf[b:c])
+	clear(buf[d:])
+}
+
+// run executes the steps (Ranks.Run): a step of at least parallelFrom
+// elements is split over the workers by destination rank, k mod w for
+// worker k of w.
 func (m *rankData[T]) run() {
 	w := m.workers
 	var start []chan int
@@ -245,7 +352,7 @@ func (m *rankData[T]) run() {
 		for _, t := range step {
 			elems += t.Len
 		}
-		if w <= 1 || elems < 1<<16 {
+		if w <= 1 || elems < parallelFrom {
 			m.apply(step, m.staged[si], 0, 1)
 			continue
 		}
@@ -275,14 +382,13 @@ func (m *rankData[T]) snapshot(si int) {
 	off := 0
 	for _, ti := range m.staged[si] {
 		t := m.s.Steps[si][ti]
-		copy(m.scratch[off:], m.buffer(t.Src)[t.SrcOff:t.SrcOff+t.Len])
+		copy(m.scratch[off:], m.bufs[t.Src][t.SrcOff:t.SrcOff+t.Len])
 		off += t.Len
 	}
 }
 
 // apply performs the transfers of step whose destination is k mod w.
 func (m *rankData[T]) apply(step []Transfer, staged []int, k, w int) {
-	n := m.s.Len
 	next, off := 0, 0
 	for ti, t := range step {
 		var src []T
@@ -291,83 +397,202 @@ func (m *rankData[T]) apply(step []Transfer, staged []int, k, w int) {
 			next++
 			off += t.Len
 		} else {
-			src = m.data[t.Src*n+t.SrcOff : t.Src*n+t.SrcOff+t.Len]
+			src = m.bufs[t.Src][t.SrcOff : t.SrcOff+t.Len]
 		}
 		if t.Dst%w != k {
 			continue
 		}
-		dst := m.data[t.Dst*n+t.DstOff : t.Dst*n+t.DstOff+t.Len]
+		dst := m.bufs[t.Dst][t.DstOff : t.DstOff+t.Len]
 		if t.Op == Copy {
 			copy(dst, src)
 			continue
 		}
-		src = src[:len(dst)]
-		for i := range dst {
-			dst[i] += src[i]
-		}
+		add(dst, src)
 	}
 }
 
-// check compares the outputs with the float64 reference (Ranks.Check).
+// add adds src into dst element by element; len(src) >= len(dst).
+func add[T value](dst, src []T) {
+	src = src[:len(dst)]
+	i := 0
+	for ; i+4 <= len(dst); i += 4 {
+		d, s := dst[i:i+4:i+4], src[i:i+4:i+4]
+		d[0] += s[0]
+		d[1] += s[1]
+		d[2] += s[2]
+		d[3] += s[3]
+	}
+	for ; i < len(dst); i++ {
+		dst[i] += src[i]
+	}
+}
+
+// check compares every output element with the reference (Ranks.Check), the
+// ranks split over the workers.
 func (m *rankData[T]) check(seed uint64) string {
 	s, n, p := m.s, m.s.Elems(), m.s.P
-	bad := func(r, at int, got, want float64) string {
-		return fmt.Sprintf("rank %d element %d: got %g, want %g", r, at, got, want)
+	var want []T // the output every rank must hold, where they all hold the same
+	switch s.Collective {
+	case commmodel.AllReduce, commmodel.ReduceScatter:
+		want = inputSums[T](seed, p, n, m.workers)
+	case commmodel.AllGather:
+		want = make([]T, n)
+		for q := range p {
+			lo, hi := partBounds(n, p, q)
+			inputs(want[lo:hi], seed, q, lo)
+		}
+	case commmodel.Broadcast:
+		want = make([]T, n)
+		inputs(want, seed, s.Root, 0)
 	}
-	var sum []float64
-	if s.Collective == commmodel.AllReduce || s.Collective == commmodel.ReduceScatter {
-		sum = make([]float64, n)
+	// bad is the first wrong element found, as rank r (-1: none) and offset at.
+	var mu sync.Mutex
+	bad := struct{ r, at int }{r: -1}
+	m.byRank(func(lo, hi int) {
+		var own []T // AllToAll: this rank's expected output
+		for r := lo; r < hi; r++ {
+			buf, off, ref := m.bufs[r], s.OutOff, want
+			switch s.Collective {
+			case commmodel.ReduceScatter:
+				a, b := partBounds(n, p, r)
+				off, ref = s.OutOff+a, want[a:b]
+			case commmodel.AllToAll:
+				a, b := partBounds(n, p, r)
+				c := b - a
+				if cap(own) < p*c {
+					own = make([]T, p*c)
+				}
+				own = own[:p*c]
+				for i := range p {
+					inputs(own[i*c:(i+1)*c], seed, i, a)
+				}
+				ref = own
+			}
+			if at := mismatch(buf[off:off+len(ref)], ref); at >= 0 {
+				mu.Lock()
+				if bad.r < 0 || r < bad.r {
+					bad.r, bad.at = r, off+at
+				}
+				mu.Unlock()
+				return // the workers' later ranks cannot come first
+			}
+		}
+	})
+	if bad.r < 0 {
+		return ""
+	}
+	r, at := bad.r, bad.at
+	got, ref := float64(m.bufs[r][at]), m.expected(seed, r, at)
+	return fmt.Sprintf("rank %d element %d: got %g, want %g", r, at, got, ref)
+}
+
+// expected is the reference value of rank r's output element at, one
+// element at a time (for the message of a mismatch).
+func (m *rankData[T]) expected(seed uint64, r, at int) float64 {
+	s, n, p := m.s, m.s.Elems(), m.s.P
+	i := at - s.OutOff
+	switch s.Collective {
+	case commmodel.AllReduce, commmodel.ReduceScatter:
+		sum := 0.0
+		for q := range p {
+			sum += inputValue(seed, q, i)
+		}
+		return sum
+	case commmodel.AllGather:
+		for q := range p {
+			if lo, hi := partBounds(n, p, q); i >= lo && i < hi {
+				return inputValue(seed, q, i)
+			}
+		}
+	case commmodel.Broadcast:
+		return inputValue(seed, s.Root, i)
+	case commmodel.AllToAll:
+		lo, hi := partBounds(n, p, r)
+		c := hi - lo
+		return inputValue(seed, i/c, lo+i%c)
+	}
+	return 0
+}
+
+// mismatch returns the first index at which got and want differ, or -1;
+// len(want) >= len(got).
+func mismatch[T value](got, want []T) int {
+	want = want[:len(got)]
+	i := 0
+	for ; i+4 <= len(got); i += 4 {
+		g, w := got[i:i+4:i+4], want[i:i+4:i+4]
+		if g[0] != w[0] || g[1] != w[1] || g[2] != w[2] || g[3] != w[3] {
+			break
+		}
+	}
+	for ; i < len(got); i++ {
+		if got[i] != want[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// sumLanes is the number of ranks whose inputs inputSums adds in 16-bit
+// lanes before it must carry them out: 15·4369 = 65535.
+const sumLanes = (1<<16 - 1) / maxInput
+
+// inputSums returns the sum over p ranks of each of the n elements' inputs,
+// as T (exact: NewRanks bounds 15·P). It adds the 16 digits of an inputWord
+// four at a time, as 16-bit lanes of uint64 words (lane j of word k of a
+// group holds element k+4j), carrying the lanes out every sumLanes ranks;
+// the groups are split over the workers.
+func inputSums[T value](seed uint64, p, n, workers int) []T {
+	const lanes = 0x000F_000F_000F_000F
+	sum := make([]T, n)
+	groups := n / wordInputs
+	const tile = 2048 // groups at a time: 64 KiB of lanes
+	tiles := (groups + tile - 1) / tile
+	work := func(k, w int) {
+		acc := make([]uint64, 4*tile)
+		for t := k; t < tiles; t += w {
+			g0, g1 := t*tile, min((t+1)*tile, groups)
+			for r0 := 0; r0 < p; r0 += sumLanes {
+				for r := r0; r < min(r0+sumLanes, p); r++ {
+					for g := g0; g < g1; g++ {
+						h := inputWord(seed, r, g)
+						a := acc[4*(g-g0) : 4*(g-g0)+4 : 4*(g-g0)+4]
+						a[0] += h & lanes
+						a[1] += h >> 4 & lanes
+						a[2] += h >> 8 & lanes
+						a[3] += h >> 12 & lanes
+					}
+				}
+				for g := g0; g < g1; g++ {
+					a := acc[4*(g-g0) : 4*(g-g0)+4 : 4*(g-g0)+4]
+					out := sum[wordInputs*g : wordInputs*(g+1) : wordInputs*(g+1)]
+					for e := range out {
+						out[e] += T(int32(a[e%4] >> (16 * (e / 4)) & 0xFFFF))
+					}
+					clear(a)
+				}
+			}
+		}
+	}
+	if w := min(workers, tiles); w > 1 && p*n >= parallelFrom {
+		var wg sync.WaitGroup
+		for k := range w {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work(k, w)
+			}()
+		}
+		wg.Wait()
+	} else {
+		work(0, 1)
+	}
+	for i := groups * wordInputs; i < n; i++ {
 		for r := range p {
-			for i := range sum {
-				sum[i] += inputValue(seed, r, i)
-			}
+			sum[i] += T(inputValue(seed, r, i))
 		}
 	}
-	for r := range p {
-		buf := m.buffer(r)
-		switch s.Collective {
-		case commmodel.AllReduce:
-			for i, want := range sum {
-				if got := float64(buf[s.OutOff+i]); got != want {
-					return bad(r, s.OutOff+i, got, want)
-				}
-			}
-		case commmodel.ReduceScatter:
-			lo, hi := partBounds(n, p, r)
-			for i := lo; i < hi; i++ {
-				if got := float64(buf[s.OutOff+i]); got != sum[i] {
-					return bad(r, s.OutOff+i, got, sum[i])
-				}
-			}
-		case commmodel.AllGather:
-			for q := range p {
-				lo, hi := partBounds(n, p, q)
-				for i := lo; i < hi; i++ {
-					if got, want := float64(buf[s.OutOff+i]), inputValue(seed, q, i); got != want {
-						return bad(r, s.OutOff+i, got, want)
-					}
-				}
-			}
-		case commmodel.Broadcast:
-			for i := range n {
-				if got, want := float64(buf[s.OutOff+i]), inputValue(seed, s.Root, i); got != want {
-					return bad(r, s.OutOff+i, got, want)
-				}
-			}
-		case commmodel.AllToAll:
-			lo, hi := partBounds(n, p, r)
-			c := hi - lo
-			for i := range p {
-				for e := range c {
-					at := s.OutOff + i*c + e
-					if got, want := float64(buf[at]), inputValue(seed, i, lo+e); got != want {
-						return bad(r, at, got, want)
-					}
-				}
-			}
-		}
-	}
-	return ""
+	return sum
 }
 
 // Result is what Simulate found: the schedule's counts and whether the
