@@ -45,13 +45,16 @@
 //	PAT           ×0.85 (2.23), ×0.75 (2.24 on); one rank per node only
 //	NVLS, NVLSTree (2.28 on) min(2·ε·bwIntra·(nCh−1)/nCh, bwInter) for AllReduce,
 //	              with (p−1)/p instead of 2 otherwise, ε = 0.85 Hopper, 0.74 Blackwell;
-//	              NVLSTree doubles bwInter on two nodes and is capped per channel
-//	              (2.19–2.27: min(bwIntra, bwInter), bwInter/2 for NVLSTree beyond two nodes)
+//	              NVLSTree doubles bwInter on two nodes and is capped per channel;
+//	              2.19–2.27: min(bwIntra, bwInter) (for NVLSTree bwInter/2 beyond two
+//	              nodes; from 2.27 min(bwIntra·(p−1)/p, 0.9·bwInter) outside AllReduce);
+//	              2.18: bw as for every algorithm
 //	CollNetDirect AllReduce: busBW / ((p/nCh + 1)/2), ×0.85 from Hopper on
 //
 // and stores the algorithm bandwidth busBW·ratio: ratio n/nsteps for Ring (and
-// NVLS and NVLSTree from 2.28; 5/6 before), 1/2 for Tree and CollNet, none
-// for the non-Ring algorithms of AllGather and ReduceScatter (2.23 on). The
+// NVLS and NVLSTree from 2.28; 5/6 before, and 0.7·N/(2(N−1)) for NVLSTree in
+// 2.18), 1/2 for Tree and CollNet, none for the non-Ring algorithms of
+// AllGather and ReduceScatter (2.23 on; CollNetDirect's from 2.20). The
 // latency is a base latency plus per-step hardware latencies, intra for the
 // node's NVLink or PCI, inter for the network (the Tree's when p = 1, from
 // 2.23; plus latencyInter, twice for Simple):

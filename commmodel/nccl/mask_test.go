@@ -1,6 +1,7 @@
 package nccl
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -188,4 +189,39 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// TestEveryVersion runs every release tag from 2.18.6 to 2.30.7 on one
+// node, two nodes and four nodes of one GPU: every latency and bandwidth is
+// finite and non-negative, and the tuner finds a choice for every function
+// and size.
+func TestEveryVersion(t *testing.T) {
+	tags := []Version{{2, 18, 6}, {2, 19, 4}, {2, 20, 5}, {2, 21, 5}, {2, 22, 3}, {2, 23, 4}, {2, 24, 3}, {2, 25, 1},
+		{2, 26, 6}, {2, 27, 7}, {2, 28, 3}, {2, 28, 9}, {2, 29, 7}, {2, 30, 7}}
+	for _, v := range tags {
+		one, two := hopperConfig(v, 1, PathPIX), hopperConfig(v, 2, PathPIX)
+		perNode := hopperConfig(v, 1, PathPIX)
+		perNode.Ranks, perNode.Nodes = 4, 4
+		for _, cfg := range []Config{one, two, perNode} {
+			m, err := New(cfg)
+			if err != nil {
+				t.Fatalf("%v: %v", v, err)
+			}
+			for f := range Func(NumFuncs) {
+				for a := range Algorithm(NumAlgorithms) {
+					for p := range Protocol(NumProtocols) {
+						lat, bw := m.Latency(f, a, p), m.Bandwidth(f, a, p)
+						if !(lat >= 0) || !(bw >= 0) || math.IsInf(lat, 0) || math.IsInf(bw, 0) {
+							t.Errorf("%v %d/%d: %v/%v/%v = %g s, %g B/s", v, cfg.Ranks, cfg.Nodes, f, a, p, lat, bw)
+						}
+					}
+				}
+				for _, size := range []int64{0, 1, 1 << 20, 1 << 34} {
+					if e, err := m.Choose(f, size); err != nil || !(e.Time >= 0) || math.IsInf(e.Time, 0) {
+						t.Errorf("%v %d/%d: Choose(%v, %d) = %+v, %v", v, cfg.Ranks, cfg.Nodes, f, size, e, err)
+					}
+				}
+			}
+		}
+	}
 }

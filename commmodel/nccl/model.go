@@ -213,7 +213,8 @@ func (m *Model) Version() Version { return m.v }
 // Latency returns NCCL's latency of (f, a, p) before the per-size
 // corrections, in seconds: the value the TUNING table prints (left of the
 // slash) in us. It is computed, and printed, for some disabled
-// combinations too; Available says which can run.
+// combinations too; Available says which can run. An index outside NCCL's
+// enums gives NaN.
 func (m *Model) Latency(f Func, a Algorithm, p Protocol) float64 {
 	if !valid(f, a, p) {
 		return math.NaN()
@@ -224,7 +225,7 @@ func (m *Model) Latency(f Func, a Algorithm, p Protocol) float64 {
 // Bandwidth returns NCCL's algorithm bandwidth of (f, a, p) before the
 // per-size corrections, in bytes per second of nBytes: the value the TUNING
 // table prints (right of the slash) in GB/s. It is 0 where (f, a, p) is not
-// available.
+// available, NaN for an index outside NCCL's enums.
 func (m *Model) Bandwidth(f Func, a Algorithm, p Protocol) float64 {
 	if !valid(f, a, p) {
 		return math.NaN()

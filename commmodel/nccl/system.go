@@ -19,7 +19,10 @@ type System struct {
 	// node is taken to be PCIe only: NVLink bridges and direct NVLink
 	// meshes are not modelled.
 	NVSwitch bool
-	// NVLinks overrides GPU.NVLinks (links per GPU into NVSwitch).
+	// NVLinks overrides GPU.NVLinks (links per GPU into NVSwitch). NCCL
+	// counts every link at its own per-generation figure (20.6 GB/s for
+	// Hopper, 40.1 for Blackwell in NCCL 2.30.7 src/graph/topo.h), not at
+	// the product's GPU.NVLinkBW, and so does the search here.
 	NVLinks int
 	// PCIeBW is the bandwidth of one GPU's PCIe link, B/s; zero takes
 	// NCCL's figure for GPU.PCIeGen x16 (12, 24, 48, 96 GB/s for Gen3 to
