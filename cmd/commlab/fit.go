@@ -305,7 +305,7 @@ func writeFitTable(w io.Writer, o *fitOutput) error {
 	fmt.Fprintln(w)
 	s := o.Single
 	fmt.Fprintf(w, "\nsingle T = alpha + S/BW: alpha %s, BW %s%s; error median %.2f%%, max %.2f%%, leave-one-out median %.2f%%\n",
-		fmtMicro(s.AlphaS), fmtGBps(s.BWBps), busNote(s.BusBWBps, o.BusFactor), 100*s.MedianRelErr, 100*s.MaxRelErr, 100*s.LOOMedianRelErr)
+		commmodel.FormatDuration(s.AlphaS), commmodel.FormatBandwidth(s.BWBps), busNote(s.BusBWBps, o.BusFactor), 100*s.MedianRelErr, 100*s.MaxRelErr, 100*s.LOOMedianRelErr)
 	how := "chosen by BIC"
 	if o.Settings.Regimes != "auto" {
 		how = "fixed by -regimes"
@@ -317,18 +317,18 @@ func writeFitTable(w io.Writer, o *fitOutput) error {
 	fmt.Fprintf(w, "\npiecewise: %d regime%s (%s, %s loss); error median %.2f%%, max %.2f%%, leave-one-out median %.2f%%\n",
 		len(o.Regimes), plural, how, o.Loss, 100*o.MedianRelErr, 100*o.MaxRelErr, 100*o.LOOMedianRelErr)
 	tw := tabwriter.NewWriter(w, 2, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "min bytes\tmax bytes\tpoints\talpha us\talpha 95% CI\tBW GB/s\tBW 95% CI\tbusBW GB/s\t")
+	fmt.Fprintln(tw, "min bytes\tmax bytes\tpoints\talpha\talpha 95% CI\tBW\tBW 95% CI\tbusBW\t")
 	for _, g := range o.Regimes {
 		bus := "-"
 		if g.BusBWBps > 0 {
-			bus = fmt.Sprintf("%.2f", g.BusBWBps/1e9)
+			bus = commmodel.FormatBandwidth(g.BusBWBps)
 		}
-		bw := fmt.Sprintf("%.2f", g.BWBps/1e9)
+		bw := commmodel.FormatBandwidth(g.BWBps)
 		if g.BWAtBound {
 			bw = ">" + bw
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%.2f\t%s\t%s\t%s\t%s\t\n", g.MinBytes, g.MaxBytes, g.NPoints,
-			g.AlphaS*1e6, fmtCI(g.AlphaCIS, 1e6), bw, fmtCI(g.BWCIBps, 1e-9), bus)
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t\n", g.MinBytes, g.MaxBytes, g.NPoints,
+			commmodel.FormatDuration(g.AlphaS), fmtCI(g.AlphaCIS, commmodel.FormatDuration), bw, fmtCI(g.BWCIBps, commmodel.FormatBandwidth), bus)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -336,7 +336,7 @@ func writeFitTable(w io.Writer, o *fitOutput) error {
 	writeOutliers(w, o.Points)
 	if t := o.Through; t != nil {
 		fmt.Fprintf(w, "\nthrough %s at p = %d: alpha %s per step, BW %s per rank; error median %.2f%%, max %.2f%%\n",
-			t.Algorithm, o.P, fmtMicro(t.AlphaS), fmtGBps(t.BWBps), 100*t.MedianRelErr, 100*t.MaxRelErr)
+			t.Algorithm, o.P, commmodel.FormatDuration(t.AlphaS), commmodel.FormatBandwidth(t.BWBps), 100*t.MedianRelErr, 100*t.MaxRelErr)
 	}
 	fmt.Fprintln(w, "\nBW is the fitted bandwidth of T = alpha + S/BW (algorithm bandwidth); busBW = BW x bus factor.")
 	for _, pr := range o.Problems {
@@ -345,22 +345,19 @@ func writeFitTable(w io.Writer, o *fitOutput) error {
 	return nil
 }
 
-func fmtMicro(s float64) string { return fmt.Sprintf("%.2f us", s*1e6) }
-
-func fmtGBps(b float64) string { return fmt.Sprintf("%.2f GB/s", b/1e9) }
-
 func busNote(bus, factor float64) string {
 	if bus <= 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (busBW %.2f GB/s, bus factor %.4g)", bus/1e9, factor)
+	return fmt.Sprintf(" (busBW %s, bus factor %.4g)", commmodel.FormatBandwidth(bus), factor)
 }
 
-func fmtCI(ci [2]float64, scale float64) string {
+// fmtCI writes a confidence interval with format, "-" when there is none.
+func fmtCI(ci [2]float64, format func(float64) string) string {
 	if ci == [2]float64{} {
 		return "-"
 	}
-	return fmt.Sprintf("[%.3g, %.3g]", ci[0]*scale, ci[1]*scale)
+	return "[" + format(ci[0]) + ", " + format(ci[1]) + "]"
 }
 
 // outlierWeight is the robust weight below which a point counts as set aside.
@@ -379,6 +376,6 @@ func writeOutliers(w io.Writer, points []fitPoint) {
 			first = false
 		}
 		fmt.Fprintf(w, "  %d B: measured %s, fit %s (%+.1f%%), weight %.2f\n",
-			pt.SizeBytes, fmtMicro(pt.TimeS), fmtMicro(pt.PredictedS), 100*pt.RelErr, pt.Weight)
+			pt.SizeBytes, commmodel.FormatDuration(pt.TimeS), commmodel.FormatDuration(pt.PredictedS), 100*pt.RelErr, pt.Weight)
 	}
 }

@@ -25,10 +25,23 @@ func (f *linkFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.preset, "preset", "", "named link instead of -alpha/-bw: h20-intra or h20-inter")
 	fs.StringVar(&f.alpha, "alpha", "", "start-up latency per step, with unit (e.g. 2us)")
 	fs.StringVar(&f.bw, "bw", "", "per-rank bus bandwidth, with unit (e.g. 350GB/s, 400Gb/s)")
-	fs.StringVar(&f.gamma, "gamma", "", "reduction time per byte, in seconds per byte (default 0)")
+	fs.StringVar(&f.gamma, "gamma", "", "reduction time per byte, with -preset or -alpha/-bw, with unit (e.g. 0.01ns/B, 10ns/KB); a bare number is seconds per byte (default 0)")
 }
 
+// link returns the link the flags choose, with -gamma's reduction cost.
 func (f *linkFlags) link() (commmodel.Link, error) {
+	l, err := f.base()
+	if err != nil || f.gamma == "" {
+		return l, err
+	}
+	if l.Gamma, err = commmodel.ParseTimePerByte(f.gamma); err != nil {
+		return l, fmt.Errorf("-gamma: %w", err)
+	}
+	return l, nil
+}
+
+// base returns the link of -preset, or of -alpha and -bw.
+func (f *linkFlags) base() (commmodel.Link, error) {
 	if f.preset != "" {
 		if f.alpha != "" || f.bw != "" {
 			return commmodel.Link{}, fmt.Errorf("-preset and -alpha/-bw exclude each other")
@@ -49,11 +62,6 @@ func (f *linkFlags) link() (commmodel.Link, error) {
 	}
 	if l.BW, err = commmodel.ParseBandwidth(f.bw); err != nil {
 		return l, fmt.Errorf("-bw: %w", err)
-	}
-	if f.gamma != "" {
-		if _, err := fmt.Sscan(f.gamma, &l.Gamma); err != nil || !(l.Gamma >= 0) || math.IsInf(l.Gamma, 0) {
-			return l, fmt.Errorf("-gamma %q: want a non-negative number of seconds per byte", f.gamma)
-		}
 	}
 	if !l.Valid() {
 		return l, fmt.Errorf("link %+v is not valid", l)
@@ -130,7 +138,7 @@ type modelHeader struct {
 }
 
 func (h modelHeader) print(w io.Writer) {
-	fmt.Fprintf(w, "%s, P = %d, alpha = %s, BW = %s\n\n", h.Collective, h.P, formatSeconds(h.AlphaS), formatBW(h.BWBps))
+	fmt.Fprintf(w, "%s, P = %d, alpha = %s, BW = %s\n\n", h.Collective, h.P, commmodel.FormatDuration(h.AlphaS), commmodel.FormatBandwidth(h.BWBps))
 }
 
 type modelResult struct {
@@ -212,8 +220,8 @@ func runModel(args []string, stdout io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "algorithm\tsize\tsteps\tbytes/rank\tpeers\ttime\tbusBW\t")
 	for _, r := range res.Rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%s\t%s\t\n", r.Algorithm, formatBytes(float64(r.SizeBytes)), r.Steps,
-			formatBytes(r.BytesPerRank), r.Connections, formatSeconds(r.TimeS), formatBW(r.BusBWBps))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%s\t%s\t\n", r.Algorithm, commmodel.FormatSize(float64(r.SizeBytes)), r.Steps,
+			commmodel.FormatSize(r.BytesPerRank), r.Connections, commmodel.FormatDuration(r.TimeS), commmodel.FormatBandwidth(r.BusBWBps))
 	}
 	return tw.Flush()
 }
@@ -250,36 +258,7 @@ func runCrossover(args []string, stdout io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "faster below\tfaster above\tsize\tbytes")
 	for _, x := range res.Crossovers {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\n", x.A, x.B, formatBytes(x.SizeBytes), x.SizeBytes)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\n", x.A, x.B, commmodel.FormatSize(x.SizeBytes), x.SizeBytes)
 	}
 	return tw.Flush()
 }
-
-// formatBytes writes a byte count with a binary prefix, as nccl-tests users read sizes.
-func formatBytes(b float64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
-	i := 0
-	for math.Abs(b) >= 1024 && i < len(units)-1 {
-		b /= 1024
-		i++
-	}
-	if i == 0 {
-		return fmt.Sprintf("%.0f B", b)
-	}
-	return fmt.Sprintf("%.4g %s", b, units[i])
-}
-
-// formatSeconds writes a duration in us (or ms, s when large).
-func formatSeconds(s float64) string {
-	switch {
-	case s >= 1:
-		return fmt.Sprintf("%.4g s", s)
-	case s >= 1e-3:
-		return fmt.Sprintf("%.4g ms", s*1e3)
-	default:
-		return fmt.Sprintf("%.4g us", s*1e6)
-	}
-}
-
-// formatBW writes a bandwidth in GB/s (1e9 B/s), as nccl-tests does.
-func formatBW(bps float64) string { return fmt.Sprintf("%.4g GB/s", bps/1e9) }

@@ -90,9 +90,9 @@ func runSimulate(args []string, stdout io.Writer) error {
 	perNode := fs.Int("per-node", 0, "GPUs per node: the node size of hierarchical (default: the largest divisor of -p up to 8 that leaves two nodes); with any algorithm, times the replay on H20 NVLink inside a node and H20 RDMA between nodes")
 	inter := fs.String("inter", "", "hierarchical AllReduce: the algorithm between nodes (default ring)")
 	chunks := fs.Int("chunks", 0, "pipelined broadcast: chunk count (default 8)")
-	elem := fs.Int("elem", schedule.DefaultElemBytes, "element size in bytes (4: float, as nccl-tests)")
+	elemText := fs.String("elem", "", "element size (default 4B: float, as nccl-tests; a bare number is bytes)")
 	seed := fs.Uint64("seed", 1, "seed of the ranks' input data")
-	maxMem := fs.Float64("max-mem", defaultMaxMem(), "refuse a simulation that needs more memory than this, in bytes (default: half the physical memory)")
+	maxMemText := fs.String("max-mem", "", "refuse a simulation that needs more memory than this, e.g. 8GiB or 16GB; a bare number is bytes (default: half the physical memory)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if _, err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -112,7 +112,7 @@ func runSimulate(args []string, stdout io.Writer) error {
 	}
 	size, err := commmodel.ParseSize(*sizeText)
 	if err != nil {
-		return err
+		return fmt.Errorf("-size: %w", err)
 	}
 	if *perNode < 0 || *perNode > 0 && *p%*perNode != 0 {
 		return fmt.Errorf("-per-node %d does not divide -p %d into whole nodes", *perNode, *p)
@@ -124,15 +124,26 @@ func runSimulate(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	need, err := schedule.Footprint(a, *p, size, *elem)
+	elem, err := sizeFlag("elem", *elemText, schedule.DefaultElemBytes)
 	if err != nil {
 		return err
 	}
-	if need > *maxMem {
-		return fmt.Errorf("%s %s on %d ranks of %d B would need about %.3g GB of memory, more than the limit of %.3g GB (-max-mem); use a smaller -p or -size, or -max-mem %s if the machine has that much",
-			c, a.Name(), *p, size, need/1e9, *maxMem/1e9, enoughMem(need))
+	if int64(int(elem)) != elem {
+		return fmt.Errorf("-elem %d B: too large", elem)
 	}
-	s, err := schedule.NewElem(a, *p, size, *elem)
+	maxMem, err := sizeFlag("max-mem", *maxMemText, int64(defaultMaxMem()))
+	if err != nil {
+		return err
+	}
+	need, err := schedule.Footprint(a, *p, size, int(elem))
+	if err != nil {
+		return err
+	}
+	if need > float64(maxMem) {
+		return fmt.Errorf("%s %s on %d ranks of %d B would need about %s of memory, more than the limit of %s (-max-mem); use a smaller -p or -size, or -max-mem %s if the machine has that much",
+			c, a.Name(), *p, size, commmodel.FormatSize(need), commmodel.FormatSize(float64(maxMem)), enoughMem(need))
+	}
+	s, err := schedule.NewElem(a, *p, size, int(elem))
 	if err != nil {
 		return err
 	}
@@ -145,7 +156,7 @@ func runSimulate(args []string, stdout io.Writer) error {
 		Algorithm: a.Name(), Collective: c.String(), P: *p, SizeBytes: size,
 		Steps: res.Steps, MaxBytesSent: res.MaxSent(), MaxConnections: res.MaxPeers(), Correct: res.Correct,
 		ModelSteps: model.Steps, ModelBytes: model.Bytes, ModelConnections: model.Peers,
-		ElemBytes: *elem, MaxBytesReceived: maxOf(res.Received), MaxBytesReduced: res.MaxReduced(),
+		ElemBytes: int(elem), MaxBytesReceived: maxOf(res.Received), MaxBytesReduced: res.MaxReduced(),
 		MaxMessages: res.MaxMessages(), Fanout: res.Fanout, Incast: res.Incast,
 		PathBytes: res.PathBytes, ModelPathBytes: model.Path(),
 		Mismatch: res.Mismatch, MemoryBytesNeeded: need,
@@ -206,7 +217,7 @@ func printSimulate(w io.Writer, r simulateResult) error {
 	fmt.Fprintf(tw, "bytes sent, busiest rank\t%d\t%.6g\t\n", r.MaxBytesSent, r.ModelBytes)
 	fmt.Fprintf(tw, "critical-path bytes\t%d\t%.6g\t\n", r.PathBytes, r.ModelPathBytes)
 	fmt.Fprintf(tw, "connections\t%d\t%d\t\n", r.MaxConnections, r.ModelConnections)
-	fmt.Fprintf(tw, "time (s, %s)\t%.4g\t%.4g\t\n", r.Links, r.ReplayTime, r.ModelTime)
+	fmt.Fprintf(tw, "time (%s)\t%s\t%s\t\n", r.Links, commmodel.FormatDuration(r.ReplayTime), commmodel.FormatDuration(r.ModelTime))
 	if err := tw.Flush(); err != nil {
 		return err
 	}

@@ -1,0 +1,21 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// sizeFlag reads the text of flag -name, a size in commmodel's unit grammar
+// ("8GiB", "16GB", "4e9": a bare number is bytes), or returns def when the
+// flag was not given.
+func sizeFlag(name, text string, def int64) (int64, error) {
+	if text == "" {
+		return def, nil
+	}
+	n, err := commmodel.ParseSize(text)
+	if err != nil {
+		return 0, fmt.Errorf("-%s: %w", name, err)
+	}
+	return n, nil
+}
