@@ -5,8 +5,10 @@ import (
 	"strings"
 )
 
-// The algorithms of each collective that run on one level of fabric, in a
-// fixed order. The two-level algorithms need a node size and are not listed.
+// The article's algorithms of each collective that run on one level of
+// fabric, in a fixed order. The two-level algorithms need a node size and
+// are not listed; NCCL's algorithms are listed apart (NCCLAlgorithms), so
+// that the article's analyses keep comparing the article's algorithms.
 var (
 	allReduceAlgorithms     = []Algorithm{Ring{}, HalvingDoubling{}, TwoShot{}, OneShot{}}
 	reduceScatterAlgorithms = []Algorithm{RingReduceScatter{}}
@@ -15,8 +17,9 @@ var (
 	allToAllAlgorithms      = []Algorithm{Direct{}, Pairwise{}, Bruck{}}
 )
 
-// Algorithms returns the single-level algorithms of c, the candidates of
-// Fastest and NewRegimeGrid. The slice is shared: do not modify it.
+// Algorithms returns the article's single-level algorithms of c, the
+// candidates of Fastest and NewRegimeGrid and the default of commlab model.
+// The slice is shared: do not modify it.
 func Algorithms(c Collective) []Algorithm {
 	switch c {
 	case AllReduce:
@@ -33,20 +36,41 @@ func Algorithms(c Collective) []Algorithm {
 	return nil
 }
 
+// NCCLAlgorithms returns NCCL's algorithms of c on nodes of perNode GPUs,
+// in NCCL's order (Tree, Ring, ...; NCCL 2.30.7 src/include/nccl_tuner.h):
+// AllReduce has tree and ring; the other collectives their ring. The fluid
+// tree (Chunks 0) is the form of NCCL's own model.
+func NCCLAlgorithms(c Collective, perNode int) []Algorithm {
+	switch c {
+	case AllReduce:
+		return []Algorithm{Tree{PerNode: perNode}, Ring{}}
+	case ReduceScatter:
+		return []Algorithm{RingReduceScatter{}}
+	case AllGather:
+		return []Algorithm{RingAllGather{}}
+	case Broadcast:
+		return []Algorithm{PipelinedBroadcast{Chunks: 8}}
+	}
+	return nil
+}
+
 // Options are the parameters some algorithms need beyond their name.
 type Options struct {
-	// PerNode is the node size of the hierarchical algorithms (GPUs per node).
+	// PerNode is the node size of the two-level algorithms (GPUs per node).
 	PerNode int
 	// Inter names the AllReduce run between nodes by hierarchical AllReduce;
 	// empty means ring.
 	Inter string
-	// Chunks is the pipelined broadcast's chunk count; 0 means 8.
+	// Chunks is the pipelined broadcast's chunk count, 0 meaning 8, and the
+	// tree's chunks per half, 0 meaning its fluid limit.
 	Chunks int
 }
 
 // Lookup returns the algorithm of collective c called name (as the CLI spells
 // it: ring, halving-doubling, two-shot, one-shot, direct, pairwise, bruck,
-// pipelined, hierarchical). "hierarchical" needs opt.PerNode >= 1.
+// pipelined, hierarchical, and NCCL's tree). "hierarchical" needs
+// opt.PerNode >= 1; the tree takes opt.PerNode (0 means one GPU per node)
+// and opt.Chunks.
 func Lookup(c Collective, name string, opt Options) (Algorithm, error) {
 	name = strings.ToLower(strings.TrimSpace(name))
 	switch {
@@ -66,6 +90,11 @@ func Lookup(c Collective, name string, opt Options) (Algorithm, error) {
 			h.Inter = inner
 		}
 		return h, nil
+	case name == "tree" && c == AllReduce:
+		if opt.PerNode < 0 || opt.Chunks < 0 {
+			return nil, fmt.Errorf("tree: %d GPUs per node, %d chunks; want non-negative", opt.PerNode, opt.Chunks)
+		}
+		return Tree{PerNode: opt.PerNode, Chunks: opt.Chunks}, nil
 	case name == "pipelined" && c == Broadcast:
 		chunks := opt.Chunks
 		if chunks == 0 {
@@ -91,7 +120,9 @@ func Names(c Collective) []string {
 		names = append(names, a.Name())
 	}
 	switch c {
-	case AllReduce, AllToAll:
+	case AllReduce:
+		names = append(names, "hierarchical", "tree")
+	case AllToAll:
 		names = append(names, "hierarchical")
 	case Broadcast:
 		names = append(names, "pipelined")

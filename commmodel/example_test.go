@@ -61,3 +61,38 @@ func ExampleCollective_BusBW() {
 	// Output:
 	// 272 GB/s
 }
+
+// NCCL's double binary tree over 8 nodes: every node is an inner node of
+// one tree and a leaf of the other.
+func ExampleDoubleBinaryTree() {
+	for n := range 8 {
+		t := commmodel.DoubleBinaryTree(8, n)
+		fmt.Printf("node %d: parents %2d %2d, children %v %v\n", n, t[0].Parent, t[1].Parent, t[0].Children, t[1].Children)
+	}
+	// Output:
+	// node 0: parents -1  1, children [4 -1] [-1 -1]
+	// node 1: parents  2  3, children [-1 -1] [2 0]
+	// node 2: parents  4  1, children [1 3] [-1 -1]
+	// node 3: parents  2  7, children [-1 -1] [5 1]
+	// node 4: parents  0  5, children [2 6] [-1 -1]
+	// node 5: parents  6  3, children [-1 -1] [6 4]
+	// node 6: parents  4  5, children [5 7] [-1 -1]
+	// node 7: parents  6 -1, children [-1 -1] [3 -1]
+}
+
+// NCCL's tree against the flat ring across 16 nodes of the article's H20
+// server: the tree's latency grows as log2 of the nodes, the ring's as the
+// ranks, and both send about 2S of each node's data over the network.
+func ExampleTree() {
+	c := commmodel.H20Cluster(16)
+	for _, size := range []float64{64e3, 256e6} {
+		for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.Tree{PerNode: 8}} {
+			fmt.Printf("%-5s %9.0f B: %8.1f us\n", a.Name(), size, c.Time(a, size)*1e6)
+		}
+	}
+	// Output:
+	// ring      64000 B:   3816.3 us
+	// tree      64000 B:    154.4 us
+	// ring  256000000 B:  29210.0 us
+	// tree  256000000 B:  25748.0 us
+}

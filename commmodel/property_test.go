@@ -14,7 +14,8 @@ func everyAlgorithm() []Algorithm {
 	}
 	return append(all, PipelinedBroadcast{Chunks: 4},
 		HierarchicalAllReduce{PerNode: 4}, HierarchicalAllReduce{PerNode: 4, Inter: HalvingDoubling{}},
-		HierarchicalAllToAll{PerNode: 4})
+		HierarchicalAllToAll{PerNode: 4},
+		Tree{}, Tree{Chunks: 3}, Tree{PerNode: 4}, Tree{PerNode: 4, Chunks: 8})
 }
 
 func accepts(a Algorithm, p int) bool {
@@ -23,6 +24,8 @@ func accepts(a Algorithm, p int) bool {
 		return p%h.PerNode == 0
 	case HierarchicalAllToAll:
 		return p%h.PerNode == 0
+	case Tree:
+		return p%h.perNode() == 0
 	}
 	return true
 }

@@ -89,7 +89,7 @@ func runSimulate(args []string, stdout io.Writer) error {
 	sizeText := fs.String("size", "", "size S in bytes as nccl-tests prints it (e.g. 960000, 1MiB)")
 	perNode := fs.Int("per-node", 0, "GPUs per node: the node size of hierarchical (default: the largest divisor of -p up to 8 that leaves two nodes); with any algorithm, times the replay on H20 NVLink inside a node and H20 RDMA between nodes")
 	inter := fs.String("inter", "", "hierarchical AllReduce: the algorithm between nodes (default ring)")
-	chunks := fs.Int("chunks", 0, "pipelined broadcast: chunk count (default 8)")
+	chunks := fs.Int("chunks", 0, "pipelined broadcast and tree: chunk count, per half for the tree (default 8)")
 	elemText := fs.String("elem", "", "element size (default 4B: float, as nccl-tests; a bare number is bytes)")
 	seed := fs.Uint64("seed", 1, "seed of the ranks' input data")
 	maxMemText := fs.String("max-mem", "", "refuse a simulation that needs more memory than this, e.g. 8GiB or 16GB; a bare number is bytes (default: half the physical memory)")
@@ -119,6 +119,9 @@ func runSimulate(args []string, stdout io.Writer) error {
 	}
 	if *perNode == 0 && *algo == "hierarchical" {
 		*perNode = defaultPerNode(*p)
+	}
+	if *chunks == 0 && *algo == "tree" {
+		*chunks = 8 // the tree's Chunks 0 is its fluid limit, which has no schedule
 	}
 	a, err := commmodel.Lookup(c, *algo, commmodel.Options{PerNode: *perNode, Inter: *inter, Chunks: *chunks})
 	if err != nil {

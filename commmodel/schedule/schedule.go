@@ -89,10 +89,11 @@ func New(a commmodel.Algorithm, p int, size int64) (*Schedule, error) {
 // NewElem builds the schedule of a for p ranks and S = size bytes in
 // elements of elemBytes bytes. It knows every algorithm of this package:
 // Ring, HalvingDoubling, TwoShot, OneShot, RingReduceScatter, RingAllGather,
-// PipelinedBroadcast, Direct, Pairwise, Bruck, HierarchicalAllReduce and
-// HierarchicalAllToAll; any other type gives ErrUnknownAlgorithm. Sizes that
-// are not a whole number of elements, p < 1, and hierarchical shapes that do
-// not fit p are errors.
+// PipelinedBroadcast, Direct, Pairwise, Bruck, HierarchicalAllReduce,
+// HierarchicalAllToAll and Tree; any other type gives ErrUnknownAlgorithm.
+// Sizes that are not a whole number of elements, p < 1, hierarchical shapes
+// that do not fit p, and a Tree in its fluid limit (Chunks 0, which has no
+// schedule of whole steps) are errors.
 func NewElem(a commmodel.Algorithm, p int, size int64, elemBytes int) (*Schedule, error) {
 	lay, err := layoutOf(a, p, size, elemBytes)
 	if err != nil {
@@ -124,6 +125,9 @@ func NewElem(a commmodel.Algorithm, p int, size int64, elemBytes int) (*Schedule
 		hierarchicalAllReduce(b, a, p, n, lay.scratch)
 	case commmodel.HierarchicalAllToAll:
 		hierarchicalAllToAll(b, a.PerNode, p, n, lay)
+	case commmodel.Tree:
+		per := max(a.PerNode, 1)
+		treeAllReduce(b, p/per, per, n, a.Chunks)
 	}
 	s.Steps = b.steps
 	return s, nil
@@ -170,6 +174,16 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 	case commmodel.PipelinedBroadcast:
 		if a.Chunks > 1<<20 {
 			return layout{}, fmt.Errorf("schedule: broadcast in %d chunks; at most %d", a.Chunks, 1<<20)
+		}
+		return inPlace, nil
+	case commmodel.Tree:
+		switch {
+		case !wholeNodes(p, max(a.PerNode, 1)):
+			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
+		case a.Chunks < 1:
+			return layout{}, fmt.Errorf("schedule: tree with %d chunks is the fluid limit, which has no schedule; give at least 1 chunk", a.Chunks)
+		case a.Chunks > 1<<20:
+			return layout{}, fmt.Errorf("schedule: tree in %d chunks; at most %d", a.Chunks, 1<<20)
 		}
 		return inPlace, nil
 	case commmodel.Direct, commmodel.Pairwise:
@@ -226,6 +240,9 @@ func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64
 		local = 1
 	}
 	transfers := float64(p) * (float64(c.Messages)*perMsg + local)
+	if t, ok := a.(commmodel.Tree); ok {
+		transfers = 4 * float64(t.Chunks) * float64(p-1) // each edge of each tree, up and down, once per chunk
+	}
 	return data + transfers*(transferBytes+planBytes), nil
 }
 

@@ -20,6 +20,7 @@ func scheduled(p int) []commmodel.Algorithm {
 		commmodel.RingReduceScatter{}, commmodel.RingAllGather{},
 		commmodel.PipelinedBroadcast{}, commmodel.PipelinedBroadcast{Chunks: 4},
 		commmodel.Direct{}, commmodel.Pairwise{}, commmodel.Bruck{},
+		commmodel.Tree{Chunks: 1}, commmodel.Tree{Chunks: 4},
 	}
 	for _, per := range []int{2, 3, 4, 8} {
 		if p%per != 0 {
@@ -28,7 +29,8 @@ func scheduled(p int) []commmodel.Algorithm {
 		for _, inter := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.TwoShot{}, commmodel.OneShot{}} {
 			algs = append(algs, commmodel.HierarchicalAllReduce{PerNode: per, Inter: inter})
 		}
-		algs = append(algs, commmodel.HierarchicalAllToAll{PerNode: per})
+		algs = append(algs, commmodel.HierarchicalAllToAll{PerNode: per},
+			commmodel.Tree{PerNode: per, Chunks: 1}, commmodel.Tree{PerNode: per, Chunks: 2}, commmodel.Tree{PerNode: per, Chunks: 16})
 	}
 	return algs
 }
@@ -41,13 +43,16 @@ func describe(a commmodel.Algorithm) string {
 		return fmt.Sprintf("hierarchical-alltoall/%d", a.PerNode)
 	case commmodel.PipelinedBroadcast:
 		return fmt.Sprintf("broadcast/%d", a.Chunks)
+	case commmodel.Tree:
+		return fmt.Sprintf("tree/%d/C=%d", a.PerNode, a.Chunks)
 	}
 	return a.Collective().String() + "/" + a.Name()
 }
 
 // evenElems is the element count that every cut of a schedule over p <= 64
 // ranks divides: P (ring, AllToAll blocks), P' <= 64 (halving-doubling), the
-// node size p and the node count N and its P' (hierarchy), C = 4 (broadcast).
+// node size p and the node count N and its P' (hierarchy), C = 4 (broadcast),
+// the tree's two halves of C <= 16 chunks.
 func evenElems(p int) int { return 64 * p }
 
 // TestSchedulesMatchModel is the property test of issue 3: for every
