@@ -72,8 +72,8 @@ var prefixes = map[string]int64{
 	"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40,
 }
 
-// durationScales maps a duration unit to seconds.
-var durationScales = map[string]float64{
+// durationSeconds maps a duration unit to seconds.
+var durationSeconds = map[string]float64{
 	"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1,
 }
 
@@ -127,8 +127,8 @@ func amount(s string) (num string, v float64, unit string, err error) {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-// number reads a literal from splitAmount as a float64: finite, never the
-// zero of an underflow, and never negative unless negative is set.
+// number reads a literal from splitAmount as a float64: finite, not
+// negative, and never the zero of an underflow.
 func number(num string) (float64, error) {
 	v, err := strconv.ParseFloat(num, 64)
 	if err != nil || math.IsInf(v, 0) {
@@ -249,7 +249,7 @@ func ParseSizes(s string) ([]int64, error) {
 
 // durationUnit reads a duration unit and returns it in seconds.
 func durationUnit(u string) (float64, error) {
-	if f, ok := durationScales[u]; ok {
+	if f, ok := durationSeconds[u]; ok {
 		return f, nil
 	}
 	if u == "" {
