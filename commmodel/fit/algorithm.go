@@ -32,12 +32,7 @@ func Through(a commmodel.Algorithm, p int, samples []Sample, settings *Settings)
 	s := settings.withDefaults()
 	s.Regimes = 1
 	m := model{a, p}
-	res, err := fitRegimes(samples, m, s)
-	if err != nil {
-		return nil, err
-	}
-	res.Algorithm, res.P = a, p
-	return res, nil
+	return fitRegimes(samples, m, s)
 }
 
 // model is what a fit's time is linear in: 1 and S for AlphaBeta and

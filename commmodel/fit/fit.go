@@ -131,6 +131,11 @@ type Settings struct {
 	// Seed seeds the bootstrap's random numbers; the same seed gives the same
 	// intervals.
 	Seed uint64
+	// KeepNonMonotone keeps in the fit the samples that took longer than a
+	// sample of a larger size; by default (false) they are set aside before
+	// the fit and reported in Result.NonMonotone (see the package
+	// documentation).
+	KeepNonMonotone bool
 }
 
 // withDefaults returns a copy of s with zero fields set to their defaults.
@@ -220,7 +225,8 @@ type Result struct {
 	// and Piecewise, whose time is Alpha + S/BW.
 	Algorithm commmodel.Algorithm
 	P         int
-	// Samples are the fitted samples, sorted by size (stable).
+	// Samples are the fitted samples, sorted by size (stable): those given,
+	// less the ones set aside as NonMonotone.
 	Samples []Sample
 	// Predicted is the model's time for each sample, in seconds.
 	Predicted []float64
@@ -233,8 +239,15 @@ type Result struct {
 	// samples' weights held) and predicts it.
 	LOORelErr []float64
 	// MedianRelErr, MaxRelErr and LOOMedianRelErr summarise |RelErr| and
-	// |LOORelErr| over all samples, outliers included.
+	// |LOORelErr| over all fitted samples, outliers included (the samples
+	// set aside as non-monotone are not fitted samples).
 	MedianRelErr, MaxRelErr, LOOMedianRelErr float64
+	// NonMonotone are the samples set aside before the fit because each
+	// took longer than a sample of a larger size (see the package
+	// documentation), in increasing size; they are in none of the fields
+	// above, and none of the regimes or boundaries rests on them. Nil when
+	// Settings.KeepNonMonotone is set.
+	NonMonotone []NonMonotone
 	// BIC is the criterion for each number of regimes tried (index K-1); nil
 	// when the number was fixed.
 	BIC []float64
@@ -446,9 +459,13 @@ func fitRegimes(samples []Sample, m model, s Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	d, set, err := d.screen(m, s)
+	if err != nil {
+		return nil, err
+	}
 	n := len(d.samples)
 	nb := len(d.blocks) - 1
-	kmin, kmax := 1, min(s.MaxRegimes, n/s.MinPoints, nb/2)
+	kmin, kmax := 1, maxRegimes(n, nb, s)
 	if s.Regimes > 0 {
 		kmin, kmax = s.Regimes, s.Regimes
 	}
@@ -461,24 +478,9 @@ func fitRegimes(samples []Sample, m model, s Settings) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		return d.result(f, nil, s), nil
+		return d.result(f, nil, set, m, s), nil
 	}
-	// The reference scale comes from the least-squares fit with the most
-	// regimes the samples allow.
-	ones := make([]float64, n)
-	for i := range ones {
-		ones[i] = 1
-	}
-	var sigma float64
-	for ; kmax >= 1; kmax-- {
-		segs, err := d.split(ones, kmax, s)
-		if err == nil {
-			rel := make([]float64, n)
-			d.relErr(segs, rel)
-			sigma = referenceScale(rel, s)
-			break
-		}
-	}
+	sigma, kmax := d.noise(kmax, s)
 	var best *kFit
 	var bic []float64
 	for k := 1; k <= kmax; k++ {
@@ -500,14 +502,47 @@ func fitRegimes(samples []Sample, m model, s Settings) (*Result, error) {
 			break // two more regimes did not help
 		}
 	}
-	return d.result(best, bic, s), nil
+	return d.result(best, bic, set, m, s), nil
 }
 
-// result fills a Result from the chosen fit.
-func (d *design) result(best *kFit, bic []float64, s Settings) *Result {
-	res := &Result{Samples: d.samples, BIC: bic}
+// noise returns the reference scale σ of the least-squares fit with the
+// most regimes the samples allow, at most kmax (referenceScale: the noise
+// once the model is as flexible as it gets), and that number of regimes.
+// σ is NoiseFloor when not even one regime can be fitted.
+func (d *design) noise(kmax int, s Settings) (sigma float64, k int) {
+	n := len(d.samples)
+	ones := make([]float64, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	for k = kmax; k >= 1; k-- {
+		segs, err := d.split(ones, k, s)
+		if err == nil {
+			rel := make([]float64, n)
+			d.relErr(segs, rel)
+			return referenceScale(rel, s), k
+		}
+	}
+	return s.NoiseFloor, 0
+}
+
+// maxRegimes is the most regimes n samples of nb distinct sizes can form
+// under s (at most MaxRegimes, each of MinPoints samples and 2 sizes).
+func maxRegimes(n, nb int, s Settings) int {
+	return min(s.MaxRegimes, n/s.MinPoints, nb/2)
+}
+
+// result fills a Result from the chosen fit, with the samples set aside as
+// non-monotone.
+func (d *design) result(best *kFit, bic []float64, set []NonMonotone, m model, s Settings) *Result {
+	res := &Result{Samples: d.samples, BIC: bic, Algorithm: m.algorithm, P: m.p}
 	res.Weight, res.Iterations, res.Converged = best.w, best.iterations, best.converged
 	d.fillDiagnostics(res, best.segs)
+	for _, nm := range set {
+		nm.Predicted = res.Predict(nm.Sample.Size)
+		nm.RelErr = (nm.Predicted - nm.Sample.Time) / nm.Sample.Time
+		res.NonMonotone = append(res.NonMonotone, nm)
+	}
 	for _, g := range res.Regimes {
 		if g.Narrow() {
 			res.Notes = append(res.Notes, fmt.Sprintf(

@@ -61,6 +61,18 @@ func FuzzFitPiecewise(f *testing.F) {
 				finite("rel. err", r.RelErr[i])
 				finite("LOO rel. err", r.LOORelErr[i])
 			}
+			// Every sample is fitted or set aside as slower than a larger
+			// size by more than the margin of some noise level (at least
+			// the floor's).
+			if len(r.Samples)+len(r.NonMonotone) != len(samples) {
+				t.Fatalf("%d fitted + %d set aside of %d samples", len(r.Samples), len(r.NonMonotone), len(samples))
+			}
+			for _, nm := range r.NonMonotone {
+				finite("predicted (non-monotone)", nm.Predicted)
+				if !(nm.Contradicts.Size > nm.Sample.Size) || !(nm.Sample.Time > fit.MonotoneRatio(0.01)*nm.Contradicts.Time) {
+					t.Fatalf("%+v is not slower than a larger size by the margin", nm)
+				}
+			}
 			finite("median", r.MedianRelErr)
 			finite("LOO median", r.LOOMedianRelErr)
 		}
