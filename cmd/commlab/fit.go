@@ -16,36 +16,42 @@ import (
 )
 
 func init() {
-	register("fit", "fit alpha and bandwidth (one pair and per size regime) to an nccl-tests log or tidy CSV", runFit)
+	registerWarn("fit", "fit alpha and bandwidth (one pair and per size regime) to an nccl-tests log or tidy CSV", runFit)
 }
 
 // fitOutput is the JSON of "commlab fit" (DESIGN.md's contract; fields after
 // the contract's are additions). Times are in s, sizes in B, bandwidths in B/s.
+// CollectiveCandidates, present only then, lists the collectives a table
+// read without the binary's name fits alike (AllGather and AllToAll);
+// NPoints counts the samples given to the fit, Points those fitted and
+// NonMonotone those set aside as slower than a larger size.
 type fitOutput struct {
-	Collective       string      `json:"collective"`
-	P                int         `json:"p"`
-	NPoints          int         `json:"n_points"`
-	Single           fitSingle   `json:"single"`
-	Regimes          []fitRegime `json:"regimes"`
-	MedianRelErr     float64     `json:"median_rel_err"`
-	MaxRelErr        float64     `json:"max_rel_err"`
-	LOOMedianRelErr  float64     `json:"loo_median_rel_err"`
-	File             string      `json:"file"`
-	Test             int         `json:"test"`
-	Tests            int         `json:"tests"`
-	TestName         string      `json:"test_name"`
-	CollectiveFrom   string      `json:"collective_from"`
-	PFrom            string      `json:"p_from"`
-	Nodes            int         `json:"nodes"`
-	Placement        string      `json:"placement"`
-	DroppedZeroBytes int         `json:"dropped_zero_byte_rows"`
-	BusFactor        float64     `json:"bus_factor,omitempty"`
-	Loss             string      `json:"loss"`
-	BIC              []float64   `json:"bic,omitempty"`
-	Through          *fitThrough `json:"through,omitempty"`
-	Points           []fitPoint  `json:"points"`
-	Problems         []string    `json:"problems,omitempty"`
-	Settings         fitConfig   `json:"settings"`
+	Collective           string           `json:"collective"`
+	P                    int              `json:"p"`
+	NPoints              int              `json:"n_points"`
+	Single               fitSingle        `json:"single"`
+	Regimes              []fitRegime      `json:"regimes"`
+	MedianRelErr         float64          `json:"median_rel_err"`
+	MaxRelErr            float64          `json:"max_rel_err"`
+	LOOMedianRelErr      float64          `json:"loo_median_rel_err"`
+	File                 string           `json:"file"`
+	Test                 int              `json:"test"`
+	Tests                int              `json:"tests"`
+	TestName             string           `json:"test_name"`
+	CollectiveFrom       string           `json:"collective_from"`
+	CollectiveCandidates []string         `json:"collective_candidates,omitempty"`
+	PFrom                string           `json:"p_from"`
+	Nodes                int              `json:"nodes"`
+	Placement            string           `json:"placement"`
+	DroppedZeroBytes     int              `json:"dropped_zero_byte_rows"`
+	BusFactor            float64          `json:"bus_factor,omitempty"`
+	Loss                 string           `json:"loss"`
+	BIC                  []float64        `json:"bic,omitempty"`
+	Through              *fitThrough      `json:"through,omitempty"`
+	Points               []fitPoint       `json:"points"`
+	NonMonotone          []fitNonMonotone `json:"non_monotone"`
+	Problems             []problem        `json:"problems"`
+	Settings             fitConfig        `json:"settings"`
 }
 
 // fitSingle is the one-pair fit T = alpha + S/BW.
@@ -94,6 +100,20 @@ type fitPoint struct {
 	Weight     float64 `json:"weight"`
 }
 
+// fitNonMonotone is a sample the fit set aside because it is slower than a
+// larger size (fit.NonMonotone): in no regime and not in the errors. Line is
+// the row's line in the file, 0 when unknown.
+type fitNonMonotone struct {
+	SizeBytes            int64   `json:"size_bytes"`
+	TimeS                float64 `json:"time_s"`
+	Line                 int     `json:"line"`
+	ContradictsSizeBytes int64   `json:"contradicts_size_bytes"`
+	ContradictsTimeS     float64 `json:"contradicts_time_s"`
+	ContradictsLine      int     `json:"contradicts_line"`
+	PredictedS           float64 `json:"predicted_s"`
+	RelErr               float64 `json:"rel_err"`
+}
+
 // fitConfig records the fit settings used.
 type fitConfig struct {
 	Regimes   string  `json:"regimes"`
@@ -103,7 +123,7 @@ type fitConfig struct {
 	Seed      uint64  `json:"seed"`
 }
 
-func runFit(args []string, stdout io.Writer) error {
+func runFit(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("fit")
 	collective := fs.String("collective", "", "collective of the log, overriding what the reader infers (allreduce, alltoall, ...)")
 	p := fs.Int("p", 0, "rank count, overriding what the reader infers")
@@ -116,7 +136,9 @@ func runFit(args []string, stdout io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the bootstrap")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab fit FILE [-collective C] [-p N] [-regimes auto|K] [-json]")
+		fmt.Fprintln(fs.Output(), "usage: commlab fit FILE [-collective C] [-p N] [-regimes auto|K] [-json]\n\n"+
+			"Rows the reader skipped and other warnings go to standard error as\n"+
+			"FILE:LINE: message, or with -json into \"problems\".")
 		fs.PrintDefaults()
 	}
 	pos, err := parseFlags(fs, args, 1)
@@ -168,18 +190,79 @@ func runFit(args []string, stdout io.Writer) error {
 		place = nccltests.InPlace
 	}
 	out, err := fitTest(log, *testIdx, place, settings)
-	if err != nil {
-		return fmt.Errorf("%s: %w", pos[0], err)
-	}
-	if *algo != "" {
-		if err := fitThroughAlgorithm(out, log.Tests[*testIdx], *algo, out.samples, settings); err != nil {
-			return fmt.Errorf("%s: -algo: %w", pos[0], err)
+	if err == nil && *algo != "" {
+		if err = fitThroughAlgorithm(out, log.Tests[*testIdx], *algo, out.samples, settings); err != nil {
+			err = fmt.Errorf("-algo: %w", err)
 		}
+	}
+	if err != nil {
+		// The rows skipped may be why the fit failed.
+		writeProblems(stderr, readProblems(log, log.Tests[*testIdx]))
+		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	if *asJSON {
 		return writeJSON(stdout, out.fitOutput)
 	}
+	writeProblems(stderr, out.Problems)
 	return writeFitTable(stdout, &out.fitOutput)
+}
+
+// readProblems are the warnings of reading log, with a note when test t's
+// table fits several collectives alike.
+func readProblems(log *data.Log, t *nccltests.Test) []problem {
+	out := []problem{}
+	for _, pr := range log.Problems {
+		out = append(out, problemOf(log.Name, pr))
+	}
+	if t.Ambiguous() {
+		same := ""
+		if sameBusFactor(t.Candidates, t.Ranks) {
+			same = ", the fit the same for each (one bus factor)"
+		}
+		out = append(out, problem{File: log.Name, Line: t.Line, Message: fmt.Sprintf(
+			"the table fits %s alike and the file names no binary: read as %s%s; -collective settles it",
+			joinCollectives(t.Candidates), t.Collective, same)})
+	}
+	return out
+}
+
+// sameBusFactor reports whether the collectives share one bus factor at p
+// ranks (AllGather and AllToAll do: (P-1)/P).
+func sameBusFactor(cs []commmodel.Collective, p int) bool {
+	if p < 1 {
+		return false
+	}
+	for _, c := range cs {
+		if c.BusFactor(p) != cs[0].BusFactor(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// joinCollectives is "a and b", "a, b and c".
+func joinCollectives(cs []commmodel.Collective) string {
+	var b strings.Builder
+	for i, c := range cs {
+		switch {
+		case i > 0 && i == len(cs)-1:
+			b.WriteString(" and ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(c.String())
+	}
+	return b.String()
+}
+
+// rowLine is the line of test t's first row of size bytes, 0 if none.
+func rowLine(t *nccltests.Test, size float64) int {
+	for _, r := range t.Rows {
+		if float64(r.Size) == size {
+			return r.Line
+		}
+	}
+	return 0
 }
 
 func parseLoss(s string) (fit.Loss, error) {
@@ -211,9 +294,12 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 			out.BusFactor = t.Collective.BusFactor(t.Ranks)
 		}
 	}
-	for _, pr := range log.Problems {
-		out.Problems = append(out.Problems, pr.Error())
+	if t.Ambiguous() {
+		for _, c := range t.Candidates {
+			out.CollectiveCandidates = append(out.CollectiveCandidates, c.String())
+		}
 	}
+	out.Problems = readProblems(log, t)
 	// 0-byte rows time an empty call: they are the launch floor, not a point
 	// of T = alpha + S/BW (fit.SplitEmpty).
 	var empty []fit.Sample
@@ -237,7 +323,29 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 		MedianRelErr: single.MedianRelErr, MaxRelErr: single.MaxRelErr, LOOMedianRelErr: single.LOOMedianRelErr,
 		AlphaCIS: [2]float64{g.AlphaCI.Lo, g.AlphaCI.Hi}, BWCIBps: [2]float64{g.BWCI.Lo, g.BWCI.Hi}, BWAtBound: g.BWAtBound,
 	}
-	out.Problems = append(out.Problems, pw.Notes...)
+	// Notes are one per narrow regime, in order (fit.Result.Notes): each
+	// is placed at the regime's first row.
+	var narrow []fit.Regime
+	for _, g := range pw.Regimes {
+		if g.Narrow() {
+			narrow = append(narrow, g)
+		}
+	}
+	for k, note := range pw.Notes {
+		pr := problem{File: log.Name, Message: note}
+		if len(narrow) == len(pw.Notes) {
+			pr.Line = rowLine(t, narrow[k].MinSize)
+		}
+		out.Problems = append(out.Problems, pr)
+	}
+	out.NonMonotone = []fitNonMonotone{}
+	for _, nm := range pw.NonMonotone {
+		out.NonMonotone = append(out.NonMonotone, fitNonMonotone{
+			SizeBytes: int64(nm.Sample.Size), TimeS: nm.Sample.Time, Line: rowLine(t, nm.Sample.Size),
+			ContradictsSizeBytes: int64(nm.Contradicts.Size), ContradictsTimeS: nm.Contradicts.Time, ContradictsLine: rowLine(t, nm.Contradicts.Size),
+			PredictedS: nm.Predicted, RelErr: nm.RelErr,
+		})
+	}
 	for _, g := range pw.Regimes {
 		out.Regimes = append(out.Regimes, fitRegime{
 			MinBytes: int64(g.MinSize), MaxBytes: int64(g.MaxSize), AlphaS: g.Alpha, BWBps: g.BW,
@@ -334,15 +442,13 @@ func writeFitTable(w io.Writer, o *fitOutput) error {
 		return err
 	}
 	writeOutliers(w, o.Points)
+	writeNonMonotone(w, o.NonMonotone)
 	if t := o.Through; t != nil {
 		fmt.Fprintf(w, "\nthrough %s at p = %d: alpha %s per step, BW %s per rank; error median %.2f%%, max %.2f%%\n",
 			t.Algorithm, o.P, commmodel.FormatDuration(t.AlphaS), commmodel.FormatBandwidth(t.BWBps), 100*t.MedianRelErr, 100*t.MaxRelErr)
 	}
-	fmt.Fprintln(w, "\nBW is the fitted bandwidth of T = alpha + S/BW (algorithm bandwidth); busBW = BW x bus factor.")
-	for _, pr := range o.Problems {
-		fmt.Fprintln(w, "note:", pr)
-	}
-	return nil
+	_, err := fmt.Fprintln(w, "\nBW is the fitted bandwidth of T = alpha + S/BW (algorithm bandwidth); busBW = BW x bus factor.")
+	return err
 }
 
 func busNote(bus, factor float64) string {
@@ -358,6 +464,20 @@ func fmtCI(ci [2]float64, format func(float64) string) string {
 		return "-"
 	}
 	return "[" + format(ci[0]) + ", " + format(ci[1]) + "]"
+}
+
+// writeNonMonotone lists the points left out of the fit because each is
+// slower than a larger size.
+func writeNonMonotone(w io.Writer, points []fitNonMonotone) {
+	if len(points) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nleft out as non-monotone (slower than a larger size beyond the noise: on no alpha-beta regime; not in the errors above):")
+	for _, pt := range points {
+		fmt.Fprintf(w, "  %d B: measured %s, %+.1f%% against %d B at %s; fit %s (%+.1f%%)\n",
+			pt.SizeBytes, commmodel.FormatDuration(pt.TimeS), 100*(pt.TimeS/pt.ContradictsTimeS-1), pt.ContradictsSizeBytes,
+			commmodel.FormatDuration(pt.ContradictsTimeS), commmodel.FormatDuration(pt.PredictedS), 100*pt.RelErr)
+	}
 }
 
 // outlierWeight is the robust weight below which a point counts as set aside.

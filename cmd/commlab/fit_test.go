@@ -140,17 +140,18 @@ func TestFitTable(t *testing.T) {
 	}
 }
 
-// A real log whose first row is a slow first call (MI300X, rccl-tests: 8 B
-// in 19.28 us against 16.32 us at 16 B): the table names the point the
-// robust loss set aside (its time to three significant digits, as every
-// amount in text), and the clean log has none.
+// A real log whose reduce_scatter busbw oscillates from 64 MiB up (the 2019
+// DGX-2 log, test 4: 1073741808 B in 20415 us, a busbw of 45.45 GB/s between
+// sizes at 59-64 GB/s): the table names the points the robust loss set
+// aside (their times to three significant digits, as every amount in text),
+// and the clean log has none.
 func TestFitTableOutliers(t *testing.T) {
-	code, out, stderr := runCLI("fit", "../../data/nccltests/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log")
+	code, out, stderr := runCLI("fit", realLog("v100_dgx2_five_tests_2019.log"), "-test", "4")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(out, "set aside by the robust loss") || !strings.Contains(out, "8 B: measured 19.3 µs") {
-		t.Errorf("slow first call not listed:\n%s", out)
+	if !strings.Contains(out, "set aside by the robust loss") || !strings.Contains(out, "1073741808 B: measured 20.4 ms") {
+		t.Errorf("oscillating point not listed:\n%s", out)
 	}
 	_, out, _ = runCLI("fit", publicLog(t, "h20-3e_2x2_alltoall_nccltests321.log"))
 	if strings.Contains(out, "set aside") {
@@ -158,16 +159,154 @@ func TestFitTableOutliers(t *testing.T) {
 	}
 }
 
+// realLog is the path of a real log of package nccltests' testdata.
+func realLog(name string) string { return "../../data/nccltests/testdata/real/" + name }
+
 // A real sweep over a narrow size range (T4, 100-110 MiB in steps of 1 MiB)
-// gets a note that alpha and BW are poorly separated; a sweep over decades does not.
+// gets a warning that alpha and BW are poorly separated, on stderr at the
+// regime's first row; a sweep over decades does not.
 func TestFitNarrowRegimeNote(t *testing.T) {
-	_, out, _ := runCLI("fit", "../../data/nccltests/testdata/real/t4_3node_allreduce_stepbytes_srun.log")
-	if !strings.Contains(out, "spans less than 2x in size") {
-		t.Errorf("narrow sweep without a note:\n%s", out)
+	log := realLog("t4_3node_allreduce_stepbytes_srun.log")
+	_, out, stderr := runCLI("fit", log)
+	// The log's first row (104857600 B) is on line 17.
+	if !strings.HasPrefix(stderr, log+":17: the regime 104857600..") || !strings.Contains(stderr, "spans less than 2x in size") || strings.Contains(out, "spans less") {
+		t.Errorf("narrow sweep: stderr %q; want the note at %s:17, not on stdout:\n%s", stderr, log, out)
 	}
-	_, out, _ = runCLI("fit", publicLog(t, "h20-3e_2x2_alltoall_nccltests321.log"))
-	if strings.Contains(out, "spans less than 2x") {
-		t.Errorf("wide sweep with a note:\n%s", out)
+	_, out, stderr = runCLI("fit", publicLog(t, "h20-3e_2x2_alltoall_nccltests321.log"))
+	if strings.Contains(out+stderr, "spans less than 2x") {
+		t.Errorf("wide sweep with a note:\n%s%s", stderr, out)
+	}
+}
+
+// Warnings go to stderr as FILE:LINE: message in text mode, and into the
+// JSON's problems with -json, where stdout holds the JSON object alone and
+// stderr nothing. The fixture's line 71 is a row cut short (6 fields of 13).
+func TestFitWarningsStreams(t *testing.T) {
+	log := "../../data/nccltests/testdata/mpirun_noisy_allreduce.log"
+	const msg = `wrong number of fields: 6, want 13 for columns "size count type redop root time algbw busbw #wrong time algbw busbw #wrong"`
+	code, out, stderr := runCLI("fit", log)
+	if code != 0 || stderr != log+":71: "+msg+"\n" {
+		t.Errorf("text: exit %d, stderr %q; want the skipped row at %s:71", code, stderr, log)
+	}
+	if strings.Contains(out, "wrong number") || strings.Contains(out, "note:") || !strings.Contains(out, "piecewise:") {
+		t.Errorf("text: stdout holds a warning or lacks the fit:\n%s", out)
+	}
+	code, out, stderr = runCLI("fit", log, "-json")
+	if code != 0 || stderr != "" {
+		t.Fatalf("-json: exit %d, stderr %q; want 0 and nothing", code, stderr)
+	}
+	var res fitOutput
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(&res); err != nil {
+		t.Fatalf("-json: stdout is not JSON: %v\n%s", err, out)
+	}
+	if dec.More() {
+		t.Errorf("-json: stdout holds more than one JSON object:\n%s", out)
+	}
+	if want := (problem{File: log, Line: 71, Message: msg}); len(res.Problems) != 1 || res.Problems[0] != want {
+		t.Errorf("-json: problems %+v, want [%+v]", res.Problems, want)
+	}
+	// A clean log has an empty problems array and no non-monotone points.
+	_, raw := fitJSON(t, publicLog(t, "h20-3e_2x2_alltoall_nccltests321.log"))
+	if p, ok := raw["problems"].([]any); !ok || len(p) != 0 {
+		t.Errorf("clean log: problems %#v, want []", raw["problems"])
+	}
+	if nm, ok := raw["non_monotone"].([]any); !ok || len(nm) != 0 {
+		t.Errorf("clean log: non_monotone %#v, want []", raw["non_monotone"])
+	}
+	// A fit that fails still reports the rows the reader skipped.
+	two := writeTemp(t, "two.log", []byte("#  size count type redop root time algbw busbw #wrong time algbw busbw #wrong\n"+
+		"1024 256 float sum -1 10.0 0.10 0.19 0 10.1 0.10 0.19 0\n"+
+		"2048 512 float\n"+
+		"4096 1024 float sum -1 10.5 0.39 0.73 0 10.4 0.39 0.74 0\n"))
+	code, out, stderr = runCLI("fit", two, "-json")
+	if code == 0 || out != "" || !strings.HasPrefix(stderr, two+":3: wrong number of fields") || !strings.Contains(stderr, "at least 3") {
+		t.Errorf("failed fit: exit %d, stdout %q, stderr %q; want the skipped row at line 3, then the error", code, out, stderr)
+	}
+}
+
+// A table without the binary's name cannot tell AllGather from AllToAll
+// (DeepEP #303's H20 log): the CLI says so, on stderr at the table's first
+// line (line 4), and in collective_candidates, and names -collective; with
+// -collective there is no note. The fit is the same either way: the bus
+// factor of both is (P-1)/P (commmodel.BusFactor).
+func TestFitAmbiguousCollective(t *testing.T) {
+	log := publicLog(t, "h20_1x8_alltoall_or_allgather_deepep303.log")
+	code, out, stderr := runCLI("fit", log)
+	if code != 0 || !strings.HasPrefix(stderr, log+":4: the table fits allgather and alltoall alike and the file names no binary: read as allgather, the fit the same for each (one bus factor); -collective settles it\n") || !strings.Contains(stderr, "-collective settles it") {
+		t.Errorf("text: exit %d, stderr %q; want the note at %s:4 naming -collective", code, stderr, log)
+	}
+	if strings.Contains(out, "alike") {
+		t.Errorf("text: the note is on stdout:\n%s", out)
+	}
+	if _, _, stderr := runCLI("fit", log, "-collective", "alltoall"); stderr != "" {
+		t.Errorf("-collective alltoall: stderr %q, want none", stderr)
+	}
+	amb, raw := fitJSON(t, log)
+	if got := amb.CollectiveCandidates; len(got) != 2 || got[0] != "allgather" || got[1] != "alltoall" {
+		t.Errorf("collective_candidates %v, want [allgather alltoall]", got)
+	}
+	if len(amb.Problems) != 1 || amb.Problems[0].Line != 4 || !strings.Contains(amb.Problems[0].Message, "-collective") {
+		t.Errorf("problems %+v, want the note at line 4", amb.Problems)
+	}
+	for _, c := range []string{"alltoall", "allgather"} {
+		set, raw2 := fitJSON(t, log, "-collective", c)
+		if _, ok := raw2["collective_candidates"]; ok || len(set.Problems) != 0 {
+			t.Errorf("-collective %s: collective_candidates %v, problems %+v; want neither", c, raw2["collective_candidates"], set.Problems)
+		}
+		if set.Collective != c || set.P != amb.P || set.BusFactor != amb.BusFactor || set.Single != amb.Single ||
+			len(set.Regimes) != len(amb.Regimes) || set.Regimes[0] != amb.Regimes[0] || set.MaxRelErr != amb.MaxRelErr {
+			t.Errorf("-collective %s: %s p %d bus factor %g single %+v; want the fit of %s: p %d bus factor %g single %+v",
+				c, set.Collective, set.P, set.BusFactor, set.Single, amb.Collective, amb.P, amb.BusFactor, amb.Single)
+		}
+	}
+	// P = 8 (from the count column): bus factor 7/8.
+	if relDiff(amb.BusFactor, 7.0/8) > 1e-12 || raw["collective"] != "allgather" {
+		t.Errorf("bus factor %g, collective %v; want 7/8, allgather", amb.BusFactor, raw["collective"])
+	}
+}
+
+// The public H200 2 x 8 AllReduce whose 16 MiB (304.32 us) is slower than
+// 32 MiB (276.88 us), the log's out-of-place times: the fit lists 16 MiB as
+// non-monotone against 32 MiB, in text and JSON, fits 32 MiB (no longer set
+// aside by the robust loss) and keeps the worst error under 15%.
+func TestFitNonMonotone(t *testing.T) {
+	log := realLog("h200_2x8_allreduce_spectrumx_openshift.log")
+	res, _ := fitJSON(t, log)
+	var found bool
+	for _, nm := range res.NonMonotone {
+		if nm.SizeBytes == 16<<20 {
+			found = true
+			// Lines 79 and 80 of the log hold the 16 MiB and 32 MiB rows.
+			want := fitNonMonotone{SizeBytes: 16 << 20, TimeS: 304.32e-6, Line: 79, ContradictsSizeBytes: 32 << 20, ContradictsTimeS: 276.88e-6, ContradictsLine: 80,
+				PredictedS: nm.PredictedS, RelErr: nm.RelErr}
+			if nm != want || relDiff(nm.RelErr, nm.PredictedS/nm.TimeS-1) > 1e-9 {
+				t.Errorf("non_monotone %+v, want %+v", nm, want)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("16 MiB not in non_monotone %+v", res.NonMonotone)
+	}
+	for _, pt := range res.Points {
+		switch pt.SizeBytes {
+		case 16 << 20:
+			t.Errorf("16 MiB is among the fitted points %+v", pt)
+		case 32 << 20:
+			if pt.Weight < outlierWeight || relDiff(pt.PredictedS, pt.TimeS) > 0.15 {
+				t.Errorf("32 MiB: %+v; want it fitted within 15%%, weight >= %g", pt, outlierWeight)
+			}
+		}
+	}
+	if res.MaxRelErr > 0.15 || res.NPoints != 25 {
+		t.Errorf("max_rel_err %.3f, n_points %d; want <= 0.15 of 25 points", res.MaxRelErr, res.NPoints)
+	}
+	_, out, stderr := runCLI("fit", log)
+	if !strings.Contains(out, "left out as non-monotone") || !strings.Contains(out, "16777216 B: measured 304 µs, +9.9% against 33554432 B at 277 µs") || stderr != "" {
+		t.Errorf("text: 16 MiB not listed (stderr %q):\n%s", stderr, out)
+	}
+	if strings.Contains(out, "33554432 B: measured") {
+		t.Errorf("text: 32 MiB listed as set aside:\n%s", out)
 	}
 }
 

@@ -11,6 +11,11 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/topo"
 )
 
 // A command is one subcommand. run parses args (without the subcommand name),
@@ -114,6 +119,64 @@ func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) 
 		return nil, fmt.Errorf("unexpected argument %q", pos[maxArgs])
 	}
 	return pos, nil
+}
+
+// A problem is a warning about an input: a row skipped, damage read past, a
+// fit to read with care. It is the one shape of every subcommand's JSON
+// "problems" (always present, [] when empty). In text mode problems go to
+// standard error, one line each as "FILE:LINE:COLUMN: message", and stdout
+// holds only the result.
+type problem struct {
+	// File is the input's name as given ("" for standard input).
+	File string `json:"file"`
+	// Line is the 1-based line, 0 when the problem concerns the whole file.
+	Line int `json:"line"`
+	// Column is the 1-based byte offset in the line of the offending field,
+	// 0 when the problem concerns the whole line.
+	Column int `json:"column"`
+	// Message says what is wrong.
+	Message string `json:"message"`
+}
+
+// String is "FILE:LINE:COLUMN: message", leaving out the parts that are
+// empty or 0 (the form of topo's and nccltests' ParseError).
+func (p problem) String() string {
+	where := p.File
+	if p.Line > 0 {
+		where += ":" + strconv.Itoa(p.Line)
+		if p.Column > 0 {
+			where += ":" + strconv.Itoa(p.Column)
+		}
+	}
+	if strings.HasPrefix(where, ":") {
+		where = where[1:]
+	}
+	if where == "" {
+		return p.Message
+	}
+	return where + ": " + p.Message
+}
+
+// problemOf turns a reader's warning about file into a problem, with the
+// place a *topo.ParseError or *nccltests.ParseError carries; any other error
+// concerns file as a whole.
+func problemOf(file string, err error) problem {
+	var te *topo.ParseError
+	var ne *nccltests.ParseError
+	switch {
+	case errors.As(err, &te):
+		return problem{te.File, te.Line, te.Column, te.Err.Error()}
+	case errors.As(err, &ne):
+		return problem{ne.File, ne.Line, ne.Column, ne.Err.Error()}
+	}
+	return problem{File: file, Message: err.Error()}
+}
+
+// writeProblems writes each problem to w on a line of its own.
+func writeProblems(w io.Writer, problems []problem) {
+	for _, p := range problems {
+		fmt.Fprintln(w, p)
+	}
 }
 
 // writeJSON writes v as one indented JSON object followed by a newline.

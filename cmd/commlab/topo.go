@@ -45,22 +45,13 @@ type topoFabric struct {
 	Links int    `json:"links"`
 }
 
-// topoProblem is a warning about the input (a *topo.ParseError): damage the
-// parser read past.
-type topoProblem struct {
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	Message string `json:"message"`
-}
-
 type topoOut struct {
-	Source   string        `json:"source"`
-	GPUs     []topoGPU     `json:"gpus"`
-	NICs     []topoNIC     `json:"nics"`
-	Pairs    []topoPair    `json:"pairs"`
-	Fabric   topoFabric    `json:"fabric"`
-	Problems []topoProblem `json:"problems"`
+	Source   string     `json:"source"`
+	GPUs     []topoGPU  `json:"gpus"`
+	NICs     []topoNIC  `json:"nics"`
+	Pairs    []topoPair `json:"pairs"`
+	Fabric   topoFabric `json:"fabric"`
+	Problems []problem  `json:"problems"`
 }
 
 func runTopo(args []string, stdout, stderr io.Writer) error {
@@ -84,9 +75,7 @@ func runTopo(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSON(stdout, topoJSON(t, source, problems))
 	}
-	for _, p := range problems {
-		fmt.Fprintln(stderr, p)
-	}
+	writeProblems(stderr, topoProblems(source, problems))
 	fmt.Fprintf(stdout, "%s: ", source)
 	if err := topo.WriteReport(stdout, t); err != nil {
 		return err
@@ -119,10 +108,7 @@ func loadTopology(pos []string, preset string) (t *topo.Topology, source string,
 }
 
 func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError) topoOut {
-	out := topoOut{Source: source, GPUs: []topoGPU{}, NICs: []topoNIC{}, Pairs: []topoPair{}, Problems: []topoProblem{}}
-	for _, p := range problems {
-		out.Problems = append(out.Problems, topoProblem{File: p.File, Line: p.Line, Column: p.Column, Message: p.Err.Error()})
-	}
+	out := topoOut{Source: source, GPUs: []topoGPU{}, NICs: []topoNIC{}, Pairs: []topoPair{}, Problems: topoProblems(source, problems)}
 	for i, b := range t.Bindings() {
 		out.GPUs = append(out.GPUs, topoGPU{
 			Name: b.GPU, NUMA: t.GPU(i).NUMA, NIC: b.NIC, Path: pathOrEmpty(b), Device: b.Device,
@@ -137,6 +123,15 @@ func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError) topo
 	}
 	f := topo.InferFabric(t)
 	out.Fabric = topoFabric{Kind: f.Kind.String(), GPUs: f.P, Links: f.Links}
+	return out
+}
+
+// topoProblems are the warnings of reading source as problems.
+func topoProblems(source string, problems []*topo.ParseError) []problem {
+	out := []problem{}
+	for _, p := range problems {
+		out = append(out, problemOf(source, p))
+	}
 	return out
 }
 

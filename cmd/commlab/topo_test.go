@@ -26,7 +26,7 @@ type topoJSONOut struct {
 		B    string `json:"b"`
 		Path string `json:"path"`
 	} `json:"pairs"`
-	Problems []topoProblem `json:"problems"`
+	Problems []problem `json:"problems"`
 }
 
 func decodeTopo(t *testing.T, out string) topoJSONOut {
@@ -163,7 +163,7 @@ func TestTopoProblems(t *testing.T) {
 			t.Fatalf("%s -json: exit %d, stderr %q", c.file, code, stderr)
 		}
 		got := decodeTopo(t, out).Problems
-		if want := (topoProblem{File: file, Line: c.line, Column: c.col, Message: c.text}); len(got) != 1 || got[0] != want {
+		if want := (problem{File: file, Line: c.line, Column: c.col, Message: c.text}); len(got) != 1 || got[0] != want {
 			t.Errorf("%s -json: problems %+v, want [%+v]", c.file, got, want)
 		}
 	}

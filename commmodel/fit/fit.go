@@ -459,10 +459,11 @@ func fitRegimes(samples []Sample, m model, s Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, set, err := d.screen(m, s)
+	sc, err := d.screen(m, s)
 	if err != nil {
 		return nil, err
 	}
+	d, set := sc.d, sc.set
 	n := len(d.samples)
 	nb := len(d.blocks) - 1
 	kmin, kmax := 1, maxRegimes(n, nb, s)
@@ -480,7 +481,12 @@ func fitRegimes(samples []Sample, m model, s Settings) (*Result, error) {
 		}
 		return d.result(f, nil, set, m, s), nil
 	}
-	sigma, kmax := d.noise(kmax, s)
+	// The reference scale is the noise the screen measured on d, when it did.
+	sigma, most := sc.sigma, sc.k
+	if most == 0 || most > kmax {
+		sigma, most = d.noise(kmax, s)
+	}
+	kmax = most
 	var best *kFit
 	var bic []float64
 	for k := 1; k <= kmax; k++ {

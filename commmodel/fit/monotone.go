@@ -72,33 +72,42 @@ func monotone(sorted []Sample, ratio float64) (kept []Sample, set []NonMonotone)
 // maxScreens bounds the rounds of screen.
 const maxScreens = 8
 
+// screened is the outcome of screen: the design of the samples kept, the
+// samples set aside, and the noise of the design kept with the number of
+// regimes it was measured at (design.noise; k 0 when not measured).
+type screened struct {
+	d     *design
+	set   []NonMonotone
+	sigma float64
+	k     int
+}
+
 // screen returns the design of the samples a fit keeps and the samples it
 // sets aside as non-monotone (none when s.KeepNonMonotone); d holds the
 // validated samples sorted by size. The samples kept and their noise σ are a
 // fixed point, found by iteration from all samples: σ is the noise of the
 // kept samples (design.noise), and the kept samples are those no larger size
 // contradicts at MonotoneRatio(σ). The search stops after maxScreens rounds.
-func (d *design) screen(m model, s Settings) (*design, []NonMonotone, error) {
+func (d *design) screen(m model, s Settings) (screened, error) {
+	r := screened{d: d}
 	if s.KeepNonMonotone {
-		return d, nil, nil
+		return r, nil
 	}
-	k := d
-	var set []NonMonotone
-	for range maxScreens {
-		sigma, _ := k.noise(maxRegimes(len(k.samples), len(k.blocks)-1, s), s)
-		kept, next := monotone(d.samples, MonotoneRatio(sigma))
-		if sameSamples(next, set) {
-			break
+	for round := 0; ; round++ {
+		r.sigma, r.k = r.d.noise(maxRegimes(len(r.d.samples), len(r.d.blocks)-1, s), s)
+		if round == maxScreens {
+			return r, nil
 		}
-		if set = next; len(set) == 0 {
-			return d, nil, nil
+		kept, next := monotone(d.samples, MonotoneRatio(r.sigma))
+		if sameSamples(next, r.set) {
+			return r, nil
 		}
+		r.set = next
 		var err error
-		if k, err = newDesign(kept, m); err != nil {
-			return nil, nil, fmt.Errorf("%w (after setting aside %d of %d samples as slower than a larger size)", err, len(set), len(d.samples))
+		if r.d, err = newDesign(kept, m); err != nil {
+			return r, fmt.Errorf("%w (after setting aside %d of %d samples as slower than a larger size)", err, len(r.set), len(d.samples))
 		}
 	}
-	return k, set, nil
 }
 
 // sameSamples reports whether a and b set aside the same samples.

@@ -72,7 +72,7 @@ var realLogs = []realLog{
 	// ranks on gpu-53 and gpu-56 (Rank lines without Group; 32 rows, 8 B..16 GiB).
 	{"mi300x_1x8_2x8_allreduce_rccltests.log", []realTest{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 1, "AMD Instinct MI300X", 31, 8, 8589934592,
-			1024, 13.67, 0.13, 110.464, "yny"},
+			1024, 13.67, 0.13, 110.464, "yyy"},
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "AMD Instinct MI300X", 32, 8, 17179869184,
 			17179869184, 90115, 357.46, 92.3318, "yyy"},
 	}},
@@ -106,6 +106,14 @@ var realLogs = []realLog{
 		{"", "broadcast", commmodel.Broadcast, FromTable, 8, 1, "NVIDIA H800", 30, 4, 2147483648,
 			8388608, 69.51, 120.67, 52.4049, "yyy"},
 	}},
+	// sdambo-git/spc-x-host-configuration: "Collective test starting:
+	// all_reduce_perf"; 16 ranks on nvidiatools-dell-h200-2-workload and
+	// -3-workload; 25 rows 1 KiB..16 GiB; 16 MiB (304.32 us) is slower than
+	// 32 MiB (276.88 us), see TestRealLogNonMonotone.
+	{"h200_2x8_allreduce_spectrumx_openshift.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA H200", 25, 1024, 17179869184,
+			16777216, 304.32, 103.37, 178.222, "yyy"},
+	}},
 	// RTX 6000D: "Collective test starting: alltoall_perf"; 16 ranks on
 	// R6KD-CX8aaS-GPU-11 and -12; 24 rows 1 KiB..8 GiB.
 	{"rtx6000d_2x8_alltoall_late2025.log", []realTest{
@@ -137,7 +145,7 @@ var realLogs = []realLog{
 	// ib_write_bw rows after the table are no table rows.
 	{"amd_radeon_1x8_alltoall_rccl_late2025.log", []realTest{
 		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 8, 1, "AMD Radeon Graphics", 25, 0, 134217728,
-			16777216, 59.45, 246.91, 58.3947, "yny"},
+			16777216, 59.45, 246.91, 58.3947, "yyy"},
 	}},
 	// MI355X: two framed tests (all_reduce_perf, alltoall_perf), 8 ranks on
 	// GPU-6403, each trimmed by its author to its last 2 rows: no fit.
@@ -171,11 +179,9 @@ var v100DGX2 = realLog{"v100_dgx2_five_tests_2019.log", []realTest{
 // misses explains every target a real log's fit misses (measured by
 // TestRealLogsFit; see its log output for the figures).
 var misses = map[string]string{
-	"mi300x_1x8_2x8_allreduce_rccltests.log#0":    "worst: the 8 B row (19.28 us) is slower than 16 B (16.32 us), the first call of the sweep; the robust fit gives it weight 0, a genuine outlier",
-	"amd_radeon_1x8_alltoall_rccl_late2025.log#0": "worst: the first non-empty row (128 B, 40.87 us) is a third slower than the flat 30-33 us of 256 B..128 KiB, the first call after the 0-byte rows; a genuine outlier",
-	"rtx6000d_2x8_alltoall_late2025.log#0":        "median and worst: from 16 MiB to 512 MiB the times collapse to 10-100 ms (the report calls it a bandwidth cliff) and are not monotone in size; no alpha-beta regime holds there",
-	"t4_3node_allreduce_stepbytes_srun.log#0":     "median: one iteration per size (-n 1) over a 10% size range; run-to-run noise (23% between the first two sizes, 1% apart) exceeds the size effect",
-	"v100_dgx2_five_tests_2019.log#4":             "worst: from 64 MiB up the busbw alternates between 45-49 and 59-64 GB/s from one size to the next, a genuine oscillation of the log that one smooth regime cannot follow",
+	"rtx6000d_2x8_alltoall_late2025.log#0":    "median and worst: from 16 MiB to 512 MiB the times collapse to 10-100 ms (the report calls it a bandwidth cliff); no alpha-beta regime holds there, and the one step down (16 MiB at 10642.5 us, 8% slower than 32 MiB) is inside the margin of so noisy a table, so the screen of non-monotone samples sets none of that range aside",
+	"t4_3node_allreduce_stepbytes_srun.log#0": "median: one iteration per size (-n 1) over a 10% size range; run-to-run noise (23% between the first two sizes, 1% apart) exceeds the size effect",
+	"v100_dgx2_five_tests_2019.log#4":         "worst: from 64 MiB up the busbw alternates between 45-49 and 59-64 GB/s from one size to the next, a genuine oscillation of the log that one smooth regime cannot follow",
 }
 
 func readRealLog(t *testing.T, file string) *result {
@@ -427,3 +433,72 @@ func closeRel(got, want, tol float64) bool {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestRealLogNonMonotone fits the public H200 2 x 8 AllReduce where NCCL
+// switched algorithm late: 16 MiB takes 304.32 us and 32 MiB 276.88 us (the
+// log's out-of-place times). Kept in the fit, as before the screen of
+// non-monotone samples, 16 MiB bent the large-size regime and the robust
+// loss set aside the good 32 MiB point instead, 30% off (issue 11). By
+// default 16 MiB is set aside as non-monotone against 32 MiB, and 32 MiB is
+// fitted well, as are all others (issue 5's 15% worst).
+func TestRealLogNonMonotone(t *testing.T) {
+	const file = "h200_2x8_allreduce_spectrumx_openshift.log"
+	l := readRealLog(t, file)
+	s := fitSamples(l.Tests[0])
+	at := func(r *fit.Result, size float64) (relErr, weight float64) {
+		for i, x := range r.Samples {
+			if x.Size == size {
+				return r.RelErr[i], r.Weight[i]
+			}
+		}
+		t.Fatalf("%s: no fitted sample of %g B", file, size)
+		return 0, 0
+	}
+	const setAside = 0.1 // the weight below which commlab fit lists a point as set aside
+	old, err := fit.Piecewise(s, &fit.Settings{Bootstrap: -1, KeepNonMonotone: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, w := at(old, 32<<20); w >= setAside || math.Abs(e) < 0.25 {
+		t.Errorf("%s, non-monotone kept: 32 MiB error %+.1f%%, weight %.2f; want it set aside ~30%% off (issue 11)", file, 100*e, w)
+	}
+	r, err := fit.Piecewise(s, &fit.Settings{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, w := at(r, 32<<20); w < setAside || math.Abs(e) > targetWorst {
+		t.Errorf("%s: 32 MiB error %+.1f%%, weight %.2f; want it fitted within %.0f%%", file, 100*e, w, 100*targetWorst)
+	}
+	if r.MaxRelErr > targetWorst {
+		t.Errorf("%s: worst error %.1f%% > %.0f%%", file, 100*r.MaxRelErr, 100*targetWorst)
+	}
+	// The samples set aside are those the rule of package fit names at this
+	// table's noise, the 1% floor: slower than some larger size by more than
+	// fit.MonotoneRatio(0.01) = 1.042, each against the smallest such size.
+	// From the log: 64 KiB (70.32 us) and 128 KiB (81.24 us) against
+	// 256 KiB (63.59 us), 512 KiB (80.78 us) against 1 MiB (76.86 us),
+	// 16 MiB against 32 MiB; 1 KiB (45.06 us) against 4 KiB (43.51 us) is
+	// 3.6%, inside the margin.
+	ratio := fit.MonotoneRatio(0.01)
+	var want []fit.NonMonotone
+	for i, x := range s {
+		for _, y := range s[i+1:] {
+			if x.Time > ratio*y.Time {
+				want = append(want, fit.NonMonotone{Sample: x, Contradicts: y})
+				break
+			}
+		}
+	}
+	if len(r.NonMonotone) != len(want) || len(want) != 4 {
+		t.Fatalf("%s: set aside %+v, want the 4 of %+v", file, r.NonMonotone, want)
+	}
+	for i, nm := range r.NonMonotone {
+		if nm.Sample != want[i].Sample || nm.Contradicts != want[i].Contradicts {
+			t.Errorf("%s: set aside %g B against %g B, want %g B against %g B", file,
+				nm.Sample.Size, nm.Contradicts.Size, want[i].Sample.Size, want[i].Contradicts.Size)
+		}
+	}
+	if nm := r.NonMonotone[3]; nm.Sample != (fit.Sample{Size: 16 << 20, Time: 304.32e-6}) || nm.Contradicts != (fit.Sample{Size: 32 << 20, Time: 276.88e-6}) {
+		t.Errorf("%s: last set aside %+v, want 16 MiB at 304.32 us against 32 MiB at 276.88 us", file, nm)
+	}
+}
