@@ -37,13 +37,14 @@ func Algorithms(c Collective) []Algorithm {
 }
 
 // NCCLAlgorithms returns NCCL's algorithms of c on nodes of perNode GPUs,
-// in NCCL's order (Tree, Ring, ...; NCCL 2.30.7 src/include/nccl_tuner.h):
-// AllReduce has tree and ring; the other collectives their ring. The fluid
-// tree (Chunks 0) is the form of NCCL's own model.
+// in NCCL's order (Tree, Ring, ..., NVLS, NVLSTree; NCCL 2.30.7
+// src/include/plugin/nccl_tuner.h): AllReduce has tree, ring, nvls and
+// nvlstree; the other collectives their ring. The fluid trees (Chunks 0)
+// are the form of NCCL's own model.
 func NCCLAlgorithms(c Collective, perNode int) []Algorithm {
 	switch c {
 	case AllReduce:
-		return []Algorithm{Tree{PerNode: perNode}, Ring{}}
+		return []Algorithm{Tree{PerNode: perNode}, Ring{}, NVLS{PerNode: perNode}, NVLSTree{PerNode: perNode}}
 	case ReduceScatter:
 		return []Algorithm{RingReduceScatter{}}
 	case AllGather:
@@ -68,9 +69,10 @@ type Options struct {
 
 // Lookup returns the algorithm of collective c called name (as the CLI spells
 // it: ring, halving-doubling, two-shot, one-shot, direct, pairwise, bruck,
-// pipelined, hierarchical, and NCCL's tree). "hierarchical" needs
-// opt.PerNode >= 1; the tree takes opt.PerNode (0 means one GPU per node)
-// and opt.Chunks.
+// pipelined, hierarchical, and NCCL's tree, nvls and nvlstree).
+// "hierarchical" and "nvlstree" need opt.PerNode >= 1; the tree takes
+// opt.PerNode (0 means one GPU per node), nvls opt.PerNode (0 means one
+// node), and the trees opt.Chunks.
 func Lookup(c Collective, name string, opt Options) (Algorithm, error) {
 	name = strings.ToLower(strings.TrimSpace(name))
 	switch {
@@ -95,6 +97,16 @@ func Lookup(c Collective, name string, opt Options) (Algorithm, error) {
 			return nil, fmt.Errorf("tree: %d GPUs per node, %d chunks; want non-negative", opt.PerNode, opt.Chunks)
 		}
 		return Tree{PerNode: opt.PerNode, Chunks: opt.Chunks}, nil
+	case name == "nvls" && c == AllReduce:
+		if opt.PerNode < 0 {
+			return nil, fmt.Errorf("nvls: %d GPUs per node; want non-negative", opt.PerNode)
+		}
+		return NVLS{PerNode: opt.PerNode}, nil
+	case name == "nvlstree" && c == AllReduce:
+		if opt.PerNode < 1 || opt.Chunks < 0 {
+			return nil, fmt.Errorf("nvlstree needs the GPUs per node and non-negative chunks (got %d, %d)", opt.PerNode, opt.Chunks)
+		}
+		return NVLSTree{PerNode: opt.PerNode, Chunks: opt.Chunks}, nil
 	case name == "pipelined" && c == Broadcast:
 		chunks := opt.Chunks
 		if chunks == 0 {
@@ -121,7 +133,7 @@ func Names(c Collective) []string {
 	}
 	switch c {
 	case AllReduce:
-		names = append(names, "hierarchical", "tree")
+		names = append(names, "hierarchical", "tree", "nvls", "nvlstree")
 	case AllToAll:
 		names = append(names, "hierarchical")
 	case Broadcast:

@@ -96,3 +96,16 @@ func ExampleTree() {
 	// ring  256000000 B:  29210.0 us
 	// tree  256000000 B:  25748.0 us
 }
+
+// NVLink SHARP on one 8-GPU node against ring: the switch reduces and
+// multicasts, so a GPU sends S + S/8 in 2 steps where the ring sends 7/4·S
+// in 14.
+func ExampleNVLS() {
+	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.NVLS{}} {
+		c := a.Cost(8, 64e6)
+		fmt.Printf("%-4s %2d steps, %5.1f MB per GPU, %6.1f us\n", a.Name(), c.Steps, c.Bytes/1e6, c.Time(commmodel.H20Intra)*1e6)
+	}
+	// Output:
+	// ring 14 steps, 112.0 MB per GPU,  348.0 us
+	// nvls  2 steps,  72.0 MB per GPU,  209.7 us
+}

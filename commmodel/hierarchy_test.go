@@ -70,8 +70,13 @@ func TestClusterOneNode(t *testing.T) {
 		if _, ok := a.(HierarchicalAllToAll); ok {
 			a = HierarchicalAllToAll{PerNode: 8}
 		}
-		if tr, ok := a.(Tree); ok {
+		switch tr := a.(type) {
+		case Tree:
 			a = Tree{PerNode: 8, Chunks: tr.Chunks}
+		case NVLS:
+			a = NVLS{PerNode: 8}
+		case NVLSTree:
+			a = NVLSTree{PerNode: 8, Chunks: tr.Chunks}
 		}
 		if got, want := c.Time(a, 1<<20), Time(a, 8, 1<<20, H20Intra); !closeTo(got, want, 1e-12) {
 			t.Errorf("%s %s: one-node cluster %g, intra link %g", a.Collective(), a.Name(), got, want)

@@ -15,7 +15,18 @@ func everyAlgorithm() []Algorithm {
 	return append(all, PipelinedBroadcast{Chunks: 4},
 		HierarchicalAllReduce{PerNode: 4}, HierarchicalAllReduce{PerNode: 4, Inter: HalvingDoubling{}},
 		HierarchicalAllToAll{PerNode: 4},
-		Tree{}, Tree{Chunks: 3}, Tree{PerNode: 4}, Tree{PerNode: 4, Chunks: 8})
+		Tree{}, Tree{Chunks: 3}, Tree{PerNode: 4}, Tree{PerNode: 4, Chunks: 8},
+		NVLS{}, NVLS{PerNode: 4}, NVLSTree{PerNode: 4}, NVLSTree{PerNode: 4, Chunks: 2})
+}
+
+// inNetwork reports whether a switch reduces or replicates a's data, so that
+// it may send less than the point-to-point LowerBound.
+func inNetwork(a Algorithm) bool {
+	switch a.(type) {
+	case NVLS, NVLSTree:
+		return true
+	}
+	return false
 }
 
 func accepts(a Algorithm, p int) bool {
@@ -26,12 +37,16 @@ func accepts(a Algorithm, p int) bool {
 		return p%h.PerNode == 0
 	case Tree:
 		return p%h.perNode() == 0
+	case NVLS:
+		return h.PerNode == 0 || p%h.PerNode == 0
+	case NVLSTree:
+		return p%h.PerNode == 0
 	}
 	return true
 }
 
 // Properties for P = 1..64 of every algorithm: bytes per rank never below the
-// collective's lower bound, the critical path never below the busiest rank's
+// collective's lower bound (but where a switch reduces or replicates), the critical path never below the busiest rank's
 // bytes, and time non-decreasing in S.
 func TestProperties(t *testing.T) {
 	sizes := LogSizes(1, 1<<34, 69)
@@ -44,7 +59,7 @@ func TestProperties(t *testing.T) {
 			for _, s := range sizes {
 				c := a.Cost(p, s)
 				lb := LowerBound(a.Collective(), p, s)
-				if c.Bytes < lb*(1-1e-12) {
+				if c.Bytes < lb*(1-1e-12) && !inNetwork(a) {
 					t.Fatalf("%s %s P=%d S=%g: bytes %g below the lower bound %g", a.Collective(), a.Name(), p, s, c.Bytes, lb)
 				}
 				if c.PathBytes != 0 && c.PathBytes < c.Bytes {

@@ -43,53 +43,91 @@ func (c Counts) MaxMessages() int { return slices.Max(append([]int{0}, c.Message
 // MaxPeers returns the most distinct peers of one rank: its connections.
 func (c Counts) MaxPeers() int { return slices.Max(append([]int{0}, c.Peers...)) }
 
-// message is what one rank sends another in one step.
+// message is what one rank sends another rank, or a switch, in one step.
 type message struct {
-	src, dst int
+	src, dst int // dst >= P: switch dst-P, for a schedule of P ranks
+	via      int // the rank over whose link from src the message goes (dst for a direct one)
+	off      int // a switch message's first source offset (to find repeated ranges)
 	elems    int // elements sent
 	reduced  int // of which the receiver reduces
 }
 
-// messagesOf appends the messages of step to buf[:0], sorted by source and
-// then destination, and returns it.
-func messagesOf(step []Transfer, buf []message) []message {
+// messagesOf appends the messages of step over p ranks to buf[:0], sorted by
+// source and then destination, and returns it. What a rank sends through a
+// switch in one step is one message to the switch, and a source range the
+// switch hands to several ranks is sent once.
+func messagesOf(step []Transfer, p int, buf []message) []message {
 	buf = buf[:0]
 	for _, t := range step {
 		if t.Local() {
 			continue
 		}
-		m := message{src: t.Src, dst: t.Dst, elems: t.Len}
-		if t.Op == Reduce {
+		m := message{src: t.Src, dst: t.Dst, via: t.Dst, elems: t.Len}
+		switch {
+		case t.Switch > 0:
+			m.dst, m.off = p+t.Switch-1, t.SrcOff
+		case t.Op == Reduce:
 			m.reduced = t.Len
 		}
 		buf = append(buf, m)
 	}
+	order := func(a, b message) int {
+		if c := cmp.Compare(a.src, b.src); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.dst, b.dst); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.off, b.off); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.elems, b.elems)
+	}
 	sorted := true // as most generators write them
 	for i := 1; i < len(buf) && sorted; i++ {
-		a, b := buf[i-1], buf[i]
-		sorted = a.src < b.src || a.src == b.src && a.dst <= b.dst
+		sorted = order(buf[i-1], buf[i]) <= 0
 	}
 	if !sorted {
-		slices.SortFunc(buf, func(a, b message) int {
-			if c := cmp.Compare(a.src, b.src); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.dst, b.dst)
-		})
+		slices.SortFunc(buf, order)
 	}
 	out := buf[:0] // merge transfers between the same pair
+	last := message{src: -1}
 	for _, m := range buf {
 		if k := len(out) - 1; k >= 0 && out[k].src == m.src && out[k].dst == m.dst {
-			out[k].elems += m.elems
-			out[k].reduced += m.reduced
+			if m.dst < p || m.off != last.off || m.elems != last.elems { // a switch sends a range once
+				out[k].elems += m.elems
+				out[k].reduced += m.reduced
+			}
+			last = m
 			continue
 		}
 		out = append(out, m)
+		last = m
 	}
 	return out
 }
 
-// Count counts s's traffic without moving data. It does not validate s;
+// A delivery is a range a switch writes into a rank in one step.
+type delivery struct{ dst, sw, off, elems int }
+
+// deliveriesOf appends to buf[:0] the ranges the switches of step write into
+// ranks, each once however many ranks it sums, and returns it.
+func deliveriesOf(step []Transfer, buf []delivery) []delivery {
+	buf = buf[:0]
+	for _, t := range step {
+		if t.Switch > 0 {
+			buf = append(buf, delivery{t.Dst, t.Switch, t.DstOff, t.Len})
+		}
+	}
+	slices.SortFunc(buf, func(a, b delivery) int {
+		return cmp.Or(cmp.Compare(a.dst, b.dst), cmp.Compare(a.sw, b.sw), cmp.Compare(a.off, b.off), cmp.Compare(a.elems, b.elems))
+	})
+	return slices.Compact(buf)
+}
+
+// Count counts s's traffic without moving data. A switch counts as one peer
+// of every rank that sends to it or receives from it; what it writes into a
+// rank is received once however many ranks it sums. It does not validate s;
 // ranks out of range panic.
 func Count(s *Schedule) Counts {
 	p, eb := s.P, int64(s.ElemBytes)
@@ -97,8 +135,14 @@ func Count(s *Schedule) Counts {
 		Sent: make([]int64, p), Received: make([]int64, p), Reduced: make([]int64, p),
 		Messages: make([]int, p), Peers: make([]int, p),
 	}
-	words := (p + 63) / 64
-	seen := make([]uint64, p*words) // seen[r·words + q/64] bit q: r and q have exchanged data
+	switches := 0
+	for _, step := range s.Steps {
+		for _, t := range step {
+			switches = max(switches, t.Switch)
+		}
+	}
+	words := (p + switches + 63) / 64
+	seen := make([]uint64, p*words) // seen[r·words + q/64] bit q: r and q (a switch from p on) have exchanged data
 	link := func(a, b int) {
 		if w := &seen[a*words+b/64]; *w&(1<<(b%64)) == 0 {
 			*w |= 1 << (b % 64)
@@ -107,10 +151,16 @@ func Count(s *Schedule) Counts {
 	}
 	incast := make([]int, p)
 	var msgs []message
+	var dels []delivery
 	for _, step := range s.Steps {
-		msgs = messagesOf(step, msgs)
+		msgs = messagesOf(step, p, msgs)
 		if len(msgs) == 0 {
 			continue
+		}
+		dels = deliveriesOf(step, dels)
+		for _, d := range dels {
+			c.Received[d.dst] += int64(d.elems) * eb
+			link(d.dst, p+d.sw-1)
 		}
 		c.Steps++
 		var stepBytes int64
@@ -122,20 +172,24 @@ func Count(s *Schedule) Counts {
 				b := int64(m.elems) * eb
 				bytes += b
 				c.Sent[m.src] += b
-				c.Received[m.dst] += b
-				c.Reduced[m.dst] += int64(m.reduced) * eb
 				c.Messages[m.src]++
 				link(m.src, m.dst)
-				link(m.dst, m.src)
-				incast[m.dst]++
-				c.Incast = max(c.Incast, incast[m.dst])
+				if m.dst < p {
+					c.Received[m.dst] += b
+					c.Reduced[m.dst] += int64(m.reduced) * eb
+					link(m.dst, m.src)
+					incast[m.dst]++
+					c.Incast = max(c.Incast, incast[m.dst])
+				}
 			}
 			stepBytes = max(stepBytes, bytes)
 			stepMsgs = max(stepMsgs, j-i)
 			i = j
 		}
 		for _, m := range msgs {
-			incast[m.dst] = 0
+			if m.dst < p {
+				incast[m.dst] = 0
+			}
 		}
 		c.Fanout = max(c.Fanout, stepMsgs)
 		c.StepFanout = append(c.StepFanout, stepMsgs)

@@ -47,4 +47,20 @@
 // copy or reduction (the rotations of Bruck, the scratch copy of one-shot); it
 // moves no bytes over any link, and a step of local transfers only is not a
 // communication step.
+//
+// # Switches
+//
+// A transfer with a non-zero Switch goes through a switch that reduces or
+// replicates in the network: the NVSwitch of NVLink SHARP (multimem.ld_reduce
+// with Reduce, multimem.st with Copy) or a network switch that reduces (SHARP,
+// as NCCL's CollNet uses it). Its data is that of a direct transfer, except
+// that one from a rank to itself moves none (the rank's value is already in
+// place; the switch reads it to add it into the others', or writes it back).
+// Its cost is the switch's: what a rank sends through a switch in one step is
+// one message to the switch, in which each source range is sent once however
+// many ranks the switch hands it to, and that from a rank to itself is sent
+// too (the switch reads the rank's memory over its link); a range the switch
+// writes into a rank is received once however many ranks it sums; nobody
+// reduces it (the switch does, at line rate, so no γ); and the switch is one
+// peer of each rank it talks to.
 package schedule

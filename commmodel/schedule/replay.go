@@ -21,6 +21,12 @@ import (
 //
 //	max(send_r, max over senders q of send_q) + Σ R_r·γ
 //
+// A switch passes on what it is sent within the step: a rank sends a switch
+// what it sends through it, each source range once, as one message over its
+// link to the ranks it reaches; a rank that receives through a switch has it
+// when the last rank sending to it through the switch has finished; the
+// switch's reduction costs no γ.
+//
 // Steps of local transfers only take no time. With one Link for every pair
 // this is the closed form Cost.Time, Steps·α + Messages·o + PathBytes/BW +
 // Reduced·γ, for every algorithm here. It is NaN if some Link is not Valid.
@@ -38,22 +44,24 @@ func Replay(s *Schedule, link func(src, dst int) commmodel.Link) float64 {
 	var parts []part
 	total := 0.0
 	for _, step := range s.Steps {
-		msgs = messagesOf(step, msgs)
+		msgs = messagesOf(step, s.P, msgs)
 		if len(msgs) == 0 {
 			continue
 		}
 		for _, m := range msgs {
-			l := link(m.src, m.dst)
+			l := link(m.src, m.via)
 			if !l.Valid() {
 				return math.NaN()
 			}
-			reduce[m.dst] += float64(m.reduced) * eb * l.Gamma
+			if m.dst < s.P {
+				reduce[m.dst] += float64(m.reduced) * eb * l.Gamma
+			}
 		}
 		for i := 0; i < len(msgs); {
 			parts = parts[:0]
 			j := i
 			for ; j < len(msgs) && msgs[j].src == msgs[i].src; j++ {
-				l, b := link(msgs[j].src, msgs[j].dst), float64(msgs[j].elems)*eb
+				l, b := link(msgs[j].src, msgs[j].via), float64(msgs[j].elems)*eb
 				k := 0
 				for k < len(parts) && parts[k].l != l {
 					k++
@@ -72,16 +80,37 @@ func Replay(s *Schedule, link func(src, dst int) commmodel.Link) float64 {
 			i = j
 		}
 		for _, m := range msgs {
-			arrive[m.dst] = max(arrive[m.dst], send[m.src])
+			if m.dst < s.P {
+				arrive[m.dst] = max(arrive[m.dst], send[m.src])
+			}
+		}
+		for _, t := range step {
+			if t.Switch > 0 {
+				arrive[t.Dst] = max(arrive[t.Dst], send[t.Src])
+			}
 		}
 		slowest := 0.0
 		for _, m := range msgs {
-			for _, r := range [2]int{m.src, m.dst} {
-				slowest = max(slowest, max(send[r], arrive[r])+reduce[r])
+			slowest = max(slowest, max(send[m.src], arrive[m.src])+reduce[m.src])
+			if m.dst < s.P {
+				slowest = max(slowest, max(send[m.dst], arrive[m.dst])+reduce[m.dst])
+			}
+		}
+		for _, t := range step {
+			if t.Switch > 0 {
+				slowest = max(slowest, max(send[t.Dst], arrive[t.Dst])+reduce[t.Dst])
 			}
 		}
 		for _, m := range msgs {
-			send[m.src], arrive[m.dst], reduce[m.dst] = 0, 0, 0
+			send[m.src] = 0
+			if m.dst < s.P {
+				arrive[m.dst], reduce[m.dst] = 0, 0
+			}
+		}
+		for _, t := range step {
+			if t.Switch > 0 {
+				arrive[t.Dst] = 0
+			}
 		}
 		total += slowest
 	}

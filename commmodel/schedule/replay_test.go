@@ -20,7 +20,7 @@ import (
 // busiest reducer's total, and in a step one rank may send the most bytes and
 // another the most messages (commmodel.Tree); with an overhead the closed
 // form is an upper bound, above the replay by less than one overhead per
-// critical-path message.
+// critical-path message. The same holds for NVLSTree, whose trees are Tree.
 func TestReplayUniformIsClosedForm(t *testing.T) {
 	links := []commmodel.Link{
 		commmodel.H20Intra,
@@ -36,7 +36,7 @@ func TestReplayUniformIsClosedForm(t *testing.T) {
 			}
 			for _, l := range links {
 				got, want := Replay(s, Uniform(l)), a.Cost(p, float64(n*4)).Time(l)
-				if _, ok := a.(commmodel.Tree); ok && l.Gamma > 0 {
+				if ok := pipelinedTree(a); ok && l.Gamma > 0 {
 					continue
 				} else if ok && l.Overhead > 0 {
 					if slack := float64(a.Cost(p, float64(n*4)).Messages) * l.Overhead; !(got <= want*(1+1e-12) && got >= want-slack) {
@@ -50,6 +50,15 @@ func TestReplayUniformIsClosedForm(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pipelinedTree reports whether a runs NCCL's tree (Tree, NVLSTree).
+func pipelinedTree(a commmodel.Algorithm) bool {
+	switch a.(type) {
+	case commmodel.Tree, commmodel.NVLSTree:
+		return true
+	}
+	return false
 }
 
 // TestReplayFlatRingAcrossNodes: a flat ring over 2 nodes x 8 GPUs runs every
@@ -106,6 +115,12 @@ func TestReplayMatchesClusterTime(t *testing.T) {
 				continue
 			}
 			if h, ok := a.(commmodel.Tree); ok && max(h.PerNode, 1) != per {
+				continue
+			}
+			if h, ok := a.(commmodel.NVLS); ok && h.PerNode != per {
+				continue
+			}
+			if h, ok := a.(commmodel.NVLSTree); ok && h.PerNode != per {
 				continue
 			}
 			if _, ok := a.(commmodel.Leveled); !ok {

@@ -29,7 +29,7 @@ func (o Op) String() string {
 }
 
 // A Transfer moves Len elements from rank Src's buffer at SrcOff to rank Dst's
-// buffer at DstOff.
+// buffer at DstOff, directly or through a switch.
 type Transfer struct {
 	// Src and Dst are the sending and receiving ranks, 0 <= Src, Dst < P.
 	Src, Dst int
@@ -40,10 +40,20 @@ type Transfer struct {
 	Len int
 	// Op says whether the destination is overwritten or added to.
 	Op Op
+	// Switch is 0 for a transfer between two ranks, and 1 + the index of
+	// the switch that carries it otherwise: a switch that reduces (Reduce:
+	// NVLink SHARP's multimem.ld_reduce, a network switch's in-network
+	// reduction) or multicasts (Copy: multimem.st). See the package comment.
+	Switch int
 }
 
-// Local reports whether t stays inside one rank.
-func (t Transfer) Local() bool { return t.Src == t.Dst }
+// Local reports whether t stays inside one rank. A transfer through a switch
+// never does: the switch reads or writes the rank's memory over its link.
+func (t Transfer) Local() bool { return t.Src == t.Dst && t.Switch == 0 }
+
+// moves reports whether t changes data: every transfer but one through a
+// switch from a rank to itself, whose value is already in place.
+func (t Transfer) moves() bool { return t.Src != t.Dst || t.Switch == 0 }
 
 // A Schedule is an algorithm made explicit for P ranks and S bytes. Every rank
 // has a buffer of Len elements; the collective's input and output regions sit
@@ -90,7 +100,8 @@ func New(a commmodel.Algorithm, p int, size int64) (*Schedule, error) {
 // elements of elemBytes bytes. It knows every algorithm of this package:
 // Ring, HalvingDoubling, TwoShot, OneShot, RingReduceScatter, RingAllGather,
 // PipelinedBroadcast, Direct, Pairwise, Bruck, HierarchicalAllReduce,
-// HierarchicalAllToAll and Tree; any other type gives ErrUnknownAlgorithm.
+// HierarchicalAllToAll, Tree, NVLS and NVLSTree; any other type gives
+// ErrUnknownAlgorithm.
 // Sizes that are not a whole number of elements, p < 1, hierarchical shapes
 // that do not fit p, and a Tree in its fluid limit (Chunks 0, which has no
 // schedule of whole steps) are errors.
@@ -127,7 +138,15 @@ func NewElem(a commmodel.Algorithm, p int, size int64, elemBytes int) (*Schedule
 		hierarchicalAllToAll(b, a.PerNode, p, n, lay)
 	case commmodel.Tree:
 		per := max(a.PerNode, 1)
-		treeAllReduce(b, p/per, per, n, a.Chunks)
+		treeAllReduce(b, 0, all, 0, n, p/per, per, a.Chunks)
+	case commmodel.NVLS:
+		per := a.PerNode
+		if per == 0 {
+			per = p
+		}
+		nvlsAllReduce(b, p/per, per, n, nil)
+	case commmodel.NVLSTree:
+		nvlsAllReduce(b, p/a.PerNode, a.PerNode, n, &commmodel.Tree{PerNode: 1, Chunks: a.Chunks})
 	}
 	s.Steps = b.steps
 	return s, nil
@@ -176,14 +195,30 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 			return layout{}, fmt.Errorf("schedule: broadcast in %d chunks; at most %d", a.Chunks, 1<<20)
 		}
 		return inPlace, nil
-	case commmodel.Tree:
-		switch {
-		case !wholeNodes(p, max(a.PerNode, 1)):
+	case commmodel.NVLS:
+		if a.PerNode != 0 && !wholeNodes(p, a.PerNode) {
 			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
-		case a.Chunks < 1:
-			return layout{}, fmt.Errorf("schedule: tree with %d chunks is the fluid limit, which has no schedule; give at least 1 chunk", a.Chunks)
-		case a.Chunks > 1<<20:
-			return layout{}, fmt.Errorf("schedule: tree in %d chunks; at most %d", a.Chunks, 1<<20)
+		}
+		if a.PerNode != 0 {
+			// Across nodes each GPU's slice is read by N-1 transfers that the
+			// slice's own reduction overwrites: all of them from the snapshot.
+			inPlace.staged = p * (p/a.PerNode - 1) * ((n + a.PerNode - 1) / a.PerNode)
+		}
+		return inPlace, nil
+	case commmodel.NVLSTree:
+		if !wholeNodes(p, a.PerNode) {
+			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
+		}
+		if err := treeChunks(a.Chunks); err != nil {
+			return layout{}, err
+		}
+		return inPlace, nil
+	case commmodel.Tree:
+		if !wholeNodes(p, max(a.PerNode, 1)) {
+			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
+		}
+		if err := treeChunks(a.Chunks); err != nil {
+			return layout{}, err
 		}
 		return inPlace, nil
 	case commmodel.Direct, commmodel.Pairwise:
@@ -214,6 +249,17 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 	return layout{}, fmt.Errorf("schedule: %w: %T", ErrUnknownAlgorithm, a)
 }
 
+// treeChunks checks the chunk count of a tree's schedule.
+func treeChunks(c int) error {
+	switch {
+	case c < 1:
+		return fmt.Errorf("schedule: tree with %d chunks is the fluid limit, which has no schedule; give at least 1 chunk", c)
+	case c > 1<<20:
+		return fmt.Errorf("schedule: tree in %d chunks; at most %d", c, 1<<20)
+	}
+	return nil
+}
+
 // Footprint estimates the memory Simulate needs for a on p ranks and S = size
 // bytes in elements of elemBytes, in bytes: the ranks' buffers (4 B per
 // element for 4-byte elements, held as float32; 8 B otherwise, float64) and
@@ -240,8 +286,19 @@ func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64
 		local = 1
 	}
 	transfers := float64(p) * (float64(c.Messages)*perMsg + local)
-	if t, ok := a.(commmodel.Tree); ok {
-		transfers = 4 * float64(t.Chunks) * float64(p-1) // each edge of each tree, up and down, once per chunk
+	// Trees send each edge of each tree, up and down, once per chunk; NVLS
+	// has p transfers per GPU in each switch step.
+	switch a := a.(type) {
+	case commmodel.Tree:
+		transfers = 4 * float64(a.Chunks) * float64(p-1)
+	case commmodel.NVLS:
+		per := a.PerNode
+		if per == 0 {
+			per = p
+		}
+		transfers = float64(p) * float64(2*per+p/per)
+	case commmodel.NVLSTree:
+		transfers = float64(p)*float64(2*a.PerNode) + 4*float64(a.Chunks)*float64(p-a.PerNode)
 	}
 	return data + transfers*(transferBytes+planBytes), nil
 }
@@ -383,7 +440,10 @@ func (h *hazardScan) step(s *Schedule, si int) ([]int, error) {
 			return nil, fmt.Errorf("schedule: step %d transfer %d (%d[%d:+%d] -> %d[%d]) is outside %d ranks of %d elements",
 				si, ti, t.Src, t.SrcOff, t.Len, t.Dst, t.DstOff, s.P, s.Len)
 		}
-		if t.Len > 0 {
+		if t.Switch < 0 {
+			return nil, fmt.Errorf("schedule: step %d transfer %d: switch %d", si, ti, t.Switch)
+		}
+		if t.Len > 0 && t.moves() {
 			h.w = append(h.w, interval{t.Dst, t.DstOff, t.DstOff + t.Len, t.Op == Copy})
 		}
 	}
@@ -413,7 +473,7 @@ func (h *hazardScan) step(s *Schedule, si int) ([]int, error) {
 	}
 	var staged []int
 	for ti, t := range step {
-		if t.Len > 0 && h.overlaps(t.Src, t.SrcOff, t.SrcOff+t.Len) {
+		if t.Len > 0 && t.moves() && h.overlaps(t.Src, t.SrcOff, t.SrcOff+t.Len) {
 			staged = append(staged, ti)
 		}
 	}

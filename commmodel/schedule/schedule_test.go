@@ -20,7 +20,7 @@ func scheduled(p int) []commmodel.Algorithm {
 		commmodel.RingReduceScatter{}, commmodel.RingAllGather{},
 		commmodel.PipelinedBroadcast{}, commmodel.PipelinedBroadcast{Chunks: 4},
 		commmodel.Direct{}, commmodel.Pairwise{}, commmodel.Bruck{},
-		commmodel.Tree{Chunks: 1}, commmodel.Tree{Chunks: 4},
+		commmodel.Tree{Chunks: 1}, commmodel.Tree{Chunks: 4}, commmodel.NVLS{},
 	}
 	for _, per := range []int{2, 3, 4, 8} {
 		if p%per != 0 {
@@ -30,7 +30,8 @@ func scheduled(p int) []commmodel.Algorithm {
 			algs = append(algs, commmodel.HierarchicalAllReduce{PerNode: per, Inter: inter})
 		}
 		algs = append(algs, commmodel.HierarchicalAllToAll{PerNode: per},
-			commmodel.Tree{PerNode: per, Chunks: 1}, commmodel.Tree{PerNode: per, Chunks: 2}, commmodel.Tree{PerNode: per, Chunks: 16})
+			commmodel.Tree{PerNode: per, Chunks: 1}, commmodel.Tree{PerNode: per, Chunks: 2}, commmodel.Tree{PerNode: per, Chunks: 16},
+			commmodel.NVLS{PerNode: per}, commmodel.NVLSTree{PerNode: per, Chunks: 1}, commmodel.NVLSTree{PerNode: per, Chunks: 4})
 	}
 	return algs
 }
@@ -45,6 +46,10 @@ func describe(a commmodel.Algorithm) string {
 		return fmt.Sprintf("broadcast/%d", a.Chunks)
 	case commmodel.Tree:
 		return fmt.Sprintf("tree/%d/C=%d", a.PerNode, a.Chunks)
+	case commmodel.NVLS:
+		return fmt.Sprintf("nvls/%d", a.PerNode)
+	case commmodel.NVLSTree:
+		return fmt.Sprintf("nvlstree/%d/C=%d", a.PerNode, a.Chunks)
 	}
 	return a.Collective().String() + "/" + a.Name()
 }
@@ -343,7 +348,8 @@ func ExampleSimulate() {
 // and float64 ones (8-byte).
 func TestFootprint(t *testing.T) {
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.OneShot{}, commmodel.Direct{}, commmodel.Pairwise{}, commmodel.Bruck{},
-		commmodel.HierarchicalAllReduce{PerNode: 8}, commmodel.HierarchicalAllToAll{PerNode: 8}} {
+		commmodel.HierarchicalAllReduce{PerNode: 8}, commmodel.HierarchicalAllToAll{PerNode: 8},
+		commmodel.Tree{PerNode: 8, Chunks: 8}, commmodel.NVLS{PerNode: 8}, commmodel.NVLSTree{PerNode: 8, Chunks: 4}} {
 		for _, eb := range []int{4, 8} {
 			const p, size = 64, 1 << 20
 			est, err := Footprint(a, p, size, eb)

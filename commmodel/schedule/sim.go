@@ -399,7 +399,7 @@ func (m *rankData[T]) apply(step []Transfer, staged []int, k, w int) {
 		} else {
 			src = m.bufs[t.Src][t.SrcOff : t.SrcOff+t.Len]
 		}
-		if t.Dst%w != k {
+		if t.Dst%w != k || !t.moves() {
 			continue
 		}
 		dst := m.bufs[t.Dst][t.DstOff : t.DstOff+t.Len]

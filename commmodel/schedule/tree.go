@@ -81,11 +81,14 @@ func depth(rs []treeRank, r int) int {
 	return d
 }
 
-// treeAllReduce writes the double binary tree AllReduce of n elements over
-// nodes of perNode ranks in C = chunks chunks per tree.
-func treeAllReduce(b *builder, nodes, perNode, n, chunks int) {
+// treeAllReduce writes the double binary tree AllReduce of the elements
+// [off, off+n) over the ranks of g, nodes of perNode of them in order, in
+// C = chunks chunks per tree, from step at on, and returns the step after
+// its last.
+func treeAllReduce(b *builder, at int, g []int, off, n, nodes, perNode, chunks int) int {
+	end := at
 	if nodes*perNode <= 1 {
-		return
+		return end
 	}
 	for tree, rs := range treeRanks(nodes, perNode) {
 		lo, hi := partBounds(n, 2, tree)
@@ -95,16 +98,18 @@ func treeAllReduce(b *builder, nodes, perNode, n, chunks int) {
 			d := depth(rs, r)
 			for c := range chunks {
 				a, z := partBounds(hi-lo, chunks, c)
-				off, length := lo+a, z-a
+				o, length := off+lo+a, z-a
 				if x.parent >= 0 {
-					b.put(h[r]+c, Transfer{Src: r, Dst: x.parent, SrcOff: off, DstOff: off, Len: length, Op: Reduce})
+					b.put(at+h[r]+c, Transfer{Src: g[r], Dst: g[x.parent], SrcOff: o, DstOff: o, Len: length, Op: Reduce})
 				}
 				for _, k := range x.children {
 					if k >= 0 {
-						b.put(top+d+c, Transfer{Src: r, Dst: k, SrcOff: off, DstOff: off, Len: length, Op: Copy})
+						b.put(at+top+d+c, Transfer{Src: g[r], Dst: g[k], SrcOff: o, DstOff: o, Len: length, Op: Copy})
+						end = max(end, at+top+d+c+1)
 					}
 				}
 			}
 		}
 	}
+	return end
 }
