@@ -39,15 +39,22 @@ func Algorithms(c Collective) []Algorithm {
 // NCCLAlgorithms returns NCCL's algorithms of c on nodes of perNode GPUs,
 // in NCCL's order (Tree, Ring, ..., NVLS, NVLSTree; NCCL 2.30.7
 // src/include/plugin/nccl_tuner.h): AllReduce has tree, ring, nvls and
-// nvlstree; the other collectives their ring. The fluid trees (Chunks 0)
-// are the form of NCCL's own model.
+// nvlstree; AllGather and ReduceScatter ring, and PAT at one GPU per node
+// (perNode <= 1), the only shape NCCL runs it on; Broadcast its ring. The
+// fluid trees (Chunks 0) are the form of NCCL's own model.
 func NCCLAlgorithms(c Collective, perNode int) []Algorithm {
 	switch c {
 	case AllReduce:
 		return []Algorithm{Tree{PerNode: perNode}, Ring{}, NVLS{PerNode: perNode}, NVLSTree{PerNode: perNode}}
 	case ReduceScatter:
+		if perNode <= 1 {
+			return []Algorithm{RingReduceScatter{}, PATReduceScatter{}}
+		}
 		return []Algorithm{RingReduceScatter{}}
 	case AllGather:
+		if perNode <= 1 {
+			return []Algorithm{RingAllGather{}, PATAllGather{}}
+		}
 		return []Algorithm{RingAllGather{}}
 	case Broadcast:
 		return []Algorithm{PipelinedBroadcast{Chunks: 8}}
@@ -69,7 +76,7 @@ type Options struct {
 
 // Lookup returns the algorithm of collective c called name (as the CLI spells
 // it: ring, halving-doubling, two-shot, one-shot, direct, pairwise, bruck,
-// pipelined, hierarchical, and NCCL's tree, nvls and nvlstree).
+// pipelined, hierarchical, and NCCL's tree, nvls, nvlstree and pat).
 // "hierarchical" and "nvlstree" need opt.PerNode >= 1; the tree takes
 // opt.PerNode (0 means one GPU per node), nvls opt.PerNode (0 means one
 // node), and the trees opt.Chunks.
@@ -122,6 +129,12 @@ func Lookup(c Collective, name string, opt Options) (Algorithm, error) {
 			return a, nil
 		}
 	}
+	switch {
+	case name == "pat" && c == AllGather:
+		return PATAllGather{}, nil
+	case name == "pat" && c == ReduceScatter:
+		return PATReduceScatter{}, nil
+	}
 	return nil, fmt.Errorf("unknown %s algorithm %q (want %s)", c, name, strings.Join(Names(c), ", "))
 }
 
@@ -136,6 +149,8 @@ func Names(c Collective) []string {
 		names = append(names, "hierarchical", "tree", "nvls", "nvlstree")
 	case AllToAll:
 		names = append(names, "hierarchical")
+	case AllGather, ReduceScatter:
+		names = append(names, "pat")
 	case Broadcast:
 		names = append(names, "pipelined")
 	}

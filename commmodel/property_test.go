@@ -16,7 +16,8 @@ func everyAlgorithm() []Algorithm {
 		HierarchicalAllReduce{PerNode: 4}, HierarchicalAllReduce{PerNode: 4, Inter: HalvingDoubling{}},
 		HierarchicalAllToAll{PerNode: 4},
 		Tree{}, Tree{Chunks: 3}, Tree{PerNode: 4}, Tree{PerNode: 4, Chunks: 8},
-		NVLS{}, NVLS{PerNode: 4}, NVLSTree{PerNode: 4}, NVLSTree{PerNode: 4, Chunks: 2})
+		NVLS{}, NVLS{PerNode: 4}, NVLSTree{PerNode: 4}, NVLSTree{PerNode: 4, Chunks: 2},
+		PATAllGather{}, PATReduceScatter{})
 }
 
 // inNetwork reports whether a switch reduces or replicates a's data, so that

@@ -100,8 +100,8 @@ func New(a commmodel.Algorithm, p int, size int64) (*Schedule, error) {
 // elements of elemBytes bytes. It knows every algorithm of this package:
 // Ring, HalvingDoubling, TwoShot, OneShot, RingReduceScatter, RingAllGather,
 // PipelinedBroadcast, Direct, Pairwise, Bruck, HierarchicalAllReduce,
-// HierarchicalAllToAll, Tree, NVLS and NVLSTree; any other type gives
-// ErrUnknownAlgorithm.
+// HierarchicalAllToAll, Tree, NVLS, NVLSTree, PATAllGather and
+// PATReduceScatter; any other type gives ErrUnknownAlgorithm.
 // Sizes that are not a whole number of elements, p < 1, hierarchical shapes
 // that do not fit p, and a Tree in its fluid limit (Chunks 0, which has no
 // schedule of whole steps) are errors.
@@ -124,6 +124,10 @@ func NewElem(a commmodel.Algorithm, p int, size int64, elemBytes int) (*Schedule
 		ringReduceScatter(b, 0, all, 0, n)
 	case commmodel.RingAllGather:
 		ringAllGather(b, 0, all, 0, n)
+	case commmodel.PATAllGather:
+		patAllGather(b, p, n)
+	case commmodel.PATReduceScatter:
+		patReduceScatter(b, p, n)
 	case commmodel.PipelinedBroadcast:
 		chainBroadcast(b, all, n, a.Chunks)
 	case commmodel.Direct:
@@ -186,7 +190,8 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 		return layout{bufLen: n + regions*p*slot, out: n, scratch: -1, work: n + p*slot, slot: slot}
 	}
 	switch a := a.(type) {
-	case commmodel.Ring, commmodel.HalvingDoubling, commmodel.TwoShot, commmodel.RingReduceScatter, commmodel.RingAllGather:
+	case commmodel.Ring, commmodel.HalvingDoubling, commmodel.TwoShot, commmodel.RingReduceScatter, commmodel.RingAllGather,
+		commmodel.PATAllGather, commmodel.PATReduceScatter:
 		return inPlace, nil
 	case commmodel.OneShot:
 		return withScratch, nil
@@ -273,13 +278,15 @@ func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64
 	data := float64(storageBytes(elemBytes)) * (float64(p)*float64(lay.bufLen) + float64(lay.staged))
 	c := a.Cost(p, float64(size))
 	// A message is one transfer per block it carries: up to P/2 blocks for
-	// Bruck, N for the hierarchical gather, one otherwise; local copies are
+	// Bruck and PAT, N for the hierarchical gather, one otherwise; local copies are
 	// 2P per rank for Bruck's rotations and one per rank for the other
 	// out-of-place layouts.
 	perMsg, local := 1.0, 0.0
 	switch a := a.(type) {
 	case commmodel.Bruck:
 		perMsg, local = float64(p)/2+1, 2*float64(p)
+	case commmodel.PATAllGather, commmodel.PATReduceScatter:
+		perMsg = float64(p)/2 + 1
 	case commmodel.HierarchicalAllToAll:
 		perMsg, local = float64(p/max(a.PerNode, 1)), 1
 	case commmodel.Direct, commmodel.Pairwise, commmodel.OneShot:
