@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/inframethod/commlab/notebooks/article"
 	"github.com/inframethod/commlab/notebooks/nbplot"
 )
 
@@ -62,7 +63,7 @@ func runReproduce(args []string, stdout io.Writer) error {
 	return tw.Flush()
 }
 
-// reproduce builds every exhibit registered in nbplot and writes tables to
+// reproduce builds every exhibit registered in article and writes tables to
 // dir/NAME.md, figures to dir/NAME.png and the index to dir/README.md. All
 // exhibits are rendered before anything is written, so a failing exhibit
 // leaves dir untouched; a README.md that reproduce did not write (a
@@ -76,7 +77,7 @@ func reproduce(dir string) (reproduceResult, error) {
 	if old, err := os.ReadFile(index); err == nil && !strings.HasPrefix(string(old), indexHeading) {
 		return res, fmt.Errorf("-out %s: %s exists and was not written by commlab reproduce; choose another folder", dir, reproduceIndex)
 	}
-	exhibits, err := nbplot.Exhibits()
+	exhibits, err := article.Exhibits()
 	if err != nil {
 		return res, err
 	}
@@ -113,7 +114,7 @@ func reproduce(dir string) (reproduceResult, error) {
 
 // tableFile is a table exhibit's Markdown file: its title as a heading, then
 // the table.
-func tableFile(e nbplot.Exhibit) string {
+func tableFile(e article.Exhibit) string {
 	return "# " + e.Title + "\n\n" + e.Table.Markdown()
 }
 
@@ -122,7 +123,7 @@ func indexFile(files []reproduceFile) string {
 	var b strings.Builder
 	b.WriteString(indexHeading + "\n")
 	b.WriteString("Written by `commlab reproduce`: the notebooks' tables (Markdown) and figures (PNG),\n")
-	b.WriteString("built by the same nbplot functions the notebooks call, with the article's defaults.\n\n")
+	b.WriteString("built by the same functions the notebooks call (notebooks/article), with the article's defaults.\n\n")
 	idx := nbplot.Table{Header: []string{"exhibit", "kind", "title"}}
 	for _, f := range files {
 		file := filepath.Base(f.Path)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/notebooks/article"
 )
 
 type reproduceJSONOut struct {
@@ -38,7 +38,7 @@ func TestReproduceJSON(t *testing.T) {
 	if res.Out != dir {
 		t.Errorf("out %q, want %q", res.Out, dir)
 	}
-	want, err := nbplot.Exhibits()
+	want, err := article.Exhibits()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,9 @@ import (
 type Axis struct {
 	Label    string  // the quantity, e.g. "message size S"; tick labels carry the unit
 	Unit     Unit    // unit of the values on this axis, in its SI base
-	Log      bool    // logarithmic scale (all values must then be > 0)
-	Min, Max float64 // fixed range in the unit's SI base; both 0: from the data
+	Log      bool      // logarithmic scale (all values must then be > 0)
+	Min, Max float64   // fixed range in the unit's SI base; both 0: from the data
+	Ticks    []float64 // if set, the only ticks, labelled in Unit (e.g. the TP sizes 2, 4, 8, 16)
 }
 
 // Style is how a series is drawn.
@@ -167,6 +168,9 @@ func setAxis(a *plot.Axis, ax Axis) {
 		a.Tick.Marker = logTicks{ax.Unit}
 	} else {
 		a.Tick.Marker = linearTicks{ax.Unit}
+	}
+	if len(ax.Ticks) > 0 {
+		a.Tick.Marker = unitTicks(ax.Ticks, ax.Unit)
 	}
 	if ax.Min != 0 || ax.Max != 0 {
 		a.Min, a.Max = ax.Min, ax.Max

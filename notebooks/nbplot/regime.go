@@ -48,7 +48,7 @@ func (m RegimeMap) Plot() (*plot.Plot, error) {
 		return nil, err
 	}
 	if m.Y.Unit == Plain {
-		p.Y.Tick.Marker = intTicks(m.Ys)
+		p.Y.Tick.Marker = unitTicks(m.Ys, Plain)
 	}
 	return p, nil
 }

@@ -94,11 +94,12 @@ func (t linearTicks) Ticks(min, max float64) []plot.Tick {
 	return ts
 }
 
-// intTicks labels every integer value given (rank counts on a regime map).
-func intTicks(vs []float64) plot.ConstantTicks {
+// unitTicks labels exactly the values vs, in unit u (the rank counts of a
+// regime map, Axis.Ticks).
+func unitTicks(vs []float64, u Unit) plot.ConstantTicks {
 	ts := make(plot.ConstantTicks, len(vs))
 	for i, v := range vs {
-		ts[i] = plot.Tick{Value: v, Label: Plain.Format(v)}
+		ts[i] = plot.Tick{Value: v, Label: u.Format(v)}
 	}
 	return ts
 }

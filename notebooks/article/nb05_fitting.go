@@ -1,4 +1,4 @@
-package nbplot
+package article
 
 import (
 	"cmp"
@@ -12,6 +12,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/notebooks/nbplot"
 )
 
 // The exhibits of notebook 05 (fitting the model to public logs).
@@ -83,9 +84,9 @@ func (lf LogFit) Label() string {
 
 // RunsTable lists the runs: collective (and how it was inferred), ranks,
 // GPU, the rows fitted, their sizes and the 0-byte rows set aside.
-func RunsTable(fits []LogFit) Table {
-	t := Table{Header: []string{"log", "collective (from)", "ranks", "system", "rows fitted", "sizes", "0-byte rows"},
-		Align: []Align{Left, Left, Right, Left, Right, Left, Right}}
+func RunsTable(fits []LogFit) nbplot.Table {
+	t := nbplot.Table{Header: []string{"log", "collective (from)", "ranks", "system", "rows fitted", "sizes", "0-byte rows"},
+		Align: []nbplot.Align{nbplot.Left, nbplot.Left, nbplot.Right, nbplot.Left, nbplot.Right, nbplot.Left, nbplot.Right}}
 	for _, lf := range fits {
 		c := lf.Test.Collective.String()
 		if lf.Test.Ambiguous() {
@@ -97,7 +98,7 @@ func RunsTable(fits []LogFit) Table {
 		}
 		sizes := span(lf.Samples)
 		t.Rows = append(t.Rows, []string{lf.Name, c + " (" + lf.Test.CollectiveFrom.String() + ")", ranks, orNone(lf.Test.System),
-			strconv.Itoa(len(lf.Samples)), FormatSize(sizes[0]) + " - " + FormatSize(sizes[len(sizes)-1]), strconv.Itoa(len(lf.Empty))})
+			strconv.Itoa(len(lf.Samples)), nbplot.FormatSize(sizes[0]) + " - " + nbplot.FormatSize(sizes[len(sizes)-1]), strconv.Itoa(len(lf.Empty))})
 	}
 	return t
 }
@@ -119,8 +120,8 @@ func Regimes(n int) string {
 }
 
 // fitSeries draws a fit's prediction over sizes as a line.
-func fitSeries(name string, r *fit.Result, sizes []float64) Series {
-	s := Series{Name: name, X: sizes, Y: make([]float64, len(sizes))}
+func fitSeries(name string, r *fit.Result, sizes []float64) nbplot.Series {
+	s := nbplot.Series{Name: name, X: sizes, Y: make([]float64, len(sizes))}
 	for i, x := range sizes {
 		s.Y[i] = r.Predict(x)
 	}
@@ -133,33 +134,33 @@ func span(samples []fit.Sample) []float64 {
 	for _, s := range samples {
 		lo, hi = min(lo, s.Size), max(hi, s.Size)
 	}
-	return Sizes(lo, hi, 8)
+	return nbplot.Sizes(lo, hi, 8)
 }
 
 // regimeMarks marks the boundaries between regimes, where Predict switches
 // (fit.Result.Boundaries).
-func regimeMarks(r *fit.Result) []Mark {
-	var ms []Mark
+func regimeMarks(r *fit.Result) []nbplot.Mark {
+	var ms []nbplot.Mark
 	for _, x := range r.Boundaries() {
-		ms = append(ms, Mark{X: x, Label: "regime break " + FormatSize(x)})
+		ms = append(ms, nbplot.Mark{X: x, Label: "regime break " + nbplot.FormatSize(x)})
 	}
 	return ms
 }
 
 // LogFitFigure plots a run's measured times with its single and piecewise
 // fits, log-log, with the regime boundaries marked.
-func LogFitFigure(lf LogFit) Figure {
+func LogFitFigure(lf LogFit) nbplot.Figure {
 	sizes := span(lf.Samples)
-	meas := Series{Name: "measured (out-of-place)", Style: Points}
+	meas := nbplot.Series{Name: "measured (out-of-place)", Style: nbplot.Points}
 	for _, s := range lf.Samples {
 		meas.X, meas.Y = append(meas.X, s.Size), append(meas.Y, s.Time)
 	}
-	return Figure{
+	return nbplot.Figure{
 		Title:  lf.Label(),
-		X:      Axis{Label: "message size S", Unit: Bytes, Log: true},
-		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
-		Legend: BottomRight, // the top carries the regime labels
-		Series: []Series{meas,
+		X:      nbplot.Axis{Label: "message size S", Unit: nbplot.Bytes, Log: true},
+		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
+		Legend: nbplot.BottomRight, // the top carries the regime labels
+		Series: []nbplot.Series{meas,
 			fitSeries(fmt.Sprintf("single α-BW (median |err| %s)", percent(lf.Single.MedianRelErr)), lf.Single, sizes),
 			fitSeries(fmt.Sprintf("%s (median |err| %s)", Regimes(len(lf.Piecewise.Regimes)), percent(lf.Piecewise.MedianRelErr)), lf.Piecewise, sizes)},
 		Marks: regimeMarks(lf.Piecewise),
@@ -168,20 +169,20 @@ func LogFitFigure(lf LogFit) Figure {
 
 // ResidualFigure plots each sample's relative error (model-measured)/measured,
 // in percent, against size for the single and the piecewise fit.
-func ResidualFigure(lf LogFit) Figure {
-	res := func(name string, r *fit.Result) Series {
-		s := Series{Name: name, Style: LinePoints}
+func ResidualFigure(lf LogFit) nbplot.Figure {
+	res := func(name string, r *fit.Result) nbplot.Series {
+		s := nbplot.Series{Name: name, Style: nbplot.LinePoints}
 		for i, x := range r.Samples {
 			s.X, s.Y = append(s.X, x.Size), append(s.Y, 100*r.RelErr[i])
 		}
 		return s
 	}
-	return Figure{
+	return nbplot.Figure{
 		Title:  "Residuals: " + lf.Label(),
-		X:      Axis{Label: "message size S", Unit: Bytes, Log: true},
-		Y:      Axis{Label: "relative error (model - measured) / measured, %", Unit: Plain},
-		Legend: TopLeft,
-		Series: []Series{res("single α-BW", lf.Single), res(Regimes(len(lf.Piecewise.Regimes)), lf.Piecewise)},
+		X:      nbplot.Axis{Label: "message size S", Unit: nbplot.Bytes, Log: true},
+		Y:      nbplot.Axis{Label: "relative error (model - measured) / measured, %", Unit: nbplot.Plain},
+		Legend: nbplot.TopLeft,
+		Series: []nbplot.Series{res("single α-BW", lf.Single), res(Regimes(len(lf.Piecewise.Regimes)), lf.Piecewise)},
 		Marks:  regimeMarks(lf.Piecewise),
 	}
 }
@@ -209,9 +210,9 @@ func maxOf(x []float64) float64 {
 // bwText is a regime's BW, or "time flat" when the BW sits at its bound.
 func bwText(g fit.Regime) string {
 	if g.BWAtBound {
-		return "≥ " + FormatBW(g.BW) + " (time flat)"
+		return "≥ " + nbplot.FormatBW(g.BW) + " (time flat)"
 	}
-	return FormatBW(g.BW)
+	return nbplot.FormatBW(g.BW)
 }
 
 // ciText is a confidence interval in a unit, or "" when none was computed.
@@ -225,15 +226,15 @@ func ciText(iv fit.Interval, f func(float64) string) string {
 // RegimeTable lists, per run, the single fit and each regime of the
 // piecewise fit: sizes, alpha and BW with their 95% bootstrap intervals, the
 // number of samples, and the median and largest |relative error| in it.
-func RegimeTable(fits []LogFit) Table {
-	t := Table{Header: []string{"run", "fit", "sizes", "n", "α", "α 95% CI", "BW", "BW 95% CI", "median |err|", "max |err|"},
-		Align: []Align{Left, Left, Left, Right, Right, Right, Right, Right, Right, Right}}
+func RegimeTable(fits []LogFit) nbplot.Table {
+	t := nbplot.Table{Header: []string{"run", "fit", "sizes", "n", "α", "α 95% CI", "BW", "BW 95% CI", "median |err|", "max |err|"},
+		Align: []nbplot.Align{nbplot.Left, nbplot.Left, nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
 	for _, lf := range fits {
 		add := func(kind string, r *fit.Result, g fit.Regime) {
 			med, mx := regimeErrors(r, g)
-			t.Rows = append(t.Rows, []string{lf.Name, kind, FormatSize(g.MinSize) + " - " + FormatSize(g.MaxSize),
-				strconv.Itoa(g.N), FormatTime(g.Alpha), ciText(g.AlphaCI, FormatTime), bwText(g),
-				ciText(g.BWCI, FormatBW), percent(med), percent(mx)})
+			t.Rows = append(t.Rows, []string{lf.Name, kind, nbplot.FormatSize(g.MinSize) + " - " + nbplot.FormatSize(g.MaxSize),
+				strconv.Itoa(g.N), nbplot.FormatTime(g.Alpha), ciText(g.AlphaCI, nbplot.FormatTime), bwText(g),
+				ciText(g.BWCI, nbplot.FormatBW), percent(med), percent(mx)})
 		}
 		if len(lf.Piecewise.Regimes) == 1 {
 			add("single = piecewise (1 regime)", lf.Single, lf.Single.Regimes[0])
@@ -395,7 +396,7 @@ func measuredCrossing(a, b data.Points) (size float64, ok bool, note string) {
 		return 0, false, "no common sizes"
 	}
 	if ds[0].d > 0 {
-		return 0, false, "two-shot already faster at " + FormatSize(ds[0].s)
+		return 0, false, "two-shot already faster at " + nbplot.FormatSize(ds[0].s)
 	}
 	for i := 1; i < len(ds); i++ {
 		if ds[i].d > 0 {
@@ -403,14 +404,14 @@ func measuredCrossing(a, b data.Points) (size float64, ok bool, note string) {
 			x := math.Exp(l0 + (l1-l0)*(-ds[i-1].d)/(ds[i].d-ds[i-1].d))
 			for _, q := range ds[i+1:] {
 				if q.d <= 0 {
-					note = fmt.Sprintf("one-shot as fast again at %s (%s apart)", FormatSize(q.s), FormatTime(-q.d))
+					note = fmt.Sprintf("one-shot as fast again at %s (%s apart)", nbplot.FormatSize(q.s), nbplot.FormatTime(-q.d))
 					break
 				}
 			}
 			return x, true, note
 		}
 	}
-	return 0, false, "one-shot at least as fast up to " + FormatSize(ds[len(ds)-1].s)
+	return 0, false, "one-shot at least as fast up to " + nbplot.FormatSize(ds[len(ds)-1].s)
 }
 
 // thresholdText describes a threshold, "always one-shot" for +Inf.
@@ -420,7 +421,7 @@ func thresholdText(t Threshold) string {
 	if math.IsInf(t.Size, 1) {
 		return "always one-shot"
 	}
-	s := "one-shot below " + FormatSize(t.Size)
+	s := "one-shot below " + nbplot.FormatSize(t.Size)
 	if math.Mod(t.Size, 1024) != 0 {
 		s = "one-shot below " + strconv.FormatFloat(t.Size, 'f', 0, 64) + " B"
 	}
@@ -429,13 +430,13 @@ func thresholdText(t Threshold) string {
 
 // KernelCrossoverTable sets, per rank count, the measured crossover beside the
 // fitted model's and beside vLLM's and TensorRT-LLM's thresholds.
-func KernelCrossoverTable(kcs []KernelCrossover) Table {
-	t := Table{Header: []string{"P", "measured: two-shot faster from", "fitted curves cross", "one link (OneShotCrossover)",
-		"vLLM custom AllReduce", "TensorRT-LLM"}, Align: []Align{Right, Left, Right, Right, Left, Left}}
+func KernelCrossoverTable(kcs []KernelCrossover) nbplot.Table {
+	t := nbplot.Table{Header: []string{"P", "measured: two-shot faster from", "fitted curves cross", "one link (OneShotCrossover)",
+		"vLLM custom AllReduce", "TensorRT-LLM"}, Align: []nbplot.Align{nbplot.Right, nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Left, nbplot.Left}}
 	for _, k := range kcs {
 		m := "not within the measured range: " + k.Note
 		if k.MeasuredIn {
-			m = FormatSize(k.Measured)
+			m = nbplot.FormatSize(k.Measured)
 			if k.Note != "" {
 				m += "; " + k.Note
 			}
@@ -453,18 +454,18 @@ func sizeOrNever(s float64) string {
 	if math.IsInf(s, 1) {
 		return "never"
 	}
-	return FormatSize(s)
+	return nbplot.FormatSize(s)
 }
 
 // KernelLinkTable lists the links fitted to each kernel at each P.
-func KernelLinkTable(kcs []KernelCrossover) Table {
-	t := Table{Header: []string{"P", "kernel", "fitted α per step", "fitted BW", "median |err|", "max |err|"},
-		Align: []Align{Right, Left, Right, Right, Right, Right}}
+func KernelLinkTable(kcs []KernelCrossover) nbplot.Table {
+	t := nbplot.Table{Header: []string{"P", "kernel", "fitted α per step", "fitted BW", "median |err|", "max |err|"},
+		Align: []nbplot.Align{nbplot.Right, nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
 	for _, k := range kcs {
 		for _, f := range []*fit.Result{k.OneFit, k.TwoFit} {
 			l := f.Link()
-			t.Rows = append(t.Rows, []string{strconv.Itoa(k.P), f.Algorithm.Name(), FormatTime(l.Alpha),
-				FormatBW(l.BW), percent(f.MedianRelErr), percent(f.MaxRelErr)})
+			t.Rows = append(t.Rows, []string{strconv.Itoa(k.P), f.Algorithm.Name(), nbplot.FormatTime(l.Alpha),
+				nbplot.FormatBW(l.BW), percent(f.MedianRelErr), percent(f.MaxRelErr)})
 		}
 	}
 	return t
@@ -473,37 +474,37 @@ func KernelLinkTable(kcs []KernelCrossover) Table {
 // KernelFigure plots one rank count's measured one-shot and two-shot times
 // with the fitted curves, and marks the measured crossover, the fitted
 // model's and the production thresholds.
-func KernelFigure(k KernelCrossover) Figure {
+func KernelFigure(k KernelCrossover) nbplot.Figure {
 	lo, hi := math.Inf(1), 0.0
 	for _, p := range append(append(data.Points{}, k.OneShot...), k.TwoShot...) {
 		lo, hi = min(lo, float64(p.Size)), max(hi, float64(p.Size))
 	}
-	sizes := Sizes(lo/4, hi*2, 8)
-	curve := func(f *fit.Result) Series {
-		s := Series{Name: f.Algorithm.Name() + " fitted (" + linkString(f.Link()) + ")", X: sizes, Y: make([]float64, len(sizes))}
+	sizes := nbplot.Sizes(lo/4, hi*2, 8)
+	curve := func(f *fit.Result) nbplot.Series {
+		s := nbplot.Series{Name: f.Algorithm.Name() + " fitted (" + linkString(f.Link()) + ")", X: sizes, Y: make([]float64, len(sizes))}
 		for i, x := range sizes {
 			s.Y[i] = f.Predict(x)
 		}
 		return s
 	}
-	f := Figure{
+	f := nbplot.Figure{
 		Title:  fmt.Sprintf("vLLM custom AllReduce on %d x H100 (%s)", k.P, KernelSource),
-		X:      Axis{Label: "message size S (per rank)", Unit: Bytes, Log: true},
-		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
-		Legend: BottomRight, // the top carries the labels of the marks
-		Series: []Series{measuredSeries(OneShotKernel, k.OneShot), measuredSeries(TwoShotKernel, k.TwoShot), curve(k.OneFit), curve(k.TwoFit)},
+		X:      nbplot.Axis{Label: "message size S (per rank)", Unit: nbplot.Bytes, Log: true},
+		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
+		Legend: nbplot.BottomRight, // the top carries the labels of the marks
+		Series: []nbplot.Series{measuredSeries(OneShotKernel, k.OneShot), measuredSeries(TwoShotKernel, k.TwoShot), curve(k.OneFit), curve(k.TwoFit)},
 	}
 	if k.MeasuredIn {
-		f.Marks = append(f.Marks, Mark{X: k.Measured, Label: "measured " + FormatSize(k.Measured)})
+		f.Marks = append(f.Marks, nbplot.Mark{X: k.Measured, Label: "measured " + nbplot.FormatSize(k.Measured)})
 	}
 	if !math.IsInf(k.Model, 1) && k.Model < hi*2 {
-		f.Marks = append(f.Marks, Mark{X: k.Model, Label: "fitted " + FormatSize(k.Model)})
+		f.Marks = append(f.Marks, nbplot.Mark{X: k.Model, Label: "fitted " + nbplot.FormatSize(k.Model)})
 	}
 	if th, ok := VLLMThreshold(k.P); ok && !math.IsInf(th.Size, 1) {
-		f.Marks = append(f.Marks, Mark{X: th.Size, Label: "vLLM " + FormatSize(th.Size)})
+		f.Marks = append(f.Marks, nbplot.Mark{X: th.Size, Label: "vLLM " + nbplot.FormatSize(th.Size)})
 	}
 	if th := TRTLLMThreshold(k.P); !math.IsInf(th.Size, 1) {
-		f.Marks = append(f.Marks, Mark{X: th.Size, Label: "TRT-LLM " + strconv.FormatFloat(th.Size, 'f', 0, 64) + " B"})
+		f.Marks = append(f.Marks, nbplot.Mark{X: th.Size, Label: "TRT-LLM " + strconv.FormatFloat(th.Size, 'f', 0, 64) + " B"})
 	}
 	return f
 }
@@ -582,9 +583,9 @@ func (w *WildFit) Deviation(r *fit.Result) float64 {
 }
 
 // WildTable compares the plain, robust and reference fits.
-func WildTable(w *WildFit) Table {
-	t := Table{Header: []string{"fit", "samples", "regimes", "weight of the wild row", "largest deviation from the clean fit"},
-		Align: []Align{Left, Right, Right, Right, Right}}
+func WildTable(w *WildFit) nbplot.Table {
+	t := nbplot.Table{Header: []string{"fit", "samples", "regimes", "weight of the wild row", "largest deviation from the clean fit"},
+		Align: []nbplot.Align{nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
 	wild := w.Samples[w.Wild]
 	for _, r := range []struct {
 		name string
@@ -601,9 +602,9 @@ func WildTable(w *WildFit) Table {
 
 // WildFigure plots the rows, the wild one marked, with the plain and the
 // robust piecewise fits.
-func WildFigure(w *WildFit) Figure {
+func WildFigure(w *WildFit) nbplot.Figure {
 	sizes := span(w.Samples)
-	meas := Series{Name: "NCCL (torch.distributed), 8 x H100", Style: Points}
+	meas := nbplot.Series{Name: "NCCL (torch.distributed), 8 x H100", Style: nbplot.Points}
 	for _, s := range w.Samples {
 		meas.X, meas.Y = append(meas.X, s.Size), append(meas.Y, s.Time)
 	}
@@ -612,16 +613,16 @@ func WildFigure(w *WildFit) Figure {
 	for _, s := range w.Samples {
 		lo = min(lo, s.Time)
 	}
-	return Figure{
+	return nbplot.Figure{
 		Title: "A wild row: " + WildSource,
-		X:     Axis{Label: "message size S (per rank)", Unit: Bytes, Log: true},
+		X:     nbplot.Axis{Label: "message size S (per rank)", Unit: nbplot.Bytes, Log: true},
 		// Room above the wild row for its label.
-		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true, Min: lo * 0.8, Max: wild.Time * 2},
-		Legend: TopLeft,
-		Series: []Series{meas,
+		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true, Min: lo * 0.8, Max: wild.Time * 2},
+		Legend: nbplot.TopLeft,
+		Series: []nbplot.Series{meas,
 			fitSeries("plain least squares ("+Regimes(len(w.Plain.Regimes))+")", w.Plain, sizes),
 			fitSeries("robust ("+Regimes(len(w.Robust.Regimes))+")", w.Robust, sizes)},
-		Marks: []Mark{{X: wild.Size, Y: wild.Time, Label: "wild: " + FormatTime(wild.Time) + " at " + FormatSize(wild.Size)}},
+		Marks: []nbplot.Mark{{X: wild.Size, Y: wild.Time, Label: "wild: " + nbplot.FormatTime(wild.Time) + " at " + nbplot.FormatSize(wild.Size)}},
 	}
 }
 

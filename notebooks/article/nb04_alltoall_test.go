@@ -1,4 +1,4 @@
-package nbplot
+package article
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/notebooks/nbplot"
 )
 
 // relDiff is |a-b|/|b|.
@@ -130,11 +131,11 @@ func TestFitOverhead(t *testing.T) {
 // figure shows one line for both and says so.
 func TestAllToAllFigureOneNode(t *testing.T) {
 	one := commmodel.H20Cluster(1)
-	f := AllToAllFigure("one node", AllToAllAlgorithms(8), one, Sizes(1<<10, 1<<20, 1), nil)
+	f := AllToAllFigure("one node", AllToAllAlgorithms(8), one, nbplot.Sizes(1<<10, 1<<20, 1), nil)
 	if len(f.Series) != 3 || !strings.Contains(f.Title, "hierarchical = direct") {
 		t.Errorf("series %d, title %q; want direct, pairwise, bruck and the equality in the title", len(f.Series), f.Title)
 	}
-	f = AllToAllFigure("two nodes", AllToAllAlgorithms(8), commmodel.H20Cluster(2), Sizes(1<<10, 1<<20, 1), nil)
+	f = AllToAllFigure("two nodes", AllToAllAlgorithms(8), commmodel.H20Cluster(2), nbplot.Sizes(1<<10, 1<<20, 1), nil)
 	if len(f.Series) != 4 {
 		t.Errorf("2 x 8: %d series, want all four algorithms", len(f.Series))
 	}
@@ -156,7 +157,7 @@ func TestExhibits04(t *testing.T) {
 		}
 	}
 	f := HierarchicalFigure(commmodel.Cluster{Nodes: 2, PerNode: 8, Intra: commmodel.H20Intra,
-		Inter: commmodel.Link{Alpha: 15e-6, BW: 20e9, Overhead: 10e-6}}, Sizes(1<<10, 1<<30, 2))
+		Inter: commmodel.Link{Alpha: 15e-6, BW: 20e9, Overhead: 10e-6}}, nbplot.Sizes(1<<10, 1<<30, 2))
 	want := (7*10e-6 - 2e-6) * 350e9 * 8 / 7 // the closed form above
 	found := false
 	for _, m := range f.Marks {

@@ -1,4 +1,4 @@
-package nbplot
+package article
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/notebooks/nbplot"
 )
 
 // The exhibits of notebook 04 (AllToAll on one node and across nodes).
@@ -36,19 +37,19 @@ func ArticleAllToAll(nodes int) data.Points {
 // (log-log), the measured points if any, and the sizes where the fastest
 // algorithm changes (commmodel.WinnerChanges). On one node c.Time is the
 // intra link's time.
-func AllToAllFigure(title string, algs []commmodel.Algorithm, c commmodel.Cluster, sizes []float64, measured data.Points) Figure {
-	f := Figure{
+func AllToAllFigure(title string, algs []commmodel.Algorithm, c commmodel.Cluster, sizes []float64, measured data.Points) nbplot.Figure {
+	f := nbplot.Figure{
 		Title:  title,
-		X:      Axis{Label: "message size S (whole buffer, S/P per peer)", Unit: Bytes, Log: true},
-		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
-		Legend: TopLeft,
+		X:      nbplot.Axis{Label: "message size S (whole buffer, S/P per peer)", Unit: nbplot.Bytes, Log: true},
+		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
+		Legend: nbplot.TopLeft,
 	}
 	if len(measured) > 0 { // first: series 0's markers are filled circles
 		f.Series = append(f.Series, measuredSeries("NCCL measured (article)", measured))
 	}
 	var same []string
 	for _, a := range algs {
-		s := Series{Name: a.Name(), X: sizes, Y: make([]float64, len(sizes))}
+		s := nbplot.Series{Name: a.Name(), X: sizes, Y: make([]float64, len(sizes))}
 		for i, size := range sizes {
 			s.Y[i] = c.Time(a, size)
 		}
@@ -62,16 +63,16 @@ func AllToAllFigure(title string, algs []commmodel.Algorithm, c commmodel.Cluste
 		f.Title += " (" + strings.Join(same, ", ") + ")"
 	}
 	for _, x := range commmodel.WinnerChanges(algs, c) {
-		f.Marks = append(f.Marks, Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), FormatSize(x.Size))})
+		f.Marks = append(f.Marks, nbplot.Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), nbplot.FormatSize(x.Size))})
 	}
 	return f
 }
 
 // sameCurve returns the name of a line of ss with s's values at every x,
 // or "".
-func sameCurve(ss []Series, s Series) string {
+func sameCurve(ss []nbplot.Series, s nbplot.Series) string {
 	for _, t := range ss {
-		if t.Style == Points || len(t.Y) != len(s.Y) {
+		if t.Style == nbplot.Points || len(t.Y) != len(s.Y) {
 			continue
 		}
 		same := true
@@ -86,8 +87,8 @@ func sameCurve(ss []Series, s Series) string {
 }
 
 // measuredSeries draws measured points as markers.
-func measuredSeries(name string, ps data.Points) Series {
-	s := Series{Name: name, Style: Points}
+func measuredSeries(name string, ps data.Points) nbplot.Series {
+	s := nbplot.Series{Name: name, Style: nbplot.Points}
 	for _, p := range ps {
 		s.X, s.Y = append(s.X, float64(p.Size)), append(s.Y, p.Time)
 	}
@@ -96,14 +97,14 @@ func measuredSeries(name string, ps data.Points) Series {
 
 // NetworkTable lists, for each algorithm on c at each size, the time, the
 // network messages and the network bytes of the busiest GPU.
-func NetworkTable(algs []commmodel.Algorithm, c commmodel.Cluster, sizes []float64) Table {
-	t := Table{Header: []string{"algorithm", "size", "time", "network messages per GPU", "network bytes per GPU", "network bytes / S"},
-		Align: []Align{Left, Right, Right, Right, Right, Right}}
+func NetworkTable(algs []commmodel.Algorithm, c commmodel.Cluster, sizes []float64) nbplot.Table {
+	t := nbplot.Table{Header: []string{"algorithm", "size", "time", "network messages per GPU", "network bytes per GPU", "network bytes / S"},
+		Align: []nbplot.Align{nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
 	for _, a := range algs {
 		for _, s := range sizes {
 			nb := c.NetworkBytes(a, s)
-			t.Rows = append(t.Rows, []string{a.Name(), FormatSize(s), FormatTime(c.Time(a, s)),
-				strconv.Itoa(c.NetworkMessages(a, s)), FormatSize(nb), short(nb / s)})
+			t.Rows = append(t.Rows, []string{a.Name(), nbplot.FormatSize(s), nbplot.FormatTime(c.Time(a, s)),
+				strconv.Itoa(c.NetworkMessages(a, s)), nbplot.FormatSize(nb), nbplot.Plain.Format(nb / s)})
 		}
 	}
 	return t
@@ -145,12 +146,12 @@ func RatioRange(rs []MeasuredRatio) (lo, hi float64) {
 }
 
 // RatioTable shows measured against model for each point.
-func RatioTable(rs []MeasuredRatio) Table {
-	t := Table{Header: []string{"GPUs", "size", "measured", "model (direct)", "measured / model"},
-		Align: []Align{Left, Right, Right, Right, Right}}
+func RatioTable(rs []MeasuredRatio) nbplot.Table {
+	t := nbplot.Table{Header: []string{"GPUs", "size", "measured", "model (direct)", "measured / model"},
+		Align: []nbplot.Align{nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
 	for _, r := range rs {
-		t.Rows = append(t.Rows, []string{gpus(r.Point), FormatSize(float64(r.Point.Size)),
-			FormatTime(r.Point.Time), FormatTime(r.Model), short(r.Ratio) + "x"})
+		t.Rows = append(t.Rows, []string{gpus(r.Point), nbplot.FormatSize(float64(r.Point.Size)),
+			nbplot.FormatTime(r.Point.Time), nbplot.FormatTime(r.Model), nbplot.Ratio.Format(r.Ratio)})
 	}
 	return t
 }
@@ -186,21 +187,21 @@ func ArticleRefit() (commmodel.Link, error) {
 
 // FitFigure plots the 8-GPU points with direct AllToAll at P = 8 on the
 // default link, on the fitted link and on the article's refit link.
-func FitFigure(def commmodel.Link, fd *fit.Result, refit commmodel.Link, sizes []float64) Figure {
-	f := Figure{
+func FitFigure(def commmodel.Link, fd *fit.Result, refit commmodel.Link, sizes []float64) nbplot.Figure {
+	f := nbplot.Figure{
 		Title:  fmt.Sprintf("Direct AllToAll, P = %d: the model against the article's H20 points", fd.P),
-		X:      Axis{Label: "message size S (whole buffer)", Unit: Bytes, Log: true},
-		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
-		Legend: TopLeft,
+		X:      nbplot.Axis{Label: "message size S (whole buffer)", Unit: nbplot.Bytes, Log: true},
+		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
+		Legend: nbplot.TopLeft,
 	}
-	curve := func(name string, l commmodel.Link) Series {
-		s := Series{Name: name, X: sizes, Y: make([]float64, len(sizes))}
+	curve := func(name string, l commmodel.Link) nbplot.Series {
+		s := nbplot.Series{Name: name, X: sizes, Y: make([]float64, len(sizes))}
 		for i, size := range sizes {
 			s.Y[i] = commmodel.Time(fd.Algorithm, fd.P, size, l)
 		}
 		return s
 	}
-	f.Series = []Series{
+	f.Series = []nbplot.Series{
 		measuredSeries("NCCL measured (article)", ArticleAllToAll(1)),
 		curve("default link "+linkString(def), def),
 		curve("fitted "+linkString(fd.Link()), fd.Link()),
@@ -210,23 +211,23 @@ func FitFigure(def commmodel.Link, fd *fit.Result, refit commmodel.Link, sizes [
 }
 
 func linkString(l commmodel.Link) string {
-	s := "α " + FormatTime(l.Alpha) + ", BW " + FormatBW(l.BW)
+	s := "α " + nbplot.FormatTime(l.Alpha) + ", BW " + nbplot.FormatBW(l.BW)
 	if l.Overhead > 0 {
-		s += ", o " + FormatTime(l.Overhead)
+		s += ", o " + nbplot.FormatTime(l.Overhead)
 	}
 	return s
 }
 
 // FitTable compares the 8-GPU points with the default, fitted and refit
 // links: each model time and its relative error (model-measured)/measured.
-func FitTable(def commmodel.Link, fd *fit.Result, refit commmodel.Link) Table {
-	t := Table{Header: []string{"size", "measured", "default", "err", "fitted", "err", "article's refit", "err"},
-		Align: []Align{Right, Right, Right, Right, Right, Right, Right, Right}}
+func FitTable(def commmodel.Link, fd *fit.Result, refit commmodel.Link) nbplot.Table {
+	t := nbplot.Table{Header: []string{"size", "measured", "default", "err", "fitted", "err", "article's refit", "err"},
+		Align: []nbplot.Align{nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
 	for _, p := range ArticleAllToAll(1) {
-		row := []string{FormatSize(float64(p.Size)), FormatTime(p.Time)}
+		row := []string{nbplot.FormatSize(float64(p.Size)), nbplot.FormatTime(p.Time)}
 		for _, l := range []commmodel.Link{def, fd.Link(), refit} {
 			m := commmodel.Time(fd.Algorithm, fd.P, float64(p.Size), l)
-			row = append(row, FormatTime(m), percent((m-p.Time)/p.Time))
+			row = append(row, nbplot.FormatTime(m), percent((m-p.Time)/p.Time))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -338,33 +339,33 @@ func OverheadFor(c commmodel.Cluster, size float64) (float64, bool) {
 
 // OverheadTable lists the hierarchical/direct crossover on c for each
 // per-message network overhead.
-func OverheadTable(c commmodel.Cluster, overheads []float64) Table {
-	t := Table{Header: []string{"overhead per network message", "hierarchical faster below"}, Align: []Align{Right, Right}}
+func OverheadTable(c commmodel.Cluster, overheads []float64) nbplot.Table {
+	t := nbplot.Table{Header: []string{"overhead per network message", "hierarchical faster below"}, Align: []nbplot.Align{nbplot.Right, nbplot.Right}}
 	for _, o := range overheads {
 		c.Inter.Overhead = o
 		cell := "never"
 		if x, ok := HierarchicalCrossover(c); ok {
-			cell = FormatSize(x)
+			cell = nbplot.FormatSize(x)
 		}
-		t.Rows = append(t.Rows, []string{FormatTime(o), cell})
+		t.Rows = append(t.Rows, []string{nbplot.FormatTime(o), cell})
 	}
 	return t
 }
 
 // HierarchicalFigure plots direct and hierarchical AllToAll on c with the
 // 2 x 8 points, their crossover and the article's 16 MB.
-func HierarchicalFigure(c commmodel.Cluster, sizes []float64) Figure {
+func HierarchicalFigure(c commmodel.Cluster, sizes []float64) nbplot.Figure {
 	algs := []commmodel.Algorithm{commmodel.Direct{}, commmodel.HierarchicalAllToAll{PerNode: c.PerNode}}
 	f := AllToAllFigure(fmt.Sprintf("%d x %d GPUs, network %s", c.Nodes, c.PerNode, linkString(c.Inter)),
 		algs, c, sizes, ArticleAllToAll(c.Nodes))
-	f.Marks = append(f.Marks, Mark{X: ArticleHierarchicalLoses, Label: "article: 16 MB"})
+	f.Marks = append(f.Marks, nbplot.Mark{X: ArticleHierarchicalLoses, Label: "article: 16 MB"})
 	return f
 }
 
 func init() {
 	Register("04_alltoall", func() ([]Exhibit, error) {
 		one, two := commmodel.H20Cluster(1), commmodel.H20Cluster(2)
-		sizes := Sizes(1<<10, 1<<30, 4)
+		sizes := nbplot.Sizes(1<<10, 1<<30, 4)
 		algs := AllToAllAlgorithms(one.PerNode)
 		fd, err := FitDirect()
 		if err != nil {

@@ -1,10 +1,11 @@
-package nbplot
+package article
 
 import (
 	"fmt"
 	"slices"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/notebooks/nbplot"
 	"github.com/inframethod/commlab/topo"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -76,7 +77,7 @@ func (m PathMap) gpus() int {
 
 // RegimeMap returns the map's grid: column x is a NIC of one machine, row y
 // = -g is GPU g, cells index Classes (-1 in the gaps).
-func (m PathMap) RegimeMap() RegimeMap {
+func (m PathMap) RegimeMap() nbplot.RegimeMap {
 	classes := m.Classes()
 	index := map[topo.Class]int{}
 	var names []string
@@ -90,11 +91,11 @@ func (m PathMap) RegimeMap() RegimeMap {
 	}
 	first, total := m.columns()
 	g := m.gpus()
-	rm := RegimeMap{
+	rm := nbplot.RegimeMap{
 		Title: m.Title,
-		X:     Axis{Label: "NIC (its NUMA node)", Unit: Plain, Min: -0.5, Max: float64(total) - 0.5},
-		Y:     Axis{Label: "GPU (its NUMA node)", Unit: Plain, Min: -float64(g) + 0.5, Max: 0.5 + pathMapTop},
-		Names: names, Legend: TopRight,
+		X:     nbplot.Axis{Label: "NIC (its NUMA node)", Unit: nbplot.Plain, Min: -0.5, Max: float64(total) - 0.5},
+		Y:     nbplot.Axis{Label: "GPU (its NUMA node)", Unit: nbplot.Plain, Min: -float64(g) + 0.5, Max: 0.5 + pathMapTop},
+		Names: names, Legend: nbplot.TopRight,
 		Width: 8 * vg.Inch, Height: 5 * vg.Inch,
 	}
 	for x := range total {
@@ -161,7 +162,7 @@ func (m PathMap) PNG() ([]byte, error) {
 		return nil, err
 	}
 	rm := m.RegimeMap()
-	return PNG(p, rm.Width, rm.Height)
+	return nbplot.PNG(p, rm.Width, rm.Height)
 }
 
 // labelLayer draws text at data coordinates: centred cell labels, and
@@ -198,12 +199,12 @@ func (l labelLayer) Plot(c draw.Canvas, p *plot.Plot) {
 // one per NIC first (SpreadOrder); the article's inter-node link
 // (commmodel.H20Inter) for reference; and each machine's measured rate as a
 // labelled point at the measurement's GPUs per node.
-func NICShareFigure(ms []H20Machine) Figure {
-	f := Figure{
+func NICShareFigure(ms []H20Machine) nbplot.Figure {
+	f := nbplot.Figure{
 		Title:  "Network bandwidth per GPU when k GPUs of a node send at once",
-		X:      Axis{Label: "GPUs of the node sending across the network at once, k", Unit: Plain, Min: 0.5, Max: 8.5},
-		Y:      Axis{Label: "network BW of the busiest GPU", Unit: BytesPerSecond, Min: 0, Max: 60e9},
-		Legend: BottomRight,
+		X:      nbplot.Axis{Label: "GPUs of the node sending across the network at once, k", Unit: nbplot.Plain, Min: 0.5, Max: 8.5},
+		Y:      nbplot.Axis{Label: "network BW of the busiest GPU", Unit: nbplot.BytesPerSecond, Min: 0, Max: 60e9},
+		Legend: nbplot.BottomRight,
 	}
 	most := 0
 	for _, m := range ms {
@@ -229,18 +230,18 @@ func NICShareFigure(ms []H20Machine) Figure {
 				continue // the spread order changes nothing on this machine
 			}
 			prev = ys
-			f.Series = append(f.Series, Series{Name: m.Short + ", " + o.name, X: xs, Y: ys, Style: LinePoints})
+			f.Series = append(f.Series, nbplot.Series{Name: m.Short + ", " + o.name, X: xs, Y: ys, Style: nbplot.LinePoints})
 		}
 	}
 	f.X.Max = float64(most) + 0.5
-	f.Series = append(f.Series, Series{
-		Name: "article's inter-node link, " + FormatBW(commmodel.H20Inter.BW) + " (intra ÷17.5)",
+	f.Series = append(f.Series, nbplot.Series{
+		Name: "article's inter-node link, " + nbplot.FormatBW(commmodel.H20Inter.BW) + " (intra ÷17.5)",
 		X:    []float64{1, float64(most)}, Y: []float64{commmodel.H20Inter.BW, commmodel.H20Inter.BW},
 	})
 	for _, m := range ms {
 		if mr := m.Measured; mr.BW > 0 {
-			f.Marks = append(f.Marks, Mark{X: float64(mr.PerNode), Y: mr.BW,
-				Label: fmt.Sprintf("measured on %s, %d x %d AllToAll: %s", m.Short, mr.Nodes, mr.PerNode, FormatBW(mr.BW))})
+			f.Marks = append(f.Marks, nbplot.Mark{X: float64(mr.PerNode), Y: mr.BW,
+				Label: fmt.Sprintf("measured on %s, %d x %d AllToAll: %s", m.Short, mr.Nodes, mr.PerNode, nbplot.FormatBW(mr.BW))})
 		}
 	}
 	return f
@@ -259,7 +260,7 @@ func topologyExhibits() ([]Exhibit, error) {
 	art, pub := ms[0].Topology, ms[1].Topology
 	tables := []struct {
 		name, title string
-		t           Table
+		t           nbplot.Table
 	}{
 		{"02-gpu-nic-article", "GPU-NIC distance table of the article's 8 x H20 / 4-NIC server", GPUNICTable(art)},
 		{"02-gpu-nic-public", "GPU-NIC distance table of the public 8 x H20-3e VM with 8 NICs", GPUNICTable(pub)},

@@ -8,8 +8,6 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 )
 
-// The exhibits of notebook 01 (AllReduce algorithms on one node).
-
 // Sizes returns the sizes from lo up to hi bytes at perOctave points per
 // doubling, lo·2^(k/perOctave) for k = 0, 1, ...: from a power of two, the
 // sizes nccl-tests sweeps, refined for smooth curves. They are
@@ -71,34 +69,6 @@ func CrossoverTable(cs []commmodel.Crossover) Table {
 	return t
 }
 
-// OneShotThresholdFigure plots commmodel.OneShotCrossover against the rank
-// count: one-shot AllReduce beats two-shot below the curve.
-func OneShotThresholdFigure(ps []int, l commmodel.Link) (Figure, error) {
-	s := Series{Name: "one-shot | two-shot crossover S*", Style: LinePoints}
-	var marks []Mark
-	for _, p := range ps {
-		x := commmodel.OneShotCrossover(p, l)
-		if math.IsInf(x, 1) {
-			continue // P <= 2: the two send the same bytes
-		}
-		s.X, s.Y = append(s.X, float64(p)), append(s.Y, x)
-		if p == 8 {
-			marks = append(marks, Mark{X: 8, Y: x, Label: "P = 8: " + FormatSize(x) + " (article: ~130 KB)"})
-		}
-	}
-	if len(s.X) == 0 {
-		return Figure{}, fmt.Errorf("no rank count above 2 in %v", ps)
-	}
-	return Figure{
-		Title:  fmt.Sprintf("One-shot beats two-shot below S*(P) (α = %s, BW = %s)", FormatTime(l.Alpha), FormatBW(l.BW)),
-		X:      Axis{Label: "GPUs P", Unit: Plain},
-		Y:      Axis{Label: "crossover size S*", Unit: Bytes, Log: true},
-		Series: []Series{s},
-		Marks:  marks,
-		Legend: TopRight,
-	}, nil
-}
-
 // RegimeFigure colours each (size, P) cell by the fastest of algs on l. The
 // legend lists only the algorithms that win somewhere; the notebook's text
 // names the ones that never do.
@@ -136,33 +106,6 @@ func RegimeFigure(title string, algs []commmodel.Algorithm, ps []int, sizes []fl
 	}
 	return m
 }
-
-func init() {
-	Register("01_allreduce", func() ([]Exhibit, error) {
-		l, p := commmodel.H20Intra, 8
-		algs := commmodel.Algorithms(commmodel.AllReduce)
-		table := ModelTable(algs, p, l, []float64{64 << 10, 1 << 20, 64 << 20})
-		cross := CrossoverTable(commmodel.WinnerChanges(algs, commmodel.Flat{P: p, Link: l}))
-		thr, err := OneShotThresholdFigure(Ranks(2, 16), l)
-		if err != nil {
-			return nil, err
-		}
-		return []Exhibit{
-			{Name: "01-allreduce-model", Title: "AllReduce on 8 x H20: steps, bytes, peers and time by algorithm", Table: &table},
-			{Name: "01-allreduce-times", Title: "AllReduce time against size, crossovers marked", Figure: TimeFigure(
-				"AllReduce on one 8 x H20 node (model: α = 2 µs, BW = 350 GB/s)", algs, p, l, Sizes(256, 1<<30, 4))},
-			{Name: "01-allreduce-crossovers", Title: "Where the fastest AllReduce changes at P = 8", Table: &cross},
-			{Name: "01-oneshot-threshold", Title: "The one-shot threshold against P", Figure: thr},
-			{Name: "01-allreduce-regimes", Title: "Fastest AllReduce by size and P", Figure: RegimeFigure(
-				"Fastest AllReduce (model, H20 intra-node link)", algs, Ranks(2, 16), Sizes(256, 1<<30, 4), l)},
-			{Name: "01-ring-vs-hd-regimes", Title: "Ring against halving-doubling by size and P", Figure: RegimeFigure(
-				"Ring or halving-doubling? (model, H20 intra-node link)", RingAndHD, Ranks(2, 16), Sizes(256, 1<<30, 4), l)},
-		}, nil
-	})
-}
-
-// RingAndHD are the two classic AllReduce algorithms, compared on their own.
-var RingAndHD = []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}}
 
 // Ranks returns the rank counts lo, lo+1, ..., hi.
 func Ranks(lo, hi int) []int {

@@ -1,4 +1,4 @@
-package nbplot
+package article
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/notebooks/nbplot"
 	"github.com/inframethod/commlab/topo"
 )
 
@@ -96,8 +97,8 @@ func H20Machines() ([]H20Machine, error) {
 // GPUNICTable is the complete GPU-NIC distance table of t: one row per GPU
 // with its NUMA node, one column per NIC (with its RDMA device when known),
 // each cell the `nvidia-smi topo -m` path class.
-func GPUNICTable(t *topo.Topology) Table {
-	tb := Table{Header: []string{"GPU (NUMA)"}}
+func GPUNICTable(t *topo.Topology) nbplot.Table {
+	tb := nbplot.Table{Header: []string{"GPU (NUMA)"}}
 	for _, n := range t.NICs() {
 		h := n.Name + " (NUMA " + numaString(n.NUMA) + ")"
 		if n.Device != "" && n.Device != n.Name {
@@ -132,8 +133,8 @@ func PIXGroups(t *topo.Topology) [][]int {
 // NUMATable lists, per machine and NUMA node, the GPUs and NICs on the node,
 // the GPUs' CPU affinity, and the PCIe (PIX) groups inside it: each NIC with
 // the GPUs that share its PCIe switch.
-func NUMATable(ms []H20Machine) Table {
-	tb := Table{Header: []string{"machine", "NUMA", "GPUs", "NICs", "GPU CPU affinity", "PCIe switch groups (PIX)"}}
+func NUMATable(ms []H20Machine) nbplot.Table {
+	tb := nbplot.Table{Header: []string{"machine", "NUMA", "GPUs", "NICs", "GPU CPU affinity", "PCIe switch groups (PIX)"}}
 	for _, m := range ms {
 		t := m.Topology
 		pix := PIXGroups(t)
@@ -162,10 +163,10 @@ func NUMATable(ms []H20Machine) Table {
 // closest NIC and its path, the path's NCCL type, whether GPUDirect RDMA is
 // advisable at NCCL's default NCCL_NET_GDR_LEVEL (PXB), how many GPUs share
 // the NIC, the NUMA node and CPUs to bind to, and an NCCL_IB_HCA value.
-func BindingsTable(t *topo.Topology) Table {
-	tb := Table{
+func BindingsTable(t *topo.Topology) nbplot.Table {
+	tb := nbplot.Table{
 		Header: []string{"GPU", "nearest NIC", "path", "NCCL path", "GDR at PXB", "GPUs on NIC", "NUMA", "CPUs", "NCCL_IB_HCA"},
-		Align:  []Align{Left, Left, Left, Left, Left, Right, Right},
+		Align:  []nbplot.Align{nbplot.Left, nbplot.Left, nbplot.Left, nbplot.Left, nbplot.Left, nbplot.Right, nbplot.Right},
 	}
 	for _, b := range t.Bindings() {
 		nic := orNone(b.NIC)
@@ -312,8 +313,8 @@ func PublicNetworkRate() (MeasuredNetworkRate, error) {
 // MachinesTable sets the machines side by side, one row per property, all
 // computed from their topologies: devices, fabric, NUMA layout, PIX pairs,
 // NIC sharing, GPUDirect RDMA at NCCL's default level, and the NIC arithmetic.
-func MachinesTable(ms []H20Machine) (Table, error) {
-	tb := Table{Header: []string{"property"}}
+func MachinesTable(ms []H20Machine) (nbplot.Table, error) {
+	tb := nbplot.Table{Header: []string{"property"}}
 	rows := [][]string{
 		{"source"}, {"GPUs, NICs"}, {"GPU fabric"}, {"NUMA layout"}, {"PIX pairs (GPU-NIC under one PCIe switch)"},
 		{"GPUs with a PIX NIC"}, {"GPUs sharing a NIC (closest-NIC assignment)"},
@@ -324,7 +325,7 @@ func MachinesTable(ms []H20Machine) (Table, error) {
 		t := m.Topology
 		sh, err := m.Share()
 		if err != nil {
-			return Table{}, err
+			return nbplot.Table{}, err
 		}
 		tb.Header = append(tb.Header, m.Name)
 		var numa, pixPairs, sharing, gdr []string
@@ -357,8 +358,8 @@ func MachinesTable(ms []H20Machine) (Table, error) {
 		gdr = append(gdr, fmt.Sprintf("%d of %d: %s", len(gdrGPUs), len(t.GPUs()), orNone(indexList("GPU", gdrGPUs))))
 		meas := "-"
 		if mr := m.Measured; mr.BW > 0 {
-			meas = fmt.Sprintf("%s (peak of %d x %d AllToAll: %s over the network in %s at S = %s)", FormatBW(mr.BW), mr.Nodes, mr.PerNode,
-				FormatSize(mr.NetworkBytes), FormatTime(mr.Time), FormatSize(mr.Size))
+			meas = fmt.Sprintf("%s (peak of %d x %d AllToAll: %s over the network in %s at S = %s)", nbplot.FormatBW(mr.BW), mr.Nodes, mr.PerNode,
+				nbplot.FormatSize(mr.NetworkBytes), nbplot.FormatTime(mr.Time), nbplot.FormatSize(mr.Size))
 		}
 		vals := []string{
 			m.Source,
@@ -369,9 +370,9 @@ func MachinesTable(ms []H20Machine) (Table, error) {
 			fmt.Sprintf("%d of %d", withPIX, len(t.GPUs())),
 			orNone(strings.Join(sharing, "; ")),
 			strings.Join(gdr, ""),
-			FormatBW(m.NICLineRate) + " (" + m.LineRateSource + ")",
-			fmt.Sprintf("%d x %s = %s", sh.NICs, FormatBW(m.NICLineRate), FormatBW(sh.Egress)),
-			fmt.Sprintf("%s / %d = %s", FormatBW(m.NICLineRate), sh.GPUsPerNIC, FormatBW(sh.PerGPU)),
+			nbplot.FormatBW(m.NICLineRate) + " (" + m.LineRateSource + ")",
+			fmt.Sprintf("%d x %s = %s", sh.NICs, nbplot.FormatBW(m.NICLineRate), nbplot.FormatBW(sh.Egress)),
+			fmt.Sprintf("%s / %d = %s", nbplot.FormatBW(m.NICLineRate), sh.GPUsPerNIC, nbplot.FormatBW(sh.PerGPU)),
 			fmt.Sprintf("%.1f", sh.Ratio),
 			meas,
 		}

@@ -1,4 +1,4 @@
-package nbplot
+package article
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/notebooks/nbplot"
 	"github.com/inframethod/commlab/topo"
 )
 
@@ -48,13 +49,13 @@ func clusterName(c commmodel.Cluster) string {
 
 // CrossNodeTimes plots each algorithm's time on c against the size, log-log,
 // with the sizes where the fastest changes marked (commmodel.WinnerChanges).
-func CrossNodeTimes(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []float64) Figure {
-	f := Figure{
+func CrossNodeTimes(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []float64) nbplot.Figure {
+	f := nbplot.Figure{
 		Title: fmt.Sprintf("AllReduce across %s (model: NVLink %s / %s, network %s / %s)", clusterName(c),
-			FormatTime(c.Intra.Alpha), FormatBW(c.Intra.BW), FormatTime(c.Inter.Alpha), FormatBW(c.Inter.BW)),
-		X:      Axis{Label: "message size S (per GPU)", Unit: Bytes, Log: true},
-		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
-		Legend: BottomLeft,
+			nbplot.FormatTime(c.Intra.Alpha), nbplot.FormatBW(c.Intra.BW), nbplot.FormatTime(c.Inter.Alpha), nbplot.FormatBW(c.Inter.BW)),
+		X:      nbplot.Axis{Label: "message size S (per GPU)", Unit: nbplot.Bytes, Log: true},
+		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
+		Legend: nbplot.BottomLeft,
 	}
 	f.Series = ClusterCurves(c, algs, sizes, CrossNodeLabel)
 	f.Marks = ClusterWinnerMarks(algs, c)
@@ -71,10 +72,10 @@ func CrossNodeTimes(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []flo
 
 // ClusterCurves returns one line per algorithm of its time on c at each size
 // (Cluster.Time), named by name.
-func ClusterCurves(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []float64, name func(commmodel.Algorithm) string) []Series {
-	out := make([]Series, 0, len(algs))
+func ClusterCurves(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []float64, name func(commmodel.Algorithm) string) []nbplot.Series {
+	out := make([]nbplot.Series, 0, len(algs))
 	for _, a := range algs {
-		s := Series{Name: name(a), X: sizes, Y: make([]float64, len(sizes))}
+		s := nbplot.Series{Name: name(a), X: sizes, Y: make([]float64, len(sizes))}
 		for i, size := range sizes {
 			s.Y[i] = c.Time(a, size)
 		}
@@ -85,10 +86,10 @@ func ClusterCurves(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []floa
 
 // ClusterWinnerMarks marks the sizes where the fastest of algs on c changes
 // (commmodel.WinnerChanges), labelled "a | b size".
-func ClusterWinnerMarks(algs []commmodel.Algorithm, c commmodel.Cluster) []Mark {
-	var out []Mark
+func ClusterWinnerMarks(algs []commmodel.Algorithm, c commmodel.Cluster) []nbplot.Mark {
+	var out []nbplot.Mark
 	for _, x := range commmodel.WinnerChanges(algs, c) {
-		out = append(out, Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), FormatSize(x.Size))})
+		out = append(out, nbplot.Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), nbplot.FormatSize(x.Size))})
 	}
 	return out
 }
@@ -101,10 +102,10 @@ func ClusterWinnerMarks(algs []commmodel.Algorithm, c commmodel.Cluster) []Mark 
 //	hierarchical / flat = (2(N-1)/N · S/p) / (2(Np-1)/(Np) · S) = (N-1)/(Np-1)
 //
 // which is 1/15 at 2 x 8 and tends to 1/p (the article's "~1/P_intra").
-func NetworkBytesTable(c commmodel.Cluster, nodes []int) Table {
-	t := Table{
+func NetworkBytesTable(c commmodel.Cluster, nodes []int) nbplot.Table {
+	t := nbplot.Table{
 		Header: []string{"nodes N", "GPUs N·p", "flat ring (× S)", "hierarchical (× S)", "ratio", "(N-1)/(Np-1)", "1/p"},
-		Align:  []Align{Right, Right, Right, Right, Right, Right, Right},
+		Align:  []nbplot.Align{nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right},
 	}
 	flat, hier := commmodel.Ring{}, commmodel.HierarchicalAllReduce{PerNode: c.PerNode}
 	for _, n := range nodes {
@@ -154,20 +155,20 @@ func CompareLinks(t *topo.Topology, fig topo.Figures) (LinkComparison, error) {
 }
 
 // Table lists BW, alpha and their ratios under both derivations.
-func (lc LinkComparison) Table() Table {
+func (lc LinkComparison) Table() nbplot.Table {
 	lv := lc.Levels
 	f := lv.Fabric
-	return Table{
+	return nbplot.Table{
 		Header: []string{"quantity", "article (commmodel presets)", "topology + NIC arithmetic", "derivation (right column)"},
-		Align:  []Align{Left, Right, Right, Left},
+		Align:  []nbplot.Align{nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Left},
 		Rows: [][]string{
-			{"intra-node BW per GPU", FormatBW(lc.ArticleIntra.BW), FormatBW(lv.Intra.BW),
-				fmt.Sprintf("%d NVLinks × %s (%s)", f.Links, FormatBW(f.LinkBW), topo.FabricString(f))},
-			{"inter-node BW per GPU", FormatBW(lc.ArticleInter.BW), FormatBW(lv.Inter.BW),
-				fmt.Sprintf("NIC %s (2 × 200 Gb/s bond) shared by %d GPUs", FormatBW(lc.NICBW), lv.GPUsPerNIC)},
+			{"intra-node BW per GPU", nbplot.FormatBW(lc.ArticleIntra.BW), nbplot.FormatBW(lv.Intra.BW),
+				fmt.Sprintf("%d NVLinks × %s (%s)", f.Links, nbplot.FormatBW(f.LinkBW), topo.FabricString(f))},
+			{"inter-node BW per GPU", nbplot.FormatBW(lc.ArticleInter.BW), nbplot.FormatBW(lv.Inter.BW),
+				fmt.Sprintf("NIC %s (2 × 200 Gb/s bond) shared by %d GPUs", nbplot.FormatBW(lc.NICBW), lv.GPUsPerNIC)},
 			{"BW ratio intra / inter", fmt.Sprintf("÷%.1f", lc.ArticleIntra.BW/lc.ArticleInter.BW), fmt.Sprintf("÷%.1f", lv.Ratio()), ""},
-			{"intra-node α", FormatTime(lc.ArticleIntra.Alpha), FormatTime(lv.Intra.Alpha), "topo.Figures.IntraAlpha"},
-			{"inter-node α", FormatTime(lc.ArticleInter.Alpha), FormatTime(lv.Inter.Alpha), "topo.Figures.InterAlpha"},
+			{"intra-node α", nbplot.FormatTime(lc.ArticleIntra.Alpha), nbplot.FormatTime(lv.Intra.Alpha), "topo.Figures.IntraAlpha"},
+			{"inter-node α", nbplot.FormatTime(lc.ArticleInter.Alpha), nbplot.FormatTime(lv.Inter.Alpha), "topo.Figures.InterAlpha"},
 			{"α ratio inter / intra", fmt.Sprintf("×%.1f", lc.ArticleInter.Alpha/lc.ArticleIntra.Alpha),
 				fmt.Sprintf("×%.1f", lv.Inter.Alpha/lv.Intra.Alpha), "the topology carries no latency: same α as the article"},
 		},
@@ -185,17 +186,17 @@ func (lc LinkComparison) Clusters(nodes int) (article, derived commmodel.Cluster
 
 // TimesTable lists each algorithm's time at each size on the clusters built
 // from both derivations (Clusters).
-func (lc LinkComparison) TimesTable(nodes int, algs []commmodel.Algorithm, sizes []float64) Table {
+func (lc LinkComparison) TimesTable(nodes int, algs []commmodel.Algorithm, sizes []float64) nbplot.Table {
 	art, der := lc.Clusters(nodes)
-	t := Table{Header: []string{"algorithm on " + clusterName(art)}, Align: []Align{Left}}
+	t := nbplot.Table{Header: []string{"algorithm on " + clusterName(art)}, Align: []nbplot.Align{nbplot.Left}}
 	for _, s := range sizes {
-		t.Header = append(t.Header, FormatSize(s)+": article", FormatSize(s)+": NIC arithmetic")
-		t.Align = append(t.Align, Right, Right)
+		t.Header = append(t.Header, nbplot.FormatSize(s)+": article", nbplot.FormatSize(s)+": NIC arithmetic")
+		t.Align = append(t.Align, nbplot.Right, nbplot.Right)
 	}
 	for _, a := range algs {
 		row := []string{CrossNodeLabel(a)}
 		for _, s := range sizes {
-			row = append(row, FormatTime(art.Time(a, s)), FormatTime(der.Time(a, s)))
+			row = append(row, nbplot.FormatTime(art.Time(a, s)), nbplot.FormatTime(der.Time(a, s)))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -222,14 +223,14 @@ func (w NodeSweep) times(n int, s float64) (flat, hier float64) {
 }
 
 // SpeedupFigure plots flat time / hierarchical time against N, one curve per size.
-func (w NodeSweep) SpeedupFigure() Figure {
-	f := Figure{
+func (w NodeSweep) SpeedupFigure() nbplot.Figure {
+	f := nbplot.Figure{
 		Title: fmt.Sprintf("Speed-up of %s over %s, nodes of %d GPUs (model)", CrossNodeLabel(w.Hier), CrossNodeLabel(w.Flat), w.Cluster.PerNode),
-		X:     Axis{Label: "nodes N", Unit: Plain, Log: true},
-		Y:     Axis{Label: "flat time / hierarchical time", Unit: Ratio},
+		X:     nbplot.Axis{Label: "nodes N", Unit: nbplot.Plain, Log: true},
+		Y:     nbplot.Axis{Label: "flat time / hierarchical time", Unit: nbplot.Ratio},
 	}
 	for _, s := range w.Sizes {
-		sr := Series{Name: "S = " + FormatSize(s), Style: LinePoints}
+		sr := nbplot.Series{Name: "S = " + nbplot.FormatSize(s), Style: nbplot.LinePoints}
 		for _, n := range w.Nodes {
 			fl, h := w.times(n, s)
 			sr.X, sr.Y = append(sr.X, float64(n)), append(sr.Y, fl/h)
@@ -240,17 +241,17 @@ func (w NodeSweep) SpeedupFigure() Figure {
 }
 
 // Table lists the flat and hierarchical times and the speed-up at each N and size.
-func (w NodeSweep) Table() Table {
-	t := Table{Header: []string{"nodes N", "GPUs"}, Align: []Align{Right, Right}}
+func (w NodeSweep) Table() nbplot.Table {
+	t := nbplot.Table{Header: []string{"nodes N", "GPUs"}, Align: []nbplot.Align{nbplot.Right, nbplot.Right}}
 	for _, s := range w.Sizes {
-		t.Header = append(t.Header, FormatSize(s)+" flat", FormatSize(s)+" hier.", "speed-up")
-		t.Align = append(t.Align, Right, Right, Right)
+		t.Header = append(t.Header, nbplot.FormatSize(s)+" flat", nbplot.FormatSize(s)+" hier.", "speed-up")
+		t.Align = append(t.Align, nbplot.Right, nbplot.Right, nbplot.Right)
 	}
 	for _, n := range w.Nodes {
 		row := []string{strconv.Itoa(n), strconv.Itoa(n * w.Cluster.PerNode)}
 		for _, s := range w.Sizes {
 			fl, h := w.times(n, s)
-			row = append(row, FormatTime(fl), FormatTime(h), fmt.Sprintf("%.1fx", fl/h))
+			row = append(row, nbplot.FormatTime(fl), nbplot.FormatTime(h), fmt.Sprintf("%.1fx", fl/h))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -262,10 +263,10 @@ func (w NodeSweep) Table() Table {
 // busiest GPU's on each level; a stage with traffic on both levels (a flat
 // algorithm, whose every step has GPUs with a peer on another node) lasts as
 // long as the slower part.
-func StagesTable(c commmodel.Cluster, algs []commmodel.Algorithm, size float64) Table {
-	t := Table{
+func StagesTable(c commmodel.Cluster, algs []commmodel.Algorithm, size float64) nbplot.Table {
+	t := nbplot.Table{
 		Header: []string{"algorithm", "stage", "link", "steps", "bytes on NVLink", "bytes on network", "time on NVLink", "time on network", "stage time"},
-		Align:  []Align{Left, Left, Left, Right, Right, Right, Right, Right, Right},
+		Align:  []nbplot.Align{nbplot.Left, nbplot.Left, nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right},
 	}
 	for _, a := range algs {
 		stages := c.Stages(a, size)
@@ -283,9 +284,9 @@ func StagesTable(c commmodel.Cluster, algs []commmodel.Algorithm, size float64) 
 			t.Rows = append(t.Rows, []string{CrossNodeLabel(a), stageName(a, i, len(stages)), link,
 				strconv.Itoa(max(st.Intra.Steps, st.Inter.Steps)),
 				sizeOrDash(st.Intra), sizeOrDash(st.Inter),
-				timeOrDash(st.Intra, c.Intra), timeOrDash(st.Inter, c.Inter), FormatTime(d)})
+				timeOrDash(st.Intra, c.Intra), timeOrDash(st.Inter, c.Inter), nbplot.FormatTime(d)})
 		}
-		t.Rows = append(t.Rows, []string{CrossNodeLabel(a), "total", "", "", FormatSize(intraB), FormatSize(interB), "", "", FormatTime(total)})
+		t.Rows = append(t.Rows, []string{CrossNodeLabel(a), "total", "", "", nbplot.FormatSize(intraB), nbplot.FormatSize(interB), "", "", nbplot.FormatTime(total)})
 	}
 	return t
 }
@@ -296,14 +297,14 @@ func sizeOrDash(c commmodel.Cost) string {
 	if c == (commmodel.Cost{}) {
 		return "–"
 	}
-	return FormatSize(c.Bytes)
+	return nbplot.FormatSize(c.Bytes)
 }
 
 func timeOrDash(c commmodel.Cost, l commmodel.Link) string {
 	if c == (commmodel.Cost{}) {
 		return "–"
 	}
-	return FormatTime(c.Time(l))
+	return nbplot.FormatTime(c.Time(l))
 }
 
 // stageName says what stage i of n of a does, where the algorithm's shape
@@ -329,7 +330,7 @@ func stageName(a commmodel.Algorithm, i, n int) string {
 func init() {
 	Register("03_crossnode", func() ([]Exhibit, error) {
 		algs := CrossNodeAlgorithms(8)
-		sizes := Sizes(1<<10, 1<<30, 4)
+		sizes := nbplot.Sizes(1<<10, 1<<30, 4)
 		lc, err := CompareLinks(topo.H20Article(), topo.H20Figures)
 		if err != nil {
 			return nil, err

@@ -1,4 +1,4 @@
-package nbplot
+package article
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/notebooks/nbplot"
 )
 
 // The exhibits of notebook 06 (the decode-step budget of tensor parallelism).
@@ -54,17 +55,17 @@ func (d DecodeShape) Message() float64 {
 func (d DecodeShape) Calls() int { return d.Layers * d.PerLayer }
 
 // Table lists the shape's figures and what follows from them.
-func (d DecodeShape) Table() Table {
+func (d DecodeShape) Table() nbplot.Table {
 	s := d.Message()
-	return Table{
+	return nbplot.Table{
 		Header: []string{"quantity", "value", "source"},
-		Align:  []Align{Left, Right, Left},
+		Align:  []nbplot.Align{nbplot.Left, nbplot.Right, nbplot.Left},
 		Rows: [][]string{
 			{"hidden size", strconv.Itoa(d.Hidden), d.Model + " config.json (hidden_size)"},
 			{"layers", strconv.Itoa(d.Layers), d.Model + " config.json (num_hidden_layers)"},
 			{"tokens per decode step", strconv.Itoa(d.Tokens), "assumed (decode batch)"},
 			{"bytes per element", strconv.Itoa(d.ElemBytes), "bf16 activations"},
-			{"AllReduce message S", fmt.Sprintf("%s (%.0f B)", FormatSize(s), s), "hidden × tokens × bytes; the article: ~56 KB"},
+			{"AllReduce message S", fmt.Sprintf("%s (%.0f B)", nbplot.FormatSize(s), s), "hidden × tokens × bytes; the article: ~56 KB"},
 			{"AllReduces per layer", strconv.Itoa(d.PerLayer), "attention out + MLP out (Megatron TP)"},
 			{"AllReduces per decode step", strconv.Itoa(d.Calls()), "layers × per layer; the article: hundreds"},
 		},
@@ -121,24 +122,24 @@ func (b DecodeBudget) StepTime(a commmodel.Algorithm, tp int) (float64, error) {
 
 // Table lists, for each TP size, each candidate's time per call, the fastest
 // and its milliseconds per decode step, and the floor's.
-func (b DecodeBudget) Table() (Table, error) {
+func (b DecodeBudget) Table() (nbplot.Table, error) {
 	s, calls := b.Shape.Message(), float64(b.Shape.Calls())
 	names := []string{"ring", "halving-doubling", "two-shot", "one-shot", "hierarchical"}
-	t := Table{Header: []string{"TP", "GPUs"}, Align: []Align{Right, Left}}
+	t := nbplot.Table{Header: []string{"TP", "GPUs"}, Align: []nbplot.Align{nbplot.Right, nbplot.Left}}
 	for _, n := range names {
 		t.Header = append(t.Header, n+" per call")
-		t.Align = append(t.Align, Right)
+		t.Align = append(t.Align, nbplot.Right)
 	}
 	t.Header = append(t.Header, "fastest", fmt.Sprintf("per step (%d calls)", b.Shape.Calls()), fmt.Sprintf("per step at 1 call/layer (%d)", b.Shape.Layers))
-	t.Align = append(t.Align, Left, Right, Right)
+	t.Align = append(t.Align, nbplot.Left, nbplot.Right, nbplot.Right)
 	if b.Floor > 0 {
-		t.Header = append(t.Header, "floor "+FormatTime(b.Floor)+" × calls")
-		t.Align = append(t.Align, Right)
+		t.Header = append(t.Header, "floor "+nbplot.FormatTime(b.Floor)+" × calls")
+		t.Align = append(t.Align, nbplot.Right)
 	}
 	for _, tp := range b.TP {
 		c, err := DecodeCluster(tp)
 		if err != nil {
-			return Table{}, err
+			return nbplot.Table{}, err
 		}
 		algs := DecodeAlgorithms(c)
 		row := []string{strconv.Itoa(tp), clusterName(c)}
@@ -146,64 +147,43 @@ func (b DecodeBudget) Table() (Table, error) {
 			cell := "–"
 			for _, a := range algs {
 				if a.Name() == n {
-					cell = FormatTime(c.Time(a, s))
+					cell = nbplot.FormatTime(c.Time(a, s))
 				}
 			}
 			row = append(row, cell)
 		}
 		best, bt := commmodel.Fastest(algs, c, s)
-		row = append(row, best.Name(), FormatTime(calls*bt), FormatTime(float64(b.Shape.Layers)*bt))
+		row = append(row, best.Name(), nbplot.FormatTime(calls*bt), nbplot.FormatTime(float64(b.Shape.Layers)*bt))
 		if b.Floor > 0 {
-			row = append(row, FormatTime(calls*b.Floor))
+			row = append(row, nbplot.FormatTime(calls*b.Floor))
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	return t, nil
 }
 
-// TPFigure is a Figure whose x axis is labelled at the TP sizes only.
-type TPFigure struct {
-	Figure
-	// TP are the labelled x values.
-	TP []int
-}
-
-// PNG renders the figure with ticks at the TP sizes.
-func (f TPFigure) PNG() ([]byte, error) {
-	p, err := f.Plot()
-	if err != nil {
-		return nil, err
-	}
-	xs := make([]float64, len(f.TP))
-	for i, tp := range f.TP {
-		xs[i] = float64(tp)
-	}
-	p.X.Tick.Marker = intTicks(xs)
-	return PNG(p, f.Width, f.Height)
-}
-
 // Figure plots the communication time per decode step against the TP size,
 // one curve per algorithm (an algorithm appears at the sizes where it is a
 // candidate), the floor × calls, and measured points (marks) at their TP size.
-func (b DecodeBudget) Figure(measured []Mark) (TPFigure, error) {
-	f := Figure{
-		Title:  fmt.Sprintf("AllReduce time per decode step: %d calls of %s (model: article's H20 links)", b.Shape.Calls(), FormatSize(b.Shape.Message())),
-		X:      Axis{Label: "TP size (GPUs; 16 = 2 nodes x 8)", Unit: Plain, Log: true, Min: 1.8, Max: 32}, // room for labels right of TP 16
-		Y:      Axis{Label: "time per step", Unit: Seconds, Log: true},
-		Legend: TopLeft,
+func (b DecodeBudget) Figure(measured []nbplot.Mark) (nbplot.Figure, error) {
+	f := nbplot.Figure{
+		Title:  fmt.Sprintf("AllReduce time per decode step: %d calls of %s (model: article's H20 links)", b.Shape.Calls(), nbplot.FormatSize(b.Shape.Message())),
+		X:      nbplot.Axis{Label: "TP size (GPUs; 16 = 2 nodes x 8)", Unit: nbplot.Plain, Log: true, Min: 1.8, Max: 32}, // room for labels right of TP 16
+		Y:      nbplot.Axis{Label: "time per step", Unit: nbplot.Seconds, Log: true},
+		Legend: nbplot.TopLeft,
 	}
 	byName := map[string]int{}
 	for _, tp := range b.TP {
 		c, err := DecodeCluster(tp)
 		if err != nil {
-			return TPFigure{}, err
+			return nbplot.Figure{}, err
 		}
 		for _, a := range DecodeAlgorithms(c) {
 			i, ok := byName[a.Name()]
 			if !ok {
 				i = len(f.Series)
 				byName[a.Name()] = i
-				f.Series = append(f.Series, Series{Name: a.Name(), Style: LinePoints})
+				f.Series = append(f.Series, nbplot.Series{Name: a.Name(), Style: nbplot.LinePoints})
 			}
 			st, _ := b.StepTime(a, tp)
 			f.Series[i].X, f.Series[i].Y = append(f.Series[i].X, float64(tp)), append(f.Series[i].Y, st)
@@ -211,11 +191,14 @@ func (b DecodeBudget) Figure(measured []Mark) (TPFigure, error) {
 	}
 	if b.Floor > 0 && len(b.TP) > 0 {
 		fl := float64(b.Shape.Calls()) * b.Floor
-		f.Series = append(f.Series, Series{Name: "article's ~" + FormatTime(b.Floor) + " floor × calls",
+		f.Series = append(f.Series, nbplot.Series{Name: "article's ~" + nbplot.FormatTime(b.Floor) + " floor × calls",
 			X: []float64{float64(b.TP[0]), float64(b.TP[len(b.TP)-1])}, Y: []float64{fl, fl}})
 	}
 	f.Marks = append(f.Marks, measured...)
-	return TPFigure{Figure: f, TP: b.TP}, nil
+	for _, tp := range b.TP {
+		f.X.Ticks = append(f.X.Ticks, float64(tp))
+	}
+	return f, nil
 }
 
 // Names of the public H20 logs notebook 06 reads (data.PublicLog).
@@ -282,15 +265,15 @@ func meanTime(ss []fit.Sample, lo, hi float64) (float64, int) {
 // Table sets the measured floors beside the model's small-message times on
 // the same GPUs: the fastest model AllReduce at the smallest non-empty size
 // measured, and at the decode message S.
-func (m MeasuredFloor) Table(s float64) (Table, error) {
+func (m MeasuredFloor) Table(s float64) (nbplot.Table, error) {
 	zero, nz := meanTime(m.Node, 0, 0)
 	if nz == 0 {
-		return Table{}, fmt.Errorf("%s: no 0-byte rows", PublicH20SmallLog)
+		return nbplot.Table{}, fmt.Errorf("%s: no 0-byte rows", PublicH20SmallLog)
 	}
 	small, _ := meanTime(m.Node, 128, 128)
 	cross, nc := meanTime(m.CrossNode, 0, 512)
 	if small == 0 || nc == 0 {
-		return Table{}, fmt.Errorf("public logs: no rows at 128 B or up to 512 B")
+		return nbplot.Table{}, fmt.Errorf("public logs: no rows at 128 B or up to 512 B")
 	}
 	node, _ := DecodeCluster(8)
 	two, _ := DecodeCluster(16)
@@ -299,15 +282,15 @@ func (m MeasuredFloor) Table(s float64) (Table, error) {
 	a8s, t8s := commmodel.Fastest(DecodeAlgorithms(node), node, s)
 	a16, t16 := commmodel.Fastest(DecodeAlgorithms(two), two, 512)
 	a16s, t16s := commmodel.Fastest(DecodeAlgorithms(two), two, s)
-	return Table{
+	return nbplot.Table{
 		Header: []string{"what", "GPUs", "measured", "model (fastest)", "source"},
-		Align:  []Align{Left, Left, Right, Right, Left},
+		Align:  []nbplot.Align{nbplot.Left, nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Left},
 		Rows: [][]string{
-			{"empty call (0 B)", "1 x 8", FormatTime(zero), FormatTime(t0) + " " + a0.Name(), fmt.Sprintf("public log, mean of %d rows (%s)", nz, PublicH20SmallLog)},
-			{"128 B", "1 x 8", FormatTime(small), FormatTime(t8) + " " + a8.Name(), "public log (AllToAll or AllGather, not AllReduce)"},
-			{"AllReduce floor", "1 x 8", "~" + FormatTime(m.Article), FormatTime(t8s) + " " + a8s.Name() + " at " + FormatSize(s), "the article (measured table not in its text)"},
-			{"AllReduce 4..512 B", "2 x 8", FormatTime(cross), FormatTime(t16) + " " + a16.Name() + " at 512 B", fmt.Sprintf("public log, mean of %d rows, NCCL NVLSTree (%s)", nc, PublicH20CrossNodeLog)},
-			{"AllReduce at " + FormatSize(s), "2 x 8", "–", FormatTime(t16s) + " " + a16s.Name(), "model"},
+			{"empty call (0 B)", "1 x 8", nbplot.FormatTime(zero), nbplot.FormatTime(t0) + " " + a0.Name(), fmt.Sprintf("public log, mean of %d rows (%s)", nz, PublicH20SmallLog)},
+			{"128 B", "1 x 8", nbplot.FormatTime(small), nbplot.FormatTime(t8) + " " + a8.Name(), "public log (AllToAll or AllGather, not AllReduce)"},
+			{"AllReduce floor", "1 x 8", "~" + nbplot.FormatTime(m.Article), nbplot.FormatTime(t8s) + " " + a8s.Name() + " at " + nbplot.FormatSize(s), "the article (measured table not in its text)"},
+			{"AllReduce 4..512 B", "2 x 8", nbplot.FormatTime(cross), nbplot.FormatTime(t16) + " " + a16.Name() + " at 512 B", fmt.Sprintf("public log, mean of %d rows, NCCL NVLSTree (%s)", nc, PublicH20CrossNodeLog)},
+			{"AllReduce at " + nbplot.FormatSize(s), "2 x 8", "–", nbplot.FormatTime(t16s) + " " + a16s.Name(), "model"},
 		},
 	}, nil
 }
@@ -315,25 +298,25 @@ func (m MeasuredFloor) Table(s float64) (Table, error) {
 // SmallFigure plots the model's AllReduce times on 8 GPUs over small sizes
 // with the public 1 x 8 rows as points, the article's floor as a line and
 // the decode message S marked.
-func (m MeasuredFloor) SmallFigure(s float64, sizes []float64) (Figure, error) {
+func (m MeasuredFloor) SmallFigure(s float64, sizes []float64) (nbplot.Figure, error) {
 	c, err := DecodeCluster(8)
 	if err != nil {
-		return Figure{}, err
+		return nbplot.Figure{}, err
 	}
-	f := Figure{
+	f := nbplot.Figure{
 		Title:  "Small AllReduce on 8 x H20: model (α = 2 µs) against the measured floor",
-		X:      Axis{Label: "message size S (per GPU)", Unit: Bytes, Log: true},
-		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
-		Marks:  []Mark{{X: s, Label: "decode S = " + FormatSize(s)}},
-		Legend: TopLeft,
+		X:      nbplot.Axis{Label: "message size S (per GPU)", Unit: nbplot.Bytes, Log: true},
+		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
+		Marks:  []nbplot.Mark{{X: s, Label: "decode S = " + nbplot.FormatSize(s)}},
+		Legend: nbplot.TopLeft,
 	}
 	f.Series = ClusterCurves(c, DecodeAlgorithms(c), sizes, commmodel.Algorithm.Name)
-	meas := Series{Name: "public 1 x 8 H20 run (AllToAll/AllGather)", Style: Points}
+	meas := nbplot.Series{Name: "public 1 x 8 H20 run (AllToAll/AllGather)", Style: nbplot.Points}
 	sized, _ := fit.SplitEmpty(m.Node)
 	for _, x := range sized {
 		meas.X, meas.Y = append(meas.X, x.Size), append(meas.Y, x.Time)
 	}
-	f.Series = append(f.Series, meas, Series{Name: "article's ~" + FormatTime(m.Article) + " floor",
+	f.Series = append(f.Series, meas, nbplot.Series{Name: "article's ~" + nbplot.FormatTime(m.Article) + " floor",
 		X: []float64{sizes[0], sizes[len(sizes)-1]}, Y: []float64{m.Article, m.Article}})
 	// Headroom above the curves for the legend (top left, where they are flat).
 	lo, hi := math.Inf(1), 0.0
@@ -367,17 +350,17 @@ func (w AlphaSweep) step(a commmodel.Algorithm, alpha float64) float64 {
 
 // Figure plots each algorithm's communication per decode step against
 // alpha, with the given alphas marked.
-func (w AlphaSweep) Figure(marks []Mark) Figure {
-	f := Figure{
+func (w AlphaSweep) Figure(marks []nbplot.Mark) nbplot.Figure {
+	f := nbplot.Figure{
 		Title: fmt.Sprintf("Decode-step budget against α: TP %d, %d calls of %s, BW = %s",
-			w.P, w.Shape.Calls(), FormatSize(w.Shape.Message()), FormatBW(w.Link.BW)),
-		X:      Axis{Label: "α per step", Unit: Seconds, Log: true},
-		Y:      Axis{Label: "time per step", Unit: Seconds, Log: true},
+			w.P, w.Shape.Calls(), nbplot.FormatSize(w.Shape.Message()), nbplot.FormatBW(w.Link.BW)),
+		X:      nbplot.Axis{Label: "α per step", Unit: nbplot.Seconds, Log: true},
+		Y:      nbplot.Axis{Label: "time per step", Unit: nbplot.Seconds, Log: true},
 		Marks:  marks,
-		Legend: TopLeft,
+		Legend: nbplot.TopLeft,
 	}
 	for _, a := range commmodel.Algorithms(commmodel.AllReduce) {
-		sr := Series{Name: a.Name(), X: w.Alphas, Y: make([]float64, len(w.Alphas))}
+		sr := nbplot.Series{Name: a.Name(), X: w.Alphas, Y: make([]float64, len(w.Alphas))}
 		for i, al := range w.Alphas {
 			sr.Y[i] = w.step(a, al)
 		}
@@ -387,24 +370,24 @@ func (w AlphaSweep) Figure(marks []Mark) Figure {
 }
 
 // Table lists each algorithm's per-step time at each alpha and the fastest.
-func (w AlphaSweep) Table() Table {
+func (w AlphaSweep) Table() nbplot.Table {
 	algs := commmodel.Algorithms(commmodel.AllReduce)
-	t := Table{Header: []string{"α"}, Align: []Align{Right}}
+	t := nbplot.Table{Header: []string{"α"}, Align: []nbplot.Align{nbplot.Right}}
 	for _, a := range algs {
 		t.Header = append(t.Header, a.Name())
-		t.Align = append(t.Align, Right)
+		t.Align = append(t.Align, nbplot.Right)
 	}
 	t.Header = append(t.Header, "fastest", "per call")
-	t.Align = append(t.Align, Left, Right)
+	t.Align = append(t.Align, nbplot.Left, nbplot.Right)
 	for _, al := range w.Alphas {
-		row := []string{FormatTime(al)}
+		row := []string{nbplot.FormatTime(al)}
 		for _, a := range algs {
-			row = append(row, FormatTime(w.step(a, al)))
+			row = append(row, nbplot.FormatTime(w.step(a, al)))
 		}
 		l := w.Link
 		l.Alpha = al
 		best, bt := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: w.P, Link: l}, w.Shape.Message())
-		row = append(row, best.Name(), FormatTime(bt))
+		row = append(row, best.Name(), nbplot.FormatTime(bt))
 		t.Rows = append(t.Rows, row)
 	}
 	return t
@@ -429,13 +412,13 @@ func FloorAlpha(a commmodel.Algorithm, p int, size float64, l commmodel.Link, fl
 
 // CrossNodeMarks returns the public 2 x 8 AllReduce rows up to 512 B as one
 // labelled point at TP 16: their mean time × d's calls per step.
-func (m MeasuredFloor) CrossNodeMarks(d DecodeShape) []Mark {
+func (m MeasuredFloor) CrossNodeMarks(d DecodeShape) []nbplot.Mark {
 	t, n := meanTime(m.CrossNode, 0, 512)
 	if n == 0 {
 		return nil
 	}
 	st := float64(d.Calls()) * t
-	return []Mark{{X: 16, Y: st, Label: "measured 2 x 8"}}
+	return []nbplot.Mark{{X: 16, Y: st, Label: "measured 2 x 8"}}
 }
 
 // DecodeAlphaSweep is d's budget on one 8 x H20 node (H20Intra's BW) at the
@@ -447,11 +430,11 @@ func DecodeAlphaSweep(d DecodeShape, alphas []float64) AlphaSweep {
 // AlphaMarks marks the model's alpha (the link's) and, for one-shot and
 // two-shot, the alpha at which their time per call reaches floor seconds
 // (FloorAlpha).
-func (w AlphaSweep) AlphaMarks(floor float64) []Mark {
-	ms := []Mark{{X: w.Link.Alpha, Label: "model α = " + FormatTime(w.Link.Alpha)}}
+func (w AlphaSweep) AlphaMarks(floor float64) []nbplot.Mark {
+	ms := []nbplot.Mark{{X: w.Link.Alpha, Label: "model α = " + nbplot.FormatTime(w.Link.Alpha)}}
 	for _, a := range []commmodel.Algorithm{commmodel.OneShot{}, commmodel.TwoShot{}} {
 		if al := FloorAlpha(a, w.P, w.Shape.Message(), w.Link, floor); !math.IsNaN(al) {
-			ms = append(ms, Mark{X: al, Label: fmt.Sprintf("%s takes %s", a.Name(), FormatTime(floor))})
+			ms = append(ms, nbplot.Mark{X: al, Label: fmt.Sprintf("%s takes %s", a.Name(), nbplot.FormatTime(floor))})
 		}
 	}
 	return ms
@@ -477,7 +460,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		small, err := m.SmallFigure(d.Message(), Sizes(128, 4<<20, 4))
+		small, err := m.SmallFigure(d.Message(), nbplot.Sizes(128, 4<<20, 4))
 		if err != nil {
 			return nil, err
 		}

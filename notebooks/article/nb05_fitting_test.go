@@ -1,4 +1,4 @@
-package nbplot
+package article
 
 import (
 	"math"
@@ -8,6 +8,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/notebooks/nbplot"
 )
 
 // Every embedded public log is fitted; the DeepEP log's five 0-byte rows
@@ -42,7 +43,7 @@ func TestPublicLogFits(t *testing.T) {
 				t.Errorf("label %q does not show the two candidates", lf.Label())
 			}
 		}
-		for _, f := range []Figure{LogFitFigure(lf), ResidualFigure(lf)} {
+		for _, f := range []nbplot.Figure{LogFitFigure(lf), ResidualFigure(lf)} {
 			if _, err := f.PNG(); err != nil {
 				t.Errorf("%s: %v", lf.Name, err)
 			}

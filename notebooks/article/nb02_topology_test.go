@@ -1,4 +1,4 @@
-package nbplot
+package article
 
 import (
 	"bytes"

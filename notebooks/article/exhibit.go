@@ -1,8 +1,10 @@
-package nbplot
+package article
 
 import (
 	"fmt"
 	"sort"
+
+	"github.com/inframethod/commlab/notebooks/nbplot"
 )
 
 // An Exhibit is one table or figure of a notebook. The notebooks show
@@ -15,8 +17,8 @@ type Exhibit struct {
 	// Title says what it shows, in a sentence.
 	Title string
 	// Exactly one of Table and Figure is set.
-	Table  *Table
-	Figure PNGer
+	Table  *nbplot.Table
+	Figure nbplot.PNGer
 }
 
 // A Builder makes the exhibits of one notebook with the article's defaults.

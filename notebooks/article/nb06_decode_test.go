@@ -1,4 +1,4 @@
-package nbplot
+package article
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/notebooks/nbplot"
 )
 
 // DeepSeek-V3 (config.json: hidden_size 7168, num_hidden_layers 61), bf16,
@@ -55,10 +56,10 @@ func TestDecodeBudget(t *testing.T) {
 	for i, p := range []int{2, 4, 8} {
 		a, per := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: p, Link: commmodel.H20Intra}, 57344)
 		row := tab.Rows[i]
-		if row[7] != a.Name() || row[8] != FormatTime(122*per) || row[9] != FormatTime(61*per) || row[6] != "–" {
-			t.Errorf("TP %d row %q: want %s, %s", p, row, a.Name(), FormatTime(122*per))
+		if row[7] != a.Name() || row[8] != nbplot.FormatTime(122*per) || row[9] != nbplot.FormatTime(61*per) || row[6] != "–" {
+			t.Errorf("TP %d row %q: want %s, %s", p, row, a.Name(), nbplot.FormatTime(122*per))
 		}
-		if row[10] != FormatTime(122*10e-6) {
+		if row[10] != nbplot.FormatTime(122*10e-6) {
 			t.Errorf("TP %d floor cell %q, want 1.22 ms (122 × 10 µs)", p, row[10])
 		}
 	}
@@ -111,7 +112,7 @@ func TestMeasuredFloor(t *testing.T) {
 	if _, err := (MeasuredFloor{Article: 10e-6}).Table(57344); err == nil {
 		t.Error("no rows: want an error")
 	}
-	f, err := m.SmallFigure(57344, Sizes(128, 4<<20, 1))
+	f, err := m.SmallFigure(57344, nbplot.Sizes(128, 4<<20, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestFloorAlpha(t *testing.T) {
 	}
 	// At α = 10 µs the one-shot budget is 122·(10 µs + 1.14688 µs).
 	tab := w.Table()
-	if row := tab.Rows[1]; row[4] != FormatTime(122*(10e-6+7*57344/350e9)) || row[5] != "one-shot" {
+	if row := tab.Rows[1]; row[4] != nbplot.FormatTime(122*(10e-6+7*57344/350e9)) || row[5] != "one-shot" {
 		t.Errorf("α = 10 µs row %q", row)
 	}
 }

@@ -1,0 +1,66 @@
+package article
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/notebooks/nbplot"
+)
+
+// The exhibits of notebook 01 (AllReduce algorithms on one node).
+
+// OneShotThresholdFigure plots commmodel.OneShotCrossover against the rank
+// count: one-shot AllReduce beats two-shot below the curve.
+func OneShotThresholdFigure(ps []int, l commmodel.Link) (nbplot.Figure, error) {
+	s := nbplot.Series{Name: "one-shot | two-shot crossover S*", Style: nbplot.LinePoints}
+	var marks []nbplot.Mark
+	for _, p := range ps {
+		x := commmodel.OneShotCrossover(p, l)
+		if math.IsInf(x, 1) {
+			continue // P <= 2: the two send the same bytes
+		}
+		s.X, s.Y = append(s.X, float64(p)), append(s.Y, x)
+		if p == 8 {
+			marks = append(marks, nbplot.Mark{X: 8, Y: x, Label: "P = 8: " + nbplot.FormatSize(x) + " (article: ~130 KB)"})
+		}
+	}
+	if len(s.X) == 0 {
+		return nbplot.Figure{}, fmt.Errorf("no rank count above 2 in %v", ps)
+	}
+	return nbplot.Figure{
+		Title:  fmt.Sprintf("One-shot beats two-shot below S*(P) (α = %s, BW = %s)", nbplot.FormatTime(l.Alpha), nbplot.FormatBW(l.BW)),
+		X:      nbplot.Axis{Label: "GPUs P", Unit: nbplot.Plain},
+		Y:      nbplot.Axis{Label: "crossover size S*", Unit: nbplot.Bytes, Log: true},
+		Series: []nbplot.Series{s},
+		Marks:  marks,
+		Legend: nbplot.TopRight,
+	}, nil
+}
+
+func init() {
+	Register("01_allreduce", func() ([]Exhibit, error) {
+		l, p := commmodel.H20Intra, 8
+		algs := commmodel.Algorithms(commmodel.AllReduce)
+		table := nbplot.ModelTable(algs, p, l, []float64{64 << 10, 1 << 20, 64 << 20})
+		cross := nbplot.CrossoverTable(commmodel.WinnerChanges(algs, commmodel.Flat{P: p, Link: l}))
+		thr, err := OneShotThresholdFigure(nbplot.Ranks(2, 16), l)
+		if err != nil {
+			return nil, err
+		}
+		return []Exhibit{
+			{Name: "01-allreduce-model", Title: "AllReduce on 8 x H20: steps, bytes, peers and time by algorithm", Table: &table},
+			{Name: "01-allreduce-times", Title: "AllReduce time against size, crossovers marked", Figure: nbplot.TimeFigure(
+				"AllReduce on one 8 x H20 node (model: α = 2 µs, BW = 350 GB/s)", algs, p, l, nbplot.Sizes(256, 1<<30, 4))},
+			{Name: "01-allreduce-crossovers", Title: "Where the fastest AllReduce changes at P = 8", Table: &cross},
+			{Name: "01-oneshot-threshold", Title: "The one-shot threshold against P", Figure: thr},
+			{Name: "01-allreduce-regimes", Title: "Fastest AllReduce by size and P", Figure: nbplot.RegimeFigure(
+				"Fastest AllReduce (model, H20 intra-node link)", algs, nbplot.Ranks(2, 16), nbplot.Sizes(256, 1<<30, 4), l)},
+			{Name: "01-ring-vs-hd-regimes", Title: "Ring against halving-doubling by size and P", Figure: nbplot.RegimeFigure(
+				"Ring or halving-doubling? (model, H20 intra-node link)", RingAndHD, nbplot.Ranks(2, 16), nbplot.Sizes(256, 1<<30, 4), l)},
+		}, nil
+	})
+}
+
+// RingAndHD are the two classic AllReduce algorithms, compared on their own.
+var RingAndHD = []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}}

@@ -1,0 +1,34 @@
+package article
+
+import (
+	"math"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/notebooks/nbplot"
+)
+
+func TestOneShotThresholdFigure(t *testing.T) {
+	f, err := OneShotThresholdFigure(nbplot.Ranks(2, 16), commmodel.H20Intra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.Series[0]
+	// P = 2 has no crossover (+Inf: one-shot never sends more); 3..16 remain.
+	if len(s.X) != 14 || s.X[0] != 3 || s.X[13] != 16 {
+		t.Fatalf("X = %v", s.X)
+	}
+	// S*(P) = α·BW/((P-1) - 2(P-1)/P): 1.05e6 B at P = 3, 53333 B at P = 16.
+	for i, p := range s.X {
+		want := 2e-6 * 350e9 / ((p - 1) - 2*(p-1)/p)
+		if math.Abs(s.Y[i]-want) > 1e-9*want {
+			t.Errorf("S*(%g) = %g, want %g", p, s.Y[i], want)
+		}
+	}
+	if len(f.Marks) != 1 || f.Marks[0].X != 8 {
+		t.Errorf("marks %+v", f.Marks)
+	}
+	if _, err := OneShotThresholdFigure([]int{1, 2}, commmodel.H20Intra); err == nil {
+		t.Error("no error without a rank count above 2")
+	}
+}
