@@ -13,8 +13,8 @@ import (
 
 // Axis describes one axis of a figure.
 type Axis struct {
-	Label    string  // the quantity, e.g. "message size S"; tick labels carry the unit
-	Unit     Unit    // unit of the values on this axis, in its SI base
+	Label    string    // the quantity, e.g. "message size S"; tick labels carry the unit
+	Unit     Unit      // unit of the values on this axis, in its SI base
 	Log      bool      // logarithmic scale (all values must then be > 0)
 	Min, Max float64   // fixed range in the unit's SI base; both 0: from the data
 	Ticks    []float64 // if set, the only ticks, labelled in Unit (e.g. the TP sizes 2, 4, 8, 16)
