@@ -66,7 +66,8 @@
 // which also holds the math of switched, full-mesh and PCIe fabrics).
 // Fastest, Crossovers, WinnerChanges and NewRegimeGrid compare algorithms on
 // any Timer (select.go, crossover.go); LogSizes spaces sizes for them
-// (sizes.go). Claims recomputes the article's statements (claims.go).
+// (sizes.go). The article's statements are checked against the model in
+// package notebooks/article (its claims ledger), not here.
 //
 // Two subpackages build on this one, which imports neither: package fit
 // turns measurements into Links (AlphaBeta, Piecewise, and Through an

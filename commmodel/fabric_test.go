@@ -88,19 +88,3 @@ func TestSharedNICBW(t *testing.T) {
 		t.Errorf("H20 egress = %g, want 370.8e9", got)
 	}
 }
-
-func TestFabricClaims(t *testing.T) {
-	seen := map[string]bool{}
-	for _, c := range FabricClaims() {
-		if seen[c.ID] {
-			t.Errorf("duplicate claim ID %s", c.ID)
-		}
-		seen[c.ID] = true
-		if !c.Pass || c.Got == "" || c.Statement == "" || c.Expected == "" {
-			t.Errorf("claim %+v", c)
-		}
-	}
-	if len(seen) != 4 {
-		t.Errorf("%d fabric claims, want 4", len(seen))
-	}
-}

@@ -5,8 +5,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/inframethod/commlab/commmodel"
-	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/notebooks/article"
 )
 
 func init() {
@@ -69,4 +68,4 @@ func runClaims(args []string, stdout io.Writer) error {
 }
 
 // ledger is every claim: the model's, the fabrics' and the measurements'.
-func ledger() []commmodel.Claim { return data.Ledger() }
+func ledger() []article.Claim { return article.Ledger() }

@@ -1,4 +1,4 @@
-package data
+package article
 
 import (
 	"fmt"
@@ -7,14 +7,16 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
 )
 
-// Claims returns the article's statements about measurements that the
-// embedded data can check, each computed from the data: the article's
-// points (Article), its statements table (Statements) and the public logs.
-func Claims() []commmodel.Claim {
-	return []commmodel.Claim{
+// MeasuredClaims returns the article's statements about measurements that
+// the embedded data can check, each computed from the data: the article's
+// points (data.Article), its statements table (data.Statements) and the
+// public logs.
+func MeasuredClaims() []Claim {
+	return []Claim{
 		claimAllToAllBusBW(),
 		claimModelTooFast(),
 		claimAllToAllFit(),
@@ -25,27 +27,19 @@ func Claims() []commmodel.Claim {
 	}
 }
 
-// Ledger returns every claim of commlab: the model's (commmodel.Claims), the
-// fabrics' (commmodel.FabricClaims) and the measurements' (Claims).
-func Ledger() []commmodel.Claim {
-	var out []commmodel.Claim
-	out = append(out, commmodel.Claims()...)
-	out = append(out, commmodel.FabricClaims()...)
-	return append(out, Claims()...)
-}
 
 // gbs is bytes per second per GB/s.
 const gbs = 1e9
 
 // intraAllToAll is the article's 8-GPU NCCL AllToAll, in size order.
-func intraAllToAll() Points {
-	ps := Article().Select(Filter{Collective: "alltoall", NRanks: 8, NNodes: 1})
+func intraAllToAll() data.Points {
+	ps := data.Article().Select(data.Filter{Collective: "alltoall", NRanks: 8, NNodes: 1})
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Size < ps[j].Size })
 	return ps
 }
 
-func mustStatement(id string) Statement {
-	s, ok := StatementByID(id)
+func mustStatement(id string) data.Statement {
+	s, ok := data.StatementByID(id)
 	if !ok {
 		panic("data: no article statement " + id)
 	}
@@ -54,11 +48,11 @@ func mustStatement(id string) Statement {
 
 // claimAllToAllBusBW: the article prints busBW 272 GB/s beside 64 MiB in
 // 216 us on 8 GPUs; nccl-tests' busBW is S/T·(P-1)/P.
-func claimAllToAllBusBW() commmodel.Claim {
-	ps := intraAllToAll().Select(Filter{})
+func claimAllToAllBusBW() Claim {
+	ps := intraAllToAll().Select(data.Filter{})
 	p := ps[len(ps)-1] // 64 MiB, the one point with a printed busBW
 	got := commmodel.AllToAll.BusBW(p.NRanks, float64(p.Size), p.Time)
-	return commmodel.Claim{
+	return Claim{
 		ID:        "alltoall-busbw-64mib",
 		Statement: "H20 NCCL AllToAll on 8 GPUs: 64 MB in 216 us is busBW 272 GB/s (the article's MB are MiB)",
 		Expected:  fmt.Sprintf("%.0f GB/s (as printed, 3 significant digits)", p.BusBW/gbs),
@@ -81,7 +75,7 @@ func modelRatios(l commmodel.Link) []float64 {
 // direct AllToAll is 1.3x (64 MiB) to 4.4x (64 KiB) faster than measured,
 // the article's "1.3-4x" (DESIGN.md). Pass: every ratio above 1, the
 // smallest rounds to the statement's 1.3 and the largest's whole part is 4.
-func claimModelTooFast() commmodel.Claim {
+func claimModelTooFast() Claim {
 	st := mustStatement("alltoall-model-too-fast")
 	r := modelRatios(commmodel.H20Intra)
 	lo, hi := r[len(r)-1], r[0]
@@ -89,7 +83,7 @@ func claimModelTooFast() commmodel.Claim {
 	for _, x := range r {
 		pass = pass && x > 1
 	}
-	return commmodel.Claim{
+	return Claim{
 		ID:        "alltoall-model-too-fast",
 		Statement: "H20 NCCL AllToAll on 8 GPUs is 1.3-4x slower than the model with the default intra link (direct AllToAll)",
 		Expected:  fmt.Sprintf("%.1f-%.0fx (article)", st.Low, st.High),
@@ -102,9 +96,9 @@ func claimModelTooFast() commmodel.Claim {
 // (fit.Through, relative least squares) lands near the article's
 // alpha ~10 us and BW ~280 GB/s. Pass: both within 10%, the reading of an
 // "≈" on figures of one and two significant digits.
-func claimAllToAllFit() commmodel.Claim {
+func claimAllToAllFit() Claim {
 	a, b := mustStatement("alltoall-fit-alpha"), mustStatement("alltoall-fit-bw")
-	c := commmodel.Claim{
+	c := Claim{
 		ID:        "alltoall-fit-alpha-bw",
 		Statement: "a fit of the 8-GPU AllToAll points lands near alpha ~10 us and BW ~280 GB/s",
 		Expected:  fmt.Sprintf("alpha ~%.0f us, BW ~%.0f GB/s (article; within 10%%)", a.Low/commmodel.Microsecond, b.Low/gbs),
@@ -123,7 +117,7 @@ func claimAllToAllFit() commmodel.Claim {
 
 // claimArticleLinkCloser: recomputing with the article's alpha 10 us and BW
 // 280 GB/s comes closer to the measurements than the defaults do.
-func claimArticleLinkCloser() commmodel.Claim {
+func claimArticleLinkCloser() Claim {
 	a, b := mustStatement("alltoall-fit-alpha"), mustStatement("alltoall-fit-bw")
 	worst := func(r []float64) float64 {
 		w := 0.0
@@ -134,7 +128,7 @@ func claimArticleLinkCloser() commmodel.Claim {
 	}
 	def := worst(modelRatios(commmodel.H20Intra))
 	art := worst(modelRatios(commmodel.Link{Alpha: a.Low, BW: b.Low}))
-	return commmodel.Claim{
+	return Claim{
 		ID:        "alltoall-article-link-closer",
 		Statement: "recomputing the 8-GPU AllToAll with alpha ~10 us and BW ~280 GB/s comes closer to the measurements",
 		Expected:  "worst |measured/model - 1| smaller than with the default intra link",
@@ -146,14 +140,14 @@ func claimArticleLinkCloser() commmodel.Claim {
 // claimNetworkHalf: direct AllToAll on 2 x 8 GPUs sends 8/16 of S over the
 // network; at 128 MiB that half alone takes 3.4 ms at 20 GB/s, below the
 // 4409 us measured (DESIGN.md).
-func claimNetworkHalf() commmodel.Claim {
-	ps := Article().Select(Filter{Collective: "alltoall", NNodes: 2})
+func claimNetworkHalf() Claim {
+	ps := data.Article().Select(data.Filter{Collective: "alltoall", NNodes: 2})
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Size < ps[j].Size })
 	p := ps[len(ps)-1]
 	perNode := p.NRanks / p.NNodes
 	remote := float64(p.NRanks-perNode) / float64(p.NRanks)
 	half := float64(p.Size) * remote / commmodel.H20Inter.BW
-	return commmodel.Claim{
+	return Claim{
 		ID:        "alltoall-2x8-network-half",
 		Statement: "H20 AllToAll on 2 x 8 GPUs at 128 MB: the network half at 20 GB/s explains most of the 4409 us",
 		Expected:  "~3.4 ms below the measured time",
@@ -164,7 +158,7 @@ func claimNetworkHalf() commmodel.Claim {
 
 // deepEP returns the public single-node H20 log (DeepEP issue #303).
 func deepEP() *nccltests.Test {
-	l, err := PublicLog("h20_1x8_alltoall_or_allgather_deepep303.log", nil)
+	l, err := data.PublicLog("h20_1x8_alltoall_or_allgather_deepep303.log", nil)
 	if err != nil {
 		panic("data: embedded log: " + err.Error())
 	}
@@ -188,10 +182,10 @@ func cellTimes(t *nccltests.Test, size int64) []float64 {
 
 // claimPublicFloor: the public single-node H20 run's 0-byte rows (an empty
 // call) take 3.1 us (DESIGN.md, "Public measurements that agree").
-func claimPublicFloor() commmodel.Claim {
+func claimPublicFloor() Claim {
 	x := cellTimes(deepEP(), 0)
 	m := fit.Median(x)
-	return commmodel.Claim{
+	return Claim{
 		ID:        "h20-public-empty-floor",
 		Statement: "a public single-node H20 nccl-tests run shows a 3.1 us empty-call floor",
 		Expected:  "3.1 us (2 significant digits)",
@@ -202,11 +196,11 @@ func claimPublicFloor() commmodel.Claim {
 
 // claimPublic128B: the same run takes ~10.5 us at 128 B, close to the
 // article's ~10 us floor of measured small collectives.
-func claimPublic128B() commmodel.Claim {
+func claimPublic128B() Claim {
 	x := cellTimes(deepEP(), 128)
 	m := fit.Median(x)
 	floor := mustStatement("allreduce-floor")
-	return commmodel.Claim{
+	return Claim{
 		ID:        "h20-public-128b",
 		Statement: "the public single-node H20 run takes ~10.5 us at 128 B, near the article's ~10 us floor",
 		Expected:  fmt.Sprintf("~10.5 us (within 5%%), within 10%% of the article's %.0f us", floor.Low/commmodel.Microsecond),

@@ -1,29 +1,16 @@
-package commmodel
+package article
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
-// A Claim is one checkable statement of the source article, with what the
-// article says (Expected) beside what the model computes (Got).
-type Claim struct {
-	// ID is a short stable name, such as "ring-steps-p8".
-	ID string
-	// Statement is the article's statement, in English.
-	Statement string
-	// Expected is what the article says, in words and numbers.
-	Expected string
-	// Got is what commlab computes.
-	Got string
-	// Pass reports whether Got agrees with Expected.
-	Pass bool
-}
-
-// Claims returns the article's statements about the cost model, each
-// recomputed from the model. Claims about measurements live with the data
-// (package data); those about fabrics in FabricClaims.
-func Claims() []Claim {
+// ModelClaims returns the article's statements about the cost model, each
+// recomputed from the model. Those about measurements are MeasuredClaims,
+// those about fabrics FabricClaims.
+func ModelClaims() []Claim {
 	return []Claim{
 		claimRingSteps(),
 		claimRingAlpha(),
@@ -42,7 +29,7 @@ func Claims() []Claim {
 }
 
 func claimRingSteps() Claim {
-	c := Ring{}.Cost(8, 1)
+	c := commmodel.Ring{}.Cost(8, 1)
 	return Claim{
 		ID:        "ring-steps-p8",
 		Statement: "ring AllReduce takes 2(P-1) steps: 14 at P = 8",
@@ -53,32 +40,32 @@ func claimRingSteps() Claim {
 }
 
 func claimRingAlpha() Claim {
-	t := Ring{}.Cost(8, 0).Time(H20Intra)
+	t := commmodel.Ring{}.Cost(8, 0).Time(commmodel.H20Intra)
 	return Claim{
 		ID:        "ring-alpha-p8",
 		Statement: "the 14 alphas of ring AllReduce at P = 8 cost 28 us at alpha = 2 us",
 		Expected:  "28 us",
-		Got:       fmt.Sprintf("%.1f us", t/Microsecond),
-		Pass:      math.Abs(t-28*Microsecond) < 1e-12,
+		Got:       fmt.Sprintf("%.1f us", t/commmodel.Microsecond),
+		Pass:      math.Abs(t-28*commmodel.Microsecond) < 1e-12,
 	}
 }
 
 func claimRingTransfer() Claim {
-	c := Ring{}.Cost(8, 1e6)
-	t := c.Bytes / H20Intra.BW
+	c := commmodel.Ring{}.Cost(8, 1e6)
+	t := c.Bytes / commmodel.H20Intra.BW
 	return Claim{
 		ID:        "ring-1mb-transfer",
 		Statement: "moving 1 MB in ring AllReduce at P = 8 takes only ~5 us (the steps cost 28 us)",
 		Expected:  "~5 us (within 10%)",
-		Got:       fmt.Sprintf("%.2f us", t/Microsecond),
-		Pass:      math.Abs(t/(5*Microsecond)-1) <= 0.10,
+		Got:       fmt.Sprintf("%.2f us", t/commmodel.Microsecond),
+		Pass:      math.Abs(t/(5*commmodel.Microsecond)-1) <= 0.10,
 	}
 }
 
 func claimOneShotCrossover() Claim {
-	s := OneShotCrossover(8, H20Intra)
-	cs := Crossovers([]Algorithm{OneShot{}, TwoShot{}}, Flat{P: 8, Link: H20Intra})
-	agree := len(cs) == 1 && cs[0].A == Algorithm(OneShot{}) && math.Abs(cs[0].Size/s-1) < 1e-9
+	s := commmodel.OneShotCrossover(8, commmodel.H20Intra)
+	cs := commmodel.Crossovers([]commmodel.Algorithm{commmodel.OneShot{}, commmodel.TwoShot{}}, commmodel.Flat{P: 8, Link: commmodel.H20Intra})
+	agree := len(cs) == 1 && cs[0].A == commmodel.Algorithm(commmodel.OneShot{}) && math.Abs(cs[0].Size/s-1) < 1e-9
 	return Claim{
 		ID:        "oneshot-crossover-p8",
 		Statement: "one-shot beats two-shot below S* = alpha·BW/((P-1) - 2(P-1)/P), about 130 KB on an 8-GPU node",
@@ -91,10 +78,10 @@ func claimOneShotCrossover() Claim {
 func claimOneShotBytes() Claim {
 	pass := true
 	for p := 2; p <= 64; p++ {
-		r := OneShot{}.Cost(p, 1).Bytes / LowerBound(AllReduce, p, 1)
+		r := commmodel.OneShot{}.Cost(p, 1).Bytes / commmodel.LowerBound(commmodel.AllReduce, p, 1)
 		pass = pass && math.Abs(r-float64(p)/2) < 1e-12
 	}
-	r8 := OneShot{}.Cost(8, 1).Bytes / LowerBound(AllReduce, 8, 1)
+	r8 := commmodel.OneShot{}.Cost(8, 1).Bytes / commmodel.LowerBound(commmodel.AllReduce, 8, 1)
 	return Claim{
 		ID:        "oneshot-bytes",
 		Statement: "one-shot sends (P-1)·S, P/2 times the lower bound 2(P-1)/P·S",
@@ -109,15 +96,15 @@ func claimHalvingDoublingPow2() Claim {
 	loses := 0
 	nonPow2 := 0
 	for p := 3; p <= 64; p++ {
-		hd, ring := HalvingDoubling{}.Cost(p, 1), Ring{}.Cost(p, 1)
-		if isPow2(p) {
+		hd, ring := commmodel.HalvingDoubling{}.Cost(p, 1), commmodel.Ring{}.Cost(p, 1)
+		if p&(p-1) == 0 {
 			equal = equal && math.Abs(hd.Path()-ring.Path()) < 1e-12
 			continue
 		}
 		nonPow2++
 		worse = worse && hd.Path() > ring.Path()
 		// Does ring win at 64 MiB on the intra link?
-		if Time(Ring{}, p, 64<<20, H20Intra) < Time(HalvingDoubling{}, p, 64<<20, H20Intra) {
+		if commmodel.Time(commmodel.Ring{}, p, 64<<20, commmodel.H20Intra) < commmodel.Time(commmodel.HalvingDoubling{}, p, 64<<20, commmodel.H20Intra) {
 			loses++
 		}
 	}
@@ -134,8 +121,8 @@ func claimHalvingDoublingPow2() Claim {
 func claimLargeConverge() Claim {
 	const size = 256 << 20
 	lo, hi := math.Inf(1), 0.0
-	for _, a := range []Algorithm{Ring{}, HalvingDoubling{}, TwoShot{}} {
-		t := Time(a, 8, size, H20Intra)
+	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.TwoShot{}} {
+		t := commmodel.Time(a, 8, size, commmodel.H20Intra)
 		lo, hi = min(lo, t), max(hi, t)
 	}
 	return Claim{
@@ -148,8 +135,8 @@ func claimLargeConverge() Claim {
 }
 
 func claimCrossNodeRatios() Claim {
-	bw := H20Intra.BW / H20Inter.BW
-	a := H20Inter.Alpha / H20Intra.Alpha
+	bw := commmodel.H20Intra.BW / commmodel.H20Inter.BW
+	a := commmodel.H20Inter.Alpha / commmodel.H20Intra.Alpha
 	return Claim{
 		ID:        "cross-node-ratios",
 		Statement: "across nodes the egress bandwidth is 17.5x lower and alpha 7.5x higher than inside a node",
@@ -162,8 +149,8 @@ func claimCrossNodeRatios() Claim {
 func claimHierarchicalBytes() Claim {
 	const p = 8
 	ratio := func(nodes int) float64 {
-		c := H20Cluster(nodes)
-		return c.NetworkBytes(HierarchicalAllReduce{PerNode: p}, 1) / c.NetworkBytes(Ring{}, 1)
+		c := commmodel.H20Cluster(nodes)
+		return c.NetworkBytes(commmodel.HierarchicalAllReduce{PerNode: p}, 1) / c.NetworkBytes(commmodel.Ring{}, 1)
 	}
 	r2, r64 := ratio(2), ratio(64)
 	return Claim{
@@ -176,12 +163,12 @@ func claimHierarchicalBytes() Claim {
 }
 
 func claimHierarchicalFaster() Claim {
-	c := H20Cluster(2)
+	c := commmodel.H20Cluster(2)
 	worst := math.Inf(1)
-	for _, s := range LogSizes(1<<10, 1<<30, 61) {
-		worst = min(worst, c.Time(Ring{}, s)/c.Time(HierarchicalAllReduce{PerNode: 8}, s))
+	for _, s := range commmodel.LogSizes(1<<10, 1<<30, 61) {
+		worst = min(worst, c.Time(commmodel.Ring{}, s)/c.Time(commmodel.HierarchicalAllReduce{PerNode: 8}, s))
 	}
-	big := c.Time(Ring{}, 1<<30) / c.Time(HierarchicalAllReduce{PerNode: 8}, 1<<30)
+	big := c.Time(commmodel.Ring{}, 1<<30) / c.Time(commmodel.HierarchicalAllReduce{PerNode: 8}, 1<<30)
 	return Claim{
 		ID:        "hierarchical-faster-2x8",
 		Statement: "across nodes, cutting network bytes is the one optimisation that counts: hierarchical beats a flat ring, the extra NVLink bytes being nearly free",
@@ -193,27 +180,27 @@ func claimHierarchicalFaster() Claim {
 
 func claimDecodeRegime() Claim {
 	const size = 56e3
-	best, _ := Fastest(Algorithms(AllReduce), Flat{P: 8, Link: H20Intra}, size)
-	ring := Ring{}.Cost(8, size)
-	latency := float64(ring.Steps) * H20Intra.Alpha
-	transfer := ring.Bytes / H20Intra.BW
+	best, _ := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: 8, Link: commmodel.H20Intra}, size)
+	ring := commmodel.Ring{}.Cost(8, size)
+	latency := float64(ring.Steps) * commmodel.H20Intra.Alpha
+	transfer := ring.Bytes / commmodel.H20Intra.BW
 	return Claim{
 		ID:        "decode-allreduce-56kb",
 		Statement: "a TP decode AllReduce of ~56 KB is in the small-message regime, where steps dominate and one-shot wins",
 		Expected:  "one-shot fastest at 56 KB, P = 8; ring's alphas far above its transfer time",
-		Got:       fmt.Sprintf("fastest %s; ring %.1f us of steps vs %.2f us of transfer", best.Name(), latency/Microsecond, transfer/Microsecond),
-		Pass:      best == Algorithm(OneShot{}) && latency > 10*transfer,
+		Got:       fmt.Sprintf("fastest %s; ring %.1f us of steps vs %.2f us of transfer", best.Name(), latency/commmodel.Microsecond, transfer/commmodel.Microsecond),
+		Pass:      best == commmodel.Algorithm(commmodel.OneShot{}) && latency > 10*transfer,
 	}
 }
 
 func claimAllToAllMessages() Claim {
-	c := H20Cluster(2)
+	c := commmodel.H20Cluster(2)
 	const size = 1 << 20
 	// Messages between one node pair: every GPU of a node sends its network
 	// messages to the other node.
-	direct := c.PerNode * c.NetworkMessages(Direct{}, size)
-	hier := c.PerNode * c.NetworkMessages(HierarchicalAllToAll{PerNode: 8}, size)
-	sameBytes := c.NetworkBytes(Direct{}, size) == c.NetworkBytes(HierarchicalAllToAll{PerNode: 8}, size)
+	direct := c.PerNode * c.NetworkMessages(commmodel.Direct{}, size)
+	hier := c.PerNode * c.NetworkMessages(commmodel.HierarchicalAllToAll{PerNode: 8}, size)
+	sameBytes := c.NetworkBytes(commmodel.Direct{}, size) == c.NetworkBytes(commmodel.HierarchicalAllToAll{PerNode: 8}, size)
 	return Claim{
 		ID:        "alltoall-hierarchical-messages",
 		Statement: "rail-aligned hierarchical AllToAll cuts network messages from P_intra² to P_intra per node pair, network bytes unchanged",
@@ -224,8 +211,8 @@ func claimAllToAllMessages() Claim {
 }
 
 func claimAllToAllSteps() Claim {
-	d, w, b := Direct{}.Cost(8, 1), Pairwise{}.Cost(8, 1), Bruck{}.Cost(8, 1)
-	lb := LowerBound(AllToAll, 8, 1)
+	d, w, b := commmodel.Direct{}.Cost(8, 1), commmodel.Pairwise{}.Cost(8, 1), commmodel.Bruck{}.Cost(8, 1)
+	lb := commmodel.LowerBound(commmodel.AllToAll, 8, 1)
 	pass := d.Steps == 1 && d.Bytes == lb && w.Steps == 7 && w.Bytes == lb && w.Fanout == 1 &&
 		b.Steps == 3 && b.Bytes > lb
 	return Claim{
