@@ -15,7 +15,6 @@ type Claim struct {
 	Pass bool
 }
 
-
 // Ledger returns every claim of the article that commlab checks, the list
 // "commlab claims" prints: the model's (ModelClaims), the fabrics'
 // (FabricClaims) and the measurements' (MeasuredClaims), in that order.

@@ -27,7 +27,6 @@ func MeasuredClaims() []Claim {
 	}
 }
 
-
 // gbs is bytes per second per GB/s.
 const gbs = 1e9
 
@@ -77,7 +76,7 @@ func modelRatios(l commmodel.Link) []float64 {
 // smallest rounds to the statement's 1.3 and the largest's whole part is 4.
 func claimModelTooFast() Claim {
 	st := mustStatement("alltoall-model-too-fast")
-	r := modelRatios(commmodel.H20Intra)
+	r := modelRatios(Intra)
 	lo, hi := r[len(r)-1], r[0]
 	pass := math.Round(lo*10)/10 == st.Low && math.Floor(hi) == st.High
 	for _, x := range r {
@@ -87,7 +86,7 @@ func claimModelTooFast() Claim {
 		ID:        "alltoall-model-too-fast",
 		Statement: "H20 NCCL AllToAll on 8 GPUs is 1.3-4x slower than the model with the default intra link (direct AllToAll)",
 		Expected:  fmt.Sprintf("%.1f-%.0fx (article)", st.Low, st.High),
-		Got:       fmt.Sprintf("%.2fx at 64 MiB .. %.2fx at 64 KiB (alpha %.0f us, BW %.0f GB/s)", lo, hi, commmodel.H20Intra.Alpha/commmodel.Microsecond, commmodel.H20Intra.BW/gbs),
+		Got:       fmt.Sprintf("%.2fx at 64 MiB .. %.2fx at 64 KiB (alpha %.0f us, BW %.0f GB/s)", lo, hi, Intra.Alpha/commmodel.Microsecond, Intra.BW/gbs),
 		Pass:      pass,
 	}
 }
@@ -126,7 +125,7 @@ func claimArticleLinkCloser() Claim {
 		}
 		return w
 	}
-	def := worst(modelRatios(commmodel.H20Intra))
+	def := worst(modelRatios(Intra))
 	art := worst(modelRatios(commmodel.Link{Alpha: a.Low, BW: b.Low}))
 	return Claim{
 		ID:        "alltoall-article-link-closer",
@@ -146,7 +145,7 @@ func claimNetworkHalf() Claim {
 	p := ps[len(ps)-1]
 	perNode := p.NRanks / p.NNodes
 	remote := float64(p.NRanks-perNode) / float64(p.NRanks)
-	half := float64(p.Size) * remote / commmodel.H20Inter.BW
+	half := float64(p.Size) * remote / Inter.BW
 	return Claim{
 		ID:        "alltoall-2x8-network-half",
 		Statement: "H20 AllToAll on 2 x 8 GPUs at 128 MB: the network half at 20 GB/s explains most of the 4409 us",

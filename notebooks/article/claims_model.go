@@ -40,7 +40,7 @@ func claimRingSteps() Claim {
 }
 
 func claimRingAlpha() Claim {
-	t := commmodel.Ring{}.Cost(8, 0).Time(commmodel.H20Intra)
+	t := commmodel.Ring{}.Cost(8, 0).Time(Intra)
 	return Claim{
 		ID:        "ring-alpha-p8",
 		Statement: "the 14 alphas of ring AllReduce at P = 8 cost 28 us at alpha = 2 us",
@@ -52,7 +52,7 @@ func claimRingAlpha() Claim {
 
 func claimRingTransfer() Claim {
 	c := commmodel.Ring{}.Cost(8, 1e6)
-	t := c.Bytes / commmodel.H20Intra.BW
+	t := c.Bytes / Intra.BW
 	return Claim{
 		ID:        "ring-1mb-transfer",
 		Statement: "moving 1 MB in ring AllReduce at P = 8 takes only ~5 us (the steps cost 28 us)",
@@ -63,8 +63,8 @@ func claimRingTransfer() Claim {
 }
 
 func claimOneShotCrossover() Claim {
-	s := commmodel.OneShotCrossover(8, commmodel.H20Intra)
-	cs := commmodel.Crossovers([]commmodel.Algorithm{commmodel.OneShot{}, commmodel.TwoShot{}}, commmodel.Flat{P: 8, Link: commmodel.H20Intra})
+	s := commmodel.OneShotCrossover(8, Intra)
+	cs := commmodel.Crossovers([]commmodel.Algorithm{commmodel.OneShot{}, commmodel.TwoShot{}}, commmodel.Flat{P: 8, Link: Intra})
 	agree := len(cs) == 1 && cs[0].A == commmodel.Algorithm(commmodel.OneShot{}) && math.Abs(cs[0].Size/s-1) < 1e-9
 	return Claim{
 		ID:        "oneshot-crossover-p8",
@@ -104,7 +104,7 @@ func claimHalvingDoublingPow2() Claim {
 		nonPow2++
 		worse = worse && hd.Path() > ring.Path()
 		// Does ring win at 64 MiB on the intra link?
-		if commmodel.Time(commmodel.Ring{}, p, 64<<20, commmodel.H20Intra) < commmodel.Time(commmodel.HalvingDoubling{}, p, 64<<20, commmodel.H20Intra) {
+		if commmodel.Time(commmodel.Ring{}, p, 64<<20, Intra) < commmodel.Time(commmodel.HalvingDoubling{}, p, 64<<20, Intra) {
 			loses++
 		}
 	}
@@ -122,7 +122,7 @@ func claimLargeConverge() Claim {
 	const size = 256 << 20
 	lo, hi := math.Inf(1), 0.0
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.TwoShot{}} {
-		t := commmodel.Time(a, 8, size, commmodel.H20Intra)
+		t := commmodel.Time(a, 8, size, Intra)
 		lo, hi = min(lo, t), max(hi, t)
 	}
 	return Claim{
@@ -135,8 +135,8 @@ func claimLargeConverge() Claim {
 }
 
 func claimCrossNodeRatios() Claim {
-	bw := commmodel.H20Intra.BW / commmodel.H20Inter.BW
-	a := commmodel.H20Inter.Alpha / commmodel.H20Intra.Alpha
+	bw := Intra.BW / Inter.BW
+	a := Inter.Alpha / Intra.Alpha
 	return Claim{
 		ID:        "cross-node-ratios",
 		Statement: "across nodes the egress bandwidth is 17.5x lower and alpha 7.5x higher than inside a node",
@@ -149,7 +149,7 @@ func claimCrossNodeRatios() Claim {
 func claimHierarchicalBytes() Claim {
 	const p = 8
 	ratio := func(nodes int) float64 {
-		c := commmodel.H20Cluster(nodes)
+		c := Cluster(nodes)
 		return c.NetworkBytes(commmodel.HierarchicalAllReduce{PerNode: p}, 1) / c.NetworkBytes(commmodel.Ring{}, 1)
 	}
 	r2, r64 := ratio(2), ratio(64)
@@ -163,7 +163,7 @@ func claimHierarchicalBytes() Claim {
 }
 
 func claimHierarchicalFaster() Claim {
-	c := commmodel.H20Cluster(2)
+	c := Cluster(2)
 	worst := math.Inf(1)
 	for _, s := range commmodel.LogSizes(1<<10, 1<<30, 61) {
 		worst = min(worst, c.Time(commmodel.Ring{}, s)/c.Time(commmodel.HierarchicalAllReduce{PerNode: 8}, s))
@@ -180,10 +180,10 @@ func claimHierarchicalFaster() Claim {
 
 func claimDecodeRegime() Claim {
 	const size = 56e3
-	best, _ := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: 8, Link: commmodel.H20Intra}, size)
+	best, _ := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: 8, Link: Intra}, size)
 	ring := commmodel.Ring{}.Cost(8, size)
-	latency := float64(ring.Steps) * commmodel.H20Intra.Alpha
-	transfer := ring.Bytes / commmodel.H20Intra.BW
+	latency := float64(ring.Steps) * Intra.Alpha
+	transfer := ring.Bytes / Intra.BW
 	return Claim{
 		ID:        "decode-allreduce-56kb",
 		Statement: "a TP decode AllReduce of ~56 KB is in the small-message regime, where steps dominate and one-shot wins",
@@ -194,7 +194,7 @@ func claimDecodeRegime() Claim {
 }
 
 func claimAllToAllMessages() Claim {
-	c := commmodel.H20Cluster(2)
+	c := Cluster(2)
 	const size = 1 << 20
 	// Messages between one node pair: every GPU of a node sends its network
 	// messages to the other node.

@@ -30,7 +30,7 @@ var builders = map[string]Builder{}
 // file stem (e.g. "01_allreduce"); each notebook's file calls it from init.
 func Register(notebook string, b Builder) {
 	if _, dup := builders[notebook]; dup {
-		panic("nbplot: exhibits registered twice for " + notebook)
+		panic("article: exhibits registered twice for " + notebook)
 	}
 	builders[notebook] = b
 }

@@ -40,7 +40,7 @@ func OneShotThresholdFigure(ps []int, l commmodel.Link) (nbplot.Figure, error) {
 
 func init() {
 	Register("01_allreduce", func() ([]Exhibit, error) {
-		l, p := commmodel.H20Intra, 8
+		l, p := Intra, P
 		algs := commmodel.Algorithms(commmodel.AllReduce)
 		table := nbplot.ModelTable(algs, p, l, []float64{64 << 10, 1 << 20, 64 << 20})
 		cross := nbplot.CrossoverTable(commmodel.WinnerChanges(algs, commmodel.Flat{P: p, Link: l}))
@@ -51,7 +51,8 @@ func init() {
 		return []Exhibit{
 			{Name: "01-allreduce-model", Title: "AllReduce on 8 x H20: steps, bytes, peers and time by algorithm", Table: &table},
 			{Name: "01-allreduce-times", Title: "AllReduce time against size, crossovers marked", Figure: nbplot.TimeFigure(
-				"AllReduce on one 8 x H20 node (model: α = 2 µs, BW = 350 GB/s)", algs, p, l, nbplot.Sizes(256, 1<<30, 4))},
+				fmt.Sprintf("AllReduce on one %d x H20 node (model: α = %s, BW = %s)", p, nbplot.FormatTime(l.Alpha), nbplot.FormatBW(l.BW)),
+				algs, p, l, nbplot.Sizes(256, 1<<30, 4))},
 			{Name: "01-allreduce-crossovers", Title: "Where the fastest AllReduce changes at P = 8", Table: &cross},
 			{Name: "01-oneshot-threshold", Title: "The one-shot threshold against P", Figure: thr},
 			{Name: "01-allreduce-regimes", Title: "Fastest AllReduce by size and P", Figure: nbplot.RegimeFigure(

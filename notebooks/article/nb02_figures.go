@@ -196,10 +196,10 @@ func (l labelLayer) Plot(c draw.Canvas, p *plot.Plot) {
 // NICShareFigure plots a GPU's network bandwidth against the number of GPUs
 // of the node that send across the network at once (ActiveShare): for each
 // machine with ranks on GPUs 0..k-1 and, where it differs, with GPUs added
-// one per NIC first (SpreadOrder); the article's inter-node link
-// (commmodel.H20Inter) for reference; and each machine's measured rate as a
+// one per NIC first (SpreadOrder); the inter-node link inter (the article's:
+// Inter, intra ÷17.5) for reference; and each machine's measured rate as a
 // labelled point at the measurement's GPUs per node.
-func NICShareFigure(ms []H20Machine) nbplot.Figure {
+func NICShareFigure(ms []H20Machine, inter commmodel.Link) nbplot.Figure {
 	f := nbplot.Figure{
 		Title:  "Network bandwidth per GPU when k GPUs of a node send at once",
 		X:      nbplot.Axis{Label: "GPUs of the node sending across the network at once, k", Unit: nbplot.Plain, Min: 0.5, Max: 8.5},
@@ -235,8 +235,8 @@ func NICShareFigure(ms []H20Machine) nbplot.Figure {
 	}
 	f.X.Max = float64(most) + 0.5
 	f.Series = append(f.Series, nbplot.Series{
-		Name: "article's inter-node link, " + nbplot.FormatBW(commmodel.H20Inter.BW) + " (intra ÷17.5)",
-		X:    []float64{1, float64(most)}, Y: []float64{commmodel.H20Inter.BW, commmodel.H20Inter.BW},
+		Name: "article's inter-node link, " + nbplot.FormatBW(inter.BW) + " (intra ÷17.5)",
+		X:    []float64{1, float64(most)}, Y: []float64{inter.BW, inter.BW},
 	})
 	for _, m := range ms {
 		if mr := m.Measured; mr.BW > 0 {
@@ -253,7 +253,7 @@ func topologyExhibits() ([]Exhibit, error) {
 	if err != nil {
 		return nil, err
 	}
-	machines, err := MachinesTable(ms)
+	machines, err := MachinesTable(ms, Figures)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +276,7 @@ func topologyExhibits() ([]Exhibit, error) {
 	}
 	out = append(out,
 		Exhibit{Name: "02-path-map", Title: "GPU x NIC path classes of both machines", Figure: PathMap{Title: "GPU-NIC paths: the article's server and a public H20-3e VM", Machines: ms}},
-		Exhibit{Name: "02-nic-share", Title: "Per-GPU network bandwidth against GPUs sending at once (NIC arithmetic)", Figure: NICShareFigure(ms)},
+		Exhibit{Name: "02-nic-share", Title: "Per-GPU network bandwidth against GPUs sending at once (NIC arithmetic)", Figure: NICShareFigure(ms, Inter)},
 	)
 	return out, nil
 }

@@ -200,14 +200,15 @@ type NICShare struct {
 	// Egress is the node's network egress, in bytes per second: NICs · NICLineRate.
 	Egress float64
 	// Ratio is the intra-node over the inter-node bandwidth that
-	// topo.Levels gives with the article's figures (NVLink at NCCL's Hopper
-	// figure) and this machine's NIC line rate; the article states 17.5.
+	// topo.Levels gives with the figures Share was given (the article's:
+	// NVLink at NCCL's Hopper figure) and this machine's NIC line rate; the
+	// article states 17.5.
 	Ratio float64
 }
 
-// Share computes m's NIC arithmetic.
-func (m H20Machine) Share() (NICShare, error) {
-	fig := topo.H20Figures
+// Share computes m's NIC arithmetic with the per-link figures fig (the
+// article's: Figures), whose NIC line rate is replaced by m's.
+func (m H20Machine) Share(fig topo.Figures) (NICShare, error) {
 	fig.NICBW = m.NICLineRate
 	lv, err := m.Topology.Levels(fig)
 	if err != nil {
@@ -282,8 +283,8 @@ type MeasuredNetworkRate struct {
 	Source string
 }
 
-// PublicNetworkRate reads PublicH20AllToAllLog and returns its peak per-GPU
-// network rate.
+// PublicNetworkRate reads PublicH20AllToAllLog as AllToAll and returns its
+// peak per-GPU network rate (NetworkRate).
 func PublicNetworkRate() (MeasuredNetworkRate, error) {
 	l, err := data.PublicLog(PublicH20AllToAllLog, &nccltests.Options{Collective: "alltoall"})
 	if err != nil {
@@ -292,12 +293,19 @@ func PublicNetworkRate() (MeasuredNetworkRate, error) {
 	if len(l.Tests) != 1 {
 		return MeasuredNetworkRate{}, fmt.Errorf("%s: %d tests, want 1", PublicH20AllToAllLog, len(l.Tests))
 	}
-	ts := l.Tests[0]
+	return NetworkRate(l.Tests[0])
+}
+
+// NetworkRate returns the peak over sizes of the per-GPU network rate of a
+// multi-node AllToAll test: the bytes each GPU sends to other nodes
+// (commmodel.Cluster.NetworkBytes of direct AllToAll, on the test's nodes
+// and ranks) over the out-of-place time.
+func NetworkRate(ts *nccltests.Test) (MeasuredNetworkRate, error) {
 	if ts.Nodes < 2 || ts.Ranks%ts.Nodes != 0 {
-		return MeasuredNetworkRate{}, fmt.Errorf("%s: %d ranks on %d nodes is not a multi-node run of equal nodes", PublicH20AllToAllLog, ts.Ranks, ts.Nodes)
+		return MeasuredNetworkRate{}, fmt.Errorf("%s: %d ranks on %d nodes is not a multi-node run of equal nodes", ts.Source, ts.Ranks, ts.Nodes)
 	}
 	c := commmodel.Cluster{Nodes: ts.Nodes, PerNode: ts.Ranks / ts.Nodes}
-	best := MeasuredNetworkRate{Nodes: c.Nodes, PerNode: c.PerNode, Source: PublicH20AllToAllLog}
+	best := MeasuredNetworkRate{Nodes: c.Nodes, PerNode: c.PerNode, Source: ts.Source}
 	for _, s := range ts.Samples(nccltests.OutOfPlace) {
 		b := c.NetworkBytes(commmodel.Direct{}, s.Size)
 		if bw := b / s.Time; bw > best.BW {
@@ -305,15 +313,16 @@ func PublicNetworkRate() (MeasuredNetworkRate, error) {
 		}
 	}
 	if best.BW == 0 {
-		return MeasuredNetworkRate{}, fmt.Errorf("%s: no out-of-place times", PublicH20AllToAllLog)
+		return MeasuredNetworkRate{}, fmt.Errorf("%s: no out-of-place times", ts.Source)
 	}
 	return best, nil
 }
 
 // MachinesTable sets the machines side by side, one row per property, all
 // computed from their topologies: devices, fabric, NUMA layout, PIX pairs,
-// NIC sharing, GPUDirect RDMA at NCCL's default level, and the NIC arithmetic.
-func MachinesTable(ms []H20Machine) (nbplot.Table, error) {
+// NIC sharing, GPUDirect RDMA at NCCL's default level, and the NIC arithmetic
+// with the per-link figures fig (Share).
+func MachinesTable(ms []H20Machine, fig topo.Figures) (nbplot.Table, error) {
 	tb := nbplot.Table{Header: []string{"property"}}
 	rows := [][]string{
 		{"source"}, {"GPUs, NICs"}, {"GPU fabric"}, {"NUMA layout"}, {"PIX pairs (GPU-NIC under one PCIe switch)"},
@@ -323,7 +332,7 @@ func MachinesTable(ms []H20Machine) (nbplot.Table, error) {
 	}
 	for _, m := range ms {
 		t := m.Topology
-		sh, err := m.Share()
+		sh, err := m.Share(fig)
 		if err != nil {
 			return nbplot.Table{}, err
 		}

@@ -85,7 +85,7 @@ func TestShare(t *testing.T) {
 		perGPU, egres float64
 	}{{2, 25e9, 200e9}, {1, 50e9, 400e9}}
 	for i, m := range ms {
-		sh, err := m.Share()
+		sh, err := m.Share(Figures)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +160,7 @@ func TestPublicNetworkRate(t *testing.T) {
 }
 
 func TestMachinesTable(t *testing.T) {
-	tb, err := MachinesTable(machines(t))
+	tb, err := MachinesTable(machines(t), Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestPathMap(t *testing.T) {
 }
 
 func TestNICShareFigure(t *testing.T) {
-	f := NICShareFigure(machines(t))
+	f := NICShareFigure(machines(t), Inter)
 	// Article by index, article spread, VM by index (its spread is the same),
 	// and the article's inter link.
 	if len(f.Series) != 4 {

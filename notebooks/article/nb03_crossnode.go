@@ -131,8 +131,8 @@ func ratioText(a, b float64) string {
 // LinkComparison is the article's cross-node ratios beside the ones the
 // topology and the NIC arithmetic give.
 type LinkComparison struct {
-	// ArticleIntra and ArticleInter are the article's links inside and
-	// between nodes (commmodel.H20Intra, H20Inter).
+	// ArticleIntra and ArticleInter are the given links inside and between
+	// nodes (the article's: Intra and Inter).
 	ArticleIntra, ArticleInter commmodel.Link
 	// Levels are the links derived from the topology: NVLink count × per-link
 	// BW inside a node, the NIC line rate shared by the GPUs of a NIC across.
@@ -141,9 +141,10 @@ type LinkComparison struct {
 	NICBW float64
 }
 
-// CompareLinks derives the links of t with fig and sets them beside the
-// article's presets.
-func CompareLinks(t *topo.Topology, fig topo.Figures) (LinkComparison, error) {
+// CompareLinks derives the links of t with the per-link figures fig (the
+// article's: Figures) and sets them beside the links intra and inter (the
+// article's: Intra and Inter).
+func CompareLinks(t *topo.Topology, fig topo.Figures, intra, inter commmodel.Link) (LinkComparison, error) {
 	lv, err := t.Levels(fig)
 	if err != nil {
 		return LinkComparison{}, err
@@ -151,7 +152,7 @@ func CompareLinks(t *topo.Topology, fig topo.Figures) (LinkComparison, error) {
 	if lv.GPUsPerNIC == 0 {
 		return LinkComparison{}, fmt.Errorf("topology has no NIC: no network link to compare")
 	}
-	return LinkComparison{ArticleIntra: commmodel.H20Intra, ArticleInter: commmodel.H20Inter, Levels: lv, NICBW: fig.NICBW}, nil
+	return LinkComparison{ArticleIntra: intra, ArticleInter: inter, Levels: lv, NICBW: fig.NICBW}, nil
 }
 
 // Table lists BW, alpha and their ratios under both derivations.
@@ -176,7 +177,7 @@ func (lc LinkComparison) Table() nbplot.Table {
 }
 
 // Clusters returns the cluster of nodes copies of the server under both
-// derivations: with the article's links (H20Cluster(nodes) for the H20) and
+// derivations: with the given links (Cluster(nodes) for the article's) and
 // with the topology's.
 func (lc LinkComparison) Clusters(nodes int) (article, derived commmodel.Cluster) {
 	article = commmodel.Cluster{Nodes: nodes, PerNode: lc.Levels.Fabric.P, Intra: lc.ArticleIntra, Inter: lc.ArticleInter}
@@ -329,22 +330,22 @@ func stageName(a commmodel.Algorithm, i, n int) string {
 
 func init() {
 	Register("03_crossnode", func() ([]Exhibit, error) {
-		algs := CrossNodeAlgorithms(8)
+		algs := CrossNodeAlgorithms(P)
 		sizes := nbplot.Sizes(1<<10, 1<<30, 4)
-		lc, err := CompareLinks(topo.H20Article(), topo.H20Figures)
+		lc, err := CompareLinks(topo.H20Article(), Figures, Intra, Inter)
 		if err != nil {
 			return nil, err
 		}
-		bytesT := NetworkBytesTable(commmodel.H20Cluster(2), []int{2, 4, 8, 16, 32, 64})
+		bytesT := NetworkBytesTable(Cluster(2), []int{2, 4, 8, 16, 32, 64})
 		linksT := lc.Table()
 		timesT := lc.TimesTable(2, algs, []float64{1 << 20, 64 << 20})
-		sweep := NodeSweep{Cluster: commmodel.H20Cluster(1), Flat: algs[0], Hier: algs[3],
+		sweep := NodeSweep{Cluster: Cluster(1), Flat: algs[0], Hier: algs[3],
 			Nodes: []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}, Sizes: []float64{64 << 10, 16 << 20, 256 << 20}}
 		sweepT := sweep.Table()
-		stagesT := StagesTable(commmodel.H20Cluster(2), []commmodel.Algorithm{algs[0], algs[3]}, 64<<20)
+		stagesT := StagesTable(Cluster(2), []commmodel.Algorithm{algs[0], algs[3]}, 64<<20)
 		return []Exhibit{
-			{Name: "03-crossnode-times-2x8", Title: "AllReduce across 2 x 8 H20: flat against hierarchical, time against size", Figure: CrossNodeTimes(commmodel.H20Cluster(2), algs, sizes)},
-			{Name: "03-crossnode-times-8x8", Title: "AllReduce across 8 x 8 H20: flat against hierarchical, time against size", Figure: CrossNodeTimes(commmodel.H20Cluster(8), algs, sizes)},
+			{Name: "03-crossnode-times-2x8", Title: "AllReduce across 2 x 8 H20: flat against hierarchical, time against size", Figure: CrossNodeTimes(Cluster(2), algs, sizes)},
+			{Name: "03-crossnode-times-8x8", Title: "AllReduce across 8 x 8 H20: flat against hierarchical, time against size", Figure: CrossNodeTimes(Cluster(8), algs, sizes)},
 			{Name: "03-network-bytes", Title: "Network bytes per GPU: flat ring against hierarchical, (N-1)/(Np-1)", Table: &bytesT},
 			{Name: "03-link-ratios", Title: "The article's ÷17.5 and ×7.5 beside the NVLink and NIC arithmetic", Table: &linksT},
 			{Name: "03-link-times", Title: "Times on 2 x 8 H20 under the article's links and under the NIC arithmetic", Table: &timesT},

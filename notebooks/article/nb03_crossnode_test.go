@@ -89,7 +89,7 @@ func TestFastestOneNode(t *testing.T) {
 // 18 NVLinks × 20.6 GB/s (NCCL's SM90 NVLink) = 370.8 GB/s inside; a 2 x 200
 // Gb/s bond (50 GB/s) shared by the 2 GPUs of a NIC = 25 GB/s across: ÷14.83.
 func TestLinkComparison(t *testing.T) {
-	lc, err := CompareLinks(topo.H20Article(), topo.H20Figures)
+	lc, err := CompareLinks(topo.H20Article(), Figures, Intra, Inter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestLinkComparison(t *testing.T) {
 	if art != commmodel.H20Cluster(2) || der.Inter.BW != 25e9 {
 		t.Errorf("clusters %+v, %+v", art, der)
 	}
-	if _, err := CompareLinks(mustTopology(t, 0), topo.H20Figures); err == nil {
+	if _, err := CompareLinks(mustTopology(t, 0), Figures, Intra, Inter); err == nil {
 		t.Error("a topology without NICs: want an error")
 	}
 }

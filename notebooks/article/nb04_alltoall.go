@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-gota/gota/dataframe"
+
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
@@ -28,16 +30,18 @@ func AllToAllAlgorithms(perNode int) []commmodel.Algorithm {
 }
 
 // ArticleAllToAll returns the article's measured NCCL AllToAll points on the
-// given number of 8 x H20 nodes (1: 8 GPUs, 2: 2 x 8), from data.Article.
-func ArticleAllToAll(nodes int) data.Points {
-	return data.Article().Select(data.Filter{Collective: "alltoall", NNodes: nodes})
+// given number of 8 x H20 nodes (1: 8 GPUs, 2: 2 x 8) as a frame of the tidy
+// schema (data.Points.Frame): data.ArticleFrame filtered to AllToAll on
+// that many nodes.
+func ArticleAllToAll(nodes int) dataframe.DataFrame {
+	return data.Article().Select(data.Filter{Collective: "alltoall", NNodes: nodes}).Frame()
 }
 
 // AllToAllFigure plots each algorithm's model time on c against size
-// (log-log), the measured points if any, and the sizes where the fastest
-// algorithm changes (commmodel.WinnerChanges). On one node c.Time is the
-// intra link's time.
-func AllToAllFigure(title string, algs []commmodel.Algorithm, c commmodel.Cluster, sizes []float64, measured data.Points) nbplot.Figure {
+// (log-log), the measured samples if any (data.Samples of a frame), and the
+// sizes where the fastest algorithm changes (commmodel.WinnerChanges). On
+// one node c.Time is the intra link's time.
+func AllToAllFigure(title string, algs []commmodel.Algorithm, c commmodel.Cluster, sizes []float64, measured []fit.Sample) nbplot.Figure {
 	f := nbplot.Figure{
 		Title:  title,
 		X:      nbplot.Axis{Label: "message size S (whole buffer, S/P per peer)", Unit: nbplot.Bytes, Log: true},
@@ -86,11 +90,11 @@ func sameCurve(ss []nbplot.Series, s nbplot.Series) string {
 	return ""
 }
 
-// measuredSeries draws measured points as markers.
-func measuredSeries(name string, ps data.Points) nbplot.Series {
+// measuredSeries draws measured samples as markers.
+func measuredSeries(name string, ss []fit.Sample) nbplot.Series {
 	s := nbplot.Series{Name: name, Style: nbplot.Points}
-	for _, p := range ps {
-		s.X, s.Y = append(s.X, float64(p.Size)), append(s.Y, p.Time)
+	for _, x := range ss {
+		s.X, s.Y = append(s.X, x.Size), append(s.Y, x.Time)
 	}
 	return s
 }
@@ -119,21 +123,24 @@ type MeasuredRatio struct {
 	Ratio float64
 }
 
-// DirectRatios compares the article's AllToAll points with direct AllToAll
-// (NCCL's AllToAll posts every send and receive at once, as direct does) on
-// c's intra link for one node and on c for two: 8-GPU points against
-// P = c.PerNode, 2 x 8 points against c.
-func DirectRatios(c commmodel.Cluster) []MeasuredRatio {
-	var out []MeasuredRatio
-	for _, nodes := range []int{1, 2} {
-		cc := c
-		cc.Nodes = nodes
-		for _, p := range ArticleAllToAll(nodes) {
-			m := cc.Time(commmodel.Direct{}, float64(p.Size))
-			out = append(out, MeasuredRatio{Point: p, Model: m, Ratio: p.Time / m})
-		}
+// DirectRatios compares measured AllToAll points (a frame of the tidy
+// schema, such as ArticleAllToAll's) with direct AllToAll (NCCL's AllToAll
+// posts every send and receive at once, as direct does) on nodes of c: each
+// point against c with the point's nnodes, so one node's points are timed on
+// c's intra link. The frame's rows keep their order.
+func DirectRatios(c commmodel.Cluster, measured dataframe.DataFrame) ([]MeasuredRatio, error) {
+	ps, err := data.FramePoints(measured)
+	if err != nil {
+		return nil, err
 	}
-	return out
+	var out []MeasuredRatio
+	for _, p := range ps {
+		cc := c
+		cc.Nodes = max(p.NNodes, 1)
+		m := cc.Time(commmodel.Direct{}, float64(p.Size))
+		out = append(out, MeasuredRatio{Point: p, Model: m, Ratio: p.Time / m})
+	}
+	return out, nil
 }
 
 // RatioRange returns the smallest and largest Ratio of rs.
@@ -163,14 +170,14 @@ func gpus(p data.Point) string {
 	return strconv.Itoa(p.NRanks)
 }
 
-// FitDirect fits the intra-node link through direct AllToAll at P = 8 to the
-// article's 8-GPU points (fit.Through, robust by default).
-func FitDirect() (*fit.Result, error) {
-	ps := ArticleAllToAll(1)
-	if len(ps) == 0 {
-		return nil, fmt.Errorf("nbplot: no 8-GPU AllToAll points in data.Article")
+// FitDirect fits a link through direct AllToAll at p ranks to measured
+// one-node AllToAll times (data.Samples of ArticleAllToAll(1) for the
+// article's 8-GPU points), with the settings s (nil: fit's defaults).
+func FitDirect(measured []fit.Sample, p int, s *fit.Settings) (*fit.Result, error) {
+	if len(measured) == 0 {
+		return nil, fmt.Errorf("article: FitDirect: no samples")
 	}
-	return fit.Through(commmodel.Direct{}, ps[0].NRanks, ps.Samples(), nil)
+	return fit.Through(commmodel.Direct{}, p, measured, s)
 }
 
 // ArticleRefit returns the link the article recomputes AllToAll with, alpha
@@ -180,14 +187,14 @@ func ArticleRefit() (commmodel.Link, error) {
 	a, ok1 := data.StatementByID("alltoall-fit-alpha")
 	b, ok2 := data.StatementByID("alltoall-fit-bw")
 	if !ok1 || !ok2 || a.Unit != "s" || b.Unit != "B/s" {
-		return commmodel.Link{}, fmt.Errorf("nbplot: data lacks the article's AllToAll refit statements")
+		return commmodel.Link{}, fmt.Errorf("article: data lacks the article's AllToAll refit statements")
 	}
 	return commmodel.Link{Alpha: a.Low, BW: b.Low}, nil
 }
 
-// FitFigure plots the 8-GPU points with direct AllToAll at P = 8 on the
+// FitFigure plots the measured samples with direct AllToAll at fd's P on the
 // default link, on the fitted link and on the article's refit link.
-func FitFigure(def commmodel.Link, fd *fit.Result, refit commmodel.Link, sizes []float64) nbplot.Figure {
+func FitFigure(def commmodel.Link, fd *fit.Result, refit commmodel.Link, sizes []float64, measured []fit.Sample) nbplot.Figure {
 	f := nbplot.Figure{
 		Title:  fmt.Sprintf("Direct AllToAll, P = %d: the model against the article's H20 points", fd.P),
 		X:      nbplot.Axis{Label: "message size S (whole buffer)", Unit: nbplot.Bytes, Log: true},
@@ -202,7 +209,7 @@ func FitFigure(def commmodel.Link, fd *fit.Result, refit commmodel.Link, sizes [
 		return s
 	}
 	f.Series = []nbplot.Series{
-		measuredSeries("NCCL measured (article)", ArticleAllToAll(1)),
+		measuredSeries("NCCL measured (article)", measured),
 		curve("default link "+linkString(def), def),
 		curve("fitted "+linkString(fd.Link()), fd.Link()),
 		curve("article's refit "+linkString(refit), refit),
@@ -218,20 +225,35 @@ func linkString(l commmodel.Link) string {
 	return s
 }
 
-// FitTable compares the 8-GPU points with the default, fitted and refit
-// links: each model time and its relative error (model-measured)/measured.
-func FitTable(def commmodel.Link, fd *fit.Result, refit commmodel.Link) nbplot.Table {
+// FitFrame joins the measured points (a frame with size_bytes and time_us)
+// with direct AllToAll at fd's P on the default, the fitted and the refit
+// links (data.WithModel): columns default_us, fitted_us and refit_us, and
+// their relative errors default_rel_err, ... = (model - measured)/measured.
+func FitFrame(def commmodel.Link, fd *fit.Result, refit commmodel.Link, measured dataframe.DataFrame) (dataframe.DataFrame, error) {
+	curve := func(name string, l commmodel.Link) data.Curve {
+		return data.Curve{Name: name, Time: func(s float64) float64 { return commmodel.Time(fd.Algorithm, fd.P, s, l) }}
+	}
+	return data.WithModel(measured, curve("default", def), curve("fitted", fd.Link()), curve("refit", refit))
+}
+
+// FitTable shows FitFrame: each point's measured time, and each link's
+// model time and relative error.
+func FitTable(def commmodel.Link, fd *fit.Result, refit commmodel.Link, measured dataframe.DataFrame) (nbplot.Table, error) {
+	df, err := FitFrame(def, fd, refit, measured)
+	if err != nil {
+		return nbplot.Table{}, err
+	}
 	t := nbplot.Table{Header: []string{"size", "measured", "default", "err", "fitted", "err", "article's refit", "err"},
 		Align: []nbplot.Align{nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
-	for _, p := range ArticleAllToAll(1) {
-		row := []string{nbplot.FormatSize(float64(p.Size)), nbplot.FormatTime(p.Time)}
-		for _, l := range []commmodel.Link{def, fd.Link(), refit} {
-			m := commmodel.Time(fd.Algorithm, fd.P, float64(p.Size), l)
-			row = append(row, nbplot.FormatTime(m), percent((m-p.Time)/p.Time))
+	size, meas := df.Col("size_bytes").Float(), df.Col("time_us").Float()
+	for i := range size {
+		row := []string{nbplot.FormatSize(size[i]), nbplot.FormatTime(meas[i] / 1e6)}
+		for _, name := range []string{"default", "fitted", "refit"} {
+			row = append(row, nbplot.FormatTime(df.Col(name+"_us").Elem(i).Float()/1e6), percent(df.Col(name+"_rel_err").Elem(i).Float()))
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	return t
+	return t, nil
 }
 
 func percent(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
@@ -267,17 +289,17 @@ type OverheadFit struct {
 	Cluster commmodel.Cluster
 }
 
-// FitOverhead fits direct AllToAll's network part to the article's 2 x 8
-// points and splits its constant time into c.Inter.Alpha and a per-message
-// overhead. The split is an assumption: with one algorithm measured, α and
-// o are not separately identifiable (both are constant in S).
-func FitOverhead(c commmodel.Cluster) (*OverheadFit, error) {
-	ps := ArticleAllToAll(2)
-	if len(ps) == 0 {
-		return nil, fmt.Errorf("nbplot: no 2 x 8 AllToAll points in data.Article")
+// FitOverhead fits direct AllToAll's network part on c to measured AllToAll
+// times on c (data.Samples of ArticleAllToAll(2) for the article's 2 x 8
+// points), with the settings s (nil: fit's defaults), and splits its
+// constant time into c.Inter.Alpha and a per-message overhead. The split is
+// an assumption: with one algorithm measured, α and o are not separately
+// identifiable (both are constant in S).
+func FitOverhead(c commmodel.Cluster, measured []fit.Sample, s *fit.Settings) (*OverheadFit, error) {
+	if len(measured) == 0 {
+		return nil, fmt.Errorf("article: FitOverhead: no samples")
 	}
-	c.Nodes = ps[0].NNodes
-	f, err := fit.Through(networkPart{commmodel.Direct{}, c}, c.Ranks(), ps.Samples(), nil)
+	f, err := fit.Through(networkPart{commmodel.Direct{}, c}, c.Ranks(), measured, s)
 	if err != nil {
 		return nil, err
 	}
@@ -353,21 +375,31 @@ func OverheadTable(c commmodel.Cluster, overheads []float64) nbplot.Table {
 }
 
 // HierarchicalFigure plots direct and hierarchical AllToAll on c with the
-// 2 x 8 points, their crossover and the article's 16 MB.
-func HierarchicalFigure(c commmodel.Cluster, sizes []float64) nbplot.Figure {
+// measured samples on c, their crossover and the article's 16 MB.
+func HierarchicalFigure(c commmodel.Cluster, sizes []float64, measured []fit.Sample) nbplot.Figure {
 	algs := []commmodel.Algorithm{commmodel.Direct{}, commmodel.HierarchicalAllToAll{PerNode: c.PerNode}}
 	f := AllToAllFigure(fmt.Sprintf("%d x %d GPUs, network %s", c.Nodes, c.PerNode, linkString(c.Inter)),
-		algs, c, sizes, ArticleAllToAll(c.Nodes))
+		algs, c, sizes, measured)
 	f.Marks = append(f.Marks, nbplot.Mark{X: ArticleHierarchicalLoses, Label: "article: 16 MB"})
 	return f
 }
 
 func init() {
 	Register("04_alltoall", func() ([]Exhibit, error) {
-		one, two := commmodel.H20Cluster(1), commmodel.H20Cluster(2)
+		one, two := Cluster(1), Cluster(2)
 		sizes := nbplot.Sizes(1<<10, 1<<30, 4)
-		algs := AllToAllAlgorithms(one.PerNode)
-		fd, err := FitDirect()
+		algs := AllToAllAlgorithms(P)
+		// The article's AllToAll points: on one node (8 GPUs) and on two.
+		df1, df2 := ArticleAllToAll(1), ArticleAllToAll(2)
+		m1, err := data.Samples(df1)
+		if err != nil {
+			return nil, err
+		}
+		m2, err := data.Samples(df2)
+		if err != nil {
+			return nil, err
+		}
+		fd, err := FitDirect(m1, P, &DefaultFit)
 		if err != nil {
 			return nil, err
 		}
@@ -377,25 +409,33 @@ func init() {
 		}
 		base := two
 		base.Intra = fd.Link()
-		of, err := FitOverhead(base)
+		of, err := FitOverhead(base, m2, &DefaultFit)
+		if err != nil {
+			return nil, err
+		}
+		ratios, err := DirectRatios(two, data.Article().Select(data.Filter{Collective: "alltoall"}).Frame())
+		if err != nil {
+			return nil, err
+		}
+		fitT, err := FitTable(one.Intra, fd, refit, df1)
 		if err != nil {
 			return nil, err
 		}
 		return []Exhibit{
 			{Name: "04-alltoall-node", Title: "AllToAll on one 8 x H20 node (model, default link)",
-				Figure: AllToAllFigure("AllToAll on 8 x H20, model on the default link", algs, one, sizes, ArticleAllToAll(1))},
+				Figure: AllToAllFigure("AllToAll on 8 x H20, model on the default link", algs, one, sizes, m1)},
 			{Name: "04-alltoall-2x8", Title: "AllToAll on 2 x 8 H20 GPUs (model, default links)",
-				Figure: AllToAllFigure("AllToAll on 2 x 8 H20, model on the default links", algs, two, sizes, ArticleAllToAll(2))},
+				Figure: AllToAllFigure("AllToAll on 2 x 8 H20, model on the default links", algs, two, sizes, m2)},
 			{Name: "04-alltoall-network", Title: "Network messages and bytes per GPU on 2 x 8",
 				Table: ptr(NetworkTable(algs, two, []float64{1 << 20, 16 << 20, 128 << 20}))},
 			{Name: "04-alltoall-ratios", Title: "Measured against the model with the default links",
-				Table: ptr(RatioTable(DirectRatios(two)))},
+				Table: ptr(RatioTable(ratios))},
 			{Name: "04-alltoall-fit", Title: "Direct AllToAll fitted to the 8-GPU points",
-				Figure: FitFigure(one.Intra, fd, refit, sizes)},
+				Figure: FitFigure(one.Intra, fd, refit, sizes, m1)},
 			{Name: "04-alltoall-fit-table", Title: "Default, fitted and the article's refit link at each point",
-				Table: ptr(FitTable(one.Intra, fd, refit))},
+				Table: &fitT},
 			{Name: "04-alltoall-hierarchical", Title: "Hierarchical against direct with a fitted per-message overhead",
-				Figure: HierarchicalFigure(of.Cluster, sizes)},
+				Figure: HierarchicalFigure(of.Cluster, sizes, m2)},
 			{Name: "04-alltoall-overhead", Title: "Where hierarchical stops paying, by per-message overhead",
 				Table: ptr(OverheadTable(of.Cluster, []float64{0, 2e-6, 5e-6, 10e-6, of.Cluster.Inter.Overhead, 20e-6}))},
 		}, nil

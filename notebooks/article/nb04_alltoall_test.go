@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/notebooks/nbplot"
 )
 
@@ -17,7 +18,10 @@ func relDiff04(a, b float64) float64 { return math.Abs(a-b) / math.Abs(b) }
 // article's α = 2 µs and BW = 350 GB/s (commmodel.H20Intra); the article puts
 // the gap at "1.3-4x" (data statement alltoall-model-too-fast).
 func TestDirectRatios(t *testing.T) {
-	rs := DirectRatios(commmodel.H20Cluster(2))
+	rs, err := DirectRatios(commmodel.H20Cluster(2), data.Article().Select(data.Filter{Collective: "alltoall"}).Frame())
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(rs) != 7 {
 		t.Fatalf("%d points, want the article's 4 + 3", len(rs))
 	}
@@ -46,7 +50,12 @@ func TestDirectRatios(t *testing.T) {
 // (data statements alltoall-fit-alpha, alltoall-fit-bw). The fit through
 // direct AllToAll must land within 10% of both and beat the default link.
 func TestFitDirect(t *testing.T) {
-	f, err := FitDirect()
+	df := ArticleAllToAll(1)
+	samples, err := data.Samples(df)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := FitDirect(samples, 8, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +72,10 @@ func TestFitDirect(t *testing.T) {
 	if f.MaxRelErr > 0.15 {
 		t.Errorf("fit's largest relative error %.3f, want <= 15%%", f.MaxRelErr)
 	}
-	tab := FitTable(commmodel.H20Intra, f, refit)
+	tab, err := FitTable(commmodel.H20Intra, f, refit, df)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(tab.Rows) != 4 || tab.Rows[0][3] != "-77.2%" {
 		// 2.164 µs against 9.5 µs: (2.164-9.5)/9.5 = -77.2%.
 		t.Errorf("fit table rows %v", tab.Rows)
@@ -109,7 +121,11 @@ func TestHierarchicalCrossover(t *testing.T) {
 // at the article's 2 x 8 points (data/article_h20.csv).
 func TestFitOverhead(t *testing.T) {
 	c := commmodel.H20Cluster(2)
-	of, err := FitOverhead(c)
+	samples, err := data.Samples(ArticleAllToAll(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	of, err := FitOverhead(c, samples, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +173,7 @@ func TestExhibits04(t *testing.T) {
 		}
 	}
 	f := HierarchicalFigure(commmodel.Cluster{Nodes: 2, PerNode: 8, Intra: commmodel.H20Intra,
-		Inter: commmodel.Link{Alpha: 15e-6, BW: 20e9, Overhead: 10e-6}}, nbplot.Sizes(1<<10, 1<<30, 2))
+		Inter: commmodel.Link{Alpha: 15e-6, BW: 20e9, Overhead: 10e-6}}, nbplot.Sizes(1<<10, 1<<30, 2), nil)
 	want := (7*10e-6 - 2e-6) * 350e9 * 8 / 7 // the closed form above
 	found := false
 	for _, m := range f.Marks {

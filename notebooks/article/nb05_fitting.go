@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
@@ -29,14 +32,14 @@ type LogFit struct {
 	Samples []fit.Sample
 	// Empty are the 0-byte rows, which measure the empty-call floor.
 	Empty []fit.Sample
-	// Single and Piecewise are fit.AlphaBeta and fit.Piecewise with
-	// the default (robust) settings.
+	// Single and Piecewise are fit.AlphaBeta and fit.Piecewise with the
+	// settings FitLog was given.
 	Single, Piecewise *fit.Result
 }
 
 // PublicLogFits reads every embedded public log (data.PublicLogNames) and
-// fits each of its tests.
-func PublicLogFits() ([]LogFit, error) {
+// fits each of its tests with the settings s (FitLog).
+func PublicLogFits(s *fit.Settings) ([]LogFit, error) {
 	var out []LogFit
 	for _, name := range data.PublicLogNames() {
 		l, err := data.PublicLog(name, nil)
@@ -44,7 +47,7 @@ func PublicLogFits() ([]LogFit, error) {
 			return nil, err
 		}
 		for _, t := range l.Tests {
-			lf, err := FitLog(name, t)
+			lf, err := FitLog(name, t, s)
 			if err != nil {
 				return nil, err
 			}
@@ -54,15 +57,16 @@ func PublicLogFits() ([]LogFit, error) {
 	return out, nil
 }
 
-// FitLog fits one test's out-of-place rows, single and piecewise.
-func FitLog(name string, t *nccltests.Test) (LogFit, error) {
+// FitLog fits one test's out-of-place rows, single and piecewise, with the
+// settings s (nil: fit's defaults).
+func FitLog(name string, t *nccltests.Test, s *fit.Settings) (LogFit, error) {
 	lf := LogFit{Name: name, Test: t}
 	lf.Samples, lf.Empty = fit.SplitEmpty(t.Samples(nccltests.OutOfPlace))
 	var err error
-	if lf.Single, err = fit.AlphaBeta(lf.Samples, nil); err != nil {
+	if lf.Single, err = fit.AlphaBeta(lf.Samples, s); err != nil {
 		return lf, fmt.Errorf("%s: single fit: %w", name, err)
 	}
-	if lf.Piecewise, err = fit.Piecewise(lf.Samples, nil); err != nil {
+	if lf.Piecewise, err = fit.Piecewise(lf.Samples, s); err != nil {
 		return lf, fmt.Errorf("%s: piecewise fit: %w", name, err)
 	}
 	return lf, nil
@@ -187,24 +191,41 @@ func ResidualFigure(lf LogFit) nbplot.Figure {
 	}
 }
 
-// regimeErrors returns the median and largest |relative error| of the
-// samples of r that fall in regime g.
-func regimeErrors(r *fit.Result, g fit.Regime) (med, mx float64) {
-	var e []float64
-	for i, s := range r.Samples {
-		if s.Size >= g.MinSize && s.Size <= g.MaxSize {
-			e = append(e, math.Abs(r.RelErr[i]))
+// ResidualFrame returns every sample of the fits with its fitted time and
+// relative error, one row per sample, fit and log: columns log (the file),
+// fit ("single" or "piecewise"), regime (1-based, the regime of the fit the
+// sample falls in), size_bytes, time_us, predicted_us and rel_err
+// ((predicted - measured)/measured, fit.Result.RelErr). Group it with gota
+// (data.ErrorSummary, GroupBy, Describe) for residual summaries.
+func ResidualFrame(fits []LogFit) dataframe.DataFrame {
+	var logs, kinds []string
+	var regimes []int
+	var size, time, pred, rel []float64
+	for _, lf := range fits {
+		for _, f := range []struct {
+			kind string
+			r    *fit.Result
+		}{{"single", lf.Single}, {"piecewise", lf.Piecewise}} {
+			for i, x := range f.r.Samples {
+				k := 0
+				for k+1 < len(f.r.Regimes) && x.Size > f.r.Regimes[k].MaxSize {
+					k++
+				}
+				logs, kinds, regimes = append(logs, lf.Name), append(kinds, f.kind), append(regimes, k+1)
+				size, time = append(size, x.Size), append(time, x.Time*1e6)
+				pred, rel = append(pred, f.r.Predicted[i]*1e6), append(rel, f.r.RelErr[i])
+			}
 		}
 	}
-	return fit.Median(e), maxOf(e)
-}
-
-func maxOf(x []float64) float64 {
-	m := math.Inf(-1)
-	for _, v := range x {
-		m = max(m, v)
-	}
-	return m
+	return dataframe.New(
+		series.New(logs, series.String, "log"),
+		series.New(kinds, series.String, "fit"),
+		series.New(regimes, series.Int, "regime"),
+		series.New(size, series.Float, "size_bytes"),
+		series.New(time, series.Float, "time_us"),
+		series.New(pred, series.Float, "predicted_us"),
+		series.New(rel, series.Float, "rel_err"),
+	)
 }
 
 // bwText is a regime's BW, or "time flat" when the BW sits at its bound.
@@ -225,27 +246,44 @@ func ciText(iv fit.Interval, f func(float64) string) string {
 
 // RegimeTable lists, per run, the single fit and each regime of the
 // piecewise fit: sizes, alpha and BW with their 95% bootstrap intervals, the
-// number of samples, and the median and largest |relative error| in it.
-func RegimeTable(fits []LogFit) nbplot.Table {
+// number of samples, and the median and largest |relative error| in it,
+// from gota: data.ErrorSummary of ResidualFrame grouped by log, fit and
+// regime.
+func RegimeTable(fits []LogFit) (nbplot.Table, error) {
+	sum, err := data.ErrorSummary(ResidualFrame(fits), []string{"log", "fit", "regime"}, "rel_err")
+	if err != nil {
+		return nbplot.Table{}, err
+	}
+	type key struct {
+		log, fit string
+		regime   int
+	}
+	type errs struct{ med, max float64 }
+	byKey := map[key]errs{}
+	regime, _ := sum.Col("regime").Int()
+	med, mx := sum.Col("rel_err_abs_MEDIAN").Float(), sum.Col("rel_err_abs_MAX").Float()
+	for i, l := range sum.Col("log").Records() {
+		byKey[key{l, sum.Col("fit").Elem(i).String(), regime[i]}] = errs{med[i], mx[i]}
+	}
 	t := nbplot.Table{Header: []string{"run", "fit", "sizes", "n", "α", "α 95% CI", "BW", "BW 95% CI", "median |err|", "max |err|"},
 		Align: []nbplot.Align{nbplot.Left, nbplot.Left, nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
 	for _, lf := range fits {
-		add := func(kind string, r *fit.Result, g fit.Regime) {
-			med, mx := regimeErrors(r, g)
+		add := func(kind, fitName string, k int, g fit.Regime) {
+			e := byKey[key{lf.Name, fitName, k + 1}]
 			t.Rows = append(t.Rows, []string{lf.Name, kind, nbplot.FormatSize(g.MinSize) + " - " + nbplot.FormatSize(g.MaxSize),
 				strconv.Itoa(g.N), nbplot.FormatTime(g.Alpha), ciText(g.AlphaCI, nbplot.FormatTime), bwText(g),
-				ciText(g.BWCI, nbplot.FormatBW), percent(med), percent(mx)})
+				ciText(g.BWCI, nbplot.FormatBW), percent(e.med), percent(e.max)})
 		}
 		if len(lf.Piecewise.Regimes) == 1 {
-			add("single = piecewise (1 regime)", lf.Single, lf.Single.Regimes[0])
+			add("single = piecewise (1 regime)", "single", 0, lf.Single.Regimes[0])
 			continue
 		}
-		add("single", lf.Single, lf.Single.Regimes[0])
+		add("single", "single", 0, lf.Single.Regimes[0])
 		for k, g := range lf.Piecewise.Regimes {
-			add(fmt.Sprintf("regime %d of %d", k+1, len(lf.Piecewise.Regimes)), lf.Piecewise, g)
+			add(fmt.Sprintf("regime %d of %d", k+1, len(lf.Piecewise.Regimes)), "piecewise", k, g)
 		}
 	}
-	return t
+	return t, nil
 }
 
 // The one-shot against two-shot comparison of the public kernel table.
@@ -331,10 +369,16 @@ type KernelCrossover struct {
 	SameLink float64
 }
 
-// KernelCrossovers compares one-shot and two-shot at every rank count of
-// the kernel table that has rows of both.
-func KernelCrossovers() ([]KernelCrossover, error) {
-	k := data.Kernels().Select(data.Filter{Source: KernelSource, Collective: "allreduce"})
+// KernelCrossovers compares one-shot and two-shot at every rank count of the
+// kernel table kernels (a frame of the tidy schema: data.Kernels().Frame())
+// that has rows of both, fitting with the settings s (nil: fit's defaults).
+// It reads the rows of KernelSource, OneShotKernel and TwoShotKernel.
+func KernelCrossovers(kernels dataframe.DataFrame, s *fit.Settings) ([]KernelCrossover, error) {
+	all, err := data.FramePoints(kernels)
+	if err != nil {
+		return nil, err
+	}
+	k := all.Select(data.Filter{Source: KernelSource, Collective: "allreduce"})
 	var out []KernelCrossover
 	for _, p := range rankCounts(k) {
 		kc := KernelCrossover{P: p,
@@ -343,11 +387,10 @@ func KernelCrossovers() ([]KernelCrossover, error) {
 		if len(kc.OneShot) < 3 || len(kc.TwoShot) < 3 {
 			continue // too few rows of one kernel to fit (P = 2 has one one-shot row)
 		}
-		var err error
-		if kc.OneFit, err = fit.Through(commmodel.OneShot{}, p, kc.OneShot.Samples(), nil); err != nil {
+		if kc.OneFit, err = fit.Through(commmodel.OneShot{}, p, kc.OneShot.Samples(), s); err != nil {
 			return nil, fmt.Errorf("one-shot at P = %d: %w", p, err)
 		}
-		if kc.TwoFit, err = fit.Through(commmodel.TwoShot{}, p, kc.TwoShot.Samples(), nil); err != nil {
+		if kc.TwoFit, err = fit.Through(commmodel.TwoShot{}, p, kc.TwoShot.Samples(), s); err != nil {
 			return nil, fmt.Errorf("two-shot at P = %d: %w", p, err)
 		}
 		kc.Measured, kc.MeasuredIn, kc.Note = measuredCrossing(kc.OneShot, kc.TwoShot)
@@ -492,7 +535,7 @@ func KernelFigure(k KernelCrossover) nbplot.Figure {
 		X:      nbplot.Axis{Label: "message size S (per rank)", Unit: nbplot.Bytes, Log: true},
 		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
 		Legend: nbplot.BottomRight, // the top carries the labels of the marks
-		Series: []nbplot.Series{measuredSeries(OneShotKernel, k.OneShot), measuredSeries(TwoShotKernel, k.TwoShot), curve(k.OneFit), curve(k.TwoFit)},
+		Series: []nbplot.Series{measuredSeries(OneShotKernel, k.OneShot.Samples()), measuredSeries(TwoShotKernel, k.TwoShot.Samples()), curve(k.OneFit), curve(k.TwoFit)},
 	}
 	if k.MeasuredIn {
 		f.Marks = append(f.Marks, nbplot.Mark{X: k.Measured, Label: "measured " + nbplot.FormatSize(k.Measured)})
@@ -522,21 +565,29 @@ type WildFit struct {
 	// |relative error| of the robust fit); Clean leaves it out.
 	Samples, Clean []fit.Sample
 	Wild           int
-	// Plain (Loss Squared) and Robust (the default, Bisquare) are piecewise
-	// fits of Samples; Reference is the robust piecewise fit of Clean.
+	// Plain (Loss Squared) and Robust (the settings given, Bisquare by
+	// default) are piecewise fits of Samples; Reference is the robust
+	// piecewise fit of Clean.
 	Plain, Robust, Reference *fit.Result
 }
 
-// FitWild fits the Triton-distributed NCCL rows plainly and robustly. The
+// FitWild fits samples with a wild row (data.Samples of the kernel frame's
+// WildSource rows) piecewise twice: with the settings s (nil: fit's
+// defaults, robust) and with s's plain least squares (Loss Squared). The
 // wild row is slower than the next size, so by default every fit would set
-// it aside as non-monotone; the fits here keep it, to compare the losses.
-func FitWild() (*WildFit, error) {
-	w := &WildFit{Samples: data.Kernels().Select(data.Filter{Source: WildSource}).Samples()}
+// it aside as non-monotone; the fits here keep it (KeepNonMonotone), to
+// compare the losses.
+func FitWild(samples []fit.Sample, s *fit.Settings) (*WildFit, error) {
+	keep := settingsCopy(s)
+	keep.KeepNonMonotone = true
+	plain := keep
+	plain.Loss = fit.Squared
+	w := &WildFit{Samples: samples}
 	var err error
-	if w.Robust, err = fit.Piecewise(w.Samples, &fit.Settings{KeepNonMonotone: true}); err != nil {
+	if w.Robust, err = fit.Piecewise(w.Samples, &keep); err != nil {
 		return nil, err
 	}
-	if w.Plain, err = fit.Piecewise(w.Samples, &fit.Settings{Loss: fit.Squared, KeepNonMonotone: true}); err != nil {
+	if w.Plain, err = fit.Piecewise(w.Samples, &plain); err != nil {
 		return nil, err
 	}
 	// Robust.Samples are sorted by size; so are the table's rows, but find
@@ -555,7 +606,7 @@ func FitWild() (*WildFit, error) {
 			w.Clean = append(w.Clean, s)
 		}
 	}
-	if w.Reference, err = fit.Piecewise(w.Clean, &fit.Settings{KeepNonMonotone: true}); err != nil {
+	if w.Reference, err = fit.Piecewise(w.Clean, &keep); err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -628,7 +679,7 @@ func WildFigure(w *WildFit) nbplot.Figure {
 
 func init() {
 	Register("05_fitting", func() ([]Exhibit, error) {
-		fits, err := PublicLogFits()
+		fits, err := PublicLogFits(&DefaultFit)
 		if err != nil {
 			return nil, err
 		}
@@ -638,8 +689,13 @@ func init() {
 				Exhibit{Name: fmt.Sprintf("05-log%d-fit", i+1), Title: "Single and piecewise fit: " + lf.Label(), Figure: LogFitFigure(lf)},
 				Exhibit{Name: fmt.Sprintf("05-log%d-residuals", i+1), Title: "Residuals: " + lf.Label(), Figure: ResidualFigure(lf)})
 		}
-		ex = append(ex, Exhibit{Name: "05-regimes", Title: "Alpha, BW and errors per regime of each public log", Table: ptr(RegimeTable(fits))})
-		kcs, err := KernelCrossovers()
+		regimes, err := RegimeTable(fits)
+		if err != nil {
+			return nil, err
+		}
+		ex = append(ex, Exhibit{Name: "05-regimes", Title: "Alpha, BW and errors per regime of each public log", Table: &regimes})
+		kernels := data.Kernels()
+		kcs, err := KernelCrossovers(kernels.Frame(), &DefaultFit)
 		if err != nil {
 			return nil, err
 		}
@@ -649,7 +705,7 @@ func init() {
 		for _, k := range kcs {
 			ex = append(ex, Exhibit{Name: fmt.Sprintf("05-kernels-p%d", k.P), Title: fmt.Sprintf("One-shot against two-shot at P = %d", k.P), Figure: KernelFigure(k)})
 		}
-		w, err := FitWild()
+		w, err := FitWild(kernels.Select(data.Filter{Source: WildSource}).Samples(), &DefaultFit)
 		if err != nil {
 			return nil, err
 		}

@@ -15,7 +15,7 @@ import (
 // (3.07-3.20 µs, data/logs/h20_1x8_alltoall_or_allgather_deepep303.log) are
 // kept apart as the empty-call floor.
 func TestPublicLogFits(t *testing.T) {
-	fits, err := PublicLogFits()
+	fits, err := PublicLogFits(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,11 @@ func TestPublicLogFits(t *testing.T) {
 			}
 		}
 	}
-	if got := len(RegimeTable(fits).Rows); got != rows {
+	regimes, err := RegimeTable(fits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(regimes.Rows); got != rows {
 		t.Errorf("regime table has %d rows, want %d (a single row and one per regime for each log, one row when they agree)", got, rows)
 	}
 }
@@ -78,7 +82,7 @@ func TestRegimeMarks(t *testing.T) {
 // again. At 4 GPUs one-shot is never slower up to 4 MiB; at 2 GPUs there is
 // no two-shot row.
 func TestKernelCrossovers(t *testing.T) {
-	kcs, err := KernelCrossovers()
+	kcs, err := KernelCrossovers(data.Kernels().Frame(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +157,7 @@ func TestThresholds(t *testing.T) {
 // is wild. The robust fit gives it no weight and matches the fit without it;
 // plain least squares gives it full weight and moves.
 func TestFitWild(t *testing.T) {
-	w, err := FitWild()
+	w, err := FitWild(data.Kernels().Select(data.Filter{Source: WildSource}).Samples(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,6 +194,40 @@ func TestExhibits05(t *testing.T) {
 	for _, e := range ex {
 		if !strings.HasPrefix(e.Name, "05-") {
 			t.Errorf("exhibit %q lacks the notebook prefix", e.Name)
+		}
+	}
+}
+
+// The fits take their settings: with one regime fixed every piecewise fit
+// is the single fit, and the regime table has one row per log. Its error
+// columns come from gota (ResidualFrame, data.ErrorSummary) and agree with
+// the fits' own summaries (fit.Result.MedianRelErr, MaxRelErr).
+func TestPublicLogFitsSettings(t *testing.T) {
+	fits, err := PublicLogFits(&fit.Settings{Regimes: 1, Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, lf := range fits {
+		if len(lf.Piecewise.Regimes) != 1 || lf.Single.Regimes[0].AlphaCI != (fit.Interval{}) {
+			t.Errorf("%s: %d regimes, CI %+v; want 1 and no bootstrap", lf.Name, len(lf.Piecewise.Regimes), lf.Single.Regimes[0].AlphaCI)
+		}
+		n += len(lf.Single.Samples)
+	}
+	rf := ResidualFrame(fits)
+	if rf.Nrow() != 2*n {
+		t.Errorf("residual frame has %d rows, want %d (each sample under both fits)", rf.Nrow(), 2*n)
+	}
+	tab, err := RegimeTable(fits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Rows) != len(fits) {
+		t.Fatalf("%d rows for %d logs", len(tab.Rows), len(fits))
+	}
+	for i, lf := range fits {
+		if row := tab.Rows[i]; row[8] != percent(lf.Single.MedianRelErr) || row[9] != percent(lf.Single.MaxRelErr) {
+			t.Errorf("%s: errors %s, %s; the fit says %s, %s", lf.Name, row[8], row[9], percent(lf.Single.MedianRelErr), percent(lf.Single.MaxRelErr))
 		}
 	}
 }

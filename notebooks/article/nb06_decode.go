@@ -3,6 +3,7 @@ package article
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -72,20 +73,22 @@ func (d DecodeShape) Table() nbplot.Table {
 	}
 }
 
-// DecodeCluster returns the cluster a TP group of tp GPUs runs on with the
-// article's links: one node of tp GPUs up to 8, else tp/8 nodes of 8
-// (commmodel.H20Cluster). It is an error for tp above 8 not to be a
-// multiple of 8 or for tp to be below 1.
-func DecodeCluster(tp int) (commmodel.Cluster, error) {
+// DecodeCluster returns the cluster a TP group of tp GPUs runs on, on nodes
+// like node (its PerNode GPUs, Intra and Inter links; the article's:
+// Cluster(1)): one node of tp GPUs up to node.PerNode, else
+// tp/node.PerNode nodes. It is an error for tp above node.PerNode not to be
+// a multiple of it or for tp to be below 1.
+func DecodeCluster(tp int, node commmodel.Cluster) (commmodel.Cluster, error) {
+	p := node.PerNode
 	switch {
-	case tp < 1:
-		return commmodel.Cluster{}, fmt.Errorf("TP size %d: want at least 1", tp)
-	case tp <= 8:
-		return commmodel.Cluster{Nodes: 1, PerNode: tp, Intra: commmodel.H20Intra, Inter: commmodel.H20Inter}, nil
-	case tp%8 != 0:
-		return commmodel.Cluster{}, fmt.Errorf("TP size %d: across nodes want a multiple of 8 GPUs", tp)
+	case tp < 1 || p < 1:
+		return commmodel.Cluster{}, fmt.Errorf("TP size %d on nodes of %d GPUs: want at least 1 of each", tp, p)
+	case tp <= p:
+		return commmodel.Cluster{Nodes: 1, PerNode: tp, Intra: node.Intra, Inter: node.Inter}, nil
+	case tp%p != 0:
+		return commmodel.Cluster{}, fmt.Errorf("TP size %d: across nodes want a multiple of %d GPUs", tp, p)
 	}
-	return commmodel.H20Cluster(tp / 8), nil
+	return commmodel.Cluster{Nodes: tp / p, PerNode: p, Intra: node.Intra, Inter: node.Inter}, nil
 }
 
 // DecodeAlgorithms returns the AllReduce candidates for a TP group on c: the
@@ -105,6 +108,9 @@ type DecodeBudget struct {
 	Shape DecodeShape
 	// TP are the TP group sizes (DecodeCluster).
 	TP []int
+	// Node is the node the TP groups run on: its GPUs and links (the
+	// article's: Cluster(1)).
+	Node commmodel.Cluster
 	// Floor is a measured per-call floor to set beside the model, in seconds
 	// (the article's ~10 us); 0 leaves it out.
 	Floor float64
@@ -113,18 +119,42 @@ type DecodeBudget struct {
 // StepTime returns the communication time of one decode step with algorithm a
 // on TP size tp, in seconds: Calls · T_a(S).
 func (b DecodeBudget) StepTime(a commmodel.Algorithm, tp int) (float64, error) {
-	c, err := DecodeCluster(tp)
+	c, err := DecodeCluster(tp, b.Node)
 	if err != nil {
 		return 0, err
 	}
 	return float64(b.Shape.Calls()) * c.Time(a, b.Shape.Message()), nil
 }
 
+// candidates returns the clusters of the TP sizes and the names of every
+// candidate algorithm on any of them (DecodeAlgorithms, from commmodel's
+// registry), in order of first appearance.
+func (b DecodeBudget) candidates() ([]commmodel.Cluster, []string, error) {
+	var cs []commmodel.Cluster
+	var names []string
+	for _, tp := range b.TP {
+		c, err := DecodeCluster(tp, b.Node)
+		if err != nil {
+			return nil, nil, err
+		}
+		cs = append(cs, c)
+		for _, a := range DecodeAlgorithms(c) {
+			if !slices.Contains(names, a.Name()) {
+				names = append(names, a.Name())
+			}
+		}
+	}
+	return cs, names, nil
+}
+
 // Table lists, for each TP size, each candidate's time per call, the fastest
 // and its milliseconds per decode step, and the floor's.
 func (b DecodeBudget) Table() (nbplot.Table, error) {
 	s, calls := b.Shape.Message(), float64(b.Shape.Calls())
-	names := []string{"ring", "halving-doubling", "two-shot", "one-shot", "hierarchical"}
+	clusters, names, err := b.candidates()
+	if err != nil {
+		return nbplot.Table{}, err
+	}
 	t := nbplot.Table{Header: []string{"TP", "GPUs"}, Align: []nbplot.Align{nbplot.Right, nbplot.Left}}
 	for _, n := range names {
 		t.Header = append(t.Header, n+" per call")
@@ -136,11 +166,8 @@ func (b DecodeBudget) Table() (nbplot.Table, error) {
 		t.Header = append(t.Header, "floor "+nbplot.FormatTime(b.Floor)+" × calls")
 		t.Align = append(t.Align, nbplot.Right)
 	}
-	for _, tp := range b.TP {
-		c, err := DecodeCluster(tp)
-		if err != nil {
-			return nbplot.Table{}, err
-		}
+	for i, tp := range b.TP {
+		c := clusters[i]
 		algs := DecodeAlgorithms(c)
 		row := []string{strconv.Itoa(tp), clusterName(c)}
 		for _, n := range names {
@@ -174,7 +201,7 @@ func (b DecodeBudget) Figure(measured []nbplot.Mark) (nbplot.Figure, error) {
 	}
 	byName := map[string]int{}
 	for _, tp := range b.TP {
-		c, err := DecodeCluster(tp)
+		c, err := DecodeCluster(tp, b.Node)
 		if err != nil {
 			return nbplot.Figure{}, err
 		}
@@ -263,9 +290,10 @@ func meanTime(ss []fit.Sample, lo, hi float64) (float64, int) {
 }
 
 // Table sets the measured floors beside the model's small-message times on
-// the same GPUs: the fastest model AllReduce at the smallest non-empty size
+// the same GPUs (1 x 8 and 2 x 8 on nodes like node; the article's:
+// Cluster(1)): the fastest model AllReduce at the smallest non-empty size
 // measured, and at the decode message S.
-func (m MeasuredFloor) Table(s float64) (nbplot.Table, error) {
+func (m MeasuredFloor) Table(s float64, node commmodel.Cluster) (nbplot.Table, error) {
 	zero, nz := meanTime(m.Node, 0, 0)
 	if nz == 0 {
 		return nbplot.Table{}, fmt.Errorf("%s: no 0-byte rows", PublicH20SmallLog)
@@ -275,11 +303,17 @@ func (m MeasuredFloor) Table(s float64) (nbplot.Table, error) {
 	if small == 0 || nc == 0 {
 		return nbplot.Table{}, fmt.Errorf("public logs: no rows at 128 B or up to 512 B")
 	}
-	node, _ := DecodeCluster(8)
-	two, _ := DecodeCluster(16)
-	a0, t0 := commmodel.Fastest(DecodeAlgorithms(node), node, 0)
-	a8, t8 := commmodel.Fastest(DecodeAlgorithms(node), node, 128)
-	a8s, t8s := commmodel.Fastest(DecodeAlgorithms(node), node, s)
+	one, err := DecodeCluster(8, node)
+	if err != nil {
+		return nbplot.Table{}, err
+	}
+	two, err := DecodeCluster(16, node)
+	if err != nil {
+		return nbplot.Table{}, err
+	}
+	a0, t0 := commmodel.Fastest(DecodeAlgorithms(one), one, 0)
+	a8, t8 := commmodel.Fastest(DecodeAlgorithms(one), one, 128)
+	a8s, t8s := commmodel.Fastest(DecodeAlgorithms(one), one, s)
 	a16, t16 := commmodel.Fastest(DecodeAlgorithms(two), two, 512)
 	a16s, t16s := commmodel.Fastest(DecodeAlgorithms(two), two, s)
 	return nbplot.Table{
@@ -295,16 +329,16 @@ func (m MeasuredFloor) Table(s float64) (nbplot.Table, error) {
 	}, nil
 }
 
-// SmallFigure plots the model's AllReduce times on 8 GPUs over small sizes
-// with the public 1 x 8 rows as points, the article's floor as a line and
-// the decode message S marked.
-func (m MeasuredFloor) SmallFigure(s float64, sizes []float64) (nbplot.Figure, error) {
-	c, err := DecodeCluster(8)
+// SmallFigure plots the model's AllReduce times on 8 GPUs of nodes like node
+// (the article's: Cluster(1)) over small sizes with the public 1 x 8 rows as
+// points, the article's floor as a line and the decode message S marked.
+func (m MeasuredFloor) SmallFigure(s float64, sizes []float64, node commmodel.Cluster) (nbplot.Figure, error) {
+	c, err := DecodeCluster(8, node)
 	if err != nil {
 		return nbplot.Figure{}, err
 	}
 	f := nbplot.Figure{
-		Title:  "Small AllReduce on 8 x H20: model (α = 2 µs) against the measured floor",
+		Title:  "Small AllReduce on 8 x H20: model (α = " + nbplot.FormatTime(c.Intra.Alpha) + ") against the measured floor",
 		X:      nbplot.Axis{Label: "message size S (per GPU)", Unit: nbplot.Bytes, Log: true},
 		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
 		Marks:  []nbplot.Mark{{X: s, Label: "decode S = " + nbplot.FormatSize(s)}},
@@ -421,12 +455,6 @@ func (m MeasuredFloor) CrossNodeMarks(d DecodeShape) []nbplot.Mark {
 	return []nbplot.Mark{{X: 16, Y: st, Label: "measured 2 x 8"}}
 }
 
-// DecodeAlphaSweep is d's budget on one 8 x H20 node (H20Intra's BW) at the
-// given alphas.
-func DecodeAlphaSweep(d DecodeShape, alphas []float64) AlphaSweep {
-	return AlphaSweep{Shape: d, P: 8, Link: commmodel.H20Intra, Alphas: alphas}
-}
-
 // AlphaMarks marks the model's alpha (the link's) and, for one-shot and
 // two-shot, the alpha at which their time per call reaches floor seconds
 // (FloorAlpha).
@@ -447,7 +475,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		b := DecodeBudget{Shape: d, TP: []int{2, 4, 8, 16}, Floor: m.Article}
+		b := DecodeBudget{Shape: d, TP: []int{2, 4, 8, 16}, Node: Cluster(1), Floor: m.Article}
 		budget, err := b.Table()
 		if err != nil {
 			return nil, err
@@ -456,16 +484,18 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		floorT, err := m.Table(d.Message())
+		floorT, err := m.Table(d.Message(), Cluster(1))
 		if err != nil {
 			return nil, err
 		}
-		small, err := m.SmallFigure(d.Message(), nbplot.Sizes(128, 4<<20, 4))
+		small, err := m.SmallFigure(d.Message(), nbplot.Sizes(128, 4<<20, 4), Cluster(1))
 		if err != nil {
 			return nil, err
 		}
-		sweep := DecodeAlphaSweep(d, commmodel.LogSizes(0.5e-6, 40e-6, 37))
-		sweepT := DecodeAlphaSweep(d, []float64{1e-6, 2e-6, 5e-6, 10e-6, 15e-6}).Table()
+		sweep := AlphaSweep{Shape: d, P: P, Link: Intra, Alphas: commmodel.LogSizes(0.5e-6, 40e-6, 37)}
+		few := sweep
+		few.Alphas = []float64{1e-6, 2e-6, 5e-6, 10e-6, 15e-6}
+		sweepT := few.Table()
 		shape := d.Table()
 		return []Exhibit{
 			{Name: "06-decode-shape", Title: "The decode step's AllReduce: model shape and message size", Table: &shape},

@@ -2,6 +2,7 @@ package article
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,11 +25,11 @@ func TestDecodeShape(t *testing.T) {
 
 func TestDecodeCluster(t *testing.T) {
 	for _, tp := range []int{0, -1, 12, 20} {
-		if _, err := DecodeCluster(tp); err == nil {
+		if _, err := DecodeCluster(tp, commmodel.H20Cluster(1)); err == nil {
 			t.Errorf("TP %d: want an error", tp)
 		}
 	}
-	c, err := DecodeCluster(16)
+	c, err := DecodeCluster(16, commmodel.H20Cluster(1))
 	if err != nil || c != commmodel.H20Cluster(2) {
 		t.Errorf("TP 16: %+v, %v; want H20Cluster(2)", c, err)
 	}
@@ -41,7 +42,7 @@ func TestDecodeCluster(t *testing.T) {
 // 3.14688 µs per call, × 122 = 383.9 µs per step; the table's fastest on one
 // node is commmodel.Fastest.
 func TestDecodeBudget(t *testing.T) {
-	b := DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{2, 4, 8, 16}, Floor: 10e-6}
+	b := DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{2, 4, 8, 16}, Node: commmodel.H20Cluster(1), Floor: 10e-6}
 	st, err := b.StepTime(commmodel.OneShot{}, 8)
 	if err != nil || !near(st, 122*(2e-6+7*57344/350e9), 1e-12) {
 		t.Errorf("one-shot step time %g, %v", st, err)
@@ -66,7 +67,7 @@ func TestDecodeBudget(t *testing.T) {
 	if row := tab.Rows[3]; row[6] == "–" {
 		t.Errorf("TP 16 row %q: hierarchical missing", row)
 	}
-	if _, err := (DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{12}}).Table(); err == nil {
+	if _, err := (DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{12}, Node: commmodel.H20Cluster(1)}).Table(); err == nil {
 		t.Error("TP 12: want an error")
 	}
 	f, err := b.Figure(nil)
@@ -98,7 +99,7 @@ func TestMeasuredFloor(t *testing.T) {
 	if z, n := meanTime(m.CrossNode, 0, 512); n != 8 || !near(z, 46.87875e-6, 1e-9) {
 		t.Errorf("2 x 8 rows: %d, mean %g", n, z)
 	}
-	tab, err := m.Table(57344)
+	tab, err := m.Table(57344, commmodel.H20Cluster(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,10 +110,10 @@ func TestMeasuredFloor(t *testing.T) {
 	if len(marks) != 1 || marks[0].X != 16 || !near(marks[0].Y, 122*46.87875e-6, 1e-9) {
 		t.Errorf("cross-node marks %v", marks)
 	}
-	if _, err := (MeasuredFloor{Article: 10e-6}).Table(57344); err == nil {
+	if _, err := (MeasuredFloor{Article: 10e-6}).Table(57344, commmodel.H20Cluster(1)); err == nil {
 		t.Error("no rows: want an error")
 	}
-	f, err := m.SmallFigure(57344, nbplot.Sizes(128, 4<<20, 1))
+	f, err := m.SmallFigure(57344, nbplot.Sizes(128, 4<<20, 1), commmodel.H20Cluster(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestFloorAlpha(t *testing.T) {
 	if a := FloorAlpha(commmodel.Ring{}, 1, 57344, l, 1e-6); !math.IsNaN(a) {
 		t.Errorf("one rank (no steps): %g, want NaN", a)
 	}
-	w := DecodeAlphaSweep(DeepSeekV3Decode, []float64{2e-6, 10e-6})
+	w := AlphaSweep{Shape: DeepSeekV3Decode, P: 8, Link: commmodel.H20Intra, Alphas: []float64{2e-6, 10e-6}}
 	ms := w.AlphaMarks(10e-6)
 	if len(ms) != 3 || ms[0].X != 2e-6 || !near(ms[1].X, 8.85312e-6, 1e-9) || !near(ms[2].X, 4.85664e-6, 1e-9) {
 		t.Errorf("marks %v", ms)
@@ -150,3 +151,33 @@ func TestFloorAlpha(t *testing.T) {
 }
 
 func TestExhibits06(t *testing.T) { checkExhibits(t, "06_decode", 7) }
+
+// The budget's columns are the candidates of commmodel's registry
+// (DecodeAlgorithms) on the clusters of its TP sizes, not a list of names:
+// on nodes of 4 GPUs TP 8 already spans two nodes and brings hierarchical in.
+func TestDecodeBudgetColumns(t *testing.T) {
+	var want []string
+	for _, a := range commmodel.Algorithms(commmodel.AllReduce) {
+		want = append(want, a.Name()+" per call")
+	}
+	one := DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{2, 4, 8}, Node: commmodel.H20Cluster(1)}
+	tab, err := one.Table()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tab.Header[2 : 2+len(want)]; !slices.Equal(got, want) || tab.Header[2+len(want)] != "fastest" {
+		t.Errorf("one node: header %q, want the registry's %q then fastest", tab.Header, want)
+	}
+	small := commmodel.Cluster{Nodes: 1, PerNode: 4, Intra: commmodel.H20Intra, Inter: commmodel.H20Inter}
+	two := DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{2, 4, 8}, Node: small}
+	tab, err = two.Table()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, hier := tab.Header[2+len(want)], (commmodel.HierarchicalAllReduce{PerNode: 4}).Name(); h != hier+" per call" {
+		t.Errorf("nodes of 4: column after the registry's is %q, want hierarchical", h)
+	}
+	if row := tab.Rows[2]; row[1] != "2 x 4 GPUs" || row[2+len(want)] == "–" {
+		t.Errorf("TP 8 on nodes of 4: row %q; want 2 x 4 GPUs with a hierarchical time", row)
+	}
+}

@@ -1,6 +1,10 @@
-// Package nbplot draws commlab's figures and tables: the one helper package
-// shared by the GoNB notebooks and by "commlab reproduce", so that no plotting
-// code exists twice.
+// Package nbplot draws commlab's figures and tables and shows them in GoNB:
+// the generic plotting shared by the notebooks and by "commlab reproduce"
+// (through package notebooks/article, which holds the article's analyses),
+// so that no plotting code exists twice. It knows the cost model
+// (ModelTable, TimeFigure, CrossoverTable, RegimeFigure take algorithms and
+// links) and gota frames (FrameTable, ShowFrame), and nothing of the
+// datasets, topologies or fits.
 //
 // Values come in SI base units (B, s, B/s), as everywhere in commlab; an
 // Axis names its Unit and the tick labels carry it ("64 KiB", "10 µs",

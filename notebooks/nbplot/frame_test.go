@@ -1,0 +1,42 @@
+package nbplot
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+// A frame becomes a table column for column: names as the header, numbers
+// right-aligned and short, NaN empty, strings as they are.
+func TestFrameTable(t *testing.T) {
+	df := dataframe.New(
+		series.New([]string{"a", "b"}, series.String, "name"),
+		series.New([]int{8, 16}, series.Int, "nranks"),
+		series.New([]float64{1048576, 65536}, series.Float, "size_bytes"),
+		// 9.5 us and -0.772210526: (2.164 - 9.5)/9.5 to 4 digits is -0.7722.
+		series.New([]float64{9.5, (2.164 - 9.5) / 9.5}, series.Float, "x"),
+		series.New([]float64{math.NaN(), 2.72e11}, series.Float, "busbw"),
+	)
+	tb, err := FrameTable(df)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"a", "8", "1048576", "9.5", ""}, {"b", "16", "65536", "-0.7722", "272000000000"}}
+	if !equal(tb.Header, []string{"name", "nranks", "size_bytes", "x", "busbw"}) || len(tb.Rows) != 2 ||
+		!equal(tb.Rows[0], want[0]) || !equal(tb.Rows[1], want[1]) {
+		t.Errorf("table %v %v, want rows %v", tb.Header, tb.Rows, want)
+	}
+	if tb.Align[0] != Left || tb.Align[1] != Right || tb.Align[4] != Right {
+		t.Errorf("align %v", tb.Align)
+	}
+	bad := dataframe.DataFrame{Err: errors.New("broken")}
+	if _, err := FrameTable(bad); err == nil {
+		t.Error("a frame with an error: no error")
+	}
+	if err := ShowFrame(bad); err == nil {
+		t.Error("ShowFrame of a frame with an error: no error")
+	}
+}
