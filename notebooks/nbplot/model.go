@@ -20,7 +20,7 @@ func Sizes(lo, hi float64, perOctave int) []float64 {
 	return commmodel.LogSizes(lo, lo*math.Exp2(float64(steps)/float64(perOctave)), steps+1)
 }
 
-// ModelTable is the article's model table for algs at p ranks on l: steps,
+// ModelTable tabulates algs at p ranks on l as a model table does: steps,
 // bytes sent per rank (as a multiple of S), peers, and the time at each size.
 func ModelTable(algs []commmodel.Algorithm, p int, l commmodel.Link, sizes []float64) Table {
 	t := Table{Header: []string{"algorithm", "steps", "bytes per rank", "peers"}, Align: []Align{Left, Right, Right, Right}}
