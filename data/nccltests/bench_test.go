@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"testing/iotest"
 )
@@ -44,6 +45,46 @@ func BenchmarkReader(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// tagSplit prints log as mpirun --tag-output prints the p5 log of
+// TestRealLogTagSplitRows: every line tagged, every row also before its
+// time columns (fields 6 and 10).
+func tagSplit(log []byte) []byte {
+	const tag = "[1,0]<stdout>:"
+	var b bytes.Buffer
+	for _, line := range strings.SplitAfter(string(log), "\n") {
+		if line == "" {
+			continue
+		}
+		b.WriteString(tag)
+		f, starts := splitFields(line, nil, nil)
+		if len(f) != 13 || !allDigits(f[0]) {
+			b.WriteString(line)
+			continue
+		}
+		b.WriteString(line[:starts[5]])
+		b.WriteString(tag)
+		b.WriteString(line[starts[5]:starts[9]])
+		b.WriteString(tag)
+		b.WriteString(line[starts[9]:])
+	}
+	return b.Bytes()
+}
+
+// BenchmarkReaderTagSplit reads the 10,000-row log with every row cut in
+// three by Open MPI tags.
+func BenchmarkReaderTagSplit(b *testing.B) {
+	in := tagSplit(syntheticLog(10000))
+	b.ReportAllocs()
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		r := NewReader(bytes.NewReader(in))
+		tests, err := r.ReadAll()
+		if err != nil || len(tests[0].Rows) != 10000 || len(r.Problems()) != 1 {
+			b.Fatalf("%v, %d tests, problems %v", err, len(tests), r.Problems())
+		}
 	}
 }
 

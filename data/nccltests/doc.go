@@ -16,7 +16,8 @@
 // and without the root column, with "#wrong" or "error", with the version and
 // "Collective test" lines of late 2025, per-iteration columns and time
 // stamps; NCCL INFO lines and launcher prefixes (mpirun, srun, kubectl)
-// interleaved; and several tests in one file. Each test's collective, rank
+// interleaved, rows that mpirun --tag-output cut with tags inside them; and
+// several tests in one file. Each test's collective, rank
 // count and node count come from the file where it says them and from the
 // table's columns where it does not (see Reader); what cannot be told is
 // left Unknown rather than guessed.
@@ -35,5 +36,6 @@
 // given in Reader.Name, Line 1-based (0 for the whole file), Column the
 // 1-based byte offset in the line of the start of the offending field (0
 // for the whole line), and Err one of the Err* sentinels, wrapped with the
-// details, for errors.Is. topo.ParseError has the same shape.
+// details, for errors.Is. topo.ParseError has the same shape. Warnings
+// (ErrInconsistent, ErrRejoined) are ParseErrors in Problems too.
 package nccltests

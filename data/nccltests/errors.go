@@ -21,6 +21,9 @@ var (
 	// ErrInconsistent: the table contradicts an override or its own labels
 	// (a warning: the reader keeps the test).
 	ErrInconsistent = errors.New("inconsistent")
+	// ErrRejoined: rows that launcher tags had cut were put back together (a
+	// warning: the rows are kept).
+	ErrRejoined = errors.New("rows rejoined")
 )
 
 // A ParseError is a problem at one place of a measurement file, in the style

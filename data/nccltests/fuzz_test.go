@@ -76,3 +76,90 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTagJoiner feeds arbitrary lines to the tagJoiner: every piece of every
+// line it hands out must be the input bytes it says it came from, no input
+// byte may come out twice, and the only bytes left out are Open MPI tags and
+// the launch prefix before a line's first tag. Seed corpus:
+// testdata/fuzz/FuzzTagJoiner, plus the real logs printed through mpirun
+// --tag-output.
+func FuzzTagJoiner(f *testing.F) {
+	for _, name := range []string{"testdata/real/h100_2x8_allreduce_tagoutput_split_rows_p5.log", "testdata/real/rtx5090_2rank_allreduce_tagoutput_late2025.log"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		lines := strings.Split(string(b), "\n")
+		var j tagJoiner
+		var out []joined
+		for i, s := range lines {
+			if !j.add(i+1, s) {
+				out = append(out, joined{text: s, line: i + 1, pieces: []piece{{0, i + 1, 0}}})
+			}
+			out = appendClones(out, j.take())
+		}
+		j.flush()
+		out = appendClones(out, j.take())
+		if len(j.open) != 0 {
+			t.Fatalf("%d lines still open after flush", len(j.open))
+		}
+		used := make([][]bool, len(lines))
+		for i, s := range lines {
+			used[i] = make([]bool, len(s))
+		}
+		for _, o := range out {
+			if len(o.pieces) == 0 || o.pieces[0].at != 0 || o.pieces[0].line != o.line {
+				t.Fatalf("line %d %q: pieces %v do not start the text", o.line, o.text, o.pieces)
+			}
+			for k, pc := range o.pieces {
+				end := len(o.text)
+				if k+1 < len(o.pieces) {
+					end = o.pieces[k+1].at
+				}
+				if pc.line < 1 || pc.line > len(lines) || end < pc.at || pc.off+end-pc.at > len(lines[pc.line-1]) {
+					t.Fatalf("piece %+v of %q lies outside the input", pc, o.text)
+				}
+				if got, want := o.text[pc.at:end], lines[pc.line-1][pc.off:pc.off+end-pc.at]; got != want {
+					t.Fatalf("piece %+v: %q, the input has %q", pc, got, want)
+				}
+				for x := pc.off; x < pc.off+end-pc.at; x++ {
+					if used[pc.line-1][x] {
+						t.Fatalf("line %d byte %d comes out twice", pc.line, x)
+					}
+					used[pc.line-1][x] = true
+				}
+			}
+		}
+		for i, s := range lines {
+			skip := make([]bool, len(s))
+			first := true
+			for start, end := findTag(s, 0); start >= 0; start, end = findTag(s, end) {
+				if first && strings.TrimSpace(stripLaunchPrefix(s[:start])) == "" {
+					start = 0
+				}
+				first = false
+				for x := start; x < end; x++ {
+					skip[x] = true
+				}
+			}
+			for x := range s {
+				if !used[i][x] && !skip[x] {
+					t.Fatalf("line %d byte %d (%q) was lost", i+1, x, s)
+				}
+			}
+		}
+	})
+}
+
+// appendClones appends copies of lines to out: the joiner reuses their
+// pieces after the next add.
+func appendClones(out, lines []joined) []joined {
+	for _, l := range lines {
+		l.pieces = append([]piece(nil), l.pieces...)
+		out = append(out, l)
+	}
+	return out
+}

@@ -19,6 +19,8 @@ type parser struct {
 	fields   []string     // scratch space for a row's fields
 	starts   []int        // the byte offsets of fields in the line
 	off      int          // the byte offset in its line of the text being parsed
+	pieces   []piece      // where the text being parsed came from, when a tagJoiner joined it
+	tag      string       // the Open MPI tag of a joined text
 	title    string       // the placements the last title line named
 	done     []*testState // the tests that ended and were not yet returned
 }
@@ -37,7 +39,8 @@ type testState struct {
 	countRatio               countRatio
 	reduces, rooted, rootCol bool // from the rows: redop not "none", root >= 0
 	redopCol                 bool // the table has a redop column
-	relax                    int  // evidence the inference drops (see fit)
+	rejoined                 rejoinedRows
+	relax                    int // evidence the inference drops (see fit)
 }
 
 // problem records a problem at line and column (0: the whole line).
@@ -45,8 +48,51 @@ func (p *parser) problem(line, col int, format string, args ...any) {
 	p.problems = append(p.problems, &ParseError{File: p.name, Line: line, Column: col, Err: fmt.Errorf(format, args...)})
 }
 
-// column is the 1-based column of field i of the row being parsed.
-func (p *parser) column(i int) int { return p.off + p.starts[i] + 1 }
+// fieldProblem records a problem at field i of the row being parsed, which
+// starts on line n. A row that a tagJoiner put together from pieces of
+// several lines has the problem at the field's own line and column.
+func (p *parser) fieldProblem(n, i int, format string, args ...any) {
+	x := p.off + p.starts[i]
+	col := x + 1
+	for k := len(p.pieces) - 1; k >= 0; k-- {
+		if pc := p.pieces[k]; pc.at <= x {
+			n, col = pc.line, pc.off+x-pc.at+1
+			break
+		}
+	}
+	p.problem(n, col, format, args...)
+}
+
+// joinedLine handles a line that a tagJoiner put together.
+func (p *parser) joinedLine(l joined) {
+	p.pieces, p.tag = l.pieces, l.tag
+	p.line(l.line, l.text)
+	p.pieces, p.tag = nil, ""
+}
+
+// rejoinedRows counts the rows of a test that Open MPI tags had cut.
+type rejoinedRows struct {
+	n           int    // rows
+	first, last int    // their lines
+	later       int    // rows whose rest came on a later line
+	tag         string // the tag that cut the first
+}
+
+// add counts the row being parsed, on line n, if it was put together from
+// pieces.
+func (r *rejoinedRows) add(p *parser, n int) {
+	if len(p.pieces) < 2 {
+		return
+	}
+	if r.n == 0 {
+		r.first, r.tag = n, p.tag
+	}
+	r.n++
+	r.last = n
+	if p.pieces[len(p.pieces)-1].line != n {
+		r.later++
+	}
+}
 
 // start begins a new test at line n unless the current one can absorb the
 // header line that prompted it (it has no rows and keep says so).
@@ -76,6 +122,18 @@ func (p *parser) finish() {
 			p.problem(c.t.Line, 0, "%w: test %s has no rows", ErrNoTable, orUnnamed(c.t.Name))
 		}
 		return
+	}
+	if r := c.rejoined; r.n > 0 {
+		later := ""
+		if r.later > 0 {
+			later = fmt.Sprintf(" (%d of them ending on a later line)", r.later)
+		}
+		what := fmt.Sprintf("%d rows (lines %d to %d) were", r.n, r.first, r.last)
+		if r.n == 1 {
+			what = fmt.Sprintf("1 row (line %d) was", r.first)
+		}
+		p.problem(r.first, 0, "%w: %s cut by Open MPI tags (%q inside the row)%s and put back together",
+			ErrRejoined, what, r.tag+":", later)
 	}
 	p.done = append(p.done, c)
 }

@@ -16,11 +16,16 @@ import (
 // part of a table (NCCL INFO and WARN lines, launcher messages, shell
 // prompts) are skipped, and the prefixes of launchers are removed first
 // (Open MPI "[1,0]<stdout>:", MPICH "[0]", srun "0: ", kubectl "[pod/...]"
-// and time stamps). A new test starts at a "# nccl-tests version" or
-// "# Collective test starting" line, at an "# nThread" line, or at a column
-// header or Rank line that follows rows. The binary's name is taken from
-// those lines or from any line that names exactly one nccl-tests binary (a
-// command line).
+// and time stamps). Open MPI's --tag-output tags every piece a rank writes,
+// not every line, so a row may hold tags inside it, and another rank's
+// output may cut it with the rest of the row on a later line: the reader
+// puts each tag's stream back together, reads the row at its first line,
+// and reports the rows it rejoined as one ErrRejoined warning per test; a
+// bad field in such a row is reported at its own line and column. A new
+// test starts at a "# nccl-tests version" or "# Collective test starting"
+// line, at an "# nThread" line, or at a column header or Rank line that
+// follows rows. The binary's name is taken from those lines or from any
+// line that names exactly one nccl-tests binary (a command line).
 //
 // Each test's collective comes from, in order: Options.Collective; the
 // binary name; the table, whose redop column (none or a reduction), root
@@ -47,6 +52,7 @@ type Reader struct {
 	Options
 
 	in      lineReader
+	join    tagJoiner
 	p       parser
 	want    *commmodel.Collective // the parsed Options.Collective
 	started bool
@@ -90,6 +96,10 @@ func (r *Reader) Read() (*Test, error) {
 	for len(r.p.done) == 0 {
 		n, line, err := r.in.next()
 		if err == io.EOF {
+			r.join.flush()
+			for _, l := range r.join.take() {
+				r.p.joinedLine(l)
+			}
 			r.p.finish()
 			if len(r.p.done) > 0 {
 				break
@@ -108,7 +118,12 @@ func (r *Reader) Read() (*Test, error) {
 			r.err = &ParseError{File: r.Name, Err: err}
 			return nil, r.err
 		}
-		r.p.line(n, line)
+		if !r.join.add(n, line) {
+			r.p.line(n, line)
+		}
+		for _, l := range r.join.take() {
+			r.p.joinedLine(l)
+		}
 	}
 	s := r.p.done[0]
 	r.p.done = r.p.done[1:]

@@ -408,3 +408,79 @@ func TestReadBOM(t *testing.T) {
 		t.Errorf("ranks %d (%v), want 1 from the Rank line", tt.Ranks, tt.RanksFrom)
 	}
 }
+
+// taggedHeader is a column header as mpirun --tag-output prints it.
+const taggedHeader = "[1,0]<stdout>:#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong"
+
+// Open MPI's --tag-output tags every piece a rank writes, so a row can hold
+// tags inside it, and another rank's piece can cut it with the row's rest on
+// a later line. Hand-made lines in the shape of the p5 log (see
+// TestRealLogTagSplitRows); busbw = algbw: all-reduce over 2 ranks.
+func TestReadTagSplitRows(t *testing.T) {
+	const (
+		header = taggedHeader
+		glued  = "[1,0]<stdout>:     1048576        262144     float     sum      -1[1,0]<stdout>:    10.00  104.86  104.86      0[1,0]<stdout>:    10.00  104.86  104.86      0"
+		cut    = "[1,0]<stdout>:     2097152        524288     float     sum      -1[1,1]<stdout>:host-a:1002:1010 [1] NCCL INFO Connected all rings"
+		other  = "[1,1]<stderr>:host-a:1002:1011 [1] NCCL WARN something"
+		rest   = "[1,0]<stdout>:    20.00  104.86  104.86      0    20.00  104.86  104.86      0"
+		bad    = "[1,0]<stdout>:     4194304       1048576     float     sum      -1[1,0]<stdout>:    40.00  1x4.86  104.86      0    40.00  104.86  104.86      0"
+		before = "Warning: Permanently added 'host-b'[1,0]<stdout>:     8388608       2097152     float     sum      -1    80.00  104.86  104.86      0    80.00  104.86  104.86      0"
+		open   = "[1,0]<stdout>:    16777216       4194304     float     sum      -1[1,1]<stdout>:host-a:1002:1002 [1] NCCL INFO comm 0x1 rank 1 nranks 2 - Destroy COMPLETE"
+	)
+	in := strings.Join([]string{header, glued, cut, other, rest, bad, before, open}, "\n") + "\n"
+	l := readString(t, in, Options{})
+	if len(l.Tests) != 1 {
+		t.Fatalf("%d tests, want 1", len(l.Tests))
+	}
+	tt := l.Tests[0]
+	// Lines 2 (glued), 3 (cut, rest on line 5) and 7 (after untagged text)
+	// are rows; line 6 has a bad algbw; line 8 never ends.
+	type row struct {
+		line int
+		size int64
+		us   float64
+	}
+	want := []row{{2, 1048576, 10}, {3, 2097152, 20}, {7, 8388608, 80}}
+	if len(tt.Rows) != len(want) {
+		t.Fatalf("%d rows %+v, want %d", len(tt.Rows), tt.Rows, len(want))
+	}
+	for i, w := range want {
+		r := tt.Rows[i]
+		if r.Line != w.line || r.Size != w.size || !closeRel(r.OutOfPlace.Time, w.us*1e-6, 1e-12) || !closeRel(r.InPlace.BusBW, 104.86e9, 1e-12) {
+			t.Errorf("row %d: %+v, want line %d, %d B, %g us, in-place busbw 104.86 GB/s", i, r, w.line, w.size, w.us)
+		}
+	}
+	if tt.Ranks != 2 || tt.Collective != commmodel.AllReduce {
+		t.Errorf("%d ranks, %v; want 2, allreduce", tt.Ranks, tt.Collective)
+	}
+	// The bad field is reported where it stands in its line; the row left
+	// open at the end has too few fields; the two rows put together are one
+	// warning at the first.
+	wantProblems := []struct {
+		line, col int
+		err       error
+		text      string
+	}{
+		{2, 0, ErrRejoined, `2 rows (lines 2 to 3) were cut by Open MPI tags ("[1,0]<stdout>:" inside the row) (1 of them ending on a later line)`},
+		{6, strings.Index(bad, "1x4.86") + 1, ErrNumber, `algbw "1x4.86"`},
+		{8, 0, ErrFieldCount, "5, want 13"},
+	}
+	if len(l.Problems) != len(wantProblems) {
+		t.Fatalf("problems %v, want %d", l.Problems, len(wantProblems))
+	}
+	for i, w := range wantProblems {
+		var pe *ParseError
+		if p := l.Problems[i]; !errors.As(p, &pe) || pe.Line != w.line || pe.Column != w.col || !errors.Is(p, w.err) || !strings.Contains(p.Error(), w.text) {
+			t.Errorf("problem %d: %v; want line %d column %d, %v, %q", i, p, w.line, w.col, w.err, w.text)
+		}
+	}
+	// A bad field in the part of a row that came on a later line is
+	// reported at that line and column.
+	restBad := strings.ReplaceAll(rest, "104.86      0", "1o4.86      0")
+	l = readString(t, strings.Join([]string{header, cut, other, restBad, glued}, "\n"), Options{})
+	var pe *ParseError
+	if col := strings.Index(restBad, "1o4.86") + 1; len(l.Tests[0].Rows) != 1 || len(l.Problems) != 2 || !errors.As(l.Problems[0], &pe) ||
+		pe.Line != 4 || pe.Column != col || !errors.Is(pe, ErrNumber) || !strings.Contains(l.Problems[1].Error(), "5: rows rejoined: 1 row (line 5) was cut") {
+		t.Errorf("%d rows, problems %v; want 1 row, a bad number at 4:%d and the row of line 5 rejoined", len(l.Tests[0].Rows), l.Problems, col)
+	}
+}

@@ -55,18 +55,18 @@ func (p *parser) row(n int, s string) bool {
 	r := Row{Line: n, Root: -1}
 	var err error
 	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil {
-		p.problem(n, p.column(0), "%w: size %q", ErrNumber, f[0])
+		p.fieldProblem(n, 0, "%w: size %q", ErrNumber, f[0])
 		return true
 	}
 	if i := lay.count; i >= 0 {
 		if r.Count, err = strconv.ParseInt(f[i], 10, 64); err != nil || r.Count < 0 {
-			p.problem(n, p.column(i), "%w: count %q", ErrNumber, f[i])
+			p.fieldProblem(n, i, "%w: count %q", ErrNumber, f[i])
 			return true
 		}
 	}
 	for _, i := range [2]int{lay.typ, lay.redop} {
 		if i >= 0 && !isWord(f[i]) {
-			p.problem(n, p.column(i), "%w: %s %q is not a name; the row does not match the columns %q",
+			p.fieldProblem(n, i, "%w: %s %q is not a name; the row does not match the columns %q",
 				ErrFieldCount, lay.names[i], f[i], strings.Join(lay.names, " "))
 			return true
 		}
@@ -78,7 +78,7 @@ func (p *parser) row(n int, s string) bool {
 	if i := lay.root; i >= 0 {
 		root, err := strconv.Atoi(f[i])
 		if err != nil || root < -1 {
-			p.problem(n, p.column(i), "%w: root %q", ErrNumber, f[i])
+			p.fieldProblem(n, i, "%w: root %q", ErrNumber, f[i])
 			return true
 		}
 		r.Root = root
@@ -88,7 +88,7 @@ func (p *parser) row(n int, s string) bool {
 		var col int
 		var ok bool
 		if res[i], col, ok = p.half(f, b); !ok {
-			p.problem(n, p.column(col), "%w: %s %q", ErrNumber, lay.names[min(col, len(lay.names)-1)], f[col])
+			p.fieldProblem(n, col, "%w: %s %q", ErrNumber, lay.names[min(col, len(lay.names)-1)], f[col])
 			return true
 		}
 	}
@@ -111,6 +111,7 @@ func (p *parser) row(n int, s string) bool {
 			c.ratio.add(r.Size, res[i], f[b.start+b.time], f[b.start+b.algBW], f[b.start+b.busBW])
 		}
 	}
+	c.rejoined.add(p, n)
 	c.t.Rows = append(c.t.Rows, r)
 	return true
 }

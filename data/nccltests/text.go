@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -229,4 +230,155 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// A tagJoiner undoes what Open MPI's --tag-output does to a line that a rank
+// wrote in pieces. mpirun puts the writer's tag, "[1,0]<stdout>:", before
+// every piece of output it forwards, not only at the start of a line. A row
+// is several printf calls (nccl-tests v2.13 prints the leading columns, each
+// placement's columns, then the newline: src/common.cu, TimeTest and
+// BenchTime); when its pieces reach mpirun apart, rank 0's row reads
+//
+//	[1,0]<stdout>:   8   2  float  sum  -1[1,0]<stdout>:   85.14 ...  0[1,0]<stdout>:   62.82 ...  0
+//
+// and a piece of another rank may come between two pieces of the row, on
+// the same line or on lines in between. The joiner cuts each line at its
+// tags, appends each piece to the line its tag (its stream) has begun, and
+// hands that line out when a piece of it ends a line of the input: the text
+// as the rank wrote it. Lines without tags inside them pass unchanged.
+//
+// The lines that take returns are valid until the next add or flush: the
+// joiner reuses them.
+type tagJoiner struct {
+	open  map[string]*joined // by tag, the lines begun and not ended
+	ready []joined           // the lines ended, in the order they ended
+	free  []*joined          // lines ended, for reuse
+}
+
+// A joined line is one line of one stream, with where its text came from.
+type joined struct {
+	text   string
+	tag    string  // the stream's tag, "[1,0]<stdout>"; "" for untagged text
+	line   int     // the input line the text starts on
+	pieces []piece // where each part of text came from, in order
+	buf    []byte  // text while the line is open
+}
+
+// A piece is the part of a joined text from byte at on: it came from input
+// line `line`, starting at byte offset off.
+type piece struct{ at, line, off int }
+
+// add cuts input line n at its Open MPI tags and queues the lines that end
+// on it. It reports false and queues nothing when the line reads as it is:
+// it has no tag after its launch prefixes, or one tag at its start whose
+// stream has no line open.
+func (j *tagJoiner) add(n int, raw string) bool {
+	start, end := findTag(raw, 0)
+	if start < 0 {
+		return false
+	}
+	lead := strings.TrimSpace(stripLaunchPrefix(raw[:start])) == ""
+	next, nextEnd := findTag(raw, end)
+	if lead && next < 0 && j.open[raw[start:end-1]] == nil {
+		return false
+	}
+	if !lead {
+		j.ready = append(j.ready, joined{text: raw[:start], line: n, pieces: []piece{{0, n, 0}}})
+	}
+	if j.open == nil {
+		j.open = map[string]*joined{}
+	}
+	for start >= 0 {
+		tag, stop := raw[start:end-1], len(raw)
+		if next >= 0 {
+			stop = next
+		}
+		o := j.open[tag]
+		if o == nil && end < stop {
+			o = j.newLine(tag, n)
+		}
+		if end < stop {
+			o.pieces = append(o.pieces, piece{len(o.buf), n, end})
+			o.buf = append(o.buf, raw[end:stop]...)
+		}
+		if next < 0 && o != nil {
+			j.end(o)
+		}
+		start, end = next, nextEnd
+		if start >= 0 {
+			next, nextEnd = findTag(raw, end)
+		}
+	}
+	return true
+}
+
+// newLine opens the line of stream tag starting on input line n.
+func (j *tagJoiner) newLine(tag string, n int) *joined {
+	var o *joined
+	if k := len(j.free); k > 0 {
+		o, j.free = j.free[k-1], j.free[:k-1]
+		o.buf, o.pieces = o.buf[:0], o.pieces[:0]
+	} else {
+		o = new(joined)
+	}
+	o.tag, o.line = tag, n
+	j.open[tag] = o
+	return o
+}
+
+// end queues the open line o.
+func (j *tagJoiner) end(o *joined) {
+	delete(j.open, o.tag)
+	j.ready = append(j.ready, joined{text: string(o.buf), tag: o.tag, line: o.line, pieces: o.pieces})
+	j.free = append(j.free, o)
+}
+
+// flush queues the lines still open at the end of the input (their rest
+// never came), by the line they start on.
+func (j *tagJoiner) flush() {
+	if len(j.open) == 0 {
+		return
+	}
+	rest := make([]*joined, 0, len(j.open))
+	for _, o := range j.open {
+		rest = append(rest, o)
+	}
+	sort.Slice(rest, func(a, b int) bool {
+		return rest[a].line < rest[b].line || rest[a].line == rest[b].line && rest[a].tag < rest[b].tag
+	})
+	for _, o := range rest {
+		j.end(o)
+	}
+}
+
+// take returns the queued lines and empties the queue.
+func (j *tagJoiner) take() []joined {
+	q := j.ready
+	j.ready = j.ready[:0]
+	return q
+}
+
+// findTag returns the span [start, end) of the first Open MPI tag
+// "[J,R]<stream>:" in s at or after byte from, or -1, -1.
+func findTag(s string, from int) (start, end int) {
+	for from < len(s) {
+		i := strings.Index(s[from:], "]<")
+		if i < 0 {
+			break
+		}
+		i += from
+		j := i
+		for j > 0 && (isDigit(s[j-1]) || s[j-1] == ',') {
+			j--
+		}
+		k := i + 2
+		for k < len(s) && (s[k] >= 'a' && s[k] <= 'z' || s[k] >= 'A' && s[k] <= 'Z') {
+			k++
+		}
+		if j > 0 && s[j-1] == '[' && strings.HasPrefix(s[k:], ">:") && isMPITag(s[j-1:k+1]) {
+			return j - 1, k + 2
+		}
+		from = i + 2
+	}
+	return -1, -1
 }
