@@ -12,7 +12,7 @@ type op struct {
 	model   bool                 // the operation is a commmodel.Collective
 	coll    commmodel.Collective // the collective, when model
 	like    commmodel.Collective // the collective whose BusFactor nccl-tests applies
-	reduces bool                 // redop is not "none"
+	reduces bool                 // the redop column names a reduction, not "none"
 	rooted  bool                 // root >= 0
 	perRank bool                 // count is per rank: size = count · type size · ranks
 	infer   bool                 // considered when the log does not name its binary
@@ -20,7 +20,18 @@ type op struct {
 
 // ops lists nccl-tests' operations, the commmodel collectives first in
 // commmodel order. Bus factors and per-rank counts follow nccl-tests'
-// src/*.cu (GetBw and GetCollByteCount of each test).
+// src/*.cu (GetBw and GetCollByteCount of each test); the redop and root
+// columns follow the operation and root each test's RunTest hands TimeTest.
+//
+// sendrecv reduces nothing, yet since nccl-tests v2.13.0 its rows name the
+// -o reduction (sum unless told otherwise) and root -1: src/sendrecv.cu
+// passes the op list to TimeTest as all_reduce does, and src/common.cu
+// prints every test's "size count type redop root". v2.10.0 to v2.11.0
+// printed sendrecv rows as "size count type" only (print_line_header in
+// src/sendrecv.cu). Its count is per buffer, not per rank, and busbw =
+// algbw (SendRecvGetBw, factor 1). rccl-tests' sendrecv of 2020 to 2021
+// (ROCm/rccl-tests 0d7c4db, replaced by nccl-tests' at 9f8ddad) had busbw =
+// algbw·⌊n/2⌋ and is not modelled.
 var ops = []op{
 	{stem: "all_reduce", model: true, coll: commmodel.AllReduce, like: commmodel.AllReduce, reduces: true, infer: true},
 	{stem: "reduce_scatter", model: true, coll: commmodel.ReduceScatter, like: commmodel.ReduceScatter, reduces: true, perRank: true, infer: true},
@@ -28,7 +39,7 @@ var ops = []op{
 	{stem: "broadcast", model: true, coll: commmodel.Broadcast, like: commmodel.Broadcast, rooted: true, infer: true},
 	{stem: "alltoall", model: true, coll: commmodel.AllToAll, like: commmodel.AllToAll, perRank: true, infer: true},
 	{stem: "reduce", like: commmodel.Broadcast, reduces: true, rooted: true, infer: true},
-	{stem: "sendrecv", like: commmodel.Broadcast, infer: true},
+	{stem: "sendrecv", like: commmodel.Broadcast, reduces: true, infer: true},
 	{stem: "gather", like: commmodel.AllGather, rooted: true, perRank: true},
 	{stem: "scatter", like: commmodel.AllGather, rooted: true, perRank: true},
 	{stem: "hypercube", like: commmodel.AllGather, perRank: true},

@@ -31,15 +31,17 @@ import (
 // binary name; the table, whose redop column (none or a reduction), root
 // column (-1 or a rank), count column (per rank for AllGather, ReduceScatter
 // and AllToAll: size = count·type size·ranks) and busbw/algbw ratio
-// (commmodel.Collective.BusFactor) must all fit. The ratio is bounded by
-// interval arithmetic on the printed digits of every cell (see ratioBounds),
-// so a table printed with two decimals still pins 2(n-1)/n for n in the
-// hundreds. Its rank count comes from Options.Ranks; the "#  Rank" lines; the
-// count column; or the ratio solved for n when only one n fits. Its node
-// count comes from Options.Nodes or the distinct host names of the Rank
-// lines. What cannot be told is left Unknown (Ranks 0), never guessed; an
-// override or a name that the table contradicts is kept and reported as
-// ErrInconsistent in Problems.
+// (commmodel.Collective.BusFactor) must all fit. SendRecv, which reduces
+// nothing, prints the -o reduction (sum by default) and root -1 since
+// nccl-tests v2.13.0, and busbw = algbw: over 2 ranks its table is an
+// AllReduce's. The ratio is bounded by interval arithmetic on the printed
+// digits of every cell (see ratioBounds), so a table printed with two
+// decimals still pins 2(n-1)/n for n in the hundreds. Its rank count comes
+// from Options.Ranks; the "#  Rank" lines; the count column; or the ratio
+// solved for n when only one n fits. Its node count comes from
+// Options.Nodes or the distinct host names of the Rank lines. What cannot be
+// told is left Unknown (Ranks 0), never guessed; an override or a name that
+// the table contradicts is kept and reported as ErrInconsistent in Problems.
 //
 // A bad row does not stop the reader: it is skipped and reported in
 // Problems, so one garbled line in a long capture costs one point.

@@ -484,3 +484,23 @@ func TestReadTagSplitRows(t *testing.T) {
 		t.Errorf("%d rows, problems %v; want 1 row, a bad number at 4:%d and the row of line 5 rejoined", len(l.Tests[0].Rows), l.Problems, col)
 	}
 }
+
+// nccl-tests v2.10.0 to v2.11.0 printed sendrecv rows without the redop and
+// root columns (src/sendrecv.cu, print_header and print_line_header); the
+// header, shaped as there, reads without a warning. busbw = algbw
+// (SendRecvGetBw, factor 1) over the 4 ranks of the Rank lines.
+func TestReadSendRecvBefore2022(t *testing.T) {
+	in := "$ mpirun -np 4 ./build/sendrecv_perf -b 1M -e 2M\n" +
+		"# nThread 1 nGpus 1 minBytes 1048576 maxBytes 2097152 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
+	for r := range 4 {
+		in += "#  Rank  " + strconv.Itoa(r) + " Pid  1000 on host-a device  " + strconv.Itoa(r) + " [0x1a] Tesla V100-SXM2-32GB\n"
+	}
+	in += "#       size         count      type     time   algbw   busbw  error     time   algbw   busbw  error\n" +
+		"     1048576        262144     float    20.00   52.43   52.43  0e+00    20.00   52.43   52.43    N/A\n" +
+		"     2097152        524288     float    40.00   52.43   52.43  0e+00    40.00   52.43   52.43    N/A\n"
+	l := readString(t, in, Options{})
+	tt := l.Tests[0]
+	if tt.Op != "sendrecv" || tt.Ranks != 4 || len(tt.Rows) != 2 || len(l.Problems) != 0 {
+		t.Errorf("op %q, %d ranks, %d rows, problems %v; want sendrecv, 4, 2, none", tt.Op, tt.Ranks, len(tt.Rows), l.Problems)
+	}
+}

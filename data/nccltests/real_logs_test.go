@@ -3,6 +3,7 @@ package nccltests
 import (
 	"errors"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -543,4 +544,70 @@ func TestRealLogNonMonotone(t *testing.T) {
 // cut: every row is read, as printed, with one warning for the test.
 func TestRealLogTagSplitRows(t *testing.T) {
 	checkRealLog(t, p5TagSplit)
+}
+
+// cluster01Dir holds package data's paired xxrjun/nccl-tests-cluster runs:
+// nccl-tests 2.17.8, each file ending with a sendrecv_perf test (the fifth
+// of five, or the second after alltoall_perf in the pairwise runs).
+const cluster01Dir = "../logs/paired/h100-sxm-10node-cluster01"
+
+// TestRealLogSendRecvColumns reads the sendrecv tables of nccl-tests 2.17.8,
+// whose rows print redop "sum" and root -1 (src/sendrecv.cu hands TimeTest
+// the -o operation and root -1), count = size/8 for double (sendcount =
+// count) and busbw = algbw (factor 1). Named, they read without a warning
+// (before, each gave "the count, redop and root columns do not fit
+// sendrecv"); with the lines naming the binary removed, the table alone
+// tells sendrecv (before, it read as a broadcast by the ratio alone).
+func TestRealLogSendRecvColumns(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(cluster01Dir, "*.log"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%s: %v, %v", cluster01Dir, files, err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var unnamed []string
+		for _, line := range strings.Split(string(b), "\n") {
+			if !strings.Contains(line, "sendrecv_perf") {
+				unnamed = append(unnamed, line)
+			}
+		}
+		for _, c := range []struct {
+			what, text, name string
+			from             Inference
+		}{
+			{"named", string(b), "sendrecv_perf", FromName},
+			{"unnamed", strings.Join(unnamed, "\n"), "", FromTable},
+		} {
+			l, err := read(strings.NewReader(c.text), f, Options{})
+			if err != nil {
+				t.Fatalf("%s (%s): %v", f, c.what, err)
+			}
+			want := strings.Count(string(b), "# Collective test starting:")
+			if len(l.Tests) != want || want == 0 || len(l.Problems) != 0 {
+				t.Errorf("%s (%s): %d tests, problems %v; want %d and none", f, c.what, len(l.Tests), l.Problems, want)
+				continue
+			}
+			tt := l.Tests[want-1]
+			op, from := "sendrecv", Unknown
+			if c.name == "" && tt.Ranks == 2 {
+				// All-reduce over 2 ranks prints the same table (busbw/algbw
+				// 2(2-1)/2 = 1): the op stays unknown, the one collective it
+				// fits is AllReduce.
+				op, from = "", FromTable
+			}
+			if tt.Name != c.name || tt.Op != op || tt.CollectiveFrom != from || from == FromTable && tt.Collective != commmodel.AllReduce || tt.RanksFrom != FromRankLines {
+				t.Errorf("%s (%s): name %q op %q, collective %v from %v, ranks from %v; want %q %q, from %v, rank lines",
+					f, c.what, tt.Name, tt.Op, tt.Collective, tt.CollectiveFrom, tt.RanksFrom, c.name, op, from)
+			}
+			for _, r := range tt.Rows {
+				if r.RedOp != "sum" || r.Root != -1 || r.Size != 8*r.Count || r.OutOfPlace.BusBW != r.OutOfPlace.AlgBW {
+					t.Errorf("%s (%s): line %d: %+v; want sum, -1, size 8·count, busbw = algbw", f, c.what, r.Line, r)
+					break
+				}
+			}
+		}
+	}
 }
