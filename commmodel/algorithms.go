@@ -37,15 +37,16 @@ func Algorithms(c Collective) []Algorithm {
 }
 
 // NCCLAlgorithms returns NCCL's algorithms of c on nodes of perNode GPUs,
-// in NCCL's order (Tree, Ring, ..., NVLS, NVLSTree; NCCL 2.30.7
-// src/include/plugin/nccl_tuner.h): AllReduce has tree, ring, nvls and
-// nvlstree; AllGather and ReduceScatter ring, and PAT at one GPU per node
+// in NCCL's order (Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree,
+// PAT; NCCL 2.30.7 src/include/plugin/nccl_tuner.h): AllReduce has all but
+// PAT; AllGather and ReduceScatter ring, and PAT at one GPU per node
 // (perNode <= 1), the only shape NCCL runs it on; Broadcast its ring. The
 // fluid trees (Chunks 0) are the form of NCCL's own model.
 func NCCLAlgorithms(c Collective, perNode int) []Algorithm {
 	switch c {
 	case AllReduce:
-		return []Algorithm{Tree{PerNode: perNode}, Ring{}, NVLS{PerNode: perNode}, NVLSTree{PerNode: perNode}}
+		return []Algorithm{Tree{PerNode: perNode}, Ring{}, CollNetDirect{PerNode: perNode}, CollNetChain{PerNode: perNode},
+			NVLS{PerNode: perNode}, NVLSTree{PerNode: perNode}}
 	case ReduceScatter:
 		if perNode <= 1 {
 			return []Algorithm{RingReduceScatter{}, PATReduceScatter{}}
@@ -76,10 +77,11 @@ type Options struct {
 
 // Lookup returns the algorithm of collective c called name (as the CLI spells
 // it: ring, halving-doubling, two-shot, one-shot, direct, pairwise, bruck,
-// pipelined, hierarchical, and NCCL's tree, nvls, nvlstree and pat).
-// "hierarchical" and "nvlstree" need opt.PerNode >= 1; the tree takes
-// opt.PerNode (0 means one GPU per node), nvls opt.PerNode (0 means one
-// node), and the trees opt.Chunks.
+// pipelined, hierarchical, and NCCL's tree, nvls, nvlstree, collnet-direct,
+// collnet-chain and pat). "hierarchical", "nvlstree" and the collnets need
+// opt.PerNode >= 1; the tree takes opt.PerNode (0 means one GPU per node),
+// nvls opt.PerNode (0 means one node), and the pipelines (tree, nvlstree,
+// collnet-chain) opt.Chunks.
 func Lookup(c Collective, name string, opt Options) (Algorithm, error) {
 	name = strings.ToLower(strings.TrimSpace(name))
 	switch {
@@ -114,6 +116,14 @@ func Lookup(c Collective, name string, opt Options) (Algorithm, error) {
 			return nil, fmt.Errorf("nvlstree needs the GPUs per node and non-negative chunks (got %d, %d)", opt.PerNode, opt.Chunks)
 		}
 		return NVLSTree{PerNode: opt.PerNode, Chunks: opt.Chunks}, nil
+	case (name == "collnet-direct" || name == "collnet-chain") && c == AllReduce:
+		if opt.PerNode < 1 || opt.Chunks < 0 {
+			return nil, fmt.Errorf("%s needs the GPUs per node and non-negative chunks (got %d, %d)", name, opt.PerNode, opt.Chunks)
+		}
+		if name == "collnet-direct" {
+			return CollNetDirect{PerNode: opt.PerNode}, nil
+		}
+		return CollNetChain{PerNode: opt.PerNode, Chunks: opt.Chunks}, nil
 	case name == "pipelined" && c == Broadcast:
 		chunks := opt.Chunks
 		if chunks == 0 {
@@ -146,7 +156,7 @@ func Names(c Collective) []string {
 	}
 	switch c {
 	case AllReduce:
-		names = append(names, "hierarchical", "tree", "nvls", "nvlstree")
+		names = append(names, "hierarchical", "tree", "nvls", "nvlstree", "collnet-direct", "collnet-chain")
 	case AllToAll:
 		names = append(names, "hierarchical")
 	case AllGather, ReduceScatter:

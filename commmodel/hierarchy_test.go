@@ -77,6 +77,10 @@ func TestClusterOneNode(t *testing.T) {
 			a = NVLS{PerNode: 8}
 		case NVLSTree:
 			a = NVLSTree{PerNode: 8, Chunks: tr.Chunks}
+		case CollNetDirect:
+			a = CollNetDirect{PerNode: 8}
+		case CollNetChain:
+			a = CollNetChain{PerNode: 8, Chunks: tr.Chunks}
 		}
 		if got, want := c.Time(a, 1<<20), Time(a, 8, 1<<20, H20Intra); !closeTo(got, want, 1e-12) {
 			t.Errorf("%s %s: one-node cluster %g, intra link %g", a.Collective(), a.Name(), got, want)

@@ -17,14 +17,15 @@ func everyAlgorithm() []Algorithm {
 		HierarchicalAllToAll{PerNode: 4},
 		Tree{}, Tree{Chunks: 3}, Tree{PerNode: 4}, Tree{PerNode: 4, Chunks: 8},
 		NVLS{}, NVLS{PerNode: 4}, NVLSTree{PerNode: 4}, NVLSTree{PerNode: 4, Chunks: 2},
-		PATAllGather{}, PATReduceScatter{})
+		PATAllGather{}, PATReduceScatter{},
+		CollNetDirect{PerNode: 4}, CollNetChain{PerNode: 4}, CollNetChain{PerNode: 4, Chunks: 3}, CollNetChain{PerNode: 1, Chunks: 2})
 }
 
 // inNetwork reports whether a switch reduces or replicates a's data, so that
 // it may send less than the point-to-point LowerBound.
 func inNetwork(a Algorithm) bool {
 	switch a.(type) {
-	case NVLS, NVLSTree:
+	case NVLS, NVLSTree, CollNetDirect, CollNetChain:
 		return true
 	}
 	return false
@@ -41,6 +42,10 @@ func accepts(a Algorithm, p int) bool {
 	case NVLS:
 		return h.PerNode == 0 || p%h.PerNode == 0
 	case NVLSTree:
+		return p%h.PerNode == 0
+	case CollNetDirect:
+		return p%h.PerNode == 0
+	case CollNetChain:
 		return p%h.PerNode == 0
 	}
 	return true

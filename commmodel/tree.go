@@ -351,19 +351,27 @@ func (t Tree) Stages(nodes, perNode int, size float64) []Stage {
 		return q.stages(size/float64(2*t.Chunks), intraPeers, interPeers)
 	}
 	intra, inter, _, _ := treeBytes(nodes, perNode, size)
-	var out []Stage
-	if s := 2 * (perNode - 1); s > 0 {
-		out = append(out, Stage{Intra: Cost{Steps: s, Messages: s, Peers: intraPeers, Fanout: 1}})
+	return fluidStages(2*(perNode-1), 2*treeHeight(nodes),
+		Cost{Bytes: intra, Reduced: size, Peers: intraPeers, Fanout: intraPeers},
+		Cost{Bytes: inter, Reduced: float64(min(nodes-1, 2)) * size / 2, Peers: interPeers, Fanout: interPeers})
+}
+
+// fluidStages returns the fluid limit of a pipeline on two levels: the
+// first chunk's intraSteps steps inside a node and interSteps across the
+// network pay each level's α, one message each, and the data then streams at
+// the pace of the slower level, the busiest rank sending intra inside its
+// node and inter across the network at once. A level with no steps has no
+// part.
+func fluidStages(intraSteps, interSteps int, intra, inter Cost) []Stage {
+	out := make([]Stage, 0, 3)
+	var bw Stage
+	if intraSteps > 0 {
+		out = append(out, Stage{Intra: Cost{Steps: intraSteps, Messages: intraSteps, Peers: intra.Peers, Fanout: 1}})
+		bw.Intra = intra
 	}
-	if s := 2 * treeHeight(nodes); s > 0 {
-		out = append(out, Stage{Inter: Cost{Steps: s, Messages: s, Peers: interPeers, Fanout: 1}})
-	}
-	bw := Stage{}
-	if perNode > 1 {
-		bw.Intra = Cost{Bytes: intra, Reduced: size, Peers: intraPeers, Fanout: intraPeers}
-	}
-	if nodes > 1 {
-		bw.Inter = Cost{Bytes: inter, Reduced: float64(min(nodes-1, 2)) * size / 2, Peers: interPeers, Fanout: interPeers}
+	if interSteps > 0 {
+		out = append(out, Stage{Inter: Cost{Steps: interSteps, Messages: interSteps, Peers: inter.Peers, Fanout: 1}})
+		bw.Inter = inter
 	}
 	return append(out, bw)
 }

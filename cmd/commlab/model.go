@@ -110,7 +110,7 @@ func (f *collectiveFlags) resolve() (commmodel.Collective, []commmodel.Algorithm
 		if err != nil {
 			return c, nil, err
 		}
-		if (name == "hierarchical" || name == "tree" || name == "nvls" || name == "nvlstree") && f.p%f.perNode != 0 {
+		if math.IsNaN(a.Cost(f.p, 1).Bytes) { // a two-level algorithm whose nodes do not fit -p
 			return c, nil, fmt.Errorf("%s: -p %d is not a multiple of -per-node %d", name, f.p, f.perNode)
 		}
 		algs = append(algs, a)

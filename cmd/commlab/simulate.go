@@ -87,7 +87,7 @@ func runSimulate(args []string, stdout io.Writer) error {
 	algo := fs.String("algo", "", "algorithm: ring, halving-doubling, two-shot, one-shot, direct, pairwise, bruck, pipelined, hierarchical")
 	p := fs.Int("p", 0, "number of ranks")
 	sizeText := fs.String("size", "", "size S in bytes as nccl-tests prints it (e.g. 960000, 1MiB)")
-	perNode := fs.Int("per-node", 0, "GPUs per node: the node size of hierarchical and nvlstree (default: the largest divisor of -p up to 8 that leaves two nodes); with any algorithm, times the replay on H20 NVLink inside a node and H20 RDMA between nodes")
+	perNode := fs.Int("per-node", 0, "GPUs per node: the node size of hierarchical, nvlstree and collnet (default: the largest divisor of -p up to 8 that leaves two nodes); with any algorithm, times the replay on H20 NVLink inside a node and H20 RDMA between nodes")
 	inter := fs.String("inter", "", "hierarchical AllReduce: the algorithm between nodes (default ring)")
 	chunks := fs.Int("chunks", 0, "pipelined broadcast and tree: chunk count, per half for the tree (default 8)")
 	elemText := fs.String("elem", "", "element size (default 4B: float, as nccl-tests; a bare number is bytes)")
@@ -117,10 +117,10 @@ func runSimulate(args []string, stdout io.Writer) error {
 	if *perNode < 0 || *perNode > 0 && *p%*perNode != 0 {
 		return fmt.Errorf("-per-node %d does not divide -p %d into whole nodes", *perNode, *p)
 	}
-	if *perNode == 0 && (*algo == "hierarchical" || *algo == "nvlstree") {
+	if *perNode == 0 && (*algo == "hierarchical" || *algo == "nvlstree" || strings.HasPrefix(*algo, "collnet")) {
 		*perNode = defaultPerNode(*p)
 	}
-	if *chunks == 0 && (*algo == "tree" || *algo == "nvlstree") {
+	if *chunks == 0 && (*algo == "tree" || *algo == "nvlstree" || *algo == "collnet-chain") {
 		*chunks = 8 // a tree's Chunks 0 is its fluid limit, which has no schedule
 	}
 	a, err := commmodel.Lookup(c, *algo, commmodel.Options{PerNode: *perNode, Inter: *inter, Chunks: *chunks})

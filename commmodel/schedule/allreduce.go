@@ -129,26 +129,32 @@ func halvingDoubling(b *builder, at int, g []int, off, n int) int {
 // (recorded as each owner j sending part m to m, which reduces it); in the
 // second, member m sends its reduced part to all the others.
 func twoShot(b *builder, at int, g []int, off, n int) int {
-	k := len(g)
-	if k <= 1 {
+	if len(g) <= 1 {
 		return at
 	}
-	for phase, op := range []Op{Reduce, Copy} {
-		for m := range k {
-			for j := range k {
-				if j == m {
-					continue
-				}
-				part, src, dst := m, g[j], g[m] // pull: j's part m into m
-				if op == Copy {
-					src, dst = g[m], g[j] // push: m's reduced part m to j
-				}
-				lo, hi := partBounds(n, k, part)
-				b.put(at+phase, Transfer{Src: src, Dst: dst, SrcOff: off + lo, DstOff: off + lo, Len: hi - lo, Op: op})
+	twoShotPhase(b, at, g, off, n, Reduce)
+	twoShotPhase(b, at+1, g, off, n, Copy)
+	return at + 2
+}
+
+// twoShotPhase writes one of two-shot's steps into step at: the pull (Reduce:
+// every member j sends part m to member m) or the push (Copy: member m sends
+// its part m to every member j).
+func twoShotPhase(b *builder, at int, g []int, off, n int, op Op) {
+	k := len(g)
+	for m := range k {
+		for j := range k {
+			if j == m {
+				continue
 			}
+			src, dst := g[j], g[m] // pull: j's part m into m
+			if op == Copy {
+				src, dst = g[m], g[j] // push: m's reduced part m to j
+			}
+			lo, hi := partBounds(n, k, m)
+			b.put(at, Transfer{Src: src, Dst: dst, SrcOff: off + lo, DstOff: off + lo, Len: hi - lo, Op: op})
 		}
 	}
-	return at + 2
 }
 
 // oneShot: every member first copies its range to the scratch mirror (a local

@@ -37,14 +37,7 @@ func nvlsAllReduce(b *builder, nodes, perNode, n int, tree *commmodel.Tree) {
 				next = max(next, treeAllReduce(b, at, rail, lo, hi-lo, nodes, 1, tree.Chunks))
 				continue
 			}
-			for _, src := range rail {
-				for _, dst := range rail {
-					if src != dst {
-						b.put(at, Transfer{Src: src, Dst: dst, SrcOff: lo, DstOff: lo, Len: hi - lo, Op: Reduce, Switch: nodes + 1})
-					}
-				}
-			}
-			next = at + 1
+			next = switchAllReduce(b, at, rail, lo, hi-lo, nodes+1)
 		}
 		at = next
 	}
@@ -69,4 +62,22 @@ func nvlsStep(b *builder, at, nodes, perNode, n int, op Op) {
 			}
 		}
 	}
+}
+
+// switchAllReduce writes an AllReduce of the elements [off, off+n) among the
+// ranks of g through switch sw (Transfer.Switch) into step at: every member
+// sends the range through the switch into every other, with Reduce, and so
+// sends it once. It returns the next step.
+func switchAllReduce(b *builder, at int, g []int, off, n, sw int) int {
+	if len(g) <= 1 {
+		return at
+	}
+	for _, src := range g {
+		for _, dst := range g {
+			if src != dst {
+				b.put(at, Transfer{Src: src, Dst: dst, SrcOff: off, DstOff: off, Len: n, Op: Reduce, Switch: sw})
+			}
+		}
+	}
+	return at + 1
 }

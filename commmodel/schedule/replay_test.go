@@ -20,7 +20,8 @@ import (
 // busiest reducer's total, and in a step one rank may send the most bytes and
 // another the most messages (commmodel.Tree); with an overhead the closed
 // form is an upper bound, above the replay by less than one overhead per
-// critical-path message. The same holds for NVLSTree, whose trees are Tree.
+// critical-path message. The same holds for NVLSTree, whose trees are Tree,
+// and for CollNetChain's pipeline.
 func TestReplayUniformIsClosedForm(t *testing.T) {
 	links := []commmodel.Link{
 		commmodel.H20Intra,
@@ -52,10 +53,11 @@ func TestReplayUniformIsClosedForm(t *testing.T) {
 	}
 }
 
-// pipelinedTree reports whether a runs NCCL's tree (Tree, NVLSTree).
+// pipelinedTree reports whether a is pipelined like NCCL's tree (Tree,
+// NVLSTree, CollNetChain).
 func pipelinedTree(a commmodel.Algorithm) bool {
 	switch a.(type) {
-	case commmodel.Tree, commmodel.NVLSTree:
+	case commmodel.Tree, commmodel.NVLSTree, commmodel.CollNetChain:
 		return true
 	}
 	return false
@@ -121,6 +123,12 @@ func TestReplayMatchesClusterTime(t *testing.T) {
 				continue
 			}
 			if h, ok := a.(commmodel.NVLSTree); ok && h.PerNode != per {
+				continue
+			}
+			if h, ok := a.(commmodel.CollNetDirect); ok && h.PerNode != per {
+				continue
+			}
+			if h, ok := a.(commmodel.CollNetChain); ok && h.PerNode != per {
 				continue
 			}
 			if _, ok := a.(commmodel.Leveled); !ok {

@@ -100,11 +100,12 @@ func New(a commmodel.Algorithm, p int, size int64) (*Schedule, error) {
 // elements of elemBytes bytes. It knows every algorithm of this package:
 // Ring, HalvingDoubling, TwoShot, OneShot, RingReduceScatter, RingAllGather,
 // PipelinedBroadcast, Direct, Pairwise, Bruck, HierarchicalAllReduce,
-// HierarchicalAllToAll, Tree, NVLS, NVLSTree, PATAllGather and
-// PATReduceScatter; any other type gives ErrUnknownAlgorithm.
+// HierarchicalAllToAll, Tree, NVLS, NVLSTree, PATAllGather,
+// PATReduceScatter, CollNetDirect and CollNetChain; any other type gives
+// ErrUnknownAlgorithm.
 // Sizes that are not a whole number of elements, p < 1, hierarchical shapes
-// that do not fit p, and a Tree in its fluid limit (Chunks 0, which has no
-// schedule of whole steps) are errors.
+// that do not fit p, and a pipelined tree or chain in its fluid limit
+// (Chunks 0, which has no schedule of whole steps) are errors.
 func NewElem(a commmodel.Algorithm, p int, size int64, elemBytes int) (*Schedule, error) {
 	lay, err := layoutOf(a, p, size, elemBytes)
 	if err != nil {
@@ -151,6 +152,10 @@ func NewElem(a commmodel.Algorithm, p int, size int64, elemBytes int) (*Schedule
 		nvlsAllReduce(b, p/per, per, n, nil)
 	case commmodel.NVLSTree:
 		nvlsAllReduce(b, p/a.PerNode, a.PerNode, n, &commmodel.Tree{PerNode: 1, Chunks: a.Chunks})
+	case commmodel.CollNetDirect:
+		collNetDirect(b, p/a.PerNode, a.PerNode, n)
+	case commmodel.CollNetChain:
+		collNetChain(b, p/a.PerNode, a.PerNode, n, a.Chunks)
 	}
 	s.Steps = b.steps
 	return s, nil
@@ -217,6 +222,22 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 		if err := treeChunks(a.Chunks); err != nil {
 			return layout{}, err
 		}
+		return inPlace, nil
+	case commmodel.CollNetDirect:
+		if !wholeNodes(p, a.PerNode) {
+			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
+		}
+		inPlace.staged = p * (p/a.PerNode - 1) * ((n + a.PerNode - 1) / a.PerNode) // as NVLS across nodes
+		return inPlace, nil
+	case commmodel.CollNetChain:
+		if !wholeNodes(p, a.PerNode) {
+			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
+		}
+		if err := treeChunks(a.Chunks); err != nil {
+			return layout{}, err
+		}
+		nodes := p / a.PerNode
+		inPlace.staged = nodes * (nodes - 1) * ((n + a.Chunks - 1) / a.Chunks) // the heads' chunk, read N-1 times as it is reduced
 		return inPlace, nil
 	case commmodel.Tree:
 		if !wholeNodes(p, max(a.PerNode, 1)) {
@@ -306,6 +327,10 @@ func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64
 		transfers = float64(p) * float64(2*per+p/per)
 	case commmodel.NVLSTree:
 		transfers = float64(p)*float64(2*a.PerNode) + 4*float64(a.Chunks)*float64(p-a.PerNode)
+	case commmodel.CollNetDirect:
+		transfers = float64(p) * float64(2*a.PerNode+p/a.PerNode)
+	case commmodel.CollNetChain:
+		transfers = float64(a.Chunks) * float64(2*p+p/a.PerNode*p/a.PerNode)
 	}
 	return data + transfers*(transferBytes+planBytes), nil
 }

@@ -32,7 +32,8 @@ func scheduled(p int) []commmodel.Algorithm {
 		}
 		algs = append(algs, commmodel.HierarchicalAllToAll{PerNode: per},
 			commmodel.Tree{PerNode: per, Chunks: 1}, commmodel.Tree{PerNode: per, Chunks: 2}, commmodel.Tree{PerNode: per, Chunks: 16},
-			commmodel.NVLS{PerNode: per}, commmodel.NVLSTree{PerNode: per, Chunks: 1}, commmodel.NVLSTree{PerNode: per, Chunks: 4})
+			commmodel.NVLS{PerNode: per}, commmodel.NVLSTree{PerNode: per, Chunks: 1}, commmodel.NVLSTree{PerNode: per, Chunks: 4},
+			commmodel.CollNetDirect{PerNode: per}, commmodel.CollNetChain{PerNode: per, Chunks: 1}, commmodel.CollNetChain{PerNode: per, Chunks: 4})
 	}
 	return algs
 }
@@ -51,6 +52,10 @@ func describe(a commmodel.Algorithm) string {
 		return fmt.Sprintf("nvls/%d", a.PerNode)
 	case commmodel.NVLSTree:
 		return fmt.Sprintf("nvlstree/%d/C=%d", a.PerNode, a.Chunks)
+	case commmodel.CollNetDirect:
+		return fmt.Sprintf("collnet-direct/%d", a.PerNode)
+	case commmodel.CollNetChain:
+		return fmt.Sprintf("collnet-chain/%d/C=%d", a.PerNode, a.Chunks)
 	}
 	return a.Collective().String() + "/" + a.Name()
 }
@@ -350,7 +355,8 @@ func ExampleSimulate() {
 func TestFootprint(t *testing.T) {
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.OneShot{}, commmodel.Direct{}, commmodel.Pairwise{}, commmodel.Bruck{},
 		commmodel.HierarchicalAllReduce{PerNode: 8}, commmodel.HierarchicalAllToAll{PerNode: 8},
-		commmodel.Tree{PerNode: 8, Chunks: 8}, commmodel.NVLS{PerNode: 8}, commmodel.NVLSTree{PerNode: 8, Chunks: 4}} {
+		commmodel.Tree{PerNode: 8, Chunks: 8}, commmodel.NVLS{PerNode: 8}, commmodel.NVLSTree{PerNode: 8, Chunks: 4},
+		commmodel.CollNetDirect{PerNode: 8}, commmodel.CollNetChain{PerNode: 8, Chunks: 8}} {
 		for _, eb := range []int{4, 8} {
 			const p, size = 64, 1 << 20
 			est, err := Footprint(a, p, size, eb)
