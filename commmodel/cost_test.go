@@ -28,14 +28,14 @@ func TestCosts(t *testing.T) {
 		{"ring p1", Ring{}, 1, Cost{}},
 		// article: halving-doubling 2·log2 P steps, ring's bytes; partners at 1, 2, 4.
 		{"hd p8", HalvingDoubling{}, 8, Cost{Steps: 6, Bytes: 2 * 7.0 / 8 * S, Reduced: 7.0 / 8 * S, Peers: 3, Fanout: 1, Messages: 6}},
-		// DESIGN.md/MPICH fold, P = 6: P' = 4, 2 extra steps, survivor sends +S,
+		// MPICH (Rabenseifner) fold, P = 6: P' = 4, 2 extra steps, survivor sends +S,
 		// the critical path carries +2S.
 		{"hd p6", HalvingDoubling{}, 6, Cost{Steps: 6, Bytes: 1.5*S + S, PathBytes: 1.5*S + 2*S, Reduced: 0.75*S + S, Peers: 3, Fanout: 1, Messages: 6}},
 		// article: two-shot 2 steps, bytes still the lower bound, P-1 connections.
 		{"two-shot p8", TwoShot{}, 8, Cost{Steps: 2, Bytes: 2 * 7.0 / 8 * S, Reduced: 7.0 / 8 * S, Peers: 7, Fanout: 7, Messages: 14}},
 		// article: one-shot 1 step, (P-1)·S bytes.
 		{"one-shot p8", OneShot{}, 8, Cost{Steps: 1, Bytes: 7 * S, Reduced: 7 * S, Peers: 7, Fanout: 7, Messages: 7}},
-		// DESIGN.md: ReduceScatter/AllGather ring P-1 steps, (P-1)/P·S.
+		// Ring ReduceScatter/AllGather (MPICH): P-1 steps, (P-1)/P·S.
 		{"reduce-scatter p8", RingReduceScatter{}, 8, Cost{Steps: 7, Bytes: 7.0 / 8 * S, Reduced: 7.0 / 8 * S, Peers: 2, Fanout: 1, Messages: 7}},
 		{"all-gather p8", RingAllGather{}, 8, Cost{Steps: 7, Bytes: 7.0 / 8 * S, Peers: 2, Fanout: 1, Messages: 7}},
 		// chain broadcast: P-1 steps of S; pipelined with C chunks P-2+C steps of S/C.
@@ -45,7 +45,7 @@ func TestCosts(t *testing.T) {
 		{"direct p8", Direct{}, 8, Cost{Steps: 1, Bytes: 7.0 / 8 * S, Peers: 7, Fanout: 7, Messages: 7}},
 		// article: pairwise P-1 rounds, one block each.
 		{"pairwise p8", Pairwise{}, 8, Cost{Steps: 7, Bytes: 7.0 / 8 * S, Peers: 7, Fanout: 1, Messages: 7}},
-		// DESIGN.md: Bruck log2 P steps, log2 P · S/2 bytes at P = 2^k; peers ±1, ±2, 4.
+		// Bruck et al. (1997): log2 P steps, log2 P · S/2 bytes at P = 2^k; peers ±1, ±2, 4.
 		{"bruck p8", Bruck{}, 8, Cost{Steps: 3, Bytes: 1.5 * S, Peers: 5, Fanout: 1, Messages: 3}},
 		// Bruck P = 5: bits of 0..4 set: k=0 {1,3}, k=1 {2,3}, k=2 {4}: 5 blocks; peers ±1, ±2, 4≡-1.
 		{"bruck p5", Bruck{}, 5, Cost{Steps: 3, Bytes: 5.0 / 5 * S, Peers: 4, Fanout: 1, Messages: 3}},
@@ -78,7 +78,7 @@ func TestBruckBlocks(t *testing.T) {
 		if got := BruckBlocks(p); got != want {
 			t.Errorf("BruckBlocks(%d) = %d, want %d", p, got, want)
 		}
-		// DESIGN.md: log2 P · P/2 blocks when P = 2^k.
+		// Bruck: log2 P · P/2 blocks when P = 2^k (each round moves the P/2 blocks whose index has that bit set).
 		if isPow2(p) {
 			k := 0
 			for 1<<k < p {

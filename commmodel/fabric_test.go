@@ -13,7 +13,7 @@ func TestFabricBW(t *testing.T) {
 		fanout int
 		want   float64 // B/s
 	}{
-		// Switched: egress = Links·LinkBW whatever the fanout (DESIGN.md).
+		// Switched: egress = Links·LinkBW whatever the fanout (the article: on a switch the egress is the bottleneck).
 		{"switched fanout 1", Fabric{Kind: Switched, P: 8, Links: 18, LinkBW: link}, 1, 18 * link},
 		{"switched fanout 7", Fabric{Kind: Switched, P: 8, Links: 18, LinkBW: link}, 7, 18 * link},
 		// Full mesh, 7 links over 7 peers: one link per peer (the article's 910B).

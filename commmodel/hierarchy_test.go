@@ -5,7 +5,7 @@ import "testing"
 func TestClusterTimes(t *testing.T) {
 	c := H20Cluster(2)
 	const S = 128 << 20
-	// DESIGN.md: direct AllToAll on 2 x 8 sends 7/16 of S over NVLink and 8/16 over
+	// 7 of a GPU's 15 peers share its node: direct AllToAll on 2 x 8 sends 7/16 of S over NVLink and 8/16 over
 	// the network; at the article's 128 MB point the network half is 3.4 ms.
 	want := max(2e-6+7.0/16*S/350e9, 15e-6+8.0/16*S/20e9)
 	if got := c.Time(Direct{}, S); !closeTo(got, want, 1e-12) || !closeTo(got, 3.37e-3, 0.01) {

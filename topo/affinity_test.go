@@ -120,7 +120,7 @@ func TestRails(t *testing.T) {
 }
 
 // TestLevelsH20: the topology's figures give an intra/inter ratio to set beside
-// the article's 17.5 (DESIGN.md: H20Inter = H20Intra / 17.5).
+// the article's 17.5 (the article: inter-node egress is intra-node egress / 17.5).
 func TestLevelsH20(t *testing.T) {
 	l, err := H20Article().Levels(H20Figures)
 	if err != nil {

@@ -44,7 +44,7 @@ func TestPathOrder(t *testing.T) {
 	}
 }
 
-// TestNCCLMapping: DESIGN.md's mapping; NODE is PHB to NCCL.
+// TestNCCLMapping: NCCL's path types (src/graph/topo.h); NODE is PHB to NCCL.
 func TestNCCLMapping(t *testing.T) {
 	want := map[Path]NCCLPath{
 		{Class: Self}: NCCLLOC, NV(18): NCCLNVL, {Class: PIX}: NCCLPIX, {Class: PXB}: NCCLPXB,

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestH20ArticlePaths checks the preset against DESIGN.md's and the article's
+// TestH20ArticlePaths checks the preset against the article's
 // description of the 8 x H20 / 4-NIC server.
 func TestH20ArticlePaths(t *testing.T) {
 	top := H20Article()
@@ -46,7 +46,7 @@ func TestH20ArticlePaths(t *testing.T) {
 			}
 		}
 	}
-	// DESIGN.md: GPUs all-to-all NV18; NIC-NIC same NUMA NODE, across SYS.
+	// The article: GPUs all-to-all NV18; NIC-NIC same NUMA NODE, across SYS.
 	for i := range 8 {
 		for j := range 8 {
 			want := NV(18)

@@ -19,7 +19,7 @@ func init() {
 	registerWarn("fit", "fit alpha and bandwidth (one pair and per size regime) to an nccl-tests log or tidy CSV", runFit)
 }
 
-// fitOutput is the JSON of "commlab fit" (DESIGN.md's contract; fields after
+// fitOutput is the JSON of "commlab fit" (the contract in docs/design.md; fields after
 // the contract's are additions). Times are in s, sizes in B, bandwidths in B/s.
 // CollectiveCandidates, present only then, lists the collectives a table
 // read without the binary's name fits alike (AllGather and AllToAll);

@@ -52,7 +52,7 @@ func fitJSON(t *testing.T, args ...string) (fitOutput, map[string]any) {
 
 func TestFitJSONContract(t *testing.T) {
 	res, raw := fitJSON(t, publicLog(t, "h20-3e_2x2_alltoall_nccltests321.log"))
-	// DESIGN.md's command-line contract names these fields.
+	// The command-line contract (docs/design.md) names these fields.
 	for _, k := range []string{"collective", "p", "n_points", "single", "regimes", "median_rel_err", "max_rel_err", "loo_median_rel_err"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("JSON lacks %q", k)
@@ -386,7 +386,7 @@ func TestFitInPlaceOnlyCSV(t *testing.T) {
 	if relDiff(res.Single.AlphaS, 10e-6) > 1e-4 || relDiff(res.Single.BWBps, 100e9) > 1e-4 {
 		t.Errorf("alpha %g s, BW %g B/s; want 1e-5, 1e11", res.Single.AlphaS, res.Single.BWBps)
 	}
-	// busBW = BW·2(P-1)/P for AllReduce at P = 8 (DESIGN.md).
+	// busBW = BW·2(P-1)/P for AllReduce at P = 8 (nccl-tests' bus factor).
 	if relDiff(res.Single.BusBWBps, 100e9*14/8) > 1e-4 {
 		t.Errorf("busBW %g, want %g", res.Single.BusBWBps, 100e9*14/8)
 	}

@@ -18,7 +18,7 @@ func init() {
 	register("simulate", "execute an algorithm's schedule on in-memory ranks and hold it to the model", runSimulate)
 }
 
-// simulateResult is the JSON of "commlab simulate" (DESIGN.md's contract,
+// simulateResult is the JSON of "commlab simulate" (the contract in docs/design.md,
 // plus the fields after model_bytes_per_rank).
 type simulateResult struct {
 	Algorithm         string  `json:"algorithm"`

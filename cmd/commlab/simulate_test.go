@@ -15,7 +15,7 @@ import (
 // TestSimulateContract is issue 3's acceptance check: for every AllReduce and
 // AllToAll algorithm and P in {2, 3, 5, 6, 8, 12, 16} at S = 960000 B, the
 // executed schedule is correct and its steps and busiest rank's bytes are the
-// model's (DESIGN.md's simulate contract).
+// model's (the simulate contract in docs/design.md).
 func TestSimulateContract(t *testing.T) {
 	for _, c := range []commmodel.Collective{commmodel.AllReduce, commmodel.AllToAll} {
 		for _, algo := range commmodel.Names(c) {

@@ -39,7 +39,7 @@ func decodeTopo(t *testing.T, out string) topoJSONOut {
 }
 
 // TestTopoPresetJSON checks the contract fields against the article's server
-// (DESIGN.md: GPU0-3 NUMA0, GPU4-7 NUMA1; PIX GPU1-NIC0, GPU3-NIC1,
+// (the article: GPU0-3 NUMA0, GPU4-7 NUMA1; PIX GPU1-NIC0, GPU3-NIC1,
 // GPU4-NIC2, GPU6-NIC3; NIC0..3 = mlx5_bond_0..3).
 func TestTopoPresetJSON(t *testing.T) {
 	code, out, stderr := runCLI("topo", "-preset", "h20-article", "-json")

@@ -72,7 +72,7 @@ func modelRatios(l commmodel.Link) []float64 {
 
 // claimModelTooFast: with the default intra link (alpha 2 us, BW 350 GB/s)
 // direct AllToAll is 1.3x (64 MiB) to 4.4x (64 KiB) faster than measured,
-// the article's "1.3-4x" (DESIGN.md). Pass: every ratio above 1, the
+// the article's "1.3-4x". Pass: every ratio above 1, the
 // smallest rounds to the statement's 1.3 and the largest's whole part is 4.
 func claimModelTooFast() Claim {
 	st := mustStatement("alltoall-model-too-fast")
@@ -138,7 +138,7 @@ func claimArticleLinkCloser() Claim {
 
 // claimNetworkHalf: direct AllToAll on 2 x 8 GPUs sends 8/16 of S over the
 // network; at 128 MiB that half alone takes 3.4 ms at 20 GB/s, below the
-// 4409 us measured (DESIGN.md).
+// 4409 us measured (the article's 2 x 8 table).
 func claimNetworkHalf() Claim {
 	ps := data.Article().Select(data.Filter{Collective: "alltoall", NNodes: 2})
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Size < ps[j].Size })
@@ -180,7 +180,7 @@ func cellTimes(t *nccltests.Test, size int64) []float64 {
 }
 
 // claimPublicFloor: the public single-node H20 run's 0-byte rows (an empty
-// call) take 3.1 us (DESIGN.md, "Public measurements that agree").
+// call) take 3.1 us (data/logs/h20_1x8_alltoall_or_allgather_deepep303.log).
 func claimPublicFloor() Claim {
 	x := cellTimes(deepEP(), 0)
 	m := fit.Median(x)

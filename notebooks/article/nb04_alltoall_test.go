@@ -32,7 +32,7 @@ func TestDirectRatios(t *testing.T) {
 			t.Errorf("8 GPUs, %g B: ratio %g, want %g", s, r.Ratio, want)
 		}
 	}
-	// 2 x 8: the network half of S at 20 GB/s after 15 µs (DESIGN.md: the
+	// 2 x 8: the network half of S at 20 GB/s after 15 µs (the article: the
 	// 128 MB point is 4409 µs measured against 3.4 ms from the network half).
 	last := rs[6]
 	if want := 15e-6 + float64(last.Point.Size)/2/20e9; relDiff04(last.Model, want) > 1e-12 {
