@@ -59,8 +59,8 @@ func TestFrames(t *testing.T) {
 		{"kernels", KernelsFrame, 148, 8},
 		// article_statements.csv: 11 statements; 7 string and 2 number columns.
 		{"statements", StatementsFrame, 11, 9},
-		// logs/*.log: 2 placements x (13 + 10 + 10 + 8) rows.
-		{"public", PublicFrame, 82, 11},
+		// logs/*.log: 2 placements x (13 + 10 + 10 + 8 + 25) rows.
+		{"public", PublicFrame, 132, 11},
 	} {
 		df := c.frame()
 		if df.Err != nil {

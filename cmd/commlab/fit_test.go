@@ -271,7 +271,7 @@ func TestFitAmbiguousCollective(t *testing.T) {
 // non-monotone against 32 MiB, in text and JSON, fits 32 MiB (no longer set
 // aside by the robust loss) and keeps the worst error under 15%.
 func TestFitNonMonotone(t *testing.T) {
-	log := realLog("h200_2x8_allreduce_spectrumx_openshift.log")
+	log := publicLog(t, "h200_2x8_allreduce_spectrumx_openshift.log")
 	res, _ := fitJSON(t, log)
 	var found bool
 	for _, nm := range res.NonMonotone {

@@ -109,14 +109,6 @@ var realLogs = []realLog{
 		{"", "broadcast", commmodel.Broadcast, FromTable, 8, 1, "NVIDIA H800", 30, 4, 2147483648,
 			8388608, 69.51, 120.67, 52.4049, "yyy"},
 	}},
-	// sdambo-git/spc-x-host-configuration: "Collective test starting:
-	// all_reduce_perf"; 16 ranks on nvidiatools-dell-h200-2-workload and
-	// -3-workload; 25 rows 1 KiB..16 GiB; 16 MiB (304.32 us) is slower than
-	// 32 MiB (276.88 us), see TestRealLogNonMonotone.
-	{"h200_2x8_allreduce_spectrumx_openshift.log", []realTest{
-		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA H200", 25, 1024, 17179869184,
-			16777216, 304.32, 103.37, 178.222, "yyy"},
-	}},
 	// RTX 6000D: "Collective test starting: alltoall_perf"; 16 ranks on
 	// R6KD-CX8aaS-GPU-11 and -12; 24 rows 1 KiB..8 GiB.
 	{"rtx6000d_2x8_alltoall_late2025.log", []realTest{
@@ -471,16 +463,24 @@ func closeRel(got, want, tol float64) bool {
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// TestRealLogNonMonotone fits the public H200 2 x 8 AllReduce where NCCL
-// switched algorithm late: 16 MiB takes 304.32 us and 32 MiB 276.88 us (the
-// log's out-of-place times). Kept in the fit, as before the screen of
+// TestRealLogNonMonotone fits the public H200 2 x 8 AllReduce of package
+// data's public logs (data/logs) where NCCL switched algorithm late: 16 MiB
+// takes 304.32 us and 32 MiB 276.88 us (the log's out-of-place times). Kept in the fit, as before the screen of
 // non-monotone samples, 16 MiB bent the large-size regime and the robust
 // loss set aside the good 32 MiB point instead, 30% off (issue 11). By
 // default 16 MiB is set aside as non-monotone against 32 MiB, and 32 MiB is
 // fitted well, as are all others (issue 5's 15% worst).
 func TestRealLogNonMonotone(t *testing.T) {
 	const file = "h200_2x8_allreduce_spectrumx_openshift.log"
-	l := readRealLog(t, file)
+	l, err := publicLog(file, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The Rank lines: 16 ranks on nvidiatools-dell-h200-2-workload and
+	// -3-workload; 25 rows 1 KiB..16 GiB.
+	if tt := l.Tests[0]; len(l.Tests) != 1 || tt.Ranks != 16 || tt.Nodes != 2 || tt.Collective != commmodel.AllReduce || len(tt.Rows) != 25 {
+		t.Fatalf("%s: %d tests, the first %v over %d ranks on %d nodes, %d rows; want 1, allreduce over 16 on 2, 25 rows", file, len(l.Tests), tt.Collective, tt.Ranks, tt.Nodes, len(tt.Rows))
+	}
 	s := fitSamples(l.Tests[0])
 	at := func(r *fit.Result, size float64) (relErr, weight float64) {
 		for i, x := range r.Samples {
