@@ -87,10 +87,12 @@ func (lf LogFit) Label() string {
 }
 
 // RunsTable lists the runs: collective (and how it was inferred), ranks,
-// GPU, the rows fitted, their sizes and the 0-byte rows set aside.
+// GPU, the rows with a size, their sizes, the 0-byte rows set aside, and the
+// rows the piecewise fit set aside as slower than a larger size
+// (fit.Result.NonMonotone).
 func RunsTable(fits []LogFit) nbplot.Table {
-	t := nbplot.Table{Header: []string{"log", "collective (from)", "ranks", "system", "rows fitted", "sizes", "0-byte rows"},
-		Align: []nbplot.Align{nbplot.Left, nbplot.Left, nbplot.Right, nbplot.Left, nbplot.Right, nbplot.Left, nbplot.Right}}
+	t := nbplot.Table{Header: []string{"log", "collective (from)", "ranks", "system", "rows", "sizes", "0-byte rows", "non-monotone rows"},
+		Align: []nbplot.Align{nbplot.Left, nbplot.Left, nbplot.Right, nbplot.Left, nbplot.Right, nbplot.Left, nbplot.Right, nbplot.Right}}
 	for _, lf := range fits {
 		c := lf.Test.Collective.String()
 		if lf.Test.Ambiguous() {
@@ -102,7 +104,8 @@ func RunsTable(fits []LogFit) nbplot.Table {
 		}
 		sizes := span(lf.Samples)
 		t.Rows = append(t.Rows, []string{lf.Name, c + " (" + lf.Test.CollectiveFrom.String() + ")", ranks, orNone(lf.Test.System),
-			strconv.Itoa(len(lf.Samples)), nbplot.FormatSize(sizes[0]) + " - " + nbplot.FormatSize(sizes[len(sizes)-1]), strconv.Itoa(len(lf.Empty))})
+			strconv.Itoa(len(lf.Samples)), nbplot.FormatSize(sizes[0]) + " - " + nbplot.FormatSize(sizes[len(sizes)-1]), strconv.Itoa(len(lf.Empty)),
+			strconv.Itoa(len(lf.Piecewise.NonMonotone))})
 	}
 	return t
 }
@@ -172,7 +175,10 @@ func LogFitFigure(lf LogFit) nbplot.Figure {
 }
 
 // ResidualFigure plots each sample's relative error (model-measured)/measured,
-// in percent, against size for the single and the piecewise fit.
+// in percent, against size for the single and the piecewise fit. The samples
+// the fits set aside as slower than a larger size (fit.Result.NonMonotone:
+// in neither fit) are marked apart at their error under the piecewise fit,
+// and so are the larger sizes they contradict.
 func ResidualFigure(lf LogFit) nbplot.Figure {
 	res := func(name string, r *fit.Result) nbplot.Series {
 		s := nbplot.Series{Name: name, Style: nbplot.LinePoints}
@@ -181,12 +187,27 @@ func ResidualFigure(lf LogFit) nbplot.Figure {
 		}
 		return s
 	}
+	series := []nbplot.Series{res("single α-BW", lf.Single), res(Regimes(len(lf.Piecewise.Regimes)), lf.Piecewise)}
+	legend := nbplot.TopLeft
+	if nm := lf.Piecewise.NonMonotone; len(nm) > 0 {
+		// A single pair bent by a late algorithm switch misses the small
+		// sizes from above: the top left is taken.
+		legend = nbplot.BottomLeft
+		set := nbplot.Series{Name: "non-monotone: set aside", Style: nbplot.Points}
+		against := nbplot.Series{Name: "the larger size it contradicts", Style: nbplot.Points}
+		for _, m := range nm {
+			set.X, set.Y = append(set.X, m.Sample.Size), append(set.Y, 100*m.RelErr)
+			c := m.Contradicts
+			against.X, against.Y = append(against.X, c.Size), append(against.Y, 100*(lf.Piecewise.Predict(c.Size)-c.Time)/c.Time)
+		}
+		series = append(series, set, against)
+	}
 	return nbplot.Figure{
 		Title:  "Residuals: " + lf.Label(),
 		X:      nbplot.Axis{Label: "message size S", Unit: nbplot.Bytes, Log: true},
 		Y:      nbplot.Axis{Label: "relative error (model - measured) / measured, %", Unit: nbplot.Plain},
-		Legend: nbplot.TopLeft,
-		Series: []nbplot.Series{res("single α-BW", lf.Single), res(Regimes(len(lf.Piecewise.Regimes)), lf.Piecewise)},
+		Legend: legend,
+		Series: series,
 		Marks:  regimeMarks(lf.Piecewise),
 	}
 }
