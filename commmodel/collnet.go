@@ -43,6 +43,15 @@ func (d CollNetDirect) Cost(p int, size float64) Cost {
 	return c
 }
 
+func (d CollNetDirect) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+	mustRanks(p)
+	nodes, ok := splitRanks(p, d.PerNode)
+	if !ok {
+		return 0, 0, math.NaN(), 0, 0
+	}
+	return sumTerms(d.phases(nodes, d.PerNode, size))
+}
+
 // Stages returns the scatter to the heads inside each node, the network's
 // AllReduce of every slice, and the heads' gather. (PerNode is ignored;
 // perNode is the cluster's.)

@@ -58,8 +58,11 @@
 //
 // # What is here
 //
-// Algorithms are small types with Cost(p, size) (allreduce.go, allgather.go,
-// alltoall.go). A Timer times them on some ranks: Flat is P ranks on one
+// Algorithms are small types with Cost(p, size): the article's (allreduce.go,
+// allgather.go, alltoall.go; Algorithms) and NCCL's (tree.go, nvls.go,
+// collnet.go, pat.go; NCCLAlgorithms), whose pipelines share pipeline.go.
+// NCCL's protocols are a dimension of their own, a Link transformed by each
+// (protocol.go). A Timer times them on some ranks: Flat is P ranks on one
 // Link, Cluster is N nodes of p ranks with one Link inside a node and
 // another between nodes (hierarchy.go), and Fabric is one level whose
 // bandwidth depends on how many peers a rank sends to at once (fabric.go,

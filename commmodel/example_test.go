@@ -126,3 +126,25 @@ func ExampleNCCLAlgorithms() {
 	// nvls              19.6 us    2441.9 us
 	// nvlstree          65.0 us    4086.9 us
 }
+
+// Ring AllReduce on 8 GPUs of a 350 GB/s NVLink node under each protocol,
+// with NCCL's per-step latencies of the ring over NVLink (LL 0.6 us, LL128
+// 1.9 us, Simple 3.4 us; NCCL 2.30.7 src/graph/tuning.cc): LL's steps are
+// cheapest and its bandwidth half, so it wins small messages (up to 3.9 MB
+// here), LL128 the middle (to 63 MB) and Simple large ones.
+func ExampleProtocol_Link() {
+	link := commmodel.Link{BW: 350e9}
+	alpha := map[commmodel.Protocol]float64{commmodel.LL: 0.6e-6, commmodel.LL128: 1.9e-6, commmodel.Simple: 3.4e-6}
+	for _, p := range commmodel.Protocols() {
+		l := p.Link(link, alpha[p])
+		fmt.Printf("%-6s", p)
+		for _, size := range []float64{64e3, 4e6, 256e6} {
+			fmt.Printf(" %8.1f us", commmodel.Time(commmodel.Ring{}, 8, size, l)*1e6)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// ll          9.0 us     48.4 us   2568.4 us
+	// ll128      26.9 us     47.9 us   1391.9 us
+	// simple     47.9 us     67.6 us   1327.6 us
+}

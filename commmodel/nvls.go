@@ -41,19 +41,41 @@ func (NVLS) Collective() Collective { return AllReduce }
 // Cost returns NVLS's cost for p ranks and S = size bytes on one Link. Its
 // bytes are NaN if p is not a multiple of PerNode.
 func (v NVLS) Cost(p int, size float64) Cost {
-	mustRanks(p)
-	per := v.PerNode
-	if per == 0 {
-		per = p
+	c := costOf(v.terms(p, size))
+	if per, nodes, ok := v.shape(p); ok {
+		c.Peers = min(per-1, 1) + min(nodes-1, 1) // the NVSwitch, the network's switch
+		c.Fanout = min(c.Peers, 1)
 	}
-	nodes, ok := splitRanks(p, per)
+	return c
+}
+
+// shape returns the GPUs per node and the nodes of p ranks, and false if
+// they do not fit.
+func (v NVLS) shape(p int) (perNode, nodes int, ok bool) {
+	perNode = v.PerNode
+	if perNode == 0 {
+		perNode = p
+	}
+	nodes, ok = splitRanks(p, perNode)
+	return perNode, nodes, ok
+}
+
+func (v NVLS) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+	mustRanks(p)
+	per, nodes, ok := v.shape(p)
 	if !ok {
-		return Cost{Bytes: math.NaN()}
+		return 0, 0, math.NaN(), 0, 0
 	}
 	load, store := nvlsPhases(per, checkSize(size))
-	c := load.Then(SwitchAllReduceCost(nodes, checkSize(size)/float64(per))).Then(store)
-	c.Peers = min(per-1, 1) + min(nodes-1, 1) // the NVSwitch, the network's switch
-	return c
+	return sumTerms(load, SwitchAllReduceCost(nodes, checkSize(size)/float64(per)), store)
+}
+
+// sumTerms returns the time terms of costs run one after another (as Then).
+func sumTerms(costs ...Cost) (steps, messages int, bytes, pathBytes, reduced float64) {
+	for _, c := range costs {
+		steps, messages, bytes, pathBytes, reduced = steps+c.Steps, messages+c.Messages, bytes+c.Bytes, pathBytes+c.Path(), reduced+c.Reduced
+	}
+	return steps, messages, bytes, pathBytes, reduced
 }
 
 // Stages returns the load-reduce inside each node, the network AllReduce of
@@ -151,6 +173,18 @@ func (v NVLSTree) Cost(p int, size float64) Cost {
 	c := load.Then(tree).Then(store)
 	c.Peers = min(load.Peers, 1) + tree.Peers
 	return c
+}
+
+func (v NVLSTree) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+	mustRanks(p)
+	nodes, ok := splitRanks(p, v.PerNode)
+	if !ok {
+		return 0, 0, math.NaN(), 0, 0
+	}
+	load, store := nvlsPhases(v.PerNode, checkSize(size))
+	s, m, b, pb, r := v.tree().terms(nodes, checkSize(size)/float64(v.PerNode))
+	tree := Cost{Steps: s, Messages: m, Bytes: b, PathBytes: pb, Reduced: r}
+	return sumTerms(load, tree, store)
 }
 
 // Stages returns the load-reduce inside each node, the tree's stages across
