@@ -1,0 +1,165 @@
+package predict
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
+)
+
+// Hardware describes a machine as far as the model needs it: the GPU, how
+// its GPUs are joined inside a host, and the host's NICs. It is the input of
+// NCCL's tuning model (nccl.System) for every shape of the machine, and the
+// source of the priors of the bandwidths.
+type Hardware struct {
+	// GPU is the product (nccl.ParseGPU).
+	GPU nccl.GPU
+	// NVSwitch reports that a host's GPUs reach each other through
+	// NVSwitch with NVLinks links each (a fully connected NVLink mesh is
+	// taken as one too: every GPU reaches every other in one hop).
+	// Without it the host is PCIe only.
+	NVSwitch bool
+	// NVLinks overrides GPU.NVLinks: the NVLinks of one GPU.
+	NVLinks int
+	// NICs is the number of NICs per host; 0 means one per GPU.
+	NICs int
+	// NICBW is one NIC's line rate, B/s (400 Gb/s is 50e9).
+	NICBW float64
+	// NVLS reports NVLink SHARP (Hopper and later, with NVSwitch).
+	NVLS bool
+	// CPU is the host CPU (x86 Intel when zero).
+	CPU nccl.CPU
+	// Domain is the number of GPUs of one NVLink domain when it spans
+	// hosts (multi-node NVLink, 72 in a GB200 or GB300 NVL72 rack); 0 means
+	// one host. The model's nodes are NVLink domains: hosts of one domain
+	// count as one node.
+	Domain int
+}
+
+// nicRates are the line rates of the NICs NVIDIA's reference systems of
+// each generation carry, B/s: DGX-2 eight 100 Gb/s EDR, DGX A100 eight
+// 200 Gb/s HDR, DGX H100 and DGX B200 eight 400 Gb/s NDR (the DGX user
+// guides' hardware overviews, docs.nvidia.com/dgx).
+var nicRates = [nccl.NumArchs]float64{12.5e9, 25e9, 50e9, 50e9}
+
+// DefaultHardware returns the hardware of a machine known only by its GPU
+// name (as nccl-tests' Rank lines print it): an NVSwitch host when the GPU
+// has NVLinks (an SXM board), NVLS from Hopper on with NVSwitch, one NIC per
+// GPU at the line rate of the generation's reference system (nicRates), and
+// the NVL72 domain for GB200 and GB300. It is an error for a name that
+// nccl.ParseGPU does not know.
+func DefaultHardware(gpuName string) (Hardware, error) {
+	g, err := nccl.ParseGPU(gpuName)
+	if err != nil {
+		return Hardware{}, err
+	}
+	h := Hardware{GPU: g, NVSwitch: g.NVLinks > 0, NICBW: nicRates[arch(g.CompCap)]}
+	h.NVLS = h.NVSwitch && g.CompCap >= 90
+	if g.Name == "GB200" || g.Name == "GB300" {
+		h.Domain = 72
+	}
+	return h, nil
+}
+
+// arch is the generation of a compute capability.
+func arch(cc int) nccl.Arch {
+	switch {
+	case cc >= 100:
+		return nccl.Blackwell
+	case cc >= 90:
+		return nccl.Hopper
+	case cc >= 80:
+		return nccl.Ampere
+	}
+	return nccl.Volta
+}
+
+// links returns the NVLinks of one GPU.
+func (h *Hardware) links() int {
+	if h.NVLinks > 0 {
+		return h.NVLinks
+	}
+	return h.GPU.NVLinks
+}
+
+// intraBW is the prior of one GPU's intra-node bandwidth, B/s: its NVLinks
+// times the datasheet's per-link bandwidth, or its PCIe x16 link (NCCL's
+// figures of 12, 24, 48 GB/s for Gen3 to Gen5, NCCL 2.30.7
+// src/graph/topo.cc) without NVSwitch.
+func (h *Hardware) intraBW() float64 {
+	if h.NVSwitch && h.links() > 0 && h.GPU.NVLinkBW > 0 {
+		return float64(h.links()) * h.GPU.NVLinkBW
+	}
+	switch h.GPU.PCIeGen {
+	case 4:
+		return 24e9
+	case 5, 6:
+		return 48e9
+	}
+	return 12e9
+}
+
+// nics returns the NICs one node of perNode GPUs drives: one per GPU up to
+// the host's NICs (in an NVLink domain, the hosts' NICs add up).
+func (h *Hardware) nics(hosts, perHost int) int {
+	n := perHost
+	if h.NICs > 0 {
+		n = min(perHost, h.NICs)
+	}
+	return n * hosts
+}
+
+// shape is the model's view of a run: nodes (NVLink domains) of per GPUs,
+// and the hosts each node spans.
+type shape struct {
+	nodes, per, hosts int
+}
+
+// shapeOf groups nodes hosts of perHost GPUs into NVLink domains: a run
+// within one domain is one node, and a larger run is split into the fewest
+// domains that hold it, equally. It is ErrShape when they cannot be equal.
+func (h *Hardware) shapeOf(nodes, perHost int) (shape, error) {
+	if h.Domain <= perHost || nodes == 1 {
+		return shape{nodes, perHost, 1}, nil
+	}
+	hostsPer := h.Domain / perHost // hosts in one domain
+	d := (nodes + hostsPer - 1) / hostsPer
+	if nodes%d != 0 {
+		return shape{}, fmt.Errorf("%w: %d hosts of %d GPUs do not split equally into NVLink domains of %d GPUs", ErrShape, nodes, perHost, h.Domain)
+	}
+	return shape{d, nodes / d * perHost, nodes / d}, nil
+}
+
+// system is nccl.System for a shape.
+func (h *Hardware) system(s shape) nccl.System {
+	nicBW := h.NICBW
+	if nicBW <= 0 {
+		nicBW = nicRates[arch(h.GPU.CompCap)]
+	}
+	return nccl.System{GPU: h.GPU, GPUsPerNode: s.per, Nodes: s.nodes, NVSwitch: h.NVSwitch,
+		NVLinks: h.NVLinks, NICs: h.nics(s.hosts, s.per/s.hosts), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU}
+}
+
+// String describes h in one line ("H100 SXM, NVSwitch 18 NVLinks, NVLS, 8 NICs of 50 GB/s").
+func (h *Hardware) String() string {
+	var b strings.Builder
+	b.WriteString(h.GPU.Name)
+	if h.NVSwitch {
+		fmt.Fprintf(&b, ", NVSwitch %d NVLinks", h.links())
+	} else {
+		b.WriteString(", PCIe")
+	}
+	if h.NVLS {
+		b.WriteString(", NVLS")
+	}
+	nics := "one NIC per GPU"
+	if h.NICs > 0 {
+		nics = fmt.Sprintf("%d NICs per host", h.NICs)
+	}
+	fmt.Fprintf(&b, ", %s of %s", nics, commmodel.FormatBandwidth(h.NICBW))
+	if h.Domain > 0 {
+		fmt.Fprintf(&b, ", NVLink domains of %d GPUs", h.Domain)
+	}
+	return b.String()
+}

@@ -1,0 +1,168 @@
+package predict
+
+import (
+	"math"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
+)
+
+// The parameters of the calibrated model, in the order of Machine.Params.
+const (
+	parLaunch   = iota // host time of one launch, s
+	parBase            // factor on NCCL's base latencies
+	parIntra           // factor on NCCL's NVLink/PCI per-step latencies
+	parInter           // factor on NCCL's network per-step latencies
+	parIntraBW         // one GPU's NVLink (or PCIe) egress, B/s
+	parNICBW           // one NIC, B/s
+	parLL              // LL's share of the link bandwidth
+	parLL128           // LL128's share of the link bandwidth
+	parNVLS            // NVLS's efficiency on NVLink
+	parTree            // Tree's efficiency
+	numParams
+)
+
+// paramInfo names each parameter and its unit.
+var paramInfo = [numParams]struct{ name, unit, doc string }{
+	{"launch", "s", "host time of one kernel launch; a call costs at least GPUs-per-thread launches"},
+	{"base_latency", "s", "NCCL's base latency of Ring/LL, scaled (every algorithm and protocol by the same factor)"},
+	{"intra_step_latency", "s", "NCCL's NVLink (PCI) latency of one Ring/LL step, scaled likewise"},
+	{"inter_step_latency", "s", "NCCL's network latency of one Ring/LL step, scaled likewise"},
+	{"intra_bw", "B/s", "one GPU's NVLink (PCIe) egress with Simple"},
+	{"nic_bw", "B/s", "one NIC's bandwidth with Simple"},
+	{"ll_efficiency", "1", "LL's bandwidth as a share of Simple's"},
+	{"ll128_efficiency", "1", "LL128's bandwidth as a share of Simple's"},
+	{"nvls_efficiency", "1", "NVLS's bandwidth on NVLink as a share of the egress model's"},
+	{"tree_efficiency", "1", "Tree's bandwidth as a share of the egress model's"},
+}
+
+// term is one point of the model: the coefficients of its time in the
+// parameters (see Time in the package documentation).
+type term struct {
+	// launches is the GPUs one thread launches per call.
+	launches float64
+	// lat are NCCL's latency parts (base, intra, inter) of what ran, s.
+	lat [3]float64
+	// intra and net are the bytes over one GPU's intra-node egress and
+	// over one NIC.
+	intra, net float64
+	// eff lists the efficiency parameters that divide the bandwidth
+	// (parLL, parLL128, parNVLS, parTree), -1 for none.
+	eff [2]int
+	ch  choice
+}
+
+// sharpness is the exponent of the smooth maximum of the model's two
+// maxima (the launch floor, and the two links): (a^k + b^k)^(1/k) is within
+// 2^(1/k) (4.4%) of max(a, b) where they are equal and exact where one
+// dominates.
+const sharpness = 16
+
+// smax is the smooth maximum of a and b >= 0.
+func smax(a, b float64) float64 {
+	switch {
+	case a == 0:
+		return b
+	case b == 0:
+		return a
+	case a < b:
+		a, b = b, a
+	}
+	return a * math.Pow(1+math.Pow(b/a, sharpness), 1.0/sharpness)
+}
+
+// time is the model's time of t with parameters x (natural values).
+func (t *term) time(x *[numParams]float64) float64 {
+	l := x[parBase]*t.lat[0] + x[parIntra]*t.lat[1] + x[parInter]*t.lat[2]
+	w := 0.0
+	if t.intra > 0 || t.net > 0 {
+		w = smax(t.intra/x[parIntraBW], t.net/x[parNICBW])
+		for _, e := range t.eff {
+			if e >= 0 {
+				w /= x[e]
+			}
+		}
+	}
+	return smax(x[parLaunch]*t.launches, l+w)
+}
+
+// bytes returns the bytes of algorithm ch of collective c over one GPU's
+// intra-node egress and over one NIC, for size bytes on s with nics NICs
+// per node. They are the busiest link's loads (the derivations are in the
+// package documentation):
+//
+//	Ring AllReduce        2(n-1)/n·S on NVLink, and over the node's NICs across nodes
+//	Ring AllGather, RS    (n-1)/n·S likewise
+//	Ring Broadcast        S likewise
+//	Tree AllReduce        2S on a chain of p >= 3 (S for p = 2), min(N, 4)/2·S over the node's NICs
+//	NVLS AllReduce        (p+1)/p·S on NVLink (the switch reduces), and Tree's network part (NVLSTree)
+//	NVLS AllGather, RS    S on NVLink
+//	CollNet AllReduce     (p+1)/p·S on NVLink, S over the node's NICs
+//	PAT AllGather, RS     (n-1)/n·S over the NIC (one GPU per node)
+//	AllToAll (P2P)        (p-1)/n·S on NVLink, p(n-p)/n·S over the node's NICs
+func bytes(c commmodel.Collective, ch choice, s shape, nics int, size float64) (intra, net float64) {
+	n, p, nn := s.nodes*s.per, float64(s.per), float64(s.nodes)
+	var node float64 // over one node's NICs
+	switch {
+	case ch.p2p:
+		intra = (p - 1) / float64(n) * size
+		node = p * float64(n-s.per) / float64(n) * size
+	case ch.algo == nccl.Ring:
+		intra = ringBytes(c, n, size)
+		node = intra
+	case ch.algo == nccl.Tree:
+		switch {
+		case s.per >= 3:
+			intra = 2 * size
+		case s.per == 2:
+			intra = size
+		}
+		node = min(nn, 4) / 2 * size
+	case ch.algo == nccl.NVLS || ch.algo == nccl.NVLSTree:
+		intra = size
+		if c == commmodel.AllReduce {
+			intra = (p + 1) / p * size
+			node = min(nn, 4) / 2 * size
+		}
+	case ch.algo == nccl.CollNetDirect || ch.algo == nccl.CollNetChain:
+		intra = (p + 1) / p * size
+		node = size
+	case ch.algo == nccl.PAT:
+		node = ringBytes(c, n, size)
+	}
+	if s.nodes == 1 {
+		node = 0
+	}
+	if s.per == 1 {
+		intra = 0
+	}
+	if nics > 0 {
+		net = node / float64(nics)
+	}
+	return intra, net
+}
+
+// ringBytes is what one rank of c's ring algorithm over n ranks sends, from
+// commmodel's costs.
+func ringBytes(c commmodel.Collective, n int, size float64) float64 {
+	return commmodel.Algorithms(c)[0].Cost(n, size).Bytes
+}
+
+// efficiencies lists the efficiency parameters of a choice.
+func efficiencies(ch choice) [2]int {
+	e := [2]int{-1, -1}
+	switch ch.proto {
+	case nccl.LL:
+		e[0] = parLL
+	case nccl.LL128:
+		e[0] = parLL128
+	}
+	switch {
+	case ch.p2p:
+	case ch.algo == nccl.NVLS || ch.algo == nccl.NVLSTree:
+		e[1] = parNVLS
+	case ch.algo == nccl.Tree:
+		e[1] = parTree
+	}
+	return e
+}

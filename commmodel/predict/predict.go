@@ -1,0 +1,129 @@
+package predict
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
+)
+
+// A Query asks for the time of one collective on a shape of the machine.
+type Query struct {
+	// Collective is the collective.
+	Collective commmodel.Collective
+	// Ranks and PerNode are the GPUs in all and per host (one rank per
+	// GPU); Ranks must be a multiple of PerNode.
+	Ranks, PerNode int
+	// GPUsPerThread is nccl-tests' -g, as in Table; 0 means 1.
+	GPUsPerThread int
+	// Algo and Proto are NCCL_ALGO and NCCL_PROTO ("" for the tuner).
+	Algo, Proto string
+	// Version is the NCCL release; zero means the calibration's newest.
+	Version nccl.Version
+}
+
+// A Prediction is the model's time of one call.
+type Prediction struct {
+	// Size is the call's size, bytes (nccl-tests' size column).
+	Size float64
+	// Time is the calibrated model's time, s; Low and High bound the
+	// times of the model refitted without each calibration table in turn
+	// (and Time itself).
+	Time, Low, High float64
+	// Algorithm and Protocol are what NCCL runs at this size: the pins,
+	// or NCCL's tuner's choice on the machine ("Ring", "LL128"; "P2P" for
+	// AllToAll, which NCCL runs as grouped sends outside its tuner).
+	Algorithm, Protocol string
+}
+
+// run returns the run of q on m.
+func (m *Machine) run(q Query) (*run, error) {
+	if q.Ranks < 1 || q.PerNode < 1 {
+		return nil, fmt.Errorf("%w: %d ranks, %d per node", ErrShape, q.Ranks, q.PerNode)
+	}
+	if q.Ranks%q.PerNode != 0 {
+		return nil, fmt.Errorf("%w: %d ranks is not a multiple of %d GPUs per node", ErrShape, q.Ranks, q.PerNode)
+	}
+	s, err := m.Hardware.shapeOf(q.Ranks/q.PerNode, q.PerNode)
+	if err != nil {
+		return nil, err
+	}
+	v := q.Version
+	if v == (nccl.Version{}) {
+		v = m.version
+	}
+	v, _, _ = versionOf(v)
+	return &run{shape: s, version: v, algo: q.Algo, proto: q.Proto, gpusPerThrd: max(q.GPUsPerThread, 1), collective: q.Collective}, nil
+}
+
+// Predict returns the calibrated time of q at each size, bytes. It is
+// ErrShape for a rank count that is not a multiple of the GPUs per node,
+// and an error for pins NCCL would refuse or that leave nothing to run.
+func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
+	rn, err := m.run(q)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Prediction, len(sizes))
+	for i, size := range sizes {
+		if !(size > 0) || math.IsInf(size, 0) {
+			return nil, fmt.Errorf("predict: size %g B: want a finite positive size", size)
+		}
+		t, err := m.refs.termOf(rn, size)
+		if err != nil {
+			return nil, err
+		}
+		p := Prediction{Size: size, Time: t.time(&m.x)}
+		p.Low, p.High = p.Time, p.Time
+		for j := range m.loo {
+			v := t.time(&m.loo[j])
+			p.Low, p.High = min(p.Low, v), max(p.High, v)
+		}
+		p.Algorithm, p.Protocol = algoName(t.ch), t.ch.proto.String()
+		out[i] = p
+	}
+	return out, nil
+}
+
+func algoName(ch choice) string {
+	if ch.p2p {
+		return "P2P"
+	}
+	return ch.algo.String()
+}
+
+// Reference returns NCCL's own, uncalibrated prediction of q on h at each
+// size: its tuner's choice and that choice's time (nccl.Model.Choose), with
+// Low = High = Time. AllToAll has no NCCL model and gives an error.
+func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
+	m := &Machine{Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
+	if q.Collective == commmodel.AllToAll {
+		return nil, fmt.Errorf("predict: NCCL's tuner has no model of alltoall (it runs as grouped sends); calibrate on measured tables")
+	}
+	rn, err := m.run(q)
+	if err != nil {
+		return nil, err
+	}
+	ref, err := m.refs.get(rn)
+	if err != nil {
+		return nil, err
+	}
+	f, err := nccl.FuncOf(q.Collective)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Prediction, len(sizes))
+	for i, size := range sizes {
+		if !(size > 0) || math.IsInf(size, 0) {
+			return nil, fmt.Errorf("predict: size %g B: want a finite positive size", size)
+		}
+		e, err := ref.full.Choose(f, int64(size))
+		if err != nil {
+			return nil, fmt.Errorf("predict: %w", err)
+		}
+		out[i] = Prediction{Size: size, Time: e.Time, Low: e.Time, High: e.Time,
+			Algorithm: e.Algorithm.String(), Protocol: e.Protocol.String()}
+	}
+	return out, nil
+}

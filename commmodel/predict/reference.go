@@ -1,0 +1,157 @@
+package predict
+
+import (
+	"fmt"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
+)
+
+// A run is what fixes NCCL's tuner for a table or a query: the hardware, the
+// shape, the NCCL version and the NCCL_ALGO/NCCL_PROTO pins.
+type run struct {
+	shape        shape
+	version      nccl.Version
+	algo, proto  string
+	gpusPerThrd  int
+	collective   commmodel.Collective
+	versionGuess bool // the version was unknown and Latest is assumed
+	versionClamp bool // the version predates the model's oldest
+}
+
+// versionOf returns the version the tuner model runs for v: v itself, Latest
+// for the zero value, and Oldest for releases before it.
+func versionOf(v nccl.Version) (nccl.Version, bool, bool) {
+	switch {
+	case v == (nccl.Version{}):
+		return nccl.Latest, true, false
+	case v.Before(nccl.Oldest):
+		return nccl.Oldest, false, true
+	}
+	return v, false, false
+}
+
+// reference is NCCL's tuning model of one run, split so that the latency of
+// every (function, algorithm, protocol) is a sum of parts the calibration
+// scales:
+//
+//	lat = lat0 + base + intra + inter + over
+//
+// where base, intra and inter are NCCL's latency with only its base-latency
+// table, only its NVLink (or PCI) per-step table, or only its network
+// per-step table (the others zero, no network overhead), lat0 what is left
+// with every table zero (PAT's per-rank term, CollNet's arity term), and
+// over the rest of NCCL's full latency (the network overhead that bounds an
+// intra-node step from below across nodes). NCCL's latency is linear in the
+// three tables once the overhead is taken out, so the parts add up to it
+// (TestReferenceSplit).
+type reference struct {
+	full *nccl.Model
+	// parts[k] is the model with only table k (0 base, 1 intra, 2 inter),
+	// parts[3] with none.
+	parts [4]*nccl.Model
+}
+
+// newReference builds NCCL's model of r on h.
+func newReference(h *Hardware, r *run) (*reference, error) {
+	cfg, err := h.system(r.shape).Config(r.version)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Algo, cfg.Proto = r.algo, r.proto
+	ref := &reference{}
+	if ref.full, err = nccl.New(cfg); err != nil {
+		return nil, err
+	}
+	zero := 0.0
+	for k := range ref.parts {
+		c := nccl.DefaultConstants(cfg.Version)
+		if k != 0 {
+			c.BaseLatency = [nccl.NumAlgorithms][nccl.NumProtocols]float64{}
+		}
+		for hw := range nccl.HW(nccl.NumHW) {
+			keep := k == 1 && hw != nccl.HWNet || k == 2 && hw == nccl.HWNet
+			if !keep {
+				c.HWLatency[hw] = [nccl.NumAlgorithms][nccl.NumProtocols]float64{}
+			}
+		}
+		pc := cfg
+		pc.Constants, pc.NetOverhead = &c, &zero
+		if ref.parts[k], err = nccl.New(pc); err != nil {
+			return nil, err
+		}
+	}
+	return ref, nil
+}
+
+// latency returns the parts of NCCL's latency of (f, a, p), seconds: the
+// terms the base, intra-node and network factors multiply.
+func (ref *reference) latency(f nccl.Func, a nccl.Algorithm, p nccl.Protocol) (base, intra, inter float64) {
+	l0 := ref.parts[3].Latency(f, a, p)
+	base = ref.parts[0].Latency(f, a, p) // with lat0
+	intra = ref.parts[1].Latency(f, a, p) - l0
+	inter = ref.parts[2].Latency(f, a, p) - l0
+	over := ref.full.Latency(f, a, p) - base - intra - inter
+	return base, intra, inter + max(over, 0)
+}
+
+// choice is what NCCL ran for one call: its algorithm and protocol.
+type choice struct {
+	algo  nccl.Algorithm
+	proto nccl.Protocol
+	p2p   bool // AllToAll: grouped sends, outside the tuner
+}
+
+// String is "Ring/LL128", or "P2P/Simple" for AllToAll.
+func (c choice) String() string {
+	if c.p2p {
+		return "P2P/" + c.proto.String()
+	}
+	return c.algo.String() + "/" + c.proto.String()
+}
+
+// p2pLLThreshold is the largest per-peer message NCCL sends with LL
+// (NCCL_P2P_LL_THRESHOLD, 16 KiB by default, NCCL 2.30.7 src/enqueue.cc).
+const p2pLLThreshold = 16 << 10
+
+// choose returns what NCCL runs for a call of size bytes: the tuner's
+// choice (honouring the pins), or for AllToAll point-to-point sends, with
+// LL for per-peer messages up to p2pLLThreshold.
+func (ref *reference) choose(c commmodel.Collective, ranks int, size float64) (choice, error) {
+	if c == commmodel.AllToAll {
+		ch := choice{p2p: true, algo: nccl.Ring, proto: nccl.Simple}
+		if size/float64(ranks) <= p2pLLThreshold {
+			ch.proto = nccl.LL
+		}
+		return ch, nil
+	}
+	f, err := nccl.FuncOf(c)
+	if err != nil {
+		return choice{}, err
+	}
+	e, err := ref.full.Choose(f, int64(size))
+	if err != nil {
+		return choice{}, fmt.Errorf("predict: %w", err)
+	}
+	return choice{algo: e.Algorithm, proto: e.Protocol}, nil
+}
+
+// pinned reports whether an (algorithm, protocol) pin is available to the
+// tuner of ref, for a clear error when a pin cannot run.
+func (ref *reference) available(c commmodel.Collective) bool {
+	if c == commmodel.AllToAll {
+		return true
+	}
+	f, err := nccl.FuncOf(c)
+	if err != nil {
+		return false
+	}
+	for a := range nccl.Algorithm(nccl.NumAlgorithms) {
+		for p := range nccl.Protocol(nccl.NumProtocols) {
+			if ref.full.Available(f, a, p) {
+				return true
+			}
+		}
+	}
+	return false
+}

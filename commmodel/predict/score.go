@@ -1,0 +1,191 @@
+package predict
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// LargeSize is the size from which Score's "large" errors count, 1 MiB.
+const LargeSize = 1 << 20
+
+// Errors are the median relative errors |predicted/measured − 1| of one
+// held-out table: over all its points and over those of at least LargeSize.
+// A median without points is NaN.
+type Errors struct {
+	All, Large float64
+}
+
+// A Score is how well one held-out table is predicted from the other tables
+// of its machine.
+type Score struct {
+	// Table is the held-out table's name.
+	Table string
+	// Points and Large count its points, all and at least LargeSize.
+	Points, Large int
+	// Model is the calibrated model's error, Baseline the one-link
+	// model's (Baseline below) and NCCL the uncalibrated tuner model's
+	// (Reference; NaN for AllToAll, which it does not model).
+	Model, Baseline, NCCL Errors
+}
+
+// LeaveOneOut scores every table by calibrating on the others (Calibrate
+// without intervals, and the one-link baseline on the same tables) and
+// predicting it; NCCL's model needs no calibration. A table is never in the
+// calibration that predicts it.
+func LeaveOneOut(h Hardware, tables []Table, s *Settings) ([]Score, error) {
+	set := s.withDefaults()
+	set.NoIntervals = true
+	out := make([]Score, 0, len(tables))
+	for i := range tables {
+		rest := slices.Concat(tables[:i], tables[i+1:])
+		held := &tables[i]
+		m, err := Calibrate(h, rest, &set)
+		if err != nil {
+			return nil, fmt.Errorf("predict: without %s: %w", held.Name, err)
+		}
+		base, err := FitBaseline(rest)
+		if err != nil {
+			return nil, fmt.Errorf("predict: baseline without %s: %w", held.Name, err)
+		}
+		sc, err := score(h, m, base, held)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sc)
+	}
+	return out, nil
+}
+
+// score compares the three models with held's measurements.
+func score(h Hardware, m *Machine, base commmodel.Link, held *Table) (Score, error) {
+	sizes := make([]float64, len(held.Points))
+	for i, p := range held.Points {
+		sizes[i] = p.Size
+	}
+	q := held.Query()
+	ours, err := m.Predict(q, sizes)
+	if err != nil {
+		return Score{}, fmt.Errorf("predict: %s: %w", held.Name, err)
+	}
+	ref, refErr := Reference(h, q, sizes)
+	sc := Score{Table: held.Name, Points: len(sizes)}
+	var e [3][2][]float64
+	for i, p := range held.Points {
+		large := 0
+		if p.Size >= LargeSize {
+			large = 1
+			sc.Large++
+		}
+		preds := [3]float64{ours[i].Time, BaselineTime(base, held, p.Size), math.NaN()}
+		if refErr == nil {
+			preds[2] = ref[i].Time
+		}
+		for k, v := range preds {
+			if math.IsNaN(v) {
+				continue
+			}
+			r := math.Abs(v/p.Time - 1)
+			e[k][0] = append(e[k][0], r)
+			if large == 1 {
+				e[k][1] = append(e[k][1], r)
+			}
+		}
+	}
+	errs := func(k int) Errors {
+		for j := range e[k] {
+			slices.Sort(e[k][j])
+		}
+		return Errors{All: median(e[k][0]), Large: median(e[k][1])}
+	}
+	sc.Model, sc.Baseline, sc.NCCL = errs(0), errs(1), errs(2)
+	return sc, nil
+}
+
+// Query returns the query that describes t.
+func (t *Table) Query() Query {
+	return Query{Collective: t.Collective, Ranks: t.Ranks(), PerNode: t.PerNode, GPUsPerThread: t.GPUsPerThread,
+		Algo: t.Algo, Proto: t.Proto, Version: t.Version}
+}
+
+// baselineAlgorithm is the ring algorithm of c in the article's model:
+// commmodel's first algorithm of c (Ring, RingReduceScatter, RingAllGather,
+// PipelinedBroadcast), and for AllToAll the ring-shift Pairwise.
+func baselineAlgorithm(c commmodel.Collective) commmodel.Algorithm {
+	if c == commmodel.AllToAll {
+		return commmodel.Pairwise{}
+	}
+	return commmodel.Algorithms(c)[0]
+}
+
+// BaselineTime is the one-link model's time of size bytes of t's collective
+// over its ranks: Steps·α + Bytes/BW of its ring algorithm on l.
+func BaselineTime(l commmodel.Link, t *Table, size float64) float64 {
+	return baselineAlgorithm(t.Collective).Cost(t.Ranks(), size).Time(l)
+}
+
+// FitBaseline fits the article's model, T = Steps·α + Bytes/BW with one
+// Link, jointly over tables: each table through its ring algorithm
+// (BaselineTime) at its rank count. Like fit.Through it minimises relative
+// error, which is linear in (α, 1/BW), here with every table weighing the
+// same (1/n_t per point) and Huber reweighting (threshold 5%); α >= 0 and
+// BW > 0 by an active set.
+func FitBaseline(tables []Table) (commmodel.Link, error) {
+	type row struct{ u, v, w float64 }
+	var rows []row
+	for i := range tables {
+		t := &tables[i]
+		a := baselineAlgorithm(t.Collective)
+		for _, p := range t.Points {
+			c := a.Cost(t.Ranks(), p.Size)
+			rows = append(rows, row{float64(c.Steps) / p.Time, c.Path() / p.Time, 1 / float64(len(t.Points))})
+		}
+	}
+	if len(rows) < 2 {
+		return commmodel.Link{}, fmt.Errorf("%w: %d points for the baseline's 2 parameters", ErrTooFew, len(rows))
+	}
+	// Scale the regressors so that the 2x2 system is well conditioned.
+	su, sv := 0.0, 0.0
+	for _, r := range rows {
+		su, sv = max(su, r.u), max(sv, r.v)
+	}
+	var alpha, beta float64 // α and 1/BW, scaled
+	w := make([]float64, len(rows))
+	for i := range w {
+		w[i] = rows[i].w
+	}
+	for iter := 0; iter < 20; iter++ {
+		var uu, uv, vv, u1, v1 float64
+		for i, r := range rows {
+			u, v := r.u/su, r.v/sv
+			uu += w[i] * u * u
+			uv += w[i] * u * v
+			vv += w[i] * v * v
+			u1 += w[i] * u
+			v1 += w[i] * v
+		}
+		det := uu*vv - uv*uv
+		a, b := (u1*vv-v1*uv)/det, (uu*v1-uv*u1)/det
+		if !(det > 1e-12*uu*vv) || a < 0 || b <= 0 {
+			// One of the two at its bound: the one-parameter fit that
+			// leaves the smaller residual (Σw − u1²/uu against Σw − v1²/vv),
+			// with BW at a cap a thousand times the largest Bytes/t.
+			a, b = 0, v1/vv
+			if u1*u1/uu > v1*v1/vv {
+				a, b = u1/uu, 1e-3
+			}
+		}
+		alpha, beta = a, b
+		for i, r := range rows {
+			res := alpha*r.u/su + beta*r.v/sv - 1
+			w[i] = r.w * huberWeight(res, 0.05)
+		}
+	}
+	l := commmodel.Link{Alpha: alpha / su, BW: sv / beta}
+	if !l.Valid() {
+		return commmodel.Link{}, fmt.Errorf("predict: baseline fit gave α %g s, BW %g B/s", l.Alpha, l.BW)
+	}
+	return l, nil
+}

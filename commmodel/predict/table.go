@@ -1,0 +1,103 @@
+package predict
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
+)
+
+// A Point is one measured size of a table.
+type Point struct {
+	// Size is nccl-tests' size column, in bytes (nBytes as NCCL counts it).
+	Size float64
+	// Time is the measured time of one call, in seconds.
+	Time float64
+}
+
+// A Table is one nccl-tests run: one collective over a range of sizes on one
+// shape of one machine, with what the run pinned. Its zero Algo and Proto
+// mean NCCL's tuner chose.
+type Table struct {
+	// Name identifies the table in errors and scores ("all_reduce.log#0").
+	Name string
+	// GPU is the GPU name the run's Rank lines print; tables of one machine
+	// share it.
+	GPU string
+	// Collective is the collective measured.
+	Collective commmodel.Collective
+	// Nodes and PerNode are the hosts and the GPUs used on each (one rank
+	// per GPU); Hardware.Domain regroups hosts into NVLink domains.
+	Nodes, PerNode int
+	// GPUsPerThread is the number of GPUs one thread drives (nccl-tests -g):
+	// their launches are serialised, so a call costs at least that many
+	// launches. 0 means 1.
+	GPUsPerThread int
+	// Algo and Proto are NCCL_ALGO and NCCL_PROTO as the run set them, in
+	// NCCL's syntax ("Ring", "^NVLS,NVLSTree", "LL128"); "" is the tuner's
+	// choice.
+	Algo, Proto string
+	// Version is the NCCL release of the run; the zero value is unknown
+	// (Latest is assumed, and said in the machine's notes).
+	Version nccl.Version
+	// Points are the measured sizes; 0-byte rows (an empty call) do not
+	// belong here.
+	Points []Point
+}
+
+// Ranks returns Nodes·PerNode.
+func (t *Table) Ranks() int { return t.Nodes * t.PerNode }
+
+// Errors of Calibrate and Predict, for errors.Is.
+var (
+	// ErrMixedMachines: the tables come from more than one machine (their
+	// GPU names differ).
+	ErrMixedMachines = errors.New("predict: tables of different machines")
+	// ErrTooFew: too few tables, or too few points, for the parameters.
+	ErrTooFew = errors.New("predict: too few tables or points for the parameters")
+	// ErrBadTable: a table that cannot be modelled (no points, bad counts,
+	// a size or time that is not finite and positive).
+	ErrBadTable = errors.New("predict: bad table")
+	// ErrShape: a rank count that is not a multiple of the GPUs per node.
+	ErrShape = errors.New("predict: ranks not a multiple of GPUs per node")
+)
+
+// check reports what makes t unusable.
+func (t *Table) check() error {
+	if t.Nodes < 1 || t.PerNode < 1 {
+		return fmt.Errorf("%w: %s: %d nodes of %d GPUs", ErrBadTable, t.Name, t.Nodes, t.PerNode)
+	}
+	if len(t.Points) == 0 {
+		return fmt.Errorf("%w: %s: no points", ErrBadTable, t.Name)
+	}
+	if _, err := nccl.ParseFunc(t.Collective.String()); err != nil && t.Collective != commmodel.AllToAll {
+		return fmt.Errorf("%w: %s: collective %v", ErrBadTable, t.Name, t.Collective)
+	}
+	for i, p := range t.Points {
+		if !(p.Size > 0) || !(p.Time > 0) || math.IsInf(p.Size, 0) || math.IsInf(p.Time, 0) {
+			return fmt.Errorf("%w: %s: point %d (%g B, %g s) is not a finite positive size and time", ErrBadTable, t.Name, i, p.Size, p.Time)
+		}
+	}
+	return nil
+}
+
+// sameMachine returns ErrMixedMachines, naming every table and its GPU, when
+// the tables' GPU names differ.
+func sameMachine(tables []Table) error {
+	for _, t := range tables[1:] {
+		if t.GPU != tables[0].GPU {
+			var b strings.Builder
+			for i, u := range tables {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "%s: %q", u.Name, u.GPU)
+			}
+			return fmt.Errorf("%w: %s", ErrMixedMachines, b.String())
+		}
+	}
+	return nil
+}
