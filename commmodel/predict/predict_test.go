@@ -1,0 +1,313 @@
+package predict
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
+)
+
+// h100 is an 8-GPU H100 host with eight 400 Gb/s NICs.
+func h100(t testing.TB) Hardware {
+	t.Helper()
+	h, err := DefaultHardware("NVIDIA H100 80GB HBM3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.NICs = 8
+	return h
+}
+
+// TestDefaultHardware checks the hardware inferred from GPU names against
+// the GPU table of commmodel/nccl and the reference systems of nicRates.
+func TestDefaultHardware(t *testing.T) {
+	cases := []struct {
+		name           string
+		nvswitch, nvls bool
+		nicBW          float64
+		domain         int
+	}{
+		{"NVIDIA H100 80GB HBM3", true, true, 50e9, 0},
+		{"NVIDIA A100-SXM4-40GB", true, false, 25e9, 0},
+		{"Tesla V100-SXM2-16GB", true, false, 12.5e9, 0},
+		{"NVIDIA GB300", true, true, 50e9, 72},
+		{"NVIDIA L40S", false, false, 25e9, 0},
+	}
+	for _, c := range cases {
+		h, err := DefaultHardware(c.name)
+		if err != nil || h.NVSwitch != c.nvswitch || h.NVLS != c.nvls || h.NICBW != c.nicBW || h.Domain != c.domain {
+			t.Errorf("DefaultHardware(%q) = %+v, %v; want NVSwitch %v NVLS %v NIC %g domain %d", c.name, h, err, c.nvswitch, c.nvls, c.nicBW, c.domain)
+		}
+	}
+	if _, err := DefaultHardware("AMD Instinct MI300X"); !errors.Is(err, nccl.ErrUnknownGPU) {
+		t.Errorf("MI300X: err = %v, want ErrUnknownGPU", err)
+	}
+}
+
+// TestShapeOf checks the grouping of hosts into NVLink domains: the GB300
+// log's 1, 2 and 16 hosts of 4 GPUs are one rack (one domain of 72), 32
+// hosts two racks (data/logs/paired/README.md).
+func TestShapeOf(t *testing.T) {
+	h := Hardware{Domain: 72}
+	for _, c := range []struct{ hosts, nodes, per int }{{1, 1, 4}, {2, 1, 8}, {16, 1, 64}, {32, 2, 64}} {
+		s, err := h.shapeOf(c.hosts, 4)
+		if err != nil || s.nodes != c.nodes || s.per != c.per || s.hosts*c.nodes != c.hosts {
+			t.Errorf("%d hosts of 4: %+v, %v; want %d nodes of %d", c.hosts, s, err, c.nodes, c.per)
+		}
+	}
+	if _, err := h.shapeOf(19, 4); !errors.Is(err, ErrShape) { // 76 GPUs: 2 domains of 38 would split a host
+		t.Errorf("19 hosts: err = %v, want ErrShape", err)
+	}
+}
+
+// TestReferenceSplit checks that NCCL's latency splits into the parts the
+// calibration scales: the base, NVLink and network parts never add up to
+// more than NCCL's latency (the rest, the network overhead, is not
+// negative), and on one node, where NCCL charges no network overhead, they
+// add up to it exactly.
+func TestReferenceSplit(t *testing.T) {
+	a100, _ := DefaultHardware("NVIDIA A100-SXM4-80GB")
+	a100.NICs = 4
+	h := h100(t)
+	cases := []struct {
+		hw          Hardware
+		nodes, per  int
+		version     nccl.Version
+		oneNodeOnly bool
+	}{
+		{h, 1, 8, nccl.Version{Major: 2, Minor: 26, Patch: 2}, true},
+		{h, 2, 8, nccl.Latest, false},
+		{h, 10, 1, nccl.Version{Major: 2, Minor: 29, Patch: 2}, false}, // PAT and its per-rank term
+		{a100, 4, 8, nccl.Oldest, false},
+	}
+	for _, c := range cases {
+		ref, err := newReference(&c.hw, &run{shape: shape{c.nodes, c.per, 1}, version: c.version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for f := range nccl.Func(nccl.NumFuncs) {
+			for a := range nccl.Algorithm(nccl.NumAlgorithms) {
+				for p := range nccl.Protocol(nccl.NumProtocols) {
+					if !ref.full.Available(f, a, p) {
+						continue
+					}
+					full := ref.full.Latency(f, a, p)
+					b, i, n := ref.latency(f, a, p)
+					l0 := ref.parts[3].Latency(f, a, p)
+					raw := ref.parts[0].Latency(f, a, p) + ref.parts[1].Latency(f, a, p) + ref.parts[2].Latency(f, a, p) - 2*l0
+					if raw > full*(1+1e-12) || c.oneNodeOnly && math.Abs(raw-full) > 1e-12*full {
+						t.Errorf("%dx%d %v %v/%v/%v: parts add to %g s, NCCL's latency is %g s", c.nodes, c.per, c.version, f, a, p, raw, full)
+					}
+					if math.Abs(b+i+n-full) > 1e-12*full || b < 0 || i < 0 || n < 0 {
+						t.Errorf("%dx%d %v/%v/%v: split %g + %g + %g != %g", c.nodes, c.per, f, a, p, b, i, n, full)
+					}
+				}
+			}
+		}
+	}
+}
+
+// syntheticTables are tables of the shapes a calibration needs, timed by
+// machine m itself: one process per GPU except the one-node AllGather
+// (-g 8, which identifies the launch floor).
+func syntheticTables(t testing.TB, m *Machine) []Table {
+	t.Helper()
+	shapes := []struct {
+		c          commmodel.Collective
+		nodes, per int
+		thread     int
+	}{
+		{commmodel.AllReduce, 1, 8, 1},
+		{commmodel.AllReduce, 1, 4, 1},
+		{commmodel.AllReduce, 2, 8, 1},
+		{commmodel.AllReduce, 4, 8, 1},
+		{commmodel.AllGather, 1, 8, 8},
+		{commmodel.ReduceScatter, 2, 8, 1},
+		{commmodel.Broadcast, 4, 8, 1},
+	}
+	var sizes []float64
+	for s := 8.0; s <= 1<<30; s *= 4 {
+		sizes = append(sizes, s)
+	}
+	var out []Table
+	for _, s := range shapes {
+		tab := Table{Name: s.c.String() + "-" + string(rune('0'+s.nodes)) + "x" + string(rune('0'+s.per)),
+			GPU: m.GPU, Collective: s.c, Nodes: s.nodes, PerNode: s.per, GPUsPerThread: s.thread, Version: m.version}
+		ps, err := m.Predict(tab.Query(), sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			tab.Points = append(tab.Points, Point{Size: p.Size, Time: p.Time})
+		}
+		out = append(out, tab)
+	}
+	return out
+}
+
+// truth is a machine whose parameters are the priors times the factors
+// given (chosen away from 1 so that recovering them means something).
+func truth(t testing.TB) *Machine {
+	t.Helper()
+	h := h100(t)
+	m := &Machine{GPU: "NVIDIA H100 80GB HBM3", Hardware: h, version: nccl.Version{Major: 2, Minor: 26, Patch: 2},
+		refs: &references{hw: &h, m: map[runKey]*reference{}}}
+	m.x = m.prior()
+	for k, f := range [numParams]float64{1.4, 1.3, 1.5, 0.8, 0.8, 0.9, 0.7, 0.95, 0.9, 0.95} {
+		m.x[k] *= f
+	}
+	return m
+}
+
+// TestCalibrateRecovers calibrates on tables the model itself timed and
+// checks that every parameter the tables use comes back and is identified,
+// and that the leave-one-out interval of exact data is the prediction. The
+// noise scale is set to 0.1% (exact data): at the default 10% the prior
+// keeps its pull on the parameters that only a few latency-bound points
+// inform (LL's and Tree's efficiencies move 5% towards their priors).
+func TestCalibrateRecovers(t *testing.T) {
+	want := truth(t)
+	tables := syntheticTables(t, want)
+	m, err := Calibrate(want.Hardware, tables, &Settings{Noise: 1e-3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, p := range m.Params {
+		if !p.Used {
+			t.Errorf("%s: not used by the synthetic tables", p.Name)
+			continue
+		}
+		if !p.Identified {
+			t.Errorf("%s: not identified (sd %.3f)", p.Name, p.SD)
+		}
+		if r := m.x[k] / want.x[k]; math.Abs(r-1) > 0.01 {
+			t.Errorf("%s = %g, want %g (ratio %.4f)", p.Name, m.x[k], want.x[k], r)
+		}
+	}
+	if m.Residual > 0.002 {
+		t.Errorf("median calibration error %.4f on exact data", m.Residual)
+	}
+	q := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}
+	ps, err := m.Predict(q, []float64{1 << 10, 1 << 20, 1 << 28})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, _ := want.Predict(q, []float64{1 << 10, 1 << 20, 1 << 28})
+	for i, p := range ps {
+		if math.Abs(p.Time/ws[i].Time-1) > 0.01 || p.Low > p.Time || p.High < p.Time || p.High/p.Low-1 > 0.02 {
+			t.Errorf("%g B: %+v, true time %g", p.Size, p, ws[i].Time)
+		}
+	}
+}
+
+// TestCalibrateErrors checks the errors a caller meets: tables of two
+// machines (named with their GPUs), one table, fewer points than
+// parameters, and a point that is not a measurement.
+func TestCalibrateErrors(t *testing.T) {
+	m := truth(t)
+	tables := syntheticTables(t, m)
+	mixed := append([]Table(nil), tables...)
+	mixed[3].GPU = "NVIDIA A100-SXM4-80GB"
+	_, err := Calibrate(m.Hardware, mixed, nil)
+	if !errors.Is(err, ErrMixedMachines) || !strings.Contains(err.Error(), tables[3].Name+`: "NVIDIA A100-SXM4-80GB"`) ||
+		!strings.Contains(err.Error(), tables[0].Name+`: "NVIDIA H100 80GB HBM3"`) {
+		t.Errorf("mixed machines: %v", err)
+	}
+	if _, err := Calibrate(m.Hardware, tables[:1], nil); !errors.Is(err, ErrTooFew) {
+		t.Errorf("one table: %v, want ErrTooFew", err)
+	}
+	few := []Table{tables[0], tables[2]}
+	few[0].Points, few[1].Points = few[0].Points[:1], few[1].Points[:1]
+	if _, err := Calibrate(m.Hardware, few, nil); !errors.Is(err, ErrTooFew) || !strings.Contains(err.Error(), "2 points") {
+		t.Errorf("two points: %v, want ErrTooFew", err)
+	}
+	bad := append([]Table(nil), tables...)
+	bad[1].Points = append([]Point{{Size: 8, Time: math.NaN()}}, bad[1].Points...)
+	if _, err := Calibrate(m.Hardware, bad, nil); !errors.Is(err, ErrBadTable) || !strings.Contains(err.Error(), bad[1].Name) {
+		t.Errorf("NaN time: %v, want ErrBadTable naming %s", err, bad[1].Name)
+	}
+}
+
+// TestPredictErrors checks Predict's refusals.
+func TestPredictErrors(t *testing.T) {
+	m := truth(t)
+	if _, err := m.Predict(Query{Collective: commmodel.AllReduce, Ranks: 12, PerNode: 8}, []float64{1 << 20}); !errors.Is(err, ErrShape) {
+		t.Errorf("12 ranks of 8 per node: %v, want ErrShape", err)
+	}
+	if _, err := m.Predict(Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}, []float64{0}); err == nil {
+		t.Error("size 0: no error")
+	}
+	if _, err := m.Predict(Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8, Algo: "Bogus"}, []float64{1}); err == nil {
+		t.Error("NCCL_ALGO=Bogus (an error from NCCL 2.24 on): no error")
+	}
+	if _, err := Reference(m.Hardware, Query{Collective: commmodel.AllToAll, Ranks: 8, PerNode: 8}, []float64{1}); err == nil {
+		t.Error("Reference of AllToAll: no error")
+	}
+}
+
+// TestPredictChoice checks that Predict reports the tuner's choice, and a
+// pin where one is given, on one H100 node: Ring/LL up to 1 MiB and
+// NVLS/Simple from 2 MiB (what NVIDIA/nccl-tests #309 reports, as
+// commmodel/nccl's tests check), Ring with NCCL_ALGO=Ring.
+func TestPredictChoice(t *testing.T) {
+	m := truth(t)
+	ps, err := m.Predict(Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}, []float64{1 << 20, 2 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ps[0].Algorithm + "/" + ps[0].Protocol + " " + ps[1].Algorithm + "/" + ps[1].Protocol; got != "Ring/LL NVLS/Simple" {
+		t.Errorf("1 and 2 MiB: %s, want Ring/LL NVLS/Simple", got)
+	}
+	ps, _ = m.Predict(Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8, Algo: "Ring"}, []float64{2 << 20})
+	if ps[0].Algorithm != "Ring" {
+		t.Errorf("NCCL_ALGO=Ring at 2 MiB: %s", ps[0].Algorithm)
+	}
+}
+
+// TestFitBaseline recovers the link of tables timed by the article's model
+// itself, T = Steps·α + Bytes/BW through each table's ring algorithm.
+func TestFitBaseline(t *testing.T) {
+	l := commmodel.Link{Alpha: 5e-6, BW: 100e9}
+	var tables []Table
+	for _, c := range []commmodel.Collective{commmodel.AllReduce, commmodel.AllGather, commmodel.AllToAll} {
+		tab := Table{Collective: c, Nodes: 2, PerNode: 8}
+		for s := 1e3; s <= 1e9; s *= 10 {
+			tab.Points = append(tab.Points, Point{Size: s, Time: BaselineTime(l, &tab, s)})
+		}
+		tables = append(tables, tab)
+	}
+	got, err := FitBaseline(tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(got.Alpha/l.Alpha-1) > 1e-9 || math.Abs(got.BW/l.BW-1) > 1e-9 {
+		t.Errorf("FitBaseline = %+v, want %+v", got, l)
+	}
+}
+
+// TestCrossings checks the crossing rule on hand-made log ratios: a sign
+// change interpolated in log size, and changes within CrossNoise ignored.
+func TestCrossings(t *testing.T) {
+	sizes := []float64{1, 2, 4, 8, 16}
+	// ln ratio -0.2, -0.1, +0.1, +0.2: the zero is halfway from 2 to 4 in log size, at √8.
+	got := crossings(sizes[:4], []float64{-0.2, -0.1, 0.1, 0.2})
+	if len(got) != 1 || math.Abs(got[0]-math.Sqrt(8)) > 1e-12 {
+		t.Errorf("crossings = %v, want [√8]", got)
+	}
+	// Within ±ln 1.05 the middle points do not count: the crossing is
+	// interpolated between 1 (-0.2) and 16 (+0.2), at 4.
+	got = crossings(sizes, []float64{-0.2, 0.03, -0.04, 0.02, 0.2})
+	if len(got) != 1 || math.Abs(got[0]-4) > 1e-12 {
+		t.Errorf("crossings = %v, want [4]", got)
+	}
+	if got := crossings(sizes, []float64{0.2, 0.3, 0.1, 0.06, 0.2}); len(got) != 0 {
+		t.Errorf("no sign change: %v", got)
+	}
+	c := Crossover{Measured: 1 << 20, Predicted: 1.4 * (1 << 20)}
+	if !c.Within(1.5) || (Crossover{Measured: 1 << 20, Predicted: 0.6 * (1 << 20)}).Within(1.5) || !(Crossover{}).Within(1.5) {
+		t.Error("Within: wrong")
+	}
+}
