@@ -1,7 +1,6 @@
 package data
 
 import (
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,10 +18,6 @@ import (
 // file with ReadFile and checks that the reader and the manifest agree.
 
 const pairedDir = "logs/paired"
-
-// pairedHeader is MANIFEST.csv's header.
-var pairedHeader = []string{"machine", "file", "test_index", "collective", "nodes", "gpus_per_node",
-	"ranks", "algo", "proto", "gpu_name", "nccl_version", "source"}
 
 // pairedRows is the number of rows of each table, counted in the file as
 // printed, keyed by "machine/file#index", else "machine/file", else
@@ -76,29 +71,15 @@ type pairedRow struct {
 
 func readPairedManifest(t *testing.T) []pairedRow {
 	t.Helper()
-	f, err := os.Open(filepath.Join(pairedDir, "MANIFEST.csv"))
+	rs, err := ReadPairedManifest(filepath.Join(pairedDir, "MANIFEST.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) < 2 || !slices.Equal(recs[0], pairedHeader) {
-		t.Fatalf("MANIFEST.csv: header %q, want %q and rows", recs[0], pairedHeader)
-	}
-	var rows []pairedRow
-	for i, r := range recs[1:] {
-		var n [4]int
-		for j, col := range []int{2, 4, 5, 6} {
-			if n[j], err = strconv.Atoi(r[col]); err != nil {
-				t.Fatalf("MANIFEST.csv:%d: %s: %v", i+2, pairedHeader[col], err)
-			}
-		}
-		rows = append(rows, pairedRow{line: i + 2, machine: r[0], file: r[1], collective: r[3],
-			index: n[0], nodes: n[1], perNode: n[2], ranks: n[3],
-			algo: r[7], proto: r[8], gpu: r[9], version: r[10], source: r[11]})
+	rows := make([]pairedRow, len(rs))
+	for i, r := range rs {
+		rows[i] = pairedRow{line: r.Line, machine: r.Machine, file: r.File, collective: r.Collective,
+			index: r.Test, nodes: r.Nodes, perNode: r.PerNode, ranks: r.Ranks,
+			algo: r.Algo, proto: r.Proto, gpu: r.GPU, version: r.Version, source: r.Source}
 	}
 	return rows
 }

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
@@ -81,6 +83,11 @@ type Machine struct {
 	Notes []string
 	// Residual is the median relative error of the calibration points.
 	Residual float64
+	// LOO is, for each calibration table in order, the median relative
+	// error of its points predicted by the refit without it (empty with
+	// Settings.NoIntervals); LOOMedian is the median of those.
+	LOO       []float64
+	LOOMedian float64
 
 	version nccl.Version
 	x       [numParams]float64 // natural values; latency factors are dimensionless
@@ -198,23 +205,34 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		return nil, fmt.Errorf("%w: %d points for %d parameters", ErrTooFew, len(d.obs), nUsed)
 	}
 	x0 := m.prior()
-	fit := d.fit(x0, used, set, nil)
+	fit := d.fit(x0, x0, used, set, nil)
 	m.x = fit.x
 	for _, t := range tables {
 		m.Tables = append(m.Tables, t.Name)
 	}
 	m.Params = m.params(x0, fit, used, set)
+	var unused []string
 	for _, p := range m.Params {
-		if p.Used && !p.Identified {
-			m.Notes = append(m.Notes, fmt.Sprintf("%s is not identified by these tables: it stays near its prior %g %s", p.Name, p.Prior, p.Unit))
+		switch {
+		case !p.Used:
+			unused = append(unused, p.Name)
+		case !p.Identified:
+			m.Notes = append(m.Notes, fmt.Sprintf("%s is not identified by these tables: %s, near its prior %s", p.Name, FormatValue(p.Value, p.Unit), FormatValue(p.Prior, p.Unit)))
 		}
 	}
-	m.Residual = d.medianError(&m.x)
+	if len(unused) > 0 {
+		m.Notes = append(m.Notes, fmt.Sprintf("no table depends on %s: they stay at their priors", strings.Join(unused, ", ")))
+	}
+	m.Residual = d.medianError(&m.x, nil)
+	m.LOOMedian = math.NaN()
 	if !set.NoIntervals {
 		for i := range tables {
 			skip := func(j int) bool { return d.table[j] == i }
-			m.loo = append(m.loo, d.fit(x0, used, set, skip).x)
+			x := d.fit(x0, fit.x, used, set, skip).x
+			m.loo = append(m.loo, x)
+			m.LOO = append(m.LOO, d.medianError(&x, func(j int) bool { return d.table[j] != i }))
 		}
+		m.LOOMedian = median(slices.Sorted(slices.Values(m.LOO)))
 	}
 	return m, nil
 }
@@ -307,6 +325,20 @@ func (m *Machine) params(x0 [numParams]float64, f fitResult, used [numParams]boo
 	return out
 }
 
+// FormatValue prints a parameter's value in its unit ("s", "B/s", "B" or
+// "1") with commmodel's formatters.
+func FormatValue(v float64, unit string) string {
+	switch unit {
+	case "s":
+		return commmodel.FormatDuration(v)
+	case "B/s":
+		return commmodel.FormatBandwidth(v)
+	case "B":
+		return commmodel.FormatSize(v)
+	}
+	return commmodel.FormatNumber(v)
+}
+
 // used reports which parameters some point depends on.
 func (d *design) used() [numParams]bool {
 	var u [numParams]bool
@@ -327,11 +359,14 @@ func (d *design) used() [numParams]bool {
 	return u
 }
 
-// medianError is the median |T/t - 1| of the points at x.
-func (d *design) medianError(x *[numParams]float64) float64 {
-	e := make([]float64, len(d.obs))
+// medianError is the median |T/t - 1| at x of the points skip does not
+// drop (nil: all).
+func (d *design) medianError(x *[numParams]float64, skip func(int) bool) float64 {
+	var e []float64
 	for i := range d.terms {
-		e[i] = math.Abs(d.terms[i].time(x)/d.obs[i] - 1)
+		if skip == nil || !skip(i) {
+			e = append(e, math.Abs(d.terms[i].time(x)/d.obs[i]-1))
+		}
 	}
 	slices.Sort(e)
 	return median(e)
@@ -357,8 +392,9 @@ type fitResult struct {
 }
 
 // fit runs Levenberg-Marquardt with Huber reweighting on the logs of the
-// used parameters, from the prior x0, over the points skip does not drop.
-func (d *design) fit(x0 [numParams]float64, used [numParams]bool, set Settings, skip func(int) bool) fitResult {
+// used parameters, with prior x0 and from start, over the points skip does
+// not drop.
+func (d *design) fit(x0, start [numParams]float64, used [numParams]bool, set Settings, skip func(int) bool) fitResult {
 	var idx []int
 	for k := range used {
 		if used[k] {
@@ -385,7 +421,10 @@ func (d *design) fit(x0 [numParams]float64, used [numParams]bool, set Settings, 
 	for j, p := range idx {
 		prior[j] = math.Log(x0[p])
 	}
-	z := slices.Clone(prior)
+	z := make([]float64, k)
+	for j, p := range idx {
+		z[j] = math.Log(start[p])
+	}
 	at := func(z []float64) [numParams]float64 {
 		x := x0
 		for j, p := range idx {
@@ -451,7 +490,7 @@ func (d *design) fit(x0 [numParams]float64, used [numParams]bool, set Settings, 
 				h.SetSym(a, b, s)
 			}
 		}
-		improved := false
+		improved, converged := false, false
 		for try := 0; try < 20; try++ {
 			damped := mat.NewSymDense(k, nil)
 			damped.CopySym(h)
@@ -469,6 +508,7 @@ func (d *design) fit(x0 [numParams]float64, used [numParams]bool, set Settings, 
 				next[a] -= step.AtVec(a)
 			}
 			if v := objective(next, rt); v < cur {
+				converged = cur-v < 1e-10*cur
 				z, cur = next, v
 				copy(r, rt)
 				lambda = max(lambda/10, 1e-9)
@@ -477,7 +517,7 @@ func (d *design) fit(x0 [numParams]float64, used [numParams]bool, set Settings, 
 			}
 			lambda *= 10
 		}
-		if !improved || lambda > 1e12 {
+		if !improved || converged || lambda > 1e12 {
 			break
 		}
 		if mat.Norm(g, math.Inf(1)) < 1e-9 {

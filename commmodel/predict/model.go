@@ -9,16 +9,16 @@ import (
 
 // The parameters of the calibrated model, in the order of Machine.Params.
 const (
-	parLaunch   = iota // host time of one launch, s
-	parBase            // factor on NCCL's base latencies
-	parIntra           // factor on NCCL's NVLink/PCI per-step latencies
-	parInter           // factor on NCCL's network per-step latencies
-	parIntraBW         // one GPU's NVLink (or PCIe) egress, B/s
-	parNICBW           // one NIC, B/s
-	parLL              // LL's share of the link bandwidth
-	parLL128           // LL128's share of the link bandwidth
-	parNVLS            // NVLS's efficiency on NVLink
-	parTree            // Tree's efficiency
+	parLaunch  = iota // host time of one launch, s
+	parBase           // factor on NCCL's base latencies
+	parIntra          // factor on NCCL's NVLink/PCI per-step latencies
+	parInter          // factor on NCCL's network per-step latencies
+	parIntraBW        // one GPU's NVLink (or PCIe) egress, B/s
+	parNICBW          // one NIC, B/s
+	parLL             // LL's share of the link bandwidth
+	parLL128          // LL128's share of the link bandwidth
+	parNVLS           // NVLS's efficiency on NVLink
+	parTree           // Tree's efficiency
 	numParams
 )
 

@@ -91,8 +91,11 @@ func (ref *reference) latency(f nccl.Func, a nccl.Algorithm, p nccl.Protocol) (b
 	base = ref.parts[0].Latency(f, a, p) // with lat0
 	intra = ref.parts[1].Latency(f, a, p) - l0
 	inter = ref.parts[2].Latency(f, a, p) - l0
-	over := ref.full.Latency(f, a, p) - base - intra - inter
-	return base, intra, inter + max(over, 0)
+	full := ref.full.Latency(f, a, p)
+	if over := full - base - intra - inter; over > 1e-9*full {
+		inter += over // not rounding: the network overhead
+	}
+	return base, intra, inter
 }
 
 // choice is what NCCL ran for one call: its algorithm and protocol.

@@ -1,0 +1,291 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/topo"
+)
+
+func init() {
+	registerWarn("predict", "predict a collective's time on a machine from nccl-tests logs of it (or NCCL's own model)", runPredict)
+}
+
+// predictOutput is the JSON of "commlab predict" (issue 10's fixed
+// contract; "problems" as "commlab topo" has it). Sizes in B, times in us.
+type predictOutput struct {
+	Collective  string            `json:"collective"`
+	P           int               `json:"p"`
+	PerNode     int               `json:"per_node"`
+	Nodes       int               `json:"nodes"`
+	Algo        string            `json:"algo"`
+	Proto       string            `json:"proto"`
+	Calibration predictCalib      `json:"calibration"`
+	Predictions []predictPoint    `json:"predictions"`
+	Problems    []predictProblem  `json:"problems"`
+	Model       string            `json:"model"`
+	Hardware    string            `json:"hardware"`
+	Notes       []string          `json:"notes"`
+	Tables      []predictTableLOO `json:"tables"`
+}
+
+// predictCalib is the calibration: its files, the parameters and the
+// leave-one-table-out median relative error (null without calibration).
+type predictCalib struct {
+	Files           []string       `json:"files"`
+	Parameters      []predictParam `json:"parameters"`
+	LOOMedianRelErr *float64       `json:"loo_median_rel_err"`
+}
+
+type predictParam struct {
+	Name       string  `json:"name"`
+	Unit       string  `json:"unit"`
+	Value      float64 `json:"value"`
+	Prior      float64 `json:"prior"`
+	Identified bool    `json:"identified"`
+}
+
+type predictPoint struct {
+	SizeBytes int64   `json:"size_bytes"`
+	TimeUS    float64 `json:"time_us"`
+	Algorithm string  `json:"algorithm"`
+	Protocol  string  `json:"protocol"`
+	LowUS     float64 `json:"low_us"`
+	HighUS    float64 `json:"high_us"`
+}
+
+// predictTableLOO is one calibration table's leave-one-out error.
+type predictTableLOO struct {
+	Table           string  `json:"table"`
+	LOOMedianRelErr float64 `json:"loo_median_rel_err"`
+}
+
+// predictProblem is a warning: a table of a calibration file left out, or
+// a note of the calibration (file "" and line 0 when it names no place).
+type predictProblem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+// predictAlgos maps -algo to NCCL_ALGO, predictProtos -proto to NCCL_PROTO.
+var (
+	predictAlgos = map[string]string{"auto": "", "ring": "Ring", "tree": "Tree", "nvls": "NVLS", "nvlstree": "NVLSTree",
+		"pat": "PAT", "collnet": "CollNetDirect,CollNetChain"}
+	predictProtos = map[string]string{"auto": "", "ll": "LL", "ll128": "LL128", "simple": "Simple"}
+)
+
+func runPredict(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("predict")
+	calibrate := fs.String("calibrate", "", "comma-separated nccl-tests logs of the machine to calibrate on (omit for NCCL's uncalibrated model)")
+	collective := fs.String("collective", "", "collective to predict: allreduce, allgather, reducescatter, broadcast, alltoall")
+	p := fs.Int("p", 0, "ranks (GPUs)")
+	perNode := fs.Int("per-node", 0, "GPUs per node")
+	algo := fs.String("algo", "auto", "NCCL_ALGO of the calibration runs and the prediction: auto|ring|tree|nvls|nvlstree|pat|collnet")
+	proto := fs.String("proto", "auto", "NCCL_PROTO of the calibration runs and the prediction: auto|ll|ll128|simple")
+	gpu := fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs' and is needed without -calibrate")
+	topoFile := fs.String("topo", "", "nvidia-smi topo -m capture of one node: NVLinks and NICs")
+	sizes := fs.String("size", "", "comma-separated sizes (nccl-tests' size column), e.g. 1MiB,64MiB")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: commlab predict -calibrate A.log,B.log[,...] -collective C -p N -per-node G\n"+
+			"                      [-algo auto|ring|tree|nvls|nvlstree|pat|collnet] [-proto auto|ll|ll128|simple]\n"+
+			"                      [-gpu NAME] [-topo FILE] -size LIST [-json]")
+		fs.PrintDefaults()
+	}
+	if _, err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	c, err := commmodel.ParseCollective(*collective)
+	if err != nil {
+		return fmt.Errorf("-collective: %w", err)
+	}
+	if *p < 1 || *perNode < 1 {
+		return fmt.Errorf("-p %d -per-node %d: want positive counts", *p, *perNode)
+	}
+	if *p%*perNode != 0 {
+		return fmt.Errorf("-p %d is not a multiple of -per-node %d", *p, *perNode)
+	}
+	ncclAlgo, ok := predictAlgos[strings.ToLower(*algo)]
+	if !ok {
+		return fmt.Errorf("-algo %q: want auto, ring, tree, nvls, nvlstree, pat or collnet", *algo)
+	}
+	ncclProto, ok := predictProtos[strings.ToLower(*proto)]
+	if !ok {
+		return fmt.Errorf("-proto %q: want auto, ll, ll128 or simple", *proto)
+	}
+	list, err := commmodel.ParseSizes(*sizes)
+	if err != nil {
+		return fmt.Errorf("-size: %w", err)
+	}
+	out := predictOutput{Collective: c.String(), P: *p, PerNode: *perNode, Nodes: *p / *perNode,
+		Algo: strings.ToLower(*algo), Proto: strings.ToLower(*proto),
+		Calibration: predictCalib{Files: []string{}, Parameters: []predictParam{}},
+		Predictions: []predictPoint{}, Problems: []predictProblem{}, Notes: []string{}, Tables: []predictTableLOO{}}
+	var tables []predict.Table
+	if *calibrate != "" {
+		for _, f := range strings.Split(*calibrate, ",") {
+			f = strings.TrimSpace(f)
+			if f == "" {
+				continue
+			}
+			out.Calibration.Files = append(out.Calibration.Files, f)
+			ts, problems, err := data.PredictTables(f, func(int) data.Pins { return data.Pins{Algo: ncclAlgo, Proto: ncclProto, GPU: *gpu} })
+			if err != nil {
+				return err
+			}
+			for _, pr := range problems {
+				out.Problems = append(out.Problems, problemOf(pr))
+			}
+			for _, t := range ts {
+				t.Name = f + t.Name[strings.LastIndex(t.Name, "#"):]
+				tables = append(tables, t)
+			}
+		}
+		if len(tables) == 0 {
+			return fmt.Errorf("-calibrate: no table of a collective the model predicts in %s", strings.Join(out.Calibration.Files, ", "))
+		}
+	}
+	name := *gpu
+	if name == "" && len(tables) > 0 {
+		name = tables[0].GPU
+	}
+	if name == "" {
+		return errors.New("without -calibrate, -gpu NAME says which machine NCCL's model describes")
+	}
+	hw, err := predict.DefaultHardware(name)
+	if err != nil {
+		return fmt.Errorf("-gpu: %w", err)
+	}
+	if *topoFile != "" {
+		tp, problems, err := topo.ParseFile(*topoFile)
+		if err != nil {
+			return err
+		}
+		for _, pr := range problems {
+			out.Problems = append(out.Problems, predictProblem{File: pr.File, Line: pr.Line, Column: pr.Column, Message: pr.Err.Error()})
+		}
+		applyTopology(&hw, tp)
+	}
+	out.Hardware = hw.String()
+	q := predict.Query{Collective: c, Ranks: *p, PerNode: *perNode, Algo: ncclAlgo, Proto: ncclProto}
+	sz := make([]float64, len(list))
+	for i, s := range list {
+		sz[i] = float64(s)
+	}
+	var preds []predict.Prediction
+	if len(tables) == 0 {
+		out.Model = "NCCL's tuning model, uncalibrated (commmodel/nccl)"
+		if preds, err = predict.Reference(hw, q, sz); err != nil {
+			return err
+		}
+	} else {
+		out.Model = "calibrated (commmodel/predict)"
+		m, err := predict.Calibrate(hw, tables, nil)
+		if err != nil {
+			return err
+		}
+		for _, pr := range m.Params {
+			out.Calibration.Parameters = append(out.Calibration.Parameters,
+				predictParam{Name: pr.Name, Unit: pr.Unit, Value: pr.Value, Prior: pr.Prior, Identified: pr.Identified})
+		}
+		loo := m.LOOMedian
+		out.Calibration.LOOMedianRelErr = &loo
+		for i, e := range m.LOO {
+			out.Tables = append(out.Tables, predictTableLOO{Table: m.Tables[i], LOOMedianRelErr: e})
+		}
+		out.Notes = append(out.Notes, m.Notes...)
+		for _, n := range m.Notes {
+			out.Problems = append(out.Problems, predictProblem{Message: n})
+		}
+		if preds, err = m.Predict(q, sz); err != nil {
+			return err
+		}
+	}
+	for i, pr := range preds {
+		out.Predictions = append(out.Predictions, predictPoint{SizeBytes: list[i], TimeUS: pr.Time * 1e6,
+			Algorithm: pr.Algorithm, Protocol: pr.Protocol, LowUS: pr.Low * 1e6, HighUS: pr.High * 1e6})
+	}
+	if *asJSON {
+		return writeJSON(stdout, out)
+	}
+	for _, pr := range out.Problems {
+		fmt.Fprintln(stderr, problemText(pr))
+	}
+	return writePredictTable(stdout, &out)
+}
+
+// applyTopology takes a capture's NVLinks per GPU and NIC count.
+func applyTopology(hw *predict.Hardware, t *topo.Topology) {
+	f := topo.InferFabric(t)
+	switch f.Kind {
+	case commmodel.Switched, commmodel.FullMesh:
+		hw.NVSwitch, hw.NVLinks = true, f.Links
+	default:
+		hw.NVSwitch, hw.NVLS = false, false
+	}
+	if n := len(t.NICs()); n > 0 {
+		hw.NICs = n
+	}
+}
+
+// problemOf turns a reader's problem into the JSON's shape.
+func problemOf(err error) predictProblem {
+	var pe *nccltests.ParseError
+	if errors.As(err, &pe) {
+		return predictProblem{File: pe.File, Line: pe.Line, Column: pe.Column, Message: pe.Err.Error()}
+	}
+	return predictProblem{Message: err.Error()}
+}
+
+// problemText prints a problem as FILE:LINE[:COLUMN]: message.
+func problemText(p predictProblem) string {
+	switch {
+	case p.File == "":
+		return "note: " + p.Message
+	case p.Column > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Message)
+	case p.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message)
+	}
+	return p.File + ": " + p.Message
+}
+
+func writePredictTable(w io.Writer, out *predictOutput) error {
+	fmt.Fprintf(w, "%s on %d ranks (%d x %d GPUs), algo %s, proto %s\n", out.Collective, out.P, out.Nodes, out.PerNode, out.Algo, out.Proto)
+	fmt.Fprintf(w, "hardware: %s\nmodel: %s\n", out.Hardware, out.Model)
+	if len(out.Calibration.Files) > 0 {
+		fmt.Fprintf(w, "calibrated on %s; leave-one-table-out median error %.1f%%\n",
+			strings.Join(out.Calibration.Files, ", "), 100*derefNaN(out.Calibration.LOOMedianRelErr))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "parameter\tvalue\tprior\tidentified\t")
+		for _, p := range out.Calibration.Parameters {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t\n", p.Name, predict.FormatValue(p.Value, p.Unit), predict.FormatValue(p.Prior, p.Unit), p.Identified)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "size\ttime (us)\tlow (us)\thigh (us)\talgorithm\tprotocol\t")
+	for _, p := range out.Predictions {
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%s\t%s\t\n", commmodel.FormatSize(float64(p.SizeBytes)), p.TimeUS, p.LowUS, p.HighUS, p.Algorithm, p.Protocol)
+	}
+	return tw.Flush()
+}
+
+func derefNaN(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}

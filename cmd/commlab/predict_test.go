@@ -1,0 +1,182 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// The paired logs the command is run on (data/logs/paired, sources in
+// each file).
+const (
+	togetherDir = "../../data/logs/paired/h100-sxm-1x8-together/"
+	clusterDir  = "../../data/logs/paired/h100-sxm-10node-cluster01/"
+	dgx2Log     = "../../data/logs/paired/v100-sxm3-dgx2/five_tests_2019.log"
+)
+
+// predictJSON is the fixed contract of "commlab predict -json" (issue 10).
+type predictJSON struct {
+	Collective  string `json:"collective"`
+	P           int    `json:"p"`
+	PerNode     int    `json:"per_node"`
+	Nodes       int    `json:"nodes"`
+	Algo        string `json:"algo"`
+	Proto       string `json:"proto"`
+	Calibration struct {
+		Files      []string `json:"files"`
+		Parameters []struct {
+			Name       string  `json:"name"`
+			Unit       string  `json:"unit"`
+			Value      float64 `json:"value"`
+			Identified bool    `json:"identified"`
+		} `json:"parameters"`
+		LOOMedianRelErr *float64 `json:"loo_median_rel_err"`
+	} `json:"calibration"`
+	Predictions []struct {
+		SizeBytes int64   `json:"size_bytes"`
+		TimeUS    float64 `json:"time_us"`
+		Algorithm string  `json:"algorithm"`
+		Protocol  string  `json:"protocol"`
+		LowUS     float64 `json:"low_us"`
+		HighUS    float64 `json:"high_us"`
+	} `json:"predictions"`
+	Problems []topoProblem `json:"problems"`
+}
+
+func decodePredict(t *testing.T, out string) predictJSON {
+	t.Helper()
+	var res predictJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	return res
+}
+
+// TestPredictCalibratedJSON calibrates on Together's pinned-Ring AllGather
+// and ReduceScatter runs and predicts the pinned-Ring AllReduce it did not
+// see: all_reduce_ring.log prints 5206.02 us at 1 GiB (line 50).
+func TestPredictCalibratedJSON(t *testing.T) {
+	code, out, stderr := runCLI("predict", "-calibrate", togetherDir+"all_gather_ring.log,"+togetherDir+"reduce_scatter_ring.log",
+		"-collective", "allreduce", "-p", "8", "-per-node", "8", "-algo", "ring", "-size", "1MiB,1GiB", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("stderr with -json: %q", stderr)
+	}
+	res := decodePredict(t, out)
+	if res.Collective != "allreduce" || res.P != 8 || res.PerNode != 8 || res.Nodes != 1 || res.Algo != "ring" || res.Proto != "auto" {
+		t.Errorf("header %+v", res)
+	}
+	if len(res.Calibration.Files) != 2 || len(res.Calibration.Parameters) == 0 || res.Calibration.LOOMedianRelErr == nil {
+		t.Fatalf("calibration %+v", res.Calibration)
+	}
+	for _, p := range res.Calibration.Parameters {
+		if p.Name == "intra_bw" && (!p.Identified || p.Unit != "B/s") {
+			t.Errorf("intra_bw %+v: want identified, in B/s", p)
+		}
+	}
+	if len(res.Predictions) != 2 {
+		t.Fatalf("%d predictions", len(res.Predictions))
+	}
+	for _, p := range res.Predictions {
+		if p.Algorithm != "Ring" || !(p.LowUS <= p.TimeUS && p.TimeUS <= p.HighUS) {
+			t.Errorf("%+v: want Ring (pinned) and low <= time <= high", p)
+		}
+	}
+	if g := res.Predictions[1]; g.SizeBytes != 1<<30 || math.Abs(g.TimeUS/5206.02-1) > 0.10 {
+		t.Errorf("1 GiB: %.1f us, measured 5206.02 us", g.TimeUS)
+	}
+	// No one-node table depends on the network parameters: the notes say
+	// so in problems.
+	found := false
+	for _, p := range res.Problems {
+		found = found || strings.Contains(p.Message, "inter_step_latency") && strings.Contains(p.Message, "no table depends on")
+	}
+	if !found {
+		t.Errorf("problems %+v: want the note on inter_step_latency", res.Problems)
+	}
+}
+
+// TestPredictUncalibrated checks NCCL's own model without -calibrate: on
+// one H100 node its tuner picks Ring/LL at 1 MiB and NVLS/Simple at 2 MiB
+// (NVIDIA/nccl-tests #309, as commmodel/nccl's tests check).
+func TestPredictUncalibrated(t *testing.T) {
+	code, out, stderr := runCLI("predict", "-collective", "allreduce", "-p", "8", "-per-node", "8",
+		"-gpu", "NVIDIA H100 80GB HBM3", "-size", "1MiB,2MiB", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	res := decodePredict(t, out)
+	if res.Calibration.LOOMedianRelErr != nil || len(res.Calibration.Files) != 0 {
+		t.Errorf("calibration %+v, want none", res.Calibration)
+	}
+	got := res.Predictions[0].Algorithm + "/" + res.Predictions[0].Protocol + " " + res.Predictions[1].Algorithm + "/" + res.Predictions[1].Protocol
+	if got != "Ring/LL NVLS/Simple" {
+		t.Errorf("choices %s, want Ring/LL NVLS/Simple", got)
+	}
+	code, out, _ = runCLI("predict", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3", "-size", "1MiB")
+	if code != 0 || !strings.Contains(out, "time (us)") || !strings.Contains(out, "Ring") {
+		t.Errorf("text output (exit %d):\n%s", code, out)
+	}
+}
+
+// TestPredictProblems checks that tables the model cannot use are reported
+// with their file and line: the node file's sendrecv test, which starts at
+// its "# nccl-tests version" line, line 147.
+func TestPredictProblems(t *testing.T) {
+	code, out, stderr := runCLI("predict", "-calibrate", clusterDir+"nccl_N1_G8_cnode3-002.log",
+		"-collective", "allgather", "-p", "8", "-per-node", "8", "-size", "1GiB", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	res := decodePredict(t, out)
+	found := false
+	for _, p := range res.Problems {
+		found = found || strings.HasSuffix(p.File, "nccl_N1_G8_cnode3-002.log") && p.Line == 147 && strings.Contains(p.Message, "sendrecv")
+	}
+	if !found {
+		t.Errorf("problems %+v: want the sendrecv test at line 147", res.Problems)
+	}
+	_, _, stderr = runCLI("predict", "-calibrate", clusterDir+"nccl_N1_G8_cnode3-002.log",
+		"-collective", "allgather", "-p", "8", "-per-node", "8", "-size", "1GiB")
+	if !strings.Contains(stderr, "nccl_N1_G8_cnode3-002.log:147: ") {
+		t.Errorf("stderr %q: want FILE:147: ...", stderr)
+	}
+}
+
+// TestPredictErrors checks the contract's clear errors: a calibration
+// that mixes machines, too few tables, and a P that is not a multiple of
+// -per-node.
+func TestPredictErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-calibrate", togetherDir + "all_gather_ring.log," + dgx2Log, "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"},
+			[]string{"different machines", "all_gather_ring.log#0: \"NVIDIA H100 80GB HBM3\"", "five_tests_2019.log#0: \"Tesla V100-SXM3-32GB\""}},
+		{[]string{"-calibrate", togetherDir + "all_gather_ring.log", "-collective", "allgather", "-p", "8", "-per-node", "8", "-size", "1MiB"},
+			[]string{"too few tables", "needs at least 2"}},
+		{[]string{"-collective", "allreduce", "-p", "12", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3", "-size", "1MiB"},
+			[]string{"-p 12 is not a multiple of -per-node 8"}},
+		{[]string{"-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"},
+			[]string{"-gpu"}},
+		{[]string{"-collective", "alltoall", "-p", "8", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3", "-size", "1MiB"},
+			[]string{"no model of alltoall"}},
+		{[]string{"-collective", "allreduce", "-p", "8", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3", "-size", "1MiB", "-algo", "bogus"},
+			[]string{"-algo"}},
+	}
+	for _, c := range cases {
+		code, out, stderr := runCLI(append([]string{"predict"}, c.args...)...)
+		if code == 0 {
+			t.Errorf("%v: exit 0, output %s", c.args, out)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr %q lacks %q", c.args, stderr, w)
+			}
+		}
+	}
+}

@@ -1,0 +1,99 @@
+// Package predict calibrates a few machine parameters on nccl-tests tables
+// of one machine and predicts collectives the tables did not measure: other
+// collectives, rank counts, node counts, sizes, and pinned algorithms or
+// protocols, with an interval and the algorithm and protocol NCCL runs.
+//
+// # The model
+//
+// A table is one nccl-tests run (Table): a collective on N nodes of p GPUs
+// (n = N·p ranks), NCCL's version, and NCCL_ALGO/NCCL_PROTO if the run set
+// them. At each size S the model runs what NCCL ran: the pinned choice, or
+// the choice of NCCL's tuner, from NCCL's own tuning model (commmodel/nccl)
+// for the table's shape on the machine's Hardware. AllToAll is outside the
+// tuner: NCCL runs it as grouped sends, with LL for messages of up to 16 KiB
+// per peer and Simple above. The time of one call is
+//
+//	T = max(φ·G, L + W)                               (a smooth maximum)
+//	L = λb·Lbase + λi·Lintra + λn·Linter
+//	W = max(Bytes_GPU / B_GPU, Bytes_NIC / B_NIC) / (e_protocol · e_algorithm)
+//
+// The launch floor φ·G: a thread that drives G GPUs (nccl-tests -g G)
+// launches G kernels per call one after the other, and with back-to-back
+// calls the slower of the host's launches and the GPUs' work sets the pace.
+// Every collective of a run shares it.
+//
+// The latency L is NCCL's latency formula for what ran (its base latency
+// plus per-step latencies over NVLink or PCI and over the network, e.g.
+// base + (2(n−1) − 2(N−1))·intra + 2(N−1)·inter for Ring AllReduce and
+// base + 2((p−1)·intra + ⌊log2 N⌋·inter) for Tree), split into its three
+// tables (reference.go: the split is exact, and what NCCL adds on top, the
+// network overhead, counts as network latency). The calibration scales
+// each table by one factor, so that NCCL's ratios between algorithms and
+// protocols (LL's short steps, Simple's flush across nodes) stay as NCCL
+// states them and three numbers carry the machine. Params reports them as
+// the Ring/LL values they give.
+//
+// The bandwidth term W charges the busiest link (commmodel's costs give
+// the ring bytes):
+//
+//	Ring AllReduce        2(n−1)/n·S per GPU over NVLink, and per node over its NICs across nodes
+//	Ring AllGather, RS    (n−1)/n·S likewise
+//	Ring Broadcast        S likewise (every GPU receives and forwards S)
+//	Tree AllReduce        2S on a chain of p ≥ 3 (S for p = 2), min(N, 4)/2·S per node over its NICs
+//	                      (a node is inner in one of the two trees and a leaf in the other)
+//	NVLS AllReduce        (p+1)/p·S over NVLink: the switch reduces, so a GPU sends its S once and
+//	                      its reduced S/p once, and receives as much; NVLSTree adds Tree's network part
+//	NVLS AllGather, RS    S over NVLink
+//	CollNet AllReduce     (p+1)/p·S over NVLink and S per node over its NICs
+//	PAT AllGather, RS     (n−1)/n·S over the NIC (one GPU per node)
+//	AllToAll              (p−1)/n·S over NVLink and p·(n−p)/n·S per node over its NICs
+//
+// A node's NICs are min(p, NICs per host), one per GPU by default. The
+// efficiencies are LL's and LL128's share of Simple's bandwidth, NVLS's
+// and Tree's share of the egress model's.
+//
+// # Parameters, priors and identifiability
+//
+// Machine.Params lists, in this order: launch (s), base_latency,
+// intra_step_latency, inter_step_latency (s), intra_bw (B/s, one GPU's
+// NVLink or PCIe egress), nic_bw (B/s, one NIC), and ll, ll128, nvls and
+// tree efficiencies. Each has a prior: 3.1 us for the launch (the order of
+// the public H20 run's empty-call floor, data's claims), NCCL's own
+// latencies (factors of 1), the GPU's NVLinks times the datasheet's
+// per-link rate, the NIC's line rate, 1/2 for LL (8-byte lines, half
+// flag), 120/128 for LL128 (128-byte lines carrying 120 bytes), NCCL's
+// NVLS efficiency (0.85 on Hopper, 0.74 on Blackwell, NCCL 2.28 on) and
+// NCCL's 0.92 for Tree.
+//
+// Calibrate minimises, over the logs of the parameters,
+//
+//	Σ_tables 1/n_t Σ_points ρ(ln(T/t))/σ² + Σ_k (ln θ_k − ln θ0_k)²/(2w²)
+//
+// with Huber's ρ, σ = 0.1 and w = ln 3 (Settings), by Levenberg-Marquardt.
+// Each table counts once. The prior keeps a parameter that no table
+// informs where NCCL or the datasheet puts it: one rank count cannot tell
+// a per-step latency from the per-call one, one-node tables say nothing of
+// the network, and tables that start at 32 MiB nothing of latency. A
+// parameter is Identified when its posterior standard deviation (from the
+// fit's curvature) is under half the prior's; Machine.Notes names the ones
+// that are not, and those no table depends on.
+//
+// # Uncertainty and scores
+//
+// Calibrate also refits without each table in turn; Predict's Low and High
+// are the extremes of those refits' predictions (and the fit's), and
+// Machine.LOO their errors on the table left out. LeaveOneOut scores every
+// table of a machine from the others, beside the one-link baseline (the
+// article's T = steps·α + bytes/BW through each table's ring algorithm,
+// fitted jointly, FitBaseline) and NCCL's uncalibrated model (Reference).
+// PinCrossovers and TunerSwitches compare crossovers, model against
+// measured.
+//
+// # What is left out
+//
+// NCCL's per-size Tree correction factors and the Ring plateau rule (the
+// efficiencies stand for them), the channel count NCCL picks per size (the
+// slow rise of bus bandwidth from tens of MiB to GiB is not modelled),
+// tuner plugins, and the choices of NCCL releases before 2.18, whose tuner
+// commmodel/nccl does not model (2.18's is used, and the notes say so).
+package predict

@@ -1,0 +1,399 @@
+package predict_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/data"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden score tables in testdata")
+
+// The paired logs (data/logs/paired, sources in each file and in its
+// README.md): seven machines, each measured several ways. Every table is
+// held out in turn and predicted by the model calibrated on the other
+// tables of its machine (predict.LeaveOneOut); the scores are in
+// testdata/paired_scores.md, which README.md's score table copies.
+
+// pairedDir is data.PairedDir from this package's directory.
+var pairedDir = filepath.Join("..", "..", data.PairedDir)
+
+// The issue's targets (issue 10, "Targets") for every held-out table.
+const (
+	targetLarge = 0.10 // median relative error at sizes >= 1 MiB
+	targetAll   = 0.20 // median relative error over all sizes
+	targetCross = 1.5  // crossover within this factor of the measured one
+)
+
+// meets reports whether a held-out table meets every target: its errors
+// under the targets and under the one-link baseline's.
+func meets(s predict.Score) bool {
+	ok := s.Model.All <= targetAll && s.Model.All < s.Baseline.All
+	if s.Large > 0 {
+		ok = ok && s.Model.Large <= targetLarge && s.Model.Large < s.Baseline.Large
+	}
+	return ok
+}
+
+// misses are the held-out tables where real data misses a target, with
+// why. The measured errors are in testdata/paired_scores.md (asserted
+// below to 0.2 percentage points); README.md's "Prediction" section has
+// the evidence too.
+var misses = because(map[string][]string{
+	whyABCIAllReduce: {
+		"a100-sxm4-abci-ib4xhdr/allreduce_1x4.log#0",
+		"a100-sxm4-abci-ib4xhdr/allreduce_1x8.log#0",
+		"a100-sxm4-abci-ib4xhdr/allreduce_2x8.log#0",
+		"a100-sxm4-abci-ib4xhdr/allreduce_4x8.log#0",
+		"a100-sxm4-abci-ib4xhdr/allreduce_8x8.log#0",
+		"a100-sxm4-abci-ib4xhdr/allreduce_16x8.log#0",
+		"v100-sxm2-abci-ib2xedr/allreduce_1x4.log#0",
+		"v100-sxm2-abci-ib2xedr/allreduce_2x4.log#0",
+		"v100-sxm2-abci-ib2xedr/allreduce_4x4.log#0",
+		"v100-sxm2-abci-ib2xedr/allreduce_8x4.log#0",
+		"v100-sxm2-abci-ib2xedr/allreduce_16x4.log#0",
+		"v100-sxm2-abci-ib2xedr/allreduce_32x4.log#0",
+	},
+	whyABCIBroadcast: {
+		"a100-sxm4-abci-ib4xhdr/broadcast_1x4.log#0",
+		"a100-sxm4-abci-ib4xhdr/broadcast_1x8.log#0",
+		"a100-sxm4-abci-ib4xhdr/broadcast_2x8.log#0",
+		"a100-sxm4-abci-ib4xhdr/broadcast_4x8.log#0",
+		"a100-sxm4-abci-ib4xhdr/broadcast_8x8.log#0",
+		"a100-sxm4-abci-ib4xhdr/broadcast_16x8.log#0",
+		"v100-sxm2-abci-ib2xedr/broadcast_1x4.log#0",
+		"v100-sxm2-abci-ib2xedr/broadcast_2x4.log#0",
+		"v100-sxm2-abci-ib2xedr/broadcast_4x4.log#0",
+		"v100-sxm2-abci-ib2xedr/broadcast_8x4.log#0",
+		"v100-sxm2-abci-ib2xedr/broadcast_16x4.log#0",
+		"v100-sxm2-abci-ib2xedr/broadcast_32x4.log#0",
+	},
+	why290NVLS: {
+		"h100-sxm-ib8xndr/allreduce_issue290.log#0",
+	},
+	why290Auto: {
+		"h100-sxm-ib8xndr/allreduce_issue290.log#1",
+	},
+	why290Ring: {
+		"h100-sxm-ib8xndr/allreduce_issue290.log#2",
+	},
+	whyDGX2: {
+		"v100-sxm3-dgx2/five_tests_2019.log#0",
+		"v100-sxm3-dgx2/five_tests_2019.log#1",
+		"v100-sxm3-dgx2/five_tests_2019.log#2",
+		"v100-sxm3-dgx2/five_tests_2019.log#4",
+	},
+	whyTogetherNVLS: {
+		"h100-sxm-1x8-together/all_reduce_nvls.log#0",
+	},
+	whyCluster80Ranks: {
+		"h100-sxm-10node-cluster01/nccl_N10_G8.log#1",
+		"h100-sxm-10node-cluster01/nccl_N10_G8.log#2",
+	},
+	whyClusterOneNode: {
+		"h100-sxm-10node-cluster01/nccl_N1_G4_cnode3-002.log#1",
+		"h100-sxm-10node-cluster01/nccl_N1_G8_cnode3-002.log#3",
+	},
+	whyClusterPair: {
+		"h100-sxm-10node-cluster01/nccl_N2_G1_cnode3-002_cnode3-003.log#0",
+	},
+	whyGB300NVLS64: {
+		"gb300-nvl72/allreduce_alltoall_1to32hosts.log#2",
+	},
+	whyGB300TwoRacks: {
+		"gb300-nvl72/allreduce_alltoall_1to32hosts.log#3",
+	},
+	whyGB300P2P: {
+		"gb300-nvl72/allreduce_alltoall_1to32hosts.log#4",
+	},
+	whyGB300InterRack: {
+		"gb300-nvl72/allreduce_alltoall_1to32hosts.log#7",
+	},
+})
+
+// crossMisses are the crossovers off by more than targetCross, with why.
+var crossMisses = because(map[string][]string{
+	whyOldTuner: {
+		"a100-sxm4-abci-ib4xhdr/allreduce_1x4.log#0 | Ring/LL128 -> Ring/Simple",
+		"a100-sxm4-abci-ib4xhdr/allreduce_1x8.log#0 | Ring/LL -> Ring/LL128",
+		"a100-sxm4-abci-ib4xhdr/allreduce_1x8.log#0 | Ring/LL128 -> Ring/Simple",
+		"a100-sxm4-abci-ib4xhdr/allreduce_2x8.log#0 | Tree/LL -> Tree/LL128",
+		"a100-sxm4-abci-ib4xhdr/allreduce_2x8.log#0 | Tree/LL128 -> Ring/LL128",
+		"a100-sxm4-abci-ib4xhdr/allreduce_4x8.log#0 | Tree/LL -> Tree/LL128",
+		"a100-sxm4-abci-ib4xhdr/allreduce_4x8.log#0 | Tree/LL128 -> Ring/LL128",
+		"a100-sxm4-abci-ib4xhdr/allreduce_8x8.log#0 | Tree/LL128 -> Ring/LL128",
+		"a100-sxm4-abci-ib4xhdr/allreduce_16x8.log#0 | Tree/LL -> Tree/LL128",
+		"a100-sxm4-abci-ib4xhdr/broadcast_2x8.log#0 | Ring/LL -> Ring/LL128",
+		"a100-sxm4-abci-ib4xhdr/broadcast_4x8.log#0 | Ring/LL -> Ring/LL128",
+		"a100-sxm4-abci-ib4xhdr/broadcast_4x8.log#0 | Ring/LL128 -> Ring/Simple",
+		"a100-sxm4-abci-ib4xhdr/broadcast_8x8.log#0 | Ring/LL -> Ring/LL128",
+		"a100-sxm4-abci-ib4xhdr/broadcast_16x8.log#0 | Ring/LL -> Ring/LL128",
+		"a100-sxm4-abci-ib4xhdr/broadcast_16x8.log#0 | Ring/LL128 -> Ring/Simple",
+		"v100-sxm2-abci-ib2xedr/allreduce_2x4.log#0 | Tree/LL -> Tree/LL128",
+		"v100-sxm2-abci-ib2xedr/allreduce_2x4.log#0 | Ring/LL128 -> Tree/LL128",
+		"v100-sxm2-abci-ib2xedr/allreduce_4x4.log#0 | Tree/LL -> Tree/LL128",
+		"v100-sxm2-abci-ib2xedr/allreduce_4x4.log#0 | Tree/LL128 -> Ring/LL128",
+		"v100-sxm2-abci-ib2xedr/allreduce_8x4.log#0 | Tree/LL -> Tree/LL128",
+		"v100-sxm2-abci-ib2xedr/allreduce_8x4.log#0 | Tree/LL128 -> Ring/LL128",
+		"v100-sxm2-abci-ib2xedr/allreduce_16x4.log#0 | Tree/LL -> Tree/LL128",
+		"v100-sxm2-abci-ib2xedr/allreduce_16x4.log#0 | Tree/LL128 -> Ring/LL128",
+		"v100-sxm2-abci-ib2xedr/allreduce_32x4.log#0 | Tree/LL -> Tree/LL128",
+		"v100-sxm2-abci-ib2xedr/allreduce_32x4.log#0 | Tree/LL128 -> Ring/LL128",
+		"v100-sxm2-abci-ib2xedr/broadcast_1x4.log#0 | Ring/LL -> Ring/Simple",
+		"v100-sxm2-abci-ib2xedr/broadcast_2x4.log#0 | Ring/LL -> Ring/LL128",
+		"v100-sxm2-abci-ib2xedr/broadcast_4x4.log#0 | Ring/LL -> Ring/LL128",
+		"v100-sxm2-abci-ib2xedr/broadcast_4x4.log#0 | Ring/LL128 -> Ring/Simple",
+		"v100-sxm2-abci-ib2xedr/broadcast_8x4.log#0 | Ring/LL -> Ring/LL128",
+		"v100-sxm2-abci-ib2xedr/broadcast_8x4.log#0 | Ring/LL128 -> Ring/Simple",
+		"v100-sxm2-abci-ib2xedr/broadcast_16x4.log#0 | Ring/LL -> Ring/LL128",
+		"v100-sxm2-abci-ib2xedr/broadcast_16x4.log#0 | Ring/LL128 -> Ring/Simple",
+		"v100-sxm2-abci-ib2xedr/broadcast_32x4.log#0 | Ring/LL -> Ring/LL128",
+		"v100-sxm2-abci-ib2xedr/broadcast_32x4.log#0 | Ring/LL128 -> Ring/Simple",
+	},
+	whyUnknownTuner: {
+		"v100-sxm3-dgx2/five_tests_2019.log#0 | Ring/LL128 -> Ring/Simple",
+		"v100-sxm3-dgx2/five_tests_2019.log#2 | Ring/LL -> Ring/Simple",
+		"v100-sxm3-dgx2/five_tests_2019.log#4 | Ring/LL128 -> Ring/Simple",
+	},
+	whyFloorBreak: {
+		"h100-sxm-1x8-together/all_gather_nvls.log#0 | Ring/LL128 -> Ring/Simple",
+		"h100-sxm-1x8-together/reduce_scatter_nvls.log#0 | Ring/LL128 -> Ring/Simple",
+	},
+	whyCoarseSizes: {
+		"h100-sxm-10node-cluster01/nccl_N10_G1.log#0 | Ring/LL128 -> Ring/Simple",
+		"h100-sxm-10node-cluster01/nccl_N10_G2.log#1 | Ring/LL128 -> Ring/Simple",
+		"h100-sxm-10node-cluster01/nccl_N10_G2.log#2 | Ring/LL128 -> Ring/Simple",
+		"h100-sxm-10node-cluster01/nccl_N10_G4.log#1 | Ring/LL128 -> Ring/Simple",
+		"h100-sxm-10node-cluster01/nccl_N10_G4.log#2 | Ring/LL128 -> Ring/Simple",
+		"h100-sxm-10node-cluster01/nccl_N10_G8.log#1 | Ring/LL128 -> Ring/Simple",
+		"h100-sxm-10node-cluster01/nccl_N10_G8.log#2 | Ring/LL128 -> Ring/Simple",
+	},
+})
+
+// because inverts a map of reasons to the tables (or crossovers) they
+// explain.
+func because(m map[string][]string) map[string]string {
+	out := map[string]string{}
+	for why, keys := range m {
+		for _, k := range keys {
+			out[k] = why
+		}
+	}
+	return out
+}
+
+// Why targets are missed on the paired data, with the evidence (numbers
+// from the logs as printed, and from testdata/paired_scores.md).
+const (
+	whyABCIAllReduce = "NCCL 2.8.4 (ABCI) predates the tuner model (2.18 to 2.30): its choices are modelled with 2.18's, " +
+		"and the calibrated Ring and Tree then disagree with the measured ones by up to 3.3x (A100 2x8 held out: the model " +
+		"switches to Ring at 1.41 MiB and predicts 546-6575 us for 2-32 MiB against 198-1887 us measured); the tables stop " +
+		"at 32 MiB with 6 sizes of 1 MiB or more, all while the bus bandwidth still climbs (A100 1x4: 18.7 GB/s at 1 MiB, " +
+		"168.6 at 32 MiB), and node counts do not order the network (A100 8x8 15.2 GB/s at 32 MiB, 16x8 26.6)"
+	whyABCIBroadcast = "ABCI's multi-node Broadcast does not follow its node count: bus bandwidth at 32 MiB A100 2x8 26.8, 4x8 22.1, " +
+		"8x8 9.9, 16x8 11.8 GB/s, V100 4x4 1.97 GB/s (17 ms) against 8x4 10.5 GB/s, A100 8x8 807 us at 2 MiB and 868 us at " +
+		"4 MiB; one NIC bandwidth per machine cannot hold swings over 2x, and NCCL 2.8.4's protocol switches are not the " +
+		"model's (see the AllReduce reason)"
+	why290NVLS = "held out, the one-node NVLS table is predicted from the two 2-node tables, which fix the NVLink bandwidth only " +
+		"through NVLSTree's intra-node part: the model is 23-33% fast (613-15870 us measured, -g 8 with 2 iterations)"
+	why290Auto = "the 2-node tuner table is predicted from the one-node table and the NCCL_ALGO=RING table, whose network is " +
+		"1.7x slower (89.9 against 155.6 GB/s bus bandwidth at 8 GiB; that run also set NCCL_IB_* variables, README): " +
+		"the model is 10% fast at 8 MiB and 11-30% slow above"
+	why290Ring = "the NCCL_ALGO=RING table moves 89.9 GB/s at 8 GiB over eight 400 Gb/s NICs (a quarter of their rate; the issue " +
+		"is about this slowness and the run set NCCL_IB_* variables the others did not, README), while the other two tables put " +
+		"the network near 2x that: the model is 30-56% fast"
+	whyDGX2 = "the DGX-2's collectives disagree by 1.9x at the same bytes per GPU (bus bandwidth at 8 GiB: AllGather 73.8, " +
+		"ReduceScatter 64.2, AllReduce 123.6, Broadcast 122.2 GB/s; ReduceScatter alternates 48-64 GB/s from 1 GiB), where " +
+		"the model has one NVLink bandwidth; the NCCL version (2019) is unknown and modelled with 2.30.7's tuner"
+	whyTogetherNVLS = "held out, the NVLS table is the only one with NVLS: nvls_efficiency and NVLS's latency stay at their " +
+		"priors, and the model is 10-32% fast between 2 and 128 MiB (NVLS measures slower than Ring at 8 MiB, 84.72 against " +
+		"81.28 us) and within 7% from 256 MiB"
+	whyCluster80Ranks = "meets the error targets but not the baseline's: at 10 x 8 the time at 32 MiB (682 us AllGather) is 7x " +
+		"its bandwidth term, 79 ring steps of about 7.5 us, more than NCCL's LL128 step latencies scaled by the calibration " +
+		"(the 1-node and 10 x 1..4 tables fix them); the one-link baseline's single per-step alpha happens to fit this table"
+	whyClusterOneNode = "meets the error targets; the one-link baseline is 0.7 and 3.2 points better: on one node it is the ring's " +
+		"own model, and its alpha absorbs the slow rise of bus bandwidth from 32 MiB (238 GB/s AllGather) to 16 GiB (362)"
+	whyClusterPair = "the pairwise run of two nodes (a different run, 4 GiB only) moves 38.9 GB/s per GPU, 13% below the " +
+		"10-node run's 44.7 GB/s AllToAll at 16 GiB from which the NIC bandwidth is calibrated: the model is 19% fast"
+	whyGB300NVLS64 = "on 16 hosts (one 64-GPU NVLink domain) the tuner model finds too little NVLS bandwidth (its simplified " +
+		"NVLS search loads each GPU's NVLink with nGPUs+1 shares) and picks Ring, while the measured 930 GB/s bus bandwidth " +
+		"at 16 GiB, above the 8-GPU NVLS table's 842, shows NCCL ran NVLS: the model's Ring is 35-39% slow"
+	whyGB300TwoRacks = "meets the error targets but not the baseline's: across two racks the tuner model picks Ring, whose " +
+		"NVLink bound is the one host's 685 GB/s, while NCCL moved 708-738 GB/s: the model is 8-11% slow"
+	whyGB300P2P = "one host's AllToAll moves 9% less per NVLink byte than its Ring AllReduce (628 against 685 GB/s bus bandwidth " +
+		"at 16 GiB) and the model has one NVLink bandwidth: 10.4% fast, 0.4 points over the target"
+	whyGB300InterRack = "no other table identifies the network between the two racks (the two-rack AllReduce is NVLink-bound in " +
+		"the model), so nic_bw stays at its prior of one 400 Gb/s NIC per GPU (50 GB/s), while this AllToAll moves 24 GB/s " +
+		"per GPU across the racks (47.7 GB/s bus bandwidth, half of each GPU's data crossing): the model is 52% fast"
+
+	whyOldTuner = "NCCL 2.8.4 predates the tuner model (2.18 to 2.30): the switches are 2.18's, one or more size steps (2x each) " +
+		"from the measured regime breaks"
+	whyUnknownTuner = "the 2019 NCCL version is unknown and modelled with 2.30.7's tuner: its LL128 to Simple switch is 2x to 8x " +
+		"from the measured regime breaks"
+	whyFloorBreak = "the table's regime breaks sit where the -g 8 launch floor (35 us) gives way to bandwidth (5.66 MiB) or at one " +
+		"size step (2x) from the tuner's LL128 to Simple switch, which nccl-tests' doubling sizes cannot place closer"
+	whyCoarseSizes = "the table starts at 32 MiB with doubling sizes: the LL128 to Simple switch of NCCL 2.29's tuner model lies " +
+		"one or two size steps (2x each) from the nearest regime break, or the table has no break"
+)
+
+// pct prints a fraction as a percentage with one decimal, "—" for NaN.
+func pct(x float64) string {
+	if math.IsNaN(x) {
+		return "—"
+	}
+	return strconv.FormatFloat(100*x, 'f', 1, 64) + "%"
+}
+
+// size prints a crossover size, "none" for 0.
+func size(x float64) string {
+	if x == 0 {
+		return "none"
+	}
+	return commmodel.FormatSize(x)
+}
+
+func pairedMachines(t *testing.T) []data.PairedMachine {
+	t.Helper()
+	ms, err := data.PairedMachines(pairedDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 7 {
+		t.Fatalf("%d machines, want the README's 7", len(ms))
+	}
+	return ms
+}
+
+// TestPairedScores holds out every table of every paired machine, checks
+// the targets where they are met and, where they are missed, that the miss
+// is listed with its reason, and compares the scores with the golden table.
+func TestPairedScores(t *testing.T) {
+	var b bytes.Buffer
+	fmt.Fprintln(&b, "| machine | held-out table | points ≥1 MiB / all | ours ≥1 MiB | ours all | one-link ≥1 MiB | one-link all | NCCL ≥1 MiB | NCCL all |")
+	fmt.Fprintln(&b, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, m := range pairedMachines(t) {
+		scores, err := predict.LeaveOneOut(m.Hardware, m.Tables, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		for _, s := range scores {
+			name := strings.TrimPrefix(s.Table, m.Name+"/")
+			fmt.Fprintf(&b, "| %s | %s | %d/%d | %s | %s | %s | %s | %s | %s |\n", m.Name, name, s.Large, s.Points,
+				pct(s.Model.Large), pct(s.Model.All), pct(s.Baseline.Large), pct(s.Baseline.All), pct(s.NCCL.Large), pct(s.NCCL.All))
+			why, listed := misses[s.Table]
+			switch ok := meets(s); {
+			case ok && listed:
+				t.Errorf("%s now meets the targets (%s at >= 1 MiB, %s over all, one-link %s, %s): remove it from misses",
+					s.Table, pct(s.Model.Large), pct(s.Model.All), pct(s.Baseline.Large), pct(s.Baseline.All))
+			case !ok && !listed:
+				t.Errorf("%s misses a target: %s at >= 1 MiB (target %s), %s over all (target %s), one-link %s and %s; explain it in misses",
+					s.Table, pct(s.Model.Large), pct(targetLarge), pct(s.Model.All), pct(targetAll), pct(s.Baseline.Large), pct(s.Baseline.All))
+			case !ok && why == "":
+				t.Errorf("%s: a miss without a reason", s.Table)
+			}
+		}
+	}
+	golden(t, "paired_scores.md", b.Bytes())
+}
+
+// TestPairedCrossovers compares measured and predicted crossovers on the
+// paired machines: between tables that pin different algorithms or
+// protocols (each pair held out of its calibration), and the switches of
+// NCCL's tuner against the regime breaks of default-tuner tables.
+func TestPairedCrossovers(t *testing.T) {
+	var b bytes.Buffer
+	fmt.Fprintln(&b, "| machine | kind | table | crossing | measured | predicted | ratio |")
+	fmt.Fprintln(&b, "|---|---|---|---|---:|---:|---:|")
+	for _, m := range pairedMachines(t) {
+		pins, err := predict.PinCrossovers(m.Hardware, m.Tables, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		switches, err := predict.TunerSwitches(m.Hardware, m.Tables)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		for k, cs := range [][]predict.Crossover{pins, switches} {
+			kind := [...]string{"pins", "tuner switch"}[k]
+			for _, c := range cs {
+				a, bb := strings.TrimPrefix(c.A, m.Name+"/"), strings.TrimPrefix(c.B, m.Name+"/")
+				ratio := "—"
+				if r := c.Ratio(); !math.IsNaN(r) {
+					ratio = strconv.FormatFloat(r, 'f', 2, 64)
+				}
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", m.Name, kind, a, bb, size(c.Measured), size(c.Predicted), ratio)
+				key := c.A + " | " + c.B
+				why, listed := crossMisses[key]
+				switch ok := c.Within(targetCross); {
+				case ok && listed:
+					t.Errorf("%s: now within %.1fx (measured %s, predicted %s): remove it from crossMisses", key, targetCross, size(c.Measured), size(c.Predicted))
+				case !ok && !listed:
+					t.Errorf("%s: measured %s, predicted %s, not within %.1fx; explain it in crossMisses", key, size(c.Measured), size(c.Predicted), targetCross)
+				case !ok && why == "":
+					t.Errorf("%s: a miss without a reason", key)
+				}
+			}
+		}
+	}
+	golden(t, "paired_crossovers.md", b.Bytes())
+}
+
+// golden compares got with testdata/name, number by number within 0.2 (the
+// percentages' last digit, and 0.002 of a ratio, may move with floating
+// point), or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run %s -update)", err, t.Name())
+	}
+	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	if len(gl) != len(wl) {
+		t.Fatalf("%s: %d lines, golden has %d; got:\n%s", path, len(gl), len(wl), got)
+	}
+	for i := range gl {
+		if !sameRow(gl[i], wl[i]) {
+			t.Errorf("%s:%d:\n got %s\nwant %s", path, i+1, gl[i], wl[i])
+		}
+	}
+}
+
+// sameRow compares two table rows cell by cell, numbers within 0.2.
+func sameRow(a, b string) bool {
+	ac, bc := strings.Split(a, "|"), strings.Split(b, "|")
+	if len(ac) != len(bc) {
+		return false
+	}
+	for i := range ac {
+		x, y := strings.TrimSpace(ac[i]), strings.TrimSpace(bc[i])
+		if x == y {
+			continue
+		}
+		fx, ex := strconv.ParseFloat(strings.TrimSuffix(x, "%"), 64)
+		fy, ey := strconv.ParseFloat(strings.TrimSuffix(y, "%"), 64)
+		scale := 0.2
+		if !strings.HasSuffix(x, "%") {
+			scale = 0.002 * max(1, math.Abs(fy))
+		}
+		if ex != nil || ey != nil || math.Abs(fx-fy) > scale {
+			return false
+		}
+	}
+	return true
+}
