@@ -11,7 +11,6 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data"
-	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/topo"
 )
 
@@ -30,7 +29,7 @@ type predictOutput struct {
 	Proto       string            `json:"proto"`
 	Calibration predictCalib      `json:"calibration"`
 	Predictions []predictPoint    `json:"predictions"`
-	Problems    []predictProblem  `json:"problems"`
+	Problems    []problem         `json:"problems"`
 	Model       string            `json:"model"`
 	Hardware    string            `json:"hardware"`
 	Notes       []string          `json:"notes"`
@@ -66,15 +65,6 @@ type predictPoint struct {
 type predictTableLOO struct {
 	Table           string  `json:"table"`
 	LOOMedianRelErr float64 `json:"loo_median_rel_err"`
-}
-
-// predictProblem is a warning: a table of a calibration file left out, or
-// a note of the calibration (file "" and line 0 when it names no place).
-type predictProblem struct {
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	Message string `json:"message"`
 }
 
 // predictAlgos maps -algo to NCCL_ALGO, predictProtos -proto to NCCL_PROTO.
@@ -130,7 +120,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	out := predictOutput{Collective: c.String(), P: *p, PerNode: *perNode, Nodes: *p / *perNode,
 		Algo: strings.ToLower(*algo), Proto: strings.ToLower(*proto),
 		Calibration: predictCalib{Files: []string{}, Parameters: []predictParam{}},
-		Predictions: []predictPoint{}, Problems: []predictProblem{}, Notes: []string{}, Tables: []predictTableLOO{}}
+		Predictions: []predictPoint{}, Problems: []problem{}, Notes: []string{}, Tables: []predictTableLOO{}}
 	var tables []predict.Table
 	if *calibrate != "" {
 		for _, f := range strings.Split(*calibrate, ",") {
@@ -144,7 +134,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 			for _, pr := range problems {
-				out.Problems = append(out.Problems, problemOf(pr))
+				out.Problems = append(out.Problems, problemOf(f, pr))
 			}
 			for _, t := range ts {
 				t.Name = f + t.Name[strings.LastIndex(t.Name, "#"):]
@@ -172,7 +162,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		for _, pr := range problems {
-			out.Problems = append(out.Problems, predictProblem{File: pr.File, Line: pr.Line, Column: pr.Column, Message: pr.Err.Error()})
+			out.Problems = append(out.Problems, problemOf(*topoFile, pr))
 		}
 		applyTopology(&hw, tp)
 	}
@@ -205,7 +195,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		}
 		out.Notes = append(out.Notes, m.Notes...)
 		for _, n := range m.Notes {
-			out.Problems = append(out.Problems, predictProblem{Message: n})
+			out.Problems = append(out.Problems, problem{Message: n})
 		}
 		if preds, err = m.Predict(q, sz); err != nil {
 			return err
@@ -218,9 +208,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSON(stdout, out)
 	}
-	for _, pr := range out.Problems {
-		fmt.Fprintln(stderr, problemText(pr))
-	}
+	writeProblems(stderr, out.Problems)
 	return writePredictTable(stdout, &out)
 }
 
@@ -236,28 +224,6 @@ func applyTopology(hw *predict.Hardware, t *topo.Topology) {
 	if n := len(t.NICs()); n > 0 {
 		hw.NICs = n
 	}
-}
-
-// problemOf turns a reader's problem into the JSON's shape.
-func problemOf(err error) predictProblem {
-	var pe *nccltests.ParseError
-	if errors.As(err, &pe) {
-		return predictProblem{File: pe.File, Line: pe.Line, Column: pe.Column, Message: pe.Err.Error()}
-	}
-	return predictProblem{Message: err.Error()}
-}
-
-// problemText prints a problem as FILE:LINE[:COLUMN]: message.
-func problemText(p predictProblem) string {
-	switch {
-	case p.File == "":
-		return "note: " + p.Message
-	case p.Column > 0:
-		return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Message)
-	case p.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message)
-	}
-	return p.File + ": " + p.Message
 }
 
 func writePredictTable(w io.Writer, out *predictOutput) error {

@@ -41,7 +41,7 @@ type predictJSON struct {
 		LowUS     float64 `json:"low_us"`
 		HighUS    float64 `json:"high_us"`
 	} `json:"predictions"`
-	Problems []topoProblem `json:"problems"`
+	Problems []problem `json:"problems"`
 }
 
 func decodePredict(t *testing.T, out string) predictJSON {

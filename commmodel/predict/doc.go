@@ -33,18 +33,21 @@
 // states them and three numbers carry the machine. Params reports them as
 // the Ring/LL values they give.
 //
-// The bandwidth term W charges the busiest link (commmodel's costs give
-// the ring bytes):
+// The bandwidth term W charges the busiest link: a GPU's bytes on each
+// level are those of commmodel's algorithm (Ring, Tree, NVLS, NVLSTree,
+// CollNetDirect, CollNetChain, PATAllGather, PATReduceScatter, Direct for
+// AllToAll), and a node's network bytes are spread over its NICs, since
+// NCCL's channels cross the network at different GPUs:
 //
 //	Ring AllReduce        2(n−1)/n·S per GPU over NVLink, and per node over its NICs across nodes
 //	Ring AllGather, RS    (n−1)/n·S likewise
 //	Ring Broadcast        S likewise (every GPU receives and forwards S)
-//	Tree AllReduce        2S on a chain of p ≥ 3 (S for p = 2), min(N, 4)/2·S per node over its NICs
+//	Tree AllReduce        2S on a chain of p ≥ 3 (S for p = 2), min(N, 4)/2·S per node
 //	                      (a node is inner in one of the two trees and a leaf in the other)
-//	NVLS AllReduce        (p+1)/p·S over NVLink: the switch reduces, so a GPU sends its S once and
-//	                      its reduced S/p once, and receives as much; NVLSTree adds Tree's network part
+//	NVLS AllReduce        S + S/p over NVLink: the switch reduces, so a GPU sends its S once and
+//	                      its reduced slice once; NVLSTree adds p trees of S/p slices across nodes
 //	NVLS AllGather, RS    S over NVLink
-//	CollNet AllReduce     (p+1)/p·S over NVLink and S per node over its NICs
+//	CollNetDirect         two-shot's bytes in the node, S per node to the network's switch
 //	PAT AllGather, RS     (n−1)/n·S over the NIC (one GPU per node)
 //	AllToAll              (p−1)/n·S over NVLink and p·(n−p)/n·S per node over its NICs
 //

@@ -86,57 +86,78 @@ func (t *term) time(x *[numParams]float64) float64 {
 	return smax(x[parLaunch]*t.launches, l+w)
 }
 
-// bytes returns the bytes of algorithm ch of collective c over one GPU's
+// bytes returns the bytes of choice ch of collective c over one GPU's
 // intra-node egress and over one NIC, for size bytes on s with nics NICs
-// per node. They are the busiest link's loads (the derivations are in the
-// package documentation):
+// per node. A GPU's bytes on each level are those of commmodel's
+// algorithm (its Stages summed; Ring, RingAllGather, RingReduceScatter and
+// PipelinedBroadcast from their Cost, since every step of NCCL's channels
+// runs on both levels at once):
 //
 //	Ring AllReduce        2(n-1)/n·S on NVLink, and over the node's NICs across nodes
 //	Ring AllGather, RS    (n-1)/n·S likewise
 //	Ring Broadcast        S likewise
 //	Tree AllReduce        2S on a chain of p >= 3 (S for p = 2), min(N, 4)/2·S over the node's NICs
-//	NVLS AllReduce        (p+1)/p·S on NVLink (the switch reduces), and Tree's network part (NVLSTree)
-//	NVLS AllGather, RS    S on NVLink
-//	CollNet AllReduce     (p+1)/p·S on NVLink, S over the node's NICs
+//	NVLS AllReduce        S + S/p on NVLink (the switch reduces)
+//	NVLSTree AllReduce    S + S/p + min(N, 4)·S/(2p) on NVLink, and p·min(N, 4)·S/(2p) over the node's NICs
+//	NVLS AllGather, RS    S on NVLink (no commmodel type: one load or store of the buffer)
+//	CollNetDirect         2(p-1)/p·S + S/p on NVLink, p·S/p over the node's NICs
+//	CollNetChain          the chain's bytes, S over the node's NICs (its head's)
 //	PAT AllGather, RS     (n-1)/n·S over the NIC (one GPU per node)
-//	AllToAll (P2P)        (p-1)/n·S on NVLink, p(n-p)/n·S over the node's NICs
+//	AllToAll (Direct)     (p-1)/n·S on NVLink, p·(n-p)/n·S over the node's NICs
+//
+// What one node sends over the network is one GPU's network bytes times
+// the GPUs that send them: every GPU for the algorithms that split the
+// buffer into per-GPU slices (NVLSTree, CollNetDirect, AllToAll), one for
+// those whose crossing point NCCL's channels rotate over the node's GPUs
+// (Ring, Tree, CollNetChain: each channel crosses at its own GPU and NIC).
+// A node spreads it over its nics NICs.
 func bytes(c commmodel.Collective, ch choice, s shape, nics int, size float64) (intra, net float64) {
-	n, p, nn := s.nodes*s.per, float64(s.per), float64(s.nodes)
-	var node float64 // over one node's NICs
+	n := s.nodes * s.per
+	var a commmodel.Algorithm
+	sliced := false
 	switch {
 	case ch.p2p:
-		intra = (p - 1) / float64(n) * size
-		node = p * float64(n-s.per) / float64(n) * size
+		a, sliced = commmodel.Direct{}, true
 	case ch.algo == nccl.Ring:
 		intra = ringBytes(c, n, size)
-		node = intra
+		if s.per == 1 {
+			intra = 0
+		}
+		if s.nodes > 1 && nics > 0 {
+			net = ringBytes(c, n, size) / float64(nics)
+		}
+		return intra, net
 	case ch.algo == nccl.Tree:
-		switch {
-		case s.per >= 3:
-			intra = 2 * size
-		case s.per == 2:
+		a = commmodel.Tree{PerNode: s.per}
+	case (ch.algo == nccl.NVLS || ch.algo == nccl.NVLSTree) && c != commmodel.AllReduce:
+		if s.per > 1 {
 			intra = size
 		}
-		node = min(nn, 4) / 2 * size
-	case ch.algo == nccl.NVLS || ch.algo == nccl.NVLSTree:
-		intra = size
-		if c == commmodel.AllReduce {
-			intra = (p + 1) / p * size
-			node = min(nn, 4) / 2 * size
-		}
-	case ch.algo == nccl.CollNetDirect || ch.algo == nccl.CollNetChain:
-		intra = (p + 1) / p * size
-		node = size
+		return intra, 0
+	case ch.algo == nccl.NVLS:
+		a = commmodel.NVLS{PerNode: s.per}
+	case ch.algo == nccl.NVLSTree:
+		a, sliced = commmodel.NVLSTree{PerNode: s.per}, true
+	case ch.algo == nccl.CollNetDirect:
+		a, sliced = commmodel.CollNetDirect{PerNode: s.per}, true
+	case ch.algo == nccl.CollNetChain:
+		a = commmodel.CollNetChain{PerNode: s.per}
+	case ch.algo == nccl.PAT && c == commmodel.AllGather:
+		a = commmodel.PATAllGather{}
 	case ch.algo == nccl.PAT:
-		node = ringBytes(c, n, size)
+		a = commmodel.PATReduceScatter{}
+	default:
+		return 0, 0
 	}
-	if s.nodes == 1 {
-		node = 0
+	var node float64
+	for _, st := range a.(commmodel.Leveled).Stages(s.nodes, s.per, size) {
+		intra += st.Intra.Bytes
+		node += st.Inter.Bytes
 	}
-	if s.per == 1 {
-		intra = 0
+	if sliced {
+		node *= float64(s.per)
 	}
-	if nics > 0 {
+	if s.nodes > 1 && nics > 0 {
 		net = node / float64(nics)
 	}
 	return intra, net
