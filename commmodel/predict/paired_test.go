@@ -396,3 +396,18 @@ func sameRow(a, b string) bool {
 	}
 	return true
 }
+
+// TestREADMEScores checks that README.md's score table is the golden one.
+func TestREADMEScores(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "paired_scores.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(readme, want) {
+		t.Error("README.md does not hold testdata/paired_scores.md verbatim: copy it into the Prediction section")
+	}
+}
