@@ -285,8 +285,8 @@ func (m *Machine) prior() [numParams]float64 {
 	if x[parNICBW] <= 0 {
 		x[parNICBW] = nicRates[arch(m.Hardware.GPU.CompCap)]
 	}
-	x[parLL] = 0.5
-	x[parLL128] = 120.0 / 128
+	x[parLL] = commmodel.LL.Efficiency()
+	x[parLL128] = commmodel.LL128.Efficiency()
 	x[parNVLS] = 0.85
 	if e := nccl.DefaultConstants(m.version).NVLSEfficiency[arch(m.Hardware.GPU.CompCap)]; e > 0 {
 		x[parNVLS] = e

@@ -63,8 +63,9 @@
 // tree efficiencies. Each has a prior: 3.1 us for the launch (the order of
 // the public H20 run's empty-call floor, data's claims), NCCL's own
 // latencies (factors of 1), the GPU's NVLinks times the datasheet's
-// per-link rate, the NIC's line rate, 1/2 for LL (8-byte lines, half
-// flag), 120/128 for LL128 (128-byte lines carrying 120 bytes), NCCL's
+// per-link rate, the NIC's line rate, the payload efficiencies of
+// commmodel.Protocol for LL and LL128 (1/2: 8-byte lines, half flag; 15/16:
+// 128-byte lines carrying 120 bytes), NCCL's
 // NVLS efficiency (0.85 on Hopper, 0.74 on Blackwell, NCCL 2.28 on) and
 // NCCL's 0.92 for Tree.
 //
