@@ -164,3 +164,20 @@ func PairedMachines(dir string) ([]PairedMachine, error) {
 	}
 	return out, nil
 }
+
+// TablePoints returns the measured points of a predict.Table, for its gota
+// frame (Points.Frame, whose size_bytes and time_us WithModel joins
+// predictions to): source is the table's name, system its GPU, algorithm
+// its NCCL_ALGO pin ("auto" when the tuner chose), placement out-of-place.
+func TablePoints(t predict.Table) Points {
+	algo := t.Algo
+	if algo == "" {
+		algo = "auto"
+	}
+	ps := make(Points, len(t.Points))
+	for i, p := range t.Points {
+		ps[i] = Point{Source: t.Name, System: t.GPU, Collective: t.Collective.String(), Algorithm: algo,
+			NRanks: t.Ranks(), NNodes: t.Nodes, Size: int64(p.Size), Time: p.Time, Placement: "out-of-place"}
+	}
+	return ps
+}

@@ -86,6 +86,18 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 	return out, nil
 }
 
+// Curve returns the calibrated time of q as a function of size, seconds,
+// NaN where Predict fails: the form plotting and data.WithModel take.
+func (m *Machine) Curve(q Query) func(size float64) float64 {
+	return func(size float64) float64 {
+		p, err := m.Predict(q, []float64{size})
+		if err != nil {
+			return math.NaN()
+		}
+		return p[0].Time
+	}
+}
+
 func algoName(ch choice) string {
 	if ch.p2p {
 		return "P2P"
