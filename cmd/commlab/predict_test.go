@@ -180,3 +180,27 @@ func TestPredictErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictTopo takes the NVLinks and NICs of a real capture: the HGX
+// H100 of topo/testdata/real/h100_hgx_8nic_sglang30401.txt, 8 GPUs with
+// NV18 to each other and 8 NICs (mlx5_0..7, one PIX to each GPU).
+func TestPredictTopo(t *testing.T) {
+	code, out, stderr := runCLI("predict", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3",
+		"-topo", "../../topo/testdata/real/h100_hgx_8nic_sglang30401.txt", "-size", "1GiB", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		Hardware string `json:"hardware"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if want := "H100 SXM, NVSwitch 18 NVLinks, NVLS, 8 NICs per host of 50 GB/s"; res.Hardware != want {
+		t.Errorf("hardware %q, want %q", res.Hardware, want)
+	}
+	if code, _, stderr := runCLI("predict", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3",
+		"-topo", "no-such-capture.txt", "-size", "1GiB"); code == 0 || !strings.Contains(stderr, "no-such-capture.txt") {
+		t.Errorf("missing capture: exit %d, stderr %q", code, stderr)
+	}
+}
