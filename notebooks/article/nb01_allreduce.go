@@ -52,7 +52,7 @@ func init() {
 			{Name: "01-allreduce-model", Title: "AllReduce on 8 x H20: steps, bytes, peers and time by algorithm", Table: &table},
 			{Name: "01-allreduce-times", Title: "AllReduce time against size, crossovers marked", Figure: nbplot.TimeFigure(
 				fmt.Sprintf("AllReduce on one %d x H20 node (model: α = %s, BW = %s)", p, nbplot.FormatTime(l.Alpha), nbplot.FormatBW(l.BW)),
-				algs, p, l, nbplot.Sizes(256, 1<<30, 4))},
+				algs, commmodel.Flat{P: p, Link: l}, nbplot.Sizes(256, 1<<30, 4))},
 			{Name: "01-allreduce-crossovers", Title: "Where the fastest AllReduce changes at P = 8", Table: &cross},
 			{Name: "01-oneshot-threshold", Title: "The one-shot threshold against P", Figure: thr},
 			{Name: "01-allreduce-regimes", Title: "Fastest AllReduce by size and P", Figure: nbplot.RegimeFigure(

@@ -57,8 +57,8 @@ func CrossNodeTimes(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []flo
 		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
 		Legend: nbplot.BottomLeft,
 	}
-	f.Series = ClusterCurves(c, algs, sizes, CrossNodeLabel)
-	f.Marks = ClusterWinnerMarks(algs, c)
+	f.Series = nbplot.TimeSeries(algs, c, sizes, CrossNodeLabel)
+	f.Marks = nbplot.WinnerMarks(algs, c)
 	// Room under the curves for the legend, away from the marks' labels at the top.
 	lo, hi := math.Inf(1), 0.0
 	for _, s := range f.Series {
@@ -68,30 +68,6 @@ func CrossNodeTimes(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []flo
 	}
 	f.Y.Min, f.Y.Max = lo/100, hi
 	return f
-}
-
-// ClusterCurves returns one line per algorithm of its time on c at each size
-// (Cluster.Time), named by name.
-func ClusterCurves(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []float64, name func(commmodel.Algorithm) string) []nbplot.Series {
-	out := make([]nbplot.Series, 0, len(algs))
-	for _, a := range algs {
-		s := nbplot.Series{Name: name(a), X: sizes, Y: make([]float64, len(sizes))}
-		for i, size := range sizes {
-			s.Y[i] = c.Time(a, size)
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// ClusterWinnerMarks marks the sizes where the fastest of algs on c changes
-// (commmodel.WinnerChanges), labelled "a | b size".
-func ClusterWinnerMarks(algs []commmodel.Algorithm, c commmodel.Cluster) []nbplot.Mark {
-	var out []nbplot.Mark
-	for _, x := range commmodel.WinnerChanges(algs, c) {
-		out = append(out, nbplot.Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), nbplot.FormatSize(x.Size))})
-	}
-	return out
 }
 
 // NetworkBytesTable lists, for each node count, the bytes per GPU that cross

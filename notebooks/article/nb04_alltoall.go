@@ -52,13 +52,9 @@ func AllToAllFigure(title string, algs []commmodel.Algorithm, c commmodel.Cluste
 		f.Series = append(f.Series, measuredSeries("NCCL measured (article)", measured))
 	}
 	var same []string
-	for _, a := range algs {
-		s := nbplot.Series{Name: a.Name(), X: sizes, Y: make([]float64, len(sizes))}
-		for i, size := range sizes {
-			s.Y[i] = c.Time(a, size)
-		}
+	for _, s := range nbplot.TimeSeries(algs, c, sizes, nil) {
 		if twin := sameCurve(f.Series, s); twin != "" {
-			same = append(same, a.Name()+" = "+twin)
+			same = append(same, s.Name+" = "+twin)
 			continue // a line exactly under another would hide it
 		}
 		f.Series = append(f.Series, s)
@@ -66,9 +62,7 @@ func AllToAllFigure(title string, algs []commmodel.Algorithm, c commmodel.Cluste
 	if len(same) > 0 {
 		f.Title += " (" + strings.Join(same, ", ") + ")"
 	}
-	for _, x := range commmodel.WinnerChanges(algs, c) {
-		f.Marks = append(f.Marks, nbplot.Mark{X: x.Size, Label: fmt.Sprintf("%s | %s %s", x.A.Name(), x.B.Name(), nbplot.FormatSize(x.Size))})
-	}
+	f.Marks = nbplot.WinnerMarks(algs, c)
 	return f
 }
 

@@ -344,7 +344,7 @@ func (m MeasuredFloor) SmallFigure(s float64, sizes []float64, node commmodel.Cl
 		Marks:  []nbplot.Mark{{X: s, Label: "decode S = " + nbplot.FormatSize(s)}},
 		Legend: nbplot.TopLeft,
 	}
-	f.Series = ClusterCurves(c, DecodeAlgorithms(c), sizes, commmodel.Algorithm.Name)
+	f.Series = nbplot.TimeSeries(DecodeAlgorithms(c), c, sizes, nil)
 	meas := nbplot.Series{Name: "public 1 x 8 H20 run (AllToAll/AllGather)", Style: nbplot.Points}
 	sized, _ := fit.SplitEmpty(m.Node)
 	for _, x := range sized {

@@ -42,7 +42,7 @@ func TestWinnerChanges(t *testing.T) {
 	if all := commmodel.Crossovers(arAlgs, commmodel.Flat{P: 8, Link: commmodel.H20Intra}); len(all) <= len(cs) {
 		t.Errorf("%d crossovers in all, %d changes: the filter removed nothing", len(all), len(cs))
 	}
-	f := TimeFigure("t", arAlgs, 8, commmodel.H20Intra, Sizes(1024, 1<<30, 1))
+	f := TimeFigure("t", arAlgs, commmodel.Flat{P: 8, Link: commmodel.H20Intra}, Sizes(1024, 1<<30, 1))
 	if len(f.Marks) != 1 || f.Marks[0].Label != "one-shot | two-shot 130 KiB" || len(f.Series) != 4 {
 		t.Errorf("figure marks %+v, %d series", f.Marks, len(f.Series))
 	}
@@ -77,5 +77,25 @@ func TestSizes(t *testing.T) {
 	s := Sizes(256, 1<<30, 4)
 	if len(s) != 89 || s[0] != 256 || math.Abs(s[88]-(1<<30)) > 1e-6 {
 		t.Errorf("%d sizes from %g to %g", len(s), s[0], s[len(s)-1])
+	}
+}
+
+func TestTimeTableCluster(t *testing.T) {
+	// A Cluster is a Timer too. The flat ring over 2 x 8 H20 runs its
+	// 2(16-1) = 30 steps at the network's α = 15 µs and sends 2(P-1)/P·S =
+	// 1.875·S per GPU at the network's 20 GB/s: at 64 KiB 450 µs + 6.14 µs.
+	c := commmodel.H20Cluster(2)
+	algs := []commmodel.Algorithm{commmodel.Ring{}, commmodel.HierarchicalAllReduce{PerNode: 8}}
+	tb := TimeTable(algs, c, []float64{64 << 10}, func(a commmodel.Algorithm) string { return "x " + a.Name() })
+	if !equal(tb.Header, []string{"algorithm", "T(64 KiB)"}) || len(tb.Rows) != 2 {
+		t.Fatalf("table %v", tb)
+	}
+	if !equal(tb.Rows[0], []string{"x ring", "456 µs"}) {
+		t.Errorf("ring row %v, want [x ring 456 µs]", tb.Rows[0])
+	}
+	ss := TimeSeries(algs, c, []float64{64 << 10, 1 << 20}, nil)
+	want := 30*15e-6 + 1.875*(64<<10)/20e9
+	if len(ss) != 2 || ss[0].Name != "ring" || math.Abs(ss[0].Y[0]-want) > 1e-12 || ss[1].Y[0] != c.Time(algs[1], 64<<10) {
+		t.Errorf("series %+v, want ring at %g s first", ss, want)
 	}
 }

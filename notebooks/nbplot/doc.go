@@ -2,9 +2,10 @@
 // the generic plotting shared by the notebooks and by "commlab reproduce"
 // (through package notebooks/article, which holds the article's analyses),
 // so that no plotting code exists twice. It knows the cost model
-// (ModelTable, TimeFigure, CrossoverTable, RegimeFigure take algorithms and
-// links) and gota frames (FrameTable, ShowFrame), and nothing of the
-// datasets, topologies or fits.
+// (ModelTable, CrossoverTable and RegimeFigure take algorithms and links;
+// TimeFigure, TimeSeries, WinnerMarks and TimeTable take algorithms and any
+// commmodel.Timer: a Flat link, a Cluster, a Fabric) and gota frames
+// (FrameTable, ShowFrame), and nothing of the datasets, topologies or fits.
 //
 // Values come in SI base units (B, s, B/s), as everywhere in commlab; an
 // Axis names its Unit and the tick labels carry it ("64 KiB", "10 µs",

@@ -29,7 +29,7 @@ func ExampleTable_Markdown() {
 
 func ExampleFigure_PNG() {
 	sizes := nbplot.Sizes(1<<10, 1<<30, 1) // 1 KiB .. 1 GiB, one point per doubling
-	f := nbplot.TimeFigure("AllReduce, P = 8", commmodel.Algorithms(commmodel.AllReduce), 8, commmodel.H20Intra, sizes)
+	f := nbplot.TimeFigure("AllReduce, P = 8", commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: 8, Link: commmodel.H20Intra}, sizes)
 	b, err := f.PNG()
 	if err != nil {
 		fmt.Println(err)

@@ -39,25 +39,68 @@ func ModelTable(algs []commmodel.Algorithm, p int, l commmodel.Link, sizes []flo
 	return t
 }
 
-// TimeFigure plots each algorithm's model time against size, log-log, with
-// the sizes where the fastest algorithm changes marked.
-func TimeFigure(title string, algs []commmodel.Algorithm, p int, l commmodel.Link, sizes []float64) Figure {
-	f := Figure{
-		Title: title,
-		X:     Axis{Label: "message size S (per rank)", Unit: Bytes, Log: true},
-		Y:     Axis{Label: "time per call", Unit: Seconds, Log: true},
+// TimeFigure plots each algorithm's model time on t against size, log-log,
+// with the sizes where the fastest algorithm changes marked (TimeSeries,
+// WinnerMarks). t is any commmodel.Timer: P ranks on one link
+// (commmodel.Flat), nodes of a cluster (commmodel.Cluster), a fabric.
+func TimeFigure[T commmodel.Timer](title string, algs []commmodel.Algorithm, t T, sizes []float64) Figure {
+	return Figure{
+		Title:  title,
+		X:      Axis{Label: "message size S (per rank)", Unit: Bytes, Log: true},
+		Y:      Axis{Label: "time per call", Unit: Seconds, Log: true},
+		Series: TimeSeries(algs, t, sizes, nil),
+		Marks:  WinnerMarks(algs, t),
+	}
+}
+
+// TimeSeries returns one line per algorithm: its time on t at each size, in
+// seconds (t.Time), named by name(a), or by a.Name() when name is nil.
+func TimeSeries[T commmodel.Timer](algs []commmodel.Algorithm, t T, sizes []float64, name func(commmodel.Algorithm) string) []Series {
+	if name == nil {
+		name = commmodel.Algorithm.Name
+	}
+	out := make([]Series, 0, len(algs))
+	for _, a := range algs {
+		s := Series{Name: name(a), X: sizes, Y: make([]float64, len(sizes))}
+		for i, size := range sizes {
+			s.Y[i] = t.Time(a, size)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// WinnerMarks marks the sizes where the fastest of algs on t changes
+// (commmodel.WinnerChanges), each labelled "a | b size": a is fastest below
+// the size, b above.
+func WinnerMarks[T commmodel.Timer](algs []commmodel.Algorithm, t T) []Mark {
+	var out []Mark
+	for _, c := range commmodel.WinnerChanges(algs, t) {
+		out = append(out, Mark{X: c.Size, Label: fmt.Sprintf("%s | %s %s", c.A.Name(), c.B.Name(), FormatSize(c.Size))})
+	}
+	return out
+}
+
+// TimeTable lists each algorithm's time on t at each size: one row per
+// algorithm, named by name(a) (a.Name() when name is nil), one column
+// "T(size)" per size.
+func TimeTable[T commmodel.Timer](algs []commmodel.Algorithm, t T, sizes []float64, name func(commmodel.Algorithm) string) Table {
+	if name == nil {
+		name = commmodel.Algorithm.Name
+	}
+	tb := Table{Header: []string{"algorithm"}, Align: []Align{Left}}
+	for _, s := range sizes {
+		tb.Header = append(tb.Header, "T("+FormatSize(s)+")")
+		tb.Align = append(tb.Align, Right)
 	}
 	for _, a := range algs {
-		s := Series{Name: a.Name(), X: sizes, Y: make([]float64, len(sizes))}
-		for i, size := range sizes {
-			s.Y[i] = commmodel.Time(a, p, size, l)
+		row := []string{name(a)}
+		for _, s := range sizes {
+			row = append(row, FormatTime(t.Time(a, s)))
 		}
-		f.Series = append(f.Series, s)
+		tb.Rows = append(tb.Rows, row)
 	}
-	for _, c := range commmodel.WinnerChanges(algs, commmodel.Flat{P: p, Link: l}) {
-		f.Marks = append(f.Marks, Mark{X: c.Size, Label: fmt.Sprintf("%s | %s %s", c.A.Name(), c.B.Name(), FormatSize(c.Size))})
-	}
-	return f
+	return tb
 }
 
 // CrossoverTable lists crossovers: a is faster below the size, b above.
