@@ -24,4 +24,5 @@ require (
 	golang.org/x/net v0.0.0-20210423184538-5f58ad60dda6 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
+	rsc.io/pdf v0.1.1 // indirect
 )

@@ -19,6 +19,8 @@ import (
 type PathMap struct {
 	Title    string
 	Machines []H20Machine
+	// Width and Height are the PNG's size; zero: 8 x 5 in.
+	Width, Height vg.Length
 }
 
 // pathNotes explains each class in the legend.
@@ -96,7 +98,13 @@ func (m PathMap) RegimeMap() nbplot.RegimeMap {
 		X:     nbplot.Axis{Label: "NIC (its NUMA node)", Unit: nbplot.Plain, Min: -0.5, Max: float64(total) - 0.5},
 		Y:     nbplot.Axis{Label: "GPU (its NUMA node)", Unit: nbplot.Plain, Min: -float64(g) + 0.5, Max: 0.5 + pathMapTop},
 		Names: names, Legend: nbplot.TopRight,
-		Width: 8 * vg.Inch, Height: 5 * vg.Inch,
+		Width: m.Width, Height: m.Height,
+	}
+	if rm.Width <= 0 {
+		rm.Width = 8 * vg.Inch
+	}
+	if rm.Height <= 0 {
+		rm.Height = 5 * vg.Inch
 	}
 	for x := range total {
 		rm.Xs = append(rm.Xs, float64(x))

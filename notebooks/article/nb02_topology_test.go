@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/vg"
+
+	"github.com/inframethod/commlab/notebooks/internal/imgtest"
 	"github.com/inframethod/commlab/topo"
 )
 
@@ -235,6 +238,16 @@ func TestPathMap(t *testing.T) {
 	if _, err := (PathMap{}).PNG(); err == nil {
 		t.Error("empty path map: no error")
 	}
+	// The golden, the article's server alone at 5 x 5 in: the machine's
+	// block with its name, every cell labelled with its class, the NICs' and
+	// GPUs' tick labels with their NUMA nodes, the legend of the three
+	// classes at the top right.
+	one := PathMap{Title: "GPU-NIC paths", Machines: ms[:1], Width: 5 * vg.Inch, Height: 5 * vg.Inch}
+	b, err := one.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgtest.Check(t, "path-map", b)
 }
 
 func TestNICShareFigure(t *testing.T) {

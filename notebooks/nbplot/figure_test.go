@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot/vg"
+
+	"github.com/inframethod/commlab/notebooks/internal/imgtest"
 )
 
 // ringModel is the textbook ring AllReduce time 2(P-1)·α + 2(P-1)/P·S/BW at
@@ -38,19 +40,6 @@ func decode(t *testing.T, b []byte) image.Image {
 	return img
 }
 
-// distinctColors counts the colours of an image, to see that something was drawn.
-func distinctColors(img image.Image) int {
-	seen := map[[4]uint32]bool{}
-	r := img.Bounds()
-	for y := r.Min.Y; y < r.Max.Y; y += 2 {
-		for x := r.Min.X; x < r.Max.X; x += 2 {
-			c0, c1, c2, c3 := img.At(x, y).RGBA()
-			seen[[4]uint32{c0, c1, c2, c3}] = true
-		}
-	}
-	return len(seen)
-}
-
 func TestFigurePNG(t *testing.T) {
 	xs := sizes()
 	f := Figure{
@@ -67,22 +56,22 @@ func TestFigurePNG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img := decode(t, b)
 	// DefaultWidth x DefaultHeight is 7 x 4.5 in at plot.WriterTo's 96 DPI.
-	if got := img.Bounds().Size(); got != (image.Point{X: 672, Y: 432}) {
+	if got := decode(t, b).Bounds().Size(); got != (image.Point{X: 672, Y: 432}) {
 		t.Errorf("PNG is %v, want 672x432", got)
 	}
-	if n := distinctColors(img); n < 5 {
-		t.Errorf("only %d colours: nothing drawn?", n)
-	}
-	f.Width, f.Height = 4*vg.Inch, 3*vg.Inch
+	// The golden at 4.5 x 3 in: both series, their legend, the dashed mark
+	// with its label near the top and the labelled point, the log ticks in
+	// the units (1 KiB .. 1 GiB, 50 µs .. 5 ms).
+	f.Width, f.Height = 4.5*vg.Inch, 3*vg.Inch
 	b, err = f.PNG()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := decode(t, b).Bounds().Size(); got != (image.Point{X: 384, Y: 288}) {
-		t.Errorf("4x3 in PNG is %v, want 384x288", got)
+	if got := decode(t, b).Bounds().Size(); got != (image.Point{X: 432, Y: 288}) {
+		t.Errorf("4.5x3 in PNG is %v, want 432x288", got)
 	}
+	imgtest.Check(t, "figure", b)
 }
 
 func TestFigureErrors(t *testing.T) {
@@ -126,21 +115,15 @@ func TestRegimeMapPNG(t *testing.T) {
 		m.Cells = append(m.Cells, row)
 	}
 	m.Cells[0][0] = -1 // blank cell allowed
+	m.Width, m.Height = 4.5*vg.Inch, 3*vg.Inch
 	b, err := m.PNG()
 	if err != nil {
 		t.Fatal(err)
 	}
-	img := decode(t, b)
-	if got := img.Bounds().Size(); got != (image.Point{X: 672, Y: 432}) {
-		t.Errorf("PNG is %v, want 672x432", got)
-	}
-	// The three regime fills are present: each is its algorithm's colour lightened.
-	for k, name := range m.Names {
-		want := light(Colors(m.Names)[k], 0.55)
-		if !hasColor(img, want) {
-			t.Errorf("no pixel of %s's fill %v", name, want)
-		}
-	}
+	// The golden: the three regimes' fills (each its algorithm's colour
+	// lightened), the blank cell at (1 KiB, 2), the threshold line over the
+	// cells, the legend at the bottom right.
+	imgtest.Check(t, "regime-map", b)
 
 	bad := m
 	bad.Cells = [][]int{{0}}
@@ -157,20 +140,6 @@ func TestRegimeMapPNG(t *testing.T) {
 	if _, err := bad.PNG(); err == nil || !strings.Contains(err.Error(), "increasing") {
 		t.Errorf("unsorted Ys: err = %v", err)
 	}
-}
-
-func hasColor(img image.Image, c interface{ RGBA() (r, g, b, a uint32) }) bool {
-	r0, g0, b0, _ := c.RGBA()
-	r := img.Bounds()
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			r1, g1, b1, _ := img.At(x, y).RGBA()
-			if r1>>8 == r0>>8 && g1>>8 == g0>>8 && b1>>8 == b0>>8 {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func TestEdges(t *testing.T) {
