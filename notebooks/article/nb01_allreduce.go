@@ -3,6 +3,8 @@ package article
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/notebooks/nbplot"
@@ -38,27 +40,55 @@ func OneShotThresholdFigure(ps []int, l commmodel.Link) (nbplot.Figure, error) {
 	}, nil
 }
 
+// AllReduceTimes plots the model time of algs at p ranks on l against size,
+// log-log, with the sizes where the fastest changes marked: nbplot.TimeFigure
+// on commmodel.Flat{P: p, Link: l}, titled with p and the link.
+func AllReduceTimes(algs []commmodel.Algorithm, p int, l commmodel.Link, sizes []float64) nbplot.Figure {
+	title := fmt.Sprintf("AllReduce on one %d x H20 node (model: α = %s, BW = %s)", p, nbplot.FormatTime(l.Alpha), nbplot.FormatBW(l.BW))
+	return nbplot.TimeFigure(title, algs, commmodel.Flat{P: p, Link: l}, sizes)
+}
+
+// RegimesFigure colours each (size, P) cell by the fastest of algs on l
+// (nbplot.RegimeFigure), titled by what it compares: the fastest AllReduce
+// for the article's four (commmodel.Algorithms), ring or halving-doubling for
+// RingAndHD, and the link, named "H20 intra-node link" when it is Intra.
+func RegimesFigure(algs []commmodel.Algorithm, ps []int, sizes []float64, l commmodel.Link) nbplot.RegimeMap {
+	var names []string
+	for _, a := range algs {
+		names = append(names, a.Name())
+	}
+	what := "Fastest of " + strings.Join(names, ", ")
+	switch {
+	case slices.Equal(algs, commmodel.Algorithms(commmodel.AllReduce)):
+		what = "Fastest AllReduce"
+	case slices.Equal(algs, RingAndHD):
+		what = "Ring or halving-doubling?"
+	}
+	link := fmt.Sprintf("α = %s, BW = %s", nbplot.FormatTime(l.Alpha), nbplot.FormatBW(l.BW))
+	if l == Intra {
+		link = "H20 intra-node link"
+	}
+	return nbplot.RegimeFigure(what+" (model, "+link+")", algs, ps, sizes, l)
+}
+
 func init() {
 	Register("01_allreduce", func() ([]Exhibit, error) {
 		l, p := Intra, P
 		algs := commmodel.Algorithms(commmodel.AllReduce)
+		sizes, ps := nbplot.Sizes(256, 1<<30, 4), nbplot.Ranks(2, 16)
 		table := nbplot.ModelTable(algs, p, l, []float64{64 << 10, 1 << 20, 64 << 20})
 		cross := nbplot.CrossoverTable(commmodel.WinnerChanges(algs, commmodel.Flat{P: p, Link: l}))
-		thr, err := OneShotThresholdFigure(nbplot.Ranks(2, 16), l)
+		thr, err := OneShotThresholdFigure(ps, l)
 		if err != nil {
 			return nil, err
 		}
 		return []Exhibit{
 			{Name: "01-allreduce-model", Title: "AllReduce on 8 x H20: steps, bytes, peers and time by algorithm", Table: &table},
-			{Name: "01-allreduce-times", Title: "AllReduce time against size, crossovers marked", Figure: nbplot.TimeFigure(
-				fmt.Sprintf("AllReduce on one %d x H20 node (model: α = %s, BW = %s)", p, nbplot.FormatTime(l.Alpha), nbplot.FormatBW(l.BW)),
-				algs, commmodel.Flat{P: p, Link: l}, nbplot.Sizes(256, 1<<30, 4))},
+			{Name: "01-allreduce-times", Title: "AllReduce time against size, crossovers marked", Figure: AllReduceTimes(algs, p, l, sizes)},
 			{Name: "01-allreduce-crossovers", Title: "Where the fastest AllReduce changes at P = 8", Table: &cross},
 			{Name: "01-oneshot-threshold", Title: "The one-shot threshold against P", Figure: thr},
-			{Name: "01-allreduce-regimes", Title: "Fastest AllReduce by size and P", Figure: nbplot.RegimeFigure(
-				"Fastest AllReduce (model, H20 intra-node link)", algs, nbplot.Ranks(2, 16), nbplot.Sizes(256, 1<<30, 4), l)},
-			{Name: "01-ring-vs-hd-regimes", Title: "Ring against halving-doubling by size and P", Figure: nbplot.RegimeFigure(
-				"Ring or halving-doubling? (model, H20 intra-node link)", RingAndHD, nbplot.Ranks(2, 16), nbplot.Sizes(256, 1<<30, 4), l)},
+			{Name: "01-allreduce-regimes", Title: "Fastest AllReduce by size and P", Figure: RegimesFigure(algs, ps, sizes, l)},
+			{Name: "01-ring-vs-hd-regimes", Title: "Ring against halving-doubling by size and P", Figure: RegimesFigure(RingAndHD, ps, sizes, l)},
 		}, nil
 	})
 }

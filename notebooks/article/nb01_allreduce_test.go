@@ -32,3 +32,26 @@ func TestOneShotThresholdFigure(t *testing.T) {
 		t.Error("no error without a rank count above 2")
 	}
 }
+
+func TestAllReduceFigureTitles(t *testing.T) {
+	algs := commmodel.Algorithms(commmodel.AllReduce)
+	sizes := nbplot.Sizes(1<<10, 1<<20, 1)
+	// The title carries P and the link: the article's α = 2 µs, BW = 350 GB/s.
+	if f := AllReduceTimes(algs, 8, Intra, sizes); f.Title != "AllReduce on one 8 x H20 node (model: α = 2 µs, BW = 350 GB/s)" || len(f.Series) != 4 {
+		t.Errorf("times: %q, %d series", f.Title, len(f.Series))
+	}
+	cases := []struct {
+		algs []commmodel.Algorithm
+		l    commmodel.Link
+		want string
+	}{
+		{algs, Intra, "Fastest AllReduce (model, H20 intra-node link)"},
+		{RingAndHD, Intra, "Ring or halving-doubling? (model, H20 intra-node link)"},
+		{algs[2:], commmodel.Link{Alpha: 1e-6, BW: 400e9}, "Fastest of two-shot, one-shot (model, α = 1 µs, BW = 400 GB/s)"},
+	}
+	for _, c := range cases {
+		if got := RegimesFigure(c.algs, nbplot.Ranks(2, 4), sizes, c.l).Title; got != c.want {
+			t.Errorf("regimes title %q, want %q", got, c.want)
+		}
+	}
+}
