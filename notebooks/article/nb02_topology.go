@@ -367,8 +367,8 @@ func MachinesTable(ms []H20Machine, fig topo.Figures) (nbplot.Table, error) {
 		gdr = append(gdr, fmt.Sprintf("%d of %d: %s", len(gdrGPUs), len(t.GPUs()), orNone(indexList("GPU", gdrGPUs))))
 		meas := "-"
 		if mr := m.Measured; mr.BW > 0 {
-			meas = fmt.Sprintf("%s (peak of %d x %d AllToAll: %s over the network in %s at S = %s)", nbplot.FormatBW(mr.BW), mr.Nodes, mr.PerNode,
-				nbplot.FormatSize(mr.NetworkBytes), nbplot.FormatTime(mr.Time), nbplot.FormatSize(mr.Size))
+			meas = fmt.Sprintf("%s (peak of %d x %d AllToAll: %s over the network in %s at S = %s)", commmodel.FormatBandwidth(mr.BW), mr.Nodes, mr.PerNode,
+				commmodel.FormatSize(mr.NetworkBytes), commmodel.FormatDuration(mr.Time), commmodel.FormatSize(mr.Size))
 		}
 		vals := []string{
 			m.Source,
@@ -379,9 +379,9 @@ func MachinesTable(ms []H20Machine, fig topo.Figures) (nbplot.Table, error) {
 			fmt.Sprintf("%d of %d", withPIX, len(t.GPUs())),
 			orNone(strings.Join(sharing, "; ")),
 			strings.Join(gdr, ""),
-			nbplot.FormatBW(m.NICLineRate) + " (" + m.LineRateSource + ")",
-			fmt.Sprintf("%d x %s = %s", sh.NICs, nbplot.FormatBW(m.NICLineRate), nbplot.FormatBW(sh.Egress)),
-			fmt.Sprintf("%s / %d = %s", nbplot.FormatBW(m.NICLineRate), sh.GPUsPerNIC, nbplot.FormatBW(sh.PerGPU)),
+			commmodel.FormatBandwidth(m.NICLineRate) + " (" + m.LineRateSource + ")",
+			fmt.Sprintf("%d x %s = %s", sh.NICs, commmodel.FormatBandwidth(m.NICLineRate), commmodel.FormatBandwidth(sh.Egress)),
+			fmt.Sprintf("%s / %d = %s", commmodel.FormatBandwidth(m.NICLineRate), sh.GPUsPerNIC, commmodel.FormatBandwidth(sh.PerGPU)),
 			fmt.Sprintf("%.1f", sh.Ratio),
 			meas,
 		}

@@ -52,7 +52,7 @@ func clusterName(c commmodel.Cluster) string {
 func CrossNodeTimes(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []float64) nbplot.Figure {
 	f := nbplot.Figure{
 		Title: fmt.Sprintf("AllReduce across %s (model: NVLink %s / %s, network %s / %s)", clusterName(c),
-			nbplot.FormatTime(c.Intra.Alpha), nbplot.FormatBW(c.Intra.BW), nbplot.FormatTime(c.Inter.Alpha), nbplot.FormatBW(c.Inter.BW)),
+			commmodel.FormatDuration(c.Intra.Alpha), commmodel.FormatBandwidth(c.Intra.BW), commmodel.FormatDuration(c.Inter.Alpha), commmodel.FormatBandwidth(c.Inter.BW)),
 		X:      nbplot.Axis{Label: "message size S (per GPU)", Unit: nbplot.Bytes, Log: true},
 		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
 		Legend: nbplot.BottomLeft,
@@ -139,13 +139,13 @@ func (lc LinkComparison) Table() nbplot.Table {
 		Header: []string{"quantity", "article (commmodel presets)", "topology + NIC arithmetic", "derivation (right column)"},
 		Align:  []nbplot.Align{nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Left},
 		Rows: [][]string{
-			{"intra-node BW per GPU", nbplot.FormatBW(lc.ArticleIntra.BW), nbplot.FormatBW(lv.Intra.BW),
-				fmt.Sprintf("%d NVLinks × %s (%s)", f.Links, nbplot.FormatBW(f.LinkBW), topo.FabricString(f))},
-			{"inter-node BW per GPU", nbplot.FormatBW(lc.ArticleInter.BW), nbplot.FormatBW(lv.Inter.BW),
-				fmt.Sprintf("NIC %s (2 × 200 Gb/s bond) shared by %d GPUs", nbplot.FormatBW(lc.NICBW), lv.GPUsPerNIC)},
+			{"intra-node BW per GPU", commmodel.FormatBandwidth(lc.ArticleIntra.BW), commmodel.FormatBandwidth(lv.Intra.BW),
+				fmt.Sprintf("%d NVLinks × %s (%s)", f.Links, commmodel.FormatBandwidth(f.LinkBW), topo.FabricString(f))},
+			{"inter-node BW per GPU", commmodel.FormatBandwidth(lc.ArticleInter.BW), commmodel.FormatBandwidth(lv.Inter.BW),
+				fmt.Sprintf("NIC %s (2 × 200 Gb/s bond) shared by %d GPUs", commmodel.FormatBandwidth(lc.NICBW), lv.GPUsPerNIC)},
 			{"BW ratio intra / inter", fmt.Sprintf("÷%.1f", lc.ArticleIntra.BW/lc.ArticleInter.BW), fmt.Sprintf("÷%.1f", lv.Ratio()), ""},
-			{"intra-node α", nbplot.FormatTime(lc.ArticleIntra.Alpha), nbplot.FormatTime(lv.Intra.Alpha), "topo.Figures.IntraAlpha"},
-			{"inter-node α", nbplot.FormatTime(lc.ArticleInter.Alpha), nbplot.FormatTime(lv.Inter.Alpha), "topo.Figures.InterAlpha"},
+			{"intra-node α", commmodel.FormatDuration(lc.ArticleIntra.Alpha), commmodel.FormatDuration(lv.Intra.Alpha), "topo.Figures.IntraAlpha"},
+			{"inter-node α", commmodel.FormatDuration(lc.ArticleInter.Alpha), commmodel.FormatDuration(lv.Inter.Alpha), "topo.Figures.InterAlpha"},
 			{"α ratio inter / intra", fmt.Sprintf("×%.1f", lc.ArticleInter.Alpha/lc.ArticleIntra.Alpha),
 				fmt.Sprintf("×%.1f", lv.Inter.Alpha/lv.Intra.Alpha), "the topology carries no latency: same α as the article"},
 		},
@@ -167,13 +167,13 @@ func (lc LinkComparison) TimesTable(nodes int, algs []commmodel.Algorithm, sizes
 	art, der := lc.Clusters(nodes)
 	t := nbplot.Table{Header: []string{"algorithm on " + clusterName(art)}, Align: []nbplot.Align{nbplot.Left}}
 	for _, s := range sizes {
-		t.Header = append(t.Header, nbplot.FormatSize(s)+": article", nbplot.FormatSize(s)+": NIC arithmetic")
+		t.Header = append(t.Header, commmodel.FormatSize(s)+": article", commmodel.FormatSize(s)+": NIC arithmetic")
 		t.Align = append(t.Align, nbplot.Right, nbplot.Right)
 	}
 	for _, a := range algs {
 		row := []string{CrossNodeLabel(a)}
 		for _, s := range sizes {
-			row = append(row, nbplot.FormatTime(art.Time(a, s)), nbplot.FormatTime(der.Time(a, s)))
+			row = append(row, commmodel.FormatDuration(art.Time(a, s)), commmodel.FormatDuration(der.Time(a, s)))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -207,7 +207,7 @@ func (w NodeSweep) SpeedupFigure() nbplot.Figure {
 		Y:     nbplot.Axis{Label: "flat time / hierarchical time", Unit: nbplot.Ratio},
 	}
 	for _, s := range w.Sizes {
-		sr := nbplot.Series{Name: "S = " + nbplot.FormatSize(s), Style: nbplot.LinePoints}
+		sr := nbplot.Series{Name: "S = " + commmodel.FormatSize(s), Style: nbplot.LinePoints}
 		for _, n := range w.Nodes {
 			fl, h := w.times(n, s)
 			sr.X, sr.Y = append(sr.X, float64(n)), append(sr.Y, fl/h)
@@ -221,14 +221,14 @@ func (w NodeSweep) SpeedupFigure() nbplot.Figure {
 func (w NodeSweep) Table() nbplot.Table {
 	t := nbplot.Table{Header: []string{"nodes N", "GPUs"}, Align: []nbplot.Align{nbplot.Right, nbplot.Right}}
 	for _, s := range w.Sizes {
-		t.Header = append(t.Header, nbplot.FormatSize(s)+" flat", nbplot.FormatSize(s)+" hier.", "speed-up")
+		t.Header = append(t.Header, commmodel.FormatSize(s)+" flat", commmodel.FormatSize(s)+" hier.", "speed-up")
 		t.Align = append(t.Align, nbplot.Right, nbplot.Right, nbplot.Right)
 	}
 	for _, n := range w.Nodes {
 		row := []string{strconv.Itoa(n), strconv.Itoa(n * w.Cluster.PerNode)}
 		for _, s := range w.Sizes {
 			fl, h := w.times(n, s)
-			row = append(row, nbplot.FormatTime(fl), nbplot.FormatTime(h), fmt.Sprintf("%.1fx", fl/h))
+			row = append(row, commmodel.FormatDuration(fl), commmodel.FormatDuration(h), fmt.Sprintf("%.1fx", fl/h))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -261,9 +261,9 @@ func StagesTable(c commmodel.Cluster, algs []commmodel.Algorithm, size float64) 
 			t.Rows = append(t.Rows, []string{CrossNodeLabel(a), stageName(a, i, len(stages)), link,
 				strconv.Itoa(max(st.Intra.Steps, st.Inter.Steps)),
 				sizeOrDash(st.Intra), sizeOrDash(st.Inter),
-				timeOrDash(st.Intra, c.Intra), timeOrDash(st.Inter, c.Inter), nbplot.FormatTime(d)})
+				timeOrDash(st.Intra, c.Intra), timeOrDash(st.Inter, c.Inter), commmodel.FormatDuration(d)})
 		}
-		t.Rows = append(t.Rows, []string{CrossNodeLabel(a), "total", "", "", nbplot.FormatSize(intraB), nbplot.FormatSize(interB), "", "", nbplot.FormatTime(total)})
+		t.Rows = append(t.Rows, []string{CrossNodeLabel(a), "total", "", "", commmodel.FormatSize(intraB), commmodel.FormatSize(interB), "", "", commmodel.FormatDuration(total)})
 	}
 	return t
 }
@@ -274,14 +274,14 @@ func sizeOrDash(c commmodel.Cost) string {
 	if c == (commmodel.Cost{}) {
 		return "–"
 	}
-	return nbplot.FormatSize(c.Bytes)
+	return commmodel.FormatSize(c.Bytes)
 }
 
 func timeOrDash(c commmodel.Cost, l commmodel.Link) string {
 	if c == (commmodel.Cost{}) {
 		return "–"
 	}
-	return nbplot.FormatTime(c.Time(l))
+	return commmodel.FormatDuration(c.Time(l))
 }
 
 // stageName says what stage i of n of a does, where the algorithm's shape

@@ -101,8 +101,8 @@ func NetworkTable(algs []commmodel.Algorithm, c commmodel.Cluster, sizes []float
 	for _, a := range algs {
 		for _, s := range sizes {
 			nb := c.NetworkBytes(a, s)
-			t.Rows = append(t.Rows, []string{a.Name(), nbplot.FormatSize(s), nbplot.FormatTime(c.Time(a, s)),
-				strconv.Itoa(c.NetworkMessages(a, s)), nbplot.FormatSize(nb), nbplot.Plain.Format(nb / s)})
+			t.Rows = append(t.Rows, []string{a.Name(), commmodel.FormatSize(s), commmodel.FormatDuration(c.Time(a, s)),
+				strconv.Itoa(c.NetworkMessages(a, s)), commmodel.FormatSize(nb), commmodel.FormatNumber(nb / s)})
 		}
 	}
 	return t
@@ -151,8 +151,8 @@ func RatioTable(rs []MeasuredRatio) nbplot.Table {
 	t := nbplot.Table{Header: []string{"GPUs", "size", "measured", "model (direct)", "measured / model"},
 		Align: []nbplot.Align{nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
 	for _, r := range rs {
-		t.Rows = append(t.Rows, []string{gpus(r.Point), nbplot.FormatSize(float64(r.Point.Size)),
-			nbplot.FormatTime(r.Point.Time), nbplot.FormatTime(r.Model), nbplot.Ratio.Format(r.Ratio)})
+		t.Rows = append(t.Rows, []string{gpus(r.Point), commmodel.FormatSize(float64(r.Point.Size)),
+			commmodel.FormatDuration(r.Point.Time), commmodel.FormatDuration(r.Model), nbplot.Ratio.Format(r.Ratio)})
 	}
 	return t
 }
@@ -212,9 +212,9 @@ func FitFigure(def commmodel.Link, fd *fit.Result, refit commmodel.Link, sizes [
 }
 
 func linkString(l commmodel.Link) string {
-	s := "α " + nbplot.FormatTime(l.Alpha) + ", BW " + nbplot.FormatBW(l.BW)
+	s := "α " + commmodel.FormatDuration(l.Alpha) + ", BW " + commmodel.FormatBandwidth(l.BW)
 	if l.Overhead > 0 {
-		s += ", o " + nbplot.FormatTime(l.Overhead)
+		s += ", o " + commmodel.FormatDuration(l.Overhead)
 	}
 	return s
 }
@@ -241,9 +241,9 @@ func FitTable(def commmodel.Link, fd *fit.Result, refit commmodel.Link, measured
 		Align: []nbplot.Align{nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
 	size, meas := df.Col("size_bytes").Float(), df.Col("time_us").Float()
 	for i := range size {
-		row := []string{nbplot.FormatSize(size[i]), nbplot.FormatTime(meas[i] / 1e6)}
+		row := []string{commmodel.FormatSize(size[i]), commmodel.FormatDuration(meas[i] / 1e6)}
 		for _, name := range []string{"default", "fitted", "refit"} {
-			row = append(row, nbplot.FormatTime(df.Col(name+"_us").Elem(i).Float()/1e6), percent(df.Col(name+"_rel_err").Elem(i).Float()))
+			row = append(row, commmodel.FormatDuration(df.Col(name+"_us").Elem(i).Float()/1e6), percent(df.Col(name+"_rel_err").Elem(i).Float()))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -361,9 +361,9 @@ func OverheadTable(c commmodel.Cluster, overheads []float64) nbplot.Table {
 		c.Inter.Overhead = o
 		cell := "never"
 		if x, ok := HierarchicalCrossover(c); ok {
-			cell = nbplot.FormatSize(x)
+			cell = commmodel.FormatSize(x)
 		}
-		t.Rows = append(t.Rows, []string{nbplot.FormatTime(o), cell})
+		t.Rows = append(t.Rows, []string{commmodel.FormatDuration(o), cell})
 	}
 	return t
 }

@@ -104,7 +104,7 @@ func RunsTable(fits []LogFit) nbplot.Table {
 		}
 		sizes := span(lf.Samples)
 		t.Rows = append(t.Rows, []string{lf.Name, c + " (" + lf.Test.CollectiveFrom.String() + ")", ranks, orNone(lf.Test.System),
-			strconv.Itoa(len(lf.Samples)), nbplot.FormatSize(sizes[0]) + " - " + nbplot.FormatSize(sizes[len(sizes)-1]), strconv.Itoa(len(lf.Empty)),
+			strconv.Itoa(len(lf.Samples)), commmodel.FormatSize(sizes[0]) + " - " + commmodel.FormatSize(sizes[len(sizes)-1]), strconv.Itoa(len(lf.Empty)),
 			strconv.Itoa(len(lf.Piecewise.NonMonotone))})
 	}
 	return t
@@ -149,7 +149,7 @@ func span(samples []fit.Sample) []float64 {
 func regimeMarks(r *fit.Result) []nbplot.Mark {
 	var ms []nbplot.Mark
 	for _, x := range r.Boundaries() {
-		ms = append(ms, nbplot.Mark{X: x, Label: "regime break " + nbplot.FormatSize(x)})
+		ms = append(ms, nbplot.Mark{X: x, Label: "regime break " + commmodel.FormatSize(x)})
 	}
 	return ms
 }
@@ -252,9 +252,9 @@ func ResidualFrame(fits []LogFit) dataframe.DataFrame {
 // bwText is a regime's BW, or "time flat" when the BW sits at its bound.
 func bwText(g fit.Regime) string {
 	if g.BWAtBound {
-		return "≥ " + nbplot.FormatBW(g.BW) + " (time flat)"
+		return "≥ " + commmodel.FormatBandwidth(g.BW) + " (time flat)"
 	}
-	return nbplot.FormatBW(g.BW)
+	return commmodel.FormatBandwidth(g.BW)
 }
 
 // ciText is a confidence interval in a unit, or "" when none was computed.
@@ -291,9 +291,9 @@ func RegimeTable(fits []LogFit) (nbplot.Table, error) {
 	for _, lf := range fits {
 		add := func(kind, fitName string, k int, g fit.Regime) {
 			e := byKey[key{lf.Name, fitName, k + 1}]
-			t.Rows = append(t.Rows, []string{lf.Name, kind, nbplot.FormatSize(g.MinSize) + " - " + nbplot.FormatSize(g.MaxSize),
-				strconv.Itoa(g.N), nbplot.FormatTime(g.Alpha), ciText(g.AlphaCI, nbplot.FormatTime), bwText(g),
-				ciText(g.BWCI, nbplot.FormatBW), percent(e.med), percent(e.max)})
+			t.Rows = append(t.Rows, []string{lf.Name, kind, commmodel.FormatSize(g.MinSize) + " - " + commmodel.FormatSize(g.MaxSize),
+				strconv.Itoa(g.N), commmodel.FormatDuration(g.Alpha), ciText(g.AlphaCI, commmodel.FormatDuration), bwText(g),
+				ciText(g.BWCI, commmodel.FormatBandwidth), percent(e.med), percent(e.max)})
 		}
 		if len(lf.Piecewise.Regimes) == 1 {
 			add("single = piecewise (1 regime)", "single", 0, lf.Single.Regimes[0])
@@ -460,7 +460,7 @@ func measuredCrossing(a, b data.Points) (size float64, ok bool, note string) {
 		return 0, false, "no common sizes"
 	}
 	if ds[0].d > 0 {
-		return 0, false, "two-shot already faster at " + nbplot.FormatSize(ds[0].s)
+		return 0, false, "two-shot already faster at " + commmodel.FormatSize(ds[0].s)
 	}
 	for i := 1; i < len(ds); i++ {
 		if ds[i].d > 0 {
@@ -468,14 +468,14 @@ func measuredCrossing(a, b data.Points) (size float64, ok bool, note string) {
 			x := math.Exp(l0 + (l1-l0)*(-ds[i-1].d)/(ds[i].d-ds[i-1].d))
 			for _, q := range ds[i+1:] {
 				if q.d <= 0 {
-					note = fmt.Sprintf("one-shot as fast again at %s (%s apart)", nbplot.FormatSize(q.s), nbplot.FormatTime(-q.d))
+					note = fmt.Sprintf("one-shot as fast again at %s (%s apart)", commmodel.FormatSize(q.s), commmodel.FormatDuration(-q.d))
 					break
 				}
 			}
 			return x, true, note
 		}
 	}
-	return 0, false, "one-shot at least as fast up to " + nbplot.FormatSize(ds[len(ds)-1].s)
+	return 0, false, "one-shot at least as fast up to " + commmodel.FormatSize(ds[len(ds)-1].s)
 }
 
 // thresholdText describes a threshold, "always one-shot" for +Inf.
@@ -485,7 +485,7 @@ func thresholdText(t Threshold) string {
 	if math.IsInf(t.Size, 1) {
 		return "always one-shot"
 	}
-	s := "one-shot below " + nbplot.FormatSize(t.Size)
+	s := "one-shot below " + commmodel.FormatSize(t.Size)
 	if math.Mod(t.Size, 1024) != 0 {
 		s = "one-shot below " + strconv.FormatFloat(t.Size, 'f', 0, 64) + " B"
 	}
@@ -500,7 +500,7 @@ func KernelCrossoverTable(kcs []KernelCrossover) nbplot.Table {
 	for _, k := range kcs {
 		m := "not within the measured range: " + k.Note
 		if k.MeasuredIn {
-			m = nbplot.FormatSize(k.Measured)
+			m = commmodel.FormatSize(k.Measured)
 			if k.Note != "" {
 				m += "; " + k.Note
 			}
@@ -518,7 +518,7 @@ func sizeOrNever(s float64) string {
 	if math.IsInf(s, 1) {
 		return "never"
 	}
-	return nbplot.FormatSize(s)
+	return commmodel.FormatSize(s)
 }
 
 // KernelLinkTable lists the links fitted to each kernel at each P.
@@ -528,8 +528,8 @@ func KernelLinkTable(kcs []KernelCrossover) nbplot.Table {
 	for _, k := range kcs {
 		for _, f := range []*fit.Result{k.OneFit, k.TwoFit} {
 			l := f.Link()
-			t.Rows = append(t.Rows, []string{strconv.Itoa(k.P), f.Algorithm.Name(), nbplot.FormatTime(l.Alpha),
-				nbplot.FormatBW(l.BW), percent(f.MedianRelErr), percent(f.MaxRelErr)})
+			t.Rows = append(t.Rows, []string{strconv.Itoa(k.P), f.Algorithm.Name(), commmodel.FormatDuration(l.Alpha),
+				commmodel.FormatBandwidth(l.BW), percent(f.MedianRelErr), percent(f.MaxRelErr)})
 		}
 	}
 	return t
@@ -559,13 +559,13 @@ func KernelFigure(k KernelCrossover) nbplot.Figure {
 		Series: []nbplot.Series{measuredSeries(OneShotKernel, k.OneShot.Samples()), measuredSeries(TwoShotKernel, k.TwoShot.Samples()), curve(k.OneFit), curve(k.TwoFit)},
 	}
 	if k.MeasuredIn {
-		f.Marks = append(f.Marks, nbplot.Mark{X: k.Measured, Label: "measured " + nbplot.FormatSize(k.Measured)})
+		f.Marks = append(f.Marks, nbplot.Mark{X: k.Measured, Label: "measured " + commmodel.FormatSize(k.Measured)})
 	}
 	if !math.IsInf(k.Model, 1) && k.Model < hi*2 {
-		f.Marks = append(f.Marks, nbplot.Mark{X: k.Model, Label: "fitted " + nbplot.FormatSize(k.Model)})
+		f.Marks = append(f.Marks, nbplot.Mark{X: k.Model, Label: "fitted " + commmodel.FormatSize(k.Model)})
 	}
 	if th, ok := VLLMThreshold(k.P); ok && !math.IsInf(th.Size, 1) {
-		f.Marks = append(f.Marks, nbplot.Mark{X: th.Size, Label: "vLLM " + nbplot.FormatSize(th.Size)})
+		f.Marks = append(f.Marks, nbplot.Mark{X: th.Size, Label: "vLLM " + commmodel.FormatSize(th.Size)})
 	}
 	if th := TRTLLMThreshold(k.P); !math.IsInf(th.Size, 1) {
 		f.Marks = append(f.Marks, nbplot.Mark{X: th.Size, Label: "TRT-LLM " + strconv.FormatFloat(th.Size, 'f', 0, 64) + " B"})
@@ -694,7 +694,7 @@ func WildFigure(w *WildFit) nbplot.Figure {
 		Series: []nbplot.Series{meas,
 			fitSeries("plain least squares ("+Regimes(len(w.Plain.Regimes))+")", w.Plain, sizes),
 			fitSeries("robust ("+Regimes(len(w.Robust.Regimes))+")", w.Robust, sizes)},
-		Marks: []nbplot.Mark{{X: wild.Size, Y: wild.Time, Label: "wild: " + nbplot.FormatTime(wild.Time) + " at " + nbplot.FormatSize(wild.Size)}},
+		Marks: []nbplot.Mark{{X: wild.Size, Y: wild.Time, Label: "wild: " + commmodel.FormatDuration(wild.Time) + " at " + commmodel.FormatSize(wild.Size)}},
 	}
 }
 

@@ -14,7 +14,7 @@ func ExampleTable_Markdown() {
 	}
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.OneShot{}} {
 		c := a.Cost(8, 1<<20)
-		t.Rows = append(t.Rows, []string{a.Name(), fmt.Sprint(c.Steps), nbplot.FormatTime(c.Time(commmodel.H20Intra))})
+		t.Rows = append(t.Rows, []string{a.Name(), fmt.Sprint(c.Steps), commmodel.FormatDuration(c.Time(commmodel.H20Intra))})
 	}
 	fmt.Print(t.Markdown())
 	// The article's model on H20Intra (α = 2 µs, BW = 350 GB/s):

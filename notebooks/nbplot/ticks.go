@@ -4,8 +4,53 @@ import (
 	"math"
 	"slices"
 
+	"github.com/inframethod/commlab/commmodel"
 	"gonum.org/v1/plot"
 )
+
+// Unit is the physical unit of an axis; it decides how tick values are
+// labelled, through commmodel's formatters.
+type Unit int
+
+const (
+	Plain          Unit = iota // a pure number, such as a rank count
+	Bytes                      // B, labelled with binary prefixes: KiB, MiB, GiB
+	Seconds                    // s, labelled ns, µs, ms or s
+	BytesPerSecond             // B/s, labelled with decimal prefixes: MB/s, GB/s (1e9 B/s)
+	Ratio                      // a dimensionless ratio, labelled "1.5x"
+)
+
+// Symbol returns the unit's symbol for an axis label ("B", "s", "B/s"); empty for Plain.
+func (u Unit) Symbol() string {
+	switch u {
+	case Bytes:
+		return "B"
+	case Seconds:
+		return "s"
+	case BytesPerSecond:
+		return "B/s"
+	case Ratio:
+		return "x"
+	}
+	return ""
+}
+
+// Format writes v, in the unit's SI base, as commmodel's formatter of its
+// kind does (three significant digits): Bytes.Format(65536) is "64 KiB",
+// Seconds.Format(2.8e-5) "28 µs", Ratio.Format(7.5) "7.5x".
+func (u Unit) Format(v float64) string {
+	switch u {
+	case Bytes:
+		return commmodel.FormatSize(v)
+	case Seconds:
+		return commmodel.FormatDuration(v)
+	case BytesPerSecond:
+		return commmodel.FormatBandwidth(v)
+	case Ratio:
+		return commmodel.FormatNumber(v) + "x"
+	}
+	return commmodel.FormatNumber(v)
+}
 
 // logTicks marks a logarithmic axis in a unit. Bytes get ticks at powers of
 // two (labelled every 2^k, k chosen so that at most maxLabels are labelled);

@@ -5,25 +5,17 @@ import (
 	"testing"
 )
 
+// Each unit labels through commmodel's formatter of its kind (whose tests
+// hold the edge cases); Ratio adds an "x".
 func TestUnitFormat(t *testing.T) {
 	cases := []struct {
 		u    Unit
 		v    float64
 		want string
 	}{
-		{Bytes, 65536, "64 KiB"},  // 2^16 B
-		{Bytes, 1 << 20, "1 MiB"}, // 2^20 B
-		{Bytes, 56e3, "54.7 KiB"}, // the article's ~56 KB decode AllReduce, 56000/1024
-		{Bytes, 512, "512 B"},     // below 1 KiB
-		{Bytes, 1.5 * (1 << 30), "1.5 GiB"},
-		{Seconds, 2.8e-5, "28 µs"},     // article: ring P=8, 14 steps x 2 us
-		{Seconds, 3.1e-6, "3.1 µs"},    // public H20 log: empty-call floor
-		{Seconds, 4.409e-3, "4.41 ms"}, // article: AllToAll 2x8 at 128 MB, 4409 us
-		{Seconds, 5e-10, "0.5 ns"},     // below the smallest prefix
-		{Seconds, 2, "2 s"},
-		{Seconds, 0, "0 s"},
-		{BytesPerSecond, 350e9, "350 GB/s"}, // article's intra-node BW, GB/s = 1e9 B/s
-		{BytesPerSecond, 20e9, "20 GB/s"},   // article's inter-node BW
+		{Bytes, 65536, "64 KiB"},            // 2^16 B
+		{Seconds, 2.8e-5, "28 µs"},          // article: ring P=8, 14 steps x 2 us
+		{BytesPerSecond, 350e9, "350 GB/s"}, // article's intra-node BW
 		{Ratio, 7.5, "7.5x"},                // article: alpha x7.5
 		{Plain, 8, "8"},
 		{Plain, 1e9, "1e+09"},
@@ -33,9 +25,6 @@ func TestUnitFormat(t *testing.T) {
 		if got := c.u.Format(c.v); got != c.want {
 			t.Errorf("%v.Format(%g) = %q, want %q", c.u, c.v, got, c.want)
 		}
-	}
-	if FormatSize(1024) != "1 KiB" || FormatTime(1e-3) != "1 ms" || FormatBW(1e12) != "1 TB/s" {
-		t.Error("Format helpers disagree with Unit.Format")
 	}
 }
 
