@@ -1,10 +1,12 @@
 package data
 
 import (
+	"bytes"
+	"embed"
 	"encoding/csv"
 	"fmt"
 	"os"
-	"path/filepath"
+	"path"
 	"slices"
 	"strconv"
 
@@ -14,6 +16,11 @@ import (
 
 // PairedDir is the directory of the paired logs, from the module root.
 const PairedDir = "data/logs/paired"
+
+// pairedFS embeds the paired logs and their manifest (logs/paired).
+//
+//go:embed logs/paired
+var pairedFS embed.FS
 
 // A PairedRow is one row of the paired logs' MANIFEST.csv: one table.
 type PairedRow struct {
@@ -40,14 +47,18 @@ var pairedHeader = []string{"machine", "file", "test_index", "collective", "node
 
 // ReadPairedManifest reads the paired logs' MANIFEST.csv at path.
 func ReadPairedManifest(path string) ([]PairedRow, error) {
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
+	return readPairedManifest(b, path)
+}
+
+// readPairedManifest parses MANIFEST.csv's text, named path in errors.
+func readPairedManifest(b []byte, path string) ([]PairedRow, error) {
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(recs) < 2 || !slices.Equal(recs[0], pairedHeader) {
 		return nil, fmt.Errorf("%s: want the header %q and rows", path, pairedHeader)
@@ -101,12 +112,17 @@ var pairedAlgo = map[string]string{
 	"h100-sxm-1x8-together/all_reduce_collnet_sharp.log": "^NVLS,NVLSTree",
 }
 
-// PairedMachines reads every table of the paired logs under dir (PairedDir
-// from the module root) whose collective the model predicts, with the
-// manifest's shape, pins and NCCL version, and groups them by machine in
-// manifest order. Tables of Reduce and SendRecv are left out.
-func PairedMachines(dir string) ([]PairedMachine, error) {
-	rows, err := ReadPairedManifest(filepath.Join(dir, "MANIFEST.csv"))
+// PairedMachines reads every table of the embedded paired logs (the files
+// of PairedDir) whose collective the model predicts, with the manifest's
+// shape, pins and NCCL version, and groups them by machine in manifest
+// order. Tables of Reduce and SendRecv are left out.
+func PairedMachines() ([]PairedMachine, error) {
+	const dir = "logs/paired"
+	b, err := pairedFS.ReadFile(dir + "/MANIFEST.csv")
+	if err != nil {
+		return nil, err
+	}
+	rows, err := readPairedManifest(b, PairedDir+"/MANIFEST.csv")
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +155,11 @@ func PairedMachines(dir string) ([]PairedMachine, error) {
 			}
 			return Pins{}
 		}
-		tabs, _, err := PredictTables(filepath.Join(dir, key), pins)
+		b, err := pairedFS.ReadFile(path.Join(dir, key))
+		if err != nil {
+			return nil, err
+		}
+		tabs, _, err := predictTables(b, path.Join(PairedDir, key), pins)
 		if err != nil {
 			return nil, err
 		}

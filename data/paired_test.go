@@ -69,7 +69,7 @@ type pairedRow struct {
 	algo, proto, gpu, version, source string
 }
 
-func readPairedManifest(t *testing.T) []pairedRow {
+func manifestRows(t *testing.T) []pairedRow {
 	t.Helper()
 	rs, err := ReadPairedManifest(filepath.Join(pairedDir, "MANIFEST.csv"))
 	if err != nil {
@@ -85,7 +85,7 @@ func readPairedManifest(t *testing.T) []pairedRow {
 }
 
 func TestPairedLogs(t *testing.T) {
-	rows := readPairedManifest(t)
+	rows := manifestRows(t)
 	logs := map[string]*Log{}
 	indices := map[string][]int{}
 	for _, m := range rows {

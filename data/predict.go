@@ -54,6 +54,11 @@ func PredictTables(path string, pins func(test int) Pins) ([]predict.Table, []er
 	if err != nil {
 		return nil, nil, err
 	}
+	return predictTables(b, path, pins)
+}
+
+// predictTables is PredictTables on the file's contents b, named path.
+func predictTables(b []byte, path string, pins func(test int) Pins) ([]predict.Table, []error, error) {
 	l, err := readMeasurements(b, path, nil)
 	if err != nil {
 		return nil, nil, err

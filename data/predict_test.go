@@ -15,7 +15,7 @@ import (
 // 8 ranks with their pins, one thread driving 8 GPUs (-g 8) and NCCL
 // 2.26.2 (nccl-library=22602).
 func TestPairedMachines(t *testing.T) {
-	ms, err := PairedMachines(filepath.Join("logs", "paired"))
+	ms, err := PairedMachines()
 	if err != nil {
 		t.Fatal(err)
 	}

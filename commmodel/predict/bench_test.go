@@ -11,7 +11,7 @@ import (
 // pairedMachine returns the named machine of the paired logs.
 func pairedMachine(b *testing.B, name string) data.PairedMachine {
 	b.Helper()
-	ms, err := data.PairedMachines(pairedDir)
+	ms, err := data.PairedMachines()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -24,9 +24,6 @@ var update = flag.Bool("update", false, "rewrite the golden score tables in test
 // tables of its machine (predict.LeaveOneOut); the scores are in
 // testdata/paired_scores.md, which README.md's score table copies.
 
-// pairedDir is data.PairedDir from this package's directory.
-var pairedDir = filepath.Join("..", "..", data.PairedDir)
-
 // The issue's targets (issue 10, "Targets") for every held-out table.
 const (
 	targetLarge = 0.10 // median relative error at sizes >= 1 MiB
@@ -262,7 +259,7 @@ func size(x float64) string {
 
 func pairedMachines(t *testing.T) []data.PairedMachine {
 	t.Helper()
-	ms, err := data.PairedMachines(pairedDir)
+	ms, err := data.PairedMachines()
 	if err != nil {
 		t.Fatal(err)
 	}
