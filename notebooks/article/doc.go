@@ -1,6 +1,6 @@
 // Package article holds the analyses of the source article (推理 INFRA
 // 方法论（1）：通信模型, an 8 x H20 inference server) that the notebooks show:
-// one file per notebook (nb01_allreduce.go ... nb06_decode.go), the claims
+// one file per notebook (nb01_allreduce.go ... nb07_prediction.go), the claims
 // ledger that "commlab claims" prints (Ledger: ModelClaims, FabricClaims,
 // MeasuredClaims), and the registry of the notebooks' exhibits that
 // "commlab reproduce" writes (Exhibits).

@@ -1,0 +1,87 @@
+package article
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel/predict"
+)
+
+// TestPredictHeldOut checks notebook 07's frame against the scores: the
+// median |model_rel_err| of the held-out 10 x 8 AllReduce is its
+// LeaveOneOut score over all sizes, and likewise for the baseline and
+// NCCL's model (same calibrations, same points).
+func TestPredictHeldOut(t *testing.T) {
+	m, err := PairedMachine("h100-sxm-10node-cluster01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := PredictHeldOut(m, "nccl_N10_G8.log#0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, err := predict.LeaveOneOut(m.Hardware, m.Tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(scores, func(s predict.Score) bool { return s.Table == h.Table.Name })
+	want := scores[i]
+	for col, w := range map[string]float64{"model_rel_err": want.Model.All, "baseline_rel_err": want.Baseline.All, "nccl_rel_err": want.NCCL.All} {
+		e := h.Frame.Col(col).Float()
+		for k := range e {
+			e[k] = math.Abs(e[k])
+		}
+		slices.Sort(e)
+		got := (e[(len(e)-1)/2] + e[len(e)/2]) / 2
+		if math.Abs(got-w) > 1e-9 {
+			t.Errorf("%s: median |err| %.6f, LeaveOneOut says %.6f", col, got, w)
+		}
+	}
+	if n := h.Frame.Nrow(); n != len(h.Table.Points) {
+		t.Errorf("%d rows, want the table's %d points", n, len(h.Table.Points))
+	}
+	if _, err := HeldOutFigure(h).PNG(); err != nil {
+		t.Error(err)
+	}
+	if _, err := PredictHeldOut(m, "no-such.log#0"); err == nil {
+		t.Error("an unknown table: no error")
+	}
+	// AllToAll has no NCCL model: its column is NaN.
+	a, err := PredictHeldOut(m, "nccl_N10_G8.log#3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := a.Frame.Col("nccl_us").Float()[0]; !math.IsNaN(v) {
+		t.Errorf("AllToAll nccl_us = %g, want NaN", v)
+	}
+}
+
+// TestPredictionTables checks the notebook's tables: one score row per
+// held-out table of the paired data (73, as data's TestPairedMachines
+// counts them), one summary row per machine (7), and the crossover
+// figure.
+func TestPredictionTables(t *testing.T) {
+	scores, err := PairedScores()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(ScoreTable(scores).Rows); n != 73 {
+		t.Errorf("%d score rows, want 73", n)
+	}
+	if n := len(MachineSummaryTable(scores).Rows); n != 7 {
+		t.Errorf("%d machines, want 7", n)
+	}
+	cross, err := PairedCrossovers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CrossoverFigure(cross).PNG(); err != nil {
+		t.Error(err)
+	}
+	if len(CrossoverTable(cross).Rows) < 5 {
+		t.Error("fewer crossovers than Together's five pinned pairs")
+	}
+}
+
+func TestExhibits07(t *testing.T) { checkExhibits(t, "07_prediction", 7) }
