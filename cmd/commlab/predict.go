@@ -242,9 +242,10 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "size\ttime (us)\tlow (us)\thigh (us)\talgorithm\tprotocol\t")
+	fmt.Fprintln(tw, "size\ttime\tlow\thigh\talgorithm\tprotocol\t")
+	us := func(t float64) string { return commmodel.FormatDuration(t * 1e-6) }
 	for _, p := range out.Predictions {
-		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%s\t%s\t\n", commmodel.FormatSize(float64(p.SizeBytes)), p.TimeUS, p.LowUS, p.HighUS, p.Algorithm, p.Protocol)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", commmodel.FormatSize(float64(p.SizeBytes)), us(p.TimeUS), us(p.LowUS), us(p.HighUS), p.Algorithm, p.Protocol)
 	}
 	return tw.Flush()
 }
