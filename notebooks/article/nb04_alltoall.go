@@ -3,6 +3,7 @@ package article
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -164,16 +165,6 @@ func gpus(p data.Point) string {
 	return strconv.Itoa(p.NRanks)
 }
 
-// FitDirect fits a link through direct AllToAll at p ranks to measured
-// one-node AllToAll times (data.Samples of ArticleAllToAll(1) for the
-// article's 8-GPU points), with the settings s (nil: fit's defaults).
-func FitDirect(measured []fit.Sample, p int, s *fit.Settings) (*fit.Result, error) {
-	if len(measured) == 0 {
-		return nil, fmt.Errorf("article: FitDirect: no samples")
-	}
-	return fit.Through(commmodel.Direct{}, p, measured, s)
-}
-
 // ArticleRefit returns the link the article recomputes AllToAll with, alpha
 // ~10 us and BW ~280 GB/s, from data's statements alltoall-fit-alpha and
 // alltoall-fit-bw.
@@ -230,20 +221,22 @@ func FitFrame(def commmodel.Link, fd *fit.Result, refit commmodel.Link, measured
 	return data.WithModel(measured, curve("default", def), curve("fitted", fd.Link()), curve("refit", refit))
 }
 
-// FitTable shows FitFrame: each point's measured time, and each link's
+// FitTable shows a FitFrame: each point's measured time, and each link's
 // model time and relative error.
-func FitTable(def commmodel.Link, fd *fit.Result, refit commmodel.Link, measured dataframe.DataFrame) (nbplot.Table, error) {
-	df, err := FitFrame(def, fd, refit, measured)
-	if err != nil {
-		return nbplot.Table{}, err
-	}
+func FitTable(joined dataframe.DataFrame) (nbplot.Table, error) {
 	t := nbplot.Table{Header: []string{"size", "measured", "default", "err", "fitted", "err", "article's refit", "err"},
 		Align: []nbplot.Align{nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
-	size, meas := df.Col("size_bytes").Float(), df.Col("time_us").Float()
-	for i := range size {
-		row := []string{commmodel.FormatSize(size[i]), commmodel.FormatDuration(meas[i] / 1e6)}
+	cols := map[string][]float64{}
+	for _, c := range []string{"size_bytes", "time_us", "default_us", "default_rel_err", "fitted_us", "fitted_rel_err", "refit_us", "refit_rel_err"} {
+		if !slices.Contains(joined.Names(), c) {
+			return nbplot.Table{}, fmt.Errorf("article: FitTable: no column %s: not a FitFrame", c)
+		}
+		cols[c] = joined.Col(c).Float()
+	}
+	for i, size := range cols["size_bytes"] {
+		row := []string{commmodel.FormatSize(size), commmodel.FormatDuration(cols["time_us"][i] / 1e6)}
 		for _, name := range []string{"default", "fitted", "refit"} {
-			row = append(row, commmodel.FormatDuration(df.Col(name+"_us").Elem(i).Float()/1e6), percent(df.Col(name+"_rel_err").Elem(i).Float()))
+			row = append(row, commmodel.FormatDuration(cols[name+"_us"][i]/1e6), percent(cols[name+"_rel_err"][i]))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -393,7 +386,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		fd, err := FitDirect(m1, P, &DefaultFit)
+		fd, err := fit.Through(commmodel.Direct{}, P, m1, &DefaultFit)
 		if err != nil {
 			return nil, err
 		}
@@ -411,7 +404,11 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		fitT, err := FitTable(one.Intra, fd, refit, df1)
+		joined, err := FitFrame(one.Intra, fd, refit, df1)
+		if err != nil {
+			return nil, err
+		}
+		fitT, err := FitTable(joined)
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/notebooks/nbplot"
 )
@@ -49,13 +50,13 @@ func TestDirectRatios(t *testing.T) {
 // The article: alpha ~10 µs and BW ~280 GB/s fit the 8-GPU points better
 // (data statements alltoall-fit-alpha, alltoall-fit-bw). The fit through
 // direct AllToAll must land within 10% of both and beat the default link.
-func TestFitDirect(t *testing.T) {
+func TestFitThroughDirect(t *testing.T) {
 	df := ArticleAllToAll(1)
 	samples, err := data.Samples(df)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := FitDirect(samples, 8, nil)
+	f, err := fit.Through(commmodel.Direct{}, 8, samples, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,9 +73,16 @@ func TestFitDirect(t *testing.T) {
 	if f.MaxRelErr > 0.15 {
 		t.Errorf("fit's largest relative error %.3f, want <= 15%%", f.MaxRelErr)
 	}
-	tab, err := FitTable(commmodel.H20Intra, f, refit, df)
+	joined, err := FitFrame(commmodel.H20Intra, f, refit, df)
 	if err != nil {
 		t.Fatal(err)
+	}
+	tab, err := FitTable(joined)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FitTable(df); err == nil {
+		t.Error("FitTable of a frame without model columns: no error")
 	}
 	if len(tab.Rows) != 4 || tab.Rows[0][3] != "-77.2%" {
 		// 2.164 µs against 9.5 µs: (2.164-9.5)/9.5 = -77.2%.
