@@ -64,10 +64,16 @@ async function checkKernelspec() {
 	const k = specs.kernelspecs.gonb;
 	if (!k) fail(`no gonb kernelspec; the server lists ${Object.keys(specs.kernelspecs)}`);
 	if (k.spec.language !== 'go') fail(`gonb kernelspec language ${k.spec.language}, want go`);
-	if (k.spec.argv[0] !== gonb) fail(`gonb kernelspec runs ${k.spec.argv[0]}, want ${gonb}`);
-	if (!fs.existsSync(k.spec.argv[0])) fail(`gonb kernelspec runs ${k.spec.argv[0]}, which does not exist`);
+	const run = k.spec.argv[0];
+	if (!fs.existsSync(run)) fail(`gonb kernelspec runs ${run}, which does not exist`);
+	// gonb --install either points the kernelspec at the binary it was run
+	// as or copies that binary into the kernel's folder (a fresh install
+	// does the latter); either way it must be the GoNB the runner built.
+	if (run !== gonb && !fs.readFileSync(run).equals(fs.readFileSync(gonb))) {
+		fail(`gonb kernelspec runs ${run}, which is neither ${gonb} nor a copy of it`);
+	}
 	if (specs.default !== 'gonb') fail(`default kernel ${specs.default}, want gonb`);
-	return `gonb kernelspec: ${k.spec.display_name}, ${k.spec.argv[0]}, the default`;
+	return `gonb kernelspec: ${k.spec.display_name}, ${run}, the default`;
 }
 
 // execute runs code in the kernel over its websocket channel and resolves to
