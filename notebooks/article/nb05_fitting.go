@@ -715,8 +715,8 @@ func init() {
 			return nil, err
 		}
 		ex = append(ex, Exhibit{Name: "05-regimes", Title: "Alpha, BW and errors per regime of each public log", Table: &regimes})
-		kernels := data.Kernels()
-		kcs, err := KernelCrossovers(kernels.Frame(), &DefaultFit)
+		kernels := data.Kernels().Frame()
+		kcs, err := KernelCrossovers(kernels, &DefaultFit)
 		if err != nil {
 			return nil, err
 		}
@@ -726,7 +726,11 @@ func init() {
 		for _, k := range kcs {
 			ex = append(ex, Exhibit{Name: fmt.Sprintf("05-kernels-p%d", k.P), Title: fmt.Sprintf("One-shot against two-shot at P = %d", k.P), Figure: KernelFigure(k)})
 		}
-		w, err := FitWild(kernels.Select(data.Filter{Source: WildSource}).Samples(), &DefaultFit)
+		wild, err := data.Samples(kernels.Filter(dataframe.F{Colname: "source", Comparator: series.Eq, Comparando: WildSource}))
+		if err != nil {
+			return nil, err
+		}
+		w, err := FitWild(wild, &DefaultFit)
 		if err != nil {
 			return nil, err
 		}
