@@ -6,10 +6,12 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
-	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/notebooks/nbplot"
 )
 
@@ -250,27 +252,51 @@ type MeasuredFloor struct {
 	CrossNode []fit.Sample
 }
 
-// LoadMeasuredFloor reads the article's statement and the two public logs.
-func LoadMeasuredFloor() (MeasuredFloor, error) {
+// StatedFloor returns the article's "~10 us" floor of measured AllReduce, in
+// seconds (data.StatementByID("allreduce-floor")).
+func StatedFloor() (float64, error) {
 	st, ok := data.StatementByID("allreduce-floor")
 	if !ok || st.Unit != "s" {
-		return MeasuredFloor{}, fmt.Errorf("data: no statement allreduce-floor in seconds")
+		return 0, fmt.Errorf("data: no statement allreduce-floor in seconds")
 	}
-	m := MeasuredFloor{Article: st.Low}
-	for _, x := range []struct {
-		name string
-		dst  *[]fit.Sample
-	}{{PublicH20SmallLog, &m.Node}, {PublicH20CrossNodeLog, &m.CrossNode}} {
-		lg, err := data.PublicLog(x.name, nil)
+	return st.Low, nil
+}
+
+// NewMeasuredFloor returns the floor with the article's figure floor, in
+// seconds (StatedFloor), and the out-of-place rows of PublicH20SmallLog and
+// PublicH20CrossNodeLog as frames of the tidy schema (data.Log.Frame
+// filtered on placement), which it reads with data.Samples.
+func NewMeasuredFloor(floor float64, node, crossNode dataframe.DataFrame) (MeasuredFloor, error) {
+	m := MeasuredFloor{Article: floor}
+	var err error
+	if m.Node, err = data.Samples(node); err != nil {
+		return MeasuredFloor{}, fmt.Errorf("%s: %w", PublicH20SmallLog, err)
+	}
+	if m.CrossNode, err = data.Samples(crossNode); err != nil {
+		return MeasuredFloor{}, fmt.Errorf("%s: %w", PublicH20CrossNodeLog, err)
+	}
+	if len(m.Node) == 0 || len(m.CrossNode) == 0 {
+		return MeasuredFloor{}, fmt.Errorf("article: NewMeasuredFloor: %d rows on one node, %d across nodes: want some of each", len(m.Node), len(m.CrossNode))
+	}
+	return m, nil
+}
+
+// LoadMeasuredFloor reads the article's statement and the out-of-place rows
+// of the two public logs (NewMeasuredFloor).
+func LoadMeasuredFloor() (MeasuredFloor, error) {
+	floor, err := StatedFloor()
+	if err != nil {
+		return MeasuredFloor{}, err
+	}
+	var frames []dataframe.DataFrame
+	for _, name := range []string{PublicH20SmallLog, PublicH20CrossNodeLog} {
+		lg, err := data.PublicLog(name, nil)
 		if err != nil {
 			return MeasuredFloor{}, err
 		}
-		if len(lg.Tests) != 1 {
-			return MeasuredFloor{}, fmt.Errorf("%s: %d tests, want 1", x.name, len(lg.Tests))
-		}
-		*x.dst = lg.Tests[0].Samples(nccltests.OutOfPlace)
+		frames = append(frames, lg.Frame().Filter(dataframe.F{Colname: "placement", Comparator: series.Eq, Comparando: "out-of-place"}))
 	}
-	return m, nil
+	return NewMeasuredFloor(floor, frames[0], frames[1])
 }
 
 // meanTime returns the mean time of the samples whose size is in [lo, hi]

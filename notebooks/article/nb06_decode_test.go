@@ -1,12 +1,17 @@
 package article
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/notebooks/nbplot"
 )
 
@@ -112,6 +117,15 @@ func TestMeasuredFloor(t *testing.T) {
 	}
 	if _, err := (MeasuredFloor{Article: 10e-6}).Table(57344, commmodel.H20Cluster(1)); err == nil {
 		t.Error("no rows: want an error")
+	}
+	// Frames that are empty or not of the tidy schema are refused.
+	rows := data.Article().Frame()
+	empty := rows.Filter(dataframe.F{Colname: "nnodes", Comparator: series.Eq, Comparando: 99})
+	if _, err := NewMeasuredFloor(10e-6, rows, empty); err == nil {
+		t.Error("no cross-node rows: want an error")
+	}
+	if _, err := NewMeasuredFloor(10e-6, rows.Select([]string{"source"}), rows); err == nil || !errors.Is(err, data.ErrFrame) {
+		t.Errorf("a frame without size_bytes: err = %v, want data.ErrFrame", err)
 	}
 	f, err := m.SmallFigure(57344, nbplot.Sizes(128, 4<<20, 1), commmodel.H20Cluster(1))
 	if err != nil {
