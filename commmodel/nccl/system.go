@@ -197,10 +197,12 @@ func (ss *searchSystem) maxBw() float64 {
 //     traffic through one GPU) for one GPU per node, or across nodes from
 //     Hopper on when each GPU has its own NIC (the balanced tree fails there
 //     and SM90 tries the simpler one first), else BALANCED_TREE.
-//   - NVLS (Hopper on, with NVSwitch and s.NVLS): one channel per GPU; the
-//     head of each channel loads every GPU's NVLink with nGPUs+1 shares of
-//     bwIntra; bwInter rises to twice bwIntra on one node, and to the NIC
-//     path across nodes.
+//   - NVLS (Hopper on, with NVSwitch and s.NVLS): one channel per GPU, at
+//     most NCCL_MAX_NVLS_ARITY (32) and, across nodes, one per NIC. Every
+//     channel loads each GPU's NVLink with bwIntra and its head GPU's with
+//     twice that (ncclTopoSearchTryNvls, NCCL 2.30.7 src/graph/search.cc),
+//     so the busiest link carries nChannels+1 shares; bwInter rises to
+//     twice bwIntra on one node, and to the NIC path across nodes.
 //   - PCIe-only nodes get the same capacity model on the PCIe link, which
 //     ignores the CPU's share of peer traffic: give their GRAPH values.
 //
@@ -348,13 +350,13 @@ func (ss *searchSystem) index(s float64) int {
 
 // nvls is the simplified NVLS search.
 func (ss *searchSystem) nvls() Graph {
-	n := min(ss.gpus, 32) // NCCL_MAX_NVLS_ARITY
+	n := min(ss.gpus, 32) // NCCL_MAX_NVLS_ARITY (NCCL 2.30.7 src/include/device.h)
 	if ss.nodes > 1 {
 		n = min(n, ss.nics)
 	}
 	intra := 0.0
 	for _, s := range ss.speeds {
-		if s <= ss.maxBw() && float64(ss.gpus+1)*s <= ss.intra+1e-9 {
+		if s <= ss.maxBw() && float64(n+1)*s <= ss.intra+1e-9 {
 			intra = s
 			break
 		}

@@ -122,6 +122,26 @@ func TestSystemGraphs(t *testing.T) {
 	}
 }
 
+// TestSystemNVLSArity checks the NVLS graph of a 64-GPU NVLink domain (16
+// GB300 hosts of 4): NCCL caps NVLS at NCCL_MAX_NVLS_ARITY = 32 channels
+// (src/graph/search.cc and src/include/device.h at tag v2.30.7-1), and each
+// channel loads every GPU's NVLink with bwIntra, its head twice, so 33
+// shares must fit 18 x 40.1 = 721.8 GB/s: 20 GB/s (660), not 24 (792), from
+// the Blackwell speed array; bwInter rises to twice that, 40.
+func TestSystemNVLSArity(t *testing.T) {
+	gb300, err := ParseGPU("NVIDIA GB300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs, err := System{GPU: gb300, GPUsPerNode: 64, Nodes: 1, NVSwitch: true, NVLS: true}.Graphs(Latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := gs.NVLS; g.NChannels != 32 || g.BWIntra != 20 || g.BWInter != 40 {
+		t.Errorf("64-GPU NVLS graph %d x %g/%g GB/s, want 32 x 20/40", g.NChannels, g.BWIntra, g.BWInter)
+	}
+}
+
 // TestSystemErrors checks that a System the search cannot handle is refused.
 func TestSystemErrors(t *testing.T) {
 	h100, _ := ParseGPU("NVIDIA H100 80GB HBM3")
