@@ -81,9 +81,17 @@ type Constants struct {
 	// NCCL_NET_OVERHEAD overrides all three). Simple pays it three times.
 	NetOverhead [3]float64
 	// RingPlateau multiplies the Ring/Simple AllReduce latency across nodes
-	// once every rank of every channel moves at least 64 bytes: index 0 for
-	// compute capability below 8.0, 1 otherwise.
+	// once every rank of every channel moves at least 64 bytes (NCCL 2.8:
+	// once every rank moves 4 KiB): index 0 for compute capability below
+	// 8.0, 1 otherwise.
 	RingPlateau [2]float64
+	// LL128MaxBWPerFunc caps Ring/LL128 and Tree/LL128 per channel by
+	// function, GB/s (NCCL 2.8's ll128MaxBwPerCh; zero from 2.18, where
+	// the per-generation caps above apply instead).
+	LL128MaxBWPerFunc [NumFuncs]float64
+	// BusBWCapSM80 caps every bus bandwidth when all GPUs are SM80 (A100),
+	// GB/s (NCCL 2.8's 235; zero, no cap, from 2.18).
+	BusBWCapSM80 float64
 }
 
 // DefaultConstants returns NCCL's constants for version v, read from
@@ -113,6 +121,9 @@ type Constants struct {
 // count of Ring, the NVLS bandwidth model, ...) follow v inside New; the
 // package documentation lists them.
 func DefaultConstants(v Version) Constants {
+	if v.legacy() {
+		return legacyConstants()
+	}
 	var c Constants
 	// Rows shared by every version (NCCL 2.18.6 to 2.30.7 tuning.cc).
 	c.BaseLatency[Tree] = [3]float64{6.8, 14.0, 0}
@@ -220,6 +231,58 @@ func DefaultConstants(v Version) Constants {
 		c.PerChMaxRingLL128BW[Blackwell][1] = 34.6
 	}
 	c.NVLSEfficiency = [NumArchs]float64{0, 0, 0.85, 0.74}
+	return c
+}
+
+// legacyConstants are NCCL 2.8's constants (src/graph/tuning.cc at tag
+// v2.8.4-1; v2.8.3-1 has the same). NCCL 2.8 has three algorithms, Tree,
+// Ring and CollNet; its CollNet (the chain through the node's GPUs to the
+// network's switch, NCCL_ALGO=CollNet) is CollNetChain here. What differs
+// from 2.18:
+//
+//	base latency        Tree 4.4/4.4/0, Ring 3.6/10.0/8.4, CollNet 4.4/4.4/0 us (LL/LL128/Simple)
+//	NVLink per step     Tree 0.52/1.25/28, Ring 0.47/1.9/3.4, CollNet 0.5/1.2/4.0 us
+//	PCI per step        Tree 1.0/1.9/28, Ring 1.0/2.5/5.7, CollNet 1.0/1.9/5.5 us
+//	network per step    Tree 5.0/8.5/28, Ring 2.7/4.0/9.6, CollNet 5.0/5.0/10.7 us
+//	LL128 per channel   by function, not generation: Broadcast 18.8, Reduce 12.0,
+//	                    AllGather 18.3, ReduceScatter 15.2, AllReduce 16.9 GB/s
+//	Tree per channel    SM80 24.0/22.5/16.0 GB/s (one, two, more nodes), others 26.5/18.5/10.0
+//	LL cap              39.0/39.0/20.4 (one node: not SM80; across nodes: Intel),
+//	                    87.7/22.5/19.0 (SM80; AMD)
+//	SM80                every bus bandwidth at most 235 GB/s
+//	network overhead    none; the Ring plateau is 1.9 on every generation
+//
+// The rows of the tables indexed by generation are filled for every Arch:
+// NCCL 2.8 has two rows, chosen by whether every GPU is SM80, so New reads
+// the Ampere row for SM80 and the Volta row otherwise.
+func legacyConstants() Constants {
+	var c Constants
+	c.BaseLatency[Tree] = [3]float64{4.4, 4.4, 0}
+	c.BaseLatency[Ring] = [3]float64{3.6, 10.0, 8.4}
+	c.BaseLatency[CollNetChain] = [3]float64{4.4, 4.4, 0}
+	c.HWLatency[HWNVLink][Tree] = [3]float64{0.52, 1.25, 28}
+	c.HWLatency[HWNVLink][Ring] = [3]float64{0.47, 1.9, 3.4}
+	c.HWLatency[HWNVLink][CollNetChain] = [3]float64{0.5, 1.2, 4.0}
+	c.HWLatency[HWPCI][Tree] = [3]float64{1.0, 1.9, 28}
+	c.HWLatency[HWPCI][Ring] = [3]float64{1.0, 2.5, 5.7}
+	c.HWLatency[HWPCI][CollNetChain] = [3]float64{1.0, 1.9, 5.5}
+	c.HWLatency[HWNet][Tree] = [3]float64{5.0, 8.5, 28}
+	c.HWLatency[HWNet][Ring] = [3]float64{2.7, 4.0, 9.6}
+	c.HWLatency[HWNet][CollNetChain] = [3]float64{5.0, 5.0, 10.7}
+	volta, ampere := [3]float64{39.0, 39.0, 20.4}, [3]float64{87.7, 22.5, 19.0}
+	treeVolta, treeAmpere := [3]float64{26.5, 18.5, 10.0}, [3]float64{24.0, 22.5, 16.0}
+	for a := range Arch(NumArchs) {
+		c.LLMaxBW[a], c.PerChMaxTreeBW[a] = volta, treeVolta
+	}
+	c.LLMaxBW[Ampere], c.PerChMaxTreeBW[Ampere] = ampere, treeAmpere
+	c.LL128MaxBWPerFunc = [NumFuncs]float64{18.8, 12.0, 18.3, 15.2, 16.9}
+	c.BusBWCapSM80 = 235
+	c.TreeCorrection = [NumProtocols][24]float64{
+		{1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
+		{1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .5, .6, .6, .7, .7, .8, .9, .9, .92, .92},
+		{.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9},
+	}
+	c.RingPlateau = [2]float64{1.9, 1.9}
 	return c
 }
 

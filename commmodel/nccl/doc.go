@@ -6,6 +6,21 @@
 // to 2.30.7 (tags v2.18.6-1 to v2.30.7-1); each rule below names the
 // versions it holds for.
 //
+// NCCL 2.8 (Legacy, tag v2.8.4-1; 2.8.3 alike) is tabulated too, for logs
+// of that era. Its tuner has three algorithms, Tree and CollNet (here
+// CollNetChain) for AllReduce and Ring for every function, its own
+// constants (legacyConstants lists them), and these rules: every bus
+// bandwidth at most 235 GB/s when all GPUs are SM80; Ring and Tree LL128
+// capped per channel by function; Tree/LL128 at 0.915 of Tree across nodes;
+// no Tree pattern factor; CollNet at 0.9 with LL at a sixth and no LL128;
+// LL's intra-node step latency times 1.8 across nodes; Ring AllReduce with
+// 2(N−1) network steps and no network overhead; the Ring/Simple plateau
+// (×1.9) from nBytes ≥ n/16 · 64 KiB; LL128 enabled by default on SM70 and
+// SM80 only, NVLink inside the node and the NIC at most PXB away. Its
+// search (System.Graphs) has one speed array for every case, counts SM70
+// and SM80 NVLinks at 21 GB/s and duplicates channels of 25 GB/s or more
+// after the search. NCCL 2.9 to 2.17 are not tabulated.
+//
 // # Units
 //
 // The exported API is SI, like commmodel: seconds, bytes, bytes per second.

@@ -12,6 +12,10 @@ type enable struct {
 	algo  [NumFuncs][NumAlgorithms]int8
 }
 
+// legacyAlgoNames are NCCL 2.8's ncclAlgoStr (Tree, Ring, CollNet) at the
+// indices of the algorithms they are here: its CollNet is CollNetChain.
+var legacyAlgoNames = [NumAlgorithms]string{"Tree", "Ring", "", "CollNet", "", "", ""}
+
 // enableLists applies NCCL_ALGO and NCCL_PROTO to NCCL's defaults (every
 // algorithm on, LL128 automatic).
 func enableLists(v Version, algo, proto string) (enable, error) {
@@ -36,7 +40,11 @@ func enableLists(v Version, algo, proto string) (enable, error) {
 		for f := range rows {
 			rows[f] = e.algo[f][:]
 		}
-		if err := parseList(v, algo, algoNames[:], rows); err != nil {
+		names := algoNames[:]
+		if v.legacy() {
+			names = legacyAlgoNames[:]
+		}
+		if err := parseList(v, algo, names, rows); err != nil {
 			return e, fmt.Errorf("nccl: NCCL_ALGO=%q: %w", algo, err)
 		}
 	}
@@ -121,6 +129,11 @@ func indexFold(names []string, s string) int {
 // (NCCL 2.30.7 src/graph/tuning.cc and its predecessors).
 func (m *Model) ll128Auto(g *Graph, maxCC int, noC2C bool) bool {
 	v, minCC := m.v, m.minCC
+	if v.legacy() {
+		// NCCL 2.8: SM70 or SM80 only, NVLink inside the node, the NIC
+		// at most PXB away (src/graph/tuning.cc at tag v2.8.4-1).
+		return g.TypeInter <= PathPXB && g.TypeIntra <= PathNVL && minCC == maxCC && (minCC == 70 || minCC == 80)
+	}
 	var ok bool
 	switch {
 	case !v.from(27, 0):

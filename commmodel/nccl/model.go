@@ -98,6 +98,7 @@ type Model struct {
 	nRanks int
 	nNodes int
 	minCC  int
+	maxCC  int
 	cpu    CPU
 	ch     int // runtime channels, for the Ring/Simple plateau
 	// lat and bw are NCCL's comm->latencies (us) and comm->bandwidths
@@ -112,7 +113,7 @@ type Model struct {
 }
 
 // New runs NCCL's tuning model for cfg. It returns an error for a version
-// outside 2.18–2.30, counts that do not make a communicator, a compute
+// outside 2.8.x and 2.18–2.30, counts that do not make a communicator, a compute
 // capability below 3.0, negative or non-finite graph values, a Ring or
 // Tree graph without channels, and NCCL_ALGO/NCCL_PROTO values NCCL would
 // refuse.
@@ -141,7 +142,7 @@ func New(cfg Config) (*Model, error) {
 	if cfg.MinCompCap < 30 || maxCC < cfg.MinCompCap {
 		return nil, fmt.Errorf("nccl: compute capability %d to %d: want 30 <= min <= max (9.0 is 90)", cfg.MinCompCap, maxCC)
 	}
-	m := &Model{v: v, nRanks: cfg.Ranks, nNodes: cfg.Nodes, minCC: cfg.MinCompCap, cpu: cfg.CPU}
+	m := &Model{v: v, nRanks: cfg.Ranks, nNodes: cfg.Nodes, minCC: cfg.MinCompCap, maxCC: maxCC, cpu: cfg.CPU}
 	if cfg.Constants != nil {
 		m.c = *cfg.Constants
 	} else {
@@ -201,7 +202,7 @@ func runtimeChannels(v Version, nc, minCC, nodes int, ringIntra float64) int {
 		maxCh = 64
 	}
 	nc = min(2*nc, maxCh)
-	if minCC >= 90 && nodes > 1 && ringIntra > 45 && (v.from(25, 0) && nc < 16 || !v.from(25, 0) && 2*nc <= maxCh) {
+	if !v.legacy() && minCC >= 90 && nodes > 1 && ringIntra > 45 && (v.from(25, 0) && nc < 16 || !v.from(25, 0) && 2*nc <= maxCh) {
 		nc = min(2*nc, maxCh)
 	}
 	return nc

@@ -59,9 +59,13 @@ func (s System) Config(v Version) (Config, error) {
 // nvlinkBW is NCCL's bandwidth of one NVLink for a compute capability
 // (ncclTopoNVLinkBw and SMxx_NVLINK_BW, NCCL 2.30.7 src/graph/topo.h), GB/s:
 // Hopper links are 20 GB/s before NCCL 2.20 and 20.6 after; Blackwell links
-// count as Hopper's before 2.25, 40 from 2.25 and 40.1 from 2.27.
+// count as Hopper's before 2.25, 40 from 2.25 and 40.1 from 2.27. NCCL 2.8
+// counts SM70 and SM80 links at 21 GB/s (SM70_NVLINK_WIDTH and
+// SM80_NVLINK_WIDTH, src/graph/topo.h at tag v2.8.4-1).
 func nvlinkBW(v Version, cc int) float64 {
 	switch {
+	case v.legacy() && cc >= 70 && cc != 86:
+		return 21.0
 	case cc >= 100 && v.from(27, 0):
 		return 40.1
 	case cc >= 100 && v.from(25, 0):
@@ -97,9 +101,13 @@ func pcieBW(gen int) float64 {
 
 // speedArray is the list of per-channel bandwidths NCCL's search tries,
 // highest first (NCCL 2.30.7 src/graph/search.cc, and the tags before it):
-// one list for a single node and one across nodes, per generation.
+// one list for a single node and one across nodes, per generation. NCCL 2.8
+// has one list for every case (speedArray, src/graph/search.cc at tag
+// v2.8.4-1).
 func speedArray(v Version, cc int, inter bool) []float64 {
 	switch {
+	case v.legacy():
+		return []float64{42, 30, 24, 21, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3, 2.4, 1.2, 0.24, 0.12}
 	case cc >= 100 && v.from(25, 0):
 		if !inter {
 			switch {
@@ -305,6 +313,11 @@ func (ss *searchSystem) search(minCh int) (int, float64) {
 	if bestN == 0 {
 		return 1, 0.1 // NCCL's fallback: one channel in GPU order at 0.1 GB/s
 	}
+	if ss.v.legacy() {
+		// NCCL 2.8 duplicates after pass 2, which raises only a tree's
+		// speed (src/graph/search.cc at tag v2.8.4-1).
+		return ss.dup(bestN, bestS)
+	}
 	n, s := ss.dup(bestN, bestS)
 	for j := ss.index(s) - 1; j >= 0 && ss.channels(ss.speeds[j]) >= n; j-- {
 		s = ss.speeds[j]
@@ -314,7 +327,7 @@ func (ss *searchSystem) search(minCh int) (int, float64) {
 
 // dup is ncclTopoDupChannels.
 func (ss *searchSystem) dup(n int, s float64) (int, float64) {
-	if s < 25 || ss.cc > 80 && s < 50 && n > 4 {
+	if s < 25 || !ss.v.legacy() && ss.cc > 80 && s < 50 && n > 4 {
 		return n, s
 	}
 	d := min(2*n, ss.maxCh)

@@ -75,7 +75,11 @@ func (m *Model) corrected(f Func, a Algorithm, p Protocol, nBytes int64, bw floa
 		m.minCC >= 100 && m.cpu.Arch == X86 {
 		bw *= m.c.TreeCorrection[p][logSize]
 	}
-	if a == Ring && p == Simple && m.nNodes > 1 && f == AllReduce && nBytes/int64(m.ch*m.nRanks) >= 64 {
+	plateau := nBytes/int64(m.ch*m.nRanks) >= 64
+	if v.legacy() {
+		plateau = float64(nBytes) >= float64(m.nRanks)/16*65536
+	}
+	if a == Ring && p == Simple && m.nNodes > 1 && f == AllReduce && plateau {
 		// Plateau effect of the ring.
 		if m.minCC < 80 {
 			lat *= m.c.RingPlateau[0]

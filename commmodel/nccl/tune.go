@@ -37,6 +37,10 @@ func log2i(v Version, n int64) int {
 // others keep latency and bandwidth 0.
 func (m *Model) modelled(f Func, a Algorithm) bool {
 	v := m.v
+	if v.legacy() {
+		// NCCL 2.8: Ring for every function, Tree and CollNet for AllReduce.
+		return a == Ring || f == AllReduce && (a == Tree || a == CollNetChain)
+	}
 	switch f {
 	case Broadcast, Reduce:
 		return a == Ring
@@ -92,6 +96,14 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 	v, c := m.v, &m.c
 	n, nNodes := m.nRanks, m.nNodes
 	arch := archOf(v, m.minCC)
+	sm80 := m.minCC == 80 && m.maxCC == 80
+	if v.legacy() {
+		// NCCL 2.8's tables have two rows: every GPU SM80, or not.
+		arch = Volta
+		if sm80 {
+			arch = Ampere
+		}
+	}
 	scale := min(nNodes-1, 2)
 	llRow := int(arch)
 	if nNodes > 1 {
@@ -160,6 +172,10 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 				busBw := nCh * bw
 
 				// Model refinements, in tuning.cc's order.
+				if sm80 && c.BusBWCapSM80 > 0 {
+					busBw = math.Min(busBw, c.BusBWCapSM80)
+				}
+				ll128Max := nCh * c.LL128MaxBWPerFunc[f]
 				if a == Ring && p == LL {
 					factor := 0.5
 					if !v.from(21, 0) {
@@ -175,7 +191,10 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 					if !v.from(23, 0) && ppn < 2 {
 						factor = 0.7
 					}
-					busBw = math.Min(busBw*factor, nCh*ringLL128Max)
+					if ll128Max == 0 {
+						ll128Max = nCh * ringLL128Max
+					}
+					busBw = math.Min(busBw*factor, ll128Max)
 				}
 				if a == Tree && (f == AllReduce || !v.from(23, 0)) {
 					busBw = math.Min(busBw*0.92, nCh*treeMax)
@@ -185,18 +204,34 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 				}
 				if a == Tree && p == LL128 {
 					factor := 120.0 / 128.0
-					if nNodes == 1 {
+					switch {
+					case nNodes == 1:
 						factor = 7.0 / 9.0
+					case v.legacy():
+						factor = 0.915
 					}
-					busBw = math.Min(busBw*factor, nCh*treeLL128Max)
+					if ll128Max == 0 {
+						ll128Max = nCh * treeLL128Max
+					}
+					busBw = math.Min(busBw*factor, ll128Max)
 				}
-				if a == Tree && treePattern == PatternTree {
+				if a == Tree && treePattern == PatternTree && !v.legacy() {
 					busBw *= 0.85
 				}
 				if a == PAT {
 					busBw *= c.PATFactor
 				}
-				if collnet && p != Simple {
+				if collnet && v.legacy() {
+					// NCCL 2.8's CollNet: 0.9, LL a sixth of that (no GDR
+					// read on either side), no LL128.
+					busBw *= 0.9
+					switch p {
+					case LL:
+						busBw /= 6
+					case LL128:
+						busBw = 0
+					}
+				} else if collnet && p != Simple {
 					busBw = 0
 				}
 				if a == CollNetDirect && p == Simple {
@@ -328,6 +363,9 @@ func (m *Model) latency(f Func, a Algorithm, p Protocol, g *Graph, hwLat [NumHW]
 		// With one rank per node the network latency is fully exposed.
 		interLat = hwLat[HWNet][Tree][p]
 	}
+	if v.legacy() && nNodes > 1 && p == LL {
+		intraLat *= 1.8
+	}
 	interLat += g.LatencyInter
 	if p == Simple {
 		interLat += g.LatencyInter // the flush
@@ -357,7 +395,7 @@ func (m *Model) latency(f Func, a Algorithm, p Protocol, g *Graph, hwLat [NumHW]
 		case f != AllReduce:
 			inter = nNodes - 1
 		case nNodes == 1:
-		case v.from(23, 0):
+		case v.from(23, 0) || v.legacy():
 			inter = 2 * (nNodes - 1)
 		default:
 			inter = 2 * nNodes

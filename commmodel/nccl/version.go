@@ -7,7 +7,8 @@ import (
 )
 
 // Version is an NCCL release, 2.Minor.Patch. The model is tabulated for
-// NCCL 2.18.0 to 2.30.x (DefaultConstants says what changes between them).
+// NCCL 2.8.x and for 2.18.0 to 2.30.x (DefaultConstants says what changes
+// between them); 2.9 to 2.17 are not.
 type Version struct {
 	Major, Minor, Patch int
 }
@@ -16,8 +17,14 @@ type Version struct {
 // (NCCL 2.30.7, tag v2.30.7-1).
 var Latest = Version{2, 30, 7}
 
-// Supported versions run from Oldest to the 2.30 series.
+// Supported versions run from Oldest to the 2.30 series, and the 2.8 series
+// (Legacy) besides.
 var Oldest = Version{2, 18, 0}
+
+// Legacy is the release of the 2.8 series whose tuning model this package
+// follows (NCCL 2.8.4, tag v2.8.4-1; 2.8.3's tuning.cc and enqueue.cc
+// choose alike).
+var Legacy = Version{2, 8, 4}
 
 // ParseVersion reads a version as NCCL and nccl-tests print it: "2.21.5",
 // "2.21.5+cuda12.4", "v2.21.5-1", or NCCL's integer code "22907" (2.29.7;
@@ -67,14 +74,19 @@ func (v Version) Before(u Version) bool {
 	return v.Patch < u.Patch
 }
 
-// Supported reports whether the model is tabulated for v (2.18.0 to 2.30.x),
-// with an error that says why not.
+// Supported reports whether the model is tabulated for v (2.8.x, and 2.18.0
+// to 2.30.x), with an error that says why not.
 func (v Version) Supported() error {
-	if v.Before(Oldest) || !v.Before(Version{2, 31, 0}) {
-		return fmt.Errorf("nccl: version %v: the model is tabulated for NCCL %v to 2.30.x", v, Oldest)
+	if !v.legacy() && (v.Before(Oldest) || !v.Before(Version{2, 31, 0})) {
+		return fmt.Errorf("nccl: version %v: the model is tabulated for NCCL 2.8.x and %v to 2.30.x", v, Oldest)
 	}
 	return nil
 }
+
+// legacy reports whether v is of the 2.8 series, whose tuner predates
+// 2.18's: three algorithms (Tree, Ring, CollNet), no network overhead, and
+// per-function LL128 caps.
+func (v Version) legacy() bool { return v.Major == 2 && v.Minor == 8 }
 
 // from reports whether v is 2.minor.patch or later.
 func (v Version) from(minor, patch int) bool {

@@ -98,6 +98,9 @@
 // NCCL's per-size Tree correction factors and the Ring plateau rule (the
 // efficiencies stand for them), the channel count NCCL picks per size (the
 // slow rise of bus bandwidth from tens of MiB to GiB is not modelled),
-// tuner plugins, and the choices of NCCL releases before 2.18, whose tuner
-// commmodel/nccl does not model (2.18's is used, and the notes say so).
+// tuner plugins, and the choices of NCCL releases before 2.18: 2.18's tuner
+// is used, and the notes say so. commmodel/nccl models NCCL 2.8's tuner too,
+// but calibrated with it the paired ABCI tables (NCCL 2.8.4) are predicted
+// worse, though its switches come closer to the measured regime breaks
+// (README.md, "Scores on tables the model never saw").
 package predict

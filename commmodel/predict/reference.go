@@ -20,7 +20,8 @@ type run struct {
 }
 
 // versionOf returns the version the tuner model runs for v: v itself, Latest
-// for the zero value, and Oldest for releases before it.
+// for the zero value, and Oldest (2.18) for releases before it, 2.8 included
+// although commmodel/nccl tabulates it (see the package documentation).
 func versionOf(v nccl.Version) (nccl.Version, bool, bool) {
 	switch {
 	case v == (nccl.Version{}):
