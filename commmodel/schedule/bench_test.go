@@ -57,17 +57,72 @@ func BenchmarkDirectAllToAll256(b *testing.B) {
 	}
 }
 
-// BenchmarkSimulateRing1024 is the whole of Simulate (schedule checks, fill,
-// run, reference check, counts) for the same ring.
+// BenchmarkSimulateRing1024 is the whole of Simulate (schedule checks,
+// buffers, fill, run, reference check, counts) for the same ring.
 func BenchmarkSimulateRing1024(b *testing.B) {
-	s, err := NewElem(commmodel.Ring{}, 1024, 4<<20, 8)
+	for _, eb := range []int{8, 4} {
+		b.Run(fmt.Sprintf("elem=%dB", eb), func(b *testing.B) {
+			s, err := NewElem(commmodel.Ring{}, 1024, 4<<20, eb)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if r, err := Simulate(s, 1); err != nil || !r.Correct {
+					b.Fatal(err, r.Mismatch)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRing1024Phases times Simulate's parts one at a time on the same
+// ring with 4-byte elements (the default of commlab simulate): NewRanks
+// (schedule checks and buffers), Fill, Run, Check and Count, so that fill,
+// check and counts can be held against the run itself.
+func BenchmarkRing1024Phases(b *testing.B) {
+	s, err := New(commmodel.Ring{}, 1024, 4<<20)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if r, err := Simulate(s, 1); err != nil || !r.Correct {
-			b.Fatal(err, r.Mismatch)
+	b.Run("phase=NewRanks", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := NewRanks(s); err != nil {
+				b.Fatal(err)
+			}
 		}
+	})
+	m, err := NewRanks(s)
+	if err != nil {
+		b.Fatal(err)
 	}
+	b.Run("phase=Fill", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			m.Fill(1)
+		}
+	})
+	b.Run("phase=Run", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			m.Run()
+		}
+	})
+	m.Fill(1)
+	m.Run()
+	b.Run("phase=Check", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if mis := m.Check(1); mis != "" {
+				b.Fatal(mis)
+			}
+		}
+	})
+	b.Run("phase=Count", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Count(s)
+		}
+	})
 }

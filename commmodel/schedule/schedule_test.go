@@ -535,3 +535,25 @@ func TestValidateManySteps(t *testing.T) {
 		}
 	}
 }
+
+// TestMismatch: the first differing value is found at every position, -0
+// equals 0 though their bytes differ, and NaN equals nothing.
+func TestMismatch(t *testing.T) {
+	want := []float32{0, 1, 2, 3, 4, 5, 6, 7, 8}
+	for at := range want {
+		for _, bad := range []float32{want[at] + 1, float32(math.NaN())} {
+			got := slices.Clone(want)
+			got[at] = bad
+			if i := mismatch(got, want); i != at {
+				t.Errorf("%g at %d: mismatch %d", bad, at, i)
+			}
+		}
+	}
+	negZero := float32(math.Copysign(0, -1))
+	if i := mismatch([]float32{negZero, 1}, []float32{0, 1}); i != -1 {
+		t.Errorf("-0 against 0: mismatch %d, want -1", i)
+	}
+	if i := mismatch([]float64{}, nil); i != -1 {
+		t.Errorf("empty: mismatch %d", i)
+	}
+}

@@ -1,9 +1,11 @@
 package schedule
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"github.com/inframethod/commlab/commmodel"
 )
@@ -250,11 +252,30 @@ func inputValue(seed uint64, r, i int) float64 {
 	return float64(inputWord(seed, r, i/wordInputs) >> (4 * (i % wordInputs)) & maxInput)
 }
 
+// inputPairs32 and inputPairs64 hold, for each byte b of an inputWord, the
+// inputs of its two digits (b&15, b>>4) as float32 and float64.
+var inputPairs32, inputPairs64 = func() (t32 [256][2]float32, t64 [256][2]float64) {
+	for b := range t32 {
+		t32[b] = [2]float32{float32(b & maxInput), float32(b >> 4)}
+		t64[b] = [2]float64{float64(b & maxInput), float64(b >> 4)}
+	}
+	return t32, t64
+}()
+
+// inputPairs returns inputPairs32 or inputPairs64, as T.
+func inputPairs[T value]() *[256][2]T {
+	if t, ok := any(&inputPairs32).(*[256][2]T); ok {
+		return t
+	}
+	return any(&inputPairs64).(*[256][2]T)
+}
+
 // inputs writes the inputs of rank r's elements lo to lo+len(dst)-1 to dst.
-// Whole groups take their 16 digits from one inputWord through a table of
-// the 16 values, unrolled: four times the speed of a loop that converts each.
+// Whole groups take their 16 digits from one inputWord, two at a time from
+// the bytes through inputPairs (a third faster than a table of one value,
+// which is four times faster than converting each digit).
 func inputs[T value](dst []T, seed uint64, r, lo int) {
-	tab := [maxInput + 1]T{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+	tab := inputPairs[T]()
 	i := 0
 	for ; i < len(dst) && (lo+i)%wordInputs != 0; i++ {
 		dst[i] = T(inputValue(seed, r, lo+i))
@@ -262,10 +283,14 @@ func inputs[T value](dst []T, seed uint64, r, lo int) {
 	for ; i+wordInputs <= len(dst); i += wordInputs {
 		h := inputWord(seed, r, (lo+i)/wordInputs)
 		d := (*[wordInputs]T)(dst[i : i+wordInputs])
-		d[0], d[1], d[2], d[3] = tab[h&15], tab[h>>4&15], tab[h>>8&15], tab[h>>12&15]
-		d[4], d[5], d[6], d[7] = tab[h>>16&15], tab[h>>20&15], tab[h>>24&15], tab[h>>28&15]
-		d[8], d[9], d[10], d[11] = tab[h>>32&15], tab[h>>36&15], tab[h>>40&15], tab[h>>44&15]
-		d[12], d[13], d[14], d[15] = tab[h>>48&15], tab[h>>52&15], tab[h>>56&15], tab[h>>60]
+		*(*[2]T)(d[0:2]) = tab[h&255]
+		*(*[2]T)(d[2:4]) = tab[h>>8&255]
+		*(*[2]T)(d[4:6]) = tab[h>>16&255]
+		*(*[2]T)(d[6:8]) = tab[h>>24&255]
+		*(*[2]T)(d[8:10]) = tab[h>>32&255]
+		*(*[2]T)(d[10:12]) = tab[h>>40&255]
+		*(*[2]T)(d[12:14]) = tab[h>>48&255]
+		*(*[2]T)(d[14:16]) = tab[h>>56]
 	}
 	for ; i < len(dst); i++ {
 		dst[i] = T(inputValue(seed, r, lo+i))
@@ -515,9 +540,15 @@ func (m *rankData[T]) expected(seed uint64, r, at int) float64 {
 }
 
 // mismatch returns the first index at which got and want differ, or -1;
-// len(want) >= len(got).
+// len(want) >= len(got). Equal bytes are equal values (the references are
+// integers, never NaN or -0), so the common case is one bytes.Equal, which
+// compares at memory speed, twice as fast as a loop of float comparisons; a
+// difference is then located value by value, so -0 still equals 0.
 func mismatch[T value](got, want []T) int {
 	want = want[:len(got)]
+	if bytes.Equal(asBytes(got), asBytes(want)) {
+		return -1
+	}
 	i := 0
 	for ; i+4 <= len(got); i += 4 {
 		g, w := got[i:i+4:i+4], want[i:i+4:i+4]
@@ -531,6 +562,12 @@ func mismatch[T value](got, want []T) int {
 		}
 	}
 	return -1
+}
+
+// asBytes is the memory of x, read as bytes (for bytes.Equal).
+func asBytes[T value](x []T) []byte {
+	var zero T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), len(x)*int(unsafe.Sizeof(zero)))
 }
 
 // sumLanes is the number of ranks whose inputs inputSums adds in 16-bit
