@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -135,12 +134,12 @@ func TestSimulateNamesEnoughMemory(t *testing.T) {
 	}
 }
 
-// TestEnoughMem: the named value is at least what is needed and less than
-// 10% more (two significant digits, rounded up).
+// TestEnoughMem: the named value reads as a -max-mem size, at least what is
+// needed and less than 10% more (two significant digits, rounded up).
 func TestEnoughMem(t *testing.T) {
-	for _, need := range []float64{1, 999, 4496097280, 4.5e9, 67108864 + 774144, 1.1e12} {
-		got, err := strconv.ParseFloat(enoughMem(need), 64)
-		if err != nil || got < need || got > 1.1*need {
+	for _, need := range []float64{1, 999, 4496097280, 4.5e9, 67108864 + 774144, 1.1e12, 1.23456789e15} {
+		got, err := commmodel.ParseSize(enoughMem(need))
+		if err != nil || float64(got) < need || float64(got) > 1.1*need {
 			t.Errorf("enoughMem(%g) = %q (%v)", need, enoughMem(need), err)
 		}
 	}
