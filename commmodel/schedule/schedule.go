@@ -67,8 +67,9 @@ type Schedule struct {
 	P int
 	// Size is S, the collective's size in bytes as nccl-tests prints it.
 	Size int64
-	// ElemBytes is the size of one element, in bytes. Simulate holds 4-byte
-	// elements as float32 and all others as float64.
+	// ElemBytes is the size of one element, in bytes. Simulate holds
+	// elements of any size as the narrowest value that keeps its sums exact
+	// (uint16 up to 2184 ranks, then float32, then float64).
 	ElemBytes int
 	// Len is the length of each rank's buffer, in elements.
 	Len int
@@ -287,16 +288,16 @@ func treeChunks(c int) error {
 }
 
 // Footprint estimates the memory Simulate needs for a on p ranks and S = size
-// bytes in elements of elemBytes, in bytes: the ranks' buffers (4 B per
-// element for 4-byte elements, held as float32; 8 B otherwise, float64) and
-// the schedule's transfers with what checking and counting them holds,
+// bytes in elements of elemBytes, in bytes: the ranks' buffers (2 B per
+// element up to 2184 ranks, held as uint16; 4 B up to 1118481, float32; 8 B
+// beyond, float64) and the schedule's transfers with what checking and counting them holds,
 // without building anything. It reports the same errors as NewElem.
 func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64, error) {
 	lay, err := layoutOf(a, p, size, elemBytes)
 	if err != nil {
 		return 0, err
 	}
-	data := float64(storageBytes(elemBytes)) * (float64(p)*float64(lay.bufLen) + float64(lay.staged))
+	data := float64(storageBytes(p)) * (float64(p)*float64(lay.bufLen) + float64(lay.staged))
 	c := a.Cost(p, float64(size))
 	// A message is one transfer per block it carries: up to P/2 blocks for
 	// Bruck and PAT, N for the hierarchical gather, one otherwise; local copies are

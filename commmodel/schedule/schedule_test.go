@@ -199,77 +199,138 @@ func TestValidateRejects(t *testing.T) {
 }
 
 // TestStepReadsItsStart: a step that rotates a buffer in place reads every
-// source as it was when the step began (the simulator snapshots it), with
-// float64 values (1- and 8-byte elements) and float32 values (4-byte).
+// source as it was when the step began (the simulator snapshots it), in each
+// value type, and through NewRanks.
 func TestStepReadsItsStart(t *testing.T) {
-	for _, eb := range []int{1, 4, 8} {
-		s := &Schedule{Collective: commmodel.AllToAll, P: 1, ElemBytes: eb, Len: 3, Steps: [][]Transfer{{
-			{Src: 0, Dst: 0, SrcOff: 0, DstOff: 1, Len: 1},
-			{Src: 0, Dst: 0, SrcOff: 1, DstOff: 2, Len: 1},
-			{Src: 0, Dst: 0, SrcOff: 2, DstOff: 0, Len: 1},
-		}}}
-		m, err := NewRanks(s)
+	s := &Schedule{Collective: commmodel.AllToAll, P: 1, ElemBytes: 4, Len: 3, Steps: [][]Transfer{{
+		{Src: 0, Dst: 0, SrcOff: 0, DstOff: 1, Len: 1},
+		{Src: 0, Dst: 0, SrcOff: 1, DstOff: 2, Len: 1},
+		{Src: 0, Dst: 0, SrcOff: 2, DstOff: 0, Len: 1},
+	}}}
+	hz, err := s.hazards()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranks, err := NewRanks(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, newBuf := range map[string]func() (buffers, error){
+		"uint16":   func() (buffers, error) { return newRankData[uint16](s, hz) },
+		"float32":  func() (buffers, error) { return newRankData[float32](s, hz) },
+		"float64":  func() (buffers, error) { return newRankData[float64](s, hz) },
+		"NewRanks": func() (buffers, error) { return ranks.buf, nil },
+	} {
+		m, err := newBuf()
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.SetValues(0, []float64{10, 20, 30})
-		m.Run()
-		if got := m.Values(0); !slices.Equal(got, []float64{30, 10, 20}) {
-			t.Errorf("%d-byte elements: rotation gave %v, want [30 10 20]", eb, got)
+		m.setValues(0, []float64{10, 20, 30})
+		m.run()
+		if got := m.values(0); !slices.Equal(got, []float64{30, 10, 20}) {
+			t.Errorf("%s: rotation gave %v, want [30 10 20]", name, got)
 		}
-		if c := Count(s); c.Steps != 0 || c.MaxSent() != 0 {
-			t.Errorf("a local step counted as communication: %+v", c)
-		}
+	}
+	if c := Count(s); c.Steps != 0 || c.MaxSent() != 0 {
+		t.Errorf("a local step counted as communication: %+v", c)
 	}
 }
 
-// TestRanksValueType: 4-byte elements are held as float32, every other size
-// as float64 (schedule_sim.go's package notes), so that 4- and 8-byte buffers
-// take the data's own memory.
-func TestRanksValueType(t *testing.T) {
-	for _, eb := range []int{1, 2, 4, 8} {
-		s, err := NewElem(commmodel.Ring{}, 4, int64(16*eb), eb)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := NewRanks(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, f32 := m.buf.(*rankData[float32])
-		_, f64 := m.buf.(*rankData[float64])
-		if want := eb == 4; f32 != want || f64 == want {
-			t.Errorf("%d-byte elements: float32 %v, float64 %v; want float32 %v", eb, f32, f64, want)
-		}
-	}
-}
-
-// TestSimulateExactnessBound: float32 sums of P inputs up to 15 are exact
-// while 15·P < 2^24 (the 24-bit significand), so 1118481 ranks are the most
-// a 4-byte simulation takes; one more is refused with an error, while
-// float64 (8-byte elements) still takes it. Empty buffers keep NewRanks
+// TestRanksValueType: the ranks hold the narrowest value whose sums of P
+// inputs up to 15 stay exact (sim.go's package notes), whatever the element
+// size: uint16 while 15·P < 2^15 (2184 ranks: 32760), float32 while
+// 15·P < 2^24 (1118481 ranks: 2^24 - 1), float64 beyond; past float64's
+// 15·P < 2^53, NewRanks and Simulate refuse. Empty buffers keep NewRanks
 // cheap; Simulate is only called where it must refuse (its Count would
 // allocate per pair of ranks).
-func TestSimulateExactnessBound(t *testing.T) {
-	const most = (1<<24 - 1) / 15 // 15·1118481 = 2^24 - 1
+func TestRanksValueType(t *testing.T) {
 	cases := []struct {
-		p, eb int
-		ok    bool
+		p    int
+		want string // the value type; "" for a refusal
 	}{
-		{most, 4, true},
-		{most + 1, 4, false},
-		{most + 1, 8, true},
+		{1, "uint16"}, {2184, "uint16"}, {2185, "float32"}, {1118481, "float32"}, {1118482, "float64"},
+		{(1<<53 - 1) / 15, "float64"}, {(1<<53-1)/15 + 1, ""},
 	}
+	bytes := map[string]int{"uint16": 2, "float32": 4, "float64": 8}
 	for _, c := range cases {
-		s := &Schedule{Collective: commmodel.AllReduce, P: c.p, ElemBytes: c.eb}
-		if _, err := NewRanks(s); (err == nil) != c.ok {
-			t.Errorf("P = %d, %d-byte elements: NewRanks error %v, want accepted %v", c.p, c.eb, err, c.ok)
-		}
-		if !c.ok {
+		if c.want == "" {
+			s := &Schedule{Collective: commmodel.AllReduce, P: c.p, ElemBytes: 4}
+			if _, err := NewRanks(s); err == nil {
+				t.Errorf("P = %d: NewRanks accepted", c.p)
+			}
 			if _, err := Simulate(s, 1); err == nil {
-				t.Errorf("P = %d, %d-byte elements: Simulate gave no error", c.p, c.eb)
+				t.Errorf("P = %d: Simulate gave no error", c.p)
+			}
+			continue
+		}
+		if got := storageBytes(c.p); got != bytes[c.want] {
+			t.Errorf("P = %d: %d-byte values, want %s", c.p, got, c.want)
+		}
+		if c.p > 1<<21 { // 2^49 ranks' buffers: the bound NewRanks applies
+			if maxInput*int64(c.p) >= exactBelow[float64]() {
+				t.Errorf("P = %d: refused by float64's bound", c.p)
+			}
+			continue
+		}
+		for _, eb := range []int{1, 4, 8} {
+			m, err := NewRanks(&Schedule{Collective: commmodel.AllReduce, P: c.p, ElemBytes: eb})
+			if err != nil {
+				t.Errorf("P = %d, %d-byte elements: %v", c.p, eb, err)
+				continue
+			}
+			if got := fmt.Sprintf("%T", m.buf); got != "*schedule.rankData["+c.want+"]" {
+				t.Errorf("P = %d, %d-byte elements: %s, want %s", c.p, eb, got, c.want)
 			}
 		}
+	}
+}
+
+// TestMarkedSums: uint16 sums are exact below 2^15, and one that reaches it
+// keeps its top bit whatever is added after (so it reads as -1, the
+// sentinel, never a right answer), four lanes at a time or one (an
+// unaligned slice); SetValues refuses what the uint16 ranks cannot hold.
+func TestMarkedSums(t *testing.T) {
+	cases := []struct{ a, b, want uint16 }{
+		{3, 4, 7}, {32767, 0, 32767}, {16384, 16383, 32767},
+		{32767, 1, 32768}, {65535, 5, 65535&^0x7fff | 4}, {40000, 40000, 40000&0x7fff*2 | 0x8000}, {32768, 32768, 32768},
+	}
+	for _, off := range []int{0, 1} { // 1: not on an 8-byte boundary
+		dst, src := make([]uint16, off+4*len(cases)), make([]uint16, off+4*len(cases))
+		for i, c := range cases {
+			for lane := range 4 { // the case in every lane, beside the others
+				dst[off+4*i+lane], src[off+4*i+lane] = c.a, c.b
+			}
+		}
+		addMarked(dst[off:], src[off:])
+		for i, c := range cases {
+			for lane := range 4 {
+				if got := dst[off+4*i+lane]; got != c.want || (c.want >= 1<<15) != (int(c.a)+int(c.b) >= 1<<15) {
+					t.Errorf("offset %d lane %d: %d + %d = %d, want %d", off, lane, c.a, c.b, got, c.want)
+				}
+			}
+		}
+	}
+	s := &Schedule{Collective: commmodel.AllReduce, P: 2, Size: 4, ElemBytes: 4, Len: 1,
+		Steps: [][]Transfer{{{Src: 0, Dst: 1, Len: 1, Op: Reduce}}, {{Src: 0, Dst: 1, Len: 1, Op: Reduce}}}}
+	m, err := NewRanks(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetValues(0, []float64{20000})
+	m.SetValues(1, []float64{30000})
+	m.Run() // 30000 + 20000 + 20000: past 2^15 after the first step, and 70000 mod 2^16 = 4464 after the second
+	if got := m.Values(1); got[0] != -1 {
+		t.Errorf("30000 + 2·20000 in uint16: %v, want marked (-1)", got)
+	}
+	for _, v := range []float64{32768, 70000, 1.5, -2} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("SetValues(%g) into uint16: no panic", v)
+				}
+			}()
+			m.SetValues(0, []float64{v})
+		}()
 	}
 }
 
@@ -386,17 +447,18 @@ func TestFootprint(t *testing.T) {
 }
 
 // TestInputs: the inputs written a group of 16 at a time are inputValue's,
-// one element at a time, from every alignment, in float32 and float64.
+// one element at a time, from every alignment, in each value type.
 func TestInputs(t *testing.T) {
 	for lo := range 40 {
 		for n := range 50 {
-			f32, f64 := make([]float32, n), make([]float64, n)
+			u16, f32, f64 := make([]uint16, n), make([]float32, n), make([]float64, n)
+			inputs(u16, 9, 3, lo)
 			inputs(f32, 9, 3, lo)
 			inputs(f64, 9, 3, lo)
 			for i := range n {
 				want := inputValue(9, 3, lo+i)
-				if float64(f32[i]) != want || f64[i] != want || want < 0 || want > maxInput || want != math.Trunc(want) {
-					t.Fatalf("lo %d, n %d, element %d: float32 %g, float64 %g, inputValue %g", lo, n, i, f32[i], f64[i], want)
+				if float64(u16[i]) != want || float64(f32[i]) != want || f64[i] != want || want < 0 || want > maxInput || want != math.Trunc(want) {
+					t.Fatalf("lo %d, n %d, element %d: uint16 %d, float32 %g, float64 %g, inputValue %g", lo, n, i, u16[i], f32[i], f64[i], want)
 				}
 			}
 		}
@@ -404,19 +466,57 @@ func TestInputs(t *testing.T) {
 }
 
 // TestInputSums: the lane-wise sums are the sums of inputValue over the
-// ranks, for P past sumLanes (whose lanes must be carried out, or 15·P
-// would overflow 16 bits) and n with a partial group.
+// ranks, for P past byteRanks and laneRanks (whose lanes must be carried
+// out, or 15·P would overflow 8 and 16 bits) and n with a partial group.
 func TestInputSums(t *testing.T) {
-	for _, c := range []struct{ p, n, workers int }{{1, 0, 1}, {3, 5, 2}, {7, 16*2048*2 + 9, 2}, {sumLanes + 3, 37, 1}, {2 * sumLanes, 32, 2}} {
+	for _, c := range []struct{ p, n, workers int }{{1, 0, 1}, {3, 5, 2}, {byteRanks, 16, 1}, {byteRanks + 1, 33, 2}, {7, 16*2048*2 + 9, 2},
+		{2*byteRanks + 5, 16 * 400, 2}, {laneRanks + 3, 37, 1}, {2 * laneRanks, 32, 2}} {
 		got := inputSums[float64](5, c.p, c.n, c.workers)
+		var u16 []uint16
+		if storageBytes(c.p) == 2 {
+			u16 = inputSums[uint16](5, c.p, c.n, c.workers)
+		}
 		for i := range c.n {
 			want := 0.0
 			for r := range c.p {
 				want += inputValue(5, r, i)
 			}
-			if got[i] != want {
-				t.Fatalf("P %d, n %d: element %d sums to %g, want %g", c.p, c.n, i, got[i], want)
+			if got[i] != want || u16 != nil && float64(u16[i]) != want {
+				t.Fatalf("P %d, n %d: element %d sums to %g (uint16 %v), want %g", c.p, c.n, i, got[i], u16, want)
 			}
+		}
+	}
+}
+
+// TestLaneCarries: the most that 8- and 16-bit lanes take is what
+// byteRanks and laneRanks ranks of inputs up to 15 add to (one rank more
+// would overflow them), and carryBytes moves each 8-bit lane to the 16-bit
+// lane of its digit: laneRanks ranks of 15s carried every byteRanks ranks
+// fill every 16-bit lane exactly.
+func TestLaneCarries(t *testing.T) {
+	if byteRanks*maxInput > 0xFF || (byteRanks+1)*maxInput <= 0xFF ||
+		laneRanks*maxInput > 0xFFFF || (laneRanks+1)*maxInput <= 0xFFFF {
+		t.Errorf("byteRanks %d, laneRanks %d do not fit 8 and 16 bits tightly", byteRanks, laneRanks)
+	}
+	var w [4]uint64
+	for r := 0; r < laneRanks; r += byteRanks { // a byte lane of byteRanks 15s holds 255
+		k := min(byteRanks, laneRanks-r)
+		carryBytes(&w, 0x0101_0101_0101_0101*uint64(k*maxInput), 0x0101_0101_0101_0101*uint64(k*maxInput))
+	}
+	for k, x := range w {
+		if x != 0xFFFF_FFFF_FFFF_FFFF {
+			t.Errorf("word %d: %#x, want every lane 0xffff", k, x)
+		}
+	}
+	w = [4]uint64{}
+	carryBytes(&w, 0x0706_0504_0302_0100, 0x0f0e_0d0c_0b0a_0908) // digit 2j = j, digit 2j+1 = j+8
+	for e := range 16 {
+		want := e / 2
+		if e%2 == 1 {
+			want = e/2 + 8
+		}
+		if got := int(w[e%4] >> (16 * (e / 4)) & 0xFFFF); got != want {
+			t.Errorf("digit %d: lane holds %d, want %d", e, got, want)
 		}
 	}
 }
@@ -425,58 +525,77 @@ func TestInputSums(t *testing.T) {
 // anywhere in any rank's output (its first and last, in ranks 3 and 6) is
 // found, and with two the lower rank's is reported, for every collective and
 // with steps large enough (P·Len >= parallelFrom) to split Fill and Check
-// over the workers.
+// over the workers, in each value type.
 func TestCheckFindsEveryElement(t *testing.T) {
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.RingReduceScatter{}, commmodel.RingAllGather{}, commmodel.PipelinedBroadcast{Chunks: 4}, commmodel.Direct{}, commmodel.Bruck{}} {
 		s, err := New(a, 8, 1<<18)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := NewRanks(s)
-		if err != nil {
-			t.Fatal(err)
+		for typ, m := range eachValueType(t, s) {
+			checkFindsEveryElement(t, describe(a)+"/"+typ, s, m)
 		}
-		m.Fill(2)
-		m.Run()
-		if mis := m.Check(2); mis != "" {
-			t.Fatalf("%s: %s", describe(a), mis)
-		}
-		out := func(r int) (lo, hi int) { // rank r's output elements
-			n := s.Elems()
-			switch s.Collective {
-			case commmodel.ReduceScatter:
-				a, b := partBounds(n, s.P, r)
-				return s.OutOff + a, s.OutOff + b
-			case commmodel.AllToAll:
-				a, b := partBounds(n, s.P, r)
-				return s.OutOff, s.OutOff + s.P*(b-a)
-			}
-			return s.OutOff, s.OutOff + n
-		}
-		corrupt := func(r, at int) func() {
-			v := m.Values(r)
-			old := slices.Clone(v)
-			v[at]++
-			m.SetValues(r, v)
-			return func() { m.SetValues(r, old) }
-		}
-		lo3, hi3 := out(3)
-		lo6, hi6 := out(6)
-		for _, c := range []struct{ r, at int }{{3, lo3}, {3, hi3 - 1}, {6, lo6}, {6, hi6 - 1}} {
-			undo := corrupt(c.r, c.at)
-			want := fmt.Sprintf("rank %d element %d: got ", c.r, c.at)
-			if mis := m.Check(2); !strings.HasPrefix(mis, want) {
-				t.Errorf("%s: one wrong element: %q, want %q...", describe(a), mis, want)
-			}
-			undo()
-		}
-		undo6, undo3 := corrupt(6, lo6), corrupt(3, hi3-1)
-		if mis, want := m.Check(2), fmt.Sprintf("rank 3 element %d: got ", hi3-1); !strings.HasPrefix(mis, want) {
-			t.Errorf("%s: two wrong elements: %q, want %q...", describe(a), mis, want)
-		}
-		undo3()
-		undo6()
 	}
+}
+
+// eachValueType returns ranks for s in each value type, whatever P.
+func eachValueType(t *testing.T, s *Schedule) map[string]*Ranks {
+	t.Helper()
+	hz, err := s.hazards()
+	if err != nil {
+		t.Fatal(err)
+	}
+	u16, err16 := newRankData[uint16](s, hz)
+	f32, err32 := newRankData[float32](s, hz)
+	f64, err64 := newRankData[float64](s, hz)
+	if err := errors.Join(err16, err32, err64); err != nil {
+		t.Fatal(err)
+	}
+	return map[string]*Ranks{"uint16": {s, u16}, "float32": {s, f32}, "float64": {s, f64}}
+}
+
+func checkFindsEveryElement(t *testing.T, name string, s *Schedule, m *Ranks) {
+	t.Helper()
+	m.Fill(2)
+	m.Run()
+	if mis := m.Check(2); mis != "" {
+		t.Fatalf("%s: %s", name, mis)
+	}
+	out := func(r int) (lo, hi int) { // rank r's output elements
+		n := s.Elems()
+		switch s.Collective {
+		case commmodel.ReduceScatter:
+			a, b := partBounds(n, s.P, r)
+			return s.OutOff + a, s.OutOff + b
+		case commmodel.AllToAll:
+			a, b := partBounds(n, s.P, r)
+			return s.OutOff, s.OutOff + s.P*(b-a)
+		}
+		return s.OutOff, s.OutOff + n
+	}
+	corrupt := func(r, at int) func() {
+		v := m.Values(r)
+		old := slices.Clone(v)
+		v[at]++
+		m.SetValues(r, v)
+		return func() { m.SetValues(r, old) }
+	}
+	lo3, hi3 := out(3)
+	lo6, hi6 := out(6)
+	for _, c := range []struct{ r, at int }{{3, lo3}, {3, hi3 - 1}, {6, lo6}, {6, hi6 - 1}} {
+		undo := corrupt(c.r, c.at)
+		want := fmt.Sprintf("rank %d element %d: got ", c.r, c.at)
+		if mis := m.Check(2); !strings.HasPrefix(mis, want) {
+			t.Errorf("%s: one wrong element: %q, want %q...", name, mis, want)
+		}
+		undo()
+	}
+	undo6, undo3 := corrupt(6, lo6), corrupt(3, hi3-1)
+	if mis, want := m.Check(2), fmt.Sprintf("rank 3 element %d: got ", hi3-1); !strings.HasPrefix(mis, want) {
+		t.Errorf("%s: two wrong elements: %q, want %q...", name, mis, want)
+	}
+	undo3()
+	undo6()
 }
 
 // TestFillWritesEveryElement: Fill over buffers of garbage gives what it
@@ -498,7 +617,7 @@ func TestFillWritesEveryElement(t *testing.T) {
 			fresh[r] = m.Values(r)
 			garbage := make([]float64, s.Len)
 			for i := range garbage {
-				garbage[i] = 1e6 + float64(i)
+				garbage[i] = 1000 + float64(i)
 			}
 			m.SetValues(r, garbage)
 		}
@@ -555,5 +674,35 @@ func TestMismatch(t *testing.T) {
 	}
 	if i := mismatch([]float64{}, nil); i != -1 {
 		t.Errorf("empty: mismatch %d", i)
+	}
+}
+
+// TestValueTypesAgree: every schedule, run in each value type (the
+// property test meets only uint16, P <= 64), is right and leaves the same
+// values in every rank.
+func TestValueTypesAgree(t *testing.T) {
+	for _, p := range []int{6, 8} {
+		for _, a := range scheduled(p) {
+			s, err := New(a, p, int64(4*(2*evenElems(p)+7)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var first [][]float64
+			for _, typ := range []string{"uint16", "float32", "float64"} {
+				m := eachValueType(t, s)[typ]
+				m.Fill(11)
+				m.Run()
+				if mis := m.Check(11); mis != "" {
+					t.Errorf("%s P=%d %s: %s", describe(a), p, typ, mis)
+				}
+				for r := range p {
+					if v := m.Values(r); first == nil || len(first) <= r {
+						first = append(first, v)
+					} else if !slices.Equal(v, first[r]) {
+						t.Errorf("%s P=%d %s: rank %d differs from uint16", describe(a), p, typ, r)
+					}
+				}
+			}
+		}
 	}
 }

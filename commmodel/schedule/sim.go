@@ -3,6 +3,7 @@ package schedule
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -12,27 +13,32 @@ import (
 
 // Simulation of a Schedule on P in-memory ranks.
 //
-// Every rank's buffer is a slice of Len values. The value type holds an
-// element at its own size where it can: float32 for 4-byte elements (the
-// default, nccl-tests' float), float64 for every other element size, so that
-// 4- and 8-byte buffers take exactly the data's own memory (1- and 2-byte ones
-// take 8/ElemBytes times it; storageBytes). Inputs are integers in
-// [0, maxInput] = [0, 15], the 4-bit digits of a seeded hash of (rank, group
-// of 16 elements) (inputWord), so every partial sum a reduction forms is an integer of at most 15·P, and
-// integers are exact in a float below 2 to the power of its significand bits
-// (24 for float32, 53 for float64):
+// Every rank's buffer is a slice of Len values of the narrowest type that
+// holds every sum of the simulation exactly (storageBytes). Inputs are
+// integers in [0, maxInput] = [0, 15], the 4-bit digits of a seeded hash of
+// (rank, group of 16 elements) (inputWord), so every partial sum a reduction
+// forms is an integer of at most 15·P, and it is exact
 //
-//	float32:  15·P < 2^24   (P <= 1118481; P <= 1024 leaves sums below 2^14)
+//	uint16:   15·P < 2^15  (P <= 2184), the top bit marking a sum that left that range
+//	float32:  15·P < 2^24  (P <= 1118481; 24 significand bits)
 //	float64:  15·P < 2^53
 //
-// NewRanks, and so Simulate, refuses a P past its value type's bound rather
-// than lose exactness. (Within it, a wrong schedule that reduces too often
-// cannot pass for right by rounding: a float32 sum of 2^24 or more rounds to
-// at least 2^24, above every right answer.) The reference is recomputed from
-// the seed, without keeping a copy of the input, and every element of every
-// rank's output is compared with it. Regions that must be written hold -1
-// beforehand, a value no sum of inputs can take; the rest of each buffer
-// holds 0.
+// whatever the element size: what the simulation checks (where every element
+// goes and what is added to it) needs exact integers, not the element's own
+// width, and Count counts ElemBytes per element. So up to 2184 ranks the
+// buffers take 2 bytes per element, half the data for 4-byte elements.
+// NewRanks, and so Simulate, refuses a P past float64's bound rather than
+// lose exactness. (Within the bounds, a wrong schedule that reduces too often
+// cannot pass for right. A uint16 sum is a+b with the top bit of a and of b
+// or'ed in: two values below 2^15 add exactly (their sum is below 2^16), and a
+// value with the top bit set keeps it, so a sum that ever reached 2^15 stays
+// at or above it. A float32 sum of 2^24 or more rounds to at least 2^24.
+// Both stay above every right answer.) The reference is recomputed from the
+// seed, without keeping a copy of the input, and every element of every
+// rank's output is compared with it. Regions that must be written hold a
+// sentinel beforehand, -1 in the floats and 2^16 - 1 in uint16 (Values reads
+// it, and every uint16 of 2^15 or more, as -1), a value no right sum takes;
+// the rest of each buffer holds 0.
 //
 // Fill, Run and Check share the work over GOMAXPROCS goroutines once it is
 // large (parallelFrom elements): Fill and Check by ranks, Run by destination
@@ -58,8 +64,8 @@ func (s *Schedule) regions() (in, out int) {
 	return n, n
 }
 
-// value is the type of a simulated element: float32 or float64.
-type value interface{ float32 | float64 }
+// value is the type of a simulated element (storageBytes).
+type value interface{ uint16 | float32 | float64 }
 
 // maxInput is the largest input value: an input is a 4-bit digit of
 // inputWord, an integer in [0, maxInput].
@@ -68,31 +74,46 @@ const maxInput = 1<<4 - 1
 // wordInputs is the number of inputs one inputWord holds: 64 bits of 4-bit digits.
 const wordInputs = 16
 
-// storageBytes is the size in bytes of the value that holds one element of
-// elemBytes bytes in the simulator: 4 (float32) for 4-byte elements, 8
-// (float64) for any other size.
-func storageBytes(elemBytes int) int {
-	if elemBytes == 4 {
+// storageBytes is the size in bytes of the value that holds one element
+// when p ranks are simulated: 2 (uint16) while 15·p < 2^15, 4 (float32)
+// while 15·p < 2^24, else 8 (float64).
+func storageBytes(p int) int {
+	switch {
+	case maxInput*int64(p) < exactBelow[uint16]():
+		return 2
+	case maxInput*int64(p) < exactBelow[float32]():
 		return 4
 	}
 	return 8
 }
 
-// exactBelow is 2^24 for float32 and 2^53 for float64: every integer of
-// smaller magnitude is exact in T, and so is every sum of two of them that
-// stays below it.
+// exactBelow is the bound that every sum must stay below in T: 2^15 in
+// uint16 (whose top bit marks a sum past it), 2^24 in float32 and 2^53 in
+// float64 (every integer of smaller magnitude is exact, and so is every sum
+// of two of them that stays below it).
 func exactBelow[T value]() int64 {
 	var zero T
-	if _, ok := any(zero).(float32); ok {
+	switch any(zero).(type) {
+	case uint16:
+		return 1 << 15
+	case float32:
 		return 1 << 24
 	}
 	return 1 << 53
 }
 
+// sentinelOf is the value of an element that must be written: 0 - 1, which
+// is -1 in the floats and wraps to 2^16 - 1 in uint16.
+func sentinelOf[T value]() T {
+	var x T
+	x--
+	return x
+}
+
 // Ranks holds the buffers of P ranks for one schedule.
 type Ranks struct {
 	s   *Schedule
-	buf buffers // *rankData[float32] or *rankData[float64], by storageBytes
+	buf buffers // *rankData[T] for T uint16, float32 or float64, by storageBytes
 }
 
 // buffers is what Ranks does with its data, whatever the value type.
@@ -104,19 +125,22 @@ type buffers interface {
 	setValues(r int, v []float64)
 }
 
-// NewRanks validates s and allocates its ranks' buffers: Len float32 values
-// per rank for 4-byte elements, Len float64 values otherwise. A schedule
-// whose sums could leave the value type's exact integers (15·P >= 2^24 for
-// float32) is an error.
+// NewRanks validates s and allocates its ranks' buffers: Len values per
+// rank, uint16 up to 2184 ranks, float32 up to 1118481 and float64 beyond
+// (storageBytes). A schedule whose sums could leave even float64's exact
+// integers (15·P >= 2^53) is an error.
 func NewRanks(s *Schedule) (*Ranks, error) {
 	hz, err := s.hazards()
 	if err != nil {
 		return nil, err
 	}
 	m := &Ranks{s: s}
-	if storageBytes(s.ElemBytes) == 4 {
+	switch storageBytes(s.P) {
+	case 2:
+		m.buf, err = newRankData[uint16](s, hz)
+	case 4:
 		m.buf, err = newRankData[float32](s, hz)
-	} else {
+	default:
 		m.buf, err = newRankData[float64](s, hz)
 	}
 	if err != nil {
@@ -125,16 +149,19 @@ func NewRanks(s *Schedule) (*Ranks, error) {
 	return m, nil
 }
 
-// Values returns a copy of rank r's buffer, Len values.
+// Values returns a copy of rank r's buffer, Len values; the sentinel, and a
+// uint16 sum that reached 2^15, read as -1.
 func (m *Ranks) Values(r int) []float64 { return m.buf.values(r) }
 
-// SetValues overwrites rank r's buffer with v. It panics unless len(v) is
-// the schedule's Len.
+// SetValues overwrites rank r's buffer with v, -1 meaning the sentinel. It
+// panics unless len(v) is the schedule's Len, and, where the ranks hold
+// uint16 (up to 2184 ranks), unless every value is -1 or an integer in
+// [0, 2^15 - 1].
 func (m *Ranks) SetValues(r int, v []float64) { m.buf.setValues(r, v) }
 
 // Fill writes the seeded input of the schedule's collective into every rank,
-// -1 into every output element that is not also input, and 0 everywhere
-// else.
+// the sentinel (-1) into every output element that is not also input, and 0
+// everywhere else.
 func (m *Ranks) Fill(seed uint64) { m.buf.fill(seed) }
 
 // Run executes every step of the schedule on the buffers, one after the
@@ -220,7 +247,7 @@ func (m *rankData[T]) values(r int) []float64 {
 	buf := m.bufs[r]
 	v := make([]float64, len(buf))
 	for i, x := range buf {
-		v[i] = float64(x)
+		v[i] = asFloat(x)
 	}
 	return v
 }
@@ -230,9 +257,26 @@ func (m *rankData[T]) setValues(r int, v []float64) {
 	if len(v) != len(buf) {
 		panic(fmt.Sprintf("schedule: SetValues with %d values for a buffer of %d", len(v), len(buf)))
 	}
+	_, integer := any(buf).([]uint16)
 	for i, x := range v {
-		buf[i] = T(x)
+		switch {
+		case x == -1:
+			buf[i] = sentinelOf[T]()
+		case integer && !(x >= 0 && x < 1<<15 && x == math.Trunc(x)):
+			panic(fmt.Sprintf("schedule: SetValues: %g is not an integer in [0, %d] (values of %d ranks are uint16)", x, 1<<15-1, m.s.P))
+		default:
+			buf[i] = T(x)
+		}
 	}
+}
+
+// asFloat is x as float64, the sentinel (and every uint16 of 2^15 or more)
+// as -1.
+func asFloat[T value](x T) float64 {
+	if u, ok := any(x).(uint16); ok && u >= 1<<15 {
+		return -1
+	}
+	return float64(x)
 }
 
 // inputWord is the seeded hash (splitmix64) of rank r's group g of
@@ -252,20 +296,25 @@ func inputValue(seed uint64, r, i int) float64 {
 	return float64(inputWord(seed, r, i/wordInputs) >> (4 * (i % wordInputs)) & maxInput)
 }
 
-// inputPairs32 and inputPairs64 hold, for each byte b of an inputWord, the
-// inputs of its two digits (b&15, b>>4) as float32 and float64.
-var inputPairs32, inputPairs64 = func() (t32 [256][2]float32, t64 [256][2]float64) {
-	for b := range t32 {
-		t32[b] = [2]float32{float32(b & maxInput), float32(b >> 4)}
-		t64[b] = [2]float64{float64(b & maxInput), float64(b >> 4)}
-	}
-	return t32, t64
-}()
+// inputPairs16, inputPairs32 and inputPairs64 hold, for each byte b of an
+// inputWord, the inputs of its two digits (b&15, b>>4) as each value type.
+var inputPairs16, inputPairs32, inputPairs64 = pairsOf[uint16](), pairsOf[float32](), pairsOf[float64]()
 
-// inputPairs returns inputPairs32 or inputPairs64, as T.
+func pairsOf[T value]() (t [256][2]T) {
+	for b := range t {
+		t[b] = [2]T{T(b & maxInput), T(b >> 4)}
+	}
+	return t
+}
+
+// inputPairs returns the table of T.
 func inputPairs[T value]() *[256][2]T {
-	if t, ok := any(&inputPairs32).(*[256][2]T); ok {
-		return t
+	var zero T
+	switch any(zero).(type) {
+	case uint16:
+		return any(&inputPairs16).(*[256][2]T)
+	case float32:
+		return any(&inputPairs32).(*[256][2]T)
 	}
 	return any(&inputPairs64).(*[256][2]T)
 }
@@ -297,7 +346,7 @@ func inputs[T value](dst []T, seed uint64, r, lo int) {
 	}
 }
 
-// fill writes the inputs, the -1 sentinels and the zeros (Ranks.Fill), each
+// fill writes the inputs, the sentinels and the zeros (Ranks.Fill), each
 // element once, the ranks split over the workers.
 func (m *rankData[T]) fill(seed uint64) {
 	m.byRank(func(lo, hi int) {
@@ -339,10 +388,11 @@ func (m *rankData[T]) fillRank(seed uint64, r int) {
 	}
 }
 
-// sentinel sets every element of x to -1.
+// sentinel sets every element of x to the sentinel.
 func sentinel[T value](x []T) {
+	v := sentinelOf[T]()
 	for i := range x {
-		x[i] = -1
+		x[i] = v
 	}
 }
 
@@ -436,8 +486,13 @@ func (m *rankData[T]) apply(step []Transfer, staged []int, k, w int) {
 	}
 }
 
-// add adds src into dst element by element; len(src) >= len(dst).
+// add adds src into dst element by element; len(src) >= len(dst). uint16
+// values go through addMarked.
 func add[T value](dst, src []T) {
+	if d, ok := any(dst).([]uint16); ok {
+		addMarked(d, any(src).([]uint16))
+		return
+	}
 	src = src[:len(dst)]
 	i := 0
 	for ; i+4 <= len(dst); i += 4 {
@@ -450,6 +505,42 @@ func add[T value](dst, src []T) {
 	for ; i < len(dst); i++ {
 		dst[i] += src[i]
 	}
+}
+
+// addMarked adds src into dst as a + b | (a|b)&2^15 (sim.go's package
+// notes). Where both are 8-byte aligned it adds four lanes of a uint64 at a
+// time, masking off the top bits so that no lane carries into the next:
+//
+//	(a &^ H) + (b &^ H) | (a|b) & H,  H = 0x8000 in every lane
+//
+// three times the speed of one lane at a time, and a fifth faster than a
+// float32 addition.
+func addMarked(dst, src []uint16) {
+	const top = 0x8000_8000_8000_8000
+	src = src[:len(dst)]
+	i := 0
+	if len(dst) >= 4 && aligned8(dst) && aligned8(src) {
+		d, s := asWords(dst), asWords(src)
+		s = s[:len(d)]
+		for k, a := range d {
+			b := s[k]
+			d[k] = (a&^top + b&^top) | (a|b)&top
+		}
+		i = 4 * len(d)
+	}
+	for ; i < len(dst); i++ {
+		a, b := dst[i], src[i]
+		dst[i] = a + b | (a|b)&0x8000
+	}
+}
+
+// aligned8 reports whether x starts on an 8-byte boundary.
+func aligned8(x []uint16) bool { return uintptr(unsafe.Pointer(unsafe.SliceData(x)))%8 == 0 }
+
+// asWords is the memory of the first len(x)/4 groups of four values of x,
+// which starts on an 8-byte boundary, as uint64s.
+func asWords(x []uint16) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(x))), len(x)/4)
 }
 
 // check compares every output element with the reference (Ranks.Check), the
@@ -507,7 +598,7 @@ func (m *rankData[T]) check(seed uint64) string {
 		return ""
 	}
 	r, at := bad.r, bad.at
-	got, ref := float64(m.bufs[r][at]), m.expected(seed, r, at)
+	got, ref := asFloat(m.bufs[r][at]), m.expected(seed, r, at)
 	return fmt.Sprintf("rank %d element %d: got %g, want %g", r, at, got, ref)
 }
 
@@ -570,59 +661,57 @@ func asBytes[T value](x []T) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), len(x)*int(unsafe.Sizeof(zero)))
 }
 
-// sumLanes is the number of ranks whose inputs inputSums adds in 16-bit
-// lanes before it must carry them out: 15·4369 = 65535.
-const sumLanes = (1<<16 - 1) / maxInput
+// byteRanks and laneRanks are the most ranks whose inputs up to 15 an 8-bit
+// and a 16-bit lane can add: 15·17 = 255, 15·4369 = 65535.
+const (
+	byteRanks = (1<<8 - 1) / maxInput
+	laneRanks = (1<<16 - 1) / maxInput
+)
 
 // inputSums returns the sum over p ranks of each of the n elements' inputs,
-// as T (exact: NewRanks bounds 15·P). It adds the 16 digits of an inputWord
-// four at a time, as 16-bit lanes of uint64 words (lane j of word k of a
-// group holds element k+4j), carrying the lanes out every sumLanes ranks;
-// the groups are split over the workers.
+// as T (exact: NewRanks bounds 15·P). Each group's sums stay in registers:
+// the digits of an inputWord are added eight at a time as 8-bit lanes (the
+// even and the odd digits), carried every byteRanks ranks into four words of
+// 16-bit lanes (lane j of word k: element k+4j), carried every laneRanks
+// ranks into the result. The groups are split over the workers.
 func inputSums[T value](seed uint64, p, n, workers int) []T {
-	const lanes = 0x000F_000F_000F_000F
+	const nibbles = 0x0F0F_0F0F_0F0F_0F0F
 	sum := make([]T, n)
 	groups := n / wordInputs
-	const tile = 2048 // groups at a time: 64 KiB of lanes
-	tiles := (groups + tile - 1) / tile
-	work := func(k, w int) {
-		acc := make([]uint64, 4*tile)
-		for t := k; t < tiles; t += w {
-			g0, g1 := t*tile, min((t+1)*tile, groups)
-			for r0 := 0; r0 < p; r0 += sumLanes {
-				for r := r0; r < min(r0+sumLanes, p); r++ {
-					for g := g0; g < g1; g++ {
-						h := inputWord(seed, r, g)
-						a := acc[4*(g-g0) : 4*(g-g0)+4 : 4*(g-g0)+4]
-						a[0] += h & lanes
-						a[1] += h >> 4 & lanes
-						a[2] += h >> 8 & lanes
-						a[3] += h >> 12 & lanes
+	work := func(g0, g1 int) {
+		for g := g0; g < g1; g++ {
+			out := (*[wordInputs]T)(sum[wordInputs*g:])
+			for r0 := 0; r0 < p; r0 += laneRanks {
+				r1 := min(r0+laneRanks, p)
+				var w [4]uint64
+				for r := r0; r < r1; r += byteRanks {
+					var even, odd uint64 // byte j: element 2j, 2j+1
+					for q := r; q < min(r+byteRanks, r1); q++ {
+						h := inputWord(seed, q, g)
+						even += h & nibbles
+						odd += h >> 4 & nibbles
 					}
+					carryBytes(&w, even, odd)
 				}
-				for g := g0; g < g1; g++ {
-					a := acc[4*(g-g0) : 4*(g-g0)+4 : 4*(g-g0)+4]
-					out := sum[wordInputs*g : wordInputs*(g+1) : wordInputs*(g+1)]
-					for e := range out {
-						out[e] += T(int32(a[e%4] >> (16 * (e / 4)) & 0xFFFF))
-					}
-					clear(a)
+				for e := range out {
+					out[e] += T(int32(w[e%4] >> (16 * (e / 4)) & 0xFFFF))
 				}
 			}
 		}
 	}
-	if w := min(workers, tiles); w > 1 && p*n >= parallelFrom {
+	if w := min(workers, groups); w > 1 && p*n >= parallelFrom {
 		var wg sync.WaitGroup
 		for k := range w {
+			lo, hi := partBounds(groups, w, k)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				work(k, w)
+				work(lo, hi)
 			}()
 		}
 		wg.Wait()
 	} else {
-		work(0, 1)
+		work(0, groups)
 	}
 	for i := groups * wordInputs; i < n; i++ {
 		for r := range p {
@@ -630,6 +719,17 @@ func inputSums[T value](seed uint64, p, n, workers int) []T {
 		}
 	}
 	return sum
+}
+
+// carryBytes adds the 8-bit lanes of even (the digits 0, 2, ..., 14 of a
+// group) and odd (1, 3, ..., 15) into the 16-bit lanes of w, lane j of w[k]
+// holding digit k+4j.
+func carryBytes(w *[4]uint64, even, odd uint64) {
+	const evenBytes = 0x00FF_00FF_00FF_00FF
+	w[0] += even & evenBytes
+	w[1] += odd & evenBytes
+	w[2] += even >> 8 & evenBytes
+	w[3] += odd >> 8 & evenBytes
 }
 
 // Result is what Simulate found: the schedule's counts and whether the
@@ -644,10 +744,9 @@ type Result struct {
 
 // Simulate executes s on P ranks filled from seed, checks the result against
 // a direct reference (a sum, a gather, a copy or a permutation) and counts
-// the schedule's traffic. The ranks hold float32 values for 4-byte elements
-// and float64 otherwise (NewRanks); an invalid schedule, or one with more
-// ranks than the values keep sums exact for (15·P >= 2^24 in float32), is an
-// error.
+// the schedule's traffic. The ranks hold uint16, float32 or float64 values
+// by P (NewRanks); an invalid schedule, or one with more ranks than float64
+// keeps sums exact for (15·P >= 2^53), is an error.
 func Simulate(s *Schedule, seed uint64) (Result, error) {
 	m, err := NewRanks(s)
 	if err != nil {
