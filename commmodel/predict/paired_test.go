@@ -207,7 +207,10 @@ const (
 		"the network near 2x that: the model is 30-56% fast"
 	whyDGX2 = "the DGX-2's collectives disagree by 1.9x at the same bytes per GPU (bus bandwidth at 8 GiB: AllGather 73.8, " +
 		"ReduceScatter 64.2, AllReduce 123.6, Broadcast 122.2 GB/s; ReduceScatter alternates 48-64 GB/s from 1 GiB), where " +
-		"the model has one NVLink bandwidth; the NCCL version (2019) is unknown and modelled with 2.30.7's tuner"
+		"the model has one NVLink bandwidth. The gap is AllGather's out-of-place path: in place the same run moves 112.3 GB/s " +
+		"at 8 GiB (out of place 73.8), and the two part from 64 MiB (103.3 against 67.2), while ReduceScatter in place " +
+		"matches out of place (63.7 against 64.2); the AllGather run also fails validation at its 4 largest sizes. The " +
+		"NCCL version (2019) is unknown and modelled with 2.30.7's tuner"
 	whyTogetherNVLS = "held out, the NVLS table is the only one with NVLS: nvls_efficiency and NVLS's latency stay at their " +
 		"priors, and the model is 10-32% fast between 2 and 128 MiB (NVLS measures slower than Ring at 8 MiB, 84.72 against " +
 		"81.28 us) and within 7% from 256 MiB"
