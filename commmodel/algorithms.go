@@ -7,8 +7,9 @@ import (
 
 // The article's algorithms of each collective that run on one level of
 // fabric, in a fixed order. The two-level algorithms need a node size and
-// are not listed; NCCL's algorithms are listed apart (NCCLAlgorithms), so
-// that the article's analyses keep comparing the article's algorithms.
+// are not listed; NCCL's algorithms are listed apart (in commmodel/nccl,
+// CommmodelAlgorithms), so that the article's analyses keep comparing the
+// article's algorithms.
 var (
 	allReduceAlgorithms     = []Algorithm{Ring{}, HalvingDoubling{}, TwoShot{}, OneShot{}}
 	reduceScatterAlgorithms = []Algorithm{RingReduceScatter{}}
@@ -32,33 +33,6 @@ func Algorithms(c Collective) []Algorithm {
 		return broadcastAlgorithms
 	case AllToAll:
 		return allToAllAlgorithms
-	}
-	return nil
-}
-
-// NCCLAlgorithms returns NCCL's algorithms of c on nodes of perNode GPUs,
-// in NCCL's order (Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree,
-// PAT; NCCL 2.30.7 src/include/plugin/nccl_tuner.h): AllReduce has all but
-// PAT; AllGather and ReduceScatter ring, and PAT at one GPU per node
-// (perNode <= 1), the only shape NCCL runs it on; Broadcast its ring. The
-// fluid trees (Chunks 0) are the form of NCCL's own model.
-func NCCLAlgorithms(c Collective, perNode int) []Algorithm {
-	switch c {
-	case AllReduce:
-		return []Algorithm{Tree{PerNode: perNode}, Ring{}, CollNetDirect{PerNode: perNode}, CollNetChain{PerNode: perNode},
-			NVLS{PerNode: perNode}, NVLSTree{PerNode: perNode}}
-	case ReduceScatter:
-		if perNode <= 1 {
-			return []Algorithm{RingReduceScatter{}, PATReduceScatter{}}
-		}
-		return []Algorithm{RingReduceScatter{}}
-	case AllGather:
-		if perNode <= 1 {
-			return []Algorithm{RingAllGather{}, PATAllGather{}}
-		}
-		return []Algorithm{RingAllGather{}}
-	case Broadcast:
-		return []Algorithm{PipelinedBroadcast{Chunks: 8}}
 	}
 	return nil
 }

@@ -110,23 +110,6 @@ func ExampleNVLS() {
 	// nvls  2 steps,  72.0 MB per GPU,  209.7 us
 }
 
-// NCCL's AllReduce algorithms on 4 nodes of the article's H20 server, at a
-// latency-bound and a bandwidth-bound size (the fluid trees and chain: NCCL's
-// own form of their time).
-func ExampleNCCLAlgorithms() {
-	c := commmodel.H20Cluster(4)
-	for _, a := range commmodel.NCCLAlgorithms(commmodel.AllReduce, c.PerNode) {
-		fmt.Printf("%-14s %7.1f us %9.1f us\n", a.Name(), c.Time(a, 64e3)*1e6, c.Time(a, 256e6)*1e6)
-	}
-	// Output:
-	// tree              94.4 us   25688.0 us
-	// ring             936.2 us   25730.0 us
-	// collnet-direct    19.7 us    2899.0 us
-	// collnet-chain     46.2 us   12843.0 us
-	// nvls              19.6 us    2441.9 us
-	// nvlstree          65.0 us    4086.9 us
-}
-
 // Ring AllReduce on 8 GPUs of a 350 GB/s NVLink node under each protocol,
 // with NCCL's per-step latencies of the ring over NVLink (LL 0.6 us, LL128
 // 1.9 us, Simple 3.4 us; NCCL 2.30.7 src/graph/tuning.cc): LL's steps are

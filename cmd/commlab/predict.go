@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/topo"
@@ -67,12 +68,30 @@ type predictTableLOO struct {
 	LOOMedianRelErr float64 `json:"loo_median_rel_err"`
 }
 
-// predictAlgos maps -algo to NCCL_ALGO, predictProtos -proto to NCCL_PROTO.
-var (
-	predictAlgos = map[string]string{"auto": "", "ring": "Ring", "tree": "Tree", "nvls": "NVLS", "nvlstree": "NVLSTree",
-		"pat": "PAT", "collnet": "CollNetDirect,CollNetChain"}
-	predictProtos = map[string]string{"auto": "", "ll": "LL", "ll128": "LL128", "simple": "Simple"}
-)
+// predictPins returns NCCL_ALGO and NCCL_PROTO for -algo and -proto: ""
+// for auto, both CollNets for collnet, and NCCL's name of the algorithm
+// (nccl.ParseAlgorithm) and protocol otherwise.
+func predictPins(algo, proto string) (ncclAlgo, ncclProto string, err error) {
+	switch a := strings.ToLower(algo); a {
+	case "auto":
+	case "collnet":
+		ncclAlgo = nccl.CollNetDirect.String() + "," + nccl.CollNetChain.String()
+	default:
+		na, err := nccl.ParseAlgorithm(a)
+		if err != nil {
+			return "", "", fmt.Errorf("-algo %q: want auto, ring, tree, nvls, nvlstree, pat, collnet, collnet-direct or collnet-chain", algo)
+		}
+		ncclAlgo = na.String()
+	}
+	if !strings.EqualFold(proto, "auto") {
+		p, err := commmodel.ParseProtocol(proto)
+		if err != nil {
+			return "", "", fmt.Errorf("-proto %q: want auto, ll, ll128 or simple", proto)
+		}
+		ncclProto = nccl.ProtocolName(p)
+	}
+	return ncclAlgo, ncclProto, nil
+}
 
 func runPredict(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("predict")
@@ -80,7 +99,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	collective := fs.String("collective", "", "collective to predict: allreduce, allgather, reducescatter, broadcast, alltoall")
 	p := fs.Int("p", 0, "ranks (GPUs)")
 	perNode := fs.Int("per-node", 0, "GPUs per node")
-	algo := fs.String("algo", "auto", "NCCL_ALGO of the calibration runs and the prediction: auto|ring|tree|nvls|nvlstree|pat|collnet")
+	algo := fs.String("algo", "auto", "NCCL_ALGO of the calibration runs and the prediction: auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain")
 	proto := fs.String("proto", "auto", "NCCL_PROTO of the calibration runs and the prediction: auto|ll|ll128|simple")
 	gpu := fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs' and is needed without -calibrate")
 	topoFile := fs.String("topo", "", "nvidia-smi topo -m capture of one node: NVLinks and NICs")
@@ -88,7 +107,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: commlab predict -calibrate A.log,B.log[,...] -collective C -p N -per-node G\n"+
-			"                      [-algo auto|ring|tree|nvls|nvlstree|pat|collnet] [-proto auto|ll|ll128|simple]\n"+
+			"                      [-algo auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain] [-proto auto|ll|ll128|simple]\n"+
 			"                      [-gpu NAME] [-topo FILE] -size LIST [-json]")
 		fs.PrintDefaults()
 	}
@@ -105,13 +124,9 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if *p%*perNode != 0 {
 		return fmt.Errorf("-p %d is not a multiple of -per-node %d", *p, *perNode)
 	}
-	ncclAlgo, ok := predictAlgos[strings.ToLower(*algo)]
-	if !ok {
-		return fmt.Errorf("-algo %q: want auto, ring, tree, nvls, nvlstree, pat or collnet", *algo)
-	}
-	ncclProto, ok := predictProtos[strings.ToLower(*proto)]
-	if !ok {
-		return fmt.Errorf("-proto %q: want auto, ll, ll128 or simple", *proto)
+	ncclAlgo, ncclProto, err := predictPins(*algo, *proto)
+	if err != nil {
+		return err
 	}
 	list, err := commmodel.ParseSizes(*sizes)
 	if err != nil {

@@ -3,6 +3,7 @@ package nccl_test
 import (
 	"fmt"
 
+	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
@@ -35,7 +36,7 @@ func ExampleModel_Choose() {
 			return
 		}
 		busBW := nccl.BusBW(nccl.AllReduce, 8, size, e.Time)
-		fmt.Printf("%9d B  %v/%-6v %7.1f us  busbw %5.1f GB/s\n", size, e.Algorithm, e.Protocol, e.Time*1e6, busBW/1e9)
+		fmt.Printf("%9d B  %v/%-6s %7.1f us  busbw %5.1f GB/s\n", size, e.Algorithm, nccl.ProtocolName(e.Protocol), e.Time*1e6, busBW/1e9)
 	}
 	// Output:
 	//         8 B  Ring/LL        15.0 us  busbw   0.0 GB/s
@@ -43,4 +44,21 @@ func ExampleModel_Choose() {
 	//   1048576 B  Ring/LL        28.0 us  busbw  65.5 GB/s
 	//   2097152 B  NVLS/Simple    32.7 us  busbw 112.2 GB/s
 	// 268435456 B  NVLS/Simple  1011.9 us  busbw 464.2 GB/s
+}
+
+// NCCL's AllReduce algorithms as commmodel times them on 4 nodes of the
+// article's H20 server, at a latency-bound and a bandwidth-bound size (the
+// fluid trees and chain: NCCL's own form of their time).
+func ExampleCommmodelAlgorithms() {
+	c := commmodel.H20Cluster(4)
+	for _, a := range nccl.CommmodelAlgorithms(commmodel.AllReduce, c.PerNode) {
+		fmt.Printf("%-14s %7.1f us %9.1f us\n", a.Name(), c.Time(a, 64e3)*1e6, c.Time(a, 256e6)*1e6)
+	}
+	// Output:
+	// tree              94.4 us   25688.0 us
+	// ring             936.2 us   25730.0 us
+	// collnet-direct    19.7 us    2899.0 us
+	// collnet-chain     46.2 us   12843.0 us
+	// nvls              19.6 us    2441.9 us
+	// nvlstree          65.0 us    4086.9 us
 }

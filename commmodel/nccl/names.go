@@ -86,26 +86,101 @@ var algoNames = [NumAlgorithms]string{"Tree", "Ring", "CollNetDirect", "CollNetC
 // String returns NCCL's name of a ("NVLSTree").
 func (a Algorithm) String() string { return nameOf(algoNames[:], int(a), "Algorithm") }
 
-// ParseAlgorithm reads an algorithm name as NCCL_ALGO does: one of NCCL's
-// names, case-insensitive ("ring", "NVLSTree", "collnetdirect").
+// ParseAlgorithm reads an algorithm name as NCCL_ALGO does, one of NCCL's
+// names case-insensitive ("ring", "NVLSTree", "collnetdirect"), and as
+// commlab spells NCCL's algorithms, with hyphens ("collnet-direct",
+// "collnet-chain").
 func ParseAlgorithm(s string) (Algorithm, error) {
-	if a := indexFold(algoNames[:], strings.TrimSpace(s)); a >= 0 {
+	if a := indexFold(algoNames[:], strings.ReplaceAll(strings.TrimSpace(s), "-", "")); a >= 0 {
 		return Algorithm(a), nil
 	}
 	return 0, fmt.Errorf("nccl: unknown algorithm %q (want one of %s)", s, strings.Join(algoNames[:], ", "))
 }
 
-// Protocol is one of NCCL's protocols (NCCL_PROTO_LL = 0, LL128 = 1,
-// Simple = 2, NCCL 2.30.7 src/include/plugin/nccl_tuner.h). LL moves 8-byte lines
-// that are half flag; LL128 moves 128-byte lines carrying 120 bytes of data;
-// Simple moves whole buffers and synchronises with fences.
-type Protocol int
+// Commmodel returns commmodel's algorithm of a running collective c on nodes
+// of perNode GPUs, in the form of NCCL's own model (the fluid trees and
+// chain), or nil where commmodel has none:
+//
+//	Tree           Tree (AllReduce)
+//	Ring           Ring, RingAllGather, RingReduceScatter, PipelinedBroadcast in 8 chunks
+//	CollNetDirect  CollNetDirect (AllReduce)
+//	CollNetChain   CollNetChain (AllReduce)
+//	NVLS           NVLS (AllReduce)
+//	NVLSTree       NVLSTree (AllReduce)
+//	PAT            PATAllGather, PATReduceScatter
+//
+// NCCL's NVLS AllGather and ReduceScatter (one load or one store of the
+// buffer through the switch) and its CollNetDirect AllGather and
+// ReduceScatter have no commmodel type.
+func (a Algorithm) Commmodel(c commmodel.Collective, perNode int) commmodel.Algorithm {
+	switch c {
+	case commmodel.AllReduce:
+		switch a {
+		case Tree:
+			return commmodel.Tree{PerNode: perNode}
+		case Ring:
+			return commmodel.Ring{}
+		case CollNetDirect:
+			return commmodel.CollNetDirect{PerNode: perNode}
+		case CollNetChain:
+			return commmodel.CollNetChain{PerNode: perNode}
+		case NVLS:
+			return commmodel.NVLS{PerNode: perNode}
+		case NVLSTree:
+			return commmodel.NVLSTree{PerNode: perNode}
+		}
+	case commmodel.AllGather:
+		switch a {
+		case Ring:
+			return commmodel.RingAllGather{}
+		case PAT:
+			return commmodel.PATAllGather{}
+		}
+	case commmodel.ReduceScatter:
+		switch a {
+		case Ring:
+			return commmodel.RingReduceScatter{}
+		case PAT:
+			return commmodel.PATReduceScatter{}
+		}
+	case commmodel.Broadcast:
+		if a == Ring {
+			return commmodel.PipelinedBroadcast{Chunks: 8}
+		}
+	}
+	return nil
+}
+
+// CommmodelAlgorithms returns commmodel's algorithms of NCCL's for c on
+// nodes of perNode GPUs (Commmodel), in NCCL's order: AllReduce has all but
+// PAT; AllGather and ReduceScatter ring, and PAT at one GPU per node
+// (perNode <= 1), the only shape NCCL enables it on by default
+// (ncclPatEnable, NCCL 2.30.7 src/graph/tuning.cc); Broadcast its ring.
+func CommmodelAlgorithms(c commmodel.Collective, perNode int) []commmodel.Algorithm {
+	var out []commmodel.Algorithm
+	for a := range Algorithm(NumAlgorithms) {
+		if a == PAT && perNode > 1 {
+			continue
+		}
+		if m := a.Commmodel(c, perNode); m != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Protocol is commmodel's Protocol: NCCL numbers its protocols as commmodel
+// does (NCCL_PROTO_LL = 0, LL128 = 1, Simple = 2, NCCL 2.30.7
+// src/include/plugin/nccl_tuner.h). Its String is commmodel's lower-case
+// name, as the CLI spells it; ProtocolName is NCCL's. commmodel.ParseProtocol
+// reads NCCL_PROTO's names, which are NCCL's ignoring case.
+type Protocol = commmodel.Protocol
 
 // NCCL's protocols.
 const (
-	LL Protocol = iota
-	LL128
-	Simple
+	LL     = commmodel.LL
+	LL128  = commmodel.LL128
+	Simple = commmodel.Simple
 	// NumProtocols is the number of protocols.
 	NumProtocols = 3
 )
@@ -113,17 +188,9 @@ const (
 // protoNames are NCCL's ncclProtoStr (NCCL 2.30.7 src/init.cc).
 var protoNames = [NumProtocols]string{"LL", "LL128", "Simple"}
 
-// String returns NCCL's name of p ("LL128").
-func (p Protocol) String() string { return nameOf(protoNames[:], int(p), "Protocol") }
-
-// ParseProtocol reads a protocol name as NCCL_PROTO does: LL, LL128 or
-// Simple, case-insensitive.
-func ParseProtocol(s string) (Protocol, error) {
-	if p := indexFold(protoNames[:], strings.TrimSpace(s)); p >= 0 {
-		return Protocol(p), nil
-	}
-	return 0, fmt.Errorf("nccl: unknown protocol %q (want LL, LL128 or Simple)", s)
-}
+// ProtocolName returns NCCL's name of p ("LL128"), as its logs and NCCL_PROTO
+// spell it.
+func ProtocolName(p Protocol) string { return nameOf(protoNames[:], int(p), "Protocol") }
 
 // squash lower-cases s and drops '_', '-' and spaces.
 func squash(s string) string {

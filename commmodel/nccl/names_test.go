@@ -16,23 +16,25 @@ func TestNames(t *testing.T) {
 			}
 		}
 	}
+	// NCCL's protocol names are commmodel's, ignoring case.
 	for p := range Protocol(NumProtocols) {
-		if got, err := ParseProtocol(p.String()); err != nil || got != p {
-			t.Errorf("ParseProtocol(%q) = %v, %v", p.String(), got, err)
+		if got, err := commmodel.ParseProtocol(ProtocolName(p)); err != nil || got != p {
+			t.Errorf("commmodel.ParseProtocol(%q) = %v, %v", ProtocolName(p), got, err)
 		}
+	}
+	if ProtocolName(LL128) != "LL128" || ProtocolName(Simple) != "Simple" || ProtocolName(-1) != "Protocol(-1)" {
+		t.Errorf("ProtocolName: %q, %q, %q", ProtocolName(LL128), ProtocolName(Simple), ProtocolName(-1))
 	}
 	for f := range Func(NumFuncs) {
 		if got, err := ParseFunc(f.String()); err != nil || got != f {
 			t.Errorf("ParseFunc(%q) = %v, %v", f.String(), got, err)
 		}
 	}
-	for s, want := range map[string]Algorithm{"ring": Ring, "NVLSTREE": NVLSTree, "collnetdirect": CollNetDirect, "pat": PAT} {
+	for s, want := range map[string]Algorithm{"ring": Ring, "NVLSTREE": NVLSTree, "collnetdirect": CollNetDirect, "pat": PAT,
+		"collnet-direct": CollNetDirect, "collnet-chain": CollNetChain} {
 		if got, err := ParseAlgorithm(s); err != nil || got != want {
 			t.Errorf("ParseAlgorithm(%q) = %v, %v; want %v", s, got, err, want)
 		}
-	}
-	if got, err := ParseProtocol("simple"); err != nil || got != Simple {
-		t.Errorf("ParseProtocol(simple) = %v, %v", got, err)
 	}
 	if got, err := ParseFunc("all_reduce"); err != nil || got != AllReduce {
 		t.Errorf("ParseFunc(all_reduce) = %v, %v", got, err)
@@ -42,7 +44,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("ParseAlgorithm(%q) accepted", s)
 		}
 	}
-	if Algorithm(7).String() != "Algorithm(7)" || Protocol(-1).String() != "Protocol(-1)" {
+	if Algorithm(7).String() != "Algorithm(7)" {
 		t.Error("out-of-range names")
 	}
 	if _, err := FuncOf(commmodel.AllToAll); err == nil {
@@ -50,6 +52,45 @@ func TestNames(t *testing.T) {
 	}
 	if f, err := FuncOf(commmodel.ReduceScatter); err != nil || f != ReduceScatter {
 		t.Errorf("FuncOf(ReduceScatter) = %v, %v", f, err)
+	}
+}
+
+// TestCommmodel: the commmodel algorithm of each of NCCL's runs the
+// collective asked for and bears the name commlab spells NCCL's algorithm
+// with, which ParseAlgorithm reads back (ring Broadcast is commmodel's
+// pipelined broadcast, NCCL's chain of chunks). Every algorithm NCCL models
+// for AllReduce, AllGather, ReduceScatter and Broadcast from 2.23 on has
+// one (modelled), but for NVLS and CollNetDirect outside AllReduce.
+func TestCommmodel(t *testing.T) {
+	m := &Model{v: Latest}
+	for _, c := range commmodel.Collectives() {
+		f, ferr := FuncOf(c)
+		for a := range Algorithm(NumAlgorithms) {
+			got := a.Commmodel(c, 8)
+			if got == nil {
+				typeless := c != commmodel.AllReduce && (a == NVLS || a == CollNetDirect)
+				if ferr == nil && m.modelled(f, a) && !typeless {
+					t.Errorf("%v %v: no commmodel algorithm", c, a)
+				}
+				continue
+			}
+			if got.Collective() != c {
+				t.Errorf("%v %v: commmodel's %s runs %v", c, a, got.Name(), got.Collective())
+			}
+			name := got.Name()
+			if c == commmodel.Broadcast && name == "pipelined" {
+				name = "ring"
+			}
+			if back, err := ParseAlgorithm(name); err != nil || back != a {
+				t.Errorf("%v %v: commmodel's %q parses as %v, %v", c, a, got.Name(), back, err)
+			}
+		}
+	}
+	if got := Tree.Commmodel(commmodel.AllReduce, 4); got != (commmodel.Tree{PerNode: 4}) {
+		t.Errorf("Tree.Commmodel(AllReduce, 4) = %#v", got)
+	}
+	if names := len(CommmodelAlgorithms(commmodel.AllGather, 1)); names != 2 || len(CommmodelAlgorithms(commmodel.AllGather, 8)) != 1 {
+		t.Errorf("AllGather: %d algorithms at one GPU per node, %d at 8; want PAT at one only", names, len(CommmodelAlgorithms(commmodel.AllGather, 8)))
 	}
 }
 

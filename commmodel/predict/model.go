@@ -89,8 +89,9 @@ func (t *term) time(x *[numParams]float64) float64 {
 // bytes returns the bytes of choice ch of collective c over one GPU's
 // intra-node egress and over one NIC, for size bytes on s with nics NICs
 // per node. A GPU's bytes on each level are those of commmodel's
-// algorithm (its Stages summed; Ring, RingAllGather, RingReduceScatter and
-// PipelinedBroadcast from their Cost, since every step of NCCL's channels
+// algorithm of ch (nccl.Algorithm.Commmodel; its Stages summed; NCCL's ring,
+// commmodel's Ring, RingAllGather, RingReduceScatter and
+// PipelinedBroadcast, from their Cost, since every step of NCCL's channels
 // runs on both levels at once):
 //
 //	Ring AllReduce        2(n-1)/n·S on NVLink, and over the node's NICs across nodes
@@ -113,60 +114,41 @@ func (t *term) time(x *[numParams]float64) float64 {
 // A node spreads it over its nics NICs.
 func bytes(c commmodel.Collective, ch choice, s shape, nics int, size float64) (intra, net float64) {
 	n := s.nodes * s.per
-	var a commmodel.Algorithm
-	sliced := false
+	var a commmodel.Algorithm = commmodel.Direct{}
+	if !ch.p2p {
+		a = ch.algo.Commmodel(c, s.per)
+	}
 	switch {
-	case ch.p2p:
-		a, sliced = commmodel.Direct{}, true
-	case ch.algo == nccl.Ring:
-		intra = ringBytes(c, n, size)
-		if s.per == 1 {
-			intra = 0
-		}
-		if s.nodes > 1 && nics > 0 {
-			net = ringBytes(c, n, size) / float64(nics)
-		}
-		return intra, net
-	case ch.algo == nccl.Tree:
-		a = commmodel.Tree{PerNode: s.per}
-	case (ch.algo == nccl.NVLS || ch.algo == nccl.NVLSTree) && c != commmodel.AllReduce:
+	case a == nil && (ch.algo == nccl.NVLS || ch.algo == nccl.NVLSTree):
 		if s.per > 1 {
 			intra = size
 		}
 		return intra, 0
-	case ch.algo == nccl.NVLS:
-		a = commmodel.NVLS{PerNode: s.per}
-	case ch.algo == nccl.NVLSTree:
-		a, sliced = commmodel.NVLSTree{PerNode: s.per}, true
-	case ch.algo == nccl.CollNetDirect:
-		a, sliced = commmodel.CollNetDirect{PerNode: s.per}, true
-	case ch.algo == nccl.CollNetChain:
-		a = commmodel.CollNetChain{PerNode: s.per}
-	case ch.algo == nccl.PAT && c == commmodel.AllGather:
-		a = commmodel.PATAllGather{}
-	case ch.algo == nccl.PAT:
-		a = commmodel.PATReduceScatter{}
-	default:
+	case a == nil:
 		return 0, 0
+	case ch.algo == nccl.Ring && !ch.p2p:
+		ring := a.Cost(n, size).Bytes
+		if s.per > 1 {
+			intra = ring
+		}
+		if s.nodes > 1 && nics > 0 {
+			net = ring / float64(nics)
+		}
+		return intra, net
 	}
 	var node float64
 	for _, st := range a.(commmodel.Leveled).Stages(s.nodes, s.per, size) {
 		intra += st.Intra.Bytes
 		node += st.Inter.Bytes
 	}
-	if sliced {
-		node *= float64(s.per)
+	switch a.(type) {
+	case commmodel.Direct, commmodel.NVLSTree, commmodel.CollNetDirect:
+		node *= float64(s.per) // every GPU sends its slice
 	}
 	if s.nodes > 1 && nics > 0 {
 		net = node / float64(nics)
 	}
 	return intra, net
-}
-
-// ringBytes is what one rank of c's ring algorithm over n ranks sends, from
-// commmodel's costs.
-func ringBytes(c commmodel.Collective, n int, size float64) float64 {
-	return commmodel.Algorithms(c)[0].Cost(n, size).Bytes
 }
 
 // efficiencies lists the efficiency parameters of a choice.

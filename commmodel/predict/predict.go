@@ -80,7 +80,7 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 			v := t.time(&m.loo[j])
 			p.Low, p.High = min(p.Low, v), max(p.High, v)
 		}
-		p.Algorithm, p.Protocol = algoName(t.ch), t.ch.proto.String()
+		p.Algorithm, p.Protocol = algoName(t.ch), nccl.ProtocolName(t.ch.proto)
 		out[i] = p
 	}
 	return out, nil
@@ -135,7 +135,7 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 			return nil, fmt.Errorf("predict: %w", err)
 		}
 		out[i] = Prediction{Size: size, Time: e.Time, Low: e.Time, High: e.Time,
-			Algorithm: e.Algorithm.String(), Protocol: e.Protocol.String()}
+			Algorithm: e.Algorithm.String(), Protocol: nccl.ProtocolName(e.Protocol)}
 	}
 	return out, nil
 }

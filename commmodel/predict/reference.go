@@ -109,9 +109,9 @@ type choice struct {
 // String is "Ring/LL128", or "P2P/Simple" for AllToAll.
 func (c choice) String() string {
 	if c.p2p {
-		return "P2P/" + c.proto.String()
+		return "P2P/" + nccl.ProtocolName(c.proto)
 	}
-	return c.algo.String() + "/" + c.proto.String()
+	return c.algo.String() + "/" + nccl.ProtocolName(c.proto)
 }
 
 // p2pLLThreshold is the largest per-peer message NCCL sends with LL
