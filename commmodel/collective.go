@@ -2,6 +2,7 @@ package commmodel
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -26,11 +27,15 @@ var collectiveNames = [...]string{
 }
 
 // String returns the collective's name in lower case, as the CLI spells it.
-func (c Collective) String() string {
-	if c < 0 || int(c) >= len(collectiveNames) {
-		return fmt.Sprintf("Collective(%d)", int(c))
+func (c Collective) String() string { return nameOf(collectiveNames[:], int(c), "Collective") }
+
+// nameOf returns names[i], the name of value i of an enumeration, or
+// kind(i) for a value outside it.
+func nameOf(names []string, i int, kind string) string {
+	if i < 0 || i >= len(names) {
+		return fmt.Sprintf("%s(%d)", kind, i)
 	}
-	return collectiveNames[c]
+	return names[i]
 }
 
 // Collectives lists every collective in a fixed order.
@@ -43,10 +48,8 @@ func Collectives() []Collective {
 // alltoall, broadcast).
 func ParseCollective(s string) (Collective, error) {
 	key := strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(s))
-	for c, name := range collectiveNames {
-		if key == name {
-			return Collective(c), nil
-		}
+	if c := slices.Index(collectiveNames[:], key); c >= 0 {
+		return Collective(c), nil
 	}
 	return 0, fmt.Errorf("unknown collective %q (want one of allreduce, reducescatter, allgather, broadcast, alltoall)", s)
 }

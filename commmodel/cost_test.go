@@ -197,6 +197,15 @@ func TestParseCollective(t *testing.T) {
 	if _, err := ParseCollective("gather"); err == nil {
 		t.Error("ParseCollective(gather) succeeded")
 	}
+	// Values outside an enumeration print as their number.
+	for _, c := range []struct{ got, want string }{
+		{Collective(-1).String(), "Collective(-1)"}, {Protocol(3).String(), "Protocol(3)"},
+		{FabricKind(3).String(), "FabricKind(3)"}, {FullMesh.String(), "full-mesh"},
+	} {
+		if c.got != c.want {
+			t.Errorf("String() = %q, want %q", c.got, c.want)
+		}
+	}
 }
 
 func TestLookup(t *testing.T) {

@@ -1,9 +1,6 @@
 package commmodel
 
-import (
-	"fmt"
-	"math"
-)
+import "math"
 
 // FabricKind is how the ranks of one level are wired together.
 type FabricKind int
@@ -23,18 +20,10 @@ const (
 	SharedPCIe
 )
 
+var fabricKindNames = [...]string{Switched: "switched", FullMesh: "full-mesh", SharedPCIe: "pcie"}
+
 // String returns "switched", "full-mesh" or "pcie".
-func (k FabricKind) String() string {
-	switch k {
-	case Switched:
-		return "switched"
-	case FullMesh:
-		return "full-mesh"
-	case SharedPCIe:
-		return "pcie"
-	}
-	return fmt.Sprintf("FabricKind(%d)", int(k))
-}
+func (k FabricKind) String() string { return nameOf(fabricKindNames[:], int(k), "FabricKind") }
 
 // Fabric is one level of interconnect as a rank sees it. It is a Timer, whose
 // bandwidth depends on how many peers an algorithm sends to at once.

@@ -3,6 +3,7 @@ package commmodel
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -44,21 +45,13 @@ func Protocols() []Protocol { return []Protocol{LL, LL128, Simple} }
 
 // String returns the protocol's name in lower case, as the CLI spells it
 // (ll, ll128, simple).
-func (p Protocol) String() string {
-	if p < 0 || int(p) >= len(protocolNames) {
-		return fmt.Sprintf("Protocol(%d)", int(p))
-	}
-	return protocolNames[p]
-}
+func (p Protocol) String() string { return nameOf(protocolNames[:], int(p), "Protocol") }
 
 // ParseProtocol reads a protocol's name, ignoring case: ll, ll128 or simple
 // (NCCL_PROTO's LL, LL128, Simple).
 func ParseProtocol(s string) (Protocol, error) {
-	key := strings.ToLower(strings.TrimSpace(s))
-	for p, name := range protocolNames {
-		if key == name {
-			return Protocol(p), nil
-		}
+	if p := slices.Index(protocolNames[:], strings.ToLower(strings.TrimSpace(s))); p >= 0 {
+		return Protocol(p), nil
 	}
 	return 0, fmt.Errorf("unknown protocol %q (want ll, ll128 or simple)", s)
 }

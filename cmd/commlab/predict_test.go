@@ -204,3 +204,27 @@ func TestPredictTopo(t *testing.T) {
 		t.Errorf("missing capture: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestPredictPins: -algo and -proto become NCCL_ALGO and NCCL_PROTO in
+// NCCL's spelling (ncclAlgoStr and ncclProtoStr, NCCL 2.30.7 src/init.cc);
+// collnet pins both CollNets, auto pins nothing.
+func TestPredictPins(t *testing.T) {
+	for _, c := range []struct{ algo, proto, wantAlgo, wantProto string }{
+		{"auto", "auto", "", ""},
+		{"ring", "ll", "Ring", "LL"},
+		{"NVLSTree", "LL128", "NVLSTree", "LL128"},
+		{"collnet", "simple", "CollNetDirect,CollNetChain", "Simple"},
+		{"collnet-direct", "Auto", "CollNetDirect", ""},
+		{"collnet-chain", "auto", "CollNetChain", ""},
+	} {
+		a, p, err := predictPins(c.algo, c.proto)
+		if err != nil || a != c.wantAlgo || p != c.wantProto {
+			t.Errorf("predictPins(%q, %q) = %q, %q, %v; want %q, %q", c.algo, c.proto, a, p, err, c.wantAlgo, c.wantProto)
+		}
+	}
+	for _, c := range [][2]string{{"bogus", "auto"}, {"ring", "ll64"}, {"", "auto"}, {"nvls_tree", "auto"}} {
+		if _, _, err := predictPins(c[0], c[1]); err == nil {
+			t.Errorf("predictPins(%q, %q) accepted", c[0], c[1])
+		}
+	}
+}

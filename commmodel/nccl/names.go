@@ -35,11 +35,8 @@ func (f Func) String() string { return nameOf(funcNames[:], int(f), "Func") }
 // ParseFunc reads a function name, ignoring case, '_' and '-': "AllReduce",
 // "all_reduce" and "allreduce" are AllReduce.
 func ParseFunc(s string) (Func, error) {
-	key := squash(s)
-	for f, name := range funcNames {
-		if key == strings.ToLower(name) {
-			return Func(f), nil
-		}
+	if f := indexFold(funcNames[:], squash(s)); f >= 0 {
+		return Func(f), nil
 	}
 	return 0, fmt.Errorf("nccl: unknown function %q (want Broadcast, Reduce, AllGather, ReduceScatter or AllReduce)", s)
 }
@@ -192,10 +189,8 @@ var protoNames = [NumProtocols]string{"LL", "LL128", "Simple"}
 // spell it.
 func ProtocolName(p Protocol) string { return nameOf(protoNames[:], int(p), "Protocol") }
 
-// squash lower-cases s and drops '_', '-' and spaces.
-func squash(s string) string {
-	return strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(s))
-}
+// squash drops '_', '-' and spaces from s.
+func squash(s string) string { return strings.NewReplacer("_", "", "-", "", " ", "").Replace(s) }
 
 // nameOf returns names[i], or kind(i) for an index outside names.
 func nameOf(names []string, i int, kind string) string {

@@ -67,8 +67,8 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 	}
 	out := make([]Prediction, len(sizes))
 	for i, size := range sizes {
-		if !(size > 0) || math.IsInf(size, 0) {
-			return nil, fmt.Errorf("predict: size %g B: want a finite positive size", size)
+		if err := checkSize(size); err != nil {
+			return nil, err
 		}
 		t, err := m.refs.termOf(rn, size)
 		if err != nil {
@@ -96,6 +96,14 @@ func (m *Machine) Curve(q Query) func(size float64) float64 {
 		}
 		return p[0].Time
 	}
+}
+
+// checkSize says why size, bytes, cannot be predicted, if it cannot.
+func checkSize(size float64) error {
+	if !(size > 0) || math.IsInf(size, 0) {
+		return fmt.Errorf("predict: size %g B: want a finite positive size", size)
+	}
+	return nil
 }
 
 func algoName(ch choice) string {
@@ -127,8 +135,8 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 	}
 	out := make([]Prediction, len(sizes))
 	for i, size := range sizes {
-		if !(size > 0) || math.IsInf(size, 0) {
-			return nil, fmt.Errorf("predict: size %g B: want a finite positive size", size)
+		if err := checkSize(size); err != nil {
+			return nil, err
 		}
 		e, err := ref.full.Choose(f, int64(size))
 		if err != nil {
