@@ -164,27 +164,3 @@ func TestParseFileName(t *testing.T) {
 		t.Errorf("ParseFile of a missing file: %v, want os.ErrNotExist", err)
 	}
 }
-
-// TestParseErrorString: "file:line:column: cause", leaving out what is 0 or
-// "" (the cause alone when nothing is known).
-func TestParseErrorString(t *testing.T) {
-	cause := errors.New("cause")
-	for _, c := range []struct {
-		e    ParseError
-		want string
-	}{
-		{ParseError{"f.txt", 3, 7, cause}, "f.txt:3:7: cause"},
-		{ParseError{"f.txt", 3, 0, cause}, "f.txt:3: cause"},
-		{ParseError{"f.txt", 0, 0, cause}, "f.txt: cause"},
-		{ParseError{"", 3, 7, cause}, "3:7: cause"},
-		{ParseError{"", 3, 0, cause}, "3: cause"},
-		{ParseError{"", 0, 0, cause}, "cause"},
-	} {
-		if got := c.e.Error(); got != c.want {
-			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
-		}
-		if !errors.Is(&c.e, cause) {
-			t.Errorf("%+v does not unwrap to its cause", c.e)
-		}
-	}
-}

@@ -2,51 +2,18 @@ package topo
 
 import (
 	"errors"
-	"strconv"
-	"strings"
+
+	"github.com/inframethod/commlab/internal/parseerr"
 )
 
 // ParseError is a problem at one place of `nvidia-smi topo -m` text: an error
 // that stops Parse, or a warning about damage Parse read past (see Parse).
-type ParseError struct {
-	// File is the file name as given (ParseFile's argument, an *os.File's
-	// Name), or "" when the text came from a reader without a name.
-	File string
-	// Line is the 1-based line number, or 0 when the problem concerns the
-	// input as a whole (no matrix in it, too large, unreadable).
-	Line int
-	// Column is the 1-based byte offset, in the line as read, of the start of
-	// the offending field, or 0 when the problem concerns the whole line.
-	Column int
-	// Err is the cause: one of the Err* sentinels, wrapped with the details,
-	// for errors.Is; or the reader's error.
-	Err error
-}
-
-// Error returns "file:line:column: cause", leaving out the file when it is
-// "", the line and column when Line is 0, and the column when it is 0.
-func (e *ParseError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		if b.Len() > 0 {
-			b.WriteByte(':')
-		}
-		b.WriteString(strconv.Itoa(e.Line))
-		if e.Column > 0 {
-			b.WriteByte(':')
-			b.WriteString(strconv.Itoa(e.Column))
-		}
-	}
-	if b.Len() > 0 {
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Err.Error())
-	return b.String()
-}
-
-// Unwrap returns the cause.
-func (e *ParseError) Unwrap() error { return e.Err }
+// It is the same type as data/nccltests' ParseError: File is the name given
+// (ParseFile's argument, an *os.File's Name) or ""; Line is 1-based, 0 for
+// the input as a whole (no matrix in it, too large, unreadable); Column is
+// the 1-based byte offset of the offending field in the line, 0 for the whole
+// line; Err wraps one of the Err* sentinels below, for errors.Is.
+type ParseError = parseerr.ParseError
 
 // Sentinel causes of a ParseError (besides ErrPathToken and ErrCPUList).
 // Parse reports ErrShortRow and ErrAsymmetric as warnings (problems); the

@@ -2,8 +2,8 @@ package nccltests
 
 import (
 	"errors"
-	"fmt"
-	"strconv"
+
+	"github.com/inframethod/commlab/internal/parseerr"
 )
 
 // Causes of a ParseError. Test for them with errors.Is.
@@ -27,40 +27,9 @@ var (
 )
 
 // A ParseError is a problem at one place of a measurement file, in the style
-// of encoding/csv's ParseError. It has the same shape as topo.ParseError.
-type ParseError struct {
-	// File is the file name as given to the reader, "" when unnamed.
-	File string
-	// Line is the 1-based line number, 0 when the error concerns the whole
-	// file.
-	Line int
-	// Column is the 1-based byte offset, in the line, of the start of the
-	// offending field; 0 when the error concerns the whole line.
-	Column int
-	// Err is the cause, wrapping one of the Err* sentinels or an I/O error.
-	Err error
-}
-
-// Error prints "file:line:column: cause", leaving out the parts that are
-// empty or 0.
-func (e *ParseError) Error() string {
-	var b []byte
-	b = append(b, e.File...)
-	if e.Line > 0 {
-		if len(b) > 0 {
-			b = append(b, ':')
-		}
-		b = strconv.AppendInt(b, int64(e.Line), 10)
-		if e.Column > 0 {
-			b = append(b, ':')
-			b = strconv.AppendInt(b, int64(e.Column), 10)
-		}
-	}
-	if len(b) > 0 {
-		b = append(b, ": "...)
-	}
-	return string(b) + fmt.Sprint(e.Err)
-}
-
-// Unwrap returns the cause.
-func (e *ParseError) Unwrap() error { return e.Err }
+// of encoding/csv's ParseError. It is the same type as topo.ParseError: File
+// is the name given to the reader or ""; Line is 1-based, 0 when the error
+// concerns the whole file; Column is the 1-based byte offset of the offending
+// field in the line, 0 for the whole line; Err wraps one of the Err* sentinels
+// above or an I/O error.
+type ParseError = parseerr.ParseError

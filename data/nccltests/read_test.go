@@ -12,28 +12,6 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 )
 
-// ParseError prints file:line:column and leaves out what is empty or 0.
-func TestParseErrorString(t *testing.T) {
-	for _, c := range []struct {
-		e    ParseError
-		want string
-	}{
-		{ParseError{"a.log", 71, 57, ErrNumber}, "a.log:71:57: bad number"},
-		{ParseError{"a.log", 71, 0, ErrFieldCount}, "a.log:71: wrong number of fields"},
-		{ParseError{"a.log", 0, 0, ErrEmpty}, "a.log: empty file"},
-		{ParseError{"", 3, 5, ErrNumber}, "3:5: bad number"},
-		{ParseError{"", 3, 0, ErrNumber}, "3: bad number"},
-		{ParseError{"", 0, 0, ErrNoTable}, "no measurement table"},
-	} {
-		if got := c.e.Error(); got != c.want {
-			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
-		}
-		if !errors.Is(&c.e, c.e.Err) {
-			t.Errorf("%+v does not unwrap to its cause", c.e)
-		}
-	}
-}
-
 // Column is the 1-based byte offset of the offending field in the line as
 // the file has it, launcher prefix and indentation included.
 func TestParseErrorColumn(t *testing.T) {

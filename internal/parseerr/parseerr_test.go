@@ -1,0 +1,33 @@
+package parseerr
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestError: "file:line:column: cause", leaving out what is 0 or "" (the
+// cause alone when nothing is known), and unwrapping to the cause; the
+// layout is encoding/csv's and the compilers' file:line:column.
+func TestError(t *testing.T) {
+	cause := errors.New("bad number")
+	for _, c := range []struct {
+		e    ParseError
+		want string
+	}{
+		{ParseError{File: "a.log", Line: 71, Column: 57, Err: cause}, "a.log:71:57: bad number"},
+		{ParseError{File: "a.log", Line: 71, Err: cause}, "a.log:71: bad number"},
+		{ParseError{File: "a.log", Err: cause}, "a.log: bad number"},
+		{ParseError{File: "a.log", Column: 4, Err: cause}, "a.log: bad number"}, // a column without a line means nothing
+		{ParseError{Line: 3, Column: 5, Err: cause}, "3:5: bad number"},
+		{ParseError{Line: 3, Err: cause}, "3: bad number"},
+		{ParseError{Err: cause}, "bad number"},
+		{ParseError{File: "a.log", Line: 2}, "a.log:2: parse error"},
+	} {
+		if got := c.e.Error(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
+		}
+		if c.e.Err != nil && !errors.Is(&c.e, cause) {
+			t.Errorf("%+v does not unwrap to its cause", c.e)
+		}
+	}
+}
