@@ -155,7 +155,10 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 		f, _ = nccl.FuncOf(rn.collective)
 		a = ch.algo
 	}
-	t := term{launches: float64(rn.gpusPerThrd), ch: ch, eff: efficiencies(ch)}
+	t := term{launches: float64(rn.gpusPerThrd), ch: ch, eff: efficiencies(ch), netEff: -1}
+	if !ch.p2p && ch.algo == nccl.Ring && (f == nccl.Broadcast || f == nccl.Reduce) {
+		t.netEff = parChain
+	}
 	t.lat[0], t.lat[1], t.lat[2] = ref.latency(f, a, ch.proto)
 	nics := r.hw.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
 	t.intra, t.net = bytes(rn.collective, ch, rn.shape, nics, size)
@@ -292,6 +295,7 @@ func (m *Machine) prior() [numParams]float64 {
 		x[parNVLS] = e
 	}
 	x[parTree] = 0.92
+	x[parChain] = 1
 	return x
 }
 
@@ -354,6 +358,9 @@ func (d *design) used() [numParams]bool {
 			if e >= 0 && (t.intra > 0 || t.net > 0) {
 				u[e] = true
 			}
+		}
+		if t.netEff >= 0 && t.net > 0 {
+			u[t.netEff] = true
 		}
 	}
 	return u

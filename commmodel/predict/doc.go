@@ -15,7 +15,7 @@
 //
 //	T = max(φ·G, L + W)                               (a smooth maximum)
 //	L = λb·Lbase + λi·Lintra + λn·Linter
-//	W = max(Bytes_GPU / B_GPU, Bytes_NIC / B_NIC) / (e_protocol · e_algorithm)
+//	W = max(Bytes_GPU / B_GPU, Bytes_NIC / (B_NIC · e_chain)) / (e_protocol · e_algorithm)
 //
 // The launch floor φ·G: a thread that drives G GPUs (nccl-tests -g G)
 // launches G kernels per call one after the other, and with back-to-back
@@ -53,21 +53,27 @@
 //
 // A node's NICs are min(p, NICs per host), one per GPU by default. The
 // efficiencies are LL's and LL128's share of Simple's bandwidth, NVLS's
-// and Tree's share of the egress model's.
+// and Tree's share of the egress model's, and e_chain Broadcast's and
+// Reduce's share of the NICs across nodes (1 for every other collective):
+// a one-directional ring from or to the root, which multi-node Broadcast
+// tables measure well below the NIC rate that AllReduce tables of the same
+// machine reach (README.md, "Scores on tables the model never saw").
 //
 // # Parameters, priors and identifiability
 //
 // Machine.Params lists, in this order: launch (s), base_latency,
 // intra_step_latency, inter_step_latency (s), intra_bw (B/s, one GPU's
-// NVLink or PCIe egress), nic_bw (B/s, one NIC), and ll, ll128, nvls and
-// tree efficiencies. Each has a prior: 3.1 us for the launch (the order of
+// NVLink or PCIe egress), nic_bw (B/s, one NIC), and ll, ll128, nvls,
+// tree and chain efficiencies. Each has a prior: 3.1 us for the launch (the order of
 // the public H20 run's empty-call floor, data's claims), NCCL's own
 // latencies (factors of 1), the GPU's NVLinks times the datasheet's
 // per-link rate, the NIC's line rate, the payload efficiencies of
 // commmodel.Protocol for LL and LL128 (1/2: 8-byte lines, half flag; 15/16:
 // 128-byte lines carrying 120 bytes), NCCL's
-// NVLS efficiency (0.85 on Hopper, 0.74 on Blackwell, NCCL 2.28 on) and
-// NCCL's 0.92 for Tree.
+// NVLS efficiency (0.85 on Hopper, 0.74 on Blackwell, NCCL 2.28 on),
+// NCCL's 0.92 for Tree, and 1 for the chain (NCCL's tuning model gives a
+// Broadcast or Reduce ring the bus bandwidth of every ring: its ratio
+// n/nsteps is 1, commmodel/nccl).
 //
 // Calibrate minimises, over the logs of the parameters,
 //

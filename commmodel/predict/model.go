@@ -19,6 +19,7 @@ const (
 	parLL128          // LL128's share of the link bandwidth
 	parNVLS           // NVLS's efficiency on NVLink
 	parTree           // Tree's efficiency
+	parChain          // Broadcast's and Reduce's share of the NICs across nodes
 	numParams
 )
 
@@ -34,6 +35,7 @@ var paramInfo = [numParams]struct{ name, unit, doc string }{
 	{"ll128_efficiency", "1", "LL128's bandwidth as a share of Simple's"},
 	{"nvls_efficiency", "1", "NVLS's bandwidth on NVLink as a share of the egress model's"},
 	{"tree_efficiency", "1", "Tree's bandwidth as a share of the egress model's"},
+	{"chain_efficiency", "1", "Broadcast's and Reduce's ring bandwidth across nodes as a share of the NICs'"},
 }
 
 // term is one point of the model: the coefficients of its time in the
@@ -49,7 +51,10 @@ type term struct {
 	// eff lists the efficiency parameters that divide the bandwidth
 	// (parLL, parLL128, parNVLS, parTree), -1 for none.
 	eff [2]int
-	ch  choice
+	// netEff is the efficiency parameter that divides the network bytes
+	// alone (parChain for Broadcast and Reduce), -1 for none.
+	netEff int
+	ch     choice
 }
 
 // sharpness is the exponent of the smooth maximum of the model's two
@@ -76,7 +81,11 @@ func (t *term) time(x *[numParams]float64) float64 {
 	l := x[parBase]*t.lat[0] + x[parIntra]*t.lat[1] + x[parInter]*t.lat[2]
 	w := 0.0
 	if t.intra > 0 || t.net > 0 {
-		w = smax(t.intra/x[parIntraBW], t.net/x[parNICBW])
+		nic := x[parNICBW]
+		if t.netEff >= 0 {
+			nic *= x[t.netEff]
+		}
+		w = smax(t.intra/x[parIntraBW], t.net/nic)
 		for _, e := range t.eff {
 			if e >= 0 {
 				w /= x[e]

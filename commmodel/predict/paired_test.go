@@ -188,15 +188,16 @@ func because(m map[string][]string) map[string]string {
 // from the logs as printed, and from testdata/paired_scores.md).
 const (
 	whyABCIAllReduce = "NCCL 2.8.4 (ABCI) is modelled with 2.18's tuner (with 2.8's, which commmodel/nccl has, the held-out " +
-		"medians at >= 1 MiB are V100 46.4% and A100 37.3% against 42.1% and 37.5%, over all sizes V100 35.6% against 16.2%), " +
-		"and the calibrated Ring and Tree disagree with the measured ones by up to 3.3x (A100 2x8 held out: the model " +
-		"switches to Ring at 1.41 MiB and predicts 546-6575 us for 2-32 MiB against 198-1887 us measured); the tables stop " +
-		"at 32 MiB with 6 sizes of 1 MiB or more, all while the bus bandwidth still climbs (A100 1x4: 18.7 GB/s at 1 MiB, " +
-		"168.6 at 32 MiB), and node counts do not order the network (A100 8x8 15.2 GB/s at 32 MiB, 16x8 26.6)"
-	whyABCIBroadcast = "ABCI's multi-node Broadcast does not follow its node count: bus bandwidth at 32 MiB A100 2x8 26.8, 4x8 22.1, " +
-		"8x8 9.9, 16x8 11.8 GB/s, V100 4x4 1.97 GB/s (17 ms) against 8x4 10.5 GB/s, A100 8x8 807 us at 2 MiB and 868 us at " +
-		"4 MiB; one NIC bandwidth per machine cannot hold swings over 2x, and NCCL 2.8.4's protocol switches are not the " +
-		"model's (see the AllReduce reason)"
+		"medians at >= 1 MiB were V100 46.4% and A100 37.3% against 42.1% and 37.5%, and with 2.8's choices on 2.18's " +
+		"latencies and the chain share A100 40.6%, V100 26.0% against 35.5%, 22.7%); the tables stop at 32 MiB with 6 sizes " +
+		"of 1 MiB or more, all while the bus bandwidth still climbs (A100 1x4: 18.7 GB/s at 1 MiB, 168.6 at 32 MiB), node " +
+		"counts do not order the network (A100 8x8 15.2 GB/s at 32 MiB, 16x8 26.6), and the fit puts LL at 0.13 of Simple"
+	whyABCIBroadcast = "ABCI's multi-node Broadcast moves a fraction of AllReduce's network (at 32 MiB per NIC: A100 2x8 " +
+		"AllReduce 8.3 GB/s, Broadcast 6.7, 5.5, 2.5, 3.0 GB/s on 2, 4, 8, 16 nodes; V100 4x4 AllReduce 10.0, Broadcast " +
+		"9.1, 1.0, 5.2, 3.5, 2.2 on 2 to 32 nodes); chain_efficiency (0.24 A100, 0.31 V100 on all tables) takes the mean " +
+		"share but not its swings over 2x, so the 2-node tables, the fastest, are predicted 99% and 102% slow, and 8x8 807 us " +
+		"at 2 MiB against 868 us at 4 MiB is not a bandwidth curve; NCCL 2.8.4's protocol switches are not the model's " +
+		"(see the AllReduce reason)"
 	why290NVLS = "held out, the one-node NVLS table is predicted from the two 2-node tables, which fix the NVLink bandwidth only " +
 		"through NVLSTree's intra-node part: the model is 23-33% fast (613-15870 us measured, -g 8 with 2 iterations)"
 	why290Auto = "the 2-node tuner table is predicted from the one-node table and the NCCL_ALGO=RING table, whose network is " +
@@ -209,8 +210,10 @@ const (
 		"ReduceScatter 64.2, AllReduce 123.6, Broadcast 122.2 GB/s; ReduceScatter alternates 48-64 GB/s from 1 GiB), where " +
 		"the model has one NVLink bandwidth. The gap is AllGather's out-of-place path: in place the same run moves 112.3 GB/s " +
 		"at 8 GiB (out of place 73.8), and the two part from 64 MiB (103.3 against 67.2), while ReduceScatter in place " +
-		"matches out of place (63.7 against 64.2); the AllGather run also fails validation at its 4 largest sizes. The " +
-		"NCCL version (2019) is unknown and modelled with 2.30.7's tuner"
+		"matches out of place (63.7 against 64.2); the AllGather run also fails validation at its 4 largest sizes. " +
+		"Calibrating every machine on the faster of the two columns (scoring out of place) puts the DGX-2 at 26.7% " +
+		"(48.5%) but GB300 at 6.7% (5.9%) and 31 tables on target (33). The NCCL version (2019) is unknown and " +
+		"modelled with 2.30.7's tuner"
 	whyTogetherNVLS = "held out, the NVLS table is the only one with NVLS: nvls_efficiency and NVLS's latency stay at their " +
 		"priors, and the model is 10-32% fast between 2 and 128 MiB (NVLS measures slower than Ring at 8 MiB, 84.72 against " +
 		"81.28 us) and within 7% from 256 MiB"

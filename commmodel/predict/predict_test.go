@@ -156,7 +156,7 @@ func truth(t testing.TB) *Machine {
 	m := &Machine{GPU: "NVIDIA H100 80GB HBM3", Hardware: h, version: nccl.Version{Major: 2, Minor: 26, Patch: 2},
 		refs: &references{hw: &h, m: map[runKey]*reference{}}}
 	m.x = m.prior()
-	for k, f := range [numParams]float64{1.4, 1.3, 1.5, 0.8, 0.8, 0.9, 0.7, 0.95, 0.9, 0.95} {
+	for k, f := range [numParams]float64{1.4, 1.3, 1.5, 0.8, 0.8, 0.9, 0.7, 0.95, 0.9, 0.95, 0.6} {
 		m.x[k] *= f
 	}
 	return m
