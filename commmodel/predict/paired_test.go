@@ -189,7 +189,7 @@ func because(m map[string][]string) map[string]string {
 const (
 	whyABCIAllReduce = "NCCL 2.8.4 (ABCI) is modelled with 2.18's tuner (with 2.8's, which commmodel/nccl has, the held-out " +
 		"medians at >= 1 MiB were V100 46.4% and A100 37.3% against 42.1% and 37.5%, and with 2.8's choices on 2.18's " +
-		"latencies and the chain share A100 40.6%, V100 26.0% against 35.5%, 22.7%); the tables stop at 32 MiB with 6 sizes " +
+		"latencies and the chain share A100 40.6%, V100 26.0% against 35.4%, 22.7%); the tables stop at 32 MiB with 6 sizes " +
 		"of 1 MiB or more, all while the bus bandwidth still climbs (A100 1x4: 18.7 GB/s at 1 MiB, 168.6 at 32 MiB), node " +
 		"counts do not order the network (A100 8x8 15.2 GB/s at 32 MiB, 16x8 26.6), and the fit puts LL at 0.13 of Simple"
 	whyABCIBroadcast = "ABCI's multi-node Broadcast moves a fraction of AllReduce's network (at 32 MiB per NIC: A100 2x8 " +
