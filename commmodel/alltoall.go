@@ -93,27 +93,24 @@ func BruckBlocks(p int) int {
 	return total
 }
 
-// bruckPeers counts the distinct ranks i±2^k (mod p) that rank i talks to.
+// bruckPeers counts the distinct ranks i±2^k (mod p), k < steps, that rank i
+// talks to. With steps = ⌈log2 P⌉ every 2^k is below P, so the offsets are
+// the steps powers of two and their complements P-2^k, 2·steps in all,
+// less those in both sets: P-2^j = 2^k says P has at most two set bits,
+//
+//	peers = 2·steps - 1 for P = 2^m, 2·steps - 2 for P = 2^a + 2^b (a > b),
+//	        2·steps otherwise
 func bruckPeers(p, steps int) int {
-	var seen [128]int // offsets in (0, p); 2 per step and steps <= 63
-	n := 0
-	add := func(off int) {
-		for _, s := range seen[:n] {
-			if s == off {
-				return
-			}
-		}
-		seen[n] = off
-		n++
+	if p == 1 {
+		return 0
 	}
-	for k := range steps {
-		d := (1 << k) % p
-		if d != 0 {
-			add(d)
-			add(p - d)
-		}
+	switch bits.OnesCount(uint(p)) {
+	case 1:
+		return 2*steps - 1
+	case 2:
+		return 2*steps - 2
 	}
-	return n
+	return 2 * steps
 }
 
 // HierarchicalAllToAll is the rail-aligned two-level AllToAll over N nodes of
@@ -167,6 +164,12 @@ func (h HierarchicalAllToAll) terms(p int, size float64) (steps, messages int, b
 func (h HierarchicalAllToAll) Stages(nodes, perNode int, size float64) []Stage {
 	gather, send := h.phases(nodes, perNode, size)
 	return []Stage{{Intra: gather}, {Inter: send}}
+}
+
+func (HierarchicalAllToAll) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	s1, m1, b1, p1, r1 := Direct{}.terms(perNode, size)
+	s2, m2, b2, p2, r2 := Direct{}.terms(nodes, size)
+	return elapsed(s1, m1, b1, p1, r1, intra) + elapsed(s2, m2, b2, p2, r2, inter)
 }
 
 // phases are the gather by rail, which moves what a direct AllToAll among

@@ -1,18 +1,35 @@
 package commmodel
 
 import (
+	"slices"
 	"testing"
 )
 
 var sinkT float64
 
-// One evaluation of each algorithm's time (target: <= 20 ns, 0 allocs).
+// One evaluation of each algorithm's time on one link (target: <= 20 ns,
+// 0 allocs).
 func BenchmarkTime(b *testing.B) {
 	for _, a := range everyAlgorithm() {
 		b.Run(a.Collective().String()+"/"+a.Name(), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				sinkT = Time(a, 64, 1<<20, H20Intra)
+			}
+		})
+	}
+}
+
+// One evaluation of each algorithm's time on 2 x 8 H20 (the article's two
+// nodes), stages and all (target: <= 20 ns, 0 allocs, as BenchmarkTime).
+func BenchmarkClusterTime(b *testing.B) {
+	c := H20Cluster(2)
+	for _, a := range everyAlgorithm() {
+		a := onShape(a, c.PerNode)
+		b.Run(a.Collective().String()+"/"+a.Name(), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				sinkT = c.Time(a, 1<<20)
 			}
 		})
 	}
@@ -27,8 +44,14 @@ func BenchmarkFastest(b *testing.B) {
 	}
 }
 
-// A 64 x 1024 regime grid of AllReduce (target: <= 20 ms).
-func BenchmarkRegimeGrid(b *testing.B) {
+// The regime map of the NumPy peer (scripts/bench-regime.sh): the fastest of
+// ring, halving-doubling, two-shot and one-shot (Algorithms(AllReduce), in
+// the peer's order) at P = 1..64 and 1024 sizes spaced evenly in log from
+// 1 B to 4 GiB (the peer's logspace(0, 32, 1024, base=2)), on α = 2 us and
+// BW = 350 GB/s (H20Intra, the peer's alpha and bw). The winners' sum is
+// reported as the peer prints it, so that the script can check that the two
+// computed the same map. Target: at least 4x faster than the peer.
+func BenchmarkRegimeMap(b *testing.B) {
 	ps := make([]int, 64)
 	for i := range ps {
 		ps[i] = i + 1
@@ -36,17 +59,98 @@ func BenchmarkRegimeGrid(b *testing.B) {
 	sizes := LogSizes(1, 1<<32, 1024)
 	rows := Flats(ps, H20Intra)
 	b.ReportAllocs()
+	var m *RegimeGrid
 	for b.Loop() {
-		m := NewRegimeGrid(Algorithms(AllReduce), rows, sizes)
-		sinkT = m.Time[0]
+		m = NewRegimeGrid(Algorithms(AllReduce), rows, sizes)
+	}
+	sum := 0
+	for _, w := range m.Winner {
+		sum += w
+	}
+	b.ReportMetric(float64(sum), "winners-sum")
+}
+
+// asTimer hides a Timer's type, so that curves time it size by size: the
+// way every Timer was timed before Lines.
+type asTimer struct{ Timer }
+
+// A 64 x 1024 regime map of AllReduce across nodes: 1..64 nodes of 8 H20
+// (8 to 512 GPUs), the four single-level algorithms and hierarchical
+// AllReduce with ring and with halving-doubling between nodes, from the
+// stages' Lines ("lines") and from Cluster.Time at every cell ("times").
+func BenchmarkClusterRegimeMap(b *testing.B) {
+	rows := make([]Cluster, 64)
+	timers := make([]asTimer, len(rows))
+	for i := range rows {
+		rows[i] = H20Cluster(i + 1)
+		timers[i] = asTimer{rows[i]}
+	}
+	algs := append(slices.Clip(Algorithms(AllReduce)), HierarchicalAllReduce{PerNode: 8}, HierarchicalAllReduce{PerNode: 8, Inter: HalvingDoubling{}})
+	sizes := LogSizes(1, 1<<32, 1024)
+	b.Run("lines", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkT = NewRegimeGrid(algs, rows, sizes).Time[0]
+		}
+	})
+	b.Run("times", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkT = NewRegimeGrid(algs, timers, sizes).Time[0]
+		}
+	})
+}
+
+// One algorithm's time at 1024 sizes (TimeCurve): ring on one link, and
+// hierarchical AllReduce on 2 x 8 H20, from Lines ("lines") and size by size
+// ("times").
+func BenchmarkTimeCurve(b *testing.B) {
+	sizes := LogSizes(1, 1<<32, 1024)
+	dst := make([]float64, len(sizes))
+	for _, tc := range []struct {
+		name string
+		a    Algorithm
+		t    Timer
+	}{
+		{"flat/ring", Ring{}, Flat{P: 64, Link: H20Intra}},
+		{"cluster/hierarchical", HierarchicalAllReduce{PerNode: 8}, H20Cluster(2)},
+	} {
+		b.Run(tc.name+"/lines", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				switch t := tc.t.(type) {
+				case Flat:
+					TimeCurve(dst, tc.a, t, sizes)
+				case Cluster:
+					TimeCurve(dst, tc.a, t, sizes)
+				}
+			}
+		})
+		b.Run(tc.name+"/times", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				TimeCurve(dst, tc.a, asTimer{tc.t}, sizes)
+			}
+		})
 	}
 }
 
+// Every crossover of the four AllReduce algorithms on one node, and of
+// those and hierarchical AllReduce on 2 x 8 H20 (closed form from Lines).
 func BenchmarkCrossovers(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		sinkT = float64(len(Crossovers(Algorithms(AllReduce), Flat{P: 8, Link: H20Intra})))
-	}
+	b.Run("flat", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkT = float64(len(Crossovers(Algorithms(AllReduce), Flat{P: 8, Link: H20Intra})))
+		}
+	})
+	algs := append(slices.Clip(Algorithms(AllReduce)), HierarchicalAllReduce{PerNode: 8})
+	b.Run("cluster", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkT = float64(len(Crossovers(algs, H20Cluster(2))))
+		}
+	})
 }
 
 // One evaluation of ring AllReduce through a Timer on one link, as Fastest,

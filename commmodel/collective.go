@@ -100,12 +100,25 @@ type Algorithm interface {
 
 // Time returns how long a runs for p ranks and size bytes on l, in seconds.
 func Time(a Algorithm, p int, size float64, l Link) float64 {
-	steps, messages, bytes, pathBytes, reduced := termsOf(a, p, size)
+	t, ok := a.(termed)
+	if !ok {
+		return a.Cost(p, size).Time(l)
+	}
+	steps, messages, bytes, pathBytes, reduced := t.terms(p, size)
 	return duration(steps, messages, bytes, pathBytes, reduced, l)
 }
 
+// mustRanks panics if p < 1. It is small enough to inline: the panic value
+// is a ranksError, whose message is built only if printed.
 func mustRanks(p int) {
 	if p < 1 {
-		panic(fmt.Sprintf("commmodel: %d ranks; need at least 1", p))
+		panic(ranksError(p))
 	}
+}
+
+// ranksError is the panic of a rank count below 1.
+type ranksError int
+
+func (e ranksError) Error() string {
+	return fmt.Sprintf("commmodel: %d ranks; need at least 1", int(e))
 }

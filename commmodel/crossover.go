@@ -2,6 +2,7 @@ package commmodel
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -20,15 +21,17 @@ const (
 )
 
 // Crossovers returns every size in (0, 1 PiB] at which one of algs overtakes
-// another on t, sorted by size. Each pair is solved in closed form when both
-// times are linear in S, T(S) = T0 + T1·S, as every time on a Flat link is:
+// another on t, sorted by size. Each pair is solved in closed form from its
+// Lines: on a Flat link, where T(S) = T0 + T1·S (Flat.Line),
 //
 //	S* = (T0_b - T0_a) / (T1_a - T1_b)
 //
-// and otherwise (a Cluster, whose stages last as long as their slower level,
-// so that times are piecewise linear; a user's algorithm whose cost is not
-// linear in S) by scanning a logarithmic grid for sign changes of T_a - T_b
-// and bisecting each. Pairs that never cross are left out.
+// and on a Cluster, whose times are piecewise linear (Cluster.Lines), the
+// same on each piece between the sizes where a stage's slower level changes,
+// from 1 B (sub-byte pieces are not sizes).
+// Where a time is not known to be linear (another Timer, a user's
+// algorithm) the pair is solved as Crossings solves it. Pairs that never
+// cross are left out.
 func Crossovers[T Timer](algs []Algorithm, t T) []Crossover {
 	xs := pairCrossings(curves(algs, t))
 	out := make([]Crossover, len(xs))
@@ -46,7 +49,7 @@ func Crossovers[T Timer](algs []Algorithm, t T) []Crossover {
 func WinnerChanges[T Timer](algs []Algorithm, t T) []Crossover {
 	cs := curves(algs, t)
 	at := func(s float64) int {
-		i, _ := fastest(len(cs), func(i int) float64 { return cs[i](s) })
+		i, _ := fastest(len(cs), func(i int) float64 { return cs[i].at(s) })
 		return i
 	}
 	var out []Crossover
@@ -59,23 +62,17 @@ func WinnerChanges[T Timer](algs []Algorithm, t T) []Crossover {
 }
 
 // Crossings returns the sizes in (0, 1 PiB] at which the times f and g, in
-// seconds for S = size bytes, cross (f - g changes sign), by size, found as
-// Crossovers finds them. It serves times that are not one Timer's, such as
-// two algorithms each on a link fitted to its own measurements.
+// seconds for S = size bytes, cross (f - g changes sign), by size. It serves
+// times that are not one Timer's, such as two algorithms each on a link
+// fitted to its own measurements. If f and g are linear in S at 0, 1 MiB and
+// 1 TiB the crossing is solved in closed form from those samples; otherwise
+// by scanning a logarithmic grid from 1 B for sign changes of f - g and
+// bisecting each.
 func Crossings(f, g func(size float64) float64) []float64 {
 	xs := crossings(f, g)
 	out := make([]float64, len(xs))
 	for i, x := range xs {
 		out[i] = x.size
-	}
-	return out
-}
-
-// curves returns each algorithm's time on t as a function of the size.
-func curves[T Timer](algs []Algorithm, t T) []func(float64) float64 {
-	out := make([]func(float64) float64, len(algs))
-	for i, a := range algs {
-		out[i] = func(s float64) float64 { return t.Time(a, s) }
 	}
 	return out
 }
@@ -87,11 +84,11 @@ type pairCrossing struct {
 }
 
 // pairCrossings returns every crossing of every pair of curves, by size.
-func pairCrossings(curves []func(float64) float64) []pairCrossing {
+func pairCrossings(cs []curve) []pairCrossing {
 	var out []pairCrossing
-	for i := range curves {
-		for j := i + 1; j < len(curves); j++ {
-			for _, x := range crossings(curves[i], curves[j]) {
+	for i := range cs {
+		for j := i + 1; j < len(cs); j++ {
+			for _, x := range curveCrossings(&cs[i], &cs[j]) {
 				a, b := i, j
 				if !x.firstFaster {
 					a, b = j, i
@@ -110,36 +107,122 @@ type crossing struct {
 	firstFaster bool
 }
 
-// crossings returns the sizes where f and g cross.
-func crossings(f, g func(float64) float64) []crossing {
-	if s, firstFaster, ok := linearCrossing(f, g); ok {
-		if s > 0 && s <= maxCrossoverSize {
-			return []crossing{{s, firstFaster}}
+// curveCrossings returns the sizes in (0, 1 PiB] where curves f and g cross:
+// in closed form where both are Lines or stages' Lines, else as crossings
+// finds them.
+func curveCrossings(f, g *curve) []crossing {
+	switch {
+	case f.isLine() && g.isLine():
+		return lineCrossing(f.line, g.line)
+	case f.time == nil && g.time == nil:
+		return piecewiseCrossings(f, g)
+	}
+	return crossings(f.at, g.at)
+}
+
+// lineCrossing returns where lines f and g cross in (0, 1 PiB], if they do:
+//
+//	S* = (g.T0 - f.T0) / (f.T1 - g.T1)
+func lineCrossing(f, g Line) []crossing {
+	if f.T1 == g.T1 {
+		return nil // parallel, or NaN
+	}
+	s := (g.T0 - f.T0) / (f.T1 - g.T1)
+	if s > 0 && s <= maxCrossoverSize {
+		return []crossing{{s, f.T0 < g.T0}}
+	}
+	return nil
+}
+
+// piecewiseCrossings returns where the piecewise-linear curves f and g cross
+// in [1 B, 1 PiB], the range of scanCrossings. Between consecutive sizes at which a stage of either changes
+// its slower level, f - g is one Line: its sign at those sizes tells where
+// the curves cross, and the Line of the piece where the sign changes tells
+// the size, in closed form. As in scanCrossings, curves that meet and part
+// on the same side do not cross.
+func piecewiseCrossings(f, g *curve) []crossing {
+	xs := append(append([]float64{minCrossoverSize, maxCrossoverSize}, f.bends()...), g.bends()...)
+	slices.Sort(xs)
+	xs = slices.Compact(xs)
+	var out []crossing
+	last, dl := -1, 0.0 // the latest point where f - g was not zero, and its value
+	for i, x := range xs {
+		d := f.at(x) - g.at(x)
+		if math.IsNaN(d) {
+			return nil
 		}
-		return nil
+		if d == 0 {
+			continue
+		}
+		if last >= 0 && (d < 0) != (dl < 0) {
+			// f - g leaves zero in the piece after the last point.
+			a, b := xs[last], xs[last+1]
+			diff := f.lineOn(a, b).minus(g.lineOn(a, b))
+			s := -diff.T0 / diff.T1
+			if !(s >= a) { // rounding can put it just outside, or make it 0/0
+				s = a
+			}
+			s = min(s, b)
+			out = append(out, crossing{s, dl < 0})
+		}
+		last, dl = i, d
+	}
+	return out
+}
+
+// bends returns the sizes in (1 B, 1 PiB) at which a stage of the curve
+// changes its slower level: where its two Lines cross.
+func (c *curve) bends() []float64 {
+	var out []float64
+	for _, s := range c.stages {
+		for _, x := range lineCrossing(s.Intra, s.Inter) {
+			if x.size > minCrossoverSize && x.size < maxCrossoverSize {
+				out = append(out, x.size)
+			}
+		}
+	}
+	return out
+}
+
+// lineOn returns the curve as one Line on the piece (a, b), between two
+// consecutive bends: in each stage the Line that is the slower at its middle.
+func (c *curve) lineOn(a, b float64) Line {
+	if c.stages == nil {
+		return c.line
+	}
+	m := a + (b-a)/2
+	var l Line
+	for _, s := range c.stages {
+		slow := s.Intra
+		if s.Inter.At(m) > s.Intra.At(m) {
+			slow = s.Inter
+		}
+		l.T0 += slow.T0
+		l.T1 += slow.T1
+	}
+	return l
+}
+
+// minus returns the Line l - m.
+func (l Line) minus(m Line) Line { return Line{T0: l.T0 - m.T0, T1: l.T1 - m.T1} }
+
+// crossings returns the sizes where f and g cross: in closed form from
+// their secants if both are on them at 1 MiB too, else by scanCrossings.
+func crossings(f, g func(float64) float64) []crossing {
+	lf, lg := secant(f), secant(g)
+	if onLine(f, lf) && onLine(g, lg) {
+		return lineCrossing(lf, lg)
 	}
 	return scanCrossings(f, g, minCrossoverSize, maxCrossoverSize)
 }
 
-// linearCrossing solves f = g in closed form if both are linear in S. ok is
-// false if either is not (or is NaN); s is +Inf for parallel lines.
-func linearCrossing(f, g func(float64) float64) (s float64, firstFaster, ok bool) {
-	const s1, s2 = 1 << 20, 1 << 40
-	lin := func(h func(float64) float64) (t0, t1 float64, ok bool) {
-		t0 = h(0)
-		t1 = (h(s2) - t0) / s2
-		mid := t0 + t1*s1
-		return t0, t1, math.Abs(h(s1)-mid) <= 1e-9*math.Abs(mid)+1e-18
-	}
-	f0, f1, okf := lin(f)
-	g0, g1, okg := lin(g)
-	if !okf || !okg {
-		return 0, false, false
-	}
-	if f1 == g1 {
-		return math.Inf(1), false, true
-	}
-	return (g0 - f0) / (f1 - g1), f0 < g0, true
+// onLine reports whether time is on l at 1 MiB, to within 1e-9 relative: a
+// test that a time seen at 0 and 1 TiB (secant) is linear, which a time that
+// bends between the three sizes can pass. It is false if either is NaN.
+func onLine(time func(float64) float64, l Line) bool {
+	const s = 1 << 20
+	at := l.T0 + l.T1*s
+	return math.Abs(time(s)-at) <= 1e-9*math.Abs(at)+1e-18
 }
 
 // scanCrossings finds the sign changes of f - g on a grid of 16 points per

@@ -52,23 +52,63 @@ func (c Cluster) Ranks() int { return c.Nodes * c.PerNode }
 // with more than one rank per node, NVLink too). It panics if c has fewer
 // than one node or rank per node.
 func (c Cluster) Stages(a Algorithm, size float64) []Stage {
-	if c.Nodes < 1 || c.PerNode < 1 {
-		panic("commmodel: cluster needs at least one node of one rank")
-	}
+	c.mustShape()
 	if l, ok := a.(Leveled); ok {
 		return l.Stages(c.Nodes, c.PerNode, size)
 	}
 	return flatStages(c.Nodes, c.PerNode, a.Cost(c.Ranks(), size))
 }
 
-// Time returns how long a takes on c for S = size bytes, in seconds: the sum
-// of its stages' times.
-func (c Cluster) Time(a Algorithm, size float64) float64 {
-	t := 0.0
-	for _, s := range c.Stages(a, size) {
-		t += s.Time(c.Intra, c.Inter)
+func (c Cluster) mustShape() {
+	if c.Nodes < 1 || c.PerNode < 1 {
+		panic("commmodel: cluster needs at least one node of one rank")
 	}
-	return t
+}
+
+// Time returns how long a takes on c for S = size bytes, in seconds: the sum
+// of its stages' times. For the algorithms of this package, and those that
+// are not Leveled, it builds no stages and allocates nothing.
+func (c Cluster) Time(a Algorithm, size float64) float64 {
+	return clusterTime(a, c.Nodes, c.PerNode, c.Intra, c.Inter, size)
+}
+
+// clusterTime is Cluster.Time on the cluster's fields, which travel in
+// registers where the 80-byte Cluster would be copied through memory.
+func clusterTime(a Algorithm, nodes, perNode int, intra, inter Link, size float64) float64 {
+	if nodes < 1 || perNode < 1 {
+		panic("commmodel: cluster needs at least one node of one rank")
+	}
+	if ct, ok := a.(clusterTimed); ok {
+		if !intra.Valid() || !inter.Valid() {
+			return math.NaN()
+		}
+		return ct.clusterTime(nodes, perNode, intra, inter, size)
+	}
+	if l, ok := a.(Leveled); ok {
+		t := 0.0
+		for _, s := range l.Stages(nodes, perNode, size) {
+			t += s.Time(intra, inter)
+		}
+		return t
+	}
+	if !intra.Valid() || !inter.Valid() {
+		return math.NaN()
+	}
+	d := a.Cost(nodes*perNode, size)
+	return flatTime(nodes, perNode, intra, inter, d.Steps, d.Messages, d.Bytes, d.PathBytes, d.Reduced)
+}
+
+// clusterTimed is implemented by the Leveled algorithms of this package:
+// clusterTime is the sum of the times of Stages(nodes, perNode, size) on the
+// links intra and inter, which are Valid, computed from the stages' time
+// terms without building them. The terms come from the functions Stages
+// builds its Costs from, and each layout of stages has its time twin
+// (flatStages and flatTime, ...); TestClusterTimeIsStages holds the two to
+// the same bits. Only scalars and Links (32 bytes, which the compiler keeps
+// in registers) travel: a Cost or a Cluster passed by value is copied
+// through memory, at several times the cost of the arithmetic.
+type clusterTimed interface {
+	clusterTime(nodes, perNode int, intra, inter Link, size float64) float64
 }
 
 // NetworkBytes returns the bytes the busiest rank sends to other nodes when a
@@ -91,6 +131,8 @@ func (c Cluster) NetworkMessages(a Algorithm, size float64) int {
 	return m
 }
 
+// The layouts of stages on a cluster, each with its time on c's Valid links.
+
 // flatStages is the split of an algorithm that treats all ranks alike, such
 // as a ring over N·p ranks: every step has some rank whose peer is on another
 // node, so every step runs at the pace of the network hop, while ranks whose
@@ -106,22 +148,47 @@ func flatStages(nodes, perNode int, c Cost) []Stage {
 	}
 }
 
+// flatTime is the time of flatStages for a cost of these terms.
+func flatTime(nodes, perNode int, intra, inter Link, steps, messages int, bytes, pathBytes, reduced float64) float64 {
+	switch {
+	case nodes == 1:
+		return elapsed(steps, messages, bytes, pathBytes, reduced, intra)
+	case perNode == 1:
+		return elapsed(steps, messages, bytes, pathBytes, reduced, inter)
+	default:
+		return max(elapsed(steps, messages, bytes, pathBytes, reduced, intra), elapsed(steps, messages, bytes, pathBytes, reduced, inter))
+	}
+}
+
 // splitByDestination is the stage of a one-step algorithm in which every rank
 // sends perPeer bytes to each other rank at once (direct AllToAll, one-shot,
 // each step of two-shot).
 func splitByDestination(nodes, perNode int, perPeer float64, steps int, reduce bool) Stage {
-	local, remote := perNode-1, (nodes-1)*perNode
 	part := func(peers int) Cost {
-		if peers == 0 {
-			return Cost{}
-		}
-		c := Cost{Steps: steps, Bytes: float64(peers) * perPeer, Peers: peers, Fanout: peers, Messages: steps * peers}
-		if reduce {
-			c.Reduced = c.Bytes
-		}
-		return c
+		st, messages, bytes, reduced := splitTerms(peers, perPeer, steps, reduce)
+		return Cost{Steps: st, Bytes: bytes, Reduced: reduced, Peers: peers, Fanout: peers, Messages: messages}
 	}
-	return Stage{Intra: part(local), Inter: part(remote)}
+	return Stage{Intra: part(perNode - 1), Inter: part((nodes - 1) * perNode)}
+}
+
+// splitTime is the time of splitByDestination.
+func splitTime(nodes, perNode int, intra, inter Link, perPeer float64, steps int, reduce bool) float64 {
+	s1, m1, b1, r1 := splitTerms(perNode-1, perPeer, steps, reduce)
+	s2, m2, b2, r2 := splitTerms((nodes-1)*perNode, perPeer, steps, reduce)
+	return max(elapsed(s1, m1, b1, 0, r1, intra), elapsed(s2, m2, b2, 0, r2, inter))
+}
+
+// splitTerms are the terms of the part of splitByDestination sent to peers
+// ranks: none for none.
+func splitTerms(peers int, perPeer float64, steps int, reduce bool) (st, messages int, bytes, reduced float64) {
+	if peers == 0 {
+		return 0, 0, 0, 0
+	}
+	bytes = float64(peers) * perPeer
+	if reduce {
+		reduced = bytes
+	}
+	return steps, steps * peers, bytes, reduced
 }
 
 // Stages of the flat algorithms on nodes x perNode ranks.
@@ -130,12 +197,36 @@ func (r Ring) Stages(nodes, perNode int, size float64) []Stage {
 	return flatStages(nodes, perNode, r.Cost(nodes*perNode, size))
 }
 
+func (r Ring) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	steps, messages, bytes, pathBytes, reduced := r.terms(nodes*perNode, size)
+	return flatTime(nodes, perNode, intra, inter, steps, messages, bytes, pathBytes, reduced)
+}
+
 func (r RingReduceScatter) Stages(nodes, perNode int, size float64) []Stage {
 	return flatStages(nodes, perNode, r.Cost(nodes*perNode, size))
 }
 
+func (r RingReduceScatter) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	steps, messages, bytes, pathBytes, reduced := r.terms(nodes*perNode, size)
+	return flatTime(nodes, perNode, intra, inter, steps, messages, bytes, pathBytes, reduced)
+}
+
 func (r RingAllGather) Stages(nodes, perNode int, size float64) []Stage {
 	return flatStages(nodes, perNode, r.Cost(nodes*perNode, size))
+}
+
+func (r RingAllGather) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	steps, messages, bytes, pathBytes, reduced := r.terms(nodes*perNode, size)
+	return flatTime(nodes, perNode, intra, inter, steps, messages, bytes, pathBytes, reduced)
+}
+
+func (b Bruck) Stages(nodes, perNode int, size float64) []Stage {
+	return flatStages(nodes, perNode, b.Cost(nodes*perNode, size))
+}
+
+func (b Bruck) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	steps, messages, bytes, pathBytes, reduced := b.terms(nodes*perNode, size)
+	return flatTime(nodes, perNode, intra, inter, steps, messages, bytes, pathBytes, reduced)
 }
 
 // Stages of the chain broadcast: rank r forwards chunk c in step r+c, so only
@@ -147,30 +238,51 @@ func (b PipelinedBroadcast) Stages(nodes, perNode int, size float64) []Stage {
 	if nodes == 1 || p == 1 {
 		return flatStages(nodes, perNode, b.Cost(p, size))
 	}
-	size = checkSize(size)
-	c := max(b.Chunks, 1)
-	steps := p - 2 + c
-	// Boundary k (rank k·p-1 to k·p) sends in steps k·p-1 .. k·p+c-2.
-	inter := 0
-	for k, last := 1, -1; k < nodes; k++ {
-		first := max(k*perNode-1, last+1)
-		end := k*perNode + c - 2
-		inter += end - first + 1
-		last = end
-	}
-	chunk := size / float64(c)
+	local, remote, chunk, size := b.split(nodes, perNode, size)
 	part := func(n int) Cost {
 		if n == 0 {
 			return Cost{}
 		}
-		path := float64(n) * chunk // a rank sends at most all of S within the part
-		return Cost{Steps: n, Bytes: min(size, path), PathBytes: path, Peers: min(2, p-1), Fanout: 1, Messages: n}
+		steps, messages, bytes, path := chainTerms(n, chunk, size)
+		return Cost{Steps: steps, Bytes: bytes, PathBytes: path, Peers: min(2, p-1), Fanout: 1, Messages: messages}
 	}
-	return []Stage{{Intra: part(steps - inter)}, {Inter: part(inter)}}
+	return []Stage{{Intra: part(local)}, {Inter: part(remote)}}
 }
 
-func (b Bruck) Stages(nodes, perNode int, size float64) []Stage {
-	return flatStages(nodes, perNode, b.Cost(nodes*perNode, size))
+func (b PipelinedBroadcast) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	p := nodes * perNode
+	if nodes == 1 || p == 1 {
+		steps, messages, bytes, pathBytes, reduced := b.terms(p, size)
+		return flatTime(nodes, perNode, intra, inter, steps, messages, bytes, pathBytes, reduced)
+	}
+	local, remote, chunk, size := b.split(nodes, perNode, size)
+	s1, m1, b1, p1 := chainTerms(local, chunk, size)
+	s2, m2, b2, p2 := chainTerms(remote, chunk, size)
+	return elapsed(s1, m1, b1, p1, 0, intra) + elapsed(s2, m2, b2, p2, 0, inter)
+}
+
+// split returns how many of the broadcast's steps stay on NVLink and how
+// many cross the network on nodes >= 2, the chunk and the checked size.
+// Boundary k (rank k·p-1 to k·p) sends in steps k·p-1 .. k·p+C-2, a window
+// of C steps, and windows p apart overlap when C > p: the last boundary
+// adds C steps and each of the N-2 others min(C, p),
+//
+//	network steps = C + (N-2)·min(C, p)
+func (b PipelinedBroadcast) split(nodes, perNode int, size float64) (local, remote int, chunk, checked float64) {
+	c := max(b.Chunks, 1)
+	remote = c + (nodes-2)*min(c, perNode)
+	checked = checkSize(size)
+	return nodes*perNode - 2 + c - remote, remote, checked / float64(c), checked
+}
+
+// chainTerms are the terms of n steps of the chain, each of one chunk: a
+// rank sends at most all of S within them. None for none.
+func chainTerms(n int, chunk, size float64) (steps, messages int, bytes, path float64) {
+	if n == 0 {
+		return 0, 0, 0, 0
+	}
+	path = float64(n) * chunk
+	return n, n, min(size, path), path
 }
 
 // Stages of halving-doubling: when N and p are powers of two, the steps at
@@ -182,33 +294,73 @@ func (b Bruck) Stages(nodes, perNode int, size float64) []Stage {
 //
 // Any other shape is treated as flat.
 func (h HalvingDoubling) Stages(nodes, perNode int, size float64) []Stage {
-	if !isPow2(nodes) || !isPow2(perNode) || nodes == 1 || perNode == 1 {
+	if !hdLeveled(nodes, perNode) {
 		return flatStages(nodes, perNode, h.Cost(nodes*perNode, size))
 	}
 	size = checkSize(size)
-	half := func(ranks int, s float64) Cost { // one sweep over log2 ranks distances
-		c := HalvingDoubling{}.Cost(ranks, s)
-		return Cost{Steps: c.Steps / 2, Bytes: c.Bytes / 2, Peers: c.Peers, Fanout: 1, Messages: c.Messages / 2}
-	}
-	rs := half(perNode, size)
+	steps, messages, bytes := hdSweep(perNode, size)
+	sweep := Cost{Steps: steps, Bytes: bytes, Peers: h.Cost(perNode, 1).Peers, Fanout: 1, Messages: messages}
+	rs := sweep
 	rs.Reduced = rs.Bytes
-	inner := HalvingDoubling{}.Cost(nodes, size/float64(perNode))
-	return []Stage{{Intra: rs}, {Inter: inner}, {Intra: half(perNode, size)}}
+	return []Stage{{Intra: rs}, {Inter: h.Cost(nodes, size/float64(perNode))}, {Intra: sweep}}
 }
 
+func (h HalvingDoubling) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	if !hdLeveled(nodes, perNode) {
+		steps, messages, bytes, pathBytes, reduced := h.terms(nodes*perNode, size)
+		return flatTime(nodes, perNode, intra, inter, steps, messages, bytes, pathBytes, reduced)
+	}
+	size = checkSize(size)
+	s1, m1, b1 := hdSweep(perNode, size)
+	s2, m2, b2, p2, r2 := h.terms(nodes, size/float64(perNode))
+	return elapsed(s1, m1, b1, 0, b1, intra) + elapsed(s2, m2, b2, p2, r2, inter) + elapsed(s1, m1, b1, 0, 0, intra)
+}
+
+// hdLeveled reports whether halving-doubling on nodes x perNode splits into
+// levels: N and p powers of two, both above 1.
+func hdLeveled(nodes, perNode int) bool {
+	return isPow2(nodes) && isPow2(perNode) && nodes > 1 && perNode > 1
+}
+
+// hdSweep is one sweep of halving-doubling over a power of two of ranks,
+// log2 ranks distances: half its steps, messages and bytes.
+func hdSweep(ranks int, size float64) (steps, messages int, bytes float64) {
+	steps, messages, bytes, _, _ = HalvingDoubling{}.terms(ranks, size)
+	return steps / 2, messages / 2, bytes / 2
+}
+
+// Stages of two-shot: the pull of the slices, reduced, and the push of the
+// result, each to every other rank at once.
 func (TwoShot) Stages(nodes, perNode int, size float64) []Stage {
 	perPeer := checkSize(size) / float64(nodes*perNode)
-	pull := splitByDestination(nodes, perNode, perPeer, 1, true)
-	push := splitByDestination(nodes, perNode, perPeer, 1, false)
-	return []Stage{pull, push}
+	return []Stage{splitByDestination(nodes, perNode, perPeer, 1, true), splitByDestination(nodes, perNode, perPeer, 1, false)}
+}
+
+// clusterTime: the two stages send the same bytes, reduced in the first,
+// so each level's bytes/BW is computed once.
+func (TwoShot) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	perPeer := checkSize(size) / float64(nodes*perNode)
+	s1, m1, b1, r1 := splitTerms(perNode-1, perPeer, 1, true)
+	s2, m2, b2, r2 := splitTerms((nodes-1)*perNode, perPeer, 1, true)
+	pull := max(elapsed(s1, m1, b1, 0, r1, intra), elapsed(s2, m2, b2, 0, r2, inter))
+	push := max(elapsed(s1, m1, b1, 0, 0, intra), elapsed(s2, m2, b2, 0, 0, inter))
+	return pull + push
 }
 
 func (OneShot) Stages(nodes, perNode int, size float64) []Stage {
 	return []Stage{splitByDestination(nodes, perNode, checkSize(size), 1, true)}
 }
 
+func (OneShot) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	return splitTime(nodes, perNode, intra, inter, checkSize(size), 1, true)
+}
+
 func (Direct) Stages(nodes, perNode int, size float64) []Stage {
 	return []Stage{splitByDestination(nodes, perNode, checkSize(size)/float64(nodes*perNode), 1, false)}
+}
+
+func (Direct) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	return splitTime(nodes, perNode, intra, inter, checkSize(size)/float64(nodes*perNode), 1, false)
 }
 
 // Stages of pairwise AllToAll: with the XOR rule (N and p powers of two) the
@@ -216,7 +368,7 @@ func (Direct) Stages(nodes, perNode int, size float64) []Stage {
 // with the i+t rule every round has ranks whose partner is on another node.
 func (w Pairwise) Stages(nodes, perNode int, size float64) []Stage {
 	p := nodes * perNode
-	if !isPow2(p) || nodes == 1 || perNode == 1 {
+	if !pairwiseLeveled(nodes, perNode) {
 		return flatStages(nodes, perNode, w.Cost(p, size))
 	}
 	block := checkSize(size) / float64(p)
@@ -224,6 +376,23 @@ func (w Pairwise) Stages(nodes, perNode int, size float64) []Stage {
 		return Cost{Steps: t, Bytes: float64(t) * block, Peers: t, Fanout: 1, Messages: t}
 	}
 	return []Stage{{Intra: rounds(perNode - 1)}, {Inter: rounds(p - perNode)}}
+}
+
+func (w Pairwise) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	p := nodes * perNode
+	if !pairwiseLeveled(nodes, perNode) {
+		steps, messages, bytes, pathBytes, reduced := w.terms(p, size)
+		return flatTime(nodes, perNode, intra, inter, steps, messages, bytes, pathBytes, reduced)
+	}
+	block := checkSize(size) / float64(p)
+	local, remote := perNode-1, p-perNode
+	return elapsed(local, local, float64(local)*block, 0, 0, intra) + elapsed(remote, remote, float64(remote)*block, 0, 0, inter)
+}
+
+// pairwiseLeveled reports whether pairwise AllToAll on nodes x perNode uses
+// the XOR rule and so splits into levels.
+func pairwiseLeveled(nodes, perNode int) bool {
+	return isPow2(nodes*perNode) && nodes > 1 && perNode > 1
 }
 
 // HierarchicalAllReduce is the article's three-step AllReduce over N nodes of
@@ -271,13 +440,38 @@ func (h HierarchicalAllReduce) Cost(p int, size float64) Cost {
 func (h HierarchicalAllReduce) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
 	mustRanks(p)
 	nodes, ok := splitRanks(p, h.PerNode)
-	if !ok || h.inter().Collective() != AllReduce {
+	if !ok {
+		return 0, 0, math.NaN(), 0, 0
+	}
+	s2, m2, b2, p2, r2, allReduce := h.innerTerms(nodes, checkSize(size)/float64(h.PerNode))
+	if !allReduce {
 		return 0, 0, math.NaN(), 0, 0
 	}
 	s1, m1, b1, _, r1 := RingReduceScatter{}.terms(h.PerNode, size)
-	s2, m2, b2, p2, r2 := termsOf(h.inter(), nodes, checkSize(size)/float64(h.PerNode))
 	s3, m3, b3, _, _ := RingAllGather{}.terms(h.PerNode, size)
 	return s1 + s2 + s3, m1 + m2 + m3, b1 + b2 + b3, b1 + max(b2, p2) + b3, r1 + r2
+}
+
+// innerTerms are the terms of Inter over nodes ranks and S = size bytes,
+// and whether Inter is an AllReduce. The AllReduce algorithms of this
+// package are called directly, the default ring inlined.
+func (h HierarchicalAllReduce) innerTerms(nodes int, size float64) (steps, messages int, bytes, pathBytes, reduced float64, allReduce bool) {
+	switch in := h.Inter.(type) {
+	case nil:
+		steps, messages, bytes, pathBytes, reduced = Ring{}.terms(nodes, size)
+	case Ring:
+		steps, messages, bytes, pathBytes, reduced = in.terms(nodes, size)
+	case HalvingDoubling:
+		steps, messages, bytes, pathBytes, reduced = in.terms(nodes, size)
+	case TwoShot:
+		steps, messages, bytes, pathBytes, reduced = in.terms(nodes, size)
+	case OneShot:
+		steps, messages, bytes, pathBytes, reduced = in.terms(nodes, size)
+	default:
+		steps, messages, bytes, pathBytes, reduced = termsOf(in, nodes, size)
+		return steps, messages, bytes, pathBytes, reduced, in.Collective() == AllReduce
+	}
+	return steps, messages, bytes, pathBytes, reduced, true
 }
 
 // termsOf returns a's time terms, through Cost if a is not built in.
@@ -295,6 +489,13 @@ func termsOf(a Algorithm, p int, size float64) (steps, messages int, bytes, path
 func (h HierarchicalAllReduce) Stages(nodes, perNode int, size float64) []Stage {
 	rs, inner, ag := h.phases(nodes, perNode, size)
 	return []Stage{{Intra: rs}, {Inter: inner}, {Intra: ag}}
+}
+
+func (h HierarchicalAllReduce) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	s1, m1, b1, p1, r1 := RingReduceScatter{}.terms(perNode, size)
+	s2, m2, b2, p2, r2, _ := h.innerTerms(nodes, checkSize(size)/float64(perNode))
+	s3, m3, b3, p3, r3 := RingAllGather{}.terms(perNode, size)
+	return elapsed(s1, m1, b1, p1, r1, intra) + elapsed(s2, m2, b2, p2, r2, inter) + elapsed(s3, m3, b3, p3, r3, intra)
 }
 
 func (h HierarchicalAllReduce) phases(nodes, perNode int, size float64) (rs, inner, ag Cost) {

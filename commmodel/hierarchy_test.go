@@ -1,6 +1,10 @@
 package commmodel
 
-import "testing"
+import (
+	"math"
+	"slices"
+	"testing"
+)
 
 func TestClusterTimes(t *testing.T) {
 	c := H20Cluster(2)
@@ -84,6 +88,32 @@ func TestClusterOneNode(t *testing.T) {
 		}
 		if got, want := c.Time(a, 1<<20), Time(a, 8, 1<<20, H20Intra); !closeTo(got, want, 1e-12) {
 			t.Errorf("%s %s: one-node cluster %g, intra link %g", a.Collective(), a.Name(), got, want)
+		}
+	}
+}
+
+// Cluster.Time computes the stages' times without building them; it is the
+// sum of the times of Cluster.Stages to the bit, invalid links included.
+func TestClusterTimeIsStages(t *testing.T) {
+	links := append(slices.Clip(lineLinks), Link{Alpha: 1e-6}, Link{BW: math.Inf(1)})
+	sizes := append(lineSizes(), math.Inf(1))
+	for _, a := range append(everyAlgorithm(), stepped{}) {
+		for _, sh := range clusterShapes {
+			a := onShape(a, sh[1])
+			for _, intra := range links {
+				for _, inter := range links {
+					c := Cluster{Nodes: sh[0], PerNode: sh[1], Intra: intra, Inter: inter}
+					for _, s := range sizes {
+						want := 0.0
+						for _, st := range c.Stages(a, s) {
+							want += st.Time(intra, inter)
+						}
+						if got := c.Time(a, s); math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+							t.Fatalf("%v %s %s %+v %+v S=%g: Time %g, stages %g", sh, a.Collective(), a.Name(), intra, inter, s, got, want)
+						}
+					}
+				}
+			}
 		}
 	}
 }

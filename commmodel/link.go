@@ -78,10 +78,18 @@ func (c Cost) Time(l Link) float64 {
 // duration is Cost.Time on the fields the time depends on. Passing them as
 // scalars keeps them in registers; the whole Cost is too large for that.
 func duration(steps, messages int, bytes, pathBytes, reduced float64, l Link) float64 {
-	if !l.Valid() || bytes < 0 || pathBytes < 0 || reduced < 0 {
+	if !l.Valid() {
 		return math.NaN()
 	}
-	// NaN byte counts make the result NaN by themselves.
+	return elapsed(steps, messages, bytes, pathBytes, reduced, l)
+}
+
+// elapsed is duration on a link known to be Valid.
+func elapsed(steps, messages int, bytes, pathBytes, reduced float64, l Link) float64 {
+	if min(bytes, pathBytes, reduced) < 0 {
+		return math.NaN()
+	}
+	// NaN byte counts make the result NaN by themselves (and min passes them by).
 	return float64(steps)*l.Alpha + float64(messages)*l.Overhead + max(bytes, pathBytes)/l.BW + reduced*l.Gamma
 }
 
@@ -102,7 +110,12 @@ func (c Cost) Then(d Cost) Cost {
 
 // termed is implemented by the built-in algorithms: terms returns the parts
 // of Cost(p, size) that its time depends on, as scalars, for the hot path of
-// Time, Fastest and NewRegimeGrid. Cost is built from the same terms (costOf).
+// Time and Fastest. Cost is built from the same terms (costOf).
+//
+// The terms are linear in the size by construction: the steps and messages
+// do not depend on it and the byte counts are proportional to it, so that
+// the time is a Line (Flat.Line). An algorithm that composes another
+// Algorithm is linear only if that one is (see linear).
 type termed interface {
 	terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64)
 }

@@ -51,22 +51,93 @@ type RegimeGrid struct {
 // single-level algorithms of c on one link l at the rank counts ps:
 //
 //	NewRegimeGrid(Algorithms(c), Flats(ps, l), sizes)
+//
+// Each candidate's time on a row is computed once as a Line or its stages'
+// Lines (TimeCurve) and evaluated at every size, so Time holds the times to
+// within 2^-50 relative of the Timer's, and a tie within that is decided by
+// the Lines.
 func NewRegimeGrid[T Timer](algs []Algorithm, rows []T, sizes []float64) *RegimeGrid {
+	n := len(sizes)
 	m := &RegimeGrid{
 		Algorithms: algs,
 		P:          make([]int, len(rows)),
 		Sizes:      sizes,
-		Winner:     make([]int, len(rows)*len(sizes)),
-		Time:       make([]float64, len(rows)*len(sizes)),
+		Winner:     make([]int, len(rows)*n),
+		Time:       make([]float64, len(rows)*n),
 	}
+	cs := make([]curve, len(algs))
+	var lines []Line
+	var which []int
 	for i, t := range rows {
 		m.P[i] = t.Ranks()
+		for a, alg := range algs {
+			cs[a] = curveOf(alg, t)
+		}
+		win, best := m.Winner[i*n:(i+1)*n], m.Time[i*n:(i+1)*n]
+		var ok bool
+		if lines, which, ok = definedLines(lines[:0], which[:0], cs); !ok {
+			fastestOfCurves(win, best, cs, sizes)
+			continue
+		}
+		fastestOfLines(win, best, lines, which, sizes)
 		for j, s := range sizes {
-			k := i*len(sizes) + j
-			m.Winner[k], m.Time[k] = fastest(len(algs), func(a int) float64 { return t.Time(algs[a], s) })
+			if !(s >= 0 && s < math.Inf(1)) {
+				win[j], best[j] = fastest(len(cs), func(a int) float64 { return cs[a].at(s) })
+			}
 		}
 	}
 	return m
+}
+
+// definedLines appends to lines the Lines of cs that are not NaN, and to
+// which their indices in cs; ok is false if a curve of cs is not one Line.
+func definedLines(lines []Line, which []int, cs []curve) (_ []Line, _ []int, ok bool) {
+	for a := range cs {
+		if !cs[a].isLine() {
+			return lines, which, false
+		}
+		if l := cs[a].line; !math.IsNaN(l.T0) && !math.IsNaN(l.T1) {
+			lines, which = append(lines, l), append(which, a)
+		}
+	}
+	return lines, which, true
+}
+
+// fastestOfLines puts into win and best the index (which[k]) and time of
+// the fastest of lines at each of sizes, the first on ties, as fastest
+// does; -1 and NaN if there are no lines. Sizes that are negative, NaN or
+// +Inf are left to the caller: at the others a Line that is not NaN has a
+// finite time, so the loops compare times and nothing else. They run over
+// the sizes once per line, each size on its own, which keeps the CPU's
+// pipelines full.
+func fastestOfLines(win []int, best []float64, lines []Line, which []int, sizes []float64) {
+	win, best = win[:len(sizes)], best[:len(sizes)]
+	if len(lines) == 0 {
+		for j := range sizes {
+			win[j], best[j] = -1, math.NaN()
+		}
+		return
+	}
+	l, w := lines[0], which[0]
+	for j, s := range sizes {
+		win[j], best[j] = w, l.T0+l.T1*s
+	}
+	for k := 1; k < len(lines); k++ {
+		l, w := lines[k], which[k]
+		for j, s := range sizes {
+			if t := l.T0 + l.T1*s; t < best[j] {
+				win[j], best[j] = w, t
+			}
+		}
+	}
+}
+
+// fastestOfCurves puts into win and best the index and time of the fastest
+// of cs at each of sizes, as fastest decides.
+func fastestOfCurves(win []int, best []float64, cs []curve, sizes []float64) {
+	for j, s := range sizes {
+		win[j], best[j] = fastest(len(cs), func(a int) float64 { return cs[a].at(s) })
+	}
 }
 
 // At returns the winning algorithm at row i and column j (nil where no time
