@@ -2,7 +2,6 @@ package commmodel
 
 import (
 	"math"
-	"slices"
 	"testing"
 )
 
@@ -95,22 +94,24 @@ func TestClusterOneNode(t *testing.T) {
 // Cluster.Time computes the stages' times without building them; it is the
 // sum of the times of Cluster.Stages to the bit, invalid links included.
 func TestClusterTimeIsStages(t *testing.T) {
-	links := append(slices.Clip(lineLinks), Link{Alpha: 1e-6}, Link{BW: math.Inf(1)})
+	// Every term on either level, and an invalid link on either.
+	links := [][2]Link{
+		{H20Intra, H20Inter}, {lineLinks[4], lineLinks[2]}, {lineLinks[3], lineLinks[3]},
+		{{Alpha: 1e-6}, H20Inter}, {H20Intra, {BW: math.Inf(1)}},
+	}
 	sizes := append(lineSizes(), math.Inf(1))
 	for _, a := range append(everyAlgorithm(), stepped{}) {
 		for _, sh := range clusterShapes {
 			a := onShape(a, sh[1])
-			for _, intra := range links {
-				for _, inter := range links {
-					c := Cluster{Nodes: sh[0], PerNode: sh[1], Intra: intra, Inter: inter}
-					for _, s := range sizes {
-						want := 0.0
-						for _, st := range c.Stages(a, s) {
-							want += st.Time(intra, inter)
-						}
-						if got := c.Time(a, s); math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
-							t.Fatalf("%v %s %s %+v %+v S=%g: Time %g, stages %g", sh, a.Collective(), a.Name(), intra, inter, s, got, want)
-						}
+			for _, l := range links {
+				c := Cluster{Nodes: sh[0], PerNode: sh[1], Intra: l[0], Inter: l[1]}
+				for _, s := range sizes {
+					want := 0.0
+					for _, st := range c.Stages(a, s) {
+						want += st.Time(c.Intra, c.Inter)
+					}
+					if got := c.Time(a, s); math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+						t.Fatalf("%v %s %s %+v S=%g: Time %g, stages %g", sh, a.Collective(), a.Name(), l, s, got, want)
 					}
 				}
 			}

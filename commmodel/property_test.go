@@ -6,19 +6,26 @@ import (
 	"testing"
 )
 
-// everyAlgorithm lists every algorithm with the rank counts it accepts.
+// everyAlgorithm lists every algorithm with the rank counts it accepts:
+// the article's, then NCCL's.
 func everyAlgorithm() []Algorithm {
+	return append(articleAlgorithms(),
+		Tree{}, Tree{Chunks: 3}, Tree{PerNode: 4}, Tree{PerNode: 4, Chunks: 8},
+		NVLS{}, NVLS{PerNode: 4}, NVLSTree{PerNode: 4}, NVLSTree{PerNode: 4, Chunks: 2},
+		PATAllGather{}, PATReduceScatter{},
+		CollNetDirect{PerNode: 4}, CollNetChain{PerNode: 4}, CollNetChain{PerNode: 4, Chunks: 3}, CollNetChain{PerNode: 1, Chunks: 2})
+}
+
+// articleAlgorithms lists the algorithms of the article: the single-level
+// ones, the pipelined broadcast and the two-level forms.
+func articleAlgorithms() []Algorithm {
 	var all []Algorithm
 	for _, c := range Collectives() {
 		all = append(all, Algorithms(c)...)
 	}
 	return append(all, PipelinedBroadcast{Chunks: 4},
 		HierarchicalAllReduce{PerNode: 4}, HierarchicalAllReduce{PerNode: 4, Inter: HalvingDoubling{}},
-		HierarchicalAllToAll{PerNode: 4},
-		Tree{}, Tree{Chunks: 3}, Tree{PerNode: 4}, Tree{PerNode: 4, Chunks: 8},
-		NVLS{}, NVLS{PerNode: 4}, NVLSTree{PerNode: 4}, NVLSTree{PerNode: 4, Chunks: 2},
-		PATAllGather{}, PATReduceScatter{},
-		CollNetDirect{PerNode: 4}, CollNetChain{PerNode: 4}, CollNetChain{PerNode: 4, Chunks: 3}, CollNetChain{PerNode: 1, Chunks: 2})
+		HierarchicalAllToAll{PerNode: 4})
 }
 
 // inNetwork reports whether a switch reduces or replicates a's data, so that

@@ -61,10 +61,7 @@ func TimeSeries[T commmodel.Timer](algs []commmodel.Algorithm, t T, sizes []floa
 	}
 	out := make([]Series, 0, len(algs))
 	for _, a := range algs {
-		s := Series{Name: name(a), X: sizes, Y: make([]float64, len(sizes))}
-		for i, size := range sizes {
-			s.Y[i] = t.Time(a, size)
-		}
+		s := Series{Name: name(a), X: sizes, Y: commmodel.TimeCurve(make([]float64, len(sizes)), a, t, sizes)}
 		out = append(out, s)
 	}
 	return out
