@@ -70,7 +70,15 @@
 // which also holds the math of switched, full-mesh and PCIe fabrics).
 // Fastest, Crossovers, WinnerChanges and NewRegimeGrid compare algorithms on
 // any Timer (select.go, crossover.go); LogSizes spaces sizes for them
-// (sizes.go). The article's statements are checked against the model in
+// (sizes.go).
+//
+// On one Link every algorithm's time is linear in the size, T0 + T1·S: the
+// steps and messages do not depend on S and every byte count is proportional
+// to it. Flat.Line reads T0 and T1 off the time once, so that a curve
+// (TimeCurve), a regime map (NewRegimeGrid) or a crossover (Crossovers, in
+// closed form) costs a multiply and an add per size. On a Cluster each stage
+// lasts the longer of two such Lines (Cluster.Lines): times are piecewise
+// linear and convex, bending at most once per stage (linear.go). The article's statements are checked against the model in
 // package notebooks/article (its claims ledger), not here.
 //
 // Two subpackages build on this one, which imports neither: package fit

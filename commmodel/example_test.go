@@ -131,3 +131,41 @@ func ExampleProtocol_Link() {
 	// ll128      26.9 us     47.9 us   1391.9 us
 	// simple     47.9 us     67.6 us   1327.6 us
 }
+
+// Ring AllReduce on the article's 8-GPU node as a Line: 14 steps of 2 us and
+// 1.75 bytes per byte at 350 GB/s, 5 ps per byte.
+func ExampleFlat_Line() {
+	l, _ := commmodel.Flat{P: 8, Link: commmodel.H20Intra}.Line(commmodel.Ring{})
+	fmt.Printf("T0 = %.1f us, T1 = %.2f ps/B; 1 MB in %.1f us\n", l.T0*1e6, l.T1*1e12, l.At(1e6)*1e6)
+	// Output:
+	// T0 = 28.0 us, T1 = 5.00 ps/B; 1 MB in 33.0 us
+}
+
+// The article's three-step AllReduce on two 8-GPU nodes, stage by stage: the
+// reduce-scatter and the all-gather on NVLink, the ring of S/8 between the
+// two nodes on the network.
+func ExampleCluster_Lines() {
+	ls, _ := commmodel.H20Cluster(2).Lines(commmodel.HierarchicalAllReduce{PerNode: 8})
+	for _, s := range ls {
+		fmt.Printf("NVLink %4.1f us + %.2f ps/B, network %4.1f us + %.2f ps/B\n",
+			s.Intra.T0*1e6, s.Intra.T1*1e12, s.Inter.T0*1e6, s.Inter.T1*1e12)
+	}
+	// Output:
+	// NVLink 14.0 us + 2.50 ps/B, network  0.0 us + 0.00 ps/B
+	// NVLink  0.0 us + 0.00 ps/B, network 30.0 us + 6.25 ps/B
+	// NVLink 14.0 us + 2.50 ps/B, network  0.0 us + 0.00 ps/B
+}
+
+// Ring AllReduce's time at sizes from 1 KiB to 1 GiB on the 8-GPU node, into
+// a slice of the caller's.
+func ExampleTimeCurve() {
+	sizes := commmodel.LogSizes(1<<10, 1<<30, 3)
+	times := commmodel.TimeCurve(make([]float64, len(sizes)), commmodel.Ring{}, commmodel.Flat{P: 8, Link: commmodel.H20Intra}, sizes)
+	for i, s := range sizes {
+		fmt.Printf("%s %s\n", commmodel.FormatSize(s), commmodel.FormatDuration(times[i]))
+	}
+	// Output:
+	// 1 KiB 28 µs
+	// 1 MiB 33.2 µs
+	// 1 GiB 5.4 ms
+}

@@ -57,14 +57,23 @@ type RegimeGrid struct {
 // within 2^-50 relative of the Timer's, and a tie within that is decided by
 // the Lines.
 func NewRegimeGrid[T Timer](algs []Algorithm, rows []T, sizes []float64) *RegimeGrid {
-	n := len(sizes)
-	m := &RegimeGrid{
-		Algorithms: algs,
-		P:          make([]int, len(rows)),
-		Sizes:      sizes,
-		Winner:     make([]int, len(rows)*n),
-		Time:       make([]float64, len(rows)*n),
+	return RegimeGridInto(nil, algs, rows, sizes)
+}
+
+// RegimeGridInto is NewRegimeGrid into dst, whose P, Winner and Time it
+// reuses where they are long enough, and returns dst (a new RegimeGrid if
+// dst is nil): a program that recomputes a map, as a notebook's slider
+// does, then leaves the garbage collector nothing to do.
+func RegimeGridInto[T Timer](dst *RegimeGrid, algs []Algorithm, rows []T, sizes []float64) *RegimeGrid {
+	m := dst
+	if m == nil {
+		m = new(RegimeGrid)
 	}
+	n := len(sizes)
+	m.Algorithms, m.Sizes = algs, sizes
+	m.P = resize(m.P, len(rows))
+	m.Winner = resize(m.Winner, len(rows)*n)
+	m.Time = resize(m.Time, len(rows)*n)
 	cs := make([]curve, len(algs))
 	var lines []Line
 	var which []int
@@ -87,6 +96,14 @@ func NewRegimeGrid[T Timer](algs []Algorithm, rows []T, sizes []float64) *Regime
 		}
 	}
 	return m
+}
+
+// resize returns s with length n, in place if its capacity is enough.
+func resize[E any](s []E, n int) []E {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]E, n)
 }
 
 // definedLines appends to lines the Lines of cs that are not NaN, and to

@@ -3,8 +3,10 @@ package commmodel
 // A Timer times algorithms on a fixed number of ranks: P ranks on one Link
 // (Flat), N nodes of p ranks with one link inside a node and another between
 // nodes (Cluster), or one level of interconnect whose bandwidth depends on
-// the fanout (Fabric). Fastest, Crossovers, WinnerChanges and NewRegimeGrid
-// take any Timer.
+// the fanout (Fabric). Fastest, Crossovers, WinnerChanges, NewRegimeGrid and
+// TimeCurve take any Timer; on a Flat and a Cluster the last three compute
+// each algorithm's Lines once (Flat.Line, Cluster.Lines) and evaluate them
+// at every size.
 //
 // They take it as a type parameter, so that the time of one evaluation is a
 // direct call on the concrete type: a Flat passed by value is never boxed
