@@ -78,9 +78,8 @@ func (HalvingDoubling) terms(p int, size float64) (steps, messages int, bytes, p
 	mustRanks(p)
 	size = checkSize(size)
 	k := bits.Len(uint(p)) - 1 // floor(log2 P)
-	// (P'-1)/P' = 1 - 2^-k, exactly, and 2(P'-1)/P' twice that: no division.
-	lap := 1 - math.Float64frombits(uint64(1023-k)<<52)
-	steps, bytes, reduced = 2*k, 2*lap*size, lap*size
+	q := float64(int(1) << k)  // P'
+	steps, bytes, reduced = 2*k, 2*(q-1)/q*size, (q-1)/q*size
 	if p != 1<<k {
 		return steps + 2, steps + 2, bytes + size, bytes + 2*size, reduced + size
 	}

@@ -235,25 +235,3 @@ func TestLookup(t *testing.T) {
 		t.Error("hierarchical inside hierarchical succeeded")
 	}
 }
-
-// Halving-doubling computes (P'-1)/P' as 1 - 2^-k, without a division: the
-// same bits as the doc comment's 2(P'-1)/P'·S and (P'-1)/P'·S (plus S and 2S
-// for the fold) for every P.
-func TestHalvingDoublingBits(t *testing.T) {
-	for p := 1; p <= 5000; p++ {
-		q := 1.0
-		for 2*q <= float64(p) {
-			q *= 2
-		}
-		for _, s := range []float64{1, 3, 1e6 + 1, 12345.678, 1 << 40} {
-			bytes, path, reduced := 2*(q-1)/q*s, 0.0, (q-1)/q*s
-			if float64(p) != q {
-				bytes, path, reduced = 2*(q-1)/q*s+s, 2*(q-1)/q*s+2*s, (q-1)/q*s+s
-			}
-			c := HalvingDoubling{}.Cost(p, s)
-			if c.Bytes != bytes || c.PathBytes != path || c.Reduced != reduced {
-				t.Fatalf("P=%d S=%g: %+v, want bytes %v, path %v, reduced %v", p, s, c, bytes, path, reduced)
-			}
-		}
-	}
-}

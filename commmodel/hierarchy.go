@@ -52,22 +52,23 @@ func (c Cluster) Ranks() int { return c.Nodes * c.PerNode }
 // with more than one rank per node, NVLink too). It panics if c has fewer
 // than one node or rank per node.
 func (c Cluster) Stages(a Algorithm, size float64) []Stage {
-	c.mustShape()
+	mustShape(c.Nodes, c.PerNode)
 	if l, ok := a.(Leveled); ok {
 		return l.Stages(c.Nodes, c.PerNode, size)
 	}
 	return flatStages(c.Nodes, c.PerNode, a.Cost(c.Ranks(), size))
 }
 
-func (c Cluster) mustShape() {
-	if c.Nodes < 1 || c.PerNode < 1 {
+func mustShape(nodes, perNode int) {
+	if nodes < 1 || perNode < 1 {
 		panic("commmodel: cluster needs at least one node of one rank")
 	}
 }
 
 // Time returns how long a takes on c for S = size bytes, in seconds: the sum
-// of its stages' times. For the algorithms of this package, and those that
-// are not Leveled, it builds no stages and allocates nothing.
+// of its stages' times. For the article's algorithms, and any that is not
+// Leveled, it builds no stages and allocates nothing; NCCL's pipelined
+// algorithms build theirs.
 func (c Cluster) Time(a Algorithm, size float64) float64 {
 	return clusterTime(a, c.Nodes, c.PerNode, c.Intra, c.Inter, size)
 }
@@ -75,14 +76,41 @@ func (c Cluster) Time(a Algorithm, size float64) float64 {
 // clusterTime is Cluster.Time on the cluster's fields, which travel in
 // registers where the 80-byte Cluster would be copied through memory.
 func clusterTime(a Algorithm, nodes, perNode int, intra, inter Link, size float64) float64 {
-	if nodes < 1 || perNode < 1 {
-		panic("commmodel: cluster needs at least one node of one rank")
-	}
-	if ct, ok := a.(clusterTimed); ok {
-		if !intra.Valid() || !inter.Valid() {
-			return math.NaN()
+	mustShape(nodes, perNode)
+	valid := intra.Valid() && inter.Valid()
+	if valid {
+		// The article's algorithms by their concrete types, a few
+		// compares, before the interface, a lookup in a cache.
+		switch a := a.(type) {
+		case Ring:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case RingReduceScatter:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case RingAllGather:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case HalvingDoubling:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case TwoShot:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case OneShot:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case PipelinedBroadcast:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case Direct:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case Pairwise:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case Bruck:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case HierarchicalAllReduce:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case HierarchicalAllToAll:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case clusterTimed:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
 		}
-		return ct.clusterTime(nodes, perNode, intra, inter, size)
+	} else if _, ok := a.(clusterTimed); ok {
+		return math.NaN()
 	}
 	if l, ok := a.(Leveled); ok {
 		t := 0.0
@@ -91,14 +119,14 @@ func clusterTime(a Algorithm, nodes, perNode int, intra, inter Link, size float6
 		}
 		return t
 	}
-	if !intra.Valid() || !inter.Valid() {
+	if !valid {
 		return math.NaN()
 	}
 	d := a.Cost(nodes*perNode, size)
 	return flatTime(nodes, perNode, intra, inter, d.Steps, d.Messages, d.Bytes, d.PathBytes, d.Reduced)
 }
 
-// clusterTimed is implemented by the Leveled algorithms of this package:
+// clusterTimed is implemented by the article's Leveled algorithms:
 // clusterTime is the sum of the times of Stages(nodes, perNode, size) on the
 // links intra and inter, which are Valid, computed from the stages' time
 // terms without building them. The terms come from the functions Stages
@@ -131,7 +159,7 @@ func (c Cluster) NetworkMessages(a Algorithm, size float64) int {
 	return m
 }
 
-// The layouts of stages on a cluster, each with its time on c's Valid links.
+// The layouts of stages on a cluster, each with its time twin on Valid links.
 
 // flatStages is the split of an algorithm that treats all ranks alike, such
 // as a ring over N·p ranks: every step has some rank whose peer is on another

@@ -86,10 +86,10 @@ func duration(steps, messages int, bytes, pathBytes, reduced float64, l Link) fl
 
 // elapsed is duration on a link known to be Valid.
 func elapsed(steps, messages int, bytes, pathBytes, reduced float64, l Link) float64 {
-	if min(bytes, pathBytes, reduced) < 0 {
+	if bytes < 0 || pathBytes < 0 || reduced < 0 {
 		return math.NaN()
 	}
-	// NaN byte counts make the result NaN by themselves (and min passes them by).
+	// NaN byte counts make the result NaN by themselves.
 	return float64(steps)*l.Alpha + float64(messages)*l.Overhead + max(bytes, pathBytes)/l.BW + reduced*l.Gamma
 }
 
