@@ -78,12 +78,18 @@ func (HalvingDoubling) terms(p int, size float64) (steps, messages int, bytes, p
 	mustRanks(p)
 	size = checkSize(size)
 	k := bits.Len(uint(p)) - 1 // floor(log2 P)
-	q := float64(int(1) << k)  // P'
-	steps, bytes, reduced = 2*k, 2*(q-1)/q*size, (q-1)/q*size
+	steps, bytes, reduced = hdCore(k, size)
 	if p != 1<<k {
 		return steps + 2, steps + 2, bytes + size, bytes + 2*size, reduced + size
 	}
 	return steps, steps, bytes, 0, reduced
+}
+
+// hdCore is halving-doubling over P' = 2^k ranks and S = size bytes, a
+// valid size: its steps (and messages), bytes and reduced bytes.
+func hdCore(k int, size float64) (steps int, bytes, reduced float64) {
+	q := float64(int(1) << k) // P'
+	return 2 * k, 2 * (q - 1) / q * size, (q - 1) / q * size
 }
 
 // TwoShot is AllReduce in two steps: every rank pulls its S/P slice from the

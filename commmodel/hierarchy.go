@@ -1,6 +1,9 @@
 package commmodel
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // A Stage is one phase of a collective on a two-level fabric: traffic to ranks
 // on the same node uses the intra-node link while traffic to other nodes uses
@@ -340,8 +343,8 @@ func (h HalvingDoubling) clusterTime(nodes, perNode int, intra, inter Link, size
 	}
 	size = checkSize(size)
 	s1, m1, b1 := hdSweep(perNode, size)
-	s2, m2, b2, p2, r2 := h.terms(nodes, size/float64(perNode))
-	return elapsed(s1, m1, b1, 0, b1, intra) + elapsed(s2, m2, b2, p2, r2, inter) + elapsed(s1, m1, b1, 0, 0, intra)
+	s2, b2, r2 := hdCore(bits.Len(uint(nodes))-1, size/float64(perNode)) // h.terms of a power of two
+	return elapsed(s1, m1, b1, 0, b1, intra) + elapsed(s2, s2, b2, 0, r2, inter) + elapsed(s1, m1, b1, 0, 0, intra)
 }
 
 // hdLeveled reports whether halving-doubling on nodes x perNode splits into
@@ -353,8 +356,8 @@ func hdLeveled(nodes, perNode int) bool {
 // hdSweep is one sweep of halving-doubling over a power of two of ranks,
 // log2 ranks distances: half its steps, messages and bytes.
 func hdSweep(ranks int, size float64) (steps, messages int, bytes float64) {
-	steps, messages, bytes, _, _ = HalvingDoubling{}.terms(ranks, size)
-	return steps / 2, messages / 2, bytes / 2
+	steps, bytes, _ = hdCore(bits.Len(uint(ranks))-1, size)
+	return steps / 2, steps / 2, bytes / 2
 }
 
 // Stages of two-shot: the pull of the slices, reduced, and the push of the
