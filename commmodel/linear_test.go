@@ -1,7 +1,9 @@
 package commmodel
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -339,5 +341,56 @@ func TestPipelinedNetworkSteps(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The sweep of a regime map's row gives fastestOfLines' answers to the bit:
+// on the article's AllReduce algorithms at every P up to 1024, and on random
+// Lines with ties, near ties (1e-12 apart), zero Lines and repeated sizes.
+func TestLineSweep(t *testing.T) {
+	sizes := append(LogSizes(1, 1<<40, 1500), 1<<40, 1<<40)
+	slices.Sort(sizes)
+	check := func(name string, lines []Line) {
+		t.Helper()
+		which := make([]int, len(lines))
+		for k := range which {
+			which[k] = k
+		}
+		n := len(sizes)
+		w1, b1 := make([]int, n), make([]float64, n)
+		w2, b2 := make([]int, n), make([]float64, n)
+		fastestOfLines(w1, b1, lines, which, sizes)
+		var sw lineSweep
+		sw.fill(w2, b2, lines, which, sizes)
+		for j := range sizes {
+			if w1[j] != w2[j] || math.Float64bits(b1[j]) != math.Float64bits(b2[j]) {
+				t.Fatalf("%s at %g: sweep %d %g, size by size %d %g", name, sizes[j], w2[j], b2[j], w1[j], b1[j])
+			}
+		}
+	}
+	for _, p := range lineRanks() {
+		var lines []Line
+		for _, a := range Algorithms(AllReduce) {
+			l, _ := Flat{P: p, Link: H20Intra}.Line(a)
+			lines = append(lines, l)
+		}
+		check(fmt.Sprintf("allreduce P=%d", p), lines)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 300 {
+		lines := make([]Line, 1+rng.IntN(6))
+		for k := range lines {
+			switch rng.IntN(4) {
+			case 0: // a copy of an earlier line
+				lines[k] = lines[rng.IntN(k+1)]
+			case 1: // a near tie with an earlier line
+				l := lines[rng.IntN(k+1)]
+				lines[k] = Line{T0: l.T0 * (1 + 1e-12), T1: l.T1 * (1 - 1e-12)}
+			case 2: // zero
+			default:
+				lines[k] = Line{T0: math.Exp(rng.NormFloat64()*5 - 12), T1: math.Exp(rng.NormFloat64()*5 - 25)}
+			}
+		}
+		check(fmt.Sprintf("trial %d %v", trial, lines), lines)
 	}
 }
