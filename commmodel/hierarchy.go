@@ -72,13 +72,13 @@ func mustShape(nodes, perNode int) {
 // of its stages' times. For the article's algorithms, and any that is not
 // Leveled, it builds no stages and allocates nothing; NCCL's pipelined
 // algorithms build theirs.
-func (c Cluster) Time(a Algorithm, size float64) float64 {
-	return clusterTime(a, c.Nodes, c.PerNode, c.Intra, c.Inter, size)
-}
+func (c Cluster) Time(a Algorithm, size float64) float64 { return clusterTime(a, &c, size) }
 
-// clusterTime is Cluster.Time on the cluster's fields, which travel in
-// registers where the 80-byte Cluster would be copied through memory.
-func clusterTime(a Algorithm, nodes, perNode int, intra, inter Link, size float64) float64 {
+// clusterTime is Cluster.Time with the Cluster passed by address: an 80-byte
+// struct passed by value is copied through memory, at the cost of several
+// evaluations. The fields then travel in registers.
+func clusterTime(a Algorithm, c *Cluster, size float64) float64 {
+	nodes, perNode, intra, inter := c.Nodes, c.PerNode, c.Intra, c.Inter
 	mustShape(nodes, perNode)
 	valid := intra.Valid() && inter.Valid()
 	if valid {
