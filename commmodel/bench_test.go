@@ -1,17 +1,45 @@
 package commmodel
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
 
 var sinkT float64
 
-// One evaluation of each algorithm's time on one link (target: <= 20 ns,
-// 0 allocs).
+// benchName names a in the benchmarks: its collective and name, and the
+// parameters that tell its forms apart.
+func benchName(a Algorithm) string {
+	name := a.Collective().String() + "/" + a.Name()
+	shape := func(perNode, chunks int) string {
+		return fmt.Sprintf("%s/pernode=%d/chunks=%d", name, perNode, chunks)
+	}
+	switch a := a.(type) {
+	case Tree:
+		return shape(a.PerNode, a.Chunks)
+	case NVLSTree:
+		return shape(a.PerNode, a.Chunks)
+	case CollNetChain:
+		return shape(a.PerNode, a.Chunks)
+	case NVLS:
+		return fmt.Sprintf("%s/pernode=%d", name, a.PerNode)
+	case CollNetDirect:
+		return fmt.Sprintf("%s/pernode=%d", name, a.PerNode)
+	case HierarchicalAllReduce:
+		if a.Inter != nil {
+			return name + "/inter=" + a.Inter.Name()
+		}
+	}
+	return name
+}
+
+// One evaluation of each algorithm's time on one link, NCCL's included, one
+// b.Run per algorithm and form (target: <= 20 ns, 0 allocs; the chunked
+// pipelines, Chunks >= 1, sweep their steps and take longer).
 func BenchmarkTime(b *testing.B) {
 	for _, a := range everyAlgorithm() {
-		b.Run(a.Collective().String()+"/"+a.Name(), func(b *testing.B) {
+		b.Run(benchName(a), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				sinkT = Time(a, 64, 1<<20, H20Intra)
@@ -26,7 +54,7 @@ func BenchmarkClusterTime(b *testing.B) {
 	c := H20Cluster(2)
 	for _, a := range everyAlgorithm() {
 		a := onShape(a, c.PerNode)
-		b.Run(a.Collective().String()+"/"+a.Name(), func(b *testing.B) {
+		b.Run(benchName(a), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				sinkT = c.Time(a, 1<<20)
@@ -176,6 +204,21 @@ func BenchmarkTimer(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		sinkT = timeOn(f, Ring{}, 1<<20)
+	}
+}
+
+// One evaluation of each algorithm's time through a Flat Timer, 64 ranks
+// on H20Intra, as BenchmarkTimer's ring (target: <= 20 ns, 0 allocs, the
+// chunked pipelines apart).
+func BenchmarkFlat(b *testing.B) {
+	f := Flat{P: 64, Link: H20Intra}
+	for _, a := range everyAlgorithm() {
+		b.Run(benchName(a), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				sinkT = timeOn(f, a, 1<<20)
+			}
+		})
 	}
 }
 

@@ -49,7 +49,12 @@ func (d CollNetDirect) terms(p int, size float64) (steps, messages int, bytes, p
 	if !ok {
 		return 0, 0, math.NaN(), 0, 0
 	}
-	return sumTerms(d.phases(nodes, d.PerNode, size))
+	slice := checkSize(size) / float64(d.PerNode)
+	st, m, b, r := splitTerms(d.PerNode-1, slice, 1, true) // scatter; the gather reduces nothing
+	ns, nb := switchTerms(nodes, slice)
+	// The sum of phases (as Then), in scalars: each phase's path is its bytes.
+	bytes = b + nb + b
+	return st + ns + st, m + ns + m, bytes, bytes, r
 }
 
 // Stages returns the scatter to the heads inside each node, the network's
@@ -163,10 +168,17 @@ func (d CollNetChain) terms(p int, size float64) (steps, messages int, bytes, pa
 	if d.Chunks < 1 {
 		return fill, fill, bytes, 0, reduced
 	}
+	steps, messages, pathBytes = d.chunkedTerms(nodes, bytes, size)
+	return steps, messages, bytes, pathBytes, reduced
+}
+
+// chunkedTerms returns the steps, messages and path bytes of the chunked
+// chain over nodes nodes, as Tree's chunkedTerms.
+func (d CollNetChain) chunkedTerms(nodes int, bytes, size float64) (steps, messages int, pathBytes float64) {
 	var buf [maxSlots]stepLoad
 	q := d.pipeline(nodes, d.PerNode, buf[:])
 	chunks, messages, _ := q.path()
-	return q.steps(), messages, bytes, max(bytes, float64(chunks)/float64(d.Chunks)*size), reduced
+	return q.steps(), messages, max(bytes, float64(chunks)/float64(d.Chunks)*size)
 }
 
 // pipeline returns the profile of the chunked chain over nodes x perNode

@@ -66,16 +66,15 @@ func (v NVLS) terms(p int, size float64) (steps, messages int, bytes, pathBytes,
 	if !ok {
 		return 0, 0, math.NaN(), 0, 0
 	}
-	load, store := nvlsPhases(per, checkSize(size))
-	return sumTerms(load, SwitchAllReduceCost(nodes, checkSize(size)/float64(per)), store)
-}
-
-// sumTerms returns the time terms of costs run one after another (as Then).
-func sumTerms(costs ...Cost) (steps, messages int, bytes, pathBytes, reduced float64) {
-	for _, c := range costs {
-		steps, messages, bytes, pathBytes, reduced = steps+c.Steps, messages+c.Messages, bytes+c.Bytes, pathBytes+c.Path(), reduced+c.Reduced
-	}
-	return steps, messages, bytes, pathBytes, reduced
+	size = checkSize(size)
+	load, store := nvlsBytes(per, size)
+	steps, net := switchTerms(nodes, size/float64(per))
+	steps += 2 * min(per-1, 1)
+	// The sum of load, SwitchAllReduceCost and store (as Then), in scalars:
+	// each phase's path is its bytes. The leading 0 gives a size of -0 the
+	// bytes +0, as Cost has always had them.
+	bytes = 0 + load + net + store
+	return steps, steps, bytes, bytes, 0
 }
 
 // Stages returns the load-reduce inside each node, the network AllReduce of
@@ -104,12 +103,21 @@ func (NVLS) Stages(nodes, perNode int, size float64) []Stage {
 // in which a GPU's whole buffer goes to the switch, and the multicast store
 // of its S/p slice. Both are zero for p = 1.
 func nvlsPhases(p int, size float64) (load, store Cost) {
+	lb, sb := nvlsBytes(p, size)
 	if p < 2 {
-		return Cost{Bytes: 0 * size}, Cost{Bytes: 0 * size}
+		return Cost{Bytes: lb}, Cost{Bytes: sb}
 	}
-	load = Cost{Steps: 1, Bytes: size, Peers: 1, Fanout: 1, Messages: 1}
-	store = Cost{Steps: 1, Bytes: size / float64(p), Peers: 1, Fanout: 1, Messages: 1}
+	load = Cost{Steps: 1, Bytes: lb, Peers: 1, Fanout: 1, Messages: 1}
+	store = Cost{Steps: 1, Bytes: sb, Peers: 1, Fanout: 1, Messages: 1}
 	return load, store
+}
+
+// nvlsBytes returns the bytes of nvlsPhases, one step each for p >= 2.
+func nvlsBytes(p int, size float64) (load, store float64) {
+	if p < 2 {
+		return 0 * size, 0 * size
+	}
+	return size, size / float64(p)
 }
 
 // SwitchAllReduceCost is the cost of an AllReduce of size bytes among
@@ -123,11 +131,21 @@ func nvlsPhases(p int, size float64) (load, store Cost) {
 //
 // It is the zero Cost for a single member.
 func SwitchAllReduceCost(members int, size float64) Cost {
+	steps, bytes := switchTerms(members, size)
+	if steps == 0 {
+		return Cost{Bytes: bytes}
+	}
+	return Cost{Steps: 1, Bytes: bytes, Peers: 1, Fanout: 1, Messages: 1}
+}
+
+// switchTerms returns the steps (and messages) and bytes of
+// SwitchAllReduceCost.
+func switchTerms(members int, size float64) (steps int, bytes float64) {
 	mustRanks(members)
 	if members == 1 {
-		return Cost{Bytes: 0 * checkSize(size)}
+		return 0, 0 * checkSize(size)
 	}
-	return Cost{Steps: 1, Bytes: checkSize(size), Peers: 1, Fanout: 1, Messages: 1}
+	return 1, checkSize(size)
 }
 
 // NVLSTree is NCCL's NVLSTree AllReduce (NCCL 2.30.7 src/device/all_reduce.h,
@@ -181,10 +199,16 @@ func (v NVLSTree) terms(p int, size float64) (steps, messages int, bytes, pathBy
 	if !ok {
 		return 0, 0, math.NaN(), 0, 0
 	}
-	load, store := nvlsPhases(v.PerNode, checkSize(size))
-	s, m, b, pb, r := v.tree().terms(nodes, checkSize(size)/float64(v.PerNode))
-	tree := Cost{Steps: s, Messages: m, Bytes: b, PathBytes: pb, Reduced: r}
-	return sumTerms(load, tree, store)
+	size = checkSize(size)
+	load, store := nvlsBytes(v.PerNode, size)
+	steps, messages, bytes, pathBytes, reduced = v.tree().terms(nodes, size/float64(v.PerNode))
+	// The sum of load, the tree and store, in scalars, from 0 as NVLS.terms.
+	nvls := 2 * min(v.PerNode-1, 1)
+	tree := bytes // Cost.Path
+	if pathBytes > bytes {
+		tree = pathBytes
+	}
+	return steps + nvls, messages + nvls, 0 + load + bytes + store, 0 + load + tree + store, reduced
 }
 
 // Stages returns the load-reduce inside each node, the tree's stages across

@@ -206,11 +206,20 @@ func (t Tree) terms(p int, size float64) (steps, messages int, bytes, pathBytes,
 	if t.Chunks < 1 {
 		return 2 * h, 2 * h, bytes, 0, reduced
 	}
+	steps, messages, pathBytes = t.chunkedTerms(nodes, per, bytes, size)
+	return steps, messages, bytes, pathBytes, reduced
+}
+
+// chunkedTerms returns the steps, messages and path bytes of the chunked
+// pipeline of t over nodes x perNode ranks from its profile, which it builds
+// in a buffer of maxSlots steps on its own stack: a frame kept off the fluid
+// limit's path.
+func (t Tree) chunkedTerms(nodes, perNode int, bytes, size float64) (steps, messages int, pathBytes float64) {
 	var buf [maxSlots]stepLoad
-	q := t.pipeline(nodes, per, buf[:])
+	q := t.pipeline(nodes, perNode, buf[:])
 	chunks, messages, _ := q.path()
 	// The path is never below the busiest rank's bytes; max keeps rounding from saying so.
-	return q.steps(), messages, bytes, max(bytes, float64(chunks)/float64(2*t.Chunks)*size), reduced
+	return q.steps(), messages, max(bytes, float64(chunks)/float64(2*t.Chunks)*size)
 }
 
 // treeBytes returns the busiest rank's bytes inside a node and across the
