@@ -67,8 +67,9 @@ func (v NVLS) terms(p int, size float64) (steps, messages int, bytes, pathBytes,
 		return 0, 0, math.NaN(), 0, 0
 	}
 	size = checkSize(size)
-	load, store := nvlsBytes(per, size)
-	steps, net := switchTerms(nodes, size/float64(per))
+	slice := size / float64(per)
+	load, store := nvlsBytes(per, size, slice)
+	steps, net := switchTerms(nodes, slice)
 	steps += 2 * min(per-1, 1)
 	// The sum of load, SwitchAllReduceCost and store (as Then), in scalars:
 	// each phase's path is its bytes. The leading 0 gives a size of -0 the
@@ -103,7 +104,7 @@ func (NVLS) Stages(nodes, perNode int, size float64) []Stage {
 // in which a GPU's whole buffer goes to the switch, and the multicast store
 // of its S/p slice. Both are zero for p = 1.
 func nvlsPhases(p int, size float64) (load, store Cost) {
-	lb, sb := nvlsBytes(p, size)
+	lb, sb := nvlsBytes(p, size, size/float64(p))
 	if p < 2 {
 		return Cost{Bytes: lb}, Cost{Bytes: sb}
 	}
@@ -112,12 +113,13 @@ func nvlsPhases(p int, size float64) (load, store Cost) {
 	return load, store
 }
 
-// nvlsBytes returns the bytes of nvlsPhases, one step each for p >= 2.
-func nvlsBytes(p int, size float64) (load, store float64) {
+// nvlsBytes returns the bytes of nvlsPhases, one step each for p >= 2,
+// given the slice S/p.
+func nvlsBytes(p int, size, slice float64) (load, store float64) {
 	if p < 2 {
 		return 0 * size, 0 * size
 	}
-	return size, size / float64(p)
+	return size, slice
 }
 
 // SwitchAllReduceCost is the cost of an AllReduce of size bytes among
@@ -200,8 +202,9 @@ func (v NVLSTree) terms(p int, size float64) (steps, messages int, bytes, pathBy
 		return 0, 0, math.NaN(), 0, 0
 	}
 	size = checkSize(size)
-	load, store := nvlsBytes(v.PerNode, size)
-	steps, messages, bytes, pathBytes, reduced = v.tree().terms(nodes, size/float64(v.PerNode))
+	slice := size / float64(v.PerNode)
+	load, store := nvlsBytes(v.PerNode, size, slice)
+	steps, messages, bytes, pathBytes, reduced = v.tree().termsOn(nodes, 1, slice)
 	// The sum of load, the tree and store, in scalars, from 0 as NVLS.terms.
 	nvls := 2 * min(v.PerNode-1, 1)
 	tree := bytes // Cost.Path

@@ -197,8 +197,15 @@ func (t Tree) terms(p int, size float64) (steps, messages int, bytes, pathBytes,
 	if !ok {
 		return 0, 0, math.NaN(), 0, 0
 	}
+	return t.termsOn(nodes, per, size)
+}
+
+// termsOn is terms on nodes x perNode ranks (perNode is t's, or 1 for
+// NVLSTree's trees, which need not divide again).
+func (t Tree) termsOn(nodes, perNode int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+	per := perNode
 	size = checkSize(size)
-	if p == 1 {
+	if nodes*per == 1 {
 		return 0, 0, 0 * size, 0, 0 * size
 	}
 	_, _, bytes, reduced = treeBytes(nodes, per, size)
