@@ -2,6 +2,8 @@ package schedule
 
 import (
 	"cmp"
+	"math/bits"
+	"runtime"
 	"slices"
 )
 
@@ -128,73 +130,132 @@ func deliveriesOf(step []Transfer, buf []delivery) []delivery {
 // Count counts s's traffic without moving data. A switch counts as one peer
 // of every rank that sends to it or receives from it; what it writes into a
 // rank is received once however many ranks it sums. It does not validate s;
-// ranks out of range panic.
+// ranks out of range panic. A schedule of many transfers is counted over
+// GOMAXPROCS goroutines, each a run of steps, and their counts added up.
 func Count(s *Schedule) Counts {
-	p, eb := s.P, int64(s.ElemBytes)
-	c := Counts{
-		Sent: make([]int64, p), Received: make([]int64, p), Reduced: make([]int64, p),
-		Messages: make([]int, p), Peers: make([]int, p),
-	}
-	switches := 0
+	switches, transfers := 0, 0
 	for _, step := range s.Steps {
+		transfers += len(step)
 		for _, t := range step {
 			switches = max(switches, t.Switch)
 		}
 	}
-	words := (p + switches + 63) / 64
-	seen := make([]uint64, p*words) // seen[r·words + q/64] bit q: r and q (a switch from p on) have exchanged data
-	link := func(a, b int) {
-		if w := &seen[a*words+b/64]; *w&(1<<(b%64)) == 0 {
-			*w |= 1 << (b % 64)
-			c.Peers[a]++
-		}
+	w := runtime.GOMAXPROCS(0)
+	if transfers < parallelFrom {
+		w = 1
 	}
-	incast := make([]int, p)
-	var msgs []message
-	var dels []delivery
-	for _, step := range s.Steps {
-		msgs = messagesOf(step, p, msgs)
-		if len(msgs) == 0 {
-			continue
+	parts := make([]counter, w)
+	inParts(len(s.Steps), w, func(k, lo, hi int) {
+		parts[k] = newCounter(s.P, switches, int64(s.ElemBytes))
+		for _, step := range s.Steps[lo:hi] {
+			parts[k].step(step)
 		}
-		dels = deliveriesOf(step, dels)
-		for _, d := range dels {
-			c.Received[d.dst] += int64(d.elems) * eb
-			link(d.dst, p+d.sw-1)
+	})
+	all := &parts[0]
+	for i := range parts[1:] {
+		all.add(&parts[1+i])
+	}
+	c := all.c
+	c.Peers = make([]int, s.P)
+	for r := range c.Peers {
+		for _, x := range all.seen[r*all.words : (r+1)*all.words] {
+			c.Peers[r] += bits.OnesCount64(x)
 		}
-		c.Steps++
-		var stepBytes int64
-		stepMsgs := 0
-		for i := 0; i < len(msgs); {
-			j, bytes := i, int64(0)
-			for ; j < len(msgs) && msgs[j].src == msgs[i].src; j++ {
-				m := msgs[j]
-				b := int64(m.elems) * eb
-				bytes += b
-				c.Sent[m.src] += b
-				c.Messages[m.src]++
-				link(m.src, m.dst)
-				if m.dst < p {
-					c.Received[m.dst] += b
-					c.Reduced[m.dst] += int64(m.reduced) * eb
-					link(m.dst, m.src)
-					incast[m.dst]++
-					c.Incast = max(c.Incast, incast[m.dst])
-				}
-			}
-			stepBytes = max(stepBytes, bytes)
-			stepMsgs = max(stepMsgs, j-i)
-			i = j
-		}
-		for _, m := range msgs {
-			if m.dst < p {
-				incast[m.dst] = 0
-			}
-		}
-		c.Fanout = max(c.Fanout, stepMsgs)
-		c.StepFanout = append(c.StepFanout, stepMsgs)
-		c.PathBytes += stepBytes
-		c.PathMessages += stepMsgs
 	}
 	return c
+}
+
+// A counter counts the traffic of a run of steps (Count), Peers aside.
+type counter struct {
+	c      Counts
+	p      int
+	eb     int64    // bytes per element
+	words  int      // uint64s per rank in seen
+	seen   []uint64 // seen[r·words + q/64] bit q: r and q (a switch from p on) have exchanged data
+	incast []int    // this step's senders per rank
+	msgs   []message
+	dels   []delivery
+}
+
+// newCounter returns a counter for p ranks and the given number of
+// switches, of elements of eb bytes.
+func newCounter(p, switches int, eb int64) counter {
+	words := (p + switches + 63) / 64
+	return counter{
+		c: Counts{
+			Sent: make([]int64, p), Received: make([]int64, p), Reduced: make([]int64, p),
+			Messages: make([]int, p),
+		},
+		p: p, eb: eb, words: words, seen: make([]uint64, p*words), incast: make([]int, p),
+	}
+}
+
+// link marks that rank a has exchanged data with b.
+func (k *counter) link(a, b int) { k.seen[a*k.words+b/64] |= 1 << (b % 64) }
+
+// step counts one step.
+func (k *counter) step(step []Transfer) {
+	c, p, eb := &k.c, k.p, k.eb
+	k.msgs = messagesOf(step, p, k.msgs)
+	if len(k.msgs) == 0 {
+		return
+	}
+	k.dels = deliveriesOf(step, k.dels)
+	for _, d := range k.dels {
+		c.Received[d.dst] += int64(d.elems) * eb
+		k.link(d.dst, p+d.sw-1)
+	}
+	c.Steps++
+	msgs := k.msgs
+	var stepBytes int64
+	stepMsgs := 0
+	for i := 0; i < len(msgs); {
+		j, bytes := i, int64(0)
+		for ; j < len(msgs) && msgs[j].src == msgs[i].src; j++ {
+			m := msgs[j]
+			b := int64(m.elems) * eb
+			bytes += b
+			c.Sent[m.src] += b
+			c.Messages[m.src]++
+			k.link(m.src, m.dst)
+			if m.dst < p {
+				c.Received[m.dst] += b
+				c.Reduced[m.dst] += int64(m.reduced) * eb
+				k.link(m.dst, m.src)
+				k.incast[m.dst]++
+				c.Incast = max(c.Incast, k.incast[m.dst])
+			}
+		}
+		stepBytes = max(stepBytes, bytes)
+		stepMsgs = max(stepMsgs, j-i)
+		i = j
+	}
+	for _, m := range msgs {
+		if m.dst < p {
+			k.incast[m.dst] = 0
+		}
+	}
+	c.Fanout = max(c.Fanout, stepMsgs)
+	c.StepFanout = append(c.StepFanout, stepMsgs)
+	c.PathBytes += stepBytes
+	c.PathMessages += stepMsgs
+}
+
+// add adds the counts of q, which counted the steps after k's, to k's.
+func (k *counter) add(q *counter) {
+	c, d := &k.c, &q.c
+	for r := range k.p {
+		c.Sent[r] += d.Sent[r]
+		c.Received[r] += d.Received[r]
+		c.Reduced[r] += d.Reduced[r]
+		c.Messages[r] += d.Messages[r]
+	}
+	for i, x := range q.seen {
+		k.seen[i] |= x
+	}
+	c.Steps += d.Steps
+	c.StepFanout = append(c.StepFanout, d.StepFanout...)
+	c.Fanout, c.Incast = max(c.Fanout, d.Fanout), max(c.Incast, d.Incast)
+	c.PathBytes += d.PathBytes
+	c.PathMessages += d.PathMessages
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/inframethod/commlab/commmodel"
 )
@@ -433,21 +432,14 @@ func (s *Schedule) hazards() ([][]int, error) {
 		w = 1
 	}
 	errs := make([]error, w) // errs[k]: the first error in worker k's steps
-	var wg sync.WaitGroup
-	for k := range w {
-		lo, hi := partBounds(len(s.Steps), w, k)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var h hazardScan
-			for si := lo; si < hi; si++ {
-				if out[si], errs[k] = h.step(s, si); errs[k] != nil {
-					return
-				}
+	inParts(len(s.Steps), w, func(k, lo, hi int) {
+		var h hazardScan
+		for si := lo; si < hi; si++ {
+			if out[si], errs[k] = h.step(s, si); errs[k] != nil {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	for _, err := range errs { // the workers' ranges of steps are in order
 		if err != nil {
 			return nil, err

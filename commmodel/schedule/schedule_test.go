@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -705,4 +706,49 @@ func TestValueTypesAgree(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestCountInParts: a schedule of more than parallelFrom transfers is
+// counted over the workers, each a run of steps, and the parts add up to
+// the count of one worker, whatever their number (GOMAXPROCS 1, 2 and 3),
+// for ring AllReduce on 256 ranks (2·255 steps of 256 transfers; each rank
+// has 2 peers, formula: its neighbours) and direct AllToAll on 300 (one step
+// of 300·299 messages; every rank a peer of every other).
+func TestCountInParts(t *testing.T) {
+	for _, c := range []struct {
+		a     commmodel.Algorithm
+		p     int
+		peers int
+	}{{commmodel.Ring{}, 256, 2}, {commmodel.Direct{}, 300, 299}} {
+		s, err := New(c.a, c.p, int64(4*c.p*c.p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := transfersOf(s); n < parallelFrom {
+			t.Fatalf("%s: %d transfers, fewer than parallelFrom", describe(c.a), n)
+		}
+		var counts []Counts
+		for _, procs := range []int{1, 2, 3} {
+			old := runtime.GOMAXPROCS(procs)
+			counts = append(counts, Count(s))
+			runtime.GOMAXPROCS(old)
+		}
+		for i, got := range counts[1:] {
+			if !reflect.DeepEqual(got, counts[0]) {
+				t.Errorf("%s: counted over %d workers differs from one", describe(c.a), i+2)
+			}
+		}
+		if got := counts[0].MaxPeers(); got != c.peers || slices.Min(counts[0].Peers) != c.peers {
+			t.Errorf("%s: peers %v, want %d each", describe(c.a), counts[0].Peers[:4], c.peers)
+		}
+	}
+}
+
+// transfersOf returns the number of transfers of s.
+func transfersOf(s *Schedule) int {
+	n := 0
+	for _, step := range s.Steps {
+		n += len(step)
+	}
+	return n
 }

@@ -44,6 +44,12 @@ import (
 // large (parallelFrom elements): Fill and Check by ranks, Run by destination
 // rank within each step.
 //
+// The buffers of all ranks are one allocation, whose pages NewRanks faults
+// in at once over the workers (prefault): a page's first touch is what a
+// large simulation spends most on in a virtual machine, and asking the
+// kernel for the pages up front costs less than taking the faults one by
+// one in Fill.
+//
 // Layouts, per collective (n = S/ElemBytes elements, parts by partBounds):
 //
 //	AllReduce      input and output n elements at InOff = OutOff; each output element is the sum over ranks
@@ -211,35 +217,46 @@ func newRankData[T value](s *Schedule, staged [][]int) (*rankData[T], error) {
 		scratch: make([]T, need),
 		workers: runtime.GOMAXPROCS(0),
 	}
-	if s.Len > 0 { // one slice per rank, allocated (and so zeroed) by the workers at once
-		m.byRank(func(lo, hi int) {
-			for r := lo; r < hi; r++ {
-				m.bufs[r] = make([]T, s.Len)
-			}
-		})
+	if s.Len > 0 {
+		slab := make([]T, s.P*s.Len)
+		prefault(asBytes(slab), len(slab), m.workers)
+		for r := range m.bufs {
+			m.bufs[r] = slab[r*s.Len : (r+1)*s.Len : (r+1)*s.Len]
+		}
 	}
 	return m, nil
+}
+
+// pageBytes is the granule of prefault's ranges: a multiple of every page
+// size Go's heap hands out memory in.
+const pageBytes = 64 << 10
+
+// prefault faults in the pages of b, fresh memory of elems elements, over
+// the workers once it holds parallelFrom elements (populate), each worker a
+// range of whole pageBytes.
+func prefault(b []byte, elems, workers int) {
+	if elems < parallelFrom {
+		return // Fill's first touch costs less than the goroutines
+	}
+	pages := (len(b) + pageBytes - 1) / pageBytes
+	splitWork(pages, elems, workers, func(lo, hi int) {
+		populate(b[lo*pageBytes : min(hi*pageBytes, len(b))])
+	})
+}
+
+// touch writes a zero into every 4 KiB of b, which holds zeros: the pages'
+// first touch, where the kernel cannot be asked for them (populate).
+func touch(b []byte) {
+	for i := 0; i < len(b); i += 4 << 10 {
+		b[i] = 0
+	}
 }
 
 // byRank calls f on ranges of ranks that cover [0, P), one range per worker
 // and all at once when the buffers hold at least parallelFrom elements, else
 // f(0, P).
 func (m *rankData[T]) byRank(f func(lo, hi int)) {
-	p, w := m.s.P, m.workers
-	if w <= 1 || p < 2 || p*m.s.Len < parallelFrom {
-		f(0, p)
-		return
-	}
-	var wg sync.WaitGroup
-	for k := range w {
-		lo, hi := partBounds(p, w, k)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
+	splitWork(m.s.P, m.s.P*m.s.Len, m.workers, f)
 }
 
 // values and setValues convert rank r's buffer to and from float64 (Ranks.Values, Ranks.SetValues).
@@ -330,20 +347,24 @@ func inputs[T value](dst []T, seed uint64, r, lo int) {
 		dst[i] = T(inputValue(seed, r, lo+i))
 	}
 	for ; i+wordInputs <= len(dst); i += wordInputs {
-		h := inputWord(seed, r, (lo+i)/wordInputs)
-		d := (*[wordInputs]T)(dst[i : i+wordInputs])
-		*(*[2]T)(d[0:2]) = tab[h&255]
-		*(*[2]T)(d[2:4]) = tab[h>>8&255]
-		*(*[2]T)(d[4:6]) = tab[h>>16&255]
-		*(*[2]T)(d[6:8]) = tab[h>>24&255]
-		*(*[2]T)(d[8:10]) = tab[h>>32&255]
-		*(*[2]T)(d[10:12]) = tab[h>>40&255]
-		*(*[2]T)(d[12:14]) = tab[h>>48&255]
-		*(*[2]T)(d[14:16]) = tab[h>>56]
+		writeWord((*[wordInputs]T)(dst[i:i+wordInputs]), tab, inputWord(seed, r, (lo+i)/wordInputs))
 	}
 	for ; i < len(dst); i++ {
 		dst[i] = T(inputValue(seed, r, lo+i))
 	}
+}
+
+// writeWord writes the 16 inputs of the inputWord h to d, two at a time
+// from the bytes of h through tab (inputPairs).
+func writeWord[T value](d *[wordInputs]T, tab *[256][2]T, h uint64) {
+	*(*[2]T)(d[0:2]) = tab[h&255]
+	*(*[2]T)(d[2:4]) = tab[h>>8&255]
+	*(*[2]T)(d[4:6]) = tab[h>>16&255]
+	*(*[2]T)(d[6:8]) = tab[h>>24&255]
+	*(*[2]T)(d[8:10]) = tab[h>>32&255]
+	*(*[2]T)(d[10:12]) = tab[h>>40&255]
+	*(*[2]T)(d[12:14]) = tab[h>>48&255]
+	*(*[2]T)(d[14:16]) = tab[h>>56]
 }
 
 // fill writes the inputs, the sentinels and the zeros (Ranks.Fill), each
@@ -693,32 +714,56 @@ func inputSums[T value](seed uint64, p, n, workers int) []T {
 					}
 					carryBytes(&w, even, odd)
 				}
-				for e := range out {
-					out[e] += T(int32(w[e%4] >> (16 * (e / 4)) & 0xFFFF))
-				}
+				addLanes(out, &w)
 			}
 		}
 	}
-	if w := min(workers, groups); w > 1 && p*n >= parallelFrom {
-		var wg sync.WaitGroup
-		for k := range w {
-			lo, hi := partBounds(groups, w, k)
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				work(lo, hi)
-			}()
-		}
-		wg.Wait()
-	} else {
-		work(0, groups)
-	}
+	splitWork(groups, p*n, workers, work)
 	for i := groups * wordInputs; i < n; i++ {
 		for r := range p {
 			sum[i] += T(inputValue(seed, r, i))
 		}
 	}
 	return sum
+}
+
+// addLanes adds the 16-bit lanes of w to the elements of their digits in
+// out: lane j of w[k] to out[k+4j].
+func addLanes[T value](out *[wordInputs]T, w *[4]uint64) {
+	for e := range out {
+		out[e] += T(int32(w[e%4] >> (16 * (e / 4)) & 0xFFFF))
+	}
+}
+
+// splitWork calls f on ranges that cover [0, n), one per worker (at most n)
+// and all at once when the work covers at least parallelFrom elements, else
+// f(0, n).
+func splitWork(n, elems, workers int, f func(lo, hi int)) {
+	w := min(workers, n)
+	if elems < parallelFrom {
+		w = 1
+	}
+	inParts(n, w, func(_, lo, hi int) { f(lo, hi) })
+}
+
+// inParts calls f(k, lo, hi) for each of the w ranges [lo, hi) that
+// partBounds cuts [0, n) into, on w goroutines at once; with w <= 1 it calls
+// f(0, 0, n) on this one.
+func inParts(n, w int, f func(k, lo, hi int)) {
+	if w <= 1 {
+		f(0, 0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for k := range w {
+		lo, hi := partBounds(n, w, k)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(k, lo, hi)
+		}()
+	}
+	wg.Wait()
 }
 
 // carryBytes adds the 8-bit lanes of even (the digits 0, 2, ..., 14 of a
