@@ -80,7 +80,8 @@ func BenchmarkSimulateRing1024(b *testing.B) {
 // BenchmarkRing1024Phases times Simulate's parts one at a time on the same
 // ring with 4-byte elements (the default of commlab simulate): NewRanks
 // (schedule checks and buffers), Fill, Run, Check and Count, so that fill,
-// check and counts can be held against the run itself.
+// check and counts can be held against the run itself, and two floors:
+// one pass writing and one reading every element.
 func BenchmarkRing1024Phases(b *testing.B) {
 	s, err := New(commmodel.Ring{}, 1024, 4<<20)
 	if err != nil {
@@ -124,6 +125,32 @@ func BenchmarkRing1024Phases(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			Count(s)
+		}
+	})
+	// The floor of a pass over the buffers at memory speed, over the same
+	// workers: writing every element (what Fill must do at the least) and
+	// reading every element once (what Check must do at the least).
+	d := m.buf.(*rankData[uint16])
+	b.Run("floor=write", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			d.byRank(func(lo, hi int) {
+				for r := lo; r < hi; r++ {
+					clear(d.bufs[r])
+				}
+			})
+		}
+	})
+	b.Run("floor=read", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			d.byRank(func(lo, hi int) {
+				for r := lo; r < hi; r++ {
+					if mismatch(d.bufs[r], d.bufs[(r+1)%len(d.bufs)]) >= 0 {
+						b.Fatal("cleared buffers differ")
+					}
+				}
+			})
 		}
 	})
 }
