@@ -65,6 +65,13 @@ func (d CollNetDirect) Stages(nodes, perNode int, size float64) []Stage {
 	return []Stage{{Intra: scatter}, {Inter: net}, {Intra: gather}}
 }
 
+func (d CollNetDirect) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	slice := checkSize(size) / float64(perNode)
+	st, m, b, r := splitTerms(perNode-1, slice, 1, true)
+	ns, nb := switchTerms(nodes, slice)
+	return elapsed(st, m, b, 0, r, intra) + elapsed(ns, ns, nb, 0, 0, inter) + elapsed(st, m, b, 0, 0, intra)
+}
+
 // phases are the two halves of two-shot among the node's GPUs around the
 // network switch's AllReduce of each S/p slice.
 func (CollNetDirect) phases(nodes, perNode int, size float64) (scatter, net, gather Cost) {
@@ -94,7 +101,8 @@ func (CollNetDirect) phases(nodes, perNode int, size float64) (scatter, net, gat
 //
 // the latency of NCCL's tuning model, 2(p-1)·intraLat + interLat
 // (src/graph/tuning.cc), plus the pipeline's C-1 steps; like Tree, the
-// time sums each step's busiest rank (pipeline.go). With Chunks = 0 it is
+// time sums each step's busiest rank (pipeline.go, swept once per shape:
+// profile.go). With Chunks = 0 it is
 // the fluid limit: the first chunk's steps pay α and the data streams
 // behind at the busiest rank's pace.
 type CollNetChain struct {
@@ -145,9 +153,7 @@ func (d CollNetChain) Cost(p int, size float64) Cost {
 		c.Peers = max(min(d.PerNode-1, 2), min(d.PerNode-1, 1)+min(nodes-1, 1)) // a chain GPU's two neighbours; the head's GPU 1 and switch
 		c.Fanout = c.Peers
 		if d.Chunks >= 1 {
-			var buf [maxSlots]stepLoad
-			q := d.pipeline(nodes, d.PerNode, buf[:])
-			_, _, c.Fanout = q.path()
+			c.Fanout = profileOf(pipeShape{chainPipe, nodes, d.PerNode, d.Chunks}).fanout
 		}
 	}
 	return c
@@ -168,26 +174,8 @@ func (d CollNetChain) terms(p int, size float64) (steps, messages int, bytes, pa
 	if d.Chunks < 1 {
 		return fill, fill, bytes, 0, reduced
 	}
-	steps, messages, pathBytes = d.chunkedTerms(nodes, bytes, size)
+	steps, messages, pathBytes = pipeShape{chainPipe, nodes, d.PerNode, d.Chunks}.terms(bytes, size)
 	return steps, messages, bytes, pathBytes, reduced
-}
-
-// chunkedTerms returns the steps, messages and path bytes of the chunked
-// chain over nodes nodes, as Tree's chunkedTerms.
-func (d CollNetChain) chunkedTerms(nodes int, bytes, size float64) (steps, messages int, pathBytes float64) {
-	var buf [maxSlots]stepLoad
-	q := d.pipeline(nodes, d.PerNode, buf[:])
-	chunks, messages, _ := q.path()
-	return q.steps(), messages, max(bytes, float64(chunks)/float64(d.Chunks)*size)
-}
-
-// pipeline returns the profile of the chunked chain over nodes x perNode
-// ranks, kept in buf if it fits.
-func (d CollNetChain) pipeline(nodes, perNode int, buf []stepLoad) pipeline {
-	fill, _ := chainSteps(nodes, perNode)
-	q := newPipeline(d.Chunks, fill-1, buf) // the last to forward is GPU p-2 (or the head to the switch)
-	chainWindows(nodes, perNode, &q)
-	return q
 }
 
 // chainWindows adds to q the windows of one node's chain (the nodes run
@@ -222,19 +210,9 @@ func chainWindows(nodes, perNode int, q *pipeline) {
 //
 //	T = 2(p-1)·α_intra + α_inter + max(intra bytes/BW_intra, S/BW_inter)
 func (d CollNetChain) Stages(nodes, perNode int, size float64) []Stage {
-	size = checkSize(size)
-	if nodes*perNode == 1 {
-		return []Stage{{}}
-	}
-	intraPeers, interPeers := min(perNode-1, 2), min(nodes-1, 1)
-	if d.Chunks >= 1 {
-		q := d.pipeline(nodes, perNode, nil)
-		q.split()
-		chainWindows(nodes, perNode, &q)
-		return q.stages(size/float64(d.Chunks), intraPeers, interPeers)
-	}
-	intra, inter, _, reduced := chainBytes(nodes, perNode, size)
-	return fluidStages(2*(perNode-1), min(nodes-1, 1),
-		Cost{Bytes: intra, Reduced: reduced, Peers: intraPeers, Fanout: intraPeers},
-		Cost{Bytes: inter, Peers: interPeers, Fanout: interPeers})
+	return pipeShape{chainPipe, nodes, perNode, d.Chunks}.stages(size, min(perNode-1, 2), min(nodes-1, 1))
+}
+
+func (d CollNetChain) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	return pipeShape{chainPipe, nodes, perNode, d.Chunks}.timeFrom(0, size, intra, inter)
 }

@@ -69,9 +69,12 @@ func mustShape(nodes, perNode int) {
 }
 
 // Time returns how long a takes on c for S = size bytes, in seconds: the sum
-// of its stages' times. For the article's algorithms, and any that is not
-// Leveled, it builds no stages and allocates nothing; NCCL's pipelined
-// algorithms build theirs.
+// of its stages' times. For the algorithms of this package, and any that is
+// not Leveled, it builds no stages and allocates nothing, but that the
+// first evaluation of a chunked pipeline's shape (Tree, NVLSTree or
+// CollNetChain with Chunks >= 1 on N x p) sweeps its profile and keeps it
+// for the next (profile.go); its time then agrees with the stages' sum to
+// a few ulps, not to the bit.
 func (c Cluster) Time(a Algorithm, size float64) float64 { return clusterTime(a, &c, size) }
 
 // clusterTime is Cluster.Time with the Cluster passed by address: an 80-byte

@@ -92,7 +92,9 @@ func TestClusterOneNode(t *testing.T) {
 }
 
 // Cluster.Time computes the stages' times without building them; it is the
-// sum of the times of Cluster.Stages to the bit, invalid links included.
+// sum of the times of Cluster.Stages to the bit, invalid links included,
+// but for the chunked pipelines, whose memoized profiles round differently
+// (to within pipeTol; TestPipelineClusterTime).
 func TestClusterTimeIsStages(t *testing.T) {
 	// Every term on either level, and an invalid link on either.
 	links := [][2]Link{
@@ -110,11 +112,29 @@ func TestClusterTimeIsStages(t *testing.T) {
 					for _, st := range c.Stages(a, s) {
 						want += st.Time(c.Intra, c.Inter)
 					}
-					if got := c.Time(a, s); math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+					got := c.Time(a, s)
+					if chunked(a) && closeTo(got, want, pipeTol) {
+						continue
+					}
+					if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
 						t.Fatalf("%v %s %s %+v S=%g: Time %g, stages %g", sh, a.Collective(), a.Name(), l, s, got, want)
 					}
 				}
 			}
 		}
 	}
+}
+
+// chunked reports whether a is a chunked pipeline (Chunks >= 1 of Tree,
+// NVLSTree or CollNetChain).
+func chunked(a Algorithm) bool {
+	switch a := a.(type) {
+	case Tree:
+		return a.Chunks >= 1
+	case NVLSTree:
+		return a.Chunks >= 1
+	case CollNetChain:
+		return a.Chunks >= 1
+	}
+	return false
 }

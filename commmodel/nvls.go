@@ -100,6 +100,28 @@ func (NVLS) Stages(nodes, perNode int, size float64) []Stage {
 	return out
 }
 
+func (NVLS) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	size = checkSize(size)
+	if nodes*perNode == 1 {
+		return elapsed(0, 0, 0*size, 0, 0, intra) // the one stage, of no traffic
+	}
+	t, store := nvlsTimes(perNode, size, intra)
+	if nodes > 1 {
+		t += elapsed(1, 1, size/float64(perNode), 0, 0, inter) // SwitchAllReduceCost of the slice
+	}
+	return t + store
+}
+
+// nvlsTimes returns the times of nvlsPhases on the Valid link intra, for
+// S = size bytes, a checked size: 0 each where there is no step.
+func nvlsTimes(p int, size float64, intra Link) (load, store float64) {
+	if p < 2 {
+		return 0, 0
+	}
+	lb, sb := nvlsBytes(p, size, size/float64(p))
+	return elapsed(1, 1, lb, 0, 0, intra), elapsed(1, 1, sb, 0, 0, intra)
+}
+
 // nvlsPhases returns NVLS's two steps on a node of p GPUs: the load-reduce,
 // in which a GPU's whole buffer goes to the switch, and the multicast store
 // of its S/p slice. Both are zero for p = 1.
@@ -236,4 +258,10 @@ func (v NVLSTree) Stages(nodes, perNode int, size float64) []Stage {
 		out = append(out, Stage{Intra: store})
 	}
 	return out
+}
+
+func (v NVLSTree) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	size = checkSize(size)
+	load, store := nvlsTimes(perNode, size, intra)
+	return pipeShape{treePipe, nodes, 1, v.Chunks}.timeFrom(load, size/float64(perNode), intra, inter) + store
 }

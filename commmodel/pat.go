@@ -49,6 +49,11 @@ func (a PATAllGather) Stages(nodes, perNode int, size float64) []Stage {
 	return flatStages(nodes, perNode, a.Cost(nodes*perNode, size))
 }
 
+func (a PATAllGather) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	steps, messages, bytes, pathBytes, reduced := a.terms(nodes*perNode, size)
+	return flatTime(nodes, perNode, intra, inter, steps, messages, bytes, pathBytes, reduced)
+}
+
 // PATReduceScatter is PAT's ReduceScatter; see PATAllGather.
 type PATReduceScatter struct{}
 
@@ -69,6 +74,11 @@ func (PATReduceScatter) terms(p int, size float64) (steps, messages int, bytes, 
 // Stages of PAT ReduceScatter, flat as PATAllGather's.
 func (a PATReduceScatter) Stages(nodes, perNode int, size float64) []Stage {
 	return flatStages(nodes, perNode, a.Cost(nodes*perNode, size))
+}
+
+func (a PATReduceScatter) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	steps, messages, bytes, pathBytes, reduced := a.terms(nodes*perNode, size)
+	return flatTime(nodes, perNode, intra, inter, steps, messages, bytes, pathBytes, reduced)
 }
 
 // patSteps is ⌈log2 P⌉.

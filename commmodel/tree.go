@@ -145,7 +145,9 @@ func btreeDepth(n, r int) int {
 // rank's step; where windows of chunks overlap (a head sending down one
 // tree while sending up the other) a step carries several chunks, and the
 // pipeline's fill and drain carry fewer, so Cost's PathBytes is that sum,
-// found from the ranks' windows of steps (pipeline.go). On one Link with
+// found from the ranks' windows of steps (pipeline.go), once per shape (N,
+// p, C): the first evaluation of a shape sweeps the windows, in up to 42 µs,
+// and later ones read what the sweep found (profile.go). On one Link with
 // γ > 0 or a message overhead o > 0, Cost.Time charges the busiest rank's
 // reduction and the busiest step's messages, which the replay of the
 // schedule may split between ranks; with γ = o = 0 the two agree exactly.
@@ -182,9 +184,7 @@ func (t Tree) Cost(p int, size float64) Cost {
 		c.Peers = max(intra, treeHeadIntraPeers(t.perNode())+inter)
 		c.Fanout = c.Peers // every peer of a rank is one it sends to
 		if t.Chunks >= 1 && p > 1 {
-			var buf [maxSlots]stepLoad
-			q := t.pipeline(nodes, t.perNode(), buf[:])
-			_, _, c.Fanout = q.path()
+			c.Fanout = profileOf(pipeShape{treePipe, nodes, t.perNode(), t.Chunks}).fanout
 		}
 	}
 	return c
@@ -213,20 +213,8 @@ func (t Tree) termsOn(nodes, perNode int, size float64) (steps, messages int, by
 	if t.Chunks < 1 {
 		return 2 * h, 2 * h, bytes, 0, reduced
 	}
-	steps, messages, pathBytes = t.chunkedTerms(nodes, per, bytes, size)
+	steps, messages, pathBytes = pipeShape{treePipe, nodes, per, t.Chunks}.terms(bytes, size)
 	return steps, messages, bytes, pathBytes, reduced
-}
-
-// chunkedTerms returns the steps, messages and path bytes of the chunked
-// pipeline of t over nodes x perNode ranks from its profile, which it builds
-// in a buffer of maxSlots steps on its own stack: a frame kept off the fluid
-// limit's path.
-func (t Tree) chunkedTerms(nodes, perNode int, bytes, size float64) (steps, messages int, pathBytes float64) {
-	var buf [maxSlots]stepLoad
-	q := t.pipeline(nodes, perNode, buf[:])
-	chunks, messages, _ := q.path()
-	// The path is never below the busiest rank's bytes; max keeps rounding from saying so.
-	return q.steps(), messages, max(bytes, float64(chunks)/float64(2*t.Chunks)*size)
 }
 
 // treeBytes returns the busiest rank's bytes inside a node and across the
@@ -276,15 +264,6 @@ func treePeers(nodes, perNode int) (intra, inter int) {
 		inter = max(inter, k)
 	}
 	return intra, inter
-}
-
-// pipeline returns the profile of the chunked pipeline of t over nodes x
-// perNode ranks, kept in buf if it fits.
-func (t Tree) pipeline(nodes, perNode int, buf []stepLoad) pipeline {
-	h := perNode - 1 + treeHeight(nodes)
-	q := newPipeline(t.Chunks, 2*h-1, buf) // the last rank to forward is at depth H-1
-	treeWindows(nodes, perNode, &q)
-	return q
 }
 
 // treeWindows adds to q the windows of every rank of the chunked tree (see
@@ -355,39 +334,10 @@ func treeWindows(nodes, perNode int, q *pipeline) {
 //
 // with intra bytes 2S (S for p = 2) and network bytes min(N, 4)·S/2.
 func (t Tree) Stages(nodes, perNode int, size float64) []Stage {
-	size = checkSize(size)
-	if nodes*perNode == 1 {
-		return []Stage{{}}
-	}
 	intraPeers, interPeers := treePeers(nodes, perNode)
-	if t.Chunks >= 1 {
-		q := t.pipeline(nodes, perNode, nil)
-		q.split()
-		treeWindows(nodes, perNode, &q)
-		return q.stages(size/float64(2*t.Chunks), intraPeers, interPeers)
-	}
-	intra, inter, _, _ := treeBytes(nodes, perNode, size)
-	return fluidStages(2*(perNode-1), 2*treeHeight(nodes),
-		Cost{Bytes: intra, Reduced: size, Peers: intraPeers, Fanout: intraPeers},
-		Cost{Bytes: inter, Reduced: float64(min(nodes-1, 2)) * size / 2, Peers: interPeers, Fanout: interPeers})
+	return pipeShape{treePipe, nodes, perNode, t.Chunks}.stages(size, intraPeers, interPeers)
 }
 
-// fluidStages returns the fluid limit of a pipeline on two levels: the
-// first chunk's intraSteps steps inside a node and interSteps across the
-// network pay each level's α, one message each, and the data then streams at
-// the pace of the slower level, the busiest rank sending intra inside its
-// node and inter across the network at once. A level with no steps has no
-// part.
-func fluidStages(intraSteps, interSteps int, intra, inter Cost) []Stage {
-	out := make([]Stage, 0, 3)
-	var bw Stage
-	if intraSteps > 0 {
-		out = append(out, Stage{Intra: Cost{Steps: intraSteps, Messages: intraSteps, Peers: intra.Peers, Fanout: 1}})
-		bw.Intra = intra
-	}
-	if interSteps > 0 {
-		out = append(out, Stage{Inter: Cost{Steps: interSteps, Messages: interSteps, Peers: inter.Peers, Fanout: 1}})
-		bw.Inter = inter
-	}
-	return append(out, bw)
+func (t Tree) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
+	return pipeShape{treePipe, nodes, perNode, t.Chunks}.timeFrom(0, size, intra, inter)
 }

@@ -1,0 +1,316 @@
+package commmodel
+
+import (
+	"math"
+	"sync/atomic"
+)
+
+// Profiles of pipelines, memoized.
+//
+// A chunked pipeline's profile (pipeline.go) depends on its shape alone:
+// the schedule (Tree's double binary tree over chains, CollNet's chain),
+// the nodes N, the GPUs per node p and the chunk count C; not on the size
+// or the links. Sweeping it costs ranks x 2L x windows, 0.2 to 42 µs, and a
+// time needs only a few numbers of it: on one Link the steps, messages and
+// critical-path chunks; on a Cluster the loads of its runs of steps. A
+// profile keeps those numbers. The first evaluation of a shape sweeps it,
+// allocating its profile; later ones find the profile in a table, profiles,
+// shared by all goroutines: an evaluation then costs a hash, a load and a
+// compare more than the fluid limit's.
+
+// A pipeKind is one of the pipelined schedules.
+type pipeKind uint8
+
+const (
+	treePipe  pipeKind = iota // Tree's (and NVLSTree's trees), on two halves
+	chainPipe                 // CollNetChain's, on one buffer
+)
+
+// A pipeShape is what a pipeline's profile depends on: its schedule, N, p
+// and C; C = 0 is the fluid limit, which has no profile.
+type pipeShape struct {
+	kind                   pipeKind
+	nodes, perNode, chunks int
+}
+
+// parts is how many parts the buffer is cut into before each is cut into
+// C chunks: a chunk is S/(parts·C).
+func (s pipeShape) parts() int {
+	if s.kind == treePipe {
+		return 2
+	}
+	return 1
+}
+
+// sweep returns the profile of s, from every rank's windows, kept in buf if
+// it fits.
+func (s pipeShape) sweep(buf []stepLoad) pipeline {
+	var q pipeline
+	if s.kind == treePipe {
+		h := s.perNode - 1 + treeHeight(s.nodes)
+		q = newPipeline(s.chunks, 2*h-1, buf) // the last rank to forward is at depth H-1
+	} else {
+		fill, _ := chainSteps(s.nodes, s.perNode)
+		q = newPipeline(s.chunks, fill-1, buf) // the last to forward is GPU p-2 (or the head to the switch)
+	}
+	s.windows(&q)
+	return q
+}
+
+// windows adds every rank's windows to q.
+func (s pipeShape) windows(q *pipeline) {
+	if s.kind == treePipe {
+		treeWindows(s.nodes, s.perNode, q)
+	} else {
+		chainWindows(s.nodes, s.perNode, q)
+	}
+}
+
+// stages returns the stages of s on a two-level fabric for S = size bytes
+// (Tree.Stages, CollNetChain.Stages), its ranks holding intraPeers peers
+// inside a node and interPeers across the network: the sweep's runs if it
+// is chunked (pipeline.stages), else the fluid limit (fluidStages).
+func (s pipeShape) stages(size float64, intraPeers, interPeers int) []Stage {
+	size = checkSize(size)
+	switch {
+	case s.nodes*s.perNode == 1:
+		return []Stage{{}}
+	case s.chunks >= 1:
+		q := s.sweep(nil)
+		q.split()
+		s.windows(&q)
+		return q.stages(size/float64(s.parts()*s.chunks), intraPeers, interPeers)
+	}
+	is, es, ib, ir, eb, er := s.fluid(size)
+	return fluidStages(is, es,
+		Cost{Bytes: ib, Reduced: ir, Peers: intraPeers, Fanout: intraPeers},
+		Cost{Bytes: eb, Reduced: er, Peers: interPeers, Fanout: interPeers})
+}
+
+// timeFrom returns acc plus the sum of the times of s's stages (stages) for
+// S = size bytes on the Valid links intra and inter, computed without
+// building them: in the fluid limit from the same terms, to the bit;
+// chunked from the memoized profile (profile.time), to a few ulps. An
+// infinite chunk, where the stages' 0·Inf make some parts NaN and others
+// not, is timed from the stages themselves.
+func (s pipeShape) timeFrom(acc, size float64, intra, inter Link) float64 {
+	size = checkSize(size)
+	switch {
+	case s.nodes*s.perNode == 1:
+		return acc
+	case s.chunks < 1:
+		is, es, ib, ir, eb, er := s.fluid(size)
+		return fluidTime(acc, is, es, ib, ir, eb, er, intra, inter)
+	}
+	chunk := size / float64(s.parts()*s.chunks)
+	if !math.IsInf(chunk, 0) {
+		return acc + profileOf(s).time(chunk, intra, inter)
+	}
+	for _, st := range s.stages(size, 0, 0) {
+		acc += st.Time(intra, inter)
+	}
+	return acc
+}
+
+// terms returns the steps, messages and critical-path bytes of s, chunked,
+// on one Link for S = size bytes of which the busiest rank sends bytes,
+// from its memoized profile: to the bit what the sweep gives.
+func (s pipeShape) terms(bytes, size float64) (steps, messages int, pathBytes float64) {
+	p := profileOf(s)
+	// The path is never below the busiest rank's bytes; max keeps rounding from saying so.
+	return p.steps, p.messages, max(bytes, p.path*size)
+}
+
+// fluid returns the terms of the fluid limit of s (Chunks = 0) for S =
+// size bytes, a checked size: the first chunk's steps inside a node and
+// across the network, and the bytes the busiest rank sends and reduces on
+// each level (see Tree.Stages, CollNetChain.Stages).
+func (s pipeShape) fluid(size float64) (intraSteps, interSteps int, intraBytes, intraReduced, interBytes, interReduced float64) {
+	if s.kind == treePipe {
+		intraBytes, interBytes, _, _ = treeBytes(s.nodes, s.perNode, size)
+		return 2 * (s.perNode - 1), 2 * treeHeight(s.nodes), intraBytes, size, interBytes, float64(min(s.nodes-1, 2)) * size / 2
+	}
+	intraBytes, interBytes, _, intraReduced = chainBytes(s.nodes, s.perNode, size)
+	return 2 * (s.perNode - 1), min(s.nodes-1, 1), intraBytes, intraReduced, interBytes, 0
+}
+
+// fluidStages returns the fluid limit of a pipeline on two levels: the
+// first chunk's intraSteps steps inside a node and interSteps across the
+// network pay each level's α, one message each, and the data then streams at
+// the pace of the slower level, the busiest rank sending intra inside its
+// node and inter across the network at once. A level with no steps has no
+// part.
+func fluidStages(intraSteps, interSteps int, intra, inter Cost) []Stage {
+	out := make([]Stage, 0, 3)
+	var bw Stage
+	if intraSteps > 0 {
+		out = append(out, Stage{Intra: Cost{Steps: intraSteps, Messages: intraSteps, Peers: intra.Peers, Fanout: 1}})
+		bw.Intra = intra
+	}
+	if interSteps > 0 {
+		out = append(out, Stage{Inter: Cost{Steps: interSteps, Messages: interSteps, Peers: inter.Peers, Fanout: 1}})
+		bw.Inter = inter
+	}
+	return append(out, bw)
+}
+
+// fluidTime returns t plus the times of fluidStages, one after the other,
+// on Valid links: a stage on one level lasts as long as its part there.
+func fluidTime(t float64, intraSteps, interSteps int, intraBytes, intraReduced, interBytes, interReduced float64, intra, inter Link) float64 {
+	var in, out float64
+	if intraSteps > 0 {
+		t += elapsed(intraSteps, intraSteps, 0, 0, 0, intra)
+		in = elapsed(0, 0, intraBytes, 0, intraReduced, intra)
+	}
+	if interSteps > 0 {
+		t += elapsed(interSteps, interSteps, 0, 0, 0, inter)
+		out = elapsed(0, 0, interBytes, 0, interReduced, inter)
+	}
+	return t + max(in, out)
+}
+
+// A profile is what the times of a pipeline of one shape need of its sweep.
+type profile struct {
+	shape pipeShape
+	// steps is T; chunks, messages and fanout are pipeline.path's.
+	steps, messages, fanout int
+	// path is the critical path's bytes per byte of S over all levels:
+	// chunks/(parts·C), the sweep's chunks times a chunk.
+	path float64
+	// both are the runs of steps with traffic on both levels (pipeline.split),
+	// those of equal loads merged; intra and inter are the runs with traffic
+	// on one level only, summed.
+	both         []twoLevels
+	intra, inter levelLoad
+}
+
+// A levelLoad is what the busiest ranks of a run of steps do on one level,
+// summed over its steps: the steps, the messages, and the chunks sent and
+// reduced, as float64 (exact: they are integers).
+type levelLoad struct {
+	steps, messages, chunks, reduced float64
+}
+
+// twoLevels is the loads on both levels of the runs whose busiest ranks'
+// step is load.
+type twoLevels struct {
+	load         stepLoad
+	intra, inter levelLoad
+}
+
+// time returns the run's time on l, given a chunk's transfer time u =
+// chunk/BW and reduction time g = chunk·γ, in seconds:
+//
+//	T = steps·α + messages·o + chunks·u + reduced·g
+//
+// the time of the stage's part (pipeline.stages), whose Bytes never exceed
+// its PathBytes: a rank sends in a run at most what the busiest sends in
+// each of its steps. Factoring the chunk out of the bytes rounds
+// differently, by a few ulps.
+func (l *levelLoad) time(link Link, u, g float64) float64 {
+	return l.steps*link.Alpha + l.messages*link.Overhead + l.chunks*u + l.reduced*g
+}
+
+// add adds m's steps and traffic to l.
+func (l *levelLoad) add(m levelLoad) {
+	l.steps, l.messages, l.chunks, l.reduced = l.steps+m.steps, l.messages+m.messages, l.chunks+m.chunks, l.reduced+m.reduced
+}
+
+// time returns the sum of the profile's stages' times for chunks of chunk
+// bytes on Valid links, in seconds: every run lasts as long as the slower
+// of its two levels,
+//
+//	T = Σ_runs max(T_intra, T_inter)
+//
+// which for a run on one level is that level's time, so those runs add up
+// per level first. It agrees with the stages' sum to within a few ulps
+// (TestPipelineClusterTime).
+func (p *profile) time(chunk float64, intra, inter Link) float64 {
+	ui, gi := chunk/intra.BW, chunk*intra.Gamma
+	ue, ge := chunk/inter.BW, chunk*inter.Gamma
+	t := p.intra.time(intra, ui, gi) + p.inter.time(inter, ue, ge)
+	for i := range p.both {
+		r := &p.both[i]
+		t += max(r.intra.time(intra, ui, gi), r.inter.time(inter, ue, ge))
+	}
+	return t
+}
+
+// newProfile sweeps s and keeps what its times need.
+func newProfile(s pipeShape) *profile {
+	q := s.sweep(nil)
+	p := &profile{shape: s, steps: q.steps()}
+	var chunks int
+	chunks, p.messages, p.fanout = q.path()
+	p.path = float64(chunks) / float64(s.parts()*s.chunks)
+	q.split()
+	s.windows(&q)
+	for _, r := range q.runs {
+		n := float64(r.steps)
+		level := func(chunks, msgs, reduced int16) levelLoad {
+			if chunks == 0 && msgs == 0 { // no part on this level (pipeline.stages)
+				return levelLoad{}
+			}
+			return levelLoad{steps: n, messages: n * float64(msgs), chunks: n * float64(chunks), reduced: n * float64(reduced)}
+		}
+		in := level(r.load.intra, r.load.intraMsgs, r.load.intraReduced)
+		out := level(r.load.inter, r.load.interMsgs, r.load.interReduced)
+		switch {
+		case out.steps == 0:
+			p.intra.add(in)
+		case in.steps == 0:
+			p.inter.add(out)
+		default:
+			p.addBoth(r.load, in, out)
+		}
+	}
+	return p
+}
+
+// addBoth adds a run on both levels whose busiest ranks' step is load: to
+// the run of the same load if there is one (the two last as long as the
+// slower level, the same in each), or as a run of its own.
+func (p *profile) addBoth(load stepLoad, in, out levelLoad) {
+	for i := range p.both {
+		if r := &p.both[i]; r.load == load {
+			r.intra.add(in)
+			r.inter.add(out)
+			return
+		}
+	}
+	p.both = append(p.both, twoLevels{load, in, out})
+}
+
+// profileBits is the log2 of the size of profiles.
+const (
+	profileBits  = 8
+	profileSlots = 1 << profileBits
+)
+
+// profiles is the table of memoized profiles, direct-mapped: a shape's
+// profile is in slot s.slot() or nowhere. It is bounded, and safe for
+// concurrent use: profiles are immutable once stored and a slot is one
+// atomic pointer, so a reader sees either a whole profile or nil. Two
+// shapes of one slot evict each other, each sweep again; two goroutines
+// that miss at once sweep twice and the later store wins.
+var profiles [profileSlots]atomic.Pointer[profile]
+
+// profileOf returns the profile of s, from profiles if it is there, else
+// swept and stored there.
+func profileOf(s pipeShape) *profile {
+	slot := &profiles[s.slot()]
+	if p := slot.Load(); p != nil && p.shape == s {
+		return p
+	}
+	p := newProfile(s)
+	slot.Store(p)
+	return p
+}
+
+// slot hashes s into profiles: the top bits of a multiplicative hash
+// (Knuth's, by odd 64-bit constants) of its four numbers.
+func (s pipeShape) slot() uint {
+	h := uint64(s.nodes)*0x9e3779b97f4a7c15 + uint64(s.perNode)*0xc2b2ae3d27d4eb4f +
+		uint64(s.chunks)*0x165667b19e3779f9 + uint64(s.kind)*0x27d4eb2f165667c5
+	return uint(h >> (64 - profileBits))
+}
