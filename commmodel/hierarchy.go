@@ -85,7 +85,7 @@ func clusterTime(a Algorithm, c *Cluster, size float64) float64 {
 	mustShape(nodes, perNode)
 	valid := intra.Valid() && inter.Valid()
 	if valid {
-		// The article's algorithms by their concrete types, a few
+		// The algorithms of this package by their concrete types, a few
 		// compares, before the interface, a lookup in a cache.
 		switch a := a.(type) {
 		case Ring:
@@ -111,6 +111,20 @@ func clusterTime(a Algorithm, c *Cluster, size float64) float64 {
 		case HierarchicalAllReduce:
 			return a.clusterTime(nodes, perNode, intra, inter, size)
 		case HierarchicalAllToAll:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case Tree:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case NVLS:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case NVLSTree:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case CollNetDirect:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case CollNetChain:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case PATAllGather:
+			return a.clusterTime(nodes, perNode, intra, inter, size)
+		case PATReduceScatter:
 			return a.clusterTime(nodes, perNode, intra, inter, size)
 		case clusterTimed:
 			return a.clusterTime(nodes, perNode, intra, inter, size)

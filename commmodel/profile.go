@@ -91,7 +91,7 @@ func (s pipeShape) stages(size float64, intraPeers, interPeers int) []Stage {
 // S = size bytes on the Valid links intra and inter, computed without
 // building them: in the fluid limit from the same terms, to the bit;
 // chunked from the memoized profile (profile.time), to a few ulps. An
-// infinite chunk, where the stages' 0·Inf make some parts NaN and others
+// infinite size, where the stages' 0·Inf make some parts NaN and others
 // not, is timed from the stages themselves.
 func (s pipeShape) timeFrom(acc, size float64, intra, inter Link) float64 {
 	size = checkSize(size)
@@ -102,9 +102,8 @@ func (s pipeShape) timeFrom(acc, size float64, intra, inter Link) float64 {
 		is, es, ib, ir, eb, er := s.fluid(size)
 		return fluidTime(acc, is, es, ib, ir, eb, er, intra, inter)
 	}
-	chunk := size / float64(s.parts()*s.chunks)
-	if !math.IsInf(chunk, 0) {
-		return acc + profileOf(s).time(chunk, intra, inter)
+	if !math.IsInf(size, 0) {
+		return acc + profileOf(s).time(size, intra, inter)
 	}
 	for _, st := range s.stages(size, 0, 0) {
 		acc += st.Time(intra, inter)
@@ -156,15 +155,17 @@ func fluidStages(intraSteps, interSteps int, intra, inter Cost) []Stage {
 
 // fluidTime returns t plus the times of fluidStages, one after the other,
 // on Valid links: a stage on one level lasts as long as its part there.
+// Each part's time is elapsed's without the terms that are +0 (0/BW, 0·α),
+// the same to the bit: the first stages' bytes and the last's steps.
 func fluidTime(t float64, intraSteps, interSteps int, intraBytes, intraReduced, interBytes, interReduced float64, intra, inter Link) float64 {
 	var in, out float64
 	if intraSteps > 0 {
-		t += elapsed(intraSteps, intraSteps, 0, 0, 0, intra)
-		in = elapsed(0, 0, intraBytes, 0, intraReduced, intra)
+		t += float64(intraSteps)*intra.Alpha + float64(intraSteps)*intra.Overhead
+		in = max(intraBytes, 0)/intra.BW + intraReduced*intra.Gamma
 	}
 	if interSteps > 0 {
-		t += elapsed(interSteps, interSteps, 0, 0, 0, inter)
-		out = elapsed(0, 0, interBytes, 0, interReduced, inter)
+		t += float64(interSteps)*inter.Alpha + float64(interSteps)*inter.Overhead
+		out = max(interBytes, 0)/inter.BW + interReduced*inter.Gamma
 	}
 	return t + max(in, out)
 }
@@ -185,10 +186,10 @@ type profile struct {
 }
 
 // A levelLoad is what the busiest ranks of a run of steps do on one level,
-// summed over its steps: the steps, the messages, and the chunks sent and
-// reduced, as float64 (exact: they are integers).
+// summed over its steps: the steps and the messages, and the bytes sent and
+// reduced per byte of S (the chunks times 1/(parts·C)).
 type levelLoad struct {
-	steps, messages, chunks, reduced float64
+	steps, messages, bytes, reduced float64
 }
 
 // twoLevels is the loads on both levels of the runs whose busiest ranks'
@@ -198,40 +199,52 @@ type twoLevels struct {
 	intra, inter levelLoad
 }
 
-// time returns the run's time on l, given a chunk's transfer time u =
-// chunk/BW and reduction time g = chunk·γ, in seconds:
+// time returns the run's time on l, given the time u = S/BW to send S and
+// g = S·γ to reduce it, in seconds:
 //
-//	T = steps·α + messages·o + chunks·u + reduced·g
+//	T = steps·α + messages·o + bytes·u + reduced·g
 //
 // the time of the stage's part (pipeline.stages), whose Bytes never exceed
 // its PathBytes: a rank sends in a run at most what the busiest sends in
-// each of its steps. Factoring the chunk out of the bytes rounds
-// differently, by a few ulps.
-func (l *levelLoad) time(link Link, u, g float64) float64 {
-	return l.steps*link.Alpha + l.messages*link.Overhead + l.chunks*u + l.reduced*g
+// each of its steps. On a link of α and BW only (alphaBW), the terms that
+// are 0 are not computed: the sum is the same to the bit.
+func (l *levelLoad) time(link Link, u, g float64, alphaBW bool) float64 {
+	t := l.steps*link.Alpha + l.bytes*u
+	if alphaBW {
+		return t
+	}
+	return t + l.messages*link.Overhead + l.reduced*g
 }
 
 // add adds m's steps and traffic to l.
 func (l *levelLoad) add(m levelLoad) {
-	l.steps, l.messages, l.chunks, l.reduced = l.steps+m.steps, l.messages+m.messages, l.chunks+m.chunks, l.reduced+m.reduced
+	l.steps, l.messages, l.bytes, l.reduced = l.steps+m.steps, l.messages+m.messages, l.bytes+m.bytes, l.reduced+m.reduced
 }
 
-// time returns the sum of the profile's stages' times for chunks of chunk
-// bytes on Valid links, in seconds: every run lasts as long as the slower
-// of its two levels,
+// perByte turns l's chunks (in bytes and reduced) into bytes per byte of S:
+// a chunk is 1/k of S.
+func (l *levelLoad) perByte(k float64) {
+	l.bytes, l.reduced = l.bytes/k, l.reduced/k
+}
+
+// time returns the sum of the profile's stages' times for S = size bytes,
+// a finite checked size, on Valid links, in seconds: every run lasts as
+// long as the slower of its two levels,
 //
 //	T = Σ_runs max(T_intra, T_inter)
 //
 // which for a run on one level is that level's time, so those runs add up
-// per level first. It agrees with the stages' sum to within a few ulps
-// (TestPipelineClusterTime).
-func (p *profile) time(chunk float64, intra, inter Link) float64 {
-	ui, gi := chunk/intra.BW, chunk*intra.Gamma
-	ue, ge := chunk/inter.BW, chunk*inter.Gamma
-	t := p.intra.time(intra, ui, gi) + p.inter.time(inter, ue, ge)
+// per level first. It rounds differently from the stages, which scale
+// their chunks by the chunk's bytes and add the runs in order: the two
+// agree to a few ulps (TestPipelineClusterTime).
+func (p *profile) time(size float64, intra, inter Link) float64 {
+	ui, gi := size/intra.BW, size*intra.Gamma
+	ue, ge := size/inter.BW, size*inter.Gamma
+	alphaBW := intra.Overhead == 0 && intra.Gamma == 0 && inter.Overhead == 0 && inter.Gamma == 0
+	t := p.intra.time(intra, ui, gi, alphaBW) + p.inter.time(inter, ue, ge, alphaBW)
 	for i := range p.both {
 		r := &p.both[i]
-		t += max(r.intra.time(intra, ui, gi), r.inter.time(inter, ue, ge))
+		t += max(r.intra.time(intra, ui, gi, alphaBW), r.inter.time(inter, ue, ge, alphaBW))
 	}
 	return t
 }
@@ -251,7 +264,7 @@ func newProfile(s pipeShape) *profile {
 			if chunks == 0 && msgs == 0 { // no part on this level (pipeline.stages)
 				return levelLoad{}
 			}
-			return levelLoad{steps: n, messages: n * float64(msgs), chunks: n * float64(chunks), reduced: n * float64(reduced)}
+			return levelLoad{steps: n, messages: n * float64(msgs), bytes: n * float64(chunks), reduced: n * float64(reduced)}
 		}
 		in := level(r.load.intra, r.load.intraMsgs, r.load.intraReduced)
 		out := level(r.load.inter, r.load.interMsgs, r.load.interReduced)
@@ -263,6 +276,13 @@ func newProfile(s pipeShape) *profile {
 		default:
 			p.addBoth(r.load, in, out)
 		}
+	}
+	k := float64(s.parts() * s.chunks)
+	p.intra.perByte(k)
+	p.inter.perByte(k)
+	for i := range p.both {
+		p.both[i].intra.perByte(k)
+		p.both[i].inter.perByte(k)
 	}
 	return p
 }
@@ -296,21 +316,27 @@ const (
 var profiles [profileSlots]atomic.Pointer[profile]
 
 // profileOf returns the profile of s, from profiles if it is there, else
-// swept and stored there.
+// swept and stored there (small enough to inline: the sweep is a call).
 func profileOf(s pipeShape) *profile {
-	slot := &profiles[s.slot()]
-	if p := slot.Load(); p != nil && p.shape == s {
+	if p := profiles[s.slot()].Load(); p != nil && p.shape == s {
 		return p
 	}
+	return storeProfile(s)
+}
+
+// storeProfile sweeps s and stores its profile in its slot.
+//
+//go:noinline
+func storeProfile(s pipeShape) *profile {
 	p := newProfile(s)
-	slot.Store(p)
+	profiles[s.slot()].Store(p)
 	return p
 }
 
-// slot hashes s into profiles: the top bits of a multiplicative hash
-// (Knuth's, by odd 64-bit constants) of its four numbers.
+// slot hashes s into profiles: the top bits of its four numbers packed in
+// 64 bits and multiplied by 2^64/φ (Knuth's multiplicative hashing), which
+// spreads shapes that differ in any of them across the table.
 func (s pipeShape) slot() uint {
-	h := uint64(s.nodes)*0x9e3779b97f4a7c15 + uint64(s.perNode)*0xc2b2ae3d27d4eb4f +
-		uint64(s.chunks)*0x165667b19e3779f9 + uint64(s.kind)*0x27d4eb2f165667c5
-	return uint(h >> (64 - profileBits))
+	key := uint64(s.nodes) ^ uint64(s.perNode)<<21 ^ uint64(s.chunks)<<42 ^ uint64(s.kind)<<63
+	return uint((key * 0x9e3779b97f4a7c15) >> (64 - profileBits))
 }
