@@ -80,11 +80,14 @@ func (c Cluster) Time(a Algorithm, size float64) float64 { return clusterTime(a,
 // clusterTime is Cluster.Time with the Cluster passed by address: an 80-byte
 // struct passed by value is copied through memory, at the cost of several
 // evaluations. The fields then travel in registers.
+//
+// Every case of its switch returns what a call returns, so that nothing need
+// outlive a call and the frame holds no copies of the fields; the rest, for
+// algorithms not of this package and invalid links, is otherClusterTime's.
 func clusterTime(a Algorithm, c *Cluster, size float64) float64 {
 	nodes, perNode, intra, inter := c.Nodes, c.PerNode, c.Intra, c.Inter
 	mustShape(nodes, perNode)
-	valid := intra.Valid() && inter.Valid()
-	if valid {
+	if intra.Valid() && inter.Valid() {
 		// The algorithms of this package by their concrete types, a few
 		// compares, before the interface, a lookup in a cache.
 		switch a := a.(type) {
@@ -129,7 +132,16 @@ func clusterTime(a Algorithm, c *Cluster, size float64) float64 {
 		case clusterTimed:
 			return a.clusterTime(nodes, perNode, intra, inter, size)
 		}
-	} else if _, ok := a.(clusterTimed); ok {
+		return otherClusterTime(a, c, size, true)
+	}
+	return otherClusterTime(a, c, size, false)
+}
+
+// otherClusterTime is clusterTime of an algorithm that is not clusterTimed
+// on links that are valid, or of any algorithm on links that are not.
+func otherClusterTime(a Algorithm, c *Cluster, size float64, valid bool) float64 {
+	nodes, perNode, intra, inter := c.Nodes, c.PerNode, c.Intra, c.Inter
+	if _, ok := a.(clusterTimed); ok && !valid {
 		return math.NaN()
 	}
 	if l, ok := a.(Leveled); ok {

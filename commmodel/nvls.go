@@ -107,7 +107,7 @@ func (NVLS) clusterTime(nodes, perNode int, intra, inter Link, size float64) flo
 	}
 	t, store := nvlsTimes(perNode, size, intra)
 	if nodes > 1 {
-		t += elapsed(1, 1, size/float64(perNode), 0, 0, inter) // SwitchAllReduceCost of the slice
+		t += oneStep(size/float64(perNode), inter) // SwitchAllReduceCost of the slice
 	}
 	return t + store
 }
@@ -118,9 +118,13 @@ func nvlsTimes(p int, size float64, intra Link) (load, store float64) {
 	if p < 2 {
 		return 0, 0
 	}
-	lb, sb := nvlsBytes(p, size, size/float64(p))
-	return elapsed(1, 1, lb, 0, 0, intra), elapsed(1, 1, sb, 0, 0, intra)
+	return oneStep(size, intra), oneStep(size/float64(p), intra) // nvlsBytes
 }
+
+// oneStep is the time of one step of one message of bytes, a checked
+// size, on the Valid link l: elapsed(1, 1, bytes, 0, 0, l) to the bit,
+// without the terms that are 0 (a -0 among them, which α + o absorbs).
+func oneStep(bytes float64, l Link) float64 { return l.Alpha + l.Overhead + bytes/l.BW }
 
 // nvlsPhases returns NVLS's two steps on a node of p GPUs: the load-reduce,
 // in which a GPU's whole buffer goes to the switch, and the multicast store

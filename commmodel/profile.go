@@ -153,19 +153,21 @@ func fluidStages(intraSteps, interSteps int, intra, inter Cost) []Stage {
 	return append(out, bw)
 }
 
-// fluidTime returns t plus the times of fluidStages, one after the other,
-// on Valid links: a stage on one level lasts as long as its part there.
-// Each part's time is elapsed's without the terms that are +0 (0/BW, 0·α),
-// the same to the bit: the first stages' bytes and the last's steps.
+// fluidTime returns t >= +0 plus the times of fluidStages, one after the
+// other, on Valid links, for bytes of a checked size: a stage on one level
+// lasts as long as its part there. Each part's time is elapsed's without
+// the terms that are +0 (0/BW, 0·α) and the max of elapsed's bytes with
+// PathBytes = 0: the same to the bit, but that a part of S = -0 is -0, not
+// +0, which t absorbs.
 func fluidTime(t float64, intraSteps, interSteps int, intraBytes, intraReduced, interBytes, interReduced float64, intra, inter Link) float64 {
 	var in, out float64
 	if intraSteps > 0 {
 		t += float64(intraSteps)*intra.Alpha + float64(intraSteps)*intra.Overhead
-		in = max(intraBytes, 0)/intra.BW + intraReduced*intra.Gamma
+		in = intraBytes/intra.BW + intraReduced*intra.Gamma
 	}
 	if interSteps > 0 {
 		t += float64(interSteps)*inter.Alpha + float64(interSteps)*inter.Overhead
-		out = max(interBytes, 0)/inter.BW + interReduced*inter.Gamma
+		out = interBytes/inter.BW + interReduced*inter.Gamma
 	}
 	return t + max(in, out)
 }

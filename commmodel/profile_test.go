@@ -90,17 +90,23 @@ func TestPipelineClusterTime(t *testing.T) {
 		}
 	}
 	t.Logf("largest relative difference: %.3g (%.1f ulps of 2^-52)", worst, worst/0x1p-52)
-	// Through the algorithms, at sizes where the two paths must agree to the bit.
-	for _, a := range []Algorithm{Tree{Chunks: 3}, NVLSTree{PerNode: 8, Chunks: 2}, CollNetChain{Chunks: 5}} {
+	// Through the algorithms, at sizes where the two paths must agree to the
+	// bit, chunked or fluid, and on invalid links; and at -0, where the fluid
+	// forms' parts are -0, not +0, as the stages', but the sum is the same.
+	for _, a := range []Algorithm{Tree{Chunks: 3}, NVLSTree{PerNode: 8, Chunks: 2}, CollNetChain{Chunks: 5}, Tree{}, NVLSTree{PerNode: 8}, CollNetChain{}} {
 		for _, sh := range clusterShapes {
 			for _, l := range [][2]Link{{H20Intra, H20Inter}, {lineLinks[2], lineLinks[2]}, {{Alpha: 1e-6}, H20Inter}, {H20Intra, {BW: math.Inf(1)}}} {
 				c := Cluster{Nodes: sh[0], PerNode: sh[1], Intra: l[0], Inter: l[1]}
-				for _, size := range []float64{math.Inf(1), math.NaN(), -1} {
+				for _, size := range []float64{math.Inf(1), math.NaN(), -1, math.Copysign(0, -1)} {
 					want := 0.0
 					for _, st := range c.Stages(a, size) {
 						want += st.Time(c.Intra, c.Inter)
 					}
-					if got := c.Time(a, size); math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+					got := c.Time(a, size)
+					if size == 0 && chunked(a) && closeTo(got, want, pipeTol) {
+						continue // at -0 the profile's sums of α round as at +0
+					}
+					if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
 						t.Errorf("%v %s %+v S=%g: Time %g, stages %g", sh, a.Name(), l, size, got, want)
 					}
 				}
