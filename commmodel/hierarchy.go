@@ -534,15 +534,6 @@ func (h HierarchicalAllReduce) innerTerms(nodes int, size float64) (steps, messa
 	return steps, messages, bytes, pathBytes, reduced, true
 }
 
-// termsOf returns a's time terms, through Cost if a is not built in.
-func termsOf(a Algorithm, p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
-	if t, ok := a.(termed); ok {
-		return t.terms(p, size)
-	}
-	c := a.Cost(p, size)
-	return c.Steps, c.Messages, c.Bytes, c.PathBytes, c.Reduced
-}
-
 // Stages returns the intra-node reduce-scatter, the inter-node AllReduce of
 // the S/p slice and the intra-node all-gather. (PerNode is ignored; perNode
 // is the cluster's.)
