@@ -153,7 +153,7 @@ func (d CollNetChain) Cost(p int, size float64) Cost {
 		c.Peers = max(min(d.PerNode-1, 2), min(d.PerNode-1, 1)+min(nodes-1, 1)) // a chain GPU's two neighbours; the head's GPU 1 and switch
 		c.Fanout = c.Peers
 		if d.Chunks >= 1 {
-			c.Fanout = profileOf(pipeShape{chainPipe, nodes, d.PerNode, d.Chunks}).fanout
+			_, _, c.Fanout = chainPath(nodes, d.PerNode, d.Chunks)
 		}
 	}
 	return c
@@ -176,6 +176,42 @@ func (d CollNetChain) terms(p int, size float64) (steps, messages int, bytes, pa
 	}
 	steps, messages, pathBytes = pipeShape{chainPipe, nodes, d.PerNode, d.Chunks}.terms(bytes, size)
 	return steps, messages, bytes, pathBytes, reduced
+}
+
+// chainPath returns the steps of the chunked chain on nodes x perNode >= 2
+// ranks, the chunks (and messages) of every step's busiest GPU summed over
+// the steps, and the most of them in one step, in closed form: what the
+// sweep of chainWindows finds (TestProfileIsSweep).
+//
+// The windows start in consecutive steps (the chain's GPUs up, the head to
+// the switch, the GPUs down), so each of the T = fill-1+C steps has a GPU
+// that sends one chunk; a step has one that sends two where a GPU's two
+// windows overlap. GPU i (1 <= i <= p-2) sends up from p-1-i and down from
+// s+i, s = p-1+[N >= 2], C steps each: both in the C-[N >= 2]-2i steps
+// from s+i on; the head, if N >= 2, to the switch from p-1 and down from
+// s: both in C-1 steps, the formula at i = 0. Each GPU's overlap lies
+// within that of the GPU before it (it starts later and ends earlier), so
+// the first GPU with two windows, i0, has them all:
+//
+//	chunks = T + max(0, C - [N >= 2] - 2·i0)
+//
+// with i0 = 0 if N >= 2 and p >= 2, 1 if N = 1 and p >= 3, and no overlap
+// otherwise; the fanout is 2 where there is an overlap, 1 where not.
+func chainPath(nodes, perNode, chunks int) (steps, path, fanout int) {
+	fill, down := chainSteps(nodes, perNode)
+	steps, fanout = fill-1+chunks, 1
+	first := down - (perNode - 1) // the head's offset, [N >= 2]
+	switch {
+	case nodes > 1 && perNode > 1: // the head
+	case perNode > 2: // GPU 1
+		first += 2
+	default:
+		return steps, steps, fanout
+	}
+	if overlap := chunks - first; overlap > 0 {
+		return steps, steps + overlap, 2
+	}
+	return steps, steps, fanout
 }
 
 // chainWindows adds to q the windows of one node's chain (the nodes run

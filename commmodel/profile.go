@@ -112,9 +112,14 @@ func (s pipeShape) timeFrom(acc, size float64, intra, inter Link) float64 {
 }
 
 // terms returns the steps, messages and critical-path bytes of s, chunked,
-// on one Link for S = size bytes of which the busiest rank sends bytes,
-// from its memoized profile: to the bit what the sweep gives.
+// on one Link for S = size bytes of which the busiest rank sends bytes:
+// the chain's in closed form (chainPath), the tree's from its memoized
+// profile, to the bit what the sweep gives.
 func (s pipeShape) terms(bytes, size float64) (steps, messages int, pathBytes float64) {
+	if s.kind == chainPipe {
+		steps, chunks, _ := chainPath(s.nodes, s.perNode, s.chunks)
+		return steps, chunks, max(bytes, float64(chunks)/float64(s.chunks)*size)
+	}
 	p := profileOf(s)
 	// The path is never below the busiest rank's bytes; max keeps rounding from saying so.
 	return p.steps, p.messages, max(bytes, p.path*size)

@@ -34,7 +34,8 @@ func pipeShapes(maxRanks, maxChunks int) []pipeShape {
 // The memoized profile gives, to the bit, what the sweep of the profile
 // gives: the steps, messages and critical-path chunks of every shape up to
 // 64 ranks and 40 chunks, and so the same time on one Link; a second lookup
-// finds the same profile.
+// finds the same profile. The chain's closed form (chainPath) is the sweep's
+// too.
 func TestProfileIsSweep(t *testing.T) {
 	var buf [maxSlots]stepLoad
 	for _, s := range pipeShapes(64, 40) {
@@ -47,6 +48,14 @@ func TestProfileIsSweep(t *testing.T) {
 		}
 		if profileOf(s) != p {
 			t.Fatalf("%+v: a second lookup swept again", s)
+		}
+		if s.nodes*s.perNode == 1 {
+			continue // one rank has no pipeline: its callers return before
+		}
+		if s.kind == chainPipe {
+			if st, path, fan := chainPath(s.nodes, s.perNode, s.chunks); st != q.steps() || path != chunks || path != messages || fan != fanout {
+				t.Fatalf("%+v: chainPath %d, %d, %d; sweep steps %d, chunks %d, messages %d, fanout %d", s, st, path, fan, q.steps(), chunks, messages, fanout)
+			}
 		}
 		const size = 3 << 20
 		bytes := 1.5 * size // any bytes below the path, which then counts
