@@ -146,8 +146,9 @@ func btreeDepth(n, r int) int {
 // tree while sending up the other) a step carries several chunks, and the
 // pipeline's fill and drain carry fewer, so Cost's PathBytes is that sum,
 // found from the ranks' windows of steps (pipeline.go), once per shape (N,
-// p, C): the first evaluation of a shape sweeps the windows, in up to 42 µs,
-// and later ones read what the sweep found (profile.go). On one Link with
+// p, C): the first evaluation of a shape sweeps the windows, in tens of µs
+// (BenchmarkProfileSweep), and later ones read what the sweep found
+// (profile.go). On one Link with
 // γ > 0 or a message overhead o > 0, Cost.Time charges the busiest rank's
 // reduction and the busiest step's messages, which the replay of the
 // schedule may split between ranks; with γ = o = 0 the two agree exactly.
