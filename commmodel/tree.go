@@ -148,10 +148,10 @@ func btreeDepth(n, r int) int {
 // found from the ranks' windows of steps (pipeline.go), once per shape (N,
 // p, C): the first evaluation of a shape sweeps the windows, in tens of µs
 // (BenchmarkProfileSweep), and later ones read what the sweep found
-// (profile.go). On one Link with
-// γ > 0 or a message overhead o > 0, Cost.Time charges the busiest rank's
-// reduction and the busiest step's messages, which the replay of the
-// schedule may split between ranks; with γ = o = 0 the two agree exactly.
+// (profile.go). On one Link with γ > 0 or a message overhead o > 0,
+// Cost.Time charges the busiest rank's reduction and the busiest step's
+// messages, which the replay of the schedule may split between ranks; with
+// γ = o = 0 the two agree exactly.
 //
 // With Chunks = 0 the tree is the fluid limit of the pipeline, the form of
 // NCCL's own model (time = latency + S/bandwidth): the 2H steps of the first
