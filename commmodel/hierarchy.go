@@ -158,13 +158,15 @@ func otherClusterTime(a Algorithm, c *Cluster, size float64, valid bool) float64
 	return flatTime(nodes, perNode, intra, inter, d.Steps, d.Messages, d.Bytes, d.PathBytes, d.Reduced)
 }
 
-// clusterTimed is implemented by the article's Leveled algorithms:
+// clusterTimed is implemented by the Leveled algorithms of this package:
 // clusterTime is the sum of the times of Stages(nodes, perNode, size) on the
 // links intra and inter, which are Valid, computed from the stages' time
 // terms without building them. The terms come from the functions Stages
 // builds its Costs from, and each layout of stages has its time twin
-// (flatStages and flatTime, ...); TestClusterTimeIsStages holds the two to
-// the same bits. Only scalars and Links (32 bytes, which the compiler keeps
+// (flatStages and flatTime, fluidStages and fluidTime, ...);
+// TestClusterTimeIsStages holds the two to the same bits, but for the
+// chunked pipelines, timed from their memoized profiles to a few ulps
+// (profile.go). Only scalars and Links (32 bytes, which the compiler keeps
 // in registers) travel: a Cost or a Cluster passed by value is copied
 // through memory, at several times the cost of the arithmetic.
 type clusterTimed interface {
