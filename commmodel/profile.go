@@ -311,42 +311,52 @@ func (p *profile) addBoth(load stepLoad, in, out levelLoad) {
 	p.both = append(p.both, twoLevels{load, in, out})
 }
 
-// profileBits is the log2 of the size of profiles.
+// profileBits is the log2 of the number of sets of profiles, each of
+// profileWays slots.
 const (
-	profileBits  = 8
-	profileSlots = 1 << profileBits
+	profileBits = 7
+	profileWays = 2
 )
 
-// profiles is the table of memoized profiles, direct-mapped: a shape's
-// profile is in slot s.slot() or nowhere. It is bounded, and safe for
-// concurrent use: profiles are immutable once stored and a slot is one
-// atomic pointer, so a reader sees either a whole profile or nil. Two
-// shapes of one slot evict each other, each sweep again; two goroutines
-// that miss at once sweep twice and the later store wins.
-var profiles [profileSlots]atomic.Pointer[profile]
+// profiles is the table of memoized profiles, 2-way set-associative: a
+// shape's profile is in one of the two slots of set s.set() or nowhere. A
+// new profile takes the set's first slot and moves the one there to the
+// second, so that the set keeps the two shapes last swept in it, and two
+// shapes evaluated in turn do not evict each other. It is bounded (256
+// profiles), and safe for concurrent use: profiles are immutable once
+// stored and a slot is one atomic pointer, so a reader sees either a whole
+// profile or nil; a reader that misses while another goroutine moves a
+// profile, or two that miss at once, sweep again, and the later store wins.
+var profiles [1 << profileBits][profileWays]atomic.Pointer[profile]
 
 // profileOf returns the profile of s, from profiles if it is there, else
-// swept and stored there (small enough to inline: the sweep is a call).
+// swept and stored there.
 func profileOf(s pipeShape) *profile {
-	if p := profiles[s.slot()].Load(); p != nil && p.shape == s {
+	set := &profiles[s.set()]
+	if p := set[0].Load(); p != nil && p.shape == s {
+		return p
+	}
+	if p := set[1].Load(); p != nil && p.shape == s {
 		return p
 	}
 	return storeProfile(s)
 }
 
-// storeProfile sweeps s and stores its profile in its slot.
+// storeProfile sweeps s and stores its profile in the first slot of its
+// set, the one there moving to the second.
 //
 //go:noinline
 func storeProfile(s pipeShape) *profile {
 	p := newProfile(s)
-	profiles[s.slot()].Store(p)
+	set := &profiles[s.set()]
+	set[1].Store(set[0].Swap(p))
 	return p
 }
 
-// slot hashes s into profiles: the top bits of its four numbers packed in
+// set hashes s into profiles: the top bits of its four numbers packed in
 // 64 bits and multiplied by 2^64/φ (Knuth's multiplicative hashing), which
 // spreads shapes that differ in any of them across the table.
-func (s pipeShape) slot() uint {
+func (s pipeShape) set() uint {
 	key := uint64(s.nodes) ^ uint64(s.perNode)<<21 ^ uint64(s.chunks)<<42 ^ uint64(s.kind)<<63
 	return uint((key * 0x9e3779b97f4a7c15) >> (64 - profileBits))
 }

@@ -124,19 +124,19 @@ func TestPipelineClusterTime(t *testing.T) {
 	}
 }
 
-// Goroutines that look up shapes sharing slots of the table at once, each
+// Goroutines that look up shapes sharing a set of the table at once, each
 // evicting the others' profiles, always get the profile of the shape they
-// asked for.
+// asked for; two shapes of one set evaluated in turn both stay in it.
 func TestProfilesConcurrent(t *testing.T) {
 	var shapes []pipeShape
-	slot := pipeShape{treePipe, 2, 8, 3}.slot()
+	set := pipeShape{treePipe, 2, 8, 3}.set()
 	for _, s := range pipeShapes(32, 8) {
-		if s.slot() == slot {
+		if s.set() == set {
 			shapes = append(shapes, s)
 		}
 	}
-	if len(shapes) < 2 {
-		t.Fatalf("%d shapes share a slot; want several", len(shapes))
+	if len(shapes) < 3 {
+		t.Fatalf("%d shapes share a set; want more than its %d ways", len(shapes), profileWays)
 	}
 	want := make([]float64, len(shapes))
 	for i, s := range shapes {
@@ -157,4 +157,10 @@ func TestProfilesConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	a, b := profileOf(shapes[0]), profileOf(shapes[1])
+	for range 10 {
+		if profileOf(shapes[0]) != a || profileOf(shapes[1]) != b {
+			t.Fatalf("%+v and %+v, of one set, evict each other", shapes[0], shapes[1])
+		}
+	}
 }
