@@ -375,7 +375,8 @@ func (h HalvingDoubling) clusterTime(nodes, perNode int, intra, inter Link, size
 	size = checkSize(size)
 	s1, m1, b1 := hdSweep(perNode, size)
 	s2, b2, r2 := hdCore(bits.Len(uint(nodes))-1, size/float64(perNode)) // h.terms of a power of two
-	return elapsed(s1, m1, b1, 0, b1, intra) + elapsed(s2, s2, b2, 0, r2, inter) + elapsed(s1, m1, b1, 0, 0, intra)
+	ag, rs := elapsedTwice(s1, m1, b1, b1, intra)                        // the two sweeps send the same bytes
+	return rs + elapsed(s2, s2, b2, 0, r2, inter) + ag
 }
 
 // hdLeveled reports whether halving-doubling on nodes x perNode splits into
@@ -399,14 +400,14 @@ func (TwoShot) Stages(nodes, perNode int, size float64) []Stage {
 }
 
 // clusterTime: the two stages send the same bytes, reduced in the first,
-// so each level's bytes/BW is computed once.
+// so each level's bytes/BW is computed once (elapsedTwice).
 func (TwoShot) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
 	perPeer := checkSize(size) / float64(nodes*perNode)
 	s1, m1, b1, r1 := splitTerms(perNode-1, perPeer, 1, true)
 	s2, m2, b2, r2 := splitTerms((nodes-1)*perNode, perPeer, 1, true)
-	pull := max(elapsed(s1, m1, b1, 0, r1, intra), elapsed(s2, m2, b2, 0, r2, inter))
-	push := max(elapsed(s1, m1, b1, 0, 0, intra), elapsed(s2, m2, b2, 0, 0, inter))
-	return pull + push
+	push1, pull1 := elapsedTwice(s1, m1, b1, r1, intra)
+	push2, pull2 := elapsedTwice(s2, m2, b2, r2, inter)
+	return max(pull1, pull2) + max(push1, push2)
 }
 
 func (OneShot) Stages(nodes, perNode int, size float64) []Stage {

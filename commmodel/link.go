@@ -93,6 +93,24 @@ func elapsed(steps, messages int, bytes, pathBytes, reduced float64, l Link) flo
 	return float64(steps)*l.Alpha + float64(messages)*l.Overhead + max(bytes, pathBytes)/l.BW + reduced*l.Gamma
 }
 
+// elapsedTwice is elapsed(steps, messages, bytes, 0, r, l) for r = 0
+// (plain) and r = reduced (reducing), to the bit, on a link known to be
+// Valid: the times of two stages that send the same bytes, of which one
+// reduces them (the reduce-scatter and all-gather halves of an AllReduce).
+//
+//	plain = steps·α + messages·o + bytes/BW,  reducing = plain + reduced·γ
+//
+// The two share their one division. plain is elapsed's sum before its
+// last term, 0·γ = +0, which leaves it unchanged: it is never -0 (its
+// first term is +0 or more).
+func elapsedTwice(steps, messages int, bytes, reduced float64, l Link) (plain, reducing float64) {
+	if bytes < 0 || reduced < 0 {
+		return math.NaN(), math.NaN()
+	}
+	plain = float64(steps)*l.Alpha + float64(messages)*l.Overhead + max(bytes, 0)/l.BW
+	return plain, plain + reduced*l.Gamma
+}
+
 // Then returns the cost of running c and then d: steps, bytes and messages
 // add; peers and fanout are the larger of the two (phases that talk to
 // different ranks must count their distinct peers themselves).
