@@ -90,14 +90,20 @@ func (HalvingDoubling) terms(p int, size float64) (steps, messages int, bytes, p
 //
 //	steps = 2k,  bytes = 2(P'-1)/P'·S,  reduced = (P'-1)/P'·S
 //
-// The fraction (P'-1)/P' is divided once and doubled for the bytes:
+// The fraction (P'-1)/P' is computed once and doubled for the bytes:
 // doubling is exact in binary floating point, so 2·((P'-1)/P') is
-// 2(P'-1)/P' to the bit, one division (of several ns' latency) fewer.
+// 2(P'-1)/P' to the bit. It is a product by 1/P' (invPow2), not a
+// division, which takes several ns.
 func hdCore(k int, size float64) (steps int, bytes, reduced float64) {
 	q := float64(int(1) << k) // P'
-	f := (q - 1) / q
+	f := (q - 1) * invPow2(k)
 	return 2 * k, 2 * f * size, f * size
 }
+
+// invPow2 returns 1/2^k for 0 <= k <= 1022, built from its bits, without a
+// division. x·invPow2(k) is x/2^k to the bit, for every x: 1/2^k is exact,
+// so the two are the one rounding of the same real number.
+func invPow2(k int) float64 { return math.Float64frombits(uint64(1023-k) << 52) }
 
 // TwoShot is AllReduce in two steps: every rank pulls its S/P slice from the
 // P-1 others and reduces it (a reduce-scatter), then sends the reduced slice

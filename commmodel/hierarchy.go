@@ -374,8 +374,9 @@ func (h HalvingDoubling) clusterTime(nodes, perNode int, intra, inter Link, size
 	}
 	size = checkSize(size)
 	s1, m1, b1 := hdSweep(perNode, size)
-	s2, b2, r2 := hdCore(bits.Len(uint(nodes))-1, size/float64(perNode)) // h.terms of a power of two
-	ag, rs := elapsedTwice(s1, m1, b1, b1, intra)                        // the two sweeps send the same bytes
+	slice := size * invPow2(bits.TrailingZeros(uint(perNode))) // S/p, p a power of two: no division
+	s2, b2, r2 := hdCore(bits.Len(uint(nodes))-1, slice)       // h.terms of a power of two
+	ag, rs := elapsedTwice(s1, m1, b1, b1, intra)              // the two sweeps send the same bytes
 	return rs + elapsed(s2, s2, b2, 0, r2, inter) + ag
 }
 
