@@ -3,7 +3,6 @@ package schedule
 import (
 	"cmp"
 	"math/bits"
-	"runtime"
 	"slices"
 )
 
@@ -133,17 +132,13 @@ func deliveriesOf(step []Transfer, buf []delivery) []delivery {
 // ranks out of range panic. A schedule of many transfers is counted over
 // GOMAXPROCS goroutines, each a run of steps, and their counts added up.
 func Count(s *Schedule) Counts {
-	switches, transfers := 0, 0
+	switches := 0
 	for _, step := range s.Steps {
-		transfers += len(step)
 		for _, t := range step {
 			switches = max(switches, t.Switch)
 		}
 	}
-	w := runtime.GOMAXPROCS(0)
-	if transfers < parallelFrom {
-		w = 1
-	}
+	w := s.workers()
 	parts := make([]counter, w)
 	inParts(len(s.Steps), w, func(k, lo, hi int) {
 		parts[k] = newCounter(s.P, switches, int64(s.ElemBytes))

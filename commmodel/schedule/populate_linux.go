@@ -9,8 +9,9 @@ const madvPopulateWrite = 23
 // populate faults in the pages of b as if each were written, in one call
 // (madvise MADV_POPULATE_WRITE) rather than one fault per page; on a kernel
 // without it, or where b does not start on a page, it touches them. On this
-// project's 2-core virtual machine, 2 GiB over two threads took 0.68-1.19 s
-// this way against 0.93-3.2 s for the faults of touching.
+// project's 2-core virtual machine, 2 GiB over two threads took 0.66-1.19 s
+// this way against 0.88-3.16 s for the faults of touching (README,
+// "Measured performance", seven rounds each).
 func populate(b []byte) {
 	if len(b) > 0 && syscall.Madvise(b, madvPopulateWrite) != nil {
 		touch(b)

@@ -403,6 +403,28 @@ func (s *Schedule) Validate() error {
 	return err
 }
 
+// parallelTransfers is the number of transfers from which Validate and
+// Count split a schedule's steps over the workers.
+const parallelTransfers = 1 << 14
+
+// workers returns how many goroutines validate or count s, each a run of
+// its steps: GOMAXPROCS once s has parallelTransfers transfers, else 1.
+func (s *Schedule) workers() int {
+	if s.transfers() < parallelTransfers {
+		return 1
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// transfers returns the number of transfers of s.
+func (s *Schedule) transfers() int {
+	n := 0
+	for _, step := range s.Steps {
+		n += len(step)
+	}
+	return n
+}
+
 // interval is one write of a step: rank, element range, and whether it is a copy.
 type interval struct {
 	rank, lo, hi int
@@ -423,14 +445,7 @@ func (s *Schedule) hazards() ([][]int, error) {
 			s.Collective, s.Size, s.InOff, in, s.OutOff, out, s.Len)
 	}
 	out := make([][]int, len(s.Steps))
-	transfers := 0
-	for _, step := range s.Steps {
-		transfers += len(step)
-	}
-	w := runtime.GOMAXPROCS(0)
-	if transfers < 1<<14 {
-		w = 1
-	}
+	w := s.workers()
 	errs := make([]error, w) // errs[k]: the first error in worker k's steps
 	inParts(len(s.Steps), w, func(k, lo, hi int) {
 		var h hazardScan

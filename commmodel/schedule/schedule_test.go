@@ -708,7 +708,7 @@ func TestValueTypesAgree(t *testing.T) {
 	}
 }
 
-// TestCountInParts: a schedule of more than parallelFrom transfers is
+// TestCountInParts: a schedule of parallelTransfers transfers or more is
 // counted over the workers, each a run of steps, and the parts add up to
 // the count of one worker, whatever their number (GOMAXPROCS 1, 2 and 3),
 // for ring AllReduce on 256 ranks (2·255 steps of 256 transfers; each rank
@@ -724,8 +724,8 @@ func TestCountInParts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := transfersOf(s); n < parallelFrom {
-			t.Fatalf("%s: %d transfers, fewer than parallelFrom", describe(c.a), n)
+		if n := s.transfers(); n < parallelTransfers {
+			t.Fatalf("%s: %d transfers, fewer than parallelTransfers", describe(c.a), n)
 		}
 		var counts []Counts
 		for _, procs := range []int{1, 2, 3} {
@@ -742,13 +742,4 @@ func TestCountInParts(t *testing.T) {
 			t.Errorf("%s: peers %v, want %d each", describe(c.a), counts[0].Peers[:4], c.peers)
 		}
 	}
-}
-
-// transfersOf returns the number of transfers of s.
-func transfersOf(s *Schedule) int {
-	n := 0
-	for _, step := range s.Steps {
-		n += len(step)
-	}
-	return n
 }
