@@ -631,6 +631,60 @@ func TestFillWritesEveryElement(t *testing.T) {
 	}
 }
 
+// TestFillSummed: the fill of an AllReduce or a ReduceScatter in uint16
+// writes every rank's inputs as inputValue gives them, zeros around them,
+// and keeps as its reference the sums inputSums computes from the seed, for
+// rank counts that are and are not a multiple of four, a partial last
+// group, buffers with a scratch region and fills over the workers
+// (P·Len >= parallelFrom). Buffers that cannot be read as words (an odd
+// Len) are filled without a reference, and Check computes it; a check with
+// another seed does not read the fill's reference.
+func TestFillSummed(t *testing.T) {
+	algos := []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.RingReduceScatter{}, commmodel.Tree{Chunks: 2}}
+	for _, a := range algos {
+		for _, p := range []int{1, 3, 4, 7, 9} {
+			for _, n := range []int{0, 16, 36, 37, 64 * 9, 16*1100 + 12} {
+				s, err := New(a, p, int64(4*n))
+				if err != nil {
+					continue // shapes an algorithm does not take (halving-doubling on 3 ranks)
+				}
+				m, err := NewRanks(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.Fill(5)
+				d := m.buf.(*rankData[uint16])
+				words := (s.Len%4 == 0 || p == 1) && s.InOff%4 == 0 // every rank's input on 8 bytes
+				if (d.ref != nil) != words {
+					t.Fatalf("%s, P %d, n %d: reference kept %v, want %v (Len %d)", describe(a), p, n, d.ref != nil, words, s.Len)
+				}
+				for r := range p {
+					got := m.Values(r)
+					for i, x := range got {
+						want := 0.0
+						if i >= s.InOff && i < s.InOff+n {
+							want = inputValue(5, r, i-s.InOff)
+						}
+						if x != want {
+							t.Fatalf("%s, P %d, n %d: rank %d element %d is %g, want %g", describe(a), p, n, r, i, x, want)
+						}
+					}
+				}
+				if d.ref != nil && !slices.Equal(d.ref, inputSums[uint16](5, p, n, 1)) {
+					t.Fatalf("%s, P %d, n %d: the fill's reference differs from inputSums", describe(a), p, n)
+				}
+				m.Run()
+				if mis := m.Check(5); mis != "" {
+					t.Fatalf("%s, P %d, n %d: %s", describe(a), p, n, mis)
+				}
+				if mis := m.Check(6); n >= 16 && mis == "" {
+					t.Fatalf("%s, P %d, n %d: the check with another seed passed", describe(a), p, n)
+				}
+			}
+		}
+	}
+}
+
 // TestValidateManySteps: a schedule large enough to be validated over the
 // workers (ring on 128 ranks: 2·127 steps of 128 transfers) reports its first
 // bad step, whichever worker meets it.
