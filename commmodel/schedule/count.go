@@ -58,7 +58,11 @@ type message struct {
 // switch in one step is one message to the switch, and a source range the
 // switch hands to several ranks is sent once.
 func messagesOf(step []Transfer, p int, buf []message) []message {
+	// One pass builds the messages and learns whether they are sorted and
+	// one to a pair already, as most generators write them; only a step
+	// that is not is sorted and merged.
 	buf = buf[:0]
+	sorted, distinct := true, true
 	for _, t := range step {
 		if t.Local() {
 			continue
@@ -70,26 +74,18 @@ func messagesOf(step []Transfer, p int, buf []message) []message {
 		case t.Op == Reduce:
 			m.reduced = t.Len
 		}
+		if k := len(buf) - 1; k >= 0 {
+			last := &buf[k]
+			sorted = sorted && messageOrder(*last, m) <= 0
+			distinct = distinct && (last.src != m.src || last.dst != m.dst)
+		}
 		buf = append(buf, m)
 	}
-	order := func(a, b message) int {
-		if c := cmp.Compare(a.src, b.src); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.dst, b.dst); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.off, b.off); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.elems, b.elems)
-	}
-	sorted := true // as most generators write them
-	for i := 1; i < len(buf) && sorted; i++ {
-		sorted = order(buf[i-1], buf[i]) <= 0
+	if distinct && sorted {
+		return buf
 	}
 	if !sorted {
-		slices.SortFunc(buf, order)
+		slices.SortFunc(buf, messageOrder)
 	}
 	out := buf[:0] // merge transfers between the same pair
 	last := message{src: -1}
@@ -106,6 +102,20 @@ func messagesOf(step []Transfer, p int, buf []message) []message {
 		last = m
 	}
 	return out
+}
+
+// messageOrder orders messages by source, destination, offset and length.
+func messageOrder(a, b message) int {
+	if c := cmp.Compare(a.src, b.src); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.dst, b.dst); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.off, b.off); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.elems, b.elems)
 }
 
 // A delivery is a range a switch writes into a rank in one step.
@@ -132,16 +142,10 @@ func deliveriesOf(step []Transfer, buf []delivery) []delivery {
 // ranks out of range panic. A schedule of many transfers is counted over
 // GOMAXPROCS goroutines, each a run of steps, and their counts added up.
 func Count(s *Schedule) Counts {
-	switches := 0
-	for _, step := range s.Steps {
-		for _, t := range step {
-			switches = max(switches, t.Switch)
-		}
-	}
 	w := s.workers()
 	parts := make([]counter, w)
 	inParts(len(s.Steps), w, func(k, lo, hi int) {
-		parts[k] = newCounter(s.P, switches, int64(s.ElemBytes))
+		parts[k] = newCounter(s.P, int64(s.ElemBytes))
 		for _, step := range s.Steps[lo:hi] {
 			parts[k].step(step)
 		}
@@ -156,26 +160,29 @@ func Count(s *Schedule) Counts {
 		for _, x := range all.seen[r*all.words : (r+1)*all.words] {
 			c.Peers[r] += bits.OnesCount64(x)
 		}
+		for _, sw := range all.switches {
+			c.Peers[r] += int(sw[r/64] >> (r % 64) & 1)
+		}
 	}
 	return c
 }
 
 // A counter counts the traffic of a run of steps (Count), Peers aside.
 type counter struct {
-	c      Counts
-	p      int
-	eb     int64    // bytes per element
-	words  int      // uint64s per rank in seen
-	seen   []uint64 // seen[r·words + q/64] bit q: r and q (a switch from p on) have exchanged data
-	incast []int    // this step's senders per rank
-	msgs   []message
-	dels   []delivery
+	c        Counts
+	p        int
+	eb       int64      // bytes per element
+	words    int        // uint64s per rank in seen, and per switch in switches
+	seen     []uint64   // seen[r·words + q/64] bit q: ranks r and q have exchanged data
+	switches [][]uint64 // switches[i][r/64] bit r: rank r and switch i have exchanged data
+	incast   []int      // this step's senders per rank
+	msgs     []message
+	dels     []delivery
 }
 
-// newCounter returns a counter for p ranks and the given number of
-// switches, of elements of eb bytes.
-func newCounter(p, switches int, eb int64) counter {
-	words := (p + switches + 63) / 64
+// newCounter returns a counter for p ranks of elements of eb bytes.
+func newCounter(p int, eb int64) counter {
+	words := (p + 63) / 64
 	return counter{
 		c: Counts{
 			Sent: make([]int64, p), Received: make([]int64, p), Reduced: make([]int64, p),
@@ -185,8 +192,19 @@ func newCounter(p, switches int, eb int64) counter {
 	}
 }
 
-// link marks that rank a has exchanged data with b.
-func (k *counter) link(a, b int) { k.seen[a*k.words+b/64] |= 1 << (b % 64) }
+// link marks that rank a has exchanged data with b: a rank, or from p on
+// switch b-p, whose bits are added as switches are met (so Count need not
+// read the schedule twice to learn how many there are).
+func (k *counter) link(a, b int) {
+	if b < k.p {
+		k.seen[a*k.words+b/64] |= 1 << (b % 64)
+		return
+	}
+	for len(k.switches) <= b-k.p {
+		k.switches = append(k.switches, make([]uint64, k.words))
+	}
+	k.switches[b-k.p][a/64] |= 1 << (a % 64)
+}
 
 // step counts one step.
 func (k *counter) step(step []Transfer) {
@@ -247,6 +265,14 @@ func (k *counter) add(q *counter) {
 	}
 	for i, x := range q.seen {
 		k.seen[i] |= x
+	}
+	for i, sw := range q.switches {
+		if i == len(k.switches) {
+			k.switches = append(k.switches, make([]uint64, k.words))
+		}
+		for j, x := range sw {
+			k.switches[i][j] |= x
+		}
 	}
 	c.Steps += d.Steps
 	c.StepFanout = append(c.StepFanout, d.StepFanout...)

@@ -766,14 +766,15 @@ func TestValueTypesAgree(t *testing.T) {
 // counted over the workers, each a run of steps, and the parts add up to
 // the count of one worker, whatever their number (GOMAXPROCS 1, 2 and 3),
 // for ring AllReduce on 256 ranks (2·255 steps of 256 transfers; each rank
-// has 2 peers, formula: its neighbours) and direct AllToAll on 300 (one step
-// of 300·299 messages; every rank a peer of every other).
+// has 2 peers, formula: its neighbours), direct AllToAll on 300 (one step
+// of 300·299 messages; every rank a peer of every other) and NVLS on 128
+// (two steps through one switch, its ranks' one peer, met by both parts).
 func TestCountInParts(t *testing.T) {
 	for _, c := range []struct {
 		a     commmodel.Algorithm
 		p     int
 		peers int
-	}{{commmodel.Ring{}, 256, 2}, {commmodel.Direct{}, 300, 299}} {
+	}{{commmodel.Ring{}, 256, 2}, {commmodel.Direct{}, 300, 299}, {commmodel.NVLS{}, 128, 1}} { // NVLS: the switch, met in both of its steps
 		s, err := New(c.a, c.p, int64(4*c.p*c.p))
 		if err != nil {
 			t.Fatal(err)
