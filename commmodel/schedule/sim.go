@@ -16,7 +16,8 @@ import (
 // Every rank's buffer is a slice of Len values of the narrowest type that
 // holds every sum of the simulation exactly (storageBytes). Inputs are
 // integers in [0, maxInput] = [0, 15], the 4-bit digits of a seeded hash of
-// (rank, group of 16 elements) (inputWord), so every partial sum a reduction
+// (rank, group of 16 elements) (inputWord, in the order digitOf gives, which
+// lets a uint16 buffer take four at a time), so every partial sum a reduction
 // forms is an integer of at most 15·P, and it is exact
 //
 //	uint16:   15·P < 2^15  (P <= 2184), the top bit marking a sum that left that range
@@ -33,9 +34,11 @@ import (
 // or'ed in: two values below 2^15 add exactly (their sum is below 2^16), and a
 // value with the top bit set keeps it, so a sum that ever reached 2^15 stays
 // at or above it. A float32 sum of 2^24 or more rounds to at least 2^24.
-// Both stay above every right answer.) The reference is recomputed from the
-// seed, without keeping a copy of the input, and every element of every
-// rank's output is compared with it. Regions that must be written hold a
+// Both stay above every right answer.) The reference comes from the seed,
+// not from a copy of the input: the sums of an AllReduce or a ReduceScatter
+// in uint16 are added up as Fill writes the inputs (fillSummed), every other
+// reference is hashed again by Check; every element of every rank's output
+// is compared with it. Regions that must be written hold a
 // sentinel beforehand, -1 in the floats and 2^16 - 1 in uint16 (Values reads
 // it, and every uint16 of 2^15 or more, as -1), a value no right sum takes;
 // the rest of each buffer holds 0.
@@ -167,7 +170,9 @@ func (m *Ranks) SetValues(r int, v []float64) { m.buf.setValues(r, v) }
 
 // Fill writes the seeded input of the schedule's collective into every rank,
 // the sentinel (-1) into every output element that is not also input, and 0
-// everywhere else.
+// everywhere else. Filling an AllReduce or a ReduceScatter of up to 2184
+// ranks also keeps the sum of each element's inputs (2 bytes an element),
+// which Check with the same seed compares the outputs with.
 func (m *Ranks) Fill(seed uint64) { m.buf.fill(seed) }
 
 // Run executes every step of the schedule on the buffers, one after the
