@@ -171,8 +171,9 @@ func (m *Ranks) SetValues(r int, v []float64) { m.buf.setValues(r, v) }
 // Fill writes the seeded input of the schedule's collective into every rank,
 // the sentinel (-1) into every output element that is not also input, and 0
 // everywhere else. Filling an AllReduce or a ReduceScatter of up to 2184
-// ranks also keeps the sum of each element's inputs (2 bytes an element),
-// which Check with the same seed compares the outputs with.
+// ranks also keeps, where the buffers allow it (fillSummed), the sum of
+// each element's inputs (2 bytes an element), which Check with the same
+// seed compares the outputs with.
 func (m *Ranks) Fill(seed uint64) { m.buf.fill(seed) }
 
 // Run executes every step of the schedule on the buffers, one after the
