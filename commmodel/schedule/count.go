@@ -58,11 +58,11 @@ type message struct {
 // switch in one step is one message to the switch, and a source range the
 // switch hands to several ranks is sent once.
 func messagesOf(step []Transfer, p int, buf []message) []message {
-	// One pass builds the messages and learns whether they are sorted and
-	// one to a pair already, as most generators write them; only a step
-	// that is not is sorted and merged.
-	buf = buf[:0]
-	sorted, distinct := true, true
+	// One pass builds the messages and learns whether their pairs
+	// (src, dst) strictly increase, as most generators write them: then
+	// they are sorted and one to a pair already, and nothing is merged.
+	buf = slices.Grow(buf[:0], len(step))
+	ordered := true
 	for _, t := range step {
 		if t.Local() {
 			continue
@@ -74,17 +74,16 @@ func messagesOf(step []Transfer, p int, buf []message) []message {
 		case t.Op == Reduce:
 			m.reduced = t.Len
 		}
-		if k := len(buf) - 1; k >= 0 {
+		if k := len(buf) - 1; k >= 0 && ordered {
 			last := &buf[k]
-			sorted = sorted && messageOrder(*last, m) <= 0
-			distinct = distinct && (last.src != m.src || last.dst != m.dst)
+			ordered = last.src < m.src || last.src == m.src && last.dst < m.dst
 		}
 		buf = append(buf, m)
 	}
-	if distinct && sorted {
+	if ordered {
 		return buf
 	}
-	if !sorted {
+	if !slices.IsSortedFunc(buf, messageOrder) {
 		slices.SortFunc(buf, messageOrder)
 	}
 	out := buf[:0] // merge transfers between the same pair

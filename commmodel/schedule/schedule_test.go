@@ -466,6 +466,51 @@ func TestInputs(t *testing.T) {
 	}
 }
 
+// TestInputDigits: the inputs behave as independent uniform digits, which
+// is what makes a wrong transfer of k elements pass with a chance of
+// 16^-k. Over 64 ranks x 1024 groups (2^20 digits), each of the 16 digit
+// places takes each value 0-15 as often as chance allows (Pearson's
+// chi-square with 15 degrees of freedom below 37.7, its 0.1% point), and a
+// digit equals the same element's digit on the next rank, and on the next
+// group, 1/16 of the time (within 5 standard deviations of a binomial).
+func TestInputDigits(t *testing.T) {
+	const ranks, groups = 64, 1024
+	var counts [wordInputs][maxInput + 1]int
+	sameRank, sameGroup := 0, 0
+	for r := range ranks {
+		for g := range groups {
+			h, next, after := inputWord(7, r, g), inputWord(7, r+1, g), inputWord(7, r, g+1)
+			for e := range wordInputs {
+				d := h >> (4 * e) & maxInput
+				counts[e][d]++
+				if d == next>>(4*e)&maxInput {
+					sameRank++
+				}
+				if d == after>>(4*e)&maxInput {
+					sameGroup++
+				}
+			}
+		}
+	}
+	want := float64(ranks*groups) / (maxInput + 1)
+	for e, c := range counts {
+		chi := 0.0
+		for _, n := range c {
+			chi += (float64(n) - want) * (float64(n) - want) / want
+		}
+		if chi > 37.7 {
+			t.Errorf("digit %d: chi-square %.1f over 15 degrees of freedom: %v", e, chi, c)
+		}
+	}
+	n := float64(ranks * groups * wordInputs)
+	mean, sd := n/16, math.Sqrt(n*(1.0/16)*(15.0/16))
+	for name, got := range map[string]int{"next rank": sameRank, "next group": sameGroup} {
+		if math.Abs(float64(got)-mean) > 5*sd {
+			t.Errorf("a digit equals the %s's %d times of %.0f, want %.0f ± %.0f", name, got, n, mean, 5*sd)
+		}
+	}
+}
+
 // TestInputSums: the lane-wise sums are the sums of inputValue over the
 // ranks, for P past byteRanks and laneRanks (whose lanes must be carried
 // out, or 15·P would overflow 8 and 16 bits) and n with a partial group.
