@@ -106,7 +106,11 @@ func (s pipeShape) timeFrom(acc, size float64, intra, inter Link) float64 {
 		return fluidTime(acc, is, es, ib, ir, eb, er, intra, inter)
 	}
 	if !math.IsInf(size, 0) {
-		return acc + profileOf(s).time(size, intra, inter)
+		p := cachedProfile(s.key())
+		if p == nil {
+			p = otherProfile(s)
+		}
+		return acc + p.time(size, intra, inter)
 	}
 	for _, st := range s.stages(size, 0, 0) {
 		acc += st.Time(intra, inter)
@@ -123,7 +127,10 @@ func (s pipeShape) terms(bytes, size float64) (steps, messages int, pathBytes fl
 		steps, chunks, _ := chainPath(s.nodes, s.perNode, s.chunks)
 		return steps, chunks, max(bytes, float64(chunks)/float64(s.chunks)*size)
 	}
-	p := profileOf(s)
+	p := cachedProfile(s.key())
+	if p == nil {
+		p = otherProfile(s)
+	}
 	// The path is never below the busiest rank's bytes; max keeps rounding from saying so.
 	return p.steps, p.messages, max(bytes, p.path*size)
 }
@@ -183,6 +190,7 @@ func fluidTime(t float64, intraSteps, interSteps int, intraBytes, intraReduced, 
 // A profile is what the times of a pipeline of one shape need of its sweep.
 type profile struct {
 	shape pipeShape
+	key   uint64 // shape.key(), what profileOf compares
 	// steps is T; chunks, messages and fanout are pipeline.path's.
 	steps, messages, fanout int
 	// path is the critical path's bytes per byte of S over all levels:
@@ -262,7 +270,7 @@ func (p *profile) time(size float64, intra, inter Link) float64 {
 // newProfile sweeps s and keeps what its times need.
 func newProfile(s pipeShape) *profile {
 	q := s.sweep(nil)
-	p := &profile{shape: s, steps: q.steps()}
+	p := &profile{shape: s, key: s.key(), steps: q.steps()}
 	var chunks int
 	chunks, p.messages, p.fanout = q.path()
 	p.path = float64(chunks) / float64(s.parts()*s.chunks)
@@ -332,31 +340,55 @@ var profiles [1 << profileBits][profileWays]atomic.Pointer[profile]
 // profileOf returns the profile of s, from profiles if it is there, else
 // swept and stored there.
 func profileOf(s pipeShape) *profile {
-	set := &profiles[s.set()]
-	if p := set[0].Load(); p != nil && p.shape == s {
+	if p := cachedProfile(s.key()); p != nil {
 		return p
 	}
+	return otherProfile(s)
+}
+
+// cachedProfile returns the profile in the first slot of the set of the
+// shape of key if it is that shape's, else nil. It inlines (cost 42), where
+// profileOf, with its call, does not: the evaluations call it and, on a
+// miss, otherProfile, one call fewer than through profileOf.
+func cachedProfile(key uint64) *profile {
+	p := profiles[setOf(key)][0].Load()
+	if p == nil || p.key != key || key == 0 {
+		return nil
+	}
+	return p
+}
+
+// otherProfile returns the profile of s from the second slot of its set,
+// or sweeps s and stores its profile in the first slot, the one there
+// moving to the second.
+//
+//go:noinline
+func otherProfile(s pipeShape) *profile {
+	set := &profiles[s.set()]
 	if p := set[1].Load(); p != nil && p.shape == s {
 		return p
 	}
-	return storeProfile(s)
-}
-
-// storeProfile sweeps s and stores its profile in the first slot of its
-// set, the one there moving to the second.
-//
-//go:noinline
-func storeProfile(s pipeShape) *profile {
 	p := newProfile(s)
-	set := &profiles[s.set()]
 	set[1].Store(set[0].Swap(p))
 	return p
 }
 
-// set hashes s into profiles: the top bits of its four numbers packed in
-// 64 bits and multiplied by 2^64/φ (Knuth's multiplicative hashing), which
-// spreads shapes that differ in any of them across the table.
-func (s pipeShape) set() uint {
-	key := uint64(s.nodes) ^ uint64(s.perNode)<<21 ^ uint64(s.chunks)<<42 ^ uint64(s.kind)<<63
+// key packs s in 64 bits, N, p and C in 21 bits each and the kind in the
+// top bit, or is 0 if one of them does not fit: then two shapes may not
+// share a key, and a profile's key tells its shape from every other.
+func (s pipeShape) key() uint64 {
+	if uint(s.nodes|s.perNode|s.chunks) >= 1<<21 {
+		return 0
+	}
+	return uint64(s.nodes) | uint64(s.perNode)<<21 | uint64(s.chunks)<<42 | uint64(s.kind)<<63
+}
+
+// set is the set of s in profiles (setOf).
+func (s pipeShape) set() uint { return setOf(s.key()) }
+
+// setOf hashes a shape's key into profiles: the key multiplied by 2^64/φ
+// (Knuth's multiplicative hashing), its top bits, which spreads shapes that
+// differ in any of their numbers across the table.
+func setOf(key uint64) uint {
 	return uint((key * 0x9e3779b97f4a7c15) >> (64 - profileBits))
 }

@@ -164,3 +164,29 @@ func TestProfilesConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// A shape's key is its own, or 0 where a number does not fit in 21 bits;
+// shapes of key 0 get their own profiles, not each other's.
+func TestProfileKey(t *testing.T) {
+	keys := map[uint64]pipeShape{}
+	for _, s := range append(pipeShapes(32, 8), pipeShape{chainPipe, 1<<21 - 1, 1<<21 - 1, 1<<21 - 1}, pipeShape{treePipe, 1<<21 - 1, 1<<21 - 1, 1<<21 - 1}) {
+		k := s.key()
+		if o, ok := keys[k]; ok || k == 0 {
+			t.Fatalf("%+v: key %#x, that of %+v", s, k, o)
+		}
+		keys[k] = s
+	}
+	big := []pipeShape{{treePipe, 2, 1, 1 << 21}, {treePipe, 2, 1, 1<<21 + 1}, {chainPipe, 2, 1, 1 << 21}, {treePipe, -1, 1, 3}}
+	for _, s := range big {
+		if k := s.key(); k != 0 {
+			t.Fatalf("%+v: key %#x, want 0", s, k)
+		}
+	}
+	for range 2 {
+		for _, s := range big[:3] {
+			if p := profileOf(s); p.shape != s {
+				t.Fatalf("profileOf(%+v) is the profile of %+v", s, p.shape)
+			}
+		}
+	}
+}
