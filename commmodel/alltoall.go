@@ -72,8 +72,22 @@ func (b Bruck) Cost(p int, size float64) Cost {
 func (Bruck) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
 	mustRanks(p)
 	steps = bits.Len(uint(p - 1)) // ⌈log2 P⌉
-	return steps, steps, float64(BruckBlocks(p)) / float64(p) * checkSize(size), 0, 0
+	return steps, steps, bruckFraction(p) * checkSize(size), 0, 0
 }
+
+// bruckFraction returns BruckBlocks(p)/p, the bytes one rank sends per byte
+// of S, for p >= 1: from brucks for the rank counts it holds (as
+// lapFraction, the same division to the bit, and the count's loop and a
+// division saved), else counted and divided.
+func bruckFraction(p int) float64 {
+	if p < len(brucks) {
+		return brucks[p]
+	}
+	return float64(BruckBlocks(p)) / float64(p)
+}
+
+// brucks holds BruckBlocks(P)/P for 1 <= P <= 1024 at index P.
+var brucks = fractions(func(p int) float64 { return float64(BruckBlocks(p)) / float64(p) })
 
 // BruckBlocks returns how many S/P blocks one rank sends in Bruck's AllToAll
 // over p ranks: the number of set bits over all block indices 0..P-1,

@@ -91,6 +91,33 @@ func TestBruckBlocks(t *testing.T) {
 	}
 }
 
+// The tables of fractions are the divisions they stand for, to the bit, at
+// every rank count they hold and past them; lapBytes and Bruck's terms
+// still panic for fewer than one rank.
+func TestFractions(t *testing.T) {
+	for p := 1; p <= len(laps)+3; p++ {
+		n := float64(p)
+		if got, want := lapFraction(p), (n-1)/n; math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("lapFraction(%d) = %v, want (P-1)/P = %v", p, got, want)
+		}
+		if got, want := bruckFraction(p), float64(BruckBlocks(p))/n; math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("bruckFraction(%d) = %v, want BruckBlocks/P = %v", p, got, want)
+		}
+	}
+	for _, p := range []int{0, -1} {
+		for _, f := range []func(){func() { lapBytes(p, 1) }, func() { Bruck{}.terms(p, 1) }} {
+			func() {
+				defer func() {
+					if _, ok := recover().(ranksError); !ok {
+						t.Errorf("%d ranks: no ranksError panic", p)
+					}
+				}()
+				f()
+			}()
+		}
+	}
+}
+
 func TestTime(t *testing.T) {
 	// article: ring at P = 8 with alpha 2 us is 28 us of steps plus 1.75 MB / 350 GB/s = 5 us for 1 MB.
 	got := Time(Ring{}, 8, 1e6, H20Intra)

@@ -40,7 +40,7 @@ func (a PATAllGather) Cost(p int, size float64) Cost { return patCost(costOf(a.t
 
 func (PATAllGather) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
 	steps = patSteps(p)
-	return steps, steps, lapBytes(p, size), 0, 0
+	return steps, steps, lapFraction(p) * checkSize(size), 0, 0 // lapBytes, p checked
 }
 
 // Stages of PAT: every step has ranks whose partner is on another node (at
@@ -67,7 +67,7 @@ func (a PATReduceScatter) Cost(p int, size float64) Cost {
 
 func (PATReduceScatter) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
 	steps = patSteps(p)
-	b := lapBytes(p, size)
+	b := lapFraction(p) * checkSize(size) // lapBytes, p checked
 	return steps, steps, b, 0, b
 }
 
