@@ -98,9 +98,11 @@ type Algorithm interface {
 	Cost(p int, size float64) Cost
 }
 
-// Time returns how long a runs for p ranks and size bytes on l, in seconds:
-// Flat{p, l}.Time(a, size), which it inlines to one call.
-func Time(a Algorithm, p int, size float64, l Link) float64 { return Flat{P: p, Link: l}.Time(a, size) }
+// Time returns how long a runs for p ranks and size bytes on l, in seconds.
+func Time(a Algorithm, p int, size float64, l Link) float64 {
+	steps, messages, bytes, pathBytes, reduced := termsOf(a, p, size)
+	return duration(steps, messages, bytes, pathBytes, reduced, l)
+}
 
 // termsOf returns a's time terms for p ranks and S = size bytes (termed):
 // the algorithms of this package by their concrete types, a few compares
