@@ -358,15 +358,18 @@ func cachedProfile(key uint64) *profile {
 	return p
 }
 
-// otherProfile returns the profile of s from the second slot of its set,
+// otherProfile returns the profile of s from either slot of its set,
+// compared by shape (cachedProfile finds no shape of key 0 in the first),
 // or sweeps s and stores its profile in the first slot, the one there
 // moving to the second.
 //
 //go:noinline
 func otherProfile(s pipeShape) *profile {
 	set := &profiles[s.set()]
-	if p := set[1].Load(); p != nil && p.shape == s {
-		return p
+	for i := range set {
+		if p := set[i].Load(); p != nil && p.shape == s {
+			return p
+		}
 	}
 	p := newProfile(s)
 	set[1].Store(set[0].Swap(p))

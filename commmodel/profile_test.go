@@ -166,7 +166,7 @@ func TestProfilesConcurrent(t *testing.T) {
 }
 
 // A shape's key is its own, or 0 where a number does not fit in 21 bits;
-// shapes of key 0 get their own profiles, not each other's.
+// shapes of key 0 get their own profiles, not each other's, and keep them.
 func TestProfileKey(t *testing.T) {
 	keys := map[uint64]pipeShape{}
 	for _, s := range append(pipeShapes(32, 8), pipeShape{chainPipe, 1<<21 - 1, 1<<21 - 1, 1<<21 - 1}, pipeShape{treePipe, 1<<21 - 1, 1<<21 - 1, 1<<21 - 1}) {
@@ -188,5 +188,8 @@ func TestProfileKey(t *testing.T) {
 				t.Fatalf("profileOf(%+v) is the profile of %+v", s, p.shape)
 			}
 		}
+	}
+	if p := profileOf(big[0]); profileOf(big[0]) != p { // key 0 is memoized too, not swept again
+		t.Fatalf("profileOf(%+v) swept again", big[0])
 	}
 }

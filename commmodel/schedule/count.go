@@ -199,10 +199,16 @@ func (k *counter) link(a, b int) {
 		k.seen[a*k.words+b/64] |= 1 << (b % 64)
 		return
 	}
-	for len(k.switches) <= b-k.p {
+	k.switchBits(b - k.p)[a/64] |= 1 << (a % 64)
+}
+
+// switchBits returns switch i's bits in switches, adding those of the
+// switches up to i that are not there yet.
+func (k *counter) switchBits(i int) []uint64 {
+	for len(k.switches) <= i {
 		k.switches = append(k.switches, make([]uint64, k.words))
 	}
-	k.switches[b-k.p][a/64] |= 1 << (a % 64)
+	return k.switches[i]
 }
 
 // step counts one step.
@@ -266,11 +272,9 @@ func (k *counter) add(q *counter) {
 		k.seen[i] |= x
 	}
 	for i, sw := range q.switches {
-		if i == len(k.switches) {
-			k.switches = append(k.switches, make([]uint64, k.words))
-		}
+		own := k.switchBits(i)
 		for j, x := range sw {
-			k.switches[i][j] |= x
+			own[j] |= x
 		}
 	}
 	c.Steps += d.Steps
