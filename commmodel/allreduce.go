@@ -130,6 +130,17 @@ func hdCore(k int, size float64) (steps int, bytes, reduced float64) {
 // so the two are the one rounding of the same real number.
 func invPow2(k int) float64 { return math.Float64frombits(uint64(1023-k) << 52) }
 
+// divide returns x/n for n >= 1, to the bit: for a power of two, such as
+// the 8 GPUs of an H20, H100 or H200 node, a product by 1/n (invPow2),
+// which is exact, in place of a division's latency. The composite
+// algorithms cut S into per-GPU and per-node slices with it.
+func divide(x float64, n int) float64 {
+	if n > 0 && n&(n-1) == 0 {
+		return x * invPow2(bits.TrailingZeros(uint(n)))
+	}
+	return x / float64(n)
+}
+
 // TwoShot is AllReduce in two steps: every rank pulls its S/P slice from the
 // P-1 others and reduces it (a reduce-scatter), then sends the reduced slice
 // to all of them (an all-gather).

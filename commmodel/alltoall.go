@@ -183,7 +183,7 @@ func (h HierarchicalAllToAll) Stages(nodes, perNode int, size float64) []Stage {
 func (HierarchicalAllToAll) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
 	s1, m1, b1, p1, r1 := Direct{}.terms(perNode, size)
 	s2, m2, b2, p2, r2 := Direct{}.terms(nodes, size)
-	return elapsed(s1, m1, b1, p1, r1, intra) + elapsed(s2, m2, b2, p2, r2, inter)
+	return intra.elapsed(s1, m1, b1, p1, r1) + inter.elapsed(s2, m2, b2, p2, r2)
 }
 
 // phases are the gather by rail, which moves what a direct AllToAll among

@@ -49,7 +49,7 @@ func (d CollNetDirect) terms(p int, size float64) (steps, messages int, bytes, p
 	if !ok {
 		return 0, 0, math.NaN(), 0, 0
 	}
-	slice := checkSize(size) / float64(d.PerNode)
+	slice := divide(checkSize(size), d.PerNode)
 	st, m, b, r := splitTerms(d.PerNode-1, slice, 1, true) // scatter; the gather reduces nothing
 	ns, nb := switchTerms(nodes, slice)
 	// The sum of phases (as Then), in scalars: each phase's path is its bytes.
@@ -66,10 +66,10 @@ func (d CollNetDirect) Stages(nodes, perNode int, size float64) []Stage {
 }
 
 func (d CollNetDirect) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
-	slice := checkSize(size) / float64(perNode)
+	slice := divide(checkSize(size), perNode)
 	st, m, b, r := splitTerms(perNode-1, slice, 1, true)
 	ns, nb := switchTerms(nodes, slice)
-	return elapsed(st, m, b, 0, r, intra) + elapsed(ns, ns, nb, 0, 0, inter) + elapsed(st, m, b, 0, 0, intra)
+	return intra.elapsed(st, m, b, 0, r) + inter.elapsed(ns, ns, nb, 0, 0) + intra.elapsed(st, m, b, 0, 0)
 }
 
 // phases are the two halves of two-shot among the node's GPUs around the

@@ -214,11 +214,11 @@ func flatStages(nodes, perNode int, c Cost) []Stage {
 func flatTime(nodes, perNode int, intra, inter Link, steps, messages int, bytes, pathBytes, reduced float64) float64 {
 	switch {
 	case nodes == 1:
-		return elapsed(steps, messages, bytes, pathBytes, reduced, intra)
+		return intra.elapsed(steps, messages, bytes, pathBytes, reduced)
 	case perNode == 1:
-		return elapsed(steps, messages, bytes, pathBytes, reduced, inter)
+		return inter.elapsed(steps, messages, bytes, pathBytes, reduced)
 	default:
-		return max(elapsed(steps, messages, bytes, pathBytes, reduced, intra), elapsed(steps, messages, bytes, pathBytes, reduced, inter))
+		return max(intra.elapsed(steps, messages, bytes, pathBytes, reduced), inter.elapsed(steps, messages, bytes, pathBytes, reduced))
 	}
 }
 
@@ -237,7 +237,7 @@ func splitByDestination(nodes, perNode int, perPeer float64, steps int, reduce b
 func splitTime(nodes, perNode int, intra, inter Link, perPeer float64, steps int, reduce bool) float64 {
 	s1, m1, b1, r1 := splitTerms(perNode-1, perPeer, steps, reduce)
 	s2, m2, b2, r2 := splitTerms((nodes-1)*perNode, perPeer, steps, reduce)
-	return max(elapsed(s1, m1, b1, 0, r1, intra), elapsed(s2, m2, b2, 0, r2, inter))
+	return max(intra.elapsed(s1, m1, b1, 0, r1), inter.elapsed(s2, m2, b2, 0, r2))
 }
 
 // splitTerms are the terms of the part of splitByDestination sent to peers
@@ -320,7 +320,7 @@ func (b PipelinedBroadcast) clusterTime(nodes, perNode int, intra, inter Link, s
 	local, remote, chunk, size := b.split(nodes, perNode, size)
 	s1, m1, b1, p1 := chainTerms(local, chunk, size)
 	s2, m2, b2, p2 := chainTerms(remote, chunk, size)
-	return elapsed(s1, m1, b1, p1, 0, intra) + elapsed(s2, m2, b2, p2, 0, inter)
+	return intra.elapsed(s1, m1, b1, p1, 0) + inter.elapsed(s2, m2, b2, p2, 0)
 }
 
 // split returns how many of the broadcast's steps stay on NVLink and how
@@ -377,7 +377,7 @@ func (h HalvingDoubling) clusterTime(nodes, perNode int, intra, inter Link, size
 	slice := size * invPow2(bits.TrailingZeros(uint(perNode))) // S/p, p a power of two: no division
 	s2, b2, r2 := hdCore(bits.Len(uint(nodes))-1, slice)       // h.terms of a power of two
 	ag, rs := elapsedTwice(s1, m1, b1, b1, intra)              // the two sweeps send the same bytes
-	return rs + elapsed(s2, s2, b2, 0, r2, inter) + ag
+	return rs + inter.elapsed(s2, s2, b2, 0, r2) + ag
 }
 
 // hdLeveled reports whether halving-doubling on nodes x perNode splits into
@@ -396,14 +396,14 @@ func hdSweep(ranks int, size float64) (steps, messages int, bytes float64) {
 // Stages of two-shot: the pull of the slices, reduced, and the push of the
 // result, each to every other rank at once.
 func (TwoShot) Stages(nodes, perNode int, size float64) []Stage {
-	perPeer := checkSize(size) / float64(nodes*perNode)
+	perPeer := divide(checkSize(size), nodes*perNode)
 	return []Stage{splitByDestination(nodes, perNode, perPeer, 1, true), splitByDestination(nodes, perNode, perPeer, 1, false)}
 }
 
 // clusterTime: the two stages send the same bytes, reduced in the first,
 // so each level's bytes/BW is computed once (elapsedTwice).
 func (TwoShot) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
-	perPeer := checkSize(size) / float64(nodes*perNode)
+	perPeer := divide(checkSize(size), nodes*perNode)
 	s1, m1, b1, r1 := splitTerms(perNode-1, perPeer, 1, true)
 	s2, m2, b2, r2 := splitTerms((nodes-1)*perNode, perPeer, 1, true)
 	push1, pull1 := elapsedTwice(s1, m1, b1, r1, intra)
@@ -424,7 +424,7 @@ func (Direct) Stages(nodes, perNode int, size float64) []Stage {
 }
 
 func (Direct) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
-	return splitTime(nodes, perNode, intra, inter, checkSize(size)/float64(nodes*perNode), 1, false)
+	return splitTime(nodes, perNode, intra, inter, divide(checkSize(size), nodes*perNode), 1, false)
 }
 
 // Stages of pairwise AllToAll: with the XOR rule (N and p powers of two) the
@@ -435,7 +435,7 @@ func (w Pairwise) Stages(nodes, perNode int, size float64) []Stage {
 	if !pairwiseLeveled(nodes, perNode) {
 		return flatStages(nodes, perNode, w.Cost(p, size))
 	}
-	block := checkSize(size) / float64(p)
+	block := divide(checkSize(size), p)
 	rounds := func(t int) Cost {
 		return Cost{Steps: t, Bytes: float64(t) * block, Peers: t, Fanout: 1, Messages: t}
 	}
@@ -448,9 +448,9 @@ func (w Pairwise) clusterTime(nodes, perNode int, intra, inter Link, size float6
 		steps, messages, bytes, pathBytes, reduced := w.terms(p, size)
 		return flatTime(nodes, perNode, intra, inter, steps, messages, bytes, pathBytes, reduced)
 	}
-	block := checkSize(size) / float64(p)
+	block := divide(checkSize(size), p)
 	local, remote := perNode-1, p-perNode
-	return elapsed(local, local, float64(local)*block, 0, 0, intra) + elapsed(remote, remote, float64(remote)*block, 0, 0, inter)
+	return intra.elapsed(local, local, float64(local)*block, 0, 0) + inter.elapsed(remote, remote, float64(remote)*block, 0, 0)
 }
 
 // pairwiseLeveled reports whether pairwise AllToAll on nodes x perNode uses
@@ -507,7 +507,7 @@ func (h HierarchicalAllReduce) terms(p int, size float64) (steps, messages int, 
 	if !ok {
 		return 0, 0, math.NaN(), 0, 0
 	}
-	s2, m2, b2, p2, r2, allReduce := h.innerTerms(nodes, checkSize(size)/float64(h.PerNode))
+	s2, m2, b2, p2, r2, allReduce := h.innerTerms(nodes, divide(checkSize(size), h.PerNode))
 	if !allReduce {
 		return 0, 0, math.NaN(), 0, 0
 	}
@@ -532,8 +532,8 @@ func (h HierarchicalAllReduce) innerTerms(nodes int, size float64) (steps, messa
 	case OneShot:
 		steps, messages, bytes, pathBytes, reduced = in.terms(nodes, size)
 	default:
-		steps, messages, bytes, pathBytes, reduced = termsOf(in, nodes, size)
-		return steps, messages, bytes, pathBytes, reduced, in.Collective() == AllReduce
+		c := in.Cost(nodes, size)
+		return c.Steps, c.Messages, c.Bytes, c.PathBytes, c.Reduced, in.Collective() == AllReduce
 	}
 	return steps, messages, bytes, pathBytes, reduced, true
 }
@@ -548,9 +548,9 @@ func (h HierarchicalAllReduce) Stages(nodes, perNode int, size float64) []Stage 
 
 func (h HierarchicalAllReduce) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
 	s1, m1, b1, p1, r1 := RingReduceScatter{}.terms(perNode, size)
-	s2, m2, b2, p2, r2, _ := h.innerTerms(nodes, checkSize(size)/float64(perNode))
+	s2, m2, b2, p2, r2, _ := h.innerTerms(nodes, divide(checkSize(size), perNode))
 	s3, m3, b3, p3, r3 := RingAllGather{}.terms(perNode, size)
-	return elapsed(s1, m1, b1, p1, r1, intra) + elapsed(s2, m2, b2, p2, r2, inter) + elapsed(s3, m3, b3, p3, r3, intra)
+	return intra.elapsed(s1, m1, b1, p1, r1) + inter.elapsed(s2, m2, b2, p2, r2) + intra.elapsed(s3, m3, b3, p3, r3)
 }
 
 func (h HierarchicalAllReduce) phases(nodes, perNode int, size float64) (rs, inner, ag Cost) {

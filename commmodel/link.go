@@ -81,11 +81,12 @@ func duration(steps, messages int, bytes, pathBytes, reduced float64, l Link) fl
 	if !l.Valid() {
 		return math.NaN()
 	}
-	return elapsed(steps, messages, bytes, pathBytes, reduced, l)
+	return l.elapsed(steps, messages, bytes, pathBytes, reduced)
 }
 
-// elapsed is duration on a link known to be Valid.
-func elapsed(steps, messages int, bytes, pathBytes, reduced float64, l Link) float64 {
+// elapsed is duration on l, a link known to be Valid. As a method, it takes
+// a terms method's results whole: l.elapsed(a.terms(p, size)).
+func (l Link) elapsed(steps, messages int, bytes, pathBytes, reduced float64) float64 {
 	if bytes < 0 || pathBytes < 0 || reduced < 0 {
 		return math.NaN()
 	}
@@ -93,7 +94,7 @@ func elapsed(steps, messages int, bytes, pathBytes, reduced float64, l Link) flo
 	return float64(steps)*l.Alpha + float64(messages)*l.Overhead + max(bytes, pathBytes)/l.BW + reduced*l.Gamma
 }
 
-// elapsedTwice is elapsed(steps, messages, bytes, 0, r, l) for r = 0
+// elapsedTwice is l.elapsed(steps, messages, bytes, 0, r) for r = 0
 // (plain) and r = reduced (reducing), to the bit, on a link known to be
 // Valid: the times of two stages that send the same bytes, of which one
 // reduces them (the reduce-scatter and all-gather halves of an AllReduce).

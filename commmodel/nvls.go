@@ -67,7 +67,7 @@ func (v NVLS) terms(p int, size float64) (steps, messages int, bytes, pathBytes,
 		return 0, 0, math.NaN(), 0, 0
 	}
 	size = checkSize(size)
-	slice := size / float64(per)
+	slice := divide(size, per)
 	load, store := nvlsBytes(per, size, slice)
 	steps, net := switchTerms(nodes, slice)
 	steps += 2 * min(per-1, 1)
@@ -83,7 +83,7 @@ func (v NVLS) terms(p int, size float64) (steps, messages int, bytes, pathBytes,
 // store. (PerNode is ignored; perNode is the cluster's.)
 func (NVLS) Stages(nodes, perNode int, size float64) []Stage {
 	load, store := nvlsPhases(perNode, checkSize(size))
-	slice := checkSize(size) / float64(perNode)
+	slice := divide(checkSize(size), perNode)
 	out := make([]Stage, 0, 3)
 	if perNode > 1 {
 		out = append(out, Stage{Intra: load})
@@ -103,11 +103,11 @@ func (NVLS) Stages(nodes, perNode int, size float64) []Stage {
 func (NVLS) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
 	size = checkSize(size)
 	if nodes*perNode == 1 {
-		return elapsed(0, 0, 0*size, 0, 0, intra) // the one stage, of no traffic
+		return intra.elapsed(0, 0, 0*size, 0, 0) // the one stage, of no traffic
 	}
 	t, store := nvlsTimes(perNode, size, intra)
 	if nodes > 1 {
-		t += oneStep(size/float64(perNode), inter) // SwitchAllReduceCost of the slice
+		t += oneStep(divide(size, perNode), inter) // SwitchAllReduceCost of the slice
 	}
 	return t + store
 }
@@ -122,7 +122,7 @@ func nvlsTimes(p int, size float64, intra Link) (load, store float64) {
 }
 
 // oneStep is the time of one step of one message of bytes, a checked
-// size, on the Valid link l: elapsed(1, 1, bytes, 0, 0, l) to the bit,
+// size, on the Valid link l: l.elapsed(1, 1, bytes, 0, 0) to the bit,
 // without the terms that are 0 (a -0 among them, which α + o absorbs).
 func oneStep(bytes float64, l Link) float64 { return l.Alpha + l.Overhead + bytes/l.BW }
 
@@ -228,7 +228,7 @@ func (v NVLSTree) terms(p int, size float64) (steps, messages int, bytes, pathBy
 		return 0, 0, math.NaN(), 0, 0
 	}
 	size = checkSize(size)
-	slice := size / float64(v.PerNode)
+	slice := divide(size, v.PerNode)
 	load, store := nvlsBytes(v.PerNode, size, slice)
 	if v.Chunks < 1 && nodes > 1 {
 		// The fluid tree (Tree.termsOn) inline, one call fewer.
@@ -267,5 +267,5 @@ func (v NVLSTree) Stages(nodes, perNode int, size float64) []Stage {
 func (v NVLSTree) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
 	size = checkSize(size)
 	load, store := nvlsTimes(perNode, size, intra)
-	return pipeShape{treePipe, nodes, 1, v.Chunks}.timeFrom(load, size/float64(perNode), intra, inter) + store
+	return pipeShape{treePipe, nodes, 1, v.Chunks}.timeFrom(load, divide(size, perNode), intra, inter) + store
 }

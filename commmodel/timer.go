@@ -1,7 +1,5 @@
 package commmodel
 
-import "math"
-
 // A Timer times algorithms on a fixed number of ranks: P ranks on one Link
 // (Flat), N nodes of p ranks with one link inside a node and another between
 // nodes (Cluster), or one level of interconnect whose bandwidth depends on
@@ -34,21 +32,10 @@ type Flat struct {
 func (f Flat) Ranks() int { return f.P }
 
 // Time returns how long a runs for S = size bytes on f, in seconds:
-// Time(a, P, size, Link).
-//
-// It is Time's body, not a call to Time: a Timer's Time is called through
-// the generic code's dictionary, not inlined, and a Flat.Time that called
-// Time was two calls deep before the terms, 3-8 ns more than Time
-// (BenchmarkFlat, BenchmarkTime). duration is written out for the same
-// reason (its cost, 103, is above the inliner's budget). Time keeps its
-// own body: a Time that called Flat.Time measured no faster.
-func (f Flat) Time(a Algorithm, size float64) float64 {
-	steps, messages, bytes, pathBytes, reduced := termsOf(a, f.P, size)
-	if !f.Link.Valid() {
-		return math.NaN()
-	}
-	return elapsed(steps, messages, bytes, pathBytes, reduced, f.Link)
-}
+// Time(a, P, size, Link). A Timer's Time is called through the generic
+// code's dictionary, not inlined; Time, a leaf for the single-level
+// algorithms, is then one call deep.
+func (f Flat) Time(a Algorithm, size float64) float64 { return Time(a, f.P, size, f.Link) }
 
 // Flats returns a Flat on l for every rank count of ps, in order: the rows
 // of a regime grid on one link.
