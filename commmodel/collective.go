@@ -2,7 +2,6 @@ package commmodel
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 )
@@ -99,66 +98,9 @@ type Algorithm interface {
 	Cost(p int, size float64) Cost
 }
 
-// Time returns how long a runs for p ranks and size bytes on l, in seconds.
-//
-// The algorithms of this package are told apart by their concrete types,
-// each case's terms and elapsed inlined into it: a leaf for the
-// single-level algorithms, one call for the composite ones. The shape
-// before, a switch returning the five terms to a second function that
-// timed them, was a tenth slower (geometric mean of BenchmarkTime's 28
-// forms, six alternated rounds). An algorithm defined elsewhere is timed
-// from its Cost.
-func Time(a Algorithm, p int, size float64, l Link) float64 {
-	if !l.Valid() {
-		// NaN, once the terms have panicked where they do (p < 1): α = NaN
-		// makes every sum below NaN, and costs the valid links nothing.
-		l = Link{Alpha: math.NaN()}
-	}
-	switch a := a.(type) {
-	case Ring:
-		return l.elapsed(a.terms(p, size))
-	case RingReduceScatter:
-		return l.elapsed(a.terms(p, size))
-	case RingAllGather:
-		return l.elapsed(a.terms(p, size))
-	case HalvingDoubling:
-		return l.elapsed(a.terms(p, size))
-	case TwoShot:
-		return l.elapsed(a.terms(p, size))
-	case OneShot:
-		return l.elapsed(a.terms(p, size))
-	case PipelinedBroadcast:
-		return l.elapsed(a.terms(p, size))
-	case Direct:
-		return l.elapsed(a.terms(p, size))
-	case Pairwise:
-		return l.elapsed(a.terms(p, size))
-	case Bruck:
-		return l.elapsed(a.terms(p, size))
-	case HierarchicalAllReduce:
-		return l.elapsed(a.terms(p, size))
-	case HierarchicalAllToAll:
-		return l.elapsed(a.terms(p, size))
-	case Tree:
-		return l.elapsed(a.terms(p, size))
-	case NVLS:
-		return l.elapsed(a.terms(p, size))
-	case NVLSTree:
-		return l.elapsed(a.terms(p, size))
-	case CollNetDirect:
-		return l.elapsed(a.terms(p, size))
-	case CollNetChain:
-		return l.elapsed(a.terms(p, size))
-	case PATAllGather:
-		return l.elapsed(a.terms(p, size))
-	case PATReduceScatter:
-		return l.elapsed(a.terms(p, size))
-	case termed:
-		return l.elapsed(a.terms(p, size))
-	}
-	c := a.Cost(p, size)
-	return l.elapsed(c.Steps, c.Messages, c.Bytes, c.PathBytes, c.Reduced)
-}
+// Time returns how long a runs for p ranks and size bytes on l, in seconds:
+// Flat{p, l}.Time(a, size), whose body is the switch over the algorithms.
+func Time(a Algorithm, p int, size float64, l Link) float64 { return Flat{p, l}.Time(a, size) }
 
 // mustRanks panics if p < 1. It is small enough to inline: the panic value
 // is a ranksError, whose message is built only if printed.
