@@ -118,6 +118,27 @@ func TestFractions(t *testing.T) {
 	}
 }
 
+// divide is x/n to the bit: for a power of two n the product by 2^-k is
+// the one rounding of the same real number x/n (IEEE 754), subnormal
+// results included; for any other n it is the division itself.
+func TestDivide(t *testing.T) {
+	xs := []float64{0, math.Copysign(0, -1), 1, 3, 1 << 20, 4194304.5, 1e-310, 5e-324, math.SmallestNonzeroFloat64 * 3,
+		0.1, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), -7.25, 1e300}
+	for n := 1; n <= 4096; n++ {
+		for _, x := range append(xs, float64(n)*0.3, 1/float64(n)) {
+			got, want := divide(x, n), x/float64(n)
+			if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Fatalf("divide(%g, %d) = %g (%#x), want %g (%#x)", x, n, got, math.Float64bits(got), want, math.Float64bits(want))
+			}
+		}
+	}
+	for _, k := range []int{20, 40, 62} {
+		if got, want := divide(3, 1<<k), 3/float64(int(1)<<k); got != want {
+			t.Errorf("divide(3, 2^%d) = %g, want %g", k, got, want)
+		}
+	}
+}
+
 func TestTime(t *testing.T) {
 	// article: ring at P = 8 with alpha 2 us is 28 us of steps plus 1.75 MB / 350 GB/s = 5 us for 1 MB.
 	got := Time(Ring{}, 8, 1e6, H20Intra)
@@ -151,25 +172,27 @@ func TestInvalid(t *testing.T) {
 		{"negative alpha", 1, Link{Alpha: -1, BW: 1}},
 		{"negative gamma", 1, Link{BW: 1, Gamma: -1}},
 	} {
-		for _, c := range Collectives() {
-			for _, a := range Algorithms(c) {
-				if got := Time(a, 8, tc.size, tc.l); !math.IsNaN(got) {
-					t.Errorf("%s: %s %s time = %g, want NaN", tc.name, c, a.Name(), got)
-				}
+		for _, a := range everyAlgorithm() {
+			if got := Time(a, 8, tc.size, tc.l); !math.IsNaN(got) {
+				t.Errorf("%s: %s time = %g, want NaN", tc.name, benchName(a), got)
 			}
 		}
 	}
-	// documented: P < 1 is a programming error and panics.
-	for _, c := range Collectives() {
-		for _, a := range Algorithms(c) {
-			func() {
-				defer func() {
-					if recover() == nil {
-						t.Errorf("%s %s: Cost(0, 1) did not panic", c, a.Name())
-					}
-				}()
-				a.Cost(0, 1)
-			}()
+	// documented: P < 1 is a programming error and panics, in Cost and in
+	// Time, on a valid link and on one that is not (whose time is NaN).
+	panics := func(f func()) (panicked bool) {
+		defer func() { panicked = recover() != nil }()
+		f()
+		return false
+	}
+	for _, a := range everyAlgorithm() {
+		if !panics(func() { a.Cost(0, 1) }) {
+			t.Errorf("%s: Cost(0, 1) did not panic", benchName(a))
+		}
+		for _, l := range []Link{H20Intra, {Alpha: 1e-6}} {
+			if !panics(func() { Time(a, 0, 1, l) }) {
+				t.Errorf("%s: Time at P = 0 on %+v did not panic", benchName(a), l)
+			}
 		}
 	}
 	// A node size that does not divide P gives NaN bytes, not a panic.
