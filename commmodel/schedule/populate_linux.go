@@ -17,3 +17,13 @@ func populate(b []byte) {
 		touch(b)
 	}
 }
+
+// hugePages asks the kernel to back b with transparent huge pages where it
+// can (madvise MADV_HUGEPAGE; transparent_hugepage set to "madvise" or
+// "always"): a fault and a zeroing per 2 MiB instead of 512 of each, and as
+// many fewer pages to free at exit. Where it cannot or will not, b keeps
+// its small pages, which is no error of the simulation. For the 2 GiB of
+// commlab simulate's 1024-rank ring the command took 2.81 s at the median
+// of 10 runs, against 2.99 s without, most of it in the exit's freeing of
+// the pages (README, "Measured performance").
+func hugePages(b []byte) { _ = syscall.Madvise(b, syscall.MADV_HUGEPAGE) }

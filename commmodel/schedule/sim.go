@@ -242,11 +242,13 @@ const pageBytes = 64 << 10
 
 // prefault faults in the pages of b, fresh memory of elems elements, over
 // the workers once it holds parallelFrom elements (populate), each worker a
-// range of whole pageBytes.
+// range of whole pageBytes, in huge pages where the kernel gives them
+// (hugePages).
 func prefault(b []byte, elems, workers int) {
 	if elems < parallelFrom {
 		return // Fill's first touch costs less than the goroutines
 	}
+	hugePages(b)
 	pages := (len(b) + pageBytes - 1) / pageBytes
 	splitWork(pages, elems, workers, func(lo, hi int) {
 		populate(b[lo*pageBytes : min(hi*pageBytes, len(b))])
