@@ -154,3 +154,29 @@ func BenchmarkRing1024Phases(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkReplayRing1024 replays the 1024-rank ring of 4 MiB (the schedule
+// of commlab simulate -p 1024 -size 4MiB) on one link for every pair and on
+// nodes of 8 (TwoLevel): what the command adds to Simulate.
+func BenchmarkReplayRing1024(b *testing.B) {
+	s, err := New(commmodel.Ring{}, 1024, 4<<20)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		link func(src, dst int) commmodel.Link
+	}{
+		{"uniform", Uniform(commmodel.H20Intra)},
+		{"two-level", TwoLevel(8, commmodel.H20Intra, commmodel.H20Inter)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if t := Replay(s, tc.link); !(t > 0) {
+					b.Fatal(t)
+				}
+			}
+		})
+	}
+}
