@@ -201,6 +201,11 @@ func TestInvalid(t *testing.T) {
 			t.Errorf("%T at P = 12: time %g, want NaN", a, got)
 		}
 	}
+	// NCCL's Tree between 2^50 nodes: its terms, not its Cost, whose peers
+	// are found by walking the trees.
+	if got := Time(HierarchicalAllReduce{PerNode: 8, Inter: Tree{}}, 8<<50, 1<<20, H20Intra); !(got > 0) {
+		t.Errorf("hierarchical AllReduce with a tree inside, 2^50 nodes: time %g, want > 0", got)
+	}
 	if got := Time(HierarchicalAllReduce{PerNode: 2, Inter: Direct{}}, 4, 1, H20Intra); !math.IsNaN(got) {
 		t.Errorf("hierarchical AllReduce with an AllToAll inside: time %g, want NaN", got)
 	}

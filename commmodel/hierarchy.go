@@ -531,6 +531,9 @@ func (h HierarchicalAllReduce) innerTerms(nodes int, size float64) (steps, messa
 		steps, messages, bytes, pathBytes, reduced = in.terms(nodes, size)
 	case OneShot:
 		steps, messages, bytes, pathBytes, reduced = in.terms(nodes, size)
+	case termed: // NCCL's AllReduce algorithms, and the other collectives' (not AllReduces)
+		steps, messages, bytes, pathBytes, reduced = in.terms(nodes, size)
+		return steps, messages, bytes, pathBytes, reduced, h.Inter.Collective() == AllReduce
 	default:
 		c := in.Cost(nodes, size)
 		return c.Steps, c.Messages, c.Bytes, c.PathBytes, c.Reduced, in.Collective() == AllReduce
