@@ -42,8 +42,8 @@ func (f Flat) Ranks() int { return f.P }
 // defined elsewhere is timed from its Cost. Before, a switch returned the
 // five terms to a second function that timed them, a call more: against
 // that, over BenchmarkTime's and BenchmarkFlat's 57 forms in six alternated
-// rounds, the geometric mean is 6% less and nine single-level forms on one
-// link 10-29% less (scripts/bench-compare.sh).
+// rounds, the geometric mean is 6% less, and seven of the eleven
+// single-level forms of Time 9-29% less (scripts/bench-compare.sh).
 func (f Flat) Time(a Algorithm, size float64) float64 {
 	p, l := f.P, f.Link
 	if !l.Valid() {
