@@ -42,35 +42,54 @@ func Replay(s *Schedule, link func(src, dst int) commmodel.Link) float64 {
 		bytes float64
 	}
 	var parts []part
+	// linkOf returns the link m goes over and adds m's reduction at its
+	// receiver.
+	linkOf := func(m *message) commmodel.Link {
+		l := link(m.src, m.via)
+		if m.dst < s.P {
+			reduce[m.dst] += float64(m.reduced) * eb * l.Gamma
+		}
+		return l
+	}
 	total := 0.0
 	for _, step := range s.Steps {
 		msgs = messagesOf(step, s.P, msgs)
 		if len(msgs) == 0 {
 			continue
 		}
-		for _, m := range msgs {
-			l := link(m.src, m.via)
-			if !l.Valid() {
-				return math.NaN()
-			}
-			if m.dst < s.P {
-				reduce[m.dst] += float64(m.reduced) * eb * l.Gamma
-			}
-		}
 		for i := 0; i < len(msgs); {
-			parts = parts[:0]
-			j := i
-			for ; j < len(msgs) && msgs[j].src == msgs[i].src; j++ {
-				l, b := link(msgs[j].src, msgs[j].via), float64(msgs[j].elems)*eb
-				k := 0
-				for k < len(parts) && parts[k].l != l {
-					k++
+			// The messages of one source: their links and their receivers'
+			// reductions, and the source's send time, each link's time once.
+			j := i + 1
+			for j < len(msgs) && msgs[j].src == msgs[i].src {
+				j++
+			}
+			if j == i+1 { // one message, as in a ring: no parts to gather
+				m := &msgs[i]
+				l := linkOf(m)
+				if !l.Valid() {
+					return math.NaN()
 				}
-				if k == len(parts) {
+				send[m.src] = l.Alpha + l.Overhead + float64(m.elems)*eb/l.BW
+				i = j
+				continue
+			}
+			parts = parts[:0]
+			for k := i; k < j; k++ {
+				m := &msgs[k]
+				l := linkOf(m)
+				if !l.Valid() {
+					return math.NaN()
+				}
+				q := 0
+				for q < len(parts) && parts[q].l != l {
+					q++
+				}
+				if q == len(parts) {
 					parts = append(parts, part{l: l})
 				}
-				parts[k].msgs++
-				parts[k].bytes += b
+				parts[q].msgs++
+				parts[q].bytes += float64(m.elems) * eb
 			}
 			t := 0.0
 			for _, q := range parts {
