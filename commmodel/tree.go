@@ -240,15 +240,28 @@ func treeBytes(nodes, perNode int, size float64) (intra, inter, all, reduced flo
 	return intra, inter, max(intra, head), reduced
 }
 
+// treeMaxPeers is the most network peers a node holds in the double binary
+// tree. The first tree's odd nodes are its leaves, and the second tree
+// gives every node an odd role where the first gives it an even one (N-1-i
+// for even N, i-1 for odd N), but node 0, the first tree's root, of one
+// child. So a node has children in at most one tree, where it has at most a
+// parent and two, and in the other tree only a parent; node 0 has one child
+// in the first tree and at most three peers in the second.
+const treeMaxPeers = 4
+
 // treeHeadIntraPeers is the chain neighbours of a head: GPU 1, if any.
 func treeHeadIntraPeers(perNode int) int { return min(perNode-1, 1) }
 
 // treePeers returns the most peers a rank holds inside its node (2 in a
 // chain of three or more) and the most a head holds across the network,
 // its parents and children in the two trees counted once each.
+//
+// No head holds more than treeMaxPeers, so the walk over the nodes stops at
+// the first that holds that many: one of nodes 1-4 from 6 nodes on
+// (TestTreePeers), so that a Cost of 2^50 nodes does not walk them all.
 func treePeers(nodes, perNode int) (intra, inter int) {
 	intra = min(perNode-1, 2)
-	for n := range nodes {
+	for n := 0; n < nodes && inter < treeMaxPeers; n++ {
 		t := DoubleBinaryTree(nodes, n)
 		var seen [6]int
 		k := 0

@@ -167,3 +167,35 @@ func TestTreeStagesFluid(t *testing.T) {
 		t.Errorf("fluid tree 4x8: %g s, want %g", got, want)
 	}
 }
+
+// treePeers stops at the first head with treeMaxPeers: the same answer as
+// the walk over every node (the reference, its loop before the stop), for
+// every N up to 2048; no node of any of those trees holds more than
+// treeMaxPeers; and a Cost of 2^50 nodes returns (it walked them all before).
+func TestTreePeers(t *testing.T) {
+	walk := func(nodes int) (most int) {
+		for n := range nodes {
+			tr := DoubleBinaryTree(nodes, n)
+			peers := map[int]bool{}
+			for _, x := range [...]int{tr[0].Parent, tr[0].Children[0], tr[0].Children[1], tr[1].Parent, tr[1].Children[0], tr[1].Children[1]} {
+				if x >= 0 {
+					peers[x] = true
+				}
+			}
+			most = max(most, len(peers))
+		}
+		return most
+	}
+	for nodes := 1; nodes <= 2048; nodes++ {
+		want := walk(nodes)
+		if want > treeMaxPeers {
+			t.Fatalf("%d nodes: a node holds %d network peers, more than treeMaxPeers = %d", nodes, want, treeMaxPeers)
+		}
+		if _, got := treePeers(nodes, 1); got != want {
+			t.Fatalf("%d nodes: treePeers %d, the walk over every node %d", nodes, got, want)
+		}
+	}
+	if c := (Tree{}).Cost(1<<50, 1<<20); c.Peers != treeMaxPeers {
+		t.Errorf("Tree over 2^50 nodes: %d peers, want %d", c.Peers, treeMaxPeers)
+	}
+}
