@@ -374,9 +374,8 @@ func (h HalvingDoubling) clusterTime(nodes, perNode int, intra, inter Link, size
 	}
 	size = checkSize(size)
 	s1, m1, b1 := hdSweep(perNode, size)
-	slice := size * invPow2(bits.TrailingZeros(uint(perNode))) // S/p, p a power of two: no division
-	s2, b2, r2 := hdCore(bits.Len(uint(nodes))-1, slice)       // h.terms of a power of two
-	ag, rs := elapsedTwice(s1, m1, b1, b1, intra)              // the two sweeps send the same bytes
+	s2, b2, r2 := hdCore(bits.Len(uint(nodes))-1, divide(size, perNode)) // h.terms of a power of two
+	ag, rs := intra.elapsedTwice(s1, m1, b1, b1)                         // the two sweeps send the same bytes
 	return rs + inter.elapsed(s2, s2, b2, 0, r2) + ag
 }
 
@@ -406,8 +405,8 @@ func (TwoShot) clusterTime(nodes, perNode int, intra, inter Link, size float64) 
 	perPeer := divide(checkSize(size), nodes*perNode)
 	s1, m1, b1, r1 := splitTerms(perNode-1, perPeer, 1, true)
 	s2, m2, b2, r2 := splitTerms((nodes-1)*perNode, perPeer, 1, true)
-	push1, pull1 := elapsedTwice(s1, m1, b1, r1, intra)
-	push2, pull2 := elapsedTwice(s2, m2, b2, r2, inter)
+	push1, pull1 := intra.elapsedTwice(s1, m1, b1, r1)
+	push2, pull2 := inter.elapsedTwice(s2, m2, b2, r2)
 	return max(pull1, pull2) + max(push1, push2)
 }
 
@@ -517,8 +516,9 @@ func (h HierarchicalAllReduce) terms(p int, size float64) (steps, messages int, 
 }
 
 // innerTerms are the terms of Inter over nodes ranks and S = size bytes,
-// and whether Inter is an AllReduce. The AllReduce algorithms of this
-// package are called directly, the default ring inlined.
+// and whether Inter is an AllReduce. The article's AllReduce algorithms are
+// called directly, the default ring inlined; the rest of this package's
+// through termed, and one defined elsewhere through its Cost.
 func (h HierarchicalAllReduce) innerTerms(nodes int, size float64) (steps, messages int, bytes, pathBytes, reduced float64, allReduce bool) {
 	switch in := h.Inter.(type) {
 	case nil:

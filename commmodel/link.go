@@ -104,7 +104,7 @@ func (l Link) elapsed(steps, messages int, bytes, pathBytes, reduced float64) fl
 // The two share their one division. plain is elapsed's sum before its
 // last term, 0·γ = +0, which leaves it unchanged: it is never -0 (its
 // first term is +0 or more).
-func elapsedTwice(steps, messages int, bytes, reduced float64, l Link) (plain, reducing float64) {
+func (l Link) elapsedTwice(steps, messages int, bytes, reduced float64) (plain, reducing float64) {
 	if bytes < 0 || reduced < 0 {
 		return math.NaN(), math.NaN()
 	}

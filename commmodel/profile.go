@@ -190,7 +190,7 @@ func fluidTime(t float64, intraSteps, interSteps int, intraBytes, intraReduced, 
 // A profile is what the times of a pipeline of one shape need of its sweep.
 type profile struct {
 	shape pipeShape
-	key   uint64 // shape.key(), what profileOf compares
+	key   uint64 // shape.key(), what cachedProfile compares
 	// steps is T; chunks, messages and fanout are pipeline.path's.
 	steps, messages, fanout int
 	// path is the critical path's bytes per byte of S over all levels:
@@ -349,7 +349,9 @@ func profileOf(s pipeShape) *profile {
 // cachedProfile returns the profile in the first slot of the set of the
 // shape of key if it is that shape's, else nil. It inlines (cost 42), where
 // profileOf, with its call, does not: the evaluations call it and, on a
-// miss, otherProfile, one call fewer than through profileOf.
+// miss, otherProfile, one call fewer than through profileOf. Through
+// profileOf, Tree in 8 chunks on one link took 14% longer (44.4 against
+// 38.9 ns, eight alternated rounds, p = 0.015).
 func cachedProfile(key uint64) *profile {
 	p := profiles[setOf(key)][0].Load()
 	if p == nil || p.key != key || key == 0 {
