@@ -86,13 +86,15 @@ func TestSimulateTwoLevel(t *testing.T) {
 }
 
 // TestSimulateRefuses: bad requests exit non-zero with a message naming the
-// problem, and a simulation too large for memory is refused before it starts.
+// problem, and a simulation too large for memory is refused before it starts
+// (an AllToAll holds every rank's whole buffers: 1024 ranks of 1 GiB, in
+// uint16, are 512 GiB; a ring of that size runs by tiles, in megabytes).
 func TestSimulateRefuses(t *testing.T) {
 	cases := []struct {
 		args []string
 		want string
 	}{
-		{[]string{"-algo", "ring", "-p", "1024", "-size", "1GiB"}, "memory"},
+		{[]string{"-collective", "alltoall", "-algo", "pairwise", "-p", "1024", "-size", "1GiB"}, "memory"},
 		{[]string{"-algo", "one-shot", "-p", "64", "-size", "16MiB", "-max-mem", "1e9"}, "memory"},
 		{[]string{"-algo", "bogus", "-p", "8", "-size", "1MB"}, "bogus"},
 		{[]string{"-algo", "ring", "-p", "0", "-size", "1MB"}, "-p"},

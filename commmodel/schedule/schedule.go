@@ -289,7 +289,8 @@ func treeChunks(c int) error {
 // Footprint estimates the memory Simulate needs for a on p ranks and S = size
 // bytes in elements of elemBytes, in bytes: the ranks' buffers (2 B per
 // element up to 2184 ranks, held as uint16; 4 B up to 1118481, float32; 8 B
-// beyond, float64) and the schedule's transfers with what checking and counting them holds,
+// beyond, float64), or a tiled simulation's tiles of them (Simulate), and
+// the schedule's transfers with what checking and counting them holds,
 // without building anything. It reports the same errors as NewElem.
 func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64, error) {
 	lay, err := layoutOf(a, p, size, elemBytes)
@@ -297,6 +298,11 @@ func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64
 		return 0, err
 	}
 	data := float64(storageBytes(p)) * (float64(p)*float64(lay.bufLen) + float64(lay.staged))
+	perTransfer := float64(transferBytes + planBytes)
+	if p*lay.bufLen >= tiledFrom && lay.tileable(a.Collective()) {
+		data = tileFootprint(p, lay.staged, storageBytes(p))
+		perTransfer += tileIndexBytes
+	}
 	c := a.Cost(p, float64(size))
 	// A message is one transfer per block it carries: up to P/2 blocks for
 	// Bruck and PAT, N for the hierarchical gather, one otherwise; local copies are
@@ -332,7 +338,7 @@ func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64
 	case commmodel.CollNetChain:
 		transfers = float64(a.Chunks) * float64(2*p+p/a.PerNode*p/a.PerNode)
 	}
-	return data + transfers*(transferBytes+planBytes), nil
+	return data + transfers*perTransfer, nil
 }
 
 // transferBytes is the in-memory size of one Transfer; planBytes bounds what
@@ -341,6 +347,10 @@ const (
 	transferBytes = 48
 	planBytes     = 48
 )
+
+// tileIndexBytes bounds what a tiled simulation holds per transfer to find
+// a tile's transfers (tiling): an int32, and a flag where a step has staged ones.
+const tileIndexBytes = 5
 
 // partBounds returns part i of a range of n elements cut into k parts:
 // [⌊i·n/k⌋, ⌊(i+1)·n/k⌋). It is the package's one rounding rule.

@@ -411,9 +411,10 @@ func ExampleSimulate() {
 }
 
 // TestFootprint: the estimate that commlab simulate refuses requests by is at
-// least the memory a simulation really holds (buffers and schedule, measured
-// as live heap), and not wildly more, with float32 values (4-byte elements)
-// and float64 ones (8-byte).
+// least the memory a simulation really holds (buffers or tiles, and
+// schedule, measured as live heap), and not wildly more, with float32 values
+// (4-byte elements) and float64 ones (8-byte). 64 ranks of 1 MiB are 2^24
+// elements, so that the in-place schedules run by tiles.
 func TestFootprint(t *testing.T) {
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.OneShot{}, commmodel.Direct{}, commmodel.Pairwise{}, commmodel.Bruck{},
 		commmodel.HierarchicalAllReduce{PerNode: 8}, commmodel.HierarchicalAllToAll{PerNode: 8},
@@ -432,19 +433,57 @@ func TestFootprint(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := NewRanks(s)
-			if err != nil {
-				t.Fatal(err)
-			}
+			held, tiled := simulationHolds(t, s)
 			runtime.GC()
 			runtime.ReadMemStats(&after)
 			live := float64(after.HeapAlloc) - float64(before.HeapAlloc)
 			if !(est >= live && est <= 3*live) {
-				t.Errorf("%s, %d-byte elements: Footprint %.3g B, live heap %.3g B", describe(a), eb, est, live)
+				t.Errorf("%s, %d-byte elements, tiled %v: Footprint %.3g B, live heap %.3g B", describe(a), eb, tiled, est, live)
 			}
-			runtime.KeepAlive(m)
+			runtime.KeepAlive(held)
 		}
 	}
+}
+
+// simulationHolds allocates what Simulate holds beside the schedule: the
+// ranks' buffers (NewRanks), or a tiled simulation's index and each
+// worker's tiles (runTiles).
+func simulationHolds(t *testing.T, s *Schedule) (held any, tiled bool) {
+	if s.P*s.Len < tiledFrom || !s.tileable() {
+		m, err := NewRanks(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, false
+	}
+	staged, err := s.hazards()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := newTiling(s, staged, tileLen(s.P))
+	work := []any{tl}
+	for range runtime.GOMAXPROCS(0) {
+		switch storageBytes(s.P) {
+		case 2:
+			work = append(work, grownTileWork[uint16](tl))
+		case 4:
+			work = append(work, grownTileWork[float32](tl))
+		default:
+			work = append(work, grownTileWork[float64](tl))
+		}
+	}
+	return work, true
+}
+
+// grownTileWork is a worker's tileWork after it has run every tile of tl,
+// its snapshot grown to the most any step of a tile needs.
+func grownTileWork[T value](tl *tiling) *tileWork[T] {
+	s := tl.s
+	w := newTileWork[T](s.P, tl.tile)
+	for lo := 0; lo < s.Len; lo += tl.tile { // InOff is 0 in the layouts tested
+		w.run(tl, 1, lo, min(lo+tl.tile, s.Len))
+	}
+	return w
 }
 
 // TestInputs: the inputs written a group of 16 at a time are inputValue's,

@@ -206,10 +206,8 @@ const parallelFrom = 1 << 16
 
 // newRankData allocates the buffers of s, whose steps' snapshot reads are staged.
 func newRankData[T value](s *Schedule, staged [][]int) (*rankData[T], error) {
-	if limit := exactBelow[T](); maxInput*int64(s.P) >= limit {
-		var zero T
-		return nil, fmt.Errorf("schedule: cannot simulate %d ranks of %d-byte elements exactly: a sum of %d inputs up to %d may reach %d, and %T keeps sums exact only below %d; at most %d ranks",
-			s.P, s.ElemBytes, s.P, maxInput, maxInput*int64(s.P), zero, limit, (limit-1)/maxInput)
+	if err := exact[T](s); err != nil {
+		return nil, err
 	}
 	need := 0
 	for si, idx := range staged {
@@ -234,6 +232,16 @@ func newRankData[T value](s *Schedule, staged [][]int) (*rankData[T], error) {
 		}
 	}
 	return m, nil
+}
+
+// exact refuses s if a sum of its P inputs could leave T's exact integers.
+func exact[T value](s *Schedule) error {
+	if limit := exactBelow[T](); maxInput*int64(s.P) >= limit {
+		var zero T
+		return fmt.Errorf("schedule: cannot simulate %d ranks of %d-byte elements exactly: a sum of %d inputs up to %d may reach %d, and %T keeps sums exact only below %d; at most %d ranks",
+			s.P, s.ElemBytes, s.P, maxInput, maxInput*int64(s.P), zero, limit, (limit-1)/maxInput)
+	}
+	return nil
 }
 
 // pageBytes is the granule of prefault's ranges: a multiple of every page
@@ -457,16 +465,17 @@ func fillSummed(m *rankData[uint16], seed uint64) []uint16 {
 			parts[0][i] += x
 		}
 	}
-	addInputs(ref, seed, s.P, whole)
+	addInputs(ref, seed, s.P, 0, whole)
 	return ref
 }
 
 // addInputs adds to each element of sum from lo on the inputs of p ranks,
-// one element at a time: the sums of a last partial group.
-func addInputs[T value](sum []T, seed uint64, p, lo int) {
+// one element at a time: the sums of a last partial group. Element i of sum
+// is element i0+i of the region.
+func addInputs[T value](sum []T, seed uint64, p, i0, lo int) {
 	for i := lo; i < len(sum); i++ {
 		for r := range p {
-			sum[i] += T(inputValue(seed, r, i))
+			sum[i] += T(inputValue(seed, r, i0+i))
 		}
 	}
 }
@@ -753,15 +762,18 @@ func (m *rankData[T]) check(seed uint64) string {
 	if bad.r < 0 {
 		return ""
 	}
-	r, at := bad.r, bad.at
-	got, ref := asFloat(m.bufs[r][at]), m.expected(seed, r, at)
-	return fmt.Sprintf("rank %d element %d: got %g, want %g", r, at, got, ref)
+	return mismatchMessage(m.s, seed, badElem{r: bad.r, at: bad.at, got: asFloat(m.bufs[bad.r][bad.at])})
+}
+
+// mismatchMessage describes the wrong element b of s: Check's result.
+func mismatchMessage(s *Schedule, seed uint64, b badElem) string {
+	return fmt.Sprintf("rank %d element %d: got %g, want %g", b.r, b.at, b.got, expected(s, seed, b.r, b.at))
 }
 
 // expected is the reference value of rank r's output element at, one
 // element at a time (for the message of a mismatch).
-func (m *rankData[T]) expected(seed uint64, r, at int) float64 {
-	s, n, p := m.s, m.s.Elems(), m.s.P
+func expected(s *Schedule, seed uint64, r, at int) float64 {
+	n, p := s.Elems(), s.P
 	i := at - s.OutOff
 	switch s.Collective {
 	case commmodel.AllReduce, commmodel.ReduceScatter:
@@ -833,28 +845,34 @@ const (
 func inputSums[T value](seed uint64, p, n, workers int) []T {
 	sum := make([]T, n)
 	groups := n / wordInputs
-	work := func(g0, g1 int) {
-		for g := g0; g < g1; g++ {
-			out := (*[wordInputs]T)(sum[wordInputs*g:])
-			for r0 := 0; r0 < p; r0 += laneRanks {
-				r1 := min(r0+laneRanks, p)
-				var w [4]uint64
-				for r := r0; r < r1; r += byteRanks {
-					var even, odd uint64 // byte j: digits 2j, 2j+1
-					for q := r; q < min(r+byteRanks, r1); q++ {
-						h := inputWord(seed, q, g)
-						even += h & nibbles
-						odd += h >> 4 & nibbles
-					}
-					carryBytes(&w, even, odd)
+	splitWork(groups, p*n, workers, func(g0, g1 int) {
+		addGroupSums(sum[wordInputs*g0:wordInputs*g1], seed, p, g0)
+	})
+	addInputs(sum, seed, p, 0, groups*wordInputs)
+	return sum
+}
+
+// addGroupSums adds to sum, whole groups of wordInputs elements from group
+// g0 on, the sums over p ranks of their inputs (inputSums).
+func addGroupSums[T value](sum []T, seed uint64, p, g0 int) {
+	for k := 0; k+wordInputs <= len(sum); k += wordInputs {
+		g := g0 + k/wordInputs
+		out := (*[wordInputs]T)(sum[k:])
+		for r0 := 0; r0 < p; r0 += laneRanks {
+			r1 := min(r0+laneRanks, p)
+			var w [4]uint64
+			for r := r0; r < r1; r += byteRanks {
+				var even, odd uint64 // byte j: digits 2j, 2j+1
+				for q := r; q < min(r+byteRanks, r1); q++ {
+					h := inputWord(seed, q, g)
+					even += h & nibbles
+					odd += h >> 4 & nibbles
 				}
-				addLanes(out, &w)
+				carryBytes(&w, even, odd)
 			}
+			addLanes(out, &w)
 		}
 	}
-	splitWork(groups, p*n, workers, work)
-	addInputs(sum, seed, p, groups*wordInputs)
-	return sum
 }
 
 // addLanes adds the 16-bit lanes of w to the elements of their digits in
@@ -922,7 +940,21 @@ type Result struct {
 // the schedule's traffic. The ranks hold uint16, float32 or float64 values
 // by P (NewRanks); an invalid schedule, or one with more ranks than float64
 // keeps sums exact for (15·P >= 2^53), is an error.
+//
+// A schedule of at least 2^24 elements over all ranks whose transfers keep
+// their offsets, in place (every AllReduce, ReduceScatter, AllGather and
+// Broadcast of this package but one-shot's), runs by tiles of offsets
+// (tiles.go): each worker fills, runs and checks every rank's elements of
+// one tile at a time, in about 8 MiB of buffers, with the same result as
+// the whole buffers that NewRanks holds.
 func Simulate(s *Schedule, seed uint64) (Result, error) {
+	if s.P*s.Len >= tiledFrom && s.tileable() {
+		mis, err := simulateTiled(s, seed, 0)
+		if err != nil {
+			return Result{}, err
+		}
+		return Result{Counts: Count(s), Correct: mis == "", Mismatch: mis}, nil
+	}
 	m, err := NewRanks(s)
 	if err != nil {
 		return Result{}, err
