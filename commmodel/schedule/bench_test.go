@@ -155,6 +155,64 @@ func BenchmarkRing1024Phases(b *testing.B) {
 	})
 }
 
+// BenchmarkRing1024Tiles times what Simulate does with the same ring, by
+// tiles (tiles.go): "phase=Validate" checks the schedule (hazards) and
+// indexes its steps for the tiles (newTiling); "phase=Tiles" fills, runs
+// and checks every tile; "phase=Count" counts the schedule; "phase=Run" is
+// the steps alone, every tile through every step with nothing filled or
+// checked, the run that the others are held against; "phase=Simulate" is
+// the whole of Simulate, all of the above but the run alone.
+func BenchmarkRing1024Tiles(b *testing.B) {
+	s, err := New(commmodel.Ring{}, 1024, 4<<20)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if s.P*s.Len < tiledFrom || !s.tileable() {
+		b.Fatal("the ring is not simulated by tiles")
+	}
+	var tl *tiling
+	b.Run("phase=Validate", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			staged, err := s.hazards()
+			if err != nil {
+				b.Fatal(err)
+			}
+			tl = newTiling(s, staged, tileLen(s.P))
+		}
+	})
+	b.Run("phase=Tiles", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			eachTile(tl, func(w *tileWork[uint16], lo, hi int) {
+				if bad := w.run(tl, 1, lo, hi); bad.r >= 0 {
+					b.Fatal(mismatchMessage(s, 1, bad))
+				}
+			})
+		}
+	})
+	b.Run("phase=Count", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Count(s)
+		}
+	})
+	b.Run("phase=Run", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			eachTile(tl, func(w *tileWork[uint16], lo, hi int) { w.steps(tl, lo, hi) })
+		}
+	})
+	b.Run("phase=Simulate", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if r, err := Simulate(s, 1); err != nil || !r.Correct {
+				b.Fatal(err, r.Mismatch)
+			}
+		}
+	})
+}
+
 // BenchmarkReplayRing1024 replays the 1024-rank ring of 4 MiB (the schedule
 // of commlab simulate -p 1024 -size 4MiB) on one link for every pair and on
 // nodes of 8 (TwoLevel): what the command adds to Simulate.

@@ -349,8 +349,9 @@ const (
 )
 
 // tileIndexBytes bounds what a tiled simulation holds per transfer to find
-// a tile's transfers (tiling): an int32, and a flag where a step has staged ones.
-const tileIndexBytes = 5
+// a tile's transfers (tiling): an int32 index and an int offset, and a
+// flag where a step has staged ones.
+const tileIndexBytes = 13
 
 // partBounds returns part i of a range of n elements cut into k parts:
 // [⌊i·n/k⌋, ⌊(i+1)·n/k⌋). It is the package's one rounding rule.

@@ -91,6 +91,7 @@ type tiling struct {
 	s      *Schedule
 	tile   int       // the tile length, a multiple of wordInputs
 	order  [][]int32 // order[si]: step si's transfers of Len > 0 that move, by SrcOff
+	offs   [][]int   // offs[si][k]: the SrcOff of transfer order[si][k]
 	reach  []int     // reach[si]: the longest of them
 	staged [][]bool  // staged[si][ti]: transfer ti of step si reads a snapshot (hazards)
 }
@@ -102,6 +103,7 @@ func newTiling(s *Schedule, staged [][]int, tile int) *tiling {
 		s:      s,
 		tile:   tile,
 		order:  make([][]int32, len(s.Steps)),
+		offs:   make([][]int, len(s.Steps)),
 		reach:  make([]int, len(s.Steps)),
 		staged: make([][]bool, len(s.Steps)),
 	}
@@ -116,7 +118,11 @@ func newTiling(s *Schedule, staged [][]int, tile int) *tiling {
 				}
 			}
 			slices.SortFunc(ord, func(a, b int32) int { return step[a].SrcOff - step[b].SrcOff })
-			tl.order[si] = ord
+			offs := make([]int, len(ord))
+			for k, ti := range ord {
+				offs[k] = step[ti].SrcOff
+			}
+			tl.order[si], tl.offs[si] = ord, offs
 			if len(staged[si]) > 0 {
 				st := make([]bool, len(step))
 				for _, ti := range staged[si] {
@@ -137,6 +143,10 @@ type tileWork[T value] struct {
 	scratch []T
 	want    []T
 	meet    []int32
+	// cur[si] is where the search of step si's offsets starts: the first
+	// transfer that can meet the last tile, whose offset was last.
+	cur  []int
+	last int
 }
 
 // badElem is a wrong element: rank r's element at (in its buffer), which
@@ -183,40 +193,47 @@ func runTiles[T value](s *Schedule, staged [][]int, seed uint64, tile int) (stri
 		return "", nil
 	}
 	tl := newTiling(s, staged, tile)
+	var mu sync.Mutex
+	bad := badElem{r: -1}
+	eachTile(tl, func(w *tileWork[T], lo, hi int) {
+		if b := w.run(tl, seed, lo, hi); b.r >= 0 {
+			mu.Lock()
+			if b.before(bad) {
+				bad = b
+			}
+			mu.Unlock()
+		}
+	})
+	if bad.r < 0 {
+		return "", nil
+	}
+	return mismatchMessage(s, seed, bad), nil
+}
+
+// eachTile calls f on every tile [lo, hi) of tl's schedule, over the
+// workers, each with its own tileWork and taking the tiles in increasing
+// order (tileWork.step counts on it).
+func eachTile[T value](tl *tiling, f func(w *tileWork[T], lo, hi int)) {
+	s, tile := tl.s, tl.tile
 	// Tile k, from first on, covers [bound(k), bound(k+1)).
 	first := -((s.InOff + tile - 1) / tile)
 	bound := func(k int) int { return min(max(s.InOff+(first+k)*tile, 0), s.Len) }
 	tiles := (s.Len-s.InOff+tile-1)/tile - first
 	var next atomic.Int64
-	var mu sync.Mutex
-	bad := badElem{r: -1}
-	workers := min(runtime.GOMAXPROCS(0), tiles)
 	var wg sync.WaitGroup
-	for range workers {
+	for range min(runtime.GOMAXPROCS(0), tiles) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			w := newTileWork[T](s.P, tile)
 			for k := int(next.Add(1) - 1); k < tiles; k = int(next.Add(1) - 1) {
-				lo, hi := bound(k), bound(k+1)
-				if lo >= hi {
-					continue
-				}
-				if b := w.run(tl, seed, lo, hi); b.before(bad) {
-					mu.Lock()
-					if b.before(bad) {
-						bad = b
-					}
-					mu.Unlock()
+				if lo, hi := bound(k), bound(k+1); lo < hi {
+					f(w, lo, hi)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	if bad.r < 0 {
-		return "", nil
-	}
-	return mismatchMessage(s, seed, bad), nil
 }
 
 // newTileWork allocates a worker's buffers for p ranks and tiles of up to
@@ -224,7 +241,7 @@ func runTiles[T value](s *Schedule, staged [][]int, seed uint64, tile int) (stri
 func newTileWork[T value](p, n int) *tileWork[T] {
 	n = (n + 3) &^ 3 // whole words, so that every rank's tile starts on one
 	slab := make([]T, p*n)
-	w := &tileWork[T]{bufs: make([][]T, p), want: make([]T, n)}
+	w := &tileWork[T]{bufs: make([][]T, p), want: make([]T, n), last: -1}
 	for r := range w.bufs {
 		w.bufs[r] = slab[r*n : (r+1)*n : (r+1)*n]
 	}
@@ -235,40 +252,90 @@ func newTileWork[T value](p, n int) *tileWork[T] {
 // the first wrong element among them.
 func (w *tileWork[T]) run(tl *tiling, seed uint64, lo, hi int) badElem {
 	s := tl.s
-	for r := range s.P {
-		fillTile(s, w.bufs[r][:hi-lo], seed, r, lo)
+	summed := false
+	if u, ok := any(w).(*tileWork[uint16]); ok {
+		summed = fillSummedTile(u, s, seed, lo, hi)
 	}
-	for si, step := range s.Steps {
+	if !summed {
+		for r := range s.P {
+			fillTile(s, w.bufs[r][:hi-lo], seed, r, lo)
+		}
+	}
+	w.steps(tl, lo, hi)
+	return w.check(s, seed, lo, hi, summed)
+}
+
+// fillSummedTile is the tile's fill of an AllReduce or a ReduceScatter in
+// uint16, as fillSummed in sim.go fills whole buffers: four ranks at a
+// time, their inputs added up as they are written into want, the tile's
+// reference, which check then reads instead of hashing every input again.
+// It returns false, and writes nothing, for another collective or where
+// the tile's inputs cannot be read as words.
+func fillSummedTile(w *tileWork[uint16], s *Schedule, seed uint64, lo, hi int) bool {
+	n := s.Elems()
+	a, b := max(lo, s.InOff), min(hi, s.InOff+n)
+	if s.Collective != commmodel.AllReduce && s.Collective != commmodel.ReduceScatter || !littleEndian || a >= b {
+		return false
+	}
+	for _, buf := range w.bufs {
+		if !aligned8(buf[a-lo:]) {
+			return false
+		}
+	}
+	i0, whole := a-s.InOff, (b-a)/wordInputs*wordInputs
+	want := w.want[:b-a]
+	sum := asWords(want[:whole])
+	clear(want)
+	words := func(r int) []uint64 { return asWords(w.bufs[r][a-lo : a-lo+whole]) }
+	r := 0
+	for ; r+4 <= s.P; r += 4 {
+		fillFour(sum, words(r), words(r+1), words(r+2), words(r+3), seed, r, i0/wordInputs)
+	}
+	for ; r < s.P; r++ {
+		fillOne(sum, words(r), seed, r, i0/wordInputs)
+	}
+	for r, buf := range w.bufs { // the zeros and a last partial group
+		buf = buf[:hi-lo]
+		clear(buf[:a-lo])
+		clear(buf[b-lo:])
+		inputs(buf[a-lo+whole:b-lo], seed, r, i0+whole)
+	}
+	addInputs(want, seed, s.P, i0, whole)
+	return true
+}
+
+// steps applies every step of tl's schedule to the offsets [lo, hi).
+func (w *tileWork[T]) steps(tl *tiling, lo, hi int) {
+	if len(w.cur) != len(tl.s.Steps) || lo < w.last {
+		w.cur = make([]int, len(tl.s.Steps))
+	}
+	w.last = lo
+	for si, step := range tl.s.Steps {
 		w.step(tl, si, step, lo, hi)
 	}
-	return w.check(s, seed, lo, hi)
 }
 
 // step applies the part of step si that falls in [lo, hi): the transfers
 // that meet it, found by offset (tiling.order), clipped to it, the staged
-// sources read from a snapshot taken first.
+// sources read from a snapshot taken first. The workers take tiles in
+// increasing order, so the first transfer that can reach lo, the first
+// that starts after lo - reach, is found by walking on from the last
+// tile's (cur), a few transfers a step, where a binary search read a
+// dozen cache lines of the step's offsets.
 func (w *tileWork[T]) step(tl *tiling, si int, step []Transfer, lo, hi int) {
-	ord := tl.order[si]
-	// The first transfer that may reach lo starts after lo - reach.
+	ord, offs := tl.order[si], tl.offs[si]
 	from := lo - tl.reach[si]
-	i, j := 0, len(ord)
-	for i < j {
-		h := int(uint(i+j) >> 1)
-		if step[ord[h]].SrcOff <= from {
-			i = h + 1
-		} else {
-			j = h
-		}
+	i := w.cur[si]
+	for i < len(offs) && offs[i] <= from {
+		i++
 	}
+	w.cur[si] = i
 	w.meet = w.meet[:0]
 	need := 0
 	st := tl.staged[si]
-	for _, ti := range ord[i:] {
-		t := &step[ti]
-		if t.SrcOff >= hi {
-			break
-		}
-		if t.SrcOff+t.Len > lo {
+	for k := i; k < len(offs) && offs[k] < hi; k++ {
+		ti := ord[k]
+		if t := &step[ti]; t.SrcOff+t.Len > lo {
 			w.meet = append(w.meet, ti)
 			if st != nil && st[ti] {
 				need += min(t.SrcOff+t.Len, hi) - max(t.SrcOff, lo)
@@ -305,9 +372,10 @@ func (w *tileWork[T]) step(tl *tiling, si int, step []Transfer, lo, hi int) {
 	}
 }
 
-// check compares every rank's output in [lo, hi) with the reference and
-// returns the first wrong element, lowest rank first.
-func (w *tileWork[T]) check(s *Schedule, seed uint64, lo, hi int) badElem {
+// check compares every rank's output in [lo, hi) with the reference, which
+// want holds already if summed (fillSummedTile), and returns the first wrong
+// element, lowest rank first.
+func (w *tileWork[T]) check(s *Schedule, seed uint64, lo, hi int, summed bool) badElem {
 	n := s.Elems()
 	// The output region's offsets in the tile, as elements a to b of the region.
 	a, b := max(lo, s.OutOff)-s.OutOff, min(hi, s.OutOff+n)-s.OutOff
@@ -315,7 +383,9 @@ func (w *tileWork[T]) check(s *Schedule, seed uint64, lo, hi int) badElem {
 		return badElem{r: -1}
 	}
 	want := w.want[:b-a]
-	reference(s, want, seed, a)
+	if !summed {
+		reference(s, want, seed, a)
+	}
 	for r := range s.P {
 		c, d := a, b
 		if s.Collective == commmodel.ReduceScatter {
@@ -337,12 +407,14 @@ func (w *tileWork[T]) check(s *Schedule, seed uint64, lo, hi int) badElem {
 // Ranks.Fill writes them, to buf: the region's inputs and sentinels, 0
 // elsewhere.
 func fillTile[T value](s *Schedule, buf []T, seed uint64, r, lo int) {
-	clear(buf)
 	n := s.Elems()
 	a, b := max(lo, s.InOff), min(lo+len(buf), s.InOff+n)
 	if a >= b {
+		clear(buf)
 		return
 	}
+	clear(buf[:a-lo])
+	clear(buf[b-lo:])
 	x, i0 := buf[a-lo:b-lo], a-s.InOff // region elements i0 to i0+len(x)-1
 	switch s.Collective {
 	case commmodel.AllReduce, commmodel.ReduceScatter:
