@@ -16,7 +16,7 @@ import (
 // Cluster the loads of its runs of steps. A profile keeps those numbers.
 // The first evaluation of a shape sweeps it twice (the path, then the
 // runs) and allocates its profile, 1-104 µs and 3-8 allocations for the
-// shapes of BenchmarkProfileSweep (README, "Measured performance"); later
+// shapes of BenchmarkProfileSweep (docs/performance.md); later
 // ones find the profile in a table, profiles, shared by all goroutines: an
 // evaluation then costs a hash and two dependent loads more than the fluid
 // limit's, and on a Cluster a max of two levels per run of steps.

@@ -170,17 +170,20 @@ func BenchmarkRing1024Tiles(b *testing.B) {
 	if s.P*s.Len < tiledFrom || !s.tileable() {
 		b.Fatal("the ring is not simulated by tiles")
 	}
-	var tl *tiling
+	index := func(b *testing.B) *tiling {
+		staged, err := s.hazards()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return newTiling(s, staged, tileLen(s.P))
+	}
 	b.Run("phase=Validate", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			staged, err := s.hazards()
-			if err != nil {
-				b.Fatal(err)
-			}
-			tl = newTiling(s, staged, tileLen(s.P))
+			index(b)
 		}
 	})
+	tl := index(b)
 	b.Run("phase=Tiles", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

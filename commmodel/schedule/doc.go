@@ -10,7 +10,9 @@
 // (TwoLevel). The counts and times can then be held against commmodel's Cost
 // and Cluster.Time, so that each formula is checked against what the
 // algorithm really does. Footprint says what a simulation will need in
-// memory before it is built.
+// memory before it is built. A large in-place schedule whose transfers keep
+// their offsets is simulated by tiles of offsets, in a few megabytes per
+// worker, with the result of the whole buffers (Simulate, tiles.go).
 //
 // # Elements and the one rounding rule
 //

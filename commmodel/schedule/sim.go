@@ -330,7 +330,7 @@ func asFloat[T value](x T) float64 {
 // multiply and one wide multiply, no shifts, where splitmix64 (this
 // package's hash before) costs two multiplies and three xor-shifts, which
 // Go's register allocation spills; the fill of 1024 ranks of 4 MiB took
-// a tenth less time (README, "Measured performance").
+// a tenth less time (docs/performance.md).
 func inputWord(seed uint64, r, g int) uint64 {
 	s := seed + (uint64(r)<<40|uint64(g))*0xa0761d6478bd642f
 	hi, lo := bits.Mul64(s, s^0xe7037ed1a0b428db)
@@ -425,8 +425,7 @@ func (m *rankData[T]) fill(seed uint64) {
 // fills its ranks four at a time (fillFour) and adds their inputs into its
 // own words of 16-bit lanes, which never carry (15·P < 2^15); the workers'
 // words are then added up. Summing as it writes costs the fill about a
-// tenth and spares Check a second hash of every input (README, "Measured
-// performance").
+// tenth and spares Check a second hash of every input (docs/performance.md).
 func fillSummed(m *rankData[uint16], seed uint64) []uint16 {
 	s, n := m.s, m.s.Elems()
 	if s.Collective != commmodel.AllReduce && s.Collective != commmodel.ReduceScatter || !littleEndian {

@@ -22,8 +22,7 @@ import (
 // (tileLen: about tileBytes). The 1024-rank ring of 4 MiB, 2 GiB of buffers
 // whole, then needs two sets of 8 MiB, which stay in the caches and take no
 // fresh pages from the kernel; fresh pages are what a run in a virtual
-// machine spends most on, and their cost depends on the host (README,
-// "Measured performance").
+// machine spends most on, and their cost depends on the host (docs/performance.md).
 //
 // The result is the whole simulation's, to the message: the inputs and
 // references of a tile are those of its offsets (inputWord hashes the
