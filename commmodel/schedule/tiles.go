@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"cmp"
 	"runtime"
 	"slices"
 	"sync"
@@ -22,14 +23,14 @@ import (
 // (tileLen: about tileBytes). The 1024-rank ring of 4 MiB, 2 GiB of buffers
 // whole, then needs two sets of 8 MiB, which stay in the caches and take no
 // fresh pages from the kernel; fresh pages are what a run in a virtual
-// machine spends most on, and their cost depends on the host (docs/performance.md).
+// machine spent most on, their cost set by the host (docs/performance.md).
 //
 // The result is the whole simulation's, to the message: the inputs and
 // references of a tile are those of its offsets (inputWord hashes the
 // element's absolute group), and a mismatch is the one of lowest rank and
 // then lowest offset over all tiles. TestTiledIsWhole holds the two to the
-// same Result on every schedule and on broken ones, with tiles of a few
-// elements.
+// same Check message on every tileable schedule and on spoiled ones, with
+// tiles of a few elements.
 
 // tileBytes is the size a worker's tile buffers aim at, P·tile elements.
 const tileBytes = 8 << 20
@@ -116,7 +117,7 @@ func newTiling(s *Schedule, staged [][]int, tile int) *tiling {
 					tl.reach[si] = max(tl.reach[si], t.Len)
 				}
 			}
-			slices.SortFunc(ord, func(a, b int32) int { return step[a].SrcOff - step[b].SrcOff })
+			slices.SortFunc(ord, func(a, b int32) int { return cmp.Compare(step[a].SrcOff, step[b].SrcOff) })
 			offs := make([]int, len(ord))
 			for k, ti := range ord {
 				offs[k] = step[ti].SrcOff
