@@ -2,6 +2,10 @@ package schedule
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -166,6 +170,90 @@ func TestTileableLayout(t *testing.T) {
 					t.Errorf("%s P=%d n=%d: the layout says tileable, the schedule is not", describe(a), p, n)
 				}
 			}
+		}
+	}
+}
+
+// fuzzSchedule builds a small tileable schedule from b: the collective
+// (b[0] mod 4, the root b[0]/4 mod P), P = 1 + b[1] mod 8, n = 1 + b[2]
+// elements, then a transfer every five bytes (source, destination, offset
+// mod n, length mod what is left, Reduce if odd) with SrcOff = DstOff, and a
+// new step wherever the first of the five is 255; nil if b is too short.
+func fuzzSchedule(b []byte) *Schedule {
+	if len(b) < 3 {
+		return nil
+	}
+	colls := []commmodel.Collective{commmodel.AllReduce, commmodel.ReduceScatter, commmodel.AllGather, commmodel.Broadcast}
+	p, n := 1+int(b[1])%8, 1+int(b[2])
+	s := &Schedule{Algorithm: "fuzz", Collective: colls[int(b[0])%len(colls)], P: p, Size: int64(n * DefaultElemBytes),
+		ElemBytes: DefaultElemBytes, Len: n, Root: int(b[0]/4) % p}
+	var step []Transfer
+	for rest := b[3:]; len(rest) >= 5; rest = rest[5:] {
+		if rest[0] == 255 {
+			s.Steps, step = append(s.Steps, step), nil
+			continue
+		}
+		off := int(rest[2]) % n
+		step = append(step, Transfer{Src: int(rest[0]) % p, Dst: int(rest[1]) % p, SrcOff: off, DstOff: off,
+			Len: int(rest[3]) % (n - off + 1), Op: Op(rest[4] % 2)})
+	}
+	s.Steps = append(s.Steps, step)
+	return s
+}
+
+// FuzzTiles holds the tiled simulation of fuzzSchedule's schedules to the
+// whole one: the same Check message, or the same error for a schedule
+// that hazards refuses. Random transfers reach what the algorithms'
+// schedules do not: reductions into one range from several ranks, copies
+// that overlap, sources written in their own step. The corpus in
+// testdata/fuzz/FuzzTiles holds one of each outcome (TestFuzzTilesCorpus).
+func FuzzTiles(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s := fuzzSchedule(b)
+		if s == nil {
+			return
+		}
+		seed := uint64(len(b))
+		want, wantErr := whole(s, seed)
+		for _, tile := range []int{16, 32} {
+			got, err := simulateTiled(s, seed, tile)
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) || got != want {
+				t.Fatalf("tiles of %d: %q, %v; whole: %q, %v", tile, got, err, want, wantErr)
+			}
+		}
+	})
+}
+
+// TestFuzzTilesCorpus: the corpus's schedules do what their names say, so
+// that FuzzTiles's seeds cover a right result, a refusal and a wrong one:
+// an AllReduce of 2 ranks by a reduction and a copy back, the same in one
+// step (each rank's source written in that step: a snapshot), two copies
+// into one range of a step (refused), and a ReduceScatter of 3 ranks that
+// leaves one part unreduced.
+func TestFuzzTilesCorpus(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		b     []byte
+		right bool
+		fails bool // refused by hazards
+	}{
+		{"reduce_then_copy", []byte{0, 1, 2, 0, 1, 0, 3, 1, 255, 0, 0, 0, 0, 1, 0, 0, 3, 0}, true, false},
+		{"swap_in_one_step", []byte{0, 1, 2, 0, 1, 0, 3, 1, 1, 0, 0, 3, 1}, true, false},
+		{"overlapping_copies", []byte{0, 2, 2, 0, 1, 0, 3, 0, 2, 1, 1, 2, 0}, false, true},
+		{"reducescatter_short", []byte{1, 2, 39, 0, 1, 0, 40, 1, 1, 0, 0, 13, 1, 2, 0, 0, 13, 1}, false, false},
+	} {
+		raw, err := os.ReadFile(filepath.Join("testdata", "fuzz", "FuzzTiles", c.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lit, ok := strings.CutPrefix(string(raw), "go test fuzz v1\n[]byte(")
+		lit, ok2 := strings.CutSuffix(lit, ")\n")
+		if b, err := strconv.Unquote(lit); !ok || !ok2 || err != nil || b != string(c.b) {
+			t.Errorf("%s: the corpus file holds %q, want the bytes %v", c.name, raw, c.b)
+		}
+		mis, err := whole(fuzzSchedule(c.b), uint64(len(c.b)))
+		if (err != nil) != c.fails || (err == nil && (mis == "") != c.right) {
+			t.Errorf("%s: error %v, mismatch %q; want right %v, refused %v", c.name, err, mis, c.right, c.fails)
 		}
 	}
 }
