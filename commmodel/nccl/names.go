@@ -190,7 +190,10 @@ var protoNames = [NumProtocols]string{"LL", "LL128", "Simple"}
 func ProtocolName(p Protocol) string { return nameOf(protoNames[:], int(p), "Protocol") }
 
 // squash drops '_', '-' and spaces from s.
-func squash(s string) string { return strings.NewReplacer("_", "", "-", "", " ", "").Replace(s) }
+func squash(s string) string { return squasher.Replace(s) }
+
+// squasher is squash's Replacer, built once (safe for concurrent use).
+var squasher = strings.NewReplacer("_", "", "-", "", " ", "")
 
 // nameOf returns names[i], or kind(i) for an index outside names.
 func nameOf(names []string, i int, kind string) string {

