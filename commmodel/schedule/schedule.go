@@ -169,6 +169,10 @@ type layout struct {
 	work    int // AllToAll working region of P slots of slot elements, or -1
 	slot    int // ⌈n/P⌉, the largest AllToAll block
 	staged  int // bound on the elements a step reads from its snapshot, all ranks together
+	// stagedReads bounds how many of a step's snapshot reads one offset
+	// takes: a tile of L offsets snapshots at most stagedReads·L elements a
+	// step (and at most staged).
+	stagedReads int
 }
 
 // layoutOf checks a, p and size and lays out the buffers. It is the single
@@ -212,7 +216,10 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 		if a.PerNode != 0 {
 			// Across nodes each GPU's slice is read by N-1 transfers that the
 			// slice's own reduction overwrites: all of them from the snapshot.
-			inPlace.staged = p * (p/a.PerNode - 1) * ((n + a.PerNode - 1) / a.PerNode)
+			// A slice is on N GPUs, so an offset is read N(N-1) times.
+			nodes := p / a.PerNode
+			inPlace.staged = p * (nodes - 1) * ((n + a.PerNode - 1) / a.PerNode)
+			inPlace.stagedReads = nodes * (nodes - 1)
 		}
 		return inPlace, nil
 	case commmodel.NVLSTree:
@@ -227,7 +234,9 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 		if !wholeNodes(p, a.PerNode) {
 			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
 		}
-		inPlace.staged = p * (p/a.PerNode - 1) * ((n + a.PerNode - 1) / a.PerNode) // as NVLS across nodes
+		nodes := p / a.PerNode
+		inPlace.staged = p * (nodes - 1) * ((n + a.PerNode - 1) / a.PerNode) // as NVLS across nodes
+		inPlace.stagedReads = nodes * (nodes - 1)
 		return inPlace, nil
 	case commmodel.CollNetChain:
 		if !wholeNodes(p, a.PerNode) {
@@ -238,6 +247,7 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 		}
 		nodes := p / a.PerNode
 		inPlace.staged = nodes * (nodes - 1) * ((n + a.Chunks - 1) / a.Chunks) // the heads' chunk, read N-1 times as it is reduced
+		inPlace.stagedReads = nodes * (nodes - 1)
 		return inPlace, nil
 	case commmodel.Tree:
 		if !wholeNodes(p, max(a.PerNode, 1)) {
@@ -300,7 +310,7 @@ func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64
 	data := float64(storageBytes(p)) * (float64(p)*float64(lay.bufLen) + float64(lay.staged))
 	perTransfer := float64(transferBytes + planBytes)
 	if p*lay.bufLen >= tiledFrom && lay.tileable(a.Collective()) {
-		data = tileFootprint(p, lay.staged, storageBytes(p))
+		data = tileFootprint(p, lay.tileStaged(tileLen(p)), storageBytes(p))
 		perTransfer += tileIndexBytes
 	}
 	c := a.Cost(p, float64(size))

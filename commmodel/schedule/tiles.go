@@ -77,9 +77,20 @@ func (lay layout) tileable(c commmodel.Collective) bool {
 	return c != commmodel.AllToAll && lay.scratch < 0 && lay.work < 0
 }
 
+// tileStaged bounds the elements a tile of tile offsets snapshots in a
+// step: stagedReads·tile, and staged, where the layout knows how often an
+// offset is read.
+func (lay layout) tileStaged(tile int) int {
+	if lay.stagedReads == 0 {
+		return lay.staged
+	}
+	return min(lay.staged, lay.stagedReads*tile)
+}
+
 // tileFootprint is what a tiled simulation holds beside the schedule, in
 // bytes: each worker's tiles of p ranks, its reference and its snapshot of
-// at most staged elements, in values of b bytes.
+// at most staged elements (a tile's, layout.stagedReads), in values of b
+// bytes.
 func tileFootprint(p, staged, b int) float64 {
 	tile := tileLen(p)
 	return float64(runtime.GOMAXPROCS(0)) * float64(b) * (float64(p)*float64(tile+3) + float64(tile+3) + float64(staged))
