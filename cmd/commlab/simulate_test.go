@@ -115,8 +115,9 @@ func TestSimulateRefuses(t *testing.T) {
 }
 
 // TestSimulateNamesEnoughMemory: a refusal names a -max-mem value, and the
-// same request with that value runs (64 ranks of 1 MiB need 64 MiB of
-// buffers and 0.77 MB of schedule: schedule.Footprint).
+// same request with that value runs (64 ranks of 1 MiB are 2^24 elements,
+// which Simulate runs by tiles: about 18 MB of tiles and schedule,
+// schedule.Footprint).
 func TestSimulateNamesEnoughMemory(t *testing.T) {
 	args := []string{"simulate", "-algo", "ring", "-p", "64", "-size", "1MiB", "-max-mem", "1e6"}
 	var out, errOut bytes.Buffer

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"unsafe"
 
 	"github.com/inframethod/commlab/commmodel"
 )
@@ -354,7 +355,7 @@ func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64
 // transferBytes is the in-memory size of one Transfer; planBytes bounds what
 // Validate and Count hold per transfer while they sort a step.
 const (
-	transferBytes = 48
+	transferBytes = int(unsafe.Sizeof(Transfer{})) // 56 on 64-bit machines
 	planBytes     = 48
 )
 
