@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/schedule"
 	"github.com/inframethod/commlab/notebooks/nbplot"
 	"github.com/inframethod/commlab/topo"
 )
@@ -268,6 +269,48 @@ func StagesTable(c commmodel.Cluster, algs []commmodel.Algorithm, size float64) 
 	return t
 }
 
+// ExecutedSize is the size notebook 03 executes the schedules at: 16 MiB,
+// 4 Mi elements on each of 128 GPUs.
+const ExecutedSize = 16 << 20
+
+// ExecutedTable runs each algorithm's schedule (commmodel/schedule) on the
+// c.Ranks() GPUs of c for S = size bytes in 4-byte elements: every transfer
+// is executed on in-memory buffers and every element of every output is
+// checked against a direct sum (Simulate), and the steps are timed on the
+// two links, each as slow as its slowest GPU (Replay with TwoLevel). Beside
+// each figure is the model's: the steps and the busiest GPU's bytes of
+// Cost, and Cluster.Time. The replay and Cluster.Time are two routes to
+// one time, the formulas and the executed steps.
+func ExecutedTable(c commmodel.Cluster, algs []commmodel.Algorithm, size int64) (nbplot.Table, error) {
+	t := nbplot.Table{
+		Header: []string{"algorithm", "every element right", "steps (executed / model)", "bytes the busiest GPU sends (executed / model)", "time replayed", "Cluster.Time", "relative difference"},
+		Align:  []nbplot.Align{nbplot.Left, nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right},
+	}
+	p := c.Ranks()
+	for _, a := range algs {
+		s, err := schedule.New(a, p, size)
+		if err != nil {
+			return nbplot.Table{}, err
+		}
+		res, err := schedule.Simulate(s, 1)
+		if err != nil {
+			return nbplot.Table{}, err
+		}
+		model := a.Cost(p, float64(size))
+		replay, formula := schedule.Replay(s, schedule.TwoLevel(c.PerNode, c.Intra, c.Inter)), c.Time(a, float64(size))
+		right := "yes"
+		if !res.Correct {
+			right = "no: " + res.Mismatch
+		}
+		t.Rows = append(t.Rows, []string{CrossNodeLabel(a), right,
+			fmt.Sprintf("%d / %d", res.Steps, model.Steps),
+			commmodel.FormatSize(float64(res.MaxSent())) + " / " + commmodel.FormatSize(model.Bytes),
+			commmodel.FormatDuration(replay), commmodel.FormatDuration(formula),
+			fmt.Sprintf("%.1e", math.Abs(replay-formula)/formula)})
+	}
+	return t, nil
+}
+
 // sizeOrDash and timeOrDash write a level's bytes and time, "–" where the
 // stage does not use that level.
 func sizeOrDash(c commmodel.Cost) string {
@@ -319,6 +362,10 @@ func init() {
 			Nodes: []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}, Sizes: []float64{64 << 10, 16 << 20, 256 << 20}}
 		sweepT := sweep.Table()
 		stagesT := StagesTable(Cluster(2), []commmodel.Algorithm{algs[0], algs[3]}, 64<<20)
+		executedT, err := ExecutedTable(Cluster(16), algs, ExecutedSize)
+		if err != nil {
+			return nil, err
+		}
 		return []Exhibit{
 			{Name: "03-crossnode-times-2x8", Title: "AllReduce across 2 x 8 H20: flat against hierarchical, time against size", Figure: CrossNodeTimes(Cluster(2), algs, sizes)},
 			{Name: "03-crossnode-times-8x8", Title: "AllReduce across 8 x 8 H20: flat against hierarchical, time against size", Figure: CrossNodeTimes(Cluster(8), algs, sizes)},
@@ -328,6 +375,7 @@ func init() {
 			{Name: "03-node-sweep", Title: "Hierarchical over flat ring AllReduce, N = 1..64 nodes of 8 H20", Figure: sweep.SpeedupFigure()},
 			{Name: "03-node-sweep-times", Title: "Flat and hierarchical AllReduce times against the node count", Table: &sweepT},
 			{Name: "03-stages", Title: "Stages of flat and hierarchical AllReduce on 2 x 8 H20 at 64 MiB", Table: &stagesT},
+			{Name: "03-executed", Title: "The schedules executed on 16 x 8 GPUs at 16 MiB, every element checked, replayed against Cluster.Time", Table: &executedT},
 		}, nil
 	})
 }

@@ -2,6 +2,7 @@ package article
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -196,7 +197,30 @@ func TestCrossNodeLabel(t *testing.T) {
 	}
 }
 
-func TestExhibits03(t *testing.T) { checkExhibits(t, "03_crossnode", 8) }
+func TestExhibits03(t *testing.T) { checkExhibits(t, "03_crossnode", 9) }
+
+// TestExecutedTable: on 2 x 8 GPUs at 1 MiB every algorithm of notebook 03
+// runs right, its executed steps are the model's, and its replayed time is
+// Cluster.Time to 1e-12: the schedules' replay and the formulas are two
+// routes to one time (the replay is held to Cluster.Time for every
+// algorithm in commmodel/schedule's tests; this holds the table to them).
+func TestExecutedTable(t *testing.T) {
+	algs := CrossNodeAlgorithms(P)
+	tab, err := ExecutedTable(Cluster(2), algs, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Rows) != len(algs) {
+		t.Fatalf("%d rows, want %d", len(tab.Rows), len(algs))
+	}
+	for _, row := range tab.Rows {
+		steps := strings.Split(row[2], " / ")
+		diff, err := strconv.ParseFloat(row[6], 64)
+		if row[1] != "yes" || len(steps) != 2 || steps[0] != steps[1] || err != nil || diff > 1e-12 {
+			t.Errorf("%v", row)
+		}
+	}
+}
 
 // checkExhibits builds a notebook's registered exhibits and renders its figures.
 func checkExhibits(t *testing.T, notebook string, n int) {
