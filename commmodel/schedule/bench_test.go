@@ -59,7 +59,8 @@ func BenchmarkDirectAllToAll256(b *testing.B) {
 }
 
 // BenchmarkSimulateRing1024 is the whole of Simulate (schedule checks,
-// buffers, fill, run, reference check, counts) for the same ring.
+// fill, run, reference check, counts) for the same ring, which it runs by
+// tiles (BenchmarkRing1024Tiles gives the parts).
 func BenchmarkSimulateRing1024(b *testing.B) {
 	for _, eb := range []int{8, 4} {
 		b.Run(fmt.Sprintf("elem=%dB", eb), func(b *testing.B) {
@@ -77,11 +78,12 @@ func BenchmarkSimulateRing1024(b *testing.B) {
 	}
 }
 
-// BenchmarkRing1024Phases times Simulate's parts one at a time on the same
-// ring with 4-byte elements (the default of commlab simulate): NewRanks
-// (schedule checks and buffers), Fill, Run, Check and Count, so that fill,
-// check and counts can be held against the run itself, and two floors:
-// one pass writing and one reading every element.
+// BenchmarkRing1024Phases times the simulation in whole buffers, one part
+// at a time, on the same ring with 4-byte elements (the default of commlab
+// simulate): NewRanks (schedule checks and buffers), Fill, Run, Check and
+// Count, and two floors: one pass writing and one reading every element.
+// Simulate runs this ring by tiles; whole buffers are what NewRanks gives
+// its callers, and what Simulate holds for schedules that cannot be tiled.
 func BenchmarkRing1024Phases(b *testing.B) {
 	s, err := New(commmodel.Ring{}, 1024, 4<<20)
 	if err != nil {
