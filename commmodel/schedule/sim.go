@@ -445,14 +445,7 @@ func fillSummed(m *rankData[uint16], seed uint64) []uint16 {
 		if k > 0 {
 			parts[k] = make([]uint64, whole/4)
 		}
-		words := func(r int) []uint64 { return asWords(m.bufs[r][s.InOff : s.InOff+whole]) }
-		r := lo
-		for ; r+4 <= hi; r += 4 {
-			fillFour(parts[k], words(r), words(r+1), words(r+2), words(r+3), seed, r, 0)
-		}
-		for ; r < hi; r++ {
-			fillOne(parts[k], words(r), seed, r, 0)
-		}
+		fillRanks(parts[k], func(r int) []uint64 { return asWords(m.bufs[r][s.InOff : s.InOff+whole]) }, seed, lo, hi, 0)
 		for r := lo; r < hi; r++ { // the zeros and a last partial group
 			buf := m.bufs[r]
 			clearOutside(buf, s.InOff, s.InOff+n, s.InOff, s.InOff+n)
@@ -476,6 +469,19 @@ func addInputs[T value](sum []T, seed uint64, p, i0, lo int) {
 		for r := range p {
 			sum[i] += T(inputValue(seed, r, i0+i))
 		}
+	}
+}
+
+// fillRanks writes the whole groups of ranks lo to hi-1 from group g0 on
+// to words(r), four ranks at a time (fillFour), and adds their inputs into
+// sum: the fill of fillSummed and of a tile (fillSummedTile).
+func fillRanks(sum []uint64, words func(r int) []uint64, seed uint64, lo, hi, g0 int) {
+	r := lo
+	for ; r+4 <= hi; r += 4 {
+		fillFour(sum, words(r), words(r+1), words(r+2), words(r+3), seed, r, g0)
+	}
+	for ; r < hi; r++ {
+		fillOne(sum, words(r), seed, r, g0)
 	}
 }
 
@@ -715,15 +721,9 @@ func (m *rankData[T]) check(seed uint64) string {
 		if want == nil || m.refSeed != seed {
 			want = inputSums[T](seed, p, n, m.workers)
 		}
-	case commmodel.AllGather:
+	case commmodel.AllGather, commmodel.Broadcast:
 		want = make([]T, n)
-		for q := range p {
-			lo, hi := partBounds(n, p, q)
-			inputs(want[lo:hi], seed, q, lo)
-		}
-	case commmodel.Broadcast:
-		want = make([]T, n)
-		inputs(want, seed, s.Root, 0)
+		reference(s, want, seed, 0)
 	}
 	// bad is the first wrong element found, as rank r (-1: none) and offset at.
 	var mu sync.Mutex

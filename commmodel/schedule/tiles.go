@@ -297,14 +297,7 @@ func fillSummedTile(w *tileWork[uint16], s *Schedule, seed uint64, lo, hi int) b
 	want := w.want[:b-a]
 	sum := asWords(want[:whole])
 	clear(want)
-	words := func(r int) []uint64 { return asWords(w.bufs[r][a-lo : a-lo+whole]) }
-	r := 0
-	for ; r+4 <= s.P; r += 4 {
-		fillFour(sum, words(r), words(r+1), words(r+2), words(r+3), seed, r, i0/wordInputs)
-	}
-	for ; r < s.P; r++ {
-		fillOne(sum, words(r), seed, r, i0/wordInputs)
-	}
+	fillRanks(sum, func(r int) []uint64 { return asWords(w.bufs[r][a-lo : a-lo+whole]) }, seed, 0, s.P, i0/wordInputs)
 	for r, buf := range w.bufs { // the zeros and a last partial group
 		buf = buf[:hi-lo]
 		clear(buf[:a-lo])
@@ -447,7 +440,8 @@ func fillTile[T value](s *Schedule, buf []T, seed uint64, r, lo int) {
 
 // reference writes to want the output of the tileable s's region elements
 // i0 to i0+len(want)-1 (for a ReduceScatter, the sums that the rank owning
-// each element must hold); i0 is a multiple of wordInputs.
+// each element must hold); i0 is a multiple of wordInputs. The whole
+// buffers' check takes its AllGather and Broadcast references from it too.
 func reference[T value](s *Schedule, want []T, seed uint64, i0 int) {
 	switch s.Collective {
 	case commmodel.AllReduce, commmodel.ReduceScatter:
