@@ -10,13 +10,12 @@ func (RingReduceScatter) Name() string           { return "ring" }
 func (RingReduceScatter) Collective() Collective { return ReduceScatter }
 
 // Cost returns ring ReduceScatter's cost for p ranks and S = size bytes.
-func (r RingReduceScatter) Cost(p int, size float64) Cost {
-	return withRingPeers(costOf(r.terms(p, size)), p)
-}
+func (r RingReduceScatter) Cost(p int, size float64) Cost { return costOn(r, p, size) }
 
-func (RingReduceScatter) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+func (RingReduceScatter) plan(nodes, perNode int, size float64, st *stages) Cost {
+	p := nodes * perNode
 	lap := lapBytes(p, size)
-	return p - 1, p - 1, lap, 0, lap
+	return flat(nodes, perNode, ringCost(p, p-1, lap, lap), st)
 }
 
 // RingAllGather is AllGather around a ring: P-1 steps in which every rank
@@ -29,12 +28,11 @@ func (RingAllGather) Name() string           { return "ring" }
 func (RingAllGather) Collective() Collective { return AllGather }
 
 // Cost returns ring AllGather's cost for p ranks and S = size bytes.
-func (r RingAllGather) Cost(p int, size float64) Cost {
-	return withRingPeers(costOf(r.terms(p, size)), p)
-}
+func (r RingAllGather) Cost(p int, size float64) Cost { return costOn(r, p, size) }
 
-func (RingAllGather) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
-	return p - 1, p - 1, lapBytes(p, size), 0, 0
+func (RingAllGather) plan(nodes, perNode int, size float64, st *stages) Cost {
+	p := nodes * perNode
+	return flat(nodes, perNode, ringCost(p, p-1, lapBytes(p, size), 0), st)
 }
 
 // PipelinedBroadcast is Broadcast down a chain from the root: the buffer is
@@ -63,22 +61,60 @@ func (b PipelinedBroadcast) Name() string {
 func (PipelinedBroadcast) Collective() Collective { return Broadcast }
 
 // Cost returns the broadcast's cost for p ranks and S = size bytes.
-func (b PipelinedBroadcast) Cost(p int, size float64) Cost {
-	return withRingPeers(costOf(b.terms(p, size)), p)
-}
+func (b PipelinedBroadcast) Cost(p int, size float64) Cost { return costOn(b, p, size) }
 
-func (b PipelinedBroadcast) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+// plan: rank r forwards chunk c in step r+c, so on more than one node only
+// the steps in which a node's last rank forwards to the next node's first
+// cross the network: C steps per node boundary, fewer where the windows of
+// neighbouring boundaries overlap (C > p). The other steps stay on NVLink.
+func (b PipelinedBroadcast) plan(nodes, perNode int, size float64, st *stages) Cost {
+	p := nodes * perNode
 	mustRanks(p)
 	size = checkSize(size)
 	if p == 1 {
-		return 0, 0, 0 * size, 0, 0
+		return flat(nodes, perNode, Cost{Bytes: 0 * size}, st)
 	}
 	c := max(b.Chunks, 1)
 	path := float64(p-1) * size // unpipelined: P-1 steps of S
 	if c > 1 {
 		path = float64(p-2+c) / float64(c) * size
 	}
-	return p - 2 + c, p - 2 + c, size, path, 0
+	cost := ringCost(p, p-2+c, size, 0)
+	cost.PathBytes = path
+	if nodes == 1 {
+		return flat(nodes, perNode, cost, st)
+	}
+	if st != nil {
+		local, remote, chunk := b.split(nodes, perNode, size)
+		st.add(Stage{Intra: chainCost(p, local, chunk, size)})
+		st.add(Stage{Inter: chainCost(p, remote, chunk, size)})
+	}
+	return cost
+}
+
+// split returns how many of the broadcast's steps stay on NVLink and how
+// many cross the network on nodes >= 2, and the chunk. Boundary k (rank
+// k·p-1 to k·p) sends in steps k·p-1 .. k·p+C-2, a window of C steps, and
+// windows p apart overlap when C > p: the last boundary adds C steps and
+// each of the N-2 others min(C, p),
+//
+//	network steps = C + (N-2)·min(C, p)
+func (b PipelinedBroadcast) split(nodes, perNode int, size float64) (local, remote int, chunk float64) {
+	c := max(b.Chunks, 1)
+	remote = c + (nodes-2)*min(c, perNode)
+	return nodes*perNode - 2 + c - remote, remote, size / float64(c)
+}
+
+// chainCost is n steps of the chain of p ranks, each of one chunk: a rank
+// sends at most all of S within them. None for none.
+func chainCost(p, n int, chunk, size float64) Cost {
+	if n == 0 {
+		return Cost{}
+	}
+	path := float64(n) * chunk
+	c := ringCost(p, n, min(size, path), 0)
+	c.PathBytes, c.Fanout = path, 1
+	return c
 }
 
 // OptimalChunks returns the chunk count that minimises the pipelined

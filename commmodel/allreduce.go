@@ -18,50 +18,25 @@ func (Ring) Name() string           { return "ring" }
 func (Ring) Collective() Collective { return AllReduce }
 
 // Cost returns ring AllReduce's cost for p ranks and S = size bytes.
-func (r Ring) Cost(p int, size float64) Cost { return withRingPeers(costOf(r.terms(p, size)), p) }
+func (r Ring) Cost(p int, size float64) Cost { return costOn(r, p, size) }
 
-func (Ring) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+func (Ring) plan(nodes, perNode int, size float64, st *stages) Cost {
+	p := nodes * perNode
 	lap := lapBytes(p, size)
-	return 2 * (p - 1), 2 * (p - 1), 2 * lap, 0, lap
+	return flat(nodes, perNode, ringCost(p, 2*(p-1), 2*lap, lap), st)
+}
+
+// ringCost is the cost of steps steps around a ring of p ranks, one
+// message each, sending bytes and reducing reduced.
+func ringCost(p, steps int, bytes, reduced float64) Cost {
+	return Cost{Steps: steps, Messages: steps, Bytes: bytes, Reduced: reduced, Peers: min(2, p-1), Fanout: min(1, p-1)}
 }
 
 // lapBytes is what one lap of a ring sends per rank: P-1 chunks of S/P.
 func lapBytes(p int, size float64) float64 {
 	mustRanks(p)
-	return lapFraction(p) * checkSize(size)
-}
-
-// lapFraction returns (P-1)/P for p >= 1: from laps for the rank counts it
-// holds, else divided. The division is the same, so the two agree to the
-// bit; the load saves the one of the two divisions of most evaluations
-// (the other is the time's, by BW) that a product cannot replace, several
-// ns of the latency of a time.
-func lapFraction(p int) float64 {
-	if p < len(laps) {
-		return laps[p]
-	}
 	n := float64(p)
-	return (n - 1) / n
-}
-
-// laps holds (P-1)/P for 1 <= P <= 1024 at index P (laps[0] is unused),
-// 8 kB, of which an evaluation reads one line.
-var laps = fractions(func(p int) float64 { n := float64(p); return (n - 1) / n })
-
-// fractions returns f(P) for 1 <= P <= 1024, at index P.
-func fractions(f func(p int) float64) *[1025]float64 {
-	var t [1025]float64
-	for p := 1; p < len(t); p++ {
-		t[p] = f(p)
-	}
-	return &t
-}
-
-// withRingPeers gives c the connections of a ring: a predecessor and a
-// successor (one rank for P = 2), one message in flight.
-func withRingPeers(c Cost, p int) Cost {
-	c.Peers, c.Fanout = min(2, p-1), min(1, p-1)
-	return c
+	return (n - 1) / n * checkSize(size)
 }
 
 // HalvingDoubling is Rabenseifner's AllReduce: a reduce-scatter by recursive
@@ -90,55 +65,52 @@ func (HalvingDoubling) Name() string           { return "halving-doubling" }
 func (HalvingDoubling) Collective() Collective { return AllReduce }
 
 // Cost returns halving-doubling's cost for p ranks and S = size bytes.
-func (h HalvingDoubling) Cost(p int, size float64) Cost {
-	c := costOf(h.terms(p, size))
-	c.Peers, c.Fanout = bits.Len(uint(p))-1, min(1, p-1) // log2 P' partners
-	if !isPow2(p) {
-		c.Peers++ // the fold partner
+func (h HalvingDoubling) Cost(p int, size float64) Cost { return costOn(h, p, size) }
+
+// plan: when N and p are powers of two, both above 1, the steps at
+// distance 1..p/2 stay inside a node and carry the large chunks (S/2
+// first), the log2 N steps at distance p..P/2 cross the network with
+// chunks of S/(2p) and less. Halving-doubling is then hierarchical by
+// itself:
+//
+//	intra: log2 p steps, (p-1)/p·S;  inter: 2·log2 N steps, 2(N-1)/(N·p)·S;  intra again
+//
+// Any other shape is flat.
+func (h HalvingDoubling) plan(nodes, perNode int, size float64, st *stages) Cost {
+	p := nodes * perNode
+	mustRanks(p)
+	size = checkSize(size)
+	c := hdCost(p, size)
+	if !isPow2(nodes) || !isPow2(perNode) || nodes == 1 || perNode == 1 {
+		return flat(nodes, perNode, c, st)
+	}
+	if st != nil {
+		sweep := hdCost(perNode, size) // one sweep is half of a whole halving-doubling
+		sweep.Steps, sweep.Messages, sweep.Bytes, sweep.Reduced = sweep.Steps/2, sweep.Messages/2, sweep.Bytes/2, 0
+		rs := sweep
+		rs.Reduced = rs.Bytes
+		st.add(Stage{Intra: rs})
+		st.add(Stage{Inter: hdCost(nodes, size/float64(perNode))})
+		st.add(Stage{Intra: sweep})
 	}
 	return c
 }
 
-func (HalvingDoubling) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
-	mustRanks(p)
-	size = checkSize(size)
+// hdCost is halving-doubling's cost on one level of p ranks, the fold
+// included (see HalvingDoubling).
+func hdCost(p int, size float64) Cost {
 	k := bits.Len(uint(p)) - 1 // floor(log2 P)
-	steps, bytes, reduced = hdCore(k, size)
+	q := float64(int(1) << k)  // P'
+	f := (q - 1) / q
+	c := Cost{Steps: 2 * k, Messages: 2 * k, Bytes: 2 * f * size, Reduced: f * size, Peers: k, Fanout: min(1, p-1)}
 	if p != 1<<k {
-		return steps + 2, steps + 2, bytes + size, bytes + 2*size, reduced + size
+		c.Steps, c.Messages = c.Steps+2, c.Messages+2
+		c.PathBytes = c.Bytes + 2*size
+		c.Bytes += size
+		c.Reduced += size
+		c.Peers++ // the fold partner
 	}
-	return steps, steps, bytes, 0, reduced
-}
-
-// hdCore is halving-doubling over P' = 2^k ranks and S = size bytes, a
-// valid size: its steps (and messages), bytes and reduced bytes,
-//
-//	steps = 2k,  bytes = 2(P'-1)/P'·S,  reduced = (P'-1)/P'·S
-//
-// The fraction (P'-1)/P' is computed once and doubled for the bytes:
-// doubling is exact in binary floating point, so 2·((P'-1)/P') is
-// 2(P'-1)/P' to the bit. It is a product by 1/P' (invPow2), not a
-// division, which takes several ns.
-func hdCore(k int, size float64) (steps int, bytes, reduced float64) {
-	q := float64(int(1) << k) // P'
-	f := (q - 1) * invPow2(k)
-	return 2 * k, 2 * f * size, f * size
-}
-
-// invPow2 returns 1/2^k for 0 <= k <= 1022, built from its bits, without a
-// division. x·invPow2(k) is x/2^k to the bit, for every x: 1/2^k is exact,
-// so the two are the one rounding of the same real number.
-func invPow2(k int) float64 { return math.Float64frombits(uint64(1023-k) << 52) }
-
-// divide returns x/n for n >= 1, to the bit: for a power of two, such as
-// the 8 GPUs of an H20, H100 or H200 node, a product by 1/n (invPow2),
-// which is exact, in place of a division's latency. The composite
-// algorithms cut S into per-GPU and per-node slices with it.
-func divide(x float64, n int) float64 {
-	if n > 0 && n&(n-1) == 0 {
-		return x * invPow2(bits.TrailingZeros(uint(n)))
-	}
-	return x / float64(n)
+	return c
 }
 
 // TwoShot is AllReduce in two steps: every rank pulls its S/P slice from the
@@ -156,18 +128,20 @@ func (TwoShot) Name() string           { return "two-shot" }
 func (TwoShot) Collective() Collective { return AllReduce }
 
 // Cost returns two-shot's cost for p ranks and S = size bytes.
-func (t TwoShot) Cost(p int, size float64) Cost { return withAllPeers(costOf(t.terms(p, size)), p) }
+func (t TwoShot) Cost(p int, size float64) Cost { return costOn(t, p, size) }
 
-func (TwoShot) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+// plan: the pull of the slices, reduced, and the push of the result, each
+// to every other rank at once.
+func (TwoShot) plan(nodes, perNode int, size float64, st *stages) Cost {
+	p := nodes * perNode
 	b := lapBytes(p, size)
-	return 2 * min(1, p-1), 2 * (p - 1), 2 * b, 0, b
-}
-
-// withAllPeers gives c the connections of an algorithm that sends to all
-// P-1 other ranks at once.
-func withAllPeers(c Cost, p int) Cost {
-	c.Peers, c.Fanout = p-1, p-1
-	return c
+	cost := Cost{Steps: 2 * min(1, p-1), Messages: 2 * (p - 1), Bytes: 2 * b, Reduced: b, Peers: p - 1, Fanout: p - 1}
+	if st != nil {
+		perPeer := checkSize(size) / float64(p)
+		st.add(splitByDestination(nodes, perNode, perPeer, true))
+		st.add(splitByDestination(nodes, perNode, perPeer, false))
+	}
+	return cost
 }
 
 // OneShot is AllReduce in one step: every rank sends all of S to every other
@@ -183,12 +157,17 @@ func (OneShot) Name() string           { return "one-shot" }
 func (OneShot) Collective() Collective { return AllReduce }
 
 // Cost returns one-shot's cost for p ranks and S = size bytes.
-func (o OneShot) Cost(p int, size float64) Cost { return withAllPeers(costOf(o.terms(p, size)), p) }
+func (o OneShot) Cost(p int, size float64) Cost { return costOn(o, p, size) }
 
-func (OneShot) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+func (OneShot) plan(nodes, perNode int, size float64, st *stages) Cost {
+	p := nodes * perNode
 	mustRanks(p)
 	b := float64(p-1) * checkSize(size)
-	return min(1, p-1), p - 1, b, 0, b
+	cost := Cost{Steps: min(1, p-1), Messages: p - 1, Bytes: b, Reduced: b, Peers: p - 1, Fanout: p - 1}
+	if st != nil {
+		st.add(splitByDestination(nodes, perNode, checkSize(size), true))
+	}
+	return cost
 }
 
 // OneShotCrossover returns the size below which one-shot AllReduce beats
@@ -242,3 +221,58 @@ func checkSize(size float64) float64 {
 }
 
 func sqrt(x float64) float64 { return math.Sqrt(x) }
+
+// HierarchicalAllReduce is the article's three-step AllReduce over N nodes of
+// p = PerNode GPUs: a ring reduce-scatter inside each node leaves every GPU
+// with its reduced S/p slice; the same-index GPUs of the N nodes AllReduce
+// their slices over the network with the Inter algorithm (ring if nil); a
+// ring all-gather inside each node spreads the result.
+//
+//	T = RS_p(S) on the intra link + Inter_N(S/p) on the network + AG_p(S) on the intra link
+//
+// The network carries 2(N-1)/N·S/p per GPU where a flat ring over N·p ranks
+// sends 2(Np-1)/(Np)·S across it: the ratio (N-1)/(Np-1) is 1/15 for 2 x 8
+// and tends to 1/p as N grows (the article's "~1/P_intra").
+type HierarchicalAllReduce struct {
+	// PerNode is the number of GPUs per node, p; P must be a multiple of it.
+	PerNode int
+	// Inter is the AllReduce run between nodes; nil means Ring.
+	Inter Algorithm
+}
+
+func (HierarchicalAllReduce) Name() string           { return "hierarchical" }
+func (HierarchicalAllReduce) Collective() Collective { return AllReduce }
+
+// Cost returns the three steps' cost on one Link for p ranks (N = p/PerNode
+// nodes) and S = size bytes. Its bytes are NaN if p is not a multiple of
+// PerNode or Inter is not an AllReduce.
+func (h HierarchicalAllReduce) Cost(p int, size float64) Cost { return costOn(h, p, size) }
+
+func (h HierarchicalAllReduce) nodeSize(int) int { return h.PerNode }
+
+// plan: the intra-node reduce-scatter, the inter-node AllReduce of the S/p
+// slice and the intra-node all-gather. On a Cluster, PerNode is ignored: p
+// is the cluster's.
+func (h HierarchicalAllReduce) plan(nodes, perNode int, size float64, st *stages) Cost {
+	inter := h.composes()
+	if inter.Collective() != AllReduce {
+		return undefined(st)
+	}
+	slice := checkSize(size) / float64(perNode)
+	rs, ag := RingReduceScatter{}.Cost(perNode, size), RingAllGather{}.Cost(perNode, size)
+	inner := inter.Cost(nodes, slice)
+	st.add(Stage{Intra: rs})
+	st.add(Stage{Inter: inner})
+	st.add(Stage{Intra: ag})
+	cost := rs.Then(inner).Then(ag)
+	cost.Peers = rs.Peers + inner.Peers // the all-gather reuses the reduce-scatter's ring
+	return cost
+}
+
+// composes returns the AllReduce run between nodes.
+func (h HierarchicalAllReduce) composes() Algorithm {
+	if h.Inter == nil {
+		return Ring{}
+	}
+	return h.Inter
+}

@@ -1,9 +1,6 @@
 package commmodel
 
-import (
-	"math"
-	"math/bits"
-)
+import "math/bits"
 
 // Direct is AllToAll in one step: every rank sends each of its P-1 outgoing
 // S/P blocks straight to its destination, all at once.
@@ -18,10 +15,15 @@ func (Direct) Name() string           { return "direct" }
 func (Direct) Collective() Collective { return AllToAll }
 
 // Cost returns direct AllToAll's cost for p ranks and S = size bytes.
-func (d Direct) Cost(p int, size float64) Cost { return withAllPeers(costOf(d.terms(p, size)), p) }
+func (d Direct) Cost(p int, size float64) Cost { return costOn(d, p, size) }
 
-func (Direct) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
-	return min(1, p-1), p - 1, lapBytes(p, size), 0, 0
+func (Direct) plan(nodes, perNode int, size float64, st *stages) Cost {
+	p := nodes * perNode
+	cost := Cost{Steps: min(1, p-1), Messages: p - 1, Bytes: lapBytes(p, size), Peers: p - 1, Fanout: p - 1}
+	if st != nil {
+		st.add(splitByDestination(nodes, perNode, checkSize(size)/float64(p), false))
+	}
+	return cost
 }
 
 // Pairwise is AllToAll in P-1 rounds of one block each. In round t = 1..P-1
@@ -37,14 +39,26 @@ func (Pairwise) Name() string           { return "pairwise" }
 func (Pairwise) Collective() Collective { return AllToAll }
 
 // Cost returns pairwise AllToAll's cost for p ranks and S = size bytes.
-func (w Pairwise) Cost(p int, size float64) Cost {
-	c := costOf(w.terms(p, size))
-	c.Peers, c.Fanout = p-1, min(1, p-1)
-	return c
-}
+func (w Pairwise) Cost(p int, size float64) Cost { return costOn(w, p, size) }
 
-func (Pairwise) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
-	return p - 1, p - 1, lapBytes(p, size), 0, 0
+// plan: with the XOR rule (N and p powers of two) the rounds t < p pair
+// ranks of one node and the rounds t >= p cross the network; with the i+t
+// rule every round has ranks whose partner is on another node.
+func (Pairwise) plan(nodes, perNode int, size float64, st *stages) Cost {
+	p := nodes * perNode
+	c := Cost{Steps: p - 1, Messages: p - 1, Bytes: lapBytes(p, size), Peers: p - 1, Fanout: min(1, p-1)}
+	if !isPow2(p) || nodes == 1 || perNode == 1 {
+		return flat(nodes, perNode, c, st)
+	}
+	if st != nil {
+		block := checkSize(size) / float64(p)
+		rounds := func(t int) Cost {
+			return Cost{Steps: t, Bytes: float64(t) * block, Peers: t, Fanout: 1, Messages: t}
+		}
+		st.add(Stage{Intra: rounds(perNode - 1)})
+		st.add(Stage{Inter: rounds(p - perNode)})
+	}
+	return c
 }
 
 // Bruck is Bruck's AllToAll: after a local rotation that puts the block for
@@ -63,31 +77,15 @@ func (Bruck) Name() string           { return "bruck" }
 func (Bruck) Collective() Collective { return AllToAll }
 
 // Cost returns Bruck AllToAll's cost for p ranks and S = size bytes.
-func (b Bruck) Cost(p int, size float64) Cost {
-	c := costOf(b.terms(p, size))
-	c.Peers, c.Fanout = bruckPeers(p, c.Steps), min(1, p-1)
-	return c
-}
+func (b Bruck) Cost(p int, size float64) Cost { return costOn(b, p, size) }
 
-func (Bruck) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
+func (Bruck) plan(nodes, perNode int, size float64, st *stages) Cost {
+	p := nodes * perNode
 	mustRanks(p)
-	steps = bits.Len(uint(p - 1)) // ⌈log2 P⌉
-	return steps, steps, bruckFraction(p) * checkSize(size), 0, 0
+	steps := bits.Len(uint(p - 1)) // ⌈log2 P⌉
+	bytes := float64(BruckBlocks(p)) / float64(p) * checkSize(size)
+	return flat(nodes, perNode, Cost{Steps: steps, Messages: steps, Bytes: bytes, Peers: bruckPeers(p, steps), Fanout: min(1, p-1)}, st)
 }
-
-// bruckFraction returns BruckBlocks(p)/p, the bytes one rank sends per byte
-// of S, for p >= 1: from brucks for the rank counts it holds (as
-// lapFraction, the same division to the bit, and the count's loop and a
-// division saved), else counted and divided.
-func bruckFraction(p int) float64 {
-	if p < len(brucks) {
-		return brucks[p]
-	}
-	return float64(BruckBlocks(p)) / float64(p)
-}
-
-// brucks holds BruckBlocks(P)/P for 1 <= P <= 1024 at index P.
-var brucks = fractions(func(p int) float64 { return float64(BruckBlocks(p)) / float64(p) })
 
 // BruckBlocks returns how many S/P blocks one rank sends in Bruck's AllToAll
 // over p ranks: the number of set bits over all block indices 0..P-1,
@@ -152,58 +150,27 @@ func (HierarchicalAllToAll) Collective() Collective { return AllToAll }
 // Cost returns the two-level AllToAll's cost for p ranks (N = p/PerNode nodes)
 // and S = size bytes on one Link. Its bytes are NaN if p is not a multiple of
 // PerNode.
-func (h HierarchicalAllToAll) Cost(p int, size float64) Cost {
-	c := costOf(h.terms(p, size))
-	if nodes, ok := splitRanks(p, h.PerNode); ok {
-		c.Peers = h.PerNode - 1 + nodes - 1
-		c.Fanout = max(h.PerNode-1, nodes-1)
-	}
-	return c
-}
+func (h HierarchicalAllToAll) Cost(p int, size float64) Cost { return costOn(h, p, size) }
 
-func (h HierarchicalAllToAll) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
-	mustRanks(p)
-	nodes, ok := splitRanks(p, h.PerNode)
-	if !ok {
-		return 0, 0, math.NaN(), 0, 0
-	}
-	s1, m1, b1, _, _ := Direct{}.terms(h.PerNode, size) // the gather by rail
-	s2, m2, b2, _, _ := Direct{}.terms(nodes, size)     // one message per remote node
-	return s1 + s2, m1 + m2, b1 + b2, 0, 0
-}
+func (h HierarchicalAllToAll) nodeSize(int) int { return h.PerNode }
 
-// Stages returns the two steps: the gather by rail over the intra-node link,
-// then one message per remote node over the network. (PerNode is ignored;
-// perNode is the cluster's.)
-func (h HierarchicalAllToAll) Stages(nodes, perNode int, size float64) []Stage {
-	gather, send := h.phases(nodes, perNode, size)
-	return []Stage{{Intra: gather}, {Inter: send}}
-}
-
-func (HierarchicalAllToAll) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
-	s1, m1, b1, p1, r1 := Direct{}.terms(perNode, size)
-	s2, m2, b2, p2, r2 := Direct{}.terms(nodes, size)
-	return intra.elapsed(s1, m1, b1, p1, r1) + inter.elapsed(s2, m2, b2, p2, r2)
-}
-
-// phases are the gather by rail, which moves what a direct AllToAll among
-// the node's p GPUs would (N blocks of S/P to each), and the send, which
-// moves what a direct AllToAll among the N nodes would (p blocks to each).
-func (HierarchicalAllToAll) phases(nodes, perNode int, size float64) (gather, send Cost) {
-	return Direct{}.Cost(perNode, size), Direct{}.Cost(nodes, size)
+// plan: the gather by rail over the intra-node link, which moves what a
+// direct AllToAll among the node's p GPUs would (N blocks of S/P to each),
+// then one message per remote node over the network, which moves what a
+// direct AllToAll among the N nodes would (p blocks to each). On a Cluster,
+// PerNode is ignored: p is the cluster's.
+func (HierarchicalAllToAll) plan(nodes, perNode int, size float64, st *stages) Cost {
+	gather, send := Direct{}.Cost(perNode, size), Direct{}.Cost(nodes, size)
+	cost := gather.Then(send)
+	cost.Peers, cost.Fanout = perNode-1+nodes-1, max(perNode-1, nodes-1)
+	st.add(Stage{Intra: gather})
+	st.add(Stage{Inter: send})
+	return cost
 }
 
 // splitRanks returns the node count for p ranks of perNode each, and false
-// if p is not a positive multiple of perNode. A power of two of GPUs per
-// node, as nearly every machine has, divides by a shift and a mask: an
-// integer division costs more than the rest of most evaluations.
+// if p is not a positive multiple of perNode.
 func splitRanks(p, perNode int) (int, bool) {
-	if perNode > 0 && perNode&(perNode-1) == 0 {
-		if p&(perNode-1) != 0 {
-			return 0, false
-		}
-		return p >> bits.TrailingZeros(uint(perNode)), true
-	}
 	if perNode < 1 || p%perNode != 0 {
 		return 0, false
 	}

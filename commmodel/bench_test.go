@@ -226,10 +226,9 @@ func BenchmarkFlat(b *testing.B) {
 }
 
 // The first evaluation of a chunked pipeline's shape: the sweep of its
-// ranks' windows and the profile it leaves (newProfile), what profileOf
-// does once per shape. The shapes of BenchmarkTime's and
-// BenchmarkClusterTime's chunked forms, one b.Run each.
-func BenchmarkProfileSweep(b *testing.B) {
+// ranks' windows, what sweepOf does once per shape. The shapes of BenchmarkTime's and BenchmarkClusterTime's
+// chunked forms, one b.Run each.
+func BenchmarkPipelineSweep(b *testing.B) {
 	for _, s := range []pipeShape{
 		{treePipe, 64, 1, 3}, {treePipe, 16, 4, 8}, {treePipe, 16, 1, 2}, // Time: Tree 64 x 1, 16 x 4; NVLSTree's trees
 		{treePipe, 2, 8, 3}, {treePipe, 2, 8, 8}, {treePipe, 2, 1, 2}, // Cluster.Time on 2 x 8
@@ -238,7 +237,9 @@ func BenchmarkProfileSweep(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/%dx%d/chunks=%d", [...]string{"tree", "chain"}[s.kind], s.nodes, s.perNode, s.chunks), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				sinkT = newProfile(s).path
+				q := s.sweep()
+				chunks, _, _ := q.path()
+				sinkT = float64(chunks)
 			}
 		})
 	}

@@ -1,7 +1,5 @@
 package commmodel
 
-import "math"
-
 // CollNetDirect is NCCL's CollNet Direct AllReduce (NCCL 2.30.7,
 // src/device/all_reduce.h, RunWorkColl for NCCL_ALGO_COLLNET_DIRECT), in
 // which the network's switch reduces across nodes (SHARP) on N nodes of p =
@@ -31,56 +29,27 @@ func (CollNetDirect) Collective() Collective { return AllReduce }
 // Cost returns CollNet Direct's cost for p ranks (N = p/PerNode nodes) and S
 // = size bytes on one Link. Its bytes are NaN if p is not a multiple of
 // PerNode.
-func (d CollNetDirect) Cost(p int, size float64) Cost {
-	mustRanks(p)
-	nodes, ok := splitRanks(p, d.PerNode)
-	if !ok {
-		return Cost{Bytes: math.NaN()}
-	}
-	scatter, net, gather := d.phases(nodes, d.PerNode, size)
-	c := scatter.Then(net).Then(gather)
-	c.Peers = scatter.Peers + net.Peers
-	return c
-}
+func (d CollNetDirect) Cost(p int, size float64) Cost { return costOn(d, p, size) }
 
-func (d CollNetDirect) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
-	mustRanks(p)
-	nodes, ok := splitRanks(p, d.PerNode)
-	if !ok {
-		return 0, 0, math.NaN(), 0, 0
-	}
-	slice := divide(checkSize(size), d.PerNode)
-	st, m, b, r := splitTerms(d.PerNode-1, slice, 1, true) // scatter; the gather reduces nothing
-	ns, nb := switchTerms(nodes, slice)
-	// The sum of phases (as Then), in scalars: each phase's path is its bytes.
-	bytes = b + nb + b
-	return st + ns + st, m + ns + m, bytes, bytes, r
-}
+func (d CollNetDirect) nodeSize(int) int { return d.PerNode }
 
-// Stages returns the scatter to the heads inside each node, the network's
-// AllReduce of every slice, and the heads' gather. (PerNode is ignored;
-// perNode is the cluster's.)
-func (d CollNetDirect) Stages(nodes, perNode int, size float64) []Stage {
-	scatter, net, gather := d.phases(nodes, perNode, size)
-	return []Stage{{Intra: scatter}, {Inter: net}, {Intra: gather}}
-}
-
-func (d CollNetDirect) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
-	slice := divide(checkSize(size), perNode)
-	st, m, b, r := splitTerms(perNode-1, slice, 1, true)
-	ns, nb := switchTerms(nodes, slice)
-	return intra.elapsed(st, m, b, 0, r) + inter.elapsed(ns, ns, nb, 0, 0) + intra.elapsed(st, m, b, 0, 0)
-}
-
-// phases are the two halves of two-shot among the node's GPUs around the
-// network switch's AllReduce of each S/p slice.
-func (CollNetDirect) phases(nodes, perNode int, size float64) (scatter, net, gather Cost) {
+// plan: the scatter of the node's buffer in slices of S/p to their GPUs,
+// reduced, each GPU's switch AllReduce of its slice across the nodes, and
+// the gather of the slices. On a Cluster, PerNode is ignored: p is the
+// cluster's.
+func (CollNetDirect) plan(nodes, perNode int, size float64, st *stages) Cost {
 	size = checkSize(size)
-	node := splitByDestination(1, perNode, size/float64(perNode), 1, true)
-	scatter = node.Intra
-	gather = node.Intra
+	slice := size / float64(perNode)
+	scatter := toPeers(perNode-1, slice, true)
+	gather := scatter
 	gather.Reduced = 0
-	return scatter, SwitchAllReduceCost(nodes, size/float64(perNode)), gather
+	net := SwitchAllReduceCost(nodes, slice)
+	cost := scatter.Then(net).Then(gather)
+	cost.Peers = scatter.Peers + net.Peers
+	st.add(Stage{Intra: scatter})
+	st.add(Stage{Inter: net})
+	st.add(Stage{Intra: gather})
+	return cost
 }
 
 // CollNetChain is NCCL's CollNet Chain AllReduce (NCCL 2.30.7,
@@ -102,7 +71,7 @@ func (CollNetDirect) phases(nodes, perNode int, size float64) (scatter, net, gat
 // the latency of NCCL's tuning model, 2(p-1)·intraLat + interLat
 // (src/graph/tuning.cc), plus the pipeline's C-1 steps; like Tree, the
 // time sums each step's busiest rank (pipeline.go, swept once per shape:
-// profile.go). With Chunks = 0 it is
+// pipelined.go). With Chunks = 0 it is
 // the fluid limit: the first chunk's steps pay α and the data streams
 // behind at the busiest rank's pace.
 type CollNetChain struct {
@@ -147,71 +116,34 @@ func chainBytes(nodes, perNode int, size float64) (intra, inter, all, reduced fl
 // Cost returns CollNet Chain's cost for p ranks (N = p/PerNode nodes) and S
 // = size bytes on one Link. Its bytes are NaN if p is not a multiple of
 // PerNode.
-func (d CollNetChain) Cost(p int, size float64) Cost {
-	c := costOf(d.terms(p, size))
-	if nodes, ok := splitRanks(p, d.PerNode); ok && p > 1 {
-		c.Peers = max(min(d.PerNode-1, 2), min(d.PerNode-1, 1)+min(nodes-1, 1)) // a chain GPU's two neighbours; the head's GPU 1 and switch
-		c.Fanout = c.Peers
-		if d.Chunks >= 1 {
-			_, _, c.Fanout = chainPath(nodes, d.PerNode, d.Chunks)
-		}
-	}
-	return c
-}
+func (d CollNetChain) Cost(p int, size float64) Cost { return costOn(d, p, size) }
 
-func (d CollNetChain) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
-	mustRanks(p)
-	nodes, ok := splitRanks(p, d.PerNode)
-	if !ok {
-		return 0, 0, math.NaN(), 0, 0
-	}
+func (d CollNetChain) nodeSize(int) int { return d.PerNode }
+
+// plan: chunked, as Tree's; in the fluid limit the first chunk's 2(p-1)
+// steps along the chain pay the intra-node α and its step through the
+// switch the network's, and the data then streams at the pace of the
+// slower level:
+//
+//	T = 2(p-1)·α_intra + α_inter + max(intra bytes/BW_intra, S/BW_inter)
+//
+// On a Cluster, PerNode is ignored: p is the cluster's.
+func (d CollNetChain) plan(nodes, perNode int, size float64, st *stages) Cost {
 	size = checkSize(size)
-	if p == 1 {
-		return 0, 0, 0 * size, 0, 0 * size
+	if nodes*perNode == 1 {
+		return single(size, st)
 	}
-	_, _, bytes, reduced = chainBytes(nodes, d.PerNode, size)
-	fill, _ := chainSteps(nodes, d.PerNode)
+	intra, inter, all, reduced := chainBytes(nodes, perNode, size)
+	fill, _ := chainSteps(nodes, perNode)
+	peers := max(min(perNode-1, 2), min(perNode-1, 1)+min(nodes-1, 1)) // a chain GPU's two neighbours; the head's GPU 1 and switch
+	cost := Cost{Steps: fill, Messages: fill, Bytes: all, Reduced: reduced, Peers: peers, Fanout: peers}
 	if d.Chunks < 1 {
-		return fill, fill, bytes, 0, reduced
+		intraPeers, interPeers := min(perNode-1, 2), min(nodes-1, 1)
+		return fluidPlan(st, cost, 2*(perNode-1), min(nodes-1, 1),
+			Cost{Bytes: intra, Reduced: reduced, Peers: intraPeers, Fanout: intraPeers},
+			Cost{Bytes: inter, Peers: interPeers, Fanout: interPeers})
 	}
-	steps, messages, pathBytes = pipeShape{chainPipe, nodes, d.PerNode, d.Chunks}.terms(bytes, size)
-	return steps, messages, bytes, pathBytes, reduced
-}
-
-// chainPath returns the steps of the chunked chain on nodes x perNode >= 2
-// ranks, the chunks (and messages) of every step's busiest GPU summed over
-// the steps, and the most of them in one step, in closed form: what the
-// sweep of chainWindows finds (TestProfileIsSweep).
-//
-// The windows start in consecutive steps (the chain's GPUs up, the head to
-// the switch, the GPUs down), so each of the T = fill-1+C steps has a GPU
-// that sends one chunk; a step has one that sends two where a GPU's two
-// windows overlap. GPU i (1 <= i <= p-2) sends up from p-1-i and down from
-// s+i, s = p-1+[N >= 2], C steps each: both in the C-[N >= 2]-2i steps
-// from s+i on; the head, if N >= 2, to the switch from p-1 and down from
-// s: both in C-1 steps, the formula at i = 0. Each GPU's overlap lies
-// within that of the GPU before it (it starts later and ends earlier), so
-// the first GPU with two windows, i0, has them all:
-//
-//	chunks = T + max(0, C - [N >= 2] - 2·i0)
-//
-// with i0 = 0 if N >= 2 and p >= 2, 1 if N = 1 and p >= 3, and no overlap
-// otherwise; the fanout is 2 where there is an overlap, 1 where not.
-func chainPath(nodes, perNode, chunks int) (steps, path, fanout int) {
-	fill, down := chainSteps(nodes, perNode)
-	steps, fanout = fill-1+chunks, 1
-	first := down - (perNode - 1) // the head's offset, [N >= 2]
-	switch {
-	case nodes > 1 && perNode > 1: // the head
-	case perNode > 2: // GPU 1
-		first += 2
-	default:
-		return steps, steps, fanout
-	}
-	if overlap := chunks - first; overlap > 0 {
-		return steps, steps + overlap, 2
-	}
-	return steps, steps, fanout
+	return pipePlan(cost, pipeShape{chainPipe, nodes, perNode, d.Chunks}, size, st)
 }
 
 // chainWindows adds to q the windows of one node's chain (the nodes run
@@ -236,19 +168,4 @@ func chainWindows(nodes, perNode int, q *pipeline) {
 		s.send(perNode-1, 1, -1, true)
 	}
 	q.add(&s)
-}
-
-// Stages returns the chain's steps on nodes x perNode ranks, each level's
-// part on its own link. (PerNode is ignored; perNode is the cluster's.)
-// Chunked, as Tree's; in the fluid limit the first chunk's 2(p-1) steps
-// along the chain pay the intra-node α and its step through the switch the
-// network's, and the data then streams at the pace of the slower level:
-//
-//	T = 2(p-1)·α_intra + α_inter + max(intra bytes/BW_intra, S/BW_inter)
-func (d CollNetChain) Stages(nodes, perNode int, size float64) []Stage {
-	return pipeShape{chainPipe, nodes, perNode, d.Chunks}.stages(size, min(perNode-1, 2), min(nodes-1, 1))
-}
-
-func (d CollNetChain) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
-	return pipeShape{chainPipe, nodes, perNode, d.Chunks}.timeFrom(0, size, intra, inter)
 }

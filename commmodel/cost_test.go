@@ -91,54 +91,6 @@ func TestBruckBlocks(t *testing.T) {
 	}
 }
 
-// The tables of fractions are the divisions they stand for, to the bit, at
-// every rank count they hold and past them; lapBytes and Bruck's terms
-// still panic for fewer than one rank.
-func TestFractions(t *testing.T) {
-	for p := 1; p <= len(laps)+3; p++ {
-		n := float64(p)
-		if got, want := lapFraction(p), (n-1)/n; math.Float64bits(got) != math.Float64bits(want) {
-			t.Errorf("lapFraction(%d) = %v, want (P-1)/P = %v", p, got, want)
-		}
-		if got, want := bruckFraction(p), float64(BruckBlocks(p))/n; math.Float64bits(got) != math.Float64bits(want) {
-			t.Errorf("bruckFraction(%d) = %v, want BruckBlocks/P = %v", p, got, want)
-		}
-	}
-	for _, p := range []int{0, -1} {
-		for _, f := range []func(){func() { lapBytes(p, 1) }, func() { Bruck{}.terms(p, 1) }} {
-			func() {
-				defer func() {
-					if _, ok := recover().(ranksError); !ok {
-						t.Errorf("%d ranks: no ranksError panic", p)
-					}
-				}()
-				f()
-			}()
-		}
-	}
-}
-
-// divide is x/n to the bit: for a power of two n the product by 2^-k is
-// the one rounding of the same real number x/n (IEEE 754), subnormal
-// results included; for any other n it is the division itself.
-func TestDivide(t *testing.T) {
-	xs := []float64{0, math.Copysign(0, -1), 1, 3, 1 << 20, 4194304.5, 1e-310, 5e-324, math.SmallestNonzeroFloat64 * 3,
-		0.1, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), -7.25, 1e300}
-	for n := 1; n <= 4096; n++ {
-		for _, x := range append(xs, float64(n)*0.3, 1/float64(n)) {
-			got, want := divide(x, n), x/float64(n)
-			if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
-				t.Fatalf("divide(%g, %d) = %g (%#x), want %g (%#x)", x, n, got, math.Float64bits(got), want, math.Float64bits(want))
-			}
-		}
-	}
-	for _, k := range []int{20, 40, 62} {
-		if got, want := divide(3, 1<<k), 3/float64(int(1)<<k); got != want {
-			t.Errorf("divide(3, 2^%d) = %g, want %g", k, got, want)
-		}
-	}
-}
-
 func TestTime(t *testing.T) {
 	// article: ring at P = 8 with alpha 2 us is 28 us of steps plus 1.75 MB / 350 GB/s = 5 us for 1 MB.
 	got := Time(Ring{}, 8, 1e6, H20Intra)

@@ -216,6 +216,18 @@ func crossings(f, g func(float64) float64) []crossing {
 	return scanCrossings(f, g, minCrossoverSize, maxCrossoverSize)
 }
 
+// secantSize is the size at which secant reads a slope, in bytes: 1 TiB,
+// large enough that the slope's term dwarfs any intercept, and small enough
+// that no time overflows.
+const secantSize = 1 << 40
+
+// secant returns the Line through time at 0 and secantSize: time itself if
+// it is linear, to the rounding of those two values.
+func secant(time func(size float64) float64) Line {
+	t0 := time(0)
+	return Line{T0: t0, T1: (time(secantSize) - t0) / secantSize}
+}
+
 // onLine reports whether time is on l at 1 MiB, to within 1e-9 relative: a
 // test that a time seen at 0 and 1 TiB (secant) is linear, which a time that
 // bends between the three sizes can pass. It is false if either is NaN.

@@ -61,7 +61,9 @@
 // Algorithms are small types with Cost(p, size): the article's (allreduce.go,
 // allgather.go, alltoall.go; Algorithms) and NCCL's (tree.go, nvls.go,
 // collnet.go, pat.go; commmodel/nccl lists them in NCCL's order), whose
-// pipelines share pipeline.go and, memoized by shape, profile.go.
+// pipelines share pipeline.go and pipelined.go. Each states its structure
+// once, in a plan, from which its Cost, its times and its stages follow
+// (plan.go, which says how to add an algorithm).
 // NCCL's protocols are a dimension of their own, a Link transformed by each
 // (protocol.go). A Timer times them on some ranks: Flat is P ranks on one
 // Link, Cluster is N nodes of p ranks with one Link inside a node and

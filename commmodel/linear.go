@@ -34,48 +34,27 @@ func (l Line) At(size float64) float64 {
 // defined elsewhere, or a HierarchicalAllReduce whose Inter is one, ok is
 // false and the Line zero.
 //
-// T0 and T1 are read off the time itself, the secant through S = 0 and
-// S = 1 TiB, where the bytes' term dominates any intercept:
-//
-//	T0 = Time(a, P, 0, Link),  T1 = (Time(a, P, 2^40, Link) - T0) / 2^40
-//
-// The slope carries the rounding of Time at 1 TiB, relative 2^-53·(1 +
-// T0/(T1·2^40)): a few ulps wherever an empty message takes less than a
-// terabyte's transfer. The Line rounds differently from Time, which scales
-// the bytes by S before it divides by BW: at every finite size the two agree
-// to within 2^-50 relative (4 ulps; TestLineAgreesWithTime). The Line is NaN
-// where Time is NaN at every size: on a Link that is not Valid, or a P that
-// a does not fit.
+// T0 and T1 are read off a's Cost of one byte: T0 its steps' and messages'
+// time, T1 its bytes' and reduction's. The Line rounds differently from
+// Time, which scales the bytes by S before it divides by BW: at every
+// finite size the two agree to within 2^-50 relative (4 ulps;
+// TestLineAgreesWithTime). The Line is NaN where Time is NaN at every size:
+// on a Link that is not Valid, or a P that a does not fit.
 func (f Flat) Line(a Algorithm) (Line, bool) {
 	if !linear(a) {
 		return Line{}, false
 	}
-	return secant(func(size float64) float64 { return Time(a, f.P, size, f.Link) }), true
+	return a.Cost(f.P, 1).line(f.Link), true
 }
 
-// secantSize is the size at which secant reads a slope, in bytes: 1 TiB,
-// large enough that the slope's term dwarfs any intercept, and small enough
-// that no time overflows.
-const secantSize = 1 << 40
-
-// secant returns the Line through time at 0 and secantSize: time itself if
-// it is linear, to the rounding of those two values.
-func secant(time func(size float64) float64) Line {
-	t0 := time(0)
-	return Line{T0: t0, T1: (time(secantSize) - t0) / secantSize}
-}
-
-// linear reports whether a's time is known to be linear in the size: true
-// for the algorithms of this package (termed), unless they compose an
-// Algorithm that is not.
-func linear(a Algorithm) bool {
-	switch a := a.(type) {
-	case HierarchicalAllReduce:
-		return a.Inter == nil || linear(a.Inter)
-	case termed:
-		return true
+// line returns the time of a cost of one byte scaled to S bytes on l as a
+// Line: NaN if l is not Valid or the cost's bytes are NaN.
+func (c Cost) line(l Link) Line {
+	t1 := max(c.Bytes, c.PathBytes)/l.BW + c.Reduced*l.Gamma
+	if !l.Valid() || math.IsNaN(t1) {
+		return Line{T0: math.NaN(), T1: math.NaN()}
 	}
-	return false
+	return Line{T0: float64(c.Steps)*l.Alpha + float64(c.Messages)*l.Overhead, T1: t1}
 }
 
 // A StageLine is a Stage on a Cluster as two Lines, the time of its traffic
@@ -101,7 +80,7 @@ func (s StageLine) At(size float64) float64 { return max(s.Intra.At(size), s.Int
 //
 // piecewise linear and convex in S: it bends where the slower level of a
 // stage changes, at most once per stage, and is linear between those sizes.
-// Each Line is the secant of its part's time, as in Flat.Line. The sum of
+// Each Line is its part's, as in Flat.Line. The sum of
 // StageLine.At agrees with Cluster.Time to within 2^-50 relative
 // (TestClusterLinesAgreeWithTime). It panics if c has fewer than one node or
 // rank per node.
@@ -109,22 +88,13 @@ func (c Cluster) Lines(a Algorithm) ([]StageLine, bool) {
 	if !linear(a) {
 		return nil, false
 	}
-	zero, large := c.Stages(a, 0), c.Stages(a, secantSize)
-	out := make([]StageLine, len(zero))
-	for i, s := range zero {
-		out[i] = StageLine{
-			Intra: costSecant(s.Intra, large[i].Intra, c.Intra),
-			Inter: costSecant(s.Inter, large[i].Inter, c.Inter),
-		}
+	mustShape(c.Nodes, c.PerNode)
+	ss, _ := stagesOf(a.(planner), c.Nodes, c.PerNode, 1)
+	out := make([]StageLine, len(ss))
+	for i, s := range ss {
+		out[i] = StageLine{Intra: s.Intra.line(c.Intra), Inter: s.Inter.line(c.Inter)}
 	}
 	return out, true
-}
-
-// costSecant is secant for the costs of one part of a stage at 0 and at
-// secantSize bytes, timed on l.
-func costSecant(zero, large Cost, l Link) Line {
-	t0 := zero.Time(l)
-	return Line{T0: t0, T1: (large.Time(l) - t0) / secantSize}
 }
 
 // stagesAt returns the time of stages ss at S = size bytes, in seconds.

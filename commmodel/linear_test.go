@@ -335,7 +335,7 @@ func TestPipelinedNetworkSteps(t *testing.T) {
 						}
 					}
 				}
-				ss := PipelinedBroadcast{Chunks: chunks}.Stages(nodes, perNode, 1)
+				ss := Cluster{Nodes: nodes, PerNode: perNode}.Stages(PipelinedBroadcast{Chunks: chunks}, 1)
 				if got := ss[1].Inter.Steps; got != want {
 					t.Errorf("%d x %d, %d chunks: %d network steps, counted %d", nodes, perNode, chunks, got, want)
 				}

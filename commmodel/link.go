@@ -72,44 +72,17 @@ func (c Cost) Path() float64 {
 // for every algorithm whose ranks all send in every step). It is NaN if l is
 // not Valid or the byte counts are negative or NaN.
 func (c Cost) Time(l Link) float64 {
-	return duration(c.Steps, c.Messages, c.Bytes, c.PathBytes, c.Reduced, l)
-}
-
-// duration is Cost.Time on the fields the time depends on. Passing them as
-// scalars keeps them in registers; the whole Cost is too large for that.
-func duration(steps, messages int, bytes, pathBytes, reduced float64, l Link) float64 {
-	if !l.Valid() {
-		return math.NaN()
-	}
-	return l.elapsed(steps, messages, bytes, pathBytes, reduced)
-}
-
-// elapsed is duration on l, a link known to be Valid. As a method, it takes
-// a terms method's results whole: l.elapsed(a.terms(p, size)).
-func (l Link) elapsed(steps, messages int, bytes, pathBytes, reduced float64) float64 {
-	if bytes < 0 || pathBytes < 0 || reduced < 0 {
+	if !l.Valid() || c.Bytes < 0 || c.PathBytes < 0 || c.Reduced < 0 {
 		return math.NaN()
 	}
 	// NaN byte counts make the result NaN by themselves.
-	return float64(steps)*l.Alpha + float64(messages)*l.Overhead + max(bytes, pathBytes)/l.BW + reduced*l.Gamma
+	return float64(c.Steps)*l.Alpha + float64(c.Messages)*l.Overhead + max(c.Bytes, c.PathBytes)/l.BW + c.Reduced*l.Gamma
 }
 
-// elapsedTwice is l.elapsed(steps, messages, bytes, 0, r) for r = 0
-// (plain) and r = reduced (reducing), to the bit, on a link known to be
-// Valid: the times of two stages that send the same bytes, of which one
-// reduces them (the reduce-scatter and all-gather halves of an AllReduce).
-//
-//	plain = steps·α + messages·o + bytes/BW,  reducing = plain + reduced·γ
-//
-// The two share their one division. plain is elapsed's sum before its
-// last term, 0·γ = +0, which leaves it unchanged: it is never -0 (its
-// first term is +0 or more).
-func (l Link) elapsedTwice(steps, messages int, bytes, reduced float64) (plain, reducing float64) {
-	if bytes < 0 || reduced < 0 {
-		return math.NaN(), math.NaN()
-	}
-	plain = float64(steps)*l.Alpha + float64(messages)*l.Overhead + max(bytes, 0)/l.BW
-	return plain, plain + reduced*l.Gamma
+// scaled returns c with its byte counts multiplied by s.
+func (c Cost) scaled(s float64) Cost {
+	c.Bytes, c.PathBytes, c.Reduced = c.Bytes*s, c.PathBytes*s, c.Reduced*s
+	return c
 }
 
 // Then returns the cost of running c and then d: steps, bytes and messages
@@ -125,21 +98,4 @@ func (c Cost) Then(d Cost) Cost {
 		Fanout:    max(c.Fanout, d.Fanout),
 		Messages:  c.Messages + d.Messages,
 	}
-}
-
-// termed is implemented by the built-in algorithms: terms returns the parts
-// of Cost(p, size) that its time depends on, as scalars, for the hot path of
-// Time and Fastest. Cost is built from the same terms (costOf).
-//
-// The terms are linear in the size by construction: the steps and messages
-// do not depend on it and the byte counts are proportional to it, so that
-// the time is a Line (Flat.Line). An algorithm that composes another
-// Algorithm is linear only if that one is (see linear).
-type termed interface {
-	terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64)
-}
-
-// costOf assembles a Cost from its time terms; the caller adds peers and fanout.
-func costOf(steps, messages int, bytes, pathBytes, reduced float64) Cost {
-	return Cost{Steps: steps, Messages: messages, Bytes: bytes, PathBytes: pathBytes, Reduced: reduced}
 }

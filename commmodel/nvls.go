@@ -1,7 +1,5 @@
 package commmodel
 
-import "math"
-
 // NVLS is NCCL's NVLink SHARP AllReduce, in which the NVSwitch does the
 // reduction (Hopper and later; NCCL 2.30.7 src/device/all_reduce.h,
 // RunWorkColl for NCCL_ALGO_NVLS). On a node of p GPUs, GPU h owns slice h
@@ -38,114 +36,56 @@ type NVLS struct {
 func (NVLS) Name() string           { return "nvls" }
 func (NVLS) Collective() Collective { return AllReduce }
 
-// Cost returns NVLS's cost for p ranks and S = size bytes on one Link. Its
-// bytes are NaN if p is not a multiple of PerNode.
-func (v NVLS) Cost(p int, size float64) Cost {
-	c := costOf(v.terms(p, size))
-	if per, nodes, ok := v.shape(p); ok {
-		c.Peers = min(per-1, 1) + min(nodes-1, 1) // the NVSwitch, the network's switch
-		c.Fanout = min(c.Peers, 1)
+// Cost returns NVLS's cost for p ranks (N = p/PerNode nodes, one if
+// PerNode is 0) and S = size bytes on one Link. Its bytes are NaN if p is
+// not a multiple of PerNode.
+func (v NVLS) Cost(p int, size float64) Cost { return costOn(v, p, size) }
+
+func (v NVLS) nodeSize(p int) int {
+	if v.PerNode == 0 {
+		return p
 	}
-	return c
+	return v.PerNode
 }
 
-// shape returns the GPUs per node and the nodes of p ranks, and false if
-// they do not fit.
-func (v NVLS) shape(p int) (perNode, nodes int, ok bool) {
-	perNode = v.PerNode
-	if perNode == 0 {
-		perNode = p
-	}
-	nodes, ok = splitRanks(p, perNode)
-	return perNode, nodes, ok
-}
-
-func (v NVLS) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
-	mustRanks(p)
-	per, nodes, ok := v.shape(p)
-	if !ok {
-		return 0, 0, math.NaN(), 0, 0
-	}
+// plan: the load-reduce of the buffer through the NVSwitch, the switch
+// AllReduce of each GPU's slice between nodes, and the multicast store of
+// the slice; a level with one member has no stage.
+func (NVLS) plan(nodes, perNode int, size float64, st *stages) Cost {
 	size = checkSize(size)
-	slice := divide(size, per)
-	load, store := nvlsBytes(per, size, slice)
-	steps, net := switchTerms(nodes, slice)
-	steps += 2 * min(per-1, 1)
-	// The sum of load, SwitchAllReduceCost and store (as Then), in scalars:
-	// each phase's path is its bytes. The leading 0 gives a size of -0 the
-	// bytes +0, as Cost has always had them.
-	bytes = 0 + load + net + store
-	return steps, steps, bytes, bytes, 0
+	load, store := nvlsPhases(perNode, size)
+	net := SwitchAllReduceCost(nodes, size/float64(perNode))
+	cost := load.Then(net).Then(store)
+	cost.Peers = min(perNode-1, 1) + min(nodes-1, 1) // the NVSwitch, the network's switch
+	cost.Fanout = min(cost.Peers, 1)
+	switch {
+	case st == nil:
+	case nodes*perNode == 1:
+		st.add(Stage{Intra: Cost{Bytes: 0 * size}})
+	default:
+		if perNode > 1 {
+			st.add(Stage{Intra: load})
+		}
+		if nodes > 1 {
+			st.add(Stage{Inter: net})
+		}
+		if perNode > 1 {
+			st.add(Stage{Intra: store})
+		}
+	}
+	return cost
 }
-
-// Stages returns the load-reduce inside each node, the network AllReduce of
-// every slice across the nodes (when there are several), and the multicast
-// store. (PerNode is ignored; perNode is the cluster's.)
-func (NVLS) Stages(nodes, perNode int, size float64) []Stage {
-	load, store := nvlsPhases(perNode, checkSize(size))
-	slice := divide(checkSize(size), perNode)
-	out := make([]Stage, 0, 3)
-	if perNode > 1 {
-		out = append(out, Stage{Intra: load})
-	}
-	if nodes > 1 {
-		out = append(out, Stage{Inter: SwitchAllReduceCost(nodes, slice)})
-	}
-	if perNode > 1 {
-		out = append(out, Stage{Intra: store})
-	}
-	if len(out) == 0 {
-		out = append(out, Stage{Intra: Cost{Bytes: 0 * size}})
-	}
-	return out
-}
-
-func (NVLS) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
-	size = checkSize(size)
-	if nodes*perNode == 1 {
-		return intra.elapsed(0, 0, 0*size, 0, 0) // the one stage, of no traffic
-	}
-	t, store := nvlsTimes(perNode, size, intra)
-	if nodes > 1 {
-		t += oneStep(divide(size, perNode), inter) // SwitchAllReduceCost of the slice
-	}
-	return t + store
-}
-
-// nvlsTimes returns the times of nvlsPhases on the Valid link intra, for
-// S = size bytes, a checked size: 0 each where there is no step.
-func nvlsTimes(p int, size float64, intra Link) (load, store float64) {
-	if p < 2 {
-		return 0, 0
-	}
-	return oneStep(size, intra), oneStep(size/float64(p), intra) // nvlsBytes
-}
-
-// oneStep is the time of one step of one message of bytes, a checked
-// size, on the Valid link l: l.elapsed(1, 1, bytes, 0, 0) to the bit,
-// without the terms that are 0 (a -0 among them, which α + o absorbs).
-func oneStep(bytes float64, l Link) float64 { return l.Alpha + l.Overhead + bytes/l.BW }
 
 // nvlsPhases returns NVLS's two steps on a node of p GPUs: the load-reduce,
 // in which a GPU's whole buffer goes to the switch, and the multicast store
 // of its S/p slice. Both are zero for p = 1.
 func nvlsPhases(p int, size float64) (load, store Cost) {
-	lb, sb := nvlsBytes(p, size, size/float64(p))
 	if p < 2 {
-		return Cost{Bytes: lb}, Cost{Bytes: sb}
+		return Cost{Bytes: 0 * size}, Cost{Bytes: 0 * size}
 	}
-	load = Cost{Steps: 1, Bytes: lb, Peers: 1, Fanout: 1, Messages: 1}
-	store = Cost{Steps: 1, Bytes: sb, Peers: 1, Fanout: 1, Messages: 1}
+	load = Cost{Steps: 1, Bytes: size, Peers: 1, Fanout: 1, Messages: 1}
+	store = Cost{Steps: 1, Bytes: size / float64(p), Peers: 1, Fanout: 1, Messages: 1}
 	return load, store
-}
-
-// nvlsBytes returns the bytes of nvlsPhases, one step each for p >= 2,
-// given the slice S/p.
-func nvlsBytes(p int, size, slice float64) (load, store float64) {
-	if p < 2 {
-		return 0 * size, 0 * size
-	}
-	return size, slice
 }
 
 // SwitchAllReduceCost is the cost of an AllReduce of size bytes among
@@ -159,21 +99,12 @@ func nvlsBytes(p int, size, slice float64) (load, store float64) {
 //
 // It is the zero Cost for a single member.
 func SwitchAllReduceCost(members int, size float64) Cost {
-	steps, bytes := switchTerms(members, size)
-	if steps == 0 {
-		return Cost{Bytes: bytes}
-	}
-	return Cost{Steps: 1, Bytes: bytes, Peers: 1, Fanout: 1, Messages: 1}
-}
-
-// switchTerms returns the steps (and messages) and bytes of
-// SwitchAllReduceCost.
-func switchTerms(members int, size float64) (steps int, bytes float64) {
 	mustRanks(members)
+	size = checkSize(size)
 	if members == 1 {
-		return 0, 0 * checkSize(size)
+		return Cost{Bytes: 0 * size}
 	}
-	return 1, checkSize(size)
+	return Cost{Steps: 1, Bytes: size, Peers: 1, Fanout: 1, Messages: 1}
 }
 
 // NVLSTree is NCCL's NVLSTree AllReduce (NCCL 2.30.7 src/device/all_reduce.h,
@@ -203,69 +134,28 @@ type NVLSTree struct {
 func (NVLSTree) Name() string           { return "nvlstree" }
 func (NVLSTree) Collective() Collective { return AllReduce }
 
-func (v NVLSTree) tree() Tree { return Tree{PerNode: 1, Chunks: v.Chunks} }
+func (v NVLSTree) nodeSize(int) int { return v.PerNode }
 
 // Cost returns NVLSTree's cost for p ranks (N = p/PerNode nodes) and S =
 // size bytes on one Link. Its bytes are NaN if p is not a multiple of
 // PerNode.
-func (v NVLSTree) Cost(p int, size float64) Cost {
-	mustRanks(p)
-	nodes, ok := splitRanks(p, v.PerNode)
-	if !ok {
-		return Cost{Bytes: math.NaN()}
-	}
-	load, store := nvlsPhases(v.PerNode, checkSize(size))
-	tree := v.tree().Cost(nodes, checkSize(size)/float64(v.PerNode))
-	c := load.Then(tree).Then(store)
-	c.Peers = min(load.Peers, 1) + tree.Peers
-	return c
-}
+func (v NVLSTree) Cost(p int, size float64) Cost { return costOn(v, p, size) }
 
-func (v NVLSTree) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
-	mustRanks(p)
-	nodes, ok := splitRanks(p, v.PerNode)
-	if !ok {
-		return 0, 0, math.NaN(), 0, 0
-	}
+// plan: the NVLS load-reduce inside the node, the double binary tree of
+// the node's slice between the nodes (one GPU per node in the tree, so
+// that the slices of the node's GPUs travel in parallel), and the
+// multicast store. On a Cluster, PerNode is ignored: p is the cluster's.
+func (v NVLSTree) plan(nodes, perNode int, size float64, st *stages) Cost {
 	size = checkSize(size)
-	slice := divide(size, v.PerNode)
-	load, store := nvlsBytes(v.PerNode, size, slice)
-	if v.Chunks < 1 && nodes > 1 {
-		// The fluid tree (Tree.termsOn) inline, one call fewer.
-		_, _, bytes, reduced = treeBytes(nodes, 1, slice)
-		steps = 2 * treeHeight(nodes)
-		messages = steps
-	} else {
-		steps, messages, bytes, pathBytes, reduced = v.tree().termsOn(nodes, 1, slice)
-	}
-	// The sum of load, the tree and store, in scalars, from 0 as NVLS.terms.
-	nvls := 2 * min(v.PerNode-1, 1)
-	tree := bytes // Cost.Path
-	if pathBytes > bytes {
-		tree = pathBytes
-	}
-	return steps + nvls, messages + nvls, 0 + load + bytes + store, 0 + load + tree + store, reduced
-}
-
-// Stages returns the load-reduce inside each node, the tree's stages across
-// the nodes on each slice (every GPU runs its slice's tree at once), and the
-// multicast store. (PerNode is ignored; perNode is the cluster's.)
-func (v NVLSTree) Stages(nodes, perNode int, size float64) []Stage {
-	load, store := nvlsPhases(perNode, checkSize(size))
-	tree := v.tree().Stages(nodes, 1, checkSize(size)/float64(perNode))
-	out := make([]Stage, 0, len(tree)+2)
+	load, store := nvlsPhases(perNode, size)
 	if perNode > 1 {
-		out = append(out, Stage{Intra: load})
+		st.add(Stage{Intra: load})
 	}
-	out = append(out, tree...)
+	tree := Tree{PerNode: 1, Chunks: v.Chunks}.plan(nodes, 1, size/float64(perNode), st)
 	if perNode > 1 {
-		out = append(out, Stage{Intra: store})
+		st.add(Stage{Intra: store})
 	}
-	return out
-}
-
-func (v NVLSTree) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
-	size = checkSize(size)
-	load, store := nvlsTimes(perNode, size, intra)
-	return pipeShape{treePipe, nodes, 1, v.Chunks}.timeFrom(load, divide(size, perNode), intra, inter) + store
+	cost := load.Then(tree).Then(store)
+	cost.Peers = min(load.Peers, 1) + tree.Peers
+	return cost
 }

@@ -36,22 +36,11 @@ func (PATAllGather) Name() string           { return "pat" }
 func (PATAllGather) Collective() Collective { return AllGather }
 
 // Cost returns PAT AllGather's cost for p ranks and S = size bytes.
-func (a PATAllGather) Cost(p int, size float64) Cost { return patCost(costOf(a.terms(p, size)), p) }
+func (a PATAllGather) Cost(p int, size float64) Cost { return costOn(a, p, size) }
 
-func (PATAllGather) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
-	steps = patSteps(p)
-	return steps, steps, lapFraction(p) * checkSize(size), 0, 0 // lapBytes, p checked
-}
-
-// Stages of PAT: every step has ranks whose partner is on another node (at
-// one GPU per node, where NCCL runs it, all of them), so PAT is flat.
-func (a PATAllGather) Stages(nodes, perNode int, size float64) []Stage {
-	return flatStages(nodes, perNode, a.Cost(nodes*perNode, size))
-}
-
-func (a PATAllGather) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
-	steps, messages, bytes, pathBytes, reduced := a.terms(nodes*perNode, size)
-	return flatTime(nodes, perNode, intra, inter, steps, messages, bytes, pathBytes, reduced)
+func (PATAllGather) plan(nodes, perNode int, size float64, st *stages) Cost {
+	p := nodes * perNode
+	return flat(nodes, perNode, patCost(p, lapBytes(p, size), 0), st)
 }
 
 // PATReduceScatter is PAT's ReduceScatter; see PATAllGather.
@@ -61,36 +50,20 @@ func (PATReduceScatter) Name() string           { return "pat" }
 func (PATReduceScatter) Collective() Collective { return ReduceScatter }
 
 // Cost returns PAT ReduceScatter's cost for p ranks and S = size bytes.
-func (a PATReduceScatter) Cost(p int, size float64) Cost {
-	return patCost(costOf(a.terms(p, size)), p)
+func (a PATReduceScatter) Cost(p int, size float64) Cost { return costOn(a, p, size) }
+
+func (PATReduceScatter) plan(nodes, perNode int, size float64, st *stages) Cost {
+	p := nodes * perNode
+	b := lapBytes(p, size)
+	return flat(nodes, perNode, patCost(p, b, b), st)
 }
 
-func (PATReduceScatter) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
-	steps = patSteps(p)
-	b := lapFraction(p) * checkSize(size) // lapBytes, p checked
-	return steps, steps, b, 0, b
-}
-
-// Stages of PAT ReduceScatter, flat as PATAllGather's.
-func (a PATReduceScatter) Stages(nodes, perNode int, size float64) []Stage {
-	return flatStages(nodes, perNode, a.Cost(nodes*perNode, size))
-}
-
-func (a PATReduceScatter) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
-	steps, messages, bytes, pathBytes, reduced := a.terms(nodes*perNode, size)
-	return flatTime(nodes, perNode, intra, inter, steps, messages, bytes, pathBytes, reduced)
-}
-
-// patSteps is ⌈log2 P⌉.
-func patSteps(p int) int {
+// patCost is PAT's cost over p ranks: ⌈log2 P⌉ steps, one message each,
+// and the peers of Bruck's algorithm, whose distances PAT walks.
+func patCost(p int, bytes, reduced float64) Cost {
 	mustRanks(p)
-	return bits.Len(uint(p - 1))
-}
-
-// patCost gives c PAT's connections: r±2^d, one at a time.
-func patCost(c Cost, p int) Cost {
-	c.Peers, c.Fanout = bruckPeers(p, c.Steps), min(1, p-1)
-	return c
+	steps := bits.Len(uint(p - 1))
+	return Cost{Steps: steps, Messages: steps, Bytes: bytes, Reduced: reduced, Peers: bruckPeers(p, steps), Fanout: min(1, p-1)}
 }
 
 // PATBlocks returns b_d, the blocks every rank sends in PAT's step of

@@ -145,10 +145,6 @@ type pipeRun struct {
 	most       [2]int   // the most chunks one rank sends in the run: intra, inter
 }
 
-// maxSlots is how many distinct steps a pipeline keeps in the caller's
-// buffer, without allocating: 2L <= 512, a latest start of at most 255 steps.
-const maxSlots = 512
-
 // steps returns T, the pipeline's number of steps.
 func (q *pipeline) steps() int { return q.last + q.chunks }
 
@@ -173,17 +169,10 @@ func (q *pipeline) slot(j int) (t, n int) {
 }
 
 // newPipeline returns an empty pipeline of c >= 1 chunks whose latest
-// window starts at step last >= 0, keeping its profile in buf if it fits.
-// (Returned by value, so that a buffer on the caller's stack stays there.)
-func newPipeline(c, last int, buf []stepLoad) pipeline {
+// window starts at step last >= 0.
+func newPipeline(c, last int) pipeline {
 	q := pipeline{chunks: c, last: last}
-	n := q.nslots()
-	if n <= cap(buf) {
-		q.slots = buf[:n]
-		clear(q.slots)
-	} else {
-		q.slots = make([]stepLoad, n)
-	}
+	q.slots = make([]stepLoad, q.nslots())
 	return q
 }
 

@@ -45,7 +45,7 @@ func accepts(a Algorithm, p int) bool {
 	case HierarchicalAllToAll:
 		return p%h.PerNode == 0
 	case Tree:
-		return p%h.perNode() == 0
+		return p%h.nodeSize(p) == 0
 	case NVLS:
 		return h.PerNode == 0 || p%h.PerNode == 0
 	case NVLSTree:

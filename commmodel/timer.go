@@ -1,7 +1,5 @@
 package commmodel
 
-import "math"
-
 // A Timer times algorithms on a fixed number of ranks: P ranks on one Link
 // (Flat), N nodes of p ranks with one link inside a node and another between
 // nodes (Cluster), or one level of interconnect whose bandwidth depends on
@@ -33,68 +31,10 @@ type Flat struct {
 // Ranks returns P.
 func (f Flat) Ranks() int { return f.P }
 
-// Time returns how long a runs for S = size bytes on f, in seconds. Time
-// (the function) is this method on Flat{p, l}, inlined.
-//
-// The algorithms of this package are told apart by their concrete types,
-// each case's terms and elapsed inlined into it: a leaf for the
-// single-level algorithms, one call for the composite ones. An algorithm
-// defined elsewhere is timed from its Cost. Before, a switch returned the
-// five terms to a second function that timed them, a call more: against
-// that, over BenchmarkTime's and BenchmarkFlat's 57 forms in six alternated
-// rounds, the geometric mean is 6% less, and seven of the eleven
-// single-level forms of Time 9-29% less (scripts/bench-compare.sh).
+// Time returns how long a runs for S = size bytes on f, in seconds: its
+// Cost timed on the link (Cost.Time).
 func (f Flat) Time(a Algorithm, size float64) float64 {
-	p, l := f.P, f.Link
-	if !l.Valid() {
-		// NaN, once the terms have panicked where they do (p < 1): α = NaN
-		// makes every sum below NaN, and costs the valid links nothing.
-		l = Link{Alpha: math.NaN()}
-	}
-	switch a := a.(type) {
-	case Ring:
-		return l.elapsed(a.terms(p, size))
-	case RingReduceScatter:
-		return l.elapsed(a.terms(p, size))
-	case RingAllGather:
-		return l.elapsed(a.terms(p, size))
-	case HalvingDoubling:
-		return l.elapsed(a.terms(p, size))
-	case TwoShot:
-		return l.elapsed(a.terms(p, size))
-	case OneShot:
-		return l.elapsed(a.terms(p, size))
-	case PipelinedBroadcast:
-		return l.elapsed(a.terms(p, size))
-	case Direct:
-		return l.elapsed(a.terms(p, size))
-	case Pairwise:
-		return l.elapsed(a.terms(p, size))
-	case Bruck:
-		return l.elapsed(a.terms(p, size))
-	case HierarchicalAllReduce:
-		return l.elapsed(a.terms(p, size))
-	case HierarchicalAllToAll:
-		return l.elapsed(a.terms(p, size))
-	case Tree:
-		return l.elapsed(a.terms(p, size))
-	case NVLS:
-		return l.elapsed(a.terms(p, size))
-	case NVLSTree:
-		return l.elapsed(a.terms(p, size))
-	case CollNetDirect:
-		return l.elapsed(a.terms(p, size))
-	case CollNetChain:
-		return l.elapsed(a.terms(p, size))
-	case PATAllGather:
-		return l.elapsed(a.terms(p, size))
-	case PATReduceScatter:
-		return l.elapsed(a.terms(p, size))
-	case termed:
-		return l.elapsed(a.terms(p, size))
-	}
-	c := a.Cost(p, size)
-	return l.elapsed(c.Steps, c.Messages, c.Bytes, c.PathBytes, c.Reduced)
+	return a.Cost(f.P, size).Time(f.Link)
 }
 
 // Flats returns a Flat on l for every rank count of ps, in order: the rows

@@ -1,9 +1,6 @@
 package commmodel
 
-import (
-	"math"
-	"math/bits"
-)
+import "math/bits"
 
 // A TreeNode is one node's place in one binary tree: its parent and its
 // children, -1 where there is none.
@@ -146,9 +143,9 @@ func btreeDepth(n, r int) int {
 // tree while sending up the other) a step carries several chunks, and the
 // pipeline's fill and drain carry fewer, so Cost's PathBytes is that sum,
 // found from the ranks' windows of steps (pipeline.go), once per shape (N,
-// p, C): the first evaluation of a shape sweeps the windows, in tens of µs
-// (BenchmarkProfileSweep), and later ones read what the sweep found
-// (profile.go). On one Link with γ > 0 or a message overhead o > 0,
+// p, C): the first evaluation of a shape sweeps the windows
+// (BenchmarkPipelineSweep), and later ones read what the sweep found
+// (pipelined.go). On one Link with γ > 0 or a message overhead o > 0,
 // Cost.Time charges the busiest rank's reduction and the busiest step's
 // messages, which the replay of the schedule may split between ranks; with
 // γ = o = 0 the two agree exactly.
@@ -173,49 +170,46 @@ type Tree struct {
 func (Tree) Name() string           { return "tree" }
 func (Tree) Collective() Collective { return AllReduce }
 
-func (t Tree) perNode() int { return max(t.PerNode, 1) }
+func (t Tree) nodeSize(int) int { return max(t.PerNode, 1) }
 
 // Cost returns the tree AllReduce's cost for p ranks (N = p/PerNode nodes)
 // and S = size bytes on one Link. Its bytes are NaN if p is not a multiple
 // of PerNode.
-func (t Tree) Cost(p int, size float64) Cost {
-	c := costOf(t.terms(p, size))
-	if nodes, ok := splitRanks(p, t.perNode()); ok {
-		intra, inter := treePeers(nodes, t.perNode())
-		c.Peers = max(intra, treeHeadIntraPeers(t.perNode())+inter)
-		c.Fanout = c.Peers // every peer of a rank is one it sends to
-		if t.Chunks >= 1 && p > 1 {
-			c.Fanout = profileOf(pipeShape{treePipe, nodes, t.perNode(), t.Chunks}).fanout
-		}
-	}
-	return c
-}
+func (t Tree) Cost(p int, size float64) Cost { return costOn(t, p, size) }
 
-func (t Tree) terms(p int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
-	mustRanks(p)
-	per := t.perNode()
-	nodes, ok := splitRanks(p, per)
-	if !ok {
-		return 0, 0, math.NaN(), 0, 0
-	}
-	return t.termsOn(nodes, per, size)
-}
-
-// termsOn is terms on nodes x perNode ranks (perNode is t's, or 1 for
-// NVLSTree's trees, which need not divide again).
-func (t Tree) termsOn(nodes, perNode int, size float64) (steps, messages int, bytes, pathBytes, reduced float64) {
-	per := perNode
+// plan: chunked, a stage is a run of steps in which the busiest ranks send
+// alike over each level, so that Stage.Time, the slower of the two levels,
+// is each step's time added up. In the fluid limit the first chunk's 2(p-1)
+// steps along the chains pay the intra-node α and its 2·⌈log2 N⌉ steps
+// between the heads the network's, and the data then streams at the pace of
+// the slower level:
+//
+//	T = 2(p-1)·α_intra + 2⌈log2 N⌉·α_inter + max(intra bytes/BW_intra, network bytes/BW_inter)
+//
+// with intra bytes 2S (S for p = 2) and network bytes min(N, 4)·S/2. On a
+// Cluster, PerNode is ignored: p is the cluster's.
+func (t Tree) plan(nodes, perNode int, size float64, st *stages) Cost {
 	size = checkSize(size)
-	if nodes*per == 1 {
-		return 0, 0, 0 * size, 0, 0 * size
+	if nodes*perNode == 1 {
+		return single(size, st)
 	}
-	_, _, bytes, reduced = treeBytes(nodes, per, size)
-	h := per - 1 + treeHeight(nodes)
+	intra, inter, all, reduced := treeBytes(nodes, perNode, size)
+	intraPeers, interPeers := treePeers(nodes, perNode)
+	peers := max(intraPeers, treeHeadIntraPeers(perNode)+interPeers)
+	h := perNode - 1 + treeHeight(nodes)
+	cost := Cost{Steps: 2 * h, Messages: 2 * h, Bytes: all, Reduced: reduced, Peers: peers, Fanout: peers}
 	if t.Chunks < 1 {
-		return 2 * h, 2 * h, bytes, 0, reduced
+		return fluidPlan(st, cost, 2*(perNode-1), 2*treeHeight(nodes),
+			Cost{Bytes: intra, Reduced: size, Peers: intraPeers, Fanout: intraPeers},
+			Cost{Bytes: inter, Reduced: float64(min(nodes-1, 2)) * size / 2, Peers: interPeers, Fanout: interPeers})
 	}
-	steps, messages, pathBytes = pipeShape{treePipe, nodes, per, t.Chunks}.terms(bytes, size)
-	return steps, messages, bytes, pathBytes, reduced
+	return pipePlan(cost, pipeShape{treePipe, nodes, perNode, t.Chunks}, size, st)
+}
+
+// single is the plan of an algorithm on one rank: nothing to do.
+func single(size float64, st *stages) Cost {
+	st.add(Stage{})
+	return Cost{Bytes: 0 * size, Reduced: 0 * size}
 }
 
 // treeBytes returns the busiest rank's bytes inside a node and across the
@@ -332,26 +326,4 @@ func treeWindows(nodes, perNode int, q *pipeline) {
 		}
 		q.add(&s)
 	}
-}
-
-// Stages returns the tree's steps on nodes x perNode ranks, each level's
-// part on its own link. (PerNode is ignored; perNode is the cluster's.)
-//
-// Chunked, a stage is a run of steps in which the busiest ranks send alike
-// over each level, so that Stage.Time, the slower of the two levels, is
-// each step's time added up. In the fluid limit the first chunk's 2(p-1)
-// steps along the chains pay the intra-node α and its 2·⌈log2 N⌉ steps
-// between the heads the network's, and the data then streams at the pace of
-// the slower level:
-//
-//	T = 2(p-1)·α_intra + 2⌈log2 N⌉·α_inter + max(intra bytes/BW_intra, network bytes/BW_inter)
-//
-// with intra bytes 2S (S for p = 2) and network bytes min(N, 4)·S/2.
-func (t Tree) Stages(nodes, perNode int, size float64) []Stage {
-	intraPeers, interPeers := treePeers(nodes, perNode)
-	return pipeShape{treePipe, nodes, perNode, t.Chunks}.stages(size, intraPeers, interPeers)
-}
-
-func (t Tree) clusterTime(nodes, perNode int, intra, inter Link, size float64) float64 {
-	return pipeShape{treePipe, nodes, perNode, t.Chunks}.timeFrom(0, size, intra, inter)
 }

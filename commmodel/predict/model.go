@@ -146,7 +146,7 @@ func bytes(c commmodel.Collective, ch choice, s shape, nics int, size float64) (
 		return intra, net
 	}
 	var node float64
-	for _, st := range a.(commmodel.Leveled).Stages(s.nodes, s.per, size) {
+	for _, st := range (commmodel.Cluster{Nodes: s.nodes, PerNode: s.per}).Stages(a, size) {
 		intra += st.Intra.Bytes
 		node += st.Inter.Bytes
 	}

@@ -131,9 +131,6 @@ func TestReplayMatchesClusterTime(t *testing.T) {
 			if h, ok := a.(commmodel.CollNetChain); ok && h.PerNode != per {
 				continue
 			}
-			if _, ok := a.(commmodel.Leveled); !ok {
-				continue
-			}
 			if _, ok := a.(commmodel.PipelinedBroadcast); ok {
 				continue // see TestReplayBroadcastAcrossNodes
 			}

@@ -1,0 +1,133 @@
+package commmodel
+
+import "sync"
+
+// The plans of pipelined algorithms: chunked, from a sweep of every rank's
+// windows of steps (pipeline.go); in the fluid limit, in closed form.
+
+// A pipeKind is one of the pipelined schedules.
+type pipeKind uint8
+
+const (
+	treePipe  pipeKind = iota // Tree's (and NVLSTree's trees), on two halves
+	chainPipe                 // CollNetChain's, on one buffer
+)
+
+// A pipeShape is what a pipeline's sweep depends on: its schedule, N, p
+// and C >= 1.
+type pipeShape struct {
+	kind                   pipeKind
+	nodes, perNode, chunks int
+}
+
+// parts is how many parts the buffer is cut into before each is cut into
+// C chunks: a chunk is S/(parts·C).
+func (s pipeShape) parts() int {
+	if s.kind == treePipe {
+		return 2
+	}
+	return 1
+}
+
+// sweep sweeps every rank's windows of s.
+func (s pipeShape) sweep() pipeline {
+	var q pipeline
+	if s.kind == treePipe {
+		h := s.perNode - 1 + treeHeight(s.nodes)
+		q = newPipeline(s.chunks, 2*h-1) // the last rank to forward is at depth H-1
+	} else {
+		fill, _ := chainSteps(s.nodes, s.perNode)
+		q = newPipeline(s.chunks, fill-1) // the last to forward is GPU p-2 (or the head to the switch)
+	}
+	s.windows(&q)
+	return q
+}
+
+// windows adds every rank's windows to q.
+func (s pipeShape) windows(q *pipeline) {
+	if s.kind == treePipe {
+		treeWindows(s.nodes, s.perNode, q)
+	} else {
+		chainWindows(s.nodes, s.perNode, q)
+	}
+}
+
+// peers returns the connections a rank of s holds inside its node and
+// across the network.
+func (s pipeShape) peers() (intra, inter int) {
+	if s.kind == treePipe {
+		return treePeers(s.nodes, s.perNode)
+	}
+	return min(s.perNode-1, 2), min(s.nodes-1, 1)
+}
+
+// A sweep is what a pipeline's plans need of the sweep of its shape: the
+// steps, the messages and critical-path chunks summed over them, the most
+// messages of one rank in one step, and the runs of steps as stages of a
+// pipeline of one byte.
+type sweep struct {
+	steps, messages, chunks, fanout int
+	runs                            []Stage
+}
+
+// sweeps keeps the sweep of every pipeShape planned, built on its first
+// use: a sweep costs ranks x 2L x windows, its shape's plans a few
+// arithmetic operations. A sweep is immutable once stored, so that any
+// goroutine may read it.
+var sweeps sync.Map // pipeShape -> *sweep
+
+// sweepOf returns the sweep of s.
+func sweepOf(s pipeShape) *sweep {
+	if w, ok := sweeps.Load(s); ok {
+		return w.(*sweep)
+	}
+	q := s.sweep()
+	w := &sweep{steps: q.steps()}
+	w.chunks, w.messages, w.fanout = q.path()
+	q.split()
+	s.windows(&q)
+	intraPeers, interPeers := s.peers()
+	w.runs = q.stages(1/float64(s.parts()*s.chunks), intraPeers, interPeers)
+	stored, _ := sweeps.LoadOrStore(s, w)
+	return stored.(*sweep)
+}
+
+// pipePlan is the plan of a chunked pipeline of shape s for S = size bytes,
+// a checked size, whose busiest rank sends and reduces as cost says: its
+// cost, with the sweep's steps, messages, fanout and critical path, and, to
+// st if not nil, the sweep's runs of steps as stages.
+func pipePlan(cost Cost, s pipeShape, size float64, st *stages) Cost {
+	w := sweepOf(s)
+	cost.Steps, cost.Messages, cost.Fanout = w.steps, w.messages, w.fanout
+	// The path is never below the busiest rank's bytes; max keeps rounding from saying so.
+	cost.PathBytes = max(cost.Bytes, float64(w.chunks)/float64(s.parts()*s.chunks)*size)
+	if st != nil {
+		for _, r := range w.runs {
+			st.add(Stage{Intra: r.Intra.scaled(size), Inter: r.Inter.scaled(size)})
+		}
+	}
+	return cost
+}
+
+// fluidPlan returns cost, the fluid limit of a pipeline (Chunks = 0) on one
+// link, and appends its stages to st if not nil: the first chunk's intraSteps steps inside a node and
+// interSteps across the network pay each level's α, one message each, and
+// the data then streams at the pace of the slower level, the busiest rank
+// sending intra inside its node and inter across the network at once. A
+// level with no steps has no part.
+func fluidPlan(st *stages, cost Cost, intraSteps, interSteps int, intra, inter Cost) Cost {
+	if st == nil {
+		return cost
+	}
+	var bw Stage
+	if intraSteps > 0 {
+		st.add(Stage{Intra: Cost{Steps: intraSteps, Messages: intraSteps, Peers: intra.Peers, Fanout: 1}})
+		bw.Intra = intra
+	}
+	if interSteps > 0 {
+		st.add(Stage{Inter: Cost{Steps: interSteps, Messages: interSteps, Peers: inter.Peers, Fanout: 1}})
+		bw.Inter = inter
+	}
+	st.add(bw)
+	return cost
+}
