@@ -93,7 +93,55 @@ func predictPins(algo, proto string) (ncclAlgo, ncclProto string, err error) {
 	return ncclAlgo, ncclProto, nil
 }
 
+// runPredict runs "commlab predict": it checks the flags, reads the
+// calibration logs and the topology capture, predicts, and prints.
 func runPredict(args []string, stdout, stderr io.Writer) error {
+	req, err := parsePredictFlags(args)
+	if err != nil {
+		return err
+	}
+	out := predictOutput{Collective: req.query.Collective.String(), P: req.query.Ranks, PerNode: req.query.PerNode,
+		Nodes: req.query.Ranks / req.query.PerNode, Algo: req.algo, Proto: req.proto,
+		Calibration: predictCalib{Files: []string{}, Parameters: []predictParam{}},
+		Predictions: []predictPoint{}, Problems: []problem{}, Notes: []string{}, Tables: []predictTableLOO{}}
+	files, tables, problems, err := readCalibration(req.calibrate, data.Pins{Algo: req.query.Algo, Proto: req.query.Proto, GPU: req.gpu})
+	if err != nil {
+		return err
+	}
+	out.Calibration.Files = append(out.Calibration.Files, files...)
+	out.Problems = append(out.Problems, problems...)
+	hw, problems, err := predictHardware(req.gpu, req.topoFile, tables)
+	if err != nil {
+		return err
+	}
+	out.Problems = append(out.Problems, problems...)
+	out.Hardware = hw.String()
+	if err := out.predict(hw, tables, req.query, req.sizes); err != nil {
+		return err
+	}
+	if req.asJSON {
+		return writeJSON(stdout, out)
+	}
+	writeProblems(stderr, out.Problems)
+	return writePredictTable(stdout, &out)
+}
+
+// predictRequest is a "commlab predict" command line, its flags checked.
+type predictRequest struct {
+	// query is what to predict: the collective, the ranks, the GPUs per
+	// node, and the NCCL_ALGO and NCCL_PROTO of -algo and -proto.
+	query predict.Query
+	// algo and proto are -algo and -proto as given, in lower case.
+	algo, proto string
+	// gpu, topoFile and calibrate are -gpu, -topo and -calibrate as given.
+	gpu, topoFile, calibrate string
+	// sizes are the -size list, in bytes.
+	sizes  []int64
+	asJSON bool
+}
+
+// parsePredictFlags parses and checks the flags of "commlab predict".
+func parsePredictFlags(args []string) (predictRequest, error) {
 	fs := newFlags("predict")
 	calibrate := fs.String("calibrate", "", "comma-separated nccl-tests logs of the machine to calibrate on (omit for NCCL's uncalibrated model)")
 	collective := fs.String("collective", "", "collective to predict: allreduce, allgather, reducescatter, broadcast, alltoall")
@@ -112,82 +160,111 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		fs.PrintDefaults()
 	}
 	if _, err := parseFlags(fs, args, 0); err != nil {
-		return err
+		return predictRequest{}, err
 	}
 	c, err := commmodel.ParseCollective(*collective)
 	if err != nil {
-		return fmt.Errorf("-collective: %w", err)
+		return predictRequest{}, fmt.Errorf("-collective: %w", err)
 	}
 	if *p < 1 || *perNode < 1 {
-		return fmt.Errorf("-p %d -per-node %d: want positive counts", *p, *perNode)
+		return predictRequest{}, fmt.Errorf("-p %d -per-node %d: want positive counts", *p, *perNode)
 	}
 	if *p%*perNode != 0 {
-		return fmt.Errorf("-p %d is not a multiple of -per-node %d", *p, *perNode)
+		return predictRequest{}, fmt.Errorf("-p %d is not a multiple of -per-node %d", *p, *perNode)
 	}
 	ncclAlgo, ncclProto, err := predictPins(*algo, *proto)
 	if err != nil {
-		return err
+		return predictRequest{}, err
 	}
 	list, err := commmodel.ParseSizes(*sizes)
 	if err != nil {
-		return fmt.Errorf("-size: %w", err)
+		return predictRequest{}, fmt.Errorf("-size: %w", err)
 	}
-	out := predictOutput{Collective: c.String(), P: *p, PerNode: *perNode, Nodes: *p / *perNode,
-		Algo: strings.ToLower(*algo), Proto: strings.ToLower(*proto),
-		Calibration: predictCalib{Files: []string{}, Parameters: []predictParam{}},
-		Predictions: []predictPoint{}, Problems: []problem{}, Notes: []string{}, Tables: []predictTableLOO{}}
-	var tables []predict.Table
-	if *calibrate != "" {
-		for _, f := range strings.Split(*calibrate, ",") {
-			f = strings.TrimSpace(f)
-			if f == "" {
-				continue
-			}
-			out.Calibration.Files = append(out.Calibration.Files, f)
-			ts, problems, err := data.PredictTables(f, func(int) data.Pins { return data.Pins{Algo: ncclAlgo, Proto: ncclProto, GPU: *gpu} })
-			if err != nil {
-				return err
-			}
-			for _, pr := range problems {
-				out.Problems = append(out.Problems, problemOf(f, pr))
-			}
-			for _, t := range ts {
-				t.Name = f + t.Name[strings.LastIndex(t.Name, "#"):]
-				tables = append(tables, t)
-			}
+	return predictRequest{
+		query:     predict.Query{Collective: c, Ranks: *p, PerNode: *perNode, Algo: ncclAlgo, Proto: ncclProto},
+		algo:      strings.ToLower(*algo),
+		proto:     strings.ToLower(*proto),
+		gpu:       *gpu,
+		topoFile:  *topoFile,
+		calibrate: *calibrate,
+		sizes:     list,
+		asJSON:    *asJSON,
+	}, nil
+}
+
+// readCalibration reads the tables of the comma-separated logs of list
+// (-calibrate; "" for none), each run taken with the pins, named by its
+// file and its index in it ("a.log#0"). It returns the files read, the
+// tables, and the lines the reader set aside; a list that gives no table of
+// a collective the model predicts is an error.
+func readCalibration(list string, pins data.Pins) (files []string, tables []predict.Table, problems []problem, err error) {
+	if list == "" {
+		return nil, nil, nil, nil
+	}
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
 		}
-		if len(tables) == 0 {
-			return fmt.Errorf("-calibrate: no table of a collective the model predicts in %s", strings.Join(out.Calibration.Files, ", "))
+		files = append(files, f)
+		ts, bad, err := data.PredictTables(f, func(int) data.Pins { return pins })
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for _, pr := range bad {
+			problems = append(problems, problemOf(f, pr))
+		}
+		for _, t := range ts {
+			t.Name = f + t.Name[strings.LastIndex(t.Name, "#"):]
+			tables = append(tables, t)
 		}
 	}
-	name := *gpu
+	if len(tables) == 0 {
+		return nil, nil, nil, fmt.Errorf("-calibrate: no table of a collective the model predicts in %s", strings.Join(files, ", "))
+	}
+	return files, tables, problems, nil
+}
+
+// predictHardware returns NCCL's description of the GPU named gpu, or of the
+// first table's GPU when gpu is "", with the NVLinks and NICs of the
+// topology capture topoFile when it is not "", and the capture's problems.
+func predictHardware(gpu, topoFile string, tables []predict.Table) (predict.Hardware, []problem, error) {
+	name := gpu
 	if name == "" && len(tables) > 0 {
 		name = tables[0].GPU
 	}
 	if name == "" {
-		return errors.New("without -calibrate, -gpu NAME says which machine NCCL's model describes")
+		return predict.Hardware{}, nil, errors.New("without -calibrate, -gpu NAME says which machine NCCL's model describes")
 	}
 	hw, err := predict.DefaultHardware(name)
 	if err != nil {
-		return fmt.Errorf("-gpu: %w", err)
+		return predict.Hardware{}, nil, fmt.Errorf("-gpu: %w", err)
 	}
-	if *topoFile != "" {
-		tp, problems, err := topo.ParseFile(*topoFile)
-		if err != nil {
-			return err
-		}
-		for _, pr := range problems {
-			out.Problems = append(out.Problems, problemOf(*topoFile, pr))
-		}
-		applyTopology(&hw, tp)
+	if topoFile == "" {
+		return hw, nil, nil
 	}
-	out.Hardware = hw.String()
-	q := predict.Query{Collective: c, Ranks: *p, PerNode: *perNode, Algo: ncclAlgo, Proto: ncclProto}
-	sz := make([]float64, len(list))
-	for i, s := range list {
+	tp, bad, err := topo.ParseFile(topoFile)
+	if err != nil {
+		return predict.Hardware{}, nil, err
+	}
+	var problems []problem
+	for _, pr := range bad {
+		problems = append(problems, problemOf(topoFile, pr))
+	}
+	applyTopology(&hw, tp)
+	return hw, problems, nil
+}
+
+// predict predicts q at sizes bytes on hw, with NCCL's uncalibrated model
+// when there are no tables and with hw calibrated on them otherwise, and
+// records the model, its calibration and the predictions in out.
+func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q predict.Query, sizes []int64) error {
+	sz := make([]float64, len(sizes))
+	for i, s := range sizes {
 		sz[i] = float64(s)
 	}
 	var preds []predict.Prediction
+	var err error
 	if len(tables) == 0 {
 		out.Model = "NCCL's tuning model, uncalibrated (commmodel/nccl)"
 		if preds, err = predict.Reference(hw, q, sz); err != nil {
@@ -199,32 +276,34 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		for _, pr := range m.Params {
-			out.Calibration.Parameters = append(out.Calibration.Parameters,
-				predictParam{Name: pr.Name, Unit: pr.Unit, Value: pr.Value, Prior: pr.Prior, Identified: pr.Identified})
-		}
-		loo := m.LOOMedian
-		out.Calibration.LOOMedianRelErr = &loo
-		for i, e := range m.LOO {
-			out.Tables = append(out.Tables, predictTableLOO{Table: m.Tables[i], LOOMedianRelErr: e})
-		}
-		out.Notes = append(out.Notes, m.Notes...)
-		for _, n := range m.Notes {
-			out.Problems = append(out.Problems, problem{Message: n})
-		}
+		out.addCalibration(m)
 		if preds, err = m.Predict(q, sz); err != nil {
 			return err
 		}
 	}
 	for i, pr := range preds {
-		out.Predictions = append(out.Predictions, predictPoint{SizeBytes: list[i], TimeUS: pr.Time * 1e6,
+		out.Predictions = append(out.Predictions, predictPoint{SizeBytes: sizes[i], TimeUS: pr.Time * 1e6,
 			Algorithm: pr.Algorithm, Protocol: pr.Protocol, LowUS: pr.Low * 1e6, HighUS: pr.High * 1e6})
 	}
-	if *asJSON {
-		return writeJSON(stdout, out)
+	return nil
+}
+
+// addCalibration records m's parameters, its leave-one-table-out errors
+// and its notes, which are also problems.
+func (out *predictOutput) addCalibration(m *predict.Machine) {
+	for _, pr := range m.Params {
+		out.Calibration.Parameters = append(out.Calibration.Parameters,
+			predictParam{Name: pr.Name, Unit: pr.Unit, Value: pr.Value, Prior: pr.Prior, Identified: pr.Identified})
 	}
-	writeProblems(stderr, out.Problems)
-	return writePredictTable(stdout, &out)
+	loo := m.LOOMedian
+	out.Calibration.LOOMedianRelErr = &loo
+	for i, e := range m.LOO {
+		out.Tables = append(out.Tables, predictTableLOO{Table: m.Tables[i], LOOMedianRelErr: e})
+	}
+	out.Notes = append(out.Notes, m.Notes...)
+	for _, n := range m.Notes {
+		out.Problems = append(out.Problems, problem{Message: n})
+	}
 }
 
 // applyTopology takes a capture's NVLinks per GPU and NIC count.

@@ -81,7 +81,45 @@ func memTotal(path string) (float64, error) {
 	return 0, fmt.Errorf("%s: no MemTotal line in kB", path)
 }
 
+// runSimulate runs "commlab simulate": it checks the flags, executes the
+// schedule, holds it to the model, and prints.
 func runSimulate(args []string, stdout io.Writer) error {
+	req, err := parseSimulateFlags(args)
+	if err != nil {
+		return err
+	}
+	out, err := simulate(req)
+	if err != nil {
+		return err
+	}
+	if req.asJSON {
+		return writeJSON(stdout, out)
+	}
+	return printSimulate(stdout, out)
+}
+
+// simulateRequest is a "commlab simulate" command line, its flags checked.
+type simulateRequest struct {
+	c commmodel.Collective
+	a commmodel.Algorithm
+	// p is the rank count and size the buffer S, in bytes.
+	p    int
+	size int64
+	// perNode is the node size of the replay's two links; 0 for one link.
+	perNode int
+	// elem is the element size, in bytes.
+	elem int
+	seed uint64
+	// maxMem is the most memory the simulation may need, in bytes.
+	maxMem int64
+	asJSON bool
+}
+
+// parseSimulateFlags parses and checks the flags of "commlab simulate", with
+// their defaults: the node size of the algorithms that need one
+// (defaultPerNode), the chunks of a tree, the element size and -max-mem
+// (defaultMaxMem).
+func parseSimulateFlags(args []string) (simulateRequest, error) {
 	fs := newFlags("simulate")
 	collective := fs.String("collective", "allreduce", "collective: allreduce, reducescatter, allgather, broadcast, alltoall")
 	algo := fs.String("algo", "", "algorithm: ring, halving-doubling, two-shot, one-shot, direct, pairwise, bruck, pipelined, hierarchical")
@@ -95,27 +133,27 @@ func runSimulate(args []string, stdout io.Writer) error {
 	maxMemText := fs.String("max-mem", "", "refuse a simulation that needs more memory than this, e.g. 8GiB or 16GB; a bare number is bytes (default: half the physical memory)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if _, err := parseFlags(fs, args, 0); err != nil {
-		return err
+		return simulateRequest{}, err
 	}
 	c, err := commmodel.ParseCollective(*collective)
 	if err != nil {
-		return err
+		return simulateRequest{}, err
 	}
 	if *algo == "" {
-		return fmt.Errorf("-algo is required (one of %v)", commmodel.Names(c))
+		return simulateRequest{}, fmt.Errorf("-algo is required (one of %v)", commmodel.Names(c))
 	}
 	if *p < 1 {
-		return fmt.Errorf("-p %d: need at least 1 rank", *p)
+		return simulateRequest{}, fmt.Errorf("-p %d: need at least 1 rank", *p)
 	}
 	if *sizeText == "" {
-		return errors.New("-size is required")
+		return simulateRequest{}, errors.New("-size is required")
 	}
 	size, err := commmodel.ParseSize(*sizeText)
 	if err != nil {
-		return fmt.Errorf("-size: %w", err)
+		return simulateRequest{}, fmt.Errorf("-size: %w", err)
 	}
 	if *perNode < 0 || *perNode > 0 && *p%*perNode != 0 {
-		return fmt.Errorf("-per-node %d does not divide -p %d into whole nodes", *perNode, *p)
+		return simulateRequest{}, fmt.Errorf("-per-node %d does not divide -p %d into whole nodes", *perNode, *p)
 	}
 	if *perNode == 0 && (*algo == "hierarchical" || *algo == "nvlstree" || strings.HasPrefix(*algo, "collnet")) {
 		*perNode = defaultPerNode(*p)
@@ -125,60 +163,66 @@ func runSimulate(args []string, stdout io.Writer) error {
 	}
 	a, err := commmodel.Lookup(c, *algo, commmodel.Options{PerNode: *perNode, Inter: *inter, Chunks: *chunks})
 	if err != nil {
-		return err
+		return simulateRequest{}, err
 	}
 	elem, err := sizeFlag("elem", *elemText, schedule.DefaultElemBytes)
 	if err != nil {
-		return err
+		return simulateRequest{}, err
 	}
 	if int64(int(elem)) != elem {
-		return fmt.Errorf("-elem %d B: too large", elem)
+		return simulateRequest{}, fmt.Errorf("-elem %d B: too large", elem)
 	}
 	maxMem, err := sizeFlag("max-mem", *maxMemText, int64(defaultMaxMem()))
 	if err != nil {
-		return err
+		return simulateRequest{}, err
 	}
-	need, err := schedule.Footprint(a, *p, size, int(elem))
+	return simulateRequest{c: c, a: a, p: *p, size: size, perNode: *perNode, elem: int(elem), seed: *seed, maxMem: maxMem, asJSON: *asJSON}, nil
+}
+
+// simulate executes req's schedule on in-memory ranks, after checking that
+// it fits in req.maxMem, and sets what it did beside the model's cost and
+// time: the replay and the model on H20 NVLink inside nodes of req.perNode
+// GPUs and H20 RDMA between them, or on H20 NVLink between every pair.
+func simulate(req simulateRequest) (simulateResult, error) {
+	c, a, p, size := req.c, req.a, req.p, req.size
+	need, err := schedule.Footprint(a, p, size, req.elem)
 	if err != nil {
-		return err
+		return simulateResult{}, err
 	}
-	if need > float64(maxMem) {
-		return fmt.Errorf("%s %s on %d ranks of %d B would need about %s of memory, more than the limit of %s (-max-mem); use a smaller -p or -size, or -max-mem %s if the machine has that much",
-			c, a.Name(), *p, size, commmodel.FormatSize(need), commmodel.FormatSize(float64(maxMem)), enoughMem(need))
+	if need > float64(req.maxMem) {
+		return simulateResult{}, fmt.Errorf("%s %s on %d ranks of %d B would need about %s of memory, more than the limit of %s (-max-mem); use a smaller -p or -size, or -max-mem %s if the machine has that much",
+			c, a.Name(), p, size, commmodel.FormatSize(need), commmodel.FormatSize(float64(req.maxMem)), enoughMem(need))
 	}
-	s, err := schedule.NewElem(a, *p, size, int(elem))
+	s, err := schedule.NewElem(a, p, size, req.elem)
 	if err != nil {
-		return err
+		return simulateResult{}, err
 	}
-	res, err := schedule.Simulate(s, *seed)
+	res, err := schedule.Simulate(s, req.seed)
 	if err != nil {
-		return err
+		return simulateResult{}, err
 	}
-	model := a.Cost(*p, float64(size))
+	model := a.Cost(p, float64(size))
 	out := simulateResult{
-		Algorithm: a.Name(), Collective: c.String(), P: *p, SizeBytes: size,
+		Algorithm: a.Name(), Collective: c.String(), P: p, SizeBytes: size,
 		Steps: res.Steps, MaxBytesSent: res.MaxSent(), MaxConnections: res.MaxPeers(), Correct: res.Correct,
 		ModelSteps: model.Steps, ModelBytes: model.Bytes, ModelConnections: model.Peers,
-		ElemBytes: int(elem), MaxBytesReceived: maxOf(res.Received), MaxBytesReduced: res.MaxReduced(),
+		ElemBytes: req.elem, MaxBytesReceived: maxOf(res.Received), MaxBytesReduced: res.MaxReduced(),
 		MaxMessages: res.MaxMessages(), Fanout: res.Fanout, Incast: res.Incast,
 		PathBytes: res.PathBytes, ModelPathBytes: model.Path(),
 		Mismatch: res.Mismatch, MemoryBytesNeeded: need,
 	}
-	if *perNode > 0 && *perNode < *p {
-		cl := commmodel.Cluster{Nodes: *p / *perNode, PerNode: *perNode, Intra: commmodel.H20Intra, Inter: commmodel.H20Inter}
-		out.Links = fmt.Sprintf("h20-intra inside nodes of %d, h20-inter between them", *perNode)
-		out.PerNode = *perNode
-		out.ReplayTime = schedule.Replay(s, schedule.TwoLevel(*perNode, cl.Intra, cl.Inter))
+	if req.perNode > 0 && req.perNode < p {
+		cl := commmodel.Cluster{Nodes: p / req.perNode, PerNode: req.perNode, Intra: commmodel.H20Intra, Inter: commmodel.H20Inter}
+		out.Links = fmt.Sprintf("h20-intra inside nodes of %d, h20-inter between them", req.perNode)
+		out.PerNode = req.perNode
+		out.ReplayTime = schedule.Replay(s, schedule.TwoLevel(req.perNode, cl.Intra, cl.Inter))
 		out.ModelTime = cl.Time(a, float64(size))
 	} else {
 		out.Links = "h20-intra between every pair"
 		out.ReplayTime = schedule.Replay(s, schedule.Uniform(commmodel.H20Intra))
 		out.ModelTime = model.Time(commmodel.H20Intra)
 	}
-	if *asJSON {
-		return writeJSON(stdout, out)
-	}
-	return printSimulate(stdout, out)
+	return out, nil
 }
 
 // enoughMem is a -max-mem value, in bytes, that admits a simulation needing

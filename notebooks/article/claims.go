@@ -16,11 +16,14 @@ type Claim struct {
 }
 
 // Ledger returns every claim of the article that commlab checks, the list
-// "commlab claims" prints: the model's (ModelClaims), the fabrics'
-// (FabricClaims) and the measurements' (MeasuredClaims), in that order.
-func Ledger() []Claim {
+// "commlab claims" prints, computed with the article's inputs: the model's,
+// the fabrics' and the measurements' claims, in that order.
+func Ledger() []Claim { return ledger(articleInputs()) }
+
+// ledger returns every claim computed with the inputs in.
+func ledger(in inputs) []Claim {
 	var out []Claim
-	out = append(out, ModelClaims()...)
-	out = append(out, FabricClaims()...)
-	return append(out, MeasuredClaims()...)
+	out = append(out, modelClaims(in)...)
+	out = append(out, fabricClaims(in)...)
+	return append(out, measuredClaims(in)...)
 }

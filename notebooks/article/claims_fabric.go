@@ -7,22 +7,22 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 )
 
-// FabricClaims returns the article's statements about fabrics, each computed
+// fabricClaims returns the article's statements about fabrics, each computed
 // by the model:
 //
 //   - on 910B's HCCS full mesh a ring drives 1 of 7 links, so its
 //     large-message time is 7x that of an algorithm that drives all links;
 //   - on a switched fabric (NVSwitch) algorithms that move the same bytes
 //     converge, the egress being the bottleneck;
-//   - the article's cross-node bandwidth (Inter, intra ÷17.5) beside what
+//   - the article's cross-node bandwidth (intra ÷17.5) beside what
 //     the NIC arithmetic gives (a 400G NIC shared by 8/4 GPUs);
-//   - the article's intra-node bandwidth (Intra) beside NCCL's NVLink model.
-func FabricClaims() []Claim {
+//   - the article's intra-node bandwidth beside NCCL's NVLink model.
+func fabricClaims(in inputs) []Claim {
 	return []Claim{
 		claimFullMeshRing(),
 		claimSwitchedConverge(),
-		claimInterWithinNIC(),
-		claimIntraWithinNVLink(),
+		claimInterWithinNIC(in),
+		claimIntraWithinNVLink(in),
 	}
 }
 
@@ -52,28 +52,28 @@ func claimSwitchedConverge() Claim {
 	}
 }
 
-func claimInterWithinNIC() Claim {
+func claimInterWithinNIC(in inputs) Claim {
 	const gpus, nics = 8, 4 // the article's server: 8 x H20, 4 NICs
 	share := commmodel.SharedNICBW(commmodel.H20NICLineRate, gpus/nics)
-	nicRatio := Intra.BW / share
-	article := Intra.BW / Inter.BW
+	nicRatio := in.node.Intra.BW / share
+	article := in.node.Intra.BW / in.node.Inter.BW
 	return Claim{
 		ID:        "fabric-inter-vs-nic",
 		Statement: "across nodes the egress is ÷17.5 of the intra-node one; set beside the NIC arithmetic of the 8-GPU, 4 x 400G-NIC server",
 		Expected:  "article's inter BW (÷17.5) within the per-GPU NIC share",
 		Got: fmt.Sprintf("NIC share %.0f GB/s per GPU (÷%.1f); article %.0f GB/s (÷%.1f) = %.0f%% of the share",
-			share/1e9, nicRatio, Inter.BW/1e9, article, 100*Inter.BW/share),
-		Pass: Inter.BW <= share,
+			share/1e9, nicRatio, in.node.Inter.BW/1e9, article, 100*in.node.Inter.BW/share),
+		Pass: in.node.Inter.BW <= share,
 	}
 }
 
-func claimIntraWithinNVLink() Claim {
+func claimIntraWithinNVLink(in inputs) Claim {
 	egress := commmodel.H20NVSwitch.Egress()
 	return Claim{
 		ID:        "fabric-intra-vs-nvlink",
 		Statement: "the intra-node bandwidth implied by the article (~350 GB/s) fits H20's 18 NVLinks",
 		Expected:  "350 GB/s within 18 x 20.6 GB/s (NCCL's Hopper NVLink)",
-		Got:       fmt.Sprintf("%.0f GB/s = %.0f%% of %.1f GB/s", Intra.BW/1e9, 100*Intra.BW/egress, egress/1e9),
-		Pass:      Intra.BW <= egress,
+		Got:       fmt.Sprintf("%.0f GB/s = %.0f%% of %.1f GB/s", in.node.Intra.BW/1e9, 100*in.node.Intra.BW/egress, egress/1e9),
+		Pass:      in.node.Intra.BW <= egress,
 	}
 }

@@ -11,17 +11,17 @@ import (
 	"github.com/inframethod/commlab/data/nccltests"
 )
 
-// MeasuredClaims returns the article's statements about measurements that
+// measuredClaims returns the article's statements about measurements that
 // the embedded data can check, each computed from the data: the article's
 // points (data.Article), its statements table (data.Statements) and the
 // public logs.
-func MeasuredClaims() []Claim {
+func measuredClaims(in inputs) []Claim {
 	return []Claim{
 		claimAllToAllBusBW(),
-		claimModelTooFast(),
+		claimModelTooFast(in),
 		claimAllToAllFit(),
-		claimArticleLinkCloser(),
-		claimNetworkHalf(),
+		claimArticleLinkCloser(in),
+		claimNetworkHalf(in),
 		claimPublicFloor(),
 		claimPublic128B(),
 	}
@@ -74,9 +74,9 @@ func modelRatios(l commmodel.Link) []float64 {
 // direct AllToAll is 1.3x (64 MiB) to 4.4x (64 KiB) faster than measured,
 // the article's "1.3-4x". Pass: every ratio above 1, the
 // smallest rounds to the statement's 1.3 and the largest's whole part is 4.
-func claimModelTooFast() Claim {
+func claimModelTooFast(in inputs) Claim {
 	st := mustStatement("alltoall-model-too-fast")
-	r := modelRatios(Intra)
+	r := modelRatios(in.node.Intra)
 	lo, hi := r[len(r)-1], r[0]
 	pass := math.Round(lo*10)/10 == st.Low && math.Floor(hi) == st.High
 	for _, x := range r {
@@ -86,7 +86,7 @@ func claimModelTooFast() Claim {
 		ID:        "alltoall-model-too-fast",
 		Statement: "H20 NCCL AllToAll on 8 GPUs is 1.3-4x slower than the model with the default intra link (direct AllToAll)",
 		Expected:  fmt.Sprintf("%.1f-%.0fx (article)", st.Low, st.High),
-		Got:       fmt.Sprintf("%.2fx at 64 MiB .. %.2fx at 64 KiB (alpha %.0f us, BW %.0f GB/s)", lo, hi, Intra.Alpha/commmodel.Microsecond, Intra.BW/gbs),
+		Got:       fmt.Sprintf("%.2fx at 64 MiB .. %.2fx at 64 KiB (alpha %.0f us, BW %.0f GB/s)", lo, hi, in.node.Intra.Alpha/commmodel.Microsecond, in.node.Intra.BW/gbs),
 		Pass:      pass,
 	}
 }
@@ -116,7 +116,7 @@ func claimAllToAllFit() Claim {
 
 // claimArticleLinkCloser: recomputing with the article's alpha 10 us and BW
 // 280 GB/s comes closer to the measurements than the defaults do.
-func claimArticleLinkCloser() Claim {
+func claimArticleLinkCloser(in inputs) Claim {
 	a, b := mustStatement("alltoall-fit-alpha"), mustStatement("alltoall-fit-bw")
 	worst := func(r []float64) float64 {
 		w := 0.0
@@ -125,7 +125,7 @@ func claimArticleLinkCloser() Claim {
 		}
 		return w
 	}
-	def := worst(modelRatios(Intra))
+	def := worst(modelRatios(in.node.Intra))
 	art := worst(modelRatios(commmodel.Link{Alpha: a.Low, BW: b.Low}))
 	return Claim{
 		ID:        "alltoall-article-link-closer",
@@ -139,13 +139,13 @@ func claimArticleLinkCloser() Claim {
 // claimNetworkHalf: direct AllToAll on 2 x 8 GPUs sends 8/16 of S over the
 // network; at 128 MiB that half alone takes 3.4 ms at 20 GB/s, below the
 // 4409 us measured (the article's 2 x 8 table).
-func claimNetworkHalf() Claim {
+func claimNetworkHalf(in inputs) Claim {
 	ps := data.Article().Select(data.Filter{Collective: "alltoall", NNodes: 2})
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Size < ps[j].Size })
 	p := ps[len(ps)-1]
 	perNode := p.NRanks / p.NNodes
 	remote := float64(p.NRanks-perNode) / float64(p.NRanks)
-	half := float64(p.Size) * remote / Inter.BW
+	half := float64(p.Size) * remote / in.node.Inter.BW
 	return Claim{
 		ID:        "alltoall-2x8-network-half",
 		Statement: "H20 AllToAll on 2 x 8 GPUs at 128 MB: the network half at 20 GB/s explains most of the 4409 us",

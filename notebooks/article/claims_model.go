@@ -7,23 +7,23 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 )
 
-// ModelClaims returns the article's statements about the cost model, each
-// recomputed from the model. Those about measurements are MeasuredClaims,
-// those about fabrics FabricClaims.
-func ModelClaims() []Claim {
+// modelClaims returns the article's statements about the cost model, each
+// recomputed from the model. Those about measurements are measuredClaims,
+// those about fabrics fabricClaims.
+func modelClaims(in inputs) []Claim {
 	return []Claim{
 		claimRingSteps(),
-		claimRingAlpha(),
-		claimRingTransfer(),
-		claimOneShotCrossover(),
+		claimRingAlpha(in),
+		claimRingTransfer(in),
+		claimOneShotCrossover(in),
 		claimOneShotBytes(),
-		claimHalvingDoublingPow2(),
-		claimLargeConverge(),
-		claimCrossNodeRatios(),
-		claimHierarchicalBytes(),
-		claimHierarchicalFaster(),
-		claimDecodeRegime(),
-		claimAllToAllMessages(),
+		claimHalvingDoublingPow2(in),
+		claimLargeConverge(in),
+		claimCrossNodeRatios(in),
+		claimHierarchicalBytes(in),
+		claimHierarchicalFaster(in),
+		claimDecodeRegime(in),
+		claimAllToAllMessages(in),
 		claimAllToAllSteps(),
 	}
 }
@@ -39,8 +39,8 @@ func claimRingSteps() Claim {
 	}
 }
 
-func claimRingAlpha() Claim {
-	t := commmodel.Ring{}.Cost(8, 0).Time(Intra)
+func claimRingAlpha(in inputs) Claim {
+	t := commmodel.Ring{}.Cost(8, 0).Time(in.node.Intra)
 	return Claim{
 		ID:        "ring-alpha-p8",
 		Statement: "the 14 alphas of ring AllReduce at P = 8 cost 28 us at alpha = 2 us",
@@ -50,9 +50,9 @@ func claimRingAlpha() Claim {
 	}
 }
 
-func claimRingTransfer() Claim {
+func claimRingTransfer(in inputs) Claim {
 	c := commmodel.Ring{}.Cost(8, 1e6)
-	t := c.Bytes / Intra.BW
+	t := c.Bytes / in.node.Intra.BW
 	return Claim{
 		ID:        "ring-1mb-transfer",
 		Statement: "moving 1 MB in ring AllReduce at P = 8 takes only ~5 us (the steps cost 28 us)",
@@ -62,9 +62,9 @@ func claimRingTransfer() Claim {
 	}
 }
 
-func claimOneShotCrossover() Claim {
-	s := commmodel.OneShotCrossover(8, Intra)
-	cs := commmodel.Crossovers([]commmodel.Algorithm{commmodel.OneShot{}, commmodel.TwoShot{}}, commmodel.Flat{P: 8, Link: Intra})
+func claimOneShotCrossover(in inputs) Claim {
+	s := commmodel.OneShotCrossover(8, in.node.Intra)
+	cs := commmodel.Crossovers([]commmodel.Algorithm{commmodel.OneShot{}, commmodel.TwoShot{}}, commmodel.Flat{P: 8, Link: in.node.Intra})
 	agree := len(cs) == 1 && cs[0].A == commmodel.Algorithm(commmodel.OneShot{}) && math.Abs(cs[0].Size/s-1) < 1e-9
 	return Claim{
 		ID:        "oneshot-crossover-p8",
@@ -91,7 +91,7 @@ func claimOneShotBytes() Claim {
 	}
 }
 
-func claimHalvingDoublingPow2() Claim {
+func claimHalvingDoublingPow2(in inputs) Claim {
 	equal, worse := true, true
 	loses := 0
 	nonPow2 := 0
@@ -104,7 +104,7 @@ func claimHalvingDoublingPow2() Claim {
 		nonPow2++
 		worse = worse && hd.Path() > ring.Path()
 		// Does ring win at 64 MiB on the intra link?
-		if commmodel.Time(commmodel.Ring{}, p, 64<<20, Intra) < commmodel.Time(commmodel.HalvingDoubling{}, p, 64<<20, Intra) {
+		if commmodel.Time(commmodel.Ring{}, p, 64<<20, in.node.Intra) < commmodel.Time(commmodel.HalvingDoubling{}, p, 64<<20, in.node.Intra) {
 			loses++
 		}
 	}
@@ -118,11 +118,11 @@ func claimHalvingDoublingPow2() Claim {
 	}
 }
 
-func claimLargeConverge() Claim {
+func claimLargeConverge(in inputs) Claim {
 	const size = 256 << 20
 	lo, hi := math.Inf(1), 0.0
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.TwoShot{}} {
-		t := commmodel.Time(a, 8, size, Intra)
+		t := commmodel.Time(a, 8, size, in.node.Intra)
 		lo, hi = min(lo, t), max(hi, t)
 	}
 	return Claim{
@@ -134,9 +134,9 @@ func claimLargeConverge() Claim {
 	}
 }
 
-func claimCrossNodeRatios() Claim {
-	bw := Intra.BW / Inter.BW
-	a := Inter.Alpha / Intra.Alpha
+func claimCrossNodeRatios(in inputs) Claim {
+	bw := in.node.Intra.BW / in.node.Inter.BW
+	a := in.node.Inter.Alpha / in.node.Intra.Alpha
 	return Claim{
 		ID:        "cross-node-ratios",
 		Statement: "across nodes the egress bandwidth is 17.5x lower and alpha 7.5x higher than inside a node",
@@ -146,10 +146,10 @@ func claimCrossNodeRatios() Claim {
 	}
 }
 
-func claimHierarchicalBytes() Claim {
+func claimHierarchicalBytes(in inputs) Claim {
 	const p = 8
 	ratio := func(nodes int) float64 {
-		c := Cluster(nodes)
+		c := in.cluster(nodes)
 		return c.NetworkBytes(commmodel.HierarchicalAllReduce{PerNode: p}, 1) / c.NetworkBytes(commmodel.Ring{}, 1)
 	}
 	r2, r64 := ratio(2), ratio(64)
@@ -162,8 +162,8 @@ func claimHierarchicalBytes() Claim {
 	}
 }
 
-func claimHierarchicalFaster() Claim {
-	c := Cluster(2)
+func claimHierarchicalFaster(in inputs) Claim {
+	c := in.cluster(2)
 	worst := math.Inf(1)
 	for _, s := range commmodel.LogSizes(1<<10, 1<<30, 61) {
 		worst = min(worst, c.Time(commmodel.Ring{}, s)/c.Time(commmodel.HierarchicalAllReduce{PerNode: 8}, s))
@@ -178,12 +178,12 @@ func claimHierarchicalFaster() Claim {
 	}
 }
 
-func claimDecodeRegime() Claim {
+func claimDecodeRegime(in inputs) Claim {
 	const size = 56e3
-	best, _ := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: 8, Link: Intra}, size)
+	best, _ := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: 8, Link: in.node.Intra}, size)
 	ring := commmodel.Ring{}.Cost(8, size)
-	latency := float64(ring.Steps) * Intra.Alpha
-	transfer := ring.Bytes / Intra.BW
+	latency := float64(ring.Steps) * in.node.Intra.Alpha
+	transfer := ring.Bytes / in.node.Intra.BW
 	return Claim{
 		ID:        "decode-allreduce-56kb",
 		Statement: "a TP decode AllReduce of ~56 KB is in the small-message regime, where steps dominate and one-shot wins",
@@ -193,8 +193,8 @@ func claimDecodeRegime() Claim {
 	}
 }
 
-func claimAllToAllMessages() Claim {
-	c := Cluster(2)
+func claimAllToAllMessages(in inputs) Claim {
+	c := in.cluster(2)
 	const size = 1 << 20
 	// Messages between one node pair: every GPU of a node sends its network
 	// messages to the other node.

@@ -15,7 +15,7 @@ func TestLedger(t *testing.T) {
 		name   string
 		claims []Claim
 		n      int
-	}{{"model", ModelClaims(), 13}, {"fabric", FabricClaims(), 4}, {"measured", MeasuredClaims(), 7}, {"ledger", Ledger(), 24}} {
+	}{{"model", modelClaims(articleInputs()), 13}, {"fabric", fabricClaims(articleInputs()), 4}, {"measured", measuredClaims(articleInputs()), 7}, {"ledger", Ledger(), 24}} {
 		if len(c.claims) != c.n {
 			t.Errorf("%s: %d claims, want %d", c.name, len(c.claims), c.n)
 		}
@@ -35,14 +35,13 @@ func TestLedger(t *testing.T) {
 	}
 }
 
-// The ledger can fail: with another intra-node link as the article's
-// default (Intra), the link-dependent claims do not hold.
+// The ledger can fail: with another intra-node link in place of the
+// article's (commmodel.H20Intra), the link-dependent claims do not hold.
 func TestClaimsCanFail(t *testing.T) {
-	saved := Intra
-	defer func() { Intra = saved }()
-	Intra = commmodel.Link{Alpha: 10e-6, BW: 280e9} // the article's better fit to AllToAll
+	in := articleInputs()
+	in.node.Intra = commmodel.Link{Alpha: 10e-6, BW: 280e9} // the article's better fit to AllToAll
 	failed := map[string]bool{}
-	for _, c := range ModelClaims() {
+	for _, c := range modelClaims(in) {
 		if !c.Pass {
 			failed[c.ID] = true
 		}
@@ -58,7 +57,7 @@ func TestClaimsCanFail(t *testing.T) {
 // data would change Got. Spot-check the figures against hand computation.
 func TestMeasuredClaimsFigures(t *testing.T) {
 	got := map[string]string{}
-	for _, c := range MeasuredClaims() {
+	for _, c := range measuredClaims(articleInputs()) {
 		got[c.ID] = c.Got
 	}
 	for id, want := range map[string]string{

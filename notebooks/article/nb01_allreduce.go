@@ -51,7 +51,8 @@ func AllReduceTimes(algs []commmodel.Algorithm, p int, l commmodel.Link, sizes [
 // RegimesFigure colours each (size, P) cell by the fastest of algs on l
 // (nbplot.RegimeFigure), titled by what it compares: the fastest AllReduce
 // for the article's four (commmodel.Algorithms), ring or halving-doubling for
-// RingAndHD, and the link, named "H20 intra-node link" when it is Intra.
+// RingAndHD, and the link, named "H20 intra-node link" when it is the
+// article's (commmodel.H20Intra).
 func RegimesFigure(algs []commmodel.Algorithm, ps []int, sizes []float64, l commmodel.Link) nbplot.RegimeMap {
 	var names []string
 	for _, a := range algs {
@@ -65,32 +66,31 @@ func RegimesFigure(algs []commmodel.Algorithm, ps []int, sizes []float64, l comm
 		what = "Ring or halving-doubling?"
 	}
 	link := fmt.Sprintf("α = %s, BW = %s", commmodel.FormatDuration(l.Alpha), commmodel.FormatBandwidth(l.BW))
-	if l == Intra {
+	if l == commmodel.H20Intra {
 		link = "H20 intra-node link"
 	}
 	return nbplot.RegimeFigure(what+" (model, "+link+")", algs, ps, sizes, l)
 }
 
-func init() {
-	Register("01_allreduce", func() ([]Exhibit, error) {
-		l, p := Intra, P
-		algs := commmodel.Algorithms(commmodel.AllReduce)
-		sizes, ps := nbplot.Sizes(256, 1<<30, 4), nbplot.Ranks(2, 16)
-		table := nbplot.ModelTable(algs, p, l, []float64{64 << 10, 1 << 20, 64 << 20})
-		cross := nbplot.CrossoverTable(commmodel.WinnerChanges(algs, commmodel.Flat{P: p, Link: l}))
-		thr, err := OneShotThresholdFigure(ps, l)
-		if err != nil {
-			return nil, err
-		}
-		return []Exhibit{
-			{Name: "01-allreduce-model", Title: "AllReduce on 8 x H20: steps, bytes, peers and time by algorithm", Table: &table},
-			{Name: "01-allreduce-times", Title: "AllReduce time against size, crossovers marked", Figure: AllReduceTimes(algs, p, l, sizes)},
-			{Name: "01-allreduce-crossovers", Title: "Where the fastest AllReduce changes at P = 8", Table: &cross},
-			{Name: "01-oneshot-threshold", Title: "The one-shot threshold against P", Figure: thr},
-			{Name: "01-allreduce-regimes", Title: "Fastest AllReduce by size and P", Figure: RegimesFigure(algs, ps, sizes, l)},
-			{Name: "01-ring-vs-hd-regimes", Title: "Ring against halving-doubling by size and P", Figure: RegimesFigure(RingAndHD, ps, sizes, l)},
-		}, nil
-	})
+// allReduceExhibits are notebook 01's tables and figures.
+func allReduceExhibits(in inputs) ([]Exhibit, error) {
+	l, p := in.node.Intra, in.node.PerNode
+	algs := commmodel.Algorithms(commmodel.AllReduce)
+	sizes, ps := nbplot.Sizes(256, 1<<30, 4), nbplot.Ranks(2, 16)
+	table := nbplot.ModelTable(algs, p, l, []float64{64 << 10, 1 << 20, 64 << 20})
+	cross := nbplot.CrossoverTable(commmodel.WinnerChanges(algs, commmodel.Flat{P: p, Link: l}))
+	thr, err := OneShotThresholdFigure(ps, l)
+	if err != nil {
+		return nil, err
+	}
+	return []Exhibit{
+		{Name: "01-allreduce-model", Title: "AllReduce on 8 x H20: steps, bytes, peers and time by algorithm", Table: &table},
+		{Name: "01-allreduce-times", Title: "AllReduce time against size, crossovers marked", Figure: AllReduceTimes(algs, p, l, sizes)},
+		{Name: "01-allreduce-crossovers", Title: "Where the fastest AllReduce changes at P = 8", Table: &cross},
+		{Name: "01-oneshot-threshold", Title: "The one-shot threshold against P", Figure: thr},
+		{Name: "01-allreduce-regimes", Title: "Fastest AllReduce by size and P", Figure: RegimesFigure(algs, ps, sizes, l)},
+		{Name: "01-ring-vs-hd-regimes", Title: "Ring against halving-doubling by size and P", Figure: RegimesFigure(RingAndHD, ps, sizes, l)},
+	}, nil
 }
 
 // RingAndHD are the two classic AllReduce algorithms, compared on their own.

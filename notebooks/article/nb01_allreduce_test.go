@@ -37,7 +37,7 @@ func TestAllReduceFigureTitles(t *testing.T) {
 	algs := commmodel.Algorithms(commmodel.AllReduce)
 	sizes := nbplot.Sizes(1<<10, 1<<20, 1)
 	// The title carries P and the link: the article's α = 2 µs, BW = 350 GB/s.
-	if f := AllReduceTimes(algs, 8, Intra, sizes); f.Title != "AllReduce on one 8 x H20 node (model: α = 2 µs, BW = 350 GB/s)" || len(f.Series) != 4 {
+	if f := AllReduceTimes(algs, 8, commmodel.H20Intra, sizes); f.Title != "AllReduce on one 8 x H20 node (model: α = 2 µs, BW = 350 GB/s)" || len(f.Series) != 4 {
 		t.Errorf("times: %q, %d series", f.Title, len(f.Series))
 	}
 	cases := []struct {
@@ -45,8 +45,8 @@ func TestAllReduceFigureTitles(t *testing.T) {
 		l    commmodel.Link
 		want string
 	}{
-		{algs, Intra, "Fastest AllReduce (model, H20 intra-node link)"},
-		{RingAndHD, Intra, "Ring or halving-doubling? (model, H20 intra-node link)"},
+		{algs, commmodel.H20Intra, "Fastest AllReduce (model, H20 intra-node link)"},
+		{RingAndHD, commmodel.H20Intra, "Ring or halving-doubling? (model, H20 intra-node link)"},
 		{algs[2:], commmodel.Link{Alpha: 1e-6, BW: 400e9}, "Fastest of two-shot, one-shot (model, α = 1 µs, BW = 400 GB/s)"},
 	}
 	for _, c := range cases {

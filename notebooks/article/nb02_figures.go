@@ -38,7 +38,7 @@ const pathMapTop = 3
 
 // Classes returns the GPU-NIC path classes that occur in the machines, near
 // to far: the regimes of the map, in the order of its Names.
-func (m PathMap) Classes() []topo.Class {
+func (m PathMap) classes() []topo.Class {
 	seen := map[topo.Class]bool{}
 	for _, mc := range m.Machines {
 		for _, row := range mc.Topology.GPUNICTable() {
@@ -79,8 +79,8 @@ func (m PathMap) gpus() int {
 
 // RegimeMap returns the map's grid: column x is a NIC of one machine, row y
 // = -g is GPU g, cells index Classes (-1 in the gaps).
-func (m PathMap) RegimeMap() nbplot.RegimeMap {
-	classes := m.Classes()
+func (m PathMap) regimeMap() nbplot.RegimeMap {
+	classes := m.classes()
 	index := map[topo.Class]int{}
 	var names []string
 	for k, c := range classes {
@@ -129,12 +129,13 @@ func (m PathMap) RegimeMap() nbplot.RegimeMap {
 	return rm
 }
 
-// Plot builds the map with device tick labels and the cell and block labels.
-func (m PathMap) Plot() (*plot.Plot, error) {
+// PNG renders the map to PNG bytes, with device tick labels and the cell
+// and block labels.
+func (m PathMap) PNG() ([]byte, error) {
 	if len(m.Machines) == 0 {
 		return nil, fmt.Errorf("path map %q: no machines", m.Title)
 	}
-	rm := m.RegimeMap()
+	rm := m.regimeMap()
 	p, err := rm.Plot()
 	if err != nil {
 		return nil, err
@@ -160,16 +161,6 @@ func (m PathMap) Plot() (*plot.Plot, error) {
 	p.X.Tick.Marker = plot.ConstantTicks(xt)
 	p.Y.Tick.Marker = plot.ConstantTicks(yt)
 	p.Add(labels)
-	return p, nil
-}
-
-// PNG renders the map to PNG bytes.
-func (m PathMap) PNG() ([]byte, error) {
-	p, err := m.Plot()
-	if err != nil {
-		return nil, err
-	}
-	rm := m.RegimeMap()
 	return nbplot.PNG(p, rm.Width, rm.Height)
 }
 
@@ -202,10 +193,10 @@ func (l labelLayer) Plot(c draw.Canvas, p *plot.Plot) {
 }
 
 // NICShareFigure plots a GPU's network bandwidth against the number of GPUs
-// of the node that send across the network at once (ActiveShare): for each
+// of the node that send across the network at once (activeShare): for each
 // machine with ranks on GPUs 0..k-1 and, where it differs, with GPUs added
-// one per NIC first (SpreadOrder); the inter-node link inter (the article's:
-// Inter, intra ÷17.5) for reference; and each machine's measured rate as a
+// one per NIC first (spreadOrder); the inter-node link inter (the article's:
+// commmodel.H20Inter, intra ÷17.5) for reference; and each machine's measured rate as a
 // labelled point at the measurement's GPUs per node.
 func NICShareFigure(ms []H20Machine, inter commmodel.Link) nbplot.Figure {
 	f := nbplot.Figure{
@@ -222,7 +213,7 @@ func NICShareFigure(ms []H20Machine, inter commmodel.Link) nbplot.Figure {
 		for g := range byIndex {
 			byIndex[g] = g
 		}
-		spread := SpreadOrder(t)
+		spread := spreadOrder(t)
 		orders := []struct {
 			name  string
 			order []int
@@ -232,7 +223,7 @@ func NICShareFigure(ms []H20Machine, inter commmodel.Link) nbplot.Figure {
 			var xs, ys []float64
 			for k := 1; k <= len(o.order); k++ {
 				xs = append(xs, float64(k))
-				ys = append(ys, ActiveShare(t, m.NICLineRate, o.order[:k]))
+				ys = append(ys, activeShare(t, m.NICLineRate, o.order[:k]))
 			}
 			if prev != nil && slices.Equal(prev, ys) {
 				continue // the spread order changes nothing on this machine
@@ -256,12 +247,12 @@ func NICShareFigure(ms []H20Machine, inter commmodel.Link) nbplot.Figure {
 }
 
 // topologyExhibits are notebook 02's tables and figures.
-func topologyExhibits() ([]Exhibit, error) {
+func topologyExhibits(in inputs) ([]Exhibit, error) {
 	ms, err := H20Machines()
 	if err != nil {
 		return nil, err
 	}
-	machines, err := MachinesTable(ms, Figures)
+	machines, err := MachinesTable(ms, in.figures)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +275,7 @@ func topologyExhibits() ([]Exhibit, error) {
 	}
 	out = append(out,
 		Exhibit{Name: "02-path-map", Title: "GPU x NIC path classes of both machines", Figure: PathMap{Title: "GPU-NIC paths: the article's server and a public H20-3e VM", Machines: ms}},
-		Exhibit{Name: "02-nic-share", Title: "Per-GPU network bandwidth against GPUs sending at once (NIC arithmetic)", Figure: NICShareFigure(ms, Inter)},
+		Exhibit{Name: "02-nic-share", Title: "Per-GPU network bandwidth against GPUs sending at once (NIC arithmetic)", Figure: NICShareFigure(ms, in.node.Inter)},
 	)
 	return out, nil
 }

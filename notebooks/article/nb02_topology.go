@@ -18,10 +18,6 @@ import (
 // 8 NICs (data/topology/h20-3e_8gpu_8nic_vm.txt): GPU-NIC distance tables,
 // NUMA and PCIe groups, NIC bindings and the NIC arithmetic.
 
-func init() {
-	Register("02_topology", topologyExhibits)
-}
-
 // H20Machine is one 8 x H20 server of notebook 02.
 type H20Machine struct {
 	// Name labels the machine in tables ("article: 8 x H20, 4 NICs").
@@ -41,16 +37,16 @@ type H20Machine struct {
 	Measured MeasuredNetworkRate
 }
 
-// PublicH20Capture is the embedded topology of the public H20 machine.
-const PublicH20Capture = "h20-3e_8gpu_8nic_vm"
+// publicH20Capture is the embedded topology of the public H20 machine.
+const publicH20Capture = "h20-3e_8gpu_8nic_vm"
 
 // PublicH20AllToAllLog is the embedded nccl-tests log of the same H20-3e VMs
 // (2 VMs x 2 GPUs, NVIDIA/nccl-tests issue #321).
 const PublicH20AllToAllLog = "h20-3e_2x2_alltoall_nccltests321.log"
 
-// ArticleH20 returns the article's server: topo.H20Article with its 400G
+// articleH20 returns the article's server: topo.H20Article with its 400G
 // (2 x 200G bond) NICs, commmodel.H20NICLineRate.
-func ArticleH20() H20Machine {
+func articleH20() H20Machine {
 	return H20Machine{
 		Name:           "article: 8 x H20, 4 NICs",
 		Short:          "article's server",
@@ -62,22 +58,22 @@ func ArticleH20() H20Machine {
 }
 
 // PublicH20 returns the public 8 x H20-3e VM of nccl-tests issue #321, with
-// the network rate measured on VMs of the same kind (PublicNetworkRate). The
+// the network rate measured on VMs of the same kind (publicNetworkRate). The
 // capture does not give the NICs' line rate; it is taken equal to the
 // article's (400 Gb/s) and LineRateSource says so.
-func PublicH20() (H20Machine, error) {
-	t, err := data.Topology(PublicH20Capture)
+func publicH20() (H20Machine, error) {
+	t, err := data.Topology(publicH20Capture)
 	if err != nil {
 		return H20Machine{}, err
 	}
-	rate, err := PublicNetworkRate()
+	rate, err := publicNetworkRate()
 	if err != nil {
 		return H20Machine{}, err
 	}
 	return H20Machine{
 		Name:           "public: 8 x H20-3e VM, 8 NICs",
 		Short:          "H20-3e VM",
-		Source:         "nvidia-smi topo -m, NVIDIA/nccl-tests #321 (data/topology/" + PublicH20Capture + ".txt)",
+		Source:         "nvidia-smi topo -m, NVIDIA/nccl-tests #321 (data/topology/" + publicH20Capture + ".txt)",
 		Topology:       t,
 		NICLineRate:    commmodel.H20NICLineRate,
 		LineRateSource: "not in the capture; assumed 400 Gb/s as the article's",
@@ -87,11 +83,11 @@ func PublicH20() (H20Machine, error) {
 
 // H20Machines returns the article's server and the public one, in that order.
 func H20Machines() ([]H20Machine, error) {
-	pub, err := PublicH20()
+	pub, err := publicH20()
 	if err != nil {
 		return nil, err
 	}
-	return []H20Machine{ArticleH20(), pub}, nil
+	return []H20Machine{articleH20(), pub}, nil
 }
 
 // GPUNICTable is the complete GPU-NIC distance table of t: one row per GPU
@@ -207,7 +203,7 @@ type NICShare struct {
 }
 
 // Share computes m's NIC arithmetic with the per-link figures fig (the
-// article's: Figures), whose NIC line rate is replaced by m's.
+// article's: topo.H20Figures), whose NIC line rate is replaced by m's.
 func (m H20Machine) Share(fig topo.Figures) (NICShare, error) {
 	fig.NICBW = m.NICLineRate
 	lv, err := m.Topology.Levels(fig)
@@ -218,14 +214,14 @@ func (m H20Machine) Share(fig topo.Figures) (NICShare, error) {
 	return NICShare{NICs: n, GPUsPerNIC: lv.GPUsPerNIC, PerGPU: lv.Inter.BW, Egress: float64(n) * m.NICLineRate, Ratio: lv.Ratio()}, nil
 }
 
-// ActiveShare returns the network bandwidth of the busiest of the GPUs
+// activeShare returns the network bandwidth of the busiest of the GPUs
 // active when they send at once, each through its closest NIC
 // (topo.NICAssignment), in bytes per second:
 //
 //	BW = lineRate / max over NICs of #{active GPUs assigned to the NIC}
 //
 // It is NaN when active is empty or none of its GPUs has a NIC.
-func ActiveShare(t *topo.Topology, lineRate float64, active []int) float64 {
+func activeShare(t *topo.Topology, lineRate float64, active []int) float64 {
 	assign := t.NICAssignment()
 	load := map[int]int{}
 	most := 0
@@ -238,10 +234,10 @@ func ActiveShare(t *topo.Topology, lineRate float64, active []int) float64 {
 	return commmodel.SharedNICBW(lineRate, most)
 }
 
-// SpreadOrder returns t's GPUs in the order that keeps NIC sharing lowest as
+// spreadOrder returns t's GPUs in the order that keeps NIC sharing lowest as
 // GPUs are added one by one: each next GPU is the lowest-index one whose
 // closest NIC has the fewest GPUs chosen so far.
-func SpreadOrder(t *topo.Topology) []int {
+func spreadOrder(t *topo.Topology) []int {
 	assign := t.NICAssignment()
 	load := map[int]int{}
 	left := make([]int, len(assign))
@@ -283,9 +279,9 @@ type MeasuredNetworkRate struct {
 	Source string
 }
 
-// PublicNetworkRate reads PublicH20AllToAllLog as AllToAll and returns its
+// publicNetworkRate reads PublicH20AllToAllLog as AllToAll and returns its
 // peak per-GPU network rate (NetworkRate).
-func PublicNetworkRate() (MeasuredNetworkRate, error) {
+func publicNetworkRate() (MeasuredNetworkRate, error) {
 	l, err := data.PublicLog(PublicH20AllToAllLog, &nccltests.Options{Collective: "alltoall"})
 	if err != nil {
 		return MeasuredNetworkRate{}, err
@@ -293,14 +289,14 @@ func PublicNetworkRate() (MeasuredNetworkRate, error) {
 	if len(l.Tests) != 1 {
 		return MeasuredNetworkRate{}, fmt.Errorf("%s: %d tests, want 1", PublicH20AllToAllLog, len(l.Tests))
 	}
-	return NetworkRate(l.Tests[0])
+	return networkRate(l.Tests[0])
 }
 
 // NetworkRate returns the peak over sizes of the per-GPU network rate of a
 // multi-node AllToAll test: the bytes each GPU sends to other nodes
 // (commmodel.Cluster.NetworkBytes of direct AllToAll, on the test's nodes
 // and ranks) over the out-of-place time.
-func NetworkRate(ts *nccltests.Test) (MeasuredNetworkRate, error) {
+func networkRate(ts *nccltests.Test) (MeasuredNetworkRate, error) {
 	if ts.Nodes < 2 || ts.Ranks%ts.Nodes != 0 {
 		return MeasuredNetworkRate{}, fmt.Errorf("%s: %d ranks on %d nodes is not a multi-node run of equal nodes", ts.Source, ts.Ranks, ts.Nodes)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/notebooks/internal/imgtest"
 	"github.com/inframethod/commlab/topo"
 )
@@ -28,7 +29,7 @@ func machines(t *testing.T) []H20Machine {
 }
 
 func TestGPUNICTableArticle(t *testing.T) {
-	tb := GPUNICTable(ArticleH20().Topology)
+	tb := GPUNICTable(articleH20().Topology)
 	if len(tb.Rows) != 8 || len(tb.Header) != 5 {
 		t.Fatalf("table is %d rows x %d columns, want 8 x 5 (article: 8 GPUs, 4 NICs)", len(tb.Rows), len(tb.Header))
 	}
@@ -54,7 +55,7 @@ func TestGPUNICTableArticle(t *testing.T) {
 }
 
 func TestPIXGroupsPublic(t *testing.T) {
-	pub, err := PublicH20()
+	pub, err := publicH20()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestPIXGroupsPublic(t *testing.T) {
 			t.Errorf("NIC%d PIX group %v, want [GPU%d]", n, gs, 7-n)
 		}
 	}
-	for n, gs := range PIXGroups(ArticleH20().Topology) {
+	for n, gs := range PIXGroups(articleH20().Topology) {
 		var want []int
 		for g, nic := range articlePIX {
 			if nic == n {
@@ -88,7 +89,7 @@ func TestShare(t *testing.T) {
 		perGPU, egres float64
 	}{{2, 25e9, 200e9}, {1, 50e9, 400e9}}
 	for i, m := range ms {
-		sh, err := m.Share(Figures)
+		sh, err := m.Share(topo.H20Figures)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +104,7 @@ func TestShare(t *testing.T) {
 }
 
 func TestActiveShare(t *testing.T) {
-	art := ArticleH20().Topology
+	art := articleH20().Topology
 	const line = 50e9 // 400 Gb/s
 	cases := []struct {
 		active []int
@@ -115,18 +116,18 @@ func TestActiveShare(t *testing.T) {
 		{[]int{0, 1, 2, 3, 4, 5, 6, 7}, 25e9},
 	}
 	for _, c := range cases {
-		if got := ActiveShare(art, line, c.active); got != c.want {
-			t.Errorf("ActiveShare(%v) = %g, want %g", c.active, got, c.want)
+		if got := activeShare(art, line, c.active); got != c.want {
+			t.Errorf("activeShare(%v) = %g, want %g", c.active, got, c.want)
 		}
 	}
-	if got := ActiveShare(art, line, nil); !math.IsNaN(got) {
+	if got := activeShare(art, line, nil); !math.IsNaN(got) {
 		t.Errorf("no active GPU: %g, want NaN", got)
 	}
 }
 
 func TestSpreadOrder(t *testing.T) {
-	art := ArticleH20().Topology
-	order := SpreadOrder(art)
+	art := articleH20().Topology
+	order := spreadOrder(art)
 	if len(order) != 8 {
 		t.Fatalf("order %v", order)
 	}
@@ -138,7 +139,7 @@ func TestSpreadOrder(t *testing.T) {
 		t.Fatalf("order %v repeats a GPU", order)
 	}
 	// The first four GPUs use four different NICs: 50 GB/s each.
-	if got := ActiveShare(art, 50e9, order[:4]); got != 50e9 {
+	if got := activeShare(art, 50e9, order[:4]); got != 50e9 {
 		t.Errorf("first four %v share a NIC: %g B/s", order[:4], got)
 	}
 	// GPU 2k and 2k+1 share NIC k (topo.NICAssignment), so the spread order is
@@ -149,7 +150,7 @@ func TestSpreadOrder(t *testing.T) {
 }
 
 func TestPublicNetworkRate(t *testing.T) {
-	r, err := PublicNetworkRate()
+	r, err := publicNetworkRate()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestPublicNetworkRate(t *testing.T) {
 }
 
 func TestMachinesTable(t *testing.T) {
-	tb, err := MachinesTable(machines(t), Figures)
+	tb, err := MachinesTable(machines(t), topo.H20Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +194,7 @@ func TestMachinesTable(t *testing.T) {
 }
 
 func TestBindingsTableArticle(t *testing.T) {
-	tb := BindingsTable(ArticleH20().Topology)
+	tb := BindingsTable(articleH20().Topology)
 	for g, r := range tb.Rows {
 		// topo.NICAssignment: GPU 2k and 2k+1 on NIC k = mlx5_bond_k.
 		nic := g / 2
@@ -210,9 +211,9 @@ func TestBindingsTableArticle(t *testing.T) {
 func TestPathMap(t *testing.T) {
 	ms := machines(t)
 	pm := PathMap{Machines: ms}
-	rm := pm.RegimeMap()
-	if want := []topo.Class{topo.PIX, topo.NODE, topo.SYS}; !slices.Equal(pm.Classes(), want) {
-		t.Fatalf("classes %v, want %v", pm.Classes(), want)
+	rm := pm.regimeMap()
+	if want := []topo.Class{topo.PIX, topo.NODE, topo.SYS}; !slices.Equal(pm.classes(), want) {
+		t.Fatalf("classes %v, want %v", pm.classes(), want)
 	}
 	// 4 + 1 gap + 8 columns, 8 rows with GPU0 on top (Ys ascending: last row).
 	if len(rm.Xs) != 13 || len(rm.Ys) != 8 {
@@ -226,9 +227,9 @@ func TestPathMap(t *testing.T) {
 			case x == 4:
 				want = -1
 			case x < 4:
-				want = slices.Index(pm.Classes(), ms[0].Topology.GPUNIC(g, x).Class)
+				want = slices.Index(pm.classes(), ms[0].Topology.GPUNIC(g, x).Class)
 			default:
-				want = slices.Index(pm.Classes(), ms[1].Topology.GPUNIC(g, x-5).Class)
+				want = slices.Index(pm.classes(), ms[1].Topology.GPUNIC(g, x-5).Class)
 			}
 			if k != want {
 				t.Errorf("cell GPU%d column %d = %d, want %d", g, x, k, want)
@@ -251,7 +252,7 @@ func TestPathMap(t *testing.T) {
 }
 
 func TestNICShareFigure(t *testing.T) {
-	f := NICShareFigure(machines(t), Inter)
+	f := NICShareFigure(machines(t), commmodel.H20Inter)
 	// Article by index, article spread, VM by index (its spread is the same),
 	// and the article's inter link.
 	if len(f.Series) != 4 {
@@ -275,7 +276,7 @@ func TestNICShareFigure(t *testing.T) {
 }
 
 func TestTopologyExhibits(t *testing.T) {
-	ex, err := topologyExhibits()
+	ex, err := topologyExhibits(articleInputs())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ func ratioText(a, b float64) string {
 // topology and the NIC arithmetic give.
 type LinkComparison struct {
 	// ArticleIntra and ArticleInter are the given links inside and between
-	// nodes (the article's: Intra and Inter).
+	// nodes (the article's: commmodel.H20Intra and H20Inter).
 	ArticleIntra, ArticleInter commmodel.Link
 	// Levels are the links derived from the topology: NVLink count × per-link
 	// BW inside a node, the NIC line rate shared by the GPUs of a NIC across.
@@ -119,8 +119,8 @@ type LinkComparison struct {
 }
 
 // CompareLinks derives the links of t with the per-link figures fig (the
-// article's: Figures) and sets them beside the links intra and inter (the
-// article's: Intra and Inter).
+// article's: topo.H20Figures) and sets them beside the links intra and inter
+// (the article's: commmodel.H20Intra and H20Inter).
 func CompareLinks(t *topo.Topology, fig topo.Figures, intra, inter commmodel.Link) (LinkComparison, error) {
 	lv, err := t.Levels(fig)
 	if err != nil {
@@ -154,9 +154,9 @@ func (lc LinkComparison) Table() nbplot.Table {
 }
 
 // Clusters returns the cluster of nodes copies of the server under both
-// derivations: with the given links (Cluster(nodes) for the article's) and
+// derivations: with the given links (commmodel.H20Cluster for the article's) and
 // with the topology's.
-func (lc LinkComparison) Clusters(nodes int) (article, derived commmodel.Cluster) {
+func (lc LinkComparison) clusters(nodes int) (article, derived commmodel.Cluster) {
 	article = commmodel.Cluster{Nodes: nodes, PerNode: lc.Levels.Fabric.P, Intra: lc.ArticleIntra, Inter: lc.ArticleInter}
 	derived = commmodel.Cluster{Nodes: nodes, PerNode: lc.Levels.Fabric.P, Intra: lc.Levels.Intra, Inter: lc.Levels.Inter}
 	return article, derived
@@ -165,7 +165,7 @@ func (lc LinkComparison) Clusters(nodes int) (article, derived commmodel.Cluster
 // TimesTable lists each algorithm's time at each size on the clusters built
 // from both derivations (Clusters).
 func (lc LinkComparison) TimesTable(nodes int, algs []commmodel.Algorithm, sizes []float64) nbplot.Table {
-	art, der := lc.Clusters(nodes)
+	art, der := lc.clusters(nodes)
 	t := nbplot.Table{Header: []string{"algorithm on " + clusterName(art)}, Align: []nbplot.Align{nbplot.Left}}
 	for _, s := range sizes {
 		t.Header = append(t.Header, commmodel.FormatSize(s)+": article", commmodel.FormatSize(s)+": NIC arithmetic")
@@ -347,35 +347,34 @@ func stageName(a commmodel.Algorithm, i, n int) string {
 	return "stage " + strconv.Itoa(i+1)
 }
 
-func init() {
-	Register("03_crossnode", func() ([]Exhibit, error) {
-		algs := CrossNodeAlgorithms(P)
-		sizes := nbplot.Sizes(1<<10, 1<<30, 4)
-		lc, err := CompareLinks(topo.H20Article(), Figures, Intra, Inter)
-		if err != nil {
-			return nil, err
-		}
-		bytesT := NetworkBytesTable(Cluster(2), []int{2, 4, 8, 16, 32, 64})
-		linksT := lc.Table()
-		timesT := lc.TimesTable(2, algs, []float64{1 << 20, 64 << 20})
-		sweep := NodeSweep{Cluster: Cluster(1), Flat: algs[0], Hier: algs[3],
-			Nodes: []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}, Sizes: []float64{64 << 10, 16 << 20, 256 << 20}}
-		sweepT := sweep.Table()
-		stagesT := StagesTable(Cluster(2), []commmodel.Algorithm{algs[0], algs[3]}, 64<<20)
-		executedT, err := ExecutedTable(Cluster(16), algs, ExecutedSize)
-		if err != nil {
-			return nil, err
-		}
-		return []Exhibit{
-			{Name: "03-crossnode-times-2x8", Title: "AllReduce across 2 x 8 H20: flat against hierarchical, time against size", Figure: CrossNodeTimes(Cluster(2), algs, sizes)},
-			{Name: "03-crossnode-times-8x8", Title: "AllReduce across 8 x 8 H20: flat against hierarchical, time against size", Figure: CrossNodeTimes(Cluster(8), algs, sizes)},
-			{Name: "03-network-bytes", Title: "Network bytes per GPU: flat ring against hierarchical, (N-1)/(Np-1)", Table: &bytesT},
-			{Name: "03-link-ratios", Title: "The article's ÷17.5 and ×7.5 beside the NVLink and NIC arithmetic", Table: &linksT},
-			{Name: "03-link-times", Title: "Times on 2 x 8 H20 under the article's links and under the NIC arithmetic", Table: &timesT},
-			{Name: "03-node-sweep", Title: "Hierarchical over flat ring AllReduce, N = 1..64 nodes of 8 H20", Figure: sweep.SpeedupFigure()},
-			{Name: "03-node-sweep-times", Title: "Flat and hierarchical AllReduce times against the node count", Table: &sweepT},
-			{Name: "03-stages", Title: "Stages of flat and hierarchical AllReduce on 2 x 8 H20 at 64 MiB", Table: &stagesT},
-			{Name: "03-executed", Title: "The schedules executed on 16 x 8 GPUs at 16 MiB, every element checked, replayed against Cluster.Time", Table: &executedT},
-		}, nil
-	})
+// crossNodeExhibits are notebook 03's tables and figures.
+func crossNodeExhibits(in inputs) ([]Exhibit, error) {
+	algs := CrossNodeAlgorithms(in.node.PerNode)
+	sizes := nbplot.Sizes(1<<10, 1<<30, 4)
+	lc, err := CompareLinks(topo.H20Article(), in.figures, in.node.Intra, in.node.Inter)
+	if err != nil {
+		return nil, err
+	}
+	bytesT := NetworkBytesTable(in.cluster(2), []int{2, 4, 8, 16, 32, 64})
+	linksT := lc.Table()
+	timesT := lc.TimesTable(2, algs, []float64{1 << 20, 64 << 20})
+	sweep := NodeSweep{Cluster: in.cluster(1), Flat: algs[0], Hier: algs[3],
+		Nodes: []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}, Sizes: []float64{64 << 10, 16 << 20, 256 << 20}}
+	sweepT := sweep.Table()
+	stagesT := StagesTable(in.cluster(2), []commmodel.Algorithm{algs[0], algs[3]}, 64<<20)
+	executedT, err := ExecutedTable(in.cluster(16), algs, ExecutedSize)
+	if err != nil {
+		return nil, err
+	}
+	return []Exhibit{
+		{Name: "03-crossnode-times-2x8", Title: "AllReduce across 2 x 8 H20: flat against hierarchical, time against size", Figure: CrossNodeTimes(in.cluster(2), algs, sizes)},
+		{Name: "03-crossnode-times-8x8", Title: "AllReduce across 8 x 8 H20: flat against hierarchical, time against size", Figure: CrossNodeTimes(in.cluster(8), algs, sizes)},
+		{Name: "03-network-bytes", Title: "Network bytes per GPU: flat ring against hierarchical, (N-1)/(Np-1)", Table: &bytesT},
+		{Name: "03-link-ratios", Title: "The article's ÷17.5 and ×7.5 beside the NVLink and NIC arithmetic", Table: &linksT},
+		{Name: "03-link-times", Title: "Times on 2 x 8 H20 under the article's links and under the NIC arithmetic", Table: &timesT},
+		{Name: "03-node-sweep", Title: "Hierarchical over flat ring AllReduce, N = 1..64 nodes of 8 H20", Figure: sweep.SpeedupFigure()},
+		{Name: "03-node-sweep-times", Title: "Flat and hierarchical AllReduce times against the node count", Table: &sweepT},
+		{Name: "03-stages", Title: "Stages of flat and hierarchical AllReduce on 2 x 8 H20 at 64 MiB", Table: &stagesT},
+		{Name: "03-executed", Title: "The schedules executed on 16 x 8 GPUs at 16 MiB, every element checked, replayed against Cluster.Time", Table: &executedT},
+	}, nil
 }

@@ -1,6 +1,7 @@
 package article
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -90,7 +91,7 @@ func TestFastestOneNode(t *testing.T) {
 // 18 NVLinks × 20.6 GB/s (NCCL's SM90 NVLink) = 370.8 GB/s inside; a 2 x 200
 // Gb/s bond (50 GB/s) shared by the 2 GPUs of a NIC = 25 GB/s across: ÷14.83.
 func TestLinkComparison(t *testing.T) {
-	lc, err := CompareLinks(topo.H20Article(), Figures, Intra, Inter)
+	lc, err := CompareLinks(topo.H20Article(), topo.H20Figures, commmodel.H20Intra, commmodel.H20Inter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,11 +108,11 @@ func TestLinkComparison(t *testing.T) {
 	if got := tab.Rows[2]; got[1] != "÷17.5" || got[2] != "÷14.8" {
 		t.Errorf("ratio row %q, want ÷17.5 and ÷14.8", got)
 	}
-	art, der := lc.Clusters(2)
+	art, der := lc.clusters(2)
 	if art != commmodel.H20Cluster(2) || der.Inter.BW != 25e9 {
 		t.Errorf("clusters %+v, %+v", art, der)
 	}
-	if _, err := CompareLinks(mustTopology(t, 0), Figures, Intra, Inter); err == nil {
+	if _, err := CompareLinks(mustTopology(t, 0), topo.H20Figures, commmodel.H20Intra, commmodel.H20Inter); err == nil {
 		t.Error("a topology without NICs: want an error")
 	}
 }
@@ -205,8 +206,8 @@ func TestExhibits03(t *testing.T) { checkExhibits(t, "03_crossnode", 9) }
 // routes to one time (the replay is held to Cluster.Time for every
 // algorithm in commmodel/schedule's tests; this holds the table to them).
 func TestExecutedTable(t *testing.T) {
-	algs := CrossNodeAlgorithms(P)
-	tab, err := ExecutedTable(Cluster(2), algs, 1<<20)
+	algs := CrossNodeAlgorithms(8)
+	tab, err := ExecutedTable(commmodel.H20Cluster(2), algs, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,10 +223,10 @@ func TestExecutedTable(t *testing.T) {
 	}
 }
 
-// checkExhibits builds a notebook's registered exhibits and renders its figures.
+// checkExhibits builds a notebook's exhibits and renders its figures.
 func checkExhibits(t *testing.T, notebook string, n int) {
 	t.Helper()
-	ex, err := builders[notebook]()
+	ex, err := notebookExhibits(notebook)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,4 +243,14 @@ func checkExhibits(t *testing.T, notebook string, n int) {
 			}
 		}
 	}
+}
+
+// notebookExhibits builds one notebook's exhibits with the article's inputs.
+func notebookExhibits(notebook string) ([]Exhibit, error) {
+	for _, nb := range notebooks {
+		if nb.name == notebook {
+			return nb.build(articleInputs())
+		}
+	}
+	return nil, fmt.Errorf("no notebook %s", notebook)
 }

@@ -30,11 +30,11 @@ func AllToAllAlgorithms(perNode int) []commmodel.Algorithm {
 		commmodel.HierarchicalAllToAll{PerNode: perNode}}
 }
 
-// ArticleAllToAll returns the article's measured NCCL AllToAll points on the
+// articleAllToAll returns the article's measured NCCL AllToAll points on the
 // given number of 8 x H20 nodes (1: 8 GPUs, 2: 2 x 8) as a frame of the tidy
 // schema (data.Points.Frame): data.ArticleFrame filtered to AllToAll on
 // that many nodes.
-func ArticleAllToAll(nodes int) dataframe.DataFrame {
+func articleAllToAll(nodes int) dataframe.DataFrame {
 	return data.Article().Select(data.Filter{Collective: "alltoall", NNodes: nodes}).Frame()
 }
 
@@ -119,7 +119,7 @@ type MeasuredRatio struct {
 }
 
 // DirectRatios compares measured AllToAll points (a frame of the tidy
-// schema, such as ArticleAllToAll's) with direct AllToAll (NCCL's AllToAll
+// schema, such as articleAllToAll's) with direct AllToAll (NCCL's AllToAll
 // posts every send and receive at once, as direct does) on nodes of c: each
 // point against c with the point's nnodes, so one node's points are timed on
 // c's intra link. The frame's rows keep their order.
@@ -277,7 +277,7 @@ type OverheadFit struct {
 }
 
 // FitOverhead fits direct AllToAll's network part on c to measured AllToAll
-// times on c (data.Samples of ArticleAllToAll(2) for the article's 2 x 8
+// times on c (data.Samples of articleAllToAll(2) for the article's 2 x 8
 // points), with the settings s (nil: fit's defaults), and splits its
 // constant time into c.Inter.Alpha and a per-message overhead. The split is
 // an assumption: with one algorithm measured, α and o are not separately
@@ -371,66 +371,65 @@ func HierarchicalFigure(c commmodel.Cluster, sizes []float64, measured []fit.Sam
 	return f
 }
 
-func init() {
-	Register("04_alltoall", func() ([]Exhibit, error) {
-		one, two := Cluster(1), Cluster(2)
-		sizes := nbplot.Sizes(1<<10, 1<<30, 4)
-		algs := AllToAllAlgorithms(P)
-		// The article's AllToAll points: on one node (8 GPUs) and on two.
-		df1, df2 := ArticleAllToAll(1), ArticleAllToAll(2)
-		m1, err := data.Samples(df1)
-		if err != nil {
-			return nil, err
-		}
-		m2, err := data.Samples(df2)
-		if err != nil {
-			return nil, err
-		}
-		fd, err := fit.Through(commmodel.Direct{}, P, m1, &DefaultFit)
-		if err != nil {
-			return nil, err
-		}
-		refit, err := ArticleRefit()
-		if err != nil {
-			return nil, err
-		}
-		base := two
-		base.Intra = fd.Link()
-		of, err := FitOverhead(base, m2, &DefaultFit)
-		if err != nil {
-			return nil, err
-		}
-		ratios, err := DirectRatios(two, data.Article().Select(data.Filter{Collective: "alltoall"}).Frame())
-		if err != nil {
-			return nil, err
-		}
-		joined, err := FitFrame(one.Intra, fd, refit, df1)
-		if err != nil {
-			return nil, err
-		}
-		fitT, err := FitTable(joined)
-		if err != nil {
-			return nil, err
-		}
-		return []Exhibit{
-			{Name: "04-alltoall-node", Title: "AllToAll on one 8 x H20 node (model, default link)",
-				Figure: AllToAllFigure("AllToAll on 8 x H20, model on the default link", algs, one, sizes, m1)},
-			{Name: "04-alltoall-2x8", Title: "AllToAll on 2 x 8 H20 GPUs (model, default links)",
-				Figure: AllToAllFigure("AllToAll on 2 x 8 H20, model on the default links", algs, two, sizes, m2)},
-			{Name: "04-alltoall-network", Title: "Network messages and bytes per GPU on 2 x 8",
-				Table: ptr(NetworkTable(algs, two, []float64{1 << 20, 16 << 20, 128 << 20}))},
-			{Name: "04-alltoall-ratios", Title: "Measured against the model with the default links",
-				Table: ptr(RatioTable(ratios))},
-			{Name: "04-alltoall-fit", Title: "Direct AllToAll fitted to the 8-GPU points",
-				Figure: FitFigure(one.Intra, fd, refit, sizes, m1)},
-			{Name: "04-alltoall-fit-table", Title: "Default, fitted and the article's refit link at each point",
-				Table: &fitT},
-			{Name: "04-alltoall-hierarchical", Title: "Hierarchical against direct with a fitted per-message overhead",
-				Figure: HierarchicalFigure(of.Cluster, sizes, m2)},
-			{Name: "04-alltoall-overhead", Title: "Where hierarchical stops paying, by per-message overhead",
-				Table: ptr(OverheadTable(of.Cluster, []float64{0, 2e-6, 5e-6, 10e-6, of.Cluster.Inter.Overhead, 20e-6}))},
-		}, nil
-	})
+// allToAllExhibits are notebook 04's tables and figures.
+func allToAllExhibits(in inputs) ([]Exhibit, error) {
+	one, two := in.cluster(1), in.cluster(2)
+	sizes := nbplot.Sizes(1<<10, 1<<30, 4)
+	algs := AllToAllAlgorithms(in.node.PerNode)
+	// The article's AllToAll points: on one node (8 GPUs) and on two.
+	df1, df2 := articleAllToAll(1), articleAllToAll(2)
+	m1, err := data.Samples(df1)
+	if err != nil {
+		return nil, err
+	}
+	m2, err := data.Samples(df2)
+	if err != nil {
+		return nil, err
+	}
+	fd, err := fit.Through(commmodel.Direct{}, in.node.PerNode, m1, &in.fit)
+	if err != nil {
+		return nil, err
+	}
+	refit, err := ArticleRefit()
+	if err != nil {
+		return nil, err
+	}
+	base := two
+	base.Intra = fd.Link()
+	of, err := FitOverhead(base, m2, &in.fit)
+	if err != nil {
+		return nil, err
+	}
+	ratios, err := DirectRatios(two, data.Article().Select(data.Filter{Collective: "alltoall"}).Frame())
+	if err != nil {
+		return nil, err
+	}
+	joined, err := FitFrame(one.Intra, fd, refit, df1)
+	if err != nil {
+		return nil, err
+	}
+	fitT, err := FitTable(joined)
+	if err != nil {
+		return nil, err
+	}
+	return []Exhibit{
+		{Name: "04-alltoall-node", Title: "AllToAll on one 8 x H20 node (model, default link)",
+			Figure: AllToAllFigure("AllToAll on 8 x H20, model on the default link", algs, one, sizes, m1)},
+		{Name: "04-alltoall-2x8", Title: "AllToAll on 2 x 8 H20 GPUs (model, default links)",
+			Figure: AllToAllFigure("AllToAll on 2 x 8 H20, model on the default links", algs, two, sizes, m2)},
+		{Name: "04-alltoall-network", Title: "Network messages and bytes per GPU on 2 x 8",
+			Table: ptr(NetworkTable(algs, two, []float64{1 << 20, 16 << 20, 128 << 20}))},
+		{Name: "04-alltoall-ratios", Title: "Measured against the model with the default links",
+			Table: ptr(RatioTable(ratios))},
+		{Name: "04-alltoall-fit", Title: "Direct AllToAll fitted to the 8-GPU points",
+			Figure: FitFigure(one.Intra, fd, refit, sizes, m1)},
+		{Name: "04-alltoall-fit-table", Title: "Default, fitted and the article's refit link at each point",
+			Table: &fitT},
+		{Name: "04-alltoall-hierarchical", Title: "Hierarchical against direct with a fitted per-message overhead",
+			Figure: HierarchicalFigure(of.Cluster, sizes, m2)},
+		{Name: "04-alltoall-overhead", Title: "Where hierarchical stops paying, by per-message overhead",
+			Table: ptr(OverheadTable(of.Cluster, []float64{0, 2e-6, 5e-6, 10e-6, of.Cluster.Inter.Overhead, 20e-6}))},
+	}, nil
 }
 
 func ptr[T any](v T) *T { return &v }

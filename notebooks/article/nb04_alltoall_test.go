@@ -51,7 +51,7 @@ func TestDirectRatios(t *testing.T) {
 // (data statements alltoall-fit-alpha, alltoall-fit-bw). The fit through
 // direct AllToAll must land within 10% of both and beat the default link.
 func TestFitThroughDirect(t *testing.T) {
-	df := ArticleAllToAll(1)
+	df := articleAllToAll(1)
 	samples, err := data.Samples(df)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestHierarchicalCrossover(t *testing.T) {
 // at the article's 2 x 8 points (data/article_h20.csv).
 func TestFitOverhead(t *testing.T) {
 	c := commmodel.H20Cluster(2)
-	samples, err := data.Samples(ArticleAllToAll(2))
+	samples, err := data.Samples(articleAllToAll(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestAllToAllFigureOneNode(t *testing.T) {
 }
 
 func TestExhibits04(t *testing.T) {
-	ex, err := builders["04_alltoall"]()
+	ex, err := notebookExhibits("04_alltoall")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,12 +33,12 @@ type LogFit struct {
 	// Empty are the 0-byte rows, which measure the empty-call floor.
 	Empty []fit.Sample
 	// Single and Piecewise are fit.AlphaBeta and fit.Piecewise with the
-	// settings FitLog was given.
+	// settings fitLog was given.
 	Single, Piecewise *fit.Result
 }
 
 // PublicLogFits reads every embedded public log (data.PublicLogNames) and
-// fits each of its tests with the settings s (FitLog).
+// fits each of its tests with the settings s (fitLog).
 func PublicLogFits(s *fit.Settings) ([]LogFit, error) {
 	var out []LogFit
 	for _, name := range data.PublicLogNames() {
@@ -47,7 +47,7 @@ func PublicLogFits(s *fit.Settings) ([]LogFit, error) {
 			return nil, err
 		}
 		for _, t := range l.Tests {
-			lf, err := FitLog(name, t, s)
+			lf, err := fitLog(name, t, s)
 			if err != nil {
 				return nil, err
 			}
@@ -57,9 +57,9 @@ func PublicLogFits(s *fit.Settings) ([]LogFit, error) {
 	return out, nil
 }
 
-// FitLog fits one test's out-of-place rows, single and piecewise, with the
+// fitLog fits one test's out-of-place rows, single and piecewise, with the
 // settings s (nil: fit's defaults).
-func FitLog(name string, t *nccltests.Test, s *fit.Settings) (LogFit, error) {
+func fitLog(name string, t *nccltests.Test, s *fit.Settings) (LogFit, error) {
 	lf := LogFit{Name: name, Test: t}
 	lf.Samples, lf.Empty = fit.SplitEmpty(t.Samples(nccltests.OutOfPlace))
 	var err error
@@ -74,7 +74,7 @@ func FitLog(name string, t *nccltests.Test, s *fit.Settings) (LogFit, error) {
 
 // Label names the run: its collective (or the candidates when the table
 // fits more than one), ranks and file.
-func (lf LogFit) Label() string {
+func (lf LogFit) label() string {
 	c := lf.Test.Collective.String()
 	if lf.Test.Ambiguous() {
 		c = strings.Join(collectiveNames(lf.Test.Candidates), " or ")
@@ -163,7 +163,7 @@ func LogFitFigure(lf LogFit) nbplot.Figure {
 		meas.X, meas.Y = append(meas.X, s.Size), append(meas.Y, s.Time)
 	}
 	return nbplot.Figure{
-		Title:  lf.Label(),
+		Title:  lf.label(),
 		X:      nbplot.Axis{Label: "message size S", Unit: nbplot.Bytes, Log: true},
 		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
 		Legend: nbplot.BottomRight, // the top carries the regime labels
@@ -203,7 +203,7 @@ func ResidualFigure(lf LogFit) nbplot.Figure {
 		series = append(series, set, against)
 	}
 	return nbplot.Figure{
-		Title:  "Residuals: " + lf.Label(),
+		Title:  "Residuals: " + lf.label(),
 		X:      nbplot.Axis{Label: "message size S", Unit: nbplot.Bytes, Log: true},
 		Y:      nbplot.Axis{Label: "relative error (model - measured) / measured, %", Unit: nbplot.Plain},
 		Legend: legend,
@@ -315,12 +315,12 @@ const KernelSource = "vllm-project/vllm PR #24111"
 
 // The kernels' names in data/kernels_public.csv.
 const (
-	OneShotKernel = "ca_1stage(one-shot)"
-	TwoShotKernel = "ca_2stage(two-shot)"
+	oneShotKernel = "ca_1stage(one-shot)"
+	twoShotKernel = "ca_2stage(two-shot)"
 )
 
-// A Threshold is a size a production system hard-codes: one-shot below it.
-type Threshold struct {
+// A threshold is a size a production system hard-codes: one-shot below it.
+type threshold struct {
 	// Size is the threshold in bytes; +Inf when one-shot is always used.
 	Size float64
 	// Source cites the code.
@@ -329,39 +329,39 @@ type Threshold struct {
 	Above string
 }
 
-// VLLMThreshold is vLLM's custom AllReduce choice for p GPUs with full
+// vllmThreshold is vLLM's custom AllReduce choice for p GPUs with full
 // NVLink: cross_device_reduce_1stage always at 2 GPUs, below 512 KiB at 4 or
 // fewer, below 256 KiB at up to 8; cross_device_reduce_2stage otherwise
 // (vllm-project/vllm csrc/custom_all_reduce.cuh, CustomAllreduce::allreduce,
 // REDUCE_CASE; "bytes" there is the per-rank buffer, our S). False for a p
 // it does not support (it handles 2, 4, 6, 8).
-func VLLMThreshold(p int) (Threshold, bool) {
+func vllmThreshold(p int) (threshold, bool) {
 	src := "vllm-project/vllm csrc/custom_all_reduce.cuh (CustomAllreduce::allreduce)"
 	switch p {
 	case 2:
-		return Threshold{math.Inf(1), src, ""}, true
+		return threshold{math.Inf(1), src, ""}, true
 	case 4:
-		return Threshold{512 << 10, src, "two-stage"}, true
+		return threshold{512 << 10, src, "two-stage"}, true
 	case 6, 8:
-		return Threshold{256 << 10, src, "two-stage"}, true
+		return threshold{256 << 10, src, "two-stage"}, true
 	}
-	return Threshold{}, false
+	return threshold{}, false
 }
 
-// TRTLLMThreshold is TensorRT-LLM's automatic AllReduce strategy for p GPUs:
+// trtllmThreshold is TensorRT-LLM's automatic AllReduce strategy for p GPUs:
 // ONESHOT always at 2 or fewer, below 1,000,000 B at 3-4, below 500,000 B
 // above 4; NCCL (not TWOSHOT, which that code disables) at and above it
 // (NVIDIA/TensorRT-LLM cpp/tensorrt_llm/plugins/ncclPlugin/allreducePlugin.cpp,
 // AllreducePlugin::selectImplementation; messageSizeBytes is S).
-func TRTLLMThreshold(p int) Threshold {
+func trtllmThreshold(p int) threshold {
 	src := "NVIDIA/TensorRT-LLM cpp/tensorrt_llm/plugins/ncclPlugin/allreducePlugin.cpp (selectImplementation)"
 	switch {
 	case p <= 2:
-		return Threshold{math.Inf(1), src, ""}
+		return threshold{math.Inf(1), src, ""}
 	case p <= 4:
-		return Threshold{1e6, src, "NCCL"}
+		return threshold{1e6, src, "NCCL"}
 	}
-	return Threshold{5e5, src, "NCCL"}
+	return threshold{5e5, src, "NCCL"}
 }
 
 // A KernelCrossover is where two-shot overtakes one-shot at one rank count,
@@ -393,7 +393,7 @@ type KernelCrossover struct {
 // KernelCrossovers compares one-shot and two-shot at every rank count of the
 // kernel table kernels (a frame of the tidy schema: data.Kernels().Frame())
 // that has rows of both, fitting with the settings s (nil: fit's defaults).
-// It reads the rows of KernelSource, OneShotKernel and TwoShotKernel.
+// It reads the rows of KernelSource, oneShotKernel and twoShotKernel.
 func KernelCrossovers(kernels dataframe.DataFrame, s *fit.Settings) ([]KernelCrossover, error) {
 	all, err := data.FramePoints(kernels)
 	if err != nil {
@@ -403,8 +403,8 @@ func KernelCrossovers(kernels dataframe.DataFrame, s *fit.Settings) ([]KernelCro
 	var out []KernelCrossover
 	for _, p := range rankCounts(k) {
 		kc := KernelCrossover{P: p,
-			OneShot: k.Select(data.Filter{NRanks: p, Algorithm: OneShotKernel}),
-			TwoShot: k.Select(data.Filter{NRanks: p, Algorithm: TwoShotKernel})}
+			OneShot: k.Select(data.Filter{NRanks: p, Algorithm: oneShotKernel}),
+			TwoShot: k.Select(data.Filter{NRanks: p, Algorithm: twoShotKernel})}
 		if len(kc.OneShot) < 3 || len(kc.TwoShot) < 3 {
 			continue // too few rows of one kernel to fit (P = 2 has one one-shot row)
 		}
@@ -481,7 +481,7 @@ func measuredCrossing(a, b data.Points) (size float64, ok bool, note string) {
 // thresholdText describes a threshold, "always one-shot" for +Inf.
 // A threshold in whole KiB is shown as the source writes it (512 * 1024),
 // a decimal one in bytes (500 * 1000).
-func thresholdText(t Threshold) string {
+func thresholdText(t threshold) string {
 	if math.IsInf(t.Size, 1) {
 		return "always one-shot"
 	}
@@ -506,10 +506,10 @@ func KernelCrossoverTable(kcs []KernelCrossover) nbplot.Table {
 			}
 		}
 		v := "not supported"
-		if th, ok := VLLMThreshold(k.P); ok {
+		if th, ok := vllmThreshold(k.P); ok {
 			v = thresholdText(th)
 		}
-		t.Rows = append(t.Rows, []string{strconv.Itoa(k.P), m, sizeOrNever(k.Model), sizeOrNever(k.SameLink), v, thresholdText(TRTLLMThreshold(k.P))})
+		t.Rows = append(t.Rows, []string{strconv.Itoa(k.P), m, sizeOrNever(k.Model), sizeOrNever(k.SameLink), v, thresholdText(trtllmThreshold(k.P))})
 	}
 	return t
 }
@@ -556,7 +556,7 @@ func KernelFigure(k KernelCrossover) nbplot.Figure {
 		X:      nbplot.Axis{Label: "message size S (per rank)", Unit: nbplot.Bytes, Log: true},
 		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
 		Legend: nbplot.BottomRight, // the top carries the labels of the marks
-		Series: []nbplot.Series{measuredSeries(OneShotKernel, k.OneShot.Samples()), measuredSeries(TwoShotKernel, k.TwoShot.Samples()), curve(k.OneFit), curve(k.TwoFit)},
+		Series: []nbplot.Series{measuredSeries(oneShotKernel, k.OneShot.Samples()), measuredSeries(twoShotKernel, k.TwoShot.Samples()), curve(k.OneFit), curve(k.TwoFit)},
 	}
 	if k.MeasuredIn {
 		f.Marks = append(f.Marks, nbplot.Mark{X: k.Measured, Label: "measured " + commmodel.FormatSize(k.Measured)})
@@ -564,10 +564,10 @@ func KernelFigure(k KernelCrossover) nbplot.Figure {
 	if !math.IsInf(k.Model, 1) && k.Model < hi*2 {
 		f.Marks = append(f.Marks, nbplot.Mark{X: k.Model, Label: "fitted " + commmodel.FormatSize(k.Model)})
 	}
-	if th, ok := VLLMThreshold(k.P); ok && !math.IsInf(th.Size, 1) {
+	if th, ok := vllmThreshold(k.P); ok && !math.IsInf(th.Size, 1) {
 		f.Marks = append(f.Marks, nbplot.Mark{X: th.Size, Label: "vLLM " + commmodel.FormatSize(th.Size)})
 	}
-	if th := TRTLLMThreshold(k.P); !math.IsInf(th.Size, 1) {
+	if th := trtllmThreshold(k.P); !math.IsInf(th.Size, 1) {
 		f.Marks = append(f.Marks, nbplot.Mark{X: th.Size, Label: "TRT-LLM " + strconv.FormatFloat(th.Size, 'f', 0, 64) + " B"})
 	}
 	return f
@@ -631,6 +631,15 @@ func FitWild(samples []fit.Sample, s *fit.Settings) (*WildFit, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// settingsCopy returns a copy of *s, or fit's defaults (the zero Settings)
+// for a nil s, for an analysis that changes a field.
+func settingsCopy(s *fit.Settings) fit.Settings {
+	if s == nil {
+		return fit.Settings{}
+	}
+	return *s
 }
 
 // weightOf returns r's robustness weight of sample s.
@@ -698,44 +707,43 @@ func WildFigure(w *WildFit) nbplot.Figure {
 	}
 }
 
-func init() {
-	Register("05_fitting", func() ([]Exhibit, error) {
-		fits, err := PublicLogFits(&DefaultFit)
-		if err != nil {
-			return nil, err
-		}
-		var ex []Exhibit
-		for i, lf := range fits {
-			ex = append(ex,
-				Exhibit{Name: fmt.Sprintf("05-log%d-fit", i+1), Title: "Single and piecewise fit: " + lf.Label(), Figure: LogFitFigure(lf)},
-				Exhibit{Name: fmt.Sprintf("05-log%d-residuals", i+1), Title: "Residuals: " + lf.Label(), Figure: ResidualFigure(lf)})
-		}
-		regimes, err := RegimeTable(fits)
-		if err != nil {
-			return nil, err
-		}
-		ex = append(ex, Exhibit{Name: "05-regimes", Title: "Alpha, BW and errors per regime of each public log", Table: &regimes})
-		kernels := data.Kernels().Frame()
-		kcs, err := KernelCrossovers(kernels, &DefaultFit)
-		if err != nil {
-			return nil, err
-		}
+// fittingExhibits are notebook 05's tables and figures.
+func fittingExhibits(in inputs) ([]Exhibit, error) {
+	fits, err := PublicLogFits(&in.fit)
+	if err != nil {
+		return nil, err
+	}
+	var ex []Exhibit
+	for i, lf := range fits {
 		ex = append(ex,
-			Exhibit{Name: "05-oneshot-twoshot", Title: "One-shot against two-shot: measured, fitted and hard-coded crossovers", Table: ptr(KernelCrossoverTable(kcs))},
-			Exhibit{Name: "05-kernel-links", Title: "Links fitted to vLLM's one-shot and two-shot kernels", Table: ptr(KernelLinkTable(kcs))})
-		for _, k := range kcs {
-			ex = append(ex, Exhibit{Name: fmt.Sprintf("05-kernels-p%d", k.P), Title: fmt.Sprintf("One-shot against two-shot at P = %d", k.P), Figure: KernelFigure(k)})
-		}
-		wild, err := data.Samples(kernels.Filter(dataframe.F{Colname: "source", Comparator: series.Eq, Comparando: WildSource}))
-		if err != nil {
-			return nil, err
-		}
-		w, err := FitWild(wild, &DefaultFit)
-		if err != nil {
-			return nil, err
-		}
-		return append(ex,
-			Exhibit{Name: "05-wild", Title: "Plain and robust fits of a table with a wild row", Figure: WildFigure(w)},
-			Exhibit{Name: "05-wild-table", Title: "What the wild row does to each fit", Table: ptr(WildTable(w))}), nil
-	})
+			Exhibit{Name: fmt.Sprintf("05-log%d-fit", i+1), Title: "Single and piecewise fit: " + lf.label(), Figure: LogFitFigure(lf)},
+			Exhibit{Name: fmt.Sprintf("05-log%d-residuals", i+1), Title: "Residuals: " + lf.label(), Figure: ResidualFigure(lf)})
+	}
+	regimes, err := RegimeTable(fits)
+	if err != nil {
+		return nil, err
+	}
+	ex = append(ex, Exhibit{Name: "05-regimes", Title: "Alpha, BW and errors per regime of each public log", Table: &regimes})
+	kernels := data.Kernels().Frame()
+	kcs, err := KernelCrossovers(kernels, &in.fit)
+	if err != nil {
+		return nil, err
+	}
+	ex = append(ex,
+		Exhibit{Name: "05-oneshot-twoshot", Title: "One-shot against two-shot: measured, fitted and hard-coded crossovers", Table: ptr(KernelCrossoverTable(kcs))},
+		Exhibit{Name: "05-kernel-links", Title: "Links fitted to vLLM's one-shot and two-shot kernels", Table: ptr(KernelLinkTable(kcs))})
+	for _, k := range kcs {
+		ex = append(ex, Exhibit{Name: fmt.Sprintf("05-kernels-p%d", k.P), Title: fmt.Sprintf("One-shot against two-shot at P = %d", k.P), Figure: KernelFigure(k)})
+	}
+	wild, err := data.Samples(kernels.Filter(dataframe.F{Colname: "source", Comparator: series.Eq, Comparando: WildSource}))
+	if err != nil {
+		return nil, err
+	}
+	w, err := FitWild(wild, &in.fit)
+	if err != nil {
+		return nil, err
+	}
+	return append(ex,
+		Exhibit{Name: "05-wild", Title: "Plain and robust fits of a table with a wild row", Figure: WildFigure(w)},
+		Exhibit{Name: "05-wild-table", Title: "What the wild row does to each fit", Table: ptr(WildTable(w))}), nil
 }

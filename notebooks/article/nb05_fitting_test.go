@@ -39,8 +39,8 @@ func TestPublicLogFits(t *testing.T) {
 				t.Errorf("%s: empty rows %v, want the five 0-byte rows", lf.Name, lf.Empty)
 			}
 			// Its table fits AllGather and AllToAll alike (redop none, busbw/algbw 7/8).
-			if !strings.Contains(lf.Label(), " or ") {
-				t.Errorf("label %q does not show the two candidates", lf.Label())
+			if !strings.Contains(lf.label(), " or ") {
+				t.Errorf("label %q does not show the two candidates", lf.label())
 			}
 		}
 		for _, f := range []nbplot.Figure{LogFitFigure(lf), ResidualFigure(lf)} {
@@ -185,15 +185,15 @@ func TestThresholds(t *testing.T) {
 		{8, 256 << 10, 5e5, true},
 		{16, 0, 5e5, false},
 	} {
-		v, ok := VLLMThreshold(tc.p)
+		v, ok := vllmThreshold(tc.p)
 		if ok != tc.vllmExists || (ok && v.Size != tc.vllm) {
 			t.Errorf("vLLM at %d GPUs: %+v %v", tc.p, v, ok)
 		}
-		if got := TRTLLMThreshold(tc.p).Size; got != tc.trt {
+		if got := trtllmThreshold(tc.p).Size; got != tc.trt {
 			t.Errorf("TensorRT-LLM at %d GPUs: %g, want %g", tc.p, got, tc.trt)
 		}
 	}
-	if s := thresholdText(TRTLLMThreshold(8)); !strings.Contains(s, "500000 B") {
+	if s := thresholdText(trtllmThreshold(8)); !strings.Contains(s, "500000 B") {
 		t.Errorf("TensorRT-LLM's decimal threshold shown as %q", s)
 	}
 }
@@ -230,7 +230,7 @@ func TestFitWild(t *testing.T) {
 }
 
 func TestExhibits05(t *testing.T) {
-	ex, err := builders["05_fitting"]()
+	ex, err := notebookExhibits("05_fitting")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,7 +77,7 @@ func (d DecodeShape) Table() nbplot.Table {
 
 // DecodeCluster returns the cluster a TP group of tp GPUs runs on, on nodes
 // like node (its PerNode GPUs, Intra and Inter links; the article's:
-// Cluster(1)): one node of tp GPUs up to node.PerNode, else
+// commmodel.H20Cluster(1)): one node of tp GPUs up to node.PerNode, else
 // tp/node.PerNode nodes. It is an error for tp above node.PerNode not to be
 // a multiple of it or for tp to be below 1.
 func DecodeCluster(tp int, node commmodel.Cluster) (commmodel.Cluster, error) {
@@ -111,7 +111,7 @@ type DecodeBudget struct {
 	// TP are the TP group sizes (DecodeCluster).
 	TP []int
 	// Node is the node the TP groups run on: its GPUs and links (the
-	// article's: Cluster(1)).
+	// article's: commmodel.H20Cluster(1)).
 	Node commmodel.Cluster
 	// Floor is a measured per-call floor to set beside the model, in seconds
 	// (the article's ~10 us); 0 leaves it out.
@@ -120,7 +120,7 @@ type DecodeBudget struct {
 
 // StepTime returns the communication time of one decode step with algorithm a
 // on TP size tp, in seconds: Calls · T_a(S).
-func (b DecodeBudget) StepTime(a commmodel.Algorithm, tp int) (float64, error) {
+func (b DecodeBudget) stepTime(a commmodel.Algorithm, tp int) (float64, error) {
 	c, err := DecodeCluster(tp, b.Node)
 	if err != nil {
 		return 0, err
@@ -214,7 +214,7 @@ func (b DecodeBudget) Figure(measured []nbplot.Mark) (nbplot.Figure, error) {
 				byName[a.Name()] = i
 				f.Series = append(f.Series, nbplot.Series{Name: a.Name(), Style: nbplot.LinePoints})
 			}
-			st, _ := b.StepTime(a, tp)
+			st, _ := b.stepTime(a, tp)
 			f.Series[i].X, f.Series[i].Y = append(f.Series[i].X, float64(tp)), append(f.Series[i].Y, st)
 		}
 	}
@@ -281,9 +281,9 @@ func NewMeasuredFloor(floor float64, node, crossNode dataframe.DataFrame) (Measu
 	return m, nil
 }
 
-// LoadMeasuredFloor reads the article's statement and the out-of-place rows
+// loadMeasuredFloor reads the article's statement and the out-of-place rows
 // of the two public logs (NewMeasuredFloor).
-func LoadMeasuredFloor() (MeasuredFloor, error) {
+func loadMeasuredFloor() (MeasuredFloor, error) {
 	floor, err := StatedFloor()
 	if err != nil {
 		return MeasuredFloor{}, err
@@ -317,7 +317,7 @@ func meanTime(ss []fit.Sample, lo, hi float64) (float64, int) {
 
 // Table sets the measured floors beside the model's small-message times on
 // the same GPUs (1 x 8 and 2 x 8 on nodes like node; the article's:
-// Cluster(1)): the fastest model AllReduce at the smallest non-empty size
+// commmodel.H20Cluster(1)): the fastest model AllReduce at the smallest non-empty size
 // measured, and at the decode message S.
 func (m MeasuredFloor) Table(s float64, node commmodel.Cluster) (nbplot.Table, error) {
 	zero, nz := meanTime(m.Node, 0, 0)
@@ -356,7 +356,7 @@ func (m MeasuredFloor) Table(s float64, node commmodel.Cluster) (nbplot.Table, e
 }
 
 // SmallFigure plots the model's AllReduce times on 8 GPUs of nodes like node
-// (the article's: Cluster(1)) over small sizes with the public 1 x 8 rows as
+// (the article's: commmodel.H20Cluster(1)) over small sizes with the public 1 x 8 rows as
 // points, the article's floor as a line and the decode message S marked.
 func (m MeasuredFloor) SmallFigure(s float64, sizes []float64, node commmodel.Cluster) (nbplot.Figure, error) {
 	c, err := DecodeCluster(8, node)
@@ -494,43 +494,42 @@ func (w AlphaSweep) AlphaMarks(floor float64) []nbplot.Mark {
 	return ms
 }
 
-func init() {
-	Register("06_decode", func() ([]Exhibit, error) {
-		d := DeepSeekV3Decode
-		m, err := LoadMeasuredFloor()
-		if err != nil {
-			return nil, err
-		}
-		b := DecodeBudget{Shape: d, TP: []int{2, 4, 8, 16}, Node: Cluster(1), Floor: m.Article}
-		budget, err := b.Table()
-		if err != nil {
-			return nil, err
-		}
-		byTP, err := b.Figure(m.CrossNodeMarks(d))
-		if err != nil {
-			return nil, err
-		}
-		floorT, err := m.Table(d.Message(), Cluster(1))
-		if err != nil {
-			return nil, err
-		}
-		small, err := m.SmallFigure(d.Message(), nbplot.Sizes(128, 4<<20, 4), Cluster(1))
-		if err != nil {
-			return nil, err
-		}
-		sweep := AlphaSweep{Shape: d, P: P, Link: Intra, Alphas: commmodel.LogSizes(0.5e-6, 40e-6, 37)}
-		few := sweep
-		few.Alphas = []float64{1e-6, 2e-6, 5e-6, 10e-6, 15e-6}
-		sweepT := few.Table()
-		shape := d.Table()
-		return []Exhibit{
-			{Name: "06-decode-shape", Title: "The decode step's AllReduce: model shape and message size", Table: &shape},
-			{Name: "06-decode-budget", Title: "AllReduce time per decode step by algorithm and TP size", Table: &budget},
-			{Name: "06-decode-by-tp", Title: "Communication per decode step against TP size, with the measured floor", Figure: byTP},
-			{Name: "06-decode-floor", Title: "The measured floor beside the model's small-message times", Table: &floorT},
-			{Name: "06-decode-small", Title: "Small AllReduce on 8 x H20: model against the public runs", Figure: small},
-			{Name: "06-decode-alpha", Title: "Decode-step budget against α (2 µs model, ~10 µs measured floor)", Figure: sweep.Figure(sweep.AlphaMarks(m.Article))},
-			{Name: "06-decode-alpha-table", Title: "Decode-step budget at a few α", Table: &sweepT},
-		}, nil
-	})
+// decodeExhibits are notebook 06's tables and figures.
+func decodeExhibits(in inputs) ([]Exhibit, error) {
+	d := DeepSeekV3Decode
+	m, err := loadMeasuredFloor()
+	if err != nil {
+		return nil, err
+	}
+	b := DecodeBudget{Shape: d, TP: []int{2, 4, 8, 16}, Node: in.node, Floor: m.Article}
+	budget, err := b.Table()
+	if err != nil {
+		return nil, err
+	}
+	byTP, err := b.Figure(m.CrossNodeMarks(d))
+	if err != nil {
+		return nil, err
+	}
+	floorT, err := m.Table(d.Message(), in.node)
+	if err != nil {
+		return nil, err
+	}
+	small, err := m.SmallFigure(d.Message(), nbplot.Sizes(128, 4<<20, 4), in.node)
+	if err != nil {
+		return nil, err
+	}
+	sweep := AlphaSweep{Shape: d, P: in.node.PerNode, Link: in.node.Intra, Alphas: commmodel.LogSizes(0.5e-6, 40e-6, 37)}
+	few := sweep
+	few.Alphas = []float64{1e-6, 2e-6, 5e-6, 10e-6, 15e-6}
+	sweepT := few.Table()
+	shape := d.Table()
+	return []Exhibit{
+		{Name: "06-decode-shape", Title: "The decode step's AllReduce: model shape and message size", Table: &shape},
+		{Name: "06-decode-budget", Title: "AllReduce time per decode step by algorithm and TP size", Table: &budget},
+		{Name: "06-decode-by-tp", Title: "Communication per decode step against TP size, with the measured floor", Figure: byTP},
+		{Name: "06-decode-floor", Title: "The measured floor beside the model's small-message times", Table: &floorT},
+		{Name: "06-decode-small", Title: "Small AllReduce on 8 x H20: model against the public runs", Figure: small},
+		{Name: "06-decode-alpha", Title: "Decode-step budget against α (2 µs model, ~10 µs measured floor)", Figure: sweep.Figure(sweep.AlphaMarks(m.Article))},
+		{Name: "06-decode-alpha-table", Title: "Decode-step budget at a few α", Table: &sweepT},
+	}, nil
 }

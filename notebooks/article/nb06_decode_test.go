@@ -48,7 +48,7 @@ func TestDecodeCluster(t *testing.T) {
 // node is commmodel.Fastest.
 func TestDecodeBudget(t *testing.T) {
 	b := DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{2, 4, 8, 16}, Node: commmodel.H20Cluster(1), Floor: 10e-6}
-	st, err := b.StepTime(commmodel.OneShot{}, 8)
+	st, err := b.stepTime(commmodel.OneShot{}, 8)
 	if err != nil || !near(st, 122*(2e-6+7*57344/350e9), 1e-12) {
 		t.Errorf("one-shot step time %g, %v", st, err)
 	}
@@ -88,7 +88,7 @@ func TestDecodeBudget(t *testing.T) {
 // 3.17, 3.20 us (mean 3.158 us) and 10.59 us at 128 B (out-of-place); 2 x 8 H20
 // NVLSTree AllReduce, eight rows 4..512 B, mean 46.879 us. The article: ~10 us.
 func TestMeasuredFloor(t *testing.T) {
-	m, err := LoadMeasuredFloor()
+	m, err := loadMeasuredFloor()
 	if err != nil {
 		t.Fatal(err)
 	}

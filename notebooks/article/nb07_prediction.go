@@ -300,34 +300,34 @@ var heldOutExamples = []struct{ machine, table, name string }{
 	{"a100-sxm4-abci-ib4xhdr", "allreduce_4x8.log#0", "07-heldout-abci-a100-allreduce-4x8"},
 }
 
-func init() {
-	Register("07_prediction", func() ([]Exhibit, error) {
-		var out []Exhibit
-		for _, e := range heldOutExamples {
-			m, err := PairedMachine(e.machine)
-			if err != nil {
-				return nil, err
-			}
-			h, err := PredictHeldOut(m, e.table)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, Exhibit{Name: e.name, Title: "A held-out table against the three predictions", Figure: HeldOutFigure(h)})
-		}
-		scores, err := PairedScores()
+// predictionExhibits are notebook 07's tables and figures; they take
+// nothing from in: each machine is calibrated on its own tables.
+func predictionExhibits(in inputs) ([]Exhibit, error) {
+	var out []Exhibit
+	for _, e := range heldOutExamples {
+		m, err := PairedMachine(e.machine)
 		if err != nil {
 			return nil, err
 		}
-		st, sum := ScoreTable(scores), MachineSummaryTable(scores)
-		cross, err := PairedCrossovers()
+		h, err := PredictHeldOut(m, e.table)
 		if err != nil {
 			return nil, err
 		}
-		ct := CrossoverTable(cross)
-		return append(out,
-			Exhibit{Name: "07-scores", Title: "Median errors of every held-out table: model, one-link baseline, NCCL's model", Table: &st},
-			Exhibit{Name: "07-scores-by-machine", Title: "Per machine, the medians at sizes of 1 MiB and more", Table: &sum},
-			Exhibit{Name: "07-crossovers", Title: "Predicted against measured crossovers", Figure: CrossoverFigure(cross)},
-			Exhibit{Name: "07-crossover-table", Title: "Every crossover, model against measured", Table: &ct}), nil
-	})
+		out = append(out, Exhibit{Name: e.name, Title: "A held-out table against the three predictions", Figure: HeldOutFigure(h)})
+	}
+	scores, err := PairedScores()
+	if err != nil {
+		return nil, err
+	}
+	st, sum := ScoreTable(scores), MachineSummaryTable(scores)
+	cross, err := PairedCrossovers()
+	if err != nil {
+		return nil, err
+	}
+	ct := CrossoverTable(cross)
+	return append(out,
+		Exhibit{Name: "07-scores", Title: "Median errors of every held-out table: model, one-link baseline, NCCL's model", Table: &st},
+		Exhibit{Name: "07-scores-by-machine", Title: "Per machine, the medians at sizes of 1 MiB and more", Table: &sum},
+		Exhibit{Name: "07-crossovers", Title: "Predicted against measured crossovers", Figure: CrossoverFigure(cross)},
+		Exhibit{Name: "07-crossover-table", Title: "Every crossover, model against measured", Table: &ct}), nil
 }
