@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -144,7 +146,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 				continue
 			}
 			out.Calibration.Files = append(out.Calibration.Files, f)
-			ts, problems, err := data.PredictTables(f, func(int) data.Pins { return data.Pins{Algo: ncclAlgo, Proto: ncclProto, GPU: *gpu} })
+			ts, problems, err := readTables(f, predict.Pins{Algo: ncclAlgo, Proto: ncclProto, GPU: *gpu})
 			if err != nil {
 				return err
 			}
@@ -225,6 +227,22 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	}
 	writeProblems(stderr, out.Problems)
 	return writePredictTable(stdout, &out)
+}
+
+// readTables reads the tables of the measurement file at path, an
+// nccl-tests log or a tidy CSV (data.ReadFile), with pins on each, and
+// returns them with the reader's problems and those of the tables left out.
+func readTables(path string, pins predict.Pins) ([]predict.Table, []error, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := data.ReadMeasurements(bytes.NewReader(b), path, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	ts, problems := predict.TablesOf(l.Tests, b, path, func(int) predict.Pins { return pins })
+	return ts, append(l.Problems, problems...), nil
 }
 
 // applyTopology takes a capture's NVLinks per GPU and NIC count.
