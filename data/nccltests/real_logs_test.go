@@ -469,9 +469,9 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 // TestRealLogNonMonotone fits the public H200 2 x 8 AllReduce of package
 // data's public logs (data/logs) where NCCL switched algorithm late: 16 MiB
-// takes 304.32 us and 32 MiB 276.88 us (the log's out-of-place times). Kept in the fit, as before the screen of
-// non-monotone samples, 16 MiB bent the large-size regime and the robust
-// loss set aside the good 32 MiB point instead, 30% off (issue 11). By
+// takes 304.32 us and 32 MiB 276.88 us (the log's out-of-place times).
+// Kept in the fit (KeepNonMonotone), 16 MiB bends the large-size regime and
+// the robust loss sets aside the good 32 MiB point instead, 30% off. By
 // default 16 MiB is set aside as non-monotone against 32 MiB, and 32 MiB is
 // fitted well, as are all others (issue 5's 15% worst).
 func TestRealLogNonMonotone(t *testing.T) {
@@ -559,9 +559,9 @@ const cluster01Dir = "../logs/paired/h100-sxm-10node-cluster01"
 // whose rows print redop "sum" and root -1 (src/sendrecv.cu hands TimeTest
 // the -o operation and root -1), count = size/8 for double (sendcount =
 // count) and busbw = algbw (factor 1). Named, they read without a warning
-// (before, each gave "the count, redop and root columns do not fit
-// sendrecv"); with the lines naming the binary removed, the table alone
-// tells sendrecv (before, it read as a broadcast by the ratio alone).
+// that the columns do not fit sendrecv; with the lines naming the binary
+// removed, the table alone tells sendrecv, which the busbw/algbw ratio
+// alone would not tell from broadcast.
 func TestRealLogSendRecvColumns(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(cluster01Dir, "*.log"))
 	if err != nil || len(files) == 0 {
