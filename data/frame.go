@@ -50,8 +50,8 @@ func (l *Log) Points() Points {
 	var out Points
 	for _, t := range l.Tests {
 		coll := t.Op
-		if t.CollectiveFrom != nccltests.Unknown {
-			coll = t.Collective.String()
+		if c, ok := Collective(t); ok {
+			coll = c.String()
 		}
 		for _, r := range t.Rows {
 			for _, pl := range []nccltests.Placement{nccltests.OutOfPlace, nccltests.InPlace} {

@@ -39,7 +39,7 @@ func frameColumn(df dataframe.DataFrame, name string) ([]float64, error) {
 // size_bytes column (B) and Time from time_us (µs, returned in s), the
 // columns of Points.Frame and of every frame of this package. Filter the
 // frame first (collective, ranks, placement); 0-byte rows are kept, as
-// nccltests.Test.Samples keeps them (fit.SplitEmpty sets them aside).
+// TestSamples keeps them (fit.SplitEmpty sets them aside).
 //
 // The error, wrapping ErrFrame, names a missing or non-numeric column, or
 // the first row whose size is negative or not finite or whose time is not a

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/data/nccltests"
 )
 
@@ -128,13 +127,13 @@ func (ps Points) tests(opt *nccltests.Options) ([]*nccltests.Test, error) {
 	if opt != nil {
 		o = *opt
 	}
-	var want *commmodel.Collective
+	var want string
 	if o.Collective != "" {
-		c, err := commmodel.ParseCollective(o.Collective)
+		stem, err := nccltests.ParseCollective(o.Collective)
 		if err != nil {
 			return nil, err
 		}
-		want = &c
+		want = stem
 	}
 	type key struct {
 		source, system, coll, algo string
@@ -199,14 +198,14 @@ func setCounts(t *nccltests.Test, ranks, nodes int, o nccltests.Options) {
 	}
 }
 
-// setCollective sets a tidy CSV test's collective: the override, or the
-// collective column.
-func setCollective(t *nccltests.Test, name string, want *commmodel.Collective) {
-	if want != nil {
-		t.Collective, t.CollectiveFrom = *want, nccltests.FromOverride
+// setCollective sets a tidy CSV test's collective: the override's stem
+// want, or the collective column.
+func setCollective(t *nccltests.Test, name string, want string) {
+	if want != "" {
+		t.Collective, t.CollectiveFrom = want, nccltests.FromOverride
 		return
 	}
-	if c, err := commmodel.ParseCollective(name); err == nil {
-		t.Collective, t.CollectiveFrom = c, nccltests.FromName
+	if stem, err := nccltests.ParseCollective(name); err == nil {
+		t.Collective, t.CollectiveFrom = stem, nccltests.FromName
 	}
 }

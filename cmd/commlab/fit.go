@@ -186,7 +186,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	// those unless -placement asked otherwise.
 	explicit := false
 	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "placement" })
-	if t := log.Tests[*testIdx]; !explicit && len(t.Samples(nccltests.OutOfPlace)) == 0 && len(t.Samples(nccltests.InPlace)) > 0 {
+	if t := log.Tests[*testIdx]; !explicit && len(data.TestSamples(t, nccltests.OutOfPlace)) == 0 && len(data.TestSamples(t, nccltests.InPlace)) > 0 {
 		place = nccltests.InPlace
 	}
 	out, err := fitTest(log, *testIdx, place, settings)
@@ -214,14 +214,14 @@ func readProblems(log *data.Log, t *nccltests.Test) []problem {
 	for _, pr := range log.Problems {
 		out = append(out, problemOf(log.Name, pr))
 	}
-	if t.Ambiguous() {
+	if read, _ := data.Collective(t); t.Ambiguous() {
 		same := ""
-		if sameBusFactor(t.Candidates, t.Ranks) {
+		if sameBusFactor(data.Candidates(t), t.Ranks) {
 			same = ", the fit the same for each (one bus factor)"
 		}
 		out = append(out, problem{File: log.Name, Line: t.Line, Message: fmt.Sprintf(
 			"the table fits %s alike and the file names no binary: read as %s%s; -collective settles it",
-			joinCollectives(t.Candidates), t.Collective, same)})
+			joinCollectives(data.Candidates(t)), read, same)})
 	}
 	return out
 }
@@ -288,14 +288,14 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 		CollectiveFrom: t.CollectiveFrom.String(), P: t.Ranks, PFrom: t.RanksFrom.String(),
 		Nodes: t.Nodes, Placement: place.String(), Loss: settings.Loss.String(),
 	}}
-	if t.CollectiveFrom != nccltests.Unknown {
-		out.Collective = t.Collective.String()
+	if c, ok := data.Collective(t); ok {
+		out.Collective = c.String()
 		if t.Ranks >= 1 {
-			out.BusFactor = t.Collective.BusFactor(t.Ranks)
+			out.BusFactor = c.BusFactor(t.Ranks)
 		}
 	}
 	if t.Ambiguous() {
-		for _, c := range t.Candidates {
+		for _, c := range data.Candidates(t) {
 			out.CollectiveCandidates = append(out.CollectiveCandidates, c.String())
 		}
 	}
@@ -303,7 +303,7 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 	// 0-byte rows time an empty call: they are the launch floor, not a point
 	// of T = alpha + S/BW (fit.SplitEmpty).
 	var empty []fit.Sample
-	out.samples, empty = fit.SplitEmpty(t.Samples(place))
+	out.samples, empty = fit.SplitEmpty(data.TestSamples(t, place))
 	out.DroppedZeroBytes = len(empty)
 	out.NPoints = len(out.samples)
 	if out.NPoints < 3 {
@@ -377,7 +377,8 @@ func fitThroughAlgorithm(out *fitRun, t *nccltests.Test, name string, samples []
 	if t.Nodes >= 1 {
 		perNode = t.Ranks / t.Nodes
 	}
-	a, err := commmodel.Lookup(t.Collective, name, commmodel.Options{PerNode: perNode})
+	c, _ := data.Collective(t)
+	a, err := commmodel.Lookup(c, name, commmodel.Options{PerNode: perNode})
 	if err != nil {
 		return err
 	}

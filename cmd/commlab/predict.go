@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -104,7 +106,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		Nodes: req.query.Ranks / req.query.PerNode, Algo: req.algo, Proto: req.proto,
 		Calibration: predictCalib{Files: []string{}, Parameters: []predictParam{}},
 		Predictions: []predictPoint{}, Problems: []problem{}, Notes: []string{}, Tables: []predictTableLOO{}}
-	files, tables, problems, err := readCalibration(req.calibrate, data.Pins{Algo: req.query.Algo, Proto: req.query.Proto, GPU: req.gpu})
+	files, tables, problems, err := readCalibration(req.calibrate, predict.Pins{Algo: req.query.Algo, Proto: req.query.Proto, GPU: req.gpu})
 	if err != nil {
 		return err
 	}
@@ -197,7 +199,7 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 // file and its index in it ("a.log#0"). It returns the files read, the
 // tables, and the lines the reader set aside; a list that gives no table of
 // a collective the model predicts is an error.
-func readCalibration(list string, pins data.Pins) (files []string, tables []predict.Table, problems []problem, err error) {
+func readCalibration(list string, pins predict.Pins) (files []string, tables []predict.Table, problems []problem, err error) {
 	if list == "" {
 		return nil, nil, nil, nil
 	}
@@ -207,7 +209,7 @@ func readCalibration(list string, pins data.Pins) (files []string, tables []pred
 			continue
 		}
 		files = append(files, f)
-		ts, bad, err := data.PredictTables(f, func(int) data.Pins { return pins })
+		ts, bad, err := readTables(f, pins)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -349,4 +351,20 @@ func derefNaN(p *float64) float64 {
 		return math.NaN()
 	}
 	return *p
+}
+
+// readTables reads the tables of the measurement file at path, an
+// nccl-tests log or a tidy CSV (data.ReadFile), with pins on each, and
+// returns them with the reader's problems and those of the tables left out.
+func readTables(path string, pins predict.Pins) ([]predict.Table, []error, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := data.ReadMeasurements(bytes.NewReader(b), path, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	ts, problems := predict.TablesOf(l.Tests, b, path, func(int) predict.Pins { return pins })
+	return ts, append(l.Problems, problems...), nil
 }

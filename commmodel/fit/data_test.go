@@ -21,7 +21,7 @@ func publicLogSamples(t *testing.T, name string) []fit.Sample {
 	}
 	var out []fit.Sample
 	for _, ts := range l.Tests {
-		sized, _ := fit.SplitEmpty(ts.Samples(nccltests.OutOfPlace))
+		sized, _ := fit.SplitEmpty(data.TestSamples(ts, nccltests.OutOfPlace))
 		out = append(out, sized...)
 	}
 	return out

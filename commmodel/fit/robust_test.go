@@ -47,3 +47,36 @@ func TestRhoSmallResiduals(t *testing.T) {
 		t.Errorf("bisquare cap %g, want %g", got, cs*cs/3)
 	}
 }
+
+func TestLossRhoWeight(t *testing.T) {
+	// Values of the definitions (Rho's doc) at threshold c = 2.
+	const c = 2
+	for _, tc := range []struct {
+		loss     Loss
+		r        float64
+		rho, wgt float64
+	}{
+		{Squared, 3, 4.5, 1},
+		{Huber, 1, 0.5, 1},        // inside: r²/2
+		{Huber, -4, 2*4 - 2, 0.5}, // beyond: c|r| − c²/2, c/|r|
+		{Bisquare, 1, 4.0 / 6 * (1 - 0.75*0.75*0.75), 0.75 * 0.75}, // 1 − (r/c)² = 0.75
+		{Bisquare, 3, 4.0 / 6, 0},                                  // capped at c²/6, rejected
+	} {
+		if got := tc.loss.Rho(tc.r, c); math.Abs(got-tc.rho) > 1e-15 {
+			t.Errorf("%v.Rho(%g, %d) = %g, want %g", tc.loss, tc.r, c, got, tc.rho)
+		}
+		if got := tc.loss.Weight(tc.r, c); math.Abs(got-tc.wgt) > 1e-15 {
+			t.Errorf("%v.Weight(%g, %d) = %g, want %g", tc.loss, tc.r, c, got, tc.wgt)
+		}
+	}
+	// The weight is ψ(r)/r with ψ = ρ': a central difference of Rho.
+	for _, loss := range []Loss{Squared, Huber, Bisquare} {
+		for _, r := range []float64{-3.1, -1.3, -0.4, 0.7, 1.9, 2.6} {
+			const h = 1e-6
+			psi := (loss.Rho(r+h, c) - loss.Rho(r-h, c)) / (2 * h)
+			if w := loss.Weight(r, c); math.Abs(psi-w*r) > 1e-6 {
+				t.Errorf("%v at r = %g: ρ' = %g, weight·r = %g", loss, r, psi, w*r)
+			}
+		}
+	}
+}

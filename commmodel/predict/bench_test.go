@@ -9,9 +9,9 @@ import (
 )
 
 // pairedMachine returns the named machine of the paired logs.
-func pairedMachine(b *testing.B, name string) data.PairedMachine {
+func pairedMachine(b *testing.B, name string) predict.PairedMachine {
 	b.Helper()
-	ms, err := data.PairedMachines()
+	ms, err := predict.PairedMachines(data.PairedLogs())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func pairedMachine(b *testing.B, name string) data.PairedMachine {
 		}
 	}
 	b.Fatalf("no machine %s", name)
-	return data.PairedMachine{}
+	return predict.PairedMachine{}
 }
 
 // BenchmarkCalibrate calibrates on the seven Together tables (203 points),

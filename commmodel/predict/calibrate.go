@@ -3,13 +3,12 @@ package predict
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/internal/levmar"
 )
 
 // Settings tune Calibrate; nil means the defaults.
@@ -208,12 +207,12 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		return nil, fmt.Errorf("%w: %d points for %d parameters", ErrTooFew, len(d.obs), nUsed)
 	}
 	x0 := m.prior()
-	fit := d.fit(x0, x0, used, set, nil)
-	m.x = fit.x
+	all := d.fit(x0, x0, used, set, nil)
+	m.x = all.x
 	for _, t := range tables {
 		m.Tables = append(m.Tables, t.Name)
 	}
-	m.Params = m.params(x0, fit, used, set)
+	m.Params = m.params(x0, all, used, set)
 	var unused []string
 	for _, p := range m.Params {
 		switch {
@@ -231,11 +230,11 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	if !set.NoIntervals {
 		for i := range tables {
 			skip := func(j int) bool { return d.table[j] == i }
-			x := d.fit(x0, fit.x, used, set, skip).x
+			x := d.fit(x0, all.x, used, set, skip).x
 			m.loo = append(m.loo, x)
 			m.LOO = append(m.LOO, d.medianError(&x, func(j int) bool { return d.table[j] != i }))
 		}
-		m.LOOMedian = median(slices.Sorted(slices.Values(m.LOO)))
+		m.LOOMedian = fit.Median(m.LOO)
 	}
 	return m, nil
 }
@@ -375,20 +374,7 @@ func (d *design) medianError(x *[numParams]float64, skip func(int) bool) float64
 			e = append(e, math.Abs(d.terms[i].time(x)/d.obs[i]-1))
 		}
 	}
-	slices.Sort(e)
-	return median(e)
-}
-
-// median of sorted x (NaN when empty).
-func median(x []float64) float64 {
-	n := len(x)
-	if n == 0 {
-		return math.NaN()
-	}
-	if n%2 == 1 {
-		return x[n/2]
-	}
-	return (x[n/2-1] + x[n/2]) / 2
+	return fit.Median(e)
 }
 
 // fitResult is the outcome of one fit: natural parameter values and the
@@ -398,39 +384,15 @@ type fitResult struct {
 	sd [numParams]float64
 }
 
-// fit runs Levenberg-Marquardt with Huber reweighting on the logs of the
-// used parameters, with prior x0 and from start, over the points skip does
-// not drop.
+// fit minimises Calibrate's objective over the logs of the used
+// parameters, with prior x0 and from start, over the points skip does not
+// drop. A parameter not used keeps its prior value and the prior's width.
 func (d *design) fit(x0, start [numParams]float64, used [numParams]bool, set Settings, skip func(int) bool) fitResult {
-	var idx []int
+	var idx []int // the parameters fitted
 	for k := range used {
 		if used[k] {
 			idx = append(idx, k)
 		}
-	}
-	k := len(idx)
-	var pts []int
-	for i := range d.obs {
-		if skip == nil || !skip(i) {
-			pts = append(pts, i)
-		}
-	}
-	// Rescale the table weights to the points kept.
-	wt := make([]float64, len(d.obs))
-	counts := map[int]int{}
-	for _, i := range pts {
-		counts[d.table[i]]++
-	}
-	for _, i := range pts {
-		wt[i] = 1 / float64(counts[d.table[i]])
-	}
-	prior := make([]float64, k)
-	for j, p := range idx {
-		prior[j] = math.Log(x0[p])
-	}
-	z := make([]float64, k)
-	for j, p := range idx {
-		z[j] = math.Log(start[p])
 	}
 	at := func(z []float64) [numParams]float64 {
 		x := x0
@@ -439,128 +401,60 @@ func (d *design) fit(x0, start [numParams]float64, used [numParams]bool, set Set
 		}
 		return x
 	}
-	resid := func(z []float64, r []float64) {
-		x := at(z)
-		for n, i := range pts {
-			r[n] = math.Log(d.terms[i].time(&x) / d.obs[i])
-		}
+	z := make([]float64, len(idx))
+	for j, p := range idx {
+		z[j] = math.Log(start[p])
 	}
-	sig2, w2 := set.Noise*set.Noise, set.PriorWidth*set.PriorWidth
-	r := make([]float64, len(pts))
-	rt := make([]float64, len(pts))
-	jac := mat.NewDense(max(len(pts), 1), max(k, 1), nil)
-	robust := make([]float64, len(pts))
-	objective := func(z []float64, r []float64) float64 {
-		resid(z, r)
-		s := 0.0
-		for n, i := range pts {
-			s += wt[i] * huber(r[n], set.Huber) / sig2
-		}
-		for j := range z {
-			s += (z[j] - prior[j]) * (z[j] - prior[j]) / (2 * w2)
-		}
-		return s
-	}
-	cur := objective(z, r)
-	lambda := 1e-3
-	h := mat.NewSymDense(max(k, 1), nil)
-	g := mat.NewVecDense(max(k, 1), nil)
-	for iter := 0; iter < 200 && k > 0; iter++ {
-		// Jacobian of the log residuals by forward differences.
-		zz := slices.Clone(z)
-		for j := range z {
-			step := 1e-6
-			zz[j] = z[j] + step
-			resid(zz, rt)
-			zz[j] = z[j]
-			for n := range pts {
-				jac.Set(n, j, (rt[n]-r[n])/step)
-			}
-		}
-		for n, i := range pts {
-			robust[n] = wt[i] * huberWeight(r[n], set.Huber) / sig2
-		}
-		for a := range k {
-			ga := (z[a] - prior[a]) / w2
-			for n := range pts {
-				ga += robust[n] * jac.At(n, a) * r[n]
-			}
-			g.SetVec(a, ga)
-			for b := a; b < k; b++ {
-				s := 0.0
-				for n := range pts {
-					s += robust[n] * jac.At(n, a) * jac.At(n, b)
-				}
-				if a == b {
-					s += 1 / w2
-				}
-				h.SetSym(a, b, s)
-			}
-		}
-		improved, converged := false, false
-		for try := 0; try < 20; try++ {
-			damped := mat.NewSymDense(k, nil)
-			damped.CopySym(h)
-			for a := range k {
-				damped.SetSym(a, a, h.At(a, a)*(1+lambda))
-			}
-			var step mat.VecDense
-			var ch mat.Cholesky
-			if !ch.Factorize(damped) || ch.SolveVecTo(&step, g) != nil {
-				lambda *= 10
-				continue
-			}
-			next := slices.Clone(z)
-			for a := range k {
-				next[a] -= step.AtVec(a)
-			}
-			if v := objective(next, rt); v < cur {
-				converged = cur-v < 1e-10*cur
-				z, cur = next, v
-				copy(r, rt)
-				lambda = max(lambda/10, 1e-9)
-				improved = true
-				break
-			}
-			lambda *= 10
-		}
-		if !improved || converged || lambda > 1e12 {
-			break
-		}
-		if mat.Norm(g, math.Inf(1)) < 1e-9 {
-			break
-		}
-	}
-	out := fitResult{x: at(z)}
+	res := levmar.Minimize(d.problem(at, x0, idx, set, skip), z)
+	out := fitResult{x: at(res.X)}
 	for p := range out.sd {
 		out.sd[p] = set.PriorWidth
 	}
-	if k > 0 {
-		var ch mat.Cholesky
-		if ch.Factorize(h) {
-			var cov mat.SymDense
-			if ch.InverseTo(&cov) == nil {
-				for j, p := range idx {
-					out.sd[p] = math.Sqrt(cov.At(j, j))
-				}
-			}
+	if res.Cov != nil {
+		for j, p := range idx {
+			out.sd[p] = math.Sqrt(res.Cov.At(j, j))
 		}
 	}
 	return out
 }
 
-// huber is Huber's loss of r with threshold c: r²/2 inside, c(|r| - c/2) beyond.
-func huber(r, c float64) float64 {
-	if a := math.Abs(r); a > c {
-		return c * (a - c/2)
+// problem is the objective of fit: over the points skip does not drop,
+//
+//	Σ w_i ρ(ln(T_i(at(z))/t_i))/σ² + Σ_j (z_j − ln x0_j)²/(2w²)
+//
+// with ρ Huber's loss at Settings.Huber and w_i the weight of point i's
+// table, 1 over the points of the table kept, so that every table counts
+// the same.
+func (d *design) problem(at func([]float64) [numParams]float64, x0 [numParams]float64, idx []int, set Settings, skip func(int) bool) levmar.Problem {
+	var pts []int
+	for i := range d.obs {
+		if skip == nil || !skip(i) {
+			pts = append(pts, i)
+		}
 	}
-	return r * r / 2
-}
-
-// huberWeight is the IRLS weight of Huber's loss: 1 inside, c/|r| beyond.
-func huberWeight(r, c float64) float64 {
-	if a := math.Abs(r); a > c {
-		return c / a
+	counts := map[int]int{}
+	for _, i := range pts {
+		counts[d.table[i]]++
 	}
-	return 1
+	wt := make([]float64, len(pts))
+	for n, i := range pts {
+		wt[n] = 1 / float64(counts[d.table[i]])
+	}
+	mean, width := make([]float64, len(idx)), make([]float64, len(idx))
+	for j, p := range idx {
+		mean[j], width[j] = math.Log(x0[p]), set.PriorWidth
+	}
+	sig2 := set.Noise * set.Noise
+	return levmar.Problem{
+		M: len(pts),
+		Residuals: func(r, z []float64) {
+			x := at(z)
+			for n, i := range pts {
+				r[n] = math.Log(d.terms[i].time(&x) / d.obs[i])
+			}
+		},
+		Loss:   func(n int, r float64) float64 { return wt[n] * fit.Huber.Rho(r, set.Huber) / sig2 },
+		Weight: func(n int, r float64) float64 { return wt[n] * fit.Huber.Weight(r, set.Huber) / sig2 },
+		Mean:   mean, Width: width,
+	}
 }

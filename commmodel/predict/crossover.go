@@ -161,8 +161,7 @@ func PinCrossovers(h Hardware, tables []Table, s *Settings) ([]Crossover, error)
 func median3(d []float64) []float64 {
 	out := slices.Clone(d)
 	for i := 1; i+1 < len(d); i++ {
-		a, b, c := d[i-1], d[i], d[i+1]
-		out[i] = max(min(a, b), min(max(a, b), c))
+		out[i] = fit.Median(d[i-1 : i+2])
 	}
 	return out
 }

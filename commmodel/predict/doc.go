@@ -99,6 +99,11 @@
 // PinCrossovers and TunerSwitches compare crossovers, model against
 // measured.
 //
+// ReadFile and TablesOf build Tables from nccl-tests logs (package
+// data/nccltests), with what the lines before each table say of the run and
+// Pins for what they do not; PairedMachines reads the paired logs of
+// package data (data.PairedLogs) into machines ready to calibrate.
+//
 // # What is left out
 //
 // NCCL's per-size Tree correction factors and the Ring plateau rule (the

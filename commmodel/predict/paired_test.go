@@ -261,9 +261,9 @@ func size(x float64) string {
 	return commmodel.FormatSize(x)
 }
 
-func pairedMachines(t *testing.T) []data.PairedMachine {
+func pairedMachines(t *testing.T) []predict.PairedMachine {
 	t.Helper()
-	ms, err := data.PairedMachines()
+	ms, err := predict.PairedMachines(data.PairedLogs())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 )
 
 // LargeSize is the size from which Score's "large" errors count, 1 MiB.
@@ -95,10 +96,7 @@ func score(h Hardware, m *Machine, base commmodel.Link, held *Table) (Score, err
 		}
 	}
 	errs := func(k int) Errors {
-		for j := range e[k] {
-			slices.Sort(e[k][j])
-		}
-		return Errors{All: median(e[k][0]), Large: median(e[k][1])}
+		return Errors{All: fit.Median(e[k][0]), Large: fit.Median(e[k][1])}
 	}
 	sc.Model, sc.Baseline, sc.NCCL = errs(0), errs(1), errs(2)
 	return sc, nil
@@ -180,7 +178,7 @@ func FitBaseline(tables []Table) (commmodel.Link, error) {
 		alpha, beta = a, b
 		for i, r := range rows {
 			res := alpha*r.u/su + beta*r.v/sv - 1
-			w[i] = r.w * huberWeight(res, 0.05)
+			w[i] = r.w * fit.Huber.Weight(res, 0.05)
 		}
 	}
 	l := commmodel.Link{Alpha: alpha / su, BW: sv / beta}

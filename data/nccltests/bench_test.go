@@ -108,7 +108,7 @@ func TestSyntheticLog(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(one, l) {
 		t.Errorf("one byte at a time: %v; the tests differ", err)
 	}
-	if len(tt.Rows) != 10000 || tt.Ranks != 8 || tt.Nodes != 1 || tt.Collective.String() != "allreduce" || len(l.Problems) != 0 {
+	if len(tt.Rows) != 10000 || tt.Ranks != 8 || tt.Nodes != 1 || tt.Collective != "all_reduce" || len(l.Problems) != 0 {
 		t.Errorf("%d rows, %d ranks, %d nodes, %v, problems %v; want 10000, 8, 1, allreduce, none",
 			len(tt.Rows), tt.Ranks, tt.Nodes, tt.Collective, l.Problems)
 	}

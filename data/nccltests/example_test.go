@@ -25,11 +25,11 @@ func ExampleReader() {
 		return
 	}
 	fmt.Printf("%v (from %v) over %d ranks on %d nodes\n", t.Collective, t.CollectiveFrom, t.Ranks, t.Nodes)
-	for _, s := range t.Samples(nccltests.OutOfPlace) {
-		fmt.Printf("%.0f B in %.2f us\n", s.Size, s.Time*1e6)
+	for _, row := range t.Rows {
+		fmt.Printf("%d B in %.2f us\n", row.Size, row.OutOfPlace.Time*1e6)
 	}
 	// Output:
-	// allreduce (from table) over 4 ranks on 2 nodes
+	// all_reduce (from table) over 4 ranks on 2 nodes
 	// 1048576 B in 52.94 us
 	// 2097152 B in 72.12 us
 }

@@ -5,8 +5,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-
-	"github.com/inframethod/commlab/commmodel"
 )
 
 // maxRanks bounds the rank counts the reader solves for.
@@ -170,7 +168,7 @@ func (s *testState) fit(o op, n int) (nlo, nhi int, ok bool) {
 	}
 	lo, hi, haveRatio := s.ratio.bounds()
 	if n > 0 {
-		if haveRatio && !within(o.like.BusFactor(n), lo, hi) {
+		if haveRatio && !within(o.bus.at(n), lo, hi) {
 			return 0, 0, false
 		}
 		return n, n, true
@@ -178,7 +176,7 @@ func (s *testState) fit(o op, n int) (nlo, nhi int, ok bool) {
 	if !haveRatio {
 		return 0, 0, true
 	}
-	nlo, nhi = solveRanks(o.like, lo, hi)
+	nlo, nhi = solveRanks(o.bus, lo, hi)
 	if nlo > nhi {
 		return 0, 0, false
 	}
@@ -190,29 +188,38 @@ func (s *testState) fit(o op, n int) (nlo, nhi int, ok bool) {
 
 func within(x, lo, hi float64) bool { return x >= lo && x <= hi }
 
-// solveRanks returns the rank counts n in [1, maxRanks] with
-// c.BusFactor(n) in [lo, hi]; nlo > nhi when there are none. BusFactor is
-// constant or increasing in n.
-func solveRanks(c commmodel.Collective, lo, hi float64) (nlo, nhi int) {
-	f := c.BusFactor
-	if f(1) == f(maxRanks) {
-		if within(f(1), lo, hi) {
+// solveRanks returns the rank counts n in [1, maxRanks] with f.at(n) in
+// [lo, hi]; nlo > nhi when there are none. f is constant or increasing in n.
+func solveRanks(f busFactor, lo, hi float64) (nlo, nhi int) {
+	if f.at(1) == f.at(maxRanks) {
+		if within(f.at(1), lo, hi) {
 			return 1, maxRanks
 		}
 		return 1, 0
 	}
-	nlo = 1 + sort.Search(maxRanks, func(i int) bool { return f(i+1) >= lo })
-	nhi = sort.Search(maxRanks, func(i int) bool { return f(i+1) > hi })
+	nlo = 1 + sort.Search(maxRanks, func(i int) bool { return f.at(i+1) >= lo })
+	nhi = sort.Search(maxRanks, func(i int) bool { return f.at(i+1) > hi })
 	return nlo, nhi
 }
 
-// infer finishes test s: source, system, ranks, nodes, collective.
-func (p *parser) infer(s *testState, want *commmodel.Collective) {
+// infer finishes test s: source, system, ranks, nodes and collective. want
+// is the stem of the collective Options name, "" for none.
+func (p *parser) infer(s *testState, want string) {
 	t := s.t
 	t.Source = p.name
 	if len(s.gpus) == 1 {
 		t.System = s.gpus[0]
 	}
+	p.inferCounts(s)
+	if chosen, known := inferOp(s, want); known {
+		p.checkOp(s, chosen)
+	}
+}
+
+// inferCounts sets the rank and node counts of s from the overrides or the
+// Rank lines, and reports Rank lines that repeat or skip ranks.
+func (p *parser) inferCounts(s *testState) {
+	t := s.t
 	ranks := make([]int, 0, len(s.rankLines))
 	for r := range s.rankLines {
 		ranks = append(ranks, r)
@@ -244,17 +251,22 @@ func (p *parser) infer(s *testState, want *commmodel.Collective) {
 	case len(t.Hosts) > 0 && !elided:
 		t.Nodes, t.NodesFrom = len(t.Hosts), FromHosts
 	}
+}
 
-	var chosen op
-	var known bool
+// inferOp sets the operation and collective of s: the override, the
+// binary's name, or the ops whose table s's fits, with the least evidence
+// dropped. It returns the op the table is then held to, known false when
+// there is none.
+func inferOp(s *testState, want string) (chosen op, known bool) {
+	t := s.t
 	switch {
-	case want != nil:
-		chosen, known = opOf(*want), true
-		t.Collective, t.CollectiveFrom, t.Op = *want, FromOverride, chosen.stem
+	case want != "":
+		chosen, known = opByStem(want)
+		t.Collective, t.CollectiveFrom, t.Op = want, FromOverride, want
 	case t.Op != "":
 		chosen, known = opByStem(t.Op)
 		if known && chosen.model {
-			t.Collective, t.CollectiveFrom = chosen.coll, FromName
+			t.Collective, t.CollectiveFrom = chosen.stem, FromName
 		}
 	default:
 		var fitting []op
@@ -263,7 +275,7 @@ func (p *parser) infer(s *testState, want *commmodel.Collective) {
 				if _, _, ok := s.fit(o, t.Ranks); o.infer && ok {
 					fitting = append(fitting, o)
 					if o.model {
-						t.Candidates = append(t.Candidates, o.coll)
+						t.Candidates = append(t.Candidates, o.stem)
 					}
 				}
 			}
@@ -273,32 +285,37 @@ func (p *parser) infer(s *testState, want *commmodel.Collective) {
 		}
 		if len(t.Candidates) > 0 {
 			t.Collective, t.CollectiveFrom = t.Candidates[0], FromTable
-			chosen, known = opOf(t.Collective), true
+			chosen, known = opByStem(t.Collective)
 		} else if len(fitting) > 0 {
 			chosen, known = fitting[0], true
 		}
 	}
-	if !known {
-		return
-	}
+	return chosen, known
+}
+
+// checkOp holds the table of s to op o, with the least evidence dropped
+// that lets it fit, reports what was dropped or that nothing fits, and
+// takes the rank count from the table when only one fits.
+func (p *parser) checkOp(s *testState, o op) {
+	t := s.t
 	var nlo, nhi int
 	ok := false
 	for s.relax = 0; s.relax <= maxRelax && !ok; s.relax++ {
-		nlo, nhi, ok = s.fit(chosen, t.Ranks)
+		nlo, nhi, ok = s.fit(o, t.Ranks)
 	}
 	if s.relax--; ok && s.relax > 0 {
 		p.problem(t.Line, 0, "%w: the %s columns do not fit %s; it was read from %s",
-			ErrInconsistent, relaxWhat[s.relax], chosen.stem, relaxLeft[s.relax])
+			ErrInconsistent, relaxWhat[s.relax], o.stem, relaxLeft[s.relax])
 	}
 	if !ok {
 		lo, hi, _ := s.ratio.bounds()
 		p.problem(t.Line, 0, "%w: the table (redop %s, busbw/algbw in [%.4g, %.4g]) does not fit %s over %s ranks",
-			ErrInconsistent, redopWord(s.reduces), lo, hi, chosen.stem, rankWord(t.Ranks))
+			ErrInconsistent, redopWord(s.reduces), lo, hi, o.stem, rankWord(t.Ranks))
 		return
 	}
 	if t.Ranks == 0 && nlo > 0 && nlo == nhi {
 		t.Ranks, t.RanksFrom = nlo, FromTable
-		if _, haveK := s.countRatio.value(); haveK && chosen.perRank && s.relax == 0 {
+		if _, haveK := s.countRatio.value(); haveK && o.perRank && s.relax == 0 {
 			t.RanksFrom = FromCounts
 		}
 	}

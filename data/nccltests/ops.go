@@ -1,27 +1,27 @@
 package nccltests
 
 import (
+	"fmt"
+	"slices"
 	"strings"
-
-	"github.com/inframethod/commlab/commmodel"
 )
 
 // An op is an nccl-tests operation and what its table looks like.
 type op struct {
-	stem    string               // binary name without "_perf"
-	model   bool                 // the operation is a commmodel.Collective
-	coll    commmodel.Collective // the collective, when model
-	like    commmodel.Collective // the collective whose BusFactor nccl-tests applies
-	reduces bool                 // the redop column names a reduction, not "none"
-	rooted  bool                 // root >= 0
-	perRank bool                 // count is per rank: size = count · type size · ranks
-	infer   bool                 // considered when the log does not name its binary
+	stem    string    // binary name without "_perf"
+	model   bool      // the operation is one of the collectives commlab models
+	bus     busFactor // the busbw/algbw factor nccl-tests applies
+	reduces bool      // the redop column names a reduction, not "none"
+	rooted  bool      // root >= 0
+	perRank bool      // count is per rank: size = count · type size · ranks
+	infer   bool      // considered when the log does not name its binary
 }
 
-// ops lists nccl-tests' operations, the commmodel collectives first in
-// commmodel order. Bus factors and per-rank counts follow nccl-tests'
-// src/*.cu (GetBw and GetCollByteCount of each test); the redop and root
-// columns follow the operation and root each test's RunTest hands TimeTest.
+// ops lists nccl-tests' operations, the collectives commlab models first in
+// commmodel's order (AllReduce, ReduceScatter, AllGather, Broadcast,
+// AllToAll). Bus factors and per-rank counts follow nccl-tests' src/*.cu
+// (GetBw and GetCollByteCount of each test); the redop and root columns
+// follow the operation and root each test's RunTest hands TimeTest.
 //
 // sendrecv reduces nothing, yet since nccl-tests v2.13.0 its rows name the
 // -o reduction (sum unless told otherwise) and root -1: src/sendrecv.cu
@@ -33,16 +33,44 @@ type op struct {
 // (ROCm/rccl-tests 0d7c4db, replaced by nccl-tests' at 9f8ddad) had busbw =
 // algbw·⌊n/2⌋ and is not modelled.
 var ops = []op{
-	{stem: "all_reduce", model: true, coll: commmodel.AllReduce, like: commmodel.AllReduce, reduces: true, infer: true},
-	{stem: "reduce_scatter", model: true, coll: commmodel.ReduceScatter, like: commmodel.ReduceScatter, reduces: true, perRank: true, infer: true},
-	{stem: "all_gather", model: true, coll: commmodel.AllGather, like: commmodel.AllGather, perRank: true, infer: true},
-	{stem: "broadcast", model: true, coll: commmodel.Broadcast, like: commmodel.Broadcast, rooted: true, infer: true},
-	{stem: "alltoall", model: true, coll: commmodel.AllToAll, like: commmodel.AllToAll, perRank: true, infer: true},
-	{stem: "reduce", like: commmodel.Broadcast, reduces: true, rooted: true, infer: true},
-	{stem: "sendrecv", like: commmodel.Broadcast, reduces: true, infer: true},
-	{stem: "gather", like: commmodel.AllGather, rooted: true, perRank: true},
-	{stem: "scatter", like: commmodel.AllGather, rooted: true, perRank: true},
-	{stem: "hypercube", like: commmodel.AllGather, perRank: true},
+	{stem: "all_reduce", model: true, bus: busAllReduce, reduces: true, infer: true},
+	{stem: "reduce_scatter", model: true, bus: busGather, reduces: true, perRank: true, infer: true},
+	{stem: "all_gather", model: true, bus: busGather, perRank: true, infer: true},
+	{stem: "broadcast", model: true, bus: busOne, rooted: true, infer: true},
+	{stem: "alltoall", model: true, bus: busGather, perRank: true, infer: true},
+	{stem: "reduce", bus: busOne, reduces: true, rooted: true, infer: true},
+	{stem: "sendrecv", bus: busOne, reduces: true, infer: true},
+	{stem: "gather", bus: busGather, rooted: true, perRank: true},
+	{stem: "scatter", bus: busGather, rooted: true, perRank: true},
+	{stem: "hypercube", bus: busGather, perRank: true},
+}
+
+// busFactor is the ratio busbw/algbw nccl-tests prints for an operation
+// over n ranks:
+//
+//	busAllReduce  2(n-1)/n   all_reduce
+//	busGather     (n-1)/n    reduce_scatter, all_gather, alltoall, gather, scatter, hypercube
+//	busOne        1          broadcast, reduce, sendrecv
+//
+// It is commmodel.Collective.BusFactor for the collectives commlab models.
+type busFactor int
+
+const (
+	busOne busFactor = iota
+	busGather
+	busAllReduce
+)
+
+// at is the factor over n >= 1 ranks.
+func (b busFactor) at(n int) float64 {
+	x := float64(n)
+	switch b {
+	case busAllReduce:
+		return 2 * (x - 1) / x
+	case busGather:
+		return (x - 1) / x
+	}
+	return 1
 }
 
 // opByStem returns the op of a binary stem.
@@ -55,14 +83,17 @@ func opByStem(stem string) (op, bool) {
 	return op{}, false
 }
 
-// opOf returns the op of a collective.
-func opOf(c commmodel.Collective) op {
-	for _, o := range ops {
-		if o.model && o.coll == c {
-			return o
-		}
+// ParseCollective reads the name of a collective that commlab models as
+// commmodel.ParseCollective does, ignoring case, '_', '-' and ' ', and
+// returns its binary stem: all_reduce, reduce_scatter, all_gather,
+// broadcast or alltoall.
+func ParseCollective(s string) (string, error) {
+	key := strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(s))
+	i := slices.IndexFunc(ops, func(o op) bool { return o.model && strings.ReplaceAll(o.stem, "_", "") == key })
+	if i < 0 {
+		return "", fmt.Errorf("unknown collective %q (want one of allreduce, reducescatter, allgather, broadcast, alltoall)", s)
 	}
-	return op{stem: c.String(), model: true, coll: c, like: c}
+	return ops[i].stem, nil
 }
 
 // binaryStem reads a binary name: "all_reduce_perf", "./build/alltoall_perf_mpi".

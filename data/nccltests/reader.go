@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-
-	"github.com/inframethod/commlab/commmodel"
 )
 
 // A Reader reads the tests of nccl-tests output, in the manner of
@@ -31,7 +29,7 @@ import (
 // binary name; the table, whose redop column (none or a reduction), root
 // column (-1 or a rank), count column (per rank for AllGather, ReduceScatter
 // and AllToAll: size = count·type size·ranks) and busbw/algbw ratio
-// (commmodel.Collective.BusFactor) must all fit. SendRecv, which reduces
+// (nccl-tests' bus factor) must all fit. SendRecv, which reduces
 // nothing, prints the -o reduction (sum by default) and root -1 since
 // nccl-tests v2.13.0, and busbw = algbw: over 2 ranks its table is an
 // AllReduce's. The ratio is bounded by interval arithmetic on the printed
@@ -56,7 +54,7 @@ type Reader struct {
 	in      lineReader
 	join    tagJoiner
 	p       parser
-	want    *commmodel.Collective // the parsed Options.Collective
+	want    string // the stem of Options.Collective
 	started bool
 	tests   int   // tests returned so far
 	err     error // the error every later Read returns
@@ -87,12 +85,12 @@ func (r *Reader) Read() (*Test, error) {
 		r.started = true
 		r.p.name, r.p.opt = r.Name, r.Options
 		if r.Collective != "" {
-			c, err := commmodel.ParseCollective(r.Collective)
+			stem, err := ParseCollective(r.Collective)
 			if err != nil {
 				r.err = &ParseError{File: r.Name, Err: err}
 				return nil, r.err
 			}
-			r.want = &c
+			r.want = stem
 		}
 	}
 	for len(r.p.done) == 0 {

@@ -29,46 +29,84 @@ func (p *parser) row(n int, s string) bool {
 		c = p.start(n, func(*testState) bool { return false })
 		c.lay = lay
 	}
+	f, halves, inPlaceOnly, ok := p.rowLayout(n, c, f)
+	if !ok {
+		return true
+	}
+	r, ok := p.rowLead(n, c.lay, f)
+	if !ok {
+		return true
+	}
+	var res [2]Result
+	for i, b := range halves {
+		var col int
+		if res[i], col, ok = p.half(f, b); !ok {
+			p.fieldProblem(n, col, "%w: %s %q", ErrNumber, c.lay.names[min(col, len(c.lay.names)-1)], f[col])
+			return true
+		}
+	}
+	if inPlaceOnly {
+		r.InPlace = res[0]
+	} else {
+		r.OutOfPlace, r.InPlace = res[0], res[1]
+	}
+	c.observe(r, f, halves, res)
+	c.rejoined.add(p, n)
+	c.t.Rows = append(c.t.Rows, r)
+	return true
+}
+
+// rowLayout returns the fields of row f of test c that its layout reads
+// (a time stamp dropped), the halves they hold and whether the one half is
+// in-place, setting the layout from the field count when the table has no
+// header; ok is false, with the problem reported, when f fits no layout.
+func (p *parser) rowLayout(n int, c *testState, f []string) (fields []string, halves []block, inPlaceOnly, ok bool) {
 	lay := c.lay
 	if lay == nil {
 		l, ok := defaultLayout(len(f))
 		if !ok {
 			p.problem(n, 0, "%w: %d; without a column header a row has 8, 9, 12 or 13", ErrFieldCount, len(f))
-			return true
+			return nil, nil, false, false
 		}
 		lay, c.lay, c.t.Columns = l, l, l.names
 	}
-	halves, inPlaceOnly := lay.halves, lay.inPlace
+	halves, inPlaceOnly = lay.halves, lay.inPlace
 	switch {
 	case len(f) == lay.width:
 	case lay.stamp > 0 && len(f) == lay.width+lay.stamp:
 		f = f[:lay.width]
-	case len(halves) == 2 && len(f) == lay.width-halves[0].width:
+	case len(lay.halves) == 2 && len(f) == lay.width-lay.halves[0].width:
 		// nccl-tests leaves the out-of-place half blank in trace replay.
-		b := halves[1]
+		b := lay.halves[1]
 		b.start = lay.lead
 		halves, inPlaceOnly = []block{b}, true
 	default:
 		p.problem(n, 0, "%w: %d, want %d for columns %q", ErrFieldCount, len(f), lay.width, strings.Join(lay.names, " "))
-		return true
+		return nil, nil, false, false
 	}
-	r := Row{Line: n, Root: -1}
+	return f, halves, inPlaceOnly, true
+}
+
+// rowLead reads the columns before the halves: size, count, type, redop
+// and root. ok is false, with the problem reported, for a bad field.
+func (p *parser) rowLead(n int, lay *layout, f []string) (r Row, ok bool) {
+	r = Row{Line: n, Root: -1}
 	var err error
 	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil {
 		p.fieldProblem(n, 0, "%w: size %q", ErrNumber, f[0])
-		return true
+		return r, false
 	}
 	if i := lay.count; i >= 0 {
 		if r.Count, err = strconv.ParseInt(f[i], 10, 64); err != nil || r.Count < 0 {
 			p.fieldProblem(n, i, "%w: count %q", ErrNumber, f[i])
-			return true
+			return r, false
 		}
 	}
 	for _, i := range [2]int{lay.typ, lay.redop} {
 		if i >= 0 && !isWord(f[i]) {
 			p.fieldProblem(n, i, "%w: %s %q is not a name; the row does not match the columns %q",
 				ErrFieldCount, lay.names[i], f[i], strings.Join(lay.names, " "))
-			return true
+			return r, false
 		}
 	}
 	r.Type = f[lay.typ]
@@ -79,28 +117,20 @@ func (p *parser) row(n int, s string) bool {
 		root, err := strconv.Atoi(f[i])
 		if err != nil || root < -1 {
 			p.fieldProblem(n, i, "%w: root %q", ErrNumber, f[i])
-			return true
+			return r, false
 		}
 		r.Root = root
 	}
-	var res [2]Result
-	for i, b := range halves {
-		var col int
-		var ok bool
-		if res[i], col, ok = p.half(f, b); !ok {
-			p.fieldProblem(n, col, "%w: %s %q", ErrNumber, lay.names[min(col, len(lay.names)-1)], f[col])
-			return true
-		}
-	}
-	if inPlaceOnly {
-		r.InPlace = res[0]
-	} else {
-		r.OutOfPlace, r.InPlace = res[0], res[1]
-	}
-	// The row is good: let it speak for the test's collective and ranks.
+	return r, true
+}
+
+// observe lets good row r, of fields f, speak for the test's collective and
+// ranks: its redop and root columns, its count ratio and the busbw/algbw
+// ratio of each half res.
+func (c *testState) observe(r Row, f []string, halves []block, res [2]Result) {
 	if len(c.t.Rows) == 0 {
-		c.redopCol, c.reduces = lay.redop >= 0, r.RedOp != "none"
-		c.rootCol = lay.root >= 0
+		c.redopCol, c.reduces = c.lay.redop >= 0, r.RedOp != "none"
+		c.rootCol = c.lay.root >= 0
 	}
 	if r.Root >= 0 {
 		c.rooted = true
@@ -111,9 +141,6 @@ func (p *parser) row(n int, s string) bool {
 			c.ratio.add(r.Size, res[i], f[b.start+b.time], f[b.start+b.algBW], f[b.start+b.busBW])
 		}
 	}
-	c.rejoined.add(p, n)
-	c.t.Rows = append(c.t.Rows, r)
-	return true
 }
 
 // half reads one placement's block; on failure it returns the index of the

@@ -1,11 +1,6 @@
 package nccltests
 
-import (
-	"fmt"
-
-	"github.com/inframethod/commlab/commmodel"
-	"github.com/inframethod/commlab/commmodel/fit"
-)
+import "fmt"
 
 // A Test is one table: one nccl-tests run (one binary over a range of sizes).
 type Test struct {
@@ -21,15 +16,17 @@ type Test struct {
 	// Line is the first line of the test in the file.
 	Line int
 
-	// Collective is the collective the test measures; it means something only
+	// Collective is the collective the test measures, one of those commlab
+	// models, by its binary's stem (all_reduce, reduce_scatter, all_gather,
+	// broadcast, alltoall; see ParseCollective); it means something only
 	// when CollectiveFrom is not Unknown.
-	Collective commmodel.Collective
+	Collective string
 	// CollectiveFrom says how Collective was found.
 	CollectiveFrom Inference
 	// Candidates lists every collective the table is consistent with when
 	// Collective came from the table alone (FromTable): AllGather and AllToAll
 	// print identical tables, so both may be listed. Collective is the first.
-	Candidates []commmodel.Collective
+	Candidates []string
 
 	// Ranks is the number of ranks, 0 when unknown.
 	Ranks int
@@ -102,18 +99,6 @@ func (r Row) Get(p Placement) Result {
 	return r.OutOfPlace
 }
 
-// Samples returns one sample per row whose half p holds a measurement, in
-// row order. 0-byte rows are kept: they measure the empty-call floor.
-func (t *Test) Samples(p Placement) []fit.Sample {
-	out := make([]fit.Sample, 0, len(t.Rows))
-	for _, r := range t.Rows {
-		if res := r.Get(p); res.OK() {
-			out = append(out, fit.Sample{Size: float64(r.Size), Time: res.Time})
-		}
-	}
-	return out
-}
-
 // Ambiguous reports whether the table fits more than one collective.
 func (t *Test) Ambiguous() bool { return len(t.Candidates) > 1 }
 
@@ -178,7 +163,7 @@ func (i Inference) String() string {
 // Options override what the reader infers. The zero value infers all.
 type Options struct {
 	// Collective, when not "", is the collective of every test, as
-	// commmodel.ParseCollective reads it.
+	// ParseCollective reads it.
 	Collective string
 	// Ranks, when positive, is the rank count of every test.
 	Ranks int

@@ -302,7 +302,7 @@ func networkRate(ts *nccltests.Test) (MeasuredNetworkRate, error) {
 	}
 	c := commmodel.Cluster{Nodes: ts.Nodes, PerNode: ts.Ranks / ts.Nodes}
 	best := MeasuredNetworkRate{Nodes: c.Nodes, PerNode: c.PerNode, Source: ts.Source}
-	for _, s := range ts.Samples(nccltests.OutOfPlace) {
+	for _, s := range data.TestSamples(ts, nccltests.OutOfPlace) {
 		b := c.NetworkBytes(commmodel.Direct{}, s.Size)
 		if bw := b / s.Time; bw > best.BW {
 			best.Size, best.Time, best.NetworkBytes, best.BW = s.Size, s.Time, b, bw

@@ -61,7 +61,7 @@ func PublicLogFits(s *fit.Settings) ([]LogFit, error) {
 // settings s (nil: fit's defaults).
 func fitLog(name string, t *nccltests.Test, s *fit.Settings) (LogFit, error) {
 	lf := LogFit{Name: name, Test: t}
-	lf.Samples, lf.Empty = fit.SplitEmpty(t.Samples(nccltests.OutOfPlace))
+	lf.Samples, lf.Empty = fit.SplitEmpty(data.TestSamples(t, nccltests.OutOfPlace))
 	var err error
 	if lf.Single, err = fit.AlphaBeta(lf.Samples, s); err != nil {
 		return lf, fmt.Errorf("%s: single fit: %w", name, err)
@@ -72,12 +72,13 @@ func fitLog(name string, t *nccltests.Test, s *fit.Settings) (LogFit, error) {
 	return lf, nil
 }
 
-// Label names the run: its collective (or the candidates when the table
+// label names the run: its collective (or the candidates when the table
 // fits more than one), ranks and file.
 func (lf LogFit) label() string {
-	c := lf.Test.Collective.String()
+	cc, _ := data.Collective(lf.Test)
+	c := cc.String()
 	if lf.Test.Ambiguous() {
-		c = strings.Join(collectiveNames(lf.Test.Candidates), " or ")
+		c = strings.Join(collectiveNames(data.Candidates(lf.Test)), " or ")
 	}
 	ranks := "? ranks"
 	if lf.Test.Ranks > 0 {
@@ -94,9 +95,10 @@ func RunsTable(fits []LogFit) nbplot.Table {
 	t := nbplot.Table{Header: []string{"log", "collective (from)", "ranks", "system", "rows", "sizes", "0-byte rows", "non-monotone rows"},
 		Align: []nbplot.Align{nbplot.Left, nbplot.Left, nbplot.Right, nbplot.Left, nbplot.Right, nbplot.Left, nbplot.Right, nbplot.Right}}
 	for _, lf := range fits {
-		c := lf.Test.Collective.String()
+		cc, _ := data.Collective(lf.Test)
+		c := cc.String()
 		if lf.Test.Ambiguous() {
-			c = strings.Join(collectiveNames(lf.Test.Candidates), " or ")
+			c = strings.Join(collectiveNames(data.Candidates(lf.Test)), " or ")
 		}
 		ranks := "?"
 		if lf.Test.Ranks > 0 {

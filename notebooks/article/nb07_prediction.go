@@ -21,36 +21,36 @@ import (
 // on the same tables, and by NCCL's uncalibrated model.
 type HeldOut struct {
 	// Machine is the paired machine and Table the held-out table.
-	Machine data.PairedMachine
+	Machine predict.PairedMachine
 	Table   predict.Table
 	// Model is the machine calibrated without Table, Baseline the one
 	// link fitted without it.
 	Model    *predict.Machine
 	Baseline commmodel.Link
-	// Frame is Table's measured points (data.TablePoints) joined on size
+	// Frame is Table's measured points (tablePoints) joined on size
 	// with the three predictions: columns model_us, baseline_us and
 	// nccl_us with their _rel_err (data.WithModel); nccl is NaN for
 	// AllToAll, which NCCL's tuner does not model.
 	Frame dataframe.DataFrame
 }
 
-// PairedMachine returns the paired machine of that name (data.PairedMachines).
-func PairedMachine(name string) (data.PairedMachine, error) {
-	ms, err := data.PairedMachines()
+// PairedMachine returns the paired machine of that name (predict.PairedMachines).
+func PairedMachine(name string) (predict.PairedMachine, error) {
+	ms, err := predict.PairedMachines(data.PairedLogs())
 	if err != nil {
-		return data.PairedMachine{}, err
+		return predict.PairedMachine{}, err
 	}
 	for _, m := range ms {
 		if m.Name == name {
 			return m, nil
 		}
 	}
-	return data.PairedMachine{}, fmt.Errorf("article: no paired machine %q", name)
+	return predict.PairedMachine{}, fmt.Errorf("article: no paired machine %q", name)
 }
 
 // PredictHeldOut calibrates m on every table but the one named table
 // (its name after the machine's, "nccl_N10_G8.log#0") and predicts it.
-func PredictHeldOut(m data.PairedMachine, table string) (*HeldOut, error) {
+func PredictHeldOut(m predict.PairedMachine, table string) (*HeldOut, error) {
 	i := slices.IndexFunc(m.Tables, func(t predict.Table) bool { return t.Name == m.Name+"/"+table })
 	if i < 0 {
 		return nil, fmt.Errorf("article: %s has no table %q", m.Name, table)
@@ -72,11 +72,29 @@ func PredictHeldOut(m data.PairedMachine, table string) (*HeldOut, error) {
 		}
 		return p[0].Time
 	}
-	h.Frame, err = data.WithModel(data.TablePoints(h.Table).Frame(),
+	h.Frame, err = data.WithModel(tablePoints(h.Table).Frame(),
 		data.Curve{Name: "model", Time: h.Model.Curve(q)},
 		data.Curve{Name: "baseline", Time: func(s float64) float64 { return predict.BaselineTime(h.Baseline, &h.Table, s) }},
 		data.Curve{Name: "nccl", Time: nccl})
 	return h, err
+}
+
+// tablePoints returns the measured points of a predict.Table, for its gota
+// frame (data.Points.Frame, whose size_bytes and time_us data.WithModel
+// joins predictions to): source is the table's name, system its GPU,
+// algorithm its NCCL_ALGO pin ("auto" when the tuner chose), placement
+// out-of-place.
+func tablePoints(t predict.Table) data.Points {
+	algo := t.Algo
+	if algo == "" {
+		algo = "auto"
+	}
+	ps := make(data.Points, len(t.Points))
+	for i, p := range t.Points {
+		ps[i] = data.Point{Source: t.Name, System: t.GPU, Collective: t.Collective.String(), Algorithm: algo,
+			NRanks: t.Ranks(), NNodes: t.Nodes, Size: int64(p.Size), Time: p.Time, Placement: "out-of-place"}
+	}
+	return ps
 }
 
 // HeldOutFigure plots the held-out table's measured times against the
@@ -120,7 +138,7 @@ type MachineScores struct {
 // PairedScores holds out every table of every paired machine in turn
 // (predict.LeaveOneOut).
 func PairedScores() ([]MachineScores, error) {
-	ms, err := data.PairedMachines()
+	ms, err := predict.PairedMachines(data.PairedLogs())
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +215,7 @@ type MachineCrossovers struct {
 // PairedCrossovers compares the crossovers of every paired machine
 // (predict.PinCrossovers and predict.TunerSwitches).
 func PairedCrossovers() ([]MachineCrossovers, error) {
-	ms, err := data.PairedMachines()
+	ms, err := predict.PairedMachines(data.PairedLogs())
 	if err != nil {
 		return nil, err
 	}

@@ -29,9 +29,13 @@ func Summary(tests []*nccltests.Test, problems []error, err error) string {
 		fmt.Fprintf(&b, "\ntest %d (line %d): name %q op %q version %q\n", i+1, t.Line, t.Name, t.Op, t.Version)
 		coll := "?"
 		if t.CollectiveFrom != nccltests.Unknown {
-			coll = t.Collective.String()
+			coll = name(t.Collective)
 		}
-		fmt.Fprintf(&b, "collective: %s (from %v) candidates %v\n", coll, t.CollectiveFrom, t.Candidates)
+		var cands []string
+		for _, c := range t.Candidates {
+			cands = append(cands, name(c))
+		}
+		fmt.Fprintf(&b, "collective: %s (from %v) candidates %v\n", coll, t.CollectiveFrom, cands)
 		fmt.Fprintf(&b, "ranks: %d (from %v)  nodes: %d (from %v)  hosts: %v\n", t.Ranks, t.RanksFrom, t.Nodes, t.NodesFrom, t.Hosts)
 		fmt.Fprintf(&b, "source %q system %q algorithm %q\n", t.Source, t.System, t.Algorithm)
 		fmt.Fprintf(&b, "columns: %s\n", strings.Join(t.Columns, " "))
@@ -51,6 +55,10 @@ func Summary(tests []*nccltests.Test, problems []error, err error) string {
 	}
 	return b.String()
 }
+
+// name is a collective's name as commmodel spells it: the binary stem
+// without its underscores (all_reduce: allreduce).
+func name(stem string) string { return strings.ReplaceAll(stem, "_", "") }
 
 // Check compares got with the golden file at path, or rewrites the file
 // under -update.

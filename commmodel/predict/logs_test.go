@@ -1,4 +1,4 @@
-package data
+package predict
 
 import (
 	"math"
@@ -11,11 +11,11 @@ import (
 )
 
 // TestPairedMachines checks the tables handed to the calibration against
-// logs/paired/README.md: 7 machines, and for Together the seven tables of
+// data/logs/paired/README.md: 7 machines, and for Together the seven tables of
 // 8 ranks with their pins, one thread driving 8 GPUs (-g 8) and NCCL
 // 2.26.2 (nccl-library=22602).
 func TestPairedMachines(t *testing.T) {
-	ms, err := PairedMachines()
+	ms, err := PairedMachines(os.DirFS(pairedDir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,11 +50,6 @@ func TestPairedMachines(t *testing.T) {
 			t.Errorf("%s: %+v", tab.Name, tab)
 		}
 	}
-	ps := TablePoints(together.Tables[0])
-	df := ps.Frame()
-	if df.Nrow() != len(together.Tables[0].Points) || df.Col("time_us").Float()[0] != together.Tables[0].Points[0].Time*1e6 {
-		t.Errorf("TablePoints frame: %v", df)
-	}
 	// The 8 B row of all_reduce_ring.log: 37.33 us out of place.
 	if p := together.Tables[0].Points[0]; p.Size != 8 || math.Abs(p.Time-37.33e-6) > 1e-12 {
 		t.Errorf("first point %+v, want 8 B in 37.33 us", p)
@@ -64,12 +59,12 @@ func TestPairedMachines(t *testing.T) {
 	}
 }
 
-// TestPredictTablesHeader checks what PredictTables reads before a table:
+// TestReadFileHeader checks what ReadFile reads before a table:
 // NCCL's "NCCL_ALGO set by environment" INFO line (added here to a real
 // log, Together's all_gather_nvls.log, which prints nGpus 8 and
 // nccl-library=22602), and that a pin overrides it.
-func TestPredictTablesHeader(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("logs", "paired", "h100-sxm-1x8-together", "all_gather_nvls.log"))
+func TestReadFileHeader(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(pairedDir, "h100-sxm-1x8-together", "all_gather_nvls.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,14 +74,14 @@ func TestPredictTablesHeader(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tabs, _, err := PredictTables(path, nil)
+	tabs, _, err := ReadFile(path, nil)
 	if err != nil || len(tabs) != 1 {
 		t.Fatalf("%d tables, %v", len(tabs), err)
 	}
 	if tab := tabs[0]; tab.Algo != "Tree" || tab.GPUsPerThread != 8 || tab.Version.String() != "2.26.2" || tab.Name != "ag.log#0" {
 		t.Errorf("%+v: want NCCL_ALGO Tree, 8 GPUs per thread, NCCL 2.26.2, ag.log#0", tab)
 	}
-	tabs, _, _ = PredictTables(path, func(int) Pins { return Pins{Algo: "auto", GPUsPerThread: 1} })
+	tabs, _, _ = ReadFile(path, func(int) Pins { return Pins{Algo: "auto", GPUsPerThread: 1} })
 	if tab := tabs[0]; tab.Algo != "" || tab.GPUsPerThread != 1 {
 		t.Errorf("pinned: algo %q, %d GPUs per thread; want the tuner and 1", tab.Algo, tab.GPUsPerThread)
 	}

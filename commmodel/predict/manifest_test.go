@@ -1,4 +1,4 @@
-package data
+package predict
 
 import (
 	"os"
@@ -8,16 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/data/nccltests"
 )
 
-// The paired logs (logs/paired/<machine>/*.log, described in
-// logs/paired/README.md) are public nccl-tests runs, several per machine,
-// listed table by table in logs/paired/MANIFEST.csv. This test reads every
-// file with ReadFile and checks that the reader and the manifest agree.
+// The paired logs (data/logs/paired/<machine>/*.log, described in its
+// README.md) are public nccl-tests runs, several per machine, listed table
+// by table in its MANIFEST.csv. This test reads every file with nccltests'
+// reader and checks that the reader and the manifest agree.
 
-const pairedDir = "logs/paired"
+const pairedDir = "../../data/logs/paired"
 
 // pairedRows is the number of rows of each table, counted in the file as
 // printed, keyed by "machine/file#index", else "machine/file", else
@@ -61,36 +60,32 @@ var pairedProblems = map[string]int{
 	"gb300-nvl72/allreduce_alltoall_1to32hosts.log": 6,
 }
 
-// pairedRow is one row of MANIFEST.csv.
-type pairedRow struct {
-	line                              int
-	machine, file, collective         string
-	index, nodes, perNode, ranks      int
-	algo, proto, gpu, version, source string
-}
-
-func manifestRows(t *testing.T) []pairedRow {
-	t.Helper()
-	rs, err := ReadPairedManifest(filepath.Join(pairedDir, "MANIFEST.csv"))
+// readLog reads the tests of a paired log and the reader's problems.
+func readLog(path string) ([]*nccltests.Test, []error, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
-	rows := make([]pairedRow, len(rs))
-	for i, r := range rs {
-		rows[i] = pairedRow{line: r.Line, machine: r.Machine, file: r.File, collective: r.Collective,
-			index: r.Test, nodes: r.Nodes, perNode: r.PerNode, ranks: r.Ranks,
-			algo: r.Algo, proto: r.Proto, gpu: r.GPU, version: r.Version, source: r.Source}
-	}
-	return rows
+	defer f.Close()
+	r := nccltests.NewReader(f)
+	tests, err := r.ReadAll()
+	return tests, r.Problems(), err
 }
 
 func TestPairedLogs(t *testing.T) {
-	rows := manifestRows(t)
-	logs := map[string]*Log{}
+	rows, err := readManifest(os.DirFS(pairedDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type log struct {
+		tests    []*nccltests.Test
+		problems []error
+	}
+	logs := map[string]*log{}
 	indices := map[string][]int{}
 	for _, m := range rows {
 		path := filepath.Join(m.machine, m.file)
-		key := path + "#" + strconv.Itoa(m.index)
+		key := path + "#" + strconv.Itoa(m.test)
 		if m.ranks != m.nodes*m.perNode {
 			t.Errorf("MANIFEST.csv:%d: ranks %d != %d nodes x %d", m.line, m.ranks, m.nodes, m.perNode)
 		}
@@ -103,20 +98,21 @@ func TestPairedLogs(t *testing.T) {
 		}
 		l := logs[path]
 		if l == nil {
-			var err error
-			if l, err = ReadFile(filepath.Join(pairedDir, path), nil); err != nil {
+			tests, problems, err := readLog(filepath.Join(pairedDir, path))
+			if err != nil {
 				t.Errorf("MANIFEST.csv:%d: %v", m.line, err)
 				continue
 			}
+			l = &log{tests, problems}
 			logs[path] = l
 		}
-		indices[path] = append(indices[path], m.index)
-		if m.index < 0 || m.index >= len(l.Tests) {
-			t.Errorf("%s: test %d of %d", key, m.index, len(l.Tests))
+		indices[path] = append(indices[path], m.test)
+		if m.test < 0 || m.test >= len(l.tests) {
+			t.Errorf("%s: test %d of %d", key, m.test, len(l.tests))
 			continue
 		}
-		tt := l.Tests[m.index]
-		if c, err := commmodel.ParseCollective(m.collective); err == nil {
+		tt := l.tests[m.test]
+		if c, err := nccltests.ParseCollective(m.collective); err == nil {
 			if tt.CollectiveFrom == nccltests.Unknown || tt.Collective != c {
 				t.Errorf("%s: collective %v (%v), want %v", key, tt.Collective, tt.CollectiveFrom, c)
 			}
@@ -145,11 +141,11 @@ func TestPairedLogs(t *testing.T) {
 	}
 	for path, l := range logs {
 		slices.Sort(indices[path])
-		if want := len(l.Tests); !slices.Equal(indices[path], seq(want)) {
+		if want := len(l.tests); !slices.Equal(indices[path], seq(want)) {
 			t.Errorf("%s: manifest lists tests %v, the file has %d", path, indices[path], want)
 		}
-		if len(l.Problems) != pairedProblems[path] {
-			t.Errorf("%s: %d problems %v, want %d", path, len(l.Problems), l.Problems, pairedProblems[path])
+		if len(l.problems) != pairedProblems[path] {
+			t.Errorf("%s: %d problems %v, want %d", path, len(l.problems), l.problems, pairedProblems[path])
 		}
 	}
 	files, err := filepath.Glob(filepath.Join(pairedDir, "*", "*"))

@@ -1,0 +1,183 @@
+package predict
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/data/nccltests"
+)
+
+// Pins are what a run set that its log may not print, for a Table: each
+// non-zero field overrides what the log says.
+type Pins struct {
+	// Algo and Proto are NCCL_ALGO and NCCL_PROTO as the run set them
+	// ("ring", "^NVLS", "LL128"); "" and "auto" mean the tuner chose.
+	Algo, Proto string
+	// Version is the NCCL release.
+	Version nccl.Version
+	// Nodes and PerNode are the hosts and GPUs per host.
+	Nodes, PerNode int
+	// GPUsPerThread is nccl-tests' -g.
+	GPUsPerThread int
+	// GPU replaces the Rank lines' GPU name.
+	GPU string
+}
+
+// Lines that say how a test ran, before its first row: nccl-tests' header
+// ("# nThread 1 nGpus 8 minBytes ..."), its version line
+// ("nccl-library=22602"), and NCCL's INFO lines ("NCCL INFO NCCL_ALGO set
+// by environment to Ring", "NCCL version 2.21.5+cuda12.4").
+var (
+	nGPUsRE   = regexp.MustCompile(`nThread\s+\d+\s+nGpus\s+(\d+)`)
+	libraryRE = regexp.MustCompile(`nccl-library=(\d+)`)
+	versionRE = regexp.MustCompile(`NCCL version (\d+\.\d+\.\d+)`)
+	envRE     = regexp.MustCompile(`(NCCL_ALGO|NCCL_PROTO) set by environment to (\S+)`)
+)
+
+// ReadFile reads the nccl-tests log at path and returns its Tables as
+// TablesOf does, with the reader's problems first. The error is the
+// reader's, for a file it cannot read at all.
+func ReadFile(path string, pins func(test int) Pins) ([]Table, []error, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return readTables(b, path, pins)
+}
+
+// readTables is ReadFile on the log's text b, named name.
+func readTables(b []byte, name string, pins func(test int) Pins) ([]Table, []error, error) {
+	r := nccltests.NewReader(strings.NewReader(string(b)))
+	r.Name = name
+	tests, err := r.ReadAll()
+	if err != nil {
+		return nil, nil, err
+	}
+	tabs, problems := TablesOf(tests, b, name, pins)
+	return tabs, append(r.Problems(), problems...), nil
+}
+
+// TablesOf returns a Table for every test of tests, read from the text b of
+// the file name, whose collective the model predicts, named "file#index"
+// after its place in the file. From the lines of b before each test's first
+// row it takes the GPUs one thread drives (nGpus), the NCCL version and
+// NCCL_ALGO/NCCL_PROTO when NCCL printed them; pins(i), when pins is not
+// nil, overrides them for test i. A test without a known collective
+// (sendrecv, reduce) or node count, or without a sized row, is left out
+// with a problem, a *nccltests.ParseError at the test's line.
+func TablesOf(tests []*nccltests.Test, b []byte, name string, pins func(test int) Pins) ([]Table, []error) {
+	lines := strings.Split(string(b), "\n")
+	var out []Table
+	var problems []error
+	from := 0
+	for i, t := range tests {
+		to := t.Rows[0].Line - 1 // 0-based index of the first row
+		var pin Pins
+		if pins != nil {
+			pin = pins(i)
+		}
+		tab, err := tableOf(t, lines[from:max(to, from)], pin)
+		from = t.Rows[len(t.Rows)-1].Line
+		if err != nil {
+			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line, Err: err})
+			continue
+		}
+		tab.Name = fmt.Sprintf("%s#%d", filepath.Base(name), i)
+		out = append(out, tab)
+	}
+	return out, problems
+}
+
+// tableOf builds the table of t from the lines before its rows and the pins.
+func tableOf(t *nccltests.Test, head []string, pin Pins) (Table, error) {
+	tab := Table{GPU: t.System, Nodes: t.Nodes}
+	readHead(&tab, head)
+	pin.apply(&tab)
+	if t.CollectiveFrom == nccltests.Unknown {
+		return tab, fmt.Errorf("test of %q: not a collective the model predicts", t.Op)
+	}
+	c, err := commmodel.ParseCollective(t.Collective)
+	if err != nil {
+		return tab, err
+	}
+	tab.Collective = c
+	switch {
+	case tab.Nodes < 1:
+		return tab, fmt.Errorf("%s: node count unknown (the Rank lines do not name every host): give it", tab.Collective)
+	case tab.GPU == "":
+		return tab, fmt.Errorf("%s: no GPU name in the Rank lines: give it", tab.Collective)
+	}
+	tab.PerNode = pin.PerNode
+	if tab.PerNode == 0 {
+		if t.Ranks < 1 || t.Ranks%tab.Nodes != 0 {
+			return tab, fmt.Errorf("%s: %d ranks on %d nodes: give the GPUs per node", tab.Collective, t.Ranks, tab.Nodes)
+		}
+		tab.PerNode = t.Ranks / tab.Nodes
+	}
+	for _, r := range t.Rows {
+		if r.Size > 0 && r.OutOfPlace.OK() {
+			tab.Points = append(tab.Points, Point{Size: float64(r.Size), Time: r.OutOfPlace.Time})
+		}
+	}
+	if len(tab.Points) == 0 {
+		return tab, fmt.Errorf("%s: no row with a size and an out-of-place time", tab.Collective)
+	}
+	return tab, nil
+}
+
+// readHead sets what the lines before a test's rows say of its run: the
+// GPUs per thread, the NCCL version, NCCL_ALGO and NCCL_PROTO.
+func readHead(tab *Table, head []string) {
+	for _, s := range head {
+		if m := nGPUsRE.FindStringSubmatch(s); m != nil {
+			tab.GPUsPerThread, _ = strconv.Atoi(m[1])
+		}
+		if m := libraryRE.FindStringSubmatch(s); m != nil {
+			tab.Version, _ = nccl.ParseVersion(m[1])
+		}
+		if m := versionRE.FindStringSubmatch(s); m != nil {
+			tab.Version, _ = nccl.ParseVersion(m[1])
+		}
+		if m := envRE.FindStringSubmatch(s); m != nil {
+			if m[1] == "NCCL_ALGO" {
+				tab.Algo = m[2]
+			} else {
+				tab.Proto = m[2]
+			}
+		}
+	}
+}
+
+// apply overrides what tab's log said with p's non-zero fields but
+// PerNode, and spells the tuner's choice "".
+func (p Pins) apply(tab *Table) {
+	if p.Algo != "" {
+		tab.Algo = p.Algo
+	}
+	if p.Proto != "" {
+		tab.Proto = p.Proto
+	}
+	for _, s := range []*string{&tab.Algo, &tab.Proto} {
+		if strings.EqualFold(*s, "auto") {
+			*s = ""
+		}
+	}
+	if p.Version != (nccl.Version{}) {
+		tab.Version = p.Version
+	}
+	if p.GPUsPerThread > 0 {
+		tab.GPUsPerThread = p.GPUsPerThread
+	}
+	if p.GPU != "" {
+		tab.GPU = p.GPU
+	}
+	if p.Nodes > 0 {
+		tab.Nodes = p.Nodes
+	}
+}

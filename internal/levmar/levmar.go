@@ -1,0 +1,211 @@
+// Package levmar minimises a robust sum of residual losses with an optional
+// Gaussian prior by Levenberg-Marquardt (Levenberg 1944, Marquardt 1963):
+//
+//	F(x) = Σᵢ ρᵢ(rᵢ(x)) + Σⱼ (xⱼ − μⱼ)²/(2σⱼ²)
+//
+// with r(x) the residuals, ρᵢ their losses (r²/2 for least squares) and μ,
+// σ the prior's means and widths. Each iteration linearises r by forward
+// differences, J = ∂r/∂x with step 10⁻⁶ (suited to parameters of order 1,
+// such as logarithms), weighs residual i by wᵢ = ρᵢ'(rᵢ)/rᵢ (iteratively
+// reweighted least squares; 1 for squares) and solves
+//
+//	(H + λ·diag(H))·δ = g,   H = JᵀWJ + diag(1/σ²),   g = JᵀWr + (x − μ)/σ²
+//
+// It takes the step x − δ when that lowers F, dividing λ by 10 (down to
+// 10⁻⁹), and otherwise multiplies λ by 10 and solves again, up to 20 times.
+// λ starts at 10⁻³. It stops after 200 iterations, when no step lowers F,
+// when a step lowers F by less than 10⁻¹⁰ of F, when λ exceeds 10¹², or when
+// |g|∞ < 10⁻⁹.
+package levmar
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// The constants of the iteration (see the package documentation).
+const (
+	maxIter   = 200
+	maxTries  = 20
+	diffStep  = 1e-6
+	lambda0   = 1e-3
+	minLambda = 1e-9
+	maxLambda = 1e12
+	relTol    = 1e-10
+	gradTol   = 1e-9
+)
+
+// A Problem is the objective F to minimise.
+type Problem struct {
+	// M is the number of residuals.
+	M int
+	// Residuals sets r, of length M, to the residuals at x.
+	Residuals func(r, x []float64)
+	// Loss is ρᵢ(r), the term of residual i of value r in F, and Weight is
+	// ρᵢ'(r)/r. Both nil mean least squares: r²/2 and 1.
+	Loss, Weight func(i int, r float64) float64
+	// Mean and Width are the prior's μ and σ, one per parameter; a nil Mean
+	// means no prior.
+	Mean, Width []float64
+}
+
+// A Result is the outcome of Minimize.
+type Result struct {
+	// X is the minimiser found and F the objective there.
+	X []float64
+	F float64
+	// Cov is H⁻¹ at the start of the last iteration, the curvature
+	// estimate of the covariance of X; nil when H is singular or no
+	// iteration ran.
+	Cov *mat.SymDense
+	// Iterations is the number of iterations run.
+	Iterations int
+}
+
+// Minimize minimises p's objective from x0, which it leaves as it is. With
+// no parameter it returns x0 and F there.
+func Minimize(p Problem, x0 []float64) Result {
+	s := newSolver(p, len(x0))
+	x := slices.Clone(x0)
+	cur := s.objective(x, s.r)
+	k := len(x)
+	lambda := lambda0
+	iter := 0
+	for ; iter < maxIter && k > 0; iter++ {
+		s.linearise(x)
+		next, v, ok := s.step(x, cur, &lambda)
+		converged := false
+		if ok {
+			converged = cur-v < relTol*cur
+			x, cur = next, v
+			copy(s.r, s.rt)
+		}
+		if !ok || converged || lambda > maxLambda {
+			iter++
+			break
+		}
+		if mat.Norm(s.g, math.Inf(1)) < gradTol {
+			iter++
+			break
+		}
+	}
+	res := Result{X: x, F: cur, Iterations: iter}
+	if iter > 0 {
+		var ch mat.Cholesky
+		var cov mat.SymDense
+		if ch.Factorize(s.h) && ch.InverseTo(&cov) == nil {
+			res.Cov = &cov
+		}
+	}
+	return res
+}
+
+// solver holds the work space of one minimisation: the residuals r at the
+// current point and rt at a trial point, the Jacobian, the weights, and the
+// Gauss-Newton H and g of the current point.
+type solver struct {
+	p      Problem
+	r, rt  []float64
+	jac    *mat.Dense
+	weight []float64
+	h      *mat.SymDense
+	g      *mat.VecDense
+}
+
+func newSolver(p Problem, k int) *solver {
+	if p.Loss == nil {
+		p.Loss = func(_ int, r float64) float64 { return r * r / 2 }
+	}
+	if p.Weight == nil {
+		p.Weight = func(int, float64) float64 { return 1 }
+	}
+	return &solver{p: p, r: make([]float64, p.M), rt: make([]float64, p.M),
+		jac: mat.NewDense(max(p.M, 1), max(k, 1), nil), weight: make([]float64, p.M),
+		h: mat.NewSymDense(max(k, 1), nil), g: mat.NewVecDense(max(k, 1), nil)}
+}
+
+// objective sets r to the residuals at x and returns F(x).
+func (s *solver) objective(x, r []float64) float64 {
+	s.p.Residuals(r, x)
+	f := 0.0
+	for i, v := range r {
+		f += s.p.Loss(i, v)
+	}
+	if s.p.Mean != nil {
+		for j := range x {
+			w2 := s.p.Width[j] * s.p.Width[j]
+			f += (x[j] - s.p.Mean[j]) * (x[j] - s.p.Mean[j]) / (2 * w2)
+		}
+	}
+	return f
+}
+
+// linearise sets the Jacobian, the weights, H and g at x, whose residuals
+// are s.r.
+func (s *solver) linearise(x []float64) {
+	xx := slices.Clone(x)
+	for j := range x {
+		xx[j] = x[j] + diffStep
+		s.p.Residuals(s.rt, xx)
+		xx[j] = x[j]
+		for i := range s.r {
+			s.jac.Set(i, j, (s.rt[i]-s.r[i])/diffStep)
+		}
+	}
+	for i, v := range s.r {
+		s.weight[i] = s.p.Weight(i, v)
+	}
+	for a := range x {
+		ga, prec := 0.0, 0.0
+		if s.p.Mean != nil {
+			w2 := s.p.Width[a] * s.p.Width[a]
+			ga, prec = (x[a]-s.p.Mean[a])/w2, 1/w2
+		}
+		for i := range s.r {
+			ga += s.weight[i] * s.jac.At(i, a) * s.r[i]
+		}
+		s.g.SetVec(a, ga)
+		for b := a; b < len(x); b++ {
+			h := 0.0
+			for i := range s.r {
+				h += s.weight[i] * s.jac.At(i, a) * s.jac.At(i, b)
+			}
+			if a == b {
+				h += prec
+			}
+			s.h.SetSym(a, b, h)
+		}
+	}
+}
+
+// step looks for a damped step from x that lowers F below cur, adjusting
+// *lambda, and returns the new point and F there, whose residuals are
+// s.rt; ok is false when none of maxTries dampings gives one.
+func (s *solver) step(x []float64, cur float64, lambda *float64) (next []float64, f float64, ok bool) {
+	k := len(x)
+	for range maxTries {
+		damped := mat.NewSymDense(k, nil)
+		damped.CopySym(s.h)
+		for a := range k {
+			damped.SetSym(a, a, s.h.At(a, a)*(1+*lambda))
+		}
+		var delta mat.VecDense
+		var ch mat.Cholesky
+		if !ch.Factorize(damped) || ch.SolveVecTo(&delta, s.g) != nil {
+			*lambda *= 10
+			continue
+		}
+		next = slices.Clone(x)
+		for a := range k {
+			next[a] -= delta.AtVec(a)
+		}
+		if f = s.objective(next, s.rt); f < cur {
+			*lambda = max(*lambda/10, minLambda)
+			return next, f, true
+		}
+		*lambda *= 10
+	}
+	return nil, 0, false
+}

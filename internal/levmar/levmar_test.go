@@ -1,0 +1,90 @@
+package levmar
+
+import (
+	"math"
+	"testing"
+)
+
+func TestRosenbrock(t *testing.T) {
+	// Rosenbrock's function as residuals, r = (10(x₂ − x₁²), 1 − x₁), from
+	// its classic start (−1.2, 1): the minimum is F = 0 at (1, 1) (Moré,
+	// Garbow and Hillstrom 1981, problem 1).
+	p := Problem{M: 2, Residuals: func(r, x []float64) {
+		r[0] = 10 * (x[1] - x[0]*x[0])
+		r[1] = 1 - x[0]
+	}}
+	x0 := []float64{-1.2, 1}
+	res := Minimize(p, x0)
+	if math.Abs(res.X[0]-1) > 1e-4 || math.Abs(res.X[1]-1) > 1e-4 || res.F > 1e-9 {
+		t.Errorf("minimum at %v with F = %g after %d iterations, want (1, 1) and 0", res.X, res.F, res.Iterations)
+	}
+	if x0[0] != -1.2 || x0[1] != 1 {
+		t.Errorf("start changed to %v", x0)
+	}
+}
+
+func TestExponentialFit(t *testing.T) {
+	// Exact data y = 2·exp(−0.5·t) at t = 0..9: least squares recovers a = 2
+	// and b = −0.5 from (1, 0), with a residual sum of 0.
+	const a, b = 2.0, -0.5
+	ts := []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	p := Problem{M: len(ts), Residuals: func(r, x []float64) {
+		for i, t := range ts {
+			r[i] = x[0]*math.Exp(x[1]*t) - a*math.Exp(b*t)
+		}
+	}}
+	res := Minimize(p, []float64{1, 0})
+	if math.Abs(res.X[0]-a) > 1e-6 || math.Abs(res.X[1]-b) > 1e-6 {
+		t.Errorf("a, b = %v, want %g, %g", res.X, a, b)
+	}
+}
+
+func TestPrior(t *testing.T) {
+	// One residual x − 3 and a prior N(0, 1): F = (x−3)²/2 + x²/2 is least
+	// at x = 1.5 with curvature 2, so the covariance is 1/2.
+	p := Problem{M: 1, Residuals: func(r, x []float64) { r[0] = x[0] - 3 },
+		Mean: []float64{0}, Width: []float64{1}}
+	res := Minimize(p, []float64{0})
+	if math.Abs(res.X[0]-1.5) > 1e-6 || res.Cov == nil || math.Abs(res.Cov.At(0, 0)-0.5) > 1e-6 {
+		t.Errorf("x = %v, covariance %v, want 1.5 and 0.5", res.X, res.Cov)
+	}
+	// Without residuals the prior's mean is the minimum.
+	p = Problem{Residuals: func(r, x []float64) {}, Mean: []float64{-2, 5}, Width: []float64{1, 3}}
+	if res := Minimize(p, []float64{1, 1}); math.Abs(res.X[0]+2) > 1e-9 || math.Abs(res.X[1]-5) > 1e-9 {
+		t.Errorf("prior alone: x = %v, want [-2 5]", res.X)
+	}
+}
+
+func TestHuberLocation(t *testing.T) {
+	// Huber's location estimate of {0, 0, 0, 0, 10} at threshold 1: the four
+	// zeros pull 4x inside the threshold and the outlier pulls a constant −1
+	// beyond it, so Σψ = 4x − 1 = 0 at x = 0.25 (the mean would be 2).
+	ys := []float64{0, 0, 0, 0, 10}
+	const c = 1.0
+	p := Problem{M: len(ys),
+		Residuals: func(r, x []float64) {
+			for i, y := range ys {
+				r[i] = x[0] - y
+			}
+		},
+		Loss: func(_ int, r float64) float64 {
+			if a := math.Abs(r); a > c {
+				return c*a - c*c/2
+			}
+			return r * r / 2
+		},
+		Weight: func(_ int, r float64) float64 { return min(1, c/math.Abs(r)) },
+	}
+	if res := Minimize(p, []float64{2}); math.Abs(res.X[0]-0.25) > 1e-6 {
+		t.Errorf("x = %v, want 0.25", res.X)
+	}
+}
+
+func TestNoParameters(t *testing.T) {
+	// With nothing to fit the start is the answer and no iteration runs.
+	p := Problem{M: 1, Residuals: func(r, x []float64) { r[0] = 2 }}
+	res := Minimize(p, nil)
+	if len(res.X) != 0 || res.F != 2 || res.Iterations != 0 || res.Cov != nil {
+		t.Errorf("got %+v, want no parameters, F = 2, no iteration", res)
+	}
+}
