@@ -12,10 +12,11 @@ func (RingReduceScatter) Collective() Collective { return ReduceScatter }
 // Cost returns ring ReduceScatter's cost for p ranks and S = size bytes.
 func (r RingReduceScatter) Cost(p int, size float64) Cost { return costOn(r, p, size) }
 
-func (RingReduceScatter) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (RingReduceScatter) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	p := nodes * perNode
 	lap := lapBytes(p, size)
-	return flat(nodes, perNode, ringCost(p, p-1, lap, lap), st)
+	l, r := ringCost(p, p-1, lap, lap)
+	return flat(nodes, perNode, l, r, st)
 }
 
 // RingAllGather is AllGather around a ring: P-1 steps in which every rank
@@ -30,9 +31,10 @@ func (RingAllGather) Collective() Collective { return AllGather }
 // Cost returns ring AllGather's cost for p ranks and S = size bytes.
 func (r RingAllGather) Cost(p int, size float64) Cost { return costOn(r, p, size) }
 
-func (RingAllGather) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (RingAllGather) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	p := nodes * perNode
-	return flat(nodes, perNode, ringCost(p, p-1, lapBytes(p, size), 0), st)
+	l, r := ringCost(p, p-1, lapBytes(p, size), 0)
+	return flat(nodes, perNode, l, r, st)
 }
 
 // PipelinedBroadcast is Broadcast down a chain from the root: the buffer is
@@ -67,29 +69,28 @@ func (b PipelinedBroadcast) Cost(p int, size float64) Cost { return costOn(b, p,
 // the steps in which a node's last rank forwards to the next node's first
 // cross the network: C steps per node boundary, fewer where the windows of
 // neighbouring boundaries overlap (C > p). The other steps stay on NVLink.
-func (b PipelinedBroadcast) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (b PipelinedBroadcast) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	p := nodes * perNode
 	mustRanks(p)
 	size = checkSize(size)
 	if p == 1 {
-		return flat(nodes, perNode, Cost{Bytes: 0 * size}, st)
+		return flat(nodes, perNode, load{path: 0 * size}, reach{bytes: 0 * size}, st)
 	}
 	c := max(b.Chunks, 1)
-	path := float64(p-1) * size // unpipelined: P-1 steps of S
+	l, r := ringCost(p, p-2+c, size, 0)
+	l.path = float64(p-1) * size // unpipelined: P-1 steps of S
 	if c > 1 {
-		path = float64(p-2+c) / float64(c) * size
+		l.path = float64(p-2+c) / float64(c) * size
 	}
-	cost := ringCost(p, p-2+c, size, 0)
-	cost.PathBytes = path
 	if nodes == 1 {
-		return flat(nodes, perNode, cost, st)
+		return flat(nodes, perNode, l, r, st)
 	}
 	if st != nil {
 		local, remote, chunk := b.split(nodes, perNode, size)
 		st.add(Stage{Intra: chainCost(p, local, chunk, size)})
 		st.add(Stage{Inter: chainCost(p, remote, chunk, size)})
 	}
-	return cost
+	return l, r
 }
 
 // split returns how many of the broadcast's steps stay on NVLink and how
@@ -111,10 +112,9 @@ func chainCost(p, n int, chunk, size float64) Cost {
 	if n == 0 {
 		return Cost{}
 	}
-	path := float64(n) * chunk
-	c := ringCost(p, n, min(size, path), 0)
-	c.PathBytes, c.Fanout = path, 1
-	return c
+	l, r := ringCost(p, n, float64(n)*chunk, 0)
+	r.bytes, r.fanout = min(size, l.path), 1
+	return costOf(l, r)
 }
 
 // OptimalChunks returns the chunk count that minimises the pipelined

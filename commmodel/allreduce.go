@@ -20,16 +20,17 @@ func (Ring) Collective() Collective { return AllReduce }
 // Cost returns ring AllReduce's cost for p ranks and S = size bytes.
 func (r Ring) Cost(p int, size float64) Cost { return costOn(r, p, size) }
 
-func (Ring) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (Ring) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	p := nodes * perNode
 	lap := lapBytes(p, size)
-	return flat(nodes, perNode, ringCost(p, 2*(p-1), 2*lap, lap), st)
+	l, r := ringCost(p, 2*(p-1), 2*lap, lap)
+	return flat(nodes, perNode, l, r, st)
 }
 
 // ringCost is the cost of steps steps around a ring of p ranks, one
 // message each, sending bytes and reducing reduced.
-func ringCost(p, steps int, bytes, reduced float64) Cost {
-	return Cost{Steps: steps, Messages: steps, Bytes: bytes, Reduced: reduced, Peers: min(2, p-1), Fanout: min(1, p-1)}
+func ringCost(p, steps int, bytes, reduced float64) (load, reach) {
+	return load{steps, steps, bytes, reduced}, reach{bytes, min(2, p-1), min(1, p-1)}
 }
 
 // lapBytes is what one lap of a ring sends per rank: P-1 chunks of S/P.
@@ -76,41 +77,41 @@ func (h HalvingDoubling) Cost(p int, size float64) Cost { return costOn(h, p, si
 //	intra: log2 p steps, (p-1)/p·S;  inter: 2·log2 N steps, 2(N-1)/(N·p)·S;  intra again
 //
 // Any other shape is flat.
-func (h HalvingDoubling) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (h HalvingDoubling) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	p := nodes * perNode
 	mustRanks(p)
 	size = checkSize(size)
-	c := hdCost(p, size)
+	l, r := hdCost(p, size)
 	if !isPow2(nodes) || !isPow2(perNode) || nodes == 1 || perNode == 1 {
-		return flat(nodes, perNode, c, st)
+		return flat(nodes, perNode, l, r, st)
 	}
 	if st != nil {
-		sweep := hdCost(perNode, size) // one sweep is half of a whole halving-doubling
-		sweep.Steps, sweep.Messages, sweep.Bytes, sweep.Reduced = sweep.Steps/2, sweep.Messages/2, sweep.Bytes/2, 0
+		sweep := costOf(hdCost(perNode, size)) // one sweep is half of a whole halving-doubling
+		sweep.Steps, sweep.Messages, sweep.Bytes, sweep.PathBytes, sweep.Reduced = sweep.Steps/2, sweep.Messages/2, sweep.Bytes/2, sweep.PathBytes/2, 0
 		rs := sweep
 		rs.Reduced = rs.Bytes
 		st.add(Stage{Intra: rs})
-		st.add(Stage{Inter: hdCost(nodes, size/float64(perNode))})
+		st.add(Stage{Inter: costOf(hdCost(nodes, size/float64(perNode)))})
 		st.add(Stage{Intra: sweep})
 	}
-	return c
+	return l, r
 }
 
 // hdCost is halving-doubling's cost on one level of p ranks, the fold
 // included (see HalvingDoubling).
-func hdCost(p int, size float64) Cost {
+func hdCost(p int, size float64) (load, reach) {
 	k := bits.Len(uint(p)) - 1 // floor(log2 P)
 	q := float64(int(1) << k)  // P'
 	f := (q - 1) / q
-	c := Cost{Steps: 2 * k, Messages: 2 * k, Bytes: 2 * f * size, Reduced: f * size, Peers: k, Fanout: min(1, p-1)}
+	l, r := load{2 * k, 2 * k, 2 * f * size, f * size}, reach{2 * f * size, k, min(1, p-1)}
 	if p != 1<<k {
-		c.Steps, c.Messages = c.Steps+2, c.Messages+2
-		c.PathBytes = c.Bytes + 2*size
-		c.Bytes += size
-		c.Reduced += size
-		c.Peers++ // the fold partner
+		l.steps, l.messages = l.steps+2, l.messages+2
+		l.path += 2 * size
+		l.reduced += size
+		r.bytes += size
+		r.peers++ // the fold partner
 	}
-	return c
+	return l, r
 }
 
 // TwoShot is AllReduce in two steps: every rank pulls its S/P slice from the
@@ -132,16 +133,15 @@ func (t TwoShot) Cost(p int, size float64) Cost { return costOn(t, p, size) }
 
 // plan: the pull of the slices, reduced, and the push of the result, each
 // to every other rank at once.
-func (TwoShot) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (TwoShot) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	p := nodes * perNode
 	b := lapBytes(p, size)
-	cost := Cost{Steps: 2 * min(1, p-1), Messages: 2 * (p - 1), Bytes: 2 * b, Reduced: b, Peers: p - 1, Fanout: p - 1}
 	if st != nil {
 		perPeer := checkSize(size) / float64(p)
 		st.add(splitByDestination(nodes, perNode, perPeer, true))
 		st.add(splitByDestination(nodes, perNode, perPeer, false))
 	}
-	return cost
+	return load{2 * min(1, p-1), 2 * (p - 1), 2 * b, b}, reach{2 * b, p - 1, p - 1}
 }
 
 // OneShot is AllReduce in one step: every rank sends all of S to every other
@@ -159,15 +159,14 @@ func (OneShot) Collective() Collective { return AllReduce }
 // Cost returns one-shot's cost for p ranks and S = size bytes.
 func (o OneShot) Cost(p int, size float64) Cost { return costOn(o, p, size) }
 
-func (OneShot) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (OneShot) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	p := nodes * perNode
 	mustRanks(p)
 	b := float64(p-1) * checkSize(size)
-	cost := Cost{Steps: min(1, p-1), Messages: p - 1, Bytes: b, Reduced: b, Peers: p - 1, Fanout: p - 1}
 	if st != nil {
 		st.add(splitByDestination(nodes, perNode, checkSize(size), true))
 	}
-	return cost
+	return load{min(1, p-1), p - 1, b, b}, reach{b, p - 1, p - 1}
 }
 
 // OneShotCrossover returns the size below which one-shot AllReduce beats
@@ -253,20 +252,29 @@ func (h HierarchicalAllReduce) nodeSize(int) int { return h.PerNode }
 // plan: the intra-node reduce-scatter, the inter-node AllReduce of the S/p
 // slice and the intra-node all-gather. On a Cluster, PerNode is ignored: p
 // is the cluster's.
-func (h HierarchicalAllReduce) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (h HierarchicalAllReduce) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	inter := h.composes()
 	if inter.Collective() != AllReduce {
 		return undefined(st)
 	}
-	slice := checkSize(size) / float64(perNode)
-	rs, ag := RingReduceScatter{}.Cost(perNode, size), RingAllGather{}.Cost(perNode, size)
-	inner := inter.Cost(nodes, slice)
-	st.add(Stage{Intra: rs})
-	st.add(Stage{Inter: inner})
-	st.add(Stage{Intra: ag})
-	cost := rs.Then(inner).Then(ag)
-	cost.Peers = rs.Peers + inner.Peers // the all-gather reuses the reduce-scatter's ring
-	return cost
+	lap := lapBytes(perNode, size)
+	rs, rsReach := ringCost(perNode, perNode-1, lap, lap) // the all-gather sends as much, reducing nothing
+	ag, agReach := ringCost(perNode, perNode-1, lap, 0)
+	var in load
+	var inReach reach
+	if q, ok := inter.(planner); ok {
+		in, inReach = loadOn(q, nodes, checkSize(size)/float64(perNode))
+	} else {
+		in, inReach = split(inter.Cost(nodes, checkSize(size)/float64(perNode)))
+	}
+	if st != nil {
+		st.add(Stage{Intra: costOf(rs, rsReach)})
+		st.add(Stage{Inter: costOf(in, inReach)})
+		st.add(Stage{Intra: costOf(ag, agReach)})
+	}
+	r := rsReach.then(inReach).then(agReach)
+	r.peers = rsReach.peers + inReach.peers // the all-gather reuses the reduce-scatter's ring
+	return rs.then(in).then(ag), r
 }
 
 // composes returns the AllReduce run between nodes.

@@ -17,13 +17,13 @@ func (Direct) Collective() Collective { return AllToAll }
 // Cost returns direct AllToAll's cost for p ranks and S = size bytes.
 func (d Direct) Cost(p int, size float64) Cost { return costOn(d, p, size) }
 
-func (Direct) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (Direct) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	p := nodes * perNode
-	cost := Cost{Steps: min(1, p-1), Messages: p - 1, Bytes: lapBytes(p, size), Peers: p - 1, Fanout: p - 1}
+	b := lapBytes(p, size)
 	if st != nil {
 		st.add(splitByDestination(nodes, perNode, checkSize(size)/float64(p), false))
 	}
-	return cost
+	return load{min(1, p-1), p - 1, b, 0}, reach{b, p - 1, p - 1}
 }
 
 // Pairwise is AllToAll in P-1 rounds of one block each. In round t = 1..P-1
@@ -44,11 +44,12 @@ func (w Pairwise) Cost(p int, size float64) Cost { return costOn(w, p, size) }
 // plan: with the XOR rule (N and p powers of two) the rounds t < p pair
 // ranks of one node and the rounds t >= p cross the network; with the i+t
 // rule every round has ranks whose partner is on another node.
-func (Pairwise) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (Pairwise) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	p := nodes * perNode
-	c := Cost{Steps: p - 1, Messages: p - 1, Bytes: lapBytes(p, size), Peers: p - 1, Fanout: min(1, p-1)}
+	b := lapBytes(p, size)
+	l, r := load{p - 1, p - 1, b, 0}, reach{b, p - 1, min(1, p-1)}
 	if !isPow2(p) || nodes == 1 || perNode == 1 {
-		return flat(nodes, perNode, c, st)
+		return flat(nodes, perNode, l, r, st)
 	}
 	if st != nil {
 		block := checkSize(size) / float64(p)
@@ -58,7 +59,7 @@ func (Pairwise) plan(nodes, perNode int, size float64, st *stages) Cost {
 		st.add(Stage{Intra: rounds(perNode - 1)})
 		st.add(Stage{Inter: rounds(p - perNode)})
 	}
-	return c
+	return l, r
 }
 
 // Bruck is Bruck's AllToAll: after a local rotation that puts the block for
@@ -79,12 +80,12 @@ func (Bruck) Collective() Collective { return AllToAll }
 // Cost returns Bruck AllToAll's cost for p ranks and S = size bytes.
 func (b Bruck) Cost(p int, size float64) Cost { return costOn(b, p, size) }
 
-func (Bruck) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (Bruck) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	p := nodes * perNode
 	mustRanks(p)
 	steps := bits.Len(uint(p - 1)) // ⌈log2 P⌉
-	bytes := float64(BruckBlocks(p)) / float64(p) * checkSize(size)
-	return flat(nodes, perNode, Cost{Steps: steps, Messages: steps, Bytes: bytes, Peers: bruckPeers(p, steps), Fanout: min(1, p-1)}, st)
+	b := float64(BruckBlocks(p)) / float64(p) * checkSize(size)
+	return flat(nodes, perNode, load{steps, steps, b, 0}, reach{b, bruckPeers(p, steps), min(1, p-1)}, st)
 }
 
 // BruckBlocks returns how many S/P blocks one rank sends in Bruck's AllToAll
@@ -159,13 +160,14 @@ func (h HierarchicalAllToAll) nodeSize(int) int { return h.PerNode }
 // then one message per remote node over the network, which moves what a
 // direct AllToAll among the N nodes would (p blocks to each). On a Cluster,
 // PerNode is ignored: p is the cluster's.
-func (HierarchicalAllToAll) plan(nodes, perNode int, size float64, st *stages) Cost {
-	gather, send := Direct{}.Cost(perNode, size), Direct{}.Cost(nodes, size)
-	cost := gather.Then(send)
-	cost.Peers, cost.Fanout = perNode-1+nodes-1, max(perNode-1, nodes-1)
-	st.add(Stage{Intra: gather})
-	st.add(Stage{Inter: send})
-	return cost
+func (HierarchicalAllToAll) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
+	gather, gatherReach := Direct{}.plan(1, perNode, size, nil)
+	send, sendReach := Direct{}.plan(1, nodes, size, nil)
+	if st != nil {
+		st.add(Stage{Intra: costOf(gather, gatherReach)})
+		st.add(Stage{Inter: costOf(send, sendReach)})
+	}
+	return gather.then(send), reach{gatherReach.bytes + sendReach.bytes, perNode - 1 + nodes - 1, max(perNode-1, nodes-1)}
 }
 
 // splitRanks returns the node count for p ranks of perNode each, and false

@@ -37,19 +37,21 @@ func (d CollNetDirect) nodeSize(int) int { return d.PerNode }
 // reduced, each GPU's switch AllReduce of its slice across the nodes, and
 // the gather of the slices. On a Cluster, PerNode is ignored: p is the
 // cluster's.
-func (CollNetDirect) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (CollNetDirect) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	size = checkSize(size)
 	slice := size / float64(perNode)
-	scatter := toPeers(perNode-1, slice, true)
+	scatter, scatterReach := toPeers(perNode-1, slice, true)
 	gather := scatter
-	gather.Reduced = 0
-	net := SwitchAllReduceCost(nodes, slice)
-	cost := scatter.Then(net).Then(gather)
-	cost.Peers = scatter.Peers + net.Peers
-	st.add(Stage{Intra: scatter})
-	st.add(Stage{Inter: net})
-	st.add(Stage{Intra: gather})
-	return cost
+	gather.reduced = 0
+	net, netReach := switchStep(nodes, slice)
+	if st != nil {
+		st.add(Stage{Intra: costOf(scatter, scatterReach)})
+		st.add(Stage{Inter: costOf(net, netReach)})
+		st.add(Stage{Intra: costOf(gather, scatterReach)})
+	}
+	r := scatterReach.then(netReach).then(scatterReach)
+	r.peers = scatterReach.peers + netReach.peers
+	return scatter.then(net).then(gather), r
 }
 
 // CollNetChain is NCCL's CollNet Chain AllReduce (NCCL 2.30.7,
@@ -128,7 +130,7 @@ func (d CollNetChain) nodeSize(int) int { return d.PerNode }
 //	T = 2(p-1)·α_intra + α_inter + max(intra bytes/BW_intra, S/BW_inter)
 //
 // On a Cluster, PerNode is ignored: p is the cluster's.
-func (d CollNetChain) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (d CollNetChain) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	size = checkSize(size)
 	if nodes*perNode == 1 {
 		return single(size, st)
@@ -136,14 +138,14 @@ func (d CollNetChain) plan(nodes, perNode int, size float64, st *stages) Cost {
 	intra, inter, all, reduced := chainBytes(nodes, perNode, size)
 	fill, _ := chainSteps(nodes, perNode)
 	peers := max(min(perNode-1, 2), min(perNode-1, 1)+min(nodes-1, 1)) // a chain GPU's two neighbours; the head's GPU 1 and switch
-	cost := Cost{Steps: fill, Messages: fill, Bytes: all, Reduced: reduced, Peers: peers, Fanout: peers}
+	l, r := load{fill, fill, all, reduced}, reach{all, peers, peers}
 	if d.Chunks < 1 {
 		intraPeers, interPeers := min(perNode-1, 2), min(nodes-1, 1)
-		return fluidPlan(st, cost, 2*(perNode-1), min(nodes-1, 1),
+		return fluidPlan(st, l, r, 2*(perNode-1), min(nodes-1, 1),
 			Cost{Bytes: intra, Reduced: reduced, Peers: intraPeers, Fanout: intraPeers},
 			Cost{Bytes: inter, Peers: interPeers, Fanout: interPeers})
 	}
-	return pipePlan(cost, pipeShape{chainPipe, nodes, perNode, d.Chunks}, size, st)
+	return pipePlan(l, r, pipeShape{chainPipe, nodes, perNode, d.Chunks}, size, st)
 }
 
 // chainWindows adds to q the windows of one node's chain (the nodes run

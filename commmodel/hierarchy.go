@@ -58,17 +58,17 @@ func (c Cluster) Stages(a Algorithm, size float64) []Stage {
 	mustShape(c.Nodes, c.PerNode)
 	switch a := a.(type) {
 	case planner:
-		ss, scale := stagesOf(a, c.Nodes, c.PerNode, size)
-		out := make([]Stage, len(ss))
-		for i, s := range ss {
-			out[i] = scaledStage(s, scale)
+		s, scale := stagesOf(a, c.Nodes, c.PerNode, size)
+		out := make([]Stage, len(s.list))
+		for i, x := range s.list {
+			out[i] = scaledStage(x, scale)
 		}
 		return out
 	case Leveled:
 		return a.Stages(c.Nodes, c.PerNode, size)
 	}
 	var st stages
-	flat(c.Nodes, c.PerNode, a.Cost(c.Ranks(), size), &st)
+	st.flat(c.Nodes, c.PerNode, a.Cost(c.Ranks(), size))
 	return st.list
 }
 
@@ -84,15 +84,11 @@ func mustShape(nodes, perNode int) {
 func (c Cluster) Time(a Algorithm, size float64) float64 {
 	mustShape(c.Nodes, c.PerNode)
 	if q, ok := a.(planner); ok {
-		ss, scale := stagesOf(q, c.Nodes, c.PerNode, size)
+		s, scale := stagesOf(q, c.Nodes, c.PerNode, size)
 		if math.IsNaN(scale) {
 			return math.NaN()
 		}
-		t := 0.0
-		for _, s := range ss {
-			t += scaledStage(s, scale).Time(c.Intra, c.Inter)
-		}
-		return t
+		return s.time(scale, c.Intra, c.Inter)
 	}
 	t := 0.0
 	for _, s := range c.Stages(a, size) {

@@ -90,8 +90,8 @@ func (c Cluster) Lines(a Algorithm) ([]StageLine, bool) {
 	}
 	mustShape(c.Nodes, c.PerNode)
 	ss, _ := stagesOf(a.(planner), c.Nodes, c.PerNode, 1)
-	out := make([]StageLine, len(ss))
-	for i, s := range ss {
+	out := make([]StageLine, len(ss.list))
+	for i, s := range ss.list {
 		out[i] = StageLine{Intra: s.Intra.line(c.Intra), Inter: s.Inter.line(c.Inter)}
 	}
 	return out, true

@@ -51,41 +51,39 @@ func (v NVLS) nodeSize(p int) int {
 // plan: the load-reduce of the buffer through the NVSwitch, the switch
 // AllReduce of each GPU's slice between nodes, and the multicast store of
 // the slice; a level with one member has no stage.
-func (NVLS) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (NVLS) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	size = checkSize(size)
-	load, store := nvlsPhases(perNode, size)
-	net := SwitchAllReduceCost(nodes, size/float64(perNode))
-	cost := load.Then(net).Then(store)
-	cost.Peers = min(perNode-1, 1) + min(nodes-1, 1) // the NVSwitch, the network's switch
-	cost.Fanout = min(cost.Peers, 1)
-	switch {
-	case st == nil:
-	case nodes*perNode == 1:
-		st.add(Stage{Intra: Cost{Bytes: 0 * size}})
-	default:
-		if perNode > 1 {
-			st.add(Stage{Intra: load})
-		}
-		if nodes > 1 {
-			st.add(Stage{Inter: net})
-		}
-		if perNode > 1 {
-			st.add(Stage{Intra: store})
+	slice := size / float64(perNode)
+	ld, ldReach := switchStep(perNode, size) // the load-reduce
+	net, netReach := switchStep(nodes, slice)
+	sto, stoReach := switchStep(perNode, slice) // the multicast store
+	if st != nil {
+		switch {
+		case nodes*perNode == 1:
+			st.add(Stage{Intra: Cost{Bytes: 0 * size}})
+		case perNode == 1:
+			st.add(Stage{Inter: costOf(net, netReach)})
+		case nodes == 1:
+			st.add(Stage{Intra: costOf(ld, ldReach)})
+			st.add(Stage{Intra: costOf(sto, stoReach)})
+		default:
+			st.add(Stage{Intra: costOf(ld, ldReach)})
+			st.add(Stage{Inter: costOf(net, netReach)})
+			st.add(Stage{Intra: costOf(sto, stoReach)})
 		}
 	}
-	return cost
+	peers := min(perNode-1, 1) + min(nodes-1, 1) // the NVSwitch, the network's switch
+	return ld.then(net).then(sto), reach{ldReach.bytes + netReach.bytes + stoReach.bytes, peers, min(peers, 1)}
 }
 
-// nvlsPhases returns NVLS's two steps on a node of p GPUs: the load-reduce,
-// in which a GPU's whole buffer goes to the switch, and the multicast store
-// of its S/p slice. Both are zero for p = 1.
-func nvlsPhases(p int, size float64) (load, store Cost) {
-	if p < 2 {
-		return Cost{Bytes: 0 * size}, Cost{Bytes: 0 * size}
+// switchStep is one step in which every member sends size bytes through
+// a switch that reduces or replicates them, a message to one peer: none for
+// one member.
+func switchStep(members int, size float64) (load, reach) {
+	if members < 2 {
+		return load{path: 0 * size}, reach{bytes: 0 * size}
 	}
-	load = Cost{Steps: 1, Bytes: size, Peers: 1, Fanout: 1, Messages: 1}
-	store = Cost{Steps: 1, Bytes: size / float64(p), Peers: 1, Fanout: 1, Messages: 1}
-	return load, store
+	return load{1, 1, size, 0}, reach{size, 1, 1}
 }
 
 // SwitchAllReduceCost is the cost of an AllReduce of size bytes among
@@ -100,11 +98,7 @@ func nvlsPhases(p int, size float64) (load, store Cost) {
 // It is the zero Cost for a single member.
 func SwitchAllReduceCost(members int, size float64) Cost {
 	mustRanks(members)
-	size = checkSize(size)
-	if members == 1 {
-		return Cost{Bytes: 0 * size}
-	}
-	return Cost{Steps: 1, Bytes: size, Peers: 1, Fanout: 1, Messages: 1}
+	return costOf(switchStep(members, checkSize(size)))
 }
 
 // NVLSTree is NCCL's NVLSTree AllReduce (NCCL 2.30.7 src/device/all_reduce.h,
@@ -145,17 +139,19 @@ func (v NVLSTree) Cost(p int, size float64) Cost { return costOn(v, p, size) }
 // the node's slice between the nodes (one GPU per node in the tree, so
 // that the slices of the node's GPUs travel in parallel), and the
 // multicast store. On a Cluster, PerNode is ignored: p is the cluster's.
-func (v NVLSTree) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (v NVLSTree) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	size = checkSize(size)
-	load, store := nvlsPhases(perNode, size)
+	slice := size / float64(perNode)
+	ld, ldReach := switchStep(perNode, size)
+	sto, stoReach := switchStep(perNode, slice)
 	if perNode > 1 {
-		st.add(Stage{Intra: load})
+		st.add(Stage{Intra: costOf(ld, ldReach)})
 	}
-	tree := Tree{PerNode: 1, Chunks: v.Chunks}.plan(nodes, 1, size/float64(perNode), st)
+	tree, treeReach := Tree{PerNode: 1, Chunks: v.Chunks}.plan(nodes, 1, slice, st)
 	if perNode > 1 {
-		st.add(Stage{Intra: store})
+		st.add(Stage{Intra: costOf(sto, stoReach)})
 	}
-	cost := load.Then(tree).Then(store)
-	cost.Peers = min(load.Peers, 1) + tree.Peers
-	return cost
+	r := ldReach.then(treeReach).then(stoReach)
+	r.peers = min(ldReach.peers, 1) + treeReach.peers
+	return ld.then(tree).then(sto), r
 }

@@ -38,9 +38,10 @@ func (PATAllGather) Collective() Collective { return AllGather }
 // Cost returns PAT AllGather's cost for p ranks and S = size bytes.
 func (a PATAllGather) Cost(p int, size float64) Cost { return costOn(a, p, size) }
 
-func (PATAllGather) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (PATAllGather) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	p := nodes * perNode
-	return flat(nodes, perNode, patCost(p, lapBytes(p, size), 0), st)
+	l, r := patCost(p, lapBytes(p, size), 0)
+	return flat(nodes, perNode, l, r, st)
 }
 
 // PATReduceScatter is PAT's ReduceScatter; see PATAllGather.
@@ -52,18 +53,19 @@ func (PATReduceScatter) Collective() Collective { return ReduceScatter }
 // Cost returns PAT ReduceScatter's cost for p ranks and S = size bytes.
 func (a PATReduceScatter) Cost(p int, size float64) Cost { return costOn(a, p, size) }
 
-func (PATReduceScatter) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (PATReduceScatter) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	p := nodes * perNode
 	b := lapBytes(p, size)
-	return flat(nodes, perNode, patCost(p, b, b), st)
+	l, r := patCost(p, b, b)
+	return flat(nodes, perNode, l, r, st)
 }
 
 // patCost is PAT's cost over p ranks: ⌈log2 P⌉ steps, one message each,
 // and the peers of Bruck's algorithm, whose distances PAT walks.
-func patCost(p int, bytes, reduced float64) Cost {
+func patCost(p int, bytes, reduced float64) (load, reach) {
 	mustRanks(p)
 	steps := bits.Len(uint(p - 1))
-	return Cost{Steps: steps, Messages: steps, Bytes: bytes, Reduced: reduced, Peers: bruckPeers(p, steps), Fanout: min(1, p-1)}
+	return load{steps, steps, bytes, reduced}, reach{bytes, bruckPeers(p, steps), min(1, p-1)}
 }
 
 // PATBlocks returns b_d, the blocks every rank sends in PAT's step of

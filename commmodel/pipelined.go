@@ -1,12 +1,10 @@
 package commmodel
 
-import "sync"
-
 // The plans of pipelined algorithms: chunked, from a sweep of every rank's
 // windows of steps (pipeline.go); in the fluid limit, in closed form.
 
 // A pipeKind is one of the pipelined schedules.
-type pipeKind uint8
+type pipeKind int
 
 const (
 	treePipe  pipeKind = iota // Tree's (and NVLSTree's trees), on two halves
@@ -70,17 +68,15 @@ type sweep struct {
 	runs                            []Stage
 }
 
-// sweeps keeps the sweep of every pipeShape planned, built on its first
-// use: a sweep costs ranks x 2L x windows, its shape's plans a few
-// arithmetic operations. A sweep is immutable once stored, so that any
-// goroutine may read it.
-var sweeps sync.Map // pipeShape -> *sweep
+// sweeps keeps the sweep of every pipeShape planned: a sweep costs ranks x
+// 2L x windows, its shape's plans a few arithmetic operations.
+var sweeps memo[pipeShape, *sweep]
 
 // sweepOf returns the sweep of s.
-func sweepOf(s pipeShape) *sweep {
-	if w, ok := sweeps.Load(s); ok {
-		return w.(*sweep)
-	}
+func sweepOf(s pipeShape) *sweep { return sweeps.get(s, func() *sweep { return newSweep(s) }) }
+
+// newSweep sweeps s.
+func newSweep(s pipeShape) *sweep {
 	q := s.sweep()
 	w := &sweep{steps: q.steps()}
 	w.chunks, w.messages, w.fanout = q.path()
@@ -88,25 +84,24 @@ func sweepOf(s pipeShape) *sweep {
 	s.windows(&q)
 	intraPeers, interPeers := s.peers()
 	w.runs = q.stages(1/float64(s.parts()*s.chunks), intraPeers, interPeers)
-	stored, _ := sweeps.LoadOrStore(s, w)
-	return stored.(*sweep)
+	return w
 }
 
 // pipePlan is the plan of a chunked pipeline of shape s for S = size bytes,
 // a checked size, whose busiest rank sends and reduces as cost says: its
 // cost, with the sweep's steps, messages, fanout and critical path, and, to
 // st if not nil, the sweep's runs of steps as stages.
-func pipePlan(cost Cost, s pipeShape, size float64, st *stages) Cost {
+func pipePlan(l load, r reach, s pipeShape, size float64, st *stages) (load, reach) {
 	w := sweepOf(s)
-	cost.Steps, cost.Messages, cost.Fanout = w.steps, w.messages, w.fanout
+	l.steps, l.messages, r.fanout = w.steps, w.messages, w.fanout
 	// The path is never below the busiest rank's bytes; max keeps rounding from saying so.
-	cost.PathBytes = max(cost.Bytes, float64(w.chunks)/float64(s.parts()*s.chunks)*size)
+	l.path = max(r.bytes, float64(w.chunks)/float64(s.parts()*s.chunks)*size)
 	if st != nil {
-		for _, r := range w.runs {
-			st.add(Stage{Intra: r.Intra.scaled(size), Inter: r.Inter.scaled(size)})
+		for _, run := range w.runs {
+			st.add(Stage{Intra: run.Intra.scaled(size), Inter: run.Inter.scaled(size)})
 		}
 	}
-	return cost
+	return l, r
 }
 
 // fluidPlan returns cost, the fluid limit of a pipeline (Chunks = 0) on one
@@ -115,9 +110,9 @@ func pipePlan(cost Cost, s pipeShape, size float64, st *stages) Cost {
 // the data then streams at the pace of the slower level, the busiest rank
 // sending intra inside its node and inter across the network at once. A
 // level with no steps has no part.
-func fluidPlan(st *stages, cost Cost, intraSteps, interSteps int, intra, inter Cost) Cost {
+func fluidPlan(st *stages, l load, r reach, intraSteps, interSteps int, intra, inter Cost) (load, reach) {
 	if st == nil {
-		return cost
+		return l, r
 	}
 	var bw Stage
 	if intraSteps > 0 {
@@ -129,5 +124,5 @@ func fluidPlan(st *stages, cost Cost, intraSteps, interSteps int, intra, inter C
 		bw.Inter = inter
 	}
 	st.add(bw)
-	return cost
+	return l, r
 }

@@ -1,9 +1,6 @@
 package commmodel
 
-import (
-	"math"
-	"sync"
-)
+import "math"
 
 // Plans: the one definition of each algorithm.
 //
@@ -38,9 +35,52 @@ import (
 type planner interface {
 	Algorithm
 	// plan returns the algorithm's cost on one link on nodes x perNode
-	// ranks for S = size bytes, nodes, perNode >= 1, and appends its stages
-	// to st if st is not nil.
-	plan(nodes, perNode int, size float64, st *stages) Cost
+	// ranks for S = size bytes, nodes, perNode >= 1, as its load and its
+	// reach, and appends its stages to st if st is not nil.
+	plan(nodes, perNode int, size float64, st *stages) (load, reach)
+}
+
+// A load is the part of a Cost that its time depends on: the steps and
+// messages, the bytes on the critical path (Cost.Path) and the bytes
+// reduced. A reach is the rest: the bytes the busiest rank sends, and its
+// peers and fanout. The two are small enough to travel in registers, where
+// a whole Cost goes through memory: they keep a time to a few ns.
+type (
+	load struct {
+		steps, messages int
+		path, reduced   float64
+	}
+	reach struct {
+		bytes         float64
+		peers, fanout int
+	}
+)
+
+// costOf assembles a Cost from its load and reach.
+func costOf(l load, r reach) Cost {
+	return Cost{Steps: l.steps, Messages: l.messages, Bytes: r.bytes, PathBytes: l.path, Reduced: l.reduced, Peers: r.peers, Fanout: r.fanout}
+}
+
+// split is the inverse of costOf.
+func split(c Cost) (load, reach) {
+	return load{c.Steps, c.Messages, c.Path(), c.Reduced}, reach{c.Bytes, c.Peers, c.Fanout}
+}
+
+// then is Cost.Then of two loads, and of two reaches.
+func (l load) then(m load) load {
+	return load{l.steps + m.steps, l.messages + m.messages, l.path + m.path, l.reduced + m.reduced}
+}
+
+func (r reach) then(s reach) reach {
+	return reach{r.bytes + s.bytes, max(r.peers, s.peers), max(r.fanout, s.fanout)}
+}
+
+// time is Cost.Time of the load.
+func (l load) time(k Link) float64 {
+	if !k.Valid() || l.path < 0 || l.reduced < 0 {
+		return math.NaN()
+	}
+	return float64(l.steps)*k.Alpha + float64(l.messages)*k.Overhead + l.path/k.BW + l.reduced*k.Gamma
 }
 
 // stages collects a plan's stages on a two-level fabric, in order.
@@ -57,22 +97,21 @@ func (st *stages) add(s Stage) {
 
 // undefined returns the cost of a shape the algorithm does not fit, and
 // appends its one stage: its bytes are NaN, so that every time is NaN.
-func undefined(st *stages) Cost {
-	c := Cost{Bytes: math.NaN()}
-	st.add(Stage{Intra: c})
-	return c
+func undefined(st *stages) (load, reach) {
+	st.add(Stage{Intra: Cost{Bytes: math.NaN()}})
+	return load{path: math.NaN()}, reach{bytes: math.NaN()}
 }
 
-// flat returns c, the cost of an algorithm that treats all ranks alike,
-// such as a ring over N·p ranks, and appends its one stage: every step has
-// some rank whose peer is on another node, so every step runs at the pace
-// of the network hop, while ranks whose peers are local use NVLink at the
-// same time.
-func flat(nodes, perNode int, c Cost, st *stages) Cost {
+// flat returns l and r, the cost of an algorithm that treats all ranks
+// alike, such as a ring over N·p ranks, and appends its one stage: every
+// step has some rank whose peer is on another node, so every step runs at
+// the pace of the network hop, while ranks whose peers are local use NVLink
+// at the same time.
+func flat(nodes, perNode int, l load, r reach, st *stages) (load, reach) {
 	if st != nil {
-		st.flat(nodes, perNode, c)
+		st.flat(nodes, perNode, costOf(l, r))
 	}
-	return c
+	return l, r
 }
 
 // flat appends the one stage of flat, which see.
@@ -92,20 +131,21 @@ func (st *stages) flat(nodes, perNode int, c Cost) {
 // one-shot, each step of two-shot), reducing what it receives if reduce is
 // set: its peers on the node over NVLink, the others over the network.
 func splitByDestination(nodes, perNode int, perPeer float64, reduce bool) Stage {
-	return Stage{Intra: toPeers(perNode-1, perPeer, reduce), Inter: toPeers((nodes-1)*perNode, perPeer, reduce)}
+	return Stage{Intra: costOf(toPeers(perNode-1, perPeer, reduce)), Inter: costOf(toPeers((nodes-1)*perNode, perPeer, reduce))}
 }
 
 // toPeers is one step in which a rank sends perPeer bytes to each of peers
 // ranks at once: none for none.
-func toPeers(peers int, perPeer float64, reduce bool) Cost {
+func toPeers(peers int, perPeer float64, reduce bool) (load, reach) {
 	if peers == 0 {
-		return Cost{}
+		return load{}, reach{}
 	}
-	c := Cost{Steps: 1, Messages: peers, Bytes: float64(peers) * perPeer, Peers: peers, Fanout: peers}
+	b := float64(peers) * perPeer
+	l := load{1, peers, b, 0}
 	if reduce {
-		c.Reduced = c.Bytes
+		l.reduced = b
 	}
-	return c
+	return l, reach{b, peers, peers}
 }
 
 // flatShape returns the nodes and ranks per node a runs on when its p
@@ -124,7 +164,10 @@ func flatShape(a planner, p int) (nodes, perNode int, ok bool) {
 
 // costOn is the Cost method of every planner: its plan's cost on its own
 // layout of p ranks (flatShape).
-func costOn(a planner, p int, size float64) Cost {
+func costOn(a planner, p int, size float64) Cost { return costOf(loadOn(a, p, size)) }
+
+// loadOn is costOn as a load and a reach.
+func loadOn(a planner, p int, size float64) (load, reach) {
 	nodes, perNode, ok := flatShape(a, p)
 	if !ok {
 		return undefined(nil)
@@ -145,29 +188,74 @@ type planKey struct {
 // that any goroutine may read them. The algorithms of this package are
 // comparable values; one that composes an Algorithm whose value is not (an
 // Inter holding a slice) panics here, as it would as any map key.
-var plans sync.Map // planKey -> []Stage
+var plans memo[planKey, *staged]
+
+// staged is an algorithm's stages, and their parts' loads for its times.
+type staged struct {
+	list  []Stage
+	loads []struct{ intra, inter part }
+}
+
+// A part is the load of a stage's part, and whether the part is absent
+// (the zero Cost), which no scaling changes.
+type part struct {
+	load
+	absent bool
+}
+
+// time is Cost.Time of the part scaled by scale.
+func (p part) time(scale float64, k Link) float64 {
+	if p.absent {
+		return load{}.time(k)
+	}
+	return p.scaled(scale).time(k)
+}
 
 // stagesOf returns a's stages on nodes x perNode ranks and the factor that
 // scales their bytes to S = size bytes: the size itself (NaN if negative or
 // NaN), or 1 for a nonlinear algorithm, whose stages are of the size itself
 // and not kept.
-func stagesOf(a planner, nodes, perNode int, size float64) ([]Stage, float64) {
+func stagesOf(a planner, nodes, perNode int, size float64) (*staged, float64) {
 	if !linear(a) {
-		return newStages(a, nodes, perNode, size), 1
+		return newStaged(a, nodes, perNode, size), 1
 	}
-	k := planKey{a, nodes, perNode}
-	if s, ok := plans.Load(k); ok {
-		return s.([]Stage), checkSize(size)
-	}
-	stored, _ := plans.LoadOrStore(k, newStages(a, nodes, perNode, 1))
-	return stored.([]Stage), checkSize(size)
+	s := plans.get(planKey{a, nodes, perNode}, func() *staged { return newStaged(a, nodes, perNode, 1) })
+	return s, checkSize(size)
 }
 
-// newStages returns a's stages on nodes x perNode ranks for S = size bytes.
-func newStages(a planner, nodes, perNode int, size float64) []Stage {
+// newStaged returns a's stages on nodes x perNode ranks for S = size bytes.
+func newStaged(a planner, nodes, perNode int, size float64) *staged {
 	var st stages
 	a.plan(nodes, perNode, size, &st)
-	return st.list
+	s := &staged{list: st.list, loads: make([]struct{ intra, inter part }, len(st.list))}
+	for i, x := range st.list {
+		s.loads[i].intra = partOf(x.Intra)
+		s.loads[i].inter = partOf(x.Inter)
+	}
+	return s
+}
+
+// partOf returns the part of c.
+func partOf(c Cost) part {
+	l, _ := split(c)
+	return part{l, c == Cost{}}
+}
+
+// time returns the sum of the stages' times on the links intra and inter,
+// their bytes scaled by scale, in seconds: to the bit the sum of
+// Stage.Time over the stages scaled (scaledStage).
+func (s *staged) time(scale float64, intra, inter Link) float64 {
+	t := 0.0
+	for _, l := range s.loads {
+		t += max(l.intra.time(scale, intra), l.inter.time(scale, inter))
+	}
+	return t
+}
+
+// scaled returns l with its bytes multiplied by s.
+func (l load) scaled(s float64) load {
+	l.path, l.reduced = l.path*s, l.reduced*s
+	return l
 }
 
 // scaledStage returns s with its bytes scaled by scale; a stage's absent

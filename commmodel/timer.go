@@ -34,6 +34,10 @@ func (f Flat) Ranks() int { return f.P }
 // Time returns how long a runs for S = size bytes on f, in seconds: its
 // Cost timed on the link (Cost.Time).
 func (f Flat) Time(a Algorithm, size float64) float64 {
+	if q, ok := a.(planner); ok {
+		l, _ := loadOn(q, f.P, size)
+		return l.time(f.Link)
+	}
 	return a.Cost(f.P, size).Time(f.Link)
 }
 

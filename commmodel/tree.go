@@ -188,7 +188,7 @@ func (t Tree) Cost(p int, size float64) Cost { return costOn(t, p, size) }
 //
 // with intra bytes 2S (S for p = 2) and network bytes min(N, 4)·S/2. On a
 // Cluster, PerNode is ignored: p is the cluster's.
-func (t Tree) plan(nodes, perNode int, size float64, st *stages) Cost {
+func (t Tree) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	size = checkSize(size)
 	if nodes*perNode == 1 {
 		return single(size, st)
@@ -197,19 +197,19 @@ func (t Tree) plan(nodes, perNode int, size float64, st *stages) Cost {
 	intraPeers, interPeers := treePeers(nodes, perNode)
 	peers := max(intraPeers, treeHeadIntraPeers(perNode)+interPeers)
 	h := perNode - 1 + treeHeight(nodes)
-	cost := Cost{Steps: 2 * h, Messages: 2 * h, Bytes: all, Reduced: reduced, Peers: peers, Fanout: peers}
+	l, r := load{2 * h, 2 * h, all, reduced}, reach{all, peers, peers}
 	if t.Chunks < 1 {
-		return fluidPlan(st, cost, 2*(perNode-1), 2*treeHeight(nodes),
+		return fluidPlan(st, l, r, 2*(perNode-1), 2*treeHeight(nodes),
 			Cost{Bytes: intra, Reduced: size, Peers: intraPeers, Fanout: intraPeers},
 			Cost{Bytes: inter, Reduced: float64(min(nodes-1, 2)) * size / 2, Peers: interPeers, Fanout: interPeers})
 	}
-	return pipePlan(cost, pipeShape{treePipe, nodes, perNode, t.Chunks}, size, st)
+	return pipePlan(l, r, pipeShape{treePipe, nodes, perNode, t.Chunks}, size, st)
 }
 
 // single is the plan of an algorithm on one rank: nothing to do.
-func single(size float64, st *stages) Cost {
+func single(size float64, st *stages) (load, reach) {
 	st.add(Stage{})
-	return Cost{Bytes: 0 * size, Reduced: 0 * size}
+	return load{path: 0 * size, reduced: 0 * size}, reach{bytes: 0 * size}
 }
 
 // treeBytes returns the busiest rank's bytes inside a node and across the
@@ -250,12 +250,15 @@ func treeHeadIntraPeers(perNode int) int { return min(perNode-1, 1) }
 // chain of three or more) and the most a head holds across the network,
 // its parents and children in the two trees counted once each.
 //
-// No head holds more than treeMaxPeers, so the walk over the nodes stops at
-// the first that holds that many: one of nodes 1-4 from 6 nodes on
-// (TestTreePeers), so that a Cost of 2^50 nodes does not walk them all.
+// No head holds more than treeMaxPeers, and from 6 nodes on one of nodes
+// 1-4 holds that many (TestTreePeers walks every node up to 2048 nodes), so
+// only fewer nodes are walked: a Cost of 2^50 nodes does not walk them all.
 func treePeers(nodes, perNode int) (intra, inter int) {
 	intra = min(perNode-1, 2)
-	for n := 0; n < nodes && inter < treeMaxPeers; n++ {
+	if nodes >= 6 {
+		return intra, treeMaxPeers
+	}
+	for n := range nodes {
 		t := DoubleBinaryTree(nodes, n)
 		var seen [6]int
 		k := 0
