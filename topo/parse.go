@@ -468,22 +468,9 @@ type shortRow struct{ line, dev, cells int }
 
 // build turns the located matrix into a Topology.
 func (p *parser) build() (*Topology, error) {
-	index := map[string]int{}
-	var gpus, nics []Device
-	for _, c := range p.columns {
-		if _, dup := index[c.text]; dup {
-			return nil, p.errAt(p.headerLine(), c.off, fmt.Errorf("%s: %w", c.text, ErrDuplicate))
-		}
-		index[c.text] = len(index)
-		d := Device{Name: c.text, NUMA: -1, GPUNUMA: -1}
-		if gpuName.MatchString(c.text) {
-			gpus = append(gpus, d)
-		} else {
-			if !nicLabel.MatchString(c.text) {
-				d.Device = c.text // old drivers head NIC columns with the device name
-			}
-			nics = append(nics, d)
-		}
+	index, gpus, nics, err := p.devices()
+	if err != nil {
+		return nil, err
 	}
 	t, err := New(gpus, nics)
 	if err != nil {
@@ -509,29 +496,12 @@ func (p *parser) build() (*Topology, error) {
 		}
 		seen[label.text] = r.line
 		rest := splitGluedCells(r.fields, n)[1:]
-		j := 0
-		for ; j < n && j < len(rest); j++ {
-			f := rest[j]
-			path, err := ParsePath(f.text)
-			if err != nil {
-				if len(p.attrs) > 0 && !looksLikePathWord(f.text) {
-					break // a short row: the attribute columns start here
-				}
-				return nil, p.errAt(r.line, f.off, err)
-			}
-			if (path.Class == Self) != (j == i) && !(j == i && path.Class == Unknown) {
-				return nil, p.errAt(r.line, f.off, fmt.Errorf("%s/%s is %s: %w", label.text, p.columns[j].text, f.text, ErrDiagonal))
-			}
-			cells[i*n+j] = cell{path, r.line, f.off, true}
+		j, err := p.rowCells(r, i, rest, cells)
+		if err != nil {
+			return nil, err
 		}
 		if j < n {
 			short = append(short, shortRow{r.line, i, j})
-		} else if j < len(rest) && isKnownCell(rest[j].text) {
-			m := j
-			for m < len(rest) && isKnownCell(rest[m].text) {
-				m++
-			}
-			return nil, p.errAt(r.line, rest[j].off, fmt.Errorf("%s has %d cells for %d device columns, from %s on: %w", label.text, m, n, rest[j].text, ErrLongRow))
 		}
 		end := label.off + len(label.text)
 		if j > 0 {
@@ -545,6 +515,74 @@ func (p *parser) build() (*Topology, error) {
 			return nil, err
 		}
 	}
+	p.setPaths(t, colDev, cells)
+	for _, r := range short {
+		p.warnShort(r, cells)
+	}
+	p.applyLegend(t)
+	t.inferNUMA()
+	return t, nil
+}
+
+// devices reads the header's columns: each column's index, and the GPUs
+// and NICs they name, in order.
+func (p *parser) devices() (index map[string]int, gpus, nics []Device, err error) {
+	index = map[string]int{}
+	for _, c := range p.columns {
+		if _, dup := index[c.text]; dup {
+			return nil, nil, nil, p.errAt(p.headerLine(), c.off, fmt.Errorf("%s: %w", c.text, ErrDuplicate))
+		}
+		index[c.text] = len(index)
+		d := Device{Name: c.text, NUMA: -1, GPUNUMA: -1}
+		if gpuName.MatchString(c.text) {
+			gpus = append(gpus, d)
+		} else {
+			if !nicLabel.MatchString(c.text) {
+				d.Device = c.text // old drivers head NIC columns with the device name
+			}
+			nics = append(nics, d)
+		}
+	}
+	return index, gpus, nics, nil
+}
+
+// rowCells reads the path cells of row r, the matrix's row i, into cells,
+// from rest, the row's fields after its label, and returns how many it
+// read: fewer than the columns for a short row, whose attribute columns
+// start early. A row with more path cells than columns is an error.
+func (p *parser) rowCells(r rowLine, i int, rest []field, cells []cell) (int, error) {
+	n := len(p.columns)
+	label := r.fields[0]
+	j := 0
+	for ; j < n && j < len(rest); j++ {
+		f := rest[j]
+		path, err := ParsePath(f.text)
+		if err != nil {
+			if len(p.attrs) > 0 && !looksLikePathWord(f.text) {
+				break // a short row: the attribute columns start here
+			}
+			return 0, p.errAt(r.line, f.off, err)
+		}
+		if (path.Class == Self) != (j == i) && !(j == i && path.Class == Unknown) {
+			return 0, p.errAt(r.line, f.off, fmt.Errorf("%s/%s is %s: %w", label.text, p.columns[j].text, f.text, ErrDiagonal))
+		}
+		cells[i*n+j] = cell{path, r.line, f.off, true}
+	}
+	if j == n && j < len(rest) && isKnownCell(rest[j].text) {
+		m := j
+		for m < len(rest) && isKnownCell(rest[m].text) {
+			m++
+		}
+		return 0, p.errAt(r.line, rest[j].off, fmt.Errorf("%s has %d cells for %d device columns, from %s on: %w", label.text, m, n, rest[j].text, ErrLongRow))
+	}
+	return j, nil
+}
+
+// setPaths sets the path between every pair of devices from the matrix's
+// two cells of the pair: one where the other is unknown, and where they
+// disagree the one asymmetric chooses.
+func (p *parser) setPaths(t *Topology, colDev []Device, cells []cell) {
+	n := len(colDev)
 	for i := range n {
 		for j := i + 1; j < n; j++ {
 			a, b := cells[i*n+j], cells[j*n+i]
@@ -558,12 +596,6 @@ func (p *parser) build() (*Topology, error) {
 			t.SetPath(colDev[i], colDev[j], path)
 		}
 	}
-	for _, r := range short {
-		p.warnShort(r, cells)
-	}
-	p.applyLegend(t)
-	t.inferNUMA()
-	return t, nil
 }
 
 // asymmetric reports the disagreeing cells a (row i, column j) and b (row j,
