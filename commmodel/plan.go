@@ -43,8 +43,8 @@ type planner interface {
 // A load is the part of a Cost that its time depends on: the steps and
 // messages, the bytes on the critical path (Cost.Path) and the bytes
 // reduced. A reach is the rest: the bytes the busiest rank sends, and its
-// peers and fanout. The two are small enough to travel in registers, where
-// a whole Cost goes through memory: they keep a time to a few ns.
+// peers and fanout. Time needs only the load, which is small enough to be
+// passed in registers; Cost assembles both.
 type (
 	load struct {
 		steps, messages int
