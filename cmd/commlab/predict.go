@@ -297,8 +297,9 @@ func (out *predictOutput) addCalibration(m *predict.Machine) {
 		out.Calibration.Parameters = append(out.Calibration.Parameters,
 			predictParam{Name: pr.Name, Unit: pr.Unit, Value: pr.Value, Prior: pr.Prior, Identified: pr.Identified})
 	}
-	loo := m.LOOMedian
-	out.Calibration.LOOMedianRelErr = &loo
+	if loo := m.LOOMedian; !math.IsNaN(loo) {
+		out.Calibration.LOOMedianRelErr = &loo
+	}
 	for i, e := range m.LOO {
 		out.Tables = append(out.Tables, predictTableLOO{Table: m.Tables[i], LOOMedianRelErr: e})
 	}
@@ -326,8 +327,12 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 	fmt.Fprintf(w, "%s on %d ranks (%d x %d GPUs), algo %s, proto %s\n", out.Collective, out.P, out.Nodes, out.PerNode, out.Algo, out.Proto)
 	fmt.Fprintf(w, "hardware: %s\nmodel: %s\n", out.Hardware, out.Model)
 	if len(out.Calibration.Files) > 0 {
-		fmt.Fprintf(w, "calibrated on %s; leave-one-table-out median error %.1f%%\n",
-			strings.Join(out.Calibration.Files, ", "), 100*derefNaN(out.Calibration.LOOMedianRelErr))
+		if e := out.Calibration.LOOMedianRelErr; e != nil {
+			fmt.Fprintf(w, "calibrated on %s; leave-one-table-out median error %.1f%%\n", strings.Join(out.Calibration.Files, ", "), 100**e)
+		} else {
+			fmt.Fprintf(w, "calibrated on %s; one table, so no table was held out: the interval rests on the prior spread\n",
+				strings.Join(out.Calibration.Files, ", "))
+		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "parameter\tvalue\tprior\tidentified\t")
 		for _, p := range out.Calibration.Parameters {

@@ -24,8 +24,9 @@ type Settings struct {
 	// Huber is the log error beyond which a point's weight falls as
 	// Huber's (its pull grows linearly); 0 means 0.05.
 	Huber float64
-	// NoIntervals skips the leave-one-table-out refits behind Predict's
-	// interval (Low and High are then the prediction).
+	// NoIntervals skips the leave-one-table-out refits that measure the
+	// model's errors on tables it did not see: Predict's interval then
+	// rests on the prior spread alone (interval.go).
 	NoIntervals bool
 }
 
@@ -90,7 +91,7 @@ type Machine struct {
 
 	version nccl.Version
 	x       [numParams]float64 // natural values; latency factors are dimensionless
-	loo     [][numParams]float64
+	spread  spread
 	refs    *references
 }
 
@@ -175,17 +176,18 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 // with ρ Huber's loss (quadratic up to Settings.Huber), σ = Settings.Noise
 // and w = Settings.PriorWidth: each table counts once whatever its size
 // count, and a parameter no table informs stays at its prior x0. Unless
-// Settings.NoIntervals, it then refits without each table in turn; Predict
-// takes its interval from those refits.
+// Settings.NoIntervals, with two tables or more it then refits without each
+// table in turn; the errors of those refits on the tables they left out set
+// the spread of Predict's interval.
 //
 // It returns ErrMixedMachines naming every table's GPU when the GPU names
-// differ, ErrTooFew with fewer than two tables or fewer points than the
+// differ, ErrTooFew with no table or fewer points than the
 // parameters the tables use, and ErrBadTable for a table that cannot be
 // modelled.
 func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	set := s.withDefaults()
-	if len(tables) < 2 {
-		return nil, fmt.Errorf("%w: %d table(s); leave-one-table-out needs at least 2", ErrTooFew, len(tables))
+	if len(tables) == 0 {
+		return nil, fmt.Errorf("%w: no table", ErrTooFew)
 	}
 	if err := sameMachine(tables); err != nil {
 		return nil, err
@@ -227,15 +229,18 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	}
 	m.Residual = d.medianError(&m.x, nil)
 	m.LOOMedian = math.NaN()
-	if !set.NoIntervals {
+	m.spread.sawTables(tables)
+	var held [][]float64 // each table's log errors, predicted without it
+	if !set.NoIntervals && len(tables) > 1 {
 		for i := range tables {
 			skip := func(j int) bool { return d.table[j] == i }
 			x := d.fit(x0, all.x, used, set, skip).x
-			m.loo = append(m.loo, x)
 			m.LOO = append(m.LOO, d.medianError(&x, func(j int) bool { return d.table[j] != i }))
+			held = append(held, d.logErrors(&x, i))
 		}
 		m.LOOMedian = fit.Median(m.LOO)
 	}
+	m.spread.bias, m.spread.variance = heldOut(held)
 	return m, nil
 }
 
@@ -375,6 +380,17 @@ func (d *design) medianError(x *[numParams]float64, skip func(int) bool) float64
 		}
 	}
 	return fit.Median(e)
+}
+
+// logErrors returns ln(measured/model) at x of the points of table i.
+func (d *design) logErrors(x *[numParams]float64, i int) []float64 {
+	var r []float64
+	for j := range d.terms {
+		if d.table[j] == i {
+			r = append(r, math.Log(d.obs[j]/d.terms[j].time(x)))
+		}
+	}
+	return r
 }
 
 // fitResult is the outcome of one fit: natural parameter values and the

@@ -90,12 +90,18 @@
 //
 // # Uncertainty and scores
 //
-// Calibrate also refits without each table in turn; Predict's Low and High
-// are the extremes of those refits' predictions (and the fit's), and
-// Machine.LOO their errors on the table left out. LeaveOneOut scores every
-// table of a machine from the others, beside the one-link baseline (the
-// article's T = steps·α + bytes/BW through each table's ring algorithm,
-// fitted jointly, FitBaseline) and NCCL's uncalibrated model (Reference).
+// One table is enough to calibrate. With two or more, Calibrate also
+// refits without each table in turn and keeps the errors of each refit on
+// the table it left out (Machine.LOO). Predict's Low and High are an 80%
+// interval of the measured time: the spread of those held-out errors,
+// pooled with a prior spread that stands for one table, widened where the
+// query goes beyond the tables (another collective, more or fewer nodes,
+// another launch layout) and by the parameters the tables leave
+// unidentified (interval.go). LeaveOneOut scores every table of a machine
+// from the others, with the share of its points inside the interval,
+// beside the one-link baseline (the article's T = steps·α + bytes/BW
+// through each table's ring algorithm, fitted jointly, FitBaseline) and
+// NCCL's uncalibrated model (Reference).
 // PinCrossovers and TunerSwitches compare crossovers, model against
 // measured.
 //

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the golden score tables in test
 // README.md): seven machines, each measured several ways. Every table is
 // held out in turn and predicted by the model calibrated on the other
 // tables of its machine (predict.LeaveOneOut); the scores are in
-// testdata/paired_scores.md, which README.md's score table copies.
+// testdata/paired_scores.md, and docs/scores.md reports them.
 
 // The issue's targets (issue 10, "Targets") for every held-out table.
 const (
@@ -43,9 +44,10 @@ func meets(s predict.Score) bool {
 
 // misses are the held-out tables where real data misses a target, with
 // why. The measured errors are in testdata/paired_scores.md (asserted
-// below to 0.2 percentage points); README.md's "Prediction" section has
-// the evidence too.
-var misses = because(map[string][]string{
+// below to 0.2 percentage points); docs/scores.md reports them.
+var misses = because(missesBy)
+
+var missesBy = map[string][]string{
 	whyABCIAllReduce: {
 		"a100-sxm4-abci-ib4xhdr/allreduce_1x4.log#0",
 		"a100-sxm4-abci-ib4xhdr/allreduce_1x8.log#0",
@@ -112,10 +114,12 @@ var misses = because(map[string][]string{
 	whyGB300InterRack: {
 		"gb300-nvl72/allreduce_alltoall_1to32hosts.log#7",
 	},
-})
+}
 
 // crossMisses are the crossovers off by more than targetCross, with why.
-var crossMisses = because(map[string][]string{
+var crossMisses = because(crossMissesBy)
+
+var crossMissesBy = map[string][]string{
 	whyOldTuner: {
 		"a100-sxm4-abci-ib4xhdr/allreduce_1x4.log#0 | Ring/LL -> Ring/LL128",
 		"a100-sxm4-abci-ib4xhdr/allreduce_1x4.log#0 | Ring/LL128 -> Ring/Simple",
@@ -170,7 +174,7 @@ var crossMisses = because(map[string][]string{
 		"h100-sxm-10node-cluster01/nccl_N10_G8.log#1 | Ring/LL128 -> Ring/Simple",
 		"h100-sxm-10node-cluster01/nccl_N10_G8.log#2 | Ring/LL128 -> Ring/Simple",
 	},
-})
+}
 
 // because inverts a map of reasons to the tables (or crossovers) they
 // explain.
@@ -277,18 +281,23 @@ func pairedMachines(t *testing.T) []predict.PairedMachine {
 // the targets where they are met and, where they are missed, that the miss
 // is listed with its reason, and compares the scores with the golden table.
 func TestPairedScores(t *testing.T) {
-	var b bytes.Buffer
-	fmt.Fprintln(&b, "| machine | held-out table | points ≥1 MiB / all | ours ≥1 MiB | ours all | one-link ≥1 MiB | one-link all | NCCL ≥1 MiB | NCCL all |")
-	fmt.Fprintln(&b, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	var b, cov bytes.Buffer
+	fmt.Fprintln(&b, "| machine | held-out table | points ≥1 MiB / all | ours ≥1 MiB | ours all | in 80% interval | one-link ≥1 MiB | one-link all | NCCL ≥1 MiB | NCCL all |")
+	fmt.Fprintln(&b, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(&cov, "| machine | held-out tables | points | in 80% interval | coverage |")
+	fmt.Fprintln(&cov, "|---|---:|---:|---:|---:|")
+	var inside, points int
 	for _, m := range pairedMachines(t) {
 		scores, err := predict.LeaveOneOut(m.Hardware, m.Tables, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
+		var in, n int
 		for _, s := range scores {
+			in, n = in+s.Inside, n+s.Points
 			name := strings.TrimPrefix(s.Table, m.Name+"/")
-			fmt.Fprintf(&b, "| %s | %s | %d/%d | %s | %s | %s | %s | %s | %s |\n", m.Name, name, s.Large, s.Points,
-				pct(s.Model.Large), pct(s.Model.All), pct(s.Baseline.Large), pct(s.Baseline.All), pct(s.NCCL.Large), pct(s.NCCL.All))
+			fmt.Fprintf(&b, "| %s | %s | %d/%d | %s | %s | %d/%d | %s | %s | %s | %s |\n", m.Name, name, s.Large, s.Points,
+				pct(s.Model.Large), pct(s.Model.All), s.Inside, s.Points, pct(s.Baseline.Large), pct(s.Baseline.All), pct(s.NCCL.Large), pct(s.NCCL.All))
 			why, listed := misses[s.Table]
 			switch ok := meets(s); {
 			case ok && listed:
@@ -301,8 +310,45 @@ func TestPairedScores(t *testing.T) {
 				t.Errorf("%s: a miss without a reason", s.Table)
 			}
 		}
+		c := float64(in) / float64(n)
+		fmt.Fprintf(&cov, "| %s | %d | %d | %d | %s |\n", m.Name, len(scores), n, in, pct(c))
+		checkCoverage(t, m.Name, c)
+		inside, points = inside+in, points+n
 	}
+	c := float64(inside) / float64(points)
+	fmt.Fprintf(&cov, "| all | | %d | %d | %s |\n", points, inside, pct(c))
+	checkCoverage(t, "all", c)
 	golden(t, "paired_scores.md", b.Bytes())
+	golden(t, "paired_coverage.md", cov.Bytes())
+}
+
+// The issue's target for the 80% interval: 70-90% of the held-out points
+// inside, over all machines and on each.
+const coverageLow, coverageHigh = 0.70, 0.90
+
+// coverageMisses are the machines whose held-out coverage misses the
+// target, with why.
+var coverageMisses = map[string]string{
+	"v100-sxm3-dgx2": "four tables of one run, each predicted from the other three: their held-out errors (11-19%) " +
+		"count for three tables against the prior's one, and the interval is wider than they need (97%)",
+	"h100-sxm-1x8-together": "seven tables of one node, each predicted within 2.3-3.9% at the median (paired_scores.md): " +
+		"the prior, which counts as one table of 40% spread, keeps the pooled spread above what these tables need (92%)",
+	"gb300-nvl72": "eight tables of two sizes each (16 points): the two-rack AllReduce and AllToAll are 27% and 52% fast " +
+		"(their reasons in misses) and fall outside; six points of sixteen are a coarse coverage",
+}
+
+func checkCoverage(t *testing.T, machine string, c float64) {
+	t.Helper()
+	why, listed := coverageMisses[machine]
+	switch ok := coverageLow <= c && c <= coverageHigh; {
+	case ok && listed:
+		t.Errorf("%s: coverage %s now meets the target: remove it from coverageMisses", machine, pct(c))
+	case !ok && !listed:
+		t.Errorf("%s: %s of held-out points inside the 80%% interval, want %s-%s; explain it in coverageMisses",
+			machine, pct(c), pct(coverageLow), pct(coverageHigh))
+	case !ok && why == "":
+		t.Errorf("%s: a coverage miss without a reason", machine)
+	}
 }
 
 // TestPairedCrossovers compares measured and predicted crossovers on the
@@ -398,17 +444,93 @@ func sameRow(a, b string) bool {
 	return true
 }
 
-// TestREADMEScores checks that README.md's score table is the golden one.
-func TestREADMEScores(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// TestScoresReport checks that docs/scores.md is the report these tests
+// write: the score, coverage and crossover tables of testdata (which the
+// tests above hold to the computation) and every miss with its reason.
+// Run go test -run 'TestPaired|TestScoresReport' -update to rewrite it.
+func TestScoresReport(t *testing.T) {
+	var b bytes.Buffer
+	part := func(name string) string {
+		s, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(s)
+	}
+	reasons := func(by map[string][]string) {
+		whys := make([]string, 0, len(by))
+		for why := range by {
+			whys = append(whys, why)
+		}
+		slices.SortFunc(whys, func(a, b string) int { return strings.Compare(by[a][0], by[b][0]) })
+		for _, why := range whys {
+			fmt.Fprintf(&b, "- %s: %s.\n", strings.Join(by[why], ", "), why)
+		}
+	}
+	fmt.Fprint(&b, `# Prediction scores on tables the model never saw
+
+This report is written by `+"`go test ./commmodel/predict -run 'TestPaired|TestScoresReport' -update`"+`;
+do not edit it by hand.
+
+Every table of the paired public logs (`+"`data/logs/paired`"+`: 7 machines, each measured several
+ways) is held out in turn and predicted by the model calibrated on the other tables of its
+machine (`+"`predict.LeaveOneOut`"+`). Beside the model stand the one-link baseline (the
+article's `+"`T = steps·α + bytes/BW`"+`, one link fitted on the same tables through each table's
+ring algorithm) and NCCL's own uncalibrated model, which has no model of AllToAll. An error is
+the median of |predicted/measured - 1| over the held-out table's sizes of at least 1 MiB, or
+over all its sizes.
+
+## Coverage of the 80% interval
+
+The share of held-out points whose measured time lies within the prediction's 80% interval
+[Low, High]. The target is 70-90% on every machine and overall.
+
+`)
+	b.WriteString(part("paired_coverage.md"))
+	fmt.Fprintf(&b, "\nWhere a machine misses it:\n\n")
+	whys := make([]string, 0, len(coverageMisses))
+	for m := range coverageMisses {
+		whys = append(whys, m)
+	}
+	slices.Sort(whys)
+	for _, m := range whys {
+		fmt.Fprintf(&b, "- %s: %s.\n", m, coverageMisses[m])
+	}
+	fmt.Fprintf(&b, `
+## Errors
+
+The targets: at most %s at sizes of at least 1 MiB, at most %s over all sizes, and better
+than the one-link baseline on both.
+
+`, pct(targetLarge), pct(targetAll))
+	b.WriteString(part("paired_scores.md"))
+	fmt.Fprintf(&b, "\nWhere a table misses a target, and why:\n\n")
+	reasons(missesBy)
+	fmt.Fprintf(&b, `
+## Crossovers
+
+For two tables of one shape that pin different algorithms or protocols, where the measured
+curves cross against where the model, calibrated without both, puts the crossing; and each size
+where NCCL's tuner changes its choice against the nearest break between the regimes of a
+default-tuner table. The target is within %.1fx.
+
+`, targetCross)
+	b.WriteString(part("paired_crossovers.md"))
+	fmt.Fprintf(&b, "\nWhere a crossover misses it, and why:\n\n")
+	reasons(crossMissesBy)
+
+	path := filepath.Join("..", "..", "docs", "scores.md")
+	if *update {
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile(filepath.Join("testdata", "paired_scores.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(readme, want) {
-		t.Error("README.md does not hold testdata/paired_scores.md verbatim: copy it into the Prediction section")
+	if !bytes.Equal(want, b.Bytes()) {
+		t.Errorf("docs/scores.md is not the report of testdata: run go test ./commmodel/predict -run 'TestPaired|TestScoresReport' -update")
 	}
 }

@@ -27,9 +27,8 @@ type Query struct {
 type Prediction struct {
 	// Size is the call's size, bytes (nccl-tests' size column).
 	Size float64
-	// Time is the calibrated model's time, s; Low and High bound the
-	// times of the model refitted without each calibration table in turn
-	// (and Time itself).
+	// Time is the calibrated model's time, s; Low and High are an 80%
+	// interval of the measured time (interval.go says how it is built).
 	Time, Low, High float64
 	// Algorithm and Protocol are what NCCL runs at this size: the pins,
 	// or NCCL's tuner's choice on the machine ("Ring", "LL128"; "P2P" for
@@ -75,11 +74,7 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 			return nil, err
 		}
 		p := Prediction{Size: size, Time: t.time(&m.x)}
-		p.Low, p.High = p.Time, p.Time
-		for j := range m.loo {
-			v := t.time(&m.loo[j])
-			p.Low, p.High = min(p.Low, v), max(p.High, v)
-		}
+		p.Low, p.High = m.interval(&t, p.Time, q, rn.shape.nodes)
 		p.Algorithm, p.Protocol = algoName(t.ch), nccl.ProtocolName(t.ch.proto)
 		out[i] = p
 	}

@@ -30,15 +30,22 @@ type Score struct {
 	// model's (Baseline below) and NCCL the uncalibrated tuner model's
 	// (Reference; NaN for AllToAll, which it does not model).
 	Model, Baseline, NCCL Errors
+	// Inside counts the points whose measured time lies within the
+	// model's 80% interval [Low, High]; Inside/Points is the interval's
+	// coverage.
+	Inside int
 }
 
-// LeaveOneOut scores every table by calibrating on the others (Calibrate
-// without intervals, and the one-link baseline on the same tables) and
-// predicting it; NCCL's model needs no calibration. A table is never in the
-// calibration that predicts it.
+// Coverage returns the share of the table's points inside the model's
+// interval.
+func (s Score) Coverage() float64 { return float64(s.Inside) / float64(s.Points) }
+
+// LeaveOneOut scores every table by calibrating on the others (Calibrate,
+// and the one-link baseline on the same tables) and predicting it; NCCL's
+// model needs no calibration. A table is never in the calibration that
+// predicts it, nor in the refits behind the interval's spread.
 func LeaveOneOut(h Hardware, tables []Table, s *Settings) ([]Score, error) {
 	set := s.withDefaults()
-	set.NoIntervals = true
 	out := make([]Score, 0, len(tables))
 	for i := range tables {
 		rest := slices.Concat(tables[:i], tables[i+1:])
@@ -79,6 +86,9 @@ func score(h Hardware, m *Machine, base commmodel.Link, held *Table) (Score, err
 		if p.Size >= LargeSize {
 			large = 1
 			sc.Large++
+		}
+		if ours[i].Low <= p.Time && p.Time <= ours[i].High {
+			sc.Inside++
 		}
 		preds := [3]float64{ours[i].Time, BaselineTime(base, held, p.Size), math.NaN()}
 		if refErr == nil {

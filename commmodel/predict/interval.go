@@ -1,0 +1,154 @@
+package predict
+
+import (
+	"math"
+	"slices"
+)
+
+// The interval of a prediction is an 80% interval of the measured time. It
+// is built in logs, where the model's errors are about symmetric: ln of the
+// measured time over the prediction is taken as normal with a mean (the
+// bias) and a variance, so that
+//
+//	Low, High = Time · exp(bias ∓ z80·sd)
+//
+// The variance adds four parts:
+//
+//   - the spread of the calibrated model's errors on tables it did not see,
+//     from the refits that leave out each calibration table in turn, pooled
+//     with priorSpread as if priorTables tables had shown it (so that one or
+//     two tables do not make the interval narrow by chance);
+//   - priorSpread again when the query's collective is none of the tables';
+//   - nodeSpread per doubling of nodes beyond the tables' range, and
+//     layoutSpread when GPUs per thread differ from every table's;
+//   - the parameters the tables do not identify, through the prediction's
+//     sensitivity to each (the delta method, with each log's posterior
+//     standard deviation, at most priorSpread: the prior's width is set
+//     wide for the fit, wider than what is known of a GPU's or NIC's
+//     rate before any table).
+const (
+	// z80 is the standard normal's 90th percentile: ±z80 holds 80%.
+	z80 = 1.2815515655446004
+	// priorSpread is the standard deviation of ln(measured/model) before
+	// any held-out table is seen: 0.4 puts the median error near 27%
+	// (0.674·0.4), the median error of the paired machines' held-out
+	// tables (testdata/paired_scores.md).
+	priorSpread = 0.4
+	// priorTables is the weight of priorSpread, in held-out tables.
+	priorTables = 1
+	// minVariance keeps a table the model fits exactly from pulling the
+	// pooled variance to 0: a 1% error.
+	minVariance = 1e-4
+	// nodeSpread is the standard deviation added per doubling of the
+	// node count beyond the tables': a network level (switch tiers, the
+	// fabric's bisection) that the tables did not reach.
+	nodeSpread = 0.15
+	// layoutSpread is added when the query's GPUs per thread (the launch
+	// floor) is none of the tables'.
+	layoutSpread = 0.2
+)
+
+// spread is what Calibrate learns of its own errors: the mean and
+// variance of ln(measured/model) on held-out tables, pooled with the
+// prior, and the shapes of the tables it saw.
+type spread struct {
+	bias, variance float64
+	// collectives, nodes and layouts are the tables' collectives, node
+	// range and GPUs per thread.
+	collectives    []string
+	minNodes       int
+	maxNodes       int
+	gpusPerThreads []int
+}
+
+// heldOut pools per-table held-out log errors (each table's errors of its
+// points, predicted without it) with the prior. Every table counts once,
+// whatever its number of points: the bias is the tables' mean error shrunk
+// towards 0, and the variance the geometric mean of the prior's and each
+// table's mean square error about the bias, since the model's error scale
+// differs between machines by more than an order of magnitude.
+func heldOut(tables [][]float64) (bias, variance float64) {
+	var sum float64
+	for _, r := range tables {
+		sum += mean(r)
+	}
+	bias = sum / float64(len(tables)+priorTables)
+	logs := priorTables * math.Log(priorSpread*priorSpread)
+	for _, r := range tables {
+		var ss float64
+		for _, v := range r {
+			ss += (v - bias) * (v - bias)
+		}
+		logs += math.Log(max(ss/float64(len(r)), minVariance))
+	}
+	return bias, math.Exp(logs / float64(len(tables)+priorTables))
+}
+
+func mean(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// sawTables records the shapes of the calibration tables.
+func (s *spread) sawTables(tables []Table) {
+	s.minNodes, s.maxNodes = math.MaxInt, 0
+	for i := range tables {
+		t := &tables[i]
+		if c := t.Collective.String(); !slices.Contains(s.collectives, c) {
+			s.collectives = append(s.collectives, c)
+		}
+		if g := max(t.GPUsPerThread, 1); !slices.Contains(s.gpusPerThreads, g) {
+			s.gpusPerThreads = append(s.gpusPerThreads, g)
+		}
+		s.minNodes, s.maxNodes = min(s.minNodes, t.Nodes), max(s.maxNodes, t.Nodes)
+	}
+}
+
+// beyond is the variance q adds by going beyond the tables.
+func (s *spread) beyond(q Query, nodes int) float64 {
+	var v float64
+	if !slices.Contains(s.collectives, q.Collective.String()) {
+		v += priorSpread * priorSpread
+	}
+	var doublings float64
+	switch {
+	case nodes > s.maxNodes:
+		doublings = math.Log2(float64(nodes) / float64(s.maxNodes))
+	case nodes < s.minNodes:
+		doublings = math.Log2(float64(s.minNodes) / float64(nodes))
+	}
+	v += doublings * doublings * nodeSpread * nodeSpread
+	if !slices.Contains(s.gpusPerThreads, max(q.GPUsPerThread, 1)) {
+		v += layoutSpread * layoutSpread
+	}
+	return v
+}
+
+// unidentified is the variance of ln T(t) from the parameters the tables
+// do not identify: Σ_k (∂ln T/∂ln x_k)²·sd_k² over them.
+func (m *Machine) unidentified(t *term) float64 {
+	const h = 1e-3
+	t0 := t.time(&m.x)
+	var v float64
+	for k, p := range m.Params {
+		if p.Identified {
+			continue
+		}
+		x := m.x
+		x[k] *= math.Exp(h)
+		d := math.Log(t.time(&x)/t0) / h
+		sd := min(p.SD, priorSpread)
+		v += d * d * sd * sd
+	}
+	return v
+}
+
+// interval returns Low and High of a prediction of time t0 of term t for q.
+func (m *Machine) interval(t *term, t0 float64, q Query, nodes int) (low, high float64) {
+	v := m.spread.variance + m.spread.beyond(q, nodes) + m.unidentified(t)
+	sd := math.Sqrt(v)
+	return t0 * math.Exp(m.spread.bias-z80*sd), t0 * math.Exp(m.spread.bias+z80*sd)
+}
