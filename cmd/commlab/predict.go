@@ -106,7 +106,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		Nodes: req.query.Ranks / req.query.PerNode, Algo: req.algo, Proto: req.proto,
 		Calibration: predictCalib{Files: []string{}, Parameters: []predictParam{}},
 		Predictions: []predictPoint{}, Problems: []problem{}, Notes: []string{}, Tables: []predictTableLOO{}}
-	files, tables, problems, err := readCalibration(req.calibrate, predict.Pins{Algo: req.query.Algo, Proto: req.query.Proto, GPU: req.gpu})
+	files, tables, problems, err := readCalibration(req.calibrate)
 	if err != nil {
 		return err
 	}
@@ -135,8 +135,10 @@ type predictRequest struct {
 	query predict.Query
 	// algo and proto are -algo and -proto as given, in lower case.
 	algo, proto string
-	// gpu, topoFile and calibrate are -gpu, -topo and -calibrate as given.
-	gpu, topoFile, calibrate string
+	// gpu and topoFile are -gpu and -topo as given.
+	gpu, topoFile string
+	// calibrate are the -calibrate files with their pins.
+	calibrate []calibrationFile
 	// sizes are the -size list, in bytes.
 	sizes  []int64
 	asJSON bool
@@ -145,10 +147,12 @@ type predictRequest struct {
 // parsePredictFlags parses and checks the flags of "commlab predict".
 func parsePredictFlags(args []string) (predictRequest, error) {
 	fs := newFlags("predict")
-	calibrate := fs.String("calibrate", "", "comma-separated nccl-tests logs of the machine to calibrate on (omit for NCCL's uncalibrated model)")
+	calibrate := fs.String("calibrate", "", "comma-separated nccl-tests logs of the machine to calibrate on, each FILE[:KEY=VALUE...] with KEY one of "+
+		keyList()+" (omit for NCCL's uncalibrated model)")
 	collective := fs.String("collective", "", "collective to predict: allreduce, allgather, reducescatter, broadcast, alltoall")
 	p := fs.Int("p", 0, "ranks (GPUs)")
 	perNode := fs.Int("per-node", 0, "GPUs per node")
+	gpusPerThread := fs.Int("g", 0, "GPUs per thread of the predicted run (nccl-tests -g); 0 takes the calibration tables' when they share one, else 1")
 	algo := fs.String("algo", "auto", "NCCL_ALGO of the calibration runs and the prediction: auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain")
 	proto := fs.String("proto", "auto", "NCCL_PROTO of the calibration runs and the prediction: auto|ll|ll128|simple")
 	gpu := fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs' and is needed without -calibrate")
@@ -156,7 +160,7 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	sizes := fs.String("size", "", "comma-separated sizes (nccl-tests' size column), e.g. 1MiB,64MiB")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab predict -calibrate A.log,B.log[,...] -collective C -p N -per-node G\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab predict -calibrate A.log[:KEY=VALUE...],B.log[,...] -collective C -p N -per-node G [-g N]\n"+
 			"                      [-algo auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain] [-proto auto|ll|ll128|simple]\n"+
 			"                      [-gpu NAME] [-topo FILE] -size LIST [-json]")
 		fs.PrintDefaults()
@@ -182,49 +186,57 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	if err != nil {
 		return predictRequest{}, fmt.Errorf("-size: %w", err)
 	}
+	if *gpusPerThread < 0 {
+		return predictRequest{}, fmt.Errorf("-g %d: want a positive count, or 0 for the calibration tables'", *gpusPerThread)
+	}
+	files, err := parseCalibrationFiles(*calibrate, predict.Pins{Algo: ncclAlgo, Proto: ncclProto, GPU: *gpu})
+	if err != nil {
+		return predictRequest{}, err
+	}
 	return predictRequest{
-		query:     predict.Query{Collective: c, Ranks: *p, PerNode: *perNode, Algo: ncclAlgo, Proto: ncclProto},
+		query: predict.Query{Collective: c, Ranks: *p, PerNode: *perNode, GPUsPerThread: *gpusPerThread,
+			Algo: ncclAlgo, Proto: ncclProto},
 		algo:      strings.ToLower(*algo),
 		proto:     strings.ToLower(*proto),
 		gpu:       *gpu,
 		topoFile:  *topoFile,
-		calibrate: *calibrate,
+		calibrate: files,
 		sizes:     list,
 		asJSON:    *asJSON,
 	}, nil
 }
 
-// readCalibration reads the tables of the comma-separated logs of list
-// (-calibrate; "" for none), each run taken with the pins, named by its
-// file and its index in it ("a.log#0"). It returns the files read, the
-// tables, and the lines the reader set aside; a list that gives no table of
-// a collective the model predicts is an error.
-func readCalibration(list string, pins predict.Pins) (files []string, tables []predict.Table, problems []problem, err error) {
-	if list == "" {
+// readCalibration reads the tables of the -calibrate files, each run
+// taken with its file's pins, named by its file and its index in it
+// ("a.log#0"). It returns the files read, the tables, and the lines the
+// reader set aside; files that give no table of a collective the model
+// predicts are an error, which names the first line set aside.
+func readCalibration(files []calibrationFile) (paths []string, tables []predict.Table, problems []problem, err error) {
+	if len(files) == 0 {
 		return nil, nil, nil, nil
 	}
-	for _, f := range strings.Split(list, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		files = append(files, f)
-		ts, bad, err := readTables(f, pins)
+	for _, f := range files {
+		paths = append(paths, f.path)
+		ts, bad, err := readTables(f.path, f.pins)
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		for _, pr := range bad {
-			problems = append(problems, problemOf(f, pr))
+			problems = append(problems, problemOf(f.path, pr))
 		}
 		for _, t := range ts {
-			t.Name = f + t.Name[strings.LastIndex(t.Name, "#"):]
+			t.Name = f.path + t.Name[strings.LastIndex(t.Name, "#"):]
 			tables = append(tables, t)
 		}
 	}
 	if len(tables) == 0 {
-		return nil, nil, nil, fmt.Errorf("-calibrate: no table of a collective the model predicts in %s", strings.Join(files, ", "))
+		why := ""
+		if len(problems) > 0 {
+			why = ": " + problems[0].String()
+		}
+		return nil, nil, nil, fmt.Errorf("-calibrate: no table of a collective the model predicts in %s%s", strings.Join(paths, ", "), why)
 	}
-	return files, tables, problems, nil
+	return paths, tables, problems, nil
 }
 
 // predictHardware returns NCCL's description of the GPU named gpu, or of the

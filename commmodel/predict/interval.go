@@ -108,7 +108,7 @@ func (s *spread) sawTables(tables []Table) {
 }
 
 // beyond is the variance q adds by going beyond the tables.
-func (s *spread) beyond(q Query, nodes int) float64 {
+func (s *spread) beyond(q Query, nodes, gpusPerThread int) float64 {
 	var v float64
 	if !slices.Contains(s.collectives, q.Collective.String()) {
 		v += priorSpread * priorSpread
@@ -121,7 +121,7 @@ func (s *spread) beyond(q Query, nodes int) float64 {
 		doublings = math.Log2(float64(s.minNodes) / float64(nodes))
 	}
 	v += doublings * doublings * nodeSpread * nodeSpread
-	if !slices.Contains(s.gpusPerThreads, max(q.GPUsPerThread, 1)) {
+	if !slices.Contains(s.gpusPerThreads, gpusPerThread) {
 		v += layoutSpread * layoutSpread
 	}
 	return v
@@ -148,7 +148,7 @@ func (m *Machine) unidentified(t *term) float64 {
 
 // interval returns Low and High of a prediction of time t0 of term t for q.
 func (m *Machine) interval(t *term, t0 float64, q Query, nodes int) (low, high float64) {
-	v := m.spread.variance + m.spread.beyond(q, nodes) + m.unidentified(t)
+	v := m.spread.variance + m.spread.beyond(q, nodes, int(t.launches)) + m.unidentified(t)
 	sd := math.Sqrt(v)
 	return t0 * math.Exp(m.spread.bias-z80*sd), t0 * math.Exp(m.spread.bias+z80*sd)
 }

@@ -21,6 +21,12 @@ type Pins struct {
 	Algo, Proto string
 	// Version is the NCCL release.
 	Version nccl.Version
+	// Collective replaces the collective the log names or its table
+	// implies.
+	Collective string
+	// Ranks replaces the rank count, for a table whose rows alone do not
+	// give it.
+	Ranks int
 	// Nodes and PerNode are the hosts and GPUs per host.
 	Nodes, PerNode int
 	// GPUsPerThread is nccl-tests' -g.
@@ -99,26 +105,34 @@ func tableOf(t *nccltests.Test, head []string, pin Pins) (Table, error) {
 	tab := Table{GPU: t.System, Nodes: t.Nodes}
 	readHead(&tab, head)
 	pin.apply(&tab)
-	if t.CollectiveFrom == nccltests.Unknown {
-		return tab, fmt.Errorf("test of %q: not a collective the model predicts", t.Op)
+	name := t.Collective
+	switch {
+	case pin.Collective != "":
+		name = pin.Collective
+	case t.CollectiveFrom == nccltests.Unknown:
+		return tab, fmt.Errorf("test of %q: not a collective the model predicts (give collective=NAME)", t.Op)
 	}
-	c, err := commmodel.ParseCollective(t.Collective)
+	c, err := commmodel.ParseCollective(name)
 	if err != nil {
 		return tab, err
 	}
 	tab.Collective = c
+	ranks := t.Ranks
+	if pin.Ranks > 0 {
+		ranks = pin.Ranks
+	}
 	switch {
 	case tab.Nodes < 1:
-		return tab, fmt.Errorf("%s: node count unknown (the Rank lines do not name every host): give it", tab.Collective)
+		return tab, fmt.Errorf("%s: node count unknown (the Rank lines do not name every host): give nodes=N", tab.Collective)
 	case tab.GPU == "":
-		return tab, fmt.Errorf("%s: no GPU name in the Rank lines: give it", tab.Collective)
+		return tab, fmt.Errorf("%s: no GPU name in the Rank lines: give gpu=NAME", tab.Collective)
 	}
 	tab.PerNode = pin.PerNode
 	if tab.PerNode == 0 {
-		if t.Ranks < 1 || t.Ranks%tab.Nodes != 0 {
-			return tab, fmt.Errorf("%s: %d ranks on %d nodes: give the GPUs per node", tab.Collective, t.Ranks, tab.Nodes)
+		if ranks < 1 || ranks%tab.Nodes != 0 {
+			return tab, fmt.Errorf("%s: %d ranks on %d nodes: give ranks=N or per-node=G", tab.Collective, ranks, tab.Nodes)
 		}
-		tab.PerNode = t.Ranks / tab.Nodes
+		tab.PerNode = ranks / tab.Nodes
 	}
 	for _, r := range t.Rows {
 		if r.Size > 0 && r.OutOfPlace.OK() {

@@ -86,3 +86,54 @@ func TestReadFileHeader(t *testing.T) {
 		t.Errorf("pinned: algo %q, %d GPUs per thread; want the tuner and 1", tab.Algo, tab.GPUsPerThread)
 	}
 }
+
+// TestLayoutCarriesOver calibrates on Together's AllGather and
+// ReduceScatter tables, measured by one thread driving 8 GPUs (-g 8, a
+// launch floor of about 35 us), and predicts AllReduce of the same run at
+// 1 KiB: without a layout in the query, the tables' -g 8 is used, and the
+// prediction lands near the measured 37.38 us (all_reduce_ring.log, the
+// 1024-byte row); with -g 1 it does not.
+func TestLayoutCarriesOver(t *testing.T) {
+	ms, err := PairedMachines(os.DirFS(pairedDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []Table
+	var h Hardware
+	for _, m := range ms {
+		if m.Name != "h100-sxm-1x8-together" {
+			continue
+		}
+		h = m.Hardware
+		for _, tb := range m.Tables {
+			if strings.HasPrefix(tb.Name, "h100-sxm-1x8-together/all_gather_ring") ||
+				strings.HasPrefix(tb.Name, "h100-sxm-1x8-together/reduce_scatter_ring") {
+				tables = append(tables, tb)
+			}
+		}
+	}
+	if len(tables) != 2 {
+		t.Fatalf("%d tables, want Together's AllGather and ReduceScatter rings", len(tables))
+	}
+	m, err := Calibrate(h, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const measured = 37.38e-6
+	q := Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8, Algo: "Ring"}
+	got, err := m.Predict(q, []float64{1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := math.Abs(got[0].Time/measured - 1); e > 0.15 {
+		t.Errorf("AllReduce at 1 KiB with the tables' layout: %.2f us, measured %.2f us (%.0f%% off)", got[0].Time*1e6, measured*1e6, 100*e)
+	}
+	q.GPUsPerThread = 1
+	one, err := m.Predict(q, []float64{1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(one[0].Time < 0.6*measured) {
+		t.Errorf("with one GPU per thread: %.2f us, want well under the -g 8 floor", one[0].Time*1e6)
+	}
+}

@@ -15,7 +15,9 @@ type Query struct {
 	// Ranks and PerNode are the GPUs in all and per host (one rank per
 	// GPU); Ranks must be a multiple of PerNode.
 	Ranks, PerNode int
-	// GPUsPerThread is nccl-tests' -g, as in Table; 0 means 1.
+	// GPUsPerThread is nccl-tests' -g, as in Table. 0 means the
+	// calibration tables' when they all share one (the run's layout
+	// carries over to the prediction), and 1 otherwise.
 	GPUsPerThread int
 	// Algo and Proto are NCCL_ALGO and NCCL_PROTO ("" for the tuner).
 	Algo, Proto string
@@ -53,7 +55,15 @@ func (m *Machine) run(q Query) (*run, error) {
 		v = m.version
 	}
 	v, _, _ = versionOf(v)
-	return &run{shape: s, version: v, algo: q.Algo, proto: q.Proto, gpusPerThrd: max(q.GPUsPerThread, 1), collective: q.Collective}, nil
+	return &run{shape: s, version: v, algo: q.Algo, proto: q.Proto, gpusPerThrd: m.gpusPerThread(q), collective: q.Collective}, nil
+}
+
+// gpusPerThread is the GPUs per thread of q on m (Query.GPUsPerThread).
+func (m *Machine) gpusPerThread(q Query) int {
+	if q.GPUsPerThread == 0 && len(m.spread.gpusPerThreads) == 1 {
+		return m.spread.gpusPerThreads[0]
+	}
+	return max(q.GPUsPerThread, 1)
 }
 
 // Predict returns the calibrated time of q at each size, bytes. It is

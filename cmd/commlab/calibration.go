@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/commmodel/predict"
+)
+
+// A calibrationFile is one item of -calibrate: a measurement file and what
+// the user knows of its run that the file may not say,
+//
+//	FILE[:KEY=VALUE...]
+//
+// with the keys of calibrationKeys; "ring.log:algo=ring",
+// "rows.txt:collective=allreduce:ranks=16:nodes=2:gpu=NVIDIA H100 80GB HBM3".
+// A key given for the file overrides the command's -algo and -proto and
+// what the log prints.
+type calibrationFile struct {
+	path string
+	pins predict.Pins
+}
+
+// calibrationKeys are the keys a -calibrate item takes, with what each sets.
+var calibrationKeys = []struct{ key, doc string }{
+	{"algo", "NCCL_ALGO of the run (ring, tree, nvls, ...)"},
+	{"proto", "NCCL_PROTO of the run (ll, ll128, simple)"},
+	{"collective", "the collective, for rows without nccl-tests' header"},
+	{"ranks", "the rank count"},
+	{"nodes", "the node count"},
+	{"per-node", "GPUs per node"},
+	{"g", "GPUs per thread (nccl-tests -g)"},
+	{"gpu", "the GPU name, as nccl-tests' Rank lines print it"},
+	{"version", "the NCCL release, such as 2.21.5"},
+}
+
+// parseCalibrationFiles parses the comma-separated -calibrate list, each
+// file's pins starting from base (-algo, -proto and -gpu).
+func parseCalibrationFiles(list string, base predict.Pins) ([]calibrationFile, error) {
+	var out []calibrationFile
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		parts := strings.Split(item, ":")
+		f := calibrationFile{path: parts[0], pins: base}
+		for _, kv := range parts[1:] {
+			if err := f.set(kv); err != nil {
+				return nil, fmt.Errorf("-calibrate %q: %w", item, err)
+			}
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// set applies one KEY=VALUE of a -calibrate item.
+func (f *calibrationFile) set(kv string) error {
+	key, value, ok := strings.Cut(kv, "=")
+	if !ok || value == "" {
+		return fmt.Errorf("%q: want KEY=VALUE with KEY one of %s", kv, keyList())
+	}
+	count := func() (int, error) {
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 {
+			return 0, fmt.Errorf("%s=%q: want a positive count", key, value)
+		}
+		return n, nil
+	}
+	var err error
+	switch key {
+	case "algo":
+		f.pins.Algo, _, err = predictPins(value, "auto")
+	case "proto":
+		_, f.pins.Proto, err = predictPins("auto", value)
+	case "collective":
+		f.pins.Collective = value
+	case "ranks":
+		f.pins.Ranks, err = count()
+	case "nodes":
+		f.pins.Nodes, err = count()
+	case "per-node":
+		f.pins.PerNode, err = count()
+	case "g":
+		f.pins.GPUsPerThread, err = count()
+	case "gpu":
+		f.pins.GPU = value
+	case "version":
+		f.pins.Version, err = nccl.ParseVersion(value)
+	default:
+		return fmt.Errorf("unknown key %q: want one of %s", key, keyList())
+	}
+	return err
+}
+
+func keyList() string {
+	keys := make([]string, len(calibrationKeys))
+	for i, k := range calibrationKeys {
+		keys[i] = k.key
+	}
+	return strings.Join(keys, ", ")
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel/predict"
+)
+
+// TestCalibrationPins reads a pinned sweep, one file per NCCL_ALGO setting,
+// each with its own pins, and checks that every table carries its file's.
+func TestCalibrationPins(t *testing.T) {
+	files, err := parseCalibrationFiles(togetherDir+"all_reduce_ring.log:algo=ring:proto=simple, "+
+		togetherDir+"all_reduce_nvls.log:algo=nvls:version=2.26.2", predict.Pins{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, tables, _, err := readCalibration(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tables) != 2 {
+		t.Fatalf("%d tables, want 2", len(tables))
+	}
+	for i, want := range [][2]string{{"Ring", "Simple"}, {"NVLS", ""}} {
+		if tb := tables[i]; tb.Algo != want[0] || tb.Proto != want[1] {
+			t.Errorf("%s: algo %q proto %q, want %q %q", tb.Name, tb.Algo, tb.Proto, want[0], want[1])
+		}
+	}
+	if v := tables[1].Version; v.Major != 2 || v.Minor != 26 || v.Patch != 2 {
+		t.Errorf("version %v, want 2.26.2", v)
+	}
+}
+
+// TestCalibrationItemErrors checks that a bad -calibrate item names the
+// keys that work.
+func TestCalibrationItemErrors(t *testing.T) {
+	for _, item := range []string{"a.log:foo=1", "a.log:nodes", "a.log:ranks=0", "a.log:algo=bogus", "a.log:version=x"} {
+		_, err := parseCalibrationFiles(item, predict.Pins{})
+		if err == nil {
+			t.Errorf("%s: no error", item)
+			continue
+		}
+		if !strings.Contains(err.Error(), item) {
+			t.Errorf("%s: error %q does not quote the item", item, err)
+		}
+	}
+	_, err := parseCalibrationFiles("a.log:foo=1", predict.Pins{})
+	if !strings.Contains(err.Error(), "nodes, per-node, g, gpu, version") {
+		t.Errorf("unknown key: %v, want the list of keys", err)
+	}
+}
+
+// TestPredictRowsOnly predicts from a table pasted without nccl-tests'
+// header: the rows of Together's Ring AllReduce alone. Without its node
+// count and GPU the command says which keys to give; with them it predicts.
+func TestPredictRowsOnly(t *testing.T) {
+	b, err := os.ReadFile(togetherDir + "all_reduce_ring.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) == 13 && !strings.HasPrefix(l, "#") {
+			rows = append(rows, l)
+		}
+	}
+	if len(rows) < 20 {
+		t.Fatalf("%d rows read from the log", len(rows))
+	}
+	path := filepath.Join(t.TempDir(), "rows.txt")
+	if err := os.WriteFile(path, []byte(strings.Join(rows, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"predict", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1KiB"}
+	code, _, stderr := runCLI(append(args, "-calibrate", path)...)
+	if code == 0 || !strings.Contains(stderr, "give nodes=N") {
+		t.Errorf("rows without nodes: exit %d, stderr %q, want the nodes key named", code, stderr)
+	}
+	code, out, stderr := runCLI(append(args, "-calibrate", path+":nodes=1:gpu=NVIDIA H100 80GB HBM3:g=8")...)
+	if code != 0 || !strings.Contains(out, "Ring") {
+		t.Errorf("rows with nodes, gpu and g: exit %d, stderr %q, output:\n%s", code, stderr, out)
+	}
+}
