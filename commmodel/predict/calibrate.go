@@ -88,6 +88,11 @@ type Machine struct {
 	// Settings.NoIntervals); LOOMedian is the median of those.
 	LOO       []float64
 	LOOMedian float64
+	// NCCLWeight is the weight of NCCL's uncalibrated model against the
+	// calibration, in logs: a prediction is Calibrated^(1−w) · NCCL^w where
+	// NCCL has a model. It is 0 unless the tables held out in turn show the
+	// blend to be clearly better (the package documentation says when).
+	NCCLWeight float64
 
 	version nccl.Version
 	x       [numParams]float64 // natural values; latency factors are dimensionless
@@ -160,6 +165,9 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 		t.netEff = parChain
 	}
 	t.lat[0], t.lat[1], t.lat[2] = ref.latency(f, a, ch.proto)
+	if !ch.p2p {
+		t.nccl, _ = ref.full.Time(f, ch.algo, ch.proto, int64(size))
+	}
 	nics := r.hw.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
 	t.intra, t.net = bytes(rn.collective, ch, rn.shape, nics, size)
 	return t, nil
@@ -230,17 +238,22 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	m.Residual = d.medianError(&m.x, nil)
 	m.LOOMedian = math.NaN()
 	m.spread.sawTables(tables)
-	var held [][]float64 // each table's log errors, predicted without it
+	var held []heldTable
 	if !set.NoIntervals && len(tables) > 1 {
 		for i := range tables {
 			skip := func(j int) bool { return d.table[j] == i }
 			x := d.fit(x0, all.x, used, set, skip).x
 			m.LOO = append(m.LOO, d.medianError(&x, func(j int) bool { return d.table[j] != i }))
-			held = append(held, d.logErrors(&x, i))
+			held = append(held, d.heldOut(&x, i))
 		}
 		m.LOOMedian = fit.Median(m.LOO)
+		m.NCCLWeight = ncclWeight(held)
+		if m.NCCLWeight > 0 {
+			m.Notes = append(m.Notes, fmt.Sprintf("on the tables held out in turn, NCCL's uncalibrated model is as good as the calibration "+
+				"or better: predictions blend the two, with weight %.1f on NCCL's", m.NCCLWeight))
+		}
 	}
-	m.spread.bias, m.spread.variance = heldOut(held)
+	m.spread.bias, m.spread.variance = pool(held, m.NCCLWeight)
 	return m, nil
 }
 
@@ -382,15 +395,23 @@ func (d *design) medianError(x *[numParams]float64, skip func(int) bool) float64
 	return fit.Median(e)
 }
 
-// logErrors returns ln(measured/model) at x of the points of table i.
-func (d *design) logErrors(x *[numParams]float64, i int) []float64 {
-	var r []float64
+// heldOut returns the errors of table i's points, predicted at x by a
+// calibration without it, and NCCL's uncalibrated errors of the same points.
+func (d *design) heldOut(x *[numParams]float64, i int) heldTable {
+	var h heldTable
 	for j := range d.terms {
-		if d.table[j] == i {
-			r = append(r, math.Log(d.obs[j]/d.terms[j].time(x)))
+		if d.table[j] != i {
+			continue
+		}
+		h.calibrated = append(h.calibrated, math.Log(d.obs[j]/d.terms[j].time(x)))
+		if d.terms[j].nccl > 0 {
+			h.nccl = append(h.nccl, math.Log(d.obs[j]/d.terms[j].nccl))
 		}
 	}
-	return r
+	if len(h.nccl) != len(h.calibrated) {
+		h.nccl = nil // NCCL models all of a table's points or none
+	}
+	return h
 }
 
 // fitResult is the outcome of one fit: natural parameter values and the

@@ -97,7 +97,11 @@
 // pooled with a prior spread that stands for one table, widened where the
 // query goes beyond the tables (another collective, more or fewer nodes,
 // another launch layout) and by the parameters the tables leave
-// unidentified (interval.go). LeaveOneOut scores every table of a machine
+// unidentified (interval.go). The same held-out tables decide whether the
+// calibration improves on NCCL's uncalibrated model: where at least three
+// of them are modelled by NCCL and a blend of the two (in logs, weights in
+// tenths) brings their errors 5% or more below the calibration's, Predict
+// uses the blend (Machine.NCCLWeight) and the notes say so. LeaveOneOut scores every table of a machine
 // from the others, with the share of its points inside the interval,
 // beside the one-link baseline (the article's T = steps·α + bytes/BW
 // through each table's ring algorithm, fitted jointly, FitBaseline) and

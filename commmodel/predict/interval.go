@@ -3,6 +3,8 @@ package predict
 import (
 	"math"
 	"slices"
+
+	"github.com/inframethod/commlab/commmodel/fit"
 )
 
 // The interval of a prediction is an 80% interval of the measured time. It
@@ -46,6 +48,10 @@ const (
 	// layoutSpread is added when the query's GPUs per thread (the launch
 	// floor) is none of the tables'.
 	layoutSpread = 0.2
+	// minBlendTables and blendMargin say when a blend with NCCL's
+	// uncalibrated model replaces the calibration (ncclWeight).
+	minBlendTables = 3
+	blendMargin    = 0.95
 )
 
 // spread is what Calibrate learns of its own errors: the mean and
@@ -61,13 +67,75 @@ type spread struct {
 	gpusPerThreads []int
 }
 
-// heldOut pools per-table held-out log errors (each table's errors of its
-// points, predicted without it) with the prior. Every table counts once,
-// whatever its number of points: the bias is the tables' mean error shrunk
-// towards 0, and the variance the geometric mean of the prior's and each
-// table's mean square error about the bias, since the model's error scale
-// differs between machines by more than an order of magnitude.
-func heldOut(tables [][]float64) (bias, variance float64) {
+// A heldTable is one calibration table predicted without it: ln(measured
+// /model) at each of its points, for the calibration and for NCCL's
+// uncalibrated model (nil where NCCL has no model).
+type heldTable struct {
+	calibrated, nccl []float64
+}
+
+// errors are the table's log errors of the blend with weight w on NCCL's
+// model.
+func (h heldTable) errors(w float64) []float64 {
+	if h.nccl == nil || w == 0 {
+		return h.calibrated
+	}
+	r := make([]float64, len(h.calibrated))
+	for i := range r {
+		r[i] = (1-w)*h.calibrated[i] + w*h.nccl[i]
+	}
+	return r
+}
+
+// ncclWeight returns the weight of NCCL's model against the calibration.
+// It is 0 unless NCCL models at least minBlendTables held-out tables and a
+// blend, on a grid of tenths, brings the held-out errors (the sum over
+// tables of each table's median absolute log error) below blendMargin of
+// the calibration's own: a few tables choose noisily, and a blend chosen by
+// a hair loses more tables than it wins.
+func ncclWeight(held []heldTable) float64 {
+	modelled := 0
+	for _, h := range held {
+		if h.nccl != nil {
+			modelled++
+		}
+	}
+	if modelled < minBlendTables {
+		return 0
+	}
+	score := func(w float64) float64 {
+		var sum float64
+		for _, h := range held {
+			e := h.errors(w)
+			abs := make([]float64, len(e))
+			for i, v := range e {
+				abs[i] = math.Abs(v)
+			}
+			sum += fit.Median(abs)
+		}
+		return sum
+	}
+	best, bestW := blendMargin*score(0), 0.0
+	for k := 1; k <= 10; k++ {
+		w := float64(k) / 10
+		if s := score(w); s < best {
+			best, bestW = s, w
+		}
+	}
+	return bestW
+}
+
+// pool pools the held-out log errors of the blend with weight w on NCCL's
+// model with the prior. Every table counts once, whatever its number of
+// points: the bias is the tables' mean error shrunk towards 0, and the
+// variance the geometric mean of the prior's and each table's mean square
+// error about the bias, since the model's error scale differs between
+// machines by more than an order of magnitude.
+func pool(held []heldTable, w float64) (bias, variance float64) {
+	tables := make([][]float64, len(held))
+	for i, h := range held {
+		tables[i] = h.errors(w)
+	}
 	var sum float64
 	for _, r := range tables {
 		sum += mean(r)

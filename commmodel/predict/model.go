@@ -55,6 +55,9 @@ type term struct {
 	// alone (parChain for Broadcast and Reduce), -1 for none.
 	netEff int
 	ch     choice
+	// nccl is NCCL's own uncalibrated time of ch, s; 0 where NCCL has no
+	// model (AllToAll).
+	nccl float64
 }
 
 // sharpness is the exponent of the smooth maximum of the model's two

@@ -108,6 +108,9 @@ var missesBy = map[string][]string{
 	whyGB300NVLS8: {
 		"gb300-nvl72/allreduce_alltoall_1to32hosts.log#1",
 	},
+	whyGB300Blend: {
+		"gb300-nvl72/allreduce_alltoall_1to32hosts.log#0",
+	},
 	whyGB300TwoRacks: {
 		"gb300-nvl72/allreduce_alltoall_1to32hosts.log#3",
 	},
@@ -231,6 +234,9 @@ const (
 	whyGB300NVLS8 = "held out, the 2-host (8-GPU) NVLS table is predicted with the NVLS efficiency that the 16-host (64-GPU " +
 		"NVLS) and 32-host tables fix, 0.67 against the 0.74 prior: at 16 GiB 8 GPUs take 35.7 ms and 64 GPUs 36.4 ms, while " +
 		"NVLS's bytes per GPU, S(1+1/p), fall 10% from p = 8 to 64; the model is 22-23% slow"
+	whyGB300Blend = "meets the error targets but not the baseline's: GB300's other tables, held out in turn, are predicted " +
+		"better by a blend of the calibration with NCCL's uncalibrated model, which the prediction then uses; on this " +
+		"one-host AllReduce the blend is 5.0% off (the calibration alone 4.2%) against the one-link baseline's 4.4%"
 	whyGB300TwoRacks = "across two racks the tuner model picks NVLSTree (each rack's 64-GPU NVLS graph has 32 channels of " +
 		"20 GB/s), whose NVLink bound gives 34.6 ms at 16 GiB against 46.2 measured (738 GB/s bus bandwidth, below one rack's " +
 		"NVLS 930): the model is 25-28% fast; the log does not say what NCCL ran"

@@ -84,6 +84,9 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 			return nil, err
 		}
 		p := Prediction{Size: size, Time: t.time(&m.x)}
+		if w := m.NCCLWeight; t.nccl > 0 && w > 0 {
+			p.Time = math.Exp((1-w)*math.Log(p.Time) + w*math.Log(t.nccl))
+		}
 		p.Low, p.High = m.interval(&t, p.Time, q, rn.shape.nodes)
 		p.Algorithm, p.Protocol = algoName(t.ch), nccl.ProtocolName(t.ch.proto)
 		out[i] = p
