@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/units"
 )
 
 // Ring AllReduce on the article's 8 x H20 node: 14 steps of 2 us, and 1 MB
@@ -162,7 +163,7 @@ func ExampleTimeCurve() {
 	sizes := commmodel.LogSizes(1<<10, 1<<30, 3)
 	times := commmodel.TimeCurve(make([]float64, len(sizes)), commmodel.Ring{}, commmodel.Flat{P: 8, Link: commmodel.H20Intra}, sizes)
 	for i, s := range sizes {
-		fmt.Printf("%s %s\n", commmodel.FormatSize(s), commmodel.FormatDuration(times[i]))
+		fmt.Printf("%s %s\n", units.FormatSize(s), units.FormatDuration(times[i]))
 	}
 	// Output:
 	// 1 KiB 28 µs

@@ -12,6 +12,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/schedule"
+	"github.com/inframethod/commlab/units"
 )
 
 func init() {
@@ -148,7 +149,7 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	if *sizeText == "" {
 		return simulateRequest{}, errors.New("-size is required")
 	}
-	size, err := commmodel.ParseSize(*sizeText)
+	size, err := units.ParseSize(*sizeText)
 	if err != nil {
 		return simulateRequest{}, fmt.Errorf("-size: %w", err)
 	}
@@ -191,7 +192,7 @@ func simulate(req simulateRequest) (simulateResult, error) {
 	}
 	if need > float64(req.maxMem) {
 		return simulateResult{}, fmt.Errorf("%s %s on %d ranks of %d B would need about %s of memory, more than the limit of %s (-max-mem); use a smaller -p or -size, or -max-mem %s if the machine has that much",
-			c, a.Name(), p, size, commmodel.FormatSize(need), commmodel.FormatSize(float64(req.maxMem)), enoughMem(need))
+			c, a.Name(), p, size, units.FormatSize(need), units.FormatSize(float64(req.maxMem)), enoughMem(need))
 	}
 	s, err := schedule.NewElem(a, p, size, req.elem)
 	if err != nil {
@@ -264,7 +265,7 @@ func printSimulate(w io.Writer, r simulateResult) error {
 	fmt.Fprintf(tw, "bytes sent, busiest rank\t%d\t%.6g\t\n", r.MaxBytesSent, r.ModelBytes)
 	fmt.Fprintf(tw, "critical-path bytes\t%d\t%.6g\t\n", r.PathBytes, r.ModelPathBytes)
 	fmt.Fprintf(tw, "connections\t%d\t%d\t\n", r.MaxConnections, r.ModelConnections)
-	fmt.Fprintf(tw, "time (%s)\t%s\t%s\t\n", r.Links, commmodel.FormatDuration(r.ReplayTime), commmodel.FormatDuration(r.ModelTime))
+	fmt.Fprintf(tw, "time (%s)\t%s\t%s\t\n", r.Links, units.FormatDuration(r.ReplayTime), units.FormatDuration(r.ModelTime))
 	if err := tw.Flush(); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/internal/levmar"
+	"github.com/inframethod/commlab/units"
 )
 
 // Settings tune Calibrate; nil means the defaults.
@@ -333,13 +334,13 @@ func (m *Machine) params(x0 [numParams]float64, f fitResult, used [numParams]boo
 func FormatValue(v float64, unit string) string {
 	switch unit {
 	case "s":
-		return commmodel.FormatDuration(v)
+		return units.FormatDuration(v)
 	case "B/s":
-		return commmodel.FormatBandwidth(v)
+		return units.FormatBandwidth(v)
 	case "B":
-		return commmodel.FormatSize(v)
+		return units.FormatSize(v)
 	}
-	return commmodel.FormatNumber(v)
+	return units.FormatNumber(v)
 }
 
 // used reports which parameters some point depends on.

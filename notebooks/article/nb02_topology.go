@@ -11,6 +11,7 @@ import (
 	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/notebooks/nbplot"
 	"github.com/inframethod/commlab/topo"
+	"github.com/inframethod/commlab/units"
 )
 
 // Notebook 02, "The H20 server's topology": the article's 8 x H20 / 4-NIC
@@ -363,8 +364,8 @@ func MachinesTable(ms []H20Machine, fig topo.Figures) (nbplot.Table, error) {
 		gdr = append(gdr, fmt.Sprintf("%d of %d: %s", len(gdrGPUs), len(t.GPUs()), orNone(indexList("GPU", gdrGPUs))))
 		meas := "-"
 		if mr := m.Measured; mr.BW > 0 {
-			meas = fmt.Sprintf("%s (peak of %d x %d AllToAll: %s over the network in %s at S = %s)", commmodel.FormatBandwidth(mr.BW), mr.Nodes, mr.PerNode,
-				commmodel.FormatSize(mr.NetworkBytes), commmodel.FormatDuration(mr.Time), commmodel.FormatSize(mr.Size))
+			meas = fmt.Sprintf("%s (peak of %d x %d AllToAll: %s over the network in %s at S = %s)", units.FormatBandwidth(mr.BW), mr.Nodes, mr.PerNode,
+				units.FormatSize(mr.NetworkBytes), units.FormatDuration(mr.Time), units.FormatSize(mr.Size))
 		}
 		vals := []string{
 			m.Source,
@@ -375,9 +376,9 @@ func MachinesTable(ms []H20Machine, fig topo.Figures) (nbplot.Table, error) {
 			fmt.Sprintf("%d of %d", withPIX, len(t.GPUs())),
 			orNone(strings.Join(sharing, "; ")),
 			strings.Join(gdr, ""),
-			commmodel.FormatBandwidth(m.NICLineRate) + " (" + m.LineRateSource + ")",
-			fmt.Sprintf("%d x %s = %s", sh.NICs, commmodel.FormatBandwidth(m.NICLineRate), commmodel.FormatBandwidth(sh.Egress)),
-			fmt.Sprintf("%s / %d = %s", commmodel.FormatBandwidth(m.NICLineRate), sh.GPUsPerNIC, commmodel.FormatBandwidth(sh.PerGPU)),
+			units.FormatBandwidth(m.NICLineRate) + " (" + m.LineRateSource + ")",
+			fmt.Sprintf("%d x %s = %s", sh.NICs, units.FormatBandwidth(m.NICLineRate), units.FormatBandwidth(sh.Egress)),
+			fmt.Sprintf("%s / %d = %s", units.FormatBandwidth(m.NICLineRate), sh.GPUsPerNIC, units.FormatBandwidth(sh.PerGPU)),
 			fmt.Sprintf("%.1f", sh.Ratio),
 			meas,
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/notebooks/nbplot"
 	"github.com/inframethod/commlab/topo"
+	"github.com/inframethod/commlab/units"
 )
 
 func near(got, want, rel float64) bool { return math.Abs(got-want) <= rel*math.Abs(want) }
@@ -147,14 +148,14 @@ func TestStagesTable(t *testing.T) {
 		t.Fatalf("%d rows, want 2 (flat ring) + 4 (hierarchical)", len(tab.Rows))
 	}
 	rs, net := tab.Rows[2], tab.Rows[3]
-	if rs[2] != "NVLink" || rs[3] != "7" || rs[4] != "56 MiB" || rs[8] != commmodel.FormatDuration(14e-6+7.0/8*s/350e9) {
+	if rs[2] != "NVLink" || rs[3] != "7" || rs[4] != "56 MiB" || rs[8] != units.FormatDuration(14e-6+7.0/8*s/350e9) {
 		t.Errorf("reduce-scatter row %q", rs)
 	}
-	if net[2] != "network" || net[3] != "2" || net[5] != "8 MiB" || net[8] != commmodel.FormatDuration(30e-6+s/8/20e9) {
+	if net[2] != "network" || net[3] != "2" || net[5] != "8 MiB" || net[8] != units.FormatDuration(30e-6+s/8/20e9) {
 		t.Errorf("network row %q", net)
 	}
-	if tot := tab.Rows[5]; tot[8] != commmodel.FormatDuration(c.Time(hier, s)) || tot[5] != "8 MiB" {
-		t.Errorf("total row %q, want %s", tot, commmodel.FormatDuration(c.Time(hier, s)))
+	if tot := tab.Rows[5]; tot[8] != units.FormatDuration(c.Time(hier, s)) || tot[5] != "8 MiB" {
+		t.Errorf("total row %q, want %s", tot, units.FormatDuration(c.Time(hier, s)))
 	}
 	if flat := tab.Rows[0]; flat[2] != "both at once" || flat[3] != "30" {
 		t.Errorf("flat ring row %q, want both levels at once, 2(16-1) = 30 steps", flat)

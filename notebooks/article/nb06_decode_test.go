@@ -13,6 +13,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/units"
 )
 
 // DeepSeek-V3 (config.json: hidden_size 7168, num_hidden_layers 61), bf16,
@@ -62,10 +63,10 @@ func TestDecodeBudget(t *testing.T) {
 	for i, p := range []int{2, 4, 8} {
 		a, per := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: p, Link: commmodel.H20Intra}, 57344)
 		row := tab.Rows[i]
-		if row[7] != a.Name() || row[8] != commmodel.FormatDuration(122*per) || row[9] != commmodel.FormatDuration(61*per) || row[6] != "–" {
-			t.Errorf("TP %d row %q: want %s, %s", p, row, a.Name(), commmodel.FormatDuration(122*per))
+		if row[7] != a.Name() || row[8] != units.FormatDuration(122*per) || row[9] != units.FormatDuration(61*per) || row[6] != "–" {
+			t.Errorf("TP %d row %q: want %s, %s", p, row, a.Name(), units.FormatDuration(122*per))
 		}
-		if row[10] != commmodel.FormatDuration(122*10e-6) {
+		if row[10] != units.FormatDuration(122*10e-6) {
 			t.Errorf("TP %d floor cell %q, want 1.22 ms (122 × 10 µs)", p, row[10])
 		}
 	}
@@ -159,7 +160,7 @@ func TestFloorAlpha(t *testing.T) {
 	}
 	// At α = 10 µs the one-shot budget is 122·(10 µs + 1.14688 µs).
 	tab := w.Table()
-	if row := tab.Rows[1]; row[4] != commmodel.FormatDuration(122*(10e-6+7*57344/350e9)) || row[5] != "one-shot" {
+	if row := tab.Rows[1]; row[4] != units.FormatDuration(122*(10e-6+7*57344/350e9)) || row[5] != "one-shot" {
 		t.Errorf("α = 10 µs row %q", row)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/units"
 )
 
 func ExampleTable_Markdown() {
@@ -14,7 +15,7 @@ func ExampleTable_Markdown() {
 	}
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.OneShot{}} {
 		c := a.Cost(8, 1<<20)
-		t.Rows = append(t.Rows, []string{a.Name(), fmt.Sprint(c.Steps), commmodel.FormatDuration(c.Time(commmodel.H20Intra))})
+		t.Rows = append(t.Rows, []string{a.Name(), fmt.Sprint(c.Steps), units.FormatDuration(c.Time(commmodel.H20Intra))})
 	}
 	fmt.Print(t.Markdown())
 	// The article's model on H20Intra (α = 2 µs, BW = 350 GB/s):
