@@ -120,8 +120,8 @@ func TestParseBandwidth(t *testing.T) {
 	}
 }
 
-// b is a bit and B a byte in sizes and bandwidths alike (issue 11: "-size
-// 8Gb" was 8e9 bytes while "-bw 8Gb/s" was 1e9 B/s).
+// b is a bit and B a byte in sizes and bandwidths alike: "8Gb" is the same
+// amount as a size and, per second, as a bandwidth.
 func TestSizeAndBandwidthAgree(t *testing.T) {
 	for _, s := range []string{"8Gb", "8GB", "1KiB", "64 kB", "16 bit", "2Mib", "1.5TB"} {
 		n, err := ParseSize(s)
