@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/presets"
 )
 
 // MaxNVLinksPerGPU is the most NVLinks any NVIDIA GPU has (18 on Hopper and
@@ -48,7 +49,7 @@ func InferFabric(t *Topology) commmodel.Fabric {
 // Figures are the per-link numbers a topology does not carry.
 type Figures struct {
 	// NVLinkBW is one NVLink's bandwidth in one direction, in bytes per second
-	// (NCCL models a Hopper NVLink as commmodel.NCCLHopperNVLinkBW, 20.6 GB/s).
+	// (NCCL models a Hopper NVLink as presets.NCCLHopperNVLinkBW, 20.6 GB/s).
 	NVLinkBW float64
 	// PCIeBW is one GPU's PCIe bandwidth in one direction, in bytes per second,
 	// used when the GPUs have no uniform NVLink fabric.
@@ -63,13 +64,13 @@ type Figures struct {
 // H20Figures are the article's server's figures: NCCL's Hopper NVLink
 // (20.6 GB/s), the article's 400G NICs (50 GB/s), PCIe Gen5 x16 (64 GB/s, for
 // completeness), and the article's alphas (2 us inside, 15 us across, from
-// commmodel.H20Intra and H20Inter).
+// presets.H20Intra and H20Inter).
 var H20Figures = Figures{
-	NVLinkBW:   commmodel.NCCLHopperNVLinkBW,
+	NVLinkBW:   presets.NCCLHopperNVLinkBW,
 	PCIeBW:     64e9,
-	NICBW:      commmodel.H20NICLineRate,
-	IntraAlpha: commmodel.H20Intra.Alpha,
-	InterAlpha: commmodel.H20Inter.Alpha,
+	NICBW:      presets.H20NICLineRate,
+	IntraAlpha: presets.H20Intra.Alpha,
+	InterAlpha: presets.H20Inter.Alpha,
 }
 
 // Levels are the two levels of a cluster of copies of one server, as the

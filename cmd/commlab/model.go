@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -23,7 +24,7 @@ type linkFlags struct {
 }
 
 func (f *linkFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&f.preset, "preset", "", "named link instead of -alpha/-bw: h20-intra or h20-inter")
+	fs.StringVar(&f.preset, "preset", "", "named link instead of -alpha/-bw: "+strings.Join(presets.LinkNames(), " or "))
 	fs.StringVar(&f.alpha, "alpha", "", "start-up latency per step, with unit (e.g. 2us)")
 	fs.StringVar(&f.bw, "bw", "", "per-rank bus bandwidth, with unit (e.g. 350GB/s, 400Gb/s)")
 	fs.StringVar(&f.gamma, "gamma", "", "reduction time per byte, with -preset or -alpha/-bw, with unit (e.g. 0.01ns/B, 10ns/KB); a bare number is seconds per byte (default 0)")
@@ -47,9 +48,9 @@ func (f *linkFlags) base() (commmodel.Link, error) {
 		if f.alpha != "" || f.bw != "" {
 			return commmodel.Link{}, fmt.Errorf("-preset and -alpha/-bw exclude each other")
 		}
-		l, ok := commmodel.Preset(f.preset)
+		l, ok := presets.Link(f.preset)
 		if !ok {
-			return commmodel.Link{}, fmt.Errorf("unknown preset %q (want h20-intra or h20-inter)", f.preset)
+			return commmodel.Link{}, fmt.Errorf("unknown preset %q (want %s)", f.preset, strings.Join(presets.LinkNames(), " or "))
 		}
 		return l, nil
 	}

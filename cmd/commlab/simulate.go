@@ -12,6 +12,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/schedule"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -213,15 +214,15 @@ func simulate(req simulateRequest) (simulateResult, error) {
 		Mismatch: res.Mismatch, MemoryBytesNeeded: need,
 	}
 	if req.perNode > 0 && req.perNode < p {
-		cl := commmodel.Cluster{Nodes: p / req.perNode, PerNode: req.perNode, Intra: commmodel.H20Intra, Inter: commmodel.H20Inter}
+		cl := commmodel.Cluster{Nodes: p / req.perNode, PerNode: req.perNode, Intra: presets.H20Intra, Inter: presets.H20Inter}
 		out.Links = fmt.Sprintf("h20-intra inside nodes of %d, h20-inter between them", req.perNode)
 		out.PerNode = req.perNode
 		out.ReplayTime = schedule.Replay(s, schedule.TwoLevel(req.perNode, cl.Intra, cl.Inter))
 		out.ModelTime = cl.Time(a, float64(size))
 	} else {
 		out.Links = "h20-intra between every pair"
-		out.ReplayTime = schedule.Replay(s, schedule.Uniform(commmodel.H20Intra))
-		out.ModelTime = model.Time(commmodel.H20Intra)
+		out.ReplayTime = schedule.Replay(s, schedule.Uniform(presets.H20Intra))
+		out.ModelTime = model.Time(presets.H20Intra)
 	}
 	return out, nil
 }

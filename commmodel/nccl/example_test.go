@@ -5,6 +5,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/presets"
 )
 
 // One node of 8 H100 (SXM, 18 NVLinks into NVSwitch) under NCCL 2.30.7,
@@ -50,7 +51,7 @@ func ExampleModel_Choose() {
 // article's H20 server, at a latency-bound and a bandwidth-bound size (the
 // fluid trees and chain: NCCL's own form of their time).
 func ExampleCommmodelAlgorithms() {
-	c := commmodel.H20Cluster(4)
+	c := presets.H20Cluster(4)
 	for _, a := range nccl.CommmodelAlgorithms(commmodel.AllReduce, c.PerNode) {
 		fmt.Printf("%-14s %7.1f us %9.1f us\n", a.Name(), c.Time(a, 64e3)*1e6, c.Time(a, 256e6)*1e6)
 	}

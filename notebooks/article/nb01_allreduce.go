@@ -8,6 +8,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -53,7 +54,7 @@ func AllReduceTimes(algs []commmodel.Algorithm, p int, l commmodel.Link, sizes [
 // (nbplot.RegimeFigure), titled by what it compares: the fastest AllReduce
 // for the article's four (commmodel.Algorithms), ring or halving-doubling for
 // RingAndHD, and the link, named "H20 intra-node link" when it is the
-// article's (commmodel.H20Intra).
+// article's (presets.H20Intra).
 func RegimesFigure(algs []commmodel.Algorithm, ps []int, sizes []float64, l commmodel.Link) nbplot.RegimeMap {
 	var names []string
 	for _, a := range algs {
@@ -67,7 +68,7 @@ func RegimesFigure(algs []commmodel.Algorithm, ps []int, sizes []float64, l comm
 		what = "Ring or halving-doubling?"
 	}
 	link := fmt.Sprintf("α = %s, BW = %s", units.FormatDuration(l.Alpha), units.FormatBandwidth(l.BW))
-	if l == commmodel.H20Intra {
+	if l == presets.H20Intra {
 		link = "H20 intra-node link"
 	}
 	return nbplot.RegimeFigure(what+" (model, "+link+")", algs, ps, sizes, l)

@@ -197,7 +197,7 @@ func (l labelLayer) Plot(c draw.Canvas, p *plot.Plot) {
 // of the node that send across the network at once (activeShare): for each
 // machine with ranks on GPUs 0..k-1 and, where it differs, with GPUs added
 // one per NIC first (spreadOrder); the inter-node link inter (the article's:
-// commmodel.H20Inter, intra ÷17.5) for reference; and each machine's measured rate as a
+// presets.H20Inter, intra ÷17.5) for reference; and each machine's measured rate as a
 // labelled point at the measurement's GPUs per node.
 func NICShareFigure(ms []H20Machine, inter commmodel.Link) nbplot.Figure {
 	f := nbplot.Figure{

@@ -10,6 +10,7 @@ import (
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/topo"
 	"github.com/inframethod/commlab/units"
 )
@@ -46,14 +47,14 @@ const publicH20Capture = "h20-3e_8gpu_8nic_vm"
 const PublicH20AllToAllLog = "h20-3e_2x2_alltoall_nccltests321.log"
 
 // articleH20 returns the article's server: topo.H20Article with its 400G
-// (2 x 200G bond) NICs, commmodel.H20NICLineRate.
+// (2 x 200G bond) NICs, presets.H20NICLineRate.
 func articleH20() H20Machine {
 	return H20Machine{
 		Name:           "article: 8 x H20, 4 NICs",
 		Short:          "article's server",
 		Source:         "the article (SGLang #5186 topology), topo.H20Article",
 		Topology:       topo.H20Article(),
-		NICLineRate:    commmodel.H20NICLineRate,
+		NICLineRate:    presets.H20NICLineRate,
 		LineRateSource: "article: 2 x 200G bond = 400 Gb/s",
 	}
 }
@@ -76,7 +77,7 @@ func publicH20() (H20Machine, error) {
 		Short:          "H20-3e VM",
 		Source:         "nvidia-smi topo -m, NVIDIA/nccl-tests #321 (data/topology/" + publicH20Capture + ".txt)",
 		Topology:       t,
-		NICLineRate:    commmodel.H20NICLineRate,
+		NICLineRate:    presets.H20NICLineRate,
 		LineRateSource: "not in the capture; assumed 400 Gb/s as the article's",
 		Measured:       rate,
 	}, nil

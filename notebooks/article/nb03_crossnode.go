@@ -110,7 +110,7 @@ func ratioText(a, b float64) string {
 // topology and the NIC arithmetic give.
 type LinkComparison struct {
 	// ArticleIntra and ArticleInter are the given links inside and between
-	// nodes (the article's: commmodel.H20Intra and H20Inter).
+	// nodes (the article's: presets.H20Intra and H20Inter).
 	ArticleIntra, ArticleInter commmodel.Link
 	// Levels are the links derived from the topology: NVLink count × per-link
 	// BW inside a node, the NIC line rate shared by the GPUs of a NIC across.
@@ -121,7 +121,7 @@ type LinkComparison struct {
 
 // CompareLinks derives the links of t with the per-link figures fig (the
 // article's: topo.H20Figures) and sets them beside the links intra and inter
-// (the article's: commmodel.H20Intra and H20Inter).
+// (the article's: presets.H20Intra and H20Inter).
 func CompareLinks(t *topo.Topology, fig topo.Figures, intra, inter commmodel.Link) (LinkComparison, error) {
 	lv, err := t.Levels(fig)
 	if err != nil {
@@ -155,7 +155,7 @@ func (lc LinkComparison) Table() nbplot.Table {
 }
 
 // Clusters returns the cluster of nodes copies of the server under both
-// derivations: with the given links (commmodel.H20Cluster for the article's) and
+// derivations: with the given links (presets.H20Cluster for the article's) and
 // with the topology's.
 func (lc LinkComparison) clusters(nodes int) (article, derived commmodel.Cluster) {
 	article = commmodel.Cluster{Nodes: nodes, PerNode: lc.Levels.Fabric.P, Intra: lc.ArticleIntra, Inter: lc.ArticleInter}

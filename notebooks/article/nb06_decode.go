@@ -78,7 +78,7 @@ func (d DecodeShape) Table() nbplot.Table {
 
 // DecodeCluster returns the cluster a TP group of tp GPUs runs on, on nodes
 // like node (its PerNode GPUs, Intra and Inter links; the article's:
-// commmodel.H20Cluster(1)): one node of tp GPUs up to node.PerNode, else
+// presets.H20Cluster(1)): one node of tp GPUs up to node.PerNode, else
 // tp/node.PerNode nodes. It is an error for tp above node.PerNode not to be
 // a multiple of it or for tp to be below 1.
 func DecodeCluster(tp int, node commmodel.Cluster) (commmodel.Cluster, error) {
@@ -112,7 +112,7 @@ type DecodeBudget struct {
 	// TP are the TP group sizes (DecodeCluster).
 	TP []int
 	// Node is the node the TP groups run on: its GPUs and links (the
-	// article's: commmodel.H20Cluster(1)).
+	// article's: presets.H20Cluster(1)).
 	Node commmodel.Cluster
 	// Floor is a measured per-call floor to set beside the model, in seconds
 	// (the article's ~10 us); 0 leaves it out.
@@ -318,7 +318,7 @@ func meanTime(ss []fit.Sample, lo, hi float64) (float64, int) {
 
 // Table sets the measured floors beside the model's small-message times on
 // the same GPUs (1 x 8 and 2 x 8 on nodes like node; the article's:
-// commmodel.H20Cluster(1)): the fastest model AllReduce at the smallest non-empty size
+// presets.H20Cluster(1)): the fastest model AllReduce at the smallest non-empty size
 // measured, and at the decode message S.
 func (m MeasuredFloor) Table(s float64, node commmodel.Cluster) (nbplot.Table, error) {
 	zero, nz := meanTime(m.Node, 0, 0)
@@ -357,7 +357,7 @@ func (m MeasuredFloor) Table(s float64, node commmodel.Cluster) (nbplot.Table, e
 }
 
 // SmallFigure plots the model's AllReduce times on 8 GPUs of nodes like node
-// (the article's: commmodel.H20Cluster(1)) over small sizes with the public 1 x 8 rows as
+// (the article's: presets.H20Cluster(1)) over small sizes with the public 1 x 8 rows as
 // points, the article's floor as a line and the decode message S marked.
 func (m MeasuredFloor) SmallFigure(s float64, sizes []float64, node commmodel.Cluster) (nbplot.Figure, error) {
 	c, err := DecodeCluster(8, node)
