@@ -1,6 +1,9 @@
 package commmodel
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // FabricKind is how the ranks of one level are wired together.
 type FabricKind int
@@ -44,6 +47,21 @@ type Fabric struct {
 
 // Ranks returns P.
 func (f Fabric) Ranks() int { return f.P }
+
+// String describes f in a few words, its ranks as GPUs: "switched (NVSwitch),
+// 8 GPUs x NV18", "full-mesh, 8 GPUs, 7 links each (1 per peer)", "pcie, 4
+// GPUs, no uniform NVLink fabric" or "1 GPU, no GPU fabric".
+func (f Fabric) String() string {
+	switch {
+	case f.P < 2:
+		return fmt.Sprintf("%d GPU, no GPU fabric", f.P)
+	case f.Kind == Switched:
+		return fmt.Sprintf("switched (NVSwitch), %d GPUs x NV%d", f.P, f.Links)
+	case f.Kind == FullMesh:
+		return fmt.Sprintf("full-mesh, %d GPUs, %d links each (%g per peer)", f.P, f.Links, f.LinksPerPeer())
+	}
+	return fmt.Sprintf("%s, %d GPUs, no uniform NVLink fabric", f.Kind, f.P)
+}
 
 // Egress returns a rank's total link bandwidth, in bytes per second:
 //

@@ -88,3 +88,20 @@ func TestSharedNICBW(t *testing.T) {
 		t.Errorf("H20 egress = %g, want 370.8e9", got)
 	}
 }
+
+func TestFabricString(t *testing.T) {
+	for _, c := range []struct {
+		f    Fabric
+		want string
+	}{
+		{h20NVSwitch, "switched (NVSwitch), 8 GPUs x NV18"},
+		{ascend910B, "full-mesh, 8 GPUs, 7 links each (1 per peer)"},
+		{Fabric{Kind: FullMesh, P: 4, Links: 6}, "full-mesh, 4 GPUs, 6 links each (2 per peer)"},
+		{Fabric{Kind: SharedPCIe, P: 4, Links: 1}, "pcie, 4 GPUs, no uniform NVLink fabric"},
+		{Fabric{Kind: Switched, P: 1}, "1 GPU, no GPU fabric"},
+	} {
+		if got := c.f.String(); got != c.want {
+			t.Errorf("%#v.String() = %q, want %q", c.f, got, c.want)
+		}
+	}
+}

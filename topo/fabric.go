@@ -114,17 +114,3 @@ func (t *Topology) Levels(fig Figures) (Levels, error) {
 	}
 	return l, nil
 }
-
-// FabricString describes a fabric in a few words, such as "switched, 8 GPUs x
-// NV18" or "full-mesh, 4 GPUs, 6 links (2 per peer)".
-func FabricString(f commmodel.Fabric) string {
-	switch {
-	case f.P < 2:
-		return fmt.Sprintf("%d GPU, no GPU fabric", f.P)
-	case f.Kind == commmodel.Switched:
-		return fmt.Sprintf("switched (NVSwitch), %d GPUs x NV%d", f.P, f.Links)
-	case f.Kind == commmodel.FullMesh:
-		return fmt.Sprintf("full-mesh, %d GPUs, %d links each (%g per peer)", f.P, f.Links, f.LinksPerPeer())
-	}
-	return fmt.Sprintf("%s, %d GPUs, no uniform NVLink fabric", f.Kind, f.P)
-}

@@ -371,7 +371,7 @@ func MachinesTable(ms []H20Machine, fig topo.Figures) (nbplot.Table, error) {
 		vals := []string{
 			m.Source,
 			fmt.Sprintf("%d, %d", len(t.GPUs()), sh.NICs),
-			topo.FabricString(topo.InferFabric(t)),
+			topo.InferFabric(t).String(),
 			strings.Join(numa, "; "),
 			orNone(strings.Join(pixPairs, ", ")),
 			fmt.Sprintf("%d of %d", withPIX, len(t.GPUs())),

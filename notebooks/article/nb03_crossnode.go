@@ -142,7 +142,7 @@ func (lc LinkComparison) Table() nbplot.Table {
 		Align:  []nbplot.Align{nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Left},
 		Rows: [][]string{
 			{"intra-node BW per GPU", units.FormatBandwidth(lc.ArticleIntra.BW), units.FormatBandwidth(lv.Intra.BW),
-				fmt.Sprintf("%d NVLinks × %s (%s)", f.Links, units.FormatBandwidth(f.LinkBW), topo.FabricString(f))},
+				fmt.Sprintf("%d NVLinks × %s (%s)", f.Links, units.FormatBandwidth(f.LinkBW), f)},
 			{"inter-node BW per GPU", units.FormatBandwidth(lc.ArticleInter.BW), units.FormatBandwidth(lv.Inter.BW),
 				fmt.Sprintf("NIC %s (2 × 200 Gb/s bond) shared by %d GPUs", units.FormatBandwidth(lc.NICBW), lv.GPUsPerNIC)},
 			{"BW ratio intra / inter", fmt.Sprintf("÷%.1f", lc.ArticleIntra.BW/lc.ArticleInter.BW), fmt.Sprintf("÷%.1f", lv.Ratio()), ""},
