@@ -8,7 +8,7 @@ import (
 // The article's algorithms of each collective that run on one level of
 // fabric, in a fixed order. The two-level algorithms need a node size and
 // are not listed; NCCL's algorithms are listed apart (in commmodel/nccl,
-// CommmodelAlgorithms), so that the article's analyses keep comparing the
+// Algorithms), so that the article's analyses keep comparing the
 // article's algorithms.
 var (
 	allReduceAlgorithms     = []Algorithm{Ring{}, HalvingDoubling{}, TwoShot{}, OneShot{}}

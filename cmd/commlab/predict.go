@@ -73,14 +73,14 @@ type predictTableLOO struct {
 
 // predictPins returns NCCL_ALGO and NCCL_PROTO for -algo and -proto: ""
 // for auto, both CollNets for collnet, and NCCL's name of the algorithm
-// (nccl.ParseAlgorithm) and protocol otherwise.
+// (nccl.ParseAlgo) and protocol otherwise.
 func predictPins(algo, proto string) (ncclAlgo, ncclProto string, err error) {
 	switch a := strings.ToLower(algo); a {
 	case "auto":
 	case "collnet":
-		ncclAlgo = nccl.CollNetDirect.String() + "," + nccl.CollNetChain.String()
+		ncclAlgo = nccl.AlgoCollNetDirect.String() + "," + nccl.AlgoCollNetChain.String()
 	default:
-		na, err := nccl.ParseAlgorithm(a)
+		na, err := nccl.ParseAlgo(a)
 		if err != nil {
 			return "", "", fmt.Errorf("-algo %q: want auto, ring, tree, nvls, nvlstree, pat, collnet, collnet-direct or collnet-chain", algo)
 		}
