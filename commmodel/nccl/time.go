@@ -21,8 +21,8 @@ const (
 // Latency and Bandwidth are the table's values after the per-size
 // corrections: the Tree correction factor and the Ring/Simple plateau.
 type Estimate struct {
-	Algo Algo
-	Proto  Protocol
+	Algo  Algo
+	Proto Protocol
 	// Latency in seconds.
 	Latency float64
 	// Bandwidth is the algorithm bandwidth over nBytes, B/s.
@@ -54,8 +54,8 @@ func (m *Model) Time(f Func, a Algo, p Protocol, nBytes int64) (float64, bool) {
 
 func estimate(a Algo, p Protocol, lat, bw float64, nBytes int64) Estimate {
 	return Estimate{
-		Algo: a,
-		Proto:  p,
+		Algo:      a,
+		Proto:     p,
 		Latency:   lat * usec,
 		Bandwidth: bw * gbps,
 		Time:      (lat + float64(nBytes)/(1000*bw)) * usec,

@@ -58,7 +58,7 @@ func ReadTuning(r io.Reader) (*Tuning, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	var algos []Algo // the algorithms of the current block
-	done := false         // a complete table has been read
+	done := false    // a complete table has been read
 	var seenBlock [NumAlgos]bool
 	tables := 0
 	for line := 1; sc.Scan(); line++ {
