@@ -218,7 +218,7 @@ func TestParseCollective(t *testing.T) {
 func TestLookup(t *testing.T) {
 	for _, c := range Collectives() {
 		for _, name := range Names(c) {
-			a, err := Lookup(c, name, Options{PerNode: 8})
+			a, err := Lookup(c, name, Options{PerNode: 8, Chunks: 4})
 			if err != nil {
 				t.Errorf("Lookup(%s, %s): %v", c, name, err)
 				continue
@@ -234,11 +234,24 @@ func TestLookup(t *testing.T) {
 	if _, err := Lookup(AllToAll, "hierarchical", Options{}); err == nil {
 		t.Error("hierarchical without a node size succeeded")
 	}
-	a, err := Lookup(AllReduce, "hierarchical", Options{PerNode: 8, Inter: "halving-doubling"})
+	a, err := Lookup(AllReduce, "hierarchical", Options{PerNode: 8, Inter: HalvingDoubling{}})
 	if err != nil || a.(HierarchicalAllReduce).Inter != Algorithm(HalvingDoubling{}) {
 		t.Errorf("hierarchical with HD inside = %v, %v", a, err)
 	}
-	if _, err := Lookup(AllReduce, "hierarchical", Options{PerNode: 8, Inter: "hierarchical"}); err == nil {
-		t.Error("hierarchical inside hierarchical succeeded")
+	for _, in := range []Algorithm{HierarchicalAllReduce{PerNode: 8}, Direct{}} {
+		if _, err := Lookup(AllReduce, "hierarchical", Options{PerNode: 8, Inter: in}); err == nil {
+			t.Errorf("hierarchical AllReduce with %s of %s between nodes succeeded", in.Name(), in.Collective())
+		}
+	}
+	// Chunks means the same for every pipeline: 0 is no pipelining, the
+	// fluid form where there is one.
+	if a, err := Lookup(AllReduce, "tree", Options{}); err != nil || a != (Tree{}) {
+		t.Errorf("tree with no chunks = %v, %v; want the fluid Tree{}", a, err)
+	}
+	if a, err := Lookup(Broadcast, "pipelined", Options{}); err == nil {
+		t.Errorf("pipelined broadcast with no chunks = %v; want an error", a)
+	}
+	if a, err := Lookup(Broadcast, "pipelined", Options{Chunks: 8}); err != nil || a != (PipelinedBroadcast{Chunks: 8}) {
+		t.Errorf("pipelined broadcast in 8 chunks = %v, %v", a, err)
 	}
 }

@@ -379,7 +379,11 @@ func fitThroughAlgorithm(out *fitRun, t *nccltests.Test, name string, samples []
 		perNode = t.Ranks / t.Nodes
 	}
 	c, _ := data.Collective(t)
-	a, err := commmodel.Lookup(c, name, commmodel.Options{PerNode: perNode})
+	opt, err := algorithmOptions(c, name, perNode, "", 0)
+	if err != nil {
+		return err
+	}
+	a, err := commmodel.Lookup(c, name, opt)
 	if err != nil {
 		return err
 	}

@@ -108,7 +108,11 @@ func (f *collectiveFlags) resolve() (commmodel.Collective, []commmodel.Algorithm
 	}
 	var algs []commmodel.Algorithm
 	for _, name := range strings.Split(f.algos, ",") {
-		a, err := commmodel.Lookup(c, name, commmodel.Options{PerNode: f.perNode, Inter: f.inter})
+		opt, err := algorithmOptions(c, name, f.perNode, f.inter, 0)
+		if err != nil {
+			return c, nil, err
+		}
+		a, err := commmodel.Lookup(c, name, opt)
 		if err != nil {
 			return c, nil, err
 		}

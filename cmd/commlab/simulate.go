@@ -119,7 +119,7 @@ type simulateRequest struct {
 
 // parseSimulateFlags parses and checks the flags of "commlab simulate", with
 // their defaults: the node size of the algorithms that need one
-// (defaultPerNode), the chunks of a tree, the element size and -max-mem
+// (defaultPerNode), the chunks of a pipeline, the element size and -max-mem
 // (defaultMaxMem).
 func parseSimulateFlags(args []string) (simulateRequest, error) {
 	fs := newFlags("simulate")
@@ -160,10 +160,14 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	if *perNode == 0 && (*algo == "hierarchical" || *algo == "nvlstree" || strings.HasPrefix(*algo, "collnet")) {
 		*perNode = defaultPerNode(*p)
 	}
-	if *chunks == 0 && (*algo == "tree" || *algo == "nvlstree" || *algo == "collnet-chain") {
-		*chunks = 8 // a tree's Chunks 0 is its fluid limit, which has no schedule
+	if *chunks == 0 {
+		*chunks = defaultChunks
 	}
-	a, err := commmodel.Lookup(c, *algo, commmodel.Options{PerNode: *perNode, Inter: *inter, Chunks: *chunks})
+	opt, err := algorithmOptions(c, *algo, *perNode, *inter, *chunks)
+	if err != nil {
+		return simulateRequest{}, err
+	}
+	a, err := commmodel.Lookup(c, *algo, opt)
 	if err != nil {
 		return simulateRequest{}, err
 	}
