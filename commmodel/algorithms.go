@@ -8,7 +8,7 @@ import (
 // The article's algorithms of each collective that run on one level of
 // fabric, in a fixed order. The two-level algorithms need a node size and
 // are not listed; NCCL's algorithms are listed apart (in commmodel/nccl,
-// CommmodelAlgorithms), so that the article's analyses keep comparing the
+// Algorithms), so that the article's analyses keep comparing the
 // article's algorithms.
 var (
 	allReduceAlgorithms     = []Algorithm{Ring{}, HalvingDoubling{}, TwoShot{}, OneShot{}}
@@ -41,11 +41,14 @@ func Algorithms(c Collective) []Algorithm {
 type Options struct {
 	// PerNode is the node size of the two-level algorithms (GPUs per node).
 	PerNode int
-	// Inter names the AllReduce run between nodes by hierarchical AllReduce;
-	// empty means ring.
-	Inter string
-	// Chunks is the pipelined broadcast's chunk count, 0 meaning 8, and the
-	// tree's chunks per half, 0 meaning its fluid limit.
+	// Inter is the AllReduce hierarchical AllReduce runs between nodes, as
+	// HierarchicalAllReduce.Inter: nil means Ring.
+	Inter Algorithm
+	// Chunks is the number of chunks C a pipelined algorithm cuts its buffer
+	// into (per half for tree and nvlstree), copied to its Chunks field. 0
+	// gives the form without a chunk count: the fluid limit of tree,
+	// nvlstree and collnet-chain (NCCL's own form of their time). The
+	// pipelined broadcast has no such form and needs C >= 2.
 	Chunks int
 }
 
@@ -54,8 +57,9 @@ type Options struct {
 // pipelined, hierarchical, and NCCL's tree, nvls, nvlstree, collnet-direct,
 // collnet-chain and pat). "hierarchical", "nvlstree" and the collnets need
 // opt.PerNode >= 1; the tree takes opt.PerNode (0 means one GPU per node),
-// nvls opt.PerNode (0 means one node), and the pipelines (tree, nvlstree,
-// collnet-chain) opt.Chunks.
+// nvls opt.PerNode (0 means one node), hierarchical AllReduce opt.Inter, an
+// AllReduce other than hierarchical, and the pipelines (tree, nvlstree,
+// collnet-chain, pipelined) opt.Chunks.
 func Lookup(c Collective, name string, opt Options) (Algorithm, error) {
 	name = strings.ToLower(strings.TrimSpace(name))
 	switch {
@@ -66,15 +70,10 @@ func Lookup(c Collective, name string, opt Options) (Algorithm, error) {
 		if c == AllToAll {
 			return HierarchicalAllToAll{PerNode: opt.PerNode}, nil
 		}
-		h := HierarchicalAllReduce{PerNode: opt.PerNode}
-		if opt.Inter != "" && opt.Inter != "ring" {
-			inner, err := Lookup(AllReduce, opt.Inter, Options{})
-			if err != nil || inner.Name() == "hierarchical" {
-				return nil, fmt.Errorf("inter-node algorithm %q: want ring, halving-doubling, two-shot or one-shot", opt.Inter)
-			}
-			h.Inter = inner
+		if in := opt.Inter; in != nil && (in.Collective() != AllReduce || in.Name() == "hierarchical") {
+			return nil, fmt.Errorf("inter-node algorithm %s of %s: want an AllReduce other than hierarchical", in.Name(), in.Collective())
 		}
-		return h, nil
+		return HierarchicalAllReduce{PerNode: opt.PerNode, Inter: opt.Inter}, nil
 	case name == "tree" && c == AllReduce:
 		if opt.PerNode < 0 || opt.Chunks < 0 {
 			return nil, fmt.Errorf("tree: %d GPUs per node, %d chunks; want non-negative", opt.PerNode, opt.Chunks)
@@ -99,14 +98,10 @@ func Lookup(c Collective, name string, opt Options) (Algorithm, error) {
 		}
 		return CollNetChain{PerNode: opt.PerNode, Chunks: opt.Chunks}, nil
 	case name == "pipelined" && c == Broadcast:
-		chunks := opt.Chunks
-		if chunks == 0 {
-			chunks = 8
+		if opt.Chunks < 2 {
+			return nil, fmt.Errorf("pipelined broadcast needs at least 2 chunks (got %d)", opt.Chunks)
 		}
-		if chunks < 2 {
-			return nil, fmt.Errorf("pipelined broadcast needs at least 2 chunks (got %d)", chunks)
-		}
-		return PipelinedBroadcast{Chunks: chunks}, nil
+		return PipelinedBroadcast{Chunks: opt.Chunks}, nil
 	}
 	for _, a := range Algorithms(c) {
 		if a.Name() == name {

@@ -44,7 +44,7 @@ func BenchmarkTime(b *testing.B) {
 		b.Run(benchName(a), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				sinkT = Time(a, 64, 1<<20, H20Intra)
+				sinkT = Time(a, 64, 1<<20, h20Intra)
 			}
 		})
 	}
@@ -54,7 +54,7 @@ func BenchmarkTime(b *testing.B) {
 // nodes), stages and all (target: <= 20 ns, 0 allocs, as BenchmarkTime; the
 // chunked pipelines amortized, as there).
 func BenchmarkClusterTime(b *testing.B) {
-	c := H20Cluster(2)
+	c := h20Cluster(2)
 	for _, a := range everyAlgorithm() {
 		a := onShape(a, c.PerNode)
 		b.Run(benchName(a), func(b *testing.B) {
@@ -71,7 +71,7 @@ func BenchmarkFastest(b *testing.B) {
 	algs := Algorithms(AllReduce)
 	b.ReportAllocs()
 	for b.Loop() {
-		_, sinkT = Fastest(algs, Flat{P: 64, Link: H20Intra}, 1<<20)
+		_, sinkT = Fastest(algs, Flat{P: 64, Link: h20Intra}, 1<<20)
 	}
 }
 
@@ -79,7 +79,7 @@ func BenchmarkFastest(b *testing.B) {
 // ring, halving-doubling, two-shot and one-shot (Algorithms(AllReduce), in
 // the peer's order) at P = 1..64 and 1024 sizes spaced evenly in log from
 // 1 B to 4 GiB (the peer's logspace(0, 32, 1024, base=2)), on α = 2 us and
-// BW = 350 GB/s (H20Intra, the peer's alpha and bw). The winners' sum is
+// BW = 350 GB/s (h20Intra, the peer's alpha and bw). The winners' sum is
 // reported as the peer prints it, so that the script can check that the two
 // computed the same map. "new" allocates the map each time (NewRegimeGrid,
 // 1 MiB, and the garbage collector's work), "reuse" recomputes it in place
@@ -90,7 +90,7 @@ func BenchmarkRegimeMap(b *testing.B) {
 		ps[i] = i + 1
 	}
 	sizes := LogSizes(1, 1<<32, 1024)
-	rows := Flats(ps, H20Intra)
+	rows := Flats(ps, h20Intra)
 	report := func(b *testing.B, m *RegimeGrid) {
 		sum := 0
 		for _, w := range m.Winner {
@@ -128,7 +128,7 @@ func BenchmarkClusterRegimeMap(b *testing.B) {
 	rows := make([]Cluster, 64)
 	timers := make([]asTimer, len(rows))
 	for i := range rows {
-		rows[i] = H20Cluster(i + 1)
+		rows[i] = h20Cluster(i + 1)
 		timers[i] = asTimer{rows[i]}
 	}
 	algs := append(slices.Clip(Algorithms(AllReduce)), HierarchicalAllReduce{PerNode: 8}, HierarchicalAllReduce{PerNode: 8, Inter: HalvingDoubling{}})
@@ -158,8 +158,8 @@ func BenchmarkTimeCurve(b *testing.B) {
 		a    Algorithm
 		t    Timer
 	}{
-		{"flat/ring", Ring{}, Flat{P: 64, Link: H20Intra}},
-		{"cluster/hierarchical", HierarchicalAllReduce{PerNode: 8}, H20Cluster(2)},
+		{"flat/ring", Ring{}, Flat{P: 64, Link: h20Intra}},
+		{"cluster/hierarchical", HierarchicalAllReduce{PerNode: 8}, h20Cluster(2)},
 	} {
 		b.Run(tc.name+"/lines", func(b *testing.B) {
 			b.ReportAllocs()
@@ -187,14 +187,14 @@ func BenchmarkCrossovers(b *testing.B) {
 	b.Run("flat", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			sinkT = float64(len(Crossovers(Algorithms(AllReduce), Flat{P: 8, Link: H20Intra})))
+			sinkT = float64(len(Crossovers(Algorithms(AllReduce), Flat{P: 8, Link: h20Intra})))
 		}
 	})
 	algs := append(slices.Clip(Algorithms(AllReduce)), HierarchicalAllReduce{PerNode: 8})
 	b.Run("cluster", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			sinkT = float64(len(Crossovers(algs, H20Cluster(2))))
+			sinkT = float64(len(Crossovers(algs, h20Cluster(2))))
 		}
 	})
 }
@@ -203,7 +203,7 @@ func BenchmarkCrossovers(b *testing.B) {
 // Crossovers and NewRegimeGrid make it (target: <= 20 ns, 0 allocs, as
 // BenchmarkTime).
 func BenchmarkTimer(b *testing.B) {
-	f := Flat{P: 64, Link: H20Intra}
+	f := Flat{P: 64, Link: h20Intra}
 	b.ReportAllocs()
 	for b.Loop() {
 		sinkT = timeOn(f, Ring{}, 1<<20)
@@ -211,10 +211,10 @@ func BenchmarkTimer(b *testing.B) {
 }
 
 // One evaluation of each algorithm's time through a Flat Timer, 64 ranks
-// on H20Intra, as BenchmarkTimer's ring (target: <= 20 ns, 0 allocs; the
+// on h20Intra, as BenchmarkTimer's ring (target: <= 20 ns, 0 allocs; the
 // chunked trees amortized, as in BenchmarkTime).
 func BenchmarkFlat(b *testing.B) {
-	f := Flat{P: 64, Link: H20Intra}
+	f := Flat{P: 64, Link: h20Intra}
 	for _, a := range everyAlgorithm() {
 		b.Run(benchName(a), func(b *testing.B) {
 			b.ReportAllocs()

@@ -34,7 +34,7 @@ func TestCollNetCosts(t *testing.T) {
 			!closeTo(got.Bytes, w.Bytes, 1e-12) || !closeTo(got.Path(), w.Path(), 1e-12) || !closeTo(got.Reduced, w.Reduced, 1e-12) {
 			t.Errorf("%s: %+v, want %+v", c.name, got, w)
 		}
-		cl := Cluster{Nodes: c.nodes, PerNode: c.per, Intra: H20Intra, Inter: H20Inter}
+		cl := Cluster{Nodes: c.nodes, PerNode: c.per, Intra: h20Intra, Inter: h20Inter}
 		if got := cl.NetworkBytes(c.alg, S); !closeTo(got, c.network, 1e-12) {
 			t.Errorf("%s: network bytes %g, want %g", c.name, got, c.network)
 		}

@@ -93,9 +93,9 @@ func TestBruckBlocks(t *testing.T) {
 
 func TestTime(t *testing.T) {
 	// article: ring at P = 8 with alpha 2 us is 28 us of steps plus 1.75 MB / 350 GB/s = 5 us for 1 MB.
-	got := Time(Ring{}, 8, 1e6, H20Intra)
+	got := Time(Ring{}, 8, 1e6, h20Intra)
 	if !closeTo(got, 33e-6, 1e-12) {
-		t.Errorf("ring 1 MB P=8 on H20Intra = %g s, want 33e-6", got)
+		t.Errorf("ring 1 MB P=8 on h20Intra = %g s, want 33e-6", got)
 	}
 	// Gamma charges reduced bytes: one-shot reduces 7 S.
 	l := Link{Alpha: 1e-6, BW: 1e9, Gamma: 1e-10}
@@ -115,8 +115,8 @@ func TestInvalid(t *testing.T) {
 		size float64
 		l    Link
 	}{
-		{"negative size", -1, H20Intra},
-		{"NaN size", math.NaN(), H20Intra},
+		{"negative size", -1, h20Intra},
+		{"NaN size", math.NaN(), h20Intra},
 		{"zero BW", 1, Link{Alpha: 1e-6}},
 		{"negative BW", 1, Link{Alpha: 1e-6, BW: -1}},
 		{"infinite BW", 1, Link{Alpha: 1e-6, BW: math.Inf(1)}},
@@ -141,7 +141,7 @@ func TestInvalid(t *testing.T) {
 		if !panics(func() { a.Cost(0, 1) }) {
 			t.Errorf("%s: Cost(0, 1) did not panic", benchName(a))
 		}
-		for _, l := range []Link{H20Intra, {Alpha: 1e-6}} {
+		for _, l := range []Link{h20Intra, {Alpha: 1e-6}} {
 			if !panics(func() { Time(a, 0, 1, l) }) {
 				t.Errorf("%s: Time at P = 0 on %+v did not panic", benchName(a), l)
 			}
@@ -149,16 +149,16 @@ func TestInvalid(t *testing.T) {
 	}
 	// A node size that does not divide P gives NaN bytes, not a panic.
 	for _, a := range []Algorithm{HierarchicalAllReduce{PerNode: 8}, HierarchicalAllToAll{PerNode: 8}, HierarchicalAllReduce{}} {
-		if got := Time(a, 12, 1, H20Intra); !math.IsNaN(got) {
+		if got := Time(a, 12, 1, h20Intra); !math.IsNaN(got) {
 			t.Errorf("%T at P = 12: time %g, want NaN", a, got)
 		}
 	}
 	// NCCL's Tree between 2^50 nodes: its terms, not its Cost, whose peers
 	// are found by walking the trees.
-	if got := Time(HierarchicalAllReduce{PerNode: 8, Inter: Tree{}}, 8<<50, 1<<20, H20Intra); !(got > 0) {
+	if got := Time(HierarchicalAllReduce{PerNode: 8, Inter: Tree{}}, 8<<50, 1<<20, h20Intra); !(got > 0) {
 		t.Errorf("hierarchical AllReduce with a tree inside, 2^50 nodes: time %g, want > 0", got)
 	}
-	if got := Time(HierarchicalAllReduce{PerNode: 2, Inter: Direct{}}, 4, 1, H20Intra); !math.IsNaN(got) {
+	if got := Time(HierarchicalAllReduce{PerNode: 2, Inter: Direct{}}, 4, 1, h20Intra); !math.IsNaN(got) {
 		t.Errorf("hierarchical AllReduce with an AllToAll inside: time %g, want NaN", got)
 	}
 }
@@ -218,7 +218,7 @@ func TestParseCollective(t *testing.T) {
 func TestLookup(t *testing.T) {
 	for _, c := range Collectives() {
 		for _, name := range Names(c) {
-			a, err := Lookup(c, name, Options{PerNode: 8})
+			a, err := Lookup(c, name, Options{PerNode: 8, Chunks: 4})
 			if err != nil {
 				t.Errorf("Lookup(%s, %s): %v", c, name, err)
 				continue
@@ -234,11 +234,24 @@ func TestLookup(t *testing.T) {
 	if _, err := Lookup(AllToAll, "hierarchical", Options{}); err == nil {
 		t.Error("hierarchical without a node size succeeded")
 	}
-	a, err := Lookup(AllReduce, "hierarchical", Options{PerNode: 8, Inter: "halving-doubling"})
+	a, err := Lookup(AllReduce, "hierarchical", Options{PerNode: 8, Inter: HalvingDoubling{}})
 	if err != nil || a.(HierarchicalAllReduce).Inter != Algorithm(HalvingDoubling{}) {
 		t.Errorf("hierarchical with HD inside = %v, %v", a, err)
 	}
-	if _, err := Lookup(AllReduce, "hierarchical", Options{PerNode: 8, Inter: "hierarchical"}); err == nil {
-		t.Error("hierarchical inside hierarchical succeeded")
+	for _, in := range []Algorithm{HierarchicalAllReduce{PerNode: 8}, Direct{}} {
+		if _, err := Lookup(AllReduce, "hierarchical", Options{PerNode: 8, Inter: in}); err == nil {
+			t.Errorf("hierarchical AllReduce with %s of %s between nodes succeeded", in.Name(), in.Collective())
+		}
+	}
+	// Chunks means the same for every pipeline: 0 is no pipelining, the
+	// fluid form where there is one.
+	if a, err := Lookup(AllReduce, "tree", Options{}); err != nil || a != (Tree{}) {
+		t.Errorf("tree with no chunks = %v, %v; want the fluid Tree{}", a, err)
+	}
+	if a, err := Lookup(Broadcast, "pipelined", Options{}); err == nil {
+		t.Errorf("pipelined broadcast with no chunks = %v; want an error", a)
+	}
+	if a, err := Lookup(Broadcast, "pipelined", Options{Chunks: 8}); err != nil || a != (PipelinedBroadcast{Chunks: 8}) {
+		t.Errorf("pipelined broadcast in 8 chunks = %v, %v", a, err)
 	}
 }

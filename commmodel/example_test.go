@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/presets"
+	"github.com/inframethod/commlab/units"
 )
 
 // Ring AllReduce on the article's 8 x H20 node: 14 steps of 2 us, and 1 MB
@@ -11,7 +13,7 @@ import (
 func ExampleRing_Cost() {
 	c := commmodel.Ring{}.Cost(8, 1e6)
 	fmt.Printf("steps %d, bytes per rank %.0f, peers %d\n", c.Steps, c.Bytes, c.Peers)
-	fmt.Printf("time %.1f us\n", c.Time(commmodel.H20Intra)*1e6)
+	fmt.Printf("time %.1f us\n", c.Time(presets.H20Intra)*1e6)
 	// Output:
 	// steps 14, bytes per rank 1750000, peers 2
 	// time 33.0 us
@@ -19,14 +21,14 @@ func ExampleRing_Cost() {
 
 // The one-shot/two-shot threshold of an 8-GPU node, about 130 KB.
 func ExampleOneShotCrossover() {
-	fmt.Printf("%.1f kB\n", commmodel.OneShotCrossover(8, commmodel.H20Intra)/1e3)
+	fmt.Printf("%.1f kB\n", commmodel.OneShotCrossover(8, presets.H20Intra)/1e3)
 	// Output:
 	// 133.3 kB
 }
 
 // Every size at which one AllReduce algorithm overtakes another at P = 8.
 func ExampleCrossovers() {
-	for _, x := range commmodel.Crossovers(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: 8, Link: commmodel.H20Intra}) {
+	for _, x := range commmodel.Crossovers(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: 8, Link: presets.H20Intra}) {
 		fmt.Printf("%-16s -> %-16s at %8.1f kB\n", x.A.Name(), x.B.Name(), x.Size/1e3)
 	}
 	// Output:
@@ -37,7 +39,7 @@ func ExampleCrossovers() {
 
 // The fastest AllReduce for a 56 KB tensor-parallel decode step.
 func ExampleFastest() {
-	a, t := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: 8, Link: commmodel.H20Intra}, 56e3)
+	a, t := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: 8, Link: presets.H20Intra}, 56e3)
 	fmt.Printf("%s, %.2f us\n", a.Name(), t*1e6)
 	// Output:
 	// one-shot, 3.12 us
@@ -45,7 +47,7 @@ func ExampleFastest() {
 
 // Hierarchical against flat ring AllReduce on two 8 x H20 nodes.
 func ExampleCluster_Time() {
-	c := commmodel.H20Cluster(2)
+	c := presets.H20Cluster(2)
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HierarchicalAllReduce{PerNode: 8}} {
 		fmt.Printf("%-12s %7.1f us, %5.1f MB over the network per GPU\n",
 			a.Name(), c.Time(a, 64e6)*1e6, c.NetworkBytes(a, 64e6)/1e6)
@@ -84,7 +86,7 @@ func ExampleDoubleBinaryTree() {
 // server: the tree's latency grows as log2 of the nodes, the ring's as the
 // ranks, and both send about 2S of each node's data over the network.
 func ExampleTree() {
-	c := commmodel.H20Cluster(16)
+	c := presets.H20Cluster(16)
 	for _, size := range []float64{64e3, 256e6} {
 		for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.Tree{PerNode: 8}} {
 			fmt.Printf("%-5s %9.0f B: %8.1f us\n", a.Name(), size, c.Time(a, size)*1e6)
@@ -103,7 +105,7 @@ func ExampleTree() {
 func ExampleNVLS() {
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.NVLS{}} {
 		c := a.Cost(8, 64e6)
-		fmt.Printf("%-4s %2d steps, %5.1f MB per GPU, %6.1f us\n", a.Name(), c.Steps, c.Bytes/1e6, c.Time(commmodel.H20Intra)*1e6)
+		fmt.Printf("%-4s %2d steps, %5.1f MB per GPU, %6.1f us\n", a.Name(), c.Steps, c.Bytes/1e6, c.Time(presets.H20Intra)*1e6)
 	}
 	// Output:
 	// ring 14 steps, 112.0 MB per GPU,  348.0 us
@@ -135,7 +137,7 @@ func ExampleProtocol_Link() {
 // Ring AllReduce on the article's 8-GPU node as a Line: 14 steps of 2 us and
 // 1.75 bytes per byte at 350 GB/s, 5 ps per byte.
 func ExampleFlat_Line() {
-	l, _ := commmodel.Flat{P: 8, Link: commmodel.H20Intra}.Line(commmodel.Ring{})
+	l, _ := commmodel.Flat{P: 8, Link: presets.H20Intra}.Line(commmodel.Ring{})
 	fmt.Printf("T0 = %.1f us, T1 = %.2f ps/B; 1 MB in %.1f us\n", l.T0*1e6, l.T1*1e12, l.At(1e6)*1e6)
 	// Output:
 	// T0 = 28.0 us, T1 = 5.00 ps/B; 1 MB in 33.0 us
@@ -145,7 +147,7 @@ func ExampleFlat_Line() {
 // reduce-scatter and the all-gather on NVLink, the ring of S/8 between the
 // two nodes on the network.
 func ExampleCluster_Lines() {
-	ls, _ := commmodel.H20Cluster(2).Lines(commmodel.HierarchicalAllReduce{PerNode: 8})
+	ls, _ := presets.H20Cluster(2).Lines(commmodel.HierarchicalAllReduce{PerNode: 8})
 	for _, s := range ls {
 		fmt.Printf("NVLink %4.1f us + %.2f ps/B, network %4.1f us + %.2f ps/B\n",
 			s.Intra.T0*1e6, s.Intra.T1*1e12, s.Inter.T0*1e6, s.Inter.T1*1e12)
@@ -160,9 +162,9 @@ func ExampleCluster_Lines() {
 // a slice of the caller's.
 func ExampleTimeCurve() {
 	sizes := commmodel.LogSizes(1<<10, 1<<30, 3)
-	times := commmodel.TimeCurve(make([]float64, len(sizes)), commmodel.Ring{}, commmodel.Flat{P: 8, Link: commmodel.H20Intra}, sizes)
+	times := commmodel.TimeCurve(make([]float64, len(sizes)), commmodel.Ring{}, commmodel.Flat{P: 8, Link: presets.H20Intra}, sizes)
 	for i, s := range sizes {
-		fmt.Printf("%s %s\n", commmodel.FormatSize(s), commmodel.FormatDuration(times[i]))
+		fmt.Printf("%s %s\n", units.FormatSize(s), units.FormatDuration(times[i]))
 	}
 	// Output:
 	// 1 KiB 28 µs

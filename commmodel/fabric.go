@@ -1,6 +1,9 @@
 package commmodel
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // FabricKind is how the ranks of one level are wired together.
 type FabricKind int
@@ -44,6 +47,21 @@ type Fabric struct {
 
 // Ranks returns P.
 func (f Fabric) Ranks() int { return f.P }
+
+// String describes f in a few words, its ranks as GPUs: "switched (NVSwitch),
+// 8 GPUs x NV18", "full-mesh, 8 GPUs, 7 links each (1 per peer)", "pcie, 4
+// GPUs, no uniform NVLink fabric" or "1 GPU, no GPU fabric".
+func (f Fabric) String() string {
+	switch {
+	case f.P < 2:
+		return fmt.Sprintf("%d GPU, no GPU fabric", f.P)
+	case f.Kind == Switched:
+		return fmt.Sprintf("switched (NVSwitch), %d GPUs x NV%d", f.P, f.Links)
+	case f.Kind == FullMesh:
+		return fmt.Sprintf("full-mesh, %d GPUs, %d links each (%g per peer)", f.P, f.Links, f.LinksPerPeer())
+	}
+	return fmt.Sprintf("%s, %d GPUs, no uniform NVLink fabric", f.Kind, f.P)
+}
 
 // Egress returns a rank's total link bandwidth, in bytes per second:
 //
@@ -122,23 +140,3 @@ func SharedNICBW(lineRate float64, gpus int) float64 {
 	}
 	return lineRate / float64(gpus)
 }
-
-// Ascend910B is the HCCS fabric of an 8-NPU Ascend 910B server as the article
-// describes it: a point-to-point full mesh, 7 links per NPU, one to each
-// peer. LinkBW is a placeholder of 1 B/s: the article's statement is a ratio,
-// which does not depend on it; set it for absolute times.
-var Ascend910B = Fabric{Kind: FullMesh, P: 8, Links: 7, LinkBW: 1}
-
-// NCCLHopperNVLinkBW is the bandwidth NCCL's topology model assigns one NVLink
-// of a Hopper GPU, in bytes per second (SM90_NVLINK_BW = 20.6 GB/s in NCCL's
-// src/graph/topo.h).
-const NCCLHopperNVLinkBW = 20.6e9
-
-// H20NVSwitch is the article's 8 x H20 node as a switched fabric: 18 NVLinks
-// per GPU into NVSwitch (nvidia-smi's NV18) at NCCL's Hopper per-link figure,
-// egress 18 · 20.6 GB/s = 370.8 GB/s, with H20Intra's alpha.
-var H20NVSwitch = Fabric{Kind: Switched, P: 8, Links: 18, LinkBW: NCCLHopperNVLinkBW, Alpha: H20Intra.Alpha}
-
-// H20NICLineRate is one NIC of the article's server in bytes per second: a
-// bond of 2 x 200 Gb/s ports, the article's "400G", 400e9/8 = 50 GB/s.
-const H20NICLineRate = 400e9 / 8

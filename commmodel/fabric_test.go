@@ -32,7 +32,7 @@ func TestFabricBW(t *testing.T) {
 			t.Errorf("%s: BW(%d) = %g, want %g", c.name, c.fanout, got, c.want)
 		}
 	}
-	if !math.IsNaN(Ascend910B.BW(0)) {
+	if !math.IsNaN(ascend910B.BW(0)) {
 		t.Error("BW(0) should be NaN")
 	}
 }
@@ -42,7 +42,7 @@ func TestFabricBW(t *testing.T) {
 // ratio is P-1 whenever the mesh is uniform).
 func TestFullMeshRingRatio(t *testing.T) {
 	for _, f := range []Fabric{
-		Ascend910B,
+		ascend910B,
 		{Kind: FullMesh, P: 8, Links: 7, LinkBW: 56e9},
 		{Kind: FullMesh, P: 8, Links: 14, LinkBW: 25e9, Alpha: 3e-6},
 	} {
@@ -55,7 +55,7 @@ func TestFullMeshRingRatio(t *testing.T) {
 		}
 	}
 	// On a switch the same pair converges (the article: egress is the limit).
-	if r := H20NVSwitch.LargeMessageRatio(Ring{}, TwoShot{}); math.Abs(r-1) > 1e-12 {
+	if r := h20NVSwitch.LargeMessageRatio(Ring{}, TwoShot{}); math.Abs(r-1) > 1e-12 {
 		t.Errorf("NVSwitch ring/two-shot = %g, want 1", r)
 	}
 }
@@ -77,14 +77,31 @@ func TestFabricTime(t *testing.T) {
 
 func TestSharedNICBW(t *testing.T) {
 	// The article's server: a 400G (50 GB/s) NIC per two GPUs -> 25 GB/s each.
-	if got := SharedNICBW(H20NICLineRate, 2); got != 25e9 {
+	if got := SharedNICBW(400e9/8, 2); got != 25e9 {
 		t.Errorf("SharedNICBW = %g, want 25e9", got)
 	}
 	if !math.IsNaN(SharedNICBW(50e9, 0)) {
 		t.Error("SharedNICBW with 0 GPUs should be NaN")
 	}
 	// NCCL's Hopper NVLink x 18 = 370.8 GB/s.
-	if got := H20NVSwitch.Egress(); math.Abs(got-370.8e9) > 1 {
+	if got := h20NVSwitch.Egress(); math.Abs(got-370.8e9) > 1 {
 		t.Errorf("H20 egress = %g, want 370.8e9", got)
+	}
+}
+
+func TestFabricString(t *testing.T) {
+	for _, c := range []struct {
+		f    Fabric
+		want string
+	}{
+		{h20NVSwitch, "switched (NVSwitch), 8 GPUs x NV18"},
+		{ascend910B, "full-mesh, 8 GPUs, 7 links each (1 per peer)"},
+		{Fabric{Kind: FullMesh, P: 4, Links: 6}, "full-mesh, 4 GPUs, 6 links each (2 per peer)"},
+		{Fabric{Kind: SharedPCIe, P: 4, Links: 1}, "pcie, 4 GPUs, no uniform NVLink fabric"},
+		{Fabric{Kind: Switched, P: 1}, "1 GPU, no GPU fabric"},
+	} {
+		if got := c.f.String(); got != c.want {
+			t.Errorf("%#v.String() = %q, want %q", c.f, got, c.want)
+		}
 	}
 }

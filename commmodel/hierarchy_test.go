@@ -6,7 +6,7 @@ import (
 )
 
 func TestClusterTimes(t *testing.T) {
-	c := H20Cluster(2)
+	c := h20Cluster(2)
 	const S = 128 << 20
 	// 7 of a GPU's 15 peers share its node: direct AllToAll on 2 x 8 sends 7/16 of S over NVLink and 8/16 over
 	// the network; at the article's 128 MB point the network half is 3.4 ms.
@@ -41,7 +41,7 @@ func TestClusterTimes(t *testing.T) {
 // Where an algorithm's stages never overlap the two levels, a cluster whose
 // two links are the same link times it exactly as the single-level model.
 func TestClusterMatchesSingleLevel(t *testing.T) {
-	for _, l := range []Link{H20Intra, {Alpha: 3e-6, BW: 1e11, Gamma: 1e-12}} {
+	for _, l := range []Link{h20Intra, {Alpha: 3e-6, BW: 1e11, Gamma: 1e-12}} {
 		for _, shape := range [][2]int{{1, 8}, {2, 8}, {4, 4}, {8, 2}, {3, 4}, {2, 1}} {
 			c := Cluster{Nodes: shape[0], PerNode: shape[1], Intra: l, Inter: l}
 			p := c.Ranks()
@@ -62,7 +62,7 @@ func TestClusterMatchesSingleLevel(t *testing.T) {
 
 // On a single node every algorithm's cluster time is its intra-link time.
 func TestClusterOneNode(t *testing.T) {
-	c := Cluster{Nodes: 1, PerNode: 8, Intra: H20Intra, Inter: H20Inter}
+	c := Cluster{Nodes: 1, PerNode: 8, Intra: h20Intra, Inter: h20Inter}
 	for _, a := range everyAlgorithm() {
 		if !accepts(a, 8) {
 			continue
@@ -85,7 +85,7 @@ func TestClusterOneNode(t *testing.T) {
 		case CollNetChain:
 			a = CollNetChain{PerNode: 8, Chunks: tr.Chunks}
 		}
-		if got, want := c.Time(a, 1<<20), Time(a, 8, 1<<20, H20Intra); !closeTo(got, want, 1e-12) {
+		if got, want := c.Time(a, 1<<20), Time(a, 8, 1<<20, h20Intra); !closeTo(got, want, 1e-12) {
 			t.Errorf("%s %s: one-node cluster %g, intra link %g", a.Collective(), a.Name(), got, want)
 		}
 	}
@@ -98,8 +98,8 @@ func TestClusterOneNode(t *testing.T) {
 func TestClusterTimeIsStages(t *testing.T) {
 	// Every term on either level, and an invalid link on either.
 	links := [][2]Link{
-		{H20Intra, H20Inter}, {lineLinks[4], lineLinks[2]}, {lineLinks[3], lineLinks[3]},
-		{{Alpha: 1e-6}, H20Inter}, {H20Intra, {BW: math.Inf(1)}},
+		{h20Intra, h20Inter}, {lineLinks[4], lineLinks[2]}, {lineLinks[3], lineLinks[3]},
+		{{Alpha: 1e-6}, h20Inter}, {h20Intra, {BW: math.Inf(1)}},
 	}
 	sizes := append(lineSizes(), math.Inf(1))
 	for _, a := range append(everyAlgorithm(), stepped{}) {

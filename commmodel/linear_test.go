@@ -18,7 +18,7 @@ const lineTol = 0x1p-50
 // Links with every term of the model: the article's two, one with gamma,
 // one with a per-message overhead, one with all four and awkward values.
 var lineLinks = []Link{
-	H20Intra, H20Inter,
+	h20Intra, h20Inter,
 	{Alpha: 5e-6, BW: 1e11, Gamma: 1e-12},
 	{Alpha: 1e-6, BW: 5e10, Overhead: 2e-7},
 	{Alpha: 3e-7, BW: 7.3e9, Gamma: 3.3e-11, Overhead: 1e-8},
@@ -76,8 +76,8 @@ func TestLineAgreesWithTime(t *testing.T) {
 		l Link
 	}{
 		{Ring{}, 8, Link{Alpha: 1e-6}},                                    // zero BW
-		{HierarchicalAllReduce{PerNode: 8}, 12, H20Intra},                 // 8 does not divide 12
-		{HierarchicalAllReduce{PerNode: 2, Inter: Direct{}}, 4, H20Intra}, // not an AllReduce inside
+		{HierarchicalAllReduce{PerNode: 8}, 12, h20Intra},                 // 8 does not divide 12
+		{HierarchicalAllReduce{PerNode: 2, Inter: Direct{}}, 4, h20Intra}, // not an AllReduce inside
 	} {
 		ln, ok := Flat{P: tc.p, Link: tc.l}.Line(tc.a)
 		if !ok || !math.IsNaN(ln.At(0)) || !math.IsNaN(ln.At(1<<20)) {
@@ -86,11 +86,11 @@ func TestLineAgreesWithTime(t *testing.T) {
 	}
 }
 
-// The article's numbers as a Line: ring AllReduce at P = 8 on H20Intra takes
+// The article's numbers as a Line: ring AllReduce at P = 8 on h20Intra takes
 // 14 steps of 2 us, T0 = 28 us, and sends 1.75 B per byte at 350 GB/s, T1 =
 // 5 ps per byte (1 MB in 5 us).
 func TestLineArticle(t *testing.T) {
-	ln, ok := Flat{P: 8, Link: H20Intra}.Line(Ring{})
+	ln, ok := Flat{P: 8, Link: h20Intra}.Line(Ring{})
 	if !ok || !closeTo(ln.T0, 28e-6, 1e-15) || !closeTo(ln.T1, 1.75/350e9, 1e-15) {
 		t.Errorf("ring P=8 Line %+v (%v), want T0 = 28 us, T1 = 1.75/350e9 s/B", ln, ok)
 	}
@@ -117,19 +117,19 @@ func (stepped) Cost(p int, size float64) Cost {
 // An Algorithm whose cost is not known to be linear has no Line; TimeCurve
 // times it size by size, so the curve is still its time.
 func TestLineUnknown(t *testing.T) {
-	f := Flat{P: 8, Link: H20Intra}
+	f := Flat{P: 8, Link: h20Intra}
 	for _, a := range []Algorithm{stepped{}, HierarchicalAllReduce{PerNode: 4, Inter: stepped{}}} {
 		if _, ok := f.Line(a); ok {
 			t.Errorf("%T: Line reported linear", a)
 		}
-		if _, ok := H20Cluster(2).Lines(a); ok {
+		if _, ok := h20Cluster(2).Lines(a); ok {
 			t.Errorf("%T: Cluster.Lines reported linear", a)
 		}
 	}
 	sizes := []float64{1 << 10, 64 << 10, 65<<10 + 1, 1 << 30}
 	got := TimeCurve(make([]float64, len(sizes)), stepped{}, f, sizes)
 	for i, s := range sizes {
-		if want := Time(stepped{}, 8, s, H20Intra); got[i] != want {
+		if want := Time(stepped{}, 8, s, h20Intra); got[i] != want {
 			t.Errorf("stepped at %g: curve %g, Time %g", s, got[i], want)
 		}
 	}
@@ -198,7 +198,7 @@ func TestClusterBends(t *testing.T) {
 // On a Cluster the crossings are solved piece by piece in closed form; the
 // root finder on Cluster.Time (scan and bisect) finds the same sizes.
 func TestClusterCrossoversClosedForm(t *testing.T) {
-	links := []Link{H20Intra, H20Inter, {Alpha: 10e-6, BW: 1e11}, {Alpha: 1e-6, BW: 1e10, Gamma: 1e-12}}
+	links := []Link{h20Intra, h20Inter, {Alpha: 10e-6, BW: 1e11}, {Alpha: 1e-6, BW: 1e10, Gamma: 1e-12}}
 	n := 0
 	for _, sh := range clusterShapes {
 		for _, intra := range links {
@@ -269,13 +269,13 @@ func TestTimeCurve(t *testing.T) {
 		}
 	}
 	f := Flat{P: 24, Link: lineLinks[4]}
-	c := H20Cluster(3)
+	c := h20Cluster(3)
 	for _, a := range everyAlgorithm() {
 		check("flat "+a.Name(), TimeCurve(dst, a, f, sizes), func(s float64) float64 { return f.Time(a, s) })
 		a := onShape(a, 8)
 		check("cluster "+a.Name(), TimeCurve(dst, a, c, sizes), func(s float64) float64 { return c.Time(a, s) })
 	}
-	check("fabric", TimeCurve(dst, Ring{}, Ascend910B, sizes), func(s float64) float64 { return Ascend910B.Time(Ring{}, s) })
+	check("fabric", TimeCurve(dst, Ring{}, ascend910B, sizes), func(s float64) float64 { return ascend910B.Time(Ring{}, s) })
 	defer func() {
 		if recover() == nil {
 			t.Error("TimeCurve with a short dst did not panic")
@@ -288,7 +288,7 @@ func TestTimeCurve(t *testing.T) {
 // build their Stages: a pipeline's stages come from a simulation of its
 // steps).
 func TestClusterTimeAllocs(t *testing.T) {
-	c := H20Cluster(4)
+	c := h20Cluster(4)
 	for _, a := range articleAlgorithms() {
 		a := onShape(a, 8)
 		if n := testing.AllocsPerRun(10, func() { sinkT = c.Time(a, 1<<20) }); n != 0 {
@@ -371,7 +371,7 @@ func TestLineSweep(t *testing.T) {
 	for _, p := range lineRanks() {
 		var lines []Line
 		for _, a := range Algorithms(AllReduce) {
-			l, _ := Flat{P: p, Link: H20Intra}.Line(a)
+			l, _ := Flat{P: p, Link: h20Intra}.Line(a)
 			lines = append(lines, l)
 		}
 		check(fmt.Sprintf("allreduce P=%d", p), lines)

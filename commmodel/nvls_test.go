@@ -14,7 +14,7 @@ func TestNVLSCosts(t *testing.T) {
 		alg     Algorithm
 		p       int
 		want    Cost
-		network float64 // bytes a GPU sends across the network on H20Cluster(p/8)
+		network float64 // bytes a GPU sends across the network on h20Cluster(p/8)
 	}{
 		// one node of 8: S + S/8 in two steps; the switch is the one peer and reduces.
 		{"nvls 1x8", NVLS{}, 8, Cost{Steps: 2, Bytes: 9.0 / 8 * S, Peers: 1, Fanout: 1, Messages: 2}, 0},
@@ -33,13 +33,13 @@ func TestNVLSCosts(t *testing.T) {
 			!closeTo(got.Bytes, w.Bytes, 1e-12) || !closeTo(got.Path(), w.Path(), 1e-12) || !closeTo(got.Reduced, w.Reduced, 1e-12) {
 			t.Errorf("%s: %+v, want %+v", c.name, got, w)
 		}
-		if got := H20Cluster(c.p/8).NetworkBytes(c.alg, S); !closeTo(got, c.network, 1e-12) {
+		if got := h20Cluster(c.p/8).NetworkBytes(c.alg, S); !closeTo(got, c.network, 1e-12) {
 			t.Errorf("%s: network bytes %g, want %g", c.name, got, c.network)
 		}
 	}
 	// On one H20 node NVLS's 2 steps and 1.125 S beat ring's 14 steps and 1.75 S at every size.
 	for _, s := range []float64{1e3, 1e6, 1e9} {
-		if n, r := Time(NVLS{}, 8, s, H20Intra), Time(Ring{}, 8, s, H20Intra); !(n < r) || !closeTo(n, 2*2e-6+1.125*s/350e9, 1e-12) {
+		if n, r := Time(NVLS{}, 8, s, h20Intra), Time(Ring{}, 8, s, h20Intra); !(n < r) || !closeTo(n, 2*2e-6+1.125*s/350e9, 1e-12) {
 			t.Errorf("S = %g: nvls %g s, ring %g s", s, n, r)
 		}
 	}

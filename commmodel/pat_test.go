@@ -41,7 +41,7 @@ func TestPATCosts(t *testing.T) {
 		}
 	}
 	// Against ring on 64 nodes of one GPU across the H20 network: the same bytes in 6 steps instead of 63.
-	if pat, ring := Time(PATAllGather{}, 64, 1e6, H20Inter), Time(RingAllGather{}, 64, 1e6, H20Inter); !closeTo(ring-pat, 57*H20Inter.Alpha, 1e-9) {
+	if pat, ring := Time(PATAllGather{}, 64, 1e6, h20Inter), Time(RingAllGather{}, 64, 1e6, h20Inter); !closeTo(ring-pat, 57*h20Inter.Alpha, 1e-9) {
 		t.Errorf("PAT %g s, ring %g s: want 57 α apart", pat, ring)
 	}
 }

@@ -60,7 +60,7 @@ func TestPipelinePlanIsSweep(t *testing.T) {
 // sizes from 0 to 1 TiB; at an infinite or NaN size, and on invalid links,
 // the same to the bit.
 func TestPipelineClusterTime(t *testing.T) {
-	links := [][2]Link{{H20Intra, H20Inter}, {lineLinks[4], lineLinks[2]}, {lineLinks[3], lineLinks[3]}, {lineLinks[2], lineLinks[4]}}
+	links := [][2]Link{{h20Intra, h20Inter}, {lineLinks[4], lineLinks[2]}, {lineLinks[3], lineLinks[3]}, {lineLinks[2], lineLinks[4]}}
 	sizes := []float64{0, 1, 4096, 12345.678, 1 << 20, 1e9 + 7, 1 << 40}
 	worst := 0.0
 	for _, s := range pipeShapes(32, 20) {
@@ -99,7 +99,7 @@ func TestPipelineClusterTime(t *testing.T) {
 	// forms' parts are -0, not +0, as the stages', but the sum is the same.
 	for _, a := range []Algorithm{Tree{Chunks: 3}, NVLSTree{PerNode: 8, Chunks: 2}, CollNetChain{Chunks: 5}, Tree{}, NVLSTree{PerNode: 8}, CollNetChain{}} {
 		for _, sh := range clusterShapes {
-			for _, l := range [][2]Link{{H20Intra, H20Inter}, {lineLinks[2], lineLinks[2]}, {{Alpha: 1e-6}, H20Inter}, {H20Intra, {BW: math.Inf(1)}}} {
+			for _, l := range [][2]Link{{h20Intra, h20Inter}, {lineLinks[2], lineLinks[2]}, {{Alpha: 1e-6}, h20Inter}, {h20Intra, {BW: math.Inf(1)}}} {
 				c := Cluster{Nodes: sh[0], PerNode: sh[1], Intra: l[0], Inter: l[1]}
 				for _, size := range []float64{math.Inf(1), math.NaN(), -1, math.Copysign(0, -1)} {
 					want := 0.0
@@ -131,7 +131,7 @@ func TestPlansConcurrent(t *testing.T) {
 	}
 	want := make([]float64, len(shapes))
 	for i, s := range shapes {
-		want[i] = Cluster{Nodes: s.nodes, PerNode: s.perNode, Intra: H20Intra, Inter: H20Inter}.Time(alg(s), 1<<20)
+		want[i] = Cluster{Nodes: s.nodes, PerNode: s.perNode, Intra: h20Intra, Inter: h20Inter}.Time(alg(s), 1<<20)
 	}
 	var wg sync.WaitGroup
 	for g := range 4 {
@@ -141,7 +141,7 @@ func TestPlansConcurrent(t *testing.T) {
 			for k := range len(shapes) {
 				i := (g*7 + k) % len(shapes)
 				s := shapes[i]
-				if got := (Cluster{Nodes: s.nodes, PerNode: s.perNode, Intra: H20Intra, Inter: H20Inter}).Time(alg(s), 1<<20); got != want[i] {
+				if got := (Cluster{Nodes: s.nodes, PerNode: s.perNode, Intra: h20Intra, Inter: h20Inter}).Time(alg(s), 1<<20); got != want[i] {
 					t.Errorf("%+v: %g, want %g", s, got, want[i])
 					return
 				}

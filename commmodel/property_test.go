@@ -81,7 +81,7 @@ func TestProperties(t *testing.T) {
 				if p > 1 && (c.Steps < 1 || c.Peers < 1 || c.Fanout < 1 || c.Fanout > c.Peers || c.Peers > p-1) {
 					t.Fatalf("%s %s P=%d: implausible counts %+v", a.Collective(), a.Name(), p, c)
 				}
-				tm := c.Time(H20Intra)
+				tm := c.Time(h20Intra)
 				if math.IsNaN(tm) || tm < prev {
 					t.Fatalf("%s %s P=%d: time %g at S=%g after %g", a.Collective(), a.Name(), p, tm, s, prev)
 				}
@@ -94,7 +94,7 @@ func TestProperties(t *testing.T) {
 // Crossovers are where the two times really are equal, and the order of A
 // and B is right on either side.
 func TestCrossoversAreEqualTimes(t *testing.T) {
-	links := []Link{H20Intra, H20Inter, {Alpha: 5e-6, BW: 1e11, Gamma: 1e-12}, {Alpha: 1e-6, BW: 5e10, Overhead: 2e-7}}
+	links := []Link{h20Intra, h20Inter, {Alpha: 5e-6, BW: 1e11, Gamma: 1e-12}, {Alpha: 1e-6, BW: 5e10, Overhead: 2e-7}}
 	for _, c := range []Collective{AllReduce, AllToAll} {
 		for _, l := range links {
 			for p := 2; p <= 64; p++ {
@@ -114,18 +114,18 @@ func TestCrossoversAreEqualTimes(t *testing.T) {
 
 func TestOneShotCrossover(t *testing.T) {
 	// article: S* = α·BW/((P-1) - 2(P-1)/P) ≈ 130 KB at P = 8 (133.3 kB with 2 us and 350 GB/s).
-	if got := OneShotCrossover(8, H20Intra); !closeTo(got, 2e-6*350e9/5.25, 1e-12) {
+	if got := OneShotCrossover(8, h20Intra); !closeTo(got, 2e-6*350e9/5.25, 1e-12) {
 		t.Errorf("OneShotCrossover(8) = %g, want %g", got, 2e-6*350e9/5.25)
 	}
 	for p := 3; p <= 64; p++ {
-		for _, l := range []Link{H20Intra, {Alpha: 3e-6, BW: 2e11, Gamma: 2e-12}, {Alpha: 1e-6, BW: 1e11, Overhead: 3e-7}} {
+		for _, l := range []Link{h20Intra, {Alpha: 3e-6, BW: 2e11, Gamma: 2e-12}, {Alpha: 1e-6, BW: 1e11, Overhead: 3e-7}} {
 			s := OneShotCrossover(p, l)
 			if a, b := Time(OneShot{}, p, s, l), Time(TwoShot{}, p, s, l); !closeTo(a, b, 1e-9) {
 				t.Errorf("P=%d: one-shot %g vs two-shot %g at the crossover %g", p, a, b, s)
 			}
 		}
 	}
-	if !math.IsInf(OneShotCrossover(2, H20Intra), 1) {
+	if !math.IsInf(OneShotCrossover(2, h20Intra), 1) {
 		t.Error("P = 2: one-shot and two-shot send the same bytes, want +Inf")
 	}
 	if !math.IsNaN(OneShotCrossover(8, Link{})) {
@@ -137,10 +137,10 @@ func TestOneShotCrossover(t *testing.T) {
 // the crossings of piecewise-linear (two-level) ones.
 func TestCrossoverRootFinder(t *testing.T) {
 	for p := 3; p <= 32; p++ {
-		f := func(s float64) float64 { return Time(OneShot{}, p, s, H20Intra) }
-		g := func(s float64) float64 { return Time(TwoShot{}, p, s, H20Intra) }
+		f := func(s float64) float64 { return Time(OneShot{}, p, s, h20Intra) }
+		g := func(s float64) float64 { return Time(TwoShot{}, p, s, h20Intra) }
 		got := scanCrossings(f, g, minCrossoverSize, maxCrossoverSize)
-		if want := OneShotCrossover(p, H20Intra); len(got) != 1 || !closeTo(got[0].size, want, 1e-9) || !got[0].firstFaster {
+		if want := OneShotCrossover(p, h20Intra); len(got) != 1 || !closeTo(got[0].size, want, 1e-9) || !got[0].firstFaster {
 			t.Errorf("P=%d: root finder %v, closed form %g", p, got, want)
 		}
 	}
@@ -159,7 +159,7 @@ func TestCrossoverRootFinder(t *testing.T) {
 	if len(got) != 2 || got[0].firstFaster || !got[1].firstFaster || !closeTo(dip(got[0].size), 0.9, 1e-9) || !closeTo(dip(got[1].size), 0.9, 1e-9) {
 		t.Errorf("dip crossings %+v", got)
 	}
-	c := H20Cluster(2)
+	c := h20Cluster(2)
 	for _, x := range Crossovers([]Algorithm{Direct{}, HierarchicalAllToAll{PerNode: 8}, Pairwise{}}, c) {
 		if ta, tb := c.Time(x.A, x.Size), c.Time(x.B, x.Size); !closeTo(ta, tb, 1e-9) {
 			t.Errorf("cluster %s/%s at %g: %g vs %g", x.A.Name(), x.B.Name(), x.Size, ta, tb)
@@ -174,22 +174,22 @@ func TestFastest(t *testing.T) {
 		size float64
 		want Algorithm
 	}{{56e3, OneShot{}}, {1 << 20, TwoShot{}}, {1 << 30, TwoShot{}}} {
-		a, tm := Fastest(Algorithms(AllReduce), Flat{P: 8, Link: H20Intra}, tc.size)
-		if a != tc.want || tm != Time(tc.want, 8, tc.size, H20Intra) {
+		a, tm := Fastest(Algorithms(AllReduce), Flat{P: 8, Link: h20Intra}, tc.size)
+		if a != tc.want || tm != Time(tc.want, 8, tc.size, h20Intra) {
 			t.Errorf("Fastest at %g = %v (%g s), want %s", tc.size, a, tm, tc.want.Name())
 		}
 	}
-	if a, tm := Fastest(Algorithms(AllReduce), Flat{P: 8, Link: H20Intra}, -1); a != nil || !math.IsNaN(tm) {
+	if a, tm := Fastest(Algorithms(AllReduce), Flat{P: 8, Link: h20Intra}, -1); a != nil || !math.IsNaN(tm) {
 		t.Errorf("Fastest of a negative size = %v, %g; want nil, NaN", a, tm)
 	}
-	m := NewRegimeGrid(Algorithms(AllReduce), Flats([]int{2, 8, 64}, H20Intra), LogSizes(1e3, 1e9, 13))
+	m := NewRegimeGrid(Algorithms(AllReduce), Flats([]int{2, 8, 64}, h20Intra), LogSizes(1e3, 1e9, 13))
 	if !slices.Equal(m.P, []int{2, 8, 64}) || len(m.Sizes) != 13 {
 		t.Fatalf("regime grid rows %v, %d columns; want [2 8 64], 13", m.P, len(m.Sizes))
 	}
 	for i, p := range m.P {
 		for j, s := range m.Sizes {
 			// The grid times come from Lines: within lineTol of Time.
-			a, tm := Fastest(Algorithms(AllReduce), Flat{P: p, Link: H20Intra}, s)
+			a, tm := Fastest(Algorithms(AllReduce), Flat{P: p, Link: h20Intra}, s)
 			if got := m.Time[i*len(m.Sizes)+j]; m.At(i, j) != a || !closeTo(got, tm, lineTol) {
 				t.Errorf("regime grid at P=%d S=%g: %v (%g s), Fastest %v (%g s)", p, s, m.At(i, j), got, a, tm)
 			}
@@ -197,7 +197,7 @@ func TestFastest(t *testing.T) {
 	}
 	// On a cluster too: the rows are 1, 2 and 4 nodes of 8.
 	algs := []Algorithm{Ring{}, TwoShot{}, HierarchicalAllReduce{PerNode: 8}}
-	cs := []Cluster{H20Cluster(1), H20Cluster(2), H20Cluster(4)}
+	cs := []Cluster{h20Cluster(1), h20Cluster(2), h20Cluster(4)}
 	g := NewRegimeGrid(algs, cs, LogSizes(1<<10, 1<<30, 11))
 	for i, c := range cs {
 		for j, s := range g.Sizes {
@@ -239,16 +239,16 @@ func TestWinnerChanges(t *testing.T) {
 	}
 	for _, p := range []int{2, 3, 8, 16, 64} {
 		algs := Algorithms(AllReduce)
-		l := Flat{P: p, Link: H20Intra}
+		l := Flat{P: p, Link: h20Intra}
 		check("allreduce", WinnerChanges(algs, l), func(s float64) Algorithm { a, _ := Fastest(algs, l, s); return a })
 	}
 	// article: one-shot wins below ~130 KB at P = 8, then two-shot to the end.
-	if xs := WinnerChanges(Algorithms(AllReduce), Flat{P: 8, Link: H20Intra}); len(xs) != 1 || xs[0].A != Algorithm(OneShot{}) || xs[0].B != Algorithm(TwoShot{}) {
+	if xs := WinnerChanges(Algorithms(AllReduce), Flat{P: 8, Link: h20Intra}); len(xs) != 1 || xs[0].A != Algorithm(OneShot{}) || xs[0].B != Algorithm(TwoShot{}) {
 		t.Errorf("P = 8 winner changes %v, want one-shot -> two-shot only", xs)
 	}
 	// Across nodes, with two identical curves (ring or HD between two nodes):
 	// only the first listed can win.
-	c := H20Cluster(2)
+	c := h20Cluster(2)
 	algs := []Algorithm{Ring{}, HalvingDoubling{}, TwoShot{}, HierarchicalAllReduce{PerNode: 8}, HierarchicalAllReduce{PerNode: 8, Inter: HalvingDoubling{}}}
 	check("2x8", WinnerChanges(algs, c), func(s float64) Algorithm { a, _ := Fastest(algs, c, s); return a })
 }
@@ -256,10 +256,10 @@ func TestWinnerChanges(t *testing.T) {
 // One selection serves every Timer: on 910B's HCCS full mesh (Fabric) ring
 // drives 1 of 7 links, so at large sizes two-shot, which sends to all 7
 // peers at once, is ~7x faster (the article), while on the article's
-// NVSwitch node (Flat on H20Intra) both run at the egress and two-shot wins
+// NVSwitch node (Flat on h20Intra) both run at the egress and two-shot wins
 // by its fewer steps only.
 func TestFastestOnFabric(t *testing.T) {
-	f := Ascend910B
+	f := ascend910B
 	f.LinkBW, f.Alpha = 56e9, 2e-6
 	algs := []Algorithm{Ring{}, TwoShot{}}
 	a, tm := Fastest(algs, f, 1<<30)
@@ -281,20 +281,20 @@ func TestFastestOnFabric(t *testing.T) {
 }
 
 // Crossings finds where two times each on its own link cross: one-shot on
-// H20Intra against two-shot on a link of half the alpha, where one-shot
+// h20Intra against two-shot on a link of half the alpha, where one-shot
 // costs α + 7·S/BW and two-shot 2·α/2 + 7/4·S/BW, equal only at S = 0, so
 // they never cross at a positive size; with two-shot's alpha doubled they
 // cross at S = 3α·BW/(7 - 7/4) (each formula from the cost table).
 func TestCrossings(t *testing.T) {
-	one := func(s float64) float64 { return Time(OneShot{}, 8, s, H20Intra) }
-	half := H20Intra
+	one := func(s float64) float64 { return Time(OneShot{}, 8, s, h20Intra) }
+	half := h20Intra
 	half.Alpha /= 2
 	if xs := Crossings(one, func(s float64) float64 { return Time(TwoShot{}, 8, s, half) }); len(xs) != 0 {
 		t.Errorf("crossings %v, want none", xs)
 	}
-	twice := H20Intra
+	twice := h20Intra
 	twice.Alpha *= 2
-	want := 3 * H20Intra.Alpha * H20Intra.BW / (7 - 7.0/4)
+	want := 3 * h20Intra.Alpha * h20Intra.BW / (7 - 7.0/4)
 	if xs := Crossings(one, func(s float64) float64 { return Time(TwoShot{}, 8, s, twice) }); len(xs) != 1 || !closeTo(xs[0], want, 1e-9) {
 		t.Errorf("crossings %v, want [%g]", xs, want)
 	}

@@ -17,7 +17,7 @@ func TestProtocolEfficiency(t *testing.T) {
 	if got := Protocol(3).Efficiency(); !math.IsNaN(got) {
 		t.Errorf("Protocol(3): efficiency %g, want NaN", got)
 	}
-	if l := Protocol(-1).Link(H20Intra, 1e-6); l.Valid() {
+	if l := Protocol(-1).Link(h20Intra, 1e-6); l.Valid() {
 		t.Errorf("Protocol(-1).Link = %+v, valid", l)
 	}
 }
@@ -54,7 +54,7 @@ func TestProtocolLink(t *testing.T) {
 	if l, s := Time(Ring{}, 8, cross, ll), Time(Ring{}, 8, cross, simple); !closeTo(l, s, 1e-12) {
 		t.Errorf("at the crossover: LL %g s, Simple %g s", l, s)
 	}
-	c := LL128.Cluster(H20Cluster(2), 1.9e-6, 4e-6)
+	c := LL128.Cluster(h20Cluster(2), 1.9e-6, 4e-6)
 	if c.Intra != (Link{Alpha: 1.9e-6, BW: 350e9 * 15 / 16}) || c.Inter != (Link{Alpha: 4e-6, BW: 20e9 * 15 / 16}) || c.Nodes != 2 || c.PerNode != 8 {
 		t.Errorf("LL128 cluster %+v", c)
 	}

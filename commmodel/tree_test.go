@@ -110,7 +110,7 @@ func TestTreeCosts(t *testing.T) {
 			t.Errorf("%s: %+v, want %+v", c.name, got, w)
 		}
 	}
-	if got := Time(Tree{PerNode: 8}, 12, S, H20Intra); !math.IsNaN(got) {
+	if got := Time(Tree{PerNode: 8}, 12, S, h20Intra); !math.IsNaN(got) {
 		t.Errorf("tree of nodes of 8 on 12 ranks: %g, want NaN", got)
 	}
 }
@@ -152,7 +152,7 @@ func TestTreeChunksToFluid(t *testing.T) {
 // From 4 nodes on a head sends 2S over the network and there are 4 network steps.
 func TestTreeStagesFluid(t *testing.T) {
 	const S = 64e6
-	c := H20Cluster(2)
+	c := h20Cluster(2)
 	want := 14*2e-6 + 2*15e-6 + max(2*S/350e9, S/20e9)
 	if got := c.Time(Tree{PerNode: 8}, S); !closeTo(got, want, 1e-12) {
 		t.Errorf("fluid tree 2x8: %g s, want %g", got, want)
@@ -161,7 +161,7 @@ func TestTreeStagesFluid(t *testing.T) {
 		t.Errorf("fluid tree 2x8: network bytes %g, want S", got)
 	}
 	// From 4 nodes on a head sends 2S across the network.
-	c = H20Cluster(4)
+	c = h20Cluster(4)
 	want = 14*2e-6 + 4*15e-6 + 2*S/20e9
 	if got := c.Time(Tree{PerNode: 8}, S); !closeTo(got, want, 1e-12) {
 		t.Errorf("fluid tree 4x8: %g s, want %g", got, want)

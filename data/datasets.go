@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/units"
 )
 
 // Files holds the embedded datasets:
@@ -119,15 +119,15 @@ func statement(r []string) (Statement, error) {
 			return strconv.ParseFloat(v, 64)
 		case "B", "KiB", "MiB", "KB", "MB":
 			s.Unit = "B"
-			n, err := commmodel.ParseSize(v + unit)
+			n, err := units.ParseSize(v + unit)
 			return float64(n), err
 		}
 		if strings.HasSuffix(unit, "/s") {
 			s.Unit = "B/s"
-			return commmodel.ParseBandwidth(v + unit)
+			return units.ParseBandwidth(v + unit)
 		}
 		s.Unit = "s"
-		return commmodel.ParseDuration(v + unit)
+		return units.ParseDuration(v + unit)
 	}
 	var err error
 	if s.Low, err = conv(r[6]); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/presets"
 )
 
 // A frame hands the fit the samples the points give, bit for bit, for every
@@ -81,7 +82,7 @@ func TestWithModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	df := l.Frame()
-	direct := func(s float64) float64 { return commmodel.Time(commmodel.Direct{}, 4, s, commmodel.H20Inter) }
+	direct := func(s float64) float64 { return commmodel.Time(commmodel.Direct{}, 4, s, presets.H20Inter) }
 	out, err := WithModel(df, Curve{Name: "direct", Time: direct}, Curve{Name: "double", Time: func(s float64) float64 { return 2 * direct(s) }})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/presets"
 )
 
 // TestNICAssignmentArticle: the article's PIX GPUs take their PIX NICs; the
@@ -134,7 +135,7 @@ func TestLevelsH20(t *testing.T) {
 		t.Errorf("intra BW %g, want 370.8e9", l.Intra.BW)
 	}
 	// A 400G NIC (50 GB/s) shared by 2 GPUs = 25 GB/s per GPU.
-	if l.GPUsPerNIC != 2 || l.Inter.BW != 25e9 || l.Inter.Alpha != commmodel.H20Inter.Alpha {
+	if l.GPUsPerNIC != 2 || l.Inter.BW != 25e9 || l.Inter.Alpha != presets.H20Inter.Alpha {
 		t.Errorf("inter %+v with %d GPUs/NIC, want 25e9 B/s, 2", l.Inter, l.GPUsPerNIC)
 	}
 	// 370.8 / 25 = 14.83, against the article's 17.5.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/presets"
 )
 
 // MaxNVLinksPerGPU is the most NVLinks any NVIDIA GPU has (18 on Hopper and
@@ -48,7 +49,7 @@ func InferFabric(t *Topology) commmodel.Fabric {
 // Figures are the per-link numbers a topology does not carry.
 type Figures struct {
 	// NVLinkBW is one NVLink's bandwidth in one direction, in bytes per second
-	// (NCCL models a Hopper NVLink as commmodel.NCCLHopperNVLinkBW, 20.6 GB/s).
+	// (NCCL models a Hopper NVLink as presets.NCCLHopperNVLinkBW, 20.6 GB/s).
 	NVLinkBW float64
 	// PCIeBW is one GPU's PCIe bandwidth in one direction, in bytes per second,
 	// used when the GPUs have no uniform NVLink fabric.
@@ -63,13 +64,13 @@ type Figures struct {
 // H20Figures are the article's server's figures: NCCL's Hopper NVLink
 // (20.6 GB/s), the article's 400G NICs (50 GB/s), PCIe Gen5 x16 (64 GB/s, for
 // completeness), and the article's alphas (2 us inside, 15 us across, from
-// commmodel.H20Intra and H20Inter).
+// presets.H20Intra and H20Inter).
 var H20Figures = Figures{
-	NVLinkBW:   commmodel.NCCLHopperNVLinkBW,
+	NVLinkBW:   presets.NCCLHopperNVLinkBW,
 	PCIeBW:     64e9,
-	NICBW:      commmodel.H20NICLineRate,
-	IntraAlpha: commmodel.H20Intra.Alpha,
-	InterAlpha: commmodel.H20Inter.Alpha,
+	NICBW:      presets.H20NICLineRate,
+	IntraAlpha: presets.H20Intra.Alpha,
+	InterAlpha: presets.H20Inter.Alpha,
 }
 
 // Levels are the two levels of a cluster of copies of one server, as the
@@ -112,18 +113,4 @@ func (t *Topology) Levels(fig Figures) (Levels, error) {
 		l.Inter = commmodel.Link{Alpha: fig.InterAlpha, BW: commmodel.SharedNICBW(fig.NICBW, l.GPUsPerNIC)}
 	}
 	return l, nil
-}
-
-// FabricString describes a fabric in a few words, such as "switched, 8 GPUs x
-// NV18" or "full-mesh, 4 GPUs, 6 links (2 per peer)".
-func FabricString(f commmodel.Fabric) string {
-	switch {
-	case f.P < 2:
-		return fmt.Sprintf("%d GPU, no GPU fabric", f.P)
-	case f.Kind == commmodel.Switched:
-		return fmt.Sprintf("switched (NVSwitch), %d GPUs x NV%d", f.P, f.Links)
-	case f.Kind == commmodel.FullMesh:
-		return fmt.Sprintf("full-mesh, %d GPUs, %d links each (%g per peer)", f.P, f.Links, f.LinksPerPeer())
-	}
-	return fmt.Sprintf("%s, %d GPUs, no uniform NVLink fabric", f.Kind, f.P)
 }

@@ -3,17 +3,17 @@ package main
 import (
 	"fmt"
 
-	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/units"
 )
 
-// sizeFlag reads the text of flag -name, a size in commmodel's unit grammar
-// ("8GiB", "16GB", "4e9": a bare number is bytes), or returns def when the
-// flag was not given.
+// sizeFlag reads the text of flag -name, a size in the grammar of package
+// units ("8GiB", "16GB", "4e9": a bare number is bytes), or returns def when
+// the flag was not given.
 func sizeFlag(name, text string, def int64) (int64, error) {
 	if text == "" {
 		return def, nil
 	}
-	n, err := commmodel.ParseSize(text)
+	n, err := units.ParseSize(text)
 	if err != nil {
 		return 0, fmt.Errorf("-%s: %w", name, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/units"
 )
 
 func init() {
@@ -378,7 +379,11 @@ func fitThroughAlgorithm(out *fitRun, t *nccltests.Test, name string, samples []
 		perNode = t.Ranks / t.Nodes
 	}
 	c, _ := data.Collective(t)
-	a, err := commmodel.Lookup(c, name, commmodel.Options{PerNode: perNode})
+	opt, err := algorithmOptions(c, name, perNode, "", 0)
+	if err != nil {
+		return err
+	}
+	a, err := commmodel.Lookup(c, name, opt)
 	if err != nil {
 		return err
 	}
@@ -414,7 +419,7 @@ func writeFitTable(w io.Writer, o *fitOutput) error {
 	fmt.Fprintln(w)
 	s := o.Single
 	fmt.Fprintf(w, "\nsingle T = alpha + S/BW: alpha %s, BW %s%s; error median %.2f%%, max %.2f%%, leave-one-out median %.2f%%\n",
-		commmodel.FormatDuration(s.AlphaS), commmodel.FormatBandwidth(s.BWBps), busNote(s.BusBWBps, o.BusFactor), 100*s.MedianRelErr, 100*s.MaxRelErr, 100*s.LOOMedianRelErr)
+		units.FormatDuration(s.AlphaS), units.FormatBandwidth(s.BWBps), busNote(s.BusBWBps, o.BusFactor), 100*s.MedianRelErr, 100*s.MaxRelErr, 100*s.LOOMedianRelErr)
 	how := "chosen by BIC"
 	if o.Settings.Regimes != "auto" {
 		how = "fixed by -regimes"
@@ -430,14 +435,14 @@ func writeFitTable(w io.Writer, o *fitOutput) error {
 	for _, g := range o.Regimes {
 		bus := "-"
 		if g.BusBWBps > 0 {
-			bus = commmodel.FormatBandwidth(g.BusBWBps)
+			bus = units.FormatBandwidth(g.BusBWBps)
 		}
-		bw := commmodel.FormatBandwidth(g.BWBps)
+		bw := units.FormatBandwidth(g.BWBps)
 		if g.BWAtBound {
 			bw = ">" + bw
 		}
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t\n", g.MinBytes, g.MaxBytes, g.NPoints,
-			commmodel.FormatDuration(g.AlphaS), fmtCI(g.AlphaCIS, commmodel.FormatDuration), bw, fmtCI(g.BWCIBps, commmodel.FormatBandwidth), bus)
+			units.FormatDuration(g.AlphaS), fmtCI(g.AlphaCIS, units.FormatDuration), bw, fmtCI(g.BWCIBps, units.FormatBandwidth), bus)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -446,7 +451,7 @@ func writeFitTable(w io.Writer, o *fitOutput) error {
 	writeNonMonotone(w, o.NonMonotone)
 	if t := o.Through; t != nil {
 		fmt.Fprintf(w, "\nthrough %s at p = %d: alpha %s per step, BW %s per rank; error median %.2f%%, max %.2f%%\n",
-			t.Algorithm, o.P, commmodel.FormatDuration(t.AlphaS), commmodel.FormatBandwidth(t.BWBps), 100*t.MedianRelErr, 100*t.MaxRelErr)
+			t.Algorithm, o.P, units.FormatDuration(t.AlphaS), units.FormatBandwidth(t.BWBps), 100*t.MedianRelErr, 100*t.MaxRelErr)
 	}
 	_, err := fmt.Fprintln(w, "\nBW is the fitted bandwidth of T = alpha + S/BW (algorithm bandwidth); busBW = BW x bus factor.")
 	return err
@@ -456,7 +461,7 @@ func busNote(bus, factor float64) string {
 	if bus <= 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (busBW %s, bus factor %.4g)", commmodel.FormatBandwidth(bus), factor)
+	return fmt.Sprintf(" (busBW %s, bus factor %.4g)", units.FormatBandwidth(bus), factor)
 }
 
 // fmtCI writes a confidence interval with format, "-" when there is none.
@@ -476,8 +481,8 @@ func writeNonMonotone(w io.Writer, points []fitNonMonotone) {
 	fmt.Fprintln(w, "\nleft out as non-monotone (slower than a larger size beyond the noise: on no alpha-beta regime; not in the errors above):")
 	for _, pt := range points {
 		fmt.Fprintf(w, "  %d B: measured %s, %+.1f%% against %d B at %s; fit %s (%+.1f%%)\n",
-			pt.SizeBytes, commmodel.FormatDuration(pt.TimeS), 100*(pt.TimeS/pt.ContradictsTimeS-1), pt.ContradictsSizeBytes,
-			commmodel.FormatDuration(pt.ContradictsTimeS), commmodel.FormatDuration(pt.PredictedS), 100*pt.RelErr)
+			pt.SizeBytes, units.FormatDuration(pt.TimeS), 100*(pt.TimeS/pt.ContradictsTimeS-1), pt.ContradictsSizeBytes,
+			units.FormatDuration(pt.ContradictsTimeS), units.FormatDuration(pt.PredictedS), 100*pt.RelErr)
 	}
 }
 
@@ -497,6 +502,6 @@ func writeOutliers(w io.Writer, points []fitPoint) {
 			first = false
 		}
 		fmt.Fprintf(w, "  %d B: measured %s, fit %s (%+.1f%%), weight %.2f\n",
-			pt.SizeBytes, commmodel.FormatDuration(pt.TimeS), commmodel.FormatDuration(pt.PredictedS), 100*pt.RelErr, pt.Weight)
+			pt.SizeBytes, units.FormatDuration(pt.TimeS), units.FormatDuration(pt.PredictedS), 100*pt.RelErr, pt.Weight)
 	}
 }

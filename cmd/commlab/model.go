@@ -9,6 +9,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/presets"
+	"github.com/inframethod/commlab/units"
 )
 
 func init() {
@@ -22,7 +24,7 @@ type linkFlags struct {
 }
 
 func (f *linkFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&f.preset, "preset", "", "named link instead of -alpha/-bw: h20-intra or h20-inter")
+	fs.StringVar(&f.preset, "preset", "", "named link instead of -alpha/-bw: "+strings.Join(presets.LinkNames(), " or "))
 	fs.StringVar(&f.alpha, "alpha", "", "start-up latency per step, with unit (e.g. 2us)")
 	fs.StringVar(&f.bw, "bw", "", "per-rank bus bandwidth, with unit (e.g. 350GB/s, 400Gb/s)")
 	fs.StringVar(&f.gamma, "gamma", "", "reduction time per byte, with -preset or -alpha/-bw, with unit (e.g. 0.01ns/B, 10ns/KB); a bare number is seconds per byte (default 0)")
@@ -34,7 +36,7 @@ func (f *linkFlags) link() (commmodel.Link, error) {
 	if err != nil || f.gamma == "" {
 		return l, err
 	}
-	if l.Gamma, err = commmodel.ParseTimePerByte(f.gamma); err != nil {
+	if l.Gamma, err = units.ParseTimePerByte(f.gamma); err != nil {
 		return l, fmt.Errorf("-gamma: %w", err)
 	}
 	return l, nil
@@ -46,9 +48,9 @@ func (f *linkFlags) base() (commmodel.Link, error) {
 		if f.alpha != "" || f.bw != "" {
 			return commmodel.Link{}, fmt.Errorf("-preset and -alpha/-bw exclude each other")
 		}
-		l, ok := commmodel.Preset(f.preset)
+		l, ok := presets.Link(f.preset)
 		if !ok {
-			return commmodel.Link{}, fmt.Errorf("unknown preset %q (want h20-intra or h20-inter)", f.preset)
+			return commmodel.Link{}, fmt.Errorf("unknown preset %q (want %s)", f.preset, strings.Join(presets.LinkNames(), " or "))
 		}
 		return l, nil
 	}
@@ -57,10 +59,10 @@ func (f *linkFlags) base() (commmodel.Link, error) {
 	}
 	var l commmodel.Link
 	var err error
-	if l.Alpha, err = commmodel.ParseDuration(f.alpha); err != nil {
+	if l.Alpha, err = units.ParseDuration(f.alpha); err != nil {
 		return l, fmt.Errorf("-alpha: %w", err)
 	}
-	if l.BW, err = commmodel.ParseBandwidth(f.bw); err != nil {
+	if l.BW, err = units.ParseBandwidth(f.bw); err != nil {
 		return l, fmt.Errorf("-bw: %w", err)
 	}
 	if !l.Valid() {
@@ -106,7 +108,11 @@ func (f *collectiveFlags) resolve() (commmodel.Collective, []commmodel.Algorithm
 	}
 	var algs []commmodel.Algorithm
 	for _, name := range strings.Split(f.algos, ",") {
-		a, err := commmodel.Lookup(c, name, commmodel.Options{PerNode: f.perNode, Inter: f.inter})
+		opt, err := algorithmOptions(c, name, f.perNode, f.inter, 0)
+		if err != nil {
+			return c, nil, err
+		}
+		a, err := commmodel.Lookup(c, name, opt)
 		if err != nil {
 			return c, nil, err
 		}
@@ -138,7 +144,7 @@ type modelHeader struct {
 }
 
 func (h modelHeader) print(w io.Writer) {
-	fmt.Fprintf(w, "%s, P = %d, alpha = %s, BW = %s\n\n", h.Collective, h.P, commmodel.FormatDuration(h.AlphaS), commmodel.FormatBandwidth(h.BWBps))
+	fmt.Fprintf(w, "%s, P = %d, alpha = %s, BW = %s\n\n", h.Collective, h.P, units.FormatDuration(h.AlphaS), units.FormatBandwidth(h.BWBps))
 }
 
 type modelResult struct {
@@ -190,7 +196,7 @@ func runModel(args []string, stdout io.Writer) error {
 	if *sizes == "" {
 		return fmt.Errorf("need -size")
 	}
-	ss, err := commmodel.ParseSizes(*sizes)
+	ss, err := units.ParseSizes(*sizes)
 	if err != nil {
 		return fmt.Errorf("-size: %w", err)
 	}
@@ -220,8 +226,8 @@ func runModel(args []string, stdout io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "algorithm\tsize\tsteps\tbytes/rank\tpeers\ttime\tbusBW\t")
 	for _, r := range res.Rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%s\t%s\t\n", r.Algorithm, commmodel.FormatSize(float64(r.SizeBytes)), r.Steps,
-			commmodel.FormatSize(r.BytesPerRank), r.Connections, commmodel.FormatDuration(r.TimeS), commmodel.FormatBandwidth(r.BusBWBps))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%s\t%s\t\n", r.Algorithm, units.FormatSize(float64(r.SizeBytes)), r.Steps,
+			units.FormatSize(r.BytesPerRank), r.Connections, units.FormatDuration(r.TimeS), units.FormatBandwidth(r.BusBWBps))
 	}
 	return tw.Flush()
 }
@@ -258,7 +264,7 @@ func runCrossover(args []string, stdout io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "faster below\tfaster above\tsize\tbytes")
 	for _, x := range res.Crossovers {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\n", x.A, x.B, commmodel.FormatSize(x.SizeBytes), x.SizeBytes)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\n", x.A, x.B, units.FormatSize(x.SizeBytes), x.SizeBytes)
 	}
 	return tw.Flush()
 }

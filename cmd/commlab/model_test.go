@@ -108,6 +108,8 @@ func TestModelErrors(t *testing.T) {
 		{[]string{"model", "-collective", "gather", "-preset", "h20-intra", "-size", "1"}, "unknown collective"},
 		{[]string{"model", "-algo", "bruck", "-preset", "h20-intra", "-size", "1"}, "unknown allreduce algorithm"},
 		{[]string{"model", "-algo", "hierarchical", "-p", "12", "-preset", "h20-intra", "-size", "1"}, "multiple"},
+		{[]string{"model", "-algo", "hierarchical", "-p", "16", "-inter", "bogus", "-preset", "h20-intra", "-size", "1"}, `inter-node algorithm "bogus"`},
+		{[]string{"model", "-algo", "hierarchical", "-p", "16", "-inter", "hierarchical", "-preset", "h20-intra", "-size", "1"}, `inter-node algorithm "hierarchical"`},
 		{[]string{"model", "-preset", "h20-intra", "-size", "1", "extra"}, "unexpected argument"},
 		{[]string{"crossover", "-p", "0", "-preset", "h20-intra"}, "at least 1 rank"},
 		{[]string{"frobnicate"}, "unknown subcommand"},

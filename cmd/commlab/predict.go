@@ -15,6 +15,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/topo"
+	"github.com/inframethod/commlab/units"
 )
 
 func init() {
@@ -72,14 +73,14 @@ type predictTableLOO struct {
 
 // predictPins returns NCCL_ALGO and NCCL_PROTO for -algo and -proto: ""
 // for auto, both CollNets for collnet, and NCCL's name of the algorithm
-// (nccl.ParseAlgorithm) and protocol otherwise.
+// (nccl.ParseAlgo) and protocol otherwise.
 func predictPins(algo, proto string) (ncclAlgo, ncclProto string, err error) {
 	switch a := strings.ToLower(algo); a {
 	case "auto":
 	case "collnet":
-		ncclAlgo = nccl.CollNetDirect.String() + "," + nccl.CollNetChain.String()
+		ncclAlgo = nccl.AlgoCollNetDirect.String() + "," + nccl.AlgoCollNetChain.String()
 	default:
-		na, err := nccl.ParseAlgorithm(a)
+		na, err := nccl.ParseAlgo(a)
 		if err != nil {
 			return "", "", fmt.Errorf("-algo %q: want auto, ring, tree, nvls, nvlstree, pat, collnet, collnet-direct or collnet-chain", algo)
 		}
@@ -182,7 +183,7 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	if err != nil {
 		return predictRequest{}, err
 	}
-	list, err := commmodel.ParseSizes(*sizes)
+	list, err := units.ParseSizes(*sizes)
 	if err != nil {
 		return predictRequest{}, fmt.Errorf("-size: %w", err)
 	}
@@ -356,9 +357,9 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "size\ttime\tlow\thigh\talgorithm\tprotocol\t")
-	us := func(t float64) string { return commmodel.FormatDuration(t * 1e-6) }
+	us := func(t float64) string { return units.FormatDuration(t * 1e-6) }
 	for _, p := range out.Predictions {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", commmodel.FormatSize(float64(p.SizeBytes)), us(p.TimeUS), us(p.LowUS), us(p.HighUS), p.Algorithm, p.Protocol)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", units.FormatSize(float64(p.SizeBytes)), us(p.TimeUS), us(p.LowUS), us(p.HighUS), p.Algorithm, p.Protocol)
 	}
 	return tw.Flush()
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/schedule"
+	"github.com/inframethod/commlab/presets"
+	"github.com/inframethod/commlab/units"
 )
 
 func init() {
@@ -117,7 +119,7 @@ type simulateRequest struct {
 
 // parseSimulateFlags parses and checks the flags of "commlab simulate", with
 // their defaults: the node size of the algorithms that need one
-// (defaultPerNode), the chunks of a tree, the element size and -max-mem
+// (defaultPerNode), the chunks of a pipeline, the element size and -max-mem
 // (defaultMaxMem).
 func parseSimulateFlags(args []string) (simulateRequest, error) {
 	fs := newFlags("simulate")
@@ -148,7 +150,7 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	if *sizeText == "" {
 		return simulateRequest{}, errors.New("-size is required")
 	}
-	size, err := commmodel.ParseSize(*sizeText)
+	size, err := units.ParseSize(*sizeText)
 	if err != nil {
 		return simulateRequest{}, fmt.Errorf("-size: %w", err)
 	}
@@ -158,10 +160,14 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	if *perNode == 0 && (*algo == "hierarchical" || *algo == "nvlstree" || strings.HasPrefix(*algo, "collnet")) {
 		*perNode = defaultPerNode(*p)
 	}
-	if *chunks == 0 && (*algo == "tree" || *algo == "nvlstree" || *algo == "collnet-chain") {
-		*chunks = 8 // a tree's Chunks 0 is its fluid limit, which has no schedule
+	if *chunks == 0 {
+		*chunks = defaultChunks
 	}
-	a, err := commmodel.Lookup(c, *algo, commmodel.Options{PerNode: *perNode, Inter: *inter, Chunks: *chunks})
+	opt, err := algorithmOptions(c, *algo, *perNode, *inter, *chunks)
+	if err != nil {
+		return simulateRequest{}, err
+	}
+	a, err := commmodel.Lookup(c, *algo, opt)
 	if err != nil {
 		return simulateRequest{}, err
 	}
@@ -191,7 +197,7 @@ func simulate(req simulateRequest) (simulateResult, error) {
 	}
 	if need > float64(req.maxMem) {
 		return simulateResult{}, fmt.Errorf("%s %s on %d ranks of %d B would need about %s of memory, more than the limit of %s (-max-mem); use a smaller -p or -size, or -max-mem %s if the machine has that much",
-			c, a.Name(), p, size, commmodel.FormatSize(need), commmodel.FormatSize(float64(req.maxMem)), enoughMem(need))
+			c, a.Name(), p, size, units.FormatSize(need), units.FormatSize(float64(req.maxMem)), enoughMem(need))
 	}
 	s, err := schedule.NewElem(a, p, size, req.elem)
 	if err != nil {
@@ -212,15 +218,15 @@ func simulate(req simulateRequest) (simulateResult, error) {
 		Mismatch: res.Mismatch, MemoryBytesNeeded: need,
 	}
 	if req.perNode > 0 && req.perNode < p {
-		cl := commmodel.Cluster{Nodes: p / req.perNode, PerNode: req.perNode, Intra: commmodel.H20Intra, Inter: commmodel.H20Inter}
+		cl := commmodel.Cluster{Nodes: p / req.perNode, PerNode: req.perNode, Intra: presets.H20Intra, Inter: presets.H20Inter}
 		out.Links = fmt.Sprintf("h20-intra inside nodes of %d, h20-inter between them", req.perNode)
 		out.PerNode = req.perNode
 		out.ReplayTime = schedule.Replay(s, schedule.TwoLevel(req.perNode, cl.Intra, cl.Inter))
 		out.ModelTime = cl.Time(a, float64(size))
 	} else {
 		out.Links = "h20-intra between every pair"
-		out.ReplayTime = schedule.Replay(s, schedule.Uniform(commmodel.H20Intra))
-		out.ModelTime = model.Time(commmodel.H20Intra)
+		out.ReplayTime = schedule.Replay(s, schedule.Uniform(presets.H20Intra))
+		out.ModelTime = model.Time(presets.H20Intra)
 	}
 	return out, nil
 }
@@ -264,7 +270,7 @@ func printSimulate(w io.Writer, r simulateResult) error {
 	fmt.Fprintf(tw, "bytes sent, busiest rank\t%d\t%.6g\t\n", r.MaxBytesSent, r.ModelBytes)
 	fmt.Fprintf(tw, "critical-path bytes\t%d\t%.6g\t\n", r.PathBytes, r.ModelPathBytes)
 	fmt.Fprintf(tw, "connections\t%d\t%d\t\n", r.MaxConnections, r.ModelConnections)
-	fmt.Fprintf(tw, "time (%s)\t%s\t%s\t\n", r.Links, commmodel.FormatDuration(r.ReplayTime), commmodel.FormatDuration(r.ModelTime))
+	fmt.Fprintf(tw, "time (%s)\t%s\t%s\t\n", r.Links, units.FormatDuration(r.ReplayTime), units.FormatDuration(r.ModelTime))
 	if err := tw.Flush(); err != nil {
 		return err
 	}

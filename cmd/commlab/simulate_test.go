@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/units"
 )
 
 // TestSimulateContract is issue 3's acceptance check: for every AllReduce and
@@ -141,7 +142,7 @@ func TestSimulateNamesEnoughMemory(t *testing.T) {
 // needed and less than 10% more (two significant digits, rounded up).
 func TestEnoughMem(t *testing.T) {
 	for _, need := range []float64{1, 999, 4496097280, 4.5e9, 67108864 + 774144, 1.1e12, 1.23456789e15} {
-		got, err := commmodel.ParseSize(enoughMem(need))
+		got, err := units.ParseSize(enoughMem(need))
 		if err != nil || float64(got) < need || float64(got) > 1.1*need {
 			t.Errorf("enoughMem(%g) = %q (%v)", need, enoughMem(need), err)
 		}

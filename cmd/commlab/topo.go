@@ -80,7 +80,7 @@ func runTopo(args []string, stdout, stderr io.Writer) error {
 	if err := topo.WriteReport(stdout, t); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "\nGPU fabric: %s\n", topo.FabricString(topo.InferFabric(t)))
+	_, err = fmt.Fprintf(stdout, "\nGPU fabric: %s\n", topo.InferFabric(t))
 	return err
 }
 

@@ -17,7 +17,7 @@ func BenchmarkTime(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, ok := m.Time(AllReduce, Tree, LL128, 1<<20); !ok {
+		if _, ok := m.Time(FuncAllReduce, AlgoTree, LL128, 1<<20); !ok {
 			b.Fatal("Tree/LL128 not available")
 		}
 	}
@@ -30,7 +30,7 @@ func BenchmarkChoose(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := m.Choose(AllReduce, 1<<20); err != nil {
+		if _, err := m.Choose(FuncAllReduce, 1<<20); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -45,10 +45,10 @@ const (
 type Constants struct {
 	// BaseLatency[a][p] is the fixed latency of algorithm a with protocol
 	// p, in us (baseLat; baseLatencies from NCCL 2.28).
-	BaseLatency [NumAlgorithms][NumProtocols]float64
+	BaseLatency [NumAlgos][NumProtocols]float64
 	// HWLatency[h][a][p] is the latency of one step of a with p over
 	// hardware h, in us (hwLat; hwLatencies from NCCL 2.28).
-	HWLatency [NumHW][NumAlgorithms][NumProtocols]float64
+	HWLatency [NumHW][NumAlgos][NumProtocols]float64
 	// LLMaxBW caps the bus bandwidth of LL, in GB/s (llMaxBws). On one node
 	// the row is the GPU's Arch; across nodes it is 0 for Intel or other
 	// CPUs and 1 for AMD (or mixed) CPUs, so rows 2 and 3 are only read in
@@ -126,14 +126,14 @@ func DefaultConstants(v Version) Constants {
 	}
 	var c Constants
 	// Rows shared by every version (NCCL 2.18.6 to 2.30.7 tuning.cc).
-	c.BaseLatency[Tree] = [3]float64{6.8, 14.0, 0}
-	c.BaseLatency[Ring] = [3]float64{6.6, 14.0, 8.4}
-	c.HWLatency[HWNVLink][Tree] = [3]float64{0.6, 1.25, 4}
-	c.HWLatency[HWNVLink][Ring] = [3]float64{0.6, 1.9, 3.4}
-	c.HWLatency[HWPCI][Tree] = [3]float64{1.0, 1.9, 6}
-	c.HWLatency[HWPCI][Ring] = [3]float64{1.0, 2.5, 5.7}
-	c.HWLatency[HWNet][Tree] = [3]float64{5.0, 8.5, 14}
-	c.HWLatency[HWNet][Ring] = [3]float64{2.7, 4.0, 14.0}
+	c.BaseLatency[AlgoTree] = [3]float64{6.8, 14.0, 0}
+	c.BaseLatency[AlgoRing] = [3]float64{6.6, 14.0, 8.4}
+	c.HWLatency[HWNVLink][AlgoTree] = [3]float64{0.6, 1.25, 4}
+	c.HWLatency[HWNVLink][AlgoRing] = [3]float64{0.6, 1.9, 3.4}
+	c.HWLatency[HWPCI][AlgoTree] = [3]float64{1.0, 1.9, 6}
+	c.HWLatency[HWPCI][AlgoRing] = [3]float64{1.0, 2.5, 5.7}
+	c.HWLatency[HWNet][AlgoTree] = [3]float64{5.0, 8.5, 14}
+	c.HWLatency[HWNet][AlgoRing] = [3]float64{2.7, 4.0, 14.0}
 	c.LLMaxBW = [NumArchs][3]float64{
 		{39.0, 39.0, 20.4},
 		{87.7, 22.5, 19.0},
@@ -154,24 +154,24 @@ func DefaultConstants(v Version) Constants {
 
 	switch {
 	case !v.from(19, 0): // 2.18
-		c.BaseLatency[CollNetDirect] = [3]float64{6.8, 14.0, 0}
-		c.BaseLatency[CollNetChain] = [3]float64{6.8, 14.0, 0}
-		c.BaseLatency[NVLS] = [3]float64{0, 0, 23}
-		c.BaseLatency[NVLSTree] = [3]float64{0, 0, 23}
-		c.HWLatency[HWNVLink][CollNetDirect] = [3]float64{0, 0, 8.0}
-		c.HWLatency[HWNVLink][CollNetChain] = [3]float64{0, 0, 4.75}
-		c.HWLatency[HWPCI][CollNetDirect] = [3]float64{0, 0, 8.0}
-		c.HWLatency[HWPCI][CollNetChain] = [3]float64{0, 0, 8.0}
-		c.HWLatency[HWNet][CollNetDirect] = [3]float64{0, 0, 10.7}
-		c.HWLatency[HWNet][CollNetChain] = [3]float64{0, 0, 14}
-		c.HWLatency[HWNet][NVLS] = [3]float64{0, 0, 18}
-		c.HWLatency[HWNet][NVLSTree] = [3]float64{0, 0, 19}
+		c.BaseLatency[AlgoCollNetDirect] = [3]float64{6.8, 14.0, 0}
+		c.BaseLatency[AlgoCollNetChain] = [3]float64{6.8, 14.0, 0}
+		c.BaseLatency[AlgoNVLS] = [3]float64{0, 0, 23}
+		c.BaseLatency[AlgoNVLSTree] = [3]float64{0, 0, 23}
+		c.HWLatency[HWNVLink][AlgoCollNetDirect] = [3]float64{0, 0, 8.0}
+		c.HWLatency[HWNVLink][AlgoCollNetChain] = [3]float64{0, 0, 4.75}
+		c.HWLatency[HWPCI][AlgoCollNetDirect] = [3]float64{0, 0, 8.0}
+		c.HWLatency[HWPCI][AlgoCollNetChain] = [3]float64{0, 0, 8.0}
+		c.HWLatency[HWNet][AlgoCollNetDirect] = [3]float64{0, 0, 10.7}
+		c.HWLatency[HWNet][AlgoCollNetChain] = [3]float64{0, 0, 14}
+		c.HWLatency[HWNet][AlgoNVLS] = [3]float64{0, 0, 18}
+		c.HWLatency[HWNet][AlgoNVLSTree] = [3]float64{0, 0, 19}
 		c.CollNetArityLatency = 0.5
 		c.PATFactor = 0
 		return c
 	case !v.from(23, 0): // 2.19 to 2.22
 		for h := range c.HWLatency {
-			c.HWLatency[h][Tree][Simple] = 28
+			c.HWLatency[h][AlgoTree][Simple] = 28
 		}
 		nvl := 23.0
 		if v.from(21, 0) {
@@ -183,9 +183,9 @@ func DefaultConstants(v Version) Constants {
 		return c
 	}
 	// 2.23 and later.
-	c.BaseLatency[Tree][Simple] = 8.4
-	c.HWLatency[HWPCI][Tree][Simple] = 4
-	c.BaseLatency[PAT] = [3]float64{8, 8, 8}
+	c.BaseLatency[AlgoTree][Simple] = 8.4
+	c.HWLatency[HWPCI][AlgoTree][Simple] = 4
+	c.BaseLatency[AlgoPAT] = [3]float64{8, 8, 8}
 	c.LLMaxBW[Hopper] = [3]float64{141.0, 45.0, 35.0}
 	netNVLSTree := 14.0
 	if v.from(28, 9) {
@@ -204,11 +204,11 @@ func DefaultConstants(v Version) Constants {
 	if !v.from(28, 0) {
 		return c
 	}
-	c.BaseLatency[PAT] = [3]float64{8, 8, 8}
+	c.BaseLatency[AlgoPAT] = [3]float64{8, 8, 8}
 	for h := range c.HWLatency {
-		c.HWLatency[h][PAT][Simple] = 4
+		c.HWLatency[h][AlgoPAT][Simple] = 4
 	}
-	c.HWLatency[HWNet][PAT][Simple] = 14
+	c.HWLatency[HWNet][AlgoPAT][Simple] = 14
 	c.PerChMaxTreeLL128BW[Blackwell] = [3]float64{55.6, 31.67, 20.0}
 	c.PerChMaxTreeBW[Blackwell] = [3]float64{70.0, 42.8, 24.0}
 	nvlsTree3 := 43.1
@@ -257,18 +257,18 @@ func DefaultConstants(v Version) Constants {
 // the Ampere row for SM80 and the Volta row otherwise.
 func legacyConstants() Constants {
 	var c Constants
-	c.BaseLatency[Tree] = [3]float64{4.4, 4.4, 0}
-	c.BaseLatency[Ring] = [3]float64{3.6, 10.0, 8.4}
-	c.BaseLatency[CollNetChain] = [3]float64{4.4, 4.4, 0}
-	c.HWLatency[HWNVLink][Tree] = [3]float64{0.52, 1.25, 28}
-	c.HWLatency[HWNVLink][Ring] = [3]float64{0.47, 1.9, 3.4}
-	c.HWLatency[HWNVLink][CollNetChain] = [3]float64{0.5, 1.2, 4.0}
-	c.HWLatency[HWPCI][Tree] = [3]float64{1.0, 1.9, 28}
-	c.HWLatency[HWPCI][Ring] = [3]float64{1.0, 2.5, 5.7}
-	c.HWLatency[HWPCI][CollNetChain] = [3]float64{1.0, 1.9, 5.5}
-	c.HWLatency[HWNet][Tree] = [3]float64{5.0, 8.5, 28}
-	c.HWLatency[HWNet][Ring] = [3]float64{2.7, 4.0, 9.6}
-	c.HWLatency[HWNet][CollNetChain] = [3]float64{5.0, 5.0, 10.7}
+	c.BaseLatency[AlgoTree] = [3]float64{4.4, 4.4, 0}
+	c.BaseLatency[AlgoRing] = [3]float64{3.6, 10.0, 8.4}
+	c.BaseLatency[AlgoCollNetChain] = [3]float64{4.4, 4.4, 0}
+	c.HWLatency[HWNVLink][AlgoTree] = [3]float64{0.52, 1.25, 28}
+	c.HWLatency[HWNVLink][AlgoRing] = [3]float64{0.47, 1.9, 3.4}
+	c.HWLatency[HWNVLink][AlgoCollNetChain] = [3]float64{0.5, 1.2, 4.0}
+	c.HWLatency[HWPCI][AlgoTree] = [3]float64{1.0, 1.9, 28}
+	c.HWLatency[HWPCI][AlgoRing] = [3]float64{1.0, 2.5, 5.7}
+	c.HWLatency[HWPCI][AlgoCollNetChain] = [3]float64{1.0, 1.9, 5.5}
+	c.HWLatency[HWNet][AlgoTree] = [3]float64{5.0, 8.5, 28}
+	c.HWLatency[HWNet][AlgoRing] = [3]float64{2.7, 4.0, 9.6}
+	c.HWLatency[HWNet][AlgoCollNetChain] = [3]float64{5.0, 5.0, 10.7}
 	volta, ampere := [3]float64{39.0, 39.0, 20.4}, [3]float64{87.7, 22.5, 19.0}
 	treeVolta, treeAmpere := [3]float64{26.5, 18.5, 10.0}, [3]float64{24.0, 22.5, 16.0}
 	for a := range Arch(NumArchs) {
@@ -291,13 +291,13 @@ func legacyConstants() Constants {
 // netNVLSTree us on the network.
 func (c *Constants) setCollNetNVLSLatencies(nvl, netNVLSTree float64) {
 	for _, h := range [...]HW{HWNVLink, HWPCI} {
-		c.HWLatency[h][CollNetDirect] = [3]float64{0, 0, 3.7}
-		c.HWLatency[h][CollNetChain] = [3]float64{0, 0, 2.8}
+		c.HWLatency[h][AlgoCollNetDirect] = [3]float64{0, 0, 3.7}
+		c.HWLatency[h][AlgoCollNetChain] = [3]float64{0, 0, 2.8}
 	}
-	c.HWLatency[HWNet][CollNetDirect] = [3]float64{0, 0, 31}
-	c.HWLatency[HWNet][CollNetChain] = [3]float64{0, 0, 30}
-	c.HWLatency[HWNVLink][NVLS] = [3]float64{0, 0, nvl}
-	c.HWLatency[HWNVLink][NVLSTree] = [3]float64{0, 0, nvl}
-	c.HWLatency[HWNet][NVLS] = [3]float64{0, 0, 18}
-	c.HWLatency[HWNet][NVLSTree] = [3]float64{0, 0, netNVLSTree}
+	c.HWLatency[HWNet][AlgoCollNetDirect] = [3]float64{0, 0, 31}
+	c.HWLatency[HWNet][AlgoCollNetChain] = [3]float64{0, 0, 30}
+	c.HWLatency[HWNVLink][AlgoNVLS] = [3]float64{0, 0, nvl}
+	c.HWLatency[HWNVLink][AlgoNVLSTree] = [3]float64{0, 0, nvl}
+	c.HWLatency[HWNet][AlgoNVLS] = [3]float64{0, 0, 18}
+	c.HWLatency[HWNet][AlgoNVLSTree] = [3]float64{0, 0, netNVLSTree}
 }

@@ -9,12 +9,12 @@ import (
 // 2 automatic (LL128's default).
 type enable struct {
 	proto [NumFuncs][NumProtocols]int8
-	algo  [NumFuncs][NumAlgorithms]int8
+	algo  [NumFuncs][NumAlgos]int8
 }
 
 // legacyAlgoNames are NCCL 2.8's ncclAlgoStr (Tree, Ring, CollNet) at the
 // indices of the algorithms they are here: its CollNet is CollNetChain.
-var legacyAlgoNames = [NumAlgorithms]string{"Tree", "Ring", "", "CollNet", "", "", ""}
+var legacyAlgoNames = [NumAlgos]string{"Tree", "Ring", "", "CollNet", "", "", ""}
 
 // enableLists applies NCCL_ALGO and NCCL_PROTO to NCCL's defaults (every
 // algorithm on, LL128 automatic).
@@ -171,23 +171,23 @@ func (m *Model) mask(gs *Graphs, cfg *Config, maxCC int, e enable) {
 	for f := range Func(NumFuncs) {
 		al := &e.algo[f]
 		if nNodes == 1 {
-			al[NVLSTree] = 0
+			al[AlgoNVLSTree] = 0
 		}
 		if !cfg.CollNet {
-			al[CollNetDirect], al[CollNetChain] = 0, 0
+			al[AlgoCollNetDirect], al[AlgoCollNetChain] = 0, 0
 			if nNodes > 1 {
-				al[NVLS] = 0
+				al[AlgoNVLS] = 0
 			}
 			// Before 2.24 an NCCL_ALGO that left only CollNet fell back
 			// to Ring and Tree.
-			if !v.from(24, 0) && al[Ring] == 0 && al[Tree] == 0 && al[NVLS] == 0 && al[NVLSTree] == 0 {
-				al[Ring], al[Tree] = 1, 1
+			if !v.from(24, 0) && al[AlgoRing] == 0 && al[AlgoTree] == 0 && al[AlgoNVLS] == 0 && al[AlgoNVLSTree] == 0 {
+				al[AlgoRing], al[AlgoTree] = 1, 1
 			}
 		}
 		if !cfg.NVSwitch {
-			al[CollNetDirect] = 0
+			al[AlgoCollNetDirect] = 0
 		}
-		for a := range Algorithm(NumAlgorithms) {
+		for a := range Algo(NumAlgos) {
 			for p := range Protocol(NumProtocols) {
 				on := e.proto[f][p]
 				if on == 2 && p == LL128 {
@@ -198,12 +198,12 @@ func (m *Model) mask(gs *Graphs, cfg *Config, maxCC int, e enable) {
 				}
 				if on == 0 {
 					m.bw[f][a][p] = 0
-					if a == Ring && v.from(22, 0) {
+					if a == AlgoRing && v.from(22, 0) {
 						m.ringBackup[f][p] = 0
 					}
 				}
 				// NCCL 2.18 never disables Ring outside AllReduce.
-				if a == Ring && f != AllReduce && !v.from(19, 0) {
+				if a == AlgoRing && f != FuncAllReduce && !v.from(19, 0) {
 					continue
 				}
 				if al[a] == 0 {
@@ -215,24 +215,24 @@ func (m *Model) mask(gs *Graphs, cfg *Config, maxCC int, e enable) {
 	if v.from(19, 0) && !v.from(24, 0) {
 		// A function left with nothing gets Ring back (ringbdw).
 		for f := range Func(NumFuncs) {
-			if m.bw[f] == ([NumAlgorithms][NumProtocols]float64{}) {
-				m.bw[f][Ring] = m.ringBackup[f]
+			if m.bw[f] == ([NumAlgos][NumProtocols]float64{}) {
+				m.bw[f][AlgoRing] = m.ringBackup[f]
 			}
 		}
 	}
 	ppn := m.nRanks / nNodes
 	for f := range Func(NumFuncs) {
 		// 2.19 to 2.26 run NVLS AllGather and ReduceScatter on one node only.
-		if f == AllGather || f == ReduceScatter {
-			m.skip[f][NVLS] = nNodes > 1 && v.from(19, 0) && !v.from(27, 0)
+		if f == FuncAllGather || f == FuncReduceScatter {
+			m.skip[f][AlgoNVLS] = nNodes > 1 && v.from(19, 0) && !v.from(27, 0)
 		}
 		// NVLS outside AllReduce serves at most NCCL_MAX_NVLS_ARITY (32)
 		// local ranks; CollNet at most NCCL_MAX_DIRECT_ARITY+1 (8).
-		if f != AllReduce && ppn > 32 && v.from(26, 0) {
-			m.skip[f][NVLS], m.skip[f][NVLSTree] = true, true
+		if f != FuncAllReduce && ppn > 32 && v.from(26, 0) {
+			m.skip[f][AlgoNVLS], m.skip[f][AlgoNVLSTree] = true, true
 		}
 		if ppn > 8 {
-			m.skip[f][CollNetDirect], m.skip[f][CollNetChain] = true, true
+			m.skip[f][AlgoCollNetDirect], m.skip[f][AlgoCollNetChain] = true, true
 		}
 	}
 }

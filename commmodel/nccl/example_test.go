@@ -5,6 +5,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/presets"
 )
 
 // One node of 8 H100 (SXM, 18 NVLinks into NVSwitch) under NCCL 2.30.7,
@@ -30,13 +31,13 @@ func ExampleModel_Choose() {
 		return
 	}
 	for _, size := range []int64{8, 64 << 10, 1 << 20, 2 << 20, 256 << 20} {
-		e, err := m.Choose(nccl.AllReduce, size)
+		e, err := m.Choose(nccl.FuncAllReduce, size)
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		busBW := nccl.BusBW(nccl.AllReduce, 8, size, e.Time)
-		fmt.Printf("%9d B  %v/%-6s %7.1f us  busbw %5.1f GB/s\n", size, e.Algorithm, nccl.ProtocolName(e.Protocol), e.Time*1e6, busBW/1e9)
+		busBW := nccl.BusBW(nccl.FuncAllReduce, 8, size, e.Time)
+		fmt.Printf("%9d B  %v/%-6s %7.1f us  busbw %5.1f GB/s\n", size, e.Algo, nccl.ProtocolName(e.Proto), e.Time*1e6, busBW/1e9)
 	}
 	// Output:
 	//         8 B  Ring/LL        15.0 us  busbw   0.0 GB/s
@@ -49,9 +50,9 @@ func ExampleModel_Choose() {
 // NCCL's AllReduce algorithms as commmodel times them on 4 nodes of the
 // article's H20 server, at a latency-bound and a bandwidth-bound size (the
 // fluid trees and chain: NCCL's own form of their time).
-func ExampleCommmodelAlgorithms() {
-	c := commmodel.H20Cluster(4)
-	for _, a := range nccl.CommmodelAlgorithms(commmodel.AllReduce, c.PerNode) {
+func ExampleAlgorithms() {
+	c := presets.H20Cluster(4)
+	for _, a := range nccl.Algorithms(commmodel.AllReduce, c.PerNode) {
 		fmt.Printf("%-14s %7.1f us %9.1f us\n", a.Name(), c.Time(a, 64e3)*1e6, c.Time(a, 256e6)*1e6)
 	}
 	// Output:

@@ -42,7 +42,7 @@ func FuzzReadTuning(f *testing.F) {
 			}
 		}
 		for _, c := range tun.Calls {
-			if c.NBytes < 0 || c.Algo < 0 || c.Algo >= NumAlgorithms || c.Proto < 0 || c.Proto >= NumProtocols || math.IsInf(c.Time, 0) {
+			if c.NBytes < 0 || c.Algo < 0 || c.Algo >= NumAlgos || c.Proto < 0 || c.Proto >= NumProtocols || math.IsInf(c.Time, 0) {
 				t.Errorf("bad call %+v", c)
 			}
 		}
@@ -91,7 +91,7 @@ func FuzzConfigStrings(f *testing.F) {
 				continue
 			}
 			for f := range Func(NumFuncs) {
-				for a := range Algorithm(NumAlgorithms) {
+				for a := range Algo(NumAlgos) {
 					for p := range Protocol(NumProtocols) {
 						if x, y := m.Latency(f, a, p), m.Bandwidth(f, a, p); math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) || y < 0 {
 							t.Fatalf("%v: %v/%v/%v = %g s, %g B/s", v, f, a, p, x, y)

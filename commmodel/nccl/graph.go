@@ -94,15 +94,15 @@ type Graphs struct {
 }
 
 // of returns the graph algorithm a reads.
-func (g *Graphs) of(a Algorithm) *Graph {
+func (g *Graphs) of(a Algo) *Graph {
 	switch a {
-	case Ring:
+	case AlgoRing:
 		return &g.Ring
-	case CollNetDirect:
+	case AlgoCollNetDirect:
 		return &g.CollNetDirect
-	case CollNetChain:
+	case AlgoCollNetChain:
 		return &g.CollNetChain
-	case NVLS, NVLSTree:
+	case AlgoNVLS, AlgoNVLSTree:
 		return &g.NVLS
 	}
 	return &g.Tree

@@ -22,23 +22,23 @@ func TestH100NodeTable(t *testing.T) {
 	}
 	ratio := 8.0 / 14
 	cases := []struct {
-		a        Algorithm
+		a        Algo
 		p        Protocol
 		lat, bw  float64 // us, GB/s
 		formulae string
 	}{
-		{Ring, LL, 6.6 + 14*0.6, math.Min(141, 360*0.5) * ratio, "min(llMax 141, 360/2)·8/14; 6.6 + 14·0.6"},
-		{Ring, LL128, 14 + 14*1.9, math.Min(360*0.92, 12*36.7) * ratio, "min(0.92·360, 12·36.7)·8/14; 14 + 14·1.9"},
-		{Ring, Simple, 8.4 + 14*3.4, 360 * ratio, "360·8/14; 8.4 + 14·3.4"},
-		{Tree, LL, 6.8 + 2*7*0.6, math.Min(math.Min(360*0.92, 12*38.7)/3.8, 141) * 0.5, "min(0.92·360, 12·38.7)/3.8·0.5; 6.8 + 2·7·0.6"},
-		{Tree, Simple, 8.4 + 2*7*4, math.Min(360*0.92, 12*38.7) * 0.5, "min(0.92·360, 12·38.7)·0.5; 8.4 + 2·7·4"},
-		{NVLS, Simple, 25, 8 * math.Min(40*0.85*7/8*2, 60) * ratio, "8·min(2·0.85·40·7/8, 60)·8/14; hwLat NVLink NVLS 25"},
+		{AlgoRing, LL, 6.6 + 14*0.6, math.Min(141, 360*0.5) * ratio, "min(llMax 141, 360/2)·8/14; 6.6 + 14·0.6"},
+		{AlgoRing, LL128, 14 + 14*1.9, math.Min(360*0.92, 12*36.7) * ratio, "min(0.92·360, 12·36.7)·8/14; 14 + 14·1.9"},
+		{AlgoRing, Simple, 8.4 + 14*3.4, 360 * ratio, "360·8/14; 8.4 + 14·3.4"},
+		{AlgoTree, LL, 6.8 + 2*7*0.6, math.Min(math.Min(360*0.92, 12*38.7)/3.8, 141) * 0.5, "min(0.92·360, 12·38.7)/3.8·0.5; 6.8 + 2·7·0.6"},
+		{AlgoTree, Simple, 8.4 + 2*7*4, math.Min(360*0.92, 12*38.7) * 0.5, "min(0.92·360, 12·38.7)·0.5; 8.4 + 2·7·4"},
+		{AlgoNVLS, Simple, 25, 8 * math.Min(40*0.85*7/8*2, 60) * ratio, "8·min(2·0.85·40·7/8, 60)·8/14; hwLat NVLink NVLS 25"},
 	}
 	for _, c := range cases {
-		if got := m.Latency(AllReduce, c.a, c.p) / usec; !near(got, c.lat, 1e-12) {
+		if got := m.Latency(FuncAllReduce, c.a, c.p) / usec; !near(got, c.lat, 1e-12) {
 			t.Errorf("%v/%v latency %g us, want %g (%s)", c.a, c.p, got, c.lat, c.formulae)
 		}
-		if got := m.Bandwidth(AllReduce, c.a, c.p) / gbps; !near(got, c.bw, 1e-12) {
+		if got := m.Bandwidth(FuncAllReduce, c.a, c.p) / gbps; !near(got, c.bw, 1e-12) {
 			t.Errorf("%v/%v bandwidth %g GB/s, want %g (%s)", c.a, c.p, got, c.bw, c.formulae)
 		}
 	}
@@ -55,16 +55,16 @@ func TestH100NodeSwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	for size := int64(8); size <= 16<<30; size *= 2 {
-		e, err := m.Choose(AllReduce, size)
+		e, err := m.Choose(FuncAllReduce, size)
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantA, wantP := Ring, LL
+		wantA, wantP := AlgoRing, LL
 		if size >= 2<<20 {
-			wantA, wantP = NVLS, Simple
+			wantA, wantP = AlgoNVLS, Simple
 		}
-		if e.Algorithm != wantA || e.Protocol != wantP {
-			t.Errorf("%d B: %v/%v, want %v/%v", size, e.Algorithm, e.Protocol, wantA, wantP)
+		if e.Algo != wantA || e.Proto != wantP {
+			t.Errorf("%d B: %v/%v, want %v/%v", size, e.Algo, e.Proto, wantA, wantP)
 		}
 	}
 }

@@ -51,7 +51,7 @@ func TestLegacyGraphs(t *testing.T) {
 func TestLegacyTable(t *testing.T) {
 	type entry struct {
 		f        Func
-		a        Algorithm
+		a        Algo
 		p        Protocol
 		lat, bw  float64 // us, GB/s
 		formulae string
@@ -63,22 +63,22 @@ func TestLegacyTable(t *testing.T) {
 		entries []entry
 	}{
 		{1, []entry{
-			{AllReduce, Ring, LL, 3.6 + 14*0.47, 235.0 / 4 * ring1, "min(87.7, 235/4)·8/14; 3.6 + 14·0.47"},
-			{AllReduce, Ring, LL128, 10 + 14*1.9, 16.9 * 12 * ring1, "min(0.92·235, 12·16.9)·8/14; 10 + 14·1.9"},
-			{AllReduce, Ring, Simple, 8.4 + 14*3.4, 235 * ring1, "235·8/14; 8.4 + 14·3.4"},
-			{AllReduce, Tree, LL, 4.4 + 2*7*0.52, 235 * 0.92 / 3.8 * 0.5, "min(0.92·235, 12·24)/3.8·0.5; 4.4 + 2·7·0.52"},
-			{AllReduce, Tree, LL128, 4.4 + 2*7*1.25, 235 * 0.92 * 7 / 9 * 0.5, "0.92·235·7/9·0.5; 4.4 + 2·7·1.25"},
-			{AllReduce, Tree, Simple, 2 * 7 * 28, 235 * 0.92 * 0.5, "0.92·235·0.5; 2·7·28"},
-			{Broadcast, Ring, LL, 3.6 + 0.47, 235.0 / 3, "min(87.7, 235/3); one step (same channels)"},
-			{Broadcast, Ring, LL128, 10 + 1.9, 235 * 0.92, "min(0.92·235, 12·18.8); one step"},
+			{FuncAllReduce, AlgoRing, LL, 3.6 + 14*0.47, 235.0 / 4 * ring1, "min(87.7, 235/4)·8/14; 3.6 + 14·0.47"},
+			{FuncAllReduce, AlgoRing, LL128, 10 + 14*1.9, 16.9 * 12 * ring1, "min(0.92·235, 12·16.9)·8/14; 10 + 14·1.9"},
+			{FuncAllReduce, AlgoRing, Simple, 8.4 + 14*3.4, 235 * ring1, "235·8/14; 8.4 + 14·3.4"},
+			{FuncAllReduce, AlgoTree, LL, 4.4 + 2*7*0.52, 235 * 0.92 / 3.8 * 0.5, "min(0.92·235, 12·24)/3.8·0.5; 4.4 + 2·7·0.52"},
+			{FuncAllReduce, AlgoTree, LL128, 4.4 + 2*7*1.25, 235 * 0.92 * 7 / 9 * 0.5, "0.92·235·7/9·0.5; 4.4 + 2·7·1.25"},
+			{FuncAllReduce, AlgoTree, Simple, 2 * 7 * 28, 235 * 0.92 * 0.5, "0.92·235·0.5; 2·7·28"},
+			{FuncBroadcast, AlgoRing, LL, 3.6 + 0.47, 235.0 / 3, "min(87.7, 235/3); one step (same channels)"},
+			{FuncBroadcast, AlgoRing, LL128, 10 + 1.9, 235 * 0.92, "min(0.92·235, 12·18.8); one step"},
 		}},
 		{2, []entry{
-			{AllReduce, Ring, LL, 3.6 + 28*0.47*1.8 + 2*2.7, 96.0 / 4 * ring2, "min(39, 4·24/4)·16/30; 3.6 + 28·1.8·0.47 + 2·2.7"},
-			{AllReduce, Ring, LL128, 10 + 28*1.9 + 2*4, 16.9 * 4 * ring2, "min(0.92·96, 4·16.9)·16/30; 10 + 28·1.9 + 2·4"},
-			{AllReduce, Ring, Simple, 8.4 + 28*3.4 + 2*9.6, 96 * ring2, "96·16/30; 8.4 + 28·3.4 + 2·9.6"},
-			{AllReduce, Tree, LL, 4.4 + 2*(7*0.52*1.8+5), 90 / 3.8 * 0.5, "min(0.92·168, 4·22.5)/3.8·0.5; 4.4 + 2(7·1.8·0.52 + 5)"},
-			{AllReduce, Tree, LL128, 4.4 + 2*(7*1.25+8.5), 16.9 * 4 * 0.5, "min(0.915·90, 4·16.9)·0.5; 4.4 + 2(7·1.25 + 8.5)"},
-			{AllReduce, Tree, Simple, 2 * (7*28 + 28), 90 * 0.5, "min(0.92·168, 4·22.5)·0.5; 2(7·28 + 28)"},
+			{FuncAllReduce, AlgoRing, LL, 3.6 + 28*0.47*1.8 + 2*2.7, 96.0 / 4 * ring2, "min(39, 4·24/4)·16/30; 3.6 + 28·1.8·0.47 + 2·2.7"},
+			{FuncAllReduce, AlgoRing, LL128, 10 + 28*1.9 + 2*4, 16.9 * 4 * ring2, "min(0.92·96, 4·16.9)·16/30; 10 + 28·1.9 + 2·4"},
+			{FuncAllReduce, AlgoRing, Simple, 8.4 + 28*3.4 + 2*9.6, 96 * ring2, "96·16/30; 8.4 + 28·3.4 + 2·9.6"},
+			{FuncAllReduce, AlgoTree, LL, 4.4 + 2*(7*0.52*1.8+5), 90 / 3.8 * 0.5, "min(0.92·168, 4·22.5)/3.8·0.5; 4.4 + 2(7·1.8·0.52 + 5)"},
+			{FuncAllReduce, AlgoTree, LL128, 4.4 + 2*(7*1.25+8.5), 16.9 * 4 * 0.5, "min(0.915·90, 4·16.9)·0.5; 4.4 + 2(7·1.25 + 8.5)"},
+			{FuncAllReduce, AlgoTree, Simple, 2 * (7*28 + 28), 90 * 0.5, "min(0.92·168, 4·22.5)·0.5; 2(7·28 + 28)"},
 		}},
 	} {
 		cfg, err := dgxA100(t, c.nodes).Config(Legacy)
@@ -99,12 +99,12 @@ func TestLegacyTable(t *testing.T) {
 		}
 		// NCCL 2.8 has no PAT, NVLS or CollNetDirect, and Tree only for
 		// AllReduce.
-		for _, a := range []Algorithm{PAT, NVLS, NVLSTree, CollNetDirect} {
-			if m.Available(AllReduce, a, Simple) || m.Available(AllGather, a, Simple) {
+		for _, a := range []Algo{AlgoPAT, AlgoNVLS, AlgoNVLSTree, AlgoCollNetDirect} {
+			if m.Available(FuncAllReduce, a, Simple) || m.Available(FuncAllGather, a, Simple) {
 				t.Errorf("%d nodes: %v available in NCCL 2.8", c.nodes, a)
 			}
 		}
-		if m.Available(AllGather, Tree, Simple) {
+		if m.Available(FuncAllGather, AlgoTree, Simple) {
 			t.Errorf("%d nodes: Tree AllGather available in NCCL 2.8", c.nodes)
 		}
 	}
@@ -124,15 +124,15 @@ func TestLegacyChoose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, err := m.Choose(AllReduce, 4); err != nil || e.Algorithm != Tree || e.Protocol != LL {
-		t.Errorf("4 B: %v/%v (%v), want Tree/LL", e.Algorithm, e.Protocol, err)
+	if e, err := m.Choose(FuncAllReduce, 4); err != nil || e.Algo != AlgoTree || e.Proto != LL {
+		t.Errorf("4 B: %v/%v (%v), want Tree/LL", e.Algo, e.Proto, err)
 	}
 	lat := 8.4 + 28*3.4 + 2*9.6
 	for _, c := range []struct {
 		n   int64
 		lat float64
 	}{{65535, lat}, {65536, 1.9 * lat}} {
-		e, ok := m.Estimate(AllReduce, Ring, Simple, c.n)
+		e, ok := m.Estimate(FuncAllReduce, AlgoRing, Simple, c.n)
 		if !ok || !near(e.Latency/usec, c.lat, 1e-9) {
 			t.Errorf("Ring/Simple at %d B: latency %g us, want %g", c.n, e.Latency/usec, c.lat)
 		}
@@ -162,7 +162,7 @@ func TestLegacyVersions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := m.Available(AllReduce, Ring, LL128); got != c.ll128 {
+		if got := m.Available(FuncAllReduce, AlgoRing, LL128); got != c.ll128 {
 			t.Errorf("SM%d: Ring/LL128 available %v, want %v", c.cc, got, c.ll128)
 		}
 	}
@@ -172,10 +172,10 @@ func TestLegacyVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, err := m.Choose(AllReduce, 1<<20); err != nil || e.Algorithm != CollNetChain {
-		t.Errorf("NCCL_ALGO=CollNet: %v (%v), want CollNetChain", e.Algorithm, err)
+	if e, err := m.Choose(FuncAllReduce, 1<<20); err != nil || e.Algo != AlgoCollNetChain {
+		t.Errorf("NCCL_ALGO=CollNet: %v (%v), want CollNetChain", e.Algo, err)
 	}
-	if math.IsNaN(m.Latency(AllReduce, CollNetChain, Simple)) {
+	if math.IsNaN(m.Latency(FuncAllReduce, AlgoCollNetChain, Simple)) {
 		t.Error("CollNet latency NaN")
 	}
 }

@@ -22,7 +22,7 @@ type logCase struct {
 
 type cell struct {
 	f Func
-	a Algorithm
+	a Algo
 	p Protocol
 }
 
@@ -70,9 +70,9 @@ var logCases = []logCase{
 			},
 		},
 		skip: map[cell]string{
-			{AllReduce, Tree, LL}:     "Tree AllReduce prints bandwidth 0: a disable the excerpt does not show",
-			{AllReduce, Tree, LL128}:  "same",
-			{AllReduce, Tree, Simple}: "same",
+			{FuncAllReduce, AlgoTree, LL}:     "Tree AllReduce prints bandwidth 0: a disable the excerpt does not show",
+			{FuncAllReduce, AlgoTree, LL128}:  "same",
+			{FuncAllReduce, AlgoTree, Simple}: "same",
 		},
 	},
 }
@@ -85,7 +85,7 @@ const printTol = 0.05 + 1e-6
 // compared, the largest deviations within printTol, and the cells outside.
 func tableDiff(m *Model, tun *Tuning, skip map[cell]string) (n int, maxLat, maxBW float64, bad []string) {
 	for f := range Func(NumFuncs) {
-		for a := range Algorithm(NumAlgorithms) {
+		for a := range Algo(NumAlgos) {
 			if !tun.Seen[f][a] {
 				continue
 			}
@@ -215,9 +215,9 @@ func TestLogCalls(t *testing.T) {
 		cfg  Config
 		f    Func // for logs whose lines do not name it
 	}{
-		{"tuning_2.22_h100_3x8_nccl1453.log", h100, AllReduce},
-		{"tuning_2.21_h100_1x8_nccl1595.log", h100Node, AllReduce},
-		{"tuning_2.29.7_rtx5090_2x1_socket.log", logCases[0].cfg, Broadcast},
+		{"tuning_2.22_h100_3x8_nccl1453.log", h100, FuncAllReduce},
+		{"tuning_2.21_h100_1x8_nccl1595.log", h100Node, FuncAllReduce},
+		{"tuning_2.29.7_rtx5090_2x1_socket.log", logCases[0].cfg, FuncBroadcast},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -250,8 +250,8 @@ func TestLogCalls(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if e.Algorithm != call.Algo || e.Protocol != call.Proto {
-					t.Errorf("%v %d B: model chooses %v/%v, log %v/%v", f, call.NBytes, e.Algorithm, e.Protocol, call.Algo, call.Proto)
+				if e.Algo != call.Algo || e.Proto != call.Proto {
+					t.Errorf("%v %d B: model chooses %v/%v, log %v/%v", f, call.NBytes, e.Algo, e.Proto, call.Algo, call.Proto)
 				}
 			}
 			t.Logf("%d calls, max relative time error %.2g", len(tun.Calls), maxRel)

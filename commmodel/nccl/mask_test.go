@@ -36,69 +36,69 @@ func TestEnableMasks(t *testing.T) {
 		name string
 		cfg  Config
 		f    Func
-		a    Algorithm
+		a    Algo
 		p    Protocol
 		want bool
 	}{
 		// NVLS: Hopper and NVSwitch; multi-node only with CollNet.
-		{"NVLS on one Hopper NVSwitch node", one, AllReduce, NVLS, Simple, true},
-		{"NVLS is Simple only", one, AllReduce, NVLS, LL, false},
-		{"NVLS without NVSwitch", with(one, func(c *Config) { c.NVSwitch = false }), AllReduce, NVLS, Simple, false},
-		{"NVLS on Ampere", with(one, func(c *Config) { c.MinCompCap = 80 }), AllReduce, NVLS, Simple, false},
-		{"NVLS across nodes without CollNet", two, AllReduce, NVLS, Simple, false},
-		{"NVLS across nodes with CollNet", with(two, func(c *Config) { c.CollNet = true }), AllReduce, NVLS, Simple, true},
-		{"NVLS AllGather on one node", one, AllGather, NVLS, Simple, true},
+		{"NVLS on one Hopper NVSwitch node", one, FuncAllReduce, AlgoNVLS, Simple, true},
+		{"NVLS is Simple only", one, FuncAllReduce, AlgoNVLS, LL, false},
+		{"NVLS without NVSwitch", with(one, func(c *Config) { c.NVSwitch = false }), FuncAllReduce, AlgoNVLS, Simple, false},
+		{"NVLS on Ampere", with(one, func(c *Config) { c.MinCompCap = 80 }), FuncAllReduce, AlgoNVLS, Simple, false},
+		{"NVLS across nodes without CollNet", two, FuncAllReduce, AlgoNVLS, Simple, false},
+		{"NVLS across nodes with CollNet", with(two, func(c *Config) { c.CollNet = true }), FuncAllReduce, AlgoNVLS, Simple, true},
+		{"NVLS AllGather on one node", one, FuncAllGather, AlgoNVLS, Simple, true},
 		// NVLSTree: more than one node.
-		{"NVLSTree on one node", one, AllReduce, NVLSTree, Simple, false},
-		{"NVLSTree on two nodes", two, AllReduce, NVLSTree, Simple, true},
-		{"NVLSTree is AllReduce only", two, AllGather, NVLSTree, Simple, false},
+		{"NVLSTree on one node", one, FuncAllReduce, AlgoNVLSTree, Simple, false},
+		{"NVLSTree on two nodes", two, FuncAllReduce, AlgoNVLSTree, Simple, true},
+		{"NVLSTree is AllReduce only", two, FuncAllGather, AlgoNVLSTree, Simple, false},
 		// PAT: AllGather/ReduceScatter, one rank per node, NCCL 2.23 on.
-		{"PAT at one GPU per node", perNode1, AllGather, PAT, Simple, true},
-		{"PAT ReduceScatter", perNode1, ReduceScatter, PAT, Simple, true},
-		{"PAT is not AllReduce", perNode1, AllReduce, PAT, Simple, false},
-		{"PAT at 8 GPUs per node", two, AllGather, PAT, Simple, false},
-		{"PAT forced on at 8 per node", with(two, func(c *Config) { c.PAT = PATOn }), AllGather, PAT, Simple, true},
-		{"PAT forced off", with(perNode1, func(c *Config) { c.PAT = PATOff }), AllGather, PAT, Simple, false},
-		{"PAT before 2.23", with(perNode1, func(c *Config) { c.Version = Version{2, 22, 3} }), AllGather, PAT, Simple, false},
+		{"PAT at one GPU per node", perNode1, FuncAllGather, AlgoPAT, Simple, true},
+		{"PAT ReduceScatter", perNode1, FuncReduceScatter, AlgoPAT, Simple, true},
+		{"PAT is not AllReduce", perNode1, FuncAllReduce, AlgoPAT, Simple, false},
+		{"PAT at 8 GPUs per node", two, FuncAllGather, AlgoPAT, Simple, false},
+		{"PAT forced on at 8 per node", with(two, func(c *Config) { c.PAT = PATOn }), FuncAllGather, AlgoPAT, Simple, true},
+		{"PAT forced off", with(perNode1, func(c *Config) { c.PAT = PATOff }), FuncAllGather, AlgoPAT, Simple, false},
+		{"PAT before 2.23", with(perNode1, func(c *Config) { c.Version = Version{2, 22, 3} }), FuncAllGather, AlgoPAT, Simple, false},
 		// CollNet: only when enabled; CollNetDirect needs NVSwitch.
-		{"CollNetDirect off by default", two, AllReduce, CollNetDirect, Simple, false},
-		{"CollNetDirect with CollNet", with(two, func(c *Config) { c.CollNet = true }), AllReduce, CollNetDirect, Simple, true},
-		{"CollNetDirect is Simple only", with(two, func(c *Config) { c.CollNet = true }), AllReduce, CollNetDirect, LL, false},
-		{"CollNetDirect without NVSwitch", with(two, func(c *Config) { c.CollNet, c.NVSwitch = true, false }), AllReduce, CollNetDirect, Simple, false},
-		{"CollNetChain with CollNet", with(two, func(c *Config) { c.CollNet = true }), AllReduce, CollNetChain, Simple, true},
+		{"CollNetDirect off by default", two, FuncAllReduce, AlgoCollNetDirect, Simple, false},
+		{"CollNetDirect with CollNet", with(two, func(c *Config) { c.CollNet = true }), FuncAllReduce, AlgoCollNetDirect, Simple, true},
+		{"CollNetDirect is Simple only", with(two, func(c *Config) { c.CollNet = true }), FuncAllReduce, AlgoCollNetDirect, LL, false},
+		{"CollNetDirect without NVSwitch", with(two, func(c *Config) { c.CollNet, c.NVSwitch = true, false }), FuncAllReduce, AlgoCollNetDirect, Simple, false},
+		{"CollNetChain with CollNet", with(two, func(c *Config) { c.CollNet = true }), FuncAllReduce, AlgoCollNetChain, Simple, true},
 		// Tree runs AllReduce only; Broadcast and Reduce are Ring only.
-		{"Tree AllGather", two, AllGather, Tree, Simple, false},
-		{"Ring Broadcast", two, Broadcast, Ring, LL, true},
+		{"Tree AllGather", two, FuncAllGather, AlgoTree, Simple, false},
+		{"Ring Broadcast", two, FuncBroadcast, AlgoRing, LL, true},
 		// LL128's automatic rule.
-		{"LL128 over PIX", two, AllReduce, Ring, LL128, true},
-		{"LL128 over PXN on Hopper", hopperConfig(v, 2, PathPXN), AllReduce, Ring, LL128, true},
-		{"LL128 over PXN with NCCL_LL128_C2C=0", with(hopperConfig(v, 2, PathPXN), func(c *Config) { c.NoLL128C2C = true }), AllReduce, Ring, LL128, false},
-		{"LL128 over PXN on Ampere", with(hopperConfig(v, 2, PathPXN), func(c *Config) { c.MinCompCap = 80 }), AllReduce, Ring, LL128, false},
-		{"LL128 over PHB", hopperConfig(v, 2, PathPHB), AllReduce, Ring, LL128, false},
-		{"LL128 forced by NCCL_PROTO over PHB", with(hopperConfig(v, 2, PathPHB), func(c *Config) { c.Proto = "LL128" }), AllReduce, Ring, LL128, true},
-		{"LL128 on PCI inside the node", with(one, func(c *Config) { c.Graphs.Ring.TypeIntra = PathPHB }), AllReduce, Ring, LL128, false},
-		{"LL128 on mixed Ampere/Hopper", with(one, func(c *Config) { c.MinCompCap, c.MaxCompCap = 80, 90 }), AllReduce, Ring, LL128, false},
-		{"LL128 on mixed Hopper/Blackwell (2.30)", with(one, func(c *Config) { c.MaxCompCap = 100 }), AllReduce, Ring, LL128, true},
-		{"LL128 on mixed Hopper/Blackwell (2.29)", with(one, func(c *Config) { c.MaxCompCap, c.Version = 100, Version{2, 29, 7} }), AllReduce, Ring, LL128, false},
-		{"LL128 on SM86 before 2.27", with(one, func(c *Config) { c.MinCompCap, c.Version = 86, Version{2, 26, 6} }), AllReduce, Ring, LL128, false},
-		{"LL128 on SM86 from 2.27", with(one, func(c *Config) { c.MinCompCap, c.Version = 86, Version{2, 27, 7} }), AllReduce, Ring, LL128, true},
-		{"LL128 on SM100 in 2.24", with(one, func(c *Config) { c.MinCompCap, c.Version = 100, Version{2, 24, 3} }), AllReduce, Ring, LL128, false},
-		{"LL128 on SM100 in 2.25", with(one, func(c *Config) { c.MinCompCap, c.Version = 100, Version{2, 25, 1} }), AllReduce, Ring, LL128, true},
+		{"LL128 over PIX", two, FuncAllReduce, AlgoRing, LL128, true},
+		{"LL128 over PXN on Hopper", hopperConfig(v, 2, PathPXN), FuncAllReduce, AlgoRing, LL128, true},
+		{"LL128 over PXN with NCCL_LL128_C2C=0", with(hopperConfig(v, 2, PathPXN), func(c *Config) { c.NoLL128C2C = true }), FuncAllReduce, AlgoRing, LL128, false},
+		{"LL128 over PXN on Ampere", with(hopperConfig(v, 2, PathPXN), func(c *Config) { c.MinCompCap = 80 }), FuncAllReduce, AlgoRing, LL128, false},
+		{"LL128 over PHB", hopperConfig(v, 2, PathPHB), FuncAllReduce, AlgoRing, LL128, false},
+		{"LL128 forced by NCCL_PROTO over PHB", with(hopperConfig(v, 2, PathPHB), func(c *Config) { c.Proto = "LL128" }), FuncAllReduce, AlgoRing, LL128, true},
+		{"LL128 on PCI inside the node", with(one, func(c *Config) { c.Graphs.Ring.TypeIntra = PathPHB }), FuncAllReduce, AlgoRing, LL128, false},
+		{"LL128 on mixed Ampere/Hopper", with(one, func(c *Config) { c.MinCompCap, c.MaxCompCap = 80, 90 }), FuncAllReduce, AlgoRing, LL128, false},
+		{"LL128 on mixed Hopper/Blackwell (2.30)", with(one, func(c *Config) { c.MaxCompCap = 100 }), FuncAllReduce, AlgoRing, LL128, true},
+		{"LL128 on mixed Hopper/Blackwell (2.29)", with(one, func(c *Config) { c.MaxCompCap, c.Version = 100, Version{2, 29, 7} }), FuncAllReduce, AlgoRing, LL128, false},
+		{"LL128 on SM86 before 2.27", with(one, func(c *Config) { c.MinCompCap, c.Version = 86, Version{2, 26, 6} }), FuncAllReduce, AlgoRing, LL128, false},
+		{"LL128 on SM86 from 2.27", with(one, func(c *Config) { c.MinCompCap, c.Version = 86, Version{2, 27, 7} }), FuncAllReduce, AlgoRing, LL128, true},
+		{"LL128 on SM100 in 2.24", with(one, func(c *Config) { c.MinCompCap, c.Version = 100, Version{2, 24, 3} }), FuncAllReduce, AlgoRing, LL128, false},
+		{"LL128 on SM100 in 2.25", with(one, func(c *Config) { c.MinCompCap, c.Version = 100, Version{2, 25, 1} }), FuncAllReduce, AlgoRing, LL128, true},
 		// NCCL_ALGO and NCCL_PROTO.
-		{"NCCL_ALGO=Ring leaves Tree out", with(two, func(c *Config) { c.Algo = "Ring" }), AllReduce, Tree, LL, false},
-		{"NCCL_ALGO=^ring", with(two, func(c *Config) { c.Algo = "^ring" }), AllReduce, Ring, LL, false},
-		{"NCCL_PROTO=^LL", with(two, func(c *Config) { c.Proto = "^LL" }), AllReduce, Ring, LL, false},
-		{"NCCL_PROTO=^LL keeps Simple", with(two, func(c *Config) { c.Proto = "^LL" }), AllReduce, Ring, Simple, true},
-		{"per-function NCCL_ALGO: allreduce", with(two, func(c *Config) { c.Algo = "ring;allreduce:tree" }), AllReduce, Ring, Simple, false},
-		{"per-function NCCL_ALGO: allgather", with(two, func(c *Config) { c.Algo = "ring;allreduce:tree" }), AllGather, Ring, Simple, true},
+		{"NCCL_ALGO=Ring leaves Tree out", with(two, func(c *Config) { c.Algo = "Ring" }), FuncAllReduce, AlgoTree, LL, false},
+		{"NCCL_ALGO=^ring", with(two, func(c *Config) { c.Algo = "^ring" }), FuncAllReduce, AlgoRing, LL, false},
+		{"NCCL_PROTO=^LL", with(two, func(c *Config) { c.Proto = "^LL" }), FuncAllReduce, AlgoRing, LL, false},
+		{"NCCL_PROTO=^LL keeps Simple", with(two, func(c *Config) { c.Proto = "^LL" }), FuncAllReduce, AlgoRing, Simple, true},
+		{"per-function NCCL_ALGO: allreduce", with(two, func(c *Config) { c.Algo = "ring;allreduce:tree" }), FuncAllReduce, AlgoRing, Simple, false},
+		{"per-function NCCL_ALGO: allgather", with(two, func(c *Config) { c.Algo = "ring;allreduce:tree" }), FuncAllGather, AlgoRing, Simple, true},
 		// NCCL 2.18 never disables Ring outside AllReduce.
-		{"NCCL_ALGO=Tree keeps Ring Broadcast in 2.18", with(two, func(c *Config) { c.Algo, c.Version = "Tree", Version{2, 18, 6} }), Broadcast, Ring, Simple, true},
-		{"NCCL_ALGO=Tree removes Ring AllReduce in 2.18", with(two, func(c *Config) { c.Algo, c.Version = "Tree", Version{2, 18, 6} }), AllReduce, Ring, Simple, false},
+		{"NCCL_ALGO=Tree keeps Ring Broadcast in 2.18", with(two, func(c *Config) { c.Algo, c.Version = "Tree", Version{2, 18, 6} }), FuncBroadcast, AlgoRing, Simple, true},
+		{"NCCL_ALGO=Tree removes Ring AllReduce in 2.18", with(two, func(c *Config) { c.Algo, c.Version = "Tree", Version{2, 18, 6} }), FuncAllReduce, AlgoRing, Simple, false},
 		// 2.19 to 2.23 give Ring back to a function left with nothing.
-		{"NCCL_ALGO=Tree gives Ring back to Broadcast in 2.21", with(two, func(c *Config) { c.Algo, c.Version = "Tree", Version{2, 21, 5} }), Broadcast, Ring, Simple, true},
-		{"NCCL_ALGO=Tree leaves Broadcast empty in 2.24", with(two, func(c *Config) { c.Algo, c.Version = "Tree", Version{2, 24, 3} }), Broadcast, Ring, Simple, false},
+		{"NCCL_ALGO=Tree gives Ring back to Broadcast in 2.21", with(two, func(c *Config) { c.Algo, c.Version = "Tree", Version{2, 21, 5} }), FuncBroadcast, AlgoRing, Simple, true},
+		{"NCCL_ALGO=Tree leaves Broadcast empty in 2.24", with(two, func(c *Config) { c.Algo, c.Version = "Tree", Version{2, 24, 3} }), FuncBroadcast, AlgoRing, Simple, false},
 		// enqueue.cc 2.19-2.26: NVLS AllGather on one node only.
-		{"NVLS AllGather across nodes in 2.26", with(two, func(c *Config) { c.CollNet, c.Version = true, Version{2, 26, 6} }), AllGather, NVLS, Simple, false},
+		{"NVLS AllGather across nodes in 2.26", with(two, func(c *Config) { c.CollNet, c.Version = true, Version{2, 26, 6} }), FuncAllGather, AlgoNVLS, Simple, false},
 	}
 	for _, c := range cases {
 		m, err := New(c.cfg)
@@ -120,7 +120,7 @@ func TestEnableMasks(t *testing.T) {
 // make every Tree and Ring protocol tie.
 func TestChooseTies(t *testing.T) {
 	c := DefaultConstants(Latest)
-	for _, a := range []Algorithm{Tree, Ring} {
+	for _, a := range []Algo{AlgoTree, AlgoRing} {
 		c.BaseLatency[a] = [3]float64{5, 5, 5}
 		c.HWLatency[HWNVLink][a] = [3]float64{1, 1, 1}
 	}
@@ -132,14 +132,14 @@ func TestChooseTies(t *testing.T) {
 	cases := []struct {
 		name   string
 		edit   func(*Config, *Constants)
-		wantA  Algorithm
+		wantA  Algo
 		wantP  Protocol
 		wantUS float64
 	}{
-		{"all tie: lowest algorithm, lowest protocol", func(*Config, *Constants) {}, Tree, LL, 7},
-		{"Tree pinned out", func(cfg *Config, _ *Constants) { cfg.Algo = "Ring" }, Ring, LL, 7},
-		{"LL pinned out", func(cfg *Config, _ *Constants) { cfg.Proto = "^LL" }, Tree, LL128, 7},
-		{"Ring/Simple a hair faster wins", func(_ *Config, k *Constants) { k.BaseLatency[Ring][Simple] = 4.999 }, Ring, Simple, 6.999},
+		{"all tie: lowest algorithm, lowest protocol", func(*Config, *Constants) {}, AlgoTree, LL, 7},
+		{"Tree pinned out", func(cfg *Config, _ *Constants) { cfg.Algo = "Ring" }, AlgoRing, LL, 7},
+		{"LL pinned out", func(cfg *Config, _ *Constants) { cfg.Proto = "^LL" }, AlgoTree, LL128, 7},
+		{"Ring/Simple a hair faster wins", func(_ *Config, k *Constants) { k.BaseLatency[AlgoRing][Simple] = 4.999 }, AlgoRing, Simple, 6.999},
 	}
 	for _, tc := range cases {
 		cfg, k := base, c
@@ -149,12 +149,12 @@ func TestChooseTies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, err := m.Choose(AllReduce, 0)
+		e, err := m.Choose(FuncAllReduce, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e.Algorithm != tc.wantA || e.Protocol != tc.wantP || !near(e.Time/usec, tc.wantUS, 1e-12) {
-			t.Errorf("%s: chose %v/%v in %g us, want %v/%v in %g us", tc.name, e.Algorithm, e.Protocol, e.Time/usec, tc.wantA, tc.wantP, tc.wantUS)
+		if e.Algo != tc.wantA || e.Proto != tc.wantP || !near(e.Time/usec, tc.wantUS, 1e-12) {
+			t.Errorf("%s: chose %v/%v in %g us, want %v/%v in %g us", tc.name, e.Algo, e.Proto, e.Time/usec, tc.wantA, tc.wantP, tc.wantUS)
 		}
 	}
 }
@@ -168,10 +168,10 @@ func TestChooseNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Choose(Broadcast, 1024); err == nil || !strings.Contains(err.Error(), "Broadcast") {
+	if _, err := m.Choose(FuncBroadcast, 1024); err == nil || !strings.Contains(err.Error(), "Broadcast") {
 		t.Errorf("Choose(Broadcast) with NCCL_ALGO=Tree: err = %v, want an error naming Broadcast", err)
 	}
-	if e, err := m.Choose(AllReduce, 1024); err != nil || e.Algorithm != Tree {
+	if e, err := m.Choose(FuncAllReduce, 1024); err != nil || e.Algo != AlgoTree {
 		t.Errorf("Choose(AllReduce) with NCCL_ALGO=Tree = %v, %v; want Tree", e, err)
 	}
 }
@@ -208,7 +208,7 @@ func TestEveryVersion(t *testing.T) {
 				t.Fatalf("%v: %v", v, err)
 			}
 			for f := range Func(NumFuncs) {
-				for a := range Algorithm(NumAlgorithms) {
+				for a := range Algo(NumAlgos) {
 					for p := range Protocol(NumProtocols) {
 						lat, bw := m.Latency(f, a, p), m.Bandwidth(f, a, p)
 						if !(lat >= 0) || !(bw >= 0) || math.IsInf(lat, 0) || math.IsInf(bw, 0) {

@@ -103,13 +103,13 @@ type Model struct {
 	ch     int // runtime channels, for the Ring/Simple plateau
 	// lat and bw are NCCL's comm->latencies (us) and comm->bandwidths
 	// (algorithm bandwidth, GB/s; 0 = not available).
-	lat, bw [NumFuncs][NumAlgorithms][NumProtocols]float64
+	lat, bw [NumFuncs][NumAlgos][NumProtocols]float64
 	// ringBackup is NCCL 2.19–2.23's ringbdw: Ring's bandwidth before the
 	// enable masks, the fallback when nothing else is available.
 	ringBackup [NumFuncs][NumProtocols]float64
 	// skip marks combinations the per-call selection leaves out even with
 	// a bandwidth (enqueue.cc's checks).
-	skip [NumFuncs][NumAlgorithms]bool
+	skip [NumFuncs][NumAlgos]bool
 }
 
 // New runs NCCL's tuning model for cfg. It returns an error for a version
@@ -216,7 +216,7 @@ func (m *Model) Version() Version { return m.v }
 // slash) in us. It is computed, and printed, for some disabled
 // combinations too; Available says which can run. An index outside NCCL's
 // enums gives NaN.
-func (m *Model) Latency(f Func, a Algorithm, p Protocol) float64 {
+func (m *Model) Latency(f Func, a Algo, p Protocol) float64 {
 	if !valid(f, a, p) {
 		return math.NaN()
 	}
@@ -227,7 +227,7 @@ func (m *Model) Latency(f Func, a Algorithm, p Protocol) float64 {
 // per-size corrections, in bytes per second of nBytes: the value the TUNING
 // table prints (right of the slash) in GB/s. It is 0 where (f, a, p) is not
 // available, NaN for an index outside NCCL's enums.
-func (m *Model) Bandwidth(f Func, a Algorithm, p Protocol) float64 {
+func (m *Model) Bandwidth(f Func, a Algo, p Protocol) float64 {
 	if !valid(f, a, p) {
 		return math.NaN()
 	}
@@ -235,16 +235,16 @@ func (m *Model) Bandwidth(f Func, a Algorithm, p Protocol) float64 {
 }
 
 // Available reports whether the tuner may pick (f, a, p).
-func (m *Model) Available(f Func, a Algorithm, p Protocol) bool {
+func (m *Model) Available(f Func, a Algo, p Protocol) bool {
 	if !valid(f, a, p) {
 		return false
 	}
 	if m.nRanks == 1 {
-		return a == Ring && p == Simple
+		return a == AlgoRing && p == Simple
 	}
 	return m.bw[f][a][p] > 0 && !m.skip[f][a]
 }
 
-func valid(f Func, a Algorithm, p Protocol) bool {
-	return f >= 0 && f < NumFuncs && a >= 0 && a < NumAlgorithms && p >= 0 && p < NumProtocols
+func valid(f Func, a Algo, p Protocol) bool {
+	return f >= 0 && f < NumFuncs && a >= 0 && a < NumAlgos && p >= 0 && p < NumProtocols
 }

@@ -16,11 +16,11 @@ type Func int
 // (ncclFuncBroadcast = 0 ... ncclFuncAllReduce = 4, NCCL 2.30.7
 // src/include/nccl_common.h).
 const (
-	Broadcast Func = iota
-	Reduce
-	AllGather
-	ReduceScatter
-	AllReduce
+	FuncBroadcast Func = iota
+	FuncReduce
+	FuncAllGather
+	FuncReduceScatter
+	FuncAllReduce
 	// NumFuncs is the number of functions.
 	NumFuncs = 5
 )
@@ -46,120 +46,120 @@ func ParseFunc(s string) (Func, error) {
 func FuncOf(c commmodel.Collective) (Func, error) {
 	switch c {
 	case commmodel.AllReduce:
-		return AllReduce, nil
+		return FuncAllReduce, nil
 	case commmodel.ReduceScatter:
-		return ReduceScatter, nil
+		return FuncReduceScatter, nil
 	case commmodel.AllGather:
-		return AllGather, nil
+		return FuncAllGather, nil
 	case commmodel.Broadcast:
-		return Broadcast, nil
+		return FuncBroadcast, nil
 	}
 	return 0, fmt.Errorf("nccl: NCCL's tuner has no model of %v (it runs as point-to-point sends)", c)
 }
 
-// Algorithm is one of NCCL's collective algorithms, numbered as NCCL numbers
+// Algo is one of NCCL's collective algorithms, numbered as NCCL numbers
 // them (NCCL_ALGO_TREE = 0 ... NCCL_ALGO_PAT = 6, NCCL 2.30.7
 // src/include/plugin/nccl_tuner.h). The tuner breaks ties towards the lower
-// number.
-type Algorithm int
+// number. Algorithm gives commmodel's algorithm of each.
+type Algo int
 
-// NCCL's algorithms. PAT exists from NCCL 2.23.
+// NCCL's algorithms. AlgoPAT exists from NCCL 2.23.
 const (
-	Tree Algorithm = iota
-	Ring
-	CollNetDirect
-	CollNetChain
-	NVLS
-	NVLSTree
-	PAT
-	// NumAlgorithms is the number of algorithms.
-	NumAlgorithms = 7
+	AlgoTree Algo = iota
+	AlgoRing
+	AlgoCollNetDirect
+	AlgoCollNetChain
+	AlgoNVLS
+	AlgoNVLSTree
+	AlgoPAT
+	// NumAlgos is the number of algorithms.
+	NumAlgos = 7
 )
 
 // algoNames are NCCL's ncclAlgoStr (NCCL 2.30.7 src/init.cc), the names
 // NCCL_ALGO accepts, compared without regard to case.
-var algoNames = [NumAlgorithms]string{"Tree", "Ring", "CollNetDirect", "CollNetChain", "NVLS", "NVLSTree", "PAT"}
+var algoNames = [NumAlgos]string{"Tree", "Ring", "CollNetDirect", "CollNetChain", "NVLS", "NVLSTree", "PAT"}
 
 // String returns NCCL's name of a ("NVLSTree").
-func (a Algorithm) String() string { return nameOf(algoNames[:], int(a), "Algorithm") }
+func (a Algo) String() string { return nameOf(algoNames[:], int(a), "Algo") }
 
-// ParseAlgorithm reads an algorithm name as NCCL_ALGO does, one of NCCL's
+// ParseAlgo reads an algorithm name as NCCL_ALGO does, one of NCCL's
 // names case-insensitive ("ring", "NVLSTree", "collnetdirect"), and as
 // commlab spells NCCL's algorithms, with hyphens ("collnet-direct",
 // "collnet-chain").
-func ParseAlgorithm(s string) (Algorithm, error) {
+func ParseAlgo(s string) (Algo, error) {
 	if a := indexFold(algoNames[:], strings.ReplaceAll(strings.TrimSpace(s), "-", "")); a >= 0 {
-		return Algorithm(a), nil
+		return Algo(a), nil
 	}
 	return 0, fmt.Errorf("nccl: unknown algorithm %q (want one of %s)", s, strings.Join(algoNames[:], ", "))
 }
 
-// Commmodel returns commmodel's algorithm of a running collective c on nodes
+// Algorithm returns commmodel's algorithm of a running collective c on nodes
 // of perNode GPUs, in the form of NCCL's own model (the fluid trees and
 // chain), or nil where commmodel has none:
 //
-//	Tree           Tree (AllReduce)
-//	Ring           Ring, RingAllGather, RingReduceScatter, PipelinedBroadcast in 8 chunks
-//	CollNetDirect  CollNetDirect (AllReduce)
-//	CollNetChain   CollNetChain (AllReduce)
-//	NVLS           NVLS (AllReduce)
-//	NVLSTree       NVLSTree (AllReduce)
-//	PAT            PATAllGather, PATReduceScatter
+//	AlgoTree           Tree (AllReduce)
+//	AlgoRing           Ring, RingAllGather, RingReduceScatter, PipelinedBroadcast in 8 chunks
+//	AlgoCollNetDirect  CollNetDirect (AllReduce)
+//	AlgoCollNetChain   CollNetChain (AllReduce)
+//	AlgoNVLS           NVLS (AllReduce)
+//	AlgoNVLSTree       NVLSTree (AllReduce)
+//	AlgoPAT            PATAllGather, PATReduceScatter
 //
 // NCCL's NVLS AllGather and ReduceScatter (one load or one store of the
 // buffer through the switch) and its CollNetDirect AllGather and
 // ReduceScatter have no commmodel type.
-func (a Algorithm) Commmodel(c commmodel.Collective, perNode int) commmodel.Algorithm {
+func (a Algo) Algorithm(c commmodel.Collective, perNode int) commmodel.Algorithm {
 	switch c {
 	case commmodel.AllReduce:
 		switch a {
-		case Tree:
+		case AlgoTree:
 			return commmodel.Tree{PerNode: perNode}
-		case Ring:
+		case AlgoRing:
 			return commmodel.Ring{}
-		case CollNetDirect:
+		case AlgoCollNetDirect:
 			return commmodel.CollNetDirect{PerNode: perNode}
-		case CollNetChain:
+		case AlgoCollNetChain:
 			return commmodel.CollNetChain{PerNode: perNode}
-		case NVLS:
+		case AlgoNVLS:
 			return commmodel.NVLS{PerNode: perNode}
-		case NVLSTree:
+		case AlgoNVLSTree:
 			return commmodel.NVLSTree{PerNode: perNode}
 		}
 	case commmodel.AllGather:
 		switch a {
-		case Ring:
+		case AlgoRing:
 			return commmodel.RingAllGather{}
-		case PAT:
+		case AlgoPAT:
 			return commmodel.PATAllGather{}
 		}
 	case commmodel.ReduceScatter:
 		switch a {
-		case Ring:
+		case AlgoRing:
 			return commmodel.RingReduceScatter{}
-		case PAT:
+		case AlgoPAT:
 			return commmodel.PATReduceScatter{}
 		}
 	case commmodel.Broadcast:
-		if a == Ring {
+		if a == AlgoRing {
 			return commmodel.PipelinedBroadcast{Chunks: 8}
 		}
 	}
 	return nil
 }
 
-// CommmodelAlgorithms returns commmodel's algorithms of NCCL's for c on
-// nodes of perNode GPUs (Commmodel), in NCCL's order: AllReduce has all but
+// Algorithms returns commmodel's algorithms of NCCL's for c on nodes of
+// perNode GPUs (Algo.Algorithm), in NCCL's order: AllReduce has all but
 // PAT; AllGather and ReduceScatter ring, and PAT at one GPU per node
 // (perNode <= 1), the only shape NCCL enables it on by default
 // (ncclPatEnable, NCCL 2.30.7 src/graph/tuning.cc); Broadcast its ring.
-func CommmodelAlgorithms(c commmodel.Collective, perNode int) []commmodel.Algorithm {
+func Algorithms(c commmodel.Collective, perNode int) []commmodel.Algorithm {
 	var out []commmodel.Algorithm
-	for a := range Algorithm(NumAlgorithms) {
-		if a == PAT && perNode > 1 {
+	for a := range Algo(NumAlgos) {
+		if a == AlgoPAT && perNode > 1 {
 			continue
 		}
-		if m := a.Commmodel(c, perNode); m != nil {
+		if m := a.Algorithm(c, perNode); m != nil {
 			out = append(out, m)
 		}
 	}

@@ -9,10 +9,10 @@ import (
 // Names round-trip, and parse as NCCL_ALGO/NCCL_PROTO (strcasecmp) accept
 // them.
 func TestNames(t *testing.T) {
-	for a := range Algorithm(NumAlgorithms) {
+	for a := range Algo(NumAlgos) {
 		for _, s := range []string{a.String(), " " + a.String() + " "} {
-			if got, err := ParseAlgorithm(s); err != nil || got != a {
-				t.Errorf("ParseAlgorithm(%q) = %v, %v", s, got, err)
+			if got, err := ParseAlgo(s); err != nil || got != a {
+				t.Errorf("ParseAlgo(%q) = %v, %v", s, got, err)
 			}
 		}
 	}
@@ -30,45 +30,45 @@ func TestNames(t *testing.T) {
 			t.Errorf("ParseFunc(%q) = %v, %v", f.String(), got, err)
 		}
 	}
-	for s, want := range map[string]Algorithm{"ring": Ring, "NVLSTREE": NVLSTree, "collnetdirect": CollNetDirect, "pat": PAT,
-		"collnet-direct": CollNetDirect, "collnet-chain": CollNetChain} {
-		if got, err := ParseAlgorithm(s); err != nil || got != want {
-			t.Errorf("ParseAlgorithm(%q) = %v, %v; want %v", s, got, err, want)
+	for s, want := range map[string]Algo{"ring": AlgoRing, "NVLSTREE": AlgoNVLSTree, "collnetdirect": AlgoCollNetDirect, "pat": AlgoPAT,
+		"collnet-direct": AlgoCollNetDirect, "collnet-chain": AlgoCollNetChain} {
+		if got, err := ParseAlgo(s); err != nil || got != want {
+			t.Errorf("ParseAlgo(%q) = %v, %v; want %v", s, got, err, want)
 		}
 	}
-	if got, err := ParseFunc("all_reduce"); err != nil || got != AllReduce {
+	if got, err := ParseFunc("all_reduce"); err != nil || got != FuncAllReduce {
 		t.Errorf("ParseFunc(all_reduce) = %v, %v", got, err)
 	}
 	for _, s := range []string{"collnet", "nvls_tree", ""} {
-		if _, err := ParseAlgorithm(s); err == nil {
-			t.Errorf("ParseAlgorithm(%q) accepted", s)
+		if _, err := ParseAlgo(s); err == nil {
+			t.Errorf("ParseAlgo(%q) accepted", s)
 		}
 	}
-	if Algorithm(7).String() != "Algorithm(7)" {
+	if Algo(7).String() != "Algo(7)" {
 		t.Error("out-of-range names")
 	}
 	if _, err := FuncOf(commmodel.AllToAll); err == nil {
 		t.Error("FuncOf(AllToAll) accepted")
 	}
-	if f, err := FuncOf(commmodel.ReduceScatter); err != nil || f != ReduceScatter {
+	if f, err := FuncOf(commmodel.ReduceScatter); err != nil || f != FuncReduceScatter {
 		t.Errorf("FuncOf(ReduceScatter) = %v, %v", f, err)
 	}
 }
 
-// TestCommmodel: the commmodel algorithm of each of NCCL's runs the
+// TestAlgorithm: the commmodel algorithm of each of NCCL's runs the
 // collective asked for and bears the name commlab spells NCCL's algorithm
-// with, which ParseAlgorithm reads back (ring Broadcast is commmodel's
+// with, which ParseAlgo reads back (ring Broadcast is commmodel's
 // pipelined broadcast, NCCL's chain of chunks). Every algorithm NCCL models
 // for AllReduce, AllGather, ReduceScatter and Broadcast from 2.23 on has
 // one (modelled), but for NVLS and CollNetDirect outside AllReduce.
-func TestCommmodel(t *testing.T) {
+func TestAlgorithm(t *testing.T) {
 	m := &Model{v: Latest}
 	for _, c := range commmodel.Collectives() {
 		f, ferr := FuncOf(c)
-		for a := range Algorithm(NumAlgorithms) {
-			got := a.Commmodel(c, 8)
+		for a := range Algo(NumAlgos) {
+			got := a.Algorithm(c, 8)
 			if got == nil {
-				typeless := c != commmodel.AllReduce && (a == NVLS || a == CollNetDirect)
+				typeless := c != commmodel.AllReduce && (a == AlgoNVLS || a == AlgoCollNetDirect)
 				if ferr == nil && m.modelled(f, a) && !typeless {
 					t.Errorf("%v %v: no commmodel algorithm", c, a)
 				}
@@ -81,16 +81,16 @@ func TestCommmodel(t *testing.T) {
 			if c == commmodel.Broadcast && name == "pipelined" {
 				name = "ring"
 			}
-			if back, err := ParseAlgorithm(name); err != nil || back != a {
+			if back, err := ParseAlgo(name); err != nil || back != a {
 				t.Errorf("%v %v: commmodel's %q parses as %v, %v", c, a, got.Name(), back, err)
 			}
 		}
 	}
-	if got := Tree.Commmodel(commmodel.AllReduce, 4); got != (commmodel.Tree{PerNode: 4}) {
-		t.Errorf("Tree.Commmodel(AllReduce, 4) = %#v", got)
+	if got := AlgoTree.Algorithm(commmodel.AllReduce, 4); got != (commmodel.Tree{PerNode: 4}) {
+		t.Errorf("AlgoTree.Algorithm(AllReduce, 4) = %#v", got)
 	}
-	if names := len(CommmodelAlgorithms(commmodel.AllGather, 1)); names != 2 || len(CommmodelAlgorithms(commmodel.AllGather, 8)) != 1 {
-		t.Errorf("AllGather: %d algorithms at one GPU per node, %d at 8; want PAT at one only", names, len(CommmodelAlgorithms(commmodel.AllGather, 8)))
+	if names := len(Algorithms(commmodel.AllGather, 1)); names != 2 || len(Algorithms(commmodel.AllGather, 8)) != 1 {
+		t.Errorf("AllGather: %d algorithms at one GPU per node, %d at 8; want PAT at one only", names, len(Algorithms(commmodel.AllGather, 8)))
 	}
 }
 
@@ -131,7 +131,7 @@ func TestParseList(t *testing.T) {
 		t.Fatal(err)
 	}
 	// "Enable everything but LL128, but only LL128 for allreduce."
-	if !on(e, Broadcast, LL) || on(e, Broadcast, LL128) || !on(e, Broadcast, Simple) || on(e, AllReduce, LL) || !on(e, AllReduce, LL128) || on(e, AllReduce, Simple) {
+	if !on(e, FuncBroadcast, LL) || on(e, FuncBroadcast, LL128) || !on(e, FuncBroadcast, Simple) || on(e, FuncAllReduce, LL) || !on(e, FuncAllReduce, LL128) || on(e, FuncAllReduce, Simple) {
 		t.Errorf("^LL128;allreduce:LL128 gives %v", e.proto)
 	}
 	e, err = enableLists(Latest, "", "LL,Simple;allreduce:^LL")
@@ -139,14 +139,14 @@ func TestParseList(t *testing.T) {
 		t.Fatal(err)
 	}
 	// "Enable LL and Simple for all functions, but everything except LL for allreduce."
-	if !on(e, AllGather, LL) || on(e, AllGather, LL128) || on(e, AllReduce, LL) || !on(e, AllReduce, LL128) || !on(e, AllReduce, Simple) {
+	if !on(e, FuncAllGather, LL) || on(e, FuncAllGather, LL128) || on(e, FuncAllReduce, LL) || !on(e, FuncAllReduce, LL128) || !on(e, FuncAllReduce, Simple) {
 		t.Errorf("LL,Simple;allreduce:^LL gives %v", e.proto)
 	}
 	e, err = enableLists(Latest, "ring,collnetdirect;allreduce:tree,collnetdirect;broadcast:ring", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.algo[AllGather] != [NumAlgorithms]int8{0, 1, 1, 0, 0, 0, 0} || e.algo[AllReduce] != [NumAlgorithms]int8{1, 0, 1, 0, 0, 0, 0} || e.algo[Broadcast] != [NumAlgorithms]int8{0, 1, 0, 0, 0, 0, 0} {
+	if e.algo[FuncAllGather] != [NumAlgos]int8{0, 1, 1, 0, 0, 0, 0} || e.algo[FuncAllReduce] != [NumAlgos]int8{1, 0, 1, 0, 0, 0, 0} || e.algo[FuncBroadcast] != [NumAlgos]int8{0, 1, 0, 0, 0, 0, 0} {
 		t.Errorf("per-function NCCL_ALGO gives %v", e.algo)
 	}
 	// Before 2.24 unknown names are ignored and empty ones skipped
@@ -155,8 +155,8 @@ func TestParseList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.algo[AllReduce] != [NumAlgorithms]int8{1, 1, 1, 1, 1, 0, 0} {
-		t.Errorf("2.18 list gives %v", e.algo[AllReduce])
+	if e.algo[FuncAllReduce] != [NumAlgos]int8{1, 1, 1, 1, 1, 0, 0} {
+		t.Errorf("2.18 list gives %v", e.algo[FuncAllReduce])
 	}
 	for _, bad := range []struct {
 		v Version

@@ -11,7 +11,7 @@ package nccl
 // size read from an nccl-tests table is nBytes as it stands.
 func NBytes(f Func, count int64, typeSize, ranks int) int64 {
 	n := count * int64(typeSize)
-	if f == AllGather || f == ReduceScatter {
+	if f == FuncAllGather || f == FuncReduceScatter {
 		n *= int64(ranks)
 	}
 	return n
@@ -23,9 +23,9 @@ func NBytes(f Func, count int64, typeSize, ranks int) int64 {
 func BusFactor(f Func, ranks int) float64 {
 	n := float64(ranks)
 	switch f {
-	case AllReduce:
+	case FuncAllReduce:
 		return 2 * (n - 1) / n
-	case AllGather, ReduceScatter:
+	case FuncAllGather, FuncReduceScatter:
 		return (n - 1) / n
 	}
 	return 1
@@ -41,7 +41,7 @@ func BusBW(f Func, ranks int, size int64, t float64) float64 {
 // (f, a, p) moving nBytes took NCCL's predicted time; false where (f, a, p)
 // is not available. For Ring it tends to the model's bus bandwidth nCh·bw
 // after refinements as nBytes grows.
-func (m *Model) BusBW(f Func, a Algorithm, p Protocol, nBytes int64) (float64, bool) {
+func (m *Model) BusBW(f Func, a Algo, p Protocol, nBytes int64) (float64, bool) {
 	t, ok := m.Time(f, a, p, nBytes)
 	if !ok {
 		return 0, false

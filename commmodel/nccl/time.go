@@ -21,8 +21,8 @@ const (
 // Latency and Bandwidth are the table's values after the per-size
 // corrections: the Tree correction factor and the Ring/Simple plateau.
 type Estimate struct {
-	Algorithm Algorithm
-	Protocol  Protocol
+	Algo  Algo
+	Proto Protocol
 	// Latency in seconds.
 	Latency float64
 	// Bandwidth is the algorithm bandwidth over nBytes, B/s.
@@ -35,27 +35,27 @@ type Estimate struct {
 // of (f, a, p) moving nBytes as NCCL counts them (NBytes), and false if the
 // tuner cannot pick (f, a, p) or nBytes is negative. The call is alone in
 // its group (numPipeOps = 1).
-func (m *Model) Estimate(f Func, a Algorithm, p Protocol, nBytes int64) (Estimate, bool) {
+func (m *Model) Estimate(f Func, a Algo, p Protocol, nBytes int64) (Estimate, bool) {
 	if !m.Available(f, a, p) || nBytes < 0 {
 		return Estimate{}, false
 	}
 	if m.nRanks == 1 {
-		return Estimate{Algorithm: a, Protocol: p, Bandwidth: math.Inf(1)}, true
+		return Estimate{Algo: a, Proto: p, Bandwidth: math.Inf(1)}, true
 	}
 	lat, bw := m.corrected(f, a, p, nBytes, m.bw[f][a][p])
 	return estimate(a, p, lat, bw, nBytes), true
 }
 
 // Time is Estimate's time in seconds.
-func (m *Model) Time(f Func, a Algorithm, p Protocol, nBytes int64) (float64, bool) {
+func (m *Model) Time(f Func, a Algo, p Protocol, nBytes int64) (float64, bool) {
 	e, ok := m.Estimate(f, a, p, nBytes)
 	return e.Time, ok
 }
 
-func estimate(a Algorithm, p Protocol, lat, bw float64, nBytes int64) Estimate {
+func estimate(a Algo, p Protocol, lat, bw float64, nBytes int64) Estimate {
 	return Estimate{
-		Algorithm: a,
-		Protocol:  p,
+		Algo:      a,
+		Proto:     p,
 		Latency:   lat * usec,
 		Bandwidth: bw * gbps,
 		Time:      (lat + float64(nBytes)/(1000*bw)) * usec,
@@ -64,14 +64,14 @@ func estimate(a Algorithm, p Protocol, lat, bw float64, nBytes int64) Estimate {
 
 // corrected applies ncclTopoGetAlgoTime's per-size rules to the table's
 // latency and bandwidth bw, in NCCL's units.
-func (m *Model) corrected(f Func, a Algorithm, p Protocol, nBytes int64, bw float64) (lat, bwOut float64) {
+func (m *Model) corrected(f Func, a Algo, p Protocol, nBytes int64, bw float64) (lat, bwOut float64) {
 	v := m.v
 	lat = m.lat[f][a][p]
 	logSize := log2i(v, nBytes>>6)
-	if a == Tree && (f == AllReduce || !v.from(23, 0)) && logSize >= 0 && logSize < 23 {
+	if a == AlgoTree && (f == FuncAllReduce || !v.from(23, 0)) && logSize >= 0 && logSize < 23 {
 		bw *= m.c.TreeCorrection[p][logSize]
 	}
-	if a == NVLSTree && f == AllReduce && v.from(29, 0) && logSize >= 0 && logSize < 24 &&
+	if a == AlgoNVLSTree && f == FuncAllReduce && v.from(29, 0) && logSize >= 0 && logSize < 24 &&
 		m.minCC >= 100 && m.cpu.Arch == X86 {
 		bw *= m.c.TreeCorrection[p][logSize]
 	}
@@ -79,7 +79,7 @@ func (m *Model) corrected(f Func, a Algorithm, p Protocol, nBytes int64, bw floa
 	if v.legacy() {
 		plateau = float64(nBytes) >= float64(m.nRanks)/16*65536
 	}
-	if a == Ring && p == Simple && m.nNodes > 1 && f == AllReduce && plateau {
+	if a == AlgoRing && p == Simple && m.nNodes > 1 && f == FuncAllReduce && plateau {
 		// Plateau effect of the ring.
 		if m.minCC < 80 {
 			lat *= m.c.RingPlateau[0]
@@ -102,10 +102,10 @@ func (m *Model) Choose(f Func, nBytes int64) (Estimate, error) {
 		return Estimate{}, fmt.Errorf("nccl: no choice for function %d and %d bytes", int(f), nBytes)
 	}
 	if m.nRanks == 1 {
-		return Estimate{Algorithm: Ring, Protocol: Simple, Bandwidth: math.Inf(1)}, nil
+		return Estimate{Algo: AlgoRing, Proto: Simple, Bandwidth: math.Inf(1)}, nil
 	}
 	best, found := Estimate{}, false
-	for a := range Algorithm(NumAlgorithms) {
+	for a := range Algo(NumAlgos) {
 		for p := range Protocol(NumProtocols) {
 			if e, ok := m.Estimate(f, a, p, nBytes); ok && (!found || e.Time < best.Time) {
 				best, found = e, true
@@ -118,8 +118,8 @@ func (m *Model) Choose(f Func, nBytes int64) (Estimate, error) {
 			if bw <= 0 {
 				continue
 			}
-			lat, bw := m.corrected(f, Ring, p, nBytes, bw)
-			if e := estimate(Ring, p, lat, bw, nBytes); !found || e.Time < best.Time {
+			lat, bw := m.corrected(f, AlgoRing, p, nBytes, bw)
+			if e := estimate(AlgoRing, p, lat, bw, nBytes); !found || e.Time < best.Time {
 				best, found = e, true
 			}
 		}

@@ -35,29 +35,29 @@ func log2i(v Version, n int64) int {
 
 // modelled reports whether ncclTopoTuneModel computes (f, a) at all; the
 // others keep latency and bandwidth 0.
-func (m *Model) modelled(f Func, a Algorithm) bool {
+func (m *Model) modelled(f Func, a Algo) bool {
 	v := m.v
 	if v.legacy() {
 		// NCCL 2.8: Ring for every function, Tree and CollNet for AllReduce.
-		return a == Ring || f == AllReduce && (a == Tree || a == CollNetChain)
+		return a == AlgoRing || f == FuncAllReduce && (a == AlgoTree || a == AlgoCollNetChain)
 	}
 	switch f {
-	case Broadcast, Reduce:
-		return a == Ring
-	case AllGather, ReduceScatter:
+	case FuncBroadcast, FuncReduce:
+		return a == AlgoRing
+	case FuncAllGather, FuncReduceScatter:
 		switch a {
-		case Ring:
+		case AlgoRing:
 			return true
-		case NVLS:
+		case AlgoNVLS:
 			return v.from(19, 0)
-		case CollNetDirect:
+		case AlgoCollNetDirect:
 			return v.from(20, 0)
-		case PAT:
+		case AlgoPAT:
 			return v.from(23, 0)
 		}
 		return false
 	}
-	return a != PAT
+	return a != AlgoPAT
 }
 
 // patEnabled is ncclPatEnable (NCCL 2.30.7 src/graph/tuning.cc): PAT needs
@@ -121,7 +121,7 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 	hwLat := c.HWLatency
 	if m.cpu.Arch == Power {
 		// De-penalise Tree/Simple on POWER to favour Tree.
-		hwLat[HWPCI][Tree][Simple] = hwLat[HWPCI][Ring][Simple]
+		hwLat[HWPCI][AlgoTree][Simple] = hwLat[HWPCI][AlgoRing][Simple]
 	}
 	ppn := float64(n) / float64(nNodes)
 	ppnInt := n / nNodes
@@ -132,13 +132,13 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 	for f := range Func(NumFuncs) {
 		nsteps := n
 		switch f {
-		case AllReduce:
+		case FuncAllReduce:
 			nsteps = 2 * (n - 1)
-		case AllGather, ReduceScatter:
+		case FuncAllGather, FuncReduceScatter:
 			nsteps = n - 1
 		}
-		gather := f == AllGather || f == ReduceScatter
-		for a := range Algorithm(NumAlgorithms) {
+		gather := f == FuncAllGather || f == FuncReduceScatter
+		for a := range Algo(NumAlgos) {
 			if !m.modelled(f, a) {
 				continue
 			}
@@ -152,18 +152,18 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 			}
 			nCh := float64(g.NChannels)
 			for p := range Protocol(NumProtocols) {
-				if (a == NVLS || a == NVLSTree) && p != Simple {
+				if (a == AlgoNVLS || a == AlgoNVLSTree) && p != Simple {
 					continue
 				}
-				if a == PAT && (p != Simple || !pat) {
+				if a == AlgoPAT && (p != Simple || !pat) {
 					continue
 				}
-				collnet := a == CollNetDirect || a == CollNetChain
+				collnet := a == AlgoCollNetDirect || a == AlgoCollNetChain
 				bw := g.BWInter
 				if nNodes <= 2 || collnet {
 					bw = g.BWIntra
 				}
-				if a == NVLS || a == NVLSTree {
+				if a == AlgoNVLS || a == AlgoNVLSTree {
 					var ok bool
 					if bw, ok = m.nvlsBW(f, a, g, ppn, arch, nvlsTreeMax, bw); !ok {
 						continue
@@ -176,17 +176,17 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 					busBw = math.Min(busBw, c.BusBWCapSM80)
 				}
 				ll128Max := nCh * c.LL128MaxBWPerFunc[f]
-				if a == Ring && p == LL {
+				if a == AlgoRing && p == LL {
 					factor := 0.5
 					if !v.from(21, 0) {
 						factor = 1.0 / 3.0
-						if nNodes > 1 || f == AllReduce || f == Reduce {
+						if nNodes > 1 || f == FuncAllReduce || f == FuncReduce {
 							factor = 1.0 / 4.0
 						}
 					}
 					busBw = math.Min(llMax, busBw*factor)
 				}
-				if a == Ring && p == LL128 {
+				if a == AlgoRing && p == LL128 {
 					factor := 0.92
 					if !v.from(23, 0) && ppn < 2 {
 						factor = 0.7
@@ -196,13 +196,13 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 					}
 					busBw = math.Min(busBw*factor, ll128Max)
 				}
-				if a == Tree && (f == AllReduce || !v.from(23, 0)) {
+				if a == AlgoTree && (f == FuncAllReduce || !v.from(23, 0)) {
 					busBw = math.Min(busBw*0.92, nCh*treeMax)
 				}
-				if a == Tree && p == LL {
+				if a == AlgoTree && p == LL {
 					busBw = math.Min(busBw/3.8, llMax)
 				}
-				if a == Tree && p == LL128 {
+				if a == AlgoTree && p == LL128 {
 					factor := 120.0 / 128.0
 					switch {
 					case nNodes == 1:
@@ -215,10 +215,10 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 					}
 					busBw = math.Min(busBw*factor, ll128Max)
 				}
-				if a == Tree && treePattern == PatternTree && !v.legacy() {
+				if a == AlgoTree && treePattern == PatternTree && !v.legacy() {
 					busBw *= 0.85
 				}
-				if a == PAT {
+				if a == AlgoPAT {
 					busBw *= c.PATFactor
 				}
 				if collnet && v.legacy() {
@@ -234,10 +234,10 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 				} else if collnet && p != Simple {
 					busBw = 0
 				}
-				if a == CollNetDirect && p == Simple {
+				if a == AlgoCollNetDirect && p == Simple {
 					busBw = m.collNetDirectBW(f, g, ppn, busBw, cfg.CollNet)
 				}
-				if v.from(27, 0) && (a == NVLS || a == CollNetDirect) && p == Simple && gather && nNodes > 1 {
+				if v.from(27, 0) && (a == AlgoNVLS || a == AlgoCollNetDirect) && p == Simple && gather && nNodes > 1 {
 					// AllGather/ReduceScatter across nodes need CollNet
 					// with a head for every local rank.
 					if !cfg.CollNet || ppnInt > gs.CollNetDirect.NChannels {
@@ -245,7 +245,7 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 					}
 				}
 				m.bw[f][a][p] = busBw * m.ratio(f, a, nsteps)
-				if a == Ring {
+				if a == AlgoRing {
 					m.ringBackup[f][p] = m.bw[f][a][p]
 				}
 				m.lat[f][a][p] = m.latency(f, a, p, g, hwLat, intraHW, hw, nsteps, ppn, ppnInt, logNodes, cfg.NetOverhead)
@@ -256,7 +256,7 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 
 // nvlsBW is the per-channel bandwidth of NVLS and NVLSTree; false means
 // NCCL skips the combination (fewer than two channels, NCCL 2.28 on).
-func (m *Model) nvlsBW(f Func, a Algorithm, g *Graph, ppn float64, arch Arch, nvlsTreeMax, bw float64) (float64, bool) {
+func (m *Model) nvlsBW(f Func, a Algo, g *Graph, ppn float64, arch Arch, nvlsTreeMax, bw float64) (float64, bool) {
 	v, nNodes := m.v, m.nNodes
 	switch {
 	case v.from(28, 0):
@@ -265,28 +265,28 @@ func (m *Model) nvlsBW(f Func, a Algorithm, g *Graph, ppn float64, arch Arch, nv
 		}
 		nCh := float64(g.NChannels)
 		intra := g.BWIntra * m.c.NVLSEfficiency[arch] * (nCh - 1) / nCh
-		if f == AllReduce {
+		if f == FuncAllReduce {
 			intra *= 2 // AllReduce pipelines two operations
 		} else {
 			intra *= (ppn - 1) / ppn
 		}
 		inter := g.BWInter
-		if a == NVLSTree && nNodes <= 2 {
+		if a == AlgoNVLSTree && nNodes <= 2 {
 			inter *= 2
 		}
 		bw = math.Min(intra, inter)
-		if a == NVLSTree {
+		if a == AlgoNVLSTree {
 			bw = math.Min(bw, nvlsTreeMax)
 		}
 	case !v.from(19, 0):
 		// 2.18 reads bwIntra or bwInter like every algorithm.
-	case a == NVLSTree:
+	case a == AlgoNVLSTree:
 		inter := g.BWInter
 		if nNodes > 2 {
 			inter /= 2
 		}
 		bw = math.Min(g.BWIntra, inter)
-	case f != AllReduce && v.from(27, 0):
+	case f != FuncAllReduce && v.from(27, 0):
 		bw = math.Min(g.BWIntra*(ppn-1)/ppn, g.BWInter*0.9)
 	default:
 		bw = math.Min(g.BWIntra, g.BWInter)
@@ -297,7 +297,7 @@ func (m *Model) nvlsBW(f Func, a Algorithm, g *Graph, ppn float64, arch Arch, nv
 // collNetDirectBW is CollNetDirect/Simple's bus bandwidth.
 func (m *Model) collNetDirectBW(f Func, g *Graph, ppn, busBw float64, collNet bool) float64 {
 	v := m.v
-	if (f == AllGather || f == ReduceScatter) && v.from(20, 0) {
+	if (f == FuncAllGather || f == FuncReduceScatter) && v.from(20, 0) {
 		if v.from(27, 0) {
 			return ppn * math.Min(g.BWIntra, g.BWInter*0.9)
 		}
@@ -323,24 +323,24 @@ func (m *Model) collNetDirectBW(f Func, g *Graph, ppn, busBw float64, collNet bo
 }
 
 // ratio converts a bus bandwidth to the algorithm bandwidth NCCL stores.
-func (m *Model) ratio(f Func, a Algorithm, nsteps int) float64 {
+func (m *Model) ratio(f Func, a Algo, nsteps int) float64 {
 	v := m.v
-	gather := f == AllGather || f == ReduceScatter
+	gather := f == FuncAllGather || f == FuncReduceScatter
 	switch {
-	case v.from(23, 0) && gather && a != Ring:
+	case v.from(23, 0) && gather && a != AlgoRing:
 		return 1 // PAT, NVLS and CollNetDirect store an algorithm bandwidth already
-	case v.from(20, 0) && gather && a == CollNetDirect:
+	case v.from(20, 0) && gather && a == AlgoCollNetDirect:
 		return 1
 	}
 	steps := float64(m.nRanks) / float64(nsteps)
 	switch a {
-	case Ring:
+	case AlgoRing:
 		return steps
-	case NVLS, NVLSTree:
+	case AlgoNVLS, AlgoNVLSTree:
 		if v.from(28, 0) {
 			return steps
 		}
-		if a == NVLSTree && !v.from(19, 0) {
+		if a == AlgoNVLSTree && !v.from(19, 0) {
 			if m.nNodes == 1 {
 				return 0 // 2.18 divides by zero here; NVLSTree is disabled on one node
 			}
@@ -352,7 +352,7 @@ func (m *Model) ratio(f Func, a Algorithm, nsteps int) float64 {
 }
 
 // latency is comm->latencies[f][a][p], us.
-func (m *Model) latency(f Func, a Algorithm, p Protocol, g *Graph, hwLat [NumHW][NumAlgorithms][NumProtocols]float64,
+func (m *Model) latency(f Func, a Algo, p Protocol, g *Graph, hwLat [NumHW][NumAlgos][NumProtocols]float64,
 	intraHW, hw HW, nsteps int, ppn float64, ppnInt int, logNodes float64, overhead *float64) float64 {
 	v, c := m.v, &m.c
 	nNodes := m.nNodes
@@ -361,7 +361,7 @@ func (m *Model) latency(f Func, a Algorithm, p Protocol, g *Graph, hwLat [NumHW]
 	interLat := hwLat[HWNet][a][p]
 	if v.from(23, 0) && ppn == 1 {
 		// With one rank per node the network latency is fully exposed.
-		interLat = hwLat[HWNet][Tree][p]
+		interLat = hwLat[HWNet][AlgoTree][p]
 	}
 	if v.legacy() && nNodes > 1 && p == LL {
 		intraLat *= 1.8
@@ -371,14 +371,14 @@ func (m *Model) latency(f Func, a Algorithm, p Protocol, g *Graph, hwLat [NumHW]
 		interLat += g.LatencyInter // the flush
 	}
 	switch a {
-	case Ring:
-		l := hwLat[hw][Ring][p]
-		if f == Broadcast || f == Reduce {
+	case AlgoRing:
+		l := hwLat[hw][AlgoRing][p]
+		if f == FuncBroadcast || f == FuncReduce {
 			if g.SameChannels {
 				return lat + l
 			}
 			if p == Simple {
-				l = hwLat[hw][Tree][p]
+				l = hwLat[hw][AlgoTree][p]
 			}
 			return lat + float64(nsteps)*l
 		}
@@ -392,7 +392,7 @@ func (m *Model) latency(f Func, a Algorithm, p Protocol, g *Graph, hwLat [NumHW]
 		intraLat = math.Max(intraLat, netOverhead)
 		inter := 0
 		switch {
-		case f != AllReduce:
+		case f != FuncAllReduce:
 			inter = nNodes - 1
 		case nNodes == 1:
 		case v.from(23, 0) || v.legacy():
@@ -401,19 +401,19 @@ func (m *Model) latency(f Func, a Algorithm, p Protocol, g *Graph, hwLat [NumHW]
 			inter = 2 * nNodes
 		}
 		return lat + float64(nsteps-inter)*intraLat + float64(inter)*interLat
-	case Tree:
-		if f == AllReduce || !v.from(23, 0) {
+	case AlgoTree:
+		if f == FuncAllReduce || !v.from(23, 0) {
 			lat += 2 * (float64(ppnInt-1)*intraLat + logNodes*interLat)
 		}
 		return lat
-	case CollNetDirect:
+	case AlgoCollNetDirect:
 		return lat + 2*(float64(min(1, ppnInt-1))*intraLat+float64(ppnInt-1)*c.CollNetArityLatency) + interLat
-	case CollNetChain:
+	case AlgoCollNetChain:
 		return lat + 2*float64(ppnInt-1)*intraLat + interLat
-	case NVLS:
+	case AlgoNVLS:
 		if !v.from(19, 0) {
 			if nNodes > 1 {
-				lat += hwLat[HWNet][NVLS][p]
+				lat += hwLat[HWNet][AlgoNVLS][p]
 			}
 			return lat
 		}
@@ -422,12 +422,12 @@ func (m *Model) latency(f Func, a Algorithm, p Protocol, g *Graph, hwLat [NumHW]
 			lat += interLat
 		}
 		return lat
-	case NVLSTree:
+	case AlgoNVLSTree:
 		if !v.from(19, 0) {
-			return lat + 2*float64(nNodes-1)*hwLat[HWNet][NVLSTree][p]
+			return lat + 2*float64(nNodes-1)*hwLat[HWNet][AlgoNVLSTree][p]
 		}
 		return lat + intraLat + 2*logNodes*interLat
-	case PAT:
+	case AlgoPAT:
 		return lat + logNodes*(interLat/3.5) + float64(m.nRanks)*2.8
 	}
 	return lat

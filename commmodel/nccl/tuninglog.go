@@ -17,8 +17,8 @@ import (
 type Tuning struct {
 	// Lat and BW are the printed table, in NCCL's units (us and GB/s,
 	// one decimal); Seen marks the cells the log holds.
-	Lat, BW [NumFuncs][NumAlgorithms][NumProtocols]float64
-	Seen    [NumFuncs][NumAlgorithms]bool
+	Lat, BW [NumFuncs][NumAlgos][NumProtocols]float64
+	Seen    [NumFuncs][NumAlgos]bool
 	// Table reports that the log holds a table.
 	Table bool
 	// Calls are the per-call lines, in log order.
@@ -37,7 +37,7 @@ type Call struct {
 	Func    Func
 	HasFunc bool
 	NBytes  int64
-	Algo    Algorithm
+	Algo    Algo
 	Proto   Protocol
 	// Time is the predicted time in us, NaN when the line has none.
 	Time float64
@@ -57,9 +57,9 @@ func ReadTuning(r io.Reader) (*Tuning, error) {
 	t := &Tuning{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	var algos []Algorithm // the algorithms of the current block
-	done := false         // a complete table has been read
-	var seenBlock [NumAlgorithms]bool
+	var algos []Algo // the algorithms of the current block
+	done := false    // a complete table has been read
+	var seenBlock [NumAlgos]bool
 	tables := 0
 	for line := 1; sc.Scan(); line++ {
 		text := sc.Text()
@@ -67,7 +67,7 @@ func ReadTuning(r io.Reader) (*Tuning, error) {
 			names := strings.Fields(strings.ReplaceAll(text[i+len("  Algorithm   |"):], "|", " "))
 			algos = algos[:0]
 			for _, name := range names {
-				a, err := ParseAlgorithm(name)
+				a, err := ParseAlgo(name)
 				if err != nil {
 					return nil, &LineError{line, err}
 				}
@@ -89,7 +89,7 @@ func ReadTuning(r io.Reader) (*Tuning, error) {
 		if strings.Contains(text, "  Protocol    |") && len(algos) == 0 && tables == 0 {
 			// An excerpt that starts below the first header: NCCL prints
 			// Tree, Ring and CollNetDirect first in every version.
-			algos = append(algos, Tree, Ring, CollNetDirect)
+			algos = append(algos, AlgoTree, AlgoRing, AlgoCollNetDirect)
 			for _, a := range algos {
 				seenBlock[a] = true
 			}
@@ -169,7 +169,7 @@ func tuningRow(text string) (Func, [][]string, bool) {
 
 // callAlgoNames are the names the 2.24+ call lines print
 // (ncclAlgoToString, NCCL 2.30.7 src/collectives.cc).
-var callAlgoNames = [NumAlgorithms]string{"TREE", "RING", "COLLNET_DIRECT", "COLLNET_CHAIN", "NVLS", "NVLS_TREE", "PAT"}
+var callAlgoNames = [NumAlgos]string{"TREE", "RING", "COLLNET_DIRECT", "COLLNET_CHAIN", "NVLS", "NVLS_TREE", "PAT"}
 
 func parseCall(m []string) (Call, error) {
 	c := Call{Time: math.NaN()}
@@ -203,15 +203,15 @@ func parseCall(m []string) (Call, error) {
 
 // parseCallName reads an algorithm or protocol as a number (2.20–2.23) or a
 // name (2.24 on).
-func parseCallName(s string, names []string) (Algorithm, error) {
+func parseCallName(s string, names []string) (Algo, error) {
 	if n, err := strconv.Atoi(s); err == nil {
 		if n < 0 || n >= len(names) {
 			return 0, fmt.Errorf("index %d out of range", n)
 		}
-		return Algorithm(n), nil
+		return Algo(n), nil
 	}
 	if i := indexFold(names, s); i >= 0 {
-		return Algorithm(i), nil
+		return Algo(i), nil
 	}
 	return 0, fmt.Errorf("unknown name %q", s)
 }

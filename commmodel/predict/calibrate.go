@@ -9,6 +9,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/internal/levmar"
+	"github.com/inframethod/commlab/units"
 )
 
 // Settings tune Calibrate; nil means the defaults.
@@ -155,13 +156,13 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 	if err != nil {
 		return term{}, err
 	}
-	f, a := nccl.Broadcast, nccl.Ring // P2P: one step of the ring's latency
+	f, a := nccl.FuncBroadcast, nccl.AlgoRing // P2P: one step of the ring's latency
 	if !ch.p2p {
 		f, _ = nccl.FuncOf(rn.collective)
 		a = ch.algo
 	}
 	t := term{launches: float64(rn.gpusPerThrd), ch: ch, eff: efficiencies(ch), netEff: -1}
-	if !ch.p2p && ch.algo == nccl.Ring && (f == nccl.Broadcast || f == nccl.Reduce) {
+	if !ch.p2p && ch.algo == nccl.AlgoRing && (f == nccl.FuncBroadcast || f == nccl.FuncReduce) {
 		t.netEff = parChain
 	}
 	t.lat[0], t.lat[1], t.lat[2] = ref.latency(f, a, ch.proto)
@@ -325,8 +326,8 @@ func (m *Machine) latencyUnits() (base, intra, inter float64) {
 	if m.Hardware.NVSwitch {
 		hw = nccl.HWNVLink
 	}
-	return c.BaseLatency[nccl.Ring][nccl.LL] * 1e-6, c.HWLatency[hw][nccl.Ring][nccl.LL] * 1e-6,
-		c.HWLatency[nccl.HWNet][nccl.Ring][nccl.LL] * 1e-6
+	return c.BaseLatency[nccl.AlgoRing][nccl.LL] * 1e-6, c.HWLatency[hw][nccl.AlgoRing][nccl.LL] * 1e-6,
+		c.HWLatency[nccl.HWNet][nccl.AlgoRing][nccl.LL] * 1e-6
 }
 
 // params reports the fitted parameters.
@@ -351,13 +352,13 @@ func (m *Machine) params(x0 [numParams]float64, f fitResult, used [numParams]boo
 func FormatValue(v float64, unit string) string {
 	switch unit {
 	case "s":
-		return commmodel.FormatDuration(v)
+		return units.FormatDuration(v)
 	case "B/s":
-		return commmodel.FormatBandwidth(v)
+		return units.FormatBandwidth(v)
 	case "B":
-		return commmodel.FormatSize(v)
+		return units.FormatSize(v)
 	}
-	return commmodel.FormatNumber(v)
+	return units.FormatNumber(v)
 }
 
 // used reports which parameters some point depends on.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/units"
 )
 
 // Hardware describes a machine as far as the model needs it: the GPU, how
@@ -157,7 +157,7 @@ func (h *Hardware) String() string {
 	if h.NICs > 0 {
 		nics = fmt.Sprintf("%d NICs per host", h.NICs)
 	}
-	fmt.Fprintf(&b, ", %s of %s", nics, commmodel.FormatBandwidth(h.NICBW))
+	fmt.Fprintf(&b, ", %s of %s", nics, units.FormatBandwidth(h.NICBW))
 	if h.Domain > 0 {
 		fmt.Fprintf(&b, ", NVLink domains of %d GPUs", h.Domain)
 	}

@@ -101,7 +101,7 @@ func (t *term) time(x *[numParams]float64) float64 {
 // bytes returns the bytes of choice ch of collective c over one GPU's
 // intra-node egress and over one NIC, for size bytes on s with nics NICs
 // per node. A GPU's bytes on each level are those of commmodel's
-// algorithm of ch (nccl.Algorithm.Commmodel; its Stages summed; NCCL's ring,
+// algorithm of ch (nccl.Algo.Algorithm; its Stages summed; NCCL's ring,
 // commmodel's Ring, RingAllGather, RingReduceScatter and
 // PipelinedBroadcast, from their Cost, since every step of NCCL's channels
 // runs on both levels at once):
@@ -128,17 +128,17 @@ func bytes(c commmodel.Collective, ch choice, s shape, nics int, size float64) (
 	n := s.nodes * s.per
 	var a commmodel.Algorithm = commmodel.Direct{}
 	if !ch.p2p {
-		a = ch.algo.Commmodel(c, s.per)
+		a = ch.algo.Algorithm(c, s.per)
 	}
 	switch {
-	case a == nil && (ch.algo == nccl.NVLS || ch.algo == nccl.NVLSTree):
+	case a == nil && (ch.algo == nccl.AlgoNVLS || ch.algo == nccl.AlgoNVLSTree):
 		if s.per > 1 {
 			intra = size
 		}
 		return intra, 0
 	case a == nil:
 		return 0, 0
-	case ch.algo == nccl.Ring && !ch.p2p:
+	case ch.algo == nccl.AlgoRing && !ch.p2p:
 		ring := a.Cost(n, size).Bytes
 		if s.per > 1 {
 			intra = ring
@@ -174,9 +174,9 @@ func efficiencies(ch choice) [2]int {
 	}
 	switch {
 	case ch.p2p:
-	case ch.algo == nccl.NVLS || ch.algo == nccl.NVLSTree:
+	case ch.algo == nccl.AlgoNVLS || ch.algo == nccl.AlgoNVLSTree:
 		e[1] = parNVLS
-	case ch.algo == nccl.Tree:
+	case ch.algo == nccl.AlgoTree:
 		e[1] = parTree
 	}
 	return e

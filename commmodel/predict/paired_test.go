@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/units"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden score tables in testdata")
@@ -268,7 +268,7 @@ func size(x float64) string {
 	if x == 0 {
 		return "none"
 	}
-	return commmodel.FormatSize(x)
+	return units.FormatSize(x)
 }
 
 func pairedMachines(t *testing.T) []predict.PairedMachine {

@@ -151,7 +151,7 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 			return nil, fmt.Errorf("predict: %w", err)
 		}
 		out[i] = Prediction{Size: size, Time: e.Time, Low: e.Time, High: e.Time,
-			Algorithm: e.Algorithm.String(), Protocol: nccl.ProtocolName(e.Protocol)}
+			Algorithm: e.Algo.String(), Protocol: nccl.ProtocolName(e.Proto)}
 	}
 	return out, nil
 }

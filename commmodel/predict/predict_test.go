@@ -89,7 +89,7 @@ func TestReferenceSplit(t *testing.T) {
 			t.Fatal(err)
 		}
 		for f := range nccl.Func(nccl.NumFuncs) {
-			for a := range nccl.Algorithm(nccl.NumAlgorithms) {
+			for a := range nccl.Algo(nccl.NumAlgos) {
 				for p := range nccl.Protocol(nccl.NumProtocols) {
 					if !ref.full.Available(f, a, p) {
 						continue

@@ -68,12 +68,12 @@ func newReference(h *Hardware, r *run) (*reference, error) {
 	for k := range ref.parts {
 		c := nccl.DefaultConstants(cfg.Version)
 		if k != 0 {
-			c.BaseLatency = [nccl.NumAlgorithms][nccl.NumProtocols]float64{}
+			c.BaseLatency = [nccl.NumAlgos][nccl.NumProtocols]float64{}
 		}
 		for hw := range nccl.HW(nccl.NumHW) {
 			keep := k == 1 && hw != nccl.HWNet || k == 2 && hw == nccl.HWNet
 			if !keep {
-				c.HWLatency[hw] = [nccl.NumAlgorithms][nccl.NumProtocols]float64{}
+				c.HWLatency[hw] = [nccl.NumAlgos][nccl.NumProtocols]float64{}
 			}
 		}
 		pc := cfg
@@ -87,7 +87,7 @@ func newReference(h *Hardware, r *run) (*reference, error) {
 
 // latency returns the parts of NCCL's latency of (f, a, p), seconds: the
 // terms the base, intra-node and network factors multiply.
-func (ref *reference) latency(f nccl.Func, a nccl.Algorithm, p nccl.Protocol) (base, intra, inter float64) {
+func (ref *reference) latency(f nccl.Func, a nccl.Algo, p nccl.Protocol) (base, intra, inter float64) {
 	l0 := ref.parts[3].Latency(f, a, p)
 	base = ref.parts[0].Latency(f, a, p) // with lat0
 	intra = ref.parts[1].Latency(f, a, p) - l0
@@ -101,7 +101,7 @@ func (ref *reference) latency(f nccl.Func, a nccl.Algorithm, p nccl.Protocol) (b
 
 // choice is what NCCL ran for one call: its algorithm and protocol.
 type choice struct {
-	algo  nccl.Algorithm
+	algo  nccl.Algo
 	proto nccl.Protocol
 	p2p   bool // AllToAll: grouped sends, outside the tuner
 }
@@ -123,7 +123,7 @@ const p2pLLThreshold = 16 << 10
 // LL for per-peer messages up to p2pLLThreshold.
 func (ref *reference) choose(c commmodel.Collective, ranks int, size float64) (choice, error) {
 	if c == commmodel.AllToAll {
-		ch := choice{p2p: true, algo: nccl.Ring, proto: nccl.Simple}
+		ch := choice{p2p: true, algo: nccl.AlgoRing, proto: nccl.Simple}
 		if size/float64(ranks) <= p2pLLThreshold {
 			ch.proto = nccl.LL
 		}
@@ -137,7 +137,7 @@ func (ref *reference) choose(c commmodel.Collective, ranks int, size float64) (c
 	if err != nil {
 		return choice{}, fmt.Errorf("predict: %w", err)
 	}
-	return choice{algo: e.Algorithm, proto: e.Protocol}, nil
+	return choice{algo: e.Algo, proto: e.Proto}, nil
 }
 
 // pinned reports whether an (algorithm, protocol) pin is available to the
@@ -150,7 +150,7 @@ func (ref *reference) available(c commmodel.Collective) bool {
 	if err != nil {
 		return false
 	}
-	for a := range nccl.Algorithm(nccl.NumAlgorithms) {
+	for a := range nccl.Algo(nccl.NumAlgos) {
 		for p := range nccl.Protocol(nccl.NumProtocols) {
 			if ref.full.Available(f, a, p) {
 				return true

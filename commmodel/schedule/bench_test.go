@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/presets"
 )
 
 // benchRun measures Ranks.Run, the simulator's execution of a schedule on
@@ -230,8 +231,8 @@ func BenchmarkReplayRing1024(b *testing.B) {
 		name string
 		link func(src, dst int) commmodel.Link
 	}{
-		{"uniform", Uniform(commmodel.H20Intra)},
-		{"two-level", TwoLevel(8, commmodel.H20Intra, commmodel.H20Inter)},
+		{"uniform", Uniform(presets.H20Intra)},
+		{"two-level", TwoLevel(8, presets.H20Intra, presets.H20Inter)},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/presets"
 )
 
 // TestReplayUniformIsClosedForm: with one Link for every pair, replaying a
@@ -24,7 +25,7 @@ import (
 // and for CollNetChain's pipeline.
 func TestReplayUniformIsClosedForm(t *testing.T) {
 	links := []commmodel.Link{
-		commmodel.H20Intra,
+		presets.H20Intra,
 		{Alpha: 2e-6, BW: 350e9, Overhead: 0.5e-6},                   // H20Intra's α and BW, plus an overhead
 		{Alpha: 2e-6, BW: 350e9, Overhead: 0.5e-6, Gamma: 1 / 700e9}, // and a reduction cost
 	}
@@ -74,13 +75,13 @@ func pipelinedTree(a commmodel.Algorithm) bool {
 func TestReplayFlatRingAcrossNodes(t *testing.T) {
 	const nodes, per = 2, 8
 	const p, size = nodes * per, 16 << 20
-	links := TwoLevel(per, commmodel.H20Intra, commmodel.H20Inter)
+	links := TwoLevel(per, presets.H20Intra, presets.H20Inter)
 	ring, err := New(commmodel.Ring{}, p, size)
 	if err != nil {
 		t.Fatal(err)
 	}
 	flat := Replay(ring, links)
-	want := 2 * (p - 1) * (commmodel.H20Inter.Alpha + size/p/commmodel.H20Inter.BW)
+	want := 2 * (p - 1) * (presets.H20Inter.Alpha + size/p/presets.H20Inter.BW)
 	if math.Abs(flat-want) > 1e-12*want {
 		t.Errorf("flat ring 2x8: replay %.6g s, want 2(P-1)(α+S/P/BW) on the network = %.6g s", flat, want)
 	}
@@ -93,7 +94,7 @@ func TestReplayFlatRingAcrossNodes(t *testing.T) {
 		t.Errorf("hierarchical 2x8: replay %.6g s, not well under the flat ring's %.6g s", h, flat)
 	}
 	// The replay on one fast Link would hide it: the flat ring is then fast.
-	if one := Replay(ring, Uniform(commmodel.H20Intra)); !(one < flat/10) {
+	if one := Replay(ring, Uniform(presets.H20Intra)); !(one < flat/10) {
 		t.Errorf("flat ring on NVLink only: %.6g s, flat across nodes %.6g s", one, flat)
 	}
 }
@@ -107,7 +108,7 @@ func TestReplayMatchesClusterTime(t *testing.T) {
 	for _, sh := range shapes {
 		nodes, per := sh[0], sh[1]
 		p := nodes * per
-		cl := commmodel.Cluster{Nodes: nodes, PerNode: per, Intra: commmodel.H20Intra, Inter: commmodel.H20Inter}
+		cl := commmodel.Cluster{Nodes: nodes, PerNode: per, Intra: presets.H20Intra, Inter: presets.H20Inter}
 		n := evenElems(p)
 		for _, a := range scheduled(p) {
 			if h, ok := a.(commmodel.HierarchicalAllReduce); ok && h.PerNode != per {
@@ -160,7 +161,7 @@ func TestReplayMatchesClusterTime(t *testing.T) {
 // Cluster.Time (PipelinedBroadcast.Stages) must give that.
 func TestReplayBroadcastAcrossNodes(t *testing.T) {
 	const nodes, per, size = 2, 8, 4096
-	cl := commmodel.Cluster{Nodes: nodes, PerNode: per, Intra: commmodel.H20Intra, Inter: commmodel.H20Inter}
+	cl := commmodel.Cluster{Nodes: nodes, PerNode: per, Intra: presets.H20Intra, Inter: presets.H20Inter}
 	step := func(l commmodel.Link, b float64) float64 { return l.Alpha + b/l.BW }
 	for _, c := range []int{1, 4} {
 		a := commmodel.PipelinedBroadcast{Chunks: c}
@@ -171,7 +172,7 @@ func TestReplayBroadcastAcrossNodes(t *testing.T) {
 		chunk := float64(size) / float64(c)
 		steps := nodes*per - 2 + c
 		network := c // the steps in which some chunk crosses the one boundary
-		want := float64(steps-network)*step(commmodel.H20Intra, chunk) + float64(network)*step(commmodel.H20Inter, chunk)
+		want := float64(steps-network)*step(presets.H20Intra, chunk) + float64(network)*step(presets.H20Inter, chunk)
 		got := Replay(s, TwoLevel(per, cl.Intra, cl.Inter))
 		if math.Abs(got-want) > 1e-12*want {
 			t.Errorf("C=%d: replay %.6g s, step model %.6g s", c, got, want)
@@ -196,9 +197,9 @@ func TestReplayInvalidLink(t *testing.T) {
 
 func ExampleReplay() {
 	s, _ := New(commmodel.Ring{}, 16, 16<<20)
-	flat := Replay(s, TwoLevel(8, commmodel.H20Intra, commmodel.H20Inter))
+	flat := Replay(s, TwoLevel(8, presets.H20Intra, presets.H20Inter))
 	h, _ := New(commmodel.HierarchicalAllReduce{PerNode: 8}, 16, 16<<20)
-	fmt.Printf("flat ring 2x8: %.0f us, hierarchical: %.0f us\n", flat*1e6, Replay(h, TwoLevel(8, commmodel.H20Intra, commmodel.H20Inter))*1e6)
+	fmt.Printf("flat ring 2x8: %.0f us, hierarchical: %.0f us\n", flat*1e6, Replay(h, TwoLevel(8, presets.H20Intra, presets.H20Inter))*1e6)
 	// Output:
 	// flat ring 2x8: 2023 us, hierarchical: 247 us
 }

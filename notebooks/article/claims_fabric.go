@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/presets"
 )
 
 // fabricClaims returns the article's statements about fabrics, each computed
@@ -27,7 +28,7 @@ func fabricClaims(in inputs) []Claim {
 }
 
 func claimFullMeshRing() Claim {
-	f := commmodel.Ascend910B
+	f := presets.Ascend910B
 	ring := commmodel.Ring{}.Cost(f.P, 1)
 	used := f.BW(ring.Fanout) / f.Egress() * float64(f.Links)
 	r := f.LargeMessageRatio(commmodel.Ring{}, commmodel.TwoShot{})
@@ -41,7 +42,7 @@ func claimFullMeshRing() Claim {
 }
 
 func claimSwitchedConverge() Claim {
-	f := commmodel.H20NVSwitch
+	f := presets.H20NVSwitch
 	r := f.LargeMessageRatio(commmodel.Ring{}, commmodel.TwoShot{})
 	return Claim{
 		ID:        "fabric-switched-egress",
@@ -54,7 +55,7 @@ func claimSwitchedConverge() Claim {
 
 func claimInterWithinNIC(in inputs) Claim {
 	const gpus, nics = 8, 4 // the article's server: 8 x H20, 4 NICs
-	share := commmodel.SharedNICBW(commmodel.H20NICLineRate, gpus/nics)
+	share := commmodel.SharedNICBW(presets.H20NICLineRate, gpus/nics)
 	nicRatio := in.node.Intra.BW / share
 	article := in.node.Intra.BW / in.node.Inter.BW
 	return Claim{
@@ -68,7 +69,7 @@ func claimInterWithinNIC(in inputs) Claim {
 }
 
 func claimIntraWithinNVLink(in inputs) Claim {
-	egress := commmodel.H20NVSwitch.Egress()
+	egress := presets.H20NVSwitch.Egress()
 	return Claim{
 		ID:        "fabric-intra-vs-nvlink",
 		Statement: "the intra-node bandwidth implied by the article (~350 GB/s) fits H20's 18 NVLinks",

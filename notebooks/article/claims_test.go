@@ -36,7 +36,7 @@ func TestLedger(t *testing.T) {
 }
 
 // The ledger can fail: with another intra-node link in place of the
-// article's (commmodel.H20Intra), the link-dependent claims do not hold.
+// article's (presets.H20Intra), the link-dependent claims do not hold.
 func TestClaimsCanFail(t *testing.T) {
 	in := articleInputs()
 	in.node.Intra = commmodel.Link{Alpha: 10e-6, BW: 280e9} // the article's better fit to AllToAll

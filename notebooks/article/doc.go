@@ -8,7 +8,7 @@
 // DataFrames of the tidy schema (data.Points.Frame) or as fit samples
 // (data.Samples of such a frame), links and clusters, the rank count P, and
 // *fit.Settings (nil: fit's defaults). The package holds no settings of its
-// own: a notebook cell passes the article's values (commmodel.H20Intra,
+// own: a notebook cell passes the article's values (presets.H20Intra,
 // H20Inter and H20Cluster, topo.H20Figures) or others. Ledger and Exhibits
 // use the article's values.
 //

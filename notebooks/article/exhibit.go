@@ -6,6 +6,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/topo"
 )
 
@@ -36,14 +37,14 @@ type inputs struct {
 }
 
 // articleInputs returns the article's inputs: its 8 x H20 server
-// (commmodel.H20Cluster: NVLink α 2 µs, BW 350 GB/s; network α 15 µs,
+// (presets.H20Cluster: NVLink α 2 µs, BW 350 GB/s; network α 15 µs,
 // BW 20 GB/s per GPU), NCCL's Hopper NVLink and the article's 400G NICs
 // (topo.H20Figures), and fit's defaults spelled out as notebook 05 spells
 // them: the robust bisquare loss, the number of regimes chosen by BIC (up to
 // 8, with a 1% noise floor), and 95% intervals from 200 bootstrap replicates.
 func articleInputs() inputs {
 	return inputs{
-		node:    commmodel.H20Cluster(1),
+		node:    presets.H20Cluster(1),
 		figures: topo.H20Figures,
 		fit:     fit.Settings{Loss: fit.Bisquare, Regimes: 0, MaxRegimes: 8, NoiseFloor: 0.01, Bootstrap: 200, Level: 0.95},
 	}

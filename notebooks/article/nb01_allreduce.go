@@ -8,6 +8,8 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/presets"
+	"github.com/inframethod/commlab/units"
 )
 
 // The exhibits of notebook 01 (AllReduce algorithms on one node).
@@ -24,14 +26,14 @@ func OneShotThresholdFigure(ps []int, l commmodel.Link) (nbplot.Figure, error) {
 		}
 		s.X, s.Y = append(s.X, float64(p)), append(s.Y, x)
 		if p == 8 {
-			marks = append(marks, nbplot.Mark{X: 8, Y: x, Label: "P = 8: " + commmodel.FormatSize(x) + " (article: ~130 KB)"})
+			marks = append(marks, nbplot.Mark{X: 8, Y: x, Label: "P = 8: " + units.FormatSize(x) + " (article: ~130 KB)"})
 		}
 	}
 	if len(s.X) == 0 {
 		return nbplot.Figure{}, fmt.Errorf("no rank count above 2 in %v", ps)
 	}
 	return nbplot.Figure{
-		Title:  fmt.Sprintf("One-shot beats two-shot below S*(P) (α = %s, BW = %s)", commmodel.FormatDuration(l.Alpha), commmodel.FormatBandwidth(l.BW)),
+		Title:  fmt.Sprintf("One-shot beats two-shot below S*(P) (α = %s, BW = %s)", units.FormatDuration(l.Alpha), units.FormatBandwidth(l.BW)),
 		X:      nbplot.Axis{Label: "GPUs P", Unit: nbplot.Plain},
 		Y:      nbplot.Axis{Label: "crossover size S*", Unit: nbplot.Bytes, Log: true},
 		Series: []nbplot.Series{s},
@@ -44,7 +46,7 @@ func OneShotThresholdFigure(ps []int, l commmodel.Link) (nbplot.Figure, error) {
 // log-log, with the sizes where the fastest changes marked: nbplot.TimeFigure
 // on commmodel.Flat{P: p, Link: l}, titled with p and the link.
 func AllReduceTimes(algs []commmodel.Algorithm, p int, l commmodel.Link, sizes []float64) nbplot.Figure {
-	title := fmt.Sprintf("AllReduce on one %d x H20 node (model: α = %s, BW = %s)", p, commmodel.FormatDuration(l.Alpha), commmodel.FormatBandwidth(l.BW))
+	title := fmt.Sprintf("AllReduce on one %d x H20 node (model: α = %s, BW = %s)", p, units.FormatDuration(l.Alpha), units.FormatBandwidth(l.BW))
 	return nbplot.TimeFigure(title, algs, commmodel.Flat{P: p, Link: l}, sizes)
 }
 
@@ -52,7 +54,7 @@ func AllReduceTimes(algs []commmodel.Algorithm, p int, l commmodel.Link, sizes [
 // (nbplot.RegimeFigure), titled by what it compares: the fastest AllReduce
 // for the article's four (commmodel.Algorithms), ring or halving-doubling for
 // RingAndHD, and the link, named "H20 intra-node link" when it is the
-// article's (commmodel.H20Intra).
+// article's (presets.H20Intra).
 func RegimesFigure(algs []commmodel.Algorithm, ps []int, sizes []float64, l commmodel.Link) nbplot.RegimeMap {
 	var names []string
 	for _, a := range algs {
@@ -65,8 +67,8 @@ func RegimesFigure(algs []commmodel.Algorithm, ps []int, sizes []float64, l comm
 	case slices.Equal(algs, RingAndHD):
 		what = "Ring or halving-doubling?"
 	}
-	link := fmt.Sprintf("α = %s, BW = %s", commmodel.FormatDuration(l.Alpha), commmodel.FormatBandwidth(l.BW))
-	if l == commmodel.H20Intra {
+	link := fmt.Sprintf("α = %s, BW = %s", units.FormatDuration(l.Alpha), units.FormatBandwidth(l.BW))
+	if l == presets.H20Intra {
 		link = "H20 intra-node link"
 	}
 	return nbplot.RegimeFigure(what+" (model, "+link+")", algs, ps, sizes, l)

@@ -6,10 +6,11 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/presets"
 )
 
 func TestOneShotThresholdFigure(t *testing.T) {
-	f, err := OneShotThresholdFigure(nbplot.Ranks(2, 16), commmodel.H20Intra)
+	f, err := OneShotThresholdFigure(nbplot.Ranks(2, 16), presets.H20Intra)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +29,7 @@ func TestOneShotThresholdFigure(t *testing.T) {
 	if len(f.Marks) != 1 || f.Marks[0].X != 8 {
 		t.Errorf("marks %+v", f.Marks)
 	}
-	if _, err := OneShotThresholdFigure([]int{1, 2}, commmodel.H20Intra); err == nil {
+	if _, err := OneShotThresholdFigure([]int{1, 2}, presets.H20Intra); err == nil {
 		t.Error("no error without a rank count above 2")
 	}
 }
@@ -37,7 +38,7 @@ func TestAllReduceFigureTitles(t *testing.T) {
 	algs := commmodel.Algorithms(commmodel.AllReduce)
 	sizes := nbplot.Sizes(1<<10, 1<<20, 1)
 	// The title carries P and the link: the article's α = 2 µs, BW = 350 GB/s.
-	if f := AllReduceTimes(algs, 8, commmodel.H20Intra, sizes); f.Title != "AllReduce on one 8 x H20 node (model: α = 2 µs, BW = 350 GB/s)" || len(f.Series) != 4 {
+	if f := AllReduceTimes(algs, 8, presets.H20Intra, sizes); f.Title != "AllReduce on one 8 x H20 node (model: α = 2 µs, BW = 350 GB/s)" || len(f.Series) != 4 {
 		t.Errorf("times: %q, %d series", f.Title, len(f.Series))
 	}
 	cases := []struct {
@@ -45,8 +46,8 @@ func TestAllReduceFigureTitles(t *testing.T) {
 		l    commmodel.Link
 		want string
 	}{
-		{algs, commmodel.H20Intra, "Fastest AllReduce (model, H20 intra-node link)"},
-		{RingAndHD, commmodel.H20Intra, "Ring or halving-doubling? (model, H20 intra-node link)"},
+		{algs, presets.H20Intra, "Fastest AllReduce (model, H20 intra-node link)"},
+		{RingAndHD, presets.H20Intra, "Ring or halving-doubling? (model, H20 intra-node link)"},
 		{algs[2:], commmodel.Link{Alpha: 1e-6, BW: 400e9}, "Fastest of two-shot, one-shot (model, α = 1 µs, BW = 400 GB/s)"},
 	}
 	for _, c := range cases {

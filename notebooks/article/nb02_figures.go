@@ -7,6 +7,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/notebooks/nbplot"
 	"github.com/inframethod/commlab/topo"
+	"github.com/inframethod/commlab/units"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -196,7 +197,7 @@ func (l labelLayer) Plot(c draw.Canvas, p *plot.Plot) {
 // of the node that send across the network at once (activeShare): for each
 // machine with ranks on GPUs 0..k-1 and, where it differs, with GPUs added
 // one per NIC first (spreadOrder); the inter-node link inter (the article's:
-// commmodel.H20Inter, intra ÷17.5) for reference; and each machine's measured rate as a
+// presets.H20Inter, intra ÷17.5) for reference; and each machine's measured rate as a
 // labelled point at the measurement's GPUs per node.
 func NICShareFigure(ms []H20Machine, inter commmodel.Link) nbplot.Figure {
 	f := nbplot.Figure{
@@ -234,13 +235,13 @@ func NICShareFigure(ms []H20Machine, inter commmodel.Link) nbplot.Figure {
 	}
 	f.X.Max = float64(most) + 0.5
 	f.Series = append(f.Series, nbplot.Series{
-		Name: "article's inter-node link, " + commmodel.FormatBandwidth(inter.BW) + " (intra ÷17.5)",
+		Name: "article's inter-node link, " + units.FormatBandwidth(inter.BW) + " (intra ÷17.5)",
 		X:    []float64{1, float64(most)}, Y: []float64{inter.BW, inter.BW},
 	})
 	for _, m := range ms {
 		if mr := m.Measured; mr.BW > 0 {
 			f.Marks = append(f.Marks, nbplot.Mark{X: float64(mr.PerNode), Y: mr.BW,
-				Label: fmt.Sprintf("measured on %s, %d x %d AllToAll: %s", m.Short, mr.Nodes, mr.PerNode, commmodel.FormatBandwidth(mr.BW))})
+				Label: fmt.Sprintf("measured on %s, %d x %d AllToAll: %s", m.Short, mr.Nodes, mr.PerNode, units.FormatBandwidth(mr.BW))})
 		}
 	}
 	return f

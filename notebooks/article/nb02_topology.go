@@ -10,7 +10,9 @@ import (
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/topo"
+	"github.com/inframethod/commlab/units"
 )
 
 // Notebook 02, "The H20 server's topology": the article's 8 x H20 / 4-NIC
@@ -45,14 +47,14 @@ const publicH20Capture = "h20-3e_8gpu_8nic_vm"
 const PublicH20AllToAllLog = "h20-3e_2x2_alltoall_nccltests321.log"
 
 // articleH20 returns the article's server: topo.H20Article with its 400G
-// (2 x 200G bond) NICs, commmodel.H20NICLineRate.
+// (2 x 200G bond) NICs, presets.H20NICLineRate.
 func articleH20() H20Machine {
 	return H20Machine{
 		Name:           "article: 8 x H20, 4 NICs",
 		Short:          "article's server",
 		Source:         "the article (SGLang #5186 topology), topo.H20Article",
 		Topology:       topo.H20Article(),
-		NICLineRate:    commmodel.H20NICLineRate,
+		NICLineRate:    presets.H20NICLineRate,
 		LineRateSource: "article: 2 x 200G bond = 400 Gb/s",
 	}
 }
@@ -75,7 +77,7 @@ func publicH20() (H20Machine, error) {
 		Short:          "H20-3e VM",
 		Source:         "nvidia-smi topo -m, NVIDIA/nccl-tests #321 (data/topology/" + publicH20Capture + ".txt)",
 		Topology:       t,
-		NICLineRate:    commmodel.H20NICLineRate,
+		NICLineRate:    presets.H20NICLineRate,
 		LineRateSource: "not in the capture; assumed 400 Gb/s as the article's",
 		Measured:       rate,
 	}, nil
@@ -363,21 +365,21 @@ func MachinesTable(ms []H20Machine, fig topo.Figures) (nbplot.Table, error) {
 		gdr = append(gdr, fmt.Sprintf("%d of %d: %s", len(gdrGPUs), len(t.GPUs()), orNone(indexList("GPU", gdrGPUs))))
 		meas := "-"
 		if mr := m.Measured; mr.BW > 0 {
-			meas = fmt.Sprintf("%s (peak of %d x %d AllToAll: %s over the network in %s at S = %s)", commmodel.FormatBandwidth(mr.BW), mr.Nodes, mr.PerNode,
-				commmodel.FormatSize(mr.NetworkBytes), commmodel.FormatDuration(mr.Time), commmodel.FormatSize(mr.Size))
+			meas = fmt.Sprintf("%s (peak of %d x %d AllToAll: %s over the network in %s at S = %s)", units.FormatBandwidth(mr.BW), mr.Nodes, mr.PerNode,
+				units.FormatSize(mr.NetworkBytes), units.FormatDuration(mr.Time), units.FormatSize(mr.Size))
 		}
 		vals := []string{
 			m.Source,
 			fmt.Sprintf("%d, %d", len(t.GPUs()), sh.NICs),
-			topo.FabricString(topo.InferFabric(t)),
+			topo.InferFabric(t).String(),
 			strings.Join(numa, "; "),
 			orNone(strings.Join(pixPairs, ", ")),
 			fmt.Sprintf("%d of %d", withPIX, len(t.GPUs())),
 			orNone(strings.Join(sharing, "; ")),
 			strings.Join(gdr, ""),
-			commmodel.FormatBandwidth(m.NICLineRate) + " (" + m.LineRateSource + ")",
-			fmt.Sprintf("%d x %s = %s", sh.NICs, commmodel.FormatBandwidth(m.NICLineRate), commmodel.FormatBandwidth(sh.Egress)),
-			fmt.Sprintf("%s / %d = %s", commmodel.FormatBandwidth(m.NICLineRate), sh.GPUsPerNIC, commmodel.FormatBandwidth(sh.PerGPU)),
+			units.FormatBandwidth(m.NICLineRate) + " (" + m.LineRateSource + ")",
+			fmt.Sprintf("%d x %s = %s", sh.NICs, units.FormatBandwidth(m.NICLineRate), units.FormatBandwidth(sh.Egress)),
+			fmt.Sprintf("%s / %d = %s", units.FormatBandwidth(m.NICLineRate), sh.GPUsPerNIC, units.FormatBandwidth(sh.PerGPU)),
 			fmt.Sprintf("%.1f", sh.Ratio),
 			meas,
 		}

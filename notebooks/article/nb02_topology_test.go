@@ -10,8 +10,8 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
-	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/notebooks/internal/imgtest"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/topo"
 )
 
@@ -252,7 +252,7 @@ func TestPathMap(t *testing.T) {
 }
 
 func TestNICShareFigure(t *testing.T) {
-	f := NICShareFigure(machines(t), commmodel.H20Inter)
+	f := NICShareFigure(machines(t), presets.H20Inter)
 	// Article by index, article spread, VM by index (its spread is the same),
 	// and the article's inter link.
 	if len(f.Series) != 4 {
@@ -266,7 +266,7 @@ func TestNICShareFigure(t *testing.T) {
 	if y := f.Series[1].Y; y[3] != 50e9 || y[4] != 25e9 {
 		t.Errorf("article spread %v", y)
 	}
-	// commmodel.H20Inter: 20 GB/s (intra 350 GB/s ÷17.5).
+	// presets.H20Inter: 20 GB/s (intra 350 GB/s ÷17.5).
 	if y := f.Series[3].Y; y[0] != 20e9 {
 		t.Errorf("inter link %v", y)
 	}

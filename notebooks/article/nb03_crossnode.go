@@ -9,6 +9,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/schedule"
 	"github.com/inframethod/commlab/notebooks/nbplot"
 	"github.com/inframethod/commlab/topo"
+	"github.com/inframethod/commlab/units"
 )
 
 // The exhibits of notebook 03 (AllReduce across nodes: hierarchical against flat).
@@ -53,7 +54,7 @@ func clusterName(c commmodel.Cluster) string {
 func CrossNodeTimes(c commmodel.Cluster, algs []commmodel.Algorithm, sizes []float64) nbplot.Figure {
 	f := nbplot.Figure{
 		Title: fmt.Sprintf("AllReduce across %s (model: NVLink %s / %s, network %s / %s)", clusterName(c),
-			commmodel.FormatDuration(c.Intra.Alpha), commmodel.FormatBandwidth(c.Intra.BW), commmodel.FormatDuration(c.Inter.Alpha), commmodel.FormatBandwidth(c.Inter.BW)),
+			units.FormatDuration(c.Intra.Alpha), units.FormatBandwidth(c.Intra.BW), units.FormatDuration(c.Inter.Alpha), units.FormatBandwidth(c.Inter.BW)),
 		X:      nbplot.Axis{Label: "message size S (per GPU)", Unit: nbplot.Bytes, Log: true},
 		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
 		Legend: nbplot.BottomLeft,
@@ -109,7 +110,7 @@ func ratioText(a, b float64) string {
 // topology and the NIC arithmetic give.
 type LinkComparison struct {
 	// ArticleIntra and ArticleInter are the given links inside and between
-	// nodes (the article's: commmodel.H20Intra and H20Inter).
+	// nodes (the article's: presets.H20Intra and H20Inter).
 	ArticleIntra, ArticleInter commmodel.Link
 	// Levels are the links derived from the topology: NVLink count × per-link
 	// BW inside a node, the NIC line rate shared by the GPUs of a NIC across.
@@ -120,7 +121,7 @@ type LinkComparison struct {
 
 // CompareLinks derives the links of t with the per-link figures fig (the
 // article's: topo.H20Figures) and sets them beside the links intra and inter
-// (the article's: commmodel.H20Intra and H20Inter).
+// (the article's: presets.H20Intra and H20Inter).
 func CompareLinks(t *topo.Topology, fig topo.Figures, intra, inter commmodel.Link) (LinkComparison, error) {
 	lv, err := t.Levels(fig)
 	if err != nil {
@@ -140,13 +141,13 @@ func (lc LinkComparison) Table() nbplot.Table {
 		Header: []string{"quantity", "article (commmodel presets)", "topology + NIC arithmetic", "derivation (right column)"},
 		Align:  []nbplot.Align{nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Left},
 		Rows: [][]string{
-			{"intra-node BW per GPU", commmodel.FormatBandwidth(lc.ArticleIntra.BW), commmodel.FormatBandwidth(lv.Intra.BW),
-				fmt.Sprintf("%d NVLinks × %s (%s)", f.Links, commmodel.FormatBandwidth(f.LinkBW), topo.FabricString(f))},
-			{"inter-node BW per GPU", commmodel.FormatBandwidth(lc.ArticleInter.BW), commmodel.FormatBandwidth(lv.Inter.BW),
-				fmt.Sprintf("NIC %s (2 × 200 Gb/s bond) shared by %d GPUs", commmodel.FormatBandwidth(lc.NICBW), lv.GPUsPerNIC)},
+			{"intra-node BW per GPU", units.FormatBandwidth(lc.ArticleIntra.BW), units.FormatBandwidth(lv.Intra.BW),
+				fmt.Sprintf("%d NVLinks × %s (%s)", f.Links, units.FormatBandwidth(f.LinkBW), f)},
+			{"inter-node BW per GPU", units.FormatBandwidth(lc.ArticleInter.BW), units.FormatBandwidth(lv.Inter.BW),
+				fmt.Sprintf("NIC %s (2 × 200 Gb/s bond) shared by %d GPUs", units.FormatBandwidth(lc.NICBW), lv.GPUsPerNIC)},
 			{"BW ratio intra / inter", fmt.Sprintf("÷%.1f", lc.ArticleIntra.BW/lc.ArticleInter.BW), fmt.Sprintf("÷%.1f", lv.Ratio()), ""},
-			{"intra-node α", commmodel.FormatDuration(lc.ArticleIntra.Alpha), commmodel.FormatDuration(lv.Intra.Alpha), "topo.Figures.IntraAlpha"},
-			{"inter-node α", commmodel.FormatDuration(lc.ArticleInter.Alpha), commmodel.FormatDuration(lv.Inter.Alpha), "topo.Figures.InterAlpha"},
+			{"intra-node α", units.FormatDuration(lc.ArticleIntra.Alpha), units.FormatDuration(lv.Intra.Alpha), "topo.Figures.IntraAlpha"},
+			{"inter-node α", units.FormatDuration(lc.ArticleInter.Alpha), units.FormatDuration(lv.Inter.Alpha), "topo.Figures.InterAlpha"},
 			{"α ratio inter / intra", fmt.Sprintf("×%.1f", lc.ArticleInter.Alpha/lc.ArticleIntra.Alpha),
 				fmt.Sprintf("×%.1f", lv.Inter.Alpha/lv.Intra.Alpha), "the topology carries no latency: same α as the article"},
 		},
@@ -154,7 +155,7 @@ func (lc LinkComparison) Table() nbplot.Table {
 }
 
 // Clusters returns the cluster of nodes copies of the server under both
-// derivations: with the given links (commmodel.H20Cluster for the article's) and
+// derivations: with the given links (presets.H20Cluster for the article's) and
 // with the topology's.
 func (lc LinkComparison) clusters(nodes int) (article, derived commmodel.Cluster) {
 	article = commmodel.Cluster{Nodes: nodes, PerNode: lc.Levels.Fabric.P, Intra: lc.ArticleIntra, Inter: lc.ArticleInter}
@@ -168,13 +169,13 @@ func (lc LinkComparison) TimesTable(nodes int, algs []commmodel.Algorithm, sizes
 	art, der := lc.clusters(nodes)
 	t := nbplot.Table{Header: []string{"algorithm on " + clusterName(art)}, Align: []nbplot.Align{nbplot.Left}}
 	for _, s := range sizes {
-		t.Header = append(t.Header, commmodel.FormatSize(s)+": article", commmodel.FormatSize(s)+": NIC arithmetic")
+		t.Header = append(t.Header, units.FormatSize(s)+": article", units.FormatSize(s)+": NIC arithmetic")
 		t.Align = append(t.Align, nbplot.Right, nbplot.Right)
 	}
 	for _, a := range algs {
 		row := []string{CrossNodeLabel(a)}
 		for _, s := range sizes {
-			row = append(row, commmodel.FormatDuration(art.Time(a, s)), commmodel.FormatDuration(der.Time(a, s)))
+			row = append(row, units.FormatDuration(art.Time(a, s)), units.FormatDuration(der.Time(a, s)))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -208,7 +209,7 @@ func (w NodeSweep) SpeedupFigure() nbplot.Figure {
 		Y:     nbplot.Axis{Label: "flat time / hierarchical time", Unit: nbplot.Ratio},
 	}
 	for _, s := range w.Sizes {
-		sr := nbplot.Series{Name: "S = " + commmodel.FormatSize(s), Style: nbplot.LinePoints}
+		sr := nbplot.Series{Name: "S = " + units.FormatSize(s), Style: nbplot.LinePoints}
 		for _, n := range w.Nodes {
 			fl, h := w.times(n, s)
 			sr.X, sr.Y = append(sr.X, float64(n)), append(sr.Y, fl/h)
@@ -222,14 +223,14 @@ func (w NodeSweep) SpeedupFigure() nbplot.Figure {
 func (w NodeSweep) Table() nbplot.Table {
 	t := nbplot.Table{Header: []string{"nodes N", "GPUs"}, Align: []nbplot.Align{nbplot.Right, nbplot.Right}}
 	for _, s := range w.Sizes {
-		t.Header = append(t.Header, commmodel.FormatSize(s)+" flat", commmodel.FormatSize(s)+" hier.", "speed-up")
+		t.Header = append(t.Header, units.FormatSize(s)+" flat", units.FormatSize(s)+" hier.", "speed-up")
 		t.Align = append(t.Align, nbplot.Right, nbplot.Right, nbplot.Right)
 	}
 	for _, n := range w.Nodes {
 		row := []string{strconv.Itoa(n), strconv.Itoa(n * w.Cluster.PerNode)}
 		for _, s := range w.Sizes {
 			fl, h := w.times(n, s)
-			row = append(row, commmodel.FormatDuration(fl), commmodel.FormatDuration(h), fmt.Sprintf("%.1fx", fl/h))
+			row = append(row, units.FormatDuration(fl), units.FormatDuration(h), fmt.Sprintf("%.1fx", fl/h))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -262,9 +263,9 @@ func StagesTable(c commmodel.Cluster, algs []commmodel.Algorithm, size float64) 
 			t.Rows = append(t.Rows, []string{CrossNodeLabel(a), stageName(a, i, len(stages)), link,
 				strconv.Itoa(max(st.Intra.Steps, st.Inter.Steps)),
 				sizeOrDash(st.Intra), sizeOrDash(st.Inter),
-				timeOrDash(st.Intra, c.Intra), timeOrDash(st.Inter, c.Inter), commmodel.FormatDuration(d)})
+				timeOrDash(st.Intra, c.Intra), timeOrDash(st.Inter, c.Inter), units.FormatDuration(d)})
 		}
-		t.Rows = append(t.Rows, []string{CrossNodeLabel(a), "total", "", "", commmodel.FormatSize(intraB), commmodel.FormatSize(interB), "", "", commmodel.FormatDuration(total)})
+		t.Rows = append(t.Rows, []string{CrossNodeLabel(a), "total", "", "", units.FormatSize(intraB), units.FormatSize(interB), "", "", units.FormatDuration(total)})
 	}
 	return t
 }
@@ -304,8 +305,8 @@ func ExecutedTable(c commmodel.Cluster, algs []commmodel.Algorithm, size int64) 
 		}
 		t.Rows = append(t.Rows, []string{CrossNodeLabel(a), right,
 			fmt.Sprintf("%d / %d", res.Steps, model.Steps),
-			commmodel.FormatSize(float64(res.MaxSent())) + " / " + commmodel.FormatSize(model.Bytes),
-			commmodel.FormatDuration(replay), commmodel.FormatDuration(formula),
+			units.FormatSize(float64(res.MaxSent())) + " / " + units.FormatSize(model.Bytes),
+			units.FormatDuration(replay), units.FormatDuration(formula),
 			fmt.Sprintf("%.1e", math.Abs(replay-formula)/formula)})
 	}
 	return t, nil
@@ -317,14 +318,14 @@ func sizeOrDash(c commmodel.Cost) string {
 	if c == (commmodel.Cost{}) {
 		return "–"
 	}
-	return commmodel.FormatSize(c.Bytes)
+	return units.FormatSize(c.Bytes)
 }
 
 func timeOrDash(c commmodel.Cost, l commmodel.Link) string {
 	if c == (commmodel.Cost{}) {
 		return "–"
 	}
-	return commmodel.FormatDuration(c.Time(l))
+	return units.FormatDuration(c.Time(l))
 }
 
 // stageName says what stage i of n of a does, where the algorithm's shape

@@ -9,7 +9,9 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/topo"
+	"github.com/inframethod/commlab/units"
 )
 
 func near(got, want, rel float64) bool { return math.Abs(got-want) <= rel*math.Abs(want) }
@@ -18,12 +20,12 @@ func near(got, want, rel float64) bool { return math.Abs(got-want) <= rel*math.A
 // the exact ratio (HierarchicalAllReduce's doc) is (N-1)/(Np-1), 1/15 at 2 x 8.
 func TestNetworkBytesRatio(t *testing.T) {
 	nodes := []int{2, 3, 4, 8, 16, 64}
-	tab := NetworkBytesTable(commmodel.H20Cluster(1), nodes)
+	tab := NetworkBytesTable(presets.H20Cluster(1), nodes)
 	if len(tab.Rows) != len(nodes) {
 		t.Fatalf("%d rows, want %d", len(tab.Rows), len(nodes))
 	}
 	for i, n := range nodes {
-		c := commmodel.H20Cluster(n)
+		c := presets.H20Cluster(n)
 		const s = 64 << 20
 		flat := c.NetworkBytes(commmodel.Ring{}, s)
 		hier := c.NetworkBytes(commmodel.HierarchicalAllReduce{PerNode: 8}, s)
@@ -52,7 +54,7 @@ func TestNetworkBytesRatio(t *testing.T) {
 //
 // so the fastest changes at S* = 12 µs / (50 - 11.25) ps = 309,677 B.
 func TestCrossNodeTimesMarksCrossover(t *testing.T) {
-	c := commmodel.H20Cluster(2)
+	c := presets.H20Cluster(2)
 	algs := CrossNodeAlgorithms(8)
 	f := CrossNodeTimes(c, algs, nbplot.Sizes(1<<10, 1<<30, 2))
 	if len(f.Series) != len(algs) {
@@ -76,10 +78,10 @@ func TestCrossNodeTimesMarksCrossover(t *testing.T) {
 func TestFastestOneNode(t *testing.T) {
 	algs := commmodel.Algorithms(commmodel.AllReduce)
 	for _, p := range []int{2, 3, 4, 8} {
-		c := commmodel.Cluster{Nodes: 1, PerNode: p, Intra: commmodel.H20Intra, Inter: commmodel.H20Inter}
+		c := commmodel.Cluster{Nodes: 1, PerNode: p, Intra: presets.H20Intra, Inter: presets.H20Inter}
 		for _, s := range []float64{0, 1 << 10, 56 << 10, 1 << 20, 1 << 30} {
 			a, ta := commmodel.Fastest(algs, c, s)
-			b, tb := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: p, Link: commmodel.H20Intra}, s)
+			b, tb := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: p, Link: presets.H20Intra}, s)
 			if a.Name() != b.Name() || !near(ta, tb, 1e-12) {
 				t.Errorf("P = %d, S = %g: %s %g, Fastest %s %g", p, s, a.Name(), ta, b.Name(), tb)
 			}
@@ -91,7 +93,7 @@ func TestFastestOneNode(t *testing.T) {
 // 18 NVLinks × 20.6 GB/s (NCCL's SM90 NVLink) = 370.8 GB/s inside; a 2 x 200
 // Gb/s bond (50 GB/s) shared by the 2 GPUs of a NIC = 25 GB/s across: ÷14.83.
 func TestLinkComparison(t *testing.T) {
-	lc, err := CompareLinks(topo.H20Article(), topo.H20Figures, commmodel.H20Intra, commmodel.H20Inter)
+	lc, err := CompareLinks(topo.H20Article(), topo.H20Figures, presets.H20Intra, presets.H20Inter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,10 +111,10 @@ func TestLinkComparison(t *testing.T) {
 		t.Errorf("ratio row %q, want ÷17.5 and ÷14.8", got)
 	}
 	art, der := lc.clusters(2)
-	if art != commmodel.H20Cluster(2) || der.Inter.BW != 25e9 {
+	if art != presets.H20Cluster(2) || der.Inter.BW != 25e9 {
 		t.Errorf("clusters %+v, %+v", art, der)
 	}
-	if _, err := CompareLinks(mustTopology(t, 0), topo.H20Figures, commmodel.H20Intra, commmodel.H20Inter); err == nil {
+	if _, err := CompareLinks(mustTopology(t, 0), topo.H20Figures, presets.H20Intra, presets.H20Inter); err == nil {
 		t.Error("a topology without NICs: want an error")
 	}
 }
@@ -139,7 +141,7 @@ func mustTopology(t *testing.T, nics int) *topo.Topology {
 // AllReduce of S/8 on the network, 2 steps, 8 MiB, 2·15 µs + 8 MiB/20 GB/s;
 // all-gather as the reduce-scatter.
 func TestStagesTable(t *testing.T) {
-	c := commmodel.H20Cluster(2)
+	c := presets.H20Cluster(2)
 	const s = 64 << 20
 	hier := commmodel.HierarchicalAllReduce{PerNode: 8}
 	tab := StagesTable(c, []commmodel.Algorithm{commmodel.Ring{}, hier}, s)
@@ -147,14 +149,14 @@ func TestStagesTable(t *testing.T) {
 		t.Fatalf("%d rows, want 2 (flat ring) + 4 (hierarchical)", len(tab.Rows))
 	}
 	rs, net := tab.Rows[2], tab.Rows[3]
-	if rs[2] != "NVLink" || rs[3] != "7" || rs[4] != "56 MiB" || rs[8] != commmodel.FormatDuration(14e-6+7.0/8*s/350e9) {
+	if rs[2] != "NVLink" || rs[3] != "7" || rs[4] != "56 MiB" || rs[8] != units.FormatDuration(14e-6+7.0/8*s/350e9) {
 		t.Errorf("reduce-scatter row %q", rs)
 	}
-	if net[2] != "network" || net[3] != "2" || net[5] != "8 MiB" || net[8] != commmodel.FormatDuration(30e-6+s/8/20e9) {
+	if net[2] != "network" || net[3] != "2" || net[5] != "8 MiB" || net[8] != units.FormatDuration(30e-6+s/8/20e9) {
 		t.Errorf("network row %q", net)
 	}
-	if tot := tab.Rows[5]; tot[8] != commmodel.FormatDuration(c.Time(hier, s)) || tot[5] != "8 MiB" {
-		t.Errorf("total row %q, want %s", tot, commmodel.FormatDuration(c.Time(hier, s)))
+	if tot := tab.Rows[5]; tot[8] != units.FormatDuration(c.Time(hier, s)) || tot[5] != "8 MiB" {
+		t.Errorf("total row %q, want %s", tot, units.FormatDuration(c.Time(hier, s)))
 	}
 	if flat := tab.Rows[0]; flat[2] != "both at once" || flat[3] != "30" {
 		t.Errorf("flat ring row %q, want both levels at once, 2(16-1) = 30 steps", flat)
@@ -164,11 +166,11 @@ func TestStagesTable(t *testing.T) {
 // At S = 0 both are step counts: flat ring 2(Np-1) network steps; hierarchical
 // 2(p-1) NVLink steps and 2(N-1) network steps. On one node they are the same.
 func TestNodeSweep(t *testing.T) {
-	w := NodeSweep{Cluster: commmodel.H20Cluster(1), Flat: commmodel.Ring{}, Hier: commmodel.HierarchicalAllReduce{PerNode: 8},
+	w := NodeSweep{Cluster: presets.H20Cluster(1), Flat: commmodel.Ring{}, Hier: commmodel.HierarchicalAllReduce{PerNode: 8},
 		Nodes: []int{1, 2, 64}, Sizes: []float64{0, 1 << 28}}
 	for _, n := range w.Nodes {
 		fl, h := w.times(n, 0)
-		a, ai := commmodel.H20Inter.Alpha, commmodel.H20Intra.Alpha
+		a, ai := presets.H20Inter.Alpha, presets.H20Intra.Alpha
 		wantF, wantH := float64(2*(8*n-1))*a, float64(2*(n-1))*a+14*ai
 		if n == 1 {
 			wantF = 14 * ai
@@ -207,7 +209,7 @@ func TestExhibits03(t *testing.T) { checkExhibits(t, "03_crossnode", 9) }
 // algorithm in commmodel/schedule's tests; this holds the table to them).
 func TestExecutedTable(t *testing.T) {
 	algs := CrossNodeAlgorithms(8)
-	tab, err := ExecutedTable(commmodel.H20Cluster(2), algs, 1<<20)
+	tab, err := ExecutedTable(presets.H20Cluster(2), algs, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/units"
 )
 
 // The exhibits of notebook 04 (AllToAll on one node and across nodes).
@@ -102,8 +103,8 @@ func NetworkTable(algs []commmodel.Algorithm, c commmodel.Cluster, sizes []float
 	for _, a := range algs {
 		for _, s := range sizes {
 			nb := c.NetworkBytes(a, s)
-			t.Rows = append(t.Rows, []string{a.Name(), commmodel.FormatSize(s), commmodel.FormatDuration(c.Time(a, s)),
-				strconv.Itoa(c.NetworkMessages(a, s)), commmodel.FormatSize(nb), commmodel.FormatNumber(nb / s)})
+			t.Rows = append(t.Rows, []string{a.Name(), units.FormatSize(s), units.FormatDuration(c.Time(a, s)),
+				strconv.Itoa(c.NetworkMessages(a, s)), units.FormatSize(nb), units.FormatNumber(nb / s)})
 		}
 	}
 	return t
@@ -152,8 +153,8 @@ func RatioTable(rs []MeasuredRatio) nbplot.Table {
 	t := nbplot.Table{Header: []string{"GPUs", "size", "measured", "model (direct)", "measured / model"},
 		Align: []nbplot.Align{nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
 	for _, r := range rs {
-		t.Rows = append(t.Rows, []string{gpus(r.Point), commmodel.FormatSize(float64(r.Point.Size)),
-			commmodel.FormatDuration(r.Point.Time), commmodel.FormatDuration(r.Model), nbplot.Ratio.Format(r.Ratio)})
+		t.Rows = append(t.Rows, []string{gpus(r.Point), units.FormatSize(float64(r.Point.Size)),
+			units.FormatDuration(r.Point.Time), units.FormatDuration(r.Model), nbplot.Ratio.Format(r.Ratio)})
 	}
 	return t
 }
@@ -203,9 +204,9 @@ func FitFigure(def commmodel.Link, fd *fit.Result, refit commmodel.Link, sizes [
 }
 
 func linkString(l commmodel.Link) string {
-	s := "α " + commmodel.FormatDuration(l.Alpha) + ", BW " + commmodel.FormatBandwidth(l.BW)
+	s := "α " + units.FormatDuration(l.Alpha) + ", BW " + units.FormatBandwidth(l.BW)
 	if l.Overhead > 0 {
-		s += ", o " + commmodel.FormatDuration(l.Overhead)
+		s += ", o " + units.FormatDuration(l.Overhead)
 	}
 	return s
 }
@@ -234,9 +235,9 @@ func FitTable(joined dataframe.DataFrame) (nbplot.Table, error) {
 		cols[c] = joined.Col(c).Float()
 	}
 	for i, size := range cols["size_bytes"] {
-		row := []string{commmodel.FormatSize(size), commmodel.FormatDuration(cols["time_us"][i] / 1e6)}
+		row := []string{units.FormatSize(size), units.FormatDuration(cols["time_us"][i] / 1e6)}
 		for _, name := range []string{"default", "fitted", "refit"} {
-			row = append(row, commmodel.FormatDuration(cols[name+"_us"][i]/1e6), percent(cols[name+"_rel_err"][i]))
+			row = append(row, units.FormatDuration(cols[name+"_us"][i]/1e6), percent(cols[name+"_rel_err"][i]))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -354,9 +355,9 @@ func OverheadTable(c commmodel.Cluster, overheads []float64) nbplot.Table {
 		c.Inter.Overhead = o
 		cell := "never"
 		if x, ok := HierarchicalCrossover(c); ok {
-			cell = commmodel.FormatSize(x)
+			cell = units.FormatSize(x)
 		}
-		t.Rows = append(t.Rows, []string{commmodel.FormatDuration(o), cell})
+		t.Rows = append(t.Rows, []string{units.FormatDuration(o), cell})
 	}
 	return t
 }

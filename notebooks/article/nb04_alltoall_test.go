@@ -9,6 +9,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/presets"
 )
 
 // relDiff is |a-b|/|b|.
@@ -16,10 +17,10 @@ func relDiff04(a, b float64) float64 { return math.Abs(a-b) / math.Abs(b) }
 
 // The article's points (data/article_h20.csv) against direct AllToAll on the
 // default links. On one node the model is T = α + (P-1)/P·S/BW with the
-// article's α = 2 µs and BW = 350 GB/s (commmodel.H20Intra); the article puts
+// article's α = 2 µs and BW = 350 GB/s (presets.H20Intra); the article puts
 // the gap at "1.3-4x" (data statement alltoall-model-too-fast).
 func TestDirectRatios(t *testing.T) {
-	rs, err := DirectRatios(commmodel.H20Cluster(2), data.Article().Select(data.Filter{Collective: "alltoall"}).Frame())
+	rs, err := DirectRatios(presets.H20Cluster(2), data.Article().Select(data.Filter{Collective: "alltoall"}).Frame())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestFitThroughDirect(t *testing.T) {
 	if f.MaxRelErr > 0.15 {
 		t.Errorf("fit's largest relative error %.3f, want <= 15%%", f.MaxRelErr)
 	}
-	joined, err := FitFrame(commmodel.H20Intra, f, refit, df)
+	joined, err := FitFrame(presets.H20Intra, f, refit, df)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestFitThroughDirect(t *testing.T) {
 //
 // so hierarchical wins below S* = (7·o - α_intra)·BW_intra·8/7.
 func TestHierarchicalCrossover(t *testing.T) {
-	c := commmodel.H20Cluster(2)
+	c := presets.H20Cluster(2)
 	if x, ok := HierarchicalCrossover(c); ok {
 		t.Errorf("hierarchical beats direct below %g B without overhead", x)
 	}
@@ -128,7 +129,7 @@ func TestHierarchicalCrossover(t *testing.T) {
 // constant, so direct on the fitted cluster reproduces the fit's predictions
 // at the article's 2 x 8 points (data/article_h20.csv).
 func TestFitOverhead(t *testing.T) {
-	c := commmodel.H20Cluster(2)
+	c := presets.H20Cluster(2)
 	samples, err := data.Samples(articleAllToAll(2))
 	if err != nil {
 		t.Fatal(err)
@@ -154,12 +155,12 @@ func TestFitOverhead(t *testing.T) {
 // direct AllToAll among the node's GPUs (its network stage is empty), so the
 // figure shows one line for both and says so.
 func TestAllToAllFigureOneNode(t *testing.T) {
-	one := commmodel.H20Cluster(1)
+	one := presets.H20Cluster(1)
 	f := AllToAllFigure("one node", AllToAllAlgorithms(8), one, nbplot.Sizes(1<<10, 1<<20, 1), nil)
 	if len(f.Series) != 3 || !strings.Contains(f.Title, "hierarchical = direct") {
 		t.Errorf("series %d, title %q; want direct, pairwise, bruck and the equality in the title", len(f.Series), f.Title)
 	}
-	f = AllToAllFigure("two nodes", AllToAllAlgorithms(8), commmodel.H20Cluster(2), nbplot.Sizes(1<<10, 1<<20, 1), nil)
+	f = AllToAllFigure("two nodes", AllToAllAlgorithms(8), presets.H20Cluster(2), nbplot.Sizes(1<<10, 1<<20, 1), nil)
 	if len(f.Series) != 4 {
 		t.Errorf("2 x 8: %d series, want all four algorithms", len(f.Series))
 	}
@@ -180,7 +181,7 @@ func TestExhibits04(t *testing.T) {
 			}
 		}
 	}
-	f := HierarchicalFigure(commmodel.Cluster{Nodes: 2, PerNode: 8, Intra: commmodel.H20Intra,
+	f := HierarchicalFigure(commmodel.Cluster{Nodes: 2, PerNode: 8, Intra: presets.H20Intra,
 		Inter: commmodel.Link{Alpha: 15e-6, BW: 20e9, Overhead: 10e-6}}, nbplot.Sizes(1<<10, 1<<30, 2), nil)
 	want := (7*10e-6 - 2e-6) * 350e9 * 8 / 7 // the closed form above
 	found := false

@@ -16,6 +16,7 @@ import (
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/units"
 )
 
 // The exhibits of notebook 05 (fitting the model to public logs).
@@ -106,7 +107,7 @@ func RunsTable(fits []LogFit) nbplot.Table {
 		}
 		sizes := span(lf.Samples)
 		t.Rows = append(t.Rows, []string{lf.Name, c + " (" + lf.Test.CollectiveFrom.String() + ")", ranks, orNone(lf.Test.System),
-			strconv.Itoa(len(lf.Samples)), commmodel.FormatSize(sizes[0]) + " - " + commmodel.FormatSize(sizes[len(sizes)-1]), strconv.Itoa(len(lf.Empty)),
+			strconv.Itoa(len(lf.Samples)), units.FormatSize(sizes[0]) + " - " + units.FormatSize(sizes[len(sizes)-1]), strconv.Itoa(len(lf.Empty)),
 			strconv.Itoa(len(lf.Piecewise.NonMonotone))})
 	}
 	return t
@@ -151,7 +152,7 @@ func span(samples []fit.Sample) []float64 {
 func regimeMarks(r *fit.Result) []nbplot.Mark {
 	var ms []nbplot.Mark
 	for _, x := range r.Boundaries() {
-		ms = append(ms, nbplot.Mark{X: x, Label: "regime break " + commmodel.FormatSize(x)})
+		ms = append(ms, nbplot.Mark{X: x, Label: "regime break " + units.FormatSize(x)})
 	}
 	return ms
 }
@@ -254,9 +255,9 @@ func ResidualFrame(fits []LogFit) dataframe.DataFrame {
 // bwText is a regime's BW, or "time flat" when the BW sits at its bound.
 func bwText(g fit.Regime) string {
 	if g.BWAtBound {
-		return "≥ " + commmodel.FormatBandwidth(g.BW) + " (time flat)"
+		return "≥ " + units.FormatBandwidth(g.BW) + " (time flat)"
 	}
-	return commmodel.FormatBandwidth(g.BW)
+	return units.FormatBandwidth(g.BW)
 }
 
 // ciText is a confidence interval in a unit, or "" when none was computed.
@@ -293,9 +294,9 @@ func RegimeTable(fits []LogFit) (nbplot.Table, error) {
 	for _, lf := range fits {
 		add := func(kind, fitName string, k int, g fit.Regime) {
 			e := byKey[key{lf.Name, fitName, k + 1}]
-			t.Rows = append(t.Rows, []string{lf.Name, kind, commmodel.FormatSize(g.MinSize) + " - " + commmodel.FormatSize(g.MaxSize),
-				strconv.Itoa(g.N), commmodel.FormatDuration(g.Alpha), ciText(g.AlphaCI, commmodel.FormatDuration), bwText(g),
-				ciText(g.BWCI, commmodel.FormatBandwidth), percent(e.med), percent(e.max)})
+			t.Rows = append(t.Rows, []string{lf.Name, kind, units.FormatSize(g.MinSize) + " - " + units.FormatSize(g.MaxSize),
+				strconv.Itoa(g.N), units.FormatDuration(g.Alpha), ciText(g.AlphaCI, units.FormatDuration), bwText(g),
+				ciText(g.BWCI, units.FormatBandwidth), percent(e.med), percent(e.max)})
 		}
 		if len(lf.Piecewise.Regimes) == 1 {
 			add("single = piecewise (1 regime)", "single", 0, lf.Single.Regimes[0])
@@ -462,7 +463,7 @@ func measuredCrossing(a, b data.Points) (size float64, ok bool, note string) {
 		return 0, false, "no common sizes"
 	}
 	if ds[0].d > 0 {
-		return 0, false, "two-shot already faster at " + commmodel.FormatSize(ds[0].s)
+		return 0, false, "two-shot already faster at " + units.FormatSize(ds[0].s)
 	}
 	for i := 1; i < len(ds); i++ {
 		if ds[i].d > 0 {
@@ -470,14 +471,14 @@ func measuredCrossing(a, b data.Points) (size float64, ok bool, note string) {
 			x := math.Exp(l0 + (l1-l0)*(-ds[i-1].d)/(ds[i].d-ds[i-1].d))
 			for _, q := range ds[i+1:] {
 				if q.d <= 0 {
-					note = fmt.Sprintf("one-shot as fast again at %s (%s apart)", commmodel.FormatSize(q.s), commmodel.FormatDuration(-q.d))
+					note = fmt.Sprintf("one-shot as fast again at %s (%s apart)", units.FormatSize(q.s), units.FormatDuration(-q.d))
 					break
 				}
 			}
 			return x, true, note
 		}
 	}
-	return 0, false, "one-shot at least as fast up to " + commmodel.FormatSize(ds[len(ds)-1].s)
+	return 0, false, "one-shot at least as fast up to " + units.FormatSize(ds[len(ds)-1].s)
 }
 
 // thresholdText describes a threshold, "always one-shot" for +Inf.
@@ -487,7 +488,7 @@ func thresholdText(t threshold) string {
 	if math.IsInf(t.Size, 1) {
 		return "always one-shot"
 	}
-	s := "one-shot below " + commmodel.FormatSize(t.Size)
+	s := "one-shot below " + units.FormatSize(t.Size)
 	if math.Mod(t.Size, 1024) != 0 {
 		s = "one-shot below " + strconv.FormatFloat(t.Size, 'f', 0, 64) + " B"
 	}
@@ -502,7 +503,7 @@ func KernelCrossoverTable(kcs []KernelCrossover) nbplot.Table {
 	for _, k := range kcs {
 		m := "not within the measured range: " + k.Note
 		if k.MeasuredIn {
-			m = commmodel.FormatSize(k.Measured)
+			m = units.FormatSize(k.Measured)
 			if k.Note != "" {
 				m += "; " + k.Note
 			}
@@ -520,7 +521,7 @@ func sizeOrNever(s float64) string {
 	if math.IsInf(s, 1) {
 		return "never"
 	}
-	return commmodel.FormatSize(s)
+	return units.FormatSize(s)
 }
 
 // KernelLinkTable lists the links fitted to each kernel at each P.
@@ -530,8 +531,8 @@ func KernelLinkTable(kcs []KernelCrossover) nbplot.Table {
 	for _, k := range kcs {
 		for _, f := range []*fit.Result{k.OneFit, k.TwoFit} {
 			l := f.Link()
-			t.Rows = append(t.Rows, []string{strconv.Itoa(k.P), f.Algorithm.Name(), commmodel.FormatDuration(l.Alpha),
-				commmodel.FormatBandwidth(l.BW), percent(f.MedianRelErr), percent(f.MaxRelErr)})
+			t.Rows = append(t.Rows, []string{strconv.Itoa(k.P), f.Algorithm.Name(), units.FormatDuration(l.Alpha),
+				units.FormatBandwidth(l.BW), percent(f.MedianRelErr), percent(f.MaxRelErr)})
 		}
 	}
 	return t
@@ -561,13 +562,13 @@ func KernelFigure(k KernelCrossover) nbplot.Figure {
 		Series: []nbplot.Series{measuredSeries(oneShotKernel, k.OneShot.Samples()), measuredSeries(twoShotKernel, k.TwoShot.Samples()), curve(k.OneFit), curve(k.TwoFit)},
 	}
 	if k.MeasuredIn {
-		f.Marks = append(f.Marks, nbplot.Mark{X: k.Measured, Label: "measured " + commmodel.FormatSize(k.Measured)})
+		f.Marks = append(f.Marks, nbplot.Mark{X: k.Measured, Label: "measured " + units.FormatSize(k.Measured)})
 	}
 	if !math.IsInf(k.Model, 1) && k.Model < hi*2 {
-		f.Marks = append(f.Marks, nbplot.Mark{X: k.Model, Label: "fitted " + commmodel.FormatSize(k.Model)})
+		f.Marks = append(f.Marks, nbplot.Mark{X: k.Model, Label: "fitted " + units.FormatSize(k.Model)})
 	}
 	if th, ok := vllmThreshold(k.P); ok && !math.IsInf(th.Size, 1) {
-		f.Marks = append(f.Marks, nbplot.Mark{X: th.Size, Label: "vLLM " + commmodel.FormatSize(th.Size)})
+		f.Marks = append(f.Marks, nbplot.Mark{X: th.Size, Label: "vLLM " + units.FormatSize(th.Size)})
 	}
 	if th := trtllmThreshold(k.P); !math.IsInf(th.Size, 1) {
 		f.Marks = append(f.Marks, nbplot.Mark{X: th.Size, Label: "TRT-LLM " + strconv.FormatFloat(th.Size, 'f', 0, 64) + " B"})
@@ -705,7 +706,7 @@ func WildFigure(w *WildFit) nbplot.Figure {
 		Series: []nbplot.Series{meas,
 			fitSeries("plain least squares ("+Regimes(len(w.Plain.Regimes))+")", w.Plain, sizes),
 			fitSeries("robust ("+Regimes(len(w.Robust.Regimes))+")", w.Robust, sizes)},
-		Marks: []nbplot.Mark{{X: wild.Size, Y: wild.Time, Label: "wild: " + commmodel.FormatDuration(wild.Time) + " at " + commmodel.FormatSize(wild.Size)}},
+		Marks: []nbplot.Mark{{X: wild.Size, Y: wild.Time, Label: "wild: " + units.FormatDuration(wild.Time) + " at " + units.FormatSize(wild.Size)}},
 	}
 }
 

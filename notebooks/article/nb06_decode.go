@@ -13,6 +13,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/units"
 )
 
 // The exhibits of notebook 06 (the decode-step budget of tensor parallelism).
@@ -68,7 +69,7 @@ func (d DecodeShape) Table() nbplot.Table {
 			{"layers", strconv.Itoa(d.Layers), d.Model + " config.json (num_hidden_layers)"},
 			{"tokens per decode step", strconv.Itoa(d.Tokens), "assumed (decode batch)"},
 			{"bytes per element", strconv.Itoa(d.ElemBytes), "bf16 activations"},
-			{"AllReduce message S", fmt.Sprintf("%s (%.0f B)", commmodel.FormatSize(s), s), "hidden × tokens × bytes; the article: ~56 KB"},
+			{"AllReduce message S", fmt.Sprintf("%s (%.0f B)", units.FormatSize(s), s), "hidden × tokens × bytes; the article: ~56 KB"},
 			{"AllReduces per layer", strconv.Itoa(d.PerLayer), "attention out + MLP out (Megatron TP)"},
 			{"AllReduces per decode step", strconv.Itoa(d.Calls()), "layers × per layer; the article: hundreds"},
 		},
@@ -77,7 +78,7 @@ func (d DecodeShape) Table() nbplot.Table {
 
 // DecodeCluster returns the cluster a TP group of tp GPUs runs on, on nodes
 // like node (its PerNode GPUs, Intra and Inter links; the article's:
-// commmodel.H20Cluster(1)): one node of tp GPUs up to node.PerNode, else
+// presets.H20Cluster(1)): one node of tp GPUs up to node.PerNode, else
 // tp/node.PerNode nodes. It is an error for tp above node.PerNode not to be
 // a multiple of it or for tp to be below 1.
 func DecodeCluster(tp int, node commmodel.Cluster) (commmodel.Cluster, error) {
@@ -111,7 +112,7 @@ type DecodeBudget struct {
 	// TP are the TP group sizes (DecodeCluster).
 	TP []int
 	// Node is the node the TP groups run on: its GPUs and links (the
-	// article's: commmodel.H20Cluster(1)).
+	// article's: presets.H20Cluster(1)).
 	Node commmodel.Cluster
 	// Floor is a measured per-call floor to set beside the model, in seconds
 	// (the article's ~10 us); 0 leaves it out.
@@ -165,7 +166,7 @@ func (b DecodeBudget) Table() (nbplot.Table, error) {
 	t.Header = append(t.Header, "fastest", fmt.Sprintf("per step (%d calls)", b.Shape.Calls()), fmt.Sprintf("per step at 1 call/layer (%d)", b.Shape.Layers))
 	t.Align = append(t.Align, nbplot.Left, nbplot.Right, nbplot.Right)
 	if b.Floor > 0 {
-		t.Header = append(t.Header, "floor "+commmodel.FormatDuration(b.Floor)+" × calls")
+		t.Header = append(t.Header, "floor "+units.FormatDuration(b.Floor)+" × calls")
 		t.Align = append(t.Align, nbplot.Right)
 	}
 	for i, tp := range b.TP {
@@ -176,15 +177,15 @@ func (b DecodeBudget) Table() (nbplot.Table, error) {
 			cell := "–"
 			for _, a := range algs {
 				if a.Name() == n {
-					cell = commmodel.FormatDuration(c.Time(a, s))
+					cell = units.FormatDuration(c.Time(a, s))
 				}
 			}
 			row = append(row, cell)
 		}
 		best, bt := commmodel.Fastest(algs, c, s)
-		row = append(row, best.Name(), commmodel.FormatDuration(calls*bt), commmodel.FormatDuration(float64(b.Shape.Layers)*bt))
+		row = append(row, best.Name(), units.FormatDuration(calls*bt), units.FormatDuration(float64(b.Shape.Layers)*bt))
 		if b.Floor > 0 {
-			row = append(row, commmodel.FormatDuration(calls*b.Floor))
+			row = append(row, units.FormatDuration(calls*b.Floor))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -196,7 +197,7 @@ func (b DecodeBudget) Table() (nbplot.Table, error) {
 // candidate), the floor × calls, and measured points (marks) at their TP size.
 func (b DecodeBudget) Figure(measured []nbplot.Mark) (nbplot.Figure, error) {
 	f := nbplot.Figure{
-		Title:  fmt.Sprintf("AllReduce time per decode step: %d calls of %s (model: article's H20 links)", b.Shape.Calls(), commmodel.FormatSize(b.Shape.Message())),
+		Title:  fmt.Sprintf("AllReduce time per decode step: %d calls of %s (model: article's H20 links)", b.Shape.Calls(), units.FormatSize(b.Shape.Message())),
 		X:      nbplot.Axis{Label: "TP size (GPUs; 16 = 2 nodes x 8)", Unit: nbplot.Plain, Log: true, Min: 1.8, Max: 32}, // room for labels right of TP 16
 		Y:      nbplot.Axis{Label: "time per step", Unit: nbplot.Seconds, Log: true},
 		Legend: nbplot.TopLeft,
@@ -220,7 +221,7 @@ func (b DecodeBudget) Figure(measured []nbplot.Mark) (nbplot.Figure, error) {
 	}
 	if b.Floor > 0 && len(b.TP) > 0 {
 		fl := float64(b.Shape.Calls()) * b.Floor
-		f.Series = append(f.Series, nbplot.Series{Name: "article's ~" + commmodel.FormatDuration(b.Floor) + " floor × calls",
+		f.Series = append(f.Series, nbplot.Series{Name: "article's ~" + units.FormatDuration(b.Floor) + " floor × calls",
 			X: []float64{float64(b.TP[0]), float64(b.TP[len(b.TP)-1])}, Y: []float64{fl, fl}})
 	}
 	f.Marks = append(f.Marks, measured...)
@@ -317,7 +318,7 @@ func meanTime(ss []fit.Sample, lo, hi float64) (float64, int) {
 
 // Table sets the measured floors beside the model's small-message times on
 // the same GPUs (1 x 8 and 2 x 8 on nodes like node; the article's:
-// commmodel.H20Cluster(1)): the fastest model AllReduce at the smallest non-empty size
+// presets.H20Cluster(1)): the fastest model AllReduce at the smallest non-empty size
 // measured, and at the decode message S.
 func (m MeasuredFloor) Table(s float64, node commmodel.Cluster) (nbplot.Table, error) {
 	zero, nz := meanTime(m.Node, 0, 0)
@@ -346,17 +347,17 @@ func (m MeasuredFloor) Table(s float64, node commmodel.Cluster) (nbplot.Table, e
 		Header: []string{"what", "GPUs", "measured", "model (fastest)", "source"},
 		Align:  []nbplot.Align{nbplot.Left, nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Left},
 		Rows: [][]string{
-			{"empty call (0 B)", "1 x 8", commmodel.FormatDuration(zero), commmodel.FormatDuration(t0) + " " + a0.Name(), fmt.Sprintf("public log, mean of %d rows (%s)", nz, PublicH20SmallLog)},
-			{"128 B", "1 x 8", commmodel.FormatDuration(small), commmodel.FormatDuration(t8) + " " + a8.Name(), "public log (AllToAll or AllGather, not AllReduce)"},
-			{"AllReduce floor", "1 x 8", "~" + commmodel.FormatDuration(m.Article), commmodel.FormatDuration(t8s) + " " + a8s.Name() + " at " + commmodel.FormatSize(s), "the article (measured table not in its text)"},
-			{"AllReduce 4..512 B", "2 x 8", commmodel.FormatDuration(cross), commmodel.FormatDuration(t16) + " " + a16.Name() + " at 512 B", fmt.Sprintf("public log, mean of %d rows, NCCL NVLSTree (%s)", nc, PublicH20CrossNodeLog)},
-			{"AllReduce at " + commmodel.FormatSize(s), "2 x 8", "–", commmodel.FormatDuration(t16s) + " " + a16s.Name(), "model"},
+			{"empty call (0 B)", "1 x 8", units.FormatDuration(zero), units.FormatDuration(t0) + " " + a0.Name(), fmt.Sprintf("public log, mean of %d rows (%s)", nz, PublicH20SmallLog)},
+			{"128 B", "1 x 8", units.FormatDuration(small), units.FormatDuration(t8) + " " + a8.Name(), "public log (AllToAll or AllGather, not AllReduce)"},
+			{"AllReduce floor", "1 x 8", "~" + units.FormatDuration(m.Article), units.FormatDuration(t8s) + " " + a8s.Name() + " at " + units.FormatSize(s), "the article (measured table not in its text)"},
+			{"AllReduce 4..512 B", "2 x 8", units.FormatDuration(cross), units.FormatDuration(t16) + " " + a16.Name() + " at 512 B", fmt.Sprintf("public log, mean of %d rows, NCCL NVLSTree (%s)", nc, PublicH20CrossNodeLog)},
+			{"AllReduce at " + units.FormatSize(s), "2 x 8", "–", units.FormatDuration(t16s) + " " + a16s.Name(), "model"},
 		},
 	}, nil
 }
 
 // SmallFigure plots the model's AllReduce times on 8 GPUs of nodes like node
-// (the article's: commmodel.H20Cluster(1)) over small sizes with the public 1 x 8 rows as
+// (the article's: presets.H20Cluster(1)) over small sizes with the public 1 x 8 rows as
 // points, the article's floor as a line and the decode message S marked.
 func (m MeasuredFloor) SmallFigure(s float64, sizes []float64, node commmodel.Cluster) (nbplot.Figure, error) {
 	c, err := DecodeCluster(8, node)
@@ -364,10 +365,10 @@ func (m MeasuredFloor) SmallFigure(s float64, sizes []float64, node commmodel.Cl
 		return nbplot.Figure{}, err
 	}
 	f := nbplot.Figure{
-		Title:  "Small AllReduce on 8 x H20: model (α = " + commmodel.FormatDuration(c.Intra.Alpha) + ") against the measured floor",
+		Title:  "Small AllReduce on 8 x H20: model (α = " + units.FormatDuration(c.Intra.Alpha) + ") against the measured floor",
 		X:      nbplot.Axis{Label: "message size S (per GPU)", Unit: nbplot.Bytes, Log: true},
 		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
-		Marks:  []nbplot.Mark{{X: s, Label: "decode S = " + commmodel.FormatSize(s)}},
+		Marks:  []nbplot.Mark{{X: s, Label: "decode S = " + units.FormatSize(s)}},
 		Legend: nbplot.TopLeft,
 	}
 	f.Series = nbplot.TimeSeries(DecodeAlgorithms(c), c, sizes, nil)
@@ -376,7 +377,7 @@ func (m MeasuredFloor) SmallFigure(s float64, sizes []float64, node commmodel.Cl
 	for _, x := range sized {
 		meas.X, meas.Y = append(meas.X, x.Size), append(meas.Y, x.Time)
 	}
-	f.Series = append(f.Series, meas, nbplot.Series{Name: "article's ~" + commmodel.FormatDuration(m.Article) + " floor",
+	f.Series = append(f.Series, meas, nbplot.Series{Name: "article's ~" + units.FormatDuration(m.Article) + " floor",
 		X: []float64{sizes[0], sizes[len(sizes)-1]}, Y: []float64{m.Article, m.Article}})
 	// Headroom above the curves for the legend (top left, where they are flat).
 	lo, hi := math.Inf(1), 0.0
@@ -413,7 +414,7 @@ func (w AlphaSweep) step(a commmodel.Algorithm, alpha float64) float64 {
 func (w AlphaSweep) Figure(marks []nbplot.Mark) nbplot.Figure {
 	f := nbplot.Figure{
 		Title: fmt.Sprintf("Decode-step budget against α: TP %d, %d calls of %s, BW = %s",
-			w.P, w.Shape.Calls(), commmodel.FormatSize(w.Shape.Message()), commmodel.FormatBandwidth(w.Link.BW)),
+			w.P, w.Shape.Calls(), units.FormatSize(w.Shape.Message()), units.FormatBandwidth(w.Link.BW)),
 		X:      nbplot.Axis{Label: "α per step", Unit: nbplot.Seconds, Log: true},
 		Y:      nbplot.Axis{Label: "time per step", Unit: nbplot.Seconds, Log: true},
 		Marks:  marks,
@@ -440,14 +441,14 @@ func (w AlphaSweep) Table() nbplot.Table {
 	t.Header = append(t.Header, "fastest", "per call")
 	t.Align = append(t.Align, nbplot.Left, nbplot.Right)
 	for _, al := range w.Alphas {
-		row := []string{commmodel.FormatDuration(al)}
+		row := []string{units.FormatDuration(al)}
 		for _, a := range algs {
-			row = append(row, commmodel.FormatDuration(w.step(a, al)))
+			row = append(row, units.FormatDuration(w.step(a, al)))
 		}
 		l := w.Link
 		l.Alpha = al
 		best, bt := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: w.P, Link: l}, w.Shape.Message())
-		row = append(row, best.Name(), commmodel.FormatDuration(bt))
+		row = append(row, best.Name(), units.FormatDuration(bt))
 		t.Rows = append(t.Rows, row)
 	}
 	return t
@@ -485,10 +486,10 @@ func (m MeasuredFloor) CrossNodeMarks(d DecodeShape) []nbplot.Mark {
 // two-shot, the alpha at which their time per call reaches floor seconds
 // (FloorAlpha).
 func (w AlphaSweep) AlphaMarks(floor float64) []nbplot.Mark {
-	ms := []nbplot.Mark{{X: w.Link.Alpha, Label: "model α = " + commmodel.FormatDuration(w.Link.Alpha)}}
+	ms := []nbplot.Mark{{X: w.Link.Alpha, Label: "model α = " + units.FormatDuration(w.Link.Alpha)}}
 	for _, a := range []commmodel.Algorithm{commmodel.OneShot{}, commmodel.TwoShot{}} {
 		if al := FloorAlpha(a, w.P, w.Shape.Message(), w.Link, floor); !math.IsNaN(al) {
-			ms = append(ms, nbplot.Mark{X: al, Label: fmt.Sprintf("%s takes %s", a.Name(), commmodel.FormatDuration(floor))})
+			ms = append(ms, nbplot.Mark{X: al, Label: fmt.Sprintf("%s takes %s", a.Name(), units.FormatDuration(floor))})
 		}
 	}
 	return ms

@@ -13,6 +13,8 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/presets"
+	"github.com/inframethod/commlab/units"
 )
 
 // DeepSeek-V3 (config.json: hidden_size 7168, num_hidden_layers 61), bf16,
@@ -30,15 +32,15 @@ func TestDecodeShape(t *testing.T) {
 
 func TestDecodeCluster(t *testing.T) {
 	for _, tp := range []int{0, -1, 12, 20} {
-		if _, err := DecodeCluster(tp, commmodel.H20Cluster(1)); err == nil {
+		if _, err := DecodeCluster(tp, presets.H20Cluster(1)); err == nil {
 			t.Errorf("TP %d: want an error", tp)
 		}
 	}
-	c, err := DecodeCluster(16, commmodel.H20Cluster(1))
-	if err != nil || c != commmodel.H20Cluster(2) {
+	c, err := DecodeCluster(16, presets.H20Cluster(1))
+	if err != nil || c != presets.H20Cluster(2) {
 		t.Errorf("TP 16: %+v, %v; want H20Cluster(2)", c, err)
 	}
-	if len(DecodeAlgorithms(c)) != 5 || len(DecodeAlgorithms(commmodel.H20Cluster(1))) != 4 {
+	if len(DecodeAlgorithms(c)) != 5 || len(DecodeAlgorithms(presets.H20Cluster(1))) != 4 {
 		t.Error("hierarchical should join the candidates across nodes only")
 	}
 }
@@ -47,7 +49,7 @@ func TestDecodeCluster(t *testing.T) {
 // 3.14688 µs per call, × 122 = 383.9 µs per step; the table's fastest on one
 // node is commmodel.Fastest.
 func TestDecodeBudget(t *testing.T) {
-	b := DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{2, 4, 8, 16}, Node: commmodel.H20Cluster(1), Floor: 10e-6}
+	b := DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{2, 4, 8, 16}, Node: presets.H20Cluster(1), Floor: 10e-6}
 	st, err := b.stepTime(commmodel.OneShot{}, 8)
 	if err != nil || !near(st, 122*(2e-6+7*57344/350e9), 1e-12) {
 		t.Errorf("one-shot step time %g, %v", st, err)
@@ -60,19 +62,19 @@ func TestDecodeBudget(t *testing.T) {
 		t.Fatalf("%d rows, want 4", len(tab.Rows))
 	}
 	for i, p := range []int{2, 4, 8} {
-		a, per := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: p, Link: commmodel.H20Intra}, 57344)
+		a, per := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: p, Link: presets.H20Intra}, 57344)
 		row := tab.Rows[i]
-		if row[7] != a.Name() || row[8] != commmodel.FormatDuration(122*per) || row[9] != commmodel.FormatDuration(61*per) || row[6] != "–" {
-			t.Errorf("TP %d row %q: want %s, %s", p, row, a.Name(), commmodel.FormatDuration(122*per))
+		if row[7] != a.Name() || row[8] != units.FormatDuration(122*per) || row[9] != units.FormatDuration(61*per) || row[6] != "–" {
+			t.Errorf("TP %d row %q: want %s, %s", p, row, a.Name(), units.FormatDuration(122*per))
 		}
-		if row[10] != commmodel.FormatDuration(122*10e-6) {
+		if row[10] != units.FormatDuration(122*10e-6) {
 			t.Errorf("TP %d floor cell %q, want 1.22 ms (122 × 10 µs)", p, row[10])
 		}
 	}
 	if row := tab.Rows[3]; row[6] == "–" {
 		t.Errorf("TP 16 row %q: hierarchical missing", row)
 	}
-	if _, err := (DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{12}, Node: commmodel.H20Cluster(1)}).Table(); err == nil {
+	if _, err := (DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{12}, Node: presets.H20Cluster(1)}).Table(); err == nil {
 		t.Error("TP 12: want an error")
 	}
 	f, err := b.Figure(nil)
@@ -104,7 +106,7 @@ func TestMeasuredFloor(t *testing.T) {
 	if z, n := meanTime(m.CrossNode, 0, 512); n != 8 || !near(z, 46.87875e-6, 1e-9) {
 		t.Errorf("2 x 8 rows: %d, mean %g", n, z)
 	}
-	tab, err := m.Table(57344, commmodel.H20Cluster(1))
+	tab, err := m.Table(57344, presets.H20Cluster(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +117,7 @@ func TestMeasuredFloor(t *testing.T) {
 	if len(marks) != 1 || marks[0].X != 16 || !near(marks[0].Y, 122*46.87875e-6, 1e-9) {
 		t.Errorf("cross-node marks %v", marks)
 	}
-	if _, err := (MeasuredFloor{Article: 10e-6}).Table(57344, commmodel.H20Cluster(1)); err == nil {
+	if _, err := (MeasuredFloor{Article: 10e-6}).Table(57344, presets.H20Cluster(1)); err == nil {
 		t.Error("no rows: want an error")
 	}
 	// Frames that are empty or not of the tidy schema are refused.
@@ -127,7 +129,7 @@ func TestMeasuredFloor(t *testing.T) {
 	if _, err := NewMeasuredFloor(10e-6, rows.Select([]string{"source"}), rows); err == nil || !errors.Is(err, data.ErrFrame) {
 		t.Errorf("a frame without size_bytes: err = %v, want data.ErrFrame", err)
 	}
-	f, err := m.SmallFigure(57344, nbplot.Sizes(128, 4<<20, 1), commmodel.H20Cluster(1))
+	f, err := m.SmallFigure(57344, nbplot.Sizes(128, 4<<20, 1), presets.H20Cluster(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +141,7 @@ func TestMeasuredFloor(t *testing.T) {
 // α at which a call takes the 10 µs floor, S = 57344 B, P = 8, 350 GB/s:
 // one-shot 10 µs - 7·S/BW = 8.85312 µs; two-shot (10 µs - 1.75·S/BW)/2 = 4.85664 µs.
 func TestFloorAlpha(t *testing.T) {
-	l := commmodel.H20Intra
+	l := presets.H20Intra
 	if a := FloorAlpha(commmodel.OneShot{}, 8, 57344, l, 10e-6); !near(a, 8.85312e-6, 1e-9) {
 		t.Errorf("one-shot: %g", a)
 	}
@@ -152,14 +154,14 @@ func TestFloorAlpha(t *testing.T) {
 	if a := FloorAlpha(commmodel.Ring{}, 1, 57344, l, 1e-6); !math.IsNaN(a) {
 		t.Errorf("one rank (no steps): %g, want NaN", a)
 	}
-	w := AlphaSweep{Shape: DeepSeekV3Decode, P: 8, Link: commmodel.H20Intra, Alphas: []float64{2e-6, 10e-6}}
+	w := AlphaSweep{Shape: DeepSeekV3Decode, P: 8, Link: presets.H20Intra, Alphas: []float64{2e-6, 10e-6}}
 	ms := w.AlphaMarks(10e-6)
 	if len(ms) != 3 || ms[0].X != 2e-6 || !near(ms[1].X, 8.85312e-6, 1e-9) || !near(ms[2].X, 4.85664e-6, 1e-9) {
 		t.Errorf("marks %v", ms)
 	}
 	// At α = 10 µs the one-shot budget is 122·(10 µs + 1.14688 µs).
 	tab := w.Table()
-	if row := tab.Rows[1]; row[4] != commmodel.FormatDuration(122*(10e-6+7*57344/350e9)) || row[5] != "one-shot" {
+	if row := tab.Rows[1]; row[4] != units.FormatDuration(122*(10e-6+7*57344/350e9)) || row[5] != "one-shot" {
 		t.Errorf("α = 10 µs row %q", row)
 	}
 }
@@ -174,7 +176,7 @@ func TestDecodeBudgetColumns(t *testing.T) {
 	for _, a := range commmodel.Algorithms(commmodel.AllReduce) {
 		want = append(want, a.Name()+" per call")
 	}
-	one := DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{2, 4, 8}, Node: commmodel.H20Cluster(1)}
+	one := DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{2, 4, 8}, Node: presets.H20Cluster(1)}
 	tab, err := one.Table()
 	if err != nil {
 		t.Fatal(err)
@@ -182,7 +184,7 @@ func TestDecodeBudgetColumns(t *testing.T) {
 	if got := tab.Header[2 : 2+len(want)]; !slices.Equal(got, want) || tab.Header[2+len(want)] != "fastest" {
 		t.Errorf("one node: header %q, want the registry's %q then fastest", tab.Header, want)
 	}
-	small := commmodel.Cluster{Nodes: 1, PerNode: 4, Intra: commmodel.H20Intra, Inter: commmodel.H20Inter}
+	small := commmodel.Cluster{Nodes: 1, PerNode: 4, Intra: presets.H20Intra, Inter: presets.H20Inter}
 	two := DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{2, 4, 8}, Node: small}
 	tab, err = two.Table()
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/presets"
+	"github.com/inframethod/commlab/units"
 )
 
 func ExampleTable_Markdown() {
@@ -14,7 +16,7 @@ func ExampleTable_Markdown() {
 	}
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.OneShot{}} {
 		c := a.Cost(8, 1<<20)
-		t.Rows = append(t.Rows, []string{a.Name(), fmt.Sprint(c.Steps), commmodel.FormatDuration(c.Time(commmodel.H20Intra))})
+		t.Rows = append(t.Rows, []string{a.Name(), fmt.Sprint(c.Steps), units.FormatDuration(c.Time(presets.H20Intra))})
 	}
 	fmt.Print(t.Markdown())
 	// The article's model on H20Intra (α = 2 µs, BW = 350 GB/s):
@@ -29,7 +31,7 @@ func ExampleTable_Markdown() {
 
 func ExampleFigure_PNG() {
 	sizes := nbplot.Sizes(1<<10, 1<<30, 1) // 1 KiB .. 1 GiB, one point per doubling
-	f := nbplot.TimeFigure("AllReduce, P = 8", commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: 8, Link: commmodel.H20Intra}, sizes)
+	f := nbplot.TimeFigure("AllReduce, P = 8", commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: 8, Link: presets.H20Intra}, sizes)
 	b, err := f.PNG()
 	if err != nil {
 		fmt.Println(err)

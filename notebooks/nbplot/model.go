@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/units"
 )
 
 // Sizes returns the sizes from lo up to hi bytes at perOctave points per
@@ -25,14 +26,14 @@ func Sizes(lo, hi float64, perOctave int) []float64 {
 func ModelTable(algs []commmodel.Algorithm, p int, l commmodel.Link, sizes []float64) Table {
 	t := Table{Header: []string{"algorithm", "steps", "bytes per rank", "peers"}, Align: []Align{Left, Right, Right, Right}}
 	for _, s := range sizes {
-		t.Header = append(t.Header, "T("+commmodel.FormatSize(s)+")")
+		t.Header = append(t.Header, "T("+units.FormatSize(s)+")")
 		t.Align = append(t.Align, Right)
 	}
 	for _, a := range algs {
 		c := a.Cost(p, 1) // per byte of S: every cost here is linear in S
-		row := []string{a.Name(), strconv.Itoa(c.Steps), commmodel.FormatNumber(c.Bytes) + " S", strconv.Itoa(c.Peers)}
+		row := []string{a.Name(), strconv.Itoa(c.Steps), units.FormatNumber(c.Bytes) + " S", strconv.Itoa(c.Peers)}
 		for _, s := range sizes {
-			row = append(row, commmodel.FormatDuration(commmodel.Time(a, p, s, l)))
+			row = append(row, units.FormatDuration(commmodel.Time(a, p, s, l)))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -73,7 +74,7 @@ func TimeSeries[T commmodel.Timer](algs []commmodel.Algorithm, t T, sizes []floa
 func WinnerMarks[T commmodel.Timer](algs []commmodel.Algorithm, t T) []Mark {
 	var out []Mark
 	for _, c := range commmodel.WinnerChanges(algs, t) {
-		out = append(out, Mark{X: c.Size, Label: fmt.Sprintf("%s | %s %s", c.A.Name(), c.B.Name(), commmodel.FormatSize(c.Size))})
+		out = append(out, Mark{X: c.Size, Label: fmt.Sprintf("%s | %s %s", c.A.Name(), c.B.Name(), units.FormatSize(c.Size))})
 	}
 	return out
 }
@@ -87,13 +88,13 @@ func TimeTable[T commmodel.Timer](algs []commmodel.Algorithm, t T, sizes []float
 	}
 	tb := Table{Header: []string{"algorithm"}, Align: []Align{Left}}
 	for _, s := range sizes {
-		tb.Header = append(tb.Header, "T("+commmodel.FormatSize(s)+")")
+		tb.Header = append(tb.Header, "T("+units.FormatSize(s)+")")
 		tb.Align = append(tb.Align, Right)
 	}
 	for _, a := range algs {
 		row := []string{name(a)}
 		for _, s := range sizes {
-			row = append(row, commmodel.FormatDuration(t.Time(a, s)))
+			row = append(row, units.FormatDuration(t.Time(a, s)))
 		}
 		tb.Rows = append(tb.Rows, row)
 	}
@@ -104,7 +105,7 @@ func TimeTable[T commmodel.Timer](algs []commmodel.Algorithm, t T, sizes []float
 func CrossoverTable(cs []commmodel.Crossover) Table {
 	t := Table{Header: []string{"faster below", "faster above", "size", "bytes"}, Align: []Align{Left, Left, Right, Right}}
 	for _, c := range cs {
-		t.Rows = append(t.Rows, []string{c.A.Name(), c.B.Name(), commmodel.FormatSize(c.Size), strconv.FormatFloat(c.Size, 'f', 0, 64)})
+		t.Rows = append(t.Rows, []string{c.A.Name(), c.B.Name(), units.FormatSize(c.Size), strconv.FormatFloat(c.Size, 'f', 0, 64)})
 	}
 	return t
 }

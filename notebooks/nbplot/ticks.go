@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/units"
 	"gonum.org/v1/plot"
 )
 
@@ -41,15 +41,15 @@ func (u Unit) Symbol() string {
 func (u Unit) Format(v float64) string {
 	switch u {
 	case Bytes:
-		return commmodel.FormatSize(v)
+		return units.FormatSize(v)
 	case Seconds:
-		return commmodel.FormatDuration(v)
+		return units.FormatDuration(v)
 	case BytesPerSecond:
-		return commmodel.FormatBandwidth(v)
+		return units.FormatBandwidth(v)
 	case Ratio:
-		return commmodel.FormatNumber(v) + "x"
+		return units.FormatNumber(v) + "x"
 	}
-	return commmodel.FormatNumber(v)
+	return units.FormatNumber(v)
 }
 
 // logTicks marks a logarithmic axis in a unit. Bytes get ticks at powers of

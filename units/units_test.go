@@ -1,10 +1,12 @@
-package commmodel
+package units
 
 import (
 	"errors"
 	"math"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // The expected values follow from the definitions the grammar states: SI
@@ -16,7 +18,7 @@ func TestParseSize(t *testing.T) {
 		"4096": 4096, "0": 0, "-0": 0, "128B": 128, "64KB": 64000, "64kB": 64000, "64 KiB": 65536,
 		"1.5MiB": 1572864, "1GB": 1e9, "2GiB": 2 << 30, "1TiB": 1 << 40, "3TB": 3e12, "1e3": 1000,
 		"+7 B": 7, "5.KB": 5000, " 0.3KB ": 300, "0.1 MB": 1e5, ".5KiB": 512,
-		// Bits: 8 Gb = 8e9 bits = 1e9 B (issue 11's example).
+		// Bits: 8 Gb = 8e9 bits = 1e9 B.
 		"8Gb": 1e9, "8b": 1, "16 bit": 2, "1Kib": 128, "1Mbit": 125000, "4Tb": 5e11, "8Gib": 1 << 30,
 		"4611686018427387904": 1 << 62,
 	} {
@@ -80,7 +82,7 @@ func TestParseDuration(t *testing.T) {
 		"2us": 2e-6, "15 µs": 15e-6, "15μs": 15e-6, "0.5ms": 5e-4, "1s": 1, "300ns": 3e-7, "1e-6s": 1e-6, "0s": 0, "-0ns": 0,
 	} {
 		got, err := ParseDuration(in)
-		if err != nil || !closeTo(got, want, 1e-12) || math.Signbit(got) {
+		if err != nil || !scalar.EqualWithinRel(got, want, 1e-12) || math.Signbit(got) {
 			t.Errorf("ParseDuration(%q) = %g, %v; want %g", in, got, err, want)
 		}
 	}
@@ -101,7 +103,7 @@ func TestParseBandwidth(t *testing.T) {
 		"400Gb/s": 50e9, "400 Gbit/s": 50e9, "100 Mb/s": 12.5e6, "8b/s": 1, "1 Kib/s": 128,
 	} {
 		got, err := ParseBandwidth(in)
-		if err != nil || !closeTo(got, want, 1e-12) {
+		if err != nil || !scalar.EqualWithinRel(got, want, 1e-12) {
 			t.Errorf("ParseBandwidth(%q) = %g, %v; want %g", in, got, err, want)
 		}
 	}
@@ -118,8 +120,8 @@ func TestParseBandwidth(t *testing.T) {
 	}
 }
 
-// b is a bit and B a byte in sizes and bandwidths alike (issue 11: "-size
-// 8Gb" was 8e9 bytes while "-bw 8Gb/s" was 1e9 B/s).
+// b is a bit and B a byte in sizes and bandwidths alike: "8Gb" is the same
+// amount as a size and, per second, as a bandwidth.
 func TestSizeAndBandwidthAgree(t *testing.T) {
 	for _, s := range []string{"8Gb", "8GB", "1KiB", "64 kB", "16 bit", "2Mib", "1.5TB"} {
 		n, err := ParseSize(s)
@@ -135,7 +137,7 @@ func TestParseTimePerByte(t *testing.T) {
 		"0.01ns/B": 1e-11, "10 ns/KB": 1e-11, "1us/MiB": 1e-6 / (1 << 20), "1ns/b": 8e-9, "1e-11": 1e-11, "0": 0, "2.5 µs/GB": 2.5e-15,
 	} {
 		got, err := ParseTimePerByte(in)
-		if err != nil || !closeTo(got, want, 1e-12) {
+		if err != nil || !scalar.EqualWithinRel(got, want, 1e-12) {
 			t.Errorf("ParseTimePerByte(%q) = %g, %v; want %g", in, got, err, want)
 		}
 	}

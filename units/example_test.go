@@ -1,16 +1,16 @@
-package commmodel_test
+package units_test
 
 import (
 	"fmt"
 
-	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/units"
 )
 
 // b is a bit and B a byte, in sizes and bandwidths alike; a size in bits
 // must come to whole bytes.
 func ExampleParseSize() {
 	for _, s := range []string{"64KiB", "64KB", "8Gb", "12b", "56kb"} {
-		n, err := commmodel.ParseSize(s)
+		n, err := units.ParseSize(s)
 		fmt.Println(n, err)
 	}
 	// Output:
@@ -22,13 +22,13 @@ func ExampleParseSize() {
 }
 
 func ExampleParseBandwidth() {
-	bw, _ := commmodel.ParseBandwidth("400Gb/s") // a 400G NIC's line rate
-	fmt.Println(bw, commmodel.FormatBandwidth(bw))
+	bw, _ := units.ParseBandwidth("400Gb/s") // a 400G NIC's line rate
+	fmt.Println(bw, units.FormatBandwidth(bw))
 	// Output: 5e+10 50 GB/s
 }
 
 // Every formatter keeps three significant digits.
 func ExampleFormatSize() {
-	fmt.Println(commmodel.FormatSize(56e3), commmodel.FormatDuration(4.409e-3), commmodel.FormatBandwidth(272e9), commmodel.FormatTimePerByte(1e-11))
+	fmt.Println(units.FormatSize(56e3), units.FormatDuration(4.409e-3), units.FormatBandwidth(272e9), units.FormatTimePerByte(1e-11))
 	// Output: 54.7 KiB 4.41 ms 272 GB/s 0.01 ns/B
 }

@@ -1,10 +1,12 @@
-package commmodel
+package units
 
 import (
 	"errors"
 	"math"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // The parsers never panic; what they accept is a finite, non-negative
@@ -46,7 +48,7 @@ func FuzzParseUnits(f *testing.F) {
 		}
 		if _, unit, err := splitAmount(s); err == nil && unit != "" && n > 0 {
 			per := strings.TrimSpace(s) + "/s"
-			if bw, err := ParseBandwidth(per); err != nil || !closeTo(bw, float64(n), 1e-15) {
+			if bw, err := ParseBandwidth(per); err != nil || !scalar.EqualWithinRel(bw, float64(n), 1e-15) {
 				t.Errorf("ParseSize(%q) = %d but ParseBandwidth(%q) = %g, %v", s, n, per, bw, err)
 			}
 		}
