@@ -84,8 +84,9 @@ type Config struct {
 	// NCCL's syntax: "Ring,Tree", "^LL128", and from NCCL 2.24 per-function
 	// lists such as "^LL128;allreduce:LL128".
 	Algo, Proto string
-	// Channels is comm->nChannels at run time, which only the Ring/Simple
-	// plateau rule reads; 0 derives it from the ring graph (see New).
+	// Channels is comm->nChannels at run time, which the Ring/Simple
+	// plateau rule and the channels of a call (Model.Channels) start from;
+	// 0 derives it from the ring graph (see New).
 	Channels int
 }
 
@@ -100,7 +101,10 @@ type Model struct {
 	minCC  int
 	maxCC  int
 	cpu    CPU
-	ch     int // runtime channels, for the Ring/Simple plateau
+	ch     int // runtime channels (comm->nChannels)
+	// ringPCI reports a ring whose channels together move at most PCI_BW:
+	// Ring/Simple then runs on 256 threads.
+	ringPCI bool
 	// lat and bw are NCCL's comm->latencies (us) and comm->bandwidths
 	// (algorithm bandwidth, GB/s; 0 = not available).
 	lat, bw [NumFuncs][NumAlgos][NumProtocols]float64
@@ -160,6 +164,7 @@ func New(cfg Config) (*Model, error) {
 	// min(tree, ring) (NCCL 2.30.7 src/init.cc).
 	nc := min(gs.Ring.NChannels, gs.Tree.NChannels)
 	gs.Ring.NChannels, gs.Tree.NChannels = nc, nc
+	m.ringPCI = gs.Ring.BWIntra*float64(nc) <= pciBW
 	m.ch = cfg.Channels
 	if m.ch <= 0 {
 		m.ch = runtimeChannels(v, nc, cfg.MinCompCap, cfg.Nodes, gs.Ring.BWIntra)

@@ -41,12 +41,15 @@ type Call struct {
 	Proto   Protocol
 	// Time is the predicted time in us, NaN when the line has none.
 	Time float64
+	// Channels counts the channels the call ran on, from
+	// "channel{Lo..Hi}={0..3}" (NCCL 2.24 on); 0 when the line has none.
+	Channels int
 }
 
 var (
 	tuningCellRE = regexp.MustCompile(`\s*(-?[0-9]+\.[0-9])/\s*(-?[0-9]+\.[0-9]) \|`)
 	callMark     = " Bytes -> Algo "
-	callRE       = regexp.MustCompile(`(?:([A-Za-z]+): )?([0-9]+) Bytes -> Algo ([A-Za-z_0-9]+) proto ([A-Za-z_0-9]+)(?: time ([0-9.eE+-]+))?`)
+	callRE       = regexp.MustCompile(`(?:([A-Za-z]+): )?([0-9]+) Bytes -> Algo ([A-Za-z_0-9]+) proto ([A-Za-z_0-9]+)(?: time ([0-9.eE+-]+))?(?: channel\{Lo\.\.Hi\}=\{([0-9]+)\.\.([0-9]+)\})?`)
 )
 
 // ReadTuning reads the first TUNING table of a log (later communicators'
@@ -197,6 +200,14 @@ func parseCall(m []string) (Call, error) {
 		if c.Time, err = strconv.ParseFloat(m[5], 64); err != nil || math.IsInf(c.Time, 0) {
 			return c, fmt.Errorf("time %q is not a number", m[5])
 		}
+	}
+	if m[6] != "" {
+		lo, err1 := strconv.Atoi(m[6])
+		hi, err2 := strconv.Atoi(m[7])
+		if err1 != nil || err2 != nil || hi < lo {
+			return c, fmt.Errorf("channels {%s..%s}: want two counts, the first not above the second", m[6], m[7])
+		}
+		c.Channels = hi - lo + 1
 	}
 	return c, nil
 }
