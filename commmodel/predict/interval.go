@@ -48,6 +48,13 @@ const (
 	// layoutSpread is added when the query's GPUs per thread (the launch
 	// floor) is none of the tables'.
 	layoutSpread = 0.2
+	// referenceBias and referenceSpread are the mean and standard
+	// deviation of ln(measured/NCCL) for NCCL's uncalibrated model, which
+	// is mostly fast: on the paired logs each machine's median is between
+	// 0.01 (the 10-node H100 cluster) and 1.05 (DGX-2), 0.5 on average over
+	// the seven, and its root mean square within a machine 0.14 to 1.18.
+	referenceBias   = 0.5
+	referenceSpread = 0.6
 	// minBlendTables and blendMargin say when a blend with NCCL's
 	// uncalibrated model replaces the calibration (ncclWeight).
 	minBlendTables = 3

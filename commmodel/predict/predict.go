@@ -123,7 +123,8 @@ func algoName(ch choice) string {
 
 // Reference returns NCCL's own, uncalibrated prediction of q on h at each
 // size: its tuner's choice and that choice's time (nccl.Model.Choose), with
-// Low = High = Time. AllToAll has no NCCL model and gives an error.
+// an 80% interval that no table narrows (referenceBias, referenceSpread).
+// AllToAll has no NCCL model and gives an error.
 func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 	m := &Machine{Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
 	if q.Collective == commmodel.AllToAll {
@@ -150,7 +151,9 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 		if err != nil {
 			return nil, fmt.Errorf("predict: %w", err)
 		}
-		out[i] = Prediction{Size: size, Time: e.Time, Low: e.Time, High: e.Time,
+		out[i] = Prediction{Size: size, Time: e.Time,
+			Low:  e.Time * math.Exp(referenceBias-z80*referenceSpread),
+			High: e.Time * math.Exp(referenceBias+z80*referenceSpread),
 			Algorithm: e.Algo.String(), Protocol: nccl.ProtocolName(e.Proto)}
 	}
 	return out, nil

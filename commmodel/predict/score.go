@@ -32,8 +32,9 @@ type Score struct {
 	Model, Baseline, NCCL Errors
 	// Inside counts the points whose measured time lies within the
 	// model's 80% interval [Low, High]; Inside/Points is the interval's
-	// coverage.
-	Inside int
+	// coverage. NCCLInside counts them for NCCL's uncalibrated interval
+	// (Reference), 0 where it has no model.
+	Inside, NCCLInside int
 }
 
 // Coverage returns the share of the table's points inside the model's
@@ -93,6 +94,9 @@ func score(h Hardware, m *Machine, base commmodel.Link, held *Table) (Score, err
 		preds := [3]float64{ours[i].Time, BaselineTime(base, held, p.Size), math.NaN()}
 		if refErr == nil {
 			preds[2] = ref[i].Time
+			if ref[i].Low <= p.Time && p.Time <= ref[i].High {
+				sc.NCCLInside++
+			}
 		}
 		for k, v := range preds {
 			if math.IsNaN(v) {
