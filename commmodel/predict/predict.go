@@ -152,8 +152,8 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 			return nil, fmt.Errorf("predict: %w", err)
 		}
 		out[i] = Prediction{Size: size, Time: e.Time,
-			Low:  e.Time * math.Exp(referenceBias-z80*referenceSpread),
-			High: e.Time * math.Exp(referenceBias+z80*referenceSpread),
+			Low:       e.Time * math.Exp(referenceBias-z80*referenceSpread),
+			High:      e.Time * math.Exp(referenceBias+z80*referenceSpread),
 			Algorithm: e.Algo.String(), Protocol: nccl.ProtocolName(e.Proto)}
 	}
 	return out, nil
