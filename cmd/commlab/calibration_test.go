@@ -84,3 +84,28 @@ func TestPredictRowsOnly(t *testing.T) {
 		t.Errorf("rows with nodes, gpu and g: exit %d, stderr %q, output:\n%s", code, stderr, out)
 	}
 }
+
+// TestPredictDescribedHardware predicts on an AMD Instinct MI300X host,
+// which commlab does not know by name: without -hw the error gives a
+// description that works, and with it, inline or from a file, the command
+// predicts.
+func TestPredictDescribedHardware(t *testing.T) {
+	args := []string{"predict", "-gpu", "AMD Instinct MI300X", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"}
+	code, _, stderr := runCLI(args...)
+	if code == 0 || !strings.Contains(stderr, "-hw") || !strings.Contains(stderr, "cc=9.4,links=7,link-bw=64GB/s") {
+		t.Errorf("without -hw: exit %d, stderr %q", code, stderr)
+	}
+	code, inline, stderr := runCLI(append(args, "-hw", "cc=9.4,links=7,link-bw=64GB/s")...)
+	if code != 0 || !strings.Contains(inline, "Infinity Fabric mesh of 7 links") {
+		t.Errorf("-hw inline: exit %d, stderr %q, output:\n%s", code, stderr, inline)
+	}
+	path := filepath.Join(t.TempDir(), "mi300x.hw")
+	desc := "# AMD Instinct MI300X: 7 Infinity Fabric links of 64 GB/s a direction\ncc=9.4\nlinks=7\nlink-bw=64GB/s\n"
+	if err := os.WriteFile(path, []byte(desc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, fromFile, stderr := runCLI(append(args, "-hw", path)...)
+	if code != 0 || fromFile != inline {
+		t.Errorf("-hw file: exit %d, stderr %q, output differs from inline:\n%s", code, stderr, fromFile)
+	}
+}

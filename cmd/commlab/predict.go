@@ -113,7 +113,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	}
 	out.Calibration.Files = append(out.Calibration.Files, files...)
 	out.Problems = append(out.Problems, problems...)
-	hw, problems, err := predictHardware(req.gpu, req.topoFile, tables)
+	hw, problems, err := predictHardware(req.gpu, req.hw, req.topoFile, tables)
 	if err != nil {
 		return err
 	}
@@ -136,8 +136,9 @@ type predictRequest struct {
 	query predict.Query
 	// algo and proto are -algo and -proto as given, in lower case.
 	algo, proto string
-	// gpu and topoFile are -gpu and -topo as given.
-	gpu, topoFile string
+	// gpu and topoFile are -gpu and -topo as given; hw is the -hw
+	// description, read from its file if it names one.
+	gpu, topoFile, hw string
 	// calibrate are the -calibrate files with their pins.
 	calibrate []calibrationFile
 	// sizes are the -size list, in bytes.
@@ -158,12 +159,14 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	proto := fs.String("proto", "auto", "NCCL_PROTO of the calibration runs and the prediction: auto|ll|ll128|simple")
 	gpu := fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs' and is needed without -calibrate")
 	topoFile := fs.String("topo", "", "nvidia-smi topo -m capture of one node: NVLinks and NICs")
+	hw := fs.String("hw", "", "hardware description, KEY=VALUE,... or a file of KEY=VALUE lines, with KEY one of "+predictDescribeKeys()+
+		"; needed for a GPU commlab does not know (AMD Instinct MI300X: cc=9.4,links=7,link-bw=64GB/s)")
 	sizes := fs.String("size", "", "comma-separated sizes (nccl-tests' size column), e.g. 1MiB,64MiB")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: commlab predict -calibrate A.log[:KEY=VALUE...],B.log[,...] -collective C -p N -per-node G [-g N]\n"+
 			"                      [-algo auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain] [-proto auto|ll|ll128|simple]\n"+
-			"                      [-gpu NAME] [-topo FILE] -size LIST [-json]")
+			"                      [-gpu NAME] [-hw SPEC|FILE] [-topo FILE] -size LIST [-json]")
 		fs.PrintDefaults()
 	}
 	if _, err := parseFlags(fs, args, 0); err != nil {
@@ -194,6 +197,10 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	if err != nil {
 		return predictRequest{}, err
 	}
+	spec, err := readDescription(*hw)
+	if err != nil {
+		return predictRequest{}, err
+	}
 	return predictRequest{
 		query: predict.Query{Collective: c, Ranks: *p, PerNode: *perNode, GPUsPerThread: *gpusPerThread,
 			Algo: ncclAlgo, Proto: ncclProto},
@@ -201,6 +208,7 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 		proto:     strings.ToLower(*proto),
 		gpu:       *gpu,
 		topoFile:  *topoFile,
+		hw:        spec,
 		calibrate: files,
 		sizes:     list,
 		asJSON:    *asJSON,
@@ -240,10 +248,11 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 	return paths, tables, problems, nil
 }
 
-// predictHardware returns NCCL's description of the GPU named gpu, or of the
-// first table's GPU when gpu is "", with the NVLinks and NICs of the
-// topology capture topoFile when it is not "", and the capture's problems.
-func predictHardware(gpu, topoFile string, tables []predict.Table) (predict.Hardware, []problem, error) {
+// predictHardware returns the hardware of the GPU named gpu, or of the
+// first table's GPU when gpu is "", described by spec (predict.Describe),
+// with the NVLinks and NICs of the topology capture topoFile when it is not
+// "", and the capture's problems.
+func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predict.Hardware, []problem, error) {
 	name := gpu
 	if name == "" && len(tables) > 0 {
 		name = tables[0].GPU
@@ -251,9 +260,9 @@ func predictHardware(gpu, topoFile string, tables []predict.Table) (predict.Hard
 	if name == "" {
 		return predict.Hardware{}, nil, errors.New("without -calibrate, -gpu NAME says which machine NCCL's model describes")
 	}
-	hw, err := predict.DefaultHardware(name)
+	hw, err := predict.Describe(name, spec)
 	if err != nil {
-		return predict.Hardware{}, nil, fmt.Errorf("-gpu: %w", err)
+		return predict.Hardware{}, nil, fmt.Errorf("-hw: %w", err)
 	}
 	if topoFile == "" {
 		return hw, nil, nil
@@ -385,4 +394,35 @@ func readTables(path string, pins predict.Pins) ([]predict.Table, []error, error
 	}
 	ts, problems := predict.TablesOf(l.Tests, b, path, func(int) predict.Pins { return pins })
 	return ts, append(l.Problems, problems...), nil
+}
+
+// readDescription returns the -hw description: the flag itself, or the
+// KEY=VALUE lines of the file it names (# starts a comment) joined by
+// commas.
+func readDescription(hw string) (string, error) {
+	if hw == "" || strings.Contains(hw, "=") {
+		return hw, nil
+	}
+	b, err := os.ReadFile(hw)
+	if err != nil {
+		return "", fmt.Errorf("-hw: %w (give KEY=VALUE,... or a file of such lines)", err)
+	}
+	var kvs []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		if line = strings.TrimSpace(line); line != "" {
+			kvs = append(kvs, line)
+		}
+	}
+	return strings.Join(kvs, ","), nil
+}
+
+func predictDescribeKeys() string {
+	keys := make([]string, len(predict.DescribeKeys))
+	for i, k := range predict.DescribeKeys {
+		keys[i] = k.Key
+	}
+	return strings.Join(keys, ", ")
 }

@@ -145,9 +145,12 @@ func (h *Hardware) system(s shape) nccl.System {
 func (h *Hardware) String() string {
 	var b strings.Builder
 	b.WriteString(h.GPU.Name)
-	if h.NVSwitch {
+	switch {
+	case h.NVSwitch && strings.HasPrefix(strings.ToUpper(h.GPU.Name), "AMD"):
+		fmt.Fprintf(&b, ", Infinity Fabric mesh of %d links", h.links())
+	case h.NVSwitch:
 		fmt.Fprintf(&b, ", NVSwitch %d NVLinks", h.links())
-	} else {
+	default:
 		b.WriteString(", PCIe")
 	}
 	if h.NVLS {

@@ -1,0 +1,135 @@
+package predict
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/units"
+)
+
+// DescribeKeys are the keys of Describe, with what each sets.
+var DescribeKeys = []struct{ Key, Doc string }{
+	{"cc", "compute capability, such as 9.0; it picks NCCL's constants of the GPU's generation"},
+	{"links", "GPU-to-GPU links per GPU (NVLink, or Infinity Fabric for AMD Instinct)"},
+	{"link-bw", "one link's bandwidth in one direction, such as 25GB/s"},
+	{"gpu-bw", "one GPU's bandwidth to the others in the host, such as 450GB/s; sets link-bw from links"},
+	{"switch", "true when the GPUs reach each other in one hop (NVSwitch, or a full mesh); false for PCIe"},
+	{"nvls", "true for NVLink SHARP (NVSwitch, Hopper and later)"},
+	{"pcie", "the PCIe generation of the host link, such as 5"},
+	{"nics", "NICs per host"},
+	{"nic-bw", "one NIC's line rate, such as 400Gb/s"},
+	{"domain", "GPUs of one NVLink domain that spans hosts (72 for an NVL72 rack); 0 for one host"},
+}
+
+// Describe returns the hardware of the GPU named gpu with the description
+// spec, comma-separated KEY=VALUE pairs (DescribeKeys), over what
+// DefaultHardware knows of the GPU. For a GPU that nccl.ParseGPU does not
+// know, such as AMD Instinct MI300X, spec must give cc and links, and
+// link-bw or gpu-bw; its generation's NCCL constants stand for its
+// library's (RCCL's tuner is modelled as NCCL's). An MI300X host, whose
+// GPUs each have seven Infinity Fabric links of 64 GB/s a direction to
+// the seven others (AMD Instinct MI300X data sheet: 128 GB/s per link both
+// ways), is "cc=9.4,links=7,link-bw=64GB/s": a full mesh, which the model
+// takes as one hop, with Hopper's constants.
+func Describe(gpu, spec string) (Hardware, error) {
+	h, err := DefaultHardware(gpu)
+	known := err == nil
+	if err != nil && !errors.Is(err, nccl.ErrUnknownGPU) {
+		return Hardware{}, err
+	}
+	if !known {
+		h = Hardware{GPU: nccl.GPU{Name: gpu}}
+	}
+	set := map[string]string{}
+	for _, kv := range strings.Split(spec, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			return Hardware{}, fmt.Errorf("predict: hardware %q: want KEY=VALUE with KEY one of %s", kv, describeKeyList())
+		}
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		if key != "gpu-bw" { // set after links, in any order
+			if err := h.set(key, value); err != nil {
+				return Hardware{}, fmt.Errorf("predict: hardware %s=%s: %w", key, value, err)
+			}
+		}
+		set[key] = value
+	}
+	if v, ok := set["gpu-bw"]; ok {
+		bw, err := units.ParseBandwidth(v)
+		if err != nil || h.links() == 0 {
+			return Hardware{}, fmt.Errorf("predict: hardware gpu-bw=%s: want a bandwidth, with links known", v)
+		}
+		h.GPU.NVLinkBW = bw / float64(h.links())
+	}
+	has := func(k string) bool { _, ok := set[k]; return ok }
+	if !known {
+		if !has("cc") || !has("links") || !has("link-bw") && !has("gpu-bw") {
+			return Hardware{}, fmt.Errorf("predict: GPU %q is unknown: describe it with cc, links and link-bw or gpu-bw "+
+				"(AMD Instinct MI300X: cc=9.4,links=7,link-bw=64GB/s)", gpu)
+		}
+		if !has("switch") {
+			h.NVSwitch = h.links() > 0
+		}
+	}
+	if h.NICBW <= 0 {
+		h.NICBW = nicRates[arch(h.GPU.CompCap)]
+	}
+	return h, nil
+}
+
+// set applies one key of Describe.
+func (h *Hardware) set(key, value string) error {
+	count := func() (int, error) {
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("want a count")
+		}
+		return n, nil
+	}
+	flag := func() (bool, error) { return strconv.ParseBool(value) }
+	var err error
+	switch key {
+	case "cc":
+		var v float64
+		v, err = strconv.ParseFloat(value, 64)
+		if err != nil || !(v >= 3 && v < 20) {
+			return fmt.Errorf("want a compute capability such as 9.0")
+		}
+		h.GPU.CompCap = int(v*10 + 0.5)
+	case "links":
+		h.NVLinks, err = count()
+		h.GPU.NVLinks = h.NVLinks
+	case "link-bw":
+		h.GPU.NVLinkBW, err = units.ParseBandwidth(value)
+	case "switch":
+		h.NVSwitch, err = flag()
+	case "nvls":
+		h.NVLS, err = flag()
+	case "pcie":
+		h.GPU.PCIeGen, err = count()
+	case "nics":
+		h.NICs, err = count()
+	case "nic-bw":
+		h.NICBW, err = units.ParseBandwidth(value)
+	case "domain":
+		h.Domain, err = count()
+	default:
+		return fmt.Errorf("unknown key: want one of %s", describeKeyList())
+	}
+	return err
+}
+
+func describeKeyList() string {
+	keys := make([]string, len(DescribeKeys))
+	for i, k := range DescribeKeys {
+		keys[i] = k.Key
+	}
+	return strings.Join(keys, ", ")
+}
