@@ -159,7 +159,7 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	proto := fs.String("proto", "auto", "NCCL_PROTO of the calibration runs and the prediction: auto|ll|ll128|simple")
 	gpu := fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs' and is needed without -calibrate")
 	topoFile := fs.String("topo", "", "nvidia-smi topo -m capture of one node: NVLinks and NICs")
-	hw := fs.String("hw", "", "hardware description, KEY=VALUE,... or a file of KEY=VALUE lines, with KEY one of "+predictDescribeKeys()+
+	hw := fs.String("hw", "", "hardware description, KEY=VALUE,... or a file of KEY=VALUE lines, with KEY one of "+predict.DescribeKeyNames()+
 		"; needed for a GPU commlab does not know (AMD Instinct MI300X: cc=9.4,links=7,link-bw=64GB/s)")
 	sizes := fs.String("size", "", "comma-separated sizes (nccl-tests' size column), e.g. 1MiB,64MiB")
 	asJSON := fs.Bool("json", false, "print one JSON object")
@@ -417,12 +417,4 @@ func readDescription(hw string) (string, error) {
 		}
 	}
 	return strings.Join(kvs, ","), nil
-}
-
-func predictDescribeKeys() string {
-	keys := make([]string, len(predict.DescribeKeys))
-	for i, k := range predict.DescribeKeys {
-		keys[i] = k.Key
-	}
-	return strings.Join(keys, ", ")
 }

@@ -51,7 +51,7 @@ func Describe(gpu, spec string) (Hardware, error) {
 		}
 		key, value, ok := strings.Cut(kv, "=")
 		if !ok {
-			return Hardware{}, fmt.Errorf("predict: hardware %q: want KEY=VALUE with KEY one of %s", kv, describeKeyList())
+			return Hardware{}, fmt.Errorf("predict: hardware %q: want KEY=VALUE with KEY one of %s", kv, DescribeKeyNames())
 		}
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 		if key != "gpu-bw" { // set after links, in any order
@@ -121,12 +121,13 @@ func (h *Hardware) set(key, value string) error {
 	case "domain":
 		h.Domain, err = count()
 	default:
-		return fmt.Errorf("unknown key: want one of %s", describeKeyList())
+		return fmt.Errorf("unknown key: want one of %s", DescribeKeyNames())
 	}
 	return err
 }
 
-func describeKeyList() string {
+// DescribeKeyNames lists the keys of DescribeKeys, comma-separated.
+func DescribeKeyNames() string {
 	keys := make([]string, len(DescribeKeys))
 	for i, k := range DescribeKeys {
 		keys[i] = k.Key
