@@ -118,3 +118,33 @@ func (c Cluster) NetworkMessages(a Algorithm, size float64) int {
 }
 
 func isPow2(n int) bool { return n > 0 && n&(n-1) == 0 }
+
+// Leaving returns the share of the stage's network traffic that leaves a
+// group of group consecutive nodes, on nodes nodes of perNode ranks: the
+// traffic a leaf switch of a fat tree sends up to its spine, or a dragonfly
+// group over its global links. A rank's remote peers (Inter.Peers) are
+// taken as the nearest nodes, half on either side in node order (a ring's
+// two neighbours, a tree's parent and children), and traffic as spread
+// evenly over them: one neighbour on either side leaves the group from its
+// edge nodes only, 1/group of the traffic, and peers on every node leave it
+// (nodes − group)/(nodes − 1) of the traffic. It is 0 with no network
+// traffic, and for a group that holds every node.
+func (s Stage) Leaving(nodes, perNode, group int) float64 {
+	if group <= 0 || group >= nodes || perNode < 1 || !(s.Inter.Bytes > 0) {
+		return 0
+	}
+	k := min(max((s.Inter.Peers+perNode-1)/perNode, 1), nodes-1) // peer nodes
+	up, down := (k+1)/2, k/2
+	out := 0
+	for j := range group { // node j of a group starting at node 0
+		in := min(up, group-1-j) + min(down, j)
+		if w := nodes - j; w <= up { // past the last node, back into the group
+			in += min(up, w+group-1) - w + 1
+		}
+		if w := j + nodes - group + 1; w <= down { // before node 0, back into it
+			in += down - w + 1
+		}
+		out += k - in
+	}
+	return float64(out) / float64(group*k)
+}

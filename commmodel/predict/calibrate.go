@@ -170,7 +170,7 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 		t.nccl, _ = ref.full.Time(f, ch.algo, ch.proto, int64(size))
 	}
 	nics := r.hw.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
-	t.intra, t.net = bytes(rn.collective, ch, rn.shape, nics, size)
+	t.intra, t.net, t.leave = bytes(rn.collective, ch, rn.shape, nics, r.hw.groupNodes(rn.shape), size)
 	return t, nil
 }
 
@@ -227,8 +227,9 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	var unused []string
 	for _, p := range m.Params {
 		switch {
-		case !p.Used:
+		case !p.Used && (p.Name != paramInfo[parFabric].name || m.Hardware.Group > 0):
 			unused = append(unused, p.Name)
+		case !p.Used:
 		case !p.Identified:
 			m.Notes = append(m.Notes, fmt.Sprintf("%s is not identified by these tables: %s, near its prior %s", p.Name, FormatValue(p.Value, p.Unit), FormatValue(p.Prior, p.Unit)))
 		}
@@ -314,6 +315,10 @@ func (m *Machine) prior() [numParams]float64 {
 	}
 	x[parTree] = 0.92
 	x[parChain] = 1
+	x[parFabric] = 1
+	if o := m.Hardware.Oversubscription; o > 0 {
+		x[parFabric] = o
+	}
 	return x
 }
 
@@ -380,6 +385,7 @@ func (d *design) used() [numParams]bool {
 		if t.netEff >= 0 && t.net > 0 {
 			u[t.netEff] = true
 		}
+		u[parFabric] = u[parFabric] || t.leave > 0 && t.net > 0
 	}
 	return u
 }

@@ -22,6 +22,8 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"nics", "NICs per host"},
 	{"nic-bw", "one NIC's line rate, such as 400Gb/s"},
 	{"domain", "GPUs of one NVLink domain that spans hosts (72 for an NVL72 rack); 0 for one host"},
+	{"group", "hosts under one first-tier switch of the network (a fat tree's leaf) or in one dragonfly group"},
+	{"oversub", "the NICs' bandwidth over the group's uplinks, such as 2 for 2:1; the prior of fabric_oversubscription"},
 }
 
 // Describe returns the hardware of the GPU named gpu with the description
@@ -120,6 +122,13 @@ func (h *Hardware) set(key, value string) error {
 		h.NICBW, err = units.ParseBandwidth(value)
 	case "domain":
 		h.Domain, err = count()
+	case "group":
+		h.Group, err = count()
+	case "oversub":
+		h.Oversubscription, err = strconv.ParseFloat(value, 64)
+		if err == nil && !(h.Oversubscription >= 1 && h.Oversubscription < 1e3) {
+			err = fmt.Errorf("want a ratio of at least 1, such as 2 for 2:1")
+		}
 	default:
 		return fmt.Errorf("unknown key: want one of %s", DescribeKeyNames())
 	}

@@ -15,7 +15,8 @@
 //
 //	T = max(φ·G, L + W)                               (a smooth maximum)
 //	L = λb·Lbase + λi·Lintra + λn·Linter
-//	W = max(Bytes_GPU / B_GPU, Bytes_NIC / (B_NIC · e_chain)) / (e_protocol · e_algorithm)
+//	W = max(Bytes_GPU / B_GPU, Bytes_NIC · f / (B_NIC · e_chain)) / (e_protocol · e_algorithm)
+//	f = max(1, leaving · r)                          (a smooth maximum; 1 without groups)
 //
 // The launch floor φ·G: a thread that drives G GPUs (nccl-tests -g G)
 // launches G kernels per call one after the other, and with back-to-back
@@ -51,7 +52,18 @@
 //	PAT AllGather, RS     (n−1)/n·S over the NIC (one GPU per node)
 //	AllToAll              (p−1)/n·S over NVLink and p·(n−p)/n·S per node over its NICs
 //
-// A node's NICs are min(p, NICs per host), one per GPU by default. The
+// A node's NICs are min(p, NICs per host), one per GPU by default.
+//
+// Beyond the NICs, the network is described by groups (Hardware.Group): the
+// hosts under one first-tier switch of a fat tree, or one dragonfly group,
+// whose uplinks carry r times less than their NICs (Hardware.
+// Oversubscription, the prior of the parameter fabric_oversubscription).
+// The share of the network bytes that leave a group, leaving, is
+// commmodel's Stage.Leaving of what ran: a ring leaves a group of g nodes
+// 1/g of its bytes, so it rarely meets the fabric, while AllToAll leaves
+// (N − g)/(N − 1), so at hundreds of nodes its time is the fabric's. The
+// group's uplinks bind where leaving · r exceeds 1. Tables across node
+// counts, AllToAll above all, identify r. The
 // efficiencies are LL's and LL128's share of Simple's bandwidth, NVLS's
 // and Tree's share of the egress model's, and e_chain Broadcast's and
 // Reduce's share of the NICs across nodes (1 for every other collective):
@@ -64,7 +76,8 @@
 // Machine.Params lists, in this order: launch (s), base_latency,
 // intra_step_latency, inter_step_latency (s), intra_bw (B/s, one GPU's
 // NVLink or PCIe egress), nic_bw (B/s, one NIC), and ll, ll128, nvls,
-// tree and chain efficiencies. Each has a prior: 3.1 us for the launch (the order of
+// tree and chain efficiencies, and fabric_oversubscription. Each has a
+// prior: 3.1 us for the launch (the order of
 // the public H20 run's empty-call floor, data's claims), NCCL's own
 // latencies (factors of 1), the GPU's NVLinks times the datasheet's
 // per-link rate, the NIC's line rate, the payload efficiencies of
@@ -73,7 +86,8 @@
 // NVLS efficiency (0.85 on Hopper, 0.74 on Blackwell, NCCL 2.28 on),
 // NCCL's 0.92 for Tree, and 1 for the chain (NCCL's tuning model gives a
 // Broadcast or Reduce ring the bus bandwidth of every ring: its ratio
-// n/nsteps is 1, commmodel/nccl).
+// n/nsteps is 1, commmodel/nccl), and for the fabric the oversubscription
+// the hardware states (1, non-blocking, unless described).
 //
 // Calibrate minimises, over the logs of the parameters,
 //

@@ -35,6 +35,14 @@ type Hardware struct {
 	// one host. The model's nodes are NVLink domains: hosts of one domain
 	// count as one node.
 	Domain int
+	// Group is the number of hosts under one switch of the network's
+	// first tier (a fat tree's leaf, a rail group) or in one dragonfly
+	// group; 0 means the network is not described beyond the NICs.
+	// Oversubscription is the NICs' bandwidth over the group's uplinks (2
+	// for a 2:1 leaf), the prior of the fabric_oversubscription parameter;
+	// 0 means 1 (non-blocking).
+	Group            int
+	Oversubscription float64
 }
 
 // nicRates are the line rates of the NICs NVIDIA's reference systems of
@@ -110,6 +118,15 @@ func (h *Hardware) nics(hosts, perHost int) int {
 	return n * hosts
 }
 
+// groupNodes is the Group in the model's nodes of s: a group of hosts
+// holds Group/hosts NVLink domains.
+func (h *Hardware) groupNodes(s shape) int {
+	if h.Group <= 0 {
+		return 0
+	}
+	return max(h.Group/s.hosts, 1)
+}
+
 // shape is the model's view of a run: nodes (NVLink domains) of per GPUs,
 // and the hosts each node spans.
 type shape struct {
@@ -163,6 +180,13 @@ func (h *Hardware) String() string {
 	fmt.Fprintf(&b, ", %s of %s", nics, units.FormatBandwidth(h.NICBW))
 	if h.Domain > 0 {
 		fmt.Fprintf(&b, ", NVLink domains of %d GPUs", h.Domain)
+	}
+	if h.Group > 0 {
+		o := h.Oversubscription
+		if o <= 0 {
+			o = 1
+		}
+		fmt.Fprintf(&b, ", groups of %d hosts at %g:1", h.Group, o)
 	}
 	return b.String()
 }

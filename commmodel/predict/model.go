@@ -20,6 +20,7 @@ const (
 	parNVLS           // NVLS's efficiency on NVLink
 	parTree           // Tree's efficiency
 	parChain          // Broadcast's and Reduce's share of the NICs across nodes
+	parFabric         // the network's oversubscription above a group of nodes
 	numParams
 )
 
@@ -36,6 +37,7 @@ var paramInfo = [numParams]struct{ name, unit, doc string }{
 	{"nvls_efficiency", "1", "NVLS's bandwidth on NVLink as a share of the egress model's"},
 	{"tree_efficiency", "1", "Tree's bandwidth as a share of the egress model's"},
 	{"chain_efficiency", "1", "Broadcast's and Reduce's ring bandwidth across nodes as a share of the NICs'"},
+	{"fabric_oversubscription", "1", "the NICs' bandwidth over the network's above a group of nodes (a leaf switch, a dragonfly group)"},
 }
 
 // term is one point of the model: the coefficients of its time in the
@@ -55,6 +57,10 @@ type term struct {
 	// alone (parChain for Broadcast and Reduce), -1 for none.
 	netEff int
 	ch     choice
+	// leave is the share of the network bytes that leave the node's group
+	// (commmodel.Stage.Leaving): they cross the fabric above the group, whose
+	// bandwidth is the NICs' over parFabric. 0 without groups.
+	leave float64
 	// nccl is NCCL's own uncalibrated time of ch, s; 0 where NCCL has no
 	// model (AllToAll).
 	nccl float64
@@ -88,6 +94,11 @@ func (t *term) time(x *[numParams]float64) float64 {
 		if t.netEff >= 0 {
 			nic *= x[t.netEff]
 		}
+		if t.leave > 0 {
+			// The group's uplinks, not its NICs, bound the network where
+			// more leaves than they carry.
+			nic /= smax(1, t.leave*x[parFabric])
+		}
 		w = smax(t.intra/x[parIntraBW], t.net/nic)
 		for _, e := range t.eff {
 			if e >= 0 {
@@ -118,13 +129,16 @@ func (t *term) time(x *[numParams]float64) float64 {
 //	PAT AllGather, RS     (n-1)/n·S over the NIC (one GPU per node)
 //	AllToAll (Direct)     (p-1)/n·S on NVLink, p·(n-p)/n·S over the node's NICs
 //
+// The share of the network bytes that leave a group of group nodes is the
+// stages' (commmodel.Stage.Leaving), weighted by their bytes.
+//
 // What one node sends over the network is one GPU's network bytes times
 // the GPUs that send them: every GPU for the algorithms that split the
 // buffer into per-GPU slices (NVLSTree, CollNetDirect, AllToAll), one for
 // those whose crossing point NCCL's channels rotate over the node's GPUs
 // (Ring, Tree, CollNetChain: each channel crosses at its own GPU and NIC).
 // A node spreads it over its nics NICs.
-func bytes(c commmodel.Collective, ch choice, s shape, nics int, size float64) (intra, net float64) {
+func bytes(c commmodel.Collective, ch choice, s shape, nics, group int, size float64) (intra, net, leave float64) {
 	n := s.nodes * s.per
 	var a commmodel.Algorithm = commmodel.Direct{}
 	if !ch.p2p {
@@ -135,9 +149,9 @@ func bytes(c commmodel.Collective, ch choice, s shape, nics int, size float64) (
 		if s.per > 1 {
 			intra = size
 		}
-		return intra, 0
+		return intra, 0, 0
 	case a == nil:
-		return 0, 0
+		return 0, 0, 0
 	case ch.algo == nccl.AlgoRing && !ch.p2p:
 		ring := a.Cost(n, size).Bytes
 		if s.per > 1 {
@@ -145,13 +159,18 @@ func bytes(c commmodel.Collective, ch choice, s shape, nics int, size float64) (
 		}
 		if s.nodes > 1 && nics > 0 {
 			net = ring / float64(nics)
+			leave = commmodel.Stage{Inter: commmodel.Cost{Bytes: ring, Peers: 2}}.Leaving(s.nodes, s.per, group)
 		}
-		return intra, net
+		return intra, net, leave
 	}
-	var node float64
+	var node, leaving float64
 	for _, st := range (commmodel.Cluster{Nodes: s.nodes, PerNode: s.per}).Stages(a, size) {
 		intra += st.Intra.Bytes
 		node += st.Inter.Bytes
+		leaving += st.Inter.Bytes * st.Leaving(s.nodes, s.per, group)
+	}
+	if node > 0 {
+		leave = leaving / node
 	}
 	switch a.(type) {
 	case commmodel.Direct, commmodel.NVLSTree, commmodel.CollNetDirect:
@@ -160,7 +179,7 @@ func bytes(c commmodel.Collective, ch choice, s shape, nics int, size float64) (
 	if s.nodes > 1 && nics > 0 {
 		net = node / float64(nics)
 	}
-	return intra, net
+	return intra, net, leave
 }
 
 // efficiencies lists the efficiency parameters of a choice.

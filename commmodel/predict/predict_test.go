@@ -2,6 +2,7 @@ package predict
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -156,7 +157,7 @@ func truth(t testing.TB) *Machine {
 	m := &Machine{GPU: "NVIDIA H100 80GB HBM3", Hardware: h, version: nccl.Version{Major: 2, Minor: 26, Patch: 2},
 		refs: &references{hw: &h, m: map[runKey]*reference{}}}
 	m.x = m.prior()
-	for k, f := range [numParams]float64{1.4, 1.3, 1.5, 0.8, 0.8, 0.9, 0.7, 0.95, 0.9, 0.95, 0.6} {
+	for k, f := range [numParams]float64{1.4, 1.3, 1.5, 0.8, 0.8, 0.9, 0.7, 0.95, 0.9, 0.95, 0.6, 1} {
 		m.x[k] *= f
 	}
 	return m
@@ -176,6 +177,9 @@ func TestCalibrateRecovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k, p := range m.Params {
+		if k == parFabric {
+			continue // no group is described: TestCalibrateFabric
+		}
 		if !p.Used {
 			t.Errorf("%s: not used by the synthetic tables", p.Name)
 			continue
@@ -323,5 +327,66 @@ func TestCrossings(t *testing.T) {
 	c := Crossover{Measured: 1 << 20, Predicted: 1.4 * (1 << 20)}
 	if !c.Within(1.5) || (Crossover{Measured: 1 << 20, Predicted: 0.6 * (1 << 20)}).Within(1.5) || !(Crossover{}).Within(1.5) {
 		t.Error("Within: wrong")
+	}
+}
+
+// TestCalibrateFabric calibrates on AllToAll and AllReduce tables of 1 to
+// 32 nodes that the model timed on a network of 2:1 leaves of 4 hosts,
+// with its oversubscription's prior at 1 (not described): the tables across
+// leaves identify it, and the prediction at 64 nodes follows. AllToAll
+// sends (N-4)/(N-1) of its network bytes off a leaf (commmodel's
+// Stage.Leaving), which binds from 8 nodes on (4/7 x 2 > 1); the ring of
+// AllReduce sends a quarter, which never does.
+func TestCalibrateFabric(t *testing.T) {
+	h := h100(t)
+	h.Group = 4
+	want := &Machine{GPU: "NVIDIA H100 80GB HBM3", Hardware: h, version: nccl.Version{Major: 2, Minor: 26, Patch: 2},
+		refs: &references{hw: &h, m: map[runKey]*reference{}}}
+	want.x = want.prior()
+	want.x[parFabric] = 2
+	var sizes []float64
+	for s := 1024.0; s <= 1<<30; s *= 4 {
+		sizes = append(sizes, s)
+	}
+	var tables []Table
+	for _, c := range []commmodel.Collective{commmodel.AllToAll, commmodel.AllReduce} {
+		for _, nodes := range []int{1, 2, 4, 8, 16, 32} {
+			tab := Table{Name: fmt.Sprintf("%v-%dx8", c, nodes), GPU: want.GPU, Collective: c, Nodes: nodes, PerNode: 8,
+				GPUsPerThread: 1, Version: want.version}
+			ps, err := want.Predict(tab.Query(), sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range ps {
+				tab.Points = append(tab.Points, Point{Size: p.Size, Time: p.Time})
+			}
+			tables = append(tables, tab)
+		}
+	}
+	h.Oversubscription = 0 // the calibration does not know it
+	m, err := Calibrate(h, tables, &Settings{Noise: 1e-3, NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.Params[parFabric]
+	if !p.Used || !p.Identified || math.Abs(p.Value/2-1) > 0.01 || p.Prior != 1 {
+		t.Errorf("fabric_oversubscription %+v, want 2 identified from a prior of 1", p)
+	}
+	q := Query{Collective: commmodel.AllToAll, Ranks: 512, PerNode: 8}
+	got, err := m.Predict(q, []float64{1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth, _ := want.Predict(q, []float64{1 << 30})
+	if math.Abs(got[0].Time/truth[0].Time-1) > 0.01 {
+		t.Errorf("AllToAll of 1 GiB on 64 x 8: %g s, true %g s", got[0].Time, truth[0].Time)
+	}
+	h.Group = 0
+	flat, err := Calibrate(h, tables, &Settings{Noise: 1e-3, NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fp, _ := flat.Predict(q, []float64{1 << 30}); !(fp[0].Time < 0.8*truth[0].Time) {
+		t.Errorf("without groups the model cannot see the fabric: %g s against %g s", fp[0].Time, truth[0].Time)
 	}
 }
