@@ -9,6 +9,7 @@ import (
 	"github.com/go-gota/gota/dataframe"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/notebooks/nbplot"
@@ -30,8 +31,21 @@ type HeldOut struct {
 	// Frame is Table's measured points (tablePoints) joined on size
 	// with the three predictions: columns model_us, baseline_us and
 	// nccl_us with their _rel_err (data.WithModel); nccl is NaN for
-	// AllToAll, which NCCL's tuner does not model.
+	// AllToAll, which NCCL's tuner does not model. low_us and high_us
+	// bound the model's 80% interval.
 	Frame dataframe.DataFrame
+}
+
+// Inside counts the held-out points inside the model's 80% interval.
+func (h *HeldOut) Inside() int {
+	t, lo, hi := h.Frame.Col("time_us").Float(), h.Frame.Col("low_us").Float(), h.Frame.Col("high_us").Float()
+	n := 0
+	for i := range t {
+		if lo[i] <= t[i] && t[i] <= hi[i] {
+			n++
+		}
+	}
+	return n
 }
 
 // PairedMachine returns the paired machine of that name (predict.PairedMachines).
@@ -51,13 +65,41 @@ func PairedMachine(name string) (predict.PairedMachine, error) {
 // PredictHeldOut calibrates m on every table but the one named table
 // (its name after the machine's, "nccl_N10_G8.log#0") and predicts it.
 func PredictHeldOut(m predict.PairedMachine, table string) (*HeldOut, error) {
-	i := slices.IndexFunc(m.Tables, func(t predict.Table) bool { return t.Name == m.Name+"/"+table })
-	if i < 0 {
-		return nil, fmt.Errorf("article: %s has no table %q", m.Name, table)
+	var from []string
+	for _, t := range m.Tables {
+		if name := strings.TrimPrefix(t.Name, m.Name+"/"); name != table {
+			from = append(from, name)
+		}
 	}
-	rest := slices.Concat(m.Tables[:i], m.Tables[i+1:])
-	h := &HeldOut{Machine: m, Table: m.Tables[i]}
-	var err error
+	return PredictFrom(m, from, table)
+}
+
+// PredictFrom calibrates m on the tables named in from alone and predicts
+// the table named table, which from must not hold.
+func PredictFrom(m predict.PairedMachine, from []string, table string) (*HeldOut, error) {
+	find := func(name string) (predict.Table, error) {
+		i := slices.IndexFunc(m.Tables, func(t predict.Table) bool { return t.Name == m.Name+"/"+name })
+		if i < 0 {
+			return predict.Table{}, fmt.Errorf("article: %s has no table %q", m.Name, name)
+		}
+		return m.Tables[i], nil
+	}
+	if slices.Contains(from, table) {
+		return nil, fmt.Errorf("article: %s is both calibrated on and predicted", table)
+	}
+	held, err := find(table)
+	if err != nil {
+		return nil, err
+	}
+	var rest []predict.Table
+	for _, name := range from {
+		t, err := find(name)
+		if err != nil {
+			return nil, err
+		}
+		rest = append(rest, t)
+	}
+	h := &HeldOut{Machine: m, Table: held}
 	if h.Model, err = predict.Calibrate(m.Hardware, rest, nil); err != nil {
 		return nil, err
 	}
@@ -72,8 +114,19 @@ func PredictHeldOut(m predict.PairedMachine, table string) (*HeldOut, error) {
 		}
 		return p[0].Time
 	}
+	bound := func(side func(predict.Prediction) float64) func(float64) float64 {
+		return func(size float64) float64 {
+			p, err := h.Model.Predict(q, []float64{size})
+			if err != nil {
+				return math.NaN()
+			}
+			return side(p[0])
+		}
+	}
 	h.Frame, err = data.WithModel(tablePoints(h.Table).Frame(),
 		data.Curve{Name: "model", Time: h.Model.Curve(q)},
+		data.Curve{Name: "low", Time: bound(func(p predict.Prediction) float64 { return p.Low })},
+		data.Curve{Name: "high", Time: bound(func(p predict.Prediction) float64 { return p.High })},
 		data.Curve{Name: "baseline", Time: func(s float64) float64 { return predict.BaselineTime(h.Baseline, &h.Table, s) }},
 		data.Curve{Name: "nccl", Time: nccl})
 	return h, err
@@ -113,6 +166,8 @@ func HeldOutFigure(h *HeldOut) nbplot.Figure {
 	series := []nbplot.Series{
 		curve("measured", "time_us", nbplot.Points),
 		curve("calibrated model", "model_us", nbplot.LinePoints),
+		curve("its 80% interval", "low_us", nbplot.Line),
+		curve("its 80% interval", "high_us", nbplot.Line),
 		curve("one-link baseline", "baseline_us", nbplot.LinePoints),
 	}
 	if nccl := curve("NCCL's model", "nccl_us", nbplot.LinePoints); len(nccl.X) > 0 {
@@ -120,8 +175,8 @@ func HeldOutFigure(h *HeldOut) nbplot.Figure {
 	}
 	t := h.Table
 	return nbplot.Figure{
-		Title: fmt.Sprintf("%s, %v on %d x %d, held out of %d tables", strings.TrimPrefix(t.Name, h.Machine.Name+"/"),
-			t.Collective, t.Nodes, t.PerNode, len(h.Machine.Tables)),
+		Title: fmt.Sprintf("%s, %v on %d x %d, predicted from %d of %d tables", strings.TrimPrefix(t.Name, h.Machine.Name+"/"),
+			t.Collective, t.Nodes, t.PerNode, len(h.Model.Tables), len(h.Machine.Tables)),
 		X:      nbplot.Axis{Label: "message size S", Unit: nbplot.Bytes, Log: true},
 		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
 		Legend: nbplot.TopLeft,
@@ -159,8 +214,8 @@ func PairedScores() ([]MachineScores, error) {
 // median has no point).
 func ScoreTable(ms []MachineScores) nbplot.Table {
 	t := nbplot.Table{Header: []string{"machine", "held-out table", "points ≥1 MiB / all", "model ≥1 MiB", "model all",
-		"one-link ≥1 MiB", "one-link all", "NCCL ≥1 MiB", "NCCL all"},
-		Align: []nbplot.Align{nbplot.Left, nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
+		"in its 80% interval", "one-link ≥1 MiB", "one-link all", "NCCL ≥1 MiB", "NCCL all"},
+		Align: []nbplot.Align{nbplot.Left, nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
 	pct := func(x float64) string {
 		if math.IsNaN(x) {
 			return "—"
@@ -170,7 +225,8 @@ func ScoreTable(ms []MachineScores) nbplot.Table {
 	for _, m := range ms {
 		for _, s := range m.Scores {
 			t.Rows = append(t.Rows, []string{m.Machine, strings.TrimPrefix(s.Table, m.Machine+"/"), fmt.Sprintf("%d/%d", s.Large, s.Points),
-				pct(s.Model.Large), pct(s.Model.All), pct(s.Baseline.Large), pct(s.Baseline.All), pct(s.NCCL.Large), pct(s.NCCL.All)})
+				pct(s.Model.Large), pct(s.Model.All), fmt.Sprintf("%d/%d", s.Inside, s.Points),
+				pct(s.Baseline.Large), pct(s.Baseline.All), pct(s.NCCL.Large), pct(s.NCCL.All)})
 		}
 	}
 	return t
@@ -178,29 +234,31 @@ func ScoreTable(ms []MachineScores) nbplot.Table {
 
 // MachineSummaryTable is, per machine, the median over its held-out tables
 // of their median errors at sizes of at least 1 MiB, for the three models,
-// and how many tables the calibrated model predicts better than the
-// baseline there.
+// how many tables the calibrated model predicts better than the baseline
+// there, and the share of the held-out points inside the model's 80%
+// interval.
 func MachineSummaryTable(ms []MachineScores) nbplot.Table {
-	t := nbplot.Table{Header: []string{"machine", "tables", "model", "one-link", "NCCL", "model beats one-link"},
-		Align: []nbplot.Align{nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
+	t := nbplot.Table{Header: []string{"machine", "tables", "model", "one-link", "NCCL", "model beats one-link", "in the 80% interval"},
+		Align: []nbplot.Align{nbplot.Left, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right, nbplot.Right}}
 	med := func(x []float64) string {
 		x = slices.DeleteFunc(x, math.IsNaN)
 		if len(x) == 0 {
 			return "—"
 		}
-		slices.Sort(x)
-		return percent((x[(len(x)-1)/2] + x[len(x)/2]) / 2)
+		return percent(fit.Median(x))
 	}
 	for _, m := range ms {
 		var a, b, c []float64
-		beats := 0
+		beats, inside, points := 0, 0, 0
 		for _, s := range m.Scores {
 			a, b, c = append(a, s.Model.Large), append(b, s.Baseline.Large), append(c, s.NCCL.Large)
 			if s.Model.Large < s.Baseline.Large {
 				beats++
 			}
+			inside, points = inside+s.Inside, points+s.Points
 		}
-		t.Rows = append(t.Rows, []string{m.Machine, fmt.Sprint(len(m.Scores)), med(a), med(b), med(c), fmt.Sprintf("%d of %d", beats, len(m.Scores))})
+		t.Rows = append(t.Rows, []string{m.Machine, fmt.Sprint(len(m.Scores)), med(a), med(b), med(c),
+			fmt.Sprintf("%d of %d", beats, len(m.Scores)), percent(float64(inside) / float64(points))})
 	}
 	return t
 }
@@ -318,6 +376,12 @@ var heldOutExamples = []struct{ machine, table, name string }{
 	{"a100-sxm4-abci-ib4xhdr", "allreduce_4x8.log#0", "07-heldout-abci-a100-allreduce-4x8"},
 }
 
+// OneTableExample is notebook 07's prediction from one table: Together's
+// AllReduce with NCCL_ALGO=Ring, from its Ring AllGather alone (the same
+// run's -g 8 layout, another collective).
+var OneTableExample = struct{ Machine, From, Table string }{
+	"h100-sxm-1x8-together", "all_gather_ring.log#0", "all_reduce_ring.log#0"}
+
 // predictionExhibits are notebook 07's tables and figures; they take
 // nothing from in: each machine is calibrated on its own tables.
 func predictionExhibits(in inputs) ([]Exhibit, error) {
@@ -333,6 +397,15 @@ func predictionExhibits(in inputs) ([]Exhibit, error) {
 		}
 		out = append(out, Exhibit{Name: e.name, Title: "A held-out table against the three predictions", Figure: HeldOutFigure(h)})
 	}
+	m, err := PairedMachine(OneTableExample.Machine)
+	if err != nil {
+		return nil, err
+	}
+	one, err := PredictFrom(m, []string{OneTableExample.From}, OneTableExample.Table)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, Exhibit{Name: "07-one-table", Title: "A prediction from one table, with its 80% interval", Figure: HeldOutFigure(one)})
 	scores, err := PairedScores()
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/predict"
 )
 
@@ -32,14 +33,16 @@ func TestPredictHeldOut(t *testing.T) {
 		for k := range e {
 			e[k] = math.Abs(e[k])
 		}
-		slices.Sort(e)
-		got := (e[(len(e)-1)/2] + e[len(e)/2]) / 2
+		got := fit.Median(e)
 		if math.Abs(got-w) > 1e-9 {
 			t.Errorf("%s: median |err| %.6f, LeaveOneOut says %.6f", col, got, w)
 		}
 	}
 	if n := h.Frame.Nrow(); n != len(h.Table.Points) {
 		t.Errorf("%d rows, want the table's %d points", n, len(h.Table.Points))
+	}
+	if got := h.Inside(); got != want.Inside {
+		t.Errorf("%d points inside the interval, LeaveOneOut says %d", got, want.Inside)
 	}
 	if _, err := HeldOutFigure(h).PNG(); err != nil {
 		t.Error(err)
@@ -84,4 +87,37 @@ func TestPredictionTables(t *testing.T) {
 	}
 }
 
-func TestExhibits07(t *testing.T) { checkExhibits(t, "07_prediction", 7) }
+func TestExhibits07(t *testing.T) { checkExhibits(t, "07_prediction", 8) }
+
+// TestPredictFromOneTable checks the one-table example: calibrated on
+// Together's Ring AllGather alone, Ring AllReduce of the same run is
+// predicted with an interval around the model at every size, wider than
+// the interval of the calibration on all six other tables; and a table may
+// not be both calibrated on and predicted.
+func TestPredictFromOneTable(t *testing.T) {
+	m, err := PairedMachine(OneTableExample.Machine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := PredictFrom(m, []string{OneTableExample.From}, OneTableExample.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := PredictHeldOut(m, OneTableExample.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(one.Model.Tables) != 1 || len(all.Model.Tables) != 6 {
+		t.Fatalf("calibrated on %d and %d tables, want 1 and 6", len(one.Model.Tables), len(all.Model.Tables))
+	}
+	m1, lo1, hi1 := one.Frame.Col("model_us").Float(), one.Frame.Col("low_us").Float(), one.Frame.Col("high_us").Float()
+	lo6, hi6 := all.Frame.Col("low_us").Float(), all.Frame.Col("high_us").Float()
+	for i := range m1 {
+		if !(lo1[i] < m1[i] && m1[i] < hi1[i]) || !(hi1[i]/lo1[i] > hi6[i]/lo6[i]) {
+			t.Errorf("row %d: one table [%g, %g] around %g, six tables [%g, %g]", i, lo1[i], hi1[i], m1[i], lo6[i], hi6[i])
+		}
+	}
+	if _, err := PredictFrom(m, []string{OneTableExample.Table}, OneTableExample.Table); err == nil {
+		t.Error("a table calibrated on and predicted: no error")
+	}
+}
