@@ -71,6 +71,25 @@
 // tables measure well below the NIC rate that AllReduce tables of the same
 // machine reach (README.md, "Scores on tables the model never saw").
 //
+// # The pipeline
+//
+// A calibration and a prediction pass through the same stages, each in its
+// own file, and each table or query through each stage once:
+//
+//	read     table.go, logs.go        nccl-tests logs into Tables (ReadFile, TablesOf, Pins)
+//	runs     run.go                   a Table or a Query into a run: its shape on the Hardware,
+//	                                  NCCL version, pins and launch layout
+//	terms    terms.go, reference.go   a run and a size into a term: what NCCL runs there (its
+//	                                  tuner), NCCL's latency split into the parts the calibration
+//	                                  scales, and the bytes on each level; the parameters, and
+//	                                  the time of a term under them
+//	fit      calibrate.go             the terms of every point into the parameters (Calibrate),
+//	                                  and the refits that leave out each table in turn
+//	predict  predict.go, interval.go  a Query's terms timed, with the 80% interval
+//
+// hardware.go and describe.go describe the machine; score.go, crossover.go
+// and paired.go score the model on the repository's tables.
+//
 // # Parameters, priors and identifiability
 //
 // Machine.Params lists, in this order: launch (s), base_latency,

@@ -127,27 +127,6 @@ func (h *Hardware) groupNodes(s shape) int {
 	return max(h.Group/s.hosts, 1)
 }
 
-// shape is the model's view of a run: nodes (NVLink domains) of per GPUs,
-// and the hosts each node spans.
-type shape struct {
-	nodes, per, hosts int
-}
-
-// shapeOf groups nodes hosts of perHost GPUs into NVLink domains: a run
-// within one domain is one node, and a larger run is split into the fewest
-// domains that hold it, equally. It is ErrShape when they cannot be equal.
-func (h *Hardware) shapeOf(nodes, perHost int) (shape, error) {
-	if h.Domain <= perHost || nodes == 1 {
-		return shape{nodes, perHost, 1}, nil
-	}
-	hostsPer := h.Domain / perHost // hosts in one domain
-	d := (nodes + hostsPer - 1) / hostsPer
-	if nodes%d != 0 {
-		return shape{}, fmt.Errorf("%w: %d hosts of %d GPUs do not split equally into NVLink domains of %d GPUs", ErrShape, nodes, perHost, h.Domain)
-	}
-	return shape{d, nodes / d * perHost, nodes / d}, nil
-}
-
 // system is nccl.System for a shape.
 func (h *Hardware) system(s shape) nccl.System {
 	nicBW := h.NICBW

@@ -38,34 +38,6 @@ type Prediction struct {
 	Algorithm, Protocol string
 }
 
-// run returns the run of q on m.
-func (m *Machine) run(q Query) (*run, error) {
-	if q.Ranks < 1 || q.PerNode < 1 {
-		return nil, fmt.Errorf("%w: %d ranks, %d per node", ErrShape, q.Ranks, q.PerNode)
-	}
-	if q.Ranks%q.PerNode != 0 {
-		return nil, fmt.Errorf("%w: %d ranks is not a multiple of %d GPUs per node", ErrShape, q.Ranks, q.PerNode)
-	}
-	s, err := m.Hardware.shapeOf(q.Ranks/q.PerNode, q.PerNode)
-	if err != nil {
-		return nil, err
-	}
-	v := q.Version
-	if v == (nccl.Version{}) {
-		v = m.version
-	}
-	v, _, _ = versionOf(v)
-	return &run{shape: s, version: v, algo: q.Algo, proto: q.Proto, gpusPerThrd: m.gpusPerThread(q), collective: q.Collective}, nil
-}
-
-// gpusPerThread is the GPUs per thread of q on m (Query.GPUsPerThread).
-func (m *Machine) gpusPerThread(q Query) int {
-	if q.GPUsPerThread == 0 && len(m.spread.gpusPerThreads) == 1 {
-		return m.spread.gpusPerThreads[0]
-	}
-	return max(q.GPUsPerThread, 1)
-}
-
 // Predict returns the calibrated time of q at each size, bytes. It is
 // ErrShape for a rank count that is not a multiple of the GPUs per node,
 // and an error for pins NCCL would refuse or that leave nothing to run.

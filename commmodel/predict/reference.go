@@ -7,31 +7,6 @@ import (
 	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
-// A run is what fixes NCCL's tuner for a table or a query: the hardware, the
-// shape, the NCCL version and the NCCL_ALGO/NCCL_PROTO pins.
-type run struct {
-	shape        shape
-	version      nccl.Version
-	algo, proto  string
-	gpusPerThrd  int
-	collective   commmodel.Collective
-	versionGuess bool // the version was unknown and Latest is assumed
-	versionClamp bool // the version predates the model's oldest
-}
-
-// versionOf returns the version the tuner model runs for v: v itself, Latest
-// for the zero value, and Oldest (2.18) for releases before it, 2.8 included
-// although commmodel/nccl tabulates it (see the package documentation).
-func versionOf(v nccl.Version) (nccl.Version, bool, bool) {
-	switch {
-	case v == (nccl.Version{}):
-		return nccl.Latest, true, false
-	case v.Before(nccl.Oldest):
-		return nccl.Oldest, false, true
-	}
-	return v, false, false
-}
-
 // reference is NCCL's tuning model of one run, split so that the latency of
 // every (function, algorithm, protocol) is a sum of parts the calibration
 // scales:

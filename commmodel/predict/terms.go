@@ -200,3 +200,57 @@ func efficiencies(ch choice) [2]int {
 	}
 	return e
 }
+
+// references caches NCCL's model per run.
+type references struct {
+	hw *Hardware
+	m  map[runKey]*reference
+}
+
+type runKey struct {
+	shape       shape
+	version     nccl.Version
+	algo, proto string
+}
+
+func (r *references) get(run *run) (*reference, error) {
+	k := runKey{run.shape, run.version, run.algo, run.proto}
+	if ref, ok := r.m[k]; ok {
+		return ref, nil
+	}
+	ref, err := newReference(r.hw, run)
+	if err != nil {
+		return nil, err
+	}
+	r.m[k] = ref
+	return ref, nil
+}
+
+// termOf builds the term of one call of size bytes of r.
+func (r *references) termOf(rn *run, size float64) (term, error) {
+	ref, err := r.get(rn)
+	if err != nil {
+		return term{}, err
+	}
+	n := rn.shape.nodes * rn.shape.per
+	ch, err := ref.choose(rn.collective, n, size)
+	if err != nil {
+		return term{}, err
+	}
+	f, a := nccl.FuncBroadcast, nccl.AlgoRing // P2P: one step of the ring's latency
+	if !ch.p2p {
+		f, _ = nccl.FuncOf(rn.collective)
+		a = ch.algo
+	}
+	t := term{launches: float64(rn.gpusPerThrd), ch: ch, eff: efficiencies(ch), netEff: -1}
+	if !ch.p2p && ch.algo == nccl.AlgoRing && (f == nccl.FuncBroadcast || f == nccl.FuncReduce) {
+		t.netEff = parChain
+	}
+	t.lat[0], t.lat[1], t.lat[2] = ref.latency(f, a, ch.proto)
+	if !ch.p2p {
+		t.nccl, _ = ref.full.Time(f, ch.algo, ch.proto, int64(size))
+	}
+	nics := r.hw.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
+	t.intra, t.net, t.leave = bytes(rn.collective, ch, rn.shape, nics, r.hw.groupNodes(rn.shape), size)
+	return t, nil
+}

@@ -1,0 +1,93 @@
+package predict
+
+import (
+	"fmt"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
+)
+
+// A run is what fixes NCCL's tuner for a table or a query: the hardware, the
+// shape, the NCCL version and the NCCL_ALGO/NCCL_PROTO pins.
+type run struct {
+	shape        shape
+	version      nccl.Version
+	algo, proto  string
+	gpusPerThrd  int
+	collective   commmodel.Collective
+	versionGuess bool // the version was unknown and Latest is assumed
+	versionClamp bool // the version predates the model's oldest
+}
+
+// versionOf returns the version the tuner model runs for v: v itself, Latest
+// for the zero value, and Oldest (2.18) for releases before it, 2.8 included
+// although commmodel/nccl tabulates it (see the package documentation).
+func versionOf(v nccl.Version) (nccl.Version, bool, bool) {
+	switch {
+	case v == (nccl.Version{}):
+		return nccl.Latest, true, false
+	case v.Before(nccl.Oldest):
+		return nccl.Oldest, false, true
+	}
+	return v, false, false
+}
+
+// tableRun is the run of table t on h.
+func tableRun(h *Hardware, t *Table) (*run, error) {
+	s, err := h.shapeOf(t.Nodes, t.PerNode)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Name, err)
+	}
+	v, guess, clamp := versionOf(t.Version)
+	return &run{shape: s, version: v, algo: t.Algo, proto: t.Proto, gpusPerThrd: max(t.GPUsPerThread, 1),
+		collective: t.Collective, versionGuess: guess, versionClamp: clamp}, nil
+}
+
+// run returns the run of q on m.
+func (m *Machine) run(q Query) (*run, error) {
+	if q.Ranks < 1 || q.PerNode < 1 {
+		return nil, fmt.Errorf("%w: %d ranks, %d per node", ErrShape, q.Ranks, q.PerNode)
+	}
+	if q.Ranks%q.PerNode != 0 {
+		return nil, fmt.Errorf("%w: %d ranks is not a multiple of %d GPUs per node", ErrShape, q.Ranks, q.PerNode)
+	}
+	s, err := m.Hardware.shapeOf(q.Ranks/q.PerNode, q.PerNode)
+	if err != nil {
+		return nil, err
+	}
+	v := q.Version
+	if v == (nccl.Version{}) {
+		v = m.version
+	}
+	v, _, _ = versionOf(v)
+	return &run{shape: s, version: v, algo: q.Algo, proto: q.Proto, gpusPerThrd: m.gpusPerThread(q), collective: q.Collective}, nil
+}
+
+// gpusPerThread is the GPUs per thread of q on m (Query.GPUsPerThread).
+func (m *Machine) gpusPerThread(q Query) int {
+	if q.GPUsPerThread == 0 && len(m.spread.gpusPerThreads) == 1 {
+		return m.spread.gpusPerThreads[0]
+	}
+	return max(q.GPUsPerThread, 1)
+}
+
+// shape is the model's view of a run: nodes (NVLink domains) of per GPUs,
+// and the hosts each node spans.
+type shape struct {
+	nodes, per, hosts int
+}
+
+// shapeOf groups nodes hosts of perHost GPUs into NVLink domains: a run
+// within one domain is one node, and a larger run is split into the fewest
+// domains that hold it, equally. It is ErrShape when they cannot be equal.
+func (h *Hardware) shapeOf(nodes, perHost int) (shape, error) {
+	if h.Domain <= perHost || nodes == 1 {
+		return shape{nodes, perHost, 1}, nil
+	}
+	hostsPer := h.Domain / perHost // hosts in one domain
+	d := (nodes + hostsPer - 1) / hostsPer
+	if nodes%d != 0 {
+		return shape{}, fmt.Errorf("%w: %d hosts of %d GPUs do not split equally into NVLink domains of %d GPUs", ErrShape, nodes, perHost, h.Domain)
+	}
+	return shape{d, nodes / d * perHost, nodes / d}, nil
+}
