@@ -1,0 +1,194 @@
+package nccl
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/inframethod/commlab/internal/parseerr"
+)
+
+// NCCL's example tuner plugin (ext-tuner/example from NCCL 2.27.5,
+// plugins/tuner/example from 2.29.7) reads its rules from the CSV file that
+// NCCL_TUNER_CONFIG_FILE names (nccl_tuner.conf in the working directory
+// by default), one rule a line:
+//
+//	collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks[,numPipeOps[,regBuff]]
+//
+// A line that starts with '#', and an empty line, is skipped; fields are
+// trimmed of spaces and tabs. For each call the plugin takes the first rule
+// that matches its function, its size (min_bytes <= nBytes <= max_bytes),
+// and the communicator's nodes and ranks, the call's pipelined operations
+// and whether its buffers are registered (-1 matches any), and sets that
+// algorithm's and protocol's cost to 0, so that NCCL runs it unless it is
+// not available. Two traps of the plugin, which TunerRule's reader refuses
+// or says: it reads an unknown collective, algorithm or protocol as
+// allreduce, ring or simple without a word, and it sets the channels of
+// every call to 1 before it looks at the rules, so that channels -1, and a
+// call no rule matches, run on one channel.
+
+// A TunerRule is one rule of the example tuner plugin's file.
+type TunerRule struct {
+	Func               Func
+	MinBytes, MaxBytes uint64
+	Algo               Algo
+	Proto              Protocol
+	// Channels is the channel count, -1 for the plugin's default (1).
+	Channels int
+	// Nodes, Ranks, PipeOps and RegBuff select the calls the rule applies
+	// to, -1 for any. RegBuff is 0 or 1.
+	Nodes, Ranks, PipeOps, RegBuff int
+}
+
+// tunerFuncNames, tunerAlgoNames and tunerProtoNames are the plugin's
+// spellings (parseCollType, parseAlgorithm, parseProtocol in plugin.c).
+var (
+	tunerFuncNames  = [NumFuncs]string{"broadcast", "reduce", "allgather", "reducescatter", "allreduce"}
+	tunerAlgoNames  = [NumAlgos]string{"tree", "ring", "collnet_direct", "collnet_chain", "nvls", "nvls_tree", "pat"}
+	tunerProtoNames = [NumProtocols]string{"ll", "ll128", "simple"}
+)
+
+// TunerHeader is the plugin's column line, as a comment.
+const TunerHeader = "# collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff"
+
+// tunerLineMax is the plugin's line buffer (MAX_LINE_LENGTH): it reads a
+// longer line in pieces.
+const tunerLineMax = 256
+
+// ErrTunerRule is the cause of every error of ReadTunerRules.
+var ErrTunerRule = errors.New("not a tuner rule")
+
+// String writes r as the plugin reads it, all ten fields.
+func (r TunerRule) String() string {
+	return fmt.Sprintf("%s,%d,%d,%s,%s,%d,%d,%d,%d,%d", tunerFuncNames[r.Func], r.MinBytes, r.MaxBytes,
+		tunerAlgoNames[r.Algo], tunerProtoNames[r.Proto], r.Channels, r.Nodes, r.Ranks, r.PipeOps, r.RegBuff)
+}
+
+// Matches reports whether the plugin applies r to a call of f of nBytes on
+// nodes and ranks, with pipeOps pipelined operations and regBuff 0 or 1.
+func (r TunerRule) Matches(f Func, nBytes uint64, nodes, ranks, pipeOps, regBuff int) bool {
+	any := func(want, got int) bool { return want == -1 || want == got }
+	return r.Func == f && r.MinBytes <= nBytes && nBytes <= r.MaxBytes &&
+		any(r.Nodes, nodes) && any(r.Ranks, ranks) && any(r.PipeOps, pipeOps) && any(r.RegBuff, regBuff)
+}
+
+// FirstMatch returns the rule the plugin applies to a call (Matches), the
+// first in the file that matches, and false when none does.
+func FirstMatch(rules []TunerRule, f Func, nBytes uint64, nodes, ranks, pipeOps, regBuff int) (TunerRule, bool) {
+	for _, r := range rules {
+		if r.Matches(f, nBytes, nodes, ranks, pipeOps, regBuff) {
+			return r, true
+		}
+	}
+	return TunerRule{}, false
+}
+
+// ReadTunerRules reads the rules of a tuner file, named name in errors. It
+// is stricter than the plugin, which reads what it cannot parse as a
+// default: a line it refuses is a *parseerr.ParseError wrapping
+// ErrTunerRule, at the line and column of the field.
+func ReadTunerRules(r io.Reader, name string) ([]TunerRule, error) {
+	sc := bufio.NewScanner(r)
+	var rules []TunerRule
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		if text == "" || text[0] == '#' {
+			continue
+		}
+		fail := func(col int, format string, args ...any) error {
+			return &parseerr.ParseError{File: name, Line: line, Column: col, Err: fmt.Errorf("%w: "+format, append([]any{ErrTunerRule}, args...)...)}
+		}
+		if len(text) >= tunerLineMax {
+			return nil, fail(0, "%d bytes, more than the plugin's line of %d", len(text), tunerLineMax-1)
+		}
+		rule, col, err := parseTunerRule(text)
+		if err != nil {
+			return nil, fail(col, "%v", err)
+		}
+		rules = append(rules, rule)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &parseerr.ParseError{File: name, Err: err}
+	}
+	return rules, nil
+}
+
+// parseTunerRule reads one line; on error col is the 1-based column of the
+// field at fault.
+func parseTunerRule(text string) (r TunerRule, col int, err error) {
+	var fields []string
+	var cols []int
+	start := 0
+	for i := 0; i <= len(text); i++ {
+		if i == len(text) || text[i] == ',' {
+			raw := text[start:i]
+			fields = append(fields, strings.Trim(raw, " \t"))
+			cols = append(cols, start+1+len(raw)-len(strings.TrimLeft(raw, " \t")))
+			start = i + 1
+		}
+	}
+	if n := len(fields); n < 8 || n > 10 {
+		return r, 0, fmt.Errorf("%d fields, want 8 to 10: collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks[,numPipeOps[,regBuff]]", n)
+	}
+	// name reads field i as one of names; the plugin reads anything else as
+	// its default.
+	name := func(i int, names []string, what, def string) (int, error) {
+		for k, n := range names {
+			if fields[i] == n {
+				return k, nil
+			}
+		}
+		return 0, fmt.Errorf("%s %q: want one of %s (the plugin would read it as %s)", what, fields[i], strings.Join(names, ", "), def)
+	}
+	k, err := name(0, tunerFuncNames[:], "collective", "allreduce")
+	if err != nil {
+		return r, cols[0], err
+	}
+	r.Func = Func(k)
+	for i, p := range []*uint64{&r.MinBytes, &r.MaxBytes} {
+		if *p, err = strconv.ParseUint(fields[1+i], 10, 64); err != nil {
+			return r, cols[1+i], fmt.Errorf("byte count %q: want a whole number", fields[1+i])
+		}
+	}
+	if r.MinBytes > r.MaxBytes {
+		return r, cols[1], fmt.Errorf("min_bytes %d above max_bytes %d: the rule matches nothing", r.MinBytes, r.MaxBytes)
+	}
+	if k, err = name(3, tunerAlgoNames[:], "algorithm", "ring"); err != nil {
+		return r, cols[3], err
+	}
+	r.Algo = Algo(k)
+	if k, err = name(4, tunerProtoNames[:], "protocol", "simple"); err != nil {
+		return r, cols[4], err
+	}
+	r.Proto = Protocol(k)
+	r.PipeOps, r.RegBuff = -1, -1
+	ints := []*int{&r.Channels, &r.Nodes, &r.Ranks, &r.PipeOps, &r.RegBuff}
+	for i := 5; i < len(fields); i++ {
+		v, err := strconv.Atoi(fields[i])
+		switch {
+		case i == 9 && (err != nil || v < -1 || v > 1):
+			return r, cols[i], fmt.Errorf("regBuff %q: want -1, 0 or 1", fields[i])
+		case i < 9 && (err != nil || v < -1 || v == 0):
+			return r, cols[i], fmt.Errorf("%q: want -1 or a positive count", fields[i])
+		}
+		*ints[i-5] = v
+	}
+	return r, 0, nil
+}
+
+// WriteTunerRules writes rules in the plugin's format, after comment, whose
+// lines it prefixes with "# ", and the column line (TunerHeader).
+func WriteTunerRules(w io.Writer, comment []string, rules []TunerRule) error {
+	bw := bufio.NewWriter(w)
+	for _, c := range comment {
+		fmt.Fprintf(bw, "# %s\n", c)
+	}
+	fmt.Fprintln(bw, TunerHeader)
+	for _, r := range rules {
+		fmt.Fprintln(bw, r.String())
+	}
+	return bw.Flush()
+}
