@@ -83,7 +83,7 @@ func (m *Model) threadThreshold(a Algo, p Protocol) int {
 // small call uses fewer still. The threads do
 // not count the warps NCCL adds after (a sync warp for Simple).
 func (m *Model) Channels(f Func, a Algo, p Protocol, nBytes int64) (channels, threads int) {
-	nc, nt := m.maxChannels(a, p, nBytes)
+	nc, nt := m.MaxChannels(a, p, nBytes)
 	if a == AlgoCollNetDirect || a == AlgoCollNetChain {
 		return nc, nt // CollNet's tasks are split by chunks, not cells
 	}
@@ -123,8 +123,11 @@ func minTraffic(v Version) int64 {
 
 func divUp(a, b int64) int64 { return (a + b - 1) / b }
 
-// maxChannels is topoGetAlgoInfo's nMaxChannels and threads.
-func (m *Model) maxChannels(a Algo, p Protocol, nBytes int64) (channels, threads int) {
+// MaxChannels returns the most channels, and the threads per channel, a
+// call of nBytes with a and p may run on: topoGetAlgoInfo's nMaxChannels,
+// which a tuner plugin's channel count replaces, before the scheduler's
+// minimum traffic per channel (Channels).
+func (m *Model) MaxChannels(a Algo, p Protocol, nBytes int64) (channels, threads int) {
 	nc, nt := m.ch, m.maxThreads(a, p)
 	thr := int64(m.threadThreshold(a, p))
 	need := func(nc, nt int) bool { return nBytes < int64(nc)*int64(nt)*thr }

@@ -36,6 +36,9 @@ type Prediction struct {
 	// or NCCL's tuner's choice on the machine ("Ring", "LL128"; "P2P" for
 	// AllToAll, which NCCL runs as grouped sends outside its tuner).
 	Algorithm, Protocol string
+	// Channels is the most channels NCCL runs it on at this size
+	// (nccl.Model.MaxChannels); 0 for AllToAll.
+	Channels int
 }
 
 // Predict returns the calibrated time of q at each size, bytes. It is
@@ -60,7 +63,7 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 			p.Time = math.Exp((1-w)*math.Log(p.Time) + w*math.Log(t.nccl))
 		}
 		p.Low, p.High = m.interval(&t, p.Time, q, rn.shape.nodes)
-		p.Algorithm, p.Protocol = algoName(t.ch), nccl.ProtocolName(t.ch.proto)
+		p.Algorithm, p.Protocol, p.Channels = algoName(t.ch), nccl.ProtocolName(t.ch.proto), t.channels
 		out[i] = p
 	}
 	return out, nil
@@ -127,6 +130,7 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 			Low:       e.Time * math.Exp(referenceBias-z80*referenceSpread),
 			High:      e.Time * math.Exp(referenceBias+z80*referenceSpread),
 			Algorithm: e.Algo.String(), Protocol: nccl.ProtocolName(e.Proto)}
+		out[i].Channels, _ = ref.full.MaxChannels(e.Algo, e.Proto, int64(size))
 	}
 	return out, nil
 }

@@ -64,6 +64,9 @@ type term struct {
 	// nccl is NCCL's own uncalibrated time of ch, s; 0 where NCCL has no
 	// model (AllToAll).
 	nccl float64
+	// channels is the most channels NCCL runs ch on at this size
+	// (nccl.Model.MaxChannels); 0 for AllToAll.
+	channels int
 }
 
 // sharpness is the exponent of the smooth maximum of the model's two
@@ -249,6 +252,7 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 	t.lat[0], t.lat[1], t.lat[2] = ref.latency(f, a, ch.proto)
 	if !ch.p2p {
 		t.nccl, _ = ref.full.Time(f, ch.algo, ch.proto, int64(size))
+		t.channels, _ = ref.full.MaxChannels(ch.algo, ch.proto, int64(size))
 	}
 	nics := r.hw.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
 	t.intra, t.net, t.leave = bytes(rn.collective, ch, rn.shape, nics, r.hw.groupNodes(rn.shape), size)
