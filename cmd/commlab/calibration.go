@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -102,4 +103,56 @@ func keyList() string {
 		keys[i] = k.key
 	}
 	return strings.Join(keys, ", ")
+}
+
+// machineFlags are the flags that describe the machine a command models,
+// with one meaning in every command that takes them: -calibrate, -gpu,
+// -hw and -topo.
+type machineFlags struct {
+	calibrate, gpu, hw, topo *string
+}
+
+// addMachineFlags defines the machine flags on fs.
+func addMachineFlags(fs *flag.FlagSet) machineFlags {
+	return machineFlags{
+		calibrate: fs.String("calibrate", "", "comma-separated nccl-tests logs of the machine to calibrate on, each FILE[:KEY=VALUE...] with KEY one of "+
+			keyList()+" (omit for NCCL's uncalibrated model)"),
+		gpu: fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs' and is needed without -calibrate"),
+		hw: fs.String("hw", "", "hardware description, KEY=VALUE,... or a file of KEY=VALUE lines, with KEY one of "+predict.DescribeKeyNames()+
+			"; needed for a GPU commlab does not know (AMD Instinct MI300X: cc=9.4,links=7,link-bw=64GB/s)"),
+		topo: fs.String("topo", "", "nvidia-smi topo -m capture of one node: NVLinks and NICs"),
+	}
+}
+
+// A machine is what the machine flags give: the calibration files read,
+// their tables, the hardware, and the lines the readers set aside.
+type machine struct {
+	files    []string
+	tables   []predict.Table
+	hw       predict.Hardware
+	problems []problem
+}
+
+// load reads what the machine flags name, base (from -algo and -proto)
+// pinning every calibration file that does not pin its own.
+func (f machineFlags) load(base predict.Pins) (machine, error) {
+	base.GPU = *f.gpu
+	files, err := parseCalibrationFiles(*f.calibrate, base)
+	if err != nil {
+		return machine{}, err
+	}
+	spec, err := readDescription(*f.hw)
+	if err != nil {
+		return machine{}, err
+	}
+	var m machine
+	if m.files, m.tables, m.problems, err = readCalibration(files); err != nil {
+		return machine{}, err
+	}
+	hw, problems, err := predictHardware(*f.gpu, spec, *f.topo, m.tables)
+	if err != nil {
+		return machine{}, err
+	}
+	m.hw, m.problems = hw, append(m.problems, problems...)
+	return m, nil
 }

@@ -107,18 +107,14 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		Nodes: req.query.Ranks / req.query.PerNode, Algo: req.algo, Proto: req.proto,
 		Calibration: predictCalib{Files: []string{}, Parameters: []predictParam{}},
 		Predictions: []predictPoint{}, Problems: []problem{}, Notes: []string{}, Tables: []predictTableLOO{}}
-	files, tables, problems, err := readCalibration(req.calibrate)
+	m, err := req.machine.load(predict.Pins{Algo: req.query.Algo, Proto: req.query.Proto})
 	if err != nil {
 		return err
 	}
-	out.Calibration.Files = append(out.Calibration.Files, files...)
-	out.Problems = append(out.Problems, problems...)
-	hw, problems, err := predictHardware(req.gpu, req.hw, req.topoFile, tables)
-	if err != nil {
-		return err
-	}
-	out.Problems = append(out.Problems, problems...)
-	out.Hardware = hw.String()
+	out.Calibration.Files = append(out.Calibration.Files, m.files...)
+	out.Problems = append(out.Problems, m.problems...)
+	out.Hardware = m.hw.String()
+	hw, tables := m.hw, m.tables
 	if err := out.predict(hw, tables, req.query, req.sizes); err != nil {
 		return err
 	}
@@ -136,11 +132,8 @@ type predictRequest struct {
 	query predict.Query
 	// algo and proto are -algo and -proto as given, in lower case.
 	algo, proto string
-	// gpu and topoFile are -gpu and -topo as given; hw is the -hw
-	// description, read from its file if it names one.
-	gpu, topoFile, hw string
-	// calibrate are the -calibrate files with their pins.
-	calibrate []calibrationFile
+	// machine are the flags that describe the machine.
+	machine machineFlags
 	// sizes are the -size list, in bytes.
 	sizes  []int64
 	asJSON bool
@@ -149,18 +142,13 @@ type predictRequest struct {
 // parsePredictFlags parses and checks the flags of "commlab predict".
 func parsePredictFlags(args []string) (predictRequest, error) {
 	fs := newFlags("predict")
-	calibrate := fs.String("calibrate", "", "comma-separated nccl-tests logs of the machine to calibrate on, each FILE[:KEY=VALUE...] with KEY one of "+
-		keyList()+" (omit for NCCL's uncalibrated model)")
+	machine := addMachineFlags(fs)
 	collective := fs.String("collective", "", "collective to predict: allreduce, allgather, reducescatter, broadcast, alltoall")
 	p := fs.Int("p", 0, "ranks (GPUs)")
 	perNode := fs.Int("per-node", 0, "GPUs per node")
 	gpusPerThread := fs.Int("g", 0, "GPUs per thread of the predicted run (nccl-tests -g); 0 takes the calibration tables' when they share one, else 1")
 	algo := fs.String("algo", "auto", "NCCL_ALGO of the calibration runs and the prediction: auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain")
 	proto := fs.String("proto", "auto", "NCCL_PROTO of the calibration runs and the prediction: auto|ll|ll128|simple")
-	gpu := fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs' and is needed without -calibrate")
-	topoFile := fs.String("topo", "", "nvidia-smi topo -m capture of one node: NVLinks and NICs")
-	hw := fs.String("hw", "", "hardware description, KEY=VALUE,... or a file of KEY=VALUE lines, with KEY one of "+predict.DescribeKeyNames()+
-		"; needed for a GPU commlab does not know (AMD Instinct MI300X: cc=9.4,links=7,link-bw=64GB/s)")
 	sizes := fs.String("size", "", "comma-separated sizes (nccl-tests' size column), e.g. 1MiB,64MiB")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	fs.Usage = func() {
@@ -193,25 +181,14 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	if *gpusPerThread < 0 {
 		return predictRequest{}, fmt.Errorf("-g %d: want a positive count, or 0 for the calibration tables'", *gpusPerThread)
 	}
-	files, err := parseCalibrationFiles(*calibrate, predict.Pins{Algo: ncclAlgo, Proto: ncclProto, GPU: *gpu})
-	if err != nil {
-		return predictRequest{}, err
-	}
-	spec, err := readDescription(*hw)
-	if err != nil {
-		return predictRequest{}, err
-	}
 	return predictRequest{
 		query: predict.Query{Collective: c, Ranks: *p, PerNode: *perNode, GPUsPerThread: *gpusPerThread,
 			Algo: ncclAlgo, Proto: ncclProto},
-		algo:      strings.ToLower(*algo),
-		proto:     strings.ToLower(*proto),
-		gpu:       *gpu,
-		topoFile:  *topoFile,
-		hw:        spec,
-		calibrate: files,
-		sizes:     list,
-		asJSON:    *asJSON,
+		algo:    strings.ToLower(*algo),
+		proto:   strings.ToLower(*proto),
+		machine: machine,
+		sizes:   list,
+		asJSON:  *asJSON,
 	}, nil
 }
 

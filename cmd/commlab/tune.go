@@ -20,8 +20,7 @@ func init() {
 
 // tuneRequest is a "commlab tune" command line, its flags checked.
 type tuneRequest struct {
-	calibrate     []calibrationFile
-	gpu, hw, topo string
+	machine       machineFlags
 	collectives   []commmodel.Collective
 	nodes         []int
 	perNode       int
@@ -42,15 +41,12 @@ func defaultTuneSizes() []int64 {
 
 func parseTuneFlags(args []string) (tuneRequest, error) {
 	fs := newFlags("tune")
-	calibrate := fs.String("calibrate", "", "nccl-tests logs of the machine, as for predict: FILE[:KEY=VALUE...],...")
+	machine := addMachineFlags(fs)
 	collectives := fs.String("collective", "allreduce", "comma-separated collectives: allreduce, allgather, reducescatter, broadcast")
 	nodes := fs.String("nodes", "", "comma-separated node counts to write rules for, e.g. 1,2,4,8")
 	perNode := fs.Int("per-node", 0, "GPUs per node")
 	gpusPerThread := fs.Int("g", 0, "GPUs per thread (nccl-tests -g); 0 takes the calibration tables'")
 	sizes := fs.String("size", "", "comma-separated sizes to decide at (default: powers of two from 1KiB to 4GiB)")
-	gpu := fs.String("gpu", "", "GPU name, when the logs do not give it")
-	hw := fs.String("hw", "", "hardware description, as for predict")
-	topoFile := fs.String("topo", "", "nvidia-smi topo -m capture of one node")
 	out := fs.String("o", "nccl_tuner.conf", `the file to write ("-" for standard output)`)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: commlab tune -calibrate A.log[,...] -nodes LIST -per-node G [-collective LIST] [-size LIST] [-o FILE]\n"+
@@ -60,13 +56,9 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	if _, err := parseFlags(fs, args, 0); err != nil {
 		return tuneRequest{}, err
 	}
-	req := tuneRequest{gpu: *gpu, topo: *topoFile, perNode: *perNode, gpusPerThread: *gpusPerThread, out: *out}
-	var err error
-	if req.calibrate, err = parseCalibrationFiles(*calibrate, predict.Pins{GPU: *gpu}); err != nil {
-		return tuneRequest{}, err
-	}
-	if len(req.calibrate) == 0 && *gpu == "" {
-		return tuneRequest{}, fmt.Errorf("give -calibrate with the machine's nccl-tests logs (or -gpu NAME for NCCL's own model)")
+	req := tuneRequest{machine: machine, perNode: *perNode, gpusPerThread: *gpusPerThread, out: *out}
+	if *machine.calibrate == "" {
+		return tuneRequest{}, fmt.Errorf("give -calibrate with the machine's nccl-tests logs: tune writes the calibrated model's choices")
 	}
 	for _, c := range strings.Split(*collectives, ",") {
 		col, err := commmodel.ParseCollective(strings.TrimSpace(c))
@@ -87,12 +79,10 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	}
 	req.sizes = defaultTuneSizes()
 	if *sizes != "" {
+		var err error
 		if req.sizes, err = units.ParseSizes(*sizes); err != nil {
 			return tuneRequest{}, fmt.Errorf("-size: %w", err)
 		}
-	}
-	if req.hw, err = readDescription(*hw); err != nil {
-		return tuneRequest{}, err
 	}
 	return req, nil
 }
@@ -105,16 +95,12 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	paths, tables, problems, err := readCalibration(req.calibrate)
+	mc, err := req.machine.load(predict.Pins{})
 	if err != nil {
 		return err
 	}
-	hw, more, err := predictHardware(req.gpu, req.hw, req.topo, tables)
-	if err != nil {
-		return err
-	}
-	writeProblems(stderr, append(problems, more...))
-	m, how, err := tuneModel(hw, tables)
+	writeProblems(stderr, mc.problems)
+	m, err := predict.Calibrate(mc.hw, mc.tables, nil)
 	if err != nil {
 		return err
 	}
@@ -122,7 +108,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	comment := tuneComment(paths, hw, m, how)
+	comment := tuneComment(mc.files, mc.hw, m)
 	w := stdout
 	if req.out != "-" {
 		f, err := os.Create(req.out)
@@ -139,16 +125,6 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "commlab tune: %d rules written to %s\n", len(rules), req.out)
 	}
 	return nil
-}
-
-// tuneModel calibrates on the tables, or with none returns NCCL's own
-// model of hw as a machine calibrated on nothing.
-func tuneModel(hw predict.Hardware, tables []predict.Table) (*predict.Machine, string, error) {
-	if len(tables) == 0 {
-		return nil, "NCCL's tuning model, uncalibrated", nil
-	}
-	m, err := predict.Calibrate(hw, tables, nil)
-	return m, "calibrated (commmodel/predict)", err
 }
 
 // tuneRules decides, for every collective, node count and size of req, the
@@ -201,12 +177,8 @@ func tuneRules(m *predict.Machine, req tuneRequest) ([]nccl.TunerRule, error) {
 	return rules, nil
 }
 
-// tuneChoice is the predicted fastest choice of q at size: the calibrated
-// model's, or NCCL's own without one.
+// tuneChoice is the calibrated model's fastest choice of q at size.
 func tuneChoice(m *predict.Machine, q predict.Query, size float64) (predict.Prediction, error) {
-	if m == nil {
-		return predict.Prediction{}, fmt.Errorf("no calibration: give -calibrate")
-	}
 	cs, err := m.Choices(q, size)
 	if err != nil {
 		return predict.Prediction{}, err
@@ -216,7 +188,7 @@ func tuneChoice(m *predict.Machine, q predict.Query, size float64) (predict.Pred
 
 // tuneComment is the file's provenance: what made it, from which tables,
 // and how to load it.
-func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, how string) []string {
+func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine) []string {
 	c := []string{
 		"NCCL example tuner plugin rules written by commlab tune (github.com/inframethod/commlab).",
 		"Load with NCCL_TUNER_PLUGIN=<path to libnccl-tuner-example.so> NCCL_TUNER_CONFIG_FILE=<this file>",
@@ -224,16 +196,11 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, how st
 		"Each rule is the model's fastest choice over a range of sizes, with NCCL's own channel count for it:",
 		"the plugin runs every call no rule matches, and every rule with channels -1, on one channel.",
 		"hardware: " + hw.String(),
-		"model: " + how,
+		"calibrated on: " + strings.Join(paths, ", "),
 	}
-	if len(paths) > 0 {
-		c = append(c, "calibrated on: "+strings.Join(paths, ", "))
-	}
-	if m != nil {
-		for _, p := range m.Params {
-			if p.Identified {
-				c = append(c, fmt.Sprintf("  %s = %s", p.Name, predict.FormatValue(p.Value, p.Unit)))
-			}
+	for _, p := range m.Params {
+		if p.Identified {
+			c = append(c, fmt.Sprintf("  %s = %s", p.Name, predict.FormatValue(p.Value, p.Unit)))
 		}
 	}
 	return c
