@@ -184,6 +184,9 @@ func (s *spread) sawTables(tables []Table) {
 
 // beyond is the variance q adds by going beyond the tables.
 func (s *spread) beyond(q Query, nodes, gpusPerThread int) float64 {
+	if len(s.collectives) == 0 {
+		return 0 // no table: the prior spread stands for everything
+	}
 	var v float64
 	if !slices.Contains(s.collectives, q.Collective.String()) {
 		v += priorSpread * priorSpread

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/topo"
+	"github.com/inframethod/commlab/units"
+)
+
+func init() {
+	registerWarn("diagnose", "compare an nccl-tests table with the model: where it departs, why, and what to try", runDiagnose)
+}
+
+// diagnoseOutput is the JSON of "commlab diagnose".
+type diagnoseOutput struct {
+	Table    string            `json:"table"`
+	Model    string            `json:"model"`
+	Hardware string            `json:"hardware"`
+	Points   int               `json:"points"`
+	Inside   int               `json:"inside_interval"`
+	Findings []diagnoseFinding `json:"findings"`
+	Problems []problem         `json:"problems"`
+}
+
+type diagnoseFinding struct {
+	FromBytes         float64  `json:"from_bytes"`
+	ToBytes           float64  `json:"to_bytes"`
+	MeasuredOverModel float64  `json:"measured_over_model"`
+	Kind              string   `json:"kind"`
+	Term              string   `json:"term,omitempty"`
+	NCCL              string   `json:"nccl"`
+	Advice            []string `json:"advice"`
+}
+
+// runDiagnose runs "commlab diagnose LOG": the first table of LOG (or the
+// one -test picks) against the model calibrated on the -calibrate tables,
+// or uncalibrated without them.
+func runDiagnose(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("diagnose")
+	machine := addMachineFlags(fs)
+	test := fs.Int("test", 0, "which test of LOG to diagnose, from 0, when it holds several")
+	format := fs.String("format", "text", "output: text, json or csv")
+	asJSON := fs.Bool("json", false, "print one JSON object (as -format json)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: commlab diagnose LOG[:KEY=VALUE...] [-calibrate A.log,...] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE] [-test N] [-format text|json|csv]")
+		fs.PrintDefaults()
+	}
+	pos, err := parseFlags(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("give the nccl-tests log to diagnose: commlab diagnose LOG")
+	}
+	if *asJSON {
+		*format = "json"
+	}
+	if *format != "text" && *format != "json" && *format != "csv" {
+		return fmt.Errorf("-format %q: want text, json or csv", *format)
+	}
+	files, err := parseCalibrationFiles(pos[0], predict.Pins{GPU: *machine.gpu})
+	if err != nil {
+		return err
+	}
+	_, tables, problems, err := readCalibration(files)
+	if err != nil {
+		return err
+	}
+	if *test < 0 || *test >= len(tables) {
+		return fmt.Errorf("-test %d: %s holds tests 0 to %d", *test, pos[0], len(tables)-1)
+	}
+	t := tables[*test]
+	if *machine.gpu == "" && *machine.calibrate == "" {
+		*machine.gpu = t.GPU // the machine is the diagnosed table's
+	}
+	mc, err := machine.load(predict.Pins{})
+	if err != nil {
+		return err
+	}
+	out := diagnoseOutput{Table: t.Name, Hardware: mc.hw.String(), Points: len(t.Points), Findings: []diagnoseFinding{},
+		Problems: append(problems, mc.problems...)}
+	var m *predict.Machine
+	if len(mc.tables) == 0 {
+		m, out.Model = predict.Uncalibrated(mc.hw), "uncalibrated: the model at its priors"
+	} else {
+		if m, err = predict.Calibrate(mc.hw, mc.tables, nil); err != nil {
+			return err
+		}
+		out.Model = "calibrated on " + strings.Join(mc.files, ", ")
+	}
+	findings, err := m.Diagnose(t)
+	if err != nil {
+		return err
+	}
+	if out.Inside, err = inside(m, t); err != nil {
+		return err
+	}
+	var bindings []topo.Binding
+	if *machine.topo != "" {
+		tp, _, err := topo.ParseFile(*machine.topo)
+		if err != nil {
+			return err
+		}
+		bindings = tp.Bindings()
+	}
+	for _, f := range findings {
+		d := diagnoseFinding{FromBytes: f.FromBytes, ToBytes: f.ToBytes, MeasuredOverModel: f.MeasuredOverModel,
+			Kind: f.Kind, Term: f.Term, NCCL: f.NCCL, Advice: f.Advice}
+		if f.Term == predict.TermNetwork && len(bindings) > 0 {
+			d.Advice = append(d.Advice, bindingAdvice(bindings))
+		}
+		out.Findings = append(out.Findings, d)
+	}
+	switch *format {
+	case "json":
+		return writeJSON(stdout, out)
+	case "csv":
+		writeProblems(stderr, out.Problems)
+		return writeDiagnoseCSV(stdout, out)
+	}
+	writeProblems(stderr, out.Problems)
+	return writeDiagnoseText(stdout, out)
+}
+
+// inside counts t's points inside m's interval.
+func inside(m *predict.Machine, t predict.Table) (int, error) {
+	sizes := make([]float64, len(t.Points))
+	for i, p := range t.Points {
+		sizes[i] = p.Size
+	}
+	ps, err := m.Predict(t.Query(), sizes)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for i, p := range ps {
+		if p.Low <= t.Points[i].Time && t.Points[i].Time <= p.High {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// bindingAdvice names each GPU's NIC and CPUs from a topology capture.
+func bindingAdvice(bs []topo.Binding) string {
+	var parts []string
+	for _, b := range bs {
+		if b.NCCLIBHCA == "" {
+			continue
+		}
+		s := b.GPU + ": NCCL_IB_HCA=" + b.NCCLIBHCA
+		if len(b.CPUs) > 0 {
+			s += ", CPUs " + b.CPUs.String()
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return "the topology capture names no NIC device: pin ranks by hand"
+	}
+	return "from the topology: " + strings.Join(parts, "; ")
+}
+
+func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
+	fmt.Fprintf(w, "%s\nhardware: %s\nmodel: %s\n%d of %d points inside the model's 80%% interval\n",
+		out.Table, out.Hardware, out.Model, out.Inside, out.Points)
+	if len(out.Findings) == 0 {
+		_, err := fmt.Fprintln(w, "the table follows the model: no finding")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "sizes\tmeasured/model\tfinding\tterm\tNCCL runs (model)")
+	for _, f := range out.Findings {
+		fmt.Fprintf(tw, "%s..%s\t%.2f\t%s\t%s\t%s\n", units.FormatSize(f.FromBytes), units.FormatSize(f.ToBytes),
+			f.MeasuredOverModel, f.Kind, f.Term, f.NCCL)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for i, f := range out.Findings {
+		for _, a := range f.Advice {
+			fmt.Fprintf(w, "%d. %s\n", i+1, a)
+		}
+	}
+	return nil
+}
+
+func writeDiagnoseCSV(w io.Writer, out diagnoseOutput) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"from_bytes", "to_bytes", "measured_over_model", "kind", "term", "nccl", "advice"})
+	for _, f := range out.Findings {
+		cw.Write([]string{strconv.FormatFloat(f.FromBytes, 'f', -1, 64), strconv.FormatFloat(f.ToBytes, 'f', -1, 64),
+			strconv.FormatFloat(f.MeasuredOverModel, 'g', 4, 64), f.Kind, f.Term, f.NCCL, strings.Join(f.Advice, " | ")})
+	}
+	cw.Flush()
+	return cw.Error()
+}

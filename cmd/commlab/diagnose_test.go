@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// diagnoseJSON runs diagnose with -format json and decodes its findings.
+func diagnoseJSON(t *testing.T, args ...string) (findings []map[string]any, inside, points int) {
+	t.Helper()
+	code, out, stderr := runCLI(append(append([]string{"diagnose"}, args...), "-format", "json")...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, stderr)
+	}
+	var got struct {
+		Findings []map[string]any `json:"findings"`
+		Inside   int              `json:"inside_interval"`
+		Points   int              `json:"points"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	return got.Findings, got.Inside, got.Points
+}
+
+// TestDiagnoseH200 diagnoses the public 2 x 8 H200 AllReduce
+// (data/logs/h200_2x8_allreduce_spectrumx_openshift.log) against the
+// uncalibrated model: the time falls from 81.24 us at 128 KiB to 63.59 us at
+// 256 KiB, where the model has NCCL go from Tree/LL to Tree/LL128, and its
+// bus bandwidth, 485.66 GB/s at 16 GiB, is above the 400 GB/s a ring gets
+// from eight 400 Gb/s NICs: NCCL ran NVLSTree.
+func TestDiagnoseH200(t *testing.T) {
+	fs, _, _ := diagnoseJSON(t, "../../data/logs/h200_2x8_allreduce_spectrumx_openshift.log")
+	var sw, above bool
+	for _, f := range fs {
+		for _, k := range []string{"from_bytes", "to_bytes", "measured_over_model", "kind", "advice"} {
+			if _, ok := f[k]; !ok {
+				t.Errorf("finding %v lacks %q", f, k)
+			}
+		}
+		switch f["kind"] {
+		case "non-monotone at an algorithm switch":
+			sw = sw || f["from_bytes"] == 131072.0 && f["to_bytes"] == 262144.0 && f["nccl"] == "Tree/LL -> Tree/LL128"
+		case "bus bandwidth above the NICs' line rate":
+			above = f["to_bytes"] == 17179869184.0 && strings.Contains(f["nccl"].(string), "NVLSTree")
+		}
+	}
+	if !sw || !above {
+		t.Errorf("switch at 128-256 KiB found %v, bus bandwidth above the NICs found %v; findings %v", sw, above, fs)
+	}
+}
+
+// TestDiagnoseFollows diagnoses Together's Ring AllGather against the model
+// calibrated on three other tables of the node: every point inside the
+// interval, and no finding.
+func TestDiagnoseFollows(t *testing.T) {
+	fs, inside, points := diagnoseJSON(t, togetherDir+"all_gather_ring.log:algo=ring", "-calibrate",
+		togetherDir+"all_reduce_ring.log:algo=ring,"+togetherDir+"reduce_scatter_ring.log:algo=ring,"+togetherDir+"all_gather_nvls.log:algo=nvls")
+	if len(fs) != 0 || inside != points || points != 27 {
+		t.Errorf("%d of %d points inside, findings %v; want 27 of 27 and none", inside, points, fs)
+	}
+	code, out, _ := runCLI("diagnose", togetherDir+"all_gather_ring.log:algo=ring", "-calibrate", togetherDir+"all_reduce_ring.log:algo=ring")
+	if code != 0 || !strings.Contains(out, "no finding") {
+		t.Errorf("text output (exit %d) does not say the table follows the model:\n%s", code, out)
+	}
+}
+
+// TestDiagnoseSiblings diagnoses ABCI's V100 Broadcast on 32 nodes against
+// its 2-, 4- and 8-node siblings (2 EDR NICs a host): from 64 to 256 KiB
+// it is over three times slower than they predict, in the network regime.
+func TestDiagnoseSiblings(t *testing.T) {
+	v := "../../data/logs/paired/v100-sxm2-abci-ib2xedr/"
+	fs, _, _ := diagnoseJSON(t, v+"broadcast_32x4.log", "-calibrate", v+"broadcast_2x4.log,"+v+"broadcast_4x4.log,"+v+"broadcast_8x4.log",
+		"-hw", "nics=2,nic-bw=100Gb/s")
+	found := false
+	for _, f := range fs {
+		if f["kind"] == "slower than its smaller siblings" && f["measured_over_model"].(float64) > 2 && f["term"] == "network" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no fabric finding: %v", fs)
+	}
+	code, out, stderr := runCLI("diagnose", v+"broadcast_32x4.log", "-calibrate", v+"broadcast_2x4.log,"+v+"broadcast_4x4.log", "-format", "csv")
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != 0 || err != nil || len(rows) < 2 || rows[0][0] != "from_bytes" {
+		t.Errorf("csv: exit %d, %v, %q (%s)", code, err, out, stderr)
+	}
+}
+
+// TestDiagnoseErrors: a missing log and a bad format name what works.
+func TestDiagnoseErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "commlab diagnose LOG"},
+		{[]string{togetherDir + "all_gather_ring.log", "-format", "xml"}, "text, json or csv"},
+		{[]string{togetherDir + "all_gather_ring.log", "-test", "3"}, "holds tests 0 to 0"},
+	} {
+		code, _, stderr := runCLI(append([]string{"diagnose"}, c.args...)...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		}
+	}
+}

@@ -1,0 +1,334 @@
+package predict
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
+)
+
+// Kinds of Finding.
+const (
+	// KindSlower and KindFaster: a range of sizes where the table is
+	// outside the model's 80% interval, above it or below it.
+	KindSlower = "slower than the model"
+	KindFaster = "faster than the model"
+	// KindSwitch: the time falls as the size grows, where NCCL changes its
+	// choice: the switch is early or late for this machine.
+	KindSwitch = "non-monotone at an algorithm switch"
+	// KindAboveNIC: across nodes, bus bandwidth above what the NICs can
+	// carry for a ring: what NCCL ran moves fewer bytes over the network
+	// than the ring that bus bandwidth assumes (Tree, NVLSTree, CollNet).
+	KindAboveNIC = "bus bandwidth above the NICs' line rate"
+	// KindFabric: a run on more nodes than the calibration tables that is
+	// slower than they predict, in the bandwidth regime: the network beyond
+	// the NICs.
+	KindFabric = "slower than its smaller siblings"
+)
+
+// Terms of the model that can dominate a size's time (Finding.Term).
+const (
+	TermLaunch  = "launch"
+	TermLatency = "latency"
+	TermNVLink  = "nvlink"
+	TermNetwork = "network"
+)
+
+// A Finding is a range of a table's sizes where the measurement departs
+// from the model, or a known pattern.
+type Finding struct {
+	// FromBytes and ToBytes are the range's first and last sizes.
+	FromBytes, ToBytes float64
+	// MeasuredOverModel is the median of measured/model over the range.
+	MeasuredOverModel float64
+	// Kind says what was found (KindSlower, ...).
+	Kind string
+	// Term is the model's dominant term over the range (TermLaunch, ...).
+	Term string
+	// NCCL is what NCCL ran there by the model ("Ring/LL128"), or the
+	// switch ("Ring/LL128 -> Ring/Simple").
+	NCCL string
+	// Advice lists the settings worth trying.
+	Advice []string
+}
+
+// Diagnose compares table t with m, the model calibrated on other tables of
+// the machine (or Uncalibrated): the ranges of sizes where t lies outside
+// the model's 80% interval, with the term that dominates there, what NCCL
+// runs and what to try, and the known patterns. A table the model follows
+// gives no finding.
+func (m *Machine) Diagnose(t Table) ([]Finding, error) {
+	if err := t.check(); err != nil {
+		return nil, err
+	}
+	q := t.Query()
+	sizes := make([]float64, len(t.Points))
+	for i, p := range t.Points {
+		sizes[i] = p.Size
+	}
+	preds, err := m.Predict(q, sizes)
+	if err != nil {
+		return nil, err
+	}
+	rn, err := m.run(q)
+	if err != nil {
+		return nil, err
+	}
+	terms := make([]term, len(sizes))
+	for i, s := range sizes {
+		if terms[i], err = m.refs.termOf(rn, s); err != nil {
+			return nil, err
+		}
+	}
+	var out []Finding
+	out = append(out, m.departures(t, preds, terms)...)
+	out = append(out, switches(t, preds)...)
+	if f, ok := m.aboveNIC(t, preds, rn); ok {
+		out = append(out, f)
+	}
+	if f, ok := m.fabric(t, preds, terms); ok {
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// departures groups the points outside the interval into ranges of one
+// side.
+func (m *Machine) departures(t Table, preds []Prediction, terms []term) []Finding {
+	var out []Finding
+	side := func(i int) int {
+		switch p := t.Points[i]; {
+		case p.Time > preds[i].High:
+			return 1
+		case p.Time < preds[i].Low:
+			return -1
+		}
+		return 0
+	}
+	for i := 0; i < len(preds); {
+		s := side(i)
+		if s == 0 {
+			i++
+			continue
+		}
+		j := i
+		for j+1 < len(preds) && side(j+1) == s {
+			j++
+		}
+		var ratios []float64
+		worst := i
+		for k := i; k <= j; k++ {
+			r := t.Points[k].Time / preds[k].Time
+			ratios = append(ratios, r)
+			if math.Abs(math.Log(r)) > math.Abs(math.Log(t.Points[worst].Time/preds[worst].Time)) {
+				worst = k
+			}
+		}
+		f := Finding{FromBytes: t.Points[i].Size, ToBytes: t.Points[j].Size, MeasuredOverModel: fit.Median(ratios),
+			Kind: KindSlower, Term: m.dominant(&terms[worst]), NCCL: preds[worst].Algorithm + "/" + preds[worst].Protocol}
+		if s < 0 {
+			f.Kind = KindFaster
+		}
+		f.Advice = advice(f, t)
+		if alt, ok := m.faster(t, preds[worst]); ok {
+			f.Advice = append(f.Advice, alt)
+		}
+		out = append(out, f)
+		i = j + 1
+	}
+	return out
+}
+
+// dominant names the largest of t's terms under m's parameters: the launch
+// floor, the latency, or the bandwidth time over NVLink or the network.
+func (m *Machine) dominant(t *term) string {
+	x := &m.x
+	launch := x[parLaunch] * t.launches
+	latency := x[parBase]*t.lat[0] + x[parIntra]*t.lat[1] + x[parInter]*t.lat[2]
+	var nvlink, network float64
+	if t.intra > 0 || t.net > 0 {
+		nic := x[parNICBW]
+		if t.netEff >= 0 {
+			nic *= x[t.netEff]
+		}
+		nvlink, network = t.intra/x[parIntraBW], t.net/nic*smax(1, t.leave*x[parFabric])
+	}
+	best, name := launch, TermLaunch
+	for _, c := range []struct {
+		v    float64
+		name string
+	}{{latency, TermLatency}, {nvlink, TermNVLink}, {network, TermNetwork}} {
+		if c.v > best {
+			best, name = c.v, c.name
+		}
+	}
+	return name
+}
+
+// advice lists the settings worth trying for a departure.
+func advice(f Finding, t Table) []string {
+	if f.Kind == KindFaster {
+		return []string{"the model is too slow here: calibrate on this table with the others (-calibrate), so that it learns the machine"}
+	}
+	switch f.Term {
+	case TermLaunch:
+		return []string{fmt.Sprintf("the launch floor: each thread launches its %d GPUs one after the other; try CUDA graphs (nccl-tests -G 1) or one GPU per thread or process (-g 1 with -t or -np)", max(t.GPUsPerThread, 1))}
+	case TermLatency:
+		return []string{"per-step latency: try NCCL_PROTO=LL or LL128 at these sizes, NCCL_ALGO=Tree across nodes, and check that no NCCL_PROTO or NCCL_ALGO setting rules them out"}
+	case TermNVLink:
+		return []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_P2P_LEVEL=NVL, NCCL_DEBUG=INFO lines \"via P2P/CUMEM\"); NCCL_MIN_NCHANNELS raises the channels of mid-size calls"}
+	}
+	a := []string{"the network: pin each rank's NIC (NCCL_IB_HCA, from -topo) and its CPU affinity to the NIC's NUMA node; check GPUDirect RDMA (NCCL_NET_GDR_LEVEL) and NCCL_IB_QPS_PER_CONNECTION"}
+	if t.Nodes > 2 {
+		a = append(a, "across more nodes the fabric above the NICs may bind: describe it to the model (-hw group=HOSTS,oversub=R)")
+	}
+	return a
+}
+
+// faster returns advice to pin the model's fastest choice at p's size when
+// it is not what NCCL ran and is predicted at least 10% faster.
+func (m *Machine) faster(t Table, p Prediction) (string, bool) {
+	if t.Algo != "" || t.Proto != "" || t.Collective == commmodel.AllToAll {
+		return "", false
+	}
+	cs, err := m.Choices(t.Query(), p.Size)
+	if err != nil || cs[0].Algorithm == p.Algorithm && cs[0].Protocol == p.Protocol || !(cs[0].Time < 0.9*p.Time) {
+		return "", false
+	}
+	return fmt.Sprintf("the model predicts NCCL_ALGO=%s NCCL_PROTO=%s %.0f%% faster here than %s/%s (commlab tune writes it as a tuner rule)",
+		cs[0].Algorithm, cs[0].Protocol, 100*(1-cs[0].Time/p.Time), p.Algorithm, p.Protocol), true
+}
+
+// switchDrop is the least fall in time, as a share, that counts as
+// non-monotone: less is noise.
+const switchDrop = 0.05
+
+// switches finds sizes where the measured time falls as the size grows
+// across a change of NCCL's choice (the model's) at or next to it.
+func switches(t Table, preds []Prediction) []Finding {
+	var out []Finding
+	choice := func(i int) string { return preds[i].Algorithm + "/" + preds[i].Protocol }
+	for i := 0; i+1 < len(preds); i++ {
+		a, b := t.Points[i], t.Points[i+1]
+		if !(b.Size > a.Size && b.Time < (1-switchDrop)*a.Time) {
+			continue
+		}
+		lo, hi := max(i-1, 0), min(i+2, len(preds)-1)
+		from, to := choice(lo), choice(hi)
+		if from == to {
+			continue
+		}
+		out = append(out, Finding{FromBytes: a.Size, ToBytes: b.Size, MeasuredOverModel: (b.Time / preds[i+1].Time),
+			Kind: KindSwitch, NCCL: from + " -> " + to,
+			Advice: []string{fmt.Sprintf("the time falls from %s to %s where NCCL changes from %s to %s: pin the faster side with NCCL_ALGO and NCCL_PROTO around this size, or write a tuner rule for it (commlab tune)",
+				formatMicro(a.Time), formatMicro(b.Time), from, to)}})
+	}
+	return out
+}
+
+func formatMicro(s float64) string { return fmt.Sprintf("%.1f us", s*1e6) }
+
+// busFactor is nccl-tests' bus bandwidth factor of c on n ranks.
+func busFactor(c commmodel.Collective, n int) float64 {
+	switch c {
+	case commmodel.AllReduce:
+		return 2 * float64(n-1) / float64(n)
+	case commmodel.AllGather, commmodel.ReduceScatter, commmodel.AllToAll:
+		return float64(n-1) / float64(n)
+	}
+	return 1
+}
+
+// aboveNIC reports bus bandwidth above a ring's bound across nodes: a ring
+// moves a GPU's bus bytes over its node's NICs together, so a greater bus
+// bandwidth means NCCL ran something that crosses the network less (Tree,
+// NVLSTree, CollNet), and the table says little of the network itself.
+func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) (Finding, bool) {
+	if t.Nodes < 2 {
+		return Finding{}, false
+	}
+	nics := m.Hardware.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
+	nicBW := m.Hardware.NICBW
+	if nicBW <= 0 {
+		nicBW = nicRates[arch(m.Hardware.GPU.CompCap)]
+	}
+	// A ring crosses between nodes at a different GPU in each channel, so
+	// a node's NICs together carry one GPU's bus bytes.
+	bound := nicBW * float64(nics)
+	n := t.Ranks()
+	var idx []int
+	for i, p := range t.Points {
+		if busFactor(t.Collective, n)*p.Size/p.Time > 1.05*bound {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return Finding{}, false
+	}
+	i, j := idx[0], idx[len(idx)-1]
+	best := slices.MaxFunc(idx, func(a, b int) int {
+		return cmpFloat(t.Points[a].Size/t.Points[a].Time, t.Points[b].Size/t.Points[b].Time)
+	})
+	bus := busFactor(t.Collective, n) * t.Points[best].Size / t.Points[best].Time
+	return Finding{FromBytes: t.Points[i].Size, ToBytes: t.Points[j].Size, MeasuredOverModel: t.Points[best].Time / preds[best].Time,
+		Kind: KindAboveNIC, NCCL: preds[best].Algorithm + "/" + preds[best].Protocol,
+		Advice: []string{fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs: NCCL ran an algorithm that sends less over the network (the model: %s/%s); to measure the network itself, run with NCCL_ALGO=Ring",
+			bus/1e9, bound/1e9, preds[best].Algorithm, preds[best].Protocol)}}, true
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// fabric reports a table on more nodes than every calibration table that is
+// slower than the interval in its bandwidth regime (network-bound sizes).
+func (m *Machine) fabric(t Table, preds []Prediction, terms []term) (Finding, bool) {
+	if len(m.Tables) == 0 || t.Nodes <= m.spread.maxNodes {
+		return Finding{}, false
+	}
+	var ratios []float64
+	lo, hi := math.Inf(1), 0.0
+	for i, p := range t.Points {
+		if m.dominant(&terms[i]) == TermNetwork && p.Time > preds[i].High {
+			ratios = append(ratios, p.Time/preds[i].Time)
+			lo, hi = min(lo, p.Size), max(hi, p.Size)
+		}
+	}
+	if len(ratios) == 0 {
+		return Finding{}, false
+	}
+	return Finding{FromBytes: lo, ToBytes: hi, MeasuredOverModel: fit.Median(ratios), Kind: KindFabric, Term: TermNetwork,
+		Advice: []string{fmt.Sprintf("on %d nodes the network is slower than the tables of up to %d nodes predict: the fabric above the NICs (a leaf's uplinks, a dragonfly's global links, or congestion) binds; describe it (-hw group=HOSTS,oversub=R) and calibrate with this table to fit it",
+			t.Nodes, m.spread.maxNodes)}}, true
+}
+
+// Uncalibrated returns the model of h at its priors, calibrated on no
+// table: what Diagnose compares a table with when no other table of the
+// machine is given. Its interval rests on the prior spread and the
+// parameters no table identifies.
+func Uncalibrated(h Hardware) *Machine {
+	m := &Machine{GPU: h.GPU.Name, Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}, LOOMedian: math.NaN()}
+	m.version, _, _ = versionOf(m.version)
+	m.x = m.prior()
+	var used [numParams]bool
+	for k := range used {
+		used[k] = true
+	}
+	var f fitResult
+	f.x = m.x
+	set := (*Settings)(nil).withDefaults()
+	for k := range f.sd {
+		f.sd[k] = set.PriorWidth
+	}
+	m.Params = m.params(m.x, f, used, set)
+	m.spread.variance = priorSpread * priorSpread
+	return m
+}

@@ -1,0 +1,51 @@
+package predict
+
+import (
+	"math"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// TestUncalibrated: the model at its priors has every parameter at its
+// prior and unidentified, and predicts with a finite interval around a
+// finite time, on one node and across nodes.
+func TestUncalibrated(t *testing.T) {
+	m := Uncalibrated(h100(t))
+	for _, p := range m.Params {
+		if p.Value != p.Prior || p.Identified {
+			t.Errorf("%s: %g against prior %g, identified %v", p.Name, p.Value, p.Prior, p.Identified)
+		}
+	}
+	for _, q := range []Query{{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}, {Collective: commmodel.AllToAll, Ranks: 64, PerNode: 8}} {
+		ps, err := m.Predict(q, []float64{1024, 1 << 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			if !(p.Low > 0 && p.Low < p.Time && p.Time < p.High) || math.IsInf(p.High, 0) {
+				t.Errorf("%v %g B: %+v", q.Collective, p.Size, p)
+			}
+		}
+	}
+}
+
+// TestSwitches: a fall in time across NCCL's change of choice is found, a
+// fall within 5% is noise, and a fall where the choice stays is not a
+// switch.
+func TestSwitches(t *testing.T) {
+	tab := Table{Points: []Point{{1, 10e-6}, {2, 12e-6}, {4, 11.5e-6}, {8, 9e-6}, {16, 20e-6}}}
+	preds := []Prediction{{Algorithm: "Ring", Protocol: "LL"}, {Algorithm: "Ring", Protocol: "LL"}, {Algorithm: "Ring", Protocol: "LL"},
+		{Algorithm: "Ring", Protocol: "LL128"}, {Algorithm: "Ring", Protocol: "LL128"}}
+	for i := range preds {
+		preds[i].Time = tab.Points[i].Time
+	}
+	fs := switches(tab, preds)
+	if len(fs) != 1 || fs[0].FromBytes != 4 || fs[0].ToBytes != 8 || fs[0].NCCL != "Ring/LL -> Ring/LL128" {
+		t.Errorf("%+v, want one switch from 4 to 8 B", fs)
+	}
+	preds[3].Protocol, preds[4].Protocol = "LL", "LL"
+	if fs := switches(tab, preds); len(fs) != 0 {
+		t.Errorf("%+v, want none where the choice stays", fs)
+	}
+}
