@@ -454,8 +454,97 @@ func sameRow(a, b string) bool {
 	return true
 }
 
+// pairedSweeps returns each paired machine's pinned sweeps: the tables of
+// one collective and shape, two or more, at least one of them pinning
+// NCCL_ALGO or NCCL_PROTO.
+func pairedSweeps(m predict.PairedMachine) [][]predict.Table {
+	type shape struct {
+		c              string
+		nodes, perNode int
+	}
+	groups := map[shape][]predict.Table{}
+	var order []shape
+	for _, t := range m.Tables {
+		k := shape{t.Collective.String(), t.Nodes, t.PerNode}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], t)
+	}
+	var out [][]predict.Table
+	for _, k := range order {
+		g := groups[k]
+		pinned, auto := 0, 0
+		for _, t := range g {
+			if t.Algo != "" || t.Proto != "" {
+				pinned++
+			} else {
+				auto++
+			}
+		}
+		if len(g) >= 2 && pinned >= 1 && auto <= 1 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// The issue's target for a tuner's choices on pinned sweeps: the measured
+// time of the choice within 10% of the measured best at 90% of the sizes.
+const sweepWithin, sweepShare = 0.10, 0.90
+
+// TestPairedSweeps scores the model's choices on every pinned sweep of the
+// paired machines, calibrated on the machine's other tables
+// (predict.ScoreSweep), beside NCCL's own pick.
+func TestPairedSweeps(t *testing.T) {
+	var b bytes.Buffer
+	fmt.Fprintln(&b, "| machine | sweep | tables | sizes | model within 10% of the best | NCCL's pick within 10% |")
+	fmt.Fprintln(&b, "|---|---|---|---:|---:|---:|")
+	var within, ncclWithin, sizes int
+	for _, m := range pairedMachines(t) {
+		for _, sweep := range pairedSweeps(m) {
+			var rest []predict.Table
+			var names []string
+			for _, tb := range m.Tables {
+				if !slices.ContainsFunc(sweep, func(s predict.Table) bool { return s.Name == tb.Name }) {
+					rest = append(rest, tb)
+				}
+			}
+			for _, s := range sweep {
+				names = append(names, strings.TrimPrefix(s.Name, m.Name+"/"))
+			}
+			mc, err := predict.Calibrate(m.Hardware, rest, nil)
+			if err != nil {
+				t.Fatalf("%s without %v: %v", m.Name, names, err)
+			}
+			ps, err := mc.ScoreSweep(sweep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, nw := 0, 0
+			for _, p := range ps {
+				if p.ChosenTime <= (1+sweepWithin)*p.BestTime {
+					w++
+				}
+				if p.NCCL != "" && p.NCCLTime <= (1+sweepWithin)*p.BestTime {
+					nw++
+				}
+			}
+			within, ncclWithin, sizes = within+w, ncclWithin+nw, sizes+len(ps)
+			fmt.Fprintf(&b, "| %s | %v on %d x %d | %s | %d | %d | %d |\n", m.Name, sweep[0].Collective, sweep[0].Nodes, sweep[0].PerNode,
+				strings.Join(names, ", "), len(ps), w, nw)
+		}
+	}
+	fmt.Fprintf(&b, "| all | | | %d | %d (%s) | %d (%s) |\n", sizes, within, pct(float64(within)/float64(sizes)),
+		ncclWithin, pct(float64(ncclWithin)/float64(sizes)))
+	if share := float64(within) / float64(sizes); share < sweepShare {
+		t.Errorf("the model's choice is within 10%% of the best at %s of the sweeps' sizes, want %s", pct(share), pct(sweepShare))
+	}
+	golden(t, "paired_sweeps.md", b.Bytes())
+}
+
 // TestScoresReport checks that docs/scores.md is the report these tests
-// write: the score, coverage and crossover tables of testdata (which the
+// write: the score, coverage, sweep and crossover tables of testdata (which the
 // tests above hold to the computation) and every miss with its reason.
 // Run go test -run 'TestPaired|TestScoresReport' -update to rewrite it.
 func TestScoresReport(t *testing.T) {
@@ -518,6 +607,18 @@ than the one-link baseline on both.
 	b.WriteString(part("paired_scores.md"))
 	fmt.Fprintf(&b, "\nWhere a table misses a target, and why:\n\n")
 	reasons(missesBy)
+	fmt.Fprintf(&b, `
+## Tuner choices on pinned sweeps
+
+A pinned sweep is a set of tables of one collective and shape, each measured with its own
+NCCL_ALGO or NCCL_PROTO (and at most one left to NCCL's tuner). At each size the model,
+calibrated on the machine's other tables, picks the table it predicts fastest: that is what a
+tuner rule written by `+"`commlab tune`"+` would run. The target is the measured time of the pick
+within %.0f%% of the measured best at %.0f%% of the sizes or more; beside it, NCCL's own pick
+(the table left to its tuner).
+
+`, 100*sweepWithin, 100*sweepShare)
+	b.WriteString(part("paired_sweeps.md"))
 	fmt.Fprintf(&b, `
 ## Crossovers
 
