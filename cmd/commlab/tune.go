@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -104,7 +103,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rules, err := tuneRules(m, req)
+	rules, err := m.TunerRules(req.collectives, req.nodes, req.perNode, req.gpusPerThread, req.sizes)
 	if err != nil {
 		return err
 	}
@@ -125,65 +124,6 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "commlab tune: %d rules written to %s\n", len(rules), req.out)
 	}
 	return nil
-}
-
-// tuneRules decides, for every collective, node count and size of req, the
-// predicted fastest algorithm and protocol, and merges adjacent sizes with
-// the same choice and channel count into one rule. A rule's sizes run from
-// the geometric mean of its first size and the size before it to that of
-// its last size and the next, the first from 0 and the last to the largest
-// size NCCL can ask.
-func tuneRules(m *predict.Machine, req tuneRequest) ([]nccl.TunerRule, error) {
-	var rules []nccl.TunerRule
-	for _, c := range req.collectives {
-		f, err := nccl.FuncOf(c)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range req.nodes {
-			q := predict.Query{Collective: c, Ranks: n * req.perNode, PerNode: req.perNode, GPUsPerThread: req.gpusPerThread}
-			var last *nccl.TunerRule
-			for i, s := range req.sizes {
-				best, err := tuneChoice(m, q, float64(s))
-				if err != nil {
-					return nil, fmt.Errorf("%v on %d x %d at %s: %w", c, n, req.perNode, units.FormatSize(float64(s)), err)
-				}
-				a, err := nccl.ParseAlgo(best.Algorithm)
-				if err != nil {
-					return nil, err
-				}
-				p, err := commmodel.ParseProtocol(best.Protocol)
-				if err != nil {
-					return nil, err
-				}
-				lo := uint64(0)
-				if i > 0 {
-					lo = uint64(math.Sqrt(float64(req.sizes[i-1])*float64(s))) + 1
-				}
-				hi := uint64(math.MaxUint64)
-				if i+1 < len(req.sizes) {
-					hi = uint64(math.Sqrt(float64(s) * float64(req.sizes[i+1])))
-				}
-				if last != nil && last.Algo == a && last.Proto == p && last.Channels == best.Channels {
-					last.MaxBytes = hi
-					continue
-				}
-				rules = append(rules, nccl.TunerRule{Func: f, MinBytes: lo, MaxBytes: hi, Algo: a, Proto: p, Channels: best.Channels,
-					Nodes: n, Ranks: n * req.perNode, PipeOps: -1, RegBuff: -1})
-				last = &rules[len(rules)-1]
-			}
-		}
-	}
-	return rules, nil
-}
-
-// tuneChoice is the calibrated model's fastest choice of q at size.
-func tuneChoice(m *predict.Machine, q predict.Query, size float64) (predict.Prediction, error) {
-	cs, err := m.Choices(q, size)
-	if err != nil {
-		return predict.Prediction{}, err
-	}
-	return cs[0], nil
 }
 
 // tuneComment is the file's provenance: what made it, from which tables,

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -40,4 +41,57 @@ func (m *Machine) Choices(q Query, size float64) ([]Prediction, error) {
 		return 0
 	})
 	return out, nil
+}
+
+// TunerRules writes the model's choices as rules of NCCL's example tuner
+// plugin (nccl.TunerRule): for each collective, node count of perNode GPUs
+// and size, the fastest algorithm and protocol (Choices) with NCCL's
+// channel count for it, adjacent sizes with the same choice and channels
+// merged into one rule. A rule's sizes run from the geometric mean of its
+// first size and the size before it to that of its last size and the next,
+// the first from 0 and the last to the largest size NCCL can ask. sizes
+// must grow; gpusPerThread is Query.GPUsPerThread.
+func (m *Machine) TunerRules(collectives []commmodel.Collective, nodes []int, perNode, gpusPerThread int, sizes []int64) ([]nccl.TunerRule, error) {
+	var rules []nccl.TunerRule
+	for _, c := range collectives {
+		f, err := nccl.FuncOf(c)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range nodes {
+			q := Query{Collective: c, Ranks: n * perNode, PerNode: perNode, GPUsPerThread: gpusPerThread}
+			var last *nccl.TunerRule
+			for i, s := range sizes {
+				cs, err := m.Choices(q, float64(s))
+				if err != nil {
+					return nil, fmt.Errorf("predict: %v on %d x %d at %d B: %w", c, n, perNode, s, err)
+				}
+				best := cs[0]
+				a, err := nccl.ParseAlgo(best.Algorithm)
+				if err != nil {
+					return nil, err
+				}
+				p, err := commmodel.ParseProtocol(best.Protocol)
+				if err != nil {
+					return nil, err
+				}
+				lo := uint64(0)
+				if i > 0 {
+					lo = uint64(math.Sqrt(float64(sizes[i-1])*float64(s))) + 1
+				}
+				hi := uint64(math.MaxUint64)
+				if i+1 < len(sizes) {
+					hi = uint64(math.Sqrt(float64(s) * float64(sizes[i+1])))
+				}
+				if last != nil && last.Algo == a && last.Proto == p && last.Channels == best.Channels {
+					last.MaxBytes = hi
+					continue
+				}
+				rules = append(rules, nccl.TunerRule{Func: f, MinBytes: lo, MaxBytes: hi, Algo: a, Proto: p, Channels: best.Channels,
+					Nodes: n, Ranks: n * perNode, PipeOps: -1, RegBuff: -1})
+				last = &rules[len(rules)-1]
+			}
+		}
+	}
+	return rules, nil
 }
