@@ -70,6 +70,7 @@ var notebooks = []struct {
 	{"05_fitting", fittingExhibits},
 	{"06_decode", decodeExhibits},
 	{"07_prediction", predictionExhibits},
+	{"08_diagnose_tune", diagnoseExhibits},
 }
 
 // Exhibits builds every notebook's exhibits with the article's inputs,

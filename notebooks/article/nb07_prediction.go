@@ -153,16 +153,7 @@ func tablePoints(t predict.Table) data.Points {
 // HeldOutFigure plots the held-out table's measured times against the
 // three predictions, log-log, over the table's sizes.
 func HeldOutFigure(h *HeldOut) nbplot.Figure {
-	size := h.Frame.Col("size_bytes").Float()
-	curve := func(name, col string, style nbplot.Style) nbplot.Series {
-		s := nbplot.Series{Name: name, Style: style}
-		for i, v := range h.Frame.Col(col).Float() {
-			if !math.IsNaN(v) {
-				s.X, s.Y = append(s.X, size[i]), append(s.Y, v*1e-6)
-			}
-		}
-		return s
-	}
+	curve := func(name, col string, style nbplot.Style) nbplot.Series { return frameSeries(h.Frame, name, col, style) }
 	series := []nbplot.Series{
 		curve("measured", "time_us", nbplot.Points),
 		curve("calibrated model", "model_us", nbplot.LinePoints),
@@ -182,6 +173,19 @@ func HeldOutFigure(h *HeldOut) nbplot.Figure {
 		Legend: nbplot.TopLeft,
 		Series: series,
 	}
+}
+
+// frameSeries is the column col (microseconds) of a frame with a
+// size_bytes column as a series against size, in seconds, NaNs left out.
+func frameSeries(f dataframe.DataFrame, name, col string, style nbplot.Style) nbplot.Series {
+	size := f.Col("size_bytes").Float()
+	s := nbplot.Series{Name: name, Style: style}
+	for i, v := range f.Col(col).Float() {
+		if !math.IsNaN(v) {
+			s.X, s.Y = append(s.X, size[i]), append(s.Y, v*1e-6)
+		}
+	}
+	return s
 }
 
 // MachineScores are one paired machine's leave-one-table-out scores.
