@@ -12,7 +12,7 @@
 # from noise.
 #
 # Alternating is what makes the two comparable on a shared VM, whose speed
-# drifts by tens of percent within minutes (README, "Measured performance"):
+# drifts by tens of percent within minutes (docs/performance.md):
 # both builds see the same drift. Nothing else should run meanwhile.
 #
 # Example:

@@ -31,7 +31,7 @@ const auth = { Authorization: `token ${token}` };
 const kernels = [];
 
 // The module path and ring AllReduce's step count at P = 8: 2(P-1) = 14, the
-// article's "ring at P = 8 takes 14 steps" (README, presets).
+// article's "ring at P = 8 takes 14 steps" (package presets).
 const commmodel = 'github.com/inframethod/commlab/commmodel';
 const ringSteps = '14';
 

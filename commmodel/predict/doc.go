@@ -69,7 +69,7 @@
 // Reduce's share of the NICs across nodes (1 for every other collective):
 // a one-directional ring from or to the root, which multi-node Broadcast
 // tables measure well below the NIC rate that AllReduce tables of the same
-// machine reach (README.md, "Scores on tables the model never saw").
+// machine reach (docs/scores.md).
 //
 // # The pipeline
 //
@@ -160,5 +160,5 @@
 // is used, and the notes say so. commmodel/nccl models NCCL 2.8's tuner too,
 // but calibrated with it the paired ABCI tables (NCCL 2.8.4) are predicted
 // worse, though its switches come closer to the measured regime breaks
-// (README.md, "Scores on tables the model never saw").
+// (docs/scores.md).
 package predict

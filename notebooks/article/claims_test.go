@@ -8,8 +8,8 @@ import (
 )
 
 // Every claim of the ledger passes, IDs are unique, and each says what it
-// expected and what it got. The counts are those of the ledger as the
-// README lists it: 13 model claims, 4 fabric claims, 7 measured claims.
+// expected and what it got. The ledger holds 13 model claims, 4 fabric
+// claims and 7 measured claims.
 func TestLedger(t *testing.T) {
 	for _, c := range []struct {
 		name   string

@@ -13,7 +13,7 @@ var arAlgs = commmodel.Algorithms(commmodel.AllReduce)
 func TestModelTable(t *testing.T) {
 	tb := ModelTable(arAlgs, 8, presets.H20Intra, []float64{1 << 20})
 	want := [][]string{
-		// The algorithm table (README, the article and MPICH) at P = 8: steps 2(P-1) = 14, 2·log2 P = 6, 2, 1;
+		// The algorithm table (docs/model.md, the article and MPICH) at P = 8: steps 2(P-1) = 14, 2·log2 P = 6, 2, 1;
 		// bytes 2(P-1)/P = 1.75 S, or (P-1) = 7 S for one-shot; peers 2, log2 P, P-1, P-1.
 		// Times on α = 2 µs, BW = 350 GB/s: ring 14·2 µs + 1.75·2^20 B / BW = 33.2 µs.
 		{"ring", "14", "1.75 S", "2", "33.2 µs"},
