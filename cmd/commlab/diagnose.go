@@ -182,9 +182,14 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintln(w, "\nwhat to try, finding by finding:")
 	for i, f := range out.Findings {
-		for _, a := range f.Advice {
-			fmt.Fprintf(w, "%d. %s\n", i+1, a)
+		for j, a := range f.Advice {
+			mark := fmt.Sprintf("%d.", i+1)
+			if j > 0 {
+				mark = strings.Repeat(" ", len(mark))
+			}
+			fmt.Fprintf(w, "%s %s\n", mark, a)
 		}
 	}
 	return nil

@@ -153,7 +153,9 @@ func tablePoints(t predict.Table) data.Points {
 // HeldOutFigure plots the held-out table's measured times against the
 // three predictions, log-log, over the table's sizes.
 func HeldOutFigure(h *HeldOut) nbplot.Figure {
-	curve := func(name, col string, style nbplot.Style) nbplot.Series { return frameSeries(h.Frame, name, col, style) }
+	curve := func(name, col string, style nbplot.Style) nbplot.Series {
+		return frameSeries(h.Frame, name, col, style)
+	}
 	series := []nbplot.Series{
 		curve("measured", "time_us", nbplot.Points),
 		curve("calibrated model", "model_us", nbplot.LinePoints),
