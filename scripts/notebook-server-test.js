@@ -255,6 +255,18 @@ async function checkPage(cells) {
 			return imgs.length === n && imgs.every((i) => i.complete && i.naturalWidth > 0);
 		}, pngs, { timeout: 60e3 });
 		await page.locator('#kernel_indicator .kernel_indicator_name').filter({ hasText: 'Go (gonb)' }).waitFor({ timeout: 60e3 });
+		// Every table the notebook shows (nbplot.ShowTable's text/html) is
+		// rendered as a <table> with the saved output's rows.
+		const html = cells.flatMap((c) => c.outputs).filter((o) => o.data && o.data['text/html'])
+			.map((o) => (Array.isArray(o.data['text/html']) ? o.data['text/html'].join('') : o.data['text/html']))
+			.filter((h) => h.includes('<table'));
+		const wantRows = html.map((h) => (h.match(/<tr>/g) || []).length);
+		if (wantRows.length === 0) fail(`${name} shows no table; want at least one rendered <table>`);
+		const gotRows = await page.evaluate(() =>
+			[...document.querySelectorAll('#notebook-container .output_html table')].map((t) => t.querySelectorAll('tr').length));
+		if (JSON.stringify(gotRows) !== JSON.stringify(wantRows)) {
+			fail(`rendered tables have ${JSON.stringify(gotRows)} rows, the saved outputs ${JSON.stringify(wantRows)}`);
+		}
 
 		const shot = await page.screenshot({ path: shotFile });
 		const img = decodePNG(shot);
@@ -275,7 +287,7 @@ async function checkPage(cells) {
 		const s = sessions.find((x) => x.path === name || (x.notebook && x.notebook.path === name));
 		if (!s || s.kernel.name !== 'gonb') fail(`no gonb session for ${name}: ${JSON.stringify(sessions)}`);
 		kernels.push(s.kernel.id);
-		return `page ${name}: ${cells.length} cells, heading "${title}", ${pngs} images; screenshot ${img.width}x${img.height}, ` +
+		return `page ${name}: ${cells.length} cells, heading "${title}", ${pngs} images, ${gotRows.length} tables of ${gotRows.join(', ')} rows; screenshot ${img.width}x${img.height}, ` +
 			`${all.colours} colours, heading ${Math.round((100 * head.dark) / head.n)}% dark pixels (${shotFile})`;
 	} finally {
 		await context.close();

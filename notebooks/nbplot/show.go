@@ -26,15 +26,17 @@ func Show(f PNGer) error {
 	return nil
 }
 
-// ShowTable displays t as a text/markdown output of the current GoNB cell,
-// with the same padded Markdown as its text/plain alternative for viewers
-// that do not render Markdown, and waits for GoNB to have it, as Show does.
+// ShowTable displays t in the current GoNB cell as an HTML table
+// (text/html, which every notebook front end renders), with its padded
+// Markdown as the text/markdown and text/plain alternatives, and waits for
+// GoNB to have it, as Show does.
 func ShowTable(t Table) {
 	if !gonbui.IsNotebook {
 		return
 	}
 	md := t.Markdown()
 	gonbui.SendData(&protocol.DisplayData{Data: map[protocol.MIMEType]any{
+		protocol.MIMETextHTML:     t.HTML(),
 		protocol.MIMETextMarkdown: md,
 		protocol.MIMETextPlain:    md,
 	}})

@@ -2,6 +2,7 @@ package nbplot
 
 import (
 	"fmt"
+	"html"
 	"strings"
 	"unicode/utf8"
 )
@@ -15,7 +16,8 @@ const (
 	Center
 )
 
-// Table is a Markdown (GitHub-flavoured) table.
+// Table is a table of text cells, rendered as Markdown (GitHub-flavoured)
+// or HTML.
 type Table struct {
 	Header []string
 	Rows   [][]string
@@ -95,4 +97,38 @@ func pad(s string, w int, a Align) string {
 		return strings.Repeat(" ", gap/2) + s + strings.Repeat(" ", gap-gap/2)
 	}
 	return s + strings.Repeat(" ", gap)
+}
+
+// HTML renders the table as an HTML <table>, the form notebook front ends
+// render (Jupyter Notebook 6 shows Markdown output as its source): a header
+// row of <th> and a <tr> of <td> per row, each cell escaped and aligned as
+// t.Align says; rows shorter than the header are padded with empty cells,
+// and a longer row panics, as in Markdown.
+func (t Table) HTML() string {
+	n := len(t.Header)
+	var b strings.Builder
+	cell := func(tag string, j int, s string) {
+		fmt.Fprintf(&b, `<%s style="text-align:%s">%s</%s>`, tag, [...]string{"left", "right", "center"}[t.align(j)], html.EscapeString(s), tag)
+	}
+	b.WriteString("<table>\n<thead><tr>")
+	for j, h := range t.Header {
+		cell("th", j, h)
+	}
+	b.WriteString("</tr></thead>\n<tbody>\n")
+	for i, r := range t.Rows {
+		if len(r) > n {
+			panic(fmt.Sprintf("nbplot: table row %d has %d cells for %d columns", i, len(r), n))
+		}
+		b.WriteString("<tr>")
+		for j := range n {
+			s := ""
+			if j < len(r) {
+				s = r[j]
+			}
+			cell("td", j, s)
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</tbody>\n</table>\n")
+	return b.String()
 }
