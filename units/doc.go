@@ -14,8 +14,10 @@
 //	time per byte  a duration per size unit: 0.01ns/B, 10ns/KB
 //
 // m, g and t are not prefixes (m is milli), and "kb", all in lower case, is
-// refused, since it is written for both kilobytes and kilobits; a prefix
-// without B or b ("64K", "1M") is refused too. A bare number is bytes for a
+// refused, since it is written for both kilobytes and kilobits. A size's
+// bare K, M or G, either case ("64K", "1M"), is read as nccl-tests reads it:
+// a power of 1024 (64K = 65536 B). A list of sizes (ParseSizes) also takes
+// ranges, A..B in steps of x2 and A..B:xF in steps of xF. A bare number is bytes for a
 // size and seconds per byte for a time per byte; durations and bandwidths
 // need their unit. A size must be a whole number of bytes: a size in bits
 // that is not ("12b") is refused, never rounded. Text follows nccl-tests:

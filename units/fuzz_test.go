@@ -46,7 +46,7 @@ func FuzzParseUnits(f *testing.F) {
 		if err == nil && !(g >= 0 && !math.IsInf(g, 0)) {
 			t.Errorf("ParseTimePerByte(%q) = %g", s, g)
 		}
-		if _, unit, err := splitAmount(s); err == nil && unit != "" && n > 0 {
+		if _, unit, err := splitAmount(s); err == nil && unit != "" && n > 0 && ncclTestsSuffix[unit] == 0 {
 			per := strings.TrimSpace(s) + "/s"
 			if bw, err := ParseBandwidth(per); err != nil || !scalar.EqualWithinRel(bw, float64(n), 1e-15) {
 				t.Errorf("ParseSize(%q) = %d but ParseBandwidth(%q) = %g, %v", s, n, per, bw, err)
@@ -104,6 +104,28 @@ func FuzzFormatRoundTrip(f *testing.F) {
 			}
 			if !strings.HasSuffix(text, "B") {
 				t.Errorf("FormatSize(%g) = %q", v, text)
+			}
+		}
+	})
+}
+
+// FuzzParseSizes: any list is read or refused without a panic, and what is
+// read is sizes of at most 2^62 bytes, no more than maxRange per item.
+func FuzzParseSizes(f *testing.F) {
+	for _, s := range []string{"1KiB..1GiB", "8..128M:x4", "64MiB, 1K..4K", "1..2:x", "1KiB....2", "1e3..1e6:x10"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := ParseSizes(s)
+		if err != nil {
+			return
+		}
+		if len(got) > maxRange*(strings.Count(s, ",")+1) {
+			t.Fatalf("ParseSizes(%q): %d sizes", s, len(got))
+		}
+		for _, n := range got {
+			if n < 0 || n > maxSize {
+				t.Fatalf("ParseSizes(%q): size %d", s, n)
 			}
 		}
 	})

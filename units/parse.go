@@ -200,8 +200,8 @@ func parseSize(s string) (int64, error) {
 		return 0, err
 	}
 	mult, bits, err := sizeUnit(unit)
-	if unit == "" {
-		mult, bits, err = 1, false, nil
+	if m, ok := ncclTestsSuffix[unit]; ok || unit == "" {
+		mult, bits, err = max(m, 1), false, nil
 	}
 	if err != nil {
 		return 0, err
@@ -233,16 +233,70 @@ func parseSize(s string) (int64, error) {
 	return r.Num().Int64(), nil
 }
 
-// ParseSizes reads a comma-separated list of sizes ("64KiB,1MB, 1GiB"), each
-// as ParseSize does.
+// ncclTestsSuffix are the bare suffixes nccl-tests reads in its sizes
+// (parsesize in src/common.cu): K, M and G, either case, for powers of 1024.
+var ncclTestsSuffix = map[string]int64{"K": 1 << 10, "k": 1 << 10, "M": 1 << 20, "m": 1 << 20, "G": 1 << 30, "g": 1 << 30}
+
+// maxRange bounds the sizes one range may give.
+const maxRange = 1 << 16
+
+// ParseSizes reads a comma-separated list of sizes and ranges of sizes: a
+// size as ParseSize reads it ("64KiB,1MB, 1GiB"), and a range A..B, the
+// sizes from A to at most B in steps of x2, or A..B:xF in steps of xF
+// ("1KiB..1GiB", "8..1M:x4", as nccl-tests' -b, -e and -f).
 func ParseSizes(s string) ([]int64, error) {
 	var out []int64
 	for _, f := range strings.Split(s, ",") {
+		if strings.Contains(f, "..") {
+			r, err := parseRange(f)
+			if err != nil {
+				return nil, &AmountError{"size range", f, err}
+			}
+			out = append(out, r...)
+			continue
+		}
 		n, err := ParseSize(f)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, n)
+	}
+	return out, nil
+}
+
+// parseRange reads A..B or A..B:xF.
+func parseRange(s string) ([]int64, error) {
+	lo, rest, _ := strings.Cut(s, "..")
+	hi, step, stepped := strings.Cut(rest, ":")
+	a, err := parseSize(strings.TrimSpace(lo))
+	if err != nil {
+		return nil, err
+	}
+	b, err := parseSize(strings.TrimSpace(hi))
+	if err != nil {
+		return nil, err
+	}
+	f := int64(2)
+	if stepped {
+		step = strings.TrimSpace(step)
+		v, err := strconv.ParseInt(strings.TrimPrefix(step, "x"), 10, 64)
+		if !strings.HasPrefix(step, "x") || err != nil || v < 2 {
+			return nil, causef(ErrSyntax, "step %q: want x and a whole factor of 2 or more, such as x2", step)
+		}
+		f = v
+	}
+	if a < 1 || b < a {
+		return nil, causef(ErrRange, "want 1 B <= A <= B, such as 1KiB..1GiB")
+	}
+	var out []int64
+	for v := a; v <= b; v *= f {
+		if len(out) == maxRange {
+			return nil, causef(ErrRange, "more than %d sizes", maxRange)
+		}
+		out = append(out, v)
+		if v > b/f {
+			break
+		}
 	}
 	return out, nil
 }

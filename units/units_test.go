@@ -3,6 +3,7 @@ package units
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,6 +22,8 @@ func TestParseSize(t *testing.T) {
 		// Bits: 8 Gb = 8e9 bits = 1e9 B.
 		"8Gb": 1e9, "8b": 1, "16 bit": 2, "1Kib": 128, "1Mbit": 125000, "4Tb": 5e11, "8Gib": 1 << 30,
 		"4611686018427387904": 1 << 62,
+		// A bare K, M or G, either case, as nccl-tests reads it (parsesize in its src/common.cu): powers of 1024.
+		"1K": 1 << 10, "64k": 64 << 10, "1M": 1 << 20, "4m": 4 << 20, "1G": 1 << 30, "2g": 2 << 30,
 	} {
 		got, err := ParseSize(in)
 		if err != nil || got != want {
@@ -32,8 +35,8 @@ func TestParseSize(t *testing.T) {
 		"1_000": ErrUnit, "12XB": ErrUnit, "1 byte": ErrUnit,
 		// Case decides: kb, mb and gb are used for both bytes and bits, and m is milli.
 		"56kb": ErrUnit, "1mb": ErrUnit, "1gb": ErrUnit, "1mB": ErrUnit, "1kib": ErrUnit, "1GIB": ErrUnit,
-		// A prefix without B or b: nccl-tests reads "1M" as 2^20, others as 1e6.
-		"64k": ErrUnit, "1M": ErrUnit, "1Gi": ErrUnit,
+		// A binary prefix without B or b, and T, which nccl-tests does not read.
+		"1Gi": ErrUnit, "1T": ErrUnit,
 		"-1": ErrRange, "1e30": ErrRange, "4611686018427387905": ErrRange, "1e-400": ErrRange, "1e309KB": ErrRange,
 		"1.5B": ErrFraction, "12b": ErrFraction, "1b": ErrFraction, "1e-5": ErrFraction, "0.0001KB": ErrFraction,
 	} {
@@ -55,7 +58,7 @@ func TestParseSizeMessages(t *testing.T) {
 		"56kb": `size "56kb": "kb" is ambiguous: write KB (bytes), KiB (binary bytes) or Kb (bits)`,
 		"1mb":  `write MB (bytes), MiB (binary bytes) or Mb (bits)`,
 		"1gib": `write GiB for bytes or Gib for bits`,
-		"1M":   `"M" is ambiguous: write MB (bytes)`,
+		"1Mi":  `"Mi" is ambiguous: write MiB for bytes`,
 		"12b":  `size "12b": 1.5 B is not a whole number of bytes`,
 		"12XB": `unknown unit "XB" (want B, kB/KB, MB`,
 	} {
@@ -73,6 +76,45 @@ func TestParseSizes(t *testing.T) {
 	for _, bad := range []string{"", "1KiB,", "1KiB,,2", "1KiB,2kb"} {
 		if _, err := ParseSizes(bad); err == nil {
 			t.Errorf("ParseSizes(%q) succeeded", bad)
+		}
+	}
+}
+
+// TestParseSizeRanges: A..B doubles from A to at most B, A..B:xF steps by F,
+// as nccl-tests' -b, -e and -f; and bad ranges say what works.
+func TestParseSizeRanges(t *testing.T) {
+	for in, want := range map[string][]int64{
+		"1KiB..8KiB":                {1024, 2048, 4096, 8192},
+		"1K..5K":                    {1024, 2048, 4096},
+		"8..1M:x16":                 {8, 128, 2048, 32768, 524288},
+		"64MiB,1KiB..2KiB":          {64 << 20, 1024, 2048},
+		"1GiB..1GiB":                {1 << 30},
+		"1..4611686018427387904:x2": nil, // 63 sizes, checked by count below
+	} {
+		got, err := ParseSizes(in)
+		if err != nil {
+			t.Errorf("ParseSizes(%q): %v", in, err)
+			continue
+		}
+		if want == nil {
+			if len(got) != 63 || got[62] != 1<<62 {
+				t.Errorf("ParseSizes(%q): %d sizes, last %d", in, len(got), got[len(got)-1])
+			}
+			continue
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("ParseSizes(%q) = %v, want %v", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"2KiB..1KiB":    "1 B <= A <= B",
+		"0..1KiB":       "1 B <= A <= B",
+		"1KiB..1MiB:2":  "want x and a whole factor",
+		"1KiB..1MiB:x1": "factor of 2 or more",
+		"1kb..1MiB":     `"kb" is ambiguous`,
+	} {
+		if _, err := ParseSizes(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseSizes(%q): %v, want an error with %q", in, err, want)
 		}
 	}
 }

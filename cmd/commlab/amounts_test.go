@@ -58,7 +58,7 @@ func TestAmountFlagsErrors(t *testing.T) {
 	}{
 		{[]string{"model", "-preset", "h20-intra", "-size", "12b"}, `-size: size "12b": 1.5 B is not a whole number of bytes`},
 		{[]string{"model", "-preset", "h20-intra", "-size", "56kb"}, `"kb" is ambiguous`},
-		{[]string{"model", "-preset", "h20-intra", "-size", "64k"}, `"k" is ambiguous`},
+		{[]string{"model", "-preset", "h20-intra", "-size", "64kb"}, `"kb" is ambiguous`},
 		{[]string{"model", "-alpha", "2us", "-bw", "10gb/s", "-size", "1"}, `-bw: bandwidth "10gb/s"`},
 		{[]string{"model", "-alpha", "2us", "-bw", "1GB/s", "-gamma", "-1ns/B", "-size", "1"}, `-gamma: time per byte "-1ns/B": negative`},
 		{[]string{"model", "-alpha", "2us", "-bw", "1GB/s", "-gamma", "0.01ns", "-size", "1"}, `-gamma: time per byte "0.01ns": unknown unit`},
