@@ -14,7 +14,7 @@
 //
 // # The simulator
 //
-// Simulate holds every element as a uint32 and adds modulo 2^32, so that
+// Simulate holds every element as a uint16 and adds modulo 2^16, so that
 // sums are exact for any number of ranks. Each rank's inputs are a seeded
 // affine function of a seeded value per element, which makes the reference
 // of a sum over the ranks one multiply-add per element; every element of

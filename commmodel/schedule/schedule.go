@@ -68,7 +68,7 @@ type Schedule struct {
 	// Size is S, the collective's size in bytes as nccl-tests prints it.
 	Size int64
 	// ElemBytes is the size of one element, in bytes. Simulate holds
-	// elements of any size as uint32 values (sim.go).
+	// elements of any size as uint16 values (sim.go).
 	ElemBytes int
 	// Len is the length of each rank's buffer, in elements.
 	Len int
@@ -297,7 +297,7 @@ func treeChunks(c int) error {
 }
 
 // Footprint estimates the memory Simulate needs for a on p ranks and S = size
-// bytes in elements of elemBytes, in bytes: the ranks' buffers, 4 B an
+// bytes in elements of elemBytes, in bytes: the ranks' buffers, 2 B an
 // element whatever elemBytes, or, for a schedule that keeps its offsets,
 // each worker's tile of them (Simulate), and the schedule's transfers with
 // what checking, simulating and counting them holds, without building

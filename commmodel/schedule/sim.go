@@ -14,17 +14,17 @@ import (
 
 // Simulation of a Schedule on P in-memory ranks.
 //
-// Every element is a uint32, and all arithmetic wraps modulo 2^32, which is
+// Every element is a uint16, and all arithmetic wraps modulo 2^16, which is
 // exact for any number of ranks. Rank q's input element k is
 //
-//	a_q + c_q·x_k  (mod 2^32)
+//	a_q + c_q·x_k  (mod 2^16)
 //
 // with a_q, c_q (odd) and x_k drawn from the seed by SplitMix64 (inputs). The
 // sum of element k over all ranks is then A + C·x_k, A = Σ a_q and C = Σ c_q
 // (expected). A schedule that leaves an input out, adds one twice, or takes
 // it from the wrong rank or the wrong element changes the output element,
-// unless the difference of such terms is 0 modulo 2^32: over the seeds, about
-// once in 2^31 elements. An output element that is not also an input starts
+// unless the difference of such terms is 0 modulo 2^16: over the seeds, about
+// once in 2^15 elements. An output element that is not also an input starts
 // as the complement of the value it must end with, so an element that no
 // transfer writes is always found. The rest of each buffer starts at 0.
 //
@@ -47,11 +47,13 @@ import (
 // buffers. Any other schedule runs as one tile holding the whole buffers,
 // and its fill, steps and check are shared over the workers by rank.
 
-// value is a simulated element.
-type value = uint32
+// value is a simulated element: 16 bits, as few as keep a wrong element
+// from passing by chance more than about once in 2^15, so that whole
+// buffers take half the memory of 4-byte elements.
+type value = uint16
 
 // valueBytes is the size of a value in bytes.
-const valueBytes = 4
+const valueBytes = 2
 
 // tileBytes is about what a worker's tile of all ranks' buffers takes.
 const tileBytes = 8 << 20
