@@ -357,13 +357,13 @@ func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64
 
 // transferBytes is the in-memory size of one Transfer; planBytes bounds what
 // Validate and Count hold per transfer while they sort a step; indexBytes
-// what Simulate holds per transfer to find a tile's (stepIndex): an int32
-// and a flag where a step has staged transfers.
+// what Simulate holds per transfer to find a tile's (stepIndex): an int32,
+// an int and a flag where a step has staged transfers.
 var transferBytes = int(reflect.TypeFor[Transfer]().Size())
 
 const (
 	planBytes  = 48
-	indexBytes = 5
+	indexBytes = 13
 )
 
 // keepsOffsets reports whether the schedules laid out as lay for c keep

@@ -182,6 +182,7 @@ type sim struct {
 // so that a tile finds those that meet it by binary search.
 type stepIndex struct {
 	order  []int32 // transfers with Len > 0 that move data, by SrcOff
+	offs   []int   // offs[k] is the SrcOff of transfer order[k]
 	reach  int     // the longest of them
 	staged []bool  // staged[ti]: transfer ti reads the snapshot (hazards); nil if none does
 }
@@ -206,6 +207,10 @@ func newSim(s *Schedule, staged [][]int, seed uint64) *sim {
 			}
 		}
 		slices.SortFunc(ix.order, func(a, b int32) int { return cmp.Compare(step[a].SrcOff, step[b].SrcOff) })
+		ix.offs = make([]int, len(ix.order))
+		for k, ti := range ix.order {
+			ix.offs[k] = step[ti].SrcOff
+		}
 		if len(staged[si]) > 0 {
 			ix.staged = make([]bool, len(step))
 			for _, ti := range staged[si] {
@@ -482,7 +487,7 @@ func (w *worker) check(r0, r1 int, tmp *[]value) badElem {
 func (w *worker) step(si int) {
 	step, ix := w.s.Steps[si], &w.steps[si]
 	// The transfers that meet [lo, hi) start after lo - reach and before hi.
-	first := sort.Search(len(ix.order), func(k int) bool { return step[ix.order[k]].SrcOff > w.lo-ix.reach })
+	first := sort.SearchInts(ix.offs, w.lo-ix.reach+1)
 	w.meet = w.meet[:0]
 	elems, staged := 0, 0
 	for _, ti := range ix.order[first:] {
@@ -538,11 +543,17 @@ func (w *worker) apply(step []Transfer, ix *stepIndex, k, parts int) {
 		dst := w.bufs[t.Dst][d : d+b-a]
 		if t.Op == Copy {
 			copy(dst, src)
-			continue
+		} else {
+			add(dst, src)
 		}
-		for i := range dst {
-			dst[i] += src[i]
-		}
+	}
+}
+
+// add adds src into dst element by element; len(src) >= len(dst).
+func add(dst, src []value) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] += src[i]
 	}
 }
 
