@@ -75,7 +75,7 @@ func (s *Schedule) regions() (in, out int) {
 }
 
 // A region is elements [lo, hi) of a rank's input or output, element k at
-// offset off+k of its buffer.
+// offset off+k of its buffer; none if lo >= hi.
 type region struct{ off, lo, hi int }
 
 // minus returns the elements of g at offsets outside h, as two regions,
@@ -333,8 +333,7 @@ func (w *worker) setTile(lo, hi int) {
 	for k := range w.x {
 		w.x[k] = value(splitmix64(w.seed, uint64(w.k0+k)))
 	}
-	if s.Collective != commmodel.AllToAll {
-		out := w.clip(region{s.OutOff, 0, n})
+	if out := w.clip(region{s.OutOff, 0, n}); s.Collective != commmodel.AllToAll && out.lo < out.hi {
 		w.wantLo = out.lo
 		w.want = slices.Grow(w.want[:0], out.hi-out.lo)[:out.hi-out.lo]
 		w.expected(w.want, 0, out.lo)
@@ -371,14 +370,9 @@ func (w *worker) byRank(f func(r0, r1 int, tmp *[]value)) {
 	})
 }
 
-// clip returns the elements of g that lie in the tile (none, at one end
-// of g, if none do).
+// clip returns the elements of g that lie in the tile; none if lo >= hi.
 func (w *worker) clip(g region) region {
-	lo, hi := max(g.lo, w.lo-g.off), min(g.hi, w.hi-g.off)
-	g.lo, g.hi = min(lo, g.hi), max(hi, g.lo)
-	if g.lo > g.hi {
-		g.lo = g.hi
-	}
+	g.lo, g.hi = max(g.lo, w.lo-g.off), min(g.hi, w.hi-g.off)
 	return g
 }
 
