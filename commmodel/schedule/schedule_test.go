@@ -553,3 +553,27 @@ func TestCountInParts(t *testing.T) {
 		}
 	}
 }
+
+// TestMismatch: the first differing element is found at every position of
+// slices longer and shorter than a block of 64, and equal slices give -1.
+func TestMismatch(t *testing.T) {
+	for _, n := range []int{0, 1, 63, 64, 65, 200} {
+		want := make([]value, n)
+		for i := range want {
+			want[i] = value(3 * i)
+		}
+		if i := mismatch(slices.Clone(want), want); i != -1 {
+			t.Errorf("n %d, equal: mismatch %d", n, i)
+		}
+		for at := range n {
+			got := slices.Clone(want)
+			got[at]++
+			if at < n-1 {
+				got[n-1]-- // a later difference, which must not be the one reported
+			}
+			if i := mismatch(got, want); i != at {
+				t.Errorf("n %d, differing at %d: mismatch %d", n, at, i)
+			}
+		}
+	}
+}

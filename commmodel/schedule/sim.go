@@ -464,14 +464,27 @@ func (w *worker) check(r0, r1 int, tmp *[]value) badElem {
 	for r := r0; r < r1; r++ {
 		out := w.clip(w.s.output(r))
 		got, want := w.at(r, out), w.expect(r, out, tmp)
-		want = want[:len(got)]
-		for i := range got {
-			if got[i] != want[i] {
-				return badElem{r: r, at: out.off + out.lo + i, got: got[i], want: want[i]}
-			}
+		if i := mismatch(got, want); i >= 0 {
+			return badElem{r: r, at: out.off + out.lo + i, got: got[i], want: want[i]}
 		}
 	}
 	return badElem{r: -1}
+}
+
+// mismatch returns the index of the first element where got and want
+// differ, or -1; len(want) >= len(got). It compares blocks of 64 elements
+// as arrays, which Go compares as memory, and then one element at a time.
+func mismatch(got, want []value) int {
+	want = want[:len(got)]
+	i := 0
+	for ; i+64 <= len(got) && *(*[64]value)(got[i:]) == *(*[64]value)(want[i:]); i += 64 {
+	}
+	for ; i < len(got); i++ {
+		if got[i] != want[i] {
+			return i
+		}
+	}
+	return -1
 }
 
 // step applies step si to the tile: the transfers that meet it, clipped to
