@@ -250,8 +250,9 @@ func TestScheduleDetectsWrongSchedule(t *testing.T) {
 }
 
 // TestSimulateLargeSteps runs schedules whose steps are large enough to be
-// split over the workers (and, under -race, checks that they share nothing
-// they write).
+// split over the workers, and those that keep their offsets by many tiles
+// at once (and, under -race, checks that the workers share nothing they
+// write).
 func TestSimulateLargeSteps(t *testing.T) {
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.OneShot{}, commmodel.Bruck{}, commmodel.HierarchicalAllToAll{PerNode: 4}} {
 		s, err := New(a, 12, 1<<20)
@@ -261,6 +262,11 @@ func TestSimulateLargeSteps(t *testing.T) {
 		r, err := Simulate(s, 3)
 		if err != nil || !r.Correct {
 			t.Errorf("%s: %v %s", describe(a), err, r.Mismatch)
+		}
+		if s.keepsOffsets() {
+			if mis, err := simulateTiles(s, 3, 4096); err != nil || mis != "" {
+				t.Errorf("%s, tiles of 4096: %v %s", describe(a), err, mis)
+			}
 		}
 	}
 }
