@@ -8,14 +8,6 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 )
 
-// tileOf is the tile Simulate runs s by.
-func tileOf(s *Schedule) int {
-	if s.keepsOffsets() {
-		return tileOffsets(s.P)
-	}
-	return s.Len
-}
-
 // benchRun measures the steps of a schedule alone, every tile through every
 // step with nothing filled or checked; building the schedule and indexing
 // its steps come before the loop, and so do whole buffers, allocated and
@@ -35,14 +27,14 @@ func benchRun(b *testing.B, a commmodel.Algorithm, p int, size int64, elemBytes 
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	run := func() {
-		m.eachTile(tileOf(s), func(w *worker, lo, hi int) {
+		m.eachTile(s.tile(), func(w *worker, lo, hi int) {
 			w.setTile(lo, hi)
 			for si := range s.Steps {
 				w.step(si)
 			}
 		})
 	}
-	if tileOf(s) >= s.Len {
+	if s.tile() >= s.Len {
 		w := m.newWorker(s.Len, true)
 		w.setTile(0, s.Len)
 		w.byRank(w.fill)
@@ -52,7 +44,7 @@ func benchRun(b *testing.B, a commmodel.Algorithm, p int, size int64, elemBytes 
 			}
 		}
 	} else {
-		m.eachTile(tileOf(s), func(*worker, int, int) {})
+		m.eachTile(s.tile(), func(*worker, int, int) {})
 	}
 	runtime.ReadMemStats(&after)
 	data := float64(p) * float64(size)
@@ -133,7 +125,7 @@ func BenchmarkRing1024Phases(b *testing.B) {
 	b.Run("phase=Tiles", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if mis := m.run(tileOf(s)); mis != "" {
+			if mis := m.run(s.tile()); mis != "" {
 				b.Fatal(mis)
 			}
 		}

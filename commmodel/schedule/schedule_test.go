@@ -357,13 +357,11 @@ func simulationHolds(t *testing.T, s *Schedule) (held any, tiled bool) {
 		t.Fatal(err)
 	}
 	m := newSim(s, staged, 1)
-	tile, workers := s.Len, 1
-	if s.keepsOffsets() {
-		tile, workers = min(tileOffsets(s.P), s.Len), runtime.GOMAXPROCS(0)
-	}
+	tile := min(s.tile(), s.Len) // as eachTile cuts them
+	tiles := (s.Len + tile - 1) / tile
 	held = []any{m}
-	for range workers {
-		w := m.newWorker(tile, tile == s.Len)
+	for range min(runtime.GOMAXPROCS(0), tiles) {
+		w := m.newWorker(tile, tiles == 1)
 		for lo := 0; lo < s.Len; lo += tile {
 			if b := w.tile(lo, min(lo+tile, s.Len)); b.r >= 0 {
 				t.Fatalf("%s: wrong at rank %d", s.Algorithm, b.r)

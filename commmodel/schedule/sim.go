@@ -140,6 +140,15 @@ func (s *Schedule) keepsOffsets() bool {
 // values, at least one offset.
 func tileOffsets(p int) int { return max(1, tileBytes/(valueBytes*p)) }
 
+// tile returns the length of the tiles Simulate runs s by: tileOffsets if s
+// keeps its offsets, else the whole buffer.
+func (s *Schedule) tile() int {
+	if s.keepsOffsets() {
+		return tileOffsets(s.P)
+	}
+	return s.Len
+}
+
 // Result is what Simulate found: the schedule's counts and whether the
 // collective's output was right.
 type Result struct {
@@ -160,11 +169,7 @@ func Simulate(s *Schedule, seed uint64) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	tile := s.Len
-	if s.keepsOffsets() {
-		tile = tileOffsets(s.P)
-	}
-	mis := newSim(s, staged, seed).run(tile)
+	mis := newSim(s, staged, seed).run(s.tile())
 	return Result{Counts: Count(s), Correct: mis == "", Mismatch: mis}, nil
 }
 
