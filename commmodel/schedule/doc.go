@@ -10,9 +10,20 @@
 // (TwoLevel). The counts and times can then be held against commmodel's Cost
 // and Cluster.Time, so that each formula is checked against what the
 // algorithm really does. Footprint says what a simulation will need in
-// memory before it is built. A large in-place schedule whose transfers keep
-// their offsets is simulated by tiles of offsets, in a few megabytes per
-// worker, with the result of the whole buffers (Simulate, tiles.go).
+// memory before it is built.
+//
+// # The simulator
+//
+// Simulate holds every element as a uint16 and adds modulo 2^16, so that
+// sums are exact for any number of ranks. Each rank's inputs are a seeded
+// affine function of a seeded value per element, which makes the reference
+// of a sum over the ranks one multiply-add per element; every element of
+// every rank's output is compared with it. A schedule whose transfers keep
+// their offsets (every AllReduce, ReduceScatter, AllGather and Broadcast
+// here but one-shot's) is run by tiles, ranges of offsets that each worker
+// fills, runs through every step and checks in a few megabytes; any other
+// is run in whole buffers. The two are one code path, a whole buffer being
+// one tile (sim.go).
 //
 // # Elements and the one rounding rule
 //

@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"slices"
-	"unsafe"
 
 	"github.com/inframethod/commlab/commmodel"
 )
@@ -68,8 +68,7 @@ type Schedule struct {
 	// Size is S, the collective's size in bytes as nccl-tests prints it.
 	Size int64
 	// ElemBytes is the size of one element, in bytes. Simulate holds
-	// elements of any size as the narrowest value that keeps its sums exact
-	// (uint16 up to 2184 ranks, then float32, then float64).
+	// elements of any size as uint16 values (sim.go).
 	ElemBytes int
 	// Len is the length of each rank's buffer, in elements.
 	Len int
@@ -298,22 +297,26 @@ func treeChunks(c int) error {
 }
 
 // Footprint estimates the memory Simulate needs for a on p ranks and S = size
-// bytes in elements of elemBytes, in bytes: the ranks' buffers (2 B per
-// element up to 2184 ranks, held as uint16; 4 B up to 1118481, float32; 8 B
-// beyond, float64), or a tiled simulation's tiles of them (Simulate), and
-// the schedule's transfers with what checking and counting them holds,
-// without building anything. It reports the same errors as NewElem.
+// bytes in elements of elemBytes, in bytes: the ranks' buffers, 2 B an
+// element whatever elemBytes, or, for a schedule that keeps its offsets,
+// each worker's tile of them (Simulate), and the schedule's transfers with
+// what checking, simulating and counting them holds, without building
+// anything. It reports the same errors as NewElem.
 func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64, error) {
 	lay, err := layoutOf(a, p, size, elemBytes)
 	if err != nil {
 		return 0, err
 	}
-	data := float64(storageBytes(p)) * (float64(p)*float64(lay.bufLen) + float64(lay.staged))
-	perTransfer := float64(transferBytes + planBytes)
-	if p*lay.bufLen >= tiledFrom && lay.tileable(a.Collective()) {
-		data = tileFootprint(p, lay.tileStaged(tileLen(p)), storageBytes(p))
-		perTransfer += tileIndexBytes
+	n, workers := float64(size)/float64(elemBytes), float64(runtime.GOMAXPROCS(0))
+	// Whole buffers, a snapshot, the x_k of every element and a reference
+	// or a rank's expected output per worker (sim.go).
+	values := float64(p)*float64(lay.bufLen) + float64(lay.staged) + n + workers*float64(lay.bufLen)
+	if lay.keepsOffsets(a.Collective()) {
+		tile := float64(min(tileOffsets(p), lay.bufLen))
+		values = workers * (float64(p)*tile + 2*tile + float64(lay.tileStaged(int(tile))))
 	}
+	data := valueBytes * (values + 2*float64(p))
+	perTransfer := float64(transferBytes + planBytes + indexBytes)
 	c := a.Cost(p, float64(size))
 	// A message is one transfer per block it carries: up to P/2 blocks for
 	// Bruck and PAT, N for the hierarchical gather, one otherwise; local copies are
@@ -353,16 +356,33 @@ func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64
 }
 
 // transferBytes is the in-memory size of one Transfer; planBytes bounds what
-// Validate and Count hold per transfer while they sort a step.
+// Validate and Count hold per transfer while they sort a step; indexBytes
+// what Simulate holds per transfer to find a tile's (stepIndex): an int32,
+// an int and a flag where a step has staged transfers.
+var transferBytes = int(reflect.TypeFor[Transfer]().Size())
+
 const (
-	transferBytes = int(unsafe.Sizeof(Transfer{})) // 56 on 64-bit machines
-	planBytes     = 48
+	planBytes  = 48
+	indexBytes = 13
 )
 
-// tileIndexBytes bounds what a tiled simulation holds per transfer to find
-// a tile's transfers (tiling): an int32 index and an int offset, and a
-// flag where a step has staged ones.
-const tileIndexBytes = 13
+// keepsOffsets reports whether the schedules laid out as lay for c keep
+// their offsets, as far as the layout tells (Footprint): in place and not
+// an AllToAll. Every such schedule does (TestKeepsOffsetsLayout); a few
+// others do too, such as hierarchical AllReduce with one-shot on one node.
+func (lay layout) keepsOffsets(c commmodel.Collective) bool {
+	return c != commmodel.AllToAll && lay.scratch < 0 && lay.work < 0
+}
+
+// tileStaged bounds the elements a tile of tile offsets snapshots in a
+// step: stagedReads·tile, and staged, where the layout knows how often an
+// offset is read.
+func (lay layout) tileStaged(tile int) int {
+	if lay.stagedReads == 0 {
+		return lay.staged
+	}
+	return min(lay.staged, lay.stagedReads*tile)
+}
 
 // partBounds returns part i of a range of n elements cut into k parts:
 // [⌊i·n/k⌋, ⌊(i+1)·n/k⌋). It is the package's one rounding rule.

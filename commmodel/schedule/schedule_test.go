@@ -200,139 +200,36 @@ func TestValidateRejects(t *testing.T) {
 }
 
 // TestStepReadsItsStart: a step that rotates a buffer in place reads every
-// source as it was when the step began (the simulator snapshots it), in each
-// value type, and through NewRanks.
+// source as it was when the step began (the simulator snapshots it).
 func TestStepReadsItsStart(t *testing.T) {
 	s := &Schedule{Collective: commmodel.AllToAll, P: 1, ElemBytes: 4, Len: 3, Steps: [][]Transfer{{
 		{Src: 0, Dst: 0, SrcOff: 0, DstOff: 1, Len: 1},
 		{Src: 0, Dst: 0, SrcOff: 1, DstOff: 2, Len: 1},
 		{Src: 0, Dst: 0, SrcOff: 2, DstOff: 0, Len: 1},
 	}}}
-	hz, err := s.hazards()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ranks, err := NewRanks(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, newBuf := range map[string]func() (buffers, error){
-		"uint16":   func() (buffers, error) { return newRankData[uint16](s, hz) },
-		"float32":  func() (buffers, error) { return newRankData[float32](s, hz) },
-		"float64":  func() (buffers, error) { return newRankData[float64](s, hz) },
-		"NewRanks": func() (buffers, error) { return ranks.buf, nil },
-	} {
-		m, err := newBuf()
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.setValues(0, []float64{10, 20, 30})
-		m.run()
-		if got := m.values(0); !slices.Equal(got, []float64{30, 10, 20}) {
-			t.Errorf("%s: rotation gave %v, want [30 10 20]", name, got)
-		}
+	w := wholeWorker(t, s, 1)
+	copy(w.bufs[0], []value{10, 20, 30})
+	w.step(0)
+	if got := w.bufs[0]; !slices.Equal(got, []value{30, 10, 20}) {
+		t.Errorf("rotation gave %v, want [30 10 20]", got)
 	}
 	if c := Count(s); c.Steps != 0 || c.MaxSent() != 0 {
 		t.Errorf("a local step counted as communication: %+v", c)
 	}
 }
 
-// TestRanksValueType: the ranks hold the narrowest value whose sums of P
-// inputs up to 15 stay exact (sim.go's package notes), whatever the element
-// size: uint16 while 15·P < 2^15 (2184 ranks: 32760), float32 while
-// 15·P < 2^24 (1118481 ranks: 2^24 - 1), float64 beyond; past float64's
-// 15·P < 2^53, NewRanks and Simulate refuse. Empty buffers keep NewRanks
-// cheap; Simulate is only called where it must refuse (its Count would
-// allocate per pair of ranks).
-func TestRanksValueType(t *testing.T) {
-	cases := []struct {
-		p    int
-		want string // the value type; "" for a refusal
-	}{
-		{1, "uint16"}, {2184, "uint16"}, {2185, "float32"}, {1118481, "float32"}, {1118482, "float64"},
-		{(1<<53 - 1) / 15, "float64"}, {(1<<53-1)/15 + 1, ""},
-	}
-	bytes := map[string]int{"uint16": 2, "float32": 4, "float64": 8}
-	for _, c := range cases {
-		if c.want == "" {
-			s := &Schedule{Collective: commmodel.AllReduce, P: c.p, ElemBytes: 4}
-			if _, err := NewRanks(s); err == nil {
-				t.Errorf("P = %d: NewRanks accepted", c.p)
-			}
-			if _, err := Simulate(s, 1); err == nil {
-				t.Errorf("P = %d: Simulate gave no error", c.p)
-			}
-			continue
-		}
-		if got := storageBytes(c.p); got != bytes[c.want] {
-			t.Errorf("P = %d: %d-byte values, want %s", c.p, got, c.want)
-		}
-		if c.p > 1<<21 { // 2^49 ranks' buffers: the bound NewRanks applies
-			if maxInput*int64(c.p) >= exactBelow[float64]() {
-				t.Errorf("P = %d: refused by float64's bound", c.p)
-			}
-			continue
-		}
-		for _, eb := range []int{1, 4, 8} {
-			m, err := NewRanks(&Schedule{Collective: commmodel.AllReduce, P: c.p, ElemBytes: eb})
-			if err != nil {
-				t.Errorf("P = %d, %d-byte elements: %v", c.p, eb, err)
-				continue
-			}
-			if got := fmt.Sprintf("%T", m.buf); got != "*schedule.rankData["+c.want+"]" {
-				t.Errorf("P = %d, %d-byte elements: %s, want %s", c.p, eb, got, c.want)
-			}
-		}
-	}
-}
-
-// TestMarkedSums: uint16 sums are exact below 2^15, and one that reaches it
-// keeps its top bit whatever is added after (so it reads as -1, the
-// sentinel, never a right answer), four lanes at a time or one (an
-// unaligned slice); SetValues refuses what the uint16 ranks cannot hold.
-func TestMarkedSums(t *testing.T) {
-	cases := []struct{ a, b, want uint16 }{
-		{3, 4, 7}, {32767, 0, 32767}, {16384, 16383, 32767},
-		{32767, 1, 32768}, {65535, 5, 65535&^0x7fff | 4}, {40000, 40000, 40000&0x7fff*2 | 0x8000}, {32768, 32768, 32768},
-	}
-	for _, off := range []int{0, 1} { // 1: not on an 8-byte boundary
-		dst, src := make([]uint16, off+4*len(cases)), make([]uint16, off+4*len(cases))
-		for i, c := range cases {
-			for lane := range 4 { // the case in every lane, beside the others
-				dst[off+4*i+lane], src[off+4*i+lane] = c.a, c.b
-			}
-		}
-		addMarked(dst[off:], src[off:])
-		for i, c := range cases {
-			for lane := range 4 {
-				if got := dst[off+4*i+lane]; got != c.want || (c.want >= 1<<15) != (int(c.a)+int(c.b) >= 1<<15) {
-					t.Errorf("offset %d lane %d: %d + %d = %d, want %d", off, lane, c.a, c.b, got, c.want)
-				}
-			}
-		}
-	}
-	s := &Schedule{Collective: commmodel.AllReduce, P: 2, Size: 4, ElemBytes: 4, Len: 1,
-		Steps: [][]Transfer{{{Src: 0, Dst: 1, Len: 1, Op: Reduce}}, {{Src: 0, Dst: 1, Len: 1, Op: Reduce}}}}
-	m, err := NewRanks(s)
+// wholeWorker returns a worker that holds every rank's whole buffer of s,
+// as Simulate holds a schedule that does not keep its offsets, before it
+// fills them.
+func wholeWorker(t *testing.T, s *Schedule, seed uint64) *worker {
+	t.Helper()
+	staged, err := s.hazards()
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.SetValues(0, []float64{20000})
-	m.SetValues(1, []float64{30000})
-	m.Run() // 30000 + 20000 + 20000: past 2^15 after the first step, and 70000 mod 2^16 = 4464 after the second
-	if got := m.Values(1); got[0] != -1 {
-		t.Errorf("30000 + 2·20000 in uint16: %v, want marked (-1)", got)
-	}
-	for _, v := range []float64{32768, 70000, 1.5, -2} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("SetValues(%g) into uint16: no panic", v)
-				}
-			}()
-			m.SetValues(0, []float64{v})
-		}()
-	}
+	w := newSim(s, staged, seed).newWorker(s.Len, true)
+	w.setTile(0, s.Len)
+	return w
 }
 
 // TestScheduleDetectsWrongSchedule: the checker catches a schedule that
@@ -353,8 +250,9 @@ func TestScheduleDetectsWrongSchedule(t *testing.T) {
 }
 
 // TestSimulateLargeSteps runs schedules whose steps are large enough to be
-// split over the workers (and, under -race, checks that they share nothing
-// they write).
+// split over the workers, and those that keep their offsets by many tiles
+// at once (and, under -race, checks that the workers share nothing they
+// write).
 func TestSimulateLargeSteps(t *testing.T) {
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.OneShot{}, commmodel.Bruck{}, commmodel.HierarchicalAllToAll{PerNode: 4}} {
 		s, err := New(a, 12, 1<<20)
@@ -364,6 +262,11 @@ func TestSimulateLargeSteps(t *testing.T) {
 		r, err := Simulate(s, 3)
 		if err != nil || !r.Correct {
 			t.Errorf("%s: %v %s", describe(a), err, r.Mismatch)
+		}
+		if s.keepsOffsets() {
+			if mis, err := simulateTiles(s, 3, 4096); err != nil || mis != "" {
+				t.Errorf("%s, tiles of 4096: %v %s", describe(a), err, mis)
+			}
 		}
 	}
 }
@@ -412,9 +315,9 @@ func ExampleSimulate() {
 
 // TestFootprint: the estimate that commlab simulate refuses requests by is at
 // least the memory a simulation really holds (buffers or tiles, and
-// schedule, measured as live heap), and not wildly more, with float32 values
-// (4-byte elements) and float64 ones (8-byte). 64 ranks of 1 MiB are 2^24
-// elements, so that the in-place schedules run by tiles.
+// schedule, measured as live heap), and not wildly more, with 4-byte and
+// 8-byte elements. 64 ranks of 1 MiB are 2^24 elements, so that the
+// in-place schedules run by several tiles.
 func TestFootprint(t *testing.T) {
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.OneShot{}, commmodel.Direct{}, commmodel.Pairwise{}, commmodel.Bruck{},
 		commmodel.HierarchicalAllReduce{PerNode: 8}, commmodel.HierarchicalAllToAll{PerNode: 8},
@@ -446,324 +349,148 @@ func TestFootprint(t *testing.T) {
 }
 
 // simulationHolds allocates what Simulate holds beside the schedule: the
-// ranks' buffers (NewRanks), or a tiled simulation's index and each
-// worker's tiles (runTiles).
+// index of its steps and each worker's buffers, after every tile has run
+// through them.
 func simulationHolds(t *testing.T, s *Schedule) (held any, tiled bool) {
-	if s.P*s.Len < tiledFrom || !s.tileable() {
-		m, err := NewRanks(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m, false
-	}
 	staged, err := s.hazards()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tl := newTiling(s, staged, tileLen(s.P))
-	work := []any{tl}
-	for range runtime.GOMAXPROCS(0) {
-		switch storageBytes(s.P) {
-		case 2:
-			work = append(work, grownTileWork[uint16](tl))
-		case 4:
-			work = append(work, grownTileWork[float32](tl))
-		default:
-			work = append(work, grownTileWork[float64](tl))
+	m := newSim(s, staged, 1)
+	tile := min(s.tile(), s.Len) // as eachTile cuts them
+	tiles := (s.Len + tile - 1) / tile
+	held = []any{m}
+	for range min(runtime.GOMAXPROCS(0), tiles) {
+		w := m.newWorker(tile, tiles == 1)
+		for lo := 0; lo < s.Len; lo += tile {
+			if b := w.tile(lo, min(lo+tile, s.Len)); b.r >= 0 {
+				t.Fatalf("%s: wrong at rank %d", s.Algorithm, b.r)
+			}
 		}
+		held = append(held.([]any), w)
 	}
-	return work, true
+	return held, tile < s.Len
 }
 
-// grownTileWork is a worker's tileWork after it has run every tile of tl,
-// its snapshot grown to the most any step of a tile needs.
-func grownTileWork[T value](tl *tiling) *tileWork[T] {
-	s := tl.s
-	w := newTileWork[T](s.P, tl.tile)
-	for lo := 0; lo < s.Len; lo += tl.tile { // InOff is 0 in the layouts tested
-		w.run(tl, 1, lo, min(lo+tl.tile, s.Len))
-	}
-	return w
-}
-
-// TestInputs: the inputs written a group of 16 at a time are inputValue's,
-// one element at a time, from every alignment, in each value type.
+// TestInputs: the inputs behave as independent uniform values, which is
+// what makes a wrong schedule pass with a chance of about 2^-15 an element
+// (sim.go's notes). Over 64 ranks x 4096 elements, each of the 4 nibbles of
+// an input takes each value 0-15 as often as chance allows (Pearson's
+// chi-square with 15 degrees of freedom below 37.7, its 0.1% point), and
+// an input equals the same element's on the next rank, and the next
+// element's on the same rank, 2^-16 of the time (within 5 standard
+// deviations of a binomial).
 func TestInputs(t *testing.T) {
-	for lo := range 40 {
-		for n := range 50 {
-			u16, f32, f64 := make([]uint16, n), make([]float32, n), make([]float64, n)
-			inputs(u16, 9, 3, lo)
-			inputs(f32, 9, 3, lo)
-			inputs(f64, 9, 3, lo)
-			for i := range n {
-				want := inputValue(9, 3, lo+i)
-				if float64(u16[i]) != want || float64(f32[i]) != want || f64[i] != want || want < 0 || want > maxInput || want != math.Trunc(want) {
-					t.Fatalf("lo %d, n %d, element %d: uint16 %d, float32 %g, float64 %g, inputValue %g", lo, n, i, u16[i], f32[i], f64[i], want)
-				}
-			}
-		}
+	const ranks, elems = 64, 4096
+	s := &Schedule{Collective: commmodel.AllReduce, P: ranks + 1, Size: 4 * (elems + 1), ElemBytes: 4, Len: elems + 1}
+	w := wholeWorker(t, s, 7)
+	in := make([][]value, ranks+1)
+	for r := range in {
+		in[r] = make([]value, elems+1)
+		w.inputs(in[r], r, 0)
 	}
-}
-
-// TestInputDigits: the inputs behave as independent uniform digits, which
-// is what makes a wrong transfer of k elements pass with a chance of
-// 16^-k. Over 64 ranks x 1024 groups (2^20 digits), each of the 16 digit
-// places takes each value 0-15 as often as chance allows (Pearson's
-// chi-square with 15 degrees of freedom below 37.7, its 0.1% point), and a
-// digit equals the same element's digit on the next rank, and on the next
-// group, 1/16 of the time (within 5 standard deviations of a binomial).
-func TestInputDigits(t *testing.T) {
-	const ranks, groups = 64, 1024
-	var counts [wordInputs][maxInput + 1]int
-	sameRank, sameGroup := 0, 0
+	var counts [4][16]int
+	sameRank, sameElem := 0, 0
 	for r := range ranks {
-		for g := range groups {
-			h, next, after := inputWord(7, r, g), inputWord(7, r+1, g), inputWord(7, r, g+1)
-			for e := range wordInputs {
-				d := h >> (4 * e) & maxInput
-				counts[e][d]++
-				if d == next>>(4*e)&maxInput {
-					sameRank++
-				}
-				if d == after>>(4*e)&maxInput {
-					sameGroup++
-				}
+		for k := range elems {
+			v := in[r][k]
+			for d := range counts {
+				counts[d][v>>(4*d)&15]++
+			}
+			if v == in[r+1][k] {
+				sameRank++
+			}
+			if v == in[r][k+1] {
+				sameElem++
 			}
 		}
 	}
-	want := float64(ranks*groups) / (maxInput + 1)
-	for e, c := range counts {
+	want := float64(ranks*elems) / 16
+	for d, c := range counts {
 		chi := 0.0
 		for _, n := range c {
 			chi += (float64(n) - want) * (float64(n) - want) / want
 		}
 		if chi > 37.7 {
-			t.Errorf("digit %d: chi-square %.1f over 15 degrees of freedom: %v", e, chi, c)
+			t.Errorf("nibble %d: chi-square %.1f over 15 degrees of freedom: %v", d, chi, c)
 		}
 	}
-	n := float64(ranks * groups * wordInputs)
-	mean, sd := n/16, math.Sqrt(n*(1.0/16)*(15.0/16))
-	for name, got := range map[string]int{"next rank": sameRank, "next group": sameGroup} {
+	n := float64(ranks * elems)
+	mean, sd := n/(1<<16), math.Sqrt(n/(1<<16))
+	for name, got := range map[string]int{"next rank": sameRank, "next element": sameElem} {
 		if math.Abs(float64(got)-mean) > 5*sd {
-			t.Errorf("a digit equals the %s's %d times of %.0f, want %.0f ± %.0f", name, got, n, mean, 5*sd)
-		}
-	}
-}
-
-// TestInputSums: the lane-wise sums are the sums of inputValue over the
-// ranks, for P past byteRanks and laneRanks (whose lanes must be carried
-// out, or 15·P would overflow 8 and 16 bits) and n with a partial group.
-func TestInputSums(t *testing.T) {
-	for _, c := range []struct{ p, n, workers int }{{1, 0, 1}, {3, 5, 2}, {byteRanks, 16, 1}, {byteRanks + 1, 33, 2}, {7, 16*2048*2 + 9, 2},
-		{2*byteRanks + 5, 16 * 400, 2}, {laneRanks + 3, 37, 1}, {2 * laneRanks, 32, 2}} {
-		got := inputSums[float64](5, c.p, c.n, c.workers)
-		var u16 []uint16
-		if storageBytes(c.p) == 2 {
-			u16 = inputSums[uint16](5, c.p, c.n, c.workers)
-		}
-		for i := range c.n {
-			want := 0.0
-			for r := range c.p {
-				want += inputValue(5, r, i)
-			}
-			if got[i] != want || u16 != nil && float64(u16[i]) != want {
-				t.Fatalf("P %d, n %d: element %d sums to %g (uint16 %v), want %g", c.p, c.n, i, got[i], u16, want)
-			}
-		}
-	}
-}
-
-// TestLaneCarries: the most that 8- and 16-bit lanes take is what
-// byteRanks and laneRanks ranks of inputs up to 15 add to (one rank more
-// would overflow them), and carryBytes moves each 8-bit lane to the 16-bit
-// lane of its digit: laneRanks ranks of 15s carried every byteRanks ranks
-// fill every 16-bit lane exactly.
-func TestLaneCarries(t *testing.T) {
-	if byteRanks*maxInput > 0xFF || (byteRanks+1)*maxInput <= 0xFF ||
-		laneRanks*maxInput > 0xFFFF || (laneRanks+1)*maxInput <= 0xFFFF {
-		t.Errorf("byteRanks %d, laneRanks %d do not fit 8 and 16 bits tightly", byteRanks, laneRanks)
-	}
-	var w [4]uint64
-	for r := 0; r < laneRanks; r += byteRanks { // a byte lane of byteRanks 15s holds 255
-		k := min(byteRanks, laneRanks-r)
-		carryBytes(&w, 0x0101_0101_0101_0101*uint64(k*maxInput), 0x0101_0101_0101_0101*uint64(k*maxInput))
-	}
-	for k, x := range w {
-		if x != 0xFFFF_FFFF_FFFF_FFFF {
-			t.Errorf("word %d: %#x, want every lane 0xffff", k, x)
-		}
-	}
-	w = [4]uint64{}
-	carryBytes(&w, 0x0706_0504_0302_0100, 0x0f0e_0d0c_0b0a_0908) // digit 2j = j, digit 2j+1 = j+8
-	for e := range 16 {
-		want := e / 2
-		if e%2 == 1 {
-			want = e/2 + 8
-		}
-		if got := int(w[e%4] >> (16 * (e / 4)) & 0xFFFF); got != want {
-			t.Errorf("digit %d: lane holds %d, want %d", e, got, want)
+			t.Errorf("an input equals the %s's %d times of %.0f, want %.1f ± %.1f", name, got, n, mean, 5*sd)
 		}
 	}
 }
 
 // TestCheckFindsEveryElement: after a correct run, one wrong element
 // anywhere in any rank's output (its first and last, in ranks 3 and 6) is
-// found, and with two the lower rank's is reported, for every collective and
-// with steps large enough (P·Len >= parallelFrom) to split Fill and Check
-// over the workers, in each value type.
+// found, and with two the lower rank's is reported, for every collective,
+// with tiles large enough (P·Len >= parallelFrom) to split the fill, the
+// steps and the check over the workers.
 func TestCheckFindsEveryElement(t *testing.T) {
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.RingReduceScatter{}, commmodel.RingAllGather{}, commmodel.PipelinedBroadcast{Chunks: 4}, commmodel.Direct{}, commmodel.Bruck{}} {
 		s, err := New(a, 8, 1<<18)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for typ, m := range eachValueType(t, s) {
-			checkFindsEveryElement(t, describe(a)+"/"+typ, s, m)
-		}
+		checkFindsEveryElement(t, describe(a), s)
 	}
 }
 
-// eachValueType returns ranks for s in each value type, whatever P.
-func eachValueType(t *testing.T, s *Schedule) map[string]*Ranks {
+func checkFindsEveryElement(t *testing.T, name string, s *Schedule) {
 	t.Helper()
-	hz, err := s.hazards()
-	if err != nil {
-		t.Fatal(err)
+	w := wholeWorker(t, s, 2)
+	w.byRank(w.fill)
+	for si := range s.Steps {
+		w.step(si)
 	}
-	u16, err16 := newRankData[uint16](s, hz)
-	f32, err32 := newRankData[float32](s, hz)
-	f64, err64 := newRankData[float64](s, hz)
-	if err := errors.Join(err16, err32, err64); err != nil {
-		t.Fatal(err)
-	}
-	return map[string]*Ranks{"uint16": {s, u16}, "float32": {s, f32}, "float64": {s, f64}}
-}
-
-func checkFindsEveryElement(t *testing.T, name string, s *Schedule, m *Ranks) {
-	t.Helper()
-	m.Fill(2)
-	m.Run()
-	if mis := m.Check(2); mis != "" {
-		t.Fatalf("%s: %s", name, mis)
+	if b := w.checkAll(); b.r >= 0 {
+		t.Fatalf("%s: rank %d element %d wrong", name, b.r, b.at)
 	}
 	out := func(r int) (lo, hi int) { // rank r's output elements
-		n := s.Elems()
-		switch s.Collective {
-		case commmodel.ReduceScatter:
-			a, b := partBounds(n, s.P, r)
-			return s.OutOff + a, s.OutOff + b
-		case commmodel.AllToAll:
-			a, b := partBounds(n, s.P, r)
-			return s.OutOff, s.OutOff + s.P*(b-a)
-		}
-		return s.OutOff, s.OutOff + n
-	}
-	corrupt := func(r, at int) func() {
-		v := m.Values(r)
-		old := slices.Clone(v)
-		v[at]++
-		m.SetValues(r, v)
-		return func() { m.SetValues(r, old) }
+		g := s.output(r)
+		return g.off + g.lo, g.off + g.hi
 	}
 	lo3, hi3 := out(3)
 	lo6, hi6 := out(6)
 	for _, c := range []struct{ r, at int }{{3, lo3}, {3, hi3 - 1}, {6, lo6}, {6, hi6 - 1}} {
-		undo := corrupt(c.r, c.at)
-		want := fmt.Sprintf("rank %d element %d: got ", c.r, c.at)
-		if mis := m.Check(2); !strings.HasPrefix(mis, want) {
-			t.Errorf("%s: one wrong element: %q, want %q...", name, mis, want)
+		w.bufs[c.r][c.at]++
+		if b := w.checkAll(); b.r != c.r || b.at != c.at {
+			t.Errorf("%s: one wrong element at rank %d element %d: found rank %d element %d", name, c.r, c.at, b.r, b.at)
 		}
-		undo()
+		w.bufs[c.r][c.at]--
 	}
-	undo6, undo3 := corrupt(6, lo6), corrupt(3, hi3-1)
-	if mis, want := m.Check(2), fmt.Sprintf("rank 3 element %d: got ", hi3-1); !strings.HasPrefix(mis, want) {
-		t.Errorf("%s: two wrong elements: %q, want %q...", name, mis, want)
+	w.bufs[6][lo6]++
+	w.bufs[3][hi3-1]++
+	if b := w.checkAll(); b.r != 3 || b.at != hi3-1 {
+		t.Errorf("%s: two wrong elements: found rank %d element %d, want rank 3 element %d", name, b.r, b.at, hi3-1)
 	}
-	undo3()
-	undo6()
 }
 
-// TestFillWritesEveryElement: Fill over buffers of garbage gives what it
-// gives over fresh ones (inputs, -1 and 0), so it owes nothing to the
-// allocation's zeros, for layouts with scratch and working regions too.
+// TestFillWritesEveryElement: a fill over buffers of garbage gives what it
+// gives over fresh ones, so it owes nothing to the allocation's zeros, for
+// layouts with scratch and working regions too.
 func TestFillWritesEveryElement(t *testing.T) {
 	for _, a := range scheduled(8) {
 		s, err := New(a, 8, 8*40)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := NewRanks(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.Fill(4)
-		fresh := make([][]float64, s.P)
+		w := wholeWorker(t, s, 4)
+		w.byRank(w.fill)
+		fresh := make([][]value, s.P)
 		for r := range s.P {
-			fresh[r] = m.Values(r)
-			garbage := make([]float64, s.Len)
-			for i := range garbage {
-				garbage[i] = 1000 + float64(i)
+			fresh[r] = slices.Clone(w.bufs[r])
+			for i := range w.bufs[r] {
+				w.bufs[r][i] = 1000 + value(i)
 			}
-			m.SetValues(r, garbage)
 		}
-		m.Fill(4)
+		w.byRank(w.fill)
 		for r := range s.P {
-			if got := m.Values(r); !slices.Equal(got, fresh[r]) {
+			if got := w.bufs[r]; !slices.Equal(got, fresh[r]) {
 				t.Errorf("%s: rank %d after garbage %v, fresh %v", describe(a), r, got, fresh[r])
-			}
-		}
-	}
-}
-
-// TestFillSummed: the fill of an AllReduce or a ReduceScatter in uint16
-// writes every rank's inputs as inputValue gives them, zeros around them,
-// and keeps as its reference the sums inputSums computes from the seed, for
-// rank counts that are and are not a multiple of four, a partial last
-// group, buffers with a scratch region and fills over the workers
-// (P·Len >= parallelFrom). Buffers that cannot be read as words (an odd
-// Len) are filled without a reference, and Check computes it; a check with
-// another seed does not read the fill's reference.
-func TestFillSummed(t *testing.T) {
-	algos := []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.RingReduceScatter{}, commmodel.Tree{Chunks: 2}}
-	for _, a := range algos {
-		for _, p := range []int{1, 3, 4, 7, 9} {
-			for _, n := range []int{0, 16, 36, 37, 64 * 9, 16*1100 + 12} {
-				s, err := New(a, p, int64(4*n))
-				if err != nil {
-					continue // shapes an algorithm does not take (halving-doubling on 3 ranks)
-				}
-				m, err := NewRanks(s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				m.Fill(5)
-				d := m.buf.(*rankData[uint16])
-				words := (s.Len%4 == 0 || p == 1) && s.InOff%4 == 0 // every rank's input on 8 bytes
-				if (d.ref != nil) != words {
-					t.Fatalf("%s, P %d, n %d: reference kept %v, want %v (Len %d)", describe(a), p, n, d.ref != nil, words, s.Len)
-				}
-				for r := range p {
-					got := m.Values(r)
-					for i, x := range got {
-						want := 0.0
-						if i >= s.InOff && i < s.InOff+n {
-							want = inputValue(5, r, i-s.InOff)
-						}
-						if x != want {
-							t.Fatalf("%s, P %d, n %d: rank %d element %d is %g, want %g", describe(a), p, n, r, i, x, want)
-						}
-					}
-				}
-				if d.ref != nil && !slices.Equal(d.ref, inputSums[uint16](5, p, n, 1)) {
-					t.Fatalf("%s, P %d, n %d: the fill's reference differs from inputSums", describe(a), p, n)
-				}
-				m.Run()
-				if mis := m.Check(5); mis != "" {
-					t.Fatalf("%s, P %d, n %d: %s", describe(a), p, n, mis)
-				}
-				if mis := m.Check(6); n >= 16 && mis == "" {
-					t.Fatalf("%s, P %d, n %d: the check with another seed passed", describe(a), p, n)
-				}
 			}
 		}
 	}
@@ -790,58 +517,6 @@ func TestValidateManySteps(t *testing.T) {
 		want := fmt.Sprintf("step %d transfer 5", slices.Min(steps))
 		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("bad steps %v: %v, want %q", steps, err, want)
-		}
-	}
-}
-
-// TestMismatch: the first differing value is found at every position, -0
-// equals 0 though their bytes differ, and NaN equals nothing.
-func TestMismatch(t *testing.T) {
-	want := []float32{0, 1, 2, 3, 4, 5, 6, 7, 8}
-	for at := range want {
-		for _, bad := range []float32{want[at] + 1, float32(math.NaN())} {
-			got := slices.Clone(want)
-			got[at] = bad
-			if i := mismatch(got, want); i != at {
-				t.Errorf("%g at %d: mismatch %d", bad, at, i)
-			}
-		}
-	}
-	negZero := float32(math.Copysign(0, -1))
-	if i := mismatch([]float32{negZero, 1}, []float32{0, 1}); i != -1 {
-		t.Errorf("-0 against 0: mismatch %d, want -1", i)
-	}
-	if i := mismatch([]float64{}, nil); i != -1 {
-		t.Errorf("empty: mismatch %d", i)
-	}
-}
-
-// TestValueTypesAgree: every schedule, run in each value type (the
-// property test meets only uint16, P <= 64), is right and leaves the same
-// values in every rank.
-func TestValueTypesAgree(t *testing.T) {
-	for _, p := range []int{6, 8} {
-		for _, a := range scheduled(p) {
-			s, err := New(a, p, int64(4*(2*evenElems(p)+7)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var first [][]float64
-			for _, typ := range []string{"uint16", "float32", "float64"} {
-				m := eachValueType(t, s)[typ]
-				m.Fill(11)
-				m.Run()
-				if mis := m.Check(11); mis != "" {
-					t.Errorf("%s P=%d %s: %s", describe(a), p, typ, mis)
-				}
-				for r := range p {
-					if v := m.Values(r); first == nil || len(first) <= r {
-						first = append(first, v)
-					} else if !slices.Equal(v, first[r]) {
-						t.Errorf("%s P=%d %s: rank %d differs from uint16", describe(a), p, typ, r)
-					}
-				}
-			}
 		}
 	}
 }
@@ -879,6 +554,30 @@ func TestCountInParts(t *testing.T) {
 		}
 		if got := counts[0].MaxPeers(); got != c.peers || slices.Min(counts[0].Peers) != c.peers {
 			t.Errorf("%s: peers %v, want %d each", describe(c.a), counts[0].Peers[:4], c.peers)
+		}
+	}
+}
+
+// TestMismatch: the first differing element is found at every position of
+// slices longer and shorter than a block of 64, and equal slices give -1.
+func TestMismatch(t *testing.T) {
+	for _, n := range []int{0, 1, 63, 64, 65, 200} {
+		want := make([]value, n)
+		for i := range want {
+			want[i] = value(3 * i)
+		}
+		if i := mismatch(slices.Clone(want), want); i != -1 {
+			t.Errorf("n %d, equal: mismatch %d", n, i)
+		}
+		for at := range n {
+			got := slices.Clone(want)
+			got[at]++
+			if at < n-1 {
+				got[n-1]-- // a later difference, which must not be the one reported
+			}
+			if i := mismatch(got, want); i != at {
+				t.Errorf("n %d, differing at %d: mismatch %d", n, at, i)
+			}
 		}
 	}
 }
