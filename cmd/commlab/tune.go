@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -135,6 +136,7 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine) []stri
 		"(NCCL 2.27.5 and later build the example plugin from ext-tuner/example, 2.29.7 and later from plugins/tuner/example).",
 		"Each rule is the model's fastest choice over a range of sizes, with NCCL's own channel count for it:",
 		"the plugin runs every call no rule matches, and every rule with channels -1, on one channel.",
+		"commlab " + commlabVersion() + "; the model follows NCCL " + m.Version().String() + "'s tuner",
 		"hardware: " + hw.String(),
 		"calibrated on: " + strings.Join(paths, ", "),
 	}
@@ -144,4 +146,13 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine) []stri
 		}
 	}
 	return c
+}
+
+// commlabVersion is the module version of this build ("(devel)" for a
+// build from a work tree).
+func commlabVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(unknown version)"
 }

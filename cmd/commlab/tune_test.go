@@ -83,7 +83,8 @@ func TestTune(t *testing.T) {
 		}
 	}
 	b, _ := os.ReadFile(out)
-	for _, want := range []string{"NCCL_TUNER_CONFIG_FILE", "calibrated on: " + togetherDir + "all_reduce_ring.log", "on one channel"} {
+	for _, want := range []string{"NCCL_TUNER_CONFIG_FILE", "calibrated on: " + togetherDir + "all_reduce_ring.log", "on one channel",
+		"the model follows NCCL 2.26.2's tuner"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the header lacks %q", want)
 		}

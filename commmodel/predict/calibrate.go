@@ -101,6 +101,10 @@ type Machine struct {
 	refs    *references
 }
 
+// Version returns the NCCL release whose tuner the model runs when a query
+// does not name one: the newest of the tables' (versionOf).
+func (m *Machine) Version() nccl.Version { return m.version }
+
 // design holds the terms of every calibration point.
 type design struct {
 	terms  []term
