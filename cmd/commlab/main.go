@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -42,8 +43,17 @@ func registerWarn(name, summary string, run func(args []string, stdout, stderr i
 	commands[name] = command{summary, run}
 }
 
-// errUsage marks an error whose message is already a complete usage text.
-var errUsage = errors.New("usage")
+// A usageError is a command line that does not parse: its text is the flag
+// package's complaint and the subcommand's usage. The process exits 2.
+type usageError struct{ text string }
+
+func (e *usageError) Error() string { return e.text }
+
+// A helpError is a request for the subcommand's usage (-h): its text goes to
+// standard output, and the process exits 0.
+type helpError struct{ text string }
+
+func (e *helpError) Error() string { return e.text }
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -65,12 +75,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := cmd.run(args[1:], stdout, stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+		var help *helpError
+		var bad *usageError
+		switch {
+		case errors.As(err, &help):
+			fmt.Fprint(stdout, help.text)
 			return 0
+		case errors.As(err, &bad):
+			fmt.Fprint(stderr, bad.text)
+			return 2
 		}
-		if !errors.Is(err, errUsage) {
-			fmt.Fprintf(stderr, "commlab %s: %v\n", args[0], err)
-		}
+		fmt.Fprintf(stderr, "commlab %s: %v\n", args[0], err)
 		return 1
 	}
 	return 0
@@ -90,10 +105,12 @@ func usage(w io.Writer) {
 }
 
 // newFlags returns a flag set for a subcommand that reports errors through the
-// returned error rather than exiting, and prints its usage to stderr.
+// returned error rather than exiting: parseFlags returns its complaint and
+// usage as a usageError or helpError, for run to print to the command's
+// writer.
 func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("commlab "+name, flag.ContinueOnError)
-	fs.SetOutput(os.Stderr)
+	fs.SetOutput(new(bytes.Buffer))
 	return fs
 }
 
@@ -104,10 +121,14 @@ func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) 
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
+			text := ""
+			if b, ok := fs.Output().(*bytes.Buffer); ok {
+				text = b.String()
 			}
-			return nil, errUsage
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, &helpError{text}
+			}
+			return nil, &usageError{text}
 		}
 		if fs.NArg() == 0 {
 			break

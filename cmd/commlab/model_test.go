@@ -158,3 +158,25 @@ func TestClaimsCommand(t *testing.T) {
 		t.Errorf("table: exit %d\n%s", code, out)
 	}
 }
+
+// TestExitCodes: a command line that does not parse exits 2 with the
+// complaint and the usage on standard error, -h exits 0 with the usage on
+// standard output, and a failure exits 1.
+func TestExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		args           []string
+		code           int
+		stdout, stderr string
+	}{
+		{[]string{"model", "-bogus"}, 2, "", "flag provided but not defined: -bogus"},
+		{[]string{"model", "-p", "eight"}, 2, "", "invalid value"},
+		{[]string{"model", "-h"}, 0, "Usage of commlab model", ""},
+		{[]string{"nosuch"}, 2, "", "unknown subcommand"},
+		{[]string{"model", "-size", "1KiB", "-alpha", "2us"}, 1, "", "commlab model:"},
+	} {
+		code, out, errOut := runCLI(c.args...)
+		if code != c.code || !strings.Contains(out, c.stdout) || !strings.Contains(errOut, c.stderr) {
+			t.Errorf("%v: exit %d, stdout %.80q, stderr %.80q; want exit %d with %q and %q", c.args, code, out, errOut, c.code, c.stdout, c.stderr)
+		}
+	}
+}
