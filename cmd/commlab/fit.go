@@ -130,14 +130,15 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	p := fs.Int("p", 0, "rank count, overriding what the reader infers")
 	regimes := fs.String("regimes", "auto", "number of size regimes: auto (chosen by BIC) or a count K >= 1")
 	placement := fs.String("placement", "out-of-place", "which half of each nccl-tests row to fit: out-of-place or in-place")
-	testIdx := fs.Int("test", 0, "which test of a file holding several to fit (0 = the first)")
+	testArg := fs.String("test", "0", "which test of a file holding several to fit: its index from 0, or all")
+	list := fs.Bool("list", false, "list the tests in FILE instead of fitting")
 	algo := fs.String("algo", "", "also fit a link through this algorithm's cost (ring, direct, ...)")
 	loss := fs.String("loss", "bisquare", "robustness of the fit: bisquare, huber or squared")
 	bootstrap := fs.Int("bootstrap", 200, "bootstrap replicates for the confidence intervals (0: none)")
 	seed := fs.Uint64("seed", 1, "seed of the bootstrap")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab fit FILE [-collective C] [-p N] [-regimes auto|K] [-json]\n\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab fit FILE [-list] [-test N|all] [-collective C] [-p N] [-regimes auto|K] [-json]\n\n"+
 			"Rows the reader skipped and other warnings go to standard error as\n"+
 			"FILE:LINE: message, or with -json into \"problems\".")
 		fs.PrintDefaults()
@@ -180,32 +181,136 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *testIdx < 0 || *testIdx >= len(log.Tests) {
-		return fmt.Errorf("%s: -test %d: the file holds %d tests (0..%d)", pos[0], *testIdx, len(log.Tests), len(log.Tests)-1)
+	if *list {
+		return writeTestList(stdout, pos[0], log, *asJSON)
 	}
-	// A file that holds only in-place times (a tidy CSV may) is fitted on
-	// those unless -placement asked otherwise.
+	tests, err := pickTests(*testArg, pos[0], len(log.Tests))
+	if err != nil {
+		return err
+	}
 	explicit := false
 	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "placement" })
-	if t := log.Tests[*testIdx]; !explicit && len(data.TestSamples(t, nccltests.OutOfPlace)) == 0 && len(data.TestSamples(t, nccltests.InPlace)) > 0 {
+	var outs []fitOutput
+	for _, i := range tests {
+		out, err := fitOne(log, i, place, explicit, *algo, settings)
+		if err != nil {
+			// The rows skipped may be why the fit failed.
+			writeProblems(stderr, readProblems(log, log.Tests[i]))
+			return fmt.Errorf("%s: test %d: %w", pos[0], i, err)
+		}
+		outs = append(outs, out)
+	}
+	if *asJSON {
+		if *testArg == "all" {
+			return writeJSON(stdout, struct {
+				Fits []fitOutput `json:"fits"`
+			}{outs})
+		}
+		return writeJSON(stdout, outs[0])
+	}
+	for k, out := range outs {
+		writeProblems(stderr, out.Problems)
+		if len(outs) > 1 {
+			if k > 0 {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprintf(stdout, "== test %d\n", tests[k])
+		}
+		if err := writeFitTable(stdout, &out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pickTests reads -test: one index, or all of n tests.
+func pickTests(arg, file string, n int) ([]int, error) {
+	if arg == "all" {
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		return all, nil
+	}
+	i, err := strconv.Atoi(arg)
+	if err != nil || i < 0 || i >= n {
+		return nil, fmt.Errorf("%s: -test %s: the file holds %d tests: give 0..%d or all (-list lists them)", file, arg, n, n-1)
+	}
+	return []int{i}, nil
+}
+
+// fitOne fits test i of log: on place's half of its rows, or on the
+// in-place half of a file that holds only those unless -placement was
+// given (explicit), and through algo's cost when algo is not "".
+func fitOne(log *data.Log, i int, place nccltests.Placement, explicit bool, algo string, settings *fit.Settings) (fitOutput, error) {
+	t := log.Tests[i]
+	if !explicit && len(data.TestSamples(t, nccltests.OutOfPlace)) == 0 && len(data.TestSamples(t, nccltests.InPlace)) > 0 {
 		place = nccltests.InPlace
 	}
-	out, err := fitTest(log, *testIdx, place, settings)
-	if err == nil && *algo != "" {
-		if err = fitThroughAlgorithm(out, log.Tests[*testIdx], *algo, out.samples, settings); err != nil {
+	out, err := fitTest(log, i, place, settings)
+	if err == nil && algo != "" {
+		if err = fitThroughAlgorithm(out, t, algo, out.samples, settings); err != nil {
 			err = fmt.Errorf("-algo: %w", err)
 		}
 	}
 	if err != nil {
-		// The rows skipped may be why the fit failed.
-		writeProblems(stderr, readProblems(log, log.Tests[*testIdx]))
-		return fmt.Errorf("%s: %w", pos[0], err)
+		return fitOutput{}, err
 	}
-	if *asJSON {
-		return writeJSON(stdout, out.fitOutput)
+	return out.fitOutput, nil
+}
+
+// testListing is one test of -list.
+type testListing struct {
+	Index      int      `json:"index"`
+	Line       int      `json:"line"`
+	Op         string   `json:"op"`
+	Collective string   `json:"collective"`
+	Candidates []string `json:"candidates"`
+	Ranks      int      `json:"ranks"`
+	Nodes      int      `json:"nodes"`
+	System     string   `json:"system"`
+	Rows       int      `json:"rows"`
+	MinBytes   int64    `json:"min_bytes"`
+	MaxBytes   int64    `json:"max_bytes"`
+}
+
+// writeTestList lists the tests of log.
+func writeTestList(w io.Writer, file string, log *data.Log, asJSON bool) error {
+	ls := make([]testListing, len(log.Tests))
+	for i, t := range log.Tests {
+		l := testListing{Index: i, Line: t.Line, Op: t.Op, Collective: t.Collective, Candidates: t.Candidates, Ranks: t.Ranks, Nodes: t.Nodes,
+			System: t.System, Rows: len(t.Rows)}
+		if l.Candidates == nil {
+			l.Candidates = []string{}
+		}
+		for k, r := range t.Rows {
+			if k == 0 || r.Size < l.MinBytes {
+				l.MinBytes = r.Size
+			}
+			l.MaxBytes = max(l.MaxBytes, r.Size)
+		}
+		ls[i] = l
 	}
-	writeProblems(stderr, out.Problems)
-	return writeFitTable(stdout, &out.fitOutput)
+	if asJSON {
+		return writeJSON(w, struct {
+			File  string        `json:"file"`
+			Tests []testListing `json:"tests"`
+		}{file, ls})
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "test	line	collective	ranks	nodes	GPU	rows	sizes")
+	for _, l := range ls {
+		c := l.Collective
+		switch {
+		case c == "":
+			c = l.Op + " (not modelled)"
+		case len(l.Candidates) > 1:
+			c = strings.Join(l.Candidates, " or ")
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%d\t%d\t%s\t%d\t%s..%s\n", l.Index, l.Line, c, l.Ranks, l.Nodes, l.System, l.Rows,
+			units.FormatSize(float64(l.MinBytes)), units.FormatSize(float64(l.MaxBytes)))
+	}
+	return tw.Flush()
 }
 
 // readProblems are the warnings of reading log, with a note when test t's

@@ -391,3 +391,37 @@ func TestFitInPlaceOnlyCSV(t *testing.T) {
 		t.Errorf("busBW %g, want %g", res.Single.BusBWBps, 100e9*14/8)
 	}
 }
+
+// TestFitListAndAll lists the five tests of the DGX-2 log (AllGather,
+// AllReduce, Broadcast, Reduce and ReduceScatter of 12 V100, as its
+// README.md says) and fits them all in one run.
+func TestFitListAndAll(t *testing.T) {
+	const dgx2 = "../../data/logs/paired/v100-sxm3-dgx2/five_tests_2019.log"
+	code, out, stderr := runCLI("fit", dgx2, "-list", "-json")
+	var list struct {
+		Tests []struct {
+			Op    string `json:"op"`
+			Ranks int    `json:"ranks"`
+			Rows  int    `json:"rows"`
+		} `json:"tests"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list.Tests) != 5 {
+		t.Fatalf("-list: exit %d, %s, %s", code, stderr, out)
+	}
+	for i, op := range []string{"all_gather", "all_reduce", "broadcast", "reduce", "reduce_scatter"} {
+		if l := list.Tests[i]; l.Op != op || l.Ranks != 12 || l.Rows != 31 {
+			t.Errorf("test %d: %+v, want %s on 12 ranks, 31 rows", i, l, op)
+		}
+	}
+	code, out, stderr = runCLI("fit", dgx2, "-test", "all", "-bootstrap", "0", "-json")
+	var all struct {
+		Fits []json.RawMessage `json:"fits"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &all) != nil || len(all.Fits) != 5 {
+		t.Errorf("-test all: exit %d, %d fits, %s", code, len(all.Fits), stderr)
+	}
+	code, _, stderr = runCLI("fit", dgx2, "-test", "9")
+	if code == 0 || !strings.Contains(stderr, "give 0..4 or all (-list lists them)") {
+		t.Errorf("-test 9: exit %d, %q", code, stderr)
+	}
+}
