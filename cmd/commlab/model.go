@@ -18,9 +18,12 @@ func init() {
 	register("crossover", "sizes at which one algorithm of a collective overtakes another", runCrossover)
 }
 
-// linkFlags are the flags that choose a Link: -preset, or -alpha and -bw.
+// linkFlags are the flags that choose the links: -preset, or -alpha and
+// -bw, for one link; or -intra and -inter, each ALPHA,BW, for a cluster of
+// -per-node GPUs a node.
 type linkFlags struct {
 	preset, alpha, bw, gamma string
+	intra, inter             string
 }
 
 func (f *linkFlags) add(fs *flag.FlagSet) {
@@ -28,6 +31,41 @@ func (f *linkFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.alpha, "alpha", "", "start-up latency per step, with unit (e.g. 2us)")
 	fs.StringVar(&f.bw, "bw", "", "per-rank bus bandwidth, with unit (e.g. 350GB/s, 400Gb/s)")
 	fs.StringVar(&f.gamma, "gamma", "", "reduction time per byte, with -preset or -alpha/-bw, with unit (e.g. 0.01ns/B, 10ns/KB); a bare number is seconds per byte (default 0)")
+	fs.StringVar(&f.intra, "intra", "", "the link inside a node, ALPHA,BW (e.g. 2us,350GB/s); with -inter, the ranks form nodes of -per-node GPUs")
+	fs.StringVar(&f.inter, "inter", "", "the link between nodes, per rank, ALPHA,BW (e.g. 15us,50GB/s); with -intra")
+}
+
+// twoLevel reports whether the flags describe a cluster (-intra and -inter).
+func (f *linkFlags) twoLevel() bool { return f.intra != "" || f.inter != "" }
+
+// levels returns the links of -intra and -inter.
+func (f *linkFlags) levels() (intra, inter commmodel.Link, err error) {
+	if f.intra == "" || f.inter == "" {
+		return intra, inter, fmt.Errorf("give both -intra and -inter, each ALPHA,BW such as 2us,350GB/s")
+	}
+	if f.preset != "" || f.alpha != "" || f.bw != "" || f.gamma != "" {
+		return intra, inter, fmt.Errorf("-intra and -inter exclude -preset, -alpha, -bw and -gamma")
+	}
+	parse := func(name, v string) (commmodel.Link, error) {
+		a, b, ok := strings.Cut(v, ",")
+		var l commmodel.Link
+		var err error
+		if !ok {
+			return l, fmt.Errorf("-%s %q: want ALPHA,BW such as 2us,350GB/s", name, v)
+		}
+		if l.Alpha, err = units.ParseDuration(strings.TrimSpace(a)); err != nil {
+			return l, fmt.Errorf("-%s: %w", name, err)
+		}
+		if l.BW, err = units.ParseBandwidth(strings.TrimSpace(b)); err != nil {
+			return l, fmt.Errorf("-%s: %w", name, err)
+		}
+		return l, nil
+	}
+	if intra, err = parse("intra", f.intra); err != nil {
+		return intra, inter, err
+	}
+	inter, err = parse("inter", f.inter)
+	return intra, inter, err
 }
 
 // link returns the link the flags choose, with -gamma's reduction cost.
@@ -77,14 +115,14 @@ type collectiveFlags struct {
 	p          int
 	algos      string
 	perNode    int
-	inter      string
+	interAlgo  string
 }
 
 func (f *collectiveFlags) add(fs *flag.FlagSet, withAlgos bool) {
 	fs.StringVar(&f.collective, "collective", "allreduce", "allreduce, reducescatter, allgather, broadcast or alltoall")
 	fs.IntVar(&f.p, "p", 8, "number of ranks")
-	fs.IntVar(&f.perNode, "per-node", 8, "GPUs per node, for the hierarchical algorithms")
-	fs.StringVar(&f.inter, "inter", "ring", "AllReduce run between nodes by hierarchical AllReduce")
+	fs.IntVar(&f.perNode, "per-node", 8, "GPUs per node: of the hierarchical algorithms, and of the nodes -intra and -inter join")
+	fs.StringVar(&f.interAlgo, "inter-algo", "ring", "AllReduce run between nodes by hierarchical AllReduce")
 	if withAlgos {
 		fs.StringVar(&f.algos, "algo", "", "comma-separated algorithms (default: every single-level one)")
 	}
@@ -108,7 +146,7 @@ func (f *collectiveFlags) resolve() (commmodel.Collective, []commmodel.Algorithm
 	}
 	var algs []commmodel.Algorithm
 	for _, name := range strings.Split(f.algos, ",") {
-		opt, err := algorithmOptions(c, name, f.perNode, f.inter, 0)
+		opt, err := algorithmOptions(c, name, f.perNode, f.interAlgo, 0)
 		if err != nil {
 			return c, nil, err
 		}
@@ -135,15 +173,32 @@ type modelRow struct {
 	BusBWBps     float64 `json:"busbw_Bps"`
 }
 
-// modelHeader opens the JSON of model and crossover: what was evaluated.
+// modelHeader opens the JSON of model and crossover: what was evaluated,
+// on one link (alpha_s, bw_Bps) or on nodes of per_node GPUs joined by
+// intra and inter.
 type modelHeader struct {
-	Collective string  `json:"collective"`
-	P          int     `json:"p"`
-	AlphaS     float64 `json:"alpha_s"`
-	BWBps      float64 `json:"bw_Bps"`
+	Collective string    `json:"collective"`
+	P          int       `json:"p"`
+	AlphaS     float64   `json:"alpha_s,omitempty"`
+	BWBps      float64   `json:"bw_Bps,omitempty"`
+	PerNode    int       `json:"per_node,omitempty"`
+	Intra      *linkJSON `json:"intra,omitempty"`
+	Inter      *linkJSON `json:"inter,omitempty"`
+}
+
+// linkJSON is a link in the JSON of model and crossover.
+type linkJSON struct {
+	AlphaS float64 `json:"alpha_s"`
+	BWBps  float64 `json:"bw_Bps"`
 }
 
 func (h modelHeader) print(w io.Writer) {
+	if h.Intra != nil {
+		fmt.Fprintf(w, "%s, P = %d (%d nodes of %d), inside a node alpha = %s, BW = %s; between nodes alpha = %s, BW = %s\n\n",
+			h.Collective, h.P, h.P/h.PerNode, h.PerNode, units.FormatDuration(h.Intra.AlphaS), units.FormatBandwidth(h.Intra.BWBps),
+			units.FormatDuration(h.Inter.AlphaS), units.FormatBandwidth(h.Inter.BWBps))
+		return
+	}
 	fmt.Fprintf(w, "%s, P = %d, alpha = %s, BW = %s\n\n", h.Collective, h.P, units.FormatDuration(h.AlphaS), units.FormatBandwidth(h.BWBps))
 }
 
@@ -169,27 +224,40 @@ func newModelCommand(name string) *modelCommand {
 	return m
 }
 
-// parse reads args and returns the collective, its algorithms and the link.
-func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.Algorithm, commmodel.Link, error) {
+// parse reads args and returns the collective, its algorithms, the timer
+// they run on (one link, or a cluster with -intra and -inter) and the
+// header that says so.
+func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.Algorithm, commmodel.Timer, modelHeader, error) {
+	var h modelHeader
 	if _, err := parseFlags(m.fs, args, 0); err != nil {
-		return 0, nil, commmodel.Link{}, err
+		return 0, nil, nil, h, err
 	}
 	c, algs, err := m.coll.resolve()
 	if err != nil {
-		return c, nil, commmodel.Link{}, err
+		return c, nil, nil, h, err
+	}
+	h = modelHeader{Collective: c.String(), P: m.coll.p}
+	if m.link.twoLevel() {
+		intra, inter, err := m.link.levels()
+		if err != nil {
+			return c, nil, nil, h, err
+		}
+		g := m.coll.perNode
+		if g < 1 || m.coll.p%g != 0 {
+			return c, nil, nil, h, fmt.Errorf("-p %d is not a multiple of -per-node %d", m.coll.p, g)
+		}
+		h.PerNode, h.Intra, h.Inter = g, &linkJSON{intra.Alpha, intra.BW}, &linkJSON{inter.Alpha, inter.BW}
+		return c, algs, commmodel.Cluster{Nodes: m.coll.p / g, PerNode: g, Intra: intra, Inter: inter}, h, nil
 	}
 	l, err := m.link.link()
-	return c, algs, l, err
-}
-
-func (m *modelCommand) header(c commmodel.Collective, l commmodel.Link) modelHeader {
-	return modelHeader{Collective: c.String(), P: m.coll.p, AlphaS: l.Alpha, BWBps: l.BW}
+	h.AlphaS, h.BWBps = l.Alpha, l.BW
+	return c, algs, commmodel.Flat{P: m.coll.p, Link: l}, h, err
 }
 
 func runModel(args []string, stdout io.Writer) error {
 	m := newModelCommand("model")
 	sizes := m.fs.String("size", "", "comma-separated message sizes (e.g. 64KiB,1MB,1GiB)")
-	c, algs, l, err := m.parse(args)
+	c, algs, timer, header, err := m.parse(args)
 	if err != nil {
 		return err
 	}
@@ -201,11 +269,11 @@ func runModel(args []string, stdout io.Writer) error {
 		return fmt.Errorf("-size: %w", err)
 	}
 	p := m.coll.p
-	res := modelResult{modelHeader: m.header(c, l)}
+	res := modelResult{modelHeader: header}
 	for _, a := range algs {
 		for _, s := range ss {
 			cost := a.Cost(p, float64(s))
-			t := cost.Time(l)
+			t := timer.Time(a, float64(s))
 			if math.IsNaN(t) {
 				return fmt.Errorf("%s at %d bytes: time undefined", a.Name(), s)
 			}
@@ -245,12 +313,12 @@ type crossoverResult struct {
 
 func runCrossover(args []string, stdout io.Writer) error {
 	m := newModelCommand("crossover")
-	c, algs, l, err := m.parse(args)
+	_, algs, timer, header, err := m.parse(args)
 	if err != nil {
 		return err
 	}
-	res := crossoverResult{modelHeader: m.header(c, l), Crossovers: []crossoverRow{}}
-	for _, x := range commmodel.Crossovers(algs, commmodel.Flat{P: m.coll.p, Link: l}) {
+	res := crossoverResult{modelHeader: header, Crossovers: []crossoverRow{}}
+	for _, x := range commmodel.Crossovers(algs, timer) {
 		res.Crossovers = append(res.Crossovers, crossoverRow{A: x.A.Name(), B: x.B.Name(), SizeBytes: x.Size})
 	}
 	if *m.asJSON {
@@ -258,7 +326,11 @@ func runCrossover(args []string, stdout io.Writer) error {
 	}
 	res.print(stdout)
 	if len(res.Crossovers) == 0 {
-		fmt.Fprintln(stdout, "no crossovers: one algorithm is fastest at every size")
+		if a, _ := commmodel.Fastest(algs, timer, 1<<20); a != nil {
+			fmt.Fprintf(stdout, "no crossovers: %s is fastest at every size\n", a.Name())
+			return nil
+		}
+		fmt.Fprintln(stdout, "no crossovers: no algorithm is defined here")
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)

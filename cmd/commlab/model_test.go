@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // runCLI runs one command line and returns its exit status and outputs.
@@ -108,8 +110,8 @@ func TestModelErrors(t *testing.T) {
 		{[]string{"model", "-collective", "gather", "-preset", "h20-intra", "-size", "1"}, "unknown collective"},
 		{[]string{"model", "-algo", "bruck", "-preset", "h20-intra", "-size", "1"}, "unknown allreduce algorithm"},
 		{[]string{"model", "-algo", "hierarchical", "-p", "12", "-preset", "h20-intra", "-size", "1"}, "multiple"},
-		{[]string{"model", "-algo", "hierarchical", "-p", "16", "-inter", "bogus", "-preset", "h20-intra", "-size", "1"}, `inter-node algorithm "bogus"`},
-		{[]string{"model", "-algo", "hierarchical", "-p", "16", "-inter", "hierarchical", "-preset", "h20-intra", "-size", "1"}, `inter-node algorithm "hierarchical"`},
+		{[]string{"model", "-algo", "hierarchical", "-p", "16", "-inter-algo", "bogus", "-preset", "h20-intra", "-size", "1"}, `inter-node algorithm "bogus"`},
+		{[]string{"model", "-algo", "hierarchical", "-p", "16", "-inter-algo", "hierarchical", "-preset", "h20-intra", "-size", "1"}, `inter-node algorithm "hierarchical"`},
 		{[]string{"model", "-preset", "h20-intra", "-size", "1", "extra"}, "unexpected argument"},
 		{[]string{"crossover", "-p", "0", "-preset", "h20-intra"}, "at least 1 rank"},
 		{[]string{"frobnicate"}, "unknown subcommand"},
@@ -177,6 +179,47 @@ func TestExitCodes(t *testing.T) {
 		code, out, errOut := runCLI(c.args...)
 		if code != c.code || !strings.Contains(out, c.stdout) || !strings.Contains(errOut, c.stderr) {
 			t.Errorf("%v: exit %d, stdout %.80q, stderr %.80q; want exit %d with %q and %q", c.args, code, out, errOut, c.code, c.stdout, c.stderr)
+		}
+	}
+}
+
+// TestModelTwoLevel times AllReduce on 2 nodes of 8 joined by the article's
+// links (2 us and 350 GB/s inside a node, 15 us and 50 GB/s between) from
+// the command line, as notebook 03 does: each time is the Cluster's, and
+// hierarchical AllReduce wins at every size, which crossover names.
+func TestModelTwoLevel(t *testing.T) {
+	args := []string{"-p", "16", "-per-node", "8", "-intra", "2us,350GB/s", "-inter", "15us,50GB/s", "-algo", "ring,hierarchical"}
+	code, out, stderr := runCLI(append([]string{"model", "-size", "1MiB", "-json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		PerNode int `json:"per_node"`
+		Rows    []struct {
+			Algorithm string  `json:"algorithm"`
+			TimeS     float64 `json:"time_s"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.PerNode != 8 || len(res.Rows) != 2 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	c := commmodel.Cluster{Nodes: 2, PerNode: 8, Intra: commmodel.Link{Alpha: 2e-6, BW: 350e9}, Inter: commmodel.Link{Alpha: 15e-6, BW: 50e9}}
+	for _, r := range res.Rows {
+		a, err := commmodel.Lookup(commmodel.AllReduce, r.Algorithm, commmodel.Options{PerNode: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := c.Time(a, 1<<20); r.TimeS != want {
+			t.Errorf("%s: %g s, the Cluster's %g s", r.Algorithm, r.TimeS, want)
+		}
+	}
+	code, out, _ = runCLI(append([]string{"crossover"}, args...)...)
+	if code != 0 || !strings.Contains(out, "no crossovers: hierarchical is fastest at every size") {
+		t.Errorf("crossover: exit %d:\n%s", code, out)
+	}
+	for _, bad := range [][]string{{"-intra", "2us,350GB/s"}, {"-intra", "2us", "-inter", "15us,50GB/s"}, {"-p", "12", "-per-node", "8", "-intra", "2us,1GB/s", "-inter", "1us,1GB/s"}} {
+		if code, _, _ := runCLI(append([]string{"model", "-size", "1MiB"}, bad...)...); code == 0 {
+			t.Errorf("%v: exit 0", bad)
 		}
 	}
 }
