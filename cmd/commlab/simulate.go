@@ -267,8 +267,11 @@ func printSimulate(w io.Writer, r simulateResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tsimulated\tmodel\t")
 	fmt.Fprintf(tw, "steps\t%d\t%d\t\n", r.Steps, r.ModelSteps)
-	fmt.Fprintf(tw, "bytes sent, busiest rank\t%d\t%.6g\t\n", r.MaxBytesSent, r.ModelBytes)
-	fmt.Fprintf(tw, "critical-path bytes\t%d\t%.6g\t\n", r.PathBytes, r.ModelPathBytes)
+	// The model's byte counts are whole in all but a few shapes; printed
+	// in full, they compare digit by digit with the simulation's.
+	full := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	fmt.Fprintf(tw, "bytes sent, busiest rank\t%d\t%s\t\n", r.MaxBytesSent, full(r.ModelBytes))
+	fmt.Fprintf(tw, "critical-path bytes\t%d\t%s\t\n", r.PathBytes, full(r.ModelPathBytes))
 	fmt.Fprintf(tw, "connections\t%d\t%d\t\n", r.MaxConnections, r.ModelConnections)
 	fmt.Fprintf(tw, "time (%s)\t%s\t%s\t\n", r.Links, units.FormatDuration(r.ReplayTime), units.FormatDuration(r.ModelTime))
 	if err := tw.Flush(); err != nil {

@@ -178,3 +178,13 @@ func TestMemTotal(t *testing.T) {
 		t.Error("missing file: no error")
 	}
 }
+
+// TestSimulateWholeNumbers: the model's byte counts print as whole numbers
+// beside the simulation's (ring AllReduce of 1 MiB on 8 ranks sends
+// 2·7/8 MiB = 1835008 B from each rank), not as 1.83501e+06.
+func TestSimulateWholeNumbers(t *testing.T) {
+	code, out, stderr := runCLI("simulate", "-collective", "allreduce", "-algo", "ring", "-p", "8", "-size", "1MiB")
+	if code != 0 || !strings.Contains(out, "1835008  1835008") || strings.Contains(out, "e+06") {
+		t.Errorf("exit %d (%s):\n%s", code, stderr, out)
+	}
+}
