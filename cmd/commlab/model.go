@@ -262,7 +262,7 @@ func runModel(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *sizes == "" {
-		return fmt.Errorf("need -size")
+		return fmt.Errorf("need -size, such as -size 64KiB,1MiB or -size 1KiB..1GiB")
 	}
 	ss, err := units.ParseSizes(*sizes)
 	if err != nil {

@@ -174,6 +174,9 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	if err != nil {
 		return predictRequest{}, err
 	}
+	if *sizes == "" {
+		return predictRequest{}, fmt.Errorf("need -size, such as -size 1MiB,64MiB or -size 1KiB..1GiB")
+	}
 	list, err := units.ParseSizes(*sizes)
 	if err != nil {
 		return predictRequest{}, fmt.Errorf("-size: %w", err)
