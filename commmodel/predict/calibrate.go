@@ -176,6 +176,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	if len(unused) > 0 {
 		m.Notes = append(m.Notes, fmt.Sprintf("no table depends on %s: they stay at their priors", strings.Join(unused, ", ")))
 	}
+	m.Notes = append(m.Notes, m.implausible(used)...)
 	m.Residual = d.medianError(&m.x, nil)
 	m.LOOMedian = math.NaN()
 	m.spread.sawTables(tables)
@@ -440,4 +441,36 @@ func (d *design) problem(at func([]float64) [numParams]float64, x0 [numParams]fl
 		Weight: func(n int, r float64) float64 { return wt[n] * fit.Huber.Weight(r, set.Huber) / sig2 },
 		Mean:   mean, Width: width,
 	}
+}
+
+// implausible names the fitted values the hardware cannot have: a
+// protocol's efficiency above what its wire format carries (LL: 4 data
+// bytes of 8, LL128: 120 of 128; commmodel.Protocol), and a bandwidth above
+// its prior where the prior is the hardware's line rate (the NIC's; one
+// GPU's NVLinks at the datasheet's rate). Such a value stands for something
+// the model leaves out, and predictions far from the tables lean on it.
+func (m *Machine) implausible(used [numParams]bool) []string {
+	var out []string
+	caps := []struct {
+		k          int
+		proto, why string
+		cap        float64
+	}{
+		{parLL, "LL", "4 data bytes in 8", commmodel.LL.Efficiency()},
+		{parLL128, "LL128", "120 data bytes in 128", commmodel.LL128.Efficiency()},
+	}
+	for _, c := range caps {
+		if used[c.k] && m.x[c.k] > 1.02*c.cap {
+			out = append(out, fmt.Sprintf("%s = %.3f is above the %.3f its wire format allows (%s carries %s): the tables make Simple slower than the model has it, and where NCCL runs %s the predictions lean on this value",
+				paramInfo[c.k].name, m.x[c.k], c.cap, c.proto, c.why, c.proto))
+		}
+	}
+	x0 := m.prior()
+	for _, k := range []int{parNICBW, parIntraBW} {
+		if used[k] && m.x[k] > 1.05*x0[k] {
+			out = append(out, fmt.Sprintf("%s = %s is above the hardware's %s: the description (-hw) or the tables' shape may be off",
+				paramInfo[k].name, FormatValue(m.x[k], "B/s"), FormatValue(x0[k], "B/s")))
+		}
+	}
+	return out
 }

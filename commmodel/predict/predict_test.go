@@ -390,3 +390,23 @@ func TestCalibrateFabric(t *testing.T) {
 		t.Errorf("without groups the model cannot see the fabric: %g s against %g s", fp[0].Time, truth[0].Time)
 	}
 }
+
+// TestImplausible: a calibration whose LL128 efficiency comes out above
+// the 15/16 of LL128's wire format (120 data bytes in 128) says so.
+func TestImplausible(t *testing.T) {
+	m := truth(t)
+	m.x[parLL128] = 1.05
+	var used [numParams]bool
+	for k := range used {
+		used[k] = true
+	}
+	notes := m.implausible(used)
+	if len(notes) != 1 || !strings.Contains(notes[0], "ll128_efficiency = 1.050 is above the 0.938") {
+		t.Errorf("%q", notes)
+	}
+	m.x[parLL128] = 0.9
+	m.x[parNICBW] = 2 * m.prior()[parNICBW]
+	if notes := m.implausible(used); len(notes) != 1 || !strings.Contains(notes[0], "nic_bw") {
+		t.Errorf("%q", notes)
+	}
+}
