@@ -153,9 +153,8 @@
 // efficiencies stand for them), the channel count NCCL picks per size
 // (nccl.Model.Channels follows it, but NCCL runs every channel from a few
 // MiB on, so it cannot explain the slow rise of bus bandwidth from tens of
-// MiB to GiB; scaling the calibrated bandwidths by the share of channels
-// used made more held-out tables worse than better, 21 against 10 at
-// sizes of at least 1 MiB),
+// MiB to GiB, and scaling the calibrated bandwidths by the share of
+// channels used made more held-out tables worse than better),
 // tuner plugins, and the choices of NCCL releases before 2.18: 2.18's tuner
 // is used, and the notes say so. commmodel/nccl models NCCL 2.8's tuner too,
 // but calibrated with it the paired ABCI tables (NCCL 2.8.4) are predicted

@@ -32,9 +32,8 @@ const (
 	// z80 is the standard normal's 90th percentile: ±z80 holds 80%.
 	z80 = 1.2815515655446004
 	// priorSpread is the standard deviation of ln(measured/model) before
-	// any held-out table is seen: 0.4 puts the median error near 27%
-	// (0.674·0.4), the median error of the paired machines' held-out
-	// tables (testdata/paired_scores.md).
+	// any held-out table is seen: its median error, 0.674·priorSpread, is
+	// that of the paired machines' held-out tables (docs/scores.md).
 	priorSpread = 0.4
 	// priorTables is the weight of priorSpread, in held-out tables.
 	priorTables = 1
@@ -50,9 +49,8 @@ const (
 	layoutSpread = 0.2
 	// referenceBias and referenceSpread are the mean and standard
 	// deviation of ln(measured/NCCL) for NCCL's uncalibrated model, which
-	// is mostly fast: on the paired logs each machine's median is between
-	// 0.01 (the 10-node H100 cluster) and 1.05 (DGX-2), 0.5 on average over
-	// the seven, and its root mean square within a machine 0.14 to 1.18.
+	// is mostly fast: the mean of the paired machines' medians, and the
+	// middle of their spreads (docs/scores.md gives its coverage).
 	referenceBias   = 0.5
 	referenceSpread = 0.6
 	// minBlendTables and blendMargin say when a blend with NCCL's
