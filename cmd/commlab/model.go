@@ -46,26 +46,28 @@ func (f *linkFlags) levels() (intra, inter commmodel.Link, err error) {
 	if f.preset != "" || f.alpha != "" || f.bw != "" || f.gamma != "" {
 		return intra, inter, fmt.Errorf("-intra and -inter exclude -preset, -alpha, -bw and -gamma")
 	}
-	parse := func(name, v string) (commmodel.Link, error) {
-		a, b, ok := strings.Cut(v, ",")
-		var l commmodel.Link
-		var err error
-		if !ok {
-			return l, fmt.Errorf("-%s %q: want ALPHA,BW such as 2us,350GB/s", name, v)
-		}
-		if l.Alpha, err = units.ParseDuration(strings.TrimSpace(a)); err != nil {
-			return l, fmt.Errorf("-%s: %w", name, err)
-		}
-		if l.BW, err = units.ParseBandwidth(strings.TrimSpace(b)); err != nil {
-			return l, fmt.Errorf("-%s: %w", name, err)
-		}
-		return l, nil
-	}
-	if intra, err = parse("intra", f.intra); err != nil {
+	if intra, err = alphaBW("intra", f.intra); err != nil {
 		return intra, inter, err
 	}
-	inter, err = parse("inter", f.inter)
+	inter, err = alphaBW("inter", f.inter)
 	return intra, inter, err
+}
+
+// alphaBW reads the value v of the link flag -name, ALPHA,BW.
+func alphaBW(name, v string) (commmodel.Link, error) {
+	a, b, ok := strings.Cut(v, ",")
+	var l commmodel.Link
+	var err error
+	if !ok {
+		return l, fmt.Errorf("-%s %q: want ALPHA,BW such as 2us,350GB/s", name, v)
+	}
+	if l.Alpha, err = units.ParseDuration(strings.TrimSpace(a)); err != nil {
+		return l, fmt.Errorf("-%s: %w", name, err)
+	}
+	if l.BW, err = units.ParseBandwidth(strings.TrimSpace(b)); err != nil {
+		return l, fmt.Errorf("-%s: %w", name, err)
+	}
+	return l, nil
 }
 
 // link returns the link the flags choose, with -gamma's reduction cost.

@@ -109,6 +109,10 @@ type simulateRequest struct {
 	size int64
 	// perNode is the node size of the replay's two links; 0 for one link.
 	perNode int
+	// intra and inter are the replay's links (-intra, -inter; the H20's by
+	// default), named for the output.
+	intra, inter         commmodel.Link
+	intraName, interName string
 	// elem is the element size, in bytes.
 	elem int
 	seed uint64
@@ -133,9 +137,29 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	elemText := fs.String("elem", "", "element size (default 4B: float, as nccl-tests; a bare number is bytes)")
 	seed := fs.Uint64("seed", 1, "seed of the ranks' input data")
 	maxMemText := fs.String("max-mem", "", "refuse a simulation that needs more memory than this, e.g. 8GiB or 16GB; a bare number is bytes (default: half the physical memory)")
+	intraText := fs.String("intra", "", "the replay's link inside a node, or between every pair without -per-node, ALPHA,BW (default: h20-intra)")
+	interText := fs.String("inter", "", "the replay's link between nodes, ALPHA,BW (default: h20-inter)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if _, err := parseFlags(fs, args, 0); err != nil {
 		return simulateRequest{}, err
+	}
+	links := struct {
+		intra, inter         commmodel.Link
+		intraName, interName string
+	}{presets.H20Intra, presets.H20Inter, "h20-intra", "h20-inter"}
+	if *intraText != "" {
+		l, err := alphaBW("intra", *intraText)
+		if err != nil {
+			return simulateRequest{}, err
+		}
+		links.intra, links.intraName = l, "-intra "+*intraText
+	}
+	if *interText != "" {
+		l, err := alphaBW("inter", *interText)
+		if err != nil {
+			return simulateRequest{}, err
+		}
+		links.inter, links.interName = l, "-inter "+*interText
 	}
 	c, err := commmodel.ParseCollective(*collective)
 	if err != nil {
@@ -182,13 +206,14 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	if err != nil {
 		return simulateRequest{}, err
 	}
-	return simulateRequest{c: c, a: a, p: *p, size: size, perNode: *perNode, elem: int(elem), seed: *seed, maxMem: maxMem, asJSON: *asJSON}, nil
+	return simulateRequest{c: c, a: a, p: *p, size: size, perNode: *perNode, intra: links.intra, inter: links.inter,
+		intraName: links.intraName, interName: links.interName, elem: int(elem), seed: *seed, maxMem: maxMem, asJSON: *asJSON}, nil
 }
 
 // simulate executes req's schedule on in-memory ranks, after checking that
 // it fits in req.maxMem, and sets what it did beside the model's cost and
-// time: the replay and the model on H20 NVLink inside nodes of req.perNode
-// GPUs and H20 RDMA between them, or on H20 NVLink between every pair.
+// time: the replay and the model on req.intra inside nodes of req.perNode
+// GPUs and req.inter between them, or on req.intra between every pair.
 func simulate(req simulateRequest) (simulateResult, error) {
 	c, a, p, size := req.c, req.a, req.p, req.size
 	need, err := schedule.Footprint(a, p, size, req.elem)
@@ -218,15 +243,15 @@ func simulate(req simulateRequest) (simulateResult, error) {
 		Mismatch: res.Mismatch, MemoryBytesNeeded: need,
 	}
 	if req.perNode > 0 && req.perNode < p {
-		cl := commmodel.Cluster{Nodes: p / req.perNode, PerNode: req.perNode, Intra: presets.H20Intra, Inter: presets.H20Inter}
-		out.Links = fmt.Sprintf("h20-intra inside nodes of %d, h20-inter between them", req.perNode)
+		cl := commmodel.Cluster{Nodes: p / req.perNode, PerNode: req.perNode, Intra: req.intra, Inter: req.inter}
+		out.Links = fmt.Sprintf("%s inside nodes of %d, %s between them", req.intraName, req.perNode, req.interName)
 		out.PerNode = req.perNode
 		out.ReplayTime = schedule.Replay(s, schedule.TwoLevel(req.perNode, cl.Intra, cl.Inter))
 		out.ModelTime = cl.Time(a, float64(size))
 	} else {
-		out.Links = "h20-intra between every pair"
-		out.ReplayTime = schedule.Replay(s, schedule.Uniform(presets.H20Intra))
-		out.ModelTime = model.Time(presets.H20Intra)
+		out.Links = req.intraName + " between every pair"
+		out.ReplayTime = schedule.Replay(s, schedule.Uniform(req.intra))
+		out.ModelTime = model.Time(req.intra)
 	}
 	return out, nil
 }

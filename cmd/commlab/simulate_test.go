@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -186,5 +187,34 @@ func TestSimulateWholeNumbers(t *testing.T) {
 	code, out, stderr := runCLI("simulate", "-collective", "allreduce", "-algo", "ring", "-p", "8", "-size", "1MiB")
 	if code != 0 || !strings.Contains(out, "1835008  1835008") || strings.Contains(out, "e+06") {
 		t.Errorf("exit %d (%s):\n%s", code, stderr, out)
+	}
+}
+
+// TestSimulateOwnLinks replays hierarchical AllReduce of 1 MiB on 2 nodes
+// of 8 joined by links given on the command line: the replay's time is the
+// model's, and both are what model prints for the same cluster.
+func TestSimulateOwnLinks(t *testing.T) {
+	links := []string{"-intra", "2us,350GB/s", "-inter", "15us,50GB/s"}
+	code, out, stderr := runCLI(append([]string{"simulate", "-collective", "allreduce", "-algo", "hierarchical", "-p", "16", "-per-node", "8",
+		"-size", "1MiB", "-json"}, links...)...)
+	var sim struct {
+		Links  string  `json:"links"`
+		Replay float64 `json:"replay_time_s"`
+		Model  float64 `json:"model_time_s"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &sim) != nil {
+		t.Fatalf("exit %d: %s %s", code, stderr, out)
+	}
+	code, out, _ = runCLI(append([]string{"model", "-algo", "hierarchical", "-p", "16", "-per-node", "8", "-size", "1MiB", "-json"}, links...)...)
+	var mod struct {
+		Rows []struct {
+			TimeS float64 `json:"time_s"`
+		} `json:"rows"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &mod) != nil || len(mod.Rows) != 1 {
+		t.Fatalf("model: exit %d: %s", code, out)
+	}
+	if sim.Model != mod.Rows[0].TimeS || math.Abs(sim.Replay/sim.Model-1) > 1e-9 || !strings.Contains(sim.Links, "-inter 15us,50GB/s") {
+		t.Errorf("simulate %+v, model %g s", sim, mod.Rows[0].TimeS)
 	}
 }
