@@ -24,6 +24,7 @@ func init() {
 type linkFlags struct {
 	preset, alpha, bw, gamma string
 	intra, inter             string
+	server                   string
 }
 
 func (f *linkFlags) add(fs *flag.FlagSet) {
@@ -33,6 +34,22 @@ func (f *linkFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.gamma, "gamma", "", "reduction time per byte, with -preset or -alpha/-bw, with unit (e.g. 0.01ns/B, 10ns/KB); a bare number is seconds per byte (default 0)")
 	fs.StringVar(&f.intra, "intra", "", "the link inside a node, ALPHA,BW (e.g. 2us,350GB/s); with -inter, the ranks form nodes of -per-node GPUs")
 	fs.StringVar(&f.inter, "inter", "", "the link between nodes, per rank, ALPHA,BW (e.g. 15us,50GB/s); with -intra")
+	fs.StringVar(&f.server, "server", "", "a server's nodes and links instead of -intra and -inter: "+strings.Join(presets.ServerNames(), ", "))
+}
+
+// serverPreset returns the -server preset, if one is named.
+func (f *linkFlags) serverPreset() (presets.Server, bool, error) {
+	if f.server == "" {
+		return presets.Server{}, false, nil
+	}
+	if f.preset != "" || f.alpha != "" || f.bw != "" || f.intra != "" || f.inter != "" {
+		return presets.Server{}, true, fmt.Errorf("-server excludes -preset, -alpha, -bw, -intra and -inter")
+	}
+	s, ok := presets.ServerByName(f.server)
+	if !ok {
+		return s, true, fmt.Errorf("-server %q: want one of %s", f.server, strings.Join(presets.ServerNames(), ", "))
+	}
+	return s, true, nil
 }
 
 // twoLevel reports whether the flags describe a cluster (-intra and -inter).
@@ -218,6 +235,13 @@ type modelCommand struct {
 	asJSON *bool
 }
 
+// perNodeGiven reports whether the command line set -per-node.
+func (m *modelCommand) perNodeGiven() bool {
+	given := false
+	m.fs.Visit(func(f *flag.Flag) { given = given || f.Name == "per-node" })
+	return given
+}
+
 func newModelCommand(name string) *modelCommand {
 	m := &modelCommand{fs: newFlags(name)}
 	m.link.add(m.fs)
@@ -234,17 +258,29 @@ func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.A
 	if _, err := parseFlags(m.fs, args, 0); err != nil {
 		return 0, nil, nil, h, err
 	}
+	server, named, err := m.link.serverPreset()
+	if err != nil {
+		return 0, nil, nil, h, err
+	}
+	if named {
+		if m.perNodeGiven() && m.coll.perNode != server.PerNode {
+			return 0, nil, nil, h, fmt.Errorf("-server %s has %d GPUs a node: leave out -per-node %d", server.Name, server.PerNode, m.coll.perNode)
+		}
+		m.coll.perNode = server.PerNode
+	}
 	c, algs, err := m.coll.resolve()
 	if err != nil {
 		return c, nil, nil, h, err
 	}
 	h = modelHeader{Collective: c.String(), P: m.coll.p}
-	if m.link.twoLevel() {
-		intra, inter, err := m.link.levels()
-		if err != nil {
-			return c, nil, nil, h, err
+	if named || m.link.twoLevel() {
+		intra, inter, g := server.Intra, server.Inter, server.PerNode
+		if !named {
+			if intra, inter, err = m.link.levels(); err != nil {
+				return c, nil, nil, h, err
+			}
+			g = m.coll.perNode
 		}
-		g := m.coll.perNode
 		if g < 1 || m.coll.p%g != 0 {
 			return c, nil, nil, h, fmt.Errorf("-p %d is not a multiple of -per-node %d", m.coll.p, g)
 		}

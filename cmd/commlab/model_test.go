@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/presets"
 )
 
 // runCLI runs one command line and returns its exit status and outputs.
@@ -221,5 +222,35 @@ func TestModelTwoLevel(t *testing.T) {
 		if code, _, _ := runCLI(append([]string{"model", "-size", "1MiB"}, bad...)...); code == 0 {
 			t.Errorf("%v: exit 0", bad)
 		}
+	}
+}
+
+// TestModelServer times AllReduce on two DGX H100 (presets.ServerByName):
+// model's time is the preset cluster's, simulate's replay agrees, and a
+// -per-node other than the server's is refused.
+func TestModelServer(t *testing.T) {
+	code, out, stderr := runCLI("model", "-server", "dgx-h100", "-p", "16", "-algo", "ring", "-size", "1MiB", "-json")
+	var res struct {
+		PerNode int `json:"per_node"`
+		Rows    []struct {
+			TimeS float64 `json:"time_s"`
+		} `json:"rows"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || len(res.Rows) != 1 || res.PerNode != 8 {
+		t.Fatalf("exit %d (%s): %s", code, stderr, out)
+	}
+	s, _ := presets.ServerByName("dgx-h100")
+	if want := s.Cluster(2).Time(commmodel.Ring{}, 1<<20); res.Rows[0].TimeS != want {
+		t.Errorf("ring on 2 DGX H100: %g s, the preset cluster's %g s", res.Rows[0].TimeS, want)
+	}
+	code, out, _ = runCLI("simulate", "-collective", "allreduce", "-algo", "ring", "-p", "16", "-size", "1MiB", "-server", "dgx-h100", "-json")
+	var sim struct {
+		Replay float64 `json:"replay_time_s"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &sim) != nil || math.Abs(sim.Replay/res.Rows[0].TimeS-1) > 1e-9 {
+		t.Errorf("simulate: exit %d, replay %g s against %g s", code, sim.Replay, res.Rows[0].TimeS)
+	}
+	if code, _, stderr := runCLI("model", "-server", "dgx-h100", "-per-node", "4", "-p", "16", "-size", "1MiB"); code == 0 || !strings.Contains(stderr, "leave out -per-node 4") {
+		t.Errorf("-per-node 4 with dgx-h100: exit %d, %q", code, stderr)
 	}
 }

@@ -139,6 +139,7 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	maxMemText := fs.String("max-mem", "", "refuse a simulation that needs more memory than this, e.g. 8GiB or 16GB; a bare number is bytes (default: half the physical memory)")
 	intraText := fs.String("intra", "", "the replay's link inside a node, or between every pair without -per-node, ALPHA,BW (default: h20-intra)")
 	interText := fs.String("inter", "", "the replay's link between nodes, ALPHA,BW (default: h20-inter)")
+	server := fs.String("server", "", "a server's links for the replay, and its node size when -per-node is not given: "+strings.Join(presets.ServerNames(), ", "))
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if _, err := parseFlags(fs, args, 0); err != nil {
 		return simulateRequest{}, err
@@ -147,6 +148,20 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 		intra, inter         commmodel.Link
 		intraName, interName string
 	}{presets.H20Intra, presets.H20Inter, "h20-intra", "h20-inter"}
+	if *server != "" {
+		sv, ok := presets.ServerByName(*server)
+		switch {
+		case !ok:
+			return simulateRequest{}, fmt.Errorf("-server %q: want one of %s", *server, strings.Join(presets.ServerNames(), ", "))
+		case *intraText != "" || *interText != "":
+			return simulateRequest{}, fmt.Errorf("-server excludes -intra and -inter")
+		}
+		links.intra, links.inter = sv.Intra, sv.Inter
+		links.intraName, links.interName = sv.Name+" NVLink", sv.Name+" network"
+		if *perNode == 0 && *p > sv.PerNode {
+			*perNode = sv.PerNode
+		}
+	}
 	if *intraText != "" {
 		l, err := alphaBW("intra", *intraText)
 		if err != nil {
