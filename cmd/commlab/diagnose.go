@@ -94,13 +94,11 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 		}
 		out.Model = "calibrated on " + strings.Join(mc.files, ", ")
 	}
-	findings, err := m.Diagnose(t)
+	findings, inside, err := m.Diagnose(t)
 	if err != nil {
 		return err
 	}
-	if out.Inside, err = inside(m, t); err != nil {
-		return err
-	}
+	out.Inside = inside
 	var bindings []topo.Binding
 	if *machine.topo != "" {
 		tp, _, err := topo.ParseFile(*machine.topo)
@@ -126,25 +124,6 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	}
 	writeProblems(stderr, out.Problems)
 	return writeDiagnoseText(stdout, out)
-}
-
-// inside counts t's points inside m's interval.
-func inside(m *predict.Machine, t predict.Table) (int, error) {
-	sizes := make([]float64, len(t.Points))
-	for i, p := range t.Points {
-		sizes[i] = p.Size
-	}
-	ps, err := m.Predict(t.Query(), sizes)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for i, p := range ps {
-		if p.Low <= t.Points[i].Time && t.Points[i].Time <= p.High {
-			n++
-		}
-	}
-	return n, nil
 }
 
 // bindingAdvice names each GPU's NIC and CPUs from a topology capture.

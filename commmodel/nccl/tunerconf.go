@@ -70,9 +70,9 @@ func (r TunerRule) String() string {
 // Matches reports whether the plugin applies r to a call of f of nBytes on
 // nodes and ranks, with pipeOps pipelined operations and regBuff 0 or 1.
 func (r TunerRule) Matches(f Func, nBytes uint64, nodes, ranks, pipeOps, regBuff int) bool {
-	any := func(want, got int) bool { return want == -1 || want == got }
+	match := func(want, got int) bool { return want == -1 || want == got }
 	return r.Func == f && r.MinBytes <= nBytes && nBytes <= r.MaxBytes &&
-		any(r.Nodes, nodes) && any(r.Ranks, ranks) && any(r.PipeOps, pipeOps) && any(r.RegBuff, regBuff)
+		match(r.Nodes, nodes) && match(r.Ranks, ranks) && match(r.PipeOps, pipeOps) && match(r.RegBuff, regBuff)
 }
 
 // FirstMatch returns the rule the plugin applies to a call (Matches), the

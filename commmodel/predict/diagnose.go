@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -58,10 +59,10 @@ type Finding struct {
 // the machine (or Uncalibrated): the ranges of sizes where t lies outside
 // the model's 80% interval, with the term that dominates there, what NCCL
 // runs and what to try, and the known patterns. A table the model follows
-// gives no finding.
-func (m *Machine) Diagnose(t Table) ([]Finding, error) {
+// gives no finding. inside counts t's points within the interval.
+func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) {
 	if err := t.check(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	q := t.Query()
 	sizes := make([]float64, len(t.Points))
@@ -70,28 +71,32 @@ func (m *Machine) Diagnose(t Table) ([]Finding, error) {
 	}
 	preds, err := m.Predict(q, sizes)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	rn, err := m.run(q)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	terms := make([]term, len(sizes))
 	for i, s := range sizes {
 		if terms[i], err = m.refs.termOf(rn, s); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
-	var out []Finding
-	out = append(out, m.departures(t, preds, terms)...)
-	out = append(out, switches(t, preds)...)
+	for i, p := range preds {
+		if p.Holds(t.Points[i].Time) {
+			inside++
+		}
+	}
+	findings = append(findings, m.departures(t, preds, terms)...)
+	findings = append(findings, switches(t, preds)...)
 	if f, ok := m.aboveNIC(t, preds, rn); ok {
-		out = append(out, f)
+		findings = append(findings, f)
 	}
 	if f, ok := m.fabric(t, preds, terms); ok {
-		out = append(out, f)
+		findings = append(findings, f)
 	}
-	return out, nil
+	return findings, inside, nil
 }
 
 // departures groups the points outside the interval into ranges of one
@@ -100,12 +105,12 @@ func (m *Machine) departures(t Table, preds []Prediction, terms []term) []Findin
 	var out []Finding
 	side := func(i int) int {
 		switch p := t.Points[i]; {
+		case preds[i].Holds(p.Time):
+			return 0
 		case p.Time > preds[i].High:
 			return 1
-		case p.Time < preds[i].Low:
-			return -1
 		}
-		return 0
+		return -1
 	}
 	for i := 0; i < len(preds); {
 		s := side(i)
@@ -144,17 +149,7 @@ func (m *Machine) departures(t Table, preds []Prediction, terms []term) []Findin
 // dominant names the largest of t's terms under m's parameters: the launch
 // floor, the latency, or the bandwidth time over NVLink or the network.
 func (m *Machine) dominant(t *term) string {
-	x := &m.x
-	launch := x[parLaunch] * t.launches
-	latency := x[parBase]*t.lat[0] + x[parIntra]*t.lat[1] + x[parInter]*t.lat[2]
-	var nvlink, network float64
-	if t.intra > 0 || t.net > 0 {
-		nic := x[parNICBW]
-		if t.netEff >= 0 {
-			nic *= x[t.netEff]
-		}
-		nvlink, network = t.intra/x[parIntraBW], t.net/nic*smax(1, t.leave*x[parFabric])
-	}
+	launch, latency, nvlink, network := t.parts(&m.x)
 	best, name := launch, TermLaunch
 	for _, c := range []struct {
 		v    float64
@@ -230,17 +225,6 @@ func switches(t Table, preds []Prediction) []Finding {
 
 func formatMicro(s float64) string { return fmt.Sprintf("%.1f us", s*1e6) }
 
-// busFactor is nccl-tests' bus bandwidth factor of c on n ranks.
-func busFactor(c commmodel.Collective, n int) float64 {
-	switch c {
-	case commmodel.AllReduce:
-		return 2 * float64(n-1) / float64(n)
-	case commmodel.AllGather, commmodel.ReduceScatter, commmodel.AllToAll:
-		return float64(n-1) / float64(n)
-	}
-	return 1
-}
-
 // aboveNIC reports bus bandwidth above a ring's bound across nodes: a ring
 // moves a GPU's bus bytes over its node's NICs together, so a greater bus
 // bandwidth means NCCL ran something that crosses the network less (Tree,
@@ -260,7 +244,7 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) (Finding, bool)
 	n := t.Ranks()
 	var idx []int
 	for i, p := range t.Points {
-		if busFactor(t.Collective, n)*p.Size/p.Time > 1.05*bound {
+		if t.Collective.BusBW(n, p.Size, p.Time) > 1.05*bound {
 			idx = append(idx, i)
 		}
 	}
@@ -269,23 +253,13 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) (Finding, bool)
 	}
 	i, j := idx[0], idx[len(idx)-1]
 	best := slices.MaxFunc(idx, func(a, b int) int {
-		return cmpFloat(t.Points[a].Size/t.Points[a].Time, t.Points[b].Size/t.Points[b].Time)
+		return cmp.Compare(t.Points[a].Size/t.Points[a].Time, t.Points[b].Size/t.Points[b].Time)
 	})
-	bus := busFactor(t.Collective, n) * t.Points[best].Size / t.Points[best].Time
+	bus := t.Collective.BusBW(n, t.Points[best].Size, t.Points[best].Time)
 	return Finding{FromBytes: t.Points[i].Size, ToBytes: t.Points[j].Size, MeasuredOverModel: t.Points[best].Time / preds[best].Time,
 		Kind: KindAboveNIC, NCCL: preds[best].Algorithm + "/" + preds[best].Protocol,
 		Advice: []string{fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs: NCCL ran an algorithm that sends less over the network (the model: %s/%s); to measure the network itself, run with NCCL_ALGO=Ring",
 			bus/1e9, bound/1e9, preds[best].Algorithm, preds[best].Protocol)}}, true
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // fabric reports a table on more nodes than every calibration table that is

@@ -54,11 +54,12 @@ func ReadFile(path string, pins func(test int) Pins) ([]Table, []error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return readTables(b, path, pins)
+	return ReadBytes(b, path, pins)
 }
 
-// readTables is ReadFile on the log's text b, named name.
-func readTables(b []byte, name string, pins func(test int) Pins) ([]Table, []error, error) {
+// ReadBytes is ReadFile on a log's text b, named name in problems and
+// table names: a log embedded in a program, or read from elsewhere.
+func ReadBytes(b []byte, name string, pins func(test int) Pins) ([]Table, []error, error) {
 	r := nccltests.NewReader(strings.NewReader(string(b)))
 	r.Name = name
 	tests, err := r.ReadAll()

@@ -73,7 +73,7 @@ func PairedMachines(fsys fs.FS) ([]PairedMachine, error) {
 		if err != nil {
 			return nil, err
 		}
-		tabs, _, err := readTables(b, key, func(test int) Pins { return pinsOf(key, fr, test) })
+		tabs, _, err := ReadBytes(b, key, func(test int) Pins { return pinsOf(key, fr, test) })
 		if err != nil {
 			return nil, err
 		}

@@ -41,6 +41,9 @@ type Prediction struct {
 	Channels int
 }
 
+// Holds reports whether a measured time lies within p's interval.
+func (p Prediction) Holds(time float64) bool { return p.Low <= time && time <= p.High }
+
 // Predict returns the calibrated time of q at each size, bytes. It is
 // ErrShape for a rank count that is not a multiple of the GPUs per node,
 // and an error for pins NCCL would refuse or that leave nothing to run.

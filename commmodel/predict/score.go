@@ -88,13 +88,13 @@ func score(h Hardware, m *Machine, base commmodel.Link, held *Table) (Score, err
 			large = 1
 			sc.Large++
 		}
-		if ours[i].Low <= p.Time && p.Time <= ours[i].High {
+		if ours[i].Holds(p.Time) {
 			sc.Inside++
 		}
 		preds := [3]float64{ours[i].Time, BaselineTime(base, held, p.Size), math.NaN()}
 		if refErr == nil {
 			preds[2] = ref[i].Time
-			if ref[i].Low <= p.Time && p.Time <= ref[i].High {
+			if ref[i].Holds(p.Time) {
 				sc.NCCLInside++
 			}
 		}

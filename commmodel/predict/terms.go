@@ -88,10 +88,13 @@ func smax(a, b float64) float64 {
 	return a * math.Pow(1+math.Pow(b/a, sharpness), 1.0/sharpness)
 }
 
-// time is the model's time of t with parameters x (natural values).
-func (t *term) time(x *[numParams]float64) float64 {
-	l := x[parBase]*t.lat[0] + x[parIntra]*t.lat[1] + x[parInter]*t.lat[2]
-	w := 0.0
+// parts returns the terms of t's time with parameters x: the launch
+// floor, the latency, and the bandwidth times over one GPU's NVLink and
+// over one NIC (the fabric above it where it binds), before the
+// protocol's and algorithm's efficiencies divide them.
+func (t *term) parts(x *[numParams]float64) (launch, latency, nvlink, network float64) {
+	launch = x[parLaunch] * t.launches
+	latency = x[parBase]*t.lat[0] + x[parIntra]*t.lat[1] + x[parInter]*t.lat[2]
 	if t.intra > 0 || t.net > 0 {
 		nic := x[parNICBW]
 		if t.netEff >= 0 {
@@ -102,14 +105,24 @@ func (t *term) time(x *[numParams]float64) float64 {
 			// more leaves than they carry.
 			nic /= smax(1, t.leave*x[parFabric])
 		}
-		w = smax(t.intra/x[parIntraBW], t.net/nic)
+		nvlink, network = t.intra/x[parIntraBW], t.net/nic
+	}
+	return launch, latency, nvlink, network
+}
+
+// time is the model's time of t with parameters x (natural values).
+func (t *term) time(x *[numParams]float64) float64 {
+	launch, l, nvlink, network := t.parts(x)
+	w := 0.0
+	if t.intra > 0 || t.net > 0 {
+		w = smax(nvlink, network)
 		for _, e := range t.eff {
 			if e >= 0 {
 				w /= x[e]
 			}
 		}
 	}
-	return smax(x[parLaunch]*t.launches, l+w)
+	return smax(launch, l+w)
 }
 
 // bytes returns the bytes of choice ch of collective c over one GPU's

@@ -12,7 +12,6 @@ import (
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data"
-	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/notebooks/nbplot"
 	"github.com/inframethod/commlab/units"
 )
@@ -39,13 +38,10 @@ func DiagnoseLog(name string, pins predict.Pins) (*Diagnosis, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := nccltests.NewReader(strings.NewReader(string(b)))
-	r.Name = name
-	tests, err := r.ReadAll()
+	tables, problems, err := predict.ReadBytes(b, name, func(int) predict.Pins { return pins })
 	if err != nil {
 		return nil, err
 	}
-	tables, problems := predict.TablesOf(tests, b, name, func(int) predict.Pins { return pins })
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("article: no table in %s: %v", name, problems)
 	}
@@ -70,7 +66,7 @@ func DiagnosePaired(m predict.PairedMachine, from []string, table string) (*Diag
 func diagnose(model *predict.Machine, t predict.Table) (*Diagnosis, error) {
 	d := &Diagnosis{Table: t, Model: model}
 	var err error
-	if d.Findings, err = model.Diagnose(t); err != nil {
+	if d.Findings, _, err = model.Diagnose(t); err != nil {
 		return nil, err
 	}
 	q := t.Query()
