@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -45,8 +43,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("diagnose")
 	machine := addMachineFlags(fs)
 	test := fs.Int("test", 0, "which test of LOG to diagnose, from 0, when it holds several")
-	format := fs.String("format", "text", "output: text, json or csv")
-	asJSON := fs.Bool("json", false, "print one JSON object (as -format json)")
+	output := addFormatFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: commlab diagnose LOG[:KEY=VALUE...] [-calibrate A.log,...] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE] [-test N] [-format text|json|csv]")
 		fs.PrintDefaults()
@@ -58,11 +55,9 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("give the nccl-tests log to diagnose: commlab diagnose LOG")
 	}
-	if *asJSON {
-		*format = "json"
-	}
-	if *format != "text" && *format != "json" && *format != "csv" {
-		return fmt.Errorf("-format %q: want text, json or csv", *format)
+	format, err := output.get()
+	if err != nil {
+		return err
 	}
 	files, err := parseCalibrationFiles(pos[0], predict.Pins{GPU: *machine.gpu})
 	if err != nil {
@@ -115,12 +110,12 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 		}
 		out.Findings = append(out.Findings, d)
 	}
-	switch *format {
-	case "json":
+	switch format {
+	case formatJSON:
 		return writeJSON(stdout, out)
-	case "csv":
+	case formatCSV:
 		writeProblems(stderr, out.Problems)
-		return writeDiagnoseCSV(stdout, out)
+		return writeCSV(stdout, out.Findings)
 	}
 	writeProblems(stderr, out.Problems)
 	return writeDiagnoseText(stdout, out)
@@ -172,15 +167,4 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 		}
 	}
 	return nil
-}
-
-func writeDiagnoseCSV(w io.Writer, out diagnoseOutput) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"from_bytes", "to_bytes", "measured_over_model", "kind", "term", "nccl", "advice"})
-	for _, f := range out.Findings {
-		cw.Write([]string{strconv.FormatFloat(f.FromBytes, 'f', -1, 64), strconv.FormatFloat(f.ToBytes, 'f', -1, 64),
-			strconv.FormatFloat(f.MeasuredOverModel, 'g', 4, 64), f.Kind, f.Term, f.NCCL, strings.Join(f.Advice, " | ")})
-	}
-	cw.Flush()
-	return cw.Error()
 }

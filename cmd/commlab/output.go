@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"io"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// The output formats of a subcommand that prints a table.
+const (
+	formatText = "text"
+	formatJSON = "json"
+	formatCSV  = "csv"
+)
+
+// formatFlags are -format and its shorthand -json.
+type formatFlags struct {
+	format string
+	json   bool
+}
+
+// addFormatFlags adds -format text|json|csv and -json to fs.
+func addFormatFlags(fs *flag.FlagSet) *formatFlags {
+	f := new(formatFlags)
+	fs.StringVar(&f.format, "format", formatText, "output: text (for reading), json (one object) or csv (the table, one row a line)")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object (as -format json)")
+	return f
+}
+
+// get returns the chosen format: json when -json is set.
+func (f *formatFlags) get() (string, error) {
+	if f.json {
+		if f.format != formatText && f.format != formatJSON {
+			return "", fmt.Errorf("-json and -format %s exclude each other", f.format)
+		}
+		return formatJSON, nil
+	}
+	switch f.format {
+	case formatText, formatJSON, formatCSV:
+		return f.format, nil
+	}
+	return "", fmt.Errorf("-format %q: want text, json or csv", f.format)
+}
+
+// writeCSV writes rows, a slice of structs, as CSV: a header of the fields'
+// JSON names, then one record a row, so that a table's CSV and JSON share
+// their column names and units. Embedded structs are flattened; a field
+// tagged json:"-" or unexported is left out; a struct field NAME (or a
+// pointer to one, empty cells when nil) becomes columns NAME_FIELD; a slice or array field is one
+// cell, its elements joined by ';'. Numbers are written in full precision.
+func writeCSV(w io.Writer, rows any) error {
+	v := reflect.ValueOf(rows)
+	if v.Kind() != reflect.Slice || v.Type().Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("writeCSV: want a slice of structs, have %T", rows)
+	}
+	cw := csv.NewWriter(w)
+	cols := csvColumns(v.Type().Elem(), nil, "")
+	header := make([]string, len(cols))
+	for i, c := range cols {
+		header[i] = c.name
+	}
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	record := make([]string, len(cols))
+	for i := range v.Len() {
+		row := v.Index(i)
+		for j, c := range cols {
+			record[j] = ""
+			if f, err := row.FieldByIndexErr(c.index); err == nil { // err: through a nil pointer
+				record[j] = csvCell(f)
+			}
+		}
+		if err := cw.Write(record); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+var stringer = reflect.TypeFor[fmt.Stringer]()
+
+// A csvColumn is one field of a row struct: its JSON name and where it is.
+type csvColumn struct {
+	name  string
+	index []int
+}
+
+// csvColumns lists the columns of struct type t, whose fields sit at index
+// and whose names take prefix: a struct field (or pointer to one) is
+// flattened into NAME_FIELD columns.
+func csvColumns(t reflect.Type, index []int, prefix string) []csvColumn {
+	var cols []csvColumn
+	for i := range t.NumField() {
+		f := t.Field(i)
+		at := append(append([]int(nil), index...), i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			cols = append(cols, csvColumns(f.Type, at, prefix)...)
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if ft.Kind() == reflect.Struct && !ft.Implements(stringer) && !reflect.PointerTo(ft).Implements(stringer) {
+			cols = append(cols, csvColumns(ft, at, prefix+name+"_")...)
+			continue
+		}
+		cols = append(cols, csvColumn{prefix + name, at})
+	}
+	return cols
+}
+
+// csvCell formats one value: numbers in full precision, a nil pointer as
+// an empty cell, a slice's elements joined by ';'.
+func csvCell(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return ""
+		}
+		return csvCell(v.Elem())
+	case reflect.Float32, reflect.Float64:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(v.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return strconv.FormatUint(v.Uint(), 10)
+	case reflect.Bool:
+		return strconv.FormatBool(v.Bool())
+	case reflect.String:
+		return v.String()
+	case reflect.Slice, reflect.Array:
+		parts := make([]string, v.Len())
+		for i := range parts {
+			parts[i] = csvCell(v.Index(i))
+		}
+		return strings.Join(parts, ";")
+	}
+	if s, ok := v.Interface().(fmt.Stringer); ok {
+		return s.String()
+	}
+	return fmt.Sprint(v.Interface())
+}

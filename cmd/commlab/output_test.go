@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"strconv"
+	"testing"
+)
+
+// TestWriteCSV holds a CSV table to its JSON: the same column names, in
+// field order, and values that read back to the same numbers.
+func TestWriteCSV(t *testing.T) {
+	type inner struct {
+		A float64 `json:"a_s"`
+	}
+	type row struct {
+		inner
+		Name   string   `json:"name"`
+		N      int64    `json:"n,omitempty"`
+		Tags   []string `json:"tags"`
+		Link   *inner   `json:"link,omitempty"`
+		Hidden int      `json:"-"`
+		OK     bool     `json:"ok"`
+	}
+	rows := []row{
+		{inner{1.0 / 3}, "x,y", 1 << 40, []string{"p", "q"}, nil, 7, true},
+		{inner{2e-6}, "z", 0, nil, &inner{5}, 0, false},
+	}
+	var buf bytes.Buffer
+	if err := writeCSV(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a_s", "name", "n", "tags", "link_a_s", "ok"}
+	if len(recs) != 3 || len(recs[0]) != len(want) {
+		t.Fatalf("records %q, want a header of %q and 2 rows", recs, want)
+	}
+	for i, w := range want {
+		if recs[0][i] != w {
+			t.Errorf("column %d is %q, want %q", i, recs[0][i], w)
+		}
+	}
+	js, _ := json.Marshal(rows[0])
+	var back map[string]any
+	json.Unmarshal(js, &back)
+	if a, _ := strconv.ParseFloat(recs[1][0], 64); a != back["a_s"].(float64) {
+		t.Errorf("a_s %v in CSV, %v in JSON", recs[1][0], back["a_s"])
+	}
+	if recs[1][1] != "x,y" || recs[1][2] != "1099511627776" || recs[1][3] != "p;q" || recs[1][4] != "" || recs[1][5] != "true" {
+		t.Errorf("row 1 %q", recs[1])
+	}
+	if recs[2][4] != "5" || recs[2][3] != "" {
+		t.Errorf("row 2 %q", recs[2])
+	}
+	if err := writeCSV(&buf, 3); err == nil {
+		t.Error("writeCSV(3) gave no error")
+	}
+}
+
+// TestFormatFlags checks the choice of -format and -json, and that a bad
+// value's error names the values that work.
+func TestFormatFlags(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		json   bool
+		want   string
+		bad    bool
+	}{
+		{"text", false, "text", false}, {"csv", false, "csv", false}, {"json", false, "json", false},
+		{"text", true, "json", false}, {"csv", true, "", true}, {"xml", false, "", true},
+	} {
+		f := formatFlags{c.format, c.json}
+		got, err := f.get()
+		if (err != nil) != c.bad || got != c.want {
+			t.Errorf("-format %s -json=%v: %q, %v", c.format, c.json, got, err)
+		}
+	}
+}
