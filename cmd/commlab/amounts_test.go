@@ -9,7 +9,7 @@ import (
 // modelJSON runs commlab model with args and -json and decodes the result.
 func modelJSON(t *testing.T, args ...string) modelResult {
 	t.Helper()
-	code, out, stderr := runCLI(append(append([]string{"model"}, args...), "-json")...)
+	code, out, stderr := runCLI(append(append([]string{"model", "-p", "8"}, args...), "-json")...)
 	if code != 0 {
 		t.Fatalf("%v: exit %d: %s", args, code, stderr)
 	}
@@ -32,7 +32,7 @@ func TestAmountFlagsBits(t *testing.T) {
 // -gamma takes a time per byte with its unit, or a bare number of seconds
 // per byte as before: 0.01 ns/B = 10 ns/KB = 1e-11 s/B.
 func TestAmountFlagsGamma(t *testing.T) {
-	base := []string{"-preset", "h20-intra", "-size", "1MiB", "-algo", "one-shot"}
+	base := []string{"-p", "8", "-link", "h20-intra", "-size", "1MiB", "-algo", "one-shot"}
 	var times []float64
 	for _, g := range []string{"0.01ns/B", "10 ns/KB", "1e-11"} {
 		res := modelJSON(t, append(base, "-gamma", g)...)
@@ -56,12 +56,12 @@ func TestAmountFlagsErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"model", "-preset", "h20-intra", "-size", "12b"}, `-size: size "12b": 1.5 B is not a whole number of bytes`},
-		{[]string{"model", "-preset", "h20-intra", "-size", "56kb"}, `"kb" is ambiguous`},
-		{[]string{"model", "-preset", "h20-intra", "-size", "64kb"}, `"kb" is ambiguous`},
-		{[]string{"model", "-alpha", "2us", "-bw", "10gb/s", "-size", "1"}, `-bw: bandwidth "10gb/s"`},
-		{[]string{"model", "-alpha", "2us", "-bw", "1GB/s", "-gamma", "-1ns/B", "-size", "1"}, `-gamma: time per byte "-1ns/B": negative`},
-		{[]string{"model", "-alpha", "2us", "-bw", "1GB/s", "-gamma", "0.01ns", "-size", "1"}, `-gamma: time per byte "0.01ns": unknown unit`},
+		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "12b"}, `-size: size "12b": 1.5 B is not a whole number of bytes`},
+		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "56kb"}, `"kb" is ambiguous`},
+		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "64kb"}, `"kb" is ambiguous`},
+		{[]string{"model", "-p", "8", "-alpha", "2us", "-bw", "10gb/s", "-size", "1"}, `-bw: bandwidth "10gb/s"`},
+		{[]string{"model", "-p", "8", "-alpha", "2us", "-bw", "1GB/s", "-gamma", "-1ns/B", "-size", "1"}, `-gamma: time per byte "-1ns/B": negative`},
+		{[]string{"model", "-p", "8", "-alpha", "2us", "-bw", "1GB/s", "-gamma", "0.01ns", "-size", "1"}, `-gamma: time per byte "0.01ns": unknown unit`},
 		{[]string{"simulate", "-algo", "ring", "-p", "8", "-size", "1MiB", "-max-mem", "8gb"}, `-max-mem: size "8gb"`},
 		{[]string{"simulate", "-algo", "ring", "-p", "8", "-size", "1MiB", "-elem", "3b"}, `-elem: size "3b"`},
 		{[]string{"simulate", "-algo", "ring", "-p", "8", "-size", "1MiB", "-max-mem", "1MB"}, "more than the limit of 977 KiB (-max-mem)"},

@@ -29,8 +29,12 @@ func (e errClaimsFailed) Error() string {
 
 func runClaims(args []string, stdout io.Writer) error {
 	fs := newFlags("claims")
-	asJSON := fs.Bool("json", false, "print one JSON object")
+	output := addFormatFlags(fs)
 	if _, err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	format, err := output.get()
+	if err != nil {
 		return err
 	}
 	claims := ledger()
@@ -42,13 +46,18 @@ func runClaims(args []string, stdout io.Writer) error {
 			failed++
 		}
 	}
-	if *asJSON {
+	switch format {
+	case formatJSON:
 		if err := writeJSON(stdout, struct {
 			Claims []claimRow `json:"claims"`
 		}{rows}); err != nil {
 			return err
 		}
-	} else {
+	case formatCSV:
+		if err := writeCSV(stdout, rows); err != nil {
+			return err
+		}
+	default:
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "id\tpass\texpected\tgot")
 		for _, r := range rows {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -518,6 +519,46 @@ func TestParseShell(t *testing.T) {
 		for i, cmd := range cmds {
 			if fmt.Sprintf("%q", cmd.args) != fmt.Sprintf("%q", c.want[i]) || cmd.exit != c.exit[i] {
 				t.Errorf("%q: command %d is %q exit %d, want %q exit %d", c.body, i, cmd.args, cmd.exit, c.want[i], c.exit[i])
+			}
+		}
+	}
+}
+
+// TestFlagTable holds docs/cli.md's table of flags to the subcommands:
+// every flag that a subcommand's -h lists has a row, and the row names that
+// subcommand (or says "every subcommand that prints a table").
+func TestFlagTable(t *testing.T) {
+	src, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{} // flag name -> its row's subcommands column
+	for _, line := range strings.Split(string(src), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 5 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`-") {
+			continue
+		}
+		for _, f := range strings.Split(cells[1], ",") {
+			rows[strings.Trim(strings.TrimSpace(f), "`")] = cells[3]
+		}
+	}
+	for name := range commands {
+		code, out, _ := runCLI(name, "-h")
+		if code != 0 {
+			t.Fatalf("%s -h: exit %d", name, code)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			fields := strings.Fields(line)
+			if len(fields) == 0 || !strings.HasPrefix(line, "  -") {
+				continue
+			}
+			flag := fields[0]
+			subs, ok := rows[flag]
+			switch {
+			case !ok:
+				t.Errorf("docs/cli.md has no row for %s's flag %s", name, flag)
+			case !strings.Contains(subs, "every subcommand") && !slices.Contains(strings.Split(strings.ReplaceAll(subs, " ", ""), ","), name):
+				t.Errorf("docs/cli.md: the row of %s does not name %s (%q)", flag, name, strings.TrimSpace(subs))
 			}
 		}
 	}

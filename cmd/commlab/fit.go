@@ -136,11 +136,12 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	loss := fs.String("loss", "bisquare", "robustness of the fit: bisquare, huber or squared")
 	bootstrap := fs.Int("bootstrap", 200, "bootstrap replicates for the confidence intervals (0: none)")
 	seed := fs.Uint64("seed", 1, "seed of the bootstrap")
-	asJSON := fs.Bool("json", false, "print one JSON object")
+	output := addFormatFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab fit FILE [-list] [-test N|all] [-collective C] [-p N] [-regimes auto|K] [-json]\n\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab fit FILE [-list] [-test N|all] [-collective C] [-p N] [-regimes auto|K] [-format text|json|csv]\n\n"+
 			"Rows the reader skipped and other warnings go to standard error as\n"+
-			"FILE:LINE: message, or with -json into \"problems\".")
+			"FILE:LINE: message, or with -format json into \"problems\". The CSV\n"+
+			"holds the regimes, one a line, with their test and the one-pair fit.")
 		fs.PrintDefaults()
 	}
 	pos, err := parseFlags(fs, args, 1)
@@ -149,6 +150,10 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(pos) != 1 {
 		return errors.New("need one FILE (an nccl-tests log or a tidy CSV)")
+	}
+	format, err := output.get()
+	if err != nil {
+		return err
 	}
 	settings := &fit.Settings{Seed: *seed, Bootstrap: *bootstrap}
 	if *bootstrap <= 0 {
@@ -182,7 +187,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *list {
-		return writeTestList(stdout, pos[0], log, *asJSON)
+		return writeTestList(stdout, pos[0], log, format)
 	}
 	tests, err := pickTests(*testArg, pos[0], len(log.Tests))
 	if err != nil {
@@ -200,7 +205,13 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 		}
 		outs = append(outs, out)
 	}
-	if *asJSON {
+	switch format {
+	case formatCSV:
+		for _, out := range outs {
+			writeProblems(stderr, out.Problems)
+		}
+		return writeCSV(stdout, fitCSV(outs))
+	case formatJSON:
 		if *testArg == "all" {
 			return writeJSON(stdout, struct {
 				Fits []fitOutput `json:"fits"`
@@ -221,6 +232,29 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// A fitCSVRow is one line of fit's CSV: a regime of a test's piecewise
+// fit, beside the test's one-pair fit.
+type fitCSVRow struct {
+	Test         int     `json:"test"`
+	Collective   string  `json:"collective"`
+	P            int     `json:"p"`
+	SingleAlphaS float64 `json:"single_alpha_s"`
+	SingleBWBps  float64 `json:"single_bw_Bps"`
+	Regime       int     `json:"regime"`
+	fitRegime
+}
+
+// fitCSV lays out the fits of outs as fit's CSV.
+func fitCSV(outs []fitOutput) []fitCSVRow {
+	var rows []fitCSVRow
+	for _, o := range outs {
+		for k, g := range o.Regimes {
+			rows = append(rows, fitCSVRow{o.Test, o.Collective, o.P, o.Single.AlphaS, o.Single.BWBps, k, g})
+		}
+	}
+	return rows
 }
 
 // pickTests reads -test: one index, or all of n tests.
@@ -275,7 +309,7 @@ type testListing struct {
 }
 
 // writeTestList lists the tests of log.
-func writeTestList(w io.Writer, file string, log *data.Log, asJSON bool) error {
+func writeTestList(w io.Writer, file string, log *data.Log, format string) error {
 	ls := make([]testListing, len(log.Tests))
 	for i, t := range log.Tests {
 		l := testListing{Index: i, Line: t.Line, Op: t.Op, Collective: t.Collective, Candidates: t.Candidates, Ranks: t.Ranks, Nodes: t.Nodes,
@@ -291,11 +325,14 @@ func writeTestList(w io.Writer, file string, log *data.Log, asJSON bool) error {
 		}
 		ls[i] = l
 	}
-	if asJSON {
+	switch format {
+	case formatJSON:
 		return writeJSON(w, struct {
 			File  string        `json:"file"`
 			Tests []testListing `json:"tests"`
 		}{file, ls})
+	case formatCSV:
+		return writeCSV(w, ls)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "test	line	collective	ranks	nodes	GPU	rows	sizes")

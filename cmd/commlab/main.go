@@ -61,11 +61,12 @@ func main() {
 
 // run executes one command line and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
-			return 2
-		}
+		return 2
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		usage(stdout)
 		return 0
 	}
 	cmd, ok := commands[args[0]]
@@ -101,7 +102,7 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun \"commlab <subcommand> -h\" for its flags; every subcommand takes -json.")
+	fmt.Fprintln(w, "\nRun \"commlab <subcommand> -h\" for its flags. A subcommand that prints a table takes\n-format text, json or csv (-json for short).")
 }
 
 // newFlags returns a flag set for a subcommand that reports errors through the

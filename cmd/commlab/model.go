@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -18,20 +19,20 @@ func init() {
 	register("crossover", "sizes at which one algorithm of a collective overtakes another", runCrossover)
 }
 
-// linkFlags are the flags that choose the links: -preset, or -alpha and
+// linkFlags are the flags that choose the links: -link, or -alpha and
 // -bw, for one link; or -intra and -inter, each ALPHA,BW, for a cluster of
 // -per-node GPUs a node.
 type linkFlags struct {
-	preset, alpha, bw, gamma string
-	intra, inter             string
-	server                   string
+	named, alpha, bw, gamma string
+	intra, inter            string
+	server                  string
 }
 
 func (f *linkFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&f.preset, "preset", "", "named link instead of -alpha/-bw: "+strings.Join(presets.LinkNames(), " or "))
+	fs.StringVar(&f.named, "link", "", "a named link instead of -alpha/-bw: "+strings.Join(presets.LinkNames(), " or "))
 	fs.StringVar(&f.alpha, "alpha", "", "start-up latency per step, with unit (e.g. 2us)")
 	fs.StringVar(&f.bw, "bw", "", "per-rank bus bandwidth, with unit (e.g. 350GB/s, 400Gb/s)")
-	fs.StringVar(&f.gamma, "gamma", "", "reduction time per byte, with -preset or -alpha/-bw, with unit (e.g. 0.01ns/B, 10ns/KB); a bare number is seconds per byte (default 0)")
+	fs.StringVar(&f.gamma, "gamma", "", "reduction time per byte, with -link or -alpha/-bw, with unit (e.g. 0.01ns/B, 10ns/KB); a bare number is seconds per byte (default 0)")
 	fs.StringVar(&f.intra, "intra", "", "the link inside a node, ALPHA,BW (e.g. 2us,350GB/s); with -inter, the ranks form nodes of -per-node GPUs")
 	fs.StringVar(&f.inter, "inter", "", "the link between nodes, per rank, ALPHA,BW (e.g. 15us,50GB/s); with -intra")
 	fs.StringVar(&f.server, "server", "", "a server's nodes and links instead of -intra and -inter: "+strings.Join(presets.ServerNames(), ", "))
@@ -42,8 +43,8 @@ func (f *linkFlags) serverPreset() (presets.Server, bool, error) {
 	if f.server == "" {
 		return presets.Server{}, false, nil
 	}
-	if f.preset != "" || f.alpha != "" || f.bw != "" || f.intra != "" || f.inter != "" {
-		return presets.Server{}, true, fmt.Errorf("-server excludes -preset, -alpha, -bw, -intra and -inter")
+	if f.named != "" || f.alpha != "" || f.bw != "" || f.intra != "" || f.inter != "" {
+		return presets.Server{}, true, fmt.Errorf("-server excludes -link, -alpha, -bw, -intra and -inter")
 	}
 	s, ok := presets.ServerByName(f.server)
 	if !ok {
@@ -60,8 +61,8 @@ func (f *linkFlags) levels() (intra, inter commmodel.Link, err error) {
 	if f.intra == "" || f.inter == "" {
 		return intra, inter, fmt.Errorf("give both -intra and -inter, each ALPHA,BW such as 2us,350GB/s")
 	}
-	if f.preset != "" || f.alpha != "" || f.bw != "" || f.gamma != "" {
-		return intra, inter, fmt.Errorf("-intra and -inter exclude -preset, -alpha, -bw and -gamma")
+	if f.named != "" || f.alpha != "" || f.bw != "" || f.gamma != "" {
+		return intra, inter, fmt.Errorf("-intra and -inter exclude -link, -alpha, -bw and -gamma")
 	}
 	if intra, err = alphaBW("intra", f.intra); err != nil {
 		return intra, inter, err
@@ -99,20 +100,20 @@ func (f *linkFlags) link() (commmodel.Link, error) {
 	return l, nil
 }
 
-// base returns the link of -preset, or of -alpha and -bw.
+// base returns the link of -link, or of -alpha and -bw.
 func (f *linkFlags) base() (commmodel.Link, error) {
-	if f.preset != "" {
+	if f.named != "" {
 		if f.alpha != "" || f.bw != "" {
-			return commmodel.Link{}, fmt.Errorf("-preset and -alpha/-bw exclude each other")
+			return commmodel.Link{}, fmt.Errorf("-link and -alpha/-bw exclude each other")
 		}
-		l, ok := presets.Link(f.preset)
+		l, ok := presets.Link(f.named)
 		if !ok {
-			return commmodel.Link{}, fmt.Errorf("unknown preset %q (want %s)", f.preset, strings.Join(presets.LinkNames(), " or "))
+			return commmodel.Link{}, fmt.Errorf("-link %q: want %s", f.named, strings.Join(presets.LinkNames(), " or "))
 		}
 		return l, nil
 	}
 	if f.alpha == "" || f.bw == "" {
-		return commmodel.Link{}, fmt.Errorf("need -alpha and -bw, or -preset")
+		return commmodel.Link{}, fmt.Errorf("need -alpha and -bw (e.g. -alpha 2us -bw 350GB/s), -link %s, or -intra and -inter", presets.LinkNames()[0])
 	}
 	var l commmodel.Link
 	var err error
@@ -139,8 +140,8 @@ type collectiveFlags struct {
 
 func (f *collectiveFlags) add(fs *flag.FlagSet, withAlgos bool) {
 	fs.StringVar(&f.collective, "collective", "allreduce", "allreduce, reducescatter, allgather, broadcast or alltoall")
-	fs.IntVar(&f.p, "p", 8, "number of ranks")
-	fs.IntVar(&f.perNode, "per-node", 8, "GPUs per node: of the hierarchical algorithms, and of the nodes -intra and -inter join")
+	fs.IntVar(&f.p, "p", 0, "number of ranks (GPUs)")
+	fs.IntVar(&f.perNode, "per-node", 0, "GPUs per node: of the hierarchical algorithms, and of the nodes -intra and -inter join (default: the largest divisor of -p up to 8 that leaves two nodes)")
 	fs.StringVar(&f.interAlgo, "inter-algo", "ring", "AllReduce run between nodes by hierarchical AllReduce")
 	if withAlgos {
 		fs.StringVar(&f.algos, "algo", "", "comma-separated algorithms (default: every single-level one)")
@@ -155,7 +156,13 @@ func (f *collectiveFlags) resolve() (commmodel.Collective, []commmodel.Algorithm
 		return c, nil, err
 	}
 	if f.p < 1 {
-		return c, nil, fmt.Errorf("-p %d: need at least 1 rank", f.p)
+		return c, nil, fmt.Errorf("need -p, the number of ranks, e.g. -p 8")
+	}
+	if f.perNode < 0 {
+		return c, nil, fmt.Errorf("-per-node %d: want a positive count", f.perNode)
+	}
+	if f.perNode == 0 {
+		f.perNode = defaultPerNode(f.p)
 	}
 	if f.p > 1<<20 {
 		return c, nil, fmt.Errorf("-p %d: more than 2^20 ranks is not supported", f.p)
@@ -186,10 +193,12 @@ type modelRow struct {
 	SizeBytes    int64   `json:"size_bytes"`
 	Steps        int     `json:"steps"`
 	BytesPerRank float64 `json:"bytes_per_rank"`
-	Connections  int     `json:"connections"`
+	Connections  int     `json:"peers"`
 	TimeS        float64 `json:"time_s"`
 	Messages     int     `json:"messages"`
-	BusBWBps     float64 `json:"busbw_Bps"`
+	BusBWBps     float64 `json:"bus_bw_Bps"`
+	// Fastest marks the fastest algorithm at the row's size.
+	Fastest bool `json:"fastest"`
 }
 
 // modelHeader opens the JSON of model and crossover: what was evaluated,
@@ -227,12 +236,13 @@ type modelResult struct {
 }
 
 // modelCommand is what model and crossover share: a link, a collective with
-// its algorithms, and -json.
+// its algorithms, and the output format.
 type modelCommand struct {
 	fs     *flag.FlagSet
 	link   linkFlags
 	coll   collectiveFlags
-	asJSON *bool
+	output *formatFlags
+	format string
 }
 
 // perNodeGiven reports whether the command line set -per-node.
@@ -246,7 +256,7 @@ func newModelCommand(name string) *modelCommand {
 	m := &modelCommand{fs: newFlags(name)}
 	m.link.add(m.fs)
 	m.coll.add(m.fs, true)
-	m.asJSON = m.fs.Bool("json", false, "print one JSON object")
+	m.output = addFormatFlags(m.fs)
 	return m
 }
 
@@ -256,6 +266,10 @@ func newModelCommand(name string) *modelCommand {
 func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.Algorithm, commmodel.Timer, modelHeader, error) {
 	var h modelHeader
 	if _, err := parseFlags(m.fs, args, 0); err != nil {
+		return 0, nil, nil, h, err
+	}
+	var err error
+	if m.format, err = m.output.get(); err != nil {
 		return 0, nil, nil, h, err
 	}
 	server, named, err := m.link.serverPreset()
@@ -308,8 +322,9 @@ func runModel(args []string, stdout io.Writer) error {
 	}
 	p := m.coll.p
 	res := modelResult{modelHeader: header}
-	for _, a := range algs {
-		for _, s := range ss {
+	for _, s := range ss {
+		first := len(res.Rows)
+		for _, a := range algs {
 			cost := a.Cost(p, float64(s))
 			t := timer.Time(a, float64(s))
 			if math.IsNaN(t) {
@@ -324,16 +339,28 @@ func runModel(args []string, stdout io.Writer) error {
 			}
 			res.Rows = append(res.Rows, row)
 		}
+		if a, _ := commmodel.Fastest(algs, timer, float64(s)); a != nil {
+			for i := first; i < len(res.Rows); i++ {
+				res.Rows[i].Fastest = res.Rows[i].Algorithm == a.Name()
+			}
+		}
 	}
-	if *m.asJSON {
+	switch m.format {
+	case formatJSON:
 		return writeJSON(stdout, res)
+	case formatCSV:
+		return writeCSV(stdout, res.Rows)
 	}
 	res.print(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "algorithm\tsize\tsteps\tbytes/rank\tpeers\ttime\tbusBW\t")
+	fmt.Fprintln(tw, "size\talgorithm\tsteps\tbytes/rank\tpeers\ttime\tbusBW\tfastest\t")
 	for _, r := range res.Rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%s\t%s\t\n", r.Algorithm, units.FormatSize(float64(r.SizeBytes)), r.Steps,
-			units.FormatSize(r.BytesPerRank), r.Connections, units.FormatDuration(r.TimeS), units.FormatBandwidth(r.BusBWBps))
+		mark := ""
+		if r.Fastest {
+			mark = "*"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s\t\n", units.FormatSize(float64(r.SizeBytes)), r.Algorithm, r.Steps,
+			units.FormatSize(r.BytesPerRank), r.Connections, units.FormatDuration(r.TimeS), units.FormatBandwidth(r.BusBWBps), mark)
 	}
 	return tw.Flush()
 }
@@ -342,6 +369,9 @@ type crossoverRow struct {
 	A         string  `json:"a"`
 	B         string  `json:"b"`
 	SizeBytes float64 `json:"size_bytes"`
+	// WinnerChange marks a crossover at which the fastest of all the
+	// algorithms changes from A to B.
+	WinnerChange bool `json:"winner_change"`
 }
 
 type crossoverResult struct {
@@ -356,11 +386,18 @@ func runCrossover(args []string, stdout io.Writer) error {
 		return err
 	}
 	res := crossoverResult{modelHeader: header, Crossovers: []crossoverRow{}}
+	changes := commmodel.WinnerChanges(algs, timer)
 	for _, x := range commmodel.Crossovers(algs, timer) {
-		res.Crossovers = append(res.Crossovers, crossoverRow{A: x.A.Name(), B: x.B.Name(), SizeBytes: x.Size})
+		change := slices.ContainsFunc(changes, func(w commmodel.Crossover) bool {
+			return w.A.Name() == x.A.Name() && w.B.Name() == x.B.Name() && w.Size == x.Size
+		})
+		res.Crossovers = append(res.Crossovers, crossoverRow{A: x.A.Name(), B: x.B.Name(), SizeBytes: x.Size, WinnerChange: change})
 	}
-	if *m.asJSON {
+	switch m.format {
+	case formatJSON:
 		return writeJSON(stdout, res)
+	case formatCSV:
+		return writeCSV(stdout, res.Crossovers)
 	}
 	res.print(stdout)
 	if len(res.Crossovers) == 0 {
@@ -372,9 +409,17 @@ func runCrossover(args []string, stdout io.Writer) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "faster below\tfaster above\tsize\tbytes")
+	fmt.Fprintln(tw, "faster below\tfaster above\tsize\tbytes\twinner changes")
 	for _, x := range res.Crossovers {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\n", x.A, x.B, units.FormatSize(x.SizeBytes), x.SizeBytes)
+		mark := ""
+		if x.WinnerChange {
+			mark = "*"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\t%s\n", x.A, x.B, units.FormatSize(x.SizeBytes), x.SizeBytes, mark)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "\n* the fastest of all changes here")
+	return nil
 }

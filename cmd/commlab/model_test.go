@@ -34,7 +34,8 @@ func TestModelJSON(t *testing.T) {
 			SizeBytes    int64   `json:"size_bytes"`
 			Steps        int     `json:"steps"`
 			BytesPerRank float64 `json:"bytes_per_rank"`
-			Connections  int     `json:"connections"`
+			Peers        int     `json:"peers"`
+			Fastest      bool    `json:"fastest"`
 			TimeS        float64 `json:"time_s"`
 		} `json:"rows"`
 	}
@@ -46,17 +47,24 @@ func TestModelJSON(t *testing.T) {
 	}
 	r := res.Rows[0]
 	// article: ring at P = 8 is 14 steps; 1 MB moves 1.75 MB per rank in 5 us, 28 us of steps.
-	if r.Algorithm != "ring" || r.SizeBytes != 1e6 || r.Steps != 14 || r.BytesPerRank != 1.75e6 || r.Connections != 2 || math.Abs(r.TimeS-33e-6) > 1e-12 {
+	if r.Algorithm != "ring" || r.SizeBytes != 1e6 || r.Steps != 14 || r.BytesPerRank != 1.75e6 || r.Peers != 2 || math.Abs(r.TimeS-33e-6) > 1e-12 {
 		t.Errorf("ring row %+v", r)
 	}
 	// one-shot sends (P-1)·S in one step to P-1 peers.
-	if r := res.Rows[3]; r.Algorithm != "one-shot" || r.SizeBytes != 65536 || r.Steps != 1 || r.BytesPerRank != 7*65536 || r.Connections != 7 {
+	if r := res.Rows[3]; r.Algorithm != "one-shot" || r.SizeBytes != 65536 || r.Steps != 1 || r.BytesPerRank != 7*65536 || r.Peers != 7 {
 		t.Errorf("one-shot row %+v", r)
+	}
+	// One-shot's 2 us + 7·S/350 GB/s beats ring's 28 us + 1.75·S/350 GB/s
+	// up to S = 5.3 MB, so it is the fastest at both sizes.
+	for i, r := range res.Rows {
+		if r.Fastest != (r.Algorithm == "one-shot") {
+			t.Errorf("row %d %s at %d B: fastest = %v", i, r.Algorithm, r.SizeBytes, r.Fastest)
+		}
 	}
 }
 
 func TestModelTableAndPreset(t *testing.T) {
-	code, out, stderr := runCLI("model", "-collective", "alltoall", "-p", "16", "-preset", "h20-intra", "-size", "1MiB", "-algo", "direct,pairwise,bruck,hierarchical")
+	code, out, stderr := runCLI("model", "-collective", "alltoall", "-p", "16", "-link", "h20-intra", "-size", "1MiB", "-algo", "direct,pairwise,bruck,hierarchical")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -68,14 +76,15 @@ func TestModelTableAndPreset(t *testing.T) {
 }
 
 func TestCrossoverJSON(t *testing.T) {
-	code, out, stderr := runCLI("crossover", "-collective", "allreduce", "-p", "8", "-preset", "h20-intra", "-json")
+	code, out, stderr := runCLI("crossover", "-collective", "allreduce", "-p", "8", "-link", "h20-intra", "-json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var res struct {
 		Crossovers []struct {
-			A, B      string
-			SizeBytes float64 `json:"size_bytes"`
+			A, B         string
+			SizeBytes    float64 `json:"size_bytes"`
+			WinnerChange bool    `json:"winner_change"`
 		} `json:"crossovers"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
@@ -86,7 +95,15 @@ func TestCrossoverJSON(t *testing.T) {
 		math.Abs(res.Crossovers[0].SizeBytes-2e-6*350e9/5.25) > 1e-3 {
 		t.Errorf("crossovers %+v", res.Crossovers)
 	}
-	code, out, _ = runCLI("crossover", "-collective", "reducescatter", "-p", "8", "-preset", "h20-intra")
+	// Two-shot takes 2 steps against ring's 14 and halving-doubling's 6 for
+	// the same bytes, so after one-shot it wins at every size: the first
+	// crossover is the only change of winner.
+	for i, x := range res.Crossovers {
+		if x.WinnerChange != (i == 0) {
+			t.Errorf("crossover %d %+v: winner_change = %v", i, x, x.WinnerChange)
+		}
+	}
+	code, out, _ = runCLI("crossover", "-collective", "reducescatter", "-p", "8", "-link", "h20-intra")
 	if code != 0 || !strings.Contains(out, "no crossovers") {
 		t.Errorf("single-algorithm collective: exit %d\n%s", code, out)
 	}
@@ -98,23 +115,23 @@ func TestModelErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"model", "-p", "0", "-preset", "h20-intra", "-size", "1"}, "at least 1 rank"},
-		{[]string{"model", "-p", "-3", "-preset", "h20-intra", "-size", "1"}, "at least 1 rank"},
-		{[]string{"model", "-preset", "h20-intra", "-size", "-5"}, "size"},
-		{[]string{"model", "-preset", "h20-intra", "-size", "NaN"}, "size"},
-		{[]string{"model", "-preset", "h20-intra"}, "need -size"},
-		{[]string{"model", "-alpha", "2us", "-bw", "0GB/s", "-size", "1"}, "positive"},
-		{[]string{"model", "-alpha", "2us", "-bw", "NaN GB/s", "-size", "1"}, "bandwidth"},
-		{[]string{"model", "-alpha", "2", "-bw", "1GB/s", "-size", "1"}, "unit"},
-		{[]string{"model", "-alpha", "2us", "-size", "1"}, "need -alpha and -bw"},
-		{[]string{"model", "-preset", "h20-mars", "-size", "1"}, "unknown preset"},
-		{[]string{"model", "-collective", "gather", "-preset", "h20-intra", "-size", "1"}, "unknown collective"},
-		{[]string{"model", "-algo", "bruck", "-preset", "h20-intra", "-size", "1"}, "unknown allreduce algorithm"},
-		{[]string{"model", "-algo", "hierarchical", "-p", "12", "-preset", "h20-intra", "-size", "1"}, "multiple"},
-		{[]string{"model", "-algo", "hierarchical", "-p", "16", "-inter-algo", "bogus", "-preset", "h20-intra", "-size", "1"}, `inter-node algorithm "bogus"`},
-		{[]string{"model", "-algo", "hierarchical", "-p", "16", "-inter-algo", "hierarchical", "-preset", "h20-intra", "-size", "1"}, `inter-node algorithm "hierarchical"`},
-		{[]string{"model", "-preset", "h20-intra", "-size", "1", "extra"}, "unexpected argument"},
-		{[]string{"crossover", "-p", "0", "-preset", "h20-intra"}, "at least 1 rank"},
+		{[]string{"model", "-p", "0", "-link", "h20-intra", "-size", "1"}, "need -p"},
+		{[]string{"model", "-p", "-3", "-link", "h20-intra", "-size", "1"}, "need -p"},
+		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "-5"}, "size"},
+		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "NaN"}, "size"},
+		{[]string{"model", "-p", "8", "-link", "h20-intra"}, "need -size"},
+		{[]string{"model", "-p", "8", "-alpha", "2us", "-bw", "0GB/s", "-size", "1"}, "positive"},
+		{[]string{"model", "-p", "8", "-alpha", "2us", "-bw", "NaN GB/s", "-size", "1"}, "bandwidth"},
+		{[]string{"model", "-p", "8", "-alpha", "2", "-bw", "1GB/s", "-size", "1"}, "unit"},
+		{[]string{"model", "-p", "8", "-alpha", "2us", "-size", "1"}, "need -alpha and -bw"},
+		{[]string{"model", "-p", "8", "-link", "h20-mars", "-size", "1"}, "-link \"h20-mars\""},
+		{[]string{"model", "-collective", "gather", "-p", "8", "-link", "h20-intra", "-size", "1"}, "unknown collective"},
+		{[]string{"model", "-algo", "bruck", "-p", "8", "-link", "h20-intra", "-size", "1"}, "unknown allreduce algorithm"},
+		{[]string{"model", "-algo", "hierarchical", "-p", "12", "-per-node", "8", "-link", "h20-intra", "-size", "1"}, "multiple"},
+		{[]string{"model", "-algo", "hierarchical", "-p", "16", "-inter-algo", "bogus", "-link", "h20-intra", "-size", "1"}, `inter-node algorithm "bogus"`},
+		{[]string{"model", "-algo", "hierarchical", "-p", "16", "-inter-algo", "hierarchical", "-link", "h20-intra", "-size", "1"}, `inter-node algorithm "hierarchical"`},
+		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "1", "extra"}, "unexpected argument"},
+		{[]string{"crossover", "-p", "0", "-link", "h20-intra"}, "need -p"},
 		{[]string{"frobnicate"}, "unknown subcommand"},
 	} {
 		code, out, stderr := runCLI(tc.args...)
@@ -171,11 +188,11 @@ func TestExitCodes(t *testing.T) {
 		code           int
 		stdout, stderr string
 	}{
-		{[]string{"model", "-bogus"}, 2, "", "flag provided but not defined: -bogus"},
+		{[]string{"model", "-p", "8", "-bogus"}, 2, "", "flag provided but not defined: -bogus"},
 		{[]string{"model", "-p", "eight"}, 2, "", "invalid value"},
-		{[]string{"model", "-h"}, 0, "Usage of commlab model", ""},
+		{[]string{"model", "-p", "8", "-h"}, 0, "Usage of commlab model", ""},
 		{[]string{"nosuch"}, 2, "", "unknown subcommand"},
-		{[]string{"model", "-size", "1KiB", "-alpha", "2us"}, 1, "", "commlab model:"},
+		{[]string{"model", "-p", "8", "-size", "1KiB", "-alpha", "2us"}, 1, "", "commlab model:"},
 	} {
 		code, out, errOut := runCLI(c.args...)
 		if code != c.code || !strings.Contains(out, c.stdout) || !strings.Contains(errOut, c.stderr) {
@@ -190,7 +207,7 @@ func TestExitCodes(t *testing.T) {
 // hierarchical AllReduce wins at every size, which crossover names.
 func TestModelTwoLevel(t *testing.T) {
 	args := []string{"-p", "16", "-per-node", "8", "-intra", "2us,350GB/s", "-inter", "15us,50GB/s", "-algo", "ring,hierarchical"}
-	code, out, stderr := runCLI(append([]string{"model", "-size", "1MiB", "-json"}, args...)...)
+	code, out, stderr := runCLI(append([]string{"model", "-p", "8", "-size", "1MiB", "-json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -219,7 +236,7 @@ func TestModelTwoLevel(t *testing.T) {
 		t.Errorf("crossover: exit %d:\n%s", code, out)
 	}
 	for _, bad := range [][]string{{"-intra", "2us,350GB/s"}, {"-intra", "2us", "-inter", "15us,50GB/s"}, {"-p", "12", "-per-node", "8", "-intra", "2us,1GB/s", "-inter", "1us,1GB/s"}} {
-		if code, _, _ := runCLI(append([]string{"model", "-size", "1MiB"}, bad...)...); code == 0 {
+		if code, _, _ := runCLI(append([]string{"model", "-p", "8", "-size", "1MiB"}, bad...)...); code == 0 {
 			t.Errorf("%v: exit 0", bad)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -51,7 +52,7 @@ func (f *formatFlags) get() (string, error) {
 // their column names and units. Embedded structs are flattened; a field
 // tagged json:"-" or unexported is left out; a struct field NAME (or a
 // pointer to one, empty cells when nil) becomes columns NAME_FIELD; a slice or array field is one
-// cell, its elements joined by ';'. Numbers are written in full precision.
+// cell, its elements joined by ';'. Numbers are written as JSON writes them.
 func writeCSV(w io.Writer, rows any) error {
 	v := reflect.ValueOf(rows)
 	if v.Kind() != reflect.Slice || v.Type().Elem().Kind() != reflect.Struct {
@@ -126,6 +127,15 @@ func csvColumns(t reflect.Type, index []int, prefix string) []csvColumn {
 	return cols
 }
 
+// formatFloat writes f as encoding/json does: the shortest text that reads
+// back to f, without an exponent from 1e-6 to 1e21.
+func formatFloat(f float64) string {
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
 // csvCell formats one value: numbers in full precision, a nil pointer as
 // an empty cell, a slice's elements joined by ';'.
 func csvCell(v reflect.Value) string {
@@ -136,7 +146,7 @@ func csvCell(v reflect.Value) string {
 		}
 		return csvCell(v.Elem())
 	case reflect.Float32, reflect.Float64:
-		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
+		return formatFloat(v.Float())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return strconv.FormatInt(v.Int(), 10)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:

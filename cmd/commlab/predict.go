@@ -58,11 +58,11 @@ type predictParam struct {
 
 type predictPoint struct {
 	SizeBytes int64   `json:"size_bytes"`
-	TimeUS    float64 `json:"time_us"`
+	TimeS     float64 `json:"time_s"`
 	Algorithm string  `json:"algorithm"`
 	Protocol  string  `json:"protocol"`
-	LowUS     float64 `json:"low_us"`
-	HighUS    float64 `json:"high_us"`
+	LowS      float64 `json:"low_s"`
+	HighS     float64 `json:"high_s"`
 }
 
 // predictTableLOO is one calibration table's leave-one-out error.
@@ -118,8 +118,12 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err := out.predict(hw, tables, req.query, req.sizes); err != nil {
 		return err
 	}
-	if req.asJSON {
+	switch req.format {
+	case formatJSON:
 		return writeJSON(stdout, out)
+	case formatCSV:
+		writeProblems(stderr, out.Problems)
+		return writeCSV(stdout, out.Predictions)
 	}
 	writeProblems(stderr, out.Problems)
 	return writePredictTable(stdout, &out)
@@ -136,7 +140,7 @@ type predictRequest struct {
 	machine machineFlags
 	// sizes are the -size list, in bytes.
 	sizes  []int64
-	asJSON bool
+	format string
 }
 
 // parsePredictFlags parses and checks the flags of "commlab predict".
@@ -150,14 +154,18 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	algo := fs.String("algo", "auto", "NCCL_ALGO of the calibration runs and the prediction: auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain")
 	proto := fs.String("proto", "auto", "NCCL_PROTO of the calibration runs and the prediction: auto|ll|ll128|simple")
 	sizes := fs.String("size", "", "comma-separated sizes (nccl-tests' size column), e.g. 1MiB,64MiB")
-	asJSON := fs.Bool("json", false, "print one JSON object")
+	output := addFormatFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: commlab predict -calibrate A.log[:KEY=VALUE...],B.log[,...] -collective C -p N -per-node G [-g N]\n"+
 			"                      [-algo auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain] [-proto auto|ll|ll128|simple]\n"+
-			"                      [-gpu NAME] [-hw SPEC|FILE] [-topo FILE] -size LIST [-json]")
+			"                      [-gpu NAME] [-hw SPEC|FILE] [-topo FILE] -size LIST [-format text|json|csv]")
 		fs.PrintDefaults()
 	}
 	if _, err := parseFlags(fs, args, 0); err != nil {
+		return predictRequest{}, err
+	}
+	format, err := output.get()
+	if err != nil {
 		return predictRequest{}, err
 	}
 	c, err := commmodel.ParseCollective(*collective)
@@ -191,7 +199,7 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 		proto:   strings.ToLower(*proto),
 		machine: machine,
 		sizes:   list,
-		asJSON:  *asJSON,
+		format:  format,
 	}, nil
 }
 
@@ -286,8 +294,8 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 		}
 	}
 	for i, pr := range preds {
-		out.Predictions = append(out.Predictions, predictPoint{SizeBytes: sizes[i], TimeUS: pr.Time * 1e6,
-			Algorithm: pr.Algorithm, Protocol: pr.Protocol, LowUS: pr.Low * 1e6, HighUS: pr.High * 1e6})
+		out.Predictions = append(out.Predictions, predictPoint{SizeBytes: sizes[i], TimeS: pr.Time,
+			Algorithm: pr.Algorithm, Protocol: pr.Protocol, LowS: pr.Low, HighS: pr.High})
 	}
 	return nil
 }
@@ -346,9 +354,9 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "size\ttime\tlow\thigh\talgorithm\tprotocol\t")
-	us := func(t float64) string { return units.FormatDuration(t * 1e-6) }
+	d := units.FormatDuration
 	for _, p := range out.Predictions {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", units.FormatSize(float64(p.SizeBytes)), us(p.TimeUS), us(p.LowUS), us(p.HighUS), p.Algorithm, p.Protocol)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", units.FormatSize(float64(p.SizeBytes)), d(p.TimeS), d(p.LowS), d(p.HighS), p.Algorithm, p.Protocol)
 	}
 	return tw.Flush()
 }

@@ -35,11 +35,11 @@ type predictJSON struct {
 	} `json:"calibration"`
 	Predictions []struct {
 		SizeBytes int64   `json:"size_bytes"`
-		TimeUS    float64 `json:"time_us"`
+		TimeS     float64 `json:"time_s"`
 		Algorithm string  `json:"algorithm"`
 		Protocol  string  `json:"protocol"`
-		LowUS     float64 `json:"low_us"`
-		HighUS    float64 `json:"high_us"`
+		LowS      float64 `json:"low_s"`
+		HighS     float64 `json:"high_s"`
 	} `json:"predictions"`
 	Problems []problem `json:"problems"`
 }
@@ -81,12 +81,12 @@ func TestPredictCalibratedJSON(t *testing.T) {
 		t.Fatalf("%d predictions", len(res.Predictions))
 	}
 	for _, p := range res.Predictions {
-		if p.Algorithm != "Ring" || !(p.LowUS <= p.TimeUS && p.TimeUS <= p.HighUS) {
+		if p.Algorithm != "Ring" || !(p.LowS <= p.TimeS && p.TimeS <= p.HighS) {
 			t.Errorf("%+v: want Ring (pinned) and low <= time <= high", p)
 		}
 	}
-	if g := res.Predictions[1]; g.SizeBytes != 1<<30 || math.Abs(g.TimeUS/5206.02-1) > 0.10 {
-		t.Errorf("1 GiB: %.1f us, measured 5206.02 us", g.TimeUS)
+	if g := res.Predictions[1]; g.SizeBytes != 1<<30 || math.Abs(g.TimeS/5206.02e-6-1) > 0.10 {
+		t.Errorf("1 GiB: %.1f us, measured 5206.02 us", g.TimeS*1e6)
 	}
 	// No one-node table depends on the network parameters: the notes say
 	// so in problems.
@@ -240,9 +240,9 @@ func TestPredictOneTable(t *testing.T) {
 			LOO *float64 `json:"loo_median_rel_err"`
 		} `json:"calibration"`
 		Predictions []struct {
-			Time float64 `json:"time_us"`
-			Low  float64 `json:"low_us"`
-			High float64 `json:"high_us"`
+			Time float64 `json:"time_s"`
+			Low  float64 `json:"low_s"`
+			High float64 `json:"high_s"`
 		} `json:"predictions"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {

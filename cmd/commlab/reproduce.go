@@ -39,20 +39,27 @@ const indexHeading = "# commlab exhibits\n"
 
 func runReproduce(args []string, stdout io.Writer) error {
 	fs := newFlags("reproduce")
-	out := fs.String("out", "", "folder to write the exhibits into (created if missing)")
-	asJSON := fs.Bool("json", false, "print one JSON object")
+	out := fs.String("o", "", "the folder to write the exhibits into (created if missing)")
+	output := addFormatFlags(fs)
 	if _, err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
+	format, err := output.get()
+	if err != nil {
+		return err
+	}
 	if *out == "" {
-		return errors.New("-out DIR is required")
+		return errors.New("need -o DIR, the folder to write the exhibits into, e.g. -o exhibits")
 	}
 	res, err := reproduce(*out)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	switch format {
+	case formatJSON:
 		return writeJSON(stdout, res)
+	case formatCSV:
+		return writeCSV(stdout, res.Files)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "wrote %d exhibits and %s to %s\n\n", len(res.Files), reproduceIndex, res.Out)
@@ -71,11 +78,11 @@ func runReproduce(args []string, stdout io.Writer) error {
 func reproduce(dir string) (reproduceResult, error) {
 	res := reproduceResult{Out: dir, Files: []reproduceFile{}}
 	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
-		return res, fmt.Errorf("-out %s: exists and is not a folder", dir)
+		return res, fmt.Errorf("-o %s: exists and is not a folder", dir)
 	}
 	index := filepath.Join(dir, reproduceIndex)
 	if old, err := os.ReadFile(index); err == nil && !strings.HasPrefix(string(old), indexHeading) {
-		return res, fmt.Errorf("-out %s: %s exists and was not written by commlab reproduce; choose another folder", dir, reproduceIndex)
+		return res, fmt.Errorf("-o %s: %s exists and was not written by commlab reproduce; choose another folder", dir, reproduceIndex)
 	}
 	exhibits, err := article.Exhibits()
 	if err != nil {
@@ -99,15 +106,15 @@ func reproduce(dir string) (reproduceResult, error) {
 		res.Files = append(res.Files, f)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return res, fmt.Errorf("-out %s: cannot create the folder: %w", dir, err)
+		return res, fmt.Errorf("-o %s: cannot create the folder: %w", dir, err)
 	}
 	for i, f := range res.Files {
 		if err := os.WriteFile(f.Path, contents[i], 0o644); err != nil {
-			return res, fmt.Errorf("-out %s: cannot write %s: %w", dir, filepath.Base(f.Path), err)
+			return res, fmt.Errorf("-o %s: cannot write %s: %w", dir, filepath.Base(f.Path), err)
 		}
 	}
 	if err := os.WriteFile(index, []byte(indexFile(res.Files)), 0o644); err != nil {
-		return res, fmt.Errorf("-out %s: cannot write %s: %w", dir, reproduceIndex, err)
+		return res, fmt.Errorf("-o %s: cannot write %s: %w", dir, reproduceIndex, err)
 	}
 	return res, nil
 }

@@ -28,7 +28,7 @@ type reproduceJSONOut struct {
 func TestReproduceJSON(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out") // created by the command
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"reproduce", "-json", "-out", dir}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"reproduce", "-json", "-o", dir}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d, stderr %s", code, stderr.String())
 	}
 	var res reproduceJSONOut
@@ -99,7 +99,7 @@ func TestReproduceTable(t *testing.T) {
 	dir := t.TempDir()
 	for range 2 {
 		var stdout, stderr bytes.Buffer
-		if code := run([]string{"reproduce", "-out", dir}, &stdout, &stderr); code != 0 {
+		if code := run([]string{"reproduce", "-o", dir}, &stdout, &stderr); code != 0 {
 			t.Fatalf("exit %d, stderr %s", code, stderr.String())
 		}
 		out := stdout.String()
@@ -122,13 +122,13 @@ func TestReproduceErrors(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"reproduce", "-out", foreign}, "README.md exists and was not written by commlab reproduce"},
-		{[]string{"reproduce"}, "-out DIR is required"},
-		{[]string{"reproduce", "-json"}, "-out DIR is required"},
-		{[]string{"reproduce", "-out", file}, "exists and is not a folder"},
+		{[]string{"reproduce", "-o", foreign}, "README.md exists and was not written by commlab reproduce"},
+		{[]string{"reproduce"}, "need -o DIR"},
+		{[]string{"reproduce", "-json"}, "need -o DIR"},
+		{[]string{"reproduce", "-o", file}, "exists and is not a folder"},
 		// A folder below a regular file cannot be created, even by root.
-		{[]string{"reproduce", "-out", filepath.Join(file, "sub")}, "cannot create the folder"},
-		{[]string{"reproduce", "-out", t.TempDir(), "extra"}, `unexpected argument "extra"`},
+		{[]string{"reproduce", "-o", filepath.Join(file, "sub")}, "cannot create the folder"},
+		{[]string{"reproduce", "-o", t.TempDir(), "extra"}, `unexpected argument "extra"`},
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer

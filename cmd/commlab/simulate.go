@@ -29,11 +29,11 @@ type simulateResult struct {
 	SizeBytes         int64   `json:"size_bytes"`
 	Steps             int     `json:"steps"`
 	MaxBytesSent      int64   `json:"max_bytes_sent_per_rank"`
-	MaxConnections    int     `json:"max_connections"`
+	MaxPeers          int     `json:"max_peers"`
 	Correct           bool    `json:"correct"`
 	ModelSteps        int     `json:"model_steps"`
 	ModelBytes        float64 `json:"model_bytes_per_rank"`
-	ModelConnections  int     `json:"model_connections"`
+	ModelPeers        int     `json:"model_peers"`
 	ElemBytes         int     `json:"elem_bytes"`
 	MaxBytesReceived  int64   `json:"max_bytes_received_per_rank"`
 	MaxBytesReduced   int64   `json:"max_bytes_reduced_per_rank"`
@@ -94,8 +94,11 @@ func runSimulate(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if req.asJSON {
+	switch req.format {
+	case formatJSON:
 		return writeJSON(stdout, out)
+	case formatCSV:
+		return writeCSV(stdout, []simulateResult{out})
 	}
 	return printSimulate(stdout, out)
 }
@@ -118,7 +121,7 @@ type simulateRequest struct {
 	seed uint64
 	// maxMem is the most memory the simulation may need, in bytes.
 	maxMem int64
-	asJSON bool
+	format string
 }
 
 // parseSimulateFlags parses and checks the flags of "commlab simulate", with
@@ -140,8 +143,12 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	intraText := fs.String("intra", "", "the replay's link inside a node, or between every pair without -per-node, ALPHA,BW (default: h20-intra)")
 	interText := fs.String("inter", "", "the replay's link between nodes, ALPHA,BW (default: h20-inter)")
 	server := fs.String("server", "", "a server's links for the replay, and its node size when -per-node is not given: "+strings.Join(presets.ServerNames(), ", "))
-	asJSON := fs.Bool("json", false, "print one JSON object")
+	output := addFormatFlags(fs)
 	if _, err := parseFlags(fs, args, 0); err != nil {
+		return simulateRequest{}, err
+	}
+	format, err := output.get()
+	if err != nil {
 		return simulateRequest{}, err
 	}
 	links := struct {
@@ -222,7 +229,7 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 		return simulateRequest{}, err
 	}
 	return simulateRequest{c: c, a: a, p: *p, size: size, perNode: *perNode, intra: links.intra, inter: links.inter,
-		intraName: links.intraName, interName: links.interName, elem: int(elem), seed: *seed, maxMem: maxMem, asJSON: *asJSON}, nil
+		intraName: links.intraName, interName: links.interName, elem: int(elem), seed: *seed, maxMem: maxMem, format: format}, nil
 }
 
 // simulate executes req's schedule on in-memory ranks, after checking that
@@ -250,8 +257,8 @@ func simulate(req simulateRequest) (simulateResult, error) {
 	model := a.Cost(p, float64(size))
 	out := simulateResult{
 		Algorithm: a.Name(), Collective: c.String(), P: p, SizeBytes: size,
-		Steps: res.Steps, MaxBytesSent: res.MaxSent(), MaxConnections: res.MaxPeers(), Correct: res.Correct,
-		ModelSteps: model.Steps, ModelBytes: model.Bytes, ModelConnections: model.Peers,
+		Steps: res.Steps, MaxBytesSent: res.MaxSent(), MaxPeers: res.MaxPeers(), Correct: res.Correct,
+		ModelSteps: model.Steps, ModelBytes: model.Bytes, ModelPeers: model.Peers,
 		ElemBytes: req.elem, MaxBytesReceived: maxOf(res.Received), MaxBytesReduced: res.MaxReduced(),
 		MaxMessages: res.MaxMessages(), Fanout: res.Fanout, Incast: res.Incast,
 		PathBytes: res.PathBytes, ModelPathBytes: model.Path(),
@@ -312,7 +319,7 @@ func printSimulate(w io.Writer, r simulateResult) error {
 	full := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	fmt.Fprintf(tw, "bytes sent, busiest rank\t%d\t%s\t\n", r.MaxBytesSent, full(r.ModelBytes))
 	fmt.Fprintf(tw, "critical-path bytes\t%d\t%s\t\n", r.PathBytes, full(r.ModelPathBytes))
-	fmt.Fprintf(tw, "connections\t%d\t%d\t\n", r.MaxConnections, r.ModelConnections)
+	fmt.Fprintf(tw, "peers\t%d\t%d\t\n", r.MaxPeers, r.ModelPeers)
 	fmt.Fprintf(tw, "time (%s)\t%s\t%s\t\n", r.Links, units.FormatDuration(r.ReplayTime), units.FormatDuration(r.ModelTime))
 	if err := tw.Flush(); err != nil {
 		return err

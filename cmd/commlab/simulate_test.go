@@ -32,7 +32,7 @@ func TestSimulateContract(t *testing.T) {
 					t.Fatalf("%v: %v\n%s", args, err, out.String())
 				}
 				for _, f := range []string{"algorithm", "p", "size_bytes", "steps", "max_bytes_sent_per_rank",
-					"max_connections", "correct", "model_steps", "model_bytes_per_rank"} {
+					"max_peers", "correct", "model_steps", "model_bytes_per_rank"} {
 					if _, ok := r[f]; !ok {
 						t.Errorf("%v: no field %q", args, f)
 					}

@@ -56,15 +56,20 @@ type topoOut struct {
 
 func runTopo(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("topo")
-	asJSON := fs.Bool("json", false, "print one JSON object")
+	output := addFormatFlags(fs)
 	preset := fs.String("preset", "", "a built-in topology instead of FILE: h20-article (the article's 8 x H20 / 4-NIC server) or one of "+strings.Join(data.Topologies(), ", "))
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab topo [-json] FILE | -preset NAME\n\nFILE is the text `nvidia-smi topo -m` prints; - reads standard input.\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab topo [-format text|json|csv] FILE | -preset NAME\n\nFILE is the text `nvidia-smi topo -m` prints; - reads standard input.\n"+
+			"The CSV holds the GPUs, one a line, with their NICs and bindings.\n"+
 			"Damage the reader reads past (a short row, an asymmetric pair) is reported on\n"+
-			"standard error as FILE:LINE[:COLUMN]: message, or with -json in \"problems\".")
+			"standard error as FILE:LINE[:COLUMN]: message, or with -format json in \"problems\".")
 		fs.PrintDefaults()
 	}
 	pos, err := parseFlags(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	format, err := output.get()
 	if err != nil {
 		return err
 	}
@@ -72,8 +77,12 @@ func runTopo(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	switch format {
+	case formatJSON:
 		return writeJSON(stdout, topoJSON(t, source, problems))
+	case formatCSV:
+		writeProblems(stderr, topoProblems(source, problems))
+		return writeCSV(stdout, topoJSON(t, source, problems).GPUs)
 	}
 	writeProblems(stderr, topoProblems(source, problems))
 	fmt.Fprintf(stdout, "%s: ", source)
