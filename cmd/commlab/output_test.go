@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -77,6 +78,79 @@ func TestFormatFlags(t *testing.T) {
 		got, err := f.get()
 		if (err != nil) != c.bad || got != c.want {
 			t.Errorf("-format %s -json=%v: %q, %v", c.format, c.json, got, err)
+		}
+	}
+}
+
+// TestCSVMatchesJSON runs each subcommand that prints a table with -format
+// csv and -format json: the CSV parses, has a row per JSON row, and its
+// first row's cells are the JSON row's values under the same names.
+func TestCSVMatchesJSON(t *testing.T) {
+	log := "../../data/logs/h20_2x8_allreduce_nvls_nccl1244.log"
+	for _, c := range []struct {
+		args []string
+		rows string // the JSON key of the rows; "" for the object itself
+	}{
+		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "64KiB,1MiB"}, "rows"},
+		{[]string{"crossover", "-p", "8", "-link", "h20-intra"}, "crossovers"},
+		{[]string{"simulate", "-algo", "ring", "-p", "4", "-size", "1KiB"}, ""},
+		{[]string{"fit", log, "-bootstrap", "0"}, "regimes"},
+		{[]string{"predict", "-gpu", "H100", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1MiB,1GiB"}, "predictions"},
+		{[]string{"topo", "-preset", "h20-article"}, "gpus"},
+		{[]string{"claims"}, "claims"},
+	} {
+		code, csvOut, stderr := runCLI(append(c.args, "-format", "csv")...)
+		if code != 0 {
+			t.Errorf("%v -format csv: exit %d: %s", c.args, code, stderr)
+			continue
+		}
+		code, jsonOut, _ := runCLI(append(c.args, "-format", "json")...)
+		if code != 0 {
+			t.Errorf("%v -format json: exit %d", c.args, code)
+			continue
+		}
+		recs, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+		if err != nil {
+			t.Errorf("%v: CSV does not parse: %v\n%s", c.args, err, csvOut)
+			continue
+		}
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(jsonOut), &obj); err != nil {
+			t.Fatal(err)
+		}
+		rows := []any{obj}
+		if c.rows != "" {
+			rows, _ = obj[c.rows].([]any)
+		}
+		if len(recs) != len(rows)+1 || len(rows) == 0 {
+			t.Errorf("%v: %d CSV rows, %d JSON rows", c.args, len(recs)-1, len(rows))
+			continue
+		}
+		first := rows[0].(map[string]any)
+		matched := 0
+		for i, name := range recs[0] {
+			v, ok := first[name]
+			if !ok {
+				continue // a flattened field: fit's single_alpha_s, topo's nothing
+			}
+			var want string
+			switch v := v.(type) {
+			case float64:
+				want = formatFloat(v)
+			case string:
+				want = v
+			case bool:
+				want = strconv.FormatBool(v)
+			default:
+				continue
+			}
+			if recs[1][i] != want {
+				t.Errorf("%v: column %s is %q in CSV, %q in JSON", c.args, name, recs[1][i], want)
+			}
+			matched++
+		}
+		if matched < 3 {
+			t.Errorf("%v: only %d of the CSV's columns %q are JSON fields", c.args, matched, recs[0])
 		}
 	}
 }
