@@ -57,6 +57,17 @@ func FuncOf(c commmodel.Collective) (Func, error) {
 	return 0, fmt.Errorf("nccl: NCCL's tuner has no model of %v (it runs as point-to-point sends)", c)
 }
 
+// Collective is FuncOf's inverse: commmodel's collective of f, and false
+// for Reduce, which commmodel does not model.
+func (f Func) Collective() (commmodel.Collective, bool) {
+	for _, c := range commmodel.Collectives() {
+		if g, err := FuncOf(c); err == nil && g == f {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
 // Algo is one of NCCL's collective algorithms, numbered as NCCL numbers
 // them (NCCL_ALGO_TREE = 0 ... NCCL_ALGO_PAT = 6, NCCL 2.30.7
 // src/include/plugin/nccl_tuner.h). The tuner breaks ties towards the lower

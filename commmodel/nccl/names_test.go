@@ -167,3 +167,25 @@ func TestParseList(t *testing.T) {
 		}
 	}
 }
+
+// TestFuncCollective: Collective inverts FuncOf on every collective NCCL's
+// tuner models, and Reduce, which commmodel does not have, has none.
+func TestFuncCollective(t *testing.T) {
+	n := 0
+	for _, c := range commmodel.Collectives() {
+		f, err := FuncOf(c)
+		if err != nil {
+			continue
+		}
+		n++
+		if back, ok := f.Collective(); !ok || back != c {
+			t.Errorf("%v -> %v -> %v, %v", c, f, back, ok)
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d collectives map to NCCL functions, want 4 (all but AllToAll)", n)
+	}
+	if c, ok := FuncReduce.Collective(); ok {
+		t.Errorf("Reduce -> %v", c)
+	}
+}
