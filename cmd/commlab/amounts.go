@@ -19,3 +19,20 @@ func sizeFlag(name, text string, def int64) (int64, error) {
 	}
 	return n, nil
 }
+
+// sizesFlag reads -size: a list of sizes and ranges (units.ParseSizes), as
+// the float64 bytes of commlab's APIs; hint is an example that works.
+func sizesFlag(text, hint string) ([]float64, error) {
+	if text == "" {
+		return nil, fmt.Errorf("need -size, such as -size %s", hint)
+	}
+	ns, err := units.ParseSizes(text)
+	if err != nil {
+		return nil, fmt.Errorf("-size: %w", err)
+	}
+	out := make([]float64, len(ns))
+	for i, n := range ns {
+		out[i] = float64(n)
+	}
+	return out, nil
+}

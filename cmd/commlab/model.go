@@ -190,7 +190,7 @@ func (f *collectiveFlags) resolve() (commmodel.Collective, []commmodel.Algorithm
 
 type modelRow struct {
 	Algorithm    string  `json:"algorithm"`
-	SizeBytes    int64   `json:"size_bytes"`
+	SizeBytes    float64 `json:"size_bytes"`
 	Steps        int     `json:"steps"`
 	BytesPerRank float64 `json:"bytes_per_rank"`
 	Connections  int     `json:"peers"`
@@ -313,33 +313,30 @@ func runModel(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *sizes == "" {
-		return fmt.Errorf("need -size, such as -size 64KiB,1MiB or -size 1KiB..1GiB")
-	}
-	ss, err := units.ParseSizes(*sizes)
+	ss, err := sizesFlag(*sizes, "64KiB,1MiB or -size 1KiB..1GiB")
 	if err != nil {
-		return fmt.Errorf("-size: %w", err)
+		return err
 	}
 	p := m.coll.p
 	res := modelResult{modelHeader: header}
 	for _, s := range ss {
 		first := len(res.Rows)
 		for _, a := range algs {
-			cost := a.Cost(p, float64(s))
-			t := timer.Time(a, float64(s))
+			cost := a.Cost(p, s)
+			t := timer.Time(a, s)
 			if math.IsNaN(t) {
-				return fmt.Errorf("%s at %d bytes: time undefined", a.Name(), s)
+				return fmt.Errorf("%s at %s: time undefined", a.Name(), units.FormatSize(s))
 			}
 			row := modelRow{
 				Algorithm: a.Name(), SizeBytes: s, Steps: cost.Steps, BytesPerRank: cost.Bytes,
 				Connections: cost.Peers, TimeS: t, Messages: cost.Messages,
 			}
 			if t > 0 {
-				row.BusBWBps = c.BusBW(p, float64(s), t)
+				row.BusBWBps = c.BusBW(p, s, t)
 			}
 			res.Rows = append(res.Rows, row)
 		}
-		if a, _ := commmodel.Fastest(algs, timer, float64(s)); a != nil {
+		if a, _ := commmodel.Fastest(algs, timer, s); a != nil {
 			for i := first; i < len(res.Rows); i++ {
 				res.Rows[i].Fastest = res.Rows[i].Algorithm == a.Name()
 			}
@@ -359,7 +356,7 @@ func runModel(args []string, stdout io.Writer) error {
 		if r.Fastest {
 			mark = "*"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s\t\n", units.FormatSize(float64(r.SizeBytes)), r.Algorithm, r.Steps,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s\t\n", units.FormatSize(r.SizeBytes), r.Algorithm, r.Steps,
 			units.FormatSize(r.BytesPerRank), r.Connections, units.FormatDuration(r.TimeS), units.FormatBandwidth(r.BusBWBps), mark)
 	}
 	return tw.Flush()

@@ -57,7 +57,7 @@ type predictParam struct {
 }
 
 type predictPoint struct {
-	SizeBytes int64   `json:"size_bytes"`
+	SizeBytes float64 `json:"size_bytes"`
 	TimeS     float64 `json:"time_s"`
 	Algorithm string  `json:"algorithm"`
 	Protocol  string  `json:"protocol"`
@@ -139,7 +139,7 @@ type predictRequest struct {
 	// machine are the flags that describe the machine.
 	machine machineFlags
 	// sizes are the -size list, in bytes.
-	sizes  []int64
+	sizes  []float64
 	format string
 }
 
@@ -182,12 +182,9 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	if err != nil {
 		return predictRequest{}, err
 	}
-	if *sizes == "" {
-		return predictRequest{}, fmt.Errorf("need -size, such as -size 1MiB,64MiB or -size 1KiB..1GiB")
-	}
-	list, err := units.ParseSizes(*sizes)
+	list, err := sizesFlag(*sizes, "1MiB,64MiB or -size 1KiB..1GiB")
 	if err != nil {
-		return predictRequest{}, fmt.Errorf("-size: %w", err)
+		return predictRequest{}, err
 	}
 	if *gpusPerThread < 0 {
 		return predictRequest{}, fmt.Errorf("-g %d: want a positive count, or 0 for the calibration tables'", *gpusPerThread)
@@ -270,16 +267,12 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 // predict predicts q at sizes bytes on hw, with NCCL's uncalibrated model
 // when there are no tables and with hw calibrated on them otherwise, and
 // records the model, its calibration and the predictions in out.
-func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q predict.Query, sizes []int64) error {
-	sz := make([]float64, len(sizes))
-	for i, s := range sizes {
-		sz[i] = float64(s)
-	}
+func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q predict.Query, sizes []float64) error {
 	var preds []predict.Prediction
 	var err error
 	if len(tables) == 0 {
 		out.Model = "NCCL's tuning model, uncalibrated (commmodel/nccl)"
-		if preds, err = predict.Reference(hw, q, sz); err != nil {
+		if preds, err = predict.Reference(hw, q, sizes); err != nil {
 			return err
 		}
 	} else {
@@ -289,7 +282,7 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 			return err
 		}
 		out.addCalibration(m)
-		if preds, err = m.Predict(q, sz); err != nil {
+		if preds, err = m.Predict(q, sizes); err != nil {
 			return err
 		}
 	}
@@ -356,7 +349,7 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 	fmt.Fprintln(tw, "size\ttime\tlow\thigh\talgorithm\tprotocol\t")
 	d := units.FormatDuration
 	for _, p := range out.Predictions {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", units.FormatSize(float64(p.SizeBytes)), d(p.TimeS), d(p.LowS), d(p.HighS), p.Algorithm, p.Protocol)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", units.FormatSize(p.SizeBytes), d(p.TimeS), d(p.LowS), d(p.HighS), p.Algorithm, p.Protocol)
 	}
 	return tw.Flush()
 }

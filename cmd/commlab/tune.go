@@ -11,7 +11,6 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
-	"github.com/inframethod/commlab/units"
 )
 
 func init() {
@@ -25,15 +24,15 @@ type tuneRequest struct {
 	nodes         []int
 	perNode       int
 	gpusPerThread int
-	sizes         []int64
+	sizes         []float64
 	out           string
 }
 
 // defaultTuneSizes are the sizes tune decides at without -size: powers of
 // two from 1 KiB to 4 GiB.
-func defaultTuneSizes() []int64 {
-	var s []int64
-	for b := int64(1 << 10); b <= 4<<30; b *= 2 {
+func defaultTuneSizes() []float64 {
+	var s []float64
+	for b := float64(1 << 10); b <= 4<<30; b *= 2 {
 		s = append(s, b)
 	}
 	return s
@@ -80,8 +79,8 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	req.sizes = defaultTuneSizes()
 	if *sizes != "" {
 		var err error
-		if req.sizes, err = units.ParseSizes(*sizes); err != nil {
-			return tuneRequest{}, fmt.Errorf("-size: %w", err)
+		if req.sizes, err = sizesFlag(*sizes, "1MiB..1GiB"); err != nil {
+			return tuneRequest{}, err
 		}
 	}
 	return req, nil

@@ -73,13 +73,13 @@ func TestTune(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range defaultTuneSizes() {
-		cs, err := m.Choices(predict.Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}, float64(s))
+		cs, err := m.Choices(predict.Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}, s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, ok := nccl.FirstMatch(rules, nccl.FuncAllReduce, uint64(s), 2, 16, 1, 0)
+		r, ok := nccl.FirstMatch(rules, nccl.FuncAllReduce, s, 2, 16, 1, 0)
 		if !ok || r.Algo.String() != cs[0].Algorithm || nccl.ProtocolName(r.Proto) != cs[0].Protocol || r.Channels != cs[0].Channels {
-			t.Errorf("AllReduce of %d B on 2 x 8: rule %v, the model's fastest %s/%s on %d channels", s, r, cs[0].Algorithm, cs[0].Protocol, cs[0].Channels)
+			t.Errorf("AllReduce of %.0f B on 2 x 8: rule %v, the model's fastest %s/%s on %d channels", s, r, cs[0].Algorithm, cs[0].Protocol, cs[0].Channels)
 		}
 	}
 	b, _ := os.ReadFile(out)

@@ -82,7 +82,7 @@ func (m *Model) threadThreshold(a Algo, p Protocol) int {
 // traffic (minTraffic; from 2.26 LL counts its traffic four times), so a
 // small call uses fewer still. The threads do
 // not count the warps NCCL adds after (a sync warp for Simple).
-func (m *Model) Channels(f Func, a Algo, p Protocol, nBytes int64) (channels, threads int) {
+func (m *Model) Channels(f Func, a Algo, p Protocol, nBytes float64) (channels, threads int) {
 	nc, nt := m.MaxChannels(a, p, nBytes)
 	if a == AlgoCollNetDirect || a == AlgoCollNetChain {
 		return nc, nt // CollNet's tasks are split by chunks, not cells
@@ -93,7 +93,7 @@ func (m *Model) Channels(f Func, a Algo, p Protocol, nBytes int64) (channels, th
 	}
 	// The task's traffic, and its cells: MinTrafficPerChannel of traffic
 	// each, LL counting its flags four times (scheduleCollTasksToPlan).
-	traffic := nBytes
+	traffic, _ := wholeBytes(nBytes)
 	if f == FuncAllReduce {
 		traffic *= 2
 	}
@@ -126,8 +126,10 @@ func divUp(a, b int64) int64 { return (a + b - 1) / b }
 // MaxChannels returns the most channels, and the threads per channel, a
 // call of nBytes with a and p may run on: topoGetAlgoInfo's nMaxChannels,
 // which a tuner plugin's channel count replaces, before the scheduler's
-// minimum traffic per channel (Channels).
-func (m *Model) MaxChannels(a Algo, p Protocol, nBytes int64) (channels, threads int) {
+// minimum traffic per channel (Channels). A negative or NaN size counts as
+// 0 bytes.
+func (m *Model) MaxChannels(a Algo, p Protocol, size float64) (channels, threads int) {
+	nBytes, _ := wholeBytes(size)
 	nc, nt := m.ch, m.maxThreads(a, p)
 	thr := int64(m.threadThreshold(a, p))
 	need := func(nc, nt int) bool { return nBytes < int64(nc)*int64(nt)*thr }

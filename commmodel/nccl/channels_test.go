@@ -28,7 +28,7 @@ func TestChannelsLog(t *testing.T) {
 		}
 		n++
 		if got, _ := m.Channels(c.Func, c.Algo, c.Proto, c.NBytes); got != c.Channels {
-			t.Errorf("%v %d B %v/%s: %d channels, the log %d", c.Func, c.NBytes, c.Algo, ProtocolName(c.Proto), got, c.Channels)
+			t.Errorf("%v %.0f B %v/%s: %d channels, the log %d", c.Func, c.NBytes, c.Algo, ProtocolName(c.Proto), got, c.Channels)
 		}
 	}
 	if n != 18 {
@@ -128,7 +128,7 @@ func TestChannelsRules(t *testing.T) {
 		{FuncAllReduce, AlgoNVLS, Simple, 1 << 30, 16},
 	}
 	for _, c := range cases {
-		if got, _ := m.Channels(c.f, c.a, c.p, c.n); got != c.channels {
+		if got, _ := m.Channels(c.f, c.a, c.p, float64(c.n)); got != c.channels {
 			t.Errorf("%v %v/%s %d B: %d channels, want %d", c.f, c.a, ProtocolName(c.p), c.n, got, c.channels)
 		}
 	}

@@ -30,14 +30,14 @@ func ExampleModel_Choose() {
 		fmt.Println(err)
 		return
 	}
-	for _, size := range []int64{8, 64 << 10, 1 << 20, 2 << 20, 256 << 20} {
+	for _, size := range []float64{8, 64 << 10, 1 << 20, 2 << 20, 256 << 20} {
 		e, err := m.Choose(nccl.FuncAllReduce, size)
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
 		busBW := nccl.BusBW(nccl.FuncAllReduce, 8, size, e.Time)
-		fmt.Printf("%9d B  %v/%-6s %7.1f us  busbw %5.1f GB/s\n", size, e.Algo, nccl.ProtocolName(e.Proto), e.Time*1e6, busBW/1e9)
+		fmt.Printf("%9.0f B  %v/%-6s %7.1f us  busbw %5.1f GB/s\n", size, e.Algo, nccl.ProtocolName(e.Proto), e.Time*1e6, busBW/1e9)
 	}
 	// Output:
 	//         8 B  Ring/LL        15.0 us  busbw   0.0 GB/s

@@ -55,7 +55,7 @@ func TestH100NodeSwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	for size := int64(8); size <= 16<<30; size *= 2 {
-		e, err := m.Choose(FuncAllReduce, size)
+		e, err := m.Choose(FuncAllReduce, float64(size))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -132,7 +132,7 @@ func TestLegacyChoose(t *testing.T) {
 		n   int64
 		lat float64
 	}{{65535, lat}, {65536, 1.9 * lat}} {
-		e, ok := m.Estimate(FuncAllReduce, AlgoRing, Simple, c.n)
+		e, ok := m.Estimate(FuncAllReduce, AlgoRing, Simple, float64(c.n))
 		if !ok || !near(e.Latency/usec, c.lat, 1e-9) {
 			t.Errorf("Ring/Simple at %d B: latency %g us, want %g", c.n, e.Latency/usec, c.lat)
 		}

@@ -240,7 +240,7 @@ func TestLogCalls(t *testing.T) {
 					rel := math.Abs(got/usec-call.Time) / call.Time
 					// NCCL prints a float32 time with %f.
 					if !ok || rel > 2e-6 {
-						t.Errorf("%v %d B %v/%v: model %.6f us (%v), log %.6f", f, call.NBytes, call.Algo, call.Proto, got/usec, ok, call.Time)
+						t.Errorf("%v %.0f B %v/%v: model %.6f us (%v), log %.6f", f, call.NBytes, call.Algo, call.Proto, got/usec, ok, call.Time)
 					}
 					maxRel = math.Max(maxRel, rel)
 				}
@@ -251,7 +251,7 @@ func TestLogCalls(t *testing.T) {
 					t.Fatal(err)
 				}
 				if e.Algo != call.Algo || e.Proto != call.Proto {
-					t.Errorf("%v %d B: model chooses %v/%v, log %v/%v", f, call.NBytes, e.Algo, e.Proto, call.Algo, call.Proto)
+					t.Errorf("%v %.0f B: model chooses %v/%v, log %v/%v", f, call.NBytes, e.Algo, e.Proto, call.Algo, call.Proto)
 				}
 			}
 			t.Logf("%d calls, max relative time error %.2g", len(tun.Calls), maxRel)

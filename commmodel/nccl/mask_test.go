@@ -217,7 +217,7 @@ func TestEveryVersion(t *testing.T) {
 					}
 				}
 				for _, size := range []int64{0, 1, 1 << 20, 1 << 34} {
-					if e, err := m.Choose(f, size); err != nil || !(e.Time >= 0) || math.IsInf(e.Time, 0) {
+					if e, err := m.Choose(f, float64(size)); err != nil || !(e.Time >= 0) || math.IsInf(e.Time, 0) {
 						t.Errorf("%v %d/%d: Choose(%v, %d) = %+v, %v", v, cfg.Ranks, cfg.Nodes, f, size, e, err)
 					}
 				}

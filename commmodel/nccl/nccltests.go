@@ -9,10 +9,10 @@ package nccl
 // src/common.cu), which is the per-rank buffer for AllReduce, Broadcast
 // and Reduce and the whole buffer for AllGather and ReduceScatter. So a
 // size read from an nccl-tests table is nBytes as it stands.
-func NBytes(f Func, count int64, typeSize, ranks int) int64 {
-	n := count * int64(typeSize)
+func NBytes(f Func, count int64, typeSize, ranks int) float64 {
+	n := float64(count) * float64(typeSize)
 	if f == FuncAllGather || f == FuncReduceScatter {
-		n *= int64(ranks)
+		n *= float64(ranks)
 	}
 	return n
 }
@@ -33,15 +33,15 @@ func BusFactor(f Func, ranks int) float64 {
 
 // BusBW is the bus bandwidth nccl-tests prints for size bytes (nBytes) in t
 // seconds: size/t · BusFactor, in B/s.
-func BusBW(f Func, ranks int, size int64, t float64) float64 {
-	return float64(size) / t * BusFactor(f, ranks)
+func BusBW(f Func, ranks int, size, t float64) float64 {
+	return size / t * BusFactor(f, ranks)
 }
 
 // BusBW is the bus bandwidth nccl-tests would print, in B/s, if a call of
 // (f, a, p) moving nBytes took NCCL's predicted time; false where (f, a, p)
 // is not available. For Ring it tends to the model's bus bandwidth nCh·bw
 // after refinements as nBytes grows.
-func (m *Model) BusBW(f Func, a Algo, p Protocol, nBytes int64) (float64, bool) {
+func (m *Model) BusBW(f Func, a Algo, p Protocol, nBytes float64) (float64, bool) {
 	t, ok := m.Time(f, a, p, nBytes)
 	if !ok {
 		return 0, false

@@ -34,20 +34,32 @@ type Estimate struct {
 // Estimate returns NCCL's predicted latency, bandwidth and time of one call
 // of (f, a, p) moving nBytes as NCCL counts them (NBytes), and false if the
 // tuner cannot pick (f, a, p) or nBytes is negative. The call is alone in
-// its group (numPipeOps = 1).
-func (m *Model) Estimate(f Func, a Algo, p Protocol, nBytes int64) (Estimate, bool) {
-	if !m.Available(f, a, p) || nBytes < 0 {
+// its group (numPipeOps = 1). Like every size in commlab, nBytes is a
+// float64 number of bytes; NCCL counts whole bytes, and a size between two
+// counts as the lower (wholeBytes).
+func (m *Model) Estimate(f Func, a Algo, p Protocol, nBytes float64) (Estimate, bool) {
+	n, ok := wholeBytes(nBytes)
+	if !m.Available(f, a, p) || !ok {
 		return Estimate{}, false
 	}
 	if m.nRanks == 1 {
 		return Estimate{Algo: a, Proto: p, Bandwidth: math.Inf(1)}, true
 	}
-	lat, bw := m.corrected(f, a, p, nBytes, m.bw[f][a][p])
-	return estimate(a, p, lat, bw, nBytes), true
+	lat, bw := m.corrected(f, a, p, n, m.bw[f][a][p])
+	return estimate(a, p, lat, bw, n), true
+}
+
+// wholeBytes is nBytes as NCCL's size_t holds it: the whole number of
+// bytes at or below nBytes, and false for a negative, NaN or infinite size.
+func wholeBytes(nBytes float64) (int64, bool) {
+	if !(nBytes >= 0 && nBytes < 1<<62) {
+		return 0, false
+	}
+	return int64(nBytes), true
 }
 
 // Time is Estimate's time in seconds.
-func (m *Model) Time(f Func, a Algo, p Protocol, nBytes int64) (float64, bool) {
+func (m *Model) Time(f Func, a Algo, p Protocol, nBytes float64) (float64, bool) {
 	e, ok := m.Estimate(f, a, p, nBytes)
 	return e.Time, ok
 }
@@ -97,9 +109,10 @@ func (m *Model) corrected(f Func, a Algo, p Protocol, nBytes int64, bw float64) 
 // src/enqueue.cc). NCCL 2.19 to 2.23 fall back on Ring with its bandwidth
 // before NCCL_ALGO/NCCL_PROTO when nothing else is available. It returns an
 // error, as NCCL does, when no combination is available.
-func (m *Model) Choose(f Func, nBytes int64) (Estimate, error) {
-	if f < 0 || f >= NumFuncs || nBytes < 0 {
-		return Estimate{}, fmt.Errorf("nccl: no choice for function %d and %d bytes", int(f), nBytes)
+func (m *Model) Choose(f Func, nBytes float64) (Estimate, error) {
+	n, ok := wholeBytes(nBytes)
+	if f < 0 || f >= NumFuncs || !ok {
+		return Estimate{}, fmt.Errorf("nccl: no choice for function %d and %g bytes", int(f), nBytes)
 	}
 	if m.nRanks == 1 {
 		return Estimate{Algo: AlgoRing, Proto: Simple, Bandwidth: math.Inf(1)}, nil
@@ -118,8 +131,8 @@ func (m *Model) Choose(f Func, nBytes int64) (Estimate, error) {
 			if bw <= 0 {
 				continue
 			}
-			lat, bw := m.corrected(f, AlgoRing, p, nBytes, bw)
-			if e := estimate(AlgoRing, p, lat, bw, nBytes); !found || e.Time < best.Time {
+			lat, bw := m.corrected(f, AlgoRing, p, n, bw)
+			if e := estimate(AlgoRing, p, lat, bw, n); !found || e.Time < best.Time {
 				best, found = e, true
 			}
 		}

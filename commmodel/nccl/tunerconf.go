@@ -69,15 +69,16 @@ func (r TunerRule) String() string {
 
 // Matches reports whether the plugin applies r to a call of f of nBytes on
 // nodes and ranks, with pipeOps pipelined operations and regBuff 0 or 1.
-func (r TunerRule) Matches(f Func, nBytes uint64, nodes, ranks, pipeOps, regBuff int) bool {
+func (r TunerRule) Matches(f Func, nBytes float64, nodes, ranks, pipeOps, regBuff int) bool {
 	match := func(want, got int) bool { return want == -1 || want == got }
-	return r.Func == f && r.MinBytes <= nBytes && nBytes <= r.MaxBytes &&
+	n, ok := wholeBytes(nBytes)
+	return ok && r.Func == f && r.MinBytes <= uint64(n) && uint64(n) <= r.MaxBytes &&
 		match(r.Nodes, nodes) && match(r.Ranks, ranks) && match(r.PipeOps, pipeOps) && match(r.RegBuff, regBuff)
 }
 
 // FirstMatch returns the rule the plugin applies to a call (Matches), the
 // first in the file that matches, and false when none does.
-func FirstMatch(rules []TunerRule, f Func, nBytes uint64, nodes, ranks, pipeOps, regBuff int) (TunerRule, bool) {
+func FirstMatch(rules []TunerRule, f Func, nBytes float64, nodes, ranks, pipeOps, regBuff int) (TunerRule, bool) {
 	for _, r := range rules {
 		if r.Matches(f, nBytes, nodes, ranks, pipeOps, regBuff) {
 			return r, true

@@ -36,7 +36,7 @@ type Call struct {
 	// Func is the collective, when the line names it; HasFunc says so.
 	Func    Func
 	HasFunc bool
-	NBytes  int64
+	NBytes  float64
 	Algo    Algo
 	Proto   Protocol
 	// Time is the predicted time in us, NaN when the line has none.
@@ -187,7 +187,7 @@ func parseCall(m []string) (Call, error) {
 	if err != nil {
 		return c, fmt.Errorf("byte count %q: %v", m[2], err)
 	}
-	c.NBytes = n
+	c.NBytes = float64(n)
 	if c.Algo, err = parseCallName(m[3], callAlgoNames[:]); err != nil {
 		return c, err
 	}

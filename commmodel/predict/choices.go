@@ -51,7 +51,7 @@ func (m *Machine) Choices(q Query, size float64) ([]Prediction, error) {
 // first size and the size before it to that of its last size and the next,
 // the first from 0 and the last to the largest size NCCL can ask. sizes
 // must grow; gpusPerThread is Query.GPUsPerThread.
-func (m *Machine) TunerRules(collectives []commmodel.Collective, nodes []int, perNode, gpusPerThread int, sizes []int64) ([]nccl.TunerRule, error) {
+func (m *Machine) TunerRules(collectives []commmodel.Collective, nodes []int, perNode, gpusPerThread int, sizes []float64) ([]nccl.TunerRule, error) {
 	var rules []nccl.TunerRule
 	for _, c := range collectives {
 		f, err := nccl.FuncOf(c)
@@ -62,9 +62,9 @@ func (m *Machine) TunerRules(collectives []commmodel.Collective, nodes []int, pe
 			q := Query{Collective: c, Ranks: n * perNode, PerNode: perNode, GPUsPerThread: gpusPerThread}
 			var last *nccl.TunerRule
 			for i, s := range sizes {
-				cs, err := m.Choices(q, float64(s))
+				cs, err := m.Choices(q, s)
 				if err != nil {
-					return nil, fmt.Errorf("predict: %v on %d x %d at %d B: %w", c, n, perNode, s, err)
+					return nil, fmt.Errorf("predict: %v on %d x %d at %g B: %w", c, n, perNode, s, err)
 				}
 				best := cs[0]
 				a, err := nccl.ParseAlgo(best.Algorithm)
@@ -77,11 +77,11 @@ func (m *Machine) TunerRules(collectives []commmodel.Collective, nodes []int, pe
 				}
 				lo := uint64(0)
 				if i > 0 {
-					lo = uint64(math.Sqrt(float64(sizes[i-1])*float64(s))) + 1
+					lo = uint64(math.Sqrt(sizes[i-1]*s)) + 1
 				}
 				hi := uint64(math.MaxUint64)
 				if i+1 < len(sizes) {
-					hi = uint64(math.Sqrt(float64(s) * float64(sizes[i+1])))
+					hi = uint64(math.Sqrt(s * sizes[i+1]))
 				}
 				if last != nil && last.Algo == a && last.Proto == p && last.Channels == best.Channels {
 					last.MaxBytes = hi

@@ -125,7 +125,7 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 		if err := checkSize(size); err != nil {
 			return nil, err
 		}
-		e, err := ref.full.Choose(f, int64(size))
+		e, err := ref.full.Choose(f, size)
 		if err != nil {
 			return nil, fmt.Errorf("predict: %w", err)
 		}
@@ -133,7 +133,7 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 			Low:       e.Time * math.Exp(referenceBias-z80*referenceSpread),
 			High:      e.Time * math.Exp(referenceBias+z80*referenceSpread),
 			Algorithm: e.Algo.String(), Protocol: nccl.ProtocolName(e.Proto)}
-		out[i].Channels, _ = ref.full.MaxChannels(e.Algo, e.Proto, int64(size))
+		out[i].Channels, _ = ref.full.MaxChannels(e.Algo, e.Proto, size)
 	}
 	return out, nil
 }

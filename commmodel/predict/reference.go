@@ -108,7 +108,7 @@ func (ref *reference) choose(c commmodel.Collective, ranks int, size float64) (c
 	if err != nil {
 		return choice{}, err
 	}
-	e, err := ref.full.Choose(f, int64(size))
+	e, err := ref.full.Choose(f, size)
 	if err != nil {
 		return choice{}, fmt.Errorf("predict: %w", err)
 	}

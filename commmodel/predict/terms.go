@@ -264,8 +264,8 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 	}
 	t.lat[0], t.lat[1], t.lat[2] = ref.latency(f, a, ch.proto)
 	if !ch.p2p {
-		t.nccl, _ = ref.full.Time(f, ch.algo, ch.proto, int64(size))
-		t.channels, _ = ref.full.MaxChannels(ch.algo, ch.proto, int64(size))
+		t.nccl, _ = ref.full.Time(f, ch.algo, ch.proto, size)
+		t.channels, _ = ref.full.MaxChannels(ch.algo, ch.proto, size)
 	}
 	nics := r.hw.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
 	t.intra, t.net, t.leave = bytes(rn.collective, ch, rn.shape, nics, r.hw.groupNodes(rn.shape), size)

@@ -145,8 +145,8 @@ func TuneRules() ([]nccl.TunerRule, error) {
 	if err != nil {
 		return nil, err
 	}
-	var sizes []int64
-	for s := int64(1 << 10); s <= 4<<30; s *= 2 {
+	var sizes []float64
+	for s := float64(1 << 10); s <= 4<<30; s *= 2 {
 		sizes = append(sizes, s)
 	}
 	return mc.TunerRules([]commmodel.Collective{commmodel.AllReduce}, TuneExample.Nodes, 8, 0, sizes)
