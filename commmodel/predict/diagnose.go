@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
@@ -171,7 +172,7 @@ func advice(f Finding, t Table) []string {
 	case TermLaunch:
 		return []string{fmt.Sprintf("the launch floor: each thread launches its %d GPUs one after the other; try CUDA graphs (nccl-tests -G 1) or one GPU per thread or process (-g 1 with -t or -np)", max(t.GPUsPerThread, 1))}
 	case TermLatency:
-		return []string{"per-step latency: try NCCL_PROTO=LL or LL128 at these sizes, NCCL_ALGO=Tree across nodes, and check that no NCCL_PROTO or NCCL_ALGO setting rules them out"}
+		return []string{latencyAdvice(f.NCCL, t.Nodes)}
 	case TermNVLink:
 		return []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_P2P_LEVEL=NVL, NCCL_DEBUG=INFO lines \"via P2P/CUMEM\"); NCCL_MIN_NCHANNELS raises the channels of mid-size calls"}
 	}
@@ -180,6 +181,31 @@ func advice(f Finding, t Table) []string {
 		a = append(a, "across more nodes the fabric above the NICs may bind: describe it to the model (-hw group=HOSTS,oversub=R)")
 	}
 	return a
+}
+
+// latencyAdvice names the settings with shorter steps that NCCL did not
+// run over the range, from ran, what it ran there ("Ring/Simple", or
+// "Ring/LL -> Ring/LL128" across a switch): the low-latency protocols, and
+// Tree across nodes.
+func latencyAdvice(ran string, nodes int) string {
+	algos, protos := map[string]bool{}, map[string]bool{}
+	for _, choice := range strings.Split(ran, " -> ") {
+		a, p, _ := strings.Cut(choice, "/")
+		algos[a], protos[p] = true, true
+	}
+	var try []string
+	for _, p := range []string{"LL", "LL128"} {
+		if !protos[p] {
+			try = append(try, "NCCL_PROTO="+p)
+		}
+	}
+	if nodes > 1 && !algos["Tree"] {
+		try = append(try, "NCCL_ALGO=Tree")
+	}
+	if len(try) == 0 {
+		return "per-step latency: NCCL already runs the shortest steps it has here (" + ran + "); check that no NCCL_PROTO or NCCL_ALGO setting rules others out, and the launch layout (-g)"
+	}
+	return "per-step latency: try " + strings.Join(try, " or ") + " at these sizes, and check that no NCCL_PROTO or NCCL_ALGO setting rules them out"
 }
 
 // faster returns advice to pin the model's fastest choice at p's size when
