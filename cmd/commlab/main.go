@@ -138,7 +138,7 @@ func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) 
 		args = fs.Args()[1:]
 	}
 	if len(pos) > maxArgs {
-		return nil, fmt.Errorf("unexpected argument %q", pos[maxArgs])
+		return nil, fmt.Errorf("unexpected argument %q: flags start with - (\"commlab SUBCOMMAND -h\" lists them)", pos[maxArgs])
 	}
 	return pos, nil
 }

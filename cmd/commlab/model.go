@@ -124,7 +124,7 @@ func (f *linkFlags) base() (commmodel.Link, error) {
 		return l, fmt.Errorf("-bw: %w", err)
 	}
 	if !l.Valid() {
-		return l, fmt.Errorf("link %+v is not valid", l)
+		return l, fmt.Errorf("-alpha %s -bw %s: want a latency of 0 or more and a positive bandwidth, such as -alpha 2us -bw 350GB/s", f.alpha, f.bw)
 	}
 	return l, nil
 }
@@ -165,7 +165,7 @@ func (f *collectiveFlags) resolve() (commmodel.Collective, []commmodel.Algorithm
 		f.perNode = defaultPerNode(f.p)
 	}
 	if f.p > 1<<20 {
-		return c, nil, fmt.Errorf("-p %d: more than 2^20 ranks is not supported", f.p)
+		return c, nil, fmt.Errorf("-p %d: more than 2^20 ranks is not supported; give -p up to 1048576", f.p)
 	}
 	if f.algos == "" {
 		return c, commmodel.Algorithms(c), nil
@@ -181,7 +181,7 @@ func (f *collectiveFlags) resolve() (commmodel.Collective, []commmodel.Algorithm
 			return c, nil, err
 		}
 		if math.IsNaN(a.Cost(f.p, 1).Bytes) { // a two-level algorithm whose nodes do not fit -p
-			return c, nil, fmt.Errorf("%s: -p %d is not a multiple of -per-node %d", name, f.p, f.perNode)
+			return c, nil, fmt.Errorf("%s: -p %d is not a multiple of -per-node %d; try -per-node %d", name, f.p, f.perNode, defaultPerNode(f.p))
 		}
 		algs = append(algs, a)
 	}
@@ -296,7 +296,7 @@ func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.A
 			g = m.coll.perNode
 		}
 		if g < 1 || m.coll.p%g != 0 {
-			return c, nil, nil, h, fmt.Errorf("-p %d is not a multiple of -per-node %d", m.coll.p, g)
+			return c, nil, nil, h, fmt.Errorf("-p %d is not a multiple of -per-node %d; try -per-node %d", m.coll.p, g, defaultPerNode(m.coll.p))
 		}
 		h.PerNode, h.Intra, h.Inter = g, &linkJSON{intra.Alpha, intra.BW}, &linkJSON{inter.Alpha, inter.BW}
 		return c, algs, commmodel.Cluster{Nodes: m.coll.p / g, PerNode: g, Intra: intra, Inter: inter}, h, nil

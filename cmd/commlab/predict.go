@@ -176,7 +176,7 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 		return predictRequest{}, fmt.Errorf("-p %d -per-node %d: want positive counts", *p, *perNode)
 	}
 	if *p%*perNode != 0 {
-		return predictRequest{}, fmt.Errorf("-p %d is not a multiple of -per-node %d", *p, *perNode)
+		return predictRequest{}, fmt.Errorf("-p %d is not a multiple of -per-node %d; try -per-node %d", *p, *perNode, defaultPerNode(*p))
 	}
 	ncclAlgo, ncclProto, err := predictPins(*algo, *proto)
 	if err != nil {

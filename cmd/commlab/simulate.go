@@ -188,20 +188,20 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 		return simulateRequest{}, err
 	}
 	if *algo == "" {
-		return simulateRequest{}, fmt.Errorf("-algo is required (one of %v)", commmodel.Names(c))
+		return simulateRequest{}, fmt.Errorf("need -algo, one of %s", strings.Join(commmodel.Names(c), ", "))
 	}
 	if *p < 1 {
 		return simulateRequest{}, fmt.Errorf("-p %d: need at least 1 rank", *p)
 	}
 	if *sizeText == "" {
-		return simulateRequest{}, errors.New("-size is required")
+		return simulateRequest{}, errors.New("need -size, the buffer per rank, such as -size 1MiB")
 	}
 	size, err := units.ParseSize(*sizeText)
 	if err != nil {
 		return simulateRequest{}, fmt.Errorf("-size: %w", err)
 	}
 	if *perNode < 0 || *perNode > 0 && *p%*perNode != 0 {
-		return simulateRequest{}, fmt.Errorf("-per-node %d does not divide -p %d into whole nodes", *perNode, *p)
+		return simulateRequest{}, fmt.Errorf("-per-node %d does not divide -p %d into whole nodes; try -per-node %d", *perNode, *p, defaultPerNode(*p))
 	}
 	if *perNode == 0 && (*algo == "hierarchical" || *algo == "nvlstree" || strings.HasPrefix(*algo, "collnet")) {
 		*perNode = defaultPerNode(*p)
