@@ -8,6 +8,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
@@ -45,7 +46,7 @@ type plotRequest struct {
 func parsePlotFlags(args []string) (plotRequest, error) {
 	fs := newFlags("plot")
 	machine := addMachineFlags(fs)
-	test := fs.Int("test", 0, "which test of each LOG to plot, from 0, when it holds several")
+	test := fs.Int("test", 0, "which test of each LOG to plot, from 0 in the order the log prints them, when it holds several")
 	out := fs.String("o", "", "the file to write, by its extension: FILE.png, FILE.svg or FILE.pdf")
 	dpi := fs.Int("dpi", 300, "the PNG's resolution, dots per inch (a paper's figures want 300)")
 	width := fs.String("width", "7in", "the figure's width, with its unit: in, cm, mm or pt")
@@ -151,11 +152,20 @@ func (req plotRequest) build() (*plotted, error) {
 		if err != nil {
 			return nil, err
 		}
-		if req.test < 0 || req.test >= len(tables) {
-			return nil, fmt.Errorf("-test %d: %s holds tests 0 to %d", req.test, f.path, len(tables)-1)
+		// Tables are named by their test's index in the log (readCalibration),
+		// and tests of collectives the model does not predict give none.
+		suffix := "#" + strconv.Itoa(req.test)
+		k := slices.IndexFunc(tables, func(t predict.Table) bool { return strings.HasSuffix(t.Name, suffix) })
+		if k < 0 {
+			var tests []string
+			for _, t := range tables {
+				tests = append(tests, t.Name[strings.LastIndex(t.Name, "#")+1:])
+			}
+			return nil, fmt.Errorf("-test %d: %s has no test %d of a collective the model predicts; try -test %s",
+				req.test, f.path, req.test, strings.Join(tests, ", "))
 		}
 		pl.problems = append(pl.problems, problems...)
-		pl.logs = append(pl.logs, plottedLog{table: tables[req.test]})
+		pl.logs = append(pl.logs, plottedLog{table: tables[k]})
 	}
 	if *req.machine.gpu == "" && *req.machine.calibrate == "" {
 		*req.machine.gpu = pl.logs[0].table.GPU // the machine is the first log's
@@ -175,7 +185,7 @@ func (req plotRequest) build() (*plotted, error) {
 		kind = fmt.Sprintf("calibrated on %d tables", len(mc.tables))
 	}
 	pl.figure = nbplot.Figure{
-		Title:  fmt.Sprintf("%s: nccl-tests against the model, %s", mc.hw.GPU.Name, kind),
+		Title:  fmt.Sprintf("%s, model %s", mc.hw.GPU.Name, kind),
 		X:      nbplot.Axis{Label: "message size S", Unit: nbplot.Bytes, Log: true},
 		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
 		Legend: nbplot.TopLeft,

@@ -86,10 +86,15 @@ func TestPlotSVG(t *testing.T) {
 	}
 }
 
+// TestPlotPDF plots the DGX-2's ReduceScatter, the fifth test of its log
+// (-test 4), after the Reduce that the model does not predict.
 func TestPlotPDF(t *testing.T) {
-	b, _ := plotFile(t, "h200.pdf", h200Log)
+	b, out := plotFile(t, "dgx2.pdf", dgx2Log, "-test", "4")
 	if !bytes.HasPrefix(b, []byte("%PDF-")) {
 		t.Errorf("the PDF starts with %q", b[:min(len(b), 8)])
+	}
+	if !strings.Contains(out, "five_tests_2019.log#4, reducescatter on 1 x 12") {
+		t.Errorf("-test 4 did not plot the log's ReduceScatter:\n%s", out)
 	}
 }
 
@@ -211,7 +216,8 @@ func TestPlotErrors(t *testing.T) {
 		{[]string{h200Log, "-o", "fig.png", "-dpi", "0"}, 1, "such as -dpi 300"},
 		{[]string{h200Log, "-o", "fig.png", "-width", "wide"}, 1, "such as 7in, 18cm or 500pt"},
 		{[]string{h200Log, "-o", "fig.png", "-marks", "lines"}, 1, "want crossovers, breaks, crossovers,breaks or none"},
-		{[]string{h200Log, "-o", filepath.Join(dir, "fig.png"), "-test", "1"}, 1, "holds tests 0 to 0"},
+		{[]string{h200Log, "-o", filepath.Join(dir, "fig.png"), "-test", "1"}, 1, "has no test 1 of a collective the model predicts; try -test 0"},
+		{[]string{dgx2Log, "-o", filepath.Join(dir, "fig.png"), "-test", "3"}, 1, "has no test 3 of a collective the model predicts; try -test 0, 1, 2, 4"},
 		{[]string{h200Log, "-o", "fig.png", "-size", "1MiB"}, 2, "flag provided but not defined: -size"},
 	} {
 		code, _, stderr := runCLI(append([]string{"plot"}, c.args...)...)
