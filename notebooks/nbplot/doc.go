@@ -15,7 +15,9 @@
 //
 // A Figure is a line or scatter plot (log-log where sizes span decades) with
 // a legend and optional Marks (crossovers as labelled vertical lines or
-// points); a RegimeMap colours a grid of (size, ranks) cells by the fastest
-// algorithm; a Table renders as Markdown. Each renders to PNG bytes with
-// plot.WriterTo, and Show displays any of them in a GoNB notebook.
+// points) and a series' interval drawn as a band (Series.Low, High); a
+// RegimeMap colours a grid of (size, ranks) cells by the fastest algorithm; a
+// Table renders as Markdown. A figure renders to PNG bytes at 96 DPI (PNG),
+// which Show displays in a GoNB notebook, or to a file by its extension
+// (Save): PNG at a resolution of one's choice, SVG or PDF.
 package nbplot

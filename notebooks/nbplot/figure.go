@@ -1,8 +1,8 @@
 package nbplot
 
 import (
-	"bytes"
 	"fmt"
+	"image/color"
 	"math"
 
 	"gonum.org/v1/plot"
@@ -34,6 +34,13 @@ type Series struct {
 	Name  string    // legend entry; an algorithm name keeps its colour across figures
 	X, Y  []float64 // coordinates in the axes' units; equal lengths
 	Style Style
+	// Low and High, when set, bound an interval of Y at each X (a model's
+	// 80% interval), drawn as a translucent band of the series' colour
+	// under every series; the same length as X.
+	Low, High []float64
+	// Color, when not nil, replaces the colour Colors gives Name (a model's
+	// curve in the colour of the measurements it describes).
+	Color color.Color
 }
 
 // Mark labels one place on a figure. With Y == 0 it is a dashed vertical line
@@ -78,11 +85,16 @@ func (f Figure) plot(under []plot.Plotter, extra []legendEntry) (*plot.Plot, err
 	leg := &legendBox{pos: f.Legend}
 	p.Add(under...)
 	p.Add(plotter.NewGrid())
-	names := make([]string, len(f.Series))
-	for i, s := range f.Series {
-		names[i] = s.Name
+	colors := seriesColors(f.Series)
+	bands, err := bands(f.Series, colors, f.X, f.Y)
+	if err != nil {
+		return nil, err
 	}
-	colors := Colors(names)
+	for _, b := range bands {
+		if b != nil {
+			p.Add(b)
+		}
+	}
 	for i, s := range f.Series {
 		xys, err := points(s, f.X, f.Y)
 		if err != nil {
@@ -90,6 +102,9 @@ func (f Figure) plot(under []plot.Plotter, extra []legendEntry) (*plot.Plot, err
 		}
 		col := colors[i]
 		var thumbs []plot.Thumbnailer
+		if bands[i] != nil {
+			thumbs = append(thumbs, bands[i])
+		}
 		if s.Style != Points {
 			l, err := plotter.NewLine(xys)
 			if err != nil {
@@ -139,26 +154,6 @@ func (f Figure) PNG() ([]byte, error) {
 		return nil, err
 	}
 	return PNG(p, f.Width, f.Height)
-}
-
-// PNG renders any gonum plot to PNG bytes with p.WriterTo; zero sizes mean
-// DefaultWidth x DefaultHeight.
-func PNG(p *plot.Plot, w, h vg.Length) ([]byte, error) {
-	if w <= 0 {
-		w = DefaultWidth
-	}
-	if h <= 0 {
-		h = DefaultHeight
-	}
-	wt, err := p.WriterTo(w, h, "png")
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if _, err := wt.WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 func setAxis(a *plot.Axis, ax Axis) {

@@ -1,0 +1,335 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/units"
+)
+
+func init() {
+	registerWarn("plot", "plot nccl-tests logs against the model's prediction, to a PNG, SVG or PDF file", runPlot)
+}
+
+// plotRequest is a "commlab plot" command line, its flags checked.
+type plotRequest struct {
+	// logs are the LOG arguments, each with its pins.
+	logs []calibrationFile
+	// machine are the flags that describe the machine.
+	machine machineFlags
+	// test is -test: which test of each log.
+	test int
+	// out is -o, a name ending in one of nbplot.SaveFormats.
+	out string
+	// dpi is -dpi, the PNG's resolution.
+	dpi int
+	// width and height are -width and -height.
+	width, height vg.Length
+	// crossovers and breaks are -marks: whether to mark where the model
+	// has NCCL change its choice, and the breaks of the measured regimes.
+	crossovers, breaks bool
+}
+
+// parsePlotFlags parses and checks the flags of "commlab plot".
+func parsePlotFlags(args []string) (plotRequest, error) {
+	fs := newFlags("plot")
+	machine := addMachineFlags(fs)
+	test := fs.Int("test", 0, "which test of each LOG to plot, from 0 in the order the log prints them, when it holds several")
+	out := fs.String("o", "", "the file to write, by its extension: FILE.png, FILE.svg or FILE.pdf")
+	dpi := fs.Int("dpi", 300, "the PNG's resolution, dots per inch (a paper's figures want 300)")
+	width := fs.String("width", "7in", "the figure's width, with its unit: in, cm, mm or pt")
+	height := fs.String("height", "4.5in", "the figure's height, with its unit: in, cm, mm or pt")
+	marks := fs.String("marks", "crossovers,breaks", "the vertical lines to draw, comma-separated: crossovers (where the model has NCCL change algorithm or protocol), "+
+		"breaks (between the regimes of a piecewise fit of the measured points), or none")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: commlab plot LOG[:KEY=VALUE...]... -o FILE.{png,svg,pdf} [-calibrate A.log,...] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE]\n"+
+			"                   [-test N] [-dpi N] [-width 7in] [-height 4.5in] [-marks crossovers,breaks|none]")
+		fs.PrintDefaults()
+	}
+	pos, err := parseFlags(fs, args, math.MaxInt)
+	if err != nil {
+		return plotRequest{}, err
+	}
+	if len(pos) == 0 {
+		return plotRequest{}, fmt.Errorf("give the nccl-tests logs to plot: commlab plot LOG... -o FILE.png")
+	}
+	if *out == "" {
+		return plotRequest{}, fmt.Errorf("-o FILE.png, FILE.svg or FILE.pdf says where to write the figure")
+	}
+	if ext := strings.ToLower(filepath.Ext(*out)); !slices.Contains(nbplot.SaveFormats, ext) {
+		return plotRequest{}, fmt.Errorf("-o %q: want a name ending in %s, such as -o %s.png",
+			*out, strings.Join(nbplot.SaveFormats, ", "), strings.TrimSuffix(*out, filepath.Ext(*out)))
+	}
+	if *dpi < 1 {
+		return plotRequest{}, fmt.Errorf("-dpi %d: want a positive resolution, such as -dpi 300", *dpi)
+	}
+	req := plotRequest{machine: machine, test: *test, out: *out, dpi: *dpi}
+	for _, l := range []struct {
+		flag, value string
+		to          *vg.Length
+	}{{"width", *width, &req.width}, {"height", *height, &req.height}} {
+		if *l.to, err = vg.ParseLength(l.value); err != nil || *l.to <= 0 {
+			return plotRequest{}, fmt.Errorf("-%s %q: want a positive length with its unit, such as 7in, 18cm or 500pt", l.flag, l.value)
+		}
+	}
+	for _, m := range strings.Split(*marks, ",") {
+		switch strings.TrimSpace(m) {
+		case "crossovers":
+			req.crossovers = true
+		case "breaks":
+			req.breaks = true
+		case "none":
+		default:
+			return plotRequest{}, fmt.Errorf("-marks %q: want crossovers, breaks, crossovers,breaks or none", *marks)
+		}
+	}
+	for _, p := range pos {
+		files, err := parseCalibrationFiles(p, predict.Pins{GPU: *machine.gpu})
+		if err != nil {
+			return plotRequest{}, err
+		}
+		req.logs = append(req.logs, files...)
+	}
+	return req, nil
+}
+
+// runPlot runs "commlab plot LOG...": it draws each log's measured times
+// and the model's prediction for the same collective and shape into -o,
+// and prints what it drew.
+func runPlot(args []string, stdout, stderr io.Writer) error {
+	req, err := parsePlotFlags(args)
+	if err != nil {
+		return err
+	}
+	pl, err := req.build()
+	if err != nil {
+		return err
+	}
+	writeProblems(stderr, pl.problems)
+	if err := pl.figure.Save(req.out, req.dpi); err != nil {
+		return err
+	}
+	return pl.writeText(stdout, req)
+}
+
+// A plotted is a figure built from the logs, with what a reader of it
+// should know.
+type plotted struct {
+	figure   nbplot.Figure
+	hardware string
+	model    string
+	logs     []plottedLog
+	problems []problem
+}
+
+// A plottedLog is one log's table on the figure: its measured points, the
+// model's prediction along its sizes, and its marks.
+type plottedLog struct {
+	name  string
+	table predict.Table
+	preds []predict.Prediction
+	marks []nbplot.Mark
+}
+
+// build reads the logs and the machine, predicts each log's table, and
+// builds the figure.
+func (req plotRequest) build() (*plotted, error) {
+	pl := &plotted{}
+	for _, f := range req.logs {
+		_, tables, problems, err := readCalibration([]calibrationFile{f})
+		if err != nil {
+			return nil, err
+		}
+		// Tables are named by their test's index in the log (readCalibration),
+		// and tests of collectives the model does not predict give none.
+		suffix := "#" + strconv.Itoa(req.test)
+		k := slices.IndexFunc(tables, func(t predict.Table) bool { return strings.HasSuffix(t.Name, suffix) })
+		if k < 0 {
+			var tests []string
+			for _, t := range tables {
+				tests = append(tests, t.Name[strings.LastIndex(t.Name, "#")+1:])
+			}
+			return nil, fmt.Errorf("-test %d: %s has no test %d of a collective the model predicts; try -test %s",
+				req.test, f.path, req.test, strings.Join(tests, ", "))
+		}
+		pl.problems = append(pl.problems, problems...)
+		pl.logs = append(pl.logs, plottedLog{table: tables[k]})
+	}
+	if *req.machine.gpu == "" && *req.machine.calibrate == "" {
+		*req.machine.gpu = pl.logs[0].table.GPU // the machine is the first log's
+	}
+	mc, err := req.machine.load(predict.Pins{})
+	if err != nil {
+		return nil, err
+	}
+	pl.problems = append(pl.problems, mc.problems...)
+	m, model, err := mc.model()
+	if err != nil {
+		return nil, err
+	}
+	pl.hardware, pl.model = mc.hw.String(), model
+	kind := "uncalibrated"
+	if len(mc.tables) > 0 {
+		kind = fmt.Sprintf("calibrated on %d tables", len(mc.tables))
+	}
+	pl.figure = nbplot.Figure{
+		Title:  fmt.Sprintf("%s, model %s", mc.hw.GPU.Name, kind),
+		X:      nbplot.Axis{Label: "message size S", Unit: nbplot.Bytes, Log: true},
+		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
+		Legend: nbplot.TopLeft,
+		Width:  req.width, Height: req.height,
+	}
+	names := plotNames(req.logs)
+	colors := nbplot.Colors(names)
+	for i := range pl.logs {
+		l := &pl.logs[i]
+		l.name = names[i]
+		if err := l.predict(m); err != nil {
+			return nil, fmt.Errorf("%s: %w", l.table.Name, err)
+		}
+		if req.crossovers {
+			l.marks = l.crossovers()
+		}
+		if req.breaks {
+			breaks, err := l.breaks()
+			if err != nil {
+				pl.problems = append(pl.problems, problem{Message: fmt.Sprintf("%s: no regime breaks: %v", l.table.Name, err)})
+			}
+			l.marks = append(l.marks, breaks...)
+		}
+		slices.SortStableFunc(l.marks, byX)
+		pl.figure.Series = append(pl.figure.Series, l.series(colors[i])...)
+		for _, mk := range l.marks {
+			if len(pl.logs) > 1 {
+				mk.Label = l.name + ": " + mk.Label
+			}
+			pl.figure.Marks = append(pl.figure.Marks, mk)
+		}
+	}
+	// In size order, so that neighbouring labels are stacked apart.
+	slices.SortStableFunc(pl.figure.Marks, byX)
+	return pl, nil
+}
+
+// model returns the machine's model: calibrated on its tables, or at its
+// priors without them (predict.Uncalibrated), and a line that says which.
+func (mc machine) model() (*predict.Machine, string, error) {
+	if len(mc.tables) == 0 {
+		return predict.Uncalibrated(mc.hw), "uncalibrated: the model at its priors", nil
+	}
+	m, err := predict.Calibrate(mc.hw, mc.tables, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	return m, "calibrated on " + strings.Join(mc.files, ", "), nil
+}
+
+// plotNames names each log in the legend: its file's name without the
+// extension, or its path as given where two files share a name.
+func plotNames(logs []calibrationFile) []string {
+	names := make([]string, len(logs))
+	for i, f := range logs {
+		names[i] = strings.TrimSuffix(filepath.Base(f.path), filepath.Ext(f.path))
+	}
+	for i := range names {
+		if slices.Index(names, names[i]) != i {
+			for j, f := range logs {
+				names[j] = f.path
+			}
+			break
+		}
+	}
+	return names
+}
+
+// predict predicts the log's table at its measured sizes, in increasing
+// order.
+func (l *plottedLog) predict(m *predict.Machine) error {
+	sizes := make([]float64, len(l.table.Points))
+	for i, p := range l.table.Points {
+		sizes[i] = p.Size
+	}
+	slices.Sort(sizes)
+	var err error
+	l.preds, err = m.Predict(l.table.Query(), sizes)
+	return err
+}
+
+// series returns the log's measured points and the model's curve with its
+// interval, both in colour c.
+func (l *plottedLog) series(c color.Color) []nbplot.Series {
+	measured := nbplot.Series{Name: l.name, Style: nbplot.Points, Color: c}
+	for _, p := range l.table.Points {
+		measured.X, measured.Y = append(measured.X, p.Size), append(measured.Y, p.Time)
+	}
+	model := nbplot.Series{Name: l.name + " model", Color: c}
+	for _, p := range l.preds {
+		model.X, model.Y = append(model.X, p.Size), append(model.Y, p.Time)
+		model.Low, model.High = append(model.Low, p.Low), append(model.High, p.High)
+	}
+	return []nbplot.Series{measured, model}
+}
+
+// crossovers marks the measured sizes from which the model has NCCL run
+// another algorithm or protocol than at the size before, each labelled
+// "before | after SIZE".
+func (l *plottedLog) crossovers() []nbplot.Mark {
+	var marks []nbplot.Mark
+	for i := 1; i < len(l.preds); i++ {
+		a, b := l.preds[i-1], l.preds[i]
+		if a.Algorithm != b.Algorithm || a.Protocol != b.Protocol {
+			marks = append(marks, nbplot.Mark{X: b.Size, Label: fmt.Sprintf("%s/%s | %s/%s %s",
+				a.Algorithm, a.Protocol, b.Algorithm, b.Protocol, units.FormatSize(b.Size))})
+		}
+	}
+	return marks
+}
+
+// breaks marks the boundaries between the regimes of a piecewise fit of
+// the measured points (fit.Piecewise, fit.Result.Boundaries), each
+// labelled "regime break SIZE"; the error is the fit's.
+func (l *plottedLog) breaks() ([]nbplot.Mark, error) {
+	samples := make([]fit.Sample, len(l.table.Points))
+	for i, p := range l.table.Points {
+		samples[i] = fit.Sample{Size: p.Size, Time: p.Time}
+	}
+	r, err := fit.Piecewise(samples, &fit.Settings{Bootstrap: -1})
+	if err != nil {
+		return nil, err
+	}
+	var marks []nbplot.Mark
+	for _, s := range r.Boundaries() {
+		marks = append(marks, nbplot.Mark{X: s, Label: "regime break " + units.FormatSize(s)})
+	}
+	return marks, nil
+}
+
+func byX(a, b nbplot.Mark) int { return cmp.Compare(a.X, b.X) }
+
+func (pl *plotted) writeText(w io.Writer, req plotRequest) error {
+	size := fmt.Sprintf("%gin x %gin", req.width/vg.Inch, req.height/vg.Inch)
+	if strings.EqualFold(filepath.Ext(req.out), ".png") {
+		size += fmt.Sprintf(" at %d DPI", req.dpi)
+	}
+	fmt.Fprintf(w, "wrote %s (%s)\nhardware: %s\nmodel: %s\n", req.out, size, pl.hardware, pl.model)
+	for _, l := range pl.logs {
+		t := l.table
+		fmt.Fprintf(w, "%s: %s, %v on %d x %d, %d points\n", l.name, t.Name, t.Collective, t.Nodes, t.PerNode, len(t.Points))
+		for _, m := range l.marks {
+			fmt.Fprintf(w, "  %s\n", m.Label)
+		}
+	}
+	return nil
+}

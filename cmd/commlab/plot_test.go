@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"image"
+	"image/png"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel/predict"
+)
+
+const h200Log = "../../data/logs/h200_2x8_allreduce_spectrumx_openshift.log"
+
+// plotFile runs plot with args and -o NAME in a temporary directory, and
+// returns the file written and what the command printed.
+func plotFile(t *testing.T, name string, args ...string) (file []byte, stdout string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	code, out, stderr := runCLI(append(append([]string{"plot"}, args...), "-o", path)...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, stderr)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, out
+}
+
+// TestPlotPNG: the PNG's pixels are -width and -height at -dpi.
+func TestPlotPNG(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want image.Point
+	}{
+		{[]string{"-dpi", "100"}, image.Point{700, 450}},                                        // the default 7in x 4.5in
+		{[]string{"-dpi", "254", "-width", "18cm", "-height", "10cm"}, image.Point{1800, 1000}}, // 254 DPI is 100 dots per cm
+		{nil, image.Point{2100, 1350}},                                                          // 7in x 4.5in at the default 300 DPI
+	} {
+		b, out := plotFile(t, "h200.png", append([]string{h200Log}, c.args...)...)
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%v: not a PNG: %v", c.args, err)
+		}
+		if got := img.Bounds().Size(); got != c.want {
+			t.Errorf("%v: the PNG is %v, want %v", c.args, got, c.want)
+		}
+		if !strings.HasPrefix(out, "wrote ") {
+			t.Errorf("%v: stdout %q does not say what it wrote", c.args, out)
+		}
+	}
+}
+
+// TestPlotSVG plots two of Together's tables on one figure: the SVG is
+// XML, and its legend names both logs' measurements and models.
+func TestPlotSVG(t *testing.T) {
+	b, _ := plotFile(t, "together.svg", togetherDir+"all_gather_ring.log:algo=ring", togetherDir+"reduce_scatter_ring.log:algo=ring",
+		"-calibrate", togetherDir+"all_reduce_ring.log:algo=ring")
+	d := xml.NewDecoder(bytes.NewReader(b))
+	var texts []string
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the SVG is not XML: %v", err)
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			texts = append(texts, strings.TrimSpace(string(cd)))
+		}
+	}
+	for _, name := range []string{"all_gather_ring", "all_gather_ring model", "reduce_scatter_ring", "reduce_scatter_ring model"} {
+		if !slices.Contains(texts, name) {
+			t.Errorf("the SVG's texts hold no legend entry %q", name)
+		}
+	}
+}
+
+// TestPlotPDF plots the DGX-2's ReduceScatter, the fifth test of its log
+// (-test 4), after the Reduce that the model does not predict.
+func TestPlotPDF(t *testing.T) {
+	b, out := plotFile(t, "dgx2.pdf", dgx2Log, "-test", "4")
+	if !bytes.HasPrefix(b, []byte("%PDF-")) {
+		t.Errorf("the PDF starts with %q", b[:min(len(b), 8)])
+	}
+	if !strings.Contains(out, "five_tests_2019.log#4, reducescatter on 1 x 12") {
+		t.Errorf("-test 4 did not plot the log's ReduceScatter:\n%s", out)
+	}
+}
+
+// TestPlotModel: the model curve is Machine.Predict's times and interval
+// at the table's sizes, for a machine calibrated here on the same table.
+func TestPlotModel(t *testing.T) {
+	calib := togetherDir + "all_reduce_ring.log"
+	req, err := parsePlotFlags([]string{togetherDir + "all_gather_ring.log:algo=ring", "-calibrate", calib + ":algo=ring", "-o", "x.png"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := req.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, _, err := readTables(calib, predict.Pins{Algo: "Ring"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw, err := predict.Describe(tables[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := predict.Calibrate(hw, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := pl.logs[0].table
+	var sizes []float64
+	for _, p := range tb.Points {
+		sizes = append(sizes, p.Size)
+	}
+	want, err := m.Predict(tb.Query(), sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pl.figure.Series) != 2 {
+		t.Fatalf("%d series, want the measured points and the model", len(pl.figure.Series))
+	}
+	measured, model := pl.figure.Series[0], pl.figure.Series[1]
+	if !slices.Equal(measured.X, sizes) || len(model.X) != len(want) {
+		t.Fatalf("measured sizes %v, %d model points; want the table's %v, %d", measured.X, len(model.X), sizes, len(want))
+	}
+	for i, p := range want {
+		if model.X[i] != p.Size || model.Y[i] != p.Time || model.Low[i] != p.Low || model.High[i] != p.High {
+			t.Errorf("model point %d is %g B: %g s in [%g, %g]; Machine.Predict gives %g B: %g s in [%g, %g]",
+				i, model.X[i], model.Y[i], model.Low[i], model.High[i], p.Size, p.Time, p.Low, p.High)
+		}
+	}
+	// The calibration moves the model away from its priors: the curve is
+	// not the uncalibrated one.
+	prior, err := predict.Uncalibrated(hw).Predict(tb.Query(), sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := len(prior) - 1; math.Abs(prior[last].Time/model.Y[last]-1) < 0.01 {
+		t.Errorf("at %g B the calibrated curve, %g s, is the uncalibrated model's %g s", sizes[last], model.Y[last], prior[last].Time)
+	}
+}
+
+// TestPlotMarks: on the public H200 AllReduce the uncalibrated model has
+// NCCL go from Tree/LL to Tree/LL128 at 256 KiB (as "commlab diagnose"
+// finds, TestDiagnoseH200), and the regime breaks are those of "commlab
+// fit" on the log, whose piecewise fit has regimes 1-4 KiB, 8-32 KiB,
+// 256 KiB-4 MiB, 8-64 MiB and 128 MiB-16 GiB: each break the geometric mean
+// of the sizes either side (fit.Result.Boundaries).
+func TestPlotMarks(t *testing.T) {
+	req, err := parsePlotFlags([]string{h200Log, "-o", "x.png"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := req.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crossovers, breaks []float64
+	for _, m := range pl.figure.Marks {
+		if strings.HasPrefix(m.Label, "regime break") {
+			breaks = append(breaks, m.X)
+		} else {
+			crossovers = append(crossovers, m.X)
+		}
+		if m.Label == "Tree/LL | Tree/LL128 256 KiB" && m.X != 1<<18 {
+			t.Errorf("%q at %g B", m.Label, m.X)
+		}
+	}
+	if !slices.Contains(crossovers, 1<<18) {
+		t.Errorf("no crossover at 256 KiB: marks %v", pl.figure.Marks)
+	}
+	want := []float64{math.Sqrt(4096 * 8192), math.Sqrt(32768 * 262144), math.Sqrt(4194304 * 8388608), math.Sqrt(67108864 * 134217728)}
+	if len(breaks) != len(want) {
+		t.Fatalf("regime breaks at %v, want %v", breaks, want)
+	}
+	for i := range want {
+		if math.Abs(breaks[i]/want[i]-1) > 1e-12 {
+			t.Errorf("regime break %d at %g B, want %g", i, breaks[i], want[i])
+		}
+	}
+
+	req.crossovers, req.breaks = false, false // -marks none
+	if pl, err = req.build(); err != nil || len(pl.figure.Marks) != 0 {
+		t.Errorf("-marks none: marks %v, err %v", pl.figure.Marks, err)
+	}
+}
+
+// TestPlotErrors: each refusal names a flag or value that works, and a
+// refused -o writes nothing.
+func TestPlotErrors(t *testing.T) {
+	dir := t.TempDir()
+	jpg := filepath.Join(dir, "fig.jpg")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{h200Log}, 1, "-o FILE.png, FILE.svg or FILE.pdf"},
+		{[]string{h200Log, "-o", jpg}, 1, "want a name ending in .png, .svg, .pdf, such as -o " + filepath.Join(dir, "fig.png")},
+		{[]string{"-o", "fig.png"}, 1, "commlab plot LOG... -o FILE.png"},
+		{[]string{h200Log, "-o", "fig.png", "-dpi", "0"}, 1, "such as -dpi 300"},
+		{[]string{h200Log, "-o", "fig.png", "-width", "wide"}, 1, "such as 7in, 18cm or 500pt"},
+		{[]string{h200Log, "-o", "fig.png", "-marks", "lines"}, 1, "want crossovers, breaks, crossovers,breaks or none"},
+		{[]string{h200Log, "-o", filepath.Join(dir, "fig.png"), "-test", "1"}, 1, "has no test 1 of a collective the model predicts; try -test 0"},
+		{[]string{dgx2Log, "-o", filepath.Join(dir, "fig.png"), "-test", "3"}, 1, "has no test 3 of a collective the model predicts; try -test 0, 1, 2, 4"},
+		{[]string{h200Log, "-o", "fig.png", "-size", "1MiB"}, 2, "flag provided but not defined: -size"},
+	} {
+		code, _, stderr := runCLI(append([]string{"plot"}, c.args...)...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr, c.code, c.want)
+		}
+	}
+	if _, err := os.Stat(jpg); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("-o fig.jpg: a file was written (%v)", err)
+	}
+}
