@@ -30,7 +30,7 @@ func init() {
 // two times it is itself uncertain; the floor stands for that variation. In
 // the repository's logs the out-of-place and in-place times of a row differ
 // by under 2.5% in three rows of four, and two runs of one H100 node's Ring
-// AllReduce (data/logs/paired/h100-sxm-1x8-together) by up to 8% where a
+// AllReduce (data/logs/paired/h100-sxm-1x8-together) by up to 9% where a
 // call takes tens of microseconds and under 1% from 8 MiB up: 5% is above
 // the typical spread, and a point noisier than that gets its own wider
 // threshold.
@@ -420,11 +420,11 @@ func writeCompareText(w io.Writer, out compareOutput) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "size\tA time\tB time\tB/A\tA busbw\tB busbw\tnoise\tB is")
 	for _, p := range out.Points {
-		is := p.BIs
-		if is == bWithinNoise {
-			is = ""
+		is := "\t" + p.BIs
+		if p.BIs == bWithinNoise {
+			is = "" // no padding at the end of the line
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\t%s\t%.0f%%\t%s\n", units.FormatSize(float64(p.SizeBytes)),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\t%s\t%.0f%%%s\n", units.FormatSize(float64(p.SizeBytes)),
 			units.FormatDuration(p.ATimeS), units.FormatDuration(p.BTimeS), p.Ratio,
 			units.FormatBandwidth(p.ABusBWBps), units.FormatBandwidth(p.BBusBWBps), 100*(p.NoiseRatio-1), is)
 	}
