@@ -27,13 +27,11 @@ func init() {
 // compare counts, as a fraction of the time. Two halves of one row measure
 // the same size seconds apart, so their spread misses what changes from run
 // to run (another job on the network, clocks, a rank's placement), and with
-// two times it is itself uncertain; the floor stands for that variation. In
-// the repository's logs the out-of-place and in-place times of a row differ
-// by under 2.5% in three rows of four, and two runs of one H100 node's Ring
-// AllReduce (data/logs/paired/h100-sxm-1x8-together) by up to 9% where a
-// call takes tens of microseconds and under 1% from 8 MiB up: 5% is above
-// the typical spread, and a point noisier than that gets its own wider
-// threshold.
+// two times it is itself uncertain; the floor stands for that variation. It
+// is above the spread of three rows in four of the repository's logs, and
+// near the differences of two runs of one H100 node's Ring AllReduce
+// (data/logs/paired/h100-sxm-1x8-together) where a call takes tens of
+// microseconds; docs/compare.md gives the figures.
 const defaultNoiseFloor = 0.05
 
 // What compare says of B at a size or over a range.
@@ -57,7 +55,7 @@ type compareOutput struct {
 }
 
 // compareTable is one of the two tables compared; what its log does not
-// say is "" or 0.
+// say is "" or 0. Collective joins names with " or ".
 type compareTable struct {
 	File       string `json:"file"`
 	Test       int    `json:"test"`
@@ -69,6 +67,8 @@ type compareTable struct {
 	Type       string `json:"type"`
 	RedOp      string `json:"redop"`
 	Sizes      int    `json:"sizes"`
+
+	names []string // collectiveNames
 }
 
 // comparePoint is one size both tables hold. A time is the mean of the
@@ -142,14 +142,16 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		tests[k], out.Problems = t, append(out.Problems, problems...)
-		tables[k] = describeCompareTable(side.path, side.test, t)
+		if k == 0 || side.path != pos[0] { // one file's problems once
+			out.Problems = append(out.Problems, problems...)
+		}
+		tests[k], tables[k] = t, newCompareTable(side.path, side.test, t)
 	}
 	out.A, out.B = tables[0], tables[1]
-	out.Problems = append(out.Problems, compareMismatches(tests[0], tests[1], out.A, out.B)...)
+	out.Problems = append(out.Problems, compareMismatches(out.A, out.B)...)
 	if out.Points = comparePoints(tests[0], tests[1], *floor); len(out.Points) == 0 {
 		return fmt.Errorf("%s and %s share no size (A: %s, B: %s): pick tables that overlap with -test N,M (commlab fit -list FILE lists a file's tables)",
-			tableName(out.A), tableName(out.B), sizeSpan(tests[0]), sizeSpan(tests[1]))
+			out.A.name(), out.B.name(), sizeSpan(tests[0]), sizeSpan(tests[1]))
 	}
 	ratios := make([]float64, len(out.Points))
 	for i, p := range out.Points {
@@ -202,12 +204,12 @@ func readCompareTest(path string, i int) (*nccltests.Test, []problem, error) {
 	return log.Tests[i], problems, nil
 }
 
-// describeCompareTable is what test i of the log at path is.
-func describeCompareTable(path string, i int, t *nccltests.Test) compareTable {
-	c := compareTable{File: path, Test: i, Line: t.Line, Collective: strings.Join(collectiveNames(t), " or "),
-		Ranks: t.Ranks, Nodes: t.Nodes, GPU: t.System, Type: t.Rows[0].Type, RedOp: t.Rows[0].RedOp}
-	c.Sizes = len(sizeMeasurements(t))
-	return c
+// newCompareTable is what test i of the log at path is.
+func newCompareTable(path string, i int, t *nccltests.Test) compareTable {
+	names := collectiveNames(t)
+	return compareTable{File: path, Test: i, Line: t.Line, Collective: strings.Join(names, " or "),
+		Ranks: t.Ranks, Nodes: t.Nodes, GPU: t.System, Type: t.Rows[0].Type, RedOp: t.Rows[0].RedOp,
+		Sizes: len(sizeMeasurements(t)), names: names}
 }
 
 // collectiveNames are the collectives t may measure, by their binary
@@ -228,13 +230,12 @@ func collectiveNames(t *nccltests.Test) []string {
 // compareMismatches warns where the tables' runs differ in what a ratio of
 // their times takes as equal: the collective, the rank and node counts, the
 // data type and the reduction. What a log does not say is not compared.
-func compareMismatches(ta, tb *nccltests.Test, a, b compareTable) []problem {
+func compareMismatches(a, b compareTable) []problem {
 	var out []problem
 	warn := func(what, va, vb string) {
 		out = append(out, problem{Message: fmt.Sprintf("A and B differ in %s: %s in A, %s in B; compared anyway", what, va, vb)})
 	}
-	na, nb := collectiveNames(ta), collectiveNames(tb)
-	if len(na) > 0 && len(nb) > 0 && !slices.ContainsFunc(na, func(c string) bool { return slices.Contains(nb, c) }) {
+	if len(a.names) > 0 && len(b.names) > 0 && !slices.ContainsFunc(a.names, func(c string) bool { return slices.Contains(b.names, c) }) {
 		warn("collective", a.Collective, b.Collective)
 	}
 	for _, c := range []struct {
@@ -253,8 +254,8 @@ func compareMismatches(ta, tb *nccltests.Test, a, b compareTable) []problem {
 	return out
 }
 
-// tableName is "FILE#TEST", the name the other subcommands give a table.
-func tableName(c compareTable) string { return c.File + "#" + strconv.Itoa(c.Test) }
+// name is "FILE#TEST", the name the other subcommands give a table.
+func (c compareTable) name() string { return c.File + "#" + strconv.Itoa(c.Test) }
 
 // sizeSpan is "MIN..MAX" of t's sizes.
 func sizeSpan(t *nccltests.Test) string {
@@ -379,10 +380,9 @@ func (r compareRange) String() string {
 	return "B " + r.BIs + " by " + by + " " + where
 }
 
-// describeTable is a line saying what the table is, leaving out what its
-// log does not say.
-func describeTable(c compareTable) string {
-	parts := []string{tableName(c)}
+// String says what the table is, leaving out what its log does not say.
+func (c compareTable) String() string {
+	parts := []string{c.name()}
 	if c.Collective != "" {
 		parts = append(parts, c.Collective)
 	}
@@ -410,7 +410,7 @@ func plural(n int, noun string) string {
 }
 
 func writeCompareText(w io.Writer, out compareOutput) error {
-	fmt.Fprintf(w, "A: %s\nB: %s\n", describeTable(out.A), describeTable(out.B))
+	fmt.Fprintf(w, "A: %s\nB: %s\n", out.A, out.B)
 	fmt.Fprintf(w, "%d sizes in both: median B/A %.2f; %d beyond noise (over %g%% and over the spread of the size's own times)\n",
 		len(out.Points), out.MedianRatio, out.Differing, 100*out.NoiseFloor)
 	for _, r := range out.Ranges {

@@ -262,3 +262,15 @@ func TestDifferingRanges(t *testing.T) {
 		t.Errorf("ranges %q; want %q", got, want)
 	}
 }
+
+// TestCompareProblemsOnce compares a log that holds a cut row (line 71 of
+// data/nccltests/testdata/mpirun_noisy_allreduce.log, the 4 KiB row cut
+// after its first time) with itself: the reader's problem is reported once,
+// at its line.
+func TestCompareProblemsOnce(t *testing.T) {
+	log := "../../data/nccltests/testdata/mpirun_noisy_allreduce.log"
+	got := runCompareJSON(t, log, log)
+	if len(got.Problems) != 1 || got.Problems[0].Line != 71 || got.Problems[0].File != log {
+		t.Errorf("problems %v; want one, at %s:71", got.Problems, log)
+	}
+}
