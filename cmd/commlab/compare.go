@@ -100,8 +100,8 @@ type compareRange struct {
 	MaxRatio  float64 `json:"max_ratio"`
 }
 
-// runCompare runs "commlab compare A B": test -test of each log, size by
-// size.
+// runCompare runs "commlab compare A B": the tables -test picks of logs A
+// and B, size by size.
 func runCompare(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compare")
 	testArg := fs.String("test", "0", "which test of each log, from 0, when one holds several: N for both, or N,M for A's and B's")
