@@ -1,0 +1,432 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/units"
+)
+
+func init() {
+	registerWarn("compare", "set two nccl-tests logs side by side: the time ratio per size, and where they differ beyond noise", runCompare)
+}
+
+// defaultNoiseFloor is the smallest difference between two logs' times that
+// compare counts, as a fraction of the time. Two halves of one row measure
+// the same size seconds apart, so their spread misses what changes from run
+// to run (another job on the network, clocks, a rank's placement), and with
+// two times it is itself uncertain; the floor stands for that variation. It
+// is above the spread of three rows in four of the repository's logs, and
+// near the differences of two runs of one H100 node's Ring AllReduce
+// (data/logs/paired/h100-sxm-1x8-together) where a call takes tens of
+// microseconds; docs/compare.md gives the figures.
+const defaultNoiseFloor = 0.05
+
+// What compare says of B at a size or over a range.
+const (
+	bSlower      = "slower"
+	bFaster      = "faster"
+	bWithinNoise = "within noise"
+)
+
+// compareOutput is the JSON of "commlab compare". Times are in s, sizes in B,
+// bandwidths in B/s; a ratio is B's time over A's.
+type compareOutput struct {
+	A           compareTable   `json:"a"`
+	B           compareTable   `json:"b"`
+	NoiseFloor  float64        `json:"noise_floor"`
+	MedianRatio float64        `json:"median_ratio"`
+	Differing   int            `json:"differing"`
+	Points      []comparePoint `json:"points"`
+	Ranges      []compareRange `json:"ranges"`
+	Problems    []problem      `json:"problems"`
+}
+
+// compareTable is one of the two tables compared; what its log does not
+// say is "" or 0. Collective joins names with " or ".
+type compareTable struct {
+	File       string `json:"file"`
+	Test       int    `json:"test"`
+	Line       int    `json:"line"`
+	Collective string `json:"collective"`
+	Ranks      int    `json:"ranks"`
+	Nodes      int    `json:"nodes"`
+	GPU        string `json:"gpu"`
+	Type       string `json:"type"`
+	RedOp      string `json:"redop"`
+	Sizes      int    `json:"sizes"`
+
+	names []string // collectiveNames
+}
+
+// comparePoint is one size both tables hold. A time is the mean of the
+// size's measured times in its table (the out-of-place and in-place halves
+// of its rows), a bus bandwidth the mean of theirs. B differs from A when
+// B/A falls outside 1/NoiseRatio..NoiseRatio; ALine and BLine are the lines
+// of the size's first row.
+type comparePoint struct {
+	SizeBytes  int64   `json:"size_bytes"`
+	ATimeS     float64 `json:"a_time_s"`
+	BTimeS     float64 `json:"b_time_s"`
+	Ratio      float64 `json:"ratio"`
+	ABusBWBps  float64 `json:"a_bus_bw_Bps"`
+	BBusBWBps  float64 `json:"b_bus_bw_Bps"`
+	NoiseRatio float64 `json:"noise_ratio"`
+	BIs        string  `json:"b_is"`
+	ALine      int     `json:"a_line"`
+	BLine      int     `json:"b_line"`
+}
+
+// compareRange is a run of consecutive common sizes at which B is slower,
+// or faster, beyond noise.
+type compareRange struct {
+	BIs       string  `json:"b_is"`
+	FromBytes int64   `json:"from_bytes"`
+	ToBytes   int64   `json:"to_bytes"`
+	Sizes     int     `json:"sizes"`
+	MinRatio  float64 `json:"min_ratio"`
+	MaxRatio  float64 `json:"max_ratio"`
+}
+
+// runCompare runs "commlab compare A B": the tables -test picks of logs A
+// and B, size by size.
+func runCompare(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("compare")
+	testArg := fs.String("test", "0", "which test of each log, from 0, when one holds several: N for both, or N,M for A's and B's")
+	floor := fs.Float64("floor", defaultNoiseFloor, "the smallest difference counted, as a fraction of the time (0.05: 5%); a size whose own times spread more gets a wider threshold")
+	output := addFormatFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: commlab compare A.log B.log [-test N|N,M] [-floor F] [-format text|json|csv]\n\n"+
+			"For each size both logs hold: A's and B's times, B/A, their bus bandwidths,\n"+
+			"and whether B is slower or faster beyond noise.")
+		fs.PrintDefaults()
+	}
+	pos, err := parseFlags(fs, args, 2)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("give two nccl-tests logs: commlab compare A.log B.log")
+	}
+	format, err := output.get()
+	if err != nil {
+		return err
+	}
+	if *floor < 0 || math.IsNaN(*floor) {
+		return fmt.Errorf("-floor %v: want a fraction of the time >= 0, such as %v", *floor, defaultNoiseFloor)
+	}
+	ia, ib, err := parseCompareTests(*testArg)
+	if err != nil {
+		return err
+	}
+	out := compareOutput{NoiseFloor: *floor, Problems: []problem{}}
+	var tests [2]*nccltests.Test
+	var tables [2]compareTable
+	for k, side := range []struct {
+		path string
+		test int
+	}{{pos[0], ia}, {pos[1], ib}} {
+		t, problems, err := readCompareTest(side.path, side.test)
+		if err != nil {
+			return err
+		}
+		if k == 0 || side.path != pos[0] { // one file's problems once
+			out.Problems = append(out.Problems, problems...)
+		}
+		tests[k], tables[k] = t, newCompareTable(side.path, side.test, t)
+	}
+	out.A, out.B = tables[0], tables[1]
+	out.Problems = append(out.Problems, compareMismatches(out.A, out.B)...)
+	if out.Points = comparePoints(tests[0], tests[1], *floor); len(out.Points) == 0 {
+		return fmt.Errorf("%s and %s share no size (A: %s, B: %s): pick tables that overlap with -test N,M (commlab fit -list FILE lists a file's tables)",
+			out.A.name(), out.B.name(), sizeSpan(tests[0]), sizeSpan(tests[1]))
+	}
+	ratios := make([]float64, len(out.Points))
+	for i, p := range out.Points {
+		ratios[i] = p.Ratio
+		if p.BIs != bWithinNoise {
+			out.Differing++
+		}
+	}
+	out.MedianRatio = fit.Median(ratios)
+	out.Ranges = differingRanges(out.Points)
+	switch format {
+	case formatJSON:
+		return writeJSON(stdout, out)
+	case formatCSV:
+		writeProblems(stderr, out.Problems)
+		return writeCSV(stdout, out.Points)
+	}
+	writeProblems(stderr, out.Problems)
+	return writeCompareText(stdout, out)
+}
+
+// parseCompareTests reads -test: N for both logs, or N,M for A's and B's.
+func parseCompareTests(arg string) (a, b int, err error) {
+	sa, sb, two := strings.Cut(arg, ",")
+	if !two {
+		sb = sa
+	}
+	a, errA := strconv.Atoi(strings.TrimSpace(sa))
+	b, errB := strconv.Atoi(strings.TrimSpace(sb))
+	if errA != nil || errB != nil || a < 0 || b < 0 {
+		return 0, 0, fmt.Errorf("-test %q: want N (the same test of both logs) or N,M (A's and B's), counted from 0, such as -test 0,1", arg)
+	}
+	return a, b, nil
+}
+
+// readCompareTest reads test i of the log at path, with the reader's
+// problems.
+func readCompareTest(path string, i int) (*nccltests.Test, []problem, error) {
+	log, err := data.ReadFile(path, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if i >= len(log.Tests) {
+		return nil, nil, fmt.Errorf("-test %d: %s holds tests 0 to %d (commlab fit -list %s lists them)", i, path, len(log.Tests)-1, path)
+	}
+	var problems []problem
+	for _, pr := range log.Problems {
+		problems = append(problems, problemOf(path, pr))
+	}
+	return log.Tests[i], problems, nil
+}
+
+// newCompareTable is what test i of the log at path is.
+func newCompareTable(path string, i int, t *nccltests.Test) compareTable {
+	names := collectiveNames(t)
+	return compareTable{File: path, Test: i, Line: t.Line, Collective: strings.Join(names, " or "),
+		Ranks: t.Ranks, Nodes: t.Nodes, GPU: t.System, Type: t.Rows[0].Type, RedOp: t.Rows[0].RedOp,
+		Sizes: len(sizeMeasurements(t)), names: names}
+}
+
+// collectiveNames are the collectives t may measure, by their binary
+// stems: the one the log names, those its table fits alike, or the
+// operation commlab does not model; none when unknown.
+func collectiveNames(t *nccltests.Test) []string {
+	switch {
+	case t.CollectiveFrom == nccltests.Unknown && t.Op != "":
+		return []string{t.Op}
+	case t.CollectiveFrom == nccltests.Unknown:
+		return nil
+	case len(t.Candidates) > 0:
+		return t.Candidates
+	}
+	return []string{t.Collective}
+}
+
+// compareMismatches warns where the tables' runs differ in what a ratio of
+// their times takes as equal: the collective, the rank and node counts, the
+// data type and the reduction. What a log does not say is not compared.
+func compareMismatches(a, b compareTable) []problem {
+	var out []problem
+	warn := func(what, va, vb string) {
+		out = append(out, problem{Message: fmt.Sprintf("A and B differ in %s: %s in A, %s in B; compared anyway", what, va, vb)})
+	}
+	if len(a.names) > 0 && len(b.names) > 0 && !slices.ContainsFunc(a.names, func(c string) bool { return slices.Contains(b.names, c) }) {
+		warn("collective", a.Collective, b.Collective)
+	}
+	for _, c := range []struct {
+		what   string
+		va, vb int
+	}{{"ranks", a.Ranks, b.Ranks}, {"nodes", a.Nodes, b.Nodes}} {
+		if c.va > 0 && c.vb > 0 && c.va != c.vb {
+			warn(c.what, strconv.Itoa(c.va), strconv.Itoa(c.vb))
+		}
+	}
+	for _, c := range []struct{ what, va, vb string }{{"data type", a.Type, b.Type}, {"reduction", a.RedOp, b.RedOp}} {
+		if c.va != "" && c.vb != "" && c.va != c.vb {
+			warn(c.what, c.va, c.vb)
+		}
+	}
+	return out
+}
+
+// name is "FILE#TEST", the name the other subcommands give a table.
+func (c compareTable) name() string { return c.File + "#" + strconv.Itoa(c.Test) }
+
+// sizeSpan is "MIN..MAX" of t's sizes.
+func sizeSpan(t *nccltests.Test) string {
+	sizes := sizeMeasurements(t)
+	keys := slices.Sorted(maps.Keys(sizes))
+	if len(keys) == 0 {
+		return "no measured size"
+	}
+	return units.FormatSize(float64(keys[0])) + ".." + units.FormatSize(float64(keys[len(keys)-1]))
+}
+
+// A measurement is what a table holds of one size: the time and bus
+// bandwidth of each half of each of its rows that has a time, and the line
+// of its first row.
+type measurement struct {
+	line   int
+	times  []float64 // s
+	busBWs []float64 // B/s
+}
+
+// sizeMeasurements gathers t's measured times by size.
+func sizeMeasurements(t *nccltests.Test) map[int64]*measurement {
+	out := map[int64]*measurement{}
+	for _, r := range t.Rows {
+		for _, h := range []nccltests.Result{r.OutOfPlace, r.InPlace} {
+			if !h.OK() {
+				continue
+			}
+			m := out[r.Size]
+			if m == nil {
+				m = &measurement{line: r.Line}
+				out[r.Size] = m
+			}
+			m.times = append(m.times, h.Time)
+			m.busBWs = append(m.busBWs, h.BusBW)
+		}
+	}
+	return out
+}
+
+// lnVariance is the variance of the mean of ln time: the sample variance of
+// the logarithms over their count, 0 for a single time. For the two halves
+// of one row its square root is half |ln(out-of-place/in-place)|.
+func (m *measurement) lnVariance() float64 {
+	if len(m.times) < 2 {
+		return 0
+	}
+	ln := make([]float64, len(m.times))
+	for i, t := range m.times {
+		ln[i] = math.Log(t)
+	}
+	return stat.Variance(ln, nil) / float64(len(ln))
+}
+
+// comparePoints sets a's and b's sizes side by side, in increasing size.
+// B differs from A at a size when
+//
+//	|ln(B/A)| > max(ln(1+floor), 2·sqrt(varA + varB))
+//
+// with varA and varB the variances of the mean of ln time (lnVariance): two
+// standard errors of ln(B/A), which for one row a side is
+// sqrt(dA² + dB²) with d = ln(out-of-place/in-place).
+func comparePoints(a, b *nccltests.Test, floor float64) []comparePoint {
+	ma, mb := sizeMeasurements(a), sizeMeasurements(b)
+	var out []comparePoint
+	for size, pa := range ma {
+		pb, ok := mb[size]
+		if !ok {
+			continue
+		}
+		noise := max(math.Log1p(floor), 2*math.Sqrt(pa.lnVariance()+pb.lnVariance()))
+		p := comparePoint{SizeBytes: size, ATimeS: stat.Mean(pa.times, nil), BTimeS: stat.Mean(pb.times, nil),
+			ABusBWBps: stat.Mean(pa.busBWs, nil), BBusBWBps: stat.Mean(pb.busBWs, nil),
+			NoiseRatio: math.Exp(noise), BIs: bWithinNoise, ALine: pa.line, BLine: pb.line}
+		p.Ratio = p.BTimeS / p.ATimeS
+		switch lr := math.Log(p.Ratio); {
+		case lr > noise:
+			p.BIs = bSlower
+		case lr < -noise:
+			p.BIs = bFaster
+		}
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(x, y comparePoint) int { return cmp.Compare(x.SizeBytes, y.SizeBytes) })
+	return out
+}
+
+// differingRanges groups the points at which B differs from A into runs of
+// consecutive points that differ the same way.
+func differingRanges(ps []comparePoint) []compareRange {
+	out := []compareRange{}
+	for i, p := range ps {
+		if p.BIs == bWithinNoise {
+			continue
+		}
+		if n := len(out); n > 0 && i > 0 && ps[i-1].BIs == p.BIs {
+			r := &out[n-1]
+			r.ToBytes, r.Sizes = p.SizeBytes, r.Sizes+1
+			r.MinRatio, r.MaxRatio = min(r.MinRatio, p.Ratio), max(r.MaxRatio, p.Ratio)
+			continue
+		}
+		out = append(out, compareRange{BIs: p.BIs, FromBytes: p.SizeBytes, ToBytes: p.SizeBytes, Sizes: 1, MinRatio: p.Ratio, MaxRatio: p.Ratio})
+	}
+	return out
+}
+
+// String is "B slower by 1.3-1.6x from 64 KiB to 4 MiB": for a faster B
+// the factor is A's time over B's.
+func (r compareRange) String() string {
+	lo, hi := r.MinRatio, r.MaxRatio
+	if r.BIs == bFaster {
+		lo, hi = 1/r.MaxRatio, 1/r.MinRatio
+	}
+	by := fmt.Sprintf("%.2f-%.2fx", lo, hi)
+	if fmt.Sprintf("%.2f", lo) == fmt.Sprintf("%.2f", hi) {
+		by = fmt.Sprintf("%.2fx", hi)
+	}
+	where := "at " + units.FormatSize(float64(r.FromBytes))
+	if r.Sizes > 1 {
+		where = "from " + units.FormatSize(float64(r.FromBytes)) + " to " + units.FormatSize(float64(r.ToBytes))
+	}
+	return "B " + r.BIs + " by " + by + " " + where
+}
+
+// String says what the table is, leaving out what its log does not say.
+func (c compareTable) String() string {
+	parts := []string{c.name()}
+	if c.Collective != "" {
+		parts = append(parts, c.Collective)
+	}
+	if c.Ranks > 0 {
+		parts = append(parts, plural(c.Ranks, "rank"))
+	}
+	if c.Nodes > 0 {
+		parts = append(parts, plural(c.Nodes, "node"))
+	}
+	if c.GPU != "" {
+		parts = append(parts, c.GPU)
+	}
+	if t := strings.TrimSpace(c.Type + " " + c.RedOp); t != "" {
+		parts = append(parts, t)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// plural is "1 node", "2 nodes".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+func writeCompareText(w io.Writer, out compareOutput) error {
+	fmt.Fprintf(w, "A: %s\nB: %s\n", out.A, out.B)
+	fmt.Fprintf(w, "%d sizes in both: median B/A %.2f; %d beyond noise (over %g%% and over the spread of the size's own times)\n",
+		len(out.Points), out.MedianRatio, out.Differing, 100*out.NoiseFloor)
+	for _, r := range out.Ranges {
+		fmt.Fprintln(w, r)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "size\tA time\tB time\tB/A\tA busbw\tB busbw\tnoise\tB is")
+	for _, p := range out.Points {
+		is := "\t" + p.BIs
+		if p.BIs == bWithinNoise {
+			is = "" // no padding at the end of the line
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\t%s\t%.0f%%%s\n", units.FormatSize(float64(p.SizeBytes)),
+			units.FormatDuration(p.ATimeS), units.FormatDuration(p.BTimeS), p.Ratio,
+			units.FormatBandwidth(p.ABusBWBps), units.FormatBandwidth(p.BBusBWBps), 100*(p.NoiseRatio-1), is)
+	}
+	return tw.Flush()
+}

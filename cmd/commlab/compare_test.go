@@ -1,0 +1,276 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The two tables of one H100 node's AllReduce compared below (sources in the
+// files): NCCL_ALGO=RING with NVLS off, and the tuner with NVLS on.
+const (
+	ringLog = togetherDir + "all_reduce_ring.log"
+	nvlsLog = togetherDir + "all_reduce_nvls.log"
+)
+
+// runCompareJSON runs compare with -format json, which must succeed, and
+// checks that the object has the keys of the contract (the points' keys are
+// the CSV's header, which TestCompareCSV checks).
+func runCompareJSON(t *testing.T, args ...string) compareOutput {
+	t.Helper()
+	code, out, stderr := runCLI(append(append([]string{"compare"}, args...), "-format", "json")...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, stderr)
+	}
+	var keys map[string]json.RawMessage
+	var got compareOutput
+	if err := json.Unmarshal([]byte(out), &keys); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, k := range []string{"a", "b", "noise_floor", "median_ratio", "differing", "points", "ranges", "problems"} {
+		if _, ok := keys[k]; !ok {
+			t.Errorf("%v: the JSON lacks %q", args, k)
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	return got
+}
+
+// printedTimes reads the out-of-place and in-place times, in seconds, that
+// line n of an nccl-tests log prints for a row of size bytes, by splitting
+// the line: size count type redop root time algbw busbw #wrong time ...
+func printedTimes(t *testing.T, path string, n int, size int64) (oop, ip float64) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(strings.Split(string(b), "\n")[n-1])
+	if len(f) != 13 || f[0] != strconv.FormatInt(size, 10) {
+		t.Fatalf("%s:%d is not the 13-column row of size %d: %q", path, n, size, f)
+	}
+	oop, err1 := strconv.ParseFloat(f[5], 64)
+	ip, err2 := strconv.ParseFloat(f[9], 64)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("%s:%d: times %q %q", path, n, f[5], f[9])
+	}
+	return oop * 1e-6, ip * 1e-6
+}
+
+// TestCompareRatio compares Ring against the tuner with NVLS on one H100
+// node: the ratio and noise at a size follow from the times the two rows
+// print, and from 32 MiB up NVLS is faster beyond noise.
+func TestCompareRatio(t *testing.T) {
+	got := runCompareJSON(t, ringLog, nvlsLog)
+	if got.A.Collective != "all_reduce" || got.A.Ranks != 8 || got.B.Sizes != 31 || len(got.Points) != 31 || got.NoiseFloor != defaultNoiseFloor {
+		t.Fatalf("tables %+v and %+v, %d points, floor %v; want two 8-rank all_reduce tables of 31 sizes, floor %v",
+			got.A, got.B, len(got.Points), got.NoiseFloor, defaultNoiseFloor)
+	}
+	for _, c := range []struct {
+		size         int64
+		aLine, bLine int    // the rows of all_reduce_ring.log and all_reduce_nvls.log
+		bIs          string // beyond a noise the rows' spread sets
+	}{
+		{8 << 30, 53, 54, bFaster},      // 40848.8 and 40841.7 us against 31372.3 and 31327.3
+		{32 << 20, 45, 46, bFaster},     // 212.82 and 213.69 us against 200.34 and 199.71: 0.94, beyond 5%
+		{4 << 10, 32, 33, bWithinNoise}, // 36.35 and 42.21 us against 35.55 and 35.38: 0.90, inside the ring row's 16% spread
+	} {
+		aO, aI := printedTimes(t, ringLog, c.aLine, c.size)
+		bO, bI := printedTimes(t, nvlsLog, c.bLine, c.size)
+		ratio := (bO + bI) / (aO + aI)
+		noise := math.Exp(max(math.Log(1.05), math.Hypot(math.Log(aO/aI), math.Log(bO/bI))))
+		found := false
+		for _, p := range got.Points {
+			if p.SizeBytes != c.size {
+				continue
+			}
+			found = true
+			if math.Abs(p.Ratio/ratio-1) > 1e-12 || math.Abs(p.NoiseRatio/noise-1) > 1e-12 || p.BIs != c.bIs ||
+				p.ALine != c.aLine || p.BLine != c.bLine || math.Abs(p.ATimeS/((aO+aI)/2)-1) > 1e-12 {
+				t.Errorf("%d B: %+v; want ratio %.6f, noise %.6f, B %s, lines %d and %d", c.size, p, ratio, noise, c.bIs, c.aLine, c.bLine)
+			}
+		}
+		if !found {
+			t.Errorf("no point at %d B", c.size)
+		}
+	}
+	last := got.Ranges[len(got.Ranges)-1]
+	if last.BIs != bFaster || last.FromBytes != 32<<20 || last.ToBytes != 8<<30 || last.Sizes != 9 {
+		t.Errorf("last range %+v; want B faster from 32 MiB to 8 GiB, 9 sizes", last)
+	}
+	if len(got.Problems) != 0 {
+		t.Errorf("problems %v; want none for two 8-rank float sum AllReduce tables", got.Problems)
+	}
+}
+
+// TestCompareSelf compares each of the repository's logs with itself: every
+// ratio 1, no size beyond noise, nothing to warn about.
+func TestCompareSelf(t *testing.T) {
+	var files []string
+	for _, g := range []string{"../../data/logs/*.log", "../../data/logs/paired/*/*.log"} {
+		m, err := filepath.Glob(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 40 {
+		t.Fatalf("%d logs found; want the 5 of data/logs and the paired ones", len(files))
+	}
+	for _, f := range files {
+		got := runCompareJSON(t, f, f)
+		if got.MedianRatio != 1 || got.Differing != 0 || len(got.Ranges) != 0 || len(got.Points) != got.A.Sizes {
+			t.Errorf("%s against itself: median %v, %d differing, ranges %v, %d of %d sizes; want 1, 0, none, all",
+				f, got.MedianRatio, got.Differing, got.Ranges, len(got.Points), got.A.Sizes)
+		}
+		for _, p := range got.Points {
+			if p.Ratio != 1 {
+				t.Errorf("%s:%d: ratio %v against itself", f, p.ALine, p.Ratio)
+			}
+		}
+		for _, pr := range got.Problems {
+			if strings.Contains(pr.Message, "differ in") {
+				t.Errorf("%s against itself: %v", f, pr)
+			}
+		}
+	}
+}
+
+// TestCompareOneSlowSize compares all_reduce_ring.log with a copy whose
+// 1 MiB row (line 40: 44.38 and 43.46 us) takes twice as long: B is slower
+// by 2x there, and at no other size.
+func TestCompareOneSlowSize(t *testing.T) {
+	b, err := os.ReadFile(ringLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	f := strings.Fields(lines[40-1])
+	for _, i := range []int{5, 9} {
+		v, _ := strconv.ParseFloat(f[i], 64)
+		f[i] = fmt.Sprintf("%.2f", 2*v)
+	}
+	lines[40-1] = strings.Join(f, " ")
+	slow := filepath.Join(t.TempDir(), "slow.log")
+	if err := os.WriteFile(slow, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := runCompareJSON(t, ringLog, slow)
+	if got.Differing != 1 || len(got.Ranges) != 1 {
+		t.Fatalf("%d sizes differ in %d ranges %+v; want one", got.Differing, len(got.Ranges), got.Ranges)
+	}
+	if r := got.Ranges[0]; r.BIs != bSlower || r.FromBytes != 1<<20 || r.ToBytes != 1<<20 || math.Abs(r.MaxRatio-2) > 1e-12 {
+		t.Errorf("range %+v; want B slower by 2x at 1 MiB", r)
+	}
+	code, out, _ := runCLI("compare", ringLog, slow)
+	if code != 0 || !strings.Contains(out, "B slower by 2.00x at 1 MiB\n") {
+		t.Errorf("exit %d, text output lacks the range:\n%s", code, out)
+	}
+}
+
+// TestCompareMismatch compares the 1 x 8 and 2 x 8 AllReduce tables of
+// nccl-tests issue 290 (tables 0 and 1 of one file): they share 6 sizes,
+// and their rank and node counts differ.
+func TestCompareMismatch(t *testing.T) {
+	log := "../../data/logs/paired/h100-sxm-ib8xndr/allreduce_issue290.log"
+	got := runCompareJSON(t, log, log, "-test", "0,1")
+	if got.A.Test != 0 || got.B.Test != 1 || len(got.Points) != 6 {
+		t.Errorf("tests %d and %d, %d points; want 0 and 1, 6 points (128 MiB to 4 GiB)", got.A.Test, got.B.Test, len(got.Points))
+	}
+	var msgs []string
+	for _, p := range got.Problems {
+		msgs = append(msgs, p.Message)
+	}
+	all := strings.Join(msgs, "\n")
+	if !strings.Contains(all, "ranks: 8 in A, 16 in B") || !strings.Contains(all, "nodes: 1 in A, 2 in B") || strings.Contains(all, "collective") {
+		t.Errorf("problems:\n%s\nwant ranks and nodes to differ, not the collective", all)
+	}
+	code, _, stderr := runCLI("compare", log, log, "-test", "0,1")
+	if code != 0 || !strings.Contains(stderr, "differ in ranks") {
+		t.Errorf("text mode: exit %d, stderr %q; want 0 and the warning", code, stderr)
+	}
+}
+
+// TestCompareCSV checks that the CSV holds the JSON's points, one a row,
+// under their JSON names.
+func TestCompareCSV(t *testing.T) {
+	code, out, stderr := runCLI("compare", ringLog, nvlsLog, "-format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "size_bytes,a_time_s,b_time_s,ratio,a_bus_bw_Bps,b_bus_bw_Bps,noise_ratio,b_is,a_line,b_line"
+	if strings.Join(recs[0], ",") != want || len(recs) != 1+31 || recs[31][0] != "8589934592" {
+		t.Errorf("header %v, %d rows, last size %q; want %s, 31 rows, 8589934592", recs[0], len(recs)-1, recs[len(recs)-1][0], want)
+	}
+}
+
+// TestCompareErrors runs compare on bad input: each fails with its exit
+// status and a message that says what to do.
+func TestCompareErrors(t *testing.T) {
+	nvlstree := "../../data/logs/h20_2x8_allreduce_nvlstree_nccl1244.log" // 4 B to 512 B
+	nvls := "../../data/logs/h20_2x8_allreduce_nvls_nccl1244.log"         // 1 MiB to 512 MiB
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"missing.log", nvls}, 1, "missing.log: no such file"},
+		{[]string{nvlstree, nvls}, 1, "share no size (A: 4 B..512 B, B: 1 MiB..512 MiB): pick tables that overlap with -test N,M"},
+		{[]string{nvls, nvls, "-test", "1"}, 1, "-test 1: " + nvls + " holds tests 0 to 0"},
+		{[]string{nvls, nvls, "-test", "0,x"}, 1, "want N (the same test of both logs) or N,M"},
+		{[]string{nvls, nvls, "-floor", "-0.1"}, 1, "-floor -0.1: want a fraction"},
+		{[]string{nvls, nvls, "-format", "xml"}, 1, "want text, json or csv"},
+		{[]string{nvls}, 1, "give two nccl-tests logs"},
+		{[]string{nvls, nvls, nvls}, 1, "unexpected argument"},
+		{[]string{nvls, nvls, "-tests", "1"}, 2, "flag provided but not defined: -tests"},
+	} {
+		code, _, stderr := runCLI(append([]string{"compare"}, c.args...)...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("compare %v: exit %d, stderr %q; want %d and %q", c.args, code, stderr, c.code, c.want)
+		}
+	}
+}
+
+// TestDifferingRanges groups hand-made points: runs break where B is
+// within noise or turns the other way.
+func TestDifferingRanges(t *testing.T) {
+	ps := []comparePoint{
+		{SizeBytes: 1 << 10, Ratio: 1.3, BIs: bSlower},
+		{SizeBytes: 2 << 10, Ratio: 1.6, BIs: bSlower},
+		{SizeBytes: 4 << 10, Ratio: 1.01, BIs: bWithinNoise},
+		{SizeBytes: 8 << 10, Ratio: 0.5, BIs: bFaster},
+		{SizeBytes: 16 << 10, Ratio: 1.2, BIs: bSlower},
+	}
+	var got []string
+	for _, r := range differingRanges(ps) {
+		got = append(got, r.String())
+	}
+	want := []string{"B slower by 1.30-1.60x from 1 KiB to 2 KiB", "B faster by 2.00x at 8 KiB", "B slower by 1.20x at 16 KiB"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("ranges %q; want %q", got, want)
+	}
+}
+
+// TestCompareProblemsOnce compares a log that holds a cut row (line 71 of
+// data/nccltests/testdata/mpirun_noisy_allreduce.log, the 4 KiB row cut
+// after its first time) with itself: the reader's problem is reported once,
+// at its line.
+func TestCompareProblemsOnce(t *testing.T) {
+	log := "../../data/nccltests/testdata/mpirun_noisy_allreduce.log"
+	got := runCompareJSON(t, log, log)
+	if len(got.Problems) != 1 || got.Problems[0].Line != 71 || got.Problems[0].File != log {
+		t.Errorf("problems %v; want one, at %s:71", got.Problems, log)
+	}
+}
