@@ -42,7 +42,7 @@ type diagnoseFinding struct {
 func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("diagnose")
 	machine := addMachineFlags(fs)
-	test := fs.Int("test", 0, "which test of LOG to diagnose, from 0, when it holds several")
+	test := fs.Int("test", 0, "which test of LOG to diagnose, from 0 in the order the log prints them, when it holds several")
 	output := addFormatFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: commlab diagnose LOG[:KEY=VALUE...] [-calibrate A.log,...] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE] [-test N] [-format text|json|csv]")
@@ -67,10 +67,10 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *test < 0 || *test >= len(tables) {
-		return fmt.Errorf("-test %d: %s holds tests 0 to %d", *test, pos[0], len(tables)-1)
+	t, err := tableOfTest(tables, pos[0], *test)
+	if err != nil {
+		return err
 	}
-	t := tables[*test]
 	if *machine.gpu == "" && *machine.calibrate == "" {
 		*machine.gpu = t.GPU // the machine is the diagnosed table's
 	}

@@ -98,7 +98,7 @@ func TestDiagnoseErrors(t *testing.T) {
 	}{
 		{nil, "commlab diagnose LOG"},
 		{[]string{togetherDir + "all_gather_ring.log", "-format", "xml"}, "text, json or csv"},
-		{[]string{togetherDir + "all_gather_ring.log", "-test", "3"}, "holds tests 0 to 0"},
+		{[]string{togetherDir + "all_gather_ring.log", "-test", "3"}, "has no test 3 of a collective the model predicts; try -test 0"},
 	} {
 		code, _, stderr := runCLI(append([]string{"diagnose"}, c.args...)...)
 		if code == 0 || !strings.Contains(stderr, c.want) {

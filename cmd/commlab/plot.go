@@ -152,20 +152,12 @@ func (req plotRequest) build() (*plotted, error) {
 		if err != nil {
 			return nil, err
 		}
-		// Tables are named by their test's index in the log (readCalibration),
-		// and tests of collectives the model does not predict give none.
-		suffix := "#" + strconv.Itoa(req.test)
-		k := slices.IndexFunc(tables, func(t predict.Table) bool { return strings.HasSuffix(t.Name, suffix) })
-		if k < 0 {
-			var tests []string
-			for _, t := range tables {
-				tests = append(tests, t.Name[strings.LastIndex(t.Name, "#")+1:])
-			}
-			return nil, fmt.Errorf("-test %d: %s has no test %d of a collective the model predicts; try -test %s",
-				req.test, f.path, req.test, strings.Join(tests, ", "))
+		t, err := tableOfTest(tables, f.path, req.test)
+		if err != nil {
+			return nil, err
 		}
 		pl.problems = append(pl.problems, problems...)
-		pl.logs = append(pl.logs, plottedLog{table: tables[k]})
+		pl.logs = append(pl.logs, plottedLog{table: t})
 	}
 	if *req.machine.gpu == "" && *req.machine.calibrate == "" {
 		*req.machine.gpu = pl.logs[0].table.GPU // the machine is the first log's
@@ -332,4 +324,22 @@ func (pl *plotted) writeText(w io.Writer, req plotRequest) error {
 		}
 	}
 	return nil
+}
+
+// tableOfTest returns the table of test (-test, counted in the order the
+// log prints its tests, as fit -list lists them) among the tables
+// readCalibration read from path: they are named by that index, and tests
+// of collectives the model does not predict give none.
+func tableOfTest(tables []predict.Table, path string, test int) (predict.Table, error) {
+	suffix := "#" + strconv.Itoa(test)
+	k := slices.IndexFunc(tables, func(t predict.Table) bool { return strings.HasSuffix(t.Name, suffix) })
+	if k < 0 {
+		var tests []string
+		for _, t := range tables {
+			tests = append(tests, t.Name[strings.LastIndex(t.Name, "#")+1:])
+		}
+		return predict.Table{}, fmt.Errorf("-test %d: %s has no test %d of a collective the model predicts; try -test %s",
+			test, path, test, strings.Join(tests, ", "))
+	}
+	return tables[k], nil
 }
