@@ -118,7 +118,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 2 {
-		return fmt.Errorf("give two nccl-tests logs: commlab compare A.log B.log")
+		return usageErrorf(fs, "give two nccl-tests logs: commlab compare A.log B.log")
 	}
 	format, err := output.get()
 	if err != nil {

@@ -232,8 +232,8 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{nvls, nvls, "-test", "0,x"}, 1, "want N (the same test of both logs) or N,M"},
 		{[]string{nvls, nvls, "-floor", "-0.1"}, 1, "-floor -0.1: want a fraction"},
 		{[]string{nvls, nvls, "-format", "xml"}, 1, "want text, json or csv"},
-		{[]string{nvls}, 1, "give two nccl-tests logs"},
-		{[]string{nvls, nvls, nvls}, 1, "unexpected argument"},
+		{[]string{nvls}, 2, "give two nccl-tests logs"},
+		{[]string{nvls, nvls, nvls}, 2, "unexpected argument"},
 		{[]string{nvls, nvls, "-tests", "1"}, 2, "flag provided but not defined: -tests"},
 	} {
 		code, _, stderr := runCLI(append([]string{"compare"}, c.args...)...)

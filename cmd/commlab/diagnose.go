@@ -53,7 +53,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("give the nccl-tests log to diagnose: commlab diagnose LOG")
+		return usageErrorf(fs, "give the nccl-tests log to diagnose: commlab diagnose LOG")
 	}
 	format, err := output.get()
 	if err != nil {

@@ -149,7 +149,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return errors.New("need one FILE (an nccl-tests log or a tidy CSV)")
+		return usageErrorf(fs, "give one FILE, an nccl-tests log or a tidy CSV: commlab fit FILE")
 	}
 	format, err := output.get()
 	if err != nil {

@@ -138,9 +138,22 @@ func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) 
 		args = fs.Args()[1:]
 	}
 	if len(pos) > maxArgs {
-		return nil, fmt.Errorf("unexpected argument %q: flags start with - (\"commlab SUBCOMMAND -h\" lists them)", pos[maxArgs])
+		return nil, usageErrorf(fs, "unexpected argument %q: flags start with -", pos[maxArgs])
 	}
 	return pos, nil
+}
+
+// usageErrorf returns a usageError: "commlab SUBCOMMAND: message" and the
+// subcommand's usage, for a command line that parses but lacks or has too
+// many arguments.
+func usageErrorf(fs *flag.FlagSet, format string, a ...any) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s: %s\n", fs.Name(), fmt.Sprintf(format, a...))
+	out := fs.Output()
+	fs.SetOutput(&b)
+	fs.Usage()
+	fs.SetOutput(out)
+	return &usageError{b.String()}
 }
 
 // A problem is a warning about an input: a row skipped, damage read past, a

@@ -154,3 +154,18 @@ func TestCSVMatchesJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestArgumentCountIsUsage: too few or too many files is a command line
+// that does not parse: exit 2, the reason and the usage on stderr.
+func TestArgumentCountIsUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"fit"}, {"diagnose"}, {"compare", "a.log"}, {"plot", "-o", "x.png"},
+		{"model", "-p", "8", "-link", "h20-intra", "-size", "1MiB", "extra"},
+		{"fit", "a.log", "b.log"},
+	} {
+		code, out, stderr := runCLI(args...)
+		if code != 2 || out != "" || !strings.Contains(stderr, "commlab "+args[0]+": ") || !strings.Contains(strings.ToLower(stderr), "usage") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 with the reason and the usage", args, code, out, stderr)
+		}
+	}
+}

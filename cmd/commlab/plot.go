@@ -63,7 +63,7 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 		return plotRequest{}, err
 	}
 	if len(pos) == 0 {
-		return plotRequest{}, fmt.Errorf("give the nccl-tests logs to plot: commlab plot LOG... -o FILE.png")
+		return plotRequest{}, usageErrorf(fs, "give the nccl-tests logs to plot: commlab plot LOG... -o FILE.png")
 	}
 	if *out == "" {
 		return plotRequest{}, fmt.Errorf("-o FILE.png, FILE.svg or FILE.pdf says where to write the figure")
