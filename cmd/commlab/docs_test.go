@@ -99,6 +99,7 @@ func TestDocs(t *testing.T) {
 			t.Logf("%s: output blocks rewritten", name)
 		}
 	}
+	t.Logf("ran %d commands of README.md and docs/*.md", commands)
 	if commands == 0 {
 		t.Fatal("no commands found in README.md and docs/*.md")
 	}
