@@ -37,11 +37,18 @@ const NoGraphs = -1
 // Processes returns the processes of a run of ranks ranks in layout l, 0
 // when the ranks are not a whole number of processes.
 func (l Layout) Processes(ranks int) int {
-	l = l.norm()
-	if ranks < 1 || ranks%(l.ThreadsPerProcess*l.GPUsPerThread) != 0 {
+	if !l.fills(ranks) {
 		return 0
 	}
-	return ranks / (l.ThreadsPerProcess * l.GPUsPerThread)
+	l = l.norm()
+	return ranks / l.ThreadsPerProcess / l.GPUsPerThread
+}
+
+// fills reports whether gpus GPUs are a whole, non-zero number of
+// processes of layout l.
+func (l Layout) fills(gpus int) bool {
+	l = l.norm()
+	return gpus > 0 && gpus%l.ThreadsPerProcess == 0 && gpus/l.ThreadsPerProcess%l.GPUsPerThread == 0
 }
 
 // norm spells l's defaults out: at least 1 thread and 1 GPU per thread,

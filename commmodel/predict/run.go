@@ -56,9 +56,9 @@ func (m *Machine) run(q Query) (*run, error) {
 		return nil, err
 	}
 	l := m.Layout(q)
-	if perProc := l.ThreadsPerProcess * l.GPUsPerThread; q.PerNode%perProc != 0 {
-		return nil, fmt.Errorf("%w: %d GPUs per node are not a whole number of processes of %d GPUs (%d threads per process, %d GPUs per thread)",
-			ErrLayout, q.PerNode, perProc, l.ThreadsPerProcess, l.GPUsPerThread)
+	if !l.fills(q.PerNode) {
+		return nil, fmt.Errorf("%w: %d GPUs per node are not a whole number of processes (threads per process %d, GPUs per thread %d)",
+			ErrLayout, q.PerNode, l.ThreadsPerProcess, l.GPUsPerThread)
 	}
 	s, err := m.Hardware.shapeOf(q.Ranks/q.PerNode, q.PerNode)
 	if err != nil {
