@@ -33,6 +33,8 @@ var calibrationKeys = []struct{ key, doc string }{
 	{"nodes", "the node count"},
 	{"per-node", "GPUs per node"},
 	{"g", "GPUs per thread (nccl-tests -g)"},
+	{"threads", "threads per process (nccl-tests -t)"},
+	{"graph", "CUDA graph launches (nccl-tests -G), 0 for none"},
 	{"gpu", "the GPU name, as nccl-tests' Rank lines print it"},
 	{"version", "the NCCL release, such as 2.21.5"},
 }
@@ -87,6 +89,16 @@ func (f *calibrationFile) set(kv string) error {
 		f.pins.PerNode, err = count()
 	case "g":
 		f.pins.GPUsPerThread, err = count()
+	case "threads":
+		f.pins.ThreadsPerProcess, err = count()
+	case "graph":
+		f.pins.Graphs, err = strconv.Atoi(value)
+		switch {
+		case err != nil || f.pins.Graphs < 0:
+			return fmt.Errorf("%s=%q: want a count of graph launches, or 0 for none", key, value)
+		case f.pins.Graphs == 0:
+			f.pins.Graphs = predict.NoGraphs
+		}
 	case "gpu":
 		f.pins.GPU = value
 	case "version":

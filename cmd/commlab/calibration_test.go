@@ -37,7 +37,7 @@ func TestCalibrationPins(t *testing.T) {
 // TestCalibrationItemErrors checks that a bad -calibrate item names the
 // keys that work.
 func TestCalibrationItemErrors(t *testing.T) {
-	for _, item := range []string{"a.log:foo=1", "a.log:nodes", "a.log:ranks=0", "a.log:algo=bogus", "a.log:version=x"} {
+	for _, item := range []string{"a.log:foo=1", "a.log:nodes", "a.log:ranks=0", "a.log:algo=bogus", "a.log:version=x", "a.log:threads=0", "a.log:graph=-1"} {
 		_, err := parseCalibrationFiles(item, predict.Pins{})
 		if err == nil {
 			t.Errorf("%s: no error", item)
@@ -48,8 +48,29 @@ func TestCalibrationItemErrors(t *testing.T) {
 		}
 	}
 	_, err := parseCalibrationFiles("a.log:foo=1", predict.Pins{})
-	if !strings.Contains(err.Error(), "nodes, per-node, g, gpu, version") {
+	if !strings.Contains(err.Error(), "nodes, per-node, g, threads, graph, gpu, version") {
 		t.Errorf("unknown key: %v, want the list of keys", err)
+	}
+}
+
+// TestCalibrationLayoutKeys: g=, threads= and graph= replace the header's
+// nGpus, nThread and graph count, graph=0 asking for none.
+func TestCalibrationLayoutKeys(t *testing.T) {
+	for _, c := range []struct {
+		item string
+		want predict.Layout
+	}{
+		{"a.log:g=2:threads=4", predict.Layout{ThreadsPerProcess: 4, GPUsPerThread: 2}},
+		{"a.log:graph=10", predict.Layout{Graphs: 10}},
+		{"a.log:graph=0", predict.Layout{Graphs: predict.NoGraphs}},
+	} {
+		files, err := parseCalibrationFiles(c.item, predict.Pins{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.item, err)
+		}
+		if got := files[0].pins.Layout; got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.item, got, c.want)
+		}
 	}
 }
 

@@ -387,10 +387,10 @@ func (c compareTable) String() string {
 		parts = append(parts, c.Collective)
 	}
 	if c.Ranks > 0 {
-		parts = append(parts, plural(c.Ranks, "rank"))
+		parts = append(parts, plural(c.Ranks, "rank", "ranks"))
 	}
 	if c.Nodes > 0 {
-		parts = append(parts, plural(c.Nodes, "node"))
+		parts = append(parts, plural(c.Nodes, "node", "nodes"))
 	}
 	if c.GPU != "" {
 		parts = append(parts, c.GPU)
@@ -399,14 +399,6 @@ func (c compareTable) String() string {
 		parts = append(parts, t)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// plural is "1 node", "2 nodes".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func writeCompareText(w io.Writer, out compareOutput) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -38,6 +39,16 @@ type predictOutput struct {
 	Hardware    string            `json:"hardware"`
 	Notes       []string          `json:"notes"`
 	Tables      []predictTableLOO `json:"tables"`
+	Layout      *predictLayout    `json:"layout"`
+}
+
+// predictLayout is the launch layout the calibrated model ran the query in
+// (predict.Machine.Layout); null for NCCL's model, which has none.
+type predictLayout struct {
+	Processes         int `json:"processes"`
+	ThreadsPerProcess int `json:"threads_per_process"`
+	GPUsPerThread     int `json:"gpus_per_thread"`
+	Graphs            int `json:"graphs"`
 }
 
 // predictCalib is the calibration: its files, the parameters and the
@@ -116,6 +127,9 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	out.Hardware = m.hw.String()
 	hw, tables := m.hw, m.tables
 	if err := out.predict(hw, tables, req.query, req.sizes); err != nil {
+		if errors.Is(err, predict.ErrLayout) {
+			return fmt.Errorf("%w: give -g and -threads whose product divides -per-node %d", err, req.query.PerNode)
+		}
 		return err
 	}
 	switch req.format {
@@ -151,12 +165,14 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	p := fs.Int("p", 0, "ranks (GPUs)")
 	perNode := fs.Int("per-node", 0, "GPUs per node")
 	gpusPerThread := fs.Int("g", 0, "GPUs per thread of the predicted run (nccl-tests -g); 0 takes the calibration tables' when they share one, else 1")
+	threads := fs.Int("threads", 0, "threads per process of the predicted run (nccl-tests -t); 0 takes the calibration tables' when they share one, else 1")
+	graph := fs.Int("graph", 0, "CUDA graph launches of the predicted run (nccl-tests -G), 0 for none; unset takes the calibration tables' when they share one, else none")
 	algo := fs.String("algo", "auto", "NCCL_ALGO of the calibration runs and the prediction: auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain")
 	proto := fs.String("proto", "auto", "NCCL_PROTO of the calibration runs and the prediction: auto|ll|ll128|simple")
 	sizes := fs.String("size", "", "comma-separated sizes (nccl-tests' size column), e.g. 1MiB,64MiB")
 	output := addFormatFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab predict -calibrate A.log[:KEY=VALUE...],B.log[,...] -collective C -p N -per-node G [-g N]\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab predict -calibrate A.log[:KEY=VALUE...],B.log[,...] -collective C -p N -per-node G [-g N] [-threads N] [-graph N]\n"+
 			"                      [-algo auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain] [-proto auto|ll|ll128|simple]\n"+
 			"                      [-gpu NAME] [-hw SPEC|FILE] [-topo FILE] -size LIST [-format text|json|csv]")
 		fs.PrintDefaults()
@@ -186,11 +202,12 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	if err != nil {
 		return predictRequest{}, err
 	}
-	if *gpusPerThread < 0 {
-		return predictRequest{}, fmt.Errorf("-g %d: want a positive count, or 0 for the calibration tables'", *gpusPerThread)
+	layout, err := queryLayout(fs, *gpusPerThread, *threads, *graph)
+	if err != nil {
+		return predictRequest{}, err
 	}
 	return predictRequest{
-		query: predict.Query{Collective: c, Ranks: *p, PerNode: *perNode, GPUsPerThread: *gpusPerThread,
+		query: predict.Query{Collective: c, Ranks: *p, PerNode: *perNode, Layout: layout,
 			Algo: ncclAlgo, Proto: ncclProto},
 		algo:    strings.ToLower(*algo),
 		proto:   strings.ToLower(*proto),
@@ -198,6 +215,27 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 		sizes:   list,
 		format:  format,
 	}, nil
+}
+
+// queryLayout is the predict.Query layout of -g, -threads and -graph:
+// each 0 takes the calibration tables', but -graph 0, given, asks for no
+// graphs.
+func queryLayout(fs *flag.FlagSet, gpusPerThread, threads, graph int) (predict.Layout, error) {
+	switch {
+	case gpusPerThread < 0:
+		return predict.Layout{}, fmt.Errorf("-g %d: want a positive count, or 0 for the calibration tables'", gpusPerThread)
+	case threads < 0:
+		return predict.Layout{}, fmt.Errorf("-threads %d: want a positive count, or 0 for the calibration tables'", threads)
+	case graph < 0:
+		return predict.Layout{}, fmt.Errorf("-graph %d: want a count of graph launches, or 0 for none", graph)
+	}
+	l := predict.Layout{ThreadsPerProcess: threads, GPUsPerThread: gpusPerThread, Graphs: graph}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "graph" && graph == 0 {
+			l.Graphs = predict.NoGraphs
+		}
+	})
+	return l, nil
 }
 
 // readCalibration reads the tables of the -calibrate files, each run
@@ -285,6 +323,9 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 		if preds, err = m.Predict(q, sizes); err != nil {
 			return err
 		}
+		l := m.Layout(q)
+		out.Layout = &predictLayout{Processes: l.Processes(q.Ranks), ThreadsPerProcess: l.ThreadsPerProcess,
+			GPUsPerThread: l.GPUsPerThread, Graphs: l.Graphs}
 	}
 	for i, pr := range preds {
 		out.Predictions = append(out.Predictions, predictPoint{SizeBytes: sizes[i], TimeS: pr.Time,
@@ -329,6 +370,14 @@ func applyTopology(hw *predict.Hardware, t *topo.Topology) {
 func writePredictTable(w io.Writer, out *predictOutput) error {
 	fmt.Fprintf(w, "%s on %d ranks (%d x %d GPUs), algo %s, proto %s\n", out.Collective, out.P, out.Nodes, out.PerNode, out.Algo, out.Proto)
 	fmt.Fprintf(w, "hardware: %s\nmodel: %s\n", out.Hardware, out.Model)
+	if l := out.Layout; l != nil {
+		graphs := "no CUDA graphs"
+		if l.Graphs > 0 {
+			graphs = fmt.Sprintf("CUDA graphs (-G %d)", l.Graphs)
+		}
+		fmt.Fprintf(w, "layout: %s of %s of %s, %s\n", plural(l.Processes, "process", "processes"),
+			plural(l.ThreadsPerProcess, "thread", "threads"), plural(l.GPUsPerThread, "GPU", "GPUs"), graphs)
+	}
 	if len(out.Calibration.Files) > 0 {
 		if e := out.Calibration.LOOMedianRelErr; e != nil {
 			fmt.Fprintf(w, "calibrated on %s; leave-one-table-out median error %.1f%%\n", strings.Join(out.Calibration.Files, ", "), 100**e)
@@ -352,6 +401,14 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", units.FormatSize(p.SizeBytes), d(p.TimeS), d(p.LowS), d(p.HighS), p.Algorithm, p.Protocol)
 	}
 	return tw.Flush()
+}
+
+// plural is n and the noun, singular for 1.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func derefNaN(p *float64) float64 {

@@ -42,6 +42,12 @@ type predictJSON struct {
 		HighS     float64 `json:"high_s"`
 	} `json:"predictions"`
 	Problems []problem `json:"problems"`
+	Layout   *struct {
+		Processes         int `json:"processes"`
+		ThreadsPerProcess int `json:"threads_per_process"`
+		GPUsPerThread     int `json:"gpus_per_thread"`
+		Graphs            int `json:"graphs"`
+	} `json:"layout"`
 }
 
 func decodePredict(t *testing.T, out string) predictJSON {
@@ -112,6 +118,9 @@ func TestPredictUncalibrated(t *testing.T) {
 	if res.Calibration.LOOMedianRelErr != nil || len(res.Calibration.Files) != 0 {
 		t.Errorf("calibration %+v, want none", res.Calibration)
 	}
+	if res.Layout != nil {
+		t.Errorf("layout %+v, want null: NCCL's model has no launch floor", *res.Layout)
+	}
 	got := res.Predictions[0].Algorithm + "/" + res.Predictions[0].Protocol + " " + res.Predictions[1].Algorithm + "/" + res.Predictions[1].Protocol
 	if got != "Ring/LL NVLS/Simple" {
 		t.Errorf("choices %s, want Ring/LL NVLS/Simple", got)
@@ -163,6 +172,12 @@ func TestPredictErrors(t *testing.T) {
 			[]string{"no model of alltoall"}},
 		{[]string{"-collective", "allreduce", "-p", "8", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3", "-size", "1MiB", "-algo", "bogus"},
 			[]string{"-algo"}},
+		{[]string{"-calibrate", togetherDir + "all_reduce_ring.log", "-collective", "allreduce", "-p", "8", "-per-node", "4", "-size", "1MiB"},
+			[]string{"GPUs per thread 8", "-g and -threads"}},
+		{[]string{"-collective", "allreduce", "-p", "8", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3", "-size", "1MiB", "-graph", "-1"},
+			[]string{"-graph -1"}},
+		{[]string{"-collective", "allreduce", "-p", "8", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3", "-size", "1MiB", "-threads", "-1"},
+			[]string{"-threads -1"}},
 	}
 	for _, c := range cases {
 		code, out, stderr := runCLI(append([]string{"predict"}, c.args...)...)
@@ -261,5 +276,43 @@ func TestPredictOneTable(t *testing.T) {
 		"-p", "8", "-per-node", "8", "-size", "1MiB")
 	if code != 0 || !strings.Contains(text, "one table, so no table was held out") {
 		t.Errorf("text output (exit %d, %s) does not say that no table was held out:\n%s", code, stderr, text)
+	}
+}
+
+// TestPredictLayout: the layout of the prediction is the tables' (Together
+// ran one thread driving 8 GPUs, -g 8) unless -g, -threads or -graph say
+// otherwise, and the JSON names it. At 1 KiB the -g 8 launch floor binds
+// (all_reduce_ring.log measured 37.38 us there), -threads does not raise
+// it, and -graph drops it.
+func TestPredictLayout(t *testing.T) {
+	predictAt := func(flags ...string) predictJSON {
+		t.Helper()
+		args := append([]string{"predict", "-calibrate", togetherDir + "all_reduce_ring.log:algo=ring," + togetherDir + "all_reduce_nvls.log:algo=nvls",
+			"-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1KiB", "-json"}, flags...)
+		code, out, stderr := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", flags, code, stderr)
+		}
+		return decodePredict(t, out)
+	}
+	tables, one, threads := predictAt(), predictAt("-g", "1"), predictAt("-g", "1", "-threads", "8")
+	graphs8, graphs1 := predictAt("-graph", "1"), predictAt("-graph", "1", "-g", "1")
+	none := predictAt("-graph", "0")
+	for _, c := range []struct {
+		res  predictJSON
+		want [4]int // processes, threads per process, GPUs per thread, graphs
+	}{{tables, [4]int{1, 1, 8, 0}}, {one, [4]int{8, 1, 1, 0}}, {threads, [4]int{1, 8, 1, 0}}, {graphs8, [4]int{1, 1, 8, 1}}, {none, [4]int{1, 1, 8, 0}}} {
+		l := c.res.Layout
+		if l == nil || [4]int{l.Processes, l.ThreadsPerProcess, l.GPUsPerThread, l.Graphs} != c.want {
+			t.Errorf("layout %+v, want %v", l, c.want)
+		}
+	}
+	us := func(r predictJSON) float64 { return r.Predictions[0].TimeS * 1e6 }
+	if !(us(one) < 0.6*us(tables)) {
+		t.Errorf("1 KiB: %.1f us with -g 1, %.1f us with the tables' -g 8; want the floor to fall", us(one), us(tables))
+	}
+	if us(threads) != us(one) || us(graphs8) != us(graphs1) || us(none) != us(tables) {
+		t.Errorf("1 KiB: -threads 8 %.2f us vs %.2f us, -graph 1 with -g 8 %.2f us vs -g 1 %.2f us, -graph 0 %.2f us vs %.2f; want each pair equal",
+			us(threads), us(one), us(graphs8), us(graphs1), us(none), us(tables))
 	}
 }

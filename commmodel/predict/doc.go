@@ -21,7 +21,13 @@
 // The launch floor φ·G: a thread that drives G GPUs (nccl-tests -g G)
 // launches G kernels per call one after the other, and with back-to-back
 // calls the slower of the host's launches and the GPUs' work sets the pace.
-// Every collective of a run shares it.
+// Every collective of a run shares it. The threads of a process (-t) and the
+// processes launch in parallel, so the floor is one thread's, whatever their
+// number. With CUDA graphs (-G N, "graph: N" in the header) nccl-tests times
+// replays of a graph captured from the whole timed loop, and the host
+// launches one graph per GPU for many calls: the floor is dropped (Layout).
+// A table's layout comes from its header, and a Query's from the tables
+// unless it says otherwise (Machine.Layout).
 //
 // The latency L is NCCL's latency formula for what ran (its base latency
 // plus per-step latencies over NVLink or PCI and over the network, e.g.
@@ -77,7 +83,7 @@
 // own file, and each table or query through each stage once:
 //
 //	read     table.go, logs.go        nccl-tests logs into Tables (ReadFile, TablesOf, Pins)
-//	runs     run.go                   a Table or a Query into a run: its shape on the Hardware,
+//	runs     run.go, layout.go        a Table or a Query into a run: its shape on the Hardware,
 //	                                  NCCL version, pins and launch layout
 //	terms    terms.go, reference.go   a run and a size into a term: what NCCL runs there (its
 //	                                  tuner), NCCL's latency split into the parts the calibration
@@ -159,5 +165,8 @@
 // is used, and the notes say so. commmodel/nccl models NCCL 2.8's tuner too,
 // but calibrated with it the paired ABCI tables (NCCL 2.8.4) are predicted
 // worse, though its switches come closer to the measured regime breaks
-// (docs/scores.md).
+// (docs/scores.md). Of the launch layout, nccl-tests' agg iters (-m, calls
+// grouped in one ncclGroupStart/End, which NCCL may launch as one kernel)
+// and any contention between a process's threads for the CUDA driver: no
+// log of the repository runs more than one agg iter or thread to measure them.
 package predict

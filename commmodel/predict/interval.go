@@ -73,11 +73,11 @@ const (
 type spread struct {
 	bias, variance float64
 	// collectives, nodes and layouts are the tables' collectives, node
-	// range and GPUs per thread.
-	collectives    []commmodel.Collective
-	minNodes       int
-	maxNodes       int
-	gpusPerThreads []int
+	// range and layouts (normalised).
+	collectives []commmodel.Collective
+	minNodes    int
+	maxNodes    int
+	layouts     []Layout
 }
 
 // A heldTable is one calibration table predicted without it: ln(measured
@@ -173,20 +173,21 @@ func (s *spread) sawTables(tables []Table) {
 		if !slices.Contains(s.collectives, t.Collective) {
 			s.collectives = append(s.collectives, t.Collective)
 		}
-		if g := max(t.GPUsPerThread, 1); !slices.Contains(s.gpusPerThreads, g) {
-			s.gpusPerThreads = append(s.gpusPerThreads, g)
+		if l := t.Layout.norm(); !slices.Contains(s.layouts, l) {
+			s.layouts = append(s.layouts, l)
 		}
 		s.minNodes, s.maxNodes = min(s.minNodes, t.Nodes), max(s.maxNodes, t.Nodes)
 	}
 }
 
-// beyond is the variance q adds by going beyond the tables.
-func (s *spread) beyond(q Query, nodes, gpusPerThread int) float64 {
+// beyond is the variance a run adds by going beyond the tables.
+func (s *spread) beyond(rn *run) float64 {
 	if len(s.collectives) == 0 {
 		return 0 // no table: the prior spread stands for everything
 	}
 	var v float64
-	if !slices.Contains(s.collectives, q.Collective) {
+	nodes := rn.shape.nodes
+	if !slices.Contains(s.collectives, rn.collective) {
 		v += priorSpread * priorSpread
 	}
 	var doublings float64
@@ -197,7 +198,7 @@ func (s *spread) beyond(q Query, nodes, gpusPerThread int) float64 {
 		doublings = math.Log2(float64(s.minNodes) / float64(nodes))
 	}
 	v += doublings * doublings * nodeSpread * nodeSpread
-	if !slices.Contains(s.gpusPerThreads, gpusPerThread) {
+	if !s.seen(rn.layout) {
 		v += layoutSpread * layoutSpread
 	}
 	return v
@@ -222,9 +223,10 @@ func (m *Machine) unidentified(t *term) float64 {
 	return v
 }
 
-// interval returns Low and High of a prediction of time t0 of term t for q.
-func (m *Machine) interval(t *term, t0 float64, q Query, nodes int) (low, high float64) {
-	v := m.spread.variance + m.spread.beyond(q, nodes, int(t.launches)) + m.unidentified(t)
+// interval returns Low and High of a prediction of time t0 of term t of
+// run rn.
+func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
+	v := m.spread.variance + m.spread.beyond(rn) + m.unidentified(t)
 	sd := math.Sqrt(v)
 	return t0 * math.Exp(m.spread.bias-z80*sd), t0 * math.Exp(m.spread.bias+z80*sd)
 }

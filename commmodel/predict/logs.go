@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -29,18 +28,17 @@ type Pins struct {
 	Ranks int
 	// Nodes and PerNode are the hosts and GPUs per host.
 	Nodes, PerNode int
-	// GPUsPerThread is nccl-tests' -g.
-	GPUsPerThread int
+	// Layout replaces the header's threads, GPUs per thread and graphs,
+	// field by field (NoGraphs: none).
+	Layout
 	// GPU replaces the Rank lines' GPU name.
 	GPU string
 }
 
-// Lines that say how a test ran, before its first row: nccl-tests' header
-// ("# nThread 1 nGpus 8 minBytes ..."), its version line
-// ("nccl-library=22602"), and NCCL's INFO lines ("NCCL INFO NCCL_ALGO set
-// by environment to Ring", "NCCL version 2.21.5+cuda12.4").
+// Lines that say how a test ran, before its first row: nccl-tests' version
+// line ("nccl-library=22602"), and NCCL's INFO lines ("NCCL INFO NCCL_ALGO
+// set by environment to Ring", "NCCL version 2.21.5+cuda12.4").
 var (
-	nGPUsRE   = regexp.MustCompile(`nThread\s+\d+\s+nGpus\s+(\d+)`)
 	libraryRE = regexp.MustCompile(`nccl-library=(\d+)`)
 	versionRE = regexp.MustCompile(`NCCL version (\d+\.\d+\.\d+)`)
 	envRE     = regexp.MustCompile(`(NCCL_ALGO|NCCL_PROTO) set by environment to (\S+)`)
@@ -72,10 +70,10 @@ func ReadBytes(b []byte, name string, pins func(test int) Pins) ([]Table, []erro
 
 // TablesOf returns a Table for every test of tests, read from the text b of
 // the file name, whose collective the model predicts, named "file#index"
-// after its place in the file. From the lines of b before each test's first
-// row it takes the GPUs one thread drives (nGpus), the NCCL version and
-// NCCL_ALGO/NCCL_PROTO when NCCL printed them; pins(i), when pins is not
-// nil, overrides them for test i. A test without a known collective
+// after its place in the file. It takes the run's layout from the test's
+// header and Rank lines (layoutOf), and from the lines of b before the
+// test's first row the NCCL version and NCCL_ALGO/NCCL_PROTO when NCCL
+// printed them; pins(i), when pins is not nil, overrides them for test i. A test without a known collective
 // (sendrecv, reduce) or node count, or without a sized row, is left out
 // with a problem, a *nccltests.ParseError at the test's line.
 func TablesOf(tests []*nccltests.Test, b []byte, name string, pins func(test int) Pins) ([]Table, []error) {
@@ -103,7 +101,7 @@ func TablesOf(tests []*nccltests.Test, b []byte, name string, pins func(test int
 
 // tableOf builds the table of t from the lines before its rows and the pins.
 func tableOf(t *nccltests.Test, head []string, pin Pins) (Table, error) {
-	tab := Table{GPU: t.System, Nodes: t.Nodes}
+	tab := Table{GPU: t.System, Nodes: t.Nodes, Layout: layoutOf(t)}
 	readHead(&tab, head)
 	pin.apply(&tab)
 	name := t.Collective
@@ -147,12 +145,9 @@ func tableOf(t *nccltests.Test, head []string, pin Pins) (Table, error) {
 }
 
 // readHead sets what the lines before a test's rows say of its run: the
-// GPUs per thread, the NCCL version, NCCL_ALGO and NCCL_PROTO.
+// NCCL version, NCCL_ALGO and NCCL_PROTO.
 func readHead(tab *Table, head []string) {
 	for _, s := range head {
-		if m := nGPUsRE.FindStringSubmatch(s); m != nil {
-			tab.GPUsPerThread, _ = strconv.Atoi(m[1])
-		}
 		if m := libraryRE.FindStringSubmatch(s); m != nil {
 			tab.Version, _ = nccl.ParseVersion(m[1])
 		}
@@ -186,9 +181,8 @@ func (p Pins) apply(tab *Table) {
 	if p.Version != (nccl.Version{}) {
 		tab.Version = p.Version
 	}
-	if p.GPUsPerThread > 0 {
-		tab.GPUsPerThread = p.GPUsPerThread
-	}
+	tab.Layout = p.Layout.over(tab.Layout)
+	tab.Graphs = max(tab.Graphs, 0)
 	if p.GPU != "" {
 		tab.GPU = p.GPU
 	}

@@ -81,7 +81,7 @@ func TestReadFileHeader(t *testing.T) {
 	if tab := tabs[0]; tab.Algo != "Tree" || tab.GPUsPerThread != 8 || tab.Version.String() != "2.26.2" || tab.Name != "ag.log#0" {
 		t.Errorf("%+v: want NCCL_ALGO Tree, 8 GPUs per thread, NCCL 2.26.2, ag.log#0", tab)
 	}
-	tabs, _, _ = ReadFile(path, func(int) Pins { return Pins{Algo: "auto", GPUsPerThread: 1} })
+	tabs, _, _ = ReadFile(path, func(int) Pins { return Pins{Algo: "auto", Layout: Layout{GPUsPerThread: 1}} })
 	if tab := tabs[0]; tab.Algo != "" || tab.GPUsPerThread != 1 {
 		t.Errorf("pinned: algo %q, %d GPUs per thread; want the tuner and 1", tab.Algo, tab.GPUsPerThread)
 	}
@@ -94,27 +94,7 @@ func TestReadFileHeader(t *testing.T) {
 // prediction lands near the measured 37.38 us (all_reduce_ring.log, the
 // 1024-byte row); with -g 1 it does not.
 func TestLayoutCarriesOver(t *testing.T) {
-	ms, err := PairedMachines(os.DirFS(pairedDir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tables []Table
-	var h Hardware
-	for _, m := range ms {
-		if m.Name != "h100-sxm-1x8-together" {
-			continue
-		}
-		h = m.Hardware
-		for _, tb := range m.Tables {
-			if strings.HasPrefix(tb.Name, "h100-sxm-1x8-together/all_gather_ring") ||
-				strings.HasPrefix(tb.Name, "h100-sxm-1x8-together/reduce_scatter_ring") {
-				tables = append(tables, tb)
-			}
-		}
-	}
-	if len(tables) != 2 {
-		t.Fatalf("%d tables, want Together's AllGather and ReduceScatter rings", len(tables))
-	}
+	h, tables := togetherTables(t, "all_gather_ring", "reduce_scatter_ring")
 	m, err := Calibrate(h, tables, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -136,4 +116,33 @@ func TestLayoutCarriesOver(t *testing.T) {
 	if !(one[0].Time < 0.6*measured) {
 		t.Errorf("with one GPU per thread: %.2f us, want well under the -g 8 floor", one[0].Time*1e6)
 	}
+}
+
+// togetherTables returns the hardware of the paired Together machine and
+// its tables from the logs named (without ".log"), in that order.
+func togetherTables(t *testing.T, logs ...string) (Hardware, []Table) {
+	t.Helper()
+	ms, err := PairedMachines(os.DirFS(pairedDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if m.Name != "h100-sxm-1x8-together" {
+			continue
+		}
+		var tables []Table
+		for _, name := range logs {
+			for _, tb := range m.Tables {
+				if strings.HasPrefix(tb.Name, "h100-sxm-1x8-together/"+name+".log#") {
+					tables = append(tables, tb)
+				}
+			}
+		}
+		if len(tables) != len(logs) {
+			t.Fatalf("%d tables of Together's %v", len(tables), logs)
+		}
+		return m.Hardware, tables
+	}
+	t.Fatal("no Together machine in the paired logs")
+	return Hardware{}, nil
 }

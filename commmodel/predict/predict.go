@@ -15,10 +15,11 @@ type Query struct {
 	// Ranks and PerNode are the GPUs in all and per host (one rank per
 	// GPU); Ranks must be a multiple of PerNode.
 	Ranks, PerNode int
-	// GPUsPerThread is nccl-tests' -g, as in Table. 0 means the
-	// calibration tables' when they all share one (the run's layout
-	// carries over to the prediction), and 1 otherwise.
-	GPUsPerThread int
+	// Layout is the run's threads per process, GPUs per thread and CUDA
+	// graphs, as in Table; each zero field means the calibration tables'
+	// when they all share it, and 1 thread, 1 GPU per thread and no graphs
+	// otherwise (Machine.Layout).
+	Layout
 	// Algo and Proto are NCCL_ALGO and NCCL_PROTO ("" for the tuner).
 	Algo, Proto string
 	// Version is the NCCL release; zero means the calibration's newest.
@@ -46,7 +47,8 @@ func (p Prediction) Holds(time float64) bool { return p.Low <= time && time <= p
 
 // Predict returns the calibrated time of q at each size, bytes. It is
 // ErrShape for a rank count that is not a multiple of the GPUs per node,
-// and an error for pins NCCL would refuse or that leave nothing to run.
+// ErrLayout for a layout whose processes do not fill a node's GPUs, and an
+// error for pins NCCL would refuse or that leave nothing to run.
 func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 	rn, err := m.run(q)
 	if err != nil {
@@ -65,7 +67,7 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 		if w := m.NCCLWeight; t.nccl > 0 && w > 0 {
 			p.Time = math.Exp((1-w)*math.Log(p.Time) + w*math.Log(t.nccl))
 		}
-		p.Low, p.High = m.interval(&t, p.Time, q, rn.shape.nodes)
+		p.Low, p.High = m.interval(&t, p.Time, rn)
 		p.Algorithm, p.Protocol, p.Channels = algoName(t.ch), nccl.ProtocolName(t.ch.proto), t.channels
 		out[i] = p
 	}

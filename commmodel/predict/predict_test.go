@@ -136,7 +136,7 @@ func syntheticTables(t testing.TB, m *Machine) []Table {
 	var out []Table
 	for _, s := range shapes {
 		tab := Table{Name: s.c.String() + "-" + string(rune('0'+s.nodes)) + "x" + string(rune('0'+s.per)),
-			GPU: m.GPU, Collective: s.c, Nodes: s.nodes, PerNode: s.per, GPUsPerThread: s.thread, Version: m.version}
+			GPU: m.GPU, Collective: s.c, Nodes: s.nodes, PerNode: s.per, Layout: Layout{GPUsPerThread: s.thread}, Version: m.version}
 		ps, err := m.Predict(tab.Query(), sizes)
 		if err != nil {
 			t.Fatal(err)
@@ -352,7 +352,7 @@ func TestCalibrateFabric(t *testing.T) {
 	for _, c := range []commmodel.Collective{commmodel.AllToAll, commmodel.AllReduce} {
 		for _, nodes := range []int{1, 2, 4, 8, 16, 32} {
 			tab := Table{Name: fmt.Sprintf("%v-%dx8", c, nodes), GPU: want.GPU, Collective: c, Nodes: nodes, PerNode: 8,
-				GPUsPerThread: 1, Version: want.version}
+				Layout: Layout{GPUsPerThread: 1}, Version: want.version}
 			ps, err := want.Predict(tab.Query(), sizes)
 			if err != nil {
 				t.Fatal(err)

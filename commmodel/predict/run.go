@@ -8,12 +8,13 @@ import (
 )
 
 // A run is what fixes NCCL's tuner for a table or a query: the hardware, the
-// shape, the NCCL version and the NCCL_ALGO/NCCL_PROTO pins.
+// shape, the NCCL version and the NCCL_ALGO/NCCL_PROTO pins; and its launch
+// layout (normalised).
 type run struct {
 	shape        shape
 	version      nccl.Version
 	algo, proto  string
-	gpusPerThrd  int
+	layout       Layout
 	collective   commmodel.Collective
 	versionGuess bool // the version was unknown and Latest is assumed
 	versionClamp bool // the version predates the model's oldest
@@ -39,7 +40,7 @@ func tableRun(h *Hardware, t *Table) (*run, error) {
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
 	}
 	v, guess, clamp := versionOf(t.Version)
-	return &run{shape: s, version: v, algo: t.Algo, proto: t.Proto, gpusPerThrd: max(t.GPUsPerThread, 1),
+	return &run{shape: s, version: v, algo: t.Algo, proto: t.Proto, layout: t.Layout.norm(),
 		collective: t.Collective, versionGuess: guess, versionClamp: clamp}, nil
 }
 
@@ -51,6 +52,14 @@ func (m *Machine) run(q Query) (*run, error) {
 	if q.Ranks%q.PerNode != 0 {
 		return nil, fmt.Errorf("%w: %d ranks is not a multiple of %d GPUs per node", ErrShape, q.Ranks, q.PerNode)
 	}
+	if err := q.Layout.check(); err != nil {
+		return nil, err
+	}
+	l := m.Layout(q)
+	if !l.fills(q.PerNode) {
+		return nil, fmt.Errorf("%w: %d GPUs per node are not a whole number of processes (threads per process %d, GPUs per thread %d)",
+			ErrLayout, q.PerNode, l.ThreadsPerProcess, l.GPUsPerThread)
+	}
 	s, err := m.Hardware.shapeOf(q.Ranks/q.PerNode, q.PerNode)
 	if err != nil {
 		return nil, err
@@ -60,15 +69,7 @@ func (m *Machine) run(q Query) (*run, error) {
 		v = m.version
 	}
 	v, _, _ = versionOf(v)
-	return &run{shape: s, version: v, algo: q.Algo, proto: q.Proto, gpusPerThrd: m.gpusPerThread(q), collective: q.Collective}, nil
-}
-
-// gpusPerThread is the GPUs per thread of q on m (Query.GPUsPerThread).
-func (m *Machine) gpusPerThread(q Query) int {
-	if q.GPUsPerThread == 0 && len(m.spread.gpusPerThreads) == 1 {
-		return m.spread.gpusPerThreads[0]
-	}
-	return max(q.GPUsPerThread, 1)
+	return &run{shape: s, version: v, algo: q.Algo, proto: q.Proto, layout: l, collective: q.Collective}, nil
 }
 
 // shape is the model's view of a run: nodes (NVLink domains) of per GPUs,

@@ -118,7 +118,7 @@ func score(h Hardware, m *Machine, base commmodel.Link, held *Table) (Score, err
 
 // Query returns the query that describes t.
 func (t *Table) Query() Query {
-	return Query{Collective: t.Collective, Ranks: t.Ranks(), PerNode: t.PerNode, GPUsPerThread: t.GPUsPerThread,
+	return Query{Collective: t.Collective, Ranks: t.Ranks(), PerNode: t.PerNode, Layout: t.Layout.explicit(),
 		Algo: t.Algo, Proto: t.Proto, Version: t.Version}
 }
 

@@ -32,10 +32,9 @@ type Table struct {
 	// Nodes and PerNode are the hosts and the GPUs used on each (one rank
 	// per GPU); Hardware.Domain regroups hosts into NVLink domains.
 	Nodes, PerNode int
-	// GPUsPerThread is the number of GPUs one thread drives (nccl-tests -g):
-	// their launches are serialised, so a call costs at least that many
-	// launches. 0 means 1.
-	GPUsPerThread int
+	// Layout is how nccl-tests ran the ranks: threads per process, GPUs
+	// per thread and CUDA graphs.
+	Layout
 	// Algo and Proto are NCCL_ALGO and NCCL_PROTO as the run set them, in
 	// NCCL's syntax ("Ring", "^NVLS,NVLSTree", "LL128"); "" is the tuner's
 	// choice.
@@ -63,6 +62,9 @@ var (
 	ErrBadTable = errors.New("predict: bad table")
 	// ErrShape: a rank count that is not a multiple of the GPUs per node.
 	ErrShape = errors.New("predict: ranks not a multiple of GPUs per node")
+	// ErrLayout: a launch layout the shape cannot run (a node's GPUs not a
+	// whole number of processes), or negative counts.
+	ErrLayout = errors.New("predict: a launch layout the shape cannot run")
 )
 
 // check reports what makes t unusable.

@@ -26,7 +26,7 @@ const (
 
 // paramInfo names each parameter and its unit.
 var paramInfo = [numParams]struct{ name, unit, doc string }{
-	{"launch", "s", "host time of one kernel launch; a call costs at least GPUs-per-thread launches"},
+	{"launch", "s", "host time of one kernel launch; a call costs at least GPUs-per-thread launches, none with CUDA graphs"},
 	{"base_latency", "s", "NCCL's base latency of Ring/LL, scaled (every algorithm and protocol by the same factor)"},
 	{"intra_step_latency", "s", "NCCL's NVLink (PCI) latency of one Ring/LL step, scaled likewise"},
 	{"inter_step_latency", "s", "NCCL's network latency of one Ring/LL step, scaled likewise"},
@@ -43,7 +43,7 @@ var paramInfo = [numParams]struct{ name, unit, doc string }{
 // term is one point of the model: the coefficients of its time in the
 // parameters (see Time in the package documentation).
 type term struct {
-	// launches is the GPUs one thread launches per call.
+	// launches is the host launches that bound one call (Layout.launches).
 	launches float64
 	// lat are NCCL's latency parts (base, intra, inter) of what ran, s.
 	lat [3]float64
@@ -258,7 +258,7 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 		f, _ = nccl.FuncOf(rn.collective)
 		a = ch.algo
 	}
-	t := term{launches: float64(rn.gpusPerThrd), ch: ch, eff: efficiencies(ch), netEff: -1}
+	t := term{launches: rn.layout.launches(), ch: ch, eff: efficiencies(ch), netEff: -1}
 	if !ch.p2p && ch.algo == nccl.AlgoRing && (f == nccl.FuncBroadcast || f == nccl.FuncReduce) {
 		t.netEff = parChain
 	}

@@ -12,7 +12,8 @@ import (
 // FuzzReader feeds arbitrary bytes to the Reader: it must never panic or
 // hang, must fail only with a *ParseError, and what it returns must be well
 // formed (each test has rows; every time and bandwidth finite and
-// non-negative; every problem a *ParseError whose Column lies in its line).
+// non-negative; the layout's counts non-negative, with no more processes
+// than ranks; every problem a *ParseError whose Column lies in its line).
 // Seed corpus: testdata/fuzz/FuzzReader, plus three fixtures and package
 // data's public logs.
 func FuzzReader(f *testing.F) {
@@ -45,6 +46,10 @@ func FuzzReader(f *testing.F) {
 			}
 			if tt.Ranks < 0 || tt.Nodes < 0 {
 				t.Fatalf("ranks %d nodes %d", tt.Ranks, tt.Nodes)
+			}
+			if tt.Processes < 0 || tt.Processes > tt.Ranks || tt.Threads < 0 || tt.GPUsPerThread < 0 || tt.Graphs < 0 || tt.AggIters < 0 {
+				t.Fatalf("%d processes of %d ranks, threads %d, GPUs per thread %d, graphs %d, agg iters %d",
+					tt.Processes, tt.Ranks, tt.Threads, tt.GPUsPerThread, tt.Graphs, tt.AggIters)
 			}
 			for _, r := range tt.Rows {
 				if r.Size < 0 {

@@ -214,6 +214,38 @@ func (p *parser) infer(s *testState, want string) {
 	if chosen, known := inferOp(s, want); known {
 		p.checkOp(s, chosen)
 	}
+	p.inferProcesses(s)
+}
+
+// inferProcesses sets the process count of s: the distinct host and Pid
+// pairs of its Rank lines when they list each of its ranks once, else the
+// ranks over the header's threads and GPUs per thread (nccl-tests runs
+// processes·threads·GPUs per thread ranks). Where both are known and
+// differ, or the header's threads and GPUs do not divide the ranks, it
+// reports ErrInconsistent and keeps the Rank lines' count.
+func (p *parser) inferProcesses(s *testState) {
+	t := s.t
+	listed := t.Ranks > 0 && len(s.rankLines) == t.Ranks
+	for r, k := range s.rankLines {
+		listed = listed && r < t.Ranks && k == 1
+	}
+	if listed {
+		t.Processes = len(s.procs)
+	}
+	if t.Ranks < 1 || t.Threads < 1 || t.GPUsPerThread < 1 {
+		return
+	}
+	procs := t.Ranks / t.Threads / t.GPUsPerThread // from the header
+	switch {
+	case t.Ranks%t.Threads != 0 || t.Ranks/t.Threads%t.GPUsPerThread != 0:
+		p.problem(t.Line, 0, "%w: %d ranks are not a whole number of processes of %d threads of %d GPUs (the header's nThread and nGpus)",
+			ErrInconsistent, t.Ranks, t.Threads, t.GPUsPerThread)
+	case !listed:
+		t.Processes = procs
+	case t.Processes != procs:
+		p.problem(t.Line, 0, "%w: the Rank lines show %d processes (host and Pid), the header %d (%d ranks over nThread %d and nGpus %d)",
+			ErrInconsistent, t.Processes, procs, t.Ranks, t.Threads, t.GPUsPerThread)
+	}
 }
 
 // inferCounts sets the rank and node counts of s from the overrides or the

@@ -35,6 +35,7 @@ type testState struct {
 	rankLines                map[int]int
 	hostSet, gpuSet          stringSet // the names in Hosts and gpus
 	gpus                     []string
+	procs                    map[string]bool // the Rank lines' host and Pid pairs
 	ratio                    ratioBounds
 	countRatio               countRatio
 	reduces, rooted, rootCol bool // from the rows: redop not "none", root >= 0
@@ -101,7 +102,7 @@ func (p *parser) start(n int, keep func(*testState) bool) *testState {
 		return c
 	}
 	p.finish()
-	s := &testState{t: &Test{Line: n, OutOfBounds: -1}, rankLines: map[int]int{}, hostSet: stringSet{}, gpuSet: stringSet{}}
+	s := &testState{t: &Test{Line: n, OutOfBounds: -1}, rankLines: map[int]int{}, hostSet: stringSet{}, gpuSet: stringSet{}, procs: map[string]bool{}}
 	if p.pending != "" {
 		s.t.Op, s.t.Name = p.pending, p.pending+"_perf"
 		p.pending = ""
@@ -148,8 +149,14 @@ func orUnnamed(s string) string {
 var (
 	// "#  Rank  0 Group  0 Pid  34001 on  vm-host40 device  0 [0x33] NVIDIA H20-3e";
 	// before 2020 there was no Group.
-	rankLineRE = regexp.MustCompile(`^Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s*(?:\[[^\]]*\])?\s*(.*)$`)
+	rankLineRE = regexp.MustCompile(`^Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+\d+\s*(?:\[[^\]]*\])?\s*(.*)$`)
 	versionRE  = regexp.MustCompile(`^[a-z]ccl-tests version\s+(\S+)`)
+	// The run's parameters: "# nThread 1 nGpus 8 minBytes 8 maxBytes
+	// 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1
+	// validation: 1 graph: 0"; "agg iters" and "graph" since 2022.
+	paramsRE = regexp.MustCompile(`^nThread\s+(\d+)\s+nGpus\s+(\d+)`)
+	aggRE    = regexp.MustCompile(`\bagg iters:\s*(\d+)`)
+	graphRE  = regexp.MustCompile(`\bgraph:\s*(\d+)`)
 )
 
 // line handles line n of the input.
@@ -181,6 +188,7 @@ func (p *parser) line(n int, raw string) {
 	case strings.HasPrefix(body, "nThread "):
 		t := p.start(n, func(c *testState) bool { return !c.sawParams })
 		t.sawParams = true
+		t.params(body)
 	case strings.HasPrefix(body, "Rank "):
 		m := rankLineRE.FindStringSubmatch(body)
 		if m == nil {
@@ -189,8 +197,9 @@ func (p *parser) line(n int, raw string) {
 		t := p.start(n, func(*testState) bool { return true })
 		rank, _ := strconv.Atoi(m[1])
 		t.rankLines[rank]++
-		t.hostSet.add(&t.t.Hosts, m[2])
-		t.gpuSet.add(&t.gpus, strings.TrimSpace(m[3]))
+		t.procs[m[3]+" "+m[2]] = true
+		t.hostSet.add(&t.t.Hosts, m[3])
+		t.gpuSet.add(&t.gpus, strings.TrimSpace(m[4]))
 	case strings.HasPrefix(body, "size ") || strings.HasPrefix(body, "bytes "):
 		lay, ok := parseLayout(strings.Fields(body))
 		if !ok {
@@ -224,6 +233,30 @@ func (p *parser) line(n int, raw string) {
 	default:
 		p.mention(body)
 	}
+}
+
+// params reads the run's parameters from the "nThread" line body: threads,
+// GPUs per thread, agg iters and graph launches. A count too large for an
+// int is left 0.
+func (s *testState) params(body string) {
+	if m := paramsRE.FindStringSubmatch(body); m != nil {
+		s.t.Threads, s.t.GPUsPerThread = count(m[1]), count(m[2])
+	}
+	if m := aggRE.FindStringSubmatch(body); m != nil {
+		s.t.AggIters = count(m[1])
+	}
+	if m := graphRE.FindStringSubmatch(body); m != nil {
+		s.t.Graphs = count(m[1])
+	}
+}
+
+// count reads a string of digits, 0 when it is too large for an int.
+func count(digits string) int {
+	n, err := strconv.Atoi(digits)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // setName records the binary a "Collective test" line names.

@@ -37,7 +37,11 @@ import (
 // decimals still pins 2(n-1)/n for n in the hundreds. Its rank count comes
 // from Options.Ranks; the "#  Rank" lines; the count column; or the ratio
 // solved for n when only one n fits. Its node count comes from
-// Options.Nodes or the distinct host names of the Rank lines. What cannot be
+// Options.Nodes or the distinct host names of the Rank lines. Its threads,
+// GPUs per thread, agg iters and CUDA graph launches come from the
+// "# nThread" header line, and its process count from the distinct host and
+// Pid pairs of the Rank lines, or from the ranks over threads·GPUs per
+// thread where the Rank lines are elided. What cannot be
 // told is left Unknown (Ranks 0), never guessed; an override or a name that
 // the table contradicts is kept and reported as ErrInconsistent in Problems.
 //

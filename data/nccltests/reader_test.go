@@ -333,7 +333,7 @@ func TestReadOnePlacement(t *testing.T) {
 func TestReadCrashedTest(t *testing.T) {
 	header := "# nccl-tests version 2.19.7 nccl-headers=23102 nccl-library=23102\n" +
 		"# Collective test starting: all_reduce_perf\n" +
-		"# nThread 1 nGpus 4 minBytes 1073741824 maxBytes 2147483648 step: 1048576(bytes) warmup iters: 10 iters: 40 agg iters: 1 validation: 1 graph: 0 unalign: 0\n" +
+		"# nThread 1 nGpus 2 minBytes 1073741824 maxBytes 2147483648 step: 1048576(bytes) warmup iters: 10 iters: 40 agg iters: 1 validation: 1 graph: 0 unalign: 0\n" +
 		"#  Rank  0 Group  0 Pid  9000 on box device  0 [0000:f9:05] NVIDIA H200\n" +
 		"#  Rank  1 Group  0 Pid  9000 on box device  1 [0000:fb:05] NVIDIA H200\n" +
 		"#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong \n"
@@ -495,7 +495,7 @@ func TestReadSendRecvBefore2022(t *testing.T) {
 	in := "$ mpirun -np 4 ./build/sendrecv_perf -b 1M -e 2M\n" +
 		"# nThread 1 nGpus 1 minBytes 1048576 maxBytes 2097152 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
 	for r := range 4 {
-		in += "#  Rank  " + strconv.Itoa(r) + " Pid  1000 on host-a device  " + strconv.Itoa(r) + " [0x1a] Tesla V100-SXM2-32GB\n"
+		in += "#  Rank  " + strconv.Itoa(r) + " Pid  100" + strconv.Itoa(r) + " on host-a device  " + strconv.Itoa(r) + " [0x1a] Tesla V100-SXM2-32GB\n"
 	}
 	in += "#       size         count      type     time   algbw   busbw  error     time   algbw   busbw  error\n" +
 		"     1048576        262144     float    20.00   52.43   52.43  0e+00    20.00   52.43   52.43    N/A\n" +

@@ -39,6 +39,24 @@ type Test struct {
 	// Hosts are the distinct host names of the "#  Rank" lines in order.
 	Hosts []string
 
+	// Processes is the number of processes: the distinct (host, Pid) pairs
+	// of the "#  Rank" lines when they list every rank, else
+	// Ranks/(Threads·GPUsPerThread); 0 when unknown.
+	Processes int
+	// Threads and GPUsPerThread are the header's nThread and nGpus
+	// (nccl-tests -t and -g): the threads of each process, and the GPUs
+	// each thread drives (nccl-tests ranks = processes·threads·GPUs per
+	// thread); 0 when the header is absent.
+	Threads, GPUsPerThread int
+	// Graphs is the header's "graph:" count (nccl-tests -G): how many
+	// times the CUDA graph of each timed loop was launched, 0 for none.
+	// nccl-tests prints it since 2022; before, it is 0.
+	Graphs int
+	// AggIters is the header's "agg iters:" count (nccl-tests -m): the
+	// calls grouped into one ncclGroupStart/End per timed iteration; 0 when
+	// the header does not print it (before 2022).
+	AggIters int
+
 	// Source, System and Algorithm describe the data: for a log, the
 	// Reader's Name, the GPU model of the Rank lines and ""; for a tidy CSV,
 	// its columns.

@@ -37,6 +37,7 @@ func Summary(tests []*nccltests.Test, problems []error, err error) string {
 		}
 		fmt.Fprintf(&b, "collective: %s (from %v) candidates %v\n", coll, t.CollectiveFrom, cands)
 		fmt.Fprintf(&b, "ranks: %d (from %v)  nodes: %d (from %v)  hosts: %v\n", t.Ranks, t.RanksFrom, t.Nodes, t.NodesFrom, t.Hosts)
+		fmt.Fprintf(&b, "processes: %d  threads: %d  gpus per thread: %d  graphs: %d  agg iters: %d\n", t.Processes, t.Threads, t.GPUsPerThread, t.Graphs, t.AggIters)
 		fmt.Fprintf(&b, "source %q system %q algorithm %q\n", t.Source, t.System, t.Algorithm)
 		fmt.Fprintf(&b, "columns: %s\n", strings.Join(t.Columns, " "))
 		fmt.Fprintf(&b, "avg busbw: %g B/s  out of bounds: %d\n", t.AvgBusBW, t.OutOfBounds)

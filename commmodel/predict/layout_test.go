@@ -1,0 +1,164 @@
+package predict
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// TestReadLayout reads the layout from the header of Together's
+// all_reduce_ring.log ("# nThread 1 nGpus 8 ... graph: 0": one process, one
+// thread, 8 GPUs), rewritten as nccl-tests prints other runs of the same
+// 8 GPUs, and checks that pins override it field by field.
+func TestReadLayout(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(pairedDir, "h100-sxm-1x8-together", "all_reduce_ring.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(b)
+	if !strings.Contains(log, "# nThread 1 nGpus 8 ") || !strings.Contains(log, " graph: 0") {
+		t.Fatal("all_reduce_ring.log: the header is not -t 1 -g 8 without graphs")
+	}
+	cases := []struct {
+		name     string
+		from, to string // the header rewritten
+		pins     Pins
+		want     Layout
+	}{
+		{"as measured: -g 8", "", "", Pins{}, Layout{1, 8, 0}},
+		{"-t 8 -g 1", "# nThread 1 nGpus 8 ", "# nThread 8 nGpus 1 ", Pins{}, Layout{8, 1, 0}},
+		{"-g 8 -G 10", " graph: 0", " graph: 10", Pins{}, Layout{1, 8, 10}},
+		{"pinned threads=2:g=4", "", "", Pins{Layout: Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}}, Layout{2, 4, 0}},
+		{"pinned graph=0 on -G 10", " graph: 0", " graph: 10", Pins{Layout: Layout{Graphs: NoGraphs}}, Layout{1, 8, 0}},
+	}
+	for _, c := range cases {
+		text := log
+		if c.from != "" {
+			text = strings.Replace(log, c.from, c.to, 1)
+		}
+		tabs, _, err := ReadBytes([]byte(text), "all_reduce_ring.log", func(int) Pins { return c.pins })
+		if err != nil || len(tabs) != 1 {
+			t.Fatalf("%s: %d tables, %v", c.name, len(tabs), err)
+		}
+		if got := tabs[0].Layout; got != c.want {
+			t.Errorf("%s: layout %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestLayoutPhysics calibrates on Together's two Ring AllReduce tables (one
+// thread driving 8 GPUs, -g 8) and checks that predictions follow the
+// launch floor of the package documentation, T = max(φ·G, L + W): the floor
+// scales with the GPUs of one thread, not with the threads (threads launch
+// in parallel), CUDA graphs drop it, and bandwidth-bound calls do not see
+// the layout at all.
+func TestLayoutPhysics(t *testing.T) {
+	h, tables := togetherTables(t, "all_reduce_ring", "all_reduce_nvls")
+	m, err := Calibrate(h, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	phi := m.Params[parLaunch].Value
+	at := func(l Layout, size float64) Prediction {
+		t.Helper()
+		p, err := m.Predict(Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8, Layout: l}, []float64{size})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p[0]
+	}
+	const small, large = 1 << 10, 1 << 30
+	tables8, one := at(Layout{}, small), at(Layout{GPUsPerThread: 1}, small)
+	// The floor binds at 1 KiB with -g 8: the smooth maximum (sharpness 16)
+	// of 8φ and an L+W under half of it is 8φ to a part in 10⁴.
+	if !(one.Time < 0.5*8*phi) {
+		t.Fatalf("1 KiB with -g 1: %.3g us, want under half of 8φ = %.3g us for the floor to bind", one.Time*1e6, 8*phi*1e6)
+	}
+	if e := math.Abs(tables8.Time/(8*phi) - 1); e > 1e-3 {
+		t.Errorf("1 KiB with the tables' -g 8: %.4g us, want 8φ = %.4g us", tables8.Time*1e6, 8*phi*1e6)
+	}
+	for _, c := range []struct {
+		name string
+		l    Layout
+		want Prediction // the same time
+	}{
+		{"-g 8, stated", Layout{ThreadsPerProcess: 1, GPUsPerThread: 8, Graphs: NoGraphs}, tables8},
+		{"-t 8 -g 1: threads launch in parallel", Layout{ThreadsPerProcess: 8, GPUsPerThread: 1}, one},
+		{"-g 8 -G 1: graphs drop the floor", Layout{GPUsPerThread: 8, Graphs: 1}, at(Layout{GPUsPerThread: 1, Graphs: 1}, small)},
+	} {
+		if got := at(c.l, small); got.Time != c.want.Time {
+			t.Errorf("%s: 1 KiB in %.4g us, want %.4g us", c.name, got.Time*1e6, c.want.Time*1e6)
+		}
+	}
+	if g := at(Layout{GPUsPerThread: 1, Graphs: 1}, small); !(g.Time <= one.Time) {
+		t.Errorf("1 KiB with graphs: %.4g us, want no more than -g 1's %.4g us", g.Time*1e6, one.Time*1e6)
+	}
+	base := at(Layout{}, large)
+	for _, l := range []Layout{{GPUsPerThread: 1}, {ThreadsPerProcess: 8, GPUsPerThread: 1}, {Graphs: 1}} {
+		if got := at(l, large); math.Abs(got.Time/base.Time-1) > 1e-6 {
+			t.Errorf("1 GiB in %+v: %.4g ms, want the tables' %.4g ms", l, got.Time*1e3, base.Time*1e3)
+		}
+	}
+	// A layout no table ran widens the interval (interval.go, layoutSpread).
+	if w, w8 := one.High/one.Low, tables8.High/tables8.Low; !(w > w8) {
+		t.Errorf("interval at -g 1 spans %.3g, at the tables' -g 8 %.3g; want it wider beyond the tables", w, w8)
+	}
+}
+
+// TestLayoutGraphTables: tables measured with CUDA graphs have no launch
+// floor, so they say nothing of the launch time, which stays at its prior
+// and is named in the notes.
+func TestLayoutGraphTables(t *testing.T) {
+	h, tables := togetherTables(t, "all_reduce_ring", "all_reduce_nvls")
+	for i := range tables {
+		tables[i].Graphs = 1
+	}
+	m, err := Calibrate(h, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := m.Params[parLaunch]; p.Value != p.Prior || p.Identified {
+		t.Errorf("launch %.3g s (prior %.3g s, identified %v); want the prior, unidentified", p.Value, p.Prior, p.Identified)
+	}
+	if l := m.Layout(Query{}); l != (Layout{1, 8, 1}) {
+		t.Errorf("the tables' layout %+v, want 1 thread of 8 GPUs with graphs", l)
+	}
+	if l := m.Layout(Query{Layout: Layout{Graphs: NoGraphs}}); l != (Layout{1, 8, 0}) {
+		t.Errorf("NoGraphs on the tables' layout: %+v, want 1 thread of 8 GPUs without graphs", l)
+	}
+	noted := false
+	for _, n := range m.Notes {
+		noted = noted || strings.HasPrefix(n, "no table depends on launch")
+	}
+	if !noted {
+		t.Errorf("notes %q: want launch among those no table depends on", m.Notes)
+	}
+}
+
+// TestLayoutErrors: a layout whose processes do not fill a node, and
+// negative counts, are ErrLayout.
+func TestLayoutErrors(t *testing.T) {
+	h, tables := togetherTables(t, "all_reduce_ring")
+	m, err := Calibrate(h, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []Query{
+		{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 4},                                       // the tables' -g 8 on 4 GPUs per node
+		{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8, Layout: Layout{ThreadsPerProcess: 3}}, // 3·8 GPUs per process
+		{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8, Layout: Layout{GPUsPerThread: -1}},
+		{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8, Layout: Layout{Graphs: -2}},
+	} {
+		if _, err := m.Predict(q, []float64{1024}); !errors.Is(err, ErrLayout) {
+			t.Errorf("%+v: %v, want ErrLayout", q, err)
+		}
+	}
+	if got := (Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}).Processes(16); got != 2 {
+		t.Errorf("16 ranks of 2 threads of 4 GPUs: %d processes, want 2", got)
+	}
+}
