@@ -164,9 +164,7 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	collective := fs.String("collective", "", "collective to predict: allreduce, allgather, reducescatter, broadcast, alltoall")
 	p := fs.Int("p", 0, "ranks (GPUs)")
 	perNode := fs.Int("per-node", 0, "GPUs per node")
-	gpusPerThread := fs.Int("g", 0, "GPUs per thread of the predicted run (nccl-tests -g); 0 takes the calibration tables' when they share one, else 1")
-	threads := fs.Int("threads", 0, "threads per process of the predicted run (nccl-tests -t); 0 takes the calibration tables' when they share one, else 1")
-	graph := fs.Int("graph", 0, "CUDA graph launches of the predicted run (nccl-tests -G), 0 for none; unset takes the calibration tables' when they share one, else none")
+	layoutFlags := addLayoutFlags(fs)
 	algo := fs.String("algo", "auto", "NCCL_ALGO of the calibration runs and the prediction: auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain")
 	proto := fs.String("proto", "auto", "NCCL_PROTO of the calibration runs and the prediction: auto|ll|ll128|simple")
 	sizes := fs.String("size", "", "comma-separated sizes (nccl-tests' size column), e.g. 1MiB,64MiB")
@@ -202,7 +200,7 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	if err != nil {
 		return predictRequest{}, err
 	}
-	layout, err := queryLayout(fs, *gpusPerThread, *threads, *graph)
+	layout, err := layoutFlags.layout(fs)
 	if err != nil {
 		return predictRequest{}, err
 	}
@@ -217,10 +215,22 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	}, nil
 }
 
-// queryLayout is the predict.Query layout of -g, -threads and -graph:
-// each 0 takes the calibration tables', but -graph 0, given, asks for no
-// graphs.
-func queryLayout(fs *flag.FlagSet, gpusPerThread, threads, graph int) (predict.Layout, error) {
+// layoutFlags are -g, -threads and -graph: the launch layout of the
+// predicted run, as nccl-tests' -g, -t and -G.
+type layoutFlags struct{ gpusPerThread, threads, graph *int }
+
+func addLayoutFlags(fs *flag.FlagSet) layoutFlags {
+	return layoutFlags{
+		fs.Int("g", 0, "GPUs per thread of the predicted run (nccl-tests -g); 0 takes the calibration tables' when they share one, else 1"),
+		fs.Int("threads", 0, "threads per process of the predicted run (nccl-tests -t); 0 takes the calibration tables' when they share one, else 1"),
+		fs.Int("graph", 0, "CUDA graph launches of the predicted run (nccl-tests -G), 0 for none; unset takes the calibration tables' when they share one, else none"),
+	}
+}
+
+// layout is the predict.Query layout of the flags, parsed on fs: each 0
+// takes the calibration tables', but -graph 0, given, asks for no graphs.
+func (lf layoutFlags) layout(fs *flag.FlagSet) (predict.Layout, error) {
+	gpusPerThread, threads, graph := *lf.gpusPerThread, *lf.threads, *lf.graph
 	switch {
 	case gpusPerThread < 0:
 		return predict.Layout{}, fmt.Errorf("-g %d: want a positive count, or 0 for the calibration tables'", gpusPerThread)

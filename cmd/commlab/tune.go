@@ -23,7 +23,7 @@ type tuneRequest struct {
 	collectives   []commmodel.Collective
 	nodes         []int
 	perNode       int
-	gpusPerThread int
+	layout        predict.Layout
 	sizes         []float64
 	out           string
 }
@@ -44,18 +44,22 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	collectives := fs.String("collective", "allreduce", "comma-separated collectives: allreduce, allgather, reducescatter, broadcast")
 	nodes := fs.String("nodes", "", "comma-separated node counts to write rules for, e.g. 1,2,4,8")
 	perNode := fs.Int("per-node", 0, "GPUs per node")
-	gpusPerThread := fs.Int("g", 0, "GPUs per thread (nccl-tests -g); 0 takes the calibration tables'")
+	layoutFlags := addLayoutFlags(fs)
 	sizes := fs.String("size", "", "comma-separated sizes to decide at (default: powers of two from 1KiB to 4GiB)")
 	out := fs.String("o", "nccl_tuner.conf", `the file to write ("-" for standard output)`)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: commlab tune -calibrate A.log[,...] -nodes LIST -per-node G [-collective LIST] [-size LIST] [-o FILE]\n"+
-			"                   [-g N] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE]")
+			"                   [-g N] [-threads N] [-graph N] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE]")
 		fs.PrintDefaults()
 	}
 	if _, err := parseFlags(fs, args, 0); err != nil {
 		return tuneRequest{}, err
 	}
-	req := tuneRequest{machine: machine, perNode: *perNode, gpusPerThread: *gpusPerThread, out: *out}
+	layout, err := layoutFlags.layout(fs)
+	if err != nil {
+		return tuneRequest{}, err
+	}
+	req := tuneRequest{machine: machine, perNode: *perNode, layout: layout, out: *out}
 	if *machine.calibrate == "" {
 		return tuneRequest{}, fmt.Errorf("give -calibrate with the machine's nccl-tests logs: tune writes the calibrated model's choices")
 	}
@@ -103,7 +107,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rules, err := m.TunerRules(req.collectives, req.nodes, req.perNode, req.gpusPerThread, req.sizes)
+	rules, err := m.TunerRules(req.collectives, req.nodes, req.perNode, req.layout, req.sizes)
 	if err != nil {
 		return err
 	}

@@ -50,9 +50,8 @@ func (m *Machine) Choices(q Query, size float64) ([]Prediction, error) {
 // merged into one rule. A rule's sizes run from the geometric mean of its
 // first size and the size before it to that of its last size and the next,
 // the first from 0 and the last to the largest size NCCL can ask. sizes
-// must grow; gpusPerThread is Query.GPUsPerThread, and the threads and
-// graphs are the tables'.
-func (m *Machine) TunerRules(collectives []commmodel.Collective, nodes []int, perNode, gpusPerThread int, sizes []float64) ([]nccl.TunerRule, error) {
+// must grow; layout is the runs' launch layout, as in Query.
+func (m *Machine) TunerRules(collectives []commmodel.Collective, nodes []int, perNode int, layout Layout, sizes []float64) ([]nccl.TunerRule, error) {
 	var rules []nccl.TunerRule
 	for _, c := range collectives {
 		f, err := nccl.FuncOf(c)
@@ -60,7 +59,7 @@ func (m *Machine) TunerRules(collectives []commmodel.Collective, nodes []int, pe
 			return nil, err
 		}
 		for _, n := range nodes {
-			q := Query{Collective: c, Ranks: n * perNode, PerNode: perNode, Layout: Layout{GPUsPerThread: gpusPerThread}}
+			q := Query{Collective: c, Ranks: n * perNode, PerNode: perNode, Layout: layout}
 			var last *nccl.TunerRule
 			for i, s := range sizes {
 				cs, err := m.Choices(q, s)

@@ -149,7 +149,7 @@ func TuneRules() ([]nccl.TunerRule, error) {
 	for s := float64(1 << 10); s <= 4<<30; s *= 2 {
 		sizes = append(sizes, s)
 	}
-	return mc.TunerRules([]commmodel.Collective{commmodel.AllReduce}, TuneExample.Nodes, 8, 0, sizes)
+	return mc.TunerRules([]commmodel.Collective{commmodel.AllReduce}, TuneExample.Nodes, 8, predict.Layout{}, sizes)
 }
 
 // RulesTable lists tuner rules as the plugin's file has them.
