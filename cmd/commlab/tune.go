@@ -19,13 +19,13 @@ func init() {
 
 // tuneRequest is a "commlab tune" command line, its flags checked.
 type tuneRequest struct {
-	machine       machineFlags
-	collectives   []commmodel.Collective
-	nodes         []int
-	perNode       int
-	layout        predict.Layout
-	sizes         []float64
-	out           string
+	machine     machineFlags
+	collectives []commmodel.Collective
+	nodes       []int
+	perNode     int
+	layout      predict.Layout
+	sizes       []float64
+	out         string
 }
 
 // defaultTuneSizes are the sizes tune decides at without -size: powers of
