@@ -158,9 +158,7 @@ func HeldOutFigure(h *HeldOut) nbplot.Figure {
 	}
 	series := []nbplot.Series{
 		curve("measured", "time_us", nbplot.Points),
-		curve("calibrated model", "model_us", nbplot.LinePoints),
-		curve("its 80% interval", "low_us", nbplot.Line),
-		curve("its 80% interval", "high_us", nbplot.Line),
+		banded(h.Frame, "calibrated model (80% interval shaded)", "model_us"),
 		curve("one-link baseline", "baseline_us", nbplot.LinePoints),
 	}
 	if nccl := curve("NCCL's model", "nccl_us", nbplot.LinePoints); len(nccl.X) > 0 {
@@ -185,6 +183,21 @@ func frameSeries(f dataframe.DataFrame, name, col string, style nbplot.Style) nb
 	for i, v := range f.Col(col).Float() {
 		if !math.IsNaN(v) {
 			s.X, s.Y = append(s.X, size[i]), append(s.Y, v*1e-6)
+		}
+	}
+	return s
+}
+
+// banded is the model's series of column col with its 80% interval, the
+// columns low_us and high_us, as a band; NaN rows are left out.
+func banded(f dataframe.DataFrame, name, col string) nbplot.Series {
+	size := f.Col("size_bytes").Float()
+	mid, lo, hi := f.Col(col).Float(), f.Col("low_us").Float(), f.Col("high_us").Float()
+	s := nbplot.Series{Name: name, Style: nbplot.LinePoints}
+	for i := range mid {
+		if !math.IsNaN(mid[i]) && !math.IsNaN(lo[i]) && !math.IsNaN(hi[i]) {
+			s.X, s.Y = append(s.X, size[i]), append(s.Y, mid[i]*1e-6)
+			s.Low, s.High = append(s.Low, lo[i]*1e-6), append(s.High, hi[i]*1e-6)
 		}
 	}
 	return s

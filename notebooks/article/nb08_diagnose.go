@@ -97,9 +97,7 @@ func DiagnosisFigure(d *Diagnosis) nbplot.Figure {
 		Legend: nbplot.TopLeft,
 		Series: []nbplot.Series{
 			frameSeries(d.Frame, "measured", "time_us", nbplot.Points),
-			frameSeries(d.Frame, "model", "model_us", nbplot.LinePoints),
-			frameSeries(d.Frame, "its 80% interval", "low_us", nbplot.Line),
-			frameSeries(d.Frame, "its 80% interval", "high_us", nbplot.Line),
+			banded(d.Frame, "model (80% interval shaded)", "model_us"),
 		},
 	}
 }
