@@ -60,8 +60,9 @@ func (s pipeShape) peers() (intra, inter int) {
 }
 
 // key returns s packed in one word, and whether it fits in one: the key of
-// sweeps, since a map finds a word several times faster than a struct.
-// Each count takes 21 bits, far more than a sweep can cover.
+// sweeps, since Go's maps look a word up on a path of their own, where a
+// struct is hashed as memory. Each count takes 21 bits, more than any
+// sweep can cover.
 func (s pipeShape) key() (uint64, bool) {
 	const limit = 1 << 21
 	if uint(s.nodes) >= limit || uint(s.perNode) >= limit || uint(s.chunks) >= limit {
