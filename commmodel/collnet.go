@@ -140,10 +140,13 @@ func (d CollNetChain) plan(nodes, perNode int, size float64, st *stages) (load, 
 	peers := max(min(perNode-1, 2), min(perNode-1, 1)+min(nodes-1, 1)) // a chain GPU's two neighbours; the head's GPU 1 and switch
 	l, r := load{fill, fill, all, reduced}, reach{all, peers, peers}
 	if d.Chunks < 1 {
-		intraPeers, interPeers := min(perNode-1, 2), min(nodes-1, 1)
-		return fluidPlan(st, l, r, 2*(perNode-1), min(nodes-1, 1),
-			Cost{Bytes: intra, Reduced: reduced, Peers: intraPeers, Fanout: intraPeers},
-			Cost{Bytes: inter, Peers: interPeers, Fanout: interPeers})
+		if st != nil {
+			intraPeers, interPeers := min(perNode-1, 2), min(nodes-1, 1)
+			fluidStages(st, 2*(perNode-1), min(nodes-1, 1),
+				Cost{Bytes: intra, Reduced: reduced, Peers: intraPeers, Fanout: intraPeers},
+				Cost{Bytes: inter, Peers: interPeers, Fanout: interPeers})
+		}
+		return l, r
 	}
 	return pipePlan(l, r, pipeShape{chainPipe, nodes, perNode, d.Chunks}, size, st)
 }

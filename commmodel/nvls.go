@@ -144,11 +144,11 @@ func (v NVLSTree) plan(nodes, perNode int, size float64, st *stages) (load, reac
 	slice := size / float64(perNode)
 	ld, ldReach := switchStep(perNode, size)
 	sto, stoReach := switchStep(perNode, slice)
-	if perNode > 1 {
+	if st != nil && perNode > 1 {
 		st.add(Stage{Intra: costOf(ld, ldReach)})
 	}
 	tree, treeReach := Tree{PerNode: 1, Chunks: v.Chunks}.plan(nodes, 1, slice, st)
-	if perNode > 1 {
+	if st != nil && perNode > 1 {
 		st.add(Stage{Intra: costOf(sto, stoReach)})
 	}
 	r := ldReach.then(treeReach).then(stoReach)

@@ -59,27 +59,49 @@ func (s pipeShape) peers() (intra, inter int) {
 	return min(s.perNode-1, 2), min(s.nodes-1, 1)
 }
 
-// A sweep is what a pipeline's plans need of the sweep of its shape: the
-// steps, the messages and critical-path chunks summed over them, the most
-// messages of one rank in one step, and the runs of steps as stages of a
-// pipeline of one byte.
-type sweep struct {
-	steps, messages, chunks, fanout int
-	runs                            []Stage
+// key returns s packed in one word, and whether it fits in one: the key of
+// sweeps, since Go's maps look a word up on a path of their own, where a
+// struct is hashed as memory. Each count takes 21 bits, more than any
+// sweep can cover.
+func (s pipeShape) key() (uint64, bool) {
+	const limit = 1 << 21
+	if uint(s.nodes) >= limit || uint(s.perNode) >= limit || uint(s.chunks) >= limit {
+		return 0, false
+	}
+	return uint64(s.kind)<<63 | uint64(s.nodes)<<42 | uint64(s.perNode)<<21 | uint64(s.chunks), true
 }
 
-// sweeps keeps the sweep of every pipeShape planned: a sweep costs ranks x
-// 2L x windows, its shape's plans a few arithmetic operations.
-var sweeps memo[pipeShape, *sweep]
+// A sweep is what a pipeline's plans need of the sweep of its shape: the
+// steps, the messages summed over them, the most messages of one rank in
+// one step, the critical path of a pipeline of one byte (the chunks summed
+// over the steps, times the chunk's size), and its runs of steps as
+// stages.
+type sweep struct {
+	steps, messages, fanout int
+	path                    float64
+	runs                    []Stage
+}
 
-// sweepOf returns the sweep of s.
-func sweepOf(s pipeShape) *sweep { return sweeps.get(s, func() *sweep { return newSweep(s) }) }
+// sweeps keeps the sweep of every pipeShape planned, by its key: a sweep
+// costs ranks x 2L x windows, its shape's plans a few arithmetic
+// operations.
+var sweeps memo[uint64, *sweep]
+
+// sweepOf returns the sweep of s; one of a shape too large for a key is
+// swept anew.
+func sweepOf(s pipeShape) *sweep {
+	k, ok := s.key()
+	if !ok {
+		return newSweep(s)
+	}
+	return sweeps.get(k, func() *sweep { return newSweep(s) })
+}
 
 // newSweep sweeps s.
 func newSweep(s pipeShape) *sweep {
 	q := s.sweep()
-	w := &sweep{steps: q.steps()}
-	w.chunks, w.messages, w.fanout = q.path()
+	chunks, messages, fanout := q.path()
+	w := &sweep{steps: q.steps(), messages: messages, fanout: fanout, path: float64(chunks) / float64(s.parts()*s.chunks)}
 	q.split()
 	s.windows(&q)
 	intraPeers, interPeers := s.peers()
@@ -95,7 +117,7 @@ func pipePlan(l load, r reach, s pipeShape, size float64, st *stages) (load, rea
 	w := sweepOf(s)
 	l.steps, l.messages, r.fanout = w.steps, w.messages, w.fanout
 	// The path is never below the busiest rank's bytes; max keeps rounding from saying so.
-	l.path = max(r.bytes, float64(w.chunks)/float64(s.parts()*s.chunks)*size)
+	l.path = max(r.bytes, w.path*size)
 	if st != nil {
 		for _, run := range w.runs {
 			st.add(Stage{Intra: run.Intra.scaled(size), Inter: run.Inter.scaled(size)})
@@ -104,16 +126,13 @@ func pipePlan(l load, r reach, s pipeShape, size float64, st *stages) (load, rea
 	return l, r
 }
 
-// fluidPlan returns cost, the fluid limit of a pipeline (Chunks = 0) on one
-// link, and appends its stages to st if not nil: the first chunk's intraSteps steps inside a node and
-// interSteps across the network pay each level's α, one message each, and
-// the data then streams at the pace of the slower level, the busiest rank
-// sending intra inside its node and inter across the network at once. A
-// level with no steps has no part.
-func fluidPlan(st *stages, l load, r reach, intraSteps, interSteps int, intra, inter Cost) (load, reach) {
-	if st == nil {
-		return l, r
-	}
+// fluidStages appends to st the stages of a pipeline's fluid limit
+// (Chunks = 0) on a two-level fabric: the first chunk's intraSteps steps
+// inside a node and interSteps across the network pay each level's α, one
+// message each, and the data then streams at the pace of the slower level,
+// the busiest rank sending intra inside its node and inter across the
+// network at once. A level with no steps has no part.
+func fluidStages(st *stages, intraSteps, interSteps int, intra, inter Cost) {
 	var bw Stage
 	if intraSteps > 0 {
 		st.add(Stage{Intra: Cost{Steps: intraSteps, Messages: intraSteps, Peers: intra.Peers, Fanout: 1}})
@@ -124,5 +143,4 @@ func fluidPlan(st *stages, l load, r reach, intraSteps, interSteps int, intra, i
 		bw.Inter = inter
 	}
 	st.add(bw)
-	return l, r
 }

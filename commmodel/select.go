@@ -78,8 +78,7 @@ func RegimeGridInto[T Timer](dst *RegimeGrid, algs []Algorithm, rows []T, sizes 
 	m.Winner = resize(m.Winner, len(rows)*n)
 	m.Time = resize(m.Time, len(rows)*n)
 	cs := make([]curve, len(algs))
-	var lines []Line
-	var which []int
+	lines, which := make([]Line, 0, len(algs)), make([]int, 0, len(algs))
 	var sw lineSweep
 	sorted := ascending(sizes)
 	for i, t := range rows {
@@ -173,15 +172,15 @@ func (w *lineSweep) run(lo, hi int, alive []int, level int) {
 			keep = append(keep, k)
 		}
 	}
+	sizes, win, best := w.sizes[lo:hi], w.win[lo:hi], w.best[lo:hi]
 	switch {
 	case len(keep) == 1:
-		l, win := w.lines[keep[0]], w.which[keep[0]]
-		for j := lo; j < hi; j++ {
-			w.win[j], w.best[j] = win, l.T0+l.T1*w.sizes[j]
+		l, k := w.lines[keep[0]], w.which[keep[0]]
+		for j, s := range sizes {
+			win[j], best[j] = k, l.T0+l.T1*s
 		}
 	case hi-lo <= minRun:
-		for j := lo; j < hi; j++ {
-			s := w.sizes[j]
+		for j, s := range sizes {
 			k0 := keep[0]
 			bt := w.lines[k0].T0 + w.lines[k0].T1*s
 			for _, k := range keep[1:] {
@@ -189,7 +188,7 @@ func (w *lineSweep) run(lo, hi int, alive []int, level int) {
 					k0, bt = k, t
 				}
 			}
-			w.win[j], w.best[j] = w.which[k0], bt
+			win[j], best[j] = w.which[k0], bt
 		}
 	default:
 		mid := lo + (hi-lo)/2

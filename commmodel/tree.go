@@ -199,9 +199,12 @@ func (t Tree) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	h := perNode - 1 + treeHeight(nodes)
 	l, r := load{2 * h, 2 * h, all, reduced}, reach{all, peers, peers}
 	if t.Chunks < 1 {
-		return fluidPlan(st, l, r, 2*(perNode-1), 2*treeHeight(nodes),
-			Cost{Bytes: intra, Reduced: size, Peers: intraPeers, Fanout: intraPeers},
-			Cost{Bytes: inter, Reduced: float64(min(nodes-1, 2)) * size / 2, Peers: interPeers, Fanout: interPeers})
+		if st != nil {
+			fluidStages(st, 2*(perNode-1), 2*treeHeight(nodes),
+				Cost{Bytes: intra, Reduced: size, Peers: intraPeers, Fanout: intraPeers},
+				Cost{Bytes: inter, Reduced: float64(min(nodes-1, 2)) * size / 2, Peers: interPeers, Fanout: interPeers})
+		}
+		return l, r
 	}
 	return pipePlan(l, r, pipeShape{treePipe, nodes, perNode, t.Chunks}, size, st)
 }
