@@ -80,15 +80,11 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	}
 	out := diagnoseOutput{Table: t.Name, Hardware: mc.hw.String(), Points: len(t.Points), Findings: []diagnoseFinding{},
 		Problems: append(problems, mc.problems...)}
-	var m *predict.Machine
-	if len(mc.tables) == 0 {
-		m, out.Model = predict.Uncalibrated(mc.hw), "uncalibrated: the model at its priors"
-	} else {
-		if m, err = predict.Calibrate(mc.hw, mc.tables, nil); err != nil {
-			return err
-		}
-		out.Model = "calibrated on " + strings.Join(mc.files, ", ")
+	m, model, err := mc.model()
+	if err != nil {
+		return err
 	}
+	out.Model = model
 	findings, inside, err := m.Diagnose(t)
 	if err != nil {
 		return err
