@@ -8,6 +8,7 @@ type RingReduceScatter struct{}
 
 func (RingReduceScatter) Name() string           { return "ring" }
 func (RingReduceScatter) Collective() Collective { return ReduceScatter }
+func (RingReduceScatter) nodeSize(p int) int     { return p }
 
 // Cost returns ring ReduceScatter's cost for p ranks and S = size bytes.
 func (r RingReduceScatter) Cost(p int, size float64) Cost { return costOn(r, p, size) }
@@ -27,6 +28,7 @@ type RingAllGather struct{}
 
 func (RingAllGather) Name() string           { return "ring" }
 func (RingAllGather) Collective() Collective { return AllGather }
+func (RingAllGather) nodeSize(p int) int     { return p }
 
 // Cost returns ring AllGather's cost for p ranks and S = size bytes.
 func (r RingAllGather) Cost(p int, size float64) Cost { return costOn(r, p, size) }
@@ -61,6 +63,7 @@ func (b PipelinedBroadcast) Name() string {
 }
 
 func (PipelinedBroadcast) Collective() Collective { return Broadcast }
+func (PipelinedBroadcast) nodeSize(p int) int     { return p }
 
 // Cost returns the broadcast's cost for p ranks and S = size bytes.
 func (b PipelinedBroadcast) Cost(p int, size float64) Cost { return costOn(b, p, size) }

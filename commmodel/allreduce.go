@@ -16,6 +16,7 @@ type Ring struct{}
 
 func (Ring) Name() string           { return "ring" }
 func (Ring) Collective() Collective { return AllReduce }
+func (Ring) nodeSize(p int) int     { return p }
 
 // Cost returns ring AllReduce's cost for p ranks and S = size bytes.
 func (r Ring) Cost(p int, size float64) Cost { return costOn(r, p, size) }
@@ -64,6 +65,7 @@ type HalvingDoubling struct{}
 
 func (HalvingDoubling) Name() string           { return "halving-doubling" }
 func (HalvingDoubling) Collective() Collective { return AllReduce }
+func (HalvingDoubling) nodeSize(p int) int     { return p }
 
 // Cost returns halving-doubling's cost for p ranks and S = size bytes.
 func (h HalvingDoubling) Cost(p int, size float64) Cost { return costOn(h, p, size) }
@@ -127,6 +129,7 @@ type TwoShot struct{}
 
 func (TwoShot) Name() string           { return "two-shot" }
 func (TwoShot) Collective() Collective { return AllReduce }
+func (TwoShot) nodeSize(p int) int     { return p }
 
 // Cost returns two-shot's cost for p ranks and S = size bytes.
 func (t TwoShot) Cost(p int, size float64) Cost { return costOn(t, p, size) }
@@ -155,6 +158,7 @@ type OneShot struct{}
 
 func (OneShot) Name() string           { return "one-shot" }
 func (OneShot) Collective() Collective { return AllReduce }
+func (OneShot) nodeSize(p int) int     { return p }
 
 // Cost returns one-shot's cost for p ranks and S = size bytes.
 func (o OneShot) Cost(p int, size float64) Cost { return costOn(o, p, size) }

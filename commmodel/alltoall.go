@@ -13,6 +13,7 @@ type Direct struct{}
 
 func (Direct) Name() string           { return "direct" }
 func (Direct) Collective() Collective { return AllToAll }
+func (Direct) nodeSize(p int) int     { return p }
 
 // Cost returns direct AllToAll's cost for p ranks and S = size bytes.
 func (d Direct) Cost(p int, size float64) Cost { return costOn(d, p, size) }
@@ -37,6 +38,7 @@ type Pairwise struct{}
 
 func (Pairwise) Name() string           { return "pairwise" }
 func (Pairwise) Collective() Collective { return AllToAll }
+func (Pairwise) nodeSize(p int) int     { return p }
 
 // Cost returns pairwise AllToAll's cost for p ranks and S = size bytes.
 func (w Pairwise) Cost(p int, size float64) Cost { return costOn(w, p, size) }
@@ -76,6 +78,7 @@ type Bruck struct{}
 
 func (Bruck) Name() string           { return "bruck" }
 func (Bruck) Collective() Collective { return AllToAll }
+func (Bruck) nodeSize(p int) int     { return p }
 
 // Cost returns Bruck AllToAll's cost for p ranks and S = size bytes.
 func (b Bruck) Cost(p int, size float64) Cost { return costOn(b, p, size) }

@@ -34,6 +34,7 @@ type PATAllGather struct{}
 
 func (PATAllGather) Name() string           { return "pat" }
 func (PATAllGather) Collective() Collective { return AllGather }
+func (PATAllGather) nodeSize(p int) int     { return p }
 
 // Cost returns PAT AllGather's cost for p ranks and S = size bytes.
 func (a PATAllGather) Cost(p int, size float64) Cost { return costOn(a, p, size) }
@@ -49,6 +50,7 @@ type PATReduceScatter struct{}
 
 func (PATReduceScatter) Name() string           { return "pat" }
 func (PATReduceScatter) Collective() Collective { return ReduceScatter }
+func (PATReduceScatter) nodeSize(p int) int     { return p }
 
 // Cost returns PAT ReduceScatter's cost for p ranks and S = size bytes.
 func (a PATReduceScatter) Cost(p int, size float64) Cost { return costOn(a, p, size) }

@@ -24,11 +24,10 @@ import "math"
 // once per algorithm and shape, for one byte, and scaled (stagesOf).
 //
 // To add an algorithm: one file with its type, its Name and Collective, a
-// Cost method that returns costOn, and a plan method, built from the
-// layouts below (flat for an algorithm that treats all ranks alike,
-// splitByDestination for one that sends to every peer at once) or from
-// stages of its own; a nodeSize method if it takes a node size; then its
-// schedule in package schedule, whose tests execute it and compare the
+// nodeSize method (its PerNode, or p), a Cost method that returns costOn,
+// and a plan method, built from the layouts below (flat for an algorithm
+// that treats all ranks alike, splitByDestination for one that sends to
+// every peer at once) or from stages of its own; then its schedule in package schedule, whose tests execute it and compare the
 // counts and times with the plan's.
 
 // A planner is an algorithm of this package.
@@ -38,6 +37,10 @@ type planner interface {
 	// ranks for S = size bytes, nodes, perNode >= 1, as its load and its
 	// reach, and appends its stages to st if st is not nil.
 	plan(nodes, perNode int, size float64, st *stages) (load, reach)
+	// nodeSize returns the ranks per node of the algorithm's own layout
+	// of p ranks on one link: its PerNode where it has one, else p (one
+	// node, all ranks alike).
+	nodeSize(p int) int
 }
 
 // A load is the part of a Cost that its time depends on: the steps and
@@ -149,17 +152,13 @@ func toPeers(peers int, perPeer float64, reduce bool) (load, reach) {
 }
 
 // flatShape returns the nodes and ranks per node a runs on when its p
-// ranks share one link: its own node size where it has one (p ranks as
-// p/PerNode nodes), else one node of p. ok is false if p is not a multiple
-// of the node size.
+// ranks share one link: p/nodeSize nodes of nodeSize. ok is false if p is
+// not a multiple of the node size.
 func flatShape(a planner, p int) (nodes, perNode int, ok bool) {
 	mustRanks(p)
-	if s, sized := a.(interface{ nodeSize(p int) int }); sized {
-		perNode = s.nodeSize(p)
-		nodes, ok = splitRanks(p, perNode)
-		return nodes, perNode, ok
-	}
-	return 1, p, true
+	perNode = a.nodeSize(p)
+	nodes, ok = splitRanks(p, perNode)
+	return nodes, perNode, ok
 }
 
 // costOn is the Cost method of every planner: its plan's cost on its own
