@@ -333,6 +333,13 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 		if preds, err = m.Predict(q, sizes); err != nil {
 			return err
 		}
+		beyond, err := m.Beyond(q)
+		if err != nil {
+			return err
+		}
+		for _, b := range beyond {
+			out.Problems = append(out.Problems, problem{Message: b})
+		}
 		l := m.Layout(q)
 		out.Layout = &predictLayout{Processes: l.Processes(q.Ranks), ThreadsPerProcess: l.ThreadsPerProcess,
 			GPUsPerThread: l.GPUsPerThread, Graphs: l.Graphs}

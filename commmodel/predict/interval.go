@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -180,28 +181,87 @@ func (s *spread) sawTables(tables []Table) {
 	}
 }
 
-// beyond is the variance a run adds by going beyond the tables.
-func (s *spread) beyond(rn *run) float64 {
+// A departure is how a run goes beyond the calibration tables: what its
+// interval widens for (variance), and what Machine.Beyond says.
+type departure struct {
+	collective bool    // none of the tables ran the run's collective
+	nodes      int     // the run's node count
+	doublings  float64 // doublings of nodes beyond the tables' range
+	layout     bool    // none of the tables ran the run's layout
+}
+
+// departure returns how rn goes beyond the tables; nothing without tables,
+// where the prior spread stands for everything.
+func (s *spread) departure(rn *run) departure {
+	d := departure{nodes: rn.shape.nodes}
 	if len(s.collectives) == 0 {
-		return 0 // no table: the prior spread stands for everything
+		return d
 	}
-	var v float64
-	nodes := rn.shape.nodes
-	if !slices.Contains(s.collectives, rn.collective) {
+	d.collective = !slices.Contains(s.collectives, rn.collective)
+	switch {
+	case d.nodes > s.maxNodes:
+		d.doublings = math.Log2(float64(d.nodes) / float64(s.maxNodes))
+	case d.nodes < s.minNodes:
+		d.doublings = math.Log2(float64(s.minNodes) / float64(d.nodes))
+	}
+	d.layout = !s.seen(rn.layout)
+	return d
+}
+
+// variance is what d adds to the variance of ln(measured/model).
+func (d departure) variance() float64 {
+	v := d.doublings * d.doublings * nodeSpread * nodeSpread
+	if d.collective {
 		v += priorSpread * priorSpread
 	}
-	var doublings float64
-	switch {
-	case nodes > s.maxNodes:
-		doublings = math.Log2(float64(nodes) / float64(s.maxNodes))
-	case nodes < s.minNodes:
-		doublings = math.Log2(float64(s.minNodes) / float64(nodes))
-	}
-	v += doublings * doublings * nodeSpread * nodeSpread
-	if !s.seen(rn.layout) {
+	if d.layout {
 		v += layoutSpread * layoutSpread
 	}
 	return v
+}
+
+// Beyond says, one sentence each, where a prediction of q goes beyond the
+// calibration tables, each a reason its interval is wider than the tables'
+// own errors: a collective none of them ran, a node count outside theirs,
+// a layout none of them had. It is nil within the tables, and for a
+// Machine calibrated on none (Uncalibrated), whose interval is the prior's
+// throughout.
+func (m *Machine) Beyond(q Query) ([]string, error) {
+	rn, err := m.run(q)
+	if err != nil {
+		return nil, err
+	}
+	d, s := m.spread.departure(rn), &m.spread
+	var out []string
+	if d.collective {
+		out = append(out, fmt.Sprintf("no calibration table ran %v: its latencies and efficiencies come from the other collectives' tables, and the interval is wider for it",
+			q.Collective))
+	}
+	if d.doublings > 0 {
+		tables := fmt.Sprint(s.minNodes)
+		if s.maxNodes > s.minNodes {
+			tables = fmt.Sprintf("%d to %d", s.minNodes, s.maxNodes)
+		}
+		why := fmt.Sprintf("%d nodes is %.1f doublings beyond the tables' %s, and the interval widens with each", d.nodes, d.doublings, tables)
+		if d.nodes > s.maxNodes {
+			why += ": the network above the tables' nodes (a leaf's uplinks, a fabric's bisection, a dragonfly's global links) is not measured; describe it with -hw group=HOSTS,oversub=R, or calibrate with a table of more nodes"
+		}
+		out = append(out, why)
+	}
+	if d.layout {
+		l := m.Layout(q)
+		out = append(out, fmt.Sprintf("no calibration table ran %d thread(s) per process of %d GPU(s) each with %s: the launch floor is scaled from the tables', not measured, and the interval is wider for it",
+			l.ThreadsPerProcess, l.GPUsPerThread, graphsPhrase(l.Graphs)))
+	}
+	return out, nil
+}
+
+// graphsPhrase says whether a run captures its calls in CUDA graphs.
+func graphsPhrase(graphs int) string {
+	if graphs > 0 {
+		return "CUDA graphs"
+	}
+	return "no CUDA graphs"
 }
 
 // unidentified is the variance of ln T(t) from the parameters the tables
@@ -226,7 +286,7 @@ func (m *Machine) unidentified(t *term) float64 {
 // interval returns Low and High of a prediction of time t0 of term t of
 // run rn.
 func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
-	v := m.spread.variance + m.spread.beyond(rn) + m.unidentified(t)
+	v := m.spread.variance + m.spread.departure(rn).variance() + m.unidentified(t)
 	sd := math.Sqrt(v)
 	return t0 * math.Exp(m.spread.bias-z80*sd), t0 * math.Exp(m.spread.bias+z80*sd)
 }

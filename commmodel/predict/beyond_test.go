@@ -1,0 +1,74 @@
+package predict_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/predict"
+)
+
+// TestBeyond calibrates on cluster01's AllReduce and AllGather tables of 1
+// and 10 nodes of 8 GPUs and asks for runs within and beyond them: Beyond
+// names each way a query leaves the tables
+// (TestDepartureWidens checks what each adds to the interval).
+func TestBeyond(t *testing.T) {
+	var pm predict.PairedMachine
+	for _, m := range pairedMachines(t) {
+		if m.Name == "h100-sxm-10node-cluster01" {
+			pm = m
+		}
+	}
+	var tables []predict.Table
+	for _, tb := range pm.Tables {
+		if (strings.Contains(tb.Name, "N10_G8") || strings.Contains(tb.Name, "N1_G8")) &&
+			(tb.Collective == commmodel.AllReduce || tb.Collective == commmodel.AllGather) {
+			tables = append(tables, tb)
+		}
+	}
+	if len(tables) != 4 {
+		t.Fatalf("%d tables, want 4: AllReduce and AllGather of 1 x 8 and 10 x 8", len(tables))
+	}
+	m, err := predict.Calibrate(pm.Hardware, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	within := predict.Query{Collective: commmodel.AllReduce, Ranks: 40, PerNode: 8}
+	for _, c := range []struct {
+		name  string
+		q     predict.Query
+		wants []string // one per sentence, in order
+	}{
+		{"within", within, nil},
+		{"collective", predict.Query{Collective: commmodel.Broadcast, Ranks: 40, PerNode: 8}, []string{"no calibration table ran broadcast"}},
+		// log2(640/10) = 3.0 doublings above the largest table.
+		{"more nodes", predict.Query{Collective: commmodel.AllReduce, Ranks: 640, PerNode: 8}, []string{"80 nodes is 3.0 doublings beyond the tables' 1 to 10", "-hw group=HOSTS,oversub=R"}},
+		{"layout", predict.Query{Collective: commmodel.AllReduce, Ranks: 40, PerNode: 8, Layout: predict.Layout{GPUsPerThread: 8}},
+			[]string{"no calibration table ran 1 thread(s) per process of 8 GPU(s) each"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := m.Beyond(c.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(c.wants) == 0 {
+				if len(got) != 0 {
+					t.Fatalf("Beyond = %q, want nothing", got)
+				}
+				return
+			}
+			if len(got) != 1 {
+				t.Fatalf("Beyond = %q, want one sentence", got)
+			}
+			for _, w := range c.wants {
+				if !strings.Contains(got[0], w) {
+					t.Errorf("Beyond = %q, want it to say %q", got[0], w)
+				}
+			}
+		})
+	}
+	none, err := predict.Uncalibrated(pm.Hardware).Beyond(within)
+	if err != nil || none != nil {
+		t.Errorf("Uncalibrated: Beyond = %q, %v; want nothing: the prior's interval throughout", none, err)
+	}
+}

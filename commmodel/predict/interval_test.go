@@ -1,0 +1,60 @@
+package predict
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// TestDepartureWidens calibrates on the synthetic tables (1 to 4 nodes;
+// AllReduce, AllGather, ReduceScatter and Broadcast; one GPU per process,
+// and one process of 8 GPUs) and checks what a query beyond them adds to
+// its interval: the same query on a copy of the machine whose tables are
+// taken to have covered it has an interval narrower by exactly the
+// departure's variance, (ln(High/Low)/2z80)² being the variance
+// (interval.go): 2² nodeSpread² for 16 nodes against the tables' 4,
+// priorSpread² for AllToAll, layoutSpread² for 2 threads of 4 GPUs.
+func TestDepartureWidens(t *testing.T) {
+	tr := truth(t)
+	m, err := Calibrate(tr.Hardware, syntheticTables(t, tr), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		q     Query
+		cover func(s *spread)
+		want  float64
+	}{
+		{"nodes", Query{Collective: commmodel.AllReduce, Ranks: 128, PerNode: 8},
+			func(s *spread) { s.maxNodes = 16 }, 4 * nodeSpread * nodeSpread},
+		{"collective", Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8},
+			func(s *spread) { s.collectives = append(s.collectives, commmodel.AllToAll) }, priorSpread * priorSpread},
+		{"layout", Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Layout: Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}},
+			func(s *spread) { s.layouts = append(s.layouts, Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}.norm()) }, layoutSpread * layoutSpread},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			covered := *m
+			covered.spread.collectives = slices.Clone(m.spread.collectives)
+			covered.spread.layouts = slices.Clone(m.spread.layouts)
+			c.cover(&covered.spread)
+			variance := func(m *Machine) float64 {
+				p, err := m.Predict(c.q, []float64{1 << 20})
+				if err != nil {
+					t.Fatal(err)
+				}
+				sd := math.Log(p[0].High/p[0].Low) / (2 * z80)
+				return sd * sd
+			}
+			got := variance(m) - variance(&covered)
+			if math.Abs(got-c.want) > 1e-9 {
+				t.Errorf("the departure adds %.6f to the variance, want %.6f", got, c.want)
+			}
+			if b, err := covered.Beyond(c.q); err != nil || len(b) != 0 {
+				t.Errorf("covered: Beyond = %q, %v; want nothing", b, err)
+			}
+		})
+	}
+}
