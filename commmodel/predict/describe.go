@@ -24,6 +24,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"domain", "GPUs of one NVLink domain that spans hosts (72 for an NVL72 rack); 0 for one host"},
 	{"group", "hosts under one first-tier switch of the network (a fat tree's leaf) or in one dragonfly group"},
 	{"oversub", "the NICs' bandwidth over the group's uplinks, such as 2 for 2:1; the prior of fabric_oversubscription"},
+	{"cpu", "the host CPU NCCL detects: intel, amd, arm or power; it sets NCCL's per-step network overhead and LL bandwidth cap (intel unless the GPU is on a Grace board)"},
 }
 
 // Describe returns the hardware of the GPU named gpu with the description
@@ -129,11 +130,28 @@ func (h *Hardware) set(key, value string) error {
 		if err == nil && !(h.Oversubscription >= 1 && h.Oversubscription < 1e3) {
 			err = fmt.Errorf("want a ratio of at least 1, such as 2 for 2:1")
 		}
+	case "cpu":
+		c, ok := cpus[strings.ToLower(value)]
+		if !ok {
+			return fmt.Errorf("want intel, amd, arm or power")
+		}
+		h.CPU = c
 	default:
 		return fmt.Errorf("unknown key: want one of %s", DescribeKeyNames())
 	}
 	return err
 }
+
+// cpus are the values of Describe's cpu key.
+var cpus = map[string]nccl.CPU{
+	"intel": {Arch: nccl.X86, Vendor: nccl.Intel},
+	"amd":   {Arch: nccl.X86, Vendor: nccl.AMD},
+	"arm":   {Arch: nccl.ARM, Vendor: nccl.OtherVendor},
+	"power": {Arch: nccl.Power, Vendor: nccl.OtherVendor},
+}
+
+// cpuNames are how Hardware.String names the CPUs of cpus.
+var cpuNames = map[string]string{"intel": "x86 Intel", "amd": "x86 AMD", "arm": "Arm", "power": "POWER"}
 
 // DescribeKeyNames lists the keys of DescribeKeys, comma-separated.
 func DescribeKeyNames() string {

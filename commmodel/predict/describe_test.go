@@ -81,9 +81,53 @@ func TestDescribeErrors(t *testing.T) {
 		{"cc=abc", "compute capability"},
 		{"nic-bw=fast", "nic-bw"},
 		{"nics=-1", "count"},
+		{"cpu=sparc", "want intel, amd, arm or power"},
 	} {
 		if _, err := Describe("NVIDIA H100 80GB HBM3", c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want an error with %q", c.spec, err, c.want)
+		}
+	}
+}
+
+// TestDescribeCPU sets the host CPU: GB300 boards default to Arm (Grace),
+// an H100 host to x86 Intel, and cpu=amd raises NCCL's per-step network
+// overhead from 1 to 2 us, which Simple counts three times and which
+// replaces the NVLink step latency where it is larger (NCCL 2.30.7
+// getNetOverhead and ncclTopoTuneModel): a Ring/Simple AllGather on 2 x 8,
+// 15 steps of which 14 inside a node, takes 14 x (6 - 3.4) us = 36.4 us
+// longer at any size.
+func TestDescribeCPU(t *testing.T) {
+	gb, err := DefaultHardware("NVIDIA GB300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gb.CPU != cpus["arm"] || !strings.Contains(gb.String(), "Arm CPU") {
+		t.Errorf("GB300: CPU %+v, %q; want Arm", gb.CPU, gb.String())
+	}
+	intel, err := Describe("NVIDIA H100 80GB HBM3", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	amd, err := Describe("NVIDIA H100 80GB HBM3", "cpu=AMD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(intel.String(), "CPU") || !strings.Contains(amd.String(), "x86 AMD CPU") {
+		t.Errorf("String: %q and %q; want the CPU named only where it is not x86 Intel", intel.String(), amd.String())
+	}
+	q := Query{Collective: commmodel.AllGather, Ranks: 16, PerNode: 8, Algo: "Ring", Proto: "Simple"}
+	sizes := []float64{1 << 10, 1 << 30}
+	pi, err := Reference(intel, q, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, err := Reference(amd, q, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range sizes {
+		if d := pa[i].Time - pi[i].Time; math.Abs(d-36.4e-6) > 1e-9 {
+			t.Errorf("%g B: AMD - Intel = %.4g s, want 36.4 us", sizes[i], d)
 		}
 	}
 }

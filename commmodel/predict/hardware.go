@@ -55,7 +55,8 @@ var nicRates = [nccl.NumArchs]float64{12.5e9, 25e9, 50e9, 50e9}
 // name (as nccl-tests' Rank lines print it): an NVSwitch host when the GPU
 // has NVLinks (an SXM board), NVLS from Hopper on with NVSwitch, one NIC per
 // GPU at the line rate of the generation's reference system (nicRates), and
-// the NVL72 domain for GB200 and GB300. It is an error for a name that
+// the NVL72 domain for GB200 and GB300; the CPU is x86 Intel, but Arm (the
+// Grace of the board) for GH200, GB200 and GB300. It is an error for a name that
 // nccl.ParseGPU does not know.
 func DefaultHardware(gpuName string) (Hardware, error) {
 	g, err := nccl.ParseGPU(gpuName)
@@ -66,6 +67,9 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	h.NVLS = h.NVSwitch && g.CompCap >= 90
 	if g.Name == "GB200" || g.Name == "GB300" {
 		h.Domain = 72
+	}
+	if g.Name == "GH200" || g.Name == "GB200" || g.Name == "GB300" {
+		h.CPU = cpus["arm"] // the Grace CPU of the board
 	}
 	return h, nil
 }
@@ -159,6 +163,11 @@ func (h *Hardware) String() string {
 	fmt.Fprintf(&b, ", %s of %s", nics, units.FormatBandwidth(h.NICBW))
 	if h.Domain > 0 {
 		fmt.Fprintf(&b, ", NVLink domains of %d GPUs", h.Domain)
+	}
+	for name, c := range cpus {
+		if c == h.CPU && name != "intel" {
+			fmt.Fprintf(&b, ", %s CPU", cpuNames[name])
+		}
 	}
 	if h.Group > 0 {
 		o := h.Oversubscription
