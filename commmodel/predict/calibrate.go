@@ -3,6 +3,7 @@ package predict
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -186,7 +187,9 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 			skip := func(j int) bool { return d.table[j] == i }
 			x := d.fit(x0, all.x, used, set, skip).x
 			m.LOO = append(m.LOO, d.medianError(&x, func(j int) bool { return d.table[j] != i }))
-			held = append(held, d.heldOut(&x, i))
+			h := d.heldOut(&x, i)
+			h.cross = ranCollective(tables, tables[i].Collective) == 1
+			held = append(held, h)
 		}
 		m.LOOMedian = fit.Median(m.LOO)
 		m.NCCLWeight = ncclWeight(held)
@@ -196,6 +199,9 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		}
 	}
 	m.spread.bias, m.spread.variance = pool(held, m.NCCLWeight)
+	if cross := slices.DeleteFunc(slices.Clone(held), func(h heldTable) bool { return !h.cross }); len(cross) >= minCrossTables {
+		_, m.spread.crossVariance = pool(cross, m.NCCLWeight)
+	}
 	return m, nil
 }
 
@@ -473,4 +479,15 @@ func (m *Machine) implausible(used [numParams]bool) []string {
 		}
 	}
 	return out
+}
+
+// ranCollective counts the tables of collective c.
+func ranCollective(tables []Table, c commmodel.Collective) int {
+	n := 0
+	for i := range tables {
+		if tables[i].Collective == c {
+			n++
+		}
+	}
+	return n
 }

@@ -24,7 +24,10 @@ import (
 //     from the refits that leave out each calibration table in turn, pooled
 //     with priorSpread as if priorTables tables had shown it (so that one or
 //     two tables do not make the interval narrow by chance);
-//   - priorSpread again when the query's collective is none of the tables';
+//   - for a query whose collective is none of the tables', the error of
+//     such predictions where at least minCrossTables held-out tables
+//     measured it (tables whose collective no other table ran), else
+//     priorSpread again;
 //   - nodeSpread per doubling of nodes beyond the tables' range, and
 //     layoutSpread when GPUs per thread differ from every table's;
 //   - the parameters the tables do not identify, through the prediction's
@@ -66,6 +69,12 @@ const (
 	// made more held-out tables worse than better.
 	minBlendTables = 3
 	blendMargin    = 0.95
+	// minCrossTables is how many held-out tables must have been predicted
+	// without any table of their collective before their pooled error
+	// stands for that of a new collective, in place of priorSpread: two
+	// are often mirror images (AllGather and ReduceScatter) that say
+	// little of a third collective's algorithms.
+	minCrossTables = 3
 )
 
 // spread is what Calibrate learns of its own errors: the mean and
@@ -73,6 +82,11 @@ const (
 // prior, and the shapes of the tables it saw.
 type spread struct {
 	bias, variance float64
+	// crossVariance is the variance pooled over the held-out tables whose
+	// collective no other table ran, 0 if there were fewer than
+	// minCrossTables: the error of predicting one collective from the
+	// others, measured.
+	crossVariance float64
 	// collectives, nodes and layouts are the tables' collectives, node
 	// range and layouts (normalised).
 	collectives []commmodel.Collective
@@ -86,6 +100,8 @@ type spread struct {
 // uncalibrated model (nil where NCCL has no model).
 type heldTable struct {
 	calibrated, nccl []float64
+	// cross reports that no other table ran the table's collective.
+	cross bool
 }
 
 // errors are the table's log errors of the blend with weight w on NCCL's
@@ -184,7 +200,10 @@ func (s *spread) sawTables(tables []Table) {
 // A departure is how a run goes beyond the calibration tables: what its
 // interval widens for (variance), and what Machine.Beyond says.
 type departure struct {
-	collective bool    // none of the tables ran the run's collective
+	// collective is the variance added when none of the tables ran the
+	// run's collective; newCollective reports that case.
+	collective    float64
+	newCollective bool
 	nodes      int     // the run's node count
 	doublings  float64 // doublings of nodes beyond the tables' range
 	layout     bool    // none of the tables ran the run's layout
@@ -197,7 +216,12 @@ func (s *spread) departure(rn *run) departure {
 	if len(s.collectives) == 0 {
 		return d
 	}
-	d.collective = !slices.Contains(s.collectives, rn.collective)
+	if d.newCollective = !slices.Contains(s.collectives, rn.collective); d.newCollective {
+		d.collective = priorSpread * priorSpread
+		if s.crossVariance > 0 {
+			d.collective = max(s.crossVariance-s.variance, 0)
+		}
+	}
 	switch {
 	case d.nodes > s.maxNodes:
 		d.doublings = math.Log2(float64(d.nodes) / float64(s.maxNodes))
@@ -210,10 +234,7 @@ func (s *spread) departure(rn *run) departure {
 
 // variance is what d adds to the variance of ln(measured/model).
 func (d departure) variance() float64 {
-	v := d.doublings * d.doublings * nodeSpread * nodeSpread
-	if d.collective {
-		v += priorSpread * priorSpread
-	}
+	v := d.collective + d.doublings*d.doublings*nodeSpread*nodeSpread
 	if d.layout {
 		v += layoutSpread * layoutSpread
 	}
@@ -233,8 +254,8 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 	}
 	d, s := m.spread.departure(rn), &m.spread
 	var out []string
-	if d.collective {
-		out = append(out, fmt.Sprintf("no calibration table ran %v: its latencies and efficiencies come from the other collectives' tables, and the interval is wider for it",
+	if d.newCollective {
+		out = append(out, fmt.Sprintf("no calibration table ran %v: its latencies and efficiencies come from the other collectives' tables, and the interval allows for the error that brings",
 			q.Collective))
 	}
 	if d.doublings > 0 {

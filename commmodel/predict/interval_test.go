@@ -15,30 +15,44 @@ import (
 // taken to have covered it has an interval narrower by exactly the
 // departure's variance, (ln(High/Low)/2z80)² being the variance
 // (interval.go): 2² nodeSpread² for 16 nodes against the tables' 4,
-// priorSpread² for AllToAll, layoutSpread² for 2 threads of 4 GPUs.
+// layoutSpread² for 2 threads of 4 GPUs, and for AllToAll priorSpread²
+// from the AllReduce tables alone, or from all of them the error their
+// three single-collective tables measured when held out.
 func TestDepartureWidens(t *testing.T) {
 	tr := truth(t)
-	m, err := Calibrate(tr.Hardware, syntheticTables(t, tr), nil)
+	tables := syntheticTables(t, tr)
+	m, err := Calibrate(tr.Hardware, tables, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	allReduce, err := Calibrate(tr.Hardware, slices.DeleteFunc(slices.Clone(tables), func(t Table) bool { return t.Collective != commmodel.AllReduce }), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.spread.crossVariance == 0 || allReduce.spread.crossVariance != 0 {
+		t.Fatalf("cross-collective variance %g of all tables, %g of AllReduce's: want it measured on all tables only",
+			m.spread.crossVariance, allReduce.spread.crossVariance)
+	}
+	allToAll := func(s *spread) { s.collectives = append(s.collectives, commmodel.AllToAll) }
 	for _, c := range []struct {
 		name  string
+		m     *Machine
 		q     Query
 		cover func(s *spread)
 		want  float64
 	}{
-		{"nodes", Query{Collective: commmodel.AllReduce, Ranks: 128, PerNode: 8},
+		{"nodes", m, Query{Collective: commmodel.AllReduce, Ranks: 128, PerNode: 8},
 			func(s *spread) { s.maxNodes = 16 }, 4 * nodeSpread * nodeSpread},
-		{"collective", Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8},
-			func(s *spread) { s.collectives = append(s.collectives, commmodel.AllToAll) }, priorSpread * priorSpread},
-		{"layout", Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Layout: Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}},
+		{"layout", m, Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Layout: Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}},
 			func(s *spread) { s.layouts = append(s.layouts, Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}.norm()) }, layoutSpread * layoutSpread},
+		{"collective", allReduce, Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}, allToAll, priorSpread * priorSpread},
+		{"collective measured", m, Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}, allToAll,
+			max(m.spread.crossVariance-m.spread.variance, 0)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			covered := *m
-			covered.spread.collectives = slices.Clone(m.spread.collectives)
-			covered.spread.layouts = slices.Clone(m.spread.layouts)
+			covered := *c.m
+			covered.spread.collectives = slices.Clone(c.m.spread.collectives)
+			covered.spread.layouts = slices.Clone(c.m.spread.layouts)
 			c.cover(&covered.spread)
 			variance := func(m *Machine) float64 {
 				p, err := m.Predict(c.q, []float64{1 << 20})
@@ -48,7 +62,7 @@ func TestDepartureWidens(t *testing.T) {
 				sd := math.Log(p[0].High/p[0].Low) / (2 * z80)
 				return sd * sd
 			}
-			got := variance(m) - variance(&covered)
+			got := variance(c.m) - variance(&covered)
 			if math.Abs(got-c.want) > 1e-9 {
 				t.Errorf("the departure adds %.6f to the variance, want %.6f", got, c.want)
 			}
