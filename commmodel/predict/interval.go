@@ -204,9 +204,9 @@ type departure struct {
 	// run's collective; newCollective reports that case.
 	collective    float64
 	newCollective bool
-	nodes      int     // the run's node count
-	doublings  float64 // doublings of nodes beyond the tables' range
-	layout     bool    // none of the tables ran the run's layout
+	nodes         int     // the run's node count
+	doublings     float64 // doublings of nodes beyond the tables' range
+	layout        bool    // none of the tables ran the run's layout
 }
 
 // departure returns how rn goes beyond the tables; nothing without tables,
