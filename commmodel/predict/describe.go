@@ -24,6 +24,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"domain", "GPUs of one NVLink domain that spans hosts (72 for an NVL72 rack); 0 for one host"},
 	{"group", "hosts under one first-tier switch of the network (a fat tree's leaf) or in one dragonfly group"},
 	{"oversub", "the NICs' bandwidth over the group's uplinks, such as 2 for 2:1; the prior of fabric_oversubscription"},
+	{"nic-path", "the PCIe path from a GPU to its NIC, as NCCL types it: PIX, PXB, PXN, PHB or SYS (PIX by default); beyond PXN NCCL runs no LL128 across nodes"},
 	{"cpu", "the host CPU NCCL detects: intel, amd, arm or power; it sets NCCL's per-step network overhead and LL bandwidth cap (intel unless the GPU is on a Grace board)"},
 }
 
@@ -130,6 +131,13 @@ func (h *Hardware) set(key, value string) error {
 		if err == nil && !(h.Oversubscription >= 1 && h.Oversubscription < 1e3) {
 			err = fmt.Errorf("want a ratio of at least 1, such as 2 for 2:1")
 		}
+	case "nic-path":
+		var t nccl.PathType
+		t, perr := nccl.ParsePathType(value)
+		if perr != nil || !(t >= nccl.PathPIX && t <= nccl.PathSYS) {
+			return fmt.Errorf("want PIX, PXB, PXN, PHB or SYS")
+		}
+		h.NICPath = t
 	case "cpu":
 		c, ok := cpus[strings.ToLower(value)]
 		if !ok {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
 // TestDescribe describes known and unknown GPUs: an empty description is
@@ -82,6 +83,8 @@ func TestDescribeErrors(t *testing.T) {
 		{"nic-bw=fast", "nic-bw"},
 		{"nics=-1", "count"},
 		{"cpu=sparc", "want intel, amd, arm or power"},
+		{"nic-path=NVL", "want PIX, PXB, PXN, PHB or SYS"},
+		{"nic-path=far", "want PIX, PXB, PXN, PHB or SYS"},
 	} {
 		if _, err := Describe("NVIDIA H100 80GB HBM3", c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want an error with %q", c.spec, err, c.want)
@@ -129,5 +132,40 @@ func TestDescribeCPU(t *testing.T) {
 		if d := pa[i].Time - pi[i].Time; math.Abs(d-36.4e-6) > 1e-9 {
 			t.Errorf("%g B: AMD - Intel = %.4g s, want 36.4 us", sizes[i], d)
 		}
+	}
+}
+
+// TestDescribeNICPath: a NIC reached through the CPU (PHB) turns LL128 off
+// by default across nodes and leaves it on inside one (NCCL 2.30.7 enable
+// rules: on Hopper LL128 needs the NIC at PXN or nearer, unless NCCL_PROTO
+// asks for it). NCCL's tuner, which picks LL128 for a 2 x 8 AllReduce of
+// 1 MiB on PIX NICs, picks another protocol on PHB NICs.
+func TestDescribeNICPath(t *testing.T) {
+	pix, err := Describe("NVIDIA H100 80GB HBM3", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	phb, err := Describe("NVIDIA H100 80GB HBM3", "nic-path=phb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if phb.NICPath != nccl.PathPHB {
+		t.Fatalf("nic-path=phb: %v", phb.NICPath)
+	}
+	protocol := func(h Hardware, ranks int) string {
+		p, err := Reference(h, Query{Collective: commmodel.AllReduce, Ranks: ranks, PerNode: 8}, []float64{1 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p[0].Protocol
+	}
+	if got := protocol(pix, 16); got != "LL128" {
+		t.Errorf("2 x 8 on PIX NICs at 1 MiB: %s, want LL128", got)
+	}
+	if got := protocol(phb, 16); got == "LL128" {
+		t.Errorf("2 x 8 on PHB NICs at 1 MiB: LL128, want another protocol")
+	}
+	if a, b := protocol(pix, 8), protocol(phb, 8); a != b {
+		t.Errorf("one node: %s on PIX NICs, %s on PHB; want the NIC path not to matter", a, b)
 	}
 }

@@ -30,6 +30,10 @@ type Hardware struct {
 	NVLS bool
 	// CPU is the host CPU (x86 Intel when zero).
 	CPU nccl.CPU
+	// NICPath is the PCIe path from a GPU to its NIC as NCCL types it
+	// (PIX when zero): beyond PXN (through the CPU, PHB or SYS) NCCL
+	// does not run LL128 across nodes.
+	NICPath nccl.PathType
 	// Domain is the number of GPUs of one NVLink domain when it spans
 	// hosts (multi-node NVLink, 72 in a GB200 or GB300 NVL72 rack); 0 means
 	// one host. The model's nodes are NVLink domains: hosts of one domain
@@ -138,7 +142,7 @@ func (h *Hardware) system(s shape) nccl.System {
 		nicBW = nicRates[arch(h.GPU.CompCap)]
 	}
 	return nccl.System{GPU: h.GPU, GPUsPerNode: s.per, Nodes: s.nodes, NVSwitch: h.NVSwitch,
-		NVLinks: h.NVLinks, NICs: h.nics(s.hosts, s.per/s.hosts), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU}
+		NVLinks: h.NVLinks, NICs: h.nics(s.hosts, s.per/s.hosts), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU, NICPath: h.NICPath}
 }
 
 // String describes h in one line ("H100 SXM, NVSwitch 18 NVLinks, NVLS, 8 NICs of 50 GB/s").
@@ -161,6 +165,9 @@ func (h *Hardware) String() string {
 		nics = fmt.Sprintf("%d NICs per host", h.NICs)
 	}
 	fmt.Fprintf(&b, ", %s of %s", nics, units.FormatBandwidth(h.NICBW))
+	if h.NICPath != 0 {
+		fmt.Fprintf(&b, " at %v", h.NICPath)
+	}
 	if h.Domain > 0 {
 		fmt.Fprintf(&b, ", NVLink domains of %d GPUs", h.Domain)
 	}
