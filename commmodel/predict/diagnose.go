@@ -9,6 +9,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
 // Kinds of Finding.
@@ -104,6 +105,7 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 // side.
 func (m *Machine) departures(t Table, preds []Prediction, terms []term) []Finding {
 	var out []Finding
+	hinted := false // the host hint is given once, on the first finding it fits
 	side := func(i int) int {
 		switch p := t.Points[i]; {
 		case preds[i].Holds(p.Time):
@@ -138,6 +140,9 @@ func (m *Machine) departures(t Table, preds []Prediction, terms []term) []Findin
 			f.Kind = KindFaster
 		}
 		f.Advice = advice(f, t)
+		if hint, ok := m.hostHint(f, t); ok && !hinted {
+			f.Advice, hinted = append(f.Advice, hint), true
+		}
 		if alt, ok := m.faster(t, preds[worst]); ok {
 			f.Advice = append(f.Advice, alt)
 		}
@@ -181,6 +186,30 @@ func advice(f Finding, t Table) []string {
 		a = append(a, "across more nodes the fabric above the NICs may bind: describe it to the model (-hw group=HOSTS,oversub=R)")
 	}
 	return a
+}
+
+// hostHint asks, for a table of several nodes slower than the model in
+// its latency or network term, for the host facts the model assumed and
+// NCCL reads: where the NICs sit (beyond PXN NCCL runs no LL128 across
+// nodes) and an AMD CPU (twice Intel's per-step network overhead).
+func (m *Machine) hostHint(f Finding, t Table) (string, bool) {
+	h := &m.Hardware
+	if f.Kind != KindSlower || t.Nodes < 2 || f.Term != TermLatency && f.Term != TermNetwork {
+		return "", false
+	}
+	var took, ask []string
+	if h.NICPath == 0 {
+		took = append(took, "the NICs to be next to the GPUs")
+		ask = append(ask, "nvidia-smi topo -m shows NODE, PHB or SYS between a GPU and its NIC (-hw nic-path=phb: NCCL then runs no LL128 across nodes)")
+	}
+	if h.CPU == (nccl.CPU{}) {
+		took = append(took, "the CPU to be x86 Intel")
+		ask = append(ask, "the hosts have AMD CPUs (-hw cpu=amd: NCCL's per-step network overhead is twice Intel's)")
+	}
+	if len(ask) == 0 {
+		return "", false
+	}
+	return "the model took " + strings.Join(took, " and ") + ": describe the hosts if " + strings.Join(ask, ", or if "), true
 }
 
 // latencyAdvice names the settings with shorter steps that NCCL did not

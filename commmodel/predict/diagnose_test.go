@@ -78,3 +78,51 @@ func TestLatencyAdvice(t *testing.T) {
 		}
 	}
 }
+
+// TestHostHint: a multi-node table slower than the model in its network or
+// latency term asks for the host facts the model took by default, and only
+// those not given.
+func TestHostHint(t *testing.T) {
+	ten := Table{Nodes: 10, PerNode: 8}
+	slow := Finding{Kind: KindSlower, Term: TermNetwork}
+	for _, c := range []struct {
+		name   string
+		spec   string
+		f      Finding
+		t      Table
+		wants  []string // "" for no hint
+		absent []string
+	}{
+		{"default host", "", slow, ten, []string{"-hw nic-path=phb", "-hw cpu=amd"}, nil},
+		{"latency term", "", Finding{Kind: KindSlower, Term: TermLatency}, ten, []string{"-hw nic-path=phb"}, nil},
+		{"NIC path given", "nic-path=pxb", slow, ten, []string{"-hw cpu=amd"}, []string{"nic-path"}},
+		{"both given", "nic-path=pxb,cpu=amd", slow, ten, []string{""}, nil},
+		{"one node", "", slow, Table{Nodes: 1, PerNode: 8}, []string{""}, nil},
+		{"faster", "", Finding{Kind: KindFaster, Term: TermNetwork}, ten, []string{""}, nil},
+		{"NVLink term", "", Finding{Kind: KindSlower, Term: TermNVLink}, ten, []string{""}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h, err := Describe("NVIDIA H100 80GB HBM3", c.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hint, ok := Uncalibrated(h).hostHint(c.f, c.t)
+			if c.wants[0] == "" {
+				if ok {
+					t.Errorf("hint %q, want none", hint)
+				}
+				return
+			}
+			for _, w := range c.wants {
+				if !strings.Contains(hint, w) {
+					t.Errorf("hint %q, want %q in it", hint, w)
+				}
+			}
+			for _, a := range c.absent {
+				if strings.Contains(hint, a) {
+					t.Errorf("hint %q, want no %q in it", hint, a)
+				}
+			}
+		})
+	}
+}
