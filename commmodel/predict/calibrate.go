@@ -129,10 +129,11 @@ type design struct {
 // table in turn; the errors of those refits on the tables they left out set
 // the spread of Predict's interval.
 //
-// It returns ErrMixedMachines naming every table's GPU when the GPU names
-// differ, ErrTooFew with no table or fewer points than the
-// parameters the tables use, and ErrBadTable for a table that cannot be
-// modelled.
+// Fewer points than parameters calibrate too: the priors hold what the
+// points do not fix, and the parameters stay unidentified (Param), which
+// widens the interval. It returns ErrMixedMachines naming every table's GPU
+// when the GPU names differ, ErrTooFew with no table, and ErrBadTable for a
+// table that cannot be modelled.
 func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	set := s.withDefaults()
 	if len(tables) == 0 {
@@ -148,15 +149,6 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	}
 	m.Notes = notes
 	used := d.used()
-	nUsed := 0
-	for _, u := range used {
-		if u {
-			nUsed++
-		}
-	}
-	if len(d.obs) < nUsed {
-		return nil, fmt.Errorf("%w: %d points for %d parameters", ErrTooFew, len(d.obs), nUsed)
-	}
 	x0 := m.prior()
 	all := d.fit(x0, x0, used, set, nil)
 	m.x = all.x
@@ -223,7 +215,8 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 		case rn.versionGuess:
 			notes = append(notes, fmt.Sprintf("%s: NCCL version unknown; NCCL %v's tuner is assumed", t.Name, rn.version))
 		case rn.versionClamp:
-			notes = append(notes, fmt.Sprintf("%s: NCCL %v predates the tuner model; NCCL %v's is used", t.Name, t.Version, rn.version))
+			notes = append(notes, fmt.Sprintf("%s: NCCL %v is outside the releases the tuner model follows (%v to %v); NCCL %v's is used",
+				t.Name, t.Version, nccl.Oldest, nccl.Latest, rn.version))
 		}
 		if m.version.Before(rn.version) {
 			m.version = rn.version

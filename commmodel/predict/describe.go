@@ -25,7 +25,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"group", "hosts under one first-tier switch of the network (a fat tree's leaf) or in one dragonfly group"},
 	{"oversub", "the NICs' bandwidth over the group's uplinks, such as 2 for 2:1; the prior of fabric_oversubscription"},
 	{"nic-path", "the PCIe path from a GPU to its NIC, as NCCL types it: PIX, PXB, PXN, PHB or SYS (PIX by default); beyond PXN NCCL runs no LL128 across nodes"},
-	{"cpu", "the host CPU NCCL detects: intel, amd, arm or power; it sets NCCL's per-step network overhead and LL bandwidth cap (intel unless the GPU is on a Grace board)"},
+	{"cpu", "the host CPU NCCL detects: intel, amd, arm or power; it sets NCCL's per-step network overhead and LL bandwidth cap (intel, but arm for GH200, GB200, GB300 and GB10)"},
 }
 
 // Describe returns the hardware of the GPU named gpu with the description

@@ -60,8 +60,8 @@ var nicRates = [nccl.NumArchs]float64{12.5e9, 25e9, 50e9, 50e9}
 // has NVLinks (an SXM board), NVLS from Hopper on with NVSwitch, one NIC per
 // GPU at the line rate of the generation's reference system (nicRates), and
 // the NVL72 domain for GB200 and GB300; the CPU is x86 Intel, but Arm (the
-// Grace of the board) for GH200, GB200 and GB300. It is an error for a name that
-// nccl.ParseGPU does not know.
+// Grace of the board) for GH200, GB200, GB300 and GB10. It is an error for
+// a name that nccl.ParseGPU does not know.
 func DefaultHardware(gpuName string) (Hardware, error) {
 	g, err := nccl.ParseGPU(gpuName)
 	if err != nil {
@@ -72,7 +72,7 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	if g.Name == "GB200" || g.Name == "GB300" {
 		h.Domain = 72
 	}
-	if g.Name == "GH200" || g.Name == "GB200" || g.Name == "GB300" {
+	if g.Name == "GH200" || g.Name == "GB200" || g.Name == "GB300" || g.Name == "GB10" {
 		h.CPU = cpus["arm"] // the Grace CPU of the board
 	}
 	return h, nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -222,8 +223,8 @@ func TestCalibrateRecovers(t *testing.T) {
 }
 
 // TestCalibrateErrors checks the errors a caller meets: tables of two
-// machines (named with their GPUs), no table, fewer points than
-// parameters, and a point that is not a measurement.
+// machines (named with their GPUs), no table, and a point that is not a
+// measurement; fewer points than parameters calibrate.
 func TestCalibrateErrors(t *testing.T) {
 	m := truth(t)
 	tables := syntheticTables(t, m)
@@ -237,10 +238,25 @@ func TestCalibrateErrors(t *testing.T) {
 	if _, err := Calibrate(m.Hardware, nil, nil); !errors.Is(err, ErrTooFew) {
 		t.Errorf("no table: %v, want ErrTooFew", err)
 	}
+	// Two points calibrate: the priors hold the rest, unidentified, and
+	// the interval stays finite.
 	few := []Table{tables[0], tables[2]}
 	few[0].Points, few[1].Points = few[0].Points[:1], few[1].Points[:1]
-	if _, err := Calibrate(m.Hardware, few, nil); !errors.Is(err, ErrTooFew) || !strings.Contains(err.Error(), "2 points") {
-		t.Errorf("two points: %v, want ErrTooFew", err)
+	fm, err := Calibrate(m.Hardware, few, nil)
+	if err != nil {
+		t.Fatalf("two points: %v", err)
+	}
+	identified := 0
+	for _, p := range fm.Params {
+		if p.Identified {
+			identified++
+		}
+	}
+	if identified > 2 {
+		t.Errorf("two points identify %d parameters, want at most 2", identified)
+	}
+	if p, err := fm.Predict(tables[0].Query(), []float64{1 << 20}); err != nil || !(p[0].Low > 0 && p[0].High < math.Inf(1) && p[0].Low < p[0].High) {
+		t.Errorf("two points: prediction %v, %v; want a finite interval", p, err)
 	}
 	bad := append([]Table(nil), tables...)
 	bad[1].Points = append([]Point{{Size: 8, Time: math.NaN()}}, bad[1].Points...)
@@ -408,5 +424,35 @@ func TestImplausible(t *testing.T) {
 	m.x[parNICBW] = 2 * m.prior()[parNICBW]
 	if notes := m.implausible(used); len(notes) != 1 || !strings.Contains(notes[0], "nic_bw") {
 		t.Errorf("%q", notes)
+	}
+}
+
+// TestVersionOutside: tables of NCCL releases the tuner model does not
+// follow calibrate with the nearest it does, and say so: 2.31.2, newer
+// than 2.30.x, with Latest; 2.12.12, between 2.8 and 2.18, with Oldest.
+func TestVersionOutside(t *testing.T) {
+	m := truth(t)
+	for _, c := range []struct {
+		v, want nccl.Version
+	}{
+		{nccl.Version{Major: 2, Minor: 31, Patch: 2}, nccl.Latest},
+		{nccl.Version{Major: 2, Minor: 12, Patch: 12}, nccl.Oldest},
+	} {
+		tables := syntheticTables(t, m)
+		for i := range tables {
+			tables[i].Version = c.v
+		}
+		cm, err := Calibrate(m.Hardware, tables, &Settings{NoIntervals: true})
+		if err != nil {
+			t.Fatalf("NCCL %v: %v", c.v, err)
+		}
+		if cm.Version() != c.want {
+			t.Errorf("NCCL %v: tuner of %v, want %v", c.v, cm.Version(), c.want)
+		}
+		if !slices.ContainsFunc(cm.Notes, func(n string) bool {
+			return strings.Contains(n, "NCCL "+c.v.String()+" is outside the releases the tuner model follows")
+		}) {
+			t.Errorf("NCCL %v: notes %q, want one that says the release is outside the model's", c.v, cm.Notes)
+		}
 	}
 }

@@ -17,18 +17,23 @@ type run struct {
 	layout       Layout
 	collective   commmodel.Collective
 	versionGuess bool // the version was unknown and Latest is assumed
-	versionClamp bool // the version predates the model's oldest
+	versionClamp bool // the version is outside the model's releases (older or newer)
 }
 
-// versionOf returns the version the tuner model runs for v: v itself, Latest
-// for the zero value, and Oldest (2.18) for releases before it, 2.8 included
-// although commmodel/nccl tabulates it (see the package documentation).
-func versionOf(v nccl.Version) (nccl.Version, bool, bool) {
+// versionOf returns the version the tuner model runs for v: v itself,
+// Latest for the zero value and for releases after the series it follows,
+// and Oldest (2.18) for releases before it, 2.8 included although
+// commmodel/nccl tabulates it (see the package documentation). guess
+// reports the zero value (an unknown release), outside a release outside
+// those the model follows.
+func versionOf(v nccl.Version) (tuner nccl.Version, guess, outside bool) {
 	switch {
 	case v == (nccl.Version{}):
 		return nccl.Latest, true, false
 	case v.Before(nccl.Oldest):
 		return nccl.Oldest, false, true
+	case v.Supported() != nil:
+		return nccl.Latest, false, true
 	}
 	return v, false, false
 }

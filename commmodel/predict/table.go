@@ -55,7 +55,8 @@ var (
 	// ErrMixedMachines: the tables come from more than one machine (their
 	// GPU names differ).
 	ErrMixedMachines = errors.New("predict: tables of different machines")
-	// ErrTooFew: too few tables, or too few points, for the parameters.
+	// ErrTooFew: no table to calibrate on, or too few points for the
+	// one-link baseline's two parameters.
 	ErrTooFew = errors.New("predict: too few tables or points for the parameters")
 	// ErrBadTable: a table that cannot be modelled (no points, bad counts,
 	// a size or time that is not finite and positive).
