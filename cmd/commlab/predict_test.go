@@ -172,7 +172,7 @@ func TestPredictErrors(t *testing.T) {
 			[]string{"no model of alltoall"}},
 		{[]string{"-collective", "allreduce", "-p", "8", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3", "-size", "1MiB", "-algo", "bogus"},
 			[]string{"-algo"}},
-		{[]string{"-calibrate", togetherDir + "all_reduce_ring.log", "-collective", "allreduce", "-p", "8", "-per-node", "4", "-size", "1MiB"},
+		{[]string{"-calibrate", togetherDir + "all_reduce_ring.log", "-collective", "allreduce", "-p", "8", "-per-node", "4", "-g", "8", "-size", "1MiB"},
 			[]string{"GPUs per thread 8", "-g and -threads"}},
 		{[]string{"-collective", "allreduce", "-p", "8", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3", "-size", "1MiB", "-graph", "-1"},
 			[]string{"-graph -1"}},

@@ -146,9 +146,16 @@ func commonLayout(layouts []Layout) Layout {
 // Layout returns the layout Predict runs q in: q's fields, each zero one
 // taken from the calibration tables when they all share it (the run's
 // layout carries over to the prediction), else 1 thread per process, 1 GPU
-// per thread and no graphs; NoGraphs is 0.
+// per thread and no graphs; NoGraphs is 0. Threads and GPUs per thread
+// taken from the tables that do not divide q's GPUs per node (a table of
+// 16 GPUs in one process, a query of 8 per node) fall back to 1, and
+// Beyond says that no table ran the layout.
 func (m *Machine) Layout(q Query) Layout {
-	return q.Layout.over(commonLayout(m.spread.layouts)).norm()
+	tables := commonLayout(m.spread.layouts)
+	if l := q.Layout.over(tables).norm(); l.fills(q.PerNode) {
+		return l
+	}
+	return q.Layout.over(Layout{Graphs: tables.Graphs}).norm()
 }
 
 // seen reports whether a table ran in layout l, graphs counting alike

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,10 +126,10 @@ func TestLayoutGraphTables(t *testing.T) {
 	if p := m.Params[parLaunch]; p.Value != p.Prior || p.Identified {
 		t.Errorf("launch %.3g s (prior %.3g s, identified %v); want the prior, unidentified", p.Value, p.Prior, p.Identified)
 	}
-	if l := m.Layout(Query{}); l != (Layout{1, 8, 1}) {
+	if l := m.Layout(Query{PerNode: 8}); l != (Layout{1, 8, 1}) {
 		t.Errorf("the tables' layout %+v, want 1 thread of 8 GPUs with graphs", l)
 	}
-	if l := m.Layout(Query{Layout: Layout{Graphs: NoGraphs}}); l != (Layout{1, 8, 0}) {
+	if l := m.Layout(Query{PerNode: 8, Layout: Layout{Graphs: NoGraphs}}); l != (Layout{1, 8, 0}) {
 		t.Errorf("NoGraphs on the tables' layout: %+v, want 1 thread of 8 GPUs without graphs", l)
 	}
 	noted := false
@@ -140,8 +141,10 @@ func TestLayoutGraphTables(t *testing.T) {
 	}
 }
 
-// TestLayoutErrors: a layout whose processes do not fill a node, and
-// negative counts, are ErrLayout.
+// TestLayoutErrors: a layout the query gives whose processes do not fill
+// a node, and negative counts, are ErrLayout; the tables' layout that does
+// not fill the query's node falls back to one GPU per thread, which Beyond
+// names.
 func TestLayoutErrors(t *testing.T) {
 	h, tables := togetherTables(t, "all_reduce_ring")
 	m, err := Calibrate(h, tables, nil)
@@ -149,7 +152,6 @@ func TestLayoutErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []Query{
-		{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 4},                                       // the tables' -g 8 on 4 GPUs per node
 		{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8, Layout: Layout{ThreadsPerProcess: 3}}, // 3·8 GPUs per process
 		{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8, Layout: Layout{GPUsPerThread: -1}},
 		{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8, Layout: Layout{Graphs: -2}},
@@ -157,6 +159,13 @@ func TestLayoutErrors(t *testing.T) {
 		if _, err := m.Predict(q, []float64{1024}); !errors.Is(err, ErrLayout) {
 			t.Errorf("%+v: %v, want ErrLayout", q, err)
 		}
+	}
+	four := Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 4} // the tables' -g 8 on 4 GPUs per node
+	if l := m.Layout(four); l != (Layout{1, 1, 0}) {
+		t.Errorf("the tables' -g 8 on 4 GPUs per node: %+v, want 1 thread of 1 GPU", l)
+	}
+	if b, err := m.Beyond(four); err != nil || !slices.ContainsFunc(b, func(s string) bool { return strings.Contains(s, "1 thread(s) per process of 1 GPU(s)") }) {
+		t.Errorf("the tables' -g 8 on 4 GPUs per node: Beyond %q, %v; want the layout named", b, err)
 	}
 	if got := (Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}).Processes(16); got != 2 {
 		t.Errorf("16 ranks of 2 threads of 4 GPUs: %d processes, want 2", got)
