@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,15 +107,21 @@ func TestPredictRowsOnly(t *testing.T) {
 	}
 }
 
-// TestPredictDescribedHardware predicts on an AMD Instinct MI300X host,
-// which commlab does not know by name: without -hw the error gives a
-// description that works, and with it, inline or from a file, the command
-// predicts.
+// TestPredictDescribedHardware predicts on AMD Instinct hosts: an MI355X,
+// which commlab does not know by name, is refused with a description that
+// works; an MI300X, which it knows, predicts as with its description given
+// inline or from a file.
 func TestPredictDescribedHardware(t *testing.T) {
 	args := []string{"predict", "-gpu", "AMD Instinct MI300X", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"}
-	code, _, stderr := runCLI(args...)
+	unknown := slices.Clone(args)
+	unknown[2] = "AMD Instinct MI355X"
+	code, _, stderr := runCLI(unknown...)
 	if code == 0 || !strings.Contains(stderr, "-hw") || !strings.Contains(stderr, "cc=9.4,links=7,link-bw=64GB/s") {
-		t.Errorf("without -hw: exit %d, stderr %q", code, stderr)
+		t.Errorf("MI355X without -hw: exit %d, stderr %q", code, stderr)
+	}
+	code, known, stderr := runCLI(args...)
+	if code != 0 {
+		t.Errorf("MI300X without -hw: exit %d, stderr %q", code, stderr)
 	}
 	code, inline, stderr := runCLI(append(args, "-hw", "cc=9.4,links=7,link-bw=64GB/s")...)
 	if code != 0 || !strings.Contains(inline, "Infinity Fabric mesh of 7 links") {
@@ -126,7 +133,7 @@ func TestPredictDescribedHardware(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, fromFile, stderr := runCLI(append(args, "-hw", path)...)
-	if code != 0 || fromFile != inline {
-		t.Errorf("-hw file: exit %d, stderr %q, output differs from inline:\n%s", code, stderr, fromFile)
+	if code != 0 || fromFile != inline || known != inline {
+		t.Errorf("-hw file: exit %d, stderr %q; the built-in, inline and file descriptions differ:\n%s\n%s\n%s", code, stderr, known, inline, fromFile)
 	}
 }

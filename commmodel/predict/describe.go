@@ -31,13 +31,14 @@ var DescribeKeys = []struct{ Key, Doc string }{
 // Describe returns the hardware of the GPU named gpu with the description
 // spec, comma-separated KEY=VALUE pairs (DescribeKeys), over what
 // DefaultHardware knows of the GPU. For a GPU that nccl.ParseGPU does not
-// know, such as AMD Instinct MI300X, spec must give cc and links, and
-// link-bw or gpu-bw; its generation's NCCL constants stand for its
-// library's (RCCL's tuner is modelled as NCCL's). An MI300X host, whose
-// GPUs each have seven Infinity Fabric links of 64 GB/s a direction to
-// the seven others (AMD Instinct MI300X data sheet: 128 GB/s per link both
-// ways), is "cc=9.4,links=7,link-bw=64GB/s": a full mesh, which the model
-// takes as one hop, with Hopper's constants.
+// know, spec must give cc and links, and link-bw or gpu-bw; its
+// generation's NCCL constants stand for its library's (RCCL's tuner is
+// modelled as NCCL's). An MI300X host, whose GPUs each have seven Infinity
+// Fabric links of 64 GB/s a direction to the seven others (AMD Instinct
+// MI300X data sheet: 128 GB/s per link both ways), is
+// "cc=9.4,links=7,link-bw=64GB/s": a full mesh, which the model takes as
+// one hop, with Hopper's constants; that description is built in
+// (describedGPUs), and spec overrides it key by key.
 func Describe(gpu, spec string) (Hardware, error) {
 	h, err := DefaultHardware(gpu)
 	known := err == nil
@@ -46,6 +47,9 @@ func Describe(gpu, spec string) (Hardware, error) {
 	}
 	if !known {
 		h = Hardware{GPU: nccl.GPU{Name: gpu}}
+		if d, ok := describedGPU(gpu); ok {
+			spec = d + "," + spec // what the user gives overrides it
+		}
 	}
 	set := map[string]string{}
 	for _, kv := range strings.Split(spec, ",") {
@@ -86,6 +90,25 @@ func Describe(gpu, spec string) (Hardware, error) {
 		h.NICBW = nicRates[arch(h.GPU.CompCap)]
 	}
 	return h, nil
+}
+
+// describedGPUs are descriptions of GPUs that nccl.ParseGPU does not know,
+// by a word of their name, for Describe: the AMD Instinct MI300X (its data
+// sheet: seven Infinity Fabric links of 128 GB/s both ways, one to each
+// other GPU of the host), whose RCCL tuner is modelled as NCCL's with
+// Hopper's constants.
+var describedGPUs = []struct{ word, spec string }{
+	{"MI300X", "cc=9.4,links=7,link-bw=64GB/s"},
+}
+
+// describedGPU returns the description of describedGPUs for a GPU name.
+func describedGPU(name string) (string, bool) {
+	for _, d := range describedGPUs {
+		if strings.Contains(strings.ToUpper(name), d.word) {
+			return d.spec, true
+		}
+	}
+	return "", false
 }
 
 // set applies one key of Describe.

@@ -49,16 +49,23 @@ func TestDescribe(t *testing.T) {
 }
 
 // TestDescribeAMD describes an AMD Instinct MI300X host (seven Infinity
-// Fabric links of 64 GB/s a direction, AMD's data sheet) and predicts an
-// AllReduce on it, uncalibrated.
+// Fabric links of 64 GB/s a direction, AMD's data sheet), which is also
+// built in, and predicts an AllReduce on it, uncalibrated; the MI355X,
+// which is not, needs a description.
 func TestDescribeAMD(t *testing.T) {
 	const mi300x = "AMD Instinct MI300X"
-	if _, err := Describe(mi300x, ""); err == nil || !strings.Contains(err.Error(), "cc=9.4,links=7,link-bw=64GB/s") {
-		t.Errorf("undescribed MI300X: %v, want a hint that works", err)
+	if _, err := Describe("AMD Instinct MI355X", ""); err == nil || !strings.Contains(err.Error(), "cc=9.4,links=7,link-bw=64GB/s") {
+		t.Errorf("undescribed MI355X: %v, want a hint that works", err)
 	}
 	h, err := Describe(mi300x, "cc=9.4,links=7,link-bw=64GB/s")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if built, err := Describe(mi300x+" VF", ""); err != nil || built.GPU.CompCap != 94 || built.links() != 7 || built.intraBW() != h.intraBW() {
+		t.Errorf("MI300X VF without a description: %+v, %v; want the built-in one, as given explicitly", built, err)
+	}
+	if over, err := Describe(mi300x, "link-bw=50GB/s"); err != nil || over.intraBW() != 350e9 {
+		t.Errorf("MI300X with link-bw=50GB/s: %+v, %v; want it over the built-in description (7 x 50 GB/s)", over, err)
 	}
 	if !h.NVSwitch || h.intraBW() != 448e9 || h.NVLS {
 		t.Errorf("%+v: want a one-hop mesh of 448 GB/s a GPU, without NVLS", h)
