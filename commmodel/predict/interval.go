@@ -28,7 +28,7 @@ import (
 //     such predictions where at least minCrossTables held-out tables
 //     measured it (tables whose collective no other table ran), else
 //     priorSpread again;
-//   - nodeSpread per doubling of nodes beyond the tables' range, and
+//   - nodeSpread per doubling of nodes or ranks beyond the tables' range, and
 //     layoutSpread when GPUs per thread differ from every table's;
 //   - the parameters the tables do not identify, through the prediction's
 //     sensitivity to each (the delta method, with each log's posterior
@@ -48,8 +48,9 @@ const (
 	// pooled variance to 0: a 1% error.
 	minVariance = 1e-4
 	// nodeSpread is the standard deviation added per doubling of the
-	// node count beyond the tables': a network level (switch tiers, the
-	// fabric's bisection) that the tables did not reach. layoutSpread is
+	// node count, or of the ranks, beyond the tables': a network level
+	// (switch tiers, the fabric's bisection) that the tables did not
+	// reach, and steps they did not time. layoutSpread is
 	// added when the query's GPUs per thread (the launch floor) is none of
 	// the tables'. Both are assumed, not fitted: the paired logs hold too
 	// few held-out tables beyond their siblings' node counts or layouts to
@@ -92,7 +93,9 @@ type spread struct {
 	collectives []commmodel.Collective
 	minNodes    int
 	maxNodes    int
-	layouts     []Layout
+	// minRanks and maxRanks are the tables' range of ranks.
+	minRanks, maxRanks int
+	layouts            []Layout
 }
 
 // A heldTable is one calibration table predicted without it: ln(measured
@@ -185,6 +188,7 @@ func pool(held []heldTable, w float64) (bias, variance float64) {
 // sawTables records the shapes of the calibration tables.
 func (s *spread) sawTables(tables []Table) {
 	s.minNodes, s.maxNodes = math.MaxInt, 0
+	s.minRanks, s.maxRanks = math.MaxInt, 0
 	for i := range tables {
 		t := &tables[i]
 		if !slices.Contains(s.collectives, t.Collective) {
@@ -194,6 +198,7 @@ func (s *spread) sawTables(tables []Table) {
 			s.layouts = append(s.layouts, l)
 		}
 		s.minNodes, s.maxNodes = min(s.minNodes, t.Nodes), max(s.maxNodes, t.Nodes)
+		s.minRanks, s.maxRanks = min(s.minRanks, t.Nodes*t.PerNode), max(s.maxRanks, t.Nodes*t.PerNode)
 	}
 }
 
@@ -204,15 +209,16 @@ type departure struct {
 	// run's collective; newCollective reports that case.
 	collective    float64
 	newCollective bool
-	nodes         int     // the run's node count
-	doublings     float64 // doublings of nodes beyond the tables' range
+	nodes, ranks  int     // the run's
+	nodeDoublings float64 // doublings of nodes beyond the tables' range
+	rankDoublings float64 // doublings of ranks beyond the tables' range
 	layout        bool    // none of the tables ran the run's layout
 }
 
 // departure returns how rn goes beyond the tables; nothing without tables,
 // where the prior spread stands for everything.
 func (s *spread) departure(rn *run) departure {
-	d := departure{nodes: rn.shape.nodes}
+	d := departure{nodes: rn.shape.nodes, ranks: rn.shape.nodes * rn.shape.per}
 	if len(s.collectives) == 0 {
 		return d
 	}
@@ -222,19 +228,29 @@ func (s *spread) departure(rn *run) departure {
 			d.collective = max(s.crossVariance-s.variance, 0)
 		}
 	}
-	switch {
-	case d.nodes > s.maxNodes:
-		d.doublings = math.Log2(float64(d.nodes) / float64(s.maxNodes))
-	case d.nodes < s.minNodes:
-		d.doublings = math.Log2(float64(s.minNodes) / float64(d.nodes))
-	}
+	d.nodeDoublings = doublings(d.nodes, s.minNodes, s.maxNodes)
+	d.rankDoublings = doublings(d.ranks, s.minRanks, s.maxRanks)
 	d.layout = !s.seen(rn.layout)
 	return d
 }
 
-// variance is what d adds to the variance of ln(measured/model).
+// doublings returns how many doublings n lies outside [lo, hi].
+func doublings(n, lo, hi int) float64 {
+	switch {
+	case n > hi:
+		return math.Log2(float64(n) / float64(hi))
+	case n < lo:
+		return math.Log2(float64(lo) / float64(n))
+	}
+	return 0
+}
+
+// variance is what d adds to the variance of ln(measured/model). Nodes and
+// ranks beyond the tables count once, by the farther of the two: a run on
+// more nodes of as many GPUs has both.
 func (d departure) variance() float64 {
-	v := d.collective + d.doublings*d.doublings*nodeSpread*nodeSpread
+	far := max(d.nodeDoublings, d.rankDoublings)
+	v := d.collective + far*far*nodeSpread*nodeSpread
 	if d.layout {
 		v += layoutSpread * layoutSpread
 	}
@@ -258,16 +274,17 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 		out = append(out, fmt.Sprintf("no calibration table ran %v: its latencies and efficiencies come from the other collectives' tables, and the interval allows for the error that brings",
 			q.Collective))
 	}
-	if d.doublings > 0 {
-		tables := fmt.Sprint(s.minNodes)
-		if s.maxNodes > s.minNodes {
-			tables = fmt.Sprintf("%d to %d", s.minNodes, s.maxNodes)
-		}
-		why := fmt.Sprintf("%d nodes is %.1f doublings beyond the tables' %s, and the interval widens with each", d.nodes, d.doublings, tables)
+	switch {
+	case d.nodeDoublings > 0 && d.nodeDoublings >= d.rankDoublings:
+		why := fmt.Sprintf("%d nodes is %.1f doublings beyond the tables' %s, and the interval widens with each",
+			d.nodes, d.nodeDoublings, span(s.minNodes, s.maxNodes))
 		if d.nodes > s.maxNodes {
 			why += ": the network above the tables' nodes (a leaf's uplinks, a fabric's bisection, a dragonfly's global links) is not measured; describe it with -hw group=HOSTS,oversub=R, or calibrate with a table of more nodes"
 		}
 		out = append(out, why)
+	case d.rankDoublings > 0:
+		out = append(out, fmt.Sprintf("%d ranks is %.1f doublings beyond the tables' %s: NCCL's steps grow with the ranks, so the latencies the tables measured are extrapolated, and the interval widens with each doubling",
+			d.ranks, d.rankDoublings, span(s.minRanks, s.maxRanks)))
 	}
 	if d.layout {
 		l := m.Layout(q)
@@ -275,6 +292,14 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 			l.ThreadsPerProcess, l.GPUsPerThread, graphsPhrase(l.Graphs)))
 	}
 	return out, nil
+}
+
+// span is "lo" or "lo to hi".
+func span(lo, hi int) string {
+	if hi > lo {
+		return fmt.Sprintf("%d to %d", lo, hi)
+	}
+	return fmt.Sprint(lo)
 }
 
 // graphsPhrase says whether a run captures its calls in CUDA graphs.

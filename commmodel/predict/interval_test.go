@@ -14,7 +14,8 @@ import (
 // its interval: the same query on a copy of the machine whose tables are
 // taken to have covered it has an interval narrower by exactly the
 // departure's variance, (ln(High/Low)/2z80)² being the variance
-// (interval.go): 2² nodeSpread² for 16 nodes against the tables' 4,
+// (interval.go): 2² nodeSpread² for 16 nodes of 8 against the tables' 4
+// (and 128 ranks against 32), nodeSpread² for 4 nodes of 16 (64 ranks),
 // layoutSpread² for 2 threads of 4 GPUs, and for AllToAll priorSpread²
 // from the AllReduce tables alone, or from all of them the error their
 // three single-collective tables measured when held out.
@@ -42,7 +43,9 @@ func TestDepartureWidens(t *testing.T) {
 		want  float64
 	}{
 		{"nodes", m, Query{Collective: commmodel.AllReduce, Ranks: 128, PerNode: 8},
-			func(s *spread) { s.maxNodes = 16 }, 4 * nodeSpread * nodeSpread},
+			func(s *spread) { s.maxNodes, s.maxRanks = 16, 128 }, 4 * nodeSpread * nodeSpread},
+		{"ranks", m, Query{Collective: commmodel.AllReduce, Ranks: 64, PerNode: 16},
+			func(s *spread) { s.maxRanks = 64 }, nodeSpread * nodeSpread},
 		{"layout", m, Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Layout: Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}},
 			func(s *spread) { s.layouts = append(s.layouts, Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}.norm()) }, layoutSpread * layoutSpread},
 		{"collective", allReduce, Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}, allToAll, priorSpread * priorSpread},
