@@ -312,10 +312,10 @@ type testListing struct {
 func writeTestList(w io.Writer, file string, log *data.Log, format string) error {
 	ls := make([]testListing, len(log.Tests))
 	for i, t := range log.Tests {
-		l := testListing{Index: i, Line: t.Line, Op: t.Op, Collective: t.Collective, Candidates: t.Candidates, Ranks: t.Ranks, Nodes: t.Nodes,
-			System: t.System, Rows: len(t.Rows)}
-		if l.Candidates == nil {
-			l.Candidates = []string{}
+		l := testListing{Index: i, Line: t.Line, Op: t.Op, Collective: collectiveName(t.Collective), Candidates: []string{},
+			Ranks: t.Ranks, Nodes: t.Nodes, System: t.System, Rows: len(t.Rows)}
+		for _, c := range t.Candidates {
+			l.Candidates = append(l.Candidates, collectiveName(c))
 		}
 		for k, r := range t.Rows {
 			if k == 0 || r.Size < l.MinBytes {
@@ -348,6 +348,16 @@ func writeTestList(w io.Writer, file string, log *data.Log, format string) error
 			units.FormatSize(float64(l.MinBytes)), units.FormatSize(float64(l.MaxBytes)))
 	}
 	return tw.Flush()
+}
+
+// collectiveName is commmodel's name of a collective that nccl-tests names
+// by its binary's stem ("all_reduce" is "allreduce"), as every other
+// command prints it; "" stays "".
+func collectiveName(stem string) string {
+	if c, err := commmodel.ParseCollective(stem); err == nil {
+		return c.String()
+	}
+	return stem
 }
 
 // readProblems are the warnings of reading log, with a note when test t's
