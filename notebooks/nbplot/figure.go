@@ -80,8 +80,8 @@ func (f Figure) Plot() (*plot.Plot, error) { return f.plot(nil, nil) }
 func (f Figure) plot(under []plot.Plotter, extra []legendEntry) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = f.Title
-	setAxis(&p.X, f.X)
-	setAxis(&p.Y, f.Y)
+	setAxis(&p.X, f.X, labelsFor(f.Width, DefaultWidth))
+	setAxis(&p.Y, f.Y, labelsFor(f.Height, DefaultHeight))
 	leg := &legendBox{pos: f.Legend}
 	p.Add(under...)
 	p.Add(plotter.NewGrid())
@@ -156,11 +156,12 @@ func (f Figure) PNG() ([]byte, error) {
 	return PNG(p, f.Width, f.Height)
 }
 
-func setAxis(a *plot.Axis, ax Axis) {
+// setAxis sets a from ax, a log axis with at most labels labelled ticks.
+func setAxis(a *plot.Axis, ax Axis, labels int) {
 	a.Label.Text = ax.Label
 	if ax.Log {
 		a.Scale = plot.LogScale{}
-		a.Tick.Marker = logTicks{ax.Unit}
+		a.Tick.Marker = logTicks{unit: ax.Unit, labels: labels}
 	} else {
 		a.Tick.Marker = linearTicks{ax.Unit}
 	}

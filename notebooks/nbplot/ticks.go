@@ -6,6 +6,7 @@ import (
 
 	"github.com/inframethod/commlab/units"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 )
 
 // Unit is the physical unit of an axis; it decides how tick values are
@@ -53,20 +54,38 @@ func (u Unit) Format(v float64) string {
 }
 
 // logTicks marks a logarithmic axis in a unit. Bytes get ticks at powers of
-// two (labelled every 2^k, k chosen so that at most maxLabels are labelled);
+// two (labelled every 2^k, k chosen so that at most labels are labelled);
 // other units get decades, with 2 and 5 labelled too when the range spans
 // at most three decades, and 3 and 7 as well within about one.
-type logTicks struct{ unit Unit }
+type logTicks struct {
+	unit   Unit
+	labels int // the most labelled decades or powers of two; 0 means maxLabels
+}
 
+// maxLabels is how many labels an axis of the default size holds.
 const maxLabels = 8
+
+// labelsFor is the label budget of an axis length long, in proportion to
+// maxLabels on full (DefaultWidth or DefaultHeight), so that a narrow figure
+// (a 3.5 in column) does not crowd its labels; at least 3.
+func labelsFor(length, full vg.Length) int {
+	if length <= 0 || length >= full {
+		return maxLabels
+	}
+	return max(3, int(float64(maxLabels)*float64(length/full)))
+}
 
 func (t logTicks) Ticks(min, max float64) []plot.Tick {
 	if !(min > 0) || !(max >= min) || math.IsInf(max, 0) {
 		return nil
 	}
-	ts := decadeTicks(min, max, t.unit)
+	labels := t.labels
+	if labels <= 0 {
+		labels = maxLabels
+	}
+	ts := decadeTicks(min, max, t.unit, labels)
 	if t.unit == Bytes {
-		ts = pow2Ticks(min, max, t.unit)
+		ts = pow2Ticks(min, max, t.unit, labels)
 	}
 	// Keep the ticks inside the range (with rounding slack).
 	in := ts[:0]
@@ -82,12 +101,12 @@ func (t logTicks) Ticks(min, max float64) []plot.Tick {
 	return in
 }
 
-func pow2Ticks(min, max float64, u Unit) []plot.Tick {
+func pow2Ticks(min, max float64, u Unit, labels int) []plot.Tick {
 	lo, hi := int(math.Floor(math.Log2(min))), int(math.Ceil(math.Log2(max)))
 	step := 1
 	for _, s := range []int{1, 2, 5, 10} {
 		step = s
-		if (hi-lo)/s+1 <= maxLabels {
+		if (hi-lo)/s+1 <= labels {
 			break
 		}
 	}
@@ -103,12 +122,12 @@ func pow2Ticks(min, max float64, u Unit) []plot.Tick {
 	return ts
 }
 
-func decadeTicks(min, max float64, u Unit) []plot.Tick {
+func decadeTicks(min, max float64, u Unit, labels int) []plot.Tick {
 	lo, hi := int(math.Floor(math.Log10(min))), int(math.Ceil(math.Log10(max)))
 	few := hi-lo <= 3
 	narrow := max/min < 30 // about a decade: label 3 and 7 as well
 	step := 1
-	for (hi-lo)/step+1 > maxLabels {
+	for (hi-lo)/step+1 > labels {
 		step++
 	}
 	var ts []plot.Tick

@@ -1,6 +1,7 @@
 package nbplot
 
 import (
+	"gonum.org/v1/plot/vg"
 	"math"
 	"testing"
 )
@@ -30,7 +31,7 @@ func TestUnitFormat(t *testing.T) {
 
 func TestLogTicks(t *testing.T) {
 	// 1 KiB .. 1 GiB is 20 doublings: labels every 2^5 keep it to 5 labels.
-	ts := logTicks{Bytes}.Ticks(1024, 1<<30)
+	ts := logTicks{unit: Bytes}.Ticks(1024, 1<<30)
 	var labels []string
 	for _, tk := range ts {
 		if tk.Label != "" {
@@ -41,10 +42,24 @@ func TestLogTicks(t *testing.T) {
 	if len(ts) != 21 || !equal(labels, want) {
 		t.Errorf("got %d ticks labelled %v, want 21 labelled %v", len(ts), labels, want)
 	}
+	// On a 3.5 in column the budget is 8·3.5/7 = 4 labels: 1 KiB .. 16 GiB
+	// (24 doublings) is labelled every 2^10, where 7 in labels every 2^5.
+	if n := labelsFor(3.5*vg.Inch, DefaultWidth); n != 4 {
+		t.Errorf("labelsFor(3.5 in) = %d, want 4", n)
+	}
+	var narrow []string
+	for _, tk := range (logTicks{unit: Bytes, labels: 4}).Ticks(1024, 1<<34) {
+		if tk.Label != "" {
+			narrow = append(narrow, tk.Label)
+		}
+	}
+	if want := []string{"1 KiB", "1 MiB", "1 GiB"}; !equal(narrow, want) {
+		t.Errorf("3.5 in: labelled %v, want %v", narrow, want)
+	}
 	// 28 us .. 5 ms spans under four decades: 2 and 5 are labelled too;
 	// ticks stay inside the range.
 	labels = labels[:0]
-	for _, tk := range (logTicks{Seconds}).Ticks(2.8e-5, 5e-3) {
+	for _, tk := range (logTicks{unit: Seconds}).Ticks(2.8e-5, 5e-3) {
 		if tk.Label != "" {
 			labels = append(labels, tk.Label)
 		}
@@ -55,7 +70,7 @@ func TestLogTicks(t *testing.T) {
 	}
 	// Within about a decade 3 and 7 are labelled too.
 	labels = labels[:0]
-	for _, tk := range (logTicks{Seconds}).Ticks(9e-6, 8e-5) {
+	for _, tk := range (logTicks{unit: Seconds}).Ticks(9e-6, 8e-5) {
 		if tk.Label != "" {
 			labels = append(labels, tk.Label)
 		}
@@ -64,11 +79,11 @@ func TestLogTicks(t *testing.T) {
 		t.Errorf("narrow time labels %v, want %v", labels, want)
 	}
 	// Too narrow for any 1-2-3-5-7 tick: the ends are labelled.
-	ts = logTicks{Seconds}.Ticks(2.2e-5, 2.8e-5)
+	ts = logTicks{unit: Seconds}.Ticks(2.2e-5, 2.8e-5)
 	if ts[len(ts)-2].Label != "22 µs" || ts[len(ts)-1].Label != "28 µs" {
 		t.Errorf("narrow range ticks %v", ts)
 	}
-	if ts := (logTicks{Seconds}).Ticks(0, 1); ts != nil {
+	if ts := (logTicks{unit: Seconds}).Ticks(0, 1); ts != nil {
 		t.Errorf("ticks for a range from 0: %v", ts)
 	}
 }
