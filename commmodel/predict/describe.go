@@ -80,7 +80,7 @@ func Describe(gpu, spec string) (Hardware, error) {
 	if !known {
 		if !has("cc") || !has("links") || !has("link-bw") && !has("gpu-bw") {
 			return Hardware{}, fmt.Errorf("predict: GPU %q is unknown: describe it with cc, links and link-bw or gpu-bw "+
-				"(AMD Instinct MI300X: cc=9.4,links=7,link-bw=64GB/s)", gpu)
+				"(an AMD Instinct MI300X host, for one, is cc=9.4,links=7,link-bw=64GB/s)", gpu)
 		}
 		if !has("switch") {
 			h.NVSwitch = h.links() > 0
