@@ -111,6 +111,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := writeBeyond(stderr, m, req); err != nil {
+		return err
+	}
 	comment := tuneComment(mc.files, mc.hw, m)
 	w := stdout
 	if req.out != "-" {
@@ -126,6 +129,24 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	}
 	if req.out != "-" {
 		fmt.Fprintf(stderr, "commlab tune: %d rules written to %s\n", len(rules), req.out)
+	}
+	return nil
+}
+
+// writeBeyond warns, for each collective and node count whose rules go
+// beyond the calibration tables, how they do (predict.Machine.Beyond).
+func writeBeyond(w io.Writer, m *predict.Machine, req tuneRequest) error {
+	for _, c := range req.collectives {
+		for _, n := range req.nodes {
+			q := predict.Query{Collective: c, Ranks: n * req.perNode, PerNode: req.perNode, Layout: req.layout}
+			beyond, err := m.Beyond(q)
+			if err != nil {
+				return err
+			}
+			for _, b := range beyond {
+				fmt.Fprintf(w, "%v on %d nodes: %s\n", c, n, b)
+			}
+		}
 	}
 	return nil
 }

@@ -16,13 +16,19 @@ import (
 // them back: for each collective the rules cover every size from 0 to the
 // largest without a gap or an overlap, each with NCCL's channel count and
 // the node and rank counts, and the header says what made them and how to
-// load them.
+// load them; standard error names the rules beyond the tables.
 func TestTune(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "nccl_tuner.conf")
 	code, _, stderr := runCLI("tune", "-calibrate", togetherDir+"all_reduce_ring.log:algo=ring,"+togetherDir+"all_reduce_nvls.log:algo=nvls,"+
 		togetherDir+"all_gather_ring.log:algo=ring", "-nodes", "1,2", "-per-node", "8", "-collective", "allreduce,allgather", "-o", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// The one-node tables say nothing of the network: the 2-node rules
+	// warn, the 1-node ones do not.
+	if !strings.Contains(stderr, "allreduce on 2 nodes: 2 nodes is 1.0 doublings beyond") ||
+		!strings.Contains(stderr, "allgather on 2 nodes:") || strings.Contains(stderr, "on 1 nodes:") {
+		t.Errorf("stderr %q: want a warning for each collective on 2 nodes, none on 1", stderr)
 	}
 	f, err := os.Open(out)
 	if err != nil {

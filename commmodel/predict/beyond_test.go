@@ -67,6 +67,23 @@ func TestBeyond(t *testing.T) {
 			}
 		})
 	}
+	// Tables of one node say nothing of the network: beyond them the line
+	// asks for the NICs instead.
+	var one []predict.Table
+	for _, tb := range pm.Tables {
+		if tb.Nodes == 1 {
+			one = append(one, tb)
+		}
+	}
+	m1, err := predict.Calibrate(pm.Hardware, one, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m1.Beyond(predict.Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8})
+	if err != nil || len(got) != 1 || !strings.Contains(got[0], "no table crossed the network") || !strings.Contains(got[0], "-hw nics=N,nic-bw=RATE") {
+		t.Errorf("2 x 8 from one-node tables: Beyond = %q, %v; want the NICs asked for", got, err)
+	}
+
 	none, err := predict.Uncalibrated(pm.Hardware).Beyond(within)
 	if err != nil || none != nil {
 		t.Errorf("Uncalibrated: Beyond = %q, %v; want nothing: the prior's interval throughout", none, err)

@@ -278,7 +278,10 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 	case d.nodeDoublings > 0 && d.nodeDoublings >= d.rankDoublings:
 		why := fmt.Sprintf("%d nodes is %.1f doublings beyond the tables' %s, and the interval widens with each",
 			d.nodes, d.nodeDoublings, span(s.minNodes, s.maxNodes))
-		if d.nodes > s.maxNodes {
+		switch {
+		case d.nodes > s.maxNodes && s.maxNodes == 1:
+			why += ": no table crossed the network, so the NICs' bandwidth and latency are their priors; give the NICs with -hw nics=N,nic-bw=RATE, or calibrate with a table of several nodes"
+		case d.nodes > s.maxNodes:
 			why += ": the network above the tables' nodes (a leaf's uplinks, a fabric's bisection, a dragonfly's global links) is not measured; describe it with -hw group=HOSTS,oversub=R, or calibrate with a table of more nodes"
 		}
 		out = append(out, why)
