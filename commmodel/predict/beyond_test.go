@@ -84,6 +84,23 @@ func TestBeyond(t *testing.T) {
 		t.Errorf("2 x 8 from one-node tables: Beyond = %q, %v; want the NICs asked for", got, err)
 	}
 
+	// On GB300 NVL72 racks, a node of the model is a rack's NVLink domain of
+	// up to 18 hosts; Beyond still counts hosts: 128 hosts of 4 GPUs are
+	// log2(128/32) = 2 doublings beyond the tables' 1 to 32 hosts.
+	for _, gm := range pairedMachines(t) {
+		if gm.Name != "gb300-nvl72" {
+			continue
+		}
+		g, err := predict.Calibrate(gm.Hardware, gm.Tables, &predict.Settings{NoIntervals: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := g.Beyond(predict.Query{Collective: commmodel.AllReduce, Ranks: 512, PerNode: 4})
+		if err != nil || len(got) != 1 || !strings.Contains(got[0], "128 nodes is 2.0 doublings beyond the tables' 1 to 32") {
+			t.Errorf("GB300, 128 x 4: Beyond = %q, %v; want 128 hosts against the tables' 1 to 32", got, err)
+		}
+	}
+
 	none, err := predict.Uncalibrated(pm.Hardware).Beyond(within)
 	if err != nil || none != nil {
 		t.Errorf("Uncalibrated: Beyond = %q, %v; want nothing: the prior's interval throughout", none, err)

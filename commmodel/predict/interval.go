@@ -209,7 +209,7 @@ type departure struct {
 	// run's collective; newCollective reports that case.
 	collective    float64
 	newCollective bool
-	nodes, ranks  int     // the run's
+	nodes, ranks  int     // the run's hosts (nodes of -per-node GPUs) and ranks
 	nodeDoublings float64 // doublings of nodes beyond the tables' range
 	rankDoublings float64 // doublings of ranks beyond the tables' range
 	layout        bool    // none of the tables ran the run's layout
@@ -218,7 +218,7 @@ type departure struct {
 // departure returns how rn goes beyond the tables; nothing without tables,
 // where the prior spread stands for everything.
 func (s *spread) departure(rn *run) departure {
-	d := departure{nodes: rn.shape.nodes, ranks: rn.shape.nodes * rn.shape.per}
+	d := departure{nodes: rn.shape.nodes * rn.shape.hosts, ranks: rn.shape.nodes * rn.shape.per}
 	if len(s.collectives) == 0 {
 		return d
 	}
