@@ -72,8 +72,10 @@ type predictPoint struct {
 	TimeS     float64 `json:"time_s"`
 	Algorithm string  `json:"algorithm"`
 	Protocol  string  `json:"protocol"`
-	LowS      float64 `json:"low_s"`
-	HighS     float64 `json:"high_s"`
+	// Channels is the most channels NCCL runs the call on; 0 for AllToAll.
+	Channels int     `json:"channels"`
+	LowS     float64 `json:"low_s"`
+	HighS    float64 `json:"high_s"`
 }
 
 // predictTableLOO is one calibration table's leave-one-out error.
@@ -346,7 +348,7 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 	}
 	for i, pr := range preds {
 		out.Predictions = append(out.Predictions, predictPoint{SizeBytes: sizes[i], TimeS: pr.Time,
-			Algorithm: pr.Algorithm, Protocol: pr.Protocol, LowS: pr.Low, HighS: pr.High})
+			Algorithm: pr.Algorithm, Protocol: pr.Protocol, Channels: pr.Channels, LowS: pr.Low, HighS: pr.High})
 	}
 	return nil
 }
@@ -412,10 +414,14 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "size\ttime\tlow\thigh\talgorithm\tprotocol\t")
+	fmt.Fprintln(tw, "size\ttime\tlow\thigh\talgorithm\tprotocol\tchannels\t")
 	d := units.FormatDuration
 	for _, p := range out.Predictions {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", units.FormatSize(p.SizeBytes), d(p.TimeS), d(p.LowS), d(p.HighS), p.Algorithm, p.Protocol)
+		ch := "-"
+		if p.Channels > 0 {
+			ch = fmt.Sprint(p.Channels)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", units.FormatSize(p.SizeBytes), d(p.TimeS), d(p.LowS), d(p.HighS), p.Algorithm, p.Protocol, ch)
 	}
 	return tw.Flush()
 }
