@@ -138,6 +138,7 @@ type plotted struct {
 // model's prediction along its sizes, and its marks.
 type plottedLog struct {
 	name  string
+	alone bool // the figure's only log
 	table predict.Table
 	preds []predict.Prediction
 	marks []nbplot.Mark
@@ -187,7 +188,7 @@ func (req plotRequest) build() (*plotted, error) {
 	colors := nbplot.Colors(names)
 	for i := range pl.logs {
 		l := &pl.logs[i]
-		l.name = names[i]
+		l.name, l.alone = names[i], len(pl.logs) == 1
 		if err := l.predict(m); err != nil {
 			return nil, fmt.Errorf("%s: %w", l.table.Name, err)
 		}
@@ -260,13 +261,18 @@ func (l *plottedLog) predict(m *predict.Machine) error {
 }
 
 // series returns the log's measured points and the model's curve with its
-// interval, both in colour c.
+// interval, both in colour c: "NAME" and "NAME model", or for a figure of
+// one log (whose name standard output gives) "measured" and "model".
 func (l *plottedLog) series(c color.Color) []nbplot.Series {
-	measured := nbplot.Series{Name: l.name, Style: nbplot.Points, Color: c}
+	name, modelName := l.name, l.name+" model"
+	if l.alone {
+		name, modelName = "measured", "model"
+	}
+	measured := nbplot.Series{Name: name, Style: nbplot.Points, Color: c}
 	for _, p := range l.table.Points {
 		measured.X, measured.Y = append(measured.X, p.Size), append(measured.Y, p.Time)
 	}
-	model := nbplot.Series{Name: l.name + " model", Color: c}
+	model := nbplot.Series{Name: modelName, Color: c}
 	for _, p := range l.preds {
 		model.X, model.Y = append(model.X, p.Size), append(model.Y, p.Time)
 		model.Low, model.High = append(model.Low, p.Low), append(model.High, p.High)

@@ -135,6 +135,9 @@ func TestPlotModel(t *testing.T) {
 		t.Fatalf("%d series, want the measured points and the model", len(pl.figure.Series))
 	}
 	measured, model := pl.figure.Series[0], pl.figure.Series[1]
+	if measured.Name != "measured" || model.Name != "model" {
+		t.Errorf("one log's legend: %q and %q, want measured and model (standard output names the log)", measured.Name, model.Name)
+	}
 	if !slices.Equal(measured.X, sizes) || len(model.X) != len(want) {
 		t.Fatalf("measured sizes %v, %d model points; want the table's %v, %d", measured.X, len(model.X), sizes, len(want))
 	}
