@@ -134,9 +134,10 @@
 // the table it left out (Machine.LOO). Predict's Low and High are an 80%
 // interval of the measured time: the spread of those held-out errors,
 // pooled with a prior spread that stands for one table, widened where the
-// query goes beyond the tables (another collective, more or fewer nodes,
-// another launch layout) and by the parameters the tables leave
-// unidentified (interval.go). The same held-out tables decide whether the
+// query goes beyond the tables (another collective, more or fewer nodes or
+// ranks, another launch layout; Machine.Beyond says which) and by the
+// parameters the tables leave unidentified (interval.go). The same
+// held-out tables decide whether the
 // calibration improves on NCCL's uncalibrated model: where at least three
 // of them are modelled by NCCL and a blend of the two (in logs, weights in
 // tenths) brings their errors 5% or more below the calibration's, Predict
