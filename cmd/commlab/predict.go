@@ -57,6 +57,10 @@ type predictCalib struct {
 	Files           []string       `json:"files"`
 	Parameters      []predictParam `json:"parameters"`
 	LOOMedianRelErr *float64       `json:"loo_median_rel_err"`
+	// LOOCoverage is the share of the held-out points inside their 80%
+	// interval when each table is predicted from the others
+	// (predict.LeaveOneOut); null with one table.
+	LOOCoverage *float64 `json:"loo_coverage"`
 }
 
 type predictParam struct {
@@ -332,6 +336,13 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 			return err
 		}
 		out.addCalibration(m)
+		if len(tables) > 1 {
+			c, err := heldOutCoverage(hw, tables)
+			if err != nil {
+				return err
+			}
+			out.Calibration.LOOCoverage = &c
+		}
 		if preds, err = m.Predict(q, sizes); err != nil {
 			return err
 		}
@@ -351,6 +362,20 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 			Algorithm: pr.Algorithm, Protocol: pr.Protocol, Channels: pr.Channels, LowS: pr.Low, HighS: pr.High})
 	}
 	return nil
+}
+
+// heldOutCoverage is the share of the tables' points inside the 80%
+// interval of a calibration on the other tables (predict.LeaveOneOut).
+func heldOutCoverage(hw predict.Hardware, tables []predict.Table) (float64, error) {
+	scores, err := predict.LeaveOneOut(hw, tables, nil)
+	if err != nil {
+		return 0, err
+	}
+	var inside, points int
+	for _, s := range scores {
+		inside, points = inside+s.Inside, points+s.Points
+	}
+	return float64(inside) / float64(points), nil
 }
 
 // addCalibration records m's parameters, its leave-one-table-out errors
@@ -399,7 +424,8 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 	}
 	if len(out.Calibration.Files) > 0 {
 		if e := out.Calibration.LOOMedianRelErr; e != nil {
-			fmt.Fprintf(w, "calibrated on %s; leave-one-table-out median error %.1f%%\n", strings.Join(out.Calibration.Files, ", "), 100**e)
+			fmt.Fprintf(w, "calibrated on %s; leave-one-table-out median error %.1f%%, %.0f%% of held-out points inside the 80%% interval\n",
+				strings.Join(out.Calibration.Files, ", "), 100**e, 100*derefNaN(out.Calibration.LOOCoverage))
 		} else {
 			fmt.Fprintf(w, "calibrated on %s; one table, so no table was held out: the interval rests on the prior spread\n",
 				strings.Join(out.Calibration.Files, ", "))

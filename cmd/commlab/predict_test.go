@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/inframethod/commlab/commmodel/predict"
 )
 
 // The paired logs the command is run on (data/logs/paired, sources in
@@ -32,6 +34,7 @@ type predictJSON struct {
 			Identified bool    `json:"identified"`
 		} `json:"parameters"`
 		LOOMedianRelErr *float64 `json:"loo_median_rel_err"`
+		LOOCoverage     *float64 `json:"loo_coverage"`
 	} `json:"calibration"`
 	Predictions []struct {
 		SizeBytes int64   `json:"size_bytes"`
@@ -75,8 +78,33 @@ func TestPredictCalibratedJSON(t *testing.T) {
 	if res.Collective != "allreduce" || res.P != 8 || res.PerNode != 8 || res.Nodes != 1 || res.Algo != "ring" || res.Proto != "auto" {
 		t.Errorf("header %+v", res)
 	}
-	if len(res.Calibration.Files) != 2 || len(res.Calibration.Parameters) == 0 || res.Calibration.LOOMedianRelErr == nil {
+	if len(res.Calibration.Files) != 2 || len(res.Calibration.Parameters) == 0 || res.Calibration.LOOMedianRelErr == nil || res.Calibration.LOOCoverage == nil {
 		t.Fatalf("calibration %+v", res.Calibration)
+	}
+	// The held-out coverage is LeaveOneOut's: each table's points inside
+	// the interval of a calibration on the other.
+	files, err := parseCalibrationFiles(togetherDir+"all_gather_ring.log,"+togetherDir+"reduce_scatter_ring.log", predict.Pins{Algo: "Ring"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, tables, _, err := readCalibration(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw, _, err := predictHardware("", "", "", tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, err := predict.LeaveOneOut(hw, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inside, points := 0, 0
+	for _, sc := range scores {
+		inside, points = inside+sc.Inside, points+sc.Points
+	}
+	if want := float64(inside) / float64(points); *res.Calibration.LOOCoverage != want || points != 54 {
+		t.Errorf("loo_coverage %g, want %d of %d held-out points = %g", *res.Calibration.LOOCoverage, inside, points, want)
 	}
 	for _, p := range res.Calibration.Parameters {
 		if p.Name == "intra_bw" && (!p.Identified || p.Unit != "B/s") {
@@ -252,7 +280,8 @@ func TestPredictOneTable(t *testing.T) {
 	}
 	var got struct {
 		Calibration struct {
-			LOO *float64 `json:"loo_median_rel_err"`
+			LOO      *float64 `json:"loo_median_rel_err"`
+			Coverage *float64 `json:"loo_coverage"`
 		} `json:"calibration"`
 		Predictions []struct {
 			Time float64 `json:"time_s"`
@@ -263,8 +292,8 @@ func TestPredictOneTable(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if got.Calibration.LOO != nil {
-		t.Errorf("loo_median_rel_err = %g with one table, want null", *got.Calibration.LOO)
+	if got.Calibration.LOO != nil || got.Calibration.Coverage != nil {
+		t.Errorf("loo_median_rel_err %v, loo_coverage %v with one table, want null", got.Calibration.LOO, got.Calibration.Coverage)
 	}
 	if len(got.Predictions) != 1 {
 		t.Fatalf("%d predictions, want 1: %s", len(got.Predictions), out)
