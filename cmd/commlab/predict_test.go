@@ -62,6 +62,25 @@ func decodePredict(t *testing.T, out string) predictJSON {
 	return res
 }
 
+// calibrationTables reads a -calibrate list with pins as the commands do,
+// and the hardware its GPU names.
+func calibrationTables(t *testing.T, spec string, pins predict.Pins) (predict.Hardware, []predict.Table) {
+	t.Helper()
+	files, err := parseCalibrationFiles(spec, pins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, tables, _, err := readCalibration(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw, _, err := predictHardware("", "", "", tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hw, tables
+}
+
 // TestPredictCalibratedJSON calibrates on Together's pinned-Ring AllGather
 // and ReduceScatter runs and predicts the pinned-Ring AllReduce it did not
 // see: all_reduce_ring.log prints 5206.02 us at 1 GiB (line 50).
@@ -83,18 +102,7 @@ func TestPredictCalibratedJSON(t *testing.T) {
 	}
 	// The held-out coverage is LeaveOneOut's: each table's points inside
 	// the interval of a calibration on the other.
-	files, err := parseCalibrationFiles(togetherDir+"all_gather_ring.log,"+togetherDir+"reduce_scatter_ring.log", predict.Pins{Algo: "Ring"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, tables, _, err := readCalibration(files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hw, _, err := predictHardware("", "", "", tables)
-	if err != nil {
-		t.Fatal(err)
-	}
+	hw, tables := calibrationTables(t, togetherDir+"all_gather_ring.log,"+togetherDir+"reduce_scatter_ring.log", predict.Pins{Algo: "Ring"})
 	scores, err := predict.LeaveOneOut(hw, tables, nil)
 	if err != nil {
 		t.Fatal(err)

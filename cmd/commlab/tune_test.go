@@ -61,19 +61,8 @@ func TestTune(t *testing.T) {
 	}
 	// At every size it decided at, the rule that applies is the model's
 	// fastest choice.
-	files, err := parseCalibrationFiles(togetherDir+"all_reduce_ring.log:algo=ring,"+togetherDir+"all_reduce_nvls.log:algo=nvls,"+
+	hw, tables := calibrationTables(t, togetherDir+"all_reduce_ring.log:algo=ring,"+togetherDir+"all_reduce_nvls.log:algo=nvls,"+
 		togetherDir+"all_gather_ring.log:algo=ring", predict.Pins{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, tables, _, err := readCalibration(files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hw, _, err := predictHardware("", "", "", tables)
-	if err != nil {
-		t.Fatal(err)
-	}
 	m, err := predict.Calibrate(hw, tables, nil)
 	if err != nil {
 		t.Fatal(err)
