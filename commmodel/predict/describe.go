@@ -155,7 +155,6 @@ func (h *Hardware) set(key, value string) error {
 			err = fmt.Errorf("want a ratio of at least 1, such as 2 for 2:1")
 		}
 	case "nic-path":
-		var t nccl.PathType
 		t, perr := nccl.ParsePathType(value)
 		if perr != nil || !(t >= nccl.PathPIX && t <= nccl.PathSYS) {
 			return fmt.Errorf("want PIX, PXB, PXN, PHB or SYS")
