@@ -337,11 +337,13 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 		}
 		out.addCalibration(m)
 		if len(tables) > 1 {
-			c, err := heldOutCoverage(hw, tables)
-			if err != nil {
-				return err
+			// A held-out split can be too small to score (the one-link
+			// baseline needs two points) where the calibration is not.
+			if c, err := heldOutCoverage(hw, tables); err != nil {
+				out.Problems = append(out.Problems, problem{Message: "held-out coverage not computed: " + err.Error()})
+			} else {
+				out.Calibration.LOOCoverage = &c
 			}
-			out.Calibration.LOOCoverage = &c
 		}
 		if preds, err = m.Predict(q, sizes); err != nil {
 			return err
@@ -424,8 +426,11 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 	}
 	if len(out.Calibration.Files) > 0 {
 		if e := out.Calibration.LOOMedianRelErr; e != nil {
-			fmt.Fprintf(w, "calibrated on %s; leave-one-table-out median error %.1f%%, %.0f%% of held-out points inside the 80%% interval\n",
-				strings.Join(out.Calibration.Files, ", "), 100**e, 100*derefNaN(out.Calibration.LOOCoverage))
+			cov := ""
+			if c := out.Calibration.LOOCoverage; c != nil {
+				cov = fmt.Sprintf(", %.0f%% of held-out points inside the 80%% interval", 100**c)
+			}
+			fmt.Fprintf(w, "calibrated on %s; leave-one-table-out median error %.1f%%%s\n", strings.Join(out.Calibration.Files, ", "), 100**e, cov)
 		} else {
 			fmt.Fprintf(w, "calibrated on %s; one table, so no table was held out: the interval rests on the prior spread\n",
 				strings.Join(out.Calibration.Files, ", "))

@@ -456,3 +456,19 @@ func TestVersionOutside(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaveOneOutSmall: where the tables left after holding one out have
+// too few points for the one-link baseline, the held-out table is still
+// scored, its baseline errors NaN.
+func TestLeaveOneOutSmall(t *testing.T) {
+	m := truth(t)
+	tables := syntheticTables(t, m)[:2]
+	tables[0].Points = tables[0].Points[:1]
+	scores, err := LeaveOneOut(m.Hardware, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := scores[1]; !math.IsNaN(s.Baseline.All) || math.IsNaN(s.Model.All) || s.Points != len(tables[1].Points) {
+		t.Errorf("table 1 from a one-point table: %+v; want the model scored and the baseline NaN", s)
+	}
+}

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -42,8 +43,9 @@ type Score struct {
 func (s Score) Coverage() float64 { return float64(s.Inside) / float64(s.Points) }
 
 // LeaveOneOut scores every table by calibrating on the others (Calibrate,
-// and the one-link baseline on the same tables) and predicting it; NCCL's
-// model needs no calibration. A table is never in the calibration that
+// and the one-link baseline on the same tables, where they hold its two
+// points; else its errors are NaN) and predicting it; NCCL's model needs no
+// calibration. A table is never in the calibration that
 // predicts it, nor in the refits behind the interval's spread.
 func LeaveOneOut(h Hardware, tables []Table, s *Settings) ([]Score, error) {
 	set := s.withDefaults()
@@ -55,8 +57,12 @@ func LeaveOneOut(h Hardware, tables []Table, s *Settings) ([]Score, error) {
 		if err != nil {
 			return nil, fmt.Errorf("predict: without %s: %w", held.Name, err)
 		}
+		// Too few points for the baseline's two parameters leave it out
+		// (a Link that times everything NaN, so its errors are NaN).
 		base, err := FitBaseline(rest)
-		if err != nil {
+		if errors.Is(err, ErrTooFew) {
+			base = commmodel.Link{}
+		} else if err != nil {
 			return nil, fmt.Errorf("predict: baseline without %s: %w", held.Name, err)
 		}
 		sc, err := score(h, m, base, held)
