@@ -212,9 +212,10 @@ func newCompareTable(path string, i int, t *nccltests.Test) compareTable {
 		Sizes: len(sizeMeasurements(t)), names: names}
 }
 
-// collectiveNames are the collectives t may measure, by their binary
-// stems: the one the log names, those its table fits alike, or the
-// operation commlab does not model; none when unknown.
+// collectiveNames are the collectives t may measure, as every command
+// names them (collectiveName): the one the log names, those its table fits
+// alike, or the operation commlab does not model, by its binary's stem;
+// none when unknown.
 func collectiveNames(t *nccltests.Test) []string {
 	switch {
 	case t.CollectiveFrom == nccltests.Unknown && t.Op != "":
@@ -222,9 +223,13 @@ func collectiveNames(t *nccltests.Test) []string {
 	case t.CollectiveFrom == nccltests.Unknown:
 		return nil
 	case len(t.Candidates) > 0:
-		return t.Candidates
+		names := make([]string, len(t.Candidates))
+		for i, c := range t.Candidates {
+			names[i] = collectiveName(c)
+		}
+		return names
 	}
-	return []string{t.Collective}
+	return []string{collectiveName(t.Collective)}
 }
 
 // compareMismatches warns where the tables' runs differ in what a ratio of

@@ -70,8 +70,8 @@ func printedTimes(t *testing.T, path string, n int, size int64) (oop, ip float64
 // print, and from 32 MiB up NVLS is faster beyond noise.
 func TestCompareRatio(t *testing.T) {
 	got := runCompareJSON(t, ringLog, nvlsLog)
-	if got.A.Collective != "all_reduce" || got.A.Ranks != 8 || got.B.Sizes != 31 || len(got.Points) != 31 || got.NoiseFloor != defaultNoiseFloor {
-		t.Fatalf("tables %+v and %+v, %d points, floor %v; want two 8-rank all_reduce tables of 31 sizes, floor %v",
+	if got.A.Collective != "allreduce" || got.A.Ranks != 8 || got.B.Sizes != 31 || len(got.Points) != 31 || got.NoiseFloor != defaultNoiseFloor {
+		t.Fatalf("tables %+v and %+v, %d points, floor %v; want two 8-rank allreduce tables of 31 sizes, floor %v",
 			got.A, got.B, len(got.Points), got.NoiseFloor, defaultNoiseFloor)
 	}
 	for _, c := range []struct {

@@ -51,8 +51,9 @@ func (f *formatFlags) get() (string, error) {
 // JSON names, then one record a row, so that a table's CSV and JSON share
 // their column names and units. Embedded structs are flattened; a field
 // tagged json:"-" or unexported is left out; a struct field NAME (or a
-// pointer to one, empty cells when nil) becomes columns NAME_FIELD; a slice or array field is one
-// cell, its elements joined by ';'. Numbers are written as JSON writes them.
+// pointer to one, empty cells when nil) becomes columns NAME_FIELD; a
+// slice or array field is one cell, its elements joined by ';'. Numbers
+// are written as JSON writes them.
 func writeCSV(w io.Writer, rows any) error {
 	v := reflect.ValueOf(rows)
 	if v.Kind() != reflect.Slice || v.Type().Elem().Kind() != reflect.Struct {

@@ -49,8 +49,9 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 	test := fs.Int("test", 0, "which test of each LOG to plot, from 0 in the order the log prints them, when it holds several")
 	out := fs.String("o", "", "the file to write, by its extension: FILE.png, FILE.svg or FILE.pdf")
 	dpi := fs.Int("dpi", 300, "the PNG's resolution, dots per inch (a paper's figures want 300)")
-	width := fs.String("width", "7in", "the figure's width, with its unit: in, cm, mm or pt")
-	height := fs.String("height", "4.5in", "the figure's height, with its unit: in, cm, mm or pt")
+	inches := func(l vg.Length) string { return fmt.Sprintf("%gin", float64(l/vg.Inch)) }
+	width := fs.String("width", inches(nbplot.DefaultWidth), "the figure's width, with its unit: in, cm, mm or pt")
+	height := fs.String("height", inches(nbplot.DefaultHeight), "the figure's height, with its unit: in, cm, mm or pt")
 	marks := fs.String("marks", "crossovers,breaks", "the vertical lines to draw, comma-separated: crossovers (where the model has NCCL change algorithm or protocol), "+
 		"breaks (between the regimes of a piecewise fit of the measured points), or none")
 	fs.Usage = func() {
@@ -299,11 +300,7 @@ func (l *plottedLog) crossovers() []nbplot.Mark {
 // the measured points (fit.Piecewise, fit.Result.Boundaries), each
 // labelled "regime break SIZE"; the error is the fit's.
 func (l *plottedLog) breaks() ([]nbplot.Mark, error) {
-	samples := make([]fit.Sample, len(l.table.Points))
-	for i, p := range l.table.Points {
-		samples[i] = fit.Sample{Size: p.Size, Time: p.Time}
-	}
-	r, err := fit.Piecewise(samples, &fit.Settings{Bootstrap: -1})
+	r, err := fit.Piecewise(l.table.Samples(), &fit.Settings{Bootstrap: -1})
 	if err != nil {
 		return nil, err
 	}

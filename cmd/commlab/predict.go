@@ -373,11 +373,7 @@ func heldOutCoverage(hw predict.Hardware, tables []predict.Table) (float64, erro
 	if err != nil {
 		return 0, err
 	}
-	var inside, points int
-	for _, s := range scores {
-		inside, points = inside+s.Inside, points+s.Points
-	}
-	return float64(inside) / float64(points), nil
+	return predict.Coverage(scores), nil
 }
 
 // addCalibration records m's parameters, its leave-one-table-out errors

@@ -231,11 +231,7 @@ func TunerSwitches(h Hardware, tables []Table) ([]Crossover, error) {
 		if len(switches) == 0 {
 			continue
 		}
-		samples := make([]fit.Sample, len(pts))
-		for k, p := range pts {
-			samples[k] = fit.Sample{Size: p.Size, Time: p.Time}
-		}
-		res, err := fit.Piecewise(samples, nil)
+		res, err := fit.Piecewise(t.Samples(), nil)
 		if err != nil {
 			return nil, fmt.Errorf("predict: %s: %w", t.Name, err)
 		}

@@ -3,6 +3,7 @@ package predict
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -161,27 +162,34 @@ func (h *Hardware) set(key, value string) error {
 		}
 		h.NICPath = t
 	case "cpu":
-		c, ok := cpus[strings.ToLower(value)]
-		if !ok {
+		k := slices.IndexFunc(cpus, func(c cpuName) bool { return c.key == strings.ToLower(value) })
+		if k < 0 {
 			return fmt.Errorf("want intel, amd, arm or power")
 		}
-		h.CPU = c
+		h.CPU = cpus[k].cpu
 	default:
 		return fmt.Errorf("unknown key: want one of %s", DescribeKeyNames())
 	}
 	return err
 }
 
-// cpus are the values of Describe's cpu key.
-var cpus = map[string]nccl.CPU{
-	"intel": {Arch: nccl.X86, Vendor: nccl.Intel},
-	"amd":   {Arch: nccl.X86, Vendor: nccl.AMD},
-	"arm":   {Arch: nccl.ARM, Vendor: nccl.OtherVendor},
-	"power": {Arch: nccl.Power, Vendor: nccl.OtherVendor},
+// A cpuName is a CPU NCCL tells apart: the value of Describe's cpu key,
+// and how Hardware.String names it.
+type cpuName struct {
+	key, name string
+	cpu       nccl.CPU
 }
 
-// cpuNames are how Hardware.String names the CPUs of cpus.
-var cpuNames = map[string]string{"intel": "x86 Intel", "amd": "x86 AMD", "arm": "Arm", "power": "POWER"}
+// cpus are the CPUs of Describe's cpu key; Intel, the zero CPU, first.
+var cpus = []cpuName{
+	{"intel", "x86 Intel", nccl.CPU{Arch: nccl.X86, Vendor: nccl.Intel}},
+	{"amd", "x86 AMD", nccl.CPU{Arch: nccl.X86, Vendor: nccl.AMD}},
+	{"arm", "Arm", armCPU},
+	{"power", "POWER", nccl.CPU{Arch: nccl.Power, Vendor: nccl.OtherVendor}},
+}
+
+// armCPU is the Grace CPU of GH200, GB200, GB300 and GB10 boards.
+var armCPU = nccl.CPU{Arch: nccl.ARM, Vendor: nccl.OtherVendor}
 
 // DescribeKeyNames lists the keys of DescribeKeys, comma-separated.
 func DescribeKeyNames() string {

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -73,7 +74,7 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 		h.Domain = 72
 	}
 	if g.Name == "GH200" || g.Name == "GB200" || g.Name == "GB300" || g.Name == "GB10" {
-		h.CPU = cpus["arm"] // the Grace CPU of the board
+		h.CPU = armCPU
 	}
 	return h, nil
 }
@@ -171,10 +172,8 @@ func (h *Hardware) String() string {
 	if h.Domain > 0 {
 		fmt.Fprintf(&b, ", NVLink domains of %d GPUs", h.Domain)
 	}
-	for name, c := range cpus {
-		if c == h.CPU && name != "intel" {
-			fmt.Fprintf(&b, ", %s CPU", cpuNames[name])
-		}
+	if k := slices.IndexFunc(cpus, func(c cpuName) bool { return c.cpu == h.CPU }); k > 0 { // not Intel
+		fmt.Fprintf(&b, ", %s CPU", cpus[k].name)
 	}
 	if h.Group > 0 {
 		o := h.Oversubscription

@@ -341,9 +341,7 @@ const coverageLow, coverageHigh = 0.70, 0.90
 var coverageMisses = map[string]string{
 	"h100-sxm-1x8-together": "seven tables of one node, each predicted within 2.3-3.9% at the median (paired_scores.md): " +
 		"the prior, which counts as one table of 40% spread, and the NVLS table's held-out errors (10-32% between 2 and 128 MiB, " +
-		"where NVLS's parameters are unidentified without it) keep the pooled spread above what the other tables need (92%); " +
-		"taking each held-out point's unidentified-parameter variance out of the pool brings this machine to 87.1% " +
-		"but h100-sxm-ib8xndr from 85.7% to 60.7%",
+		"where NVLS's parameters are unidentified without it) keep the pooled spread above what the other tables need (92%)",
 	"gb300-nvl72": "eight tables of two sizes each (16 points): the two-rack AllReduce and AllToAll are 27% and 52% fast " +
 		"(their reasons in misses) and fall outside with three other points; five points of sixteen are a coarse coverage",
 }

@@ -42,6 +42,16 @@ type Score struct {
 // interval.
 func (s Score) Coverage() float64 { return float64(s.Inside) / float64(s.Points) }
 
+// Coverage returns the share of all the scores' points inside the model's
+// interval: every point counts once, whatever its table.
+func Coverage(scores []Score) float64 {
+	var inside, points int
+	for _, s := range scores {
+		inside, points = inside+s.Inside, points+s.Points
+	}
+	return float64(inside) / float64(points)
+}
+
 // LeaveOneOut scores every table by calibrating on the others (Calibrate,
 // and the one-link baseline on the same tables, where they hold its two
 // points; else its errors are NaN) and predicting it; NCCL's model needs no

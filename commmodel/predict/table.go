@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
@@ -16,6 +17,16 @@ type Point struct {
 	Size float64
 	// Time is the measured time of one call, in seconds.
 	Time float64
+}
+
+// Samples returns t's points as samples for package fit (a regime fit of
+// the measured times).
+func (t *Table) Samples() []fit.Sample {
+	out := make([]fit.Sample, len(t.Points))
+	for i, p := range t.Points {
+		out[i] = fit.Sample{Size: p.Size, Time: p.Time}
+	}
+	return out
 }
 
 // A Table is one nccl-tests run: one collective over a range of sizes on one

@@ -268,16 +268,15 @@ func MachineSummaryTable(ms []MachineScores) nbplot.Table {
 	}
 	for _, m := range ms {
 		var a, b, c []float64
-		beats, inside, points := 0, 0, 0
+		beats := 0
 		for _, s := range m.Scores {
 			a, b, c = append(a, s.Model.Large), append(b, s.Baseline.Large), append(c, s.NCCL.Large)
 			if s.Model.Large < s.Baseline.Large {
 				beats++
 			}
-			inside, points = inside+s.Inside, points+s.Points
 		}
 		t.Rows = append(t.Rows, []string{m.Machine, fmt.Sprint(len(m.Scores)), med(a), med(b), med(c),
-			fmt.Sprintf("%d of %d", beats, len(m.Scores)), percent(float64(inside) / float64(points))})
+			fmt.Sprintf("%d of %d", beats, len(m.Scores)), percent(predict.Coverage(m.Scores))})
 	}
 	return t
 }
