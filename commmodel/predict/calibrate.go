@@ -191,6 +191,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		}
 	}
 	m.spread.bias, m.spread.variance = pool(held, m.NCCLWeight)
+	m.spread.heldOut = len(held)
 	if cross := slices.DeleteFunc(slices.Clone(held), func(h heldTable) bool { return !h.cross }); len(cross) >= minCrossTables {
 		_, m.spread.crossVariance = pool(cross, m.NCCLWeight)
 	}

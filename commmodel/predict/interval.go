@@ -27,7 +27,9 @@ import (
 //   - for a query whose collective is none of the tables', the error of
 //     such predictions where at least minCrossTables held-out tables
 //     measured it (tables whose collective no other table ran), else
-//     priorSpread again;
+//     priorSpread again; but not for a single table, where no table was
+//     held out and priorSpread alone already stands for every error of a
+//     prediction from other tables, another collective's included;
 //   - nodeSpread per doubling of nodes or ranks beyond the tables' range, and
 //     layoutSpread when GPUs per thread differ from every table's;
 //   - the parameters the tables do not identify, through the prediction's
@@ -83,6 +85,9 @@ const (
 // prior, and the shapes of the tables it saw.
 type spread struct {
 	bias, variance float64
+	// heldOut counts the held-out tables behind them: 0 for a single
+	// table, whose spread is the prior's.
+	heldOut int
 	// crossVariance is the variance pooled over the held-out tables whose
 	// collective no other table ran, 0 if there were fewer than
 	// minCrossTables: the error of predicting one collective from the
@@ -222,7 +227,7 @@ func (s *spread) departure(rn *run) departure {
 	if len(s.collectives) == 0 {
 		return d
 	}
-	if d.newCollective = !slices.Contains(s.collectives, rn.collective); d.newCollective {
+	if d.newCollective = !slices.Contains(s.collectives, rn.collective); d.newCollective && s.heldOut > 0 {
 		d.collective = priorSpread * priorSpread
 		if s.crossVariance > 0 {
 			d.collective = max(s.crossVariance-s.variance, 0)

@@ -18,7 +18,9 @@ import (
 // (and 128 ranks against 32), nodeSpread² for 4 nodes of 16 (64 ranks),
 // layoutSpread² for 2 threads of 4 GPUs, and for AllToAll priorSpread²
 // from the AllReduce tables alone, or from all of them the error their
-// three single-collective tables measured when held out.
+// three single-collective tables measured when held out; and from a single
+// table nothing: its interval is the prior's, which already stands for
+// another collective's error.
 func TestDepartureWidens(t *testing.T) {
 	tr := truth(t)
 	tables := syntheticTables(t, tr)
@@ -33,6 +35,10 @@ func TestDepartureWidens(t *testing.T) {
 	if m.spread.crossVariance == 0 || allReduce.spread.crossVariance != 0 {
 		t.Fatalf("cross-collective variance %g of all tables, %g of AllReduce's: want it measured on all tables only",
 			m.spread.crossVariance, allReduce.spread.crossVariance)
+	}
+	single, err := Calibrate(tr.Hardware, tables[:1], nil)
+	if err != nil {
+		t.Fatal(err)
 	}
 	allToAll := func(s *spread) { s.collectives = append(s.collectives, commmodel.AllToAll) }
 	for _, c := range []struct {
@@ -51,6 +57,8 @@ func TestDepartureWidens(t *testing.T) {
 		{"collective", allReduce, Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}, allToAll, priorSpread * priorSpread},
 		{"collective measured", m, Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}, allToAll,
 			max(m.spread.crossVariance-m.spread.variance, 0)},
+		{"collective from one table", single, Query{Collective: commmodel.AllToAll, Ranks: tables[0].Ranks(), PerNode: tables[0].PerNode},
+			allToAll, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			covered := *c.m

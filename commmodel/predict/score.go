@@ -52,30 +52,58 @@ func Coverage(scores []Score) float64 {
 	return float64(inside) / float64(points)
 }
 
-// LeaveOneOut scores every table by calibrating on the others (Calibrate,
-// and the one-link baseline on the same tables, where they hold its two
-// points; else its errors are NaN) and predicting it; NCCL's model needs no
-// calibration. A table is never in the calibration that
+// LeaveOneOut scores every table by calibrating on the others and
+// predicting it (HeldOut). A table is never in the calibration that
 // predicts it, nor in the refits behind the interval's spread.
 func LeaveOneOut(h Hardware, tables []Table, s *Settings) ([]Score, error) {
-	set := s.withDefaults()
 	out := make([]Score, 0, len(tables))
 	for i := range tables {
-		rest := slices.Concat(tables[:i], tables[i+1:])
-		held := &tables[i]
-		m, err := Calibrate(h, rest, &set)
+		sc, err := HeldOut(h, slices.Concat(tables[:i], tables[i+1:]), tables[i:i+1], s)
 		if err != nil {
-			return nil, fmt.Errorf("predict: without %s: %w", held.Name, err)
+			return nil, fmt.Errorf("predict: without %s: %w", tables[i].Name, err)
 		}
-		// Too few points for the baseline's two parameters leave it out
-		// (a Link that times everything NaN, so its errors are NaN).
-		base, err := FitBaseline(rest)
-		if errors.Is(err, ErrTooFew) {
-			base = commmodel.Link{}
-		} else if err != nil {
-			return nil, fmt.Errorf("predict: baseline without %s: %w", held.Name, err)
+		out = append(out, sc...)
+	}
+	return out, nil
+}
+
+// FromEach scores every table by calibrating on it alone and predicting
+// each of the others (HeldOut): what one table of a machine, the commonest
+// thing a user has, says of the machine's other runs. The scores come in
+// order of the calibration table, then of the held-out one.
+func FromEach(h Hardware, tables []Table, s *Settings) ([]Score, error) {
+	var out []Score
+	for i := range tables {
+		sc, err := HeldOut(h, tables[i:i+1], slices.Concat(tables[:i], tables[i+1:]), s)
+		if err != nil {
+			return nil, fmt.Errorf("predict: from %s: %w", tables[i].Name, err)
 		}
-		sc, err := score(h, m, base, held)
+		out = append(out, sc...)
+	}
+	return out, nil
+}
+
+// HeldOut scores each of the held tables against the models calibrated on
+// the calibration tables: Calibrate, and the one-link baseline on the same
+// tables where they hold its two points (else its errors are NaN); NCCL's
+// model needs no calibration.
+func HeldOut(h Hardware, calibration, held []Table, s *Settings) ([]Score, error) {
+	set := s.withDefaults()
+	m, err := Calibrate(h, calibration, &set)
+	if err != nil {
+		return nil, err
+	}
+	// Too few points for the baseline's two parameters leave it out (a
+	// Link that times everything NaN, so its errors are NaN).
+	base, err := FitBaseline(calibration)
+	if errors.Is(err, ErrTooFew) {
+		base = commmodel.Link{}
+	} else if err != nil {
+		return nil, fmt.Errorf("predict: baseline: %w", err)
+	}
+	out := make([]Score, 0, len(held))
+	for i := range held {
+		sc, err := score(h, m, base, &held[i])
 		if err != nil {
 			return nil, err
 		}

@@ -87,7 +87,7 @@ func TestPredictionTables(t *testing.T) {
 	}
 }
 
-func TestExhibits07(t *testing.T) { checkExhibits(t, "07_prediction", 8) }
+func TestExhibits07(t *testing.T) { checkExhibits(t, "07_prediction", 9) }
 
 // TestPredictFromOneTable checks the one-table example: calibrated on
 // Together's Ring AllGather alone, Ring AllReduce of the same run is
