@@ -16,7 +16,8 @@ import (
 // Settings tune Calibrate; nil means the defaults.
 type Settings struct {
 	// PriorWidth is the standard deviation of the log of every parameter
-	// around its prior; 0 means ln 3 (a factor of 3).
+	// around its prior; 0 means ln 3 (a factor of 3). intra_bw's is at
+	// most ln 2: NVLink is the GPU board's, the network the cluster's.
 	PriorWidth float64
 	// Noise is the scale of the relative error of one table's points; 0
 	// means 0.1. It sets how far the data outweighs the prior: a table's
@@ -30,6 +31,19 @@ type Settings struct {
 	// model's errors on tables it did not see: Predict's interval then
 	// rests on the prior spread alone (interval.go).
 	NoIntervals bool
+}
+
+// width is the prior's width of parameter k: PriorWidth, but at most ln 2
+// for intra_bw. NVLink's bandwidth belongs to the GPU board and its
+// switches, alike on every machine of a product, while the network's
+// depends on the cluster (its NICs' count, rate and PCIe paths, its
+// switches); where a table of several nodes runs slower than both priors
+// allow, the fit should look for the cause in the network first.
+func (s Settings) width(k int) float64 {
+	if k == parIntraBW {
+		return min(s.PriorWidth, math.Ln2)
+	}
+	return s.PriorWidth
 }
 
 func (s *Settings) withDefaults() Settings {
@@ -150,7 +164,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	m.Notes = notes
 	used := d.used()
 	x0 := m.prior()
-	all := d.fit(x0, x0, used, set, nil)
+	all := d.bestFit(x0, used, set)
 	m.x = all.x
 	for _, t := range tables {
 		m.Tables = append(m.Tables, t.Name)
@@ -242,7 +256,7 @@ func (m *Machine) prior() [numParams]float64 {
 	var x [numParams]float64
 	x[parLaunch] = 3.1e-6
 	x[parBase], x[parIntra], x[parInter] = 1, 1, 1
-	x[parIntraBW] = m.Hardware.intraBW()
+	x[parIntraBW] = m.intraPrior()
 	x[parNICBW] = m.Hardware.NICBW
 	if x[parNICBW] <= 0 {
 		x[parNICBW] = nicRates[arch(m.Hardware.GPU.CompCap)]
@@ -287,7 +301,7 @@ func (m *Machine) params(x0 [numParams]float64, f fitResult, used [numParams]boo
 		info := paramInfo[k]
 		out[k] = Param{Name: info.name, Unit: info.unit, Doc: info.doc,
 			Value: f.x[k] * unit[k], Prior: x0[k] * unit[k], Used: used[k], SD: f.sd[k]}
-		out[k].Identified = used[k] && f.sd[k] < set.PriorWidth/2
+		out[k].Identified = used[k] && f.sd[k] < set.width(k)/2
 	}
 	return out
 }
@@ -366,6 +380,28 @@ func (d *design) heldOut(x *[numParams]float64, i int) heldTable {
 type fitResult struct {
 	x  [numParams]float64
 	sd [numParams]float64
+	f  float64 // the objective at x
+}
+
+// bestFit fits from the prior x0 and, for each bandwidth the tables use,
+// from x0 with that bandwidth a quarter of its prior, and keeps the fit of
+// the lowest objective. A table of several nodes that runs slower than the
+// priors can be fitted as slow NVLink or as a slow network; from the prior
+// alone the fit slides towards whichever bandwidth is nearer, and stops
+// there even where the other fits the tables better.
+func (d *design) bestFit(x0 [numParams]float64, used [numParams]bool, set Settings) fitResult {
+	best := d.fit(x0, x0, used, set, nil)
+	for _, k := range []int{parIntraBW, parNICBW} {
+		if !used[k] {
+			continue
+		}
+		start := x0
+		start[k] /= 4
+		if f := d.fit(x0, start, used, set, nil); f.f < best.f {
+			best = f
+		}
+	}
+	return best
 }
 
 // fit minimises Calibrate's objective over the logs of the used
@@ -390,9 +426,9 @@ func (d *design) fit(x0, start [numParams]float64, used [numParams]bool, set Set
 		z[j] = math.Log(start[p])
 	}
 	res := levmar.Minimize(d.problem(at, x0, idx, set, skip), z)
-	out := fitResult{x: at(res.X)}
+	out := fitResult{x: at(res.X), f: res.F}
 	for p := range out.sd {
-		out.sd[p] = set.PriorWidth
+		out.sd[p] = set.width(p)
 	}
 	if res.Cov != nil {
 		for j, p := range idx {
@@ -426,7 +462,7 @@ func (d *design) problem(at func([]float64) [numParams]float64, x0 [numParams]fl
 	}
 	mean, width := make([]float64, len(idx)), make([]float64, len(idx))
 	for j, p := range idx {
-		mean[j], width[j] = math.Log(x0[p]), set.PriorWidth
+		mean[j], width[j] = math.Log(x0[p]), set.width(p)
 	}
 	sig2 := set.Noise * set.Noise
 	return levmar.Problem{
@@ -446,8 +482,8 @@ func (d *design) problem(at func([]float64) [numParams]float64, x0 [numParams]fl
 // implausible names the fitted values the hardware cannot have: a
 // protocol's efficiency above what its wire format carries (LL: 4 data
 // bytes of 8, LL128: 120 of 128; commmodel.Protocol), and a bandwidth above
-// its prior where the prior is the hardware's line rate (the NIC's; one
-// GPU's NVLinks at the datasheet's rate). Such a value stands for something
+// the hardware's line rate (the NIC's; one GPU's NVLinks at the
+// datasheet's rate). Such a value stands for something
 // the model leaves out, and predictions far from the tables lean on it.
 func (m *Machine) implausible(used [numParams]bool) []string {
 	var out []string
@@ -465,11 +501,13 @@ func (m *Machine) implausible(used [numParams]bool) []string {
 				paramInfo[c.k].name, m.x[c.k], c.cap, c.proto, c.why, c.proto))
 		}
 	}
-	x0 := m.prior()
+	// The hardware's rates, not the priors: intra_bw's is NCCL's figure,
+	// below the links' rate.
+	limit := [numParams]float64{parNICBW: m.prior()[parNICBW], parIntraBW: m.Hardware.intraBW()}
 	for _, k := range []int{parNICBW, parIntraBW} {
-		if used[k] && m.x[k] > 1.05*x0[k] {
+		if used[k] && m.x[k] > 1.05*limit[k] {
 			out = append(out, fmt.Sprintf("%s = %s is above the hardware's %s: the description (-hw) or the tables' shape may be off",
-				paramInfo[k].name, FormatValue(m.x[k], "B/s"), FormatValue(x0[k], "B/s")))
+				paramInfo[k].name, FormatValue(m.x[k], "B/s"), FormatValue(limit[k], "B/s")))
 		}
 	}
 	return out
@@ -484,4 +522,35 @@ func ranCollective(tables []Table, c commmodel.Collective) int {
 		}
 	}
 	return n
+}
+
+// intraPrior is the prior of intra_bw: the bus bandwidth NCCL's tuning
+// model gives Ring/Simple AllReduce within one NVSwitch node of 8 GPUs
+// (fewer if the NVLink domain is smaller), what NCCL's per-channel speeds
+// make of the links (about 0.8 of the datasheet's NVLinks times their
+// rate on every generation); without NVSwitch, or where NCCL's model
+// fails, the hardware's figure (Hardware.intraBW).
+func (m *Machine) intraPrior() float64 {
+	if !m.Hardware.NVSwitch {
+		return m.Hardware.intraBW()
+	}
+	per := 8
+	if d := m.Hardware.Domain; d > 0 {
+		per = min(per, d)
+	}
+	rn, err := m.run(Query{Collective: commmodel.AllReduce, Ranks: per, PerNode: per})
+	if err != nil {
+		return m.Hardware.intraBW()
+	}
+	ref, err := m.refs.get(rn)
+	if err != nil {
+		return m.Hardware.intraBW()
+	}
+	// NCCL's bandwidth is the algorithm bandwidth; a ring AllReduce's bus
+	// bandwidth is 2(n-1)/n of it.
+	bw := ref.full.Bandwidth(nccl.FuncAllReduce, nccl.AlgoRing, nccl.Simple) * 2 * float64(per-1) / float64(per)
+	if !(bw > 0) {
+		return m.Hardware.intraBW()
+	}
+	return bw
 }

@@ -355,7 +355,7 @@ func Uncalibrated(h Hardware) *Machine {
 	f.x = m.x
 	set := (*Settings)(nil).withDefaults()
 	for k := range f.sd {
-		f.sd[k] = set.PriorWidth
+		f.sd[k] = set.width(k)
 	}
 	m.Params = m.params(m.x, f, used, set)
 	m.spread.variance = priorSpread * priorSpread

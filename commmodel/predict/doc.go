@@ -104,8 +104,10 @@
 // tree and chain efficiencies, and fabric_oversubscription. Each has a
 // prior: 3.1 us for the launch (the order of
 // the public H20 run's empty-call floor, data's claims), NCCL's own
-// latencies (factors of 1), the GPU's NVLinks times the datasheet's
-// per-link rate, the NIC's line rate, the payload efficiencies of
+// latencies (factors of 1), the bus bandwidth NCCL's tuning model gives a
+// Ring/Simple AllReduce inside one NVSwitch node (its channels times their
+// speed, about 0.8 of the datasheet's NVLinks times their rate; NCCL's
+// PCIe figure without NVSwitch), the NIC's line rate, the payload efficiencies of
 // commmodel.Protocol for LL and LL128 (1/2: 8-byte lines, half flag; 15/16:
 // 128-byte lines carrying 120 bytes), NCCL's
 // NVLS efficiency (0.85 on Hopper, 0.74 on Blackwell, NCCL 2.28 on),
@@ -118,7 +120,13 @@
 //
 //	Σ_tables 1/n_t Σ_points ρ(ln(T/t))/σ² + Σ_k (ln θ_k − ln θ0_k)²/(2w²)
 //
-// with Huber's ρ, σ = 0.1 and w = ln 3 (Settings), by Levenberg-Marquardt.
+// with Huber's ρ, σ = 0.1 and w = ln 3 (ln 2 for intra_bw: NVLink is the
+// GPU board's, alike on every machine, the network the cluster's;
+// Settings), by Levenberg-Marquardt, from the priors and from the priors
+// with either bandwidth at a quarter of its prior, keeping the lowest
+// objective: a table of several nodes slower than the priors fits as slow
+// NVLink or as a slow network, and a fit from the priors alone stops at
+// the nearer.
 // Each table counts once. The prior keeps a parameter that no table
 // informs where NCCL or the datasheet puts it: one rank count cannot tell
 // a per-step latency from the per-call one, one-node tables say nothing of
