@@ -528,29 +528,32 @@ func ranCollective(tables []Table, c commmodel.Collective) int {
 // model gives Ring/Simple AllReduce within one NVSwitch node of 8 GPUs
 // (fewer if the NVLink domain is smaller), what NCCL's per-channel speeds
 // make of the links (about 0.8 of the datasheet's NVLinks times their
-// rate on every generation); without NVSwitch, or where NCCL's model
-// fails, the hardware's figure (Hardware.intraBW).
+// rate on every generation). NCCL's speeds are its own GPUs': for a GPU
+// its table does not know, or whose links the description changed (an
+// AMD Instinct's Infinity Fabric), without NVSwitch, or where NCCL's model
+// fails, the prior is the hardware's figure (Hardware.intraBW).
 func (m *Machine) intraPrior() float64 {
-	if !m.Hardware.NVSwitch {
-		return m.Hardware.intraBW()
+	h := &m.Hardware
+	if !h.ncclLinks() {
+		return h.intraBW()
 	}
 	per := 8
-	if d := m.Hardware.Domain; d > 0 {
+	if d := h.Domain; d > 0 {
 		per = min(per, d)
 	}
 	rn, err := m.run(Query{Collective: commmodel.AllReduce, Ranks: per, PerNode: per})
 	if err != nil {
-		return m.Hardware.intraBW()
+		return h.intraBW()
 	}
 	ref, err := m.refs.get(rn)
 	if err != nil {
-		return m.Hardware.intraBW()
+		return h.intraBW()
 	}
 	// NCCL's bandwidth is the algorithm bandwidth; a ring AllReduce's bus
 	// bandwidth is 2(n-1)/n of it.
 	bw := ref.full.Bandwidth(nccl.FuncAllReduce, nccl.AlgoRing, nccl.Simple) * 2 * float64(per-1) / float64(per)
 	if !(bw > 0) {
-		return m.Hardware.intraBW()
+		return h.intraBW()
 	}
 	return bw
 }

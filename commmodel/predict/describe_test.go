@@ -176,3 +176,27 @@ func TestDescribeNICPath(t *testing.T) {
 		t.Errorf("one node: %s on PIX NICs, %s on PHB; want the NIC path not to matter", a, b)
 	}
 }
+
+// TestIntraPriorDescribed checks that intra_bw's prior is the hardware's
+// figure where NCCL's tables do not know the links: an MI300X host's seven
+// Infinity Fabric links of 64 GB/s (AMD's data sheet), and an H100 whose
+// links a description changed; and NCCL's figure, 0.8 of the datasheet's,
+// for an H100 as NCCL knows it.
+func TestIntraPriorDescribed(t *testing.T) {
+	for _, c := range []struct {
+		gpu, spec string
+		want      float64
+	}{
+		{"AMD Instinct MI300X", "", 7 * 64e9},
+		{"H100 SXM", "links=12", 12 * 25e9},
+		{"H100 SXM", "", 0.8 * 18 * 25e9},
+	} {
+		h, err := Describe(c.gpu, c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Uncalibrated(h).prior()[parIntraBW]; math.Abs(got/c.want-1) > 1e-9 {
+			t.Errorf("%s %q: intra_bw prior %.4g B/s, want %.4g", c.gpu, c.spec, got, c.want)
+		}
+	}
+}

@@ -117,6 +117,14 @@ func (h *Hardware) intraBW() float64 {
 	return 12e9
 }
 
+// ncclLinks reports whether NCCL's tables know h's links as they are: an
+// NVSwitch host of a GPU nccl.ParseGPU knows, with the links and rates it
+// gives.
+func (h *Hardware) ncclLinks() bool {
+	g, err := nccl.ParseGPU(h.GPU.Name)
+	return err == nil && h.NVSwitch && g == h.GPU && (h.NVLinks == 0 || h.NVLinks == g.NVLinks)
+}
+
 // nics returns the NICs one node of perNode GPUs drives: one per GPU up to
 // the host's NICs (in an NVLink domain, the hosts' NICs add up).
 func (h *Hardware) nics(hosts, perHost int) int {
