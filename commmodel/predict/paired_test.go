@@ -283,11 +283,13 @@ func TestPairedScores(t *testing.T) {
 	fmt.Fprintln(&cov, "| machine | held-out tables | points | in 80% interval | coverage | NCCL's: points | in its interval | coverage |")
 	fmt.Fprintln(&cov, "|---|---:|---:|---:|---:|---:|---:|---:|")
 	var inside, points, ncclInside, ncclPoints int
+	var all []predict.Score
 	for _, m := range pairedMachines(t) {
 		scores, err := predict.LeaveOneOut(m.Hardware, m.Tables, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
+		all = append(all, scores...)
 		var in, n, nin, nn int
 		for _, s := range scores {
 			in, n = in+s.Inside, n+s.Points
@@ -319,6 +321,7 @@ func TestPairedScores(t *testing.T) {
 	fmt.Fprintf(&cov, "| all | | %d | %d | %s | %d | %d | %s |\n", points, inside, pct(c), ncclPoints, ncclInside, pct(float64(ncclInside)/float64(ncclPoints)))
 	checkCoverage(t, "all", c)
 	golden(t, "paired_scores.md", b.Bytes())
+	golden(t, "paired_targets_loo.md", []byte(targetRow("each table held out, predicted from the machine's others", all)))
 	golden(t, "paired_coverage.md", cov.Bytes())
 }
 
@@ -354,6 +357,24 @@ func checkCoverage(t *testing.T, machine string, c float64) {
 	case !ok && why == "":
 		t.Errorf("%s: a coverage miss without a reason", machine)
 	}
+}
+
+// targetRow is a row of the report's table of the issue's targets for a
+// user's cluster: how many of the predictions are within fromOneWithin at
+// the median over all sizes, how many beat the one-link baseline there,
+// and the share of points inside the 80% interval.
+func targetRow(name string, scores []predict.Score) string {
+	var within, better int
+	for _, s := range scores {
+		if s.Model.All <= fromOneWithin {
+			within++
+		}
+		if s.Model.All < s.Baseline.All {
+			better++
+		}
+	}
+	share := func(k int) string { return fmt.Sprintf("%d of %d (%s)", k, len(scores), pct(float64(k)/float64(len(scores)))) }
+	return fmt.Sprintf("| %s | %s | %s | %s |\n", name, share(within), share(better), pct(predict.Coverage(scores)))
 }
 
 // fromEachAll names the pooled coverage of TestPairedFromEach among the
@@ -417,6 +438,7 @@ func TestPairedFromEach(t *testing.T) {
 	row("all", "", all)
 	checkCoverage(t, fromEachAll, predict.Coverage(all))
 	golden(t, "paired_from_each.md", b.Bytes())
+	golden(t, "paired_targets_each.md", []byte(targetRow("each table alone, predicting the machine's others", all)))
 }
 
 // TestPairedCrossovers compares measured and predicted crossovers on the
@@ -637,6 +659,17 @@ ring algorithm) and NCCL's own uncalibrated model, which has no model of AllToAl
 the median of |predicted/measured - 1| over the held-out table's sizes of at least 1 MiB, or
 over all its sizes.
 
+## The targets for a user's cluster
+
+Predictions of the paired machines' tables, two ways: every table held out and predicted from
+the other tables of its machine, and every table alone predicting each of the others. None is
+refused (a refusal fails the tests that write this report). The targets are at least 60% of the
+predictions within 15% median error, every one better than the one-link baseline, and 70-90% of
+the points inside the 80% interval.
+
+| predictions | within 15% | better than one-link | inside the 80% interval |
+|---|---:|---:|---:|
+`+part("paired_targets_loo.md")+part("paired_targets_each.md")+`
 ## Coverage of the 80% interval
 
 The share of held-out points whose measured time lies within the prediction's 80% interval
