@@ -149,11 +149,17 @@
 // calibration improves on NCCL's uncalibrated model: where at least three
 // of them are modelled by NCCL and a blend of the two (in logs, weights in
 // tenths) brings their errors 5% or more below the calibration's, Predict
-// uses the blend (Machine.NCCLWeight) and the notes say so. LeaveOneOut scores every table of a machine
-// from the others, with the share of its points inside the interval,
-// beside the one-link baseline (the article's T = steps·α + bytes/BW
-// through each table's ring algorithm, fitted jointly, FitBaseline) and
-// NCCL's uncalibrated model (Reference).
+// uses the blend (Machine.NCCLWeight) and the notes say so. With a single
+// table nothing is held out: the interval is the prior spread's (widened
+// as above, but not for another collective, which that spread already
+// stands for), and nothing decides a blend.
+//
+// HeldOut scores tables against a calibration on others, with the share
+// of their points inside the interval, beside the one-link baseline (the
+// article's T = steps·α + bytes/BW through each table's ring algorithm,
+// fitted jointly, FitBaseline) and NCCL's uncalibrated model (Reference).
+// LeaveOneOut scores every table of a machine from the others, and
+// FromEach every table from each other table alone.
 // PinCrossovers and TunerSwitches compare crossovers, model against
 // measured.
 //
