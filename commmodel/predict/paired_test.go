@@ -373,7 +373,9 @@ func targetRow(name string, scores []predict.Score) string {
 			better++
 		}
 	}
-	share := func(k int) string { return fmt.Sprintf("%d of %d (%s)", k, len(scores), pct(float64(k)/float64(len(scores)))) }
+	share := func(k int) string {
+		return fmt.Sprintf("%d of %d (%s)", k, len(scores), pct(float64(k)/float64(len(scores))))
+	}
 	return fmt.Sprintf("| %s | %s | %s | %s |\n", name, share(within), share(better), pct(predict.Coverage(scores)))
 }
 
