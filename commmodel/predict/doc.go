@@ -60,6 +60,13 @@
 //
 // A node's NICs are min(p, NICs per host), one per GPU by default.
 //
+// NCCL's per-size rules scale both terms as they scale NCCL's own
+// estimate (ncclTopoGetAlgoTime): Tree AllReduce's bandwidth by its
+// correction factor of the size (up to 512 MiB; NVLSTree's too on
+// Blackwell x86 hosts from 2.29), and a multi-node Ring/Simple
+// AllReduce's latency by the ring's plateau factor once each channel and
+// rank carries 64 bytes or more.
+//
 // Beyond the NICs, the network is described by groups (Hardware.Group): the
 // hosts under one first-tier switch of a fat tree, or one dragonfly group,
 // whose uplinks carry r times less than their NICs (Hardware.
@@ -170,8 +177,7 @@
 //
 // # What is left out
 //
-// NCCL's per-size Tree correction factors and the Ring plateau rule (the
-// efficiencies stand for them), the channel count NCCL picks per size
+// The channel count NCCL picks per size
 // (nccl.Model.Channels follows it, but NCCL runs every channel from a few
 // MiB on, so it cannot explain the slow rise of bus bandwidth from tens of
 // MiB to GiB, and scaling the calibrated bandwidths by the share of

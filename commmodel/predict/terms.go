@@ -263,11 +263,27 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 		t.netEff = parChain
 	}
 	t.lat[0], t.lat[1], t.lat[2] = ref.latency(f, a, ch.proto)
-	if !ch.p2p {
-		t.nccl, _ = ref.full.Time(f, ch.algo, ch.proto, size)
-		t.channels, _ = ref.full.MaxChannels(ch.algo, ch.proto, size)
-	}
 	nics := r.hw.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
 	t.intra, t.net, t.leave = bytes(rn.collective, ch, rn.shape, nics, r.hw.groupNodes(rn.shape), size)
+	if ch.p2p {
+		return t, nil
+	}
+	t.channels, _ = ref.full.MaxChannels(ch.algo, ch.proto, size)
+	e, ok := ref.full.Estimate(f, ch.algo, ch.proto, size)
+	if !ok {
+		return t, nil
+	}
+	t.nccl = e.Time
+	// NCCL's per-size rules (the Tree correction factors, the ring's
+	// plateau; ncclTopoGetAlgoTime) scale its table's bandwidth and
+	// latency at this size, and the calibrated ones alike.
+	if b := ref.full.Bandwidth(f, ch.algo, ch.proto); b > 0 && e.Bandwidth > 0 && !math.IsInf(e.Bandwidth, 1) {
+		t.intra, t.net = t.intra*b/e.Bandwidth, t.net*b/e.Bandwidth
+	}
+	if l := ref.full.Latency(f, ch.algo, ch.proto); l > 0 {
+		for k := range t.lat {
+			t.lat[k] *= e.Latency / l
+		}
+	}
 	return t, nil
 }
