@@ -472,3 +472,63 @@ func TestLeaveOneOutSmall(t *testing.T) {
 		t.Errorf("table 1 from a one-point table: %+v; want the model scored and the baseline NaN", s)
 	}
 }
+
+// TestPerSizeRules checks that NCCL's per-size rules scale the model's
+// terms as they scale NCCL's estimate (ncclTopoGetAlgoTime): on 2 x 8 H100
+// with NCCL 2.30.7's constants, Tree/Simple AllReduce's bytes at 1 MiB
+// (log2(1 MiB/64) = 14) are divided by treeCorrectionFactor[Simple][14] =
+// 0.5 and at 1 GiB (past the table's 23 columns) by nothing, and
+// Ring/Simple AllReduce's latency across nodes is multiplied by the ring
+// plateau factor for compute capability 8.0 and later once each channel
+// and rank carries 64 bytes.
+func TestPerSizeRules(t *testing.T) {
+	h, err := DefaultHardware("H100 SXM")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Uncalibrated(h)
+	c := nccl.DefaultConstants(nccl.Latest)
+	for _, tc := range []struct {
+		algo, proto string
+		size        float64
+		bw, lat     float64 // the factors the bytes are divided by and the latency multiplied by
+	}{
+		{"tree", "simple", 1 << 20, c.TreeCorrection[nccl.Simple][14], 1},
+		{"tree", "simple", 1 << 30, 1, 1},
+		{"ring", "simple", 1 << 30, 1, c.RingPlateau[1]},
+	} {
+		rn, err := m.run(Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Algo: tc.algo, Proto: tc.proto})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm, err := m.refs.termOf(rn, tc.size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := m.refs.get(rn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nics := h.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
+		intra, net, _ := bytes(commmodel.AllReduce, tm.ch, rn.shape, nics, h.groupNodes(rn.shape), tc.size)
+		f, _ := nccl.FuncOf(commmodel.AllReduce)
+		var lat [3]float64
+		lat[0], lat[1], lat[2] = ref.latency(f, tm.ch.algo, tm.ch.proto)
+		name := fmt.Sprintf("%s/%s at %g B", tc.algo, tc.proto, tc.size)
+		if tm.ch.algo.String() != map[string]string{"tree": "Tree", "ring": "Ring"}[tc.algo] {
+			t.Fatalf("%s: ran %v", name, tm.ch)
+		}
+		if math.Abs(tm.intra*tc.bw/intra-1) > 1e-12 || math.Abs(tm.net*tc.bw/net-1) > 1e-12 {
+			t.Errorf("%s: bytes %g and %g, want %g and %g divided by %g", name, tm.intra, tm.net, intra, net, tc.bw)
+		}
+		for k := range lat {
+			if math.Abs(tm.lat[k]-lat[k]*tc.lat) > 1e-12*lat[k] {
+				t.Errorf("%s: latency part %d %g, want %g times %g", name, k, tm.lat[k], lat[k], tc.lat)
+			}
+		}
+	}
+	if c.TreeCorrection[nccl.Simple][14] != 0.5 || c.RingPlateau[1] == 1 {
+		t.Errorf("NCCL's constants: tree correction %g, ring plateau %g; the cases above no longer test the rules",
+			c.TreeCorrection[nccl.Simple][14], c.RingPlateau[1])
+	}
+}
