@@ -219,13 +219,15 @@ const (
 		"10-node run's 44.7 GB/s AllToAll at 16 GiB from which the NIC bandwidth is calibrated: the model is 19% fast"
 	whyGB300NVLS8 = "held out, the 2-host (8-GPU) NVLS table is predicted with the NVLS efficiency that the 16-host (64-GPU " +
 		"NVLS) and 32-host tables fix, 0.67 against the 0.74 prior: at 16 GiB 8 GPUs take 35.7 ms and 64 GPUs 36.4 ms, while " +
-		"NVLS's bytes per GPU, S(1+1/p), fall 10% from p = 8 to 64; the model is 22-23% slow"
+		"NVLS's bytes per GPU, S(1+1/p), fall 10% from p = 8 to 64; the calibration alone is 22-23% slow, and blended with " +
+		"NCCL's model (weight 0.9, chosen on the other tables) 17%"
 	whyGB300Blend = "meets the error targets but not the baseline's: GB300's other tables, held out in turn, are predicted " +
 		"better by a blend of the calibration with NCCL's uncalibrated model, which the prediction then uses; on this " +
 		"one-host AllReduce the blend is 5.0% off (the calibration alone 4.2%) against the one-link baseline's 4.4%"
 	whyGB300TwoRacks = "across two racks the tuner model picks NVLSTree (each rack's 64-GPU NVLS graph has 32 channels of " +
 		"20 GB/s), whose NVLink bound gives 34.6 ms at 16 GiB against 46.2 measured (738 GB/s bus bandwidth, below one rack's " +
-		"NVLS 930): the model is 25-28% fast; the log does not say what NCCL ran"
+		"NVLS 930): the calibration alone is 25-28% fast, and blended with NCCL's model (weight 0.9) 20-23%; the log does " +
+		"not say what NCCL ran"
 	whyGB300InterRack = "no other table identifies the network between the two racks (the two-rack AllReduce is NVLink-bound in " +
 		"the model), so nic_bw stays at its prior of one 400 Gb/s NIC per GPU (50 GB/s), while this AllToAll moves 24 GB/s " +
 		"per GPU across the racks (47.7 GB/s bus bandwidth, half of each GPU's data crossing): the model is 52% fast"
