@@ -209,7 +209,7 @@ const (
 		"GB300 and leaves fewer tables on target. The NCCL version (2019) is unknown and modelled with 2.30.7's tuner"
 	whyTogetherNVLS = "held out, the NVLS table is the only one with NVLS: nvls_efficiency and NVLS's latency stay at their " +
 		"priors, and the model is 10-32% fast between 2 and 128 MiB (NVLS measures slower than Ring at 8 MiB, 84.72 against " +
-		"81.28 us) and within 7% from 256 MiB"
+		"81.28 us) and within 8% from 256 MiB"
 	whyCluster80Ranks = "meets the error targets but not the baseline's: at 10 x 8 the time at 32 MiB (682 us AllGather) is 7x " +
 		"its bandwidth term, 79 ring steps of about 7.5 us, more than NCCL's LL128 step latencies scaled by the calibration " +
 		"(the 1-node and 10 x 1..4 tables fix them); the one-link baseline's single per-step alpha happens to fit this table"
