@@ -183,7 +183,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	if len(unused) > 0 {
 		m.Notes = append(m.Notes, fmt.Sprintf("no table depends on %s: they stay at their priors", strings.Join(unused, ", ")))
 	}
-	m.Notes = append(m.Notes, m.implausible(used)...)
+	m.Notes = append(m.Notes, m.implausible(x0, used)...)
 	m.Residual = d.medianError(&m.x, nil)
 	m.LOOMedian = math.NaN()
 	m.spread.sawTables(tables)
@@ -485,7 +485,7 @@ func (d *design) problem(at func([]float64) [numParams]float64, x0 [numParams]fl
 // the hardware's line rate (the NIC's; one GPU's NVLinks at the
 // datasheet's rate). Such a value stands for something
 // the model leaves out, and predictions far from the tables lean on it.
-func (m *Machine) implausible(used [numParams]bool) []string {
+func (m *Machine) implausible(x0 [numParams]float64, used [numParams]bool) []string {
 	var out []string
 	caps := []struct {
 		k          int
@@ -503,7 +503,7 @@ func (m *Machine) implausible(used [numParams]bool) []string {
 	}
 	// The hardware's rates, not the priors: intra_bw's is NCCL's figure,
 	// below the links' rate.
-	limit := [numParams]float64{parNICBW: m.prior()[parNICBW], parIntraBW: m.Hardware.intraBW()}
+	limit := [numParams]float64{parNICBW: x0[parNICBW], parIntraBW: m.Hardware.intraBW()}
 	for _, k := range []int{parNICBW, parIntraBW} {
 		if used[k] && m.x[k] > 1.05*limit[k] {
 			out = append(out, fmt.Sprintf("%s = %s is above the hardware's %s: the description (-hw) or the tables' shape may be off",

@@ -100,10 +100,11 @@ func (h *Hardware) links() int {
 	return h.GPU.NVLinks
 }
 
-// intraBW is the prior of one GPU's intra-node bandwidth, B/s: its NVLinks
-// times the datasheet's per-link bandwidth, or its PCIe x16 link (NCCL's
-// figures of 12, 24, 48 GB/s for Gen3 to Gen5, NCCL 2.30.7
-// src/graph/topo.cc) without NVSwitch.
+// intraBW is one GPU's intra-node line rate, B/s: its NVLinks times the
+// datasheet's per-link bandwidth, or its PCIe x16 link (NCCL's figures of
+// 12, 24, 48 GB/s for Gen3 to Gen5, NCCL 2.30.7 src/graph/topo.cc) without
+// NVSwitch. It bounds intra_bw (implausible) and is its prior where NCCL's
+// tables do not know the links (Machine.intraPrior).
 func (h *Hardware) intraBW() float64 {
 	if h.NVSwitch && h.links() > 0 && h.GPU.NVLinkBW > 0 {
 		return float64(h.links()) * h.GPU.NVLinkBW

@@ -408,22 +408,39 @@ func TestCalibrateFabric(t *testing.T) {
 }
 
 // TestImplausible: a calibration whose LL128 efficiency comes out above
-// the 15/16 of LL128's wire format (120 data bytes in 128) says so.
+// the 15/16 of LL128's wire format (120 data bytes in 128) says so, and so
+// does one whose NIC bandwidth exceeds the NIC's line rate, or whose
+// intra_bw exceeds the NVLinks' rate; intra_bw above its prior, NCCL's
+// lower figure, but below the links' rate is plausible.
 func TestImplausible(t *testing.T) {
 	m := truth(t)
+	x0 := m.prior()
 	m.x[parLL128] = 1.05
 	var used [numParams]bool
 	for k := range used {
 		used[k] = true
 	}
-	notes := m.implausible(used)
+	notes := m.implausible(x0, used)
 	if len(notes) != 1 || !strings.Contains(notes[0], "ll128_efficiency = 1.050 is above the 0.938") {
 		t.Errorf("%q", notes)
 	}
 	m.x[parLL128] = 0.9
-	m.x[parNICBW] = 2 * m.prior()[parNICBW]
-	if notes := m.implausible(used); len(notes) != 1 || !strings.Contains(notes[0], "nic_bw") {
+	m.x[parNICBW] = 2 * x0[parNICBW]
+	if notes := m.implausible(x0, used); len(notes) != 1 || !strings.Contains(notes[0], "nic_bw") {
 		t.Errorf("%q", notes)
+	}
+	m.x[parNICBW] = x0[parNICBW]
+	links := m.Hardware.intraBW()
+	if !(x0[parIntraBW] < 0.95*links) {
+		t.Fatalf("intra_bw prior %g, links %g: want NCCL's figure below the links' rate", x0[parIntraBW], links)
+	}
+	m.x[parIntraBW] = 0.95 * links
+	if notes := m.implausible(x0, used); len(notes) != 0 {
+		t.Errorf("intra_bw at 0.95 of the links' rate: %q", notes)
+	}
+	m.x[parIntraBW] = 1.1 * links
+	if notes := m.implausible(x0, used); len(notes) != 1 || !strings.Contains(notes[0], "intra_bw") {
+		t.Errorf("intra_bw at 1.1 of the links' rate: %q", notes)
 	}
 }
 
