@@ -53,11 +53,12 @@ func TestDiagnoseH200(t *testing.T) {
 }
 
 // TestDiagnoseFollows diagnoses Together's Ring AllGather against the model
-// calibrated on three other tables of the node: every point inside the
-// interval, and no finding.
+// calibrated on five other tables of the node, Ring and NVLS: every point
+// inside the interval, and no finding.
 func TestDiagnoseFollows(t *testing.T) {
 	fs, inside, points := diagnoseJSON(t, togetherDir+"all_gather_ring.log:algo=ring", "-calibrate",
-		togetherDir+"all_reduce_ring.log:algo=ring,"+togetherDir+"reduce_scatter_ring.log:algo=ring,"+togetherDir+"all_gather_nvls.log:algo=nvls")
+		togetherDir+"all_reduce_ring.log:algo=ring,"+togetherDir+"reduce_scatter_ring.log:algo=ring,"+togetherDir+"all_gather_nvls.log:algo=nvls,"+
+			togetherDir+"reduce_scatter_nvls.log:algo=nvls,"+togetherDir+"all_reduce_nvls.log")
 	if len(fs) != 0 || inside != points || points != 27 {
 		t.Errorf("%d of %d points inside, findings %v; want 27 of 27 and none", inside, points, fs)
 	}

@@ -191,9 +191,10 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	if !set.NoIntervals && len(tables) > 1 {
 		for i := range tables {
 			skip := func(j int) bool { return d.table[j] == i }
-			x := d.fit(x0, all.x, used, set, skip).x
+			f := d.fit(x0, all.x, used, set, skip)
+			x := f.x
 			m.LOO = append(m.LOO, d.medianError(&x, func(j int) bool { return d.table[j] != i }))
-			h := d.heldOut(&x, i)
+			h := d.heldOut(&f, used, set, i)
 			h.cross = ranCollective(tables, tables[i].Collective) == 1
 			held = append(held, h)
 		}
@@ -358,13 +359,17 @@ func (d *design) medianError(x *[numParams]float64, skip func(int) bool) float64
 
 // heldOut returns the errors of table i's points, predicted at x by a
 // calibration without it, and NCCL's uncalibrated errors of the same points.
-func (d *design) heldOut(x *[numParams]float64, i int) heldTable {
+func (d *design) heldOut(f *fitResult, used [numParams]bool, set Settings, i int) heldTable {
 	var h heldTable
+	x := &f.x
 	for j := range d.terms {
 		if d.table[j] != i {
 			continue
 		}
 		h.calibrated = append(h.calibrated, math.Log(d.obs[j]/d.terms[j].time(x)))
+		h.unidentified = append(h.unidentified, unidentified(&d.terms[j], x, func(k int) (float64, bool) {
+			return f.sd[k], used[k] && f.sd[k] < set.width(k)/2
+		}))
 		if d.terms[j].nccl > 0 {
 			h.nccl = append(h.nccl, math.Log(d.obs[j]/d.terms[j].nccl))
 		}

@@ -21,9 +21,11 @@ import (
 // The variance adds four parts:
 //
 //   - the spread of the calibrated model's errors on tables it did not see,
-//     from the refits that leave out each calibration table in turn, pooled
-//     with priorSpread as if priorTables tables had shown it (so that one or
-//     two tables do not make the interval narrow by chance);
+//     from the refits that leave out each calibration table in turn, less
+//     what each held-out point owes to the parameters its refit left
+//     unidentified (the last part below, which counts the prediction's own),
+//     pooled with priorSpread as if priorTables tables had shown it (so that
+//     one or two tables do not make the interval narrow by chance);
 //   - for a query whose collective is none of the tables', the error of
 //     such predictions where at least minCrossTables held-out tables
 //     measured it (tables whose collective no other table ran), else
@@ -108,6 +110,9 @@ type spread struct {
 // uncalibrated model (nil where NCCL has no model).
 type heldTable struct {
 	calibrated, nccl []float64
+	// unidentified is each point's variance from the parameters the
+	// calibration without the table did not identify.
+	unidentified []float64
 	// cross reports that no other table ran the table's collective.
 	cross bool
 }
@@ -168,7 +173,11 @@ func ncclWeight(held []heldTable) float64 {
 // points: the bias is the tables' mean error shrunk towards 0, and the
 // variance the geometric mean of the prior's and each table's mean square
 // error about the bias, since the model's error scale differs between
-// machines by more than an order of magnitude.
+// machines by more than an order of magnitude. A table's mean square error
+// is net of its points' unidentified variance: a refit without the only
+// table of a network or an algorithm misses by what its priors allow, and
+// a prediction's interval adds that for its own unidentified parameters,
+// not again through the spread.
 func pool(held []heldTable, w float64) (bias, variance float64) {
 	tables := make([][]float64, len(held))
 	for i, h := range held {
@@ -180,10 +189,10 @@ func pool(held []heldTable, w float64) (bias, variance float64) {
 	}
 	bias = sum / float64(len(tables)+priorTables)
 	logs := priorTables * math.Log(priorSpread*priorSpread)
-	for _, r := range tables {
+	for i, r := range tables {
 		var ss float64
-		for _, v := range r {
-			ss += (v - bias) * (v - bias)
+		for j, v := range r {
+			ss += (v-bias)*(v-bias) - held[i].unidentified[j]
 		}
 		logs += math.Log(max(ss/float64(len(r)), minVariance))
 	}
@@ -321,17 +330,27 @@ func graphsPhrase(graphs int) string {
 // unidentified is the variance of ln T(t) from the parameters the tables
 // do not identify: Σ_k (∂ln T/∂ln x_k)²·sd_k² over them.
 func (m *Machine) unidentified(t *term) float64 {
+	if m.Params == nil {
+		return 0 // NCCL's uncalibrated model: the prior spread stands for all
+	}
+	return unidentified(t, &m.x, func(k int) (float64, bool) { return m.Params[k].SD, m.Params[k].Identified })
+}
+
+// unidentified is Machine.unidentified at x, with param giving each
+// parameter's posterior standard deviation and whether it is identified.
+func unidentified(t *term, x *[numParams]float64, param func(k int) (sd float64, identified bool)) float64 {
 	const h = 1e-3
-	t0 := t.time(&m.x)
+	t0 := t.time(x)
 	var v float64
-	for k, p := range m.Params {
-		if p.Identified {
+	for k := range numParams {
+		sd, ok := param(k)
+		if ok {
 			continue
 		}
-		x := m.x
-		x[k] *= math.Exp(h)
-		d := math.Log(t.time(&x)/t0) / h
-		sd := min(p.SD, priorSpread)
+		xk := *x
+		xk[k] *= math.Exp(h)
+		d := math.Log(t.time(&xk)/t0) / h
+		sd = min(sd, priorSpread)
 		v += d * d * sd * sd
 	}
 	return v
