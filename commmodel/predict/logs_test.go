@@ -12,28 +12,38 @@ import (
 )
 
 // TestPairedMachines checks the tables handed to the calibration against
-// data/logs/paired/README.md: 7 machines, and for Together the seven tables of
+// data/logs/paired/README.md: 8 machines; for Together the seven tables of
 // 8 ranks with their pins, one thread driving 8 GPUs (-g 8) and NCCL
-// 2.26.2 (nccl-library=22602).
+// 2.26.2 (nccl-library=22602); and CoreWeave's two-rack table on the 128
+// ranks of its rows and the GPU its README's 20-rack block names.
 func TestPairedMachines(t *testing.T) {
 	ms, err := PairedMachines(os.DirFS(pairedDir))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ms) != 7 {
-		t.Fatalf("%d machines, want 7", len(ms))
+	if len(ms) != 8 {
+		t.Fatalf("%d machines, want 8", len(ms))
 	}
-	var together PairedMachine
+	var together, coreweave PairedMachine
 	total := 0
 	for _, m := range ms {
 		total += len(m.Tables)
-		if m.Name == "h100-sxm-1x8-together" {
+		switch m.Name {
+		case "h100-sxm-1x8-together":
 			together = m
+		case "gb200-nvl72-coreweave":
+			coreweave = m
 		}
 	}
-	// 83 tables in MANIFEST.csv, less the DGX-2's Reduce and the nine SendRecv.
-	if total != 73 {
-		t.Errorf("%d tables of collectives the model predicts, want 73", total)
+	// 86 tables in MANIFEST.csv, less the DGX-2's Reduce and the nine SendRecv.
+	if total != 76 {
+		t.Errorf("%d tables of collectives the model predicts, want 76", total)
+	}
+	if len(coreweave.Tables) != 3 {
+		t.Fatalf("CoreWeave: %d tables, want 3", len(coreweave.Tables))
+	}
+	if tab := coreweave.Tables[1]; tab.Nodes != 32 || tab.PerNode != 4 || tab.GPU != "NVIDIA GB200" || tab.Version.String() != "2.26.2" || coreweave.Hardware.Domain != 72 {
+		t.Errorf("CoreWeave's two racks: %+v on %+v", tab, coreweave.Hardware)
 	}
 	want := map[string]string{
 		"all_reduce_ring.log#0": "Ring", "all_reduce_nvls.log#0": "", "all_reduce_collnet_sharp.log#0": "^NVLS,NVLSTree",

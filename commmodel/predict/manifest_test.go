@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,6 +40,18 @@ var pairedRows = map[string]int{
 	"h100-sxm-10node-cluster01/nccl_N2_G8_cnode3-002_cnode3-003.log": 3,
 	// GB300: the author kept the last two rows of each sweep.
 	"gb300-nvl72": 2,
+	// CoreWeave GB200: 512 MiB..8 GiB on one rack, ..16 GiB on two and twenty.
+	"gb200-nvl72-coreweave/allreduce_1rack.log": 5,
+	"gb200-nvl72-coreweave":                     6,
+}
+
+// pairedRanksPrinted are the tables whose Rank line gives another rank
+// count than the manifest's, with the count it gives. CoreWeave's "2 Racks"
+// block ends with rank 143, on the host and Pid of the single rack's last
+// Rank line, but its busbw/algbw is 2·127/128 on every row: 128 ranks, the
+// 32 hosts of the repository's two-rack job (16 per rack).
+var pairedRanksPrinted = map[string]int{
+	"gb200-nvl72-coreweave/allreduce_2racks.log#0": 144,
 }
 
 // pairedNodesElided lists the tables whose Rank lines were elided with
@@ -50,6 +63,9 @@ var pairedNodesElided = map[string]bool{
 	"gb300-nvl72/allreduce_alltoall_1to32hosts.log#5": true,
 	"gb300-nvl72/allreduce_alltoall_1to32hosts.log#6": true,
 	"gb300-nvl72/allreduce_alltoall_1to32hosts.log#7": true,
+	"gb200-nvl72-coreweave/allreduce_1rack.log#0":     true,
+	"gb200-nvl72-coreweave/allreduce_2racks.log#0":    true,
+	"gb200-nvl72-coreweave/allreduce_20racks.log#0":   true,
 }
 
 // pairedProblems is the number of problems the reader reports per file: one
@@ -58,6 +74,11 @@ var pairedNodesElided = map[string]bool{
 // sendrecv (its src/sendrecv.cu hands TimeTest the -o operation and root -1).
 var pairedProblems = map[string]int{
 	"gb300-nvl72/allreduce_alltoall_1to32hosts.log": 6,
+	// CoreWeave: one Rank line each; the two-rack one's count does not fit
+	// its rows (pairedRanksPrinted).
+	"gb200-nvl72-coreweave/allreduce_1rack.log":   1,
+	"gb200-nvl72-coreweave/allreduce_2racks.log":  2,
+	"gb200-nvl72-coreweave/allreduce_20racks.log": 1,
 }
 
 // readLog reads the tests of a paired log and the reader's problems.
@@ -123,7 +144,16 @@ func TestPairedLogs(t *testing.T) {
 		if pairedNodesElided[key] {
 			nodes = 0 // unknown
 		}
-		if tt.Ranks != m.ranks || tt.Nodes != nodes || tt.System != m.gpu {
+		ranks := m.ranks
+		if r, ok := pairedRanksPrinted[key]; ok {
+			ranks = r
+			for _, row := range tt.Rows {
+				if f := row.OutOfPlace.BusBW / row.OutOfPlace.AlgBW; math.Abs(f/(2*float64(m.ranks-1)/float64(m.ranks))-1) > 1e-3 {
+					t.Errorf("%s: busbw/algbw %.5f at %d B does not fit AllReduce on %d ranks", key, f, row.Size, m.ranks)
+				}
+			}
+		}
+		if tt.Ranks != ranks || tt.Nodes != nodes || tt.System != m.gpu {
 			t.Errorf("%s: %d ranks on %d nodes of %q, want %d on %d of %q",
 				key, tt.Ranks, tt.Nodes, tt.System, m.ranks, nodes, m.gpu)
 		}

@@ -46,6 +46,14 @@ var pairedAlgo = map[string]string{
 	"h100-sxm-1x8-together/all_reduce_collnet_sharp.log": "^NVLS,NVLSTree",
 }
 
+// pairedGPU names the GPU of tables whose Rank lines print a driver's
+// generic name: CoreWeave's one- and two-rack blocks print "NVIDIA
+// Graphics Device", and the same README's 20-rack block "NVIDIA GB200".
+var pairedGPU = map[string]string{
+	"gb200-nvl72-coreweave/allreduce_1rack.log":  "NVIDIA GB200",
+	"gb200-nvl72-coreweave/allreduce_2racks.log": "NVIDIA GB200",
+}
+
 // PairedMachines reads the paired logs in fsys (data.PairedLogs: a
 // MANIFEST.csv that lists every table, and the logs it names) and returns
 // every table whose collective the model predicts, with the manifest's
@@ -80,7 +88,11 @@ func PairedMachines(fsys fs.FS) ([]PairedMachine, error) {
 		m := fr[0].machine
 		i, ok := index[m]
 		if !ok {
-			h, err := DefaultHardware(fr[0].gpu)
+			gpu := fr[0].gpu
+			if g, ok := pairedGPU[key]; ok {
+				gpu = g
+			}
+			h, err := DefaultHardware(gpu)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", m, err)
 			}
@@ -107,7 +119,7 @@ func pinsOf(key string, rows []manifestRow, test int) Pins {
 		return Pins{}
 	}
 	r := rows[i]
-	p := Pins{Algo: r.algo, Proto: r.proto, Nodes: r.nodes, PerNode: r.perNode}
+	p := Pins{Algo: r.algo, Proto: r.proto, Ranks: r.ranks, Nodes: r.nodes, PerNode: r.perNode, GPU: pairedGPU[key]}
 	if a, ok := pairedAlgo[key]; ok {
 		p.Algo = a
 	}
