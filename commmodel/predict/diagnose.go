@@ -29,6 +29,9 @@ const (
 	// slower than they predict, in the bandwidth regime: the network beyond
 	// the NICs.
 	KindFabric = "slower than its smaller siblings"
+	// KindOtherChoice: the table follows one algorithm NCCL can run far
+	// better than the model's choices: NCCL probably ran that one.
+	KindOtherChoice = "follows another algorithm than the model's"
 )
 
 // Terms of the model that can dominate a size's time (Finding.Term).
@@ -96,6 +99,9 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 		findings = append(findings, f)
 	}
 	if f, ok := m.fabric(t, preds, terms); ok {
+		findings = append(findings, f)
+	}
+	if f, ok := m.otherChoice(t, preds); ok {
 		findings = append(findings, f)
 	}
 	return findings, inside, nil
@@ -249,6 +255,68 @@ func (m *Machine) faster(t Table, p Prediction) (string, bool) {
 	}
 	return fmt.Sprintf("the model predicts NCCL_ALGO=%s NCCL_PROTO=%s %.0f%% faster here than %s/%s (commlab tune writes it as a tuner rule)",
 		cs[0].Algorithm, cs[0].Protocol, 100*(1-cs[0].Time/p.Time), p.Algorithm, p.Protocol), true
+}
+
+// otherChoice looks for one algorithm, pinned at every size of t (the
+// tuner picking its protocol), that the measured times follow with at most half the model's
+// median error, where the model's own choices leave some of the points
+// outside their interval: what NCCL ran is then more likely that
+// one than what its tuner would pick on the modelled machine (an algorithm
+// unavailable there, such as NVLS without multicast, or a setting). Tables
+// with pins, and AllToAll, have no other choice.
+func (m *Machine) otherChoice(t Table, preds []Prediction) (Finding, bool) {
+	if t.Algo != "" || t.Proto != "" || t.Collective == commmodel.AllToAll {
+		return Finding{}, false
+	}
+	sizes := make([]float64, len(t.Points))
+	outside := 0
+	for i, p := range t.Points {
+		sizes[i] = p.Size
+		if !preds[i].Holds(p.Time) {
+			outside++
+		}
+	}
+	if outside == 0 {
+		return Finding{}, false
+	}
+	logErr := func(ps []Prediction) float64 {
+		e := make([]float64, len(ps))
+		for i, p := range ps {
+			e[i] = math.Abs(math.Log(t.Points[i].Time / p.Time))
+		}
+		return fit.Median(e)
+	}
+	own := logErr(preds)
+	var best []Prediction
+	bestErr := own / 2
+	q := t.Query()
+	for a := range nccl.Algo(nccl.NumAlgos) {
+		pq := q
+		pq.Algo = a.String()
+		ps, err := m.Predict(pq, sizes)
+		if err != nil {
+			continue // not available to this shape, version or collective
+		}
+		if e := logErr(ps); e < bestErr {
+			best, bestErr = ps, e
+		}
+	}
+	if best == nil {
+		return Finding{}, false
+	}
+	ratios := make([]float64, len(preds))
+	for i, p := range preds {
+		ratios[i] = t.Points[i].Time / p.Time
+	}
+	run, choice := best[0].Algorithm, preds[len(preds)-1].Algorithm
+	why := fmt.Sprintf("the measured times follow %s (its protocols as the tuner picks them; median error %.0f%%) rather than the model's choice, %s (%.0f%%): NCCL probably ran %s; NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING prints what it ran",
+		run, 100*(math.Exp(bestErr)-1), choice, 100*(math.Exp(own)-1), run)
+	if strings.HasPrefix(choice, "NVLS") && !strings.HasPrefix(run, "NVLS") {
+		why += "; if NVLS was off, NCCL_DEBUG=INFO says \"NVLS multicast support is not available\" (it needs the fabric manager's multicast, and IMEX channels across hosts)"
+	}
+	why += fmt.Sprintf("; to predict such runs, pin it: -algo %s, with :algo=auto on calibration files the tuner chose", strings.ToLower(run))
+	return Finding{FromBytes: sizes[0], ToBytes: sizes[len(sizes)-1], MeasuredOverModel: fit.Median(ratios),
+		Kind: KindOtherChoice, NCCL: choice + " -> " + run, Advice: []string{why}}, true
 }
 
 // switchDrop is the least fall in time, as a share, that counts as

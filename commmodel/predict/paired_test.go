@@ -234,7 +234,8 @@ const (
 	whyGB300TwoRacks = "across two racks the tuner model picks NVLSTree (each rack's 64-GPU NVLS graph has 32 channels of " +
 		"20 GB/s), whose NVLink bound gives 34.6 ms at 16 GiB against 46.2 measured (738 GB/s bus bandwidth, below one rack's " +
 		"NVLS 930): the calibration alone is 25-28% fast, and blended with NCCL's model (weight 0.9) 20-23%; the log does " +
-		"not say what NCCL ran"
+		"not say what NCCL ran, and pinned to Ring the same calibration is 5% off (commlab diagnose's finding), as on " +
+		"CoreWeave's 20 racks"
 	whyGB300InterRack = "no other table identifies the network between the two racks (the two-rack AllReduce is NVLink-bound in " +
 		"the model), so nic_bw stays at its prior of one 400 Gb/s NIC per GPU (50 GB/s), while this AllToAll moves 24 GB/s " +
 		"per GPU across the racks (47.7 GB/s bus bandwidth, half of each GPU's data crossing): the model is 52% fast"
@@ -243,8 +244,9 @@ const (
 		"S/215 GB/s: half the two-rack slope and a fixed part 4.6 times theirs. The tuner model runs NVLSTree across the 20 " +
 		"NVLink domains, whose latency grows with log2 of the domains and whose bandwidth is two racks', so the model is 4.5x " +
 		"fast at 512 MiB (1.57 against 7.11 ms) and 1.85x at 16 GiB. A fixed part near 4.8 ms is what NCCL's model gives " +
-		"Ring/LL128 on 1440 ranks (5.6 ms, 2 x 1439 steps), and the one-link baseline, whose ring steps grow with the ranks, " +
-		"is 33.6% off; the README does not say what NCCL ran, and the fabric above the racks is not published"
+		"Ring/LL128 on 1440 ranks (5.6 ms, 2 x 1439 steps); pinned to Ring, the same calibration is 18% off (commlab " +
+		"diagnose's finding), and the one-link baseline, whose ring steps grow with the ranks, 33.6%. The README does not " +
+		"say what NCCL ran, and the fabric above the racks is not published"
 	whyCoreWeaveWith20 = "held out from a calibration that keeps the 20-rack table, which the model cannot follow (the 20-rack " +
 		"reason): the fit puts the NICs at a quarter of their 50 GB/s prior (12-13 GB/s) to slow NVLSTree at 20 racks, and " +
 		"the one- and two-rack tables come out 15-19% slow at the median, where the one-link baseline is within 6.2%"
