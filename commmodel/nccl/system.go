@@ -395,3 +395,15 @@ func (ss *searchSystem) graph(p Pattern, n int, intra, inter float64) Graph {
 	}
 	return g
 }
+
+// DomainNICs is the most NICs NCCL uses between multi-node NVLink (MNNVL)
+// domains, whatever the NICs of a domain's hosts add up to: 16 from NCCL
+// 2.27.3 (its release notes: "Increase to 16 the number of NICs used to
+// communicate between MNNVL domains on GB200 systems"), and 0 (no known
+// limit) before, where the notes give no figure.
+func DomainNICs(v Version) int {
+	if v.Before(Version{2, 27, 3}) {
+		return 0
+	}
+	return 16
+}

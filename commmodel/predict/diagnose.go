@@ -356,7 +356,7 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) (Finding, bool)
 	if t.Nodes < 2 {
 		return Finding{}, false
 	}
-	nics := m.Hardware.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
+	nics := m.Hardware.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)
 	nicBW := m.Hardware.NICBW
 	if nicBW <= 0 {
 		nicBW = nicRates[arch(m.Hardware.GPU.CompCap)]

@@ -126,14 +126,26 @@ func (h *Hardware) ncclLinks() bool {
 	return err == nil && h.NVSwitch && g == h.GPU && (h.NVLinks == 0 || h.NVLinks == g.NVLinks)
 }
 
-// nics returns the NICs one node of perNode GPUs drives: one per GPU up to
-// the host's NICs (in an NVLink domain, the hosts' NICs add up).
-func (h *Hardware) nics(hosts, perHost int) int {
+// hostNICs returns the NICs of one node of hosts hosts of perHost GPUs:
+// one per GPU up to the host's NICs, and in an NVLink domain of several
+// hosts the hosts' NICs together. Grouped sends (AllToAll) use them all.
+func (h *Hardware) hostNICs(hosts, perHost int) int {
 	n := perHost
 	if h.NICs > 0 {
 		n = min(perHost, h.NICs)
 	}
 	return n * hosts
+}
+
+// nics returns the NICs NCCL's algorithms drive from such a node under
+// NCCL v: an NVLink domain of several hosts uses at most nccl.DomainNICs
+// of its hosts' NICs, where NCCL's release notes give that limit.
+func (h *Hardware) nics(hosts, perHost int, v nccl.Version) int {
+	n := h.hostNICs(hosts, perHost)
+	if most := nccl.DomainNICs(v); hosts > 1 && most > 0 {
+		n = min(n, most)
+	}
+	return n
 }
 
 // groupNodes is the Group in the model's nodes of s: a group of hosts
@@ -145,14 +157,14 @@ func (h *Hardware) groupNodes(s shape) int {
 	return max(h.Group/s.hosts, 1)
 }
 
-// system is nccl.System for a shape.
-func (h *Hardware) system(s shape) nccl.System {
+// system is nccl.System for a shape under NCCL v.
+func (h *Hardware) system(s shape, v nccl.Version) nccl.System {
 	nicBW := h.NICBW
 	if nicBW <= 0 {
 		nicBW = nicRates[arch(h.GPU.CompCap)]
 	}
 	return nccl.System{GPU: h.GPU, GPUsPerNode: s.per, Nodes: s.nodes, NVSwitch: h.NVSwitch,
-		NVLinks: h.NVLinks, NICs: h.nics(s.hosts, s.per/s.hosts), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU, NICPath: h.NICPath}
+		NVLinks: h.NVLinks, NICs: h.nics(s.hosts, s.per/s.hosts, v), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU, NICPath: h.NICPath}
 }
 
 // String describes h in one line ("H100 SXM, NVSwitch 18 NVLinks, NVLS, 8 NICs of 50 GB/s").

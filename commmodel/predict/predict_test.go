@@ -526,7 +526,7 @@ func TestPerSizeRules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nics := h.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
+		nics := h.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)
 		intra, net, _ := bytes(commmodel.AllReduce, tm.ch, rn.shape, nics, h.groupNodes(rn.shape), tc.size)
 		f, _ := nccl.FuncOf(commmodel.AllReduce)
 		var lat [3]float64
@@ -547,5 +547,47 @@ func TestPerSizeRules(t *testing.T) {
 	if c.TreeCorrection[nccl.Simple][14] != 0.5 || c.RingPlateau[1] == 1 {
 		t.Errorf("NCCL's constants: tree correction %g, ring plateau %g; the cases above no longer test the rules",
 			c.TreeCorrection[nccl.Simple][14], c.RingPlateau[1])
+	}
+}
+
+// TestDomainNICs: across NVLink domains of several hosts, NCCL's
+// algorithms use at most 16 NICs from NCCL 2.27.3 (its release notes), so a
+// GB300 rack of 16 hosts of 4 NICs drives 16 of its 64 under 2.28.7, all
+// 64 under 2.26.2 (no limit is published before), and AllToAll's grouped
+// sends use all 64 whatever the version; a host alone drives its own 4.
+func TestDomainNICs(t *testing.T) {
+	h, err := DefaultHardware("NVIDIA GB300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := h.shapeOf(32, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.nodes != 2 || s.hosts != 16 {
+		t.Fatalf("32 hosts of 4 GPUs: %+v, want 2 domains of 16 hosts", s)
+	}
+	for _, c := range []struct {
+		v           nccl.Version
+		hosts, want int
+	}{
+		{nccl.Version{Major: 2, Minor: 28, Patch: 7}, 16, 16},
+		{nccl.Version{Major: 2, Minor: 27, Patch: 3}, 16, 16},
+		{nccl.Version{Major: 2, Minor: 26, Patch: 2}, 16, 64},
+		{nccl.Version{Major: 2, Minor: 28, Patch: 7}, 1, 4},
+	} {
+		if got := h.nics(c.hosts, 4, c.v); got != c.want {
+			t.Errorf("NCCL %v, %d hosts: %d NICs, want %d", c.v, c.hosts, got, c.want)
+		}
+	}
+	if got := h.hostNICs(16, 4); got != 64 {
+		t.Errorf("grouped sends: %d NICs, want 64", got)
+	}
+	g, err := h.system(s, nccl.Version{Major: 2, Minor: 28, Patch: 7}).Graphs(nccl.Version{Major: 2, Minor: 28, Patch: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.NVLS.NChannels != 16 {
+		t.Errorf("NVLS heads across two racks: %d, want one per NIC NCCL uses, 16", g.NVLS.NChannels)
 	}
 }

@@ -30,7 +30,7 @@ type reference struct {
 
 // newReference builds NCCL's model of r on h.
 func newReference(h *Hardware, r *run) (*reference, error) {
-	cfg, err := h.system(r.shape).Config(r.version)
+	cfg, err := h.system(r.shape, r.version).Config(r.version)
 	if err != nil {
 		return nil, err
 	}

@@ -263,7 +263,10 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 		t.netEff = parChain
 	}
 	t.lat[0], t.lat[1], t.lat[2] = ref.latency(f, a, ch.proto)
-	nics := r.hw.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
+	nics := r.hw.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)
+	if ch.p2p {
+		nics = r.hw.hostNICs(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
+	}
 	t.intra, t.net, t.leave = bytes(rn.collective, ch, rn.shape, nics, r.hw.groupNodes(rn.shape), size)
 	if ch.p2p {
 		return t, nil
