@@ -244,8 +244,10 @@ const (
 		"NVLink domains, whose latency grows with log2 of the domains and whose bandwidth is two racks', so the model is 4.5x " +
 		"fast at 512 MiB (1.57 against 7.11 ms) and 1.85x at 16 GiB. A fixed part near 4.8 ms is what NCCL's model gives " +
 		"Ring/LL128 on 1440 ranks (5.6 ms, 2 x 1439 steps); pinned to Ring, the same calibration is 18% off (commlab " +
-		"diagnose's finding), and the one-link baseline, whose ring steps grow with the ranks, 33.6%. The README does not " +
-		"say what NCCL ran, and the fabric above the racks is not published"
+		"diagnose's finding), and the one-link baseline, whose ring steps grow with the ranks, 33.6%. Both slopes fit 8 NICs " +
+		"between racks, of 52-54 GB/s: NVLSTree's S a direction on two racks and a ring's 2S on twenty. NCCL 2.27.3 raised " +
+		"the NICs it uses between NVLink domains to 16 (release notes) and the model keeps that limit, but 2.26.2's is not " +
+		"published. The README does not say what NCCL ran, and the fabric above the racks is not published"
 	whyCoreWeaveWith20 = "held out from a calibration that keeps the 20-rack table, which the model cannot follow (the 20-rack " +
 		"reason): the fit puts the NICs at a quarter of their 50 GB/s prior (12-13 GB/s) to slow NVLSTree at 20 racks, and " +
 		"the one- and two-rack tables come out 15-19% slow at the median, where the one-link baseline is within 6.2%"
