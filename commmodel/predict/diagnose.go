@@ -258,12 +258,13 @@ func (m *Machine) faster(t Table, p Prediction) (string, bool) {
 }
 
 // otherChoice looks for one algorithm, pinned at every size of t (the
-// tuner picking its protocol), that the measured times follow with at most half the model's
-// median error, where the model's own choices leave some of the points
-// outside their interval: what NCCL ran is then more likely that
-// one than what its tuner would pick on the modelled machine (an algorithm
-// unavailable there, such as NVLS without multicast, or a setting). Tables
-// with pins, and AllToAll, have no other choice.
+// tuner picking its protocol), that the measured times follow with at most
+// half the model's median error, where the model's own choices are off by
+// otherChoiceMin or more at the median and leave some of the points outside
+// their interval: what NCCL ran is then more likely that one than what its
+// tuner would pick on the modelled machine (an algorithm unavailable there,
+// such as NVLS without multicast, or a setting). Tables with pins, and
+// AllToAll, have no other choice.
 func (m *Machine) otherChoice(t Table, preds []Prediction) (Finding, bool) {
 	if t.Algo != "" || t.Proto != "" || t.Collective == commmodel.AllToAll {
 		return Finding{}, false
@@ -287,6 +288,9 @@ func (m *Machine) otherChoice(t Table, preds []Prediction) (Finding, bool) {
 		return fit.Median(e)
 	}
 	own := logErr(preds)
+	if own < math.Log1p(otherChoiceMin) {
+		return Finding{}, false
+	}
 	var best []Prediction
 	bestErr := own / 2
 	q := t.Query()
@@ -318,6 +322,12 @@ func (m *Machine) otherChoice(t Table, preds []Prediction) (Finding, bool) {
 	return Finding{FromBytes: sizes[0], ToBytes: sizes[len(sizes)-1], MeasuredOverModel: fit.Median(ratios),
 		Kind: KindOtherChoice, NCCL: choice + " -> " + run, Advice: []string{why}}, true
 }
+
+// otherChoiceMin is the least median error of the model's choices for
+// which otherChoice looks further: below it the prediction is as good as
+// the paired tables' target (15%), and another algorithm that fits better
+// is within what calibration errors allow.
+const otherChoiceMin = 0.15
 
 // switchDrop is the least fall in time, as a share, that counts as
 // non-monotone: less is noise.
