@@ -106,7 +106,7 @@ func (p scaleOutPoint) table() predict.Table {
 	return predict.Table{Name: fmt.Sprintf("%v %s %dn", p.collective, algo, p.nodes), GPU: "NVIDIA B200", Collective: p.collective,
 		Nodes: p.nodes, PerNode: 8, Layout: predict.Layout{ThreadsPerProcess: 1, GPUsPerThread: 8}, Algo: algo,
 		Version: nccl.Version{Major: 2, Minor: 28, Patch: 9},
-		Points: []predict.Point{{Size: size, Time: size * p.collective.BusFactor(p.nodes*8) / p.busBW}}}
+		Points:  []predict.Point{{Size: size, Time: size * p.collective.BusFactor(p.nodes*8) / p.busBW}}}
 }
 
 // TestPairedScaleOut calibrates on the report's one- and two-node values
