@@ -302,7 +302,7 @@ func (m *Machine) params(x0 [numParams]float64, f fitResult, used [numParams]boo
 		info := paramInfo[k]
 		out[k] = Param{Name: info.name, Unit: info.unit, Doc: info.doc,
 			Value: f.x[k] * unit[k], Prior: x0[k] * unit[k], Used: used[k], SD: f.sd[k]}
-		out[k].Identified = used[k] && f.sd[k] < set.width(k)/2
+		out[k].Identified = f.identified(k, used, set)
 	}
 	return out
 }
@@ -368,7 +368,7 @@ func (d *design) heldOut(f *fitResult, used [numParams]bool, set Settings, i int
 		}
 		h.calibrated = append(h.calibrated, math.Log(d.obs[j]/d.terms[j].time(x)))
 		h.unidentified = append(h.unidentified, unidentified(&d.terms[j], x, func(k int) (float64, bool) {
-			return f.sd[k], used[k] && f.sd[k] < set.width(k)/2
+			return f.sd[k], f.identified(k, used, set)
 		}))
 		if d.terms[j].nccl > 0 {
 			h.nccl = append(h.nccl, math.Log(d.obs[j]/d.terms[j].nccl))
@@ -386,6 +386,12 @@ type fitResult struct {
 	x  [numParams]float64
 	sd [numParams]float64
 	f  float64 // the objective at x
+}
+
+// identified reports that the data, not the prior, fix parameter k: it is
+// used, and its posterior standard deviation is under half the prior's.
+func (f *fitResult) identified(k int, used [numParams]bool, set Settings) bool {
+	return used[k] && f.sd[k] < set.width(k)/2
 }
 
 // bestFit fits from the prior x0 and, for each bandwidth the tables use,

@@ -330,7 +330,7 @@ func graphsPhrase(graphs int) string {
 // unidentified is the variance of ln T(t) from the parameters the tables
 // do not identify: Σ_k (∂ln T/∂ln x_k)²·sd_k² over them.
 func (m *Machine) unidentified(t *term) float64 {
-	if m.Params == nil {
+	if len(m.Params) == 0 {
 		return 0 // NCCL's uncalibrated model: the prior spread stands for all
 	}
 	return unidentified(t, &m.x, func(k int) (float64, bool) { return m.Params[k].SD, m.Params[k].Identified })
