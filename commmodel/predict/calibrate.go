@@ -560,9 +560,8 @@ func (m *Machine) intraPrior() float64 {
 	if err != nil {
 		return h.intraBW()
 	}
-	// NCCL's bandwidth is the algorithm bandwidth; a ring AllReduce's bus
-	// bandwidth is 2(n-1)/n of it.
-	bw := ref.full.Bandwidth(nccl.FuncAllReduce, nccl.AlgoRing, nccl.Simple) * 2 * float64(per-1) / float64(per)
+	// NCCL's bandwidth is the algorithm bandwidth.
+	bw := ref.full.Bandwidth(nccl.FuncAllReduce, nccl.AlgoRing, nccl.Simple) * commmodel.AllReduce.BusFactor(per)
 	if !(bw > 0) {
 		return h.intraBW()
 	}

@@ -177,7 +177,8 @@ func ncclWeight(held []heldTable) float64 {
 // is net of its points' unidentified variance: a refit without the only
 // table of a network or an algorithm misses by what its priors allow, and
 // a prediction's interval adds that for its own unidentified parameters,
-// not again through the spread.
+// not again through the spread. In a blend with NCCL's model, the
+// calibration's share of the log scales that variance by its square.
 func pool(held []heldTable, w float64) (bias, variance float64) {
 	tables := make([][]float64, len(held))
 	for i, h := range held {
@@ -190,9 +191,13 @@ func pool(held []heldTable, w float64) (bias, variance float64) {
 	bias = sum / float64(len(tables)+priorTables)
 	logs := priorTables * math.Log(priorSpread*priorSpread)
 	for i, r := range tables {
+		share := 1.0 // of the calibration in the blend's log
+		if held[i].nccl != nil {
+			share = 1 - w
+		}
 		var ss float64
 		for j, v := range r {
-			ss += (v-bias)*(v-bias) - held[i].unidentified[j]
+			ss += (v-bias)*(v-bias) - share*share*held[i].unidentified[j]
 		}
 		logs += math.Log(max(ss/float64(len(r)), minVariance))
 	}
@@ -359,7 +364,11 @@ func unidentified(t *term, x *[numParams]float64, param func(k int) (sd float64,
 // interval returns Low and High of a prediction of time t0 of term t of
 // run rn.
 func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
-	v := m.spread.variance + m.spread.departure(rn).variance() + m.unidentified(t)
+	share := 1.0 // of the calibration in the blend's log (Predict)
+	if t.nccl > 0 {
+		share = 1 - m.NCCLWeight
+	}
+	v := m.spread.variance + m.spread.departure(rn).variance() + share*share*m.unidentified(t)
 	sd := math.Sqrt(v)
 	return t0 * math.Exp(m.spread.bias-z80*sd), t0 * math.Exp(m.spread.bias+z80*sd)
 }
