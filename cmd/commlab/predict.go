@@ -428,7 +428,7 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 			}
 			fmt.Fprintf(w, "calibrated on %s; leave-one-table-out median error %.1f%%%s\n", strings.Join(out.Calibration.Files, ", "), 100**e, cov)
 		} else {
-			fmt.Fprintf(w, "calibrated on %s; one table, so no table was held out: the interval rests on the prior spread, "+
+			fmt.Fprintf(w, "calibrated on %s; one table, so no table was held out: the interval pools the table's own errors at the fit with the prior spread, "+
 				"and nothing measures the calibration against NCCL's uncalibrated model (a second table of the machine would)\n",
 				strings.Join(out.Calibration.Files, ", "))
 		}

@@ -141,7 +141,8 @@ type design struct {
 // count, and a parameter no table informs stays at its prior x0. Unless
 // Settings.NoIntervals, with two tables or more it then refits without each
 // table in turn; the errors of those refits on the tables they left out set
-// the spread of Predict's interval.
+// the spread of Predict's interval. A single table sets it with its own
+// errors at the fit, pooled with the prior's spread.
 //
 // Fewer points than parameters calibrate too: the priors hold what the
 // points do not fix, and the parameters stay unidentified (Param), which
@@ -205,8 +206,13 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 				"or better: predictions blend the two, with weight %.1f on NCCL's", m.NCCLWeight))
 		}
 	}
-	m.spread.bias, m.spread.variance = pool(held, m.NCCLWeight)
 	m.spread.heldOut = len(held)
+	if !set.NoIntervals && len(tables) == 1 {
+		// No table can be held out: the table's own errors stand in for
+		// a held-out table's, pooled with the prior (pool).
+		held = append(held, d.heldOut(&all, used, set, 0))
+	}
+	m.spread.bias, m.spread.variance = pool(held, m.NCCLWeight)
 	if cross := slices.DeleteFunc(slices.Clone(held), func(h heldTable) bool { return !h.cross }); len(cross) >= minCrossTables {
 		_, m.spread.crossVariance = pool(cross, m.NCCLWeight)
 	}

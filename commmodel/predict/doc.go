@@ -158,9 +158,10 @@
 // of them are modelled by NCCL and a blend of the two (in logs, weights in
 // tenths) brings their errors 5% or more below the calibration's, Predict
 // uses the blend (Machine.NCCLWeight) and the notes say so. With a single
-// table nothing is held out: the interval is the prior spread's (widened
-// as above, but not for another collective, which that spread already
-// stands for), and nothing decides a blend.
+// table nothing is held out: the table's own errors at the fit stand in
+// for a held-out table's, pooled with the prior spread as above (widened
+// as above, but not for another collective, which the prior spread
+// already stands for), and nothing decides a blend.
 //
 // HeldOut scores tables against a calibration on others, with the share
 // of their points inside the interval, beside the one-link baseline (the

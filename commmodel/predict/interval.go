@@ -25,7 +25,12 @@ import (
 //     what each held-out point owes to the parameters its refit left
 //     unidentified (the last part below, which counts the prediction's own),
 //     pooled with priorSpread as if priorTables tables had shown it (so that
-//     one or two tables do not make the interval narrow by chance);
+//     one or two tables do not make the interval narrow by chance); a
+//     single table, which no refit can leave out, pools its own errors at
+//     the fit instead: they understate its errors on other runs, which the
+//     prior's equal weight makes up for, but a table the model fits badly
+//     says that the model strays on its machine, and one it fits within a
+//     few percent that it does not;
 //   - for a query whose collective is none of the tables', the error of
 //     such predictions where at least minCrossTables held-out tables
 //     measured it (tables whose collective no other table ran), else
@@ -88,7 +93,7 @@ const (
 type spread struct {
 	bias, variance float64
 	// heldOut counts the held-out tables behind them: 0 for a single
-	// table, whose spread is the prior's.
+	// table, whose spread pools its own errors with the prior.
 	heldOut int
 	// crossVariance is the variance pooled over the held-out tables whose
 	// collective no other table ran, 0 if there were fewer than

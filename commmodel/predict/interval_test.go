@@ -19,7 +19,7 @@ import (
 // layoutSpread² for 2 threads of 4 GPUs, and for AllToAll priorSpread²
 // from the AllReduce tables alone, or from all of them the error their
 // three single-collective tables measured when held out; and from a single
-// table nothing: its interval is the prior's, which already stands for
+// table nothing: its spread pools the prior's, which already stands for
 // another collective's error.
 func TestDepartureWidens(t *testing.T) {
 	tr := truth(t)
