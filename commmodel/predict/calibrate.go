@@ -209,8 +209,12 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	m.spread.heldOut = len(held)
 	if !set.NoIntervals && len(tables) == 1 {
 		// No table can be held out: the table's own errors stand in for
-		// a held-out table's, pooled with the prior (pool).
-		held = append(held, d.heldOut(&all, used, set, 0))
+		// a held-out table's, pooled with the prior (pool). At the fit
+		// they owe nothing to the parameters the table leaves
+		// unidentified, which the fit set to meet its points.
+		own := d.heldOut(&all, used, set, 0)
+		clear(own.unidentified)
+		held = append(held, own)
 	}
 	m.spread.bias, m.spread.variance = pool(held, m.NCCLWeight)
 	if cross := slices.DeleteFunc(slices.Clone(held), func(h heldTable) bool { return !h.cross }); len(cross) >= minCrossTables {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/inframethod/commlab/commmodel"
 )
 
@@ -79,6 +81,65 @@ func TestDepartureWidens(t *testing.T) {
 			}
 			if b, err := covered.Beyond(c.q); err != nil || len(b) != 0 {
 				t.Errorf("covered: Beyond = %q, %v; want nothing", b, err)
+			}
+		})
+	}
+}
+
+// TestOneTableSpread calibrates on one table the model itself timed, and on
+// a copy whose times alternate 10% above and below it: with no table to
+// hold out, each spread pools the table's own errors at the fit with the
+// prior's as if each were one held-out table (pool): the geometric mean of
+// priorSpread² and the table's mean square log error about the pooled bias,
+// never below that of minVariance. The exact table (fitted within about 2%,
+// the priors pulling) narrows the prior's variance more than tenfold; the
+// noisy one widens it by the noise.
+func TestOneTableSpread(t *testing.T) {
+	tr := truth(t)
+	exact := syntheticTables(t, tr)[2:3] // AllReduce on 2 nodes of 8
+	noisy := slices.Clone(exact)
+	noisy[0].Points = slices.Clone(exact[0].Points)
+	for i := range noisy[0].Points {
+		noisy[0].Points[i].Time *= math.Exp(0.1 * float64(1-2*(i%2)))
+	}
+	for _, c := range []struct {
+		name   string
+		tables []Table
+	}{{"exact", exact}, {"noisy", noisy}} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := Calibrate(tr.Hardware, c.tables, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tab := c.tables[0]
+			sizes := make([]float64, len(tab.Points))
+			for i, p := range tab.Points {
+				sizes[i] = p.Size
+			}
+			ps, err := m.Predict(tab.Query(), sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := make([]float64, len(ps))
+			for i, p := range ps {
+				r[i] = math.Log(tab.Points[i].Time / p.Time)
+			}
+			bias := stat.Mean(r, nil) / (1 + priorTables)
+			var ms float64
+			for _, v := range r {
+				ms += (v - bias) * (v - bias) / float64(len(r))
+			}
+			want := math.Sqrt(priorSpread * priorSpread * max(ms, minVariance))
+			if got := m.spread.variance; math.Abs(got/want-1) > 1e-9 {
+				t.Errorf("variance %.5f, want %.5f: the prior's %.5f pooled with the table's mean square error %.5f",
+					got, want, priorSpread*priorSpread, ms)
+			}
+			if c.name == "noisy" && ms < 0.5*0.1*0.1 {
+				t.Errorf("mean square error %.5f: the fit took up the alternating 10%% noise", ms)
+			}
+			if c.name == "exact" && m.spread.variance > priorSpread*priorSpread/10 {
+				t.Errorf("variance %.5f for a table the model timed, want under a tenth of the prior's %.5f",
+					m.spread.variance, priorSpread*priorSpread)
 			}
 		})
 	}
