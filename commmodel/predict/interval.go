@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -184,6 +185,11 @@ func ncclWeight(held []heldTable) float64 {
 // a prediction's interval adds that for its own unidentified parameters,
 // not again through the spread. In a blend with NCCL's model, the
 // calibration's share of the log scales that variance by its square.
+//
+// The log of a mean square of n normal errors falls short of the log of
+// their variance by ln(n/2) − ψ(n/2) on average (ψ the digamma function):
+// 0.58 for two points, 0.04 for 24. Each table's log adds that back, so
+// that tables of two points do not narrow the interval by 44%.
 func pool(held []heldTable, w float64) (bias, variance float64) {
 	tables := make([][]float64, len(held))
 	for i, h := range held {
@@ -204,7 +210,8 @@ func pool(held []heldTable, w float64) (bias, variance float64) {
 		for j, v := range r {
 			ss += (v-bias)*(v-bias) - share*share*held[i].unidentified[j]
 		}
-		logs += math.Log(max(ss/float64(len(r)), minVariance))
+		n := float64(len(r))
+		logs += math.Log(max(ss/n, minVariance)) + math.Log(n/2) - mathext.Digamma(n/2)
 	}
 	return bias, math.Exp(logs / float64(len(tables)+priorTables))
 }
