@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -80,6 +81,9 @@ type predictPoint struct {
 	Channels int     `json:"channels"`
 	LowS     float64 `json:"low_s"`
 	HighS    float64 `json:"high_s"`
+	// Bound is the term that dominates the calibrated time: launch,
+	// latency, nvlink or network; empty for NCCL's uncalibrated model.
+	Bound string `json:"bound,omitempty"`
 }
 
 // predictTableLOO is one calibration table's leave-one-out error.
@@ -361,7 +365,7 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 	}
 	for i, pr := range preds {
 		out.Predictions = append(out.Predictions, predictPoint{SizeBytes: sizes[i], TimeS: pr.Time,
-			Algorithm: pr.Algorithm, Protocol: pr.Protocol, Channels: pr.Channels, LowS: pr.Low, HighS: pr.High})
+			Algorithm: pr.Algorithm, Protocol: pr.Protocol, Channels: pr.Channels, LowS: pr.Low, HighS: pr.High, Bound: pr.Bound})
 	}
 	return nil
 }
@@ -442,14 +446,24 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "size\ttime\tlow\thigh\talgorithm\tprotocol\tchannels\t")
+	// NCCL's uncalibrated model says nothing of what bounds its time.
+	bound := slices.ContainsFunc(out.Predictions, func(p predictPoint) bool { return p.Bound != "" })
+	head := "size\ttime\tlow\thigh\talgorithm\tprotocol\tchannels\t"
+	if bound {
+		head += "bound\t"
+	}
+	fmt.Fprintln(tw, head)
 	d := units.FormatDuration
 	for _, p := range out.Predictions {
 		ch := "-"
 		if p.Channels > 0 {
 			ch = fmt.Sprint(p.Channels)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", units.FormatSize(p.SizeBytes), d(p.TimeS), d(p.LowS), d(p.HighS), p.Algorithm, p.Protocol, ch)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t", units.FormatSize(p.SizeBytes), d(p.TimeS), d(p.LowS), d(p.HighS), p.Algorithm, p.Protocol, ch)
+		if bound {
+			fmt.Fprintf(tw, "%s\t", p.Bound)
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }

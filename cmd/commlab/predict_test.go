@@ -43,6 +43,7 @@ type predictJSON struct {
 		Protocol  string  `json:"protocol"`
 		LowS      float64 `json:"low_s"`
 		HighS     float64 `json:"high_s"`
+		Bound     string  `json:"bound"`
 	} `json:"predictions"`
 	Problems []problem `json:"problems"`
 	Layout   *struct {
@@ -130,6 +131,11 @@ func TestPredictCalibratedJSON(t *testing.T) {
 	if g := res.Predictions[1]; g.SizeBytes != 1<<30 || math.Abs(g.TimeS/5206.02e-6-1) > 0.10 {
 		t.Errorf("1 GiB: %.1f us, measured 5206.02 us", g.TimeS*1e6)
 	}
+	// The tables ran one thread driving the node's 8 GPUs (-g 8): eight
+	// launches bound 1 MiB, one node's NVLink 1 GiB.
+	if b := res.Predictions[0].Bound + " " + res.Predictions[1].Bound; b != "launch nvlink" {
+		t.Errorf("bounds %q, want launch at 1 MiB and nvlink at 1 GiB", b)
+	}
 	// No one-node table depends on the network parameters: the notes say
 	// so in problems.
 	found := false
@@ -160,6 +166,9 @@ func TestPredictUncalibrated(t *testing.T) {
 	got := res.Predictions[0].Algorithm + "/" + res.Predictions[0].Protocol + " " + res.Predictions[1].Algorithm + "/" + res.Predictions[1].Protocol
 	if got != "Ring/LL NVLS/Simple" {
 		t.Errorf("choices %s, want Ring/LL NVLS/Simple", got)
+	}
+	if b := res.Predictions[0].Bound; b != "" {
+		t.Errorf("bound %q: NCCL's model says nothing of what bounds its time", b)
 	}
 	code, out, _ = runCLI("predict", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3", "-size", "1MiB")
 	if code != 0 || !strings.Contains(out, "time") || !strings.Contains(out, " µs") || !strings.Contains(out, "Ring") {

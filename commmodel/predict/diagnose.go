@@ -34,7 +34,8 @@ const (
 	KindOtherChoice = "follows another algorithm than the model's"
 )
 
-// Terms of the model that can dominate a size's time (Finding.Term).
+// Terms of the model that can dominate a size's time (Finding.Term,
+// Prediction.Bound).
 const (
 	TermLaunch  = "launch"
 	TermLatency = "latency"

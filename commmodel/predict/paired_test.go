@@ -342,6 +342,7 @@ func TestPairedScores(t *testing.T) {
 	golden(t, "paired_targets_loo.md", []byte(targetRow("each table held out, predicted from the machine's others", all)))
 	golden(t, "paired_coverage.md", cov.Bytes())
 	golden(t, "paired_bands.md", bandTable(pairedMachines(t), all))
+	golden(t, "paired_mid.md", midTable(pairedMachines(t), all))
 }
 
 // sizeBands are the bounds of the size bands of bandTable: below 64 KiB,
@@ -354,25 +355,63 @@ var sizeBands = []float64{64 << 10, 1 << 20, 16 << 20, 64 << 20, 1 << 30}
 // fast (negative) or slow.
 func bandTable(ms []predict.PairedMachine, scores []predict.Score) []byte {
 	names := []string{"< 64 KiB", "64 KiB-1 MiB", "1-16 MiB", "16-64 MiB", "64 MiB-1 GiB", "≥ 1 GiB"}
-	band := func(size float64) int {
-		i, _ := slices.BinarySearch(sizeBands, size+1)
-		return i
-	}
+	return groupTable(ms, scores, names, func(s predict.Score, i int) int {
+		k, _ := slices.BinarySearch(sizeBands, s.Predicted[i].Size+1)
+		return k
+	})
+}
+
+// midTable splits the held-out points of 64 KiB to 64 MiB by whether NCCL
+// runs them on fewer channels than the most it runs their algorithm and
+// protocol on in the table (Prediction.Channels), and by what bounds the
+// model's time there (Prediction.Bound): the launch floor or the latency,
+// or a link's bandwidth. If fewer channels made these sizes slower than
+// the model, the fewer-channel points bound by a link would be the fast
+// ones.
+func midTable(ms []predict.PairedMachine, scores []predict.Score) []byte {
+	names := []string{"fewer channels, launch or latency", "fewer channels, a link", "all channels, launch or latency", "all channels, a link"}
+	return groupTable(ms, scores, names, func(s predict.Score, i int) int {
+		p := s.Predicted[i]
+		if p.Size < 64<<10 || p.Size >= 64<<20 || p.Channels == 0 {
+			return -1
+		}
+		most := 0
+		for _, q := range s.Predicted {
+			if q.Algorithm == p.Algorithm && q.Protocol == p.Protocol {
+				most = max(most, q.Channels)
+			}
+		}
+		k := 0
+		if p.Channels == most {
+			k = 2
+		}
+		if p.Bound == predict.TermNVLink || p.Bound == predict.TermNetwork {
+			k++
+		}
+		return k
+	})
+}
+
+// groupTable is the median of model/measured - 1 over the held-out points
+// of each machine in each of the columns names, with the points behind
+// it; column gives a point's column, -1 for none.
+func groupTable(ms []predict.PairedMachine, scores []predict.Score, names []string, column func(s predict.Score, i int) int) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "| machine | %s |\n|---|%s\n", strings.Join(names, " | "), strings.Repeat("---:|", len(names)))
 	row := func(name string, keep func(s predict.Score) bool) {
-		bands := make([][]float64, len(names))
+		cols := make([][]float64, len(names))
 		for _, s := range scores {
 			if !keep(s) {
 				continue
 			}
-			for i, r := range s.Ratios {
-				k := band(s.Sizes[i])
-				bands[k] = append(bands[k], r-1)
+			for i, p := range s.Predicted {
+				if k := column(s, i); k >= 0 {
+					cols[k] = append(cols[k], p.Time/s.Measured[i]-1)
+				}
 			}
 		}
 		fmt.Fprintf(&b, "| %s |", name)
-		for _, e := range bands {
+		for _, e := range cols {
 			if len(e) == 0 {
 				fmt.Fprint(&b, " — |")
 				continue
@@ -762,12 +801,28 @@ than the one-link baseline on both.
 ## Errors by size
 
 The median of model/measured − 1 over the held-out points of each size band (negative: the model
-is fast), with the number of points. From 64 KiB to 16 MiB NCCL runs fewer channels than at large
-sizes (the channels column of `+"`commlab predict`"+`); the model's time does not scale with them, and
-the machines whose tables reach these sizes show how far that goes.
+is fast), with the number of points.
 
 `)
 	b.WriteString(part("paired_bands.md"))
+	b.WriteString(`
+From 64 KiB to 64 MiB, the same points split by whether NCCL runs them on fewer channels than the
+most it runs their algorithm and protocol on in the table (the channels column of ` + "`commlab predict`" + `,
+which follows NCCL 2.18 to 2.30), and by the term that bounds the model's time there (its bound
+column: the launch floor, the latency, or a link's bandwidth):
+
+`)
+	b.WriteString(part("paired_mid.md"))
+	b.WriteString(`
+The model's time does not scale with the channels. Where these sizes come out fast, it is mostly at
+all channels with the launch floor or the latency bounding the time: NCCL's per-step latencies
+times the steps of many ranks (cluster01's 10 x 8 tables), and the launch floor's overlap with the
+work (Together's ` + "`-g 8`" + ` tables), fall short there. A bandwidth scaled by NCCL's channels at each
+size would slow only the points that run on fewer channels with a link bounding the time: they
+are few, all from NCCL 2.8.4 (ABCI), whose channel rules predate the ones modelled, and they go
+both ways. Scaling the bandwidth terms by the channel share at each size made more held-out
+tables worse than better.
+`)
 	fmt.Fprintf(&b, `
 ## From one table
 

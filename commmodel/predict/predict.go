@@ -40,6 +40,11 @@ type Prediction struct {
 	// Channels is the most channels NCCL runs it on at this size
 	// (nccl.Model.MaxChannels); 0 for AllToAll.
 	Channels int
+	// Bound names the largest term of the calibrated time at this size
+	// (TermLaunch, TermLatency, TermNVLink or TermNetwork): what a
+	// faster launch, fewer steps or a faster link would shorten. It is
+	// "" for Reference.
+	Bound string
 }
 
 // Holds reports whether a measured time lies within p's interval.
@@ -69,6 +74,7 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 		}
 		p.Low, p.High = m.interval(&t, p.Time, rn)
 		p.Algorithm, p.Protocol, p.Channels = algoName(t.ch), nccl.ProtocolName(t.ch.proto), t.channels
+		p.Bound = m.dominant(&t)
 		out[i] = p
 	}
 	return out, nil

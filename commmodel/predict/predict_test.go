@@ -301,6 +301,53 @@ func TestPredictChoice(t *testing.T) {
 	}
 }
 
+// TestPredictBound checks Prediction.Bound against the largest of the
+// term's four parts, and its answers at the extremes of truth's machine:
+// one thread launching 8 GPUs (eight launches of 4.3 µs, 35 µs) bounds a
+// 1 KiB AllGather on one node; one process per GPU leaves the latency
+// (Ring/LL's base latency alone is 8.6 µs); 16 GiB on one node is NVLink's,
+// and on four nodes of one GPU, which have no NVLink to cross, the
+// network's.
+func TestPredictBound(t *testing.T) {
+	m := truth(t)
+	for _, c := range []struct {
+		name string
+		q    Query
+		size float64
+		want string
+	}{
+		{"launch", Query{Collective: commmodel.AllGather, Ranks: 8, PerNode: 8, Layout: Layout{GPUsPerThread: 8}}, 1 << 10, TermLaunch},
+		{"latency", Query{Collective: commmodel.AllGather, Ranks: 8, PerNode: 8}, 1 << 10, TermLatency},
+		{"nvlink", Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}, 16 << 30, TermNVLink},
+		{"network", Query{Collective: commmodel.AllReduce, Ranks: 4, PerNode: 1}, 16 << 30, TermNetwork},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ps, err := m.Predict(c.q, []float64{c.size})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rn, err := m.run(c.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tm, err := m.refs.termOf(rn, c.size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			launch, latency, nvlink, network := tm.parts(&m.x)
+			if ps[0].Bound != c.want {
+				t.Errorf("bound %q, want %q (launch %.3g s, latency %.3g, NVLink %.3g, network %.3g)",
+					ps[0].Bound, c.want, launch, latency, nvlink, network)
+			}
+			largest := map[string]float64{TermLaunch: launch, TermLatency: latency, TermNVLink: nvlink, TermNetwork: network}[ps[0].Bound]
+			if largest < max(launch, latency, nvlink, network) {
+				t.Errorf("bound %q is %.3g s, not the largest part (launch %.3g, latency %.3g, NVLink %.3g, network %.3g)",
+					ps[0].Bound, largest, launch, latency, nvlink, network)
+			}
+		})
+	}
+}
+
 // TestFitBaseline recovers the link of tables timed by the article's model
 // itself, T = Steps·α + Bytes/BW through each table's ring algorithm.
 func TestFitBaseline(t *testing.T) {

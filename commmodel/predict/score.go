@@ -36,9 +36,10 @@ type Score struct {
 	// coverage. NCCLInside counts them for NCCL's uncalibrated interval
 	// (Reference), 0 where it has no model.
 	Inside, NCCLInside int
-	// Sizes are the table's sizes, and Ratios the calibrated model's time
-	// over the measured at each.
-	Sizes, Ratios []float64
+	// Predicted is the calibrated model's prediction at each of the
+	// table's sizes, and Measured the table's time there, s.
+	Predicted []Prediction
+	Measured  []float64
 }
 
 // Coverage returns the share of the table's points inside the model's
@@ -127,7 +128,7 @@ func score(h Hardware, m *Machine, base commmodel.Link, held *Table) (Score, err
 		return Score{}, fmt.Errorf("predict: %s: %w", held.Name, err)
 	}
 	ref, refErr := Reference(h, q, sizes)
-	sc := Score{Table: held.Name, Points: len(sizes), Sizes: sizes, Ratios: make([]float64, len(sizes))}
+	sc := Score{Table: held.Name, Points: len(sizes), Predicted: ours, Measured: make([]float64, len(sizes))}
 	var e [3][2][]float64
 	for i, p := range held.Points {
 		large := 0
@@ -138,7 +139,7 @@ func score(h Hardware, m *Machine, base commmodel.Link, held *Table) (Score, err
 		if ours[i].Holds(p.Time) {
 			sc.Inside++
 		}
-		sc.Ratios[i] = ours[i].Time / p.Time
+		sc.Measured[i] = p.Time
 		preds := [3]float64{ours[i].Time, BaselineTime(base, held, p.Size), math.NaN()}
 		if refErr == nil {
 			preds[2] = ref[i].Time

@@ -90,8 +90,8 @@ func smax(a, b float64) float64 {
 
 // parts returns the terms of t's time with parameters x: the launch
 // floor, the latency, and the bandwidth times over one GPU's NVLink and
-// over one NIC (the fabric above it where it binds), before the
-// protocol's and algorithm's efficiencies divide them.
+// over one NIC (the fabric above it where it binds), divided by the
+// protocol's and algorithm's efficiencies.
 func (t *term) parts(x *[numParams]float64) (launch, latency, nvlink, network float64) {
 	launch = x[parLaunch] * t.launches
 	latency = x[parBase]*t.lat[0] + x[parIntra]*t.lat[1] + x[parInter]*t.lat[2]
@@ -106,6 +106,11 @@ func (t *term) parts(x *[numParams]float64) (launch, latency, nvlink, network fl
 			nic /= smax(1, t.leave*x[parFabric])
 		}
 		nvlink, network = t.intra/x[parIntraBW], t.net/nic
+		for _, e := range t.eff {
+			if e >= 0 {
+				nvlink, network = nvlink/x[e], network/x[e]
+			}
+		}
 	}
 	return launch, latency, nvlink, network
 }
@@ -113,16 +118,7 @@ func (t *term) parts(x *[numParams]float64) (launch, latency, nvlink, network fl
 // time is the model's time of t with parameters x (natural values).
 func (t *term) time(x *[numParams]float64) float64 {
 	launch, l, nvlink, network := t.parts(x)
-	w := 0.0
-	if t.intra > 0 || t.net > 0 {
-		w = smax(nvlink, network)
-		for _, e := range t.eff {
-			if e >= 0 {
-				w /= x[e]
-			}
-		}
-	}
-	return smax(launch, l+w)
+	return smax(launch, l+smax(nvlink, network))
 }
 
 // bytes returns the bytes of choice ch of collective c over one GPU's
