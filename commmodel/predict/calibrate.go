@@ -216,7 +216,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		clear(own.unidentified)
 		held = append(held, own)
 	}
-	m.spread.bias, m.spread.variance = pool(held, m.NCCLWeight)
+	m.spread.pool(held, m.NCCLWeight)
 	if cross := slices.DeleteFunc(slices.Clone(held), func(h heldTable) bool { return !h.cross }); len(cross) >= minCrossTables {
 		_, m.spread.crossVariance = pool(cross, m.NCCLWeight)
 	}
@@ -376,6 +376,7 @@ func (d *design) heldOut(f *fitResult, used [numParams]bool, set Settings, i int
 		if d.table[j] != i {
 			continue
 		}
+		h.protocols = append(h.protocols, d.terms[j].protocol())
 		h.calibrated = append(h.calibrated, math.Log(d.obs[j]/d.terms[j].time(x)))
 		h.unidentified = append(h.unidentified, unidentified(&d.terms[j], x, func(k int) (float64, bool) {
 			return f.sd[k], f.identified(k, used, set)

@@ -147,7 +147,8 @@
 // One table is enough to calibrate. With two or more, Calibrate also
 // refits without each table in turn and keeps the errors of each refit on
 // the table it left out (Machine.LOO). Predict's Low and High are an 80%
-// interval of the measured time: the spread of those held-out errors, net
+// interval of the measured time: the spread of those held-out errors (at
+// the points of the call's protocol, where held-out tables ran it), net
 // of what the refits' unidentified parameters explain, pooled with a prior
 // spread that stands for one table, widened where the
 // query goes beyond the tables (another collective, more or fewer nodes or

@@ -46,8 +46,8 @@ func ExampleCalibrate() {
 			p.Size/(1<<20), p.Time*1e3, p.Low*1e3, p.High*1e3, p.Algorithm, p.Protocol, measured[p.Size]*1e3)
 	}
 	// Output:
-	//    1 MiB: 0.0356 ms (80%: 0.0215 to 0.0602 ms), Ring/LL; measured 0.0444 ms
-	// 1024 MiB: 5.47 ms (80%: 3.31 to 9.26 ms), Ring/Simple; measured 5.21 ms
+	//    1 MiB: 0.0356 ms (80%: 0.0212 to 0.062 ms), Ring/LL; measured 0.0444 ms
+	// 1024 MiB: 5.47 ms (80%: 3.28 to 9.19 ms), Ring/Simple; measured 5.21 ms
 }
 
 // The launch layout carries over from the tables: the Together logs ran one

@@ -10,6 +10,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
 // The interval of a prediction is an 80% interval of the measured time. It
@@ -22,7 +23,9 @@ import (
 // The variance adds four parts:
 //
 //   - the spread of the calibrated model's errors on tables it did not see,
-//     from the refits that leave out each calibration table in turn, less
+//     from the refits that leave out each calibration table in turn (at
+//     the points of the call's protocol, where held-out tables ran it; the
+//     bias likewise), less
 //     what each held-out point owes to the parameters its refit left
 //     unidentified (the last part below, which counts the prediction's own),
 //     pooled with priorSpread as if priorTables tables had shown it (so that
@@ -88,11 +91,26 @@ const (
 	minCrossTables = 3
 )
 
+// protocol returns the protocol t runs, whose held-out errors pool apart
+// (spread.pool): Simple for AllToAll's grouped sends.
+func (t *term) protocol() nccl.Protocol {
+	if t.ch.p2p {
+		return nccl.Simple
+	}
+	return t.ch.proto
+}
+
 // spread is what Calibrate learns of its own errors: the mean and
 // variance of ln(measured/model) on held-out tables, pooled with the
 // prior, and the shapes of the tables it saw.
 type spread struct {
+	// bias and variance are pooled over all points, and protocols over
+	// the points of each protocol where a held-out table had some (ok).
 	bias, variance float64
+	protocols      [nccl.NumProtocols]struct {
+		bias, variance float64
+		ok             bool
+	}
 	// heldOut counts the held-out tables behind them: 0 for a single
 	// table, whose spread pools its own errors with the prior.
 	heldOut int
@@ -115,12 +133,61 @@ type spread struct {
 // /model) at each of its points, for the calibration and for NCCL's
 // uncalibrated model (nil where NCCL has no model).
 type heldTable struct {
+	// protocols are the points' protocols (term.protocol).
+	protocols        []nccl.Protocol
 	calibrated, nccl []float64
 	// unidentified is each point's variance from the parameters the
 	// calibration without the table did not identify.
 	unidentified []float64
 	// cross reports that no other table ran the table's collective.
 	cross bool
+}
+
+// only returns h with the points of protocol p alone.
+func (h heldTable) only(p nccl.Protocol) heldTable {
+	out := heldTable{cross: h.cross}
+	for i, q := range h.protocols {
+		if q != p {
+			continue
+		}
+		out.protocols = append(out.protocols, q)
+		out.calibrated = append(out.calibrated, h.calibrated[i])
+		out.unidentified = append(out.unidentified, h.unidentified[i])
+		if h.nccl != nil {
+			out.nccl = append(out.nccl, h.nccl[i])
+		}
+	}
+	return out
+}
+
+// pool sets the spread's bias and variance from the held-out tables, with
+// weight w on NCCL's model: over all their points, and over the points of
+// each protocol. Each protocol has its own latencies and efficiency, and
+// its errors their own scale: LL's are the launch floor's and latency's,
+// Simple's at large sizes a link's.
+func (s *spread) pool(held []heldTable, w float64) {
+	s.bias, s.variance = pool(held, w)
+	for p := range s.protocols {
+		var in []heldTable
+		for _, h := range held {
+			if hp := h.only(nccl.Protocol(p)); len(hp.protocols) > 0 {
+				in = append(in, hp)
+			}
+		}
+		if len(in) > 0 {
+			s.protocols[p].bias, s.protocols[p].variance = pool(in, w)
+			s.protocols[p].ok = true
+		}
+	}
+}
+
+// at returns the bias and variance of a call that runs protocol p: the
+// protocol's where held-out tables ran it, else those over all points.
+func (s *spread) at(p nccl.Protocol) (bias, variance float64) {
+	if c := s.protocols[p]; c.ok {
+		return c.bias, c.variance
+	}
+	return s.bias, s.variance
 }
 
 // errors are the table's log errors of the blend with weight w on NCCL's
@@ -380,7 +447,8 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	if t.nccl > 0 {
 		share = 1 - m.NCCLWeight
 	}
-	v := m.spread.variance + m.spread.departure(rn).variance() + share*share*m.unidentified(t)
+	bias, v := m.spread.at(t.protocol())
+	v += m.spread.departure(rn).variance() + share*share*m.unidentified(t)
 	sd := math.Sqrt(v)
-	return t0 * math.Exp(m.spread.bias-z80*sd), t0 * math.Exp(m.spread.bias+z80*sd)
+	return t0 * math.Exp(bias-z80*sd), t0 * math.Exp(bias+z80*sd)
 }

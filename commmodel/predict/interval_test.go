@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
 // TestDepartureWidens calibrates on the synthetic tables (1 to 4 nodes;
@@ -169,5 +170,38 @@ func TestPoolUnbiased(t *testing.T) {
 		if math.Abs(v/(sd*sd)-1) > 0.05 {
 			t.Errorf("%d points a table: pooled variance %.4f, want %.4f within 5%%", n, v, sd*sd)
 		}
+	}
+}
+
+// TestPoolProtocols pools 500 tables whose LL points err by 5% (standard
+// deviation in logs) and whose Simple points by 30%: a call's interval
+// takes its protocol's pool, 0.05² and 0.3² within 10%, and a protocol no
+// held-out table ran (LL128) the pool over all points, between the two.
+func TestPoolProtocols(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	held := make([]heldTable, 500)
+	for i := range held {
+		for j := range 8 {
+			p, sd := nccl.LL, 0.05
+			if j%2 == 1 {
+				p, sd = nccl.Simple, 0.3
+			}
+			held[i].protocols = append(held[i].protocols, p)
+			held[i].calibrated = append(held[i].calibrated, sd*rng.NormFloat64())
+			held[i].unidentified = append(held[i].unidentified, 0)
+		}
+	}
+	var s spread
+	s.pool(held, 0)
+	for _, c := range []struct {
+		p    nccl.Protocol
+		want float64
+	}{{nccl.LL, 0.05 * 0.05}, {nccl.Simple, 0.3 * 0.3}} {
+		if _, v := s.at(c.p); math.Abs(v/c.want-1) > 0.1 {
+			t.Errorf("%v: variance %.5f, want %.5f within 10%%", c.p, v, c.want)
+		}
+	}
+	if _, v := s.at(nccl.LL128); v != s.variance || !(0.05*0.05 < v && v < 0.3*0.3) {
+		t.Errorf("LL128, which no table ran: variance %.5f, want the pool over all points %.5f, between LL's and Simple's", v, s.variance)
 	}
 }

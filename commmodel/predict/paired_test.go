@@ -393,13 +393,15 @@ func midTable(ms []predict.PairedMachine, scores []predict.Score) []byte {
 }
 
 // groupTable is the median of model/measured - 1 over the held-out points
-// of each machine in each of the columns names, with the points behind
-// it; column gives a point's column, -1 for none.
+// of each machine in each of the columns names, with the points behind it
+// and the share of them inside their 80% interval; column gives a point's
+// column, -1 for none.
 func groupTable(ms []predict.PairedMachine, scores []predict.Score, names []string, column func(s predict.Score, i int) int) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "| machine | %s |\n|---|%s\n", strings.Join(names, " | "), strings.Repeat("---:|", len(names)))
 	row := func(name string, keep func(s predict.Score) bool) {
 		cols := make([][]float64, len(names))
+		inside := make([]int, len(names))
 		for _, s := range scores {
 			if !keep(s) {
 				continue
@@ -407,16 +409,19 @@ func groupTable(ms []predict.PairedMachine, scores []predict.Score, names []stri
 			for i, p := range s.Predicted {
 				if k := column(s, i); k >= 0 {
 					cols[k] = append(cols[k], p.Time/s.Measured[i]-1)
+					if p.Holds(s.Measured[i]) {
+						inside[k]++
+					}
 				}
 			}
 		}
 		fmt.Fprintf(&b, "| %s |", name)
-		for _, e := range cols {
+		for k, e := range cols {
 			if len(e) == 0 {
 				fmt.Fprint(&b, " — |")
 				continue
 			}
-			fmt.Fprintf(&b, " %+.1f%% (%d) |", 100*fit.Median(e), len(e))
+			fmt.Fprintf(&b, " %+.1f%% (%d, %s in) |", 100*fit.Median(e), len(e), pct(float64(inside[k])/float64(len(e))))
 		}
 		fmt.Fprintln(&b)
 	}
@@ -801,7 +806,9 @@ than the one-link baseline on both.
 ## Errors by size
 
 The median of model/measured − 1 over the held-out points of each size band (negative: the model
-is fast), with the number of points.
+is fast), with the number of points and the share of them inside their 80% interval. The spread
+behind the interval is pooled apart for each protocol, which NCCL switches with size; within a
+protocol it is the same at every size, so the coverage still varies from band to band.
 
 `)
 	b.WriteString(part("paired_bands.md"))
