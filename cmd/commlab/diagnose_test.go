@@ -53,7 +53,8 @@ func TestDiagnoseH200(t *testing.T) {
 }
 
 // TestDiagnoseFollows diagnoses Together's Ring AllGather against the model
-// calibrated on five other tables of the node, Ring and NVLS: every point
+// calibrated on five other tables of the node, Ring and NVLS, and on its
+// mirror image alone, the Ring ReduceScatter of the same run: every point
 // inside the interval, and no finding.
 func TestDiagnoseFollows(t *testing.T) {
 	fs, inside, points := diagnoseJSON(t, togetherDir+"all_gather_ring.log:algo=ring", "-calibrate",
@@ -62,7 +63,7 @@ func TestDiagnoseFollows(t *testing.T) {
 	if len(fs) != 0 || inside != points || points != 27 {
 		t.Errorf("%d of %d points inside, findings %v; want 27 of 27 and none", inside, points, fs)
 	}
-	code, out, _ := runCLI("diagnose", togetherDir+"all_gather_ring.log:algo=ring", "-calibrate", togetherDir+"all_reduce_ring.log:algo=ring")
+	code, out, _ := runCLI("diagnose", togetherDir+"all_gather_ring.log:algo=ring", "-calibrate", togetherDir+"reduce_scatter_ring.log:algo=ring")
 	if code != 0 || !strings.Contains(out, "no finding") {
 		t.Errorf("text output (exit %d) does not say the table follows the model:\n%s", code, out)
 	}
