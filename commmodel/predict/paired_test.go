@@ -847,12 +847,13 @@ were one table: the interval is as narrow as ±8% where the model fits the table
 percent, and it widens with the table's own misfit and where the prediction leaves the table's
 nodes, ranks or launch layout, or rests on a parameter the table leaves unidentified. The fit's
 errors understate what the table's machine does on other runs, and the prior's equal weight
-makes up for it on the ABCI machines, the DGX-2 and CoreWeave's (72-88% inside). The interval is
-still too wide where the model's errors on other runs are a few percent (cluster01, Together,
-GB300: 95-98% inside), and too narrow on the H100s of nccl-tests#290 (45%), whose one-node table
-says nothing of the network the two-node tables cross and whose two-node tables ran different
-algorithms (the misses above). A second table lets the calibration measure its own spread (the
-coverage above).
+makes up for it only in part: the interval is still too wide where the model's errors on other
+runs are a few percent (cluster01, Together, GB300), and too narrow where one table says nothing
+of what the others cross (the H100s of nccl-tests#290, whose one-node table never crossed the
+network the two-node tables cross, and whose two-node tables ran different algorithms) or where
+a machine's collectives disagree with each other (the DGX-2, by up to 1.9x at the same bytes per
+GPU; the misses above). A second table lets the calibration measure its own spread (the coverage
+above).
 `)
 	if why := coverageMisses[fromEachAll]; why != "" {
 		fmt.Fprintf(&b, "\nOver all machines the coverage misses the target of 70-90%%: %s.\n", why)
