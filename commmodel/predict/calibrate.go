@@ -376,7 +376,7 @@ func (d *design) heldOut(f *fitResult, used [numParams]bool, set Settings, i int
 		if d.table[j] != i {
 			continue
 		}
-		h.protocols = append(h.protocols, d.terms[j].protocol())
+		h.protocols = append(h.protocols, d.terms[j].ch.proto)
 		h.calibrated = append(h.calibrated, math.Log(d.obs[j]/d.terms[j].time(x)))
 		h.unidentified = append(h.unidentified, unidentified(&d.terms[j], x, func(k int) (float64, bool) {
 			return f.sd[k], f.identified(k, used, set)

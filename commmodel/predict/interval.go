@@ -91,15 +91,6 @@ const (
 	minCrossTables = 3
 )
 
-// protocol returns the protocol t runs, whose held-out errors pool apart
-// (spread.pool): Simple for AllToAll's grouped sends.
-func (t *term) protocol() nccl.Protocol {
-	if t.ch.p2p {
-		return nccl.Simple
-	}
-	return t.ch.proto
-}
-
 // spread is what Calibrate learns of its own errors: the mean and
 // variance of ln(measured/model) on held-out tables, pooled with the
 // prior, and the shapes of the tables it saw.
@@ -133,7 +124,8 @@ type spread struct {
 // /model) at each of its points, for the calibration and for NCCL's
 // uncalibrated model (nil where NCCL has no model).
 type heldTable struct {
-	// protocols are the points' protocols (term.protocol).
+	// protocols are the protocols the points ran, whose errors pool
+	// apart (spread.pool).
 	protocols        []nccl.Protocol
 	calibrated, nccl []float64
 	// unidentified is each point's variance from the parameters the
@@ -447,7 +439,7 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	if t.nccl > 0 {
 		share = 1 - m.NCCLWeight
 	}
-	bias, v := m.spread.at(t.protocol())
+	bias, v := m.spread.at(t.ch.proto)
 	v += m.spread.departure(rn).variance() + share*share*m.unidentified(t)
 	sd := math.Sqrt(v)
 	return t0 * math.Exp(bias-z80*sd), t0 * math.Exp(bias+z80*sd)
