@@ -61,14 +61,22 @@ const (
 	// pooled variance to 0: a 1% error.
 	minVariance = 1e-4
 	// nodeSpread is the standard deviation added per doubling of the
-	// node count, or of the ranks, beyond the tables': a network level
-	// (switch tiers, the fabric's bisection) that the tables did not
-	// reach, and steps they did not time. layoutSpread is
-	// added when the query's GPUs per thread (the launch floor) is none of
-	// the tables'. Both are assumed, not fitted: the paired logs hold too
-	// few held-out tables beyond their siblings' node counts or layouts to
-	// measure them.
+	// node count, or of the ranks, below the tables' range. Beyond their
+	// largest, a network level the tables did not reach (switch tiers,
+	// the fabric's bisection, congestion) and steps they did not time
+	// make the measurement slower than the model far more often than
+	// faster: each side of the interval widens by its own spread per
+	// doubling, slowerSpread above the prediction and fasterSpread below
+	// it. They are the root mean square, per doubling, of the paired
+	// logs' tables predicted from their machine's tables of fewer nodes,
+	// over those measured slower and those measured faster (docs/scores.md,
+	// "Beyond the tables' nodes"), which are therefore not held out from
+	// this choice. layoutSpread is added when the query's GPUs per thread
+	// (the launch floor) is none of the tables'; it is assumed, not
+	// fitted: few paired tables change layout.
 	nodeSpread   = 0.15
+	slowerSpread = 0.19
+	fasterSpread = 0.02
 	layoutSpread = 0.2
 	// referenceBias and referenceSpread are the mean and standard
 	// deviation of ln(measured/NCCL) for NCCL's uncalibrated model, which
@@ -302,7 +310,9 @@ type departure struct {
 	nodes, ranks  int     // the run's hosts (nodes of -per-node GPUs) and ranks
 	nodeDoublings float64 // doublings of nodes beyond the tables' range
 	rankDoublings float64 // doublings of ranks beyond the tables' range
-	layout        bool    // none of the tables ran the run's layout
+	// larger reports more nodes or more ranks than any table's.
+	larger bool
+	layout bool // none of the tables ran the run's layout
 }
 
 // departure returns how rn goes beyond the tables; nothing without tables,
@@ -320,6 +330,7 @@ func (s *spread) departure(rn *run) departure {
 	}
 	d.nodeDoublings = doublings(d.nodes, s.minNodes, s.maxNodes)
 	d.rankDoublings = doublings(d.ranks, s.minRanks, s.maxRanks)
+	d.larger = d.nodes > s.maxNodes || d.ranks > s.maxRanks
 	d.layout = !s.seen(rn.layout)
 	return d
 }
@@ -335,16 +346,21 @@ func doublings(n, lo, hi int) float64 {
 	return 0
 }
 
-// variance is what d adds to the variance of ln(measured/model). Nodes and
-// ranks beyond the tables count once, by the farther of the two: a run on
-// more nodes of as many GPUs has both.
-func (d departure) variance() float64 {
+// variance is what d adds to the variance of ln(measured/model) on the side
+// where the measurement is faster than the model and on the side where it
+// is slower. Nodes and ranks beyond the tables count once, by the farther
+// of the two: a run on more nodes of as many GPUs has both.
+func (d departure) variance() (faster, slower float64) {
 	far := max(d.nodeDoublings, d.rankDoublings)
-	v := d.collective + far*far*nodeSpread*nodeSpread
+	v := d.collective
 	if d.layout {
 		v += layoutSpread * layoutSpread
 	}
-	return v
+	if d.larger {
+		return v + far*far*fasterSpread*fasterSpread, v + far*far*slowerSpread*slowerSpread
+	}
+	v += far * far * nodeSpread * nodeSpread
+	return v, v
 }
 
 // Beyond says, one sentence each, where a prediction of q goes beyond the
@@ -368,6 +384,9 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 	case d.nodeDoublings > 0 && d.nodeDoublings >= d.rankDoublings:
 		why := fmt.Sprintf("%d nodes is %.1f doublings beyond the tables' %s, and the interval widens with each",
 			d.nodes, d.nodeDoublings, span(s.minNodes, s.maxNodes))
+		if d.larger {
+			why += ", most on its slow side (beyond their nodes, runs measure slower than the model far more often than faster)"
+		}
 		switch {
 		case d.nodes > s.maxNodes && s.maxNodes == 1:
 			why += ": no table crossed the network, so the NICs' bandwidth and latency are their priors; give the NICs with -hw nics=N,nic-bw=RATE, or calibrate with a table of several nodes"
@@ -440,7 +459,7 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 		share = 1 - m.NCCLWeight
 	}
 	bias, v := m.spread.at(t.ch.proto)
-	v += m.spread.departure(rn).variance() + share*share*m.unidentified(t)
-	sd := math.Sqrt(v)
-	return t0 * math.Exp(bias-z80*sd), t0 * math.Exp(bias+z80*sd)
+	v += share * share * m.unidentified(t)
+	faster, slower := m.spread.departure(rn).variance()
+	return t0 * math.Exp(bias-z80*math.Sqrt(v+faster)), t0 * math.Exp(bias+z80*math.Sqrt(v+slower))
 }

@@ -16,11 +16,14 @@ import (
 // TestDepartureWidens calibrates on the synthetic tables (1 to 4 nodes;
 // AllReduce, AllGather, ReduceScatter and Broadcast; one GPU per process,
 // and one process of 8 GPUs) and checks what a query beyond them adds to
-// its interval: the same query on a copy of the machine whose tables are
-// taken to have covered it has an interval narrower by exactly the
-// departure's variance, (ln(High/Low)/2z80)² being the variance
-// (interval.go): 2² nodeSpread² for 16 nodes of 8 against the tables' 4
-// (and 128 ranks against 32), nodeSpread² for 4 nodes of 16 (64 ranks),
+// each side of its interval: the same query on a copy of the machine whose
+// tables are taken to have covered it has an interval narrower by exactly
+// the departure's variances, ((ln(High/Time) − bias)/z80)² being the slow
+// side's and ((ln(Time/Low) + bias)/z80)² the fast side's (interval.go):
+// beyond the tables' largest, 2² slowerSpread² and 2² fasterSpread² for 16
+// nodes of 8 against the tables' 4 (and 128 ranks against 32),
+// slowerSpread² and fasterSpread² for 4 nodes of 16 (64 ranks); below
+// their smallest, nodeSpread² on both sides for 2 ranks against 4;
 // layoutSpread² for 2 threads of 4 GPUs, and for AllToAll priorSpread²
 // from the AllReduce tables alone, or from all of them the error their
 // three single-collective tables measured when held out; and from a single
@@ -47,40 +50,48 @@ func TestDepartureWidens(t *testing.T) {
 	}
 	allToAll := func(s *spread) { s.collectives = append(s.collectives, commmodel.AllToAll) }
 	for _, c := range []struct {
-		name  string
-		m     *Machine
-		q     Query
-		cover func(s *spread)
-		want  float64
+		name           string
+		m              *Machine
+		q              Query
+		cover          func(s *spread)
+		faster, slower float64
 	}{
 		{"nodes", m, Query{Collective: commmodel.AllReduce, Ranks: 128, PerNode: 8},
-			func(s *spread) { s.maxNodes, s.maxRanks = 16, 128 }, 4 * nodeSpread * nodeSpread},
+			func(s *spread) { s.maxNodes, s.maxRanks = 16, 128 }, 4 * fasterSpread * fasterSpread, 4 * slowerSpread * slowerSpread},
 		{"ranks", m, Query{Collective: commmodel.AllReduce, Ranks: 64, PerNode: 16},
-			func(s *spread) { s.maxRanks = 64 }, nodeSpread * nodeSpread},
+			func(s *spread) { s.maxRanks = 64 }, fasterSpread * fasterSpread, slowerSpread * slowerSpread},
+		{"fewer ranks", m, Query{Collective: commmodel.AllReduce, Ranks: 2, PerNode: 2},
+			func(s *spread) { s.minRanks = 2 }, nodeSpread * nodeSpread, nodeSpread * nodeSpread},
 		{"layout", m, Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Layout: Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}},
-			func(s *spread) { s.layouts = append(s.layouts, Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}.norm()) }, layoutSpread * layoutSpread},
-		{"collective", allReduce, Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}, allToAll, priorSpread * priorSpread},
+			func(s *spread) { s.layouts = append(s.layouts, Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}.norm()) },
+			layoutSpread * layoutSpread, layoutSpread * layoutSpread},
+		{"collective", allReduce, Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}, allToAll,
+			priorSpread * priorSpread, priorSpread * priorSpread},
 		{"collective measured", m, Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}, allToAll,
-			max(m.spread.crossVariance-m.spread.variance, 0)},
+			max(m.spread.crossVariance-m.spread.variance, 0), max(m.spread.crossVariance-m.spread.variance, 0)},
 		{"collective from one table", single, Query{Collective: commmodel.AllToAll, Ranks: tables[0].Ranks(), PerNode: tables[0].PerNode},
-			allToAll, 0},
+			allToAll, 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			covered := *c.m
 			covered.spread.collectives = slices.Clone(c.m.spread.collectives)
 			covered.spread.layouts = slices.Clone(c.m.spread.layouts)
 			c.cover(&covered.spread)
-			variance := func(m *Machine) float64 {
+			sides := func(m *Machine) (lo, hi float64) {
 				p, err := m.Predict(c.q, []float64{1 << 20})
 				if err != nil {
 					t.Fatal(err)
 				}
-				sd := math.Log(p[0].High/p[0].Low) / (2 * z80)
-				return sd * sd
+				return math.Log(p[0].Time / p[0].Low), math.Log(p[0].High / p[0].Time)
 			}
-			got := variance(c.m) - variance(&covered)
-			if math.Abs(got-c.want) > 1e-9 {
-				t.Errorf("the departure adds %.6f to the variance, want %.6f", got, c.want)
+			lo, hi := sides(c.m)
+			loC, hiC := sides(&covered)
+			bias := (hiC - loC) / 2 // the covered interval is even
+			sq := func(x float64) float64 { return x * x / (z80 * z80) }
+			faster, slower := sq(lo+bias)-sq(loC+bias), sq(hi-bias)-sq(hiC-bias)
+			if math.Abs(faster-c.faster) > 1e-9 || math.Abs(slower-c.slower) > 1e-9 {
+				t.Errorf("the departure adds %.6f to the fast side's variance and %.6f to the slow side's, want %.6f and %.6f",
+					faster, slower, c.faster, c.slower)
 			}
 			if b, err := covered.Beyond(c.q); err != nil || len(b) != 0 {
 				t.Errorf("covered: Beyond = %q, %v; want nothing", b, err)
