@@ -382,11 +382,8 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 	}
 	switch {
 	case d.nodeDoublings > 0 && d.nodeDoublings >= d.rankDoublings:
-		why := fmt.Sprintf("%d nodes is %.1f doublings beyond the tables' %s, and the interval widens with each",
-			d.nodes, d.nodeDoublings, span(s.minNodes, s.maxNodes))
-		if d.larger {
-			why += ", most on its slow side (beyond their nodes, runs measure slower than the model far more often than faster)"
-		}
+		why := fmt.Sprintf("%d nodes is %.1f doublings beyond the tables' %s, and the interval widens with each%s",
+			d.nodes, d.nodeDoublings, span(s.minNodes, s.maxNodes), d.slowSide())
 		switch {
 		case d.nodes > s.maxNodes && s.maxNodes == 1:
 			why += ": no table crossed the network, so the NICs' bandwidth and latency are their priors; give the NICs with -hw nics=N,nic-bw=RATE, or calibrate with a table of several nodes"
@@ -395,8 +392,8 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 		}
 		out = append(out, why)
 	case d.rankDoublings > 0:
-		out = append(out, fmt.Sprintf("%d ranks is %.1f doublings beyond the tables' %s: NCCL's steps grow with the ranks, so the latencies the tables measured are extrapolated, and the interval widens with each doubling",
-			d.ranks, d.rankDoublings, span(s.minRanks, s.maxRanks)))
+		out = append(out, fmt.Sprintf("%d ranks is %.1f doublings beyond the tables' %s: NCCL's steps grow with the ranks, so the latencies the tables measured are extrapolated, and the interval widens with each doubling%s",
+			d.ranks, d.rankDoublings, span(s.minRanks, s.maxRanks), d.slowSide()))
 	}
 	if d.layout {
 		l := m.Layout(q)
@@ -404,6 +401,15 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 			l.ThreadsPerProcess, l.GPUsPerThread, graphsPhrase(l.Graphs)))
 	}
 	return out, nil
+}
+
+// slowSide says, for a run larger than the tables, which side of the
+// interval widens most (departure.variance).
+func (d departure) slowSide() string {
+	if !d.larger {
+		return ""
+	}
+	return ", most on its slow side (beyond the tables' nodes, runs measure slower than the model far more often than faster)"
 }
 
 // span is "lo" or "lo to hi".

@@ -736,7 +736,7 @@ func TestPairedBeyondNodes(t *testing.T) {
 	fmt.Fprintln(&b, "| held-out table | nodes | from tables of up to | doublings | median ln(measured/model) | per doubling | in 80% interval |")
 	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|---:|")
 	var slower, faster []float64
-	inside, points := 0, 0
+	var scores []predict.Score
 	for _, m := range pairedMachines(t) {
 		for i, held := range m.Tables {
 			var from []predict.Table
@@ -766,7 +766,7 @@ func TestPairedBeyondNodes(t *testing.T) {
 			} else {
 				faster = append(faster, med/d)
 			}
-			inside, points = inside+s.Inside, points+s.Points
+			scores = append(scores, s)
 			fmt.Fprintf(&b, "| %s | %d | %d | %.2f | %+.3f | %+.3f | %d/%d |\n", held.Name, held.Nodes, most, d, med, med/d, s.Inside, s.Points)
 		}
 	}
@@ -777,8 +777,8 @@ func TestPairedBeyondNodes(t *testing.T) {
 		}
 		return math.Sqrt(ss / float64(len(x)))
 	}
-	fmt.Fprintf(&b, "\n%d of %d predictions measured slower than the model, root mean square %.3f per doubling; %d faster, %.3f per doubling. %d of %d points (%s) inside their 80%% interval.\n",
-		len(slower), len(slower)+len(faster), rms(slower), len(faster), rms(faster), inside, points, pct(float64(inside)/float64(points)))
+	fmt.Fprintf(&b, "\n%d of %d predictions measured slower than the model, root mean square %.3f per doubling; %d faster, %.3f per doubling. %s of their points inside their 80%% interval.\n",
+		len(slower), len(slower)+len(faster), rms(slower), len(faster), rms(faster), pct(predict.Coverage(scores)))
 	for _, c := range []struct {
 		name      string
 		got, want float64

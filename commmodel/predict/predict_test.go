@@ -303,9 +303,10 @@ func TestPredictChoice(t *testing.T) {
 
 // TestPredictBound checks Prediction.Bound against the largest of the
 // term's four parts, and its answers at the extremes of truth's machine:
-// one thread launching 8 GPUs (eight launches of 4.3 µs, 35 µs) bounds a
-// 1 KiB AllGather on one node; one process per GPU leaves the latency
-// (Ring/LL's base latency alone is 8.6 µs); 16 GiB on one node is NVLink's,
+// one thread launching 8 GPUs (eight launches of 3.1 µs × 1.4, 35 µs, by
+// truth's factors) bounds a 1 KiB AllGather on one node; one process per
+// GPU leaves the latency (NCCL's Ring/LL base latency of 6.6 µs × 1.3,
+// 8.6 µs, alone exceeds one launch); 16 GiB on one node is NVLink's,
 // and on four nodes of one GPU, which have no NVLink to cross, the
 // network's.
 func TestPredictBound(t *testing.T) {
