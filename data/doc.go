@@ -16,7 +16,7 @@
 // ReadMeasurements and ReadFile accept either, deciding by content.
 // Collective, Candidates and TestSamples turn a nccltests.Test into
 // commmodel's collectives and fit's samples. PairedLogs holds the paired
-// logs, which predict.PairedMachines reads into calibration tables.
+// logs, which package heldout (heldout.PairedMachines) reads into calibration tables.
 //
 // # Units
 //

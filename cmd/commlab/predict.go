@@ -15,6 +15,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/commmodel/predict/heldout"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/topo"
 	"github.com/inframethod/commlab/units"
@@ -60,7 +61,7 @@ type predictCalib struct {
 	LOOMedianRelErr *float64       `json:"loo_median_rel_err"`
 	// LOOCoverage is the share of the held-out points inside their 80%
 	// interval when each table is predicted from the others
-	// (predict.LeaveOneOut); null with one table.
+	// (heldout.LeaveOneOut); null with one table.
 	LOOCoverage *float64 `json:"loo_coverage"`
 }
 
@@ -371,13 +372,13 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 }
 
 // heldOutCoverage is the share of the tables' points inside the 80%
-// interval of a calibration on the other tables (predict.LeaveOneOut).
+// interval of a calibration on the other tables (heldout.LeaveOneOut).
 func heldOutCoverage(hw predict.Hardware, tables []predict.Table) (float64, error) {
-	scores, err := predict.LeaveOneOut(hw, tables, nil)
+	scores, err := heldout.LeaveOneOut(hw, tables, nil)
 	if err != nil {
 		return 0, err
 	}
-	return predict.Coverage(scores), nil
+	return heldout.Coverage(scores), nil
 }
 
 // addCalibration records m's parameters, its leave-one-table-out errors

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/commmodel/predict/heldout"
 )
 
 // The paired logs the command is run on (data/logs/paired, sources in
@@ -104,7 +105,7 @@ func TestPredictCalibratedJSON(t *testing.T) {
 	// The held-out coverage is LeaveOneOut's: each table's points inside
 	// the interval of a calibration on the other.
 	hw, tables := calibrationTables(t, togetherDir+"all_gather_ring.log,"+togetherDir+"reduce_scatter_ring.log", predict.Pins{Algo: "Ring"})
-	scores, err := predict.LeaveOneOut(hw, tables, nil)
+	scores, err := heldout.LeaveOneOut(hw, tables, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

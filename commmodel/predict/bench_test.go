@@ -5,13 +5,13 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/predict"
-	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/commmodel/predict/heldout"
 )
 
 // pairedMachine returns the named machine of the paired logs.
-func pairedMachine(b *testing.B, name string) predict.PairedMachine {
+func pairedMachine(b *testing.B, name string) heldout.PairedMachine {
 	b.Helper()
-	ms, err := predict.PairedMachines(data.PairedLogs())
+	ms, err := heldout.PairedMachines()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func pairedMachine(b *testing.B, name string) predict.PairedMachine {
 		}
 	}
 	b.Fatalf("no machine %s", name)
-	return predict.PairedMachine{}
+	return heldout.PairedMachine{}
 }
 
 // BenchmarkCalibrate calibrates on the seven Together tables (203 points),

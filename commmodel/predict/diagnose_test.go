@@ -2,8 +2,6 @@ package predict
 
 import (
 	"math"
-	"os"
-	"slices"
 	"strings"
 	"testing"
 
@@ -126,48 +124,5 @@ func TestHostHint(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestOtherChoice diagnoses CoreWeave's 20-rack GB200 AllReduce (NCCL
-// 2.26.2, 1440 ranks) against the model calibrated on the one- and two-rack
-// tables. Its rows fit 4.83 ms + S/215 GB/s (least squares), a fixed part
-// that NVLSTree, the tuner model's choice across 20 NVLink domains, does not
-// have: the finding names Ring, which the times follow at less than half
-// NVLSTree's error. Pinned, or with the tuner's own choice followed, there
-// is no such finding.
-func TestOtherChoice(t *testing.T) {
-	ms, err := PairedMachines(os.DirFS(pairedDir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(ms, func(m PairedMachine) bool { return m.Name == "gb200-nvl72-coreweave" })
-	if i < 0 {
-		t.Fatal("no gb200-nvl72-coreweave machine")
-	}
-	cw := ms[i]
-	m, err := Calibrate(cw.Hardware, cw.Tables[:2], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	other := func(tab Table) []Finding {
-		fs, _, err := m.Diagnose(tab)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return slices.DeleteFunc(fs, func(f Finding) bool { return f.Kind != KindOtherChoice })
-	}
-	fs := other(cw.Tables[2])
-	if len(fs) != 1 || fs[0].NCCL != "NVLSTree -> Ring" || !strings.Contains(fs[0].Advice[0], "-algo ring") ||
-		!strings.Contains(fs[0].Advice[0], "NVLS multicast support is not available") {
-		t.Fatalf("findings %+v, want one naming NVLSTree -> Ring", fs)
-	}
-	pinned := cw.Tables[2]
-	pinned.Algo = "ring"
-	if fs := other(pinned); len(fs) != 0 {
-		t.Errorf("pinned to Ring: %+v", fs)
-	}
-	if fs := other(cw.Tables[1]); len(fs) != 0 {
-		t.Errorf("a calibration table: %+v", fs)
 	}
 }

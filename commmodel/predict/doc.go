@@ -100,8 +100,8 @@
 //	                                  and the refits that leave out each table in turn
 //	predict  predict.go, interval.go  a Query's terms timed, with the 80% interval
 //
-// hardware.go and describe.go describe the machine; score.go, crossover.go
-// and paired.go score the model on the repository's tables.
+// hardware.go and describe.go describe the machine; package heldout scores
+// the model on the repository's tables.
 //
 // # Parameters, priors and identifiability
 //
@@ -164,19 +164,11 @@
 // as above, but not for another collective, which the prior spread
 // already stands for), and nothing decides a blend.
 //
-// HeldOut scores tables against a calibration on others, with the share
-// of their points inside the interval, beside the one-link baseline (the
-// article's T = steps·α + bytes/BW through each table's ring algorithm,
-// fitted jointly, FitBaseline) and NCCL's uncalibrated model (Reference).
-// LeaveOneOut scores every table of a machine from the others, and
-// FromEach every table from each other table alone.
-// PinCrossovers and TunerSwitches compare crossovers, model against
-// measured.
-//
 // ReadFile and TablesOf build Tables from nccl-tests logs (package
 // data/nccltests), with what the lines before each table say of the run and
-// Pins for what they do not; PairedMachines reads the paired logs of
-// package data (data.PairedLogs) into machines ready to calibrate.
+// Pins for what they do not. Package heldout scores the model on tables it
+// did not see, and reads the repository's paired logs into machines ready
+// to calibrate.
 //
 // # What is left out
 //

@@ -66,8 +66,8 @@ const (
 	// the fabric's bisection, congestion) and steps they did not time
 	// make the measurement slower than the model far more often than
 	// faster: each side of the interval widens by its own spread per
-	// doubling, slowerSpread above the prediction and fasterSpread below
-	// it. They are the root mean square, per doubling, of the paired
+	// doubling, SlowerSpread above the prediction and FasterSpread below
+	// it (SlowerSpread, FasterSpread). They are the root mean square, per doubling, of the paired
 	// logs' tables predicted from their machine's tables of fewer nodes,
 	// over those measured slower and those measured faster (docs/scores.md,
 	// "Beyond the tables' nodes"), which are therefore not held out from
@@ -75,8 +75,6 @@ const (
 	// (the launch floor) is none of the tables'; it is assumed, not
 	// fitted: few paired tables change layout.
 	nodeSpread   = 0.15
-	slowerSpread = 0.19
-	fasterSpread = 0.02
 	layoutSpread = 0.2
 	// referenceBias and referenceSpread are the mean and standard
 	// deviation of ln(measured/NCCL) for NCCL's uncalibrated model, which
@@ -97,6 +95,17 @@ const (
 	// are often mirror images (AllGather and ReduceScatter) that say
 	// little of a third collective's algorithms.
 	minCrossTables = 3
+)
+
+// SlowerSpread and FasterSpread are the standard deviations of
+// ln(measured/model) that an interval adds per doubling of the node count
+// (or of the ranks) beyond the calibration tables' largest: SlowerSpread
+// above the prediction, FasterSpread below it. The held-out report that
+// measures them (package heldout, "Beyond the tables' nodes" in
+// docs/scores.md) holds them to the paired logs.
+const (
+	SlowerSpread = 0.19
+	FasterSpread = 0.02
 )
 
 // spread is what Calibrate learns of its own errors: the mean and
@@ -357,7 +366,7 @@ func (d departure) variance() (faster, slower float64) {
 		v += layoutSpread * layoutSpread
 	}
 	if d.larger {
-		return v + far*far*fasterSpread*fasterSpread, v + far*far*slowerSpread*slowerSpread
+		return v + far*far*FasterSpread*FasterSpread, v + far*far*SlowerSpread*SlowerSpread
 	}
 	v += far * far * nodeSpread * nodeSpread
 	return v, v

@@ -349,51 +349,6 @@ func TestPredictBound(t *testing.T) {
 	}
 }
 
-// TestFitBaseline recovers the link of tables timed by the article's model
-// itself, T = Steps·α + Bytes/BW through each table's ring algorithm.
-func TestFitBaseline(t *testing.T) {
-	l := commmodel.Link{Alpha: 5e-6, BW: 100e9}
-	var tables []Table
-	for _, c := range []commmodel.Collective{commmodel.AllReduce, commmodel.AllGather, commmodel.AllToAll} {
-		tab := Table{Collective: c, Nodes: 2, PerNode: 8}
-		for s := 1e3; s <= 1e9; s *= 10 {
-			tab.Points = append(tab.Points, Point{Size: s, Time: BaselineTime(l, &tab, s)})
-		}
-		tables = append(tables, tab)
-	}
-	got, err := FitBaseline(tables)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if math.Abs(got.Alpha/l.Alpha-1) > 1e-9 || math.Abs(got.BW/l.BW-1) > 1e-9 {
-		t.Errorf("FitBaseline = %+v, want %+v", got, l)
-	}
-}
-
-// TestCrossings checks the crossing rule on hand-made log ratios: a sign
-// change interpolated in log size, and changes within CrossNoise ignored.
-func TestCrossings(t *testing.T) {
-	sizes := []float64{1, 2, 4, 8, 16}
-	// ln ratio -0.2, -0.1, +0.1, +0.2: the zero is halfway from 2 to 4 in log size, at √8.
-	got := crossings(sizes[:4], []float64{-0.2, -0.1, 0.1, 0.2})
-	if len(got) != 1 || math.Abs(got[0]-math.Sqrt(8)) > 1e-12 {
-		t.Errorf("crossings = %v, want [√8]", got)
-	}
-	// Within ±ln 1.05 the middle points do not count: the crossing is
-	// interpolated between 1 (-0.2) and 16 (+0.2), at 4.
-	got = crossings(sizes, []float64{-0.2, 0.03, -0.04, 0.02, 0.2})
-	if len(got) != 1 || math.Abs(got[0]-4) > 1e-12 {
-		t.Errorf("crossings = %v, want [4]", got)
-	}
-	if got := crossings(sizes, []float64{0.2, 0.3, 0.1, 0.06, 0.2}); len(got) != 0 {
-		t.Errorf("no sign change: %v", got)
-	}
-	c := Crossover{Measured: 1 << 20, Predicted: 1.4 * (1 << 20)}
-	if !c.Within(1.5) || (Crossover{Measured: 1 << 20, Predicted: 0.6 * (1 << 20)}).Within(1.5) || !(Crossover{}).Within(1.5) {
-		t.Error("Within: wrong")
-	}
-}
-
 // TestCalibrateFabric calibrates on AllToAll and AllReduce tables of 1 to
 // 32 nodes that the model timed on a network of 2:1 leaves of 4 hosts,
 // with its oversubscription's prior at 1 (not described): the tables across
@@ -519,22 +474,6 @@ func TestVersionOutside(t *testing.T) {
 		}) {
 			t.Errorf("NCCL %v: notes %q, want one that says the release is outside the model's", c.v, cm.Notes)
 		}
-	}
-}
-
-// TestLeaveOneOutSmall: where the tables left after holding one out have
-// too few points for the one-link baseline, the held-out table is still
-// scored, its baseline errors NaN.
-func TestLeaveOneOutSmall(t *testing.T) {
-	m := truth(t)
-	tables := syntheticTables(t, m)[:2]
-	tables[0].Points = tables[0].Points[:1]
-	scores, err := LeaveOneOut(m.Hardware, tables, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := scores[1]; !math.IsNaN(s.Baseline.All) || math.IsNaN(s.Model.All) || s.Points != len(tables[1].Points) {
-		t.Errorf("table 1 from a one-point table: %+v; want the model scored and the baseline NaN", s)
 	}
 }
 

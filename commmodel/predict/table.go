@@ -115,3 +115,9 @@ func sameMachine(tables []Table) error {
 	}
 	return nil
 }
+
+// Query returns the query that describes t.
+func (t *Table) Query() Query {
+	return Query{Collective: t.Collective, Ranks: t.Ranks(), PerNode: t.PerNode, Layout: t.Layout.explicit(),
+		Algo: t.Algo, Proto: t.Proto, Version: t.Version}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/commmodel/predict/heldout"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/notebooks/nbplot"
 )
@@ -22,7 +23,7 @@ import (
 // on the same tables, and by NCCL's uncalibrated model.
 type HeldOut struct {
 	// Machine is the paired machine and Table the held-out table.
-	Machine predict.PairedMachine
+	Machine heldout.PairedMachine
 	Table   predict.Table
 	// Model is the machine calibrated without Table, Baseline the one
 	// link fitted without it.
@@ -48,23 +49,23 @@ func (h *HeldOut) Inside() int {
 	return n
 }
 
-// PairedMachine returns the paired machine of that name (predict.PairedMachines).
-func PairedMachine(name string) (predict.PairedMachine, error) {
-	ms, err := predict.PairedMachines(data.PairedLogs())
+// PairedMachine returns the paired machine of that name (heldout.PairedMachines).
+func PairedMachine(name string) (heldout.PairedMachine, error) {
+	ms, err := heldout.PairedMachines()
 	if err != nil {
-		return predict.PairedMachine{}, err
+		return heldout.PairedMachine{}, err
 	}
 	for _, m := range ms {
 		if m.Name == name {
 			return m, nil
 		}
 	}
-	return predict.PairedMachine{}, fmt.Errorf("article: no paired machine %q", name)
+	return heldout.PairedMachine{}, fmt.Errorf("article: no paired machine %q", name)
 }
 
 // PredictHeldOut calibrates m on every table but the one named table
 // (its name after the machine's, "nccl_N10_G8.log#0") and predicts it.
-func PredictHeldOut(m predict.PairedMachine, table string) (*HeldOut, error) {
+func PredictHeldOut(m heldout.PairedMachine, table string) (*HeldOut, error) {
 	var from []string
 	for _, t := range m.Tables {
 		if name := strings.TrimPrefix(t.Name, m.Name+"/"); name != table {
@@ -76,7 +77,7 @@ func PredictHeldOut(m predict.PairedMachine, table string) (*HeldOut, error) {
 
 // PredictFrom calibrates m on the tables named in from alone and predicts
 // the table named table, which from must not hold.
-func PredictFrom(m predict.PairedMachine, from []string, table string) (*HeldOut, error) {
+func PredictFrom(m heldout.PairedMachine, from []string, table string) (*HeldOut, error) {
 	find := func(name string) (predict.Table, error) {
 		i := slices.IndexFunc(m.Tables, func(t predict.Table) bool { return t.Name == m.Name+"/"+name })
 		if i < 0 {
@@ -103,7 +104,7 @@ func PredictFrom(m predict.PairedMachine, from []string, table string) (*HeldOut
 	if h.Model, err = predict.Calibrate(m.Hardware, rest, nil); err != nil {
 		return nil, err
 	}
-	if h.Baseline, err = predict.FitBaseline(rest); err != nil {
+	if h.Baseline, err = heldout.FitBaseline(rest); err != nil {
 		return nil, err
 	}
 	q := h.Table.Query()
@@ -127,7 +128,7 @@ func PredictFrom(m predict.PairedMachine, from []string, table string) (*HeldOut
 		data.Curve{Name: "model", Time: h.Model.Curve(q)},
 		data.Curve{Name: "low", Time: bound(func(p predict.Prediction) float64 { return p.Low })},
 		data.Curve{Name: "high", Time: bound(func(p predict.Prediction) float64 { return p.High })},
-		data.Curve{Name: "baseline", Time: func(s float64) float64 { return predict.BaselineTime(h.Baseline, &h.Table, s) }},
+		data.Curve{Name: "baseline", Time: func(s float64) float64 { return heldout.BaselineTime(h.Baseline, &h.Table, s) }},
 		data.Curve{Name: "nccl", Time: nccl})
 	return h, err
 }
@@ -206,20 +207,20 @@ func banded(f dataframe.DataFrame, name, col string) nbplot.Series {
 // MachineScores are one paired machine's leave-one-table-out scores.
 type MachineScores struct {
 	Machine string
-	Scores  []predict.Score
+	Scores  []heldout.Score
 }
 
 // PairedScores holds out every table of every paired machine in turn
-// (predict.LeaveOneOut).
-func PairedScores() ([]MachineScores, error) { return pairedScores(predict.LeaveOneOut) }
+// (heldout.LeaveOneOut).
+func PairedScores() ([]MachineScores, error) { return pairedScores(heldout.LeaveOneOut) }
 
 // FromEachScores calibrates on each table of every paired machine alone
-// and predicts each of the machine's other tables (predict.FromEach).
-func FromEachScores() ([]MachineScores, error) { return pairedScores(predict.FromEach) }
+// and predicts each of the machine's other tables (heldout.FromEach).
+func FromEachScores() ([]MachineScores, error) { return pairedScores(heldout.FromEach) }
 
 // pairedScores scores every paired machine's tables by score.
-func pairedScores(score func(predict.Hardware, []predict.Table, *predict.Settings) ([]predict.Score, error)) ([]MachineScores, error) {
-	ms, err := predict.PairedMachines(data.PairedLogs())
+func pairedScores(score func(predict.Hardware, []predict.Table, *predict.Settings) ([]heldout.Score, error)) ([]MachineScores, error) {
+	ms, err := heldout.PairedMachines()
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +284,7 @@ func MachineSummaryTable(ms []MachineScores) nbplot.Table {
 			}
 		}
 		t.Rows = append(t.Rows, []string{m.Machine, fmt.Sprint(len(m.Scores)), med(a), med(b), med(c),
-			fmt.Sprintf("%d of %d", beats, len(m.Scores)), percent(predict.Coverage(m.Scores))})
+			fmt.Sprintf("%d of %d", beats, len(m.Scores)), percent(heldout.Coverage(m.Scores))})
 	}
 	return t
 }
@@ -292,23 +293,23 @@ func MachineSummaryTable(ms []MachineScores) nbplot.Table {
 // measured.
 type MachineCrossovers struct {
 	Machine        string
-	Pins, Switches []predict.Crossover
+	Pins, Switches []heldout.Crossover
 }
 
 // PairedCrossovers compares the crossovers of every paired machine
-// (predict.PinCrossovers and predict.TunerSwitches).
+// (heldout.PinCrossovers and heldout.TunerSwitches).
 func PairedCrossovers() ([]MachineCrossovers, error) {
-	ms, err := predict.PairedMachines(data.PairedLogs())
+	ms, err := heldout.PairedMachines()
 	if err != nil {
 		return nil, err
 	}
 	var out []MachineCrossovers
 	for _, m := range ms {
 		mc := MachineCrossovers{Machine: m.Name}
-		if mc.Pins, err = predict.PinCrossovers(m.Hardware, m.Tables, nil); err != nil {
+		if mc.Pins, err = heldout.PinCrossovers(m.Hardware, m.Tables, nil); err != nil {
 			return nil, err
 		}
-		if mc.Switches, err = predict.TunerSwitches(m.Hardware, m.Tables); err != nil {
+		if mc.Switches, err = heldout.TunerSwitches(m.Hardware, m.Tables); err != nil {
 			return nil, err
 		}
 		out = append(out, mc)
@@ -326,7 +327,7 @@ func CrossoverFigure(mcs []MachineCrossovers) nbplot.Figure {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	oneSided, none := 0, 0
 	for _, m := range mcs {
-		for k, cs := range [][]predict.Crossover{m.Pins, m.Switches} {
+		for k, cs := range [][]heldout.Crossover{m.Pins, m.Switches} {
 			for _, c := range cs {
 				switch {
 				case c.Measured == 0 && c.Predicted == 0:
@@ -376,7 +377,7 @@ func CrossoverTable(mcs []MachineCrossovers) nbplot.Table {
 		return nbplot.Bytes.Format(x)
 	}
 	for _, m := range mcs {
-		for k, cs := range [][]predict.Crossover{m.Pins, m.Switches} {
+		for k, cs := range [][]heldout.Crossover{m.Pins, m.Switches} {
 			for _, c := range cs {
 				ratio := "—"
 				if r := c.Ratio(); !math.IsNaN(r) {

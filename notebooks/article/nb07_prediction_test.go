@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/fit"
-	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/commmodel/predict/heldout"
 )
 
 // TestPredictHeldOut checks notebook 07's frame against the scores: the
@@ -22,11 +22,11 @@ func TestPredictHeldOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scores, err := predict.LeaveOneOut(m.Hardware, m.Tables, nil)
+	scores, err := heldout.LeaveOneOut(m.Hardware, m.Tables, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(scores, func(s predict.Score) bool { return s.Table == h.Table.Name })
+	i := slices.IndexFunc(scores, func(s heldout.Score) bool { return s.Table == h.Table.Name })
 	want := scores[i]
 	for col, w := range map[string]float64{"model_rel_err": want.Model.All, "baseline_rel_err": want.Baseline.All, "nccl_rel_err": want.NCCL.All} {
 		e := h.Frame.Col(col).Float()

@@ -11,6 +11,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/commmodel/predict/heldout"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/notebooks/nbplot"
 	"github.com/inframethod/commlab/units"
@@ -54,7 +55,7 @@ func DiagnoseLog(name string, pins predict.Pins) (*Diagnosis, error) {
 
 // DiagnosePaired diagnoses the paired machine m's table named table against
 // the model calibrated on its tables named in from.
-func DiagnosePaired(m predict.PairedMachine, from []string, table string) (*Diagnosis, error) {
+func DiagnosePaired(m heldout.PairedMachine, from []string, table string) (*Diagnosis, error) {
 	h, err := PredictFrom(m, from, table)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package predict_test
+package heldout_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/commmodel/predict/heldout"
 )
 
 // TestBeyond calibrates on cluster01's AllReduce and AllGather tables of 1
@@ -13,7 +14,7 @@ import (
 // names each way a query leaves the tables
 // (TestDepartureWidens checks what each adds to the interval).
 func TestBeyond(t *testing.T) {
-	var pm predict.PairedMachine
+	var pm heldout.PairedMachine
 	for _, m := range pairedMachines(t) {
 		if m.Name == "h100-sxm-10node-cluster01" {
 			pm = m

@@ -1,4 +1,4 @@
-package predict
+package data
 
 import (
 	"math"
@@ -17,7 +17,7 @@ import (
 // by table in its MANIFEST.csv. This test reads every file with nccltests'
 // reader and checks that the reader and the manifest agree.
 
-const pairedDir = "../../data/logs/paired"
+const pairedDir = "logs/paired"
 
 // pairedRows is the number of rows of each table, counted in the file as
 // printed, keyed by "machine/file#index", else "machine/file", else
@@ -94,7 +94,7 @@ func readLog(path string) ([]*nccltests.Test, []error, error) {
 }
 
 func TestPairedLogs(t *testing.T) {
-	rows, err := readManifest(os.DirFS(pairedDir))
+	rows, err := readPairedManifest(os.DirFS(pairedDir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,60 +105,60 @@ func TestPairedLogs(t *testing.T) {
 	logs := map[string]*log{}
 	indices := map[string][]int{}
 	for _, m := range rows {
-		path := filepath.Join(m.machine, m.file)
-		key := path + "#" + strconv.Itoa(m.test)
-		if m.ranks != m.nodes*m.perNode {
-			t.Errorf("MANIFEST.csv:%d: ranks %d != %d nodes x %d", m.line, m.ranks, m.nodes, m.perNode)
+		path := filepath.Join(m.Machine, m.File)
+		key := path + "#" + strconv.Itoa(m.Test)
+		if m.Ranks != m.Nodes*m.PerNode {
+			t.Errorf("MANIFEST.csv:%d: ranks %d != %d nodes x %d", m.Line, m.Ranks, m.Nodes, m.PerNode)
 		}
-		if !slices.Contains([]string{"auto", "ring", "tree", "nvls", "nvlstree", "pat", "collnet"}, m.algo) ||
-			!slices.Contains([]string{"auto", "ll", "ll128", "simple"}, m.proto) {
-			t.Errorf("MANIFEST.csv:%d: algo %q proto %q", m.line, m.algo, m.proto)
+		if !slices.Contains([]string{"auto", "ring", "tree", "nvls", "nvlstree", "pat", "collnet"}, m.Algo) ||
+			!slices.Contains([]string{"auto", "ll", "ll128", "simple"}, m.Proto) {
+			t.Errorf("MANIFEST.csv:%d: algo %q proto %q", m.Line, m.Algo, m.Proto)
 		}
-		if m.source == "" {
-			t.Errorf("MANIFEST.csv:%d: no source", m.line)
+		if m.Source == "" {
+			t.Errorf("MANIFEST.csv:%d: no source", m.Line)
 		}
 		l := logs[path]
 		if l == nil {
 			tests, problems, err := readLog(filepath.Join(pairedDir, path))
 			if err != nil {
-				t.Errorf("MANIFEST.csv:%d: %v", m.line, err)
+				t.Errorf("MANIFEST.csv:%d: %v", m.Line, err)
 				continue
 			}
 			l = &log{tests, problems}
 			logs[path] = l
 		}
-		indices[path] = append(indices[path], m.test)
-		if m.test < 0 || m.test >= len(l.tests) {
-			t.Errorf("%s: test %d of %d", key, m.test, len(l.tests))
+		indices[path] = append(indices[path], m.Test)
+		if m.Test < 0 || m.Test >= len(l.tests) {
+			t.Errorf("%s: test %d of %d", key, m.Test, len(l.tests))
 			continue
 		}
-		tt := l.tests[m.test]
-		if c, err := nccltests.ParseCollective(m.collective); err == nil {
+		tt := l.tests[m.Test]
+		if c, err := nccltests.ParseCollective(m.Collective); err == nil {
 			if tt.CollectiveFrom == nccltests.Unknown || tt.Collective != c {
 				t.Errorf("%s: collective %v (%v), want %v", key, tt.Collective, tt.CollectiveFrom, c)
 			}
-		} else if tt.Op != m.collective {
-			t.Errorf("%s: op %q, want %q", key, tt.Op, m.collective)
+		} else if tt.Op != m.Collective {
+			t.Errorf("%s: op %q, want %q", key, tt.Op, m.Collective)
 		}
-		nodes := m.nodes
+		nodes := m.Nodes
 		if pairedNodesElided[key] {
 			nodes = 0 // unknown
 		}
-		ranks := m.ranks
+		ranks := m.Ranks
 		if r, ok := pairedRanksPrinted[key]; ok {
 			ranks = r
 			for _, row := range tt.Rows {
-				if f := row.OutOfPlace.BusBW / row.OutOfPlace.AlgBW; math.Abs(f/(2*float64(m.ranks-1)/float64(m.ranks))-1) > 1e-3 {
-					t.Errorf("%s: busbw/algbw %.5f at %d B does not fit AllReduce on %d ranks", key, f, row.Size, m.ranks)
+				if f := row.OutOfPlace.BusBW / row.OutOfPlace.AlgBW; math.Abs(f/(2*float64(m.Ranks-1)/float64(m.Ranks))-1) > 1e-3 {
+					t.Errorf("%s: busbw/algbw %.5f at %d B does not fit AllReduce on %d ranks", key, f, row.Size, m.Ranks)
 				}
 			}
 		}
-		if tt.Ranks != ranks || tt.Nodes != nodes || tt.System != m.gpu {
+		if tt.Ranks != ranks || tt.Nodes != nodes || tt.System != m.GPU {
 			t.Errorf("%s: %d ranks on %d nodes of %q, want %d on %d of %q",
-				key, tt.Ranks, tt.Nodes, tt.System, m.ranks, nodes, m.gpu)
+				key, tt.Ranks, tt.Nodes, tt.System, m.Ranks, nodes, m.GPU)
 		}
 		want, ok := 0, false
-		for _, k := range []string{key, path, m.machine} {
+		for _, k := range []string{key, path, m.Machine} {
 			if want, ok = pairedRows[k]; ok {
 				break
 			}

@@ -1,7 +1,9 @@
-package predict
+package heldout
 
 import (
+	"cmp"
 	"fmt"
+	"github.com/inframethod/commlab/commmodel/predict"
 	"math"
 	"slices"
 
@@ -110,8 +112,11 @@ const gridPerDoubling = 8
 // that predicts it; a pair with fewer than two other tables is left out.
 // The measured log ratio is first smoothed by a running median of three,
 // so that one noisy size does not make a crossing.
-func PinCrossovers(h Hardware, tables []Table, s *Settings) ([]Crossover, error) {
-	set := s.withDefaults()
+func PinCrossovers(h predict.Hardware, tables []predict.Table, s *predict.Settings) ([]Crossover, error) {
+	var set predict.Settings
+	if s != nil {
+		set = *s
+	}
 	set.NoIntervals = true
 	var out []Crossover
 	for i := range tables {
@@ -125,7 +130,7 @@ func PinCrossovers(h Hardware, tables []Table, s *Settings) ([]Crossover, error)
 			if len(sizes) < 2 {
 				continue
 			}
-			var rest []Table
+			var rest []predict.Table
 			for k := range tables {
 				if k != i && k != j {
 					rest = append(rest, tables[k])
@@ -134,7 +139,7 @@ func PinCrossovers(h Hardware, tables []Table, s *Settings) ([]Crossover, error)
 			if len(rest) < 2 {
 				continue // nothing to calibrate on
 			}
-			m, err := Calibrate(h, rest, &set)
+			m, err := predict.Calibrate(h, rest, &set)
 			if err != nil {
 				return nil, fmt.Errorf("predict: without %s and %s: %w", a.Name, b.Name, err)
 			}
@@ -168,7 +173,7 @@ func median3(d []float64) []float64 {
 
 // commonLogRatio returns the sizes a and b both hold, increasing, and
 // ln(tA/tB) at each.
-func commonLogRatio(a, b *Table) (sizes, d []float64) {
+func commonLogRatio(a, b *predict.Table) (sizes, d []float64) {
 	tb := map[float64]float64{}
 	for _, p := range b.Points {
 		tb[p.Size] = p.Time
@@ -198,35 +203,34 @@ func commonLogRatio(a, b *Table) (sizes, d []float64) {
 // table's measured regimes (fit.Piecewise with its defaults). A switch
 // without a regime break has Measured 0. The switches are NCCL's tuner
 // model's on h; no calibration enters them.
-func TunerSwitches(h Hardware, tables []Table) ([]Crossover, error) {
+func TunerSwitches(h predict.Hardware, tables []predict.Table) ([]Crossover, error) {
 	var out []Crossover
-	m := &Machine{Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
+	m := predict.Uncalibrated(h)
 	for i := range tables {
 		t := &tables[i]
 		if t.Algo != "" || t.Proto != "" || len(t.Points) < 6 {
 			continue
 		}
-		rn, err := tableRun(&h, t)
-		if err != nil {
-			return nil, err
-		}
 		pts := slices.Clone(t.Points)
-		slices.SortFunc(pts, func(x, y Point) int { return int(math.Copysign(1, x.Size-y.Size)) })
-		var prev choice
+		slices.SortFunc(pts, func(x, y predict.Point) int { return cmp.Compare(x.Size, y.Size) })
+		sizes := make([]float64, len(pts))
+		for k, p := range pts {
+			sizes[k] = p.Size
+		}
+		preds, err := m.Predict(t.Query(), sizes)
+		if err != nil {
+			return nil, fmt.Errorf("predict: %s: %w", t.Name, err)
+		}
 		type sw struct {
 			at   float64
 			name string
 		}
 		var switches []sw
-		for k, p := range pts {
-			tm, err := m.refs.termOf(rn, p.Size)
-			if err != nil {
-				return nil, err
+		for k := 1; k < len(preds); k++ {
+			prev, cur := choiceName(preds[k-1]), choiceName(preds[k])
+			if cur != prev {
+				switches = append(switches, sw{math.Sqrt(sizes[k-1] * sizes[k]), prev + " -> " + cur})
 			}
-			if k > 0 && tm.ch != prev {
-				switches = append(switches, sw{math.Sqrt(pts[k-1].Size * p.Size), prev.String() + " -> " + tm.ch.String()})
-			}
-			prev = tm.ch
 		}
 		if len(switches) == 0 {
 			continue
@@ -248,3 +252,6 @@ func TunerSwitches(h Hardware, tables []Table) ([]Crossover, error) {
 	}
 	return out, nil
 }
+
+// choiceName names what NCCL runs at a prediction's size ("Tree/LL128").
+func choiceName(p predict.Prediction) string { return p.Algorithm + "/" + p.Protocol }

@@ -1,4 +1,4 @@
-package predict_test
+package heldout_test
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/predict"
-	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/commmodel/predict/heldout"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the golden score tables in test
 // The paired logs (data/logs/paired, sources in each file and in its
 // README.md): eight machines, each measured several ways. Every table is
 // held out in turn and predicted by the model calibrated on the other
-// tables of its machine (predict.LeaveOneOut); the scores are in
+// tables of its machine (heldout.LeaveOneOut); the scores are in
 // testdata/paired_scores.md, and docs/scores.md reports them.
 
 // The issue's targets (issue 10, "Targets") for every held-out table.
@@ -35,7 +35,7 @@ const (
 
 // meets reports whether a held-out table meets every target: its errors
 // under the targets and under the one-link baseline's.
-func meets(s predict.Score) bool {
+func meets(s heldout.Score) bool {
 	ok := s.Model.All <= targetAll && s.Model.All < s.Baseline.All
 	if s.Large > 0 {
 		ok = ok && s.Model.Large <= targetLarge && s.Model.Large < s.Baseline.Large
@@ -279,9 +279,9 @@ func size(x float64) string {
 	return units.FormatSize(x)
 }
 
-func pairedMachines(t *testing.T) []predict.PairedMachine {
+func pairedMachines(t *testing.T) []heldout.PairedMachine {
 	t.Helper()
-	ms, err := predict.PairedMachines(data.PairedLogs())
+	ms, err := heldout.PairedMachines()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,9 +301,9 @@ func TestPairedScores(t *testing.T) {
 	fmt.Fprintln(&cov, "| machine | held-out tables | points | in 80% interval | coverage | NCCL's: points | in its interval | coverage |")
 	fmt.Fprintln(&cov, "|---|---:|---:|---:|---:|---:|---:|---:|")
 	var inside, points, ncclInside, ncclPoints int
-	var all []predict.Score
+	var all []heldout.Score
 	for _, m := range pairedMachines(t) {
-		scores, err := predict.LeaveOneOut(m.Hardware, m.Tables, nil)
+		scores, err := heldout.LeaveOneOut(m.Hardware, m.Tables, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
@@ -353,9 +353,9 @@ var sizeBands = []float64{64 << 10, 1 << 20, 16 << 20, 64 << 20, 1 << 30}
 // bandTable is the median of model/measured - 1 over the held-out points of
 // each machine and size band, with the points behind it: where the model is
 // fast (negative) or slow.
-func bandTable(ms []predict.PairedMachine, scores []predict.Score) []byte {
+func bandTable(ms []heldout.PairedMachine, scores []heldout.Score) []byte {
 	names := []string{"< 64 KiB", "64 KiB-1 MiB", "1-16 MiB", "16-64 MiB", "64 MiB-1 GiB", "≥ 1 GiB"}
-	return groupTable(ms, scores, names, func(s predict.Score, i int) int {
+	return groupTable(ms, scores, names, func(s heldout.Score, i int) int {
 		k, _ := slices.BinarySearch(sizeBands, s.Predicted[i].Size+1)
 		return k
 	})
@@ -368,9 +368,9 @@ func bandTable(ms []predict.PairedMachine, scores []predict.Score) []byte {
 // or a link's bandwidth. If fewer channels made these sizes slower than
 // the model, the fewer-channel points bound by a link would be the fast
 // ones.
-func midTable(ms []predict.PairedMachine, scores []predict.Score) []byte {
+func midTable(ms []heldout.PairedMachine, scores []heldout.Score) []byte {
 	names := []string{"fewer channels, launch or latency", "fewer channels, a link", "all channels, launch or latency", "all channels, a link"}
-	return groupTable(ms, scores, names, func(s predict.Score, i int) int {
+	return groupTable(ms, scores, names, func(s heldout.Score, i int) int {
 		p := s.Predicted[i]
 		if p.Size < 64<<10 || p.Size >= 64<<20 || p.Channels == 0 {
 			return -1
@@ -396,10 +396,10 @@ func midTable(ms []predict.PairedMachine, scores []predict.Score) []byte {
 // of each machine in each of the columns names, with the points behind it
 // and the share of them inside their 80% interval; column gives a point's
 // column, -1 for none.
-func groupTable(ms []predict.PairedMachine, scores []predict.Score, names []string, column func(s predict.Score, i int) int) []byte {
+func groupTable(ms []heldout.PairedMachine, scores []heldout.Score, names []string, column func(s heldout.Score, i int) int) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "| machine | %s |\n|---|%s\n", strings.Join(names, " | "), strings.Repeat("---:|", len(names)))
-	row := func(name string, keep func(s predict.Score) bool) {
+	row := func(name string, keep func(s heldout.Score) bool) {
 		cols := make([][]float64, len(names))
 		inside := make([]int, len(names))
 		for _, s := range scores {
@@ -426,9 +426,9 @@ func groupTable(ms []predict.PairedMachine, scores []predict.Score, names []stri
 		fmt.Fprintln(&b)
 	}
 	for _, m := range ms {
-		row(m.Name, func(s predict.Score) bool { return strings.HasPrefix(s.Table, m.Name+"/") })
+		row(m.Name, func(s heldout.Score) bool { return strings.HasPrefix(s.Table, m.Name+"/") })
 	}
-	row("all", func(predict.Score) bool { return true })
+	row("all", func(heldout.Score) bool { return true })
 	return b.Bytes()
 }
 
@@ -458,17 +458,17 @@ func checkCoverage(t *testing.T, machine string, c float64) {
 // user's cluster: how many of the predictions are within targetWithin at
 // the median over all sizes, how many beat the one-link baseline there,
 // and the share of points inside the 80% interval.
-func targetRow(name string, scores []predict.Score) string {
+func targetRow(name string, scores []heldout.Score) string {
 	within, better := targets(scores)
 	share := func(k int) string {
 		return fmt.Sprintf("%d of %d (%s)", k, len(scores), pct(float64(k)/float64(len(scores))))
 	}
-	return fmt.Sprintf("| %s | %s | %s | %s |\n", name, share(within), share(better), pct(predict.Coverage(scores)))
+	return fmt.Sprintf("| %s | %s | %s | %s |\n", name, share(within), share(better), pct(heldout.Coverage(scores)))
 }
 
 // targets counts the predictions within targetWithin at the median over
 // all sizes, and those better than the one-link baseline there.
-func targets(scores []predict.Score) (within, better int) {
+func targets(scores []heldout.Score) (within, better int) {
 	for _, s := range scores {
 		if s.Model.All <= targetWithin {
 			within++
@@ -489,7 +489,7 @@ const fromEachAll = "from one table, all machines"
 const targetWithin = 0.15
 
 // TestPairedFromEach calibrates on each table of each paired machine alone
-// and predicts every other table of the machine (predict.FromEach): for each
+// and predicts every other table of the machine (heldout.FromEach): for each
 // machine, how many of those predictions are within targetWithin and better
 // than the one-link baseline fitted on the same table, their median errors
 // beside NCCL's uncalibrated model's (where it has one), and the share of
@@ -500,8 +500,8 @@ func TestPairedFromEach(t *testing.T) {
 	var b bytes.Buffer
 	fmt.Fprintln(&b, "| machine | tables | predictions | within 15% | better than one-link | median error ≥1 MiB | median error, all sizes | NCCL ≥1 MiB | NCCL all | points | in 80% interval | coverage |")
 	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-	var all []predict.Score
-	row := func(name, tables string, scores []predict.Score) {
+	var all []heldout.Score
+	row := func(name, tables string, scores []heldout.Score) {
 		within, better := targets(scores)
 		var in, n int
 		var large, whole, ncclLarge, ncclWhole []float64
@@ -523,7 +523,7 @@ func TestPairedFromEach(t *testing.T) {
 			pct(fit.Median(large)), pct(fit.Median(whole)), pct(fit.Median(ncclLarge)), pct(fit.Median(ncclWhole)), n, in, pct(float64(in)/float64(n)))
 	}
 	for _, m := range pairedMachines(t) {
-		scores, err := predict.FromEach(m.Hardware, m.Tables, nil)
+		scores, err := heldout.FromEach(m.Hardware, m.Tables, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
@@ -534,7 +534,7 @@ func TestPairedFromEach(t *testing.T) {
 		all = append(all, scores...)
 	}
 	row("all", "", all)
-	checkCoverage(t, fromEachAll, predict.Coverage(all))
+	checkCoverage(t, fromEachAll, heldout.Coverage(all))
 	golden(t, "paired_from_each.md", b.Bytes())
 	golden(t, "paired_targets_each.md", []byte(targetRow("each table alone, predicting the machine's others", all)))
 }
@@ -548,15 +548,15 @@ func TestPairedCrossovers(t *testing.T) {
 	fmt.Fprintln(&b, "| machine | kind | table | crossing | measured | predicted | ratio |")
 	fmt.Fprintln(&b, "|---|---|---|---|---:|---:|---:|")
 	for _, m := range pairedMachines(t) {
-		pins, err := predict.PinCrossovers(m.Hardware, m.Tables, nil)
+		pins, err := heldout.PinCrossovers(m.Hardware, m.Tables, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
-		switches, err := predict.TunerSwitches(m.Hardware, m.Tables)
+		switches, err := heldout.TunerSwitches(m.Hardware, m.Tables)
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
-		for k, cs := range [][]predict.Crossover{pins, switches} {
+		for k, cs := range [][]heldout.Crossover{pins, switches} {
 			kind := [...]string{"pins", "tuner switch"}[k]
 			for _, c := range cs {
 				a, bb := strings.TrimPrefix(c.A, m.Name+"/"), strings.TrimPrefix(c.B, m.Name+"/")
@@ -635,7 +635,7 @@ func sameRow(a, b string) bool {
 // pairedSweeps returns each paired machine's pinned sweeps: the tables of
 // one collective and shape, two or more, at least one of them pinning
 // NCCL_ALGO or NCCL_PROTO.
-func pairedSweeps(m predict.PairedMachine) [][]predict.Table {
+func pairedSweeps(m heldout.PairedMachine) [][]predict.Table {
 	type shape struct {
 		c              string
 		nodes, perNode int
@@ -736,7 +736,7 @@ func TestPairedBeyondNodes(t *testing.T) {
 	fmt.Fprintln(&b, "| held-out table | nodes | from tables of up to | doublings | median ln(measured/model) | per doubling | in 80% interval |")
 	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|---:|")
 	var slower, faster []float64
-	var scores []predict.Score
+	var scores []heldout.Score
 	for _, m := range pairedMachines(t) {
 		for i, held := range m.Tables {
 			var from []predict.Table
@@ -750,7 +750,7 @@ func TestPairedBeyondNodes(t *testing.T) {
 			if most < 2 {
 				continue
 			}
-			sc, err := predict.HeldOut(m.Hardware, from, []predict.Table{held}, nil)
+			sc, err := heldout.HeldOut(m.Hardware, from, []predict.Table{held}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -778,7 +778,7 @@ func TestPairedBeyondNodes(t *testing.T) {
 		return math.Sqrt(ss / float64(len(x)))
 	}
 	fmt.Fprintf(&b, "\n%d of %d predictions measured slower than the model, root mean square %.3f per doubling; %d faster, %.3f per doubling. %s of their points inside their 80%% interval.\n",
-		len(slower), len(slower)+len(faster), rms(slower), len(faster), rms(faster), pct(predict.Coverage(scores)))
+		len(slower), len(slower)+len(faster), rms(slower), len(faster), rms(faster), pct(heldout.Coverage(scores)))
 	for _, c := range []struct {
 		name      string
 		got, want float64
@@ -820,7 +820,7 @@ do not edit it by hand.
 
 Every table of the paired public logs (`+"`data/logs/paired`"+`: 8 machines, each measured several
 ways) is held out in turn and predicted by the model calibrated on the other tables of its
-machine (`+"`predict.LeaveOneOut`"+`). Beside the model stand the one-link baseline (the
+machine (`+"`heldout.LeaveOneOut`"+`). Beside the model stand the one-link baseline (the
 article's `+"`T = steps·α + bytes/BW`"+`, one link fitted on the same tables through each table's
 ring algorithm) and NCCL's own uncalibrated model, which has no model of AllToAll. An error is
 the median of |predicted/measured - 1| over the held-out table's sizes of at least 1 MiB, or
@@ -903,7 +903,7 @@ tables worse than better.
 ## From one table
 
 Each table of a machine calibrates alone and predicts every other table of the machine
-(`+"`predict.FromEach`"+`): what a user with a single log learns of the machine's other runs. The
+(`+"`heldout.FromEach`"+`): what a user with a single log learns of the machine's other runs. The
 one-link baseline is fitted on the same table; NCCL's uncalibrated model needs none (it has no
 model of AllToAll). A prediction counts as within %.0f%% by its median error over all sizes.
 
@@ -930,7 +930,7 @@ above).
 	fmt.Fprint(&b, `
 ## Scale-out to 64 nodes
 
-Bus bandwidth at 32 GiB on Together AI's B200 cluster "slinky" (`+"`commmodel/predict/testdata/"+scaleOutFile+"`"+`
+Bus bandwidth at 32 GiB on Together AI's B200 cluster "slinky" (`+"`commmodel/predict/heldout/testdata/"+scaleOutFile+"`"+`
 names the report and copies its tables): AllReduce pinned to Ring, Tree and NVLS (NVLSTree beyond
 one node), and Ring AllGather, on 1 to 64 nodes of 8 GPUs with 12 NDR 400 Gb/s HCAs each, NCCL
 2.28.9. The model is calibrated on the one- and two-node values (eight tables of one point) and
@@ -990,7 +990,7 @@ default-tuner table. The target is within %.1fx.
 	fmt.Fprintf(&b, "\nWhere a crossover misses it, and why:\n\n")
 	reasons(crossMissesBy)
 
-	path := filepath.Join("..", "..", "docs", "scores.md")
+	path := filepath.Join("..", "..", "..", "docs", "scores.md")
 	if *update {
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)

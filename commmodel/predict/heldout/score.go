@@ -1,8 +1,9 @@
-package predict
+package heldout
 
 import (
 	"errors"
 	"fmt"
+	"github.com/inframethod/commlab/commmodel/predict"
 	"math"
 	"slices"
 
@@ -38,7 +39,7 @@ type Score struct {
 	Inside, NCCLInside int
 	// Predicted is the calibrated model's prediction at each of the
 	// table's sizes, and Measured the table's time there, s.
-	Predicted []Prediction
+	Predicted []predict.Prediction
 	Measured  []float64
 }
 
@@ -59,7 +60,7 @@ func Coverage(scores []Score) float64 {
 // LeaveOneOut scores every table by calibrating on the others and
 // predicting it (HeldOut). A table is never in the calibration that
 // predicts it, nor in the refits behind the interval's spread.
-func LeaveOneOut(h Hardware, tables []Table, s *Settings) ([]Score, error) {
+func LeaveOneOut(h predict.Hardware, tables []predict.Table, s *predict.Settings) ([]Score, error) {
 	out := make([]Score, 0, len(tables))
 	for i := range tables {
 		sc, err := HeldOut(h, slices.Concat(tables[:i], tables[i+1:]), tables[i:i+1], s)
@@ -75,7 +76,7 @@ func LeaveOneOut(h Hardware, tables []Table, s *Settings) ([]Score, error) {
 // each of the others (HeldOut): what one table of a machine, the commonest
 // thing a user has, says of the machine's other runs. The scores come in
 // order of the calibration table, then of the held-out one.
-func FromEach(h Hardware, tables []Table, s *Settings) ([]Score, error) {
+func FromEach(h predict.Hardware, tables []predict.Table, s *predict.Settings) ([]Score, error) {
 	var out []Score
 	for i := range tables {
 		sc, err := HeldOut(h, tables[i:i+1], slices.Concat(tables[:i], tables[i+1:]), s)
@@ -91,16 +92,15 @@ func FromEach(h Hardware, tables []Table, s *Settings) ([]Score, error) {
 // the calibration tables: Calibrate, and the one-link baseline on the same
 // tables where they hold its two points (else its errors are NaN); NCCL's
 // model needs no calibration.
-func HeldOut(h Hardware, calibration, held []Table, s *Settings) ([]Score, error) {
-	set := s.withDefaults()
-	m, err := Calibrate(h, calibration, &set)
+func HeldOut(h predict.Hardware, calibration, held []predict.Table, s *predict.Settings) ([]Score, error) {
+	m, err := predict.Calibrate(h, calibration, s)
 	if err != nil {
 		return nil, err
 	}
 	// Too few points for the baseline's two parameters leave it out (a
 	// Link that times everything NaN, so its errors are NaN).
 	base, err := FitBaseline(calibration)
-	if errors.Is(err, ErrTooFew) {
+	if errors.Is(err, predict.ErrTooFew) {
 		base = commmodel.Link{}
 	} else if err != nil {
 		return nil, fmt.Errorf("predict: baseline: %w", err)
@@ -117,7 +117,7 @@ func HeldOut(h Hardware, calibration, held []Table, s *Settings) ([]Score, error
 }
 
 // score compares the three models with held's measurements.
-func score(h Hardware, m *Machine, base commmodel.Link, held *Table) (Score, error) {
+func score(h predict.Hardware, m *predict.Machine, base commmodel.Link, held *predict.Table) (Score, error) {
 	sizes := make([]float64, len(held.Points))
 	for i, p := range held.Points {
 		sizes[i] = p.Size
@@ -127,7 +127,7 @@ func score(h Hardware, m *Machine, base commmodel.Link, held *Table) (Score, err
 	if err != nil {
 		return Score{}, fmt.Errorf("predict: %s: %w", held.Name, err)
 	}
-	ref, refErr := Reference(h, q, sizes)
+	ref, refErr := predict.Reference(h, q, sizes)
 	sc := Score{Table: held.Name, Points: len(sizes), Predicted: ours, Measured: make([]float64, len(sizes))}
 	var e [3][2][]float64
 	for i, p := range held.Points {
@@ -165,12 +165,6 @@ func score(h Hardware, m *Machine, base commmodel.Link, held *Table) (Score, err
 	return sc, nil
 }
 
-// Query returns the query that describes t.
-func (t *Table) Query() Query {
-	return Query{Collective: t.Collective, Ranks: t.Ranks(), PerNode: t.PerNode, Layout: t.Layout.explicit(),
-		Algo: t.Algo, Proto: t.Proto, Version: t.Version}
-}
-
 // baselineAlgorithm is the ring algorithm of c in the article's model:
 // commmodel's first algorithm of c (Ring, RingReduceScatter, RingAllGather,
 // PipelinedBroadcast), and for AllToAll the ring-shift Pairwise.
@@ -183,7 +177,7 @@ func baselineAlgorithm(c commmodel.Collective) commmodel.Algorithm {
 
 // BaselineTime is the one-link model's time of size bytes of t's collective
 // over its ranks: Steps·α + Bytes/BW of its ring algorithm on l.
-func BaselineTime(l commmodel.Link, t *Table, size float64) float64 {
+func BaselineTime(l commmodel.Link, t *predict.Table, size float64) float64 {
 	return baselineAlgorithm(t.Collective).Cost(t.Ranks(), size).Time(l)
 }
 
@@ -193,7 +187,7 @@ func BaselineTime(l commmodel.Link, t *Table, size float64) float64 {
 // error, which is linear in (α, 1/BW), here with every table weighing the
 // same (1/n_t per point) and Huber reweighting (threshold 5%); α >= 0 and
 // BW > 0 by an active set.
-func FitBaseline(tables []Table) (commmodel.Link, error) {
+func FitBaseline(tables []predict.Table) (commmodel.Link, error) {
 	type row struct{ u, v, w float64 }
 	var rows []row
 	for i := range tables {
@@ -205,7 +199,7 @@ func FitBaseline(tables []Table) (commmodel.Link, error) {
 		}
 	}
 	if len(rows) < 2 {
-		return commmodel.Link{}, fmt.Errorf("%w: %d points for the baseline's 2 parameters", ErrTooFew, len(rows))
+		return commmodel.Link{}, fmt.Errorf("%w: %d points for the baseline's 2 parameters", predict.ErrTooFew, len(rows))
 	}
 	// Scale the regressors so that the 2x2 system is well conditioned.
 	su, sv := 0.0, 0.0

@@ -1,4 +1,4 @@
-package predict_test
+package heldout_test
 
 import (
 	"bufio"
