@@ -33,19 +33,6 @@ type Settings struct {
 	NoIntervals bool
 }
 
-// width is the prior's width of parameter k: PriorWidth, but at most ln 2
-// for intra_bw. NVLink's bandwidth belongs to the GPU board and its
-// switches, alike on every machine of a product, while the network's
-// depends on the cluster (its NICs' count, rate and PCIe paths, its
-// switches); where a table of several nodes runs slower than both priors
-// allow, the fit should look for the cause in the network first.
-func (s Settings) width(k int) float64 {
-	if k == parIntraBW {
-		return min(s.PriorWidth, math.Ln2)
-	}
-	return s.PriorWidth
-}
-
 func (s *Settings) withDefaults() Settings {
 	var out Settings
 	if s != nil {
@@ -174,7 +161,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	var unused []string
 	for _, p := range m.Params {
 		switch {
-		case !p.Used && (p.Name != paramInfo[parFabric].name || m.Hardware.Group > 0):
+		case !p.Used && (p.Name != params[parFabric].name || m.Hardware.Group > 0):
 			unused = append(unused, p.Name)
 		case !p.Used:
 		case !p.Identified:
@@ -261,32 +248,6 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 	return d, notes, nil
 }
 
-// prior returns the prior values of the parameters (see the package
-// documentation for their sources).
-func (m *Machine) prior() [numParams]float64 {
-	var x [numParams]float64
-	x[parLaunch] = 3.1e-6
-	x[parBase], x[parIntra], x[parInter] = 1, 1, 1
-	x[parIntraBW] = m.intraPrior()
-	x[parNICBW] = m.Hardware.NICBW
-	if x[parNICBW] <= 0 {
-		x[parNICBW] = nicRates[arch(m.Hardware.GPU.CompCap)]
-	}
-	x[parLL] = commmodel.LL.Efficiency()
-	x[parLL128] = commmodel.LL128.Efficiency()
-	x[parNVLS] = 0.85
-	if e := nccl.DefaultConstants(m.version).NVLSEfficiency[arch(m.Hardware.GPU.CompCap)]; e > 0 {
-		x[parNVLS] = e
-	}
-	x[parTree] = 0.92
-	x[parChain] = 1
-	x[parFabric] = 1
-	if o := m.Hardware.Oversubscription; o > 0 {
-		x[parFabric] = o
-	}
-	return x
-}
-
 // latencyUnits are the seconds one unit of each latency factor stands for:
 // NCCL's Ring/LL base, intra-node step and network step latency of the
 // machine's newest version.
@@ -309,7 +270,7 @@ func (m *Machine) params(x0 [numParams]float64, f fitResult, used [numParams]boo
 	unit[parBase], unit[parIntra], unit[parInter] = m.latencyUnits()
 	out := make([]Param, numParams)
 	for k := range out {
-		info := paramInfo[k]
+		info := &params[k]
 		out[k] = Param{Name: info.name, Unit: info.unit, Doc: info.doc,
 			Value: f.x[k] * unit[k], Prior: x0[k] * unit[k], Used: used[k], SD: f.sd[k]}
 		out[k].Identified = f.identified(k, used, set)
@@ -329,30 +290,6 @@ func FormatValue(v float64, unit string) string {
 		return units.FormatSize(v)
 	}
 	return units.FormatNumber(v)
-}
-
-// used reports which parameters some point depends on.
-func (d *design) used() [numParams]bool {
-	var u [numParams]bool
-	for i := range d.terms {
-		t := &d.terms[i]
-		u[parLaunch] = u[parLaunch] || t.launches > 0
-		u[parBase] = u[parBase] || t.lat[0] > 0
-		u[parIntra] = u[parIntra] || t.lat[1] > 0
-		u[parInter] = u[parInter] || t.lat[2] > 0
-		u[parIntraBW] = u[parIntraBW] || t.intra > 0
-		u[parNICBW] = u[parNICBW] || t.net > 0
-		for _, e := range t.eff {
-			if e >= 0 && (t.intra > 0 || t.net > 0) {
-				u[e] = true
-			}
-		}
-		if t.netEff >= 0 && t.net > 0 {
-			u[t.netEff] = true
-		}
-		u[parFabric] = u[parFabric] || t.leave > 0 && t.net > 0
-	}
-	return u
 }
 
 // medianError is the median |T/t - 1| at x of the points skip does not
@@ -520,7 +457,7 @@ func (m *Machine) implausible(x0 [numParams]float64, used [numParams]bool) []str
 	for _, c := range caps {
 		if used[c.k] && m.x[c.k] > 1.02*c.cap {
 			out = append(out, fmt.Sprintf("%s = %.3f is above the %.3f its wire format allows (%s carries %s): the tables make Simple slower than the model has it, and where NCCL runs %s the predictions lean on this value",
-				paramInfo[c.k].name, m.x[c.k], c.cap, c.proto, c.why, c.proto))
+				params[c.k].name, m.x[c.k], c.cap, c.proto, c.why, c.proto))
 		}
 	}
 	// The hardware's rates, not the priors: intra_bw's is NCCL's figure,
@@ -529,7 +466,7 @@ func (m *Machine) implausible(x0 [numParams]float64, used [numParams]bool) []str
 	for _, k := range []int{parNICBW, parIntraBW} {
 		if used[k] && m.x[k] > 1.05*limit[k] {
 			out = append(out, fmt.Sprintf("%s = %s is above the hardware's %s: the description (-hw) or the tables' shape may be off",
-				paramInfo[k].name, FormatValue(m.x[k], "B/s"), FormatValue(limit[k], "B/s")))
+				params[k].name, FormatValue(m.x[k], "B/s"), FormatValue(limit[k], "B/s")))
 		}
 	}
 	return out

@@ -368,10 +368,7 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) (Finding, bool)
 		return Finding{}, false
 	}
 	nics := m.Hardware.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)
-	nicBW := m.Hardware.NICBW
-	if nicBW <= 0 {
-		nicBW = nicRates[arch(m.Hardware.GPU.CompCap)]
-	}
+	nicBW := m.Hardware.nicBW()
 	// A ring crosses between nodes at a different GPU in each channel, so
 	// a node's NICs together carry one GPU's bus bytes.
 	bound := nicBW * float64(nics)

@@ -94,8 +94,10 @@
 //	                                  NCCL version, pins and launch layout
 //	terms    terms.go, reference.go   a run and a size into a term: what NCCL runs there (its
 //	                                  tuner), NCCL's latency split into the parts the calibration
-//	                                  scales, and the bytes on each level; the parameters, and
-//	                                  the time of a term under them
+//	                                  scales, and the bytes on each level, and the time of a
+//	                                  term under the parameters
+//	params   params.go                one descriptor per parameter: its name, unit, prior, the
+//	                                  terms that use it and its prior's width
 //	fit      calibrate.go             the terms of every point into the parameters (Calibrate),
 //	                                  and the refits that leave out each table in turn
 //	predict  predict.go, interval.go  a Query's terms timed, with the 80% interval

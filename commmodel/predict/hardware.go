@@ -92,6 +92,15 @@ func arch(cc int) nccl.Arch {
 	return nccl.Volta
 }
 
+// nicBW is one NIC's line rate: NICBW, or the generation's reference
+// rate (nicRates) where it is not given.
+func (h *Hardware) nicBW() float64 {
+	if h.NICBW > 0 {
+		return h.NICBW
+	}
+	return nicRates[arch(h.GPU.CompCap)]
+}
+
 // links returns the NVLinks of one GPU.
 func (h *Hardware) links() int {
 	if h.NVLinks > 0 {
@@ -159,10 +168,7 @@ func (h *Hardware) groupNodes(s shape) int {
 
 // system is nccl.System for a shape under NCCL v.
 func (h *Hardware) system(s shape, v nccl.Version) nccl.System {
-	nicBW := h.NICBW
-	if nicBW <= 0 {
-		nicBW = nicRates[arch(h.GPU.CompCap)]
-	}
+	nicBW := h.nicBW()
 	return nccl.System{GPU: h.GPU, GPUsPerNode: s.per, Nodes: s.nodes, NVSwitch: h.NVSwitch,
 		NVLinks: h.NVLinks, NICs: h.nics(s.hosts, s.per/s.hosts, v), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU, NICPath: h.NICPath}
 }

@@ -7,39 +7,6 @@ import (
 	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
-// The parameters of the calibrated model, in the order of Machine.Params.
-const (
-	parLaunch  = iota // host time of one launch, s
-	parBase           // factor on NCCL's base latencies
-	parIntra          // factor on NCCL's NVLink/PCI per-step latencies
-	parInter          // factor on NCCL's network per-step latencies
-	parIntraBW        // one GPU's NVLink (or PCIe) egress, B/s
-	parNICBW          // one NIC, B/s
-	parLL             // LL's share of the link bandwidth
-	parLL128          // LL128's share of the link bandwidth
-	parNVLS           // NVLS's efficiency on NVLink
-	parTree           // Tree's efficiency
-	parChain          // Broadcast's and Reduce's share of the NICs across nodes
-	parFabric         // the network's oversubscription above a group of nodes
-	numParams
-)
-
-// paramInfo names each parameter and its unit.
-var paramInfo = [numParams]struct{ name, unit, doc string }{
-	{"launch", "s", "host time of one kernel launch; a call costs at least GPUs-per-thread launches, none with CUDA graphs"},
-	{"base_latency", "s", "NCCL's base latency of Ring/LL, scaled (every algorithm and protocol by the same factor)"},
-	{"intra_step_latency", "s", "NCCL's NVLink (PCI) latency of one Ring/LL step, scaled likewise"},
-	{"inter_step_latency", "s", "NCCL's network latency of one Ring/LL step, scaled likewise"},
-	{"intra_bw", "B/s", "one GPU's NVLink (PCIe) egress with Simple"},
-	{"nic_bw", "B/s", "one NIC's bandwidth with Simple"},
-	{"ll_efficiency", "1", "LL's bandwidth as a share of Simple's"},
-	{"ll128_efficiency", "1", "LL128's bandwidth as a share of Simple's"},
-	{"nvls_efficiency", "1", "NVLS's bandwidth on NVLink as a share of the egress model's"},
-	{"tree_efficiency", "1", "Tree's bandwidth as a share of the egress model's"},
-	{"chain_efficiency", "1", "Broadcast's and Reduce's ring bandwidth across nodes as a share of the NICs'"},
-	{"fabric_oversubscription", "1", "the NICs' bandwidth over the network's above a group of nodes (a leaf switch, a dragonfly group)"},
-}
-
 // term is one point of the model: the coefficients of its time in the
 // parameters (see Time in the package documentation).
 type term struct {

@@ -1,0 +1,146 @@
+package predict
+
+import (
+	"math"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
+)
+
+// The parameters of the calibrated model, in the order of Machine.Params;
+// params describes each.
+const (
+	parLaunch = iota
+	parBase
+	parIntra
+	parInter
+	parIntraBW
+	parNICBW
+	parLL
+	parLL128
+	parNVLS
+	parTree
+	parChain
+	parFabric
+	numParams
+)
+
+// A param describes one parameter of the calibrated model: everything
+// that calibration, the interval and the report need of it. Adding a
+// parameter means an index above and an entry in params.
+type param struct {
+	// name, unit and doc are what Machine.Params reports.
+	name, unit, doc string
+	// prior is the value the fit is pulled towards (the package
+	// documentation gives each one's source); latency factors are
+	// dimensionless, scaled to seconds by Machine.latencyUnits.
+	prior func(m *Machine) float64
+	// uses reports that the time of t depends on the parameter.
+	uses func(t *term) bool
+	// narrow is the largest width of the prior of the parameter's log, 0
+	// for Settings.PriorWidth alone.
+	narrow float64
+}
+
+// params describes every parameter, by its index.
+var params = [numParams]param{
+	parLaunch: {name: "launch", unit: "s",
+		doc:   "host time of one kernel launch; a call costs at least GPUs-per-thread launches, none with CUDA graphs",
+		prior: func(*Machine) float64 { return 3.1e-6 },
+		uses:  func(t *term) bool { return t.launches > 0 }},
+	parBase: {name: "base_latency", unit: "s",
+		doc:   "NCCL's base latency of Ring/LL, scaled (every algorithm and protocol by the same factor)",
+		prior: func(*Machine) float64 { return 1 },
+		uses:  func(t *term) bool { return t.lat[0] > 0 }},
+	parIntra: {name: "intra_step_latency", unit: "s",
+		doc:   "NCCL's NVLink (PCI) latency of one Ring/LL step, scaled likewise",
+		prior: func(*Machine) float64 { return 1 },
+		uses:  func(t *term) bool { return t.lat[1] > 0 }},
+	parInter: {name: "inter_step_latency", unit: "s",
+		doc:   "NCCL's network latency of one Ring/LL step, scaled likewise",
+		prior: func(*Machine) float64 { return 1 },
+		uses:  func(t *term) bool { return t.lat[2] > 0 }},
+	// NVLink's bandwidth belongs to the GPU board and its switches, alike
+	// on every machine of a product, while the network's depends on the
+	// cluster (its NICs' count, rate and PCIe paths, its switches): its
+	// prior is at most ln 2 wide, so that where a table of several nodes
+	// runs slower than both priors allow, the fit looks for the cause in
+	// the network first.
+	parIntraBW: {name: "intra_bw", unit: "B/s",
+		doc:    "one GPU's NVLink (PCIe) egress with Simple",
+		prior:  (*Machine).intraPrior,
+		uses:   func(t *term) bool { return t.intra > 0 },
+		narrow: math.Ln2},
+	parNICBW: {name: "nic_bw", unit: "B/s",
+		doc:   "one NIC's bandwidth with Simple",
+		prior: func(m *Machine) float64 { return m.Hardware.nicBW() },
+		uses:  func(t *term) bool { return t.net > 0 }},
+	parLL: {name: "ll_efficiency", unit: "1",
+		doc:   "LL's bandwidth as a share of Simple's",
+		prior: func(*Machine) float64 { return commmodel.LL.Efficiency() },
+		uses:  func(t *term) bool { return t.divides(parLL) }},
+	parLL128: {name: "ll128_efficiency", unit: "1",
+		doc:   "LL128's bandwidth as a share of Simple's",
+		prior: func(*Machine) float64 { return commmodel.LL128.Efficiency() },
+		uses:  func(t *term) bool { return t.divides(parLL128) }},
+	parNVLS: {name: "nvls_efficiency", unit: "1",
+		doc: "NVLS's bandwidth on NVLink as a share of the egress model's",
+		prior: func(m *Machine) float64 {
+			if e := nccl.DefaultConstants(m.version).NVLSEfficiency[arch(m.Hardware.GPU.CompCap)]; e > 0 {
+				return e
+			}
+			return 0.85
+		},
+		uses: func(t *term) bool { return t.divides(parNVLS) }},
+	parTree: {name: "tree_efficiency", unit: "1",
+		doc:   "Tree's bandwidth as a share of the egress model's",
+		prior: func(*Machine) float64 { return 0.92 },
+		uses:  func(t *term) bool { return t.divides(parTree) }},
+	parChain: {name: "chain_efficiency", unit: "1",
+		doc:   "Broadcast's and Reduce's ring bandwidth across nodes as a share of the NICs'",
+		prior: func(*Machine) float64 { return 1 },
+		uses:  func(t *term) bool { return t.netEff == parChain && t.net > 0 }},
+	parFabric: {name: "fabric_oversubscription", unit: "1",
+		doc: "the NICs' bandwidth over the network's above a group of nodes (a leaf switch, a dragonfly group)",
+		prior: func(m *Machine) float64 {
+			if o := m.Hardware.Oversubscription; o > 0 {
+				return o
+			}
+			return 1
+		},
+		uses: func(t *term) bool { return t.leave > 0 && t.net > 0 }},
+}
+
+// divides reports that efficiency parameter k divides t's bandwidth.
+func (t *term) divides(k int) bool {
+	return (t.eff[0] == k || t.eff[1] == k) && (t.intra > 0 || t.net > 0)
+}
+
+// prior returns the prior values of the parameters.
+func (m *Machine) prior() [numParams]float64 {
+	var x [numParams]float64
+	for k := range params {
+		x[k] = params[k].prior(m)
+	}
+	return x
+}
+
+// used reports which parameters some point depends on.
+func (d *design) used() [numParams]bool {
+	var u [numParams]bool
+	for i := range d.terms {
+		for k := range params {
+			u[k] = u[k] || params[k].uses(&d.terms[i])
+		}
+	}
+	return u
+}
+
+// width is the prior's width of parameter k's log: PriorWidth, but at
+// most the parameter's narrow width.
+func (s Settings) width(k int) float64 {
+	if n := params[k].narrow; n > 0 {
+		return min(s.PriorWidth, n)
+	}
+	return s.PriorWidth
+}
