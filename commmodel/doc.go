@@ -54,7 +54,7 @@
 // closed form) costs a multiply and an add per size. On a Cluster each stage
 // lasts the longer of two such Lines (Cluster.Lines): times are piecewise
 // linear and convex, bending at most once per stage (linear.go). The article's statements are checked against the model in
-// package notebooks/article (its claims ledger), not here.
+// package article (its claims ledger), not here.
 //
 // Two subpackages build on this one, which imports neither: package fit
 // turns measurements into Links (AlphaBeta, Piecewise, and Through an

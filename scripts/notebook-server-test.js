@@ -255,7 +255,7 @@ async function checkPage(cells) {
 			return imgs.length === n && imgs.every((i) => i.complete && i.naturalWidth > 0);
 		}, pngs, { timeout: 60e3 });
 		await page.locator('#kernel_indicator .kernel_indicator_name').filter({ hasText: 'Go (gonb)' }).waitFor({ timeout: 60e3 });
-		// Every table the notebook shows (nbplot.ShowTable's text/html) is
+		// Every table the notebook shows (nbshow.ShowTable's text/html) is
 		// rendered as a <table> with the saved output's rows.
 		const html = cells.flatMap((c) => c.outputs).filter((o) => o.data && o.data['text/html'])
 			.map((o) => (Array.isArray(o.data['text/html']) ? o.data['text/html'].join('') : o.data['text/html']))

@@ -59,10 +59,11 @@ fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/nbcheck" ./notebooks/cmd/nbcheck
-# Compile the notebooks' packages (nbplot and all it imports) once, using
-# every core, before the kernels start: otherwise, from an empty build cache,
-# each kernel compiles gonum/plot and gota itself at the same time.
-go build ./notebooks/...
+# Compile the packages the notebooks import (figure, article, nbshow and all
+# they import) once, using every core, before the kernels start: otherwise,
+# from an empty build cache, each kernel compiles gonum/plot and gota itself
+# at the same time.
+go build ./figure ./article ./notebooks/...
 
 # Bounded in time: a cell gets CELL_TIMEOUT seconds, a whole notebook
 # NOTEBOOK_TIMEOUT (the first, cold run compiles gonum/plot and gota).

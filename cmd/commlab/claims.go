@@ -5,7 +5,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/inframethod/commlab/notebooks/article"
+	"github.com/inframethod/commlab/article"
 )
 
 func init() {

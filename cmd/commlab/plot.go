@@ -15,7 +15,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/predict"
-	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/figure"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -31,7 +31,7 @@ type plotRequest struct {
 	machine machineFlags
 	// test is -test: which test of each log.
 	test int
-	// out is -o, a name ending in one of nbplot.SaveFormats.
+	// out is -o, a name ending in one of figure.SaveFormats.
 	out string
 	// dpi is -dpi, the PNG's resolution.
 	dpi int
@@ -50,8 +50,8 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 	out := fs.String("o", "", "the file to write, by its extension: FILE.png, FILE.svg or FILE.pdf")
 	dpi := fs.Int("dpi", 300, "the PNG's resolution, dots per inch (a paper's figures want 300)")
 	inches := func(l vg.Length) string { return fmt.Sprintf("%gin", float64(l/vg.Inch)) }
-	width := fs.String("width", inches(nbplot.DefaultWidth), "the figure's width, with its unit: in, cm, mm or pt")
-	height := fs.String("height", inches(nbplot.DefaultHeight), "the figure's height, with its unit: in, cm, mm or pt")
+	width := fs.String("width", inches(figure.DefaultWidth), "the figure's width, with its unit: in, cm, mm or pt")
+	height := fs.String("height", inches(figure.DefaultHeight), "the figure's height, with its unit: in, cm, mm or pt")
 	marks := fs.String("marks", "crossovers,breaks", "the vertical lines to draw, comma-separated: crossovers (where the model has NCCL change algorithm or protocol), "+
 		"breaks (between the regimes of a piecewise fit of the measured points), or none")
 	fs.Usage = func() {
@@ -69,9 +69,9 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 	if *out == "" {
 		return plotRequest{}, fmt.Errorf("-o FILE.png, FILE.svg or FILE.pdf says where to write the figure")
 	}
-	if ext := strings.ToLower(filepath.Ext(*out)); !slices.Contains(nbplot.SaveFormats, ext) {
+	if ext := strings.ToLower(filepath.Ext(*out)); !slices.Contains(figure.SaveFormats, ext) {
 		return plotRequest{}, fmt.Errorf("-o %q: want a name ending in %s, such as -o %s.png",
-			*out, strings.Join(nbplot.SaveFormats, ", "), strings.TrimSuffix(*out, filepath.Ext(*out)))
+			*out, strings.Join(figure.SaveFormats, ", "), strings.TrimSuffix(*out, filepath.Ext(*out)))
 	}
 	if *dpi < 1 {
 		return plotRequest{}, fmt.Errorf("-dpi %d: want a positive resolution, such as -dpi 300", *dpi)
@@ -128,7 +128,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 // A plotted is a figure built from the logs, with what a reader of it
 // should know.
 type plotted struct {
-	figure   nbplot.Figure
+	figure   figure.Figure
 	hardware string
 	model    string
 	logs     []plottedLog
@@ -142,7 +142,7 @@ type plottedLog struct {
 	alone bool // the figure's only log
 	table predict.Table
 	preds []predict.Prediction
-	marks []nbplot.Mark
+	marks []figure.Mark
 }
 
 // build reads the logs and the machine, predicts each log's table, and
@@ -178,15 +178,15 @@ func (req plotRequest) build() (*plotted, error) {
 	if len(mc.tables) > 0 {
 		kind = fmt.Sprintf("calibrated on %d tables", len(mc.tables))
 	}
-	pl.figure = nbplot.Figure{
+	pl.figure = figure.Figure{
 		Title:  fmt.Sprintf("%s, model %s", mc.hw.GPU.Name, kind),
-		X:      nbplot.Axis{Label: "message size S", Unit: nbplot.Bytes, Log: true},
-		Y:      nbplot.Axis{Label: "time per call", Unit: nbplot.Seconds, Log: true},
-		Legend: nbplot.TopLeft,
+		X:      figure.Axis{Label: "message size S", Unit: figure.Bytes, Log: true},
+		Y:      figure.Axis{Label: "time per call", Unit: figure.Seconds, Log: true},
+		Legend: figure.TopLeft,
 		Width:  req.width, Height: req.height,
 	}
 	names := plotNames(req.logs)
-	colors := nbplot.Colors(names)
+	colors := figure.Colors(names)
 	for i := range pl.logs {
 		l := &pl.logs[i]
 		l.name, l.alone = names[i], len(pl.logs) == 1
@@ -264,32 +264,32 @@ func (l *plottedLog) predict(m *predict.Machine) error {
 // series returns the log's measured points and the model's curve with its
 // interval, both in colour c: "NAME" and "NAME model", or for a figure of
 // one log (whose name standard output gives) "measured" and "model".
-func (l *plottedLog) series(c color.Color) []nbplot.Series {
+func (l *plottedLog) series(c color.Color) []figure.Series {
 	name, modelName := l.name, l.name+" model"
 	if l.alone {
 		name, modelName = "measured", "model"
 	}
-	measured := nbplot.Series{Name: name, Style: nbplot.Points, Color: c}
+	measured := figure.Series{Name: name, Style: figure.Points, Color: c}
 	for _, p := range l.table.Points {
 		measured.X, measured.Y = append(measured.X, p.Size), append(measured.Y, p.Time)
 	}
-	model := nbplot.Series{Name: modelName, Color: c}
+	model := figure.Series{Name: modelName, Color: c}
 	for _, p := range l.preds {
 		model.X, model.Y = append(model.X, p.Size), append(model.Y, p.Time)
 		model.Low, model.High = append(model.Low, p.Low), append(model.High, p.High)
 	}
-	return []nbplot.Series{measured, model}
+	return []figure.Series{measured, model}
 }
 
 // crossovers marks the measured sizes from which the model has NCCL run
 // another algorithm or protocol than at the size before, each labelled
 // "before | after SIZE".
-func (l *plottedLog) crossovers() []nbplot.Mark {
-	var marks []nbplot.Mark
+func (l *plottedLog) crossovers() []figure.Mark {
+	var marks []figure.Mark
 	for i := 1; i < len(l.preds); i++ {
 		a, b := l.preds[i-1], l.preds[i]
 		if a.Algorithm != b.Algorithm || a.Protocol != b.Protocol {
-			marks = append(marks, nbplot.Mark{X: b.Size, Label: fmt.Sprintf("%s/%s | %s/%s %s",
+			marks = append(marks, figure.Mark{X: b.Size, Label: fmt.Sprintf("%s/%s | %s/%s %s",
 				a.Algorithm, a.Protocol, b.Algorithm, b.Protocol, units.FormatSize(b.Size))})
 		}
 	}
@@ -299,19 +299,19 @@ func (l *plottedLog) crossovers() []nbplot.Mark {
 // breaks marks the boundaries between the regimes of a piecewise fit of
 // the measured points (fit.Piecewise, fit.Result.Boundaries), each
 // labelled "regime break SIZE"; the error is the fit's.
-func (l *plottedLog) breaks() ([]nbplot.Mark, error) {
+func (l *plottedLog) breaks() ([]figure.Mark, error) {
 	r, err := fit.Piecewise(l.table.Samples(), &fit.Settings{Bootstrap: -1})
 	if err != nil {
 		return nil, err
 	}
-	var marks []nbplot.Mark
+	var marks []figure.Mark
 	for _, s := range r.Boundaries() {
-		marks = append(marks, nbplot.Mark{X: s, Label: "regime break " + units.FormatSize(s)})
+		marks = append(marks, figure.Mark{X: s, Label: "regime break " + units.FormatSize(s)})
 	}
 	return marks, nil
 }
 
-func byX(a, b nbplot.Mark) int { return cmp.Compare(a.X, b.X) }
+func byX(a, b figure.Mark) int { return cmp.Compare(a.X, b.X) }
 
 func (pl *plotted) writeText(w io.Writer, req plotRequest) error {
 	size := fmt.Sprintf("%gin x %gin", req.width/vg.Inch, req.height/vg.Inch)

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/inframethod/commlab/notebooks/article"
-	"github.com/inframethod/commlab/notebooks/nbplot"
+	"github.com/inframethod/commlab/article"
+	"github.com/inframethod/commlab/figure"
 )
 
 func init() {
@@ -130,8 +130,8 @@ func indexFile(files []reproduceFile) string {
 	var b strings.Builder
 	b.WriteString(indexHeading + "\n")
 	b.WriteString("Written by `commlab reproduce`: the notebooks' tables (Markdown) and figures (PNG),\n")
-	b.WriteString("built by the same functions the notebooks call (notebooks/article), with the article's defaults.\n\n")
-	idx := nbplot.Table{Header: []string{"exhibit", "kind", "title"}}
+	b.WriteString("built by the same functions the notebooks call (package article), with the article's defaults.\n\n")
+	idx := figure.Table{Header: []string{"exhibit", "kind", "title"}}
 	for _, f := range files {
 		file := filepath.Base(f.Path)
 		idx.Rows = append(idx.Rows, []string{"[" + f.Name + "](" + file + ")", f.Kind, f.Title})

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/inframethod/commlab/notebooks/article"
+	"github.com/inframethod/commlab/article"
 )
 
 type reproduceJSONOut struct {

@@ -1,0 +1,58 @@
+package article
+
+import (
+	"math"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/figure"
+	"github.com/inframethod/commlab/presets"
+)
+
+func TestOneShotThresholdFigure(t *testing.T) {
+	f, err := OneShotThresholdFigure(figure.Ranks(2, 16), presets.H20Intra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.Series[0]
+	// P = 2 has no crossover (+Inf: one-shot never sends more); 3..16 remain.
+	if len(s.X) != 14 || s.X[0] != 3 || s.X[13] != 16 {
+		t.Fatalf("X = %v", s.X)
+	}
+	// S*(P) = α·BW/((P-1) - 2(P-1)/P): 1.05e6 B at P = 3, 53333 B at P = 16.
+	for i, p := range s.X {
+		want := 2e-6 * 350e9 / ((p - 1) - 2*(p-1)/p)
+		if math.Abs(s.Y[i]-want) > 1e-9*want {
+			t.Errorf("S*(%g) = %g, want %g", p, s.Y[i], want)
+		}
+	}
+	if len(f.Marks) != 1 || f.Marks[0].X != 8 {
+		t.Errorf("marks %+v", f.Marks)
+	}
+	if _, err := OneShotThresholdFigure([]int{1, 2}, presets.H20Intra); err == nil {
+		t.Error("no error without a rank count above 2")
+	}
+}
+
+func TestAllReduceFigureTitles(t *testing.T) {
+	algs := commmodel.Algorithms(commmodel.AllReduce)
+	sizes := figure.Sizes(1<<10, 1<<20, 1)
+	// The title carries P and the link: the article's α = 2 µs, BW = 350 GB/s.
+	if f := AllReduceTimes(algs, 8, presets.H20Intra, sizes); f.Title != "AllReduce on one 8 x H20 node (model: α = 2 µs, BW = 350 GB/s)" || len(f.Series) != 4 {
+		t.Errorf("times: %q, %d series", f.Title, len(f.Series))
+	}
+	cases := []struct {
+		algs []commmodel.Algorithm
+		l    commmodel.Link
+		want string
+	}{
+		{algs, presets.H20Intra, "Fastest AllReduce (model, H20 intra-node link)"},
+		{RingAndHD, presets.H20Intra, "Ring or halving-doubling? (model, H20 intra-node link)"},
+		{algs[2:], commmodel.Link{Alpha: 1e-6, BW: 400e9}, "Fastest of two-shot, one-shot (model, α = 1 µs, BW = 400 GB/s)"},
+	}
+	for _, c := range cases {
+		if got := RegimesFigure(c.algs, figure.Ranks(2, 4), sizes, c.l).Title; got != c.want {
+			t.Errorf("regimes title %q, want %q", got, c.want)
+		}
+	}
+}

@@ -1,0 +1,279 @@
+package article
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/figure"
+)
+
+// Every embedded public log is fitted; the DeepEP log's five 0-byte rows
+// (3.07-3.20 µs, data/logs/h20_1x8_alltoall_or_allgather_deepep303.log) are
+// kept apart as the empty-call floor.
+func TestPublicLogFits(t *testing.T) {
+	fits, err := PublicLogFits(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fits) != len(data.PublicLogNames()) {
+		t.Fatalf("%d fits for %d logs", len(fits), len(data.PublicLogNames()))
+	}
+	rows := 0
+	for _, lf := range fits {
+		// The 2 x 8 NVLS AllReduce run (data/logs/h20_2x8_allreduce_nvls_nccl1244.log)
+		// bends at 128 MiB: one alpha-BW pair misses it by a median 7.4%,
+		// two regimes by half that or less.
+		if strings.Contains(lf.Name, "nvls_") && !(len(lf.Piecewise.Regimes) >= 2 && lf.Piecewise.MedianRelErr < lf.Single.MedianRelErr/2) {
+			t.Errorf("%s: %d regimes, median %.4f against single %.4f", lf.Name, len(lf.Piecewise.Regimes), lf.Piecewise.MedianRelErr, lf.Single.MedianRelErr)
+		}
+		rows += 1 + len(lf.Piecewise.Regimes)
+		if len(lf.Piecewise.Regimes) == 1 {
+			rows-- // one row says both
+		}
+		if strings.Contains(lf.Name, "deepep") {
+			if len(lf.Empty) != 5 || lf.Empty[0].Time != 3.18e-6 {
+				t.Errorf("%s: empty rows %v, want the five 0-byte rows", lf.Name, lf.Empty)
+			}
+			// Its table fits AllGather and AllToAll alike (redop none, busbw/algbw 7/8).
+			if !strings.Contains(lf.label(), " or ") {
+				t.Errorf("label %q does not show the two candidates", lf.label())
+			}
+		}
+		for _, f := range []figure.Figure{LogFitFigure(lf), ResidualFigure(lf)} {
+			if _, err := f.PNG(); err != nil {
+				t.Errorf("%s: %v", lf.Name, err)
+			}
+		}
+	}
+	regimes, err := RegimeTable(fits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(regimes.Rows); got != rows {
+		t.Errorf("regime table has %d rows, want %d (a single row and one per regime for each log, one row when they agree)", got, rows)
+	}
+}
+
+// The public H200 2 x 8 AllReduce (data/logs/h200_2x8_allreduce_spectrumx_openshift.log)
+// has four rows slower than a larger size: 64 KiB (70.32 us) and 128 KiB
+// (81.24 us) against 256 KiB (63.59 us), 512 KiB (80.78 us) against 1 MiB
+// (76.86 us), 16 MiB (304.32 us) against 32 MiB (276.88 us). Both fits set
+// them aside; the residual figure marks them, at their error under the
+// piecewise fit, and the sizes they contradict; the runs table counts them.
+// The other public logs have none, and their figures only the two fits.
+func TestResidualFigureNonMonotone(t *testing.T) {
+	fits, err := PublicLogFits(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := RunsTable(fits)
+	for i, lf := range fits {
+		f := ResidualFigure(lf)
+		count := runs.Rows[i][len(runs.Rows[i])-1]
+		if !strings.HasPrefix(lf.Name, "h200_") {
+			if len(f.Series) != 2 || count != "0" {
+				t.Errorf("%s: %d series, %s non-monotone rows; want 2 and 0", lf.Name, len(f.Series), count)
+			}
+			continue
+		}
+		if len(f.Series) != 4 || count != "4" {
+			t.Fatalf("%s: %d series, %s non-monotone rows; want 4 and 4", lf.Name, len(f.Series), count)
+		}
+		set, against := f.Series[2], f.Series[3]
+		wantSet := []float64{64 << 10, 128 << 10, 512 << 10, 16 << 20}
+		wantAgainst := []float64{256 << 10, 256 << 10, 1 << 20, 32 << 20}
+		for k := range wantSet {
+			if set.X[k] != wantSet[k] || against.X[k] != wantAgainst[k] {
+				t.Errorf("%s: mark %d at %g B against %g B, want %g B against %g B", lf.Name, k, set.X[k], against.X[k], wantSet[k], wantAgainst[k])
+			}
+			nm := lf.Piecewise.NonMonotone[k]
+			if got := 100 * (lf.Piecewise.Predict(nm.Sample.Size) - nm.Sample.Time) / nm.Sample.Time; math.Abs(set.Y[k]-got) > 1e-9 {
+				t.Errorf("%s: mark %d at %g%%, want the piecewise error %g%%", lf.Name, k, set.Y[k], got)
+			}
+			if lf.Single.NonMonotone[k].Sample != nm.Sample {
+				t.Errorf("%s: the single fit set aside %+v, the piecewise %+v", lf.Name, lf.Single.NonMonotone[k].Sample, nm.Sample)
+			}
+		}
+		if _, err := f.PNG(); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// The regime marks sit where fit.Result.Predict switches regime: the
+// geometric mean of the neighbouring regimes' sizes (fit.Result.Boundaries).
+func TestRegimeMarks(t *testing.T) {
+	r := &fit.Result{Regimes: []fit.Regime{
+		{MinSize: 1 << 10, MaxSize: 1 << 20, Alpha: 1e-5, BW: 1e9},
+		{MinSize: 1 << 22, MaxSize: 1 << 30, Alpha: 1e-4, BW: 1e11}}}
+	ms := regimeMarks(r)
+	if len(ms) != 1 || ms[0].X != 1<<21 {
+		t.Fatalf("marks %+v, want one at 2 MiB", ms)
+	}
+	below, above := r.Predict(ms[0].X*0.999), r.Predict(ms[0].X*1.001)
+	if math.Abs(below-(1e-5+ms[0].X*0.999/1e9)) > 1e-15 || math.Abs(above-(1e-4+ms[0].X*1.001/1e11)) > 1e-15 {
+		t.Errorf("Predict does not switch at the mark: %g, %g", below, above)
+	}
+}
+
+// vllm-project/vllm PR #24111 (data/kernels_public.csv): at 6 GPUs one-shot
+// takes 13 µs and two-shot 15 µs at 512 KiB, 21 and 17 µs at 1 MiB; linear in
+// log size the difference d = -2, +4 µs is 0 one third of the way:
+// 512 KiB · 2^(1/3) = 645 KiB. At 8 GPUs 26/27 µs at 1.5 MiB and 31/28 µs at
+// 2 MiB cross at 1.5 MiB · (4/3)^(1/4); at 3 MiB one-shot is 1 µs faster
+// again. At 4 GPUs one-shot is never slower up to 4 MiB; at 2 GPUs there is
+// no two-shot row.
+func TestKernelCrossovers(t *testing.T) {
+	kcs, err := KernelCrossovers(data.Kernels().Frame(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kcs) != 3 || kcs[0].P != 4 || kcs[1].P != 6 || kcs[2].P != 8 {
+		t.Fatalf("rank counts %v, want 4, 6, 8", kcs)
+	}
+	if kcs[0].MeasuredIn || !strings.Contains(kcs[0].Note, "4 MiB") {
+		t.Errorf("P = 4: %+v, want no crossing up to 4 MiB", kcs[0])
+	}
+	if want := 512 * 1024 * math.Cbrt(2); !kcs[1].MeasuredIn || relDiff04(kcs[1].Measured, want) > 1e-9 {
+		t.Errorf("P = 6: measured %g, want %g", kcs[1].Measured, want)
+	}
+	if want := 1.5 * (1 << 20) * math.Pow(4.0/3, 0.25); !kcs[2].MeasuredIn || relDiff04(kcs[2].Measured, want) > 1e-9 {
+		t.Errorf("P = 8: measured %g, want %g", kcs[2].Measured, want)
+	}
+	if !strings.Contains(kcs[2].Note, "3 MiB") {
+		t.Errorf("P = 8: note %q, want the one-shot win at 3 MiB", kcs[2].Note)
+	}
+	for _, k := range kcs {
+		// The model crossover is a crossing of the two fitted curves.
+		t1 := commmodel.Time(commmodel.OneShot{}, k.P, k.Model, k.OneFit.Link())
+		t2 := commmodel.Time(commmodel.TwoShot{}, k.P, k.Model, k.TwoFit.Link())
+		if relDiff04(t1, t2) > 1e-9 {
+			t.Errorf("P = %d: fitted times at the model crossover differ: %g, %g", k.P, t1, t2)
+		}
+		// The fitted model agrees with the measurement on the side: within a
+		// factor 1.5 where both cross, beyond the rows where neither does.
+		if k.MeasuredIn && (k.Model/k.Measured > 1.5 || k.Measured/k.Model > 1.5) {
+			t.Errorf("P = %d: model %g against measured %g", k.P, k.Model, k.Measured)
+		}
+		if !k.MeasuredIn && k.Model < 4<<20 {
+			t.Errorf("P = %d: model crossover %g inside the rows where none was measured", k.P, k.Model)
+		}
+		if _, err := KernelFigure(k).PNG(); err != nil {
+			t.Errorf("P = %d: %v", k.P, err)
+		}
+	}
+}
+
+// The production thresholds, from the cited sources: vLLM
+// csrc/custom_all_reduce.cuh ("world_size_ <= 4 && bytes < 512 * 1024" or
+// "world_size_ <= 8 && bytes < 256 * 1024"; always one-stage at 2);
+// TensorRT-LLM allreducePlugin.cpp selectImplementation ("< 1 * 1000 * 1000"
+// at <= 4 GPUs, "< 500 * 1000" above).
+func TestThresholds(t *testing.T) {
+	for _, tc := range []struct {
+		p          int
+		vllm, trt  float64
+		vllmExists bool
+	}{
+		{2, math.Inf(1), math.Inf(1), true},
+		{4, 512 << 10, 1e6, true},
+		{6, 256 << 10, 5e5, true},
+		{8, 256 << 10, 5e5, true},
+		{16, 0, 5e5, false},
+	} {
+		v, ok := vllmThreshold(tc.p)
+		if ok != tc.vllmExists || (ok && v.Size != tc.vllm) {
+			t.Errorf("vLLM at %d GPUs: %+v %v", tc.p, v, ok)
+		}
+		if got := trtllmThreshold(tc.p).Size; got != tc.trt {
+			t.Errorf("TensorRT-LLM at %d GPUs: %g, want %g", tc.p, got, tc.trt)
+		}
+	}
+	if s := thresholdText(trtllmThreshold(8)); !strings.Contains(s, "500000 B") {
+		t.Errorf("TensorRT-LLM's decimal threshold shown as %q", s)
+	}
+}
+
+// ByteDance-Seed/Triton-distributed issue #57 (data/kernels_public.csv):
+// the 2 MiB row, 290.73 µs between 32.42 µs at 1 MiB and 59.43 µs at 4 MiB,
+// is wild. The robust fit gives it no weight and matches the fit without it;
+// plain least squares gives it full weight and moves.
+func TestFitWild(t *testing.T) {
+	w, err := FitWild(data.Kernels().Select(data.Filter{Source: WildSource}).Samples(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := w.Samples[w.Wild]; s.Size != 2<<20 || s.Time != 290.73e-6 {
+		t.Fatalf("wild row %+v, want 290.73 µs at 2 MiB", s)
+	}
+	wild := w.Samples[w.Wild]
+	if wt := weightOf(w.Robust, wild); wt > 0.01 {
+		t.Errorf("robust weight of the wild row %g, want ~0", wt)
+	}
+	if wt := weightOf(w.Plain, wild); wt != 1 {
+		t.Errorf("plain weight %g, want 1", wt)
+	}
+	if d := w.Deviation(w.Robust); d > 0.03 {
+		t.Errorf("robust fit deviates %.1f%% from the clean fit", 100*d)
+	}
+	if d := w.Deviation(w.Plain); d < 0.1 {
+		t.Errorf("plain fit deviates only %.1f%%: the wild row no longer pulls it", 100*d)
+	}
+	tab := WildTable(w)
+	if len(tab.Rows) != 3 || tab.Rows[1][3] != "0.000" {
+		t.Errorf("wild table %v", tab.Rows)
+	}
+}
+
+func TestExhibits05(t *testing.T) {
+	ex, err := notebookExhibits("05_fitting")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ex) < 10 {
+		t.Errorf("%d exhibits", len(ex))
+	}
+	for _, e := range ex {
+		if !strings.HasPrefix(e.Name, "05-") {
+			t.Errorf("exhibit %q lacks the notebook prefix", e.Name)
+		}
+	}
+}
+
+// The fits take their settings: with one regime fixed every piecewise fit
+// is the single fit, and the regime table has one row per log. Its error
+// columns come from gota (ResidualFrame, data.ErrorSummary) and agree with
+// the fits' own summaries (fit.Result.MedianRelErr, MaxRelErr).
+func TestPublicLogFitsSettings(t *testing.T) {
+	fits, err := PublicLogFits(&fit.Settings{Regimes: 1, Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, lf := range fits {
+		if len(lf.Piecewise.Regimes) != 1 || lf.Single.Regimes[0].AlphaCI != (fit.Interval{}) {
+			t.Errorf("%s: %d regimes, CI %+v; want 1 and no bootstrap", lf.Name, len(lf.Piecewise.Regimes), lf.Single.Regimes[0].AlphaCI)
+		}
+		n += len(lf.Single.Samples)
+	}
+	rf := ResidualFrame(fits)
+	if rf.Nrow() != 2*n {
+		t.Errorf("residual frame has %d rows, want %d (each sample under both fits)", rf.Nrow(), 2*n)
+	}
+	tab, err := RegimeTable(fits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Rows) != len(fits) {
+		t.Fatalf("%d rows for %d logs", len(tab.Rows), len(fits))
+	}
+	for i, lf := range fits {
+		if row := tab.Rows[i]; row[8] != percent(lf.Single.MedianRelErr) || row[9] != percent(lf.Single.MaxRelErr) {
+			t.Errorf("%s: errors %s, %s; the fit says %s, %s", lf.Name, row[8], row[9], percent(lf.Single.MedianRelErr), percent(lf.Single.MaxRelErr))
+		}
+	}
+}

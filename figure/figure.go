@@ -1,0 +1,203 @@
+package figure
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Axis describes one axis of a figure.
+type Axis struct {
+	Label    string    // the quantity, e.g. "message size S"; tick labels carry the unit
+	Unit     Unit      // unit of the values on this axis, in its SI base
+	Log      bool      // logarithmic scale (all values must then be > 0)
+	Min, Max float64   // fixed range in the unit's SI base; both 0: from the data
+	Ticks    []float64 // if set, the only ticks, labelled in Unit (e.g. the TP sizes 2, 4, 8, 16)
+}
+
+// Style is how a series is drawn.
+type Style int
+
+const (
+	Line       Style = iota // a line through the points (a model curve)
+	Points                  // markers only (measurements)
+	LinePoints              // a line with a marker at each point
+)
+
+// Series is one named curve or set of measurements.
+type Series struct {
+	Name  string    // legend entry; an algorithm name keeps its colour across figures
+	X, Y  []float64 // coordinates in the axes' units; equal lengths
+	Style Style
+	// Low and High, when set, bound an interval of Y at each X (a model's
+	// 80% interval), drawn as a translucent band of the series' colour
+	// under every series; the same length as X.
+	Low, High []float64
+	// Color, when not nil, replaces the colour Colors gives Name (a model's
+	// curve in the colour of the measurements it describes).
+	Color color.Color
+}
+
+// Mark labels one place on a figure. With Y == 0 it is a dashed vertical line
+// at X across the whole plot (a crossover size); with Y > 0 it is a labelled
+// point at (X, Y) (a measured crossover, a threshold).
+type Mark struct {
+	X, Y  float64 // position in the axes' units
+	Label string  // text drawn beside the line or point
+}
+
+// Figure is a line or scatter plot with a legend, labelled axes and marks.
+type Figure struct {
+	Title         string
+	X, Y          Axis
+	Series        []Series
+	Marks         []Mark
+	Legend        LegendPos // where the legend goes; zero value: bottom right
+	Width, Height vg.Length // PNG size; zero: DefaultWidth x DefaultHeight
+}
+
+// LegendPos places the legend inside the data area.
+type LegendPos int
+
+const (
+	BottomRight LegendPos = iota // empty on a time-against-size plot: curves rise to the right
+	TopLeft
+	TopRight
+	BottomLeft
+)
+
+// Plot builds the gonum plot. It returns an error naming the series when
+// lengths differ, a value is NaN or infinite, or a log axis meets a value <= 0.
+func (f Figure) Plot() (*plot.Plot, error) { return f.plot(nil, nil) }
+
+// plot builds the figure over the plotters in under (drawn first), with the
+// legend entries extra after the series'.
+func (f Figure) plot(under []plot.Plotter, extra []legendEntry) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = f.Title
+	setAxis(&p.X, f.X, labelsFor(f.Width, DefaultWidth))
+	setAxis(&p.Y, f.Y, labelsFor(f.Height, DefaultHeight))
+	leg := &legendBox{pos: f.Legend}
+	p.Add(under...)
+	p.Add(plotter.NewGrid())
+	colors := seriesColors(f.Series)
+	bands, err := bands(f.Series, colors, f.X, f.Y)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range bands {
+		if b != nil {
+			p.Add(b)
+		}
+	}
+	for i, s := range f.Series {
+		xys, err := points(s, f.X, f.Y)
+		if err != nil {
+			return nil, err
+		}
+		col := colors[i]
+		var thumbs []plot.Thumbnailer
+		if bands[i] != nil {
+			thumbs = append(thumbs, bands[i])
+		}
+		if s.Style != Points {
+			l, err := plotter.NewLine(xys)
+			if err != nil {
+				return nil, fmt.Errorf("series %q: %v", s.Name, err)
+			}
+			l.Color = col
+			l.Width = vg.Points(1.8)
+			l.Dashes = dashes[i%len(dashes)]
+			p.Add(l)
+			thumbs = append(thumbs, l)
+		}
+		if s.Style != Line {
+			sc, err := plotter.NewScatter(xys)
+			if err != nil {
+				return nil, fmt.Errorf("series %q: %v", s.Name, err)
+			}
+			sc.Color = col
+			sc.Shape = glyphs[i%len(glyphs)]
+			sc.Radius = vg.Points(3)
+			p.Add(sc)
+			thumbs = append(thumbs, sc)
+		}
+		if s.Name != "" {
+			leg.add(s.Name, thumbs...)
+		}
+	}
+	for _, m := range f.Marks {
+		if !finite(m.X) || !finite(m.Y) || (f.X.Log && m.X <= 0) || (f.Y.Log && m.Y < 0) {
+			return nil, fmt.Errorf("mark %q: position (%g, %g) is not on the axes", m.Label, m.X, m.Y)
+		}
+	}
+	p.Add(marks{ms: f.Marks, labelsLow: f.Legend == TopLeft || f.Legend == TopRight})
+	leg.entries = append(leg.entries, extra...)
+	p.Add(leg)
+	return p, nil
+}
+
+// glyphs cycles marker shapes so that measurement series differ without colour.
+var glyphs = []draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{}, draw.CrossGlyph{},
+}
+
+// PNGer is anything that renders to PNG bytes: Figure, RegimeMap.
+type PNGer interface {
+	PNG() ([]byte, error)
+}
+
+// PNG renders the figure to PNG bytes at its Width x Height.
+func (f Figure) PNG() ([]byte, error) {
+	p, err := f.Plot()
+	if err != nil {
+		return nil, err
+	}
+	return PNG(p, f.Width, f.Height)
+}
+
+// setAxis sets a from ax, a log axis with at most labels labelled ticks.
+func setAxis(a *plot.Axis, ax Axis, labels int) {
+	a.Label.Text = ax.Label
+	if ax.Log {
+		a.Scale = plot.LogScale{}
+		a.Tick.Marker = logTicks{unit: ax.Unit, labels: labels}
+	} else {
+		a.Tick.Marker = linearTicks{ax.Unit}
+	}
+	if len(ax.Ticks) > 0 {
+		a.Tick.Marker = unitTicks(ax.Ticks, ax.Unit)
+	}
+	if ax.Min != 0 || ax.Max != 0 {
+		a.Min, a.Max = ax.Min, ax.Max
+	}
+}
+
+// points checks one series against the axes and converts it.
+func points(s Series, x, y Axis) (plotter.XYs, error) {
+	if len(s.X) != len(s.Y) {
+		return nil, fmt.Errorf("series %q: %d x values but %d y values", s.Name, len(s.X), len(s.Y))
+	}
+	if len(s.X) == 0 {
+		return nil, fmt.Errorf("series %q: no points", s.Name)
+	}
+	xys := make(plotter.XYs, len(s.X))
+	for i := range s.X {
+		xv, yv := s.X[i], s.Y[i]
+		switch {
+		case !finite(xv) || !finite(yv):
+			return nil, fmt.Errorf("series %q: point %d is (%g, %g)", s.Name, i, xv, yv)
+		case x.Log && xv <= 0, y.Log && yv <= 0:
+			return nil, fmt.Errorf("series %q: point %d (%g, %g) is not positive on a log axis", s.Name, i, xv, yv)
+		}
+		xys[i] = plotter.XY{X: xv, Y: yv}
+	}
+	return xys, nil
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
