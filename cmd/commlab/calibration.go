@@ -146,8 +146,11 @@ type machine struct {
 }
 
 // load reads what the machine flags name, base (from -algo and -proto)
-// pinning every calibration file that does not pin its own.
-func (f machineFlags) load(base predict.Pins) (machine, error) {
+// pinning every calibration file that does not pin its own. perNode is
+// the GPUs per node of the command's query, 0 for none: with the tables'
+// it bounds a host's GPUs, which tells a board of four from one of eight
+// (predict.Hardware.ForHosts).
+func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	base.GPU = *f.gpu
 	files, err := parseCalibrationFiles(*f.calibrate, base)
 	if err != nil {
@@ -165,6 +168,9 @@ func (f machineFlags) load(base predict.Pins) (machine, error) {
 	if err != nil {
 		return machine{}, err
 	}
-	m.hw, m.problems = hw, append(m.problems, problems...)
+	for _, t := range m.tables {
+		perNode = max(perNode, t.PerNode)
+	}
+	m.hw, m.problems = hw.ForHosts(perNode), append(m.problems, problems...)
 	return m, nil
 }

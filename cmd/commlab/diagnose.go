@@ -74,7 +74,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if *machine.gpu == "" && *machine.calibrate == "" {
 		*machine.gpu = t.GPU // the machine is the diagnosed table's
 	}
-	mc, err := machine.load(predict.Pins{})
+	mc, err := machine.load(predict.Pins{}, 0)
 	if err != nil {
 		return err
 	}

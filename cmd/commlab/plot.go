@@ -164,7 +164,7 @@ func (req plotRequest) build() (*plotted, error) {
 	if *req.machine.gpu == "" && *req.machine.calibrate == "" {
 		*req.machine.gpu = pl.logs[0].table.GPU // the machine is the first log's
 	}
-	mc, err := req.machine.load(predict.Pins{})
+	mc, err := req.machine.load(predict.Pins{}, 0)
 	if err != nil {
 		return nil, err
 	}

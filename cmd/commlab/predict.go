@@ -38,7 +38,7 @@ type predictOutput struct {
 	Predictions []predictPoint    `json:"predictions"`
 	Problems    []problem         `json:"problems"`
 	Model       string            `json:"model"`
-	Hardware    string            `json:"hardware"`
+	Hardware    hardwareOutput    `json:"hardware"`
 	Notes       []string          `json:"notes"`
 	Tables      []predictTableLOO `json:"tables"`
 	Layout      *predictLayout    `json:"layout"`
@@ -129,18 +129,20 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		Nodes: req.query.Ranks / req.query.PerNode, Algo: req.algo, Proto: req.proto,
 		Calibration: predictCalib{Files: []string{}, Parameters: []predictParam{}},
 		Predictions: []predictPoint{}, Problems: []problem{}, Notes: []string{}, Tables: []predictTableLOO{}}
-	m, err := req.machine.load(predict.Pins{Algo: req.query.Algo, Proto: req.query.Proto})
+	m, err := req.machine.load(predict.Pins{Algo: req.query.Algo, Proto: req.query.Proto}, req.query.PerNode)
 	if err != nil {
 		return err
 	}
 	out.Calibration.Files = append(out.Calibration.Files, m.files...)
 	out.Problems = append(out.Problems, m.problems...)
-	out.Hardware = m.hw.String()
 	hw, tables := m.hw, m.tables
 	if err := out.predict(hw, tables, req.query, req.sizes); err != nil {
 		if errors.Is(err, predict.ErrLayout) {
 			return fmt.Errorf("%w: give -g and -threads whose product divides -per-node %d", err, req.query.PerNode)
 		}
+		return err
+	}
+	if out.Hardware, err = describeHardware(hw, tables, req.query, req.sizes); err != nil {
 		return err
 	}
 	switch req.format {
@@ -320,6 +322,10 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 		problems = append(problems, problemOf(topoFile, pr))
 	}
 	applyTopology(&hw, tp)
+	hw.Sources.Fabric, hw.Sources.NVLinks = predict.SourceTopo, predict.SourceTopo
+	if len(tp.NICs()) > 0 {
+		hw.Sources.NICs = predict.SourceTopo
+	}
 	return hw, problems, nil
 }
 
@@ -400,14 +406,21 @@ func (out *predictOutput) addCalibration(m *predict.Machine) {
 	}
 }
 
-// applyTopology takes a capture's NVLinks per GPU and NIC count.
+// applyTopology takes a capture's GPU fabric, NVLinks per GPU and NIC
+// count: a switch, a mesh (every pair joined by its own NVLinks, no NVLS;
+// an AMD Instinct's Infinity Fabric stays one) or PCIe.
 func applyTopology(hw *predict.Hardware, t *topo.Topology) {
 	f := topo.InferFabric(t)
 	switch f.Kind {
-	case commmodel.Switched, commmodel.FullMesh:
-		hw.NVSwitch, hw.NVLinks = true, f.Links
+	case commmodel.Switched:
+		hw.Fabric, hw.NVLinks = predict.FabricNVSwitch, f.Links
+	case commmodel.FullMesh:
+		hw.NVLinks = f.Links
+		if hw.Fabric != predict.FabricInfinity {
+			hw.Fabric, hw.NVLS = predict.FabricMesh, false
+		}
 	default:
-		hw.NVSwitch, hw.NVLS = false, false
+		hw.Fabric, hw.NVLS = predict.FabricPCIe, false
 	}
 	if n := len(t.NICs()); n > 0 {
 		hw.NICs = n
@@ -416,7 +429,8 @@ func applyTopology(hw *predict.Hardware, t *topo.Topology) {
 
 func writePredictTable(w io.Writer, out *predictOutput) error {
 	fmt.Fprintf(w, "%s on %d ranks (%d x %d GPUs), algo %s, proto %s\n", out.Collective, out.P, out.Nodes, out.PerNode, out.Algo, out.Proto)
-	fmt.Fprintf(w, "hardware: %s\nmodel: %s\n", out.Hardware, out.Model)
+	writeHardware(w, out.Hardware)
+	fmt.Fprintf(w, "model: %s\n", out.Model)
 	if l := out.Layout; l != nil {
 		graphs := "no CUDA graphs"
 		if l.Graphs > 0 {

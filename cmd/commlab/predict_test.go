@@ -249,13 +249,23 @@ func TestPredictTopo(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var res struct {
-		Hardware string `json:"hardware"`
+		Hardware struct {
+			Summary string `json:"summary"`
+			Facts   []struct {
+				Name, Value, Source string
+			} `json:"facts"`
+		} `json:"hardware"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if want := "H100 SXM, NVSwitch 18 NVLinks, NVLS, 8 NICs per host of 50 GB/s"; res.Hardware != want {
-		t.Errorf("hardware %q, want %q", res.Hardware, want)
+	if want := "H100 SXM, NVSwitch 18 NVLinks, NVLS, 8 NICs per host of 50 GB/s"; res.Hardware.Summary != want {
+		t.Errorf("hardware %q, want %q", res.Hardware.Summary, want)
+	}
+	for _, f := range res.Hardware.Facts {
+		if (f.Name == "fabric" || f.Name == "nvlinks" || f.Name == "nics_per_node") && f.Source != "topo" {
+			t.Errorf("%s from %q, want topo", f.Name, f.Source)
+		}
 	}
 	if code, _, stderr := runCLI("predict", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3",
 		"-topo", "no-such-capture.txt", "-size", "1GiB"); code == 0 || !strings.Contains(stderr, "no-such-capture.txt") {

@@ -98,7 +98,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mc, err := req.machine.load(predict.Pins{})
+	mc, err := req.machine.load(predict.Pins{}, 0)
 	if err != nil {
 		return err
 	}

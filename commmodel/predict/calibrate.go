@@ -254,7 +254,7 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 func (m *Machine) latencyUnits() (base, intra, inter float64) {
 	c := nccl.DefaultConstants(m.version)
 	hw := nccl.HWPCI
-	if m.Hardware.NVSwitch {
+	if m.Hardware.Fabric.oneHop() {
 		hw = nccl.HWNVLink
 	}
 	return c.BaseLatency[nccl.AlgoRing][nccl.LL] * 1e-6, c.HWLatency[hw][nccl.AlgoRing][nccl.LL] * 1e-6,

@@ -17,7 +17,8 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"links", "GPU-to-GPU links per GPU (NVLink, or Infinity Fabric for AMD Instinct)"},
 	{"link-bw", "one link's bandwidth in one direction, such as 25GB/s"},
 	{"gpu-bw", "one GPU's bandwidth to the others in the host, such as 450GB/s; sets link-bw from links"},
-	{"switch", "true when the GPUs reach each other in one hop (NVSwitch, or a full mesh); false for PCIe"},
+	{"fabric", "how a host's GPUs reach each other: nvswitch, mesh (NVLinks between every pair, no switch: 4-GPU HGX boards), infinity (AMD Instinct) or pcie"},
+	{"switch", "true for NVSwitch (fabric=nvswitch), false for PCIe (fabric=pcie)"},
 	{"nvls", "true for NVLink SHARP (NVSwitch, Hopper and later)"},
 	{"pcie", "the PCIe generation of the host link, such as 5"},
 	{"nics", "NICs per host"},
@@ -46,10 +47,12 @@ func Describe(gpu, spec string) (Hardware, error) {
 	if err != nil && !errors.Is(err, nccl.ErrUnknownGPU) {
 		return Hardware{}, err
 	}
+	user := spec
 	if !known {
-		h = Hardware{GPU: nccl.GPU{Name: gpu}}
+		h = Hardware{GPU: nccl.GPU{Name: gpu}, Sources: Sources{GPU: SourceUser}}
 		if d, ok := describedGPU(gpu); ok {
 			spec = d + "," + spec // what the user gives overrides it
+			h.Sources.GPU = SourceCatalog
 		}
 	}
 	set := map[string]string{}
@@ -78,13 +81,21 @@ func Describe(gpu, spec string) (Hardware, error) {
 		h.GPU.NVLinkBW = bw / float64(h.links())
 	}
 	has := func(k string) bool { _, ok := set[k]; return ok }
+	for k := range set {
+		h.setSource(k, SourceCatalog) // the built-in description's keys
+	}
+	for _, kv := range strings.Split(user, ",") {
+		if k, _, ok := strings.Cut(kv, "="); ok {
+			h.setSource(strings.TrimSpace(k), SourceUser)
+		}
+	}
 	if !known {
 		if !has("cc") || !has("links") || !has("link-bw") && !has("gpu-bw") {
 			return Hardware{}, fmt.Errorf("predict: GPU %q is unknown: describe it with cc, links and link-bw or gpu-bw "+
 				"(an AMD Instinct MI300X host, for one, is cc=9.4,links=7,link-bw=64GB/s)", gpu)
 		}
-		if !has("switch") {
-			h.NVSwitch = h.links() > 0
+		if !has("switch") && !has("fabric") && h.links() > 0 {
+			h.Fabric = FabricNVSwitch
 		}
 	}
 	if h.NICBW <= 0 {
@@ -99,7 +110,7 @@ func Describe(gpu, spec string) (Hardware, error) {
 // other GPU of the host), whose RCCL tuner is modelled as NCCL's with
 // Hopper's constants.
 var describedGPUs = []struct{ word, spec string }{
-	{"MI300X", "cc=9.4,links=7,link-bw=64GB/s"},
+	{"MI300X", "cc=9.4,links=7,link-bw=64GB/s,fabric=infinity"},
 }
 
 // describedGPU returns the description of describedGPUs for a GPU name.
@@ -136,8 +147,19 @@ func (h *Hardware) set(key, value string) error {
 		h.GPU.NVLinks = h.NVLinks
 	case "link-bw":
 		h.GPU.NVLinkBW, err = units.ParseBandwidth(value)
+	case "fabric":
+		k := slices.Index(fabricNames[:], strings.ToLower(value))
+		if k < 0 {
+			return fmt.Errorf("want %s", strings.Join(fabricNames[:], ", "))
+		}
+		h.Fabric = Fabric(k)
 	case "switch":
-		h.NVSwitch, err = flag()
+		var on bool
+		on, err = flag()
+		h.Fabric = FabricPCIe
+		if on {
+			h.Fabric = FabricNVSwitch
+		}
 	case "nvls":
 		h.NVLS, err = flag()
 	case "pcie":

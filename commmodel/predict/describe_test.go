@@ -67,8 +67,8 @@ func TestDescribeAMD(t *testing.T) {
 	if over, err := Describe(mi300x, "link-bw=50GB/s"); err != nil || over.intraBW() != 350e9 {
 		t.Errorf("MI300X with link-bw=50GB/s: %+v, %v; want it over the built-in description (7 x 50 GB/s)", over, err)
 	}
-	if !h.NVSwitch || h.intraBW() != 448e9 || h.NVLS {
-		t.Errorf("%+v: want a one-hop mesh of 448 GB/s a GPU, without NVLS", h)
+	if h.Fabric != FabricInfinity || h.intraBW() != 448e9 || h.NVLS {
+		t.Errorf("%+v: want an Infinity Fabric mesh of 448 GB/s a GPU, without NVLS", h)
 	}
 	ps, err := Reference(h, Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}, []float64{1 << 30})
 	if err != nil {

@@ -2,7 +2,6 @@ package predict
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -12,15 +11,13 @@ import (
 // Hardware describes a machine as far as the model needs it: the GPU, how
 // its GPUs are joined inside a host, and the host's NICs. It is the input of
 // NCCL's tuning model (nccl.System) for every shape of the machine, and the
-// source of the priors of the bandwidths.
+// source of the priors of the bandwidths. Sources says where each fact
+// came from (Facts lists them).
 type Hardware struct {
 	// GPU is the product (nccl.ParseGPU).
 	GPU nccl.GPU
-	// NVSwitch reports that a host's GPUs reach each other through
-	// NVSwitch with NVLinks links each (a fully connected NVLink mesh is
-	// taken as one too: every GPU reaches every other in one hop).
-	// Without it the host is PCIe only.
-	NVSwitch bool
+	// Fabric is how a host's GPUs reach each other.
+	Fabric Fabric
 	// NVLinks overrides GPU.NVLinks: the NVLinks of one GPU.
 	NVLinks int
 	// NICs is the number of NICs per host; 0 means one per GPU.
@@ -48,7 +45,42 @@ type Hardware struct {
 	// 0 means 1 (non-blocking).
 	Group            int
 	Oversubscription float64
+	// Sources says where each fact above came from.
+	Sources Sources
 }
+
+// A Fabric is how a host's GPUs reach each other.
+type Fabric int
+
+const (
+	// FabricPCIe joins the GPUs over PCIe, through a switch or the CPU.
+	FabricPCIe Fabric = iota
+	// FabricNVSwitch joins them through NVSwitch: every GPU reaches every
+	// other in one hop on all its NVLinks (HGX and DGX boards of 8, and
+	// with Domain the NVLink domains that span hosts).
+	FabricNVSwitch
+	// FabricMesh joins every pair of GPUs by NVLinks of its own, without
+	// a switch (HGX A100 and H100 boards of 4, GH200 nodes of 4): no NVLS.
+	FabricMesh
+	// FabricInfinity is AMD Instinct's Infinity Fabric mesh, one or more
+	// links from each GPU to each other.
+	FabricInfinity
+)
+
+// fabricNames are the fabrics' names, as Describe's fabric key takes them.
+var fabricNames = [...]string{FabricPCIe: "pcie", FabricNVSwitch: "nvswitch", FabricMesh: "mesh", FabricInfinity: "infinity"}
+
+func (f Fabric) String() string {
+	if f >= 0 && int(f) < len(fabricNames) {
+		return fabricNames[f]
+	}
+	return fmt.Sprintf("Fabric(%d)", int(f))
+}
+
+// oneHop reports that every GPU reaches every other in one hop of its
+// GPU links (a switch or a full mesh), which NCCL's tuning model and
+// commmodel take alike: all of a GPU's links carry its egress.
+func (f Fabric) oneHop() bool { return f != FabricPCIe }
 
 // nicRates are the line rates of the NICs NVIDIA's reference systems of
 // each generation carry, B/s: DGX-2 eight 100 Gb/s EDR, DGX A100 eight
@@ -68,13 +100,19 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	if err != nil {
 		return Hardware{}, err
 	}
-	h := Hardware{GPU: g, NVSwitch: g.NVLinks > 0, NICBW: nicRates[arch(g.CompCap)]}
-	h.NVLS = h.NVSwitch && g.CompCap >= 90
+	h := Hardware{GPU: g, NICBW: nicRates[arch(g.CompCap)]}
+	if g.NVLinks > 0 {
+		h.Fabric = FabricNVSwitch
+	}
+	h.NVLS = h.Fabric == FabricNVSwitch && g.CompCap >= 90
+	h.Sources = Sources{GPU: SourceCatalog, NVLinks: SourceCatalog, LinkBW: SourceCatalog}
 	if g.Name == "GB200" || g.Name == "GB300" {
 		h.Domain = 72
+		h.Sources.Domain, h.Sources.Fabric = SourceCatalog, SourceCatalog
 	}
 	if g.Name == "GH200" || g.Name == "GB200" || g.Name == "GB300" || g.Name == "GB10" {
 		h.CPU = armCPU
+		h.Sources.CPU = SourceCatalog
 	}
 	return h, nil
 }
@@ -115,7 +153,7 @@ func (h *Hardware) links() int {
 // NVSwitch. It bounds intra_bw (implausible) and is its prior where NCCL's
 // tables do not know the links (Machine.intraPrior).
 func (h *Hardware) intraBW() float64 {
-	if h.NVSwitch && h.links() > 0 && h.GPU.NVLinkBW > 0 {
+	if h.Fabric.oneHop() && h.links() > 0 && h.GPU.NVLinkBW > 0 {
 		return float64(h.links()) * h.GPU.NVLinkBW
 	}
 	switch h.GPU.PCIeGen {
@@ -128,11 +166,11 @@ func (h *Hardware) intraBW() float64 {
 }
 
 // ncclLinks reports whether NCCL's tables know h's links as they are: an
-// NVSwitch host of a GPU nccl.ParseGPU knows, with the links and rates it
-// gives.
+// NVSwitch or NVLink mesh host of a GPU nccl.ParseGPU knows, with the links
+// and rates it gives.
 func (h *Hardware) ncclLinks() bool {
 	g, err := nccl.ParseGPU(h.GPU.Name)
-	return err == nil && h.NVSwitch && g == h.GPU && (h.NVLinks == 0 || h.NVLinks == g.NVLinks)
+	return err == nil && (h.Fabric == FabricNVSwitch || h.Fabric == FabricMesh) && g == h.GPU && (h.NVLinks == 0 || h.NVLinks == g.NVLinks)
 }
 
 // hostNICs returns the NICs of one node of hosts hosts of perHost GPUs:
@@ -169,7 +207,7 @@ func (h *Hardware) groupNodes(s shape) int {
 // system is nccl.System for a shape under NCCL v.
 func (h *Hardware) system(s shape, v nccl.Version) nccl.System {
 	nicBW := h.nicBW()
-	return nccl.System{GPU: h.GPU, GPUsPerNode: s.per, Nodes: s.nodes, NVSwitch: h.NVSwitch,
+	return nccl.System{GPU: h.GPU, GPUsPerNode: s.per, Nodes: s.nodes, NVSwitch: h.Fabric.oneHop(),
 		NVLinks: h.NVLinks, NICs: h.nics(s.hosts, s.per/s.hosts, v), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU, NICPath: h.NICPath}
 }
 
@@ -177,11 +215,13 @@ func (h *Hardware) system(s shape, v nccl.Version) nccl.System {
 func (h *Hardware) String() string {
 	var b strings.Builder
 	b.WriteString(h.GPU.Name)
-	switch {
-	case h.NVSwitch && strings.HasPrefix(strings.ToUpper(h.GPU.Name), "AMD"):
+	switch h.Fabric {
+	case FabricInfinity:
 		fmt.Fprintf(&b, ", Infinity Fabric mesh of %d links", h.links())
-	case h.NVSwitch:
+	case FabricNVSwitch:
 		fmt.Fprintf(&b, ", NVSwitch %d NVLinks", h.links())
+	case FabricMesh:
+		fmt.Fprintf(&b, ", NVLink mesh of %d NVLinks", h.links())
 	default:
 		b.WriteString(", PCIe")
 	}
@@ -199,8 +239,8 @@ func (h *Hardware) String() string {
 	if h.Domain > 0 {
 		fmt.Fprintf(&b, ", NVLink domains of %d GPUs", h.Domain)
 	}
-	if k := slices.IndexFunc(cpus, func(c cpuName) bool { return c.cpu == h.CPU }); k > 0 { // not Intel
-		fmt.Fprintf(&b, ", %s CPU", cpus[k].name)
+	if c := cpuOf(h.CPU); c.cpu != cpus[0].cpu { // not Intel
+		fmt.Fprintf(&b, ", %s CPU", c.name)
 	}
 	if h.Group > 0 {
 		o := h.Oversubscription

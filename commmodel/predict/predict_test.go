@@ -40,7 +40,7 @@ func TestDefaultHardware(t *testing.T) {
 	}
 	for _, c := range cases {
 		h, err := DefaultHardware(c.name)
-		if err != nil || h.NVSwitch != c.nvswitch || h.NVLS != c.nvls || h.NICBW != c.nicBW || h.Domain != c.domain {
+		if err != nil || (h.Fabric == FabricNVSwitch) != c.nvswitch || h.NVLS != c.nvls || h.NICBW != c.nicBW || h.Domain != c.domain {
 			t.Errorf("DefaultHardware(%q) = %+v, %v; want NVSwitch %v NVLS %v NIC %g domain %d", c.name, h, err, c.nvswitch, c.nvls, c.nicBW, c.domain)
 		}
 	}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/units"
+)
+
+// hardwareOutput is the machine a command's model ran on: a one-line
+// summary, every fact with its source, and the guesses that move the
+// answer.
+type hardwareOutput struct {
+	Summary string         `json:"summary"`
+	Facts   []predict.Fact `json:"facts"`
+	Guesses []guessOutput  `json:"guesses"`
+}
+
+// guessOutput is an assumed fact that moves the prediction by more than
+// predict.GuessMoves: at size_bytes the prediction with alternative is
+// ratio times the one with the fact as assumed; hint is the -hw setting
+// that settles it.
+type guessOutput struct {
+	Fact        string  `json:"fact"`
+	Value       string  `json:"value"`
+	Alternative string  `json:"alternative"`
+	SizeBytes   float64 `json:"size_bytes"`
+	Ratio       float64 `json:"ratio"`
+	Hint        string  `json:"hint"`
+}
+
+// describeHardware returns hw's facts and the guesses that move the
+// prediction of q at sizes, calibrated on tables where there are some.
+func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Query, sizes []float64) (hardwareOutput, error) {
+	out := hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
+	gs, err := predict.Guesses(hw, tables, q, sizes)
+	if err != nil {
+		return hardwareOutput{}, err
+	}
+	for _, g := range gs {
+		out.Guesses = append(out.Guesses, guessOutput{Fact: g.Fact.Name, Value: g.Fact.Value, Alternative: g.Alternative,
+			SizeBytes: g.Size, Ratio: g.Ratio, Hint: "-hw " + g.Hint})
+	}
+	return out, nil
+}
+
+// writeHardware prints the guesses that move the answer first, then the
+// machine, each fact with its source and the assumed ones marked.
+func writeHardware(w io.Writer, h hardwareOutput) {
+	for _, g := range h.Guesses {
+		fmt.Fprintf(w, "guess: %s = %s is assumed; with %s the prediction at %s is %.2fx: settle it with %s\n",
+			g.Fact, g.Value, g.Alternative, units.FormatSize(g.SizeBytes), g.Ratio, g.Hint)
+	}
+	fmt.Fprintf(w, "hardware: %s\n", h.Summary)
+	var parts []string
+	for _, f := range h.Facts {
+		mark := ""
+		if f.Guessed() {
+			mark = "?"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (%s%s)", f.Name, f.Value, f.Source, mark))
+	}
+	fmt.Fprintf(w, "facts: %s\n", strings.Join(parts, ", "))
+}

@@ -1,0 +1,128 @@
+package predict
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/units"
+)
+
+// A Source says where a hardware fact came from.
+type Source string
+
+// The sources of a fact, from the strongest evidence to none.
+const (
+	// SourceLog is the tables' own lines: the Rank lines and the header.
+	SourceLog Source = "log"
+	// SourceNCCLDebug is NCCL's NCCL_DEBUG=INFO lines in a log.
+	SourceNCCLDebug Source = "nccl-debug"
+	// SourceTopo is an nvidia-smi topo -m capture.
+	SourceTopo Source = "topo"
+	// SourceUser is the user's description (-hw, Describe).
+	SourceUser Source = "hw"
+	// SourceFitted is a choice the calibration tables made between
+	// descriptions the evidence left open (ChooseHardware).
+	SourceFitted Source = "fitted"
+	// SourceCatalog is the GPU's catalog entry (nccl.ParseGPU), which
+	// cites its datasheet.
+	SourceCatalog Source = "catalog"
+	// SourceAssumed is a default that nothing the user gave confirms.
+	SourceAssumed Source = "assumed"
+)
+
+// Sources says where each fact of a Hardware came from; an empty Source
+// means assumed.
+type Sources struct {
+	GPU, Fabric, NVLinks, LinkBW, NVLS, NICs, NICBW, NICPath, CPU, Domain, Group Source
+}
+
+// A Fact is one fact of a machine's description, with its source.
+type Fact struct {
+	// Name is the fact's name: gpu, fabric, nvlinks, link_bw, nvls,
+	// nics_per_node, nic_bw, nic_path, cpu, nvlink_domain, network_group.
+	Name string `json:"name"`
+	// Value is the fact as text ("nvswitch", "8", "400 Gb/s").
+	Value string `json:"value"`
+	// Source is where it came from.
+	Source Source `json:"source"`
+	// Key is the Describe key (the -hw key) that settles it.
+	Key string `json:"-"`
+}
+
+// Guessed reports that nothing the user gave confirms the fact.
+func (f Fact) Guessed() bool { return f.Source == SourceAssumed || f.Source == "" }
+
+// fact describes one fact: its name, Describe key, value and source.
+type fact struct {
+	name, key string
+	value     func(h *Hardware) string
+	source    func(s *Sources) *Source
+}
+
+// facts lists the facts of a Hardware in the order Facts reports them.
+var facts = []fact{
+	{"gpu", "", func(h *Hardware) string { return h.GPU.Name }, func(s *Sources) *Source { return &s.GPU }},
+	{"fabric", "fabric", func(h *Hardware) string { return h.Fabric.String() }, func(s *Sources) *Source { return &s.Fabric }},
+	{"nvlinks", "links", func(h *Hardware) string { return fmt.Sprint(h.links()) }, func(s *Sources) *Source { return &s.NVLinks }},
+	{"link_bw", "link-bw", func(h *Hardware) string { return units.FormatBandwidth(h.GPU.NVLinkBW) }, func(s *Sources) *Source { return &s.LinkBW }},
+	{"nvls", "nvls", func(h *Hardware) string { return fmt.Sprint(h.NVLS) }, func(s *Sources) *Source { return &s.NVLS }},
+	{"nics_per_node", "nics", func(h *Hardware) string {
+		if h.NICs == 0 {
+			return "one per GPU"
+		}
+		return fmt.Sprint(h.NICs)
+	}, func(s *Sources) *Source { return &s.NICs }},
+	{"nic_bw", "nic-bw", func(h *Hardware) string { return formatBitRate(h.nicBW()) }, func(s *Sources) *Source { return &s.NICBW }},
+	{"nic_path", "nic-path", func(h *Hardware) string { return nicPathName(h.NICPath) }, func(s *Sources) *Source { return &s.NICPath }},
+	{"cpu", "cpu", func(h *Hardware) string { return cpuOf(h.CPU).key }, func(s *Sources) *Source { return &s.CPU }},
+	{"nvlink_domain", "domain", func(h *Hardware) string { return fmt.Sprint(h.Domain) }, func(s *Sources) *Source { return &s.Domain }},
+	{"network_group", "group", func(h *Hardware) string { return fmt.Sprint(h.Group) }, func(s *Sources) *Source { return &s.Group }},
+}
+
+// Facts lists h's facts with their sources, in a fixed order.
+func (h *Hardware) Facts() []Fact {
+	out := make([]Fact, len(facts))
+	for i, f := range facts {
+		src := *f.source(&h.Sources)
+		if src == "" {
+			src = SourceAssumed
+		}
+		out[i] = Fact{Name: f.name, Value: f.value(h), Source: src, Key: f.key}
+	}
+	return out
+}
+
+// setSource records src as the source of the fact that the Describe key
+// key sets.
+func (h *Hardware) setSource(key string, src Source) {
+	if key == "switch" {
+		key = "fabric"
+	}
+	if key == "gpu-bw" {
+		key = "link-bw"
+	}
+	if k := slices.IndexFunc(facts, func(f fact) bool { return f.key == key }); k >= 0 {
+		*facts[k].source(&h.Sources) = src
+	}
+}
+
+// nicPathName is NCCL's name of a GPU-to-NIC path, PIX for the zero path.
+func nicPathName(p nccl.PathType) string {
+	if p == 0 {
+		return nccl.PathPIX.String()
+	}
+	return p.String()
+}
+
+// formatBitRate writes a line rate in bits per second, as NICs are sold
+// ("400 Gb/s").
+func formatBitRate(bps float64) string { return units.FormatNumber(bps*8/1e9) + " Gb/s" }
+
+// cpuOf returns the cpus entry of c, Intel's for a CPU it does not list.
+func cpuOf(c nccl.CPU) cpuName {
+	if k := slices.IndexFunc(cpus, func(n cpuName) bool { return n.cpu == c }); k >= 0 {
+		return cpus[k]
+	}
+	return cpus[0]
+}

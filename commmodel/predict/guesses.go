@@ -1,0 +1,155 @@
+package predict
+
+import (
+	"fmt"
+	"math"
+)
+
+// ForHosts returns h for hosts of perHost GPUs (the most GPUs per node of
+// any table or query, as far as the evidence shows), where the fabric is
+// only assumed: a board of four or fewer NVLink GPUs has no NVSwitch.
+// HGX A100 and H100 boards of 4 and GH200 nodes of 4 join every pair of
+// GPUs by NVLinks of its own (nvidia-smi topo -m prints NV4 or NV6 between
+// each pair), so the fabric is a mesh and there is no NVLS. An NVLink
+// domain that spans hosts (Domain) keeps its switch.
+func (h Hardware) ForHosts(perHost int) Hardware {
+	if perHost >= 2 && perHost <= 4 && h.Fabric == FabricNVSwitch && h.Domain == 0 && !h.given(h.Sources.Fabric) {
+		h.Fabric = FabricMesh
+		if !h.given(h.Sources.NVLS) {
+			h.NVLS = false
+		}
+	}
+	return h
+}
+
+// given reports that a fact's source is evidence, not an assumption.
+func (h *Hardware) given(s Source) bool { return s != "" && s != SourceAssumed }
+
+// A Guess is an assumed fact that moves a prediction: with Alternative
+// in its place the prediction at Size is Ratio times what it is with the
+// fact as assumed.
+type Guess struct {
+	// Fact is the assumed fact.
+	Fact Fact
+	// Alternative is the other value tried ("4", "200 Gb/s", "false").
+	Alternative string
+	// Size is where the prediction moves most, bytes, and Ratio the
+	// prediction with Alternative over the prediction with Fact there.
+	Size, Ratio float64
+	// Hint is the -hw setting that settles it ("nics=N").
+	Hint string
+}
+
+// GuessMoves is the relative change of a prediction from which a guess
+// matters: 10%.
+const GuessMoves = 0.10
+
+// Guesses returns the assumed facts of h whose alternative moves the
+// prediction of q at sizes by more than GuessMoves at some size, each
+// tried alone: the NICs per node and their rate (half of each) where the
+// tables or the query cross nodes, NVLS off where it is assumed on, and
+// NVSwitch against a mesh on hosts of four or fewer GPUs. With tables,
+// each description is calibrated on them (without the interval's
+// refits); without, NCCL's uncalibrated model compares them. The
+// guesses come in the order of Hardware.Facts, the largest move first
+// within a fact.
+func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, error) {
+	base, err := predictWith(h, tables, q, sizes)
+	if err != nil {
+		return nil, err
+	}
+	multiNode := q.Ranks > q.PerNode
+	perHost := q.PerNode
+	for i := range tables {
+		multiNode = multiNode || tables[i].Nodes > 1
+		perHost = max(perHost, tables[i].PerNode)
+	}
+	type alt struct {
+		key, value string
+		hw         Hardware
+	}
+	var alts []alt
+	if multiNode && !h.given(h.Sources.NICs) && perHost >= 2 {
+		n := h.NICs
+		if n == 0 {
+			n = perHost
+		}
+		if n >= 2 {
+			a := h
+			a.NICs = n / 2
+			alts = append(alts, alt{"nics", fmt.Sprint(n / 2), a})
+		}
+	}
+	if multiNode && !h.given(h.Sources.NICBW) {
+		a := h
+		a.NICBW = h.nicBW() / 2
+		alts = append(alts, alt{"nic-bw", formatBitRate(a.NICBW), a})
+	}
+	if h.NVLS && !h.given(h.Sources.NVLS) {
+		a := h
+		a.NVLS = false
+		alts = append(alts, alt{"nvls", "false", a})
+	}
+	if perHost <= 4 && !h.given(h.Sources.Fabric) {
+		switch h.Fabric {
+		case FabricMesh:
+			a := h
+			a.Fabric, a.NVLS = FabricNVSwitch, h.GPU.CompCap >= 90
+			alts = append(alts, alt{"fabric", FabricNVSwitch.String(), a})
+		case FabricNVSwitch:
+			a := h
+			a.Fabric, a.NVLS = FabricMesh, false
+			alts = append(alts, alt{"fabric", FabricMesh.String(), a})
+		}
+	}
+	facts := h.Facts()
+	var out []Guess
+	for _, a := range alts {
+		preds, err := predictWith(a.hw, tables, q, sizes)
+		if err != nil {
+			continue // a description the query cannot run on says nothing of this one
+		}
+		g := Guess{Alternative: a.value, Hint: a.key + "=" + hintValue(a.key)}
+		for i := range preds {
+			if r := preds[i].Time / base[i].Time; math.Abs(math.Log(r)) > math.Abs(math.Log(g.Ratio)) || g.Ratio == 0 {
+				g.Size, g.Ratio = sizes[i], r
+			}
+		}
+		if !(math.Abs(g.Ratio-1) > GuessMoves) {
+			continue
+		}
+		for _, f := range facts {
+			if f.Key == a.key {
+				g.Fact = f
+			}
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// hintValue is what a user writes after a Describe key to settle it.
+func hintValue(key string) string {
+	switch key {
+	case "nics":
+		return "N"
+	case "nic-bw":
+		return "RATE (such as 200Gb/s)"
+	case "nvls":
+		return "true|false"
+	}
+	return "nvswitch|mesh|pcie"
+}
+
+// predictWith predicts q on h: calibrated on tables without the
+// interval's refits, or with NCCL's uncalibrated model without tables.
+func predictWith(h Hardware, tables []Table, q Query, sizes []float64) ([]Prediction, error) {
+	if len(tables) == 0 {
+		return Reference(h, q, sizes)
+	}
+	m, err := Calibrate(h, tables, &Settings{NoIntervals: true})
+	if err != nil {
+		return nil, err
+	}
+	return m.Predict(q, sizes)
+}

@@ -1,0 +1,104 @@
+package predict
+
+import (
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// TestForHosts: an H100 SXM board of 4 is a mesh without NVLS (HGX H100
+// 4-GPU: NV6 between each pair), unless the user or a capture said
+// otherwise; boards of 8 and NVL72 domains keep their NVSwitch.
+func TestForHosts(t *testing.T) {
+	h, err := DefaultHardware("NVIDIA H100 80GB HBM3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if four := h.ForHosts(4); four.Fabric != FabricMesh || four.NVLS {
+		t.Errorf("4 GPUs a host: %v, NVLS %v; want a mesh without NVLS", four.Fabric, four.NVLS)
+	}
+	if eight := h.ForHosts(8); eight.Fabric != FabricNVSwitch || !eight.NVLS {
+		t.Errorf("8 GPUs a host: %v, NVLS %v; want NVSwitch with NVLS", eight.Fabric, eight.NVLS)
+	}
+	told, err := Describe("NVIDIA H100 80GB HBM3", "fabric=nvswitch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if four := told.ForHosts(4); four.Fabric != FabricNVSwitch || !four.NVLS {
+		t.Errorf("fabric=nvswitch given: %v, NVLS %v; want it kept", four.Fabric, four.NVLS)
+	}
+	gb, err := DefaultHardware("NVIDIA GB200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if four := gb.ForHosts(4); four.Fabric != FabricNVSwitch || four.Domain != 72 {
+		t.Errorf("GB200 hosts of 4 in an NVL72 domain: %v, domain %d; want NVSwitch", four.Fabric, four.Domain)
+	}
+}
+
+// TestFacts: every fact of DefaultHardware names its source: the catalog
+// for what nccl.ParseGPU's table gives, assumed for the fabric, NVLS and
+// the NICs; a Describe key makes its fact the user's.
+func TestFacts(t *testing.T) {
+	h, err := Describe("NVIDIA H100 80GB HBM3", "nics=4,nic-bw=200Gb/s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		value  string
+		source Source
+	}{
+		"gpu":           {"H100 SXM", SourceCatalog},
+		"nvlinks":       {"18", SourceCatalog},
+		"fabric":        {"nvswitch", SourceAssumed},
+		"nvls":          {"true", SourceAssumed},
+		"nics_per_node": {"4", SourceUser},
+		"nic_bw":        {"200 Gb/s", SourceUser},
+	}
+	for _, f := range h.Facts() {
+		if w, ok := want[f.Name]; ok && (f.Value != w.value || f.Source != w.source) {
+			t.Errorf("%s = %q from %s, want %q from %s", f.Name, f.Value, f.Source, w.value, w.source)
+		}
+		if f.Source == "" {
+			t.Errorf("%s has no source", f.Name)
+		}
+	}
+}
+
+// TestGuesses: on 2 x 8 H100 with nothing said of the network, Ring
+// AllReduce of 1 GiB is bound by the NICs (2(n-1)/n·S over each node's
+// NICs), so halving their rate nearly doubles NCCL's uncalibrated time; a
+// rate the user gives is no guess.
+func TestGuesses(t *testing.T) {
+	h, err := DefaultHardware("NVIDIA H100 80GB HBM3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Algo: "Ring"}
+	gs, err := Guesses(h, nil, q, []float64{1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rate *Guess
+	for i := range gs {
+		if gs[i].Fact.Name == "nic_bw" {
+			rate = &gs[i]
+		}
+	}
+	if rate == nil || rate.Ratio < 1.5 || rate.Hint != "nic-bw=RATE (such as 200Gb/s)" {
+		t.Fatalf("guesses %+v: want nic_bw, about 2x slower at half the rate", gs)
+	}
+	told, err := Describe("NVIDIA H100 80GB HBM3", "nic-bw=400Gb/s,nics=8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs, err = Guesses(told, nil, q, []float64{1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range gs {
+		if g.Fact.Name == "nic_bw" || g.Fact.Name == "nics_per_node" {
+			t.Errorf("%+v: the user gave it", g)
+		}
+	}
+}
