@@ -40,8 +40,10 @@ type testState struct {
 	countRatio               countRatio
 	reduces, rooted, rootCol bool // from the rows: redop not "none", root >= 0
 	redopCol                 bool // the table has a redop column
+	check                    checkColumn
 	rejoined                 rejoinedRows
-	relax                    int // evidence the inference drops (see fit)
+	relax                    int  // evidence the inference drops (see fit)
+	noCheck                  bool // the inference drops the #wrong columns (see fit)
 }
 
 // problem records a problem at line and column (0: the whole line).
