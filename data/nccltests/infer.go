@@ -242,6 +242,11 @@ func (p *parser) infer(s *testState, want string) {
 		t.System = s.gpus[0]
 	}
 	p.inferCounts(s)
+	t.Evidence = s.debug.e
+	t.Evidence.Devices = s.devices
+	if len(s.devices) == len(s.rankLines) && len(s.devices) == t.Ranks {
+		t.Evidence.gpusPerHost() // every rank listed once
+	}
 	if chosen, known := p.inferOp(s, want); known {
 		p.checkOp(s, chosen)
 	}

@@ -110,6 +110,7 @@ func (r *Reader) Read() (*Test, error) {
 				r.p.joinedLine(l)
 			}
 			r.p.finish()
+			r.p.endInput()
 			if len(r.p.done) > 0 {
 				break
 			}

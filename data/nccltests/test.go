@@ -61,6 +61,11 @@ type Test struct {
 	// the header does not print it (before 2022).
 	AggIters int
 
+	// Evidence is what the log says of the machine beside the table:
+	// its Rank lines and NCCL's debug lines (NCCL_DEBUG=INFO), each fact
+	// with its line.
+	Evidence Evidence
+
 	// Source, System and Algorithm describe the data: for a log, the
 	// Reader's Name, the GPU model of the Rank lines and ""; for a tidy CSV,
 	// its columns.
