@@ -69,7 +69,7 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 		return Hardware{}, err
 	}
 	h := Hardware{GPU: g, NVSwitch: g.NVLinks > 0, NICBW: nicRates[arch(g.CompCap)]}
-	h.NVLS = h.NVSwitch && g.CompCap >= 90
+	h.NVLS = h.NVSwitch && g.SupportsNVLS()
 	if g.Name == "GB200" || g.Name == "GB300" {
 		h.Domain = 72
 	}
@@ -128,11 +128,11 @@ func (h *Hardware) intraBW() float64 {
 }
 
 // ncclLinks reports whether NCCL's tables know h's links as they are: an
-// NVSwitch host of a GPU nccl.ParseGPU knows, with the links and rates it
-// gives.
+// NVSwitch host of an NVIDIA GPU nccl.ParseGPU knows, with the links and
+// rates it gives (NCCL's tables hold NVLink, not Infinity Fabric).
 func (h *Hardware) ncclLinks() bool {
 	g, err := nccl.ParseGPU(h.GPU.Name)
-	return err == nil && h.NVSwitch && g == h.GPU && (h.NVLinks == 0 || h.NVLinks == g.NVLinks)
+	return err == nil && g.ISA == "" && h.NVSwitch && g == h.GPU && (h.NVLinks == 0 || h.NVLinks == g.NVLinks)
 }
 
 // hostNICs returns the NICs of one node of hosts hosts of perHost GPUs:
