@@ -14,7 +14,6 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/inframethod/commlab/commmodel/fit"
-	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/units"
 )
@@ -190,7 +189,7 @@ func parseCompareTests(arg string) (a, b int, err error) {
 // readCompareTest reads test i of the log at path, with the reader's
 // problems.
 func readCompareTest(path string, i int) (*nccltests.Test, []problem, error) {
-	log, err := data.ReadFile(path, nil)
+	log, _, err := readLog(path, nil)
 	if err != nil {
 		return nil, nil, err
 	}

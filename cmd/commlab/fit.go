@@ -182,7 +182,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-collective: %w", err)
 		}
 	}
-	log, err := data.ReadFile(pos[0], opt)
+	log, _, err := readLog(pos[0], opt)
 	if err != nil {
 		return err
 	}

@@ -119,8 +119,13 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	writeProblems(stderr, pl.problems)
-	if err := pl.figure.Save(req.out, req.dpi); err != nil {
-		return err
+	inputs := req.machine.inputs()
+	for _, l := range req.logs {
+		inputs = append(inputs, l.path)
+	}
+	err = writeOutput(req.out, inputs, true, func(tmp string) error { return pl.figure.Save(tmp, req.dpi) })
+	if err != nil {
+		return fmt.Errorf("-o: %w", err)
 	}
 	return pl.writeText(stdout, req)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,6 +28,9 @@ type tuneRequest struct {
 	layout      predict.Layout
 	sizes       []float64
 	out         string
+	// replace is whether out may be replaced: the user named it with -o,
+	// or gave -force for the default name.
+	replace bool
 }
 
 // defaultTuneSizes are the sizes tune decides at without -size: powers of
@@ -46,9 +51,10 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	perNode := fs.Int("per-node", 0, "GPUs per node")
 	layoutFlags := addLayoutFlags(fs)
 	sizes := fs.String("size", "", "comma-separated sizes to decide at (default: powers of two from 1KiB to 4GiB)")
-	out := fs.String("o", "nccl_tuner.conf", `the file to write ("-" for standard output)`)
+	out := fs.String("o", "nccl_tuner.conf", `the file to write ("-" for standard output); the default name is not replaced when it exists, unless -force`)
+	force := fs.Bool("force", false, "replace the -o file when it exists, though -o was not given")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab tune -calibrate A.log[,...] -nodes LIST -per-node G [-collective LIST] [-size LIST] [-o FILE]\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab tune -calibrate A.log[,...] -nodes LIST -per-node G [-collective LIST] [-size LIST] [-o FILE] [-force]\n"+
 			"                   [-g N] [-threads N] [-graph N] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE]")
 		fs.PrintDefaults()
 	}
@@ -59,7 +65,8 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	if err != nil {
 		return tuneRequest{}, err
 	}
-	req := tuneRequest{machine: machine, perNode: *perNode, layout: layout, out: *out}
+	req := tuneRequest{machine: machine, perNode: *perNode, layout: layout, out: *out, replace: *force}
+	fs.Visit(func(f *flag.Flag) { req.replace = req.replace || f.Name == "o" })
 	if *machine.calibrate == "" {
 		return tuneRequest{}, fmt.Errorf("give -calibrate with the machine's nccl-tests logs: tune writes the calibrated model's choices")
 	}
@@ -115,21 +122,20 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	comment := tuneComment(mc.files, mc.hw, m)
-	w := stdout
-	if req.out != "-" {
-		f, err := os.Create(req.out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
+	if req.out == "-" {
+		return nccl.WriteTunerRules(stdout, comment, rules)
 	}
-	if err := nccl.WriteTunerRules(w, comment, rules); err != nil {
+	var b bytes.Buffer
+	if err := nccl.WriteTunerRules(&b, comment, rules); err != nil {
 		return err
 	}
-	if req.out != "-" {
-		fmt.Fprintf(stderr, "commlab tune: %d rules written to %s\n", len(rules), req.out)
+	err = writeOutput(req.out, req.machine.inputs(), req.replace, func(tmp string) error {
+		return os.WriteFile(tmp, b.Bytes(), 0o644)
+	})
+	if err != nil {
+		return fmt.Errorf("-o: %w", err)
 	}
+	fmt.Fprintf(stderr, "commlab tune: %d rules written to %s\n", len(rules), req.out)
 	return nil
 }
 
