@@ -85,7 +85,10 @@ func writeOutput(path string, inputs []string, replace bool, write func(tmp stri
 	if info, err := os.Stat(path); err == nil {
 		for _, in := range inputs {
 			if ii, err := os.Stat(in); err == nil && os.SameFile(info, ii) {
-				return fmt.Errorf("%s is an input (%s): choose another output file", path, in)
+				if in != path {
+					return fmt.Errorf("%s is the input %s: choose another output file", path, in)
+				}
+				return fmt.Errorf("%s is an input: choose another output file", path)
 			}
 		}
 		if !info.Mode().IsRegular() {

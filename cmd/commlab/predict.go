@@ -214,8 +214,11 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	if err != nil {
 		return predictRequest{}, fmt.Errorf("-collective: %w", err)
 	}
-	if *p < 1 || *perNode < 1 {
-		return predictRequest{}, fmt.Errorf("-p %d -per-node %d: want positive counts", *p, *perNode)
+	if err := checkCount(fs, "p", *p, maxRanks, "the ranks (GPUs) to predict for", "16"); err != nil {
+		return predictRequest{}, err
+	}
+	if err := checkCount(fs, "per-node", *perNode, maxRanks, "the GPUs per node", "8"); err != nil {
+		return predictRequest{}, err
 	}
 	if *p%*perNode != 0 {
 		return predictRequest{}, fmt.Errorf("-p %d is not a multiple of -per-node %d; try -per-node %d", *p, *perNode, defaultPerNode(*p))

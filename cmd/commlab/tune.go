@@ -77,15 +77,22 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 		}
 		req.collectives = append(req.collectives, col)
 	}
-	for _, n := range strings.Split(*nodes, ",") {
+	if err := checkCount(fs, "per-node", req.perNode, maxRanks, "the GPUs per node", "8"); err != nil {
+		return tuneRequest{}, err
+	}
+	list := strings.Split(*nodes, ",")
+	if len(list) > maxNodeCounts {
+		return tuneRequest{}, usageErrorf(fs, "-nodes: %d node counts; give at most %d, such as 1,2,4,8", len(list), maxNodeCounts)
+	}
+	for _, n := range list {
 		v, err := strconv.Atoi(strings.TrimSpace(n))
 		if err != nil || v < 1 {
-			return tuneRequest{}, fmt.Errorf("-nodes %q: want comma-separated positive node counts, such as 1,2,4", *nodes)
+			return tuneRequest{}, usageErrorf(fs, "-nodes %q: want comma-separated positive node counts, such as 1,2,4", *nodes)
+		}
+		if v > maxRanks/req.perNode {
+			return tuneRequest{}, usageErrorf(fs, "-nodes %d: %d nodes of -per-node %d is beyond the %d ranks commlab models", v, v, req.perNode, maxRanks)
 		}
 		req.nodes = append(req.nodes, v)
-	}
-	if req.perNode < 1 {
-		return tuneRequest{}, fmt.Errorf("-per-node %d: want the GPUs per node, such as 8", req.perNode)
 	}
 	req.sizes = defaultTuneSizes()
 	if *sizes != "" {
