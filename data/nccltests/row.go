@@ -47,6 +47,15 @@ func (p *parser) row(n int, s string) bool {
 			return true
 		}
 	}
+	for i, b := range halves {
+		// A #wrong count above 0 is a result nccl-tests found wrong; an
+		// error column ("4e-07") is a float's rounding, not a failure.
+		if w, err := strconv.Atoi(res[i].Wrong); err == nil && w > 0 {
+			col := b.start + b.wrong
+			p.fieldProblem(n, col, "%w: %s %d; the row is left out", ErrFailed, c.lay.names[min(col, len(c.lay.names)-1)], w)
+			return true
+		}
+	}
 	if inPlaceOnly {
 		r.InPlace = res[0]
 	} else {
