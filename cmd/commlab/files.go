@@ -144,5 +144,10 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, []byte, error) {
 		return nil, nil, err
 	}
 	l, err := data.ReadMeasurements(bytes.NewReader(b), path, opt)
+	if errors.Is(err, nccltests.ErrNoTable) {
+		if _, _, terr := topo.Parse(bytes.NewReader(b)); terr == nil {
+			err = fmt.Errorf("%w; it is an nvidia-smi topo -m capture: read it with commlab topo %s, or give it to predict as -topo %s", err, path, path)
+		}
+	}
 	return l, b, err
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -183,13 +182,4 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine) []stri
 		}
 	}
 	return c
-}
-
-// commlabVersion is the module version of this build ("(devel)" for a
-// build from a work tree).
-func commlabVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(unknown version)"
 }
