@@ -233,3 +233,86 @@ func TestFiniteJSON(t *testing.T) {
 		t.Errorf("finiteJSON: %s (%v), want %s", got, err, want)
 	}
 }
+
+// TestCompareHalves: a row whose in-place time is 97x its out-of-place one
+// (the H20 NVLS log's 4 MiB row, 124.1 us in place, made 12410.0) widens
+// the size's noise so far that compare finds nothing beyond it; a warning
+// at the row's line says the halves disagree.
+func TestCompareHalves(t *testing.T) {
+	const log = "../../data/logs/h20_2x8_allreduce_nvls_nccl1244.log"
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	if !strings.Contains(lines[8], "  124.1 ") {
+		t.Fatalf("line 9 of %s: %q, want the 4 MiB row", log, lines[8])
+	}
+	lines[8] = strings.Replace(lines[8], "   124.1 ", " 12410.0 ", 1)
+	bad := filepath.Join(t.TempDir(), "halves.log")
+	if err := os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a, b string
+		want string // "" for no warning
+	}{
+		{log, log, ""},
+		{log, bad, bad + ":9: out-of-place and in-place times differ 97.3x"},
+		{bad, log, bad + ":9: out-of-place and in-place times differ 97.3x"},
+	} {
+		code, _, stderr := runCLI("compare", c.a, c.b)
+		if code != 0 {
+			t.Fatalf("compare %s %s: exit %d: %s", c.a, c.b, code, stderr)
+		}
+		if c.want == "" && strings.Contains(stderr, "differ") || c.want != "" && !strings.Contains(stderr, c.want) {
+			t.Errorf("compare %s %s: stderr %q, want %q", c.a, c.b, stderr, c.want)
+		}
+	}
+}
+
+// TestSmallThings: commlab version; a topo capture given to fit; a bad
+// field of 10 MB quoted in a line.
+func TestSmallThings(t *testing.T) {
+	if code, out, _ := runCLI("version"); code != 0 || !strings.HasPrefix(out, "commlab ") {
+		t.Errorf("version: exit %d, %q", code, out)
+	}
+	const capture = "../../topo/testdata/dgx_a100_nps4.txt"
+	if code, _, stderr := runCLI("fit", capture); code != 1 || !strings.Contains(stderr, "commlab topo "+capture) {
+		t.Errorf("fit on a topo capture: exit %d, %q; want 1 and a pointer to commlab topo", code, stderr)
+	}
+	b, err := os.ReadFile(ringLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := filepath.Join(t.TempDir(), "long.log")
+	field := "x" + strings.Repeat("9", 10<<20)
+	text := strings.Replace(string(b), "\n", "\n     1048576        262144     float     sum      -1  "+field+"    8.61   16.14      0    126.6    8.28   15.53      0\n", 1)
+	if err := os.WriteFile(long, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, stderr := runCLI("fit", long)
+	if len(stderr) > 1000 || !strings.Contains(stderr, "(10485761 bytes)") {
+		t.Errorf("fit with a 10 MB field: %d bytes of warnings, %.300q; want a line quoting its start and length", len(stderr), stderr)
+	}
+}
+
+// TestNotebooksDoc: docs/notebooks.md counts the notebooks it lists, and
+// lists every one in notebooks/.
+func TestNotebooksDoc(t *testing.T) {
+	b, err := os.ReadFile("../../docs/notebooks.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nbs, _ := filepath.Glob("../../notebooks/*.ipynb")
+	words := []string{"Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve"}
+	if len(nbs) >= len(words) || !bytes.Contains(b, []byte("\n"+words[len(nbs)]+" GoNB notebooks")) {
+		t.Errorf("docs/notebooks.md does not say %d GoNB notebooks", len(nbs))
+	}
+	for _, nb := range nbs {
+		name := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
+		if !bytes.Contains(b, []byte("| `"+name+"` |")) {
+			t.Errorf("docs/notebooks.md does not list %s", name)
+		}
+	}
+}
