@@ -12,6 +12,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/internal/parseerr"
 )
 
 // TidyColumns are the columns of the tidy measurement CSV, in order.
@@ -188,7 +189,7 @@ func tidyPoint(rec []string, col map[string]int) (Point, int, error) {
 		if s, i := get(f.name); s != "" {
 			v, err := strconv.Atoi(s)
 			if err != nil || v < 0 {
-				return p, i, fmt.Errorf("%w: %s %q", nccltests.ErrNumber, f.name, s)
+				return p, i, fmt.Errorf("%w: %s %q", nccltests.ErrNumber, f.name, parseerr.Excerpt(s))
 			}
 			*f.dst = v
 		}
@@ -196,19 +197,19 @@ func tidyPoint(rec []string, col map[string]int) (Point, int, error) {
 	s, i := get("size_bytes")
 	size, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || size < 0 {
-		return p, i, fmt.Errorf("%w: size_bytes %q (want a whole number of bytes)", nccltests.ErrNumber, s)
+		return p, i, fmt.Errorf("%w: size_bytes %q (want a whole number of bytes)", nccltests.ErrNumber, parseerr.Excerpt(s))
 	}
 	p.Size = size
 	s, i = get("time_us")
 	t, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(t > 0) || math.IsInf(t, 0) {
-		return p, i, fmt.Errorf("%w: time_us %q (want a positive number of microseconds)", nccltests.ErrNumber, s)
+		return p, i, fmt.Errorf("%w: time_us %q (want a positive number of microseconds)", nccltests.ErrNumber, parseerr.Excerpt(s))
 	}
 	p.Time = t / 1e6 // us -> s
 	if s, i = get("busbw_gbps"); s != "" {
 		bw, err := strconv.ParseFloat(s, 64)
 		if err != nil || !(bw >= 0) || math.IsInf(bw, 0) {
-			return p, i, fmt.Errorf("%w: busbw_gbps %q", nccltests.ErrNumber, s)
+			return p, i, fmt.Errorf("%w: busbw_gbps %q", nccltests.ErrNumber, parseerr.Excerpt(s))
 		}
 		p.BusBW = bw * 1e9 // GB/s -> B/s
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/inframethod/commlab/internal/parseerr"
 )
 
 // CPURange is an inclusive range of logical CPU numbers, First <= Last.
@@ -39,12 +41,12 @@ func ParseCPUList(s string) (CPUList, error) {
 		lo, hi, isRange := strings.Cut(part, "-")
 		a, err := parseCPU(lo)
 		if err != nil {
-			return nil, fmt.Errorf("%q: %w", s, ErrCPUList)
+			return nil, fmt.Errorf("%q: %w", parseerr.Excerpt(s), ErrCPUList)
 		}
 		b := a
 		if isRange {
 			if b, err = parseCPU(hi); err != nil || b < a {
-				return nil, fmt.Errorf("%q: %w", s, ErrCPUList)
+				return nil, fmt.Errorf("%q: %w", parseerr.Excerpt(s), ErrCPUList)
 			}
 		}
 		l = append(l, CPURange{a, b})

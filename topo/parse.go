@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/inframethod/commlab/internal/parseerr"
 )
 
 // maxInput bounds the text Parse reads; real outputs are a few kilobytes.
@@ -489,10 +491,10 @@ func (p *parser) build() (*Topology, error) {
 		label := r.fields[0]
 		i, ok := index[label.text]
 		if !ok {
-			return nil, p.errAt(r.line, label.off, fmt.Errorf("%s: %w", label.text, ErrUnknownRow))
+			return nil, p.errAt(r.line, label.off, fmt.Errorf("%s: %w", parseerr.Excerpt(label.text), ErrUnknownRow))
 		}
 		if prev, dup := seen[label.text]; dup {
-			return nil, p.errAt(r.line, label.off, fmt.Errorf("%s (first on line %d): %w", label.text, prev, ErrDuplicate))
+			return nil, p.errAt(r.line, label.off, fmt.Errorf("%s (first on line %d): %w", parseerr.Excerpt(label.text), prev, ErrDuplicate))
 		}
 		seen[label.text] = r.line
 		rest := splitGluedCells(r.fields, n)[1:]
@@ -530,7 +532,7 @@ func (p *parser) devices() (index map[string]int, gpus, nics []Device, err error
 	index = map[string]int{}
 	for _, c := range p.columns {
 		if _, dup := index[c.text]; dup {
-			return nil, nil, nil, p.errAt(p.headerLine(), c.off, fmt.Errorf("%s: %w", c.text, ErrDuplicate))
+			return nil, nil, nil, p.errAt(p.headerLine(), c.off, fmt.Errorf("%s: %w", parseerr.Excerpt(c.text), ErrDuplicate))
 		}
 		index[c.text] = len(index)
 		d := Device{Name: c.text, NUMA: -1, GPUNUMA: -1}
@@ -564,7 +566,7 @@ func (p *parser) rowCells(r rowLine, i int, rest []field, cells []cell) (int, er
 			return 0, p.errAt(r.line, f.off, err)
 		}
 		if (path.Class == Self) != (j == i) && !(j == i && path.Class == Unknown) {
-			return 0, p.errAt(r.line, f.off, fmt.Errorf("%s/%s is %s: %w", label.text, p.columns[j].text, f.text, ErrDiagonal))
+			return 0, p.errAt(r.line, f.off, fmt.Errorf("%s/%s is %s: %w", parseerr.Excerpt(label.text), parseerr.Excerpt(p.columns[j].text), parseerr.Excerpt(f.text), ErrDiagonal))
 		}
 		cells[i*n+j] = cell{path, r.line, f.off, true}
 	}
@@ -573,7 +575,7 @@ func (p *parser) rowCells(r rowLine, i int, rest []field, cells []cell) (int, er
 		for m < len(rest) && isKnownCell(rest[m].text) {
 			m++
 		}
-		return 0, p.errAt(r.line, rest[j].off, fmt.Errorf("%s has %d cells for %d device columns, from %s on: %w", label.text, m, n, rest[j].text, ErrLongRow))
+		return 0, p.errAt(r.line, rest[j].off, fmt.Errorf("%s has %d cells for %d device columns, from %s on: %w", parseerr.Excerpt(label.text), m, n, parseerr.Excerpt(rest[j].text), ErrLongRow))
 	}
 	return j, nil
 }
@@ -666,7 +668,7 @@ func (p *parser) headerLine() int { return p.head + 1 }
 func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 	if len(fs) > len(p.attrs) {
 		f := fs[len(p.attrs)]
-		return p.errAt(r.line, f.off, fmt.Errorf("%q: %w", f.text, ErrFieldCount))
+		return p.errAt(r.line, f.off, fmt.Errorf("%q: %w", parseerr.Excerpt(f.text), ErrFieldCount))
 	}
 	dev := t.device(d)
 	for k, f := range fs {
@@ -683,7 +685,7 @@ func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 		case attrNUMA:
 			l, err := ParseCPUList(f.text) // same grammar: "0", "0-1", "N/A"
 			if err != nil {
-				return p.errAt(r.line, f.off, fmt.Errorf("%q: %w", f.text, ErrNUMA))
+				return p.errAt(r.line, f.off, fmt.Errorf("%q: %w", parseerr.Excerpt(f.text), ErrNUMA))
 			}
 			if len(l) == 1 && l[0].First == l[0].Last {
 				dev.NUMA = l[0].First
@@ -694,7 +696,7 @@ func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 			}
 			v, err := strconv.Atoi(f.text)
 			if err != nil || v < 0 || v > maxCPU {
-				return p.errAt(r.line, f.off, fmt.Errorf("%q: %w", f.text, ErrNUMA))
+				return p.errAt(r.line, f.off, fmt.Errorf("%q: %w", parseerr.Excerpt(f.text), ErrNUMA))
 			}
 			dev.GPUNUMA = v
 		}

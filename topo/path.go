@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/inframethod/commlab/internal/parseerr"
 )
 
 // Class is the kind of connection between two devices, as `nvidia-smi topo -m`
@@ -138,5 +140,5 @@ func ParsePath(s string) (Path, error) {
 			return NV(n), nil
 		}
 	}
-	return Path{}, fmt.Errorf("%q: %w", s, ErrPathToken)
+	return Path{}, fmt.Errorf("%q: %w", parseerr.Excerpt(s), ErrPathToken)
 }

@@ -136,6 +136,23 @@ func addMachineFlags(fs *flag.FlagSet) machineFlags {
 	}
 }
 
+// inputs are the files the machine flags name: the -calibrate files, the
+// -hw file when it is one and the -topo capture.
+func (f machineFlags) inputs() []string {
+	var in []string
+	files, _ := parseCalibrationFiles(*f.calibrate, predict.Pins{})
+	for _, c := range files {
+		in = append(in, c.path)
+	}
+	if hwFile(*f.hw) {
+		in = append(in, *f.hw)
+	}
+	if *f.topo != "" {
+		in = append(in, *f.topo)
+	}
+	return in
+}
+
 // A machine is what the machine flags give: the calibration files read,
 // their tables, the hardware, and the lines the readers set aside.
 type machine struct {

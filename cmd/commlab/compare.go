@@ -14,7 +14,6 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/inframethod/commlab/commmodel/fit"
-	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/units"
 )
@@ -149,6 +148,11 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	out.A, out.B = tables[0], tables[1]
 	out.Problems = append(out.Problems, compareMismatches(out.A, out.B)...)
+	for k, t := range tests {
+		if k == 0 || pos[1] != pos[0] || ib != ia {
+			out.Problems = append(out.Problems, halvesDisagree(pos[k], t)...)
+		}
+	}
 	if out.Points = comparePoints(tests[0], tests[1], *floor); len(out.Points) == 0 {
 		return fmt.Errorf("%s and %s share no size (A: %s, B: %s): pick tables that overlap with -test N,M (commlab fit -list FILE lists a file's tables)",
 			out.A.name(), out.B.name(), sizeSpan(tests[0]), sizeSpan(tests[1]))
@@ -173,6 +177,37 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	return writeCompareText(stdout, out)
 }
 
+// maxHalvesRatio is the most a row's out-of-place and in-place times may
+// differ before compare warns: a row measures one size twice, seconds
+// apart, and the noisiest real log in the repository differs by 2.7x
+// (data/nccltests/testdata/real/rtx6000d_2x8_alltoall_late2025.log, line
+// 66), most by a few percent.
+const maxHalvesRatio = 3
+
+// halvesDisagree warns, once for table t of the log at path, of the rows
+// whose two halves differ more than maxHalvesRatio: the mean compare takes
+// of them stands for neither, and one run may have gone wrong.
+func halvesDisagree(path string, t *nccltests.Test) []problem {
+	n, worst, line := 0, 1.0, 0
+	for _, r := range t.Rows {
+		if !r.OutOfPlace.OK() || !r.InPlace.OK() {
+			continue
+		}
+		x := max(r.OutOfPlace.Time/r.InPlace.Time, r.InPlace.Time/r.OutOfPlace.Time)
+		if x > maxHalvesRatio {
+			n++
+			if x > worst {
+				worst, line = x, r.Line
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return []problem{{File: path, Line: line, Message: fmt.Sprintf("out-of-place and in-place times differ %.3gx here, and by more than %dx in %s of the table: beyond run-to-run noise, so their mean is no measurement; check the run",
+		worst, maxHalvesRatio, plural(n, "row", "rows"))}}
+}
+
 // parseCompareTests reads -test: N for both logs, or N,M for A's and B's.
 func parseCompareTests(arg string) (a, b int, err error) {
 	sa, sb, two := strings.Cut(arg, ",")
@@ -190,7 +225,7 @@ func parseCompareTests(arg string) (a, b int, err error) {
 // readCompareTest reads test i of the log at path, with the reader's
 // problems.
 func readCompareTest(path string, i int) (*nccltests.Test, []problem, error) {
-	log, err := data.ReadFile(path, nil)
+	log, _, err := readLog(path, nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -92,7 +92,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	out.Inside = inside
 	var bindings []topo.Binding
 	if *machine.topo != "" {
-		tp, _, err := topo.ParseFile(*machine.topo)
+		tp, _, err := readTopo(*machine.topo)
 		if err != nil {
 			return err
 		}

@@ -159,10 +159,16 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	if *bootstrap <= 0 {
 		settings.Bootstrap = -1
 	}
+	if *bootstrap > maxBootstrap {
+		return usageErrorf(fs, "-bootstrap %d: beyond what an interval needs; give at most -bootstrap %d", *bootstrap, maxBootstrap)
+	}
 	if *regimes != "auto" {
 		k, err := strconv.Atoi(*regimes)
 		if err != nil || k < 1 {
-			return fmt.Errorf("-regimes %q: want auto or a count >= 1", *regimes)
+			return usageErrorf(fs, "-regimes %q: want auto or a count >= 1, such as -regimes 3", *regimes)
+		}
+		if err := checkCount(fs, "regimes", k, maxRegimes, "the number of size regimes", "3"); err != nil {
+			return err
 		}
 		settings.Regimes = k
 	}
@@ -173,8 +179,10 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-placement: %w", err)
 	}
-	if *p < 0 {
-		return fmt.Errorf("-p %d: want a positive rank count", *p)
+	if *p != 0 { // 0: the log's
+		if err := checkCount(fs, "p", *p, maxRanks, "the rank count", "16"); err != nil {
+			return err
+		}
 	}
 	opt := &nccltests.Options{Collective: *collective, Ranks: *p}
 	if *collective != "" {
@@ -182,7 +190,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-collective: %w", err)
 		}
 	}
-	log, err := data.ReadFile(pos[0], opt)
+	log, _, err := readLog(pos[0], opt)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -214,9 +215,16 @@ func writeProblems(w io.Writer, problems []problem) {
 	}
 }
 
-// writeJSON writes v as one indented JSON object followed by a newline.
+// writeJSON writes v as one indented JSON object followed by a newline. A
+// number that is not finite (a time that overflows, an infinite -floor),
+// which JSON cannot hold and text prints as +Inf, is written as null.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	err := enc.Encode(v)
+	var bad *json.UnsupportedValueError
+	if errors.As(err, &bad) {
+		return enc.Encode(finiteJSON(reflect.ValueOf(v)))
+	}
+	return err
 }

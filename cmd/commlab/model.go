@@ -150,22 +150,19 @@ func (f *collectiveFlags) add(fs *flag.FlagSet, withAlgos bool) {
 
 // resolve returns the collective and its algorithms; hierarchical ones are
 // included only when named, since they need -per-node to divide -p.
-func (f *collectiveFlags) resolve() (commmodel.Collective, []commmodel.Algorithm, error) {
+func (f *collectiveFlags) resolve(fs *flag.FlagSet) (commmodel.Collective, []commmodel.Algorithm, error) {
 	c, err := commmodel.ParseCollective(f.collective)
 	if err != nil {
 		return c, nil, err
 	}
-	if f.p < 1 {
-		return c, nil, fmt.Errorf("need -p, the number of ranks, e.g. -p 8")
-	}
-	if f.perNode < 0 {
-		return c, nil, fmt.Errorf("-per-node %d: want a positive count", f.perNode)
+	if err := checkCount(fs, "p", f.p, maxRanks, "the number of ranks", "8"); err != nil {
+		return c, nil, err
 	}
 	if f.perNode == 0 {
 		f.perNode = defaultPerNode(f.p)
 	}
-	if f.p > 1<<20 {
-		return c, nil, fmt.Errorf("-p %d: more than 2^20 ranks is not supported; give -p up to 1048576", f.p)
+	if err := checkCount(fs, "per-node", f.perNode, maxRanks, "the GPUs per node", "8"); err != nil {
+		return c, nil, err
 	}
 	if f.algos == "" {
 		return c, commmodel.Algorithms(c), nil
@@ -282,7 +279,7 @@ func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.A
 		}
 		m.coll.perNode = server.PerNode
 	}
-	c, algs, err := m.coll.resolve()
+	c, algs, err := m.coll.resolve(m.fs)
 	if err != nil {
 		return c, nil, nil, h, err
 	}

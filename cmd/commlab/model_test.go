@@ -115,8 +115,8 @@ func TestModelErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"model", "-p", "0", "-link", "h20-intra", "-size", "1"}, "need -p"},
-		{[]string{"model", "-p", "-3", "-link", "h20-intra", "-size", "1"}, "need -p"},
+		{[]string{"model", "-p", "0", "-link", "h20-intra", "-size", "1"}, "give -p, the number of ranks, such as -p 8"},
+		{[]string{"model", "-p", "-3", "-link", "h20-intra", "-size", "1"}, "-p -3: want the number of ranks"},
 		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "-5"}, "size"},
 		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "NaN"}, "size"},
 		{[]string{"model", "-p", "8", "-link", "h20-intra"}, "need -size"},
@@ -131,7 +131,7 @@ func TestModelErrors(t *testing.T) {
 		{[]string{"model", "-algo", "hierarchical", "-p", "16", "-inter-algo", "bogus", "-link", "h20-intra", "-size", "1"}, `inter-node algorithm "bogus"`},
 		{[]string{"model", "-algo", "hierarchical", "-p", "16", "-inter-algo", "hierarchical", "-link", "h20-intra", "-size", "1"}, `inter-node algorithm "hierarchical"`},
 		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "1", "extra"}, "unexpected argument"},
-		{[]string{"crossover", "-p", "0", "-link", "h20-intra"}, "need -p"},
+		{[]string{"crossover", "-p", "0", "-link", "h20-intra"}, "give -p"},
 		{[]string{"frobnicate"}, "unknown subcommand"},
 	} {
 		code, out, stderr := runCLI(tc.args...)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding"
 	"encoding/csv"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -167,4 +169,123 @@ func csvCell(v reflect.Value) string {
 		return s.String()
 	}
 	return fmt.Sprint(v.Interface())
+}
+
+// finiteJSON returns v as encoding/json would see it, with every float
+// that is not finite replaced by nil (null): structs become jsonObjects of
+// their fields in order, under their JSON names, following the json tags
+// ("-", omitempty) and flattening embedded structs; a type with its own
+// MarshalJSON or MarshalText is kept as it is.
+func finiteJSON(v reflect.Value) any {
+	if !v.IsValid() {
+		return nil
+	}
+	if v.Type().Implements(jsonMarshaler) || v.Type().Implements(textMarshaler) {
+		return v.Interface()
+	}
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil
+		}
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return nil
+		}
+		return finiteJSON(v.Elem())
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && (v.IsNil() || v.Type().Elem().Kind() == reflect.Uint8) {
+			return v.Interface() // null, or []byte as base64
+		}
+		out := make([]any, v.Len())
+		for i := range out {
+			out[i] = finiteJSON(v.Index(i))
+		}
+		return out
+	case reflect.Map:
+		if v.IsNil() {
+			return nil
+		}
+		out := make(map[string]any, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			out[fmt.Sprint(it.Key().Interface())] = finiteJSON(it.Value())
+		}
+		return out
+	case reflect.Struct:
+		var o jsonObject
+		o.add(v)
+		return o
+	}
+	return v.Interface()
+}
+
+var (
+	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// A jsonObject is a struct's fields for finiteJSON, in order.
+type jsonObject struct {
+	keys []string
+	vals []any
+}
+
+// add appends the exported fields of struct v, as encoding/json names and
+// omits them.
+func (o *jsonObject) add(v reflect.Value) {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" && opts == "" {
+			continue
+		}
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			o.add(v.Field(i))
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		fv := v.Field(i)
+		if strings.Contains(","+opts+",", ",omitempty,") && jsonEmpty(fv) {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		o.keys = append(o.keys, name)
+		o.vals = append(o.vals, finiteJSON(fv))
+	}
+}
+
+// jsonEmpty is encoding/json's empty value, which omitempty leaves out.
+func jsonEmpty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Struct:
+		return false
+	}
+	return v.IsZero()
+}
+
+// MarshalJSON writes the object's fields in order.
+func (o jsonObject) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, k := range o.keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		vb, err := json.Marshal(o.vals[i])
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, kb...), ':'), vb...)
+	}
+	return append(b, '}'), nil
 }

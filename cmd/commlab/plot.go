@@ -73,17 +73,24 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 		return plotRequest{}, fmt.Errorf("-o %q: want a name ending in %s, such as -o %s.png",
 			*out, strings.Join(figure.SaveFormats, ", "), strings.TrimSuffix(*out, filepath.Ext(*out)))
 	}
-	if *dpi < 1 {
-		return plotRequest{}, fmt.Errorf("-dpi %d: want a positive resolution, such as -dpi 300", *dpi)
+	if err := checkCount(fs, "dpi", *dpi, maxDPI, "the PNG's resolution in dots per inch", "300"); err != nil {
+		return plotRequest{}, err
 	}
 	req := plotRequest{machine: machine, test: *test, out: *out, dpi: *dpi}
 	for _, l := range []struct {
 		flag, value string
 		to          *vg.Length
 	}{{"width", *width, &req.width}, {"height", *height, &req.height}} {
-		if *l.to, err = vg.ParseLength(l.value); err != nil || *l.to <= 0 {
-			return plotRequest{}, fmt.Errorf("-%s %q: want a positive length with its unit, such as 7in, 18cm or 500pt", l.flag, l.value)
+		if *l.to, err = vg.ParseLength(l.value); err != nil || !(*l.to > 0) {
+			return plotRequest{}, usageErrorf(fs, "-%s %q: want a positive length with its unit, such as 7in, 18cm or 500pt", l.flag, l.value)
 		}
+		if *l.to > maxSide {
+			return plotRequest{}, usageErrorf(fs, "-%s %s: larger than a poster; give at most %gin", l.flag, l.value, float64(maxSide/vg.Inch))
+		}
+	}
+	if px := req.width.Dots(float64(req.dpi)) * req.height.Dots(float64(req.dpi)); strings.EqualFold(filepath.Ext(req.out), ".png") && px > maxPixels {
+		return plotRequest{}, usageErrorf(fs, "-width %s -height %s at -dpi %d: a PNG of %.0f million pixels; give at most %d million (a lower -dpi, or a .svg or .pdf, which has no pixels)",
+			*width, *height, req.dpi, px/1e6, maxPixels/1_000_000)
 	}
 	for _, m := range strings.Split(*marks, ",") {
 		switch strings.TrimSpace(m) {
@@ -119,8 +126,13 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	writeProblems(stderr, pl.problems)
-	if err := pl.figure.Save(req.out, req.dpi); err != nil {
-		return err
+	inputs := req.machine.inputs()
+	for _, l := range req.logs {
+		inputs = append(inputs, l.path)
+	}
+	err = writeOutput(req.out, inputs, true, func(tmp string) error { return pl.figure.Save(tmp, req.dpi) })
+	if err != nil {
+		return fmt.Errorf("-o: %w", err)
 	}
 	return pl.writeText(stdout, req)
 }

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -16,7 +14,6 @@ import (
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/commmodel/predict/heldout"
-	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/topo"
 	"github.com/inframethod/commlab/units"
 )
@@ -217,8 +214,11 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	if err != nil {
 		return predictRequest{}, fmt.Errorf("-collective: %w", err)
 	}
-	if *p < 1 || *perNode < 1 {
-		return predictRequest{}, fmt.Errorf("-p %d -per-node %d: want positive counts", *p, *perNode)
+	if err := checkCount(fs, "p", *p, maxRanks, "the ranks (GPUs) to predict for", "16"); err != nil {
+		return predictRequest{}, err
+	}
+	if err := checkCount(fs, "per-node", *perNode, maxRanks, "the GPUs per node", "8"); err != nil {
+		return predictRequest{}, err
 	}
 	if *p%*perNode != 0 {
 		return predictRequest{}, fmt.Errorf("-p %d is not a multiple of -per-node %d; try -per-node %d", *p, *perNode, defaultPerNode(*p))
@@ -331,7 +331,7 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 	if topoFile == "" {
 		return hw, nil, nil
 	}
-	tp, bad, err := topo.ParseFile(topoFile)
+	tp, bad, err := readTopo(topoFile)
 	if err != nil {
 		return predict.Hardware{}, nil, err
 	}
@@ -522,14 +522,10 @@ func derefNaN(p *float64) float64 {
 }
 
 // readTables reads the tables of the measurement file at path, an
-// nccl-tests log or a tidy CSV (data.ReadFile), with pins on each, and
+// nccl-tests log or a tidy CSV (readLog), with pins on each, and
 // returns them with the reader's problems and those of the tables left out.
 func readTables(path string, pins predict.Pins) ([]predict.Table, []error, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	l, err := data.ReadMeasurements(bytes.NewReader(b), path, nil)
+	l, b, err := readLog(path, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -537,14 +533,18 @@ func readTables(path string, pins predict.Pins) ([]predict.Table, []error, error
 	return ts, append(l.Problems, problems...), nil
 }
 
+// hwFile reports whether the -hw value hw names a file rather than giving
+// KEY=VALUE pairs.
+func hwFile(hw string) bool { return hw != "" && !strings.Contains(hw, "=") }
+
 // readDescription returns the -hw description: the flag itself, or the
 // KEY=VALUE lines of the file it names (# starts a comment) joined by
 // commas.
 func readDescription(hw string) (string, error) {
-	if hw == "" || strings.Contains(hw, "=") {
+	if !hwFile(hw) {
 		return hw, nil
 	}
-	b, err := os.ReadFile(hw)
+	b, err := readInput(hw)
 	if err != nil {
 		return "", fmt.Errorf("-hw: %w (give KEY=VALUE,... or a file of such lines)", err)
 	}

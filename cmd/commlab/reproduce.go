@@ -109,11 +109,13 @@ func reproduce(dir string) (reproduceResult, error) {
 		return res, fmt.Errorf("-o %s: cannot create the folder: %w", dir, err)
 	}
 	for i, f := range res.Files {
-		if err := os.WriteFile(f.Path, contents[i], 0o644); err != nil {
+		write := func(tmp string) error { return os.WriteFile(tmp, contents[i], 0o644) }
+		if err := writeOutput(f.Path, nil, true, write); err != nil {
 			return res, fmt.Errorf("-o %s: cannot write %s: %w", dir, filepath.Base(f.Path), err)
 		}
 	}
-	if err := os.WriteFile(index, []byte(indexFile(res.Files)), 0o644); err != nil {
+	write := func(tmp string) error { return os.WriteFile(tmp, []byte(indexFile(res.Files)), 0o644) }
+	if err := writeOutput(index, nil, true, write); err != nil {
 		return res, fmt.Errorf("-o %s: cannot write %s: %w", dir, reproduceIndex, err)
 	}
 	return res, nil

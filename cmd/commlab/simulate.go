@@ -190,8 +190,8 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	if *algo == "" {
 		return simulateRequest{}, fmt.Errorf("need -algo, one of %s", strings.Join(commmodel.Names(c), ", "))
 	}
-	if *p < 1 {
-		return simulateRequest{}, fmt.Errorf("-p %d: need at least 1 rank", *p)
+	if err := checkCount(fs, "p", *p, maxRanks, "the number of ranks", "8"); err != nil {
+		return simulateRequest{}, err
 	}
 	if *sizeText == "" {
 		return simulateRequest{}, errors.New("need -size, the buffer per rank, such as -size 1MiB")

@@ -111,7 +111,7 @@ func loadTopology(pos []string, preset string) (t *topo.Topology, source string,
 	if name == "-" {
 		t, problems, err = topo.Parse(os.Stdin)
 	} else {
-		t, problems, err = topo.ParseFile(name)
+		t, problems, err = readTopo(name)
 	}
 	return t, name, problems, err
 }

@@ -1,10 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -26,6 +27,9 @@ type tuneRequest struct {
 	layout      predict.Layout
 	sizes       []float64
 	out         string
+	// replace is whether out may be replaced: the user named it with -o,
+	// or gave -force for the default name.
+	replace bool
 }
 
 // defaultTuneSizes are the sizes tune decides at without -size: powers of
@@ -46,9 +50,10 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	perNode := fs.Int("per-node", 0, "GPUs per node")
 	layoutFlags := addLayoutFlags(fs)
 	sizes := fs.String("size", "", "comma-separated sizes to decide at (default: powers of two from 1KiB to 4GiB)")
-	out := fs.String("o", "nccl_tuner.conf", `the file to write ("-" for standard output)`)
+	out := fs.String("o", "nccl_tuner.conf", `the file to write ("-" for standard output); the default name is not replaced when it exists, unless -force`)
+	force := fs.Bool("force", false, "replace the -o file when it exists, though -o was not given")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab tune -calibrate A.log[,...] -nodes LIST -per-node G [-collective LIST] [-size LIST] [-o FILE]\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab tune -calibrate A.log[,...] -nodes LIST -per-node G [-collective LIST] [-size LIST] [-o FILE] [-force]\n"+
 			"                   [-g N] [-threads N] [-graph N] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE]")
 		fs.PrintDefaults()
 	}
@@ -59,7 +64,8 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	if err != nil {
 		return tuneRequest{}, err
 	}
-	req := tuneRequest{machine: machine, perNode: *perNode, layout: layout, out: *out}
+	req := tuneRequest{machine: machine, perNode: *perNode, layout: layout, out: *out, replace: *force}
+	fs.Visit(func(f *flag.Flag) { req.replace = req.replace || f.Name == "o" })
 	if *machine.calibrate == "" {
 		return tuneRequest{}, fmt.Errorf("give -calibrate with the machine's nccl-tests logs: tune writes the calibrated model's choices")
 	}
@@ -70,15 +76,22 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 		}
 		req.collectives = append(req.collectives, col)
 	}
-	for _, n := range strings.Split(*nodes, ",") {
+	if err := checkCount(fs, "per-node", req.perNode, maxRanks, "the GPUs per node", "8"); err != nil {
+		return tuneRequest{}, err
+	}
+	list := strings.Split(*nodes, ",")
+	if len(list) > maxNodeCounts {
+		return tuneRequest{}, usageErrorf(fs, "-nodes: %d node counts; give at most %d, such as 1,2,4,8", len(list), maxNodeCounts)
+	}
+	for _, n := range list {
 		v, err := strconv.Atoi(strings.TrimSpace(n))
 		if err != nil || v < 1 {
-			return tuneRequest{}, fmt.Errorf("-nodes %q: want comma-separated positive node counts, such as 1,2,4", *nodes)
+			return tuneRequest{}, usageErrorf(fs, "-nodes %q: want comma-separated positive node counts, such as 1,2,4", *nodes)
+		}
+		if v > maxRanks/req.perNode {
+			return tuneRequest{}, usageErrorf(fs, "-nodes %d: %d nodes of -per-node %d is beyond the %d ranks commlab models", v, v, req.perNode, maxRanks)
 		}
 		req.nodes = append(req.nodes, v)
-	}
-	if req.perNode < 1 {
-		return tuneRequest{}, fmt.Errorf("-per-node %d: want the GPUs per node, such as 8", req.perNode)
 	}
 	req.sizes = defaultTuneSizes()
 	if *sizes != "" {
@@ -115,21 +128,20 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	comment := tuneComment(mc.files, mc.hw, m)
-	w := stdout
-	if req.out != "-" {
-		f, err := os.Create(req.out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
+	if req.out == "-" {
+		return nccl.WriteTunerRules(stdout, comment, rules)
 	}
-	if err := nccl.WriteTunerRules(w, comment, rules); err != nil {
+	var b bytes.Buffer
+	if err := nccl.WriteTunerRules(&b, comment, rules); err != nil {
 		return err
 	}
-	if req.out != "-" {
-		fmt.Fprintf(stderr, "commlab tune: %d rules written to %s\n", len(rules), req.out)
+	err = writeOutput(req.out, req.machine.inputs(), req.replace, func(tmp string) error {
+		return os.WriteFile(tmp, b.Bytes(), 0o644)
+	})
+	if err != nil {
+		return fmt.Errorf("-o: %w", err)
 	}
+	fmt.Fprintf(stderr, "commlab tune: %d rules written to %s\n", len(rules), req.out)
 	return nil
 }
 
@@ -170,13 +182,4 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine) []stri
 		}
 	}
 	return c
-}
-
-// commlabVersion is the module version of this build ("(devel)" for a
-// build from a work tree).
-func commlabVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(unknown version)"
 }

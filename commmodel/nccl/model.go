@@ -139,6 +139,11 @@ func New(cfg Config) (*Model, error) {
 	if cfg.Ranks < 1 || cfg.Nodes < 1 || cfg.Nodes > cfg.Ranks {
 		return nil, fmt.Errorf("nccl: %d ranks on %d nodes: want 1 <= nodes <= ranks", cfg.Ranks, cfg.Nodes)
 	}
+	if cfg.Ranks > math.MaxInt32 {
+		// NCCL counts ranks in a C int; the model multiplies them by channel
+		// and byte counts, which a larger count would overflow.
+		return nil, fmt.Errorf("nccl: %d ranks: NCCL counts ranks in an int, at most %d", cfg.Ranks, math.MaxInt32)
+	}
 	maxCC := cfg.MaxCompCap
 	if maxCC == 0 {
 		maxCC = cfg.MinCompCap

@@ -28,6 +28,10 @@ var (
 	// ErrRejoined: rows that launcher tags had cut were put back together (a
 	// warning: the rows are kept).
 	ErrRejoined = errors.New("rows rejoined")
+	// ErrFailed: nccl-tests' own check failed, a row with a non-zero
+	// #wrong (the row is left out) or a trailer that counts out-of-bounds
+	// values (a warning).
+	ErrFailed = errors.New("failed nccl-tests' check")
 )
 
 // A ParseError is a problem at one place of a measurement file, in the style

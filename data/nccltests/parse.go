@@ -262,6 +262,10 @@ func (p *parser) line(n int, raw string) {
 		if c := p.cur; c != nil {
 			if v, err := strconv.Atoi(firstField(afterColon(body))); err == nil {
 				c.t.OutOfBounds = v
+				if v > 0 {
+					p.problem(n, 0, "%w: %d out-of-bounds values in test %s (FAILED); rows with a #wrong count are left out, others may be wrong too",
+						ErrFailed, v, orUnnamed(c.t.Name))
+				}
 			}
 		}
 	case strings.HasPrefix(body, "Avg bus bandwidth"):

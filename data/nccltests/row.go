@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/inframethod/commlab/internal/parseerr"
 )
 
 // row reads s as a table row if it is one and reports whether it was taken
@@ -41,7 +43,16 @@ func (p *parser) row(n int, s string) bool {
 	for i, b := range halves {
 		var col int
 		if res[i], col, ok = p.half(f, b); !ok {
-			p.fieldProblem(n, col, "%w: %s %q", ErrNumber, c.lay.names[min(col, len(c.lay.names)-1)], f[col])
+			p.fieldProblem(n, col, "%w: %s %q", ErrNumber, c.lay.names[min(col, len(c.lay.names)-1)], parseerr.Excerpt(f[col]))
+			return true
+		}
+	}
+	for i, b := range halves {
+		// A #wrong count above 0 is a result nccl-tests found wrong; an
+		// error column ("4e-07") is a float's rounding, not a failure.
+		if w, err := strconv.Atoi(res[i].Wrong); err == nil && w > 0 {
+			col := b.start + b.wrong
+			p.fieldProblem(n, col, "%w: %s %d; the row is left out", ErrFailed, c.lay.names[min(col, len(c.lay.names)-1)], w)
 			return true
 		}
 	}
@@ -93,19 +104,19 @@ func (p *parser) rowLead(n int, lay *layout, f []string) (r Row, ok bool) {
 	r = Row{Line: n, Root: -1}
 	var err error
 	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil {
-		p.fieldProblem(n, 0, "%w: size %q", ErrNumber, f[0])
+		p.fieldProblem(n, 0, "%w: size %q", ErrNumber, parseerr.Excerpt(f[0]))
 		return r, false
 	}
 	if i := lay.count; i >= 0 {
 		if r.Count, err = strconv.ParseInt(f[i], 10, 64); err != nil || r.Count < 0 {
-			p.fieldProblem(n, i, "%w: count %q", ErrNumber, f[i])
+			p.fieldProblem(n, i, "%w: count %q", ErrNumber, parseerr.Excerpt(f[i]))
 			return r, false
 		}
 	}
 	for _, i := range [2]int{lay.typ, lay.redop} {
 		if i >= 0 && !isWord(f[i]) {
 			p.fieldProblem(n, i, "%w: %s %q is not a name; the row does not match the columns %q",
-				ErrFieldCount, lay.names[i], f[i], strings.Join(lay.names, " "))
+				ErrFieldCount, lay.names[i], parseerr.Excerpt(f[i]), strings.Join(lay.names, " "))
 			return r, false
 		}
 	}
@@ -116,7 +127,7 @@ func (p *parser) rowLead(n int, lay *layout, f []string) (r Row, ok bool) {
 	if i := lay.root; i >= 0 {
 		root, err := strconv.Atoi(f[i])
 		if err != nil || root < -1 {
-			p.fieldProblem(n, i, "%w: root %q", ErrNumber, f[i])
+			p.fieldProblem(n, i, "%w: root %q", ErrNumber, parseerr.Excerpt(f[i]))
 			return r, false
 		}
 		r.Root = root

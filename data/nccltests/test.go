@@ -1,6 +1,10 @@
 package nccltests
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/inframethod/commlab/internal/parseerr"
+)
 
 // A Test is one table: one nccl-tests run (one binary over a range of sizes).
 type Test struct {
@@ -155,7 +159,7 @@ func ParsePlacement(s string) (Placement, error) {
 	case "in-place", "ip", "inplace", "in_place":
 		return InPlace, nil
 	}
-	return 0, fmt.Errorf("unknown placement %q (want out-of-place or in-place)", s)
+	return 0, fmt.Errorf("unknown placement %q (want out-of-place or in-place)", parseerr.Excerpt(s))
 }
 
 // Inference says where a test's collective, rank count or node count came from.

@@ -4,7 +4,10 @@
 // caller meets one shape and one meaning of its fields.
 package parseerr
 
-import "strconv"
+import (
+	"strconv"
+	"unicode/utf8"
+)
 
 // A ParseError is a problem at one place of a parsed file, in the manner of
 // encoding/csv's ParseError.
@@ -50,3 +53,20 @@ func (e *ParseError) Error() string {
 
 // Unwrap returns the cause.
 func (e *ParseError) Unwrap() error { return e.Err }
+
+// MaxQuote is how many bytes of a field an error quotes (Excerpt).
+const MaxQuote = 40
+
+// Excerpt returns s, or for a longer s its first MaxQuote bytes (cut at a
+// rune boundary) and how long it is, so that a message about one bad field
+// stays a line however long the field.
+func Excerpt(s string) string {
+	if len(s) <= MaxQuote {
+		return s
+	}
+	n := MaxQuote
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "... (" + strconv.Itoa(len(s)) + " bytes)"
+}

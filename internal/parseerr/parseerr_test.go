@@ -2,6 +2,7 @@ package parseerr
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -28,6 +29,23 @@ func TestError(t *testing.T) {
 		}
 		if c.e.Err != nil && !errors.Is(&c.e, cause) {
 			t.Errorf("%+v does not unwrap to its cause", c.e)
+		}
+	}
+}
+
+// TestExcerpt: a field up to MaxQuote bytes is quoted whole; a longer one
+// by its first MaxQuote bytes, cut before a rune that would not fit, and its
+// length.
+func TestExcerpt(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", ""},
+		{"12.5", "12.5"},
+		{strings.Repeat("a", MaxQuote), strings.Repeat("a", MaxQuote)},
+		{strings.Repeat("a", MaxQuote+1), strings.Repeat("a", MaxQuote) + "... (41 bytes)"},
+		{strings.Repeat("a", MaxQuote-1) + "µs", strings.Repeat("a", MaxQuote-1) + "... (42 bytes)"}, // µ is 2 bytes: 39+2+1
+	} {
+		if got := Excerpt(c.in); got != c.want {
+			t.Errorf("Excerpt(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/topo"
+	"github.com/inframethod/commlab/units"
+)
+
+// maxInput bounds every file the command line reads: logs, tidy CSVs, -hw
+// files and topology captures. nccl-tests prints about 120 bytes a row, so
+// a sweep of a million rows is near 120 MB, far more than any real run
+// prints; twice that still leaves room for a log's chatter.
+const maxInput = 256 << 20
+
+// errTooLarge is a file past maxInput.
+var errTooLarge = fmt.Errorf("larger than %s, far more than nccl-tests or nvidia-smi print: give the file of one run (split a long capture with csplit, or keep its tables with grep)",
+	units.FormatSize(maxInput))
+
+// readInput reads the file at path whole, through one bound: a file larger
+// than maxInput is refused before it is read, and a stream with no end
+// (/dev/zero, a pipe that does not close) is refused once it passes
+// maxInput or, if its first bytes are not text, at once, so that memory
+// stays bounded. Errors name path.
+func readInput(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := int64(0)
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = info.Size()
+	}
+	if size > maxInput {
+		return nil, fmt.Errorf("%s: %s: %w", path, units.FormatSize(float64(size)), errTooLarge)
+	}
+	// A regular file is read into a buffer of its size; a stream grows one
+	// by doubling up to maxInput, and its first 64 KiB tell text from
+	// a binary stream before more is read.
+	buf := make([]byte, 0, min(max(size+1, 64<<10), maxInput))
+	for checked := false; ; {
+		if len(buf) == maxInput {
+			if n, _ := io.ReadFull(f, make([]byte, 1)); n > 0 {
+				return nil, fmt.Errorf("%s: %w", path, errTooLarge)
+			}
+			return buf, nil
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(cap(buf), maxInput-len(buf)))
+		}
+		n, err := f.Read(buf[len(buf):min(cap(buf), maxInput)])
+		buf = buf[:len(buf)+n]
+		if !checked && (len(buf) >= 64<<10 || err != nil) {
+			checked = true
+			if err := nccltests.CheckText(buf); err != nil && !errors.Is(err, nccltests.ErrEmpty) {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+}
+
+// writeOutput writes the file path through write, which writes the file
+// named by its argument, with three guards: path is none of inputs (the
+// files the command read; compared as files, so that a symlink or another
+// spelling of an input is refused too); an existing path is replaced only
+// when replace is true (the user named it, or gave -force); and the file
+// appears whole or not at all, written to a temporary file beside it (with
+// the same extension) and renamed over it.
+func writeOutput(path string, inputs []string, replace bool, write func(tmp string) error) error {
+	if info, err := os.Stat(path); err == nil {
+		for _, in := range inputs {
+			if ii, err := os.Stat(in); err == nil && os.SameFile(info, ii) {
+				if in != path {
+					return fmt.Errorf("%s is the input %s: choose another output file", path, in)
+				}
+				return fmt.Errorf("%s is an input: choose another output file", path)
+			}
+		}
+		if !info.Mode().IsRegular() {
+			return fmt.Errorf("%s exists and is not a regular file: choose another output file", path)
+		}
+		if !replace {
+			return fmt.Errorf("%s exists: give -force to replace it, or -o FILE to write elsewhere", path)
+		}
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*"+filepath.Ext(path))
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // nothing is left to remove after the rename
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := write(tmp); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// readTopo reads the nvidia-smi topo -m capture at path through readInput
+// (topo.Parse, its errors and problems naming path).
+func readTopo(path string) (*topo.Topology, []*topo.ParseError, error) {
+	b, err := readInput(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return topo.Parse(namedReader{bytes.NewReader(b), path})
+}
+
+// A namedReader is a file's text read into memory, with the file's name
+// for a parser that names its input as an *os.File's Name method does.
+type namedReader struct {
+	*bytes.Reader
+	name string
+}
+
+func (r namedReader) Name() string { return r.name }
+
+// readLog reads the measurement file at path through readInput, an
+// nccl-tests log or a tidy CSV (data.ReadMeasurements, with opt), and
+// returns it with the file's text.
+func readLog(path string, opt *nccltests.Options) (*data.Log, []byte, error) {
+	b, err := readInput(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := data.ReadMeasurements(bytes.NewReader(b), path, opt)
+	if errors.Is(err, nccltests.ErrNoTable) {
+		if _, _, terr := topo.Parse(bytes.NewReader(b)); terr == nil {
+			err = fmt.Errorf("%w; it is an nvidia-smi topo -m capture: read it with commlab topo %s, or give it to predict as -topo %s", err, path, path)
+		}
+	}
+	return l, b, err
+}
