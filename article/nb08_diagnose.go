@@ -124,9 +124,9 @@ var TuneExample = struct {
 	Nodes   []int
 }{"h100-sxm-1x8-together", []string{"all_reduce_ring.log#0", "all_reduce_nvls.log#0", "all_gather_ring.log#0", "all_gather_nvls.log#0"}, []int{1, 2}}
 
-// TuneRules calibrates the example's machine on its tables and writes
-// AllReduce rules for its node counts, at powers of two from 1 KiB to
-// 4 GiB.
+// TuneRules calibrates the example's machine on its tables and returns
+// the AllReduce rules of the file tune writes for its node counts, deciding
+// at powers of two from 1 KiB to 4 GiB.
 func TuneRules() ([]nccl.TunerRule, error) {
 	m, err := PairedMachine(TuneExample.Machine)
 	if err != nil {
@@ -148,7 +148,15 @@ func TuneRules() ([]nccl.TunerRule, error) {
 	for s := float64(1 << 10); s <= 4<<30; s *= 2 {
 		sizes = append(sizes, s)
 	}
-	return mc.TunerRules([]commmodel.Collective{commmodel.AllReduce}, TuneExample.Nodes, 8, predict.Layout{}, sizes)
+	var comms []predict.Comm
+	for _, n := range TuneExample.Nodes {
+		comms = append(comms, predict.Comm{Nodes: n, PerNode: 8})
+	}
+	rules, err := mc.TunerRules([]commmodel.Collective{commmodel.AllReduce}, comms, predict.Layout{}, sizes)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(rules, func(r nccl.TunerRule) bool { return r.Func != nccl.FuncAllReduce }), nil
 }
 
 // RulesTable lists tuner rules as the plugin's file has them.

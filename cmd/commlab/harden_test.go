@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -170,8 +171,8 @@ func TestFlagLimits(t *testing.T) {
 		{append(plot, "-width", "100in", "-height", "100in"), "-width 100in: larger than a poster"},
 		{append(plot, "-width", "40in", "-height", "40in", "-dpi", "1200"), "a PNG of 2304 million pixels"},
 		{append(tune, "-nodes", "1..3000", "-per-node", "8"), `-nodes "1..3000": want comma-separated`},
-		{append(tune, "-nodes", strings.Repeat("1,", 64)+"1", "-per-node", "8"), "-nodes: 65 node counts; give at most 64"},
-		{append(tune, "-nodes", "200000", "-per-node", "8"), "-nodes 200000: 200000 nodes of -per-node 8 is beyond"},
+		{append(tune, "-nodes", nodeList(65), "-per-node", "8"), "65 communicators; give at most 64"},
+		{append(tune, "-nodes", "200000", "-per-node", "8"), "200000 x 8: 1600000 ranks is beyond the 1048576 ranks"},
 	} {
 		code, _, stderr := runCLI(c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
@@ -315,4 +316,13 @@ func TestNotebooksDoc(t *testing.T) {
 			t.Errorf("docs/notebooks.md does not list %s", name)
 		}
 	}
+}
+
+// nodeList is "1,2,...,n".
+func nodeList(n int) string {
+	s := make([]string, n)
+	for i := range s {
+		s[i] = strconv.Itoa(i + 1)
+	}
+	return strings.Join(s, ",")
 }

@@ -6,30 +6,32 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/units"
 )
 
 func init() {
-	registerWarn("tune", "write NCCL's example tuner plugin rules from a calibrated model", runTune)
+	registerWarn("tune", "write NCCL's example tuner plugin rules from a calibrated model, or check a rules file", runTune)
 }
 
 // tuneRequest is a "commlab tune" command line, its flags checked.
 type tuneRequest struct {
 	machine     machineFlags
 	collectives []commmodel.Collective
-	nodes       []int
-	perNode     int
+	comms       []predict.Comm
 	layout      predict.Layout
 	sizes       []float64
 	out         string
 	// replace is whether out may be replaced: the user named it with -o,
 	// or gave -force for the default name.
 	replace bool
+	check   string // the rules file to check instead of writing one
 }
 
 // defaultTuneSizes are the sizes tune decides at without -size: powers of
@@ -45,16 +47,19 @@ func defaultTuneSizes() []float64 {
 func parseTuneFlags(args []string) (tuneRequest, error) {
 	fs := newFlags("tune")
 	machine := addMachineFlags(fs)
-	collectives := fs.String("collective", "allreduce", "comma-separated collectives: allreduce, allgather, reducescatter, broadcast")
-	nodes := fs.String("nodes", "", "comma-separated node counts to write rules for, e.g. 1,2,4,8")
-	perNode := fs.Int("per-node", 0, "GPUs per node")
+	collectives := fs.String("collective", "allreduce", "comma-separated collectives to choose for: allreduce, allgather, reducescatter, broadcast (the others keep NCCL's own choice)")
+	comms := fs.String("comms", "", "comma-separated communicators of the job, each NODESxGPUS (nodes x GPUs per node), e.g. 1x8,4x8,4x1")
+	nodes := fs.String("nodes", "", "comma-separated node counts of communicators of -per-node GPUs, e.g. 1,2,4,8")
+	perNode := fs.Int("per-node", 0, "GPUs per node of the -nodes communicators")
 	layoutFlags := addLayoutFlags(fs)
 	sizes := fs.String("size", "", "comma-separated sizes to decide at (default: powers of two from 1KiB to 4GiB)")
 	out := fs.String("o", "nccl_tuner.conf", `the file to write ("-" for standard output); the default name is not replaced when it exists, unless -force`)
 	force := fs.Bool("force", false, "replace the -o file when it exists, though -o was not given")
+	check := fs.String("check", "", "a rules file to check, as the plugin reads it, against the communicators, instead of writing one")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab tune -calibrate A.log[,...] -nodes LIST -per-node G [-collective LIST] [-size LIST] [-o FILE] [-force]\n"+
-			"                   [-g N] [-threads N] [-graph N] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE]")
+		fmt.Fprintln(fs.Output(), "usage: commlab tune -calibrate A.log[,...] (-comms NxG,... | -nodes LIST -per-node G) [-collective LIST] [-size LIST] [-o FILE] [-force]\n"+
+			"                   [-g N] [-threads N] [-graph N] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE]\n"+
+			"       commlab tune -check FILE (-comms NxG,... | -nodes LIST -per-node G) (-calibrate A.log[,...] | -gpu NAME) [-hw SPEC|FILE] [-topo FILE]")
 		fs.PrintDefaults()
 	}
 	if _, err := parseFlags(fs, args, 0); err != nil {
@@ -62,77 +67,185 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	}
 	layout, err := layoutFlags.layout(fs)
 	if err != nil {
+		return tuneRequest{}, usageErrorf(fs, "%v", err)
+	}
+	req := tuneRequest{machine: machine, layout: layout, out: *out, check: *check, replace: *force}
+	fs.Visit(func(f *flag.Flag) { req.replace = req.replace || f.Name == "o" })
+	if *machine.calibrate == "" && req.check == "" {
+		return tuneRequest{}, usageErrorf(fs, "give -calibrate with the machine's nccl-tests logs: tune writes the calibrated model's choices")
+	}
+	if err := checkCount(fs, "per-node", *perNode, maxRanks, "the GPUs per node", "8"); *perNode != 0 && err != nil {
 		return tuneRequest{}, err
 	}
-	req := tuneRequest{machine: machine, perNode: *perNode, layout: layout, out: *out, replace: *force}
-	fs.Visit(func(f *flag.Flag) { req.replace = req.replace || f.Name == "o" })
-	if *machine.calibrate == "" {
-		return tuneRequest{}, fmt.Errorf("give -calibrate with the machine's nccl-tests logs: tune writes the calibrated model's choices")
+	if req.comms, err = parseComms(*comms, *nodes, *perNode); err != nil {
+		return tuneRequest{}, usageErrorf(fs, "%v", err)
+	}
+	if len(req.comms) > maxNodeCounts {
+		return tuneRequest{}, usageErrorf(fs, "%d communicators; give at most %d, such as -comms 1x8,2x8,4x8", len(req.comms), maxNodeCounts)
+	}
+	for _, c := range req.comms {
+		if c.Nodes > maxRanks/c.PerNode {
+			return tuneRequest{}, usageErrorf(fs, "%v: %d ranks is beyond the %d ranks commlab models", c, c.Nodes*c.PerNode, maxRanks)
+		}
 	}
 	for _, c := range strings.Split(*collectives, ",") {
 		col, err := commmodel.ParseCollective(strings.TrimSpace(c))
 		if err != nil || col == commmodel.AllToAll {
-			return tuneRequest{}, fmt.Errorf("-collective %q: want allreduce, allgather, reducescatter or broadcast (alltoall runs outside NCCL's tuner)", c)
+			return tuneRequest{}, usageErrorf(fs, "-collective %q: want allreduce, allgather, reducescatter or broadcast (alltoall runs outside NCCL's tuner)", c)
+		}
+		if slices.Contains(req.collectives, col) {
+			return tuneRequest{}, usageErrorf(fs, "-collective: %v given twice", col)
 		}
 		req.collectives = append(req.collectives, col)
 	}
-	if err := checkCount(fs, "per-node", req.perNode, maxRanks, "the GPUs per node", "8"); err != nil {
-		return tuneRequest{}, err
-	}
-	list := strings.Split(*nodes, ",")
-	if len(list) > maxNodeCounts {
-		return tuneRequest{}, usageErrorf(fs, "-nodes: %d node counts; give at most %d, such as 1,2,4,8", len(list), maxNodeCounts)
-	}
-	for _, n := range list {
-		v, err := strconv.Atoi(strings.TrimSpace(n))
-		if err != nil || v < 1 {
-			return tuneRequest{}, usageErrorf(fs, "-nodes %q: want comma-separated positive node counts, such as 1,2,4", *nodes)
-		}
-		if v > maxRanks/req.perNode {
-			return tuneRequest{}, usageErrorf(fs, "-nodes %d: %d nodes of -per-node %d is beyond the %d ranks commlab models", v, v, req.perNode, maxRanks)
-		}
-		req.nodes = append(req.nodes, v)
-	}
 	req.sizes = defaultTuneSizes()
 	if *sizes != "" {
-		var err error
-		if req.sizes, err = sizesFlag(*sizes, "1MiB..1GiB"); err != nil {
-			return tuneRequest{}, err
+		if req.sizes, err = tuneSizes(*sizes); err != nil {
+			return tuneRequest{}, usageErrorf(fs, "%v", err)
 		}
 	}
 	return req, nil
 }
 
-// runTune runs "commlab tune": it calibrates as predict does, decides the
-// predicted fastest algorithm and protocol for each collective, node count
-// and size, and writes them as the example tuner plugin's rules.
+// parseComms reads the job's communicators from -comms and from -nodes
+// with -per-node. A communicator given twice, and one of a single rank
+// (which NCCL never asks the tuner about), is an error.
+func parseComms(comms, nodes string, perNode int) ([]predict.Comm, error) {
+	var out []predict.Comm
+	add := func(c predict.Comm, flag string) error {
+		switch {
+		case c.Nodes*c.PerNode == 1:
+			return fmt.Errorf("%s: %v is one rank, which NCCL never asks the tuner about: leave it out", flag, c)
+		case slices.Contains(out, c):
+			return fmt.Errorf("%s: %v given twice", flag, c)
+		}
+		out = append(out, c)
+		return nil
+	}
+	if comms != "" {
+		for _, f := range strings.Split(comms, ",") {
+			n, g, ok := strings.Cut(strings.TrimSpace(f), "x")
+			c := predict.Comm{}
+			var err1, err2 error
+			c.Nodes, err1 = strconv.Atoi(n)
+			c.PerNode, err2 = strconv.Atoi(g)
+			if !ok || err1 != nil || err2 != nil || c.Nodes < 1 || c.PerNode < 1 {
+				return nil, fmt.Errorf("-comms %q: want NODESxGPUS, nodes times GPUs per node, such as 1x8 or 4x1", f)
+			}
+			if err := add(c, "-comms"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if nodes != "" {
+		if perNode < 1 {
+			return nil, fmt.Errorf("-per-node %d: want the GPUs per node of the -nodes communicators, such as 8", perNode)
+		}
+		for _, f := range strings.Split(nodes, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("-nodes %q: want comma-separated positive node counts, such as 1,2,4", nodes)
+			}
+			if err := add(predict.Comm{Nodes: n, PerNode: perNode}, "-nodes"); err != nil {
+				return nil, err
+			}
+		}
+	} else if perNode != 0 {
+		return nil, fmt.Errorf("-per-node without -nodes: give -nodes LIST too, or -comms NODESxGPUS")
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("give the job's communicators: -comms NODESxGPUS,... (such as 1x8,4x8), or -nodes LIST -per-node G")
+	}
+	return out, nil
+}
+
+// tuneSizes reads -size for tune: the sizes sorted, each once. Ranges that
+// overlap are an error, since they say two things of one size.
+func tuneSizes(text string) ([]float64, error) {
+	type span struct{ lo, hi int64 }
+	var spans []span
+	for _, f := range strings.Split(text, ",") {
+		if !strings.Contains(f, "..") {
+			continue
+		}
+		ns, err := units.ParseSizes(f)
+		if err != nil {
+			return nil, fmt.Errorf("-size: %w", err)
+		}
+		sp := span{ns[0], ns[len(ns)-1]}
+		for _, o := range spans {
+			if sp.lo <= o.hi && o.lo <= sp.hi {
+				return nil, fmt.Errorf("-size: the ranges of %q overlap another: give each size once", strings.TrimSpace(f))
+			}
+		}
+		spans = append(spans, sp)
+	}
+	sizes, err := sizesFlag(text, "1MiB..1GiB")
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(sizes)
+	return slices.Compact(sizes), nil
+}
+
+// runTune runs "commlab tune": it calibrates as predict does and writes, for
+// every function NCCL's tuner serves on each of the job's communicators,
+// rules that keep NCCL's own choice except where the model expects its
+// own to be faster beyond its interval (predict.Machine.TunerRules); it
+// checks them as the plugin reads them before writing. With -check it
+// checks a file instead.
 func runTune(args []string, stdout, stderr io.Writer) error {
 	req, err := parseTuneFlags(args)
 	if err != nil {
 		return err
 	}
-	mc, err := req.machine.load(predict.Pins{}, 0)
+	perNode := 0
+	for _, c := range req.comms {
+		perNode = max(perNode, c.PerNode)
+	}
+	mc, err := req.machine.load(predict.Pins{}, perNode)
 	if err != nil {
 		return err
 	}
 	writeProblems(stderr, mc.problems)
-	m, err := predict.Calibrate(mc.hw, mc.tables, nil)
+	m := predict.Uncalibrated(mc.hw)
+	if len(mc.tables) > 0 {
+		if m, err = predict.Calibrate(mc.hw, mc.tables, nil); err != nil {
+			return err
+		}
+	}
+	if m.Version().Before(nccl.TunerPluginFrom) {
+		fmt.Fprintf(stderr, "commlab tune: the tables ran NCCL %v, and the example tuner plugin needs NCCL %v or later: "+
+			"the plugin of NCCL 2.27.5 to 2.29.7 crashes on the first call a rule matches (NVIDIA/nccl#1974) unless patched (docs/tune.md)\n",
+			m.Version(), nccl.TunerPluginFrom)
+	}
+	comms, err := tunerComms(m, req.comms)
 	if err != nil {
 		return err
 	}
-	rules, err := m.TunerRules(req.collectives, req.nodes, req.perNode, req.layout, req.sizes)
+	if req.check != "" {
+		return checkTuneFile(req.check, comms, stdout)
+	}
+	rules, err := m.TunerRules(req.collectives, req.comms, req.layout, req.sizes)
 	if err != nil {
 		return err
 	}
 	if err := writeBeyond(stderr, m, req); err != nil {
 		return err
 	}
-	comment := tuneComment(mc.files, mc.hw, m)
-	if req.out == "-" {
-		return nccl.WriteTunerRules(stdout, comment, rules)
-	}
 	var b bytes.Buffer
-	if err := nccl.WriteTunerRules(&b, comment, rules); err != nil {
+	if err := nccl.WriteTunerRules(&b, tuneComment(mc.files, mc.hw, m, req), rules); err != nil {
+		return err
+	}
+	probs, err := nccl.CheckTunerRules(bytes.NewReader(b.Bytes()), req.out, comms)
+	if err != nil {
+		return err
+	}
+	if n := writeTunerProblems(stderr, req.out, probs); n > 0 {
+		return fmt.Errorf("the rules fail the plugin's reading in %d places (above); nothing written", n)
+	}
+	if req.out == "-" {
+		_, err := stdout.Write(b.Bytes())
 		return err
 	}
 	err = writeOutput(req.out, req.machine.inputs(), req.replace, func(tmp string) error {
@@ -145,36 +258,104 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// writeBeyond warns, for each collective and node count whose rules go
+// tunerComms returns NCCL's model of each communicator on m, as the check
+// takes them.
+func tunerComms(m *predict.Machine, comms []predict.Comm) ([]nccl.TunerComm, error) {
+	var out []nccl.TunerComm
+	for _, c := range comms {
+		tm, err := m.TunerModel(c)
+		if err != nil {
+			return nil, fmt.Errorf("%v: %w", c, err)
+		}
+		out = append(out, nccl.TunerComm{Nodes: c.Nodes, Model: tm})
+	}
+	return out, nil
+}
+
+// checkTuneFile runs "commlab tune -check FILE": it writes each problem
+// of the file (nccl.CheckTunerRules) on stdout, and fails when one
+// changes what the job runs.
+func checkTuneFile(path string, comms []nccl.TunerComm, stdout io.Writer) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	probs, err := nccl.CheckTunerRules(f, path, comms)
+	if err != nil {
+		return err
+	}
+	if n := writeTunerProblems(stdout, path, probs); n > 0 {
+		return fmt.Errorf("%s: %d problems: a job that loads it runs otherwise than the file says", path, n)
+	}
+	var names []string
+	for _, c := range comms {
+		names = append(names, c.String())
+	}
+	fmt.Fprintf(stdout, "%s: every call of %s takes a rule NCCL follows, on NCCL's channels or the rule's\n", path, strings.Join(names, ", "))
+	return nil
+}
+
+// writeTunerProblems writes each problem as "FILE:LINE:COLUMN: hazard:
+// message" and returns how many fail the check.
+func writeTunerProblems(w io.Writer, file string, probs []nccl.TunerProblem) int {
+	n := 0
+	for _, p := range probs {
+		fmt.Fprintln(w, problem{File: file, Line: p.Line, Column: p.Column, Message: p.Hazard.String() + ": " + p.Message})
+		if p.Fails() {
+			n++
+		}
+	}
+	return n
+}
+
+// writeBeyond warns, for each collective and communicator whose rules go
 // beyond the calibration tables, how they do (predict.Machine.Beyond).
 func writeBeyond(w io.Writer, m *predict.Machine, req tuneRequest) error {
 	for _, c := range req.collectives {
-		for _, n := range req.nodes {
-			q := predict.Query{Collective: c, Ranks: n * req.perNode, PerNode: req.perNode, Layout: req.layout}
+		for _, cm := range req.comms {
+			q := predict.Query{Collective: c, Ranks: cm.Nodes * cm.PerNode, PerNode: cm.PerNode, Layout: req.layout}
 			beyond, err := m.Beyond(q)
 			if err != nil {
 				return err
 			}
 			for _, b := range beyond {
-				fmt.Fprintf(w, "%v on %d nodes: %s\n", c, n, b)
+				fmt.Fprintf(w, "%v on %v: %s\n", c, cm, b)
 			}
 		}
 	}
 	return nil
 }
 
-// tuneComment is the file's provenance: what made it, from which tables,
-// and how to load it.
-func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine) []string {
+// tuneComment is the file's provenance: what made it, for which
+// communicators, from which tables, and how to load it. WriteTunerRules
+// folds its lines to the plugin's 255 bytes.
+func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tuneRequest) []string {
+	var comms, cols []string
+	for _, c := range req.comms {
+		comms = append(comms, c.String())
+	}
+	for _, c := range req.collectives {
+		cols = append(cols, c.String())
+	}
 	c := []string{
 		"NCCL example tuner plugin rules written by commlab tune (github.com/inframethod/commlab).",
+		"Build the plugin from NCCL " + nccl.TunerPluginFrom.String() + " or later (plugins/tuner/example; it exports tuner API v6 and v5, which NCCL 2.28 and later load).",
+		"The plugin of NCCL 2.27.5 to 2.29.7 crashes on the first call a rule matches (NVIDIA/nccl#1974); to build one of those, add at the top of its pluginGetCollInfo",
+		"  " + nccl.TunerPluginPatch,
+		"and index table where it indexes collCostTable.",
 		"Load with NCCL_TUNER_PLUGIN=<path to libnccl-tuner-example.so> NCCL_TUNER_CONFIG_FILE=<this file>",
-		"(NCCL 2.27.5 and later build the example plugin from ext-tuner/example, 2.29.7 and later from plugins/tuner/example).",
-		"Each rule is the model's fastest choice over a range of sizes, with NCCL's own channel count for it:",
-		"the plugin runs every call no rule matches, and every rule with channels -1, on one channel.",
-		"commlab " + commlabVersion() + "; the model follows NCCL " + m.Version().String() + "'s tuner",
-		"hardware: " + hw.String(),
-		"calibrated on: " + strings.Join(paths, ", "),
+		"Communicators (nodes x GPUs per node): " + strings.Join(comms, ", ") + ".",
+		"The plugin runs every call no rule takes, of these or of any other communicator, on one channel: every function of each communicator has rules for every size.",
+		"Each rule keeps NCCL's own algorithm, protocol and channels (NCCL " + m.Version().String() + "'s tuning model), except for " + strings.Join(cols, ", ") +
+			" where the calibrated model expects its fastest choice to beat NCCL's by more than its interval.",
+		"commlab " + commlabVersion() + "; hardware: " + hw.String(),
+	}
+	if len(paths) > 0 {
+		c = append(c, "calibrated on:")
+		for _, p := range paths {
+			c = append(c, "  "+p)
+		}
 	}
 	for _, p := range m.Params {
 		if p.Identified {

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,94 +12,209 @@ import (
 	"github.com/inframethod/commlab/commmodel/predict"
 )
 
-// TestTune writes rules for Together's node from its pinned sweep and reads
-// them back: for each collective the rules cover every size from 0 to the
-// largest without a gap or an overlap, each with NCCL's channel count and
-// the node and rank counts, and the header says what made them and how to
-// load them; standard error names the rules beyond the tables.
+// tuneCalibration is Together's node's pinned sweep, as tune's -calibrate
+// takes it.
+const tuneCalibration = togetherDir + "all_reduce_ring.log:algo=ring," + togetherDir + "all_reduce_nvls.log:algo=nvls," +
+	togetherDir + "all_gather_ring.log:algo=ring"
+
+// TestTune writes rules for a job of tensor-parallel groups of 4 inside
+// 8-GPU nodes, data-parallel groups of 2 per node across 3 nodes and the
+// world of 3 x 8, from Together's pinned sweep, and reads them back: for
+// every function and communicator the rules cover every size from 0 to
+// the largest without a gap; at every decided size the rule that applies is
+// NCCL's own choice, or the model's fastest where it Beats NCCL's; every
+// line fits the plugin's 255 bytes; the header says which NCCL the plugin
+// needs, and standard error that the tables' NCCL is older. The file the
+// old flags write for 1 and 2 nodes of 8 leaves every call of this job to
+// one channel; this one leaves none.
 func TestTune(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "nccl_tuner.conf")
-	code, _, stderr := runCLI("tune", "-calibrate", togetherDir+"all_reduce_ring.log:algo=ring,"+togetherDir+"all_reduce_nvls.log:algo=nvls,"+
-		togetherDir+"all_gather_ring.log:algo=ring", "-nodes", "1,2", "-per-node", "8", "-collective", "allreduce,allgather", "-o", out)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "nccl_tuner.conf")
+	job := []string{"-comms", "1x4,3x2,3x8"}
+	code, _, stderr := runCLI(append([]string{"tune", "-calibrate", tuneCalibration, "-collective", "allreduce,allgather", "-o", out}, job...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	// The one-node tables say nothing of the network: the 2-node rules
-	// warn, the 1-node ones do not.
-	if !strings.Contains(stderr, "allreduce on 2 nodes: 2 nodes is 1.0 doublings beyond") ||
-		!strings.Contains(stderr, "allgather on 2 nodes:") || strings.Contains(stderr, "on 1 nodes:") {
-		t.Errorf("stderr %q: want a warning for each collective on 2 nodes, none on 1", stderr)
+	// The tables ran NCCL 2.26.2 (their header); the plugin needs 2.30.3.
+	if !strings.Contains(stderr, "the tables ran NCCL 2.26.2, and the example tuner plugin needs NCCL 2.30.3 or later") ||
+		!strings.Contains(stderr, "allreduce on 3 x 8: 3 nodes is 1.6 doublings beyond") {
+		t.Errorf("stderr %q: want the version warning and the rules beyond the tables", stderr)
 	}
-	f, err := os.Open(out)
+	b, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	rules, err := nccl.ReadTunerRules(f, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	type key struct {
-		f     nccl.Func
-		nodes int
-	}
-	next := map[key]uint64{}
-	for _, r := range rules {
-		k := key{r.Func, r.Nodes}
-		if r.MinBytes != next[k] {
-			t.Errorf("%v: starts at %d, want %d (a gap or an overlap)", r, r.MinBytes, next[k])
-		}
-		next[k] = r.MaxBytes + 1
-		if r.Ranks != 8*r.Nodes || r.Channels < 1 || r.PipeOps != -1 || r.RegBuff != -1 {
-			t.Errorf("%v: want ranks 8 x nodes, a channel count, any pipeOps and regBuff", r)
+	for i, l := range strings.Split(string(b), "\n") {
+		if len(l) > 255 {
+			t.Errorf("line %d: %d bytes, more than the plugin's 255", i+1, len(l))
 		}
 	}
-	for _, k := range []key{{nccl.FuncAllReduce, 1}, {nccl.FuncAllReduce, 2}, {nccl.FuncAllGather, 1}, {nccl.FuncAllGather, 2}} {
-		if next[k] != 0 { // wrapped past the largest uint64
-			t.Errorf("%v on %d nodes: rules end at %d, want %d", k.f, k.nodes, next[k]-1, uint64(math.MaxUint64))
-		}
-	}
-	// At every size it decided at, the rule that applies is the model's
-	// fastest choice.
-	hw, tables := calibrationTables(t, togetherDir+"all_reduce_ring.log:algo=ring,"+togetherDir+"all_reduce_nvls.log:algo=nvls,"+
-		togetherDir+"all_gather_ring.log:algo=ring", predict.Pins{})
-	m, err := predict.Calibrate(hw, tables, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range defaultTuneSizes() {
-		cs, err := m.Choices(predict.Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, ok := nccl.FirstMatch(rules, nccl.FuncAllReduce, s, 2, 16, 1, 0)
-		if !ok || r.Algo.String() != cs[0].Algorithm || nccl.ProtocolName(r.Proto) != cs[0].Protocol || r.Channels != cs[0].Channels {
-			t.Errorf("AllReduce of %.0f B on 2 x 8: rule %v, the model's fastest %s/%s on %d channels", s, r, cs[0].Algorithm, cs[0].Protocol, cs[0].Channels)
-		}
-	}
-	b, _ := os.ReadFile(out)
-	for _, want := range []string{"NCCL_TUNER_CONFIG_FILE", "calibrated on: " + togetherDir + "all_reduce_ring.log", "on one channel",
-		"the model follows NCCL 2.26.2's tuner"} {
+	for _, want := range []string{"NCCL 2.30.3 or later", nccl.TunerPluginPatch, "NCCL_TUNER_CONFIG_FILE", "calibrated on:",
+		"(nodes x GPUs per node): 1 x 4, 3 x 2, 3 x 8.", "NCCL 2.26.2's tuning model"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the header lacks %q", want)
 		}
 	}
+	rules, err := nccl.ReadTunerRules(strings.NewReader(string(b)), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct {
+		f            nccl.Func
+		nodes, ranks int
+	}
+	next := map[key]uint64{}
+	for _, r := range rules {
+		k := key{r.Func, r.Nodes, r.Ranks}
+		if r.MinBytes != next[k] {
+			t.Errorf("%v: starts at %d, want %d (a gap or an overlap)", r, r.MinBytes, next[k])
+		}
+		next[k] = r.MaxBytes + 1
+		if r.Channels < 1 || r.PipeOps != -1 || r.RegBuff != -1 || r.Ranks < 2 {
+			t.Errorf("%v: want a channel count, any pipeOps and regBuff, two ranks or more", r)
+		}
+	}
+	if len(next) != 5*3 {
+		t.Errorf("rules for %d (function, communicator), want 5 x 3", len(next))
+	}
+	for k, n := range next {
+		if n != 0 { // wrapped past the largest uint64
+			t.Errorf("%v: rules end at %d", k, n-1)
+		}
+	}
+	hw, tables := calibrationTables(t, tuneCalibration, predict.Pins{})
+	m, err := predict.Calibrate(hw, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := 0
+	for _, c := range []predict.Comm{{Nodes: 1, PerNode: 4}, {Nodes: 3, PerNode: 2}, {Nodes: 3, PerNode: 8}} {
+		q := predict.Query{Collective: commmodel.AllReduce, Ranks: c.Nodes * c.PerNode, PerNode: c.PerNode}
+		for _, s := range defaultTuneSizes() {
+			cs, err := m.Choices(q, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tm, err := m.TunerModel(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := tm.Choose(nccl.FuncAllReduce, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ch, _ := tm.MaxChannels(e.Algo, e.Proto, s)
+			ref := []predict.Prediction{{Algorithm: e.Algo.String(), Protocol: nccl.ProtocolName(e.Proto), Channels: ch}}
+			r, ok := nccl.FirstMatch(rules, nccl.FuncAllReduce, s, c.Nodes, q.Ranks, 1, 0)
+			k := slices.IndexFunc(cs, func(p predict.Prediction) bool {
+				return r.Algo.String() == p.Algorithm && nccl.ProtocolName(r.Proto) == p.Protocol
+			})
+			d := slices.IndexFunc(cs, func(p predict.Prediction) bool {
+				return ref[0].Algorithm == p.Algorithm && ref[0].Protocol == p.Protocol
+			})
+			switch {
+			case !ok || k < 0 || d < 0:
+				t.Errorf("AllReduce of %.0f B on %v: rule %v %v", s, c, r, ok)
+			case k == d:
+				own++
+				if r.Channels != ref[0].Channels {
+					t.Errorf("AllReduce of %.0f B on %v: rule %v, NCCL's own on %d channels", s, c, r, ref[0].Channels)
+				}
+			case k != 0 || !cs[0].Beats(cs[d]):
+				t.Errorf("AllReduce of %.0f B on %v: rule %v, which the model does not expect to beat NCCL's %s/%s beyond its interval",
+					s, c, r, ref[0].Algorithm, ref[0].Protocol)
+			}
+		}
+	}
+	if own == 0 {
+		t.Error("no rule keeps NCCL's own choice")
+	}
+	// Before: the rules for 1 and 2 nodes of 8 leave every call of the job
+	// (5 functions on 3 communicators) to one channel. After: none.
+	old := filepath.Join(dir, "old.conf")
+	if code, _, stderr := runCLI("tune", "-calibrate", tuneCalibration, "-nodes", "1,2", "-per-node", "8", "-o", old); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, stdout, _ := runCLI(append([]string{"tune", "-check", old, "-calibrate", tuneCalibration}, job...)...)
+	if n := strings.Count(stdout, "one channel: "); code != 1 || n != 15 {
+		t.Errorf("the old rules: exit %d, %d ranges on one channel, want exit 1 and 15:\n%s", code, n, stdout)
+	}
+	code, stdout, stderr = runCLI(append([]string{"tune", "-check", out, "-calibrate", tuneCalibration}, job...)...)
+	if code != 0 || !strings.Contains(stdout, "every call of 1 x 4, 3 x 2, 3 x 8 takes a rule") {
+		t.Errorf("the new rules: exit %d, %s%s", code, stdout, stderr)
+	}
 }
 
-// TestTuneErrors checks that a bad command line names what works.
+// TestTuneLongComment: a calibration file whose path runs past 255 bytes
+// gives header lines that still fit the plugin's line, so that no piece of
+// them is read as a line of its own (the check would refuse the file).
+func TestTuneLongComment(t *testing.T) {
+	dir := t.TempDir()
+	long := filepath.Join(dir, strings.Repeat("d", 120), strings.Repeat("e", 120))
+	if err := os.MkdirAll(long, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(long, "all_reduce_ring.log")
+	b, err := os.ReadFile(togetherDir + "all_reduce_ring.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(log, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI("tune", "-calibrate", log+":algo=ring", "-nodes", "1", "-per-node", "8", "-o", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "eeee/all_reduce_ring.log\n") || !strings.Contains(stdout, "\n#   eeee") {
+		t.Error("the path is not folded into the header")
+	}
+	for i, l := range strings.Split(stdout, "\n") {
+		if len(l) > 255 {
+			t.Errorf("line %d: %d bytes", i+1, len(l))
+		}
+	}
+}
+
+// TestTuneSizes: sizes are sorted and each decided once; ranges that
+// overlap are refused.
+func TestTuneSizes(t *testing.T) {
+	got, err := tuneSizes("1GiB,1KiB,1MiB,1KiB")
+	if want := []float64{1 << 10, 1 << 20, 1 << 30}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("got %v %v, want %v", got, err, want)
+	}
+	if _, err := tuneSizes("1KiB..1MiB,512KiB..1GiB"); err == nil || !strings.Contains(err.Error(), "overlap") {
+		t.Errorf("overlapping ranges: %v", err)
+	}
+	if got, err := tuneSizes("1KiB..4KiB,1MiB..2MiB"); err != nil || len(got) != 5 {
+		t.Errorf("two ranges apart: %v %v", got, err)
+	}
+}
+
+// TestTuneErrors checks that a bad command line exits 2 and names what
+// works.
 func TestTuneErrors(t *testing.T) {
+	cal := []string{"-calibrate", togetherDir + "all_gather_ring.log"}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"-nodes", "1", "-per-node", "8"}, "-calibrate"},
-		{[]string{"-calibrate", togetherDir + "all_gather_ring.log", "-per-node", "8"}, "-nodes"},
-		{[]string{"-calibrate", togetherDir + "all_gather_ring.log", "-nodes", "1"}, "-per-node"},
-		{[]string{"-calibrate", togetherDir + "all_gather_ring.log", "-nodes", "1", "-per-node", "8", "-collective", "alltoall"}, "outside NCCL's tuner"},
+		{cal, "-comms NODESxGPUS"},
+		{append([]string{"-nodes", "1"}, cal...), "-per-node"},
+		{append([]string{"-per-node", "8"}, cal...), "-nodes"},
+		{append([]string{"-nodes", "1,2,1", "-per-node", "8"}, cal...), "1 x 8 given twice"},
+		{append([]string{"-comms", "1x8", "-nodes", "1", "-per-node", "8"}, cal...), "1 x 8 given twice"},
+		{append([]string{"-comms", "1x1,2x8"}, cal...), "one rank"},
+		{append([]string{"-comms", "8"}, cal...), "NODESxGPUS"},
+		{append([]string{"-comms", "1x8", "-collective", "allreduce,allgather,allreduce"}, cal...), "allreduce given twice"},
+		{append([]string{"-comms", "1x8", "-collective", "alltoall"}, cal...), "outside NCCL's tuner"},
+		{append([]string{"-comms", "1x8", "-size", "1GiB..1KiB"}, cal...), "A <= B"},
+		{append([]string{"-comms", "1x8", "-size", "1KiB..1MiB,512KiB..1GiB"}, cal...), "overlap"},
 	} {
 		code, _, stderr := runCLI(append([]string{"tune"}, c.args...)...)
-		if code == 0 || !strings.Contains(stderr, c.want) {
-			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want exit 2 and %q", c.args, code, stderr, c.want)
 		}
 	}
 }

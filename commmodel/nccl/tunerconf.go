@@ -7,12 +7,13 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/inframethod/commlab/internal/parseerr"
 )
 
-// NCCL's example tuner plugin (ext-tuner/example from NCCL 2.27.5,
-// plugins/tuner/example from 2.29.7) reads its rules from the CSV file that
+// NCCL's example tuner plugin (plugins/tuner/example, ext-tuner/example
+// before NCCL 2.29.7) reads its rules from the CSV file that
 // NCCL_TUNER_CONFIG_FILE names (nccl_tuner.conf in the working directory
 // by default), one rule a line:
 //
@@ -24,11 +25,27 @@ import (
 // and the communicator's nodes and ranks, the call's pipelined operations
 // and whether its buffers are registered (-1 matches any), and sets that
 // algorithm's and protocol's cost to 0, so that NCCL runs it unless it is
-// not available. Two traps of the plugin, which TunerRule's reader refuses
-// or says: it reads an unknown collective, algorithm or protocol as
-// allreduce, ring or simple without a word, and it sets the channels of
+// not available. The traps of the plugin, which TunerRule's reader refuses
+// and CheckTunerRules reports: it reads an unknown collective, algorithm or
+// protocol as allreduce, ring or simple without a word, reads a line of
+// more than 255 bytes, a comment too, in pieces, and sets the channels of
 // every call to 1 before it looks at the rules, so that channels -1, and a
 // call no rule matches, run on one channel.
+//
+// The plugin needs NCCL 2.30.3 or later (TunerPluginFrom): from 2.27.5,
+// where it first reads a file, to 2.29.7 its getCollInfo indexes NCCL's
+// contiguous cost table as a float** and crashes on the first call a rule
+// matches (NVIDIA/nccl#1974); 2.30.3 casts it to float (*)[3] (commit
+// 14bf4df7).
+
+// TunerPluginFrom is the first NCCL release whose example tuner plugin
+// reads NCCL's cost table correctly.
+var TunerPluginFrom = Version{2, 30, 3}
+
+// TunerPluginPatch is the line that fixes the example plugin of NCCL 2.27.5
+// to 2.29.7, at the top of pluginGetCollInfo, with table in place of
+// collCostTable where the function indexes it.
+const TunerPluginPatch = "float (*table)[NCCL_NUM_PROTOCOLS] = (float (*)[NCCL_NUM_PROTOCOLS])collCostTable;"
 
 // A TunerRule is one rule of the example tuner plugin's file.
 type TunerRule struct {
@@ -96,14 +113,14 @@ func ReadTunerRules(r io.Reader, name string) ([]TunerRule, error) {
 	var rules []TunerRule
 	for line := 1; sc.Scan(); line++ {
 		text := sc.Text()
-		if text == "" || text[0] == '#' {
-			continue
-		}
 		fail := func(col int, format string, args ...any) error {
 			return &parseerr.ParseError{File: name, Line: line, Column: col, Err: fmt.Errorf("%w: "+format, append([]any{ErrTunerRule}, args...)...)}
 		}
 		if len(text) >= tunerLineMax {
-			return nil, fail(0, "%d bytes, more than the plugin's line of %d", len(text), tunerLineMax-1)
+			return nil, fail(0, "%d bytes, more than the plugin's line of %d (it reads the rest as another line)", len(text), tunerLineMax-1)
+		}
+		if text == "" || text[0] == '#' {
+			continue
 		}
 		rule, col, err := parseTunerRule(text)
 		if err != nil {
@@ -181,15 +198,41 @@ func parseTunerRule(text string) (r TunerRule, col int, err error) {
 }
 
 // WriteTunerRules writes rules in the plugin's format, after comment, whose
-// lines it prefixes with "# ", and the column line (TunerHeader).
+// lines it prefixes with "# " and folds at spaces (or within a word too
+// long) into lines of at most 255 bytes, and the column line (TunerHeader).
 func WriteTunerRules(w io.Writer, comment []string, rules []TunerRule) error {
 	bw := bufio.NewWriter(w)
 	for _, c := range comment {
-		fmt.Fprintf(bw, "# %s\n", c)
+		for _, l := range foldComment(c, tunerLineMax-1) {
+			fmt.Fprintln(bw, l)
+		}
 	}
 	fmt.Fprintln(bw, TunerHeader)
 	for _, r := range rules {
 		fmt.Fprintln(bw, r.String())
 	}
 	return bw.Flush()
+}
+
+// foldComment returns "# "+c as comment lines of at most limit bytes: the
+// text is broken at the last space that fits, or within a word (at a rune
+// boundary) that does not, and each further line is "#   " and the rest.
+func foldComment(c string, limit int) []string {
+	prefix := "# "
+	var out []string
+	for {
+		room := limit - len(prefix)
+		if len(c) <= room {
+			return append(out, prefix+c)
+		}
+		cut := strings.LastIndexByte(c[:room+1], ' ')
+		if cut <= 0 {
+			cut = room
+			for cut > 0 && !utf8.RuneStart(c[cut]) {
+				cut--
+			}
+		}
+		out = append(out, strings.TrimRight(prefix+c[:cut], " "))
+		c, prefix = strings.TrimLeft(c[cut:], " "), "#   "
+	}
 }

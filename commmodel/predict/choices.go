@@ -43,55 +43,140 @@ func (m *Machine) Choices(q Query, size float64) ([]Prediction, error) {
 	return out, nil
 }
 
-// TunerRules writes the model's choices as rules of NCCL's example tuner
-// plugin (nccl.TunerRule): for each collective, node count of perNode GPUs
-// and size, the fastest algorithm and protocol (Choices) with NCCL's
-// channel count for it, adjacent sizes with the same choice and channels
-// merged into one rule. A rule's sizes run from the geometric mean of its
-// first size and the size before it to that of its last size and the next,
-// the first from 0 and the last to the largest size NCCL can ask. sizes
-// must grow; layout is the runs' launch layout, as in Query.
-func (m *Machine) TunerRules(collectives []commmodel.Collective, nodes []int, perNode int, layout Layout, sizes []float64) ([]nccl.TunerRule, error) {
+// Beats reports whether the model expects p to be faster than q by more
+// than p's interval: q's time lies above p's High. It is the rule by which
+// the model's choice replaces NCCL's own (TunerRules, ScoreSweep): a
+// choice that beats NCCL's only within the model's error is no gain to
+// count on.
+func (p Prediction) Beats(q Prediction) bool { return p.High < q.Time }
+
+// A Comm is a communicator a job creates: Nodes hosts of PerNode GPUs, one
+// rank each.
+type Comm struct{ Nodes, PerNode int }
+
+// String is "2 x 8".
+func (c Comm) String() string { return fmt.Sprintf("%d x %d", c.Nodes, c.PerNode) }
+
+// TunerModel returns NCCL's tuning model of communicator c on the machine,
+// at the machine's NCCL release (Version): what NCCL runs by default, with
+// how many channels, and what it leaves in the cost table a tuner plugin
+// edits.
+func (m *Machine) TunerModel(c Comm) (*nccl.Model, error) {
+	rn, err := m.run(Query{Collective: commmodel.AllReduce, Ranks: c.Nodes * c.PerNode, PerNode: c.PerNode})
+	if err != nil {
+		return nil, err
+	}
+	ref, err := m.refs.get(rn)
+	if err != nil {
+		return nil, err
+	}
+	return ref.full, nil
+}
+
+// TunerRules returns rules of NCCL's example tuner plugin (nccl.TunerRule)
+// for every call of every function NCCL's tuner serves on each of comms,
+// since the plugin runs a call no rule takes on one channel. Each rule
+// keeps NCCL's own algorithm, protocol and channels
+// (nccl.Model.DefaultPick), except for the collectives named, around each
+// of sizes where the model's fastest choice (Choices) Beats NCCL's: there
+// the rule takes the model's choice, from the geometric mean of the size
+// and the one before to that of the size and the next (the first from 0,
+// the last to the largest size NCCL can ask), with NCCL's channels for it.
+// sizes must grow; layout is the runs' launch layout, as in Query. A
+// communicator of one rank, which NCCL never asks about, is an error.
+func (m *Machine) TunerRules(collectives []commmodel.Collective, comms []Comm, layout Layout, sizes []float64) ([]nccl.TunerRule, error) {
+	for i := 1; i < len(sizes); i++ {
+		if !(sizes[i] > sizes[i-1]) {
+			return nil, fmt.Errorf("predict: tuner sizes must grow: %g after %g", sizes[i], sizes[i-1])
+		}
+	}
 	var rules []nccl.TunerRule
-	for _, c := range collectives {
-		f, err := nccl.FuncOf(c)
+	for _, c := range comms {
+		if c.Nodes*c.PerNode < 2 {
+			return nil, fmt.Errorf("predict: communicator %v has one rank: NCCL never asks the tuner about it", c)
+		}
+		tm, err := m.TunerModel(c)
 		if err != nil {
 			return nil, err
 		}
-		for _, n := range nodes {
-			q := Query{Collective: c, Ranks: n * perNode, PerNode: perNode, Layout: layout}
-			var last *nccl.TunerRule
-			for i, s := range sizes {
-				cs, err := m.Choices(q, s)
-				if err != nil {
-					return nil, fmt.Errorf("predict: %v on %d x %d at %g B: %w", c, n, perNode, s, err)
-				}
-				best := cs[0]
-				a, err := nccl.ParseAlgo(best.Algorithm)
-				if err != nil {
+		for f := range nccl.Func(nccl.NumFuncs) {
+			pick, breaks := tm.DefaultPick(f), []uint64(nil)
+			if col, ok := f.Collective(); ok && slices.Contains(collectives, col) {
+				q := Query{Collective: col, Ranks: c.Nodes * c.PerNode, PerNode: c.PerNode, Layout: layout}
+				if pick, breaks, err = m.overrides(q, tm, f, pick, sizes); err != nil {
 					return nil, err
 				}
-				p, err := commmodel.ParseProtocol(best.Protocol)
-				if err != nil {
-					return nil, err
-				}
-				lo := uint64(0)
-				if i > 0 {
-					lo = uint64(math.Sqrt(sizes[i-1]*s)) + 1
-				}
-				hi := uint64(math.MaxUint64)
-				if i+1 < len(sizes) {
-					hi = uint64(math.Sqrt(s * sizes[i+1]))
-				}
-				if last != nil && last.Algo == a && last.Proto == p && last.Channels == best.Channels {
-					last.MaxBytes = hi
-					continue
-				}
-				rules = append(rules, nccl.TunerRule{Func: f, MinBytes: lo, MaxBytes: hi, Algo: a, Proto: p, Channels: best.Channels,
-					Nodes: n, Ranks: n * perNode, PipeOps: -1, RegBuff: -1})
-				last = &rules[len(rules)-1]
 			}
+			rs, err := tm.TunerRules(f, c.Nodes, pick, breaks)
+			if err != nil {
+				return nil, err
+			}
+			rules = append(rules, rs...)
 		}
 	}
 	return rules, nil
+}
+
+// overrides returns def, replaced around each of sizes where the model's
+// fastest choice for q Beats NCCL's own, and the sizes where the
+// replacements start and end.
+func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.TunerPick, sizes []float64) (nccl.TunerPick, []uint64, error) {
+	type span struct {
+		lo, hi uint64
+		a      nccl.Algo
+		p      nccl.Protocol
+	}
+	var spans []span
+	var breaks []uint64
+	for i, s := range sizes {
+		cs, err := m.Choices(q, s)
+		if err != nil {
+			return nil, nil, fmt.Errorf("predict: %v on %d x %d at %g B: %w", q.Collective, q.Ranks/q.PerNode, q.PerNode, s, err)
+		}
+		e, err := tm.Choose(f, s)
+		if err != nil {
+			return nil, nil, err
+		}
+		k := slices.IndexFunc(cs, func(p Prediction) bool {
+			return p.Algorithm == e.Algo.String() && p.Protocol == nccl.ProtocolName(e.Proto)
+		})
+		if k <= 0 || !cs[0].Beats(cs[k]) {
+			continue // NCCL's own choice, or one the model cannot price
+		}
+		a, err := nccl.ParseAlgo(cs[0].Algorithm)
+		if err != nil {
+			return nil, nil, err
+		}
+		p, err := commmodel.ParseProtocol(cs[0].Protocol)
+		if err != nil {
+			return nil, nil, err
+		}
+		sp := span{0, math.MaxUint64, a, p}
+		if i > 0 {
+			sp.lo = uint64(math.Sqrt(sizes[i-1]*s)) + 1
+		}
+		if i+1 < len(sizes) {
+			sp.hi = uint64(math.Sqrt(s * sizes[i+1]))
+		}
+		spans = append(spans, sp)
+		breaks = append(breaks, sp.lo, sp.hi+1)
+	}
+	if len(spans) == 0 {
+		return def, nil, nil
+	}
+	return func(n uint64) (nccl.Algo, nccl.Protocol, error) {
+		k, found := slices.BinarySearchFunc(spans, n, func(sp span, n uint64) int {
+			switch {
+			case sp.hi < n:
+				return -1
+			case sp.lo > n:
+				return 1
+			}
+			return 0
+		})
+		if found {
+			return spans[k].a, spans[k].p, nil
+		}
+		return def(n)
+	}, breaks, nil
 }

@@ -12,7 +12,8 @@ import (
 type SweepPoint struct {
 	Size float64
 	// Chosen, Best and NCCL name the tables (their NCCL_ALGO and
-	// NCCL_PROTO pins): the model's fastest, the measured fastest, and
+	// NCCL_PROTO pins): the model's pick (as tune's rules make it), the
+	// measured fastest, and
 	// NCCL's own pick: the table left to NCCL's tuner ("auto"), or else
 	// the one that pins what its uncalibrated model runs ("" where no
 	// table of the sweep pins it).
@@ -26,9 +27,11 @@ type SweepPoint struct {
 // collective and shape, each measured with its own NCCL_ALGO or NCCL_PROTO
 // pin, and at most one left to NCCL's tuner ("auto", NCCL's own pick). At
 // each size all the tables measured, the model (calibrated without them)
-// picks the table it predicts fastest; the point says how its measured time
-// compares with the fastest measured and with NCCL's pick: the auto table,
-// or else the table that pins what NCCL's uncalibrated tuner runs. It is an
+// picks as tune does: the table it predicts fastest where that Beats NCCL's
+// pick, and NCCL's pick elsewhere; the point says how the pick's measured
+// time compares with the fastest measured and with NCCL's pick: the auto
+// table, or else the table that pins what NCCL's uncalibrated tuner runs
+// (where no table pins it, the model's fastest stands). It is an
 // error for tables that do not share a collective and shape, or that leave
 // the tuner free twice.
 func (m *Machine) ScoreSweep(sweep []Table) ([]SweepPoint, error) {
@@ -56,6 +59,7 @@ func (m *Machine) ScoreSweep(sweep []Table) ([]SweepPoint, error) {
 	var out []SweepPoint
 	for _, p := range sweep[0].Points {
 		var times, predicted []float64
+		var preds []Prediction
 		for _, t := range sweep {
 			i := slices.IndexFunc(t.Points, func(q Point) bool { return q.Size == p.Size })
 			if i < 0 {
@@ -65,25 +69,29 @@ func (m *Machine) ScoreSweep(sweep []Table) ([]SweepPoint, error) {
 			if err != nil {
 				return nil, fmt.Errorf("predict: %s: %w", t.Name, err)
 			}
-			times, predicted = append(times, t.Points[i].Time), append(predicted, ps[0].Time)
+			times, predicted, preds = append(times, t.Points[i].Time), append(predicted, ps[0].Time), append(preds, ps[0])
 		}
 		if len(times) < len(sweep) {
 			continue // not measured by every table
 		}
-		c, b := argmin(predicted), argmin(times)
-		sp := SweepPoint{Size: p.Size, Chosen: pin(sweep[c]), Best: pin(sweep[b]), ChosenTime: times[c], BestTime: times[b], NCCLTime: math.NaN()}
+		def := auto // the table of NCCL's pick
 		q := sweep[0].Query()
 		q.Algo, q.Proto = "", ""
-		if auto >= 0 {
-			sp.NCCL, sp.NCCLTime = "auto", times[auto]
-		} else if ref, err := Reference(m.Hardware, q, []float64{p.Size}); err == nil {
-			for k, t := range sweep {
-				if strings.EqualFold(t.Algo, ref[0].Algorithm) && (t.Proto == "" || strings.EqualFold(t.Proto, ref[0].Protocol)) ||
-					t.Algo == "" && strings.EqualFold(t.Proto, ref[0].Protocol) {
-					sp.NCCL, sp.NCCLTime = pin(t), times[k]
-					break
-				}
+		if def < 0 {
+			if ref, err := Reference(m.Hardware, q, []float64{p.Size}); err == nil {
+				def = slices.IndexFunc(sweep, func(t Table) bool {
+					return strings.EqualFold(t.Algo, ref[0].Algorithm) && (t.Proto == "" || strings.EqualFold(t.Proto, ref[0].Protocol)) ||
+						t.Algo == "" && strings.EqualFold(t.Proto, ref[0].Protocol)
+				})
 			}
+		}
+		c, b := argmin(predicted), argmin(times)
+		if def >= 0 && !preds[c].Beats(preds[def]) {
+			c = def
+		}
+		sp := SweepPoint{Size: p.Size, Chosen: pin(sweep[c]), Best: pin(sweep[b]), ChosenTime: times[c], BestTime: times[b], NCCLTime: math.NaN()}
+		if def >= 0 {
+			sp.NCCL, sp.NCCLTime = pin(sweep[def]), times[def]
 		}
 		out = append(out, sp)
 	}

@@ -1,0 +1,475 @@
+package nccl
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The example plugin (NCCL 2.30.7 plugins/tuner/example/plugin.c) loads its
+// file with fgets into a line of MAX_LINE_LENGTH (256) bytes, so a line of
+// more than 255 bytes reaches it in pieces, each read as a line of its own.
+// A piece that starts with '#' or is a bare newline is skipped; the others
+// are split by strtok at commas (empty fields vanish, fields past the tenth
+// are dropped) and loaded as a rule when they have 8 to 10 fields, unknown
+// names read as allreduce, ring or simple and numbers by atoi and strtoull.
+// For each call (pluginGetCollInfo) it sets the call's channels to 1, then
+// walks the rules in order: the first that matches the call and whose
+// algorithm and protocol NCCL left in the cost table (not
+// NCCL_ALGO_PROTO_IGNORE) gets cost 0 and, unless its channels are -1,
+// sets the channels; a matching rule NCCL left out is passed over. NCCL
+// takes any channel count but 0 as an override (ncclGetAlgoInfo,
+// src/enqueue.cc), so a call no rule takes runs on one channel. NCCL never
+// asks the plugin about a communicator of one rank.
+
+// A TunerComm is one communicator of a job as the plugin sees it: the
+// nNodes its init receives, and NCCL's tuning model of it, which says what
+// NCCL leaves in the cost table (Available) and gives nRanks.
+type TunerComm struct {
+	Nodes int
+	Model *Model
+}
+
+// String is "2 x 8" (nodes x ranks per node).
+func (c TunerComm) String() string {
+	return fmt.Sprintf("%d x %d", c.Nodes, c.Model.nRanks/max(c.Nodes, 1))
+}
+
+// A TunerHazard is a kind of TunerProblem.
+type TunerHazard int
+
+// The hazards CheckTunerRules reports. Every one but HazardUnused makes a
+// job that loads the file run otherwise than the file says.
+const (
+	// HazardLongLine is a line of more than 255 bytes: the plugin reads
+	// the rest as another line, a rule if it has 8 to 10 fields.
+	HazardLongLine TunerHazard = iota
+	// HazardMisread is a line the plugin loads as something else than it
+	// says (an unknown name, a field that is not a number, a missing or an
+	// extra field), or skips though it is not a comment.
+	HazardMisread
+	// HazardDead is a rule no call can match: nRanks 1 (NCCL never asks),
+	// min_bytes above max_bytes, more nodes than ranks, a count of 0.
+	HazardDead
+	// HazardIgnored is a rule whose algorithm and protocol NCCL leaves out
+	// of the cost table of a communicator it matches: the plugin passes
+	// over it.
+	HazardIgnored
+	// HazardShadowed is a rule every call it matches takes an earlier
+	// rule.
+	HazardShadowed
+	// HazardOneChannel is a range of calls that run on one channel: calls
+	// no rule takes, or that a rule with channels -1 takes.
+	HazardOneChannel
+	// HazardUnused is a rule that matches no call of the job's
+	// communicators. It is harmless to the job.
+	HazardUnused
+)
+
+var hazardNames = [...]string{"long line", "misread", "dead rule", "ignored rule", "shadowed rule", "one channel", "unused rule"}
+
+// String names the hazard ("shadowed rule").
+func (h TunerHazard) String() string { return nameOf(hazardNames[:], int(h), "TunerHazard") }
+
+// A TunerProblem is one hazard of a rules file.
+type TunerProblem struct {
+	// Line and Column are the 1-based line and byte of the file at fault,
+	// 0 for calls that no line covers (Column 0 for the whole line).
+	Line, Column int
+	Hazard       TunerHazard
+	Message      string
+}
+
+// Fails reports whether the problem changes what a job runs (every hazard
+// but HazardUnused).
+func (p TunerProblem) Fails() bool { return p.Hazard != HazardUnused }
+
+// pluginLine is a piece of the file the plugin loads as a rule.
+type pluginLine struct {
+	line int
+	text string
+	rule TunerRule
+}
+
+// pluginLoad reads a file as the plugin does: the rules it loads, in order,
+// and the problems of its lines.
+func pluginLoad(b []byte) ([]pluginLine, []TunerProblem) {
+	var out []pluginLine
+	var probs []TunerProblem
+	line, lineStart := 1, 0
+	for pos := 0; pos < len(b); {
+		end := pos
+		for end < len(b) && end-pos < tunerLineMax-1 {
+			end++
+			if b[end-1] == '\n' {
+				break
+			}
+		}
+		piece := string(b[pos:end])
+		cont := pos > lineStart // a piece after the first of a long line
+		pos = end
+		here := line
+		if strings.HasSuffix(piece, "\n") {
+			if n := end - 1 - lineStart; n >= tunerLineMax {
+				probs = append(probs, TunerProblem{Line: line, Hazard: HazardLongLine, Message: fmt.Sprintf(
+					"%d bytes: the plugin reads lines of at most %d and takes the rest, from byte %d, as another line", n, tunerLineMax-1, tunerLineMax)})
+			}
+			line, lineStart = line+1, end
+		} else if pos == len(b) && end-lineStart >= tunerLineMax {
+			probs = append(probs, TunerProblem{Line: line, Hazard: HazardLongLine, Message: fmt.Sprintf(
+				"%d bytes: the plugin reads lines of at most %d and takes the rest, from byte %d, as another line", end-lineStart, tunerLineMax-1, tunerLineMax)})
+		}
+		if piece == "" || piece[0] == '#' || piece[0] == '\n' {
+			continue
+		}
+		text, _, _ := strings.Cut(piece, "\n")
+		fields := strtokFields(text)
+		if len(fields) < 8 {
+			if strings.Trim(text, " \t\r") != "" && !cont {
+				probs = append(probs, TunerProblem{Line: here, Hazard: HazardMisread, Message: fmt.Sprintf(
+					"%d fields: the plugin skips the line without a word (a comment starts with '#' in its first byte)", len(fields))})
+			}
+			continue
+		}
+		r := pluginRule(fields)
+		out = append(out, pluginLine{line: here, text: text, rule: r})
+		where := ""
+		if cont {
+			where = "the rest of a long line "
+		}
+		strict, col, err := parseTunerRule(strings.TrimSuffix(text, "\r"))
+		switch {
+		case err != nil:
+			if cont {
+				col = 0
+			}
+			probs = append(probs, TunerProblem{Line: here, Column: col, Hazard: HazardMisread,
+				Message: fmt.Sprintf("%s%v: the plugin loads it as %s", where, err, r)})
+		case strict != r || cont:
+			probs = append(probs, TunerProblem{Line: here, Hazard: HazardMisread,
+				Message: fmt.Sprintf("%sthe plugin loads as %s", where, r)})
+		}
+	}
+	return out, probs
+}
+
+// strtokFields splits text as the plugin does: strtok at commas, so that
+// empty fields vanish, each field trimmed of spaces and tabs, at most ten.
+func strtokFields(text string) []string {
+	var out []string
+	for _, f := range strings.Split(text, ",") {
+		if f == "" {
+			continue
+		}
+		if len(out) == 10 {
+			break
+		}
+		out = append(out, strings.Trim(f, " \t"))
+	}
+	return out
+}
+
+// pluginRule is the rule the plugin loads from 8 to 10 fields.
+func pluginRule(fields []string) TunerRule {
+	name := func(s string, names []string, def int) int {
+		if k := slices.Index(names, s); k >= 0 {
+			return k
+		}
+		return def
+	}
+	r := TunerRule{
+		Func:     Func(name(fields[0], tunerFuncNames[:], int(FuncAllReduce))),
+		MinBytes: cStrtoull(fields[1]),
+		MaxBytes: cStrtoull(fields[2]),
+		Algo:     Algo(name(fields[3], tunerAlgoNames[:], int(AlgoRing))),
+		Proto:    Protocol(name(fields[4], tunerProtoNames[:], int(Simple))),
+		Channels: cAtoi(fields[5]),
+		Nodes:    cAtoi(fields[6]),
+		Ranks:    cAtoi(fields[7]),
+		PipeOps:  -1,
+		RegBuff:  -1,
+	}
+	if len(fields) > 8 {
+		r.PipeOps = cAtoi(fields[8])
+	}
+	if len(fields) > 9 {
+		r.RegBuff = cAtoi(fields[9])
+	}
+	return r
+}
+
+// cNumber reads C's strtoull and atoi prefix: spaces, a sign, digits; the
+// value of the digits and whether a minus came first (0 without digits).
+func cNumber(s string) (v uint64, neg, overflow bool) {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			break
+		}
+		d := uint64(c - '0')
+		if v > (math.MaxUint64-d)/10 {
+			overflow = true
+			v = math.MaxUint64
+			continue
+		}
+		if !overflow {
+			v = v*10 + d
+		}
+	}
+	return v, neg, overflow
+}
+
+// cStrtoull is strtoull(s, NULL, 10): a minus negates modulo 2^64, and an
+// overflow gives the largest value.
+func cStrtoull(s string) uint64 {
+	v, neg, overflow := cNumber(s)
+	if overflow {
+		return math.MaxUint64
+	}
+	if neg {
+		return -v
+	}
+	return v
+}
+
+// cAtoi is atoi(s) as glibc computes it (strtol, then a cast to int),
+// clamped to int32 where strtol overflows.
+func cAtoi(s string) int {
+	v, neg, overflow := cNumber(s)
+	if overflow || v > math.MaxInt64 {
+		v = math.MaxInt64
+	}
+	x := int64(v)
+	if neg {
+		x = -x
+	}
+	return int(int32(x))
+}
+
+// dead says why no call can match r, "" when one can.
+func (r TunerRule) dead() string {
+	switch {
+	case r.Ranks == 1:
+		return "nRanks 1: NCCL never asks the tuner about a communicator of one rank"
+	case r.MinBytes > r.MaxBytes:
+		return fmt.Sprintf("min_bytes %d above max_bytes %d", r.MinBytes, r.MaxBytes)
+	case r.Nodes == 0 || r.Nodes < -1 || r.Ranks == 0 || r.Ranks < -1:
+		return fmt.Sprintf("nNodes %d, nRanks %d: a communicator has at least one of each", r.Nodes, r.Ranks)
+	case r.Nodes > 0 && r.Ranks > 0 && r.Nodes > r.Ranks:
+		return fmt.Sprintf("%d nodes for %d ranks", r.Nodes, r.Ranks)
+	case r.PipeOps == 0 || r.PipeOps < -1:
+		return fmt.Sprintf("numPipeOps %d: a call has one or more", r.PipeOps)
+	case r.RegBuff < -1 || r.RegBuff > 1:
+		return fmt.Sprintf("regBuff %d: a call's is 0 or 1", r.RegBuff)
+	}
+	return ""
+}
+
+// leftOut says why NCCL leaves (f, a, p) out of m's cost table.
+func (m *Model) leftOut(f Func, a Algo, p Protocol) string {
+	anyLL128 := false
+	for b := range Algo(NumAlgos) {
+		anyLL128 = anyLL128 || m.Available(f, b, LL128)
+	}
+	switch {
+	case !m.modelled(f, a):
+		return fmt.Sprintf("NCCL does not run %v for %v", a, f)
+	case (a == AlgoNVLS || a == AlgoNVLSTree || a == AlgoPAT) && p != Simple:
+		return fmt.Sprintf("%v runs Simple only", a)
+	case p == LL128 && !anyLL128:
+		return "LL128 is off on this machine"
+	case a == AlgoNVLSTree && m.nNodes == 1:
+		return "NVLSTree needs more than one node"
+	case a == AlgoNVLS || a == AlgoNVLSTree:
+		return "NVLS is absent (it needs NVSwitch, Hopper or later, and CollNet across nodes)"
+	case a == AlgoCollNetDirect || a == AlgoCollNetChain:
+		return "CollNet is off"
+	case a == AlgoPAT:
+		return "PAT needs one rank per node"
+	}
+	return "NCCL leaves it out here"
+}
+
+// CheckTunerRules reads a rules file, named name in messages, exactly as
+// the example plugin does, and reports what makes a job with the
+// communicators comms run otherwise than the file says: lines of more than
+// 255 bytes, lines the plugin misreads or skips, dead rules, rules NCCL
+// would ignore on a communicator, shadowed rules, and every call (function,
+// communicator, sizes, and the numPipeOps and regBuff the rules tell
+// apart) that no rule takes or a rule of channels -1 takes, which run on one
+// channel. Rules that match none of comms' calls are reported too, as
+// HazardUnused. A communicator of one rank is never asked about and is
+// skipped. The error is only the reader's.
+func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProblem, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	lines, probs := pluginLoad(b)
+	type use struct {
+		matched, applied bool
+		winner           int // the line of an earlier rule that took its calls
+		ignored          []string
+	}
+	uses := make([]use, len(lines))
+	for _, l := range lines {
+		if why := l.rule.dead(); why != "" {
+			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardDead, Message: why})
+		}
+	}
+	pipeOps, regBuff := callClasses(lines)
+	for _, c := range comms {
+		if c.Model.nRanks == 1 {
+			continue
+		}
+		for f := range Func(NumFuncs) {
+			for _, po := range pipeOps {
+				for _, rb := range regBuff {
+					var cand []int
+					bounds := []uint64{0}
+					for i, l := range lines {
+						r := l.rule
+						if r.Func == f && r.MinBytes <= r.MaxBytes && matchInt(r.Nodes, c.Nodes) && matchInt(r.Ranks, c.Model.nRanks) &&
+							matchInt(r.PipeOps, po.v) && matchInt(r.RegBuff, rb.v) {
+							cand = append(cand, i)
+							bounds = append(bounds, r.MinBytes)
+							if r.MaxBytes < math.MaxUint64 {
+								bounds = append(bounds, r.MaxBytes+1)
+							}
+						}
+					}
+					slices.Sort(bounds)
+					bounds = slices.Compact(bounds)
+					calls := func(lo, hi uint64) string {
+						s := fmt.Sprintf("%v of %d..%d B on %v (nNodes %d, nRanks %d)", f, lo, hi, c, c.Nodes, c.Model.nRanks)
+						for _, cl := range []callClass{po, rb} {
+							if cl.text != "" {
+								s += ", " + cl.text
+							}
+						}
+						return s
+					}
+					// one collects adjacent sizes that run on one channel.
+					var oneLo, oneHi uint64
+					oneOpen := false
+					flush := func() {
+						if oneOpen {
+							probs = append(probs, TunerProblem{Hazard: HazardOneChannel,
+								Message: calls(oneLo, oneHi) + ": no rule takes them, and the plugin runs them on one channel"})
+							oneOpen = false
+						}
+					}
+					for k, lo := range bounds {
+						hi := uint64(math.MaxUint64)
+						if k+1 < len(bounds) {
+							hi = bounds[k+1] - 1
+						}
+						taken := -1
+						for _, i := range cand {
+							r := lines[i].rule
+							if r.MinBytes > lo || hi > r.MaxBytes {
+								continue
+							}
+							uses[i].matched = true
+							if taken >= 0 {
+								if uses[i].winner == 0 {
+									uses[i].winner = lines[taken].line
+								}
+								continue
+							}
+							if !c.Model.Available(f, r.Algo, r.Proto) {
+								why := fmt.Sprintf("%v (%s)", c, c.Model.leftOut(f, r.Algo, r.Proto))
+								if !slices.Contains(uses[i].ignored, why) {
+									uses[i].ignored = append(uses[i].ignored, why)
+								}
+								continue
+							}
+							uses[i].applied, taken = true, i
+						}
+						if taken < 0 {
+							if !oneOpen {
+								oneLo, oneOpen = lo, true
+							}
+							oneHi = hi
+						} else {
+							flush()
+						}
+					}
+					flush()
+				}
+			}
+		}
+	}
+	for i, l := range lines {
+		u, r := uses[i], l.rule
+		switch {
+		case r.dead() != "":
+		case len(u.ignored) > 0:
+			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardIgnored, Message: fmt.Sprintf(
+				"%s/%s is not in NCCL's cost table of %v on %s: the plugin passes over the rule",
+				tunerAlgoNames[r.Algo], tunerProtoNames[r.Proto], r.Func, strings.Join(u.ignored, ", "))})
+		case u.matched && !u.applied:
+			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardShadowed, Message: fmt.Sprintf(
+				"every call it matches takes the rule of line %d first", u.winner)})
+		case !u.matched:
+			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardUnused, Message: "matches no call of the job's communicators"})
+		}
+		if u.applied && r.Channels == -1 {
+			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardOneChannel, Message: "channels -1: the plugin keeps its default of one channel for every call the rule takes"})
+		}
+	}
+	slices.SortStableFunc(probs, func(a, b TunerProblem) int {
+		if a.Line == 0 || b.Line == 0 {
+			return b.Line - a.Line // calls no line covers last
+		}
+		return a.Line - b.Line
+	})
+	return probs, nil
+}
+
+func matchInt(want, got int) bool { return want == -1 || want == got }
+
+// A callClass is a value of a call's numPipeOps or regBuff that the rules
+// tell apart, and how a message names it ("" when the rules do not tell
+// values apart).
+type callClass struct {
+	v    int
+	text string
+}
+
+// callClasses returns the numPipeOps and regBuff values that stand for
+// every call: each value a rule names, and one that no rule names.
+func callClasses(lines []pluginLine) (pipeOps, regBuff []callClass) {
+	var named []int
+	for _, l := range lines {
+		if l.rule.PipeOps > 0 && !slices.Contains(named, l.rule.PipeOps) {
+			named = append(named, l.rule.PipeOps)
+		}
+	}
+	slices.Sort(named)
+	other := 1
+	for slices.Contains(named, other) {
+		other++
+	}
+	if len(named) == 0 {
+		pipeOps = []callClass{{v: 1}}
+	} else {
+		var names []string
+		for _, v := range named {
+			pipeOps = append(pipeOps, callClass{v, "numPipeOps " + strconv.Itoa(v)})
+			names = append(names, strconv.Itoa(v))
+		}
+		pipeOps = append(pipeOps, callClass{other, "numPipeOps other than " + strings.Join(names, ", ")})
+	}
+	regBuff = []callClass{{v: 0}}
+	if slices.ContainsFunc(lines, func(l pluginLine) bool { return l.rule.RegBuff == 0 || l.rule.RegBuff == 1 }) {
+		regBuff = []callClass{{0, "regBuff 0"}, {1, "regBuff 1"}}
+	}
+	return pipeOps, regBuff
+}

@@ -1,0 +1,223 @@
+package nccl
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+)
+
+// tunerJob is a job of two communicators: one 8 x H100 node, and two such
+// nodes whose NIC is a SYS path away, so that LL128 is off across them
+// (NCCL 2.30.7 src/graph/tuning.cc: LL128 needs the NIC at most PXN away
+// on Hopper) and NVLS is too (it needs CollNet across nodes).
+func tunerJob(t *testing.T) []TunerComm {
+	t.Helper()
+	one, err := New(h100Node(Latest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := hopperConfig(Latest, 2, PathSYS)
+	cfg.Graphs.CollNetDirect, cfg.Graphs.CollNetChain = Graph{}, Graph{}
+	two, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []TunerComm{{1, one}, {2, two}}
+}
+
+// TestTunerRulesDefault: the rules that keep NCCL's own choice cover every
+// size from 0 to the largest without a gap, each rule's algorithm,
+// protocol and channels are NCCL's at both of its ends (Choose,
+// MaxChannels), neighbours differ, and the check finds nothing in a file
+// of them for every function.
+func TestTunerRulesDefault(t *testing.T) {
+	job := tunerJob(t)
+	var all []TunerRule
+	for _, c := range job {
+		for f := range Func(NumFuncs) {
+			rules, err := c.Model.TunerRules(f, c.Nodes, c.Model.DefaultPick(f), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			next := uint64(0)
+			for i, r := range rules {
+				if r.MinBytes != next || r.Func != f || r.Nodes != c.Nodes || r.Ranks != 8*c.Nodes {
+					t.Errorf("%v: want %v from %d on %v", r, f, next, c)
+				}
+				next = r.MaxBytes + 1
+				if i > 0 && rules[i-1].Algo == r.Algo && rules[i-1].Proto == r.Proto && rules[i-1].Channels == r.Channels {
+					t.Errorf("%v: same as the rule before", r)
+				}
+				for _, n := range []uint64{r.MinBytes, min(r.MaxBytes, 1<<tunerProbeTop)} {
+					e, err := c.Model.Choose(f, float64(n))
+					ch, _ := c.Model.MaxChannels(e.Algo, e.Proto, float64(n))
+					if err != nil || e.Algo != r.Algo || e.Proto != r.Proto || ch != r.Channels {
+						t.Errorf("%v at %d B: NCCL runs %v/%v on %d channels (%v)", r, n, e.Algo, ProtocolName(e.Proto), ch, err)
+					}
+				}
+			}
+			if next != 0 { // wrapped past the largest uint64
+				t.Errorf("%v on %v: rules end at %d", f, c, next-1)
+			}
+			all = append(all, rules...)
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteTunerRules(&b, []string{"NCCL's own choices"}, all); err != nil {
+		t.Fatal(err)
+	}
+	probs, err := CheckTunerRules(&b, "default.conf", job)
+	if err != nil || len(probs) != 0 {
+		t.Errorf("the check of NCCL's own rules: %v %v", probs, err)
+	}
+}
+
+// TestCheckTunerRules gives the check a file with each hazard of the
+// plugin (plugins/tuner/example/plugin.c at NCCL 2.30.7) and the job of
+// tunerJob, and wants each reported at its line.
+func TestCheckTunerRules(t *testing.T) {
+	job := tunerJob(t)
+	// The continuation of a comment of more than 255 bytes: byte 256 on,
+	// which holds ten fields, so the plugin loads it as a rule.
+	long := "# calibrated on " + strings.Repeat("x", 239) + "allreduce,0,4294967296,ring,simple,2,1,8"
+	lines := []string{
+		"# a job's rules", // 1
+		long,              // 2
+		"allreduce,0,18446744073709551615,ring,ll,-1,1,8",          // 3: every call it takes on one channel
+		"allreduce,0,1000,ring,simple,4,1,8",                       // 4: shadowed by 3
+		"allgather,0,18446744073709551615,tree,simple,4,1,8",       // 5: NCCL has no Tree AllGather
+		"allgather,0,18446744073709551615,ring,simple,24,1,8",      // 6
+		"allreduce,0,18446744073709551615,ring,ll128,24,2,16",      // 7: LL128 off across the SYS NICs
+		"allreduce,0,18446744073709551615,nvls,simple,16,2,16",     // 8: no NVLS across nodes without CollNet
+		"allreduce,0,1048575,ring,ll,8,2,16",                       // 9: above 1 MiB falls through
+		"allreduce,0,18446744073709551615,ring,simple,8,1,1",       // 10: nRanks 1
+		"allreduce,100,10,ring,simple,8,1,8",                       // 11: min above max
+		"allreduce,0,18446744073709551615,ring,simple,8,4,32",      // 12: not a communicator of the job
+		"all_reduce,0,18446744073709551615,ring,simple,8,4,32",     // 13: read as allreduce
+		"broadcast,0,18446744073709551615,ring,simple,8,-1,-1",     // 14
+		"reducescatter,0,18446744073709551615,ring,simple,8,-1,-1", // 15
+	}
+	probs, err := CheckTunerRules(strings.NewReader(strings.Join(lines, "\n")+"\n"), "job.conf", job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		line   int
+		hazard TunerHazard
+		says   string
+	}{
+		{2, HazardLongLine, "295 bytes"},
+		{2, HazardMisread, "the rest of a long line the plugin loads as allreduce,0,4294967296,ring,simple,2,1,8,-1,-1"},
+		{3, HazardOneChannel, "channels -1"},
+		{4, HazardShadowed, "line 2"}, // the rest of line 2 comes first
+		{5, HazardIgnored, "NCCL does not run Tree for AllGather"},
+		{7, HazardIgnored, "LL128 is off"},
+		{8, HazardIgnored, "NVLS is absent"},
+		{10, HazardDead, "nRanks 1"},
+		{11, HazardMisread, "matches nothing"},
+		{11, HazardDead, "min_bytes 100 above max_bytes 10"},
+		{12, HazardUnused, "no call"},
+		{13, HazardMisread, `collective "all_reduce"`},
+		{13, HazardUnused, "no call"},
+		{0, HazardOneChannel, "Reduce of 0..18446744073709551615 B on 1 x 8"},
+		{0, HazardOneChannel, "Reduce of 0..18446744073709551615 B on 2 x 8"},
+		{0, HazardOneChannel, "AllGather of 0..18446744073709551615 B on 2 x 8"},
+		{0, HazardOneChannel, "AllReduce of 1048576..18446744073709551615 B on 2 x 8"},
+	}
+	for _, w := range want {
+		found := false
+		for _, p := range probs {
+			found = found || p.Line == w.line && p.Hazard == w.hazard && strings.Contains(p.Message, w.says)
+		}
+		if !found {
+			t.Errorf("no %v at line %d saying %q", w.hazard, w.line, w.says)
+		}
+	}
+	if len(probs) != len(want) || t.Failed() {
+		for _, p := range probs {
+			t.Logf("%d:%d: %v: %s", p.Line, p.Column, p.Hazard, p.Message)
+		}
+		t.Errorf("%d problems, want %d", len(probs), len(want))
+	}
+	for _, p := range probs {
+		if p.Fails() != (p.Hazard != HazardUnused) {
+			t.Errorf("%v: Fails %v", p.Hazard, p.Fails())
+		}
+	}
+}
+
+// TestCheckTunerRulesCalls: the rules that tell numPipeOps or regBuff
+// apart leave the other calls to one channel, and NCCL never asks about a
+// communicator of one rank.
+func TestCheckTunerRulesCalls(t *testing.T) {
+	job := tunerJob(t)[:1]
+	file := "allreduce,0,18446744073709551615,ring,simple,24,1,8,1,1\n"
+	for f := range Func(NumFuncs) {
+		if f != FuncAllReduce {
+			file += tunerFuncNames[f] + ",0,18446744073709551615,ring,simple,24,1,8\n"
+		}
+	}
+	probs, err := CheckTunerRules(strings.NewReader(file), "calls.conf", job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range probs {
+		got = append(got, p.Message)
+	}
+	want := []string{
+		"AllReduce of 0..18446744073709551615 B on 1 x 8 (nNodes 1, nRanks 8), numPipeOps 1, regBuff 0: no rule takes them",
+		"AllReduce of 0..18446744073709551615 B on 1 x 8 (nNodes 1, nRanks 8), numPipeOps other than 1, regBuff 0: no rule takes them",
+		"AllReduce of 0..18446744073709551615 B on 1 x 8 (nNodes 1, nRanks 8), numPipeOps other than 1, regBuff 1: no rule takes them",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("problems %q, want %d", got, len(want))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("problem %q, want %q", got[i], want[i])
+		}
+	}
+	cfg := h100Node(Latest)
+	cfg.Ranks = 1
+	single, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if probs, _ := CheckTunerRules(strings.NewReader(""), "empty.conf", []TunerComm{{1, single}}); len(probs) != 0 {
+		t.Errorf("one rank: %v, want nothing (NCCL never asks)", probs)
+	}
+}
+
+// TestFoldComment: comment lines are folded to the plugin's 255 bytes, at
+// spaces where there are, within a word (at a rune boundary) where not, and
+// read back as comments.
+func TestFoldComment(t *testing.T) {
+	text := "calibrated on: " + strings.Repeat("/very/long/path/µ-table.log, ", 20) + strings.Repeat("é", 300)
+	var b bytes.Buffer
+	if err := WriteTunerRules(&b, []string{text}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var words []string
+	for _, l := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+		if len(l) > 255 || l[0] != '#' || !strings.ContainsRune(l, ' ') && l != TunerHeader {
+			t.Errorf("line of %d bytes %q", len(l), l)
+		}
+		if l != TunerHeader {
+			words = append(words, strings.TrimLeft(l, "# "))
+		}
+	}
+	if got := strings.Join(words, ""); strings.ReplaceAll(got, " ", "") != strings.ReplaceAll(text, " ", "") {
+		t.Errorf("folded text reads back as %q", got)
+	}
+	if _, err := ReadTunerRules(&b, "folded"); err != nil {
+		t.Error(err)
+	}
+	if _, err := ReadTunerRules(strings.NewReader("# "+strings.Repeat("x", 300)+"\n"), "long"); err == nil || !strings.Contains(err.Error(), "another line") {
+		t.Errorf("a comment of 302 bytes: %v, want it refused", err)
+	}
+	if p := cStrtoull("-1"); p != math.MaxUint64 {
+		t.Errorf("strtoull(\"-1\") = %d, want 2^64-1 (C negates modulo 2^64)", p)
+	}
+}

@@ -1,0 +1,100 @@
+package nccl
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// tunerProbeTop is the largest size at which rule building looks for a
+// change of choice, 2^44 B (16 TiB): far beyond it every time is its
+// bandwidth term, every channel runs and NCCL's choice no longer changes.
+const tunerProbeTop = 44
+
+// A TunerPick is the algorithm and protocol a rules file gives calls of
+// nBytes.
+type TunerPick func(nBytes uint64) (Algo, Protocol, error)
+
+// DefaultPick is NCCL's own choice for calls of f on this communicator
+// (Choose): the pick of rules that keep NCCL's default.
+func (m *Model) DefaultPick(f Func) TunerPick {
+	return func(n uint64) (Algo, Protocol, error) {
+		e, err := m.Choose(f, float64(n))
+		return e.Algo, e.Proto, err
+	}
+}
+
+// TunerRules returns the example plugin's rules for every call of f on this
+// communicator, nodes hosts of m's ranks: at each size from 0 to the largest
+// NCCL can ask, the algorithm and protocol pick gives, with the channels NCCL
+// itself gives them (MaxChannels), adjacent sizes alike merged into one rule.
+// Without such a rule the plugin runs a call on one channel. pick is probed
+// at quarter powers of two up to 16 TiB and at breaks (sizes where the
+// caller knows its pick changes); a change between two probes, of the pick
+// or of the channels, is found to the byte by bisection. Beyond the last
+// probe the last rule holds.
+func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64) ([]TunerRule, error) {
+	type key struct {
+		a  Algo
+		p  Protocol
+		ch int
+	}
+	var failed error
+	keyOf := func(n uint64) key {
+		a, p, err := pick(n)
+		if err != nil && failed == nil {
+			failed = err
+		}
+		ch, _ := m.MaxChannels(a, p, float64(n))
+		return key{a, p, ch}
+	}
+	probes := []uint64{0}
+	for k := 0; k <= 4*tunerProbeTop; k++ {
+		probes = append(probes, uint64(math.Round(math.Exp2(float64(k)/4))))
+	}
+	for _, b := range breaks {
+		if b <= 1<<tunerProbeTop {
+			probes = append(probes, b)
+		}
+	}
+	slices.Sort(probes)
+	probes = slices.Compact(probes)
+	// starts are the first sizes of each run of one key.
+	starts := []uint64{0}
+	var split func(lo, hi uint64, klo, khi key)
+	split = func(lo, hi uint64, klo, khi key) {
+		if hi == lo+1 {
+			starts = append(starts, hi)
+			return
+		}
+		mid := lo + (hi-lo)/2
+		kmid := keyOf(mid)
+		if kmid != klo {
+			split(lo, mid, klo, kmid)
+		}
+		if kmid != khi {
+			split(mid, hi, kmid, khi)
+		}
+	}
+	keys := make([]key, len(probes))
+	for i, n := range probes {
+		keys[i] = keyOf(n)
+		if i > 0 && keys[i] != keys[i-1] {
+			split(probes[i-1], n, keys[i-1], keys[i])
+		}
+	}
+	if failed != nil {
+		return nil, fmt.Errorf("nccl: %v on %d ranks: %w", f, m.nRanks, failed)
+	}
+	rules := make([]TunerRule, len(starts))
+	for i, s := range starts {
+		k := keyOf(s)
+		hi := uint64(math.MaxUint64)
+		if i+1 < len(starts) {
+			hi = starts[i+1] - 1
+		}
+		rules[i] = TunerRule{Func: f, MinBytes: s, MaxBytes: hi, Algo: k.a, Proto: k.p, Channels: k.ch,
+			Nodes: nodes, Ranks: m.nRanks, PipeOps: -1, RegBuff: -1}
+	}
+	return rules, nil
+}
