@@ -22,9 +22,9 @@
 // table's columns where it does not (see Reader); what cannot be told is
 // left Unknown rather than guessed.
 //
-// It depends on the standard library alone and names collectives by their
-// binary stems (all_reduce, ...); package data turns a Test into commmodel's
-// collectives and fit's samples.
+// It depends on the standard library and commmodel alone and names
+// collectives by their binary stems (all_reduce, ...); package data turns a
+// Test into commmodel's collectives and fit's samples.
 //
 // # Units
 //

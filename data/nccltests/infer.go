@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strconv"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // maxRanks bounds the rank counts the reader solves for.
@@ -168,7 +170,7 @@ func (s *testState) fit(o op, n int) (nlo, nhi int, ok bool) {
 	}
 	lo, hi, haveRatio := s.ratio.bounds()
 	if n > 0 {
-		if haveRatio && !within(o.bus.at(n), lo, hi) {
+		if haveRatio && !within(o.bus.BusFactor(n), lo, hi) {
 			return 0, 0, false
 		}
 		return n, n, true
@@ -188,17 +190,19 @@ func (s *testState) fit(o op, n int) (nlo, nhi int, ok bool) {
 
 func within(x, lo, hi float64) bool { return x >= lo && x <= hi }
 
-// solveRanks returns the rank counts n in [1, maxRanks] with f.at(n) in
-// [lo, hi]; nlo > nhi when there are none. f is constant or increasing in n.
-func solveRanks(f busFactor, lo, hi float64) (nlo, nhi int) {
-	if f.at(1) == f.at(maxRanks) {
-		if within(f.at(1), lo, hi) {
+// solveRanks returns the rank counts n in [1, maxRanks] with
+// c.BusFactor(n) in [lo, hi]; nlo > nhi when there are none. Every bus
+// factor is constant or increasing in n.
+func solveRanks(c commmodel.Collective, lo, hi float64) (nlo, nhi int) {
+	f := c.BusFactor
+	if f(1) == f(maxRanks) {
+		if within(f(1), lo, hi) {
 			return 1, maxRanks
 		}
 		return 1, 0
 	}
-	nlo = 1 + sort.Search(maxRanks, func(i int) bool { return f.at(i+1) >= lo })
-	nhi = sort.Search(maxRanks, func(i int) bool { return f.at(i+1) > hi })
+	nlo = 1 + sort.Search(maxRanks, func(i int) bool { return f(i+1) >= lo })
+	nhi = sort.Search(maxRanks, func(i int) bool { return f(i+1) > hi })
 	return nlo, nhi
 }
 

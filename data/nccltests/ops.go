@@ -4,17 +4,19 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // An op is an nccl-tests operation and what its table looks like.
 type op struct {
-	stem    string    // binary name without "_perf"
-	model   bool      // the operation is one of the collectives commlab models
-	bus     busFactor // the busbw/algbw factor nccl-tests applies
-	reduces bool      // the redop column names a reduction, not "none"
-	rooted  bool      // root >= 0
-	perRank bool      // count is per rank: size = count · type size · ranks
-	infer   bool      // considered when the log does not name its binary
+	stem    string               // binary name without "_perf"
+	model   bool                 // the operation is one of the collectives commlab models
+	bus     commmodel.Collective // the collective whose busbw/algbw factor nccl-tests applies (BusFactor)
+	reduces bool                 // the redop column names a reduction, not "none"
+	rooted  bool                 // root >= 0
+	perRank bool                 // count is per rank: size = count · type size · ranks
+	infer   bool                 // considered when the log does not name its binary
 }
 
 // ops lists nccl-tests' operations, the collectives commlab models first in
@@ -33,44 +35,16 @@ type op struct {
 // (ROCm/rccl-tests 0d7c4db, replaced by nccl-tests' at 9f8ddad) had busbw =
 // algbw·⌊n/2⌋ and is not modelled.
 var ops = []op{
-	{stem: "all_reduce", model: true, bus: busAllReduce, reduces: true, infer: true},
-	{stem: "reduce_scatter", model: true, bus: busGather, reduces: true, perRank: true, infer: true},
-	{stem: "all_gather", model: true, bus: busGather, perRank: true, infer: true},
-	{stem: "broadcast", model: true, bus: busOne, rooted: true, infer: true},
-	{stem: "alltoall", model: true, bus: busGather, perRank: true, infer: true},
-	{stem: "reduce", bus: busOne, reduces: true, rooted: true, infer: true},
-	{stem: "sendrecv", bus: busOne, reduces: true, infer: true},
-	{stem: "gather", bus: busGather, rooted: true, perRank: true},
-	{stem: "scatter", bus: busGather, rooted: true, perRank: true},
-	{stem: "hypercube", bus: busGather, perRank: true},
-}
-
-// busFactor is the ratio busbw/algbw nccl-tests prints for an operation
-// over n ranks:
-//
-//	busAllReduce  2(n-1)/n   all_reduce
-//	busGather     (n-1)/n    reduce_scatter, all_gather, alltoall, gather, scatter, hypercube
-//	busOne        1          broadcast, reduce, sendrecv
-//
-// It is commmodel.Collective.BusFactor for the collectives commlab models.
-type busFactor int
-
-const (
-	busOne busFactor = iota
-	busGather
-	busAllReduce
-)
-
-// at is the factor over n >= 1 ranks.
-func (b busFactor) at(n int) float64 {
-	x := float64(n)
-	switch b {
-	case busAllReduce:
-		return 2 * (x - 1) / x
-	case busGather:
-		return (x - 1) / x
-	}
-	return 1
+	{stem: "all_reduce", model: true, bus: commmodel.AllReduce, reduces: true, infer: true},
+	{stem: "reduce_scatter", model: true, bus: commmodel.ReduceScatter, reduces: true, perRank: true, infer: true},
+	{stem: "all_gather", model: true, bus: commmodel.AllGather, perRank: true, infer: true},
+	{stem: "broadcast", model: true, bus: commmodel.Broadcast, rooted: true, infer: true},
+	{stem: "alltoall", model: true, bus: commmodel.AllToAll, perRank: true, infer: true},
+	{stem: "reduce", bus: commmodel.Broadcast, reduces: true, rooted: true, infer: true},
+	{stem: "sendrecv", bus: commmodel.Broadcast, reduces: true, infer: true},
+	{stem: "gather", bus: commmodel.AllGather, rooted: true, perRank: true},
+	{stem: "scatter", bus: commmodel.AllGather, rooted: true, perRank: true},
+	{stem: "hypercube", bus: commmodel.AllGather, perRank: true},
 }
 
 // opByStem returns the op of a binary stem.
