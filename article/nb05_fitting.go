@@ -79,7 +79,7 @@ func (lf LogFit) label() string {
 	cc, _ := data.Collective(lf.Test)
 	c := cc.String()
 	if lf.Test.Ambiguous() {
-		c = strings.Join(collectiveNames(data.Candidates(lf.Test)), " or ")
+		c = strings.Join(collectiveNames(lf.Test.Candidates), " or ")
 	}
 	ranks := "? ranks"
 	if lf.Test.Ranks > 0 {
@@ -99,7 +99,7 @@ func RunsTable(fits []LogFit) figure.Table {
 		cc, _ := data.Collective(lf.Test)
 		c := cc.String()
 		if lf.Test.Ambiguous() {
-			c = strings.Join(collectiveNames(data.Candidates(lf.Test)), " or ")
+			c = strings.Join(collectiveNames(lf.Test.Candidates), " or ")
 		}
 		ranks := "?"
 		if lf.Test.Ranks > 0 {

@@ -207,8 +207,8 @@ func solveRanks(c commmodel.Collective, lo, hi float64) (nlo, nhi int) {
 }
 
 // infer finishes test s: source, system, ranks, nodes and collective. want
-// is the stem of the collective Options name, "" for none.
-func (p *parser) infer(s *testState, want string) {
+// is the op of the collective Options name, nil for none.
+func (p *parser) infer(s *testState, want *op) {
 	t := s.t
 	t.Source = p.name
 	if len(s.gpus) == 1 {
@@ -293,16 +293,16 @@ func (p *parser) inferCounts(s *testState) {
 // binary's name, or the ops whose table s's fits, with the least evidence
 // dropped. It returns the op the table is then held to, known false when
 // there is none.
-func inferOp(s *testState, want string) (chosen op, known bool) {
+func inferOp(s *testState, want *op) (chosen op, known bool) {
 	t := s.t
 	switch {
-	case want != "":
-		chosen, known = opByStem(want)
-		t.Collective, t.CollectiveFrom, t.Op = want, FromOverride, want
+	case want != nil:
+		chosen, known = *want, true
+		t.Collective, t.CollectiveFrom, t.Op = want.bus, FromOverride, want.stem
 	case t.Op != "":
 		chosen, known = opByStem(t.Op)
 		if known && chosen.model {
-			t.Collective, t.CollectiveFrom = chosen.stem, FromName
+			t.Collective, t.CollectiveFrom = chosen.bus, FromName
 		}
 	default:
 		var fitting []op
@@ -311,7 +311,7 @@ func inferOp(s *testState, want string) (chosen op, known bool) {
 				if _, _, ok := s.fit(o, t.Ranks); o.infer && ok {
 					fitting = append(fitting, o)
 					if o.model {
-						t.Candidates = append(t.Candidates, o.stem)
+						t.Candidates = append(t.Candidates, o.bus)
 					}
 				}
 			}
@@ -321,7 +321,7 @@ func inferOp(s *testState, want string) (chosen op, known bool) {
 		}
 		if len(t.Candidates) > 0 {
 			t.Collective, t.CollectiveFrom = t.Candidates[0], FromTable
-			chosen, known = opByStem(t.Collective)
+			chosen, known = opOf(t.Collective), true
 		} else if len(fitting) > 0 {
 			chosen, known = fitting[0], true
 		}

@@ -1,7 +1,6 @@
 package nccltests
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -11,7 +10,7 @@ import (
 // An op is an nccl-tests operation and what its table looks like.
 type op struct {
 	stem    string               // binary name without "_perf"
-	model   bool                 // the operation is one of the collectives commlab models
+	model   bool                 // the operation is the collective bus, one commlab models
 	bus     commmodel.Collective // the collective whose busbw/algbw factor nccl-tests applies (BusFactor)
 	reduces bool                 // the redop column names a reduction, not "none"
 	rooted  bool                 // root >= 0
@@ -57,17 +56,10 @@ func opByStem(stem string) (op, bool) {
 	return op{}, false
 }
 
-// ParseCollective reads the name of a collective that commlab models as
-// commmodel.ParseCollective does, ignoring case, '_', '-' and ' ', and
-// returns its binary stem: all_reduce, reduce_scatter, all_gather,
-// broadcast or alltoall.
-func ParseCollective(s string) (string, error) {
-	key := strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(s))
-	i := slices.IndexFunc(ops, func(o op) bool { return o.model && strings.ReplaceAll(o.stem, "_", "") == key })
-	if i < 0 {
-		return "", fmt.Errorf("unknown collective %q (want one of allreduce, reducescatter, allgather, broadcast, alltoall)", s)
-	}
-	return ops[i].stem, nil
+// opOf returns the op of a collective commlab models.
+func opOf(c commmodel.Collective) op {
+	i := slices.IndexFunc(ops, func(o op) bool { return o.model && o.bus == c })
+	return ops[i]
 }
 
 // binaryStem reads a binary name: "all_reduce_perf", "./build/alltoall_perf_mpi".

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // A result is what a Reader read: its tests and its problems.
@@ -133,21 +135,21 @@ func TestPublicLogsRowForRow(t *testing.T) {
 func TestPublicLogsInference(t *testing.T) {
 	for _, c := range []struct {
 		name         string
-		coll         string
+		coll         commmodel.Collective
 		from         Inference
 		ranks, nodes int
 	}{
 		// issue #321: alltoall_perf, 2 VMs x 2 GPUs; Rank lines name two hosts.
-		{"h20-3e_2x2_alltoall_nccltests321.log", "alltoall", FromName, 4, 2},
+		{"h20-3e_2x2_alltoall_nccltests321.log", commmodel.AllToAll, FromName, 4, 2},
 		// DeepEP #303: 8 GPUs, alltoall or allgather (identical tables); ranks
 		// from size/(count·4 B) = 8.
-		{"h20_1x8_alltoall_or_allgather_deepep303.log", "all_gather", FromTable, 8, 0},
+		{"h20_1x8_alltoall_or_allgather_deepep303.log", commmodel.AllGather, FromTable, 8, 0},
 		// nccl #1244: all_reduce_perf on 2 x 8 GPUs; no Rank lines, so 16
 		// comes from busbw/algbw = 2(n-1)/n = 1.875.
-		{"h20_2x8_allreduce_nvls_nccl1244.log", "all_reduce", FromName, 16, 0},
+		{"h20_2x8_allreduce_nvls_nccl1244.log", commmodel.AllReduce, FromName, 16, 0},
 		// nccl #1244 NVLSTree comment: only 4..512 B rows, busbw 0.00-0.02:
 		// AllReduce (redop sum, ratio > 1) but too few digits for the rank count.
-		{"h20_2x8_allreduce_nvlstree_nccl1244.log", "all_reduce", FromTable, 0, 0},
+		{"h20_2x8_allreduce_nvlstree_nccl1244.log", commmodel.AllReduce, FromTable, 0, 0},
 	} {
 		l, err := publicLog(c.name, Options{})
 		if err != nil {
@@ -160,7 +162,7 @@ func TestPublicLogsInference(t *testing.T) {
 		}
 	}
 	l, _ := publicLog("h20_1x8_alltoall_or_allgather_deepep303.log", Options{})
-	if got := l.Tests[0].Candidates; !l.Tests[0].Ambiguous() || len(got) != 2 || got[1] != "alltoall" {
+	if got := l.Tests[0].Candidates; !l.Tests[0].Ambiguous() || len(got) != 2 || got[1] != commmodel.AllToAll {
 		t.Errorf("DeepEP candidates %v; want [allgather alltoall]", got)
 	}
 }
@@ -179,7 +181,7 @@ func TestReadOverrides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tt := l.Tests[0]; tt.Collective != "all_reduce" || tt.CollectiveFrom != FromOverride {
+	if tt := l.Tests[0]; tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromOverride {
 		t.Errorf("collective %v (%v), want allreduce (override)", tt.Collective, tt.CollectiveFrom)
 	}
 	if len(l.Problems) != 1 || !errors.Is(l.Problems[0], ErrInconsistent) {
@@ -257,7 +259,7 @@ func TestReadPrefixes(t *testing.T) {
 	tt := l.Tests[0]
 	// AllReduce over 2 ranks: busbw/algbw = 2(2-1)/2 = 1; the last row carries
 	// an MPICH/Intel MPI -prepend-rank tag.
-	if len(tt.Rows) != 4 || tt.Ranks != 2 || tt.Collective != "all_reduce" || tt.CollectiveFrom != FromTable || len(l.Problems) != 0 {
+	if len(tt.Rows) != 4 || tt.Ranks != 2 || tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromTable || len(l.Problems) != 0 {
 		t.Errorf("rows %d ranks %d collective %v (%v) problems %v; want 4, 2, allreduce (table), none",
 			len(tt.Rows), tt.Ranks, tt.Collective, tt.CollectiveFrom, l.Problems)
 	}
@@ -292,7 +294,7 @@ func TestReadOldestHeader(t *testing.T) {
 	l := readString(t, in, Options{})
 	tt := l.Tests[0]
 	// busbw/algbw = 22.38/12.79 = 1.75 = 2(8-1)/8: AllReduce over 8 ranks.
-	if len(tt.Rows) != 1 || tt.Collective != "all_reduce" || tt.Ranks != 8 || tt.Rows[0].InPlace.Wrong != "0e+00" {
+	if len(tt.Rows) != 1 || tt.Collective != commmodel.AllReduce || tt.Ranks != 8 || tt.Rows[0].InPlace.Wrong != "0e+00" {
 		t.Errorf("%d rows, %v, %d ranks, wrong %q; want 1, allreduce, 8, 0e+00", len(tt.Rows), tt.Collective, tt.Ranks, tt.Rows[0].InPlace.Wrong)
 	}
 }
@@ -360,7 +362,7 @@ func TestReadRelaxedInference(t *testing.T) {
 		"    67108864      16777216     float    none      -1    250.0  268.44  234.88      0    251.0  267.37  233.95    N/A\n"
 	l := readString(t, in, Options{})
 	tt := l.Tests[0]
-	if tt.Collective != "all_gather" || !tt.Ambiguous() || tt.Ranks != 8 || tt.RanksFrom != FromTable {
+	if tt.Collective != commmodel.AllGather || !tt.Ambiguous() || tt.Ranks != 8 || tt.RanksFrom != FromTable {
 		t.Errorf("%v %v, %d ranks (%v); want allgather/alltoall, 8 from the table", tt.Collective, tt.Candidates, tt.Ranks, tt.RanksFrom)
 	}
 	if len(l.Problems) != 1 || !errors.Is(l.Problems[0], ErrInconsistent) || !strings.Contains(l.Problems[0].Error(), "count") {
@@ -452,7 +454,7 @@ func TestReadTagSplitRows(t *testing.T) {
 			t.Errorf("row %d: %+v, want line %d, %d B, %g us, in-place busbw 104.86 GB/s", i, r, w.line, w.size, w.us)
 		}
 	}
-	if tt.Ranks != 2 || tt.Collective != "all_reduce" {
+	if tt.Ranks != 2 || tt.Collective != commmodel.AllReduce {
 		t.Errorf("%d ranks, %v; want 2, allreduce", tt.Ranks, tt.Collective)
 	}
 	// The bad field is reported where it stands in its line; the row left

@@ -1,6 +1,10 @@
 package nccltests
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/inframethod/commlab/commmodel"
+)
 
 // A Test is one table: one nccl-tests run (one binary over a range of sizes).
 type Test struct {
@@ -17,16 +21,14 @@ type Test struct {
 	Line int
 
 	// Collective is the collective the test measures, one of those commlab
-	// models, by its binary's stem (all_reduce, reduce_scatter, all_gather,
-	// broadcast, alltoall; see ParseCollective); it means something only
-	// when CollectiveFrom is not Unknown.
-	Collective string
+	// models; it means something only when CollectiveFrom is not Unknown.
+	Collective commmodel.Collective
 	// CollectiveFrom says how Collective was found.
 	CollectiveFrom Inference
 	// Candidates lists every collective the table is consistent with when
 	// Collective came from the table alone (FromTable): AllGather and AllToAll
 	// print identical tables, so both may be listed. Collective is the first.
-	Candidates []string
+	Candidates []commmodel.Collective
 
 	// Ranks is the number of ranks, 0 when unknown.
 	Ranks int
@@ -181,7 +183,7 @@ func (i Inference) String() string {
 // Options override what the reader infers. The zero value infers all.
 type Options struct {
 	// Collective, when not "", is the collective of every test, as
-	// ParseCollective reads it.
+	// commmodel.ParseCollective reads it.
 	Collective string
 	// Ranks, when positive, is the rank count of every test.
 	Ranks int
