@@ -300,6 +300,38 @@ func TestCrossings(t *testing.T) {
 	}
 }
 
+// SampledCrossings interpolates each sign change in ln size: d from -0.5
+// at 2 B to 0.5 at 4 B is zero halfway in ln size, at 2^1.5 B. Samples
+// within the tolerance take no side: -1 at 1 B, noise, then 1 at 8 B is one
+// crossing halfway between 1 and 8 in ln size, at √8 B, and three without
+// the tolerance (each at the fraction d[i]/(d[i]-d[j]) of its octave);
+// -1, 0, -1 only touches; a NaN gives none.
+func TestSampledCrossings(t *testing.T) {
+	sizes := []float64{1, 2, 4, 8}
+	for _, c := range []struct {
+		d    []float64
+		tol  float64
+		want []float64
+	}{
+		{[]float64{-1, -0.5, 0.5, 1}, 0, []float64{math.Pow(2, 1.5)}},
+		{[]float64{-1, 0.01, -0.01, 1}, 0.05, []float64{math.Sqrt(8)}},
+		{[]float64{-1, 0.01, -0.01, 1}, 0, []float64{math.Pow(2, 1/1.01), 2 * math.Pow(2, 0.5), 4 * math.Pow(2, 0.01/1.01)}},
+		{[]float64{-1, 0, -1, -1}, 0, nil},
+		{[]float64{-1, math.NaN(), 1, 1}, 0, nil},
+	} {
+		got := SampledCrossings(sizes, c.d, c.tol)
+		if len(got) != len(c.want) {
+			t.Errorf("SampledCrossings(%v, tol %g) = %v, want %v", c.d, c.tol, got, c.want)
+			continue
+		}
+		for i := range got {
+			if !closeTo(got[i], c.want[i], 1e-12) {
+				t.Errorf("SampledCrossings(%v, tol %g) = %v, want %v", c.d, c.tol, got, c.want)
+			}
+		}
+	}
+}
+
 // LogSizes keeps powers of two exact and ends at hi.
 func TestLogSizes(t *testing.T) {
 	s := LogSizes(1<<10, 1<<30, 61) // 3 per doubling
