@@ -2,18 +2,27 @@ package nccl
 
 import "math"
 
-// archOf is compCapIndex: the table row of the lowest compute capability.
-// Blackwell has a row from NCCL 2.25.
-func archOf(v Version, minCC int) Arch {
+// ArchOf returns the generation of a compute capability (90 for 9.0): 10.0
+// and later Blackwell, 9.x Hopper, 8.x Ampere, below Volta.
+func ArchOf(cc int) Arch {
 	switch {
-	case minCC >= 100 && v.from(25, 0):
+	case cc >= 100:
 		return Blackwell
-	case minCC >= 90:
+	case cc >= 90:
 		return Hopper
-	case minCC >= 80:
+	case cc >= 80:
 		return Ampere
 	}
 	return Volta
+}
+
+// compCapIndex is NCCL's table row of the lowest compute capability: its
+// ArchOf, but Hopper's row for Blackwell before NCCL 2.25 gave it its own.
+func compCapIndex(v Version, minCC int) Arch {
+	if a := ArchOf(minCC); a != Blackwell || v.from(25, 0) {
+		return a
+	}
+	return Hopper
 }
 
 // log2i is NCCL's log2i: floor(log2 n), which NCCL 2.22 and later (log2Down)
@@ -95,7 +104,7 @@ func (m *Model) netOverhead(override *float64) float64 {
 func (m *Model) tune(gs *Graphs, cfg *Config) {
 	v, c := m.v, &m.c
 	n, nNodes := m.nRanks, m.nNodes
-	arch := archOf(v, m.minCC)
+	arch := compCapIndex(v, m.minCC)
 	sm80 := m.minCC == 80 && m.maxCC == 80
 	if v.legacy() {
 		// NCCL 2.8's tables have two rows: every GPU SM80, or not.
