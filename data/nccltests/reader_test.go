@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // A result is what a Reader read: its tests and its problems.
@@ -84,7 +85,7 @@ func TestReadUnits(t *testing.T) {
 		{"busbw", r.OutOfPlace.BusBW, 14.85e9},
 		{"in-place time", r.InPlace.Time, 53.47e-6},
 	} {
-		if math.Abs(c.got-c.want) > 1e-9*c.want {
+		if !scalar.EqualWithinAbs(c.got, c.want, 1e-9*c.want) {
 			t.Errorf("%s = %g, want %g", c.name, c.got, c.want)
 		}
 	}
@@ -450,7 +451,7 @@ func TestReadTagSplitRows(t *testing.T) {
 	}
 	for i, w := range want {
 		r := tt.Rows[i]
-		if r.Line != w.line || r.Size != w.size || !closeRel(r.OutOfPlace.Time, w.us*1e-6, 1e-12) || !closeRel(r.InPlace.BusBW, 104.86e9, 1e-12) {
+		if r.Line != w.line || r.Size != w.size || !scalar.EqualWithinRel(r.OutOfPlace.Time, w.us*1e-6, 1e-12) || !scalar.EqualWithinRel(r.InPlace.BusBW, 104.86e9, 1e-12) {
 			t.Errorf("row %d: %+v, want line %d, %d B, %g us, in-place busbw 104.86 GB/s", i, r, w.line, w.size, w.us)
 		}
 	}

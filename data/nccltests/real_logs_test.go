@@ -11,6 +11,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // Real nccl-tests and rccl-tests logs posted publicly (testdata/real; each
@@ -254,7 +255,7 @@ func checkRealLog(t *testing.T, rl realLog) {
 		if got.System != want.gpu {
 			t.Errorf("%s: system %q, want %q", at, got.System, want.gpu)
 		}
-		if !closeRel(got.AvgBusBW, want.avgGB*1e9, 1e-9) {
+		if !scalar.EqualWithinRel(got.AvgBusBW, want.avgGB*1e9, 1e-9) {
 			t.Errorf("%s: avg bus bandwidth %g B/s, want %g GB/s", at, got.AvgBusBW, want.avgGB)
 		}
 		if len(got.Rows) != want.rows {
@@ -270,7 +271,7 @@ func checkRealLog(t *testing.T, rl realLog) {
 				continue
 			}
 			found = true
-			if o := r.OutOfPlace; !closeRel(o.Time, want.timeUS*1e-6, 1e-9) || !closeRel(o.BusBW, want.busGB*1e9, 1e-9) {
+			if o := r.OutOfPlace; !scalar.EqualWithinRel(o.Time, want.timeUS*1e-6, 1e-9) || !scalar.EqualWithinRel(o.BusBW, want.busGB*1e9, 1e-9) {
 				t.Errorf("%s: %d B: time %g s busbw %g B/s, want %g us %g GB/s", at, r.Size, o.Time, o.BusBW, want.timeUS, want.busGB)
 			}
 			break
@@ -314,7 +315,7 @@ func findTest(l *result, want realTest) *Test {
 			continue
 		}
 		for _, r := range tt.Rows {
-			if r.Size == want.spot && closeRel(r.OutOfPlace.Time, want.timeUS*1e-6, 1e-9) {
+			if r.Size == want.spot && scalar.EqualWithinRel(r.OutOfPlace.Time, want.timeUS*1e-6, 1e-9) {
 				return tt
 			}
 		}
@@ -375,7 +376,7 @@ func TestRealLogElidedRankLines(t *testing.T) {
 		found := false
 		for _, r := range got.Rows {
 			if r.Size == w.spot {
-				found = closeRel(r.OutOfPlace.Time, w.timeUS*1e-6, 1e-9) && closeRel(r.OutOfPlace.BusBW, w.busG*1e9, 1e-9)
+				found = scalar.EqualWithinRel(r.OutOfPlace.Time, w.timeUS*1e-6, 1e-9) && scalar.EqualWithinRel(r.OutOfPlace.BusBW, w.busG*1e9, 1e-9)
 			}
 		}
 		if !found {
@@ -460,10 +461,6 @@ func regimeStarts(f *fit.Result) []float64 {
 		out[i] = g.MinSize
 	}
 	return out
-}
-
-func closeRel(got, want, tol float64) bool {
-	return math.Abs(got-want) <= tol*math.Abs(want)
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
