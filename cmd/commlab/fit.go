@@ -200,7 +200,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 		out, err := fitOne(log, i, place, explicit, *algo, settings)
 		if err != nil {
 			// The rows skipped may be why the fit failed.
-			writeProblems(stderr, readProblems(log, log.Tests[i]))
+			writeProblems(stderr, readProblems(log))
 			return fmt.Errorf("%s: test %d: %w", pos[0], i, err)
 		}
 		outs = append(outs, out)
@@ -359,52 +359,14 @@ func collectiveName(t *nccltests.Test) string {
 	return ""
 }
 
-// readProblems are the warnings of reading log, with a note when test t's
-// table fits several collectives alike.
-func readProblems(log *data.Log, t *nccltests.Test) []problem {
+// readProblems are the warnings of reading log, among them the reader's
+// ErrAmbiguous for a table that fits several collectives alike.
+func readProblems(log *data.Log) []problem {
 	out := []problem{}
 	for _, pr := range log.Problems {
 		out = append(out, problemOf(log.Name, pr))
 	}
-	if read, _ := data.Collective(t); t.Ambiguous() {
-		same := ""
-		if sameBusFactor(t.Candidates, t.Ranks) {
-			same = ", the fit the same for each (one bus factor)"
-		}
-		out = append(out, problem{File: log.Name, Line: t.Line, Message: fmt.Sprintf(
-			"the table fits %s alike and the file names no binary: read as %s%s; -collective settles it",
-			joinCollectives(t.Candidates), read, same)})
-	}
 	return out
-}
-
-// sameBusFactor reports whether the collectives share one bus factor at p
-// ranks (AllGather and AllToAll do: (P-1)/P).
-func sameBusFactor(cs []commmodel.Collective, p int) bool {
-	if p < 1 {
-		return false
-	}
-	for _, c := range cs {
-		if c.BusFactor(p) != cs[0].BusFactor(p) {
-			return false
-		}
-	}
-	return true
-}
-
-// joinCollectives is "a and b", "a, b and c".
-func joinCollectives(cs []commmodel.Collective) string {
-	var b strings.Builder
-	for i, c := range cs {
-		switch {
-		case i > 0 && i == len(cs)-1:
-			b.WriteString(" and ")
-		case i > 0:
-			b.WriteString(", ")
-		}
-		b.WriteString(c.String())
-	}
-	return b.String()
 }
 
 // rowLine is the line of test t's first row of size bytes, 0 if none.
@@ -451,7 +413,7 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 			out.CollectiveCandidates = append(out.CollectiveCandidates, c.String())
 		}
 	}
-	out.Problems = readProblems(log, t)
+	out.Problems = readProblems(log)
 	// 0-byte rows time an empty call: they are the launch floor, not a point
 	// of T = alpha + S/BW (fit.SplitEmpty).
 	var empty []fit.Sample

@@ -51,6 +51,24 @@ type predictLayout struct {
 	ThreadsPerProcess int `json:"threads_per_process"`
 	GPUsPerThread     int `json:"gpus_per_thread"`
 	Graphs            int `json:"graphs"`
+	// Tables is the layout the calibration tables share, when the
+	// prediction's differs from it; null otherwise.
+	Tables *predictLayout `json:"tables,omitempty"`
+}
+
+// layoutOutput is l for a run of ranks ranks.
+func layoutOutput(l predict.Layout, ranks int) *predictLayout {
+	return &predictLayout{Processes: l.Processes(ranks), ThreadsPerProcess: l.ThreadsPerProcess, GPUsPerThread: l.GPUsPerThread, Graphs: l.Graphs}
+}
+
+// String says the layout as nccl-tests would run it.
+func (l *predictLayout) String() string {
+	graphs := "no CUDA graphs"
+	if l.Graphs > 0 {
+		graphs = fmt.Sprintf("CUDA graphs (-G %d)", l.Graphs)
+	}
+	return fmt.Sprintf("%s of %s of %s, %s", plural(l.Processes, "process", "processes"),
+		plural(l.ThreadsPerProcess, "thread", "threads"), plural(l.GPUsPerThread, "GPU", "GPUs"), graphs)
 }
 
 // predictCalib is the calibration: its files, the parameters and the
@@ -366,9 +384,11 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 		for _, b := range beyond {
 			out.Problems = append(out.Problems, problem{Message: b})
 		}
-		l := m.Layout(q)
-		out.Layout = &predictLayout{Processes: l.Processes(q.Ranks), ThreadsPerProcess: l.ThreadsPerProcess,
-			GPUsPerThread: l.GPUsPerThread, Graphs: l.Graphs}
+		l, tl := m.Layout(q), m.TablesLayout()
+		out.Layout = layoutOutput(l, q.Ranks)
+		if tl.ThreadsPerProcess != l.ThreadsPerProcess || tl.GPUsPerThread != l.GPUsPerThread || min(tl.Graphs, 1) != min(l.Graphs, 1) {
+			out.Layout.Tables = layoutOutput(tl, tables[0].Ranks())
+		}
 	}
 	for i, pr := range preds {
 		out.Predictions = append(out.Predictions, predictPoint{SizeBytes: sizes[i], TimeS: pr.Time,
@@ -429,15 +449,18 @@ func applyTopology(hw *predict.Hardware, t *topo.Topology) {
 
 func writePredictTable(w io.Writer, out *predictOutput) error {
 	fmt.Fprintf(w, "%s on %d ranks (%d x %d GPUs), algo %s, proto %s\n", out.Collective, out.P, out.Nodes, out.PerNode, out.Algo, out.Proto)
+	if l := out.Layout; l != nil && l.Tables != nil {
+		// A layout that is not the tables' moves the launch floor: say so first.
+		why := "give -g, -threads and -graph to predict another"
+		if out.Nodes > 1 {
+			why = "across nodes a job runs one process per GPU unless -g and -threads say otherwise"
+		}
+		fmt.Fprintf(w, "layout: %s, where the tables ran %s (%s)\n", l, l.Tables, why)
+	}
 	writeHardware(w, out.Hardware)
 	fmt.Fprintf(w, "model: %s\n", out.Model)
-	if l := out.Layout; l != nil {
-		graphs := "no CUDA graphs"
-		if l.Graphs > 0 {
-			graphs = fmt.Sprintf("CUDA graphs (-G %d)", l.Graphs)
-		}
-		fmt.Fprintf(w, "layout: %s of %s of %s, %s\n", plural(l.Processes, "process", "processes"),
-			plural(l.ThreadsPerProcess, "thread", "threads"), plural(l.GPUsPerThread, "GPU", "GPUs"), graphs)
+	if l := out.Layout; l != nil && l.Tables == nil {
+		fmt.Fprintf(w, "layout: %s\n", l)
 	}
 	if len(out.Calibration.Files) > 0 {
 		if e := out.Calibration.LOOMedianRelErr; e != nil {

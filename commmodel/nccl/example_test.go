@@ -63,3 +63,16 @@ func ExampleAlgorithms() {
 	// nvls              19.6 us    2441.9 us
 	// nvlstree          65.0 us    4086.9 us
 }
+
+// A GPU the catalog does not hold is not an error for LookupGPU: its
+// figures are UnknownGPU's assumptions, marked by Known, for a caller to
+// calibrate and to say so.
+func ExampleLookupGPU() {
+	for _, name := range []string{"AMD Instinct MI355X", "NVIDIA RTX 6000D"} {
+		g := nccl.LookupGPU(name)
+		fmt.Printf("%s: known %v, compute capability %d, %d links of %.1f GB/s\n", g.Name, g.Known, g.CompCap, g.NVLinks, g.NVLinkBW/1e9)
+	}
+	// Output:
+	// AMD Instinct MI355X: known true, compute capability 95, 7 links of 76.8 GB/s
+	// NVIDIA RTX 6000D: known false, compute capability 90, 0 links of 0.0 GB/s
+}

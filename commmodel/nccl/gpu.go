@@ -7,26 +7,49 @@ import (
 )
 
 // GPU is what the model needs of a GPU product: its compute capability and
-// its NVLink ports. Compute capabilities are NVIDIA's (the CUDA GPUs table,
-// developer.nvidia.com/cuda-gpus, and the CUDA C++ Programming Guide's
-// table of compute capabilities). NVLink figures are the product's
+// its GPU-to-GPU links. Compute capabilities are NVIDIA's (the CUDA GPUs
+// table, developer.nvidia.com/cuda-gpus, and the CUDA C++ Programming
+// Guide's table of compute capabilities). NVLink figures are the product's
 // datasheet total divided over its links and two directions; link counts
 // of NVSwitch boards are also what nvidia-smi topo -m prints (NV18, NV12,
 // NV8) in the captures under topo/testdata/real. A zero NVLinks means a
 // product without NVLink to a switch (a PCIe card, or a bridge that is
 // optional).
+//
+// An AMD Instinct GPU is described in the same terms, as RCCL (NCCL's port
+// to ROCm) sees it: CompCap is the GPU's GFXIP major and minor version,
+// major·10+minor, which HIP reports as hipDeviceProp_t.major and .minor and
+// RCCL keeps as its compCap (gfx90a is 9.0: 90; gfx942 is 9.4: 94; gfx950
+// is 9.5: 95; the GFXIP columns of ROCm's "AMD GPU specifications",
+// rocm.docs.amd.com/en/latest/reference/gpu-specs.html); ISA names the
+// target (gfx942), and NVLinks and NVLinkBW count its Infinity Fabric
+// (xGMI) links to the other GPUs, which play NVLink's part. ISA is "" for
+// NVIDIA GPUs.
 type GPU struct {
 	// Name is the product, as gpuTable spells it.
 	Name string
-	// CompCap is the compute capability times ten (90 for 9.0).
+	// CompCap is the compute capability times ten (90 for 9.0); for an
+	// AMD GPU, its GFXIP version times ten (94 for gfx942).
 	CompCap int
-	// NVLinks is the number of NVLink links per GPU.
+	// ISA is the LLVM target of an AMD GPU (gfx90a, gfx942, gfx950), ""
+	// for an NVIDIA GPU.
+	ISA string
+	// NVLinks is the number of NVLink links per GPU (Infinity Fabric links
+	// for an AMD GPU).
 	NVLinks int
 	// NVLinkBW is one link's bandwidth in one direction, B/s.
 	NVLinkBW float64
 	// PCIeGen is the generation of the host PCIe x16 link (0 if unknown).
 	PCIeGen int
+	// Known reports that the figures are the catalog's (ParseGPU); false
+	// for UnknownGPU's assumptions and for figures given by hand.
+	Known bool
 }
+
+// SupportsNVLS reports whether g can run NVLink SHARP: an NVIDIA GPU of
+// compute capability 9.0 or later (NCCL's NVLS needs Hopper; the node must
+// also have NVSwitch). AMD GPUs have no NVLS.
+func (g GPU) SupportsNVLS() bool { return g.ISA == "" && g.CompCap >= 90 }
 
 // gpuEntry maps the words of a product name to its figures. Entries are
 // tried in order and the first whose every key occurs in the name wins, so
@@ -36,8 +59,8 @@ type gpuEntry struct {
 	gpu  GPU
 }
 
-// gpuTable lists the products nccl-tests prints in its Rank lines. Sources
-// per row:
+// gpuTable lists the products nccl-tests and rccl-tests print in their
+// Rank lines. Sources per row:
 //
 //	compute capability   NVIDIA CUDA GPUs table (developer.nvidia.com/cuda-gpus)
 //	V100 SXM2            Tesla V100 datasheet: NVLink 300 GB/s, 6 links (NV1/NV2 cube mesh:
@@ -50,66 +73,98 @@ type gpuEntry struct {
 //	H100/H200 SXM, H20   H100, H200 and H20 datasheets: NVLink 900 GB/s, 18 links (NV18:
 //	                     topo/testdata/real/h100_hgx_8nic_sglang30401.txt, and the H20-3e
 //	                     capture of NVIDIA/nccl-tests issue #321 in data/topology)
+//	GH200                GH200 Grace Hopper Superchip datasheet: the H100's NVLink 900 GB/s,
+//	                     18 links, for GH200 NVL32 and NVL2; PCIe Gen5
 //	H800 SXM             H800 datasheet: NVLink 400 GB/s, 8 links
 //	B200, B300, GB200,   Blackwell datasheets (HGX B200/B300, GB200/GB300 NVL72): NVLink 1.8 TB/s,
 //	GB300                18 links (NV18: topo/testdata/real/b300_cx8_pxb_deepep590.txt)
+//	RTX and L cards      each product's datasheet: a PCIe card without NVLink to a switch (the
+//	                     two-card NVLink bridge of the RTX A-series and Quadro RTX is optional)
+//	MI250X, MI250        AMD Instinct MI250X/MI250 datasheets: 8 Infinity Fabric links of
+//	                     100 GB/s both ways per OAM package (25 GT/s x16: 50 GB/s a direction);
+//	                     ROCm lists each of the package's two GCDs as a GPU, so a GPU here is
+//	                     a GCD with half the package's external links (4), the in-package link
+//	                     to its sibling GCD not counted; gfx90a; PCIe Gen4
+//	MI300X, MI325X       AMD Instinct MI300X and MI325X datasheets: 7 Infinity Fabric links of
+//	                     128 GB/s both ways (64 GB/s a direction), one to each other GPU of an
+//	                     8-GPU platform; gfx942; PCIe Gen5
+//	MI350X, MI355X       AMD Instinct MI350X and MI355X datasheets: 7 Infinity Fabric links of
+//	                     153.6 GB/s both ways (76.8 GB/s a direction); gfx950; PCIe Gen5
+//	AMD GFXIP versions   ROCm's "AMD GPU specifications" (GFXIP major and minor columns)
 //	PCIe Gen             the product's host interface in its datasheet
 //
 // Names are matched without regard to case, so "NVIDIA H100 80GB HBM3" and
 // "NVIDIA H100 PCIe" are told apart by the words they carry.
 var gpuTable = []gpuEntry{
-	{[]string{"GB300"}, GPU{"GB300", 103, 18, 50e9, 6}},
-	{[]string{"B300"}, GPU{"B300", 103, 18, 50e9, 6}},
-	{[]string{"GB200"}, GPU{"GB200", 100, 18, 50e9, 6}},
-	{[]string{"B200"}, GPU{"B200", 100, 18, 50e9, 5}},
-	{[]string{"GB10"}, GPU{"GB10", 121, 0, 0, 0}},
-	{[]string{"RTX PRO 6000"}, GPU{"RTX PRO 6000 Blackwell", 120, 0, 0, 5}},
-	{[]string{"RTX 5090"}, GPU{"GeForce RTX 5090", 120, 0, 0, 5}},
-	{[]string{"RTX 5080"}, GPU{"GeForce RTX 5080", 120, 0, 0, 5}},
-	{[]string{"GH200"}, GPU{"GH200", 90, 18, 25e9, 5}},
-	{[]string{"H200", "NVL"}, GPU{"H200 NVL", 90, 0, 0, 5}},
-	{[]string{"H200"}, GPU{"H200 SXM", 90, 18, 25e9, 5}},
-	{[]string{"H100", "PCIE"}, GPU{"H100 PCIe", 90, 0, 0, 5}},
-	{[]string{"H100", "NVL"}, GPU{"H100 NVL", 90, 0, 0, 5}},
-	{[]string{"H100"}, GPU{"H100 SXM", 90, 18, 25e9, 5}},
-	{[]string{"H800", "PCIE"}, GPU{"H800 PCIe", 90, 0, 0, 5}},
-	{[]string{"H800"}, GPU{"H800 SXM", 90, 8, 25e9, 5}},
-	{[]string{"H20"}, GPU{"H20", 90, 18, 25e9, 5}},
-	{[]string{"L40S"}, GPU{"L40S", 89, 0, 0, 4}},
-	{[]string{"L40"}, GPU{"L40", 89, 0, 0, 4}},
-	{[]string{"L20"}, GPU{"L20", 89, 0, 0, 4}},
-	{[]string{"L4"}, GPU{"L4", 89, 0, 0, 4}},
-	{[]string{"RTX 4090"}, GPU{"GeForce RTX 4090", 89, 0, 0, 4}},
-	{[]string{"RTX 6000 ADA"}, GPU{"RTX 6000 Ada", 89, 0, 0, 4}},
-	{[]string{"A800", "PCIE"}, GPU{"A800 PCIe", 80, 0, 0, 4}},
-	{[]string{"A800"}, GPU{"A800 SXM4", 80, 8, 25e9, 4}},
-	{[]string{"A100", "PCIE"}, GPU{"A100 PCIe", 80, 0, 0, 4}},
-	{[]string{"A100"}, GPU{"A100 SXM4", 80, 12, 25e9, 4}},
-	{[]string{"A30"}, GPU{"A30", 80, 0, 0, 4}},
-	{[]string{"A40"}, GPU{"A40", 86, 0, 0, 4}},
-	{[]string{"A10G"}, GPU{"A10G", 86, 0, 0, 4}},
-	{[]string{"A10"}, GPU{"A10", 86, 0, 0, 4}},
-	{[]string{"RTX A6000"}, GPU{"RTX A6000", 86, 0, 0, 4}},
-	{[]string{"RTX 3090"}, GPU{"GeForce RTX 3090", 86, 0, 0, 4}},
-	{[]string{"T4"}, GPU{"T4", 75, 0, 0, 3}},
-	{[]string{"V100", "PCIE"}, GPU{"V100 PCIe", 70, 0, 0, 3}},
-	{[]string{"V100S"}, GPU{"V100S PCIe", 70, 0, 0, 3}},
-	{[]string{"V100"}, GPU{"V100 SXM2", 70, 6, 25e9, 3}},
-	{[]string{"P100", "PCIE"}, GPU{"P100 PCIe", 60, 0, 0, 3}},
-	{[]string{"P100"}, GPU{"P100 SXM2", 60, 4, 20e9, 3}},
+	{[]string{"GB300"}, GPU{Name: "GB300", CompCap: 103, NVLinks: 18, NVLinkBW: 50e9, PCIeGen: 6}},
+	{[]string{"B300"}, GPU{Name: "B300", CompCap: 103, NVLinks: 18, NVLinkBW: 50e9, PCIeGen: 6}},
+	{[]string{"GB200"}, GPU{Name: "GB200", CompCap: 100, NVLinks: 18, NVLinkBW: 50e9, PCIeGen: 6}},
+	{[]string{"B200"}, GPU{Name: "B200", CompCap: 100, NVLinks: 18, NVLinkBW: 50e9, PCIeGen: 5}},
+	{[]string{"GB10"}, GPU{Name: "GB10", CompCap: 121}},
+	{[]string{"RTX PRO 6000"}, GPU{Name: "RTX PRO 6000 Blackwell", CompCap: 120, PCIeGen: 5}},
+	{[]string{"RTX 5090"}, GPU{Name: "GeForce RTX 5090", CompCap: 120, PCIeGen: 5}},
+	{[]string{"RTX 5080"}, GPU{Name: "GeForce RTX 5080", CompCap: 120, PCIeGen: 5}},
+	{[]string{"GH200"}, GPU{Name: "GH200", CompCap: 90, NVLinks: 18, NVLinkBW: 25e9, PCIeGen: 5}},
+	{[]string{"H200", "NVL"}, GPU{Name: "H200 NVL", CompCap: 90, PCIeGen: 5}},
+	{[]string{"H200"}, GPU{Name: "H200 SXM", CompCap: 90, NVLinks: 18, NVLinkBW: 25e9, PCIeGen: 5}},
+	{[]string{"H100", "PCIE"}, GPU{Name: "H100 PCIe", CompCap: 90, PCIeGen: 5}},
+	{[]string{"H100", "NVL"}, GPU{Name: "H100 NVL", CompCap: 90, PCIeGen: 5}},
+	{[]string{"H100"}, GPU{Name: "H100 SXM", CompCap: 90, NVLinks: 18, NVLinkBW: 25e9, PCIeGen: 5}},
+	{[]string{"H800", "PCIE"}, GPU{Name: "H800 PCIe", CompCap: 90, PCIeGen: 5}},
+	{[]string{"H800"}, GPU{Name: "H800 SXM", CompCap: 90, NVLinks: 8, NVLinkBW: 25e9, PCIeGen: 5}},
+	{[]string{"H20"}, GPU{Name: "H20", CompCap: 90, NVLinks: 18, NVLinkBW: 25e9, PCIeGen: 5}},
+	{[]string{"L40S"}, GPU{Name: "L40S", CompCap: 89, PCIeGen: 4}},
+	{[]string{"L40"}, GPU{Name: "L40", CompCap: 89, PCIeGen: 4}},
+	{[]string{"L20"}, GPU{Name: "L20", CompCap: 89, PCIeGen: 4}},
+	{[]string{"L4"}, GPU{Name: "L4", CompCap: 89, PCIeGen: 4}},
+	{[]string{"RTX 4090"}, GPU{Name: "GeForce RTX 4090", CompCap: 89, PCIeGen: 4}},
+	{[]string{"RTX 4080"}, GPU{Name: "GeForce RTX 4080", CompCap: 89, PCIeGen: 4}},
+	{[]string{"RTX 6000 ADA"}, GPU{Name: "RTX 6000 Ada", CompCap: 89, PCIeGen: 4}},
+	{[]string{"RTX 5000 ADA"}, GPU{Name: "RTX 5000 Ada", CompCap: 89, PCIeGen: 4}},
+	{[]string{"RTX 4000 ADA"}, GPU{Name: "RTX 4000 Ada", CompCap: 89, PCIeGen: 4}},
+	{[]string{"A800", "PCIE"}, GPU{Name: "A800 PCIe", CompCap: 80, PCIeGen: 4}},
+	{[]string{"A800"}, GPU{Name: "A800 SXM4", CompCap: 80, NVLinks: 8, NVLinkBW: 25e9, PCIeGen: 4}},
+	{[]string{"A100", "PCIE"}, GPU{Name: "A100 PCIe", CompCap: 80, PCIeGen: 4}},
+	{[]string{"A100"}, GPU{Name: "A100 SXM4", CompCap: 80, NVLinks: 12, NVLinkBW: 25e9, PCIeGen: 4}},
+	{[]string{"A30"}, GPU{Name: "A30", CompCap: 80, PCIeGen: 4}},
+	{[]string{"A40"}, GPU{Name: "A40", CompCap: 86, PCIeGen: 4}},
+	{[]string{"A10G"}, GPU{Name: "A10G", CompCap: 86, PCIeGen: 4}},
+	{[]string{"A10"}, GPU{Name: "A10", CompCap: 86, PCIeGen: 4}},
+	{[]string{"RTX A6000"}, GPU{Name: "RTX A6000", CompCap: 86, PCIeGen: 4}},
+	{[]string{"RTX A5000"}, GPU{Name: "RTX A5000", CompCap: 86, PCIeGen: 4}},
+	{[]string{"RTX A4000"}, GPU{Name: "RTX A4000", CompCap: 86, PCIeGen: 4}},
+	{[]string{"RTX 3090"}, GPU{Name: "GeForce RTX 3090", CompCap: 86, PCIeGen: 4}},
+	{[]string{"RTX 3080"}, GPU{Name: "GeForce RTX 3080", CompCap: 86, PCIeGen: 4}},
+	{[]string{"RTX 8000"}, GPU{Name: "Quadro RTX 8000", CompCap: 75, PCIeGen: 3}},
+	{[]string{"RTX 6000"}, GPU{Name: "Quadro RTX 6000", CompCap: 75, PCIeGen: 3}},
+	{[]string{"RTX 2080"}, GPU{Name: "GeForce RTX 2080", CompCap: 75, PCIeGen: 3}},
+	{[]string{"T4"}, GPU{Name: "T4", CompCap: 75, PCIeGen: 3}},
+	{[]string{"V100", "PCIE"}, GPU{Name: "V100 PCIe", CompCap: 70, PCIeGen: 3}},
+	{[]string{"V100S"}, GPU{Name: "V100S PCIe", CompCap: 70, PCIeGen: 3}},
+	{[]string{"V100"}, GPU{Name: "V100 SXM2", CompCap: 70, NVLinks: 6, NVLinkBW: 25e9, PCIeGen: 3}},
+	{[]string{"P100", "PCIE"}, GPU{Name: "P100 PCIe", CompCap: 60, PCIeGen: 3}},
+	{[]string{"P100"}, GPU{Name: "P100 SXM2", CompCap: 60, NVLinks: 4, NVLinkBW: 20e9, PCIeGen: 3}},
+	{[]string{"MI355X"}, GPU{Name: "AMD Instinct MI355X", CompCap: 95, ISA: "gfx950", NVLinks: 7, NVLinkBW: 76.8e9, PCIeGen: 5}},
+	{[]string{"MI350X"}, GPU{Name: "AMD Instinct MI350X", CompCap: 95, ISA: "gfx950", NVLinks: 7, NVLinkBW: 76.8e9, PCIeGen: 5}},
+	{[]string{"MI325X"}, GPU{Name: "AMD Instinct MI325X", CompCap: 94, ISA: "gfx942", NVLinks: 7, NVLinkBW: 64e9, PCIeGen: 5}},
+	{[]string{"MI300X"}, GPU{Name: "AMD Instinct MI300X", CompCap: 94, ISA: "gfx942", NVLinks: 7, NVLinkBW: 64e9, PCIeGen: 5}},
+	{[]string{"MI250X"}, GPU{Name: "AMD Instinct MI250X", CompCap: 90, ISA: "gfx90a", NVLinks: 4, NVLinkBW: 50e9, PCIeGen: 4}},
+	{[]string{"MI250"}, GPU{Name: "AMD Instinct MI250", CompCap: 90, ISA: "gfx90a", NVLinks: 4, NVLinkBW: 50e9, PCIeGen: 4}},
 }
 
 // ErrUnknownGPU is the cause of a ParseGPU error for a name the table does
 // not hold.
 var ErrUnknownGPU = errors.New("unknown GPU product")
 
-// ParseGPU maps a GPU name as nccl-tests prints it in its Rank lines ("NVIDIA
-// H100 80GB HBM3", "NVIDIA A100-SXM4-80GB", "Tesla V100-SXM2-32GB",
-// "NVIDIA H20", "NVIDIA GB300", "NVIDIA L40S") to the product's figures. A
-// name the table does not know is an error wrapping ErrUnknownGPU: give
-// the compute capability and links directly then.
+// ParseGPU maps a GPU name as nccl-tests and rccl-tests print it in their
+// Rank lines ("NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB", "Tesla
+// V100-SXM2-32GB", "NVIDIA H20", "NVIDIA GB300", "NVIDIA L40S", "AMD
+// Instinct MI300X") to the product's figures, with Known set. A name the
+// table does not know is an error wrapping ErrUnknownGPU: a caller that
+// must go on takes LookupGPU's figures instead, or gives the compute
+// capability and links directly.
 func ParseGPU(name string) (GPU, error) {
-	words := " " + strings.ToUpper(strings.NewReplacer("-", " ", "_", " ").Replace(name)) + " "
+	words := " " + strings.ToUpper(strings.NewReplacer("-", " ", "_", " ", "/", " ").Replace(name)) + " "
 	for _, e := range gpuTable {
 		ok := true
 		for _, k := range e.keys {
@@ -119,10 +174,32 @@ func ParseGPU(name string) (GPU, error) {
 			}
 		}
 		if ok {
-			return e.gpu, nil
+			g := e.gpu
+			g.Known = true
+			return g, nil
 		}
 	}
 	return GPU{}, fmt.Errorf("nccl: GPU %q: %w (give its compute capability and NVLink count)", name, ErrUnknownGPU)
+}
+
+// LookupGPU returns ParseGPU's figures for a GPU the catalog holds, and
+// UnknownGPU(name) for one it does not: it never fails, and Known says
+// which. A caller that goes on with an unknown GPU should calibrate its
+// bandwidths from measurements with wide priors and say what it assumed.
+func LookupGPU(name string) GPU {
+	if g, err := ParseGPU(name); err == nil {
+		return g
+	}
+	return UnknownGPU(name)
+}
+
+// UnknownGPU is what the model assumes of a GPU the catalog does not hold,
+// named name, with Known false: a PCIe Gen5 card of compute capability 9.0
+// without NVLink, whose NCCL constants (Hopper's) are those of the GPUs of
+// 2023 to 2025 and of RCCL's tuner as this package models it. Its
+// bandwidths are placeholders for measurements to replace.
+func UnknownGPU(name string) GPU {
+	return GPU{Name: name, CompCap: 90, PCIeGen: 5}
 }
 
 // containsWord reports whether key occurs in words as whole words: words

@@ -39,7 +39,7 @@ type System struct {
 	// CPU is the host CPU.
 	CPU CPU
 	// NVLS reports NVLink SHARP support (multicast with the fabric
-	// manager); it needs NVSwitch and Hopper or later.
+	// manager); it needs NVSwitch and GPU.SupportsNVLS.
 	NVLS bool
 }
 
@@ -284,7 +284,7 @@ func (s System) Graphs(v Version) (Graphs, error) {
 	}
 	gs.Tree = ss.graph(pattern, ringCh, intra, treeBW)
 
-	if s.NVLS && s.NVSwitch && s.GPU.CompCap >= 90 && s.GPUsPerNode > 1 {
+	if s.NVLS && s.NVSwitch && s.GPU.SupportsNVLS() && s.GPUsPerNode > 1 {
 		gs.NVLS = ss.nvls()
 	}
 	return gs, nil

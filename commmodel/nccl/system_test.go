@@ -39,17 +39,66 @@ func TestParseGPU(t *testing.T) {
 		{"NVIDIA A10G", "A10G", 86, 0},
 		{"NVIDIA GeForce RTX 4090", "GeForce RTX 4090", 89, 0},
 		{"NVIDIA GeForce RTX 5090", "GeForce RTX 5090", 120, 0},
+		{"NVIDIA RTX A5000", "RTX A5000", 86, 0},
+		{"NVIDIA RTX 6000 Ada Generation", "RTX 6000 Ada", 89, 0},
+		{"Quadro RTX 6000", "Quadro RTX 6000", 75, 0},
+		// rccl-tests' Rank lines (data/nccltests/testdata/real/mi300x_*,
+		// mi355x_*); rocm-smi's "MI250X/MI250". CompCap is GFXIP major·10+minor.
+		{"AMD Instinct MI300X", "AMD Instinct MI300X", 94, 7},
+		{"AMD Instinct MI300X VF", "AMD Instinct MI300X", 94, 7},
+		{"AMD Instinct MI325X", "AMD Instinct MI325X", 94, 7},
+		{"AMD Instinct MI355X", "AMD Instinct MI355X", 95, 7},
+		{"AMD Instinct MI250X/MI250", "AMD Instinct MI250X", 90, 4},
 	}
 	for _, c := range cases {
 		g, err := ParseGPU(c.name)
-		if err != nil || g.Name != c.want || g.CompCap != c.cc || g.NVLinks != c.links {
-			t.Errorf("ParseGPU(%q) = %+v, %v; want %s, SM%d, %d links", c.name, g, err, c.want, c.cc, c.links)
+		if err != nil || g.Name != c.want || g.CompCap != c.cc || g.NVLinks != c.links || !g.Known {
+			t.Errorf("ParseGPU(%q) = %+v, %v; want %s, SM%d, %d links, known", c.name, g, err, c.want, c.cc, c.links)
 		}
 	}
-	for _, name := range []string{"NVIDIA Quadro GV100", "AMD Instinct MI300X", ""} {
+	// "NVIDIA Graphics Device" (an unreleased board), "NVIDIA RTX 6000D" and
+	// "AMD Radeon Graphics" are what real logs print (data/logs/paired/gb300-nvl72,
+	// data/nccltests/testdata/real): nothing to map them to.
+	for _, name := range []string{"NVIDIA Quadro GV100", "NVIDIA Graphics Device", "NVIDIA RTX 6000D", "AMD Radeon Graphics", ""} {
 		if _, err := ParseGPU(name); !errors.Is(err, ErrUnknownGPU) {
 			t.Errorf("ParseGPU(%q): err = %v, want ErrUnknownGPU", name, err)
 		}
+		if g := LookupGPU(name); g != UnknownGPU(name) || g.Known || g.Name != name || g.NVLinks != 0 || g.CompCap != 90 {
+			t.Errorf("LookupGPU(%q) = %+v, want UnknownGPU's assumptions: unknown, SM90, no links", name, g)
+		}
+	}
+	if g := LookupGPU("NVIDIA H100 80GB HBM3"); !g.Known || g.Name != "H100 SXM" {
+		t.Errorf("LookupGPU(H100) = %+v, want the catalog's", g)
+	}
+}
+
+// Infinity Fabric links per direction are half the data sheets' both-ways
+// figure: MI300X and MI325X 7 x 128 GB/s, MI355X 7 x 153.6 GB/s, MI250X 100
+// GB/s per link. AMD GPUs have no NVLS, NVIDIA's from Hopper do.
+func TestAMDInstinct(t *testing.T) {
+	for _, c := range []struct {
+		name, isa string
+		bw        float64
+	}{
+		{"AMD Instinct MI300X", "gfx942", 64e9},
+		{"AMD Instinct MI325X", "gfx942", 64e9},
+		{"AMD Instinct MI355X", "gfx950", 76.8e9},
+		{"AMD Instinct MI250X", "gfx90a", 50e9},
+	} {
+		g, err := ParseGPU(c.name)
+		if err != nil || g.ISA != c.isa || g.NVLinkBW != c.bw || g.SupportsNVLS() {
+			t.Errorf("%s: %+v, %v (NVLS %v); want %s, %g B/s a link, no NVLS", c.name, g, err, g.SupportsNVLS(), c.isa, c.bw)
+		}
+	}
+	h100, _ := ParseGPU("NVIDIA H100 80GB HBM3")
+	a100, _ := ParseGPU("NVIDIA A100-SXM4-80GB")
+	if !h100.SupportsNVLS() || a100.SupportsNVLS() {
+		t.Errorf("NVLS: H100 %v, A100 %v; want true, false", h100.SupportsNVLS(), a100.SupportsNVLS())
+	}
+	mi300x, _ := ParseGPU("AMD Instinct MI300X")
+	gs, err := System{GPU: mi300x, GPUsPerNode: 8, Nodes: 1, NVSwitch: true, NVLS: true}.Graphs(Latest)
+	if err != nil || gs.NVLS.NChannels != 0 {
+		t.Errorf("MI300X host asked for NVLS: %+v, %v; want no NVLS graph", gs.NVLS, err)
 	}
 }
 

@@ -101,10 +101,13 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 		return Hardware{}, err
 	}
 	h := Hardware{GPU: g, NICBW: nicRates[arch(g.CompCap)]}
-	if g.NVLinks > 0 {
+	switch {
+	case g.ISA != "": // AMD Instinct: links to every other GPU of the host
+		h.Fabric = FabricInfinity
+	case g.NVLinks > 0:
 		h.Fabric = FabricNVSwitch
 	}
-	h.NVLS = h.Fabric == FabricNVSwitch && g.CompCap >= 90
+	h.NVLS = h.Fabric == FabricNVSwitch && g.SupportsNVLS()
 	h.Sources = Sources{GPU: SourceCatalog, NVLinks: SourceCatalog, LinkBW: SourceCatalog}
 	if g.Name == "GB200" || g.Name == "GB300" {
 		h.Domain = 72
@@ -166,11 +169,12 @@ func (h *Hardware) intraBW() float64 {
 }
 
 // ncclLinks reports whether NCCL's tables know h's links as they are: an
-// NVSwitch or NVLink mesh host of a GPU nccl.ParseGPU knows, with the links
-// and rates it gives.
+// NVSwitch or NVLink mesh host of an NVIDIA GPU nccl.ParseGPU knows, with
+// the links and rates it gives (NCCL's tables hold NVLink, not Infinity
+// Fabric).
 func (h *Hardware) ncclLinks() bool {
 	g, err := nccl.ParseGPU(h.GPU.Name)
-	return err == nil && (h.Fabric == FabricNVSwitch || h.Fabric == FabricMesh) && g == h.GPU && (h.NVLinks == 0 || h.NVLinks == g.NVLinks)
+	return err == nil && g.ISA == "" && (h.Fabric == FabricNVSwitch || h.Fabric == FabricMesh) && g == h.GPU && (h.NVLinks == 0 || h.NVLinks == g.NVLinks)
 }
 
 // hostNICs returns the NICs of one node of hosts hosts of perHost GPUs:

@@ -135,6 +135,8 @@ type spread struct {
 	// minRanks and maxRanks are the tables' range of ranks.
 	minRanks, maxRanks int
 	layouts            []Layout
+	// acrossLayouts are the layouts of the tables of several nodes.
+	acrossLayouts []Layout
 }
 
 // A heldTable is one calibration table predicted without it: ln(measured
@@ -303,6 +305,9 @@ func (s *spread) sawTables(tables []Table) {
 		}
 		if l := t.Layout.norm(); !slices.Contains(s.layouts, l) {
 			s.layouts = append(s.layouts, l)
+		}
+		if l := t.Layout.norm(); t.Nodes > 1 && !slices.Contains(s.acrossLayouts, l) {
+			s.acrossLayouts = append(s.acrossLayouts, l)
 		}
 		s.minNodes, s.maxNodes = min(s.minNodes, t.Nodes), max(s.maxNodes, t.Nodes)
 		s.minRanks, s.maxRanks = min(s.minRanks, t.Nodes*t.PerNode), max(s.maxRanks, t.Nodes*t.PerNode)

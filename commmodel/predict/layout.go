@@ -146,17 +146,31 @@ func commonLayout(layouts []Layout) Layout {
 // Layout returns the layout Predict runs q in: q's fields, each zero one
 // taken from the calibration tables when they all share it (the run's
 // layout carries over to the prediction), else 1 thread per process, 1 GPU
-// per thread and no graphs; NoGraphs is 0. Threads and GPUs per thread
-// taken from the tables that do not divide q's GPUs per node (a table of
-// 16 GPUs in one process, a query of 8 per node) fall back to 1, and
-// Beyond says that no table ran the layout.
+// per thread and no graphs; NoGraphs is 0. A query across nodes takes its
+// threads and GPUs per thread from the tables across nodes alone: one
+// process driving a node's GPUs (nccl-tests -g 8) is how one node is often
+// measured, while across nodes a job runs one process per GPU unless told
+// otherwise. Threads and GPUs per thread taken from the tables that do
+// not divide q's GPUs per node (a table of 16 GPUs in one process, a query
+// of 8 per node) fall back to 1, and Beyond says that no table ran the
+// layout.
 func (m *Machine) Layout(q Query) Layout {
-	tables := commonLayout(m.spread.layouts)
+	tables := m.TablesLayout()
+	if q.Ranks > q.PerNode {
+		across := commonLayout(m.spread.acrossLayouts)
+		across.Graphs = tables.Graphs
+		tables = across
+	}
 	if l := q.Layout.over(tables).norm(); l.fills(q.PerNode) {
 		return l
 	}
 	return q.Layout.over(Layout{Graphs: tables.Graphs}).norm()
 }
+
+// TablesLayout returns the layout the calibration tables share: each field
+// they agree on, and where they differ 1 thread, 1 GPU per thread and no
+// graphs.
+func (m *Machine) TablesLayout() Layout { return commonLayout(m.spread.layouts) }
 
 // seen reports whether a table ran in layout l, graphs counting alike
 // whatever their number.

@@ -171,3 +171,30 @@ func TestLayoutErrors(t *testing.T) {
 		t.Errorf("16 ranks of 2 threads of 4 GPUs: %d processes, want 2", got)
 	}
 }
+
+// TestLayoutAcrossNodes: Together's tables ran one thread driving a node's
+// 8 GPUs (-g 8, the header's nGpus 8). A query on that node keeps it; a
+// query across 2 nodes runs one process per GPU, as a job across nodes
+// does unless told otherwise, and -g given in the query wins.
+func TestLayoutAcrossNodes(t *testing.T) {
+	h, tables := togetherTables(t, "all_reduce_ring", "all_gather_ring")
+	m, err := Calibrate(h, tables, &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := m.TablesLayout(); l.GPUsPerThread != 8 || l.ThreadsPerProcess != 1 {
+		t.Fatalf("tables' layout %+v, want 1 thread of 8 GPUs", l)
+	}
+	one := Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}
+	if l := m.Layout(one); l.GPUsPerThread != 8 {
+		t.Errorf("one node: %+v, want the tables' 8 GPUs per thread", l)
+	}
+	two := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}
+	if l := m.Layout(two); l.GPUsPerThread != 1 || l.ThreadsPerProcess != 1 || l.Processes(16) != 16 {
+		t.Errorf("two nodes: %+v, want 16 processes of 1 GPU", l)
+	}
+	two.Layout = Layout{GPUsPerThread: 8}
+	if l := m.Layout(two); l.GPUsPerThread != 8 {
+		t.Errorf("two nodes with -g 8: %+v, want 8 GPUs per thread", l)
+	}
+}

@@ -20,11 +20,15 @@
 // several tests in one file. Each test's collective, rank
 // count and node count come from the file where it says them and from the
 // table's columns where it does not (see Reader); what cannot be told is
-// left Unknown rather than guessed.
+// left Unknown rather than guessed. Test.Evidence holds what the log says
+// of the machine beside the table, each fact with its line: the Rank
+// lines' hosts, devices and PCI bus IDs, and what NCCL prints with
+// NCCL_DEBUG=INFO (its version, network, NICs and their speeds,
+// GPUDirect RDMA, NVLS, channels, rings, trees, nodes and local ranks).
 //
-// It depends on the standard library and commmodel alone and names
-// collectives by their binary stems (all_reduce, ...); package data turns a
-// Test into commmodel's collectives and fit's samples.
+// It depends on the standard library and commmodel alone: a Test's
+// Collective is a commmodel.Collective, its Op the binary's stem
+// (all_reduce, sendrecv, ...); package data turns a Test into fit's samples.
 //
 // # Units
 //

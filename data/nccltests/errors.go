@@ -21,6 +21,10 @@ var (
 	// ErrInconsistent: the table contradicts an override or its own labels
 	// (a warning: the reader keeps the test).
 	ErrInconsistent = errors.New("inconsistent")
+	// ErrAmbiguous: the table fits several collectives alike and nothing
+	// in the file or its name tells which ran (a warning: the reader takes
+	// the first, Test.CollectiveFrom is FromGuess).
+	ErrAmbiguous = errors.New("ambiguous collective")
 	// ErrRejoined: rows that launcher tags had cut were put back together (a
 	// warning: the rows are kept).
 	ErrRejoined = errors.New("rows rejoined")

@@ -163,3 +163,51 @@ func appendClones(out, lines []joined) []joined {
 	}
 	return out
 }
+
+// FuzzDebugLine feeds arbitrary text to the reader of NCCL's debug lines,
+// as the message after "NCCL INFO ": it must never panic, and every fact it
+// keeps must be at the line it was given, with no negative count, and a
+// speed finite and positive. Seed corpus: testdata/fuzz/FuzzDebugLine, and
+// every debug line of the real logs with NCCL_DEBUG=INFO lines.
+func FuzzDebugLine(f *testing.F) {
+	for _, name := range []string{"testdata/real/h800_1x8_broadcast_ncclinfo.log", "testdata/real/v100_efa_2x1_allreduce_pre2022.log",
+		"testdata/mpirun_noisy_allreduce.log", "../../commmodel/nccl/testdata/graph_h20_2gpu_2nic_nccl1189.log",
+		"../../commmodel/nccl/testdata/tuning_2.20_h100_2x8_nccl1519.log"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if _, msg, ok := strings.Cut(line, "NCCL INFO "); ok {
+				f.Add(msg)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		var d debugState
+		d.line(7, msg)
+		e := d.e
+		for _, c := range []struct {
+			what string
+			line int
+			v    int
+		}{
+			{"NIC count", e.NICCount.Line, e.NICCount.Value}, {"rings", e.Rings.Line, e.Rings.Value},
+			{"trees", e.Trees.Line, e.Trees.Value}, {"ranks", e.Ranks.Line, e.Ranks.Value},
+			{"nodes", e.Nodes.Line, e.Nodes.Value}, {"local ranks", e.LocalRanks.Line, e.LocalRanks.Value},
+			{"coll channels", e.Channels.Line, e.Channels.Value.Coll},
+		} {
+			if c.line != 0 && c.line != 7 || c.v < 0 {
+				t.Fatalf("%s %d at line %d, from %q", c.what, c.v, c.line, msg)
+			}
+		}
+		if e.NICBW.Known() && (!(e.NICBW.Value > 0) || math.IsInf(e.NICBW.Value, 0)) {
+			t.Fatalf("NIC BW %g from %q", e.NICBW.Value, msg)
+		}
+		for _, nic := range e.NICs {
+			if nic.Line != 7 || nic.Index < 0 || nic.Name == "" || nic.BW < 0 {
+				t.Fatalf("NIC %+v from %q", nic, msg)
+			}
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 )
@@ -134,6 +135,32 @@ func (c *countRatio) value() (int, bool) {
 	return int(c.k), true
 }
 
+// checkColumn tracks what a table's #wrong columns say of the in-place
+// check: rows whose in-place column prints "N/A" while the out-of-place one
+// prints a count (the test checks only out-of-place results, as AllToAll
+// and SendRecv do), and rows whose in-place column prints a count.
+type checkColumn struct {
+	unchecked, checked int
+}
+
+func (c *checkColumn) add(outOfPlace, inPlace string) {
+	switch {
+	case inPlace == "N/A" && outOfPlace != "" && outOfPlace != "N/A":
+		c.unchecked++
+	case inPlace != "" && inPlace != "N/A":
+		c.checked++
+	}
+}
+
+// value reports whether the table's tests leave their in-place results
+// unchecked; known is false when no row tells, or rows disagree.
+func (c checkColumn) value() (unchecked, known bool) {
+	if (c.unchecked > 0) == (c.checked > 0) {
+		return false, false
+	}
+	return c.unchecked > 0, true
+}
+
 // typeSize is the size in bytes of an nccl-tests data type name, 0 if unknown.
 func typeSize(t string) int64 {
 	switch t {
@@ -151,14 +178,18 @@ func typeSize(t string) int64 {
 
 // fit reports whether the table of s fits op o over n ranks (n = 0:
 // unknown) and which rank counts [nlo, nhi] it allows (0, 0 when it does
-// not bound them). s.relax drops evidence: 1 the count column, 2 also the
-// redop and root columns, leaving the busbw/algbw ratio.
+// not bound them), without the evidence relaxations[s.relax] drops and,
+// when s.noCheck, without the #wrong columns.
 func (s *testState) fit(o op, n int) (nlo, nhi int, ok bool) {
-	if s.relax < 2 && (s.redopCol && o.reduces != s.reduces || s.rootCol && o.rooted != s.rooted) {
+	drop := relaxations[s.relax].drop
+	if drop&dropLabels == 0 && (s.redopCol && o.reduces != s.reduces || s.rootCol && o.rooted != s.rooted) {
+		return 0, 0, false
+	}
+	if u, known := s.check.value(); drop&dropCheck == 0 && !s.noCheck && known && u != o.unchecked {
 		return 0, 0, false
 	}
 	k, haveK := s.countRatio.value()
-	if haveK && s.relax < 1 {
+	if haveK && drop&dropCount == 0 {
 		switch {
 		case !o.perRank && k != 1:
 			return 0, 0, false
@@ -215,7 +246,12 @@ func (p *parser) infer(s *testState, want *op) {
 		t.System = s.gpus[0]
 	}
 	p.inferCounts(s)
-	if chosen, known := inferOp(s, want); known {
+	t.Evidence = s.debug.e
+	t.Evidence.Devices = s.devices
+	if len(s.devices) == len(s.rankLines) && len(s.devices) == t.Ranks {
+		t.Evidence.gpusPerHost() // every rank listed once
+	}
+	if chosen, known := p.inferOp(s, want); known {
 		p.checkOp(s, chosen)
 	}
 	p.inferProcesses(s)
@@ -291,42 +327,122 @@ func (p *parser) inferCounts(s *testState) {
 
 // inferOp sets the operation and collective of s: the override, the
 // binary's name, or the ops whose table s's fits, with the least evidence
-// dropped. It returns the op the table is then held to, known false when
-// there is none.
-func inferOp(s *testState, want *op) (chosen op, known bool) {
+// dropped, and among collectives it fits alike the one the file's name
+// names. It returns the op the table is then held to, known false when
+// there is none, and reports a collective left to a guess.
+func (p *parser) inferOp(s *testState, want *op) (chosen op, known bool) {
 	t := s.t
 	switch {
 	case want != nil:
-		chosen, known = *want, true
 		t.Collective, t.CollectiveFrom, t.Op = want.bus, FromOverride, want.stem
+		return *want, true
 	case t.Op != "":
 		chosen, known = opByStem(t.Op)
 		if known && chosen.model {
 			t.Collective, t.CollectiveFrom = chosen.bus, FromName
 		}
-	default:
-		var fitting []op
-		for s.relax = 0; s.relax <= maxRelax && len(fitting) == 0; s.relax++ {
-			for _, o := range ops {
-				if _, _, ok := s.fit(o, t.Ranks); o.infer && ok {
-					fitting = append(fitting, o)
-					if o.model {
-						t.Candidates = append(t.Candidates, o.bus)
-					}
-				}
-			}
-		}
-		if len(fitting) == 1 {
-			t.Op = fitting[0].stem
-		}
-		if len(t.Candidates) > 0 {
-			t.Collective, t.CollectiveFrom = t.Candidates[0], FromTable
-			chosen, known = opOf(t.Collective), true
-		} else if len(fitting) > 0 {
-			chosen, known = fitting[0], true
+		return chosen, known
+	}
+	fitting := s.fitting(t.Ranks)
+	for _, o := range fitting {
+		if o.model {
+			t.Candidates = append(t.Candidates, o.bus)
 		}
 	}
-	return chosen, known
+	if len(fitting) == 1 {
+		t.Op = fitting[0].stem
+	}
+	switch {
+	case len(t.Candidates) == 1:
+		t.Collective, t.CollectiveFrom = t.Candidates[0], FromTable
+		if _, told := s.check.value(); told {
+			s.noCheck = true
+			if models(s.fitting(t.Ranks)) > 1 {
+				t.CollectiveFrom = FromCheckColumn
+			}
+			s.noCheck = false
+		}
+	case len(t.Candidates) > 1:
+		if c, ok := namedCollective(p.name, t.Candidates); ok {
+			t.Collective, t.CollectiveFrom = c, FromFileName
+			break
+		}
+		t.Collective, t.CollectiveFrom = t.Candidates[0], FromGuess
+		p.problem(t.Line, 0, "%w: the table fits %s alike, and neither the file (no binary name, no in-place #wrong column that tells) nor its name says which: read as %s; -collective (Options.Collective) settles it",
+			ErrAmbiguous, joinCollectives(t.Candidates), t.Collective)
+	}
+	if len(t.Candidates) > 0 {
+		return opOf(t.Collective), true
+	}
+	if len(fitting) > 0 {
+		return fitting[0], true
+	}
+	return op{}, false
+}
+
+// fitting returns the ops considered for inference that the table of s
+// fits over n ranks, with the least evidence dropped that lets one fit.
+func (s *testState) fitting(n int) []op {
+	var out []op
+	for s.relax = 0; s.relax < len(relaxations) && len(out) == 0; s.relax++ {
+		for _, o := range ops {
+			if _, _, ok := s.fit(o, n); o.infer && ok {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// models counts the collectives commlab models among ops.
+func models(ops []op) int {
+	n := 0
+	for _, o := range ops {
+		if o.model {
+			n++
+		}
+	}
+	return n
+}
+
+// joinCollectives is "a and b", "a, b and c".
+func joinCollectives(cs []commmodel.Collective) string {
+	var b strings.Builder
+	for i, c := range cs {
+		switch {
+		case i > 0 && i == len(cs)-1:
+			b.WriteString(" and ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(c.String())
+	}
+	return b.String()
+}
+
+// fileNameWords are the ways file names spell each collective besides its
+// name (Collective.String), without '_', '-', '.' and ' ' and in lower case.
+var fileNameWords = map[commmodel.Collective][]string{
+	commmodel.Broadcast: {"bcast"},
+}
+
+// namedCollective returns the one collective of cs that the base name of
+// the file path names ("h100_alltoall_2x8.log"); ok is false when it names
+// none or several of them.
+func namedCollective(path string, cs []commmodel.Collective) (named commmodel.Collective, ok bool) {
+	base := path[strings.LastIndexAny(path, `/\`)+1:]
+	key := strings.NewReplacer("_", "", "-", "", ".", "", " ", "").Replace(strings.ToLower(base))
+	for _, c := range cs {
+		for _, w := range append([]string{c.String()}, fileNameWords[c]...) {
+			if strings.Contains(key, w) {
+				if ok && named != c {
+					return 0, false
+				}
+				named, ok = c, true
+			}
+		}
+	}
+	return named, ok
 }
 
 // checkOp holds the table of s to op o, with the least evidence dropped
@@ -336,12 +452,12 @@ func (p *parser) checkOp(s *testState, o op) {
 	t := s.t
 	var nlo, nhi int
 	ok := false
-	for s.relax = 0; s.relax <= maxRelax && !ok; s.relax++ {
+	for s.relax = 0; s.relax < len(relaxations) && !ok; s.relax++ {
 		nlo, nhi, ok = s.fit(o, t.Ranks)
 	}
 	if s.relax--; ok && s.relax > 0 {
 		p.problem(t.Line, 0, "%w: the %s columns do not fit %s; it was read from %s",
-			ErrInconsistent, relaxWhat[s.relax], o.stem, relaxLeft[s.relax])
+			ErrInconsistent, relaxations[s.relax].what, o.stem, relaxations[s.relax].left)
 	}
 	if !ok {
 		lo, hi, _ := s.ratio.bounds()
@@ -351,7 +467,7 @@ func (p *parser) checkOp(s *testState, o op) {
 	}
 	if t.Ranks == 0 && nlo > 0 && nlo == nhi {
 		t.Ranks, t.RanksFrom = nlo, FromTable
-		if _, haveK := s.countRatio.value(); haveK && o.perRank && s.relax == 0 {
+		if _, haveK := s.countRatio.value(); haveK && o.perRank && relaxations[s.relax].drop&dropCount == 0 {
 			t.RanksFrom = FromCounts
 		}
 	}
@@ -360,14 +476,27 @@ func (p *parser) checkOp(s *testState, o op) {
 	}
 }
 
-// maxRelax is the most evidence fit may drop; relaxWhat and relaxLeft say
-// what each level drops and what is left.
-const maxRelax = 2
-
-var (
-	relaxWhat = [...]string{"", "count", "count, redop and root"}
-	relaxLeft = [...]string{"", "the other columns", "the busbw/algbw ratio alone"}
+// Evidence the inference may drop, from the weakest: the #wrong columns
+// (a fork may check in-place results), the count column (a fork may print
+// the total count), and the redop and root columns.
+const (
+	dropCheck = 1 << iota
+	dropCount
+	dropLabels
 )
+
+// relaxations are the sets of evidence fit drops, in the order tried: what
+// each drops and what is left, for the warnings.
+var relaxations = [...]struct {
+	drop       int
+	what, left string
+}{
+	{0, "", ""},
+	{dropCheck, "#wrong", "the other columns"},
+	{dropCount, "count", "the other columns"},
+	{dropCheck | dropCount, "count and #wrong", "the redop and root columns and the busbw/algbw ratio"},
+	{dropCheck | dropCount | dropLabels, "count, redop, root and #wrong", "the busbw/algbw ratio alone"},
+}
 
 func redopWord(reduces bool) string {
 	if reduces {

@@ -23,6 +23,10 @@ type parser struct {
 	tag      string       // the Open MPI tag of a joined text
 	title    string       // the placements the last title line named
 	done     []*testState // the tests that ended and were not yet returned
+	// debug holds the NCCL debug lines met after the rows of a test (or
+	// before any test), for the next test; hasDebug says it holds some.
+	debug    debugState
+	hasDebug bool
 }
 
 // testState is a test being read and what its lines said about it.
@@ -40,8 +44,12 @@ type testState struct {
 	countRatio               countRatio
 	reduces, rooted, rootCol bool // from the rows: redop not "none", root >= 0
 	redopCol                 bool // the table has a redop column
+	check                    checkColumn
 	rejoined                 rejoinedRows
-	relax                    int // evidence the inference drops (see fit)
+	devices                  []Device   // the Rank lines
+	debug                    debugState // the NCCL debug lines of its setup
+	relax                    int        // evidence the inference drops (see fit)
+	noCheck                  bool       // the inference drops the #wrong columns (see fit)
 }
 
 // problem records a problem at line and column (0: the whole line).
@@ -107,8 +115,31 @@ func (p *parser) start(n int, keep func(*testState) bool) *testState {
 		s.t.Op, s.t.Name = p.pending, p.pending+"_perf"
 		p.pending = ""
 	}
+	if p.hasDebug {
+		s.debug, p.debug, p.hasDebug = p.debug, debugState{}, false
+	}
 	p.cur = s
 	return s
+}
+
+// debugLine reads line n, an NCCL debug line whose message is msg, for
+// the test being set up: the current one while it has no rows, else the
+// next.
+func (p *parser) debugLine(n int, msg string) {
+	if c := p.cur; c != nil && len(c.t.Rows) == 0 && !c.closed {
+		c.debug.line(n, msg)
+		return
+	}
+	p.debug.line(n, msg)
+	p.hasDebug = true
+}
+
+// endInput gives the debug lines after the last test's rows to that test.
+func (p *parser) endInput() {
+	if k := len(p.done); p.hasDebug && k > 0 {
+		p.done[k-1].debug.merge(&p.debug)
+		p.debug, p.hasDebug = debugState{}, false
+	}
 }
 
 // finish ends the current test.
@@ -149,7 +180,7 @@ func orUnnamed(s string) string {
 var (
 	// "#  Rank  0 Group  0 Pid  34001 on  vm-host40 device  0 [0x33] NVIDIA H20-3e";
 	// before 2020 there was no Group.
-	rankLineRE = regexp.MustCompile(`^Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+\d+\s*(?:\[[^\]]*\])?\s*(.*)$`)
+	rankLineRE = regexp.MustCompile(`^Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s*(?:\[([^\]]*)\])?\s*(.*)$`)
 	versionRE  = regexp.MustCompile(`^[a-z]ccl-tests version\s+(\S+)`)
 	// The run's parameters: "# nThread 1 nGpus 8 minBytes 8 maxBytes
 	// 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1
@@ -171,6 +202,14 @@ func (p *parser) line(n int, raw string) {
 		return
 	}
 	body := strings.TrimSpace(strings.TrimLeft(s, "#"))
+	if _, msg, ok := strings.Cut(body, "NCCL INFO "); ok {
+		p.debugLine(n, msg)
+		return
+	}
+	if strings.HasPrefix(body, "NCCL version ") {
+		p.debugLine(n, body) // rank 0's bare VERSION line (NCCL before 2.9)
+		return
+	}
 	if strings.Contains(body, "NCCL INFO") || strings.Contains(body, "NCCL WARN") {
 		return
 	}
@@ -199,7 +238,9 @@ func (p *parser) line(n int, raw string) {
 		t.rankLines[rank]++
 		t.procs[m[3]+" "+m[2]] = true
 		t.hostSet.add(&t.t.Hosts, m[3])
-		t.gpuSet.add(&t.gpus, strings.TrimSpace(m[4]))
+		gpu := strings.TrimSpace(m[6])
+		t.gpuSet.add(&t.gpus, gpu)
+		t.devices = append(t.devices, Device{Rank: rank, Pid: count(m[2]), Host: m[3], Device: count(m[4]), BusID: m[5], GPU: gpu, Line: n})
 	case strings.HasPrefix(body, "size ") || strings.HasPrefix(body, "bytes "):
 		lay, ok := parseLayout(strings.Fields(body))
 		if !ok {

@@ -30,8 +30,13 @@ import (
 // Each test's collective comes from, in order: Options.Collective; the
 // binary name; the table, whose redop column (none or a reduction), root
 // column (-1 or a rank), count column (per rank for AllGather, ReduceScatter
-// and AllToAll: size = count·type size·ranks) and busbw/algbw ratio
-// (nccl-tests' bus factor) must all fit. SendRecv, which reduces
+// and AllToAll: size = count·type size·ranks), #wrong columns (AllToAll and
+// SendRecv print "N/A" in-place and a count out-of-place, the others a
+// count in both; with -c 0 every one prints "N/A") and busbw/algbw ratio
+// (nccl-tests' bus factor) must all fit; among the collectives the table
+// fits alike, the one the file's name names (Reader.Name's last element,
+// "..._alltoall_..."); else the first of them, with an ErrAmbiguous warning
+// in Problems. Test.CollectiveFrom says which. SendRecv, which reduces
 // nothing, prints the -o reduction (sum by default) and root -1 since
 // nccl-tests v2.13.0, and busbw = algbw: over 2 ranks its table is an
 // AllReduce's. The ratio is bounded by interval arithmetic on the printed
@@ -108,6 +113,7 @@ func (r *Reader) Read() (*Test, error) {
 				r.p.joinedLine(l)
 			}
 			r.p.finish()
+			r.p.endInput()
 			if len(r.p.done) > 0 {
 				break
 			}

@@ -125,8 +125,8 @@ func (p *parser) rowLead(n int, lay *layout, f []string) (r Row, ok bool) {
 }
 
 // observe lets good row r, of fields f, speak for the test's collective and
-// ranks: its redop and root columns, its count ratio and the busbw/algbw
-// ratio of each half res.
+// ranks: its redop, root and #wrong columns, its count ratio and the
+// busbw/algbw ratio of each half res.
 func (c *testState) observe(r Row, f []string, halves []block, res [2]Result) {
 	if len(c.t.Rows) == 0 {
 		c.redopCol, c.reduces = c.lay.redop >= 0, r.RedOp != "none"
@@ -134,6 +134,9 @@ func (c *testState) observe(r Row, f []string, halves []block, res [2]Result) {
 	}
 	if r.Root >= 0 {
 		c.rooted = true
+	}
+	if len(halves) == 2 {
+		c.check.add(r.OutOfPlace.Wrong, r.InPlace.Wrong)
 	}
 	if r.Size > 0 {
 		c.countRatio.add(r.Size, r.Count, r.Type)

@@ -23,11 +23,15 @@ type Test struct {
 	// Collective is the collective the test measures, one of those commlab
 	// models; it means something only when CollectiveFrom is not Unknown.
 	Collective commmodel.Collective
-	// CollectiveFrom says how Collective was found.
+	// CollectiveFrom says how Collective was found: Options (FromOverride),
+	// the binary's name (FromName), the table's columns (FromTable, or
+	// FromCheckColumn when the in-place #wrong column decided), the file's
+	// name (FromFileName), or a guess among Candidates (FromGuess).
 	CollectiveFrom Inference
-	// Candidates lists every collective the table is consistent with when
-	// Collective came from the table alone (FromTable): AllGather and AllToAll
-	// print identical tables, so both may be listed. Collective is the first.
+	// Candidates lists every collective the table's columns are consistent
+	// with when the file does not name its binary: AllGather and AllToAll
+	// print the same columns but for the in-place #wrong one, so both may
+	// be listed. Collective is one of them.
 	Candidates []commmodel.Collective
 
 	// Ranks is the number of ranks, 0 when unknown.
@@ -58,6 +62,11 @@ type Test struct {
 	// calls grouped into one ncclGroupStart/End per timed iteration; 0 when
 	// the header does not print it (before 2022).
 	AggIters int
+
+	// Evidence is what the log says of the machine beside the table:
+	// its Rank lines and NCCL's debug lines (NCCL_DEBUG=INFO), each fact
+	// with its line.
+	Evidence Evidence
 
 	// Source, System and Algorithm describe the data: for a log, the
 	// Reader's Name, the GPU model of the Rank lines and ""; for a tidy CSV,
@@ -119,8 +128,9 @@ func (r Row) Get(p Placement) Result {
 	return r.OutOfPlace
 }
 
-// Ambiguous reports whether the table fits more than one collective.
-func (t *Test) Ambiguous() bool { return len(t.Candidates) > 1 }
+// Ambiguous reports whether the collective was guessed among several the
+// table fits alike (CollectiveFrom is FromGuess).
+func (t *Test) Ambiguous() bool { return t.CollectiveFrom == FromGuess }
 
 // Placement names a half of an nccl-tests row.
 type Placement int
@@ -169,9 +179,22 @@ const (
 	FromCounts
 	// FromTable: the redop and root columns and the busbw/algbw ratio.
 	FromTable
+	// FromCheckColumn: the table's columns with the in-place "#wrong"
+	// column, which prints "N/A" in every AllToAll row and a count in
+	// every AllGather row (see Reader); the other columns alone fit both.
+	FromCheckColumn
+	// FromFileName: the file's name, which names one of the collectives
+	// the table fits alike ("..._alltoall_..."), when nothing inside the
+	// file tells them apart.
+	FromFileName
+	// FromGuess: the table fits several collectives alike and nothing
+	// tells them apart; the first of Candidates was taken, and Problems
+	// holds an ErrAmbiguous warning.
+	FromGuess
 )
 
-var inferenceNames = [...]string{"unknown", "override", "name", "rank lines", "host names", "counts", "table"}
+var inferenceNames = [...]string{"unknown", "override", "name", "rank lines", "host names", "counts", "table",
+	"check column", "file name", "guess"}
 
 func (i Inference) String() string {
 	if i < 0 || int(i) >= len(inferenceNames) {

@@ -1,0 +1,326 @@
+package nccltests
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// A Fact is one value a log states, with the 1-based line it was read
+// from; Line 0 means the log does not state it (Value is then the zero
+// value). When several lines state it (every rank prints its own), the
+// first is kept.
+type Fact[T any] struct {
+	Value T
+	Line  int
+}
+
+// Known reports whether the log states the fact.
+func (f Fact[T]) Known() bool { return f.Line > 0 }
+
+// set records v from line n unless the fact is known.
+func (f *Fact[T]) set(v T, n int) {
+	if f.Line == 0 {
+		f.Value, f.Line = v, n
+	}
+}
+
+// Evidence is what a log says of the machine and of NCCL beside the table:
+// the "#  Rank" lines of nccl-tests, and the lines NCCL prints with
+// NCCL_DEBUG=INFO (formats of NCCL 2.7 to 2.30, named in each field with
+// the source file that prints them). Every field is a Fact or carries its
+// own line. A debug line belongs to the test being set up: the lines
+// between the start of a test and its first row, and those after the last
+// row of the previous test.
+type Evidence struct {
+	// Devices are the "#  Rank" lines, one per rank listed.
+	Devices []Device
+	// GPUsPerHost is the number of ranks the Rank lines place on each
+	// host, when every host listed has the same number (Line is that of
+	// the first Rank line); unknown when they differ or are elided.
+	GPUsPerHost Fact[int]
+
+	// NCCLVersion is NCCL's version, "2.21.5", and CUDA the CUDA version
+	// it was built for, "12.4": "NCCL version 2.21.5+cuda12.4" (init.cc
+	// VERSION_STRING).
+	NCCLVersion, CUDA Fact[string]
+	// Network is the network NCCL uses: "IB", "Socket", or a plugin's
+	// name ("AWS Libfabric", "Libfabric"): "Using network IB" (init.cc).
+	Network Fact[string]
+	// Provider is the libfabric provider of the OFI plugin (aws-ofi-nccl):
+	// "efa", "cxi" (HPE Slingshot): "NET/OFI Selected Provider is efa".
+	Provider Fact[string]
+	// NICs are the network devices NCCL lists on one host: "NET/IB : Using
+	// [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE ..." (net_ib.cc, net_ib/init.cc),
+	// "NET/Socket : Using [0]eth0:10.0.0.1<0> ..." (net_socket.cc). Their
+	// speeds come from "NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5
+	// speed=400000 ..." (NCCL_DEBUG_SUBSYS=NET, from NCCL 2.24).
+	NICs []NIC
+	// NICCount is the number of NICs of a host: the devices the IB or
+	// Socket line lists, else the OFI plugin's "Forcing AWS OFI ndev 4"
+	// or "Selected Provider is efa (found 4 nics)". (The topology that
+	// NCCL_DEBUG_SUBSYS=GRAPH prints is not counted: pasted logs often
+	// hold a part of it.)
+	NICCount Fact[int]
+	// NICBW is the bandwidth of one NIC in B/s: the first speed a
+	// "NET/IB: [0] ... speed=400000" line gives (Mb/s there), or the
+	// first NET link of the topology NCCL_DEBUG_SUBSYS=GRAPH prints ("+
+	// NET[50.0] - NET/3 (...)", GB/s; graph/topo.cc ncclTopoPrintRec).
+	NICBW Fact[float64]
+	// GPUDirect reports GPUDirect RDMA between the GPUs and the NICs:
+	// "GPU Direct RDMA Enabled for HCA 0 'mlx5_0'" (graph/topo.cc from
+	// 2.24), "GPU Direct RDMA Enabled for GPU 18000 / HCA 0" (graph/paths.cc
+	// before), or "Disabled".
+	GPUDirect Fact[bool]
+	// NVLS reports NVLink SHARP: "NVLS multicast support is available on
+	// dev 0", or "is not available" (transport/nvls.cc).
+	NVLS Fact[bool]
+	// Channels are NCCL's channel counts: "16 coll channels, 16 collnet
+	// channels, 16 nvls channels, 16 p2p channels, 2 p2p channels per
+	// peer" (init.cc; collnet from 2.17, nvls from 2.17).
+	Channels Fact[Channels]
+	// Rings is the number of ring channels, from "Channel 00/16 :    0   3
+	// 1 ..." (graph/connect.cc), and Trees the number of tree channels,
+	// from "Trees [0] 3/-1/-1->0->-1 [1] ..." (graph/connect.cc).
+	Rings, Trees Fact[int]
+	// Ranks, Nodes and LocalRanks are the communicator's ranks, nodes and
+	// ranks on this rank's node: "comm 0x55d3 rank 0 nRanks 16 nNodes 2
+	// localRanks 8 localRank 0 MNNVL 0" (init.cc, from 2.17); MNNVL
+	// reports a multi-node NVLink domain (from 2.20).
+	Ranks, Nodes, LocalRanks Fact[int]
+	MNNVL                    Fact[bool]
+}
+
+// A Device is one "#  Rank" line of nccl-tests: "#  Rank  0 Group  0 Pid
+// 34001 on vm-host40 device  0 [0x33] NVIDIA H20-3e".
+type Device struct {
+	Rank, Pid int
+	Host      string
+	// Device is the CUDA device index on the host.
+	Device int
+	// BusID is the PCI bus ID as printed, "0x33" or "0000:1b:00"; "" when
+	// the line has none (before 2020).
+	BusID string
+	// GPU is the GPU's name as printed, with its memory variant
+	// ("NVIDIA H100 80GB HBM3").
+	GPU  string
+	Line int
+}
+
+// Channels are NCCL's channel counts of one communicator; a count the
+// line does not print is -1.
+type Channels struct {
+	Coll, CollNet, NVLS, P2P, P2PPerPeer int
+}
+
+// A NIC is one network device NCCL lists.
+type NIC struct {
+	// Index is the device's index in NCCL's list ("[0]").
+	Index int
+	// Name is the device ("mlx5_0", "eth0").
+	Name string
+	// Port is the IB port, 0 for a socket.
+	Port int
+	// Link is the link layer, "IB" or "RoCE" ("ETH" in NCCL before 2.12),
+	// "" for a socket.
+	Link string
+	// BW is the device's speed in B/s, 0 when the log does not give it.
+	BW   float64
+	Line int
+}
+
+var (
+	ncclVersionRE = regexp.MustCompile(`^NCCL version (\d+\.\d+\.\d+)(?:\+cuda(\d+\.\d+))?`)
+	// " [0]mlx5_0:1/IB", " [3]mlx5_3:1:2/RoCE" (rail), " [0]eth0:10.0.0.1<0>"
+	ibDevRE     = regexp.MustCompile(`\[(\d+)\]([^\s:\[\]]+):(\d+)(?::\d*)*/(\w+)`)
+	socketDevRE = regexp.MustCompile(`\[(\d+)\]([^\s:\[\]]+):`)
+	ibSpeedRE   = regexp.MustCompile(`^NET/IB\s*: \[\d+\] ([^\s:]+):\S* .*\bspeed=(\d+)`)
+	ofiNICsRE   = regexp.MustCompile(`^NET/OFI (?:Forcing AWS OFI ndev (\d+)|.*\(found (\d+) nics?\))`)
+	ofiProvRE   = regexp.MustCompile(`^NET/OFI Selected [Pp]rovider is ([\w;-]+)`)
+	channelsRE  = regexp.MustCompile(`(\d+) (coll|collnet|nvls|p2p) channels(?: (per peer))?`)
+	ringRE      = regexp.MustCompile(`^Channel (\d+)/(\d+) :((?:\s+\d+)+)\s*$`)
+	treeRE      = regexp.MustCompile(`\[\d+\] `)
+	commRE      = regexp.MustCompile(`\bnRanks (\d+) nNodes (\d+) localRanks (\d+) localRank \d+(?: MNNVL (\d+))?`)
+	topoNetRE   = regexp.MustCompile(`^\+ NET\[([0-9.]+)\] - NET/`)
+)
+
+// debugState gathers the Evidence of NCCL's debug lines for one test.
+type debugState struct {
+	e      Evidence
+	speeds map[string]float64 // NIC speeds by name, B/s; NCCL prints them before the list
+}
+
+// merge sets every fact of d that is unknown from o, as if o's lines came
+// after d's.
+func (d *debugState) merge(o *debugState) {
+	e := &d.e
+	if len(e.NICs) == 0 {
+		e.NICs = o.e.NICs
+	}
+	mergeFact(&e.NCCLVersion, o.e.NCCLVersion)
+	mergeFact(&e.CUDA, o.e.CUDA)
+	mergeFact(&e.Network, o.e.Network)
+	mergeFact(&e.Provider, o.e.Provider)
+	mergeFact(&e.NICCount, o.e.NICCount)
+	mergeFact(&e.NICBW, o.e.NICBW)
+	mergeFact(&e.GPUDirect, o.e.GPUDirect)
+	mergeFact(&e.NVLS, o.e.NVLS)
+	mergeFact(&e.Channels, o.e.Channels)
+	mergeFact(&e.Rings, o.e.Rings)
+	mergeFact(&e.Trees, o.e.Trees)
+	mergeFact(&e.Ranks, o.e.Ranks)
+	mergeFact(&e.Nodes, o.e.Nodes)
+	mergeFact(&e.LocalRanks, o.e.LocalRanks)
+	mergeFact(&e.MNNVL, o.e.MNNVL)
+}
+
+// line reads msg, the text after "NCCL INFO " of line n. A line it does
+// not know, or cannot read, says nothing. Each form is recognised by a
+// fixed prefix or word before any expression runs (most debug lines are of
+// none of them), as ReadTuning in commmodel/nccl does.
+func (d *debugState) line(n int, msg string) {
+	e := &d.e
+	switch {
+	case strings.HasPrefix(msg, "NCCL version "):
+		if m := ncclVersionRE.FindStringSubmatch(msg); m != nil {
+			e.NCCLVersion.set(m[1], n)
+			if m[2] != "" {
+				e.CUDA.set(m[2], n)
+			}
+		}
+	case strings.HasPrefix(msg, "Using network "):
+		e.Network.set(strings.TrimSpace(strings.TrimPrefix(msg, "Using network ")), n)
+	case strings.HasPrefix(msg, "NET/IB : Using"):
+		d.nics(n, msg, ibDevRE)
+	case strings.HasPrefix(msg, "NET/Socket : Using"):
+		d.nics(n, msg, socketDevRE)
+	case strings.HasPrefix(msg, "NET/IB: ["), strings.HasPrefix(msg, "NET/IB : ["):
+		if m := ibSpeedRE.FindStringSubmatch(msg); m != nil {
+			d.nicSpeed(n, m[1], float64(atoi(m[2]))*1e6/8) // Mb/s -> B/s
+		}
+	case strings.HasPrefix(msg, "NET/OFI "):
+		if m := ofiProvRE.FindStringSubmatch(msg); m != nil {
+			e.Provider.set(m[1], n)
+		}
+		if m := ofiNICsRE.FindStringSubmatch(msg); m != nil {
+			e.NICCount.set(atoi(m[1]+m[2]), n)
+		}
+	case strings.Contains(msg, "GPU Direct RDMA "):
+		switch {
+		case strings.Contains(msg, "GPU Direct RDMA Enabled"):
+			e.GPUDirect.set(true, n)
+		case strings.Contains(msg, "GPU Direct RDMA Disabled"):
+			e.GPUDirect.set(false, n)
+		}
+	case strings.HasPrefix(msg, "NVLS multicast support is "):
+		e.NVLS.set(!strings.HasPrefix(msg, "NVLS multicast support is not"), n)
+	case strings.Contains(msg, " coll channels, "):
+		c := Channels{-1, -1, -1, -1, -1}
+		for _, m := range channelsRE.FindAllStringSubmatch(msg, -1) {
+			v := atoi(m[1])
+			switch {
+			case m[3] != "":
+				c.P2PPerPeer = v
+			case m[2] == "coll":
+				c.Coll = v
+			case m[2] == "collnet":
+				c.CollNet = v
+			case m[2] == "nvls":
+				c.NVLS = v
+			case m[2] == "p2p":
+				c.P2P = v
+			}
+		}
+		if c.Coll >= 0 {
+			e.Channels.set(c, n)
+		}
+	case strings.HasPrefix(msg, "Channel "):
+		if m := ringRE.FindStringSubmatch(msg); m != nil {
+			e.Rings.set(atoi(m[2]), n)
+		}
+	case strings.HasPrefix(msg, "Trees "):
+		e.Trees.set(len(treeRE.FindAllString(msg+" ", -1)), n)
+	case strings.Contains(msg, " nNodes "):
+		if m := commRE.FindStringSubmatch(msg); m != nil {
+			e.Ranks.set(atoi(m[1]), n)
+			e.Nodes.set(atoi(m[2]), n)
+			e.LocalRanks.set(atoi(m[3]), n)
+			if m[4] != "" {
+				e.MNNVL.set(m[4] != "0", n)
+			}
+		}
+	case strings.Contains(msg, "+ NET["):
+		if m := topoNetRE.FindStringSubmatch(strings.TrimSpace(msg)); m != nil {
+			if bw, err := strconv.ParseFloat(m[1], 64); err == nil && bw > 0 && bw < 1e6 {
+				e.NICBW.set(bw*1e9, n) // GB/s
+			}
+		}
+	}
+}
+
+// nics records the devices the "NET/... : Using" line n lists, as re
+// reads them, unless a line listed them before.
+func (d *debugState) nics(n int, msg string, re *regexp.Regexp) {
+	e := &d.e
+	if len(e.NICs) > 0 {
+		return
+	}
+	for _, m := range re.FindAllStringSubmatch(msg, -1) {
+		nic := NIC{Index: atoi(m[1]), Name: m[2], BW: d.speeds[m[2]], Line: n}
+		if len(m) > 4 {
+			nic.Port, nic.Link = atoi(m[3]), m[4]
+		}
+		e.NICs = append(e.NICs, nic)
+	}
+	if len(e.NICs) > 0 {
+		e.NICCount = Fact[int]{len(e.NICs), n} // the list outranks a count
+	}
+}
+
+// nicSpeed records the speed bw (B/s) of the NIC named name, read on line
+// n, and takes it as NICBW if none is known.
+func (d *debugState) nicSpeed(n int, name string, bw float64) {
+	if !(bw > 0) {
+		return
+	}
+	if d.speeds == nil {
+		d.speeds = map[string]float64{}
+	}
+	if _, ok := d.speeds[name]; !ok {
+		d.speeds[name] = bw
+	}
+	for k := range d.e.NICs {
+		if nic := &d.e.NICs[k]; nic.Name == name && nic.BW == 0 {
+			nic.BW = bw
+		}
+	}
+	d.e.NICBW.set(bw, n)
+}
+
+// atoi reads digits, 0 when they do not fit an int.
+func atoi(s string) int { return count(s) }
+
+func mergeFact[T any](dst *Fact[T], src Fact[T]) {
+	if src.Known() {
+		dst.set(src.Value, src.Line)
+	}
+}
+
+// gpusPerHost sets GPUsPerHost from the Devices when every host holds the
+// same number of them.
+func (e *Evidence) gpusPerHost() {
+	if len(e.Devices) == 0 {
+		return
+	}
+	per := map[string]int{}
+	for _, d := range e.Devices {
+		per[d.Host]++
+	}
+	n := per[e.Devices[0].Host]
+	for _, k := range per {
+		if k != n {
+			return
+		}
+	}
+	e.GPUsPerHost.set(n, e.Devices[0].Line)
+}

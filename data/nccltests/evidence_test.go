@@ -1,0 +1,194 @@
+package nccltests
+
+import (
+	"bufio"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// What the real logs with NCCL_DEBUG=INFO lines say of their machine, each
+// fact at the line the log states it (the lines quoted in the comments).
+func TestEvidenceRealLogs(t *testing.T) {
+	type fact = Fact[int]
+	for _, c := range []struct {
+		file  string
+		check func(t *testing.T, e Evidence)
+	}{
+		{"testdata/real/h800_1x8_broadcast_ncclinfo.log", func(t *testing.T, e Evidence) {
+			// 10: "#  Rank  0 Group  0 Pid 422771 on nf5688m7-1 device  0 [0x0f] NVIDIA H800"
+			want0 := Device{Rank: 0, Pid: 422771, Host: "nf5688m7-1", Device: 0, BusID: "0x0f", GPU: "NVIDIA H800", Line: 10}
+			if len(e.Devices) != 8 || e.Devices[0] != want0 || e.GPUsPerHost != (fact{8, 10}) {
+				t.Errorf("devices %d, first %+v, per host %v; want 8, %+v, 8 at line 10", len(e.Devices), e.Devices[0], e.GPUsPerHost, want0)
+			}
+			// 24: "NET/Socket : Using [0]enx785ee8a015a1:10.59.6.30<0> [1]veth6f0b7dd:fe80::..."; 25: "Using network Socket"
+			nics := []NIC{{Index: 0, Name: "enx785ee8a015a1", Line: 24}, {Index: 1, Name: "veth6f0b7dd", Line: 24}}
+			if !reflect.DeepEqual(e.NICs, nics) || e.NICCount != (fact{2, 24}) || e.Network != (Fact[string]{"Socket", 25}) {
+				t.Errorf("NICs %+v (%v), network %v; want %+v, 2 at 24, Socket at 25", e.NICs, e.NICCount, e.Network, nics)
+			}
+			// 42: "NVLS multicast support is available on dev 4"; 43: "Channel 00/16 : 0 3 1 2 4 7 5 6";
+			// 45: "Trees [0] ... [15] ..."; 57: "16 coll channels, 16 nvls channels, 16 p2p channels, 16 p2p channels per peer"
+			ch := Channels{Coll: 16, CollNet: -1, NVLS: 16, P2P: 16, P2PPerPeer: 16}
+			if e.NVLS != (Fact[bool]{true, 42}) || e.Rings != (fact{16, 43}) || e.Trees != (fact{16, 45}) || e.Channels != (Fact[Channels]{ch, 57}) {
+				t.Errorf("NVLS %v, rings %v, trees %v, channels %v; want true at 42, 16 at 43, 16 at 45, %+v at 57", e.NVLS, e.Rings, e.Trees, e.Channels, ch)
+			}
+			// 22: rank 0's bare "NCCL version 2.18.3+cuda12.2"; the post holds no comm,
+			// GPUDirect or speed line (23: "NET/IB : No device found.").
+			if e.NCCLVersion != (Fact[string]{"2.18.3", 22}) || e.CUDA != (Fact[string]{"12.2", 22}) ||
+				e.Nodes.Known() || e.GPUDirect.Known() || e.NICBW.Known() {
+				t.Errorf("version %v, CUDA %v, nodes %v, GPUDirect %v, NIC BW %v; want 2.18.3 and 12.2 at 22, none", e.NCCLVersion, e.CUDA, e.Nodes, e.GPUDirect, e.NICBW)
+			}
+		}},
+		{"testdata/real/v100_efa_2x1_allreduce_pre2022.log", func(t *testing.T, e Evidence) {
+			// 20: "NET/OFI Forcing AWS OFI ndev 4"; 21: "NET/OFI Selected Provider is efa";
+			// 23: "Using network AWS Libfabric"; 31: "Channel 00/04 :    0   1"; 36: "Trees [0] ... [3] ..."
+			if e.NICCount != (fact{4, 20}) || e.Provider != (Fact[string]{"efa", 21}) || e.Network != (Fact[string]{"AWS Libfabric", 23}) ||
+				e.Rings != (fact{4, 31}) || e.Trees != (fact{4, 36}) || len(e.NICs) != 0 {
+				t.Errorf("NICs %v %+v, provider %v, network %v, rings %v, trees %v; want 4 at 20, efa at 21, AWS Libfabric at 23, 4 at 31, 4 at 36",
+					e.NICCount, e.NICs, e.Provider, e.Network, e.Rings, e.Trees)
+			}
+			// 16 and 17: one rank on each of two hosts.
+			if len(e.Devices) != 2 || e.GPUsPerHost != (fact{1, 16}) || e.Devices[1].Host != "ip-192-168-16-52" {
+				t.Errorf("devices %+v, per host %v; want 2 on two hosts, 1 at 16", e.Devices, e.GPUsPerHost)
+			}
+		}},
+		{"testdata/real/h100_2x8_allreduce_tagoutput_split_rows_p5.log", func(t *testing.T, e Evidence) {
+			// 31: "[1,0]<stdout>:test-nccl-worker-0:25:25 [0] NCCL INFO NCCL version 2.22.3+cuda12.2"
+			if e.NCCLVersion != (Fact[string]{"2.22.3", 31}) || e.CUDA != (Fact[string]{"12.2", 31}) || e.GPUsPerHost != (fact{8, 13}) {
+				t.Errorf("version %v, CUDA %v, per host %v; want 2.22.3 and 12.2 at 31, 8 at 13", e.NCCLVersion, e.CUDA, e.GPUsPerHost)
+			}
+		}},
+		{"testdata/mpirun_noisy_allreduce.log", func(t *testing.T, e Evidence) {
+			// 39: "NCCL version 2.21.5+cuda12.4"; 67: "Channel 00/24 : 0 1 2 ... 15"
+			if e.NCCLVersion != (Fact[string]{"2.21.5", 39}) || e.Rings != (fact{24, 67}) {
+				t.Errorf("version %v, rings %v; want 2.21.5 at 39, 24 at 67", e.NCCLVersion, e.Rings)
+			}
+		}},
+	} {
+		l, err := readPath(c.file, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(c.file, func(t *testing.T) { c.check(t, l.Tests[0].Evidence) })
+	}
+}
+
+// debugFile reads the NCCL debug lines of a log that holds no table (the
+// TUNING and GRAPH captures of package nccl) as the Reader reads them.
+func debugFile(t *testing.T, path string) Evidence {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var d debugState
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		if _, msg, ok := strings.Cut(sc.Text(), "NCCL INFO "); ok {
+			d.line(n, msg)
+		}
+	}
+	return d.e
+}
+
+// The captures of commmodel/nccl/testdata: the comm line of NCCL 2.20 and
+// the NET link of a GRAPH topology dump.
+func TestEvidenceCaptures(t *testing.T) {
+	// tuning_2.20_h100_2x8_nccl1519.log:5: "comm 0x55d35c3a9ec0 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0"
+	e := debugFile(t, "../../commmodel/nccl/testdata/tuning_2.20_h100_2x8_nccl1519.log")
+	if e.Ranks != (Fact[int]{16, 5}) || e.Nodes != (Fact[int]{2, 5}) || e.LocalRanks != (Fact[int]{8, 5}) || e.MNNVL != (Fact[bool]{false, 5}) {
+		t.Errorf("ranks %v, nodes %v, local ranks %v, MNNVL %v; want 16, 2, 8, false at line 5", e.Ranks, e.Nodes, e.LocalRanks, e.MNNVL)
+	}
+	// graph_h20_2gpu_2nic_nccl1189.log:16: "+ NET[50.0] - NET/3 (aa24210003bd70c4/1/50.000000)": 50 GB/s.
+	e = debugFile(t, "../../commmodel/nccl/testdata/graph_h20_2gpu_2nic_nccl1189.log")
+	if e.NICBW != (Fact[float64]{50e9, 16}) || e.NICCount.Known() {
+		t.Errorf("NIC BW %v, count %v; want 50e9 at line 16 and no count (a partial dump)", e.NICBW, e.NICCount)
+	}
+}
+
+// Each form of line, as NCCL's format strings print it (the files of
+// github.com/NVIDIA/nccl named), including the older forms.
+func TestEvidenceLineForms(t *testing.T) {
+	lines := []string{
+		// 1, 2: net_ib.cc / net_ib/init.cc "NET/IB : Using%s %s; OOB %s:%s", each device " [%d]%s:%d" (rail ":%d") "/%s".
+		"NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_3:1:2/RoCE [RO]; OOB ib0:10.0.0.1<0>",
+		"NET/IB : Using [0]mlx5_9:1/IB ; OOB ib0:10.0.0.2<0>", // a second rank's list: the first is kept
+		// 3, 4: net_ib/init.cc (2.24+, NCCL_DEBUG_SUBSYS=NET) "NET/IB: [%d] %s:%s:%d/%s provider=%s speed=%d ...", Mb/s.
+		"NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5 speed=400000 context=0x55 pciPath=/sys/0000:1a:00.0 ar=1 oooRqSize=0",
+		"NET/IB: [1] mlx5_3:uverbs3:1/RoCE provider=Mlx5 speed=200000 context=0x56 pciPath=/sys/0000:1b:00.0 ar=0 oooRqSize=0",
+		// 5: graph/paths.cc before 2.24.
+		"GPU Direct RDMA Enabled for GPU 18000 / HCA 0 (distance 4 <= 5), read 1",
+		// 6: transport/nvls.cc.
+		"NVLS multicast support is not available on dev 0",
+		// 7: init.cc from 2.17.
+		"32 coll channels, 32 collnet channels, 0 nvls channels, 32 p2p channels, 32 p2p channels per peer",
+		// 8: init.cc, 2.17 to 2.19: no MNNVL.
+		"comm 0x7f00 rank 3 nRanks 64 nNodes 16 localRanks 4 localRank 3",
+		// 9: init.cc VERSION_STRING without a CUDA suffix.
+		"NCCL version 2.8.4",
+	}
+	var d debugState
+	for i, l := range lines {
+		d.line(i+1, l)
+	}
+	e := d.e
+	nics := []NIC{{Index: 0, Name: "mlx5_0", Port: 1, Link: "IB", BW: 50e9, Line: 1}, {Index: 1, Name: "mlx5_3", Port: 1, Link: "RoCE", BW: 25e9, Line: 1}}
+	if !reflect.DeepEqual(e.NICs, nics) || e.NICCount != (Fact[int]{2, 1}) || e.NICBW != (Fact[float64]{50e9, 3}) {
+		t.Errorf("NICs %+v (%v), BW %v; want %+v, 2 at 1, 50e9 (400000 Mb/s) at 3", e.NICs, e.NICCount, e.NICBW, nics)
+	}
+	ch := Channels{Coll: 32, CollNet: 32, NVLS: 0, P2P: 32, P2PPerPeer: 32}
+	if e.GPUDirect != (Fact[bool]{true, 5}) || e.NVLS != (Fact[bool]{false, 6}) || e.Channels != (Fact[Channels]{ch, 7}) {
+		t.Errorf("GPUDirect %v, NVLS %v, channels %v; want true at 5, false at 6, %+v at 7", e.GPUDirect, e.NVLS, e.Channels, ch)
+	}
+	if e.Nodes != (Fact[int]{16, 8}) || e.LocalRanks != (Fact[int]{4, 8}) || e.MNNVL.Known() || e.NCCLVersion != (Fact[string]{"2.8.4", 9}) || e.CUDA.Known() {
+		t.Errorf("nodes %v, local %v, MNNVL %v, version %v, CUDA %v; want 16 and 4 at 8, none, 2.8.4 at 9, none", e.Nodes, e.LocalRanks, e.MNNVL, e.NCCLVersion, e.CUDA)
+	}
+
+	// The speed lines come before the list in NCCL's output: the list
+	// takes them. The topology's 2.24 form names HCAs; OFI counts its NICs.
+	d = debugState{}
+	for i, l := range []string{lines[2], lines[3], lines[0],
+		"NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'", // graph/topo.cc from 2.24
+		"NET/OFI Selected Provider is cxi (found 4 nics)",      // aws-ofi-nccl
+	} {
+		d.line(i+1, l)
+	}
+	if e := d.e; e.NICs[0].BW != 50e9 || e.NICs[1].BW != 25e9 || e.GPUDirect != (Fact[bool]{false, 4}) || e.Provider != (Fact[string]{"cxi", 5}) || e.NICCount != (Fact[int]{2, 3}) {
+		t.Errorf("NICs %+v, GPUDirect %v, provider %v, count %v; want 50e9 and 25e9, false at 4, cxi at 5, 2 at 3 (the list outranks OFI)",
+			e.NICs, e.GPUDirect, e.Provider, e.NICCount)
+	}
+	d = debugState{}
+	d.line(1, "NET/OFI Selected Provider is cxi (found 4 nics)")
+	if d.e.NICCount != (Fact[int]{4, 1}) {
+		t.Errorf("OFI alone: count %v, want 4 at 1", d.e.NICCount)
+	}
+}
+
+// Debug lines belong to the test being set up: before a test's rows, or
+// after the previous test's rows; those after the last test's rows, to it.
+// Rank 0's bare "NCCL version" line (NCCL before 2.9) counts too.
+func TestEvidenceAttribution(t *testing.T) {
+	const row = "        1024           256     float     sum      -1    10.00    0.10    0.19      0    10.00    0.10    0.19      0\n"
+	in := "NCCL version 2.7.5+cuda11.0\n" + // 1
+		"# nThread 1 nGpus 2 minBytes 1024 maxBytes 1024 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n" +
+		"h:1:1 [0] NCCL INFO Using network IB\n" + // 3
+		row +
+		"h:1:1 [0] NCCL INFO NVLS multicast support is available on dev 0\n" + // 5: the next test's
+		"# nThread 1 nGpus 2 minBytes 1024 maxBytes 1024 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n" +
+		row +
+		"h:1:1 [0] NCCL INFO Trees [0] 1/-1/-1->0->-1 [1] 1/-1/-1->0->-1\n" // 8: the last test's
+	l := readString(t, in, Options{})
+	if len(l.Tests) != 2 {
+		t.Fatalf("%d tests, want 2", len(l.Tests))
+	}
+	a, b := l.Tests[0].Evidence, l.Tests[1].Evidence
+	if a.NCCLVersion != (Fact[string]{"2.7.5", 1}) || a.CUDA != (Fact[string]{"11.0", 1}) || a.Network != (Fact[string]{"IB", 3}) || a.NVLS.Known() {
+		t.Errorf("test 1: version %v CUDA %v network %v NVLS %v; want 2.7.5 and 11.0 at 1, IB at 3, no NVLS", a.NCCLVersion, a.CUDA, a.Network, a.NVLS)
+	}
+	if b.NVLS != (Fact[bool]{true, 5}) || b.Trees != (Fact[int]{2, 8}) || b.Network.Known() {
+		t.Errorf("test 2: NVLS %v trees %v network %v; want true at 5, 2 at 8, none", b.NVLS, b.Trees, b.Network)
+	}
+}
