@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // A SweepPoint compares, at one size of a pinned sweep, the table the model
@@ -70,7 +72,7 @@ func (m *Machine) ScoreSweep(sweep []Table) ([]SweepPoint, error) {
 		if len(times) < len(sweep) {
 			continue // not measured by every table
 		}
-		c, b := argmin(predicted), argmin(times)
+		c, b := floats.MinIdx(predicted), floats.MinIdx(times)
 		sp := SweepPoint{Size: p.Size, Chosen: pin(sweep[c]), Best: pin(sweep[b]), ChosenTime: times[c], BestTime: times[b], NCCLTime: math.NaN()}
 		q := sweep[0].Query()
 		q.Algo, q.Proto = "", ""
@@ -88,14 +90,4 @@ func (m *Machine) ScoreSweep(sweep []Table) ([]SweepPoint, error) {
 		out = append(out, sp)
 	}
 	return out, nil
-}
-
-func argmin(x []float64) int {
-	k := 0
-	for i, v := range x {
-		if v < x[k] {
-			k = i
-		}
-	}
-	return k
 }
