@@ -99,7 +99,7 @@ func Describe(gpu, spec string) (Hardware, error) {
 		}
 	}
 	if h.NICBW <= 0 {
-		h.NICBW = nicRates[arch(h.GPU.CompCap)]
+		h.NICBW = nicRates[nccl.ArchOf(h.GPU.CompCap)]
 	}
 	return h, nil
 }
