@@ -171,6 +171,15 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	for _, t := range m.tables {
 		perNode = max(perNode, t.PerNode)
 	}
+	if !hw.GPU.Known && hw.Sources.LinkBW != predict.SourceUser && len(m.tables) == 0 {
+		// Calibrate says so in its notes where there are tables.
+		problems = append(problems, problem{Message: fmt.Sprintf("%s is not in commlab's catalog: it is taken as a PCIe card of compute capability 9.0 without NVLink; "+
+			"describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host is fabric=infinity)", hw.GPU.Name)})
+	}
+	hw, notes := hw.WithEvidence(m.tables)
+	for _, n := range notes {
+		problems = append(problems, problem{Message: n})
+	}
 	m.hw, m.problems = hw.ForHosts(perNode), append(m.problems, problems...)
 	return m, nil
 }

@@ -31,7 +31,15 @@ type Settings struct {
 	// model's errors on tables it did not see: Predict's interval then
 	// rests on the prior spread alone (interval.go).
 	NoIntervals bool
+
+	// wideLinks widens intra_bw's prior to wideWidth: the GPU's links are
+	// assumed, not known (Hardware.assumedLinks).
+	wideLinks bool
 }
+
+// wideWidth is the prior's width of intra_bw's log for a GPU whose links
+// are assumed: a factor of 10 either way.
+const wideWidth = math.Ln10
 
 func (s *Settings) withDefaults() Settings {
 	var out Settings
@@ -145,11 +153,16 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		return nil, err
 	}
 	m := &Machine{GPU: tables[0].GPU, Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
+	if h.assumedLinks() {
+		set.wideLinks = true
+		m.Notes = append(m.Notes, fmt.Sprintf("%s is not in commlab's catalog: its links are assumed (%s), and intra_bw is calibrated from the tables with a prior 10x wide either way; "+
+			"describe the GPU to narrow it (-hw cc=X.Y,links=N,link-bw=RATE)", h.GPU.Name, h.Fabric))
+	}
 	d, notes, err := m.design(tables)
 	if err != nil {
 		return nil, err
 	}
-	m.Notes = notes
+	m.Notes = append(m.Notes, notes...)
 	used := d.used()
 	x0 := m.prior()
 	all := d.bestFit(x0, used, set)

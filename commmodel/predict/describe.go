@@ -32,28 +32,22 @@ var DescribeKeys = []struct{ Key, Doc string }{
 
 // Describe returns the hardware of the GPU named gpu with the description
 // spec, comma-separated KEY=VALUE pairs (DescribeKeys), over what
-// DefaultHardware knows of the GPU. For a GPU that nccl.ParseGPU does not
-// know, spec must give cc and links, and link-bw or gpu-bw; its
-// generation's NCCL constants stand for its library's (RCCL's tuner is
-// modelled as NCCL's). An MI300X host, whose GPUs each have seven Infinity
-// Fabric links of 64 GB/s a direction to the seven others (AMD Instinct
-// MI300X data sheet: 128 GB/s per link both ways), is
-// "cc=9.4,links=7,link-bw=64GB/s": a full mesh, which the model takes as
-// one hop, with Hopper's constants; that description is built in
-// (describedGPUs), and spec overrides it key by key.
+// DefaultHardware knows of the GPU. A GPU that the catalog (nccl.ParseGPU)
+// does not hold is never refused: it starts from nccl.UnknownGPU (compute
+// capability 9.0, whose NCCL constants stand for its library's, a PCIe
+// Gen5 link and no NVLink), every fact of it assumed, and the keys given
+// replace what they name: an AMD host the catalog lacks is, say,
+// "cc=9.4,links=7,link-bw=64GB/s,fabric=infinity" (seven Infinity Fabric
+// links of 64 GB/s a direction to the seven other GPUs). Calibrate gives
+// the bandwidths of a GPU whose links are assumed wide priors.
 func Describe(gpu, spec string) (Hardware, error) {
 	h, err := DefaultHardware(gpu)
-	known := err == nil
-	if err != nil && !errors.Is(err, nccl.ErrUnknownGPU) {
-		return Hardware{}, err
+	if errors.Is(err, nccl.ErrUnknownGPU) {
+		h, err = Hardware{GPU: nccl.UnknownGPU(gpu)}, nil
+		h.Sources.GPU = SourceAssumed
 	}
-	user := spec
-	if !known {
-		h = Hardware{GPU: nccl.GPU{Name: gpu}, Sources: Sources{GPU: SourceUser}}
-		if d, ok := describedGPU(gpu); ok {
-			spec = d + "," + spec // what the user gives overrides it
-			h.Sources.GPU = SourceCatalog
-		}
+	if err != nil {
+		return Hardware{}, err
 	}
 	set := map[string]string{}
 	for _, kv := range strings.Split(spec, ",") {
@@ -72,6 +66,7 @@ func Describe(gpu, spec string) (Hardware, error) {
 			}
 		}
 		set[key] = value
+		h.setSource(key, SourceUser)
 	}
 	if v, ok := set["gpu-bw"]; ok {
 		bw, err := units.ParseBandwidth(v)
@@ -80,23 +75,9 @@ func Describe(gpu, spec string) (Hardware, error) {
 		}
 		h.GPU.NVLinkBW = bw / float64(h.links())
 	}
-	has := func(k string) bool { _, ok := set[k]; return ok }
-	for k := range set {
-		h.setSource(k, SourceCatalog) // the built-in description's keys
-	}
-	for _, kv := range strings.Split(user, ",") {
-		if k, _, ok := strings.Cut(kv, "="); ok {
-			h.setSource(strings.TrimSpace(k), SourceUser)
-		}
-	}
-	if !known {
-		if !has("cc") || !has("links") || !has("link-bw") && !has("gpu-bw") {
-			return Hardware{}, fmt.Errorf("predict: GPU %q is unknown: describe it with cc, links and link-bw or gpu-bw "+
-				"(an AMD Instinct MI300X host, for one, is cc=9.4,links=7,link-bw=64GB/s)", gpu)
-		}
-		if !has("switch") && !has("fabric") && h.links() > 0 {
-			h.Fabric = FabricNVSwitch
-		}
+	_, fabric := set["fabric"]
+	if _, sw := set["switch"]; !h.GPU.Known && !fabric && !sw && h.links() > 0 {
+		h.Fabric = FabricNVSwitch // links described without a word of how they join
 	}
 	if h.NICBW <= 0 {
 		h.NICBW = nicRates[nccl.ArchOf(h.GPU.CompCap)]
@@ -104,24 +85,9 @@ func Describe(gpu, spec string) (Hardware, error) {
 	return h, nil
 }
 
-// describedGPUs are descriptions of GPUs that nccl.ParseGPU does not know,
-// by a word of their name, for Describe: the AMD Instinct MI300X (its data
-// sheet: seven Infinity Fabric links of 128 GB/s both ways, one to each
-// other GPU of the host), whose RCCL tuner is modelled as NCCL's with
-// Hopper's constants.
-var describedGPUs = []struct{ word, spec string }{
-	{"MI300X", "cc=9.4,links=7,link-bw=64GB/s,fabric=infinity"},
-}
-
-// describedGPU returns the description of describedGPUs for a GPU name.
-func describedGPU(name string) (string, bool) {
-	for _, d := range describedGPUs {
-		if strings.Contains(strings.ToUpper(name), d.word) {
-			return d.spec, true
-		}
-	}
-	return "", false
-}
+// assumedLinks reports that nothing but an assumption gives the GPU's
+// links: a GPU the catalog does not hold, undescribed.
+func (h *Hardware) assumedLinks() bool { return !h.given(h.Sources.LinkBW) && !h.GPU.Known }
 
 // set applies one key of Describe.
 func (h *Hardware) set(key, value string) error {

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,12 +52,13 @@ func TestDescribe(t *testing.T) {
 // TestDescribeAMD describes an AMD Instinct MI300X host (seven Infinity
 // Fabric links of 64 GB/s a direction, AMD's data sheet), which the GPU
 // catalog also holds, and predicts an AllReduce on it, uncalibrated; "AMD
-// Radeon Graphics" (a real rccl-tests log's name), which it does not, needs
-// a description.
+// Radeon Graphics" (a real rccl-tests log's name), which it does not, is
+// taken as nccl.UnknownGPU with every fact assumed.
 func TestDescribeAMD(t *testing.T) {
 	const mi300x = "AMD Instinct MI300X"
-	if _, err := Describe("AMD Radeon Graphics", ""); err == nil || !strings.Contains(err.Error(), "cc=9.4,links=7,link-bw=64GB/s") {
-		t.Errorf("undescribed AMD Radeon Graphics: %v, want a hint that works", err)
+	radeon, err := Describe("AMD Radeon Graphics", "")
+	if err != nil || radeon.GPU.Known || radeon.Sources.GPU != SourceAssumed || radeon.Fabric != FabricPCIe || !radeon.assumedLinks() {
+		t.Errorf("undescribed AMD Radeon Graphics: %+v, %v; want an unknown PCIe GPU, assumed", radeon, err)
 	}
 	h, err := Describe(mi300x, "cc=9.4,links=7,link-bw=64GB/s")
 	if err != nil {
@@ -215,5 +217,33 @@ func TestIntraPriorDescribed(t *testing.T) {
 		if got := Uncalibrated(h).prior()[parIntraBW]; math.Abs(got/c.want-1) > c.tol {
 			t.Errorf("%s %q: intra_bw prior %.4g B/s, want %.4g", c.gpu, c.spec, got, c.want)
 		}
+	}
+}
+
+// TestCalibrateUnknownGPU calibrates on a real rccl-tests log of a GPU the
+// catalog does not hold ("AMD Radeon Graphics", 8 ranks of AllToAll): it
+// is not refused, the notes say what was assumed, and intra_bw's prior is
+// 10x wide either way (wideWidth) where a known GPU's is at most 2x.
+func TestCalibrateUnknownGPU(t *testing.T) {
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/amd_radeon_1x8_alltoall_rccl_late2025.log", nil)
+	if err != nil || len(tabs) == 0 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	h, err := Describe(tabs[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Calibrate(h, tabs[:1], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(m.Notes, func(n string) bool {
+		return strings.Contains(n, "not in commlab's catalog") && strings.Contains(n, "-hw cc=")
+	}) {
+		t.Errorf("notes %q: want one that says the GPU is assumed and how to describe it", m.Notes)
+	}
+	set := (&Settings{wideLinks: true}).withDefaults()
+	if w := set.width(parIntraBW); w != math.Ln10 {
+		t.Errorf("intra_bw's prior width %g, want ln 10", w)
 	}
 }

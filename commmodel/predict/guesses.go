@@ -153,3 +153,41 @@ func predictWith(h Hardware, tables []Table, q Query, sizes []float64) ([]Predic
 	}
 	return m.Predict(q, sizes)
 }
+
+// WithEvidence returns h with the facts that the tables' NCCL_DEBUG=INFO
+// lines give (nccltests.Evidence), where nothing stronger gave them (the
+// user's -hw or a topo capture): the NICs of a host, their rate, and NVLS
+// (which NCCL finds only on an NVSwitch). Where the tables' lines
+// disagree, the first table's stand, and a note says so.
+func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
+	weak := func(s Source) bool { return s == "" || s == SourceAssumed || s == SourceCatalog }
+	var notes []string
+	seen := map[string]string{} // fact -> the first table that gave it
+	take := func(fact, table string, differs bool) bool {
+		first, ok := seen[fact]
+		if !ok {
+			seen[fact] = table
+			return true
+		}
+		if differs {
+			notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines give another %s than %s's; %s's is taken", table, fact, first, first))
+		}
+		return false
+	}
+	for i := range tables {
+		e, name := &tables[i].Evidence, tables[i].Name
+		if n := e.NICCount.Value; e.NICCount.Known() && n > 0 && weak(h.Sources.NICs) && take("nics_per_node", name, n != h.NICs) {
+			h.NICs, h.Sources.NICs = n, SourceNCCLDebug
+		}
+		if bw := e.NICBW.Value; e.NICBW.Known() && bw > 0 && weak(h.Sources.NICBW) && take("nic_bw", name, bw != h.NICBW) {
+			h.NICBW, h.Sources.NICBW = bw, SourceNCCLDebug
+		}
+		if on := e.NVLS.Value; e.NVLS.Known() && weak(h.Sources.NVLS) && take("nvls", name, on != h.NVLS) {
+			h.NVLS, h.Sources.NVLS = on, SourceNCCLDebug
+			if on && weak(h.Sources.Fabric) {
+				h.Fabric, h.Sources.Fabric = FabricNVSwitch, SourceNCCLDebug
+			}
+		}
+	}
+	return h, notes
+}

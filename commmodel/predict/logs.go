@@ -101,7 +101,7 @@ func TablesOf(tests []*nccltests.Test, b []byte, name string, pins func(test int
 
 // tableOf builds the table of t from the lines before its rows and the pins.
 func tableOf(t *nccltests.Test, head []string, pin Pins) (Table, error) {
-	tab := Table{GPU: t.System, Nodes: t.Nodes, Layout: layoutOf(t)}
+	tab := Table{GPU: t.System, Nodes: t.Nodes, Layout: layoutOf(t), Evidence: t.Evidence}
 	readHead(&tab, head)
 	pin.apply(&tab)
 	name := t.Collective.String()

@@ -137,8 +137,12 @@ func (d *design) used() [numParams]bool {
 }
 
 // width is the prior's width of parameter k's log: PriorWidth, but at
-// most the parameter's narrow width.
+// most the parameter's narrow width, and for intra_bw of a GPU whose links
+// are assumed at least wideWidth.
 func (s Settings) width(k int) float64 {
+	if k == parIntraBW && s.wideLinks {
+		return max(s.PriorWidth, wideWidth)
+	}
 	if n := params[k].narrow; n > 0 {
 		return min(s.PriorWidth, n)
 	}

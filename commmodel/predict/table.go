@@ -9,6 +9,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // A Point is one measured size of a table.
@@ -56,6 +57,10 @@ type Table struct {
 	// Points are the measured sizes; 0-byte rows (an empty call) do not
 	// belong here.
 	Points []Point
+	// Evidence is what the log says of the machine beside the table: its
+	// Rank lines and NCCL's NCCL_DEBUG=INFO lines (Hardware.WithEvidence
+	// takes the NICs and NVLS from them).
+	Evidence nccltests.Evidence
 }
 
 // Ranks returns Nodes·PerNode.
