@@ -79,7 +79,7 @@ func (lf LogFit) label() string {
 	cc, _ := data.Collective(lf.Test)
 	c := cc.String()
 	if lf.Test.Ambiguous() {
-		c = strings.Join(collectiveNames(data.Candidates(lf.Test)), " or ")
+		c = strings.Join(collectiveNames(lf.Test.Candidates), " or ")
 	}
 	ranks := "? ranks"
 	if lf.Test.Ranks > 0 {
@@ -99,7 +99,7 @@ func RunsTable(fits []LogFit) figure.Table {
 		cc, _ := data.Collective(lf.Test)
 		c := cc.String()
 		if lf.Test.Ambiguous() {
-			c = strings.Join(collectiveNames(data.Candidates(lf.Test)), " or ")
+			c = strings.Join(collectiveNames(lf.Test.Candidates), " or ")
 		}
 		ranks := "?"
 		if lf.Test.Ranks > 0 {
@@ -445,40 +445,41 @@ func rankCounts(ps data.Points) []int {
 }
 
 // measuredCrossing finds the first size at which b (two-shot) is faster
-// than a (one-shot) in rows of the same sizes.
+// than a (one-shot) in rows of the same sizes: the first sign change of
+// time(a) - time(b) (commmodel.SampledCrossings; sizes of equal times take
+// neither side), which starts on one-shot's side.
 func measuredCrossing(a, b data.Points) (size float64, ok bool, note string) {
 	at := map[int64]float64{}
 	for _, p := range b {
 		at[p.Size] = p.Time
 	}
-	type pt struct{ s, d float64 } // d = time(a) - time(b): > 0 where b wins
-	var ds []pt
-	for _, p := range a {
+	// d = time(a) - time(b) at the sizes both hold, increasing: > 0 where b wins.
+	var sizes, d []float64
+	for _, p := range slices.SortedFunc(slices.Values(a), func(x, y data.Point) int { return cmp.Compare(x.Size, y.Size) }) {
 		if tb, ok := at[p.Size]; ok {
-			ds = append(ds, pt{float64(p.Size), p.Time - tb})
+			sizes, d = append(sizes, float64(p.Size)), append(d, p.Time-tb)
 		}
 	}
-	slices.SortFunc(ds, func(x, y pt) int { return cmp.Compare(x.s, y.s) })
-	if len(ds) == 0 {
+	if len(d) == 0 {
 		return 0, false, "no common sizes"
 	}
-	if ds[0].d > 0 {
-		return 0, false, "two-shot already faster at " + units.FormatSize(ds[0].s)
+	if i := slices.IndexFunc(d, func(x float64) bool { return x != 0 }); i >= 0 && d[i] > 0 {
+		return 0, false, "two-shot already faster at " + units.FormatSize(sizes[i])
 	}
-	for i := 1; i < len(ds); i++ {
-		if ds[i].d > 0 {
-			l0, l1 := math.Log(ds[i-1].s), math.Log(ds[i].s)
-			x := math.Exp(l0 + (l1-l0)*(-ds[i-1].d)/(ds[i].d-ds[i-1].d))
-			for _, q := range ds[i+1:] {
-				if q.d <= 0 {
-					note = fmt.Sprintf("one-shot as fast again at %s (%s apart)", units.FormatSize(q.s), units.FormatDuration(-q.d))
-					break
-				}
-			}
-			return x, true, note
+	xs := commmodel.SampledCrossings(sizes, d, 0)
+	if len(xs) == 0 {
+		return 0, false, "one-shot at least as fast up to " + units.FormatSize(sizes[len(sizes)-1])
+	}
+	won := false // a row past the crossing has two-shot faster
+	for i, s := range sizes {
+		if s > xs[0] && d[i] > 0 {
+			won = true
+		} else if won && d[i] <= 0 {
+			note = fmt.Sprintf("one-shot as fast again at %s (%s apart)", units.FormatSize(s), units.FormatDuration(-d[i]))
+			break
 		}
 	}
-	return 0, false, "one-shot at least as fast up to " + units.FormatSize(ds[len(ds)-1].s)
+	return xs[0], true, note
 }
 
 // thresholdText describes a threshold, "always one-shot" for +Inf.

@@ -170,112 +170,30 @@ func TestKernelCrossovers(t *testing.T) {
 	}
 }
 
-// The production thresholds, from the cited sources: vLLM
-// csrc/custom_all_reduce.cuh ("world_size_ <= 4 && bytes < 512 * 1024" or
-// "world_size_ <= 8 && bytes < 256 * 1024"; always one-stage at 2);
-// TensorRT-LLM allreducePlugin.cpp selectImplementation ("< 1 * 1000 * 1000"
-// at <= 4 GPUs, "< 500 * 1000" above).
-func TestThresholds(t *testing.T) {
-	for _, tc := range []struct {
-		p          int
-		vllm, trt  float64
-		vllmExists bool
-	}{
-		{2, math.Inf(1), math.Inf(1), true},
-		{4, 512 << 10, 1e6, true},
-		{6, 256 << 10, 5e5, true},
-		{8, 256 << 10, 5e5, true},
-		{16, 0, 5e5, false},
-	} {
-		v, ok := vllmThreshold(tc.p)
-		if ok != tc.vllmExists || (ok && v.Size != tc.vllm) {
-			t.Errorf("vLLM at %d GPUs: %+v %v", tc.p, v, ok)
+// measuredCrossing on hand-made rows (times in µs at 1, 2, 4 MiB): a size
+// of equal times takes neither side, so one-shot's -2 µs at 1 MiB and +4 µs
+// at 4 MiB cross a third of the way in log size, at 1 MiB · 4^(1/3); equal
+// times then a two-shot win is no crossing but two-shot already faster.
+func TestMeasuredCrossingTies(t *testing.T) {
+	rows := func(us ...float64) data.Points {
+		var ps data.Points
+		for i, x := range us {
+			ps = append(ps, data.Point{Size: 1 << (20 + i), Time: x * 1e-6})
 		}
-		if got := trtllmThreshold(tc.p).Size; got != tc.trt {
-			t.Errorf("TensorRT-LLM at %d GPUs: %g, want %g", tc.p, got, tc.trt)
-		}
+		return ps
 	}
-	if s := thresholdText(trtllmThreshold(8)); !strings.Contains(s, "500000 B") {
-		t.Errorf("TensorRT-LLM's decimal threshold shown as %q", s)
+	two := rows(10, 10, 10)
+	x, in, note := measuredCrossing(rows(8, 10, 14), two)
+	if want := (1 << 20) * math.Cbrt(4); !in || relDiff04(x, want) > 1e-9 || note != "" {
+		t.Errorf("through a tie: %g %v %q, want %g within the rows", x, in, note, want)
 	}
-}
-
-// ByteDance-Seed/Triton-distributed issue #57 (data/kernels_public.csv):
-// the 2 MiB row, 290.73 µs between 32.42 µs at 1 MiB and 59.43 µs at 4 MiB,
-// is wild. The robust fit gives it no weight and matches the fit without it;
-// plain least squares gives it full weight and moves.
-func TestFitWild(t *testing.T) {
-	w, err := FitWild(data.Kernels().Select(data.Filter{Source: WildSource}).Samples(), nil)
-	if err != nil {
-		t.Fatal(err)
+	if _, in, note := measuredCrossing(rows(10, 12, 9), two); in || !strings.Contains(note, "already faster at 2 MiB") {
+		t.Errorf("tie then two-shot: %v %q, want two-shot already faster at 2 MiB", in, note)
 	}
-	if s := w.Samples[w.Wild]; s.Size != 2<<20 || s.Time != 290.73e-6 {
-		t.Fatalf("wild row %+v, want 290.73 µs at 2 MiB", s)
+	if _, in, note := measuredCrossing(rows(10, 10, 10), two); in || !strings.Contains(note, "at least as fast up to 4 MiB") {
+		t.Errorf("equal throughout: %v %q, want one-shot at least as fast", in, note)
 	}
-	wild := w.Samples[w.Wild]
-	if wt := weightOf(w.Robust, wild); wt > 0.01 {
-		t.Errorf("robust weight of the wild row %g, want ~0", wt)
-	}
-	if wt := weightOf(w.Plain, wild); wt != 1 {
-		t.Errorf("plain weight %g, want 1", wt)
-	}
-	if d := w.Deviation(w.Robust); d > 0.03 {
-		t.Errorf("robust fit deviates %.1f%% from the clean fit", 100*d)
-	}
-	if d := w.Deviation(w.Plain); d < 0.1 {
-		t.Errorf("plain fit deviates only %.1f%%: the wild row no longer pulls it", 100*d)
-	}
-	tab := WildTable(w)
-	if len(tab.Rows) != 3 || tab.Rows[1][3] != "0.000" {
-		t.Errorf("wild table %v", tab.Rows)
-	}
-}
-
-func TestExhibits05(t *testing.T) {
-	ex, err := notebookExhibits("05_fitting")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ex) < 10 {
-		t.Errorf("%d exhibits", len(ex))
-	}
-	for _, e := range ex {
-		if !strings.HasPrefix(e.Name, "05-") {
-			t.Errorf("exhibit %q lacks the notebook prefix", e.Name)
-		}
-	}
-}
-
-// The fits take their settings: with one regime fixed every piecewise fit
-// is the single fit, and the regime table has one row per log. Its error
-// columns come from gota (ResidualFrame, data.ErrorSummary) and agree with
-// the fits' own summaries (fit.Result.MedianRelErr, MaxRelErr).
-func TestPublicLogFitsSettings(t *testing.T) {
-	fits, err := PublicLogFits(&fit.Settings{Regimes: 1, Bootstrap: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, lf := range fits {
-		if len(lf.Piecewise.Regimes) != 1 || lf.Single.Regimes[0].AlphaCI != (fit.Interval{}) {
-			t.Errorf("%s: %d regimes, CI %+v; want 1 and no bootstrap", lf.Name, len(lf.Piecewise.Regimes), lf.Single.Regimes[0].AlphaCI)
-		}
-		n += len(lf.Single.Samples)
-	}
-	rf := ResidualFrame(fits)
-	if rf.Nrow() != 2*n {
-		t.Errorf("residual frame has %d rows, want %d (each sample under both fits)", rf.Nrow(), 2*n)
-	}
-	tab, err := RegimeTable(fits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tab.Rows) != len(fits) {
-		t.Fatalf("%d rows for %d logs", len(tab.Rows), len(fits))
-	}
-	for i, lf := range fits {
-		if row := tab.Rows[i]; row[8] != percent(lf.Single.MedianRelErr) || row[9] != percent(lf.Single.MaxRelErr) {
-			t.Errorf("%s: errors %s, %s; the fit says %s, %s", lf.Name, row[8], row[9], percent(lf.Single.MedianRelErr), percent(lf.Single.MaxRelErr))
-		}
+	if _, in, note := measuredCrossing(rows(8, 12, 10), two); !in || !strings.Contains(note, "as fast again at 4 MiB") {
+		t.Errorf("two-shot wins then ties: %v %q, want one-shot as fast again at 4 MiB", in, note)
 	}
 }

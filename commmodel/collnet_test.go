@@ -1,6 +1,10 @@
 package commmodel
 
-import "testing"
+import (
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+)
 
 // TestCollNetCosts holds CollNet to values derived by hand from the doc
 // comments: Direct is two-shot in the node around one step through the
@@ -31,11 +35,11 @@ func TestCollNetCosts(t *testing.T) {
 		got := c.alg.Cost(c.nodes*c.per, S)
 		w := c.want
 		if got.Steps != w.Steps || got.Messages != w.Messages || got.Peers != w.Peers || got.Fanout != w.Fanout ||
-			!closeTo(got.Bytes, w.Bytes, 1e-12) || !closeTo(got.Path(), w.Path(), 1e-12) || !closeTo(got.Reduced, w.Reduced, 1e-12) {
+			!scalar.EqualWithinRel(got.Bytes, w.Bytes, 1e-12) || !scalar.EqualWithinRel(got.Path(), w.Path(), 1e-12) || !scalar.EqualWithinRel(got.Reduced, w.Reduced, 1e-12) {
 			t.Errorf("%s: %+v, want %+v", c.name, got, w)
 		}
 		cl := Cluster{Nodes: c.nodes, PerNode: c.per, Intra: h20Intra, Inter: h20Inter}
-		if got := cl.NetworkBytes(c.alg, S); !closeTo(got, c.network, 1e-12) {
+		if got := cl.NetworkBytes(c.alg, S); !scalar.EqualWithinRel(got, c.network, 1e-12) {
 			t.Errorf("%s: network bytes %g, want %g", c.name, got, c.network)
 		}
 	}

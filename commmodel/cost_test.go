@@ -3,15 +3,9 @@ package commmodel
 import (
 	"math"
 	"testing"
-)
 
-// closeTo reports whether got is within rel (relative) of want.
-func closeTo(got, want, rel float64) bool {
-	if want == 0 {
-		return math.Abs(got) <= rel
-	}
-	return math.Abs(got/want-1) <= rel
-}
+	"gonum.org/v1/gonum/floats/scalar"
+)
 
 func TestCosts(t *testing.T) {
 	const S = 1 << 20
@@ -58,8 +52,8 @@ func TestCosts(t *testing.T) {
 			got := tc.alg.Cost(tc.p, S)
 			want := tc.want
 			if got.Steps != want.Steps || got.Peers != want.Peers || got.Fanout != want.Fanout || got.Messages != want.Messages ||
-				!closeTo(got.Bytes, want.Bytes, 1e-12) || !closeTo(got.Reduced, want.Reduced, 1e-12) ||
-				!closeTo(got.Path(), want.Path(), 1e-12) {
+				!scalar.EqualWithinRel(got.Bytes, want.Bytes, 1e-12) || !scalar.EqualWithinRel(got.Reduced, want.Reduced, 1e-12) ||
+				!scalar.EqualWithinRel(got.Path(), want.Path(), 1e-12) {
 				t.Errorf("Cost(%d, %d) = %+v, want %+v", tc.p, S, got, want)
 			}
 		})
@@ -94,17 +88,17 @@ func TestBruckBlocks(t *testing.T) {
 func TestTime(t *testing.T) {
 	// article: ring at P = 8 with alpha 2 us is 28 us of steps plus 1.75 MB / 350 GB/s = 5 us for 1 MB.
 	got := Time(Ring{}, 8, 1e6, h20Intra)
-	if !closeTo(got, 33e-6, 1e-12) {
+	if !scalar.EqualWithinRel(got, 33e-6, 1e-12) {
 		t.Errorf("ring 1 MB P=8 on h20Intra = %g s, want 33e-6", got)
 	}
 	// Gamma charges reduced bytes: one-shot reduces 7 S.
 	l := Link{Alpha: 1e-6, BW: 1e9, Gamma: 1e-10}
-	if got, want := Time(OneShot{}, 8, 1000, l), 1e-6+7000/1e9+7000*1e-10; !closeTo(got, want, 1e-12) {
+	if got, want := Time(OneShot{}, 8, 1000, l), 1e-6+7000/1e9+7000*1e-10; !scalar.EqualWithinRel(got, want, 1e-12) {
 		t.Errorf("one-shot with gamma = %g, want %g", got, want)
 	}
 	// Overhead charges messages: direct at P = 8 sends 7.
 	l = Link{Alpha: 1e-6, BW: 1e9, Overhead: 1e-7}
-	if got, want := Time(Direct{}, 8, 8000, l), 1e-6+7e-7+7000/1e9; !closeTo(got, want, 1e-12) {
+	if got, want := Time(Direct{}, 8, 8000, l), 1e-6+7e-7+7000/1e9; !scalar.EqualWithinRel(got, want, 1e-12) {
 		t.Errorf("direct with overhead = %g, want %g", got, want)
 	}
 }
@@ -182,7 +176,7 @@ func TestBusFactor(t *testing.T) {
 	if bw := AllToAll.BusBW(8, 64<<20, 216e-6); math.Round(bw/1e9) != 272 {
 		t.Errorf("BusBW = %g GB/s, want 272", bw/1e9)
 	}
-	if got := AllReduce.AlgBW(8, AllReduce.BusBW(8, 1e6, 1e-5)); !closeTo(got, 1e11, 1e-12) {
+	if got := AllReduce.AlgBW(8, AllReduce.BusBW(8, 1e6, 1e-5)); !scalar.EqualWithinRel(got, 1e11, 1e-12) {
 		t.Errorf("AlgBW(BusBW(x)) = %g, want 1e11", got)
 	}
 }

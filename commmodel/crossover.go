@@ -238,32 +238,72 @@ func onLine(time func(float64) float64, l Line) bool {
 }
 
 // scanCrossings finds the sign changes of f - g on a grid of 16 points per
-// octave of [lo, hi] and bisects each in log space to a relative width of
-// 1e-12. Where f = g exactly at grid points (the curves touch or coincide),
-// a crossing is reported only if the sign on the far side differs from the
-// sign before: touching is not overtaking.
+// octave of [lo, hi] (signChanges: where f = g exactly at grid points, the
+// curves touch or coincide, a crossing is reported only if the sign on the
+// far side differs from the sign before, for touching is not overtaking)
+// and bisects each in log space to a relative width of 1e-12.
 func scanCrossings(f, g func(float64) float64, lo, hi float64) []crossing {
 	const perOctave = 16
 	d := func(s float64) float64 { return f(s) - g(s) }
-	var out []crossing
+	var sizes, ds []float64
 	step := math.Pow(2, 1.0/perOctave)
-	// last is the latest grid point where d was not zero, dl its value.
-	last, dl := 0.0, 0.0
 	for s := lo; ; s = min(s*step, hi) {
-		ds := d(s)
-		if math.IsNaN(ds) {
-			return nil
-		}
-		if ds != 0 {
-			if dl != 0 && (ds < 0) != (dl < 0) {
-				out = append(out, crossing{bisect(d, last, s, dl), dl < 0})
-			}
-			last, dl = s, ds
-		}
+		sizes, ds = append(sizes, s), append(ds, d(s))
 		if s >= hi {
-			return out
+			break
 		}
 	}
+	var out []crossing
+	for _, c := range signChanges(ds, 0) {
+		out = append(out, crossing{bisect(d, sizes[c.i], sizes[c.j], ds[c.i]), ds[c.i] < 0})
+	}
+	return out
+}
+
+// SampledCrossings returns the sizes at which a curve d, sampled at the
+// increasing sizes, changes sign: between the last sample with |d| > tol
+// on one side and the first on the other, interpolated linearly in ln size
+// to d = 0. Samples within tol of zero take neither side, so curves that
+// touch, or run within tol of each other, and part on the side they came
+// from do not cross. d is typically the difference of two times, or the log
+// of their ratio, at the sizes of measurements. It returns none if a sample
+// is NaN, and panics if the lengths of sizes and d differ.
+func SampledCrossings(sizes, d []float64, tol float64) []float64 {
+	if len(sizes) != len(d) {
+		panic("commmodel: SampledCrossings: slice length mismatch")
+	}
+	var out []float64
+	for _, c := range signChanges(d, tol) {
+		la, lb := math.Log(sizes[c.i]), math.Log(sizes[c.j])
+		f := d[c.i] / (d[c.i] - d[c.j])
+		out = append(out, math.Exp(la+f*(lb-la)))
+	}
+	return out
+}
+
+// A signChange is a pair of samples i < j on opposite sides of zero with
+// none between them beyond the tolerance.
+type signChange struct{ i, j int }
+
+// signChanges returns where the samples d change sign beyond tol: each
+// sample with |d| > tol that is on the other side of zero from the latest
+// such sample before it. It returns nil if a sample is NaN.
+func signChanges(d []float64, tol float64) []signChange {
+	var out []signChange
+	last := -1
+	for i, x := range d {
+		if math.IsNaN(x) {
+			return nil
+		}
+		if math.Abs(x) <= tol {
+			continue
+		}
+		if last >= 0 && (x < 0) != (d[last] < 0) {
+			out = append(out, signChange{last, i})
+		}
+		last = i
+	}
+	return out
 }
 
 // bisect narrows a sign change of d in [a, b] (d(a) = da) geometrically.

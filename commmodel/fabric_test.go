@@ -3,6 +3,8 @@ package commmodel
 import (
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 func TestFabricBW(t *testing.T) {
@@ -28,7 +30,7 @@ func TestFabricBW(t *testing.T) {
 		{"pcie", Fabric{Kind: SharedPCIe, P: 4, Links: 1, LinkBW: link}, 3, link},
 	}
 	for _, c := range cases {
-		if got := c.f.BW(c.fanout); math.Abs(got-c.want) > 1e-6*c.want {
+		if got := c.f.BW(c.fanout); !scalar.EqualWithinAbs(got, c.want, 1e-6*c.want) {
 			t.Errorf("%s: BW(%d) = %g, want %g", c.name, c.fanout, got, c.want)
 		}
 	}
@@ -46,16 +48,16 @@ func TestFullMeshRingRatio(t *testing.T) {
 		{Kind: FullMesh, P: 8, Links: 7, LinkBW: 56e9},
 		{Kind: FullMesh, P: 8, Links: 14, LinkBW: 25e9, Alpha: 3e-6},
 	} {
-		if r := f.LargeMessageRatio(Ring{}, TwoShot{}); math.Abs(r-7) > 1e-9 {
+		if r := f.LargeMessageRatio(Ring{}, TwoShot{}); !scalar.EqualWithinAbs(r, 7, 1e-9) {
 			t.Errorf("%+v: ring/two-shot = %g, want 7 (P-1, the article)", f, r)
 		}
 		// Halving-doubling also sends to one peer per step: no gain over ring.
-		if r := f.LargeMessageRatio(Ring{}, HalvingDoubling{}); math.Abs(r-1) > 1e-9 {
+		if r := f.LargeMessageRatio(Ring{}, HalvingDoubling{}); !scalar.EqualWithinAbs(r, 1, 1e-9) {
 			t.Errorf("%+v: ring/HD = %g, want 1 (same bytes, fanout 1 both)", f, r)
 		}
 	}
 	// On a switch the same pair converges (the article: egress is the limit).
-	if r := h20NVSwitch.LargeMessageRatio(Ring{}, TwoShot{}); math.Abs(r-1) > 1e-12 {
+	if r := h20NVSwitch.LargeMessageRatio(Ring{}, TwoShot{}); !scalar.EqualWithinAbs(r, 1, 1e-12) {
 		t.Errorf("NVSwitch ring/two-shot = %g, want 1", r)
 	}
 }
@@ -65,12 +67,12 @@ func TestFabricTime(t *testing.T) {
 	const s = 64 << 20
 	// Ring AllReduce: 2(P-1) steps and 2(P-1)/P·S bytes over one link.
 	want := 14*1e-6 + 2*7.0/8*s/56e9
-	if got := f.Time(Ring{}, s); math.Abs(got-want) > 1e-12 {
+	if got := f.Time(Ring{}, s); !scalar.EqualWithinAbs(got, want, 1e-12) {
 		t.Errorf("ring on mesh: %g s, want %g s", got, want)
 	}
 	// Two-shot: 2 steps, the same bytes over all 7 links.
 	want = 2*1e-6 + 2*7.0/8*s/(7*56e9)
-	if got := f.Time(TwoShot{}, s); math.Abs(got-want) > 1e-12 {
+	if got := f.Time(TwoShot{}, s); !scalar.EqualWithinAbs(got, want, 1e-12) {
 		t.Errorf("two-shot on mesh: %g s, want %g s", got, want)
 	}
 }
@@ -84,7 +86,7 @@ func TestSharedNICBW(t *testing.T) {
 		t.Error("SharedNICBW with 0 GPUs should be NaN")
 	}
 	// NCCL's Hopper NVLink x 18 = 370.8 GB/s.
-	if got := h20NVSwitch.Egress(); math.Abs(got-370.8e9) > 1 {
+	if got := h20NVSwitch.Egress(); !scalar.EqualWithinAbs(got, 370.8e9, 1) {
 		t.Errorf("H20 egress = %g, want 370.8e9", got)
 	}
 }

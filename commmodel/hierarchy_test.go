@@ -3,6 +3,8 @@ package commmodel
 import (
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 func TestClusterTimes(t *testing.T) {
@@ -11,29 +13,29 @@ func TestClusterTimes(t *testing.T) {
 	// 7 of a GPU's 15 peers share its node: direct AllToAll on 2 x 8 sends 7/16 of S over NVLink and 8/16 over
 	// the network; at the article's 128 MB point the network half is 3.4 ms.
 	want := max(2e-6+7.0/16*S/350e9, 15e-6+8.0/16*S/20e9)
-	if got := c.Time(Direct{}, S); !closeTo(got, want, 1e-12) || !closeTo(got, 3.37e-3, 0.01) {
+	if got := c.Time(Direct{}, S); !scalar.EqualWithinRel(got, want, 1e-12) || !scalar.EqualWithinAbs(got, 3.37e-3, 0.01*3.37e-3) {
 		t.Errorf("direct 2x8 128 MiB = %g s, want %g (~3.4 ms)", got, want)
 	}
 	// A flat ring over 16 ranks runs every one of its 30 steps at the pace of the network hop.
 	want = 30 * (15e-6 + S/16.0/20e9)
-	if got := c.Time(Ring{}, S); !closeTo(got, want, 1e-12) {
+	if got := c.Time(Ring{}, S); !scalar.EqualWithinRel(got, want, 1e-12) {
 		t.Errorf("flat ring 2x8 = %g s, want %g", got, want)
 	}
 	// The article's three steps: RS_8(S) and AG_8(S) on NVLink, ring AllReduce of S/8 over 2 nodes.
 	want = 2*7*(2e-6+S/8.0/350e9) + 2*(15e-6+S/8/2.0/20e9)
-	if got := c.Time(HierarchicalAllReduce{PerNode: 8}, S); !closeTo(got, want, 1e-12) {
+	if got := c.Time(HierarchicalAllReduce{PerNode: 8}, S); !scalar.EqualWithinRel(got, want, 1e-12) {
 		t.Errorf("hierarchical 2x8 = %g s, want %g", got, want)
 	}
 	// Network bytes per GPU: flat ring 2(P-1)/P·S, hierarchical 2(N-1)/N·S/p.
-	if got := c.NetworkBytes(Ring{}, S); !closeTo(got, 2*15.0/16*S, 1e-12) {
+	if got := c.NetworkBytes(Ring{}, S); !scalar.EqualWithinRel(got, 2*15.0/16*S, 1e-12) {
 		t.Errorf("flat ring network bytes %g", got)
 	}
-	if got := c.NetworkBytes(HierarchicalAllReduce{PerNode: 8}, S); !closeTo(got, S/8.0, 1e-12) {
+	if got := c.NetworkBytes(HierarchicalAllReduce{PerNode: 8}, S); !scalar.EqualWithinRel(got, S/8.0, 1e-12) {
 		t.Errorf("hierarchical network bytes %g", got)
 	}
 	// Pairwise with the XOR rule: 7 local rounds, then 8 network rounds.
 	want = 7*(2e-6+S/16.0/350e9) + 8*(15e-6+S/16.0/20e9)
-	if got := c.Time(Pairwise{}, S); !closeTo(got, want, 1e-12) {
+	if got := c.Time(Pairwise{}, S); !scalar.EqualWithinRel(got, want, 1e-12) {
 		t.Errorf("pairwise 2x8 = %g s, want %g", got, want)
 	}
 }
@@ -51,7 +53,7 @@ func TestClusterMatchesSingleLevel(t *testing.T) {
 				HierarchicalAllToAll{PerNode: shape[1]}, Pairwise{},
 			} {
 				for _, s := range []float64{0, 4096, 1 << 26} {
-					if got, want := c.Time(a, s), Time(a, p, s, l); !closeTo(got, want, 1e-12) {
+					if got, want := c.Time(a, s), Time(a, p, s, l); !scalar.EqualWithinRel(got, want, 1e-12) {
 						t.Errorf("%d x %d %s %s S=%g: cluster %g, single level %g", shape[0], shape[1], a.Collective(), a.Name(), s, got, want)
 					}
 				}
@@ -85,7 +87,7 @@ func TestClusterOneNode(t *testing.T) {
 		case CollNetChain:
 			a = CollNetChain{PerNode: 8, Chunks: tr.Chunks}
 		}
-		if got, want := c.Time(a, 1<<20), Time(a, 8, 1<<20, h20Intra); !closeTo(got, want, 1e-12) {
+		if got, want := c.Time(a, 1<<20), Time(a, 8, 1<<20, h20Intra); !scalar.EqualWithinRel(got, want, 1e-12) {
 			t.Errorf("%s %s: one-node cluster %g, intra link %g", a.Collective(), a.Name(), got, want)
 		}
 	}
@@ -113,7 +115,7 @@ func TestClusterTimeIsStages(t *testing.T) {
 						want += st.Time(c.Intra, c.Inter)
 					}
 					got := c.Time(a, s)
-					if chunked(a) && closeTo(got, want, pipeTol) {
+					if chunked(a) && scalar.EqualWithinRel(got, want, pipeTol) {
 						continue
 					}
 					if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {

@@ -1,8 +1,9 @@
 package commmodel
 
 import (
-	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // leavingByCount counts, node by node, the peers outside a group: the
@@ -34,7 +35,7 @@ func TestLeaving(t *testing.T) {
 			for k := 1; k < nodes; k++ {
 				st := Stage{Inter: Cost{Bytes: 1, Peers: k * 4}}
 				got, want := st.Leaving(nodes, 4, group), leavingByCount(nodes, group, k)
-				if math.Abs(got-want) > 1e-12 {
+				if !scalar.EqualWithinAbs(got, want, 1e-12) {
 					t.Fatalf("N=%d g=%d k=%d: %g, counted %g", nodes, group, k, got, want)
 				}
 			}
@@ -43,11 +44,11 @@ func TestLeaving(t *testing.T) {
 	c := Cluster{Nodes: 64, PerNode: 8}
 	for _, g := range []int{2, 8, 16, 32} {
 		ring := c.Stages(Ring{}, 1<<20)[0].Leaving(64, 8, g)
-		if math.Abs(ring-1/float64(g)) > 1e-12 {
+		if !scalar.EqualWithinAbs(ring, 1/float64(g), 1e-12) {
 			t.Errorf("ring, groups of %d: %g, want 1/%d", g, ring, g)
 		}
 		a2a := c.Stages(Direct{}, 1<<20)[0].Leaving(64, 8, g)
-		if want := float64(64-g) / 63; math.Abs(a2a-want) > 1e-12 {
+		if want := float64(64-g) / 63; !scalar.EqualWithinAbs(a2a, want, 1e-12) {
 			t.Errorf("direct AllToAll, groups of %d: %g, want %g", g, a2a, want)
 		}
 	}

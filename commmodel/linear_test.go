@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // lineTol is how closely a Line and a sum of StageLines agree with Time and
@@ -46,7 +48,7 @@ func sameTime(got, want float64) bool {
 	if math.IsNaN(want) {
 		return math.IsNaN(got)
 	}
-	return closeTo(got, want, lineTol)
+	return scalar.EqualWithinRel(got, want, lineTol)
 }
 
 // A Line evaluated at any size is Time at that size, for every algorithm,
@@ -91,10 +93,10 @@ func TestLineAgreesWithTime(t *testing.T) {
 // 5 ps per byte (1 MB in 5 us).
 func TestLineArticle(t *testing.T) {
 	ln, ok := Flat{P: 8, Link: h20Intra}.Line(Ring{})
-	if !ok || !closeTo(ln.T0, 28e-6, 1e-15) || !closeTo(ln.T1, 1.75/350e9, 1e-15) {
+	if !ok || !scalar.EqualWithinRel(ln.T0, 28e-6, 1e-15) || !scalar.EqualWithinRel(ln.T1, 1.75/350e9, 1e-15) {
 		t.Errorf("ring P=8 Line %+v (%v), want T0 = 28 us, T1 = 1.75/350e9 s/B", ln, ok)
 	}
-	if got := ln.At(1e6); !closeTo(got, 33e-6, 1e-12) { // TestTime's 33 us
+	if got := ln.At(1e6); !scalar.EqualWithinRel(got, 33e-6, 1e-12) { // TestTime's 33 us
 		t.Errorf("ring P=8 at 1 MB = %g s, want 33 us", got)
 	}
 }
@@ -186,7 +188,7 @@ func TestClusterBends(t *testing.T) {
 	ls, _ := c.Lines(Ring{})
 	cv := curve{stages: ls}
 	want := 30 * 9e-6 / (30.0 / 16 * (1/1e10 - 1/1e11))
-	if b := cv.bends(); len(b) != 1 || !closeTo(b[0], want, 1e-12) {
+	if b := cv.bends(); len(b) != 1 || !scalar.EqualWithinRel(b[0], want, 1e-12) {
 		t.Fatalf("bends %v, want [%g]", b, want)
 	}
 	below, above := cv.lineOn(0, want), cv.lineOn(want, maxCrossoverSize)
@@ -227,7 +229,7 @@ func TestClusterCrossoversClosedForm(t *testing.T) {
 					}
 					for _, x := range got {
 						ta, tb := c.Time(x.A, x.Size), c.Time(x.B, x.Size)
-						if !closeTo(ta, tb, 1e-12) {
+						if !scalar.EqualWithinRel(ta, tb, 1e-12) {
 							t.Errorf("%v: %s/%s at %g: %g vs %g s", sh, x.A.Name(), x.B.Name(), x.Size, ta, tb)
 						}
 						if c.Time(x.A, x.Size*0.999) >= c.Time(x.B, x.Size*0.999) || c.Time(x.A, x.Size*1.001) <= c.Time(x.B, x.Size*1.001) {
@@ -249,7 +251,7 @@ func TestClusterCrossoversClosedForm(t *testing.T) {
 // 1 B to 1 PiB.
 func sameCurve(f, g func(float64) float64) bool {
 	for _, s := range LogSizes(1, maxCrossoverSize, 51) {
-		if !closeTo(f(s), g(s), 1e-12) {
+		if !scalar.EqualWithinRel(f(s), g(s), 1e-12) {
 			return false
 		}
 	}

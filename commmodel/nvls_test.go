@@ -1,6 +1,10 @@
 package commmodel
 
-import "testing"
+import (
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+)
 
 // TestNVLSCosts holds NVLS and NVLSTree to values derived by hand from their
 // doc comments: on a node of p GPUs a GPU sends its whole buffer to the
@@ -30,16 +34,16 @@ func TestNVLSCosts(t *testing.T) {
 		got := c.alg.Cost(c.p, S)
 		w := c.want
 		if got.Steps != w.Steps || got.Messages != w.Messages || got.Peers != w.Peers || got.Fanout != w.Fanout ||
-			!closeTo(got.Bytes, w.Bytes, 1e-12) || !closeTo(got.Path(), w.Path(), 1e-12) || !closeTo(got.Reduced, w.Reduced, 1e-12) {
+			!scalar.EqualWithinRel(got.Bytes, w.Bytes, 1e-12) || !scalar.EqualWithinRel(got.Path(), w.Path(), 1e-12) || !scalar.EqualWithinRel(got.Reduced, w.Reduced, 1e-12) {
 			t.Errorf("%s: %+v, want %+v", c.name, got, w)
 		}
-		if got := h20Cluster(c.p/8).NetworkBytes(c.alg, S); !closeTo(got, c.network, 1e-12) {
+		if got := h20Cluster(c.p/8).NetworkBytes(c.alg, S); !scalar.EqualWithinRel(got, c.network, 1e-12) {
 			t.Errorf("%s: network bytes %g, want %g", c.name, got, c.network)
 		}
 	}
 	// On one H20 node NVLS's 2 steps and 1.125 S beat ring's 14 steps and 1.75 S at every size.
 	for _, s := range []float64{1e3, 1e6, 1e9} {
-		if n, r := Time(NVLS{}, 8, s, h20Intra), Time(Ring{}, 8, s, h20Intra); !(n < r) || !closeTo(n, 2*2e-6+1.125*s/350e9, 1e-12) {
+		if n, r := Time(NVLS{}, 8, s, h20Intra), Time(Ring{}, 8, s, h20Intra); !(n < r) || !scalar.EqualWithinRel(n, 2*2e-6+1.125*s/350e9, 1e-12) {
 			t.Errorf("S = %g: nvls %g s, ring %g s", s, n, r)
 		}
 	}

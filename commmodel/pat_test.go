@@ -1,6 +1,10 @@
 package commmodel
 
-import "testing"
+import (
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+)
 
 // TestPATCosts holds PAT to values derived by hand from its doc comment:
 // ⌈log2 P⌉ steps; in the step of distance 2^d every rank sends
@@ -35,13 +39,13 @@ func TestPATCosts(t *testing.T) {
 				reduced = float64(c.p-1) / float64(c.p) * S
 			}
 			if got.Steps != len(c.blocks) || got.Messages != len(c.blocks) || got.Peers != c.peers || got.Fanout != 1 ||
-				!closeTo(got.Bytes, float64(total)/float64(c.p)*S, 1e-12) || got.Path() != got.Bytes || !closeTo(got.Reduced, reduced, 1e-12) {
+				!scalar.EqualWithinRel(got.Bytes, float64(total)/float64(c.p)*S, 1e-12) || got.Path() != got.Bytes || !scalar.EqualWithinRel(got.Reduced, reduced, 1e-12) {
 				t.Errorf("%s P = %d: %+v", a.Collective(), c.p, got)
 			}
 		}
 	}
 	// Against ring on 64 nodes of one GPU across the H20 network: the same bytes in 6 steps instead of 63.
-	if pat, ring := Time(PATAllGather{}, 64, 1e6, h20Inter), Time(RingAllGather{}, 64, 1e6, h20Inter); !closeTo(ring-pat, 57*h20Inter.Alpha, 1e-9) {
+	if pat, ring := Time(PATAllGather{}, 64, 1e6, h20Inter), Time(RingAllGather{}, 64, 1e6, h20Inter); !scalar.EqualWithinRel(ring-pat, 57*h20Inter.Alpha, 1e-9) {
 		t.Errorf("PAT %g s, ring %g s: want 57 α apart", pat, ring)
 	}
 }

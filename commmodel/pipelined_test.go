@@ -4,6 +4,8 @@ import (
 	"math"
 	"sync"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // pipeTol is how closely a chunked pipeline's time on a Cluster, from its
@@ -84,7 +86,7 @@ func TestPipelineClusterTime(t *testing.T) {
 				if s.nodes*s.perNode == 1 {
 					got = want // one rank: no pipeline, and no time
 				}
-				if !closeTo(got, want, pipeTol) {
+				if !scalar.EqualWithinRel(got, want, pipeTol) {
 					t.Fatalf("%+v S=%g %+v: plan %g, stages %g", s, size, l, got, want)
 				}
 				if want != 0 {
@@ -107,7 +109,7 @@ func TestPipelineClusterTime(t *testing.T) {
 						want += st.Time(c.Intra, c.Inter)
 					}
 					got := c.Time(a, size)
-					if size == 0 && chunked(a) && closeTo(got, want, pipeTol) {
+					if size == 0 && chunked(a) && scalar.EqualWithinRel(got, want, pipeTol) {
 						continue // at -0 the profile's sums of α round as at +0
 					}
 					if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {

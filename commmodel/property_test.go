@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // everyAlgorithm lists every algorithm with the rank counts it accepts:
@@ -100,7 +102,7 @@ func TestCrossoversAreEqualTimes(t *testing.T) {
 			for p := 2; p <= 64; p++ {
 				for _, x := range Crossovers(Algorithms(c), Flat{P: p, Link: l}) {
 					ta, tb := Time(x.A, p, x.Size, l), Time(x.B, p, x.Size, l)
-					if !closeTo(ta, tb, 1e-9) {
+					if !scalar.EqualWithinRel(ta, tb, 1e-9) {
 						t.Fatalf("%s P=%d %s/%s at %g B: %g vs %g s", c, p, x.A.Name(), x.B.Name(), x.Size, ta, tb)
 					}
 					if Time(x.A, p, x.Size/2, l) >= Time(x.B, p, x.Size/2, l) || Time(x.A, p, x.Size*2, l) <= Time(x.B, p, x.Size*2, l) {
@@ -114,13 +116,13 @@ func TestCrossoversAreEqualTimes(t *testing.T) {
 
 func TestOneShotCrossover(t *testing.T) {
 	// article: S* = α·BW/((P-1) - 2(P-1)/P) ≈ 130 KB at P = 8 (133.3 kB with 2 us and 350 GB/s).
-	if got := OneShotCrossover(8, h20Intra); !closeTo(got, 2e-6*350e9/5.25, 1e-12) {
+	if got := OneShotCrossover(8, h20Intra); !scalar.EqualWithinRel(got, 2e-6*350e9/5.25, 1e-12) {
 		t.Errorf("OneShotCrossover(8) = %g, want %g", got, 2e-6*350e9/5.25)
 	}
 	for p := 3; p <= 64; p++ {
 		for _, l := range []Link{h20Intra, {Alpha: 3e-6, BW: 2e11, Gamma: 2e-12}, {Alpha: 1e-6, BW: 1e11, Overhead: 3e-7}} {
 			s := OneShotCrossover(p, l)
-			if a, b := Time(OneShot{}, p, s, l), Time(TwoShot{}, p, s, l); !closeTo(a, b, 1e-9) {
+			if a, b := Time(OneShot{}, p, s, l), Time(TwoShot{}, p, s, l); !scalar.EqualWithinRel(a, b, 1e-9) {
 				t.Errorf("P=%d: one-shot %g vs two-shot %g at the crossover %g", p, a, b, s)
 			}
 		}
@@ -140,7 +142,7 @@ func TestCrossoverRootFinder(t *testing.T) {
 		f := func(s float64) float64 { return Time(OneShot{}, p, s, h20Intra) }
 		g := func(s float64) float64 { return Time(TwoShot{}, p, s, h20Intra) }
 		got := scanCrossings(f, g, minCrossoverSize, maxCrossoverSize)
-		if want := OneShotCrossover(p, h20Intra); len(got) != 1 || !closeTo(got[0].size, want, 1e-9) || !got[0].firstFaster {
+		if want := OneShotCrossover(p, h20Intra); len(got) != 1 || !scalar.EqualWithinRel(got[0].size, want, 1e-9) || !got[0].firstFaster {
 			t.Errorf("P=%d: root finder %v, closed form %g", p, got, want)
 		}
 	}
@@ -156,12 +158,12 @@ func TestCrossoverRootFinder(t *testing.T) {
 	}
 	dip := func(s float64) float64 { return 1 - 0.5*math.Exp(-math.Pow(math.Log2(s)-20, 2)) }
 	got := scanCrossings(dip, func(float64) float64 { return 0.9 }, 1, 1<<40)
-	if len(got) != 2 || got[0].firstFaster || !got[1].firstFaster || !closeTo(dip(got[0].size), 0.9, 1e-9) || !closeTo(dip(got[1].size), 0.9, 1e-9) {
+	if len(got) != 2 || got[0].firstFaster || !got[1].firstFaster || !scalar.EqualWithinRel(dip(got[0].size), 0.9, 1e-9) || !scalar.EqualWithinRel(dip(got[1].size), 0.9, 1e-9) {
 		t.Errorf("dip crossings %+v", got)
 	}
 	c := h20Cluster(2)
 	for _, x := range Crossovers([]Algorithm{Direct{}, HierarchicalAllToAll{PerNode: 8}, Pairwise{}}, c) {
-		if ta, tb := c.Time(x.A, x.Size), c.Time(x.B, x.Size); !closeTo(ta, tb, 1e-9) {
+		if ta, tb := c.Time(x.A, x.Size), c.Time(x.B, x.Size); !scalar.EqualWithinRel(ta, tb, 1e-9) {
 			t.Errorf("cluster %s/%s at %g: %g vs %g", x.A.Name(), x.B.Name(), x.Size, ta, tb)
 		}
 	}
@@ -190,7 +192,7 @@ func TestFastest(t *testing.T) {
 		for j, s := range m.Sizes {
 			// The grid times come from Lines: within lineTol of Time.
 			a, tm := Fastest(Algorithms(AllReduce), Flat{P: p, Link: h20Intra}, s)
-			if got := m.Time[i*len(m.Sizes)+j]; m.At(i, j) != a || !closeTo(got, tm, lineTol) {
+			if got := m.Time[i*len(m.Sizes)+j]; m.At(i, j) != a || !scalar.EqualWithinRel(got, tm, lineTol) {
 				t.Errorf("regime grid at P=%d S=%g: %v (%g s), Fastest %v (%g s)", p, s, m.At(i, j), got, a, tm)
 			}
 		}
@@ -266,12 +268,12 @@ func TestFastestOnFabric(t *testing.T) {
 	if a != Algorithm(TwoShot{}) || tm != f.Time(TwoShot{}, 1<<30) {
 		t.Errorf("Fastest on the full mesh at 1 GiB: %v %g s, want two-shot %g s", a, tm, f.Time(TwoShot{}, 1<<30))
 	}
-	if r := f.Time(Ring{}, 1<<30) / tm; math.Abs(r-7) > 0.01 {
+	if r := f.Time(Ring{}, 1<<30) / tm; !scalar.EqualWithinAbs(r, 7, 0.01) {
 		t.Errorf("ring / two-shot on the full mesh at 1 GiB = %.3f, want ~7", r)
 	}
 	// The crossover on the fabric is where the two times are equal.
 	for _, x := range Crossovers(algs, f) {
-		if ta, tb := f.Time(x.A, x.Size), f.Time(x.B, x.Size); !closeTo(ta, tb, 1e-9) {
+		if ta, tb := f.Time(x.A, x.Size), f.Time(x.B, x.Size); !scalar.EqualWithinRel(ta, tb, 1e-9) {
 			t.Errorf("fabric %s/%s at %g: %g vs %g", x.A.Name(), x.B.Name(), x.Size, ta, tb)
 		}
 	}
@@ -295,8 +297,40 @@ func TestCrossings(t *testing.T) {
 	twice := h20Intra
 	twice.Alpha *= 2
 	want := 3 * h20Intra.Alpha * h20Intra.BW / (7 - 7.0/4)
-	if xs := Crossings(one, func(s float64) float64 { return Time(TwoShot{}, 8, s, twice) }); len(xs) != 1 || !closeTo(xs[0], want, 1e-9) {
+	if xs := Crossings(one, func(s float64) float64 { return Time(TwoShot{}, 8, s, twice) }); len(xs) != 1 || !scalar.EqualWithinRel(xs[0], want, 1e-9) {
 		t.Errorf("crossings %v, want [%g]", xs, want)
+	}
+}
+
+// SampledCrossings interpolates each sign change in ln size: d from -0.5
+// at 2 B to 0.5 at 4 B is zero halfway in ln size, at 2^1.5 B. Samples
+// within the tolerance take no side: -1 at 1 B, noise, then 1 at 8 B is one
+// crossing halfway between 1 and 8 in ln size, at √8 B, and three without
+// the tolerance (each at the fraction d[i]/(d[i]-d[j]) of its octave);
+// -1, 0, -1 only touches; a NaN gives none.
+func TestSampledCrossings(t *testing.T) {
+	sizes := []float64{1, 2, 4, 8}
+	for _, c := range []struct {
+		d    []float64
+		tol  float64
+		want []float64
+	}{
+		{[]float64{-1, -0.5, 0.5, 1}, 0, []float64{math.Pow(2, 1.5)}},
+		{[]float64{-1, 0.01, -0.01, 1}, 0.05, []float64{math.Sqrt(8)}},
+		{[]float64{-1, 0.01, -0.01, 1}, 0, []float64{math.Pow(2, 1/1.01), 2 * math.Pow(2, 0.5), 4 * math.Pow(2, 0.01/1.01)}},
+		{[]float64{-1, 0, -1, -1}, 0, nil},
+		{[]float64{-1, math.NaN(), 1, 1}, 0, nil},
+	} {
+		got := SampledCrossings(sizes, c.d, c.tol)
+		if len(got) != len(c.want) {
+			t.Errorf("SampledCrossings(%v, tol %g) = %v, want %v", c.d, c.tol, got, c.want)
+			continue
+		}
+		for i := range got {
+			if !scalar.EqualWithinRel(got[i], c.want[i], 1e-12) {
+				t.Errorf("SampledCrossings(%v, tol %g) = %v, want %v", c.d, c.tol, got, c.want)
+			}
+		}
 	}
 }
 
@@ -308,7 +342,7 @@ func TestLogSizes(t *testing.T) {
 			t.Errorf("LogSizes[%d] = %v, want %v", i, s[i], want)
 		}
 	}
-	if s := LogSizes(0.5e-6, 40e-6, 37); s[0] != 0.5e-6 || s[36] != 40e-6 || !closeTo(s[18], math.Sqrt(0.5e-6*40e-6), 1e-12) {
+	if s := LogSizes(0.5e-6, 40e-6, 37); s[0] != 0.5e-6 || s[36] != 40e-6 || !scalar.EqualWithinRel(s[18], math.Sqrt(0.5e-6*40e-6), 1e-12) {
 		t.Errorf("LogSizes(0.5e-6, 40e-6, 37) = %v ... %v, middle %v", s[0], s[36], s[18])
 	}
 	if len(LogSizes(1, 2, 0)) != 0 || LogSizes(3, 5, 1)[0] != 3 {

@@ -3,6 +3,8 @@ package commmodel
 import (
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // TestProtocolEfficiency: the payload share of each wire format (NCCL 2.30.7
@@ -39,7 +41,7 @@ func TestProtocolLink(t *testing.T) {
 	ll.Overhead, ll.Gamma = 0, 0
 	simple := Simple.Link(Link{BW: 350e9}, 3.4e-6)
 	const cross = 14 * 2.8e-6 / (1.75 * (1/175e9 - 1/350e9))
-	if !closeTo(cross, 7.84e6, 1e-12) {
+	if !scalar.EqualWithinRel(cross, 7.84e6, 1e-12) {
 		t.Fatalf("hand crossover %g", cross)
 	}
 	for _, c := range []struct {
@@ -51,7 +53,7 @@ func TestProtocolLink(t *testing.T) {
 			t.Errorf("S = %g: LL %g s, Simple %g s", c.size, l, s)
 		}
 	}
-	if l, s := Time(Ring{}, 8, cross, ll), Time(Ring{}, 8, cross, simple); !closeTo(l, s, 1e-12) {
+	if l, s := Time(Ring{}, 8, cross, ll), Time(Ring{}, 8, cross, simple); !scalar.EqualWithinRel(l, s, 1e-12) {
 		t.Errorf("at the crossover: LL %g s, Simple %g s", l, s)
 	}
 	c := LL128.Cluster(h20Cluster(2), 1.9e-6, 4e-6)
@@ -107,7 +109,7 @@ func TestProtocolRegimes(t *testing.T) {
 	alpha := [...]float64{LL: 0.6e-6, LL128: 1.9e-6, Simple: 3.4e-6}
 	s1 := 14 * 1.3e-6 / (1.75 * (2.0/350e9 - 16.0/15/350e9))
 	s2 := 14 * 1.5e-6 / (1.75 * (1.0 / 15 / 350e9))
-	if !closeTo(s1, 3.9e6, 1e-12) || !closeTo(s2, 63e6, 1e-12) {
+	if !scalar.EqualWithinRel(s1, 3.9e6, 1e-12) || !scalar.EqualWithinRel(s2, 63e6, 1e-12) {
 		t.Fatalf("hand crossovers %g, %g", s1, s2)
 	}
 	fastest := func(size float64) Protocol {

@@ -22,7 +22,9 @@ func Fastest[T Timer](algs []Algorithm, t T, size float64) (Algorithm, float64) 
 
 // fastest returns the index of the least of time(0), ..., time(n-1) that is
 // not NaN, the first on ties, and that time; -1 and NaN if all are NaN. It is
-// the one selection rule of Fastest, WinnerChanges and NewRegimeGrid.
+// the one selection rule of Fastest, WinnerChanges and NewRegimeGrid, and
+// gonum's floats.MinIdx's rule for values in a slice; it takes a function so
+// that choosing allocates nothing.
 func fastest(n int, time func(i int) float64) (int, float64) {
 	best, bestT := -1, math.NaN()
 	for i := range n {

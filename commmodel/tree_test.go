@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // TestDoubleBinaryTree holds DoubleBinaryTree to the three trees drawn in the
@@ -106,7 +108,7 @@ func TestTreeCosts(t *testing.T) {
 		got := c.alg.Cost(c.p, S)
 		w := c.want
 		if got.Steps != w.Steps || got.Messages != w.Messages || got.Peers != w.Peers || got.Fanout != w.Fanout ||
-			!closeTo(got.Bytes, w.Bytes, 1e-12) || !closeTo(got.Path(), w.Path(), 1e-12) || !closeTo(got.Reduced, w.Reduced, 1e-12) {
+			!scalar.EqualWithinRel(got.Bytes, w.Bytes, 1e-12) || !scalar.EqualWithinRel(got.Path(), w.Path(), 1e-12) || !scalar.EqualWithinRel(got.Reduced, w.Reduced, 1e-12) {
 			t.Errorf("%s: %+v, want %+v", c.name, got, w)
 		}
 	}
@@ -154,7 +156,7 @@ func TestTreeStagesFluid(t *testing.T) {
 	const S = 64e6
 	c := h20Cluster(2)
 	want := 14*2e-6 + 2*15e-6 + max(2*S/350e9, S/20e9)
-	if got := c.Time(Tree{PerNode: 8}, S); !closeTo(got, want, 1e-12) {
+	if got := c.Time(Tree{PerNode: 8}, S); !scalar.EqualWithinRel(got, want, 1e-12) {
 		t.Errorf("fluid tree 2x8: %g s, want %g", got, want)
 	}
 	if got := c.NetworkBytes(Tree{PerNode: 8}, S); got != S {
@@ -163,7 +165,7 @@ func TestTreeStagesFluid(t *testing.T) {
 	// From 4 nodes on a head sends 2S across the network.
 	c = h20Cluster(4)
 	want = 14*2e-6 + 4*15e-6 + 2*S/20e9
-	if got := c.Time(Tree{PerNode: 8}, S); !closeTo(got, want, 1e-12) {
+	if got := c.Time(Tree{PerNode: 8}, S); !scalar.EqualWithinRel(got, want, 1e-12) {
 		t.Errorf("fluid tree 4x8: %g s, want %g", got, want)
 	}
 }

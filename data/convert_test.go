@@ -12,26 +12,6 @@ import (
 	"github.com/inframethod/commlab/data/nccltests"
 )
 
-// TestCollectiveNames checks that nccltests names every collective of
-// commmodel by a stem that commmodel reads back, and that both refuse a
-// name alike.
-func TestCollectiveNames(t *testing.T) {
-	for _, c := range commmodel.Collectives() {
-		stem, err := nccltests.ParseCollective(c.String())
-		if err != nil {
-			t.Fatalf("%v: %v", c, err)
-		}
-		if got := collectiveOf(stem); got != c {
-			t.Errorf("%v: stem %q reads back as %v", c, stem, got)
-		}
-	}
-	_, e1 := nccltests.ParseCollective("gather")
-	_, e2 := commmodel.ParseCollective("gather")
-	if e1 == nil || e2 == nil || e1.Error() != e2.Error() {
-		t.Errorf("errors %v and %v, want the same", e1, e2)
-	}
-}
-
 // TestTestSamples reads the public H20 AlltoAll of nccl-tests 3.21 (data/logs):
 // 13 sizes from 0 B, each with both halves, the largest, 4 GiB, at 63946 us
 // in place as the log prints it.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/go-gota/gota/dataframe"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // The article's points (seed/003, "H20 实测 NCCL AllToAll"): 8 GPUs 64 KB
@@ -117,7 +118,7 @@ func TestStatements(t *testing.T) {
 			t.Errorf("no statement %s", c.id)
 			continue
 		}
-		if math.Abs(s.Low-c.low) > 1e-9*c.low || math.Abs(s.High-c.high) > 1e-9*c.high || s.Unit != c.unit {
+		if !scalar.EqualWithinAbs(s.Low, c.low, 1e-9*c.low) || !scalar.EqualWithinAbs(s.High, c.high, 1e-9*c.high) || s.Unit != c.unit {
 			t.Errorf("%s: [%g, %g] %s, want [%g, %g] %s", c.id, s.Low, s.High, s.Unit, c.low, c.high, c.unit)
 		}
 	}

@@ -14,9 +14,9 @@
 //
 // the nccltests package reads the output of the nccl-tests binaries, and
 // ReadMeasurements and ReadFile accept either, deciding by content.
-// Collective, Candidates and TestSamples turn a nccltests.Test into
-// commmodel's collectives and fit's samples. PairedLogs holds the paired
-// logs, which package heldout (heldout.PairedMachines) reads into calibration tables.
+// Collective and TestSamples turn a nccltests.Test into commmodel's
+// collective and fit's samples. PairedLogs holds the paired logs, which
+// package heldout (heldout.PairedMachines) reads into calibration tables.
 //
 // # Units
 //

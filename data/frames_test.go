@@ -13,6 +13,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/presets"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // A frame hands the fit the samples the points give, bit for bit, for every
@@ -34,7 +35,7 @@ func TestSamplesOfFrames(t *testing.T) {
 		}
 		for i, p := range ps {
 			q := back[i]
-			if math.Abs(q.BusBW-p.BusBW) > 1e-12*p.BusBW {
+			if !scalar.EqualWithinAbs(q.BusBW, p.BusBW, 1e-12*p.BusBW) {
 				t.Errorf("%s row %d: busBW %g, want %g", name, i, q.BusBW, p.BusBW)
 			}
 			p.Line, q.BusBW = 0, p.BusBW

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/data/nccltests"
 )
 
@@ -135,7 +136,7 @@ func TestPairedLogs(t *testing.T) {
 			continue
 		}
 		tt := l.tests[m.Test]
-		if c, err := nccltests.ParseCollective(m.Collective); err == nil {
+		if c, err := commmodel.ParseCollective(m.Collective); err == nil {
 			if tt.CollectiveFrom == nccltests.Unknown || tt.Collective != c {
 				t.Errorf("%s: collective %v (%v), want %v", key, tt.Collective, tt.CollectiveFrom, c)
 			}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/data/nccltests"
 )
 
@@ -127,13 +128,13 @@ func (ps Points) tests(opt *nccltests.Options) ([]*nccltests.Test, error) {
 	if opt != nil {
 		o = *opt
 	}
-	var want string
+	var want *commmodel.Collective
 	if o.Collective != "" {
-		stem, err := nccltests.ParseCollective(o.Collective)
+		c, err := commmodel.ParseCollective(o.Collective)
 		if err != nil {
 			return nil, err
 		}
-		want = stem
+		want = &c
 	}
 	type key struct {
 		source, system, coll, algo string
@@ -198,14 +199,14 @@ func setCounts(t *nccltests.Test, ranks, nodes int, o nccltests.Options) {
 	}
 }
 
-// setCollective sets a tidy CSV test's collective: the override's stem
-// want, or the collective column.
-func setCollective(t *nccltests.Test, name string, want string) {
-	if want != "" {
-		t.Collective, t.CollectiveFrom = want, nccltests.FromOverride
+// setCollective sets a tidy CSV test's collective: the override want (nil
+// for none), or the collective column.
+func setCollective(t *nccltests.Test, name string, want *commmodel.Collective) {
+	if want != nil {
+		t.Collective, t.CollectiveFrom = *want, nccltests.FromOverride
 		return
 	}
-	if stem, err := nccltests.ParseCollective(name); err == nil {
-		t.Collective, t.CollectiveFrom = stem, nccltests.FromName
+	if c, err := commmodel.ParseCollective(name); err == nil {
+		t.Collective, t.CollectiveFrom = c, nccltests.FromName
 	}
 }

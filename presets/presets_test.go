@@ -1,10 +1,10 @@
 package presets
 
 import (
-	"math"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // Each preset against the article's statement it is derived from.
@@ -28,7 +28,7 @@ func TestArticleStatements(t *testing.T) {
 		{"NIC line rate", H20NICLineRate, 50e9, 0},
 	}
 	for _, c := range cases {
-		if math.Abs(c.got/c.want-1) > c.tol {
+		if !scalar.EqualWithinAbs(c.got, c.want, c.tol*c.want) {
 			t.Errorf("%s = %g, want %g", c.name, c.got, c.want)
 		}
 	}

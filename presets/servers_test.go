@@ -1,6 +1,10 @@
 package presets
 
-import "testing"
+import (
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+)
 
 // TestServers holds each server to the figures its source gives: the H20 is
 // the article's links; DGX H100 moves 18 NVLinks of 25 GB/s a direction
@@ -29,7 +33,7 @@ func TestServers(t *testing.T) {
 			t.Errorf("no server %q", name)
 			continue
 		}
-		near := func(a, b float64) bool { return a > b*(1-1e-12) && a < b*(1+1e-12) }
+		near := func(a, b float64) bool { return scalar.EqualWithinRel(a, b, 1e-12) }
 		if s.PerNode != w.perNode || !near(s.Intra.Alpha, w.intraA) || !near(s.Intra.BW, w.intraBW) || !near(s.Inter.Alpha, w.interA) || !near(s.Inter.BW, w.interBW) || s.Source == "" {
 			t.Errorf("%s: %+v", name, s)
 		}

@@ -1,13 +1,13 @@
 package topo
 
 import (
-	"math"
 	"reflect"
 	"strconv"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/presets"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // TestNICAssignmentArticle: the article's PIX GPUs take their PIX NICs; the
@@ -131,7 +131,7 @@ func TestLevelsH20(t *testing.T) {
 		t.Errorf("fabric %+v, want switched with 18 links (NV18)", l.Fabric)
 	}
 	// 18 NVLinks x 20.6 GB/s (NCCL's Hopper figure) = 370.8 GB/s.
-	if math.Abs(l.Intra.BW-370.8e9) > 1 {
+	if !scalar.EqualWithinAbs(l.Intra.BW, 370.8e9, 1) {
 		t.Errorf("intra BW %g, want 370.8e9", l.Intra.BW)
 	}
 	// A 400G NIC (50 GB/s) shared by 2 GPUs = 25 GB/s per GPU.
@@ -139,7 +139,7 @@ func TestLevelsH20(t *testing.T) {
 		t.Errorf("inter %+v with %d GPUs/NIC, want 25e9 B/s, 2", l.Inter, l.GPUsPerNIC)
 	}
 	// 370.8 / 25 = 14.83, against the article's 17.5.
-	if r := l.Ratio(); math.Abs(r-14.832) > 1e-3 {
+	if r := l.Ratio(); !scalar.EqualWithinAbs(r, 14.832, 1e-3) {
 		t.Errorf("ratio %g, want 14.832", r)
 	}
 	if _, err := H20Article().Levels(Figures{}); err == nil {

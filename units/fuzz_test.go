@@ -75,7 +75,7 @@ func FuzzFormatRoundTrip(f *testing.F) {
 			return // subnormals carry fewer digits than Format writes; near MaxFloat64 the rounding overflows
 		}
 		check := func(name, text string, got float64, err error) {
-			if err != nil || math.Abs(got-v) > roundTrip*v {
+			if err != nil || !scalar.EqualWithinAbs(got, v, roundTrip*v) {
 				t.Errorf("%s(%g) = %q, read back as %g, %v", name, v, text, got, err)
 			}
 		}

@@ -248,7 +248,7 @@ func newCompareTable(path string, i int, t *nccltests.Test) compareTable {
 }
 
 // collectiveNames are the collectives t may measure, as every command
-// names them (collectiveName): the one the log names, those its table fits
+// names them: the one the log names, those its table fits
 // alike, or the operation commlab does not model, by its binary's stem;
 // none when unknown.
 func collectiveNames(t *nccltests.Test) []string {
@@ -260,11 +260,11 @@ func collectiveNames(t *nccltests.Test) []string {
 	case len(t.Candidates) > 0:
 		names := make([]string, len(t.Candidates))
 		for i, c := range t.Candidates {
-			names[i] = collectiveName(c)
+			names[i] = c.String()
 		}
 		return names
 	}
-	return []string{collectiveName(t.Collective)}
+	return []string{t.Collective.String()}
 }
 
 // compareMismatches warns where the tables' runs differ in what a ratio of

@@ -320,10 +320,10 @@ type testListing struct {
 func writeTestList(w io.Writer, file string, log *data.Log, format string) error {
 	ls := make([]testListing, len(log.Tests))
 	for i, t := range log.Tests {
-		l := testListing{Index: i, Line: t.Line, Op: t.Op, Collective: collectiveName(t.Collective), Candidates: []string{},
+		l := testListing{Index: i, Line: t.Line, Op: t.Op, Collective: collectiveName(t), Candidates: []string{},
 			Ranks: t.Ranks, Nodes: t.Nodes, System: t.System, Rows: len(t.Rows)}
 		for _, c := range t.Candidates {
-			l.Candidates = append(l.Candidates, collectiveName(c))
+			l.Candidates = append(l.Candidates, c.String())
 		}
 		for k, r := range t.Rows {
 			if k == 0 || r.Size < l.MinBytes {
@@ -358,14 +358,13 @@ func writeTestList(w io.Writer, file string, log *data.Log, format string) error
 	return tw.Flush()
 }
 
-// collectiveName is commmodel's name of a collective that nccl-tests names
-// by its binary's stem ("all_reduce" is "allreduce"), as every other
-// command prints it; "" stays "".
-func collectiveName(stem string) string {
-	if c, err := commmodel.ParseCollective(stem); err == nil {
+// collectiveName is the name of the collective test t measures, "" when
+// the reader could not tell.
+func collectiveName(t *nccltests.Test) string {
+	if c, ok := data.Collective(t); ok {
 		return c.String()
 	}
-	return stem
+	return ""
 }
 
 // readProblems are the warnings of reading log, among them the reader's
@@ -418,7 +417,7 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 		}
 	}
 	if t.Ambiguous() {
-		for _, c := range data.Candidates(t) {
+		for _, c := range t.Candidates {
 			out.CollectiveCandidates = append(out.CollectiveCandidates, c.String())
 		}
 	}

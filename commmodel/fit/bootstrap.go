@@ -1,9 +1,6 @@
 package fit
 
-import (
-	"math/rand/v2"
-	"slices"
-)
+import "math/rand/v2"
 
 // bootstrap sets each regime's confidence intervals by resampling cases: for
 // each of s.Bootstrap replicates, every regime draws as many of its own
@@ -40,17 +37,4 @@ func (d *design) bootstrap(res *Result, segs []segment, s Settings) {
 		res.Regimes[k].AlphaCI = Interval{quantile(alphas, lo), quantile(alphas, hi)}
 		res.Regimes[k].BWCI = Interval{quantile(bws, lo), quantile(bws, hi)}
 	}
-}
-
-// quantile returns the q quantile of x (sorting it), interpolating linearly
-// between order statistics.
-func quantile(x []float64, q float64) float64 {
-	slices.Sort(x)
-	pos := q * float64(len(x)-1)
-	i := int(pos)
-	if i+1 >= len(x) {
-		return x[len(x)-1]
-	}
-	f := pos - float64(i)
-	return x[i]*(1-f) + x[i+1]*f
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // modelSamples returns T = alpha + S/BW (the model of AlphaBeta) at
@@ -313,7 +314,7 @@ func TestFitLeaveOneOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 1/1.1 - 1; math.Abs(r.LOORelErr[1]-want) > 1e-9 {
+	if want := 1/1.1 - 1; !scalar.EqualWithinAbs(r.LOORelErr[1], want, 1e-9) {
 		t.Errorf("LOO error of the moved sample = %g, want %g", r.LOORelErr[1], want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/fit"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // MonotoneRatio is 1 + 3·√2·σ (the package documentation).
@@ -16,7 +17,7 @@ func TestMonotoneRatio(t *testing.T) {
 		{0.01, 1.0424264068711928}, // 1 + 0.03·√2
 		{0.05, 1.2121320343559643},
 	} {
-		if got := fit.MonotoneRatio(tc.sigma); math.Abs(got-tc.want) > 1e-15 {
+		if got := fit.MonotoneRatio(tc.sigma); !scalar.EqualWithinAbs(got, tc.want, 1e-15) {
 			t.Errorf("MonotoneRatio(%g) = %.16g, want %.16g", tc.sigma, got, tc.want)
 		}
 	}

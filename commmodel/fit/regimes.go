@@ -54,90 +54,12 @@ func Piecewise(samples []Sample, settings *Settings) (*Result, error) {
 // of squares for weights w and fits each regime. It fails with
 // ErrTooFewSamples when no split into k feasible regimes exists.
 func (d *design) split(wt []float64, k int, s Settings) ([]segment, error) {
-	nb := len(d.blocks) - 1
-	// Prefix sums at every block boundary.
-	if len(d.pre) != nb+1 {
-		d.pre = make([]sums, nb+1)
-	}
-	pre := d.pre
-	for b := 0; b < nb; b++ {
-		pre[b+1] = pre[b]
-		for i := d.blocks[b]; i < d.blocks[b+1]; i++ {
-			pre[b+1].add(wt[i], d.u[i], d.v[i])
-		}
-	}
-	cost := func(b0, b1 int) float64 {
-		if b1-b0 < 2 || d.blocks[b1]-d.blocks[b0] < s.MinPoints {
-			return math.Inf(1)
-		}
-		sm := pre[b1].sub(pre[b0])
-		_, _, r, ok := sm.solve()
-		if !ok || sm.w < float64(s.MinPoints)-0.5 {
-			return math.Inf(1)
-		}
-		return r
-	}
-	// Candidate breakpoints, as block indices.
-	m := min(nb, s.Candidates)
-	cand := make([]int, m+1)
-	for q := range cand {
-		cand[q] = int(math.Round(float64(q) * float64(nb) / float64(m)))
-	}
-	inf := math.Inf(1)
-	bps := []int{0, nb}
+	d.prefixSums(wt)
+	bps := []int{0, len(d.blocks) - 1}
 	if k > 1 {
-		// c[i*w+j] is the cost of one regime from candidate i to candidate j.
-		w := m + 1
-		if len(d.cost) != w*w {
-			d.cost = make([]float64, w*w)
-		}
-		c := d.cost
-		for i := 0; i < m; i++ {
-			for j := i + 1; j <= m; j++ {
-				c[i*w+j] = cost(cand[i], cand[j])
-			}
-		}
-		// dp[q*w+j]: least cost of q regimes over candidates 0..j;
-		// from[q*w+j] the start of the last of them.
-		dp := make([]float64, (k+1)*w)
-		from := make([]int, (k+1)*w)
-		for i := range dp {
-			dp[i] = inf
-		}
-		dp[0] = 0
-		for q := 1; q <= k; q++ {
-			for j := q; j <= m; j++ {
-				best, arg := inf, 0
-				for i := q - 1; i < j; i++ {
-					if v := dp[(q-1)*w+i] + c[i*w+j]; v < best {
-						best, arg = v, i
-					}
-				}
-				dp[q*w+j], from[q*w+j] = best, arg
-			}
-		}
-		if math.IsInf(dp[k*w+m], 1) {
-			return nil, fmt.Errorf("%w: %d samples of %d sizes cannot form %d regimes of at least %d samples and 2 sizes",
-				ErrTooFewSamples, len(d.samples), nb, k, s.MinPoints)
-		}
-		bps = make([]int, k+1)
-		for j, q := m, k; q > 0; q-- {
-			bps[q] = cand[j]
-			j = from[q*w+j]
-		}
-		// Where the candidates were sparser than the sizes, move each
-		// breakpoint to its best block between its grid neighbours.
-		if m < nb {
-			for q := 1; q < k; q++ {
-				best, arg := cost(bps[q-1], bps[q])+cost(bps[q], bps[q+1]), bps[q]
-				lo, hi := max(bps[q-1]+2, bps[q]-nb/m), min(bps[q+1]-2, bps[q]+nb/m)
-				for b := lo; b <= hi; b++ {
-					if v := cost(bps[q-1], b) + cost(b, bps[q+1]); v < best {
-						best, arg = v, b
-					}
-				}
-				bps[q] = arg
-			}
+		var err error
+		if bps, err = d.breakpoints(k, s); err != nil {
+			return nil, err
 		}
 	}
 	segs := make([]segment, k)
@@ -150,4 +72,103 @@ func (d *design) split(wt []float64, k int, s Settings) ([]segment, error) {
 		segs[q] = segment{lo, hi, a, b}
 	}
 	return segs, nil
+}
+
+// prefixSums sets d.pre[b] to the sums of the samples of blocks 0..b-1 for
+// weights wt.
+func (d *design) prefixSums(wt []float64) {
+	nb := len(d.blocks) - 1
+	if len(d.pre) != nb+1 {
+		d.pre = make([]sums, nb+1)
+	}
+	pre := d.pre
+	for b := 0; b < nb; b++ {
+		pre[b+1] = pre[b]
+		for i := d.blocks[b]; i < d.blocks[b+1]; i++ {
+			pre[b+1].add(wt[i], d.u[i], d.v[i])
+		}
+	}
+}
+
+// regimeCost is the weighted residual sum of squares of one regime over
+// blocks b0..b1-1 (prefixSums), +Inf where it has fewer than 2 sizes or
+// s.MinPoints samples or cannot be fitted.
+func (d *design) regimeCost(b0, b1 int, s Settings) float64 {
+	if b1-b0 < 2 || d.blocks[b1]-d.blocks[b0] < s.MinPoints {
+		return math.Inf(1)
+	}
+	sm := d.pre[b1].sub(d.pre[b0])
+	_, _, r, ok := sm.solve()
+	if !ok || sm.w < float64(s.MinPoints)-0.5 {
+		return math.Inf(1)
+	}
+	return r
+}
+
+// breakpoints returns the k+1 block indices that bound the k regimes of
+// least total regimeCost, from 0 to the number of blocks: by dynamic
+// programming over at most s.Candidates evenly spaced candidates, then, where
+// the candidates were sparser than the blocks, each inner breakpoint moved to
+// its best block between its grid neighbours.
+func (d *design) breakpoints(k int, s Settings) ([]int, error) {
+	nb := len(d.blocks) - 1
+	m := min(nb, s.Candidates)
+	cand := make([]int, m+1)
+	for q := range cand {
+		cand[q] = int(math.Round(float64(q) * float64(nb) / float64(m)))
+	}
+	inf := math.Inf(1)
+	// c[i*w+j] is the cost of one regime from candidate i to candidate j.
+	w := m + 1
+	if len(d.cost) != w*w {
+		d.cost = make([]float64, w*w)
+	}
+	c := d.cost
+	for i := 0; i < m; i++ {
+		for j := i + 1; j <= m; j++ {
+			c[i*w+j] = d.regimeCost(cand[i], cand[j], s)
+		}
+	}
+	// dp[q*w+j]: least cost of q regimes over candidates 0..j;
+	// from[q*w+j] the start of the last of them.
+	dp := make([]float64, (k+1)*w)
+	from := make([]int, (k+1)*w)
+	for i := range dp {
+		dp[i] = inf
+	}
+	dp[0] = 0
+	for q := 1; q <= k; q++ {
+		for j := q; j <= m; j++ {
+			best, arg := inf, 0
+			for i := q - 1; i < j; i++ {
+				if v := dp[(q-1)*w+i] + c[i*w+j]; v < best {
+					best, arg = v, i
+				}
+			}
+			dp[q*w+j], from[q*w+j] = best, arg
+		}
+	}
+	if math.IsInf(dp[k*w+m], 1) {
+		return nil, fmt.Errorf("%w: %d samples of %d sizes cannot form %d regimes of at least %d samples and 2 sizes",
+			ErrTooFewSamples, len(d.samples), nb, k, s.MinPoints)
+	}
+	bps := make([]int, k+1)
+	for j, q := m, k; q > 0; q-- {
+		bps[q] = cand[j]
+		j = from[q*w+j]
+	}
+	if m < nb {
+		for q := 1; q < k; q++ {
+			cost := func(b int) float64 { return d.regimeCost(bps[q-1], b, s) + d.regimeCost(b, bps[q+1], s) }
+			best, arg := cost(bps[q]), bps[q]
+			lo, hi := max(bps[q-1]+2, bps[q]-nb/m), min(bps[q+1]-2, bps[q]+nb/m)
+			for b := lo; b <= hi; b++ {
+				if v := cost(b); v < best {
+					best, arg = v, b
+				}
+			}
+			bps[q] = arg
+		}
+	}
+	return bps, nil
 }

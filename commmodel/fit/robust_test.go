@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 func TestMedianAbs(t *testing.T) {
@@ -62,10 +64,10 @@ func TestLossRhoWeight(t *testing.T) {
 		{Bisquare, 1, 4.0 / 6 * (1 - 0.75*0.75*0.75), 0.75 * 0.75}, // 1 − (r/c)² = 0.75
 		{Bisquare, 3, 4.0 / 6, 0},                                  // capped at c²/6, rejected
 	} {
-		if got := tc.loss.Rho(tc.r, c); math.Abs(got-tc.rho) > 1e-15 {
+		if got := tc.loss.Rho(tc.r, c); !scalar.EqualWithinAbs(got, tc.rho, 1e-15) {
 			t.Errorf("%v.Rho(%g, %d) = %g, want %g", tc.loss, tc.r, c, got, tc.rho)
 		}
-		if got := tc.loss.Weight(tc.r, c); math.Abs(got-tc.wgt) > 1e-15 {
+		if got := tc.loss.Weight(tc.r, c); !scalar.EqualWithinAbs(got, tc.wgt, 1e-15) {
 			t.Errorf("%v.Weight(%g, %d) = %g, want %g", tc.loss, tc.r, c, got, tc.wgt)
 		}
 	}

@@ -36,7 +36,7 @@ func ExampleModel_Choose() {
 			fmt.Println(err)
 			return
 		}
-		busBW := nccl.BusBW(nccl.FuncAllReduce, 8, size, e.Time)
+		busBW := commmodel.AllReduce.BusBW(8, size, e.Time)
 		fmt.Printf("%9.0f B  %v/%-6s %7.1f us  busbw %5.1f GB/s\n", size, e.Algo, nccl.ProtocolName(e.Proto), e.Time*1e6, busBW/1e9)
 	}
 	// Output:

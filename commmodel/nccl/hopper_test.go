@@ -3,6 +3,8 @@ package nccl
 import (
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // h100Node is the 8 x H100 node of ExampleModel_Choose under version v.
@@ -35,10 +37,10 @@ func TestH100NodeTable(t *testing.T) {
 		{AlgoNVLS, Simple, 25, 8 * math.Min(40*0.85*7/8*2, 60) * ratio, "8·min(2·0.85·40·7/8, 60)·8/14; hwLat NVLink NVLS 25"},
 	}
 	for _, c := range cases {
-		if got := m.Latency(FuncAllReduce, c.a, c.p) / usec; !near(got, c.lat, 1e-12) {
+		if got := m.Latency(FuncAllReduce, c.a, c.p) / usec; !scalar.EqualWithinRel(got, c.lat, 1e-12) {
 			t.Errorf("%v/%v latency %g us, want %g (%s)", c.a, c.p, got, c.lat, c.formulae)
 		}
-		if got := m.Bandwidth(FuncAllReduce, c.a, c.p) / gbps; !near(got, c.bw, 1e-12) {
+		if got := m.Bandwidth(FuncAllReduce, c.a, c.p) / gbps; !scalar.EqualWithinRel(got, c.bw, 1e-12) {
 			t.Errorf("%v/%v bandwidth %g GB/s, want %g (%s)", c.a, c.p, got, c.bw, c.formulae)
 		}
 	}

@@ -3,6 +3,8 @@ package nccl
 import (
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // dgxA100 is a DGX A100 (8 A100 SXM4 on NVSwitch, 12 NVLinks each, PCIe
@@ -90,10 +92,10 @@ func TestLegacyTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range c.entries {
-			if got := m.Latency(e.f, e.a, e.p) / usec; !near(got, e.lat, 1e-9) {
+			if got := m.Latency(e.f, e.a, e.p) / usec; !scalar.EqualWithinRel(got, e.lat, 1e-9) {
 				t.Errorf("%d nodes %v %v/%v: latency %g us, want %g (%s)", c.nodes, e.f, e.a, e.p, got, e.lat, e.formulae)
 			}
-			if got := m.Bandwidth(e.f, e.a, e.p) / gbps; !near(got, e.bw, 1e-9) {
+			if got := m.Bandwidth(e.f, e.a, e.p) / gbps; !scalar.EqualWithinRel(got, e.bw, 1e-9) {
 				t.Errorf("%d nodes %v %v/%v: bandwidth %g GB/s, want %g (%s)", c.nodes, e.f, e.a, e.p, got, e.bw, e.formulae)
 			}
 		}
@@ -133,7 +135,7 @@ func TestLegacyChoose(t *testing.T) {
 		lat float64
 	}{{65535, lat}, {65536, 1.9 * lat}} {
 		e, ok := m.Estimate(FuncAllReduce, AlgoRing, Simple, float64(c.n))
-		if !ok || !near(e.Latency/usec, c.lat, 1e-9) {
+		if !ok || !scalar.EqualWithinRel(e.Latency/usec, c.lat, 1e-9) {
 			t.Errorf("Ring/Simple at %d B: latency %g us, want %g", c.n, e.Latency/usec, c.lat)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // hopperConfig is nodes x 8 Hopper GPUs on NVSwitch with the graphs of the
@@ -153,7 +155,7 @@ func TestChooseTies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e.Algo != tc.wantA || e.Proto != tc.wantP || !near(e.Time/usec, tc.wantUS, 1e-12) {
+		if e.Algo != tc.wantA || e.Proto != tc.wantP || !scalar.EqualWithinRel(e.Time/usec, tc.wantUS, 1e-12) {
 			t.Errorf("%s: chose %v/%v in %g us, want %v/%v in %g us", tc.name, e.Algo, e.Proto, e.Time/usec, tc.wantA, tc.wantP, tc.wantUS)
 		}
 	}
@@ -174,21 +176,6 @@ func TestChooseNothing(t *testing.T) {
 	if e, err := m.Choose(FuncAllReduce, 1024); err != nil || e.Algo != AlgoTree {
 		t.Errorf("Choose(AllReduce) with NCCL_ALGO=Tree = %v, %v; want Tree", e, err)
 	}
-}
-
-func near(a, b, rel float64) bool {
-	d := a - b
-	if d < 0 {
-		d = -d
-	}
-	return d <= rel*max(abs(a), abs(b))
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // TestEveryVersion runs every release tag from 2.18.6 to 2.30.7 on one

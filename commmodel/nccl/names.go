@@ -32,11 +32,16 @@ var funcNames = [NumFuncs]string{"Broadcast", "Reduce", "AllGather", "ReduceScat
 // String returns NCCL's name of f ("AllReduce").
 func (f Func) String() string { return nameOf(funcNames[:], int(f), "Func") }
 
-// ParseFunc reads a function name, ignoring case, '_' and '-': "AllReduce",
-// "all_reduce" and "allreduce" are AllReduce.
+// ParseFunc reads a function name: a collective as commmodel.ParseCollective
+// reads it, ignoring case, '_' and '-' ("AllReduce", "all_reduce" and
+// "allreduce" are AllReduce), or Reduce, which commmodel does not model.
 func ParseFunc(s string) (Func, error) {
-	if f := indexFold(funcNames[:], squash(s)); f >= 0 {
-		return Func(f), nil
+	if c, err := commmodel.ParseCollective(s); err == nil {
+		if f, err := FuncOf(c); err == nil {
+			return f, nil
+		}
+	} else if strings.EqualFold(squash(s), funcNames[FuncReduce]) {
+		return FuncReduce, nil
 	}
 	return 0, fmt.Errorf("nccl: unknown function %q (want Broadcast, Reduce, AllGather, ReduceScatter or AllReduce)", s)
 }

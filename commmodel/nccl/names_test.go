@@ -189,3 +189,21 @@ func TestFuncCollective(t *testing.T) {
 		t.Errorf("Reduce -> %v", c)
 	}
 }
+
+// ArchOf follows NVIDIA's compute capabilities (CUDA C Programming Guide,
+// "Compute Capabilities"): V100 7.0 and T4 7.5 are Volta's row, A100 8.0
+// and L40S 8.9 Ampere's, H100 9.0 Hopper's, B200 10.0, GB300 10.3 and
+// RTX 5090 12.0 Blackwell's; before NCCL 2.25 Blackwell reads Hopper's row.
+func TestArchOf(t *testing.T) {
+	for cc, want := range map[int]Arch{70: Volta, 75: Volta, 80: Ampere, 89: Ampere, 90: Hopper, 100: Blackwell, 103: Blackwell, 120: Blackwell} {
+		if got := ArchOf(cc); got != want {
+			t.Errorf("ArchOf(%d) = %v, want %v", cc, got, want)
+		}
+	}
+	if got := compCapIndex(Version{2, 24, 3}, 100); got != Hopper {
+		t.Errorf("compCapIndex(2.24.3, 100) = %v, want Hopper", got)
+	}
+	if got := compCapIndex(Version{2, 25, 1}, 100); got != Blackwell {
+		t.Errorf("compCapIndex(2.25.1, 100) = %v, want Blackwell", got)
+	}
+}

@@ -17,28 +17,10 @@ func NBytes(f Func, count int64, typeSize, ranks int) float64 {
 	return n
 }
 
-// BusFactor is nccl-tests' ratio of bus to algorithm bandwidth over ranks
-// ranks (AllReduceGetBw etc., nccl-tests src/*.cu): 2(n−1)/n for AllReduce,
-// (n−1)/n for AllGather and ReduceScatter, 1 for Broadcast and Reduce.
-func BusFactor(f Func, ranks int) float64 {
-	n := float64(ranks)
-	switch f {
-	case FuncAllReduce:
-		return 2 * (n - 1) / n
-	case FuncAllGather, FuncReduceScatter:
-		return (n - 1) / n
-	}
-	return 1
-}
-
-// BusBW is the bus bandwidth nccl-tests prints for size bytes (nBytes) in t
-// seconds: size/t · BusFactor, in B/s.
-func BusBW(f Func, ranks int, size, t float64) float64 {
-	return size / t * BusFactor(f, ranks)
-}
-
 // BusBW is the bus bandwidth nccl-tests would print, in B/s, if a call of
-// (f, a, p) moving nBytes took NCCL's predicted time; false where (f, a, p)
+// (f, a, p) moving nBytes took NCCL's predicted time
+// (commmodel.Collective.BusBW; Reduce's bus bandwidth is its algorithm
+// bandwidth, ReduceGetBw in nccl-tests src/reduce.cu); false where (f, a, p)
 // is not available. For Ring it tends to the model's bus bandwidth nCh·bw
 // after refinements as nBytes grows.
 func (m *Model) BusBW(f Func, a Algo, p Protocol, nBytes float64) (float64, bool) {
@@ -46,5 +28,9 @@ func (m *Model) BusBW(f Func, a Algo, p Protocol, nBytes float64) (float64, bool
 	if !ok {
 		return 0, false
 	}
-	return BusBW(f, m.nRanks, nBytes, t), true
+	c, ok := f.Collective()
+	if !ok {
+		return nBytes / t, true
+	}
+	return c.BusBW(m.nRanks, nBytes, t), true
 }

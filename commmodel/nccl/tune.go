@@ -2,18 +2,27 @@ package nccl
 
 import "math"
 
-// archOf is compCapIndex: the table row of the lowest compute capability.
-// Blackwell has a row from NCCL 2.25.
-func archOf(v Version, minCC int) Arch {
+// ArchOf returns the generation of a compute capability (90 for 9.0): 10.0
+// and later Blackwell, 9.x Hopper, 8.x Ampere, below Volta.
+func ArchOf(cc int) Arch {
 	switch {
-	case minCC >= 100 && v.from(25, 0):
+	case cc >= 100:
 		return Blackwell
-	case minCC >= 90:
+	case cc >= 90:
 		return Hopper
-	case minCC >= 80:
+	case cc >= 80:
 		return Ampere
 	}
 	return Volta
+}
+
+// compCapIndex is NCCL's table row of the lowest compute capability: its
+// ArchOf, but Hopper's row for Blackwell before NCCL 2.25 gave it its own.
+func compCapIndex(v Version, minCC int) Arch {
+	if a := ArchOf(minCC); a != Blackwell || v.from(25, 0) {
+		return a
+	}
+	return Hopper
 }
 
 // log2i is NCCL's log2i: floor(log2 n), which NCCL 2.22 and later (log2Down)
@@ -93,51 +102,15 @@ func (m *Model) netOverhead(override *float64) float64 {
 // tune fills m.lat and m.bw as ncclTopoTuneModel does for m.v, before the
 // enable masks.
 func (m *Model) tune(gs *Graphs, cfg *Config) {
-	v, c := m.v, &m.c
-	n, nNodes := m.nRanks, m.nNodes
-	arch := archOf(v, m.minCC)
-	sm80 := m.minCC == 80 && m.maxCC == 80
-	if v.legacy() {
-		// NCCL 2.8's tables have two rows: every GPU SM80, or not.
-		arch = Volta
-		if sm80 {
-			arch = Ampere
-		}
-	}
-	scale := min(nNodes-1, 2)
-	llRow := int(arch)
-	if nNodes > 1 {
-		// Across nodes the LL cap follows the CPU, not the GPU.
-		llRow = 0
-		if m.cpu.Vendor == AMD || m.cpu.Vendor == Mixed {
-			llRow = 1
-		}
-	}
-	llMax := c.LLMaxBW[llRow][scale]
-	treeMax := c.PerChMaxTreeBW[arch][scale]
-	ringLL128Max := c.PerChMaxRingLL128BW[arch][scale]
-	treeLL128Max := c.PerChMaxTreeLL128BW[arch][scale]
-	nvlsTreeMax := c.PerChMaxNVLSTreeBW[arch][scale]
-	hwLat := c.HWLatency
-	if m.cpu.Arch == Power {
-		// De-penalise Tree/Simple on POWER to favour Tree.
-		hwLat[HWPCI][AlgoTree][Simple] = hwLat[HWPCI][AlgoRing][Simple]
-	}
-	ppn := float64(n) / float64(nNodes)
-	ppnInt := n / nNodes
-	logNodes := float64(log2i(v, int64(nNodes)))
-	treePattern := gs.Tree.Pattern
-	pat := m.patEnabled(cfg.PAT)
-
+	t := m.tuning(cfg)
 	for f := range Func(NumFuncs) {
-		nsteps := n
+		nsteps := m.nRanks
 		switch f {
 		case FuncAllReduce:
-			nsteps = 2 * (n - 1)
+			nsteps = 2 * (m.nRanks - 1)
 		case FuncAllGather, FuncReduceScatter:
-			nsteps = n - 1
+			nsteps = m.nRanks - 1
 		}
-		gather := f == FuncAllGather || f == FuncReduceScatter
 		for a := range Algo(NumAlgos) {
 			if !m.modelled(f, a) {
 				continue
@@ -147,111 +120,174 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 			if g.TypeIntra == PathNVL {
 				intraHW = HWNVLink
 			}
-			if nNodes == 1 {
+			if m.nNodes == 1 {
 				hw = intraHW
 			}
-			nCh := float64(g.NChannels)
 			for p := range Protocol(NumProtocols) {
-				if (a == AlgoNVLS || a == AlgoNVLSTree) && p != Simple {
+				if (a == AlgoNVLS || a == AlgoNVLSTree) && p != Simple || a == AlgoPAT && (p != Simple || !t.pat) {
 					continue
 				}
-				if a == AlgoPAT && (p != Simple || !pat) {
+				busBw, ok := m.busBW(f, a, p, gs, &t)
+				if !ok {
 					continue
-				}
-				collnet := a == AlgoCollNetDirect || a == AlgoCollNetChain
-				bw := g.BWInter
-				if nNodes <= 2 || collnet {
-					bw = g.BWIntra
-				}
-				if a == AlgoNVLS || a == AlgoNVLSTree {
-					var ok bool
-					if bw, ok = m.nvlsBW(f, a, g, ppn, arch, nvlsTreeMax, bw); !ok {
-						continue
-					}
-				}
-				busBw := nCh * bw
-
-				// Model refinements, in tuning.cc's order.
-				if sm80 && c.BusBWCapSM80 > 0 {
-					busBw = math.Min(busBw, c.BusBWCapSM80)
-				}
-				ll128Max := nCh * c.LL128MaxBWPerFunc[f]
-				if a == AlgoRing && p == LL {
-					factor := 0.5
-					if !v.from(21, 0) {
-						factor = 1.0 / 3.0
-						if nNodes > 1 || f == FuncAllReduce || f == FuncReduce {
-							factor = 1.0 / 4.0
-						}
-					}
-					busBw = math.Min(llMax, busBw*factor)
-				}
-				if a == AlgoRing && p == LL128 {
-					factor := 0.92
-					if !v.from(23, 0) && ppn < 2 {
-						factor = 0.7
-					}
-					if ll128Max == 0 {
-						ll128Max = nCh * ringLL128Max
-					}
-					busBw = math.Min(busBw*factor, ll128Max)
-				}
-				if a == AlgoTree && (f == FuncAllReduce || !v.from(23, 0)) {
-					busBw = math.Min(busBw*0.92, nCh*treeMax)
-				}
-				if a == AlgoTree && p == LL {
-					busBw = math.Min(busBw/3.8, llMax)
-				}
-				if a == AlgoTree && p == LL128 {
-					factor := 120.0 / 128.0
-					switch {
-					case nNodes == 1:
-						factor = 7.0 / 9.0
-					case v.legacy():
-						factor = 0.915
-					}
-					if ll128Max == 0 {
-						ll128Max = nCh * treeLL128Max
-					}
-					busBw = math.Min(busBw*factor, ll128Max)
-				}
-				if a == AlgoTree && treePattern == PatternTree && !v.legacy() {
-					busBw *= 0.85
-				}
-				if a == AlgoPAT {
-					busBw *= c.PATFactor
-				}
-				if collnet && v.legacy() {
-					// NCCL 2.8's CollNet: 0.9, LL a sixth of that (no GDR
-					// read on either side), no LL128.
-					busBw *= 0.9
-					switch p {
-					case LL:
-						busBw /= 6
-					case LL128:
-						busBw = 0
-					}
-				} else if collnet && p != Simple {
-					busBw = 0
-				}
-				if a == AlgoCollNetDirect && p == Simple {
-					busBw = m.collNetDirectBW(f, g, ppn, busBw, cfg.CollNet)
-				}
-				if v.from(27, 0) && (a == AlgoNVLS || a == AlgoCollNetDirect) && p == Simple && gather && nNodes > 1 {
-					// AllGather/ReduceScatter across nodes need CollNet
-					// with a head for every local rank.
-					if !cfg.CollNet || ppnInt > gs.CollNetDirect.NChannels {
-						busBw = 0
-					}
 				}
 				m.bw[f][a][p] = busBw * m.ratio(f, a, nsteps)
 				if a == AlgoRing {
 					m.ringBackup[f][p] = m.bw[f][a][p]
 				}
-				m.lat[f][a][p] = m.latency(f, a, p, g, hwLat, intraHW, hw, nsteps, ppn, ppnInt, logNodes, cfg.NetOverhead)
+				m.lat[f][a][p] = m.latency(f, a, p, g, intraHW, hw, nsteps, &t)
 			}
 		}
 	}
+}
+
+// A tuning holds what ncclTopoTuneModel works out once for a communicator
+// before its loops over functions, algorithms and protocols: the rows of
+// the per-generation tables, the caps they give, and the shape.
+type tuning struct {
+	arch Arch // the row of the per-generation tables
+	sm80 bool // every GPU is SM80 (A100)
+	// llMax, treeMax, ringLL128Max, treeLL128Max and nvlsTreeMax are the
+	// caps of the row and scale (LL's row follows the CPU across nodes), GB/s.
+	llMax, treeMax, ringLL128Max, treeLL128Max, nvlsTreeMax float64
+	hwLat                                                   [NumHW][NumAlgos][NumProtocols]float64 // the latency table, us
+	ppn                                                     float64                                // ranks per node
+	ppnInt                                                  int                                    // ranks per node, rounded down
+	logNodes                                                float64                                // log2i of the node count
+	pat                                                     bool                                   // PAT is enabled
+	collNet                                                 bool                                   // Config.CollNet
+	overhead                                                *float64                               // Config.NetOverhead
+}
+
+// tuning returns m's tuning under the configuration cfg.
+func (m *Model) tuning(cfg *Config) tuning {
+	v, c := m.v, &m.c
+	t := tuning{arch: compCapIndex(v, m.minCC), sm80: m.minCC == 80 && m.maxCC == 80,
+		hwLat: c.HWLatency, pat: m.patEnabled(cfg.PAT), collNet: cfg.CollNet, overhead: cfg.NetOverhead}
+	if v.legacy() {
+		// NCCL 2.8's tables have two rows: every GPU SM80, or not.
+		t.arch = Volta
+		if t.sm80 {
+			t.arch = Ampere
+		}
+	}
+	scale := min(m.nNodes-1, 2)
+	llRow := int(t.arch)
+	if m.nNodes > 1 {
+		// Across nodes the LL cap follows the CPU, not the GPU.
+		llRow = 0
+		if m.cpu.Vendor == AMD || m.cpu.Vendor == Mixed {
+			llRow = 1
+		}
+	}
+	t.llMax = c.LLMaxBW[llRow][scale]
+	t.treeMax = c.PerChMaxTreeBW[t.arch][scale]
+	t.ringLL128Max = c.PerChMaxRingLL128BW[t.arch][scale]
+	t.treeLL128Max = c.PerChMaxTreeLL128BW[t.arch][scale]
+	t.nvlsTreeMax = c.PerChMaxNVLSTreeBW[t.arch][scale]
+	if m.cpu.Arch == Power {
+		// De-penalise Tree/Simple on POWER to favour Tree.
+		t.hwLat[HWPCI][AlgoTree][Simple] = t.hwLat[HWPCI][AlgoRing][Simple]
+	}
+	t.ppn = float64(m.nRanks) / float64(m.nNodes)
+	t.ppnInt = m.nRanks / m.nNodes
+	t.logNodes = float64(log2i(v, int64(m.nNodes)))
+	return t
+}
+
+// busBW is the bus bandwidth of (f, a, p) on the graphs gs: the channels'
+// bandwidth after the model's refinements, in tuning.cc's order; false
+// where NCCL skips the combination.
+func (m *Model) busBW(f Func, a Algo, p Protocol, gs *Graphs, t *tuning) (float64, bool) {
+	v, c, nNodes, ppn := m.v, &m.c, m.nNodes, t.ppn
+	g := gs.of(a)
+	nCh := float64(g.NChannels)
+	collnet := a == AlgoCollNetDirect || a == AlgoCollNetChain
+	bw := g.BWInter
+	if nNodes <= 2 || collnet {
+		bw = g.BWIntra
+	}
+	if a == AlgoNVLS || a == AlgoNVLSTree {
+		var ok bool
+		if bw, ok = m.nvlsBW(f, a, g, ppn, t.arch, t.nvlsTreeMax, bw); !ok {
+			return 0, false
+		}
+	}
+	busBw := nCh * bw
+	if t.sm80 && c.BusBWCapSM80 > 0 {
+		busBw = math.Min(busBw, c.BusBWCapSM80)
+	}
+	ll128Max := nCh * c.LL128MaxBWPerFunc[f]
+	if a == AlgoRing && p == LL {
+		factor := 0.5
+		if !v.from(21, 0) {
+			factor = 1.0 / 3.0
+			if nNodes > 1 || f == FuncAllReduce || f == FuncReduce {
+				factor = 1.0 / 4.0
+			}
+		}
+		busBw = math.Min(t.llMax, busBw*factor)
+	}
+	if a == AlgoRing && p == LL128 {
+		factor := 0.92
+		if !v.from(23, 0) && ppn < 2 {
+			factor = 0.7
+		}
+		if ll128Max == 0 {
+			ll128Max = nCh * t.ringLL128Max
+		}
+		busBw = math.Min(busBw*factor, ll128Max)
+	}
+	if a == AlgoTree && (f == FuncAllReduce || !v.from(23, 0)) {
+		busBw = math.Min(busBw*0.92, nCh*t.treeMax)
+	}
+	if a == AlgoTree && p == LL {
+		busBw = math.Min(busBw/3.8, t.llMax)
+	}
+	if a == AlgoTree && p == LL128 {
+		factor := 120.0 / 128.0
+		switch {
+		case nNodes == 1:
+			factor = 7.0 / 9.0
+		case v.legacy():
+			factor = 0.915
+		}
+		if ll128Max == 0 {
+			ll128Max = nCh * t.treeLL128Max
+		}
+		busBw = math.Min(busBw*factor, ll128Max)
+	}
+	if a == AlgoTree && gs.Tree.Pattern == PatternTree && !v.legacy() {
+		busBw *= 0.85
+	}
+	if a == AlgoPAT {
+		busBw *= c.PATFactor
+	}
+	if collnet && v.legacy() {
+		// NCCL 2.8's CollNet: 0.9, LL a sixth of that (no GDR read on
+		// either side), no LL128.
+		busBw *= 0.9
+		switch p {
+		case LL:
+			busBw /= 6
+		case LL128:
+			busBw = 0
+		}
+	} else if collnet && p != Simple {
+		busBw = 0
+	}
+	if a == AlgoCollNetDirect && p == Simple {
+		busBw = m.collNetDirectBW(f, g, ppn, busBw, t.collNet)
+	}
+	gather := f == FuncAllGather || f == FuncReduceScatter
+	if v.from(27, 0) && (a == AlgoNVLS || a == AlgoCollNetDirect) && p == Simple && gather && nNodes > 1 {
+		// AllGather/ReduceScatter across nodes need CollNet with a head
+		// for every local rank.
+		if !t.collNet || t.ppnInt > gs.CollNetDirect.NChannels {
+			busBw = 0
+		}
+	}
+	return busBw, true
 }
 
 // nvlsBW is the per-channel bandwidth of NVLS and NVLSTree; false means
@@ -351,11 +387,12 @@ func (m *Model) ratio(f Func, a Algo, nsteps int) float64 {
 	return 0.5
 }
 
-// latency is comm->latencies[f][a][p], us.
-func (m *Model) latency(f Func, a Algo, p Protocol, g *Graph, hwLat [NumHW][NumAlgos][NumProtocols]float64,
-	intraHW, hw HW, nsteps int, ppn float64, ppnInt int, logNodes float64, overhead *float64) float64 {
+// latency is comm->latencies[f][a][p], us, for graph g whose links within
+// a node are of class intraHW and whose algorithm's hops are of class hw.
+func (m *Model) latency(f Func, a Algo, p Protocol, g *Graph, intraHW, hw HW, nsteps int, t *tuning) float64 {
 	v, c := m.v, &m.c
 	nNodes := m.nNodes
+	hwLat, ppn, ppnInt, logNodes := &t.hwLat, t.ppn, t.ppnInt, t.logNodes
 	lat := c.BaseLatency[a][p]
 	intraLat := hwLat[intraHW][a][p]
 	interLat := hwLat[HWNet][a][p]
@@ -384,7 +421,7 @@ func (m *Model) latency(f Func, a Algo, p Protocol, g *Graph, hwLat [NumHW][NumA
 		}
 		netOverhead := 0.0
 		if nNodes > 1 {
-			netOverhead = m.netOverhead(overhead)
+			netOverhead = m.netOverhead(t.overhead)
 			if p == Simple {
 				netOverhead *= 3
 			}

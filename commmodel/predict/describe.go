@@ -80,7 +80,7 @@ func Describe(gpu, spec string) (Hardware, error) {
 		h.Fabric = FabricNVSwitch // links described without a word of how they join
 	}
 	if h.NICBW <= 0 {
-		h.NICBW = nicRates[arch(h.GPU.CompCap)]
+		h.NICBW = nicRates[nccl.ArchOf(h.GPU.CompCap)]
 	}
 	return h, nil
 }

@@ -100,7 +100,7 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	if err != nil {
 		return Hardware{}, err
 	}
-	h := Hardware{GPU: g, NICBW: nicRates[arch(g.CompCap)]}
+	h := Hardware{GPU: g, NICBW: nicRates[nccl.ArchOf(g.CompCap)]}
 	switch {
 	case g.ISA != "": // AMD Instinct: links to every other GPU of the host
 		h.Fabric = FabricInfinity
@@ -120,26 +120,13 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	return h, nil
 }
 
-// arch is the generation of a compute capability.
-func arch(cc int) nccl.Arch {
-	switch {
-	case cc >= 100:
-		return nccl.Blackwell
-	case cc >= 90:
-		return nccl.Hopper
-	case cc >= 80:
-		return nccl.Ampere
-	}
-	return nccl.Volta
-}
-
 // nicBW is one NIC's line rate: NICBW, or the generation's reference
 // rate (nicRates) where it is not given.
 func (h *Hardware) nicBW() float64 {
 	if h.NICBW > 0 {
 		return h.NICBW
 	}
-	return nicRates[arch(h.GPU.CompCap)]
+	return nicRates[nccl.ArchOf(h.GPU.CompCap)]
 }
 
 // links returns the NVLinks of one GPU.

@@ -104,7 +104,7 @@ func tableOf(t *nccltests.Test, head []string, pin Pins) (Table, error) {
 	tab := Table{GPU: t.System, Nodes: t.Nodes, Layout: layoutOf(t), Evidence: t.Evidence}
 	readHead(&tab, head)
 	pin.apply(&tab)
-	name := t.Collective
+	name := t.Collective.String()
 	switch {
 	case pin.Collective != "":
 		name = pin.Collective

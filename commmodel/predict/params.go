@@ -86,7 +86,7 @@ var params = [numParams]param{
 	parNVLS: {name: "nvls_efficiency", unit: "1",
 		doc: "NVLS's bandwidth on NVLink as a share of the egress model's",
 		prior: func(m *Machine) float64 {
-			if e := nccl.DefaultConstants(m.version).NVLSEfficiency[arch(m.Hardware.GPU.CompCap)]; e > 0 {
+			if e := nccl.DefaultConstants(m.version).NVLSEfficiency[nccl.ArchOf(m.Hardware.GPU.CompCap)]; e > 0 {
 				return e
 			}
 			return 0.85

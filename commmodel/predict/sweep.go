@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // A SweepPoint compares, at one size of a pinned sweep, the table the model
@@ -85,7 +87,7 @@ func (m *Machine) ScoreSweep(sweep []Table) ([]SweepPoint, error) {
 				})
 			}
 		}
-		c, b := argmin(predicted), argmin(times)
+		c, b := floats.MinIdx(predicted), floats.MinIdx(times)
 		if def >= 0 && !preds[c].Beats(preds[def]) {
 			c = def
 		}
@@ -96,14 +98,4 @@ func (m *Machine) ScoreSweep(sweep []Table) ([]SweepPoint, error) {
 		out = append(out, sp)
 	}
 	return out, nil
-}
-
-func argmin(x []float64) int {
-	k := 0
-	for i, v := range x {
-		if v < x[k] {
-			k = i
-		}
-	}
-	return k
 }

@@ -1,10 +1,10 @@
 package schedule
 
 import (
-	"math"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // TestSwitchTransfers: on one node of 4 GPUs and S = 4096 B, NVLS's two
@@ -36,7 +36,7 @@ func TestSwitchTransfers(t *testing.T) {
 		t.Errorf("steps %d, fanout %d, messages %d; want 2, 1, 2", r.Steps, r.Fanout, r.PathMessages)
 	}
 	l := commmodel.Link{Alpha: 2e-6, BW: 350e9, Gamma: 1e-12}
-	if got, want := Replay(s, Uniform(l)), 2*l.Alpha+float64(size+size/p)/l.BW; math.Abs(got-want) > 1e-12*want {
+	if got, want := Replay(s, Uniform(l)), 2*l.Alpha+float64(size+size/p)/l.BW; !scalar.EqualWithinAbs(got, want, 1e-12*want) {
 		t.Errorf("replay %g s, want %g (no γ: the switch reduces)", got, want)
 	}
 	// A negative switch is an error, not a panic.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/presets"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // TestReplayUniformIsClosedForm: with one Link for every pair, replaying a
@@ -46,7 +47,7 @@ func TestReplayUniformIsClosedForm(t *testing.T) {
 					}
 					continue
 				}
-				if math.Abs(got-want) > 1e-12*want {
+				if !scalar.EqualWithinAbs(got, want, 1e-12*want) {
 					t.Errorf("%s P=%d γ=%g: replay %.6g s, closed form %.6g s", describe(a), p, l.Gamma, got, want)
 				}
 			}
@@ -82,7 +83,7 @@ func TestReplayFlatRingAcrossNodes(t *testing.T) {
 	}
 	flat := Replay(ring, links)
 	want := 2 * (p - 1) * (presets.H20Inter.Alpha + size/p/presets.H20Inter.BW)
-	if math.Abs(flat-want) > 1e-12*want {
+	if !scalar.EqualWithinAbs(flat, want, 1e-12*want) {
 		t.Errorf("flat ring 2x8: replay %.6g s, want 2(P-1)(α+S/P/BW) on the network = %.6g s", flat, want)
 	}
 	hier, err := New(commmodel.HierarchicalAllReduce{PerNode: per}, p, size)
@@ -140,7 +141,7 @@ func TestReplayMatchesClusterTime(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, want := Replay(s, TwoLevel(per, cl.Intra, cl.Inter)), cl.Time(a, float64(n*4))
-			if math.Abs(got-want) > 1e-9*want {
+			if !scalar.EqualWithinAbs(got, want, 1e-9*want) {
 				t.Errorf("%s on %dx%d: replay %.6g s, two-level model %.6g s", describe(a), nodes, per, got, want)
 			}
 		}
@@ -174,10 +175,10 @@ func TestReplayBroadcastAcrossNodes(t *testing.T) {
 		network := c // the steps in which some chunk crosses the one boundary
 		want := float64(steps-network)*step(presets.H20Intra, chunk) + float64(network)*step(presets.H20Inter, chunk)
 		got := Replay(s, TwoLevel(per, cl.Intra, cl.Inter))
-		if math.Abs(got-want) > 1e-12*want {
+		if !scalar.EqualWithinAbs(got, want, 1e-12*want) {
 			t.Errorf("C=%d: replay %.6g s, step model %.6g s", c, got, want)
 		}
-		if model := cl.Time(a, size); math.Abs(model-want) > 1e-9*want {
+		if model := cl.Time(a, size); !scalar.EqualWithinAbs(model, want, 1e-9*want) {
 			t.Errorf("C=%d on 2x8: Cluster.Time %.6g s, but the schedule's steps give %.6g s (%d of %d steps cross the network)",
 				c, model, want, network, steps)
 		}

@@ -198,9 +198,17 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 	a2a := func(regions int) layout {
 		return layout{bufLen: n + regions*p*slot, out: n, scratch: -1, work: n + p*slot, slot: slot}
 	}
+	if per, ok := nodeSize(a); ok && !wholeNodes(p, per) {
+		return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, per)
+	}
+	if c, ok := treeChunksOf(a); ok {
+		if err := treeChunks(c); err != nil {
+			return layout{}, err
+		}
+	}
 	switch a := a.(type) {
 	case commmodel.Ring, commmodel.HalvingDoubling, commmodel.TwoShot, commmodel.RingReduceScatter, commmodel.RingAllGather,
-		commmodel.PATAllGather, commmodel.PATReduceScatter:
+		commmodel.PATAllGather, commmodel.PATReduceScatter, commmodel.NVLSTree, commmodel.Tree:
 		return inPlace, nil
 	case commmodel.OneShot:
 		return withScratch, nil
@@ -210,9 +218,6 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 		}
 		return inPlace, nil
 	case commmodel.NVLS:
-		if a.PerNode != 0 && !wholeNodes(p, a.PerNode) {
-			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
-		}
 		if a.PerNode != 0 {
 			// Across nodes each GPU's slice is read by N-1 transfers that the
 			// slice's own reduction overwrites: all of them from the snapshot.
@@ -222,40 +227,15 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 			inPlace.stagedReads = nodes * (nodes - 1)
 		}
 		return inPlace, nil
-	case commmodel.NVLSTree:
-		if !wholeNodes(p, a.PerNode) {
-			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
-		}
-		if err := treeChunks(a.Chunks); err != nil {
-			return layout{}, err
-		}
-		return inPlace, nil
 	case commmodel.CollNetDirect:
-		if !wholeNodes(p, a.PerNode) {
-			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
-		}
 		nodes := p / a.PerNode
 		inPlace.staged = p * (nodes - 1) * ((n + a.PerNode - 1) / a.PerNode) // as NVLS across nodes
 		inPlace.stagedReads = nodes * (nodes - 1)
 		return inPlace, nil
 	case commmodel.CollNetChain:
-		if !wholeNodes(p, a.PerNode) {
-			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
-		}
-		if err := treeChunks(a.Chunks); err != nil {
-			return layout{}, err
-		}
 		nodes := p / a.PerNode
 		inPlace.staged = nodes * (nodes - 1) * ((n + a.Chunks - 1) / a.Chunks) // the heads' chunk, read N-1 times as it is reduced
 		inPlace.stagedReads = nodes * (nodes - 1)
-		return inPlace, nil
-	case commmodel.Tree:
-		if !wholeNodes(p, max(a.PerNode, 1)) {
-			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
-		}
-		if err := treeChunks(a.Chunks); err != nil {
-			return layout{}, err
-		}
 		return inPlace, nil
 	case commmodel.Direct, commmodel.Pairwise:
 		l := a2a(1)
@@ -266,14 +246,8 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 		l.staged = p * (p + 1) / 2 * slot // a step forwards up to ⌈P/2⌉ slots it also receives into
 		return l, nil
 	case commmodel.HierarchicalAllToAll:
-		if ok := wholeNodes(p, a.PerNode); !ok {
-			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
-		}
 		return a2a(2), nil
 	case commmodel.HierarchicalAllReduce:
-		if ok := wholeNodes(p, a.PerNode); !ok {
-			return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, a.PerNode)
-		}
 		switch interOf(a).(type) {
 		case commmodel.Ring, commmodel.HalvingDoubling, commmodel.TwoShot:
 			return inPlace, nil
@@ -283,6 +257,43 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 		return layout{}, fmt.Errorf("schedule: hierarchical AllReduce: %w: inter %T", ErrUnknownAlgorithm, interOf(a))
 	}
 	return layout{}, fmt.Errorf("schedule: %w: %T", ErrUnknownAlgorithm, a)
+}
+
+// nodeSize returns the GPUs per node that a's schedule needs its ranks to
+// fill whole nodes of, and false for an algorithm without nodes (NVLS on
+// one node among them).
+func nodeSize(a commmodel.Algorithm) (int, bool) {
+	switch a := a.(type) {
+	case commmodel.NVLS:
+		return a.PerNode, a.PerNode != 0
+	case commmodel.NVLSTree:
+		return a.PerNode, true
+	case commmodel.CollNetDirect:
+		return a.PerNode, true
+	case commmodel.CollNetChain:
+		return a.PerNode, true
+	case commmodel.Tree:
+		return max(a.PerNode, 1), true
+	case commmodel.HierarchicalAllToAll:
+		return a.PerNode, true
+	case commmodel.HierarchicalAllReduce:
+		return a.PerNode, true
+	}
+	return 0, false
+}
+
+// treeChunksOf returns the chunk count of a tree's schedule, which
+// treeChunks checks, and false for an algorithm that is not a tree.
+func treeChunksOf(a commmodel.Algorithm) (int, bool) {
+	switch a := a.(type) {
+	case commmodel.NVLSTree:
+		return a.Chunks, true
+	case commmodel.CollNetChain:
+		return a.Chunks, true
+	case commmodel.Tree:
+		return a.Chunks, true
+	}
+	return 0, false
 }
 
 // treeChunks checks the chunk count of a tree's schedule.

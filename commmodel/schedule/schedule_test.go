@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // scheduled lists every algorithm with a schedule, for p ranks: the
@@ -418,7 +419,7 @@ func TestInputs(t *testing.T) {
 	n := float64(ranks * elems)
 	mean, sd := n/(1<<16), math.Sqrt(n/(1<<16))
 	for name, got := range map[string]int{"next rank": sameRank, "next element": sameElem} {
-		if math.Abs(float64(got)-mean) > 5*sd {
+		if !scalar.EqualWithinAbs(float64(got), mean, 5*sd) {
 			t.Errorf("an input equals the %s's %d times of %.0f, want %.1f ± %.1f", name, got, n, mean, 5*sd)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // syntheticLog is an nccl-tests log of n rows in the 2023-2024 layout, with
@@ -108,7 +110,7 @@ func TestSyntheticLog(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(one, l) {
 		t.Errorf("one byte at a time: %v; the tests differ", err)
 	}
-	if len(tt.Rows) != 10000 || tt.Ranks != 8 || tt.Nodes != 1 || tt.Collective != "all_reduce" || len(l.Problems) != 0 {
+	if len(tt.Rows) != 10000 || tt.Ranks != 8 || tt.Nodes != 1 || tt.Collective != commmodel.AllReduce || len(l.Problems) != 0 {
 		t.Errorf("%d rows, %d ranks, %d nodes, %v, problems %v; want 10000, 8, 1, allreduce, none",
 			len(tt.Rows), tt.Ranks, tt.Nodes, tt.Collective, l.Problems)
 	}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // alltoallLogs are real logs whose tables alltoall_perf printed, as their
@@ -92,14 +94,14 @@ func TestAllToAllWithoutBinaryName(t *testing.T) {
 			for i, want := range named.Tests {
 				got := l.Tests[i]
 				if want.Op != "alltoall" {
-					if got.Collective == "alltoall" {
+					if got.Collective == commmodel.AllToAll {
 						t.Errorf("%s (%s): test %d (%s) read as alltoall (%v)", path, c.what, i, want.Op, got.CollectiveFrom)
 					}
 					continue
 				}
-				from, coll := c.from, "alltoall"
+				from, coll := c.from, commmodel.AllToAll
 				if from == FromGuess {
-					coll = "all_gather" // the first of the candidates
+					coll = commmodel.AllGather // the first of the candidates
 				}
 				if got.Collective != coll || got.CollectiveFrom != from || got.Ranks != want.Ranks {
 					t.Errorf("%s (%s): test %d: %s (%v) over %d ranks, candidates %v; want %s (%v) over %d",
@@ -113,7 +115,7 @@ func TestAllToAllWithoutBinaryName(t *testing.T) {
 			for _, p := range l.Problems {
 				if errors.Is(p, ErrAmbiguous) {
 					ambiguous++
-					if !strings.Contains(p.Error(), "-collective") || !strings.Contains(p.Error(), "all_gather and alltoall") {
+					if !strings.Contains(p.Error(), "-collective") || !strings.Contains(p.Error(), "allgather and alltoall") {
 						t.Errorf("%s (%s): %v; want the candidates and -collective named", path, c.what, p)
 					}
 				}
@@ -145,8 +147,8 @@ func TestAllGatherCheckColumn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tt := l.Tests[0]; tt.Collective != "all_gather" || tt.CollectiveFrom != c.from {
-			t.Errorf("%s: %s (%v), want all_gather (%v)", c.what, tt.Collective, tt.CollectiveFrom, c.from)
+		if tt := l.Tests[0]; tt.Collective != commmodel.AllGather || tt.CollectiveFrom != c.from {
+			t.Errorf("%s: %v (%v), want allgather (%v)", c.what, tt.Collective, tt.CollectiveFrom, c.from)
 		}
 	}
 }
@@ -155,24 +157,26 @@ func TestAllGatherCheckColumn(t *testing.T) {
 // candidates, whatever the separators, and nothing from a name that names
 // several or none.
 func TestNamedCollective(t *testing.T) {
-	both := []string{"all_gather", "alltoall"}
+	both := []commmodel.Collective{commmodel.AllGather, commmodel.AllToAll}
 	for _, c := range []struct {
 		path  string
-		stems []string
-		want  string
+		cs    []commmodel.Collective
+		want  commmodel.Collective
+		named bool
 	}{
-		{"logs/h100_alltoall_2x8.log", both, "alltoall"},
-		{`C:\logs\All-To-All.txt`, both, "alltoall"},
-		{"all_gather_perf.out", both, "all_gather"},
-		{"allreduce_alltoall_1to32hosts.log", both, "alltoall"}, // allreduce is no candidate
-		{"h20_1x8_alltoall_or_allgather_deepep303.log", both, ""},
-		{"alltoall/run.log", both, ""}, // the directory is not the file's name
-		{"bcast.log", []string{"broadcast"}, "broadcast"},
-		{"run.log", both, ""},
+		{"logs/h100_alltoall_2x8.log", both, commmodel.AllToAll, true},
+		{`C:\logs\All-To-All.txt`, both, commmodel.AllToAll, true},
+		{"all_gather_perf.out", both, commmodel.AllGather, true},
+		{"allreduce_alltoall_1to32hosts.log", both, commmodel.AllToAll, true}, // allreduce is no candidate
+		{"h20_1x8_alltoall_or_allgather_deepep303.log", both, 0, false},
+		{"alltoall/run.log", both, 0, false}, // the directory is not the file's name
+		{"bcast.log", []commmodel.Collective{commmodel.Broadcast}, commmodel.Broadcast, true},
+		{"broadcast.log", []commmodel.Collective{commmodel.Broadcast}, commmodel.Broadcast, true},
+		{"run.log", both, 0, false},
 	} {
-		got, ok := namedCollective(c.path, c.stems)
-		if got != c.want || ok != (c.want != "") {
-			t.Errorf("%s: %q %v, want %q", c.path, got, ok, c.want)
+		got, ok := namedCollective(c.path, c.cs)
+		if ok != c.named || ok && got != c.want {
+			t.Errorf("%s: %v %v, want %v %v", c.path, got, ok, c.want, c.named)
 		}
 	}
 }

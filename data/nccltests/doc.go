@@ -26,9 +26,9 @@
 // NCCL_DEBUG=INFO (its version, network, NICs and their speeds,
 // GPUDirect RDMA, NVLS, channels, rings, trees, nodes and local ranks).
 //
-// It depends on the standard library alone and names collectives by their
-// binary stems (all_reduce, ...); package data turns a Test into commmodel's
-// collectives and fit's samples.
+// It depends on the standard library and commmodel alone: a Test's
+// Collective is a commmodel.Collective, its Op the binary's stem
+// (all_reduce, sendrecv, ...); package data turns a Test into fit's samples.
 //
 // # Units
 //

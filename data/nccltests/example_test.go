@@ -29,7 +29,7 @@ func ExampleReader() {
 		fmt.Printf("%d B in %.2f us\n", row.Size, row.OutOfPlace.Time*1e6)
 	}
 	// Output:
-	// all_reduce (from table) over 4 ranks on 2 nodes
+	// allreduce (from table) over 4 ranks on 2 nodes
 	// 1048576 B in 52.94 us
 	// 2097152 B in 72.12 us
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // maxRanks bounds the rank counts the reader solves for.
@@ -199,7 +201,7 @@ func (s *testState) fit(o op, n int) (nlo, nhi int, ok bool) {
 	}
 	lo, hi, haveRatio := s.ratio.bounds()
 	if n > 0 {
-		if haveRatio && !within(o.bus.at(n), lo, hi) {
+		if haveRatio && !within(o.bus.BusFactor(n), lo, hi) {
 			return 0, 0, false
 		}
 		return n, n, true
@@ -219,23 +221,25 @@ func (s *testState) fit(o op, n int) (nlo, nhi int, ok bool) {
 
 func within(x, lo, hi float64) bool { return x >= lo && x <= hi }
 
-// solveRanks returns the rank counts n in [1, maxRanks] with f.at(n) in
-// [lo, hi]; nlo > nhi when there are none. f is constant or increasing in n.
-func solveRanks(f busFactor, lo, hi float64) (nlo, nhi int) {
-	if f.at(1) == f.at(maxRanks) {
-		if within(f.at(1), lo, hi) {
+// solveRanks returns the rank counts n in [1, maxRanks] with
+// c.BusFactor(n) in [lo, hi]; nlo > nhi when there are none. Every bus
+// factor is constant or increasing in n.
+func solveRanks(c commmodel.Collective, lo, hi float64) (nlo, nhi int) {
+	f := c.BusFactor
+	if f(1) == f(maxRanks) {
+		if within(f(1), lo, hi) {
 			return 1, maxRanks
 		}
 		return 1, 0
 	}
-	nlo = 1 + sort.Search(maxRanks, func(i int) bool { return f.at(i+1) >= lo })
-	nhi = sort.Search(maxRanks, func(i int) bool { return f.at(i+1) > hi })
+	nlo = 1 + sort.Search(maxRanks, func(i int) bool { return f(i+1) >= lo })
+	nhi = sort.Search(maxRanks, func(i int) bool { return f(i+1) > hi })
 	return nlo, nhi
 }
 
 // infer finishes test s: source, system, ranks, nodes and collective. want
-// is the stem of the collective Options name, "" for none.
-func (p *parser) infer(s *testState, want string) {
+// is the op of the collective Options name, nil for none.
+func (p *parser) infer(s *testState, want *op) {
 	t := s.t
 	t.Source = p.name
 	if len(s.gpus) == 1 {
@@ -326,24 +330,23 @@ func (p *parser) inferCounts(s *testState) {
 // dropped, and among collectives it fits alike the one the file's name
 // names. It returns the op the table is then held to, known false when
 // there is none, and reports a collective left to a guess.
-func (p *parser) inferOp(s *testState, want string) (chosen op, known bool) {
+func (p *parser) inferOp(s *testState, want *op) (chosen op, known bool) {
 	t := s.t
 	switch {
-	case want != "":
-		chosen, known = opByStem(want)
-		t.Collective, t.CollectiveFrom, t.Op = want, FromOverride, want
-		return chosen, known
+	case want != nil:
+		t.Collective, t.CollectiveFrom, t.Op = want.bus, FromOverride, want.stem
+		return *want, true
 	case t.Op != "":
 		chosen, known = opByStem(t.Op)
 		if known && chosen.model {
-			t.Collective, t.CollectiveFrom = chosen.stem, FromName
+			t.Collective, t.CollectiveFrom = chosen.bus, FromName
 		}
 		return chosen, known
 	}
 	fitting := s.fitting(t.Ranks)
 	for _, o := range fitting {
 		if o.model {
-			t.Candidates = append(t.Candidates, o.stem)
+			t.Candidates = append(t.Candidates, o.bus)
 		}
 	}
 	if len(fitting) == 1 {
@@ -360,16 +363,16 @@ func (p *parser) inferOp(s *testState, want string) (chosen op, known bool) {
 			s.noCheck = false
 		}
 	case len(t.Candidates) > 1:
-		if stem, ok := namedCollective(p.name, t.Candidates); ok {
-			t.Collective, t.CollectiveFrom = stem, FromFileName
+		if c, ok := namedCollective(p.name, t.Candidates); ok {
+			t.Collective, t.CollectiveFrom = c, FromFileName
 			break
 		}
 		t.Collective, t.CollectiveFrom = t.Candidates[0], FromGuess
 		p.problem(t.Line, 0, "%w: the table fits %s alike, and neither the file (no binary name, no in-place #wrong column that tells) nor its name says which: read as %s; -collective (Options.Collective) settles it",
-			ErrAmbiguous, strings.Join(t.Candidates, " and "), t.Collective)
+			ErrAmbiguous, joinCollectives(t.Candidates), t.Collective)
 	}
-	if t.Collective != "" {
-		return opByStem(t.Collective)
+	if len(t.Candidates) > 0 {
+		return opOf(t.Collective), true
 	}
 	if len(fitting) > 0 {
 		return fitting[0], true
@@ -402,33 +405,44 @@ func models(ops []op) int {
 	return n
 }
 
-// collectiveWords are the ways file names spell each collective, without
-// '_', '-', '.' and ' ' and in lower case.
-var collectiveWords = map[string][]string{
-	"all_reduce":     {"allreduce"},
-	"reduce_scatter": {"reducescatter"},
-	"all_gather":     {"allgather"},
-	"broadcast":      {"broadcast", "bcast"},
-	"alltoall":       {"alltoall"},
+// joinCollectives is "a and b", "a, b and c".
+func joinCollectives(cs []commmodel.Collective) string {
+	var b strings.Builder
+	for i, c := range cs {
+		switch {
+		case i > 0 && i == len(cs)-1:
+			b.WriteString(" and ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(c.String())
+	}
+	return b.String()
 }
 
-// namedCollective returns the one collective of stems that the base name of
+// fileNameWords are the ways file names spell each collective besides its
+// name (Collective.String), without '_', '-', '.' and ' ' and in lower case.
+var fileNameWords = map[commmodel.Collective][]string{
+	commmodel.Broadcast: {"bcast"},
+}
+
+// namedCollective returns the one collective of cs that the base name of
 // the file path names ("h100_alltoall_2x8.log"); ok is false when it names
 // none or several of them.
-func namedCollective(path string, stems []string) (stem string, ok bool) {
+func namedCollective(path string, cs []commmodel.Collective) (named commmodel.Collective, ok bool) {
 	base := path[strings.LastIndexAny(path, `/\`)+1:]
 	key := strings.NewReplacer("_", "", "-", "", ".", "", " ", "").Replace(strings.ToLower(base))
-	for _, c := range stems {
-		for _, w := range collectiveWords[c] {
+	for _, c := range cs {
+		for _, w := range append([]string{c.String()}, fileNameWords[c]...) {
 			if strings.Contains(key, w) {
-				if ok && stem != c {
-					return "", false
+				if ok && named != c {
+					return 0, false
 				}
-				stem, ok = c, true
+				named, ok = c, true
 			}
 		}
 	}
-	return stem, ok
+	return named, ok
 }
 
 // checkOp holds the table of s to op o, with the least evidence dropped

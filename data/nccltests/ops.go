@@ -1,19 +1,20 @@
 package nccltests
 
 import (
-	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // An op is an nccl-tests operation and what its table looks like.
 type op struct {
-	stem    string    // binary name without "_perf"
-	model   bool      // the operation is one of the collectives commlab models
-	bus     busFactor // the busbw/algbw factor nccl-tests applies
-	reduces bool      // the redop column names a reduction, not "none"
-	rooted  bool      // root >= 0
-	perRank bool      // count is per rank: size = count · type size · ranks
+	stem    string               // binary name without "_perf"
+	model   bool                 // the operation is the collective bus, one commlab models
+	bus     commmodel.Collective // the collective whose busbw/algbw factor nccl-tests applies (BusFactor)
+	reduces bool                 // the redop column names a reduction, not "none"
+	rooted  bool                 // root >= 0
+	perRank bool                 // count is per rank: size = count · type size · ranks
 	// unchecked: the in-place #wrong column prints "N/A" while the
 	// out-of-place one prints a count (the test does not check in-place
 	// results).
@@ -45,44 +46,16 @@ type op struct {
 // prints alike. With -c 0 (no data check) every half prints "N/A", which
 // tells nothing.
 var ops = []op{
-	{stem: "all_reduce", model: true, bus: busAllReduce, reduces: true, infer: true},
-	{stem: "reduce_scatter", model: true, bus: busGather, reduces: true, perRank: true, infer: true},
-	{stem: "all_gather", model: true, bus: busGather, perRank: true, infer: true},
-	{stem: "broadcast", model: true, bus: busOne, rooted: true, infer: true},
-	{stem: "alltoall", model: true, bus: busGather, perRank: true, unchecked: true, infer: true},
-	{stem: "reduce", bus: busOne, reduces: true, rooted: true, infer: true},
-	{stem: "sendrecv", bus: busOne, reduces: true, unchecked: true, infer: true},
-	{stem: "gather", bus: busGather, rooted: true, perRank: true},
-	{stem: "scatter", bus: busGather, rooted: true, perRank: true},
-	{stem: "hypercube", bus: busGather, perRank: true},
-}
-
-// busFactor is the ratio busbw/algbw nccl-tests prints for an operation
-// over n ranks:
-//
-//	busAllReduce  2(n-1)/n   all_reduce
-//	busGather     (n-1)/n    reduce_scatter, all_gather, alltoall, gather, scatter, hypercube
-//	busOne        1          broadcast, reduce, sendrecv
-//
-// It is commmodel.Collective.BusFactor for the collectives commlab models.
-type busFactor int
-
-const (
-	busOne busFactor = iota
-	busGather
-	busAllReduce
-)
-
-// at is the factor over n >= 1 ranks.
-func (b busFactor) at(n int) float64 {
-	x := float64(n)
-	switch b {
-	case busAllReduce:
-		return 2 * (x - 1) / x
-	case busGather:
-		return (x - 1) / x
-	}
-	return 1
+	{stem: "all_reduce", model: true, bus: commmodel.AllReduce, reduces: true, infer: true},
+	{stem: "reduce_scatter", model: true, bus: commmodel.ReduceScatter, reduces: true, perRank: true, infer: true},
+	{stem: "all_gather", model: true, bus: commmodel.AllGather, perRank: true, infer: true},
+	{stem: "broadcast", model: true, bus: commmodel.Broadcast, rooted: true, infer: true},
+	{stem: "alltoall", model: true, bus: commmodel.AllToAll, perRank: true, unchecked: true, infer: true},
+	{stem: "reduce", bus: commmodel.Broadcast, reduces: true, rooted: true, infer: true},
+	{stem: "sendrecv", bus: commmodel.Broadcast, reduces: true, unchecked: true, infer: true},
+	{stem: "gather", bus: commmodel.AllGather, rooted: true, perRank: true},
+	{stem: "scatter", bus: commmodel.AllGather, rooted: true, perRank: true},
+	{stem: "hypercube", bus: commmodel.AllGather, perRank: true},
 }
 
 // opByStem returns the op of a binary stem.
@@ -95,17 +68,10 @@ func opByStem(stem string) (op, bool) {
 	return op{}, false
 }
 
-// ParseCollective reads the name of a collective that commlab models as
-// commmodel.ParseCollective does, ignoring case, '_', '-' and ' ', and
-// returns its binary stem: all_reduce, reduce_scatter, all_gather,
-// broadcast or alltoall.
-func ParseCollective(s string) (string, error) {
-	key := strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(s))
-	i := slices.IndexFunc(ops, func(o op) bool { return o.model && strings.ReplaceAll(o.stem, "_", "") == key })
-	if i < 0 {
-		return "", fmt.Errorf("unknown collective %q (want one of allreduce, reducescatter, allgather, broadcast, alltoall)", s)
-	}
-	return ops[i].stem, nil
+// opOf returns the op of a collective commlab models.
+func opOf(c commmodel.Collective) op {
+	i := slices.IndexFunc(ops, func(o op) bool { return o.model && o.bus == c })
+	return ops[i]
 }
 
 // binaryStem reads a binary name: "all_reduce_perf", "./build/alltoall_perf_mpi".

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // Column is the 1-based byte offset of the offending field in the line as
@@ -57,9 +59,9 @@ func TestReadOneAtATime(t *testing.T) {
 	// The fixture's header: all_reduce, reduce_scatter, broadcast and
 	// all_gather_perf, starting at lines 5, 42, 76 and 112.
 	for i, want := range []struct {
-		coll string
+		coll commmodel.Collective
 		line int
-	}{{"all_reduce", 5}, {"reduce_scatter", 42}, {"broadcast", 76}, {"all_gather", 112}} {
+	}{{commmodel.AllReduce, 5}, {commmodel.ReduceScatter, 42}, {commmodel.Broadcast, 76}, {commmodel.AllGather, 112}} {
 		tt, err := r.Read()
 		if err != nil || tt.Collective != want.coll || tt.Line != want.line || tt.Ranks != 4 {
 			t.Fatalf("test %d: %+v, %v; want %v at line %d over 4 ranks", i, tt, err, want.coll, want.line)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // A Reader reads the tests of nccl-tests output, in the manner of
@@ -63,7 +65,7 @@ type Reader struct {
 	in      lineReader
 	join    tagJoiner
 	p       parser
-	want    string // the stem of Options.Collective
+	want    *op // the op of Options.Collective, nil for none
 	started bool
 	tests   int   // tests returned so far
 	err     error // the error every later Read returns
@@ -94,12 +96,13 @@ func (r *Reader) Read() (*Test, error) {
 		r.started = true
 		r.p.name, r.p.opt = r.Name, r.Options
 		if r.Collective != "" {
-			stem, err := ParseCollective(r.Collective)
+			c, err := commmodel.ParseCollective(r.Collective)
 			if err != nil {
 				r.err = &ParseError{File: r.Name, Err: err}
 				return nil, r.err
 			}
-			r.want = stem
+			o := opOf(c)
+			r.want = &o
 		}
 	}
 	for len(r.p.done) == 0 {

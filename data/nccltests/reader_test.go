@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // A result is what a Reader read: its tests and its problems.
@@ -82,7 +85,7 @@ func TestReadUnits(t *testing.T) {
 		{"busbw", r.OutOfPlace.BusBW, 14.85e9},
 		{"in-place time", r.InPlace.Time, 53.47e-6},
 	} {
-		if math.Abs(c.got-c.want) > 1e-9*c.want {
+		if !scalar.EqualWithinAbs(c.got, c.want, 1e-9*c.want) {
 			t.Errorf("%s = %g, want %g", c.name, c.got, c.want)
 		}
 	}
@@ -133,22 +136,22 @@ func TestPublicLogsRowForRow(t *testing.T) {
 func TestPublicLogsInference(t *testing.T) {
 	for _, c := range []struct {
 		name         string
-		coll         string
+		coll         commmodel.Collective
 		from         Inference
 		ranks, nodes int
 	}{
 		// issue #321: alltoall_perf, 2 VMs x 2 GPUs; Rank lines name two hosts.
-		{"h20-3e_2x2_alltoall_nccltests321.log", "alltoall", FromName, 4, 2},
+		{"h20-3e_2x2_alltoall_nccltests321.log", commmodel.AllToAll, FromName, 4, 2},
 		// DeepEP #303: 8 GPUs, alltoall or allgather by its columns; ranks
 		// from size/(count·4 B) = 8. Its in-place #wrong column prints 0,
 		// which alltoall_perf never does (N/A: src/alltoall.cu).
-		{"h20_1x8_alltoall_or_allgather_deepep303.log", "all_gather", FromCheckColumn, 8, 0},
+		{"h20_1x8_alltoall_or_allgather_deepep303.log", commmodel.AllGather, FromCheckColumn, 8, 0},
 		// nccl #1244: all_reduce_perf on 2 x 8 GPUs; no Rank lines, so 16
 		// comes from busbw/algbw = 2(n-1)/n = 1.875.
-		{"h20_2x8_allreduce_nvls_nccl1244.log", "all_reduce", FromName, 16, 0},
+		{"h20_2x8_allreduce_nvls_nccl1244.log", commmodel.AllReduce, FromName, 16, 0},
 		// nccl #1244 NVLSTree comment: only 4..512 B rows, busbw 0.00-0.02:
 		// AllReduce (redop sum, ratio > 1) but too few digits for the rank count.
-		{"h20_2x8_allreduce_nvlstree_nccl1244.log", "all_reduce", FromTable, 0, 0},
+		{"h20_2x8_allreduce_nvlstree_nccl1244.log", commmodel.AllReduce, FromTable, 0, 0},
 	} {
 		l, err := publicLog(c.name, Options{})
 		if err != nil {
@@ -162,7 +165,7 @@ func TestPublicLogsInference(t *testing.T) {
 	}
 	l, _ := publicLog("h20_1x8_alltoall_or_allgather_deepep303.log", Options{})
 	if got := l.Tests[0].Candidates; l.Tests[0].Ambiguous() || len(got) != 1 || len(l.Problems) != 0 {
-		t.Errorf("DeepEP candidates %v, problems %v; want [all_gather] and none", got, l.Problems)
+		t.Errorf("DeepEP candidates %v, problems %v; want [allgather] and none", got, l.Problems)
 	}
 }
 
@@ -180,7 +183,7 @@ func TestReadOverrides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tt := l.Tests[0]; tt.Collective != "all_reduce" || tt.CollectiveFrom != FromOverride {
+	if tt := l.Tests[0]; tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromOverride {
 		t.Errorf("collective %v (%v), want allreduce (override)", tt.Collective, tt.CollectiveFrom)
 	}
 	if len(l.Problems) != 1 || !errors.Is(l.Problems[0], ErrInconsistent) {
@@ -258,7 +261,7 @@ func TestReadPrefixes(t *testing.T) {
 	tt := l.Tests[0]
 	// AllReduce over 2 ranks: busbw/algbw = 2(2-1)/2 = 1; the last row carries
 	// an MPICH/Intel MPI -prepend-rank tag.
-	if len(tt.Rows) != 4 || tt.Ranks != 2 || tt.Collective != "all_reduce" || tt.CollectiveFrom != FromTable || len(l.Problems) != 0 {
+	if len(tt.Rows) != 4 || tt.Ranks != 2 || tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromTable || len(l.Problems) != 0 {
 		t.Errorf("rows %d ranks %d collective %v (%v) problems %v; want 4, 2, allreduce (table), none",
 			len(tt.Rows), tt.Ranks, tt.Collective, tt.CollectiveFrom, l.Problems)
 	}
@@ -293,7 +296,7 @@ func TestReadOldestHeader(t *testing.T) {
 	l := readString(t, in, Options{})
 	tt := l.Tests[0]
 	// busbw/algbw = 22.38/12.79 = 1.75 = 2(8-1)/8: AllReduce over 8 ranks.
-	if len(tt.Rows) != 1 || tt.Collective != "all_reduce" || tt.Ranks != 8 || tt.Rows[0].InPlace.Wrong != "0e+00" {
+	if len(tt.Rows) != 1 || tt.Collective != commmodel.AllReduce || tt.Ranks != 8 || tt.Rows[0].InPlace.Wrong != "0e+00" {
 		t.Errorf("%d rows, %v, %d ranks, wrong %q; want 1, allreduce, 8, 0e+00", len(tt.Rows), tt.Collective, tt.Ranks, tt.Rows[0].InPlace.Wrong)
 	}
 }
@@ -363,7 +366,7 @@ func TestReadRelaxedInference(t *testing.T) {
 		"    67108864      16777216     float    none      -1    250.0  268.44  234.88      0    251.0  267.37  233.95    N/A\n"
 	l := readString(t, in, Options{})
 	tt := l.Tests[0]
-	if tt.Collective != "alltoall" || tt.CollectiveFrom != FromCheckColumn || tt.Ranks != 8 || tt.RanksFrom != FromTable {
+	if tt.Collective != commmodel.AllToAll || tt.CollectiveFrom != FromCheckColumn || tt.Ranks != 8 || tt.RanksFrom != FromTable {
 		t.Errorf("%v %v (%v), %d ranks (%v); want alltoall from the check column, 8 from the table",
 			tt.Collective, tt.Candidates, tt.CollectiveFrom, tt.Ranks, tt.RanksFrom)
 	}
@@ -452,11 +455,11 @@ func TestReadTagSplitRows(t *testing.T) {
 	}
 	for i, w := range want {
 		r := tt.Rows[i]
-		if r.Line != w.line || r.Size != w.size || !closeRel(r.OutOfPlace.Time, w.us*1e-6, 1e-12) || !closeRel(r.InPlace.BusBW, 104.86e9, 1e-12) {
+		if r.Line != w.line || r.Size != w.size || !scalar.EqualWithinRel(r.OutOfPlace.Time, w.us*1e-6, 1e-12) || !scalar.EqualWithinRel(r.InPlace.BusBW, 104.86e9, 1e-12) {
 			t.Errorf("row %d: %+v, want line %d, %d B, %g us, in-place busbw 104.86 GB/s", i, r, w.line, w.size, w.us)
 		}
 	}
-	if tt.Ranks != 2 || tt.Collective != "all_reduce" {
+	if tt.Ranks != 2 || tt.Collective != commmodel.AllReduce {
 		t.Errorf("%d ranks, %v; want 2, allreduce", tt.Ranks, tt.Collective)
 	}
 	// The bad field is reported where it stands in its line; the row left

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // Real nccl-tests and rccl-tests logs posted publicly (testdata/real; each
@@ -22,20 +24,20 @@ import (
 
 // realTest is what one table of a real log says.
 type realTest struct {
-	name   string    // Test.Name: the binary the log names, "" when it names none
-	op     string    // Test.Op
-	coll   string    // Test.Collective (checked when from is not Unknown)
-	from   Inference // Test.CollectiveFrom
-	ranks  int       // from the Rank lines
-	nodes  int       // distinct host names on the Rank lines
-	gpu    string    // Test.System, the device name of the Rank lines
-	rows   int       // rows of the table
-	first  int64     // first row's size, B
-	last   int64     // last row's size, B
-	spot   int64     // a row's size, B
-	timeUS float64   // that row's out-of-place time as printed, us
-	busGB  float64   // that row's out-of-place busbw as printed, GB/s
-	avgGB  float64   // the "# Avg bus bandwidth" trailer, GB/s
+	name   string               // Test.Name: the binary the log names, "" when it names none
+	op     string               // Test.Op
+	coll   commmodel.Collective // Test.Collective (checked when from is not Unknown)
+	from   Inference            // Test.CollectiveFrom
+	ranks  int                  // from the Rank lines
+	nodes  int                  // distinct host names on the Rank lines
+	gpu    string               // Test.System, the device name of the Rank lines
+	rows   int                  // rows of the table
+	first  int64                // first row's size, B
+	last   int64                // last row's size, B
+	spot   int64                // a row's size, B
+	timeUS float64              // that row's out-of-place time as printed, us
+	busGB  float64              // that row's out-of-place busbw as printed, GB/s
+	avgGB  float64              // the "# Avg bus bandwidth" trailer, GB/s
 	// fit says what the piecewise fit of the out-of-place samples (0-byte
 	// rows left out, as commlab fit does) meets: "" for a table too short or
 	// trimmed to fit, else one letter per target in order median, worst,
@@ -61,69 +63,69 @@ var realLogs = []realLog{
 	// all_reduce_perf but the table alone is kept, so the collective comes
 	// from the table (redop sum, root -1, busbw/algbw = 2·15/16).
 	{"h100_2x8_allreduce_gcp_a3mega.log", []realTest{
-		{"", "all_reduce", "all_reduce", FromTable, 16, 2, "NVIDIA H100 80GB HBM3", 31, 8, 8589934592,
+		{"", "all_reduce", commmodel.AllReduce, FromTable, 16, 2, "NVIDIA H100 80GB HBM3", 31, 8, 8589934592,
 			33554432, 1059.9, 59.36, 70.742, "yyy"},
 	}},
 	// OCI OKE: 16 ranks on two mpiworker pods; 31 rows 8 B..8 GiB; no command line.
 	{"a100_2x8_allreduce_oci_oke.log", []realTest{
-		{"", "all_reduce", "all_reduce", FromTable, 16, 2, "NVIDIA A100-SXM4-40GB", 31, 8, 8589934592,
+		{"", "all_reduce", commmodel.AllReduce, FromTable, 16, 2, "NVIDIA A100-SXM4-40GB", 31, 8, 8589934592,
 			16777216, 282.7, 111.29, 66.4834, "yyy"},
 	}},
 	// hisohara/ai-scripts: two runs, each after an mpirun line naming
 	// all_reduce_perf: 8 ranks on one pod (31 rows, 8 B..8 GiB), then 16
 	// ranks on gpu-53 and gpu-56 (Rank lines without Group; 32 rows, 8 B..16 GiB).
 	{"mi300x_1x8_2x8_allreduce_rccltests.log", []realTest{
-		{"all_reduce_perf", "all_reduce", "all_reduce", FromName, 8, 1, "AMD Instinct MI300X", 31, 8, 8589934592,
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 1, "AMD Instinct MI300X", 31, 8, 8589934592,
 			1024, 13.67, 0.13, 110.464, "yyy"},
-		{"all_reduce_perf", "all_reduce", "all_reduce", FromName, 16, 2, "AMD Instinct MI300X", 32, 8, 17179869184,
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "AMD Instinct MI300X", 32, 8, 17179869184,
 			17179869184, 90115, 357.46, 92.3318, "yyy"},
 	}},
 	// ROCm/rccl#1562: 8 ranks of one process on c42f4555f685; 25 rows 8 B..128 MiB.
 	{"mi300x_vf_1x8_allreduce_rccl_issue1562.log", []realTest{
-		{"", "all_reduce", "all_reduce", FromTable, 8, 1, "AMD Instinct MI300X VF", 25, 8, 134217728,
+		{"", "all_reduce", commmodel.AllReduce, FromTable, 8, 1, "AMD Instinct MI300X VF", 25, 8, 134217728,
 			4194304, 65.52, 112.03, 54.8575, "yyy"},
 	}},
 	// NVIDIA/nccl-tests#290: three tables and no command line: 8 ranks on
 	// node005 (6 rows 128 MiB..4 GiB), then twice 16 ranks on node005 and
 	// node007 under srun --label (11 rows 8 MiB..8 GiB each).
 	{"h100_srun_prefix_issue290.log", []realTest{
-		{"", "all_reduce", "all_reduce", FromTable, 8, 1, "NVIDIA H100 80GB HBM3", 6, 134217728, 4294967296,
+		{"", "all_reduce", commmodel.AllReduce, FromTable, 8, 1, "NVIDIA H100 80GB HBM3", 6, 134217728, 4294967296,
 			1073741824, 4038.8, 465.25, 439.369, "yyy"},
-		{"", "all_reduce", "all_reduce", FromTable, 16, 2, "NVIDIA H100 80GB HBM3", 11, 8388608, 8589934592,
+		{"", "all_reduce", commmodel.AllReduce, FromTable, 16, 2, "NVIDIA H100 80GB HBM3", 11, 8388608, 8589934592,
 			536870912, 6983.7, 144.14, 142.735, "yyy"},
-		{"", "all_reduce", "all_reduce", FromTable, 16, 2, "NVIDIA H100 80GB HBM3", 11, 8388608, 8589934592,
+		{"", "all_reduce", commmodel.AllReduce, FromTable, 16, 2, "NVIDIA H100 80GB HBM3", 11, 8388608, 8589934592,
 			8589934592, 179148, 89.90, 85.5294, "yyy"},
 	}},
 	// schmaustech/nvidia-tools-image: two mpirun lines naming all_reduce_perf;
 	// 2 ranks on two pods, then 4 ranks (2 per pod); 31 rows 8 B..8 GiB each.
 	{"l40s_2node_allreduce_openshift.log", []realTest{
-		{"all_reduce_perf", "all_reduce", "all_reduce", FromName, 2, 2, "NVIDIA L40S", 31, 8, 8589934592,
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 2, 2, "NVIDIA L40S", 31, 8, 8589934592,
 			1048576, 166.4, 6.30, 3.98762, "yyy"},
-		{"all_reduce_perf", "all_reduce", "all_reduce", FromName, 4, 2, "NVIDIA L40S", 31, 8, 8589934592,
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 4, 2, "NVIDIA L40S", 31, 8, 8589934592,
 			2097152, 371.8, 8.46, 4.74277, "yyy"},
 	}},
 	// H800: 8 ranks on nf5688m7-1, no binary named; redop none, root 0 and
 	// busbw = algbw on every row: a broadcast; 30 rows 4 B..2 GiB.
 	{"h800_1x8_broadcast_ncclinfo.log", []realTest{
-		{"", "broadcast", "broadcast", FromTable, 8, 1, "NVIDIA H800", 30, 4, 2147483648,
+		{"", "broadcast", commmodel.Broadcast, FromTable, 8, 1, "NVIDIA H800", 30, 4, 2147483648,
 			8388608, 69.51, 120.67, 52.4049, "yyy"},
 	}},
 	// RTX 6000D: "Collective test starting: alltoall_perf"; 16 ranks on
 	// R6KD-CX8aaS-GPU-11 and -12; 24 rows 1 KiB..8 GiB.
 	{"rtx6000d_2x8_alltoall_late2025.log", []realTest{
-		{"alltoall_perf", "alltoall", "alltoall", FromName, 16, 2, "NVIDIA RTX 6000D", 24, 1024, 8589934592,
+		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 16, 2, "NVIDIA RTX 6000D", 24, 1024, 8589934592,
 			16777216, 10642.5, 1.48, 9.04853, "nny"},
 	}},
 	// RTX 5090: "Collective test starting: all_reduce_perf_mpi"; 2 ranks, both
 	// on host "lab" (one GPU shared); 8 rows 1 MiB..128 MiB.
 	{"rtx5090_2rank_allreduce_tagoutput_late2025.log", []realTest{
-		{"all_reduce_perf", "all_reduce", "all_reduce", FromName, 2, 1, "NVIDIA GeForce RTX 5090", 8, 1048576, 134217728,
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 2, 1, "NVIDIA GeForce RTX 5090", 8, 1048576, 134217728,
 			16777216, 7728.29, 2.17, 1.57614, "yyy"},
 	}},
 	// T4: the srun line names all_reduce_perf; 3 ranks on gpu01..gpu03;
 	// 11 rows 100 MiB..110 MiB in 1 MiB steps.
 	{"t4_3node_allreduce_stepbytes_srun.log", []realTest{
-		{"all_reduce_perf", "all_reduce", "all_reduce", FromName, 3, 3, "Tesla T4", 11, 104857600, 115343360,
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 3, 3, "Tesla T4", 11, 104857600, 115343360,
 			108003328, 239908, 0.60, 0.58536, "nyy"},
 	}},
 	// AWS EFA: 2 ranks on ip-192-168-2-54 and ip-192-168-16-52; 29 rows
@@ -131,22 +133,22 @@ var realLogs = []realLog{
 	// all_reduce and reduce alike (both have busbw = algbw at 2 ranks): Op
 	// stays "" and the one commmodel collective it fits is AllReduce.
 	{"v100_efa_2x1_allreduce_pre2022.log", []realTest{
-		{"", "", "all_reduce", FromTable, 2, 2, "Tesla V100-SXM2-32GB", 29, 8, 2147483648,
+		{"", "", commmodel.AllReduce, FromTable, 2, 2, "Tesla V100-SXM2-32GB", 29, 8, 2147483648,
 			65536, 137.5, 0.48, 1.16154, "yyy"},
 	}},
 	// AMD report for Alibaba Cloud: the docker line names alltoall_perf; 8
 	// ranks of one process on Aliyun3; 25 rows, four of 0 B, to 128 MiB; the
 	// ib_write_bw rows after the table are no table rows.
 	{"amd_radeon_1x8_alltoall_rccl_late2025.log", []realTest{
-		{"alltoall_perf", "alltoall", "alltoall", FromName, 8, 1, "AMD Radeon Graphics", 25, 0, 134217728,
+		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 8, 1, "AMD Radeon Graphics", 25, 0, 134217728,
 			16777216, 59.45, 246.91, 58.3947, "yyy"},
 	}},
 	// MI355X: two framed tests (all_reduce_perf, alltoall_perf), 8 ranks on
 	// GPU-6403, each trimmed by its author to its last 2 rows: no fit.
 	{"mi355x_1x8_allreduce_alltoall_trimmed.log", []realTest{
-		{"all_reduce_perf", "all_reduce", "all_reduce", FromName, 8, 1, "AMD Instinct MI355X", 2, 8589934592, 17179869184,
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 1, "AMD Instinct MI355X", 2, 8589934592, 17179869184,
 			17179869184, 73913, 406.76, 273.886, ""},
-		{"alltoall_perf", "alltoall", "alltoall", FromName, 8, 1, "AMD Instinct MI355X", 2, 8589934592, 17179869184,
+		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 8, 1, "AMD Instinct MI355X", 2, 8589934592, 17179869184,
 			8589934592, 20837, 360.71, 236.187, ""},
 	}},
 }
@@ -157,16 +159,16 @@ var realLogs = []realLog{
 // column ("size count type time ..." and "size count type root time ...").
 var v100DGX2 = realLog{"v100_dgx2_five_tests_2019.log", []realTest{
 	// 31 rows from three 0-byte rows to 8589934560 B (12 × 4 B per element).
-	{"all_gather_perf", "all_gather", "all_gather", FromName, 12, 1, "Tesla V100-SXM3-32GB", 31, 0, 8589934560,
+	{"all_gather_perf", "all_gather", commmodel.AllGather, FromName, 12, 1, "Tesla V100-SXM3-32GB", 31, 0, 8589934560,
 		1048560, 72.82, 13.20, 30.2993, "yyy"},
-	{"all_reduce_perf", "all_reduce", "all_reduce", FromName, 12, 1, "Tesla V100-SXM3-32GB", 31, 8, 8589934592,
+	{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 12, 1, "Tesla V100-SXM3-32GB", 31, 8, 8589934592,
 		33554432, 565.7, 108.75, 42.5578, "yyy"},
-	{"broadcast_perf", "broadcast", "broadcast", FromName, 12, 1, "Tesla V100-SXM3-32GB", 31, 8, 8589934592,
+	{"broadcast_perf", "broadcast", commmodel.Broadcast, FromName, 12, 1, "Tesla V100-SXM3-32GB", 31, 8, 8589934592,
 		1048576, 74.62, 14.05, 41.2456, "yyy"},
 	// reduce is no commmodel collective: CollectiveFrom stays Unknown.
-	{"reduce_perf", "reduce", "", Unknown, 12, 1, "Tesla V100-SXM3-32GB", 31, 8, 8589934592,
+	{"reduce_perf", "reduce", 0, Unknown, 12, 1, "Tesla V100-SXM3-32GB", 31, 8, 8589934592,
 		4194304, 94.52, 44.37, 41.3386, "yyy"},
-	{"reduce_scatter_perf", "reduce_scatter", "reduce_scatter", FromName, 12, 1, "Tesla V100-SXM3-32GB", 31, 0, 8589934560,
+	{"reduce_scatter_perf", "reduce_scatter", commmodel.ReduceScatter, FromName, 12, 1, "Tesla V100-SXM3-32GB", 31, 0, 8589934560,
 		67108848, 1353.5, 45.45, 20.3609, "yny"},
 }}
 
@@ -178,7 +180,7 @@ var v100DGX2 = realLog{"v100_dgx2_five_tests_2019.log", []realTest{
 // 439.85/234.59 at 1 GiB). Before the fix the reader lost every row
 // ("field 5: bad number: root "-1[1,0]<stdout>:"") and the file.
 var p5TagSplit = realLog{"h100_2x8_allreduce_tagoutput_split_rows_p5.log", []realTest{
-	{"", "all_reduce", "all_reduce", FromTable, 16, 2, "NVIDIA H100 80GB HBM3", 32, 8, 17179869184,
+	{"", "all_reduce", commmodel.AllReduce, FromTable, 16, 2, "NVIDIA H100 80GB HBM3", 32, 8, 17179869184,
 		1073741824, 4577.2, 439.85, 124.196, "yyy"},
 }}
 
@@ -257,7 +259,7 @@ func checkRealLog(t *testing.T, rl realLog) {
 		if got.System != want.gpu {
 			t.Errorf("%s: system %q, want %q", at, got.System, want.gpu)
 		}
-		if !closeRel(got.AvgBusBW, want.avgGB*1e9, 1e-9) {
+		if !scalar.EqualWithinRel(got.AvgBusBW, want.avgGB*1e9, 1e-9) {
 			t.Errorf("%s: avg bus bandwidth %g B/s, want %g GB/s", at, got.AvgBusBW, want.avgGB)
 		}
 		if len(got.Rows) != want.rows {
@@ -273,7 +275,7 @@ func checkRealLog(t *testing.T, rl realLog) {
 				continue
 			}
 			found = true
-			if o := r.OutOfPlace; !closeRel(o.Time, want.timeUS*1e-6, 1e-9) || !closeRel(o.BusBW, want.busGB*1e9, 1e-9) {
+			if o := r.OutOfPlace; !scalar.EqualWithinRel(o.Time, want.timeUS*1e-6, 1e-9) || !scalar.EqualWithinRel(o.BusBW, want.busGB*1e9, 1e-9) {
 				t.Errorf("%s: %d B: time %g s busbw %g B/s, want %g us %g GB/s", at, r.Size, o.Time, o.BusBW, want.timeUS, want.busGB)
 			}
 			break
@@ -317,7 +319,7 @@ func findTest(l *result, want realTest) *Test {
 			continue
 		}
 		for _, r := range tt.Rows {
-			if r.Size == want.spot && closeRel(r.OutOfPlace.Time, want.timeUS*1e-6, 1e-9) {
+			if r.Size == want.spot && scalar.EqualWithinRel(r.OutOfPlace.Time, want.timeUS*1e-6, 1e-9) {
 				return tt
 			}
 		}
@@ -378,7 +380,7 @@ func TestRealLogElidedRankLines(t *testing.T) {
 		found := false
 		for _, r := range got.Rows {
 			if r.Size == w.spot {
-				found = closeRel(r.OutOfPlace.Time, w.timeUS*1e-6, 1e-9) && closeRel(r.OutOfPlace.BusBW, w.busG*1e9, 1e-9)
+				found = scalar.EqualWithinRel(r.OutOfPlace.Time, w.timeUS*1e-6, 1e-9) && scalar.EqualWithinRel(r.OutOfPlace.BusBW, w.busG*1e9, 1e-9)
 			}
 		}
 		if !found {
@@ -465,10 +467,6 @@ func regimeStarts(f *fit.Result) []float64 {
 	return out
 }
 
-func closeRel(got, want, tol float64) bool {
-	return math.Abs(got-want) <= tol*math.Abs(want)
-}
-
 func itoa(i int) string { return strconv.Itoa(i) }
 
 // TestRealLogNonMonotone fits the public H200 2 x 8 AllReduce of package
@@ -486,7 +484,7 @@ func TestRealLogNonMonotone(t *testing.T) {
 	}
 	// The Rank lines: 16 ranks on nvidiatools-dell-h200-2-workload and
 	// -3-workload; 25 rows 1 KiB..16 GiB.
-	if tt := l.Tests[0]; len(l.Tests) != 1 || tt.Ranks != 16 || tt.Nodes != 2 || tt.Collective != "all_reduce" || len(tt.Rows) != 25 {
+	if tt := l.Tests[0]; len(l.Tests) != 1 || tt.Ranks != 16 || tt.Nodes != 2 || tt.Collective != commmodel.AllReduce || len(tt.Rows) != 25 {
 		t.Fatalf("%s: %d tests, the first %v over %d ranks on %d nodes, %d rows; want 1, allreduce over 16 on 2, 25 rows", file, len(l.Tests), tt.Collective, tt.Ranks, tt.Nodes, len(tt.Rows))
 	}
 	s := fitSamples(l.Tests[0])

@@ -3,6 +3,7 @@ package nccltests
 import (
 	"fmt"
 
+	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/internal/parseerr"
 )
 
@@ -21,10 +22,8 @@ type Test struct {
 	Line int
 
 	// Collective is the collective the test measures, one of those commlab
-	// models, by its binary's stem (all_reduce, reduce_scatter, all_gather,
-	// broadcast, alltoall; see ParseCollective); it means something only
-	// when CollectiveFrom is not Unknown.
-	Collective string
+	// models; it means something only when CollectiveFrom is not Unknown.
+	Collective commmodel.Collective
 	// CollectiveFrom says how Collective was found: Options (FromOverride),
 	// the binary's name (FromName), the table's columns (FromTable, or
 	// FromCheckColumn when the in-place #wrong column decided), the file's
@@ -34,7 +33,7 @@ type Test struct {
 	// with when the file does not name its binary: AllGather and AllToAll
 	// print the same columns but for the in-place #wrong one, so both may
 	// be listed. Collective is one of them.
-	Candidates []string
+	Candidates []commmodel.Collective
 
 	// Ranks is the number of ranks, 0 when unknown.
 	Ranks int
@@ -208,7 +207,7 @@ func (i Inference) String() string {
 // Options override what the reader infers. The zero value infers all.
 type Options struct {
 	// Collective, when not "", is the collective of every test, as
-	// ParseCollective reads it.
+	// commmodel.ParseCollective reads it.
 	Collective string
 	// Ranks, when positive, is the rank count of every test.
 	Ranks int

@@ -3,6 +3,8 @@ package levmar
 import (
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 func TestRosenbrock(t *testing.T) {
@@ -15,7 +17,7 @@ func TestRosenbrock(t *testing.T) {
 	}}
 	x0 := []float64{-1.2, 1}
 	res := Minimize(p, x0)
-	if math.Abs(res.X[0]-1) > 1e-4 || math.Abs(res.X[1]-1) > 1e-4 || res.F > 1e-9 {
+	if !scalar.EqualWithinAbs(res.X[0], 1, 1e-4) || !scalar.EqualWithinAbs(res.X[1], 1, 1e-4) || res.F > 1e-9 {
 		t.Errorf("minimum at %v with F = %g after %d iterations, want (1, 1) and 0", res.X, res.F, res.Iterations)
 	}
 	if x0[0] != -1.2 || x0[1] != 1 {
@@ -34,7 +36,7 @@ func TestExponentialFit(t *testing.T) {
 		}
 	}}
 	res := Minimize(p, []float64{1, 0})
-	if math.Abs(res.X[0]-a) > 1e-6 || math.Abs(res.X[1]-b) > 1e-6 {
+	if !scalar.EqualWithinAbs(res.X[0], a, 1e-6) || !scalar.EqualWithinAbs(res.X[1], b, 1e-6) {
 		t.Errorf("a, b = %v, want %g, %g", res.X, a, b)
 	}
 }
@@ -45,12 +47,12 @@ func TestPrior(t *testing.T) {
 	p := Problem{M: 1, Residuals: func(r, x []float64) { r[0] = x[0] - 3 },
 		Mean: []float64{0}, Width: []float64{1}}
 	res := Minimize(p, []float64{0})
-	if math.Abs(res.X[0]-1.5) > 1e-6 || res.Cov == nil || math.Abs(res.Cov.At(0, 0)-0.5) > 1e-6 {
+	if !scalar.EqualWithinAbs(res.X[0], 1.5, 1e-6) || res.Cov == nil || !scalar.EqualWithinAbs(res.Cov.At(0, 0), 0.5, 1e-6) {
 		t.Errorf("x = %v, covariance %v, want 1.5 and 0.5", res.X, res.Cov)
 	}
 	// Without residuals the prior's mean is the minimum.
 	p = Problem{Residuals: func(r, x []float64) {}, Mean: []float64{-2, 5}, Width: []float64{1, 3}}
-	if res := Minimize(p, []float64{1, 1}); math.Abs(res.X[0]+2) > 1e-9 || math.Abs(res.X[1]-5) > 1e-9 {
+	if res := Minimize(p, []float64{1, 1}); !scalar.EqualWithinAbs(res.X[0], -2, 1e-9) || !scalar.EqualWithinAbs(res.X[1], 5, 1e-9) {
 		t.Errorf("prior alone: x = %v, want [-2 5]", res.X)
 	}
 }
@@ -75,7 +77,7 @@ func TestHuberLocation(t *testing.T) {
 		},
 		Weight: func(_ int, r float64) float64 { return min(1, c/math.Abs(r)) },
 	}
-	if res := Minimize(p, []float64{2}); math.Abs(res.X[0]-0.25) > 1e-6 {
+	if res := Minimize(p, []float64{2}); !scalar.EqualWithinAbs(res.X[0], 0.25, 1e-6) {
 		t.Errorf("x = %v, want 0.25", res.X)
 	}
 }

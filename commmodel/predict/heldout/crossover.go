@@ -3,12 +3,12 @@ package heldout
 import (
 	"cmp"
 	"fmt"
-	"github.com/inframethod/commlab/commmodel/predict"
 	"math"
 	"slices"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/commmodel/predict"
 )
 
 // CrossNoise is the relative difference below which two times count as
@@ -48,27 +48,9 @@ func (c Crossover) Within(f float64) bool {
 	return r <= f && r >= 1/f
 }
 
-// crossings returns the sizes where d (ln tA/tB at sizes, increasing)
-// changes sign beyond ln(1+CrossNoise): between the last point clearly on
-// one side and the first clearly on the other, interpolated linearly in
-// log size to d = 0.
-func crossings(sizes, d []float64) []float64 {
-	eps := math.Log1p(CrossNoise)
-	var out []float64
-	last := -1
-	for i := range d {
-		if math.Abs(d[i]) <= eps {
-			continue
-		}
-		if last >= 0 && d[i]*d[last] < 0 {
-			la, lb := math.Log(sizes[last]), math.Log(sizes[i])
-			f := d[last] / (d[last] - d[i])
-			out = append(out, math.Exp(la+f*(lb-la)))
-		}
-		last = i
-	}
-	return out
-}
+// crossTol is CrossNoise as a tolerance on ln(tA/tB), the curve whose
+// sign changes (commmodel.SampledCrossings) are crossovers.
+var crossTol = math.Log1p(CrossNoise)
 
 // match pairs measured and predicted crossovers nearest in log size, in
 // order; those left over get a zero partner.
@@ -156,7 +138,7 @@ func PinCrossovers(h predict.Hardware, tables []predict.Table, s *predict.Settin
 			for k := range grid {
 				dp[k] = math.Log(pa[k].Time / pb[k].Time)
 			}
-			out = append(out, match(a.Name, b.Name, crossings(sizes, median3(d)), crossings(grid, dp))...)
+			out = append(out, match(a.Name, b.Name, commmodel.SampledCrossings(sizes, median3(d), crossTol), commmodel.SampledCrossings(grid, dp, crossTol))...)
 		}
 	}
 	return out, nil

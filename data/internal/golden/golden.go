@@ -29,11 +29,11 @@ func Summary(tests []*nccltests.Test, problems []error, err error) string {
 		fmt.Fprintf(&b, "\ntest %d (line %d): name %q op %q version %q\n", i+1, t.Line, t.Name, t.Op, t.Version)
 		coll := "?"
 		if t.CollectiveFrom != nccltests.Unknown {
-			coll = name(t.Collective)
+			coll = t.Collective.String()
 		}
 		var cands []string
 		for _, c := range t.Candidates {
-			cands = append(cands, name(c))
+			cands = append(cands, c.String())
 		}
 		fmt.Fprintf(&b, "collective: %s (from %v) candidates %v\n", coll, t.CollectiveFrom, cands)
 		fmt.Fprintf(&b, "ranks: %d (from %v)  nodes: %d (from %v)  hosts: %v\n", t.Ranks, t.RanksFrom, t.Nodes, t.NodesFrom, t.Hosts)
@@ -56,10 +56,6 @@ func Summary(tests []*nccltests.Test, problems []error, err error) string {
 	}
 	return b.String()
 }
-
-// name is a collective's name as commmodel spells it: the binary stem
-// without its underscores (all_reduce: allreduce).
-func name(stem string) string { return strings.ReplaceAll(stem, "_", "") }
 
 // Check compares got with the golden file at path, or rewrites the file
 // under -update.
