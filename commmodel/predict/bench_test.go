@@ -1,6 +1,7 @@
 package predict_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -24,23 +25,63 @@ func pairedMachine(b *testing.B, name string) heldout.PairedMachine {
 	return heldout.PairedMachine{}
 }
 
-// BenchmarkCalibrate calibrates on the seven Together tables (203 points),
-// with and without the seven leave-one-table-out refits of the interval.
+// sweepTables returns n tables of the cluster01 machine of the paired logs
+// (27 tables of AllReduce, AllGather, ReduceScatter and AllToAll on 1 to 10
+// nodes of 1 to 8 GPUs, 249 points): its first n for n <= 27. No machine of
+// the repository has 100 tables, so beyond 27 the machine's tables repeat,
+// each repeat under its own name and with its times scaled by 1 + 2% per
+// repeat (1.02, 1.04, 1.06), as a second sweep of the same cluster on
+// another day would differ: the repeats are not real measurements, and the
+// 100 tables stand for a sweep's size, not its contents.
+func sweepTables(b *testing.B, n int) (predict.Hardware, []predict.Table) {
+	m := pairedMachine(b, "h100-sxm-10node-cluster01")
+	var out []predict.Table
+	for rep := 0; len(out) < n; rep++ {
+		for _, t := range m.Tables {
+			if len(out) == n {
+				break
+			}
+			if rep > 0 {
+				t.Name = fmt.Sprintf("%s (repeat %d)", t.Name, rep)
+				scale := 1 + 0.02*float64(rep)
+				pts := make([]predict.Point, len(t.Points))
+				for i, p := range t.Points {
+					pts[i] = predict.Point{Size: p.Size, Time: p.Time * scale}
+				}
+				t.Points = pts
+			}
+			out = append(out, t)
+		}
+	}
+	return m.Hardware, out
+}
+
+// BenchmarkCalibrate calibrates on 1, 9, 27 and 100 tables of one machine
+// (sweepTables), with the leave-one-table-out refits behind the interval;
+// "nointervals" is the 27 tables' fit alone. Calibration is linear in the
+// tables: each of the n refits starts from the full fit and costs about a
+// fit of one table's points over n−1 tables.
 func BenchmarkCalibrate(b *testing.B) {
-	m := pairedMachine(b, "h100-sxm-1x8-together")
-	for _, c := range []struct {
-		name string
-		set  *predict.Settings
-	}{{"intervals", nil}, {"nointervals", &predict.Settings{NoIntervals: true}}} {
-		b.Run(c.name, func(b *testing.B) {
+	for _, n := range []int{1, 9, 27, 100} {
+		h, tables := sweepTables(b, n)
+		b.Run(fmt.Sprintf("tables=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := predict.Calibrate(m.Hardware, m.Tables, c.set); err != nil {
+				if _, err := predict.Calibrate(h, tables, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 	}
+	h, tables := sweepTables(b, 27)
+	b.Run("tables=27/nointervals", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := predict.Calibrate(h, tables, &predict.Settings{NoIntervals: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkPredict predicts AllReduce on 2 x 8 at 16 sizes from the
