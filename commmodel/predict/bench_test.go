@@ -104,3 +104,56 @@ func BenchmarkPredict(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDiagnose diagnoses together's pinned-Ring AllGather sweep (27
+// sizes) against the machine calibrated on its other six tables: commlab
+// diagnose after its calibration.
+func BenchmarkDiagnose(b *testing.B) {
+	pm := pairedMachine(b, "h100-sxm-1x8-together")
+	var held predict.Table
+	var rest []predict.Table
+	for _, t := range pm.Tables {
+		if t.Name == "h100-sxm-1x8-together/all_gather_ring.log#0" {
+			held = t
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	if held.Name == "" {
+		b.Fatal("no all_gather_ring.log#0")
+	}
+	m, err := predict.Calibrate(pm.Hardware, rest, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := m.Diagnose(held); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTune writes the tuner rules of AllReduce, AllGather and
+// ReduceScatter on 1 to 16 nodes of 8 GPUs at the powers of two from 1 KiB
+// to 4 GiB (commlab tune's default sizes) from the machine calibrated on
+// cluster01's 27 tables: commlab tune after its calibration.
+func BenchmarkTune(b *testing.B) {
+	pm := pairedMachine(b, "h100-sxm-10node-cluster01")
+	m, err := predict.Calibrate(pm.Hardware, pm.Tables, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sizes []float64
+	for s := 1 << 10; s <= 1<<32; s *= 2 {
+		sizes = append(sizes, float64(s))
+	}
+	collectives := []commmodel.Collective{commmodel.AllReduce, commmodel.AllGather, commmodel.ReduceScatter}
+	nodes := []int{1, 2, 4, 8, 16}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.TunerRules(collectives, nodes, 8, predict.Layout{}, sizes); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
