@@ -119,7 +119,7 @@ table() {
 	row "calibrate on 27 tables without the refits" BenchmarkCalibrate/tables=27/nointervals 0 ""
 	row "one prediction: a query at 16 sizes" BenchmarkPredict 0 ""
 	row "diagnose a 27-size sweep" BenchmarkDiagnose 0 ""
-	row "tune: 3 collectives on 5 node counts at 23 sizes" BenchmarkTune 0 ""
+	row "tune: 3 collectives on 5 communicators at 23 sizes" BenchmarkTune 0 ""
 	# The slowest form of one evaluation (the largest median), and the most
 	# allocations of any.
 	local forms slowest worst allocs

@@ -134,10 +134,11 @@ func BenchmarkDiagnose(b *testing.B) {
 	}
 }
 
-// BenchmarkTune writes the tuner rules of AllReduce, AllGather and
-// ReduceScatter on 1 to 16 nodes of 8 GPUs at the powers of two from 1 KiB
-// to 4 GiB (commlab tune's default sizes) from the machine calibrated on
-// cluster01's 27 tables: commlab tune after its calibration.
+// BenchmarkTune returns the tuner rules of the communicators of 1 to 16
+// nodes of 8 GPUs, the model's choices for AllReduce, AllGather and
+// ReduceScatter at the powers of two from 1 KiB to 4 GiB (commlab tune's
+// default sizes), from the machine calibrated on cluster01's 27 tables:
+// commlab tune after its calibration.
 func BenchmarkTune(b *testing.B) {
 	pm := pairedMachine(b, "h100-sxm-10node-cluster01")
 	m, err := predict.Calibrate(pm.Hardware, pm.Tables, nil)
@@ -149,10 +150,13 @@ func BenchmarkTune(b *testing.B) {
 		sizes = append(sizes, float64(s))
 	}
 	collectives := []commmodel.Collective{commmodel.AllReduce, commmodel.AllGather, commmodel.ReduceScatter}
-	nodes := []int{1, 2, 4, 8, 16}
+	var comms []predict.Comm
+	for _, n := range []int{1, 2, 4, 8, 16} {
+		comms = append(comms, predict.Comm{Nodes: n, PerNode: 8})
+	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := m.TunerRules(collectives, nodes, 8, predict.Layout{}, sizes); err != nil {
+		if _, err := m.TunerRules(collectives, comms, predict.Layout{}, sizes); err != nil {
 			b.Fatal(err)
 		}
 	}
