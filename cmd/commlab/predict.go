@@ -13,7 +13,6 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
-	"github.com/inframethod/commlab/commmodel/predict/heldout"
 	"github.com/inframethod/commlab/topo"
 	"github.com/inframethod/commlab/units"
 )
@@ -76,7 +75,7 @@ type predictCalib struct {
 	LOOMedianRelErr *float64       `json:"loo_median_rel_err"`
 	// LOOCoverage is the share of the held-out points inside their 80%
 	// interval when each table is predicted from the others
-	// (heldout.LeaveOneOut); null with one table.
+	// (predict.Machine.HeldOutCoverage); null with one table.
 	LOOCoverage *float64 `json:"loo_coverage"`
 }
 
@@ -365,15 +364,6 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 			return err
 		}
 		out.addCalibration(m)
-		if len(tables) > 1 {
-			// A held-out split can be too small to score (the one-link
-			// baseline needs two points) where the calibration is not.
-			if c, err := heldOutCoverage(hw, tables); err != nil {
-				out.Problems = append(out.Problems, problem{Message: "held-out coverage not computed: " + err.Error()})
-			} else {
-				out.Calibration.LOOCoverage = &c
-			}
-		}
 		if preds, err = m.Predict(q, sizes); err != nil {
 			return err
 		}
@@ -397,16 +387,6 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 	return nil
 }
 
-// heldOutCoverage is the share of the tables' points inside the 80%
-// interval of a calibration on the other tables (heldout.LeaveOneOut).
-func heldOutCoverage(hw predict.Hardware, tables []predict.Table) (float64, error) {
-	scores, err := heldout.LeaveOneOut(hw, tables, nil)
-	if err != nil {
-		return 0, err
-	}
-	return heldout.Coverage(scores), nil
-}
-
 // addCalibration records m's parameters, its leave-one-table-out errors
 // and its notes, which are also problems.
 func (out *predictOutput) addCalibration(m *predict.Machine) {
@@ -416,6 +396,9 @@ func (out *predictOutput) addCalibration(m *predict.Machine) {
 	}
 	if loo := m.LOOMedian; !math.IsNaN(loo) {
 		out.Calibration.LOOMedianRelErr = &loo
+	}
+	if c := m.HeldOutCoverage; !math.IsNaN(c) {
+		out.Calibration.LOOCoverage = &c
 	}
 	for i, e := range m.LOO {
 		out.Tables = append(out.Tables, predictTableLOO{Table: m.Tables[i], LOOMedianRelErr: e})

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/predict"
-	"github.com/inframethod/commlab/commmodel/predict/heldout"
 )
 
 // The paired logs the command is run on (data/logs/paired, sources in
@@ -102,19 +101,17 @@ func TestPredictCalibratedJSON(t *testing.T) {
 	if len(res.Calibration.Files) != 2 || len(res.Calibration.Parameters) == 0 || res.Calibration.LOOMedianRelErr == nil || res.Calibration.LOOCoverage == nil {
 		t.Fatalf("calibration %+v", res.Calibration)
 	}
-	// The held-out coverage is LeaveOneOut's: each table's points inside
-	// the interval of a calibration on the other.
+	// The held-out coverage is the calibration's own (HeldOutCoverage):
+	// each table's 27 points inside the interval the other's held-out
+	// errors set, a share of 54 points.
 	hw, tables := calibrationTables(t, togetherDir+"all_gather_ring.log,"+togetherDir+"reduce_scatter_ring.log", predict.Pins{Algo: "Ring"})
-	scores, err := heldout.LeaveOneOut(hw, tables, nil)
+	m, err := predict.Calibrate(hw, tables, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	inside, points := 0, 0
-	for _, sc := range scores {
-		inside, points = inside+sc.Inside, points+sc.Points
-	}
-	if want := float64(inside) / float64(points); *res.Calibration.LOOCoverage != want || points != 54 {
-		t.Errorf("loo_coverage %g, want %d of %d held-out points = %g", *res.Calibration.LOOCoverage, inside, points, want)
+	want := m.HeldOutCoverage
+	if *res.Calibration.LOOCoverage != want || math.Abs(want*54-math.Round(want*54)) > 1e-9 {
+		t.Errorf("loo_coverage %g, want the calibration's %g, a count of 54 points", *res.Calibration.LOOCoverage, want)
 	}
 	for _, p := range res.Calibration.Parameters {
 		if p.Name == "intra_bw" && (!p.Identified || p.Unit != "B/s") {

@@ -47,6 +47,26 @@ func (l Loss) Weight(r, c float64) float64 {
 	return 1
 }
 
+// Curvature is the loss's second derivative ρ″(r) = ψ'(r) at threshold c
+// (see Rho): 1 for Squared, 1 within c and 0 beyond for Huber, and
+// (1 − (r/c)²)(1 − 5(r/c)²) below c and 0 beyond for Bisquare (negative
+// between c/√5 and c, where Bisquare's loss bends down).
+func (l Loss) Curvature(r, c float64) float64 {
+	z := math.Abs(r) / c
+	switch l {
+	case Huber:
+		if z > 1 {
+			return 0
+		}
+	case Bisquare:
+		if z < 1 {
+			return (1 - z*z) * (1 - 5*z*z)
+		}
+		return 0
+	}
+	return 1
+}
+
 // reweight sets w to the weights of loss for relative residuals rel and
 // returns the largest change of a weight and the scale
 //

@@ -82,3 +82,18 @@ func TestLossRhoWeight(t *testing.T) {
 		}
 	}
 }
+
+func TestLossCurvature(t *testing.T) {
+	// The curvature is ρ″ = ψ': a central difference of ψ = Weight·r
+	// (Rho's doc), away from the kinks at ±c = ±2, where ρ″ jumps.
+	const c, h = 2, 1e-6
+	for _, loss := range []Loss{Squared, Huber, Bisquare} {
+		for _, r := range []float64{-3.1, -1.3, -0.4, 0.7, 0.95, 1.9, 2.6} {
+			psi := func(r float64) float64 { return loss.Weight(r, c) * r }
+			want := (psi(r+h) - psi(r-h)) / (2 * h)
+			if got := loss.Curvature(r, c); math.Abs(got-want) > 1e-6 {
+				t.Errorf("%v.Curvature(%g, %d) = %g, want ψ' = %g", loss, r, c, got, want)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package predict_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -24,23 +25,63 @@ func pairedMachine(b *testing.B, name string) heldout.PairedMachine {
 	return heldout.PairedMachine{}
 }
 
-// BenchmarkCalibrate calibrates on the seven Together tables (203 points),
-// with and without the seven leave-one-table-out refits of the interval.
+// sweepTables returns n tables of the cluster01 machine of the paired logs
+// (27 tables of AllReduce, AllGather, ReduceScatter and AllToAll on 1 to 10
+// nodes of 1 to 8 GPUs, 249 points): its first n for n <= 27. No machine of
+// the repository has 100 tables, so beyond 27 the machine's tables repeat,
+// each repeat under its own name and with its times scaled by 1 + 2% per
+// repeat (1.02, 1.04, 1.06), as a second sweep of the same cluster on
+// another day would differ: the repeats are not real measurements, and the
+// 100 tables stand for a sweep's size, not its contents.
+func sweepTables(b *testing.B, n int) (predict.Hardware, []predict.Table) {
+	m := pairedMachine(b, "h100-sxm-10node-cluster01")
+	var out []predict.Table
+	for rep := 0; len(out) < n; rep++ {
+		for _, t := range m.Tables {
+			if len(out) == n {
+				break
+			}
+			if rep > 0 {
+				t.Name = fmt.Sprintf("%s (repeat %d)", t.Name, rep)
+				scale := 1 + 0.02*float64(rep)
+				pts := make([]predict.Point, len(t.Points))
+				for i, p := range t.Points {
+					pts[i] = predict.Point{Size: p.Size, Time: p.Time * scale}
+				}
+				t.Points = pts
+			}
+			out = append(out, t)
+		}
+	}
+	return m.Hardware, out
+}
+
+// BenchmarkCalibrate calibrates on 1, 9, 27 and 100 tables of one machine
+// (sweepTables), with the leave-one-table-out refits behind the interval;
+// "nointervals" is the 27 tables' fit alone. Calibration is linear in the
+// tables: each of the n refits starts from the full fit and costs about a
+// fit of one table's points over n−1 tables.
 func BenchmarkCalibrate(b *testing.B) {
-	m := pairedMachine(b, "h100-sxm-1x8-together")
-	for _, c := range []struct {
-		name string
-		set  *predict.Settings
-	}{{"intervals", nil}, {"nointervals", &predict.Settings{NoIntervals: true}}} {
-		b.Run(c.name, func(b *testing.B) {
+	for _, n := range []int{1, 9, 27, 100} {
+		h, tables := sweepTables(b, n)
+		b.Run(fmt.Sprintf("tables=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := predict.Calibrate(m.Hardware, m.Tables, c.set); err != nil {
+				if _, err := predict.Calibrate(h, tables, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 	}
+	h, tables := sweepTables(b, 27)
+	b.Run("tables=27/nointervals", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := predict.Calibrate(h, tables, &predict.Settings{NoIntervals: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkPredict predicts AllReduce on 2 x 8 at 16 sizes from the
@@ -59,6 +100,63 @@ func BenchmarkPredict(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := m.Predict(q, sizes); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDiagnose diagnoses together's pinned-Ring AllGather sweep (27
+// sizes) against the machine calibrated on its other six tables: commlab
+// diagnose after its calibration.
+func BenchmarkDiagnose(b *testing.B) {
+	pm := pairedMachine(b, "h100-sxm-1x8-together")
+	var held predict.Table
+	var rest []predict.Table
+	for _, t := range pm.Tables {
+		if t.Name == "h100-sxm-1x8-together/all_gather_ring.log#0" {
+			held = t
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	if held.Name == "" {
+		b.Fatal("no all_gather_ring.log#0")
+	}
+	m, err := predict.Calibrate(pm.Hardware, rest, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := m.Diagnose(held); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTune returns the tuner rules of the communicators of 1 to 16
+// nodes of 8 GPUs, the model's choices for AllReduce, AllGather and
+// ReduceScatter at the powers of two from 1 KiB to 4 GiB (commlab tune's
+// default sizes), from the machine calibrated on cluster01's 27 tables:
+// commlab tune after its calibration.
+func BenchmarkTune(b *testing.B) {
+	pm := pairedMachine(b, "h100-sxm-10node-cluster01")
+	m, err := predict.Calibrate(pm.Hardware, pm.Tables, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sizes []float64
+	for s := 1 << 10; s <= 1<<32; s *= 2 {
+		sizes = append(sizes, float64(s))
+	}
+	collectives := []commmodel.Collective{commmodel.AllReduce, commmodel.AllGather, commmodel.ReduceScatter}
+	var comms []predict.Comm
+	for _, n := range []int{1, 2, 4, 8, 16} {
+		comms = append(comms, predict.Comm{Nodes: n, PerNode: 8})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.TunerRules(collectives, comms, predict.Layout{}, sizes); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -99,6 +99,17 @@ type Machine struct {
 	// Settings.NoIntervals); LOOMedian is the median of those.
 	LOO       []float64
 	LOOMedian float64
+	// HeldOutCoverage is the share of the calibration points inside an 80%
+	// interval set without their table: each table's points predicted by
+	// the refit without it (those of LOO), against the interval Predict
+	// builds (interval.go) from the spread and NCCL weight of the other
+	// tables' held-out errors alone, and from how the table departs from
+	// the other tables (collective, nodes, layout). Those errors come from
+	// refits that saw the table, so it is not package heldout's LeaveOneOut,
+	// which calibrates anew without each table, refits included, at n times
+	// the cost; but a table's own errors never widen its interval. NaN with
+	// one table or Settings.NoIntervals.
+	HeldOutCoverage float64
 	// NCCLWeight is the weight of NCCL's uncalibrated model against the
 	// calibration, in logs: a prediction is Calibrated^(1−w) · NCCL^w where
 	// NCCL has a model. It is 0 unless the tables held out in turn show the
@@ -115,8 +126,10 @@ type Machine struct {
 // does not name one: the newest of the tables' (versionOf).
 func (m *Machine) Version() nccl.Version { return m.version }
 
-// design holds the terms of every calibration point.
+// design holds the terms of every calibration point and the run of every
+// table.
 type design struct {
+	runs   []*run
 	terms  []term
 	obs    []float64 // measured times
 	table  []int     // the table of each point
@@ -186,18 +199,15 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	}
 	m.Notes = append(m.Notes, m.implausible(x0, used)...)
 	m.Residual = d.medianError(&m.x, nil)
-	m.LOOMedian = math.NaN()
-	m.spread.sawTables(tables)
+	m.LOOMedian, m.HeldOutCoverage = math.NaN(), math.NaN()
 	var held []heldTable
-	if !set.NoIntervals && len(tables) > 1 {
+	switch {
+	case !set.NoIntervals && len(tables) > 1:
 		for i := range tables {
-			skip := func(j int) bool { return d.table[j] == i }
-			f := d.fit(x0, all.x, used, set, skip)
+			f := d.refit(x0, &all, used, set, i)
 			x := f.x
 			m.LOO = append(m.LOO, d.medianError(&x, func(j int) bool { return d.table[j] != i }))
-			h := d.heldOut(&f, used, set, i)
-			h.cross = ranCollective(tables, tables[i].Collective) == 1
-			held = append(held, h)
+			held = append(held, d.heldOut(&f, used, set, i))
 		}
 		m.LOOMedian = fit.Median(m.LOO)
 		m.NCCLWeight = ncclWeight(held)
@@ -205,22 +215,54 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 			m.Notes = append(m.Notes, fmt.Sprintf("on the tables held out in turn, NCCL's uncalibrated model is as good as the calibration "+
 				"or better: predictions blend the two, with weight %.1f on NCCL's", m.NCCLWeight))
 		}
-	}
-	m.spread.heldOut = len(held)
-	if !set.NoIntervals && len(tables) == 1 {
+		m.spread = spreadOf(tables, held, len(held), m.NCCLWeight)
+		m.HeldOutCoverage = d.heldOutCoverage(tables, held)
+	case !set.NoIntervals:
 		// No table can be held out: the table's own errors stand in for
 		// a held-out table's, pooled with the prior (pool). At the fit
 		// they owe nothing to the parameters the table leaves
 		// unidentified, which the fit set to meet its points.
 		own := d.heldOut(&all, used, set, 0)
 		clear(own.unidentified)
-		held = append(held, own)
-	}
-	m.spread.pool(held, m.NCCLWeight)
-	if cross := slices.DeleteFunc(slices.Clone(held), func(h heldTable) bool { return !h.cross }); len(cross) >= minCrossTables {
-		_, m.spread.crossVariance = pool(cross, m.NCCLWeight)
+		m.spread = spreadOf(tables, []heldTable{own}, 0, 0)
+	default:
+		m.spread = spreadOf(tables, nil, 0, 0)
 	}
 	return m, nil
+}
+
+// heldOutCoverage is Machine.HeldOutCoverage of tables, whose held-out
+// errors are held (held[i] those of tables[i] predicted by the refit
+// without it). The spreads of the other tables are pooled anew for each
+// table, which is arithmetic on errors at hand, no fit; their NCCL weight
+// comes from the scores of all tables less the table's own.
+func (d *design) heldOutCoverage(tables []Table, held []heldTable) float64 {
+	scores := make([]blendScores, len(held))
+	var all blendScores
+	for i, h := range held {
+		scores[i] = blendScoresOf(h)
+		all = all.plus(scores[i], 1)
+	}
+	var inside, points int
+	for i := range tables {
+		others := slices.Concat(held[:i], held[i+1:])
+		w := all.plus(scores[i], -1).weight()
+		s := spreadOf(slices.Concat(tables[:i], tables[i+1:]), others, len(others), w)
+		dep := s.departure(d.runs[i])
+		h := &held[i]
+		share := 1.0 // of the calibration in the blend's log
+		if h.nccl != nil {
+			share = 1 - w
+		}
+		for j, e := range h.errors(w) {
+			lo, hi := s.bounds(h.protocols[j], share*share*h.unidentified[j], dep)
+			if lo <= e && e <= hi {
+				inside++
+			}
+			points++
+		}
+	}
+	return float64(inside) / float64(points)
 }
 
 // design builds the calibration points of tables and the notes on their
@@ -247,6 +289,7 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 		if m.version.Before(rn.version) {
 			m.version = rn.version
 		}
+		d.runs = append(d.runs, rn)
 		for _, p := range t.Points {
 			tm, err := m.refs.termOf(rn, p.Size)
 			if err != nil {
@@ -362,24 +405,35 @@ func (f *fitResult) identified(k int, used [numParams]bool, set Settings) bool {
 // alone the fit slides towards whichever bandwidth is nearer, and stops
 // there even where the other fits the tables better.
 func (d *design) bestFit(x0 [numParams]float64, used [numParams]bool, set Settings) fitResult {
-	best := d.fit(x0, x0, used, set, nil)
+	best := d.fit(x0, x0, used, set, nil, false)
 	for _, k := range []int{parIntraBW, parNICBW} {
 		if !used[k] {
 			continue
 		}
 		start := x0
 		start[k] /= 4
-		if f := d.fit(x0, start, used, set, nil); f.f < best.f {
+		if f := d.fit(x0, start, used, set, nil, false); f.f < best.f {
 			best = f
 		}
 	}
 	return best
 }
 
+// refit fits the tables but table i from the fit all of every table.
+// Starting that near its minimum, its steps take Huber's curvature
+// (levmar.Problem.Curvature) and reach the minimum in a few iterations,
+// where the reweighted steps of a fit from the prior creep the last
+// stretch: the refits, one per table, cost about as much as the fits of
+// bestFit together, not one each.
+func (d *design) refit(x0 [numParams]float64, all *fitResult, used [numParams]bool, set Settings, i int) fitResult {
+	return d.fit(x0, all.x, used, set, func(j int) bool { return d.table[j] == i }, true)
+}
+
 // fit minimises Calibrate's objective over the logs of the used
 // parameters, with prior x0 and from start, over the points skip does not
-// drop. A parameter not used keeps its prior value and the prior's width.
-func (d *design) fit(x0, start [numParams]float64, used [numParams]bool, set Settings, skip func(int) bool) fitResult {
+// drop, with Huber's curvature in the steps if curved (problem). A
+// parameter not used keeps its prior value and the prior's width.
+func (d *design) fit(x0, start [numParams]float64, used [numParams]bool, set Settings, skip func(int) bool, curved bool) fitResult {
 	var idx []int // the parameters fitted
 	for k := range used {
 		if used[k] {
@@ -397,7 +451,11 @@ func (d *design) fit(x0, start [numParams]float64, used [numParams]bool, set Set
 	for j, p := range idx {
 		z[j] = math.Log(start[p])
 	}
-	res := levmar.Minimize(d.problem(at, x0, idx, set, skip), z)
+	p := d.problem(at, x0, idx, set, skip)
+	if !curved {
+		p.Curvature = nil
+	}
+	res := levmar.Minimize(p, z)
 	out := fitResult{x: at(res.X), f: res.F}
 	for p := range out.sd {
 		out.sd[p] = set.width(p)
@@ -416,7 +474,7 @@ func (d *design) fit(x0, start [numParams]float64, used [numParams]bool, set Set
 //
 // with ρ Huber's loss at Settings.Huber and w_i the weight of point i's
 // table, 1 over the points of the table kept, so that every table counts
-// the same.
+// the same, and Huber's curvature for the steps that want it (refit).
 func (d *design) problem(at func([]float64) [numParams]float64, x0 [numParams]float64, idx []int, set Settings, skip func(int) bool) levmar.Problem {
 	var pts []int
 	for i := range d.obs {
@@ -445,9 +503,10 @@ func (d *design) problem(at func([]float64) [numParams]float64, x0 [numParams]fl
 				r[n] = math.Log(d.terms[i].time(&x) / d.obs[i])
 			}
 		},
-		Loss:   func(n int, r float64) float64 { return wt[n] * fit.Huber.Rho(r, set.Huber) / sig2 },
-		Weight: func(n int, r float64) float64 { return wt[n] * fit.Huber.Weight(r, set.Huber) / sig2 },
-		Mean:   mean, Width: width,
+		Loss:      func(n int, r float64) float64 { return wt[n] * fit.Huber.Rho(r, set.Huber) / sig2 },
+		Weight:    func(n int, r float64) float64 { return wt[n] * fit.Huber.Weight(r, set.Huber) / sig2 },
+		Curvature: func(n int, r float64) float64 { return wt[n] * fit.Huber.Curvature(r, set.Huber) / sig2 },
+		Mean:      mean, Width: width,
 	}
 }
 

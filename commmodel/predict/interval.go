@@ -150,13 +150,11 @@ type heldTable struct {
 	// unidentified is each point's variance from the parameters the
 	// calibration without the table did not identify.
 	unidentified []float64
-	// cross reports that no other table ran the table's collective.
-	cross bool
 }
 
 // only returns h with the points of protocol p alone.
 func (h heldTable) only(p nccl.Protocol) heldTable {
-	out := heldTable{cross: h.cross}
+	var out heldTable
 	for i, q := range h.protocols {
 		if q != p {
 			continue
@@ -169,6 +167,28 @@ func (h heldTable) only(p nccl.Protocol) heldTable {
 		}
 	}
 	return out
+}
+
+// spreadOf returns the spread of a calibration on tables whose held-out
+// errors are held, held[k] those of tables[k], with weight w on NCCL's
+// model; heldOut counts the tables held out (0 for a single table, whose
+// own errors at the fit stand in for a held-out table's, and for none).
+// The tables whose collective no other table ran give crossVariance.
+func spreadOf(tables []Table, held []heldTable, heldOut int, w float64) spread {
+	var s spread
+	s.sawTables(tables)
+	s.heldOut = heldOut
+	s.pool(held, w)
+	var cross []heldTable
+	for k := range held {
+		if ranCollective(tables, tables[k].Collective) == 1 {
+			cross = append(cross, held[k])
+		}
+	}
+	if len(cross) >= minCrossTables {
+		_, s.crossVariance = pool(cross, w)
+	}
+	return s
 }
 
 // pool sets the spread's bias and variance from the held-out tables, with
@@ -221,32 +241,59 @@ func (h heldTable) errors(w float64) []float64 {
 // the calibration's own: a few tables choose noisily, and a blend chosen by
 // a hair loses more tables than it wins.
 func ncclWeight(held []heldTable) float64 {
-	modelled := 0
+	var s blendScores
 	for _, h := range held {
-		if h.nccl != nil {
-			modelled++
-		}
+		s = s.plus(blendScoresOf(h), 1)
 	}
-	if modelled < minBlendTables {
+	return s.weight()
+}
+
+// blendSteps is the number of tenths on ncclWeight's grid.
+const blendSteps = 10
+
+// blendScores are what ncclWeight weighs: for each weight k/blendSteps on
+// NCCL's model, the sum over held-out tables of each table's median
+// absolute log error of the blend, and the tables NCCL models.
+type blendScores struct {
+	modelled int
+	sum      [blendSteps + 1]float64
+}
+
+// blendScoresOf returns the blendScores of one held-out table.
+func blendScoresOf(h heldTable) blendScores {
+	var s blendScores
+	if h.nccl != nil {
+		s.modelled = 1
+	}
+	abs := make([]float64, len(h.calibrated))
+	for k := range s.sum {
+		for i, v := range h.errors(float64(k) / blendSteps) {
+			abs[i] = math.Abs(v)
+		}
+		s.sum[k] = fit.Median(abs)
+	}
+	return s
+}
+
+// plus returns s with sign (1 or −1) times t added: the scores of more
+// tables, or of fewer.
+func (s blendScores) plus(t blendScores, sign int) blendScores {
+	s.modelled += sign * t.modelled
+	for k := range s.sum {
+		s.sum[k] += float64(sign) * t.sum[k]
+	}
+	return s
+}
+
+// weight is ncclWeight's choice from the scores.
+func (s blendScores) weight() float64 {
+	if s.modelled < minBlendTables {
 		return 0
 	}
-	score := func(w float64) float64 {
-		var sum float64
-		for _, h := range held {
-			e := h.errors(w)
-			abs := make([]float64, len(e))
-			for i, v := range e {
-				abs[i] = math.Abs(v)
-			}
-			sum += fit.Median(abs)
-		}
-		return sum
-	}
-	best, bestW := blendMargin*score(0), 0.0
-	for k := 1; k <= 10; k++ {
-		w := float64(k) / 10
-		if s := score(w); s < best {
-			best, bestW = s, w
+	best, bestW := blendMargin*s.sum[0], 0.0
+	for k := 1; k <= blendSteps; k++ {
+		if s.sum[k] < best {
+			best, bestW = s.sum[k], float64(k)/blendSteps
 		}
 	}
 	return bestW
@@ -478,8 +525,16 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	if t.nccl > 0 {
 		share = 1 - m.NCCLWeight
 	}
-	bias, v := m.spread.at(t.ch.proto)
-	v += share * share * m.unidentified(t)
-	faster, slower := m.spread.departure(rn).variance()
-	return t0 * math.Exp(bias-z80*math.Sqrt(v+faster)), t0 * math.Exp(bias+z80*math.Sqrt(v+slower))
+	lo, hi := m.spread.bounds(t.ch.proto, share*share*m.unidentified(t), m.spread.departure(rn))
+	return t0 * math.Exp(lo), t0 * math.Exp(hi)
+}
+
+// bounds returns ln(Low/Time) and ln(High/Time) of the interval of a call
+// that runs protocol p, whose prediction has variance u from the parameters
+// the tables leave unidentified and departs from the tables by d.
+func (s *spread) bounds(p nccl.Protocol, u float64, d departure) (lo, hi float64) {
+	bias, v := s.at(p)
+	v += u
+	faster, slower := d.variance()
+	return bias - z80*math.Sqrt(v+faster), bias + z80*math.Sqrt(v+slower)
 }

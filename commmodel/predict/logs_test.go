@@ -192,7 +192,7 @@ func TestFitLooksForTheNetwork(t *testing.T) {
 	}
 	set := (*Settings)(nil).withDefaults()
 	used := d.used()
-	fromPrior, best := d.fit(x0, x0, used, set, nil), d.bestFit(x0, used, set)
+	fromPrior, best := d.fit(x0, x0, used, set, nil, false), d.bestFit(x0, used, set)
 	if !(fromPrior.x[parIntraBW] < 0.5*x0[parIntraBW] && best.f < fromPrior.f) {
 		t.Errorf("from the priors alone: intra_bw %.2f of its prior, objective %.3f against %.3f; want NVLink slow and a higher objective",
 			fromPrior.x[parIntraBW]/x0[parIntraBW], fromPrior.f, best.f)

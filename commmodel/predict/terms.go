@@ -36,13 +36,23 @@ type term struct {
 	channels int
 }
 
-// sharpness is the exponent of the smooth maximum of the model's two
+// sharpness is the exponent k of the smooth maximum of the model's two
 // maxima (the launch floor, and the two links): (a^k + b^k)^(1/k) is within
 // 2^(1/k) (4.4%) of max(a, b) where they are equal and exact where one
-// dominates.
-const sharpness = 16
+// dominates. It is a power of two, 2^sharpnessLog2, so that smax raises to
+// it by squaring and takes its root by square roots.
+const (
+	sharpnessLog2 = 4
+	sharpness     = 1 << sharpnessLog2
+)
 
-// smax is the smooth maximum of a and b >= 0.
+// smax is the smooth maximum of a and b >= 0,
+//
+//	(a^k + b^k)^(1/k) = a·(1 + (b/a)^k)^(1/k)   for a >= b, k = sharpness
+//
+// with (b/a)^k as sharpnessLog2 squarings and the k-th root as as many
+// square roots: the same value as math.Pow's to a few units in the last
+// place, and the model's time calls it twice per evaluation.
 func smax(a, b float64) float64 {
 	switch {
 	case a == 0:
@@ -52,7 +62,15 @@ func smax(a, b float64) float64 {
 	case a < b:
 		a, b = b, a
 	}
-	return a * math.Pow(1+math.Pow(b/a, sharpness), 1.0/sharpness)
+	p := b / a
+	for range sharpnessLog2 {
+		p *= p
+	}
+	root := 1 + p
+	for range sharpnessLog2 {
+		root = math.Sqrt(root)
+	}
+	return a * root
 }
 
 // parts returns the terms of t's time with parameters x: the launch

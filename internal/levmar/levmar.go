@@ -9,7 +9,15 @@
 // such as logarithms), weighs residual i by wᵢ = ρᵢ'(rᵢ)/rᵢ (iteratively
 // reweighted least squares; 1 for squares) and solves
 //
-//	(H + λ·diag(H))·δ = g,   H = JᵀWJ + diag(1/σ²),   g = JᵀWr + (x − μ)/σ²
+//	(H + λ·D)·δ = g,   H = JᵀVJ + diag(1/σ²),   g = JᵀWr + (x − μ)/σ²
+//
+// with V = W, or the losses' curvatures vᵢ = ρᵢ″(rᵢ) where the problem
+// gives them, and D the diagonal of JᵀWJ + diag(1/σ²). g is the gradient of
+// F either way, so both stop at the same minimum, but for a loss that is
+// linear in the tails (Huber's) the curvatures make H the Gauss-Newton
+// Hessian of F itself, and the steps converge in a few iterations where the
+// reweighted ones creep towards it. D damps by the weights, which stay
+// positive where every residual is in a tail and H has no curvature left.
 //
 // It takes the step x − δ when that lowers F, dividing λ by 10 (down to
 // 10⁻⁹), and otherwise multiplies λ by 10 and solves again, up to 20 times.
@@ -46,6 +54,10 @@ type Problem struct {
 	// Loss is ρᵢ(r), the term of residual i of value r in F, and Weight is
 	// ρᵢ'(r)/r. Both nil mean least squares: r²/2 and 1.
 	Loss, Weight func(i int, r float64) float64
+	// Curvature is ρᵢ″(r), which the steps use in H in place of the
+	// weight (see the package documentation); it must not be negative.
+	// Nil means Weight.
+	Curvature func(i int, r float64) float64
 	// Mean and Width are the prior's μ and σ, one per parameter; a nil Mean
 	// means no prior.
 	Mean, Width []float64
@@ -56,9 +68,10 @@ type Result struct {
 	// X is the minimiser found and F the objective there.
 	X []float64
 	F float64
-	// Cov is H⁻¹ at the start of the last iteration, the curvature
-	// estimate of the covariance of X; nil when H is singular or no
-	// iteration ran.
+	// Cov is (JᵀWJ + diag(1/σ²))⁻¹ at the start of the last iteration,
+	// with the weights W whatever Curvature is: the curvature estimate of
+	// the covariance of X, in which every residual counts by its weight;
+	// nil when that matrix is singular or no iteration ran.
 	Cov *mat.SymDense
 	// Iterations is the number of iterations run.
 	Iterations int
@@ -95,7 +108,7 @@ func Minimize(p Problem, x0 []float64) Result {
 	if iter > 0 {
 		var ch mat.Cholesky
 		var cov mat.SymDense
-		if ch.Factorize(s.h) && ch.InverseTo(&cov) == nil {
+		if ch.Factorize(s.cov) && ch.InverseTo(&cov) == nil {
 			res.Cov = &cov
 		}
 	}
@@ -103,15 +116,16 @@ func Minimize(p Problem, x0 []float64) Result {
 }
 
 // solver holds the work space of one minimisation: the residuals r at the
-// current point and rt at a trial point, the Jacobian, the weights, and the
-// Gauss-Newton H and g of the current point.
+// current point and rt at a trial point, the Jacobian, the weights and
+// curvatures, and the Gauss-Newton H and g of the current point; cov is
+// JᵀWJ + diag(1/σ²), H itself without Curvature.
 type solver struct {
-	p      Problem
-	r, rt  []float64
-	jac    *mat.Dense
-	weight []float64
-	h      *mat.SymDense
-	g      *mat.VecDense
+	p            Problem
+	r, rt        []float64
+	jac          *mat.Dense
+	weight, curv []float64
+	h, cov       *mat.SymDense
+	g            *mat.VecDense
 }
 
 func newSolver(p Problem, k int) *solver {
@@ -121,9 +135,14 @@ func newSolver(p Problem, k int) *solver {
 	if p.Weight == nil {
 		p.Weight = func(int, float64) float64 { return 1 }
 	}
-	return &solver{p: p, r: make([]float64, p.M), rt: make([]float64, p.M),
+	s := &solver{p: p, r: make([]float64, p.M), rt: make([]float64, p.M),
 		jac: mat.NewDense(max(p.M, 1), max(k, 1), nil), weight: make([]float64, p.M),
 		h: mat.NewSymDense(max(k, 1), nil), g: mat.NewVecDense(max(k, 1), nil)}
+	s.curv, s.cov = s.weight, s.h
+	if p.Curvature != nil {
+		s.curv, s.cov = make([]float64, p.M), mat.NewSymDense(max(k, 1), nil)
+	}
+	return s
 }
 
 // objective sets r to the residuals at x and returns F(x).
@@ -156,6 +175,9 @@ func (s *solver) linearise(x []float64) {
 	}
 	for i, v := range s.r {
 		s.weight[i] = s.p.Weight(i, v)
+		if s.p.Curvature != nil {
+			s.curv[i] = s.p.Curvature(i, v)
+		}
 	}
 	for a := range x {
 		ga, prec := 0.0, 0.0
@@ -168,16 +190,24 @@ func (s *solver) linearise(x []float64) {
 		}
 		s.g.SetVec(a, ga)
 		for b := a; b < len(x); b++ {
-			h := 0.0
-			for i := range s.r {
-				h += s.weight[i] * s.jac.At(i, a) * s.jac.At(i, b)
+			s.h.SetSym(a, b, s.normal(s.curv, a, b, prec))
+			if s.cov != s.h {
+				s.cov.SetSym(a, b, s.normal(s.weight, a, b, prec))
 			}
-			if a == b {
-				h += prec
-			}
-			s.h.SetSym(a, b, h)
 		}
 	}
+}
+
+// normal is entry (a, b) of JᵀVJ + diag(prec) with V = diag(v).
+func (s *solver) normal(v []float64, a, b int, prec float64) float64 {
+	h := 0.0
+	for i := range v {
+		h += v[i] * s.jac.At(i, a) * s.jac.At(i, b)
+	}
+	if a == b {
+		h += prec
+	}
+	return h
 }
 
 // step looks for a damped step from x that lowers F below cur, adjusting
@@ -189,7 +219,7 @@ func (s *solver) step(x []float64, cur float64, lambda *float64) (next []float64
 		damped := mat.NewSymDense(k, nil)
 		damped.CopySym(s.h)
 		for a := range k {
-			damped.SetSym(a, a, s.h.At(a, a)*(1+*lambda))
+			damped.SetSym(a, a, s.h.At(a, a)+*lambda*s.cov.At(a, a))
 		}
 		var delta mat.VecDense
 		var ch mat.Cholesky

@@ -57,13 +57,12 @@ func TestPrior(t *testing.T) {
 	}
 }
 
-func TestHuberLocation(t *testing.T) {
-	// Huber's location estimate of {0, 0, 0, 0, 10} at threshold 1: the four
-	// zeros pull 4x inside the threshold and the outlier pulls a constant −1
-	// beyond it, so Σψ = 4x − 1 = 0 at x = 0.25 (the mean would be 2).
+// huberLocation is Huber's location estimate of {0, 0, 0, 0, 10} at
+// threshold 1 as a Problem, with Huber's loss and weights.
+func huberLocation() Problem {
 	ys := []float64{0, 0, 0, 0, 10}
 	const c = 1.0
-	p := Problem{M: len(ys),
+	return Problem{M: len(ys),
 		Residuals: func(r, x []float64) {
 			for i, y := range ys {
 				r[i] = x[0] - y
@@ -77,6 +76,13 @@ func TestHuberLocation(t *testing.T) {
 		},
 		Weight: func(_ int, r float64) float64 { return min(1, c/math.Abs(r)) },
 	}
+}
+
+func TestHuberLocation(t *testing.T) {
+	// Huber's location estimate of {0, 0, 0, 0, 10} at threshold 1: the four
+	// zeros pull 4x inside the threshold and the outlier pulls a constant −1
+	// beyond it, so Σψ = 4x − 1 = 0 at x = 0.25 (the mean would be 2).
+	p := huberLocation()
 	if res := Minimize(p, []float64{2}); !scalar.EqualWithinAbs(res.X[0], 0.25, 1e-6) {
 		t.Errorf("x = %v, want 0.25", res.X)
 	}
@@ -88,5 +94,38 @@ func TestNoParameters(t *testing.T) {
 	res := Minimize(p, nil)
 	if len(res.X) != 0 || res.F != 2 || res.Iterations != 0 || res.Cov != nil {
 		t.Errorf("got %+v, want no parameters, F = 2, no iteration", res)
+	}
+}
+
+func TestCurvature(t *testing.T) {
+	// TestHuberLocation's problem from x = 0.5 with Huber's curvature in H
+	// (1 inside the threshold, 0 beyond): the same minimum x = 0.25, reached
+	// in fewer iterations, since H is then F's own second derivative, 4. The
+	// covariance keeps the weights: 1/(4 + c/|0.25 − 10|) = 1/(4 + 1/9.75).
+	p := huberLocation()
+	reweighted := Minimize(p, []float64{0.5})
+	p.Curvature = func(_ int, r float64) float64 {
+		if math.Abs(r) > 1 {
+			return 0
+		}
+		return 1
+	}
+	curved := Minimize(p, []float64{0.5})
+	if math.Abs(curved.X[0]-0.25) > 1e-6 {
+		t.Errorf("x = %v, want 0.25", curved.X)
+	}
+	if curved.Iterations >= reweighted.Iterations {
+		t.Errorf("%d iterations with curvatures, %d with weights: want fewer", curved.Iterations, reweighted.Iterations)
+	}
+	// From x = 2 every residual is beyond the threshold and H is 0: the
+	// weights' damping still moves x.
+	if res := Minimize(p, []float64{2}); math.Abs(res.X[0]-0.25) > 1e-6 {
+		t.Errorf("from 2: x = %v, want 0.25", res.X)
+	}
+	want := 1 / (4 + 1/9.75)
+	for _, res := range []Result{reweighted, curved} {
+		if res.Cov == nil || math.Abs(res.Cov.At(0, 0)-want) > 1e-6 {
+			t.Errorf("covariance %v, want %g", res.Cov, want)
+		}
 	}
 }
