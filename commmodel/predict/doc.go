@@ -34,7 +34,11 @@
 // base + (2(n−1) − 2(N−1))·intra + 2(N−1)·inter for Ring AllReduce and
 // base + 2((p−1)·intra + ⌊log2 N⌋·inter) for Tree), split into its three
 // tables (reference.go: the split is exact, and what NCCL adds on top, the
-// network overhead, counts as network latency). The calibration scales
+// network overhead, counts as network latency). AllToAll, outside NCCL's
+// formula, posts a send and a receive to every peer, each served one of
+// NCCL's Ring steps of its protocol: base + (p−1)·intra + (n−p)·inter, so
+// its latency grows with the peers and, at hundreds of nodes, is the
+// network peers' (p2pLatency). The calibration scales
 // each table by one factor, so that NCCL's ratios between algorithms and
 // protocols (LL's short steps, Simple's flush across nodes) stay as NCCL
 // states them and three numbers carry the machine. Params reports them as

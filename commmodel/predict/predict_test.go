@@ -3,6 +3,7 @@ package predict
 import (
 	"errors"
 	"fmt"
+	"gonum.org/v1/gonum/floats/scalar"
 	"math"
 	"slices"
 	"strings"
@@ -576,5 +577,30 @@ func TestDomainNICs(t *testing.T) {
 	}
 	if g.NVLS.NChannels != 16 {
 		t.Errorf("NVLS heads across two racks: %d, want one per NIC NCCL uses, 16", g.NVLS.NChannels)
+	}
+}
+
+// TestAllToAllPeers: NCCL's grouped sends cost one step of its per-step
+// latency per peer (p2pLatency), so AllToAll's latency grows with the
+// ranks. Between 1024 and 16384 ranks of 8 GPUs a 64-byte AllToAll (LL:
+// 4 bytes or less to each peer) adds 15360 network peers, each one of
+// NCCL's Ring/LL network steps (2.7 us, NCCL 2.30.7 src/graph/tuning.cc
+// hwLat) times the machine's inter_step_latency factor (0.8 in truth).
+func TestAllToAllPeers(t *testing.T) {
+	m := truth(t)
+	at := func(ranks int) float64 {
+		ps, err := m.Predict(Query{Collective: commmodel.AllToAll, Ranks: ranks, PerNode: 8}, []float64{64})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ps[0].Protocol != "LL" {
+			t.Fatalf("%d ranks: protocol %s, want LL", ranks, ps[0].Protocol)
+		}
+		return ps[0].Time
+	}
+	got := at(16384) - at(1024)
+	want := 15360 * 2.7e-6 * m.x[parInter]
+	if !scalar.EqualWithinRel(got, want, 0.02) {
+		t.Errorf("16384 ranks less 1024: %.4g s, want %.4g s", got, want)
 	}
 }

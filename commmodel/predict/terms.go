@@ -198,6 +198,26 @@ func efficiencies(ch choice) [2]int {
 	return e
 }
 
+// p2pLatency returns the intra-node and network parts of the latency of
+// NCCL's grouped sends (AllToAll) on rn with protocol p: every rank posts a
+// send and a receive to each peer, which NCCL serves one step of its
+// per-step latency each (Ring's, of p): over NVLink (or PCI) to the other
+// GPUs of its node, and over the network to every GPU of the other nodes.
+// So the latency grows with the peers, and at hundreds of nodes it is the
+// network peers' (the base latency is the one step's, as for one ring
+// step).
+func p2pLatency(h *Hardware, rn *run, p nccl.Protocol) (intra, inter float64) {
+	c := nccl.DefaultConstants(rn.version)
+	hw := nccl.HWPCI
+	if h.Fabric.oneHop() {
+		hw = nccl.HWNVLink
+	}
+	n := rn.shape.nodes * rn.shape.per
+	intra = float64(rn.shape.per-1) * c.HWLatency[hw][nccl.AlgoRing][p] * 1e-6
+	inter = float64(n-rn.shape.per) * c.HWLatency[nccl.HWNet][nccl.AlgoRing][p] * 1e-6
+	return intra, inter
+}
+
 // references caches NCCL's model per run.
 type references struct {
 	hw *Hardware
@@ -244,6 +264,9 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 		t.netEff = parChain
 	}
 	t.lat[0], t.lat[1], t.lat[2] = ref.latency(f, a, ch.proto)
+	if ch.p2p {
+		t.lat[1], t.lat[2] = p2pLatency(r.hw, rn, ch.proto)
+	}
 	nics := r.hw.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)
 	if ch.p2p {
 		nics = r.hw.hostNICs(rn.shape.hosts, rn.shape.per/rn.shape.hosts)

@@ -93,7 +93,6 @@ var missesBy = map[string][]string{
 	},
 	whyClusterOneNode: {
 		"h100-sxm-10node-cluster01/nccl_N1_G4_cnode3-002.log#1",
-		"h100-sxm-10node-cluster01/nccl_N1_G8_cnode3-002.log#3",
 	},
 	whyClusterPair: {
 		"h100-sxm-10node-cluster01/nccl_N2_G1_cnode3-002_cnode3-003.log#0",
