@@ -58,53 +58,9 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 	if err != nil {
 		return nil, err
 	}
-	multiNode := q.Ranks > q.PerNode
-	perHost := q.PerNode
-	for i := range tables {
-		multiNode = multiNode || tables[i].Nodes > 1
-		perHost = max(perHost, tables[i].PerNode)
-	}
-	type alt struct {
-		key, value string
-		hw         Hardware
-	}
-	var alts []alt
-	if multiNode && !h.given(h.Sources.NICs) && perHost >= 2 {
-		n := h.NICs
-		if n == 0 {
-			n = perHost
-		}
-		if n >= 2 {
-			a := h
-			a.NICs = n / 2
-			alts = append(alts, alt{"nics", fmt.Sprint(n / 2), a})
-		}
-	}
-	if multiNode && !h.given(h.Sources.NICBW) {
-		a := h
-		a.NICBW = h.nicBW() / 2
-		alts = append(alts, alt{"nic-bw", formatBitRate(a.NICBW), a})
-	}
-	if h.NVLS && !h.given(h.Sources.NVLS) {
-		a := h
-		a.NVLS = false
-		alts = append(alts, alt{"nvls", "false", a})
-	}
-	if perHost <= 4 && !h.given(h.Sources.Fabric) {
-		switch h.Fabric {
-		case FabricMesh:
-			a := h
-			a.Fabric, a.NVLS = FabricNVSwitch, h.GPU.CompCap >= 90
-			alts = append(alts, alt{"fabric", FabricNVSwitch.String(), a})
-		case FabricNVSwitch:
-			a := h
-			a.Fabric, a.NVLS = FabricMesh, false
-			alts = append(alts, alt{"fabric", FabricMesh.String(), a})
-		}
-	}
 	facts := h.Facts()
 	var out []Guess
-	for _, a := range alts {
+	for _, a := range h.alternatives(tables, q.PerNode, q.Ranks > q.PerNode) {
 		preds, err := predictWith(a.hw, tables, q, sizes)
 		if err != nil {
 			continue // a description the query cannot run on says nothing of this one
@@ -126,6 +82,61 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// An alternative is h with one assumed fact changed: the Describe key
+// of the fact and its other value.
+type alternative struct {
+	key, value string
+	hw         Hardware
+}
+
+// alternatives returns h with each assumed fact that could matter
+// changed in turn, for runs of tables and a query of perNode GPUs a node
+// (0 for none) that crosses nodes or not: half the NICs per node and half
+// their rate where some run crosses nodes, NVLS off where it is assumed
+// on, and NVSwitch against a mesh on hosts of four GPUs or fewer.
+func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []alternative {
+	perHost := perNode
+	for i := range tables {
+		acrossNodes = acrossNodes || tables[i].Nodes > 1
+		perHost = max(perHost, tables[i].PerNode)
+	}
+	var alts []alternative
+	if acrossNodes && !h.given(h.Sources.NICs) && perHost >= 2 {
+		n := h.NICs
+		if n == 0 {
+			n = perHost
+		}
+		if n >= 2 {
+			a := h
+			a.NICs = n / 2
+			alts = append(alts, alternative{"nics", fmt.Sprint(n / 2), a})
+		}
+	}
+	if acrossNodes && !h.given(h.Sources.NICBW) {
+		a := h
+		a.NICBW = h.nicBW() / 2
+		alts = append(alts, alternative{"nic-bw", formatBitRate(a.NICBW), a})
+	}
+	if h.NVLS && !h.given(h.Sources.NVLS) {
+		a := h
+		a.NVLS = false
+		alts = append(alts, alternative{"nvls", "false", a})
+	}
+	if perHost <= 4 && !h.given(h.Sources.Fabric) {
+		switch h.Fabric {
+		case FabricMesh:
+			a := h
+			a.Fabric, a.NVLS = FabricNVSwitch, h.GPU.SupportsNVLS()
+			alts = append(alts, alternative{"fabric", FabricNVSwitch.String(), a})
+		case FabricNVSwitch:
+			a := h
+			a.Fabric, a.NVLS = FabricMesh, false
+			alts = append(alts, alternative{"fabric", FabricMesh.String(), a})
+		}
+	}
+	return alts
 }
 
 // hintValue is what a user writes after a Describe key to settle it.
