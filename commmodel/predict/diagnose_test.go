@@ -51,34 +51,6 @@ func TestSwitches(t *testing.T) {
 	}
 }
 
-// TestLatencyAdvice: the advice names only what NCCL did not run over the
-// range; Tree only across nodes.
-func TestLatencyAdvice(t *testing.T) {
-	for _, c := range []struct {
-		ran   string
-		nodes int
-		want  []string
-		not   []string
-	}{
-		{"Ring/Simple", 2, []string{"NCCL_PROTO=LL ", "NCCL_PROTO=LL128", "NCCL_ALGO=Tree"}, nil},
-		{"Tree/LL", 2, []string{"NCCL_PROTO=LL128"}, []string{"NCCL_ALGO=Tree", "NCCL_PROTO=LL "}},
-		{"Ring/LL -> Ring/LL128", 1, []string{"already runs the shortest steps"}, []string{"try NCCL"}},
-		{"Tree/LL -> Tree/LL128", 4, []string{"already runs the shortest steps"}, []string{"try NCCL"}},
-	} {
-		got := latencyAdvice(c.ran, c.nodes)
-		for _, w := range c.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("%s on %d nodes: %q lacks %q", c.ran, c.nodes, got, w)
-			}
-		}
-		for _, n := range c.not {
-			if strings.Contains(got, n) {
-				t.Errorf("%s on %d nodes: %q names %q", c.ran, c.nodes, got, n)
-			}
-		}
-	}
-}
-
 // TestHostHint: a multi-node table slower than the model in its network or
 // latency term asks for the host facts the model took by default, and only
 // those not given.
