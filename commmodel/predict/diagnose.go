@@ -60,6 +60,11 @@ type Finding struct {
 	NCCL string
 	// Advice lists the settings worth trying.
 	Advice []string
+	// Guesses are the assumed facts of the machine that may explain the
+	// finding (Guesses): the model has seen no table across nodes and
+	// the finding is in the latency or network term. Network advice
+	// waits for them to be settled.
+	Guesses []Guess
 }
 
 // Diagnose compares table t with m, the model calibrated on other tables of
@@ -150,6 +155,9 @@ func (m *Machine) departures(t Table, preds []Prediction) []Finding {
 			f.Kind = KindFaster
 		}
 		onGuess := len(guesses) > 0 && (f.Term == TermLatency || f.Term == TermNetwork)
+		if onGuess {
+			f.Guesses = guesses
+		}
 		switch {
 		case onGuess && guessed == 0:
 			f.Advice, guessed = []string{guessAdvice(guesses)}, len(out)+1
