@@ -34,6 +34,8 @@ type diagnoseFinding struct {
 	Term              string   `json:"term,omitempty"`
 	NCCL              string   `json:"nccl"`
 	Advice            []string `json:"advice"`
+	// Assumed names the assumed facts that may explain the finding.
+	Assumed []string `json:"assumed,omitempty"`
 }
 
 // runDiagnose runs "commlab diagnose LOG": the first table of LOG (or the
@@ -101,7 +103,10 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	for _, f := range findings {
 		d := diagnoseFinding{FromBytes: f.FromBytes, ToBytes: f.ToBytes, MeasuredOverModel: f.MeasuredOverModel,
 			Kind: f.Kind, Term: f.Term, NCCL: f.NCCL, Advice: f.Advice}
-		if f.Term == predict.TermNetwork && len(bindings) > 0 {
+		for _, g := range f.Guesses {
+			d.Assumed = append(d.Assumed, g.Fact.Name)
+		}
+		if f.Term == predict.TermNetwork && len(bindings) > 0 && len(d.Assumed) == 0 {
 			d.Advice = append(d.Advice, bindingAdvice(bindings))
 		}
 		out.Findings = append(out.Findings, d)

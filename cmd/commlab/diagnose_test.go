@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -106,5 +107,36 @@ func TestDiagnoseErrors(t *testing.T) {
 		if code == 0 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+// TestDiagnoseGuess diagnoses ABCI's 8 x 4 V100 AllReduce
+// (data/logs/paired/v100-sxm2-abci-ib2xedr/allreduce_8x4.log) against the
+// uncalibrated model, with an 8-NIC topology capture: the table is over
+// twice the model from 32 KiB, where the model rests on the assumed NIC
+// rate. Every finding in the latency or network term names it (and the
+// first the -hw key that settles it), and none advises a NIC binding or a
+// pin on that guess.
+func TestDiagnoseGuess(t *testing.T) {
+	fs, _, _ := diagnoseJSON(t, "../../data/logs/paired/v100-sxm2-abci-ib2xedr/allreduce_8x4.log",
+		"-topo", "../../topo/testdata/real/h100_hgx_8nic_sglang30401.txt")
+	n := 0
+	for i, f := range fs {
+		if term := f["term"]; term != "latency" && term != "network" || f["kind"] != "slower than the model" {
+			continue
+		}
+		n++
+		advice := fmt.Sprint(f["advice"])
+		if fmt.Sprint(f["assumed"]) != "[nic_bw]" || n == 1 && !strings.Contains(advice, "-hw nic-bw=") {
+			t.Errorf("finding %d: assumed %v, advice %s; want nic_bw and, first, -hw nic-bw=", i, f["assumed"], advice)
+		}
+		for _, no := range []string{"NCCL_IB_HCA", "NCCL_ALGO=", "NCCL_PROTO="} {
+			if strings.Contains(advice, no) {
+				t.Errorf("finding %d advises %s on a guess: %s", i, no, advice)
+			}
+		}
+	}
+	if n < 2 {
+		t.Errorf("%d findings in the latency or network term, want them split by term and choice: %v", n, fs)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/units"
 )
 
 // Kinds of Finding.
@@ -59,13 +60,20 @@ type Finding struct {
 	NCCL string
 	// Advice lists the settings worth trying.
 	Advice []string
+	// Guesses are the assumed facts of the machine that may explain the
+	// finding (Guesses): the model has seen no table across nodes and
+	// the finding is in the latency or network term. Network advice
+	// waits for them to be settled.
+	Guesses []Guess
 }
 
 // Diagnose compares table t with m, the model calibrated on other tables of
 // the machine (or Uncalibrated): the ranges of sizes where t lies outside
-// the model's 80% interval, with the term that dominates there, what NCCL
-// runs and what to try, and the known patterns. A table the model follows
-// gives no finding. inside counts t's points within the interval.
+// the model's 80% interval, with the term that bounds the model there, what
+// NCCL runs and what to try, and the known patterns. A finding spans only
+// sizes of one cause: one bound term and one algorithm and protocol of
+// NCCL's. A table the model follows gives no finding. inside counts t's
+// points within the interval.
 func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) {
 	if err := t.check(); err != nil {
 		return nil, 0, err
@@ -83,78 +91,88 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	terms := make([]term, len(sizes))
-	for i, s := range sizes {
-		if terms[i], err = m.refs.termOf(rn, s); err != nil {
-			return nil, 0, err
-		}
-	}
 	for i, p := range preds {
 		if p.Holds(t.Points[i].Time) {
 			inside++
 		}
 	}
-	findings = append(findings, m.departures(t, preds, terms)...)
+	findings = append(findings, m.departures(t, preds)...)
 	findings = append(findings, switches(t, preds)...)
-	if f, ok := m.aboveNIC(t, preds, rn); ok {
-		findings = append(findings, f)
-	}
-	if f, ok := m.fabric(t, preds, terms); ok {
-		findings = append(findings, f)
-	}
-	if f, ok := m.otherChoice(t, preds); ok {
-		findings = append(findings, f)
-	}
+	findings = append(findings, m.aboveNIC(t, preds, rn)...)
+	findings = append(findings, m.fabric(t, preds)...)
+	findings = append(findings, m.otherChoice(t, preds)...)
 	return findings, inside, nil
 }
 
-// departures groups the points outside the interval into ranges of one
-// side.
-func (m *Machine) departures(t Table, preds []Prediction, terms []term) []Finding {
-	var out []Finding
-	hinted := false // the host hint is given once, on the first finding it fits
-	side := func(i int) int {
-		switch p := t.Points[i]; {
-		case preds[i].Holds(p.Time):
-			return 0
-		case p.Time > preds[i].High:
-			return 1
-		}
-		return -1
-	}
-	for i := 0; i < len(preds); {
-		s := side(i)
-		if s == 0 {
+// spans returns the maximal runs [i, j] of consecutive indices below n
+// that share a key other than "".
+func spans(n int, key func(i int) string) [][2]int {
+	var out [][2]int
+	for i := 0; i < n; {
+		k := key(i)
+		if k == "" {
 			i++
 			continue
 		}
 		j := i
-		for j+1 < len(preds) && side(j+1) == s {
+		for j+1 < n && key(j+1) == k {
 			j++
 		}
+		out = append(out, [2]int{i, j})
+		i = j + 1
+	}
+	return out
+}
+
+// choiceOf is what NCCL runs at p's size by the model, "Ring/LL128".
+func choiceOf(p Prediction) string { return p.Algorithm + "/" + p.Protocol }
+
+// departures groups the points outside the interval into ranges of one
+// side, one bound term and one choice of NCCL's.
+func (m *Machine) departures(t Table, preds []Prediction) []Finding {
+	var out []Finding
+	hinted := false // the host hint is given once, on the first finding it fits
+	guessed := 0    // the finding, from 1, that names the guesses; they are named once
+	key := func(i int) string {
+		switch p := t.Points[i]; {
+		case preds[i].Holds(p.Time) || m.beyondSiblings(t, preds, i):
+			return "" // fabric's
+		case p.Time > preds[i].High:
+			return "slower " + preds[i].Bound + " " + choiceOf(preds[i])
+		}
+		return "faster " + preds[i].Bound + " " + choiceOf(preds[i])
+	}
+	guesses := m.networkGuesses(t)
+	for _, r := range spans(len(preds), key) {
+		i, j := r[0], r[1]
 		var ratios []float64
-		worst := i
 		for k := i; k <= j; k++ {
-			r := t.Points[k].Time / preds[k].Time
-			ratios = append(ratios, r)
-			if math.Abs(math.Log(r)) > math.Abs(math.Log(t.Points[worst].Time/preds[worst].Time)) {
-				worst = k
-			}
+			ratios = append(ratios, t.Points[k].Time/preds[k].Time)
 		}
 		f := Finding{FromBytes: t.Points[i].Size, ToBytes: t.Points[j].Size, MeasuredOverModel: fit.Median(ratios),
-			Kind: KindSlower, Term: m.dominant(&terms[worst]), NCCL: preds[worst].Algorithm + "/" + preds[worst].Protocol}
-		if s < 0 {
+			Kind: KindSlower, Term: preds[i].Bound, NCCL: choiceOf(preds[i])}
+		if t.Points[i].Time < preds[i].Low {
 			f.Kind = KindFaster
 		}
-		f.Advice = advice(f, t)
+		onGuess := len(guesses) > 0 && (f.Term == TermLatency || f.Term == TermNetwork)
+		if onGuess {
+			f.Guesses = guesses
+		}
+		switch {
+		case onGuess && guessed == 0:
+			f.Advice, guessed = []string{guessAdvice(guesses)}, len(out)+1
+		case onGuess:
+			f.Advice = []string{fmt.Sprintf("the gap may be the assumed hardware, as for finding %d", guessed)}
+		default:
+			f.Advice = advice(f, t)
+		}
 		if hint, ok := m.hostHint(f, t); ok && !hinted {
 			f.Advice, hinted = append(f.Advice, hint), true
 		}
-		if alt, ok := m.faster(t, preds[worst]); ok {
-			f.Advice = append(f.Advice, alt)
+		if f.Kind == KindSlower && !onGuess {
+			f.Advice = append(f.Advice, m.pins(t, preds[i:j+1])...)
 		}
 		out = append(out, f)
-		i = j + 1
 	}
 	return out
 }
@@ -175,7 +193,8 @@ func (m *Machine) dominant(t *term) string {
 	return name
 }
 
-// advice lists the settings worth trying for a departure.
+// advice lists the settings worth checking for a departure, by the term
+// that bounds the model there.
 func advice(f Finding, t Table) []string {
 	if f.Kind == KindFaster {
 		return []string{"the model is too slow here: calibrate on this table with the others (-calibrate), so that it learns the machine"}
@@ -184,7 +203,7 @@ func advice(f Finding, t Table) []string {
 	case TermLaunch:
 		return []string{fmt.Sprintf("the launch floor: each thread launches its %d GPUs one after the other; try CUDA graphs (nccl-tests -G 1) or one GPU per thread or process (-g 1 with -t or -np)", max(t.GPUsPerThread, 1))}
 	case TermLatency:
-		return []string{latencyAdvice(f.NCCL, t.Nodes)}
+		return []string{"per-step latency: check that no NCCL_PROTO or NCCL_ALGO setting in the job's environment rules out NCCL's choice here (" + f.NCCL + "), and the launch layout (-g)"}
 	case TermNVLink:
 		return []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_P2P_LEVEL=NVL, NCCL_DEBUG=INFO lines \"via P2P/CUMEM\"); NCCL_MIN_NCHANNELS raises the channels of mid-size calls"}
 	}
@@ -193,6 +212,111 @@ func advice(f Finding, t Table) []string {
 		a = append(a, "across more nodes the fabric above the NICs may bind: describe it to the model (-hw group=HOSTS,oversub=R)")
 	}
 	return a
+}
+
+// pinsShown is the most pins pins advises for one finding.
+const pinsShown = 2
+
+// pins returns the NCCL_ALGO and NCCL_PROTO pins, other than what NCCL runs
+// over preds' sizes, that NCCL can run for t's collective on m's machine
+// (Predict refuses the others: NVLS without NVLS, Tree for AllGather) and
+// that the model expects faster at every one of those sizes by more than
+// its interval: the pinned prediction's High below the unpinned Time
+// (Prediction.Beats, the tuner rules' test). Each says how much faster,
+// unpinned Time over pinned Time, with the interval that the pinned Low and
+// High give, medians over the sizes; the fastest come first. AllToAll runs
+// outside NCCL's algorithms and has none.
+func (m *Machine) pins(t Table, preds []Prediction) []string {
+	if t.Collective == commmodel.AllToAll {
+		return nil
+	}
+	ran := choiceOf(preds[0])
+	sizes := make([]float64, len(preds))
+	for i, p := range preds {
+		sizes[i] = p.Size
+	}
+	type pin struct {
+		text  string
+		speed float64
+	}
+	var found []pin
+	q := t.Query()
+	for a := range nccl.Algo(nccl.NumAlgos) {
+		for pr := range nccl.Protocol(nccl.NumProtocols) {
+			pq := q
+			pq.Algo, pq.Proto = a.String(), nccl.ProtocolName(pr)
+			if pq.Algo+"/"+pq.Proto == ran {
+				continue
+			}
+			ps, err := m.Predict(pq, sizes)
+			if err != nil || choiceOf(ps[0]) != pq.Algo+"/"+pq.Proto {
+				continue // NCCL does not run it here
+			}
+			speed, lo, hi := make([]float64, len(ps)), make([]float64, len(ps)), make([]float64, len(ps))
+			beats := true
+			for i, p := range ps {
+				beats = beats && p.Beats(preds[i])
+				speed[i], lo[i], hi[i] = preds[i].Time/p.Time, preds[i].Time/p.High, preds[i].Time/p.Low
+			}
+			if !beats {
+				continue
+			}
+			s := fit.Median(speed)
+			found = append(found, pin{fmt.Sprintf("the model predicts NCCL_ALGO=%s NCCL_PROTO=%s %.2fx as fast as %s here (%.2fx-%.2fx over the pin's 80%% interval; commlab tune writes it as a tuner rule)",
+				pq.Algo, pq.Proto, s, ran, fit.Median(lo), fit.Median(hi)), s})
+		}
+	}
+	slices.SortStableFunc(found, func(x, y pin) int { return cmp.Compare(y.speed, x.speed) })
+	var out []string
+	for _, p := range found[:min(len(found), pinsShown)] {
+		out = append(out, p.text)
+	}
+	return out
+}
+
+// networkGuesses returns, for a table across nodes when m has seen no
+// table across nodes (Uncalibrated, or tables of one node), the assumed
+// facts of m's hardware that move NCCL's own prediction of t by more than
+// GuessMoves (Guesses on no tables): a departure in the latency or network
+// term may then be the guess. AllToAll, which NCCL's model lacks, takes
+// the NICs' count and rate where they are assumed.
+func (m *Machine) networkGuesses(t Table) []Guess {
+	if t.Nodes < 2 || len(m.Tables) > 0 && m.spread.maxNodes > 1 {
+		return nil
+	}
+	sizes := make([]float64, len(t.Points))
+	for i, p := range t.Points {
+		sizes[i] = p.Size
+	}
+	if t.Collective != commmodel.AllToAll {
+		gs, err := Guesses(m.Hardware, nil, t.Query(), sizes)
+		if err == nil {
+			return gs
+		}
+	}
+	var out []Guess
+	for _, f := range m.Hardware.Facts() {
+		if f.Guessed() && (f.Key == "nics" || f.Key == "nic-bw") {
+			out = append(out, Guess{Fact: f, Hint: f.Key + "=" + hintValue(f.Key)})
+		}
+	}
+	return out
+}
+
+// guessAdvice says that a departure may be the assumed facts gs, and what
+// settles each.
+func guessAdvice(gs []Guess) string {
+	var facts, hints []string
+	for _, g := range gs {
+		s := g.Fact.Name + " = " + g.Fact.Value
+		if g.Ratio > 0 {
+			s += fmt.Sprintf(" (with %s, NCCL's model gives %.2fx the time at %s)", g.Alternative, g.Ratio, units.FormatSize(g.Size))
+		}
+		facts, hints = append(facts, s), append(hints, "-hw "+g.Hint)
+	}
+	return "the model has seen no table across nodes of this machine and assumed " + strings.Join(facts, " and ") +
+		": the gap may be the guess, not the run; settle it with " + strings.Join(hints, " and ") +
+		", or calibrate on a table across nodes (-calibrate), before tuning the network"
 }
 
 // hostHint asks, for a table of several nodes slower than the model in
@@ -205,11 +329,11 @@ func (m *Machine) hostHint(f Finding, t Table) (string, bool) {
 		return "", false
 	}
 	var took, ask []string
-	if h.NICPath == 0 {
+	if !h.given(h.Sources.NICPath) {
 		took = append(took, "the NICs to be next to the GPUs")
 		ask = append(ask, "nvidia-smi topo -m shows NODE, PHB or SYS between a GPU and its NIC (-hw nic-path=phb: NCCL then runs no LL128 across nodes)")
 	}
-	if h.CPU == (nccl.CPU{}) {
+	if !h.given(h.Sources.CPU) {
 		took = append(took, "the CPU to be x86 Intel")
 		ask = append(ask, "the hosts have AMD CPUs (-hw cpu=amd: NCCL's per-step network overhead is twice Intel's)")
 	}
@@ -219,56 +343,19 @@ func (m *Machine) hostHint(f Finding, t Table) (string, bool) {
 	return "the model took " + strings.Join(took, " and ") + ": describe the hosts if " + strings.Join(ask, ", or if "), true
 }
 
-// latencyAdvice names the settings with shorter steps that NCCL did not
-// run over the range, from ran, what it ran there ("Ring/Simple", or
-// "Ring/LL -> Ring/LL128" across a switch): the low-latency protocols, and
-// Tree across nodes.
-func latencyAdvice(ran string, nodes int) string {
-	algos, protos := map[string]bool{}, map[string]bool{}
-	for _, choice := range strings.Split(ran, " -> ") {
-		a, p, _ := strings.Cut(choice, "/")
-		algos[a], protos[p] = true, true
-	}
-	var try []string
-	for _, p := range []string{"LL", "LL128"} {
-		if !protos[p] {
-			try = append(try, "NCCL_PROTO="+p)
-		}
-	}
-	if nodes > 1 && !algos["Tree"] {
-		try = append(try, "NCCL_ALGO=Tree")
-	}
-	if len(try) == 0 {
-		return "per-step latency: NCCL already runs the shortest steps it has here (" + ran + "); check that no NCCL_PROTO or NCCL_ALGO setting rules others out, and the launch layout (-g)"
-	}
-	return "per-step latency: try " + strings.Join(try, " or ") + " at these sizes, and check that no NCCL_PROTO or NCCL_ALGO setting rules them out"
-}
-
-// faster returns advice to pin the model's fastest choice at p's size when
-// it is not what NCCL ran and is predicted at least 10% faster.
-func (m *Machine) faster(t Table, p Prediction) (string, bool) {
-	if t.Algo != "" || t.Proto != "" || t.Collective == commmodel.AllToAll {
-		return "", false
-	}
-	cs, err := m.Choices(t.Query(), p.Size)
-	if err != nil || cs[0].Algorithm == p.Algorithm && cs[0].Protocol == p.Protocol || !(cs[0].Time < 0.9*p.Time) {
-		return "", false
-	}
-	return fmt.Sprintf("the model predicts NCCL_ALGO=%s NCCL_PROTO=%s %.0f%% faster here than %s/%s (commlab tune writes it as a tuner rule)",
-		cs[0].Algorithm, cs[0].Protocol, 100*(1-cs[0].Time/p.Time), p.Algorithm, p.Protocol), true
-}
-
 // otherChoice looks for one algorithm, pinned at every size of t (the
 // tuner picking its protocol), that the measured times follow with at most
 // half the model's median error, where the model's own choices are off by
 // otherChoiceMin or more at the median and leave some of the points outside
 // their interval: what NCCL ran is then more likely that one than what its
 // tuner would pick on the modelled machine (an algorithm unavailable there,
-// such as NVLS without multicast, or a setting). Tables with pins, and
-// AllToAll, have no other choice.
-func (m *Machine) otherChoice(t Table, preds []Prediction) (Finding, bool) {
+// such as NVLS without multicast, or a setting). A finding spans the sizes
+// where the model's choice is one other algorithm, with a point outside
+// the interval; where the model already runs that algorithm there is none.
+// Tables with pins, and AllToAll, have no other choice.
+func (m *Machine) otherChoice(t Table, preds []Prediction) []Finding {
 	if t.Algo != "" || t.Proto != "" || t.Collective == commmodel.AllToAll {
-		return Finding{}, false
+		return nil
 	}
 	sizes := make([]float64, len(t.Points))
 	outside := 0
@@ -279,7 +366,7 @@ func (m *Machine) otherChoice(t Table, preds []Prediction) (Finding, bool) {
 		}
 	}
 	if outside == 0 {
-		return Finding{}, false
+		return nil
 	}
 	logErr := func(ps []Prediction) float64 {
 		e := make([]float64, len(ps))
@@ -290,7 +377,7 @@ func (m *Machine) otherChoice(t Table, preds []Prediction) (Finding, bool) {
 	}
 	own := logErr(preds)
 	if own < math.Log1p(otherChoiceMin) {
-		return Finding{}, false
+		return nil
 	}
 	var best []Prediction
 	bestErr := own / 2
@@ -307,21 +394,37 @@ func (m *Machine) otherChoice(t Table, preds []Prediction) (Finding, bool) {
 		}
 	}
 	if best == nil {
-		return Finding{}, false
+		return nil
 	}
-	ratios := make([]float64, len(preds))
-	for i, p := range preds {
-		ratios[i] = t.Points[i].Time / p.Time
+	run := best[0].Algorithm
+	var out []Finding
+	for _, r := range spans(len(preds), func(i int) string {
+		if preds[i].Algorithm == run {
+			return ""
+		}
+		return preds[i].Algorithm
+	}) {
+		i, j := r[0], r[1]
+		var ratios []float64
+		outside := false
+		for k := i; k <= j; k++ {
+			ratios = append(ratios, t.Points[k].Time/preds[k].Time)
+			outside = outside || !preds[k].Holds(t.Points[k].Time)
+		}
+		if !outside {
+			continue
+		}
+		choice := preds[i].Algorithm
+		why := fmt.Sprintf("the measured times follow %s (its protocols as the tuner picks them; median error %.0f%% over the table) rather than the model's choices (%.0f%%), %s at these sizes: NCCL probably ran %s; NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING prints what it ran",
+			run, 100*(math.Exp(bestErr)-1), 100*(math.Exp(own)-1), choice, run)
+		if strings.HasPrefix(choice, "NVLS") && !strings.HasPrefix(run, "NVLS") {
+			why += "; if NVLS was off, NCCL_DEBUG=INFO says \"NVLS multicast support is not available\" (it needs the fabric manager's multicast, and IMEX channels across hosts)"
+		}
+		why += fmt.Sprintf("; to predict such runs, pin it: -algo %s, with :algo=auto on calibration files the tuner chose", strings.ToLower(run))
+		out = append(out, Finding{FromBytes: sizes[i], ToBytes: sizes[j], MeasuredOverModel: fit.Median(ratios),
+			Kind: KindOtherChoice, NCCL: choice + " -> " + run, Advice: []string{why}})
 	}
-	run, choice := best[0].Algorithm, preds[len(preds)-1].Algorithm
-	why := fmt.Sprintf("the measured times follow %s (its protocols as the tuner picks them; median error %.0f%%) rather than the model's choice, %s (%.0f%%): NCCL probably ran %s; NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING prints what it ran",
-		run, 100*(math.Exp(bestErr)-1), choice, 100*(math.Exp(own)-1), run)
-	if strings.HasPrefix(choice, "NVLS") && !strings.HasPrefix(run, "NVLS") {
-		why += "; if NVLS was off, NCCL_DEBUG=INFO says \"NVLS multicast support is not available\" (it needs the fabric manager's multicast, and IMEX channels across hosts)"
-	}
-	why += fmt.Sprintf("; to predict such runs, pin it: -algo %s, with :algo=auto on calibration files the tuner chose", strings.ToLower(run))
-	return Finding{FromBytes: sizes[0], ToBytes: sizes[len(sizes)-1], MeasuredOverModel: fit.Median(ratios),
-		Kind: KindOtherChoice, NCCL: choice + " -> " + run, Advice: []string{why}}, true
+	return out
 }
 
 // otherChoiceMin is the least median error of the model's choices for
@@ -362,57 +465,75 @@ func formatMicro(s float64) string { return fmt.Sprintf("%.1f us", s*1e6) }
 // aboveNIC reports bus bandwidth above a ring's bound across nodes: a ring
 // moves a GPU's bus bytes over its node's NICs together, so a greater bus
 // bandwidth means NCCL ran something that crosses the network less (Tree,
-// NVLSTree, CollNet), and the table says little of the network itself.
-func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) (Finding, bool) {
+// NVLSTree, CollNet), and the table says little of the network itself. A
+// finding spans one choice of NCCL's; where the NICs' count or rate is
+// assumed, it says so.
+func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 	if t.Nodes < 2 {
-		return Finding{}, false
+		return nil
 	}
-	nics := m.Hardware.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)
-	nicBW := m.Hardware.nicBW()
+	h := &m.Hardware
+	nics := h.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)
 	// A ring crosses between nodes at a different GPU in each channel, so
 	// a node's NICs together carry one GPU's bus bytes.
-	bound := nicBW * float64(nics)
+	bound := h.nicBW() * float64(nics)
 	n := t.Ranks()
-	var idx []int
-	for i, p := range t.Points {
-		if t.Collective.BusBW(n, p.Size, p.Time) > 1.05*bound {
-			idx = append(idx, i)
+	bus := func(i int) float64 { return t.Collective.BusBW(n, t.Points[i].Size, t.Points[i].Time) }
+	var out []Finding
+	for _, r := range spans(len(preds), func(i int) string {
+		if bus(i) > 1.05*bound {
+			return choiceOf(preds[i])
 		}
+		return ""
+	}) {
+		best := r[0]
+		for k := r[0]; k <= r[1]; k++ {
+			if bus(k) > bus(best) {
+				best = k
+			}
+		}
+		a := fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs: NCCL ran an algorithm that sends less over the network (the model: %s); to measure the network itself, run with NCCL_ALGO=Ring",
+			bus(best)/1e9, bound/1e9, choiceOf(preds[best]))
+		if !h.given(h.Sources.NICs) || !h.given(h.Sources.NICBW) {
+			a += "; the NICs' count and rate behind that bound are assumed: -hw nics=N,nic-bw=RATE settles them"
+		}
+		out = append(out, Finding{FromBytes: t.Points[r[0]].Size, ToBytes: t.Points[r[1]].Size, MeasuredOverModel: t.Points[best].Time / preds[best].Time,
+			Kind: KindAboveNIC, NCCL: choiceOf(preds[best]), Advice: []string{a}})
 	}
-	if len(idx) == 0 {
-		return Finding{}, false
-	}
-	i, j := idx[0], idx[len(idx)-1]
-	best := slices.MaxFunc(idx, func(a, b int) int {
-		return cmp.Compare(t.Points[a].Size/t.Points[a].Time, t.Points[b].Size/t.Points[b].Time)
-	})
-	bus := t.Collective.BusBW(n, t.Points[best].Size, t.Points[best].Time)
-	return Finding{FromBytes: t.Points[i].Size, ToBytes: t.Points[j].Size, MeasuredOverModel: t.Points[best].Time / preds[best].Time,
-		Kind: KindAboveNIC, NCCL: preds[best].Algorithm + "/" + preds[best].Protocol,
-		Advice: []string{fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs: NCCL ran an algorithm that sends less over the network (the model: %s/%s); to measure the network itself, run with NCCL_ALGO=Ring",
-			bus/1e9, bound/1e9, preds[best].Algorithm, preds[best].Protocol)}}, true
+	return out
+}
+
+// beyondSiblings reports that t is on more nodes than every calibration
+// table and its point i is slower than the interval where the network
+// bounds the model: the fabric's finding rather than a departure.
+func (m *Machine) beyondSiblings(t Table, preds []Prediction, i int) bool {
+	return len(m.Tables) > 0 && t.Nodes > m.spread.maxNodes && preds[i].Bound == TermNetwork && t.Points[i].Time > preds[i].High
 }
 
 // fabric reports a table on more nodes than every calibration table that is
-// slower than the interval in its bandwidth regime (network-bound sizes).
-func (m *Machine) fabric(t Table, preds []Prediction, terms []term) (Finding, bool) {
-	if len(m.Tables) == 0 || t.Nodes <= m.spread.maxNodes {
-		return Finding{}, false
-	}
-	var ratios []float64
-	lo, hi := math.Inf(1), 0.0
-	for i, p := range t.Points {
-		if m.dominant(&terms[i]) == TermNetwork && p.Time > preds[i].High {
-			ratios = append(ratios, p.Time/preds[i].Time)
-			lo, hi = min(lo, p.Size), max(hi, p.Size)
+// slower than the interval in its bandwidth regime (network-bound sizes),
+// a finding for each choice of NCCL's.
+func (m *Machine) fabric(t Table, preds []Prediction) []Finding {
+	var out []Finding
+	for _, r := range spans(len(preds), func(i int) string {
+		if m.beyondSiblings(t, preds, i) {
+			return choiceOf(preds[i])
 		}
+		return ""
+	}) {
+		var ratios []float64
+		for k := r[0]; k <= r[1]; k++ {
+			ratios = append(ratios, t.Points[k].Time/preds[k].Time)
+		}
+		a := fmt.Sprintf("on %d nodes the network is slower than the tables of up to %d nodes predict: the fabric above the NICs (a leaf's uplinks, a dragonfly's global links, or congestion) binds; describe it (-hw group=HOSTS,oversub=R) and calibrate with this table to fit it",
+			t.Nodes, m.spread.maxNodes)
+		if len(out) > 0 {
+			a = fmt.Sprintf("the fabric above the NICs, as at %s..%s", units.FormatSize(out[0].FromBytes), units.FormatSize(out[0].ToBytes))
+		}
+		out = append(out, Finding{FromBytes: t.Points[r[0]].Size, ToBytes: t.Points[r[1]].Size, MeasuredOverModel: fit.Median(ratios),
+			Kind: KindFabric, Term: TermNetwork, NCCL: choiceOf(preds[r[0]]), Advice: []string{a}})
 	}
-	if len(ratios) == 0 {
-		return Finding{}, false
-	}
-	return Finding{FromBytes: lo, ToBytes: hi, MeasuredOverModel: fit.Median(ratios), Kind: KindFabric, Term: TermNetwork,
-		Advice: []string{fmt.Sprintf("on %d nodes the network is slower than the tables of up to %d nodes predict: the fabric above the NICs (a leaf's uplinks, a dragonfly's global links, or congestion) binds; describe it (-hw group=HOSTS,oversub=R) and calibrate with this table to fit it",
-			t.Nodes, m.spread.maxNodes)}}, true
+	return out
 }
 
 // Uncalibrated returns the model of h at its priors, calibrated on no
