@@ -76,9 +76,15 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if *machine.gpu == "" && *machine.calibrate == "" {
 		*machine.gpu = t.GPU // the machine is the diagnosed table's
 	}
-	mc, err := machine.load(predict.Pins{}, 0)
+	mc, err := machine.load(predict.Pins{}, t.PerNode)
 	if err != nil {
 		return err
+	}
+	// The diagnosed table's own NCCL_DEBUG lines tell of the machine too.
+	hw, notes := mc.hw.WithEvidence([]predict.Table{t})
+	mc.hw = hw.ForHosts(t.PerNode)
+	for _, n := range notes {
+		mc.problems = append(mc.problems, problem{Message: n})
 	}
 	out := diagnoseOutput{Table: t.Name, Hardware: mc.hw.String(), Points: len(t.Points), Findings: []diagnoseFinding{},
 		Problems: append(problems, mc.problems...)}
