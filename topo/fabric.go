@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/presets"
 )
 
@@ -62,12 +63,12 @@ type Figures struct {
 }
 
 // H20Figures are the article's server's figures: NCCL's Hopper NVLink
-// (20.6 GB/s), the article's 400G NICs (50 GB/s), PCIe Gen5 x16 (64 GB/s, for
-// completeness), and the article's alphas (2 us inside, 15 us across, from
+// (20.6 GB/s), the article's 400G NICs (50 GB/s), PCIe Gen5 x16 as NCCL
+// rates it (nccl.PCIeBW, 48 GB/s, for completeness), and the article's alphas (2 us inside, 15 us across, from
 // presets.H20Intra and H20Inter).
 var H20Figures = Figures{
 	NVLinkBW:   presets.NCCLHopperNVLinkBW,
-	PCIeBW:     64e9,
+	PCIeBW:     nccl.PCIeBW(5),
 	NICBW:      presets.H20NICLineRate,
 	IntraAlpha: presets.H20Intra.Alpha,
 	InterAlpha: presets.H20Inter.Alpha,

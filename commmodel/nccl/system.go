@@ -84,19 +84,21 @@ func nvlinkBW(v Version, cc int) float64 {
 	return 20.0
 }
 
-// pcieBW is NCCL's bandwidth of a x16 PCIe link of a generation, GB/s
-// (width · per-lane speed / 80 with the speeds of kvDictPciGen, NCCL 2.30.7
-// src/graph/topo.cc); an unknown generation counts as Gen3.
-func pcieBW(gen int) float64 {
+// PCIeBW is NCCL's bandwidth of a x16 PCIe link of a generation, B/s: 12,
+// 24, 48 and 96 GB/s for Gen3 to Gen6 (width · per-lane speed / 80 with
+// the speeds of kvDictPciGen, NCCL 2.30.7 src/graph/topo.cc), below the
+// links' signalling rates by their encoding and NCCL's margin; an unknown
+// generation counts as Gen3. It is commlab's one figure of a PCIe link.
+func PCIeBW(gen int) float64 {
 	switch gen {
 	case 4:
-		return 24
+		return 24e9
 	case 5:
-		return 48
+		return 48e9
 	case 6:
-		return 96
+		return 96e9
 	}
-	return 12
+	return 12e9
 }
 
 // speedArray is the list of per-channel bandwidths NCCL's search tries,
@@ -231,7 +233,7 @@ func (s System) Graphs(v Version) (Graphs, error) {
 	}
 	pcie := s.PCIeBW / gbps
 	if pcie == 0 {
-		pcie = pcieBW(s.GPU.PCIeGen)
+		pcie = PCIeBW(s.GPU.PCIeGen) / gbps
 	}
 	if !(pcie > 0) || math.IsInf(pcie, 0) {
 		return Graphs{}, fmt.Errorf("nccl: PCIe bandwidth %g B/s", s.PCIeBW)

@@ -146,13 +146,7 @@ func (h *Hardware) intraBW() float64 {
 	if h.Fabric.oneHop() && h.links() > 0 && h.GPU.NVLinkBW > 0 {
 		return float64(h.links()) * h.GPU.NVLinkBW
 	}
-	switch h.GPU.PCIeGen {
-	case 4:
-		return 24e9
-	case 5, 6:
-		return 48e9
-	}
-	return 12e9
+	return nccl.PCIeBW(h.GPU.PCIeGen)
 }
 
 // ncclLinks reports whether NCCL's tables know h's links as they are: an
