@@ -79,9 +79,6 @@ func Describe(gpu, spec string) (Hardware, error) {
 	if _, sw := set["switch"]; !h.GPU.Known && !fabric && !sw && h.links() > 0 {
 		h.Fabric = FabricNVSwitch // links described without a word of how they join
 	}
-	if h.NICBW <= 0 {
-		h.NICBW = nicRates[nccl.ArchOf(h.GPU.CompCap)]
-	}
 	return h, nil
 }
 

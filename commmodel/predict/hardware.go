@@ -217,7 +217,7 @@ func (h *Hardware) String() string {
 	if h.NICs > 0 {
 		nics = fmt.Sprintf("%d NICs per host", h.NICs)
 	}
-	fmt.Fprintf(&b, ", %s of %s", nics, units.FormatBandwidth(h.NICBW))
+	fmt.Fprintf(&b, ", %s of %s", nics, units.FormatBandwidth(h.nicBW()))
 	if h.NICPath != 0 {
 		fmt.Fprintf(&b, " at %v", h.NICPath)
 	}
