@@ -7,10 +7,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/inframethod/commlab/article"
 )
+
+// TestMain builds the article's exhibits at most once for every test of the
+// package: building them takes most of a test run, and no test changes them.
+func TestMain(m *testing.M) {
+	exhibits = sync.OnceValues(exhibits)
+	os.Exit(m.Run())
+}
 
 type reproduceJSONOut struct {
 	Out   string `json:"out"`
@@ -38,7 +46,7 @@ func TestReproduceJSON(t *testing.T) {
 	if res.Out != dir {
 		t.Errorf("out %q, want %q", res.Out, dir)
 	}
-	want, err := article.Exhibits()
+	want, err := exhibits()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +117,15 @@ func TestReproduceTable(t *testing.T) {
 	}
 }
 
+// TestReproduceErrors checks that a bad command line or -o fails with its
+// reason, writes nothing and builds no exhibit.
 func TestReproduceErrors(t *testing.T) {
+	built := exhibits
+	t.Cleanup(func() { exhibits = built })
+	exhibits = func() ([]article.Exhibit, error) {
+		t.Error("built the exhibits before refusing the command line")
+		return built()
+	}
 	file := filepath.Join(t.TempDir(), "plain-file")
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
