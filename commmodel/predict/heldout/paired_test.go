@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/fit"
@@ -315,14 +316,9 @@ func TestPairedScores(t *testing.T) {
 	fmt.Fprintln(&cov, "|---|---:|---:|---:|---:|---:|---:|---:|")
 	var inside, points, ncclInside, ncclPoints int
 	var all []heldout.Score
-	for _, m := range pairedMachines(t) {
-		if !scoredInShort(m) {
-			continue
-		}
-		scores, err := heldout.LeaveOneOut(m.Hardware, m.Tables, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", m.Name, err)
-		}
+	ms := slices.DeleteFunc(pairedMachines(t), func(m heldout.PairedMachine) bool { return !scoredInShort(m) })
+	for i, scores := range leaveOneOutEach(t, ms) {
+		m := ms[i]
 		all = append(all, scores...)
 		var in, n, nin, nn int
 		for _, s := range scores {
@@ -364,6 +360,29 @@ func TestPairedScores(t *testing.T) {
 	golden(t, "paired_coverage.md", cov.Bytes())
 	golden(t, "paired_bands.md", bandTable(pairedMachines(t), all))
 	golden(t, "paired_mid.md", midTable(pairedMachines(t), all))
+}
+
+// leaveOneOutEach scores the tables of each machine by leaving each out in
+// turn (predict.LeaveOneOut), the machines in parallel: they share nothing.
+func leaveOneOutEach(t *testing.T, ms []heldout.PairedMachine) [][]heldout.Score {
+	t.Helper()
+	scores := make([][]heldout.Score, len(ms))
+	errs := make([]error, len(ms))
+	var wg sync.WaitGroup
+	for i, m := range ms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			scores[i], errs[i] = heldout.LeaveOneOut(m.Hardware, m.Tables, nil)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("%s: %v", ms[i].Name, err)
+		}
+	}
+	return scores
 }
 
 // sizeBands are the bounds of the size bands of bandTable: below 64 KiB,
