@@ -71,7 +71,7 @@ func TestMachineConcurrent(t *testing.T) {
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&b, "%+v %d %+v %+v %v\n", findings, inside, points, rules, m.Version())
+		fmt.Fprintf(&b, "%+v %d %+v %+v %v %+v\n", findings, inside, points, rules, m.Version(), m.TablesLayout())
 		return b.String(), nil
 	}
 	const goroutines = 16

@@ -180,9 +180,9 @@
 //
 // A Machine that Calibrate or Uncalibrated returned is safe for concurrent
 // use by many goroutines through its methods (Predict, Curve, Choices,
-// Beyond, Layout, Diagnose, ScoreSweep, TunerRules, Version), as long as
-// none of them changes its exported fields. The package's functions share
-// nothing between calls.
+// Beyond, Layout, TablesLayout, Diagnose, ScoreSweep, TunerRules, Version),
+// as long as none of them changes its exported fields. The package's
+// functions share nothing between calls.
 //
 // # What is left out
 //

@@ -363,7 +363,7 @@ func TestPairedScores(t *testing.T) {
 }
 
 // leaveOneOutEach scores the tables of each machine by leaving each out in
-// turn (predict.LeaveOneOut), the machines in parallel: they share nothing.
+// turn (heldout.LeaveOneOut), the machines in parallel: they share nothing.
 func leaveOneOutEach(t *testing.T, ms []heldout.PairedMachine) [][]heldout.Score {
 	t.Helper()
 	scores := make([][]heldout.Score, len(ms))
