@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
 )
 
@@ -67,11 +68,17 @@ func TestMachineConcurrent(t *testing.T) {
 		if err != nil {
 			return "", err
 		}
-		rules, err := m.TunerRules([]commmodel.Collective{commmodel.AllReduce}, []int{1, 2, 4}, 8, predict.Layout{}, sizes)
+		comms := []predict.Comm{{Nodes: 1, PerNode: 8}, {Nodes: 2, PerNode: 8}, {Nodes: 4, PerNode: 4}}
+		rules, err := m.TunerRules([]commmodel.Collective{commmodel.AllReduce}, comms, predict.Layout{}, sizes)
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&b, "%+v %d %+v %+v %v %+v\n", findings, inside, points, rules, m.Version(), m.TablesLayout())
+		tuner, err := m.TunerModel(comms[1])
+		if err != nil {
+			return "", err
+		}
+		ch, _ := tuner.MaxChannels(nccl.AlgoRing, nccl.Simple, 1<<30)
+		fmt.Fprintf(&b, "%+v %d %+v %+v %v %+v %d\n", findings, inside, points, rules, m.Version(), m.TablesLayout(), ch)
 		return b.String(), nil
 	}
 	const goroutines = 16
