@@ -29,6 +29,12 @@
 // (measurements that cannot be fitted, an unknown algorithm name) is reported
 // with an error value.
 //
+// # Concurrency
+//
+// Algorithms, Links and Timers are values that no method changes, and the
+// stages this package keeps per algorithm and shape (plan.go) are safe for
+// concurrent use: any number of goroutines may time them at once.
+//
 // # What is here
 //
 // Algorithms are small types with Cost(p, size): the article's (allreduce.go,

@@ -34,10 +34,15 @@ func pipeShapes(maxRanks, maxChunks int) []pipeShape {
 }
 
 // A chunked pipeline's plan takes the sweep's steps, messages, fanout and
-// critical-path chunks, for every shape up to 64 ranks and 40 chunks; the
-// chain's closed form (chainPath) is the sweep's too.
+// critical-path chunks, for every shape up to 64 ranks and 40 chunks (24
+// and 12 under -short); the chain's closed form (chainPath) is the sweep's
+// too.
 func TestPipelinePlanIsSweep(t *testing.T) {
-	for _, s := range pipeShapes(64, 40) {
+	maxRanks, maxChunks := 64, 40
+	if testing.Short() {
+		maxRanks, maxChunks = 24, 12
+	}
+	for _, s := range pipeShapes(maxRanks, maxChunks) {
 		q := s.sweep()
 		chunks, messages, fanout := q.path()
 		c := costOf(pipePlan(load{}, reach{}, s, 1, nil))

@@ -70,11 +70,16 @@ func runReproduce(args []string, stdout io.Writer) error {
 	return tw.Flush()
 }
 
-// reproduce builds every exhibit registered in article and writes tables to
-// dir/NAME.md, figures to dir/NAME.png and the index to dir/README.md. All
-// exhibits are rendered before anything is written, so a failing exhibit
-// leaves dir untouched; a README.md that reproduce did not write (a
-// project's own, when dir is a repository) is an error, not overwritten.
+// exhibits builds what reproduce writes: every exhibit registered in
+// article, computed afresh on each call.
+var exhibits = article.Exhibits
+
+// reproduce builds every exhibit and writes tables to dir/NAME.md, figures
+// to dir/NAME.png and the index to dir/README.md. The folder is checked and
+// created before the exhibits are built, which takes long, so that a bad -o
+// fails at once. All exhibits are rendered before any file is written, so a
+// failing exhibit writes nothing; a README.md that reproduce did not write
+// (a project's own, when dir is a repository) is an error, not overwritten.
 func reproduce(dir string) (reproduceResult, error) {
 	res := reproduceResult{Out: dir, Files: []reproduceFile{}}
 	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
@@ -84,12 +89,15 @@ func reproduce(dir string) (reproduceResult, error) {
 	if old, err := os.ReadFile(index); err == nil && !strings.HasPrefix(string(old), indexHeading) {
 		return res, fmt.Errorf("-o %s: %s exists and was not written by commlab reproduce; choose another folder", dir, reproduceIndex)
 	}
-	exhibits, err := article.Exhibits()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return res, fmt.Errorf("-o %s: cannot create the folder: %w", dir, err)
+	}
+	list, err := exhibits()
 	if err != nil {
 		return res, err
 	}
-	contents := make([][]byte, len(exhibits))
-	for i, e := range exhibits {
+	contents := make([][]byte, len(list))
+	for i, e := range list {
 		if e.Name == "" || strings.ContainsAny(e.Name, `/\`) || strings.HasPrefix(e.Name, ".") {
 			return res, fmt.Errorf("exhibit %q: not a usable file name", e.Name)
 		}
@@ -104,9 +112,6 @@ func reproduce(dir string) (reproduceResult, error) {
 			}
 		}
 		res.Files = append(res.Files, f)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return res, fmt.Errorf("-o %s: cannot create the folder: %w", dir, err)
 	}
 	for i, f := range res.Files {
 		write := func(tmp string) error { return os.WriteFile(tmp, contents[i], 0o644) }

@@ -3,14 +3,48 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/inframethod/commlab/article"
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/figure"
+	"github.com/inframethod/commlab/presets"
 )
+
+// TestMain builds the article's exhibits at most once for every test of the
+// package: building them takes most of a test run, and no test changes them.
+// Under -short the tests write two exhibits that build in milliseconds
+// instead, a table and a figure, which take every path of reproduce;
+// package article's tests build the article's own.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		exhibits = modelExhibits
+	} else {
+		exhibits = sync.OnceValues(exhibits)
+	}
+	os.Exit(m.Run())
+}
+
+// modelExhibits are the ring and one-shot AllReduce on the article's 8 x H20
+// node, as a table and as a figure.
+func modelExhibits() ([]article.Exhibit, error) {
+	algs := []commmodel.Algorithm{commmodel.Ring{}, commmodel.OneShot{}}
+	sizes := figure.Sizes(1<<10, 1<<30, 1)
+	table := figure.ModelTable(algs, 8, presets.H20Intra, sizes)
+	return []article.Exhibit{
+		{Name: "00-allreduce-table", Title: "Ring and one-shot AllReduce on 8 H20 GPUs", Table: &table},
+		{Name: "00-allreduce-times", Title: "Ring and one-shot AllReduce times on 8 H20 GPUs",
+			Figure: figure.TimeFigure("AllReduce on 8 H20 GPUs", algs, commmodel.Flat{P: 8, Link: presets.H20Intra}, sizes)},
+	}, nil
+}
 
 type reproduceJSONOut struct {
 	Out   string `json:"out"`
@@ -38,7 +72,7 @@ func TestReproduceJSON(t *testing.T) {
 	if res.Out != dir {
 		t.Errorf("out %q, want %q", res.Out, dir)
 	}
-	want, err := article.Exhibits()
+	want, err := exhibits()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,6 +119,9 @@ func TestReproduceJSON(t *testing.T) {
 			t.Errorf("README.md does not list %s with its title", e.Name)
 		}
 	}
+	if testing.Short() {
+		return
+	}
 	// Notebook 02's exhibits are among them.
 	for _, name := range []string{"02-gpu-nic-article", "02-path-map", "02-nic-share"} {
 		if !strings.Contains(string(index), "["+name+"]") {
@@ -96,6 +133,11 @@ func TestReproduceJSON(t *testing.T) {
 // TestReproduceTable checks the readable output and that a second run into
 // the same folder overwrites it.
 func TestReproduceTable(t *testing.T) {
+	list, err := exhibits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	figure := list[slices.IndexFunc(list, func(e article.Exhibit) bool { return e.Figure != nil })].Name
 	dir := t.TempDir()
 	for range 2 {
 		var stdout, stderr bytes.Buffer
@@ -103,13 +145,21 @@ func TestReproduceTable(t *testing.T) {
 			t.Fatalf("exit %d, stderr %s", code, stderr.String())
 		}
 		out := stdout.String()
-		if !strings.Contains(out, "wrote ") || !strings.Contains(out, "02-path-map") || !strings.Contains(out, filepath.Join(dir, "02-path-map.png")) {
+		if !strings.Contains(out, "wrote ") || !strings.Contains(out, figure) || !strings.Contains(out, filepath.Join(dir, figure+".png")) {
 			t.Errorf("output:\n%s", out)
 		}
 	}
 }
 
+// TestReproduceErrors checks that a bad command line or -o fails with its
+// reason, writes nothing and builds no exhibit.
 func TestReproduceErrors(t *testing.T) {
+	built := exhibits
+	t.Cleanup(func() { exhibits = built })
+	exhibits = func() ([]article.Exhibit, error) {
+		t.Error("built the exhibits before refusing the command line")
+		return built()
+	}
 	file := filepath.Join(t.TempDir(), "plain-file")
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)

@@ -109,6 +109,11 @@
 // lower index (Choose). Calls alone in their group are assumed
 // (numPipeOps = 1).
 //
+// # Concurrency
+//
+// A Model does not change once New returns it: its methods are safe for
+// concurrent use by many goroutines.
+//
 // # What is left out
 //
 // Tuner plugins (which may rewrite every constant and the cost table), the

@@ -10,7 +10,7 @@ import (
 )
 
 // pairedMachine returns the named machine of the paired logs.
-func pairedMachine(b *testing.B, name string) heldout.PairedMachine {
+func pairedMachine(b testing.TB, name string) heldout.PairedMachine {
 	b.Helper()
 	ms, err := heldout.PairedMachines()
 	if err != nil {

@@ -176,6 +176,15 @@
 // did not see, and reads the repository's paired logs into machines ready
 // to calibrate.
 //
+// # Concurrency
+//
+// A Machine that Calibrate or Uncalibrated returned is safe for concurrent
+// use by many goroutines through its methods (Predict, Curve, Choices,
+// Beyond, Layout, TablesLayout, Diagnose, ScoreSweep, TunerRules,
+// TunerModel, Version),
+// as long as none of them changes its exported fields. The package's
+// functions share nothing between calls.
+//
 // # What is left out
 //
 // The channel count NCCL picks per size

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"math"
+	"sync"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -218,9 +219,11 @@ func p2pLatency(h *Hardware, rn *run, p nccl.Protocol) (intra, inter float64) {
 	return intra, inter
 }
 
-// references caches NCCL's model per run.
+// references caches NCCL's model per run. It is safe for concurrent use:
+// the calls of a shared Machine fill it.
 type references struct {
 	hw *Hardware
+	mu sync.Mutex // guards m
 	m  map[runKey]*reference
 }
 
@@ -232,6 +235,8 @@ type runKey struct {
 
 func (r *references) get(run *run) (*reference, error) {
 	k := runKey{run.shape, run.version, run.algo, run.proto}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if ref, ok := r.m[k]; ok {
 		return ref, nil
 	}

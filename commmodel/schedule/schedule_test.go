@@ -74,9 +74,14 @@ func evenElems(p int) int { return 64 * p }
 // Cost: steps, messages on the critical path, peers and fanout exactly; bytes
 // sent, reduced and on the critical path between the formula at S rounded
 // down and up to a multiple of evenElems elements, equal when S divides).
+// -short stops at P = 24 (three nodes of 8).
 func TestSchedulesMatchModel(t *testing.T) {
 	const eb = DefaultElemBytes
-	for p := 1; p <= 64; p++ {
+	maxP := 64
+	if testing.Short() {
+		maxP = 24
+	}
+	for p := 1; p <= maxP; p++ {
 		even := evenElems(p)
 		for _, n := range []int{even, 2*even + 7, 13, 0} {
 			down, up := n/even*even, (n+even-1)/even*even
@@ -317,14 +322,21 @@ func ExampleSimulate() {
 // TestFootprint: the estimate that commlab simulate refuses requests by is at
 // least the memory a simulation really holds (buffers or tiles, and
 // schedule, measured as live heap), and not wildly more, with 4-byte and
-// 8-byte elements. 64 ranks of 1 MiB are 2^24 elements, so that the
-// in-place schedules run by several tiles.
+// 8-byte elements. 64 ranks of 1 MiB are 2^24 elements, so that the in-place
+// schedules run by several tiles. -short measures 4-byte elements of the
+// ring (tiled in place), Direct (whole buffers) and the tree.
 func TestFootprint(t *testing.T) {
-	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.OneShot{}, commmodel.Direct{}, commmodel.Pairwise{}, commmodel.Bruck{},
+	elemBytes := []int{4, 8}
+	algs := []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.OneShot{}, commmodel.Direct{}, commmodel.Pairwise{}, commmodel.Bruck{},
 		commmodel.HierarchicalAllReduce{PerNode: 8}, commmodel.HierarchicalAllToAll{PerNode: 8},
 		commmodel.Tree{PerNode: 8, Chunks: 8}, commmodel.NVLS{PerNode: 8}, commmodel.NVLSTree{PerNode: 8, Chunks: 4},
-		commmodel.CollNetDirect{PerNode: 8}, commmodel.CollNetChain{PerNode: 8, Chunks: 8}} {
-		for _, eb := range []int{4, 8} {
+		commmodel.CollNetDirect{PerNode: 8}, commmodel.CollNetChain{PerNode: 8, Chunks: 8}}
+	if testing.Short() {
+		elemBytes = elemBytes[:1]
+		algs = []commmodel.Algorithm{commmodel.Ring{}, commmodel.Direct{}, commmodel.Tree{PerNode: 8, Chunks: 8}}
+	}
+	for _, a := range algs {
+		for _, eb := range elemBytes {
 			const p, size = 64, 1 << 20
 			est, err := Footprint(a, p, size, eb)
 			if err != nil {

@@ -201,11 +201,15 @@ func spoil(s *Schedule, f func(t *Transfer) bool) bool {
 // elements) and in one tile. The
 // ring, the trees, the ring ReduceScatter and AllGather, the pipelined
 // broadcast and halving-doubling must keep their offsets, so that the
-// tiles are compared on them.
+// tiles are compared on them. -short stops at P = 12 (three nodes of 4).
 func TestSimulateIsNaive(t *testing.T) {
 	const eb = DefaultElemBytes
 	tiled := map[string]int{}
-	for p := 1; p <= 24; p++ {
+	maxP := 24
+	if testing.Short() {
+		maxP = 12
+	}
+	for p := 1; p <= maxP; p++ {
 		even := evenElems(p)
 		for _, n := range []int{even, 2*even + 7, 13} {
 			for _, a := range scheduled(p) {
