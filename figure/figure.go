@@ -53,10 +53,15 @@ type Mark struct {
 
 // Figure is a line or scatter plot with a legend, labelled axes and marks.
 type Figure struct {
-	Title         string
-	X, Y          Axis
-	Series        []Series
-	Marks         []Mark
+	Title  string
+	X, Y   Axis
+	Series []Series
+	Marks  []Mark
+	// MarksInLegend names the vertical Marks in the legend, each line with
+	// its own dash pattern (the first len(MarkDashes) apart; more repeat
+	// them), and draws no label in the data area, where it could cover a
+	// curve; labelled points are drawn as ever.
+	MarksInLegend bool
 	Legend        LegendPos // where the legend goes; zero value: bottom right
 	Width, Height vg.Length // PNG size; zero: DefaultWidth x DefaultHeight
 }
@@ -136,8 +141,17 @@ func (f Figure) plot(under []plot.Plotter, extra []legendEntry) (*plot.Plot, err
 			return nil, fmt.Errorf("mark %q: position (%g, %g) is not on the axes", m.Label, m.X, m.Y)
 		}
 	}
-	p.Add(marks{ms: f.Marks, labelsLow: f.Legend == TopLeft || f.Legend == TopRight})
+	p.Add(marks{ms: f.Marks, labelsLow: f.Legend == TopLeft || f.Legend == TopRight, inLegend: f.MarksInLegend})
 	leg.entries = append(leg.entries, extra...)
+	if f.MarksInLegend {
+		k := 0
+		for _, m := range f.Marks {
+			if m.Y == 0 {
+				leg.add(m.Label, markThumb{MarkDashes[k%len(MarkDashes)]})
+				k++
+			}
+		}
+	}
 	p.Add(leg)
 	return p, nil
 }

@@ -18,9 +18,30 @@ import (
 // drawn unlabelled. Labels sit on a translucent white box so that curves
 // and grid lines do not cross them out. Only points take part in the data
 // range.
+//
+// With inLegend the vertical lines take MarkDashes in turn and no label:
+// the legend names them (Figure.MarksInLegend).
 type marks struct {
 	ms        []Mark
 	labelsLow bool
+	inLegend  bool
+}
+
+// MarkDashes are the dash patterns that tell vertical marks apart when the
+// legend names them: dashed, dotted, dash-dot.
+var MarkDashes = [][]vg.Length{
+	{vg.Points(4), vg.Points(3)},
+	{vg.Points(1), vg.Points(2)},
+	{vg.Points(6), vg.Points(2), vg.Points(1), vg.Points(2)},
+}
+
+// markThumb is a vertical mark's legend icon: a line across the icon in
+// its dash pattern, long enough for the pattern to show.
+type markThumb struct{ dashes []vg.Length }
+
+func (t markThumb) Thumbnail(c *draw.Canvas) {
+	y := (c.Min.Y + c.Max.Y) / 2
+	c.StrokeLine2(draw.LineStyle{Color: markColor, Width: vg.Points(1), Dashes: t.dashes}, c.Min.X, y, c.Max.X, y)
 }
 
 var inf = math.Inf(1)
@@ -35,10 +56,18 @@ func (m marks) Plot(c draw.Canvas, p *plot.Plot) {
 	line := draw.LineStyle{Color: markColor, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
 	dot := draw.GlyphStyle{Color: markColor, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
 	gap := vg.Points(3)
-	row := 0
+	row, k := 0, 0
 	var taken [labelRows][]span // the labels placed in each row
 	for _, mk := range m.ms {
 		x := trX(mk.X)
+		if mk.Y == 0 && m.inLegend {
+			line.Dashes = MarkDashes[k%len(MarkDashes)]
+			k++
+			if c.ContainsX(x) {
+				c.StrokeLine2(line, x, c.Min.Y, x, c.Max.Y)
+			}
+			continue
+		}
 		if !c.ContainsX(x) {
 			continue
 		}

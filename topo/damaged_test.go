@@ -47,6 +47,12 @@ var damagedCases = []struct {
 		pairs:    []realPair{{"GPU1", "NIC0", "SYS"}, {"GPU0", "GPU1", "NV18"}, {"GPU0", "NIC0", "PIX"}},
 	},
 	{
+		// A real capture cut after GPU0's row (line 5): GPU1..GPU7 have no
+		// row, so their pairs with each other would be unknown.
+		file: "cut_after_gpu0.txt",
+		err:  &wantProblem{ErrMissingRow, 5, 0, "no row for GPU1, GPU2, GPU3, GPU4 and 3 more of the header's 16 device columns (line 4"},
+	},
+	{
 		// Line 4, "GPU0\t X \tNV18\tPIX\tSYS": SYS starts at byte 19.
 		file: "long_row.txt",
 		err:  &wantProblem{ErrLongRow, 4, 19, "GPU0 has 4 cells for 3 device columns, from SYS on"},

@@ -16,8 +16,8 @@ import (
 type ParseError = parseerr.ParseError
 
 // Sentinel causes of a ParseError (besides ErrPathToken and ErrCPUList).
-// Parse reports ErrShortRow and ErrAsymmetric as warnings (problems); the
-// others stop it.
+// Parse reports ErrShortRow, ErrAsymmetric, ErrNoLegend and ErrMissingRow
+// for a NIC as warnings (problems); the others stop it.
 var (
 	// ErrNoMatrix: no header with matrix rows under it.
 	ErrNoMatrix = errors.New("no topology matrix found (want a header line \"GPU0 GPU1 ...\" followed by rows \"GPU0 X NV18 ...\")")
@@ -36,6 +36,15 @@ var (
 	// ErrShortRow (a warning): a row has fewer matrix cells than the header
 	// has device columns.
 	ErrShortRow = errors.New("short row")
+	// ErrMissingRow: a device heads a column of the header but labels no
+	// row, as in a capture cut short. An error for a GPU, whose pairs with
+	// the other GPUs set the fabric; a warning for a NIC, whose pairs with
+	// the GPUs its column holds.
+	ErrMissingRow = errors.New("missing row")
+	// ErrNoLegend (a warning): a NIC column named NIC0, NIC1, ... has no
+	// "NIC0: mlx5_0" entry in a NIC Legend after the matrix, so its device
+	// is unknown.
+	ErrNoLegend = errors.New("NIC not in the NIC Legend")
 	// ErrDiagonal: X off the diagonal, or another path on it.
 	ErrDiagonal = errors.New("X (self) must be exactly the cell where a device meets itself")
 	// ErrAsymmetric (a warning): a cell and its transposed cell name

@@ -54,13 +54,16 @@ func Format(w io.Writer, t *Topology) error {
 		flush()
 	}
 	b.WriteString(legend)
-	if len(t.nics) > 0 {
-		b.WriteString("\nNIC Legend:\n\n")
-		for _, n := range t.nics {
-			if n.Device != "" && n.Device != n.Name {
-				fmt.Fprintf(&b, "  %s: %s\n", n.Name, n.Device)
-			}
+	// A NIC Legend is written only with entries: one that names none reads
+	// as cut (ErrNoLegend).
+	var entries []string
+	for _, n := range t.nics {
+		if n.Device != "" && n.Device != n.Name {
+			entries = append(entries, fmt.Sprintf("  %s: %s\n", n.Name, n.Device))
 		}
+	}
+	if len(entries) > 0 {
+		b.WriteString("\nNIC Legend:\n\n" + strings.Join(entries, ""))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -100,9 +100,9 @@ var (
 // comments) and after it (the legend) are skipped; NIC Legend entries
 // ("NIC0: mlx5_0") name the NICs' devices.
 //
-// A cell the output leaves out (in a short row, a row missing altogether, or
-// printed N/A) is taken from the transposed cell; a pair that is missing both
-// ways is Unknown. Where the NUMA Affinity column is absent or N/A, a device's NUMA
+// A cell the output leaves out (in a short row, a NIC's row missing
+// altogether, or printed N/A) is taken from the transposed cell; a pair that
+// is missing both ways is Unknown. Where the NUMA Affinity column is absent or N/A, a device's NUMA
 // node is inferred, in order: from another device with the same CPU affinity;
 // from the CPU affinity alone when no device states a node and the distinct
 // affinity lists are disjoint (numbered 0, 1, ... by their lowest CPU,
@@ -117,12 +117,21 @@ var (
 //   - a row with fewer cells than the header has device columns (ErrShortRow,
 //     about the whole line): its cells fill the first columns and the rest
 //     are taken from the transposed cells;
+//
 //   - a pair whose two cells disagree, neither N/A (ErrAsymmetric, at the
 //     later cell, its message naming the other's line): the pair takes the
 //     farther of the two paths (Path.Compare), so that what rests on it
 //     (bandwidth, GPUDirect RDMA) assumes no more than the worse reading.
 //
-// A row with more cells than device columns (ErrLongRow) is an error, as is
+//   - a NIC column without its row (ErrMissingRow), or, when a NIC Legend
+//     follows the matrix, a NIC column NIC0, NIC1, ... that it does not name
+//     (ErrNoLegend), at the matrix's last row or the NIC Legend's first
+//     line: what a capture cut short leaves out.
+//
+// A GPU column without its row (ErrMissingRow) is an error: a capture cut
+// before the last GPU row would leave pairs of GPUs unknown, and the machine
+// would read as another with a slower fabric. A row with more cells than
+// device columns (ErrLongRow) is an error, as is
 // every other malformed input: a *ParseError with the line and column and a
 // sentinel cause, and then the topology and problems are nil. Errors and
 // problems carry the file name when r has one (an *os.File's Name method).
@@ -517,6 +526,9 @@ func (p *parser) build() (*Topology, error) {
 			return nil, err
 		}
 	}
+	if err := p.missingRows(seen); err != nil {
+		return nil, err
+	}
 	p.setPaths(t, colDev, cells)
 	for _, r := range short {
 		p.warnShort(r, cells)
@@ -704,18 +716,72 @@ func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 	return nil
 }
 
-// applyLegend names NICs from "NIC0: mlx5_0" lines after the matrix.
+// applyLegend names NICs from "NIC0: mlx5_0" lines after the matrix. When
+// a NIC Legend is there but cut, it reports the NICs headed NIC0, NIC1, ...
+// that no entry names (ErrNoLegend). A capture without a NIC Legend, as
+// pastes often are, names no NIC and gets no warning: its paths are whole.
 func (p *parser) applyLegend(t *Topology) {
-	for _, line := range p.lines[p.end:] {
+	legend := 0 // the 1-based line of the NIC Legend, 0 if none
+	for i, line := range p.lines[p.end:] {
+		if strings.TrimSpace(line) == "NIC Legend:" {
+			legend = p.end + i + 1
+		}
 		m := legendEntry.FindStringSubmatch(line)
 		if m == nil {
 			continue
+		}
+		if legend == 0 {
+			legend = p.end + i + 1
 		}
 		if d, ok := t.Lookup(m[1]); ok && d.Kind == NIC {
 			t.nics[d.Index].Device = m[2]
 		}
 	}
+	var unnamed []string
+	for _, d := range t.nics {
+		if d.Device == "" {
+			unnamed = append(unnamed, d.Name)
+		}
+	}
+	if legend > 0 && len(unnamed) > 0 {
+		p.problems = append(p.problems, p.errLine(legend, fmt.Errorf(
+			"%s named by no \"NIC0: mlx5_0\" line of a NIC Legend (is the capture cut?); their devices are unknown: %w",
+			nameList(unnamed), ErrNoLegend)))
+	}
 }
+
+// missingRows checks that every device of the header labels a row (seen
+// holds the row labels): nvidia-smi prints them all, so a row missing is a
+// capture cut short or edited. A GPU without its row refuses the capture,
+// since its pairs with the other GPUs' missing rows would be unknown and the
+// fabric read as another machine's; a NIC without its row is a warning.
+func (p *parser) missingRows(seen map[string]int) error {
+	var gpus, nics []string
+	for _, c := range p.columns {
+		if _, ok := seen[c.text]; ok {
+			continue
+		}
+		if gpuName.MatchString(c.text) {
+			gpus = append(gpus, c.text)
+		} else {
+			nics = append(nics, c.text)
+		}
+	}
+	if len(gpus) > 0 {
+		return p.errLine(p.lastRowLine(), fmt.Errorf(
+			"the matrix ends here, with no row for %s of the header's %d device columns (line %d; is the capture cut?); give the whole nvidia-smi topo -m output: %w",
+			nameList(gpus), len(p.columns), p.headerLine(), ErrMissingRow))
+	}
+	if len(nics) > 0 {
+		p.problems = append(p.problems, p.errLine(p.lastRowLine(), fmt.Errorf(
+			"the matrix ends here, with no row for %s (is the capture cut?); their pairs with the GPUs are read from the GPU rows, with each other unknown: %w",
+			nameList(nics), ErrMissingRow)))
+	}
+	return nil
+}
+
+// lastRowLine is the 1-based line of the matrix's last row.
+func (p *parser) lastRowLine() int { return p.rows[len(p.rows)-1].line }
 
 // device returns a pointer to t's copy of d.
 func (t *Topology) device(d Device) *Device {

@@ -87,7 +87,6 @@ func TestParseVariants(t *testing.T) {
 		"trailing blank": strings.ReplaceAll(smallMatrix, "\n", "   \n"),
 		"collapsed head": strings.Replace(smallMatrix, "CPU Affinity    NUMA Affinity   GPU NUMA ID", "CPU Affinity NUMA Affinity GPU NUMA ID", 1),
 		"lower case":     strings.NewReplacer("NV12", "nv12", "PXB", "pxb").Replace(smallMatrix),
-		"no NIC row":     strings.Replace(smallMatrix, "NIC0    PXB     SYS      X\n", "", 1),
 		"blank in rows":  strings.Replace(smallMatrix, "GPU1    NV12", "\nGPU1    NV12", 1),
 		"no-break space": strings.Replace(smallMatrix, "GPU0     X      NV12", "GPU0\u00a0\u00a0X\u00a0NV12", 1),
 		"SOC for SYS":    strings.ReplaceAll(smallMatrix, "SYS", "SOC"),
@@ -194,7 +193,15 @@ func TestNUMAFromCPUAffinity(t *testing.T) {
 // whose row is missing; the GPU rows' cells still make it a device column.
 func TestParseNICColumnWithoutRow(t *testing.T) {
 	text := "\tGPU0\tGPU1\tmlx5_0\tmlx5_1\tCPU Affinity\nGPU0\t X \tNV4\tPIX\tSYS\t0-7\nGPU1\tNV4\t X \tSYS\tPIX\t8-15\nmlx5_0\tPIX\tSYS\t X \tSYS\n"
-	top := mustParse(t, text)
+	top, problems, err := ParseString(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The row missing is reported at the line after the matrix (its last
+	// line, 4, since nothing follows).
+	if len(problems) != 1 || !errors.Is(problems[0], ErrMissingRow) || problems[0].Line != 4 || !strings.Contains(problems[0].Error(), "no row for mlx5_1") {
+		t.Errorf("problems %v, want one ErrMissingRow at line 4 naming mlx5_1", problems)
+	}
 	if len(top.NICs()) != 2 {
 		t.Fatalf("NICs %+v, want mlx5_0 and mlx5_1", top.NICs())
 	}

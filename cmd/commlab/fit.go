@@ -58,27 +58,58 @@ type fitOutput struct {
 // fitSingle is the one-pair fit T = alpha + S/BW.
 type fitSingle struct {
 	AlphaS          float64    `json:"alpha_s"`
-	BWBps           float64    `json:"bw_Bps"`
 	MedianRelErr    float64    `json:"median_rel_err"`
 	MaxRelErr       float64    `json:"max_rel_err"`
 	LOOMedianRelErr float64    `json:"loo_median_rel_err"`
-	BusBWBps        float64    `json:"bus_bw_Bps,omitempty"`
 	AlphaCIS        [2]float64 `json:"alpha_ci_s"`
-	BWCIBps         [2]float64 `json:"bw_ci_Bps"`
-	BWAtBound       bool       `json:"bw_at_bound"`
+	fitBW
 }
 
 // fitRegime is one size regime of the piecewise fit.
 type fitRegime struct {
-	MinBytes  int64      `json:"min_bytes"`
-	MaxBytes  int64      `json:"max_bytes"`
-	AlphaS    float64    `json:"alpha_s"`
-	BWBps     float64    `json:"bw_Bps"`
-	BusBWBps  float64    `json:"bus_bw_Bps,omitempty"`
-	NPoints   int        `json:"n_points"`
-	AlphaCIS  [2]float64 `json:"alpha_ci_s"`
-	BWCIBps   [2]float64 `json:"bw_ci_Bps"`
-	BWAtBound bool       `json:"bw_at_bound"`
+	MinBytes int64      `json:"min_bytes"`
+	MaxBytes int64      `json:"max_bytes"`
+	AlphaS   float64    `json:"alpha_s"`
+	NPoints  int        `json:"n_points"`
+	AlphaCIS [2]float64 `json:"alpha_ci_s"`
+	fitBW
+}
+
+// fitBW is a fitted bandwidth with only what the data measured: BWBps and
+// BusBWBps are nil (null, an empty CSV cell) when LatencyBound, for time
+// did not grow with size and BW sat at the fit's cap (fit.Regime.BWAtBound);
+// the top of BWCIBps is nil when BWCIOpen, for some bootstrap replicates
+// reached that cap, so the data set no upper limit on BW. BusBWBps is nil
+// too when the collective's bus factor is unknown.
+type fitBW struct {
+	BWBps        *float64    `json:"bw_Bps"`
+	BusBWBps     *float64    `json:"bus_bw_Bps,omitempty"`
+	BWCIBps      [2]*float64 `json:"bw_ci_Bps"`
+	LatencyBound bool        `json:"latency_bound"`
+	BWCIOpen     bool        `json:"bw_ci_open"`
+}
+
+// newFitBW is the bandwidth of regime g of a fit whose cap is bwCap
+// (fit.Result.BWCap), with busFactor (0: unknown).
+func newFitBW(g fit.Regime, bwCap, busFactor float64) fitBW {
+	b := fitBW{LatencyBound: g.BWAtBound}
+	if g.BWCI != (fit.Interval{}) && !g.BWAtBound {
+		lo, hi := g.BWCI.Lo, g.BWCI.Hi
+		b.BWCIBps[0] = &lo
+		if b.BWCIOpen = hi >= bwCap*(1-1e-9); !b.BWCIOpen {
+			b.BWCIBps[1] = &hi
+		}
+	}
+	if g.BWAtBound {
+		return b
+	}
+	bw := g.BW
+	b.BWBps = &bw
+	if busFactor > 0 {
+		bus := g.BW * busFactor
+		b.BusBWBps = &bus
+	}
+	return b
 }
 
 // fitThrough is the link fitted through an algorithm's cost (-algo).
@@ -245,12 +276,12 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 // A fitCSVRow is one line of fit's CSV: a regime of a test's piecewise
 // fit, beside the test's one-pair fit.
 type fitCSVRow struct {
-	Test         int     `json:"test"`
-	Collective   string  `json:"collective"`
-	P            int     `json:"p"`
-	SingleAlphaS float64 `json:"single_alpha_s"`
-	SingleBWBps  float64 `json:"single_bw_Bps"`
-	Regime       int     `json:"regime"`
+	Test         int      `json:"test"`
+	Collective   string   `json:"collective"`
+	P            int      `json:"p"`
+	SingleAlphaS float64  `json:"single_alpha_s"`
+	SingleBWBps  *float64 `json:"single_bw_Bps"`
+	Regime       int      `json:"regime"`
 	fitRegime
 }
 
@@ -441,9 +472,9 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 	}
 	g := single.Regimes[0]
 	out.Single = fitSingle{
-		AlphaS: g.Alpha, BWBps: g.BW, BusBWBps: g.BW * out.BusFactor,
+		AlphaS:       g.Alpha,
 		MedianRelErr: single.MedianRelErr, MaxRelErr: single.MaxRelErr, LOOMedianRelErr: single.LOOMedianRelErr,
-		AlphaCIS: [2]float64{g.AlphaCI.Lo, g.AlphaCI.Hi}, BWCIBps: [2]float64{g.BWCI.Lo, g.BWCI.Hi}, BWAtBound: g.BWAtBound,
+		AlphaCIS: [2]float64{g.AlphaCI.Lo, g.AlphaCI.Hi}, fitBW: newFitBW(g, single.BWCap(), out.BusFactor),
 	}
 	// Notes are one per narrow regime, in order (fit.Result.Notes): each
 	// is placed at the regime's first row.
@@ -470,9 +501,8 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 	}
 	for _, g := range pw.Regimes {
 		out.Regimes = append(out.Regimes, fitRegime{
-			MinBytes: int64(g.MinSize), MaxBytes: int64(g.MaxSize), AlphaS: g.Alpha, BWBps: g.BW,
-			BusBWBps: g.BW * out.BusFactor, NPoints: g.N, BWAtBound: g.BWAtBound,
-			AlphaCIS: [2]float64{g.AlphaCI.Lo, g.AlphaCI.Hi}, BWCIBps: [2]float64{g.BWCI.Lo, g.BWCI.Hi},
+			MinBytes: int64(g.MinSize), MaxBytes: int64(g.MaxSize), AlphaS: g.Alpha, NPoints: g.N,
+			AlphaCIS: [2]float64{g.AlphaCI.Lo, g.AlphaCI.Hi}, fitBW: newFitBW(g, pw.BWCap(), out.BusFactor),
 		})
 	}
 	out.MedianRelErr, out.MaxRelErr, out.LOOMedianRelErr = pw.MedianRelErr, pw.MaxRelErr, pw.LOOMedianRelErr
@@ -539,8 +569,12 @@ func writeFitTable(w io.Writer, o *fitOutput) error {
 	}
 	fmt.Fprintln(w)
 	s := o.Single
-	fmt.Fprintf(w, "\nsingle T = alpha + S/BW: alpha %s, BW %s%s; error median %.2f%%, max %.2f%%, leave-one-out median %.2f%%\n",
-		units.FormatDuration(s.AlphaS), units.FormatBandwidth(s.BWBps), busNote(s.BusBWBps, o.BusFactor), 100*s.MedianRelErr, 100*s.MaxRelErr, 100*s.LOOMedianRelErr)
+	bw := fit.LatencyBound
+	if s.BWBps != nil {
+		bw = "BW " + units.FormatBandwidth(*s.BWBps) + busNote(s.BusBWBps, o.BusFactor)
+	}
+	fmt.Fprintf(w, "\nsingle T = alpha + S/BW: alpha %s, %s; error median %.2f%%, max %.2f%%, leave-one-out median %.2f%%\n",
+		units.FormatDuration(s.AlphaS), bw, 100*s.MedianRelErr, 100*s.MaxRelErr, 100*s.LOOMedianRelErr)
 	how := "chosen by BIC"
 	if o.Settings.Regimes != "auto" {
 		how = "fixed by -regimes"
@@ -553,20 +587,27 @@ func writeFitTable(w io.Writer, o *fitOutput) error {
 		len(o.Regimes), plural, how, o.Loss, 100*o.MedianRelErr, 100*o.MaxRelErr, 100*o.LOOMedianRelErr)
 	tw := tabwriter.NewWriter(w, 2, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "min bytes\tmax bytes\tpoints\talpha\talpha 95% CI\tBW\tBW 95% CI\tbusBW\t")
+	latency, open := false, false
 	for _, g := range o.Regimes {
-		bus := "-"
-		if g.BusBWBps > 0 {
-			bus = units.FormatBandwidth(g.BusBWBps)
+		bw, bus := "latency-bound", "-"
+		if g.BWBps != nil {
+			bw = units.FormatBandwidth(*g.BWBps)
 		}
-		bw := units.FormatBandwidth(g.BWBps)
-		if g.BWAtBound {
-			bw = ">" + bw
+		if g.BusBWBps != nil {
+			bus = units.FormatBandwidth(*g.BusBWBps)
 		}
+		latency, open = latency || g.LatencyBound, open || g.BWCIOpen
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t\n", g.MinBytes, g.MaxBytes, g.NPoints,
-			units.FormatDuration(g.AlphaS), fmtCI(g.AlphaCIS, units.FormatDuration), bw, fmtCI(g.BWCIBps, units.FormatBandwidth), bus)
+			units.FormatDuration(g.AlphaS), fmtCI(g.AlphaCIS, units.FormatDuration), bw, fmtBWCI(g.BWCIBps), bus)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if latency {
+		fmt.Fprintln(w, "latency-bound: no bandwidth measured; time does not grow with size there, so alpha alone describes it.")
+	}
+	if open {
+		fmt.Fprintln(w, "unbounded: the data set no upper limit on BW; some resamples found time not growing with size.")
 	}
 	writeOutliers(w, o.Points)
 	writeNonMonotone(w, o.NonMonotone)
@@ -578,11 +619,24 @@ func writeFitTable(w io.Writer, o *fitOutput) error {
 	return err
 }
 
-func busNote(bus, factor float64) string {
-	if bus <= 0 {
+func busNote(bus *float64, factor float64) string {
+	if bus == nil {
 		return ""
 	}
-	return fmt.Sprintf(" (busBW %s, bus factor %.4g)", units.FormatBandwidth(bus), factor)
+	return fmt.Sprintf(" (busBW %s, bus factor %.4g)", units.FormatBandwidth(*bus), factor)
+}
+
+// fmtBWCI writes a bandwidth's confidence interval, "-" when there is
+// none and "unbounded" for a top the data did not set (fitBW).
+func fmtBWCI(ci [2]*float64) string {
+	if ci[0] == nil {
+		return "-"
+	}
+	hi := "unbounded"
+	if ci[1] != nil {
+		hi = units.FormatBandwidth(*ci[1])
+	}
+	return "[" + units.FormatBandwidth(*ci[0]) + ", " + hi + "]"
 }
 
 // fmtCI writes a confidence interval with format, "-" when there is none.

@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -83,8 +85,8 @@ func TestFitJSONContract(t *testing.T) {
 	// Large sizes run at ~67 GB/s algorithm bandwidth (the log's algbw
 	// column tops out at 67.17 GB/s), busBW = algBW·3/4 for AllToAll at P = 4.
 	last := res.Regimes[len(res.Regimes)-1]
-	if relDiff(last.BWBps, 67e9) > 0.02 || relDiff(last.BusBWBps, last.BWBps*0.75) > 1e-12 {
-		t.Errorf("last regime BW %g, busBW %g; want ~67e9 and 3/4 of it", last.BWBps, last.BusBWBps)
+	if relDiff(deref(last.BWBps), 67e9) > 0.02 || relDiff(deref(last.BusBWBps), deref(last.BWBps)*0.75) > 1e-12 {
+		t.Errorf("last regime BW %g, busBW %g; want ~67e9 and 3/4 of it", deref(last.BWBps), deref(last.BusBWBps))
 	}
 	if res.Regimes[0].MinBytes != 1<<20 || last.MaxBytes != 4<<30 {
 		t.Errorf("regimes span %d..%d B, want the log's 1 MiB..4 GiB", res.Regimes[0].MinBytes, last.MaxBytes)
@@ -92,6 +94,14 @@ func TestFitJSONContract(t *testing.T) {
 	if len(res.Points) != 13 {
 		t.Errorf("%d points, want 13", len(res.Points))
 	}
+}
+
+// deref is *p, NaN when p is nil (a bandwidth the data did not measure).
+func deref(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
 }
 
 func relDiff(a, b float64) float64 {
@@ -263,8 +273,8 @@ func TestFitAmbiguousCollective(t *testing.T) {
 		if _, ok := raw2["collective_candidates"]; ok || len(set.Problems) != 0 {
 			t.Errorf("-collective %s: collective_candidates %v, problems %+v; want neither", c, raw2["collective_candidates"], set.Problems)
 		}
-		if set.Collective != c || set.P != amb.P || set.BusFactor != amb.BusFactor || set.Single != amb.Single ||
-			len(set.Regimes) != len(amb.Regimes) || set.Regimes[0] != amb.Regimes[0] || set.MaxRelErr != amb.MaxRelErr {
+		if set.Collective != c || set.P != amb.P || set.BusFactor != amb.BusFactor || !reflect.DeepEqual(set.Single, amb.Single) ||
+			!reflect.DeepEqual(set.Regimes, amb.Regimes) || set.MaxRelErr != amb.MaxRelErr {
 			t.Errorf("-collective %s: %s p %d bus factor %g single %+v; want the fit of %s: p %d bus factor %g single %+v",
 				c, set.Collective, set.P, set.BusFactor, set.Single, amb.Collective, amb.P, amb.BusFactor, amb.Single)
 		}
@@ -392,12 +402,12 @@ func TestFitInPlaceOnlyCSV(t *testing.T) {
 	if res.Placement != "in-place" || res.NPoints != 5 {
 		t.Fatalf("placement %q, %d points; want in-place, 5", res.Placement, res.NPoints)
 	}
-	if relDiff(res.Single.AlphaS, 10e-6) > 1e-4 || relDiff(res.Single.BWBps, 100e9) > 1e-4 {
-		t.Errorf("alpha %g s, BW %g B/s; want 1e-5, 1e11", res.Single.AlphaS, res.Single.BWBps)
+	if relDiff(res.Single.AlphaS, 10e-6) > 1e-4 || relDiff(deref(res.Single.BWBps), 100e9) > 1e-4 {
+		t.Errorf("alpha %g s, BW %g B/s; want 1e-5, 1e11", res.Single.AlphaS, deref(res.Single.BWBps))
 	}
 	// busBW = BW·2(P-1)/P for AllReduce at P = 8 (nccl-tests' bus factor).
-	if relDiff(res.Single.BusBWBps, 100e9*14/8) > 1e-4 {
-		t.Errorf("busBW %g, want %g", res.Single.BusBWBps, 100e9*14/8)
+	if relDiff(deref(res.Single.BusBWBps), 100e9*14/8) > 1e-4 {
+		t.Errorf("busBW %g, want %g", deref(res.Single.BusBWBps), 100e9*14/8)
 	}
 }
 
@@ -432,5 +442,73 @@ func TestFitListAndAll(t *testing.T) {
 	code, _, stderr = runCLI("fit", dgx2, "-test", "9")
 	if code == 0 || !strings.Contains(stderr, "give 0..4 or all (-list lists them)") {
 		t.Errorf("-test 9: exit %d, %q", code, stderr)
+	}
+}
+
+// TestFitLatencyBound: the H200 log's rows of 1, 2 and 4 KiB take 45.06,
+// 43.84 and 43.51 µs (out-of-place), no longer as the size grows, so their
+// regime measures no bandwidth. Text, JSON and CSV must say so and print no
+// bandwidth figure for it.
+func TestFitLatencyBound(t *testing.T) {
+	log := publicLog(t, "h200_2x8_allreduce_spectrumx_openshift.log")
+	res, raw := fitJSON(t, log)
+	first := res.Regimes[0]
+	if first.MinBytes != 1024 || first.MaxBytes != 4096 || !first.LatencyBound {
+		t.Fatalf("first regime %d..%d B latency-bound %v; want 1024..4096 B, latency-bound", first.MinBytes, first.MaxBytes, first.LatencyBound)
+	}
+	if first.BWBps != nil || first.BusBWBps != nil || first.BWCIBps != [2]*float64{} {
+		t.Errorf("latency-bound regime carries BW %v, busBW %v, CI %v; want none", first.BWBps, first.BusBWBps, first.BWCIBps)
+	}
+	r0 := raw["regimes"].([]any)[0].(map[string]any)
+	if v, ok := r0["bw_Bps"]; !ok || v != nil {
+		t.Errorf("JSON bw_Bps = %v (present %v), want null", v, ok)
+	}
+	// A regime whose bootstrap reached the cap has a measured BW but no
+	// measured top of its interval.
+	open := 0
+	for _, g := range res.Regimes[1:] {
+		if g.BWBps == nil || g.LatencyBound {
+			t.Errorf("regime %d..%d B: BW %v, latency-bound %v; want a measured BW", g.MinBytes, g.MaxBytes, g.BWBps, g.LatencyBound)
+		}
+		if g.BWCIOpen {
+			open++
+			if g.BWCIBps[0] == nil || g.BWCIBps[1] != nil {
+				t.Errorf("open interval %v, want [lo, nil]", g.BWCIBps)
+			}
+		}
+	}
+	if open == 0 {
+		t.Errorf("no regime has an open BW interval; the 8..32 KiB one ends at the cap")
+	}
+
+	code, text, stderr := runCLI("fit", log)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	row := regexp.MustCompile(`(?m)^\s+1024\s+4096\s+3\s.*$`).FindString(text)
+	if !strings.Contains(row, "latency-bound") || strings.Contains(row, "/s") {
+		t.Errorf("text row %q: want latency-bound and no bandwidth", row)
+	}
+	if !strings.Contains(text, "latency-bound: no bandwidth measured") || strings.Contains(text, ">") {
+		t.Errorf("text lacks the latency-bound note or keeps a '>' marker:\n%s", text)
+	}
+
+	code, csv, stderr := runCLI("fit", log, "-format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(csv, "\n")
+	header, cells := strings.Split(lines[0], ","), strings.Split(lines[1], ",")
+	for i, h := range header {
+		switch h {
+		case "bw_Bps", "bus_bw_Bps":
+			if cells[i] != "" {
+				t.Errorf("CSV %s = %q for the latency-bound regime, want empty", h, cells[i])
+			}
+		case "latency_bound":
+			if cells[i] != "true" {
+				t.Errorf("CSV latency_bound = %q, want true", cells[i])
+			}
+		}
 	}
 }

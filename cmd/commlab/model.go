@@ -201,7 +201,13 @@ type modelRow struct {
 // modelHeader opens the JSON of model and crossover: what was evaluated,
 // on one link (alpha_s, bw_Bps) or on nodes of per_node GPUs joined by
 // intra and inter.
+//
+// Model says which model the numbers come from and Caveats where it leaves
+// the machine: the text prints them first, so that a reader comparing with
+// predict (NCCL's model) or a measurement knows why they differ.
 type modelHeader struct {
+	Model      string    `json:"model"`
+	Caveats    []string  `json:"caveats"`
 	Collective string    `json:"collective"`
 	P          int       `json:"p"`
 	AlphaS     float64   `json:"alpha_s,omitempty"`
@@ -217,7 +223,33 @@ type linkJSON struct {
 	BWBps  float64 `json:"bw_Bps"`
 }
 
+// textbookModel names the model of model and crossover.
+const textbookModel = "textbook (one channel, one alpha per step whatever its peers, the busiest rank's bytes over its link); for NCCL's channels and protocols, commlab predict"
+
+// textbookCaveats are the places where the textbook costs of algs over p
+// ranks, perNode to a node, leave the machine: a step to many peers charged
+// one alpha, and NVLS across nodes, which needs the network to reduce.
+func textbookCaveats(algs []commmodel.Algorithm, p, perNode int) []string {
+	out := []string{}
+	for _, a := range algs {
+		// Beyond one node's NVSwitch a step to every peer is many network
+		// messages, each with its own latency.
+		if c := a.Cost(p, 1<<20); c.Peers > max(perNode, 8) && c.Steps <= 2 {
+			out = append(out, fmt.Sprintf("%s charges one alpha for a step that sends to %d peers", a.Name(), c.Peers))
+		}
+		if a.Name() == "nvls" && perNode > 0 && p > perNode {
+			out = append(out, "nvls across nodes assumes the network reduces too (SHARP); without it NCCL runs NVLS inside a node only (nvlstree)")
+		}
+	}
+	return out
+}
+
 func (h modelHeader) print(w io.Writer) {
+	fmt.Fprintf(w, "model: %s\n", h.Model)
+	for _, c := range h.Caveats {
+		fmt.Fprintf(w, "note: %s\n", c)
+	}
+	fmt.Fprintln(w)
 	if h.Intra != nil {
 		fmt.Fprintf(w, "%s, P = %d (%d nodes of %d), inside a node alpha = %s, BW = %s; between nodes alpha = %s, BW = %s\n\n",
 			h.Collective, h.P, h.P/h.PerNode, h.PerNode, units.FormatDuration(h.Intra.AlphaS), units.FormatBandwidth(h.Intra.BWBps),
@@ -283,7 +315,7 @@ func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.A
 	if err != nil {
 		return c, nil, nil, h, err
 	}
-	h = modelHeader{Collective: c.String(), P: m.coll.p}
+	h = modelHeader{Model: textbookModel, Caveats: textbookCaveats(algs, m.coll.p, m.coll.perNode), Collective: c.String(), P: m.coll.p}
 	if named || m.link.twoLevel() {
 		intra, inter, g := server.Intra, server.Inter, server.PerNode
 		if !named {

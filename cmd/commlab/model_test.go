@@ -271,3 +271,32 @@ func TestModelServer(t *testing.T) {
 		t.Errorf("-per-node 4 with dgx-h100: exit %d, %q", code, stderr)
 	}
 }
+
+// TestModelSaysTextbook: model's first line names the textbook model and
+// points to predict; across 16 nodes of 8 it notes that two-shot charges
+// one alpha for its step to all 127 other ranks (two-shot's peers, P-1),
+// and that nvls spanning nodes assumes SHARP.
+func TestModelSaysTextbook(t *testing.T) {
+	code, out, stderr := runCLI("model", "-server", "h20", "-p", "128", "-algo", "ring,two-shot,nvls", "-size", "1GiB")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(out, "\n")
+	if !strings.HasPrefix(lines[0], "model: textbook (one channel") || !strings.Contains(lines[0], "commlab predict") {
+		t.Errorf("first line %q: want the textbook model and a pointer to predict", lines[0])
+	}
+	for _, want := range []string{"note: two-shot charges one alpha for a step that sends to 127 peers", "note: nvls across nodes assumes the network reduces too (SHARP)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// One node of 8: the textbook's single step is close, and nothing is noted.
+	_, out, _ = runCLI("model", "-p", "8", "-link", "h20-intra", "-size", "1MiB", "-format", "json")
+	var res modelResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Model, "textbook") || len(res.Caveats) != 0 {
+		t.Errorf("P = 8: model %q, caveats %q; want textbook and none", res.Model, res.Caveats)
+	}
+}

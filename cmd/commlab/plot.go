@@ -52,11 +52,11 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 	inches := func(l vg.Length) string { return fmt.Sprintf("%gin", float64(l/vg.Inch)) }
 	width := fs.String("width", inches(figure.DefaultWidth), "the figure's width, with its unit: in, cm, mm or pt")
 	height := fs.String("height", inches(figure.DefaultHeight), "the figure's height, with its unit: in, cm, mm or pt")
-	marks := fs.String("marks", "crossovers,breaks", "the vertical lines to draw, comma-separated: crossovers (where the model has NCCL change algorithm or protocol), "+
-		"breaks (between the regimes of a piecewise fit of the measured points), or none")
+	marks := fs.String("marks", "crossovers", "the vertical lines to draw, comma-separated: crossovers (where the model has NCCL change algorithm or protocol), "+
+		"breaks (between the regimes of a piecewise fit of the measured points), or none; at most 3 are drawn, named in the legend")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: commlab plot LOG[:KEY=VALUE...]... -o FILE.{png,svg,pdf} [-calibrate A.log,...] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE]\n"+
-			"                   [-test N] [-dpi N] [-width 7in] [-height 4.5in] [-marks crossovers,breaks|none]")
+			"                   [-test N] [-dpi N] [-width 7in] [-height 4.5in] [-marks crossovers|breaks|crossovers,breaks|none]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseFlags(fs, args, math.MaxInt)
@@ -145,6 +145,9 @@ type plotted struct {
 	model    string
 	logs     []plottedLog
 	problems []problem
+	// drawn and found count the figure's marks and the logs' marks before
+	// they were merged and limited (figureMarks).
+	drawn, found int
 }
 
 // A plottedLog is one log's table on the figure: its measured points, the
@@ -154,7 +157,7 @@ type plottedLog struct {
 	alone bool // the figure's only log
 	table predict.Table
 	preds []predict.Prediction
-	marks []figure.Mark
+	marks []plotMark
 }
 
 // build reads the logs and the machine, predicts each log's table, and
@@ -217,16 +220,61 @@ func (req plotRequest) build() (*plotted, error) {
 		}
 		slices.SortStableFunc(l.marks, byX)
 		pl.figure.Series = append(pl.figure.Series, l.series(colors[i])...)
-		for _, mk := range l.marks {
-			if len(pl.logs) > 1 {
-				mk.Label = l.name + ": " + mk.Label
+	}
+	pl.figure.Marks, pl.found = figureMarks(pl.logs)
+	pl.figure.MarksInLegend, pl.drawn = true, len(pl.figure.Marks)
+	return pl, nil
+}
+
+// A plotMark is a mark of one log: its figure.Mark, labelled
+// "SIZE: what", and whether the model's algorithm changes there (not only
+// its protocol).
+type plotMark struct {
+	figure.Mark
+	algorithm bool
+}
+
+// figureMarks merges the logs' marks into the figure's: one mark where
+// several logs share a size and label (named by the logs that have it, or
+// by none when all do), at most len(figure.MarkDashes) of them, the
+// algorithm changes first, then the smaller sizes; in size order. found is
+// how many distinct marks there were.
+func figureMarks(logs []plottedLog) (marks []figure.Mark, found int) {
+	type key struct {
+		x     float64
+		label string
+	}
+	var order []key
+	owners := map[key][]string{}
+	algorithm := map[key]bool{}
+	for _, l := range logs {
+		for _, m := range l.marks {
+			k := key{m.X, m.Label}
+			if _, ok := owners[k]; !ok {
+				order = append(order, k)
 			}
-			pl.figure.Marks = append(pl.figure.Marks, mk)
+			owners[k] = append(owners[k], l.name)
+			algorithm[k] = algorithm[k] || m.algorithm
 		}
 	}
-	// In size order, so that neighbouring labels are stacked apart.
-	slices.SortStableFunc(pl.figure.Marks, byX)
-	return pl, nil
+	slices.SortStableFunc(order, func(a, b key) int {
+		if algorithm[a] != algorithm[b] {
+			if algorithm[a] {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.x, b.x)
+	})
+	for _, k := range order[:min(len(order), len(figure.MarkDashes))] {
+		label := k.label
+		if len(logs) > 1 && len(owners[k]) < len(logs) {
+			label = strings.Join(owners[k], ", ") + " " + label
+		}
+		marks = append(marks, figure.Mark{X: k.x, Label: label})
+	}
+	slices.SortStableFunc(marks, func(a, b figure.Mark) int { return cmp.Compare(a.X, b.X) })
+	return marks, len(order)
 }
 
 // model returns the machine's model: calibrated on its tables, or at its
@@ -295,14 +343,14 @@ func (l *plottedLog) series(c color.Color) []figure.Series {
 
 // crossovers marks the measured sizes from which the model has NCCL run
 // another algorithm or protocol than at the size before, each labelled
-// "before | after SIZE".
-func (l *plottedLog) crossovers() []figure.Mark {
-	var marks []figure.Mark
+// "SIZE: before to after".
+func (l *plottedLog) crossovers() []plotMark {
+	var marks []plotMark
 	for i := 1; i < len(l.preds); i++ {
 		a, b := l.preds[i-1], l.preds[i]
 		if a.Algorithm != b.Algorithm || a.Protocol != b.Protocol {
-			marks = append(marks, figure.Mark{X: b.Size, Label: fmt.Sprintf("%s/%s | %s/%s %s",
-				a.Algorithm, a.Protocol, b.Algorithm, b.Protocol, units.FormatSize(b.Size))})
+			marks = append(marks, plotMark{figure.Mark{X: b.Size, Label: fmt.Sprintf("%s: %s/%s to %s/%s",
+				units.FormatSize(b.Size), a.Algorithm, a.Protocol, b.Algorithm, b.Protocol)}, a.Algorithm != b.Algorithm})
 		}
 	}
 	return marks
@@ -310,20 +358,20 @@ func (l *plottedLog) crossovers() []figure.Mark {
 
 // breaks marks the boundaries between the regimes of a piecewise fit of
 // the measured points (fit.Piecewise, fit.Result.Boundaries), each
-// labelled "regime break SIZE"; the error is the fit's.
-func (l *plottedLog) breaks() ([]figure.Mark, error) {
+// labelled "SIZE: regime break"; the error is the fit's.
+func (l *plottedLog) breaks() ([]plotMark, error) {
 	r, err := fit.Piecewise(l.table.Samples(), &fit.Settings{Bootstrap: -1})
 	if err != nil {
 		return nil, err
 	}
-	var marks []figure.Mark
+	var marks []plotMark
 	for _, s := range r.Boundaries() {
-		marks = append(marks, figure.Mark{X: s, Label: "regime break " + units.FormatSize(s)})
+		marks = append(marks, plotMark{Mark: figure.Mark{X: s, Label: units.FormatSize(s) + ": regime break"}})
 	}
 	return marks, nil
 }
 
-func byX(a, b figure.Mark) int { return cmp.Compare(a.X, b.X) }
+func byX(a, b plotMark) int { return cmp.Compare(a.X, b.X) }
 
 func (pl *plotted) writeText(w io.Writer, req plotRequest) error {
 	size := fmt.Sprintf("%gin x %gin", req.width/vg.Inch, req.height/vg.Inch)
@@ -337,6 +385,9 @@ func (pl *plotted) writeText(w io.Writer, req plotRequest) error {
 		for _, m := range l.marks {
 			fmt.Fprintf(w, "  %s\n", m.Label)
 		}
+	}
+	if pl.found > pl.drawn {
+		fmt.Fprintf(w, "marked on the figure: %d of these %d distinct marks (algorithm changes first, then the smaller sizes)\n", pl.drawn, pl.found)
 	}
 	return nil
 }

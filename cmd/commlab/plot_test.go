@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/figure"
 )
 
 const h200Log = "../../data/logs/h200_2x8_allreduce_spectrumx_openshift.log"
@@ -163,7 +164,8 @@ func TestPlotModel(t *testing.T) {
 // finds, TestDiagnoseH200), and the regime breaks are those of "commlab
 // fit" on the log, whose piecewise fit has regimes 1-4 KiB, 8-32 KiB,
 // 256 KiB-4 MiB, 8-64 MiB and 128 MiB-16 GiB: each break the geometric mean
-// of the sizes either side (fit.Result.Boundaries).
+// of the sizes either side (fit.Result.Boundaries). By default the figure
+// marks the crossovers only, named in its legend.
 func TestPlotMarks(t *testing.T) {
 	req, err := parsePlotFlags([]string{h200Log, "-o", "x.png"})
 	if err != nil {
@@ -173,19 +175,27 @@ func TestPlotMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var crossovers, breaks []float64
-	for _, m := range pl.figure.Marks {
-		if strings.HasPrefix(m.Label, "regime break") {
-			breaks = append(breaks, m.X)
-		} else {
-			crossovers = append(crossovers, m.X)
-		}
-		if m.Label == "Tree/LL | Tree/LL128 256 KiB" && m.X != 1<<18 {
-			t.Errorf("%q at %g B", m.Label, m.X)
-		}
+	if !pl.figure.MarksInLegend || len(pl.figure.Marks) > len(figure.MarkDashes) {
+		t.Errorf("marks in the legend %v, %d marks; want in the legend, at most %d", pl.figure.MarksInLegend, len(pl.figure.Marks), len(figure.MarkDashes))
 	}
-	if !slices.Contains(crossovers, 1<<18) {
+	found := false
+	for _, m := range pl.figure.Marks {
+		if strings.HasSuffix(m.Label, "regime break") {
+			t.Errorf("default marks hold a regime break: %q", m.Label)
+		}
+		found = found || (m.Label == "256 KiB: Tree/LL to Tree/LL128" && m.X == 1<<18)
+	}
+	if !found {
 		t.Errorf("no crossover at 256 KiB: marks %v", pl.figure.Marks)
+	}
+
+	req.crossovers, req.breaks = false, true // -marks breaks
+	if pl, err = req.build(); err != nil {
+		t.Fatal(err)
+	}
+	var breaks []float64
+	for _, m := range pl.logs[0].marks {
+		breaks = append(breaks, m.X)
 	}
 	want := []float64{math.Sqrt(4096 * 8192), math.Sqrt(32768 * 262144), math.Sqrt(4194304 * 8388608), math.Sqrt(67108864 * 134217728)}
 	if len(breaks) != len(want) {
@@ -196,10 +206,36 @@ func TestPlotMarks(t *testing.T) {
 			t.Errorf("regime break %d at %g B, want %g", i, breaks[i], want[i])
 		}
 	}
+	// Four breaks, three drawn: the smallest sizes.
+	if len(pl.figure.Marks) != 3 || pl.figure.Marks[2].X != breaks[2] || pl.found != 4 {
+		t.Errorf("figure marks %v of %d found; want the first 3 of the 4 breaks", pl.figure.Marks, pl.found)
+	}
 
 	req.crossovers, req.breaks = false, false // -marks none
 	if pl, err = req.build(); err != nil || len(pl.figure.Marks) != 0 {
 		t.Errorf("-marks none: marks %v, err %v", pl.figure.Marks, err)
+	}
+}
+
+// TestFigureMarks: marks two logs share are drawn once without a name, a
+// mark of one log is named by it, and of more marks than dash patterns the
+// algorithm changes are kept first, then the smaller sizes.
+func TestFigureMarks(t *testing.T) {
+	mk := func(x float64, label string, alg bool) plotMark {
+		return plotMark{figure.Mark{X: x, Label: label}, alg}
+	}
+	logs := []plottedLog{
+		{name: "a", marks: []plotMark{mk(1, "p1", false), mk(2, "shared", true), mk(3, "p3", false), mk(5, "alg5", true)}},
+		{name: "b", marks: []plotMark{mk(2, "shared", true), mk(4, "p4", false)}},
+	}
+	marks, found := figureMarks(logs)
+	var got []string
+	for _, m := range marks {
+		got = append(got, m.Label)
+	}
+	// shared (2, algorithm), a alg5 (5, algorithm), then a p1 (1): in size order.
+	if want := []string{"a p1", "shared", "a alg5"}; !slices.Equal(got, want) || found != 5 {
+		t.Errorf("marks %q of %d, want %q of 5", got, found, want)
 	}
 }
 

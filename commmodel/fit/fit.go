@@ -320,6 +320,20 @@ type design struct {
 // AlphaBeta: BW is capped at 1000·max(x2/t)).
 const bMinScaled = 1e-3
 
+// BWCap is the largest bandwidth the fit reports, 1000·max(x2ᵢ/tᵢ) over
+// Samples (x2 is S, or the algorithm's bytes for Through; see AlphaBeta). A
+// regime's BW at the cap (BWAtBound) was not measured, and a BWCI whose Hi
+// is at the cap is not bounded above by the data.
+func (r *Result) BWCap() float64 {
+	m := model{r.Algorithm, r.P}
+	var b0 float64
+	for _, s := range r.Samples {
+		_, x2 := m.regressors(s.Size)
+		b0 = max(b0, x2/s.Time)
+	}
+	return b0 / bMinScaled
+}
+
 // newDesign validates samples, sorts them by size and builds the regressors
 // of m: x1, x2 = 1, S for the plain model, or an algorithm's Steps and Bytes.
 func newDesign(samples []Sample, m model) (*design, error) {

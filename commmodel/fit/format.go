@@ -13,11 +13,20 @@ func (iv Interval) String() string {
 }
 
 // String is the regime in words: "1 MiB..64 MiB: alpha 112 µs, 189 GB/s
-// (7 points)".
+// (7 points)", or "...: alpha 44.1 µs, latency-bound: no bandwidth measured
+// (3 points)" when BW sits at its cap (BWAtBound), which is no measurement.
 func (g Regime) String() string {
+	bw := units.FormatBandwidth(g.BW)
+	if g.BWAtBound {
+		bw = LatencyBound
+	}
 	return fmt.Sprintf("%s..%s: alpha %s, %s (%d points)", units.FormatSize(g.MinSize), units.FormatSize(g.MaxSize),
-		units.FormatDuration(g.Alpha), units.FormatBandwidth(g.BW), g.N)
+		units.FormatDuration(g.Alpha), bw, g.N)
 }
+
+// LatencyBound is what a regime with BWAtBound says in place of its
+// bandwidth: its time does not grow with size, so no bandwidth was measured.
+const LatencyBound = "latency-bound: no bandwidth measured"
 
 // String lists the regimes, one a line, after the fit's errors.
 func (r *Result) String() string {
