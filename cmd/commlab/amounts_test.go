@@ -20,8 +20,8 @@ func modelJSON(t *testing.T, args ...string) modelResult {
 	return res
 }
 
-// b is a bit and B a byte in -size and -bw alike (issue 11: -size 8Gb was
-// read as 8e9 bytes while -bw 8Gb/s was 1e9 B/s): 8 Gb = 1e9 B.
+// b is a bit and B a byte in -size and -bw alike: 8 Gb = 1e9 B, and
+// 8 Gb/s = 1e9 B/s.
 func TestAmountFlagsBits(t *testing.T) {
 	res := modelJSON(t, "-alpha", "2us", "-bw", "8Gb/s", "-size", "8Gb,1GB", "-algo", "ring")
 	if res.BWBps != 1e9 || len(res.Rows) != 2 || res.Rows[0].SizeBytes != 1e9 || res.Rows[1].SizeBytes != 1e9 || res.Rows[0].TimeS != res.Rows[1].TimeS {

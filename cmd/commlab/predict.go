@@ -21,7 +21,7 @@ func init() {
 	registerWarn("predict", "predict a collective's time on a machine from nccl-tests logs of it (or NCCL's own model)", runPredict)
 }
 
-// predictOutput is the JSON of "commlab predict" (issue 10's fixed
+// predictOutput is the JSON of "commlab predict" (a fixed
 // contract; "problems" as "commlab topo" has it). Sizes in B, times in us.
 type predictOutput struct {
 	Collective  string            `json:"collective"`

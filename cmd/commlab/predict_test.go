@@ -17,7 +17,7 @@ const (
 	dgx2Log     = "../../data/logs/paired/v100-sxm3-dgx2/five_tests_2019.log"
 )
 
-// predictJSON is the fixed contract of "commlab predict -json" (issue 10).
+// predictJSON is the fixed contract of "commlab predict -json" (docs/cli.md).
 type predictJSON struct {
 	Collective  string `json:"collective"`
 	P           int    `json:"p"`

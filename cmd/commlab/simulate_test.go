@@ -13,7 +13,7 @@ import (
 	"github.com/inframethod/commlab/units"
 )
 
-// TestSimulateContract is issue 3's acceptance check: for every AllReduce and
+// TestSimulateContract is the simulator's acceptance check: for every AllReduce and
 // AllToAll algorithm and P in {2, 3, 5, 6, 8, 12, 16} at S = 960000 B, the
 // executed schedule is correct and its steps and busiest rank's bytes are the
 // model's (the simulate contract in docs/design.md). -short runs P in {2, 3,

@@ -11,7 +11,7 @@ import (
 
 // BenchmarkFitPiecewise fits the three-regime curve with 1% noise: 40 sizes
 // spaced evenly in log size (a long nccl-tests sweep), and 10,000
-// log-uniform sizes. Targets (issue 5): <= 5 ms and <= 200 ms.
+// log-uniform sizes. Targets (docs/performance.md): <= 5 ms and <= 200 ms.
 func BenchmarkFitPiecewise(b *testing.B) {
 	for _, n := range []int{40, 10000} {
 		rng := rand.New(rand.NewPCG(uint64(n), 3))

@@ -27,7 +27,7 @@ func publicLogSamples(t *testing.T, name string) []fit.Sample {
 	return out
 }
 
-// TestFitPublicLogs checks issue 5's targets on the public logs (data/logs:
+// TestFitPublicLogs checks the piecewise fit's targets on the public logs (data/logs:
 // H20 from NVIDIA/nccl-tests #321, DeepEP #303 and NVIDIA/nccl #1244, H200
 // from sdambo-git/spc-x-host-configuration): piecewise median |relative error| <= 3%, worst <= 15% and
 // leave-one-out median <= 8%. The single alpha-beta fit's errors are logged

@@ -392,7 +392,7 @@ func TestThroughRecoversLink(t *testing.T) {
 	}
 }
 
-// TestFitPiecewiseSmoothCurves holds issue 5's targets (median <= 3%, worst
+// TestFitPiecewiseSmoothCurves holds the piecewise fit's targets (median <= 3%, worst
 // <= 15%, leave-one-out median <= 8%) on curves that are not piecewise
 // alpha-beta, as real sweeps are not (NCCL adds channels gradually), over
 // nccl-tests' usual 8 B..8 GiB in factors of 2, with noise of 0, 1% and 3%.

@@ -50,17 +50,20 @@
 // AllToAll), and a node's network bytes are spread over its NICs, since
 // NCCL's channels cross the network at different GPUs:
 //
-//	Ring AllReduce        2(n−1)/n·S per GPU over NVLink, and per node over its NICs across nodes
+//	Ring AllReduce        2(n−1)/n·S on NVLink, and over the node's NICs across nodes
 //	Ring AllGather, RS    (n−1)/n·S likewise
 //	Ring Broadcast        S likewise (every GPU receives and forwards S)
-//	Tree AllReduce        2S on a chain of p ≥ 3 (S for p = 2), min(N, 4)/2·S per node
+//	Tree AllReduce        2S on a chain of p ≥ 3 (S for p = 2), min(N, 4)/2·S over the node's NICs
 //	                      (a node is inner in one of the two trees and a leaf in the other)
-//	NVLS AllReduce        S + S/p over NVLink: the switch reduces, so a GPU sends its S once and
-//	                      its reduced slice once; NVLSTree adds p trees of S/p slices across nodes
-//	NVLS AllGather, RS    S over NVLink
-//	CollNetDirect         two-shot's bytes in the node, S per node to the network's switch
+//	NVLS AllReduce        S + S/p on NVLink: the switch reduces, so a GPU sends its S once and
+//	                      its reduced slice once
+//	NVLSTree AllReduce    S + S/p + min(N, 4)·S/(2p) on NVLink, and p·min(N, 4)·S/(2p) over the
+//	                      node's NICs (p trees of S/p slices across nodes)
+//	NVLS AllGather, RS    S on NVLink (one load or store of the buffer)
+//	CollNetDirect         2(p−1)/p·S + S/p on NVLink (two-shot's), p·S/p over the node's NICs
+//	CollNetChain          the chain's bytes, S over the node's NICs (its head's)
 //	PAT AllGather, RS     (n−1)/n·S over the NIC (one GPU per node)
-//	AllToAll              (p−1)/n·S over NVLink and p·(n−p)/n·S per node over its NICs
+//	AllToAll (Direct)     (p−1)/n·S on NVLink, p·(n−p)/n·S over the node's NICs
 //
 // A node's NICs are min(p, NICs per host), one per GPU by default.
 //
@@ -181,8 +184,8 @@
 // A Machine that Calibrate or Uncalibrated returned is safe for concurrent
 // use by many goroutines through its methods (Predict, Curve, Choices,
 // Beyond, Layout, TablesLayout, Diagnose, ScoreSweep, TunerRules,
-// TunerModel, Version),
-// as long as none of them changes its exported fields. The package's
+// TunerModel, Version), as long as none of them changes its exported
+// fields. The package's
 // functions share nothing between calls.
 //
 // # What is left out

@@ -67,11 +67,7 @@ const (
 	// make the measurement slower than the model far more often than
 	// faster: each side of the interval widens by its own spread per
 	// doubling, SlowerSpread above the prediction and FasterSpread below
-	// it (SlowerSpread, FasterSpread). They are the root mean square, per doubling, of the paired
-	// logs' tables predicted from their machine's tables of fewer nodes,
-	// over those measured slower and those measured faster (docs/scores.md,
-	// "Beyond the tables' nodes"), which are therefore not held out from
-	// this choice. layoutSpread is added when the query's GPUs per thread
+	// it, measured on the paired logs (their doc says how). layoutSpread is added when the query's GPUs per thread
 	// (the launch floor) is none of the tables'; it is assumed, not
 	// fitted: few paired tables change layout.
 	nodeSpread   = 0.15
@@ -83,10 +79,10 @@ const (
 	referenceBias   = 0.5
 	referenceSpread = 0.6
 	// minBlendTables and blendMargin say when a blend with NCCL's
-	// uncalibrated model replaces the calibration (ncclWeight). They were
-	// chosen on the paired logs' scores, which are therefore not held out
-	// from this choice: without them the rule blended on more machines and
-	// made more held-out tables worse than better.
+	// uncalibrated model replaces the calibration (ncclWeight): it needs
+	// enough held-out tables modelled by NCCL to judge, and a clear gain.
+	// They were chosen on the paired logs' scores, which are therefore not
+	// held out from this choice (docs/scores.md).
 	minBlendTables = 3
 	blendMargin    = 0.95
 	// minCrossTables is how many held-out tables must have been predicted
@@ -100,9 +96,12 @@ const (
 // SlowerSpread and FasterSpread are the standard deviations of
 // ln(measured/model) that an interval adds per doubling of the node count
 // (or of the ranks) beyond the calibration tables' largest: SlowerSpread
-// above the prediction, FasterSpread below it. The held-out report that
-// measures them (package heldout, "Beyond the tables' nodes" in
-// docs/scores.md) holds them to the paired logs.
+// above the prediction, FasterSpread below it. They are the root mean
+// square, per doubling, of the paired logs' tables predicted from their
+// machine's tables of fewer nodes, over those measured slower and those
+// measured faster (package heldout, "Beyond the tables' nodes" in
+// docs/scores.md, holds them to that measurement), which are therefore
+// not held out from this choice.
 const (
 	SlowerSpread = 0.19
 	FasterSpread = 0.02

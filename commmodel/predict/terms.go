@@ -113,19 +113,7 @@ func (t *term) time(x *[numParams]float64) float64 {
 // algorithm of ch (nccl.Algo.Algorithm; its Stages summed; NCCL's ring,
 // commmodel's Ring, RingAllGather, RingReduceScatter and
 // PipelinedBroadcast, from their Cost, since every step of NCCL's channels
-// runs on both levels at once):
-//
-//	Ring AllReduce        2(n-1)/n·S on NVLink, and over the node's NICs across nodes
-//	Ring AllGather, RS    (n-1)/n·S likewise
-//	Ring Broadcast        S likewise
-//	Tree AllReduce        2S on a chain of p >= 3 (S for p = 2), min(N, 4)/2·S over the node's NICs
-//	NVLS AllReduce        S + S/p on NVLink (the switch reduces)
-//	NVLSTree AllReduce    S + S/p + min(N, 4)·S/(2p) on NVLink, and p·min(N, 4)·S/(2p) over the node's NICs
-//	NVLS AllGather, RS    S on NVLink (no commmodel type: one load or store of the buffer)
-//	CollNetDirect         2(p-1)/p·S + S/p on NVLink, p·S/p over the node's NICs
-//	CollNetChain          the chain's bytes, S over the node's NICs (its head's)
-//	PAT AllGather, RS     (n-1)/n·S over the NIC (one GPU per node)
-//	AllToAll (Direct)     (p-1)/n·S on NVLink, p·(n-p)/n·S over the node's NICs
+// runs on both levels at once); the package documentation tabulates them.
 //
 // The share of the network bytes that leave a group of group nodes is the
 // stages' (commmodel.Stage.Leaving), weighted by their bytes.

@@ -68,7 +68,7 @@ func describe(a commmodel.Algorithm) string {
 // the tree's two halves of C <= 16 chunks.
 func evenElems(p int) int { return 64 * p }
 
-// TestSchedulesMatchModel is the property test of issue 3: for every
+// TestSchedulesMatchModel is the property test of the schedules: for every
 // algorithm, every P from 1 to 64 and sizes that do and do not divide, the
 // schedule's result is right and its counts are the model's (commmodel's own
 // Cost: steps, messages on the critical path, peers and fanout exactly; bytes

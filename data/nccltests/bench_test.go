@@ -33,7 +33,7 @@ func syntheticLog(n int) []byte {
 }
 
 // BenchmarkReader reads logs of 100 to 10,000 rows (target: 10,000
-// rows in at most 20 ms, issue 5).
+// rows in at most 20 ms, docs/performance.md).
 func BenchmarkReader(b *testing.B) {
 	for _, n := range []int{100, 1000, 10000} {
 		in := syntheticLog(n)

@@ -50,7 +50,7 @@ type realLog struct {
 	tests []realTest
 }
 
-// Targets of issue 5 for the piecewise fit on a complete log.
+// Targets of the piecewise fit (median 3%, worst 15%) on a complete log.
 const (
 	targetMedian = 0.03
 	targetWorst  = 0.15
@@ -402,7 +402,7 @@ func fitSamples(tt *Test) []fit.Sample {
 }
 
 // TestRealLogsFit fits every complete real table piecewise and records its
-// errors against issue 5's targets; a target the table says is met must be.
+// errors against the piecewise fit's targets; a target the table says is met must be.
 func TestRealLogsFit(t *testing.T) {
 	all := append(append([]realLog(nil), realLogs...), v100DGX2, p5TagSplit)
 	for _, rl := range all {
@@ -475,7 +475,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // Kept in the fit (KeepNonMonotone), 16 MiB bends the large-size regime and
 // the robust loss sets aside the good 32 MiB point instead, 30% off. By
 // default 16 MiB is set aside as non-monotone against 32 MiB, and 32 MiB is
-// fitted well, as are all others (issue 5's 15% worst).
+// fitted well, as are all others (the piecewise fit's 15% worst).
 func TestRealLogNonMonotone(t *testing.T) {
 	const file = "h200_2x8_allreduce_spectrumx_openshift.log"
 	l, err := publicLog(file, Options{})
@@ -503,7 +503,7 @@ func TestRealLogNonMonotone(t *testing.T) {
 		t.Fatal(err)
 	}
 	if e, w := at(old, 32<<20); w >= setAside || math.Abs(e) < 0.25 {
-		t.Errorf("%s, non-monotone kept: 32 MiB error %+.1f%%, weight %.2f; want it set aside ~30%% off (issue 11)", file, 100*e, w)
+		t.Errorf("%s, non-monotone kept: 32 MiB error %+.1f%%, weight %.2f; want it set aside ~30%% off", file, 100*e, w)
 	}
 	r, err := fit.Piecewise(s, &fit.Settings{Bootstrap: -1})
 	if err != nil {

@@ -28,7 +28,7 @@ var update = flag.Bool("update", false, "rewrite the golden score tables in test
 // tables of its machine (heldout.LeaveOneOut); the scores are in
 // testdata/paired_scores.md, and docs/scores.md reports them.
 
-// The issue's targets (issue 10, "Targets") for every held-out table.
+// The targets for every held-out table (docs/scores.md, "Targets").
 const (
 	targetLarge = 0.10 // median relative error at sizes >= 1 MiB
 	targetAll   = 0.20 // median relative error over all sizes
