@@ -59,6 +59,45 @@ func TestEvidenceRealLogs(t *testing.T) {
 				t.Errorf("version %v, CUDA %v, per host %v; want 2.22.3 and 12.2 at 31, 8 at 13", e.NCCLVersion, e.CUDA, e.GPUsPerHost)
 			}
 		}},
+		{"testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log", func(t *testing.T, e Evidence) {
+			// 13: "[1,0]<stdout>:#   Rank  0 Pid     25 on nccl-tests-efa-16-worker-0 device  0 [0x10] A100-SXM4-40GB", 8 a host;
+			// 31: "NET/OFI Selected Provider is efa"; 33: "Using network AWS Libfabric"; 34: "[1,0]<stdout>:NCCL version 2.9.9+cuda11.2"
+			if e.GPUsPerHost != (fact{8, 13}) || e.Provider != (Fact[string]{"efa", 31}) || e.Network != (Fact[string]{"AWS Libfabric", 33}) ||
+				e.NCCLVersion != (Fact[string]{"2.9.9", 34}) || e.CUDA != (Fact[string]{"11.2", 34}) {
+				t.Errorf("per host %v, provider %v, network %v, version %v, CUDA %v; want 8 at 13, efa at 31, AWS Libfabric at 33, 2.9.9 and 11.2 at 34",
+					e.GPUsPerHost, e.Provider, e.Network, e.NCCLVersion, e.CUDA)
+			}
+			// 110: rank 1's "Trees [0] ... [7] ..."; 132: "Channel 00/08 :    0   7   6 ...";
+			// 469: "8 coll channels, 8 p2p channels, 1 p2p channels per peer" (NCCL 2.9: no collnet or nvls count)
+			ch := Channels{Coll: 8, CollNet: -1, NVLS: -1, P2P: 8, P2PPerPeer: 1}
+			if e.Trees != (fact{8, 110}) || e.Rings != (fact{8, 132}) || e.Channels != (Fact[Channels]{ch, 469}) {
+				t.Errorf("trees %v, rings %v, channels %v; want 8 at 110, 8 at 132, %+v at 469", e.Trees, e.Rings, e.Channels, ch)
+			}
+			// aws-ofi-nccl of NCCL 2.9 prints no "ndev" or "found N nics" line, NCCL 2.9 no
+			// comm line with nNodes and no NVLS line; the GDRDMA of the channel lines
+			// ("via NET/AWS Libfabric/1/GDRDMA") is no GPU Direct RDMA line.
+			if e.NICCount.Known() || len(e.NICs) != 0 || e.Nodes.Known() || e.NVLS.Known() || e.GPUDirect.Known() {
+				t.Errorf("NICs %v %+v, nodes %v, NVLS %v, GPUDirect %v; want none", e.NICCount, e.NICs, e.Nodes, e.NVLS, e.GPUDirect)
+			}
+		}},
+		{"testdata/real/gh200_2x4_allreduce_slingshot_alps.log", func(t *testing.T, e Evidence) {
+			// 13: "    #  Rank  0 Group  0 Pid 204199 on  nid005471 device  0 [0009:01:00] NVIDIA GH200 120GB",
+			// ranks 0-3 on nid005471 and 4-7 on nid005487; no NCCL INFO line.
+			want0 := Device{Rank: 0, Pid: 204199, Host: "nid005471", Device: 0, BusID: "0009:01:00", GPU: "NVIDIA GH200 120GB", Line: 13}
+			if len(e.Devices) != 8 || e.Devices[0] != want0 || e.GPUsPerHost != (fact{4, 13}) || e.NCCLVersion.Known() || e.NICCount.Known() {
+				t.Errorf("devices %d, first %+v, per host %v, version %v, NICs %v; want 8, %+v, 4 at 13, none, none",
+					len(e.Devices), e.Devices[0], e.GPUsPerHost, e.NCCLVersion, e.NICCount, want0)
+			}
+		}},
+		{"testdata/real/mi355x_2x8_allreduce_pollara_roce.log", func(t *testing.T, e Evidence) {
+			// 11: "#  Rank  0 Group  0 Pid 2908511 on mi355-gpu-23 device  0 [0000:75:00]", no GPU name;
+			// 8 ranks on each host; NCCL_DEBUG=Version prints no INFO line.
+			want0 := Device{Rank: 0, Pid: 2908511, Host: "mi355-gpu-23", Device: 0, BusID: "0000:75:00", Line: 11}
+			if len(e.Devices) != 16 || e.Devices[0] != want0 || e.GPUsPerHost != (fact{8, 11}) || e.Network.Known() || e.NICCount.Known() {
+				t.Errorf("devices %d, first %+v, per host %v, network %v, NICs %v; want 16, %+v, 8 at 11, none, none",
+					len(e.Devices), e.Devices[0], e.GPUsPerHost, e.Network, e.NICCount, want0)
+			}
+		}},
 		{"testdata/mpirun_noisy_allreduce.log", func(t *testing.T, e Evidence) {
 			// 39: "NCCL version 2.21.5+cuda12.4"; 67: "Channel 00/24 : 0 1 2 ... 15"
 			if e.NCCLVersion != (Fact[string]{"2.21.5", 39}) || e.Rings != (fact{24, 67}) {

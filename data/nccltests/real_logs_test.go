@@ -143,6 +143,30 @@ var realLogs = []realLog{
 		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 8, 1, "AMD Radeon Graphics", 25, 0, 134217728,
 			16777216, 59.45, 246.91, 58.3947, "yyy"},
 	}},
+	// Alps GH200: the srun line names all_reduce_perf; 8 ranks, 4 on each of
+	// nid005471 and nid005487; 25 rows 8 B..128 MiB, every line of the
+	// Markdown block indented by 4 spaces.
+	{"gh200_2x4_allreduce_slingshot_alps.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 2, "NVIDIA GH200 120GB", 25, 8, 134217728,
+			134217728, 1916.4, 122.57, 19.7866, "yyy"},
+	}},
+	// AWS p4d over EFA: 16 ranks on nccl-tests-efa-16-worker-0 and -1, every
+	// line tagged [1,R]<stdout>: and NCCL INFO lines of all ranks inside the
+	// header; no line names the binary, and the 2020 columns have no root,
+	// so the collective comes from busbw/algbw = 2·15/16 (42.48/22.66 at
+	// 1 GiB); 30 rows 8 B..4 GiB.
+	{"a100_2x8_allreduce_efa_p4d_ncclinfo.log", []realTest{
+		{"", "all_reduce", commmodel.AllReduce, FromTable, 16, 2, "A100-SXM4-40GB", 30, 8, 4294967296,
+			1073741824, 47392, 42.48, 11.2432, "yyy"},
+	}},
+	// MI355X on Pollara RoCE: 16 ranks on mi355-gpu-23 and -24 whose Rank
+	// lines end at the bus ID (no GPU name); no binary named, redop sum and
+	// root -1 with busbw/algbw = 2·15/16 (369.04/196.82); 31 rows 8 B..8 GiB
+	// and no "# Avg bus bandwidth" trailer (0).
+	{"mi355x_2x8_allreduce_pollara_roce.log", []realTest{
+		{"", "all_reduce", commmodel.AllReduce, FromTable, 16, 2, "", 31, 8, 8589934592,
+			8589934592, 43643, 369.04, 0, "yyy"},
+	}},
 	// MI355X: two framed tests (all_reduce_perf, alltoall_perf), 8 ranks on
 	// GPU-6403, each trimmed by its author to its last 2 rows: no fit.
 	{"mi355x_1x8_allreduce_alltoall_trimmed.log", []realTest{

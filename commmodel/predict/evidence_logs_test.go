@@ -1,0 +1,114 @@
+package predict
+
+import (
+	"strings"
+	"testing"
+)
+
+// What the description of a machine says after the evidence of a public
+// log (Describe, then Hardware.WithEvidence, then ForHosts with the Rank
+// lines' GPUs per host), as the command line builds it: each fact checked
+// has the value the log's source gives and the source commlab must name.
+// A fact that the log does not state stays assumed even where its value
+// is right. The files are those of data/nccltests/testdata/real, whose
+// "# Source:" lines cite the systems.
+func TestDescribeRealLogs(t *testing.T) {
+	type want struct {
+		value  string
+		source Source
+	}
+	for _, c := range []struct {
+		file           string
+		gpu            string // a pin for Rank lines without a GPU name
+		nodes, perNode int    // from the Rank lines' hosts
+		facts          map[string]want
+	}{
+		// 2 x 4 GH200 on Alps: the Rank lines put ranks 0-3 on nid005471 and
+		// 4-7 on nid005487. A board of four GH200 joins each pair by NVLinks
+		// of its own: a mesh without NVLS, assumed since no line says so. The
+		// catalog's Grace CPU is Arm. The source's hardware page gives four
+		// NICs a node, one per GPU, which no line of the log states.
+		{file: "gh200_2x4_allreduce_slingshot_alps.log", nodes: 2, perNode: 4, facts: map[string]want{
+			"fabric":        {"mesh", SourceAssumed},
+			"nvls":          {"false", SourceAssumed},
+			"cpu":           {"arm", SourceCatalog},
+			"nics_per_node": {"one per GPU", SourceAssumed},
+		}},
+		// 2 x 8 A100 on p4d over EFA: the Rank lines put 8 ranks on each of
+		// two workers; NCCL 2.9.9's debug lines say nothing of NVLS or of the
+		// NIC count (no "ndev" or "found N nics" line). An 8-GPU A100 host is
+		// an NVSwitch board; A100 has no NVLS.
+		{file: "a100_2x8_allreduce_efa_p4d_ncclinfo.log", nodes: 2, perNode: 8, facts: map[string]want{
+			"fabric": {"nvswitch", SourceAssumed},
+			"nvls":   {"false", SourceAssumed},
+		}},
+		// 2 x 8 MI355X over Pollara 400 RoCE: the Rank lines name no GPU, so
+		// the user names it. The README's script lists eight RoCE devices
+		// (NCCL_IB_HCA) of AMD's 400 Gb/s Pollara NIC, one per GPU, which no
+		// line of the log states; the GPUs reach each other over Infinity
+		// Fabric, whose link count the catalog holds (seven peers).
+		{file: "mi355x_2x8_allreduce_pollara_roce.log", gpu: "AMD Instinct MI355X", nodes: 2, perNode: 8, facts: map[string]want{
+			"gpu":           {"AMD Instinct MI355X", SourceCatalog},
+			"fabric":        {"infinity", SourceAssumed},
+			"nvlinks":       {"7", SourceCatalog},
+			"nvls":          {"false", SourceAssumed},
+			"nics_per_node": {"one per GPU", SourceAssumed},
+			"nic_bw":        {"400 Gb/s", SourceAssumed},
+		}},
+		// 1 x 8 H800: "NVLS multicast support is available on dev 4" (line 42)
+		// makes NVLS, and with it NVSwitch, a fact of NCCL's debug lines.
+		{file: "h800_1x8_broadcast_ncclinfo.log", nodes: 1, perNode: 8, facts: map[string]want{
+			"fabric": {"nvswitch", SourceNCCLDebug},
+			"nvls":   {"true", SourceNCCLDebug},
+		}},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			var pins func(int) Pins
+			if c.gpu != "" {
+				pins = func(int) Pins { return Pins{GPU: c.gpu} }
+			}
+			tabs, problems, err := ReadFile("../../data/nccltests/testdata/real/"+c.file, pins)
+			if err != nil || len(tabs) == 0 || len(problems) != 0 {
+				t.Fatalf("%d tables, problems %v, %v", len(tabs), problems, err)
+			}
+			tab := tabs[0]
+			if tab.Nodes != c.nodes || tab.PerNode != c.perNode {
+				t.Errorf("%d nodes of %d GPUs, want %d of %d", tab.Nodes, tab.PerNode, c.nodes, c.perNode)
+			}
+			h, err := Describe(tab.GPU, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, notes := h.WithEvidence(tabs)
+			if len(notes) != 0 {
+				t.Errorf("notes %q, want none (one table)", notes)
+			}
+			h = h.ForHosts(tab.PerNode)
+			got := map[string]want{}
+			for _, f := range h.Facts() {
+				got[f.Name] = want{f.Value, f.Source}
+			}
+			for name, w := range c.facts {
+				if got[name] != w {
+					t.Errorf("%s: %q from %s, want %q from %s", name, got[name].value, got[name].source, w.value, w.source)
+				}
+			}
+		})
+	}
+}
+
+// Without a GPU name on its Rank lines, a table is left out with a problem
+// that says how to give it, rather than described as some default GPU.
+func TestReadFileNoGPUName(t *testing.T) {
+	// mi355x_2x8_allreduce_pollara_roce.log:11: "#  Rank  0 Group  0 Pid 2908511 on mi355-gpu-23 device  0 [0000:75:00]"
+	tabs, problems, err := ReadFile("../../data/nccltests/testdata/real/mi355x_2x8_allreduce_pollara_roce.log", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tabs) != 0 || len(problems) != 1 {
+		t.Fatalf("%d tables, problems %v; want none and one problem", len(tabs), problems)
+	}
+	if msg := problems[0].Error(); !strings.Contains(msg, ":11:") || !strings.Contains(msg, "gpu=NAME") {
+		t.Errorf("problem %q, want one at line 11 that names gpu=NAME", msg)
+	}
+}
