@@ -107,20 +107,19 @@ func TestPredictRowsOnly(t *testing.T) {
 	}
 }
 
-// TestPredictDescribedHardware predicts on AMD hosts: "AMD Radeon
-// Graphics" (a real rccl-tests log's name), which commlab does not know,
-// is predicted with every fact assumed and a warning that says how to
-// describe it; an MI300X, which it knows,
-// predicts as with its description given inline or from a file, each
-// fact's source the catalog's or the user's.
+// TestPredictDescribedHardware: a GPU commlab does not know, the "NVIDIA
+// RTX 6000D" of a real nccl-tests log, is predicted with every fact
+// assumed and a warning that says how to describe it; an MI300X, which it
+// knows, predicts as with its description given inline or from a file,
+// each fact's source the catalog's or the user's.
 func TestPredictDescribedHardware(t *testing.T) {
 	args := []string{"predict", "-gpu", "AMD Instinct MI300X", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"}
 	unknown := slices.Clone(args)
-	unknown[2] = "AMD Radeon Graphics"
+	unknown[2] = "NVIDIA RTX 6000D"
 	code, out, stderr := runCLI(unknown...)
 	if code != 0 || !strings.Contains(stderr, "not in commlab's catalog") || !strings.Contains(stderr, "-hw cc=") ||
-		!strings.Contains(out, "gpu AMD Radeon Graphics (assumed?)") {
-		t.Errorf("AMD Radeon Graphics without -hw: exit %d, stderr %q, output:\n%s", code, stderr, out)
+		!strings.Contains(out, "gpu NVIDIA RTX 6000D (assumed?)") {
+		t.Errorf("NVIDIA RTX 6000D without -hw: exit %d, stderr %q, output:\n%s", code, stderr, out)
 	}
 	code, known, stderr := runCLI(args...)
 	if code != 0 {

@@ -51,14 +51,14 @@ func TestDescribe(t *testing.T) {
 
 // TestDescribeAMD describes an AMD Instinct MI300X host (seven Infinity
 // Fabric links of 64 GB/s a direction, AMD's data sheet), which the GPU
-// catalog also holds, and predicts an AllReduce on it, uncalibrated; "AMD
-// Radeon Graphics" (a real rccl-tests log's name), which it does not, is
+// catalog also holds, and predicts an AllReduce on it, uncalibrated; the
+// "NVIDIA RTX 6000D" of a real nccl-tests log, which it does not hold, is
 // taken as nccl.UnknownGPU with every fact assumed.
 func TestDescribeAMD(t *testing.T) {
 	const mi300x = "AMD Instinct MI300X"
-	radeon, err := Describe("AMD Radeon Graphics", "")
-	if err != nil || radeon.GPU.Known || radeon.Sources.GPU != SourceAssumed || radeon.Fabric != FabricPCIe || !radeon.assumedLinks() {
-		t.Errorf("undescribed AMD Radeon Graphics: %+v, %v; want an unknown PCIe GPU, assumed", radeon, err)
+	unknown, err := Describe("NVIDIA RTX 6000D", "")
+	if err != nil || unknown.GPU.Known || unknown.Sources.GPU != SourceAssumed || unknown.Fabric != FabricPCIe || !unknown.assumedLinks() {
+		t.Errorf("undescribed NVIDIA RTX 6000D: %+v, %v; want an unknown PCIe GPU, assumed", unknown, err)
 	}
 	h, err := Describe(mi300x, "cc=9.4,links=7,link-bw=64GB/s")
 	if err != nil {
@@ -221,11 +221,11 @@ func TestIntraPriorDescribed(t *testing.T) {
 }
 
 // TestCalibrateUnknownGPU calibrates on a real rccl-tests log of a GPU the
-// catalog does not hold ("AMD Radeon Graphics", 8 ranks of AllToAll): it
+// catalog does not hold ("NVIDIA RTX 6000D", 2 x 8 ranks of AllToAll): it
 // is not refused, the notes say what was assumed, and intra_bw's prior is
 // 10x wide either way (wideWidth) where a known GPU's is at most 2x.
 func TestCalibrateUnknownGPU(t *testing.T) {
-	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/amd_radeon_1x8_alltoall_rccl_late2025.log", nil)
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/rtx6000d_2x8_alltoall_late2025.log", nil)
 	if err != nil || len(tabs) == 0 {
 		t.Fatalf("%d tables, %v", len(tabs), err)
 	}

@@ -45,8 +45,8 @@ func TestDefaultHardware(t *testing.T) {
 			t.Errorf("DefaultHardware(%q) = %+v, %v; want NVSwitch %v NVLS %v NIC %g domain %d", c.name, h, err, c.nvswitch, c.nvls, c.nicBW, c.domain)
 		}
 	}
-	if _, err := DefaultHardware("AMD Radeon Graphics"); !errors.Is(err, nccl.ErrUnknownGPU) {
-		t.Errorf("AMD Radeon Graphics: err = %v, want ErrUnknownGPU", err)
+	if _, err := DefaultHardware("NVIDIA RTX 6000D"); !errors.Is(err, nccl.ErrUnknownGPU) {
+		t.Errorf("NVIDIA RTX 6000D: err = %v, want ErrUnknownGPU", err)
 	}
 }
 

@@ -21,7 +21,6 @@ var alltoallLogs = []struct {
 }{
 	{"../logs/h20-3e_2x2_alltoall_nccltests321.log", true},
 	{"testdata/real/rtx6000d_2x8_alltoall_late2025.log", true},
-	{"testdata/real/amd_radeon_1x8_alltoall_rccl_late2025.log", true},
 	{"testdata/real/mi355x_1x8_allreduce_alltoall_trimmed.log", true},
 	{"../logs/paired/gb300-nvl72/allreduce_alltoall_1to32hosts.log", true},
 	{cluster01Dir + "/nccl_N2_G8_cnode3-002_cnode3-003.log", false},

@@ -136,13 +136,6 @@ var realLogs = []realLog{
 		{"", "", commmodel.AllReduce, FromTable, 2, 2, "Tesla V100-SXM2-32GB", 29, 8, 2147483648,
 			65536, 137.5, 0.48, 1.16154, "yyy"},
 	}},
-	// AMD report for Alibaba Cloud: the docker line names alltoall_perf; 8
-	// ranks of one process on Aliyun3; 25 rows, four of 0 B, to 128 MiB; the
-	// ib_write_bw rows after the table are no table rows.
-	{"amd_radeon_1x8_alltoall_rccl_late2025.log", []realTest{
-		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 8, 1, "AMD Radeon Graphics", 25, 0, 134217728,
-			16777216, 59.45, 246.91, 58.3947, "yyy"},
-	}},
 	// Alps GH200: the srun line names all_reduce_perf; 8 ranks, 4 on each of
 	// nid005471 and nid005487; 25 rows 8 B..128 MiB, every line of the
 	// Markdown block indented by 4 spaces.
