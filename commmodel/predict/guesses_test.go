@@ -103,10 +103,12 @@ func TestGuesses(t *testing.T) {
 	}
 }
 
-// TestWithEvidence takes the facts NCCL's debug lines state: 4 NICs from
-// "NET/OFI Forcing AWS OFI ndev 4" (line 20 of the V100 EFA log) and NVLS
-// from "NVLS multicast support is available on dev 4" (line 42 of the H800
-// log); a NIC count the user gave stands.
+// TestWithEvidence takes the facts NCCL's debug lines state: from the H800
+// log, 1 NIC ("NET/Socket : Using [0]enx785ee8a015a1:... [1]veth6f0b7dd:...",
+// line 24, a container's veth left out) and NVLS ("NVLS multicast support is
+// available on dev 4", line 42); a NIC count the user gave stands. The V100
+// EFA log's "Forcing AWS OFI ndev 4" (line 20) counts emulated devices, not
+// NICs, and leaves the count assumed.
 func TestWithEvidence(t *testing.T) {
 	read := func(path string) Table {
 		t.Helper()
@@ -116,29 +118,30 @@ func TestWithEvidence(t *testing.T) {
 		}
 		return tabs[0]
 	}
-	efa := read("../../data/nccltests/testdata/real/v100_efa_2x1_allreduce_pre2022.log")
-	h, err := DefaultHardware(efa.GPU)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, notes := h.WithEvidence([]Table{efa})
-	if got.NICs != 4 || got.Sources.NICs != SourceNCCLDebug || len(notes) != 0 {
-		t.Errorf("EFA: %d NICs from %q, notes %q; want 4 from nccl-debug", got.NICs, got.Sources.NICs, notes)
-	}
-	told, err := Describe(efa.GPU, "nics=1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := told.WithEvidence([]Table{efa}); got.NICs != 1 || got.Sources.NICs != SourceUser {
-		t.Errorf("nics=1 given: %d NICs from %q, want the user's 1", got.NICs, got.Sources.NICs)
-	}
 	h800 := read("../../data/nccltests/testdata/real/h800_1x8_broadcast_ncclinfo.log")
-	h, err = DefaultHardware(h800.GPU)
+	h, err := DefaultHardware(h800.GPU)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.NVLS = false // as if assumed off
-	if got, _ := h.WithEvidence([]Table{h800}); !got.NVLS || got.Sources.NVLS != SourceNCCLDebug || got.Fabric != FabricNVSwitch {
-		t.Errorf("H800: NVLS %v from %q on %v; want it on from nccl-debug, on NVSwitch", got.NVLS, got.Sources.NVLS, got.Fabric)
+	got, notes := h.WithEvidence([]Table{h800})
+	if !got.NVLS || got.Sources.NVLS != SourceNCCLDebug || got.Fabric != FabricNVSwitch || got.NICs != 1 || got.Sources.NICs != SourceNCCLDebug || len(notes) != 0 {
+		t.Errorf("H800: NVLS %v from %q on %v, %d NICs from %q, notes %q; want NVLS on NVSwitch and 1 NIC, from nccl-debug",
+			got.NVLS, got.Sources.NVLS, got.Fabric, got.NICs, got.Sources.NICs, notes)
+	}
+	told, err := Describe(h800.GPU, "nics=8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := told.WithEvidence([]Table{h800}); got.NICs != 8 || got.Sources.NICs != SourceUser {
+		t.Errorf("nics=8 given: %d NICs from %q, want the user's 8", got.NICs, got.Sources.NICs)
+	}
+	efa := read("../../data/nccltests/testdata/real/v100_efa_2x1_allreduce_pre2022.log")
+	h, err = DefaultHardware(efa.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := h.WithEvidence([]Table{efa}); got.NICs != 0 || got.Sources.NICs == SourceNCCLDebug {
+		t.Errorf("EFA: %d NICs from %q; want them still assumed", got.NICs, got.Sources.NICs)
 	}
 }

@@ -57,10 +57,12 @@ type Evidence struct {
 	// speed=400000 ..." (NCCL_DEBUG_SUBSYS=NET, from NCCL 2.24).
 	NICs []NIC
 	// NICCount is the number of NICs of a host: the devices the IB or
-	// Socket line lists, else the OFI plugin's "Forcing AWS OFI ndev 4"
-	// or "Selected Provider is efa (found 4 nics)". (The topology that
-	// NCCL_DEBUG_SUBSYS=GRAPH prints is not counted: pasted logs often
-	// hold a part of it.)
+	// Socket line lists, less a container's or bridge's virtual interfaces
+	// (veth..., docker...), else the OFI plugin's "Selected Provider is efa
+	// (found 4 nics)". Not counted: aws-ofi-nccl's "Forcing AWS OFI ndev
+	// 4", which counts devices it emulates over fewer NICs (one per two
+	// GPUs on a p3dn's single EFA NIC), and the topology that
+	// NCCL_DEBUG_SUBSYS=GRAPH prints (pasted logs often hold a part of it).
 	NICCount Fact[int]
 	// NICBW is the bandwidth of one NIC in B/s: the first speed a
 	// "NET/IB: [0] ... speed=400000" line gives (Mb/s there), or the
@@ -135,7 +137,7 @@ var (
 	ibDevRE     = regexp.MustCompile(`\[(\d+)\]([^\s:\[\]]+):(\d+)(?::\d*)*/(\w+)`)
 	socketDevRE = regexp.MustCompile(`\[(\d+)\]([^\s:\[\]]+):`)
 	ibSpeedRE   = regexp.MustCompile(`^NET/IB\s*: \[\d+\] ([^\s:]+):\S* .*\bspeed=(\d+)`)
-	ofiNICsRE   = regexp.MustCompile(`^NET/OFI (?:Forcing AWS OFI ndev (\d+)|.*\(found (\d+) nics?\))`)
+	ofiNICsRE   = regexp.MustCompile(`^NET/OFI .*\(found (\d+) nics?\)`)
 	ofiProvRE   = regexp.MustCompile(`^NET/OFI Selected [Pp]rovider is ([\w;-]+)`)
 	channelsRE  = regexp.MustCompile(`(\d+) (coll|collnet|nvls|p2p) channels(?: (per peer))?`)
 	ringRE      = regexp.MustCompile(`^Channel (\d+)/(\d+) :((?:\s+\d+)+)\s*$`)
@@ -203,7 +205,7 @@ func (d *debugState) line(n int, msg string) {
 			e.Provider.set(m[1], n)
 		}
 		if m := ofiNICsRE.FindStringSubmatch(msg); m != nil {
-			e.NICCount.set(atoi(m[1]+m[2]), n)
+			e.NICCount.set(atoi(m[1]), n)
 		}
 	case strings.Contains(msg, "GPU Direct RDMA "):
 		switch {
@@ -272,9 +274,27 @@ func (d *debugState) nics(n int, msg string, re *regexp.Regexp) {
 		}
 		e.NICs = append(e.NICs, nic)
 	}
-	if len(e.NICs) > 0 {
-		e.NICCount = Fact[int]{len(e.NICs), n} // the list outranks a count
+	count := 0
+	for _, nic := range e.NICs {
+		if !virtual(nic.Name) {
+			count++
+		}
 	}
+	if count > 0 {
+		e.NICCount = Fact[int]{count, n} // the list outranks a count
+	}
+}
+
+// virtual reports a network interface that is no NIC of the host: a
+// container's or bridge's (veth, docker, virbr, br-, cni, flannel) or the
+// loopback, which NCCL's socket transport may list beside the real ones.
+func virtual(name string) bool {
+	for _, p := range []string{"veth", "docker", "virbr", "br-", "cni", "flannel", "lo"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // nicSpeed records the speed bw (B/s) of the NIC named name, read on line

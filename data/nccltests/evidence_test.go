@@ -24,8 +24,9 @@ func TestEvidenceRealLogs(t *testing.T) {
 			}
 			// 24: "NET/Socket : Using [0]enx785ee8a015a1:10.59.6.30<0> [1]veth6f0b7dd:fe80::..."; 25: "Using network Socket"
 			nics := []NIC{{Index: 0, Name: "enx785ee8a015a1", Line: 24}, {Index: 1, Name: "veth6f0b7dd", Line: 24}}
-			if !reflect.DeepEqual(e.NICs, nics) || e.NICCount != (fact{2, 24}) || e.Network != (Fact[string]{"Socket", 25}) {
-				t.Errorf("NICs %+v (%v), network %v; want %+v, 2 at 24, Socket at 25", e.NICs, e.NICCount, e.Network, nics)
+			// veth6f0b7dd is a container's interface, no NIC of the host.
+			if !reflect.DeepEqual(e.NICs, nics) || e.NICCount != (fact{1, 24}) || e.Network != (Fact[string]{"Socket", 25}) {
+				t.Errorf("NICs %+v (%v), network %v; want %+v, 1 at 24, Socket at 25", e.NICs, e.NICCount, e.Network, nics)
 			}
 			// 42: "NVLS multicast support is available on dev 4"; 43: "Channel 00/16 : 0 3 1 2 4 7 5 6";
 			// 45: "Trees [0] ... [15] ..."; 57: "16 coll channels, 16 nvls channels, 16 p2p channels, 16 p2p channels per peer"
@@ -41,11 +42,12 @@ func TestEvidenceRealLogs(t *testing.T) {
 			}
 		}},
 		{"testdata/real/v100_efa_2x1_allreduce_pre2022.log", func(t *testing.T, e Evidence) {
-			// 20: "NET/OFI Forcing AWS OFI ndev 4"; 21: "NET/OFI Selected Provider is efa";
+			// 20: "NET/OFI Forcing AWS OFI ndev 4" (devices aws-ofi-nccl emulates over the
+			// p3dn's one EFA NIC: no NIC count); 21: "NET/OFI Selected Provider is efa";
 			// 23: "Using network AWS Libfabric"; 31: "Channel 00/04 :    0   1"; 36: "Trees [0] ... [3] ..."
-			if e.NICCount != (fact{4, 20}) || e.Provider != (Fact[string]{"efa", 21}) || e.Network != (Fact[string]{"AWS Libfabric", 23}) ||
+			if e.NICCount.Known() || e.Provider != (Fact[string]{"efa", 21}) || e.Network != (Fact[string]{"AWS Libfabric", 23}) ||
 				e.Rings != (fact{4, 31}) || e.Trees != (fact{4, 36}) || len(e.NICs) != 0 {
-				t.Errorf("NICs %v %+v, provider %v, network %v, rings %v, trees %v; want 4 at 20, efa at 21, AWS Libfabric at 23, 4 at 31, 4 at 36",
+				t.Errorf("NICs %v %+v, provider %v, network %v, rings %v, trees %v; want none, efa at 21, AWS Libfabric at 23, 4 at 31, 4 at 36",
 					e.NICCount, e.NICs, e.Provider, e.Network, e.Rings, e.Trees)
 			}
 			// 16 and 17: one rank on each of two hosts.
