@@ -33,7 +33,10 @@ type Diagnosis struct {
 
 // DiagnoseLog diagnoses the first table of the public log name (data/logs,
 // such as "h200_2x8_allreduce_spectrumx_openshift.log") against the
-// uncalibrated model of its GPU, pins giving what the log does not say.
+// uncalibrated model of its GPU, pins giving what the log does not say. As
+// commlab diagnose does, the machine takes what the table's NCCL_DEBUG
+// lines say of it (predict.Hardware.WithEvidence) and the table's GPUs per
+// node (ForHosts); the rest is assumed, and findings it may explain name it.
 func DiagnoseLog(name string, pins predict.Pins) (*Diagnosis, error) {
 	b, err := data.Files.ReadFile("logs/" + name)
 	if err != nil {
@@ -46,17 +49,29 @@ func DiagnoseLog(name string, pins predict.Pins) (*Diagnosis, error) {
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("article: no table in %s: %v", name, problems)
 	}
-	h, err := predict.DefaultHardware(tables[0].GPU)
+	t := tables[0]
+	h, err := predict.DefaultHardware(t.GPU)
 	if err != nil {
 		return nil, err
 	}
-	return diagnose(predict.Uncalibrated(h), tables[0])
+	h, _ = h.WithEvidence(tables[:1])
+	return diagnose(predict.Uncalibrated(h.ForHosts(t.PerNode)), t)
 }
 
 // DiagnosePaired diagnoses the paired machine m's table named table against
 // the model calibrated on its tables named in from.
 func DiagnosePaired(m heldout.PairedMachine, from []string, table string) (*Diagnosis, error) {
 	h, err := PredictFrom(m, from, table)
+	if err != nil {
+		return nil, err
+	}
+	return diagnose(h.Model, h.Table)
+}
+
+// DiagnoseHeldOut diagnoses the paired machine m's table named table
+// against the model calibrated on every other table of m.
+func DiagnoseHeldOut(m heldout.PairedMachine, table string) (*Diagnosis, error) {
+	h, err := PredictHeldOut(m, table)
 	if err != nil {
 		return nil, err
 	}
@@ -103,31 +118,43 @@ func DiagnosisFigure(d *Diagnosis) figure.Figure {
 	}
 }
 
-// FindingsTable lists a diagnosis's findings, one row each, with their
-// advice.
+// FindingsTable lists a diagnosis's findings, one row each, with the
+// assumed facts of the machine that may explain them and their advice.
 func FindingsTable(d *Diagnosis) figure.Table {
-	t := figure.Table{Header: []string{"sizes", "measured/model", "finding", "term", "NCCL runs (model)", "try"},
+	t := figure.Table{Header: []string{"sizes", "measured/model", "finding", "term", "NCCL runs (model)", "assumed", "try"},
 		Align: []figure.Align{figure.Left, figure.Right}}
 	for _, f := range d.Findings {
+		var assumed []string
+		for _, g := range f.Guesses {
+			assumed = append(assumed, g.Fact.Name+" = "+g.Fact.Value)
+		}
 		t.Rows = append(t.Rows, []string{units.FormatSize(f.FromBytes) + ".." + units.FormatSize(f.ToBytes),
-			fmt.Sprintf("%.2f", f.MeasuredOverModel), f.Kind, f.Term, f.NCCL, strings.Join(f.Advice, " ")})
+			fmt.Sprintf("%.2f", f.MeasuredOverModel), f.Kind, f.Term, f.NCCL, strings.Join(assumed, ", "), strings.Join(f.Advice, " ")})
 	}
 	return t
 }
 
 // TuneExample is notebook 08's tuner configuration: Together's node,
-// calibrated on its Ring and tuner tables of AllReduce and AllGather, and
-// rules for AllReduce on 1 and 2 nodes.
+// calibrated on its Ring and NVLS tables of AllReduce and AllGather, writes
+// rules for a job of 3 nodes of 8 GPUs in tensor-parallel groups of 4. The
+// job creates the groups (1 x 4), the data-parallel groups of two GPUs of
+// each node (3 x 2) and the world (3 x 8). Old are the communicators the
+// rules were written for before tune took a job's: 1 and 2 nodes of 8.
 var TuneExample = struct {
-	Machine string
-	From    []string
-	Nodes   []int
-}{"h100-sxm-1x8-together", []string{"all_reduce_ring.log#0", "all_reduce_nvls.log#0", "all_gather_ring.log#0", "all_gather_nvls.log#0"}, []int{1, 2}}
+	Machine     string
+	From        []string
+	Collectives []commmodel.Collective
+	Job, Old    []predict.Comm
+}{
+	Machine:     "h100-sxm-1x8-together",
+	From:        []string{"all_reduce_ring.log#0", "all_reduce_nvls.log#0", "all_gather_ring.log#0", "all_gather_nvls.log#0"},
+	Collectives: []commmodel.Collective{commmodel.AllReduce, commmodel.AllGather},
+	Job:         []predict.Comm{{Nodes: 1, PerNode: 4}, {Nodes: 3, PerNode: 2}, {Nodes: 3, PerNode: 8}},
+	Old:         []predict.Comm{{Nodes: 1, PerNode: 8}, {Nodes: 2, PerNode: 8}},
+}
 
-// TuneRules calibrates the example's machine on its tables and returns
-// the AllReduce rules of the file tune writes for its node counts, deciding
-// at powers of two from 1 KiB to 4 GiB.
-func TuneRules() ([]nccl.TunerRule, error) {
+// TuneMachine calibrates the example's machine on its tables.
+func TuneMachine() (*predict.Machine, error) {
 	m, err := PairedMachine(TuneExample.Machine)
 	if err != nil {
 		return nil, err
@@ -140,23 +167,47 @@ func TuneRules() ([]nccl.TunerRule, error) {
 		}
 		tables = append(tables, m.Tables[i])
 	}
-	mc, err := predict.Calibrate(m.Hardware, tables, nil)
-	if err != nil {
-		return nil, err
-	}
+	return predict.Calibrate(m.Hardware, tables, nil)
+}
+
+// TuneRules returns the rules commlab tune writes from m for the
+// communicators comms (predict.Machine.TunerRules): for every function of
+// NCCL's tuner on each, NCCL's own choice, except for the example's
+// collectives where m's fastest beats it beyond its interval, deciding at
+// powers of two from 1 KiB to 4 GiB.
+func TuneRules(m *predict.Machine, comms []predict.Comm) ([]nccl.TunerRule, error) {
 	var sizes []float64
 	for s := float64(1 << 10); s <= 4<<30; s *= 2 {
 		sizes = append(sizes, s)
 	}
-	var comms []predict.Comm
-	for _, n := range TuneExample.Nodes {
-		comms = append(comms, predict.Comm{Nodes: n, PerNode: 8})
-	}
-	rules, err := mc.TunerRules([]commmodel.Collective{commmodel.AllReduce}, comms, predict.Layout{}, sizes)
+	return m.TunerRules(TuneExample.Collectives, comms, predict.Layout{}, sizes)
+}
+
+// OldTuneRules returns the example's old file: AllReduce rules alone, for
+// the old communicators, as tune wrote before it took a job's.
+func OldTuneRules(m *predict.Machine) ([]nccl.TunerRule, error) {
+	rules, err := TuneRules(m, TuneExample.Old)
 	if err != nil {
 		return nil, err
 	}
 	return slices.DeleteFunc(rules, func(r nccl.TunerRule) bool { return r.Func != nccl.FuncAllReduce }), nil
+}
+
+// ModelRules returns the rules of rules, written by TuneRules from m for
+// comms, that run another algorithm or protocol than NCCL's own at some of
+// their sizes: where the model expects its choice to beat NCCL's beyond its
+// interval. The others keep NCCL's choice.
+func ModelRules(m *predict.Machine, rules []nccl.TunerRule, comms []predict.Comm) ([]nccl.TunerRule, error) {
+	own, err := m.TunerRules(nil, comms, predict.Layout{}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(slices.Clone(rules), func(r nccl.TunerRule) bool {
+		return !slices.ContainsFunc(own, func(o nccl.TunerRule) bool {
+			return o.Func == r.Func && o.Nodes == r.Nodes && o.Ranks == r.Ranks && o.MinBytes <= r.MaxBytes && r.MinBytes <= o.MaxBytes &&
+				(o.Algo != r.Algo || o.Proto != r.Proto)
+		})
+	}), nil
 }
 
 // RulesTable lists tuner rules as the plugin's file has them.
@@ -170,10 +221,111 @@ func RulesTable(rules []nccl.TunerRule) figure.Table {
 	return t
 }
 
+// A RulesCheck is a rules file read as NCCL's example plugin reads it and
+// checked against a job's communicators (nccl.CheckTunerRules).
+type RulesCheck struct {
+	// File is the rules file, as nccl.WriteTunerRules writes it.
+	File string
+	// Comms are the job's communicators.
+	Comms []predict.Comm
+	// Problems are what makes the job run otherwise than the file says,
+	// and the rules no call of the job matches.
+	Problems []nccl.TunerProblem
+}
+
+// CheckRules writes rules as a file and checks it against the
+// communicators comms on the machine m, whose tuning model says what NCCL
+// leaves to the plugin on each.
+func CheckRules(m *predict.Machine, rules []nccl.TunerRule, comms []predict.Comm) (*RulesCheck, error) {
+	var tcs []nccl.TunerComm
+	for _, c := range comms {
+		tm, err := m.TunerModel(c)
+		if err != nil {
+			return nil, fmt.Errorf("article: %v: %w", c, err)
+		}
+		tcs = append(tcs, nccl.TunerComm{Nodes: c.Nodes, Model: tm})
+	}
+	var b strings.Builder
+	if err := nccl.WriteTunerRules(&b, []string{"written by notebook 08 for " + commsText(comms)}, rules); err != nil {
+		return nil, err
+	}
+	probs, err := nccl.CheckTunerRules(strings.NewReader(b.String()), "nccl_tuner.conf", tcs)
+	if err != nil {
+		return nil, err
+	}
+	return &RulesCheck{File: b.String(), Comms: comms, Problems: probs}, nil
+}
+
+// Count returns how many of the check's problems are of hazard h.
+func (c *RulesCheck) Count(h nccl.TunerHazard) int {
+	n := 0
+	for _, p := range c.Problems {
+		if p.Hazard == h {
+			n++
+		}
+	}
+	return n
+}
+
+// ChecksTable compares checks, one column each under its name: how many
+// problems of each hazard each found.
+func ChecksTable(names []string, checks []*RulesCheck) figure.Table {
+	t := figure.Table{Header: append([]string{"hazard"}, names...), Align: []figure.Align{figure.Left}}
+	for h := nccl.HazardLongLine; h <= nccl.HazardUnused; h++ {
+		row := []string{h.String()}
+		for _, c := range checks {
+			row = append(row, fmt.Sprint(c.Count(h)))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// ProblemsTable lists a check's problems that change what the job runs
+// (nccl.TunerProblem.Fails), one row each: the file's line ("-" for calls
+// no line covers), the hazard and what it does to the job.
+func ProblemsTable(c *RulesCheck) figure.Table {
+	t := figure.Table{Header: []string{"line", "hazard", "what the job runs"}, Align: []figure.Align{figure.Right, figure.Left, figure.Left}}
+	for _, p := range c.Problems {
+		if !p.Fails() {
+			continue
+		}
+		line := "-"
+		if p.Line > 0 {
+			line = fmt.Sprint(p.Line)
+		}
+		t.Rows = append(t.Rows, []string{line, p.Hazard.String(), p.Message})
+	}
+	return t
+}
+
+// TuneChecks returns the example's old file and the file tune writes for
+// the job, each checked against the job's communicators.
+func TuneChecks() (old, job *RulesCheck, err error) {
+	m, err := TuneMachine()
+	if err != nil {
+		return nil, nil, err
+	}
+	rules, err := OldTuneRules(m)
+	if err != nil {
+		return nil, nil, err
+	}
+	if old, err = CheckRules(m, rules, TuneExample.Job); err != nil {
+		return nil, nil, err
+	}
+	if rules, err = TuneRules(m, TuneExample.Job); err != nil {
+		return nil, nil, err
+	}
+	job, err = CheckRules(m, rules, TuneExample.Job)
+	return old, job, err
+}
+
 // diagnoseExamples are notebook 08's diagnoses: the public 2 x 8 H200
 // AllReduce against the uncalibrated model (a non-monotone switch, bus
-// bandwidth above the NICs), and ABCI's V100 Broadcast on 32 nodes against
-// its 2- to 8-node siblings (the fabric).
+// bandwidth above the NICs, and gaps the assumed NICs may explain); ABCI's
+// V100 Broadcast on 32 nodes against its 2- to 8-node siblings (the
+// fabric); and Together's AllReduce pinned to Ring against the model
+// calibrated on the node's other tables (a pin the model prices).
 func diagnoseExamples() ([]*Diagnosis, error) {
 	h200, err := DiagnoseLog("h200_2x8_allreduce_spectrumx_openshift.log", predict.Pins{})
 	if err != nil {
@@ -187,7 +339,14 @@ func diagnoseExamples() ([]*Diagnosis, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []*Diagnosis{h200, v100}, nil
+	if m, err = PairedMachine(TuneExample.Machine); err != nil {
+		return nil, err
+	}
+	ring, err := DiagnoseHeldOut(m, "all_reduce_ring.log#0")
+	if err != nil {
+		return nil, err
+	}
+	return []*Diagnosis{h200, v100, ring}, nil
 }
 
 // diagnoseExhibits are notebook 08's figures and tables.
@@ -196,7 +355,7 @@ func diagnoseExhibits(in inputs) ([]Exhibit, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := []string{"h200-2x8", "v100-32x4"}
+	names := []string{"h200-2x8", "v100-32x4", "h100-ring-1x8"}
 	var out []Exhibit
 	for i, d := range ds {
 		ft := FindingsTable(d)
@@ -204,10 +363,19 @@ func diagnoseExhibits(in inputs) ([]Exhibit, error) {
 			Exhibit{Name: "08-diagnose-" + names[i], Title: "A measured table against the model and its 80% interval", Figure: DiagnosisFigure(d)},
 			Exhibit{Name: "08-findings-" + names[i], Title: "Where the table departs from the model, and what to try", Table: &ft})
 	}
-	rules, err := TuneRules()
+	old, job, err := TuneChecks()
 	if err != nil {
 		return nil, err
 	}
-	rt := RulesTable(rules)
-	return append(out, Exhibit{Name: "08-tuner-rules", Title: "Tuner plugin rules written from the calibrated model", Table: &rt}), nil
+	ct := ChecksTable([]string{"AllReduce rules for " + commsText(TuneExample.Old), "tune's rules for the job"}, []*RulesCheck{old, job})
+	return append(out, Exhibit{Name: "08-tuner-check", Title: "Tuner rules files checked against a job's communicators, " + commsText(TuneExample.Job), Table: &ct}), nil
+}
+
+// commsText lists communicators, "1 x 4, 3 x 2, 3 x 8".
+func commsText(comms []predict.Comm) string {
+	var names []string
+	for _, c := range comms {
+		names = append(names, c.String())
+	}
+	return strings.Join(names, ", ")
 }

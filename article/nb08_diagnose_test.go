@@ -1,7 +1,10 @@
 package article
 
 import (
-	"math"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -13,7 +16,9 @@ import (
 // 63.59 us at 256 KiB across the model's Tree/LL to Tree/LL128 switch, and
 // reaches 485.66 GB/s of bus bandwidth at 16 GiB, above eight 400 Gb/s
 // NICs; ABCI's V100 Broadcast on 32 nodes is slower than its siblings
-// predict in the network regime.
+// predict in the network regime. Every departure spans sizes of one NCCL
+// choice, and one of the H200's latency or network term names the NICs it
+// assumed, with no NCCL_ALGO, NCCL_PROTO or NIC advice.
 func TestDiagnoseExamples(t *testing.T) {
 	ds, err := diagnoseExamples()
 	if err != nil {
@@ -26,11 +31,24 @@ func TestDiagnoseExamples(t *testing.T) {
 		}
 		return k
 	}
-	if k := kinds(ds[0]); !k[predict.KindSwitch] || !k[predict.KindAboveNIC] {
-		t.Errorf("H200: %v, want a switch and bus bandwidth above the NICs", k)
+	if k := kinds(ds[0]); !k[predict.KindSwitch] || !k[predict.KindAboveNIC] || !k[predict.KindSlower] {
+		t.Errorf("H200: %v, want a switch, bus bandwidth above the NICs and a departure", k)
 	}
 	if k := kinds(ds[1]); !k[predict.KindFabric] {
 		t.Errorf("V100 on 32 nodes: %v, want slower than its siblings", k)
+	}
+	for _, f := range ds[0].Findings {
+		if f.Kind != predict.KindSlower || f.Term != predict.TermLatency && f.Term != predict.TermNetwork {
+			continue
+		}
+		if !slices.ContainsFunc(f.Guesses, func(g predict.Guess) bool { return g.Fact.Name == "nics_per_node" }) {
+			t.Errorf("H200 %s: the assumed NICs are not named: %+v", f.Term, f.Guesses)
+		}
+		for _, no := range []string{"NCCL_ALGO=", "NCCL_PROTO=", "NCCL_IB_HCA"} {
+			if a := strings.Join(f.Advice, " "); strings.Contains(a, no) {
+				t.Errorf("H200 %s on a guess advises %s: %q", f.Term, no, a)
+			}
+		}
 	}
 	for _, d := range ds {
 		if d.Frame.Nrow() != len(d.Table.Points) {
@@ -42,31 +60,145 @@ func TestDiagnoseExamples(t *testing.T) {
 		if n := len(FindingsTable(d).Rows); n != len(d.Findings) {
 			t.Errorf("%s: %d rows for %d findings", d.Table.Name, n, len(d.Findings))
 		}
+		var sizes []float64
+		for _, p := range d.Table.Points {
+			sizes = append(sizes, p.Size)
+		}
+		preds, err := d.Model.Predict(d.Table.Query(), sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range d.Findings {
+			if f.Kind != predict.KindSlower && f.Kind != predict.KindFaster {
+				continue
+			}
+			for _, p := range preds {
+				if p.Size >= f.FromBytes && p.Size <= f.ToBytes && p.Algorithm+"/"+p.Protocol != f.NCCL {
+					t.Errorf("%s: the finding at %g..%g B (%s) spans %s at %g B", d.Table.Name, f.FromBytes, f.ToBytes, f.NCCL, p.Algorithm+"/"+p.Protocol, p.Size)
+				}
+			}
+		}
 	}
 }
 
-// TestTuneRulesExample: the example's rules cover every AllReduce size on
-// each node count from 0 to the largest, without a gap.
-func TestTuneRulesExample(t *testing.T) {
-	rules, err := TuneRules()
+// TestDiagnosePricedPin: Together's AllReduce pinned to Ring, against the
+// model calibrated on the node's other tables, is slower than the model at
+// 32 MiB, where NCCL runs Ring/LL128 by the model; the advice pins
+// NVLS/Simple, and the model's prediction of that pin lies below Ring's
+// by more than its interval (its High below Ring's time, the tuner's test
+// predict.Prediction.Beats), as fast as the advice says.
+func TestDiagnosePricedPin(t *testing.T) {
+	ds, err := diagnoseExamples()
 	if err != nil {
 		t.Fatal(err)
 	}
-	next := map[int]uint64{}
-	for _, r := range rules {
-		if r.Func != nccl.FuncAllReduce || r.MinBytes != next[r.Nodes] {
-			t.Errorf("%v: want AllReduce from %d", r, next[r.Nodes])
+	d := ds[2]
+	re := regexp.MustCompile(`NCCL_ALGO=(\w+) NCCL_PROTO=(\w+) ([0-9.]+)x as fast as (\S+) here \(([0-9.]+)x-([0-9.]+)x`)
+	priced := 0
+	for _, f := range d.Findings {
+		for _, a := range f.Advice {
+			m := re.FindStringSubmatch(a)
+			if m == nil {
+				continue
+			}
+			priced++
+			if f.Kind != predict.KindSlower || m[4] != f.NCCL || m[1]+"/"+m[2] == f.NCCL {
+				t.Errorf("%q on a finding %s of %s", a, f.Kind, f.NCCL)
+			}
+			q := d.Table.Query()
+			ran, err := d.Model.Predict(q, []float64{f.FromBytes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q.Algo, q.Proto = m[1], m[2]
+			pin, err := d.Model.Predict(q, []float64{f.FromBytes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !pin[0].Beats(ran[0]) {
+				t.Errorf("%q: the pin's High %g s is not below %g s", a, pin[0].High, ran[0].Time)
+			}
+			// One size: the advice's median is the ratio at that size.
+			if got := fmt.Sprintf("%.2f", ran[0].Time/pin[0].Time); f.FromBytes == f.ToBytes && got != m[3] {
+				t.Errorf("%q: the model gives %sx", a, got)
+			}
 		}
-		next[r.Nodes] = r.MaxBytes + 1
 	}
-	for _, n := range TuneExample.Nodes {
-		if _, ok := next[n]; !ok || next[n] != 0 {
-			t.Errorf("%d nodes: rules end at %d, want %d", n, next[n]-1, uint64(math.MaxUint64))
-		}
+	if !slices.ContainsFunc(d.Findings, func(f predict.Finding) bool {
+		return f.FromBytes == 32<<20 && slices.ContainsFunc(f.Advice, func(a string) bool { return strings.Contains(a, "NCCL_ALGO=NVLS NCCL_PROTO=Simple") })
+	}) || priced == 0 {
+		t.Errorf("no NVLS/Simple pin priced at 32 MiB: %+v", d.Findings)
+	}
+}
+
+// TestTuneChecks: the AllReduce rules for 1 and 2 nodes of 8, checked
+// against a job of 1 x 4, 3 x 2 and 3 x 8, name nRanks 8 and 16, none of
+// the job's 4, 6 and 24: every one of NCCL's 5 functions on each of the 3
+// communicators falls through to one channel (15 ranges) and every rule is
+// unused. The rules tune writes for the job leave no problem, and the
+// rules that run the model's choice differ from NCCL's own at one of their
+// ends.
+func TestTuneChecks(t *testing.T) {
+	old, job, err := TuneChecks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldRules, err := nccl.ReadTunerRules(strings.NewReader(old.File), "old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := old.Count(nccl.HazardOneChannel); n != 5*3 {
+		t.Errorf("the old rules: %d ranges on one channel, want 15", n)
+	}
+	if n := old.Count(nccl.HazardUnused); n != len(oldRules) {
+		t.Errorf("the old rules: %d unused, want all %d", n, len(oldRules))
+	}
+	if n := len(ProblemsTable(old).Rows); n != 15 {
+		t.Errorf("the old rules' problems table: %d rows, want the 15 that fail", n)
+	}
+	if len(job.Problems) != 0 {
+		t.Errorf("tune's rules: %+v", job.Problems)
+	}
+	ct := ChecksTable([]string{"old", "job"}, []*RulesCheck{old, job})
+	if len(ct.Rows) != int(nccl.HazardUnused)+1 {
+		t.Errorf("the checks table: %d rows, want one per hazard", len(ct.Rows))
+	}
+
+	m, err := TuneMachine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := TuneRules(m, TuneExample.Job)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if len(RulesTable(rules).Rows) != len(rules) {
 		t.Error("the rules table drops rules")
 	}
+	own, err := m.TunerRules(nil, TuneExample.Job, predict.Layout{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mine, err := ModelRules(m, own, TuneExample.Job); err != nil || len(mine) != 0 {
+		t.Errorf("NCCL's own rules: %v %v, want no rule of the model's", mine, err)
+	}
+	mine, err := ModelRules(m, rules, TuneExample.Job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mine) == 0 {
+		t.Error("tune's rules keep NCCL's own choice everywhere")
+	}
+	for _, r := range mine {
+		differs := false
+		for _, s := range []uint64{r.MinBytes, r.MaxBytes} {
+			o, ok := nccl.FirstMatch(own, r.Func, float64(s), r.Nodes, r.Ranks, 1, 0)
+			differs = differs || !ok || o.Algo != r.Algo || o.Proto != r.Proto
+		}
+		if !differs {
+			t.Errorf("%v runs NCCL's own choice at both ends", r)
+		}
+	}
 }
 
-func TestExhibits08(t *testing.T) { checkExhibits(t, "08_diagnose_tune", 5) }
+func TestExhibits08(t *testing.T) { checkExhibits(t, "08_diagnose_tune", 7) }
