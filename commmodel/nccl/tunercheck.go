@@ -347,7 +347,14 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 					slices.Sort(bounds)
 					bounds = slices.Compact(bounds)
 					calls := func(lo, hi uint64) string {
-						s := fmt.Sprintf("%v of %d..%d B on %v (nNodes %d, nRanks %d)", f, lo, hi, c, c.Nodes, c.Model.nRanks)
+						sizes := fmt.Sprintf("%d..%d B", lo, hi)
+						switch {
+						case lo == 0 && hi == math.MaxUint64:
+							sizes = "every size"
+						case hi == math.MaxUint64:
+							sizes = fmt.Sprintf("%d B and more", lo)
+						}
+						s := fmt.Sprintf("%v of %s on %v (nNodes %d, nRanks %d)", f, sizes, c, c.Nodes, c.Model.nRanks)
 						for _, cl := range []callClass{po, rb} {
 							if cl.text != "" {
 								s += ", " + cl.text
