@@ -518,7 +518,12 @@ func unidentified(t *term, x *[numParams]float64, param func(k int) (sd float64,
 }
 
 // interval returns Low and High of a prediction of time t0 of term t of
-// run rn.
+// run rn. The interval is centred in logs on t0·exp(bias), the measured
+// time the held-out tables lead one to expect; where the bias is larger
+// than a side's half-width, that side is extended to t0, so that the
+// prediction always lies within its own interval. The prediction itself
+// stays the model's: moved by the bias, it is further from the paired
+// logs' held-out tables than unmoved.
 func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	share := 1.0 // of the calibration in the blend's log (Predict)
 	if t.nccl > 0 {
@@ -530,10 +535,11 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 
 // bounds returns ln(Low/Time) and ln(High/Time) of the interval of a call
 // that runs protocol p, whose prediction has variance u from the parameters
-// the tables leave unidentified and departs from the tables by d.
+// the tables leave unidentified and departs from the tables by d. A side
+// that the bias moves past the prediction ends at it (interval).
 func (s *spread) bounds(p nccl.Protocol, u float64, d departure) (lo, hi float64) {
 	bias, v := s.at(p)
 	v += u
 	faster, slower := d.variance()
-	return bias - z80*math.Sqrt(v+faster), bias + z80*math.Sqrt(v+slower)
+	return min(bias-z80*math.Sqrt(v+faster), 0), max(bias+z80*math.Sqrt(v+slower), 0)
 }

@@ -216,3 +216,66 @@ func TestPoolProtocols(t *testing.T) {
 		t.Errorf("LL128, which no table ran: variance %.5f, want the pool over all points %.5f, between LL's and Simple's", v, s.variance)
 	}
 }
+
+// TestPredictWithinInterval sweeps queries far beyond any table (1 to 2^20
+// ranks of 1, 8 or all GPUs per node; 1 B to 1 TiB; every collective,
+// algorithm and protocol pin NCCL accepts) on two paired machines and
+// checks that every prediction is finite and positive and lies within its
+// own interval. On h100-sxm-ib8xndr the held-out tables measure slower
+// than the model by more than the interval's half-width at Ring's points:
+// its interval, centred on Time·exp(bias), would start above Time at 4
+// ranks of 1 GPU and 2 MiB (interval.go), and there its fast side ends at
+// Time.
+func TestPredictWithinInterval(t *testing.T) {
+	if testing.Short() {
+		t.Skip("calibrates two machines and sweeps 10^5 predictions")
+	}
+	var sizes []float64
+	for e := 0; e <= 40; e += 4 {
+		sizes = append(sizes, math.Ldexp(1, e))
+	}
+	sizes = append(sizes, 3, 1e12)
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	for _, machine := range []string{"h100-sxm-ib8xndr", "a100-sxm4-abci-ib4xhdr"} {
+		h, tables := pairedTables(t, machine)
+		m, err := Calibrate(h, tables, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for c := commmodel.AllReduce; c <= commmodel.AllToAll; c++ {
+			for _, algo := range []string{"", "ring", "tree", "nvls", "nvlstree", "pat", "collnetdirect", "collnetchain"} {
+				for _, proto := range []string{"", "LL", "LL128", "Simple"} {
+					for e := 0; e <= 20; e += 2 {
+						for _, per := range []int{1, 8, 1 << e} {
+							q := Query{Collective: c, Ranks: 1 << e, PerNode: per, Algo: algo, Proto: proto}
+							ps, err := m.Predict(q, sizes)
+							if err != nil {
+								continue // pins NCCL refuses, or a shape that does not split
+							}
+							for _, p := range ps {
+								n++
+								if !finite(p.Time) || !finite(p.Low) || !finite(p.High) || !(p.Time > 0) || !(p.Low <= p.Time && p.Time <= p.High) {
+									t.Fatalf("%s: %+v at %g B: %g s [%g, %g]", machine, q, p.Size, p.Time, p.Low, p.High)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		if n < 10000 {
+			t.Errorf("%s: %d predictions swept, want the sweep to reach 10^4", machine, n)
+		}
+		if machine != "h100-sxm-ib8xndr" {
+			continue
+		}
+		p, err := m.Predict(Query{Collective: commmodel.AllReduce, Ranks: 4, PerNode: 1}, []float64{2 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p[0].Low != p[0].Time || !(p[0].High > p[0].Time) {
+			t.Errorf("%s, 4 ranks of 1 GPU at 2 MiB: %g s [%g, %g]; want the fast side to end at the prediction", machine, p[0].Time, p[0].Low, p[0].High)
+		}
+	}
+}
