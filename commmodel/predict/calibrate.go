@@ -228,6 +228,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	default:
 		m.spread = spreadOf(tables, nil, 0, 0)
 	}
+	m.Notes = append(m.Notes, m.misfits(tables)...)
 	return m, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mathext"
@@ -277,5 +278,32 @@ func TestPredictWithinInterval(t *testing.T) {
 		if p[0].Low != p[0].Time || !(p[0].High > p[0].Time) {
 			t.Errorf("%s, 4 ranks of 1 GPU at 2 MiB: %g s [%g, %g]; want the fast side to end at the prediction", machine, p[0].Time, p[0].Low, p[0].High)
 		}
+	}
+}
+
+// TestMisfits: calibrated on all of its tables, the 10-node H100 cluster
+// misses its two-node table of one GPU each (three sizes, 4 to 16 GiB) on
+// every point, outside the intervals the machine gives for that table, and
+// says so with the worst point; on Together's H100 node, whose tables the
+// calibration meets within their intervals, it says nothing of the kind.
+func TestMisfits(t *testing.T) {
+	misses := func(m *Machine) []string {
+		return slices.DeleteFunc(slices.Clone(m.Notes), func(n string) bool { return !strings.Contains(n, "misses its own table") })
+	}
+	h, tables := pairedTables(t, "h100-sxm-10node-cluster01")
+	m, err := Calibrate(h, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "h100-sxm-10node-cluster01/nccl_N2_G1_cnode3-002_cnode3-003.log#0: the calibration misses its own table beyond its 80% interval, 3 of 3 points outside it; worst 180 ms predicted against 221 ms measured at 16 GiB: 1.2x"
+	if got := misses(m); len(got) != 1 || got[0] != want {
+		t.Errorf("notes %q, want %q", got, want)
+	}
+	h, tables = pairedTables(t, "h100-sxm-1x8-together")
+	if m, err = Calibrate(h, tables, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := misses(m); len(got) != 0 {
+		t.Errorf("Together: %q, want none", got)
 	}
 }
