@@ -295,9 +295,12 @@ func TestMisfits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "h100-sxm-10node-cluster01/nccl_N2_G1_cnode3-002_cnode3-003.log#0: the calibration misses its own table beyond its 80% interval, 3 of 3 points outside it; worst 180 ms predicted against 221 ms measured at 16 GiB: 1.2x"
-	if got := misses(m); len(got) != 1 || got[0] != want {
-		t.Errorf("notes %q, want %q", got, want)
+	// The log's 16 GiB row: 221 ms; the model's time, about 180 ms, moves
+	// with the calibration.
+	want := []string{"h100-sxm-10node-cluster01/nccl_N2_G1_cnode3-002_cnode3-003.log#0: the calibration misses its own table beyond its 80% interval, 3 of 3 points outside it; worst 1",
+		" ms predicted against 221 ms measured at 16 GiB: 1.2x"}
+	if got := misses(m); len(got) != 1 || !strings.HasPrefix(got[0], want[0]) || !strings.HasSuffix(got[0], want[1]) {
+		t.Errorf("notes %q, want %q...%q", got, want[0], want[1])
 	}
 	h, tables = pairedTables(t, "h100-sxm-1x8-together")
 	if m, err = Calibrate(h, tables, nil); err != nil {
