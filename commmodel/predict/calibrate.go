@@ -118,6 +118,7 @@ type Machine struct {
 
 	version nccl.Version
 	x       [numParams]float64 // natural values; latency factors are dimensionless
+	held    [numParams]bool    // on their physical bound, which the tables push against (fitResult)
 	spread  spread
 	refs    *references
 }
@@ -134,6 +135,9 @@ type design struct {
 	obs    []float64 // measured times
 	table  []int     // the table of each point
 	weight []float64 // 1 / points of its table
+	// upper are the parameters' physical bounds (Machine.upper), 0 for
+	// none.
+	upper [numParams]float64
 }
 
 // Calibrate fits the machine's parameters to tables of one machine on
@@ -178,8 +182,9 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	m.Notes = append(m.Notes, notes...)
 	used := d.used()
 	x0 := m.prior()
+	d.upper = m.upper(x0)
 	all := d.bestFit(x0, used, set)
-	m.x = all.x
+	m.x, m.held = all.x, all.held
 	for _, t := range tables {
 		m.Tables = append(m.Tables, t.Name)
 	}
@@ -191,7 +196,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 			unused = append(unused, p.Name)
 		case !p.Used:
 		case !p.Identified:
-			m.Notes = append(m.Notes, fmt.Sprintf("%s is not identified by these tables: %s, near its prior %s", p.Name, FormatValue(p.Value, p.Unit), FormatValue(p.Prior, p.Unit)))
+			m.Notes = append(m.Notes, fmt.Sprintf("%s is not identified by these tables: %s, %s its prior %s", p.Name, FormatValue(p.Value, p.Unit), fromPrior(p.Value, p.Prior), FormatValue(p.Prior, p.Unit)))
 		}
 	}
 	if len(unused) > 0 {
@@ -228,6 +233,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	default:
 		m.spread = spreadOf(tables, nil, 0, 0)
 	}
+	m.Notes = append(m.Notes, m.misfits(tables)...)
 	return m, nil
 }
 
@@ -334,6 +340,19 @@ func (m *Machine) params(x0 [numParams]float64, f fitResult, used [numParams]boo
 	return out
 }
 
+// fromPrior says where value lies against prior: "at" within 1%, else
+// how many percent above or below ("52% below").
+func fromPrior(value, prior float64) string {
+	r := value/prior - 1
+	switch {
+	case math.Abs(r) < 0.01:
+		return "at"
+	case r > 0:
+		return fmt.Sprintf("%.0f%% above", 100*r)
+	}
+	return fmt.Sprintf("%.0f%% below", -100*r)
+}
+
 // FormatValue prints a parameter's value in its unit ("s", "B/s", "B" or
 // "1") with commmodel's formatters.
 func FormatValue(v float64, unit string) string {
@@ -390,6 +409,9 @@ type fitResult struct {
 	x  [numParams]float64
 	sd [numParams]float64
 	f  float64 // the objective at x
+	// held reports the parameters on their physical bound (design.upper)
+	// that the objective would take beyond it (levmar.Result.Held).
+	held [numParams]bool
 }
 
 // identified reports that the data, not the prior, fix parameter k: it is
@@ -457,6 +479,9 @@ func (d *design) fit(x0, start [numParams]float64, used [numParams]bool, set Set
 	}
 	res := levmar.Minimize(p, z)
 	out := fitResult{x: at(res.X), f: res.F}
+	for j, p := range idx {
+		out.held[p] = res.Held != nil && res.Held[j]
+	}
 	for p := range out.sd {
 		out.sd[p] = set.width(p)
 	}
@@ -490,9 +515,12 @@ func (d *design) problem(at func([]float64) [numParams]float64, x0 [numParams]fl
 	for n, i := range pts {
 		wt[n] = 1 / float64(counts[d.table[i]])
 	}
-	mean, width := make([]float64, len(idx)), make([]float64, len(idx))
+	mean, width, upper := make([]float64, len(idx)), make([]float64, len(idx)), make([]float64, len(idx))
 	for j, p := range idx {
-		mean[j], width[j] = math.Log(x0[p]), set.width(p)
+		mean[j], width[j], upper[j] = math.Log(x0[p]), set.width(p), math.Inf(1)
+		if u := d.upper[p]; u > 0 {
+			upper[j] = math.Log(u)
+		}
 	}
 	sig2 := set.Noise * set.Noise
 	return levmar.Problem{
@@ -506,39 +534,43 @@ func (d *design) problem(at func([]float64) [numParams]float64, x0 [numParams]fl
 		Loss:      func(n int, r float64) float64 { return wt[n] * fit.Huber.Rho(r, set.Huber) / sig2 },
 		Weight:    func(n int, r float64) float64 { return wt[n] * fit.Huber.Weight(r, set.Huber) / sig2 },
 		Curvature: func(n int, r float64) float64 { return wt[n] * fit.Huber.Curvature(r, set.Huber) / sig2 },
-		Mean:      mean, Width: width,
+		Mean:      mean, Width: width, Upper: upper,
 	}
 }
 
-// implausible names the fitted values the hardware cannot have: a
-// protocol's efficiency above what its wire format carries (LL: 4 data
-// bytes of 8, LL128: 120 of 128; commmodel.Protocol), and a bandwidth above
-// the hardware's line rate (the NIC's; one GPU's NVLinks at the
-// datasheet's rate). Such a value stands for something
-// the model leaves out, and predictions far from the tables lean on it.
+// upper returns the bounds the hardware sets on the parameters, 0 for
+// none: a bandwidth at most the hardware's line rate (the NIC's, the prior
+// x0 of nic_bw; one GPU's links at the datasheet's rate, Hardware.intraBW),
+// and a protocol's efficiency at most what its wire format carries of the
+// links' rate (LL: 4 data bytes of 8, LL128: 120 of 128; commmodel.Protocol)
+// over Simple's share of it, intra_bw's prior (NCCL's figure, about 0.8 of
+// the links' rate): LL128 reaches 120/128 of the links where Simple, whose
+// bandwidth it is a share of, does not reach them. The fit holds every
+// parameter within them.
+func (m *Machine) upper(x0 [numParams]float64) [numParams]float64 {
+	var u [numParams]float64
+	u[parNICBW], u[parIntraBW] = x0[parNICBW], m.Hardware.intraBW()
+	simple := min(x0[parIntraBW]/u[parIntraBW], 1) // Simple's share of the links' rate
+	u[parLL], u[parLL128] = commmodel.LL.Efficiency()/simple, commmodel.LL128.Efficiency()/simple
+	return u
+}
+
+// implausible names the fitted values held on their physical bound
+// (Machine.upper) that the tables push against: they would have them
+// higher than the hardware allows. Such a value stands for something the model leaves
+// out, and predictions far from the tables lean on it.
 func (m *Machine) implausible(x0 [numParams]float64, used [numParams]bool) []string {
 	var out []string
-	caps := []struct {
-		k          int
-		proto, why string
-		cap        float64
-	}{
-		{parLL, "LL", "4 data bytes in 8", commmodel.LL.Efficiency()},
-		{parLL128, "LL128", "120 data bytes in 128", commmodel.LL128.Efficiency()},
+	why := [numParams]string{
+		parLL:      "where LL carries 4 data bytes in 8 at the links' rate: where NCCL runs LL, the tables are faster than the model allows",
+		parLL128:   "where LL128 carries 120 data bytes in 128 at the links' rate: where NCCL runs LL128, the tables are faster than the model allows",
+		parNICBW:   "the NIC's line rate: the description (-hw) or the tables' shape may be off",
+		parIntraBW: "the GPU links' rate: the description (-hw) or the tables' shape may be off",
 	}
-	for _, c := range caps {
-		if used[c.k] && m.x[c.k] > 1.02*c.cap {
-			out = append(out, fmt.Sprintf("%s = %.3f is above the %.3f its wire format allows (%s carries %s): the tables make Simple slower than the model has it, and where NCCL runs %s the predictions lean on this value",
-				params[c.k].name, m.x[c.k], c.cap, c.proto, c.why, c.proto))
-		}
-	}
-	// The hardware's rates, not the priors: intra_bw's is NCCL's figure,
-	// below the links' rate.
-	limit := [numParams]float64{parNICBW: x0[parNICBW], parIntraBW: m.Hardware.intraBW()}
-	for _, k := range []int{parNICBW, parIntraBW} {
-		if used[k] && m.x[k] > 1.05*limit[k] {
-			out = append(out, fmt.Sprintf("%s = %s is above the hardware's %s: the description (-hw) or the tables' shape may be off",
-				params[k].name, FormatValue(m.x[k], "B/s"), FormatValue(limit[k], "B/s")))
+	for _, k := range []int{parLL, parLL128, parNICBW, parIntraBW} {
+		if used[k] && m.held[k] {
+			out = append(out, fmt.Sprintf("%s is held at its bound %s, %s",
+				params[k].name, FormatValue(m.x[k], params[k].unit), why[k]))
 		}
 	}
 	return out

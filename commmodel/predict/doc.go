@@ -142,7 +142,12 @@
 // with either bandwidth at a quarter of its prior, keeping the lowest
 // objective: a table of several nodes slower than the priors fits as slow
 // NVLink or as a slow network, and a fit from the priors alone stops at
-// the nearer.
+// the nearer. The fit holds what the hardware bounds within its bound
+// (Machine.upper): intra_bw at most the links' rate, nic_bw at most the
+// NIC's, and LL's and LL128's efficiencies at most 1/2 and 15/16 of the
+// links' rate over Simple's share of it (intra_bw's prior); a parameter the
+// tables push against its bound stays there, and the machine's notes say
+// so.
 // Each table counts once. The prior keeps a parameter that no table
 // informs where NCCL or the datasheet puts it: one rank count cannot tell
 // a per-step latency from the per-call one, one-node tables say nothing of

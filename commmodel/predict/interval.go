@@ -11,6 +11,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/units"
 )
 
 // The interval of a prediction is an 80% interval of the measured time. It
@@ -518,7 +519,12 @@ func unidentified(t *term, x *[numParams]float64, param func(k int) (sd float64,
 }
 
 // interval returns Low and High of a prediction of time t0 of term t of
-// run rn.
+// run rn. The interval is centred in logs on t0·exp(bias), the measured
+// time the held-out tables lead one to expect; where the bias is larger
+// than a side's half-width, that side is extended to t0, so that the
+// prediction always lies within its own interval. The prediction itself
+// stays the model's: moved by the bias, it is further from the paired
+// logs' held-out tables than unmoved.
 func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	share := 1.0 // of the calibration in the blend's log (Predict)
 	if t.nccl > 0 {
@@ -530,10 +536,55 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 
 // bounds returns ln(Low/Time) and ln(High/Time) of the interval of a call
 // that runs protocol p, whose prediction has variance u from the parameters
-// the tables leave unidentified and departs from the tables by d.
+// the tables leave unidentified and departs from the tables by d. A side
+// that the bias moves past the prediction ends at it (interval).
 func (s *spread) bounds(p nccl.Protocol, u float64, d departure) (lo, hi float64) {
 	bias, v := s.at(p)
 	v += u
 	faster, slower := d.variance()
-	return bias - z80*math.Sqrt(v+faster), bias + z80*math.Sqrt(v+slower)
+	return min(bias-z80*math.Sqrt(v+faster), 0), max(bias+z80*math.Sqrt(v+slower), 0)
+}
+
+// misfits says, one note a table, where the machine misses a calibration
+// table beyond what an 80% interval allows: more than half of the table's
+// points outside the intervals the machine gives for the table's own query,
+// or a median error larger than the intervals' median width, both in logs
+// and the error from each interval's centre, √(Low·High). The note names
+// the table, the share of its points outside, and its worst point (the
+// farthest from its centre).
+func (m *Machine) misfits(tables []Table) []string {
+	var out []string
+	for i := range tables {
+		t := &tables[i]
+		q := Query{Collective: t.Collective, Ranks: t.Nodes * t.PerNode, PerNode: t.PerNode, Layout: t.Layout,
+			Algo: t.Algo, Proto: t.Proto, Version: t.Version}
+		sizes := make([]float64, len(t.Points))
+		for j, p := range t.Points {
+			sizes[j] = p.Size
+		}
+		ps, err := m.Predict(q, sizes)
+		if err != nil || len(ps) == 0 {
+			continue // Calibrate modelled every point: it does not fail here
+		}
+		outside, worst := 0, 0
+		errs, widths := make([]float64, len(ps)), make([]float64, len(ps))
+		for j, p := range ps {
+			if !p.Holds(t.Points[j].Time) {
+				outside++
+			}
+			errs[j] = math.Abs(math.Log(t.Points[j].Time / math.Sqrt(p.Low*p.High)))
+			widths[j] = math.Log(p.High / p.Low)
+			if errs[j] > errs[worst] {
+				worst = j
+			}
+		}
+		if 2*outside <= len(ps) && fit.Median(errs) <= fit.Median(widths) {
+			continue
+		}
+		p, meas := ps[worst], t.Points[worst].Time
+		out = append(out, fmt.Sprintf("%s: the calibration misses its own table beyond its 80%% interval, %d of %d points outside it; worst %s predicted against %s measured at %s: %.1fx",
+			t.Name, outside, len(ps), units.FormatDuration(p.Time), units.FormatDuration(meas),
+			units.FormatSize(p.Size), max(meas/p.Time, p.Time/meas)))
+	}
+	return out
 }

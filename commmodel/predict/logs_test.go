@@ -216,3 +216,35 @@ func medianError(t *testing.T, m *Machine, tab Table) float64 {
 	}
 	return fit.Median(e)
 }
+
+// TestBoundsHold: calibrated on the 10-node H100 cluster's
+// nccl_N10_G4.log#0 alone, the fit would put nic_bw at 50.19 GB/s, above
+// the 400 Gb/s NIC's 50 GB/s (measured with the fit unbounded); it holds
+// it at 50 GB/s and says so. Every bounded parameter lies within its
+// bound: ll_efficiency and ll128_efficiency within 4/8 and 120/128 of the
+// links' rate over intra_bw's prior, intra_bw within the NVLinks' rate,
+// nic_bw within the NIC's.
+func TestBoundsHold(t *testing.T) {
+	h, tables := pairedTables(t, "h100-sxm-10node-cluster01")
+	i := slices.IndexFunc(tables, func(t Table) bool { return strings.HasSuffix(t.Name, "/nccl_N10_G4.log#0") })
+	m, err := Calibrate(h, tables[i:i+1], &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x0 := m.prior()
+	u := m.upper(x0)
+	if want := 0.9375 * h.intraBW() / x0[parIntraBW]; math.Abs(u[parLL128]-want) > 1e-12 {
+		t.Errorf("ll128_efficiency bound %g, want %g", u[parLL128], want)
+	}
+	for _, k := range []int{parLL, parLL128, parIntraBW, parNICBW} {
+		if m.x[k] > u[k] {
+			t.Errorf("%s = %g above its bound %g", params[k].name, m.x[k], u[k])
+		}
+	}
+	if math.Abs(m.x[parNICBW]/50e9-1) > 1e-12 || !m.held[parNICBW] { // exp(ln 50e9)
+		t.Errorf("nic_bw = %g, held %v; want 50e9 held", m.x[parNICBW], m.held[parNICBW])
+	}
+	if !slices.ContainsFunc(m.Notes, func(n string) bool { return strings.HasPrefix(n, "nic_bw is held at its bound 50 GB/s") }) {
+		t.Errorf("notes %q: want nic_bw held at its bound", m.Notes)
+	}
+}

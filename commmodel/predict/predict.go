@@ -31,7 +31,8 @@ type Prediction struct {
 	// Size is the call's size, bytes (nccl-tests' size column).
 	Size float64
 	// Time is the calibrated model's time, s; Low and High are an 80%
-	// interval of the measured time (interval.go says how it is built).
+	// interval of the measured time, which holds Time (interval.go says
+	// how it is built).
 	Time, Low, High float64
 	// Algorithm and Protocol are what NCCL runs at this size: the pins,
 	// or NCCL's tuner's choice on the machine ("Ring", "LL128"; "P2P" for

@@ -411,29 +411,24 @@ func TestCalibrateFabric(t *testing.T) {
 	}
 }
 
-// TestImplausible: a calibration whose LL128 efficiency comes out above
-// the 15/16 of LL128's wire format (120 data bytes in 128) says so, and so
-// does one whose NIC bandwidth exceeds the NIC's line rate, or whose
-// intra_bw exceeds the NVLinks' rate; intra_bw above its prior, NCCL's
-// lower figure, but below the links' rate is plausible.
+// TestImplausible: a calibration whose LL128 efficiency the tables push
+// to its bound (120 data bytes in 128 at the links' rate) says so, and
+// so does one whose intra_bw they push from its prior, NCCL's figure, to
+// the NVLinks' rate; intra_bw between the two is plausible.
 func TestImplausible(t *testing.T) {
 	m := truth(t)
 	x0 := m.prior()
-	m.x[parLL128] = 1.05
+	u := m.upper(x0)
+	m.x[parLL128], m.held[parLL128] = u[parLL128], true
 	var used [numParams]bool
 	for k := range used {
 		used[k] = true
 	}
 	notes := m.implausible(x0, used)
-	if len(notes) != 1 || !strings.Contains(notes[0], "ll128_efficiency = 1.050 is above the 0.938") {
+	if len(notes) != 1 || !strings.Contains(notes[0], "ll128_efficiency is held at its bound") {
 		t.Errorf("%q", notes)
 	}
-	m.x[parLL128] = 0.9
-	m.x[parNICBW] = 2 * x0[parNICBW]
-	if notes := m.implausible(x0, used); len(notes) != 1 || !strings.Contains(notes[0], "nic_bw") {
-		t.Errorf("%q", notes)
-	}
-	m.x[parNICBW] = x0[parNICBW]
+	m.x[parLL128], m.held[parLL128] = 0.9, false
 	links := m.Hardware.intraBW()
 	if !(x0[parIntraBW] < 0.95*links) {
 		t.Fatalf("intra_bw prior %g, links %g: want NCCL's figure below the links' rate", x0[parIntraBW], links)
@@ -442,9 +437,9 @@ func TestImplausible(t *testing.T) {
 	if notes := m.implausible(x0, used); len(notes) != 0 {
 		t.Errorf("intra_bw at 0.95 of the links' rate: %q", notes)
 	}
-	m.x[parIntraBW] = 1.1 * links
+	m.x[parIntraBW], m.held[parIntraBW] = links, true
 	if notes := m.implausible(x0, used); len(notes) != 1 || !strings.Contains(notes[0], "intra_bw") {
-		t.Errorf("intra_bw at 1.1 of the links' rate: %q", notes)
+		t.Errorf("intra_bw at the links' rate: %q", notes)
 	}
 }
 
@@ -602,5 +597,18 @@ func TestAllToAllPeers(t *testing.T) {
 	want := 15360 * 2.7e-6 * m.x[parInter]
 	if !scalar.EqualWithinRel(got, want, 0.02) {
 		t.Errorf("16384 ranks less 1024: %.4g s, want %.4g s", got, want)
+	}
+}
+
+// TestFromPrior: a value 0.442 against a prior of 0.92 is 52% below it
+// (0.442/0.92 = 0.480), not near it.
+func TestFromPrior(t *testing.T) {
+	for _, c := range []struct {
+		v, prior float64
+		want     string
+	}{{0.442, 0.92, "52% below"}, {6.18e-6, 6.6e-6, "6% below"}, {7.83e-6, 6.6e-6, "19% above"}, {0.5, 0.5, "at"}, {0.503, 0.5, "at"}} {
+		if got := fromPrior(c.v, c.prior); got != c.want {
+			t.Errorf("fromPrior(%g, %g) = %q, want %q", c.v, c.prior, got, c.want)
+		}
 	}
 }

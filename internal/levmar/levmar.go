@@ -24,6 +24,10 @@
 // λ starts at 10⁻³. It stops after 200 iterations, when no step lowers F,
 // when a step lowers F by less than 10⁻¹⁰ of F, when λ exceeds 10¹², or when
 // |g|∞ < 10⁻⁹.
+//
+// Upper bounds, where given, hold x ≤ u throughout (projected
+// Levenberg-Marquardt): x0 and every trial step are clipped to them, so that
+// a parameter the data push past its bound stays on it.
 package levmar
 
 import (
@@ -61,6 +65,9 @@ type Problem struct {
 	// Mean and Width are the prior's μ and σ, one per parameter; a nil Mean
 	// means no prior.
 	Mean, Width []float64
+	// Upper are upper bounds of the parameters, one per parameter (+Inf
+	// for none); nil means none.
+	Upper []float64
 }
 
 // A Result is the outcome of Minimize.
@@ -75,6 +82,10 @@ type Result struct {
 	Cov *mat.SymDense
 	// Iterations is the number of iterations run.
 	Iterations int
+	// Held reports, per parameter, that X lies on its upper bound and F
+	// falls beyond it (∂F/∂x < 0 there): the bound, not the data, set it.
+	// It is nil without bounds.
+	Held []bool
 }
 
 // Minimize minimises p's objective from x0, which it leaves as it is. With
@@ -82,6 +93,7 @@ type Result struct {
 func Minimize(p Problem, x0 []float64) Result {
 	s := newSolver(p, len(x0))
 	x := slices.Clone(x0)
+	s.clip(x)
 	cur := s.objective(x, s.r)
 	k := len(x)
 	lambda := lambda0
@@ -105,6 +117,7 @@ func Minimize(p Problem, x0 []float64) Result {
 		}
 	}
 	res := Result{X: x, F: cur, Iterations: iter}
+	res.Held = s.held(x)
 	if iter > 0 {
 		var ch mat.Cholesky
 		var cov mat.SymDense
@@ -231,6 +244,7 @@ func (s *solver) step(x []float64, cur float64, lambda *float64) (next []float64
 		for a := range k {
 			next[a] -= delta.AtVec(a)
 		}
+		s.clip(next)
 		if f = s.objective(next, s.rt); f < cur {
 			*lambda = max(*lambda/10, minLambda)
 			return next, f, true
@@ -238,4 +252,28 @@ func (s *solver) step(x []float64, cur float64, lambda *float64) (next []float64
 		*lambda *= 10
 	}
 	return nil, 0, false
+}
+
+// clip sets each parameter of x above its upper bound to the bound.
+func (s *solver) clip(x []float64) {
+	for j := range s.p.Upper {
+		x[j] = min(x[j], s.p.Upper[j])
+	}
+}
+
+// held returns Result.Held at x, whose residuals are s.r; it linearises at x
+// only when a parameter lies on its bound.
+func (s *solver) held(x []float64) []bool {
+	if s.p.Upper == nil {
+		return nil
+	}
+	out := make([]bool, len(x))
+	if !slices.ContainsFunc(s.p.Upper, func(u float64) bool { return slices.Contains(x, u) }) {
+		return out
+	}
+	s.linearise(x)
+	for j := range x {
+		out[j] = x[j] == s.p.Upper[j] && s.g.AtVec(j) < 0
+	}
+	return out
 }

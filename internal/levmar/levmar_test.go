@@ -129,3 +129,22 @@ func TestCurvature(t *testing.T) {
 		}
 	}
 }
+
+// TestUpper: least squares of r = (x₀ − 3, x₁ − 1) with x₀ ≤ 2 ends on the
+// bound, x₀ = 2, held there (F falls towards 3), and x₁, free, at its
+// minimum 1; from a start above the bound too (x₀ = 5 is clipped to 2
+// first). With x₀ ≤ 4 the bound does not bind and holds nothing.
+func TestUpper(t *testing.T) {
+	p := Problem{M: 2, Residuals: func(r, x []float64) { r[0], r[1] = x[0]-3, x[1]-1 },
+		Upper: []float64{2, math.Inf(1)}}
+	for _, x0 := range [][]float64{{0, 0}, {5, 0}} {
+		res := Minimize(p, x0)
+		if res.X[0] != 2 || math.Abs(res.X[1]-1) > 1e-9 || math.Abs(res.F-0.5) > 1e-9 || !res.Held[0] || res.Held[1] {
+			t.Errorf("from %v: x = %v, F = %g, held %v; want [2 1], 0.5, [true false]", x0, res.X, res.F, res.Held)
+		}
+	}
+	p.Upper[0] = 4
+	if res := Minimize(p, []float64{0, 0}); math.Abs(res.X[0]-3) > 1e-9 || res.Held[0] {
+		t.Errorf("bound 4: x = %v, held %v; want x₀ = 3, not held", res.X, res.Held)
+	}
+}
