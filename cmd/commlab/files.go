@@ -21,6 +21,11 @@ import (
 // prints; twice that still leaves room for a log's chatter.
 const maxInput = 256 << 20
 
+// maxRows bounds the measurement rows of one file: a cluster's whole
+// sweep, 100 runs of 40 sizes, is 4,000 rows, and the fits and the
+// calibration over twenty thousand still answer in seconds.
+const maxRows = 20000
+
 // errTooLarge is a file past maxInput.
 var errTooLarge = fmt.Errorf("larger than %s, far more than nccl-tests or nvidia-smi print: give the file of one run (split a long capture with csplit, or keep its tables with grep)",
 	units.FormatSize(maxInput))
@@ -144,6 +149,15 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, []byte, error) {
 		return nil, nil, err
 	}
 	l, err := data.ReadMeasurements(bytes.NewReader(b), path, opt)
+	if err == nil {
+		rows := 0
+		for _, t := range l.Tests {
+			rows += len(t.Rows)
+		}
+		if rows > maxRows {
+			return nil, nil, fmt.Errorf("%s: %d measurement rows, more than the %d commlab fits or calibrates on in seconds: give the tables of the runs you need (nccl-tests prints about 30 rows a run; keep them with csplit or grep)", path, rows, maxRows)
+		}
+	}
 	if errors.Is(err, nccltests.ErrNoTable) {
 		if _, _, terr := topo.Parse(bytes.NewReader(b)); terr == nil {
 			err = fmt.Errorf("%w; it is an nvidia-smi topo -m capture: read it with commlab topo %s, or give it to predict as -topo %s", err, path, path)

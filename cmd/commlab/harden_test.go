@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -325,4 +327,34 @@ func nodeList(n int) string {
 		s[i] = strconv.Itoa(i + 1)
 	}
 	return strings.Join(s, ",")
+}
+
+// TestRowLimit: a log of more measurement rows than maxRows (a real H20
+// row of nccl#1244's log, repeated) is refused by fit and predict with the
+// count and a remedy, before any fit runs.
+func TestRowLimit(t *testing.T) {
+	b, err := os.ReadFile("../../data/logs/h20_2x8_allreduce_nvls_nccl1244.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	first := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, " float ") })
+	if first < 0 {
+		t.Fatal("no row in the log")
+	}
+	var log strings.Builder
+	log.WriteString(strings.Join(lines[:first], "\n") + "\n")
+	for range maxRows + 1 {
+		log.WriteString(lines[first] + "\n")
+	}
+	path := filepath.Join(t.TempDir(), "long.log")
+	if err := os.WriteFile(path, []byte(log.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%d measurement rows, more than the %d", maxRows+1, maxRows)
+	for _, args := range [][]string{{"fit", path}, {"predict", "-calibrate", path, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB"}} {
+		if code, _, stderr := runCLI(args...); code != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and %q", args[0], code, stderr, want)
+		}
+	}
 }
