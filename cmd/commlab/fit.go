@@ -156,6 +156,49 @@ type fitConfig struct {
 }
 
 func runFit(args []string, stdout, stderr io.Writer) error {
+	req, err := parseFitFlags(args)
+	if err != nil {
+		return err
+	}
+	log, _, err := readLog(req.file, req.opt)
+	if err != nil {
+		return err
+	}
+	if req.list {
+		return writeTestList(stdout, req.file, log, req.format)
+	}
+	tests, err := pickTests(req.test, req.file, len(log.Tests))
+	if err != nil {
+		return err
+	}
+	var outs []fitOutput
+	for _, i := range tests {
+		out, err := fitOne(log, i, req.placement, req.explicitPlacement, req.algo, req.settings)
+		if err != nil {
+			// The rows skipped may be why the fit failed.
+			writeProblems(stderr, readProblems(log))
+			return fmt.Errorf("%s: test %d: %w", req.file, i, err)
+		}
+		outs = append(outs, out)
+	}
+	return writeFits(stdout, stderr, req, tests, outs)
+}
+
+// fitRequest is a "commlab fit" command line, its flags checked.
+type fitRequest struct {
+	file              string
+	opt               *nccltests.Options // the -collective and -p overrides
+	list              bool
+	test              string // -test: an index or "all"
+	placement         nccltests.Placement
+	explicitPlacement bool // -placement was given
+	algo              string
+	settings          *fit.Settings
+	format            string
+}
+
+// parseFitFlags parses and checks the flags of "commlab fit".
+func parseFitFlags(args []string) (fitRequest, error) {
 	fs := newFlags("fit")
 	collective := fs.String("collective", "", "collective of the log, overriding what the reader infers (allreduce, alltoall, ...)")
 	p := fs.Int("p", 0, "rank count, overriding what the reader infers")
@@ -177,81 +220,63 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	}
 	pos, err := parseFlags(fs, args, 1)
 	if err != nil {
-		return err
+		return fitRequest{}, err
 	}
 	if len(pos) != 1 {
-		return usageErrorf(fs, "give one FILE, an nccl-tests log or a tidy CSV: commlab fit FILE")
+		return fitRequest{}, usageErrorf(fs, "give one FILE, an nccl-tests log or a tidy CSV: commlab fit FILE")
 	}
-	format, err := output.get()
-	if err != nil {
-		return err
+	req := fitRequest{file: pos[0], list: *list, test: *testArg, algo: *algo,
+		settings: &fit.Settings{Seed: *seed, Bootstrap: *bootstrap}}
+	if req.format, err = output.get(); err != nil {
+		return fitRequest{}, err
 	}
-	settings := &fit.Settings{Seed: *seed, Bootstrap: *bootstrap}
 	if *bootstrap <= 0 {
-		settings.Bootstrap = -1
+		req.settings.Bootstrap = -1
 	}
 	if *bootstrap > maxBootstrap {
-		return usageErrorf(fs, "-bootstrap %d: beyond what an interval needs; give at most -bootstrap %d", *bootstrap, maxBootstrap)
+		return fitRequest{}, usageErrorf(fs, "-bootstrap %d: beyond what an interval needs; give at most -bootstrap %d", *bootstrap, maxBootstrap)
 	}
 	if *regimes != "auto" {
 		k, err := strconv.Atoi(*regimes)
 		if err != nil || k < 1 {
-			return usageErrorf(fs, "-regimes %q: want auto or a count >= 1, such as -regimes 3", *regimes)
+			return fitRequest{}, usageErrorf(fs, "-regimes %q: want auto or a count >= 1, such as -regimes 3", *regimes)
 		}
 		if err := checkCount(fs, "regimes", k, maxRegimes, "the number of size regimes", "3"); err != nil {
-			return err
+			return fitRequest{}, err
 		}
-		settings.Regimes = k
+		req.settings.Regimes = k
 	}
-	if settings.Loss, err = parseLoss(*loss); err != nil {
-		return err
+	if req.settings.Loss, err = parseLoss(*loss); err != nil {
+		return fitRequest{}, err
 	}
-	place, err := nccltests.ParsePlacement(*placement)
-	if err != nil {
-		return fmt.Errorf("-placement: %w", err)
+	if req.placement, err = nccltests.ParsePlacement(*placement); err != nil {
+		return fitRequest{}, fmt.Errorf("-placement: %w", err)
 	}
+	fs.Visit(func(f *flag.Flag) { req.explicitPlacement = req.explicitPlacement || f.Name == "placement" })
 	if *p != 0 { // 0: the log's
 		if err := checkCount(fs, "p", *p, maxRanks, "the rank count", "16"); err != nil {
-			return err
+			return fitRequest{}, err
 		}
 	}
-	opt := &nccltests.Options{Collective: *collective, Ranks: *p}
 	if *collective != "" {
 		if _, err := commmodel.ParseCollective(*collective); err != nil {
-			return fmt.Errorf("-collective: %w", err)
+			return fitRequest{}, fmt.Errorf("-collective: %w", err)
 		}
 	}
-	log, _, err := readLog(pos[0], opt)
-	if err != nil {
-		return err
-	}
-	if *list {
-		return writeTestList(stdout, pos[0], log, format)
-	}
-	tests, err := pickTests(*testArg, pos[0], len(log.Tests))
-	if err != nil {
-		return err
-	}
-	explicit := false
-	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "placement" })
-	var outs []fitOutput
-	for _, i := range tests {
-		out, err := fitOne(log, i, place, explicit, *algo, settings)
-		if err != nil {
-			// The rows skipped may be why the fit failed.
-			writeProblems(stderr, readProblems(log))
-			return fmt.Errorf("%s: test %d: %w", pos[0], i, err)
-		}
-		outs = append(outs, out)
-	}
-	switch format {
+	req.opt = &nccltests.Options{Collective: *collective, Ranks: *p}
+	return req, nil
+}
+
+// writeFits prints the fits of tests in req's format.
+func writeFits(stdout, stderr io.Writer, req fitRequest, tests []int, outs []fitOutput) error {
+	switch req.format {
 	case formatCSV:
 		for _, out := range outs {
 			writeProblems(stderr, out.Problems)
 		}
 		return writeCSV(stdout, fitCSV(outs))
 	case formatJSON:
-		if *testArg == "all" {
+		if req.test == "all" {
 			return writeJSON(stdout, struct {
 				Fits []fitOutput `json:"fits"`
 			}{outs})

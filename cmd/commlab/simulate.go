@@ -151,37 +151,12 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	if err != nil {
 		return simulateRequest{}, err
 	}
-	links := struct {
-		intra, inter         commmodel.Link
-		intraName, interName string
-	}{presets.H20Intra, presets.H20Inter, "h20-intra", "h20-inter"}
-	if *server != "" {
-		sv, ok := presets.ServerByName(*server)
-		switch {
-		case !ok:
-			return simulateRequest{}, fmt.Errorf("-server %q: want one of %s", *server, strings.Join(presets.ServerNames(), ", "))
-		case *intraText != "" || *interText != "":
-			return simulateRequest{}, fmt.Errorf("-server excludes -intra and -inter")
-		}
-		links.intra, links.inter = sv.Intra, sv.Inter
-		links.intraName, links.interName = sv.Name+" NVLink", sv.Name+" network"
-		if *perNode == 0 && *p > sv.PerNode {
-			*perNode = sv.PerNode
-		}
+	links, serverPerNode, err := parseReplayLinks(*server, *intraText, *interText)
+	if err != nil {
+		return simulateRequest{}, err
 	}
-	if *intraText != "" {
-		l, err := alphaBW("intra", *intraText)
-		if err != nil {
-			return simulateRequest{}, err
-		}
-		links.intra, links.intraName = l, "-intra "+*intraText
-	}
-	if *interText != "" {
-		l, err := alphaBW("inter", *interText)
-		if err != nil {
-			return simulateRequest{}, err
-		}
-		links.inter, links.interName = l, "-inter "+*interText
+	if *perNode == 0 && serverPerNode > 0 && *p > serverPerNode {
+		*perNode = serverPerNode
 	}
 	c, err := commmodel.ParseCollective(*collective)
 	if err != nil {
@@ -230,6 +205,47 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	}
 	return simulateRequest{c: c, a: a, p: *p, size: size, perNode: *perNode, intra: links.intra, inter: links.inter,
 		intraName: links.intraName, interName: links.interName, elem: int(elem), seed: *seed, maxMem: maxMem, format: format}, nil
+}
+
+// replayLinks are the links a simulation's replay is timed on, with the
+// names its output gives them.
+type replayLinks struct {
+	intra, inter         commmodel.Link
+	intraName, interName string
+}
+
+// parseReplayLinks returns the replay's links of -server, -intra and
+// -inter (the article's H20 links by default), and the server's GPUs per
+// node (0 without -server).
+func parseReplayLinks(server, intra, inter string) (replayLinks, int, error) {
+	links := replayLinks{presets.H20Intra, presets.H20Inter, "h20-intra", "h20-inter"}
+	perNode := 0
+	if server != "" {
+		sv, ok := presets.ServerByName(server)
+		switch {
+		case !ok:
+			return replayLinks{}, 0, fmt.Errorf("-server %q: want one of %s", server, strings.Join(presets.ServerNames(), ", "))
+		case intra != "" || inter != "":
+			return replayLinks{}, 0, fmt.Errorf("-server excludes -intra and -inter")
+		}
+		links = replayLinks{sv.Intra, sv.Inter, sv.Name + " NVLink", sv.Name + " network"}
+		perNode = sv.PerNode
+	}
+	if intra != "" {
+		l, err := alphaBW("intra", intra)
+		if err != nil {
+			return replayLinks{}, 0, err
+		}
+		links.intra, links.intraName = l, "-intra "+intra
+	}
+	if inter != "" {
+		l, err := alphaBW("inter", inter)
+		if err != nil {
+			return replayLinks{}, 0, err
+		}
+		links.inter, links.interName = l, "-inter "+inter
+	}
+	return links, perNode, nil
 }
 
 // simulate executes req's schedule on in-memory ranks, after checking that
