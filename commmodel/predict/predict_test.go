@@ -612,3 +612,27 @@ func TestFromPrior(t *testing.T) {
 		}
 	}
 }
+
+// TestReferencesBounded: a Machine asked for more shapes than
+// maxReferences keeps at most maxReferences of NCCL's models, and still
+// answers each shape as a fresh Machine does.
+func TestReferencesBounded(t *testing.T) {
+	m := truth(t)
+	var first Prediction
+	for n := 1; n <= maxReferences+100; n++ {
+		ps, err := m.Predict(Query{Collective: commmodel.AllReduce, Ranks: 8 * n, PerNode: 8}, []float64{1 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 1 {
+			first = ps[0]
+		}
+	}
+	if k := len(m.refs.m); k > maxReferences {
+		t.Errorf("%d models kept, want at most %d", k, maxReferences)
+	}
+	again, err := m.Predict(Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}, []float64{1 << 20})
+	if err != nil || again[0] != first {
+		t.Errorf("1 x 8 after the cache started afresh: %+v, %v; want %+v", again, err, first)
+	}
+}

@@ -232,9 +232,17 @@ func (r *references) get(run *run) (*reference, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(r.m) >= maxReferences {
+		clear(r.m) // a long-lived Machine asked for many shapes starts afresh
+	}
 	r.m[k] = ref
 	return ref, nil
 }
+
+// maxReferences bounds the NCCL models a references keeps: a calibration
+// needs one per table's shape, and a Machine asked for thousands of shapes
+// would otherwise keep them all (each some tens of KiB).
+const maxReferences = 512
 
 // termOf builds the term of one call of size bytes of r.
 func (r *references) termOf(rn *run, size float64) (term, error) {
