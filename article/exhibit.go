@@ -34,6 +34,14 @@ type inputs struct {
 	figures topo.Figures
 	// fit are the settings of every fit.
 	fit fit.Settings
+	// executed is the cluster notebook 03 executes the schedules on, and
+	// executedSize the size S in bytes it executes them at.
+	executed     commmodel.Cluster
+	executedSize int64
+	// scored names the paired machines whose tables notebook 07 scores
+	// and whose crossovers it compares; nil means every paired machine
+	// (heldout.PairedMachines).
+	scored []string
 }
 
 // articleInputs returns the article's inputs: its 8 x H20 server
@@ -42,11 +50,15 @@ type inputs struct {
 // (topo.H20Figures), and fit's defaults spelled out as notebook 05 spells
 // them: the robust bisquare loss, the number of regimes chosen by BIC (up to
 // 8, with a 1% noise floor), and 95% intervals from 200 bootstrap replicates.
+// Notebook 03 executes the schedules on 16 such nodes at ExecutedSize;
+// notebook 07 scores every paired machine.
 func articleInputs() inputs {
 	return inputs{
-		node:    presets.H20Cluster(1),
-		figures: topo.H20Figures,
-		fit:     fit.Settings{Loss: fit.Bisquare, Regimes: 0, MaxRegimes: 8, NoiseFloor: 0.01, Bootstrap: 200, Level: 0.95},
+		node:         presets.H20Cluster(1),
+		figures:      topo.H20Figures,
+		fit:          fit.Settings{Loss: fit.Bisquare, Regimes: 0, MaxRegimes: 8, NoiseFloor: 0.01, Bootstrap: 200, Level: 0.95},
+		executed:     presets.H20Cluster(16),
+		executedSize: ExecutedSize,
 	}
 }
 

@@ -363,7 +363,7 @@ func crossNodeExhibits(in inputs) ([]Exhibit, error) {
 		Nodes: []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}, Sizes: []float64{64 << 10, 16 << 20, 256 << 20}}
 	sweepT := sweep.Table()
 	stagesT := StagesTable(in.cluster(2), []commmodel.Algorithm{algs[0], algs[3]}, 64<<20)
-	executedT, err := ExecutedTable(in.cluster(16), algs, ExecutedSize)
+	executedT, err := ExecutedTable(in.executed, algs, in.executedSize)
 	if err != nil {
 		return nil, err
 	}
@@ -376,6 +376,7 @@ func crossNodeExhibits(in inputs) ([]Exhibit, error) {
 		{Name: "03-node-sweep", Title: "Hierarchical over flat ring AllReduce, N = 1..64 nodes of 8 H20", Figure: sweep.SpeedupFigure()},
 		{Name: "03-node-sweep-times", Title: "Flat and hierarchical AllReduce times against the node count", Table: &sweepT},
 		{Name: "03-stages", Title: "Stages of flat and hierarchical AllReduce on 2 x 8 H20 at 64 MiB", Table: &stagesT},
-		{Name: "03-executed", Title: "The schedules executed on 16 x 8 GPUs at 16 MiB, every element checked, replayed against Cluster.Time", Table: &executedT},
+		{Name: "03-executed", Title: fmt.Sprintf("The schedules executed on %d x %d GPUs at %s, every element checked, replayed against Cluster.Time",
+			in.executed.Nodes, in.executed.PerNode, units.FormatSize(float64(in.executedSize))), Table: &executedT},
 	}, nil
 }

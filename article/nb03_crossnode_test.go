@@ -1,7 +1,6 @@
 package article
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -223,36 +222,4 @@ func TestExecutedTable(t *testing.T) {
 			t.Errorf("%v", row)
 		}
 	}
-}
-
-// checkExhibits builds a notebook's exhibits and renders its figures.
-func checkExhibits(t *testing.T, notebook string, n int) {
-	t.Helper()
-	ex, err := notebookExhibits(notebook)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ex) != n {
-		t.Fatalf("%d exhibits, want %d", len(ex), n)
-	}
-	for _, e := range ex {
-		if !strings.HasPrefix(e.Name, notebook[:2]+"-") || (e.Table == nil) == (e.Figure == nil) {
-			t.Errorf("exhibit %q", e.Name)
-		}
-		if e.Figure != nil {
-			if _, err := e.Figure.PNG(); err != nil {
-				t.Errorf("%s: %v", e.Name, err)
-			}
-		}
-	}
-}
-
-// notebookExhibits builds one notebook's exhibits with the article's inputs.
-func notebookExhibits(notebook string) ([]Exhibit, error) {
-	for _, nb := range notebooks {
-		if nb.name == notebook {
-			return nb.build(articleInputs())
-		}
-	}
-	return nil, fmt.Errorf("no notebook %s", notebook)
 }

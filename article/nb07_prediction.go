@@ -55,6 +55,11 @@ func PairedMachine(name string) (heldout.PairedMachine, error) {
 	if err != nil {
 		return heldout.PairedMachine{}, err
 	}
+	return pairedMachine(ms, name)
+}
+
+// pairedMachine returns the machine of that name among ms.
+func pairedMachine(ms []heldout.PairedMachine, name string) (heldout.PairedMachine, error) {
 	for _, m := range ms {
 		if m.Name == name {
 			return m, nil
@@ -212,18 +217,30 @@ type MachineScores struct {
 
 // PairedScores holds out every table of every paired machine in turn
 // (heldout.LeaveOneOut).
-func PairedScores() ([]MachineScores, error) { return pairedScores(heldout.LeaveOneOut) }
+func PairedScores() ([]MachineScores, error) {
+	return onPaired(func(ms []heldout.PairedMachine) ([]MachineScores, error) {
+		return pairedScores(ms, heldout.LeaveOneOut)
+	})
+}
 
 // FromEachScores calibrates on each table of every paired machine alone
 // and predicts each of the machine's other tables (heldout.FromEach).
-func FromEachScores() ([]MachineScores, error) { return pairedScores(heldout.FromEach) }
+func FromEachScores() ([]MachineScores, error) {
+	return onPaired(func(ms []heldout.PairedMachine) ([]MachineScores, error) { return pairedScores(ms, heldout.FromEach) })
+}
 
-// pairedScores scores every paired machine's tables by score.
-func pairedScores(score func(predict.Hardware, []predict.Table, *predict.Settings) ([]heldout.Score, error)) ([]MachineScores, error) {
+// onPaired applies f to every paired machine (heldout.PairedMachines).
+func onPaired[T any](f func([]heldout.PairedMachine) (T, error)) (T, error) {
 	ms, err := heldout.PairedMachines()
 	if err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
+	return f(ms)
+}
+
+// pairedScores scores the tables of each machine of ms by score.
+func pairedScores(ms []heldout.PairedMachine, score func(predict.Hardware, []predict.Table, *predict.Settings) ([]heldout.Score, error)) ([]MachineScores, error) {
 	out := make([]MachineScores, 0, len(ms))
 	for _, m := range ms {
 		s, err := score(m.Hardware, m.Tables, nil)
@@ -298,11 +315,11 @@ type MachineCrossovers struct {
 
 // PairedCrossovers compares the crossovers of every paired machine
 // (heldout.PinCrossovers and heldout.TunerSwitches).
-func PairedCrossovers() ([]MachineCrossovers, error) {
-	ms, err := heldout.PairedMachines()
-	if err != nil {
-		return nil, err
-	}
+func PairedCrossovers() ([]MachineCrossovers, error) { return onPaired(pairedCrossovers) }
+
+// pairedCrossovers compares the crossovers of each machine of ms.
+func pairedCrossovers(ms []heldout.PairedMachine) ([]MachineCrossovers, error) {
+	var err error
 	var out []MachineCrossovers
 	for _, m := range ms {
 		mc := MachineCrossovers{Machine: m.Name}
@@ -409,11 +426,26 @@ var OneTableExample = struct{ Machine, From, Table string }{
 	"h100-sxm-1x8-together", "all_gather_ring.log#0", "all_reduce_ring.log#0"}
 
 // predictionExhibits are notebook 07's tables and figures; they take
-// nothing from in: each machine is calibrated on its own tables.
+// from in only the machines to score: each is calibrated on its own tables.
 func predictionExhibits(in inputs) ([]Exhibit, error) {
+	ms, err := heldout.PairedMachines()
+	if err != nil {
+		return nil, err
+	}
+	scored := ms
+	if in.scored != nil {
+		scored = nil
+		for _, name := range in.scored {
+			m, err := pairedMachine(ms, name)
+			if err != nil {
+				return nil, err
+			}
+			scored = append(scored, m)
+		}
+	}
 	var out []Exhibit
 	for _, e := range heldOutExamples {
-		m, err := PairedMachine(e.machine)
+		m, err := pairedMachine(ms, e.machine)
 		if err != nil {
 			return nil, err
 		}
@@ -423,7 +455,7 @@ func predictionExhibits(in inputs) ([]Exhibit, error) {
 		}
 		out = append(out, Exhibit{Name: e.name, Title: "A held-out table against the three predictions", Figure: HeldOutFigure(h)})
 	}
-	m, err := PairedMachine(OneTableExample.Machine)
+	m, err := pairedMachine(ms, OneTableExample.Machine)
 	if err != nil {
 		return nil, err
 	}
@@ -432,17 +464,17 @@ func predictionExhibits(in inputs) ([]Exhibit, error) {
 		return nil, err
 	}
 	out = append(out, Exhibit{Name: "07-one-table", Title: "A prediction from one table, with its 80% interval", Figure: HeldOutFigure(one)})
-	scores, err := PairedScores()
+	scores, err := pairedScores(scored, heldout.LeaveOneOut)
 	if err != nil {
 		return nil, err
 	}
 	st, sum := ScoreTable(scores), MachineSummaryTable(scores)
-	each, err := FromEachScores()
+	each, err := pairedScores(scored, heldout.FromEach)
 	if err != nil {
 		return nil, err
 	}
 	fromEach := MachineSummaryTable(each)
-	cross, err := PairedCrossovers()
+	cross, err := pairedCrossovers(scored)
 	if err != nil {
 		return nil, err
 	}

@@ -6,27 +6,36 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/commmodel/predict/heldout"
 )
 
 // TestPredictHeldOut checks notebook 07's frame against the scores: the
 // median |model_rel_err| of the held-out 10 x 8 AllReduce is its
 // LeaveOneOut score over all sizes, and likewise for the baseline and
-// NCCL's model (same calibrations, same points).
+// NCCL's model (same calibrations, same points). Under -short the score
+// is heldout.HeldOut's for that one table, which LeaveOneOut computes for
+// each table in turn, instead of LeaveOneOut's over all 27.
 func TestPredictHeldOut(t *testing.T) {
-	m, err := PairedMachine("h100-sxm-10node-cluster01")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := testPaired(t, "h100-sxm-10node-cluster01")[0]
 	h, err := PredictHeldOut(m, "nccl_N10_G8.log#0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	scores, err := heldout.LeaveOneOut(m.Hardware, m.Tables, nil)
+	var scores []heldout.Score
+	if testing.Short() {
+		i := slices.IndexFunc(m.Tables, func(t predict.Table) bool { return t.Name == h.Table.Name })
+		scores, err = heldout.HeldOut(m.Hardware, slices.Concat(m.Tables[:i], m.Tables[i+1:]), m.Tables[i:i+1], nil)
+	} else {
+		scores, err = heldout.LeaveOneOut(m.Hardware, m.Tables, nil)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	i := slices.IndexFunc(scores, func(s heldout.Score) bool { return s.Table == h.Table.Name })
+	if i < 0 {
+		t.Fatalf("no score of %s", h.Table.Name)
+	}
 	want := scores[i]
 	for col, w := range map[string]float64{"model_rel_err": want.Model.All, "baseline_rel_err": want.Baseline.All, "nccl_rel_err": want.NCCL.All} {
 		e := h.Frame.Col(col).Float()
@@ -63,19 +72,28 @@ func TestPredictHeldOut(t *testing.T) {
 // TestPredictionTables checks the notebook's tables: one score row per
 // held-out table of the paired data (76, as predict's TestPairedMachines
 // counts them), one summary row per machine (8), and the crossover
-// figure.
+// figure. Under -short it scores shortMachine alone: one score row per
+// table and one summary row.
 func TestPredictionTables(t *testing.T) {
-	scores, err := PairedScores()
+	score, crossovers := PairedScores, PairedCrossovers
+	wantRows, wantMachines := 76, 8
+	if testing.Short() {
+		ms := testPaired(t, shortMachine)
+		score = func() ([]MachineScores, error) { return pairedScores(ms, heldout.LeaveOneOut) }
+		crossovers = func() ([]MachineCrossovers, error) { return pairedCrossovers(ms) }
+		wantRows, wantMachines = len(ms[0].Tables), 1
+	}
+	scores, err := score()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(ScoreTable(scores).Rows); n != 76 {
-		t.Errorf("%d score rows, want 76", n)
+	if n := len(ScoreTable(scores).Rows); n != wantRows {
+		t.Errorf("%d score rows, want %d", n, wantRows)
 	}
-	if n := len(MachineSummaryTable(scores).Rows); n != 8 {
-		t.Errorf("%d machines, want 8", n)
+	if n := len(MachineSummaryTable(scores).Rows); n != wantMachines {
+		t.Errorf("%d machines, want %d", n, wantMachines)
 	}
-	cross, err := PairedCrossovers()
+	cross, err := crossovers()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,10 +113,7 @@ func TestExhibits07(t *testing.T) { checkExhibits(t, "07_prediction", 9) }
 // the interval of the calibration on all six other tables; and a table may
 // not be both calibrated on and predicted.
 func TestPredictFromOneTable(t *testing.T) {
-	m, err := PairedMachine(OneTableExample.Machine)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := testPaired(t, OneTableExample.Machine)[0]
 	one, err := PredictFrom(m, []string{OneTableExample.From}, OneTableExample.Table)
 	if err != nil {
 		t.Fatal(err)
