@@ -8,6 +8,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // publicLogSamples returns the out-of-place samples of every test of the
@@ -122,21 +123,21 @@ func TestFitRobustToWildPoint(t *testing.T) {
 		{fit.Huber, 0.01, 0.02},
 	} {
 		ref, got := fitOne(clean, tc.loss), fitOne(all, tc.loss)
-		if d := relDiff(got.Alpha, ref.Alpha); d > tc.tolA {
-			t.Errorf("%v: alpha moved %.1f%% by the wild row (%g vs %g s)", tc.loss, 100*d, got.Alpha, ref.Alpha)
+		if !scalar.EqualWithinAbs(got.Alpha, ref.Alpha, tc.tolA*ref.Alpha) {
+			t.Errorf("%v: alpha moved %.1f%% by the wild row (%g vs %g s)", tc.loss, 100*(got.Alpha/ref.Alpha-1), got.Alpha, ref.Alpha)
 		}
-		if d := relDiff(got.BW, ref.BW); d > tc.tolB {
-			t.Errorf("%v: BW moved %.1f%% by the wild row (%g vs %g B/s)", tc.loss, 100*d, got.BW, ref.BW)
+		if !scalar.EqualWithinAbs(got.BW, ref.BW, tc.tolB*ref.BW) {
+			t.Errorf("%v: BW moved %.1f%% by the wild row (%g vs %g B/s)", tc.loss, 100*(got.BW/ref.BW-1), got.BW, ref.BW)
 		}
 	}
 	ls, lsRef := fitOne(all, fit.Squared), fitOne(clean, fit.Squared)
 	rb, rbRef := fitOne(all, fit.Bisquare), fitOne(clean, fit.Bisquare)
 	t.Logf("least squares: alpha moved %.2f%%, BW %.2f%%; bisquare: %.2f%%, %.2f%%",
-		100*relDiff(ls.Alpha, lsRef.Alpha), 100*relDiff(ls.BW, lsRef.BW), 100*relDiff(rb.Alpha, rbRef.Alpha), 100*relDiff(rb.BW, rbRef.BW))
+		100*(ls.Alpha/lsRef.Alpha-1), 100*(ls.BW/lsRef.BW-1), 100*(rb.Alpha/rbRef.Alpha-1), 100*(rb.BW/rbRef.BW-1))
 	// Relative error already bounds a too-slow row's residual by 1, so least
 	// squares moves BW by only ~2%; the check is that it does move.
-	if relDiff(ls.BW, lsRef.BW) < 0.01 {
-		t.Errorf("least squares BW moved only %.2f%%: the data no longer has a wild row", 100*relDiff(ls.BW, lsRef.BW))
+	if scalar.EqualWithinAbs(ls.BW, lsRef.BW, 0.01*lsRef.BW) {
+		t.Errorf("least squares BW moved only %.2f%%: the data no longer has a wild row", 100*(ls.BW/lsRef.BW-1))
 	}
 }
 
@@ -161,8 +162,8 @@ func TestFitPiecewiseRejectsWildPoint(t *testing.T) {
 	}
 	// Away from the wild row the two fits predict alike.
 	for _, s := range clean {
-		if d := relDiff(r.Predict(s.Size), ref.Predict(s.Size)); d > 0.03 {
-			t.Errorf("at %g B the fits differ by %.1f%%", s.Size, 100*d)
+		if got, want := r.Predict(s.Size), ref.Predict(s.Size); !scalar.EqualWithinAbs(got, want, 0.03*want) {
+			t.Errorf("at %g B the fits differ by %.1f%%", s.Size, 100*(got/want-1))
 		}
 	}
 	t.Logf("%d regimes; median %.2f%% (clean: %.2f%%); the wild row's error %.0f%%",
@@ -207,15 +208,15 @@ func TestThroughArticleAllToAll(t *testing.T) {
 	l := f.Regimes[0].Link()
 	t.Logf("alpha %.2f us, BW %.1f GB/s, median %.1f%%", l.Alpha*1e6, l.BW/1e9, 100*f.MedianRelErr)
 	// "alpha ~10 us, BW ~280 GB/s": within 15% of each.
-	if relDiff(l.Alpha, 10e-6) > 0.15 || relDiff(l.BW, 280e9) > 0.15 {
+	if !scalar.EqualWithinAbs(l.Alpha, 10e-6, 0.15*10e-6) || !scalar.EqualWithinAbs(l.BW, 280e9, 0.15*280e9) {
 		t.Errorf("alpha %g s, BW %g B/s; the article says ~10 us, ~280 GB/s", l.Alpha, l.BW)
 	}
 	for i, s := range f.Samples {
-		if got := commmodel.Time(commmodel.Direct{}, 8, s.Size, l); relDiff(got, f.Predicted[i]) > 1e-12 {
+		if got := commmodel.Time(commmodel.Direct{}, 8, s.Size, l); !scalar.EqualWithinAbs(got, f.Predicted[i], 1e-12*f.Predicted[i]) {
 			t.Errorf("Time on the fitted link %g s, fit predicted %g s", got, f.Predicted[i])
 		}
 		// Predict is the model that was fitted: Steps·α + Bytes/BW.
-		if got := f.Predict(s.Size); relDiff(got, f.Predicted[i]) > 1e-12 {
+		if got := f.Predict(s.Size); !scalar.EqualWithinAbs(got, f.Predicted[i], 1e-12*f.Predicted[i]) {
 			t.Errorf("Predict(%g B) = %g s, fit predicted %g s", s.Size, got, f.Predicted[i])
 		}
 	}
@@ -225,7 +226,7 @@ func TestThroughArticleAllToAll(t *testing.T) {
 	// this link.
 	const s64 = 64 << 20
 	plain := l.Alpha + s64/l.BW
-	if got := f.Predict(s64); relDiff(plain/got, 1.14) > 0.01 {
+	if got := f.Predict(s64); !scalar.EqualWithinAbs(plain/got, 1.14, 0.01*1.14) {
 		t.Errorf("α + S/BW = %g s is %.3fx Predict(64 MiB) = %g s, want 1.14x", plain, plain/got, got)
 	}
 }

@@ -26,8 +26,6 @@ func modelSamples(alpha, bw float64, lo, hi int, noise float64, seed uint64) []f
 	return out
 }
 
-func relDiff(got, want float64) float64 { return math.Abs(got-want) / math.Abs(want) }
-
 func TestFitAlphaBetaRecoversModel(t *testing.T) {
 	// The article's fitted figures for 8 x H20 AllToAll: alpha ~10 us, BW ~280 GB/s.
 	const alpha, bw = 10e-6, 280e9
@@ -54,11 +52,11 @@ func TestFitAlphaBetaRecoversModel(t *testing.T) {
 				t.Fatalf("%d regimes, want 1", len(r.Regimes))
 			}
 			g := r.Regimes[0]
-			if d := relDiff(g.Alpha, alpha); d > tc.tolA {
-				t.Errorf("alpha = %g s, want %g (rel. diff %.2g > %g)", g.Alpha, alpha, d, tc.tolA)
+			if !scalar.EqualWithinAbs(g.Alpha, alpha, tc.tolA*alpha) {
+				t.Errorf("alpha = %g s, want %g (rel. diff %.2g > %g)", g.Alpha, alpha, math.Abs(g.Alpha/alpha-1), tc.tolA)
 			}
-			if d := relDiff(g.BW, bw); d > tc.tolB {
-				t.Errorf("BW = %g B/s, want %g (rel. diff %.2g > %g)", g.BW, bw, d, tc.tolB)
+			if !scalar.EqualWithinAbs(g.BW, bw, tc.tolB*bw) {
+				t.Errorf("BW = %g B/s, want %g (rel. diff %.2g > %g)", g.BW, bw, math.Abs(g.BW/bw-1), tc.tolB)
 			}
 			if tc.noise > 0 {
 				if !(g.AlphaCI.Lo <= alpha && alpha <= g.AlphaCI.Hi) {
@@ -75,7 +73,7 @@ func TestFitAlphaBetaRecoversModel(t *testing.T) {
 				t.Errorf("exact data: max rel. err %g, LOO %g, want 0", r.MaxRelErr, r.LOOMedianRelErr)
 			}
 			for i, s := range r.Samples {
-				if p := r.Predict(s.Size); relDiff(p, r.Predicted[i]) > 1e-12 {
+				if p := r.Predict(s.Size); !scalar.EqualWithinAbs(p, r.Predicted[i], 1e-12*r.Predicted[i]) {
 					t.Errorf("Predict(%g) = %g, Predicted[%d] = %g", s.Size, p, i, r.Predicted[i])
 				}
 			}
@@ -99,7 +97,7 @@ func TestFitAlphaBetaBounds(t *testing.T) {
 		if g.Alpha != 0 {
 			t.Errorf("alpha = %g, want exactly 0 (bound active)", g.Alpha)
 		}
-		if !(g.BW > 0) || relDiff(g.BW, 100e9) > 0.2 {
+		if !(g.BW > 0) || !scalar.EqualWithinAbs(g.BW, 100e9, 0.2*100e9) {
 			t.Errorf("BW = %g, want near 1e11", g.BW)
 		}
 	})
@@ -122,7 +120,7 @@ func TestFitAlphaBetaBounds(t *testing.T) {
 				t.Errorf("S/BW = %g s at %g B exceeds 0.1%% of %g s", s.Size/g.BW, s.Size, s.Time)
 			}
 		}
-		if relDiff(g.Alpha, 46.6e-6) > 0.02 {
+		if !scalar.EqualWithinAbs(g.Alpha, 46.6e-6, 0.02*46.6e-6) {
 			t.Errorf("alpha = %g s, want ~46.6 us (mean level)", g.Alpha)
 		}
 		if !(commmodel.Link{Alpha: g.Alpha, BW: g.BW}).Valid() {
@@ -225,7 +223,7 @@ func TestFitPiecewiseRecoversRegimes(t *testing.T) {
 			tol = 0.1 // 1% noise on 11-14 points per regime
 		}
 		for k, g := range r.Regimes {
-			if relDiff(g.Alpha, threeRegimes[k].alpha) > tol || relDiff(g.BW, threeRegimes[k].bw) > tol {
+			if !scalar.EqualWithinAbs(g.Alpha, threeRegimes[k].alpha, tol*threeRegimes[k].alpha) || !scalar.EqualWithinAbs(g.BW, threeRegimes[k].bw, tol*threeRegimes[k].bw) {
 				t.Errorf("noise %g regime %d: alpha %g BW %g, want %g %g", noise, k, g.Alpha, g.BW, threeRegimes[k].alpha, threeRegimes[k].bw)
 			}
 		}
@@ -285,7 +283,7 @@ func TestFitPiecewiseManyPoints(t *testing.T) {
 		t.Fatalf("%d regimes, want 3: %+v", len(r.Regimes), r.Regimes)
 	}
 	for k, edge := range []float64{64 << 10, 4 << 20} {
-		if relDiff(r.Regimes[k].MaxSize, edge) > 0.05 {
+		if !scalar.EqualWithinAbs(r.Regimes[k].MaxSize, edge, 0.05*edge) {
 			t.Errorf("regime %d ends at %g B, want ~%g", k, r.Regimes[k].MaxSize, edge)
 		}
 	}
@@ -303,7 +301,7 @@ func TestFitLeaveOneOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, e := range r.LOORelErr {
-		if math.Abs(e) > 1e-9 {
+		if !scalar.EqualWithinAbs(e, 0, 1e-9) {
 			t.Errorf("LOO error of sample %d = %g, want 0", i, e)
 		}
 	}
@@ -371,12 +369,12 @@ func TestThroughRecoversLink(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l := f.Regimes[0].Link(); relDiff(l.Alpha, want.Alpha) > 1e-9 || relDiff(l.BW, want.BW) > 1e-9 {
+		if l := f.Regimes[0].Link(); !scalar.EqualWithinAbs(l.Alpha, want.Alpha, 1e-9*want.Alpha) || !scalar.EqualWithinAbs(l.BW, want.BW, 1e-9*want.BW) {
 			t.Errorf("%s: link %+v, want %+v", a.Name(), l, want)
 		}
 		// Predict is the time on the link found: Cost.Time at any size.
 		for _, s := range []float64{1, 3 << 20, 1 << 40} {
-			if got, w := f.Predict(s), commmodel.Time(a, 16, s, want); relDiff(got, w) > 1e-9 {
+			if got, w := f.Predict(s), commmodel.Time(a, 16, s, want); !scalar.EqualWithinAbs(got, w, 1e-9*w) {
 				t.Errorf("%s: Predict(%g B) = %g s, Time on the link %g s", a.Name(), s, got, w)
 			}
 		}
@@ -386,7 +384,7 @@ func TestThroughRecoversLink(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g := single.Regimes[0]; relDiff(g.Alpha, 30*want.Alpha) > 1e-9 || relDiff(g.BW, want.BW*16/30) > 1e-9 {
+		if g := single.Regimes[0]; !scalar.EqualWithinAbs(g.Alpha, 30*want.Alpha, 1e-9*30*want.Alpha) || !scalar.EqualWithinAbs(g.BW, want.BW*16/30, 1e-9*want.BW*16/30) {
 			t.Errorf("%s: plain fit %g s, %g B/s; want %g, %g", a.Name(), g.Alpha, g.BW, 30*want.Alpha, want.BW*16/30)
 		}
 	}
@@ -475,11 +473,11 @@ func TestBoundariesAndNotes(t *testing.T) {
 		{MinSize: 8, MaxSize: 8 << 10, Alpha: 5e-6, BW: 1e9},
 		{MinSize: 16 << 10, MaxSize: 64 << 10, Alpha: 20e-6, BW: 50e9}}}
 	b := r.Boundaries()
-	if want := math.Sqrt(8 << 10 * 16 << 10); len(b) != 1 || relDiff(b[0], want) > 1e-15 {
+	if want := math.Sqrt(8 << 10 * 16 << 10); len(b) != 1 || !scalar.EqualWithinAbs(b[0], want, 1e-15*want) {
 		t.Fatalf("Boundaries %v, want [%g]", b, want)
 	}
 	below, above := r.Predict(b[0]*(1-1e-9)), r.Predict(b[0]*(1+1e-9))
-	if relDiff(below, 5e-6+b[0]/1e9) > 1e-6 || relDiff(above, 20e-6+b[0]/50e9) > 1e-6 {
+	if !scalar.EqualWithinAbs(below, 5e-6+b[0]/1e9, 1e-6*(5e-6+b[0]/1e9)) || !scalar.EqualWithinAbs(above, 20e-6+b[0]/50e9, 1e-6*(20e-6+b[0]/50e9)) {
 		t.Errorf("Predict does not switch at the boundary: %g, %g", below, above)
 	}
 	if r.Regimes[0].Narrow() || r.Regimes[1].Narrow() || !(fit.Regime{MinSize: 1 << 20, MaxSize: 3 << 19}).Narrow() {

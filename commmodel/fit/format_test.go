@@ -1,8 +1,9 @@
 package fit
 
 import (
-	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 func TestStrings(t *testing.T) {
@@ -37,10 +38,10 @@ func TestBWCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	const want = 1000 * 4096 / 40e-6
-	if got := r.BWCap(); math.Abs(got/want-1) > 1e-12 {
+	if got := r.BWCap(); !scalar.EqualWithinAbs(got, want, 1e-12*want) {
 		t.Errorf("BWCap %g, want %g", got, want)
 	}
-	if g := r.Regimes[0]; !g.BWAtBound || math.Abs(g.BW/want-1) > 1e-9 {
+	if g := r.Regimes[0]; !g.BWAtBound || !scalar.EqualWithinAbs(g.BW, want, 1e-9*want) {
 		t.Errorf("regime BW %g at bound %v; want the cap %g", g.BW, g.BWAtBound, want)
 	}
 }

@@ -80,7 +80,7 @@ func TestNonMonotoneRule(t *testing.T) {
 		t.Errorf("%d fitted + %d set aside, want %d", len(r.Samples), len(r.NonMonotone), len(samples))
 	}
 	// The rest is the noise-free regime again (1 KiB's 4% aside).
-	if g := r.Regimes[0]; len(r.Regimes) != 1 || relDiff(g.Alpha, 10e-6) > 0.01 || relDiff(g.BW, 100e9) > 0.01 {
+	if g := r.Regimes[0]; len(r.Regimes) != 1 || !scalar.EqualWithinAbs(g.Alpha, 10e-6, 0.01*10e-6) || !scalar.EqualWithinAbs(g.BW, 100e9, 0.01*100e9) {
 		t.Errorf("regimes %+v, want one of 10 us, 100 GB/s", r.Regimes)
 	}
 	// KeepNonMonotone fits them all.

@@ -40,12 +40,12 @@ func TestRhoSmallResiduals(t *testing.T) {
 	// c·scale (Piecewise's doc), and Bisquare is capped at (c·scale)²/3.
 	s := (&Settings{}).withDefaults()
 	for _, loss := range []Loss{Squared, Huber, Bisquare} {
-		if got := rho(1e-4, loss, 0.01, s); math.Abs(got-1e-8) > 1e-10 {
+		if got := rho(1e-4, loss, 0.01, s); !scalar.EqualWithinAbs(got, 1e-8, 1e-10) {
 			t.Errorf("%v: rho(1e-4) = %g, want ~1e-8", loss, got)
 		}
 	}
 	cs := 4.685 * 0.01
-	if got := rho(1, Bisquare, 0.01, s); math.Abs(got-cs*cs/3) > 1e-15 {
+	if got := rho(1, Bisquare, 0.01, s); !scalar.EqualWithinAbs(got, cs*cs/3, 1e-15) {
 		t.Errorf("bisquare cap %g, want %g", got, cs*cs/3)
 	}
 }
@@ -76,7 +76,7 @@ func TestLossRhoWeight(t *testing.T) {
 		for _, r := range []float64{-3.1, -1.3, -0.4, 0.7, 1.9, 2.6} {
 			const h = 1e-6
 			psi := (loss.Rho(r+h, c) - loss.Rho(r-h, c)) / (2 * h)
-			if w := loss.Weight(r, c); math.Abs(psi-w*r) > 1e-6 {
+			if w := loss.Weight(r, c); !scalar.EqualWithinAbs(psi, w*r, 1e-6) {
 				t.Errorf("%v at r = %g: ρ' = %g, weight·r = %g", loss, r, psi, w*r)
 			}
 		}
@@ -91,7 +91,7 @@ func TestLossCurvature(t *testing.T) {
 		for _, r := range []float64{-3.1, -1.3, -0.4, 0.7, 0.95, 1.9, 2.6} {
 			psi := func(r float64) float64 { return loss.Weight(r, c) * r }
 			want := (psi(r+h) - psi(r-h)) / (2 * h)
-			if got := loss.Curvature(r, c); math.Abs(got-want) > 1e-6 {
+			if got := loss.Curvature(r, c); !scalar.EqualWithinAbs(got, want, 1e-6) {
 				t.Errorf("%v.Curvature(%g, %d) = %g, want ψ' = %g", loss, r, c, got, want)
 			}
 		}

@@ -111,7 +111,7 @@ func TestCurvature(t *testing.T) {
 		return 1
 	}
 	curved := Minimize(p, []float64{0.5})
-	if math.Abs(curved.X[0]-0.25) > 1e-6 {
+	if !scalar.EqualWithinAbs(curved.X[0], 0.25, 1e-6) {
 		t.Errorf("x = %v, want 0.25", curved.X)
 	}
 	if curved.Iterations >= reweighted.Iterations {
@@ -119,12 +119,12 @@ func TestCurvature(t *testing.T) {
 	}
 	// From x = 2 every residual is beyond the threshold and H is 0: the
 	// weights' damping still moves x.
-	if res := Minimize(p, []float64{2}); math.Abs(res.X[0]-0.25) > 1e-6 {
+	if res := Minimize(p, []float64{2}); !scalar.EqualWithinAbs(res.X[0], 0.25, 1e-6) {
 		t.Errorf("from 2: x = %v, want 0.25", res.X)
 	}
 	want := 1 / (4 + 1/9.75)
 	for _, res := range []Result{reweighted, curved} {
-		if res.Cov == nil || math.Abs(res.Cov.At(0, 0)-want) > 1e-6 {
+		if res.Cov == nil || !scalar.EqualWithinAbs(res.Cov.At(0, 0), want, 1e-6) {
 			t.Errorf("covariance %v, want %g", res.Cov, want)
 		}
 	}
@@ -139,12 +139,12 @@ func TestUpper(t *testing.T) {
 		Upper: []float64{2, math.Inf(1)}}
 	for _, x0 := range [][]float64{{0, 0}, {5, 0}} {
 		res := Minimize(p, x0)
-		if res.X[0] != 2 || math.Abs(res.X[1]-1) > 1e-9 || math.Abs(res.F-0.5) > 1e-9 || !res.Held[0] || res.Held[1] {
+		if res.X[0] != 2 || !scalar.EqualWithinAbs(res.X[1], 1, 1e-9) || !scalar.EqualWithinAbs(res.F, 0.5, 1e-9) || !res.Held[0] || res.Held[1] {
 			t.Errorf("from %v: x = %v, F = %g, held %v; want [2 1], 0.5, [true false]", x0, res.X, res.F, res.Held)
 		}
 	}
 	p.Upper[0] = 4
-	if res := Minimize(p, []float64{0, 0}); math.Abs(res.X[0]-3) > 1e-9 || res.Held[0] {
+	if res := Minimize(p, []float64{0, 0}); !scalar.EqualWithinAbs(res.X[0], 3, 1e-9) || res.Held[0] {
 		t.Errorf("bound 4: x = %v, held %v; want x₀ = 3, not held", res.X, res.Held)
 	}
 }
