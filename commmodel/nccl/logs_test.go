@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // A logCase is a public log with a TUNING table, and the communicator it
@@ -92,19 +94,19 @@ func tableDiff(m *Model, tun *Tuning, skip map[cell]string) (n int, maxLat, maxB
 			for p := range Protocol(NumProtocols) {
 				n++
 				lat := m.Latency(f, a, p) / usec
-				if d := math.Abs(lat - tun.Lat[f][a][p]); d > printTol {
+				if !scalar.EqualWithinAbs(lat, tun.Lat[f][a][p], printTol) {
 					bad = append(bad, fmt.Sprintf("%v %v/%v latency: model %.3f us, log %.1f", f, a, p, lat, tun.Lat[f][a][p]))
 				} else {
-					maxLat = math.Max(maxLat, d)
+					maxLat = math.Max(maxLat, math.Abs(lat-tun.Lat[f][a][p]))
 				}
 				if _, ok := skip[cell{f, a, p}]; ok {
 					continue
 				}
 				bw := m.Bandwidth(f, a, p) / gbps
-				if d := math.Abs(bw - tun.BW[f][a][p]); d > printTol {
+				if !scalar.EqualWithinAbs(bw, tun.BW[f][a][p], printTol) {
 					bad = append(bad, fmt.Sprintf("%v %v/%v bandwidth: model %.3f GB/s, log %.1f", f, a, p, bw, tun.BW[f][a][p]))
 				} else {
-					maxBW = math.Max(maxBW, d)
+					maxBW = math.Max(maxBW, math.Abs(bw-tun.BW[f][a][p]))
 				}
 			}
 		}
@@ -237,12 +239,11 @@ func TestLogCalls(t *testing.T) {
 				}
 				if !math.IsNaN(call.Time) {
 					got, ok := m.Time(f, call.Algo, call.Proto, call.NBytes)
-					rel := math.Abs(got/usec-call.Time) / call.Time
 					// NCCL prints a float32 time with %f.
-					if !ok || rel > 2e-6 {
+					if !ok || !scalar.EqualWithinAbs(got/usec, call.Time, 2e-6*call.Time) {
 						t.Errorf("%v %.0f B %v/%v: model %.6f us (%v), log %.6f", f, call.NBytes, call.Algo, call.Proto, got/usec, ok, call.Time)
 					}
-					maxRel = math.Max(maxRel, rel)
+					maxRel = math.Max(maxRel, math.Abs(got/usec-call.Time)/call.Time)
 				}
 				// The choice among what the model knows: with no NVLS graph
 				// in the #1453 excerpt, NVLS and NVLSTree are left out.

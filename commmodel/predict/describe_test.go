@@ -8,6 +8,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // TestDescribe describes known and unknown GPUs: an empty description is
@@ -43,7 +44,7 @@ func TestDescribe(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range want {
-		if math.Abs(got[i].Time/want[i].Time-1) > 1e-12 || got[i].Algorithm != want[i].Algorithm {
+		if !scalar.EqualWithinAbs(got[i].Time, want[i].Time, 1e-12*want[i].Time) || got[i].Algorithm != want[i].Algorithm {
 			t.Errorf("%g B: described %g s (%s), H100 %g s (%s)", sizes[i], got[i].Time, got[i].Algorithm, want[i].Time, want[i].Algorithm)
 		}
 	}
@@ -139,7 +140,7 @@ func TestDescribeCPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range sizes {
-		if d := pa[i].Time - pi[i].Time; math.Abs(d-36.4e-6) > 1e-9 {
+		if d := pa[i].Time - pi[i].Time; !scalar.EqualWithinAbs(d, 36.4e-6, 1e-9) {
 			t.Errorf("%g B: AMD - Intel = %.4g s, want 36.4 us", sizes[i], d)
 		}
 	}
@@ -214,7 +215,7 @@ func TestIntraPriorDescribed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := Uncalibrated(h).prior()[parIntraBW]; math.Abs(got/c.want-1) > c.tol {
+		if got := Uncalibrated(h).prior()[parIntraBW]; !scalar.EqualWithinAbs(got, c.want, c.tol*c.want) {
 			t.Errorf("%s %q: intra_bw prior %.4g B/s, want %.4g", c.gpu, c.spec, got, c.want)
 		}
 	}

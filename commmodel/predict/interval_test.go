@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat"
 
@@ -90,7 +91,7 @@ func TestDepartureWidens(t *testing.T) {
 			bias := (hiC - loC) / 2 // the covered interval is even
 			sq := func(x float64) float64 { return x * x / (z80 * z80) }
 			faster, slower := sq(lo+bias)-sq(loC+bias), sq(hi-bias)-sq(hiC-bias)
-			if math.Abs(faster-c.faster) > 1e-9 || math.Abs(slower-c.slower) > 1e-9 {
+			if !scalar.EqualWithinAbs(faster, c.faster, 1e-9) || !scalar.EqualWithinAbs(slower, c.slower, 1e-9) {
 				t.Errorf("the departure adds %.6f to the fast side's variance and %.6f to the slow side's, want %.6f and %.6f",
 					faster, slower, c.faster, c.slower)
 			}
@@ -146,7 +147,7 @@ func TestOneTableSpread(t *testing.T) {
 			}
 			n := float64(len(r))
 			want := math.Sqrt(priorSpread * priorSpread * max(ms, minVariance) * n / 2 * math.Exp(-mathext.Digamma(n/2)))
-			if got := m.spread.variance; math.Abs(got/want-1) > 1e-9 {
+			if got := m.spread.variance; !scalar.EqualWithinAbs(got, want, 1e-9*want) {
 				t.Errorf("variance %.5f, want %.5f: the prior's %.5f pooled with the table's mean square error %.5f",
 					got, want, priorSpread*priorSpread, ms)
 			}
@@ -179,7 +180,7 @@ func TestPoolUnbiased(t *testing.T) {
 			}
 		}
 		_, v := pool(held, 0)
-		if math.Abs(v/(sd*sd)-1) > 0.05 {
+		if !scalar.EqualWithinAbs(v, sd*sd, 0.05*sd*sd) {
 			t.Errorf("%d points a table: pooled variance %.4f, want %.4f within 5%%", n, v, sd*sd)
 		}
 	}
@@ -209,7 +210,7 @@ func TestPoolProtocols(t *testing.T) {
 		p    nccl.Protocol
 		want float64
 	}{{nccl.LL, 0.05 * 0.05}, {nccl.Simple, 0.3 * 0.3}} {
-		if _, v := s.at(c.p); math.Abs(v/c.want-1) > 0.1 {
+		if _, v := s.at(c.p); !scalar.EqualWithinAbs(v, c.want, 0.1*c.want) {
 			t.Errorf("%v: variance %.5f, want %.5f within 10%%", c.p, v, c.want)
 		}
 	}

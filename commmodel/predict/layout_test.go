@@ -2,7 +2,6 @@ package predict
 
 import (
 	"errors"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // TestReadLayout reads the layout from the header of Together's
@@ -80,7 +80,7 @@ func TestLayoutPhysics(t *testing.T) {
 	if !(one.Time < 0.5*8*phi) {
 		t.Fatalf("1 KiB with -g 1: %.3g us, want under half of 8φ = %.3g us for the floor to bind", one.Time*1e6, 8*phi*1e6)
 	}
-	if e := math.Abs(tables8.Time/(8*phi) - 1); e > 1e-3 {
+	if !scalar.EqualWithinAbs(tables8.Time, 8*phi, 1e-3*8*phi) {
 		t.Errorf("1 KiB with the tables' -g 8: %.4g us, want 8φ = %.4g us", tables8.Time*1e6, 8*phi*1e6)
 	}
 	for _, c := range []struct {
@@ -101,7 +101,7 @@ func TestLayoutPhysics(t *testing.T) {
 	}
 	base := at(Layout{}, large)
 	for _, l := range []Layout{{GPUsPerThread: 1}, {ThreadsPerProcess: 8, GPUsPerThread: 1}, {Graphs: 1}} {
-		if got := at(l, large); math.Abs(got.Time/base.Time-1) > 1e-6 {
+		if got := at(l, large); !scalar.EqualWithinAbs(got.Time, base.Time, 1e-6*base.Time) {
 			t.Errorf("1 GiB in %+v: %.4g ms, want the tables' %.4g ms", l, got.Time*1e3, base.Time*1e3)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/data"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // TestReadFileHeader checks what ReadFile reads before a table:
@@ -60,8 +61,8 @@ func TestLayoutCarriesOver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := math.Abs(got[0].Time/measured - 1); e > 0.15 {
-		t.Errorf("AllReduce at 1 KiB with the tables' layout: %.2f us, measured %.2f us (%.0f%% off)", got[0].Time*1e6, measured*1e6, 100*e)
+	if !scalar.EqualWithinAbs(got[0].Time, measured, 0.15*measured) {
+		t.Errorf("AllReduce at 1 KiB with the tables' layout: %.2f us, measured %.2f us (%+.0f%% off)", got[0].Time*1e6, measured*1e6, 100*(got[0].Time/measured-1))
 	}
 	q.GPUsPerThread = 1
 	one, err := m.Predict(q, []float64{1024})
@@ -151,7 +152,7 @@ func TestIntraPrior(t *testing.T) {
 	n := float64(ring.Ranks())
 	busBW := last.Size / last.Time * 2 * (n - 1) / n
 	prior := Uncalibrated(h).prior()[parIntraBW]
-	if r := prior / busBW; math.Abs(r-1) > 0.05 {
+	if r := prior / busBW; !scalar.EqualWithinAbs(r, 1, 0.05) {
 		t.Errorf("intra_bw prior %.4g B/s is %.3f of the %.4g B/s measured at %g B", prior, r, busBW, last.Size)
 	}
 	if r := h.intraBW() / busBW; r < 1.15 {
@@ -180,7 +181,7 @@ func TestFitLooksForTheNetwork(t *testing.T) {
 	if r := m.x[parNICBW] / x0[parNICBW]; r > 0.5 {
 		t.Errorf("nic_bw at %.2f of its prior, want under 0.5", r)
 	}
-	if r := m.x[parIntraBW] / x0[parIntraBW]; math.Abs(r-1) > 0.2 {
+	if r := m.x[parIntraBW] / x0[parIntraBW]; !scalar.EqualWithinAbs(r, 1, 0.2) {
 		t.Errorf("intra_bw at %.2f of its prior, want within 20%%", r)
 	}
 	if e := medianError(t, m, one); e > 0.15 {
@@ -233,7 +234,7 @@ func TestBoundsHold(t *testing.T) {
 	}
 	x0 := m.prior()
 	u := m.upper(x0)
-	if want := 0.9375 * h.intraBW() / x0[parIntraBW]; math.Abs(u[parLL128]-want) > 1e-12 {
+	if want := 0.9375 * h.intraBW() / x0[parIntraBW]; !scalar.EqualWithinAbs(u[parLL128], want, 1e-12) {
 		t.Errorf("ll128_efficiency bound %g, want %g", u[parLL128], want)
 	}
 	for _, k := range []int{parLL, parLL128, parIntraBW, parNICBW} {
@@ -241,7 +242,7 @@ func TestBoundsHold(t *testing.T) {
 			t.Errorf("%s = %g above its bound %g", params[k].name, m.x[k], u[k])
 		}
 	}
-	if math.Abs(m.x[parNICBW]/50e9-1) > 1e-12 || !m.held[parNICBW] { // exp(ln 50e9)
+	if !scalar.EqualWithinAbs(m.x[parNICBW], 50e9, 1e-12*50e9) || !m.held[parNICBW] { // exp(ln 50e9)
 		t.Errorf("nic_bw = %g, held %v; want 50e9 held", m.x[parNICBW], m.held[parNICBW])
 	}
 	if !slices.ContainsFunc(m.Notes, func(n string) bool { return strings.HasPrefix(n, "nic_bw is held at its bound 50 GB/s") }) {

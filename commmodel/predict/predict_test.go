@@ -101,10 +101,10 @@ func TestReferenceSplit(t *testing.T) {
 					b, i, n := ref.latency(f, a, p)
 					l0 := ref.parts[3].Latency(f, a, p)
 					raw := ref.parts[0].Latency(f, a, p) + ref.parts[1].Latency(f, a, p) + ref.parts[2].Latency(f, a, p) - 2*l0
-					if raw > full*(1+1e-12) || c.oneNodeOnly && math.Abs(raw-full) > 1e-12*full {
+					if raw > full*(1+1e-12) || c.oneNodeOnly && !scalar.EqualWithinAbs(raw, full, 1e-12*full) {
 						t.Errorf("%dx%d %v %v/%v/%v: parts add to %g s, NCCL's latency is %g s", c.nodes, c.per, c.version, f, a, p, raw, full)
 					}
-					if math.Abs(b+i+n-full) > 1e-12*full || b < 0 || i < 0 || n < 0 {
+					if !scalar.EqualWithinAbs(b+i+n, full, 1e-12*full) || b < 0 || i < 0 || n < 0 {
 						t.Errorf("%dx%d %v/%v/%v: split %g + %g + %g != %g", c.nodes, c.per, f, a, p, b, i, n, full)
 					}
 				}
@@ -189,7 +189,7 @@ func TestCalibrateRecovers(t *testing.T) {
 		if !p.Identified {
 			t.Errorf("%s: not identified (sd %.3f)", p.Name, p.SD)
 		}
-		if r := m.x[k] / want.x[k]; math.Abs(r-1) > 0.01 {
+		if r := m.x[k] / want.x[k]; !scalar.EqualWithinAbs(r, 1, 0.01) {
 			t.Errorf("%s = %g, want %g (ratio %.4f)", p.Name, m.x[k], want.x[k], r)
 		}
 	}
@@ -213,7 +213,7 @@ func TestCalibrateRecovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, p := range ps {
-		if math.Abs(p.Time/ws[i].Time-1) > 0.01 || !(p.Low < ws[i].Time && ws[i].Time < p.High) {
+		if !scalar.EqualWithinAbs(p.Time, ws[i].Time, 0.01*ws[i].Time) || !(p.Low < ws[i].Time && ws[i].Time < p.High) {
 			t.Errorf("%g B: %+v, true time %g", p.Size, p, ws[i].Time)
 		}
 		if o := ones[i]; !(o.High/o.Low > p.High/p.Low) {
@@ -389,7 +389,7 @@ func TestCalibrateFabric(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := m.Params[parFabric]
-	if !p.Used || !p.Identified || math.Abs(p.Value/2-1) > 0.01 || p.Prior != 1 {
+	if !p.Used || !p.Identified || !scalar.EqualWithinAbs(p.Value, 2, 0.01*2) || p.Prior != 1 {
 		t.Errorf("fabric_oversubscription %+v, want 2 identified from a prior of 1", p)
 	}
 	q := Query{Collective: commmodel.AllToAll, Ranks: 512, PerNode: 8}
@@ -398,7 +398,7 @@ func TestCalibrateFabric(t *testing.T) {
 		t.Fatal(err)
 	}
 	truth, _ := want.Predict(q, []float64{1 << 30})
-	if math.Abs(got[0].Time/truth[0].Time-1) > 0.01 {
+	if !scalar.EqualWithinAbs(got[0].Time, truth[0].Time, 0.01*truth[0].Time) {
 		t.Errorf("AllToAll of 1 GiB on 64 x 8: %g s, true %g s", got[0].Time, truth[0].Time)
 	}
 	h.Group = 0
@@ -518,11 +518,11 @@ func TestPerSizeRules(t *testing.T) {
 		if tm.ch.algo.String() != map[string]string{"tree": "Tree", "ring": "Ring"}[tc.algo] {
 			t.Fatalf("%s: ran %v", name, tm.ch)
 		}
-		if math.Abs(tm.intra*tc.bw/intra-1) > 1e-12 || math.Abs(tm.net*tc.bw/net-1) > 1e-12 {
+		if !scalar.EqualWithinAbs(tm.intra*tc.bw, intra, 1e-12*intra) || !scalar.EqualWithinAbs(tm.net*tc.bw, net, 1e-12*net) {
 			t.Errorf("%s: bytes %g and %g, want %g and %g divided by %g", name, tm.intra, tm.net, intra, net, tc.bw)
 		}
 		for k := range lat {
-			if math.Abs(tm.lat[k]-lat[k]*tc.lat) > 1e-12*lat[k] {
+			if !scalar.EqualWithinAbs(tm.lat[k], lat[k]*tc.lat, 1e-12*lat[k]) {
 				t.Errorf("%s: latency part %d %g, want %g times %g", name, k, tm.lat[k], lat[k], tc.lat)
 			}
 		}

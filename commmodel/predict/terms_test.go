@@ -3,6 +3,8 @@ package predict
 import (
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 func TestSmax(t *testing.T) {
@@ -17,7 +19,7 @@ func TestSmax(t *testing.T) {
 		for e := -6.0; e <= 6; e += 0.125 {
 			a, b := scale, scale*math.Pow(10, e)
 			want := pow(1, b/a) * a // a^16 of 1e12 overflows: scale out first
-			if got := smax(a, b); math.Abs(got/want-1) > 1e-12 {
+			if got := smax(a, b); !scalar.EqualWithinAbs(got, want, 1e-12*want) {
 				t.Errorf("smax(%g, %g) = %.17g, want %.17g", a, b, got, want)
 			}
 			if smax(a, b) != smax(b, a) {
@@ -25,7 +27,7 @@ func TestSmax(t *testing.T) {
 			}
 		}
 	}
-	if got, want := smax(3, 3), 3*math.Pow(2, 1.0/16); math.Abs(got/want-1) > 1e-15 {
+	if got, want := smax(3, 3), 3*math.Pow(2, 1.0/16); !scalar.EqualWithinAbs(got, want, 1e-15*want) {
 		t.Errorf("smax(3, 3) = %.17g, want 3·2^(1/16) = %.17g", got, want)
 	}
 	for _, b := range []float64{0, 1e-30} {

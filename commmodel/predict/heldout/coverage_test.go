@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/predict"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // TestHeldOutCoverage compares, machine by machine, the held-out coverage
@@ -48,7 +49,7 @@ func TestHeldOutCoverage(t *testing.T) {
 		switch d := own - c.share(); {
 		case math.IsNaN(own):
 			t.Errorf("%s: no held-out coverage from %d tables", m.Name, len(m.Tables))
-		case len(m.Tables) >= 7 && math.Abs(d) > 0.04:
+		case len(m.Tables) >= 7 && !scalar.EqualWithinAbs(own, c.share(), 0.04):
 			t.Errorf("%s: held-out coverage %s, LeaveOneOut's %s: want within 4 points with %d tables", m.Name, pct(own), pct(c.share()), len(m.Tables))
 		case len(m.Tables) < 7 && d > 0:
 			t.Errorf("%s: held-out coverage %s above LeaveOneOut's %s with %d tables: want it lower", m.Name, pct(own), pct(c.share()), len(m.Tables))
@@ -56,7 +57,7 @@ func TestHeldOutCoverage(t *testing.T) {
 	}
 	all, allLOO := inside/points, looInside/points
 	fmt.Fprintf(&b, "| all | | %d | %s | %s |\n", int(points), pct(allLOO), pct(all))
-	if math.Abs(all-allLOO) > 0.02 {
+	if !scalar.EqualWithinAbs(all, allLOO, 0.02) {
 		t.Errorf("all machines: held-out coverage %s, LeaveOneOut's %s: want within 2 points", pct(all), pct(allLOO))
 	}
 	golden(t, "paired_heldout_coverage.md", b.Bytes())

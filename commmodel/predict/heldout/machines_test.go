@@ -1,7 +1,6 @@
 package heldout_test
 
 import (
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/commmodel/predict/heldout"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // TestPairedMachines checks the tables handed to the calibration against
@@ -63,7 +63,7 @@ func TestPairedMachines(t *testing.T) {
 		}
 	}
 	// The 8 B row of all_reduce_ring.log: 37.33 us out of place.
-	if p := together.Tables[0].Points[0]; p.Size != 8 || math.Abs(p.Time-37.33e-6) > 1e-12 {
+	if p := together.Tables[0].Points[0]; p.Size != 8 || !scalar.EqualWithinAbs(p.Time, 37.33e-6, 1e-12) {
 		t.Errorf("first point %+v, want 8 B in 37.33 us", p)
 	}
 	if together.Tables[0].Collective != commmodel.AllReduce {

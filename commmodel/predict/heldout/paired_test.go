@@ -17,6 +17,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/commmodel/predict/heldout"
 	"github.com/inframethod/commlab/units"
+	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -723,7 +724,7 @@ func sameRow(a, b string) bool {
 		if !strings.HasSuffix(x, "%") {
 			scale = 0.002 * max(1, math.Abs(fy))
 		}
-		if ex != nil || ey != nil || math.Abs(fx-fy) > scale {
+		if ex != nil || ey != nil || !scalar.EqualWithinAbs(fx, fy, scale) {
 			return false
 		}
 	}
@@ -888,7 +889,7 @@ func TestPairedBeyondNodes(t *testing.T) {
 		name      string
 		got, want float64
 	}{{"slower", rms(slower), predict.SlowerSpread}, {"faster", rms(faster), predict.FasterSpread}} {
-		if math.Abs(c.got-c.want) > 0.005 {
+		if !scalar.EqualWithinAbs(c.got, c.want, 0.005) {
 			t.Errorf("%s: root mean square %.3f per doubling, but the interval's spread is %.2f: set it to the measurement", c.name, c.got, c.want)
 		}
 	}

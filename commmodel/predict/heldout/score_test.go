@@ -7,6 +7,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/commmodel/predict/heldout"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // TestFitBaseline recovers the link of tables timed by the article's model
@@ -25,7 +26,7 @@ func TestFitBaseline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(got.Alpha/l.Alpha-1) > 1e-9 || math.Abs(got.BW/l.BW-1) > 1e-9 {
+	if !scalar.EqualWithinAbs(got.Alpha, l.Alpha, 1e-9*l.Alpha) || !scalar.EqualWithinAbs(got.BW, l.BW, 1e-9*l.BW) {
 		t.Errorf("heldout.FitBaseline = %+v, want %+v", got, l)
 	}
 }
