@@ -1,12 +1,12 @@
 package article
 
 import (
-	"math"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/figure"
 	"github.com/inframethod/commlab/presets"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 func TestOneShotThresholdFigure(t *testing.T) {
@@ -22,7 +22,7 @@ func TestOneShotThresholdFigure(t *testing.T) {
 	// S*(P) = α·BW/((P-1) - 2(P-1)/P): 1.05e6 B at P = 3, 53333 B at P = 16.
 	for i, p := range s.X {
 		want := 2e-6 * 350e9 / ((p - 1) - 2*(p-1)/p)
-		if math.Abs(s.Y[i]-want) > 1e-9*want {
+		if !scalar.EqualWithinAbs(s.Y[i], want, 1e-9*want) {
 			t.Errorf("S*(%g) = %g, want %g", p, s.Y[i], want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/inframethod/commlab/internal/imgtest"
@@ -97,7 +98,7 @@ func TestShare(t *testing.T) {
 		if sh.GPUsPerNIC != c.perNIC || sh.PerGPU != c.perGPU || sh.Egress != c.egres {
 			t.Errorf("%s: %+v, want %d GPUs/NIC, %g B/s per GPU, %g B/s egress", m.Name, sh, c.perNIC, c.perGPU, c.egres)
 		}
-		if want := 18 * 20.6e9 / c.perGPU; math.Abs(sh.Ratio-want) > 1e-9*want {
+		if want := 18 * 20.6e9 / c.perGPU; !scalar.EqualWithinAbs(sh.Ratio, want, 1e-9*want) {
 			t.Errorf("%s: ratio %g, want %g", m.Name, sh.Ratio, want)
 		}
 	}
@@ -158,7 +159,7 @@ func TestPublicNetworkRate(t *testing.T) {
 	// ranks sends S/4 to each of the 2 ranks of the other node: S/2.
 	const size = 4294967296.0
 	want := size / 2 / 64101e-6
-	if r.Nodes != 2 || r.PerNode != 2 || r.Size != size || math.Abs(r.BW-want) > 1e-9*want {
+	if r.Nodes != 2 || r.PerNode != 2 || r.Size != size || !scalar.EqualWithinAbs(r.BW, want, 1e-9*want) {
 		t.Errorf("got %+v, want 2 x 2, S = 4 GiB, %g B/s", r, want)
 	}
 }
@@ -270,7 +271,7 @@ func TestNICShareFigure(t *testing.T) {
 	if y := f.Series[3].Y; y[0] != 20e9 {
 		t.Errorf("inter link %v", y)
 	}
-	if len(f.Marks) != 1 || f.Marks[0].X != 2 || math.Abs(f.Marks[0].Y-33.5e9) > 0.05e9 {
+	if len(f.Marks) != 1 || f.Marks[0].X != 2 || !scalar.EqualWithinAbs(f.Marks[0].Y, 33.5e9, 0.05e9) {
 		t.Errorf("marks %+v, want the measured 33.5 GB/s at k = 2", f.Marks)
 	}
 }

@@ -1,7 +1,6 @@
 package article
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,9 +10,8 @@ import (
 	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/topo"
 	"github.com/inframethod/commlab/units"
+	"gonum.org/v1/gonum/floats/scalar"
 )
-
-func near(got, want, rel float64) bool { return math.Abs(got-want) <= rel*math.Abs(want) }
 
 // The article: hierarchical AllReduce cuts the network bytes to ~1/P_intra;
 // the exact ratio (HierarchicalAllReduce's doc) is (N-1)/(Np-1), 1/15 at 2 x 8.
@@ -30,10 +28,10 @@ func TestNetworkBytesRatio(t *testing.T) {
 		hier := c.NetworkBytes(commmodel.HierarchicalAllReduce{PerNode: 8}, s)
 		// flat ring: 2(Np-1)/(Np)·S; hierarchical: 2(N-1)/N·S/p (the article's three steps)
 		np := float64(8 * n)
-		if !near(flat, 2*(np-1)/np*s, 1e-12) || !near(hier, 2*float64(n-1)/float64(n)*s/8, 1e-12) {
+		if !scalar.EqualWithinAbs(flat, 2*(np-1)/np*s, 1e-12*(2*(np-1)/np*s)) || !scalar.EqualWithinAbs(hier, 2*float64(n-1)/float64(n)*s/8, 1e-12*(2*float64(n-1)/float64(n)*s/8)) {
 			t.Errorf("N = %d: network bytes flat %g, hierarchical %g", n, flat, hier)
 		}
-		if want := float64(n-1) / (np - 1); !near(hier/flat, want, 1e-12) {
+		if want := float64(n-1) / (np - 1); !scalar.EqualWithinAbs(hier/flat, want, 1e-12*want) {
 			t.Errorf("N = %d: ratio %g, want (N-1)/(Np-1) = %g", n, hier/flat, want)
 		}
 		if tab.Rows[i][4] != tab.Rows[i][5] {
@@ -60,7 +58,7 @@ func TestCrossNodeTimesMarksCrossover(t *testing.T) {
 		t.Fatalf("%d series for %d algorithms", len(f.Series), len(algs))
 	}
 	want := 12e-6 / (1/20e9 - 1.75/350e9 - 1/160e9)
-	if len(f.Marks) != 1 || !near(f.Marks[0].X, want, 1e-6) {
+	if len(f.Marks) != 1 || !scalar.EqualWithinAbs(f.Marks[0].X, want, 1e-6*want) {
 		t.Fatalf("marks %v, want one at %.0f B", f.Marks, want)
 	}
 	below, _ := commmodel.Fastest(algs, c, want*0.9)
@@ -81,7 +79,7 @@ func TestFastestOneNode(t *testing.T) {
 		for _, s := range []float64{0, 1 << 10, 56 << 10, 1 << 20, 1 << 30} {
 			a, ta := commmodel.Fastest(algs, c, s)
 			b, tb := commmodel.Fastest(commmodel.Algorithms(commmodel.AllReduce), commmodel.Flat{P: p, Link: presets.H20Intra}, s)
-			if a.Name() != b.Name() || !near(ta, tb, 1e-12) {
+			if a.Name() != b.Name() || !scalar.EqualWithinAbs(ta, tb, 1e-12*tb) {
 				t.Errorf("P = %d, S = %g: %s %g, Fastest %s %g", p, s, a.Name(), ta, b.Name(), tb)
 			}
 		}
@@ -96,13 +94,13 @@ func TestLinkComparison(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := lc.ArticleIntra.BW / lc.ArticleInter.BW; !near(r, 17.5, 1e-12) {
+	if r := lc.ArticleIntra.BW / lc.ArticleInter.BW; !scalar.EqualWithinAbs(r, 17.5, 1e-12*17.5) {
 		t.Errorf("article BW ratio %g, want 17.5", r)
 	}
-	if r := lc.ArticleInter.Alpha / lc.ArticleIntra.Alpha; !near(r, 7.5, 1e-12) {
+	if r := lc.ArticleInter.Alpha / lc.ArticleIntra.Alpha; !scalar.EqualWithinAbs(r, 7.5, 1e-12*7.5) {
 		t.Errorf("article α ratio %g, want 7.5", r)
 	}
-	if !near(lc.Levels.Intra.BW, 18*20.6e9, 1e-12) || !near(lc.Levels.Inter.BW, 25e9, 1e-12) || lc.Levels.GPUsPerNIC != 2 {
+	if !scalar.EqualWithinAbs(lc.Levels.Intra.BW, 18*20.6e9, 1e-12*18*20.6e9) || !scalar.EqualWithinAbs(lc.Levels.Inter.BW, 25e9, 1e-12*25e9) || lc.Levels.GPUsPerNIC != 2 {
 		t.Errorf("NIC arithmetic: intra %g, inter %g, %d GPUs per NIC; want 370.8e9, 25e9, 2", lc.Levels.Intra.BW, lc.Levels.Inter.BW, lc.Levels.GPUsPerNIC)
 	}
 	tab := lc.Table()
@@ -174,7 +172,7 @@ func TestNodeSweep(t *testing.T) {
 		if n == 1 {
 			wantF = 14 * ai
 		}
-		if !near(fl, wantF, 1e-12) || !near(h, wantH, 1e-12) {
+		if !scalar.EqualWithinAbs(fl, wantF, 1e-12*wantF) || !scalar.EqualWithinAbs(h, wantH, 1e-12*wantH) {
 			t.Errorf("N = %d: flat %g, hierarchical %g; want %g, %g", n, fl, h, wantF, wantH)
 		}
 	}

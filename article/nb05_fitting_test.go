@@ -9,6 +9,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/figure"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // Every embedded public log is fitted; the DeepEP log's five 0-byte rows
@@ -93,7 +94,7 @@ func TestResidualFigureNonMonotone(t *testing.T) {
 				t.Errorf("%s: mark %d at %g B against %g B, want %g B against %g B", lf.Name, k, set.X[k], against.X[k], wantSet[k], wantAgainst[k])
 			}
 			nm := lf.Piecewise.NonMonotone[k]
-			if got := 100 * (lf.Piecewise.Predict(nm.Sample.Size) - nm.Sample.Time) / nm.Sample.Time; math.Abs(set.Y[k]-got) > 1e-9 {
+			if got := 100 * (lf.Piecewise.Predict(nm.Sample.Size) - nm.Sample.Time) / nm.Sample.Time; !scalar.EqualWithinAbs(set.Y[k], got, 1e-9) {
 				t.Errorf("%s: mark %d at %g%%, want the piecewise error %g%%", lf.Name, k, set.Y[k], got)
 			}
 			if lf.Single.NonMonotone[k].Sample != nm.Sample {
@@ -117,7 +118,7 @@ func TestRegimeMarks(t *testing.T) {
 		t.Fatalf("marks %+v, want one at 2 MiB", ms)
 	}
 	below, above := r.Predict(ms[0].X*0.999), r.Predict(ms[0].X*1.001)
-	if math.Abs(below-(1e-5+ms[0].X*0.999/1e9)) > 1e-15 || math.Abs(above-(1e-4+ms[0].X*1.001/1e11)) > 1e-15 {
+	if !scalar.EqualWithinAbs(below, 1e-5+ms[0].X*0.999/1e9, 1e-15) || !scalar.EqualWithinAbs(above, 1e-4+ms[0].X*1.001/1e11, 1e-15) {
 		t.Errorf("Predict does not switch at the mark: %g, %g", below, above)
 	}
 }
@@ -140,10 +141,10 @@ func TestKernelCrossovers(t *testing.T) {
 	if kcs[0].MeasuredIn || !strings.Contains(kcs[0].Note, "4 MiB") {
 		t.Errorf("P = 4: %+v, want no crossing up to 4 MiB", kcs[0])
 	}
-	if want := 512 * 1024 * math.Cbrt(2); !kcs[1].MeasuredIn || relDiff04(kcs[1].Measured, want) > 1e-9 {
+	if want := 512 * 1024 * math.Cbrt(2); !kcs[1].MeasuredIn || !scalar.EqualWithinAbs(kcs[1].Measured, want, 1e-9*want) {
 		t.Errorf("P = 6: measured %g, want %g", kcs[1].Measured, want)
 	}
-	if want := 1.5 * (1 << 20) * math.Pow(4.0/3, 0.25); !kcs[2].MeasuredIn || relDiff04(kcs[2].Measured, want) > 1e-9 {
+	if want := 1.5 * (1 << 20) * math.Pow(4.0/3, 0.25); !kcs[2].MeasuredIn || !scalar.EqualWithinAbs(kcs[2].Measured, want, 1e-9*want) {
 		t.Errorf("P = 8: measured %g, want %g", kcs[2].Measured, want)
 	}
 	if !strings.Contains(kcs[2].Note, "3 MiB") {
@@ -153,7 +154,7 @@ func TestKernelCrossovers(t *testing.T) {
 		// The model crossover is a crossing of the two fitted curves.
 		t1 := commmodel.Time(commmodel.OneShot{}, k.P, k.Model, k.OneFit.Link())
 		t2 := commmodel.Time(commmodel.TwoShot{}, k.P, k.Model, k.TwoFit.Link())
-		if relDiff04(t1, t2) > 1e-9 {
+		if !scalar.EqualWithinAbs(t1, t2, 1e-9*t2) {
 			t.Errorf("P = %d: fitted times at the model crossover differ: %g, %g", k.P, t1, t2)
 		}
 		// The fitted model agrees with the measurement on the side: within a
@@ -184,7 +185,7 @@ func TestMeasuredCrossingTies(t *testing.T) {
 	}
 	two := rows(10, 10, 10)
 	x, in, note := measuredCrossing(rows(8, 10, 14), two)
-	if want := (1 << 20) * math.Cbrt(4); !in || relDiff04(x, want) > 1e-9 || note != "" {
+	if want := (1 << 20) * math.Cbrt(4); !in || !scalar.EqualWithinAbs(x, want, 1e-9*want) || note != "" {
 		t.Errorf("through a tie: %g %v %q, want %g within the rows", x, in, note, want)
 	}
 	if _, in, note := measuredCrossing(rows(10, 12, 9), two); in || !strings.Contains(note, "already faster at 2 MiB") {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+	"gonum.org/v1/gonum/floats/scalar"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/data"
@@ -51,7 +52,7 @@ func TestDecodeCluster(t *testing.T) {
 func TestDecodeBudget(t *testing.T) {
 	b := DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{2, 4, 8, 16}, Node: presets.H20Cluster(1), Floor: 10e-6}
 	st, err := b.stepTime(commmodel.OneShot{}, 8)
-	if err != nil || !near(st, 122*(2e-6+7*57344/350e9), 1e-12) {
+	if err != nil || !scalar.EqualWithinAbs(st, 122*(2e-6+7*57344/350e9), 1e-12*(122*(2e-6+7*57344/350e9))) {
 		t.Errorf("one-shot step time %g, %v", st, err)
 	}
 	tab, err := b.Table()
@@ -94,16 +95,16 @@ func TestMeasuredFloor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !near(m.Article, 10e-6, 1e-12) { // data.Statements parses "10 us"
+	if !scalar.EqualWithinAbs(m.Article, 10e-6, 1e-12*10e-6) { // data.Statements parses "10 us"
 		t.Errorf("article floor %g, want 10 µs", m.Article)
 	}
-	if z, n := meanTime(m.Node, 0, 0); n != 5 || !near(z, 3.158e-6, 1e-9) {
+	if z, n := meanTime(m.Node, 0, 0); n != 5 || !scalar.EqualWithinAbs(z, 3.158e-6, 1e-9*3.158e-6) {
 		t.Errorf("0-byte rows: %d, mean %g", n, z)
 	}
-	if z, n := meanTime(m.Node, 128, 128); n != 1 || !near(z, 10.59e-6, 1e-9) {
+	if z, n := meanTime(m.Node, 128, 128); n != 1 || !scalar.EqualWithinAbs(z, 10.59e-6, 1e-9*10.59e-6) {
 		t.Errorf("128 B: %d, %g", n, z)
 	}
-	if z, n := meanTime(m.CrossNode, 0, 512); n != 8 || !near(z, 46.87875e-6, 1e-9) {
+	if z, n := meanTime(m.CrossNode, 0, 512); n != 8 || !scalar.EqualWithinAbs(z, 46.87875e-6, 1e-9*46.87875e-6) {
 		t.Errorf("2 x 8 rows: %d, mean %g", n, z)
 	}
 	tab, err := m.Table(57344, presets.H20Cluster(1))
@@ -114,7 +115,7 @@ func TestMeasuredFloor(t *testing.T) {
 		t.Errorf("floor table %v", tab.Rows)
 	}
 	marks := m.CrossNodeMarks(DeepSeekV3Decode)
-	if len(marks) != 1 || marks[0].X != 16 || !near(marks[0].Y, 122*46.87875e-6, 1e-9) {
+	if len(marks) != 1 || marks[0].X != 16 || !scalar.EqualWithinAbs(marks[0].Y, 122*46.87875e-6, 1e-9*(122*46.87875e-6)) {
 		t.Errorf("cross-node marks %v", marks)
 	}
 	if _, err := (MeasuredFloor{Article: 10e-6}).Table(57344, presets.H20Cluster(1)); err == nil {
@@ -142,10 +143,10 @@ func TestMeasuredFloor(t *testing.T) {
 // one-shot 10 µs - 7·S/BW = 8.85312 µs; two-shot (10 µs - 1.75·S/BW)/2 = 4.85664 µs.
 func TestFloorAlpha(t *testing.T) {
 	l := presets.H20Intra
-	if a := FloorAlpha(commmodel.OneShot{}, 8, 57344, l, 10e-6); !near(a, 8.85312e-6, 1e-9) {
+	if a := FloorAlpha(commmodel.OneShot{}, 8, 57344, l, 10e-6); !scalar.EqualWithinAbs(a, 8.85312e-6, 1e-9*8.85312e-6) {
 		t.Errorf("one-shot: %g", a)
 	}
-	if a := FloorAlpha(commmodel.TwoShot{}, 8, 57344, l, 10e-6); !near(a, 4.85664e-6, 1e-9) {
+	if a := FloorAlpha(commmodel.TwoShot{}, 8, 57344, l, 10e-6); !scalar.EqualWithinAbs(a, 4.85664e-6, 1e-9*4.85664e-6) {
 		t.Errorf("two-shot: %g", a)
 	}
 	if a := FloorAlpha(commmodel.OneShot{}, 8, 57344, l, 1e-6); !math.IsNaN(a) {
@@ -156,7 +157,7 @@ func TestFloorAlpha(t *testing.T) {
 	}
 	w := AlphaSweep{Shape: DeepSeekV3Decode, P: 8, Link: presets.H20Intra, Alphas: []float64{2e-6, 10e-6}}
 	ms := w.AlphaMarks(10e-6)
-	if len(ms) != 3 || ms[0].X != 2e-6 || !near(ms[1].X, 8.85312e-6, 1e-9) || !near(ms[2].X, 4.85664e-6, 1e-9) {
+	if len(ms) != 3 || ms[0].X != 2e-6 || !scalar.EqualWithinAbs(ms[1].X, 8.85312e-6, 1e-9*8.85312e-6) || !scalar.EqualWithinAbs(ms[2].X, 4.85664e-6, 1e-9*4.85664e-6) {
 		t.Errorf("marks %v", ms)
 	}
 	// At α = 10 µs the one-shot budget is 122·(10 µs + 1.14688 µs).

@@ -8,6 +8,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/commmodel/predict/heldout"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // TestPredictHeldOut checks notebook 07's frame against the scores: the
@@ -43,7 +44,7 @@ func TestPredictHeldOut(t *testing.T) {
 			e[k] = math.Abs(e[k])
 		}
 		got := fit.Median(e)
-		if math.Abs(got-w) > 1e-9 {
+		if !scalar.EqualWithinAbs(got, w, 1e-9) {
 			t.Errorf("%s: median |err| %.6f, LeaveOneOut says %.6f", col, got, w)
 		}
 	}

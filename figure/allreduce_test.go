@@ -1,11 +1,11 @@
 package figure
 
 import (
-	"math"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/presets"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 var arAlgs = commmodel.Algorithms(commmodel.AllReduce)
@@ -36,7 +36,7 @@ func TestWinnerChanges(t *testing.T) {
 	// the article's S* = α·BW/((P-1) - 2(P-1)/P) = 2e-6·350e9/5.25 = 133333 B.
 	cs := commmodel.WinnerChanges(arAlgs, commmodel.Flat{P: 8, Link: presets.H20Intra})
 	if len(cs) != 1 || cs[0].A.Name() != "one-shot" || cs[0].B.Name() != "two-shot" ||
-		math.Abs(cs[0].Size-2e-6*350e9/5.25) > 1e-6*cs[0].Size {
+		!scalar.EqualWithinAbs(cs[0].Size, 2e-6*350e9/5.25, 1e-6*cs[0].Size) {
 		t.Fatalf("winner changes %+v", cs)
 	}
 	// Every pair crosses somewhere; most of those crossings are not changes of winner.
@@ -76,7 +76,7 @@ func TestRegimeFigure(t *testing.T) {
 func TestSizes(t *testing.T) {
 	// 256 B .. 1 GiB is 22 doublings: 4 per doubling gives 89 sizes, both ends included.
 	s := Sizes(256, 1<<30, 4)
-	if len(s) != 89 || s[0] != 256 || math.Abs(s[88]-(1<<30)) > 1e-6 {
+	if len(s) != 89 || s[0] != 256 || !scalar.EqualWithinAbs(s[88], 1<<30, 1e-6) {
 		t.Errorf("%d sizes from %g to %g", len(s), s[0], s[len(s)-1])
 	}
 }
@@ -96,7 +96,7 @@ func TestTimeTableCluster(t *testing.T) {
 	}
 	ss := TimeSeries(algs, c, []float64{64 << 10, 1 << 20}, nil)
 	want := 30*15e-6 + 1.875*(64<<10)/20e9
-	if len(ss) != 2 || ss[0].Name != "ring" || math.Abs(ss[0].Y[0]-want) > 1e-12 || ss[1].Y[0] != c.Time(algs[1], 64<<10) {
+	if len(ss) != 2 || ss[0].Name != "ring" || !scalar.EqualWithinAbs(ss[0].Y[0], want, 1e-12) || ss[1].Y[0] != c.Time(algs[1], 64<<10) {
 		t.Errorf("series %+v, want ring at %g s first", ss, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/inframethod/commlab/internal/imgtest"
@@ -147,7 +148,7 @@ func TestEdges(t *testing.T) {
 	e := edges([]float64{1024, 4096, 16384}, true)
 	want := []float64{512, 2048, 8192, 32768}
 	for i := range want {
-		if math.Abs(e[i]-want[i]) > 1e-9*want[i] {
+		if !scalar.EqualWithinAbs(e[i], want[i], 1e-9*want[i]) {
 			t.Errorf("log edges %v, want %v", e, want)
 			break
 		}
