@@ -2,7 +2,6 @@ package data
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 
@@ -28,7 +27,7 @@ func TestArticle(t *testing.T) {
 	}
 	for i, w := range want {
 		p := ps[i]
-		if p.NRanks != w.ranks || p.NNodes != w.nodes || p.Size != w.size || math.Abs(p.Time/1e-6-w.us) > 1e-9 ||
+		if p.NRanks != w.ranks || p.NNodes != w.nodes || p.Size != w.size || !scalar.EqualWithinAbs(p.Time/1e-6, w.us, 1e-9) ||
 			p.Collective != "alltoall" || !strings.Contains(p.Source, "003_c6e9d2e394e324d2") {
 			t.Errorf("point %d = %+v, want %d ranks %d nodes %d B %g us from the article", i, p, w.ranks, w.nodes, w.size, w.us)
 		}

@@ -2,7 +2,6 @@ package data
 
 import (
 	"errors"
-	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -96,7 +95,7 @@ func TestWithModel(t *testing.T) {
 	model, rel, rel2 := out.Col("direct_us").Float(), out.Col("direct_rel_err").Float(), out.Col("double_rel_err").Float()
 	for i := range size {
 		m := direct(size[i]) * 1e6
-		if model[i] != m || math.Abs(rel[i]-(m-meas[i])/meas[i]) > 1e-15 || math.Abs(rel2[i]-(2*m-meas[i])/meas[i]) > 1e-15 {
+		if model[i] != m || !scalar.EqualWithinAbs(rel[i], (m-meas[i])/meas[i], 1e-15) || !scalar.EqualWithinAbs(rel2[i], (2*m-meas[i])/meas[i], 1e-15) {
 			t.Errorf("row %d (%g B, %g us): model %g, rel %g %g; want %g", i, size[i], meas[i], model[i], rel[i], rel2[i], m)
 		}
 		if df.Col("placement").Elem(i).String() != out.Col("placement").Elem(i).String() {

@@ -1,7 +1,6 @@
 package data
 
 import (
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/data/nccltests"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // The paired logs (data/logs/paired/<machine>/*.log, described in its
@@ -151,7 +151,7 @@ func TestPairedLogs(t *testing.T) {
 		if r, ok := pairedRanksPrinted[key]; ok {
 			ranks = r
 			for _, row := range tt.Rows {
-				if f := row.OutOfPlace.BusBW / row.OutOfPlace.AlgBW; math.Abs(f/(2*float64(m.Ranks-1)/float64(m.Ranks))-1) > 1e-3 {
+				if f := row.OutOfPlace.BusBW / row.OutOfPlace.AlgBW; !scalar.EqualWithinAbs(f, 2*float64(m.Ranks-1)/float64(m.Ranks), 1e-3*(2*float64(m.Ranks-1)/float64(m.Ranks))) {
 					t.Errorf("%s: busbw/algbw %.5f at %d B does not fit AllReduce on %d ranks", key, f, row.Size, m.Ranks)
 				}
 			}

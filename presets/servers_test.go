@@ -33,8 +33,7 @@ func TestServers(t *testing.T) {
 			t.Errorf("no server %q", name)
 			continue
 		}
-		near := func(a, b float64) bool { return scalar.EqualWithinRel(a, b, 1e-12) }
-		if s.PerNode != w.perNode || !near(s.Intra.Alpha, w.intraA) || !near(s.Intra.BW, w.intraBW) || !near(s.Inter.Alpha, w.interA) || !near(s.Inter.BW, w.interBW) || s.Source == "" {
+		if s.PerNode != w.perNode || !scalar.EqualWithinRel(s.Intra.Alpha, w.intraA, 1e-12) || !scalar.EqualWithinRel(s.Intra.BW, w.intraBW, 1e-12) || !scalar.EqualWithinRel(s.Inter.Alpha, w.interA, 1e-12) || !scalar.EqualWithinRel(s.Inter.BW, w.interBW, 1e-12) || s.Source == "" {
 			t.Errorf("%s: %+v", name, s)
 		}
 		if c := s.Cluster(2); c.Nodes != 2 || c.PerNode != w.perNode {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // modelJSON runs commlab model with args and -json and decodes the result.
@@ -42,13 +44,11 @@ func TestAmountFlagsGamma(t *testing.T) {
 	// One-shot at P = 8 reduces (P-1)·S bytes on each rank.
 	want := none + 7*(1<<20)*1e-11
 	for i, got := range times {
-		if !closeEnough(got, want) {
+		if !scalar.EqualWithinAbs(got, want, 1e-15) {
 			t.Errorf("gamma form %d: time %g s, want %g s", i, got, want)
 		}
 	}
 }
-
-func closeEnough(a, b float64) bool { return a-b < 1e-15 && b-a < 1e-15 }
 
 // Bad amounts name the flag, the text and the cause.
 func TestAmountFlagsErrors(t *testing.T) {

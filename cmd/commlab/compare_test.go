@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // The two tables of one H100 node's AllReduce compared below (sources in the
@@ -93,8 +95,8 @@ func TestCompareRatio(t *testing.T) {
 				continue
 			}
 			found = true
-			if math.Abs(p.Ratio/ratio-1) > 1e-12 || math.Abs(p.NoiseRatio/noise-1) > 1e-12 || p.BIs != c.bIs ||
-				p.ALine != c.aLine || p.BLine != c.bLine || math.Abs(p.ATimeS/((aO+aI)/2)-1) > 1e-12 {
+			if !scalar.EqualWithinAbs(p.Ratio, ratio, 1e-12*ratio) || !scalar.EqualWithinAbs(p.NoiseRatio, noise, 1e-12*noise) || p.BIs != c.bIs ||
+				p.ALine != c.aLine || p.BLine != c.bLine || !scalar.EqualWithinAbs(p.ATimeS, (aO+aI)/2, 1e-12*((aO+aI)/2)) {
 				t.Errorf("%d B: %+v; want ratio %.6f, noise %.6f, B %s, lines %d and %d", c.size, p, ratio, noise, c.bIs, c.aLine, c.bLine)
 			}
 		}
@@ -167,7 +169,7 @@ func TestCompareOneSlowSize(t *testing.T) {
 	if got.Differing != 1 || len(got.Ranges) != 1 {
 		t.Fatalf("%d sizes differ in %d ranges %+v; want one", got.Differing, len(got.Ranges), got.Ranges)
 	}
-	if r := got.Ranges[0]; r.BIs != bSlower || r.FromBytes != 1<<20 || r.ToBytes != 1<<20 || math.Abs(r.MaxRatio-2) > 1e-12 {
+	if r := got.Ranges[0]; r.BIs != bSlower || r.FromBytes != 1<<20 || r.ToBytes != 1<<20 || !scalar.EqualWithinAbs(r.MaxRatio, 2, 1e-12) {
 		t.Errorf("range %+v; want B slower by 2x at 1 MiB", r)
 	}
 	code, out, _ := runCLI("compare", ringLog, slow)

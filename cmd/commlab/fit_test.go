@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/data"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // writeTemp writes b to a file called name in a fresh directory.
@@ -85,7 +86,7 @@ func TestFitJSONContract(t *testing.T) {
 	// Large sizes run at ~67 GB/s algorithm bandwidth (the log's algbw
 	// column tops out at 67.17 GB/s), busBW = algBW·3/4 for AllToAll at P = 4.
 	last := res.Regimes[len(res.Regimes)-1]
-	if relDiff(deref(last.BWBps), 67e9) > 0.02 || relDiff(deref(last.BusBWBps), deref(last.BWBps)*0.75) > 1e-12 {
+	if !scalar.EqualWithinAbs(deref(last.BWBps), 67e9, 0.02*67e9) || !scalar.EqualWithinAbs(deref(last.BusBWBps), deref(last.BWBps)*0.75, 1e-12*deref(last.BWBps)*0.75) {
 		t.Errorf("last regime BW %g, busBW %g; want ~67e9 and 3/4 of it", deref(last.BWBps), deref(last.BusBWBps))
 	}
 	if res.Regimes[0].MinBytes != 1<<20 || last.MaxBytes != 4<<30 {
@@ -102,14 +103,6 @@ func deref(p *float64) float64 {
 		return math.NaN()
 	}
 	return *p
-}
-
-func relDiff(a, b float64) float64 {
-	d := (a - b) / b
-	if d < 0 {
-		return -d
-	}
-	return d
 }
 
 func TestFitFlags(t *testing.T) {
@@ -280,7 +273,7 @@ func TestFitAmbiguousCollective(t *testing.T) {
 		}
 	}
 	// P = 8 (from the count column): bus factor 7/8.
-	if relDiff(amb.BusFactor, 7.0/8) > 1e-12 || raw["collective"] != "allgather" {
+	if !scalar.EqualWithinAbs(amb.BusFactor, 7.0/8, 1e-12*7.0/8) || raw["collective"] != "allgather" {
 		t.Errorf("bus factor %g, collective %v; want 7/8, allgather", amb.BusFactor, raw["collective"])
 	}
 }
@@ -299,7 +292,7 @@ func TestFitNonMonotone(t *testing.T) {
 			// Lines 79 and 80 of the log hold the 16 MiB and 32 MiB rows.
 			want := fitNonMonotone{SizeBytes: 16 << 20, TimeS: 304.32e-6, Line: 79, ContradictsSizeBytes: 32 << 20, ContradictsTimeS: 276.88e-6, ContradictsLine: 80,
 				PredictedS: nm.PredictedS, RelErr: nm.RelErr}
-			if nm != want || relDiff(nm.RelErr, nm.PredictedS/nm.TimeS-1) > 1e-9 {
+			if nm != want || !scalar.EqualWithinAbs(nm.RelErr, nm.PredictedS/nm.TimeS-1, 1e-9*math.Abs(nm.PredictedS/nm.TimeS-1)) {
 				t.Errorf("non_monotone %+v, want %+v", nm, want)
 			}
 		}
@@ -312,7 +305,7 @@ func TestFitNonMonotone(t *testing.T) {
 		case 16 << 20:
 			t.Errorf("16 MiB is among the fitted points %+v", pt)
 		case 32 << 20:
-			if pt.Weight < outlierWeight || relDiff(pt.PredictedS, pt.TimeS) > 0.15 {
+			if pt.Weight < outlierWeight || !scalar.EqualWithinAbs(pt.PredictedS, pt.TimeS, 0.15*pt.TimeS) {
 				t.Errorf("32 MiB: %+v; want it fitted within 15%%, weight >= %g", pt, outlierWeight)
 			}
 		}
@@ -402,11 +395,11 @@ func TestFitInPlaceOnlyCSV(t *testing.T) {
 	if res.Placement != "in-place" || res.NPoints != 5 {
 		t.Fatalf("placement %q, %d points; want in-place, 5", res.Placement, res.NPoints)
 	}
-	if relDiff(res.Single.AlphaS, 10e-6) > 1e-4 || relDiff(deref(res.Single.BWBps), 100e9) > 1e-4 {
+	if !scalar.EqualWithinAbs(res.Single.AlphaS, 10e-6, 1e-4*10e-6) || !scalar.EqualWithinAbs(deref(res.Single.BWBps), 100e9, 1e-4*100e9) {
 		t.Errorf("alpha %g s, BW %g B/s; want 1e-5, 1e11", res.Single.AlphaS, deref(res.Single.BWBps))
 	}
 	// busBW = BW·2(P-1)/P for AllReduce at P = 8 (nccl-tests' bus factor).
-	if relDiff(deref(res.Single.BusBWBps), 100e9*14/8) > 1e-4 {
+	if !scalar.EqualWithinAbs(deref(res.Single.BusBWBps), 100e9*14/8, 1e-4*100e9*14/8) {
 		t.Errorf("busBW %g, want %g", deref(res.Single.BusBWBps), 100e9*14/8)
 	}
 }

@@ -3,12 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"strings"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/presets"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // runCLI runs one command line and returns its exit status and outputs.
@@ -47,7 +47,7 @@ func TestModelJSON(t *testing.T) {
 	}
 	r := res.Rows[0]
 	// article: ring at P = 8 is 14 steps; 1 MB moves 1.75 MB per rank in 5 us, 28 us of steps.
-	if r.Algorithm != "ring" || r.SizeBytes != 1e6 || r.Steps != 14 || r.BytesPerRank != 1.75e6 || r.Peers != 2 || math.Abs(r.TimeS-33e-6) > 1e-12 {
+	if r.Algorithm != "ring" || r.SizeBytes != 1e6 || r.Steps != 14 || r.BytesPerRank != 1.75e6 || r.Peers != 2 || !scalar.EqualWithinAbs(r.TimeS, 33e-6, 1e-12) {
 		t.Errorf("ring row %+v", r)
 	}
 	// one-shot sends (P-1)·S in one step to P-1 peers.
@@ -92,7 +92,7 @@ func TestCrossoverJSON(t *testing.T) {
 	}
 	// article: one-shot/two-shot crossover ~130 KB; formula alpha·BW/5.25 = 133333 B.
 	if len(res.Crossovers) == 0 || res.Crossovers[0].A != "one-shot" || res.Crossovers[0].B != "two-shot" ||
-		math.Abs(res.Crossovers[0].SizeBytes-2e-6*350e9/5.25) > 1e-3 {
+		!scalar.EqualWithinAbs(res.Crossovers[0].SizeBytes, 2e-6*350e9/5.25, 1e-3) {
 		t.Errorf("crossovers %+v", res.Crossovers)
 	}
 	// Two-shot takes 2 steps against ring's 14 and halving-doubling's 6 for
@@ -264,7 +264,7 @@ func TestModelServer(t *testing.T) {
 	var sim struct {
 		Replay float64 `json:"replay_time_s"`
 	}
-	if code != 0 || json.Unmarshal([]byte(out), &sim) != nil || math.Abs(sim.Replay/res.Rows[0].TimeS-1) > 1e-9 {
+	if code != 0 || json.Unmarshal([]byte(out), &sim) != nil || !scalar.EqualWithinAbs(sim.Replay, res.Rows[0].TimeS, 1e-9*res.Rows[0].TimeS) {
 		t.Errorf("simulate: exit %d, replay %g s against %g s", code, sim.Replay, res.Rows[0].TimeS)
 	}
 	if code, _, stderr := runCLI("model", "-server", "dgx-h100", "-per-node", "4", "-p", "16", "-size", "1MiB"); code == 0 || !strings.Contains(stderr, "leave out -per-node 4") {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/figure"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 const h200Log = "../../data/logs/h200_2x8_allreduce_spectrumx_openshift.log"
@@ -154,7 +155,7 @@ func TestPlotModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if last := len(prior) - 1; math.Abs(prior[last].Time/model.Y[last]-1) < 0.01 {
+	if last := len(prior) - 1; scalar.EqualWithinAbs(prior[last].Time, model.Y[last], 0.01*model.Y[last]) {
 		t.Errorf("at %g B the calibrated curve, %g s, is the uncalibrated model's %g s", sizes[last], model.Y[last], prior[last].Time)
 	}
 }
@@ -202,7 +203,7 @@ func TestPlotMarks(t *testing.T) {
 		t.Fatalf("regime breaks at %v, want %v", breaks, want)
 	}
 	for i := range want {
-		if math.Abs(breaks[i]/want[i]-1) > 1e-12 {
+		if !scalar.EqualWithinAbs(breaks[i], want[i], 1e-12*want[i]) {
 			t.Errorf("regime break %d at %g B, want %g", i, breaks[i], want[i])
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/predict"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // The paired logs the command is run on (data/logs/paired, sources in
@@ -110,7 +111,7 @@ func TestPredictCalibratedJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := m.HeldOutCoverage
-	if *res.Calibration.LOOCoverage != want || math.Abs(want*54-math.Round(want*54)) > 1e-9 {
+	if *res.Calibration.LOOCoverage != want || !scalar.EqualWithinAbs(want*54, math.Round(want*54), 1e-9) {
 		t.Errorf("loo_coverage %g, want the calibration's %g, a count of 54 points", *res.Calibration.LOOCoverage, want)
 	}
 	for _, p := range res.Calibration.Parameters {
@@ -126,7 +127,7 @@ func TestPredictCalibratedJSON(t *testing.T) {
 			t.Errorf("%+v: want Ring (pinned) and low <= time <= high", p)
 		}
 	}
-	if g := res.Predictions[1]; g.SizeBytes != 1<<30 || math.Abs(g.TimeS/5206.02e-6-1) > 0.10 {
+	if g := res.Predictions[1]; g.SizeBytes != 1<<30 || !scalar.EqualWithinAbs(g.TimeS, 5206.02e-6, 0.10*5206.02e-6) {
 		t.Errorf("1 GiB: %.1f us, measured 5206.02 us", g.TimeS*1e6)
 	}
 	// The tables ran one thread driving the node's 8 GPUs (-g 8): eight

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/units"
+	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // TestSimulateContract is the simulator's acceptance check: for every AllReduce and
@@ -219,7 +219,7 @@ func TestSimulateOwnLinks(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &mod) != nil || len(mod.Rows) != 1 {
 		t.Fatalf("model: exit %d: %s", code, out)
 	}
-	if sim.Model != mod.Rows[0].TimeS || math.Abs(sim.Replay/sim.Model-1) > 1e-9 || !strings.Contains(sim.Links, "-inter 15us,50GB/s") {
+	if sim.Model != mod.Rows[0].TimeS || !scalar.EqualWithinAbs(sim.Replay, sim.Model, 1e-9*sim.Model) || !strings.Contains(sim.Links, "-inter 15us,50GB/s") {
 		t.Errorf("simulate %+v, model %g s", sim, mod.Rows[0].TimeS)
 	}
 }
