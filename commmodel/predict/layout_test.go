@@ -80,7 +80,7 @@ func TestLayoutPhysics(t *testing.T) {
 	if !(one.Time < 0.5*8*phi) {
 		t.Fatalf("1 KiB with -g 1: %.3g us, want under half of 8φ = %.3g us for the floor to bind", one.Time*1e6, 8*phi*1e6)
 	}
-	if !scalar.EqualWithinAbs(tables8.Time, 8*phi, 1e-3*8*phi) {
+	if !scalar.EqualWithinAbs(tables8.Time, 8*phi, 1e-4*8*phi) {
 		t.Errorf("1 KiB with the tables' -g 8: %.4g us, want 8φ = %.4g us", tables8.Time*1e6, 8*phi*1e6)
 	}
 	for _, c := range []struct {
