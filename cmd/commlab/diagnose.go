@@ -19,7 +19,7 @@ func init() {
 type diagnoseOutput struct {
 	Table    string            `json:"table"`
 	Model    string            `json:"model"`
-	Hardware string            `json:"hardware"`
+	Hardware hardwareOutput    `json:"hardware"`
 	Points   int               `json:"points"`
 	Inside   int               `json:"inside_interval"`
 	Findings []diagnoseFinding `json:"findings"`
@@ -86,7 +86,8 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	for _, n := range notes {
 		mc.problems = append(mc.problems, problem{Message: n})
 	}
-	out := diagnoseOutput{Table: t.Name, Hardware: mc.hw.String(), Points: len(t.Points), Findings: []diagnoseFinding{},
+	out := diagnoseOutput{Table: t.Name, Hardware: hardwareOutput{Summary: mc.hw.String(), Facts: mc.hw.Facts(), Guesses: []guessOutput{}},
+		Points: len(t.Points), Findings: []diagnoseFinding{},
 		Problems: append(problems, mc.problems...)}
 	m, model, err := mc.model()
 	if err != nil {
@@ -148,8 +149,9 @@ func bindingAdvice(bs []topo.Binding) string {
 }
 
 func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
-	fmt.Fprintf(w, "%s\nhardware: %s\nmodel: %s\n%d of %d points inside the model's 80%% interval\n",
-		out.Table, out.Hardware, out.Model, out.Inside, out.Points)
+	fmt.Fprintln(w, out.Table)
+	writeHardware(w, out.Hardware)
+	fmt.Fprintf(w, "model: %s\n%d of %d points inside the model's 80%% interval\n", out.Model, out.Inside, out.Points)
 	if len(out.Findings) == 0 {
 		_, err := fmt.Fprintln(w, "the table follows the model: no finding")
 		return err

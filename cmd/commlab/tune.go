@@ -351,6 +351,15 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 			" where the calibrated model expects its fastest choice to beat NCCL's by more than its interval.",
 		"commlab " + commlabVersion() + "; hardware: " + hw.String(),
 	}
+	var assumed []string
+	for _, f := range hw.Facts() {
+		if f.Guessed() {
+			assumed = append(assumed, f.Name+" "+f.Value)
+		}
+	}
+	if len(assumed) > 0 {
+		c = append(c, "assumed, not read from the logs, a capture or -hw (settle them with -hw): "+strings.Join(assumed, ", "))
+	}
 	if len(paths) > 0 {
 		c = append(c, "calibrated on:")
 		for _, p := range paths {
