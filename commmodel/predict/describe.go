@@ -28,6 +28,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"oversub", "the NICs' bandwidth over the group's uplinks, such as 2 for 2:1; the prior of fabric_oversubscription"},
 	{"nic-path", "the PCIe path from a GPU to its NIC, as NCCL types it: PIX, PXB, PXN, PHB or SYS (PIX by default); beyond PXN NCCL runs no LL128 across nodes"},
 	{"cpu", "the host CPU NCCL detects: intel, amd, arm or power; it sets NCCL's per-step network overhead and LL bandwidth cap (intel, but arm for GH200, GB200, GB300 and GB10)"},
+	{"system", "a system the catalog holds (presets.Systems: dgx-a100, dgx-h100, dgx-b200, gb200-nvl72, hgx-a100-4gpu, hgx-h100-4gpu): its fabric, NVLS and NICs, from its maker's documentation; the other keys override it"},
 }
 
 // Describe returns the hardware of the GPU named gpu with the description
@@ -50,7 +51,19 @@ func Describe(gpu, spec string) (Hardware, error) {
 		return Hardware{}, err
 	}
 	set := map[string]string{}
-	for _, kv := range strings.Split(spec, ",") {
+	// A system sets facts that the other keys, in any order, override.
+	kvs := strings.Split(spec, ",")
+	slices.SortStableFunc(kvs, func(a, b string) int {
+		sys := func(kv string) bool { return strings.HasPrefix(strings.TrimSpace(kv), "system=") }
+		switch {
+		case sys(a) && !sys(b):
+			return -1
+		case sys(b) && !sys(a):
+			return 1
+		}
+		return 0
+	})
+	for _, kv := range kvs {
 		kv = strings.TrimSpace(kv)
 		if kv == "" {
 			continue
@@ -66,7 +79,9 @@ func Describe(gpu, spec string) (Hardware, error) {
 			}
 		}
 		set[key] = value
-		h.setSource(key, SourceUser)
+		if key != "system" {
+			h.setSource(key, SourceUser)
+		}
 	}
 	if v, ok := set["gpu-bw"]; ok {
 		bw, err := units.ParseBandwidth(v)
@@ -110,6 +125,8 @@ func (h *Hardware) set(key, value string) error {
 		h.GPU.NVLinks = h.NVLinks
 	case "link-bw":
 		h.GPU.NVLinkBW, err = units.ParseBandwidth(value)
+	case "system":
+		return h.setSystem(value)
 	case "fabric":
 		k := slices.Index(fabricNames[:], strings.ToLower(value))
 		if k < 0 {

@@ -248,3 +248,29 @@ func TestCalibrateUnknownGPU(t *testing.T) {
 		t.Errorf("intra_bw's prior width %g, want ln 10", w)
 	}
 }
+
+// TestDescribeSystem: the system key takes a system's facts from the
+// catalog (presets.Systems: DGX H100's 8 NICs of 400 Gb/s, the HGX H100
+// 4-GPU board's direct NVLinks), other keys override them whatever their
+// order, and a system of another GPU is refused.
+func TestDescribeSystem(t *testing.T) {
+	const h100 = "NVIDIA H100 80GB HBM3"
+	dgx, err := Describe(h100, "system=dgx-h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dgx.NICs != 8 || dgx.NICBW != 50e9 || dgx.Fabric != FabricNVSwitch || !dgx.NVLS ||
+		dgx.Sources.NICs != SourceCatalog || dgx.Sources.NICBW != SourceCatalog || dgx.Sources.Fabric != SourceCatalog {
+		t.Errorf("dgx-h100: %+v; want 8 NICs of 50 GB/s on NVSwitch with NVLS, from the catalog", dgx)
+	}
+	board, err := Describe(h100, "nics=4,nic-bw=200Gb/s,system=hgx-h100-4gpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if board.Fabric != FabricMesh || board.NVLS || board.NICs != 4 || board.Sources.NICs != SourceUser || board.Sources.Fabric != SourceCatalog {
+		t.Errorf("hgx-h100-4gpu with nics=4: %+v; want a mesh without NVLS from the catalog, 4 NICs from -hw", board)
+	}
+	if _, err := Describe("NVIDIA A100-SXM4-80GB", "system=dgx-h100"); err == nil || !strings.Contains(err.Error(), "not of A100") {
+		t.Errorf("dgx-h100 for an A100: %v, want refused", err)
+	}
+}
