@@ -51,8 +51,7 @@ const GuessMoves = 0.10
 // NVSwitch against a mesh on hosts of four or fewer GPUs. With tables,
 // each description is calibrated on them (without the interval's
 // refits); without, NCCL's uncalibrated model compares them. The
-// guesses come in the order of Hardware.Facts, the largest move first
-// within a fact.
+// guesses come in that order: the NICs, their rate, NVLS, the fabric.
 func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, error) {
 	base, err := predictWith(h, tables, q, sizes)
 	if err != nil {
