@@ -97,16 +97,24 @@ func TestDescribeRealLogs(t *testing.T) {
 	}
 }
 
-// Without a GPU name on its Rank lines, a table is left out with a problem
-// that says how to give it, rather than described as some default GPU.
+// Without a GPU name on its Rank lines, a table is kept as UnnamedGPU, a
+// GPU the catalog does not hold, with a problem that says how to name it;
+// it calibrates with its facts assumed.
 func TestReadFileNoGPUName(t *testing.T) {
 	// mi355x_2x8_allreduce_pollara_roce.log:11: "#  Rank  0 Group  0 Pid 2908511 on mi355-gpu-23 device  0 [0000:75:00]"
 	tabs, problems, err := ReadFile("../../data/nccltests/testdata/real/mi355x_2x8_allreduce_pollara_roce.log", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tabs) != 0 || len(problems) != 1 {
-		t.Fatalf("%d tables, problems %v; want none and one problem", len(tabs), problems)
+	if len(tabs) != 1 || tabs[0].GPU != UnnamedGPU || len(problems) != 1 {
+		t.Fatalf("%d tables, problems %v; want one of UnnamedGPU and one problem", len(tabs), problems)
+	}
+	h, err := Describe(tabs[0].GPU, "")
+	if err != nil || h.GPU.Known || h.Sources.GPU != SourceAssumed {
+		t.Fatalf("Describe(%q): %+v, %v; want an unknown GPU, assumed", tabs[0].GPU, h, err)
+	}
+	if _, err := Calibrate(h, tabs, nil); err != nil {
+		t.Errorf("calibrating the unnamed GPU's table: %v", err)
 	}
 	if msg := problems[0].Error(); !strings.Contains(msg, ":11:") || !strings.Contains(msg, "gpu=NAME") {
 		t.Errorf("problem %q, want one at line 11 that names gpu=NAME", msg)

@@ -68,14 +68,21 @@ func ReadBytes(b []byte, name string, pins func(test int) Pins) ([]Table, []erro
 	return tabs, append(r.Problems(), problems...), nil
 }
 
+// UnnamedGPU is a Table's GPU where its log names none: Describe takes it
+// as a GPU the catalog does not hold, every fact assumed.
+const UnnamedGPU = "unnamed GPU"
+
 // TablesOf returns a Table for every test of tests, read from the text b of
 // the file name, whose collective the model predicts, named "file#index"
 // after its place in the file. It takes the run's layout from the test's
 // header and Rank lines (layoutOf), and from the lines of b before the
 // test's first row the NCCL version and NCCL_ALGO/NCCL_PROTO when NCCL
-// printed them; pins(i), when pins is not nil, overrides them for test i. A test without a known collective
-// (sendrecv, reduce) or node count, or without a sized row, is left out
-// with a problem, a *nccltests.ParseError at the test's line.
+// printed them, and the node count from NCCL's debug lines where the Rank
+// lines elide hosts; pins(i), when pins is not nil, overrides them for
+// test i. A test without a known collective (sendrecv, reduce) or node
+// count, or without a sized row, is left out with a problem, a
+// *nccltests.ParseError at the test's line; a test whose Rank lines name
+// no GPU is kept with UnnamedGPU and a problem.
 func TablesOf(tests []*nccltests.Test, b []byte, name string, pins func(test int) Pins) ([]Table, []error) {
 	lines := strings.Split(string(b), "\n")
 	var out []Table
@@ -94,6 +101,10 @@ func TablesOf(tests []*nccltests.Test, b []byte, name string, pins func(test int
 			continue
 		}
 		tab.Name = fmt.Sprintf("%s#%d", filepath.Base(name), i)
+		if tab.GPU == UnnamedGPU {
+			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
+				Err: fmt.Errorf("%s: no GPU name in the Rank lines: a GPU the catalog does not hold is assumed, every fact of it; give gpu=NAME to name it", tab.Collective)})
+		}
 		out = append(out, tab)
 	}
 	return out, problems
@@ -120,11 +131,14 @@ func tableOf(t *nccltests.Test, head []string, pin Pins) (Table, error) {
 	if pin.Ranks > 0 {
 		ranks = pin.Ranks
 	}
-	switch {
-	case tab.Nodes < 1:
+	if n := t.Evidence.Nodes; tab.Nodes < 1 && pin.Nodes == 0 && n.Known() && n.Value > 0 {
+		tab.Nodes = n.Value // NCCL's "nNodes" where the Rank lines elide hosts
+	}
+	if tab.Nodes < 1 {
 		return tab, fmt.Errorf("%s: node count unknown (the Rank lines do not name every host): give nodes=N", tab.Collective)
-	case tab.GPU == "":
-		return tab, fmt.Errorf("%s: no GPU name in the Rank lines: give gpu=NAME", tab.Collective)
+	}
+	if tab.GPU == "" {
+		tab.GPU = UnnamedGPU // an unknown GPU, its facts assumed; TablesOf warns
 	}
 	tab.PerNode = pin.PerNode
 	if tab.PerNode == 0 {
