@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -118,5 +119,25 @@ func TestReadFileNoGPUName(t *testing.T) {
 	}
 	if msg := problems[0].Error(); !strings.Contains(msg, ":11:") || !strings.Contains(msg, "gpu=NAME") {
 		t.Errorf("problem %q, want one at line 11 that names gpu=NAME", msg)
+	}
+}
+
+// TestNodesFromNCCL: nccl#1244's H20 log was posted without its Rank
+// lines, so nothing tells the node count; with NCCL's comm line ("comm 0x55d3 rank 0 nRanks
+// 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0", init.cc) added before the
+// table, the table reads as 2 nodes of 8 GPUs.
+func TestNodesFromNCCL(t *testing.T) {
+	b, err := os.ReadFile("../../data/logs/h20_2x8_allreduce_nvls_nccl1244.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tabs, _, err := ReadBytes(b, "h20.log", nil); err != nil || len(tabs) != 0 {
+		t.Fatalf("the log alone: %d tables, %v; want none (the node count unknown)", len(tabs), err)
+	}
+	first, rest, _ := strings.Cut(string(b), "\n")
+	with := first + "\nnode1:1:1 [0] NCCL INFO comm 0x55d3 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0\n" + rest
+	tabs, _, err := ReadBytes([]byte(with), "h20.log", nil)
+	if err != nil || len(tabs) != 1 || tabs[0].Nodes != 2 || tabs[0].PerNode != 8 {
+		t.Fatalf("with NCCL's comm line: %d tables %+v, %v; want one of 2 x 8", len(tabs), tabs, err)
 	}
 }
