@@ -225,7 +225,7 @@ func parseCompareTests(arg string) (a, b int, err error) {
 // readCompareTest reads test i of the log at path, with the reader's
 // problems.
 func readCompareTest(path string, i int) (*nccltests.Test, []problem, error) {
-	log, _, err := readLog(path, nil)
+	log, err := readLog(path, nil)
 	if err != nil {
 		return nil, nil, err
 	}

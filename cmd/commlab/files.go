@@ -141,12 +141,11 @@ type namedReader struct {
 func (r namedReader) Name() string { return r.name }
 
 // readLog reads the measurement file at path through readInput, an
-// nccl-tests log or a tidy CSV (data.ReadMeasurements, with opt), and
-// returns it with the file's text.
-func readLog(path string, opt *nccltests.Options) (*data.Log, []byte, error) {
+// nccl-tests log or a tidy CSV (data.ReadMeasurements, with opt).
+func readLog(path string, opt *nccltests.Options) (*data.Log, error) {
 	b, err := readInput(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	l, err := data.ReadMeasurements(bytes.NewReader(b), path, opt)
 	if err == nil {
@@ -155,7 +154,7 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, []byte, error) {
 			rows += len(t.Rows)
 		}
 		if rows > maxRows {
-			return nil, nil, fmt.Errorf("%s: %d measurement rows, more than the %d commlab fits or calibrates on in seconds: give the tables of the runs you need (nccl-tests prints about 30 rows a run; keep them with csplit or grep)", path, rows, maxRows)
+			return nil, fmt.Errorf("%s: %d measurement rows, more than the %d commlab fits or calibrates on in seconds: give the tables of the runs you need (nccl-tests prints about 30 rows a run; keep them with csplit or grep)", path, rows, maxRows)
 		}
 	}
 	if errors.Is(err, nccltests.ErrNoTable) {
@@ -163,5 +162,5 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, []byte, error) {
 			err = fmt.Errorf("%w; it is an nvidia-smi topo -m capture: read it with commlab topo %s, or give it to predict as -topo %s", err, path, path)
 		}
 	}
-	return l, b, err
+	return l, err
 }

@@ -160,7 +160,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	log, _, err := readLog(req.file, req.opt)
+	log, err := readLog(req.file, req.opt)
 	if err != nil {
 		return err
 	}

@@ -508,11 +508,11 @@ func derefNaN(p *float64) float64 {
 // nccl-tests log or a tidy CSV (readLog), with pins on each, and
 // returns them with the reader's problems and those of the tables left out.
 func readTables(path string, pins predict.Pins) ([]predict.Table, []error, error) {
-	l, b, err := readLog(path, nil)
+	l, err := readLog(path, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	ts, problems := predict.TablesOf(l.Tests, b, path, func(int) predict.Pins { return pins })
+	ts, problems := predict.TablesOf(l.Tests, path, func(int) predict.Pins { return pins })
 	return ts, append(l.Problems, problems...), nil
 }
 

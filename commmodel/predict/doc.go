@@ -178,9 +178,10 @@
 // as above, but not for another collective, which the prior spread
 // already stands for), and nothing decides a blend.
 //
-// ReadFile and TablesOf build Tables from nccl-tests logs (package
-// data/nccltests), with what the lines before each table say of the run and
-// Pins for what they do not. Package heldout scores the model on tables it
+// ReadFile and TablesOf build Tables from nccl-tests logs, parsed once by
+// package data/nccltests: the table, its Rank lines and header, and NCCL's
+// debug lines (nccltests.Evidence) say how the run went, and Pins what they
+// do not. Package heldout scores the model on tables it
 // did not see, and reads the repository's paired logs into machines ready
 // to calibrate.
 //

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -35,15 +34,6 @@ type Pins struct {
 	GPU string
 }
 
-// Lines that say how a test ran, before its first row: nccl-tests' version
-// line ("nccl-library=22602"), and NCCL's INFO lines ("NCCL INFO NCCL_ALGO
-// set by environment to Ring", "NCCL version 2.21.5+cuda12.4").
-var (
-	libraryRE = regexp.MustCompile(`nccl-library=(\d+)`)
-	versionRE = regexp.MustCompile(`NCCL version (\d+\.\d+\.\d+)`)
-	envRE     = regexp.MustCompile(`(NCCL_ALGO|NCCL_PROTO) set by environment to (\S+)`)
-)
-
 // ReadFile reads the nccl-tests log at path and returns its Tables as
 // TablesOf does, with the reader's problems first. The error is the
 // reader's, for a file it cannot read at all.
@@ -64,7 +54,7 @@ func ReadBytes(b []byte, name string, pins func(test int) Pins) ([]Table, []erro
 	if err != nil {
 		return nil, nil, err
 	}
-	tabs, problems := TablesOf(tests, b, name, pins)
+	tabs, problems := TablesOf(tests, name, pins)
 	return tabs, append(r.Problems(), problems...), nil
 }
 
@@ -83,19 +73,15 @@ const UnnamedGPU = "unnamed GPU"
 // count, or without a sized row, is left out with a problem, a
 // *nccltests.ParseError at the test's line; a test whose Rank lines name
 // no GPU is kept with UnnamedGPU and a problem.
-func TablesOf(tests []*nccltests.Test, b []byte, name string, pins func(test int) Pins) ([]Table, []error) {
-	lines := strings.Split(string(b), "\n")
+func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([]Table, []error) {
 	var out []Table
 	var problems []error
-	from := 0
 	for i, t := range tests {
-		to := t.Rows[0].Line - 1 // 0-based index of the first row
 		var pin Pins
 		if pins != nil {
 			pin = pins(i)
 		}
-		tab, err := tableOf(t, lines[from:max(to, from)], pin)
-		from = t.Rows[len(t.Rows)-1].Line
+		tab, err := tableOf(t, pin)
 		if err != nil {
 			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line, Err: err})
 			continue
@@ -110,10 +96,10 @@ func TablesOf(tests []*nccltests.Test, b []byte, name string, pins func(test int
 	return out, problems
 }
 
-// tableOf builds the table of t from the lines before its rows and the pins.
-func tableOf(t *nccltests.Test, head []string, pin Pins) (Table, error) {
+// tableOf builds the table of t with the pins.
+func tableOf(t *nccltests.Test, pin Pins) (Table, error) {
 	tab := Table{GPU: t.System, Nodes: t.Nodes, Layout: layoutOf(t), Evidence: t.Evidence}
-	readHead(&tab, head)
+	readEvidence(&tab, &t.Evidence)
 	pin.apply(&tab)
 	name := t.Collective.String()
 	switch {
@@ -158,23 +144,22 @@ func tableOf(t *nccltests.Test, head []string, pin Pins) (Table, error) {
 	return tab, nil
 }
 
-// readHead sets what the lines before a test's rows say of its run: the
-// NCCL version, NCCL_ALGO and NCCL_PROTO.
-func readHead(tab *Table, head []string) {
-	for _, s := range head {
-		if m := libraryRE.FindStringSubmatch(s); m != nil {
-			tab.Version, _ = nccl.ParseVersion(m[1])
-		}
-		if m := versionRE.FindStringSubmatch(s); m != nil {
-			tab.Version, _ = nccl.ParseVersion(m[1])
-		}
-		if m := envRE.FindStringSubmatch(s); m != nil {
-			if m[1] == "NCCL_ALGO" {
-				tab.Algo = m[2]
-			} else {
-				tab.Proto = m[2]
+// readEvidence sets what the log says of the run beside its table: the
+// NCCL version (NCCL's "NCCL version" line, else nccl-tests' nccl-library)
+// and NCCL_ALGO and NCCL_PROTO where the environment set them.
+func readEvidence(tab *Table, e *nccltests.Evidence) {
+	for _, v := range []nccltests.Fact[string]{e.Library, e.NCCLVersion} {
+		if v.Known() {
+			if ver, err := nccl.ParseVersion(v.Value); err == nil {
+				tab.Version = ver
 			}
 		}
+	}
+	if e.Algo.Known() {
+		tab.Algo = e.Algo.Value
+	}
+	if e.Proto.Known() {
+		tab.Proto = e.Proto.Value
 	}
 }
 

@@ -91,6 +91,13 @@ type Evidence struct {
 	// reports a multi-node NVLink domain (from 2.20).
 	Ranks, Nodes, LocalRanks Fact[int]
 	MNNVL                    Fact[bool]
+	// Library is NCCL's version as nccl-tests' header prints the library
+	// it ran with, "22602" for 2.26.2: "# nccl-tests version 2.14.1
+	// nccl-headers=22602 nccl-library=22602".
+	Library Fact[string]
+	// Algo and Proto are NCCL_ALGO and NCCL_PROTO where NCCL says the
+	// environment set them: "NCCL_ALGO set by environment to Tree".
+	Algo, Proto Fact[string]
 }
 
 // A Device is one "#  Rank" line of nccl-tests: "#  Rank  0 Group  0 Pid
@@ -144,6 +151,8 @@ var (
 	treeRE      = regexp.MustCompile(`\[\d+\] `)
 	commRE      = regexp.MustCompile(`\bnRanks (\d+) nNodes (\d+) localRanks (\d+) localRank \d+(?: MNNVL (\d+))?`)
 	topoNetRE   = regexp.MustCompile(`^\+ NET\[([0-9.]+)\] - NET/`)
+	envRE       = regexp.MustCompile(`^(NCCL_ALGO|NCCL_PROTO) set by environment to (\S+)`)
+	libraryRE   = regexp.MustCompile(`\bnccl-library=(\d+)`)
 )
 
 // debugState gathers the Evidence of NCCL's debug lines for one test.
@@ -174,6 +183,9 @@ func (d *debugState) merge(o *debugState) {
 	mergeFact(&e.Nodes, o.e.Nodes)
 	mergeFact(&e.LocalRanks, o.e.LocalRanks)
 	mergeFact(&e.MNNVL, o.e.MNNVL)
+	mergeFact(&e.Library, o.e.Library)
+	mergeFact(&e.Algo, o.e.Algo)
+	mergeFact(&e.Proto, o.e.Proto)
 }
 
 // line reads msg, the text after "NCCL INFO " of line n. A line it does
@@ -188,6 +200,14 @@ func (d *debugState) line(n int, msg string) {
 			e.NCCLVersion.set(m[1], n)
 			if m[2] != "" {
 				e.CUDA.set(m[2], n)
+			}
+		}
+	case strings.Contains(msg, " set by environment to "):
+		if m := envRE.FindStringSubmatch(msg); m != nil {
+			if m[1] == "NCCL_ALGO" {
+				e.Algo.set(m[2], n)
+			} else {
+				e.Proto.set(m[2], n)
 			}
 		}
 	case strings.HasPrefix(msg, "Using network "):

@@ -218,6 +218,9 @@ func (p *parser) line(n int, raw string) {
 		t := p.start(n, func(c *testState) bool { return !c.sawVersion && !c.sawStart && !c.sawParams })
 		t.sawVersion = true
 		t.t.Version = versionRE.FindStringSubmatch(body)[1]
+		if m := libraryRE.FindStringSubmatch(body); m != nil {
+			t.debug.e.Library.set(m[1], n)
+		}
 	case strings.HasPrefix(body, "Collective test starting:"):
 		t := p.start(n, func(c *testState) bool { return !c.sawStart && !c.sawParams })
 		t.sawStart = true
