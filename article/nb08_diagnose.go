@@ -237,13 +237,9 @@ type RulesCheck struct {
 // communicators comms on the machine m, whose tuning model says what NCCL
 // leaves to the plugin on each.
 func CheckRules(m *predict.Machine, rules []nccl.TunerRule, comms []predict.Comm) (*RulesCheck, error) {
-	var tcs []nccl.TunerComm
-	for _, c := range comms {
-		tm, err := m.TunerModel(c)
-		if err != nil {
-			return nil, fmt.Errorf("article: %v: %w", c, err)
-		}
-		tcs = append(tcs, nccl.TunerComm{Nodes: c.Nodes, Model: tm})
+	tcs, err := m.TunerComms(comms)
+	if err != nil {
+		return nil, fmt.Errorf("article: %w", err)
 	}
 	var b strings.Builder
 	if err := nccl.WriteTunerRules(&b, []string{"written by notebook 08 for " + commsText(comms)}, rules); err != nil {

@@ -219,7 +219,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			"the plugin of NCCL 2.27.5 to 2.29.7 crashes on the first call a rule matches (NVIDIA/nccl#1974) unless patched (docs/tune.md)\n",
 			m.Version(), nccl.TunerPluginFrom)
 	}
-	comms, err := tunerComms(m, req.comms)
+	comms, err := m.TunerComms(req.comms)
 	if err != nil {
 		return err
 	}
@@ -256,20 +256,6 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "commlab tune: %d rules written to %s\n", len(rules), req.out)
 	return nil
-}
-
-// tunerComms returns NCCL's model of each communicator on m, as the check
-// takes them.
-func tunerComms(m *predict.Machine, comms []predict.Comm) ([]nccl.TunerComm, error) {
-	var out []nccl.TunerComm
-	for _, c := range comms {
-		tm, err := m.TunerModel(c)
-		if err != nil {
-			return nil, fmt.Errorf("%v: %w", c, err)
-		}
-		out = append(out, nccl.TunerComm{Nodes: c.Nodes, Model: tm})
-	}
-	return out, nil
 }
 
 // checkTuneFile runs "commlab tune -check FILE": it writes each problem

@@ -73,6 +73,20 @@ func (m *Machine) TunerModel(c Comm) (*nccl.Model, error) {
 	return ref.full, nil
 }
 
+// TunerComms returns NCCL's tuning model of each of comms, as
+// nccl.CheckTunerRules takes them.
+func (m *Machine) TunerComms(comms []Comm) ([]nccl.TunerComm, error) {
+	out := make([]nccl.TunerComm, 0, len(comms))
+	for _, c := range comms {
+		tm, err := m.TunerModel(c)
+		if err != nil {
+			return nil, fmt.Errorf("%v: %w", c, err)
+		}
+		out = append(out, nccl.TunerComm{Nodes: c.Nodes, Model: tm})
+	}
+	return out, nil
+}
+
 // TunerRules returns rules of NCCL's example tuner plugin (nccl.TunerRule)
 // for every call of every function NCCL's tuner serves on each of comms,
 // since the plugin runs a call no rule takes on one channel. Each rule
