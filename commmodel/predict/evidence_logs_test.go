@@ -36,12 +36,14 @@ func TestDescribeRealLogs(t *testing.T) {
 			"nics_per_node": {"one per GPU", SourceAssumed},
 		}},
 		// 2 x 8 A100 on p4d over EFA: the Rank lines put 8 ranks on each of
-		// two workers; NCCL 2.9.9's debug lines say nothing of NVLS or of the
-		// NIC count (no "ndev" or "found N nics" line). An 8-GPU A100 host is
-		// an NVSwitch board; A100 has no NVLS.
+		// two workers; NCCL 2.9.9's debug lines say nothing of NVLS and give
+		// no NIC count ("ndev" or "found N nics"), but its channel lines name
+		// the devices NET/AWS Libfabric/0 to /3: a p4d's four EFA NICs. An
+		// 8-GPU A100 host is an NVSwitch board; A100 has no NVLS.
 		{file: "a100_2x8_allreduce_efa_p4d_ncclinfo.log", nodes: 2, perNode: 8, facts: map[string]want{
-			"fabric": {"nvswitch", SourceAssumed},
-			"nvls":   {"false", SourceAssumed},
+			"fabric":        {"nvswitch", SourceAssumed},
+			"nvls":          {"false", SourceAssumed},
+			"nics_per_node": {"4", SourceNCCLDebug},
 		}},
 		// 2 x 8 MI355X over Pollara 400 RoCE: the Rank lines name no GPU, so
 		// the user names it. The README's script lists eight RoCE devices

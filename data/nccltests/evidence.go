@@ -59,7 +59,10 @@ type Evidence struct {
 	// NICCount is the number of NICs of a host: the devices the IB or
 	// Socket line lists, less a container's or bridge's virtual interfaces
 	// (veth..., docker...), else the OFI plugin's "Selected Provider is efa
-	// (found 4 nics)". Not counted: aws-ofi-nccl's "Forcing AWS OFI ndev
+	// (found 4 nics)", else the devices the channel lines name ("Channel 00
+	// : 1[101d0] -> 8[101c0] [send] via NET/AWS Libfabric/1/GDRDMA"), the
+	// NICs NCCL's channels use: fewer than the host's when the log holds
+	// some channels only. Not counted: aws-ofi-nccl's "Forcing AWS OFI ndev
 	// 4", which counts devices it emulates over fewer NICs (one per two
 	// GPUs on a p3dn's single EFA NIC), and the topology that
 	// NCCL_DEBUG_SUBSYS=GRAPH prints (pasted logs often hold a part of it).
@@ -153,12 +156,28 @@ var (
 	topoNetRE   = regexp.MustCompile(`^\+ NET\[([0-9.]+)\] - NET/`)
 	envRE       = regexp.MustCompile(`^(NCCL_ALGO|NCCL_PROTO) set by environment to (\S+)`)
 	libraryRE   = regexp.MustCompile(`\bnccl-library=(\d+)`)
+	// " via NET/IB/0/GDRDMA", " via NET/AWS Libfabric/3/GDRDMA", " via NET/IB/1(12)/GDRDMA" (PXN)
+	viaNetRE = regexp.MustCompile(` via NET/[^/]+/(\d+)`)
 )
 
 // debugState gathers the Evidence of NCCL's debug lines for one test.
 type debugState struct {
 	e      Evidence
 	speeds map[string]float64 // NIC speeds by name, B/s; NCCL prints them before the list
+	// netDevs are the network devices the channel lines name, by index;
+	// netDevLine is the first such line.
+	netDevs    map[int]bool
+	netDevLine int
+}
+
+// evidence returns the Evidence of the lines read, with the NICs the
+// channel lines name as the NIC count where no line gave it.
+func (d *debugState) evidence() Evidence {
+	e := d.e
+	if len(d.netDevs) > 0 {
+		e.NICCount.set(len(d.netDevs), d.netDevLine)
+	}
+	return e
 }
 
 // merge sets every fact of d that is unknown from o, as if o's lines came
@@ -167,6 +186,9 @@ func (d *debugState) merge(o *debugState) {
 	e := &d.e
 	if len(e.NICs) == 0 {
 		e.NICs = o.e.NICs
+	}
+	for dev := range o.netDevs {
+		d.netDev(dev, o.netDevLine)
 	}
 	mergeFact(&e.NCCLVersion, o.e.NCCLVersion)
 	mergeFact(&e.CUDA, o.e.CUDA)
@@ -259,6 +281,11 @@ func (d *debugState) line(n int, msg string) {
 	case strings.HasPrefix(msg, "Channel "):
 		if m := ringRE.FindStringSubmatch(msg); m != nil {
 			e.Rings.set(atoi(m[2]), n)
+		} else if m := viaNetRE.FindStringSubmatch(msg); m != nil {
+			d.netDev(atoi(m[1]), n)
+			if strings.Contains(msg, "/GDRDMA") { // net.cc: the connection reads or writes GPU memory
+				e.GPUDirect.set(true, n)
+			}
 		}
 	case strings.HasPrefix(msg, "Trees "):
 		e.Trees.set(len(treeRE.FindAllString(msg+" ", -1)), n)
@@ -304,6 +331,23 @@ func (d *debugState) nics(n int, msg string, re *regexp.Regexp) {
 		e.NICCount = Fact[int]{count, n} // the list outranks a count
 	}
 }
+
+// netDev records the network device dev that channel line n names.
+func (d *debugState) netDev(dev, n int) {
+	if d.netDevs == nil {
+		d.netDevs = map[int]bool{}
+	}
+	if len(d.netDevs) < maxNetDevs {
+		d.netDevs[dev] = true
+	}
+	if d.netDevLine == 0 || n < d.netDevLine {
+		d.netDevLine = n
+	}
+}
+
+// maxNetDevs bounds the devices a log's channel lines can name: NCCL
+// drives at most MAXCHANNELS (64) of them.
+const maxNetDevs = 64
 
 // virtual reports a network interface that is no NIC of the host: a
 // container's or bridge's (veth, docker, virbr, br-, cni, flannel) or the

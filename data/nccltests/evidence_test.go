@@ -76,10 +76,11 @@ func TestEvidenceRealLogs(t *testing.T) {
 				t.Errorf("trees %v, rings %v, channels %v; want 8 at 110, 8 at 132, %+v at 469", e.Trees, e.Rings, e.Channels, ch)
 			}
 			// aws-ofi-nccl of NCCL 2.9 prints no "ndev" or "found N nics" line, NCCL 2.9 no
-			// comm line with nNodes and no NVLS line; the GDRDMA of the channel lines
-			// ("via NET/AWS Libfabric/1/GDRDMA") is no GPU Direct RDMA line.
-			if e.NICCount.Known() || len(e.NICs) != 0 || e.Nodes.Known() || e.NVLS.Known() || e.GPUDirect.Known() {
-				t.Errorf("NICs %v %+v, nodes %v, NVLS %v, GPUDirect %v; want none", e.NICCount, e.NICs, e.Nodes, e.NVLS, e.GPUDirect)
+			// comm line with nNodes and no NVLS line. 150: "Channel 00 : 1[101d0] -> 8[101c0] [send]
+			// via NET/AWS Libfabric/1/GDRDMA", the first of the channel lines, which name devices
+			// /0 to /3 (a p4d's four EFA NICs), each with GPU Direct RDMA.
+			if e.NICCount != (fact{4, 150}) || len(e.NICs) != 0 || e.Nodes.Known() || e.NVLS.Known() || e.GPUDirect != (Fact[bool]{true, 150}) {
+				t.Errorf("NICs %v %+v, nodes %v, NVLS %v, GPUDirect %v; want 4 at 150, none, none, true at 150", e.NICCount, e.NICs, e.Nodes, e.NVLS, e.GPUDirect)
 			}
 		}},
 		{"testdata/real/gh200_2x4_allreduce_slingshot_alps.log", func(t *testing.T, e Evidence) {
@@ -205,6 +206,29 @@ func TestEvidenceLineForms(t *testing.T) {
 	d.line(1, "NET/OFI Selected Provider is cxi (found 4 nics)")
 	if d.e.NICCount != (Fact[int]{4, 1}) {
 		t.Errorf("OFI alone: count %v, want 4 at 1", d.e.NICCount)
+	}
+
+	// Without a list or a count, the devices the channel lines name
+	// (transport/net.cc's "via NET/%s/%d%s", with the proxy rank under PXN)
+	// count the NICs; a listed count outranks them, as does OFI's.
+	channels := []string{
+		"Channel 00/0 : 7[7] -> 8[0] [send] via NET/IB/0/GDRDMA",
+		"Channel 01/0 : 7[7] -> 8[0] [send] via NET/IBext_v8/3(12)/GDRDMA",
+		"Channel 02/0 : 7[7] -> 8[0] [send] via NET/IB/3",
+	}
+	d = debugState{}
+	for i, l := range channels {
+		d.line(i+1, l)
+	}
+	if e := d.evidence(); e.NICCount != (Fact[int]{2, 1}) || e.GPUDirect != (Fact[bool]{true, 1}) {
+		t.Errorf("channel lines: count %v, GPUDirect %v; want 2 (devices 0 and 3) at 1, true at 1", e.NICCount, e.GPUDirect)
+	}
+	d = debugState{}
+	for i, l := range append(channels, "NET/OFI Selected Provider is cxi (found 4 nics)") {
+		d.line(i+1, l)
+	}
+	if e := d.evidence(); e.NICCount != (Fact[int]{4, 4}) {
+		t.Errorf("channel lines then OFI: count %v, want 4 at 4", e.NICCount)
 	}
 }
 

@@ -246,7 +246,7 @@ func (p *parser) infer(s *testState, want *op) {
 		t.System = s.gpus[0]
 	}
 	p.inferCounts(s)
-	t.Evidence = s.debug.e
+	t.Evidence = s.debug.evidence()
 	t.Evidence.Devices = s.devices
 	if len(s.devices) == len(s.rankLines) && len(s.devices) == t.Ranks {
 		t.Evidence.gpusPerHost() // every rank listed once
