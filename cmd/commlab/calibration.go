@@ -131,7 +131,8 @@ func addMachineFlags(fs *flag.FlagSet) machineFlags {
 			keyList()+" (omit for NCCL's uncalibrated model)"),
 		gpu: fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs' and is needed without -calibrate"),
 		hw: fs.String("hw", "", "hardware description, KEY=VALUE,... or a file of KEY=VALUE lines, with KEY one of "+predict.DescribeKeyNames()+
-			"; needed for a GPU commlab does not know (an AMD Instinct MI300X host, which it knows, is cc=9.4,links=7,link-bw=64GB/s)"),
+			"; it replaces what the logs, the capture and the catalog say, and describes a GPU commlab does not know, whose facts are otherwise assumed "+
+			"(an AMD Instinct MI300X host, which it knows, is cc=9.4,links=7,link-bw=64GB/s)"),
 		topo: fs.String("topo", "", "nvidia-smi topo -m capture of one node: NVLinks and NICs"),
 	}
 }
