@@ -5,44 +5,77 @@ import (
 	"strings"
 )
 
-// A System is a server or rack of a defined build: what its maker's
-// documentation states of it beyond the GPU. It is the catalog behind the
-// server presets (ServerByName) and the system key of commlab's -hw
-// (predict.Describe).
+// A System is a server, node or rack of a defined build: what its maker's
+// documentation (or the documentation of the site that runs it) states of
+// it beyond the GPU. It is the catalog behind the server presets
+// (ServerByName) and the system key of commlab's -hw (predict.Describe). A
+// zero field is one the build leaves to the buyer, or that the source does
+// not state.
 type System struct {
 	// Name is the system's name ("dgx-h100").
 	Name string
-	// GPU is its GPU as nccl.ParseGPU knows it ("H100 SXM").
+	// GPU is its GPU as nccl.ParseGPU knows it ("H100 SXM"). For AMD
+	// Instinct MI250X it is one graphics compute die (GCD), which ROCm and
+	// RCCL list as a GPU of its own.
 	GPU string
 	// PerHost is the GPUs of one host; Domain the GPUs of one NVLink
 	// domain where it spans hosts (72 for an NVL72 rack), else 0.
 	PerHost, Domain int
-	// Fabric is how a host's GPUs reach each other: "nvswitch", or "mesh"
-	// where each pair is joined by NVLinks of its own.
+	// Fabric is how a host's GPUs reach each other: "nvswitch"; "mesh"
+	// where each pair is joined by NVLinks of its own; "infinity" for AMD
+	// Instinct's Infinity Fabric; "pcie" for PCIe cards.
 	Fabric string
+	// PairLinks is the GPU-to-GPU links joining each pair of a host's
+	// GPUs where they are joined directly and evenly (a mesh, or an
+	// Infinity Fabric mesh): a GPU has PairLinks·(PerHost−1) links. 0
+	// through a switch, over PCIe, or where pairs are joined unevenly.
+	PairLinks int
 	// NICs and NICBW are the NICs of one host for the network between
-	// hosts and one NIC's line rate, B/s; 0 where the build leaves them
-	// to the buyer.
+	// hosts and one NIC's line rate, B/s.
 	NICs  int
 	NICBW float64
-	// Source cites the documentation.
+	// CPU is the host CPU as NCCL tells them apart: "intel", "amd" or
+	// "arm".
+	CPU string
+	// Source cites the documentation: its name, and the address where it
+	// was read.
 	Source string
 }
 
 // Systems are the systems the catalog holds.
 var Systems = []System{
-	{"dgx-a100", "A100-SXM4-80GB", 8, 0, "nvswitch", 8, 200e9 / 8,
-		"DGX A100: 8 A100 SXM4 with 12 NVLinks to 6 NVSwitches, 8 ConnectX-6 HDR NICs of 200 Gb/s for the compute network (DGX A100 user guide)"},
-	{"dgx-h100", "H100 80GB HBM3", 8, 0, "nvswitch", 8, 400e9 / 8,
-		"DGX H100: 8 H100 SXM with 18 NVLinks to 4 NVSwitches, 8 ConnectX-7 NDR NICs of 400 Gb/s for the compute network (DGX H100 user guide)"},
-	{"dgx-b200", "B200", 8, 0, "nvswitch", 8, 400e9 / 8,
-		"DGX B200: 8 B200 with 18 NVLinks to 2 NVSwitches, 8 ConnectX-7 NICs of 400 Gb/s for the compute network (DGX B200 user guide)"},
-	{"gb200-nvl72", "GB200", 4, 72, "nvswitch", 4, 400e9 / 8,
-		"GB200 NVL72: 18 compute trays of 4 GB200, one NVLink domain of 72 through the rack's NVSwitch trays, a 400 Gb/s ConnectX-7 NIC per GPU between racks (GB200 NVL72 reference architecture)"},
-	{"hgx-a100-4gpu", "A100-SXM4-80GB", 4, 0, "mesh", 0, 0,
-		"HGX A100 4-GPU: 4 A100 SXM4 joined directly, 4 NVLinks between each pair, no NVSwitch (HGX A100 datasheet); the NICs are the server's"},
-	{"hgx-h100-4gpu", "H100 80GB HBM3", 4, 0, "mesh", 0, 0,
-		"HGX H100 4-GPU: 4 H100 SXM joined directly, 6 NVLinks between each pair, no NVSwitch (HGX H100 datasheet); the NICs are the server's"},
+	{Name: "dgx-a100", GPU: "A100-SXM4-80GB", PerHost: 8, Fabric: "nvswitch", NICs: 8, NICBW: 200e9 / 8, CPU: "amd",
+		Source: "DGX A100 user guide and datasheet: 8 A100 SXM4 with 12 NVLinks to 6 NVSwitches, 8 single-port ConnectX-6 HDR NICs of 200 Gb/s for the compute network, dual AMD Rome 7742 (docs.nvidia.com/dgx/dgxa100-user-guide)"},
+	{Name: "dgx-h100", GPU: "H100 80GB HBM3", PerHost: 8, Fabric: "nvswitch", NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
+		Source: "DGX H100 user guide: 8 H100 SXM with 18 NVLinks to 4 NVSwitches, 8 single-port ConnectX-7 NICs of 400 Gb/s for the compute network, dual Intel Xeon Platinum 8480C (docs.nvidia.com/dgx/dgxh100-user-guide)"},
+	{Name: "dgx-h200", GPU: "H200", PerHost: 8, Fabric: "nvswitch", NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
+		Source: "DGX BasePOD reference architecture, Core Components: DGX H200 has 8 Hopper GPUs, 4 NVSwitch chips, 4 OSFP ports serving 8 single-port ConnectX-7 of up to 400 Gb/s, dual Intel Xeon Platinum 8480C (docs.nvidia.com/dgx-basepod/reference-architecture-infrastructure-foundation-enterprise-ai/latest/core-components.html)"},
+	{Name: "dgx-b200", GPU: "B200", PerHost: 8, Fabric: "nvswitch", NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
+		Source: "DGX B200 user guide and DGX BasePOD reference architecture, Core Components: 8 B200 with 18 NVLinks to 2 NVSwitches, 4 OSFP ports serving 8 single-port ConnectX-7 of 400 Gb/s, dual 5th generation Intel Xeon (docs.nvidia.com/dgx-basepod/reference-architecture-infrastructure-foundation-enterprise-ai/latest/core-components.html)"},
+	{Name: "gb200-nvl72", GPU: "GB200", PerHost: 4, Domain: 72, Fabric: "nvswitch", NICs: 4, NICBW: 400e9 / 8, CPU: "arm",
+		Source: "DGX SuperPOD GB200 reference architecture: 18 compute trays of 4 GB200 and 2 Grace CPUs, one NVLink domain of 72 through the rack's NVSwitch trays, a 400 Gb/s ConnectX-7 NIC per GPU on the NDR compute network (docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-gb200/latest/dgx-superpod-components.html)"},
+	{Name: "gb300-nvl72", GPU: "GB300", PerHost: 4, Domain: 72, Fabric: "nvswitch", NICs: 4, NICBW: 800e9 / 8, CPU: "arm",
+		Source: "NVIDIA Enterprise Reference Architecture, NVL72 AI Factory, System Hardware & Components: 18 compute trays of 4 Blackwell Ultra GPUs and 2 Grace CPUs, 9 NVSwitch trays joining all 72, 4 ConnectX-8 per tray, one per GPU (docs.nvidia.com/enterprise-reference-architectures/nvl72-ai-factory/latest/components.html); ConnectX-8 links at 800 Gb/s XDR (ConnectX-8 SuperNIC firmware release notes, docs.nvidia.com/networking/display/connectx8firmwarev40440208)"},
+	{Name: "hgx-a100-4gpu", GPU: "A100-SXM4-80GB", PerHost: 4, Fabric: "mesh", PairLinks: 4,
+		Source: "HGX A100 4-GPU: 4 A100 SXM4 joined directly, 4 NVLinks between each pair, no NVSwitch (HGX A100 datasheet); the NICs and CPU are the server's"},
+	{Name: "hgx-h100-4gpu", GPU: "H100 80GB HBM3", PerHost: 4, Fabric: "mesh", PairLinks: 6,
+		Source: "HGX H100 4-GPU: 4 H100 SXM joined directly, 6 NVLinks between each pair, no NVSwitch (HGX H100 datasheet); the NICs and CPU are the server's"},
+	{Name: "hpe-ex254n-gh200", GPU: "GH200", PerHost: 4, Fabric: "mesh", PairLinks: 6, NICs: 4, NICBW: 200e9 / 8, CPU: "arm",
+		Source: "HPE Cray EX254n node as CSCS documents Alps: 4 GH200 joined all-to-all by 6 NVLinks a pair (150 GB/s a direction), no NVSwitch, 4 Slingshot NICs of 200 Gb/s (25 GB/s), one per GH200 (CSCS Alps hardware, GH200 node schematic, docs.cscs.ch/alps/hardware)"},
+	{Name: "hpe-ex235n-a100", GPU: "A100-SXM4-40GB", PerHost: 4, Fabric: "mesh", PairLinks: 4, NICs: 4, NICBW: 200e9 / 8, CPU: "amd",
+		Source: "HPE Cray EX235n, NERSC Perlmutter's GPU node: 1 AMD EPYC 7763, 4 A100 SXM4 with 4 NVLinks between each pair, 4 HPE Slingshot 11 NICs (docs.nersc.gov/systems/perlmutter/architecture); a Slingshot 11 NIC is 200 Gb/s (HPE Slingshot's 200 Gb/s endpoints; OLCF Frontier user guide)"},
+	{Name: "hpe-ex235a-mi250x", GPU: "AMD Instinct MI250X", PerHost: 8, Fabric: "infinity", NICs: 4, NICBW: 200e9 / 8, CPU: "amd",
+		Source: "HPE Cray EX235a, OLCF Frontier's node: 1 AMD EPYC, 4 MI250X of 2 GCDs each, 8 GPUs to ROCm; 200 GB/s a direction between the 2 GCDs of a package, 50-100 GB/s between GCDs of different packages (Infinity Fabric, not an even mesh); 4 HPE Slingshot NICs of 200 Gb/s (25 GB/s), one per MI250X (Frontier user guide, docs.olcf.ornl.gov/systems/frontier_user_guide.html)"},
+	{Name: "mi300x-platform", GPU: "AMD Instinct MI300X", PerHost: 8, Fabric: "infinity", PairLinks: 1,
+		Source: "AMD Instinct MI300X platform: 8 MI300X OAMs, each with 7 Infinity Fabric links forming a fully connected 8-GPU system; the NICs and CPU are the server's (ROCm documentation, AMD Instinct MI300 series microarchitecture, node-level architecture, rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi300.html)"},
+	{Name: "mi325x-platform", GPU: "AMD Instinct MI325X", PerHost: 8, Fabric: "infinity", PairLinks: 1,
+		Source: "AMD Instinct MI325X platform, an MI300 series universal baseboard of 8 OAMs, each with 7 Infinity Fabric links forming a fully connected 8-GPU system; the NICs and CPU are the server's (ROCm documentation, AMD Instinct MI300 series microarchitecture, node-level architecture, rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi300.html)"},
+	{Name: "mi355x-platform", GPU: "AMD Instinct MI355X", PerHost: 8, Fabric: "infinity", PairLinks: 1,
+		Source: "AMD Instinct MI355X platform: a universal baseboard of 8 OAMs, 7 Infinity Fabric links per GPU, the 8 GPUs fully connected; the NICs and CPU are the server's (AMD's CDNA 4 presentation at Hot Chips 2025, as reported by ServeTheHome, servethehome.com/amd-mi350-and-cdna-4-architecture-launched-with-rocm-7)"},
+	{Name: "pcie-l40s-8gpu", GPU: "L40S", PerHost: 8, Fabric: "pcie",
+		Source: "NVIDIA AI Enterprise reference architecture, Compute Node Hardware: PCIe Optimized 2-8-5 servers of 2 CPUs, 8 GPU cards and 5 network adapters, L40S among the GPUs they take; the GPUs reach each other over PCIe; the NICs' rate and the CPU are the server's (docs.nvidia.com/ai-enterprise/reference-architecture/latest/compute-node-hardware.html)"},
+	{Name: "pcie-rtx-pro-6000-8gpu", GPU: "RTX PRO 6000 Blackwell", PerHost: 8, Fabric: "pcie",
+		Source: "NVIDIA Enterprise Reference Architecture, RTX PRO AI Factory: RTX PRO Servers of RTX PRO 6000 Blackwell Server Edition cards, reaching each other over PCIe, on a rail-optimized network of BlueField-3 SuperNICs; the NICs per server and the CPU are the server's (docs.nvidia.com/enterprise-reference-architectures/rtx-pro-ai-factory/latest/networking-physical-topologies.html)"},
 }
 
 // SystemByName returns the system of that name, in any case.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -28,7 +29,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"oversub", "the NICs' bandwidth over the group's uplinks, such as 2 for 2:1; the prior of fabric_oversubscription"},
 	{"nic-path", "the PCIe path from a GPU to its NIC, as NCCL types it: PIX, PXB, PXN, PHB or SYS (PIX by default); beyond PXN NCCL runs no LL128 across nodes"},
 	{"cpu", "the host CPU NCCL detects: intel, amd, arm or power; it sets NCCL's per-step network overhead and LL bandwidth cap (intel, but arm for GH200, GB200, GB300 and GB10)"},
-	{"system", "a system the catalog holds (presets.Systems: dgx-a100, dgx-h100, dgx-b200, gb200-nvl72, hgx-a100-4gpu, hgx-h100-4gpu): its fabric, NVLS and NICs, from its maker's documentation; the other keys override it"},
+	{"system", "a system the catalog holds (presets.Systems: " + presets.SystemNames() + "): its fabric, NVLS, links, NICs and CPU as its maker's or its site's documentation gives them; the other keys override it"},
 }
 
 // Describe returns the hardware of the GPU named gpu with the description

@@ -10,7 +10,10 @@ import (
 
 // setSystem applies Describe's system key: the facts of the system of that
 // name in the catalog (presets.Systems, which cites each one's
-// documentation), from the catalog, for a GPU of the system's product.
+// documentation), from the catalog, for a GPU of the system's product. A
+// fact the system leaves to the buyer keeps its value and source. NVLS
+// follows the fabric: on an NVSwitch host of a GPU that runs it, and never
+// on a mesh, Infinity Fabric or PCIe host.
 func (h *Hardware) setSystem(name string) error {
 	s, ok := presets.SystemByName(name)
 	if !ok {
@@ -24,8 +27,14 @@ func (h *Hardware) setSystem(name string) error {
 		return fmt.Errorf("%s is a system of %s, not of %s", s.Name, g.Name, h.GPU.Name)
 	}
 	f := slices.Index(fabricNames[:], s.Fabric)
+	if f < 0 {
+		return fmt.Errorf("%s: the catalog's fabric %q is not one of %v", s.Name, s.Fabric, fabricNames)
+	}
 	h.Fabric, h.Sources.Fabric = Fabric(f), SourceCatalog
 	h.NVLS, h.Sources.NVLS = h.Fabric == FabricNVSwitch && h.GPU.SupportsNVLS(), SourceCatalog
+	if s.PairLinks > 0 {
+		h.NVLinks, h.Sources.NVLinks = s.PairLinks*(s.PerHost-1), SourceCatalog
+	}
 	if s.Domain > 0 {
 		h.Domain, h.Sources.Domain = s.Domain, SourceCatalog
 	}
@@ -34,6 +43,13 @@ func (h *Hardware) setSystem(name string) error {
 	}
 	if s.NICBW > 0 {
 		h.NICBW, h.Sources.NICBW = s.NICBW, SourceCatalog
+	}
+	if s.CPU != "" {
+		k := slices.IndexFunc(cpus, func(c cpuName) bool { return c.key == s.CPU })
+		if k < 0 {
+			return fmt.Errorf("%s: the catalog's CPU %q is not one of intel, amd, arm or power", s.Name, s.CPU)
+		}
+		h.CPU, h.Sources.CPU = cpus[k].cpu, SourceCatalog
 	}
 	return nil
 }
