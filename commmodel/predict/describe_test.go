@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/presets"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -272,5 +274,89 @@ func TestDescribeSystem(t *testing.T) {
 	}
 	if _, err := Describe("NVIDIA A100-SXM4-80GB", "system=dgx-h100"); err == nil || !strings.Contains(err.Error(), "not of A100") {
 		t.Errorf("dgx-h100 for an A100: %v, want refused", err)
+	}
+}
+
+// TestDescribeEverySystem: the system key gives each system of the catalog
+// (presets.Systems) its facts, read back through Hardware.Facts with source
+// catalog: the fabric, NVLS (only on NVSwitch, never on AMD Infinity
+// Fabric or PCIe), the links where pairs are joined evenly, and the NICs,
+// their rate, the NVLink domain and the CPU where the system defines them.
+func TestDescribeEverySystem(t *testing.T) {
+	for _, s := range presets.Systems {
+		h, err := Describe(s.GPU, "system="+s.Name)
+		if err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+			continue
+		}
+		want := map[string]string{"fabric": s.Fabric, "nvls": fmt.Sprint(s.Fabric == "nvswitch" && h.GPU.SupportsNVLS())}
+		if s.PairLinks > 0 {
+			want["nvlinks"] = fmt.Sprint(s.PairLinks * (s.PerHost - 1))
+		}
+		if s.NICs > 0 {
+			want["nics_per_node"] = fmt.Sprint(s.NICs)
+		}
+		if s.NICBW > 0 {
+			want["nic_bw"] = formatBitRate(s.NICBW)
+		}
+		if s.Domain > 0 {
+			want["nvlink_domain"] = fmt.Sprint(s.Domain)
+		}
+		if s.CPU != "" {
+			want["cpu"] = s.CPU
+		}
+		for _, f := range h.Facts() {
+			v, ok := want[f.Name]
+			if !ok {
+				continue
+			}
+			if f.Value != v || f.Source != SourceCatalog {
+				t.Errorf("%s: %s = %s (%s), want %s (catalog)", s.Name, f.Name, f.Value, f.Source, v)
+			}
+			delete(want, f.Name)
+		}
+		if len(want) > 0 {
+			t.Errorf("%s: facts %v not reported", s.Name, want)
+		}
+		if (h.GPU.ISA != "" || s.Fabric == "pcie") && h.NVLS {
+			t.Errorf("%s: NVLS on an AMD or PCIe host", s.Name)
+		}
+	}
+}
+
+// TestDescribeCatalogFigures: the figures that the systems' sources state,
+// as Describe gives them.
+func TestDescribeCatalogFigures(t *testing.T) {
+	cases := []struct {
+		gpu, system string
+		fabric      Fabric
+		nvls        bool
+		links, nics int
+		nicBW       float64
+		cpu         string
+	}{
+		// OLCF Frontier user guide: 4 Slingshot NICs of 200 Gbps (25 GB/s), AMD EPYC;
+		// the GCD keeps the GPU catalog's 4 Infinity Fabric links (nccl.ParseGPU).
+		{"AMD Instinct MI250X", "hpe-ex235a-mi250x", FabricInfinity, false, 4, 4, 25e9, "amd"},
+		// ROCm MI300 node-level architecture: 7 links, fully connected; no NVLS on AMD.
+		{"AMD Instinct MI300X", "mi300x-platform", FabricInfinity, false, 7, 0, 50e9, "intel"},
+		// CSCS Alps GH200 node: 3 peers x 6 NVLinks, no NVSwitch, 4 NICs of 200 Gb/s, Grace.
+		{"NVIDIA GH200 480GB", "hpe-ex254n-gh200", FabricMesh, false, 18, 4, 25e9, "arm"},
+		// NVL72 AI Factory RA and ConnectX-8 release notes: a NIC of 800 Gb/s per GPU.
+		{"NVIDIA GB300", "gb300-nvl72", FabricNVSwitch, true, 18, 4, 100e9, "arm"},
+		// A PCIe server: no NVLink, no NVLS; its NICs left to the buyer, so one per
+		// GPU at the rate nicRates gives compute capability 8.9 (DGX A100's 200 Gb/s),
+		// assumed.
+		{"NVIDIA L40S", "pcie-l40s-8gpu", FabricPCIe, false, 0, 0, 25e9, "intel"},
+	}
+	for _, c := range cases {
+		h, err := Describe(c.gpu, "system="+c.system)
+		if err != nil {
+			t.Errorf("%s: %v", c.system, err)
+			continue
+		}
+		if h.Fabric != c.fabric || h.NVLS != c.nvls || h.links() != c.links || h.NICs != c.nics || h.nicBW() != c.nicBW || cpuOf(h.CPU).key != c.cpu {
+			t.Errorf("%s: %s; want %v, NVLS %v, %d links, %d NICs of %g B/s, %s CPU", c.system, h.String(), c.fabric, c.nvls, c.links, c.nics, c.nicBW, c.cpu)
+		}
 	}
 }

@@ -1,0 +1,151 @@
+package presets
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/units"
+)
+
+var update = flag.Bool("update", false, "rewrite the catalog table of docs/predict.md from Systems")
+
+// TestSystems holds every system of the catalog to what it must be: a GPU
+// that nccl.ParseGPU knows, a source, a name in lower case that
+// SystemByName finds in any case, and, where the catalog joins each pair of
+// GPUs by links of its own, as many links in all as the GPU's datasheet
+// gives it (nccl.ParseGPU's NVLinks).
+func TestSystems(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range Systems {
+		if seen[s.Name] || s.Name != strings.ToLower(s.Name) {
+			t.Errorf("%q: a name twice, or not in lower case", s.Name)
+		}
+		seen[s.Name] = true
+		g, err := nccl.ParseGPU(s.GPU)
+		if err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+			continue
+		}
+		if s.Source == "" || s.PerHost < 1 || s.NICs < 0 || s.NICBW < 0 || (s.Domain != 0 && s.Domain < s.PerHost) {
+			t.Errorf("%s: %+v", s.Name, s)
+		}
+		if s.PairLinks > 0 && s.PairLinks*(s.PerHost-1) != g.NVLinks {
+			t.Errorf("%s: %d links to each of %d peers, but %s has %d", s.Name, s.PairLinks, s.PerHost-1, g.Name, g.NVLinks)
+		}
+		if got, ok := SystemByName(strings.ToUpper(s.Name)); !ok || got.Name != s.Name {
+			t.Errorf("SystemByName(%q) = %v, %v", strings.ToUpper(s.Name), got.Name, ok)
+		}
+	}
+	if _, ok := SystemByName("dgx-z"); ok {
+		t.Error("an unknown system was found")
+	}
+}
+
+// TestSystemFigures holds the systems to the figures their sources state.
+func TestSystemFigures(t *testing.T) {
+	cases := []struct {
+		name            string
+		perHost, domain int
+		fabric          string
+		pairLinks, nics int
+		nicBW           float64
+		cpu             string
+	}{
+		// DGX BasePOD RA: 8 single-port ConnectX-7 of 400 Gb/s, 4 NVSwitch chips, Xeon 8480C.
+		{"dgx-h200", 8, 0, "nvswitch", 0, 8, 50e9, "intel"},
+		// NVL72 AI Factory RA: 4 ConnectX-8 per tray of 4 GPUs; ConnectX-8 release notes: 800 Gb/s.
+		{"gb300-nvl72", 4, 72, "nvswitch", 0, 4, 100e9, "arm"},
+		// CSCS Alps GH200 schematic: "l2all: 3x6" NVLinks, 150 GB/s a direction, 4 x 200Gb/s (25GB/s).
+		{"hpe-ex254n-gh200", 4, 0, "mesh", 6, 4, 25e9, "arm"},
+		// NERSC Perlmutter: 4 NVLinks between each pair, 4 Slingshot 11 NICs, AMD EPYC 7763.
+		{"hpe-ex235n-a100", 4, 0, "mesh", 4, 4, 25e9, "amd"},
+		// OLCF Frontier: 8 GCDs, 4 Slingshot NICs of 200 Gbps (25 GB/s), AMD EPYC.
+		{"hpe-ex235a-mi250x", 8, 0, "infinity", 0, 4, 25e9, "amd"},
+		// ROCm MI300 node-level architecture: 7 Infinity Fabric links, fully connected 8 GPUs.
+		{"mi300x-platform", 8, 0, "infinity", 1, 0, 0, ""},
+		{"mi325x-platform", 8, 0, "infinity", 1, 0, 0, ""},
+		// AMD at Hot Chips 2025: 8 GPUs fully connected, 7 Infinity Fabric links each.
+		{"mi355x-platform", 8, 0, "infinity", 1, 0, 0, ""},
+		// NVIDIA's PCIe Optimized 2-8-5 and RTX PRO AI Factory RAs: 8 PCIe cards.
+		{"pcie-l40s-8gpu", 8, 0, "pcie", 0, 0, 0, ""},
+		{"pcie-rtx-pro-6000-8gpu", 8, 0, "pcie", 0, 0, 0, ""},
+	}
+	for _, c := range cases {
+		s, ok := SystemByName(c.name)
+		if !ok {
+			t.Errorf("no system %s", c.name)
+			continue
+		}
+		if s.PerHost != c.perHost || s.Domain != c.domain || s.Fabric != c.fabric || s.PairLinks != c.pairLinks ||
+			s.NICs != c.nics || s.NICBW != c.nicBW || s.CPU != c.cpu {
+			t.Errorf("%s: %+v, want %+v", c.name, s, c)
+		}
+	}
+}
+
+// systemsTable is the catalog as docs/predict.md shows it, one row a
+// system.
+func systemsTable() string {
+	var b strings.Builder
+	b.WriteString("| system | GPU | GPUs per host | fabric | NICs per host | NIC rate | CPU | source |\n|---|---|---:|---|---:|---|---|---|\n")
+	for _, s := range Systems {
+		g, _ := nccl.ParseGPU(s.GPU)
+		per := fmt.Sprint(s.PerHost)
+		if s.Domain > 0 {
+			per += fmt.Sprintf(" (NVLink domain of %d)", s.Domain)
+		}
+		fabric := s.Fabric
+		if s.PairLinks > 0 {
+			fabric += fmt.Sprintf(", %d links a pair", s.PairLinks)
+		}
+		nics, rate := "", ""
+		if s.NICs > 0 {
+			nics = fmt.Sprint(s.NICs)
+		}
+		if s.NICBW > 0 {
+			rate = units.FormatNumber(s.NICBW*8/1e9) + " Gb/s"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", s.Name, g.Name, per, fabric, nics, rate, s.CPU, s.Source)
+	}
+	return b.String()
+}
+
+// TestSystemsTable keeps docs/predict.md's catalog table what Systems
+// holds; -update rewrites it.
+func TestSystemsTable(t *testing.T) {
+	const path = "../docs/predict.md"
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?s)(<!-- systems:[^\n]*-->\n).*?(<!-- /systems -->)`)
+	m := re.FindSubmatchIndex(doc)
+	if m == nil {
+		t.Fatalf("%s: no <!-- systems: --> ... <!-- /systems --> block", path)
+	}
+	got := string(doc[m[3]:m[4]])
+	want := systemsTable()
+	if got == want {
+		return
+	}
+	if !*update {
+		t.Fatalf("%s: the catalog table is not presets.Systems; run go test ./presets -run TestSystemsTable -update\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+	var out bytes.Buffer
+	out.Write(doc[:m[3]])
+	out.WriteString(want)
+	out.Write(doc[m[4]:])
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
