@@ -360,3 +360,28 @@ func TestDescribeCatalogFigures(t *testing.T) {
 		}
 	}
 }
+
+// SystemsOf offers the catalog's systems of a GPU and host size: GH200 in
+// hosts of 4 is the HPE Cray EX254n (Alps); an 8-GPU A100 SXM4 host is a
+// DGX A100 (presets.Systems); an 8-GPU H20 host is none of them.
+func TestSystemsOf(t *testing.T) {
+	for _, c := range []struct {
+		gpu     string
+		perHost int
+		want    []string
+	}{
+		{"NVIDIA GH200 120GB", 4, []string{"hpe-ex254n-gh200"}},
+		{"A100-SXM4-80GB", 8, []string{"dgx-a100"}},
+		{"A100-SXM4-40GB", 4, []string{"hgx-a100-4gpu", "hpe-ex235n-a100"}},
+		{"GB200", 4, []string{"gb200-nvl72"}},
+		{"NVIDIA H20", 8, nil},
+	} {
+		h, err := Describe(c.gpu, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := SystemsOf(h, c.perHost); !slices.Equal(got, c.want) {
+			t.Errorf("SystemsOf(%s, %d) = %v, want %v", c.gpu, c.perHost, got, c.want)
+		}
+	}
+}

@@ -53,3 +53,22 @@ func (h *Hardware) setSystem(name string) error {
 	}
 	return nil
 }
+
+// SystemsOf returns the names of the catalog's systems (presets.Systems)
+// that could be h's machine: those of h's GPU whose hosts hold perHost
+// GPUs, or whose NVLink domains do for a domain's host. Where h's facts are
+// assumed, naming one (Describe's system key) replaces the assumptions
+// with the system's documented facts.
+func SystemsOf(h Hardware, perHost int) []string {
+	var out []string
+	for _, s := range presets.Systems {
+		g, err := nccl.ParseGPU(s.GPU)
+		if err != nil || g.Name != h.GPU.Name {
+			continue
+		}
+		if s.PerHost == perHost || s.Domain > 0 && perHost <= s.PerHost {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
