@@ -261,7 +261,7 @@ func (d *design) heldOutCoverage(tables []Table, held []heldTable) float64 {
 			share = 1 - w
 		}
 		for j, e := range h.errors(w) {
-			lo, hi := s.bounds(h.protocols[j], share*share*h.unidentified[j], dep)
+			lo, hi := s.bounds(h.protocols[j], share*share*h.unidentified[j], dep, share*h.peerShare[j])
 			if lo <= e && e <= hi {
 				inside++
 			}
@@ -393,6 +393,7 @@ func (d *design) heldOut(f *fitResult, used [numParams]bool, set Settings, i int
 		h.unidentified = append(h.unidentified, unidentified(&d.terms[j], x, func(k int) (float64, bool) {
 			return f.sd[k], f.identified(k, used, set)
 		}))
+		h.peerShare = append(h.peerShare, sensitivity(&d.terms[j], x, parPeer))
 		if d.terms[j].nccl > 0 {
 			h.nccl = append(h.nccl, math.Log(d.obs[j]/d.terms[j].nccl))
 		}

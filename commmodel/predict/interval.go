@@ -134,6 +134,9 @@ type spread struct {
 	maxNodes    int
 	// minRanks and maxRanks are the tables' range of ranks.
 	minRanks, maxRanks int
+	// peers is the most network peers of a rank in an AllToAll table
+	// (Table.networkPeers), 0 without one.
+	peers int
 	layouts            []Layout
 	// acrossLayouts are the layouts of the tables of several nodes.
 	acrossLayouts []Layout
@@ -148,11 +151,13 @@ type heldTable struct {
 	protocols        []nccl.Protocol
 	calibrated, nccl []float64
 	// unidentified is each point's variance from the parameters the
-	// calibration without the table did not identify.
-	unidentified []float64
+	// calibration without the table did not identify, and peerShare its
+	// sensitivity to p2p_peer_latency.
+	unidentified, peerShare []float64
 }
 
-// only returns h with the points of protocol p alone.
+// only returns h with the points of protocol p alone, for pool (without
+// peerShare, which pool does not read).
 func (h heldTable) only(p nccl.Protocol) heldTable {
 	var out heldTable
 	for i, q := range h.protocols {
@@ -358,6 +363,9 @@ func (s *spread) sawTables(tables []Table) {
 		}
 		s.minNodes, s.maxNodes = min(s.minNodes, t.Nodes), max(s.maxNodes, t.Nodes)
 		s.minRanks, s.maxRanks = min(s.minRanks, t.Nodes*t.PerNode), max(s.maxRanks, t.Nodes*t.PerNode)
+		if t.Collective == commmodel.AllToAll {
+			s.peers = max(s.peers, t.Ranks()-t.PerNode)
+		}
 	}
 }
 
@@ -371,6 +379,11 @@ type departure struct {
 	nodes, ranks  int     // the run's hosts (nodes of -per-node GPUs) and ranks
 	nodeDoublings float64 // doublings of nodes beyond the tables' range
 	rankDoublings float64 // doublings of ranks beyond the tables' range
+	// peers are the network peers of one rank of an AllToAll run (0 for
+	// the collectives), and peerDoublings its doublings beyond the most
+	// of the tables' AllToAll runs (beyond one peer without any).
+	peers         int
+	peerDoublings float64
 	// larger reports more nodes or more ranks than any table's.
 	larger bool
 	layout bool // none of the tables ran the run's layout
@@ -393,6 +406,12 @@ func (s *spread) departure(rn *run) departure {
 	d.rankDoublings = doublings(d.ranks, s.minRanks, s.maxRanks)
 	d.larger = d.nodes > s.maxNodes || d.ranks > s.maxRanks
 	d.layout = !s.seen(rn.layout)
+	if rn.collective == commmodel.AllToAll {
+		d.peers = d.ranks - d.ranks/d.nodes
+		if ref := max(s.peers, 1); d.peers > ref {
+			d.peerDoublings = math.Log2(float64(d.peers) / float64(ref))
+		}
+	}
 	return d
 }
 
@@ -409,19 +428,23 @@ func doublings(n, lo, hi int) float64 {
 
 // variance is what d adds to the variance of ln(measured/model) on the side
 // where the measurement is faster than the model and on the side where it
-// is slower. Nodes and ranks beyond the tables count once, by the farther
-// of the two: a run on more nodes of as many GPUs has both.
-func (d departure) variance() (faster, slower float64) {
+// is slower, for a prediction whose log moves by peerShare per unit of
+// ln p2p_peer_latency (sensitivity). Nodes and ranks beyond the tables
+// count once, by the farther of the two: a run on more nodes of as many
+// GPUs has both. Network peers beyond the tables' AllToAll runs widen the
+// share of the time their per-peer cost makes (peerSpread).
+func (d departure) variance(peerShare float64) (faster, slower float64) {
 	far := max(d.nodeDoublings, d.rankDoublings)
 	v := d.collective
 	if d.layout {
 		v += layoutSpread * layoutSpread
 	}
+	peer := peerShare * d.peerDoublings
+	faster, slower = v+peer*peer*FasterSpread*FasterSpread, v+peer*peer*SlowerSpread*SlowerSpread
 	if d.larger {
-		return v + far*far*FasterSpread*FasterSpread, v + far*far*SlowerSpread*SlowerSpread
+		return faster + far*far*FasterSpread*FasterSpread, slower + far*far*SlowerSpread*SlowerSpread
 	}
-	v += far * far * nodeSpread * nodeSpread
-	return v, v
+	return faster + far*far*nodeSpread*nodeSpread, slower + far*far*nodeSpread*nodeSpread
 }
 
 // Beyond says, one sentence each, where a prediction of q goes beyond the
@@ -456,6 +479,10 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 		out = append(out, fmt.Sprintf("%d ranks is %.1f doublings beyond the tables' %s: NCCL's steps grow with the ranks, so the latencies the tables measured are extrapolated, and the interval widens with each doubling%s",
 			d.ranks, d.rankDoublings, span(s.minRanks, s.maxRanks), d.slowSide()))
 	}
+	if d.peerDoublings > 0 {
+		out = append(out, fmt.Sprintf("%d network peers per rank is %.1f doublings beyond %s: the per-peer cost of grouped sends (p2p_peer_latency) is extrapolated, and the interval widens with each doubling, most on its slow side",
+			d.peers, d.peerDoublings, peersPhrase(s.peers)))
+	}
 	if d.layout {
 		l := m.Layout(q)
 		out = append(out, fmt.Sprintf("no calibration table ran %d thread(s) per process of %d GPU(s) each with %s: the launch floor is scaled from the tables', not measured, and the interval is wider for it",
@@ -471,6 +498,14 @@ func (d departure) slowSide() string {
 		return ""
 	}
 	return ", most on its slow side (beyond the tables' nodes, runs measure slower than the model far more often than faster)"
+}
+
+// peersPhrase names the network peers the tables' AllToAll runs measured.
+func peersPhrase(peers int) string {
+	if peers == 0 {
+		return "one, as no calibration table ran AllToAll across nodes"
+	}
+	return fmt.Sprintf("the tables' AllToAll runs' %d", peers)
 }
 
 // span is "lo" or "lo to hi".
@@ -501,21 +536,25 @@ func (m *Machine) unidentified(t *term) float64 {
 // unidentified is Machine.unidentified at x, with param giving each
 // parameter's posterior standard deviation and whether it is identified.
 func unidentified(t *term, x *[numParams]float64, param func(k int) (sd float64, identified bool)) float64 {
-	const h = 1e-3
-	t0 := t.time(x)
 	var v float64
 	for k := range numParams {
 		sd, ok := param(k)
 		if ok {
 			continue
 		}
-		xk := *x
-		xk[k] *= math.Exp(h)
-		d := math.Log(t.time(&xk)/t0) / h
+		d := sensitivity(t, x, k)
 		sd = min(sd, priorSpread)
 		v += d * d * sd * sd
 	}
 	return v
+}
+
+// sensitivity is ∂ln T/∂ln x_k of t's time at x, by a forward difference.
+func sensitivity(t *term, x *[numParams]float64, k int) float64 {
+	const h = 1e-3
+	xk := *x
+	xk[k] *= math.Exp(h)
+	return math.Log(t.time(&xk)/t.time(x)) / h
 }
 
 // interval returns Low and High of a prediction of time t0 of term t of
@@ -530,18 +569,19 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	if t.nccl > 0 {
 		share = 1 - m.NCCLWeight
 	}
-	lo, hi := m.spread.bounds(t.ch.proto, share*share*m.unidentified(t), m.spread.departure(rn))
+	lo, hi := m.spread.bounds(t.ch.proto, share*share*m.unidentified(t), m.spread.departure(rn), share*sensitivity(t, &m.x, parPeer))
 	return t0 * math.Exp(lo), t0 * math.Exp(hi)
 }
 
 // bounds returns ln(Low/Time) and ln(High/Time) of the interval of a call
 // that runs protocol p, whose prediction has variance u from the parameters
-// the tables leave unidentified and departs from the tables by d. A side
-// that the bias moves past the prediction ends at it (interval).
-func (s *spread) bounds(p nccl.Protocol, u float64, d departure) (lo, hi float64) {
+// the tables leave unidentified, departs from the tables by d, and moves by
+// peerShare per unit of ln p2p_peer_latency. A side that the bias moves past
+// the prediction ends at it (interval).
+func (s *spread) bounds(p nccl.Protocol, u float64, d departure, peerShare float64) (lo, hi float64) {
 	bias, v := s.at(p)
 	v += u
-	faster, slower := d.variance()
+	faster, slower := d.variance(peerShare)
 	return min(bias-z80*math.Sqrt(v+faster), 0), max(bias+z80*math.Sqrt(v+slower), 0)
 }
 

@@ -22,6 +22,7 @@ const (
 	parTree
 	parChain
 	parFabric
+	parPeer
 	numParams
 )
 
@@ -109,7 +110,21 @@ var params = [numParams]param{
 			return 1
 		},
 		uses: func(t *term) bool { return t.leave > 0 && t.net > 0 }},
+	// A rank's grouped sends cost it this much per network peer, whatever
+	// the protocol: its proxy thread serves every network send and receive
+	// in turn (terms.go, p2pLatency). The prior is what the public
+	// multi-node AllToAll tables of small messages measure (the package
+	// documentation gives them); only AllToAll tables with messages of a
+	// few KiB per peer identify it, and beyond their peers the interval
+	// widens (peerSpread).
+	parPeer: {name: "p2p_peer_latency", unit: "s",
+		doc:   "the time one rank's grouped sends (AllToAll) take per network peer: its proxy's send, receive and completion of each",
+		prior: func(*Machine) float64 { return peerPrior },
+		uses:  func(t *term) bool { return t.peers > 0 }},
 }
+
+// peerPrior is the prior of p2p_peer_latency, s per network peer.
+const peerPrior = 2.2e-6
 
 // divides reports that efficiency parameter k divides t's bandwidth.
 func (t *term) divides(k int) bool {

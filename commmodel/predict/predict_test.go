@@ -159,7 +159,7 @@ func truth(t testing.TB) *Machine {
 	m := &Machine{GPU: "NVIDIA H100 80GB HBM3", Hardware: h, version: nccl.Version{Major: 2, Minor: 26, Patch: 2},
 		refs: &references{hw: &h, m: map[runKey]*reference{}}}
 	m.x = m.prior()
-	for k, f := range [numParams]float64{1.4, 1.3, 1.5, 0.8, 0.8, 0.9, 0.7, 0.95, 0.9, 0.95, 0.6, 1} {
+	for k, f := range [numParams]float64{1.4, 1.3, 1.5, 0.8, 0.8, 0.9, 0.7, 0.95, 0.9, 0.95, 0.6, 1, 1.6} {
 		m.x[k] *= f
 	}
 	return m
@@ -181,6 +181,9 @@ func TestCalibrateRecovers(t *testing.T) {
 	for k, p := range m.Params {
 		if k == parFabric {
 			continue // no group is described: TestCalibrateFabric
+		}
+		if k == parPeer {
+			continue // no table runs AllToAll across nodes: TestAllToAllPeersInterval
 		}
 		if !p.Used {
 			t.Errorf("%s: not used by the synthetic tables", p.Name)
@@ -575,12 +578,13 @@ func TestDomainNICs(t *testing.T) {
 	}
 }
 
-// TestAllToAllPeers: NCCL's grouped sends cost one step of its per-step
-// latency per peer (p2pLatency), so AllToAll's latency grows with the
-// ranks. Between 1024 and 16384 ranks of 8 GPUs a 64-byte AllToAll (LL:
-// 4 bytes or less to each peer) adds 15360 network peers, each one of
-// NCCL's Ring/LL network steps (2.7 us, NCCL 2.30.7 src/graph/tuning.cc
-// hwLat) times the machine's inter_step_latency factor (0.8 in truth).
+// TestAllToAllPeers: a rank's grouped sends cost p2p_peer_latency per
+// network peer (p2pLatency: its proxy serves each network send and
+// receive in turn), so a small AllToAll's time grows linearly with the
+// ranks. Between 1024 and 16384 ranks of 8 GPUs a 64-byte AllToAll (LL: 4
+// bytes or less to each peer) adds 16376 − 1016 = 15360 network peers, each
+// p2p_peer_latency (the prior times 1.6 in truth); the intra-node peers,
+// 7 in both, add nothing.
 func TestAllToAllPeers(t *testing.T) {
 	m := truth(t)
 	at := func(ranks int) float64 {
@@ -594,9 +598,69 @@ func TestAllToAllPeers(t *testing.T) {
 		return ps[0].Time
 	}
 	got := at(16384) - at(1024)
-	want := 15360 * 2.7e-6 * m.x[parInter]
+	want := 15360 * peerPrior * 1.6
 	if !scalar.EqualWithinRel(got, want, 0.02) {
 		t.Errorf("16384 ranks less 1024: %.4g s, want %.4g s", got, want)
+	}
+}
+
+// TestAllToAllPeersInterval: without an AllToAll table p2p_peer_latency
+// is its prior, unidentified, and a 2,048-rank AllToAll of 8 KiB (4 bytes
+// per peer, where the peers' cost is nearly all of the time) is 11 doublings
+// of network peers beyond one; a 2-node AllToAll table of small messages
+// identifies it and measures 8 network peers, 8 doublings short of 2,040.
+// Both intervals hold the truth, and the one without the AllToAll table is
+// wider on the slow side by at least the extra 3 doublings of SlowerSpread.
+func TestAllToAllPeersInterval(t *testing.T) {
+	tr := truth(t)
+	tables := syntheticTables(t, tr)
+	a2a := Table{Name: "alltoall-2x8", GPU: tr.GPU, Collective: commmodel.AllToAll, Nodes: 2, PerNode: 8,
+		Layout: Layout{GPUsPerThread: 1}, Version: tr.version}
+	var sizes []float64
+	for s := 1024.0; s <= 1<<20; s *= 4 {
+		sizes = append(sizes, s)
+	}
+	ps, err := tr.Predict(a2a.Query(), sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		a2a.Points = append(a2a.Points, Point{Size: p.Size, Time: p.Time})
+	}
+	without, err := Calibrate(tr.Hardware, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := Calibrate(tr.Hardware, append(slices.Clone(tables), a2a), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := with.Params[parPeer]; !p.Identified {
+		t.Errorf("with the AllToAll table: p2p_peer_latency not identified (sd %.3f)", p.SD)
+	}
+	q := Query{Collective: commmodel.AllToAll, Ranks: 2048, PerNode: 8}
+	truthP, err := tr.Predict(q, []float64{8 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	width := func(m *Machine) (lo, hi float64) {
+		p, err := m.Predict(q, []float64{8 << 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p[0].Holds(truthP[0].Time) {
+			t.Errorf("truth %.4g s outside [%.4g, %.4g]", truthP[0].Time, p[0].Low, p[0].High)
+		}
+		return math.Log(p[0].Time / p[0].Low), math.Log(p[0].High / p[0].Time)
+	}
+	_, hiWith := width(with)
+	_, hiWithout := width(without)
+	if hiWithout-hiWith < z80*3*SlowerSpread*0.5 {
+		t.Errorf("slow side ln(High/Time) %.3f without an AllToAll table, %.3f with: want wider without", hiWithout, hiWith)
+	}
+	b, err := without.Beyond(q)
+	if err != nil || !slices.ContainsFunc(b, func(s string) bool { return strings.Contains(s, "2040 network peers") }) {
+		t.Errorf("Beyond = %q, %v: want the network peers named", b, err)
 	}
 }
 

@@ -15,6 +15,10 @@ type term struct {
 	launches float64
 	// lat are NCCL's latency parts (base, intra, inter) of what ran, s.
 	lat [3]float64
+	// peers are the network peers of one rank's grouped sends (AllToAll),
+	// each of which costs p2p_peer_latency (p2pLatency); 0 for the
+	// collectives.
+	peers float64
 	// intra and net are the bytes over one GPU's intra-node egress and
 	// over one NIC.
 	intra, net float64
@@ -80,7 +84,7 @@ func smax(a, b float64) float64 {
 // protocol's and algorithm's efficiencies.
 func (t *term) parts(x *[numParams]float64) (launch, latency, nvlink, network float64) {
 	launch = x[parLaunch] * t.launches
-	latency = x[parBase]*t.lat[0] + x[parIntra]*t.lat[1] + x[parInter]*t.lat[2]
+	latency = x[parBase]*t.lat[0] + x[parIntra]*t.lat[1] + x[parInter]*t.lat[2] + x[parPeer]*t.peers
 	if t.intra > 0 || t.net > 0 {
 		nic := x[parNICBW]
 		if t.netEff >= 0 {
@@ -187,24 +191,54 @@ func efficiencies(ch choice) [2]int {
 	return e
 }
 
-// p2pLatency returns the intra-node and network parts of the latency of
-// NCCL's grouped sends (AllToAll) on rn with protocol p: every rank posts a
-// send and a receive to each peer, which NCCL serves one step of its
-// per-step latency each (Ring's, of p): over NVLink (or PCI) to the other
-// GPUs of its node, and over the network to every GPU of the other nodes.
-// So the latency grows with the peers, and at hundreds of nodes it is the
-// network peers' (the base latency is the one step's, as for one ring
-// step).
-func p2pLatency(h *Hardware, rn *run, p nccl.Protocol) (intra, inter float64) {
+// p2pLatency returns the intra-node latency of NCCL's grouped sends
+// (AllToAll) on rn with protocol p, and the network peers whose cost
+// p2p_peer_latency gives. NCCL (2.30, src/enqueue.cc scheduleP2pTasksToPlan
+// and addP2pToPlan, src/graph/paths.cc ncclTopoComputeP2pChannels,
+// src/proxy.cc progressOps, src/transport/net.cc) runs them so:
+//
+//   - Per peer: one send and one receive, in rounds of NCCL's p2p schedule
+//     (a round pairs one send peer with one receive peer). A message of up
+//     to 16 KiB per channel runs LL, above it Simple in chunks of
+//     p2pChunkSize; a small message takes one channel.
+//   - In parallel on the GPU: the rounds are spread over the p2p channels
+//     (p2pnChannels, up to 32 or 64), and each channel's thread block
+//     serves a batch of up to 8 peers at once (NCCL_MAX_DEV_WORK_P2P_PER_BATCH),
+//     so the GPU side of p2pnChannels·8 peers overlaps; beyond that the
+//     batches of a channel follow one another.
+//   - Serialized on the host: every send and receive to a network peer is a
+//     proxy operation, and one proxy thread per GPU progresses all of them
+//     in one loop (progressOps), each with its own post (isend, irecv) and
+//     completion (test) per chunk. So a rank pays its proxy's work once per
+//     network peer, whatever the channels, and the peers' network latencies
+//     overlap with it.
+//   - Per NIC: a node's NICs carry p·(n−p) messages each way per call. At
+//     the hundreds of millions of messages a second of an InfiniBand NIC
+//     that is far below the proxy's cost, so the model has no message-rate
+//     term; at thousands of peers congestion in the fabric (incast of every
+//     rank's small messages) adds to the per-peer cost, which is why the
+//     interval widens with the peers beyond the tables' (peerSpread).
+//
+// The intra-node part is NCCL's latency of one Ring step of p (over NVLink
+// or PCI) per intra-node peer, scaled by intra_step_latency as the
+// collectives' steps are. The network part is the network peers, n − p,
+// times p2p_peer_latency, a parameter of its own: NCCL's one network step
+// of LL (2.7 µs) is a ring's, whose proxy serves two peers, and says little
+// of a proxy that serves thousands.
+func p2pLatency(h *Hardware, rn *run, p nccl.Protocol) (intra, peers float64) {
 	c := nccl.DefaultConstants(rn.version)
 	hw := nccl.HWPCI
 	if h.Fabric.oneHop() {
 		hw = nccl.HWNVLink
 	}
-	n := rn.shape.nodes * rn.shape.per
 	intra = float64(rn.shape.per-1) * c.HWLatency[hw][nccl.AlgoRing][p] * 1e-6
-	inter = float64(n-rn.shape.per) * c.HWLatency[nccl.HWNet][nccl.AlgoRing][p] * 1e-6
-	return intra, inter
+	return intra, float64(networkPeers(rn.shape))
+}
+
+// networkPeers are the ranks of other nodes that each rank of s sends to
+// in an AllToAll.
+func networkPeers(s shape) int {
+	return s.nodes*s.per - s.per
 }
 
 // references caches NCCL's model per run. It is safe for concurrent use:
@@ -266,7 +300,8 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 	}
 	t.lat[0], t.lat[1], t.lat[2] = ref.latency(f, a, ch.proto)
 	if ch.p2p {
-		t.lat[1], t.lat[2] = p2pLatency(r.hw, rn, ch.proto)
+		t.lat[1], t.peers = p2pLatency(r.hw, rn, ch.proto)
+		t.lat[2] = 0
 	}
 	nics := r.hw.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)
 	if ch.p2p {
