@@ -35,10 +35,15 @@
 // base + 2((p−1)·intra + ⌊log2 N⌋·inter) for Tree), split into its three
 // tables (reference.go: the split is exact, and what NCCL adds on top, the
 // network overhead, counts as network latency). AllToAll, outside NCCL's
-// formula, posts a send and a receive to every peer, each served one of
-// NCCL's Ring steps of its protocol: base + (p−1)·intra + (n−p)·inter, so
-// its latency grows with the peers and, at hundreds of nodes, is the
-// network peers' (p2pLatency). The calibration scales
+// formula, posts a send and a receive to every peer: the GPU serves up to
+// 8 peers at once on each of its p2p channels, but one proxy thread per GPU
+// serves every network send and receive in turn, so its latency is
+//
+//	L_AllToAll = λb·Lbase + λi·(p−1)·intra + c_peer·(n−p)
+//
+// with c_peer, p2p_peer_latency, the time per network peer: it grows with
+// the peers and, at hundreds of nodes, is the network peers' (p2pLatency).
+// The calibration scales
 // each table by one factor, so that NCCL's ratios between algorithms and
 // protocols (LL's short steps, Simple's flush across nodes) stay as NCCL
 // states them and three numbers carry the machine. Params reports them as
@@ -117,7 +122,8 @@
 // Machine.Params lists, in this order: launch (s), base_latency,
 // intra_step_latency, inter_step_latency (s), intra_bw (B/s, one GPU's
 // NVLink or PCIe egress), nic_bw (B/s, one NIC), and ll, ll128, nvls,
-// tree and chain efficiencies, and fabric_oversubscription. Each has a
+// tree and chain efficiencies, fabric_oversubscription, and
+// p2p_peer_latency. Each has a
 // prior: 3.1 us for the launch (the order of
 // the public H20 run's empty-call floor, data's claims), NCCL's own
 // latencies (factors of 1), the bus bandwidth NCCL's tuning model gives a
@@ -130,7 +136,16 @@
 // NCCL's 0.92 for Tree, and 1 for the chain (NCCL's tuning model gives a
 // Broadcast or Reduce ring the bus bandwidth of every ring: its ratio
 // n/nsteps is 1, commmodel/nccl), and for the fabric the oversubscription
-// the hardware states (1, non-blocking, unless described).
+// the hardware states (1, non-blocking, unless described), and
+// p2p_peer_latency (s per network peer) 2.2 µs, what a public 2-node
+// AllToAll of small messages fits (data/nccltests/testdata/real/
+// rtx6000d_2x8_alltoall_late2025.log: 8 network peers per rank, 29.7 µs at
+// 2 KiB). Only AllToAll tables across nodes with messages of a few KiB per
+// peer identify it; beyond the network peers of the tables' AllToAll runs
+// (one peer without any) the interval widens the share of the time it
+// makes by SlowerSpread per doubling on the slow side (FasterSpread on the
+// fast side): at thousands of peers congestion and the NICs' connection
+// state add to a per-peer cost that small runs cannot show.
 //
 // Calibrate minimises, over the logs of the parameters,
 //

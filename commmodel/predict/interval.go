@@ -135,9 +135,9 @@ type spread struct {
 	// minRanks and maxRanks are the tables' range of ranks.
 	minRanks, maxRanks int
 	// peers is the most network peers of a rank in an AllToAll table
-	// (Table.networkPeers), 0 without one.
-	peers int
-	layouts            []Layout
+	// (its ranks less its GPUs per node), 0 without one.
+	peers   int
+	layouts []Layout
 	// acrossLayouts are the layouts of the tables of several nodes.
 	acrossLayouts []Layout
 }
