@@ -41,7 +41,8 @@
 //
 //	L_AllToAll = λb·Lbase + λi·(p−1)·intra + c_peer·(n−p)
 //
-// with c_peer, p2p_peer_latency, the time per network peer: it grows with
+// with c_peer, p2p_peer_latency, the time per network peer with LL (with
+// Simple, times NCCL's ratio of Simple's network step to LL's): it grows with
 // the peers and, at hundreds of nodes, is the network peers' (p2pLatency).
 // The calibration scales
 // each table by one factor, so that NCCL's ratios between algorithms and

@@ -16,8 +16,8 @@ type term struct {
 	// lat are NCCL's latency parts (base, intra, inter) of what ran, s.
 	lat [3]float64
 	// peers are the network peers of one rank's grouped sends (AllToAll),
-	// each of which costs p2p_peer_latency (p2pLatency); 0 for the
-	// collectives.
+	// in LL peers, each of which costs p2p_peer_latency (p2pLatency); 0
+	// for the collectives.
 	peers float64
 	// intra and net are the bytes over one GPU's intra-node egress and
 	// over one NIC.
@@ -224,7 +224,10 @@ func efficiencies(ch choice) [2]int {
 // collectives' steps are. The network part is the network peers, n − p,
 // times p2p_peer_latency, a parameter of its own: NCCL's one network step
 // of LL (2.7 µs) is a ring's, whose proxy serves two peers, and says little
-// of a proxy that serves thousands.
+// of a proxy that serves thousands. p2p_peer_latency is LL's; a Simple
+// peer costs NCCL's ratio of Simple's network step to LL's (14 to 2.7 µs)
+// times it, as Simple's chunks wait for the GPU and each receive is flushed
+// (peers counts LL peers so).
 func p2pLatency(h *Hardware, rn *run, p nccl.Protocol) (intra, peers float64) {
 	c := nccl.DefaultConstants(rn.version)
 	hw := nccl.HWPCI
@@ -232,7 +235,8 @@ func p2pLatency(h *Hardware, rn *run, p nccl.Protocol) (intra, peers float64) {
 		hw = nccl.HWNVLink
 	}
 	intra = float64(rn.shape.per-1) * c.HWLatency[hw][nccl.AlgoRing][p] * 1e-6
-	return intra, float64(networkPeers(rn.shape))
+	net := c.HWLatency[nccl.HWNet][nccl.AlgoRing]
+	return intra, float64(networkPeers(rn.shape)) * net[p] / net[nccl.LL]
 }
 
 // networkPeers are the ranks of other nodes that each rank of s sends to
