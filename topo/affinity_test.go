@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/presets"
 	"gonum.org/v1/gonum/floats/scalar"
 )
@@ -43,7 +44,7 @@ func TestNearestNICNone(t *testing.T) {
 	if _, _, ok := top.NearestNIC(0); ok {
 		t.Error("GPU-only topology reports a NIC")
 	}
-	if b := top.Bindings()[0]; b.NIC != "" || b.GDR || b.NCCL != NCCLDIS {
+	if b := top.Bindings()[0]; b.NIC != "" || b.GDR || b.NCCL != nccl.PathDIS {
 		t.Errorf("binding without NIC = %+v", b)
 	}
 }
@@ -55,7 +56,7 @@ func TestBindingsArticle(t *testing.T) {
 		t.Errorf("GPU1 binding %+v", g)
 	}
 	// GPU0: NODE to NIC0 is PHB to NCCL, beyond PXB: no GDR by default.
-	if g := b[0]; g.Path.Class != NODE || g.NCCL != NCCLPHB || g.GDR {
+	if g := b[0]; g.Path.Class != NODE || g.NCCL != nccl.PathPHB || g.GDR {
 		t.Errorf("GPU0 binding %+v", g)
 	}
 	// GPU7 on NUMA1 binds to NUMA1's CPUs.
@@ -67,7 +68,7 @@ func TestBindingsArticle(t *testing.T) {
 func TestGDR(t *testing.T) {
 	cases := []struct {
 		p     Path
-		level NCCLPath
+		level nccl.PathType
 		want  bool
 	}{
 		// NCCL's default NCCL_NET_GDR_LEVEL is PXB (ncclTopoCheckGdr).
@@ -76,9 +77,9 @@ func TestGDR(t *testing.T) {
 		{Path{Class: PHB}, DefaultGDRLevel, false},
 		{Path{Class: NODE}, DefaultGDRLevel, false},
 		{Path{Class: SYS}, DefaultGDRLevel, false},
-		{Path{Class: NODE}, NCCLPHB, true},
-		{Path{Class: SYS}, NCCLSYS, true},
-		{Path{}, NCCLSYS, false},
+		{Path{Class: NODE}, nccl.PathPHB, true},
+		{Path{Class: SYS}, nccl.PathSYS, true},
+		{Path{}, nccl.PathSYS, false},
 	}
 	for _, c := range cases {
 		if got := GDR(c.p, c.level); got != c.want {

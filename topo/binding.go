@@ -1,5 +1,7 @@
 package topo
 
+import "github.com/inframethod/commlab/commmodel/nccl"
+
 // Binding is the recommended placement of the process that drives one GPU.
 type Binding struct {
 	// GPU is the GPU's name ("GPU0").
@@ -11,7 +13,7 @@ type Binding struct {
 	// Path is the GPU-NIC path.
 	Path Path
 	// NCCL is the path's NCCL type (NODE reads as PHB).
-	NCCL NCCLPath
+	NCCL nccl.PathType
 	// GDR reports whether GPUDirect RDMA is advisable on Path at NCCL's
 	// default NCCL_NET_GDR_LEVEL (PXB).
 	GDR bool
@@ -37,7 +39,7 @@ func (t *Topology) Bindings() []Binding {
 	groups := t.NICGroups()
 	out := make([]Binding, len(t.gpus))
 	for g, gpu := range t.gpus {
-		b := Binding{GPU: gpu.Name, NUMA: gpu.NUMA, CPUs: gpu.CPUs, NCCL: NCCLDIS}
+		b := Binding{GPU: gpu.Name, NUMA: gpu.NUMA, CPUs: gpu.CPUs, NCCL: nccl.PathDIS}
 		if n := assign[g]; n >= 0 {
 			nic := t.nics[n]
 			b.NIC, b.Device = nic.Name, nic.Device

@@ -40,6 +40,9 @@ var pathNames = [numPathTypes]string{"LOC", "NVL", "NVB", "C2C", "PIX", "PXB", "
 // String returns NCCL's name ("PIX").
 func (t PathType) String() string { return nameOf(pathNames[:], int(t), "PathType") }
 
+// MarshalText encodes the path type by name, so JSON shows "PIX".
+func (t PathType) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
 // ParsePathType reads NCCL's name of a path type, case-insensitive.
 func ParsePathType(s string) (PathType, error) {
 	if t := indexFold(pathNames[:], s); t >= 0 {

@@ -1,6 +1,7 @@
 package nccl
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -52,6 +53,26 @@ func TestNames(t *testing.T) {
 	}
 	if f, err := FuncOf(commmodel.ReduceScatter); err != nil || f != FuncReduceScatter {
 		t.Errorf("FuncOf(ReduceScatter) = %v, %v", f, err)
+	}
+}
+
+// TestPathTypeNames: NCCL's path types in NCCL's order (NCCL 2.30.7
+// src/graph/topo.h, topoPathTypeStr in src/graph/topo.cc), read back by
+// ParsePathType and written as text by name.
+func TestPathTypeNames(t *testing.T) {
+	const names = "LOC NVL NVB C2C PIX PXB P2C PXN PHB SYS NET DIS "
+	got := ""
+	for p := range numPathTypes {
+		got += p.String() + " "
+		if q, err := ParsePathType(strings.ToLower(p.String())); err != nil || q != p {
+			t.Errorf("ParsePathType(%q) = %v, %v", p, q, err)
+		}
+		if b, err := p.MarshalText(); err != nil || string(b) != p.String() {
+			t.Errorf("%v.MarshalText() = %q, %v", p, b, err)
+		}
+	}
+	if got != names {
+		t.Errorf("path types %q, want %q", got, names)
 	}
 }
 
