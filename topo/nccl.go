@@ -47,3 +47,41 @@ func GDR(p Path, level nccl.PathType) bool {
 	n := p.NCCL()
 	return n != nccl.PathDIS && n <= level
 }
+
+// NICPath returns the type NCCL gives the path from GPU g to the NIC it
+// reaches best, and DIS when no path from g to a NIC is known. A GPU whose
+// every NIC is beyond the CPU (PHB or SYS) reaches one at PXN when a GPU
+// NVLinked to it is among that NIC's nearest GPUs at PXB or nearer: NCCL
+// then sends through that GPU (PXN, on unless NCCL_PXN_DISABLE=1; the
+// NIC's local GPU and conditions (1) to (4) of ncclTopoComputePaths, NCCL
+// 2.30.7 src/graph/paths.cc, with GPUDirect RDMA taken to work on paths of
+// PXB or nearer, NCCL's default level).
+func (t *Topology) NICPath(g int) nccl.PathType {
+	best := nccl.PathDIS
+	for n := range t.nics {
+		p := t.GPUNIC(g, n).NCCL()
+		if (p == nccl.PathPHB || p == nccl.PathSYS) && t.pxn(g, n) {
+			p = nccl.PathPXN
+		}
+		best = min(best, p)
+	}
+	return best
+}
+
+// pxn reports that GPU g reaches NIC n through a GPU NVLinked to it: one of
+// the GPUs nearest to n, at PXB or nearer.
+func (t *Topology) pxn(g, n int) bool {
+	near := nccl.PathDIS
+	for h := range t.gpus {
+		near = min(near, t.GPUNIC(h, n).NCCL())
+	}
+	if near > nccl.PathPXB {
+		return false
+	}
+	for h := range t.gpus {
+		if h != g && t.GPUNIC(h, n).NCCL() == near && t.Path(t.gpus[g], t.gpus[h]).Class == NVLink {
+			return true
+		}
+	}
+	return false
+}

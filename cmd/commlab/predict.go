@@ -13,7 +13,6 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
-	"github.com/inframethod/commlab/topo"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -313,7 +312,7 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 
 // predictHardware returns the hardware of the GPU named gpu, or of the
 // first table's GPU when gpu is "", described by spec (predict.Describe),
-// with the NVLinks and NICs of the topology capture topoFile when it is not
+// with what the topology capture topoFile settles (Hardware.SetTopology) when it is not
 // "", and the capture's problems.
 func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predict.Hardware, []problem, error) {
 	name := gpu
@@ -338,11 +337,7 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 	for _, pr := range bad {
 		problems = append(problems, problemOf(topoFile, pr))
 	}
-	applyTopology(&hw, tp)
-	hw.Sources.Fabric, hw.Sources.NVLinks = predict.SourceTopo, predict.SourceTopo
-	if len(tp.NICs()) > 0 {
-		hw.Sources.NICs = predict.SourceTopo
-	}
+	hw.SetTopology(tp)
 	return hw, problems, nil
 }
 
@@ -406,27 +401,6 @@ func (out *predictOutput) addCalibration(m *predict.Machine) {
 	out.Notes = append(out.Notes, m.Notes...)
 	for _, n := range m.Notes {
 		out.Problems = append(out.Problems, problem{Message: n})
-	}
-}
-
-// applyTopology takes a capture's GPU fabric, NVLinks per GPU and NIC
-// count: a switch, a mesh (every pair joined by its own NVLinks, no NVLS;
-// an AMD Instinct's Infinity Fabric stays one) or PCIe.
-func applyTopology(hw *predict.Hardware, t *topo.Topology) {
-	f := topo.InferFabric(t)
-	switch f.Kind {
-	case commmodel.Switched:
-		hw.Fabric, hw.NVLinks = predict.FabricNVSwitch, f.Links
-	case commmodel.FullMesh:
-		hw.NVLinks = f.Links
-		if hw.Fabric != predict.FabricInfinity {
-			hw.Fabric, hw.NVLS = predict.FabricMesh, false
-		}
-	default:
-		hw.Fabric, hw.NVLS = predict.FabricPCIe, false
-	}
-	if n := len(t.NICs()); n > 0 {
-		hw.NICs = n
 	}
 }
 

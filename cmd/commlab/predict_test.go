@@ -237,9 +237,9 @@ func TestPredictErrors(t *testing.T) {
 	}
 }
 
-// TestPredictTopo takes the NVLinks and NICs of a real capture: the HGX
-// H100 of topo/testdata/real/h100_hgx_8nic_sglang30401.txt, 8 GPUs with
-// NV18 to each other and 8 NICs (mlx5_0..7, one PIX to each GPU).
+// TestPredictTopo takes the NVLinks, NICs and NIC path of a real capture:
+// the HGX H100 of topo/testdata/real/h100_hgx_8nic_sglang30401.txt, 8 GPUs
+// with NV18 to each other and 8 NICs (mlx5_0..7, one PIX to each GPU).
 func TestPredictTopo(t *testing.T) {
 	code, out, stderr := runCLI("predict", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3",
 		"-topo", "../../topo/testdata/real/h100_hgx_8nic_sglang30401.txt", "-size", "1GiB", "-json")
@@ -261,7 +261,7 @@ func TestPredictTopo(t *testing.T) {
 		t.Errorf("hardware %q, want %q", res.Hardware.Summary, want)
 	}
 	for _, f := range res.Hardware.Facts {
-		if (f.Name == "fabric" || f.Name == "nvlinks" || f.Name == "nics_per_node") && f.Source != "topo" {
+		if (f.Name == "fabric" || f.Name == "nvlinks" || f.Name == "nics_per_node" || f.Name == "nic_path") && f.Source != "topo" {
 			t.Errorf("%s from %q, want topo", f.Name, f.Source)
 		}
 	}

@@ -3,6 +3,7 @@ package predict
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/units"
@@ -91,6 +92,20 @@ func (h *Hardware) Facts() []Fact {
 		out[i] = Fact{Name: f.name, Value: f.value(h), Source: src, Key: f.key}
 	}
 	return out
+}
+
+// Spec returns the Describe spec, comma-separated KEY=VALUE pairs in Facts'
+// order, that sets the facts of h whose source is src: for the facts a
+// capture settles (SourceTopo), "fabric=nvswitch,links=18,nics=8,nic-path=PIX".
+// Facts that no Describe key sets (the GPU) are left out.
+func (h *Hardware) Spec(src Source) string {
+	var kvs []string
+	for _, f := range h.Facts() {
+		if f.Source == src && f.Key != "" {
+			kvs = append(kvs, f.Key+"="+f.Value)
+		}
+	}
+	return strings.Join(kvs, ",")
 }
 
 // setSource records src as the source of the fact that the Describe key

@@ -218,7 +218,7 @@ func (h *Hardware) String() string {
 		nics = fmt.Sprintf("%d NICs per host", h.NICs)
 	}
 	fmt.Fprintf(&b, ", %s of %s", nics, units.FormatBandwidth(h.nicBW()))
-	if h.NICPath != 0 {
+	if h.NICPath != 0 && h.NICPath != nccl.PathPIX { // PIX is the zero path's meaning
 		fmt.Fprintf(&b, " at %v", h.NICPath)
 	}
 	if h.Domain > 0 {

@@ -1,0 +1,71 @@
+package predict
+
+import (
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/topo"
+)
+
+// SetTopology takes what an `nvidia-smi topo -m` capture of one host
+// settles, each fact with the source SourceTopo:
+//
+//   - the fabric and the NVLinks of one GPU (topo.InferFabric): NVSwitch
+//     with the links of one pair; a mesh with the links of all its pairs
+//     (an Infinity Fabric host stays one); PCIe where the GPUs lack a
+//     uniform NVLink fabric, the GPU's NVLinks then left as they were. A
+//     capture of fewer than two GPUs shows no fabric and leaves it.
+//   - NVLS: off on a mesh or PCIe. A capture cannot show whether NVLink
+//     SHARP is enabled, so on NVSwitch NVLS stays as it was, or, where the
+//     capture turns the fabric into NVSwitch and nothing gave NVLS, takes
+//     the GPU's default (nccl.GPU.SupportsNVLS, assumed).
+//   - the NICs per host, every NIC of the capture, and NICPath: the
+//     farthest, over the GPUs, of the path NCCL types from a GPU to the
+//     NIC it reaches best (topo.Topology.NICPath, PXN where NCCL relays
+//     through an NVLinked GPU). The farthest rather than the most common,
+//     because NCCL's graph search types a graph's inter-node path by the
+//     farthest GPU-NIC path the graph uses (typeInter, src/graph/search.cc),
+//     a host with a NIC per GPU runs its channels through every GPU's NIC,
+//     and the GPUs beyond the CPU are the ones that switch LL128 off. A
+//     capture with no NICs, or no known GPU-NIC path, leaves them.
+func (h *Hardware) SetTopology(t *topo.Topology) {
+	if len(t.GPUs()) >= 2 {
+		h.setFabric(topo.InferFabric(t))
+	}
+	if len(t.NICs()) == 0 {
+		return
+	}
+	h.NICs, h.Sources.NICs = len(t.NICs()), SourceTopo
+	path := nccl.PathDIS
+	for g := range t.GPUs() {
+		if p := t.NICPath(g); p != nccl.PathDIS && (path == nccl.PathDIS || p > path) {
+			path = p
+		}
+	}
+	if path != nccl.PathDIS {
+		h.NICPath, h.Sources.NICPath = path, SourceTopo
+	}
+}
+
+// setFabric sets the fabric, NVLinks and NVLS that f, the fabric of a
+// capture, settles (SetTopology).
+func (h *Hardware) setFabric(f commmodel.Fabric) {
+	was := h.Fabric
+	switch f.Kind {
+	case commmodel.Switched:
+		h.Fabric, h.NVLinks = FabricNVSwitch, f.Links
+		h.Sources.NVLinks = SourceTopo
+		if was != FabricNVSwitch && !h.given(h.Sources.NVLS) {
+			h.NVLS, h.Sources.NVLS = h.GPU.SupportsNVLS(), SourceAssumed
+		}
+	case commmodel.FullMesh:
+		h.NVLinks, h.Sources.NVLinks = f.Links, SourceTopo
+		if h.Fabric != FabricInfinity {
+			h.Fabric = FabricMesh
+		}
+		h.NVLS, h.Sources.NVLS = false, SourceTopo
+	default:
+		h.Fabric = FabricPCIe
+		h.NVLS, h.Sources.NVLS = false, SourceTopo
+	}
+	h.Sources.Fabric = SourceTopo
+}

@@ -1,0 +1,110 @@
+package predict
+
+import (
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/topo"
+)
+
+// TestSetTopology: what real captures settle of a machine. Every expected
+// value is read off the capture's matrix (topo/testdata/real, data/topology);
+// NCCL's path types map nvidia-smi's as topo.Path.NCCL does (NODE is PHB).
+func TestSetTopology(t *testing.T) {
+	cases := []struct {
+		file, gpu string
+		fabric    Fabric
+		nvlinks   int
+		nvls      bool
+		nics      int
+		path      nccl.PathType
+	}{
+		// Every GPU pair NV18 (NVSwitch), each GPU PIX to its own NIC0-7.
+		{"../../topo/testdata/real/h100_hgx_8nic_sglang30401.txt", "H100", FabricNVSwitch, 18, true, 8, nccl.PathPIX},
+		// NV18 pairs; each GPU PXB to its own mlx5_bond NIC (CX8 behind a switch).
+		{"../../topo/testdata/real/b300_cx8_pxb_deepep590.txt", "B300", FabricNVSwitch, 18, true, 8, nccl.PathPXB},
+		// DGX A100: NV12 pairs, ten NICs (eight compute, two storage), each GPU PXB to one.
+		{"../../topo/testdata/real/a100_dgx_nps4_10nic_tabs_gpucompress.txt", "A100", FabricNVSwitch, 12, false, 10, nccl.PathPXB},
+		// The article's server: NV18 pairs, four NICs; GPU1, 3, 4, 6 PIX to
+		// theirs, GPU0, 2, 5, 7 NODE (PHB to NCCL), which NCCL relays through
+		// the PIX GPU over NVLink: PXN.
+		{"../../data/topology/h20-article.txt", "H20", FabricNVSwitch, 18, true, 4, nccl.PathPXN},
+		// Four GPUs NV4 to each other (12 links each, no switch: no NVLS),
+		// three NICs, every GPU NODE to each: PHB, and no GPU near a NIC to relay.
+		{"../../topo/testdata/real/nv4_4gpu_empty_cpu_affinity_slurm.txt", "H100", FabricMesh, 12, false, 3, nccl.PathPHB},
+		// Dual K80: GPU0 and GPU1 SOC (SYS) to the one NIC, GPU2 and GPU3 PHB;
+		// no NVLink to relay over, so the farthest is SYS.
+		{"../../topo/testdata/real/k80_nimbix_4gpu_mlx5_soc_2016.txt", "K80", FabricPCIe, -1, false, 1, nccl.PathSYS},
+	}
+	for _, c := range cases {
+		tp, _, err := topo.ParseFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := Describe(c.gpu, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := h.links()
+		h.SetTopology(tp)
+		want := c.nvlinks
+		if want < 0 { // PCIe: the GPU's NVLinks stay as they were
+			want = before
+		}
+		if h.Fabric != c.fabric || h.links() != want || h.NVLS != c.nvls || h.NICs != c.nics || h.NICPath != c.path {
+			t.Errorf("%s: %v, %d NVLinks, NVLS %v, %d NICs at %v; want %v, %d, %v, %d at %v",
+				c.file, h.Fabric, h.links(), h.NVLS, h.NICs, h.NICPath, c.fabric, want, c.nvls, c.nics, c.path)
+		}
+		if h.Sources.Fabric != SourceTopo || h.Sources.NICs != SourceTopo || h.Sources.NICPath != SourceTopo {
+			t.Errorf("%s: sources %+v, want topo for fabric, NICs and NIC path", c.file, h.Sources)
+		}
+		// The -hw spec of the capture's facts describes the same machine.
+		spec := h.Spec(SourceTopo)
+		d, err := Describe(c.gpu, spec)
+		if err != nil {
+			t.Fatalf("%s: Describe(%q): %v", c.file, spec, err)
+		}
+		if d.Fabric != h.Fabric || d.links() != h.links() || d.NVLS != h.NVLS || d.NICs != h.NICs || d.NICPath != h.NICPath {
+			t.Errorf("%s: -hw %s gives %s, the capture %s", c.file, spec, d.String(), h.String())
+		}
+	}
+}
+
+// TestSetTopologyLeaves: a capture leaves what it does not show.
+func TestSetTopologyLeaves(t *testing.T) {
+	// One GPU (GPU0 PXB to NIC3 of five mlx5_bond NICs): no fabric to read,
+	// the NICs and their path are.
+	tp, _, err := topo.ParseFile("../../topo/testdata/real/single_gpu_5bond_nics_lmdeploy.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := Describe("H100", "")
+	h.SetTopology(tp)
+	if h.Fabric != FabricNVSwitch || h.Sources.Fabric == SourceTopo || h.NICs != 5 || h.NICPath != nccl.PathPXB {
+		t.Errorf("one GPU: %s, fabric from %s", h.String(), h.Sources.Fabric)
+	}
+	// Seven GTX 1070s on PCIe and no NIC: NICs and NIC path stay as -hw gave them.
+	tp, _, err = topo.ParseFile("../../topo/testdata/real/gtx1070_7gpu_single_socket_rossumai.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ = Describe("H100", "nics=2,nic-path=PHB")
+	h.SetTopology(tp)
+	if h.Fabric != FabricPCIe || h.NVLS || h.NICs != 2 || h.NICPath != nccl.PathPHB || h.Sources.NICs != SourceUser {
+		t.Errorf("no NIC: %s, NICs from %s", h.String(), h.Sources.NICs)
+	}
+	// A capture that turns a PCIe description into NVSwitch gives NVLS the
+	// GPU's default (H100 supports it, nccl.ParseGPU) as an assumption, but
+	// not over NVLS as -hw gave it.
+	for _, c := range []struct {
+		spec string
+		nvls bool
+		src  Source
+	}{{"fabric=pcie", true, SourceAssumed}, {"fabric=pcie,nvls=false", false, SourceUser}} {
+		h, _ = Describe("H100", c.spec)
+		h.SetTopology(topo.H20Article())
+		if h.Fabric != FabricNVSwitch || h.NVLS != c.nvls || h.Sources.NVLS != c.src {
+			t.Errorf("-hw %s and the article's capture: %s, NVLS from %s; want NVLS %v from %s", c.spec, h.String(), h.Sources.NVLS, c.nvls, c.src)
+		}
+	}
+}
