@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
+	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/topo"
 )
@@ -46,7 +48,12 @@ type topoFabric struct {
 }
 
 type topoOut struct {
-	Source   string     `json:"source"`
+	Source string `json:"source"`
+	// Hardware is the machine predict takes from the capture: the facts
+	// it settles, or with -gpu every fact of that GPU with them applied.
+	Hardware hardwareOutput `json:"hardware"`
+	// HW is the -hw spec of the facts the capture settles.
+	HW       string     `json:"hw"`
 	GPUs     []topoGPU  `json:"gpus"`
 	NICs     []topoNIC  `json:"nics"`
 	Pairs    []topoPair `json:"pairs"`
@@ -58,8 +65,11 @@ func runTopo(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("topo")
 	output := addFormatFlags(fs)
 	preset := fs.String("preset", "", "a built-in topology instead of FILE: h20-article (the article's 8 x H20 / 4-NIC server) or one of "+strings.Join(data.Topologies(), ", "))
+	gpu := fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it): show every fact of the machine predict takes for it with -topo FILE")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab topo [-format text|json|csv] FILE | -preset NAME\n\nFILE is the text `nvidia-smi topo -m` prints; - reads standard input.\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab topo [-format text|json|csv] [-gpu NAME] FILE | -preset NAME\n\nFILE is the text `nvidia-smi topo -m` prints; - reads standard input.\n"+
+			"First comes the machine as predict, diagnose, tune and plot take it with -topo FILE:\n"+
+			"the facts the capture settles and the -hw spec that says the same.\n"+
 			"The CSV holds the GPUs, one a line, with their NICs and bindings.\n"+
 			"Damage the reader reads past (a short row, an asymmetric pair) is reported on\n"+
 			"standard error as FILE:LINE[:COLUMN]: message, or with -format json in \"problems\".")
@@ -77,15 +87,20 @@ func runTopo(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	out := topoJSON(t, source, problems)
+	if out.Hardware, out.HW, err = topoHardware(t, *gpu); err != nil {
+		return err
+	}
 	switch format {
 	case formatJSON:
-		return writeJSON(stdout, topoJSON(t, source, problems))
+		return writeJSON(stdout, out)
 	case formatCSV:
-		writeProblems(stderr, topoProblems(source, problems))
-		return writeCSV(stdout, topoJSON(t, source, problems).GPUs)
+		writeProblems(stderr, out.Problems)
+		return writeCSV(stdout, out.GPUs)
 	}
-	writeProblems(stderr, topoProblems(source, problems))
-	fmt.Fprintf(stdout, "%s: ", source)
+	writeProblems(stderr, out.Problems)
+	writeTopoHardware(stdout, out, *gpu != "", *preset == "" && source != "-")
+	fmt.Fprintf(stdout, "\n%s: ", source)
 	if err := topo.WriteReport(stdout, t); err != nil {
 		return err
 	}
@@ -133,6 +148,56 @@ func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError) topo
 	f := topo.InferFabric(t)
 	out.Fabric = topoFabric{Kind: f.Kind.String(), GPUs: f.P, Links: f.Links}
 	return out
+}
+
+// topoHardware returns the machine predict takes from t with -topo: the
+// facts t settles (predict.Hardware.SetTopology), or with gpu every fact of
+// that GPU with them applied; and the -hw spec of the facts t settles.
+func topoHardware(t *topo.Topology, gpu string) (hardwareOutput, string, error) {
+	var hw predict.Hardware
+	if gpu != "" {
+		var err error
+		if hw, err = predict.Describe(gpu, ""); err != nil {
+			return hardwareOutput{}, "", fmt.Errorf("-gpu: %w", err)
+		}
+	}
+	hw.SetTopology(t)
+	out := hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
+	if gpu == "" {
+		out.Facts = slices.DeleteFunc(out.Facts, func(f predict.Fact) bool { return f.Source != predict.SourceTopo })
+		out.Summary = topoFacts(out.Facts)
+	}
+	return out, hw.Spec(predict.SourceTopo), nil
+}
+
+// topoFacts lists the facts of source topo as "name value, ...".
+func topoFacts(facts []predict.Fact) string {
+	var settled []string
+	for _, f := range facts {
+		if f.Source == predict.SourceTopo {
+			settled = append(settled, f.Name+" "+f.Value)
+		}
+	}
+	return strings.Join(settled, ", ")
+}
+
+// writeTopoHardware prints the machine predict takes from the capture
+// first: the facts it settles, the -hw spec that says the same and, with
+// -gpu, the whole machine as predict prints it.
+func writeTopoHardware(w io.Writer, out topoOut, gpu, file bool) {
+	if out.HW == "" {
+		fmt.Fprintln(w, "machine: the capture settles no fact the model takes (it shows fewer than two GPUs and no NIC)")
+		return
+	}
+	fmt.Fprintf(w, "machine: %s (each from the capture: topo)\n", topoFacts(out.Hardware.Facts))
+	if file {
+		fmt.Fprintf(w, "predict, diagnose, tune and plot take these with -topo %s, or as -hw %s\n", out.Source, out.HW)
+	} else {
+		fmt.Fprintf(w, "predict, diagnose, tune and plot take these as -hw %s\n", out.HW)
+	}
+	if gpu {
+		writeHardware(w, out.Hardware)
+	}
 }
 
 // topoProblems are the warnings of reading source as problems.

@@ -172,3 +172,83 @@ func TestTopoProblems(t *testing.T) {
 		t.Errorf("preset: exit %d, problems %#v; want an empty array", code, p)
 	}
 }
+
+// TestTopoMachine: topo prints first the machine predict takes from the
+// capture. topo/testdata/real/h100_hgx_8nic_sglang30401.txt has every GPU
+// pair NV18 and each GPU PIX to its own NIC of eight; the article's server
+// (topo.H20Article) has four NICs, GPU0, 2, 5 and 7 NODE to theirs, which
+// NCCL reaches through the PIX GPU over NVLink (PXN).
+func TestTopoMachine(t *testing.T) {
+	file := "../../topo/testdata/real/h100_hgx_8nic_sglang30401.txt"
+	code, out, stderr := runCLI("topo", file)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	const spec = "fabric=nvswitch,links=18,nics=8,nic-path=PIX"
+	lines := strings.SplitN(out, "\n", 3)
+	if want := "machine: fabric nvswitch, nvlinks 18, nics_per_node 8, nic_path PIX (each from the capture: topo)"; lines[0] != want {
+		t.Errorf("first line %q, want %q", lines[0], want)
+	}
+	if !strings.Contains(lines[1], "-topo "+file) || !strings.HasSuffix(lines[1], "-hw "+spec) {
+		t.Errorf("second line %q, want -topo %s and -hw %s", lines[1], file, spec)
+	}
+	// predict takes the same machine from -topo FILE and from the -hw spec.
+	summary := func(args ...string) string {
+		args = append([]string{"predict", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-gpu", "H100", "-size", "1GiB", "-json"}, args...)
+		code, out, stderr := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var res struct{ Hardware hardwareOutput }
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		return res.Hardware.Summary
+	}
+	if a, b := summary("-topo", file), summary("-hw", spec); a != b {
+		t.Errorf("predict -topo: %q, -hw %s: %q", a, spec, b)
+	}
+
+	// -gpu: the whole machine, in predict's JSON shape.
+	code, out, stderr = runCLI("topo", "-preset", "h20-article", "-gpu", "H20", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		Hardware hardwareOutput
+		HW       string
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	// H20: 18 NVLinks (catalog); 400 Gb/s NICs, Hopper's reference rate (assumed).
+	if want := "H20, NVSwitch 18 NVLinks, NVLS, 4 NICs per host of 50 GB/s at PXN"; res.Hardware.Summary != want {
+		t.Errorf("summary %q, want %q", res.Hardware.Summary, want)
+	}
+	if res.HW != "fabric=nvswitch,links=18,nics=4,nic-path=PXN" {
+		t.Errorf("hw %q", res.HW)
+	}
+	src := map[string]string{}
+	for _, f := range res.Hardware.Facts {
+		src[f.Name] = f.Value + " " + string(f.Source)
+	}
+	for name, want := range map[string]string{"gpu": "H20 catalog", "nics_per_node": "4 topo", "nic_path": "PXN topo", "nic_bw": "400 Gb/s assumed"} {
+		if src[name] != want {
+			t.Errorf("fact %s = %q, want %q", name, src[name], want)
+		}
+	}
+	// In text, -gpu adds predict's hardware and facts lines.
+	if _, out, _ := runCLI("topo", "-preset", "h20-article", "-gpu", "H20"); !strings.Contains(out, "\nhardware: "+res.Hardware.Summary+"\nfacts: gpu H20 (catalog), ") {
+		t.Errorf("text lacks the hardware:\n%s", out)
+	}
+
+	// One GPU and no NIC (topo/testdata/real/tesla_p4_1gpu_numa_na_hami99.txt):
+	// nothing to take, and no -hw spec.
+	p4 := "../../topo/testdata/real/tesla_p4_1gpu_numa_na_hami99.txt"
+	if _, out, _ := runCLI("topo", p4); !strings.HasPrefix(out, "machine: the capture settles no fact") {
+		t.Errorf("one GPU, no NIC:\n%s", out)
+	}
+	if _, out, _ := runCLI("topo", p4, "-json"); !strings.Contains(out, `"hw": ""`) || !strings.Contains(out, `"facts": []`) {
+		t.Errorf("one GPU, no NIC, JSON:\n%s", out)
+	}
+}
