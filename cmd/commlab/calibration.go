@@ -129,12 +129,17 @@ func addMachineFlags(fs *flag.FlagSet) machineFlags {
 	return machineFlags{
 		calibrate: fs.String("calibrate", "", "comma-separated nccl-tests logs of the machine to calibrate on, each FILE[:KEY=VALUE...] with KEY one of "+
 			keyList()+" (omit for NCCL's uncalibrated model)"),
-		gpu: fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs' and is needed without -calibrate"),
-		hw: fs.String("hw", "", "hardware description, KEY=VALUE,... or a file of KEY=VALUE lines, with KEY one of "+predict.DescribeKeyNames()+
-			"; it replaces what the logs, the capture and the catalog say, and describes a GPU commlab does not know, whose facts are otherwise assumed "+
-			"(an AMD Instinct MI300X host, which it knows, is cc=9.4,links=7,link-bw=64GB/s)"),
+		gpu:  fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs' and is needed without -calibrate"),
+		hw:   fs.String("hw", "", hwUsage()),
 		topo: fs.String("topo", "", "nvidia-smi topo -m capture of one node: NVLinks and NICs"),
 	}
+}
+
+// hwUsage is the usage of -hw, in every command that takes it.
+func hwUsage() string {
+	return "hardware description, KEY=VALUE,... or a file of KEY=VALUE lines, with KEY one of " + predict.DescribeKeyNames() +
+		"; it replaces what the logs, the capture and the catalog say, and describes a GPU commlab does not know, whose facts are otherwise assumed " +
+		"(an AMD Instinct MI300X host, which it knows, is cc=9.4,links=7,link-bw=64GB/s)"
 }
 
 // inputs are the files the machine flags name: the -calibrate files, the

@@ -86,7 +86,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	for _, n := range notes {
 		mc.problems = append(mc.problems, problem{Message: n})
 	}
-	out := diagnoseOutput{Table: t.Name, Hardware: hardwareOutput{Summary: mc.hw.String(), Facts: mc.hw.Facts(), Guesses: []guessOutput{}},
+	out := diagnoseOutput{Table: t.Name, Hardware: hardwareOf(mc.hw),
 		Points: len(t.Points), Findings: []diagnoseFinding{},
 		Problems: append(problems, mc.problems...)}
 	m, model, err := mc.model()

@@ -31,10 +31,15 @@ type guessOutput struct {
 	Hint        string  `json:"hint"`
 }
 
+// hardwareOf returns hw's summary and facts, without guesses.
+func hardwareOf(hw predict.Hardware) hardwareOutput {
+	return hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
+}
+
 // describeHardware returns hw's facts and the guesses that move the
 // prediction of q at sizes, calibrated on tables where there are some.
 func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Query, sizes []float64) (hardwareOutput, error) {
-	out := hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
+	out := hardwareOf(hw)
 	gs, err := predict.Guesses(hw, tables, q, sizes)
 	if err != nil {
 		return hardwareOutput{}, err

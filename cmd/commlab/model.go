@@ -20,12 +20,12 @@ func init() {
 }
 
 // linkFlags are the flags that choose the links: -link, or -alpha and
-// -bw, for one link; or -intra and -inter, each ALPHA,BW, for a cluster of
-// -per-node GPUs a node.
+// -bw, for one link; -intra and -inter, each ALPHA,BW, for a cluster of
+// -per-node GPUs a node; or a machine's, named by -server, -gpu and -hw.
 type linkFlags struct {
 	named, alpha, bw, gamma string
 	intra, inter            string
-	server                  string
+	machine                 machineLinkFlags
 }
 
 func (f *linkFlags) add(fs *flag.FlagSet) {
@@ -35,22 +35,13 @@ func (f *linkFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.gamma, "gamma", "", "reduction time per byte, with -link or -alpha/-bw, with unit (e.g. 0.01ns/B, 10ns/KB); a bare number is seconds per byte (default 0)")
 	fs.StringVar(&f.intra, "intra", "", "the link inside a node, ALPHA,BW (e.g. 2us,350GB/s); with -inter, the ranks form nodes of -per-node GPUs")
 	fs.StringVar(&f.inter, "inter", "", "the link between nodes, per rank, ALPHA,BW (e.g. 15us,50GB/s); with -intra")
-	fs.StringVar(&f.server, "server", "", "a server's nodes and links instead of -intra and -inter: "+strings.Join(presets.ServerNames(), ", "))
+	f.machine.add(fs, "a server's nodes and links instead of -intra and -inter")
 }
 
-// serverPreset returns the -server preset, if one is named.
-func (f *linkFlags) serverPreset() (presets.Server, bool, error) {
-	if f.server == "" {
-		return presets.Server{}, false, nil
-	}
-	if f.named != "" || f.alpha != "" || f.bw != "" || f.intra != "" || f.inter != "" {
-		return presets.Server{}, true, fmt.Errorf("-server excludes -link, -alpha, -bw, -intra and -inter")
-	}
-	s, ok := presets.ServerByName(f.server)
-	if !ok {
-		return s, true, fmt.Errorf("-server %q: want one of %s", f.server, strings.Join(presets.ServerNames(), ", "))
-	}
-	return s, true, nil
+// byHand returns the link flags given by hand, by name without the dash,
+// for machineLinkFlags.exclude.
+func (f *linkFlags) byHand() map[string]string {
+	return map[string]string{"link": f.named, "alpha": f.alpha, "bw": f.bw, "gamma": f.gamma, "intra": f.intra, "inter": f.inter}
 }
 
 // twoLevel reports whether the flags describe a cluster (-intra and -inter).
@@ -141,7 +132,7 @@ type collectiveFlags struct {
 func (f *collectiveFlags) add(fs *flag.FlagSet, withAlgos bool) {
 	fs.StringVar(&f.collective, "collective", "allreduce", "allreduce, reducescatter, allgather, broadcast or alltoall")
 	fs.IntVar(&f.p, "p", 0, "number of ranks (GPUs)")
-	fs.IntVar(&f.perNode, "per-node", 0, "GPUs per node: of the hierarchical algorithms, and of the nodes -intra and -inter join (default: the largest divisor of -p up to 8 that leaves two nodes)")
+	fs.IntVar(&f.perNode, "per-node", 0, "GPUs per node: of the hierarchical algorithms, and of the nodes -intra and -inter join (default: the largest divisor of -p up to 8 that leaves two nodes); with -server, -gpu or -hw, the GPUs of one host (default: the system's), whose NVLink domain is the node")
 	fs.StringVar(&f.interAlgo, "inter-algo", "ring", "AllReduce run between nodes by hierarchical AllReduce")
 	if withAlgos {
 		fs.StringVar(&f.algos, "algo", "", "comma-separated algorithms (default: every single-level one)")
@@ -215,6 +206,10 @@ type modelHeader struct {
 	PerNode    int       `json:"per_node,omitempty"`
 	Intra      *linkJSON `json:"intra,omitempty"`
 	Inter      *linkJSON `json:"inter,omitempty"`
+	// Hardware is the machine -server, -gpu or -hw describe, each fact
+	// with its source; absent for links given by hand and for the
+	// article's H20 server.
+	Hardware *hardwareOutput `json:"hardware,omitempty"`
 }
 
 // linkJSON is a link in the JSON of model and crossover.
@@ -248,6 +243,9 @@ func (h modelHeader) print(w io.Writer) {
 	fmt.Fprintf(w, "model: %s\n", h.Model)
 	for _, c := range h.Caveats {
 		fmt.Fprintf(w, "note: %s\n", c)
+	}
+	if h.Hardware != nil {
+		writeHardware(w, *h.Hardware)
 	}
 	fmt.Fprintln(w)
 	if h.Intra != nil {
@@ -301,34 +299,43 @@ func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.A
 	if m.format, err = m.output.get(); err != nil {
 		return 0, nil, nil, h, err
 	}
-	server, named, err := m.link.serverPreset()
-	if err != nil {
+	if err := m.link.machine.exclude(m.fs, m.link.byHand()); err != nil {
 		return 0, nil, nil, h, err
 	}
-	if named {
-		if m.perNodeGiven() && m.coll.perNode != server.PerNode {
-			return 0, nil, nil, h, fmt.Errorf("-server %s has %d GPUs a node: leave out -per-node %d", server.Name, server.PerNode, m.coll.perNode)
+	var mach textbookMachine
+	if m.link.machine.given() {
+		if err := checkCount(m.fs, "p", m.coll.p, maxRanks, "the number of ranks", "8"); err != nil {
+			return 0, nil, nil, h, err
 		}
-		m.coll.perNode = server.PerNode
+		perHost := 0
+		if m.perNodeGiven() {
+			perHost = m.coll.perNode
+		}
+		if mach, err = m.link.machine.machine(m.coll.p, perHost); err != nil {
+			return 0, nil, nil, h, err
+		}
+		m.coll.perNode = mach.cluster.PerNode
 	}
 	c, algs, err := m.coll.resolve(m.fs)
 	if err != nil {
 		return c, nil, nil, h, err
 	}
-	h = modelHeader{Model: textbookModel, Caveats: textbookCaveats(algs, m.coll.p, m.coll.perNode), Collective: c.String(), P: m.coll.p}
-	if named || m.link.twoLevel() {
-		intra, inter, g := server.Intra, server.Inter, server.PerNode
-		if !named {
-			if intra, inter, err = m.link.levels(); err != nil {
+	h = modelHeader{Model: textbookModel, Caveats: append(textbookCaveats(algs, m.coll.p, m.coll.perNode), mach.caveats...),
+		Collective: c.String(), P: m.coll.p, Hardware: mach.hw}
+	if m.link.machine.given() || m.link.twoLevel() {
+		cl := mach.cluster
+		if !m.link.machine.given() {
+			if cl.Intra, cl.Inter, err = m.link.levels(); err != nil {
 				return c, nil, nil, h, err
 			}
-			g = m.coll.perNode
+			cl.PerNode = m.coll.perNode
+			if m.coll.p%cl.PerNode != 0 {
+				return c, nil, nil, h, fmt.Errorf("-p %d is not a multiple of -per-node %d; try -per-node %d", m.coll.p, cl.PerNode, defaultPerNode(m.coll.p))
+			}
+			cl.Nodes = m.coll.p / cl.PerNode
 		}
-		if g < 1 || m.coll.p%g != 0 {
-			return c, nil, nil, h, fmt.Errorf("-p %d is not a multiple of -per-node %d; try -per-node %d", m.coll.p, g, defaultPerNode(m.coll.p))
-		}
-		h.PerNode, h.Intra, h.Inter = g, &linkJSON{intra.Alpha, intra.BW}, &linkJSON{inter.Alpha, inter.BW}
-		return c, algs, commmodel.Cluster{Nodes: m.coll.p / g, PerNode: g, Intra: intra, Inter: inter}, h, nil
+		h.PerNode, h.Intra, h.Inter = cl.PerNode, &linkJSON{cl.Intra.Alpha, cl.Intra.BW}, &linkJSON{cl.Inter.Alpha, cl.Inter.BW}
+		return c, algs, cl, h, nil
 	}
 	l, err := m.link.link()
 	h.AlphaS, h.BWBps = l.Alpha, l.BW

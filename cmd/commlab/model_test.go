@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
-	"github.com/inframethod/commlab/presets"
+	"github.com/inframethod/commlab/commmodel/predict"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -242,33 +243,102 @@ func TestModelTwoLevel(t *testing.T) {
 	}
 }
 
-// TestModelServer times AllReduce on two DGX H100 (presets.ServerByName):
-// model's time is the preset cluster's, simulate's replay agrees, and a
-// -per-node other than the server's is refused.
+// TestModelServer times AllReduce on two DGX H100: -server dgx-h100 is
+// -hw system=dgx-h100, whose links are 18 NVLinks of 25 GB/s (450 GB/s)
+// inside a node and a 400 Gb/s NIC per GPU (50 GB/s) between nodes, at
+// NCCL's Ring/Simple step latencies of 3.4 us and 14 us (DGX H100 user
+// guide; src/graph/tuning.cc). Ring AllReduce on 2 nodes of 8 is then
+// commmodel's two-level ring on those links; simulate's replay agrees.
 func TestModelServer(t *testing.T) {
-	code, out, stderr := runCLI("model", "-server", "dgx-h100", "-p", "16", "-algo", "ring", "-size", "1MiB", "-json")
-	var res struct {
-		PerNode int `json:"per_node"`
+	type result struct {
+		PerNode int       `json:"per_node"`
+		Inter   *linkJSON `json:"inter"`
 		Rows    []struct {
 			TimeS float64 `json:"time_s"`
 		} `json:"rows"`
+		Hardware *hardwareOutput `json:"hardware"`
 	}
-	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || len(res.Rows) != 1 || res.PerNode != 8 {
-		t.Fatalf("exit %d (%s): %s", code, stderr, out)
+	want := commmodel.Cluster{Nodes: 2, PerNode: 8, Intra: commmodel.Link{Alpha: 3.4e-6, BW: 450e9}, Inter: commmodel.Link{Alpha: 14e-6, BW: 50e9}}.
+		Time(commmodel.Ring{}, 1<<20)
+	var first float64
+	for _, machine := range [][]string{{"-server", "dgx-h100"}, {"-hw", "system=dgx-h100"}, {"-gpu", "NVIDIA H100 80GB HBM3", "-hw", "system=dgx-h100"}} {
+		code, out, stderr := runCLI(append([]string{"model", "-p", "16", "-algo", "ring", "-size", "1MiB", "-json"}, machine...)...)
+		var res result
+		if code != 0 || json.Unmarshal([]byte(out), &res) != nil || len(res.Rows) != 1 || res.PerNode != 8 || res.Hardware == nil {
+			t.Fatalf("%v: exit %d (%s): %s", machine, code, stderr, out)
+		}
+		if !scalar.EqualWithinRel(res.Rows[0].TimeS, want, 1e-12) {
+			t.Errorf("%v: ring on 2 DGX H100: %g s, want %g s", machine, res.Rows[0].TimeS, want)
+		}
+		if i := slices.IndexFunc(res.Hardware.Facts, func(f predict.Fact) bool { return f.Name == "nics_per_node" }); i < 0 || res.Hardware.Facts[i].Source != predict.SourceCatalog {
+			t.Errorf("%v: facts %v; want nics_per_node from the catalog", machine, res.Hardware.Facts)
+		}
+		first = res.Rows[0].TimeS
 	}
-	s, _ := presets.ServerByName("dgx-h100")
-	if want := s.Cluster(2).Time(commmodel.Ring{}, 1<<20); res.Rows[0].TimeS != want {
-		t.Errorf("ring on 2 DGX H100: %g s, the preset cluster's %g s", res.Rows[0].TimeS, want)
-	}
-	code, out, _ = runCLI("simulate", "-collective", "allreduce", "-algo", "ring", "-p", "16", "-size", "1MiB", "-server", "dgx-h100", "-json")
+	code, out, _ := runCLI("simulate", "-collective", "allreduce", "-algo", "ring", "-p", "16", "-size", "1MiB", "-server", "dgx-h100", "-json")
 	var sim struct {
-		Replay float64 `json:"replay_time_s"`
+		Replay   float64         `json:"replay_time_s"`
+		Hardware *hardwareOutput `json:"hardware"`
 	}
-	if code != 0 || json.Unmarshal([]byte(out), &sim) != nil || !scalar.EqualWithinAbs(sim.Replay, res.Rows[0].TimeS, 1e-9*res.Rows[0].TimeS) {
-		t.Errorf("simulate: exit %d, replay %g s against %g s", code, sim.Replay, res.Rows[0].TimeS)
+	if code != 0 || json.Unmarshal([]byte(out), &sim) != nil || !scalar.EqualWithinAbs(sim.Replay, first, 1e-9*first) || sim.Hardware == nil {
+		t.Errorf("simulate: exit %d, replay %g s against %g s, hardware %v", code, sim.Replay, first, sim.Hardware)
 	}
-	if code, _, stderr := runCLI("model", "-server", "dgx-h100", "-per-node", "4", "-p", "16", "-size", "1MiB"); code == 0 || !strings.Contains(stderr, "leave out -per-node 4") {
-		t.Errorf("-per-node 4 with dgx-h100: exit %d, %q", code, stderr)
+	// Four NICs of 400 Gb/s for eight GPUs: 4 x 50 GB/s / 8 = 25 GB/s a GPU.
+	code, out, stderr := runCLI("model", "-p", "16", "-algo", "ring", "-size", "1MiB", "-json", "-hw", "system=dgx-h100,nics=4")
+	var half result
+	if code != 0 || json.Unmarshal([]byte(out), &half) != nil || half.Inter == nil || half.Inter.BWBps != 25e9 {
+		t.Errorf("nics=4: exit %d (%s), inter %+v; want 25 GB/s", code, stderr, half.Inter)
+	}
+	// Hosts of 4 of a DGX H100: each GPU keeps its NIC, and 16 GPUs are 4 nodes.
+	code, out, stderr = runCLI("model", "-p", "16", "-per-node", "4", "-algo", "ring", "-size", "1MiB", "-json", "-server", "dgx-h100")
+	var four result
+	if code != 0 || json.Unmarshal([]byte(out), &four) != nil || four.PerNode != 4 || four.Inter.BWBps != 50e9 {
+		t.Errorf("-per-node 4: exit %d (%s): %s", code, stderr, out)
+	}
+	if code, _, stderr := runCLI("model", "-server", "h20", "-per-node", "4", "-p", "16", "-size", "1MiB"); code != 1 || !strings.Contains(stderr, "leave out -per-node 4") {
+		t.Errorf("-per-node 4 with h20: exit %d, %q", code, stderr)
+	}
+}
+
+// TestModelHardwareAssumed: a bare GPU name gives links whose NICs are
+// assumed (one per GPU at the generation's rate), and model says so with
+// the -hw keys that settle them.
+func TestModelHardwareAssumed(t *testing.T) {
+	code, out, stderr := runCLI("model", "-p", "16", "-algo", "ring", "-size", "1MiB", "-gpu", "H100 80GB HBM3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"note: the links rest on assumed facts, fabric = nvswitch, nics_per_node = one per GPU, nic_bw = 400 Gb/s: settle them with -hw fabric=",
+		"hardware: H100 SXM, NVSwitch 18 NVLinks", "nics_per_node one per GPU (assumed?)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestModelHardwareUsage: a machine beside links given by hand, or -server
+// beside -hw, is a usage error (exit 2) that names the conflict; a -hw
+// system of another GPU than -gpu's, or an unknown server, is an error.
+func TestModelHardwareUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"model", "-hw", "system=dgx-h100", "-intra", "2us,350GB/s", "-inter", "15us,50GB/s"}, 2, "-hw excludes -intra and -inter"},
+		{[]string{"crossover", "-hw", "system=dgx-h100", "-link", "h20-intra"}, 2, "-hw excludes -link"},
+		{[]string{"model", "-gpu", "H100", "-alpha", "2us", "-bw", "1GB/s"}, 2, "-gpu excludes -alpha and -bw"},
+		{[]string{"model", "-server", "dgx-h100", "-hw", "nics=4"}, 2, "-server names a machine that -gpu and -hw describe"},
+		{[]string{"simulate", "-algo", "ring", "-hw", "system=dgx-h100", "-inter", "15us,50GB/s"}, 2, "-hw excludes -inter"},
+		{[]string{"model", "-gpu", "A100-SXM4-80GB", "-hw", "system=dgx-h100"}, 1, "dgx-h100 is a system of H100 SXM, not of A100 SXM4"},
+		{[]string{"model", "-server", "dgx-z"}, 1, `-server "dgx-z": want one of h20, dgx-a100`},
+		{[]string{"model", "-hw", "system=gb200-nvl72", "-p", "76", "-per-node", "4"}, 1, "do not split equally into NVLink domains of 72"},
+	} {
+		args := append([]string{c.args[0], "-p", "16"}, c.args[1:]...) // a case's own -p comes later and wins
+		code, _, stderr := runCLI(args...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit %d and %q", c.args, code, stderr, c.code, c.want)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -310,17 +311,21 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 	return paths, tables, problems, nil
 }
 
-// predictHardware returns the hardware of the GPU named gpu, or of the
-// first table's GPU when gpu is "", described by spec (predict.Describe),
-// with what the topology capture topoFile settles (Hardware.SetTopology) when it is not
-// "", and the capture's problems.
+// predictHardware returns the hardware of the GPU named gpu, or when gpu
+// is "" of the first table's GPU or the GPU of the system spec names,
+// described by spec (predict.Describe), with what the topology capture
+// topoFile settles (Hardware.SetTopology) when it is not "", and the
+// capture's problems.
 func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predict.Hardware, []problem, error) {
 	name := gpu
 	if name == "" && len(tables) > 0 {
 		name = tables[0].GPU
 	}
+	if sys, ok := hwSystem(spec); name == "" && ok {
+		name = sys.GPU
+	}
 	if name == "" {
-		return predict.Hardware{}, nil, errors.New("without -calibrate, -gpu NAME says which machine NCCL's model describes")
+		return predict.Hardware{}, nil, errors.New("without -calibrate, -gpu NAME or -hw system=NAME says which machine the model describes")
 	}
 	hw, err := predict.Describe(name, spec)
 	if err != nil {
@@ -515,4 +520,16 @@ func readDescription(hw string) (string, error) {
 		}
 	}
 	return strings.Join(kvs, ","), nil
+}
+
+// hwSystem returns the catalog system (presets.Systems) that the -hw
+// description spec names with its system key, and false where it names
+// none or one the catalog lacks (which predict.Describe refuses).
+func hwSystem(spec string) (presets.System, bool) {
+	for _, kv := range strings.Split(spec, ",") {
+		if k, v, _ := strings.Cut(kv, "="); strings.TrimSpace(k) == "system" {
+			return presets.SystemByName(strings.TrimSpace(v))
+		}
+	}
+	return presets.System{}, false
 }

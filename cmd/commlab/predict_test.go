@@ -371,3 +371,20 @@ func TestPredictLayout(t *testing.T) {
 			us(threads), us(one), us(graphs8), us(graphs1), us(none), us(tables))
 	}
 }
+
+// TestPredictSystemGPU: -hw system=NAME without -gpu takes the system's GPU,
+// so it predicts what -gpu with the same -hw does; without either, predict
+// says which flags name the machine.
+func TestPredictSystemGPU(t *testing.T) {
+	args := []string{"predict", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB", "-json", "-hw", "system=dgx-h100"}
+	code, bare, stderr := runCLI(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, named, _ := runCLI(append(args, "-gpu", "H100 80GB HBM3")...); named != bare {
+		t.Errorf("-hw system=dgx-h100 alone:\n%s\nwith -gpu:\n%s", bare, named)
+	}
+	if code, _, stderr := runCLI(args[:len(args)-2]...); code != 1 || !strings.Contains(stderr, "-gpu NAME or -hw system=NAME") {
+		t.Errorf("no machine: exit %d, %q", code, stderr)
+	}
+}

@@ -50,6 +50,16 @@ type simulateResult struct {
 	MemoryBytesNeeded float64 `json:"memory_bytes_needed"`
 }
 
+// simulateOutput is what simulate prints: the result, and in JSON and text
+// (the CSV row is the result's alone) the machine of the replay's links
+// where -server, -gpu or -hw describe one, with the assumed facts the links
+// rest on.
+type simulateOutput struct {
+	simulateResult
+	Caveats  []string        `json:"caveats,omitempty"`
+	Hardware *hardwareOutput `json:"hardware,omitempty"`
+}
+
 // defaultMaxMem is the default -max-mem, the one place it is chosen: half
 // of the machine's physical memory (MemTotal in /proc/meminfo), leaving the
 // other half to the system and to whatever else runs, or 4 GiB where
@@ -90,15 +100,16 @@ func runSimulate(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out, err := simulate(req)
+	res, err := simulate(req)
 	if err != nil {
 		return err
 	}
+	out := simulateOutput{simulateResult: res, Caveats: req.caveats, Hardware: req.hw}
 	switch req.format {
 	case formatJSON:
 		return writeJSON(stdout, out)
 	case formatCSV:
-		return writeCSV(stdout, []simulateResult{out})
+		return writeCSV(stdout, []simulateResult{res})
 	}
 	return printSimulate(stdout, out)
 }
@@ -116,6 +127,9 @@ type simulateRequest struct {
 	// default), named for the output.
 	intra, inter         commmodel.Link
 	intraName, interName string
+	// caveats and hw are the machine's, where the flags name one.
+	caveats []string
+	hw      *hardwareOutput
 	// elem is the element size, in bytes.
 	elem int
 	seed uint64
@@ -134,7 +148,7 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	algo := fs.String("algo", "", "algorithm: ring, halving-doubling, two-shot, one-shot, direct, pairwise, bruck, pipelined, hierarchical")
 	p := fs.Int("p", 0, "number of ranks")
 	sizeText := fs.String("size", "", "size S in bytes as nccl-tests prints it (e.g. 960000, 1MiB)")
-	perNode := fs.Int("per-node", 0, "GPUs per node: the node size of hierarchical, nvlstree and collnet (default: the largest divisor of -p up to 8 that leaves two nodes); with any algorithm, times the replay on H20 NVLink inside a node and H20 RDMA between nodes")
+	perNode := fs.Int("per-node", 0, "GPUs per node: the node size of hierarchical, nvlstree and collnet (default: the largest divisor of -p up to 8 that leaves two nodes); with any algorithm, times the replay on H20 NVLink inside a node and H20 RDMA between nodes; with -server, -gpu or -hw, the GPUs of one host (default: the system's), whose NVLink domain is the node")
 	inter := fs.String("inter-algo", "", "hierarchical AllReduce: the algorithm between nodes (default ring)")
 	chunks := fs.Int("chunks", 0, "pipelined broadcast and tree: chunk count, per half for the tree (default 8)")
 	elemText := fs.String("elem", "", "element size (default 4B: float, as nccl-tests; a bare number is bytes)")
@@ -142,7 +156,8 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	maxMemText := fs.String("max-mem", "", "refuse a simulation that needs more memory than this, e.g. 8GiB or 16GB; a bare number is bytes (default: half the physical memory)")
 	intraText := fs.String("intra", "", "the replay's link inside a node, or between every pair without -per-node, ALPHA,BW (default: h20-intra)")
 	interText := fs.String("inter", "", "the replay's link between nodes, ALPHA,BW (default: h20-inter)")
-	server := fs.String("server", "", "a server's links for the replay, and its node size when -per-node is not given: "+strings.Join(presets.ServerNames(), ", "))
+	var machine machineLinkFlags
+	machine.add(fs, "a server's links for the replay, and its node size when -per-node is not given")
 	output := addFormatFlags(fs)
 	if _, err := parseFlags(fs, args, 0); err != nil {
 		return simulateRequest{}, err
@@ -151,12 +166,23 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	if err != nil {
 		return simulateRequest{}, err
 	}
-	links, serverPerNode, err := parseReplayLinks(*server, *intraText, *interText)
+	if err := machine.exclude(fs, map[string]string{"intra": *intraText, "inter": *interText}); err != nil {
+		return simulateRequest{}, err
+	}
+	links, err := parseReplayLinks(*intraText, *interText)
 	if err != nil {
 		return simulateRequest{}, err
 	}
-	if *perNode == 0 && serverPerNode > 0 && *p > serverPerNode {
-		*perNode = serverPerNode
+	var mach textbookMachine
+	if machine.given() {
+		if err := checkCount(fs, "p", *p, maxRanks, "the number of ranks", "8"); err != nil {
+			return simulateRequest{}, err
+		}
+		if mach, err = machine.machine(*p, *perNode); err != nil {
+			return simulateRequest{}, err
+		}
+		links = replayLinks{mach.cluster.Intra, mach.cluster.Inter, mach.intraName, mach.interName}
+		*perNode = mach.cluster.PerNode
 	}
 	c, err := commmodel.ParseCollective(*collective)
 	if err != nil {
@@ -204,7 +230,8 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 		return simulateRequest{}, err
 	}
 	return simulateRequest{c: c, a: a, p: *p, size: size, perNode: *perNode, intra: links.intra, inter: links.inter,
-		intraName: links.intraName, interName: links.interName, elem: int(elem), seed: *seed, maxMem: maxMem, format: format}, nil
+		intraName: links.intraName, interName: links.interName, caveats: mach.caveats, hw: mach.hw,
+		elem: int(elem), seed: *seed, maxMem: maxMem, format: format}, nil
 }
 
 // replayLinks are the links a simulation's replay is timed on, with the
@@ -214,38 +241,25 @@ type replayLinks struct {
 	intraName, interName string
 }
 
-// parseReplayLinks returns the replay's links of -server, -intra and
-// -inter (the article's H20 links by default), and the server's GPUs per
-// node (0 without -server).
-func parseReplayLinks(server, intra, inter string) (replayLinks, int, error) {
+// parseReplayLinks returns the replay's links of -intra and -inter, the
+// article's H20 links where they are not given.
+func parseReplayLinks(intra, inter string) (replayLinks, error) {
 	links := replayLinks{presets.H20Intra, presets.H20Inter, "h20-intra", "h20-inter"}
-	perNode := 0
-	if server != "" {
-		sv, ok := presets.ServerByName(server)
-		switch {
-		case !ok:
-			return replayLinks{}, 0, fmt.Errorf("-server %q: want one of %s", server, strings.Join(presets.ServerNames(), ", "))
-		case intra != "" || inter != "":
-			return replayLinks{}, 0, fmt.Errorf("-server excludes -intra and -inter")
-		}
-		links = replayLinks{sv.Intra, sv.Inter, sv.Name + " NVLink", sv.Name + " network"}
-		perNode = sv.PerNode
-	}
 	if intra != "" {
 		l, err := alphaBW("intra", intra)
 		if err != nil {
-			return replayLinks{}, 0, err
+			return replayLinks{}, err
 		}
 		links.intra, links.intraName = l, "-intra "+intra
 	}
 	if inter != "" {
 		l, err := alphaBW("inter", inter)
 		if err != nil {
-			return replayLinks{}, 0, err
+			return replayLinks{}, err
 		}
 		links.inter, links.interName = l, "-inter "+inter
 	}
-	return links, perNode, nil
+	return links, nil
 }
 
 // simulate executes req's schedule on in-memory ranks, after checking that
@@ -322,10 +336,16 @@ func maxOf(xs []int64) int64 {
 	return m
 }
 
-func printSimulate(w io.Writer, r simulateResult) error {
+func printSimulate(w io.Writer, r simulateOutput) error {
 	fmt.Fprintf(w, "%s %s, P = %d, S = %d B (%d-byte elements): correct = %v\n", r.Collective, r.Algorithm, r.P, r.SizeBytes, r.ElemBytes, r.Correct)
 	if r.Mismatch != "" {
 		fmt.Fprintf(w, "first wrong element: %s\n", r.Mismatch)
+	}
+	for _, c := range r.Caveats {
+		fmt.Fprintf(w, "note: %s\n", c)
+	}
+	if r.Hardware != nil {
+		writeHardware(w, *r.Hardware)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tsimulated\tmodel\t")

@@ -54,6 +54,9 @@ type Fact struct {
 // Guessed reports that nothing the user gave confirms the fact.
 func (f Fact) Guessed() bool { return f.Source == SourceAssumed || f.Source == "" }
 
+// Hint is the -hw setting that settles f ("nics=N").
+func (f Fact) Hint() string { return f.Key + "=" + hintValue(f.Key) }
+
 // fact describes one fact: its name, Describe key, value and source.
 type fact struct {
 	name, key string

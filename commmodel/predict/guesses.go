@@ -141,10 +141,12 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 // hintValue is what a user writes after a Describe key to settle it.
 func hintValue(key string) string {
 	switch key {
-	case "nics":
+	case "nics", "links":
 		return "N"
 	case "nic-bw":
 		return "RATE (such as 200Gb/s)"
+	case "link-bw":
+		return "RATE (such as 25GB/s)"
 	case "nvls":
 		return "true|false"
 	}

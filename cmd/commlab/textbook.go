@@ -1,0 +1,153 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/presets"
+)
+
+// h20Server is the -server name of the source article's 8 x H20 server,
+// whose links are the article's (presets.H20Cluster).
+const h20Server = "h20"
+
+// serverNames lists the -server names: the article's server, then the
+// systems of the catalog.
+func serverNames() string { return h20Server + ", " + presets.SystemNames() }
+
+// machineLinkFlags are the flags that name the machine of the textbook
+// model in model, crossover and simulate: -server, or -gpu and -hw with
+// predict's meaning (predict.Describe).
+type machineLinkFlags struct {
+	server, gpu, hw string
+}
+
+func (f *machineLinkFlags) add(fs *flag.FlagSet, server string) {
+	fs.StringVar(&f.server, "server", "", server+": "+serverNames()+
+		"; a system of the catalog is -hw system=NAME")
+	fs.StringVar(&f.gpu, "gpu", "", "GPU name (as nccl-tests' Rank lines print it) of the machine -hw describes; default: the -hw system's")
+	fs.StringVar(&f.hw, "hw", "", hwUsage())
+}
+
+// described reports that -gpu or -hw is given.
+func (f *machineLinkFlags) described() bool { return f.gpu != "" || f.hw != "" }
+
+// given reports that any of the flags is given.
+func (f *machineLinkFlags) given() bool { return f.server != "" || f.described() }
+
+// exclude returns a usage error when the flags name a machine beside
+// the links of the flags others (such as "-intra" with its value).
+func (f *machineLinkFlags) exclude(fs *flag.FlagSet, others map[string]string) error {
+	var set []string
+	for _, name := range []string{"link", "alpha", "bw", "intra", "inter"} {
+		if others[name] != "" {
+			set = append(set, "-"+name)
+		}
+	}
+	switch {
+	case f.server != "" && f.described():
+		return usageErrorf(fs, "-server names a machine that -gpu and -hw describe: give one or the other (-server %s is -hw system=%s)", f.server, f.server)
+	case len(set) == 0 || !f.given():
+		return nil
+	}
+	return usageErrorf(fs, "%s excludes %s: the machine gives the links", f.flagName(), strings.Join(set, " and "))
+}
+
+// flagName is the flag that names the machine, for messages.
+func (f *machineLinkFlags) flagName() string {
+	switch {
+	case f.server != "":
+		return "-server"
+	case f.hw != "":
+		return "-hw"
+	}
+	return "-gpu"
+}
+
+// A textbookMachine is the machine the flags name, as the textbook model
+// takes it: its nodes and links, the hardware they come from (nil for the
+// article's H20 server, whose links are the article's), and the names of
+// its links for the output.
+type textbookMachine struct {
+	cluster              commmodel.Cluster
+	hw                   *hardwareOutput
+	intraName, interName string
+	// caveats are the assumed facts the links rest on, each with the -hw
+	// setting that settles it.
+	caveats []string
+}
+
+// machine returns the machine of the flags for p ranks on hosts of
+// perHost GPUs: the system's hosts, or defaultPerNode(p) without one,
+// where perHost is 0. The nodes of a catalog system are its NVLink
+// domains where they span hosts (predict.Hardware.Cluster).
+func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
+	if f.server == h20Server {
+		if perHost != 0 && perHost != presets.H20Cluster(1).PerNode {
+			return textbookMachine{}, fmt.Errorf("-server %s has %d GPUs a node: leave out -per-node %d", f.server, presets.H20Cluster(1).PerNode, perHost)
+		}
+		cl := presets.H20Cluster(1)
+		if p%cl.PerNode != 0 {
+			return textbookMachine{}, fmt.Errorf("-p %d is not a multiple of -server %s's %d GPUs a node", p, f.server, cl.PerNode)
+		}
+		cl.Nodes = p / cl.PerNode
+		return textbookMachine{cluster: cl, intraName: "h20-intra", interName: "h20-inter"}, nil
+	}
+	gpu, hw := f.gpu, f.hw
+	if f.server != "" {
+		sys, ok := presets.SystemByName(f.server)
+		if !ok {
+			return textbookMachine{}, fmt.Errorf("-server %q: want one of %s", f.server, serverNames())
+		}
+		gpu, hw = sys.GPU, "system="+sys.Name
+	}
+	spec, err := readDescription(hw)
+	if err != nil {
+		return textbookMachine{}, err
+	}
+	h, _, err := predictHardware(gpu, spec, "", nil)
+	if err != nil {
+		return textbookMachine{}, err
+	}
+	if sys, ok := hwSystem(spec); perHost == 0 && ok {
+		perHost = sys.PerHost
+	}
+	if perHost == 0 {
+		perHost = defaultPerNode(p)
+	}
+	h = h.ForHosts(perHost)
+	cl, err := h.Cluster(p, perHost)
+	if err != nil {
+		return textbookMachine{}, fmt.Errorf("-p %d on hosts of -per-node %d: %w", p, perHost, err)
+	}
+	name := h.GPU.Name
+	if f.server != "" {
+		name = f.server
+	}
+	out := hardwareOf(h)
+	m := textbookMachine{cluster: cl, hw: &out, intraName: name + " " + intraKind(h.Fabric), interName: name + " network"}
+	if assumed := h.AssumedLinkFacts(); len(assumed) > 0 {
+		var facts, hints []string
+		for _, a := range assumed {
+			facts = append(facts, a.Name+" = "+a.Value)
+			hints = append(hints, a.Hint())
+		}
+		m.caveats = []string{fmt.Sprintf("the links rest on assumed facts, %s: settle them with -hw %s",
+			strings.Join(facts, ", "), strings.Join(hints, ","))}
+	}
+	return m, nil
+}
+
+// intraKind names the link of a fabric between GPUs of a host.
+func intraKind(f predict.Fabric) string {
+	switch f {
+	case predict.FabricPCIe:
+		return "PCIe"
+	case predict.FabricInfinity:
+		return "Infinity Fabric"
+	}
+	return "NVLink"
+}

@@ -1,0 +1,73 @@
+package predict
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
+)
+
+// Links returns the textbook model's links of h (commmodel.Link, one
+// channel, one alpha per step) for hosts of perHost GPUs.
+//
+// intra is the link between two GPUs of a node: its bandwidth is one
+// GPU's line rate to the others in one direction (intraBW: its NVLinks or
+// Infinity Fabric links times one link's rate from the catalog, or its PCIe
+// x16 link on a PCIe host), its alpha NCCL's per-step latency of Ring with
+// Simple over NVLink, or over PCIe on a PCIe host.
+//
+// inter is one GPU's share of its host's NICs:
+//
+//	BW = min(perHost, NICs) · NICBW / perHost
+//
+// (hostNICs; one NIC per GPU where NICs is 0, at the generation's reference
+// rate where NICBW is 0), its alpha NCCL's per-step latency of Ring with
+// Simple over the network. The latencies are nccl.DefaultConstants of
+// nccl.Latest (src/graph/tuning.cc), the protocol NCCL runs large messages
+// with. An NVLink domain of several hosts has as many NICs per GPU as one
+// of its hosts, so perHost is a host's GPUs, not the domain's.
+func (h *Hardware) Links(perHost int) (intra, inter commmodel.Link) {
+	c := nccl.DefaultConstants(nccl.Latest)
+	hw := nccl.HWNVLink
+	if !h.Fabric.oneHop() {
+		hw = nccl.HWPCI
+	}
+	const us = 1e-6
+	intra = commmodel.Link{Alpha: c.HWLatency[hw][nccl.AlgoRing][nccl.Simple] * us, BW: h.intraBW()}
+	inter = commmodel.Link{Alpha: c.HWLatency[nccl.HWNet][nccl.AlgoRing][nccl.Simple] * us,
+		BW: float64(h.hostNICs(1, perHost)) * h.nicBW() / float64(perHost)}
+	return intra, inter
+}
+
+// Cluster returns the textbook model's cluster of h for ranks GPUs on
+// hosts of perHost GPUs: its nodes are the NVLink domains that hold them
+// (hosts of one domain are one node, as in predict's model), joined by the
+// links of Links. It is ErrShape when ranks is not a whole number of
+// hosts or the hosts do not split equally into domains.
+func (h *Hardware) Cluster(ranks, perHost int) (commmodel.Cluster, error) {
+	if perHost < 1 || ranks < 1 || ranks%perHost != 0 {
+		return commmodel.Cluster{}, fmt.Errorf("%w: %d ranks on hosts of %d GPUs", ErrShape, ranks, perHost)
+	}
+	s, err := h.shapeOf(ranks/perHost, perHost)
+	if err != nil {
+		return commmodel.Cluster{}, err
+	}
+	intra, inter := h.Links(perHost)
+	return commmodel.Cluster{Nodes: s.nodes, PerNode: s.per, Intra: intra, Inter: inter}, nil
+}
+
+// linkFacts are the facts Links reads.
+var linkFacts = []string{"fabric", "nvlinks", "link_bw", "nics_per_node", "nic_bw"}
+
+// AssumedLinkFacts returns the facts that Links rests on and
+// that nothing the user gave confirms (Fact.Guessed), in Facts' order.
+func (h *Hardware) AssumedLinkFacts() []Fact {
+	var out []Fact
+	for _, f := range h.Facts() {
+		if f.Guessed() && slices.Contains(linkFacts, f.Name) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
