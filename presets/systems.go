@@ -7,8 +7,9 @@ import (
 
 // A System is a server, node or rack of a defined build: what its maker's
 // documentation (or the documentation of the site that runs it) states of
-// it beyond the GPU. It is the catalog behind the server presets
-// (ServerByName) and the system key of commlab's -hw (predict.Describe). A
+// it beyond the GPU. It is the catalog behind the system key of commlab's
+// -hw (predict.Describe), from which model, crossover and simulate also
+// take their links (predict.Hardware.Links). A
 // zero field is one the build leaves to the buyer, or that the source does
 // not state.
 type System struct {

@@ -48,7 +48,7 @@ func WriteGPUNICTable(w io.Writer, t *Topology) error {
 // and one recommended binding per GPU.
 func WriteReport(w io.Writer, t *Topology) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "%d GPUs, %d NICs, NUMA nodes %v\n\n", len(t.gpus), len(t.nics), t.NUMANodes())
+	fmt.Fprintf(tw, "%d GPU%s, %d NIC%s, NUMA nodes %v\n\n", len(t.gpus), plural(len(t.gpus)), len(t.nics), plural(len(t.nics)), t.NUMANodes())
 	fmt.Fprintln(tw, "device\tkind\tRDMA device\tNUMA\tCPU affinity\tGPU NUMA ID")
 	for _, d := range t.devices() {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.Kind, orDash(d.Device), numaText(d.NUMA), orDash(d.CPUs.String()), numaText(d.GPUNUMA))
@@ -89,4 +89,12 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// plural is "s" but for one.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

@@ -92,8 +92,14 @@ func Describe(gpu, spec string) (Hardware, error) {
 		h.GPU.NVLinkBW = bw / float64(h.links())
 	}
 	_, fabric := set["fabric"]
-	if _, sw := set["switch"]; !h.GPU.Known && !fabric && !sw && h.links() > 0 {
+	_, sw := set["switch"]
+	if !h.GPU.Known && !fabric && !sw && h.links() > 0 {
 		h.Fabric = FabricNVSwitch // links described without a word of how they join
+	}
+	if _, nvls := set["nvls"]; (fabric || sw) && !nvls && h.Fabric != FabricNVSwitch {
+		// NVLS needs NVSwitch: off, as an assumption that follows the
+		// fabric (a capture that finds NVSwitch gives it back).
+		h.NVLS, h.Sources.NVLS = false, SourceAssumed
 	}
 	return h, nil
 }

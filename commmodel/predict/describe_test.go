@@ -385,3 +385,20 @@ func TestSystemsOf(t *testing.T) {
 		}
 	}
 }
+
+// NVLS needs NVSwitch: a host described as PCIe or a mesh has none unless
+// the description says otherwise; it follows the fabric, as an assumption.
+func TestDescribeFabricNVLS(t *testing.T) {
+	for _, spec := range []string{"fabric=pcie", "fabric=mesh", "switch=false"} {
+		h, err := Describe("H100 80GB HBM3", spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.NVLS || h.Sources.NVLS != SourceAssumed {
+			t.Errorf("%s: NVLS %v from %q, want false, assumed", spec, h.NVLS, h.Sources.NVLS)
+		}
+	}
+	if h, _ := Describe("H100 80GB HBM3", "fabric=nvswitch"); !h.NVLS {
+		t.Errorf("fabric=nvswitch: NVLS off, want H100's default on")
+	}
+}

@@ -35,9 +35,7 @@ func (h *Hardware) setSystem(name string) error {
 	if s.PairLinks > 0 {
 		h.NVLinks, h.Sources.NVLinks = s.PairLinks*(s.PerHost-1), SourceCatalog
 	}
-	if s.Domain > 0 {
-		h.Domain, h.Sources.Domain = s.Domain, SourceCatalog
-	}
+	h.Domain, h.Sources.Domain = s.Domain, SourceCatalog // 0: the system's NVLink domain is one host
 	if s.NICs > 0 {
 		h.NICs, h.Sources.NICs = s.NICs, SourceCatalog
 	}
