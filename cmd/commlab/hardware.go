@@ -10,12 +10,14 @@ import (
 )
 
 // hardwareOutput is the machine a command's model ran on: a one-line
-// summary, every fact with its source, and the guesses that move the
-// answer.
+// summary, every fact with its source, the guesses that move the answer,
+// and where there are some, the catalog's systems of the GPU and host
+// size, whose documented facts would settle them (predict.SystemsOf).
 type hardwareOutput struct {
 	Summary string         `json:"summary"`
 	Facts   []predict.Fact `json:"facts"`
 	Guesses []guessOutput  `json:"guesses"`
+	Systems []string       `json:"systems,omitempty"`
 }
 
 // guessOutput is an assumed fact that moves the prediction by more than
@@ -48,6 +50,9 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Que
 		out.Guesses = append(out.Guesses, guessOutput{Fact: g.Fact.Name, Value: g.Fact.Value, Alternative: g.Alternative,
 			SizeBytes: g.Size, Ratio: g.Ratio, Hint: "-hw " + g.Hint})
 	}
+	if len(gs) > 0 && hw.Sources.Fabric != predict.SourceCatalog {
+		out.Systems = predict.SystemsOf(hw, q.PerNode)
+	}
 	return out, nil
 }
 
@@ -57,6 +62,10 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 	for _, g := range h.Guesses {
 		fmt.Fprintf(w, "guess: %s = %s is assumed; with %s the prediction at %s is %.2fx: settle it with %s\n",
 			g.Fact, g.Value, g.Alternative, units.FormatSize(g.SizeBytes), g.Ratio, g.Hint)
+	}
+	if len(h.Systems) > 0 {
+		fmt.Fprintf(w, "guess: if the machine is %s of the catalog, -hw system=%s settles its documented facts at once (docs/predict.md lists them)\n",
+			strings.Join(h.Systems, " or "), h.Systems[0])
 	}
 	fmt.Fprintf(w, "hardware: %s\n", h.Summary)
 	var parts []string

@@ -388,3 +388,18 @@ func TestPredictSystemGPU(t *testing.T) {
 		t.Errorf("no machine: exit %d, %q", code, stderr)
 	}
 }
+
+// Where the facts that matter are assumed, predict names the catalog's
+// systems of the GPU and host size: Alps' 2 x 4 GH200 log is an HPE Cray
+// EX254n's (presets.Systems), and with the system named the line goes.
+func TestPredictOffersSystems(t *testing.T) {
+	log := "../../data/nccltests/testdata/real/gh200_2x4_allreduce_slingshot_alps.log"
+	code, out, errOut := runCLI("predict", "-calibrate", log, "-collective", "allreduce", "-p", "32", "-per-node", "4", "-size", "64MiB")
+	if code != 0 || !strings.Contains(out, "guess: if the machine is hpe-ex254n-gh200 of the catalog, -hw system=hpe-ex254n-gh200") {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s\nwant the catalog's hpe-ex254n-gh200 offered", code, out, errOut)
+	}
+	code, out, _ = runCLI("predict", "-calibrate", log, "-collective", "allreduce", "-p", "32", "-per-node", "4", "-size", "64MiB", "-hw", "system=hpe-ex254n-gh200")
+	if code != 0 || strings.Contains(out, "of the catalog") || !strings.Contains(out, "nic_bw 200 Gb/s (catalog)") {
+		t.Errorf("with the system named: exit %d, stdout:\n%s\nwant no offer and the catalog's 200 Gb/s NICs", code, out)
+	}
+}
