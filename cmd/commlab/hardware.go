@@ -50,7 +50,7 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Que
 		out.Guesses = append(out.Guesses, guessOutput{Fact: g.Fact.Name, Value: g.Fact.Value, Alternative: g.Alternative,
 			SizeBytes: g.Size, Ratio: g.Ratio, Hint: "-hw " + g.Hint})
 	}
-	if len(gs) > 0 && hw.Sources.Fabric != predict.SourceCatalog {
+	if len(gs) > 0 && hw.System == "" {
 		out.Systems = predict.SystemsOf(hw, q.PerNode)
 	}
 	return out, nil

@@ -13,7 +13,6 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
-	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -321,15 +320,12 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 	if name == "" && len(tables) > 0 {
 		name = tables[0].GPU
 	}
-	if sys, ok := hwSystem(spec); name == "" && ok {
-		name = sys.GPU
-	}
-	if name == "" {
-		return predict.Hardware{}, nil, errors.New("without -calibrate, -gpu NAME or -hw system=NAME says which machine the model describes")
-	}
 	hw, err := predict.Describe(name, spec)
 	if err != nil {
 		return predict.Hardware{}, nil, fmt.Errorf("-hw: %w", err)
+	}
+	if name == "" && hw.System == "" {
+		return predict.Hardware{}, nil, errors.New("without -calibrate, -gpu NAME or -hw system=NAME says which machine the model describes")
 	}
 	if topoFile == "" {
 		return hw, nil, nil
@@ -520,16 +516,4 @@ func readDescription(hw string) (string, error) {
 		}
 	}
 	return strings.Join(kvs, ","), nil
-}
-
-// hwSystem returns the catalog system (presets.Systems) that the -hw
-// description spec names with its system key, and false where it names
-// none or one the catalog lacks (which predict.Describe refuses).
-func hwSystem(spec string) (presets.System, bool) {
-	for _, kv := range strings.Split(spec, ",") {
-		if k, v, _ := strings.Cut(kv, "="); strings.TrimSpace(k) == "system" {
-			return presets.SystemByName(strings.TrimSpace(v))
-		}
-	}
-	return presets.System{}, false
 }

@@ -112,7 +112,7 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 	if err != nil {
 		return textbookMachine{}, err
 	}
-	if sys, ok := hwSystem(spec); perHost == 0 && ok {
+	if sys, ok := presets.SystemByName(h.System); perHost == 0 && ok {
 		perHost = sys.PerHost
 	}
 	if perHost == 0 {

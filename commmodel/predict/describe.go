@@ -41,8 +41,27 @@ var DescribeKeys = []struct{ Key, Doc string }{
 // replace what they name: an AMD host the catalog lacks is, say,
 // "cc=9.4,links=7,link-bw=64GB/s,fabric=infinity" (seven Infinity Fabric
 // links of 64 GB/s a direction to the seven other GPUs). Calibrate gives
-// the bandwidths of a GPU whose links are assumed wide priors.
+// the bandwidths of a GPU whose links are assumed wide priors. With gpu
+// "", the GPU is that of the system the spec names (Hardware.System says
+// which), else an unknown, unnamed GPU.
 func Describe(gpu, spec string) (Hardware, error) {
+	// A system sets facts that the other keys, in any order, override.
+	sys := func(kv string) bool { return strings.HasPrefix(strings.TrimSpace(kv), "system=") }
+	kvs := strings.Split(spec, ",")
+	slices.SortStableFunc(kvs, func(a, b string) int {
+		switch {
+		case sys(a) && !sys(b):
+			return -1
+		case sys(b) && !sys(a):
+			return 1
+		}
+		return 0
+	})
+	if gpu == "" && sys(kvs[0]) {
+		if s, ok := presets.SystemByName(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(kvs[0]), "system="))); ok {
+			gpu = s.GPU
+		}
+	}
 	h, err := DefaultHardware(gpu)
 	if errors.Is(err, nccl.ErrUnknownGPU) {
 		h, err = Hardware{GPU: nccl.UnknownGPU(gpu)}, nil
@@ -52,18 +71,6 @@ func Describe(gpu, spec string) (Hardware, error) {
 		return Hardware{}, err
 	}
 	set := map[string]string{}
-	// A system sets facts that the other keys, in any order, override.
-	kvs := strings.Split(spec, ",")
-	slices.SortStableFunc(kvs, func(a, b string) int {
-		sys := func(kv string) bool { return strings.HasPrefix(strings.TrimSpace(kv), "system=") }
-		switch {
-		case sys(a) && !sys(b):
-			return -1
-		case sys(b) && !sys(a):
-			return 1
-		}
-		return 0
-	})
 	for _, kv := range kvs {
 		kv = strings.TrimSpace(kv)
 		if kv == "" {

@@ -402,3 +402,16 @@ func TestDescribeFabricNVLS(t *testing.T) {
 		t.Errorf("fabric=nvswitch: NVLS off, want H100's default on")
 	}
 }
+
+// Without a GPU name, a system's spec names the GPU: -hw system=dgx-h100
+// describes the DGX H100's H100 SXM (presets.Systems) and records the
+// system; without a system, the GPU is unknown and no system recorded.
+func TestDescribeSystemGPU(t *testing.T) {
+	h, err := Describe("", "nics=4,system=dgx-h100")
+	if err != nil || h.GPU.Name != "H100 SXM" || h.System != "dgx-h100" || h.NICs != 4 {
+		t.Errorf("Describe(\"\", nics=4,system=dgx-h100): %s, system %q, %v; want H100 SXM of dgx-h100 with 4 NICs", h.String(), h.System, err)
+	}
+	if h, err := Describe("", "nics=4"); err != nil || h.GPU.Known || h.System != "" {
+		t.Errorf("Describe(\"\", nics=4): %s, system %q, %v; want an unknown GPU, no system", h.String(), h.System, err)
+	}
+}

@@ -45,6 +45,9 @@ type Hardware struct {
 	// 0 means 1 (non-blocking).
 	Group            int
 	Oversubscription float64
+	// System is the catalog system (presets.Systems) whose facts the
+	// description took, "" for none.
+	System string
 	// Sources says where each fact above came from.
 	Sources Sources
 }

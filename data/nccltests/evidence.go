@@ -345,8 +345,9 @@ func (d *debugState) netDev(dev, n int) {
 	}
 }
 
-// maxNetDevs bounds the devices a log's channel lines can name: NCCL
-// drives at most MAXCHANNELS (64) of them.
+// maxNetDevs bounds the devices counted from a log's channel lines, so
+// that a damaged log's device numbers cannot grow the set without end; a
+// host has far fewer NICs.
 const maxNetDevs = 64
 
 // virtual reports a network interface that is no NIC of the host: a
