@@ -170,6 +170,28 @@ func TuneMachine() (*predict.Machine, error) {
 	return predict.Calibrate(m.Hardware, tables, nil)
 }
 
+// TuneAcross is notebook 08's second tuning example: a machine whose
+// tables cross nodes (cluster01's, on 1 to 10 nodes), which measure the
+// network, so that the model can claim a gain across nodes, and the
+// communicators of its job.
+var TuneAcross = struct {
+	Machine string
+	Comms   []predict.Comm
+}{
+	Machine: "h100-sxm-10node-cluster01",
+	Comms:   []predict.Comm{{Nodes: 1, PerNode: 8}, {Nodes: 2, PerNode: 8}, {Nodes: 10, PerNode: 8}},
+}
+
+// TuneAcrossMachine returns TuneAcross's machine calibrated on all its
+// tables.
+func TuneAcrossMachine() (*predict.Machine, error) {
+	pm, err := PairedMachine(TuneAcross.Machine)
+	if err != nil {
+		return nil, err
+	}
+	return predict.Calibrate(pm.Hardware, pm.Tables, nil)
+}
+
 // TuneRules returns the rules commlab tune writes from m for the
 // communicators comms (predict.Machine.TunerRules): for every function of
 // NCCL's tuner on each, NCCL's own choice, except for the example's

@@ -261,7 +261,8 @@ func (d *design) heldOutCoverage(tables []Table, held []heldTable) float64 {
 			share = 1 - w
 		}
 		for j, e := range h.errors(w) {
-			lo, hi := s.bounds(h.protocols[j], share*share*h.unidentified[j], dep, share*h.peerShare[j])
+			net := [2]float64{share * share * h.network[j][0], share * share * h.network[j][1]}
+			lo, hi := s.bounds(h.protocols[j], share*share*h.unidentified[j], net, dep, share*h.peerShare[j])
 			if lo <= e && e <= hi {
 				inside++
 			}
@@ -390,9 +391,10 @@ func (d *design) heldOut(f *fitResult, used [numParams]bool, set Settings, i int
 		}
 		h.protocols = append(h.protocols, d.terms[j].ch.proto)
 		h.calibrated = append(h.calibrated, math.Log(d.obs[j]/d.terms[j].time(x)))
-		h.unidentified = append(h.unidentified, unidentified(&d.terms[j], x, func(k int) (float64, bool) {
-			return f.sd[k], f.identified(k, used, set)
-		}))
+		param := func(k int) (float64, bool) { return f.sd[k], f.identified(k, used, set) }
+		h.unidentified = append(h.unidentified, unidentified(&d.terms[j], x, param))
+		faster, slower := unmeasuredNetwork(&d.terms[j], x)
+		h.network = append(h.network, [2]float64{faster, slower})
 		h.peerShare = append(h.peerShare, sensitivity(&d.terms[j], x, parPeer))
 		if d.terms[j].nccl > 0 {
 			h.nccl = append(h.nccl, math.Log(d.obs[j]/d.terms[j].nccl))

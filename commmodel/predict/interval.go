@@ -21,7 +21,7 @@ import (
 //
 //	Low, High = Time · exp(bias ∓ z80·sd)
 //
-// The variance adds four parts:
+// The variance adds five parts:
 //
 //   - the spread of the calibrated model's errors on tables it did not see,
 //     from the refits that leave out each calibration table in turn (at
@@ -48,7 +48,10 @@ import (
 //     sensitivity to each (the delta method, with each log's posterior
 //     standard deviation, at most priorSpread: the prior's width is set
 //     wide for the fit, wider than what is known of a GPU's or NIC's
-//     rate before any table).
+//     rate before any table);
+//   - where no table crossed nodes, the network's latency at the spread
+//     public networks show about NCCL's figure, on each side apart
+//     (unmeasuredNetwork).
 const (
 	// z80 is the standard normal's 90th percentile: ±z80 holds 80%.
 	z80 = 1.2815515655446004
@@ -140,6 +143,9 @@ type spread struct {
 	layouts []Layout
 	// acrossLayouts are the layouts of the tables of several nodes.
 	acrossLayouts []Layout
+	// network reports a table of several hosts, which measured the
+	// network's latency (unmeasuredNetwork).
+	network bool
 }
 
 // A heldTable is one calibration table predicted without it: ln(measured
@@ -151,9 +157,12 @@ type heldTable struct {
 	protocols        []nccl.Protocol
 	calibrated, nccl []float64
 	// unidentified is each point's variance from the parameters the
-	// calibration without the table did not identify, and peerShare its
-	// sensitivity to p2p_peer_latency.
+	// calibration without the table did not identify, peerShare its
+	// sensitivity to p2p_peer_latency, and network its variance from the
+	// network's latency where that calibration did not identify it, on
+	// the faster and the slower side (unmeasuredNetwork).
 	unidentified, peerShare []float64
+	network                 [][2]float64
 }
 
 // only returns h with the points of protocol p alone, for pool (without
@@ -362,6 +371,7 @@ func (s *spread) sawTables(tables []Table) {
 			s.acrossLayouts = append(s.acrossLayouts, l)
 		}
 		s.minNodes, s.maxNodes = min(s.minNodes, t.Nodes), max(s.maxNodes, t.Nodes)
+		s.network = s.network || t.Nodes > 1
 		s.minRanks, s.maxRanks = min(s.minRanks, t.Nodes*t.PerNode), max(s.maxRanks, t.Nodes*t.PerNode)
 		if t.Collective == commmodel.AllToAll {
 			s.peers = max(s.peers, t.Ranks()-t.PerNode)
@@ -549,6 +559,27 @@ func unidentified(t *term, x *[numParams]float64, param func(k int) (sd float64,
 	return v
 }
 
+// unmeasuredNetwork returns the variance of ln T(t) at x from the
+// network's latency (inter_step_latency) where no calibration table
+// crossed nodes to measure it (spread.network): on the side where the
+// measurement is faster, and on the side where it is slower. Public
+// networks lie far above NCCL's figure as often as near it
+// (NetworkSlower, NetworkFaster), so each side is the change of ln T with
+// the latency z80 of that side's standard deviations away, not the delta
+// method's: the time is linear in the latency, not in its log.
+func unmeasuredNetwork(t *term, x *[numParams]float64) (faster, slower float64) {
+	if t.lat[2] == 0 {
+		return 0, 0
+	}
+	t0 := t.time(x)
+	up, down := *x, *x
+	up[parInter] *= math.Exp(z80 * NetworkSlower)
+	down[parInter] *= math.Exp(-z80 * NetworkFaster)
+	f := math.Log(t0/t.time(&down)) / z80
+	sl := math.Log(t.time(&up)/t0) / z80
+	return f * f, sl * sl
+}
+
 // sensitivity is ∂ln T/∂ln x_k of t's time at x, by a forward difference.
 func sensitivity(t *term, x *[numParams]float64, k int) float64 {
 	const h = 1e-3
@@ -569,19 +600,27 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	if t.nccl > 0 {
 		share = 1 - m.NCCLWeight
 	}
-	lo, hi := m.spread.bounds(t.ch.proto, share*share*m.unidentified(t), m.spread.departure(rn), share*sensitivity(t, &m.x, parPeer))
+	var net [2]float64
+	net[0], net[1] = unmeasuredNetwork(t, &m.x)
+	net[0], net[1] = share*share*net[0], share*share*net[1]
+	lo, hi := m.spread.bounds(t.ch.proto, share*share*m.unidentified(t), net, m.spread.departure(rn), share*sensitivity(t, &m.x, parPeer))
 	return t0 * math.Exp(lo), t0 * math.Exp(hi)
 }
 
 // bounds returns ln(Low/Time) and ln(High/Time) of the interval of a call
 // that runs protocol p, whose prediction has variance u from the parameters
-// the tables leave unidentified, departs from the tables by d, and moves by
+// the tables leave unidentified and net from the network's latency where
+// they do not measure it (faster, slower: unmeasuredNetwork), departs from
+// the tables by d, and moves by
 // peerShare per unit of ln p2p_peer_latency. A side that the bias moves past
 // the prediction ends at it (interval).
-func (s *spread) bounds(p nccl.Protocol, u float64, d departure, peerShare float64) (lo, hi float64) {
+func (s *spread) bounds(p nccl.Protocol, u float64, net [2]float64, d departure, peerShare float64) (lo, hi float64) {
 	bias, v := s.at(p)
 	v += u
 	faster, slower := d.variance(peerShare)
+	if !s.network {
+		faster, slower = faster+net[0], slower+net[1]
+	}
 	return min(bias-z80*math.Sqrt(v+faster), 0), max(bias+z80*math.Sqrt(v+slower), 0)
 }
 
@@ -628,3 +667,16 @@ func (m *Machine) misfits(tables []Table) []string {
 	}
 	return out
 }
+
+// NetworkSlower and NetworkFaster are the standard deviations of the log
+// of the network's latency (inter_step_latency) about its prior, above and
+// below, where no table crossed nodes to measure it: the root mean square
+// of ln(fitted/prior) over the public multi-node logs' smallest sizes whose
+// network is slower than the prior, and over those faster
+// (TestNetworkSpread measures them: EFA, GCP's TCPXO and an RCCL RoCE
+// cluster are 12 to 24 times the prior; InfiniBand, Slingshot, RoCE on OCI
+// and sockets within about 2.6 times of it).
+const (
+	NetworkSlower = 1.93
+	NetworkFaster = 0.33
+)

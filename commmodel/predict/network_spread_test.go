@@ -1,0 +1,118 @@
+package predict
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// networkFloors are the public multi-node AllReduce logs with rows of at
+// most 64 B, whose smallest-size time is the network's latency floor on
+// that cluster, and the GPU to name where the Rank lines do not. Their
+// "# Source:" lines cite each cluster; the fabrics are InfiniBand (ABCI's
+// A100 and V100 nodes), RoCE (OCI, Pollara, an MI300X cluster), EFA
+// (p4d), GCP's TCPXO (a3-mega), Slingshot (Alps) and sockets (the L40S
+// pods, two tables).
+var networkFloors = []struct{ file, gpu string }{
+	{"data/nccltests/testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log", ""},
+	{"data/nccltests/testdata/real/a100_2x8_allreduce_oci_oke.log", ""},
+	{"data/nccltests/testdata/real/gh200_2x4_allreduce_slingshot_alps.log", ""},
+	{"data/nccltests/testdata/real/h100_2x8_allreduce_gcp_a3mega.log", ""},
+	{"data/nccltests/testdata/real/l40s_2node_allreduce_openshift.log", ""},
+	{"data/nccltests/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log", ""},
+	{"data/nccltests/testdata/real/mi355x_2x8_allreduce_pollara_roce.log", "AMD Instinct MI355X"},
+	{"data/logs/paired/a100-sxm4-abci-ib4xhdr/allreduce_2x8.log", ""},
+	{"data/logs/paired/v100-sxm2-abci-ib2xedr/allreduce_2x4.log", ""},
+}
+
+// networkFloorFactors returns, for each multi-node table of networkFloors,
+// the factor k on the network's latency (inter_step_latency) that makes the model at its priors (Uncalibrated,
+// on the hardware a user gets from the GPU's name and the log's evidence)
+// meet the table's smallest-size time: the error of the network's latency
+// that no single-node table can fix. The time is linear in those factors,
+// so k solves T0 + (k-1)·N = measured, N being the network's part of T0;
+// k is at least 1/20 where the rest of the model alone is slower than
+// measured.
+func networkFloorFactors(t *testing.T) (names []string, factors []float64) {
+	t.Helper()
+	for _, f := range networkFloors {
+		tabs, _, err := ReadFile(filepath.Join("..", "..", f.file), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tab := range tabs {
+			if tab.Nodes < 2 || tab.Collective != commmodel.AllReduce || tab.Points[0].Size > 64 {
+				continue
+			}
+			gpu := tab.GPU
+			if f.gpu != "" {
+				gpu = f.gpu
+			}
+			h, err := Describe(gpu, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, _ = h.WithEvidence([]Table{tab})
+			m := Uncalibrated(h.ForHosts(tab.PerNode))
+			rn, err := m.run(Query{Collective: tab.Collective, Ranks: tab.Ranks(), PerNode: tab.PerNode, Layout: tab.Layout})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := tab.Points[0]
+			term, err := m.refs.termOf(rn, p.Size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t0 := term.time(&m.x)
+			x2 := m.x
+			x2[parInter] *= 2
+			net := term.time(&x2) - t0
+			k := max(1+(p.Time-t0)/net, 1.0/20)
+			names = append(names, fmt.Sprintf("%s (%dx%d, %g B: %.1f µs; the model %.1f µs, of which the network %.1f µs)",
+				filepath.Base(f.file), tab.Nodes, tab.PerNode, p.Size, p.Time*1e6, t0*1e6, net*1e6))
+			factors = append(factors, k)
+		}
+	}
+	return names, factors
+}
+
+// TestNetworkSpread measures NetworkSlower and NetworkFaster, the spread
+// of the network's latency that a prediction across nodes from tables of
+// one node takes: the root mean square of ln k (networkFloorFactors) over
+// the public logs whose network is slower than the priors (k > 1) and over
+// those faster.
+func TestNetworkSpread(t *testing.T) {
+	names, factors := networkFloorFactors(t)
+	if len(factors) != 10 {
+		t.Fatalf("%d multi-node tables with rows of at most 64 B, want the 9 files' 10", len(factors))
+	}
+	var slow, fast []float64
+	var b strings.Builder
+	for i, k := range factors {
+		fmt.Fprintf(&b, "\n  k %6.2f  %s", k, names[i])
+		if k > 1 {
+			slow = append(slow, math.Log(k))
+		} else {
+			fast = append(fast, math.Log(k))
+		}
+	}
+	rms := func(v []float64) float64 {
+		var ss float64
+		for _, x := range v {
+			ss += x * x
+		}
+		return math.Sqrt(ss / float64(len(v)))
+	}
+	t.Logf("ln k: slower rms %.3f (%d logs), faster rms %.3f (%d logs):%s", rms(slow), len(slow), rms(fast), len(fast), b.String())
+	if math.Abs(rms(slow)-NetworkSlower) > 0.05 || math.Abs(rms(fast)-NetworkFaster) > 0.05 {
+		t.Errorf("measured slower %.3f, faster %.3f; NetworkSlower %g, NetworkFaster %g", rms(slow), rms(fast), NetworkSlower, NetworkFaster)
+	}
+	if slices.Max(factors) < 2 {
+		t.Errorf("no log's network slower than twice the priors: the spread measures nothing")
+	}
+}
