@@ -12,7 +12,7 @@ import (
 // hardwareOutput is the machine a command's model ran on: a one-line
 // summary, every fact with its source, the guesses that move the answer,
 // and where there are some, the catalog's systems of the GPU and host
-// size, whose documented facts would settle them (predict.SystemsOf).
+// size whose documented facts would settle them all (predict.SystemsOf).
 type hardwareOutput struct {
 	Summary string         `json:"summary"`
 	Facts   []predict.Fact `json:"facts"`
@@ -51,7 +51,11 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Que
 			SizeBytes: g.Size, Ratio: g.Ratio, Hint: "-hw " + g.Hint})
 	}
 	if len(gs) > 0 && hw.System == "" {
-		out.Systems = predict.SystemsOf(hw, q.PerNode)
+		var guessed []string
+		for _, g := range gs {
+			guessed = append(guessed, g.Fact.Name)
+		}
+		out.Systems = predict.SystemsOf(hw, q.PerNode, guessed)
 	}
 	return out, nil
 }

@@ -361,27 +361,35 @@ func TestDescribeCatalogFigures(t *testing.T) {
 	}
 }
 
-// SystemsOf offers the catalog's systems of a GPU and host size: GH200 in
-// hosts of 4 is the HPE Cray EX254n (Alps); an 8-GPU A100 SXM4 host is a
-// DGX A100 (presets.Systems); an 8-GPU H20 host is none of them.
+// SystemsOf offers the catalog's systems of a GPU and host size that give
+// the facts asked for: GH200 in hosts of 4 is the HPE Cray EX254n (Alps),
+// with its NICs and their rate; an 8-GPU A100 SXM4 host is a DGX A100; the
+// 4-GPU A100 HGX board leaves the NICs to the server, so only Perlmutter's
+// node gives them; the MI300X platform gives no NICs; an 8-GPU H20 host is
+// none of them (presets.Systems).
 func TestSystemsOf(t *testing.T) {
+	nics := []string{"nics_per_node", "nic_bw"}
 	for _, c := range []struct {
 		gpu     string
 		perHost int
+		facts   []string
 		want    []string
 	}{
-		{"NVIDIA GH200 120GB", 4, []string{"hpe-ex254n-gh200"}},
-		{"A100-SXM4-80GB", 8, []string{"dgx-a100"}},
-		{"A100-SXM4-40GB", 4, []string{"hgx-a100-4gpu", "hpe-ex235n-a100"}},
-		{"GB200", 4, []string{"gb200-nvl72"}},
-		{"NVIDIA H20", 8, nil},
+		{"NVIDIA GH200 120GB", 4, append(nics, "fabric"), []string{"hpe-ex254n-gh200"}},
+		{"A100-SXM4-80GB", 8, nics, []string{"dgx-a100"}},
+		{"A100-SXM4-40GB", 4, []string{"fabric"}, []string{"hgx-a100-4gpu", "hpe-ex235n-a100"}},
+		{"A100-SXM4-40GB", 4, nics, []string{"hpe-ex235n-a100"}},
+		{"AMD Instinct MI300X", 8, []string{"fabric"}, []string{"mi300x-platform"}},
+		{"AMD Instinct MI300X", 8, nics, nil},
+		{"GB200", 4, nics, []string{"gb200-nvl72"}},
+		{"NVIDIA H20", 8, nil, nil},
 	} {
 		h, err := Describe(c.gpu, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := SystemsOf(h, c.perHost); !slices.Equal(got, c.want) {
-			t.Errorf("SystemsOf(%s, %d) = %v, want %v", c.gpu, c.perHost, got, c.want)
+		if got := SystemsOf(h, c.perHost, c.facts); !slices.Equal(got, c.want) {
+			t.Errorf("SystemsOf(%s, %d, %v) = %v, want %v", c.gpu, c.perHost, c.facts, got, c.want)
 		}
 	}
 }

@@ -54,18 +54,29 @@ func (h *Hardware) setSystem(name string) error {
 }
 
 // SystemsOf returns the names of the catalog's systems (presets.Systems)
-// that could be h's machine: those of h's GPU whose hosts hold perHost
-// GPUs, or whose NVLink domains do for a domain's host. Where h's facts are
-// assumed, naming one (Describe's system key) replaces the assumptions
-// with the system's documented facts.
-func SystemsOf(h Hardware, perHost int) []string {
+// that could be h's machine and would settle each of the facts named
+// (Fact.Name, such as the assumed facts of Guesses): those of h's GPU whose
+// hosts hold perHost GPUs, or whose NVLink domains do for a domain's host,
+// and whose entry gives every one of those facts. Naming one (Describe's
+// system key) replaces those assumptions with its documented facts.
+func SystemsOf(h Hardware, perHost int, facts []string) []string {
 	var out []string
 	for _, s := range presets.Systems {
 		g, err := nccl.ParseGPU(s.GPU)
-		if err != nil || g.Name != h.GPU.Name {
+		if err != nil || g.Name != h.GPU.Name || !(s.PerHost == perHost || s.Domain > 0 && perHost <= s.PerHost) {
 			continue
 		}
-		if s.PerHost == perHost || s.Domain > 0 && perHost <= s.PerHost {
+		hs, err := Describe(s.GPU, "system="+s.Name)
+		if err != nil {
+			continue
+		}
+		settled := 0
+		for _, f := range hs.Facts() {
+			if slices.Contains(facts, f.Name) && f.Source == SourceCatalog {
+				settled++
+			}
+		}
+		if settled == len(facts) {
 			out = append(out, s.Name)
 		}
 	}
