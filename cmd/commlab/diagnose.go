@@ -93,6 +93,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	out.Hardware.Facts = m.Facts()
 	out.Model = model
 	findings, inside, err := m.Diagnose(t)
 	if err != nil {

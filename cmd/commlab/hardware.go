@@ -78,6 +78,9 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 		if f.Guessed() {
 			mark = "?"
 		}
+		if f.Fitted != "" {
+			mark += ", the tables fit " + f.Fitted
+		}
 		parts = append(parts, fmt.Sprintf("%s %s (%s%s)", f.Name, f.Value, f.Source, mark))
 	}
 	fmt.Fprintf(w, "facts: %s\n", strings.Join(parts, ", "))

@@ -149,13 +149,14 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	out.Calibration.Files = append(out.Calibration.Files, m.files...)
 	out.Problems = append(out.Problems, m.problems...)
 	hw, tables := m.hw, m.tables
-	if err := out.predict(hw, tables, req.query, req.sizes); err != nil {
-		if errors.Is(err, predict.ErrLayout) {
-			return fmt.Errorf("%w: give -g and -threads whose product divides -per-node %d", err, req.query.PerNode)
-		}
-		return err
+	out.Hardware, err = describeHardware(hw, tables, req.query, req.sizes)
+	if err == nil {
+		err = out.predict(hw, tables, req.query, req.sizes) // after: it adds the fitted values to the facts
 	}
-	if out.Hardware, err = describeHardware(hw, tables, req.query, req.sizes); err != nil {
+	if errors.Is(err, predict.ErrLayout) {
+		return fmt.Errorf("%w: give -g and -threads whose product divides -per-node %d", err, req.query.PerNode)
+	}
+	if err != nil {
 		return err
 	}
 	switch req.format {
@@ -360,6 +361,7 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 			return err
 		}
 		out.addCalibration(m)
+		out.Hardware.Facts = m.Facts()
 		if preds, err = m.Predict(q, sizes); err != nil {
 			return err
 		}

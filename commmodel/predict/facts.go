@@ -22,9 +22,6 @@ const (
 	SourceTopo Source = "topo"
 	// SourceUser is the user's description (-hw, Describe).
 	SourceUser Source = "hw"
-	// SourceFitted is a choice the calibration tables made between
-	// descriptions the evidence left open (ChooseHardware).
-	SourceFitted Source = "fitted"
 	// SourceCatalog is the GPU's catalog entry (nccl.ParseGPU), which
 	// cites its datasheet.
 	SourceCatalog Source = "catalog"
@@ -49,6 +46,11 @@ type Fact struct {
 	Source Source `json:"source"`
 	// Key is the Describe key (the -hw key) that settles it.
 	Key string `json:"-"`
+	// Fitted is, for a calibrated machine (Machine.Facts), the value the
+	// calibration tables fit for the fact where they identify it, "" where
+	// they do not: nic_bw's is the bandwidth one NIC moved with Simple
+	// (the nic_bw parameter), which a wrong NIC count or rate shows.
+	Fitted string `json:"fitted,omitempty"`
 }
 
 // Guessed reports that nothing the user gave confirms the fact.
@@ -93,6 +95,22 @@ func (h *Hardware) Facts() []Fact {
 			src = SourceAssumed
 		}
 		out[i] = Fact{Name: f.name, Value: f.value(h), Source: src, Key: f.key}
+	}
+	return out
+}
+
+// Facts lists the facts of m's hardware as Hardware.Facts does, each with
+// the value the calibration fit for it where the tables identify the
+// parameter that measures it (Fact.Fitted): nic_bw.
+func (m *Machine) Facts() []Fact {
+	out := m.Hardware.Facts()
+	if len(m.Params) != numParams || !m.Params[parNICBW].Identified {
+		return out
+	}
+	for i := range out {
+		if out[i].Name == "nic_bw" {
+			out[i].Fitted = formatBitRate(m.Params[parNICBW].Value)
+		}
 	}
 	return out
 }

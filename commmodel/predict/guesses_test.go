@@ -145,3 +145,45 @@ func TestWithEvidence(t *testing.T) {
 		t.Errorf("EFA: %d NICs from %q; want them still assumed", got.NICs, got.Sources.NICs)
 	}
 }
+
+// A calibrated machine's nic_bw fact carries what the tables fit for it
+// where they identify it: cluster01's 10 x 8 AllReduce and 2 x 8 tables
+// (data/logs/paired) fix nic_bw, which Facts reports beside the assumed
+// 400 Gb/s line rate as the parameter's value; NCCL's uncalibrated model
+// fits nothing.
+func TestMachineFactsFitted(t *testing.T) {
+	dir := "../../data/logs/paired/h100-sxm-10node-cluster01/"
+	var tables []Table
+	for _, f := range []string{"nccl_N10_G8.log", "nccl_N2_G8_cnode3-002_cnode3-003.log", "nccl_N1_G8_cnode3-002.log"} {
+		tabs, _, err := ReadFile(dir+f, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, tabs...)
+	}
+	h, err := Describe(tables[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Calibrate(h, tables, &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.Params[parNICBW]
+	if !p.Identified {
+		t.Fatalf("nic_bw not identified by %d tables across nodes", len(tables))
+	}
+	for _, f := range m.Facts() {
+		switch {
+		case f.Name == "nic_bw" && f.Fitted != formatBitRate(p.Value):
+			t.Errorf("nic_bw fitted %q, want the parameter's %s", f.Fitted, formatBitRate(p.Value))
+		case f.Name != "nic_bw" && f.Fitted != "":
+			t.Errorf("%s fitted %q, want none", f.Name, f.Fitted)
+		}
+	}
+	for _, f := range Uncalibrated(h).Facts() {
+		if f.Fitted != "" {
+			t.Errorf("uncalibrated: %s fitted %q", f.Name, f.Fitted)
+		}
+	}
+}
