@@ -23,6 +23,29 @@ func (t *Topology) NearestNICs(g int) []int {
 	return best
 }
 
+// NICsUsed returns how many NICs are nearest (NearestNICs) to at least one
+// GPU: the NICs NCCL's graph search tries first, each GPU's local nets
+// (ncclTopoSelectNets, src/graph/search.cc), and finds its graphs on. A NIC
+// farther from every GPU than another NIC, such as a DGX A100's storage
+// NICs, does not count. Where no GPU has a known path to a NIC, every NIC
+// counts.
+func (t *Topology) NICsUsed() int {
+	used := make([]bool, len(t.nics))
+	n := 0
+	for g := range t.gpus {
+		for _, k := range t.NearestNICs(g) {
+			if !used[k] {
+				used[k] = true
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return len(t.nics)
+	}
+	return n
+}
+
 // NICAssignment gives every GPU its closest NIC (-1 if it has none), breaking
 // ties so that GPUs spread over NICs:
 //

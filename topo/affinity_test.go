@@ -39,6 +39,40 @@ func TestNICAssignmentArticle(t *testing.T) {
 	}
 }
 
+// TestNICsUsed: the NICs some GPU is nearest to, read off real captures'
+// matrices.
+func TestNICsUsed(t *testing.T) {
+	for _, c := range []struct {
+		file       string
+		nics, used int
+	}{
+		// DGX A100: each GPU PXB to one of eight compute NICs; the two
+		// storage NICs are SYS or NODE to every GPU, farther than its own.
+		{"testdata/real/a100_dgx_nps4_10nic_tabs_gpucompress.txt", 10, 8},
+		// H200: GPU0..7 PIX to NIC0..7; NIC8 is NODE or SYS to every GPU.
+		{"testdata/real/h200_9nic_reformatted_blog.txt", 9, 8},
+		// The article's server: four NICs, each PIX to one GPU and NODE to
+		// its neighbour, which ties between two.
+		{"../data/topology/h20-article.txt", 4, 4},
+		// Four GPUs NODE to each of three NICs: all tie.
+		{"testdata/real/nv4_4gpu_empty_cpu_affinity_slurm.txt", 3, 3},
+		// One GPU PXB to NIC3 of five: the others are farther.
+		{"testdata/real/single_gpu_5bond_nics_lmdeploy.txt", 5, 1},
+	} {
+		top, _, err := ParseFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, u := len(top.NICs()), top.NICsUsed(); n != c.nics || u != c.used {
+			t.Errorf("%s: %d NICs, %d used; want %d, %d", c.file, n, u, c.nics, c.used)
+		}
+	}
+	// No NIC at all: none used.
+	if u := mustParse(t, "\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNV4\t X \n").NICsUsed(); u != 0 {
+		t.Errorf("GPU-only topology: %d NICs used", u)
+	}
+}
+
 func TestNearestNICNone(t *testing.T) {
 	top := mustParse(t, "\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNV4\t X \n")
 	if _, _, ok := top.NearestNIC(0); ok {

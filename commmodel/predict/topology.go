@@ -18,7 +18,12 @@ import (
 //     SHARP is enabled, so on NVSwitch NVLS stays as it was, or, where the
 //     capture turns the fabric into NVSwitch and nothing gave NVLS, takes
 //     the GPU's default (nccl.GPU.SupportsNVLS, assumed).
-//   - the NICs per host, every NIC of the capture, and NICPath: the
+//   - the NICs per host: those nearest to some GPU (topo.Topology.NICsUsed),
+//     the NICs NCCL's graph search prefers (a GPU's local nets,
+//     ncclTopoSelectNets in src/graph/search.cc), so a storage NIC no GPU
+//     is nearest to does not count. A capture of one GPU, of a container
+//     that sees one GPU of its host, cannot show the other GPUs' nearest
+//     NICs: there every NIC counts. And NICPath: the
 //     farthest, over the GPUs, of the path NCCL types from a GPU to the
 //     NIC it reaches best (topo.Topology.NICPath, PXN where NCCL relays
 //     through an NVLinked GPU). The farthest rather than the most common,
@@ -35,6 +40,9 @@ func (h *Hardware) SetTopology(t *topo.Topology) {
 		return
 	}
 	h.NICs, h.Sources.NICs = len(t.NICs()), SourceTopo
+	if len(t.GPUs()) >= 2 {
+		h.NICs = t.NICsUsed()
+	}
 	path := nccl.PathDIS
 	for g := range t.GPUs() {
 		if p := t.NICPath(g); p != nccl.PathDIS && (path == nccl.PathDIS || p > path) {

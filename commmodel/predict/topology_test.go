@@ -23,8 +23,9 @@ func TestSetTopology(t *testing.T) {
 		{"../../topo/testdata/real/h100_hgx_8nic_sglang30401.txt", "H100", FabricNVSwitch, 18, true, 8, nccl.PathPIX},
 		// NV18 pairs; each GPU PXB to its own mlx5_bond NIC (CX8 behind a switch).
 		{"../../topo/testdata/real/b300_cx8_pxb_deepep590.txt", "B300", FabricNVSwitch, 18, true, 8, nccl.PathPXB},
-		// DGX A100: NV12 pairs, ten NICs (eight compute, two storage), each GPU PXB to one.
-		{"../../topo/testdata/real/a100_dgx_nps4_10nic_tabs_gpucompress.txt", "A100", FabricNVSwitch, 12, false, 10, nccl.PathPXB},
+		// DGX A100: NV12 pairs, ten NICs, each GPU PXB to one of eight (compute);
+		// the two storage NICs are no GPU's nearest, so NCCL does not prefer them.
+		{"../../topo/testdata/real/a100_dgx_nps4_10nic_tabs_gpucompress.txt", "A100", FabricNVSwitch, 12, false, 8, nccl.PathPXB},
 		// The article's server: NV18 pairs, four NICs; GPU1, 3, 4, 6 PIX to
 		// theirs, GPU0, 2, 5, 7 NODE (PHB to NCCL), which NCCL relays through
 		// the PIX GPU over NVLink: PXN.
