@@ -521,7 +521,8 @@ func targetRow(name string, scores []heldout.Score) string {
 	share := func(k int) string {
 		return fmt.Sprintf("%d of %d (%s)", k, len(scores), pct(float64(k)/float64(len(scores))))
 	}
-	return fmt.Sprintf("| %s | %s | %s | %s |\n", name, share(within), share(better), pct(heldout.Coverage(scores)))
+	w50, w90 := widths(scores)
+	return fmt.Sprintf("| %s | %s | %s | %s | %.2fx | %.2fx |\n", name, share(within), share(better), pct(heldout.Coverage(scores)), w50, w90)
 }
 
 // targets counts the predictions within targetWithin at the median over
@@ -556,8 +557,8 @@ const targetWithin = 0.15
 // or its miss to a reason, and the rest to the golden table.
 func TestPairedFromEach(t *testing.T) {
 	var b bytes.Buffer
-	fmt.Fprintln(&b, "| machine | tables | predictions | within 15% | better than one-link | median error ≥1 MiB | median error, all sizes | NCCL ≥1 MiB | NCCL all | points | in 80% interval | coverage |")
-	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(&b, "| machine | tables | predictions | within 15% | better than one-link | median error ≥1 MiB | median error, all sizes | NCCL ≥1 MiB | NCCL all | points | in 80% interval | coverage | width high/low, median | 90th percentile |")
+	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	var all []heldout.Score
 	row := func(name, tables string, scores []heldout.Score) {
 		within, better := targets(scores)
@@ -576,9 +577,10 @@ func TestPairedFromEach(t *testing.T) {
 			}
 			in, n = in+s.Inside, n+s.Points
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d (%s) | %d (%s) | %s | %s | %s | %s | %d | %d | %s |\n", name, tables, len(scores),
+		w50, w90 := widths(scores)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d (%s) | %d (%s) | %s | %s | %s | %s | %d | %d | %s | %.2fx | %.2fx |\n", name, tables, len(scores),
 			within, pct(float64(within)/float64(len(scores))), better, pct(float64(better)/float64(len(scores))),
-			pct(fit.Median(large)), pct(fit.Median(whole)), pct(fit.Median(ncclLarge)), pct(fit.Median(ncclWhole)), n, in, pct(float64(in)/float64(n)))
+			pct(fit.Median(large)), pct(fit.Median(whole)), pct(fit.Median(ncclLarge)), pct(fit.Median(ncclWhole)), n, in, pct(float64(in)/float64(n)), w50, w90)
 	}
 	for _, m := range pairedMachines(t) {
 		scores, err := heldout.FromEach(m.Hardware, m.Tables, nil)
@@ -938,10 +940,11 @@ Predictions of the paired machines' tables, two ways: every table held out and p
 the other tables of its machine, and every table alone predicting each of the others. None is
 refused (a refusal fails the tests that write this report). The targets are at least 60% of the
 predictions within 15% median error, every one better than the one-link baseline, and 70-90% of
-the points inside the 80% interval.
+the points inside the 80% interval, whose width High/Low has a median of at most 2x and a 90th
+percentile of at most 4x.
 
-| predictions | within 15% | better than one-link | inside the 80% interval |
-|---|---:|---:|---:|
+| predictions | within 15% | better than one-link | inside the 80% interval | width high/low, median | 90th percentile |
+|---|---:|---:|---:|---:|---:|
 `+part("paired_targets_loo.md")+part("paired_targets_each.md")+`
 ## Coverage of the 80% interval
 
