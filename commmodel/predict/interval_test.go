@@ -22,8 +22,8 @@ import (
 // tables are taken to have covered it has an interval narrower by exactly
 // the departure's variances, ((ln(High/Time) − bias)/z80)² being the slow
 // side's and ((ln(Time/Low) + bias)/z80)² the fast side's (interval.go):
-// beyond the tables' largest, 2² SlowerSpread² and 2² FasterSpread² for 16
-// nodes of 8 against the tables' 4 (and 128 ranks against 32),
+// beyond the tables' largest, 2 SlowerSpread² and 2 FasterSpread² for 16
+// nodes of 8 against the tables' 4 (and 128 ranks against 32: 2 doublings),
 // SlowerSpread² and FasterSpread² for 4 nodes of 16 (64 ranks); below
 // their smallest, nodeSpread² on both sides for 2 ranks against 4;
 // layoutSpread² for 2 threads of 4 GPUs, and for AllToAll priorSpread²
@@ -76,7 +76,7 @@ func TestDepartureWidens(t *testing.T) {
 		faster, slower float64
 	}{
 		{"nodes", m, Query{Collective: commmodel.AllReduce, Ranks: 128, PerNode: 8},
-			func(s *spread) { s.maxNodes, s.maxRanks = 16, 128 }, 4 * FasterSpread * FasterSpread, 4 * SlowerSpread * SlowerSpread},
+			func(s *spread) { s.maxNodes, s.maxRanks = 16, 128 }, 2 * FasterSpread * FasterSpread, 2 * SlowerSpread * SlowerSpread},
 		{"ranks", m, Query{Collective: commmodel.AllReduce, Ranks: 64, PerNode: 16},
 			func(s *spread) { s.maxRanks = 64 }, FasterSpread * FasterSpread, SlowerSpread * SlowerSpread},
 		{"fewer ranks", m, Query{Collective: commmodel.AllReduce, Ranks: 2, PerNode: 2},

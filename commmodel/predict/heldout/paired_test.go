@@ -826,17 +826,21 @@ func TestPairedSweeps(t *testing.T) {
 // machine that ran on fewer nodes, where at least one of them crossed the
 // network (so that the network's parameters are calibrated, not priors):
 // how the measurement departs from the model beyond the tables' largest
-// node count. For each prediction, the median of ln(measured/model) over
-// the table's sizes, per doubling of nodes beyond the calibration's; the
-// root mean square of those per-doubling values over the predictions
-// measured slower, and over those measured faster, are the interval's
-// spreads beyond the tables (interval.go), which the test holds to within
-// their two digits.
+// node count. For each prediction, the median e of ln(measured/model) over
+// the table's sizes and the d doublings of nodes beyond the calibration's;
+// the root mean square of e/√d over the predictions measured slower, and
+// over those measured faster, are the interval's spreads beyond the
+// tables (interval.go), which the test holds to within their two digits.
+// The form, a variance d times one doubling's, is held to its measurement
+// too: on each side its likelihood is compared with that of a standard
+// deviation d times one doubling's (each form's spread fitted by maximum
+// likelihood), and the slow side, which sets the width, must favour it.
 func TestPairedBeyondNodes(t *testing.T) {
 	var b bytes.Buffer
-	fmt.Fprintln(&b, "| held-out table | nodes | from tables of up to | doublings | median ln(measured/model) | per doubling | in 80% interval |")
+	fmt.Fprintln(&b, "| held-out table | nodes | from tables of up to | doublings d | median ln(measured/model) | per √d | in 80% interval |")
 	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|---:|")
-	var slower, faster []float64
+	type miss struct{ e, d float64 }
+	var slower, faster []miss
 	var scores []heldout.Score
 	for _, m := range pairedMachines(t) {
 		if !scoredInShort(m) {
@@ -866,33 +870,52 @@ func TestPairedBeyondNodes(t *testing.T) {
 			med := fit.Median(r)
 			d := math.Log2(float64(held.Nodes) / float64(most))
 			if med > 0 {
-				slower = append(slower, med/d)
+				slower = append(slower, miss{med, d})
 			} else {
-				faster = append(faster, med/d)
+				faster = append(faster, miss{med, d})
 			}
 			scores = append(scores, s)
-			fmt.Fprintf(&b, "| %s | %d | %d | %.2f | %+.3f | %+.3f | %d/%d |\n", held.Name, held.Nodes, most, d, med, med/d, s.Inside, s.Points)
+			fmt.Fprintf(&b, "| %s | %d | %d | %.2f | %+.3f | %+.3f | %d/%d |\n", held.Name, held.Nodes, most, d, med, med/math.Sqrt(d), s.Inside, s.Points)
 		}
 	}
 	if testing.Short() {
 		goldenRows(t, "paired_beyond.md", b.Bytes())
 		return
 	}
-	rms := func(x []float64) float64 {
+	// fitted returns, for the misses x with a standard deviation of
+	// s·scale(d), the maximum-likelihood s (the root mean square of
+	// e/scale(d)) and the normal log-likelihood at it.
+	fitted := func(x []miss, scale func(d float64) float64) (s, logLik float64) {
 		var ss float64
-		for _, v := range x {
-			ss += v * v
+		for _, m := range x {
+			ss += (m.e / scale(m.d)) * (m.e / scale(m.d))
 		}
-		return math.Sqrt(ss / float64(len(x)))
+		s = math.Sqrt(ss / float64(len(x)))
+		for _, m := range x {
+			sd := s * scale(m.d)
+			logLik += -0.5*math.Log(2*math.Pi*sd*sd) - m.e*m.e/(2*sd*sd)
+		}
+		return s, logLik
 	}
-	fmt.Fprintf(&b, "\n%d of %d predictions measured slower than the model, root mean square %.3f per doubling; %d faster, %.3f per doubling. %s of their points inside their 80%% interval.\n",
-		len(slower), len(slower)+len(faster), rms(slower), len(faster), rms(faster), pct(heldout.Coverage(scores)))
+	walk := func(x []miss) (float64, float64) { return fitted(x, math.Sqrt) }
+	line := func(x []miss) (float64, float64) { return fitted(x, func(d float64) float64 { return d }) }
+	sw, lw := walk(slower)
+	fw, flw := walk(faster)
+	sl, ll := line(slower)
+	fl, fll := line(faster)
+	fmt.Fprintf(&b, "\n%d of %d predictions measured slower than the model, root mean square %.3f per √d; %d faster, %.3f per √d. %s of their points inside their 80%% interval.\n",
+		len(slower), len(slower)+len(faster), sw, len(faster), fw, pct(heldout.Coverage(scores)))
+	fmt.Fprintf(&b, "\nThe form: with a variance d times one doubling's, the log-likelihood of the slower misses is %.2f and of the faster %.2f; "+
+		"with a standard deviation d times one doubling's (%.3f and %.3f per doubling), %.2f and %.2f.\n", lw, flw, sl, fl, ll, fll)
+	if lw < ll {
+		t.Errorf("slower misses: a standard deviation d times one doubling's explains them better (log-likelihood %.2f against %.2f): the interval's form is not what they show", ll, lw)
+	}
 	for _, c := range []struct {
 		name      string
 		got, want float64
-	}{{"slower", rms(slower), predict.SlowerSpread}, {"faster", rms(faster), predict.FasterSpread}} {
+	}{{"slower", sw, predict.SlowerSpread}, {"faster", fw, predict.FasterSpread}} {
 		if !scalar.EqualWithinAbs(c.got, c.want, 0.005) {
-			t.Errorf("%s: root mean square %.3f per doubling, but the interval's spread is %.2f: set it to the measurement", c.name, c.got, c.want)
+			t.Errorf("%s: root mean square %.3f per √d, but the interval's spread is %.2f: set it to the measurement", c.name, c.got, c.want)
 		}
 	}
 	golden(t, "paired_beyond.md", b.Bytes())
@@ -1063,18 +1086,24 @@ fabric, which loses nothing from 2 to 64 nodes, it is wider than the errors need
 
 Each paired table predicted from the tables of its machine that ran on fewer nodes, where at
 least one of them crossed the network (`+"`TestPairedBeyondNodes`"+`): the median of ln(measured/model)
-over the table's sizes, and the same per doubling of nodes beyond the calibration's largest.
+over the table's sizes, and the same over the square root of the d doublings of nodes beyond the
+calibration's largest.
 
 `)
 	b.WriteString(part("paired_beyond.md"))
 	fmt.Fprint(&b, `
 Beyond the tables' nodes the measurement is slower than the model far more often than faster: a
 network level the tables did not reach (a switch tier, the fabric's bisection, congestion) and
-steps they did not time only add time. The interval therefore widens unevenly there: per doubling
-of nodes (or ranks) beyond the tables, its slow side by the root mean square of the slower
-predictions' per-doubling errors, its fast side by that of the faster ones (the two figures
-above; the test holds the model's spreads to them), so these predictions are not held out from
-that choice. Below the tables' range it widens evenly, by 0.15 per doubling.
+steps they did not time only add time. The interval therefore widens unevenly there: its slow
+side's variance grows by the square of the slower predictions' root mean square per doubling of
+nodes (or ranks) beyond the tables, its fast side's by the faster ones' (the two figures above;
+the test holds the model's spreads to them), so these predictions are not held out from that
+choice. A variance per doubling, as if each doubling added an independent error, explains the
+misses better than a standard deviation per doubling (the likelihoods above): the predictions
+across 2 to 3.5 doublings (cluster01's 10 nodes from 2, GB300's 16 hosts from 2, GB200's 20 racks
+from 2) miss by less than that many one-doubling misses. At 7 doublings (2 to 256 nodes) the slow
+side's standard deviation is then √7 times one doubling's rather than 7 times. Below the tables'
+range the interval widens evenly, a variance of 0.15² per doubling.
 `)
 	fmt.Fprintf(&b, `
 ## Tuner choices on pinned sweeps
