@@ -189,15 +189,24 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		m.Tables = append(m.Tables, t.Name)
 	}
 	m.Params = m.params(x0, all, used, set)
-	var unused []string
+	var unused, loose []string
 	for _, p := range m.Params {
 		switch {
 		case !p.Used && (p.Name != params[parFabric].name || m.Hardware.Group > 0):
 			unused = append(unused, p.Name)
 		case !p.Used:
 		case !p.Identified:
-			m.Notes = append(m.Notes, fmt.Sprintf("%s is not identified by these tables: %s, %s its prior %s", p.Name, FormatValue(p.Value, p.Unit), fromPrior(p.Value, p.Prior), FormatValue(p.Prior, p.Unit)))
+			// One note for all: a line each put the guesses a page down.
+			if r := fromPrior(p.Value, p.Prior); r != "at" {
+				loose = append(loose, p.Name+" "+r+" its prior")
+			} else {
+				loose = append(loose, p.Name)
+			}
 		}
+	}
+	if len(loose) > 0 {
+		m.Notes = append(m.Notes, fmt.Sprintf("these tables do not identify %s: they lean on their priors (the parameter table gives each value and prior)",
+			strings.Join(loose, ", ")))
 	}
 	if len(unused) > 0 {
 		m.Notes = append(m.Notes, fmt.Sprintf("no table depends on %s: they stay at their priors", strings.Join(unused, ", ")))
