@@ -200,9 +200,16 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 			"describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host is fabric=infinity)", hw.GPU.Name)})
 	}
 	hw, notes := hw.WithEvidence(m.tables)
+	hw, fitted, err := hw.ForHosts(perNode).FitNICs(m.tables)
+	if err != nil {
+		return machine{}, err
+	}
+	if fitted != "" {
+		notes = append(notes, fitted)
+	}
 	for _, n := range notes {
 		problems = append(problems, problem{Message: n})
 	}
-	m.hw, m.problems = hw.ForHosts(perNode), append(m.problems, problems...)
+	m.hw, m.problems = hw, append(m.problems, problems...)
 	return m, nil
 }

@@ -22,6 +22,9 @@ const (
 	SourceTopo Source = "topo"
 	// SourceUser is the user's description (-hw, Describe).
 	SourceUser Source = "hw"
+	// SourceFitted is a choice among descriptions by the held-out fit of
+	// the calibration tables (Hardware.FitNICs).
+	SourceFitted Source = "fitted"
 	// SourceCatalog is the GPU's catalog entry (nccl.ParseGPU), which
 	// cites its datasheet.
 	SourceCatalog Source = "catalog"

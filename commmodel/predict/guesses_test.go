@@ -1,6 +1,8 @@
 package predict
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -185,5 +187,59 @@ func TestMachineFactsFitted(t *testing.T) {
 		if f.Fitted != "" {
 			t.Errorf("uncalibrated: %s fitted %q", f.Name, f.Fitted)
 		}
+	}
+}
+
+// TestFitNICs: tables across nodes at 1, 2, 4 and 8 GPUs a node that the
+// model timed on 2 NICs per node of 8 GPUs tell 2 NICs from the assumed
+// one per GPU: with 8 the nodes of 4 and 8 GPUs would move 2x and 4x what
+// they moved. Tables of 8 GPUs a node alone cannot tell them apart (the
+// fitted nic_bw absorbs the count), and a count the user gave stands.
+func TestFitNICs(t *testing.T) {
+	tr := truth(t)
+	tr.Hardware.NICs = 2
+	tr.refs = &references{hw: &tr.Hardware, m: map[runKey]*reference{}}
+	var tables []Table
+	for _, per := range []int{1, 2, 4, 8} {
+		for _, c := range []commmodel.Collective{commmodel.AllReduce, commmodel.AllGather} {
+			tab := Table{Name: fmt.Sprintf("%v-2x%d", c, per), GPU: tr.GPU, Collective: c, Nodes: 2, PerNode: per,
+				Layout: Layout{GPUsPerThread: 1}, Version: tr.version}
+			ps, err := tr.Predict(tab.Query(), []float64{1 << 20, 16 << 20, 256 << 20, 1 << 30})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range ps {
+				tab.Points = append(tab.Points, Point{Size: p.Size, Time: p.Time})
+			}
+			tables = append(tables, tab)
+		}
+	}
+	assumed := h100(t)
+	if assumed.Sources.NICs != "" && assumed.Sources.NICs != SourceAssumed {
+		t.Fatalf("h100's NICs come from %s, want assumed", assumed.Sources.NICs)
+	}
+	got, note, err := assumed.FitNICs(tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.NICs != 2 || got.Sources.NICs != SourceFitted || !strings.Contains(note, "nics_per_node = 2 is chosen by the held-out fit") || !strings.Contains(note, "-hw nics=N") {
+		t.Errorf("FitNICs: %d NICs from %s, note %q; want 2, fitted", got.NICs, got.Sources.NICs, note)
+	}
+	t.Log(note)
+	var eight []Table
+	for _, tab := range tables {
+		if tab.PerNode == 8 {
+			eight = append(eight, tab)
+		}
+	}
+	if got, note, err := assumed.FitNICs(eight); err != nil || got.Sources.NICs == SourceFitted || note != "" {
+		t.Errorf("from 8 GPUs a node alone: %d NICs from %s, note %q, %v; want the assumption kept", got.NICs, got.Sources.NICs, note, err)
+	}
+	given, err := Describe(tr.GPU, "nics=8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, note, err := given.FitNICs(tables); err != nil || got.NICs != 8 || note != "" {
+		t.Errorf("-hw nics=8: %d NICs, note %q, %v; want the user's 8", got.NICs, note, err)
 	}
 }

@@ -113,3 +113,35 @@ func TestOtherChoice(t *testing.T) {
 		t.Errorf("a calibration table: %+v", fs)
 	}
 }
+
+// TestFitNICsCluster01: cluster01's tables across 2 and 10 nodes ran 1, 2,
+// 4 and 8 GPUs a node. Its README infers one 400 Gb/s NIC per GPU from
+// the bandwidths; the held-out fit tells 1 and 2 NICs from 4 or 8 (nodes
+// of 4 and 8 GPUs would move a quarter or half of what they moved), but
+// not 4 from 8: the assumed NIC per GPU stands, and an assumption of one
+// NIC a node gives way to 4, the nearest count that fits as well as the
+// best.
+func TestFitNICsCluster01(t *testing.T) {
+	var pm heldout.PairedMachine
+	for _, m := range pairedMachines(t) {
+		if m.Name == "h100-sxm-10node-cluster01" {
+			pm = m
+		}
+	}
+	h, err := predict.Describe(pm.Tables[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, note, err := h.FitNICs(pm.Tables); err != nil || got.Sources.NICs == predict.SourceFitted || note != "" {
+		t.Errorf("one NIC per GPU assumed: %d NICs from %s, note %q, %v; want the assumption kept", got.NICs, got.Sources.NICs, note, err)
+	}
+	h.NICs = 1
+	got, note, err := h.FitNICs(pm.Tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.NICs != 4 || got.Sources.NICs != predict.SourceFitted || !strings.Contains(note, "with 1") {
+		t.Errorf("one NIC a node assumed: %d NICs from %s, note %q; want 4, fitted", got.NICs, got.Sources.NICs, note)
+	}
+	t.Log(note)
+}

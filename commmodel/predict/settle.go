@@ -1,0 +1,109 @@
+package predict
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// FitMargin is how much lower the held-out error of one description must
+// be than another's for FitNICs to tell them apart: a fifth, so that
+// tables which fit several descriptions about as well keep the assumption
+// where it is one of them (and the guess that names its flag).
+const FitMargin = 0.2
+
+// FitNICs returns h with its NICs per node chosen by the held-out fit of
+// the tables where nothing gave them (their source is assumed) and the
+// tables can tell the counts apart: tables across nodes that ran at least
+// two numbers of GPUs a node, whose network bandwidth per GPU differs
+// with the NICs (a node of g GPUs moves min(g, NICs) NICs' worth). Every
+// count from 1 up to the most GPUs a node, by doublings and that most, is
+// calibrated on the tables and scored by its leave-one-table-out median
+// error (Machine.LOOMedian). The counts whose error is within FitMargin of
+// the lowest fit the tables alike; if the assumed count is not among them,
+// the one of them nearest to it (in doublings) is taken, with the source
+// SourceFitted. The note says what was chosen and how the others fit, or
+// is "" where nothing was tried or the assumption stands.
+func (h Hardware) FitNICs(tables []Table) (Hardware, string, error) {
+	if h.given(h.Sources.NICs) {
+		return h, "", nil
+	}
+	var perNode []int
+	most := 0
+	for i := range tables {
+		most = max(most, tables[i].PerNode)
+		if tables[i].Nodes > 1 && !slices.Contains(perNode, tables[i].PerNode) {
+			perNode = append(perNode, tables[i].PerNode)
+		}
+	}
+	if len(perNode) < 2 || len(tables) < 2 {
+		return h, "", nil
+	}
+	assumed := h.NICs
+	if assumed == 0 || assumed > most {
+		assumed = most
+	}
+	var counts []int
+	for c := 1; c < most; c *= 2 {
+		counts = append(counts, c)
+	}
+	counts = append(counts, most)
+	if !slices.Contains(counts, assumed) {
+		counts = append(counts, assumed)
+	}
+	errs := make([]float64, len(counts))
+	best, at := -1, -1
+	for i, c := range counts {
+		hc := h
+		hc.NICs = c
+		m, err := Calibrate(hc, tables, nil)
+		if err != nil {
+			return h, "", err
+		}
+		errs[i] = m.LOOMedian
+		if math.IsNaN(errs[i]) {
+			return h, "", nil
+		}
+		if best < 0 || errs[i] < errs[best] {
+			best = i
+		}
+		if c == assumed {
+			at = i
+		}
+	}
+	alike := func(i int) bool { return errs[i] <= errs[best]/(1-FitMargin) }
+	if alike(at) {
+		return h, "", nil
+	}
+	pick := best
+	for i := range counts {
+		if alike(i) && math.Abs(math.Log2(float64(counts[i])/float64(assumed))) < math.Abs(math.Log2(float64(counts[pick])/float64(assumed))) {
+			pick = i
+		}
+	}
+	best = pick
+	var others []string
+	for i, c := range counts {
+		if i != best {
+			others = append(others, fmt.Sprintf("%.1f%% with %d", 100*errs[i], c))
+		}
+	}
+	slices.Sort(perNode)
+	note := fmt.Sprintf("nics_per_node = %d is chosen by the held-out fit of the tables across nodes of %s GPUs a node: leave-one-table-out median error %.1f%%, against %s; "+
+		"-hw nics=N overrides it", counts[best], joinInts(perNode), 100*errs[best], strings.Join(others, ", "))
+	h.NICs, h.Sources.NICs = counts[best], SourceFitted
+	return h, note, nil
+}
+
+// joinInts is "1, 2 and 8".
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
