@@ -558,12 +558,17 @@ func (d *design) problem(at func([]float64) [numParams]float64, x0 [numParams]fl
 // over Simple's share of it, intra_bw's prior (NCCL's figure, about 0.8 of
 // the links' rate): LL128 reaches 120/128 of the links where Simple, whose
 // bandwidth it is a share of, does not reach them. The fit holds every
-// parameter within them.
+// parameter within them. Where the links are assumed (a GPU the catalog
+// does not hold, described by nothing), their rate bounds nothing:
+// intra_bw may reach the top of its wide prior, wideWidth above it.
 func (m *Machine) upper(x0 [numParams]float64) [numParams]float64 {
 	var u [numParams]float64
 	u[parNICBW], u[parIntraBW] = x0[parNICBW], m.Hardware.intraBW()
 	simple := min(x0[parIntraBW]/u[parIntraBW], 1) // Simple's share of the links' rate
 	u[parLL], u[parLL128] = commmodel.LL.Efficiency()/simple, commmodel.LL128.Efficiency()/simple
+	if m.Hardware.assumedLinks() {
+		u[parIntraBW] = max(u[parIntraBW], x0[parIntraBW]*math.Exp(wideWidth))
+	}
 	return u
 }
 

@@ -223,6 +223,38 @@ func TestIntraPriorDescribed(t *testing.T) {
 	}
 }
 
+// TestCalibrateUnnamedGPU: an rccl-tests log whose Rank lines name no GPU
+// (2 x 8 MI355X over RoCE, 8 B to 8 GiB) calibrates as an assumed GPU on
+// PCIe, whose assumed link rate (PCIe Gen5's 48 GB/s) does not bound
+// intra_bw: the log moves 364.39 GB/s bus bandwidth at 1 GiB (5525.0 us),
+// which the calibration meets within 10% and inside its interval. Held at
+// 48 GB/s, it was 42.4 ms.
+func TestCalibrateUnnamedGPU(t *testing.T) {
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/mi355x_2x8_allreduce_pollara_roce.log", nil)
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	h, err := Describe(tabs[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.assumedLinks() {
+		t.Fatalf("%q: links not assumed", tabs[0].GPU)
+	}
+	m, err := Calibrate(h, tabs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const measured = 5525.0e-6 // the log's out-of-place time at 1073741824 B
+	ps, err := m.Predict(tabs[0].Query(), []float64{1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := ps[0]; math.Abs(p.Time/measured-1) > 0.10 || !p.Holds(measured) {
+		t.Errorf("1 GiB: %.4g s [%.4g, %.4g], measured %.4g s", p.Time, p.Low, p.High, measured)
+	}
+}
+
 // TestCalibrateUnknownGPU calibrates on a real rccl-tests log of a GPU the
 // catalog does not hold ("NVIDIA RTX 6000D", 2 x 8 ranks of AllToAll): it
 // is not refused, the notes say what was assumed, and intra_bw's prior is
