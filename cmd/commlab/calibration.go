@@ -200,10 +200,7 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 			"describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host is fabric=infinity)", hw.GPU.Name)})
 	}
 	hw, notes := hw.WithEvidence(m.tables)
-	hw, fitted, err := hw.ForHosts(perNode).FitNICs(m.tables)
-	if err != nil {
-		return machine{}, err
-	}
+	hw, fitted := hw.ForHosts(perNode).FitNICs(m.tables)
 	if fitted != "" {
 		notes = append(notes, fitted)
 	}

@@ -24,10 +24,12 @@ const FitMargin = 0.2
 // the lowest fit the tables alike; if the assumed count is not among them,
 // the one of them nearest to it (in doublings) is taken, with the source
 // SourceFitted. The note says what was chosen and how the others fit, or
-// is "" where nothing was tried or the assumption stands.
-func (h Hardware) FitNICs(tables []Table) (Hardware, string, error) {
+// is "" where nothing was tried or the assumption stands. A calibration
+// that fails leaves the assumption too: Calibrate says why where it is
+// called with it.
+func (h Hardware) FitNICs(tables []Table) (Hardware, string) {
 	if h.given(h.Sources.NICs) {
-		return h, "", nil
+		return h, ""
 	}
 	var perNode []int
 	most := 0
@@ -38,7 +40,7 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string, error) {
 		}
 	}
 	if len(perNode) < 2 || len(tables) < 2 {
-		return h, "", nil
+		return h, ""
 	}
 	assumed := h.NICs
 	if assumed == 0 || assumed > most {
@@ -58,13 +60,10 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string, error) {
 		hc := h
 		hc.NICs = c
 		m, err := Calibrate(hc, tables, nil)
-		if err != nil {
-			return h, "", err
+		if err != nil || math.IsNaN(m.LOOMedian) {
+			return h, ""
 		}
 		errs[i] = m.LOOMedian
-		if math.IsNaN(errs[i]) {
-			return h, "", nil
-		}
 		if best < 0 || errs[i] < errs[best] {
 			best = i
 		}
@@ -74,7 +73,7 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string, error) {
 	}
 	alike := func(i int) bool { return errs[i] <= errs[best]/(1-FitMargin) }
 	if alike(at) {
-		return h, "", nil
+		return h, ""
 	}
 	pick := best
 	for i := range counts {
@@ -93,7 +92,7 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string, error) {
 	note := fmt.Sprintf("nics_per_node = %d is chosen by the held-out fit of the tables across nodes of %s GPUs a node: leave-one-table-out median error %.1f%%, against %s; "+
 		"-hw nics=N overrides it", counts[best], joinInts(perNode), 100*errs[best], strings.Join(others, ", "))
 	h.NICs, h.Sources.NICs = counts[best], SourceFitted
-	return h, note, nil
+	return h, note
 }
 
 // joinInts is "1, 2 and 8".
