@@ -23,21 +23,28 @@ func (t *Topology) NearestNICs(g int) []int {
 	return best
 }
 
-// NICsUsed returns how many NICs are nearest (NearestNICs) to at least one
-// GPU: the NICs NCCL's graph search tries first, each GPU's local nets
-// (ncclTopoSelectNets, src/graph/search.cc), and finds its graphs on. A NIC
-// farther from every GPU than another NIC, such as a DGX A100's storage
-// NICs, does not count. Where no GPU has a known path to a NIC, every NIC
-// counts.
-func (t *Topology) NICsUsed() int {
-	used := make([]bool, len(t.nics))
-	n := 0
+// NearestToGPU reports, for each NIC, whether it is nearest (NearestNICs)
+// to at least one GPU: the NICs NCCL's graph search tries first, each
+// GPU's local nets (ncclTopoSelectNets, src/graph/search.cc), and finds its
+// graphs on. A NIC farther from every GPU than another NIC, such as a DGX
+// A100's storage NICs, is not.
+func (t *Topology) NearestToGPU() []bool {
+	near := make([]bool, len(t.nics))
 	for g := range t.gpus {
 		for _, k := range t.NearestNICs(g) {
-			if !used[k] {
-				used[k] = true
-				n++
-			}
+			near[k] = true
+		}
+	}
+	return near
+}
+
+// NICsUsed returns how many NICs are nearest to a GPU (NearestToGPU), or
+// every NIC where no GPU has a known path to one.
+func (t *Topology) NICsUsed() int {
+	n := 0
+	for _, near := range t.NearestToGPU() {
+		if near {
+			n++
 		}
 	}
 	if n == 0 {

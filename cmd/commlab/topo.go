@@ -33,6 +33,9 @@ type topoNIC struct {
 	Name   string `json:"name"`
 	NUMA   int    `json:"numa"`
 	Device string `json:"device"`
+	// Nearest reports that the NIC is some GPU's nearest, one NCCL
+	// prefers (topo.Topology.NearestToGPU).
+	Nearest bool `json:"nearest"`
 }
 
 type topoPair struct {
@@ -139,8 +142,9 @@ func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError) topo
 			NCCLPath: b.NCCL.String(), GDR: b.GDR, GPUsOnNIC: b.Sharing, CPUs: b.CPUs.String(), NCCLIBHCA: b.NCCLIBHCA,
 		})
 	}
-	for _, n := range t.NICs() {
-		out.NICs = append(out.NICs, topoNIC{Name: n.Name, NUMA: n.NUMA, Device: n.Device})
+	near := t.NearestToGPU()
+	for i, n := range t.NICs() {
+		out.NICs = append(out.NICs, topoNIC{Name: n.Name, NUMA: n.NUMA, Device: n.Device, Nearest: near[i]})
 	}
 	for _, p := range t.Pairs() {
 		out.Pairs = append(out.Pairs, topoPair{A: p.A, B: p.B, Path: p.Path.String()})
@@ -190,6 +194,15 @@ func writeTopoHardware(w io.Writer, out topoOut, gpu, file bool) {
 		return
 	}
 	fmt.Fprintf(w, "machine: %s (each from the capture: topo)\n", topoFacts(out.Hardware.Facts))
+	var far []string
+	for _, n := range out.NICs {
+		if !n.Nearest {
+			far = append(far, n.Name)
+		}
+	}
+	if len(far) > 0 && len(far) < len(out.NICs) && len(out.GPUs) >= 2 {
+		fmt.Fprintf(w, "nics_per_node leaves out %s: no GPU's nearest NIC, and NCCL runs on each GPU's nearest\n", strings.Join(far, ", "))
+	}
 	if file {
 		fmt.Fprintf(w, "predict, diagnose, tune and plot take these with -topo %s, or as -hw %s\n", out.Source, out.HW)
 	} else {

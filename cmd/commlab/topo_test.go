@@ -17,9 +17,10 @@ type topoJSONOut struct {
 		Path string `json:"path"`
 	} `json:"gpus"`
 	NICs []struct {
-		Name   string `json:"name"`
-		NUMA   int    `json:"numa"`
-		Device string `json:"device"`
+		Name    string `json:"name"`
+		NUMA    int    `json:"numa"`
+		Device  string `json:"device"`
+		Nearest bool   `json:"nearest"`
 	} `json:"nics"`
 	Pairs []struct {
 		A    string `json:"a"`
@@ -207,6 +208,25 @@ func TestTopoMachine(t *testing.T) {
 	}
 	if a, b := summary("-topo", file), summary("-hw", spec); a != b {
 		t.Errorf("predict -topo: %q, -hw %s: %q", a, spec, b)
+	}
+
+	// DGX A100: each GPU PXB to one of eight compute NICs; the two
+	// storage NICs (NIC8, NIC9) are SYS or NODE to every GPU, and the
+	// machine's line says they are left out.
+	dgx := "../../topo/testdata/real/a100_dgx_nps4_10nic_tabs_gpucompress.txt"
+	if code, out, stderr = runCLI("topo", dgx); code != 0 || !strings.Contains(out, "nics_per_node 8,") ||
+		!strings.Contains(out, "nics_per_node leaves out NIC8, NIC9: no GPU's nearest NIC") {
+		t.Errorf("DGX A100: exit %d, %q, %s; want 8 NICs and NIC8, NIC9 left out", code, out, stderr)
+	}
+	code, out, stderr = runCLI("topo", dgx, "-json")
+	got := decodeTopo(t, out)
+	if code != 0 || len(got.NICs) != 10 {
+		t.Fatalf("DGX A100 -json: exit %d, %d NICs: %s", code, len(got.NICs), stderr)
+	}
+	for i, n := range got.NICs {
+		if n.Nearest != (i < 8) {
+			t.Errorf("DGX A100 %s: nearest %v", n.Name, n.Nearest)
+		}
 	}
 
 	// -gpu: the whole machine, in predict's JSON shape.
