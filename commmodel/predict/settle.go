@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/inframethod/commlab/commmodel/fit"
 )
 
 // FitMargin is how much lower the held-out error of one description must
@@ -20,7 +22,8 @@ const FitMargin = 0.2
 // with the NICs (a node of g GPUs moves min(g, NICs) NICs' worth). Every
 // count from 1 up to the most GPUs a node, by doublings and that most, is
 // calibrated on the tables and scored by its leave-one-table-out median
-// error (Machine.LOOMedian). The counts whose error is within FitMargin of
+// error (Machine.LOOMedian), or passed over where its own fit already
+// misses the tables by more than the assumed count does held out. The counts whose error is within FitMargin of
 // the lowest fit the tables alike; if the assumed count is not among them,
 // the one of them nearest to it (in doublings) is taken, with the source
 // SourceFitted. The note says what was chosen and how the others fit, or
@@ -54,24 +57,55 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string) {
 	if !slices.Contains(counts, assumed) {
 		counts = append(counts, assumed)
 	}
-	errs := make([]float64, len(counts))
-	best, at := -1, -1
+	// A count whose own fit misses the tables by more than the assumed
+	// count misses them held out cannot fit them as well held out (a
+	// refit without a table fits it no better than the fit with it):
+	// its held-out error is not computed, and its fit's stands as a
+	// lower bound. The leave-one-out refits of a count far from the
+	// tables are the slow ones.
+	fitErrs := make([]float64, len(counts))
+	at := slices.Index(counts, assumed)
 	for i, c := range counts {
 		hc := h
 		hc.NICs = c
-		m, err := Calibrate(hc, tables, nil)
-		if err != nil || math.IsNaN(m.LOOMedian) {
+		m, err := Calibrate(hc, tables, &Settings{NoIntervals: true})
+		if err != nil {
 			return h, ""
 		}
+		fitErrs[i] = m.fitError(tables)
+	}
+	errs := make([]float64, len(counts))
+	bound := make([]bool, len(counts))
+	loo := func(i int) bool {
+		hc := h
+		hc.NICs = counts[i]
+		m, err := Calibrate(hc, tables, nil)
+		if err != nil || math.IsNaN(m.LOOMedian) {
+			return false
+		}
 		errs[i] = m.LOOMedian
-		if best < 0 || errs[i] < errs[best] {
+		return true
+	}
+	if !loo(at) {
+		return h, ""
+	}
+	best := at
+	for i := range counts {
+		if i == at {
+			continue
+		}
+		if fitErrs[i] >= errs[at] {
+			errs[i], bound[i] = fitErrs[i], true
+			continue
+		}
+		if !loo(i) {
+			return h, ""
+		}
+		if errs[i] < errs[best] {
 			best = i
 		}
-		if c == assumed {
-			at = i
-		}
 	}
-	alike := func(i int) bool { return errs[i] <= errs[best]/(1-FitMargin) }
+	alike := func(i int) bool { return !bound[i] && errs[i] <= errs[best]/(1-FitMargin) }
 	if alike(at) {
 		return h, ""
 	}
@@ -84,7 +118,11 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string) {
 	best = pick
 	var others []string
 	for i, c := range counts {
-		if i != best {
+		switch {
+		case i == best:
+		case bound[i]:
+			others = append(others, fmt.Sprintf("over %.1f%% with %d (its own fit's error)", 100*errs[i], c))
+		default:
 			others = append(others, fmt.Sprintf("%.1f%% with %d", 100*errs[i], c))
 		}
 	}
@@ -105,4 +143,28 @@ func joinInts(v []int) string {
 		return strings.Join(s, "")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// fitError is the median over the tables of each table's median error
+// |predicted/measured − 1| at m's fit: Machine.LOOMedian's measure, with
+// every table in the fit.
+func (m *Machine) fitError(tables []Table) float64 {
+	per := make([]float64, 0, len(tables))
+	for i := range tables {
+		t := &tables[i]
+		sizes := make([]float64, len(t.Points))
+		for j, p := range t.Points {
+			sizes[j] = p.Size
+		}
+		ps, err := m.Predict(t.Query(), sizes)
+		if err != nil {
+			return math.NaN()
+		}
+		e := make([]float64, len(ps))
+		for j, p := range ps {
+			e[j] = math.Abs(p.Time/t.Points[j].Time - 1)
+		}
+		per = append(per, fit.Median(e))
+	}
+	return fit.Median(per)
 }
