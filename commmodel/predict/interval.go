@@ -645,13 +645,7 @@ func (m *Machine) misfits(tables []Table) []string {
 	var out []string
 	for i := range tables {
 		t := &tables[i]
-		q := Query{Collective: t.Collective, Ranks: t.Nodes * t.PerNode, PerNode: t.PerNode, Layout: t.Layout,
-			Algo: t.Algo, Proto: t.Proto, Version: t.Version}
-		sizes := make([]float64, len(t.Points))
-		for j, p := range t.Points {
-			sizes[j] = p.Size
-		}
-		ps, err := m.Predict(q, sizes)
+		ps, err := m.predictTable(t)
 		if err != nil || len(ps) == 0 {
 			continue // Calibrate modelled every point: it does not fail here
 		}

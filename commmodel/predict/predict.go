@@ -146,3 +146,12 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 	}
 	return out, nil
 }
+
+// predictTable predicts t's own run at its sizes.
+func (m *Machine) predictTable(t *Table) ([]Prediction, error) {
+	sizes := make([]float64, len(t.Points))
+	for j, p := range t.Points {
+		sizes[j] = p.Size
+	}
+	return m.Predict(t.Query(), sizes)
+}

@@ -152,11 +152,7 @@ func (m *Machine) fitError(tables []Table) float64 {
 	per := make([]float64, 0, len(tables))
 	for i := range tables {
 		t := &tables[i]
-		sizes := make([]float64, len(t.Points))
-		for j, p := range t.Points {
-			sizes[j] = p.Size
-		}
-		ps, err := m.Predict(t.Query(), sizes)
+		ps, err := m.predictTable(t)
 		if err != nil {
 			return math.NaN()
 		}
