@@ -66,6 +66,9 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string) {
 	fitErrs := make([]float64, len(counts))
 	at := slices.Index(counts, assumed)
 	for i, c := range counts {
+		if i == at {
+			continue // held out below
+		}
 		hc := h
 		hc.NICs = c
 		m, err := Calibrate(hc, tables, &Settings{NoIntervals: true})
