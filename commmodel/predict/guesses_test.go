@@ -194,7 +194,8 @@ func TestMachineFactsFitted(t *testing.T) {
 // model timed on 2 NICs per node of 8 GPUs tell 2 NICs from the assumed
 // one per GPU: with 8 the nodes of 4 and 8 GPUs would move 2x and 4x what
 // they moved. Tables of 8 GPUs a node alone cannot tell them apart (the
-// fitted nic_bw absorbs the count), and a count the user gave stands.
+// fitted nic_bw absorbs the count), nor can one table a shape, and a count
+// the user gave stands.
 func TestFitNICs(t *testing.T) {
 	tr := truth(t)
 	tr.Hardware.NICs = 2
@@ -231,6 +232,21 @@ func TestFitNICs(t *testing.T) {
 	}
 	if got, note := assumed.FitNICs(eight); got.Sources.NICs == SourceFitted || note != "" {
 		t.Errorf("from 8 GPUs a node alone: %d NICs from %s, note %q; want the assumption kept", got.NICs, got.Sources.NICs, note)
+	}
+	// A public pair of runs, 2 hosts of 1 L40S over sockets and 2 hosts of
+	// 2 over RoCE (the log's source lines): one table a shape, whose
+	// networks differ, choose nothing (held out, one NIC would fit them
+	// 20.7% against 47.8%).
+	l40s, _, err := ReadFile("../../data/nccltests/testdata/real/l40s_2node_allreduce_openshift.log", nil)
+	if err != nil || len(l40s) != 2 || l40s[0].PerNode == l40s[1].PerNode {
+		t.Fatalf("L40S log: %d tables, %v; want two of 1 and 2 GPUs a node", len(l40s), err)
+	}
+	hl, err := Describe(l40s[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, note := hl.FitNICs(l40s); got.Sources.NICs == SourceFitted || note != "" {
+		t.Errorf("L40S, one table a shape: %d NICs from %s, note %q; want the assumption kept", got.NICs, got.Sources.NICs, note)
 	}
 	given, err := Describe(tr.GPU, "nics=8")
 	if err != nil {

@@ -17,9 +17,12 @@ const FitMargin = 0.2
 
 // FitNICs returns h with its NICs per node chosen by the held-out fit of
 // the tables where nothing gave them (their source is assumed) and the
-// tables can tell the counts apart: tables across nodes that ran at least
-// two numbers of GPUs a node, whose network bandwidth per GPU differs
-// with the NICs (a node of g GPUs moves min(g, NICs) NICs' worth). Every
+// tables can tell the counts apart: at least two tables across nodes at
+// each of two numbers of GPUs a node or more, whose network bandwidth per
+// GPU differs with the NICs (a node of g GPUs moves min(g, NICs) NICs'
+// worth). One table of a shape is one run, whose network may differ from
+// the others' for reasons of its own (a public pair of runs, one over
+// sockets and one over RoCE, would choose one NIC for a node of 2 GPUs). Every
 // count from 1 up to the most GPUs a node, by doublings and that most, is
 // calibrated on the tables and scored by its leave-one-table-out median
 // error (Machine.LOOMedian), or passed over where its own fit already
@@ -34,15 +37,21 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string) {
 	if h.given(h.Sources.NICs) {
 		return h, ""
 	}
-	var perNode []int
+	across := map[int]int{} // tables across nodes by GPUs a node
 	most := 0
 	for i := range tables {
 		most = max(most, tables[i].PerNode)
-		if tables[i].Nodes > 1 && !slices.Contains(perNode, tables[i].PerNode) {
-			perNode = append(perNode, tables[i].PerNode)
+		if tables[i].Nodes > 1 {
+			across[tables[i].PerNode]++
 		}
 	}
-	if len(perNode) < 2 || len(tables) < 2 {
+	var perNode []int
+	for g, n := range across {
+		if n >= 2 {
+			perNode = append(perNode, g)
+		}
+	}
+	if len(perNode) < 2 {
 		return h, ""
 	}
 	assumed := h.NICs
