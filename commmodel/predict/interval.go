@@ -74,8 +74,9 @@ const (
 	// SlowerSpread² above the prediction and FasterSpread² below it,
 	// measured on the paired logs (their doc says how). layoutSpread is
 	// added when the query's GPUs per thread (the launch floor) is none
-	// of the tables'; it and nodeSpread are assumed, not fitted: few
-	// paired tables change layout or run below the others' nodes.
+	// of the tables'. Both nodeSpread and layoutSpread are assumed, not
+	// fitted: few paired tables change layout, and the misses below the
+	// tables' nodes are not yet measured as those above them are.
 	nodeSpread   = 0.15
 	layoutSpread = 0.2
 	// referenceBias and referenceSpread are the mean and standard
