@@ -227,8 +227,7 @@ func TestIntraPriorDescribed(t *testing.T) {
 // (2 x 8 MI355X over RoCE, 8 B to 8 GiB) calibrates as an assumed GPU on
 // PCIe, whose assumed link rate (PCIe Gen5's 48 GB/s) does not bound
 // intra_bw: the log moves 364.39 GB/s bus bandwidth at 1 GiB (5525.0 us),
-// which the calibration meets within 10% and inside its interval. Held at
-// 48 GB/s, it was 42.4 ms.
+// which the calibration meets within 10% and inside its interval.
 func TestCalibrateUnnamedGPU(t *testing.T) {
 	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/mi355x_2x8_allreduce_pollara_roce.log", nil)
 	if err != nil || len(tabs) != 1 {

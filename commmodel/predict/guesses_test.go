@@ -235,8 +235,7 @@ func TestFitNICs(t *testing.T) {
 	}
 	// A public pair of runs, 2 hosts of 1 L40S over sockets and 2 hosts of
 	// 2 over RoCE (the log's source lines): one table a shape, whose
-	// networks differ, choose nothing (held out, one NIC would fit them
-	// 20.7% against 47.8%).
+	// networks differ, chooses nothing.
 	l40s, _, err := ReadFile("../../data/nccltests/testdata/real/l40s_2node_allreduce_openshift.log", nil)
 	if err != nil || len(l40s) != 2 || l40s[0].PerNode == l40s[1].PerNode {
 		t.Fatalf("L40S log: %d tables, %v; want two of 1 and 2 GPUs a node", len(l40s), err)
