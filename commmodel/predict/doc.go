@@ -144,7 +144,7 @@
 // 2 KiB). Only AllToAll tables across nodes with messages of a few KiB per
 // peer identify it; beyond the network peers of the tables' AllToAll runs
 // (one peer without any) the interval widens the share of the time it
-// makes by SlowerSpread per doubling on the slow side (FasterSpread on the
+// makes by SlowerAbove per doubling on the slow side (FasterAbove on the
 // fast side): at thousands of peers congestion and the NICs' connection
 // state add to a per-peer cost that small runs cannot show.
 //

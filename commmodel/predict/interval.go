@@ -42,9 +42,10 @@ import (
 //     priorSpread again; but not for a single table, where no table was
 //     held out and priorSpread alone already stands for every error of a
 //     prediction from other tables, another collective's included;
-//   - a variance per doubling of nodes or ranks beyond the tables' range
-//     (nodeSpread² below it; SlowerSpread² and FasterSpread² above it), and
-//     layoutSpread when GPUs per thread differ from every table's;
+//   - a variance per doubling of nodes or ranks outside the tables' range,
+//     one on each side of the time (SlowerAbove² and FasterAbove² above the
+//     tables' largest, SlowerBelow² and FasterBelow² below their smallest),
+//     and layoutSpread when GPUs per thread differ from every table's;
 //   - the parameters the tables do not identify, through the prediction's
 //     sensitivity to each (the delta method, with each log's posterior
 //     standard deviation, at most priorSpread: the prior's width is set
@@ -65,19 +66,9 @@ const (
 	// minVariance keeps a table the model fits exactly from pulling the
 	// pooled variance to 0: a 1% error.
 	minVariance = 1e-4
-	// nodeSpread² is the variance added per doubling of the node count,
-	// or of the ranks, below the tables' range. Beyond their largest, a
-	// network level the tables did not reach (switch tiers, the fabric's
-	// bisection, congestion) and steps they did not time make the
-	// measurement slower than the model far more often than faster: each
-	// side of the interval widens by its own variance per doubling,
-	// SlowerSpread² above the prediction and FasterSpread² below it,
-	// measured on the paired logs (their doc says how). layoutSpread is
-	// added when the query's GPUs per thread (the launch floor) is none
-	// of the tables'. Both nodeSpread and layoutSpread are assumed, not
-	// fitted: few paired tables change layout, and the misses below the
-	// tables' nodes are not yet measured as those above them are.
-	nodeSpread   = 0.15
+	// layoutSpread is added when the query's GPUs per thread (the launch
+	// floor) is none of the tables'. It is assumed, not fitted: few paired
+	// tables change layout.
 	layoutSpread = 0.2
 	// referenceBias and referenceSpread are the mean and standard
 	// deviation of ln(measured/NCCL) for NCCL's uncalibrated model, which
@@ -100,23 +91,31 @@ const (
 	minCrossTables = 3
 )
 
-// SlowerSpread and FasterSpread are the standard deviations of
+// SlowerAbove and FasterAbove are the standard deviations of
 // ln(measured/model) that an interval adds over one doubling of the node
 // count (or of the ranks) beyond the calibration tables' largest:
-// SlowerSpread above the prediction, FasterSpread below it. Over d
-// doublings the variance is d times theirs, as if each doubling added an
-// independent error: the paired logs' predictions across several
-// doublings miss by less than d one-doubling misses, and this form
-// explains them better than a standard deviation d times theirs (package
-// heldout, "Beyond the tables' nodes" in docs/scores.md, compares the two
-// likelihoods). They are the root mean square of ln(measured/model)/√d of
-// the paired logs' tables predicted from their machine's tables of fewer
-// nodes, over those measured slower and those measured faster (the test
-// holds them to that measurement), which are therefore not held out from
-// this choice.
+// SlowerAbove above the prediction, FasterAbove below it. SlowerBelow and
+// FasterBelow are the same below the tables' smallest. Over d doublings
+// the variance is d times theirs, as if each doubling added an independent
+// error: the paired logs' predictions across several doublings miss by
+// less than d one-doubling misses, and this form explains the slow side,
+// which sets the width, better than a standard deviation d times theirs
+// (package heldout, "Beyond the tables' nodes" and "Below the tables'
+// nodes" in docs/scores.md, compare the two likelihoods). Each is the root mean square of
+// ln(measured/model)/√d of the paired logs' tables predicted from their
+// machine's tables of fewer nodes (above) or of more (below), over those
+// measured slower and those measured faster (the tests hold them to that
+// measurement), which are therefore not held out from this choice. Beyond
+// the largest, a network level the tables did not reach (switch tiers,
+// the fabric's bisection, congestion) makes the measurement slower far
+// more often than faster; below the smallest, the two sides are nearer,
+// and the slow one is mostly tables of one node, whose NVLink runs
+// measure slower than tables across nodes imply.
 const (
-	SlowerSpread = 0.21
-	FasterSpread = 0.02
+	SlowerAbove = 0.21
+	FasterAbove = 0.02
+	SlowerBelow = 0.22
+	FasterBelow = 0.11
 )
 
 // spread is what Calibrate learns of its own errors: the mean and
@@ -461,11 +460,11 @@ func (d departure) variance(peerShare float64) (faster, slower float64) {
 		v += layoutSpread * layoutSpread
 	}
 	peer := peerShare * d.peerDoublings
-	faster, slower = v+peer*peer*FasterSpread*FasterSpread, v+peer*peer*SlowerSpread*SlowerSpread
+	faster, slower = v+peer*peer*FasterAbove*FasterAbove, v+peer*peer*SlowerAbove*SlowerAbove
 	if d.larger {
-		return faster + far*FasterSpread*FasterSpread, slower + far*SlowerSpread*SlowerSpread
+		return faster + far*FasterAbove*FasterAbove, slower + far*SlowerAbove*SlowerAbove
 	}
-	return faster + far*nodeSpread*nodeSpread, slower + far*nodeSpread*nodeSpread
+	return faster + far*FasterBelow*FasterBelow, slower + far*SlowerBelow*SlowerBelow
 }
 
 // Beyond says, one sentence each, where a prediction of q goes beyond the

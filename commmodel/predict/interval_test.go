@@ -22,9 +22,9 @@ import (
 // tables are taken to have covered it has an interval narrower by exactly
 // the departure's variances, ((ln(High/Time) − bias)/z80)² being the slow
 // side's and ((ln(Time/Low) + bias)/z80)² the fast side's (interval.go):
-// beyond the tables' largest, 2 SlowerSpread² and 2 FasterSpread² for 16
+// beyond the tables' largest, 2 SlowerAbove² and 2 FasterAbove² for 16
 // nodes of 8 against the tables' 4 (and 128 ranks against 32: 2 doublings),
-// SlowerSpread² and FasterSpread² for 4 nodes of 16 (64 ranks); below
+// SlowerAbove² and FasterAbove² for 4 nodes of 16 (64 ranks); below
 // their smallest, nodeSpread² on both sides for 2 ranks against 4;
 // layoutSpread² for 2 threads of 4 GPUs, and for AllToAll priorSpread²
 // from the AllReduce tables alone, or from all of them the error their
@@ -76,19 +76,19 @@ func TestDepartureWidens(t *testing.T) {
 		faster, slower float64
 	}{
 		{"nodes", m, Query{Collective: commmodel.AllReduce, Ranks: 128, PerNode: 8},
-			func(s *spread) { s.maxNodes, s.maxRanks = 16, 128 }, 2 * FasterSpread * FasterSpread, 2 * SlowerSpread * SlowerSpread},
+			func(s *spread) { s.maxNodes, s.maxRanks = 16, 128 }, 2 * FasterAbove * FasterAbove, 2 * SlowerAbove * SlowerAbove},
 		{"ranks", m, Query{Collective: commmodel.AllReduce, Ranks: 64, PerNode: 16},
-			func(s *spread) { s.maxRanks = 64 }, FasterSpread * FasterSpread, SlowerSpread * SlowerSpread},
+			func(s *spread) { s.maxRanks = 64 }, FasterAbove * FasterAbove, SlowerAbove * SlowerAbove},
 		{"fewer ranks", m, Query{Collective: commmodel.AllReduce, Ranks: 2, PerNode: 2},
-			func(s *spread) { s.minRanks = 2 }, nodeSpread * nodeSpread, nodeSpread * nodeSpread},
+			func(s *spread) { s.minRanks = 2 }, FasterBelow * FasterBelow, SlowerBelow * SlowerBelow},
 		{"layout", m, Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Layout: Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}},
 			func(s *spread) { s.layouts = append(s.layouts, Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}.norm()) },
 			layoutSpread * layoutSpread, layoutSpread * layoutSpread},
 		{"collective", allReduce, Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}, allToAll,
-			priorSpread*priorSpread + peers(allReduce, FasterSpread), priorSpread*priorSpread + peers(allReduce, SlowerSpread)},
+			priorSpread*priorSpread + peers(allReduce, FasterAbove), priorSpread*priorSpread + peers(allReduce, SlowerAbove)},
 		{"collective measured", m, Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}, allToAll,
-			max(m.spread.crossVariance-m.spread.variance, 0) + peers(m, FasterSpread),
-			max(m.spread.crossVariance-m.spread.variance, 0) + peers(m, SlowerSpread)},
+			max(m.spread.crossVariance-m.spread.variance, 0) + peers(m, FasterAbove),
+			max(m.spread.crossVariance-m.spread.variance, 0) + peers(m, SlowerAbove)},
 		{"collective from one table", single, Query{Collective: commmodel.AllToAll, Ranks: tables[0].Ranks(), PerNode: tables[0].PerNode},
 			allToAll, 0, 0},
 	} {

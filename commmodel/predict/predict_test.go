@@ -610,7 +610,7 @@ func TestAllToAllPeers(t *testing.T) {
 // of network peers beyond one; a 2-node AllToAll table of small messages
 // identifies it and measures 8 network peers, 8 doublings short of 2,040.
 // Both intervals hold the truth, and the one without the AllToAll table is
-// wider on the slow side by at least the extra 3 doublings of SlowerSpread.
+// wider on the slow side by at least the extra 3 doublings of SlowerAbove.
 func TestAllToAllPeersInterval(t *testing.T) {
 	tr := truth(t)
 	tables := syntheticTables(t, tr)
@@ -655,7 +655,7 @@ func TestAllToAllPeersInterval(t *testing.T) {
 	}
 	_, hiWith := width(with)
 	_, hiWithout := width(without)
-	if hiWithout-hiWith < z80*3*SlowerSpread*0.5 {
+	if hiWithout-hiWith < z80*3*SlowerAbove*0.5 {
 		t.Errorf("slow side ln(High/Time) %.3f without an AllToAll table, %.3f with: want wider without", hiWithout, hiWith)
 	}
 	b, err := without.Beyond(q)

@@ -1,0 +1,344 @@
+package heldout_test
+
+// The tests of this file read the tables that the package's other tests
+// write to testdata. Go runs a package's tests file by file in the order
+// of their names, so that one run with -update writes those tables first
+// and then these from them.
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel/predict"
+	"gonum.org/v1/gonum/floats/scalar"
+)
+
+// TestHeldOutCoverage compares, machine by machine, the held-out coverage
+// one calibration computes from its own refits (Machine.HeldOutCoverage:
+// each table's points against an interval from the other tables' held-out
+// errors) with that of heldout.LeaveOneOut, which calibrates anew without
+// each table. LeaveOneOut's figures are those of
+// testdata/paired_coverage.md, which TestPairedScores pins. Both figures
+// are written to testdata/paired_heldout_coverage.md.
+//
+// The two intervals differ in the fits behind their spread: a calibration
+// on n tables pools the errors of refits on n−1 tables, the fits that
+// predict each held-out table here too, where LeaveOneOut's calibration on
+// n−1 tables pools those of refits on n−2. On machines of 7 tables or more
+// the two agree within 4 points; on those of 3 or 4 tables, where one table
+// fewer in every refit widens LeaveOneOut's spread most, the calibration's
+// own figure is lower.
+func TestHeldOutCoverage(t *testing.T) {
+	loo := looCoverage(t)
+	var b bytes.Buffer
+	fmt.Fprintln(&b, "| machine | tables | points | each table held out (LeaveOneOut) | one calibration's refits (HeldOutCoverage) |")
+	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|")
+	var points, looInside, inside float64
+	for _, m := range pairedMachines(t) {
+		c, ok := loo[m.Name]
+		if !ok {
+			t.Fatalf("%s: not in testdata/paired_coverage.md", m.Name)
+		}
+		cal, err := predict.Calibrate(m.Hardware, m.Tables, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		own := cal.HeldOutCoverage
+		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s |\n", m.Name, len(m.Tables), int(c.points), pct(c.share()), pct(own))
+		points, looInside, inside = points+c.points, looInside+c.inside, inside+own*c.points
+		switch d := own - c.share(); {
+		case math.IsNaN(own):
+			t.Errorf("%s: no held-out coverage from %d tables", m.Name, len(m.Tables))
+		case len(m.Tables) >= 7 && !scalar.EqualWithinAbs(own, c.share(), 0.04):
+			t.Errorf("%s: held-out coverage %s, LeaveOneOut's %s: want within 4 points with %d tables", m.Name, pct(own), pct(c.share()), len(m.Tables))
+		case len(m.Tables) < 7 && d > 0:
+			t.Errorf("%s: held-out coverage %s above LeaveOneOut's %s with %d tables: want it lower", m.Name, pct(own), pct(c.share()), len(m.Tables))
+		}
+	}
+	all, allLOO := inside/points, looInside/points
+	fmt.Fprintf(&b, "| all | | %d | %s | %s |\n", int(points), pct(allLOO), pct(all))
+	if !scalar.EqualWithinAbs(all, allLOO, 0.02) {
+		t.Errorf("all machines: held-out coverage %s, LeaveOneOut's %s: want within 2 points", pct(all), pct(allLOO))
+	}
+	golden(t, "paired_heldout_coverage.md", b.Bytes())
+}
+
+// looCounts are one machine's points and those inside LeaveOneOut's
+// interval.
+type looCounts struct{ points, inside float64 }
+
+func (c looCounts) share() float64 { return c.inside / c.points }
+
+// looCoverage reads each machine's points and points inside the interval
+// from testdata/paired_coverage.md (columns machine, held-out tables,
+// points, in 80% interval).
+func looCoverage(t *testing.T) map[string]looCounts {
+	t.Helper()
+	b, err := os.ReadFile("testdata/paired_coverage.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]looCounts{}
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[2:] {
+		cells := strings.Split(line, "|")
+		if len(cells) < 5 {
+			t.Fatalf("testdata/paired_coverage.md:%d: %d cells", i+3, len(cells))
+		}
+		points, err1 := strconv.ParseFloat(strings.TrimSpace(cells[3]), 64)
+		inside, err2 := strconv.ParseFloat(strings.TrimSpace(cells[4]), 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("testdata/paired_coverage.md:%d: points %q, inside %q", i+3, cells[3], cells[4])
+		}
+		out[strings.TrimSpace(cells[1])] = looCounts{points, inside}
+	}
+	return out
+}
+
+// TestScoresReport checks that docs/scores.md is the report these tests
+// write: the score, coverage, sweep and crossover tables of testdata (which the
+// tests above hold to the computation) and every miss with its reason.
+// Run go test ./commmodel/predict/heldout -update to rewrite it.
+func TestScoresReport(t *testing.T) {
+	var b bytes.Buffer
+	part := func(name string) string {
+		s, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(s)
+	}
+	reasons := func(by map[string][]string) {
+		whys := make([]string, 0, len(by))
+		for why := range by {
+			whys = append(whys, why)
+		}
+		slices.SortFunc(whys, func(a, b string) int { return strings.Compare(by[a][0], by[b][0]) })
+		for _, why := range whys {
+			fmt.Fprintf(&b, "- %s: %s.\n", strings.Join(by[why], ", "), why)
+		}
+	}
+	fmt.Fprint(&b, `# Prediction scores on tables the model never saw
+
+This report is written by `+"`go test ./commmodel/predict/heldout -update`"+`;
+do not edit it by hand.
+
+Every table of the paired public logs (`+"`data/logs/paired`"+`: 8 machines, each measured several
+ways) is held out in turn and predicted by the model calibrated on the other tables of its
+machine (`+"`heldout.LeaveOneOut`"+`). Beside the model stand the one-link baseline (the
+article's `+"`T = steps·α + bytes/BW`"+`, one link fitted on the same tables through each table's
+ring algorithm) and NCCL's own uncalibrated model, which has no model of AllToAll. An error is
+the median of |predicted/measured - 1| over the held-out table's sizes of at least 1 MiB, or
+over all its sizes.
+
+## The targets for a user's cluster
+
+Predictions of the paired machines' tables, two ways: every table held out and predicted from
+the other tables of its machine, and every table alone predicting each of the others. None is
+refused (a refusal fails the tests that write this report). The targets are at least 60% of the
+predictions within 15% median error, every one better than the one-link baseline, and 70-90% of
+the points inside the 80% interval, whose width High/Low has a median of at most 2x and a 90th
+percentile of at most 4x.
+
+| predictions | within 15% | better than one-link | inside the 80% interval | width high/low, median | 90th percentile |
+|---|---:|---:|---:|---:|---:|
+`+part("paired_targets_loo.md")+part("paired_targets_each.md")+`
+## Coverage of the 80% interval
+
+The share of held-out points whose measured time lies within the prediction's 80% interval
+[Low, High]. The target is 70-90% on every machine and overall. An interval holds by being right
+or by being wide, so its width High/Low stands beside it, the median and the 90th percentile
+over the same points (the targets: at most 2x and 4x). Beside them, the same coverage for NCCL's
+uncalibrated model, whose interval no table narrows (`+"`predict.Reference`"+`): it is what a
+prediction from a GPU name alone offers.
+
+`)
+	b.WriteString(part("paired_coverage.md"))
+	whys := make([]string, 0, len(coverageMisses))
+	for m := range coverageMisses {
+		if m != fromEachAll {
+			whys = append(whys, m)
+		}
+	}
+	slices.Sort(whys)
+	if len(whys) == 0 {
+		fmt.Fprintf(&b, "\nEvery machine meets it.\n")
+	} else {
+		fmt.Fprintf(&b, "\nWhere a machine misses it:\n\n")
+	}
+	for _, m := range whys {
+		fmt.Fprintf(&b, "- %s: %s.\n", m, coverageMisses[m])
+	}
+	fmt.Fprintf(&b, `
+## Errors
+
+The targets: at most %s at sizes of at least 1 MiB, at most %s over all sizes, and better
+than the one-link baseline on both.
+
+`, pct(targetLarge), pct(targetAll))
+	b.WriteString(part("paired_scores.md"))
+	fmt.Fprintf(&b, "\nWhere a table misses a target, and why:\n\n")
+	reasons(missesBy)
+	fmt.Fprint(&b, `
+## Errors by size
+
+The median of model/measured − 1 over the held-out points of each size band (negative: the model
+is fast), with the number of points and the share of them inside their 80% interval. The spread
+behind the interval is pooled apart for each protocol, which NCCL switches with size; within a
+protocol it is the same at every size, so the coverage still varies from band to band.
+
+`)
+	b.WriteString(part("paired_bands.md"))
+	b.WriteString(`
+From 64 KiB to 64 MiB, the same points split by whether NCCL runs them on fewer channels than the
+most it runs their algorithm and protocol on in the table (the channels column of ` + "`commlab predict`" + `,
+which follows NCCL 2.18 to 2.30), and by the term that bounds the model's time there (its bound
+column: the launch floor, the latency, or a link's bandwidth):
+
+`)
+	b.WriteString(part("paired_mid.md"))
+	b.WriteString(`
+The model's time does not scale with the channels. Where these sizes come out fast, it is mostly at
+all channels with the launch floor or the latency bounding the time: NCCL's per-step latencies
+times the steps of many ranks (cluster01's 10 x 8 tables), and the launch floor's overlap with the
+work (Together's ` + "`-g 8`" + ` tables), fall short there. A bandwidth scaled by NCCL's channels at each
+size would slow only the points that run on fewer channels with a link bounding the time: they
+are few, all from NCCL 2.8.4 (ABCI), whose channel rules predate the ones modelled, and they go
+both ways. Scaling the bandwidth terms by the channel share at each size made more held-out
+tables worse than better.
+`)
+	fmt.Fprintf(&b, `
+## From one table
+
+Each table of a machine calibrates alone and predicts every other table of the machine
+(`+"`heldout.FromEach`"+`): what a user with a single log learns of the machine's other runs. The
+one-link baseline is fitted on the same table; NCCL's uncalibrated model needs none (it has no
+model of AllToAll). A prediction counts as within %.0f%% by its median error over all sizes.
+
+`, 100*targetWithin)
+	b.WriteString(part("paired_from_each.md"))
+	fmt.Fprint(&b, `
+With no table to hold out, the table's own errors at the fit stand in for a held-out table's,
+pooled with the prior's spread of 0.4 in logs (an interval of -40% to +67% at 80%) as if each
+were one table: the interval is as narrow as ±8% where the model fits the table within a
+percent, and it widens with the table's own misfit and where the prediction leaves the table's
+nodes, ranks or launch layout, or rests on a parameter the table leaves unidentified. The fit's
+errors understate what the table's machine does on other runs, and the prior's equal weight
+makes up for it only in part: the interval is still too wide where the model's errors on other
+runs are a few percent (cluster01, Together, GB300), and too narrow where one table says nothing
+of what the others cross (the H100s of nccl-tests#290, whose one-node table never crossed the
+network the two-node tables cross, and whose two-node tables ran different algorithms) or where
+a machine's collectives disagree with each other (the DGX-2, by up to 1.9x at the same bytes per
+GPU; the misses above). A second table lets the calibration measure its own spread (the coverage
+above).
+`)
+	if why := coverageMisses[fromEachAll]; why != "" {
+		fmt.Fprintf(&b, "\nOver all machines the coverage misses the target of 70-90%%: %s.\n", why)
+	}
+	fmt.Fprint(&b, `
+## Scale-out to 64 nodes
+
+Bus bandwidth at 32 GiB on Together AI's B200 cluster "slinky" (`+"`commmodel/predict/heldout/testdata/"+scaleOutFile+"`"+`
+names the report and copies its tables): AllReduce pinned to Ring, Tree and NVLS (NVLSTree beyond
+one node), and Ring AllGather, on 1 to 64 nodes of 8 GPUs with 12 NDR 400 Gb/s HCAs each, NCCL
+2.28.9. The model is calibrated on the one- and two-node values (eight tables of one point) and
+predicts 4 to 64 nodes (`+"`TestPairedScaleOut`"+`); beside it, NCCL's uncalibrated model. An error
+is the predicted bus bandwidth over the measured, less one. The report gives 32 GiB only, so this
+checks the bandwidth terms at scale, not the latencies.
+
+`)
+	b.WriteString(part("paired_scaleout.md"))
+	fmt.Fprint(&b, `
+Ring and Tree keep their two-node bandwidth out to 512 GPUs, as measured; NCCL's tuning model puts
+Tree near Ring, about 1.9 times what it runs, and one two-node table corrects it. NVLSTree halves
+from two nodes to four (the tree's inner nodes send and receive twice), and the model halves it
+from its own two-node value, which is below the measured 719.70 GB/s: it stays 12% low. The
+interval widens with each doubling of nodes beyond the tables and holds every point: on this
+fabric, which loses nothing from 2 to 64 nodes, it is wider than the errors need.
+
+## Beyond the tables' nodes
+
+Each paired table predicted from the tables of its machine that ran on fewer nodes, where at
+least one of them crossed the network (`+"`TestPairedBeyondNodes`"+`): the median of ln(measured/model)
+over the table's sizes, and the same over the square root of the d doublings of nodes beyond the
+calibration's largest.
+
+`)
+	b.WriteString(part("paired_beyond.md"))
+	fmt.Fprint(&b, `
+Beyond the tables' nodes the measurement is slower than the model far more often than faster: a
+network level the tables did not reach (a switch tier, the fabric's bisection, congestion) and
+steps they did not time only add time. The interval therefore widens unevenly there: its slow
+side's variance grows by the square of the slower predictions' root mean square per doubling of
+nodes (or ranks) beyond the tables, its fast side's by the faster ones' (the two figures above;
+the test holds the model's spreads to them), so these predictions are not held out from that
+choice. A variance per doubling, as if each doubling added an independent error, explains the
+misses better than a standard deviation per doubling (the likelihoods above): the predictions
+across 2 to 3.5 doublings (cluster01's 10 nodes from 2, GB300's 16 hosts from 2, GB200's 20 racks
+from 2) miss by less than that many one-doubling misses. At 7 doublings (2 to 256 nodes) the slow
+side's standard deviation is then √7 times one doubling's rather than 7 times.
+
+## Below the tables' nodes
+
+Each paired table predicted from the tables of its machine that ran on more nodes
+(`+"`TestPairedBelowNodes`"+`), as above, with d the doublings of nodes or ranks (the farther) below
+the calibration's smallest.
+
+`)
+	b.WriteString(part("paired_below.md"))
+	fmt.Fprint(&b, `
+Below the tables' nodes the two sides are nearer. The slow misses are mostly runs of one node
+predicted from tables across nodes, ABCI's above all, whose one-node Broadcast and AllReduce
+move less over NVLink than the tables across nodes imply; the fast ones are spread over every
+machine. The interval takes each side's root mean square per doubling (`+"`predict.SlowerBelow`"+`
+and `+"`FasterBelow`"+`, which the test holds to the figures above), so these predictions are not
+held out from that choice. As above, the slow side's misses favour a variance per doubling; the
+fast side's, a standard deviation per doubling, but they are smaller and bound the interval less.
+`)
+	fmt.Fprintf(&b, `
+## Tuner choices on pinned sweeps
+
+A pinned sweep is a set of tables of one collective and shape, each measured with its own
+NCCL_ALGO or NCCL_PROTO (and at most one left to NCCL's tuner). At each size the model,
+calibrated on the machine's other tables, picks as a tuner rule written by `+"`commlab tune`"+`
+does: the table it predicts fastest where it expects that to beat NCCL's own pick by more than
+the prediction's interval, and NCCL's pick elsewhere. The target is the measured time of the pick
+within %.0f%% of the measured best at %.0f%% of the sizes or more; beside it, NCCL's own pick
+(the table left to its tuner).
+
+`, 100*sweepWithin, 100*sweepShare)
+	b.WriteString(part("paired_sweeps.md"))
+	fmt.Fprintf(&b, `
+## Crossovers
+
+For two tables of one shape that pin different algorithms or protocols, where the measured
+curves cross against where the model, calibrated without both, puts the crossing; and each size
+where NCCL's tuner changes its choice against the nearest break between the regimes of a
+default-tuner table. The target is within %.1fx.
+
+`, targetCross)
+	b.WriteString(part("paired_crossovers.md"))
+	fmt.Fprintf(&b, "\nWhere a crossover misses it, and why:\n\n")
+	reasons(crossMissesBy)
+
+	path := filepath.Join("..", "..", "..", "docs", "scores.md")
+	if *update {
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(want, b.Bytes()) {
+		t.Errorf("docs/scores.md is not the report of testdata: run go test ./commmodel/predict/heldout -update")
+	}
+}
