@@ -29,8 +29,8 @@ const FitMargin = 0.2
 // misses the tables by more than the assumed count does held out. The counts whose error is within FitMargin of
 // the lowest fit the tables alike; if the assumed count is not among them,
 // the one of them nearest to it (in doublings) is taken, with the source
-// SourceFitted. The note says what was chosen and how the others fit, or
-// is "" where nothing was tried or the assumption stands. A calibration
+// SourceFitted. The note says what was chosen, or that the assumption
+// stands, and how every count fits; it is "" where nothing was tried. A calibration
 // that fails leaves the assumption too: Calibrate says why where it is
 // called with it.
 func (h Hardware) FitNICs(tables []Table) (Hardware, string) {
@@ -118,20 +118,19 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string) {
 		}
 	}
 	alike := func(i int) bool { return !bound[i] && errs[i] <= errs[best]/(1-FitMargin) }
-	if alike(at) {
-		return h, ""
-	}
-	pick := best
-	for i := range counts {
-		if alike(i) && math.Abs(math.Log2(float64(counts[i])/float64(assumed))) < math.Abs(math.Log2(float64(counts[pick])/float64(assumed))) {
-			pick = i
+	pick := at
+	if !alike(at) {
+		pick = best
+		for i := range counts {
+			if alike(i) && math.Abs(math.Log2(float64(counts[i])/float64(assumed))) < math.Abs(math.Log2(float64(counts[pick])/float64(assumed))) {
+				pick = i
+			}
 		}
 	}
-	best = pick
 	var others []string
 	for i, c := range counts {
 		switch {
-		case i == best:
+		case i == pick:
 		case bound[i]:
 			others = append(others, fmt.Sprintf("over %.1f%% with %d (its own fit's error)", 100*errs[i], c))
 		default:
@@ -139,9 +138,18 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string) {
 		}
 	}
 	slices.Sort(perNode)
-	note := fmt.Sprintf("nics_per_node = %d is chosen by the held-out fit of the tables across nodes of %s GPUs a node: leave-one-table-out median error %.1f%%, against %s; "+
-		"-hw nics=N overrides it", counts[best], joinInts(perNode), 100*errs[best], strings.Join(others, ", "))
-	h.NICs, h.Sources.NICs = counts[best], SourceFitted
+	fitOf := fmt.Sprintf("the held-out fit of the tables across nodes of %s GPUs a node", joinInts(perNode))
+	against := fmt.Sprintf("leave-one-table-out median error %.1f%%, against %s", 100*errs[pick], strings.Join(others, ", "))
+	if pick == at {
+		fact := "one NIC per GPU"
+		if h.NICs > 0 {
+			fact = fmt.Sprintf("nics_per_node = %d", h.NICs)
+		}
+		return h, fmt.Sprintf("%s stays assumed: %s fits it as well as any count from 1 to %d, the most GPUs a node of any table (%s); -hw nics=N settles it",
+			fact, fitOf, most, against)
+	}
+	note := fmt.Sprintf("nics_per_node = %d is chosen by %s: %s; -hw nics=N overrides it", counts[pick], fitOf, against)
+	h.NICs, h.Sources.NICs = counts[pick], SourceFitted
 	return h, note
 }
 

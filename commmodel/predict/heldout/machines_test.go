@@ -132,8 +132,10 @@ func TestFitNICsCluster01(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, note := h.FitNICs(pm.Tables); got.Sources.NICs == predict.SourceFitted || note != "" {
-		t.Errorf("one NIC per GPU assumed: %d NICs from %s, note %q; want the assumption kept", got.NICs, got.Sources.NICs, note)
+	if got, note := h.FitNICs(pm.Tables); got.Sources.NICs == predict.SourceFitted || !strings.Contains(note, "one NIC per GPU stays assumed") || !strings.Contains(note, "with 4") {
+		t.Errorf("one NIC per GPU assumed: %d NICs from %s, note %q; want the assumption kept, and said so with 4's error", got.NICs, got.Sources.NICs, note)
+	} else {
+		t.Log(note)
 	}
 	h.NICs = 1
 	got, note := h.FitNICs(pm.Tables)
