@@ -105,8 +105,10 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, error) {
 	switch {
 	case pin.Collective != "":
 		name = pin.Collective
+	case t.CollectiveFrom == nccltests.Unknown && t.Op != "":
+		return tab, fmt.Errorf("%s_perf is not a collective the model predicts: its table is left out", t.Op)
 	case t.CollectiveFrom == nccltests.Unknown:
-		return tab, fmt.Errorf("test of %q: not a collective the model predicts (give collective=NAME)", t.Op)
+		return tab, fmt.Errorf("the table's operation is unknown: the log names no binary and its columns fit no collective the model predicts; give collective=NAME if it ran one")
 	}
 	c, err := commmodel.ParseCollective(name)
 	if err != nil {

@@ -43,6 +43,31 @@ func TestReadFileHeader(t *testing.T) {
 	}
 }
 
+// TestLeftOutTests reads cluster01's 10 x 1 log, which runs five
+// nccl-tests binaries in turn (its "# Collective test starting:" lines):
+// the four collectives the model predicts become tables, and sendrecv_perf
+// (line 155) is left out with a problem that says so at its line, without
+// a hint to relabel it.
+func TestLeftOutTests(t *testing.T) {
+	tabs, problems, err := ReadFile(filepath.Join(pairedDir, "h100-sxm-10node-cluster01", "nccl_N10_G1.log"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tab := range tabs {
+		got = append(got, tab.Collective.String())
+	}
+	if want := []string{"allreduce", "allgather", "reducescatter", "alltoall"}; !slices.Equal(got, want) {
+		t.Errorf("tables %v, want %v", got, want)
+	}
+	if len(problems) != 1 {
+		t.Fatalf("problems %v, want one for sendrecv_perf", problems)
+	}
+	if msg := problems[0].Error(); !strings.Contains(msg, "nccl_N10_G1.log:155: sendrecv_perf is not a collective the model predicts") || strings.Contains(msg, "collective=") {
+		t.Errorf("problem %q: want sendrecv_perf left out at line 155, with no collective= hint", msg)
+	}
+}
+
 // TestLayoutCarriesOver calibrates on Together's AllGather and
 // ReduceScatter tables, measured by one thread driving 8 GPUs (-g 8, a
 // launch floor of about 35 us), and predicts AllReduce of the same run at
