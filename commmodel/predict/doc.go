@@ -153,8 +153,10 @@
 //	Σ_tables 1/n_t Σ_points ρ(ln(T/t))/σ² + Σ_k (ln θ_k − ln θ0_k)²/(2w²)
 //
 // with Huber's ρ, σ = 0.1 and w = ln 3 (ln 2 for intra_bw: NVLink is the
-// GPU board's, alike on every machine, the network the cluster's;
-// Settings), by Levenberg-Marquardt, from the priors and from the priors
+// GPU board's, alike on every machine, the network the cluster's; and
+// NetworkSlower, 1.93, for inter_step_latency: public networks' latency
+// lies as far about NCCL's figure, up to 24 times it on EFA, GCP's TCPXO
+// and RCCL over RoCE; Settings), by Levenberg-Marquardt, from the priors and from the priors
 // with either bandwidth at a quarter of its prior, keeping the lowest
 // objective: a table of several nodes slower than the priors fits as slow
 // NVLink or as a slow network, and a fit from the priors alone stops at

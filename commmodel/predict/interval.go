@@ -114,7 +114,7 @@ const (
 const (
 	SlowerAbove = 0.21
 	FasterAbove = 0.02
-	SlowerBelow = 0.22
+	SlowerBelow = 0.225
 	FasterBelow = 0.11
 )
 

@@ -38,9 +38,9 @@ type param struct {
 	prior func(m *Machine) float64
 	// uses reports that the time of t depends on the parameter.
 	uses func(t *term) bool
-	// narrow is the largest width of the prior of the parameter's log, 0
-	// for Settings.PriorWidth alone.
-	narrow float64
+	// narrow and wide are the largest and the least width of the prior of
+	// the parameter's log, 0 for Settings.PriorWidth alone.
+	narrow, wide float64
 }
 
 // params describes every parameter, by its index.
@@ -57,10 +57,15 @@ var params = [numParams]param{
 		doc:   "NCCL's NVLink (PCI) latency of one Ring/LL step, scaled likewise",
 		prior: func(*Machine) float64 { return 1 },
 		uses:  func(t *term) bool { return t.lat[1] > 0 }},
+	// The network's latency differs from NCCL's figure by as much as public
+	// networks spread about it (NetworkSlower, up to 24 times on EFA, GCP's
+	// TCPXO and RCCL over RoCE): its prior is that wide, so that a table
+	// across nodes fits such a network's latency.
 	parInter: {name: "inter_step_latency", unit: "s",
 		doc:   "NCCL's network latency of one Ring/LL step, scaled likewise",
 		prior: func(*Machine) float64 { return 1 },
-		uses:  func(t *term) bool { return t.lat[2] > 0 }},
+		uses:  func(t *term) bool { return t.lat[2] > 0 },
+		wide:  NetworkSlower},
 	// NVLink's bandwidth belongs to the GPU board and its switches, alike
 	// on every machine of a product, while the network's depends on the
 	// cluster (its NICs' count, rate and PCIe paths, its switches): its
@@ -161,5 +166,5 @@ func (s Settings) width(k int) float64 {
 	if n := params[k].narrow; n > 0 {
 		return min(s.PriorWidth, n)
 	}
-	return s.PriorWidth
+	return max(s.PriorWidth, params[k].wide)
 }
