@@ -95,22 +95,22 @@ const (
 // ln(measured/model) that an interval adds over one doubling of the node
 // count (or of the ranks) beyond the calibration tables' largest:
 // SlowerAbove above the prediction, FasterAbove below it. SlowerBelow and
-// FasterBelow are the same below the tables' smallest. Over d doublings
-// the variance is d times theirs, as if each doubling added an independent
-// error: the paired logs' predictions across several doublings miss by
-// less than d one-doubling misses, and this form explains the slow side,
-// which sets the width, better than a standard deviation d times theirs
-// (package heldout, "Beyond the tables' nodes" and "Below the tables'
-// nodes" in docs/scores.md, compare the two likelihoods). Each is the root mean square of
-// ln(measured/model)/√d of the paired logs' tables predicted from their
-// machine's tables of fewer nodes (above) or of more (below), over those
-// measured slower and those measured faster (the tests hold them to that
-// measurement), which are therefore not held out from this choice. Beyond
-// the largest, a network level the tables did not reach (switch tiers,
-// the fabric's bisection, congestion) makes the measurement slower far
-// more often than faster; below the smallest, the two sides are nearer,
-// and the slow one is mostly tables of one node, whose NVLink runs
-// measure slower than tables across nodes imply.
+// FasterBelow are the same below the tables' smallest. Over d doublings the
+// variance is d times theirs, as if each doubling added an independent
+// error: the paired logs' predictions across several doublings miss by less
+// than d one-doubling misses, and this form explains the slow side, which
+// sets the width, better than a standard deviation d times theirs (package
+// heldout, "Beyond the tables' nodes" and "Below the tables' nodes" in
+// docs/scores.md, compare the two likelihoods). Each is the root mean
+// square of ln(measured/model)/√d of the paired logs' tables predicted from
+// their machine's tables of fewer nodes (above) or of more (below), over
+// those measured slower and those measured faster (the tests hold them to
+// that measurement), which are therefore not held out from this choice.
+// Beyond the largest, a network level the tables did not reach (switch
+// tiers, the fabric's bisection, congestion) makes the measurement slower
+// far more often than faster; below the smallest, the two sides are nearer,
+// and the slow one is mostly tables of one node, whose NVLink runs measure
+// slower than tables across nodes imply.
 const (
 	SlowerAbove = 0.21
 	FasterAbove = 0.02

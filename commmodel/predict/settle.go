@@ -22,17 +22,17 @@ const FitMargin = 0.2
 // GPU differs with the NICs (a node of g GPUs moves min(g, NICs) NICs'
 // worth). One table of a shape is one run, whose network may differ from
 // the others' for reasons of its own (a public pair of runs, one over
-// sockets and one over RoCE, would choose one NIC for a node of 2 GPUs). Every
-// count from 1 up to the most GPUs a node, by doublings and that most, is
-// calibrated on the tables and scored by its leave-one-table-out median
-// error (Machine.LOOMedian), or passed over where its own fit already
-// misses the tables by more than the assumed count does held out. The counts whose error is within FitMargin of
-// the lowest fit the tables alike; if the assumed count is not among them,
-// the one of them nearest to it (in doublings) is taken, with the source
-// SourceFitted. The note says what was chosen, or that the assumption
-// stands, and how every count fits; it is "" where nothing was tried. A calibration
-// that fails leaves the assumption too: Calibrate says why where it is
-// called with it.
+// sockets and one over RoCE, would choose one NIC for a node of 2 GPUs).
+// Every count from 1 up to the most GPUs a node, by doublings and that
+// most, is calibrated on the tables and scored by its leave-one-table-out
+// median error (Machine.LOOMedian), or passed over where its own fit
+// already misses the tables by more than the assumed count does held out.
+// The counts whose error is within FitMargin of the lowest fit the tables
+// alike; if the assumed count is not among them, the one of them nearest to
+// it (in doublings) is taken, with the source SourceFitted. The note says
+// what was chosen, or that the assumption stands, and how every count fits;
+// it is "" where nothing was tried. A calibration that fails leaves the
+// assumption too: Calibrate says why where it is called with it.
 func (h Hardware) FitNICs(tables []Table) (Hardware, string) {
 	if h.given(h.Sources.NICs) {
 		return h, ""
