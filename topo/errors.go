@@ -52,6 +52,9 @@ var (
 	ErrAsymmetric = errors.New("asymmetric pair")
 	// ErrNUMA: a NUMA Affinity or GPU NUMA ID field is not a node number.
 	ErrNUMA = errors.New("malformed NUMA node (want a number or N/A)")
+	// ErrROCm: text that Parse cannot read is an AMD topology tool's
+	// (rocm-smi --showtopo, amd-smi topology), at the line that says so.
+	ErrROCm = errors.New("a ROCm topology (rocm-smi --showtopo or amd-smi topology), not nvidia-smi topo -m, which is what this reads")
 	// ErrTooLarge: more than 16 MiB of text or 1024 device columns.
 	ErrTooLarge = errors.New("input too large (more than 16 MiB or 1024 device columns)")
 )

@@ -5,19 +5,27 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 )
 
 // FuzzParse: Parse never panics; it returns a *ParseError alone, or a
 // topology with problems that are *ParseErrors with a line and a warning's
-// cause (ErrShortRow, ErrAsymmetric), sorted; a topology it returns is
-// consistent (X exactly on the diagonal, symmetric) and every query and the
-// report run on it; a topology whose names are the standard GPU<n>/NIC<n>
-// survives Format and Parse unchanged in its paths, without problems. The
-// seed corpus is testdata/fuzz/FuzzParse (fixtures and broken variants), the
-// golden inputs and the damaged captures of testdata/damaged.
+// cause (ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrMissingRow for a NIC),
+// sorted; a topology it returns is consistent (X exactly on the diagonal,
+// symmetric) and every query and the report run on it; a topology read
+// without problems whose names are the standard GPU<n>/NIC<n> survives
+// Format and Parse unchanged in its paths, without problems. The seed corpus
+// is testdata/fuzz/FuzzParse (fixtures and broken variants), the golden
+// inputs, the damaged captures of testdata/damaged and the ROCm tables of
+// testdata/rocm.
 func FuzzParse(f *testing.F) {
-	for _, in := range append(goldenInputs(f), damagedInputs(f)...) {
+	rocm, err := filepath.Glob("testdata/rocm/*.txt")
+	if err != nil || len(rocm) == 0 {
+		f.Fatalf("testdata/rocm: %v, %d files", err, len(rocm))
+	}
+	for _, in := range slices.Concat(goldenInputs(f), damagedInputs(f), rocm) {
 		b, err := os.ReadFile(in)
 		if err != nil {
 			f.Fatal(err)
@@ -35,8 +43,9 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		for k, p := range problems {
-			if p.Line < 1 || !(errors.Is(p, ErrShortRow) || errors.Is(p, ErrAsymmetric)) {
-				t.Fatalf("problem %v: want a line and ErrShortRow or ErrAsymmetric", p)
+			warning := errors.Is(p, ErrShortRow) || errors.Is(p, ErrAsymmetric) || errors.Is(p, ErrNoLegend) || errors.Is(p, ErrMissingRow)
+			if p.Line < 1 || !warning {
+				t.Fatalf("problem %v: want a line and a warning's cause (ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrMissingRow)", p)
 			}
 			if k > 0 && (p.Line < problems[k-1].Line || p.Line == problems[k-1].Line && p.Column < problems[k-1].Column) {
 				t.Fatalf("problems out of order: %v before %v", problems[k-1], p)
@@ -56,6 +65,9 @@ func FuzzParse(f *testing.F) {
 		InferFabric(top)
 		if err := WriteReport(io.Discard, top); err != nil {
 			t.Fatal(err)
+		}
+		if len(problems) > 0 {
+			return // damage read past is not written back: no round trip
 		}
 		for _, d := range all {
 			if !(gpuName.MatchString(d.Name) || nicLabel.MatchString(d.Name)) {

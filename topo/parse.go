@@ -299,11 +299,15 @@ type parser struct {
 func parseBytes(name string, data []byte) (*Topology, []*ParseError, error) {
 	lines, shifts := splitLines(data)
 	p := &parser{name: name, lines: lines, shifts: shifts}
-	if err := p.findMatrix(); err != nil {
-		return nil, nil, err
+	err := p.findMatrix()
+	var t *Topology
+	if err == nil {
+		t, err = p.build()
 	}
-	t, err := p.build()
 	if err != nil {
+		if i := rocmLine(lines); i >= 0 {
+			return nil, nil, p.errLine(i+1, ErrROCm)
+		}
 		return nil, nil, err
 	}
 	slices.SortStableFunc(p.problems, func(a, b *ParseError) int {
@@ -313,6 +317,24 @@ func parseBytes(name string, data []byte) (*Topology, []*ParseError, error) {
 		return a.Column - b.Column
 	})
 	return t, p.problems, nil
+}
+
+// rocmMarks are the titles of AMD's topology tools: rocm-smi --showtopo's
+// banner and tables, and amd-smi topology's tables.
+var rocmMarks = []string{"ROCm System Management Interface", "Weight between two GPUs",
+	"Link Type between two GPUs", "LINK TYPE TABLE", "WEIGHT TABLE"}
+
+// rocmLine returns the index of the first line that marks the text as an
+// AMD topology tool's, or -1.
+func rocmLine(lines []string) int {
+	for i, l := range lines {
+		for _, m := range rocmMarks {
+			if strings.Contains(l, m) {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // errAt returns a ParseError at byte off of the 1-based line.

@@ -126,6 +126,24 @@ func TestParseOldHeader(t *testing.T) {
 	}
 }
 
+// TestParseROCm: rocm-smi --showtopo's output (a public capture,
+// testdata/rocm/rocm_smi_showtopo_4gpu_pcie.txt) is not a matrix Parse reads; the
+// error says what it is, at the line of its banner (line 3, after the two
+// source lines).
+func TestParseROCm(t *testing.T) {
+	name := "testdata/rocm/rocm_smi_showtopo_4gpu_pcie.txt"
+	top, _, err := ParseFile(name)
+	var pe *ParseError
+	if top != nil || !errors.Is(err, ErrROCm) || !errors.As(err, &pe) || pe.Line != 3 || pe.File != name {
+		t.Errorf("topology %v, err %v; want ErrROCm at %s:3", top, err, name)
+	}
+	// A capture of nvidia-smi that quotes the banner in a comment still
+	// parses: the mark only names text Parse could not read.
+	if _, _, err := ParseString("# not from ROCm System Management Interface\n\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNV4\t X \n"); err != nil {
+		t.Errorf("an nvidia-smi matrix after a line naming ROCm: %v", err)
+	}
+}
+
 // TestParseErrors: malformed text gives a *ParseError with the sentinel
 // cause, line and column (the 1-based byte offset of the field: in
 // "GPU1\tNVX" the cell NVX starts at byte 6), and no topology or problems.

@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/topo"
 	"github.com/inframethod/commlab/units"
 )
@@ -128,7 +130,24 @@ func readTopo(path string) (*topo.Topology, []*topo.ParseError, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return topo.Parse(namedReader{bytes.NewReader(b), path})
+	t, problems, err := topo.Parse(namedReader{bytes.NewReader(b), path})
+	return t, problems, rocmHint(err)
+}
+
+// rocmHint adds to a ROCm topology's error the -hw settings that describe
+// an AMD Instinct host instead: the catalog's AMD systems, or the links.
+func rocmHint(err error) error {
+	if !errors.Is(err, topo.ErrROCm) {
+		return err
+	}
+	var amd []string
+	for _, s := range presets.Systems {
+		if strings.HasPrefix(s.GPU, "AMD ") {
+			amd = append(amd, s.Name)
+		}
+	}
+	return fmt.Errorf("%w: describe an AMD Instinct host with -hw instead, -hw system=NAME with NAME one of the catalog's AMD systems (%s), or -hw fabric=infinity,links=N,link-bw=RATE",
+		err, strings.Join(amd, ", "))
 }
 
 // A namedReader is a file's text read into memory, with the file's name

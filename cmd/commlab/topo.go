@@ -128,6 +128,7 @@ func loadTopology(pos []string, preset string) (t *topo.Topology, source string,
 	name := pos[0]
 	if name == "-" {
 		t, problems, err = topo.Parse(os.Stdin)
+		err = rocmHint(err)
 	} else {
 		t, problems, err = readTopo(name)
 	}
