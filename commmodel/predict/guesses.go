@@ -3,6 +3,8 @@ package predict
 import (
 	"fmt"
 	"math"
+
+	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
 // ForHosts returns h for hosts of perHost GPUs (the most GPUs per node of
@@ -46,12 +48,14 @@ const GuessMoves = 0.10
 
 // Guesses returns the assumed facts of h whose alternative moves the
 // prediction of q at sizes by more than GuessMoves at some size, each
-// tried alone: the NICs per node and their rate (half of each) where the
-// tables or the query cross nodes, NVLS off where it is assumed on, and
-// NVSwitch against a mesh on hosts of four or fewer GPUs. With tables,
+// tried alone: the NICs per node and their rate (half of each), the host
+// CPU (AMD for Intel) and the NICs' path (behind the CPU) where the tables
+// or the query cross nodes, NVLS off where it is assumed on, and NVSwitch
+// against a mesh on hosts of four or fewer GPUs. With tables,
 // each description is calibrated on them (without the interval's
 // refits); without, NCCL's uncalibrated model compares them. The
-// guesses come in that order: the NICs, their rate, NVLS, the fabric.
+// guesses come in that order: the NICs, their rate, NVLS, the CPU, the
+// NICs' path, the fabric.
 func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, error) {
 	base, err := predictWith(h, tables, q, sizes)
 	if err != nil {
@@ -93,8 +97,9 @@ type alternative struct {
 // alternatives returns h with each assumed fact that could matter
 // changed in turn, for runs of tables and a query of perNode GPUs a node
 // (0 for none) that crosses nodes or not: half the NICs per node and half
-// their rate where some run crosses nodes, NVLS off where it is assumed
-// on, and NVSwitch against a mesh on hosts of four GPUs or fewer.
+// their rate, the other x86 vendor and a NIC behind the CPU (PHB) where
+// some run crosses nodes, NVLS off where it is assumed on, and NVSwitch
+// against a mesh on hosts of four GPUs or fewer.
 func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []alternative {
 	perHost := perNode
 	for i := range tables {
@@ -123,6 +128,22 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 		a.NVLS = false
 		alts = append(alts, alternative{"nvls", "false", a})
 	}
+	if acrossNodes && !h.given(h.Sources.CPU) && cpuOf(h.CPU).cpu.Arch == nccl.X86 {
+		// NCCL's network overhead per step is twice as long on AMD as on
+		// Intel; the other x86 vendor is the alternative.
+		a := h
+		a.CPU = cpus[0].cpu
+		if cpuOf(h.CPU) == cpus[0] {
+			a.CPU = cpus[1].cpu
+		}
+		alts = append(alts, alternative{"cpu", cpuOf(a.CPU).key, a})
+	}
+	if acrossNodes && !h.given(h.Sources.NICPath) && (h.NICPath == 0 || h.NICPath == nccl.PathPIX) {
+		// Through the CPU, NCCL runs no LL128 across nodes.
+		a := h
+		a.NICPath = nccl.PathPHB
+		alts = append(alts, alternative{"nic-path", nicPathName(a.NICPath), a})
+	}
 	if perHost <= 4 && !h.given(h.Sources.Fabric) {
 		switch h.Fabric {
 		case FabricMesh:
@@ -149,6 +170,10 @@ func hintValue(key string) string {
 		return "RATE (such as 25GB/s)"
 	case "nvls":
 		return "true|false"
+	case "cpu":
+		return "intel|amd|arm|power"
+	case "nic-path":
+		return "PIX|PXB|PHB|SYS"
 	}
 	return "nvswitch|mesh|pcie"
 }

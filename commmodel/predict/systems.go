@@ -54,11 +54,12 @@ func (h *Hardware) setSystem(name string) error {
 }
 
 // SystemsOf returns the names of the catalog's systems (presets.Systems)
-// that could be h's machine and would settle each of the facts named
+// that could be h's machine and would settle some of the facts named
 // (Fact.Name, such as the assumed facts of Guesses): those of h's GPU whose
 // hosts hold perHost GPUs, or whose NVLink domains do for a domain's host,
-// and whose entry gives every one of those facts. Naming one (Describe's
-// system key) replaces those assumptions with its documented facts.
+// and whose entry gives one of those facts or more. Naming one (Describe's
+// system key) replaces those assumptions with its documented facts; a
+// fact no entry documents (the NICs' PCIe path) stays a guess.
 func SystemsOf(h Hardware, perHost int, facts []string) []string {
 	var out []string
 	for _, s := range presets.Systems {
@@ -76,7 +77,7 @@ func SystemsOf(h Hardware, perHost int, facts []string) []string {
 				settled++
 			}
 		}
-		if settled == len(facts) {
+		if settled > 0 {
 			out = append(out, s.Name)
 		}
 	}
