@@ -50,6 +50,20 @@ type Evidence struct {
 	// Provider is the libfabric provider of the OFI plugin (aws-ofi-nccl):
 	// "efa", "cxi" (HPE Slingshot): "NET/OFI Selected Provider is efa".
 	Provider Fact[string]
+	// Platform is the EC2 instance type aws-ofi-nccl names when it reads
+	// the machine's DMI product name, in lower case ("p4d.24xlarge",
+	// "p5en.48xlarge"): "NET/OFI Running on p5.48xlarge platform, ...".
+	// The plugin prints that line where it sets or keeps NCCL_TOPO_FILE, in
+	// three forms: "..., Setting NCCL_TOPO_FILE environment variable to
+	// PATH" (src/nccl_ofi_net.c from commit 29883586, v1.3.0, then
+	// src/platform-aws.c to v1.15), "..., NCCL_TOPO_FILE environment
+	// variable is already set to PATH" (src/platform-aws.c from 0b31e6f6,
+	// v1.6.0), and "..., topology file PATH" (src/platform-aws.cpp from
+	// 0f894680, v1.16.0). Releases v1.1.1 (35d97d28) to v1.2 print
+	// "Running on P4d platform" only where the product name is
+	// p4d.24xlarge (platform_type_matches in src/nccl_ofi_net.c), so "P4d"
+	// reads as p4d.24xlarge.
+	Platform Fact[string]
 	// NICs are the network devices NCCL lists on one host: "NET/IB : Using
 	// [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE ..." (net_ib.cc, net_ib/init.cc),
 	// "NET/Socket : Using [0]eth0:10.0.0.1<0> ..." (net_socket.cc). Their
@@ -149,6 +163,7 @@ var (
 	ibSpeedRE   = regexp.MustCompile(`^NET/IB\s*: \[\d+\] ([^\s:]+):\S* .*\bspeed=(\d+)`)
 	ofiNICsRE   = regexp.MustCompile(`^NET/OFI .*\(found (\d+) nics?\)`)
 	ofiProvRE   = regexp.MustCompile(`^NET/OFI Selected [Pp]rovider is ([\w;-]+)`)
+	ofiPlatRE   = regexp.MustCompile(`^NET/OFI Running on (\S+) platform\b`)
 	channelsRE  = regexp.MustCompile(`(\d+) (coll|collnet|nvls|p2p) channels(?: (per peer))?`)
 	ringRE      = regexp.MustCompile(`^Channel (\d+)/(\d+) :((?:\s+\d+)+)\s*$`)
 	treeRE      = regexp.MustCompile(`\[\d+\] `)
@@ -194,6 +209,7 @@ func (d *debugState) merge(o *debugState) {
 	mergeFact(&e.CUDA, o.e.CUDA)
 	mergeFact(&e.Network, o.e.Network)
 	mergeFact(&e.Provider, o.e.Provider)
+	mergeFact(&e.Platform, o.e.Platform)
 	mergeFact(&e.NICCount, o.e.NICCount)
 	mergeFact(&e.NICBW, o.e.NICBW)
 	mergeFact(&e.GPUDirect, o.e.GPUDirect)
@@ -248,6 +264,9 @@ func (d *debugState) line(n int, msg string) {
 		}
 		if m := ofiNICsRE.FindStringSubmatch(msg); m != nil {
 			e.NICCount.set(atoi(m[1]), n)
+		}
+		if m := ofiPlatRE.FindStringSubmatch(msg); m != nil {
+			e.Platform.set(platform(m[1]), n)
 		}
 	case strings.Contains(msg, "GPU Direct RDMA "):
 		switch {
@@ -380,6 +399,17 @@ func (d *debugState) nicSpeed(n int, name string, bw float64) {
 		}
 	}
 	d.e.NICBW.set(bw, n)
+}
+
+// platform returns the instance type of aws-ofi-nccl's "Running on NAME
+// platform" in lower case, p4d.24xlarge for the "P4d" of its releases
+// before 2022, the only platform they named.
+func platform(name string) string {
+	name = strings.ToLower(name)
+	if name == "p4d" {
+		return "p4d.24xlarge"
+	}
+	return name
 }
 
 // atoi reads digits, 0 when they do not fit an int.

@@ -82,6 +82,11 @@ func TestEvidenceRealLogs(t *testing.T) {
 			if e.NICCount != (fact{4, 150}) || len(e.NICs) != 0 || e.Nodes.Known() || e.NVLS.Known() || e.GPUDirect != (Fact[bool]{true, 150}) {
 				t.Errorf("NICs %v %+v, nodes %v, NVLS %v, GPUDirect %v; want 4 at 150, none, none, true at 150", e.NICCount, e.NICs, e.Nodes, e.NVLS, e.GPUDirect)
 			}
+			// 30: "NET/OFI Running on P4d platform, Setting NCCL_TOPO_FILE environment variable to
+			// .../p4d-24xl-topo.xml", the plugin's form for p4d.24xlarge before 2022.
+			if e.Platform != (Fact[string]{"p4d.24xlarge", 30}) {
+				t.Errorf("platform %v, want p4d.24xlarge at 30", e.Platform)
+			}
 		}},
 		{"testdata/real/gh200_2x4_allreduce_slingshot_alps.log", func(t *testing.T, e Evidence) {
 			// 13: "    #  Rank  0 Group  0 Pid 204199 on  nid005471 device  0 [0009:01:00] NVIDIA GH200 120GB",
@@ -229,6 +234,35 @@ func TestEvidenceLineForms(t *testing.T) {
 	}
 	if e := d.evidence(); e.NICCount != (Fact[int]{4, 4}) {
 		t.Errorf("channel lines then OFI: count %v, want 4 at 4", e.NICCount)
+	}
+}
+
+// The forms of aws-ofi-nccl's platform line (github.com/aws/aws-ofi-nccl,
+// the file and commit that print each), the first of several kept, and
+// lines that name no platform.
+func TestEvidencePlatform(t *testing.T) {
+	for _, c := range []struct {
+		lines []string
+		want  Fact[string]
+	}{
+		// src/nccl_ofi_net.c of 35d97d28 (v1.1.1): the literal "P4d", printed only on a p4d.24xlarge.
+		{[]string{"NET/OFI Running on P4d platform, Setting NCCL_TOPO_FILE environment variable to /opt/aws-ofi-nccl/xml/p4d-24xl-topo.xml"}, Fact[string]{"p4d.24xlarge", 1}},
+		// src/nccl_ofi_net.c of 29883586 (v1.3.0): "Running on %s platform, Setting NCCL_TOPO_FILE environment variable to %s", the product name.
+		{[]string{"NET/OFI Running on p4de.24xlarge platform, Setting NCCL_TOPO_FILE environment variable to /opt/amazon/efa/share/aws-ofi-nccl/xml/p4de-24xl-topo.xml"}, Fact[string]{"p4de.24xlarge", 1}},
+		// src/platform-aws.c of 0b31e6f6 (v1.6.0): "Running on %s platform, NCCL_TOPO_FILE environment variable is already set to %s".
+		{[]string{"NET/OFI Selected Provider is efa, fabric is efa (found 32 nics)", "NET/OFI Running on p5.48xlarge platform, NCCL_TOPO_FILE environment variable is already set to /tmp/topo.xml"}, Fact[string]{"p5.48xlarge", 2}},
+		// src/platform-aws.cpp of 0f894680 (v1.16.0): "Running on %s platform, topology file %s"; each rank prints it, the first is kept.
+		{[]string{"NET/OFI Running on p5en.48xlarge platform, topology file /opt/x.xml", "NET/OFI Running on p6-b200.48xlarge platform, topology file /opt/x.xml"}, Fact[string]{"p5en.48xlarge", 1}},
+		// Not the platform line: no name, no "platform" word, another plugin line.
+		{[]string{"NET/OFI Running on  platform, topology file /x", "NET/OFI Running on", "NET/OFI Running on p5.48xlarge", "NET/OFI Using aws-ofi-nccl 1.7.4-aws"}, Fact[string]{}},
+	} {
+		var d debugState
+		for i, l := range c.lines {
+			d.line(i+1, l)
+		}
+		if got := d.evidence().Platform; got != c.want {
+			t.Errorf("%q: platform %v, want %v", c.lines, got, c.want)
+		}
 	}
 }
 
