@@ -13,7 +13,9 @@ import (
 // zero field is one the build leaves to the buyer, or that the source does
 // not state.
 type System struct {
-	// Name is the system's name ("dgx-h100").
+	// Name is the system's name ("dgx-h100"); a cloud instance's is its
+	// instance type as the provider spells it ("p5.48xlarge"), which is how
+	// a log's platform line names it (nccltests.Evidence.Platform).
 	Name string
 	// GPU is its GPU as nccl.ParseGPU knows it ("H100 SXM"). For AMD
 	// Instinct MI250X it is one graphics compute die (GCD), which ROCm and
@@ -24,7 +26,8 @@ type System struct {
 	PerHost, Domain int
 	// Fabric is how a host's GPUs reach each other: "nvswitch"; "mesh"
 	// where each pair is joined by NVLinks of its own; "infinity" for AMD
-	// Instinct's Infinity Fabric; "pcie" for PCIe cards.
+	// Instinct's Infinity Fabric; "pcie" for PCIe cards; "" where the
+	// source does not say.
 	Fabric string
 	// PairLinks is the GPU-to-GPU links joining each pair of a host's
 	// GPUs where they are joined directly and evenly (a mesh, or an
@@ -73,6 +76,18 @@ var Systems = []System{
 		Source: "AMD Instinct MI325X platform, an MI300 series universal baseboard of 8 OAMs, each with 7 Infinity Fabric links forming a fully connected 8-GPU system; the NICs and CPU are the server's (ROCm documentation, AMD Instinct MI300 series microarchitecture, node-level architecture, rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi300.html)"},
 	{Name: "mi355x-platform", GPU: "AMD Instinct MI355X", PerHost: 8, Fabric: "infinity", PairLinks: 1,
 		Source: "AMD Instinct MI355X platform: a universal baseboard of 8 OAMs, 7 Infinity Fabric links per GPU, the 8 GPUs fully connected; the NICs and CPU are the server's (AMD's CDNA 4 presentation at Hot Chips 2025, as reported by ServeTheHome, servethehome.com/amd-mi350-and-cdna-4-architecture-launched-with-rocm-7)"},
+	{Name: "p4d.24xlarge", GPU: "A100-SXM4-40GB", PerHost: 8, Fabric: "nvswitch", NICs: 4, NICBW: 100e9 / 8, CPU: "intel",
+		Source: "AWS, Specifications for Amazon EC2 accelerated computing instances, performance and network specifications (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html): 8 NVIDIA A100 GPUs of 40 GiB, Intel Xeon Platinum 8175, 4x 100 Gigabit on 4 network cards with EFA; the A100s joined by NVSwitch (AWS Compute Blog, Amazon EC2 P4d instances deep dive, aws.amazon.com/blogs/compute/amazon-ec2-p4d-instances-deep-dive); NCCL sees each EFA device as a NIC, as aws-ofi-nccl's SENDRECV protocol, the p4d default (src/platform-aws.cpp), lists them"},
+	{Name: "p4de.24xlarge", GPU: "A100-SXM4-80GB", PerHost: 8, NICs: 4, NICBW: 100e9 / 8, CPU: "intel",
+		Source: "AWS, Specifications for Amazon EC2 accelerated computing instances, performance and network specifications (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html): 8 NVIDIA A100 GPUs of 80 GiB, Intel Xeon Platinum 8175, 4x 100 Gigabit on 4 network cards with EFA; NCCL sees each EFA device as a NIC (aws-ofi-nccl's SENDRECV protocol, the p4de default in src/platform-aws.cpp); the page does not say how the GPUs are joined"},
+	{Name: "p5.48xlarge", GPU: "H100 80GB HBM3", PerHost: 8, NICs: 8, NICBW: 400e9 / 8, CPU: "amd",
+		Source: "AWS, Specifications for Amazon EC2 accelerated computing instances, performance and network specifications (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html): 8 NVIDIA H100 GPUs of 80 GiB, AMD EPYC 7R13, 3200 Gigabit on 32 network cards with EFA; NCCL sees 8 NICs of 400 Gb/s, 4 EFA devices each: aws-ofi-nccl (github.com/aws/aws-ofi-nccl at 2daf7d30): its RDMA protocol, the default from P5 on (src/platform-aws.cpp), makes one NCCL device of the EFA devices nearest each GPU (nccl_ofi_topo_group, include/nccl_ofi_topo.h) and gives it the sum of their speeds (get_properties, src/nccl_ofi_rdma.cpp); the page does not say how the GPUs are joined"},
+	{Name: "p5e.48xlarge", GPU: "H200", PerHost: 8, NICs: 8, NICBW: 400e9 / 8, CPU: "amd",
+		Source: "AWS, Specifications for Amazon EC2 accelerated computing instances, performance and network specifications (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html): 8 NVIDIA H200 GPUs of 141 GiB, AMD EPYC 7R13, 3200 Gigabit on 32 network cards with EFA; NCCL sees 8 NICs of 400 Gb/s, 4 EFA devices each: aws-ofi-nccl (github.com/aws/aws-ofi-nccl at 2daf7d30): its RDMA protocol, the default from P5 on (src/platform-aws.cpp), makes one NCCL device of the EFA devices nearest each GPU (nccl_ofi_topo_group, include/nccl_ofi_topo.h) and gives it the sum of their speeds (get_properties, src/nccl_ofi_rdma.cpp); the page does not say how the GPUs are joined"},
+	{Name: "p5en.48xlarge", GPU: "H200", PerHost: 8, NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
+		Source: "AWS, Specifications for Amazon EC2 accelerated computing instances, performance and network specifications (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html): 8 NVIDIA H200 GPUs of 141 GiB, Intel Xeon Sapphire Rapids, 3200 Gigabit on 16 network cards with EFA; NCCL sees 8 NICs of 400 Gb/s, 2 EFA devices of 200 Gb/s each (aws-ofi-nccl sets 200 Gb/s a link on p5en.48xlarge, src/nccl_ofi_net.cpp): aws-ofi-nccl (github.com/aws/aws-ofi-nccl at 2daf7d30): its RDMA protocol, the default from P5 on (src/platform-aws.cpp), makes one NCCL device of the EFA devices nearest each GPU (nccl_ofi_topo_group, include/nccl_ofi_topo.h) and gives it the sum of their speeds (get_properties, src/nccl_ofi_rdma.cpp); the page does not say how the GPUs are joined"},
+	{Name: "p6-b200.48xlarge", GPU: "B200", PerHost: 8, NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
+		Source: "AWS, Specifications for Amazon EC2 accelerated computing instances, performance and network specifications (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html): 8 NVIDIA B200 GPUs of 179 GiB, Intel Xeon Emerald Rapids, 3200 Gigabit on 8 network cards with EFA, 400 Gb/s each, one NCCL device per GPU: aws-ofi-nccl (github.com/aws/aws-ofi-nccl at 2daf7d30): its RDMA protocol, the default from P5 on (src/platform-aws.cpp), makes one NCCL device of the EFA devices nearest each GPU (nccl_ofi_topo_group, include/nccl_ofi_topo.h) and gives it the sum of their speeds (get_properties, src/nccl_ofi_rdma.cpp); the page does not say how the GPUs are joined"},
 	{Name: "pcie-l40s-8gpu", GPU: "L40S", PerHost: 8, Fabric: "pcie",
 		Source: "NVIDIA AI Enterprise reference architecture, Compute Node Hardware: PCIe Optimized 2-8-5 servers of 2 CPUs, 8 GPU cards and 5 network adapters, L40S among the GPUs they take; the GPUs reach each other over PCIe; the NICs' rate and the CPU are the server's (docs.nvidia.com/ai-enterprise/reference-architecture/latest/compute-node-hardware.html)"},
 	{Name: "pcie-rtx-pro-6000-8gpu", GPU: "RTX PRO 6000 Blackwell", PerHost: 8, Fabric: "pcie",

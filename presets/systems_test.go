@@ -72,6 +72,16 @@ func TestSystemFigures(t *testing.T) {
 		{"mi325x-platform", 8, 0, "infinity", 1, 0, 0, ""},
 		// AMD at Hot Chips 2025: 8 GPUs fully connected, 7 Infinity Fabric links each.
 		{"mi355x-platform", 8, 0, "infinity", 1, 0, 0, ""},
+		// AWS accelerated computing specifications: p4d and p4de "4x 100 Gigabit", 4 network cards;
+		// AWS's P4d deep dive: NVSwitch; Intel Xeon Platinum 8175.
+		{"p4d.24xlarge", 8, 0, "nvswitch", 0, 4, 12.5e9, "intel"},
+		{"p4de.24xlarge", 8, 0, "", 0, 4, 12.5e9, "intel"},
+		// AWS: "3200 Gigabit" on 32 (p5, p5e), 16 (p5en) and 8 (p6-b200) network cards; aws-ofi-nccl
+		// makes one NCCL device per GPU of them, its speed their sum: 3200 Gb/s over 8 devices is 400 Gb/s.
+		{"p5.48xlarge", 8, 0, "", 0, 8, 50e9, "amd"},
+		{"p5e.48xlarge", 8, 0, "", 0, 8, 50e9, "amd"},
+		{"p5en.48xlarge", 8, 0, "", 0, 8, 50e9, "intel"},
+		{"p6-b200.48xlarge", 8, 0, "", 0, 8, 50e9, "intel"},
 		// NVIDIA's PCIe Optimized 2-8-5 and RTX PRO AI Factory RAs: 8 PCIe cards.
 		{"pcie-l40s-8gpu", 8, 0, "pcie", 0, 0, 0, ""},
 		{"pcie-rtx-pro-6000-8gpu", 8, 0, "pcie", 0, 0, 0, ""},

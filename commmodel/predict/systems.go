@@ -11,9 +11,10 @@ import (
 // setSystem applies Describe's system key: the facts of the system of that
 // name in the catalog (presets.Systems, which cites each one's
 // documentation), from the catalog, for a GPU of the system's product. A
-// fact the system leaves to the buyer keeps its value and source. NVLS
-// follows the fabric: on an NVSwitch host of a GPU that runs it, and never
-// on a mesh, Infinity Fabric or PCIe host.
+// fact the system leaves to the buyer, or its source does not state (an
+// instance whose provider does not say how its GPUs are joined), keeps its
+// value and source. NVLS follows the fabric: on an NVSwitch host of a GPU
+// that runs it, and never on a mesh, Infinity Fabric or PCIe host.
 func (h *Hardware) setSystem(name string) error {
 	s, ok := presets.SystemByName(name)
 	if !ok {
@@ -26,12 +27,14 @@ func (h *Hardware) setSystem(name string) error {
 	if h.GPU.Name != g.Name {
 		return fmt.Errorf("%s is a system of %s, not of %s", s.Name, g.Name, h.GPU.Name)
 	}
-	f := slices.Index(fabricNames[:], s.Fabric)
-	if f < 0 {
-		return fmt.Errorf("%s: the catalog's fabric %q is not one of %v", s.Name, s.Fabric, fabricNames)
+	if s.Fabric != "" {
+		f := slices.Index(fabricNames[:], s.Fabric)
+		if f < 0 {
+			return fmt.Errorf("%s: the catalog's fabric %q is not one of %v", s.Name, s.Fabric, fabricNames)
+		}
+		h.Fabric, h.Sources.Fabric = Fabric(f), SourceCatalog
+		h.NVLS, h.Sources.NVLS = h.Fabric == FabricNVSwitch && h.GPU.SupportsNVLS(), SourceCatalog
 	}
-	h.Fabric, h.Sources.Fabric = Fabric(f), SourceCatalog
-	h.NVLS, h.Sources.NVLS = h.Fabric == FabricNVSwitch && h.GPU.SupportsNVLS(), SourceCatalog
 	if s.PairLinks > 0 {
 		h.NVLinks, h.Sources.NVLinks = s.PairLinks*(s.PerHost-1), SourceCatalog
 	}
