@@ -23,6 +23,7 @@ func TestDescribeRealLogs(t *testing.T) {
 		gpu            string // a pin for Rank lines without a GPU name
 		nodes, perNode int    // from the Rank lines' hosts
 		facts          map[string]want
+		note           string // in WithEvidence's one note, "" for none
 	}{
 		// 2 x 4 GH200 on Alps: the Rank lines put ranks 0-3 on nid005471 and
 		// 4-7 on nid005487. A board of four GH200 joins each pair by NVLinks
@@ -39,12 +40,15 @@ func TestDescribeRealLogs(t *testing.T) {
 		// two workers; NCCL 2.9.9's debug lines say nothing of NVLS and give
 		// no NIC count ("ndev" or "found N nics"), but its channel lines name
 		// the devices NET/AWS Libfabric/0 to /3: a p4d's four EFA NICs. An
-		// 8-GPU A100 host is an NVSwitch board; A100 has no NVLS.
+		// 8-GPU A100 host is an NVSwitch board; A100 has no NVLS. The plugin
+		// names the platform ("NET/OFI Running on P4d platform", line 30), whose
+		// catalog entry gives the rate AWS documents, 4x 100 Gigabit.
 		{file: "a100_2x8_allreduce_efa_p4d_ncclinfo.log", nodes: 2, perNode: 8, facts: map[string]want{
 			"fabric":        {"nvswitch", SourceAssumed},
 			"nvls":          {"false", SourceAssumed},
 			"nics_per_node": {"4", SourceNCCLDebug},
-		}},
+			"nic_bw":        {"100 Gb/s", SourceCatalog},
+		}, note: "platform p4d.24xlarge (line 30)"},
 		// 2 x 8 MI355X over Pollara 400 RoCE: the Rank lines name no GPU, so
 		// the user names it. The README's script lists eight RoCE devices
 		// (NCCL_IB_HCA) of AMD's 400 Gb/s Pollara NIC, one per GPU, which no
@@ -83,8 +87,8 @@ func TestDescribeRealLogs(t *testing.T) {
 				t.Fatal(err)
 			}
 			h, notes := h.WithEvidence(tabs)
-			if len(notes) != 0 {
-				t.Errorf("notes %q, want none (one table)", notes)
+			if c.note == "" && len(notes) != 0 || c.note != "" && (len(notes) != 1 || !strings.Contains(notes[0], c.note)) {
+				t.Errorf("notes %q, want %q (one table)", notes, c.note)
 			}
 			h = h.ForHosts(tab.PerNode)
 			got := map[string]want{}

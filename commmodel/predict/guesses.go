@@ -3,8 +3,10 @@ package predict
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/presets"
 )
 
 // ForHosts returns h for hosts of perHost GPUs (the most GPUs per node of
@@ -196,6 +198,15 @@ func predictWith(h Hardware, tables []Table, q Query, sizes []float64) ([]Predic
 // user's -hw or a topo capture): the NICs of a host, their rate, and NVLS
 // (which NCCL finds only on an NVSwitch). Where the tables' lines
 // disagree, the first table's stand, and a note says so.
+//
+// Where the lines name the EC2 instance the log ran on (aws-ofi-nccl's
+// platform line, Evidence.Platform) and the catalog holds it, its NICs
+// and their rate fill what no debug line gave, from the catalog: AWS
+// documents them and the plugin prints no NIC speed. A note names the
+// platform and its line. NCCL's own count outranks the catalog's: on the
+// RDMA protocol of P5 and later, the plugin's "found N nics" counts EFA
+// devices, which it groups into fewer NCCL devices (presets.Systems), and a
+// note says where the two differ.
 func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 	weak := func(s Source) bool { return s == "" || s == SourceAssumed || s == SourceCatalog }
 	var notes []string
@@ -225,6 +236,55 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 				h.Fabric, h.Sources.Fabric = FabricNVSwitch, SourceNCCLDebug
 			}
 		}
+	}
+	return h.withPlatform(tables, weak, notes)
+}
+
+// withPlatform applies the catalog system that the first table naming a
+// platform names (Evidence.Platform) to the NICs and their rate whose
+// source is weak, after every table's debug lines, so that those outrank
+// it.
+func (h Hardware) withPlatform(tables []Table, weak func(Source) bool, notes []string) (Hardware, []string) {
+	first := -1
+	for i := range tables {
+		p := tables[i].Evidence.Platform
+		if !p.Known() {
+			continue
+		}
+		if first < 0 {
+			first = i
+		} else if f := tables[first].Evidence.Platform; p.Value != f.Value {
+			notes = append(notes, fmt.Sprintf("%s: aws-ofi-nccl names the platform %s (line %d), %s names %s; %s's is taken",
+				tables[i].Name, p.Value, p.Line, tables[first].Name, f.Value, tables[first].Name))
+		}
+	}
+	if first < 0 {
+		return h, notes
+	}
+	p, name := tables[first].Evidence.Platform, tables[first].Name
+	s, ok := presets.SystemByName(p.Value)
+	if !ok {
+		return h, notes
+	}
+	var took []string
+	if s.NICs > 0 && weak(h.Sources.NICs) {
+		h.NICs, h.Sources.NICs = s.NICs, SourceCatalog
+		took = append(took, fmt.Sprintf("nics_per_node %d", s.NICs))
+	} else if s.NICs > 0 && h.Sources.NICs == SourceNCCLDebug && h.NICs != s.NICs {
+		notes = append(notes, fmt.Sprintf("%s: the catalog gives %s %d NICs per node as NCCL sees them, NCCL's debug lines %d; NCCL's count is taken",
+			name, s.Name, s.NICs, h.NICs))
+	}
+	if s.NICBW > 0 && weak(h.Sources.NICBW) {
+		h.NICBW, h.Sources.NICBW = s.NICBW, SourceCatalog
+		took = append(took, "nic_bw "+formatBitRate(s.NICBW))
+	}
+	if len(took) > 0 {
+		verb := "is"
+		if len(took) > 1 {
+			verb = "are"
+		}
+		notes = append(notes, fmt.Sprintf("%s: aws-ofi-nccl names the platform %s (line %d): %s %s the catalog's for it (docs/predict.md cites AWS; -hw system=%s gives its other facts)",
+			name, p.Value, p.Line, strings.Join(took, " and "), verb, s.Name))
 	}
 	return h, notes
 }

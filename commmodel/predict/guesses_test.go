@@ -2,10 +2,12 @@ package predict
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // TestForHosts: an H100 SXM board of 4 is a mesh without NVLS (HGX H100
@@ -185,6 +187,88 @@ func TestWithEvidence(t *testing.T) {
 	}
 	if got, _ := h.WithEvidence([]Table{efa}); got.NICs != 0 || got.Sources.NICs == SourceNCCLDebug {
 		t.Errorf("EFA: %d NICs from %q; want them still assumed", got.NICs, got.Sources.NICs)
+	}
+}
+
+// TestWithEvidencePlatform: the 2 x 8 A100 log on AWS p4d prints
+// "NET/OFI Running on P4d platform, ..." (line 30) but no NIC speed. The
+// catalog's p4d.24xlarge gives the rate, 4x 100 Gigabit on 4 network cards
+// (AWS's accelerated computing specifications): 100 Gb/s from the catalog,
+// and Guesses no longer tries half of it. The count stays that of NCCL's
+// channel lines (NET/AWS Libfabric/0 to /3 from line 150), a rate the user
+// gives stands, and a platform the catalog lacks gives nothing.
+func TestWithEvidencePlatform(t *testing.T) {
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log", nil)
+	if err != nil || len(tabs) == 0 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	p4d := tabs[0]
+	h, err := Describe(p4d.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := Query{Collective: commmodel.AllReduce, Ranks: 64, PerNode: 8}
+	sizes := []float64{1 << 30}
+	guessed := func(h Hardware) bool {
+		t.Helper()
+		gs, err := Guesses(h, []Table{p4d}, q, sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(gs, func(g Guess) bool { return g.Fact.Name == "nic_bw" })
+	}
+	unnamed := p4d // the log without its platform line, as commlab read it before
+	unnamed.Evidence.Platform = nccltests.Fact[string]{}
+	before, _ := h.WithEvidence([]Table{unnamed})
+	if before.given(before.Sources.NICBW) {
+		t.Errorf("without the platform: rate from %q, want it assumed", before.Sources.NICBW)
+	}
+	if !guessed(before) {
+		t.Errorf("without the platform: no nic_bw guess, want one")
+	}
+	got, notes := h.WithEvidence([]Table{p4d})
+	if got.NICBW != 100e9/8 || got.Sources.NICBW != SourceCatalog || got.NICs != 4 || got.Sources.NICs != SourceNCCLDebug {
+		t.Errorf("%d NICs from %q of %g B/s from %q; want 4 from nccl-debug of 12.5e9 from catalog", got.NICs, got.Sources.NICs, got.NICBW, got.Sources.NICBW)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "platform p4d.24xlarge (line 30)") || !strings.Contains(notes[0], "nic_bw 100 Gb/s") {
+		t.Errorf("notes %q, want one naming p4d.24xlarge at line 30 and its nic_bw", notes)
+	}
+	if guessed(got) {
+		t.Errorf("after the evidence: a nic_bw guess, want none (the catalog gives the rate)")
+	}
+
+	told, err := Describe(p4d.GPU, "nic-bw=50Gb/s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := told.WithEvidence([]Table{p4d}); got.NICBW != 50e9/8 || got.Sources.NICBW != SourceUser {
+		t.Errorf("nic-bw=50Gb/s given: %g B/s from %q, want the user's", got.NICBW, got.Sources.NICBW)
+	}
+
+	// A p5.48xlarge log whose plugin found 32 EFA devices ("Selected provider
+	// is efa, fabric is efa (found 32 nics)", src/nccl_ofi_net.cpp): the
+	// count stands over the catalog's 8 grouped devices, with a note, and the
+	// rate is the catalog's 400 Gb/s (3200 Gigabit over 8 devices).
+	p5 := Table{Name: "p5.log", GPU: "NVIDIA H100 80GB HBM3", Nodes: 2, PerNode: 8}
+	p5.Evidence.NICCount = nccltests.Fact[int]{Value: 32, Line: 40}
+	p5.Evidence.Platform = nccltests.Fact[string]{Value: "p5.48xlarge", Line: 41}
+	h, err = Describe(p5.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, notes = h.WithEvidence([]Table{p5})
+	if got.NICs != 32 || got.Sources.NICs != SourceNCCLDebug || got.NICBW != 400e9/8 || got.Sources.NICBW != SourceCatalog {
+		t.Errorf("p5: %d NICs from %q of %g B/s from %q; want 32 from nccl-debug of 50e9 from catalog", got.NICs, got.Sources.NICs, got.NICBW, got.Sources.NICBW)
+	}
+	if len(notes) != 2 || !strings.Contains(notes[0], "NCCL's count is taken") || !strings.Contains(notes[1], "(line 41)") {
+		t.Errorf("p5: notes %q, want the count's disagreement, then the platform at line 41", notes)
+	}
+
+	// g5.48xlarge, a platform aws-ofi-nccl knows (src/platform-aws.cpp) and the catalog does not.
+	g5 := p5
+	g5.Evidence = nccltests.Evidence{Platform: nccltests.Fact[string]{Value: "g5.48xlarge", Line: 3}}
+	if got, notes := h.WithEvidence([]Table{g5}); got.Sources.NICBW == SourceCatalog || got.Sources.NICs == SourceCatalog || len(notes) != 0 {
+		t.Errorf("g5: NICs from %q, rate from %q, notes %q; want both assumed, no note", got.Sources.NICs, got.Sources.NICBW, notes)
 	}
 }
 
