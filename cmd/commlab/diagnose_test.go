@@ -110,18 +110,18 @@ func TestDiagnoseErrors(t *testing.T) {
 	}
 }
 
-// TestDiagnoseGuess diagnoses the public 2 x 8 A100 AllReduce on AWS p4d
-// over EFA (data/nccltests/testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log)
-// against the uncalibrated model: NCCL's channel lines give its 4 NICs,
-// their rate is assumed. The table is 7.75 times the model at 8 B
-// (EFA's latency, beyond what a network no table measured allows) and over
-// twice it from 64 MiB, where the model rests on the assumed NIC rate (and
-// on the NICs' assumed PCIe path, which sets LL128 across nodes). Every
-// finding in the latency or network term names the rate first (and the
-// first finding the -hw key that settles it), and none advises a NIC
-// binding or a pin on those guesses.
+// TestDiagnoseGuess diagnoses the public 2 x 1 V100 AllReduce on AWS p3dn
+// over EFA (data/nccltests/testdata/real/v100_efa_2x1_allreduce_pre2022.log)
+// against the uncalibrated model: the log gives no NIC speed and names no
+// platform (aws-ofi-nccl prints its platform line only where it has a
+// topology file, which p3dn has not), so the NIC rate is assumed. The table
+// is slower than the model across the network, where the model rests on
+// that rate (and on the NICs' assumed PCIe path). Every finding in the
+// latency or network term names the rate first (and the first finding the
+// -hw key that settles it), and none advises a NIC binding or a pin on
+// those guesses.
 func TestDiagnoseGuess(t *testing.T) {
-	fs, _, _ := diagnoseJSON(t, "../../data/nccltests/testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log")
+	fs, _, _ := diagnoseJSON(t, "../../data/nccltests/testdata/real/v100_efa_2x1_allreduce_pre2022.log")
 	n := 0
 	for i, f := range fs {
 		if term := f["term"]; term != "latency" && term != "network" || f["kind"] != "slower than the model" {
