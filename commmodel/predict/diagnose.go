@@ -10,6 +10,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -207,11 +208,26 @@ func advice(f Finding, t Table) []string {
 	case TermNVLink:
 		return []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_P2P_LEVEL=NVL, NCCL_DEBUG=INFO lines \"via P2P/CUMEM\"); NCCL_MIN_NCHANNELS raises the channels of mid-size calls"}
 	}
-	a := []string{"the network: pin each rank's NIC (NCCL_IB_HCA, from -topo) and its CPU affinity to the NIC's NUMA node; check GPUDirect RDMA (NCCL_NET_GDR_LEVEL) and NCCL_IB_QPS_PER_CONNECTION"}
+	a := []string{networkAdvice(t.Evidence)}
 	if t.Nodes > 2 {
 		a = append(a, "across more nodes the fabric above the NICs may bind: describe it to the model (-hw group=HOSTS,oversub=R)")
 	}
 	return a
+}
+
+// networkAdvice is what to check of a network slower than the model, for
+// the network NCCL's debug lines name ("Using network IB", init.cc): the
+// NCCL_IB_* settings of NCCL's own InfiniBand and RoCE transport apply to
+// it alone; a plugin (aws-ofi-nccl over EFA or Slingshot) has its own, and
+// sockets mean no RDMA transport was found.
+func networkAdvice(e nccltests.Evidence) string {
+	switch n := e.Network.Value; {
+	case !e.Network.Known() || n == "IB":
+		return "the network: pin each rank's NIC (NCCL_IB_HCA, from -topo) and its CPU affinity to the NIC's NUMA node; check GPUDirect RDMA (NCCL_NET_GDR_LEVEL) and NCCL_IB_QPS_PER_CONNECTION"
+	case n == "Socket":
+		return "the network: NCCL ran over sockets, without RDMA: check that its InfiniBand transport or the cluster's network plugin loads (NCCL_DEBUG=INFO says \"Using network IB\" or the plugin's name), and NCCL_SOCKET_IFNAME, NCCL_SOCKET_NTHREADS and NCCL_NSOCKS_PERTHREAD if sockets it must be"
+	}
+	return fmt.Sprintf("the network: NCCL ran over the %s plugin, whose settings are its own (NCCL_IB_* do not apply): check that it uses every NIC with GPUDirect RDMA (NCCL_DEBUG=INFO's channel lines say \"via NET/%s/N/GDRDMA\"), the plugin's and libfabric's versions the cluster documents, and each rank's CPU affinity to its NIC's NUMA node", e.Network.Value, e.Network.Value)
 }
 
 // pinsShown is the most pins pins advises for one finding.

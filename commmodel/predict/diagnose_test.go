@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // TestUncalibrated: the model at its priors has every parameter at its
@@ -260,5 +261,27 @@ func TestSpans(t *testing.T) {
 	want := [][2]int{{1, 2}, {3, 3}, {5, 6}}
 	if !slices.Equal(got, want) {
 		t.Errorf("spans = %v, want %v", got, want)
+	}
+}
+
+// TestNetworkAdvice: the network advice follows the network NCCL's debug
+// lines name. The p4d log runs the AWS Libfabric plugin over EFA ("Using
+// network AWS Libfabric", line 33), where NCCL_IB_* do not apply; the H800
+// log runs sockets ("Using network Socket", line 25); a
+// log without debug lines gets NCCL's InfiniBand transport's settings.
+func TestNetworkAdvice(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		e         nccltests.Evidence
+		want, not string
+	}{
+		{"p4d", firstTable(t, "../../data/nccltests/testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log").Evidence, "via NET/AWS Libfabric/N/GDRDMA", "NCCL_IB_HCA"},
+		{"h800", firstTable(t, "../../data/nccltests/testdata/real/h800_1x8_broadcast_ncclinfo.log").Evidence, "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA"},
+		{"no debug lines", nccltests.Evidence{}, "NCCL_IB_HCA", "NCCL_SOCKET_IFNAME"},
+	} {
+		a := networkAdvice(c.e)
+		if !strings.Contains(a, c.want) || strings.Contains(a, c.not) {
+			t.Errorf("%s: advice %q; want %q in it and no %q", c.name, a, c.want, c.not)
+		}
 	}
 }

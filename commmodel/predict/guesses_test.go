@@ -147,6 +147,16 @@ func TestGuessesHostFacts(t *testing.T) {
 	}
 }
 
+// firstTable reads the first table of the log at path.
+func firstTable(t *testing.T, path string) Table {
+	t.Helper()
+	tabs, _, err := ReadFile(path, nil)
+	if err != nil || len(tabs) == 0 {
+		t.Fatalf("%s: %d tables, %v", path, len(tabs), err)
+	}
+	return tabs[0]
+}
+
 // TestWithEvidence takes the facts NCCL's debug lines state: from the H800
 // log, 1 NIC ("NET/Socket : Using [0]enx785ee8a015a1:... [1]veth6f0b7dd:...",
 // line 24, a container's veth left out) and NVLS ("NVLS multicast support is
@@ -154,15 +164,7 @@ func TestGuessesHostFacts(t *testing.T) {
 // EFA log's "Forcing AWS OFI ndev 4" (line 20) counts emulated devices, not
 // NICs, and leaves the count assumed.
 func TestWithEvidence(t *testing.T) {
-	read := func(path string) Table {
-		t.Helper()
-		tabs, _, err := ReadFile(path, nil)
-		if err != nil || len(tabs) == 0 {
-			t.Fatalf("%s: %d tables, %v", path, len(tabs), err)
-		}
-		return tabs[0]
-	}
-	h800 := read("../../data/nccltests/testdata/real/h800_1x8_broadcast_ncclinfo.log")
+	h800 := firstTable(t, "../../data/nccltests/testdata/real/h800_1x8_broadcast_ncclinfo.log")
 	h, err := DefaultHardware(h800.GPU)
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +182,7 @@ func TestWithEvidence(t *testing.T) {
 	if got, _ := told.WithEvidence([]Table{h800}); got.NICs != 8 || got.Sources.NICs != SourceUser {
 		t.Errorf("nics=8 given: %d NICs from %q, want the user's 8", got.NICs, got.Sources.NICs)
 	}
-	efa := read("../../data/nccltests/testdata/real/v100_efa_2x1_allreduce_pre2022.log")
+	efa := firstTable(t, "../../data/nccltests/testdata/real/v100_efa_2x1_allreduce_pre2022.log")
 	h, err = DefaultHardware(efa.GPU)
 	if err != nil {
 		t.Fatal(err)
