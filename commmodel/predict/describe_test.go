@@ -396,7 +396,7 @@ func TestDescribeCatalogFigures(t *testing.T) {
 }
 
 // SystemsOf offers the catalog's systems of a GPU and host size that give
-// the facts asked for: GH200 in hosts of 4 is the HPE Cray EX254n (Alps),
+// some of the facts asked for: GH200 in hosts of 4 is the HPE Cray EX254n (Alps),
 // with its NICs and their rate; an 8-GPU A100 SXM4 host is a DGX A100 or
 // an AWS p4d or p4de; an 8-GPU H200 host's fabric is a DGX H200's, which AWS
 // does not state for p5e and p5en, whose NICs it gives; the 4-GPU A100 HGX
@@ -429,6 +429,26 @@ func TestSystemsOf(t *testing.T) {
 		if got := SystemsOf(h, c.perHost, c.facts); !slices.Equal(got, c.want) {
 			t.Errorf("SystemsOf(%s, %d, %v) = %v, want %v", c.gpu, c.perHost, c.facts, got, c.want)
 		}
+	}
+	// A host whose system is named offers none: by -hw, or by the p4d log's
+	// platform line ("NET/OFI Running on P4d platform", line 30).
+	named, err := Describe("A100-SXM4-80GB", "system=dgx-a100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p4d := firstTable(t, "../../data/nccltests/testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log")
+	h, err := Describe(p4d.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromLog, _ := h.WithEvidence([]Table{p4d})
+	for _, h := range []Hardware{named, fromLog} {
+		if got := SystemsOf(h, 8, []string{"nic_path", "nics_per_node"}); got != nil {
+			t.Errorf("%s (system %q): SystemsOf = %v, want none", h.String(), h.System, got)
+		}
+	}
+	if fromLog.System != "p4d.24xlarge" {
+		t.Errorf("the p4d log's system %q, want p4d.24xlarge", fromLog.System)
 	}
 }
 

@@ -42,12 +42,14 @@ func TestDescribeRealLogs(t *testing.T) {
 		// the devices NET/AWS Libfabric/0 to /3: a p4d's four EFA NICs. An
 		// 8-GPU A100 host is an NVSwitch board; A100 has no NVLS. The plugin
 		// names the platform ("NET/OFI Running on P4d platform", line 30), whose
-		// catalog entry gives the rate AWS documents, 4x 100 Gigabit.
+		// catalog entry gives what AWS documents: 4x 100 Gigabit, Intel Xeon
+		// CPUs and the NVSwitch.
 		{file: "a100_2x8_allreduce_efa_p4d_ncclinfo.log", nodes: 2, perNode: 8, facts: map[string]want{
-			"fabric":        {"nvswitch", SourceAssumed},
-			"nvls":          {"false", SourceAssumed},
+			"fabric":        {"nvswitch", SourceCatalog},
+			"nvls":          {"false", SourceCatalog},
 			"nics_per_node": {"4", SourceNCCLDebug},
 			"nic_bw":        {"100 Gb/s", SourceCatalog},
+			"cpu":           {"intel", SourceCatalog},
 		}, note: "platform p4d.24xlarge (line 30)"},
 		// 2 x 8 MI355X over Pollara 400 RoCE: the Rank lines name no GPU, so
 		// the user names it. The README's script lists eight RoCE devices

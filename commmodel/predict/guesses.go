@@ -3,7 +3,6 @@ package predict
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/presets"
@@ -266,25 +265,41 @@ func (h Hardware) withPlatform(tables []Table, weak func(Source) bool, notes []s
 	if !ok {
 		return h, notes
 	}
+	sys := h
+	if err := sys.setSystem(s.Name); err != nil {
+		return h, append(notes, fmt.Sprintf("%s: aws-ofi-nccl names the platform %s (line %d), but %v: its catalog facts are not taken", name, p.Value, p.Line, err))
+	}
+	h.System = s.Name
 	var took []string
-	if s.NICs > 0 && weak(h.Sources.NICs) {
-		h.NICs, h.Sources.NICs = s.NICs, SourceCatalog
+	if sys.Sources.NICs == SourceCatalog && weak(h.Sources.NICs) {
+		h.NICs, h.Sources.NICs = sys.NICs, SourceCatalog
 		took = append(took, fmt.Sprintf("nics_per_node %d", s.NICs))
 	} else if s.NICs > 0 && h.Sources.NICs == SourceNCCLDebug && h.NICs != s.NICs {
 		notes = append(notes, fmt.Sprintf("%s: the catalog gives %s %d NICs per node as NCCL sees them, NCCL's debug lines %d; NCCL's count is taken",
 			name, s.Name, s.NICs, h.NICs))
 	}
-	if s.NICBW > 0 && weak(h.Sources.NICBW) {
-		h.NICBW, h.Sources.NICBW = s.NICBW, SourceCatalog
+	if sys.Sources.NICBW == SourceCatalog && weak(h.Sources.NICBW) {
+		h.NICBW, h.Sources.NICBW = sys.NICBW, SourceCatalog
 		took = append(took, "nic_bw "+formatBitRate(s.NICBW))
+	}
+	if sys.Sources.CPU == SourceCatalog && weak(h.Sources.CPU) {
+		h.CPU, h.Sources.CPU = sys.CPU, SourceCatalog
+		took = append(took, "cpu "+s.CPU)
+	}
+	if sys.Sources.Fabric == SourceCatalog && weak(h.Sources.Fabric) {
+		h.Fabric, h.Sources.Fabric = sys.Fabric, SourceCatalog
+		took = append(took, "fabric "+s.Fabric)
+		if weak(h.Sources.NVLS) {
+			h.NVLS, h.Sources.NVLS = sys.NVLS, SourceCatalog
+		}
 	}
 	if len(took) > 0 {
 		verb := "is"
 		if len(took) > 1 {
 			verb = "are"
 		}
-		notes = append(notes, fmt.Sprintf("%s: aws-ofi-nccl names the platform %s (line %d): %s %s the catalog's for it (docs/predict.md cites AWS; -hw system=%s gives its other facts)",
-			name, p.Value, p.Line, strings.Join(took, " and "), verb, s.Name))
+		notes = append(notes, fmt.Sprintf("%s: aws-ofi-nccl names the platform %s (line %d): %s %s the catalog's for it (docs/predict.md cites AWS)",
+			name, p.Value, p.Line, joinWords(took), verb))
 	}
 	return h, notes
 }

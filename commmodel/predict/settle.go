@@ -159,6 +159,11 @@ func joinInts(v []int) string {
 	for i, x := range v {
 		s[i] = fmt.Sprint(x)
 	}
+	return joinWords(s)
+}
+
+// joinWords is "a, b and c".
+func joinWords(s []string) string {
 	if len(s) < 2 {
 		return strings.Join(s, "")
 	}

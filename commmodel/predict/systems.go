@@ -62,8 +62,12 @@ func (h *Hardware) setSystem(name string) error {
 // hosts hold perHost GPUs, or whose NVLink domains do for a domain's host,
 // and whose entry gives one of those facts or more. Naming one (Describe's
 // system key) replaces those assumptions with its documented facts; a
-// fact no entry documents (the NICs' PCIe path) stays a guess.
+// fact no entry documents (the NICs' PCIe path) stays a guess. None is
+// offered where h names its system already (Hardware.System).
 func SystemsOf(h Hardware, perHost int, facts []string) []string {
+	if h.System != "" {
+		return nil // named already, by -hw or by the log's platform line
+	}
 	var out []string
 	for _, s := range presets.Systems {
 		g, err := nccl.ParseGPU(s.GPU)
