@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 )
 
 // networkFloors are the public multi-node AllReduce logs with rows of at
@@ -138,11 +139,13 @@ func TestNetworkSpread(t *testing.T) {
 // TestFitReachesNetworkFloor calibrates alone each table of
 // networkFloorTables whose network's latency is at least twice NCCL's
 // figure (networkFloorFactors: EFA, GCP's TCPXO and an RCCL RoCE cluster,
-// 12 to 24 times it, and RoCE on OCI and Pollara, 2.1 and 2.6) and compares the fit with the table's time at its
-// smallest size, the network's latency floor. inter_step_latency's prior
-// is as wide as public networks lie about NCCL's figure (NetworkSlower in
-// logs), so that the fit reaches such a floor from the table as the
-// interval does without one: within 15%.
+// 12 to 24 times it, and RoCE on OCI and Pollara, 2.1 and 2.6) and compares
+// the fit with the table's latency floor: the median over its rows of at
+// most 64 B (a first row can be a warm-up's, as the MI300X table's 256.5 µs
+// at 8 B against 218.6-218.8 µs from 16 to 64 B). inter_step_latency's
+// prior is as wide as public networks lie about NCCL's figure
+// (NetworkSlower in logs), so that the fit reaches such a floor from the
+// table as the interval does without one: within 15%.
 func TestFitReachesNetworkFloor(t *testing.T) {
 	_, factors := networkFloorFactors(t)
 	slow := 0
@@ -160,9 +163,16 @@ func TestFitReachesNetworkFloor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r := ps[0].Time / tab.Points[0].Time; math.Abs(r-1) > 0.15 {
-			t.Errorf("%s (network latency %.1f times NCCL's): %g B fitted %.1f µs against %.1f µs measured (%+.0f%%)",
-				tab.Name, factors[i], tab.Points[0].Size, ps[0].Time*1e6, tab.Points[0].Time*1e6, 100*(r-1))
+		var fitted, measured []float64
+		for j, p := range tab.Points {
+			if p.Size <= 64 {
+				fitted, measured = append(fitted, ps[j].Time), append(measured, p.Time)
+			}
+		}
+		f, ms := fit.Median(fitted), fit.Median(measured)
+		if r := f / ms; math.Abs(r-1) > 0.15 {
+			t.Errorf("%s (network latency %.1f times NCCL's): up to 64 B fitted %.1f µs against %.1f µs measured, medians (%+.0f%%)",
+				tab.Name, factors[i], f*1e6, ms*1e6, 100*(r-1))
 		}
 	}
 	if slow != 5 {

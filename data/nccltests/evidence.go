@@ -42,7 +42,10 @@ type Evidence struct {
 
 	// NCCLVersion is NCCL's version, "2.21.5", and CUDA the CUDA version
 	// it was built for, "12.4": "NCCL version 2.21.5+cuda12.4" (init.cc
-	// VERSION_STRING).
+	// VERSION_STRING). For RCCL it is the NCCL release RCCL's version
+	// follows (RCCL 2.22.3 is NCCL 2.22.3 with AMD's changes): "RCCL
+	// version : 2.22.3-HEAD:7d8d67c", which rccl-tests prints before the
+	// table.
 	NCCLVersion, CUDA Fact[string]
 	// Network is the network NCCL uses: "IB", "Socket", or a plugin's
 	// name ("AWS Libfabric", "Libfabric"): "Using network IB" (init.cc).
@@ -157,6 +160,7 @@ type NIC struct {
 
 var (
 	ncclVersionRE = regexp.MustCompile(`^NCCL version (\d+\.\d+\.\d+)(?:\+cuda(\d+\.\d+))?`)
+	rcclVersionRE = regexp.MustCompile(`^RCCL version\s*:\s*(\d+\.\d+\.\d+)`)
 	// " [0]mlx5_0:1/IB", " [3]mlx5_3:1:2/RoCE" (rail), " [0]eth0:10.0.0.1<0>"
 	ibDevRE     = regexp.MustCompile(`\[(\d+)\]([^\s:\[\]]+):(\d+)(?::\d*)*/(\w+)`)
 	socketDevRE = regexp.MustCompile(`\[(\d+)\]([^\s:\[\]]+):`)
@@ -233,6 +237,10 @@ func (d *debugState) merge(o *debugState) {
 func (d *debugState) line(n int, msg string) {
 	e := &d.e
 	switch {
+	case strings.HasPrefix(msg, "RCCL version"):
+		if m := rcclVersionRE.FindStringSubmatch(msg); m != nil {
+			e.NCCLVersion.set(m[1], n)
+		}
 	case strings.HasPrefix(msg, "NCCL version "):
 		if m := ncclVersionRE.FindStringSubmatch(msg); m != nil {
 			e.NCCLVersion.set(m[1], n)

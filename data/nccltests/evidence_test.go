@@ -105,6 +105,10 @@ func TestEvidenceRealLogs(t *testing.T) {
 				t.Errorf("devices %d, first %+v, per host %v, network %v, NICs %v; want 16, %+v, 8 at 11, none, none",
 					len(e.Devices), e.Devices[0], e.GPUsPerHost, e.Network, e.NICCount, want0)
 			}
+			// 27: rccl-tests' "RCCL version : 2.26.6-HEAD:6ade506", the NCCL release RCCL follows.
+			if e.NCCLVersion != (Fact[string]{"2.26.6", 27}) || e.CUDA.Known() {
+				t.Errorf("version %v, CUDA %v; want 2.26.6 at 27, none", e.NCCLVersion, e.CUDA)
+			}
 		}},
 		{"testdata/mpirun_noisy_allreduce.log", func(t *testing.T, e Evidence) {
 			// 39: "NCCL version 2.21.5+cuda12.4"; 67: "Channel 00/24 : 0 1 2 ... 15"

@@ -206,8 +206,8 @@ func (p *parser) line(n int, raw string) {
 		p.debugLine(n, msg)
 		return
 	}
-	if strings.HasPrefix(body, "NCCL version ") {
-		p.debugLine(n, body) // rank 0's bare VERSION line (NCCL before 2.9)
+	if strings.HasPrefix(body, "NCCL version ") || strings.HasPrefix(body, "RCCL version") {
+		p.debugLine(n, body) // rank 0's bare VERSION line (NCCL before 2.9), rccl-tests' RCCL version
 		return
 	}
 	if strings.Contains(body, "NCCL INFO") || strings.Contains(body, "NCCL WARN") {
