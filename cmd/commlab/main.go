@@ -208,10 +208,27 @@ func problemOf(file string, err error) problem {
 	return problem{File: file, Message: err.Error()}
 }
 
-// writeProblems writes each problem to w on a line of its own.
+// writeProblems writes the problems to w, a line each, in order; problems
+// that say the same of several places (a test the model does not predict in
+// each of a sweep's logs) share one line that names every place,
+// "FILE:LINE, FILE:LINE: message", at the first one's turn.
 func writeProblems(w io.Writer, problems []problem) {
+	places := map[string][]string{}
 	for _, p := range problems {
-		fmt.Fprintln(w, p)
+		if where, _, ok := strings.Cut(p.String(), ": "+p.Message); ok && where != "" {
+			places[p.Message] = append(places[p.Message], where)
+		}
+	}
+	done := map[string]bool{}
+	for _, p := range problems {
+		ps := places[p.Message]
+		switch {
+		case len(ps) < 2:
+			fmt.Fprintln(w, p)
+		case !done[p.Message]:
+			done[p.Message] = true
+			fmt.Fprintf(w, "%s: %s\n", strings.Join(ps, ", "), p.Message)
+		}
 	}
 }
 

@@ -197,6 +197,29 @@ func TestPredictProblems(t *testing.T) {
 	if !strings.Contains(stderr, "nccl_N1_G8_cnode3-002.log:147: ") {
 		t.Errorf("stderr %q: want FILE:147: ...", stderr)
 	}
+	// Two logs of the sweep, each with its sendrecv test (lines 147 and 131):
+	// one line names both places, and the JSON keeps a problem each.
+	two := clusterDir + "nccl_N1_G8_cnode3-002.log," + clusterDir + "nccl_N1_G4_cnode3-002.log"
+	_, _, stderr = runCLI("predict", "-calibrate", two, "-collective", "allgather", "-p", "8", "-per-node", "8", "-size", "1GiB")
+	var lines []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.Contains(l, "sendrecv_perf") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], "nccl_N1_G8_cnode3-002.log:147, ") || !strings.Contains(lines[0], "nccl_N1_G4_cnode3-002.log:131: sendrecv_perf") {
+		t.Errorf("sendrecv lines %q: want one naming FILE:147, FILE:131", lines)
+	}
+	_, out, _ = runCLI("predict", "-calibrate", two, "-collective", "allgather", "-p", "8", "-per-node", "8", "-size", "1GiB", "-json")
+	n := 0
+	for _, p := range decodePredict(t, out).Problems {
+		if strings.Contains(p.Message, "sendrecv_perf") {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d sendrecv problems in the JSON, want one a log", n)
+	}
 }
 
 // TestPredictErrors checks the contract's clear errors: a calibration
