@@ -22,6 +22,9 @@ import (
 type calibrationFile struct {
 	path string
 	pins predict.Pins
+	// tests are the file's tests to calibrate on (test=N, as fit -list
+	// counts them), none for all.
+	tests []int
 }
 
 // calibrationKeys are the keys a -calibrate item takes, with what each sets.
@@ -37,6 +40,7 @@ var calibrationKeys = []struct{ key, doc string }{
 	{"graph", "CUDA graph launches (nccl-tests -G), 0 for none"},
 	{"gpu", "the GPU name, as nccl-tests' Rank lines print it"},
 	{"version", "the NCCL release, such as 2.21.5"},
+	{"test", "a test of the file to calibrate on, counted from 0 as fit -list lists them (repeat it for several); all when absent"},
 }
 
 // parseCalibrationFiles parses the comma-separated -calibrate list, each
@@ -103,6 +107,12 @@ func (f *calibrationFile) set(kv string) error {
 		f.pins.GPU = value
 	case "version":
 		f.pins.Version, err = nccl.ParseVersion(value)
+	case "test":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%s=%q: want a test's index, 0 or more", key, value)
+		}
+		f.tests = append(f.tests, n)
 	default:
 		return fmt.Errorf("unknown key %q: want one of %s", key, keyList())
 	}

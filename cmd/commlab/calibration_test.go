@@ -35,10 +35,38 @@ func TestCalibrationPins(t *testing.T) {
 	}
 }
 
+// TestCalibrationTests: test=N keeps the file's tests of those indices, as
+// fit -list counts them. cluster01's 10 x 1 log runs all_reduce, all_gather,
+// reduce_scatter, alltoall and sendrecv (its "# Collective test starting:"
+// lines); test=0 and test=3 keep its AllReduce and AllToAll tables, and
+// test=4, sendrecv, is none of a collective the model predicts: the error
+// names the tests there are.
+func TestCalibrationTests(t *testing.T) {
+	files, err := parseCalibrationFiles(clusterDir+"nccl_N10_G1.log:test=0:test=3", predict.Pins{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, tables, _, err := readCalibration(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tb := range tables {
+		got = append(got, tb.Collective.String())
+	}
+	if !slices.Equal(got, []string{"allreduce", "alltoall"}) || !strings.HasSuffix(tables[1].Name, "nccl_N10_G1.log#3") {
+		t.Errorf("tables %v (%s), want allreduce and alltoall, the second named #3", got, tables[len(tables)-1].Name)
+	}
+	files, _ = parseCalibrationFiles(clusterDir+"nccl_N10_G1.log:test=4", predict.Pins{})
+	if _, _, _, err := readCalibration(files); err == nil || !strings.Contains(err.Error(), "try test=0, 1, 2, 3") {
+		t.Errorf("test=4: %v, want the tests there are", err)
+	}
+}
+
 // TestCalibrationItemErrors checks that a bad -calibrate item names the
 // keys that work.
 func TestCalibrationItemErrors(t *testing.T) {
-	for _, item := range []string{"a.log:foo=1", "a.log:nodes", "a.log:ranks=0", "a.log:algo=bogus", "a.log:version=x", "a.log:threads=0", "a.log:graph=-1"} {
+	for _, item := range []string{"a.log:foo=1", "a.log:nodes", "a.log:ranks=0", "a.log:algo=bogus", "a.log:version=x", "a.log:threads=0", "a.log:graph=-1", "a.log:test=-1", "a.log:test=x"} {
 		_, err := parseCalibrationFiles(item, predict.Pins{})
 		if err == nil {
 			t.Errorf("%s: no error", item)
@@ -49,7 +77,7 @@ func TestCalibrationItemErrors(t *testing.T) {
 		}
 	}
 	_, err := parseCalibrationFiles("a.log:foo=1", predict.Pins{})
-	if !strings.Contains(err.Error(), "nodes, per-node, g, threads, graph, gpu, version") {
+	if !strings.Contains(err.Error(), "nodes, per-node, g, threads, graph, gpu, version, test") {
 		t.Errorf("unknown key: %v, want the list of keys", err)
 	}
 }

@@ -169,7 +169,7 @@ func (req plotRequest) build() (*plotted, error) {
 		if err != nil {
 			return nil, err
 		}
-		t, err := tableOfTest(tables, f.path, req.test)
+		t, err := tableOfTest(tables, f.path, req.test, "-test ")
 		if err != nil {
 			return nil, err
 		}
@@ -395,8 +395,9 @@ func (pl *plotted) writeText(w io.Writer, req plotRequest) error {
 // tableOfTest returns the table of test (-test, counted in the order the
 // log prints its tests, as fit -list lists them) among the tables
 // readCalibration read from path: they are named by that index, and tests
-// of collectives the model does not predict give none.
-func tableOfTest(tables []predict.Table, path string, test int) (predict.Table, error) {
+// of collectives the model does not predict give none. The error names the
+// tests there are, as the flag (such as "-test ") takes them.
+func tableOfTest(tables []predict.Table, path string, test int, flag string) (predict.Table, error) {
 	suffix := "#" + strconv.Itoa(test)
 	k := slices.IndexFunc(tables, func(t predict.Table) bool { return strings.HasSuffix(t.Name, suffix) })
 	if k < 0 {
@@ -404,8 +405,8 @@ func tableOfTest(tables []predict.Table, path string, test int) (predict.Table, 
 		for _, t := range tables {
 			tests = append(tests, t.Name[strings.LastIndex(t.Name, "#")+1:])
 		}
-		return predict.Table{}, fmt.Errorf("-test %d: %s has no test %d of a collective the model predicts; try -test %s",
-			test, path, test, strings.Join(tests, ", "))
+		return predict.Table{}, fmt.Errorf("%s%d: %s has no test %d of a collective the model predicts; try %s%s",
+			flag, test, path, test, flag, strings.Join(tests, ", "))
 	}
 	return tables[k], nil
 }

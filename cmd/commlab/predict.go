@@ -296,8 +296,18 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 		for _, pr := range bad {
 			problems = append(problems, problemOf(f.path, pr))
 		}
-		for _, t := range ts {
-			t.Name = f.path + t.Name[strings.LastIndex(t.Name, "#"):]
+		for i := range ts {
+			ts[i].Name = f.path + ts[i].Name[strings.LastIndex(ts[i].Name, "#"):]
+		}
+		if len(f.tests) == 0 {
+			tables = append(tables, ts...)
+			continue
+		}
+		for _, n := range f.tests {
+			t, err := tableOfTest(ts, f.path, n, "test=")
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("-calibrate: %w", err)
+			}
 			tables = append(tables, t)
 		}
 	}
