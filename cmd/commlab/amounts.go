@@ -24,7 +24,7 @@ func sizeFlag(name, text string, def int64) (int64, error) {
 // the float64 bytes of commlab's APIs; hint is an example that works.
 func sizesFlag(text, hint string) ([]float64, error) {
 	if text == "" {
-		return nil, fmt.Errorf("need -size, such as -size %s", hint)
+		return nil, &flagError{"need -size, such as -size " + hint}
 	}
 	ns, err := units.ParseSizes(text)
 	if err != nil {

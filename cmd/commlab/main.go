@@ -50,6 +50,13 @@ type usageError struct{ text string }
 
 func (e *usageError) Error() string { return e.text }
 
+// A flagError is a needed flag left out, or flags that exclude each other,
+// found after the flags parsed: the process exits 2, as for a command line
+// that does not parse, and points to the subcommand's -h.
+type flagError struct{ text string }
+
+func (e *flagError) Error() string { return e.text }
+
 // A helpError is a request for the subcommand's usage (-h): its text goes to
 // standard output, and the process exits 0.
 type helpError struct{ text string }
@@ -79,12 +86,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := cmd.run(args[1:], stdout, stderr); err != nil {
 		var help *helpError
 		var bad *usageError
+		var flagErr *flagError
 		switch {
 		case errors.As(err, &help):
 			fmt.Fprint(stdout, help.text)
 			return 0
 		case errors.As(err, &bad):
 			fmt.Fprint(stderr, bad.text)
+			return 2
+		case errors.As(err, &flagErr):
+			fmt.Fprintf(stderr, "commlab %s: %v\nRun \"commlab %s -h\" for its flags.\n", args[0], err, args[0])
 			return 2
 		}
 		fmt.Fprintf(stderr, "commlab %s: %v\n", args[0], err)

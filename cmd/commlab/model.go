@@ -53,7 +53,7 @@ func (f *linkFlags) levels() (intra, inter commmodel.Link, err error) {
 		return intra, inter, fmt.Errorf("give both -intra and -inter, each ALPHA,BW such as 2us,350GB/s")
 	}
 	if f.named != "" || f.alpha != "" || f.bw != "" || f.gamma != "" {
-		return intra, inter, fmt.Errorf("-intra and -inter exclude -link, -alpha, -bw and -gamma")
+		return intra, inter, &flagError{"-intra and -inter exclude -link, -alpha, -bw and -gamma"}
 	}
 	if intra, err = alphaBW("intra", f.intra); err != nil {
 		return intra, inter, err
@@ -95,7 +95,7 @@ func (f *linkFlags) link() (commmodel.Link, error) {
 func (f *linkFlags) base() (commmodel.Link, error) {
 	if f.named != "" {
 		if f.alpha != "" || f.bw != "" {
-			return commmodel.Link{}, fmt.Errorf("-link and -alpha/-bw exclude each other")
+			return commmodel.Link{}, &flagError{"-link and -alpha/-bw exclude each other"}
 		}
 		l, ok := presets.Link(f.named)
 		if !ok {
@@ -104,7 +104,7 @@ func (f *linkFlags) base() (commmodel.Link, error) {
 		return l, nil
 	}
 	if f.alpha == "" || f.bw == "" {
-		return commmodel.Link{}, fmt.Errorf("need -alpha and -bw (e.g. -alpha 2us -bw 350GB/s), -link %s, or -intra and -inter", presets.LinkNames()[0])
+		return commmodel.Link{}, &flagError{fmt.Sprintf("need -alpha and -bw (e.g. -alpha 2us -bw 350GB/s), -link %s, or -intra and -inter", presets.LinkNames()[0])}
 	}
 	var l commmodel.Link
 	var err error

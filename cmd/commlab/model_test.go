@@ -181,8 +181,9 @@ func TestClaimsCommand(t *testing.T) {
 }
 
 // TestExitCodes: a command line that does not parse exits 2 with the
-// complaint and the usage on standard error, -h exits 0 with the usage on
-// standard output, and a failure exits 1.
+// complaint and the usage on standard error, as does one that leaves out a
+// needed flag or gives flags that exclude each other (with a pointer to
+// -h); -h exits 0 with the usage on standard output, and a failure exits 1.
 func TestExitCodes(t *testing.T) {
 	for _, c := range []struct {
 		args           []string
@@ -193,7 +194,10 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"model", "-p", "eight"}, 2, "", "invalid value"},
 		{[]string{"model", "-p", "8", "-h"}, 0, "Usage of commlab model", ""},
 		{[]string{"nosuch"}, 2, "", "unknown subcommand"},
-		{[]string{"model", "-p", "8", "-size", "1KiB", "-alpha", "2us"}, 1, "", "commlab model:"},
+		{[]string{"model", "-p", "8", "-size", "1KiB", "-alpha", "2us"}, 2, "", "commlab model: need -alpha and -bw"},
+		{[]string{"predict", "-gpu", "H100", "-collective", "allreduce", "-p", "8", "-per-node", "8"}, 2, "", "commlab predict: need -size"},
+		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "1KiB", "-alpha", "2us"}, 2, "", "commlab model: -link and -alpha/-bw exclude each other"},
+		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "1KiB", "-json", "-format", "csv"}, 2, "", "commlab model: -json and -format csv exclude each other"},
 	} {
 		code, out, errOut := runCLI(c.args...)
 		if code != c.code || !strings.Contains(out, c.stdout) || !strings.Contains(errOut, c.stderr) {

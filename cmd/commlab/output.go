@@ -38,7 +38,7 @@ func addFormatFlags(fs *flag.FlagSet) *formatFlags {
 func (f *formatFlags) get() (string, error) {
 	if f.json {
 		if f.format != formatText && f.format != formatJSON {
-			return "", fmt.Errorf("-json and -format %s exclude each other", f.format)
+			return "", &flagError{fmt.Sprintf("-json and -format %s exclude each other", f.format)}
 		}
 		return formatJSON, nil
 	}
