@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 
 	"github.com/inframethod/commlab/units"
 )
@@ -15,7 +14,7 @@ func sizeFlag(name, text string, def int64) (int64, error) {
 	}
 	n, err := units.ParseSize(text)
 	if err != nil {
-		return 0, fmt.Errorf("-%s: %w", name, err)
+		return 0, flagErrorf("-%s: %w", name, err)
 	}
 	return n, nil
 }
@@ -24,11 +23,11 @@ func sizeFlag(name, text string, def int64) (int64, error) {
 // the float64 bytes of commlab's APIs; hint is an example that works.
 func sizesFlag(text, hint string) ([]float64, error) {
 	if text == "" {
-		return nil, &flagError{"need -size, such as -size " + hint}
+		return nil, flagErrorf("need -size, such as -size %s", hint)
 	}
 	ns, err := units.ParseSizes(text)
 	if err != nil {
-		return nil, fmt.Errorf("-size: %w", err)
+		return nil, flagErrorf("-size: %w", err)
 	}
 	out := make([]float64, len(ns))
 	for i, n := range ns {

@@ -56,7 +56,7 @@ func parseCalibrationFiles(list string, base predict.Pins) ([]calibrationFile, e
 		f := calibrationFile{path: parts[0], pins: base}
 		for _, kv := range parts[1:] {
 			if err := f.set(kv); err != nil {
-				return nil, fmt.Errorf("-calibrate %q: %w", item, err)
+				return nil, flagErrorf("-calibrate %q: %w", item, err)
 			}
 		}
 		out = append(out, f)

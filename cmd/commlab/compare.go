@@ -124,7 +124,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *floor < 0 || math.IsNaN(*floor) {
-		return fmt.Errorf("-floor %v: want a fraction of the time >= 0, such as %v", *floor, defaultNoiseFloor)
+		return flagErrorf("-floor %v: want a fraction of the time >= 0, such as %v", *floor, defaultNoiseFloor)
 	}
 	ia, ib, err := parseCompareTests(*testArg)
 	if err != nil {
@@ -217,7 +217,7 @@ func parseCompareTests(arg string) (a, b int, err error) {
 	a, errA := strconv.Atoi(strings.TrimSpace(sa))
 	b, errB := strconv.Atoi(strings.TrimSpace(sb))
 	if errA != nil || errB != nil || a < 0 || b < 0 {
-		return 0, 0, fmt.Errorf("-test %q: want N (the same test of both logs) or N,M (A's and B's), counted from 0, such as -test 0,1", arg)
+		return 0, 0, flagErrorf("-test %q: want N (the same test of both logs) or N,M (A's and B's), counted from 0, such as -test 0,1", arg)
 	}
 	return a, b, nil
 }

@@ -250,7 +250,7 @@ func parseFitFlags(args []string) (fitRequest, error) {
 		return fitRequest{}, err
 	}
 	if req.placement, err = nccltests.ParsePlacement(*placement); err != nil {
-		return fitRequest{}, fmt.Errorf("-placement: %w", err)
+		return fitRequest{}, flagErrorf("-placement: %w", err)
 	}
 	fs.Visit(func(f *flag.Flag) { req.explicitPlacement = req.explicitPlacement || f.Name == "placement" })
 	if *p != 0 { // 0: the log's
@@ -260,7 +260,7 @@ func parseFitFlags(args []string) (fitRequest, error) {
 	}
 	if *collective != "" {
 		if _, err := commmodel.ParseCollective(*collective); err != nil {
-			return fitRequest{}, fmt.Errorf("-collective: %w", err)
+			return fitRequest{}, flagErrorf("-collective: %w", err)
 		}
 	}
 	req.opt = &nccltests.Options{Collective: *collective, Ranks: *p}
@@ -348,7 +348,7 @@ func fitOne(log *data.Log, i int, place nccltests.Placement, explicit bool, algo
 	out, err := fitTest(log, i, place, settings)
 	if err == nil && algo != "" {
 		if err = fitThroughAlgorithm(out, t, algo, out.samples, settings); err != nil {
-			err = fmt.Errorf("-algo: %w", err)
+			err = flagErrorf("-algo: %w", err)
 		}
 	}
 	if err != nil {
@@ -449,7 +449,7 @@ func parseLoss(s string) (fit.Loss, error) {
 			return l, nil
 		}
 	}
-	return 0, fmt.Errorf("-loss %q: want bisquare, huber or squared", s)
+	return 0, flagErrorf("-loss %q: want bisquare, huber or squared", s)
 }
 
 // fitRun is a fit's output with the samples it was fitted to.

@@ -50,12 +50,17 @@ type usageError struct{ text string }
 
 func (e *usageError) Error() string { return e.text }
 
-// A flagError is a needed flag left out, or flags that exclude each other,
-// found after the flags parsed: the process exits 2, as for a command line
+// A flagError is a command line that the flag package parsed but that
+// does not hold: a flag's value that does not read, a needed flag left
+// out, or flags that exclude each other. The process exits 2, as for one
 // that does not parse, and points to the subcommand's -h.
-type flagError struct{ text string }
+type flagError struct{ err error }
 
-func (e *flagError) Error() string { return e.text }
+func (e *flagError) Error() string { return e.err.Error() }
+func (e *flagError) Unwrap() error { return e.err }
+
+// flagErrorf returns a flagError, formatted as fmt.Errorf does.
+func flagErrorf(format string, a ...any) error { return &flagError{fmt.Errorf(format, a...)} }
 
 // A helpError is a request for the subcommand's usage (-h): its text goes to
 // standard output, and the process exits 0.

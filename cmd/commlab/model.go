@@ -53,7 +53,7 @@ func (f *linkFlags) levels() (intra, inter commmodel.Link, err error) {
 		return intra, inter, fmt.Errorf("give both -intra and -inter, each ALPHA,BW such as 2us,350GB/s")
 	}
 	if f.named != "" || f.alpha != "" || f.bw != "" || f.gamma != "" {
-		return intra, inter, &flagError{"-intra and -inter exclude -link, -alpha, -bw and -gamma"}
+		return intra, inter, flagErrorf("-intra and -inter exclude -link, -alpha, -bw and -gamma")
 	}
 	if intra, err = alphaBW("intra", f.intra); err != nil {
 		return intra, inter, err
@@ -86,7 +86,7 @@ func (f *linkFlags) link() (commmodel.Link, error) {
 		return l, err
 	}
 	if l.Gamma, err = units.ParseTimePerByte(f.gamma); err != nil {
-		return l, fmt.Errorf("-gamma: %w", err)
+		return l, flagErrorf("-gamma: %w", err)
 	}
 	return l, nil
 }
@@ -95,27 +95,27 @@ func (f *linkFlags) link() (commmodel.Link, error) {
 func (f *linkFlags) base() (commmodel.Link, error) {
 	if f.named != "" {
 		if f.alpha != "" || f.bw != "" {
-			return commmodel.Link{}, &flagError{"-link and -alpha/-bw exclude each other"}
+			return commmodel.Link{}, flagErrorf("-link and -alpha/-bw exclude each other")
 		}
 		l, ok := presets.Link(f.named)
 		if !ok {
-			return commmodel.Link{}, fmt.Errorf("-link %q: want %s", f.named, strings.Join(presets.LinkNames(), " or "))
+			return commmodel.Link{}, flagErrorf("-link %q: want %s", f.named, strings.Join(presets.LinkNames(), " or "))
 		}
 		return l, nil
 	}
 	if f.alpha == "" || f.bw == "" {
-		return commmodel.Link{}, &flagError{fmt.Sprintf("need -alpha and -bw (e.g. -alpha 2us -bw 350GB/s), -link %s, or -intra and -inter", presets.LinkNames()[0])}
+		return commmodel.Link{}, flagErrorf("need -alpha and -bw (e.g. -alpha 2us -bw 350GB/s), -link %s, or -intra and -inter", presets.LinkNames()[0])
 	}
 	var l commmodel.Link
 	var err error
 	if l.Alpha, err = units.ParseDuration(f.alpha); err != nil {
-		return l, fmt.Errorf("-alpha: %w", err)
+		return l, flagErrorf("-alpha: %w", err)
 	}
 	if l.BW, err = units.ParseBandwidth(f.bw); err != nil {
-		return l, fmt.Errorf("-bw: %w", err)
+		return l, flagErrorf("-bw: %w", err)
 	}
 	if !l.Valid() {
-		return l, fmt.Errorf("-alpha %s -bw %s: want a latency of 0 or more and a positive bandwidth, such as -alpha 2us -bw 350GB/s", f.alpha, f.bw)
+		return l, flagErrorf("-alpha %s -bw %s: want a latency of 0 or more and a positive bandwidth, such as -alpha 2us -bw 350GB/s", f.alpha, f.bw)
 	}
 	return l, nil
 }
@@ -330,7 +330,7 @@ func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.A
 			}
 			cl.PerNode = m.coll.perNode
 			if m.coll.p%cl.PerNode != 0 {
-				return c, nil, nil, h, fmt.Errorf("-p %d is not a multiple of -per-node %d; try -per-node %d", m.coll.p, cl.PerNode, defaultPerNode(m.coll.p))
+				return c, nil, nil, h, flagErrorf("-p %d is not a multiple of -per-node %d; try -per-node %d", m.coll.p, cl.PerNode, defaultPerNode(m.coll.p))
 			}
 			cl.Nodes = m.coll.p / cl.PerNode
 		}

@@ -335,7 +335,7 @@ func TestModelHardwareUsage(t *testing.T) {
 		{[]string{"model", "-server", "dgx-h100", "-hw", "nics=4"}, 2, "-server names a machine that -gpu and -hw describe"},
 		{[]string{"simulate", "-algo", "ring", "-hw", "system=dgx-h100", "-inter", "15us,50GB/s"}, 2, "-hw excludes -inter"},
 		{[]string{"model", "-gpu", "A100-SXM4-80GB", "-hw", "system=dgx-h100"}, 1, "dgx-h100 is a system of H100 SXM, not of A100 SXM4"},
-		{[]string{"model", "-server", "dgx-z"}, 1, `-server "dgx-z": want one of h20, dgx-a100`},
+		{[]string{"model", "-server", "dgx-z"}, 2, `-server "dgx-z": want one of h20, dgx-a100`},
 		{[]string{"model", "-hw", "system=gb200-nvl72", "-p", "76", "-per-node", "4"}, 1, "do not split equally into NVLink domains of 72"},
 	} {
 		args := append([]string{c.args[0], "-p", "16"}, c.args[1:]...) // a case's own -p comes later and wins

@@ -38,7 +38,7 @@ func addFormatFlags(fs *flag.FlagSet) *formatFlags {
 func (f *formatFlags) get() (string, error) {
 	if f.json {
 		if f.format != formatText && f.format != formatJSON {
-			return "", &flagError{fmt.Sprintf("-json and -format %s exclude each other", f.format)}
+			return "", flagErrorf("-json and -format %s exclude each other", f.format)
 		}
 		return formatJSON, nil
 	}
@@ -46,7 +46,7 @@ func (f *formatFlags) get() (string, error) {
 	case formatText, formatJSON, formatCSV:
 		return f.format, nil
 	}
-	return "", fmt.Errorf("-format %q: want text, json or csv", f.format)
+	return "", flagErrorf("-format %q: want text, json or csv", f.format)
 }
 
 // writeCSV writes rows, a slice of structs, as CSV: a header of the fields'

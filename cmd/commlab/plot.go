@@ -67,10 +67,10 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 		return plotRequest{}, usageErrorf(fs, "give the nccl-tests logs to plot: commlab plot LOG... -o FILE.png")
 	}
 	if *out == "" {
-		return plotRequest{}, fmt.Errorf("-o FILE.png, FILE.svg or FILE.pdf says where to write the figure")
+		return plotRequest{}, flagErrorf("-o FILE.png, FILE.svg or FILE.pdf says where to write the figure")
 	}
 	if ext := strings.ToLower(filepath.Ext(*out)); !slices.Contains(figure.SaveFormats, ext) {
-		return plotRequest{}, fmt.Errorf("-o %q: want a name ending in %s, such as -o %s.png",
+		return plotRequest{}, flagErrorf("-o %q: want a name ending in %s, such as -o %s.png",
 			*out, strings.Join(figure.SaveFormats, ", "), strings.TrimSuffix(*out, filepath.Ext(*out)))
 	}
 	if err := checkCount(fs, "dpi", *dpi, maxDPI, "the PNG's resolution in dots per inch", "300"); err != nil {
@@ -100,7 +100,7 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 			req.breaks = true
 		case "none":
 		default:
-			return plotRequest{}, fmt.Errorf("-marks %q: want crossovers, breaks, crossovers,breaks or none", *marks)
+			return plotRequest{}, flagErrorf("-marks %q: want crossovers, breaks, crossovers,breaks or none", *marks)
 		}
 	}
 	for _, p := range pos {

@@ -250,12 +250,12 @@ func TestPlotErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{h200Log}, 1, "-o FILE.png, FILE.svg or FILE.pdf"},
-		{[]string{h200Log, "-o", jpg}, 1, "want a name ending in .png, .svg, .pdf, such as -o " + filepath.Join(dir, "fig.png")},
+		{[]string{h200Log}, 2, "-o FILE.png, FILE.svg or FILE.pdf"},
+		{[]string{h200Log, "-o", jpg}, 2, "want a name ending in .png, .svg, .pdf, such as -o " + filepath.Join(dir, "fig.png")},
 		{[]string{"-o", "fig.png"}, 2, "commlab plot LOG... -o FILE.png"},
 		{[]string{h200Log, "-o", "fig.png", "-dpi", "0"}, 2, "such as -dpi 300"},
 		{[]string{h200Log, "-o", "fig.png", "-width", "wide"}, 2, "such as 7in, 18cm or 500pt"},
-		{[]string{h200Log, "-o", "fig.png", "-marks", "lines"}, 1, "want crossovers, breaks, crossovers,breaks or none"},
+		{[]string{h200Log, "-o", "fig.png", "-marks", "lines"}, 2, "want crossovers, breaks, crossovers,breaks or none"},
 		{[]string{h200Log, "-o", filepath.Join(dir, "fig.png"), "-test", "1"}, 1, "has no test 1 of a collective the model predicts; try -test 0"},
 		{[]string{dgx2Log, "-o", filepath.Join(dir, "fig.png"), "-test", "3"}, 1, "has no test 3 of a collective the model predicts; try -test 0, 1, 2, 4"},
 		{[]string{h200Log, "-o", "fig.png", "-size", "1MiB"}, 2, "flag provided but not defined: -size"},

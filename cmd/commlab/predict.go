@@ -117,14 +117,14 @@ func predictPins(algo, proto string) (ncclAlgo, ncclProto string, err error) {
 	default:
 		na, err := nccl.ParseAlgo(a)
 		if err != nil {
-			return "", "", fmt.Errorf("-algo %q: want auto, ring, tree, nvls, nvlstree, pat, collnet, collnet-direct or collnet-chain", algo)
+			return "", "", flagErrorf("-algo %q: want auto, ring, tree, nvls, nvlstree, pat, collnet, collnet-direct or collnet-chain", algo)
 		}
 		ncclAlgo = na.String()
 	}
 	if !strings.EqualFold(proto, "auto") {
 		p, err := commmodel.ParseProtocol(proto)
 		if err != nil {
-			return "", "", fmt.Errorf("-proto %q: want auto, ll, ll128 or simple", proto)
+			return "", "", flagErrorf("-proto %q: want auto, ll, ll128 or simple", proto)
 		}
 		ncclProto = nccl.ProtocolName(p)
 	}
@@ -211,7 +211,7 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	}
 	c, err := commmodel.ParseCollective(*collective)
 	if err != nil {
-		return predictRequest{}, fmt.Errorf("-collective: %w", err)
+		return predictRequest{}, flagErrorf("-collective: %w", err)
 	}
 	if err := checkCount(fs, "p", *p, maxRanks, "the ranks (GPUs) to predict for", "16"); err != nil {
 		return predictRequest{}, err
@@ -220,7 +220,7 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 		return predictRequest{}, err
 	}
 	if *p%*perNode != 0 {
-		return predictRequest{}, fmt.Errorf("-p %d is not a multiple of -per-node %d; try -per-node %d", *p, *perNode, defaultPerNode(*p))
+		return predictRequest{}, flagErrorf("-p %d is not a multiple of -per-node %d; try -per-node %d", *p, *perNode, defaultPerNode(*p))
 	}
 	ncclAlgo, ncclProto, err := predictPins(*algo, *proto)
 	if err != nil {
@@ -263,11 +263,11 @@ func (lf layoutFlags) layout(fs *flag.FlagSet) (predict.Layout, error) {
 	gpusPerThread, threads, graph := *lf.gpusPerThread, *lf.threads, *lf.graph
 	switch {
 	case gpusPerThread < 0:
-		return predict.Layout{}, fmt.Errorf("-g %d: want a positive count, or 0 for the calibration tables'", gpusPerThread)
+		return predict.Layout{}, flagErrorf("-g %d: want a positive count, or 0 for the calibration tables'", gpusPerThread)
 	case threads < 0:
-		return predict.Layout{}, fmt.Errorf("-threads %d: want a positive count, or 0 for the calibration tables'", threads)
+		return predict.Layout{}, flagErrorf("-threads %d: want a positive count, or 0 for the calibration tables'", threads)
 	case graph < 0:
-		return predict.Layout{}, fmt.Errorf("-graph %d: want a count of graph launches, or 0 for none", graph)
+		return predict.Layout{}, flagErrorf("-graph %d: want a count of graph launches, or 0 for none", graph)
 	}
 	l := predict.Layout{ThreadsPerProcess: threads, GPUsPerThread: gpusPerThread, Graphs: graph}
 	fs.Visit(func(f *flag.Flag) {
@@ -336,7 +336,7 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 		return predict.Hardware{}, nil, fmt.Errorf("-hw: %w", err)
 	}
 	if name == "" && hw.System == "" {
-		return predict.Hardware{}, nil, errors.New("without -calibrate, -gpu NAME or -hw system=NAME says which machine the model describes")
+		return predict.Hardware{}, nil, flagErrorf("without -calibrate, -gpu NAME or -hw system=NAME says which machine the model describes")
 	}
 	if topoFile == "" {
 		return hw, nil, nil

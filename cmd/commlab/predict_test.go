@@ -397,7 +397,7 @@ func TestPredictLayout(t *testing.T) {
 
 // TestPredictSystemGPU: -hw system=NAME without -gpu takes the system's GPU,
 // so it predicts what -gpu with the same -hw does; without either, predict
-// says which flags name the machine.
+// says which flags name the machine, a usage error (exit 2).
 func TestPredictSystemGPU(t *testing.T) {
 	args := []string{"predict", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB", "-json", "-hw", "system=dgx-h100"}
 	code, bare, stderr := runCLI(args...)
@@ -407,7 +407,7 @@ func TestPredictSystemGPU(t *testing.T) {
 	if _, named, _ := runCLI(append(args, "-gpu", "H100 80GB HBM3")...); named != bare {
 		t.Errorf("-hw system=dgx-h100 alone:\n%s\nwith -gpu:\n%s", bare, named)
 	}
-	if code, _, stderr := runCLI(args[:len(args)-2]...); code != 1 || !strings.Contains(stderr, "-gpu NAME or -hw system=NAME") {
+	if code, _, stderr := runCLI(args[:len(args)-2]...); code != 2 || !strings.Contains(stderr, "-gpu NAME or -hw system=NAME") {
 		t.Errorf("no machine: exit %d, %q", code, stderr)
 	}
 }

@@ -100,7 +100,7 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 	if f.server != "" {
 		sys, ok := presets.SystemByName(f.server)
 		if !ok {
-			return textbookMachine{}, fmt.Errorf("-server %q: want one of %s", f.server, serverNames())
+			return textbookMachine{}, flagErrorf("-server %q: want one of %s", f.server, serverNames())
 		}
 		gpu, hw = sys.GPU, "system="+sys.Name
 	}
