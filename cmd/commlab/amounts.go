@@ -1,7 +1,6 @@
 package main
 
 import (
-
 	"github.com/inframethod/commlab/units"
 )
 
