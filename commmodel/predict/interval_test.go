@@ -25,7 +25,7 @@ import (
 // beyond the tables' largest, 2 SlowerAbove² and 2 FasterAbove² for 16
 // nodes of 8 against the tables' 4 (and 128 ranks against 32: 2 doublings),
 // SlowerAbove² and FasterAbove² for 4 nodes of 16 (64 ranks); below
-// their smallest, nodeSpread² on both sides for 2 ranks against 4;
+// their smallest, SlowerBelow² and FasterBelow² for 2 ranks against 4;
 // layoutSpread² for 2 threads of 4 GPUs, and for AllToAll priorSpread²
 // from the AllReduce tables alone, or from all of them the error their
 // three single-collective tables measured when held out; and from a single
