@@ -426,3 +426,39 @@ func TestPredictOffersSystems(t *testing.T) {
 		t.Errorf("with the system named: exit %d, stdout:\n%s\nwant no offer and the catalog's 200 Gb/s NICs", code, out)
 	}
 }
+
+// TestPredictGuideClaim holds docs/predict.md's first example to what it
+// says of the run it stands for: nccl_N10_G8.log's AllReduce measured
+// 939.84 us at 64 MiB and 6149.19 us at 1 GiB (lines 99 and 103). From the
+// four other logs, 64 MiB's time lies above its interval, 1.77 times the
+// prediction, and 1 GiB's just under the interval's low end; with
+// -hw nvls=false the model runs Ring, 64 MiB's time falls inside its
+// interval, and 1 GiB's stays under.
+func TestPredictGuideClaim(t *testing.T) {
+	calibrate := clusterDir + "nccl_N10_G1.log," + clusterDir + "nccl_N10_G2.log," + clusterDir + "nccl_N10_G4.log," + clusterDir + "nccl_N1_G8_cnode3-002.log"
+	measured := [2]float64{939.84e-6, 6149.19e-6}
+	run := func(hw string) predictJSON {
+		t.Helper()
+		args := []string{"predict", "-calibrate", calibrate, "-collective", "allreduce", "-p", "80", "-per-node", "8", "-size", "64MiB,1GiB", "-json"}
+		if hw != "" {
+			args = append(args, "-hw", hw)
+		}
+		code, out, stderr := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		return decodePredict(t, out)
+	}
+	p := run("").Predictions
+	if r := measured[0] / p[0].TimeS; !(measured[0] > p[0].HighS) || math.Abs(r-1.77) > 0.005 {
+		t.Errorf("64 MiB: %.1f us [%.1f, %.1f], measured %.2f us, %.3f times: want above the interval, 1.77 times", p[0].TimeS*1e6, p[0].LowS*1e6, p[0].HighS*1e6, measured[0]*1e6, r)
+	}
+	if !(measured[1] < p[1].LowS) || measured[1] < 0.95*p[1].LowS {
+		t.Errorf("1 GiB: low %.1f us, measured %.2f us: want just under the low end", p[1].LowS*1e6, measured[1]*1e6)
+	}
+	p = run("nvls=false").Predictions
+	if p[0].Algorithm != "Ring" || !(p[0].LowS <= measured[0] && measured[0] <= p[0].HighS) || !(measured[1] < p[1].LowS) {
+		t.Errorf("nvls=false: 64 MiB %s [%.1f, %.1f] us, 1 GiB low %.1f us; want Ring holding 939.84 us, and 6149.19 us under the low end",
+			p[0].Algorithm, p[0].LowS*1e6, p[0].HighS*1e6, p[1].LowS*1e6)
+	}
+}
