@@ -50,7 +50,10 @@ import (
 //     sensitivity to each (the delta method, with each log's posterior
 //     standard deviation, at most priorSpread: the prior's width is set
 //     wide for the fit, wider than what is known of a GPU's or NIC's
-//     rate before any table);
+//     rate before any table); but not for a single table, for the same
+//     reason as another collective's: priorSpread, the error of the paired
+//     machines' held-out tables, already holds that of predictions that
+//     rest on a parameter their calibration left unidentified;
 //   - where no table crossed nodes, the network's latency at the spread
 //     public networks show about NCCL's figure, on each side apart
 //     (unmeasuredNetwork).
@@ -613,7 +616,15 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	var net [2]float64
 	net[0], net[1] = unmeasuredNetwork(t, &m.x)
 	net[0], net[1] = share*share*net[0], share*share*net[1]
-	lo, hi := m.spread.bounds(t.ch.proto, share*share*m.unidentified(t), net, m.spread.departure(rn), share*sensitivity(t, &m.x, parPeer))
+	var u float64
+	if m.spread.heldOut > 0 {
+		// From a single table, priorSpread stands for every error of a
+		// prediction of another run, one that rests on a parameter the
+		// table leaves unidentified included, as for another collective
+		// (spread.departure).
+		u = m.unidentified(t)
+	}
+	lo, hi := m.spread.bounds(t.ch.proto, share*share*u, net, m.spread.departure(rn), share*sensitivity(t, &m.x, parPeer))
 	return t0 * math.Exp(lo), t0 * math.Exp(hi)
 }
 
