@@ -14,8 +14,10 @@ import (
 // not state.
 type System struct {
 	// Name is the system's name ("dgx-h100"); a cloud instance's is its
-	// instance type as the provider spells it ("p5.48xlarge"), which is how
-	// a log's platform line names it (nccltests.Evidence.Platform).
+	// instance or machine type as the provider spells it ("p5.48xlarge",
+	// "a3-ultragpu-8g", "Standard_ND96isr_H100_v5"), which is how a log's
+	// platform line names it (nccltests.Evidence.Platform). No two names
+	// differ only in case: SystemByName takes a name in any case.
 	Name string
 	// GPU is its GPU as nccl.ParseGPU knows it ("H100 SXM"). For AMD
 	// Instinct MI250X it is one graphics compute die (GCD), which ROCm and
@@ -88,15 +90,30 @@ var Systems = []System{
 		Source: "AWS, Specifications for Amazon EC2 accelerated computing instances, performance and network specifications (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html): 8 NVIDIA H200 GPUs of 141 GiB, Intel Xeon Sapphire Rapids, 3200 Gigabit on 16 network cards with EFA; NCCL sees 8 NICs of 400 Gb/s, 2 EFA devices of 200 Gb/s each (aws-ofi-nccl sets 200 Gb/s a link on p5en.48xlarge, src/nccl_ofi_net.cpp): aws-ofi-nccl (github.com/aws/aws-ofi-nccl at 2daf7d30): its RDMA protocol, the default from P5 on (src/platform-aws.cpp), makes one NCCL device of the EFA devices nearest each GPU (nccl_ofi_topo_group, include/nccl_ofi_topo.h) and gives it the sum of their speeds (get_properties, src/nccl_ofi_rdma.cpp); the page does not say how the GPUs are joined"},
 	{Name: "p6-b200.48xlarge", GPU: "B200", PerHost: 8, NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
 		Source: "AWS, Specifications for Amazon EC2 accelerated computing instances, performance and network specifications (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html): 8 NVIDIA B200 GPUs of 179 GiB, Intel Xeon Emerald Rapids, 3200 Gigabit on 8 network cards with EFA, 400 Gb/s each, one NCCL device per GPU: aws-ofi-nccl (github.com/aws/aws-ofi-nccl at 2daf7d30): its RDMA protocol, the default from P5 on (src/platform-aws.cpp), makes one NCCL device of the EFA devices nearest each GPU (nccl_ofi_topo_group, include/nccl_ofi_topo.h) and gives it the sum of their speeds (get_properties, src/nccl_ofi_rdma.cpp); the page does not say how the GPUs are joined"},
+	{Name: "a3-ultragpu-8g", GPU: "H200", PerHost: 8, NICs: 8, NICBW: 400e9 / 8,
+		Source: "Google Cloud, Networking and GPU machines, A4 and A3 Ultra machine types (cloud.google.com/compute/docs/gpus/gpu-network-bandwidth): NVIDIA H200 141GB GPUs, 8 NVIDIA ConnectX-7 NICs for GPU-to-GPU traffic only, each aligned with one GPU, 3,200 Gbps in all (400 Gb/s each), GPUDirect RDMA through MRDMA virtual functions; 2 gVNICs add 400 Gbps for other traffic. The count and rate are the page's: how NCCL lists these NICs was not established. The page says an all-to-all NVLink bridge joins the GPUs, not whether through NVSwitch, and does not name the CPU"},
+	{Name: "a4-highgpu-8g", GPU: "B200", PerHost: 8, NICs: 8, NICBW: 400e9 / 8,
+		Source: "Google Cloud, Networking and GPU machines, A4 and A3 Ultra machine types (cloud.google.com/compute/docs/gpus/gpu-network-bandwidth): NVIDIA B200 GPUs, 8 NVIDIA ConnectX-7 NICs for GPU-to-GPU traffic only, each aligned with one GPU, 3,200 Gbps in all (400 Gb/s each), GPUDirect RDMA through MRDMA virtual functions; 2 gVNICs add 400 Gbps for other traffic. The count and rate are the page's: how NCCL lists these NICs was not established. The page says an all-to-all NVLink bridge joins the GPUs, not whether through NVSwitch, and does not name the CPU"},
+	{Name: "Standard_ND96asr_v4", GPU: "A100-SXM4-40GB", PerHost: 8, NICs: 8, NICBW: 200e9 / 8, CPU: "amd",
+		Source: "Microsoft Azure, NDasrA100_v4 sizes series (learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/ndasra100v4-series): 8 NVIDIA A100 40GB GPUs with NVLink 3.0, AMD EPYC 7V12 (Rome), a dedicated HDR InfiniBand connection per GPU, GPUDirect RDMA; the page writes 200 GB/s a connection and 1.6 TB/s a VM, HDR's 200 Gb/s and 8 of them; NCCL's IB transport takes each InfiniBand port as a NIC (NCCL_IB_HCA in NCCL's Environment Variables, docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html). The page does not say how the GPUs are joined"},
+	{Name: "Standard_ND96amsr_A100_v4", GPU: "A100-SXM4-80GB", PerHost: 8, NICs: 8, NICBW: 200e9 / 8, CPU: "amd",
+		Source: "Microsoft Azure, NDm_A100_v4 sizes series (learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/ndma100v4-series): 8 NVIDIA A100 80GB GPUs with NVLink 3.0, AMD EPYC 7V12 (Rome), a dedicated HDR InfiniBand connection per GPU, GPUDirect RDMA; the page writes 200 GB/s a connection and 1.6 TB/s a VM, HDR's 200 Gb/s and 8 of them; NCCL's IB transport takes each InfiniBand port as a NIC (NCCL_IB_HCA in NCCL's Environment Variables, docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html). The page does not say how the GPUs are joined"},
+	{Name: "Standard_ND96isr_H100_v5", GPU: "H100 80GB HBM3", PerHost: 8, NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
+		Source: "Microsoft Azure, ND-H100-v5 sizes series (learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/ndh100v5-series): 8 NVIDIA H100 GPUs of 80 GB with NVLink 4.0, Intel Xeon (Sapphire Rapids), a dedicated 400 Gbps NVIDIA Quantum-2 ConnectX-7 InfiniBand connection per GPU, 3.2 Tbps a VM, GPUDirect RDMA; NCCL's IB transport takes each InfiniBand port as a NIC (NCCL_IB_HCA in NCCL's Environment Variables, docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html). The page does not say how the GPUs are joined"},
+	{Name: "Standard_ND96isr_H200_v5", GPU: "H200", PerHost: 8, NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
+		Source: "Microsoft Azure, ND-H200-v5 size series (learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/nd-h200-v5-series): 8 NVIDIA H200 GPUs of 141 GB joined by 900 GB/s NVLink, Intel Xeon (Sapphire Rapids), a dedicated 400 Gbps NVIDIA Quantum-2 ConnectX-7 InfiniBand connection per GPU, 3.2 Tb/s a VM, GPUDirect RDMA; NCCL's IB transport takes each InfiniBand port as a NIC (NCCL_IB_HCA in NCCL's Environment Variables, docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html). The page does not say whether NVSwitch joins them"},
+	{Name: "Standard_ND96isr_MI300X_v5", GPU: "AMD Instinct MI300X", PerHost: 8, Fabric: "infinity", PairLinks: 1, NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
+		Source: "Microsoft Azure, ND-MI300X-v5 sizes series (learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/ndmi300xv5-series): 8 AMD Instinct MI300X GPUs of 192 GB joined to one another by 4th-Gen Infinity Fabric links, 128 GB/s a GPU and 896 GB/s in all (7 peers, one link each, as ROCm's MI300 node-level architecture has it), 2 Intel Xeon (Sapphire Rapids), a dedicated 400 Gbps NVIDIA Quantum-2 ConnectX-7 InfiniBand connection per GPU, 3.2 Tb/s a VM, GPUDirect RDMA; RCCL's IB transport, NCCL's, takes each InfiniBand port as a NIC (NCCL_IB_HCA in NCCL's Environment Variables, docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html)"},
 	{Name: "pcie-l40s-8gpu", GPU: "L40S", PerHost: 8, Fabric: "pcie",
 		Source: "NVIDIA AI Enterprise reference architecture, Compute Node Hardware: PCIe Optimized 2-8-5 servers of 2 CPUs, 8 GPU cards and 5 network adapters, L40S among the GPUs they take; the GPUs reach each other over PCIe; the NICs' rate and the CPU are the server's (docs.nvidia.com/ai-enterprise/reference-architecture/latest/compute-node-hardware.html)"},
 	{Name: "pcie-rtx-pro-6000-8gpu", GPU: "RTX PRO 6000 Blackwell", PerHost: 8, Fabric: "pcie",
 		Source: "NVIDIA Enterprise Reference Architecture, RTX PRO AI Factory: RTX PRO Servers of RTX PRO 6000 Blackwell Server Edition cards, reaching each other over PCIe, on a rail-optimized network of BlueField-3 SuperNICs; the NICs per server and the CPU are the server's (docs.nvidia.com/enterprise-reference-architectures/rtx-pro-ai-factory/latest/networking-physical-topologies.html)"},
 }
 
-// SystemByName returns the system of that name, in any case.
+// SystemByName returns the system of that name, in any case
+// ("standard_nd96isr_h100_v5" is Standard_ND96isr_H100_v5).
 func SystemByName(name string) (System, bool) {
-	i := slices.IndexFunc(Systems, func(s System) bool { return s.Name == strings.ToLower(name) })
+	i := slices.IndexFunc(Systems, func(s System) bool { return strings.EqualFold(s.Name, name) })
 	if i < 0 {
 		return System{}, false
 	}

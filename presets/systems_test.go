@@ -16,17 +16,18 @@ import (
 var update = flag.Bool("update", false, "rewrite the catalog table of docs/predict.md from Systems")
 
 // TestSystems holds every system of the catalog to what it must be: a GPU
-// that nccl.ParseGPU knows, a source, a name in lower case that
-// SystemByName finds in any case, and, where the catalog joins each pair of
-// GPUs by links of its own, as many links in all as the GPU's datasheet
+// that nccl.ParseGPU knows, a source, a name that no other differs from
+// only in case and that SystemByName finds in any case (Azure's names mix
+// cases: Standard_ND96isr_H100_v5), and, where the catalog joins each pair
+// of GPUs by links of its own, as many links in all as the GPU's datasheet
 // gives it (nccl.ParseGPU's NVLinks).
 func TestSystems(t *testing.T) {
 	seen := map[string]bool{}
 	for _, s := range Systems {
-		if seen[s.Name] || s.Name != strings.ToLower(s.Name) {
-			t.Errorf("%q: a name twice, or not in lower case", s.Name)
+		if seen[strings.ToLower(s.Name)] || s.Name == "" || strings.ContainsAny(s.Name, ", =") {
+			t.Errorf("%q: a name twice in some case, or one that -hw's KEY=VALUE list cannot hold", s.Name)
 		}
-		seen[s.Name] = true
+		seen[strings.ToLower(s.Name)] = true
 		g, err := nccl.ParseGPU(s.GPU)
 		if err != nil {
 			t.Errorf("%s: %v", s.Name, err)
@@ -38,8 +39,10 @@ func TestSystems(t *testing.T) {
 		if s.PairLinks > 0 && s.PairLinks*(s.PerHost-1) != g.NVLinks {
 			t.Errorf("%s: %d links to each of %d peers, but %s has %d", s.Name, s.PairLinks, s.PerHost-1, g.Name, g.NVLinks)
 		}
-		if got, ok := SystemByName(strings.ToUpper(s.Name)); !ok || got.Name != s.Name {
-			t.Errorf("SystemByName(%q) = %v, %v", strings.ToUpper(s.Name), got.Name, ok)
+		for _, name := range []string{s.Name, strings.ToUpper(s.Name), strings.ToLower(s.Name)} {
+			if got, ok := SystemByName(name); !ok || got.Name != s.Name {
+				t.Errorf("SystemByName(%q) = %v, %v", name, got.Name, ok)
+			}
 		}
 	}
 	if _, ok := SystemByName("dgx-z"); ok {
@@ -82,6 +85,21 @@ func TestSystemFigures(t *testing.T) {
 		{"p5e.48xlarge", 8, 0, "", 0, 8, 50e9, "amd"},
 		{"p5en.48xlarge", 8, 0, "", 0, 8, 50e9, "intel"},
 		{"p6-b200.48xlarge", 8, 0, "", 0, 8, 50e9, "intel"},
+		// Google Cloud, Networking and GPU machines: A4 and A3 Ultra have 8 CX-7 NICs, one a GPU,
+		// "a total network bandwidth of 3,200 Gbps": 400 Gb/s each; the page names no CPU, no NVSwitch.
+		{"a3-ultragpu-8g", 8, 0, "", 0, 8, 50e9, ""},
+		{"a4-highgpu-8g", 8, 0, "", 0, 8, 50e9, ""},
+		// Azure ND A100 v4 and NDm A100 v4: a dedicated HDR InfiniBand connection per GPU (HDR is
+		// 200 Gb/s; the pages write "200 GB/s"), AMD EPYC 7V12.
+		{"Standard_ND96asr_v4", 8, 0, "", 0, 8, 25e9, "amd"},
+		{"Standard_ND96amsr_A100_v4", 8, 0, "", 0, 8, 25e9, "amd"},
+		// Azure ND H100 v5 and ND H200 v5: "its own dedicated ... 400 Gbps NVIDIA Quantum-2 CX7
+		// InfiniBand connection" per GPU, Intel Xeon (Sapphire Rapids).
+		{"Standard_ND96isr_H100_v5", 8, 0, "", 0, 8, 50e9, "intel"},
+		{"Standard_ND96isr_H200_v5", 8, 0, "", 0, 8, 50e9, "intel"},
+		// Azure ND MI300X v5: the same 400 Gbps connection per GPU; Infinity Fabric links joining
+		// each GPU to one another, 896 GB/s in all at 128 GB/s: one link to each of 7 peers.
+		{"Standard_ND96isr_MI300X_v5", 8, 0, "infinity", 1, 8, 50e9, "intel"},
 		// NVIDIA's PCIe Optimized 2-8-5 and RTX PRO AI Factory RAs: 8 PCIe cards.
 		{"pcie-l40s-8gpu", 8, 0, "pcie", 0, 0, 0, ""},
 		{"pcie-rtx-pro-6000-8gpu", 8, 0, "pcie", 0, 0, 0, ""},
