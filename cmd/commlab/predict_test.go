@@ -412,6 +412,19 @@ func TestPredictSystemGPU(t *testing.T) {
 	}
 }
 
+// TestPredictCloudSystems: -hw system=NAME takes a Google Cloud machine type
+// and an Azure VM size as the provider spells it, and the Azure one in lower
+// case too, each with the NICs its provider's page gives (presets.Systems:
+// 8 of 400 Gb/s for both, one per GPU).
+func TestPredictCloudSystems(t *testing.T) {
+	for _, name := range []string{"a3-ultragpu-8g", "Standard_ND96isr_H100_v5", "standard_nd96isr_h100_v5"} {
+		code, out, stderr := runCLI("predict", "-hw", "system="+name, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB")
+		if code != 0 || !strings.Contains(out, "nics_per_node 8 (catalog), nic_bw 400 Gb/s (catalog)") {
+			t.Errorf("-hw system=%s: exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 0 and the catalog's 8 NICs of 400 Gb/s", name, code, out, stderr)
+		}
+	}
+}
+
 // Where the facts that matter are assumed, predict names the catalog's
 // systems of the GPU and host size: Alps' 2 x 4 GH200 log is an HPE Cray
 // EX254n's (presets.Systems), and with the system named the line goes.

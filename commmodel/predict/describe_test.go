@@ -374,6 +374,9 @@ func TestDescribeCatalogFigures(t *testing.T) {
 		{"AMD Instinct MI250X", "hpe-ex235a-mi250x", FabricInfinity, false, 4, 4, 25e9, "amd"},
 		// ROCm MI300 node-level architecture: 7 links, fully connected; no NVLS on AMD.
 		{"AMD Instinct MI300X", "mi300x-platform", FabricInfinity, false, 7, 0, 50e9, "intel"},
+		// Azure ND MI300X v5 page: Infinity Fabric to each of 7 peers, a 400 Gbps InfiniBand
+		// connection per GPU, Intel Xeon; the name in lower case, which SystemByName takes.
+		{"AMD Instinct MI300X", "standard_nd96isr_mi300x_v5", FabricInfinity, false, 7, 8, 50e9, "intel"},
 		// CSCS Alps GH200 node: 3 peers x 6 NVLinks, no NVSwitch, 4 NICs of 200 Gb/s, Grace.
 		{"NVIDIA GH200 480GB", "hpe-ex254n-gh200", FabricMesh, false, 18, 4, 25e9, "arm"},
 		// NVL72 AI Factory RA and ConnectX-8 release notes: a NIC of 800 Gb/s per GPU.
@@ -396,13 +399,19 @@ func TestDescribeCatalogFigures(t *testing.T) {
 }
 
 // SystemsOf offers the catalog's systems of a GPU and host size that give
-// some of the facts asked for: GH200 in hosts of 4 is the HPE Cray EX254n (Alps),
-// with its NICs and their rate; an 8-GPU A100 SXM4 host is a DGX A100 or
-// an AWS p4d or p4de; an 8-GPU H200 host's fabric is a DGX H200's, which AWS
-// does not state for p5e and p5en, whose NICs it gives; the 4-GPU A100 HGX
-// board leaves the NICs to the server, so only Perlmutter's node gives them;
-// the MI300X platform gives no NICs; an 8-GPU H20 host is none of them
-// (presets.Systems).
+// some of the facts asked for, in the catalog's order (presets.Systems):
+// GH200 in hosts of 4 is the HPE Cray EX254n (Alps), with its NICs and their
+// rate; an 8-GPU A100 SXM4 host is a DGX A100, an AWS p4d or p4de, or an
+// Azure ND A100 v4 or NDm A100 v4 (the catalog tells A100s apart by the
+// product, A100 SXM4, as ParseGPU does, not by memory); an 8-GPU H100 or
+// H200 host's fabric is only a DGX's, since AWS, Google Cloud and Azure do
+// not say whether NVSwitch joins their GPUs, while their pages give the
+// NICs: for H100, AWS's p5 and Azure's ND H100 v5 (Google's A3 High and
+// Mega are not in the catalog); for H200, AWS's p5e and p5en, Google's A3
+// Ultra and Azure's ND H200 v5; the 4-GPU A100 HGX board leaves the NICs to
+// the server, so only Perlmutter's node gives them; the MI300X platform
+// gives no NICs, Azure's ND MI300X v5 gives them and its Infinity Fabric;
+// an 8-GPU H20 host is none of them.
 func TestSystemsOf(t *testing.T) {
 	nics := []string{"nics_per_node", "nic_bw"}
 	for _, c := range []struct {
@@ -412,13 +421,15 @@ func TestSystemsOf(t *testing.T) {
 		want    []string
 	}{
 		{"NVIDIA GH200 120GB", 4, append(nics, "fabric"), []string{"hpe-ex254n-gh200"}},
-		{"A100-SXM4-80GB", 8, nics, []string{"dgx-a100", "p4d.24xlarge", "p4de.24xlarge"}},
+		{"A100-SXM4-80GB", 8, nics, []string{"dgx-a100", "p4d.24xlarge", "p4de.24xlarge", "Standard_ND96asr_v4", "Standard_ND96amsr_A100_v4"}},
+		{"H100 80GB HBM3", 8, []string{"fabric"}, []string{"dgx-h100"}},
+		{"H100 80GB HBM3", 8, nics, []string{"dgx-h100", "p5.48xlarge", "Standard_ND96isr_H100_v5"}},
 		{"H200", 8, []string{"fabric"}, []string{"dgx-h200"}},
-		{"H200", 8, nics, []string{"dgx-h200", "p5e.48xlarge", "p5en.48xlarge"}},
+		{"H200", 8, nics, []string{"dgx-h200", "p5e.48xlarge", "p5en.48xlarge", "a3-ultragpu-8g", "Standard_ND96isr_H200_v5"}},
 		{"A100-SXM4-40GB", 4, []string{"fabric"}, []string{"hgx-a100-4gpu", "hpe-ex235n-a100"}},
 		{"A100-SXM4-40GB", 4, nics, []string{"hpe-ex235n-a100"}},
-		{"AMD Instinct MI300X", 8, []string{"fabric"}, []string{"mi300x-platform"}},
-		{"AMD Instinct MI300X", 8, nics, nil},
+		{"AMD Instinct MI300X", 8, []string{"fabric"}, []string{"mi300x-platform", "Standard_ND96isr_MI300X_v5"}},
+		{"AMD Instinct MI300X", 8, nics, []string{"Standard_ND96isr_MI300X_v5"}},
 		{"GB200", 4, nics, []string{"gb200-nvl72"}},
 		{"NVIDIA H20", 8, nil, nil},
 	} {
