@@ -192,13 +192,14 @@ func TestWithEvidence(t *testing.T) {
 	}
 }
 
-// TestWithEvidencePlatform: the 2 x 8 A100 log on AWS p4d prints
-// "NET/OFI Running on P4d platform, ..." (line 30) but no NIC speed. The
-// catalog's p4d.24xlarge gives the rate, 4x 100 Gigabit on 4 network cards
-// (AWS's accelerated computing specifications): 100 Gb/s from the catalog,
-// and Guesses no longer tries half of it. The count stays that of NCCL's
-// channel lines (NET/AWS Libfabric/0 to /3 from line 150), a rate the user
-// gives stands, and a platform the catalog lacks gives nothing.
+// TestWithEvidencePlatform: the 2 x 8 A100 log on AWS p4d prints "NET/OFI
+// Running on P4d platform, ..." (line 30) but no NIC speed. The catalog's
+// p4d.24xlarge gives the rate, 4x 100 Gigabit on 4 network cards (AWS's
+// accelerated computing specifications): 100 Gb/s from the catalog, and
+// Guesses does not try half of it, as it does without the line. The count
+// stays that of NCCL's channel lines (NET/AWS Libfabric/0 to /3 from line
+// 150), a rate the user gives stands, and a platform the catalog lacks gives
+// nothing.
 func TestWithEvidencePlatform(t *testing.T) {
 	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log", nil)
 	if err != nil || len(tabs) == 0 {
@@ -219,7 +220,7 @@ func TestWithEvidencePlatform(t *testing.T) {
 		}
 		return slices.ContainsFunc(gs, func(g Guess) bool { return g.Fact.Name == "nic_bw" })
 	}
-	unnamed := p4d // the log without its platform line, as commlab read it before
+	unnamed := p4d // the log without its platform line
 	unnamed.Evidence.Platform = nccltests.Fact[string]{}
 	before, _ := h.WithEvidence([]Table{unnamed})
 	if before.given(before.Sources.NICBW) {
