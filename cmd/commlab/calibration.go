@@ -199,7 +199,7 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	}
 	hw, problems, err := predictHardware(*f.gpu, spec, *f.topo, m.tables)
 	if err != nil {
-		return machine{}, err
+		return machine{}, hwError(*f.hw, err)
 	}
 	for _, t := range m.tables {
 		perNode = max(perNode, t.PerNode)

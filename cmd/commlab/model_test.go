@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -182,9 +184,15 @@ func TestClaimsCommand(t *testing.T) {
 
 // TestExitCodes: a command line that does not parse exits 2 with the
 // complaint and the usage on standard error, as does one that leaves out a
-// needed flag or gives flags that exclude each other (with a pointer to
-// -h); -h exits 0 with the usage on standard output, and a failure exits 1.
+// needed flag, gives flags that exclude each other or a value that does
+// not read (with a pointer to -h), a -hw description on the command line
+// included; -h exits 0 with the usage on standard output, and a failure
+// exits 1, the same description read from a file included.
 func TestExitCodes(t *testing.T) {
+	hwFile := filepath.Join(t.TempDir(), "hw.txt")
+	if err := os.WriteFile(hwFile, []byte("cpu=sparc\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args           []string
 		code           int
@@ -198,6 +206,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"predict", "-gpu", "H100", "-collective", "allreduce", "-p", "8", "-per-node", "8"}, 2, "", "commlab predict: need -size"},
 		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "1KiB", "-alpha", "2us"}, 2, "", "commlab model: -link and -alpha/-bw exclude each other"},
 		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "1KiB", "-json", "-format", "csv"}, 2, "", "commlab model: -json and -format csv exclude each other"},
+		{[]string{"predict", "-gpu", "H100", "-hw", "cpu=sparc", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"}, 2, "", "want intel, amd, arm or power"},
+		{[]string{"predict", "-gpu", "H100", "-hw", hwFile, "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"}, 1, "", "want intel, amd, arm or power"},
 	} {
 		code, out, errOut := runCLI(c.args...)
 		if code != c.code || !strings.Contains(out, c.stdout) || !strings.Contains(errOut, c.stderr) {
@@ -334,7 +344,7 @@ func TestModelHardwareUsage(t *testing.T) {
 		{[]string{"model", "-gpu", "H100", "-alpha", "2us", "-bw", "1GB/s"}, 2, "-gpu excludes -alpha and -bw"},
 		{[]string{"model", "-server", "dgx-h100", "-hw", "nics=4"}, 2, "-server names a machine that -gpu and -hw describe"},
 		{[]string{"simulate", "-algo", "ring", "-hw", "system=dgx-h100", "-inter", "15us,50GB/s"}, 2, "-hw excludes -inter"},
-		{[]string{"model", "-gpu", "A100-SXM4-80GB", "-hw", "system=dgx-h100"}, 1, "dgx-h100 is a system of H100 SXM, not of A100 SXM4"},
+		{[]string{"model", "-gpu", "A100-SXM4-80GB", "-hw", "system=dgx-h100"}, 2, "dgx-h100 is a system of H100 SXM, not of A100 SXM4"},
 		{[]string{"model", "-server", "dgx-z"}, 2, `-server "dgx-z": want one of h20, dgx-a100`},
 		{[]string{"model", "-hw", "system=gb200-nvl72", "-p", "76", "-per-node", "4"}, 1, "do not split equally into NVLink domains of 72"},
 	} {

@@ -333,7 +333,7 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 	}
 	hw, err := predict.Describe(name, spec)
 	if err != nil {
-		return predict.Hardware{}, nil, fmt.Errorf("-hw: %w", err)
+		return predict.Hardware{}, nil, &describeError{err}
 	}
 	if name == "" && hw.System == "" {
 		return predict.Hardware{}, nil, flagErrorf("without -calibrate, -gpu NAME or -hw system=NAME says which machine the model describes")
@@ -501,6 +501,24 @@ func readTables(path string, pins predict.Pins) ([]predict.Table, []error, error
 	}
 	ts, problems := predict.TablesOf(l.Tests, path, func(int) predict.Pins { return pins })
 	return ts, append(l.Problems, problems...), nil
+}
+
+// A describeError is a -hw description predict.Describe refuses: a usage
+// error (flagError) when -hw gives it on the command line, a failure when
+// it comes from a file (hwError says which).
+type describeError struct{ err error }
+
+func (e *describeError) Error() string { return "-hw: " + e.err.Error() }
+func (e *describeError) Unwrap() error { return e.err }
+
+// hwError returns err, a usage error where it is a description that the
+// -hw value hw gives on the command line and predict.Describe refuses.
+func hwError(hw string, err error) error {
+	var d *describeError
+	if errors.As(err, &d) && !hwFile(hw) {
+		return &flagError{err}
+	}
+	return err
 }
 
 // hwFile reports whether the -hw value hw names a file rather than giving

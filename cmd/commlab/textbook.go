@@ -110,7 +110,7 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 	}
 	h, _, err := predictHardware(gpu, spec, "", nil)
 	if err != nil {
-		return textbookMachine{}, err
+		return textbookMachine{}, hwError(hw, err)
 	}
 	if sys, ok := presets.SystemByName(h.System); perHost == 0 && ok {
 		perHost = sys.PerHost
