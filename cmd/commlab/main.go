@@ -193,6 +193,14 @@ type problem struct {
 // String is "FILE:LINE:COLUMN: message", leaving out the parts that are
 // empty or 0 (the form of topo's and nccltests' ParseError).
 func (p problem) String() string {
+	if where := p.where(); where != "" {
+		return where + ": " + p.Message
+	}
+	return p.Message
+}
+
+// where is "FILE:LINE:COLUMN", leaving out the parts that are empty or 0.
+func (p problem) where() string {
 	where := p.File
 	if p.Line > 0 {
 		where += ":" + strconv.Itoa(p.Line)
@@ -200,13 +208,7 @@ func (p problem) String() string {
 			where += ":" + strconv.Itoa(p.Column)
 		}
 	}
-	if strings.HasPrefix(where, ":") {
-		where = where[1:]
-	}
-	if where == "" {
-		return p.Message
-	}
-	return where + ": " + p.Message
+	return strings.TrimPrefix(where, ":")
 }
 
 // problemOf turns a reader's warning about file into a problem, with the
@@ -231,7 +233,7 @@ func problemOf(file string, err error) problem {
 func writeProblems(w io.Writer, problems []problem) {
 	places := map[string][]string{}
 	for _, p := range problems {
-		if where, _, ok := strings.Cut(p.String(), ": "+p.Message); ok && where != "" {
+		if where := p.where(); where != "" {
 			places[p.Message] = append(places[p.Message], where)
 		}
 	}

@@ -67,16 +67,16 @@ func networkFloorTables(t *testing.T) []floorTable {
 	return out
 }
 
-// networkFloorFactors returns, for each table of networkFloorTables, the
+// networkFloorFactors returns, for each of the tables (networkFloorTables), the
 // factor k on the network's latency (inter_step_latency) that makes the
 // model at its priors (Uncalibrated) meet the table's smallest-size time:
 // the error of the network's latency that no single-node table can fix.
 // The time is linear in those factors, so k solves T0 + (k-1)·N =
 // measured, N being the network's part of T0; k is at least 1/20 where the
 // rest of the model alone is slower than measured.
-func networkFloorFactors(t *testing.T) (names []string, factors []float64) {
+func networkFloorFactors(t *testing.T, tables []floorTable) (names []string, factors []float64) {
 	t.Helper()
-	for _, ft := range networkFloorTables(t) {
+	for _, ft := range tables {
 		tab := ft.tab
 		m := Uncalibrated(ft.hw)
 		rn, err := m.run(Query{Collective: tab.Collective, Ranks: tab.Ranks(), PerNode: tab.PerNode, Layout: tab.Layout})
@@ -106,7 +106,7 @@ func networkFloorFactors(t *testing.T) (names []string, factors []float64) {
 // the public logs whose network is slower than the priors (k > 1) and over
 // those faster.
 func TestNetworkSpread(t *testing.T) {
-	names, factors := networkFloorFactors(t)
+	names, factors := networkFloorFactors(t, networkFloorTables(t))
 	if len(factors) != 10 {
 		t.Fatalf("%d multi-node tables with rows of at most 64 B, want the 9 files' 10", len(factors))
 	}
@@ -147,9 +147,10 @@ func TestNetworkSpread(t *testing.T) {
 // (NetworkSlower in logs), so that the fit reaches such a floor from the
 // table as the interval does without one: within 15%.
 func TestFitReachesNetworkFloor(t *testing.T) {
-	_, factors := networkFloorFactors(t)
+	tables := networkFloorTables(t)
+	_, factors := networkFloorFactors(t, tables)
 	slow := 0
-	for i, ft := range networkFloorTables(t) {
+	for i, ft := range tables {
 		if factors[i] < 2 {
 			continue
 		}
