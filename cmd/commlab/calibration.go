@@ -214,6 +214,8 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	if fitted != "" {
 		notes = append(notes, fitted)
 	}
+	hw, chosen := hw.FitSwitches(m.tables)
+	notes = append(notes, chosen...)
 	for _, n := range notes {
 		problems = append(problems, problem{Message: n})
 	}

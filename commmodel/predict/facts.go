@@ -23,7 +23,7 @@ const (
 	// SourceUser is the user's description (-hw, Describe).
 	SourceUser Source = "hw"
 	// SourceFitted is a choice among descriptions by the held-out fit of
-	// the calibration tables (Hardware.FitNICs).
+	// the calibration tables (Hardware.FitNICs, Hardware.FitSwitches).
 	SourceFitted Source = "fitted"
 	// SourceCatalog is the GPU's catalog entry (nccl.ParseGPU), which
 	// cites its datasheet.

@@ -330,16 +330,7 @@ func TestFitNICs(t *testing.T) {
 	var tables []Table
 	for _, per := range []int{1, 2, 4, 8} {
 		for _, c := range []commmodel.Collective{commmodel.AllReduce, commmodel.AllGather} {
-			tab := Table{Name: fmt.Sprintf("%v-2x%d", c, per), GPU: tr.GPU, Collective: c, Nodes: 2, PerNode: per,
-				Layout: Layout{GPUsPerThread: 1}, Version: tr.version}
-			ps, err := tr.Predict(tab.Query(), []float64{1 << 20, 16 << 20, 256 << 20, 1 << 30})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range ps {
-				tab.Points = append(tab.Points, Point{Size: p.Size, Time: p.Time})
-			}
-			tables = append(tables, tab)
+			tables = append(tables, timedTable(t, tr, fmt.Sprintf("%v-2x%d", c, per), c, 2, per, 1, []float64{1 << 20, 16 << 20, 256 << 20, 1 << 30}))
 		}
 	}
 	assumed := h100(t)
@@ -380,5 +371,45 @@ func TestFitNICs(t *testing.T) {
 	}
 	if got, note := given.FitNICs(tables); got.NICs != 8 || note != "" {
 		t.Errorf("-hw nics=8: %d NICs, note %q; want the user's 8", got.NICs, note)
+	}
+}
+
+// TestFitSwitches times tables on an H100 host without NVLS and checks
+// that FitSwitches chooses NVLS off from them, and nothing else: the NICs'
+// path, assumed beside the GPUs and so in the truth, stays. Tables timed as
+// assumed, or fewer than three tables, choose nothing.
+func TestFitSwitches(t *testing.T) {
+	timed := func(nvls bool) []Table {
+		tr := truth(t)
+		tr.Hardware.NVLS = nvls
+		tr.refs = &references{hw: &tr.Hardware, m: map[runKey]*reference{}}
+		var sizes []float64
+		for s := 64 << 10; s <= 1<<30; s *= 4 {
+			sizes = append(sizes, float64(s))
+		}
+		var tables []Table
+		for _, nodes := range []int{1, 2, 4} {
+			for _, c := range []commmodel.Collective{commmodel.AllReduce, commmodel.AllGather} {
+				tables = append(tables, timedTable(t, tr, fmt.Sprintf("%v-%dx8", c, nodes), c, nodes, 8, 1, sizes))
+			}
+		}
+		return tables
+	}
+	assumed := h100(t)
+	if assumed.Sources.NICPath != "" || !assumed.NVLS || assumed.Sources.NVLS != "" {
+		t.Fatalf("h100: nic path from %q, NVLS %v from %q; want both assumed, NVLS on", assumed.Sources.NICPath, assumed.NVLS, assumed.Sources.NVLS)
+	}
+	off := timed(false)
+	got, notes := assumed.FitSwitches(off)
+	if got.NVLS || got.Sources.NVLS != SourceFitted || got.NICPath != assumed.NICPath || got.Sources.NICPath == SourceFitted ||
+		len(notes) != 1 || !strings.Contains(notes[0], "nvls = false is chosen by the held-out fit of the 6 tables") || !strings.Contains(notes[0], "-hw nvls=") {
+		t.Errorf("tables timed without NVLS: NVLS %v from %q, path %v from %q, notes %q; want NVLS off, fitted, and the path kept", got.NVLS, got.Sources.NVLS, got.NICPath, got.Sources.NICPath, notes)
+	}
+	t.Log(notes)
+	if got, notes := assumed.FitSwitches(timed(true)); got.Sources.NICPath == SourceFitted || got.Sources.NVLS == SourceFitted || notes != nil {
+		t.Errorf("tables timed as assumed: path %v, NVLS %v, notes %q; want nothing chosen", got.NICPath, got.NVLS, notes)
+	}
+	if got, notes := assumed.FitSwitches(off[:2]); got.Sources.NVLS == SourceFitted || notes != nil {
+		t.Errorf("two tables: NVLS %v from %q, notes %q; want nothing chosen", got.NVLS, got.Sources.NVLS, notes)
 	}
 }

@@ -137,18 +137,26 @@ func syntheticTables(t testing.TB, m *Machine) []Table {
 	}
 	var out []Table
 	for _, s := range shapes {
-		tab := Table{Name: s.c.String() + "-" + string(rune('0'+s.nodes)) + "x" + string(rune('0'+s.per)),
-			GPU: m.GPU, Collective: s.c, Nodes: s.nodes, PerNode: s.per, Layout: Layout{GPUsPerThread: s.thread}, Version: m.version}
-		ps, err := m.Predict(tab.Query(), sizes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range ps {
-			tab.Points = append(tab.Points, Point{Size: p.Size, Time: p.Time})
-		}
-		out = append(out, tab)
+		out = append(out, timedTable(t, m, s.c.String()+"-"+string(rune('0'+s.nodes))+"x"+string(rune('0'+s.per)),
+			s.c, s.nodes, s.per, s.thread, sizes))
 	}
 	return out
+}
+
+// timedTable returns a table of c on nodes x perNode GPUs (perThread a
+// thread) that m times at sizes.
+func timedTable(t testing.TB, m *Machine, name string, c commmodel.Collective, nodes, perNode, perThread int, sizes []float64) Table {
+	t.Helper()
+	tab := Table{Name: name, GPU: m.GPU, Collective: c, Nodes: nodes, PerNode: perNode,
+		Layout: Layout{GPUsPerThread: perThread}, Version: m.version}
+	ps, err := m.Predict(tab.Query(), sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		tab.Points = append(tab.Points, Point{Size: p.Size, Time: p.Time})
+	}
+	return tab
 }
 
 // truth is a machine whose parameters are the priors times the factors

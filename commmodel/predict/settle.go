@@ -153,6 +153,92 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string) {
 	return h, note
 }
 
+// FitCeiling is the most leave-one-table-out median error a description
+// may have for FitSwitches to choose it: 20%, what the held-out targets
+// allow over all sizes. Where every description misses the tables by more,
+// they do not say which is right, only that the model misses them.
+const FitCeiling = 0.2
+
+// FitFloor is how much lower, besides FitMargin, an alternative's held-out
+// error must be for FitSwitches to choose it: 2 points. Below it, two
+// descriptions differ by less than repeated runs of a size differ (the
+// paired logs' in-place and out-of-place times, 0.3% to 1.2% apart at
+// their median and 3% to 8% at their 90th percentile, machine by machine).
+const FitFloor = 0.02
+
+// switchKeys are the Describe keys of the either-or facts FitSwitches
+// chooses: NVLS on or off, the NICs beside the GPUs or behind the CPU, a
+// switch or a mesh. The NICs' count has FitNICs; their rate and the CPU
+// vendor set the priors of parameters the calibration fits (nic_bw, the
+// network's latency), which the tables settle themselves.
+var switchKeys = []string{"nvls", "nic-path", "fabric"}
+
+// FitSwitches returns h with each assumed either-or fact that the tables
+// settle chosen by their held-out fit, with a note for each choice. The
+// alternatives are those Guesses tries for the facts of switchKeys. With
+// three tables or more (so that each leave-one-out refit has two), the
+// description as assumed and each alternative are calibrated on the tables
+// and scored by their leave-one-table-out median error (Machine.LOOMedian);
+// an alternative is taken, with the source SourceFitted, where its error is
+// at most FitCeiling, and lower than the description's so far by more than
+// FitMargin of it and by more than FitFloor. The best such alternative is taken first, and the others are
+// tried again against it. An alternative whose own fit misses the tables by
+// more than it could be taken at is passed over without its refits.
+func (h Hardware) FitSwitches(tables []Table) (Hardware, []string) {
+	if len(tables) < 3 {
+		return h, nil
+	}
+	m, err := Calibrate(h, tables, nil)
+	if err != nil || math.IsNaN(m.LOOMedian) {
+		return h, nil
+	}
+	cur := m.LOOMedian
+	var notes []string
+	for {
+		var best alternative
+		bestErr := math.Inf(1)
+		for _, a := range h.alternatives(tables, 0, false) {
+			if !slices.Contains(switchKeys, a.key) {
+				continue
+			}
+			need := min(FitCeiling, cur*(1-FitMargin), cur-FitFloor, bestErr)
+			if !(need > 0) {
+				continue
+			}
+			am, err := Calibrate(a.hw, tables, &Settings{NoIntervals: true})
+			if err != nil || !(am.fitError(tables) < need) {
+				continue
+			}
+			if am, err = Calibrate(a.hw, tables, nil); err == nil && am.LOOMedian < need {
+				best, bestErr = a, am.LOOMedian
+			}
+		}
+		if best.key == "" {
+			return h, notes
+		}
+		name, was := factOf(&h, best.key)
+		notes = append(notes, fmt.Sprintf("%s = %s is chosen by the held-out fit of the %d tables: leave-one-table-out median error %.1f%%, against %.1f%% with %s = %s; -hw %s=%s overrides it",
+			name, best.value, len(tables), 100*bestErr, 100*cur, name, was, best.key, hintValue(best.key)))
+		nvls := h.NVLS
+		h, cur = best.hw, bestErr
+		h.setSource(best.key, SourceFitted)
+		if h.NVLS != nvls {
+			h.setSource("nvls", SourceFitted)
+		}
+	}
+}
+
+// factOf returns the name and value of the fact of h that the Describe key
+// key sets.
+func factOf(h *Hardware, key string) (name, value string) {
+	for _, f := range h.Facts() {
+		if f.Key == key {
+			return f.Name, f.Value
+		}
+	}
+	return key, ""
+}
+
 // joinInts is "1, 2 and 8".
 func joinInts(v []int) string {
 	s := make([]string, len(v))

@@ -145,6 +145,46 @@ func TestFitNICsCluster01(t *testing.T) {
 	t.Log(note)
 }
 
+// TestFitSwitchesPaired describes each paired machine as a user would (its
+// GPU's name, the logs' evidence, the NICs by FitNICs) and checks what
+// FitSwitches chooses from all its tables. CoreWeave's GB200 tables fit
+// NVLS off and the NICs behind the CPU (leave-one-table-out 3.5%, against
+// 18.7% as assumed), and the nccl-tests#290 H100 tables the NICs behind the
+// CPU (4.3% against 8.0%); the other machines' tables fit their
+// descriptions as assumed as well as any alternative, or keep no
+// alternative within FitCeiling.
+func TestFitSwitchesPaired(t *testing.T) {
+	want := map[string]string{
+		"gb200-nvl72-coreweave": "nvls false, nic_path PHB",
+		"h100-sxm-ib8xndr":      "nic_path PHB",
+	}
+	for _, m := range pairedMachines(t) {
+		h, err := predict.Describe(m.Tables[0].GPU, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		perNode := 0
+		for _, tab := range m.Tables {
+			perNode = max(perNode, tab.PerNode)
+		}
+		h, _ = h.WithEvidence(m.Tables)
+		h, _ = h.ForHosts(perNode).FitNICs(m.Tables)
+		got, notes := h.FitSwitches(m.Tables)
+		var chosen []string
+		for _, f := range got.Facts() {
+			if f.Source == predict.SourceFitted && f.Name != "nics_per_node" {
+				chosen = append(chosen, f.Name+" "+f.Value)
+			}
+		}
+		if c := strings.Join(chosen, ", "); c != want[m.Name] || len(notes) != len(chosen) {
+			t.Errorf("%s: chose %q with notes %q; want %q", m.Name, c, notes, want[m.Name])
+		}
+		for _, n := range notes {
+			t.Logf("%s: %s", m.Name, n)
+		}
+	}
+}
+
 // BenchmarkFitNICs chooses the NICs per node of cluster01 from its 27
 // tables with one NIC per GPU assumed, as predict, tune and diagnose do
 // before they calibrate: the counts whose own fit misses the tables by
