@@ -48,7 +48,7 @@ go test -c -o "$tmp/heldout.test" ./commmodel/predict/heldout
 echo "bench-report: predict benchmarks, $count runs" >&2
 (cd commmodel/predict && "$tmp/predict.test" -test.run '^$' -test.bench '^Benchmark(Calibrate|Predict|Diagnose|Tune)$' \
 	-test.cpu 1 -test.count "$count" -test.benchtime "$benchtime" -test.benchmem) >"$tmp/bench.txt"
-(cd commmodel/predict/heldout && "$tmp/heldout.test" -test.run '^$' -test.bench '^BenchmarkFitNICs$' \
+(cd commmodel/predict/heldout && "$tmp/heldout.test" -test.run '^$' -test.bench '^BenchmarkFit(NICs|Switches)$' \
 	-test.cpu 1 -test.count "$count" -test.benchtime 3x -test.benchmem) >>"$tmp/bench.txt"
 echo "bench-report: commmodel BenchmarkTime, $count runs" >&2
 (cd commmodel && "$tmp/commmodel.test" -test.run '^$' -test.bench '^BenchmarkTime$' \
@@ -121,6 +121,7 @@ table() {
 	row "calibrate on 100 tables" BenchmarkCalibrate/tables=100 4e9 "<= 4 s"
 	row "calibrate on 27 tables without the refits" BenchmarkCalibrate/tables=27/nointervals 0 ""
 	row "choose the NICs per node from 27 tables of 1 to 8 GPUs a node" BenchmarkFitNICs 1e9 "<= 1 s"
+	row "choose NVLS and the NICs' path from the same 27 tables" BenchmarkFitSwitches 1e9 "<= 1 s"
 	row "one prediction: a query at 16 sizes" BenchmarkPredict 0 ""
 	row "diagnose a 27-size sweep" BenchmarkDiagnose 0 ""
 	row "tune: 3 collectives on 5 communicators at 23 sizes" BenchmarkTune 0 ""

@@ -212,3 +212,24 @@ func BenchmarkFitNICs(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFitSwitches chooses NVLS and the NICs' path from cluster01's 27
+// tables, as predict, tune and diagnose do after FitNICs: the tables fit
+// the assumed description as well as any alternative.
+func BenchmarkFitSwitches(b *testing.B) {
+	ms, err := heldout.PairedMachines()
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := slices.IndexFunc(ms, func(m heldout.PairedMachine) bool { return m.Name == "h100-sxm-10node-cluster01" })
+	h, err := predict.Describe(ms[i].Tables[0].GPU, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, notes := h.FitSwitches(ms[i].Tables); notes != nil {
+			b.Fatalf("chose %q", notes)
+		}
+	}
+}
