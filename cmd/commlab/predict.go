@@ -353,16 +353,20 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 	return hw, problems, nil
 }
 
-// predict predicts q at sizes bytes on hw, with NCCL's uncalibrated model
-// when there are no tables and with hw calibrated on them otherwise, and
+// predict predicts q at sizes bytes on hw, as predict.Untabled does when
+// there are no tables and with hw calibrated on them otherwise, and
 // records the model, its calibration and the predictions in out.
 func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q predict.Query, sizes []float64) error {
 	var preds []predict.Prediction
 	var err error
 	if len(tables) == 0 {
-		out.Model = "NCCL's tuning model, uncalibrated (commmodel/nccl)"
-		if preds, err = predict.Reference(hw, q, sizes); err != nil {
+		var why string
+		if preds, why, err = predict.Untabled(hw, q, sizes); err != nil {
 			return err
+		}
+		out.Model = "NCCL's tuning model, uncalibrated (commmodel/nccl)"
+		if why != "" {
+			out.Model = "uncalibrated: the model at its priors (commmodel/predict), as " + why
 		}
 	} else {
 		out.Model = "calibrated (commmodel/predict)"

@@ -180,10 +180,11 @@ func hintValue(key string) string {
 }
 
 // predictWith predicts q on h: calibrated on tables without the
-// interval's refits, or with NCCL's uncalibrated model without tables.
+// interval's refits, or as Untabled without tables.
 func predictWith(h Hardware, tables []Table, q Query, sizes []float64) ([]Prediction, error) {
 	if len(tables) == 0 {
-		return Reference(h, q, sizes)
+		preds, _, err := Untabled(h, q, sizes)
+		return preds, err
 	}
 	m, err := Calibrate(h, tables, &Settings{NoIntervals: true})
 	if err != nil {

@@ -152,6 +152,13 @@ func (h *Hardware) intraBW() float64 {
 	return nccl.PCIeBW(h.GPU.PCIeGen)
 }
 
+// InNCCLTables reports whether NCCL's tuning tables know h's GPUs and
+// links as h describes them (ncclLinks): where they do not (an AMD
+// Instinct, a GPU NCCL's tables lack, links the description changed),
+// NCCL's uncalibrated model (Reference) times another machine, and the
+// model at its priors (Uncalibrated), whose links are h's, stands in.
+func (h Hardware) InNCCLTables() bool { return h.ncclLinks() }
+
 // ncclLinks reports whether NCCL's tables know h's links as they are: an
 // NVSwitch or NVLink mesh host of an NVIDIA GPU nccl.ParseGPU knows, with
 // the links and rates it gives (NCCL's tables hold NVLink, not Infinity

@@ -147,6 +147,26 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 	return out, nil
 }
 
+// Untabled returns the prediction of q on h that no table calibrates:
+// NCCL's own (Reference) where NCCL's tuning model times the run, and
+// otherwise the model at its priors (Uncalibrated), with why saying
+// which and why ("" for NCCL's): for AllToAll, which NCCL's tuner does not
+// model, and on a GPU whose links NCCL's tables do not hold as h describes
+// them (InNCCLTables), where NCCL's model would time another machine's.
+func Untabled(h Hardware, q Query, sizes []float64) (preds []Prediction, why string, err error) {
+	switch {
+	case q.Collective == commmodel.AllToAll:
+		why = "NCCL's tuning model has no AllToAll"
+	case !h.InNCCLTables():
+		why = fmt.Sprintf("NCCL's tuning tables do not hold %s's links as described", h.GPU.Name)
+	default:
+		preds, err = Reference(h, q, sizes)
+		return preds, "", err
+	}
+	preds, err = Uncalibrated(h).Predict(q, sizes)
+	return preds, why, err
+}
+
 // predictTable predicts t's own run at its sizes.
 func (m *Machine) predictTable(t *Table) ([]Prediction, error) {
 	sizes := make([]float64, len(t.Points))
