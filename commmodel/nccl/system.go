@@ -394,6 +394,12 @@ func (ss *searchSystem) graph(p Pattern, n int, intra, inter float64) Graph {
 	g := Graph{Pattern: p, NChannels: n, BWIntra: intra, BWInter: inter, TypeIntra: ss.intraTyp, TypeInter: PathPIX}
 	if ss.nodes > 1 {
 		g.TypeInter = ss.nicPath
+		if g.TypeInter == PathP2C && !ss.v.from(27, 0) {
+			// Before 2.27 NCCL types a NIC on a Grace CPU's PCIe, reached
+			// over C2C, as PHB (src/graph/paths.cc at v2.26.2-1 and
+			// v2.27.3-1, which retypes PHB over C2C as P2C).
+			g.TypeInter = PathPHB
+		}
 	}
 	return g
 }

@@ -232,3 +232,32 @@ a:1:2 [0] NCCL INFO Pattern 5, crossNic 0, nChannels 8, bw 40.000000/48.000000, 
 		t.Errorf("bad path type: err = %v, want a *LineError at line 2", err)
 	}
 }
+
+// TestSystemP2C: a GB200's NIC, on its Grace CPU's PCIe, is P2C from NCCL
+// 2.27 on, where LL128 crosses nodes, and PHB before, where it does not
+// (src/graph/paths.cc at v2.26.2-1 and v2.27.3-1; 2.27.3's release notes:
+// "Add support for P2C (PXN over C2C) and the LL128 protocol").
+func TestSystemP2C(t *testing.T) {
+	gb200, err := ParseGPU("GB200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := System{GPU: gb200, GPUsPerNode: 4, Nodes: 2, NVSwitch: true, NICs: 4, NICBW: 50e9, NICPath: PathP2C}
+	for _, c := range []struct {
+		v     Version
+		path  PathType
+		ll128 bool
+	}{{Version{2, 26, 2}, PathPHB, false}, {Version{2, 27, 3}, PathP2C, true}} {
+		cfg, err := sys.Config(c.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cfg.Graphs.Ring.TypeInter; got != c.path || m.Bandwidth(FuncAllReduce, AlgoRing, LL128) > 0 != c.ll128 {
+			t.Errorf("NCCL %v: ring's NIC path %v, LL128 bandwidth %g; want %v, LL128 %v", c.v, got, m.Bandwidth(FuncAllReduce, AlgoRing, LL128), c.path, c.ll128)
+		}
+	}
+}

@@ -27,7 +27,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"domain", "GPUs of one NVLink domain that spans hosts (72 for an NVL72 rack); 0 for one host"},
 	{"group", "hosts under one first-tier switch of the network (a fat tree's leaf) or in one dragonfly group"},
 	{"oversub", "the NICs' bandwidth over the group's uplinks, such as 2 for 2:1; the prior of fabric_oversubscription"},
-	{"nic-path", "the PCIe path from a GPU to its NIC, as NCCL types it: PIX, PXB, PXN, PHB or SYS (PIX by default); beyond PXN NCCL runs no LL128 across nodes"},
+	{"nic-path", "the PCIe path from a GPU to its NIC, as NCCL types it: PIX, PXB, P2C (a Grace CPU's NIC, over C2C), PXN, PHB or SYS (PIX by default, P2C on GH200 and GB200); beyond PXN NCCL runs no LL128 across nodes, nor over P2C before NCCL 2.27"},
 	{"cpu", "the host CPU NCCL detects: intel, amd, arm or power; it sets NCCL's per-step network overhead and LL bandwidth cap (intel, but arm for GH200, GB200, GB300 and GB10)"},
 	{"system", "a system the catalog holds (presets.Systems: " + presets.SystemNames() + "): its fabric, NVLS, links, NICs and CPU as its maker's or its site's documentation gives them; the other keys override it"},
 }

@@ -174,7 +174,7 @@ func hintValue(key string) string {
 	case "cpu":
 		return "intel|amd|arm|power"
 	case "nic-path":
-		return "PIX|PXB|PHB|SYS"
+		return "PIX|PXB|P2C|PHB|SYS"
 	}
 	return "nvswitch|mesh|pcie"
 }

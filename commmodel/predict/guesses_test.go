@@ -129,7 +129,7 @@ func TestGuessesHostFacts(t *testing.T) {
 			path = &gs[i]
 		}
 	}
-	if path == nil || path.Alternative != "PHB" || path.Ratio < 1+GuessMoves || path.Hint != "nic-path=PIX|PXB|PHB|SYS" {
+	if path == nil || path.Alternative != "PHB" || path.Ratio < 1+GuessMoves || path.Hint != "nic-path=PIX|PXB|P2C|PHB|SYS" {
 		t.Fatalf("guesses %+v: want nic_path, slower with PHB, settled by nic-path=", gs)
 	}
 	told, err := Describe("NVIDIA H100 80GB HBM3", "nic-path=PHB")

@@ -96,8 +96,14 @@ var nicRates = [nccl.NumArchs]float64{12.5e9, 25e9, 50e9, 50e9}
 // has NVLinks (an SXM board), NVLS from Hopper on with NVSwitch, one NIC per
 // GPU at the line rate of the generation's reference system (nicRates), and
 // the NVL72 domain for GB200 and GB300; the CPU is x86 Intel, but Arm (the
-// Grace of the board) for GH200, GB200, GB300 and GB10. It is an error for
-// a name that nccl.ParseGPU does not know.
+// Grace of the board) for GH200, GB200, GB300 and GB10. The NICs of GH200
+// and GB200 hang off the Grace's PCIe, which a GPU reaches over
+// NVLink-C2C: the path NCCL types P2C from 2.27 and PHB before
+// (nccl.PathP2C; NCCL 2.27.3's release notes add P2C and LL128 over it
+// "for platforms with C2C connectivity (e.g., GB200)"). GB300's
+// ConnectX-8 NICs carry their own PCIe switch to the GPUs (NCCL's
+// DirectNIC), and their path stays assumed. It is an error for a name
+// that nccl.ParseGPU does not know.
 func DefaultHardware(gpuName string) (Hardware, error) {
 	g, err := nccl.ParseGPU(gpuName)
 	if err != nil {
@@ -119,6 +125,9 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	if g.Name == "GH200" || g.Name == "GB200" || g.Name == "GB300" || g.Name == "GB10" {
 		h.CPU = armCPU
 		h.Sources.CPU = SourceCatalog
+	}
+	if g.Name == "GH200" || g.Name == "GB200" {
+		h.NICPath, h.Sources.NICPath = nccl.PathP2C, SourceCatalog
 	}
 	return h, nil
 }

@@ -245,8 +245,9 @@ const (
 		"S/215 GB/s: half the two-rack slope and a fixed part 4.6 times theirs. The tuner model runs NVLSTree across the 20 " +
 		"NVLink domains, whose latency grows with log2 of the domains and whose bandwidth is two racks', so the model is 4.5x " +
 		"fast at 512 MiB (1.57 against 7.11 ms) and 1.85x at 16 GiB. A fixed part near 4.8 ms is what NCCL's model gives " +
-		"Ring/LL128 on 1440 ranks (5.6 ms, 2 x 1439 steps); pinned to Ring, the same calibration is 18% off (commlab " +
-		"diagnose's finding), and the one-link baseline, whose ring steps grow with the ranks, 33.6%. Both slopes fit 8 NICs " +
+		"Ring/LL128 on 1440 ranks (5.6 ms, 2 x 1439 steps), but NCCL 2.26 runs no LL128 across GB200 nodes, whose NICs it reaches " +
+		"through the Grace CPU (PHB before 2.27); pinned to Ring, with the protocols the tuner then picks, the same calibration " +
+		"is 33% off (commlab diagnose's finding), and the one-link baseline, whose ring steps grow with the ranks, 33.6%. Both slopes fit 8 NICs " +
 		"between racks, of 52-54 GB/s: NVLSTree's S a direction on two racks and a ring's 2S on twenty. NCCL 2.27.3 raised " +
 		"the NICs it uses between NVLink domains to 16 (release notes) and the model keeps that limit, but 2.26.2's is not " +
 		"published. The README does not say what NCCL ran, and the fabric above the racks is not published"
