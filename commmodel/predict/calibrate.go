@@ -606,17 +606,27 @@ func ranCollective(tables []Table, c commmodel.Collective) int {
 	return n
 }
 
+// LinkShare is the share of a GPU's links times their rate that NCCL's
+// tuning model gives Ring/Simple AllReduce as bus bandwidth within one
+// node: 0.8 for every NVSwitch GPU its tables hold, V100 to GB300
+// (TestLinkShare). For links NCCL's tables do not hold, it carries over.
+const LinkShare = 0.8
+
 // intraPrior is the prior of intra_bw: the bus bandwidth NCCL's tuning
 // model gives Ring/Simple AllReduce within one NVSwitch node of 8 GPUs
 // (fewer if the NVLink domain is smaller), what NCCL's per-channel speeds
-// make of the links (about 0.8 of the datasheet's NVLinks times their
+// make of the links (LinkShare of the datasheet's NVLinks times their
 // rate on every generation). NCCL's speeds are its own GPUs': for a GPU
 // its table does not know, or whose links the description changed (an
-// AMD Instinct's Infinity Fabric), without NVSwitch, or where NCCL's model
-// fails, the prior is the hardware's figure (Hardware.intraBW).
+// AMD Instinct's Infinity Fabric), the prior is LinkShare of the
+// hardware's figure (Hardware.intraBW), and without NVLink, or where
+// NCCL's model fails, the figure itself (NCCL's own for PCIe).
 func (m *Machine) intraPrior() float64 {
 	h := &m.Hardware
 	if !h.ncclLinks() {
+		if h.Fabric.oneHop() && h.links() > 0 && h.GPU.NVLinkBW > 0 {
+			return LinkShare * h.intraBW()
+		}
 		return h.intraBW()
 	}
 	per := 8

@@ -183,10 +183,10 @@ func TestDescribeNICPath(t *testing.T) {
 	}
 }
 
-// TestIntraPriorDescribed checks that intra_bw's prior is the hardware's
-// figure where NCCL's tables do not know the links: an MI300X host's seven
-// Infinity Fabric links of 64 GB/s (AMD's data sheet), and an H100 whose
-// links a description changed to 12 of 25 GB/s; and for an H100 as NCCL
+// TestIntraPriorDescribed checks that intra_bw's prior is LinkShare of the
+// hardware's figure where NCCL's tables do not know the links: an MI300X
+// host's seven Infinity Fabric links of 64 GB/s (AMD's data sheet), and an
+// H100 whose links a description changed to 12 of 25 GB/s; and for an H100 as NCCL
 // knows it, NCCL's own figure: the bus bandwidth of its uncalibrated
 // estimate of a pinned Ring/Simple AllReduce of 16 GiB on one node of 8
 // (Reference; its latency is under 0.2% of that time), well under the
@@ -209,8 +209,8 @@ func TestIntraPriorDescribed(t *testing.T) {
 		gpu, spec string
 		want, tol float64
 	}{
-		{"AMD Instinct MI300X", "", 7 * 64e9, 1e-9},
-		{"H100 SXM", "links=12", 12 * 25e9, 1e-9},
+		{"AMD Instinct MI300X", "", LinkShare * 7 * 64e9, 1e-9},
+		{"H100 SXM", "links=12", LinkShare * 12 * 25e9, 1e-9},
 		{"H100 SXM", "", ncclBusBW, 2e-3},
 	} {
 		h, err := Describe(c.gpu, c.spec)

@@ -129,8 +129,9 @@
 // the public H20 run's empty-call floor, data's claims), NCCL's own
 // latencies (factors of 1), the bus bandwidth NCCL's tuning model gives a
 // Ring/Simple AllReduce inside one NVSwitch node (its channels times their
-// speed, about 0.8 of the datasheet's NVLinks times their rate; NCCL's
-// PCIe figure without NVSwitch), the NIC's line rate, the payload efficiencies of
+// speed, LinkShare of the datasheet's NVLinks times their rate, and that
+// share of links NCCL's tables do not hold, such as AMD's Infinity Fabric;
+// NCCL's PCIe figure without NVSwitch), the NIC's line rate, the payload efficiencies of
 // commmodel.Protocol for LL and LL128 (1/2: 8-byte lines, half flag; 15/16:
 // 128-byte lines carrying 120 bytes), NCCL's
 // NVLS efficiency (0.85 on Hopper, 0.74 on Blackwell, NCCL 2.28 on),

@@ -708,3 +708,39 @@ func TestReferencesBounded(t *testing.T) {
 		t.Errorf("1 x 8 after the cache started afresh: %+v, %v; want %+v", again, err, first)
 	}
 }
+
+// TestLinkShare: NCCL's tuning model gives every NVSwitch GPU its tables
+// hold a Ring/Simple bus bandwidth of LinkShare of its NVLinks times their
+// rate (intra_bw's prior against Hardware.intraBW), and a GPU outside its
+// tables (an AMD Instinct) the same share of its links.
+func TestLinkShare(t *testing.T) {
+	for _, g := range []string{"Tesla V100-SXM2-32GB", "NVIDIA A100-SXM4-80GB", "NVIDIA A800-SXM4-80GB", "NVIDIA H100 80GB HBM3",
+		"NVIDIA H800", "NVIDIA H20", "NVIDIA H200", "NVIDIA B200", "NVIDIA GB200", "NVIDIA GB300", "AMD Instinct MI300X", "AMD Instinct MI355X"} {
+		h, err := DefaultHardware(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Uncalibrated(h).intraPrior() / h.intraBW(); math.Abs(got-LinkShare) > 1e-9 {
+			t.Errorf("%s: intra_bw's prior is %.4f of the links' rate, want %g", g, got, LinkShare)
+		}
+	}
+	// At their priors, AMD hosts against public rccl-tests logs (one node
+	// of 8): MI355X, -g 8, AllReduce 16 GiB 73913 us
+	// (mi355x_1x8_allreduce_alltoall_trimmed.log); MI300X, one process a
+	// GPU, AllReduce 1 GiB 5990.7 us (mi300x_1x8_2x8_allreduce_rccltests.log,
+	// its 1 x 8 block).
+	for _, c := range []struct {
+		gpu      string
+		g        int
+		size, us float64
+	}{{"AMD Instinct MI355X", 8, 16 << 30, 73913}, {"AMD Instinct MI300X", 1, 1 << 30, 5990.7}} {
+		h, err := DefaultHardware(c.gpu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := Uncalibrated(h).Predict(Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8, Layout: Layout{GPUsPerThread: c.g}}, []float64{c.size})
+		if err != nil || math.Abs(ps[0].Time/(c.us*1e-6)-1) > 0.15 {
+			t.Errorf("%s at its priors: %v, %v; want within 15%% of the measured %.1f us", c.gpu, ps, err, c.us)
+		}
+	}
+}
