@@ -197,6 +197,19 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	if m.files, m.tables, m.problems, err = readCalibration(files); err != nil {
 		return machine{}, err
 	}
+	if err := predict.SameMachine(m.tables); err != nil {
+		// A driver that does not name a GPU prints "NVIDIA Graphics
+		// Device"; one name among the logs that the catalog knows is the
+		// likely machine.
+		name := "NAME"
+		for _, t := range m.tables {
+			if _, e := nccl.ParseGPU(t.GPU); e == nil {
+				name = strconv.Quote(t.GPU)
+				break
+			}
+		}
+		return machine{}, fmt.Errorf("%w; if the logs ran on one machine, name its GPU: -gpu %s (or FILE:gpu=NAME for one file)", err, name)
+	}
 	hw, problems, err := predictHardware(*f.gpu, spec, *f.topo, m.tables)
 	if err != nil {
 		return machine{}, hwError(*f.hw, err)

@@ -17,6 +17,7 @@ const (
 	togetherDir = "../../data/logs/paired/h100-sxm-1x8-together/"
 	clusterDir  = "../../data/logs/paired/h100-sxm-10node-cluster01/"
 	dgx2Log     = "../../data/logs/paired/v100-sxm3-dgx2/five_tests_2019.log"
+	gb200Dir    = "../../data/logs/paired/gb200-nvl72-coreweave/"
 )
 
 // predictJSON is the fixed contract of "commlab predict -json" (docs/cli.md).
@@ -233,6 +234,11 @@ func TestPredictErrors(t *testing.T) {
 	}{
 		{[]string{"-calibrate", togetherDir + "all_gather_ring.log," + dgx2Log, "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"},
 			[]string{"different machines", "all_gather_ring.log#0: \"NVIDIA H100 80GB HBM3\"", "five_tests_2019.log#0: \"Tesla V100-SXM3-32GB\""}},
+		// CoreWeave's GB200 README: two blocks print "NVIDIA Graphics Device",
+		// the third "NVIDIA GB200"; the hint names the one the catalog knows.
+		{[]string{"-calibrate", gb200Dir + "allreduce_1rack.log:nodes=18:per-node=4," + gb200Dir + "allreduce_20racks.log:nodes=360:per-node=4",
+			"-collective", "allreduce", "-p", "288", "-per-node", "4", "-size", "1GiB"},
+			[]string{"different machines", `"NVIDIA Graphics Device"`, `-gpu "NVIDIA GB200"`}},
 		{[]string{"-collective", "allreduce", "-p", "12", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3", "-size", "1MiB"},
 			[]string{"-p 12 is not a multiple of -per-node 8"}},
 		{[]string{"-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"},

@@ -168,7 +168,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("%w: no table", ErrTooFew)
 	}
-	if err := sameMachine(tables); err != nil {
+	if err := SameMachine(tables); err != nil {
 		return nil, err
 	}
 	m := &Machine{GPU: tables[0].GPU, Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}

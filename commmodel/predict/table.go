@@ -103,10 +103,10 @@ func (t *Table) check() error {
 	return nil
 }
 
-// sameMachine returns ErrMixedMachines, naming every table and its GPU, when
-// the tables' GPU names differ.
-func sameMachine(tables []Table) error {
-	for _, t := range tables[1:] {
+// SameMachine returns ErrMixedMachines, naming every table and its GPU, when
+// the tables' GPU names differ: Calibrate takes the tables of one machine.
+func SameMachine(tables []Table) error {
+	for _, t := range tables {
 		if t.GPU != tables[0].GPU {
 			var b strings.Builder
 			for i, u := range tables {
