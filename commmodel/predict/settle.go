@@ -181,9 +181,10 @@ var switchKeys = []string{"nvls", "nic-path", "fabric"}
 // and scored by their leave-one-table-out median error (Machine.LOOMedian);
 // an alternative is taken, with the source SourceFitted, where its error is
 // at most FitCeiling, and lower than the description's so far by more than
-// FitMargin of it and by more than FitFloor. The best such alternative is taken first, and the others are
-// tried again against it. An alternative whose own fit misses the tables by
-// more than it could be taken at is passed over without its refits.
+// FitMargin of it and by more than FitFloor. The best such alternative is
+// taken first, and the others are tried again against it. An alternative
+// whose own fit misses the tables by more than it could be taken at is
+// passed over without its refits.
 func (h Hardware) FitSwitches(tables []Table) (Hardware, []string) {
 	if len(tables) < 3 {
 		return h, nil
