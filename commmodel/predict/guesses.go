@@ -195,7 +195,8 @@ func predictWith(h Hardware, tables []Table, q Query, sizes []float64) ([]Predic
 
 // WithEvidence returns h with the facts that the tables' NCCL_DEBUG=INFO
 // lines give (nccltests.Evidence), where nothing stronger gave them (the
-// user's -hw or a topo capture): the NICs of a host, their rate, and NVLS
+// user's -hw or a topo capture): the NICs of a host, their rate, their path
+// from the GPUs (from a graph search of a run across nodes), and NVLS
 // (which NCCL finds only on an NVSwitch). Where the tables' lines
 // disagree, the first table's stand, and a note says so.
 //
@@ -229,6 +230,12 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		}
 		if bw := e.NICBW.Value; e.NICBW.Known() && bw > 0 && weak(h.Sources.NICBW) && take("nic_bw", name, bw != h.NICBW) {
 			h.NICBW, h.Sources.NICBW = bw, SourceNCCLDebug
+		}
+		// A graph search places NICs only where the communicator crosses
+		// nodes.
+		across := tables[i].Nodes > 1 || e.Nodes.Value > 1
+		if p := e.NICPath.Value; e.NICPath.Known() && across && weak(h.Sources.NICPath) && take("nic_path", name, p != h.NICPath) {
+			h.NICPath, h.Sources.NICPath = p, SourceNCCLDebug
 		}
 		if on := e.NVLS.Value; e.NVLS.Known() && weak(h.Sources.NVLS) && take("nvls", name, on != h.NVLS) {
 			h.NVLS, h.Sources.NVLS = on, SourceNCCLDebug

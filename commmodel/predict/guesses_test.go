@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/data/nccltests"
 )
 
@@ -189,6 +190,24 @@ func TestWithEvidence(t *testing.T) {
 	}
 	if got, _ := h.WithEvidence([]Table{efa}); got.NICs != 0 || got.Sources.NICs == SourceNCCLDebug {
 		t.Errorf("EFA: %d NICs from %q; want them still assumed", got.NICs, got.Sources.NICs)
+	}
+	// NVIDIA/nccl#1519's 2 x 8 H100 search result, "Pattern 5, ..., type
+	// NVL/PHB" (tuning_2.20_h100_2x8_nccl1519.log line 4), on a table of two
+	// nodes: the NICs are behind the CPU, from nccl-debug; on one node the
+	// search places no NIC, and the path stays assumed.
+	h, err = DefaultHardware("NVIDIA H100 80GB HBM3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := Table{Name: "2x8", GPU: h.GPU.Name, Collective: commmodel.AllReduce, Nodes: 2, PerNode: 8}
+	two.Evidence.NICPath.Value, two.Evidence.NICPath.Line = nccl.PathPHB, 4
+	if got, _ := h.WithEvidence([]Table{two}); got.NICPath != nccl.PathPHB || got.Sources.NICPath != SourceNCCLDebug {
+		t.Errorf("2 x 8 with a PHB search: path %v from %q; want PHB from nccl-debug", got.NICPath, got.Sources.NICPath)
+	}
+	one := two
+	one.Nodes = 1
+	if got, _ := h.WithEvidence([]Table{one}); got.Sources.NICPath == SourceNCCLDebug {
+		t.Errorf("1 x 8: path %v from %q; want it assumed", got.NICPath, got.Sources.NICPath)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
 // A Fact is one value a log states, with the 1-based line it was read
@@ -118,6 +120,14 @@ type Evidence struct {
 	// Algo and Proto are NCCL_ALGO and NCCL_PROTO where NCCL says the
 	// environment set them: "NCCL_ALGO set by environment to Tree".
 	Algo, Proto Fact[string]
+	// NICPath is the path NCCL's graph search found between the GPUs and
+	// the NICs, as NCCL types it ("PIX", "PHB"): the second type of a
+	// search result, "Pattern 4, crossNic 0, nChannels 16, bw 20.000000/
+	// 20.000000, type NVL/PIX, sameChannels 1" (NCCL_DEBUG_SUBSYS=GRAPH,
+	// graph/search.cc), the ring's (pattern 4) where the log holds it, else
+	// the first graph's. It says something of the NICs only where the
+	// communicator crosses nodes: on one node the search places no NIC.
+	NICPath Fact[nccl.PathType]
 }
 
 // A Device is one "#  Rank" line of nccl-tests: "#  Rank  0 Group  0 Pid
@@ -187,6 +197,8 @@ type debugState struct {
 	// netDevLine is the first such line.
 	netDevs    map[int]bool
 	netDevLine int
+	// ringPath reports that NICPath is the ring's (pattern 4).
+	ringPath bool
 }
 
 // evidence returns the Evidence of the lines read, with the NICs the
@@ -228,6 +240,7 @@ func (d *debugState) merge(o *debugState) {
 	mergeFact(&e.Library, o.e.Library)
 	mergeFact(&e.Algo, o.e.Algo)
 	mergeFact(&e.Proto, o.e.Proto)
+	mergeFact(&e.NICPath, o.e.NICPath)
 }
 
 // line reads msg, the text after "NCCL INFO " of line n. A line it does
@@ -324,6 +337,13 @@ func (d *debugState) line(n int, msg string) {
 			if m[4] != "" {
 				e.MNNVL.set(m[4] != "0", n)
 			}
+		}
+	case strings.HasPrefix(msg, "Pattern "):
+		// The ring's search result outranks an earlier one of another
+		// pattern; the first of a pattern stands.
+		if g, err := nccl.ParseGraphLine(msg); err == nil && (!e.NICPath.Known() || g.Pattern == nccl.PatternRing && !d.ringPath) {
+			e.NICPath.Value, e.NICPath.Line = g.TypeInter, n
+			d.ringPath = g.Pattern == nccl.PatternRing
 		}
 	case strings.Contains(msg, "+ NET["):
 		if m := topoNetRE.FindStringSubmatch(strings.TrimSpace(msg)); m != nil {

@@ -2,6 +2,7 @@ package nccltests
 
 import (
 	"bufio"
+	"github.com/inframethod/commlab/commmodel/nccl"
 	"os"
 	"reflect"
 	"strings"
@@ -153,10 +154,38 @@ func TestEvidenceCaptures(t *testing.T) {
 	if e.Ranks != (Fact[int]{16, 5}) || e.Nodes != (Fact[int]{2, 5}) || e.LocalRanks != (Fact[int]{8, 5}) || e.MNNVL != (Fact[bool]{false, 5}) {
 		t.Errorf("ranks %v, nodes %v, local ranks %v, MNNVL %v; want 16, 2, 8, false at line 5", e.Ranks, e.Nodes, e.LocalRanks, e.MNNVL)
 	}
-	// graph_h20_2gpu_2nic_nccl1189.log:16: "+ NET[50.0] - NET/3 (aa24210003bd70c4/1/50.000000)": 50 GB/s.
+	// :4: "Pattern 5, crossNic 0, nChannels 7, bw 3.000000/3.000000, type NVL/PHB, sameChannels 0"
+	if e.NICPath != (Fact[nccl.PathType]{nccl.PathPHB, 4}) {
+		t.Errorf("NIC path %v; want PHB at line 4 (the only graph line)", e.NICPath)
+	}
+	// graph_h20_2gpu_2nic_nccl1189.log:16: "+ NET[50.0] - NET/3 (aa24210003bd70c4/1/50.000000)": 50 GB/s;
+	// :4: "Pattern 4, crossNic 1, nChannels 4, bw 24.000000/24.000000, type NVL/PIX, sameChannels 0".
 	e = debugFile(t, "../../commmodel/nccl/testdata/graph_h20_2gpu_2nic_nccl1189.log")
-	if e.NICBW != (Fact[float64]{50e9, 16}) || e.NICCount.Known() {
-		t.Errorf("NIC BW %v, count %v; want 50e9 at line 16 and no count (a partial dump)", e.NICBW, e.NICCount)
+	if e.NICBW != (Fact[float64]{50e9, 16}) || e.NICCount.Known() || e.NICPath != (Fact[nccl.PathType]{nccl.PathPIX, 4}) {
+		t.Errorf("NIC BW %v, count %v, path %v; want 50e9 at line 16, no count (a partial dump), PIX at 4", e.NICBW, e.NICCount, e.NICPath)
+	}
+}
+
+// The ring's search result (pattern 4) gives the NICs' path over a tree's
+// printed before it; a later ring line, or a line that does not read as a
+// search result, leaves it (graph/search.cc's format).
+func TestEvidenceGraphLines(t *testing.T) {
+	var d debugState
+	for i, l := range []string{
+		"Pattern 1, crossNic 0, nChannels 2, bw 40.000000/40.000000, type NVL/PXB, sameChannels 1",
+		"Pattern 4, crossNic 0, nChannels 16, bw 20.000000/20.000000, type NVL/PHB, sameChannels 1",
+		"Pattern 4, crossNic 0, nChannels 16, bw 20.000000/20.000000, type NVL/PIX, sameChannels 1",
+		"Pattern 4, crossNic 0, nChannels 16, bw 20.000000/20.000000, type NVL/XYZ, sameChannels 1",
+	} {
+		d.line(i+1, l)
+	}
+	if e := d.evidence(); e.NICPath != (Fact[nccl.PathType]{nccl.PathPHB, 2}) {
+		t.Errorf("NIC path %v; want the first ring's PHB at line 2", e.NICPath)
+	}
+	d = debugState{}
+	d.line(1, "Pattern 4, crossNic 0, nChannels 16, bw 20.000000/20.000000, type NVL/BAD, sameChannels 1")
+	if e := d.evidence(); e.NICPath.Known() {
+		t.Errorf("unknown path type: %v; want none", e.NICPath)
 	}
 }
 
