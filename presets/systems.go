@@ -48,6 +48,12 @@ type System struct {
 	Source string
 }
 
+// SlingshotNICBW is one HPE Slingshot 11 NIC's line rate, B/s: 200 Gb/s
+// (HPE Slingshot's 200 Gb/s endpoints; OLCF's Frontier, NERSC's Perlmutter
+// and CSCS's Alps documentation, cited by the HPE systems below).
+// libfabric's cxi provider drives these NICs.
+const SlingshotNICBW = 200e9 / 8
+
 // Systems are the systems the catalog holds.
 var Systems = []System{
 	{Name: "dgx-a100", GPU: "A100-SXM4-80GB", PerHost: 8, Fabric: "nvswitch", NICs: 8, NICBW: 200e9 / 8, CPU: "amd",
@@ -66,11 +72,11 @@ var Systems = []System{
 		Source: "HGX A100 4-GPU: 4 A100 SXM4 joined directly, 4 NVLinks between each pair, no NVSwitch (HGX A100 datasheet); the NICs and CPU are the server's"},
 	{Name: "hgx-h100-4gpu", GPU: "H100 80GB HBM3", PerHost: 4, Fabric: "mesh", PairLinks: 6,
 		Source: "HGX H100 4-GPU: 4 H100 SXM joined directly, 6 NVLinks between each pair, no NVSwitch (HGX H100 datasheet); the NICs and CPU are the server's"},
-	{Name: "hpe-ex254n-gh200", GPU: "GH200", PerHost: 4, Fabric: "mesh", PairLinks: 6, NICs: 4, NICBW: 200e9 / 8, CPU: "arm",
+	{Name: "hpe-ex254n-gh200", GPU: "GH200", PerHost: 4, Fabric: "mesh", PairLinks: 6, NICs: 4, NICBW: SlingshotNICBW, CPU: "arm",
 		Source: "HPE Cray EX254n node as CSCS documents Alps: 4 GH200 joined all-to-all by 6 NVLinks a pair (150 GB/s a direction), no NVSwitch, 4 Slingshot NICs of 200 Gb/s (25 GB/s), one per GH200 (CSCS Alps hardware, GH200 node schematic, docs.cscs.ch/alps/hardware)"},
-	{Name: "hpe-ex235n-a100", GPU: "A100-SXM4-40GB", PerHost: 4, Fabric: "mesh", PairLinks: 4, NICs: 4, NICBW: 200e9 / 8, CPU: "amd",
+	{Name: "hpe-ex235n-a100", GPU: "A100-SXM4-40GB", PerHost: 4, Fabric: "mesh", PairLinks: 4, NICs: 4, NICBW: SlingshotNICBW, CPU: "amd",
 		Source: "HPE Cray EX235n, NERSC Perlmutter's GPU node: 1 AMD EPYC 7763, 4 A100 SXM4 with 4 NVLinks between each pair, 4 HPE Slingshot 11 NICs (docs.nersc.gov/systems/perlmutter/architecture); a Slingshot 11 NIC is 200 Gb/s (HPE Slingshot's 200 Gb/s endpoints; OLCF Frontier user guide)"},
-	{Name: "hpe-ex235a-mi250x", GPU: "AMD Instinct MI250X", PerHost: 8, Fabric: "infinity", NICs: 4, NICBW: 200e9 / 8, CPU: "amd",
+	{Name: "hpe-ex235a-mi250x", GPU: "AMD Instinct MI250X", PerHost: 8, Fabric: "infinity", NICs: 4, NICBW: SlingshotNICBW, CPU: "amd",
 		Source: "HPE Cray EX235a, OLCF Frontier's node: 1 AMD EPYC, 4 MI250X of 2 GCDs each, 8 GPUs to ROCm; 200 GB/s a direction between the 2 GCDs of a package, 50-100 GB/s between GCDs of different packages (Infinity Fabric, not an even mesh); 4 HPE Slingshot NICs of 200 Gb/s (25 GB/s), one per MI250X (Frontier user guide, docs.olcf.ornl.gov/systems/frontier_user_guide.html)"},
 	{Name: "mi300x-platform", GPU: "AMD Instinct MI300X", PerHost: 8, Fabric: "infinity", PairLinks: 1,
 		Source: "AMD Instinct MI300X platform: 8 MI300X OAMs, each with 7 Infinity Fabric links forming a fully connected 8-GPU system; the NICs and CPU are the server's (ROCm documentation, AMD Instinct MI300 series microarchitecture, node-level architecture, rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi300.html)"},

@@ -197,7 +197,8 @@ func predictWith(h Hardware, tables []Table, q Query, sizes []float64) ([]Predic
 // lines give (nccltests.Evidence), where nothing stronger gave them (the
 // user's -hw or a topo capture): the NICs of a host, their rate, their path
 // from the GPUs (from a graph search of a run across nodes), and NVLS
-// (which NCCL finds only on an NVSwitch). Where the tables' lines
+// (which NCCL finds only on an NVSwitch). Where the OFI plugin runs over
+// Slingshot, the rate is Slingshot's (withSlingshot). Where the tables' lines
 // disagree, the first table's stand, and a note says so.
 //
 // Where the lines name the EC2 instance the log ran on (aws-ofi-nccl's
@@ -244,7 +245,27 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 			}
 		}
 	}
+	h, notes = h.withSlingshot(tables, weak, notes)
 	return h.withPlatform(tables, weak, notes)
+}
+
+// withSlingshot takes one NIC's rate as an HPE Slingshot 11 NIC's
+// (presets.SlingshotNICBW, from the catalog) where a table's OFI plugin
+// selected libfabric's cxi provider, which drives Slingshot NICs, and no
+// line gave a speed: aws-ofi-nccl prints none. Slingshot 400's NICs use the
+// same provider, and the note names the flag for them.
+func (h Hardware) withSlingshot(tables []Table, weak func(Source) bool, notes []string) (Hardware, []string) {
+	if !weak(h.Sources.NICBW) {
+		return h, notes
+	}
+	for i := range tables {
+		if p := tables[i].Evidence.Provider; p.Known() && p.Value == "cxi" {
+			h.NICBW, h.Sources.NICBW = presets.SlingshotNICBW, SourceCatalog
+			return h, append(notes, fmt.Sprintf("%s: NCCL's OFI plugin selected libfabric's cxi provider (line %d), HPE Slingshot's: nic_bw is a Slingshot 11 NIC's %s (catalog); -hw nic-bw=400Gb/s for Slingshot 400",
+				tables[i].Name, p.Line, formatBitRate(presets.SlingshotNICBW)))
+		}
+	}
+	return h, notes
 }
 
 // withPlatform applies the catalog system that the first table naming a

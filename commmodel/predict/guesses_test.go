@@ -209,6 +209,22 @@ func TestWithEvidence(t *testing.T) {
 	if got, _ := h.WithEvidence([]Table{one}); got.Sources.NICPath == SourceNCCLDebug {
 		t.Errorf("1 x 8: path %v from %q; want it assumed", got.NICPath, got.Sources.NICPath)
 	}
+	// aws-ofi-nccl's "NET/OFI Selected Provider is cxi" (the form
+	// TestEvidenceLineForms reads): the NICs are Slingshot's, 200 Gb/s, where
+	// no speed line gave another; the user's rate stands.
+	cxi := two
+	cxi.Evidence.Provider.Value, cxi.Evidence.Provider.Line = "cxi", 7
+	got, notes = h.WithEvidence([]Table{cxi})
+	if got.NICBW != 200e9/8 || got.Sources.NICBW != SourceCatalog || len(notes) != 1 || !strings.Contains(notes[0], "cxi provider (line 7)") || !strings.Contains(notes[0], "-hw nic-bw=400Gb/s") {
+		t.Errorf("cxi: nic_bw %s from %q, notes %q; want 200 Gb/s from the catalog, with a note", formatBitRate(got.NICBW), got.Sources.NICBW, notes)
+	}
+	told, err = Describe(h.GPU.Name, "nic-bw=400Gb/s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := told.WithEvidence([]Table{cxi}); got.NICBW != 400e9/8 || got.Sources.NICBW != SourceUser {
+		t.Errorf("cxi, nic-bw=400Gb/s given: %s from %q; want the user's", formatBitRate(got.NICBW), got.Sources.NICBW)
+	}
 }
 
 // TestWithEvidencePlatform: the 2 x 8 A100 log on AWS p4d prints "NET/OFI
