@@ -47,7 +47,7 @@ func ExampleCalibrate() {
 	}
 	// Output:
 	//    1 MiB: 0.0356 ms (80%: 0.0212 to 0.062 ms), Ring/LL; measured 0.0444 ms
-	// 1024 MiB: 5.47 ms (80%: 3.28 to 9.19 ms), Ring/Simple; measured 5.21 ms
+	// 1024 MiB: 5.47 ms (80%: 4.18 to 9.19 ms), Ring/Simple; measured 5.21 ms
 }
 
 // The launch layout carries over from the tables: the Together logs ran one

@@ -57,6 +57,9 @@ import (
 //   - where no table crossed nodes, the network's latency at the spread
 //     public networks show about NCCL's figure, on each side apart
 //     (unmeasuredNetwork).
+//
+// Low stops at the least time the line rates the evidence gives allow
+// (Machine.floor), which no spread can take the measurement under.
 const (
 	// z80 is the standard normal's 90th percentile: ±z80 holds 80%.
 	z80 = 1.2815515655446004
@@ -626,6 +629,33 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	}
 	lo, hi := m.spread.bounds(t.ch.proto, share*share*u, net, m.spread.departure(rn), share*sensitivity(t, &m.x, parPeer))
 	return t0 * math.Exp(lo), t0 * math.Exp(hi)
+}
+
+// floor returns the least time the hardware allows t: its bytes over each
+// level at the line rates the description gives from evidence (the GPU's
+// links from the catalog or the user, the NICs' rate from anything but an
+// assumption), at every efficiency's physical bound (Machine.upper; 1
+// where a parameter has none), without latency or launch. A rate that is
+// only assumed bounds nothing: the hardware may be faster. The interval's
+// low end stops at it.
+func (m *Machine) floor(t *term) float64 {
+	h := &m.Hardware
+	u := m.upper(m.prior())
+	var x [numParams]float64
+	for k := range x {
+		x[k] = 1
+	}
+	x[parIntraBW], x[parNICBW] = math.Inf(1), math.Inf(1)
+	if !h.assumedLinks() && h.given(h.Sources.LinkBW) {
+		x[parIntraBW] = u[parIntraBW]
+	}
+	if h.given(h.Sources.NICBW) {
+		x[parNICBW] = u[parNICBW]
+	}
+	x[parLL], x[parLL128] = u[parLL], u[parLL128]
+	x[parFabric] = 0 // no oversubscription
+	_, _, nvlink, network := t.parts(&x)
+	return max(nvlink, network)
 }
 
 // bounds returns ln(Low/Time) and ln(High/Time) of the interval of a call

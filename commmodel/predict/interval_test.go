@@ -329,3 +329,30 @@ func TestMisfits(t *testing.T) {
 		t.Errorf("Together: %q, want none", got)
 	}
 }
+
+// TestIntervalFloor: no 80% interval reaches below the time the line rates
+// the evidence gives allow. On a DGX H100 (the catalog's 8 NICs of 400 Gb/s),
+// a 1 GiB AllToAll on 16 nodes sends 120/128 of the buffer off each node
+// through each GPU's NIC: at least 15/16 · 2^30 B / 50 GB/s = 20.13 ms, where
+// the interval at the priors would reach 12.9 ms. With the NIC's rate only
+// assumed, nothing bounds it: the NICs may be faster.
+func TestIntervalFloor(t *testing.T) {
+	q := Query{Collective: commmodel.AllToAll, Ranks: 128, PerNode: 8}
+	floor := 15.0 / 16 * (1 << 30) / 50e9
+	for _, c := range []struct {
+		spec    string
+		bounded bool
+	}{{"system=dgx-h100", true}, {"", false}} {
+		h, err := Describe("NVIDIA H100 80GB HBM3", c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := Uncalibrated(h).Predict(q, []float64{1 << 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := ps[0]; c.bounded != (p.Low >= floor*(1-1e-9)) || !(p.Low <= p.Time && p.Time <= p.High) {
+			t.Errorf("%q: %.2f ms [%.2f, %.2f]; want the low end at least %.2f ms: %v", c.spec, p.Time*1e3, p.Low*1e3, p.High*1e3, floor*1e3, c.bounded)
+		}
+	}
+}

@@ -74,6 +74,9 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 			p.Time = math.Exp((1-w)*math.Log(p.Time) + w*math.Log(t.nccl))
 		}
 		p.Low, p.High = m.interval(&t, p.Time, rn)
+		if f := m.floor(&t); p.Low < f {
+			p.Low, p.High = f, max(p.High, f)
+		}
 		p.Algorithm, p.Protocol, p.Channels = algoName(t.ch), nccl.ProtocolName(t.ch.proto), t.channels
 		p.Bound = m.dominant(&t)
 		out[i] = p
