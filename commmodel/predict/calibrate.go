@@ -244,6 +244,13 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	default:
 		m.spread = spreadOf(tables, nil, 0, 0)
 	}
+	for i := range d.terms {
+		launch, latency, nvlink, network := d.terms[i].parts(&m.x)
+		m.spread.bandwidth = m.spread.bandwidth || max(nvlink, network) > max(launch, latency)
+	}
+	if !m.spread.bandwidth {
+		m.Notes = append(m.Notes, "no table ran a size whose time a bandwidth bounds: the links' and NICs' bandwidths rest on their priors, and the intervals of larger sizes widen for them; calibrate with a table of larger sizes")
+	}
 	m.Notes = append(m.Notes, m.misfits(tables)...)
 	return m, nil
 }

@@ -159,6 +159,11 @@ type spread struct {
 	// network reports a table of several hosts, which measured the
 	// network's latency (unmeasuredNetwork).
 	network bool
+	// bandwidth reports a table point whose time, at the fit, a bandwidth
+	// bounds more than latency or launch: without one, the tables measured
+	// no bandwidth, and a single table's interval adds what the
+	// bandwidths' priors leave open (Machine.interval).
+	bandwidth bool
 }
 
 // A heldTable is one calibration table predicted without it: ln(measured
@@ -620,11 +625,13 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	net[0], net[1] = unmeasuredNetwork(t, &m.x)
 	net[0], net[1] = share*share*net[0], share*share*net[1]
 	var u float64
-	if m.spread.heldOut > 0 {
+	if m.spread.heldOut > 0 || !m.spread.bandwidth {
 		// From a single table, priorSpread stands for every error of a
 		// prediction of another run, one that rests on a parameter the
 		// table leaves unidentified included, as for another collective
-		// (spread.departure).
+		// (spread.departure); but the paired logs behind it all ran
+		// sizes that a bandwidth bounds, and a table of latency alone
+		// leaves the bandwidths to their priors.
 		u = m.unidentified(t)
 	}
 	lo, hi := m.spread.bounds(t.ch.proto, share*share*u, net, m.spread.departure(rn), share*sensitivity(t, &m.x, parPeer))

@@ -356,3 +356,34 @@ func TestIntervalFloor(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalLatencyOnly: the public GCP A3 Mega 2 x 8 AllReduce log cut to
+// its sizes up to 128 B, where latency bounds every time, measures no
+// bandwidth; predicted at 1 GiB, its interval adds what the bandwidths'
+// priors leave open and holds the full log's 6759.0 us (line 54), which
+// the interval of a table that ran large sizes would not need to.
+func TestIntervalLatencyOnly(t *testing.T) {
+	full := firstTable(t, "../../data/nccltests/testdata/real/h100_2x8_allreduce_gcp_a3mega.log")
+	small := full
+	small.Points = nil
+	for _, p := range full.Points {
+		if p.Size <= 128 {
+			small.Points = append(small.Points, p)
+		}
+	}
+	h, err := DefaultHardware(full.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Calibrate(h, []Table{small}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := m.Predict(full.Query(), []float64{1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := ps[0]; !p.Holds(6759.0e-6) || !slices.ContainsFunc(m.Notes, func(n string) bool { return strings.HasPrefix(n, "no table ran a size whose time a bandwidth bounds") }) {
+		t.Errorf("from sizes up to 128 B: 1 GiB %.2f ms [%.2f, %.2f], notes %q; want 6.759 ms inside, and a note", p.Time*1e3, p.Low*1e3, p.High*1e3, m.Notes)
+	}
+}
