@@ -288,7 +288,9 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 		return nil, nil, nil, nil
 	}
 	for _, f := range files {
-		paths = append(paths, f.path)
+		if !slices.Contains(paths, f.path) {
+			paths = append(paths, f.path)
+		}
 		ts, bad, err := readTables(f.path, f.pins)
 		if err != nil {
 			return nil, nil, nil, err
@@ -318,7 +320,19 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 		}
 		return nil, nil, nil, fmt.Errorf("-calibrate: no table of a collective the model predicts in %s%s", strings.Join(paths, ", "), why)
 	}
-	return paths, tables, problems, nil
+	// A table given twice (a file named twice, or a copy) would be held
+	// out against itself: the leave-one-out errors would measure nothing.
+	kept := tables[:0]
+	for _, t := range tables {
+		if k := slices.IndexFunc(kept, func(u predict.Table) bool {
+			return u.Collective == t.Collective && u.Ranks() == t.Ranks() && slices.Equal(u.Points, t.Points)
+		}); k >= 0 {
+			problems = append(problems, problem{Message: fmt.Sprintf("%s repeats %s (the same run, sizes and times): it counts once", t.Name, kept[k].Name)})
+			continue
+		}
+		kept = append(kept, t)
+	}
+	return paths, kept, problems, nil
 }
 
 // predictHardware returns the hardware of the GPU named gpu, or when gpu

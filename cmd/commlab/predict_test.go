@@ -446,6 +446,16 @@ func TestPredictOffersSystems(t *testing.T) {
 	}
 }
 
+// TestPredictRepeatedTable: a log named twice counts once, so that no table
+// is held out against itself.
+func TestPredictRepeatedTable(t *testing.T) {
+	a := "../../data/nccltests/testdata/real/h100_2x8_allreduce_gcp_a3mega.log"
+	code, out, stderr := runCLI("predict", "-calibrate", a+","+a, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB")
+	if code != 0 || !strings.Contains(stderr, "a3mega.log#0 repeats") || !strings.Contains(out, "one table, so no table was held out") {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant the repeat counted once", code, out, stderr)
+	}
+}
+
 // TestPredictUntabled: without tables, predict answers with the model at
 // its priors where NCCL's tuning model does not time the run. The public
 // MI355X log (one process of 8 GPUs, rccl-tests) measured 73913 us for a
