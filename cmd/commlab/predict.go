@@ -154,7 +154,8 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		err = out.predict(hw, tables, req.query, req.sizes) // after: it adds the fitted values to the facts
 	}
 	if errors.Is(err, predict.ErrLayout) {
-		return fmt.Errorf("%w: give -g and -threads whose product divides -per-node %d", err, req.query.PerNode)
+		// The flags ask for a layout the shape cannot run: a usage error.
+		return &flagError{fmt.Errorf("%w: give -g and -threads whose product divides -per-node %d", err, req.query.PerNode)}
 	}
 	if err != nil {
 		return err
@@ -229,6 +230,9 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	list, err := sizesFlag(*sizes, "1MiB,64MiB or -size 1KiB..1GiB")
 	if err != nil {
 		return predictRequest{}, err
+	}
+	if slices.Contains(list, 0) {
+		return predictRequest{}, flagErrorf("-size 0: a call moves at least 1 byte, such as -size 8,1MiB")
 	}
 	layout, err := layoutFlags.layout(fs)
 	if err != nil {

@@ -100,6 +100,18 @@ func Describe(gpu, spec string) (Hardware, error) {
 	}
 	_, fabric := set["fabric"]
 	_, sw := set["switch"]
+	switch {
+	case h.Fabric == FabricInfinity && h.GPU.Known && h.GPU.ISA == "":
+		return Hardware{}, fmt.Errorf("predict: hardware fabric=infinity: Infinity Fabric is AMD Instinct's; %s's links are fabric=nvswitch or fabric=mesh", h.GPU.Name)
+	case h.links() == 0 && (h.Fabric == FabricNVSwitch || h.Fabric == FabricMesh) && (fabric || sw):
+		return Hardware{}, fmt.Errorf("predict: hardware fabric=%s without NVLinks: give links=N of at least 1, or fabric=pcie", h.Fabric)
+	case h.links() == 0 && h.Fabric.oneHop() && !fabric && !sw:
+		// links=0: no NVLink, so the GPUs reach each other over PCIe.
+		h.Fabric = FabricPCIe
+		if !h.given(h.Sources.NVLS) {
+			h.NVLS = false
+		}
+	}
 	if !h.GPU.Known && !fabric && !sw && h.links() > 0 {
 		h.Fabric = FabricNVSwitch // links described without a word of how they join
 	}
@@ -111,20 +123,44 @@ func Describe(gpu, spec string) (Hardware, error) {
 	return h, nil
 }
 
+// maxCount and maxRate bound Describe's counts and rates: beyond them a
+// description is a typing error, not a machine (NVLink 5 is 50 GB/s a
+// link, the fastest NIC 800 Gb/s).
+const (
+	maxCount = 1 << 16
+	maxRate  = 10e12 // B/s
+)
+
 // assumedLinks reports that nothing but an assumption gives the GPU's
 // links: a GPU the catalog does not hold, undescribed.
 func (h *Hardware) assumedLinks() bool { return !h.given(h.Sources.LinkBW) && !h.GPU.Known }
 
 // set applies one key of Describe.
 func (h *Hardware) set(key, value string) error {
-	count := func() (int, error) {
+	count := func(least int) (int, error) {
 		n, err := strconv.Atoi(value)
-		if err != nil || n < 0 {
-			return 0, fmt.Errorf("want a count")
+		if err != nil || n < least || n > maxCount {
+			return 0, fmt.Errorf("want a count from %d to %d", least, maxCount)
 		}
 		return n, nil
 	}
-	flag := func() (bool, error) { return strconv.ParseBool(value) }
+	flag := func() (bool, error) {
+		on, err := strconv.ParseBool(value)
+		if err != nil {
+			return false, fmt.Errorf("want true or false")
+		}
+		return on, nil
+	}
+	rate := func() (float64, error) {
+		bw, err := units.ParseBandwidth(value)
+		if err != nil {
+			return 0, err
+		}
+		if !(bw > 0 && bw <= maxRate) {
+			return 0, fmt.Errorf("want a rate above 0 and at most %s, such as 400Gb/s or 50GB/s", units.FormatBandwidth(maxRate))
+		}
+		return bw, nil
+	}
 	var err error
 	switch key {
 	case "cc":
@@ -135,10 +171,10 @@ func (h *Hardware) set(key, value string) error {
 		}
 		h.GPU.CompCap = int(v*10 + 0.5)
 	case "links":
-		h.NVLinks, err = count()
+		h.NVLinks, err = count(0)
 		h.GPU.NVLinks = h.NVLinks
 	case "link-bw":
-		h.GPU.NVLinkBW, err = units.ParseBandwidth(value)
+		h.GPU.NVLinkBW, err = rate()
 	case "system":
 		return h.setSystem(value)
 	case "fabric":
@@ -157,15 +193,15 @@ func (h *Hardware) set(key, value string) error {
 	case "nvls":
 		h.NVLS, err = flag()
 	case "pcie":
-		h.GPU.PCIeGen, err = count()
+		h.GPU.PCIeGen, err = count(0)
 	case "nics":
-		h.NICs, err = count()
+		h.NICs, err = count(1)
 	case "nic-bw":
-		h.NICBW, err = units.ParseBandwidth(value)
+		h.NICBW, err = rate()
 	case "domain":
-		h.Domain, err = count()
+		h.Domain, err = count(0)
 	case "group":
-		h.Group, err = count()
+		h.Group, err = count(0)
 	case "oversub":
 		h.Oversubscription, err = strconv.ParseFloat(value, 64)
 		if err == nil && !(h.Oversubscription >= 1 && h.Oversubscription < 1e3) {
@@ -174,7 +210,7 @@ func (h *Hardware) set(key, value string) error {
 	case "nic-path":
 		t, perr := nccl.ParsePathType(value)
 		if perr != nil || !(t >= nccl.PathPIX && t <= nccl.PathSYS) {
-			return fmt.Errorf("want PIX, PXB, PXN, PHB or SYS")
+			return fmt.Errorf("want PIX, PXB, P2C, PXN, PHB or SYS")
 		}
 		h.NICPath = t
 	case "cpu":

@@ -87,7 +87,8 @@ func TestDescribeAMD(t *testing.T) {
 	}
 }
 
-// TestDescribeErrors checks that a bad description names what works.
+// TestDescribeErrors checks that a bad description names what works, and
+// that links=0 alone describes GPUs without NVLink: a PCIe host.
 func TestDescribeErrors(t *testing.T) {
 	for _, c := range []struct{ spec, want string }{
 		{"bogus=1", "want one of cc, links"},
@@ -96,12 +97,22 @@ func TestDescribeErrors(t *testing.T) {
 		{"nic-bw=fast", "nic-bw"},
 		{"nics=-1", "count"},
 		{"cpu=sparc", "want intel, amd, arm or power"},
-		{"nic-path=NVL", "want PIX, PXB, PXN, PHB or SYS"},
-		{"nic-path=far", "want PIX, PXB, PXN, PHB or SYS"},
+		{"nic-path=NVL", "want PIX, PXB, P2C, PXN, PHB or SYS"},
+		{"nic-path=far", "want PIX, PXB, P2C, PXN, PHB or SYS"},
+		// Found by a red-team pass, each accepted before or reported in Go's words.
+		{"nvls=maybe", "nvls=maybe: want true or false"},
+		{"nics=0", "want a count from 1"},
+		{"nics=1000000", "want a count from 1 to 65536"},
+		{"nic-bw=1e9Tb/s", "want a rate above 0 and at most 10 TB/s"},
+		{"fabric=infinity", "Infinity Fabric is AMD Instinct's"},
+		{"links=0,fabric=nvswitch", "give links=N of at least 1, or fabric=pcie"},
 	} {
 		if _, err := Describe("NVIDIA H100 80GB HBM3", c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want an error with %q", c.spec, err, c.want)
 		}
+	}
+	if h, err := Describe("NVIDIA H100 80GB HBM3", "links=0"); err != nil || h.Fabric != FabricPCIe || h.NVLS {
+		t.Errorf("links=0: %v, fabric %v, NVLS %v; want a PCIe host without NVLS", err, h.Fabric, h.NVLS)
 	}
 }
 

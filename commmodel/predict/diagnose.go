@@ -37,7 +37,8 @@ const (
 )
 
 // Terms of the model that can dominate a size's time (Finding.Term,
-// Prediction.Bound).
+// Prediction.Bound). TermNVLink is the links inside a node, whatever they
+// are: NVLink, Infinity Fabric, or PCIe on a host without either.
 const (
 	TermLaunch  = "launch"
 	TermLatency = "latency"
