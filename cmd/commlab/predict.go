@@ -148,6 +148,9 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	}
 	out.Calibration.Files = append(out.Calibration.Files, m.files...)
 	out.Problems = append(out.Problems, m.problems...)
+	if req.query.Ranks == 1 {
+		out.Problems = append(out.Problems, problem{Message: "-p 1: one rank exchanges nothing; an out-of-place call copies the buffer within the GPU, which the model does not time, so its times are the launch and NCCL's latency alone"})
+	}
 	hw, tables := m.hw, m.tables
 	out.Hardware, err = describeHardware(hw, tables, req.query, req.sizes)
 	if err == nil {
@@ -367,7 +370,17 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 	for _, pr := range bad {
 		problems = append(problems, problemOf(topoFile, pr))
 	}
+	catalogLinks := hw.GPU.Known && hw.GPU.NVLinks > 0
 	hw.SetTopology(tp)
+	if len(tp.GPUs()) >= 2 && hw.Sources.Fabric == predict.SourceTopo && catalogLinks == (hw.Fabric == predict.FabricPCIe) {
+		// A capture of another machine would describe this one wrongly.
+		what := fmt.Sprintf("%d NVLinks", hw.GPU.NVLinks)
+		if !catalogLinks {
+			what = "no NVLink"
+		}
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture joins its GPUs by %s, but the catalog gives %s %s: is it a capture of this machine? It is taken as given",
+			topoFile, hw.Fabric, hw.GPU.Name, what)})
+	}
 	return hw, problems, nil
 }
 

@@ -446,6 +446,31 @@ func TestPredictOffersSystems(t *testing.T) {
 	}
 }
 
+// TestPredictForeignCapture: a capture whose GPUs are joined otherwise than
+// the catalog's GPU (an 8 x RTX 4090 host's PCIe for an H100 SXM's 18
+// NVLinks) is taken, with a warning; an HGX H100 capture raises none.
+func TestPredictForeignCapture(t *testing.T) {
+	for _, c := range []struct {
+		capture string
+		warned  bool
+	}{{"rtx4090_8gpu_all_sys_gpuallocator17.txt", true}, {"h100_hgx_8nic_sglang30401.txt", false}} {
+		code, out, stderr := runCLI("predict", "-gpu", "NVIDIA H100 80GB HBM3", "-topo", "../../topo/testdata/real/"+c.capture,
+			"-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB")
+		if code != 0 || strings.Contains(stderr, "is it a capture of this machine?") != c.warned {
+			t.Errorf("%s: exit %d, stdout:\n%s\nstderr:\n%s\nwant a warning: %v", c.capture, code, out, stderr, c.warned)
+		}
+	}
+}
+
+// TestPredictOneRank: one rank exchanges nothing, and the model does not
+// time the copy an out-of-place call makes: predict says so.
+func TestPredictOneRank(t *testing.T) {
+	code, _, stderr := runCLI("predict", "-gpu", "NVIDIA H100 80GB HBM3", "-collective", "allreduce", "-p", "1", "-per-node", "1", "-size", "1GiB")
+	if code != 0 || !strings.Contains(stderr, "-p 1: one rank exchanges nothing") {
+		t.Errorf("exit %d, stderr %q; want a warning", code, stderr)
+	}
+}
+
 // TestPredictRepeatedTable: a log named twice counts once, so that no table
 // is held out against itself.
 func TestPredictRepeatedTable(t *testing.T) {
