@@ -112,7 +112,7 @@ func TestPlotModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tables, _, err := readTables(calib, predict.Pins{Algo: "Ring"})
+	tables, _, err := readTables(calib, predict.Pins{Algo: "Ring"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

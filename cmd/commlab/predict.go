@@ -7,12 +7,14 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -298,7 +300,7 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 		if !slices.Contains(paths, f.path) {
 			paths = append(paths, f.path)
 		}
-		ts, bad, err := readTables(f.path, f.pins)
+		ts, bad, err := readTables(f.path, f.pins, f.tests)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -529,13 +531,38 @@ func derefNaN(p *float64) float64 {
 // readTables reads the tables of the measurement file at path, an
 // nccl-tests log or a tidy CSV (readLog), with pins on each, and
 // returns them with the reader's problems and those of the tables left out.
-func readTables(path string, pins predict.Pins) ([]predict.Table, []error, error) {
+func readTables(path string, pins predict.Pins, tests []int) ([]predict.Table, []error, error) {
 	l, err := readLog(path, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	ts, problems := predict.TablesOf(l.Tests, path, func(int) predict.Pins { return pins })
-	return ts, append(l.Problems, problems...), nil
+	// Keep the problems of the tests taken (all without test=), and of the
+	// file; an elided Rank list is no problem where the table has its node
+	// count (a pin, or NCCL's nNodes).
+	built := map[int]bool{}
+	for _, t := range ts {
+		if k, err := strconv.Atoi(t.Name[strings.LastIndex(t.Name, "#")+1:]); err == nil {
+			built[k] = true
+		}
+	}
+	var kept []error
+	for _, pr := range append(l.Problems, problems...) {
+		k := -1 // the test whose lines hold the problem, -1 for the file's
+		var pe *nccltests.ParseError
+		if errors.As(pr, &pe) {
+			for i, t := range l.Tests {
+				if t.Line <= pe.Line {
+					k = i
+				}
+			}
+		}
+		if k >= 0 && (len(tests) > 0 && !slices.Contains(tests, k) || built[k] && errors.Is(pr, nccltests.ErrElided)) {
+			continue
+		}
+		kept = append(kept, pr)
+	}
+	return ts, kept, nil
 }
 
 // A describeError is a -hw description predict.Describe refuses: a usage

@@ -123,7 +123,7 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, error) {
 		tab.Nodes = n.Value // NCCL's "nNodes" where the Rank lines elide hosts
 	}
 	if tab.Nodes < 1 {
-		return tab, fmt.Errorf("%s: node count unknown (the Rank lines do not name every host): give nodes=N", tab.Collective)
+		return tab, fmt.Errorf("%s: node count unknown (the Rank lines do not name every host): the table is left out; give nodes=N (FILE:test=K:nodes=N for one test)", tab.Collective)
 	}
 	if tab.GPU == "" {
 		tab.GPU = UnnamedGPU // an unknown GPU, its facts assumed; TablesOf warns

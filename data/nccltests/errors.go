@@ -21,6 +21,11 @@ var (
 	// ErrInconsistent: the table contradicts an override or its own labels
 	// (a warning: the reader keeps the test).
 	ErrInconsistent = errors.New("inconsistent")
+	// ErrElided: the Rank lines skip ranks, elided by whoever posted the
+	// log, so they name only some hosts (a warning, with ErrInconsistent:
+	// the highest rank gives the count, and the node count stays unknown
+	// unless NCCL's debug lines or an override give it).
+	ErrElided = errors.New("elided")
 	// ErrAmbiguous: the table fits several collectives alike and nothing
 	// in the file or its name tells which ran (a warning: the reader takes
 	// the first, Test.CollectiveFrom is FromGuess).

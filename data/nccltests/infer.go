@@ -308,8 +308,8 @@ func (p *parser) inferCounts(s *testState) {
 	// gives the count, and the hosts listed are only some of them.
 	elided := len(ranks) > 0 && ranks[len(ranks)-1]+1 > len(ranks)
 	if elided {
-		p.problem(t.Line, 0, "%w: the Rank lines list %d of ranks 0..%d (elided): %d ranks, node count unknown",
-			ErrInconsistent, len(ranks), ranks[len(ranks)-1], ranks[len(ranks)-1]+1)
+		p.problem(t.Line, 0, "%w: the Rank lines list %d of ranks 0..%d (%w): %d ranks, node count unknown",
+			ErrInconsistent, len(ranks), ranks[len(ranks)-1], ErrElided, ranks[len(ranks)-1]+1)
 	}
 	switch {
 	case p.opt.Ranks > 0:
