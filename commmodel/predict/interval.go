@@ -495,8 +495,7 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 		out = append(out, fmt.Sprintf("no calibration table ran %v: its latencies and efficiencies come from the other collectives' tables, and the interval allows for the error that brings",
 			q.Collective))
 	}
-	switch {
-	case d.nodeDoublings > 0 && d.nodeDoublings >= d.rankDoublings:
+	if d.nodeDoublings > 0 {
 		why := fmt.Sprintf("%d nodes is %.1f doublings beyond the tables' %s, and the interval widens with each%s",
 			d.nodes, d.nodeDoublings, span(s.minNodes, s.maxNodes), d.slowSide())
 		switch {
@@ -506,7 +505,9 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 			why += ": the network above the tables' nodes (a leaf's uplinks, a fabric's bisection, a dragonfly's global links) is not measured; describe it with -hw group=HOSTS,oversub=R, or calibrate with a table of more nodes"
 		}
 		out = append(out, why)
-	case d.rankDoublings > 0:
+	}
+	if d.rankDoublings > d.nodeDoublings {
+		// The interval widens by the farther of the two (variance).
 		out = append(out, fmt.Sprintf("%d ranks is %.1f doublings beyond the tables' %s: NCCL's steps grow with the ranks, so the latencies the tables measured are extrapolated, and the interval widens with each doubling%s",
 			d.ranks, d.rankDoublings, span(s.minRanks, s.maxRanks), d.slowSide()))
 	}

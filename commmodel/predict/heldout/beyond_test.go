@@ -36,16 +36,21 @@ func TestBeyond(t *testing.T) {
 	}
 	within := predict.Query{Collective: commmodel.AllReduce, Ranks: 40, PerNode: 8}
 	for _, c := range []struct {
-		name  string
-		q     predict.Query
-		wants []string // one per sentence, in order
+		name      string
+		q         predict.Query
+		sentences int
+		wants     []string // what the sentences say, in order
 	}{
-		{"within", within, nil},
-		{"collective", predict.Query{Collective: commmodel.Broadcast, Ranks: 40, PerNode: 8}, []string{"no calibration table ran broadcast"}},
+		{"within", within, 0, nil},
+		{"collective", predict.Query{Collective: commmodel.Broadcast, Ranks: 40, PerNode: 8}, 1, []string{"no calibration table ran broadcast"}},
 		// log2(640/10) = 3.0 doublings above the largest table.
-		{"more nodes", predict.Query{Collective: commmodel.AllReduce, Ranks: 640, PerNode: 8}, []string{"80 nodes is 3.0 doublings beyond the tables' 1 to 10", "-hw group=HOSTS,oversub=R"}},
-		{"layout", predict.Query{Collective: commmodel.AllReduce, Ranks: 40, PerNode: 8, Layout: predict.Layout{GPUsPerThread: 8}},
+		{"more nodes", predict.Query{Collective: commmodel.AllReduce, Ranks: 640, PerNode: 8}, 1, []string{"80 nodes is 3.0 doublings beyond the tables' 1 to 10", "-hw group=HOSTS,oversub=R"}},
+		{"layout", predict.Query{Collective: commmodel.AllReduce, Ranks: 40, PerNode: 8, Layout: predict.Layout{GPUsPerThread: 8}}, 1,
 			[]string{"no calibration table ran 1 thread(s) per process of 8 GPU(s) each"}},
+		// 20 nodes of 16 GPUs: 1.0 doubling of nodes, 2.0 of ranks (320
+		// from 80); both say so, the network's hint with the nodes.
+		{"more nodes and more ranks", predict.Query{Collective: commmodel.AllReduce, Ranks: 320, PerNode: 16}, 2,
+			[]string{"20 nodes is 1.0 doublings beyond the tables' 1 to 10", "-hw group=HOSTS,oversub=R", "320 ranks is 2.0 doublings beyond the tables' 8 to 80"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := m.Beyond(c.q)
@@ -58,12 +63,13 @@ func TestBeyond(t *testing.T) {
 				}
 				return
 			}
-			if len(got) != 1 {
-				t.Fatalf("Beyond = %q, want one sentence", got)
+			all := strings.Join(got, " | ")
+			if len(got) != c.sentences {
+				t.Fatalf("Beyond = %q, want a sentence for each departure", got)
 			}
 			for _, w := range c.wants {
-				if !strings.Contains(got[0], w) {
-					t.Errorf("Beyond = %q, want it to say %q", got[0], w)
+				if !strings.Contains(all, w) {
+					t.Errorf("Beyond = %q, want it to say %q", got, w)
 				}
 			}
 		})
