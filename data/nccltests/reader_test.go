@@ -513,3 +513,33 @@ func TestReadSendRecvBefore2022(t *testing.T) {
 		t.Errorf("op %q, %d ranks, %d rows, problems %v; want sendrecv, 4, 2, none", tt.Op, tt.Ranks, len(tt.Rows), l.Problems)
 	}
 }
+
+// TestReadCutRow: a row that stops after its out-of-place half, where the
+// table's other rows have both (a log cut at a paste's or a file's end), is
+// left out with its line; a table whose every row has one half (nccl-tests
+// leaves the out-of-place half blank in trace replay) reads each as
+// in-place.
+func TestReadCutRow(t *testing.T) {
+	const header = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	cut := header +
+		"         128            32     float     sum      -1    123.0    0.00    0.00      0    122.7    0.00    0.00      0\n" +
+		"         256            64     float     sum      -1    123.6    0.00    0.00      0"
+	l, err := read(strings.NewReader(cut), "cut.log", Options{Collective: "allreduce"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pe *ParseError
+	if len(l.Problems) != 1 || !errors.As(l.Problems[0], &pe) || pe.Line != 3 || !errors.Is(pe, ErrFieldCount) || len(l.Tests[0].Rows) != 1 {
+		t.Errorf("cut row: problems %v, %d rows; want ErrFieldCount at line 3 and the one whole row", l.Problems, len(l.Tests[0].Rows))
+	}
+	replay := header +
+		"         128            32     float     sum      -1    122.7    0.00    0.00      0\n" +
+		"         256            64     float     sum      -1    123.6    0.00    0.00      0\n"
+	l, err = read(strings.NewReader(replay), "replay.log", Options{Collective: "allreduce"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := l.Tests[0].Rows; len(l.Problems) != 0 || len(rows) != 2 || math.Abs(rows[1].InPlace.Time-123.6e-6) > 1e-12 || rows[1].OutOfPlace.OK() {
+		t.Errorf("replay: problems %v, rows %+v; want two in-place rows", l.Problems, rows)
+	}
+}

@@ -2,6 +2,7 @@ package nccltests
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -86,6 +87,13 @@ func (p *parser) rowLayout(n int, c *testState, f []string) (fields []string, ha
 	case len(f) == lay.width:
 	case lay.stamp > 0 && len(f) == lay.width+lay.stamp:
 		f = f[:lay.width]
+	case len(lay.halves) == 2 && len(f) == lay.width-lay.halves[0].width &&
+		slices.ContainsFunc(c.t.Rows, func(r Row) bool { return r.OutOfPlace.OK() }):
+		// The table's other rows have both halves: this one was cut short
+		// (a paste's or a file's end), not left blank by a trace replay.
+		p.problem(n, 0, "%w: %d, want %d for columns %q: the row stops after one half of its times, where the table's others have both; it is left out",
+			ErrFieldCount, len(f), lay.width, strings.Join(lay.names, " "))
+		return nil, nil, false, false
 	case len(lay.halves) == 2 && len(f) == lay.width-lay.halves[0].width:
 		// nccl-tests leaves the out-of-place half blank in trace replay.
 		b := lay.halves[1]
