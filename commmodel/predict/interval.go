@@ -59,7 +59,7 @@ import (
 //     (unmeasuredNetwork).
 //
 // Low stops at the least time the line rates the evidence gives allow
-// (Machine.floor), which no spread can take the measurement under.
+// (floor), which no spread can take the measurement under.
 const (
 	// z80 is the standard normal's 90th percentile: ±z80 holds 80%.
 	z80 = 1.2815515655446004
@@ -639,14 +639,13 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	return t0 * math.Exp(lo), t0 * math.Exp(hi)
 }
 
-// floor returns the least time the hardware allows t: its bytes over each
-// level at the line rates the description gives from evidence (the GPU's
-// links from the catalog or the user, the NICs' rate from anything but an
-// assumption), at every efficiency's physical bound (Machine.upper; 1
-// where a parameter has none), without latency or launch. A rate that is
-// only assumed bounds nothing: the hardware may be faster. The interval's
-// low end stops at it.
-func (m *Machine) floor(t *term) float64 {
+// floorParams are the parameters of the least time the hardware allows a
+// call (floor): the line rates the description gives from evidence (the
+// GPU's links from the catalog or the user, the NICs' rate from anything
+// but an assumption), every efficiency at its physical bound
+// (Machine.upper; 1 where a parameter has none), and no oversubscription.
+// A rate that is only assumed bounds nothing: the hardware may be faster.
+func (m *Machine) floorParams() [numParams]float64 {
 	h := &m.Hardware
 	u := m.upper(m.prior())
 	var x [numParams]float64
@@ -661,8 +660,15 @@ func (m *Machine) floor(t *term) float64 {
 		x[parNICBW] = u[parNICBW]
 	}
 	x[parLL], x[parLL128] = u[parLL], u[parLL128]
-	x[parFabric] = 0 // no oversubscription
-	_, _, nvlink, network := t.parts(&x)
+	x[parFabric] = 0
+	return x
+}
+
+// floor returns the least time the hardware allows t, its bytes over each
+// level at the parameters x of floorParams, without latency or launch. The
+// interval's low end stops at it.
+func floor(t *term, x *[numParams]float64) float64 {
+	_, _, nvlink, network := t.parts(x)
 	return max(nvlink, network)
 }
 

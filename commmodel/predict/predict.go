@@ -60,6 +60,7 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 	if err != nil {
 		return nil, err
 	}
+	fx := m.floorParams()
 	out := make([]Prediction, len(sizes))
 	for i, size := range sizes {
 		if err := checkSize(size); err != nil {
@@ -74,7 +75,7 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 			p.Time = math.Exp((1-w)*math.Log(p.Time) + w*math.Log(t.nccl))
 		}
 		p.Low, p.High = m.interval(&t, p.Time, rn)
-		if f := m.floor(&t); p.Low < f {
+		if f := floor(&t, &fx); p.Low < f {
 			p.Low, p.High = f, max(p.High, f)
 		}
 		p.Algorithm, p.Protocol, p.Channels = algoName(t.ch), nccl.ProtocolName(t.ch.proto), t.channels
