@@ -331,7 +331,7 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		"  " + nccl.TunerPluginPatch,
 		"and index table where it indexes collCostTable.",
 		"Load with NCCL_TUNER_PLUGIN=<path to libnccl-tuner-example.so> NCCL_TUNER_CONFIG_FILE=<this file>",
-		"Communicators (nodes x GPUs per node): " + strings.Join(comms, ", ") + ".",
+		"Communicators (nodes x GPUs per node): " + strings.Join(comms, ", ") + "; a rule's nNodes is the nodes NCCL counts, one per NVLink domain.",
 		"The plugin runs every call no rule takes, of these or of any other communicator, on one channel: every function of each communicator has rules for every size.",
 		"Each rule keeps NCCL's own algorithm, protocol and channels (NCCL " + m.Version().String() + "'s tuning model), except for " + strings.Join(cols, ", ") +
 			" where the calibrated model expects its fastest choice to beat NCCL's by more than its interval.",

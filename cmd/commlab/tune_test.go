@@ -50,7 +50,7 @@ func TestTune(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"NCCL 2.30.3 or later", nccl.TunerPluginPatch, "NCCL_TUNER_CONFIG_FILE", "calibrated on:",
-		"(nodes x GPUs per node): 1 x 4, 3 x 2, 3 x 8.", "NCCL 2.26.2's tuning model"} {
+		"(nodes x GPUs per node): 1 x 4, 3 x 2, 3 x 8; a rule's nNodes", "NCCL 2.26.2's tuning model"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the header lacks %q", want)
 		}
@@ -178,6 +178,30 @@ func TestTuneLongComment(t *testing.T) {
 
 // TestTuneSizes: sizes are sorted and each decided once; ranges that
 // overlap are refused.
+// TestTuneNVLinkDomains: NCCL counts a communicator's nodes by the first
+// rank of their ring (src/init.cc, "Determine nNodes"), so the 18 GB200 hosts
+// of one NVL72 rack are one node to it, and its tuner plugin receives 1. The
+// rules for 18 x 4 and 36 x 4 say 1 and 2 nodes; with the hosts' 18 and 36
+// no call would match them.
+func TestTuneNVLinkDomains(t *testing.T) {
+	code, out, stderr := runCLI("tune", "-calibrate", gb200Dir+"allreduce_1rack.log:nodes=18:per-node=4", "-gpu", "NVIDIA GB200",
+		"-comms", "18x4,36x4", "-o", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rules, err := nccl.ReadTunerRules(strings.NewReader(out), "-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := map[int]int{} // nRanks -> nNodes
+	for _, r := range rules {
+		nodes[r.Ranks] = r.Nodes
+	}
+	if len(nodes) != 2 || nodes[72] != 1 || nodes[144] != 2 {
+		t.Errorf("nNodes by nRanks %v; want 72 ranks on 1 node, 144 on 2", nodes)
+	}
+}
+
 func TestTuneSizes(t *testing.T) {
 	got, err := tuneSizes("1GiB,1KiB,1MiB,1KiB")
 	if want := []float64{1 << 10, 1 << 20, 1 << 30}; err != nil || !slices.Equal(got, want) {

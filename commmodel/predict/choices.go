@@ -62,15 +62,25 @@ func (c Comm) String() string { return fmt.Sprintf("%d x %d", c.Nodes, c.PerNode
 // how many channels, and what it leaves in the cost table a tuner plugin
 // edits.
 func (m *Machine) TunerModel(c Comm) (*nccl.Model, error) {
+	tm, _, err := m.tunerModel(c)
+	return tm, err
+}
+
+// tunerModel returns TunerModel(c) and the nodes NCCL counts in c, which
+// its tuner plugin receives: the NVLink domains, not the hosts. NCCL tells
+// nodes apart by the first rank of their ring (src/init.cc, "Determine
+// nNodes"), and a domain's hosts share one ring, so 18 GB200 hosts of one
+// NVL72 rack are one node.
+func (m *Machine) tunerModel(c Comm) (*nccl.Model, int, error) {
 	rn, err := m.run(Query{Collective: commmodel.AllReduce, Ranks: c.Nodes * c.PerNode, PerNode: c.PerNode})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	ref, err := m.refs.get(rn)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return ref.full, nil
+	return ref.full, rn.shape.nodes, nil
 }
 
 // TunerComms returns NCCL's tuning model of each of comms, as
@@ -78,11 +88,11 @@ func (m *Machine) TunerModel(c Comm) (*nccl.Model, error) {
 func (m *Machine) TunerComms(comms []Comm) ([]nccl.TunerComm, error) {
 	out := make([]nccl.TunerComm, 0, len(comms))
 	for _, c := range comms {
-		tm, err := m.TunerModel(c)
+		tm, nodes, err := m.tunerModel(c)
 		if err != nil {
 			return nil, fmt.Errorf("%v: %w", c, err)
 		}
-		out = append(out, nccl.TunerComm{Nodes: c.Nodes, Model: tm})
+		out = append(out, nccl.TunerComm{Nodes: nodes, Model: tm})
 	}
 	return out, nil
 }
@@ -97,6 +107,7 @@ func (m *Machine) TunerComms(comms []Comm) ([]nccl.TunerComm, error) {
 // and the one before to that of the size and the next (the first from 0,
 // the last to the largest size NCCL can ask), with NCCL's channels for it.
 // sizes must grow; layout is the runs' launch layout, as in Query. A
+// rule's nNodes is the nodes NCCL counts, NVLink domains (tunerModel). A
 // communicator of one rank, which NCCL never asks about, is an error.
 func (m *Machine) TunerRules(collectives []commmodel.Collective, comms []Comm, layout Layout, sizes []float64) ([]nccl.TunerRule, error) {
 	for i := 1; i < len(sizes); i++ {
@@ -109,7 +120,7 @@ func (m *Machine) TunerRules(collectives []commmodel.Collective, comms []Comm, l
 		if c.Nodes*c.PerNode < 2 {
 			return nil, fmt.Errorf("predict: communicator %v has one rank: NCCL never asks the tuner about it", c)
 		}
-		tm, err := m.TunerModel(c)
+		tm, nodes, err := m.tunerModel(c)
 		if err != nil {
 			return nil, err
 		}
@@ -121,7 +132,7 @@ func (m *Machine) TunerRules(collectives []commmodel.Collective, comms []Comm, l
 					return nil, err
 				}
 			}
-			rs, err := tm.TunerRules(f, c.Nodes, pick, breaks)
+			rs, err := tm.TunerRules(f, nodes, pick, breaks)
 			if err != nil {
 				return nil, err
 			}
