@@ -202,6 +202,50 @@ func TestTuneNVLinkDomains(t *testing.T) {
 	}
 }
 
+// TestTuneOneSize: ABCI's A100 tables pick Tree/Simple over NCCL's choice
+// at 16 MiB on 2 x 8. With that one size, the override ran from 0 to the
+// largest size, where NCCL's Tree/LL at 1 B is predicted 4.5 times faster
+// (red-team pass). The override now stops where the model's choice no
+// longer beats NCCL's: at 1 B and at 1 GiB the rules are NCCL's own, as
+// with no override, and some size between is overridden.
+func TestTuneOneSize(t *testing.T) {
+	dir := "../../data/logs/paired/a100-sxm4-abci-ib4xhdr/"
+	var cal []string
+	for _, f := range []string{"allreduce_1x8", "allreduce_2x8", "allreduce_4x8", "allreduce_8x8", "allreduce_16x8", "broadcast_2x8", "broadcast_8x8"} {
+		n := strings.TrimSuffix(f[strings.Index(f, "_")+1:], "x8")
+		cal = append(cal, dir+f+".log:nodes="+n+":per-node=8:algo=auto:proto=auto")
+	}
+	rulesOf := func(collective string) []nccl.TunerRule {
+		code, out, stderr := runCLI("tune", "-calibrate", strings.Join(cal, ","), "-comms", "2x8", "-size", "16MiB", "-collective", collective, "-o", "-")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		rules, err := nccl.ReadTunerRules(strings.NewReader(out), "-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rules
+	}
+	at := func(rules []nccl.TunerRule, n float64) nccl.TunerRule {
+		for _, r := range rules {
+			if r.Matches(nccl.FuncAllReduce, n, 2, 16, -1, -1) {
+				return r
+			}
+		}
+		t.Fatalf("no rule for %g B", n)
+		return nccl.TunerRule{}
+	}
+	tuned, own := rulesOf("allreduce"), rulesOf("broadcast")
+	for _, n := range []float64{1, 1 << 30} {
+		if a, b := at(tuned, n), at(own, n); a.Algo != b.Algo || a.Proto != b.Proto || a.Channels != b.Channels {
+			t.Errorf("at %g B: %v; want NCCL's own %v", n, a, b)
+		}
+	}
+	if a, b := at(tuned, 16<<20), at(own, 16<<20); a.Algo == b.Algo && a.Proto == b.Proto {
+		t.Errorf("at 16 MiB: %v, NCCL's %v; want the model's choice", a, b)
+	}
+}
+
 func TestTuneSizes(t *testing.T) {
 	got, err := tuneSizes("1GiB,1KiB,1MiB,1KiB")
 	if want := []float64{1 << 10, 1 << 20, 1 << 30}; err != nil || !slices.Equal(got, want) {

@@ -105,7 +105,8 @@ func (m *Machine) TunerComms(comms []Comm) ([]nccl.TunerComm, error) {
 // of sizes where the model's fastest choice (Choices) Beats NCCL's: there
 // the rule takes the model's choice, from the geometric mean of the size
 // and the one before to that of the size and the next (the first from 0,
-// the last to the largest size NCCL can ask), with NCCL's channels for it.
+// the last to the largest size NCCL can ask), with NCCL's channels for it,
+// but only as far as the choice still Beats NCCL's (beatsEdge).
 // sizes must grow; layout is the runs' launch layout, as in Query. A
 // rule's nNodes is the nodes NCCL counts, NVLink domains (tunerModel). A
 // communicator of one rank, which NCCL never asks about, is an error.
@@ -140,6 +141,43 @@ func (m *Machine) TunerRules(collectives []commmodel.Collective, comms []Comm, l
 		}
 	}
 	return rules, nil
+}
+
+// maxTunedSize is the largest size, bytes, at which overrides checks that
+// a choice Beats NCCL's: 1 TiB, beyond any buffer of one call.
+const maxTunedSize = 1 << 40
+
+// beatsAt reports that algorithm a with protocol p Beats NCCL's own choice
+// for q (function f, NCCL's tuning model tm) at n bytes.
+func (m *Machine) beatsAt(q Query, tm *nccl.Model, f nccl.Func, a nccl.Algo, p nccl.Protocol, n float64) bool {
+	cs, err := m.Choices(q, n)
+	if err != nil {
+		return false
+	}
+	e, err := tm.Choose(f, n)
+	if err != nil {
+		return false
+	}
+	find := func(a nccl.Algo, p nccl.Protocol) int {
+		return slices.IndexFunc(cs, func(c Prediction) bool { return c.Algorithm == a.String() && c.Protocol == nccl.ProtocolName(p) })
+	}
+	ours, theirs := find(a, p), find(e.Algo, e.Proto)
+	return ours >= 0 && theirs >= 0 && ours != theirs && cs[ours].Beats(cs[theirs])
+}
+
+// beatsEdge returns the size between out, where a with p does not beat
+// NCCL's choice, and in, where it does, nearest out at which it still does,
+// to a 1/256 of the two's distance in logs (eight halvings).
+func (m *Machine) beatsEdge(q Query, tm *nccl.Model, f nccl.Func, a nccl.Algo, p nccl.Protocol, out, in float64) float64 {
+	for range 8 {
+		mid := math.Sqrt(out * in)
+		if m.beatsAt(q, tm, f, a, p, mid) {
+			in = mid
+		} else {
+			out = mid
+		}
+	}
+	return in
 }
 
 // overrides returns def, replaced around each of sizes where the model's
@@ -182,6 +220,15 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		}
 		if i+1 < len(sizes) {
 			sp.hi = uint64(math.Sqrt(s * sizes[i+1]))
+		}
+		// The span keeps only the sizes about s where the choice still
+		// Beats NCCL's: an end where it does not is moved in, by halving
+		// the distance in logs.
+		if lo := max(float64(sp.lo), 1); !m.beatsAt(q, tm, f, a, p, lo) {
+			sp.lo = uint64(math.Ceil(m.beatsEdge(q, tm, f, a, p, lo, s)))
+		}
+		if hi := min(float64(sp.hi), maxTunedSize); !m.beatsAt(q, tm, f, a, p, hi) {
+			sp.hi = uint64(m.beatsEdge(q, tm, f, a, p, hi, s))
 		}
 		spans = append(spans, sp)
 		breaks = append(breaks, sp.lo, sp.hi+1)
