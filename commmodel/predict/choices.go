@@ -200,6 +200,14 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		if err != nil {
 			return nil, nil, err
 		}
+		// A tuner picks only from NCCL's cost table: a protocol NCCL leaves
+		// out on this machine (LL128 over a NIC behind the CPU) runs only
+		// where NCCL_PROTO forces it, which Choices prices.
+		cs = slices.DeleteFunc(cs, func(c Prediction) bool {
+			a, aerr := nccl.ParseAlgo(c.Algorithm)
+			p, perr := commmodel.ParseProtocol(c.Protocol)
+			return aerr != nil || perr != nil || !tm.Available(f, a, p)
+		})
 		k := slices.IndexFunc(cs, func(p Prediction) bool {
 			return p.Algorithm == e.Algo.String() && p.Protocol == nccl.ProtocolName(e.Proto)
 		})
