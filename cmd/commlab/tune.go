@@ -184,6 +184,9 @@ func tuneSizes(text string) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
+	if slices.Contains(sizes, 0) {
+		return nil, flagErrorf("-size 0: a call moves at least 1 byte, such as -size 1MiB..1GiB")
+	}
 	slices.Sort(sizes)
 	return slices.Compact(sizes), nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -269,6 +270,10 @@ func TestTuneSizes(t *testing.T) {
 	}
 	if got, err := tuneSizes("1KiB..4KiB,1MiB..2MiB"); err != nil || len(got) != 5 {
 		t.Errorf("two ranges apart: %v %v", got, err)
+	}
+	var fe *flagError
+	if _, err := tuneSizes("0,1MiB"); !errors.As(err, &fe) {
+		t.Errorf("-size 0: %v; want a usage error", err)
 	}
 }
 
