@@ -19,9 +19,7 @@ func (m *Machine) Choices(q Query, size float64) ([]Prediction, error) {
 	var out []Prediction
 	for a := range nccl.Algo(nccl.NumAlgos) {
 		for p := range nccl.Protocol(nccl.NumProtocols) {
-			pq := q
-			pq.Algo, pq.Proto = a.String(), nccl.ProtocolName(p)
-			ps, err := m.Predict(pq, []float64{size})
+			ps, err := m.Predict(q.pinned(a, p), []float64{size})
 			if err != nil {
 				continue // not available to this shape, version or collective
 			}
@@ -41,6 +39,12 @@ func (m *Machine) Choices(q Query, size float64) ([]Prediction, error) {
 		return 0
 	})
 	return out, nil
+}
+
+// pinned returns q with NCCL_ALGO and NCCL_PROTO pinned to a and p.
+func (q Query) pinned(a nccl.Algo, p nccl.Protocol) Query {
+	q.Algo, q.Proto = a.String(), nccl.ProtocolName(p)
+	return q
 }
 
 // Beats reports whether the model expects p to be faster than q by more
@@ -150,19 +154,16 @@ const maxTunedSize = 1 << 40
 // beatsAt reports that algorithm a with protocol p Beats NCCL's own choice
 // for q (function f, NCCL's tuning model tm) at n bytes.
 func (m *Machine) beatsAt(q Query, tm *nccl.Model, f nccl.Func, a nccl.Algo, p nccl.Protocol, n float64) bool {
-	cs, err := m.Choices(q, n)
-	if err != nil {
-		return false
-	}
 	e, err := tm.Choose(f, n)
+	if err != nil || e.Algo == a && e.Proto == p {
+		return false
+	}
+	ours, err := m.Predict(q.pinned(a, p), []float64{n})
 	if err != nil {
 		return false
 	}
-	find := func(a nccl.Algo, p nccl.Protocol) int {
-		return slices.IndexFunc(cs, func(c Prediction) bool { return c.Algorithm == a.String() && c.Protocol == nccl.ProtocolName(p) })
-	}
-	ours, theirs := find(a, p), find(e.Algo, e.Proto)
-	return ours >= 0 && theirs >= 0 && ours != theirs && cs[ours].Beats(cs[theirs])
+	theirs, err := m.Predict(q.pinned(e.Algo, e.Proto), []float64{n})
+	return err == nil && ours[0].Beats(theirs[0])
 }
 
 // beatsEdge returns the size between out, where a with p does not beat

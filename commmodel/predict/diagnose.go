@@ -260,8 +260,7 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 	q := t.Query()
 	for a := range nccl.Algo(nccl.NumAlgos) {
 		for pr := range nccl.Protocol(nccl.NumProtocols) {
-			pq := q
-			pq.Algo, pq.Proto = a.String(), nccl.ProtocolName(pr)
+			pq := q.pinned(a, pr)
 			if pq.Algo+"/"+pq.Proto == ran {
 				continue
 			}
