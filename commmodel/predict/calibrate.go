@@ -240,6 +240,12 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		// unidentified, which the fit set to meet its points.
 		own := d.heldOut(&all, used, set, 0)
 		clear(own.unidentified)
+		own.own = true
+		for k := range numParams {
+			if all.identified(k, used, set) {
+				own.fitted++
+			}
+		}
 		m.spread = spreadOf(tables, []heldTable{own}, 0, 0)
 	default:
 		m.spread = spreadOf(tables, nil, 0, 0)

@@ -72,6 +72,11 @@ const (
 	// minVariance keeps a table the model fits exactly from pulling the
 	// pooled variance to 0: a 1% error.
 	minVariance = 1e-4
+	// minDegrees is the fewest degrees of freedom of a single table's errors
+	// at its fit for their variance to count (pool): 3, from which the standard error of
+	// its log, √ψ₁(ν/2), is below 1 (0.97; 1.28 at 2, 2.22 at 1), so the
+	// estimate is within a factor e of the variance.
+	minDegrees = 3
 	// layoutSpread is added when the query's GPUs per thread (the launch
 	// floor) is none of the tables'. It is assumed, not fitted: few paired
 	// tables change layout.
@@ -181,6 +186,11 @@ type heldTable struct {
 	// the faster and the slower side (unmeasuredNetwork).
 	unidentified, peerShare []float64
 	network                 [][2]float64
+	// own reports errors at the table's own fit (a single table), and
+	// fitted counts the parameters its points fixed there: the errors have
+	// that many degrees of freedom fewer than points.
+	own    bool
+	fitted int
 }
 
 // only returns h with the points of protocol p alone, for pool (without
@@ -352,13 +362,26 @@ func pool(held []heldTable, w float64) (bias, variance float64) {
 	for i, h := range held {
 		tables[i] = h.errors(w)
 	}
+	// A table's errors at its own fit (a single table) estimate their
+	// variance with as many degrees of freedom as it has points less the
+	// parameters they fixed; below minDegrees the estimate says nothing the
+	// prior does not. A held-out table's errors are a prediction's, all
+	// its points free.
+	informs := func(i int) bool { return !held[i].own || len(tables[i])-held[i].fitted >= minDegrees }
 	var sum float64
-	for _, r := range tables {
-		sum += stat.Mean(r, nil)
+	count := 0
+	for i, r := range tables {
+		if informs(i) {
+			sum += stat.Mean(r, nil)
+			count++
+		}
 	}
-	bias = sum / float64(len(tables)+priorTables)
+	bias = sum / float64(count+priorTables)
 	logs := priorTables * math.Log(priorSpread*priorSpread)
 	for i, r := range tables {
+		if !informs(i) {
+			continue
+		}
 		share := 1.0 // of the calibration in the blend's log
 		if held[i].nccl != nil {
 			share = 1 - w
@@ -367,10 +390,10 @@ func pool(held []heldTable, w float64) (bias, variance float64) {
 		for j, v := range r {
 			ss += (v-bias)*(v-bias) - share*share*held[i].unidentified[j]
 		}
-		n := float64(len(r))
-		logs += math.Log(max(ss/n, minVariance)) + math.Log(n/2) - mathext.Digamma(n/2)
+		nu := float64(len(r) - held[i].fitted) // degrees of freedom
+		logs += math.Log(max(ss/nu, minVariance)) + math.Log(nu/2) - mathext.Digamma(nu/2)
 	}
-	return bias, math.Exp(logs / float64(len(tables)+priorTables))
+	return bias, math.Exp(logs / float64(count+priorTables))
 }
 
 // sawTables records the shapes of the calibration tables.

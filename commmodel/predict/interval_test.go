@@ -124,8 +124,9 @@ func TestDepartureWidens(t *testing.T) {
 // a copy whose times alternate 10% above and below it: with no table to
 // hold out, each spread pools the table's own errors at the fit with the
 // prior's as if each were one held-out table (pool): the geometric mean of
-// priorSpread² and the table's mean square log error about the pooled bias,
-// never below minVariance, times pool's correction for n points. The exact table (fitted within about 2%,
+// priorSpread² and the table's mean square log error about the pooled bias
+// over its degrees of freedom (its points less the parameters they
+// identify), never below minVariance, times pool's correction for them. The exact table (fitted within about 2%,
 // the priors pulling) narrows the prior's variance more than tenfold; the
 // noisy one widens it by the noise.
 func TestOneTableSpread(t *testing.T) {
@@ -159,11 +160,17 @@ func TestOneTableSpread(t *testing.T) {
 				r[i] = math.Log(tab.Points[i].Time / p.Time)
 			}
 			bias := stat.Mean(r, nil) / (1 + priorTables)
+			identified := 0
+			for _, p := range m.Params {
+				if p.Identified {
+					identified++
+				}
+			}
+			n := float64(len(r) - identified) // degrees of freedom
 			var ms float64
 			for _, v := range r {
-				ms += (v - bias) * (v - bias) / float64(len(r))
+				ms += (v - bias) * (v - bias) / n
 			}
-			n := float64(len(r))
 			want := math.Sqrt(priorSpread * priorSpread * max(ms, minVariance) * n / 2 * math.Exp(-mathext.Digamma(n/2)))
 			if got := m.spread.variance; !scalar.EqualWithinAbs(got, want, 1e-9*want) {
 				t.Errorf("variance %.5f, want %.5f: the prior's %.5f pooled with the table's mean square error %.5f",
@@ -385,5 +392,34 @@ func TestIntervalLatencyOnly(t *testing.T) {
 	}
 	if p := ps[0]; !p.Holds(6759.0e-6) || !slices.ContainsFunc(m.Notes, func(n string) bool { return strings.HasPrefix(n, "no table ran a size whose time a bandwidth bounds") }) {
 		t.Errorf("from sizes up to 128 B: 1 GiB %.2f ms [%.2f, %.2f], notes %q; want 6.759 ms inside, and a note", p.Time*1e3, p.Low*1e3, p.High*1e3, m.Notes)
+	}
+}
+
+// TestIntervalFewPoints: a single table's errors at its own fit count
+// toward the interval only with minDegrees degrees of freedom (points less
+// the parameters they fix). The public GCP A3 Mega 2 x 8 log's two largest
+// sizes fit its one identified parameter (nic_bw) exactly whatever the
+// model's error, and leave the prior spread alone, as nccl-tests#78's two
+// AllReduce rows of 8 x 8 V100 (whose AllToAll measured 520.9 ms, 21% above
+// a [392, 473] ms interval when they counted) would; its 31 sizes count.
+func TestIntervalFewPoints(t *testing.T) {
+	full := firstTable(t, "../../data/nccltests/testdata/real/h100_2x8_allreduce_gcp_a3mega.log")
+	two := full
+	two.Points = full.Points[len(full.Points)-2:]
+	h, err := DefaultHardware(full.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		tab   Table
+		prior bool
+	}{{two, true}, {full, false}} {
+		m, err := Calibrate(h, []Table{c.tab}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := m.spread.variance; c.prior != (math.Abs(v-priorSpread*priorSpread) < 1e-12) {
+			t.Errorf("%d points: pooled variance %.4f, prior's %.4f: want the prior alone %v", len(c.tab.Points), v, priorSpread*priorSpread, c.prior)
+		}
 	}
 }
