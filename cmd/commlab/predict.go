@@ -530,7 +530,9 @@ func derefNaN(p *float64) float64 {
 
 // readTables reads the tables of the measurement file at path, an
 // nccl-tests log or a tidy CSV (readLog), with pins on each, and
-// returns them with the reader's problems and those of the tables left out.
+// returns them with the reader's problems and those of the tables left out:
+// of the file, and of its tests numbered in tests (all of them where tests
+// is empty). TablesOf names each table by its test's number ("a.log#3").
 func readTables(path string, pins predict.Pins, tests []int) ([]predict.Table, []error, error) {
 	l, err := readLog(path, nil)
 	if err != nil {
