@@ -229,7 +229,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if req.check != "" {
 		return checkTuneFile(req.check, comms, stdout)
 	}
-	rules, err := m.TunerRules(req.collectives, req.comms, req.layout, req.sizes)
+	rules, choices, err := m.TunerPlan(req.collectives, req.comms, req.layout, req.sizes)
 	if err != nil {
 		return err
 	}
@@ -237,7 +237,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var b bytes.Buffer
-	if err := nccl.WriteTunerRules(&b, tuneComment(mc.files, mc.hw, m, req), rules); err != nil {
+	if err := nccl.WriteTunerRules(&b, tuneComment(mc.files, mc.hw, m, req, choices), rules); err != nil {
 		return err
 	}
 	probs, err := nccl.CheckTunerRules(bytes.NewReader(b.Bytes()), req.out, comms)
@@ -319,7 +319,7 @@ func writeBeyond(w io.Writer, m *predict.Machine, req tuneRequest) error {
 // tuneComment is the file's provenance: what made it, for which
 // communicators, from which tables, and how to load it. WriteTunerRules
 // folds its lines to the plugin's 255 bytes.
-func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tuneRequest) []string {
+func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tuneRequest, choices []predict.TunerChoice) []string {
 	var comms, cols []string
 	for _, c := range req.comms {
 		comms = append(comms, c.String())
@@ -359,6 +359,17 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		if p.Identified {
 			c = append(c, fmt.Sprintf("  %s = %s", p.Name, predict.FormatValue(p.Value, p.Unit)))
 		}
+	}
+	if len(choices) == 0 {
+		return append(c, "No rule takes the model's choice: nowhere does it beat NCCL's by more than its interval.")
+	}
+	c = append(c, "The rules that take the model's choice, and what it expects of each at the size it was decided at (80% intervals):")
+	for _, ch := range choices {
+		c = append(c, fmt.Sprintf("  %v on %v, %d to %d B: %s/%s, %s [%s, %s] at %s, against NCCL's %s/%s %s [%s, %s]: %.2fx faster",
+			ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol,
+			units.FormatDuration(ch.Ours.Time), units.FormatDuration(ch.Ours.Low), units.FormatDuration(ch.Ours.High), units.FormatSize(ch.Size),
+			ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatDuration(ch.NCCL.Time), units.FormatDuration(ch.NCCL.Low), units.FormatDuration(ch.NCCL.High),
+			ch.NCCL.Time/ch.Ours.Time))
 	}
 	return c
 }

@@ -234,6 +234,11 @@ func TestTuneOneSize(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
+		// The header names each rule that takes the model's choice, with
+		// what the model expects of it and of NCCL's own.
+		if collective == "allreduce" && (!strings.Contains(out, "#   allreduce on 2 x 8, ") || !strings.Contains(out, "x faster")) {
+			t.Errorf("the header lacks the model's choices:\n%s", out)
+		}
 		rules, err := nccl.ReadTunerRules(strings.NewReader(out), "-")
 		if err != nil {
 			t.Fatal(err)

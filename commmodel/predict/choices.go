@@ -115,36 +115,61 @@ func (m *Machine) TunerComms(comms []Comm) ([]nccl.TunerComm, error) {
 // rule's nNodes is the nodes NCCL counts, NVLink domains (tunerModel). A
 // communicator of one rank, which NCCL never asks about, is an error.
 func (m *Machine) TunerRules(collectives []commmodel.Collective, comms []Comm, layout Layout, sizes []float64) ([]nccl.TunerRule, error) {
+	rules, _, err := m.TunerPlan(collectives, comms, layout, sizes)
+	return rules, err
+}
+
+// A TunerChoice is where rules of TunerPlan take the model's choice over
+// NCCL's own: on communicator Comm, for Collective, from MinBytes to
+// MaxBytes, decided at Size, where the model expects Ours against NCCL's
+// own, NCCL (both with their intervals).
+type TunerChoice struct {
+	Comm               Comm
+	Collective         commmodel.Collective
+	MinBytes, MaxBytes uint64
+	Size               float64
+	Ours, NCCL         Prediction
+}
+
+// TunerPlan returns TunerRules' rules and the model's choices among them,
+// what each expects against NCCL's own.
+func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, layout Layout, sizes []float64) ([]nccl.TunerRule, []TunerChoice, error) {
 	for i := 1; i < len(sizes); i++ {
 		if !(sizes[i] > sizes[i-1]) {
-			return nil, fmt.Errorf("predict: tuner sizes must grow: %g after %g", sizes[i], sizes[i-1])
+			return nil, nil, fmt.Errorf("predict: tuner sizes must grow: %g after %g", sizes[i], sizes[i-1])
 		}
 	}
 	var rules []nccl.TunerRule
+	var choices []TunerChoice
 	for _, c := range comms {
 		if c.Nodes*c.PerNode < 2 {
-			return nil, fmt.Errorf("predict: communicator %v has one rank: NCCL never asks the tuner about it", c)
+			return nil, nil, fmt.Errorf("predict: communicator %v has one rank: NCCL never asks the tuner about it", c)
 		}
 		tm, nodes, err := m.tunerModel(c)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for f := range nccl.Func(nccl.NumFuncs) {
 			pick, breaks := tm.DefaultPick(f), []uint64(nil)
 			if col, ok := f.Collective(); ok && slices.Contains(collectives, col) {
 				q := Query{Collective: col, Ranks: c.Nodes * c.PerNode, PerNode: c.PerNode, Layout: layout}
-				if pick, breaks, err = m.overrides(q, tm, f, pick, sizes); err != nil {
-					return nil, err
+				var cs []TunerChoice
+				if pick, breaks, cs, err = m.overrides(q, tm, f, pick, sizes); err != nil {
+					return nil, nil, err
 				}
+				for i := range cs {
+					cs[i].Comm, cs[i].Collective = c, col
+				}
+				choices = append(choices, cs...)
 			}
 			rs, err := tm.TunerRules(f, nodes, pick, breaks)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			rules = append(rules, rs...)
 		}
 	}
-	return rules, nil
+	return rules, choices, nil
 }
 
 // maxTunedSize is the largest size, bytes, at which overrides checks that
@@ -183,8 +208,9 @@ func (m *Machine) beatsEdge(q Query, tm *nccl.Model, f nccl.Func, a nccl.Algo, p
 
 // overrides returns def, replaced around each of sizes where the model's
 // fastest choice for q Beats NCCL's own, and the sizes where the
-// replacements start and end.
-func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.TunerPick, sizes []float64) (nccl.TunerPick, []uint64, error) {
+// replacements start and end, with what each expects (TunerChoice, its
+// communicator and collective left to the caller).
+func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.TunerPick, sizes []float64) (nccl.TunerPick, []uint64, []TunerChoice, error) {
 	type span struct {
 		lo, hi uint64
 		a      nccl.Algo
@@ -192,14 +218,15 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 	}
 	var spans []span
 	var breaks []uint64
+	var choices []TunerChoice
 	for i, s := range sizes {
 		cs, err := m.Choices(q, s)
 		if err != nil {
-			return nil, nil, fmt.Errorf("predict: %v on %d x %d at %g B: %w", q.Collective, q.Ranks/q.PerNode, q.PerNode, s, err)
+			return nil, nil, nil, fmt.Errorf("predict: %v on %d x %d at %g B: %w", q.Collective, q.Ranks/q.PerNode, q.PerNode, s, err)
 		}
 		e, err := tm.Choose(f, s)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		// A tuner picks only from NCCL's cost table: a protocol NCCL leaves
 		// out on this machine (LL128 over a NIC behind the CPU) runs only
@@ -217,11 +244,11 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		}
 		a, err := nccl.ParseAlgo(cs[0].Algorithm)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		p, err := commmodel.ParseProtocol(cs[0].Protocol)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		sp := span{0, math.MaxUint64, a, p}
 		if i > 0 {
@@ -241,9 +268,10 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		}
 		spans = append(spans, sp)
 		breaks = append(breaks, sp.lo, sp.hi+1)
+		choices = append(choices, TunerChoice{MinBytes: sp.lo, MaxBytes: sp.hi, Size: s, Ours: cs[0], NCCL: cs[k]})
 	}
 	if len(spans) == 0 {
-		return def, nil, nil
+		return def, nil, nil, nil
 	}
 	return func(n uint64) (nccl.Algo, nccl.Protocol, error) {
 		k, found := slices.BinarySearchFunc(spans, n, func(sp span, n uint64) int {
@@ -259,5 +287,5 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 			return spans[k].a, spans[k].p, nil
 		}
 		return def(n)
-	}, breaks, nil
+	}, breaks, choices, nil
 }
