@@ -99,7 +99,7 @@ func TestDescribeErrors(t *testing.T) {
 		{"cpu=sparc", "want intel, amd, arm or power"},
 		{"nic-path=NVL", "want PIX, PXB, P2C, PXN, PHB or SYS"},
 		{"nic-path=far", "want PIX, PXB, P2C, PXN, PHB or SYS"},
-		// Found by a red-team pass, each accepted before or reported in Go's words.
+		// Values that describe no machine, and a flag's value in its own words.
 		{"nvls=maybe", "nvls=maybe: want true or false"},
 		{"nics=0", "want a count from 1"},
 		{"nics=1000000", "want a count from 1 to 65536"},
