@@ -254,15 +254,17 @@ func TestReadPrefixes(t *testing.T) {
 		"2025-11-03T10:00:01.123456789Z      2097152        524288     float     sum      -1    20.00  104.86  104.86      0    20.00  104.86  104.86      0",
 		"[pod/nccl-0/nccl] 2025-11-03T10:00:02Z      4194304       1048576     float     sum      -1    40.00  104.86  104.86      0    40.00  104.86  104.86      0",
 		"[0]      8388608       2097152     float     sum      -1    80.00  104.86  104.86      0    80.00  104.86  104.86      0",
+		"[0]     16777216       4194304     float     sum      -1[0]   160.00  104.86  104.86      0[0]   160.00  104.86  104.86      0",
 		"[1] host-a:1002:1002 [1] NCCL INFO comm 0x1 rank 1 nranks 2 - Init COMPLETE",
 		"",
 	}, "\r\n")
 	l := readString(t, in, Options{})
 	tt := l.Tests[0]
-	// AllReduce over 2 ranks: busbw/algbw = 2(2-1)/2 = 1; the last row carries
-	// an MPICH/Intel MPI -prepend-rank tag.
-	if len(tt.Rows) != 4 || tt.Ranks != 2 || tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromTable || len(l.Problems) != 0 {
-		t.Errorf("rows %d ranks %d collective %v (%v) problems %v; want 4, 2, allreduce (table), none",
+	// AllReduce over 2 ranks: busbw/algbw = 2(2-1)/2 = 1; the last two rows
+	// carry an MPICH/Intel MPI -prepend-rank tag, the last one on each piece
+	// nccl-tests wrote (as nccl#1453's log prints them).
+	if len(tt.Rows) != 5 || tt.Ranks != 2 || tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromTable || len(l.Problems) != 0 {
+		t.Errorf("rows %d ranks %d collective %v (%v) problems %v; want 5, 2, allreduce (table), none",
 			len(tt.Rows), tt.Ranks, tt.Collective, tt.CollectiveFrom, l.Problems)
 	}
 }
@@ -511,6 +513,30 @@ func TestReadSendRecvBefore2022(t *testing.T) {
 	tt := l.Tests[0]
 	if tt.Op != "sendrecv" || tt.Ranks != 4 || len(tt.Rows) != 2 || len(l.Problems) != 0 {
 		t.Errorf("op %q, %d ranks, %d rows, problems %v; want sendrecv, 4, 2, none", tt.Op, tt.Ranks, len(tt.Rows), l.Problems)
+	}
+}
+
+// TestReadBlankRedop: nccl-tests before 2022 printed a blank redop for
+// alltoall_perf under a header that names the column. The rows are two of
+// the 8 x 8 V100 AllToAll in github.com/NVIDIA/nccl-tests/issues/78 (a
+// comment of 2021-12-08), as printed.
+func TestReadBlankRedop(t *testing.T) {
+	in := "#       size         count      type   redop     time   algbw   busbw  error     time   algbw   busbw  error\n" +
+		"#        (B)    (elements)                       (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n" +
+		"   268435456       1048576     float           520935    0.52    0.51  0e+00   519562    0.52    0.51  1e+00\n" +
+		"   536870912       2097152     float          1041974    0.52    0.51  0e+00  1041299    0.52    0.51  1e+00\n"
+	l, err := read(strings.NewReader(in), "alltoall.log", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := l.Tests[0].Rows
+	if len(rows) != 2 || rows[0].RedOp != "" || rows[1].Count != 2097152 || math.Abs(rows[1].OutOfPlace.Time-1.041974) > 1e-9 {
+		t.Fatalf("rows %+v; want two, the second of 2097152 elements at 1041974 us, no redop", rows)
+	}
+	for _, err := range l.Problems {
+		if errors.Is(err, ErrFieldCount) || errors.Is(err, ErrNumber) {
+			t.Errorf("problem %v: a blank redop is a row nccl-tests printed", err)
+		}
 	}
 }
 

@@ -96,7 +96,8 @@ type Row struct {
 	// Count is the element count as printed (per rank for AllGather,
 	// ReduceScatter and AllToAll), in elements; 0 when absent.
 	Count int64
-	// Type and RedOp are the data type and reduction operation columns.
+	// Type and RedOp are the data type and reduction operation columns;
+	// RedOp is empty where the table has none or the row left it blank.
 	Type, RedOp string
 	// Root is the root rank, -1 when the test has none or the column is absent.
 	Root int

@@ -165,7 +165,14 @@ func stripLaunchPrefix(s string) string {
 			if end < 2 || !allDigits(t[1:end]) {
 				return s
 			}
+			tag := t[:end+1]
 			s = t[end+1:] // MPICH / Intel MPI -prepend-rank: "[0] "
+			if r := strings.TrimLeft(s, " \t"); r != "" && isDigit(r[0]) {
+				// The launcher tags every write, and nccl-tests writes a
+				// row in pieces ("sum      -1[0]    1626.5"): blanks of
+				// the tag's width keep the columns where they were.
+				s = strings.ReplaceAll(s, tag, strings.Repeat(" ", len(tag)))
+			}
 		case len(t) > 0 && isDigit(t[0]):
 			i := 0
 			for i < len(t) && isDigit(t[i]) {
