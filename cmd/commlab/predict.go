@@ -48,8 +48,8 @@ type predictLayout struct {
 	ThreadsPerProcess int `json:"threads_per_process"`
 	GPUsPerThread     int `json:"gpus_per_thread"`
 	Graphs            int `json:"graphs"`
-	// Tables is the layout the calibration tables share, when the
-	// prediction's differs from it; null otherwise.
+	// Tables is the layout the calibration tables share, when they share
+	// one and the prediction's differs from it; null otherwise.
 	Tables *predictLayout `json:"tables,omitempty"`
 }
 
@@ -419,10 +419,12 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 		for _, b := range beyond {
 			out.Problems = append(out.Problems, problem{Message: b})
 		}
-		l, tl := m.Layout(q), m.TablesLayout()
+		// Tables whose layouts differ have none to state: a layout none of
+		// them ran is one of Beyond's notes.
+		l, tl := m.Layout(q), m.TablesLayouts()
 		out.Layout = layoutOutput(l, q.Ranks)
-		if tl.ThreadsPerProcess != l.ThreadsPerProcess || tl.GPUsPerThread != l.GPUsPerThread || min(tl.Graphs, 1) != min(l.Graphs, 1) {
-			out.Layout.Tables = layoutOutput(tl, tables[0].Ranks())
+		if len(tl) == 1 && (tl[0].ThreadsPerProcess != l.ThreadsPerProcess || tl[0].GPUsPerThread != l.GPUsPerThread || min(tl[0].Graphs, 1) != min(l.Graphs, 1)) {
+			out.Layout.Tables = layoutOutput(tl[0], tables[0].Ranks())
 		}
 	}
 	for i, pr := range preds {

@@ -55,6 +55,9 @@ type predictJSON struct {
 		ThreadsPerProcess int `json:"threads_per_process"`
 		GPUsPerThread     int `json:"gpus_per_thread"`
 		Graphs            int `json:"graphs"`
+		Tables            *struct {
+			GPUsPerThread int `json:"gpus_per_thread"`
+		} `json:"tables"`
 	} `json:"layout"`
 }
 
@@ -391,6 +394,9 @@ func TestPredictLayout(t *testing.T) {
 			t.Errorf("layout %+v, want %v", l, c.want)
 		}
 	}
+	if tables.Layout.Tables != nil || one.Layout.Tables == nil || one.Layout.Tables.GPUsPerThread != 8 {
+		t.Errorf("tables' layout %+v with theirs, %+v with -g 1; want none, then their 8 GPUs per thread", tables.Layout.Tables, one.Layout.Tables)
+	}
 	us := func(r predictJSON) float64 { return r.Predictions[0].TimeS * 1e6 }
 	if !(us(one) < 0.6*us(tables)) {
 		t.Errorf("1 KiB: %.1f us with -g 1, %.1f us with the tables' -g 8; want the floor to fall", us(one), us(tables))
@@ -398,6 +404,23 @@ func TestPredictLayout(t *testing.T) {
 	if us(threads) != us(one) || us(graphs8) != us(graphs1) || us(none) != us(tables) {
 		t.Errorf("1 KiB: -threads 8 %.2f us vs %.2f us, -graph 1 with -g 8 %.2f us vs -g 1 %.2f us, -graph 0 %.2f us vs %.2f; want each pair equal",
 			us(threads), us(one), us(graphs8), us(graphs1), us(none), us(tables))
+	}
+}
+
+// TestPredictMixedLayouts: the nccl-tests#290 log's first table ran one
+// process driving 8 GPUs (-g 8) and its others one process per GPU, so the
+// tables share no layout, and predict run as the first states none of
+// theirs (it said the tables ran one process per GPU).
+func TestPredictMixedLayouts(t *testing.T) {
+	args := []string{"predict", "-calibrate", "../../data/logs/paired/h100-sxm-ib8xndr/allreduce_issue290.log",
+		"-collective", "allreduce", "-p", "8", "-per-node", "8", "-g", "8", "-size", "1GiB"}
+	code, text, stderr := runCLI(args...)
+	if code != 0 || strings.Contains(text, "where the tables ran") || !strings.Contains(text, "layout: ") {
+		t.Errorf("exit %d (%s); want a layout line that states no layout of the tables:\n%s", code, stderr, text)
+	}
+	code, out, stderr := runCLI(append(args, "-json")...)
+	if res := decodePredict(t, out); code != 0 || res.Layout == nil || res.Layout.Tables != nil {
+		t.Errorf("exit %d (%s): layout %+v; want one with no tables' layout", code, stderr, res.Layout)
 	}
 }
 

@@ -78,7 +78,7 @@ func TestMachineConcurrent(t *testing.T) {
 			return "", err
 		}
 		ch, _ := tuner.MaxChannels(nccl.AlgoRing, nccl.Simple, 1<<30)
-		fmt.Fprintf(&b, "%+v %d %+v %+v %v %+v %d\n", findings, inside, points, rules, m.Version(), m.TablesLayout(), ch)
+		fmt.Fprintf(&b, "%+v %d %+v %+v %v %+v %d\n", findings, inside, points, rules, m.Version(), m.TablesLayouts(), ch)
 		return b.String(), nil
 	}
 	const goroutines = 16

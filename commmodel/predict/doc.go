@@ -208,7 +208,7 @@
 //
 // A Machine that Calibrate or Uncalibrated returned is safe for concurrent
 // use by many goroutines through its methods (Predict, Curve, Choices,
-// Beyond, Layout, TablesLayout, Diagnose, ScoreSweep, TunerRules,
+// Beyond, Layout, TablesLayouts, Diagnose, ScoreSweep, TunerRules,
 // TunerModel, Version), as long as none of them changes its exported
 // fields. The package's
 // functions share nothing between calls.

@@ -155,7 +155,7 @@ func commonLayout(layouts []Layout) Layout {
 // of 8 per node) fall back to 1, and Beyond says that no table ran the
 // layout.
 func (m *Machine) Layout(q Query) Layout {
-	tables := m.TablesLayout()
+	tables := commonLayout(m.spread.layouts)
 	if q.Ranks > q.PerNode {
 		across := commonLayout(m.spread.acrossLayouts)
 		across.Graphs = tables.Graphs
@@ -167,10 +167,9 @@ func (m *Machine) Layout(q Query) Layout {
 	return q.Layout.over(Layout{Graphs: tables.Graphs}).norm()
 }
 
-// TablesLayout returns the layout the calibration tables share: each field
-// they agree on, and where they differ 1 thread, 1 GPU per thread and no
-// graphs.
-func (m *Machine) TablesLayout() Layout { return commonLayout(m.spread.layouts) }
+// TablesLayouts returns the layouts the calibration tables ran, each once,
+// in the tables' order: one where they share it.
+func (m *Machine) TablesLayouts() []Layout { return slices.Clone(m.spread.layouts) }
 
 // seen reports whether a table ran in layout l, graphs counting alike
 // whatever their number.

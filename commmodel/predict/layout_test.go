@@ -182,8 +182,8 @@ func TestLayoutAcrossNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := m.TablesLayout(); l.GPUsPerThread != 8 || l.ThreadsPerProcess != 1 {
-		t.Fatalf("tables' layout %+v, want 1 thread of 8 GPUs", l)
+	if ls := m.TablesLayouts(); len(ls) != 1 || ls[0].GPUsPerThread != 8 || ls[0].ThreadsPerProcess != 1 {
+		t.Fatalf("tables' layouts %+v, want one: 1 thread of 8 GPUs", ls)
 	}
 	one := Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}
 	if l := m.Layout(one); l.GPUsPerThread != 8 {
