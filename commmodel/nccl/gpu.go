@@ -39,6 +39,10 @@ type GPU struct {
 	NVLinks int
 	// NVLinkBW is one link's bandwidth in one direction, B/s.
 	NVLinkBW float64
+	// BridgeLinks are the NVLinks, at NVLinkBW each, of the NVLink bridge
+	// that joins a PCIe card to one other card where the product offers
+	// one; NVLinks is 0 for such a card, whose bridge is not always fitted.
+	BridgeLinks int
 	// PCIeGen is the generation of the host PCIe x16 link (0 if unknown).
 	PCIeGen int
 	// Known reports that the figures are the catalog's (ParseGPU); false
@@ -78,6 +82,8 @@ type gpuEntry struct {
 //	H800 SXM             H800 datasheet: NVLink 400 GB/s, 8 links
 //	B200, B300, GB200,   Blackwell datasheets (HGX B200/B300, GB200/GB300 NVL72): NVLink 1.8 TB/s,
 //	GB300                18 links (NV18: topo/testdata/real/b300_cx8_pxb_deepep590.txt)
+//	H100 PCIe, H100 NVL, H100 and A100 datasheets: an NVLink bridge joins two cards at 600 GB/s,
+//	A100 PCIe            12 links (BridgeLinks) of the SXM part's rate
 //	RTX and L cards      each product's datasheet: a PCIe card without NVLink to a switch (the
 //	                     two-card NVLink bridge of the RTX A-series and Quadro RTX is optional)
 //	MI250X, MI250        AMD Instinct MI250X/MI250 datasheets: 8 Infinity Fabric links of
@@ -107,8 +113,8 @@ var gpuTable = []gpuEntry{
 	{[]string{"GH200"}, GPU{Name: "GH200", CompCap: 90, NVLinks: 18, NVLinkBW: 25e9, PCIeGen: 5}},
 	{[]string{"H200", "NVL"}, GPU{Name: "H200 NVL", CompCap: 90, PCIeGen: 5}},
 	{[]string{"H200"}, GPU{Name: "H200 SXM", CompCap: 90, NVLinks: 18, NVLinkBW: 25e9, PCIeGen: 5}},
-	{[]string{"H100", "PCIE"}, GPU{Name: "H100 PCIe", CompCap: 90, PCIeGen: 5}},
-	{[]string{"H100", "NVL"}, GPU{Name: "H100 NVL", CompCap: 90, PCIeGen: 5}},
+	{[]string{"H100", "PCIE"}, GPU{Name: "H100 PCIe", CompCap: 90, NVLinkBW: 25e9, BridgeLinks: 12, PCIeGen: 5}},
+	{[]string{"H100", "NVL"}, GPU{Name: "H100 NVL", CompCap: 90, NVLinkBW: 25e9, BridgeLinks: 12, PCIeGen: 5}},
 	{[]string{"H100"}, GPU{Name: "H100 SXM", CompCap: 90, NVLinks: 18, NVLinkBW: 25e9, PCIeGen: 5}},
 	{[]string{"H800", "PCIE"}, GPU{Name: "H800 PCIe", CompCap: 90, PCIeGen: 5}},
 	{[]string{"H800"}, GPU{Name: "H800 SXM", CompCap: 90, NVLinks: 8, NVLinkBW: 25e9, PCIeGen: 5}},
@@ -124,7 +130,7 @@ var gpuTable = []gpuEntry{
 	{[]string{"RTX 4000 ADA"}, GPU{Name: "RTX 4000 Ada", CompCap: 89, PCIeGen: 4}},
 	{[]string{"A800", "PCIE"}, GPU{Name: "A800 PCIe", CompCap: 80, PCIeGen: 4}},
 	{[]string{"A800"}, GPU{Name: "A800 SXM4", CompCap: 80, NVLinks: 8, NVLinkBW: 25e9, PCIeGen: 4}},
-	{[]string{"A100", "PCIE"}, GPU{Name: "A100 PCIe", CompCap: 80, PCIeGen: 4}},
+	{[]string{"A100", "PCIE"}, GPU{Name: "A100 PCIe", CompCap: 80, NVLinkBW: 25e9, BridgeLinks: 12, PCIeGen: 4}},
 	{[]string{"A100"}, GPU{Name: "A100 SXM4", CompCap: 80, NVLinks: 12, NVLinkBW: 25e9, PCIeGen: 4}},
 	{[]string{"A30"}, GPU{Name: "A30", CompCap: 80, PCIeGen: 4}},
 	{[]string{"A40"}, GPU{Name: "A40", CompCap: 86, PCIeGen: 4}},

@@ -597,7 +597,7 @@ func (m *Machine) implausible(x0 [numParams]float64, used [numParams]bool) []str
 		parLL:      "where LL carries 4 data bytes in 8 at the links' rate: where NCCL runs LL, the tables are faster than the model allows",
 		parLL128:   "where LL128 carries 120 data bytes in 128 at the links' rate: where NCCL runs LL128, the tables are faster than the model allows",
 		parNICBW:   "the NIC's line rate: the description (-hw) or the tables' shape may be off",
-		parIntraBW: "the GPU links' rate: the description (-hw) or the tables' shape may be off",
+		parIntraBW: "the GPU links' rate: the description (-hw fabric, links and link-bw, or a -topo capture) or the tables' shape may be off",
 	}
 	for _, k := range []int{parLL, parLL128, parNICBW, parIntraBW} {
 		if used[k] && m.held[k] {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/presets"
+	"github.com/inframethod/commlab/units"
 )
 
 // ForHosts returns h for hosts of perHost GPUs (the most GPUs per node of
@@ -246,7 +247,38 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		}
 	}
 	h, notes = h.withSlingshot(tables, weak, notes)
+	h, notes = h.withBridge(tables, weak, notes)
 	return h.withPlatform(tables, weak, notes)
+}
+
+// withBridge takes the GPUs of a node as joined by their NVLink bridge (the
+// catalog's GPU.BridgeLinks) where the fabric is assumed PCIe and a table
+// within one node moves more than PCIe carries: a bus bandwidth above twice
+// NCCL's figure for the GPUs' x16 link (nccl.PCIeBW), which is above the
+// link's signalling rate (63 GB/s a direction at Gen5, for NCCL's 48).
+// The bandwidth is the table's own, so the fact's source is the log.
+func (h Hardware) withBridge(tables []Table, weak func(Source) bool, notes []string) (Hardware, []string) {
+	if h.Fabric != FabricPCIe || !weak(h.Sources.Fabric) || h.GPU.BridgeLinks == 0 || h.links() > 0 {
+		return h, notes
+	}
+	limit := 2 * nccl.PCIeBW(h.GPU.PCIeGen)
+	for i := range tables {
+		t := &tables[i]
+		if t.Nodes != 1 || t.PerNode < 2 {
+			continue
+		}
+		for _, p := range t.Points {
+			bw := t.Collective.BusBW(t.PerNode, p.Size, p.Time)
+			if bw <= limit {
+				continue
+			}
+			h.Fabric, h.NVLinks, h.NVLS = FabricMesh, h.GPU.BridgeLinks, false
+			h.Sources.Fabric, h.Sources.NVLinks, h.Sources.NVLS = SourceLog, SourceLog, SourceLog
+			return h, append(notes, fmt.Sprintf("%s: %s of bus bandwidth within a node at %s is more than PCIe Gen%d carries: the GPUs are taken as joined by the %s's NVLink bridge, %d NVLinks of %s (catalog); -hw fabric=pcie if they are not",
+				t.Name, units.FormatBandwidth(bw), units.FormatSize(p.Size), h.GPU.PCIeGen, h.GPU.Name, h.GPU.BridgeLinks, units.FormatBandwidth(h.GPU.NVLinkBW)))
+		}
+	}
+	return h, notes
 }
 
 // withSlingshot takes one NIC's rate as an HPE Slingshot 11 NIC's

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -446,5 +447,55 @@ func TestFitSwitches(t *testing.T) {
 	}
 	if got, notes := assumed.FitSwitches(off[:2]); got.Sources.NVLS == SourceFitted || notes != nil {
 		t.Errorf("two tables: NVLS %v from %q, notes %q; want nothing chosen", got.NVLS, got.Sources.NVLS, notes)
+	}
+}
+
+// TestWithEvidenceBridge: two H100 PCIe cards of nccl#1161 move 115.86 GB/s
+// of bus bandwidth at 2 GiB (its log, 18535 us), more than PCIe Gen5's
+// 63 GB/s a direction, so the catalog's NVLink bridge joins them (12 links).
+// Calibrated on its own table, the prediction at 2 GiB is within 5% of the
+// measurement; on PCIe, where intra_bw stops at the link's 48 GB/s, it was
+// 44.8 ms, 2.4 times it. The same table at a third of the bandwidth, a
+// PCIe-fast run, or a fabric the user gave, keeps PCIe.
+func TestWithEvidenceBridge(t *testing.T) {
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/h100_pcie_nvlink_bridge_1x2_nccl1161.log",
+		func(int) Pins { return Pins{Nodes: 1, PerNode: 2, GPU: "NVIDIA H100 PCIe"} })
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	h, err := Describe(tabs[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, notes := h.WithEvidence(tabs)
+	if got.Fabric != FabricMesh || got.links() != 12 || got.Sources.Fabric != SourceLog || len(notes) != 1 || !strings.Contains(notes[0], "-hw fabric=pcie") {
+		t.Fatalf("fabric %v of %d links from %q, notes %q; want a mesh of 12 from the log, and a note naming -hw fabric=pcie", got.Fabric, got.links(), got.Sources.Fabric, notes)
+	}
+	m, err := Calibrate(got, tabs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.Predict(Query{Collective: commmodel.AllReduce, Ranks: 2, PerNode: 2, Layout: Layout{GPUsPerThread: 2}}, []float64{1 << 31})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := p[0].Time / 18535e-6; math.Abs(r-1) > 0.05 {
+		t.Errorf("2 GiB: %.2f ms, %.3f of the measured 18.535 ms; want within 5%%", p[0].Time*1e3, r)
+	}
+
+	slow := tabs[0]
+	slow.Points = slices.Clone(slow.Points)
+	for i := range slow.Points {
+		slow.Points[i].Time *= 3
+	}
+	if got, notes := h.WithEvidence([]Table{slow}); got.Fabric != FabricPCIe || len(notes) != 0 {
+		t.Errorf("38 GB/s: fabric %v, notes %q; want PCIe and no note", got.Fabric, notes)
+	}
+	told, err := Describe(tabs[0].GPU, "fabric=pcie")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := told.WithEvidence(tabs); got.Fabric != FabricPCIe || got.Sources.Fabric != SourceUser {
+		t.Errorf("fabric=pcie given: %v from %q, want the user's PCIe", got.Fabric, got.Sources.Fabric)
 	}
 }

@@ -308,7 +308,7 @@ func TestRealLogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	listed := map[string]bool{v100DGX2.file: true, gb300File: true, p5TagSplit.file: true}
+	listed := map[string]bool{v100DGX2.file: true, gb300File: true, p5TagSplit.file: true, h100Bridge: true}
 	for _, rl := range realLogs {
 		listed[rl.file] = true
 		t.Run(rl.file, func(t *testing.T) { checkRealLog(t, rl) })
@@ -317,6 +317,25 @@ func TestRealLogs(t *testing.T) {
 		if !listed[filepath.Base(f)] {
 			t.Errorf("%s has no expectations in real_logs_test.go", f)
 		}
+	}
+}
+
+// h100Bridge is nccl#1161's two H100 PCIe cards on an NVLink bridge: the
+// command line names all_reduce_perf with -g 2, the block has no header or
+// Rank lines, and busbw equals algbw (115.86 both at 2 GiB): 2 ranks.
+const h100Bridge = "h100_pcie_nvlink_bridge_1x2_nccl1161.log"
+
+func TestRealLogNoRankLines(t *testing.T) {
+	l := readRealLog(t, h100Bridge)
+	if len(l.Tests) != 1 || len(l.Problems) != 0 {
+		t.Fatalf("%d tests, problems %v; want 1, none", len(l.Tests), l.Problems)
+	}
+	tt := l.Tests[0]
+	if tt.Name != "all_reduce_perf" || tt.Collective != commmodel.AllReduce || tt.Ranks != 2 || tt.RanksFrom != FromTable || len(tt.Rows) != 2 {
+		t.Fatalf("%q %v, %d ranks from %v, %d rows; want all_reduce_perf allreduce, 2 from the table, 2", tt.Name, tt.Collective, tt.Ranks, tt.RanksFrom, len(tt.Rows))
+	}
+	if o := tt.Rows[1].OutOfPlace; tt.Rows[1].Size != 2147483648 || o.Time != 18535e-6 || !scalar.EqualWithinRel(o.BusBW, 115.86e9, 1e-9) {
+		t.Errorf("row %+v; want 2147483648 B in 18535 us at 115.86 GB/s", tt.Rows[1])
 	}
 }
 
