@@ -39,11 +39,12 @@
 // 8 peers at once on each of its p2p channels, but one proxy thread per GPU
 // serves every network send and receive in turn, so its latency is
 //
-//	L_AllToAll = λb·Lbase + λi·(p−1)·intra + c_peer·(n−p)
+//	L_AllToAll = λb·Lbase + λi·(p−1)·intra + λn·c_peer·(n−p)
 //
-// with c_peer, p2p_peer_latency, the time per network peer with LL (with
-// Simple, times NCCL's ratio of Simple's network step to LL's): it grows with
-// the peers and, at hundreds of nodes, is the network peers' (p2pLatency).
+// with c_peer, p2p_peer_latency, the time per network peer on a network of
+// NCCL's latency, scaled by the network's λn as its steps are, with every
+// protocol: it grows with the peers and, at hundreds of nodes, is the
+// network peers' (p2pLatency).
 // The calibration scales
 // each table by one factor, so that NCCL's ratios between algorithms and
 // protocols (LL's short steps, Simple's flush across nodes) stay as NCCL

@@ -125,7 +125,7 @@ const (
 const (
 	SlowerAbove = 0.21
 	FasterAbove = 0.02
-	SlowerBelow = 0.225
+	SlowerBelow = 0.215
 	FasterBelow = 0.11
 )
 
@@ -613,7 +613,7 @@ func unidentified(t *term, x *[numParams]float64, param func(k int) (sd float64,
 // the latency z80 of that side's standard deviations away, not the delta
 // method's: the time is linear in the latency, not in its log.
 func unmeasuredNetwork(t *term, x *[numParams]float64) (faster, slower float64) {
-	if t.lat[2] == 0 {
+	if t.lat[2] == 0 && t.peers == 0 {
 		return 0, 0
 	}
 	t0 := t.time(x)

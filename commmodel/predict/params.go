@@ -62,9 +62,9 @@ var params = [numParams]param{
 	// TCPXO and RCCL over RoCE): its prior is that wide, so that a table
 	// across nodes fits such a network's latency.
 	parInter: {name: "inter_step_latency", unit: "s",
-		doc:   "NCCL's network latency of one Ring/LL step, scaled likewise",
+		doc:   "NCCL's network latency of one Ring/LL step, scaled likewise (and an AllToAll's cost per network peer with it)",
 		prior: func(*Machine) float64 { return 1 },
-		uses:  func(t *term) bool { return t.lat[2] > 0 },
+		uses:  func(t *term) bool { return t.lat[2] > 0 || t.peers > 0 },
 		wide:  NetworkSlower},
 	// NVLink's bandwidth belongs to the GPU board and its switches, alike
 	// on every machine of a product, while the network's depends on the
@@ -115,15 +115,16 @@ var params = [numParams]param{
 			return 1
 		},
 		uses: func(t *term) bool { return t.leave > 0 && t.net > 0 }},
-	// A rank's grouped sends cost it this much per network peer, whatever
-	// the protocol: its proxy thread serves every network send and receive
-	// in turn (terms.go, p2pLatency). The prior is what the public
+	// A rank's grouped sends cost it this much per network peer on a
+	// network of NCCL's latency, times inter_step_latency's departure from
+	// it, whatever the protocol: its proxy thread serves every network send
+	// and receive in turn (terms.go, p2pLatency). The prior is what the public
 	// multi-node AllToAll tables of small messages measure (the package
 	// documentation gives them); only AllToAll tables with messages of a
 	// few KiB per peer identify it, and beyond their peers the interval
 	// widens (peerSpread).
 	parPeer: {name: "p2p_peer_latency", unit: "s",
-		doc:   "the time one rank's grouped sends (AllToAll) take per network peer: its proxy's send, receive and completion of each",
+		doc:   "the time one rank's grouped sends (AllToAll) take per network peer on a network of NCCL's latency: its proxy's send, receive and completion of each",
 		prior: func(*Machine) float64 { return peerPrior },
 		uses:  func(t *term) bool { return t.peers > 0 }},
 }

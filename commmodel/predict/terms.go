@@ -84,7 +84,7 @@ func smax(a, b float64) float64 {
 // protocol's and algorithm's efficiencies.
 func (t *term) parts(x *[numParams]float64) (launch, latency, nvlink, network float64) {
 	launch = x[parLaunch] * t.launches
-	latency = x[parBase]*t.lat[0] + x[parIntra]*t.lat[1] + x[parInter]*t.lat[2] + x[parPeer]*t.peers
+	latency = x[parBase]*t.lat[0] + x[parIntra]*t.lat[1] + x[parInter]*(t.lat[2]+x[parPeer]*t.peers)
 	if t.intra > 0 || t.net > 0 {
 		nic := x[parNICBW]
 		if t.netEff >= 0 {
@@ -222,12 +222,20 @@ func efficiencies(ch choice) [2]int {
 // The intra-node part is NCCL's latency of one Ring step of p (over NVLink
 // or PCI) per intra-node peer, scaled by intra_step_latency as the
 // collectives' steps are. The network part is the network peers, n − p,
-// times p2p_peer_latency, a parameter of its own: NCCL's one network step
-// of LL (2.7 µs) is a ring's, whose proxy serves two peers, and says little
-// of a proxy that serves thousands. p2p_peer_latency is LL's; a Simple
-// peer costs NCCL's ratio of Simple's network step to LL's (14 to 2.7 µs)
-// times it, as Simple's chunks wait for the GPU and each receive is flushed
-// (peers counts LL peers so).
+// each costing p2p_peer_latency times the network's latency over NCCL's
+// figure (inter_step_latency, Machine's parts): NCCL's one network step of
+// LL (2.7 µs) is a ring's, whose proxy serves two peers, and says little of
+// a proxy that serves thousands, but a network whose steps take k times
+// NCCL's figure takes about k times as long per peer, as the same posts and
+// completions make both: over EFA, an AllReduce of 8 to 128 B on two
+// p5.48xlarge nodes fits a step latency 5.3 times NCCL's, and an AllToAll
+// of 2 to 64 KiB on 16 ranks of the same test job a per-peer cost 5.4
+// times the prior (data/nccltests/testdata/real, aws-k8s-tester#585 and
+// bottlerocket-kernel-kit#313). The cost is the same with every protocol:
+// that AllToAll grows 1.32 times from 256 KiB (LL) to 512 KiB (Simple), and
+// 8 nodes of H800 at 8 MiB (nccl#1531, 56 network peers) leave at most
+// 3.1 µs per peer, where NCCL's ratio of Simple's network step to LL's (14
+// to 2.7 µs) would charge more than 11.
 func p2pLatency(h *Hardware, rn *run, p nccl.Protocol) (intra, peers float64) {
 	c := nccl.DefaultConstants(rn.version)
 	hw := nccl.HWPCI
@@ -235,8 +243,7 @@ func p2pLatency(h *Hardware, rn *run, p nccl.Protocol) (intra, peers float64) {
 		hw = nccl.HWNVLink
 	}
 	intra = float64(rn.shape.per-1) * c.HWLatency[hw][nccl.AlgoRing][p] * 1e-6
-	net := c.HWLatency[nccl.HWNet][nccl.AlgoRing]
-	return intra, float64(networkPeers(rn.shape)) * net[p] / net[nccl.LL]
+	return intra, float64(networkPeers(rn.shape))
 }
 
 // networkPeers are the ranks of other nodes that each rank of s sends to

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -308,7 +309,10 @@ func TestRealLogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	listed := map[string]bool{v100DGX2.file: true, gb300File: true, p5TagSplit.file: true, h100Bridge: true}
+	listed := map[string]bool{v100DGX2.file: true, gb300File: true, p5TagSplit.file: true}
+	for _, rl := range noRankLines {
+		listed[rl.file] = true
+	}
 	for _, rl := range realLogs {
 		listed[rl.file] = true
 		t.Run(rl.file, func(t *testing.T) { checkRealLog(t, rl) })
@@ -320,22 +324,47 @@ func TestRealLogs(t *testing.T) {
 	}
 }
 
-// h100Bridge is nccl#1161's two H100 PCIe cards on an NVLink bridge: the
-// command line names all_reduce_perf with -g 2, the block has no header or
-// Rank lines, and busbw equals algbw (115.86 both at 2 GiB): 2 ranks.
+// noRankLines are public logs whose posts print no header or Rank lines, so
+// that the ranks come from the table or not at all (0): nccl#1161's two
+// H100 PCIe cards (its command line names all_reduce_perf -g 2; busbw
+// equals algbw, 115.86 both at 2 GiB: 2 ranks), an AllToAll over EFA of
+// bottlerocket-kernel-kit#313 (none redop and N/A in-place #wrong; 2048 B
+// is 32 floats to each of 16 ranks), and an AllReduce of
+// aws-k8s-tester#585 (its file name; busbw 0.00 and counts of one rank's
+// floats leave the ranks unknown).
+var noRankLines = []struct {
+	file          string
+	name          string
+	coll          commmodel.Collective
+	from          Inference
+	ranks, rows   int
+	spot          int64
+	timeUS, busGB float64
+}{
+	{h100Bridge, "all_reduce_perf", commmodel.AllReduce, FromName, 2, 2, 2147483648, 18535, 115.86},
+	{"efa_2x8_alltoall_bottlerocket313.log", "", commmodel.AllToAll, FromCheckColumn, 16, 9, 2048, 106.88, 0.02},
+	{"h100_p5_2x8_allreduce_efa_k8stester585.log", "", commmodel.AllReduce, FromFileName, 0, 5, 16, 69.29, 0},
+}
+
 const h100Bridge = "h100_pcie_nvlink_bridge_1x2_nccl1161.log"
 
 func TestRealLogNoRankLines(t *testing.T) {
-	l := readRealLog(t, h100Bridge)
-	if len(l.Tests) != 1 || len(l.Problems) != 0 {
-		t.Fatalf("%d tests, problems %v; want 1, none", len(l.Tests), l.Problems)
-	}
-	tt := l.Tests[0]
-	if tt.Name != "all_reduce_perf" || tt.Collective != commmodel.AllReduce || tt.Ranks != 2 || tt.RanksFrom != FromTable || len(tt.Rows) != 2 {
-		t.Fatalf("%q %v, %d ranks from %v, %d rows; want all_reduce_perf allreduce, 2 from the table, 2", tt.Name, tt.Collective, tt.Ranks, tt.RanksFrom, len(tt.Rows))
-	}
-	if o := tt.Rows[1].OutOfPlace; tt.Rows[1].Size != 2147483648 || o.Time != 18535e-6 || !scalar.EqualWithinRel(o.BusBW, 115.86e9, 1e-9) {
-		t.Errorf("row %+v; want 2147483648 B in 18535 us at 115.86 GB/s", tt.Rows[1])
+	for _, want := range noRankLines {
+		l := readRealLog(t, want.file)
+		if len(l.Tests) != 1 || len(l.Problems) != 0 {
+			t.Errorf("%s: %d tests, problems %v; want 1, none", want.file, len(l.Tests), l.Problems)
+			continue
+		}
+		tt := l.Tests[0]
+		if tt.Name != want.name || tt.Collective != want.coll || tt.CollectiveFrom != want.from || tt.Ranks != want.ranks || len(tt.Rows) != want.rows {
+			t.Errorf("%s: %q %v from %v, %d ranks, %d rows; want %q %v from %v, %d, %d", want.file, tt.Name, tt.Collective, tt.CollectiveFrom,
+				tt.Ranks, len(tt.Rows), want.name, want.coll, want.from, want.ranks, want.rows)
+			continue
+		}
+		i := slices.IndexFunc(tt.Rows, func(r Row) bool { return r.Size == want.spot })
+		if i < 0 || tt.Rows[i].OutOfPlace.Time != want.timeUS*1e-6 || !scalar.EqualWithinAbs(tt.Rows[i].OutOfPlace.BusBW, want.busGB*1e9, 1e-3) {
+			t.Errorf("%s: no row of %d B in %g us at %g GB/s", want.file, want.spot, want.timeUS, want.busGB)
+		}
 	}
 }
 
