@@ -122,8 +122,11 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, error) {
 	if n := t.Evidence.Nodes; tab.Nodes < 1 && pin.Nodes == 0 && n.Known() && n.Value > 0 {
 		tab.Nodes = n.Value // NCCL's "nNodes" where the Rank lines elide hosts
 	}
+	if tab.Nodes < 1 && pin.PerNode > 0 && ranks > 0 && ranks%pin.PerNode == 0 {
+		tab.Nodes = ranks / pin.PerNode // the ranks the table gives, over the GPUs a node the user gave
+	}
 	if tab.Nodes < 1 {
-		return tab, fmt.Errorf("%s: node count unknown (the Rank lines do not name every host): the table is left out; give nodes=N (FILE:test=K:nodes=N for one test)", tab.Collective)
+		return tab, fmt.Errorf("%s: node count unknown (the Rank lines do not name every host): the table is left out; give nodes=N, or per-node=G where the table gives its ranks (FILE:test=K:nodes=N for one test)", tab.Collective)
 	}
 	if tab.GPU == "" {
 		tab.GPU = UnnamedGPU // an unknown GPU, its facts assumed; TablesOf warns

@@ -68,6 +68,22 @@ func TestLeftOutTests(t *testing.T) {
 	}
 }
 
+// TestNodesFromPerNode: bottlerocket-kernel-kit#313's AllToAll prints no
+// Rank lines, and its counts give 16 ranks (2048 B is 32 floats to each);
+// per-node=8 then gives 2 nodes, and without it the table is left out with
+// a message that names both pins.
+func TestNodesFromPerNode(t *testing.T) {
+	path := "../../data/nccltests/testdata/real/efa_2x8_alltoall_bottlerocket313.log"
+	tabs, _, err := ReadFile(path, func(int) Pins { return Pins{PerNode: 8} })
+	if err != nil || len(tabs) != 1 || tabs[0].Nodes != 2 || tabs[0].PerNode != 8 {
+		t.Fatalf("per-node=8: %+v, %v; want one table of 2 nodes of 8", tabs, err)
+	}
+	none, problems, err := ReadFile(path, nil)
+	if len(none) != 0 || len(problems) != 1 || !strings.Contains(problems[0].Error(), "give nodes=N, or per-node=G") {
+		t.Errorf("no pins: %d tables, problems %v, error %v; want the table left out, naming nodes=N and per-node=G", len(none), problems, err)
+	}
+}
+
 // TestLayoutCarriesOver calibrates on Together's AllGather and
 // ReduceScatter tables, measured by one thread driving 8 GPUs (-g 8, a
 // launch floor of about 35 us), and predicts AllReduce of the same run at
