@@ -593,3 +593,21 @@ func TestPredictGuideClaim(t *testing.T) {
 			p[0].Algorithm, p[0].LowS*1e6, p[0].HighS*1e6, p[1].LowS*1e6)
 	}
 }
+
+// TestPredictBridgePairs: nccl#1161's two H100 PCIe cards show their NVLink
+// bridge (115.86 GB/s at 2 GiB); a prediction for 8 cards a node, whose
+// rings cross PCIe between the bridged pairs, takes PCIe and says why,
+// and one for the pair keeps the bridge (the measured 9306.7 us at 1 GiB
+// within 5%).
+func TestPredictBridgePairs(t *testing.T) {
+	cal := "../../data/nccltests/testdata/real/h100_pcie_nvlink_bridge_1x2_nccl1161.log:gpu=NVIDIA H100 PCIe:nodes=1"
+	code, out, stderr := runCLI("predict", "-calibrate", cal, "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1GiB")
+	if code != 0 || !strings.Contains(stderr, "an NVLink bridge joins pairs of cards: on 8 GPUs a node") || !strings.Contains(out, "fabric pcie") {
+		t.Errorf("8 a node: exit %d, stderr %s\n%s", code, stderr, out)
+	}
+	code, out, stderr = runCLI("predict", "-calibrate", cal, "-collective", "allreduce", "-p", "2", "-per-node", "2", "-g", "2", "-size", "1GiB", "-json")
+	res := decodePredict(t, out)
+	if code != 0 || len(res.Predictions) != 1 || math.Abs(res.Predictions[0].TimeS/9306.7e-6-1) > 0.05 {
+		t.Errorf("the pair: exit %d (%s), %+v; want within 5%% of 9306.7 us", code, stderr, res.Predictions)
+	}
+}

@@ -286,7 +286,8 @@ func (d *design) heldOutCoverage(tables []Table, held []heldTable) float64 {
 		}
 		for j, e := range h.errors(w) {
 			net := [2]float64{share * share * h.network[j][0], share * share * h.network[j][1]}
-			lo, hi := s.bounds(h.protocols[j], share*share*h.unidentified[j], net, dep, share*h.peerShare[j])
+			f, sl := peersBeyond(h.terms[j], &h.x, dep.peerDoublings)
+			lo, hi := s.bounds(h.protocols[j], share*share*h.unidentified[j], net, dep, [2]float64{share * share * f, share * share * sl})
 			if lo <= e && e <= hi {
 				inside++
 			}
@@ -407,7 +408,7 @@ func (d *design) medianError(x *[numParams]float64, skip func(int) bool) float64
 // heldOut returns the errors of table i's points, predicted at x by a
 // calibration without it, and NCCL's uncalibrated errors of the same points.
 func (d *design) heldOut(f *fitResult, used [numParams]bool, set Settings, i int) heldTable {
-	var h heldTable
+	h := heldTable{x: f.x}
 	x := &f.x
 	for j := range d.terms {
 		if d.table[j] != i {
@@ -419,7 +420,7 @@ func (d *design) heldOut(f *fitResult, used [numParams]bool, set Settings, i int
 		h.unidentified = append(h.unidentified, unidentified(&d.terms[j], x, param))
 		faster, slower := unmeasuredNetwork(&d.terms[j], x)
 		h.network = append(h.network, [2]float64{faster, slower})
-		h.peerShare = append(h.peerShare, sensitivity(&d.terms[j], x, parPeer))
+		h.terms = append(h.terms, &d.terms[j])
 		if d.terms[j].nccl > 0 {
 			h.nccl = append(h.nccl, math.Log(d.obs[j]/d.terms[j].nccl))
 		}

@@ -100,6 +100,11 @@ func Describe(gpu, spec string) (Hardware, error) {
 	}
 	_, fabric := set["fabric"]
 	_, sw := set["switch"]
+	if _, links := set["links"]; !links && fabric && h.Fabric == FabricMesh && h.links() == 0 && h.GPU.BridgeLinks > 0 {
+		// A PCIe card's mesh is its NVLink bridge, whose links the
+		// catalog gives.
+		h.NVLinks = h.GPU.BridgeLinks
+	}
 	switch {
 	case h.Fabric == FabricInfinity && h.GPU.Known && h.GPU.ISA == "":
 		return Hardware{}, fmt.Errorf("predict: hardware fabric=infinity: Infinity Fabric is AMD Instinct's; %s's links are fabric=nvswitch or fabric=mesh", h.GPU.Name)
@@ -112,8 +117,16 @@ func Describe(gpu, spec string) (Hardware, error) {
 			h.NVLS = false
 		}
 	}
-	if !h.GPU.Known && !fabric && !sw && h.links() > 0 {
+	switch {
+	case !h.GPU.Known && !fabric && !sw && h.links() > 0:
 		h.Fabric = FabricNVSwitch // links described without a word of how they join
+	case h.Fabric == FabricPCIe && !fabric && !sw && h.links() > 0:
+		// NVLinks given to a PCIe card join it to its peers directly: a
+		// bridge, as the user described.
+		h.Fabric, h.Sources.Fabric = FabricMesh, SourceUser
+		if !h.given(h.Sources.NVLS) {
+			h.NVLS = false
+		}
 	}
 	if _, nvls := set["nvls"]; (fabric || sw) && !nvls && h.Fabric != FabricNVSwitch {
 		// NVLS needs NVSwitch: off, as an assumption that follows the

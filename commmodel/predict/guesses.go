@@ -3,6 +3,7 @@ package predict
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/presets"
@@ -16,7 +17,15 @@ import (
 // GPUs by NVLinks of its own (nvidia-smi topo -m prints NV4 or NV6 between
 // each pair), so the fabric is a mesh and there is no NVLS. An NVLink
 // domain that spans hosts (Domain) keeps its switch.
+//
+// An NVLink bridge that a table of 2 GPUs a node showed (withBridge) joins
+// pairs of cards: hosts of more GPUs run their rings over PCIe between the
+// pairs, so for them the fabric is PCIe again.
 func (h Hardware) ForHosts(perHost int) Hardware {
+	if perHost > 2 && h.bridged() {
+		h.Fabric, h.NVLinks = FabricPCIe, 0
+		h.Sources.Fabric, h.Sources.NVLinks, h.Sources.NVLS = SourceAssumed, SourceCatalog, SourceAssumed
+	}
 	if perHost >= 2 && perHost <= 4 && h.Fabric == FabricNVSwitch && h.Domain == 0 && !h.given(h.Sources.Fabric) {
 		h.Fabric = FabricMesh
 		if !h.given(h.Sources.NVLS) {
@@ -252,19 +261,22 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 }
 
 // withBridge takes the GPUs of a node as joined by their NVLink bridge (the
-// catalog's GPU.BridgeLinks) where the fabric is assumed PCIe and a table
-// within one node moves more than PCIe carries: a bus bandwidth above twice
-// NCCL's figure for the GPUs' x16 link (nccl.PCIeBW), which is above the
-// link's signalling rate (63 GB/s a direction at Gen5, for NCCL's 48).
-// The bandwidth is the table's own, so the fact's source is the log.
+// catalog's GPU.BridgeLinks) where the fabric is assumed PCIe, every table
+// ran 2 GPUs a node (a bridge joins a pair of cards: more GPUs a node cross
+// PCIe between the pairs, ForHosts), and a table within one node moves more
+// than PCIe carries: a bus bandwidth above twice NCCL's figure for the
+// GPUs' x16 link (nccl.PCIeBW), which is above the link's signalling rate
+// (63 GB/s a direction at Gen5, for NCCL's 48). The bandwidth is the
+// table's own, so the fact's source is the log.
 func (h Hardware) withBridge(tables []Table, weak func(Source) bool, notes []string) (Hardware, []string) {
-	if h.Fabric != FabricPCIe || !weak(h.Sources.Fabric) || h.GPU.BridgeLinks == 0 || h.links() > 0 {
+	if h.Fabric != FabricPCIe || !weak(h.Sources.Fabric) || h.GPU.BridgeLinks == 0 || h.links() > 0 ||
+		slices.ContainsFunc(tables, func(t Table) bool { return t.PerNode != 2 }) {
 		return h, notes
 	}
 	limit := 2 * nccl.PCIeBW(h.GPU.PCIeGen)
 	for i := range tables {
 		t := &tables[i]
-		if t.Nodes != 1 || t.PerNode < 2 {
+		if t.Nodes != 1 {
 			continue
 		}
 		for _, p := range t.Points {
@@ -274,7 +286,7 @@ func (h Hardware) withBridge(tables []Table, weak func(Source) bool, notes []str
 			}
 			h.Fabric, h.NVLinks, h.NVLS = FabricMesh, h.GPU.BridgeLinks, false
 			h.Sources.Fabric, h.Sources.NVLinks, h.Sources.NVLS = SourceLog, SourceLog, SourceLog
-			return h, append(notes, fmt.Sprintf("%s: %s of bus bandwidth within a node at %s is more than PCIe Gen%d carries: the GPUs are taken as joined by the %s's NVLink bridge, %d NVLinks of %s (catalog); -hw fabric=pcie if they are not",
+			return h, append(notes, fmt.Sprintf("%s: %s of bus bandwidth within a node at %s is more than PCIe Gen%d carries: the node's 2 GPUs are taken as joined by the %s's NVLink bridge (%d NVLinks of %s, as the catalog gives it); -hw fabric=pcie if they are not",
 				t.Name, units.FormatBandwidth(bw), units.FormatSize(p.Size), h.GPU.PCIeGen, h.GPU.Name, h.GPU.BridgeLinks, units.FormatBandwidth(h.GPU.NVLinkBW)))
 		}
 	}
@@ -298,6 +310,12 @@ func (h Hardware) withSlingshot(tables []Table, weak func(Source) bool, notes []
 		}
 	}
 	return h, notes
+}
+
+// bridged reports that h's mesh is the NVLink bridge withBridge took from
+// a table.
+func (h *Hardware) bridged() bool {
+	return h.Fabric == FabricMesh && h.Sources.Fabric == SourceLog && h.GPU.BridgeLinks > 0 && h.GPU.NVLinks == 0 && h.NVLinks == h.GPU.BridgeLinks
 }
 
 // withPlatform applies the catalog system that the first table naming a

@@ -498,4 +498,25 @@ func TestWithEvidenceBridge(t *testing.T) {
 	if got, _ := told.WithEvidence(tabs); got.Fabric != FabricPCIe || got.Sources.Fabric != SourceUser {
 		t.Errorf("fabric=pcie given: %v from %q, want the user's PCIe", got.Fabric, got.Sources.Fabric)
 	}
+	// The bridge joins a pair: a host of 8 crosses PCIe between pairs, and
+	// a table of 4 GPUs a node says nothing of a bridge.
+	if host := got.ForHosts(8); host.Fabric != FabricPCIe || host.links() != 0 {
+		t.Errorf("8 GPUs a node: fabric %v of %d links, want PCIe", host.Fabric, host.links())
+	}
+	if host := got.ForHosts(2); host.Fabric != FabricMesh {
+		t.Errorf("2 GPUs a node: fabric %v, want the bridge's mesh", host.Fabric)
+	}
+	four := tabs[0]
+	four.PerNode = 4
+	if got, notes := h.WithEvidence([]Table{four}); got.Fabric != FabricPCIe || len(notes) != 0 {
+		t.Errorf("a table of 4 GPUs a node: fabric %v, notes %q; want PCIe and no note", got.Fabric, notes)
+	}
+	// Described by hand, the bridge is links=12 or fabric=mesh, either
+	// giving the other from the catalog.
+	for _, spec := range []string{"links=12", "fabric=mesh"} {
+		d, err := Describe(tabs[0].GPU, spec)
+		if err != nil || d.Fabric != FabricMesh || d.links() != 12 || d.Sources.Fabric != SourceUser {
+			t.Errorf("%s: fabric %v of %d links from %q, %v; want the user's mesh of 12", spec, d.Fabric, d.links(), d.Sources.Fabric, err)
+		}
+	}
 }

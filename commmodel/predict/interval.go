@@ -180,12 +180,15 @@ type heldTable struct {
 	protocols        []nccl.Protocol
 	calibrated, nccl []float64
 	// unidentified is each point's variance from the parameters the
-	// calibration without the table did not identify, peerShare its
-	// sensitivity to p2p_peer_latency, and network its variance from the
-	// network's latency where that calibration did not identify it, on
-	// the faster and the slower side (unmeasuredNetwork).
-	unidentified, peerShare []float64
-	network                 [][2]float64
+	// calibration without the table did not identify, and network its
+	// variance from the network's latency where that calibration did not
+	// identify it, on the faster and the slower side (unmeasuredNetwork);
+	// terms are the points' terms and x that calibration's parameters,
+	// for the per-peer spread of AllToAll points (peersBeyond).
+	unidentified []float64
+	network      [][2]float64
+	terms        []*term
+	x            [numParams]float64
 	// own reports errors at the table's own fit (a single table), and
 	// fitted counts the parameters its points fixed there: the errors have
 	// that many degrees of freedom fewer than points.
@@ -194,7 +197,7 @@ type heldTable struct {
 }
 
 // only returns h with the points of protocol p alone, for pool (without
-// peerShare, which pool does not read).
+// terms, which pool does not read).
 func (h heldTable) only(p nccl.Protocol) heldTable {
 	var out heldTable
 	for i, q := range h.protocols {
@@ -479,22 +482,17 @@ func doublings(n, lo, hi int) float64 {
 
 // variance is what d adds to the variance of ln(measured/model) on the side
 // where the measurement is faster than the model and on the side where it
-// is slower, for a prediction whose log moves by peerShare per unit of
-// ln p2p_peer_latency (sensitivity). Nodes and ranks beyond the tables
-// count once, by the farther of the two (a run on more nodes of as many
-// GPUs has both), a variance per doubling. Network peers beyond the
-// tables' AllToAll runs widen the share of the time their per-peer cost
-// makes by the same spreads times the doublings: no public log measures
-// that cost at scale, where congestion and the NICs' connection state only
-// add to it, so its errors are taken to add up rather than to wander.
-func (d departure) variance(peerShare float64) (faster, slower float64) {
+// is slower. Nodes and ranks beyond the tables count once, by the farther
+// of the two (a run on more nodes of as many GPUs has both), a variance per
+// doubling. Network peers beyond the tables' AllToAll runs add their own
+// (peersBeyond).
+func (d departure) variance() (faster, slower float64) {
 	far := max(d.nodeDoublings, d.rankDoublings)
 	v := d.collective
 	if d.layout {
 		v += layoutSpread * layoutSpread
 	}
-	peer := peerShare * d.peerDoublings
-	faster, slower = v+peer*peer*FasterAbove*FasterAbove, v+peer*peer*SlowerAbove*SlowerAbove
+	faster, slower = v, v
 	if d.larger {
 		return faster + far*FasterAbove*FasterAbove, slower + far*SlowerAbove*SlowerAbove
 	}
@@ -658,8 +656,32 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 		// leaves the bandwidths to their priors.
 		u = m.unidentified(t)
 	}
-	lo, hi := m.spread.bounds(t.ch.proto, share*share*u, net, m.spread.departure(rn), share*sensitivity(t, &m.x, parPeer))
+	d := m.spread.departure(rn)
+	var peer [2]float64
+	peer[0], peer[1] = peersBeyond(t, &m.x, d.peerDoublings)
+	lo, hi := m.spread.bounds(t.ch.proto, share*share*u, net, d, [2]float64{share * share * peer[0], share * share * peer[1]})
 	return t0 * math.Exp(lo), t0 * math.Exp(hi)
+}
+
+// peersBeyond returns the variance of ln T(t) at x from the per-peer cost
+// of an AllToAll whose network peers lie doublings doublings beyond the
+// tables' (departure): on the faster side and on the slower, each the
+// change of ln T with p2p_peer_latency z80 of that side's standard
+// deviations away (doublings·FasterAbove, doublings·SlowerAbove). As in
+// unmeasuredNetwork the time is linear in the cost, not in its log, so a
+// larger call, whose time the per-peer cost shares with its bytes, never
+// has a lower High than a smaller one.
+func peersBeyond(t *term, x *[numParams]float64, doublings float64) (faster, slower float64) {
+	if t.peers == 0 || doublings == 0 {
+		return 0, 0
+	}
+	t0 := t.time(x)
+	up, down := *x, *x
+	up[parPeer] *= math.Exp(z80 * doublings * SlowerAbove)
+	down[parPeer] *= math.Exp(-z80 * doublings * FasterAbove)
+	f := math.Log(t0/t.time(&down)) / z80
+	sl := math.Log(t.time(&up)/t0) / z80
+	return f * f, sl * sl
 }
 
 // floorParams are the parameters of the least time the hardware allows a
@@ -699,13 +721,14 @@ func floor(t *term, x *[numParams]float64) float64 {
 // that runs protocol p, whose prediction has variance u from the parameters
 // the tables leave unidentified and net from the network's latency where
 // they do not measure it (faster, slower: unmeasuredNetwork), departs from
-// the tables by d, and moves by
-// peerShare per unit of ln p2p_peer_latency. A side that the bias moves past
+// the tables by d, and has variance peer from its network peers beyond the
+// tables' (faster, slower: peersBeyond). A side that the bias moves past
 // the prediction ends at it (interval).
-func (s *spread) bounds(p nccl.Protocol, u float64, net [2]float64, d departure, peerShare float64) (lo, hi float64) {
+func (s *spread) bounds(p nccl.Protocol, u float64, net [2]float64, d departure, peer [2]float64) (lo, hi float64) {
 	bias, v := s.at(p)
 	v += u
-	faster, slower := d.variance(peerShare)
+	faster, slower := d.variance()
+	faster, slower = faster+peer[0], slower+peer[1]
 	if !s.network {
 		faster, slower = faster+net[0], slower+net[1]
 	}

@@ -53,9 +53,10 @@ func TestDepartureWidens(t *testing.T) {
 	// Covering AllToAll covers its network peers too (16 ranks of 8: 8).
 	allToAll := func(s *spread) { s.collectives, s.peers = append(s.collectives, commmodel.AllToAll), 8 }
 	// peers is what the 8 network peers of a 16-rank AllToAll beyond the
-	// tables' none (one peer) add, 3 doublings of the time's share that
-	// p2p_peer_latency makes (departure.variance).
-	peers := func(m *Machine, spread float64) float64 {
+	// tables' none (one peer) add on one side: 3 doublings of spread, with
+	// p2p_peer_latency moved z80 times that way, and the change of ln T
+	// over z80 squared (peersBeyond).
+	peers := func(m *Machine, spread, sign float64) float64 {
 		q := Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}
 		rn, err := m.run(q)
 		if err != nil {
@@ -65,7 +66,9 @@ func TestDepartureWidens(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := sensitivity(&tm, &m.x, parPeer) * 3 * spread
+		moved := m.x
+		moved[parPeer] *= math.Exp(sign * z80 * 3 * spread)
+		d := math.Log(tm.time(&moved)/tm.time(&m.x)) / z80
 		return d * d
 	}
 	for _, c := range []struct {
@@ -85,10 +88,10 @@ func TestDepartureWidens(t *testing.T) {
 			func(s *spread) { s.layouts = append(s.layouts, Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}.norm()) },
 			layoutSpread * layoutSpread, layoutSpread * layoutSpread},
 		{"collective", allReduce, Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}, allToAll,
-			priorSpread*priorSpread + peers(allReduce, FasterAbove), priorSpread*priorSpread + peers(allReduce, SlowerAbove)},
+			priorSpread*priorSpread + peers(allReduce, FasterAbove, -1), priorSpread*priorSpread + peers(allReduce, SlowerAbove, 1)},
 		{"collective measured", m, Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}, allToAll,
-			max(m.spread.crossVariance-m.spread.variance, 0) + peers(m, FasterAbove),
-			max(m.spread.crossVariance-m.spread.variance, 0) + peers(m, SlowerAbove)},
+			max(m.spread.crossVariance-m.spread.variance, 0) + peers(m, FasterAbove, -1),
+			max(m.spread.crossVariance-m.spread.variance, 0) + peers(m, SlowerAbove, 1)},
 		{"collective from one table", single, Query{Collective: commmodel.AllToAll, Ranks: tables[0].Ranks(), PerNode: tables[0].PerNode},
 			allToAll, 0, 0},
 	} {
@@ -420,6 +423,35 @@ func TestIntervalFewPoints(t *testing.T) {
 		}
 		if v := m.spread.variance; c.prior != (math.Abs(v-priorSpread*priorSpread) < 1e-12) {
 			t.Errorf("%d points: pooled variance %.4f, prior's %.4f: want the prior alone %v", len(c.tab.Points), v, priorSpread*priorSpread, c.prior)
+		}
+	}
+}
+
+// TestAllToAllHighGrowsWithSize: far beyond the tables' network peers (no
+// table ran AllToAll; 65536 ranks of 8 GPUs), the per-peer cost's spread
+// moves the time it adds, not the log of the whole time, so a larger call
+// has no lower time than a smaller one, and its High is lower by less than
+// a thousandth: the other spreads add to the per-peer one in quadrature in
+// logs, which lets the High sag a little as the bytes take a larger share
+// (6e-4 at 64 MiB here; before, the High fell from 10.18 s at 64 B as
+// the share of the per-peer cost fell).
+func TestAllToAllHighGrowsWithSize(t *testing.T) {
+	tr := truth(t)
+	m, err := Calibrate(tr.Hardware, syntheticTables(t, tr), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sizes []float64
+	for s := 64.0; s <= 16<<30; s *= 16 {
+		sizes = append(sizes, s)
+	}
+	ps, err := m.Predict(Query{Collective: commmodel.AllToAll, Ranks: 65536, PerNode: 8}, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(ps); i++ {
+		if ps[i].High < ps[i-1].High*(1-1e-3) || ps[i].Time < ps[i-1].Time*(1-1e-9) {
+			t.Errorf("%g B: %.10g s, high %.10g s; %g B: %.10g s, high %.10g s: want neither to fall", ps[i-1].Size, ps[i-1].Time, ps[i-1].High, ps[i].Size, ps[i].Time, ps[i].High)
 		}
 	}
 }

@@ -256,6 +256,7 @@ func TestReadPrefixes(t *testing.T) {
 		"[0]      8388608       2097152     float     sum      -1    80.00  104.86  104.86      0    80.00  104.86  104.86      0",
 		"[0]     16777216       4194304     float     sum      -1[0]   160.00  104.86  104.86      0[0]   160.00  104.86  104.86      0",
 		"[1] host-a:1002:1002 [1] NCCL INFO comm 0x1 rank 1 nranks 2 - Init COMPLETE",
+		"[0] 10-0-0-2:1001:1001 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.0.0.2<0>",
 		"",
 	}, "\r\n")
 	l := readString(t, in, Options{})
@@ -266,6 +267,11 @@ func TestReadPrefixes(t *testing.T) {
 	if len(tt.Rows) != 5 || tt.Ranks != 2 || tt.Collective != commmodel.AllReduce || tt.CollectiveFrom != FromTable || len(l.Problems) != 0 {
 		t.Errorf("rows %d ranks %d collective %v (%v) problems %v; want 5, 2, allreduce (table), none",
 			len(tt.Rows), tt.Ranks, tt.Collective, tt.CollectiveFrom, l.Problems)
+	}
+	// A tagged NCCL line whose host name starts with a digit keeps its
+	// "[0]": its NIC list names two NICs.
+	if n := tt.Evidence.NICCount; n.Value != 2 {
+		t.Errorf("NICs %+v from a tagged NET/IB line, want 2", n)
 	}
 }
 

@@ -167,10 +167,12 @@ func stripLaunchPrefix(s string) string {
 			}
 			tag := t[:end+1]
 			s = t[end+1:] // MPICH / Intel MPI -prepend-rank: "[0] "
-			if r := strings.TrimLeft(s, " \t"); r != "" && isDigit(r[0]) {
+			if f := strings.Fields(s); len(f) > 0 && allDigits(f[0]) {
 				// The launcher tags every write, and nccl-tests writes a
 				// row in pieces ("sum      -1[0]    1626.5"): blanks of
-				// the tag's width keep the columns where they were.
+				// the tag's width keep the columns where they were. A row
+				// starts with its size; other lines keep their "[0]"
+				// (NCCL's device index, "10-0-0-2:1:1 [0] NCCL INFO").
 				s = strings.ReplaceAll(s, tag, strings.Repeat(" ", len(tag)))
 			}
 		case len(t) > 0 && isDigit(t[0]):
