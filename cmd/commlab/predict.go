@@ -49,7 +49,7 @@ type predictLayout struct {
 	GPUsPerThread     int `json:"gpus_per_thread"`
 	Graphs            int `json:"graphs"`
 	// Tables is the layout the calibration tables share, when they share
-	// one and the prediction's differs from it; null otherwise.
+	// one and the prediction's differs from it; omitted otherwise.
 	Tables *predictLayout `json:"tables,omitempty"`
 }
 

@@ -408,10 +408,13 @@ func (s *spread) sawTables(tables []Table) {
 		if !slices.Contains(s.collectives, t.Collective) {
 			s.collectives = append(s.collectives, t.Collective)
 		}
-		if l := t.Layout.norm(); !slices.Contains(s.layouts, l) {
+		same := func(l Layout) func(Layout) bool {
+			return func(x Layout) bool { return x.launchKey() == l.launchKey() }
+		}
+		if l := t.Layout.norm(); !slices.ContainsFunc(s.layouts, same(l)) {
 			s.layouts = append(s.layouts, l)
 		}
-		if l := t.Layout.norm(); t.Nodes > 1 && !slices.Contains(s.acrossLayouts, l) {
+		if l := t.Layout.norm(); t.Nodes > 1 && !slices.ContainsFunc(s.acrossLayouts, same(l)) {
 			s.acrossLayouts = append(s.acrossLayouts, l)
 		}
 		s.minNodes, s.maxNodes = min(s.minNodes, t.Nodes), max(s.maxNodes, t.Nodes)

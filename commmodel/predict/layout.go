@@ -136,8 +136,8 @@ func commonLayout(layouts []Layout) Layout {
 		if l.GPUsPerThread != c.GPUsPerThread {
 			c.GPUsPerThread = 1
 		}
-		if l.Graphs != c.Graphs {
-			c.Graphs = 0
+		if min(l.Graphs, 1) != min(c.Graphs, 1) {
+			c.Graphs = 0 // graphs count alike whatever their number (launchKey)
 		}
 	}
 	return c
@@ -167,8 +167,9 @@ func (m *Machine) Layout(q Query) Layout {
 	return q.Layout.over(Layout{Graphs: tables.Graphs}).norm()
 }
 
-// TablesLayouts returns the layouts the calibration tables ran, each once,
-// in the tables' order: one where they share it.
+// TablesLayouts returns the layouts the calibration tables ran, each once
+// (CUDA graphs counting alike whatever their number), in the tables'
+// order: one where they share it.
 func (m *Machine) TablesLayouts() []Layout { return slices.Clone(m.spread.layouts) }
 
 // seen reports whether a table ran in layout l, graphs counting alike

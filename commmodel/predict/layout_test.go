@@ -198,3 +198,26 @@ func TestLayoutAcrossNodes(t *testing.T) {
 		t.Errorf("two nodes with -g 8: %+v, want 8 GPUs per thread", l)
 	}
 }
+
+// TestLayoutGraphCounts: two tables that both ran the timed loop as CUDA
+// graphs, replayed 10 and 1 times (nccl-tests -G 10, -G 1), share a
+// layout, since graphs count alike whatever their number: the prediction
+// runs with graphs, and no note says that no table ran its layout.
+func TestLayoutGraphCounts(t *testing.T) {
+	tr := truth(t)
+	sizes := []float64{1 << 10, 1 << 20, 1 << 26}
+	a := timedTable(t, tr, "g10", commmodel.AllReduce, 1, 8, 1, sizes)
+	b := timedTable(t, tr, "g1", commmodel.AllGather, 1, 8, 1, sizes)
+	a.Layout.Graphs, b.Layout.Graphs = 10, 1
+	m, err := Calibrate(tr.Hardware, []Table{a, b}, &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}
+	if ls, l := m.TablesLayouts(), m.Layout(q); len(ls) != 1 || l.Graphs == 0 {
+		t.Errorf("tables' layouts %+v, prediction's %+v; want one, and graphs", ls, l)
+	}
+	if b, err := m.Beyond(q); err != nil || len(b) != 0 {
+		t.Errorf("Beyond = %q, %v; want nothing", b, err)
+	}
+}

@@ -122,16 +122,30 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, error) {
 	if n := t.Evidence.Nodes; tab.Nodes < 1 && pin.Nodes == 0 && n.Known() && n.Value > 0 {
 		tab.Nodes = n.Value // NCCL's "nNodes" where the Rank lines elide hosts
 	}
-	if tab.Nodes < 1 && pin.PerNode > 0 && ranks > 0 && ranks%pin.PerNode == 0 {
+	if tab.Nodes < 1 && pin.PerNode > 0 && ranks > 0 {
+		if ranks%pin.PerNode != 0 {
+			return tab, fmt.Errorf("%s: the table's %d ranks are not a multiple of per-node=%d: the table is left out; give per-node=G that divides them, or nodes=N", tab.Collective, ranks, pin.PerNode)
+		}
 		tab.Nodes = ranks / pin.PerNode // the ranks the table gives, over the GPUs a node the user gave
 	}
 	if tab.Nodes < 1 {
-		return tab, fmt.Errorf("%s: node count unknown (the Rank lines do not name every host): the table is left out; give nodes=N, or per-node=G where the table gives its ranks (FILE:test=K:nodes=N for one test)", tab.Collective)
+		why := "the Rank lines do not name every host"
+		if len(t.Evidence.Devices) == 0 {
+			why = "no Rank line names the hosts"
+		}
+		give := "give nodes=N, or per-node=G, as the table gives its ranks"
+		if ranks < 1 {
+			give = "give nodes=N and per-node=G (or ranks=N), as the table does not give its ranks"
+		}
+		return tab, fmt.Errorf("%s: node count unknown (%s): the table is left out; %s (FILE:test=K:KEY=VALUE for one test)", tab.Collective, why, give)
 	}
 	if tab.GPU == "" {
 		tab.GPU = UnnamedGPU // an unknown GPU, its facts assumed; TablesOf warns
 	}
 	tab.PerNode = pin.PerNode
+	if tab.PerNode > 0 && t.Ranks > 0 && pin.Ranks == 0 && tab.Nodes*tab.PerNode != t.Ranks {
+		return tab, fmt.Errorf("%s: %d nodes of per-node=%d make %d ranks, but the table gives %d: the table is left out; give the shape it ran", tab.Collective, tab.Nodes, tab.PerNode, tab.Nodes*tab.PerNode, t.Ranks)
+	}
 	if tab.PerNode == 0 {
 		if ranks < 1 || ranks%tab.Nodes != 0 {
 			return tab, fmt.Errorf("%s: %d ranks on %d nodes: give ranks=N or per-node=G", tab.Collective, ranks, tab.Nodes)

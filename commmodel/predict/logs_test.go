@@ -70,17 +70,33 @@ func TestLeftOutTests(t *testing.T) {
 
 // TestNodesFromPerNode: bottlerocket-kernel-kit#313's AllToAll prints no
 // Rank lines, and its counts give 16 ranks (2048 B is 32 floats to each);
-// per-node=8 then gives 2 nodes, and without it the table is left out with
-// a message that names both pins.
+// per-node=8 then gives 2 nodes; without it, with a per-node that does not
+// divide 16, or with a shape of other ranks, the table is left out with a
+// message that says which.
 func TestNodesFromPerNode(t *testing.T) {
 	path := "../../data/nccltests/testdata/real/efa_2x8_alltoall_bottlerocket313.log"
 	tabs, _, err := ReadFile(path, func(int) Pins { return Pins{PerNode: 8} })
 	if err != nil || len(tabs) != 1 || tabs[0].Nodes != 2 || tabs[0].PerNode != 8 {
 		t.Fatalf("per-node=8: %+v, %v; want one table of 2 nodes of 8", tabs, err)
 	}
-	none, problems, err := ReadFile(path, nil)
-	if len(none) != 0 || len(problems) != 1 || !strings.Contains(problems[0].Error(), "give nodes=N, or per-node=G") {
-		t.Errorf("no pins: %d tables, problems %v, error %v; want the table left out, naming nodes=N and per-node=G", len(none), problems, err)
+	for _, c := range []struct {
+		pins Pins
+		want string
+	}{
+		{Pins{}, "node count unknown (no Rank line names the hosts): the table is left out; give nodes=N, or per-node=G, as the table gives its ranks"},
+		{Pins{PerNode: 3}, "the table's 16 ranks are not a multiple of per-node=3"},
+		{Pins{PerNode: 8, Nodes: 3}, "3 nodes of per-node=8 make 24 ranks, but the table gives 16"},
+	} {
+		none, problems, err := ReadFile(path, func(int) Pins { return c.pins })
+		if len(none) != 0 || len(problems) != 1 || !strings.Contains(problems[0].Error(), c.want) {
+			t.Errorf("%+v: %d tables, problems %v, error %v; want the table left out: %q", c.pins, len(none), problems, err, c.want)
+		}
+	}
+	// aws-k8s-tester#585's AllReduce rows give no ranks (busbw 0.00, counts
+	// of one rank's floats): per-node alone cannot place them.
+	_, problems, _ := ReadFile("../../data/nccltests/testdata/real/h100_p5_2x8_allreduce_efa_k8stester585.log", nil)
+	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "give nodes=N and per-node=G (or ranks=N), as the table does not give its ranks") {
+		t.Errorf("ranks unknown: problems %v; want nodes=N and per-node=G named", problems)
 	}
 }
 
