@@ -153,6 +153,9 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if req.query.Ranks == 1 {
 		out.Problems = append(out.Problems, problem{Message: "-p 1: one rank exchanges nothing; an out-of-place call copies the buffer within the GPU, which the model does not time, so its times are the launch and NCCL's latency alone"})
 	}
+	if req.query.Collective == commmodel.AllToAll && (req.algo != "auto" || req.proto != "auto") {
+		out.Problems = append(out.Problems, problem{Message: "AllToAll runs NCCL's point-to-point sends, which NCCL_ALGO does not choose and whose protocol NCCL picks by the bytes per channel (LL up to 16 KiB, src/enqueue.cc): -algo and -proto pin the calibration tables only"})
+	}
 	hw, tables := m.hw, m.tables
 	out.Hardware, err = describeHardware(hw, tables, req.query, req.sizes)
 	if err == nil {

@@ -611,3 +611,19 @@ func TestPredictBridgePairs(t *testing.T) {
 		t.Errorf("the pair: exit %d (%s), %+v; want within 5%% of 9306.7 us", code, stderr, res.Predictions)
 	}
 }
+
+// TestPredictAllToAllPins: NCCL_ALGO and NCCL_PROTO do not choose how
+// grouped sends run (NCCL picks LL or Simple by the bytes per channel), so
+// an AllToAll prediction with -algo or -proto says they pin the tables only.
+func TestPredictAllToAllPins(t *testing.T) {
+	for _, flags := range [][]string{{"-algo", "ring"}, {"-proto", "ll"}} {
+		args := append([]string{"predict", "-gpu", "NVIDIA H100 80GB HBM3", "-collective", "alltoall", "-p", "16", "-per-node", "8", "-size", "1MiB"}, flags...)
+		code, _, stderr := runCLI(args...)
+		if code != 0 || !strings.Contains(stderr, "-algo and -proto pin the calibration tables only") {
+			t.Errorf("%v: exit %d, stderr %s", flags, code, stderr)
+		}
+	}
+	if _, _, stderr := runCLI("predict", "-gpu", "NVIDIA H100 80GB HBM3", "-collective", "alltoall", "-p", "16", "-per-node", "8", "-size", "1MiB"); strings.Contains(stderr, "pin the calibration tables only") {
+		t.Errorf("no pins: stderr %s", stderr)
+	}
+}
