@@ -145,10 +145,11 @@
 // rtx6000d_2x8_alltoall_late2025.log: 8 network peers per rank, 29.7 µs at
 // 2 KiB). Only AllToAll tables across nodes with messages of a few KiB per
 // peer identify it; beyond the network peers of the tables' AllToAll runs
-// (one peer without any) the interval widens the share of the time it
-// makes by SlowerAbove per doubling on the slow side (FasterAbove on the
-// fast side): at thousands of peers congestion and the NICs' connection
-// state add to a per-peer cost that small runs cannot show.
+// (one peer without any) the interval takes the time with the per-peer
+// cost moved by SlowerAbove per doubling on the slow side (FasterAbove on
+// the fast side), so that it widens the time that cost makes and no more:
+// at thousands of peers congestion and the NICs' connection state add to a
+// per-peer cost that small runs cannot show.
 //
 // Calibrate minimises, over the logs of the parameters,
 //
