@@ -16,8 +16,8 @@ type term struct {
 	// lat are NCCL's latency parts (base, intra, inter) of what ran, s.
 	lat [3]float64
 	// peers are the network peers of one rank's grouped sends (AllToAll),
-	// in LL peers, each of which costs p2p_peer_latency (p2pLatency); 0
-	// for the collectives.
+	// each of which costs p2p_peer_latency times inter_step_latency
+	// (p2pLatency); 0 for the collectives.
 	peers float64
 	// intra and net are the bytes over one GPU's intra-node egress and
 	// over one NIC.
