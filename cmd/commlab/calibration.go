@@ -223,10 +223,11 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 			"describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host is fabric=infinity)", hw.GPU.Name)})
 	}
 	hw, notes := hw.WithEvidence(m.tables)
-	if host := hw.ForHosts(perNode); host.Fabric != hw.Fabric && hw.Sources.Fabric == predict.SourceLog {
+	host := hw.ForHosts(perNode)
+	if host.Fabric != hw.Fabric && hw.Sources.Fabric == predict.SourceLog {
 		notes = append(notes, fmt.Sprintf("an NVLink bridge joins pairs of cards: on %d GPUs a node the rings cross PCIe between the pairs, which no table ran, and the prediction takes PCIe", perNode))
 	}
-	hw, fitted := hw.ForHosts(perNode).FitNICs(m.tables)
+	hw, fitted := host.FitNICs(m.tables)
 	if fitted != "" {
 		notes = append(notes, fitted)
 	}
