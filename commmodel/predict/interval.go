@@ -611,16 +611,25 @@ func unidentified(t *term, x *[numParams]float64, param func(k int) (sd float64,
 // measurement is faster, and on the side where it is slower. Public
 // networks lie far above NCCL's figure as often as near it
 // (NetworkSlower, NetworkFaster), so each side is the change of ln T with
-// the latency z80 of that side's standard deviations away, not the delta
-// method's: the time is linear in the latency, not in its log.
+// the latency z80 of that side's standard deviations away (moved), not the
+// delta method's: the time is linear in the latency, not in its log.
 func unmeasuredNetwork(t *term, x *[numParams]float64) (faster, slower float64) {
 	if t.lat[2] == 0 && t.peers == 0 {
 		return 0, 0
 	}
+	return moved(t, x, parInter, NetworkFaster, NetworkSlower)
+}
+
+// moved returns the variance of ln T(t) at x on each side of parameter k,
+// whose log has standard deviation fast below and slow above: the change
+// of ln T with k moved z80 of that side's standard deviations, over z80,
+// squared. Where the time is linear in k (a latency), this keeps a larger
+// call's interval from narrowing where the delta method's would.
+func moved(t *term, x *[numParams]float64, k int, fast, slow float64) (faster, slower float64) {
 	t0 := t.time(x)
 	up, down := *x, *x
-	up[parInter] *= math.Exp(z80 * NetworkSlower)
-	down[parInter] *= math.Exp(-z80 * NetworkFaster)
+	up[k] *= math.Exp(z80 * slow)
+	down[k] *= math.Exp(-z80 * fast)
 	f := math.Log(t0/t.time(&down)) / z80
 	sl := math.Log(t.time(&up)/t0) / z80
 	return f * f, sl * sl
@@ -662,7 +671,8 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	d := m.spread.departure(rn)
 	var peer [2]float64
 	peer[0], peer[1] = peersBeyond(t, &m.x, d.peerDoublings)
-	lo, hi := m.spread.bounds(t.ch.proto, share*share*u, net, d, [2]float64{share * share * peer[0], share * share * peer[1]})
+	peer[0], peer[1] = share*share*peer[0], share*share*peer[1]
+	lo, hi := m.spread.bounds(t.ch.proto, share*share*u, net, d, peer)
 	return t0 * math.Exp(lo), t0 * math.Exp(hi)
 }
 
@@ -670,21 +680,16 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 // of an AllToAll whose network peers lie doublings doublings beyond the
 // tables' (departure): on the faster side and on the slower, each the
 // change of ln T with p2p_peer_latency z80 of that side's standard
-// deviations away (doublings·FasterAbove, doublings·SlowerAbove). As in
-// unmeasuredNetwork the time is linear in the cost, not in its log, so a
-// larger call, whose time the per-peer cost shares with its bytes, never
-// has a lower High than a smaller one.
+// deviations away (doublings·FasterAbove, doublings·SlowerAbove; moved).
+// The time is linear in the cost, not in its log, so the High of a larger
+// call, whose time the cost shares with its bytes, does not fall as the
+// bytes take a larger share (the other spreads, added in quadrature, let
+// it sag slightly: TestAllToAllHighGrowsWithSize).
 func peersBeyond(t *term, x *[numParams]float64, doublings float64) (faster, slower float64) {
 	if t.peers == 0 || doublings == 0 {
 		return 0, 0
 	}
-	t0 := t.time(x)
-	up, down := *x, *x
-	up[parPeer] *= math.Exp(z80 * doublings * SlowerAbove)
-	down[parPeer] *= math.Exp(-z80 * doublings * FasterAbove)
-	f := math.Log(t0/t.time(&down)) / z80
-	sl := math.Log(t.time(&up)/t0) / z80
-	return f * f, sl * sl
+	return moved(t, x, parPeer, doublings*FasterAbove, doublings*SlowerAbove)
 }
 
 // floorParams are the parameters of the least time the hardware allows a
