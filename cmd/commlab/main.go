@@ -155,6 +155,9 @@ func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) 
 		args = fs.Args()[1:]
 	}
 	if len(pos) > maxArgs {
+		if fs.Lookup("calibrate") != nil && !strings.HasPrefix(pos[maxArgs], "-") {
+			return nil, usageErrorf(fs, "unexpected argument %q: the logs go in -calibrate, such as -calibrate %s", pos[maxArgs], pos[maxArgs])
+		}
 		return nil, usageErrorf(fs, "unexpected argument %q: flags start with -", pos[maxArgs])
 	}
 	return pos, nil

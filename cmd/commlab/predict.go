@@ -218,6 +218,9 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	if err != nil {
 		return predictRequest{}, err
 	}
+	if *collective == "" {
+		return predictRequest{}, usageErrorf(fs, "give -collective, the collective to predict (allreduce, allgather, reducescatter, broadcast or alltoall), such as -collective allreduce")
+	}
 	c, err := commmodel.ParseCollective(*collective)
 	if err != nil {
 		return predictRequest{}, flagErrorf("-collective: %w", err)

@@ -254,6 +254,10 @@ func TestPredictErrors(t *testing.T) {
 			[]string{"-graph -1"}},
 		{[]string{"-collective", "allreduce", "-p", "8", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3", "-size", "1MiB", "-threads", "-1"},
 			[]string{"-threads -1"}},
+		{[]string{"-gpu", "NVIDIA H100 80GB HBM3", "-p", "16", "-per-node", "8", "-size", "1MiB"},
+			[]string{"give -collective, the collective to predict", "-collective allreduce"}},
+		{[]string{togetherDir + "all_reduce_ring.log", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"},
+			[]string{"the logs go in -calibrate, such as -calibrate " + togetherDir + "all_reduce_ring.log"}},
 	}
 	for _, c := range cases {
 		code, out, stderr := runCLI(append([]string{"predict"}, c.args...)...)
