@@ -182,9 +182,11 @@ type machine struct {
 // pinning every calibration file that does not pin its own. perNode is
 // the GPUs per node of the command's query, 0 for none: with the tables'
 // it bounds a host's GPUs, which tells a board of four from one of eight
-// (predict.Hardware.ForHosts).
+// (predict.Hardware.ForHosts), and a table whose log does not say how
+// its ranks sat on hosts is taken to have run on such hosts, as its
+// problems say (predict.Pins.HostGPUs).
 func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
-	base.GPU = *f.gpu
+	base.GPU, base.HostGPUs = *f.gpu, perNode
 	files, err := parseCalibrationFiles(*f.calibrate, base)
 	if err != nil {
 		return machine{}, err

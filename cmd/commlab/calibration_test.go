@@ -105,7 +105,9 @@ func TestCalibrationLayoutKeys(t *testing.T) {
 
 // TestPredictRowsOnly predicts from a table pasted without nccl-tests'
 // header: the rows of Together's Ring AllReduce alone. Without its node
-// count and GPU the command says which keys to give; with them it predicts.
+// count, the table is taken to have run on the prediction's hosts, and the
+// command says so and which keys settle it; where its 8 ranks cannot fill
+// such hosts it is left out. With the keys it predicts.
 func TestPredictRowsOnly(t *testing.T) {
 	b, err := os.ReadFile(togetherDir + "all_reduce_ring.log")
 	if err != nil {
@@ -126,8 +128,12 @@ func TestPredictRowsOnly(t *testing.T) {
 	}
 	args := []string{"predict", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1KiB"}
 	code, _, stderr := runCLI(append(args, "-calibrate", path)...)
-	if code == 0 || !strings.Contains(stderr, "give nodes=N") {
-		t.Errorf("rows without nodes: exit %d, stderr %q, want the nodes key named", code, stderr)
+	if code != 0 || !strings.Contains(stderr, "one node of 8 GPUs is assumed") || !strings.Contains(stderr, "FILE:nodes=N") {
+		t.Errorf("rows without nodes: exit %d, stderr %q, want the assumed node said, and the key that settles it", code, stderr)
+	}
+	odd := []string{"predict", "-collective", "allreduce", "-p", "6", "-per-node", "3", "-size", "1KiB", "-calibrate", path}
+	if code, _, stderr := runCLI(odd...); code == 0 || !strings.Contains(stderr, "the table is left out; give nodes=N") {
+		t.Errorf("8 ranks on hosts of 3: exit %d, stderr %q, want the table left out and the nodes key named", code, stderr)
 	}
 	code, out, stderr := runCLI(append(args, "-calibrate", path+":nodes=1:gpu=NVIDIA H100 80GB HBM3:g=8")...)
 	if code != 0 || !strings.Contains(out, "Ring") {

@@ -499,17 +499,23 @@ func TestPredictOneRank(t *testing.T) {
 }
 
 // TestPredictElidedRanks: the GB300 guide's log lists 4 Rank lines of each
-// test (ranks elided), so its node counts are unknown: its tables are left
-// out, and the warnings say so and name the pin. Pinned (tests 1 and 5 are
-// the two-host runs), those warnings go, and the unselected tests' with them.
+// test (ranks elided), so its node counts are unknown: its tables are taken
+// to have run on the prediction's hosts of 4 GPUs, which GB300's are, and
+// the warnings say so and name the pin; the prediction is the one with
+// that pin given. Pinned (tests 1 and 5 are the two-host runs), those
+// warnings go, and the unselected tests' with them.
 func TestPredictElidedRanks(t *testing.T) {
 	f := "../../data/logs/paired/gb300-nvl72/allreduce_alltoall_1to32hosts.log"
 	args := func(spec string) []string {
 		return []string{"predict", "-calibrate", spec, "-collective", "allreduce", "-p", "64", "-per-node", "4", "-size", "1GiB"}
 	}
-	code, _, stderr := runCLI(args(f)...)
-	if code != 0 || !strings.Contains(stderr, "the table is left out; give nodes=N") {
-		t.Errorf("unpinned: exit %d, stderr %q; want the tables left out, said so", code, stderr)
+	code, out, stderr := runCLI(args(f)...)
+	if code != 0 || !strings.Contains(stderr, "2 nodes of 4 GPUs are assumed") || !strings.Contains(stderr, "32 nodes of 4 GPUs are assumed") ||
+		!strings.Contains(stderr, "give FILE:nodes=N or FILE:per-node=G") {
+		t.Errorf("unpinned: exit %d, stderr %q; want the hosts assumed, said so", code, stderr)
+	}
+	if _, pinned, _ := runCLI(args(f + ":per-node=4")...); pinned != out {
+		t.Errorf("unpinned:\n%s\nwith per-node=4:\n%s\nwant the same", out, pinned)
 	}
 	code, _, stderr = runCLI(args(f + ":test=1:test=5:nodes=2")...)
 	if code != 0 || strings.Contains(stderr, "elided") || strings.Contains(stderr, "give nodes=N") || strings.Contains(stderr, "give ranks=N") {

@@ -27,6 +27,12 @@ type Pins struct {
 	Ranks int
 	// Nodes and PerNode are the hosts and GPUs per host.
 	Nodes, PerNode int
+	// HostGPUs is the GPUs per host to assume for a table whose log gives
+	// its ranks but not its hosts, where neither Nodes nor PerNode is
+	// pinned: the prediction's, as a user's runs of one machine share its
+	// hosts. A table of fewer ranks is taken as one host of them. The
+	// assumption is said among the problems.
+	HostGPUs int
 	// Layout replaces the header's threads, GPUs per thread and graphs,
 	// field by field (NoGraphs: none).
 	Layout
@@ -81,12 +87,16 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 		if pins != nil {
 			pin = pins(i)
 		}
-		tab, err := tableOf(t, pin)
+		tab, assumed, err := tableOf(t, pin)
 		if err != nil {
 			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line, Err: err})
 			continue
 		}
 		tab.Name = fmt.Sprintf("%s#%d", filepath.Base(name), i)
+		if assumed != "" {
+			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
+				Err: fmt.Errorf("%s: %s", tab.Collective, assumed)})
+		}
 		if tab.GPU == UnnamedGPU {
 			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
 				Err: fmt.Errorf("%s: no GPU name in the Rank lines: a GPU the catalog does not hold is assumed, every fact of it; give gpu=NAME to name it", tab.Collective)})
@@ -96,8 +106,41 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 	return out, problems
 }
 
-// tableOf builds the table of t with the pins.
-func tableOf(t *nccltests.Test, pin Pins) (Table, error) {
+// tableOf builds the table of t with the pins, and says what it assumed
+// of the run's hosts (Pins.HostGPUs), "" for nothing.
+func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
+	ranks := t.Ranks
+	if pin.Ranks > 0 {
+		ranks = pin.Ranks
+	}
+	hosts := t.Nodes > 0 || t.Evidence.Nodes.Known() && t.Evidence.Nodes.Value > 0
+	g := min(pin.HostGPUs, ranks)
+	if hosts || pin.Nodes > 0 || pin.PerNode > 0 || g < 1 || ranks%g != 0 {
+		tab, err := pin.tableOf(t)
+		return tab, "", err
+	}
+	// The log does not place the ranks on hosts: take the prediction's.
+	pin.PerNode = g
+	tab, err := pin.tableOf(t)
+	shape := fmt.Sprintf("%d nodes of %d GPUs are", tab.Nodes, g)
+	if tab.Nodes == 1 {
+		shape = fmt.Sprintf("one node of %d GPUs is", g)
+	}
+	return tab, fmt.Sprintf("node count unknown (%s): %s assumed, as the prediction's nodes hold %d; give FILE:nodes=N or FILE:per-node=G if the run was laid out otherwise",
+		noHosts(t), shape, pin.HostGPUs), err
+}
+
+// noHosts says why t's log does not give its node count.
+func noHosts(t *nccltests.Test) string {
+	if len(t.Evidence.Devices) == 0 {
+		return "no Rank line names the hosts"
+	}
+	return "the Rank lines do not name every host"
+}
+
+// tableOf builds the table of t with the pins; a table whose node count
+// neither its log nor the pins give is an error.
+func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 	tab := Table{GPU: t.System, Nodes: t.Nodes, Layout: layoutOf(t), Evidence: t.Evidence}
 	readEvidence(&tab, &t.Evidence)
 	pin.apply(&tab)
@@ -129,15 +172,11 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, error) {
 		tab.Nodes = ranks / pin.PerNode // the ranks the table gives, over the GPUs a node the user gave
 	}
 	if tab.Nodes < 1 {
-		why := "the Rank lines do not name every host"
-		if len(t.Evidence.Devices) == 0 {
-			why = "no Rank line names the hosts"
-		}
 		give := "give nodes=N, or per-node=G, as the table gives its ranks"
 		if ranks < 1 {
 			give = "give nodes=N and per-node=G (or ranks=N), as the table does not give its ranks"
 		}
-		return tab, fmt.Errorf("%s: node count unknown (%s): the table is left out; %s (FILE:test=K:KEY=VALUE for one test)", tab.Collective, why, give)
+		return tab, fmt.Errorf("%s: node count unknown (%s): the table is left out; %s (FILE:test=K:KEY=VALUE for one test)", tab.Collective, noHosts(t), give)
 	}
 	if tab.GPU == "" {
 		tab.GPU = UnnamedGPU // an unknown GPU, its facts assumed; TablesOf warns
