@@ -172,6 +172,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		return nil, err
 	}
 	m := &Machine{GPU: tables[0].GPU, Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
+	tables, m.Notes = withoutStalls(tables)
 	if h.assumedLinks() {
 		set.wideLinks = true
 		m.Notes = append(m.Notes, fmt.Sprintf("%s is not in commlab's catalog: its links are assumed (%s), and intra_bw is calibrated from the tables with a prior 10x wide either way; "+
@@ -661,4 +662,46 @@ func (m *Machine) intraPrior() float64 {
 		return h.intraBW()
 	}
 	return bw
+}
+
+// stallRatio is how many times longer than a larger size of its table a
+// row must take to be a stall: no switch of NCCL's algorithm or protocol
+// makes a larger call that much faster (the steepest such drop in the
+// repository's real logs is under 2x), while a row that another job or a
+// network fault held up can take fifty times as long.
+const stallRatio = 4
+
+// withoutStalls returns the tables without their stalled rows (stallRatio),
+// which did not time the collective alone, and a note for each table that
+// had some. The tables passed in are not changed.
+func withoutStalls(tables []Table) ([]Table, []string) {
+	var notes []string
+	out := tables
+	for i, t := range tables {
+		var kept []Point
+		var stalled []string
+		for _, p := range t.Points {
+			least := math.Inf(1) // the least time of a larger size
+			for _, q := range t.Points {
+				if q.Size > p.Size {
+					least = min(least, q.Time)
+				}
+			}
+			if p.Time > stallRatio*least {
+				stalled = append(stalled, units.FormatSize(p.Size))
+				continue
+			}
+			kept = append(kept, p)
+		}
+		if len(stalled) == 0 {
+			continue
+		}
+		if &out[0] == &tables[0] {
+			out = slices.Clone(tables)
+		}
+		out[i].Points = kept
+		notes = append(notes, fmt.Sprintf("%s: the rows of %s take more than %d times as long as a larger size of the table: they did not time the collective alone (another job, a network fault), and the calibration leaves them out",
+			t.Name, strings.Join(stalled, ", "), stallRatio))
+	}
+	return out, notes
 }

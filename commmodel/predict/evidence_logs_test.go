@@ -58,9 +58,9 @@ func TestDescribeRealLogs(t *testing.T) {
 		// Fabric, whose link count the catalog holds (seven peers).
 		{file: "mi355x_2x8_allreduce_pollara_roce.log", gpu: "AMD Instinct MI355X", nodes: 2, perNode: 8, facts: map[string]want{
 			"gpu":           {"AMD Instinct MI355X", SourceCatalog},
-			"fabric":        {"infinity", SourceAssumed},
+			"fabric":        {"infinity", SourceCatalog},
 			"nvlinks":       {"7", SourceCatalog},
-			"nvls":          {"false", SourceAssumed},
+			"nvls":          {"false", SourceCatalog},
 			"nics_per_node": {"one per GPU", SourceAssumed},
 			"nic_bw":        {"400 Gb/s", SourceAssumed},
 		}},

@@ -102,7 +102,8 @@ var nicRates = [nccl.NumArchs]float64{12.5e9, 25e9, 50e9, 50e9}
 // (nccl.PathP2C; NCCL 2.27.3's release notes add P2C and LL128 over it
 // "for platforms with C2C connectivity (e.g., GB200)"). GB300's
 // ConnectX-8 NICs carry their own PCIe switch to the GPUs (NCCL's
-// DirectNIC), and their path stays assumed. It is an error for a name
+// DirectNIC), and their path stays assumed. An AMD Instinct GPU's fabric
+// and its lack of NVLS are the catalog's. It is an error for a name
 // that nccl.ParseGPU does not know.
 func DefaultHardware(gpuName string) (Hardware, error) {
 	g, err := nccl.ParseGPU(gpuName)
@@ -118,6 +119,9 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	}
 	h.NVLS = h.Fabric == FabricNVSwitch && g.SupportsNVLS()
 	h.Sources = Sources{GPU: SourceCatalog, NVLinks: SourceCatalog, LinkBW: SourceCatalog}
+	if h.Fabric == FabricInfinity { // the modules' own links; NVLS is NVIDIA's
+		h.Sources.Fabric, h.Sources.NVLS = SourceCatalog, SourceCatalog
+	}
 	if g.Name == "GB200" || g.Name == "GB300" {
 		h.Domain = 72
 		h.Sources.Domain, h.Sources.Fabric = SourceCatalog, SourceCatalog

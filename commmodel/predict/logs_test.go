@@ -306,3 +306,54 @@ func TestBoundsHold(t *testing.T) {
 		t.Errorf("notes %q: want nic_bw held at its bound", m.Notes)
 	}
 }
+
+// TestStalledRows: rccl#1490's AllGather on 4 x 8 MI250X GCDs took 70248,
+// 71951 and 72576 us at 2, 4 and 8 MiB, where 16 MiB took 1071.2 us (the
+// thread calls those rows anomalous): the calibration leaves them out and
+// says which, and the table given is not changed. No other real log of the
+// repository has a row that stallRatio takes for a stall.
+func TestStalledRows(t *testing.T) {
+	const stalled = "../../data/nccltests/testdata/real/mi250x_4x8_allgather_stalled_rccl1490.log"
+	tabs, _, err := ReadFile(stalled, func(int) Pins { return Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI250X"} })
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	tab := tabs[0]
+	hw, err := Describe(tab.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Calibrate(hw, []Table{tab}, &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(m.Notes, func(n string) bool {
+		return strings.Contains(n, "the rows of 2 MiB, 4 MiB, 8 MiB take more than 4 times")
+	}) {
+		t.Errorf("notes %q; want the stalled rows named", m.Notes)
+	}
+	if len(tab.Points) != 17 {
+		t.Errorf("the table given has %d points after calibration; want its 17", len(tab.Points))
+	}
+	var files []string
+	for _, pat := range []string{"../../data/nccltests/testdata/real/*.log", "../../data/logs/*.log", "../../data/logs/paired/*/*.log"} {
+		m, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 40 {
+		t.Fatalf("%d real logs found", len(files))
+	}
+	for _, f := range files {
+		tabs, _, err := ReadFile(f, func(int) Pins { return Pins{HostGPUs: 8} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, notes := withoutStalls(tabs)
+		if f != stalled && len(notes) > 0 {
+			t.Errorf("%s: %q", f, notes)
+		}
+	}
+}
