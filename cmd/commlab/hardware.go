@@ -50,13 +50,16 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Que
 		out.Guesses = append(out.Guesses, guessOutput{Fact: g.Fact.Name, Value: g.Fact.Value, Alternative: g.Alternative,
 			SizeBytes: g.Size, Ratio: g.Ratio, Hint: "-hw " + g.Hint})
 	}
-	if len(gs) > 0 && hw.System == "" {
-		var guessed []string
-		for _, g := range gs {
-			guessed = append(guessed, g.Fact.Name)
+	// A system of the catalog is offered where it documents an assumed
+	// fact, whether or not that fact moves this prediction: it moves
+	// others (another node count, a collective the tables did not run).
+	var guessed []string
+	for _, f := range hw.Facts() {
+		if f.Guessed() {
+			guessed = append(guessed, f.Name)
 		}
-		out.Systems = predict.SystemsOf(hw, q.PerNode, guessed)
 	}
+	out.Systems = predict.SystemsOf(hw, q.PerNode, guessed)
 	return out, nil
 }
 
