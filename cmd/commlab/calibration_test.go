@@ -127,16 +127,19 @@ func TestPredictRowsOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"predict", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1KiB"}
-	code, _, stderr := runCLI(append(args, "-calibrate", path)...)
+	code, out, stderr := runCLI(append(args, "-calibrate", path)...)
 	if code != 0 || !strings.Contains(stderr, "one node of 8 GPUs is assumed") || !strings.Contains(stderr, "FILE:nodes=N") {
 		t.Errorf("rows without nodes: exit %d, stderr %q, want the assumed node said, and the key that settles it", code, stderr)
+	}
+	if lines := strings.SplitN(out, "\n", 3); len(lines) < 3 || !strings.HasPrefix(lines[1], "guess: gpu = unnamed GPU is assumed") || !strings.Contains(lines[1], "-gpu NAME") {
+		t.Errorf("rows without a GPU name: output\n%s\nwant the GPU said to be a guess first, under the query, with the flag that settles it", out)
 	}
 	odd := []string{"predict", "-collective", "allreduce", "-p", "6", "-per-node", "3", "-size", "1KiB", "-calibrate", path}
 	if code, _, stderr := runCLI(odd...); code == 0 || !strings.Contains(stderr, "the table is left out; give nodes=N") {
 		t.Errorf("8 ranks on hosts of 3: exit %d, stderr %q, want the table left out and the nodes key named", code, stderr)
 	}
-	code, out, stderr := runCLI(append(args, "-calibrate", path+":nodes=1:gpu=NVIDIA H100 80GB HBM3:g=8")...)
-	if code != 0 || !strings.Contains(out, "Ring") {
+	code, out, stderr = runCLI(append(args, "-calibrate", path+":nodes=1:gpu=NVIDIA H100 80GB HBM3:g=8")...)
+	if code != 0 || !strings.Contains(out, "Ring") || strings.Contains(out, "guess: gpu") {
 		t.Errorf("rows with nodes, gpu and g: exit %d, stderr %q, output:\n%s", code, stderr, out)
 	}
 }

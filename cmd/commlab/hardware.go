@@ -66,6 +66,12 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Que
 // writeHardware prints the guesses that move the answer first, then the
 // machine, each fact with its source and the assumed ones marked.
 func writeHardware(w io.Writer, h hardwareOutput) {
+	for _, f := range h.Facts {
+		if f.Name == "gpu" && f.Guessed() {
+			// Every other fact rests on this one, which no ratio measures.
+			fmt.Fprintf(w, "guess: gpu = %s is assumed, a PCIe card without NVLink whose every fact is assumed: settle it with -gpu NAME (as nvidia-smi prints it), or describe it with -hw cc=X.Y,links=N,link-bw=RATE\n", f.Value)
+		}
+	}
 	for _, g := range h.Guesses {
 		fmt.Fprintf(w, "guess: %s = %s is assumed; with %s the prediction at %s is %.2fx: settle it with %s\n",
 			g.Fact, g.Value, g.Alternative, units.FormatSize(g.SizeBytes), g.Ratio, g.Hint)
