@@ -404,6 +404,9 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 			return err
 		}
 		out.Model = "NCCL's tuning model, uncalibrated (commmodel/nccl)"
+		if slices.ContainsFunc(preds, func(p predict.Prediction) bool { return p.Bound == predict.TermLaunch }) {
+			out.Model += ", under the launch floor of the host launching each GPU's kernel in turn where it is longer (bound: launch)"
+		}
 		if why != "" {
 			out.Model = "uncalibrated: the model at its priors (commmodel/predict), as " + why
 		}

@@ -157,6 +157,13 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 // which and why ("" for NCCL's): for AllToAll, which NCCL's tuner does not
 // model, and on a GPU whose links NCCL's tables do not hold as h describes
 // them (InNCCLTables), where NCCL's model would time another machine's.
+//
+// NCCL's model times the kernels, not the host that launches them: a
+// thread that drives several GPUs launches their kernels one after the
+// other, and a call takes at least that long (the launch floor the
+// calibrated model has, at the launch parameter's prior). Where the floor
+// is above NCCL's time, it is the prediction, its interval moved with it,
+// and its Bound is TermLaunch.
 func Untabled(h Hardware, q Query, sizes []float64) (preds []Prediction, why string, err error) {
 	switch {
 	case q.Collective == commmodel.AllToAll:
@@ -164,8 +171,17 @@ func Untabled(h Hardware, q Query, sizes []float64) (preds []Prediction, why str
 	case !h.InNCCLTables():
 		why = fmt.Sprintf("NCCL's tuning tables do not hold %s's links as described", h.GPU.Name)
 	default:
-		preds, err = Reference(h, q, sizes)
-		return preds, "", err
+		if preds, err = Reference(h, q, sizes); err != nil {
+			return nil, "", err
+		}
+		floor := q.Layout.norm().launches() * params[parLaunch].prior(nil)
+		for i := range preds {
+			if p := &preds[i]; p.Time < floor {
+				r := floor / p.Time
+				p.Time, p.Low, p.High, p.Bound = floor, r*p.Low, r*p.High, TermLaunch
+			}
+		}
+		return preds, "", nil
 	}
 	preds, err = Uncalibrated(h).Predict(q, sizes)
 	return preds, why, err

@@ -784,3 +784,43 @@ func TestLinkShare(t *testing.T) {
 		}
 	}
 }
+
+// TestUntabledLaunchFloor: Stanage's gpu01 ran all_reduce_perf -g 4, one
+// thread launching 4 A100s' kernels in turn, and took 15.29 us at 8 B
+// (data/nccltests/testdata/real/a100_1x4_g4_allreduce_stanage.log). NCCL's
+// model times the kernels alone; the prediction from the GPU's name takes
+// the floor of 4 launches at the launch prior, 3.1 us each, and is nearer
+// the measurement. With one GPU a thread the floor is under NCCL's time,
+// which stands.
+func TestUntabledLaunchFloor(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/a100_1x4_g4_allreduce_stanage.log")
+	if tab.Layout.GPUsPerThread != 4 || tab.Points[0].Size != 8 {
+		t.Fatalf("layout %+v, first size %g; want 4 GPUs a thread, 8 B", tab.Layout, tab.Points[0].Size)
+	}
+	measured := tab.Points[0].Time
+	hw, err := Describe(tab.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw = hw.ForHosts(4)
+	q := tab.Query()
+	ref, err := Reference(hw, q, []float64{8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, why, err := Untabled(hw, q, []float64{8})
+	if err != nil || why != "" {
+		t.Fatal(why, err)
+	}
+	if p := got[0]; !scalar.EqualWithinRel(p.Time, 4*3.1e-6, 1e-12) || p.Bound != TermLaunch || !scalar.EqualWithinRel(p.High/p.Low, ref[0].High/ref[0].Low, 1e-12) {
+		t.Errorf("-g 4 at 8 B: %v, bound %q; want 12.4 us, the launch floor, and NCCL's interval width", p, p.Bound)
+	}
+	if math.Abs(got[0].Time/measured-1) >= math.Abs(ref[0].Time/measured-1) {
+		t.Errorf("-g 4 at 8 B: %.3g s, NCCL's %.3g s; want nearer the measured %.3g s", got[0].Time, ref[0].Time, measured)
+	}
+	q.Layout.GPUsPerThread = 1
+	one, _, err := Untabled(hw, q, []float64{8})
+	if ref1, _ := Reference(hw, q, []float64{8}); err != nil || one[0].Time != ref1[0].Time || one[0].Bound != "" {
+		t.Errorf("-g 1 at 8 B: %v, %v; want NCCL's own time", one, err)
+	}
+}

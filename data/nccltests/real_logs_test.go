@@ -59,6 +59,13 @@ const (
 )
 
 var realLogs = []realLog{
+	// Sheffield's Stanage docs: one process driving 4 A100 SXM4 80GB of
+	// gpu01 (-g 4, Rank lines of one Pid); 25 rows 8 B..128 MiB; the page's
+	// command line names all_reduce_perf.
+	{"a100_1x4_g4_allreduce_stanage.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 4, 1, "NVIDIA A100-SXM4-80GB", 25, 8, 134217728,
+			8, 15.29, 0.00, 39.6794, "yyy"},
+	}},
 	// GCP A3 Mega: the Rank lines list 16 ranks on ztan-mig-235z and
 	// ztan-mig-gq73; 31 rows 8 B..8 GiB; the posted command ran
 	// all_reduce_perf but the table alone is kept, so the collective comes
