@@ -214,7 +214,12 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	if len(unused) > 0 {
 		m.Notes = append(m.Notes, fmt.Sprintf("no table depends on %s: they stay at their priors", strings.Join(unused, ", ")))
 	}
-	m.Notes = append(m.Notes, m.implausible(x0, used)...)
+	bandwidth := d.bandwidthBound(&m.x)
+	if bandwidth {
+		// A bound that only latency-bound sizes push against says nothing
+		// of the links.
+		m.Notes = append(m.Notes, m.implausible(used)...)
+	}
 	m.Residual = d.medianError(&m.x, nil)
 	m.LOOMedian, m.HeldOutCoverage = math.NaN(), math.NaN()
 	var held []heldTable
@@ -251,15 +256,24 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	default:
 		m.spread = spreadOf(tables, nil, 0, 0)
 	}
-	for i := range d.terms {
-		launch, latency, nvlink, network := d.terms[i].parts(&m.x)
-		m.spread.bandwidth = m.spread.bandwidth || max(nvlink, network) > max(launch, latency)
-	}
-	if !m.spread.bandwidth {
+	m.spread.bandwidth = bandwidth
+	if !bandwidth {
 		m.Notes = append(m.Notes, "no table ran a size whose time a bandwidth bounds: the links' and NICs' bandwidths rest on their priors, and the intervals of larger sizes widen for them; calibrate with a table of larger sizes")
 	}
 	m.Notes = append(m.Notes, m.misfits(tables)...)
 	return m, nil
+}
+
+// bandwidthBound reports a point whose time at x a bandwidth bounds more
+// than latency or launch: without one, the tables measured no bandwidth.
+func (d *design) bandwidthBound(x *[numParams]float64) bool {
+	for i := range d.terms {
+		launch, latency, nvlink, network := d.terms[i].parts(x)
+		if max(nvlink, network) > max(launch, latency) {
+			return true
+		}
+	}
+	return false
 }
 
 // heldOutCoverage is Machine.HeldOutCoverage of tables, whose held-out
@@ -593,7 +607,7 @@ func (m *Machine) upper(x0 [numParams]float64) [numParams]float64 {
 // (Machine.upper) that the tables push against: they would have them
 // higher than the hardware allows. Such a value stands for something the model leaves
 // out, and predictions far from the tables lean on it.
-func (m *Machine) implausible(x0 [numParams]float64, used [numParams]bool) []string {
+func (m *Machine) implausible(used [numParams]bool) []string {
 	var out []string
 	why := [numParams]string{
 		parLL:      "where LL carries 4 data bytes in 8 at the links' rate: where NCCL runs LL, the tables are faster than the model allows",

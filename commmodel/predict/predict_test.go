@@ -435,7 +435,7 @@ func TestImplausible(t *testing.T) {
 	for k := range used {
 		used[k] = true
 	}
-	notes := m.implausible(x0, used)
+	notes := m.implausible(used)
 	if len(notes) != 1 || !strings.Contains(notes[0], "ll128_efficiency is held at its bound") {
 		t.Errorf("%q", notes)
 	}
@@ -445,11 +445,11 @@ func TestImplausible(t *testing.T) {
 		t.Fatalf("intra_bw prior %g, links %g: want NCCL's figure below the links' rate", x0[parIntraBW], links)
 	}
 	m.x[parIntraBW] = 0.95 * links
-	if notes := m.implausible(x0, used); len(notes) != 0 {
+	if notes := m.implausible(used); len(notes) != 0 {
 		t.Errorf("intra_bw at 0.95 of the links' rate: %q", notes)
 	}
 	m.x[parIntraBW], m.held[parIntraBW] = links, true
-	if notes := m.implausible(x0, used); len(notes) != 1 || !strings.Contains(notes[0], "intra_bw") {
+	if notes := m.implausible(used); len(notes) != 1 || !strings.Contains(notes[0], "intra_bw") {
 		t.Errorf("intra_bw at the links' rate: %q", notes)
 	}
 }
@@ -822,5 +822,30 @@ func TestUntabledLaunchFloor(t *testing.T) {
 	one, _, err := Untabled(hw, q, []float64{8})
 	if ref1, _ := Reference(hw, q, []float64{8}); err != nil || one[0].Time != ref1[0].Time || one[0].Bound != "" {
 		t.Errorf("-g 1 at 8 B: %v, %v; want NCCL's own time", one, err)
+	}
+}
+
+// TestImplausibleNeedsBandwidth: nccl#652's 32 x 8 A100 table stops at
+// 128 B (63.94 us), all latency. Its fit may leave nic_bw at the NICs'
+// line rate, but no size it ran tells the links' or the NICs' rate, so no
+// note says a rate is held at its bound; the note that no table measured a
+// bandwidth does.
+func TestImplausibleNeedsBandwidth(t *testing.T) {
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/a100_32x8_allreduce_smallsizes_nccl652.log",
+		func(int) Pins { return Pins{Nodes: 32, PerNode: 8, GPU: "NVIDIA A100-SXM4-40GB"} })
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	hw, err := Describe(tabs[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Calibrate(hw, tabs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(m.Notes, func(n string) bool { return strings.HasPrefix(n, "no table ran a size whose time a bandwidth bounds") }) ||
+		slices.ContainsFunc(m.Notes, func(n string) bool { return strings.Contains(n, "held at its bound") }) {
+		t.Errorf("notes %q; want no bandwidth measured, and no rate said to be held at its bound", m.Notes)
 	}
 }

@@ -338,7 +338,9 @@ func TestRealLogs(t *testing.T) {
 // bottlerocket-kernel-kit#313 (none redop and N/A in-place #wrong; 2048 B
 // is 32 floats to each of 16 ranks), and an AllReduce of
 // aws-k8s-tester#585 (its file name; busbw 0.00 and counts of one rank's
-// floats leave the ranks unknown), and an AllGather of 4 x 8 MI250X GCDs of
+// floats leave the ranks unknown), an AllReduce of 32 x 8 A100s of
+// nccl#652 whose excerpt stops at 128 B (its file name settles AllReduce
+// against ReduceScatter; busbw 0.00 leaves the ranks unknown), and an AllGather of 4 x 8 MI250X GCDs of
 // rccl#1490 (its srun command line names the binary; busbw/algbw 31/32),
 // whose 2, 4 and 8 MiB rows stalled (71951 us at 4 MiB, 1071.2 at 16 MiB).
 var noRankLines = []struct {
@@ -353,6 +355,7 @@ var noRankLines = []struct {
 	{h100Bridge, "all_reduce_perf", commmodel.AllReduce, FromName, 2, 2, 2147483648, 18535, 115.86},
 	{"efa_2x8_alltoall_bottlerocket313.log", "", commmodel.AllToAll, FromCheckColumn, 16, 9, 2048, 106.88, 0.02},
 	{"h100_p5_2x8_allreduce_efa_k8stester585.log", "", commmodel.AllReduce, FromFileName, 0, 5, 16, 69.29, 0},
+	{"a100_32x8_allreduce_smallsizes_nccl652.log", "", commmodel.AllReduce, FromFileName, 0, 8, 128, 63.94, 0},
 	{"mi250x_4x8_allgather_stalled_rccl1490.log", "all_gather_perf", commmodel.AllGather, FromName, 32, 17, 4194304, 71951, 0.06},
 }
 
