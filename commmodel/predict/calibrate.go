@@ -261,6 +261,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		m.Notes = append(m.Notes, "no table ran a size whose time a bandwidth bounds: the links' and NICs' bandwidths rest on their priors, and the intervals of larger sizes widen for them; calibrate with a table of larger sizes")
 	}
 	m.Notes = append(m.Notes, m.misfits(tables)...)
+	m.Notes = append(m.Notes, disagreements(tables)...)
 	return m, nil
 }
 
@@ -718,4 +719,47 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 			t.Name, strings.Join(stalled, ", "), stallRatio))
 	}
 	return out, notes
+}
+
+// sameRunRatio is how far apart two tables of one run shape may lie, at
+// the median of their common sizes, before they are said to be different
+// runs: separate runs of one shape agree within about 1% (Together's
+// AllReduce on one H100 node, pinned to Ring and left to a tuner that
+// chose Ring, from 64 MiB), so a fifth apart is something else.
+const sameRunRatio = 1.2
+
+// disagreements says, a note for each pair, where two tables of one run
+// shape (Table.Query: the collective, hosts, GPUs a host, launch layout,
+// pins and release) take times more than sameRunRatio apart at the median
+// of their common sizes: the runs differed in something their logs do not
+// print, and no one description of the machine can fit both.
+func disagreements(tables []Table) []string {
+	var out []string
+	for i := range tables {
+		for j := i + 1; j < len(tables); j++ {
+			a, b := &tables[i], &tables[j]
+			if a.Query() != b.Query() {
+				continue
+			}
+			var abs []float64
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, p := range a.Points {
+				for _, q := range b.Points {
+					if p.Size == q.Size {
+						r := q.Time / p.Time
+						abs = append(abs, math.Abs(math.Log(r)))
+						lo, hi = min(lo, r), max(hi, r)
+					}
+				}
+			}
+			if len(abs) == 0 || fit.Median(abs) <= math.Log(sameRunRatio) {
+				continue
+			}
+			out = append(out, fmt.Sprintf("%s and %s ran the same shape (%s on %d x %d), but their times differ by %.2fx at the median of their %d common sizes (the second takes %.2fx to %.2fx the first's): "+
+				"the runs differed in something their logs do not print (an NCCL_ variable such as NCCL_ALGO, NCCL_PROTO or NCCL_MIN_NCHANNELS, the NCCL release, the hosts); "+
+				"give each file what it set (FILE:algo=..., proto=..., version=...), or calibrate on one",
+				a.Name, b.Name, a.Collective, a.Nodes, a.PerNode, math.Exp(fit.Median(abs)), len(abs), lo, hi))
+		}
+	}
+	return out
 }

@@ -357,3 +357,24 @@ func TestStalledRows(t *testing.T) {
 		}
 	}
 }
+
+// TestSameShapeDisagree: nccl-tests#309's 8 x 8 H100 cluster ran AllReduce
+// with NCCL's defaults and again with NCCL_MIN_CTAS=24 and
+// NCCL_IB_QPS_PER_CONNECTION=2, which its log does not print: 621.2 us
+// against 509.6 us at 32 MiB, 43211 against 52733 us at 8 GiB. Calibrated
+// together, a note says that the two runs of one shape differ and how to
+// tell them apart; with a table of another shape, there is none.
+func TestSameShapeDisagree(t *testing.T) {
+	const dir = "../../data/nccltests/testdata/real/"
+	def := firstTable(t, dir+"h100_8x8_allreduce_default_nccltests309.log")
+	ctas := firstTable(t, dir+"h100_8x8_allreduce_minctas24_nccltests309.log")
+	notes := disagreements([]Table{def, ctas})
+	if len(notes) != 1 || !strings.Contains(notes[0], "ran the same shape (allreduce on 8 x 8), but their times differ by 1.2") ||
+		!strings.Contains(notes[0], "FILE:algo=") {
+		t.Errorf("%q; want one note of the two runs' difference and the pins that tell them apart", notes)
+	}
+	other := firstTable(t, dir+"h100_2x8_allreduce_gcp_a3mega.log")
+	if notes := disagreements([]Table{def, other}); len(notes) != 0 {
+		t.Errorf("tables of two shapes: %q", notes)
+	}
+}
