@@ -683,8 +683,14 @@ func (m *Machine) intraPrior() float64 {
 // row must take to be a stall: no switch of NCCL's algorithm or protocol
 // makes a larger call that much faster (the steepest such drop in the
 // repository's real logs is under 2x), while a row that another job or a
-// network fault held up can take fifty times as long.
-const stallRatio = 4
+// network fault held up can take fifty times as long. inPlaceRatio is the
+// same for the call timed in place in the same run, the same work but for
+// its buffers: in the repository's real logs an out-of-place time is under
+// twice its in-place time (1.92x at most) but at the stalls.
+const (
+	stallRatio   = 4
+	inPlaceRatio = 2
+)
 
 // withoutStalls returns the tables without their stalled rows (stallRatio),
 // which did not time the collective alone, and a note for each table that
@@ -702,7 +708,7 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 					least = min(least, q.Time)
 				}
 			}
-			if p.Time > stallRatio*least {
+			if p.Time > stallRatio*least || p.InPlace > 0 && p.Time > inPlaceRatio*p.InPlace {
 				stalled = append(stalled, units.FormatSize(p.Size))
 				continue
 			}
@@ -715,8 +721,8 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 			out = slices.Clone(tables)
 		}
 		out[i].Points = kept
-		notes = append(notes, fmt.Sprintf("%s: the rows of %s take more than %d times as long as a larger size of the table: they did not time the collective alone (another job, a network fault), and the calibration leaves them out",
-			t.Name, strings.Join(stalled, ", "), stallRatio))
+		notes = append(notes, fmt.Sprintf("%s: the rows of %s take more than %d times as long as a larger size of the table, or %d times as long as the same call in place: they did not time the collective alone (another job, a network fault), and the calibration leaves them out",
+			t.Name, strings.Join(stalled, ", "), stallRatio, inPlaceRatio))
 	}
 	return out, notes
 }

@@ -38,7 +38,7 @@ func TestUncalibrated(t *testing.T) {
 // fall within 5% is noise, and a fall where the choice stays is not a
 // switch.
 func TestSwitches(t *testing.T) {
-	tab := Table{Points: []Point{{1, 10e-6}, {2, 12e-6}, {4, 11.5e-6}, {8, 9e-6}, {16, 20e-6}}}
+	tab := Table{Points: []Point{{Size: 1, Time: 10e-6}, {Size: 2, Time: 12e-6}, {Size: 4, Time: 11.5e-6}, {Size: 8, Time: 9e-6}, {Size: 16, Time: 20e-6}}}
 	preds := []Prediction{{Algorithm: "Ring", Protocol: "LL"}, {Algorithm: "Ring", Protocol: "LL"}, {Algorithm: "Ring", Protocol: "LL"},
 		{Algorithm: "Ring", Protocol: "LL128"}, {Algorithm: "Ring", Protocol: "LL128"}}
 	for i := range preds {

@@ -193,7 +193,11 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 	}
 	for _, r := range t.Rows {
 		if r.Size > 0 && r.OutOfPlace.OK() {
-			tab.Points = append(tab.Points, Point{Size: float64(r.Size), Time: r.OutOfPlace.Time})
+			p := Point{Size: float64(r.Size), Time: r.OutOfPlace.Time}
+			if r.InPlace.OK() {
+				p.InPlace = r.InPlace.Time
+			}
+			tab.Points = append(tab.Points, p)
 		}
 	}
 	if len(tab.Points) == 0 {

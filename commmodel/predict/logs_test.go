@@ -310,8 +310,9 @@ func TestBoundsHold(t *testing.T) {
 // TestStalledRows: rccl#1490's AllGather on 4 x 8 MI250X GCDs took 70248,
 // 71951 and 72576 us at 2, 4 and 8 MiB, where 16 MiB took 1071.2 us (the
 // thread calls those rows anomalous): the calibration leaves them out and
-// says which, and the table given is not changed. No other real log of the
-// repository has a row that stallRatio takes for a stall.
+// says which, and the table given is not changed. Of the repository's
+// other real logs, only nccl-tests#309's two 8 x 8 runs have a stalled row:
+// 8 MiB out of place took 1272.4 and 889.1 us, in place 321.4 and 391.0.
 func TestStalledRows(t *testing.T) {
 	const stalled = "../../data/nccltests/testdata/real/mi250x_4x8_allgather_stalled_rccl1490.log"
 	tabs, _, err := ReadFile(stalled, func(int) Pins { return Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI250X"} })
@@ -352,8 +353,13 @@ func TestStalledRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, notes := withoutStalls(tabs)
-		if f != stalled && len(notes) > 0 {
-			t.Errorf("%s: %q", f, notes)
+		want := map[string]string{
+			"mi250x_4x8_allgather_stalled_rccl1490.log":     "the rows of 2 MiB, 4 MiB, 8 MiB take",
+			"h100_8x8_allreduce_default_nccltests309.log":   "the rows of 8 MiB take",
+			"h100_8x8_allreduce_minctas24_nccltests309.log": "the rows of 8 MiB take",
+		}[filepath.Base(f)]
+		if want == "" && len(notes) > 0 || want != "" && (len(notes) != 1 || !strings.Contains(notes[0], want)) {
+			t.Errorf("%s: %q; want %q", f, notes, want)
 		}
 	}
 }

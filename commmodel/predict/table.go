@@ -18,6 +18,9 @@ type Point struct {
 	Size float64
 	// Time is the measured time of one call, in seconds.
 	Time float64
+	// InPlace is the same call's in-place time in the same run, seconds,
+	// 0 where the log gives none: it tells a stalled row (withoutStalls).
+	InPlace float64
 }
 
 // Samples returns t's points as samples for package fit (a regime fit of
