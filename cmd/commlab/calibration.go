@@ -182,11 +182,11 @@ type machine struct {
 // pinning every calibration file that does not pin its own. perNode is
 // the GPUs per node of the command's query, 0 for none: with the tables'
 // it bounds a host's GPUs, which tells a board of four from one of eight
-// (predict.Hardware.ForHosts), and a table whose log does not say how
-// its ranks sat on hosts is taken to have run on such hosts, as its
-// problems say (predict.Pins.HostGPUs).
+// (predict.Hardware.ForHosts). A table whose log does not say how its
+// ranks sat on hosts is taken to have run on hosts of base.HostGPUs, the
+// command's own, as its problems say.
 func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
-	base.GPU, base.HostGPUs = *f.gpu, perNode
+	base.GPU = *f.gpu
 	files, err := parseCalibrationFiles(*f.calibrate, base)
 	if err != nil {
 		return machine{}, err

@@ -144,7 +144,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		Nodes: req.query.Ranks / req.query.PerNode, Algo: req.algo, Proto: req.proto,
 		Calibration: predictCalib{Files: []string{}, Parameters: []predictParam{}},
 		Predictions: []predictPoint{}, Problems: []problem{}, Notes: []string{}, Tables: []predictTableLOO{}}
-	m, err := req.machine.load(predict.Pins{Algo: req.query.Algo, Proto: req.query.Proto}, req.query.PerNode)
+	m, err := req.machine.load(predict.Pins{Algo: req.query.Algo, Proto: req.query.Proto, HostGPUs: []int{req.query.PerNode}}, req.query.PerNode)
 	if err != nil {
 		return err
 	}
@@ -329,9 +329,12 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 		}
 	}
 	if len(tables) == 0 {
+		// The reason a table was left out says more than the reader's
+		// first remark.
 		why := ""
 		if len(problems) > 0 {
-			why = ": " + problems[0].String()
+			k := max(slices.IndexFunc(problems, func(p problem) bool { return strings.Contains(p.String(), "left out") }), 0)
+			why = ": " + problems[k].String()
 		}
 		return nil, nil, nil, fmt.Errorf("-calibrate: no table of a collective the model predicts in %s%s", strings.Join(paths, ", "), why)
 	}

@@ -3,6 +3,9 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -520,6 +523,80 @@ func TestPredictElidedRanks(t *testing.T) {
 	code, _, stderr = runCLI(args(f + ":test=1:test=5:nodes=2")...)
 	if code != 0 || strings.Contains(stderr, "elided") || strings.Contains(stderr, "give nodes=N") || strings.Contains(stderr, "give ranks=N") {
 		t.Errorf("pinned: exit %d, stderr %q; want no warning of the node count", code, stderr)
+	}
+}
+
+// TestPredictHostsFromEvidence: a table is taken to have run on the
+// prediction's hosts only where its log allows them. Together's 1 x 8 log
+// without its Rank lines still prints "nGpus 8", one process driving 8
+// GPUs, which share a host: on hosts of 4 it is left out. cluster01's
+// 2 x 8 AllToAll (16 processes of 1 GPU) with its Rank lines elided but
+// those of cnode3-002 (ranks 0 to 7) and rank 15's, is left out on hosts
+// of 4 and taken as 2 hosts of 8. The GB300 guide's two-host table names two hosts among
+// its 8 ranks: on hosts of 8 it is left out.
+func TestPredictHostsFromEvidence(t *testing.T) {
+	dir := t.TempDir()
+	strip := func(src, name string, drop func(line string) bool) string {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keep []string
+		for _, l := range strings.Split(string(b), "\n") {
+			if !drop(l) {
+				keep = append(keep, l)
+			}
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(strings.Join(keep, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	rankLine := func(l string) bool { return strings.HasPrefix(l, "#  Rank") }
+	g8 := strip(togetherDir+"all_reduce_ring.log", "g8.log", rankLine)
+	two := strip(clusterDir+"nccl_N2_G8_cnode3-002_cnode3-003.log", "elided.log", func(l string) bool {
+		return rankLine(l) && !strings.Contains(l, "cnode3-002") && !strings.HasPrefix(l, "#  Rank 15 ")
+	})
+	predict := func(file string, perNode int) (int, string) {
+		code, _, stderr := runCLI("predict", "-calibrate", file, "-gpu", "NVIDIA H100 80GB HBM3", "-collective", "allreduce",
+			"-p", strconv.Itoa(2*perNode), "-per-node", strconv.Itoa(perNode), "-size", "1GiB")
+		return code, stderr
+	}
+	for _, c := range []struct {
+		file    string
+		perNode int
+		want    string
+	}{
+		{g8, 4, "the table is left out"},
+		{g8, 8, "one node of 8 GPUs is assumed"},
+		{two, 4, "the table is left out"},
+		{two, 8, "2 nodes of 8 GPUs are assumed"},
+	} {
+		code, stderr := predict(c.file, c.perNode)
+		if !strings.Contains(stderr, c.want) || (c.want == "the table is left out") != (code != 0) {
+			t.Errorf("%s on hosts of %d: exit %d, stderr %q; want %q", filepath.Base(c.file), c.perNode, code, stderr, c.want)
+		}
+	}
+	// cluster01's 1 x 8 AllReduce without its Rank lines is taken as 2 x 4,
+	// a shape it did not run, whose fit predicts 1 GiB under the least time
+	// the NVLinks allow: the interval moves above that floor, and keeps
+	// the prediction inside it with a width.
+	norank := strip(clusterDir+"nccl_N1_G8_cnode3-002.log", "norank.log", rankLine)
+	code, out, stderr := runCLI("predict", "-calibrate", norank+":test=0", "-gpu", "NVIDIA H100 80GB HBM3", "-collective", "allreduce",
+		"-p", "8", "-per-node", "4", "-size", "1MiB,1GiB", "-format", "json")
+	var got predictJSON
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil || len(got.Predictions) != 2 {
+		t.Fatalf("norank.log on hosts of 4: exit %d, %v, stderr %q", code, err, stderr)
+	}
+	for _, p := range got.Predictions {
+		if !(p.LowS <= p.TimeS && p.TimeS <= p.HighS && p.LowS < p.HighS) {
+			t.Errorf("norank.log on hosts of 4 at %d B: %g s in [%g, %g]; want inside an interval of some width", p.SizeBytes, p.TimeS, p.LowS, p.HighS)
+		}
+	}
+	gb300 := "../../data/logs/paired/gb300-nvl72/allreduce_alltoall_1to32hosts.log:test=1"
+	if code, stderr := predict(gb300, 8); code == 0 || strings.Contains(stderr, "assumed, as the predicted runs' nodes") {
+		t.Errorf("GB300's two-host table on hosts of 8: exit %d, stderr %q; want it left out", code, stderr)
 	}
 }
 

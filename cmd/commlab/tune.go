@@ -202,11 +202,17 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	perNode := 0
+	// A table without hosts takes the most GPUs a node of the job's
+	// communicators that fits it.
+	var hostGPUs []int
 	for _, c := range req.comms {
-		perNode = max(perNode, c.PerNode)
+		if !slices.Contains(hostGPUs, c.PerNode) {
+			hostGPUs = append(hostGPUs, c.PerNode)
+		}
 	}
-	mc, err := req.machine.load(predict.Pins{}, perNode)
+	slices.Sort(hostGPUs)
+	slices.Reverse(hostGPUs)
+	mc, err := req.machine.load(predict.Pins{HostGPUs: hostGPUs}, hostGPUs[0])
 	if err != nil {
 		return err
 	}

@@ -27,12 +27,15 @@ type Pins struct {
 	Ranks int
 	// Nodes and PerNode are the hosts and GPUs per host.
 	Nodes, PerNode int
-	// HostGPUs is the GPUs per host to assume for a table whose log gives
-	// its ranks but not its hosts, where neither Nodes nor PerNode is
-	// pinned: the prediction's, as a user's runs of one machine share its
-	// hosts. A table of fewer ranks is taken as one host of them. The
-	// assumption is said among the problems.
-	HostGPUs int
+	// HostGPUs are the GPUs per host to assume, the first that fits, for a
+	// table whose log gives its ranks but not its hosts, where neither
+	// Nodes nor PerNode is pinned: the prediction's, as a user's runs of
+	// one machine share its hosts. A count fits where it divides the
+	// ranks (a table of fewer ranks is one host of them) and agrees with
+	// what the log shows of the hosts: the Rank lines it keeps, and the
+	// GPUs one process drives, which share a host. The assumption is said
+	// among the problems.
+	HostGPUs []int
 	// Layout replaces the header's threads, GPUs per thread and graphs,
 	// field by field (NoGraphs: none).
 	Layout
@@ -109,25 +112,59 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 // tableOf builds the table of t with the pins, and says what it assumed
 // of the run's hosts (Pins.HostGPUs), "" for nothing.
 func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
+	hosts := t.Nodes > 0 || t.Evidence.Nodes.Known() && t.Evidence.Nodes.Value > 0
+	if hosts || pin.Nodes > 0 || pin.PerNode > 0 {
+		tab, err := pin.tableOf(t)
+		return tab, "", err
+	}
 	ranks := t.Ranks
 	if pin.Ranks > 0 {
 		ranks = pin.Ranks
 	}
-	hosts := t.Nodes > 0 || t.Evidence.Nodes.Known() && t.Evidence.Nodes.Value > 0
-	g := min(pin.HostGPUs, ranks)
-	if hosts || pin.Nodes > 0 || pin.PerNode > 0 || g < 1 || ranks%g != 0 {
-		tab, err := pin.tableOf(t)
-		return tab, "", err
+	for _, want := range pin.HostGPUs {
+		if g := min(want, ranks); g > 1 && fitsHosts(t, pin, ranks, g) {
+			// The log does not place the ranks on hosts: take the prediction's.
+			pin.PerNode = g
+			tab, err := pin.tableOf(t)
+			shape := fmt.Sprintf("%d nodes of %d GPUs are", ranks/g, g)
+			if ranks == g {
+				shape = fmt.Sprintf("one node of %d GPUs is", g)
+			}
+			return tab, fmt.Sprintf("node count unknown (%s): %s assumed, as the predicted runs' nodes hold %d; give FILE:nodes=N or FILE:per-node=G if the run was laid out otherwise",
+				noHosts(t), shape, want), err
+		}
 	}
-	// The log does not place the ranks on hosts: take the prediction's.
-	pin.PerNode = g
 	tab, err := pin.tableOf(t)
-	shape := fmt.Sprintf("%d nodes of %d GPUs are", tab.Nodes, g)
-	if tab.Nodes == 1 {
-		shape = fmt.Sprintf("one node of %d GPUs is", g)
+	return tab, "", err
+}
+
+// fitsHosts reports whether ranks of t on hosts of g GPUs each agree with
+// what t's log shows of its hosts: g divides the ranks, a host holds whole
+// processes (the header's threads times GPUs per thread, pins first), and
+// the Rank lines it keeps put no more ranks on a host than g nor name more
+// hosts than the ranks fill.
+func fitsHosts(t *nccltests.Test, pin Pins, ranks, g int) bool {
+	l := layoutOf(t)
+	if pin.ThreadsPerProcess > 0 {
+		l.ThreadsPerProcess = pin.ThreadsPerProcess
 	}
-	return tab, fmt.Sprintf("node count unknown (%s): %s assumed, as the prediction's nodes hold %d; give FILE:nodes=N or FILE:per-node=G if the run was laid out otherwise",
-		noHosts(t), shape, pin.HostGPUs), err
+	if pin.GPUsPerThread > 0 {
+		l.GPUsPerThread = pin.GPUsPerThread
+	}
+	l = l.norm()
+	if ranks%g != 0 || g%(l.ThreadsPerProcess*l.GPUsPerThread) != 0 || len(t.Hosts) > ranks/g {
+		return false
+	}
+	seen := map[string]map[int]bool{}
+	for _, d := range t.Evidence.Devices {
+		if seen[d.Host] == nil {
+			seen[d.Host] = map[int]bool{}
+		}
+		if seen[d.Host][d.Rank] = true; len(seen[d.Host]) > g {
+			return false
+		}
+	}
+	return true
 }
 
 // noHosts says why t's log does not give its node count.
@@ -190,6 +227,9 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 			return tab, fmt.Errorf("%s: %d ranks on %d nodes: give ranks=N or per-node=G", tab.Collective, ranks, tab.Nodes)
 		}
 		tab.PerNode = ranks / tab.Nodes
+	}
+	if tab.Ranks() == 1 {
+		return tab, fmt.Errorf("%s: a table of one rank exchanges nothing (NCCL copies the buffer locally): the table is left out", tab.Collective)
 	}
 	for _, r := range t.Rows {
 		if r.Size > 0 && r.OutOfPlace.OK() {

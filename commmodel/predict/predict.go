@@ -75,8 +75,14 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 			p.Time = math.Exp((1-w)*math.Log(p.Time) + w*math.Log(t.nccl))
 		}
 		p.Low, p.High = m.interval(&t, p.Time, rn)
-		if f := floor(&t, &fx); p.Low < f {
-			p.Low, p.High = f, max(p.High, f)
+		switch f := floor(&t, &fx); {
+		case p.High < f:
+			// The whole interval beats the line rates the evidence gives,
+			// which no call does: it moves above them, its width kept.
+			r := f / p.Low
+			p.Time, p.Low, p.High = r*p.Time, f, r*p.High
+		case p.Low < f:
+			p.Time, p.Low = max(p.Time, f), f
 		}
 		p.Algorithm, p.Protocol, p.Channels = algoName(t.ch), nccl.ProtocolName(t.ch.proto), t.channels
 		p.Bound = m.dominant(&t)
