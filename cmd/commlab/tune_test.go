@@ -307,3 +307,28 @@ func TestTuneErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneHostsOfEachComm: cluster01's 10 x 1 AllReduce without its Rank
+// lines is taken as 10 hosts of 1 GPU for a job of 10 x 1 and 1 x 8
+// communicators: the first of the job's GPUs a node, from the most, that
+// its 10 ranks fill.
+func TestTuneHostsOfEachComm(t *testing.T) {
+	b, err := os.ReadFile(clusterDir + "nccl_N10_G1.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(l, "#  Rank") {
+			keep = append(keep, l)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "norank.log")
+	if err := os.WriteFile(path, []byte(strings.Join(keep, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI("tune", "-calibrate", path+":test=0", "-gpu", "NVIDIA H100 80GB HBM3", "-comms", "10x1,1x8", "-o", "-")
+	if code != 0 || !strings.Contains(stderr, "10 nodes of 1 GPU are assumed") {
+		t.Errorf("exit %d, stderr %q; want the table taken as 10 hosts of 1 GPU", code, stderr)
+	}
+}

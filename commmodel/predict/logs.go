@@ -122,13 +122,17 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
 		ranks = pin.Ranks
 	}
 	for _, want := range pin.HostGPUs {
-		if g := min(want, ranks); g > 1 && fitsHosts(t, pin, ranks, g) {
+		if g := min(want, ranks); g >= 1 && fitsHosts(t, pin, ranks, g) {
 			// The log does not place the ranks on hosts: take the prediction's.
 			pin.PerNode = g
 			tab, err := pin.tableOf(t)
-			shape := fmt.Sprintf("%d nodes of %d GPUs are", ranks/g, g)
+			gpus := fmt.Sprintf("%d GPUs", g)
+			if g == 1 {
+				gpus = "1 GPU"
+			}
+			shape := fmt.Sprintf("%d nodes of %s are", ranks/g, gpus)
 			if ranks == g {
-				shape = fmt.Sprintf("one node of %d GPUs is", g)
+				shape = fmt.Sprintf("one node of %s is", gpus)
 			}
 			return tab, fmt.Sprintf("node count unknown (%s): %s assumed, as the predicted runs' nodes hold %d; give FILE:nodes=N or FILE:per-node=G if the run was laid out otherwise",
 				noHosts(t), shape, want), err
