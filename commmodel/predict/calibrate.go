@@ -679,7 +679,7 @@ func (m *Machine) intraPrior() float64 {
 	return bw
 }
 
-// stallRatio is how many times longer than a larger size of its table a
+// stallRatio is how many times longer than two larger sizes of its table a
 // row must take to be a stall: no switch of NCCL's algorithm or protocol
 // makes a larger call that much faster (the steepest such drop in the
 // repository's real logs is under 2x), while a row that another job or a
@@ -702,13 +702,15 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 		var kept []Point
 		var stalled []string
 		for _, p := range t.Points {
-			least := math.Inf(1) // the least time of a larger size
+			// The second least time of a larger size: one larger row too
+			// fast to be true does not make every smaller row a stall.
+			least, second := math.Inf(1), math.Inf(1)
 			for _, q := range t.Points {
 				if q.Size > p.Size {
-					least = min(least, q.Time)
+					least, second = min(least, q.Time), min(second, max(least, q.Time))
 				}
 			}
-			if p.Time > stallRatio*least || p.InPlace > 0 && p.Time > inPlaceRatio*p.InPlace {
+			if p.Time > stallRatio*second || p.InPlace > 0 && p.Time > inPlaceRatio*p.InPlace {
 				stalled = append(stalled, units.FormatSize(p.Size))
 				continue
 			}
@@ -721,7 +723,7 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 			out = slices.Clone(tables)
 		}
 		out[i].Points = kept
-		notes = append(notes, fmt.Sprintf("%s: the rows of %s take more than %d times as long as a larger size of the table, or %d times as long as the same call in place: they did not time the collective alone (another job, a network fault), and the calibration leaves them out",
+		notes = append(notes, fmt.Sprintf("%s: the rows of %s take more than %d times as long as two larger sizes of the table, or %d times as long as the same call in place: they did not time the collective alone (another job, a network fault), and the calibration leaves them out",
 			t.Name, strings.Join(stalled, ", "), stallRatio, inPlaceRatio))
 	}
 	return out, notes

@@ -329,12 +329,19 @@ func TestStalledRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !slices.ContainsFunc(m.Notes, func(n string) bool {
-		return strings.Contains(n, "the rows of 2 MiB, 4 MiB, 8 MiB take more than 4 times")
+		return strings.Contains(n, "the rows of 2 MiB, 4 MiB, 8 MiB take more than 4 times as long as two larger sizes")
 	}) {
 		t.Errorf("notes %q; want the stalled rows named", m.Notes)
 	}
 	if len(tab.Points) != 17 {
 		t.Errorf("the table given has %d points after calibration; want its 17", len(tab.Points))
+	}
+	// One larger row too fast to be true (4 GiB in 100 us) stalls no other.
+	fast := tab
+	fast.Points = slices.Clone(tab.Points)
+	fast.Points[len(fast.Points)-1].Time = 100e-6
+	if kept, notes := withoutStalls([]Table{fast}); len(kept[0].Points) != 14 || len(notes) != 1 {
+		t.Errorf("with 4 GiB in 100 us: %d points kept, %q; want the 3 stalls left out, no more", len(kept[0].Points), notes)
 	}
 	var files []string
 	for _, pat := range []string{"../../data/nccltests/testdata/real/*.log", "../../data/logs/*.log", "../../data/logs/paired/*/*.log"} {
