@@ -197,7 +197,7 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	}
 	var m machine
 	if m.files, m.tables, m.problems, err = readCalibration(files); err != nil {
-		return machine{}, err
+		return machine{}, fmt.Errorf("-calibrate: %w", err)
 	}
 	if err := predict.SameMachine(m.tables); err != nil {
 		// A driver that does not name a GPU prints "NVIDIA Graphics

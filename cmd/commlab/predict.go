@@ -293,11 +293,12 @@ func (lf layoutFlags) layout(fs *flag.FlagSet) (predict.Layout, error) {
 	return l, nil
 }
 
-// readCalibration reads the tables of the -calibrate files, each run
-// taken with its file's pins, named by its file and its index in it
-// ("a.log#0"). It returns the files read, the tables, and the lines the
-// reader set aside; files that give no table of a collective the model
-// predicts are an error, which names the first line set aside.
+// readCalibration reads the tables of the files (-calibrate's, or the
+// one diagnose or plot reads), each run taken with its file's pins, named
+// by its file and its index in it ("a.log#0"). It returns the files read,
+// the tables, and the lines the reader set aside; files that give no table
+// of a collective the model predicts are an error, which names why a table
+// was left out, or else the first line set aside.
 func readCalibration(files []calibrationFile) (paths []string, tables []predict.Table, problems []problem, err error) {
 	if len(files) == 0 {
 		return nil, nil, nil, nil
@@ -323,7 +324,7 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 		for _, n := range f.tests {
 			t, err := tableOfTest(ts, f.path, n, "test=")
 			if err != nil {
-				return nil, nil, nil, fmt.Errorf("-calibrate: %w", err)
+				return nil, nil, nil, err
 			}
 			tables = append(tables, t)
 		}
@@ -336,7 +337,7 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 			k := max(slices.IndexFunc(problems, func(p problem) bool { return strings.Contains(p.String(), "left out") }), 0)
 			why = ": " + problems[k].String()
 		}
-		return nil, nil, nil, fmt.Errorf("-calibrate: no table of a collective the model predicts in %s%s", strings.Join(paths, ", "), why)
+		return nil, nil, nil, fmt.Errorf("no table of a collective the model predicts in %s%s", strings.Join(paths, ", "), why)
 	}
 	// A table given twice (a file named twice, or a copy) would be held
 	// out against itself: the leave-one-out errors would measure nothing.

@@ -692,7 +692,7 @@ const (
 	inPlaceRatio = 2
 )
 
-// withoutStalls returns the tables without their stalled rows (stallRatio),
+// withoutStalls returns the tables without their stalled rows (stalls),
 // which did not time the collective alone, and a note for each table that
 // had some. The tables passed in are not changed.
 func withoutStalls(tables []Table) ([]Table, []string) {
@@ -701,20 +701,12 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 	for i, t := range tables {
 		var kept []Point
 		var stalled []string
-		for _, p := range t.Points {
-			// The second least time of a larger size: one larger row too
-			// fast to be true does not make every smaller row a stall.
-			least, second := math.Inf(1), math.Inf(1)
-			for _, q := range t.Points {
-				if q.Size > p.Size {
-					least, second = min(least, q.Time), min(second, max(least, q.Time))
-				}
-			}
-			if p.Time > stallRatio*second || p.InPlace > 0 && p.Time > inPlaceRatio*p.InPlace {
-				stalled = append(stalled, units.FormatSize(p.Size))
+		for k, s := range stalls(t.Points) {
+			if s {
+				stalled = append(stalled, units.FormatSize(t.Points[k].Size))
 				continue
 			}
-			kept = append(kept, p)
+			kept = append(kept, t.Points[k])
 		}
 		if len(stalled) == 0 {
 			continue
@@ -727,6 +719,25 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 			t.Name, strings.Join(stalled, ", "), stallRatio, inPlaceRatio))
 	}
 	return out, notes
+}
+
+// stalls reports for each point whether it stalled: it took more than
+// stallRatio times as long as two larger sizes (the second least time of
+// a larger size, so that one larger row too fast to be true does not make
+// every smaller row a stall), or inPlaceRatio times as long as the same
+// call in place.
+func stalls(points []Point) []bool {
+	out := make([]bool, len(points))
+	for i, p := range points {
+		least, second := math.Inf(1), math.Inf(1)
+		for _, q := range points {
+			if q.Size > p.Size {
+				least, second = min(least, q.Time), min(second, max(least, q.Time))
+			}
+		}
+		out[i] = p.Time > stallRatio*second || p.InPlace > 0 && p.Time > inPlaceRatio*p.InPlace
+	}
+	return out
 }
 
 // sameRunRatio is how far apart two tables of one run shape may lie, at

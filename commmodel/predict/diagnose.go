@@ -34,6 +34,10 @@ const (
 	// KindOtherChoice: the table follows one algorithm NCCL can run far
 	// better than the model's choices: NCCL probably ran that one.
 	KindOtherChoice = "follows another algorithm than the model's"
+	// KindStall: rows that took far longer than larger sizes or than the
+	// same call in place (stalls): something else held them up, and no
+	// setting of NCCL's explains them.
+	KindStall = "stalled"
 )
 
 // Terms of the model that can dominate a size's time (Finding.Term,
@@ -98,8 +102,10 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 			inside++
 		}
 	}
-	findings = append(findings, m.departures(t, preds)...)
-	findings = append(findings, switches(t, preds)...)
+	stalled := stalls(t.Points)
+	findings = append(findings, stallFindings(t, preds, stalled)...)
+	findings = append(findings, m.departures(t, preds, stalled)...)
+	findings = append(findings, switches(t, preds, stalled)...)
 	findings = append(findings, m.aboveNIC(t, preds, rn)...)
 	findings = append(findings, m.fabric(t, preds)...)
 	findings = append(findings, m.otherChoice(t, preds)...)
@@ -131,12 +137,14 @@ func choiceOf(p Prediction) string { return p.Algorithm + "/" + p.Protocol }
 
 // departures groups the points outside the interval into ranges of one
 // side, one bound term and one choice of NCCL's.
-func (m *Machine) departures(t Table, preds []Prediction) []Finding {
+func (m *Machine) departures(t Table, preds []Prediction, stalled []bool) []Finding {
 	var out []Finding
 	hinted := false // the host hint is given once, on the first finding it fits
 	guessed := 0    // the finding, from 1, that names the guesses; they are named once
 	key := func(i int) string {
 		switch p := t.Points[i]; {
+		case stalled[i]:
+			return "" // stallFindings'
 		case preds[i].Holds(p.Time) || m.beyondSiblings(t, preds, i):
 			return "" // fabric's
 		case p.Time > preds[i].High:
@@ -455,12 +463,12 @@ const switchDrop = 0.05
 
 // switches finds sizes where the measured time falls as the size grows
 // across a change of NCCL's choice (the model's) at or next to it.
-func switches(t Table, preds []Prediction) []Finding {
+func switches(t Table, preds []Prediction, stalled []bool) []Finding {
 	var out []Finding
 	choice := func(i int) string { return preds[i].Algorithm + "/" + preds[i].Protocol }
 	for i := 0; i+1 < len(preds); i++ {
 		a, b := t.Points[i], t.Points[i+1]
-		if !(b.Size > a.Size && b.Time < (1-switchDrop)*a.Time) {
+		if stalled[i] || stalled[i+1] || !(b.Size > a.Size && b.Time < (1-switchDrop)*a.Time) {
 			continue
 		}
 		lo, hi := max(i-1, 0), min(i+2, len(preds)-1)
@@ -477,6 +485,27 @@ func switches(t Table, preds []Prediction) []Finding {
 }
 
 func formatMicro(s float64) string { return fmt.Sprintf("%.1f us", s*1e6) }
+
+// stallFindings returns a finding for each run of stalled rows (stalls).
+func stallFindings(t Table, preds []Prediction, stalled []bool) []Finding {
+	var out []Finding
+	for _, r := range spans(len(preds), func(i int) string {
+		if stalled[i] {
+			return KindStall
+		}
+		return ""
+	}) {
+		var ratios []float64
+		for k := r[0]; k <= r[1]; k++ {
+			ratios = append(ratios, t.Points[k].Time/preds[k].Time)
+		}
+		out = append(out, Finding{FromBytes: t.Points[r[0]].Size, ToBytes: t.Points[r[1]].Size, MeasuredOverModel: fit.Median(ratios),
+			Kind: KindStall, NCCL: choiceOf(preds[r[0]]),
+			Advice: []string{fmt.Sprintf("these rows took more than %d times as long as two larger sizes, or %d times the same call in place: another job or a network fault held them up, not a setting of NCCL's; run the sizes again, and look for the fault in the window of the run (the NICs' error counters, the job's neighbours)",
+				stallRatio, inPlaceRatio)}})
+	}
+	return out
+}
 
 // aboveNIC reports bus bandwidth above a ring's bound across nodes: a ring
 // moves a GPU's bus bytes over its node's NICs together, so a greater bus

@@ -44,12 +44,12 @@ func TestSwitches(t *testing.T) {
 	for i := range preds {
 		preds[i].Time = tab.Points[i].Time
 	}
-	fs := switches(tab, preds)
+	fs := switches(tab, preds, make([]bool, len(preds)))
 	if len(fs) != 1 || fs[0].FromBytes != 4 || fs[0].ToBytes != 8 || fs[0].NCCL != "Ring/LL -> Ring/LL128" {
 		t.Errorf("%+v, want one switch from 4 to 8 B", fs)
 	}
 	preds[3].Protocol, preds[4].Protocol = "LL", "LL"
-	if fs := switches(tab, preds); len(fs) != 0 {
+	if fs := switches(tab, preds, make([]bool, len(preds))); len(fs) != 0 {
 		t.Errorf("%+v, want none where the choice stays", fs)
 	}
 }
@@ -283,5 +283,37 @@ func TestNetworkAdvice(t *testing.T) {
 		if !strings.Contains(a, c.want) || strings.Contains(a, c.not) {
 			t.Errorf("%s: advice %q; want %q in it and no %q", c.name, a, c.want, c.not)
 		}
+	}
+}
+
+// TestDiagnoseStall: rccl#1490's MI250X AllGather took 70248 to 72576 us at
+// 2 to 8 MiB and 1071.2 us at 16 MiB. Diagnosed, those rows are one
+// stalled finding, whose advice names no NCCL setting, and no finding calls
+// the fall from 8 to 16 MiB an algorithm switch.
+func TestDiagnoseStall(t *testing.T) {
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/mi250x_4x8_allgather_stalled_rccl1490.log",
+		func(int) Pins { return Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI250X"} })
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	hw, err := Describe(tabs[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, _, err := Uncalibrated(hw).Diagnose(tabs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stalled []Finding
+	for _, f := range fs {
+		switch f.Kind {
+		case KindStall:
+			stalled = append(stalled, f)
+		case KindSwitch:
+			t.Errorf("a switch finding: %+v", f)
+		}
+	}
+	if len(stalled) != 1 || stalled[0].FromBytes != 2<<20 || stalled[0].ToBytes != 8<<20 || strings.Contains(stalled[0].Advice[0], "NCCL_") {
+		t.Errorf("stalled findings %+v; want one of 2 to 8 MiB, its advice naming no NCCL setting", stalled)
 	}
 }
