@@ -291,16 +291,9 @@ func TestNetworkAdvice(t *testing.T) {
 // stalled finding, whose advice names no NCCL setting, and no finding calls
 // the fall from 8 to 16 MiB an algorithm switch.
 func TestDiagnoseStall(t *testing.T) {
-	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/mi250x_4x8_allgather_stalled_rccl1490.log",
-		func(int) Pins { return Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI250X"} })
-	if err != nil || len(tabs) != 1 {
-		t.Fatalf("%d tables, %v", len(tabs), err)
-	}
-	hw, err := Describe(tabs[0].GPU, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs, _, err := Uncalibrated(hw).Diagnose(tabs[0])
+	hw, tab := pinnedTable(t, "../../data/nccltests/testdata/real/mi250x_4x8_allgather_stalled_rccl1490.log",
+		Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI250X"})
+	fs, _, err := Uncalibrated(hw).Diagnose(tab)
 	if err != nil {
 		t.Fatal(err)
 	}

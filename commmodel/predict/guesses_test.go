@@ -150,6 +150,21 @@ func TestGuessesHostFacts(t *testing.T) {
 }
 
 // firstTable reads the first table of the log at path.
+// pinnedTable returns the one table of the log at path, read with pin,
+// and the hardware of its GPU.
+func pinnedTable(t *testing.T, path string, pin Pins) (Hardware, Table) {
+	t.Helper()
+	tabs, _, err := ReadFile(path, func(int) Pins { return pin })
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("%s: %d tables, %v", path, len(tabs), err)
+	}
+	h, err := Describe(tabs[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, tabs[0]
+}
+
 func firstTable(t *testing.T, path string) Table {
 	t.Helper()
 	tabs, _, err := ReadFile(path, nil)
@@ -458,15 +473,9 @@ func TestFitSwitches(t *testing.T) {
 // 44.8 ms, 2.4 times it. The same table at a third of the bandwidth, a
 // PCIe-fast run, or a fabric the user gave, keeps PCIe.
 func TestWithEvidenceBridge(t *testing.T) {
-	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/h100_pcie_nvlink_bridge_1x2_nccl1161.log",
-		func(int) Pins { return Pins{Nodes: 1, PerNode: 2, GPU: "NVIDIA H100 PCIe"} })
-	if err != nil || len(tabs) != 1 {
-		t.Fatalf("%d tables, %v", len(tabs), err)
-	}
-	h, err := Describe(tabs[0].GPU, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, tab := pinnedTable(t, "../../data/nccltests/testdata/real/h100_pcie_nvlink_bridge_1x2_nccl1161.log",
+		Pins{Nodes: 1, PerNode: 2, GPU: "NVIDIA H100 PCIe"})
+	tabs := []Table{tab}
 	got, notes := h.WithEvidence(tabs)
 	if got.Fabric != FabricMesh || got.links() != 12 || got.Sources.Fabric != SourceLog || len(notes) != 1 || !strings.Contains(notes[0], "-hw fabric=pcie") {
 		t.Fatalf("fabric %v of %d links from %q, notes %q; want a mesh of 12 from the log, and a note naming -hw fabric=pcie", got.Fabric, got.links(), got.Sources.Fabric, notes)

@@ -315,15 +315,7 @@ func TestBoundsHold(t *testing.T) {
 // 8 MiB out of place took 1272.4 and 889.1 us, in place 321.4 and 391.0.
 func TestStalledRows(t *testing.T) {
 	const stalled = "../../data/nccltests/testdata/real/mi250x_4x8_allgather_stalled_rccl1490.log"
-	tabs, _, err := ReadFile(stalled, func(int) Pins { return Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI250X"} })
-	if err != nil || len(tabs) != 1 {
-		t.Fatalf("%d tables, %v", len(tabs), err)
-	}
-	tab := tabs[0]
-	hw, err := Describe(tab.GPU, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	hw, tab := pinnedTable(t, stalled, Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI250X"})
 	m, err := Calibrate(hw, []Table{tab}, &Settings{NoIntervals: true})
 	if err != nil {
 		t.Fatal(err)

@@ -831,16 +831,9 @@ func TestUntabledLaunchFloor(t *testing.T) {
 // note says a rate is held at its bound; the note that no table measured a
 // bandwidth does.
 func TestImplausibleNeedsBandwidth(t *testing.T) {
-	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/a100_32x8_allreduce_smallsizes_nccl652.log",
-		func(int) Pins { return Pins{Nodes: 32, PerNode: 8, GPU: "NVIDIA A100-SXM4-40GB"} })
-	if err != nil || len(tabs) != 1 {
-		t.Fatalf("%d tables, %v", len(tabs), err)
-	}
-	hw, err := Describe(tabs[0].GPU, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Calibrate(hw, tabs, nil)
+	hw, tab := pinnedTable(t, "../../data/nccltests/testdata/real/a100_32x8_allreduce_smallsizes_nccl652.log",
+		Pins{Nodes: 32, PerNode: 8, GPU: "NVIDIA A100-SXM4-40GB"})
+	m, err := Calibrate(hw, []Table{tab}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
