@@ -155,12 +155,22 @@ func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) 
 		args = fs.Args()[1:]
 	}
 	if len(pos) > maxArgs {
-		if fs.Lookup("calibrate") != nil && !strings.HasPrefix(pos[maxArgs], "-") {
-			return nil, usageErrorf(fs, "unexpected argument %q: the logs go in -calibrate, such as -calibrate %s", pos[maxArgs], pos[maxArgs])
+		arg := pos[maxArgs]
+		if c := fs.Lookup("calibrate"); c != nil && isFile(arg) {
+			if c.Value.String() != "" {
+				return nil, usageErrorf(fs, "unexpected argument %q: name every log in -calibrate, separated by commas, such as -calibrate %s,%s", arg, c.Value, arg)
+			}
+			return nil, usageErrorf(fs, "unexpected argument %q: the logs go in -calibrate, such as -calibrate %s", arg, arg)
 		}
-		return nil, usageErrorf(fs, "unexpected argument %q: flags start with -", pos[maxArgs])
+		return nil, usageErrorf(fs, "unexpected argument %q: flags start with -; quote a value that holds spaces (-gpu \"NVIDIA H100 80GB HBM3\"), and write a list without spaces (-size 1MiB,1GiB)", arg)
 	}
 	return pos, nil
+}
+
+// isFile reports whether path names a regular file.
+func isFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // usageErrorf returns a usageError: "commlab SUBCOMMAND: message" and the
