@@ -216,9 +216,7 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	if err != nil {
 		return machine{}, hwError(*f.hw, err)
 	}
-	for _, t := range m.tables {
-		perNode = max(perNode, t.PerNode)
-	}
+	perNode = max(perNode, predict.HostGPUs(m.tables))
 	if !hw.GPU.Known && hw.Sources.LinkBW != predict.SourceUser && len(m.tables) == 0 {
 		// Calibrate says so in its notes where there are tables.
 		problems = append(problems, problem{Message: fmt.Sprintf("%s is not in commlab's catalog: it is taken as a PCIe card of compute capability 9.0 without NVLink; "+

@@ -35,6 +35,20 @@ func (h Hardware) ForHosts(perHost int) Hardware {
 	return h
 }
 
+// HostGPUs returns the most GPUs a host of the tables' machine is known to
+// hold: a table's GPUs a node, or a device index its Rank lines print (a
+// run of 2 GPUs a node on devices 4 and 5 had at least 6), for ForHosts.
+func HostGPUs(tables []Table) int {
+	n := 0
+	for i := range tables {
+		n = max(n, tables[i].PerNode)
+		for _, d := range tables[i].Evidence.Devices {
+			n = max(n, d.Device+1)
+		}
+	}
+	return n
+}
+
 // given reports that a fact's source is evidence, not an assumption.
 func (h *Hardware) given(s Source) bool { return s != "" && s != SourceAssumed }
 

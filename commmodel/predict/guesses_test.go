@@ -529,3 +529,23 @@ func TestWithEvidenceBridge(t *testing.T) {
 		}
 	}
 }
+
+// TestHostGPUsFromDevices: a run of 2 GPUs a node whose Rank lines print
+// device 5 ran on a host of at least 6 GPUs, so an SXM board there keeps
+// its NVSwitch (ForHosts takes hosts of 4 or fewer for meshes); without
+// the device line, 2 GPUs a node is all that is known.
+func TestHostGPUsFromDevices(t *testing.T) {
+	tab := Table{PerNode: 2}
+	if n := HostGPUs([]Table{tab}); n != 2 {
+		t.Errorf("without Rank lines: %d GPUs a host, want 2", n)
+	}
+	tab.Evidence.Devices = []nccltests.Device{{Rank: 0, Device: 4}, {Rank: 1, Device: 5}}
+	n := HostGPUs([]Table{tab})
+	h, err := Describe("NVIDIA A100-SXM4-80GB", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 6 || h.ForHosts(n).Fabric != FabricNVSwitch || h.ForHosts(2).Fabric != FabricMesh {
+		t.Errorf("devices 4 and 5: %d GPUs a host, fabric %v (%v on 2); want 6, NVSwitch (a mesh on 2)", n, h.ForHosts(n).Fabric, h.ForHosts(2).Fabric)
+	}
+}
