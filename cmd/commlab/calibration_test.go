@@ -131,7 +131,7 @@ func TestPredictRowsOnly(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, "one node of 8 GPUs is assumed") || !strings.Contains(stderr, "FILE:nodes=N") {
 		t.Errorf("rows without nodes: exit %d, stderr %q, want the assumed node said, and the key that settles it", code, stderr)
 	}
-	if lines := strings.SplitN(out, "\n", 3); len(lines) < 3 || !strings.HasPrefix(lines[1], "guess: gpu = unnamed GPU is assumed") || !strings.Contains(lines[1], "-gpu NAME") {
+	if lines := strings.SplitN(out, "\n", 3); len(lines) < 3 || !strings.HasPrefix(lines[1], "guess: gpu = unnamed GPU: the logs name none") || !strings.Contains(lines[1], "-gpu NAME") {
 		t.Errorf("rows without a GPU name: output\n%s\nwant the GPU said to be a guess first, under the query, with the flag that settles it", out)
 	}
 	odd := []string{"predict", "-collective", "allreduce", "-p", "6", "-per-node", "3", "-size", "1KiB", "-calibrate", path}

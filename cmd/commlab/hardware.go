@@ -63,13 +63,26 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Que
 	return out, nil
 }
 
+// factOf returns the fact of facts named name, the zero Fact (guessed)
+// where there is none.
+func factOf(facts []predict.Fact, name string) predict.Fact {
+	for _, f := range facts {
+		if f.Name == name {
+			return f
+		}
+	}
+	return predict.Fact{}
+}
+
 // writeHardware prints the guesses that move the answer first, then the
 // machine, each fact with its source and the assumed ones marked.
 func writeHardware(w io.Writer, h hardwareOutput) {
-	for _, f := range h.Facts {
-		if f.Name == "gpu" && f.Guessed() {
-			// Every other fact rests on this one, which no ratio measures.
-			fmt.Fprintf(w, "guess: gpu = %s is assumed, a PCIe card without NVLink whose every fact is assumed: settle it with -gpu NAME (as nvidia-smi prints it), or describe it with -hw cc=X.Y,links=N,link-bw=RATE\n", f.Value)
+	if g, links := factOf(h.Facts, "gpu"), factOf(h.Facts, "link_bw"); g.Guessed() && links.Guessed() {
+		// Every other fact rests on this one, which no ratio measures.
+		if g.Value == predict.UnnamedGPU {
+			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, and a PCIe card without NVLink is assumed: settle it with -gpu NAME, as the Rank lines of nccl-tests or rccl-tests print it\n", g.Value)
+		} else {
+			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with -hw cc=X.Y,links=N,link-bw=RATE\n", g.Value)
 		}
 	}
 	for _, g := range h.Guesses {

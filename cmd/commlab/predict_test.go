@@ -714,3 +714,17 @@ func TestPredictAllToAllPins(t *testing.T) {
 		t.Errorf("no pins: stderr %s", stderr)
 	}
 }
+
+// TestPredictUnknownGPUGuess: a GPU the catalog does not hold is the first
+// guess, with the -hw keys that describe it (-gpu would not settle it);
+// described, the guess goes.
+func TestPredictUnknownGPUGuess(t *testing.T) {
+	args := []string{"predict", "-gpu", "NVIDIA RTX 6000D", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"}
+	_, out, _ := runCLI(args...)
+	if lines := strings.SplitN(out, "\n", 3); len(lines) < 3 || !strings.HasPrefix(lines[1], "guess: gpu = NVIDIA RTX 6000D is not in the catalog") || !strings.Contains(lines[1], "-hw cc=X.Y,links=N,link-bw=RATE") {
+		t.Errorf("output\n%s\nwant the GPU a guess first, with the -hw keys that describe it", out)
+	}
+	if _, out, _ := runCLI(append(args, "-hw", "cc=9.0,links=4,link-bw=50GB/s")...); strings.Contains(out, "guess: gpu") {
+		t.Errorf("described:\n%s\nwant no guess of the GPU", out)
+	}
+}
