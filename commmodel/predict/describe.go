@@ -108,6 +108,10 @@ func Describe(gpu, spec string) (Hardware, error) {
 	switch {
 	case h.Fabric == FabricInfinity && h.GPU.Known && h.GPU.ISA == "":
 		return Hardware{}, fmt.Errorf("predict: hardware fabric=infinity: Infinity Fabric is AMD Instinct's; %s's links are fabric=nvswitch or fabric=mesh", h.GPU.Name)
+	case h.GPU.ISA != "" && h.Fabric.oneHop() && h.Fabric != FabricInfinity:
+		return Hardware{}, fmt.Errorf("predict: hardware fabric=%s: %s joins its GPUs by Infinity Fabric (fabric=infinity) or PCIe (fabric=pcie), not NVLink", h.Fabric, h.GPU.Name)
+	case h.GPU.ISA != "" && h.NVLS:
+		return Hardware{}, fmt.Errorf("predict: hardware nvls=true: NVLS is NVLink SHARP, of NVIDIA's NVSwitch; %s has none (nvls=false)", h.GPU.Name)
 	case h.links() == 0 && (h.Fabric == FabricNVSwitch || h.Fabric == FabricMesh) && (fabric || sw):
 		return Hardware{}, fmt.Errorf("predict: hardware fabric=%s without NVLinks: give links=N of at least 1, or fabric=pcie", h.Fabric)
 	case h.links() == 0 && h.Fabric.oneHop() && !fabric && !sw:

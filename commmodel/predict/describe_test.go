@@ -111,6 +111,19 @@ func TestDescribeErrors(t *testing.T) {
 			t.Errorf("%q: %v, want an error with %q", c.spec, err, c.want)
 		}
 	}
+	// NVIDIA's NVLink fabrics and NVLS on an AMD Instinct host.
+	for _, c := range []struct{ spec, want string }{
+		{"nvls=true", "NVLS is NVLink SHARP"},
+		{"fabric=nvswitch", "joins its GPUs by Infinity Fabric (fabric=infinity) or PCIe"},
+		{"fabric=mesh", "not NVLink"},
+	} {
+		if _, err := Describe("AMD Instinct MI300X", c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("MI300X %q: %v, want an error with %q", c.spec, err, c.want)
+		}
+	}
+	if h, err := Describe("AMD Instinct MI300X", "fabric=pcie"); err != nil || h.Fabric != FabricPCIe {
+		t.Errorf("MI300X fabric=pcie: %v, fabric %v; want PCIe", err, h.Fabric)
+	}
 	if h, err := Describe("NVIDIA H100 80GB HBM3", "links=0"); err != nil || h.Fabric != FabricPCIe || h.NVLS {
 		t.Errorf("links=0: %v, fabric %v, NVLS %v; want a PCIe host without NVLS", err, h.Fabric, h.NVLS)
 	}
