@@ -423,7 +423,8 @@ func TestDescribeCatalogFigures(t *testing.T) {
 }
 
 // SystemsOf offers the catalog's systems of a GPU and host size that give
-// some of the facts asked for, in the catalog's order (presets.Systems):
+// some of the facts asked for, those that give the most first, in the
+// catalog's order among equals (presets.Systems):
 // GH200 in hosts of 4 is the HPE Cray EX254n (Alps), with its NICs and their
 // rate; an 8-GPU A100 SXM4 host is a DGX A100, an AWS p4d or p4de, or an
 // Azure ND A100 v4 or NDm A100 v4 (the catalog tells A100s apart by the
@@ -454,6 +455,7 @@ func TestSystemsOf(t *testing.T) {
 		{"A100-SXM4-40GB", 4, nics, []string{"hpe-ex235n-a100"}},
 		{"AMD Instinct MI300X", 8, []string{"fabric"}, []string{"mi300x-platform", "Standard_ND96isr_MI300X_v5"}},
 		{"AMD Instinct MI300X", 8, nics, []string{"Standard_ND96isr_MI300X_v5"}},
+		{"AMD Instinct MI300X", 8, append(nics, "fabric"), []string{"Standard_ND96isr_MI300X_v5", "mi300x-platform"}},
 		{"GB200", 4, nics, []string{"gb200-nvl72"}},
 		{"NVIDIA H20", 8, nil, nil},
 	} {

@@ -60,15 +60,20 @@ func (h *Hardware) setSystem(name string) error {
 // that could be h's machine and would settle some of the facts named
 // (Fact.Name, such as the assumed facts of Guesses): those of h's GPU whose
 // hosts hold perHost GPUs, or whose NVLink domains do for a domain's host,
-// and whose entry gives one of those facts or more. Naming one (Describe's
-// system key) replaces those assumptions with its documented facts; a
-// fact no entry documents (the NICs' PCIe path) stays a guess. None is
-// offered where h names its system already (Hardware.System).
+// and whose entry gives one of those facts or more, those that settle the
+// most first. Naming one (Describe's system key) replaces those
+// assumptions with its documented facts; a fact no entry documents (the
+// NICs' PCIe path) stays a guess. None is offered where h names its system
+// already (Hardware.System).
 func SystemsOf(h Hardware, perHost int, facts []string) []string {
 	if h.System != "" {
 		return nil // named already, by -hw or by the log's platform line
 	}
-	var out []string
+	type offer struct {
+		name    string
+		settled int
+	}
+	var offers []offer
 	for _, s := range presets.Systems {
 		g, err := nccl.ParseGPU(s.GPU)
 		if err != nil || g.Name != h.GPU.Name || !(s.PerHost == perHost || s.Domain > 0 && perHost <= s.PerHost) {
@@ -85,8 +90,13 @@ func SystemsOf(h Hardware, perHost int, facts []string) []string {
 			}
 		}
 		if settled > 0 {
-			out = append(out, s.Name)
+			offers = append(offers, offer{s.Name, settled})
 		}
+	}
+	slices.SortStableFunc(offers, func(a, b offer) int { return b.settled - a.settled })
+	var out []string
+	for _, o := range offers {
+		out = append(out, o.name)
 	}
 	return out
 }
