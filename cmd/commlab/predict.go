@@ -41,8 +41,9 @@ type predictOutput struct {
 	Layout      *predictLayout    `json:"layout"`
 }
 
-// predictLayout is the launch layout the calibrated model ran the query in
-// (predict.Machine.Layout); null for NCCL's model, which has none.
+// predictLayout is the launch layout the model ran the query in
+// (predict.Machine.Layout): the tables' where they share one, else the
+// query's, and NCCL's uncalibrated model's launch floor comes from it.
 type predictLayout struct {
 	Processes         int `json:"processes"`
 	ThreadsPerProcess int `json:"threads_per_process"`
@@ -414,6 +415,7 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 		if why != "" {
 			out.Model = "uncalibrated: the model at its priors (commmodel/predict), as " + why
 		}
+		out.Layout = layoutOutput(predict.Uncalibrated(hw).Layout(q), q.Ranks)
 	} else {
 		out.Model = "calibrated (commmodel/predict)"
 		m, err := predict.Calibrate(hw, tables, nil)

@@ -168,8 +168,8 @@ func TestPredictUncalibrated(t *testing.T) {
 	if res.Calibration.LOOMedianRelErr != nil || len(res.Calibration.Files) != 0 {
 		t.Errorf("calibration %+v, want none", res.Calibration)
 	}
-	if res.Layout != nil {
-		t.Errorf("layout %+v, want null: NCCL's model has no launch floor", *res.Layout)
+	if l := res.Layout; l == nil || l.Processes != 8 || l.GPUsPerThread != 1 || l.Graphs != 0 {
+		t.Errorf("layout %+v, want 8 processes of 1 GPU, no graphs: the layout whose launch floor NCCL's model is held to", l)
 	}
 	got := res.Predictions[0].Algorithm + "/" + res.Predictions[0].Protocol + " " + res.Predictions[1].Algorithm + "/" + res.Predictions[1].Protocol
 	if got != "Ring/LL NVLS/Simple" {
