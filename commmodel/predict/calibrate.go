@@ -173,10 +173,17 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	}
 	m := &Machine{GPU: tables[0].GPU, Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
 	tables, m.Notes = withoutStalls(tables)
-	if h.assumedLinks() {
+	switch {
+	case h.assumedLinks():
 		set.wideLinks = true
 		m.Notes = append(m.Notes, fmt.Sprintf("%s is not in commlab's catalog: its links are assumed (%s), and intra_bw is calibrated from the tables with a prior 10x wide either way; "+
 			"describe the GPU to narrow it (-hw cc=X.Y,links=N,link-bw=RATE)", h.GPU.Name, h.Fabric))
+	case h.Fabric == FabricPCIe:
+		// What NCCL gets between PCIe cards is P2P at the link's rate, or
+		// a copy through host memory where P2P is off (GeForce cards have
+		// none, nccl-tests#287; containers may hide it), or sockets: public
+		// tables lie from near the rate to a tenth of it.
+		set.wideLinks = true
 	}
 	d, notes, err := m.design(tables)
 	if err != nil {
@@ -192,6 +199,10 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		m.Tables = append(m.Tables, t.Name)
 	}
 	m.Params = m.params(x0, all, used, set)
+	if r := m.x[parIntraBW] / x0[parIntraBW]; h.Fabric == FabricPCIe && used[parIntraBW] && r < 0.5 {
+		m.Notes = append(m.Notes, fmt.Sprintf("the tables fit intra_bw at %s, %.2f of the PCIe rate: NCCL did not run P2P between the cards at that rate, but copied through host memory (GeForce cards have no P2P; a container may hide it) or went over sockets; NCCL_DEBUG=INFO's channel lines say which (\"via P2P\", \"via SHM\", \"via NET\")",
+			FormatValue(m.x[parIntraBW], params[parIntraBW].unit), r))
+	}
 	var unused, loose []string
 	for _, p := range m.Params {
 		switch {

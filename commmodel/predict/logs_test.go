@@ -383,3 +383,39 @@ func TestSameShapeDisagree(t *testing.T) {
 		t.Errorf("tables of two shapes: %q", notes)
 	}
 }
+
+// TestPCIeWithoutP2P: kalavai-client's 4 GeForce RTX 4090s (-g 4, one host,
+// in a Docker container and again in a Kubernetes pod) move 2.57 GB/s of
+// bus bandwidth at 32 MiB, a tenth of PCIe Gen4's 24 GB/s: GeForce cards
+// have no P2P, and NCCL copies through host memory. intra_bw's prior on a
+// PCIe host is wide enough for the Docker table to fit it, and a note says
+// what such a rate means; the calibration then predicts the pod's table
+// within 5% from 1 MiB (its 2 GiB row: 1.24 s).
+func TestPCIeWithoutP2P(t *testing.T) {
+	const dir = "../../data/nccltests/testdata/real/"
+	docker, pod := firstTable(t, dir+"rtx4090_1x4_g4_allreduce_docker_kalavai.log"), firstTable(t, dir+"rtx4090_1x4_g4_allreduce_k8s_kalavai.log")
+	hw, err := Describe(docker.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw = hw.ForHosts(4)
+	if hw.Fabric != FabricPCIe {
+		t.Fatalf("fabric %v; want PCIe", hw.Fabric)
+	}
+	m, err := Calibrate(hw, []Table{docker}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(m.Notes, func(n string) bool { return strings.Contains(n, "of the PCIe rate") && strings.Contains(n, `"via SHM"`) }) {
+		t.Errorf("notes %q; want the PCIe rate's shortfall said", m.Notes)
+	}
+	ps, err := m.predictTable(&pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range ps {
+		if pt := pod.Points[i]; pt.Size >= 1<<20 && math.Abs(p.Time/pt.Time-1) > 0.05 {
+			t.Errorf("%g B: %.4g s predicted, %.4g measured", pt.Size, p.Time, pt.Time)
+		}
+	}
+}

@@ -59,6 +59,17 @@ const (
 )
 
 var realLogs = []realLog{
+	// kalavai-client's README: one process driving 4 GeForce RTX 4090s
+	// (-g 4) in a Docker container and in a Kubernetes pod on one host;
+	// 29 rows 8 B..2 GiB each, the command line in the source lines.
+	{"rtx4090_1x4_g4_allreduce_docker_kalavai.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 4, 1, "NVIDIA GeForce RTX 4090", 29, 8, 2147483648,
+			33554432, 19546, 2.58, 1.40135, "yyy"},
+	}},
+	{"rtx4090_1x4_g4_allreduce_k8s_kalavai.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 4, 1, "NVIDIA GeForce RTX 4090", 29, 8, 2147483648,
+			33554432, 19592, 2.57, 1.40254, "yyy"},
+	}},
 	// nccl-tests#309: one 8 x 8 H100 cluster twice, with NCCL's defaults and
 	// with NCCL_MIN_CTAS=24 NCCL_IB_QPS_PER_CONNECTION=2 (the source lines
 	// give the runs' commands); 64 ranks on 8 hosts, 14 rows 1 MiB..8 GiB.
