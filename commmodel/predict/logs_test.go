@@ -406,7 +406,9 @@ func TestPCIeWithoutP2P(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(m.Notes, func(n string) bool { return strings.Contains(n, "of the PCIe rate") && strings.Contains(n, `"via SHM"`) }) {
+	if !slices.ContainsFunc(m.Notes, func(n string) bool {
+		return strings.Contains(n, "of the PCIe rate") && strings.Contains(n, `"via SHM"`)
+	}) {
 		t.Errorf("notes %q; want the PCIe rate's shortfall said", m.Notes)
 	}
 	ps, err := m.predictTable(&pod)
