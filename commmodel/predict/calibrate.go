@@ -173,6 +173,9 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	}
 	m := &Machine{GPU: tables[0].GPU, Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
 	tables, m.Notes = withoutStalls(tables)
+	if len(tables) == 0 {
+		return nil, fmt.Errorf("%w: every row of the tables stalled: %s", ErrTooFew, strings.Join(m.Notes, "; "))
+	}
 	switch {
 	case h.assumedLinks():
 		set.wideLinks = true
@@ -272,6 +275,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		m.Notes = append(m.Notes, "no table ran a size whose time a bandwidth bounds: the links' and NICs' bandwidths rest on their priors, and the intervals of larger sizes widen for them; calibrate with a table of larger sizes")
 	}
 	m.Notes = append(m.Notes, m.misfits(tables)...)
+	m.Notes = append(m.Notes, d.beatFloor(m, tables)...)
 	m.Notes = append(m.Notes, disagreements(tables)...)
 	return m, nil
 }
@@ -286,6 +290,35 @@ func (d *design) bandwidthBound(x *[numParams]float64) bool {
 		}
 	}
 	return false
+}
+
+// beatFloor says, a note for each table, where the table's points ran
+// faster than the line rates the description gives allow (floor): the
+// description is off, and a prediction's interval, which starts at that
+// floor, is off with it.
+func (d *design) beatFloor(m *Machine, tables []Table) []string {
+	fx := m.floorParams()
+	var out []string
+	for i := range tables {
+		n, worst, at, k := 0, 1.0, 0.0, 0 // k: the point of table i
+		for j := range d.terms {
+			if d.table[j] != i {
+				continue
+			}
+			if f := floor(&d.terms[j], &fx); d.obs[j] < 0.95*f {
+				n++
+				if r := d.obs[j] / f; r < worst {
+					worst, at = r, tables[i].Points[k].Size
+				}
+			}
+			k++
+		}
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%s: %d of its points ran faster than the line rates the description gives allow, %.2f of that time at %s: the description is off (-hw fabric, links, link-bw, nics, nic-bw, or the catalog's entry for the GPU)",
+				tables[i].Name, n, worst, units.FormatSize(at)))
+		}
+	}
+	return out
 }
 
 // heldOutCoverage is Machine.HeldOutCoverage of tables, whose held-out
@@ -701,6 +734,10 @@ func (m *Machine) intraPrior() float64 {
 const (
 	stallRatio   = 4
 	inPlaceRatio = 2
+	// inPlaceAgree is how near most rows' in-place times must be to their
+	// out-of-place ones for the column to tell stalls: the real logs'
+	// medians lie within a few percent.
+	inPlaceAgree = 1.5
 )
 
 // withoutStalls returns the tables without their stalled rows (stalls),
@@ -708,8 +745,8 @@ const (
 // had some. The tables passed in are not changed.
 func withoutStalls(tables []Table) ([]Table, []string) {
 	var notes []string
-	out := tables
-	for i, t := range tables {
+	out := make([]Table, 0, len(tables))
+	for _, t := range tables {
 		var kept []Point
 		var stalled []string
 		for k, s := range stalls(t.Points) {
@@ -720,14 +757,18 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 			kept = append(kept, t.Points[k])
 		}
 		if len(stalled) == 0 {
+			out = append(out, t)
 			continue
 		}
-		if &out[0] == &tables[0] {
-			out = slices.Clone(tables)
+		what := "the calibration leaves them out"
+		if len(kept) == 0 {
+			what = "the calibration leaves the table out"
+		} else {
+			t.Points = kept
+			out = append(out, t)
 		}
-		out[i].Points = kept
-		notes = append(notes, fmt.Sprintf("%s: the rows of %s take more than %d times as long as two larger sizes of the table, or %d times as long as the same call in place: they did not time the collective alone (another job, a network fault), and the calibration leaves them out",
-			t.Name, strings.Join(stalled, ", "), stallRatio, inPlaceRatio))
+		notes = append(notes, fmt.Sprintf("%s: the rows of %s take more than %d times as long as two larger sizes of the table, or %d times as long as the same call in place: they did not time the collective alone (another job, a network fault, a cold first call), and %s",
+			t.Name, strings.Join(stalled, ", "), stallRatio, inPlaceRatio, what))
 	}
 	return out, notes
 }
@@ -736,9 +777,19 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 // stallRatio times as long as two larger sizes (the second least time of
 // a larger size, so that one larger row too fast to be true does not make
 // every smaller row a stall), or inPlaceRatio times as long as the same
-// call in place.
+// call in place, where the table's in-place times agree with the others.
 func stalls(points []Point) []bool {
 	out := make([]bool, len(points))
+	// The in-place times tell a stall only where they time the same calls
+	// as the out-of-place ones, most rows within inPlaceAgree of them; a
+	// column apart throughout is the run's or a damaged log's.
+	var apart []float64
+	for _, p := range points {
+		if p.InPlace > 0 {
+			apart = append(apart, math.Abs(math.Log(p.Time/p.InPlace)))
+		}
+	}
+	inPlace := len(apart) > 0 && fit.Median(apart) < math.Log(inPlaceAgree)
 	for i, p := range points {
 		least, second := math.Inf(1), math.Inf(1)
 		for _, q := range points {
@@ -746,7 +797,7 @@ func stalls(points []Point) []bool {
 				least, second = min(least, q.Time), min(second, max(least, q.Time))
 			}
 		}
-		out[i] = p.Time > stallRatio*second || p.InPlace > 0 && p.Time > inPlaceRatio*p.InPlace
+		out[i] = p.Time > stallRatio*second || inPlace && p.InPlace > 0 && p.Time > inPlaceRatio*p.InPlace
 	}
 	return out
 }

@@ -328,6 +328,22 @@ func TestStalledRows(t *testing.T) {
 	if len(tab.Points) != 17 {
 		t.Errorf("the table given has %d points after calibration; want its 17", len(tab.Points))
 	}
+	// An in-place column apart from the out-of-place one throughout is the
+	// run's, not stalls: 1 ns in place, or every time out of place doubled.
+	odd := tab
+	odd.Points = slices.Clone(tab.Points)
+	for i := range odd.Points {
+		odd.Points[i].InPlace = 1e-9
+	}
+	if kept, _ := withoutStalls([]Table{odd}); len(kept) != 1 || len(kept[0].Points) != 14 {
+		t.Errorf("in-place times of 1 ns: %d tables kept; want the table, less its 3 stalls", len(kept))
+	}
+	for i := range odd.Points {
+		odd.Points[i].InPlace, odd.Points[i].Time = tab.Points[i].InPlace, 2*tab.Points[i].Time
+	}
+	if kept, _ := withoutStalls([]Table{odd}); len(kept) != 1 || len(kept[0].Points) != 14 {
+		t.Errorf("out-of-place times doubled: %d tables kept; want the table, less its 3 stalls", len(kept))
+	}
 	// One larger row too fast to be true (4 GiB in 100 us) stalls no other.
 	fast := tab
 	fast.Points = slices.Clone(tab.Points)

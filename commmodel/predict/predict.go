@@ -76,11 +76,12 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 		}
 		p.Low, p.High = m.interval(&t, p.Time, rn)
 		switch f := floor(&t, &fx); {
-		case p.High < f:
-			// The whole interval beats the line rates the evidence gives,
-			// which no call does: it moves above them, its width kept.
+		case math.Sqrt(p.Low*p.High) < f:
+			// Most of the interval beats the line rates the evidence
+			// gives, which no call does: the model is off here, and its
+			// interval moves up to start there, as wide as it was.
 			r := f / p.Low
-			p.Time, p.Low, p.High = r*p.Time, f, r*p.High
+			p.Time, p.Low, p.High = max(p.Time, f), f, r*p.High
 		case p.Low < f:
 			p.Time, p.Low = max(p.Time, f), f
 		}

@@ -842,3 +842,34 @@ func TestImplausibleNeedsBandwidth(t *testing.T) {
 		t.Errorf("notes %q; want no bandwidth measured, and no rate said to be held at its bound", m.Notes)
 	}
 }
+
+// TestFloorBeaten: hisohara's MI300X tables moved 357.46 GB/s of bus
+// bandwidth on 2 x 8 at 16 GiB; described as PCIe cards (-hw fabric=pcie),
+// the line rates allow a fraction of that. The calibration says its tables
+// beat the description, and a prediction whose interval the floor cuts
+// keeps the interval's width, starting at the floor, where it was a sliver
+// at it.
+func TestFloorBeaten(t *testing.T) {
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log", nil)
+	if err != nil || len(tabs) != 2 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	hw, err := Describe(tabs[0].GPU, "fabric=pcie")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Calibrate(hw, tabs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(slices.DeleteFunc(slices.Clone(m.Notes), func(n string) bool { return !strings.Contains(n, "ran faster than the line rates the description gives allow") })); n != 2 {
+		t.Errorf("notes %q; want both tables said to beat the description", m.Notes)
+	}
+	ps, err := m.Predict(tabs[1].Query(), []float64{1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := ps[0]; !(p.Low <= p.Time && p.Time <= p.High && p.High/p.Low > 2) {
+		t.Errorf("1 GiB: %v; want an interval more than 2x wide about the prediction", p)
+	}
+}
