@@ -862,7 +862,9 @@ func TestFloorBeaten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(slices.DeleteFunc(slices.Clone(m.Notes), func(n string) bool { return !strings.Contains(n, "ran faster than the line rates the description gives allow") })); n != 2 {
+	if n := len(slices.DeleteFunc(slices.Clone(m.Notes), func(n string) bool {
+		return !strings.Contains(n, "ran faster than the line rates the description gives allow")
+	})); n != 2 {
 		t.Errorf("notes %q; want both tables said to beat the description", m.Notes)
 	}
 	ps, err := m.Predict(tabs[1].Query(), []float64{1 << 30})
