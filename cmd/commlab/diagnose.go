@@ -82,7 +82,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	}
 	// The diagnosed table's own NCCL_DEBUG lines tell of the machine too.
 	hw, notes := mc.hw.WithEvidence([]predict.Table{t})
-	mc.hw = hw.ForHosts(predict.HostGPUs([]predict.Table{t}))
+	mc.hw = hw.ForHosts(predict.HostGPUs(append([]predict.Table{t}, mc.tables...)))
 	for _, n := range notes {
 		mc.problems = append(mc.problems, problem{Message: n})
 	}

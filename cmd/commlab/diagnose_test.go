@@ -142,3 +142,19 @@ func TestDiagnoseGuess(t *testing.T) {
 		t.Errorf("%d findings in the latency or network term, want them split by term and choice: %v", n, fs)
 	}
 }
+
+// TestDiagnoseHostsOfCalibration: cluster01's 10 x 4 table diagnosed
+// against its 1 x 8 and 10 x 8 tables runs on hosts of 8 GPUs, as the
+// calibration tables show: an NVSwitch host, not a 4-GPU mesh; predict on
+// the same tables for 4 GPUs a node offers the 8-GPU systems.
+func TestDiagnoseHostsOfCalibration(t *testing.T) {
+	cal := "-calibrate=" + clusterDir + "nccl_N1_G8_cnode3-002.log," + clusterDir + "nccl_N10_G8.log"
+	code, out, stderr := runCLI("diagnose", clusterDir+"nccl_N10_G4.log", cal)
+	if code != 0 || !strings.Contains(out, "hardware: H100 SXM, NVSwitch") {
+		t.Errorf("diagnose: exit %d, %s%s; want an NVSwitch host", code, out, stderr)
+	}
+	code, out, stderr = runCLI("predict", cal, "-collective", "allreduce", "-p", "40", "-per-node", "4", "-size", "1GiB")
+	if code != 0 || !strings.Contains(out, "-hw system=dgx-h100") || strings.Contains(out, "4gpu") {
+		t.Errorf("predict: exit %d, %s%s; want the 8-GPU systems offered", code, out, stderr)
+	}
+}

@@ -59,7 +59,7 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Que
 			guessed = append(guessed, f.Name)
 		}
 	}
-	out.Systems = predict.SystemsOf(hw, q.PerNode, guessed)
+	out.Systems = predict.SystemsOf(hw, max(q.PerNode, predict.HostGPUs(tables)), guessed)
 	return out, nil
 }
 

@@ -501,7 +501,7 @@ func stallFindings(t Table, preds []Prediction, stalled []bool) []Finding {
 		}
 		out = append(out, Finding{FromBytes: t.Points[r[0]].Size, ToBytes: t.Points[r[1]].Size, MeasuredOverModel: fit.Median(ratios),
 			Kind: KindStall, NCCL: choiceOf(preds[r[0]]),
-			Advice: []string{fmt.Sprintf("these rows took more than %d times as long as two larger sizes, or %d times the same call in place: another job or a network fault held them up, not a setting of NCCL's; run the sizes again, and look for the fault in the window of the run (the NICs' error counters, the job's neighbours)",
+			Advice: []string{fmt.Sprintf("these rows took more than %d times as long as two larger sizes, or %d times the same call in place: another job, a network fault or a first call before the warm-up held them up, not a setting of NCCL's; run the sizes again (with more warm-up iterations, nccl-tests -w), and look for the fault in the window of the run (the NICs' error counters, the job's neighbours)",
 				stallRatio, inPlaceRatio)}})
 	}
 	return out
