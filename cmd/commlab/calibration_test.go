@@ -40,7 +40,7 @@ func TestCalibrationPins(t *testing.T) {
 // reduce_scatter, alltoall and sendrecv (its "# Collective test starting:"
 // lines); test=0 and test=3 keep its AllReduce and AllToAll tables, and
 // test=4, sendrecv, is none of a collective the model predicts: the error
-// names the tests there are.
+// says so and names the tests there are; test=9 is no test of the file.
 func TestCalibrationTests(t *testing.T) {
 	files, err := parseCalibrationFiles(clusterDir+"nccl_N10_G1.log:test=0:test=3", predict.Pins{})
 	if err != nil {
@@ -58,8 +58,13 @@ func TestCalibrationTests(t *testing.T) {
 		t.Errorf("tables %v (%s), want allreduce and alltoall, the second named #3", got, tables[len(tables)-1].Name)
 	}
 	files, _ = parseCalibrationFiles(clusterDir+"nccl_N10_G1.log:test=4", predict.Pins{})
-	if _, _, _, err := readCalibration(files); err == nil || !strings.Contains(err.Error(), "try test=0, 1, 2, 3") {
-		t.Errorf("test=4: %v, want the tests there are", err)
+	if _, _, _, err := readCalibration(files); err == nil || !strings.Contains(err.Error(), "nccl_N10_G1.log:155: test 4 is left out: sendrecv_perf is not a collective") ||
+		!strings.Contains(err.Error(), "the others are test=0, 1, 2, 3") {
+		t.Errorf("test=4: %v, want why it is left out and the tests there are", err)
+	}
+	files, _ = parseCalibrationFiles(clusterDir+"nccl_N10_G1.log:test=9", predict.Pins{})
+	if _, _, _, err := readCalibration(files); err == nil || !strings.Contains(err.Error(), "has no test 9 of a collective the model predicts; try test=0, 1, 2, 3") {
+		t.Errorf("test=9: %v, want the tests there are", err)
 	}
 }
 

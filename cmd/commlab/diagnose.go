@@ -69,7 +69,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	t, err := tableOfTest(tables, pos[0], *test, "-test ")
+	t, err := tableOfTest(tables, problems, pos[0], *test, "-test ")
 	if err != nil {
 		return err
 	}

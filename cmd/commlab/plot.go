@@ -169,7 +169,7 @@ func (req plotRequest) build() (*plotted, error) {
 		if err != nil {
 			return nil, err
 		}
-		t, err := tableOfTest(tables, f.path, req.test, "-test ")
+		t, err := tableOfTest(tables, problems, f.path, req.test, "-test ")
 		if err != nil {
 			return nil, err
 		}
@@ -397,16 +397,28 @@ func (pl *plotted) writeText(w io.Writer, req plotRequest) error {
 // readCalibration read from path: they are named by that index, and tests
 // of collectives the model does not predict give none. The error names the
 // tests there are, as the flag (such as "-test ") takes them.
-func tableOfTest(tables []predict.Table, path string, test int, flag string) (predict.Table, error) {
+func tableOfTest(tables []predict.Table, problems []problem, path string, test int, flag string) (predict.Table, error) {
 	suffix := "#" + strconv.Itoa(test)
 	k := slices.IndexFunc(tables, func(t predict.Table) bool { return strings.HasSuffix(t.Name, suffix) })
 	if k < 0 {
-		var tests []string
-		for _, t := range tables {
-			tests = append(tests, t.Name[strings.LastIndex(t.Name, "#")+1:])
+		// A test the file holds but left out says why.
+		mark := fmt.Sprintf(" (test %d)", test)
+		if i := slices.IndexFunc(problems, func(p problem) bool { return p.File == path && strings.HasSuffix(p.Message, mark) }); i >= 0 {
+			p := problems[i]
+			return predict.Table{}, fmt.Errorf("%s%d: %s:%d: test %d is left out: %s; the others are %s%s",
+				flag, test, path, p.Line, test, strings.TrimSuffix(p.Message, mark), flag, strings.Join(testsOf(tables), ", "))
 		}
 		return predict.Table{}, fmt.Errorf("%s%d: %s has no test %d of a collective the model predicts; try %s%s",
-			flag, test, path, test, flag, strings.Join(tests, ", "))
+			flag, test, path, test, flag, strings.Join(testsOf(tables), ", "))
 	}
 	return tables[k], nil
+}
+
+// testsOf returns the test numbers of tables, from their names ("a.log#2").
+func testsOf(tables []predict.Table) []string {
+	var tests []string
+	for _, t := range tables {
+		tests = append(tests, t.Name[strings.LastIndex(t.Name, "#")+1:])
+	}
+	return tests
 }

@@ -323,7 +323,7 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 			continue
 		}
 		for _, n := range f.tests {
-			t, err := tableOfTest(ts, f.path, n, "test=")
+			t, err := tableOfTest(ts, problems, f.path, n, "test=")
 			if err != nil {
 				return nil, nil, nil, err
 			}

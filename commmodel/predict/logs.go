@@ -92,7 +92,7 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 		}
 		tab, assumed, err := tableOf(t, pin)
 		if err != nil {
-			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line, Err: err})
+			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line, Err: fmt.Errorf("%w (test %d)", err, i)})
 			continue
 		}
 		tab.Name = fmt.Sprintf("%s#%d", filepath.Base(name), i)
