@@ -802,44 +802,49 @@ func stalls(points []Point) []bool {
 	return out
 }
 
-// sameRunRatio is how far apart two tables of one run shape may lie, at
-// the median of their common sizes, before they are said to be different
-// runs: separate runs of one shape agree within about 1% (Together's
-// AllReduce on one H100 node, pinned to Ring and left to a tuner that
-// chose Ring, from 64 MiB), so a fifth apart is something else.
+// sameRunRatio is how far apart two tables of one run shape may lie at a
+// size before that size says they are different runs: separate runs of one
+// shape agree within about 1% (Together's AllReduce on one H100 node,
+// pinned to Ring and left to a tuner that chose Ring, from 64 MiB). Where a
+// third of their common sizes or more lie farther apart, the runs differ.
 const sameRunRatio = 1.2
 
-// disagreements says, a note for each pair, where two tables of one run
-// shape (Table.Query: the collective, hosts, GPUs a host, launch layout,
-// pins and release) take times more than sameRunRatio apart at the median
-// of their common sizes: the runs differed in something their logs do not
-// print, and no one description of the machine can fit both.
+// disagreements says where two tables of one run shape (Table.Query: the
+// collective, hosts, GPUs a host, launch layout, pins and release) take
+// times more than sameRunRatio apart at a third of their common sizes or
+// more: the runs differed in something their logs do not print, and no
+// one description of the machine can fit both. A table gets one note, with
+// the first earlier table it disagrees with.
 func disagreements(tables []Table) []string {
 	var out []string
-	for i := range tables {
-		for j := i + 1; j < len(tables); j++ {
+	for j := range tables {
+		for i := range j {
 			a, b := &tables[i], &tables[j]
 			if a.Query() != b.Query() {
 				continue
 			}
-			var abs []float64
+			common, apart := 0, 0
 			lo, hi := math.Inf(1), math.Inf(-1)
 			for _, p := range a.Points {
 				for _, q := range b.Points {
 					if p.Size == q.Size {
 						r := q.Time / p.Time
-						abs = append(abs, math.Abs(math.Log(r)))
+						common++
+						if max(r, 1/r) > sameRunRatio {
+							apart++
+						}
 						lo, hi = min(lo, r), max(hi, r)
 					}
 				}
 			}
-			if len(abs) == 0 || fit.Median(abs) <= math.Log(sameRunRatio) {
+			if common == 0 || 3*apart < common {
 				continue
 			}
-			out = append(out, fmt.Sprintf("%s and %s ran the same shape (%s on %d x %d), but their times differ by %.2fx at the median of their %d common sizes (the second takes %.2fx to %.2fx the first's): "+
-				"the runs differed in something their logs do not print (an NCCL_ variable such as NCCL_ALGO, NCCL_PROTO or NCCL_MIN_NCHANNELS, the NCCL release, the hosts); "+
+			out = append(out, fmt.Sprintf("%s and %s ran the same shape (%s on %d x %d), but their times differ by more than %.1fx at %d of their %d common sizes (the second takes %.2fx to %.2fx the first's): "+
+				"the runs differed in something their logs do not print (an NCCL_ variable such as NCCL_ALGO, NCCL_PROTO or NCCL_MIN_NCHANNELS, the NCCL release, the hosts or the GPUs); "+
 				"give each file what it set (FILE:algo=..., proto=..., version=...), or calibrate on one",
-				a.Name, b.Name, a.Collective, a.Nodes, a.PerNode, math.Exp(fit.Median(abs)), len(abs), lo, hi))
+				a.Name, b.Name, a.Collective, a.Nodes, a.PerNode, sameRunRatio, apart, common, lo, hi))
+			break
 		}
 	}
 	return out

@@ -390,9 +390,30 @@ func TestSameShapeDisagree(t *testing.T) {
 	def := firstTable(t, dir+"h100_8x8_allreduce_default_nccltests309.log")
 	ctas := firstTable(t, dir+"h100_8x8_allreduce_minctas24_nccltests309.log")
 	notes := disagreements([]Table{def, ctas})
-	if len(notes) != 1 || !strings.Contains(notes[0], "ran the same shape (allreduce on 8 x 8), but their times differ by 1.2") ||
+	if len(notes) != 1 || !strings.Contains(notes[0], "ran the same shape (allreduce on 8 x 8), but their times differ by more than 1.2x at 9 of their 14 common sizes") ||
 		!strings.Contains(notes[0], "FILE:algo=") {
 		t.Errorf("%q; want one note of the two runs' difference and the pins that tell them apart", notes)
+	}
+	// The default run with its times doubled up to 8 MiB, then 16 MiB: 4 of
+	// 14 sizes apart are less than a third, 5 are more. Two copies of the
+	// default run agree; the odd one gets one note.
+	doubled := func(upTo float64) Table {
+		c := def
+		c.Name, c.Points = "doubled", slices.Clone(def.Points)
+		for i := range c.Points {
+			if c.Points[i].Size <= upTo {
+				c.Points[i].Time *= 2
+			}
+		}
+		return c
+	}
+	if notes := disagreements([]Table{def, doubled(8 << 20)}); len(notes) != 0 {
+		t.Errorf("4 of 14 sizes doubled: %q; want no note", notes)
+	}
+	copy2 := def
+	copy2.Name = "copy"
+	if notes := disagreements([]Table{def, copy2, doubled(16 << 20)}); len(notes) != 1 || !strings.Contains(notes[0], "at 5 of their 14 common sizes") {
+		t.Errorf("two copies and 5 of 14 sizes doubled: %q; want one note", notes)
 	}
 	other := firstTable(t, dir+"h100_2x8_allreduce_gcp_a3mega.log")
 	if notes := disagreements([]Table{def, other}); len(notes) != 0 {
