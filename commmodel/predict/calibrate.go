@@ -802,6 +802,19 @@ func stalls(points []Point) []bool {
 	return out
 }
 
+// busIDs returns the PCI bus IDs of t's Rank lines, sorted and joined
+// ("0x1a,0x1b"), "" where they print none.
+func busIDs(t *Table) string {
+	var ids []string
+	for _, d := range t.Evidence.Devices {
+		if d.BusID != "" && !slices.Contains(ids, d.BusID) {
+			ids = append(ids, d.BusID)
+		}
+	}
+	slices.Sort(ids)
+	return strings.Join(ids, ",")
+}
+
 // sameRunRatio is how far apart two tables of one run shape may lie at a
 // size before that size says they are different runs: separate runs of one
 // shape agree within about 1% (Together's AllReduce on one H100 node,
@@ -840,10 +853,13 @@ func disagreements(tables []Table) []string {
 			if common == 0 || 3*apart < common {
 				continue
 			}
-			out = append(out, fmt.Sprintf("%s and %s ran the same shape (%s on %d x %d), but their times differ by more than %.1fx at %d of their %d common sizes (the second takes %.2fx to %.2fx the first's): "+
-				"the runs differed in something their logs do not print (an NCCL_ variable such as NCCL_ALGO, NCCL_PROTO or NCCL_MIN_NCHANNELS, the NCCL release, the hosts or the GPUs); "+
-				"give each file what it set (FILE:algo=..., proto=..., version=...), or calibrate on one",
-				a.Name, b.Name, a.Collective, a.Nodes, a.PerNode, sameRunRatio, apart, common, lo, hi))
+			why := "the runs differed in something their logs do not print (an NCCL_ variable such as NCCL_ALGO, NCCL_PROTO or NCCL_MIN_NCHANNELS, the NCCL release, the hosts); " +
+				"give each file what it set (FILE:algo=..., proto=..., version=...), or calibrate on one"
+			if ga, gb := busIDs(a), busIDs(b); ga != "" && gb != "" && ga != gb {
+				why = fmt.Sprintf("they ran on different GPUs of their hosts (bus %s against %s), whose paths to each other may differ (nvidia-smi topo -m shows them); calibrate on the run of the GPUs the job uses", ga, gb)
+			}
+			out = append(out, fmt.Sprintf("%s and %s ran the same shape (%s on %d x %d), but their times differ by more than %.1fx at %d of their %d common sizes (the second takes %.2fx to %.2fx the first's): %s",
+				a.Name, b.Name, a.Collective, a.Nodes, a.PerNode, sameRunRatio, apart, common, lo, hi, why))
 			break
 		}
 	}

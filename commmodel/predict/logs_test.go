@@ -458,3 +458,16 @@ func TestPCIeWithoutP2P(t *testing.T) {
 		}
 	}
 }
+
+// TestSameShapeOtherGPUs: kalavai-client's two runs of 2 GeForce RTX 4090s
+// ran on different GPUs (bus 0x1a,0x1b in Docker, 0x1a,0xb2 in the pod:
+// 15190 against 9106.9 us at 32 MiB); the note names the GPUs, not NCCL's
+// variables.
+func TestSameShapeOtherGPUs(t *testing.T) {
+	const dir = "../../data/nccltests/testdata/real/"
+	a, b := firstTable(t, dir+"rtx4090_1x2_g2_allreduce_docker_kalavai.log"), firstTable(t, dir+"rtx4090_1x2_g2_allreduce_k8s_kalavai.log")
+	notes := disagreements([]Table{a, b})
+	if len(notes) != 1 || !strings.Contains(notes[0], "they ran on different GPUs of their hosts (bus 0x1a,0x1b against 0x1a,0xb2)") || strings.Contains(notes[0], "NCCL_ALGO") {
+		t.Errorf("%q; want one note naming the two pairs of GPUs", notes)
+	}
+}

@@ -59,9 +59,17 @@ const (
 )
 
 var realLogs = []realLog{
-	// kalavai-client's README: one process driving 4 GeForce RTX 4090s
-	// (-g 4) in a Docker container and in a Kubernetes pod on one host;
-	// 29 rows 8 B..2 GiB each, the command line in the source lines.
+	// kalavai-client's README: one process driving 2, then 4, GeForce RTX
+	// 4090s (-g 2, -g 4) in a Docker container and in a Kubernetes pod; 29
+	// rows 8 B..2 GiB each, the command line in the source lines.
+	{"rtx4090_1x2_g2_allreduce_docker_kalavai.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 2, 1, "NVIDIA GeForce RTX 4090", 29, 8, 2147483648,
+			33554432, 15190, 2.21, 1.18707, "yyy"},
+	}},
+	{"rtx4090_1x2_g2_allreduce_k8s_kalavai.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 2, 1, "NVIDIA GeForce RTX 4090", 29, 8, 2147483648,
+			33554432, 9106.9, 3.68, 1.96915, "yyy"},
+	}},
 	{"rtx4090_1x4_g4_allreduce_docker_kalavai.log", []realTest{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 4, 1, "NVIDIA GeForce RTX 4090", 29, 8, 2147483648,
 			33554432, 19546, 2.58, 1.40135, "yyy"},
