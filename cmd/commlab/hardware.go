@@ -77,12 +77,12 @@ func factOf(facts []predict.Fact, name string) predict.Fact {
 // writeHardware prints the guesses that move the answer first, then the
 // machine, each fact with its source and the assumed ones marked.
 func writeHardware(w io.Writer, h hardwareOutput) {
-	if g, links := factOf(h.Facts, "gpu"), factOf(h.Facts, "link_bw"); g.Guessed() && links.Guessed() {
+	if g := factOf(h.Facts, "gpu"); g.Guessed() && factOf(h.Facts, "link_bw").Guessed() && factOf(h.Facts, "fabric").Guessed() {
 		// Every other fact rests on this one, which no ratio measures.
 		if g.Value == predict.UnnamedGPU {
 			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, and a PCIe card without NVLink is assumed: settle it with -gpu NAME, as the Rank lines of nccl-tests or rccl-tests print it\n", g.Value)
 		} else {
-			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with -hw cc=X.Y,links=N,link-bw=RATE\n", g.Value)
+			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host adds fabric=infinity; a PCIe card, fabric=pcie)\n", g.Value)
 		}
 	}
 	for _, g := range h.Guesses {

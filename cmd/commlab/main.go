@@ -156,13 +156,23 @@ func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) 
 	}
 	if len(pos) > maxArgs {
 		arg := pos[maxArgs]
-		if c := fs.Lookup("calibrate"); c != nil && isFile(arg) {
+		// A -calibrate item is FILE[:KEY=VALUE...], items joined by commas.
+		first, _, _ := strings.Cut(arg, ",")
+		first, _, _ = strings.Cut(first, ":")
+		if c := fs.Lookup("calibrate"); c != nil && isFile(first) {
 			if c.Value.String() != "" {
 				return nil, usageErrorf(fs, "unexpected argument %q: name every log in -calibrate, separated by commas, such as -calibrate %s,%s", arg, c.Value, arg)
 			}
 			return nil, usageErrorf(fs, "unexpected argument %q: the logs go in -calibrate, such as -calibrate %s", arg, arg)
 		}
-		return nil, usageErrorf(fs, "unexpected argument %q: flags start with -; quote a value that holds spaces (-gpu \"NVIDIA H100 80GB HBM3\"), and write a list without spaces (-size 1MiB,1GiB)", arg)
+		hint := "flags start with -; quote a value that holds spaces"
+		if fs.Lookup("gpu") != nil {
+			hint += ` (-gpu "NVIDIA H100 80GB HBM3")`
+		}
+		if fs.Lookup("size") != nil {
+			hint += ", and write a list without spaces (-size 1MiB,1GiB)"
+		}
+		return nil, usageErrorf(fs, "unexpected argument %q: %s", arg, hint)
 	}
 	return pos, nil
 }

@@ -261,6 +261,10 @@ func TestPredictErrors(t *testing.T) {
 			[]string{"give -collective, the collective to predict", "-collective allreduce"}},
 		{[]string{togetherDir + "all_reduce_ring.log", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"},
 			[]string{"the logs go in -calibrate, such as -calibrate " + togetherDir + "all_reduce_ring.log"}},
+		{[]string{togetherDir + "all_reduce_ring.log:algo=ring," + dgx2Log, "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"},
+			[]string{"the logs go in -calibrate, such as -calibrate " + togetherDir + "all_reduce_ring.log:algo=ring,"}},
+		{[]string{"-gpu", "NVIDIA", "H100", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"},
+			[]string{`unexpected argument "H100": flags start with -; quote a value that holds spaces (-gpu "NVIDIA H100 80GB HBM3")`}},
 	}
 	for _, c := range cases {
 		code, out, stderr := runCLI(append([]string{"predict"}, c.args...)...)
@@ -724,7 +728,9 @@ func TestPredictUnknownGPUGuess(t *testing.T) {
 	if lines := strings.SplitN(out, "\n", 3); len(lines) < 3 || !strings.HasPrefix(lines[1], "guess: gpu = NVIDIA RTX 6000D is not in the catalog") || !strings.Contains(lines[1], "-hw cc=X.Y,links=N,link-bw=RATE") {
 		t.Errorf("output\n%s\nwant the GPU a guess first, with the -hw keys that describe it", out)
 	}
-	if _, out, _ := runCLI(append(args, "-hw", "cc=9.0,links=4,link-bw=50GB/s")...); strings.Contains(out, "guess: gpu") {
-		t.Errorf("described:\n%s\nwant no guess of the GPU", out)
+	for _, spec := range []string{"cc=9.0,links=4,link-bw=50GB/s", "cc=12.0,fabric=pcie"} {
+		if _, out, _ := runCLI(append(args, "-hw", spec)...); strings.Contains(out, "guess: gpu") {
+			t.Errorf("described as %s:\n%s\nwant no guess of the GPU", spec, out)
+		}
 	}
 }

@@ -110,6 +110,8 @@ func Describe(gpu, spec string) (Hardware, error) {
 		return Hardware{}, fmt.Errorf("predict: hardware fabric=infinity: Infinity Fabric is AMD Instinct's; %s's links are fabric=nvswitch or fabric=mesh", h.GPU.Name)
 	case h.GPU.ISA != "" && h.Fabric.oneHop() && h.Fabric != FabricInfinity:
 		return Hardware{}, fmt.Errorf("predict: hardware fabric=%s: %s joins its GPUs by Infinity Fabric (fabric=infinity) or PCIe (fabric=pcie), not NVLink", h.Fabric, h.GPU.Name)
+	case h.GPU.ISA != "" && h.Domain > 0:
+		return Hardware{}, fmt.Errorf("predict: hardware domain=%d: an NVLink domain across hosts is NVIDIA's (GB200, GB300); %s's hosts meet over the network", h.Domain, h.GPU.Name)
 	case h.GPU.ISA != "" && h.NVLS:
 		return Hardware{}, fmt.Errorf("predict: hardware nvls=true: NVLS is NVLink SHARP, of NVIDIA's NVSwitch; %s has none (nvls=false)", h.GPU.Name)
 	case h.links() == 0 && (h.Fabric == FabricNVSwitch || h.Fabric == FabricMesh) && (fabric || sw):

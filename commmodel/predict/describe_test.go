@@ -116,6 +116,7 @@ func TestDescribeErrors(t *testing.T) {
 		{"nvls=true", "NVLS is NVLink SHARP"},
 		{"fabric=nvswitch", "joins its GPUs by Infinity Fabric (fabric=infinity) or PCIe"},
 		{"fabric=mesh", "not NVLink"},
+		{"domain=72", "an NVLink domain across hosts is NVIDIA's"},
 	} {
 		if _, err := Describe("AMD Instinct MI300X", c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("MI300X %q: %v, want an error with %q", c.spec, err, c.want)
