@@ -76,7 +76,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if *machine.gpu == "" && *machine.calibrate == "" {
 		*machine.gpu = t.GPU // the machine is the diagnosed table's
 	}
-	mc, err := machine.load(predict.Pins{HostGPUs: []int{t.PerNode}}, t.PerNode)
+	mc, err := machine.load(predict.Pins{Hosts: []predict.Comm{{Nodes: t.Nodes, PerNode: t.PerNode}}}, t.PerNode)
 	if err != nil {
 		return err
 	}

@@ -145,7 +145,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		Nodes: req.query.Ranks / req.query.PerNode, Algo: req.algo, Proto: req.proto,
 		Calibration: predictCalib{Files: []string{}, Parameters: []predictParam{}},
 		Predictions: []predictPoint{}, Problems: []problem{}, Notes: []string{}, Tables: []predictTableLOO{}}
-	m, err := req.machine.load(predict.Pins{Algo: req.query.Algo, Proto: req.query.Proto, HostGPUs: []int{req.query.PerNode}}, req.query.PerNode)
+	m, err := req.machine.load(predict.Pins{Algo: req.query.Algo, Proto: req.query.Proto, Hosts: []predict.Comm{{Nodes: req.query.Ranks / req.query.PerNode, PerNode: req.query.PerNode}}}, req.query.PerNode)
 	if err != nil {
 		return err
 	}

@@ -202,17 +202,13 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// A table without hosts takes the most GPUs a node of the job's
-	// communicators that fits it.
-	var hostGPUs []int
+	// A table without hosts takes the hosts of the job's communicator of
+	// as many ranks, else of one that fits it (predict.Pins.Hosts).
+	perNode := 0
 	for _, c := range req.comms {
-		if !slices.Contains(hostGPUs, c.PerNode) {
-			hostGPUs = append(hostGPUs, c.PerNode)
-		}
+		perNode = max(perNode, c.PerNode)
 	}
-	slices.Sort(hostGPUs)
-	slices.Reverse(hostGPUs)
-	mc, err := req.machine.load(predict.Pins{HostGPUs: hostGPUs}, hostGPUs[0])
+	mc, err := req.machine.load(predict.Pins{Hosts: req.comms}, perNode)
 	if err != nil {
 		return err
 	}

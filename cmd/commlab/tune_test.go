@@ -308,11 +308,10 @@ func TestTuneErrors(t *testing.T) {
 	}
 }
 
-// TestTuneHostsOfEachComm: cluster01's 10 x 1 AllReduce without its Rank
-// lines is taken as 10 hosts of 1 GPU for a job of 10 x 1 and 1 x 8
-// communicators: the first of the job's GPUs a node, from the most, that
-// its 10 ranks fill.
-func TestTuneHostsOfEachComm(t *testing.T) {
+// TestTuneHostsOfMatchingComm: the same 10-rank table without hosts, for a
+// job whose communicators 2 x 5 and 10 x 1 both hold 10 ranks, takes the
+// first of them; with 1 x 8 and 2 x 5 only, 2 hosts of 5 fit.
+func TestTuneHostsOfMatchingComm(t *testing.T) {
 	b, err := os.ReadFile(clusterDir + "nccl_N10_G1.log")
 	if err != nil {
 		t.Fatal(err)
@@ -327,8 +326,13 @@ func TestTuneHostsOfEachComm(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(keep, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr := runCLI("tune", "-calibrate", path+":test=0", "-gpu", "NVIDIA H100 80GB HBM3", "-comms", "10x1,1x8", "-o", "-")
-	if code != 0 || !strings.Contains(stderr, "10 nodes of 1 GPU are assumed") {
-		t.Errorf("exit %d, stderr %q; want the table taken as 10 hosts of 1 GPU", code, stderr)
+	for _, c := range []struct{ comms, want string }{
+		{"1x8,10x1,2x5,4x4", "10 nodes of 1 GPU are assumed"},
+		{"1x8,2x5", "2 nodes of 5 GPUs are assumed"},
+	} {
+		code, _, stderr := runCLI("tune", "-calibrate", path+":test=0", "-gpu", "NVIDIA H100 80GB HBM3", "-comms", c.comms, "-o", "-")
+		if code != 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("-comms %s: exit %d, stderr %q; want %q", c.comms, code, stderr, c.want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -27,15 +28,16 @@ type Pins struct {
 	Ranks int
 	// Nodes and PerNode are the hosts and GPUs per host.
 	Nodes, PerNode int
-	// HostGPUs are the GPUs per host to assume, the first that fits, for a
-	// table whose log gives its ranks but not its hosts, where neither
-	// Nodes nor PerNode is pinned: the prediction's, as a user's runs of
-	// one machine share its hosts. A count fits where it divides the
-	// ranks (a table of fewer ranks is one host of them) and agrees with
-	// what the log shows of the hosts: the Rank lines it keeps, and the
-	// GPUs one process drives, which share a host. The assumption is said
-	// among the problems.
-	HostGPUs []int
+	// Hosts are the predicted runs' shapes, whose hosts a table takes where
+	// its log gives its ranks but not its hosts, and neither Nodes nor
+	// PerNode is pinned, as a user's runs of one machine share its hosts:
+	// the shape of as many ranks as the table first, else the most GPUs a
+	// host among them that fits. A count fits where it divides the ranks
+	// (a table of fewer ranks is one host of them) and agrees with what
+	// the log shows of the hosts: the Rank lines it keeps, and the GPUs one
+	// process drives, which share a host. The assumption is said among the
+	// problems.
+	Hosts []Comm
 	// Layout replaces the header's threads, GPUs per thread and graphs,
 	// field by field (NoGraphs: none).
 	Layout
@@ -121,7 +123,7 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
 	if pin.Ranks > 0 {
 		ranks = pin.Ranks
 	}
-	for _, want := range pin.HostGPUs {
+	for _, want := range hostsFor(pin.Hosts, ranks) {
 		if g := min(want, ranks); g >= 1 && fitsHosts(t, pin, ranks, g) {
 			// The log does not place the ranks on hosts: take the prediction's.
 			pin.PerNode = g
@@ -140,6 +142,22 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
 	}
 	tab, err := pin.tableOf(t)
 	return tab, "", err
+}
+
+// hostsFor returns the GPUs a host to try for a table of ranks ranks, in
+// order (Pins.Hosts): those of the shapes of as many ranks, then every
+// shape's, the most first.
+func hostsFor(shapes []Comm, ranks int) []int {
+	var first, rest []int
+	for _, c := range shapes {
+		if c.Nodes*c.PerNode == ranks {
+			first = append(first, c.PerNode)
+		}
+		rest = append(rest, c.PerNode)
+	}
+	slices.Sort(rest)
+	slices.Reverse(rest)
+	return append(first, rest...)
 }
 
 // fitsHosts reports whether ranks of t on hosts of g GPUs each agree with

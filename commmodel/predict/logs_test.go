@@ -363,7 +363,7 @@ func TestStalledRows(t *testing.T) {
 		t.Fatalf("%d real logs found", len(files))
 	}
 	for _, f := range files {
-		tabs, _, err := ReadFile(f, func(int) Pins { return Pins{HostGPUs: []int{8}} })
+		tabs, _, err := ReadFile(f, func(int) Pins { return Pins{Hosts: []Comm{{Nodes: 1, PerNode: 8}}} })
 		if err != nil {
 			t.Fatal(err)
 		}
