@@ -174,7 +174,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool) []Find
 		case onGuess:
 			f.Advice = []string{fmt.Sprintf("the gap may be the assumed hardware, as for finding %d", guessed)}
 		default:
-			f.Advice = advice(f, t)
+			f.Advice = advice(f, t, &m.Hardware)
 		}
 		if hint, ok := m.hostHint(f, t); ok && !hinted {
 			f.Advice, hinted = append(f.Advice, hint), true
@@ -204,8 +204,8 @@ func (m *Machine) dominant(t *term) string {
 }
 
 // advice lists the settings worth checking for a departure, by the term
-// that bounds the model there.
-func advice(f Finding, t Table) []string {
+// that bounds the model there, on hardware h.
+func advice(f Finding, t Table, h *Hardware) []string {
 	if f.Kind == KindFaster {
 		return []string{"the model is too slow here: calibrate on this table with the others (-calibrate), so that it learns the machine"}
 	}
@@ -215,6 +215,12 @@ func advice(f Finding, t Table) []string {
 	case TermLatency:
 		return []string{"per-step latency: check that no NCCL_PROTO or NCCL_ALGO setting in the job's environment rules out NCCL's choice here (" + f.NCCL + "), and the launch layout (-g)"}
 	case TermNVLink:
+		switch h.Fabric {
+		case FabricInfinity:
+			return []string{"Infinity Fabric: check its links (rocm-smi --showtopo) and that RCCL uses them (NCCL_DEBUG=INFO lines \"via P2P/IPC\"); NCCL_MIN_NCHANNELS raises the channels of mid-size calls"}
+		case FabricPCIe:
+			return []string{"PCIe between the GPUs: check that NCCL runs P2P between them (NCCL_DEBUG=INFO lines \"via P2P\", not \"via SHM\"; nvidia-smi topo -p2p r), and their PCIe links' generation and width (nvidia-smi -q: PCIe Generation, Link Width)"}
+		}
 		return []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_P2P_LEVEL=NVL, NCCL_DEBUG=INFO lines \"via P2P/CUMEM\"); NCCL_MIN_NCHANNELS raises the channels of mid-size calls"}
 	}
 	a := []string{networkAdvice(t.Evidence)}
