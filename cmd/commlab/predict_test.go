@@ -263,6 +263,8 @@ func TestPredictErrors(t *testing.T) {
 			[]string{"the logs go in -calibrate, such as -calibrate " + togetherDir + "all_reduce_ring.log"}},
 		{[]string{togetherDir + "all_reduce_ring.log:algo=ring," + dgx2Log, "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"},
 			[]string{"the logs go in -calibrate, such as -calibrate " + togetherDir + "all_reduce_ring.log:algo=ring,"}},
+		{[]string{"-calibrate", togetherDir + "all_reduce_ring.log:nodes=2:per-node=4", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"},
+			[]string{"4 GPUs a node, but one process drives 8 (nccl-tests -t 1 -g 8), which share a host", "give per-node=8 or a multiple"}},
 		{[]string{"-gpu", "NVIDIA", "H100", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"},
 			[]string{`unexpected argument "H100": flags start with -; quote a value that holds spaces (-gpu "NVIDIA H100 80GB HBM3")`}},
 	}

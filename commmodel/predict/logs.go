@@ -253,6 +253,10 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 	if tab.Ranks() == 1 {
 		return tab, fmt.Errorf("%s: a table of one rank exchanges nothing (NCCL copies the buffer locally): the table is left out", tab.Collective)
 	}
+	if l := tab.Layout.norm(); tab.PerNode%(l.ThreadsPerProcess*l.GPUsPerThread) != 0 {
+		return tab, fmt.Errorf("%s: %d GPUs a node, but one process drives %d (nccl-tests -t %d -g %d), which share a host: the table is left out; give per-node=%d or a multiple",
+			tab.Collective, tab.PerNode, l.ThreadsPerProcess*l.GPUsPerThread, l.ThreadsPerProcess, l.GPUsPerThread, l.ThreadsPerProcess*l.GPUsPerThread)
+	}
 	for _, r := range t.Rows {
 		if r.Size > 0 && r.OutOfPlace.OK() {
 			p := Point{Size: float64(r.Size), Time: r.OutOfPlace.Time}
