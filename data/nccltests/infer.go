@@ -459,6 +459,19 @@ func (p *parser) checkOp(s *testState, o op) {
 		p.problem(t.Line, 0, "%w: the %s columns do not fit %s; it was read from %s",
 			ErrInconsistent, relaxations[s.relax].what, o.stem, relaxations[s.relax].left)
 	}
+	if !ok && t.RanksFrom == FromRankLines {
+		// Rank lines 0..k-1 that a poster cut short: the table may give
+		// more ranks, on hosts the lines do not show.
+		for s.relax = 0; s.relax < len(relaxations) && !ok; s.relax++ {
+			nlo, nhi, ok = s.fit(o, 0)
+			ok = ok && nlo == nhi && nlo > t.Ranks
+		}
+		if s.relax--; ok {
+			p.problem(t.Line, 0, "%w: the Rank lines list ranks 0..%d, but the table (busbw/algbw) gives %d ranks (%w): node count unknown",
+				ErrInconsistent, t.Ranks-1, nlo, ErrElided)
+			t.Ranks, t.RanksFrom, t.Nodes, t.NodesFrom = nlo, FromTable, 0, Unknown
+		}
+	}
 	if !ok {
 		lo, hi, _ := s.ratio.bounds()
 		p.problem(t.Line, 0, "%w: the table (redop %s, busbw/algbw in [%.4g, %.4g]) does not fit %s over %s ranks",

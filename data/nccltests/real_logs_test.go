@@ -720,3 +720,40 @@ func TestRealLogSendRecvColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestRealLogRankLinesCutShort: cluster01's 2 x 8 AllToAll with the Rank
+// lines of its second host cut (ranks 0..7 left, all on cnode3-002) reads
+// 16 ranks from its table (busbw/algbw 15/16, which 8 ranks cannot give),
+// its node count unknown, and says so; the SendRecv test after it, whose
+// table gives no ranks, keeps the 8 the lines list.
+func TestRealLogRankLinesCutShort(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(cluster01Dir, "nccl_N2_G8_cnode3-002_cnode3-003.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !(strings.HasPrefix(l, "#  Rank") && strings.Contains(l, "cnode3-003")) {
+			keep = append(keep, l)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "cut.log")
+	if err := os.WriteFile(path, []byte(strings.Join(keep, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := readPath(path, Options{})
+	if err != nil || len(l.Tests) != 2 {
+		t.Fatalf("%v, %v", l, err)
+	}
+	if a := l.Tests[0]; a.Collective != commmodel.AllToAll || a.Ranks != 16 || a.RanksFrom != FromTable || a.Nodes != 0 {
+		t.Errorf("alltoall: %v, %d ranks from %v, %d nodes; want 16 from the table, nodes unknown", a.Collective, a.Ranks, a.RanksFrom, a.Nodes)
+	}
+	if !slices.ContainsFunc(l.Problems, func(e error) bool {
+		return errors.Is(e, ErrElided) && strings.Contains(e.Error(), "the Rank lines list ranks 0..7, but the table (busbw/algbw) gives 16 ranks")
+	}) {
+		t.Errorf("problems %v; want the cut Rank lines said", l.Problems)
+	}
+	if s := l.Tests[1]; s.Ranks != 8 {
+		t.Errorf("sendrecv: %d ranks; want the 8 the lines list", s.Ranks)
+	}
+}
