@@ -35,7 +35,10 @@ type Test struct {
 	// be listed. Collective is one of them.
 	Candidates []commmodel.Collective
 
-	// Ranks is the number of ranks, 0 when unknown.
+	// Ranks is the number of ranks, 0 when unknown: the highest rank of the
+	// Rank lines plus one, or the table's where the table cannot fit that
+	// many and fits more (Rank lines a poster cut short; the node count is
+	// then unknown).
 	Ranks int
 	// RanksFrom says how Ranks was found.
 	RanksFrom Inference
