@@ -203,7 +203,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	}
 	m.Params = m.params(x0, all, used, set)
 	if r := m.x[parIntraBW] / x0[parIntraBW]; h.Fabric == FabricPCIe && used[parIntraBW] && r < 0.5 {
-		m.Notes = append(m.Notes, fmt.Sprintf("the tables fit intra_bw at %s, %.2f of the PCIe rate: NCCL did not run P2P between the cards at that rate, but copied through host memory (GeForce cards have no P2P; a container may hide it) or went over sockets; NCCL_DEBUG=INFO's channel lines say which (\"via P2P\", \"via SHM\", \"via NET\")",
+		m.Notes = append(m.Notes, fmt.Sprintf("the tables fit intra_bw at %s, %.2f of the PCIe rate: between these cards NCCL got less than PCIe's rate, by P2P across the CPUs' link between sockets (nvidia-smi topo -m: SYS), a copy through host memory where P2P is off (GeForce cards; a container may hide it), or sockets; NCCL_DEBUG=INFO's channel lines say which (\"via P2P\", \"via SHM\", \"via NET\")",
 			FormatValue(m.x[parIntraBW], params[parIntraBW].unit), r))
 	}
 	var unused, loose []string
