@@ -74,7 +74,12 @@ var facts = []fact{
 	{"gpu", "", func(h *Hardware) string { return h.GPU.Name }, func(s *Sources) *Source { return &s.GPU }},
 	{"fabric", "fabric", func(h *Hardware) string { return h.Fabric.String() }, func(s *Sources) *Source { return &s.Fabric }},
 	{"nvlinks", "links", func(h *Hardware) string { return fmt.Sprint(h.links()) }, func(s *Sources) *Source { return &s.NVLinks }},
-	{"link_bw", "link-bw", func(h *Hardware) string { return units.FormatBandwidth(h.GPU.NVLinkBW) }, func(s *Sources) *Source { return &s.LinkBW }},
+	{"link_bw", "link-bw", func(h *Hardware) string {
+		if h.links() == 0 { // no NVLink: the cards' PCIe link
+			return fmt.Sprintf("PCIe Gen%d %s", h.GPU.PCIeGen, units.FormatBandwidth(nccl.PCIeBW(h.GPU.PCIeGen)))
+		}
+		return units.FormatBandwidth(h.GPU.NVLinkBW)
+	}, func(s *Sources) *Source { return &s.LinkBW }},
 	{"nvls", "nvls", func(h *Hardware) string { return fmt.Sprint(h.NVLS) }, func(s *Sources) *Source { return &s.NVLS }},
 	{"nics_per_node", "nics", func(h *Hardware) string {
 		if h.NICs == 0 {
