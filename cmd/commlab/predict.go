@@ -551,7 +551,9 @@ func derefNaN(p *float64) float64 {
 // of the file, and of its tests numbered in tests (all of them where tests
 // is empty). TablesOf names each table by its test's number ("a.log#3").
 func readTables(path string, pins predict.Pins, tests []int) ([]predict.Table, []error, error) {
-	l, err := readLog(path, nil)
+	// The reader infers each test with what the pins say of it: a
+	// collective or a rank count it would otherwise have guessed.
+	l, err := readLog(path, &nccltests.Options{Collective: pins.Collective, Ranks: pins.Ranks, Nodes: pins.Nodes})
 	if err != nil {
 		return nil, nil, err
 	}

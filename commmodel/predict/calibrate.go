@@ -802,14 +802,25 @@ func stalls(points []Point) []bool {
 	return out
 }
 
-// busIDs returns the PCI bus IDs of t's Rank lines, sorted and joined
-// ("0x1a,0x1b"), "" where they print none.
+// busIDs returns the PCI buses of t's GPUs from its Rank lines, sorted
+// and joined ("1a,1b", from "[0x1a]" or "[0000:1a:00]" alike), "" where
+// the lines do not give every rank's.
 func busIDs(t *Table) string {
 	var ids []string
 	for _, d := range t.Evidence.Devices {
-		if d.BusID != "" && !slices.Contains(ids, d.BusID) {
-			ids = append(ids, d.BusID)
+		if d.BusID == "" {
+			return ""
 		}
+		id := strings.ToLower(strings.TrimPrefix(d.BusID, "0x"))
+		if f := strings.Split(id, ":"); len(f) == 3 {
+			id = f[1] // domain:bus:device
+		}
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	if len(t.Evidence.Devices) < t.Ranks() {
+		return ""
 	}
 	slices.Sort(ids)
 	return strings.Join(ids, ",")

@@ -344,6 +344,11 @@ func (p *parser) inferOp(s *testState, want *op) (chosen op, known bool) {
 		return chosen, known
 	}
 	fitting := s.fitting(t.Ranks)
+	if len(fitting) == 0 && t.RanksFrom == FromRankLines {
+		// Rank lines 0..k-1 that a poster cut short: the table may fit
+		// more ranks (checkOp takes its count).
+		fitting = s.fitting(0)
+	}
 	for _, o := range fitting {
 		if o.model {
 			t.Candidates = append(t.Candidates, o.bus)
@@ -368,7 +373,7 @@ func (p *parser) inferOp(s *testState, want *op) (chosen op, known bool) {
 			break
 		}
 		t.Collective, t.CollectiveFrom = t.Candidates[0], FromGuess
-		p.problem(t.Line, 0, "%w: the table fits %s alike, and neither the file (no binary name, no in-place #wrong column that tells) nor its name says which: read as %s; -collective (Options.Collective) settles it",
+		p.problem(t.Line, 0, "%w: the table fits %s alike, and neither the file (no binary name, no in-place #wrong column that tells) nor its name says which: read as %s; give the collective: -collective NAME to commlab fit, FILE:collective=NAME to -calibrate",
 			ErrAmbiguous, joinCollectives(t.Candidates), t.Collective)
 	}
 	if len(t.Candidates) > 0 {
@@ -464,12 +469,18 @@ func (p *parser) checkOp(s *testState, o op) {
 		// more ranks, on hosts the lines do not show.
 		for s.relax = 0; s.relax < len(relaxations) && !ok; s.relax++ {
 			nlo, nhi, ok = s.fit(o, 0)
-			ok = ok && nlo == nhi && nlo > t.Ranks
+			ok = ok && nlo > t.Ranks
 		}
-		if s.relax--; ok {
+		s.relax--
+		switch {
+		case ok && nlo == nhi:
 			p.problem(t.Line, 0, "%w: the Rank lines list ranks 0..%d, but the table (busbw/algbw) gives %d ranks (%w): node count unknown",
 				ErrInconsistent, t.Ranks-1, nlo, ErrElided)
 			t.Ranks, t.RanksFrom, t.Nodes, t.NodesFrom = nlo, FromTable, 0, Unknown
+		case ok:
+			p.problem(t.Line, 0, "%w: the Rank lines list ranks 0..%d, but the table (busbw/algbw) fits %d to %d ranks (%w): rank and node counts unknown; give ranks=N",
+				ErrInconsistent, t.Ranks-1, nlo, nhi, ErrElided)
+			t.Ranks, t.RanksFrom, t.Nodes, t.NodesFrom = 0, Unknown, 0, Unknown
 		}
 	}
 	if !ok {

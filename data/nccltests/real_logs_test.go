@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -755,5 +756,50 @@ func TestRealLogRankLinesCutShort(t *testing.T) {
 	}
 	if s := l.Tests[1]; s.Ranks != 8 {
 		t.Errorf("sendrecv: %d ranks; want the 8 the lines list", s.Ranks)
+	}
+}
+
+// TestRealLogRankLinesCutUnnamed: nccl-tests#309's 8 x 8 AllReduce with its
+// source lines (which name all_reduce_perf) and the Rank lines of ranks 8
+// to 63 cut: no collective fits its table over the 8 ranks left, and over
+// the ranks the table gives, AllReduce's busbw/algbw 2·63/64 does: 64 ranks,
+// the node count unknown. GCP A3 Mega's 2 x 8 AllReduce cut to ranks 0..7
+// and its rows to 64 KiB, whose rounded bandwidths (0.77 GB/s at 64 KiB)
+// fit several counts: the ranks are unknown, and the problem asks for
+// ranks=N.
+func TestRealLogRankLinesCutUnnamed(t *testing.T) {
+	cut := func(file string, keep func(string) bool) *result {
+		b, err := os.ReadFile(filepath.Join("testdata", "real", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, l := range strings.Split(string(b), "\n") {
+			if !strings.HasPrefix(l, "# Source") && !strings.HasPrefix(l, "# Real log") && keep(l) {
+				out = append(out, l)
+			}
+		}
+		l, err := read(strings.NewReader(strings.Join(out, "\n")), "cut.log", Options{})
+		if err != nil || len(l.Tests) != 1 {
+			t.Fatalf("%s: %v, %v", file, l, err)
+		}
+		return l
+	}
+	rank8 := regexp.MustCompile(`^#  Rank +([89]|[1-9]\d) `)
+	l := cut("h100_8x8_allreduce_default_nccltests309.log", func(s string) bool { return !rank8.MatchString(s) })
+	if a := l.Tests[0]; a.Collective != commmodel.AllReduce || a.Ranks != 64 || a.Nodes != 0 {
+		t.Errorf("%v, %d ranks, %d nodes; want allreduce on 64 ranks, nodes unknown", a.Collective, a.Ranks, a.Nodes)
+	}
+	size := regexp.MustCompile(`^ +(\d+) `)
+	l = cut("h100_2x8_allreduce_gcp_a3mega.log", func(s string) bool {
+		m := size.FindStringSubmatch(s)
+		if m == nil {
+			return !rank8.MatchString(s)
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n <= 65536
+	})
+	if a := l.Tests[0]; a.Ranks != 0 || !slices.ContainsFunc(l.Problems, func(e error) bool { return strings.Contains(e.Error(), "give ranks=N") }) {
+		t.Errorf("A3 Mega to 64 KiB: %d ranks, problems %v; want the ranks unknown and ranks=N asked for", a.Ranks, l.Problems)
 	}
 }
