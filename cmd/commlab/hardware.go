@@ -82,7 +82,7 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 		if g.Value == predict.UnnamedGPU {
 			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, and a PCIe card without NVLink is assumed: settle it with -gpu NAME, as the Rank lines of nccl-tests or rccl-tests print it\n", g.Value)
 		} else {
-			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host adds fabric=infinity; a PCIe card, fabric=pcie)\n", g.Value)
+			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host adds fabric=infinity), or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN\n", g.Value)
 		}
 	}
 	for _, g := range h.Guesses {

@@ -180,7 +180,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	case h.assumedLinks():
 		set.wideLinks = true
 		m.Notes = append(m.Notes, fmt.Sprintf("%s is not in commlab's catalog: its links are assumed (%s), and intra_bw is calibrated from the tables with a prior 10x wide either way; "+
-			"describe the GPU to narrow it (-hw cc=X.Y,links=N,link-bw=RATE)", h.GPU.Name, h.Fabric))
+			"describe the GPU: -hw cc=X.Y,links=N,link-bw=RATE, or cc=X.Y,fabric=pcie,pcie=GEN for a PCIe card", h.GPU.Name, h.Fabric))
 	case h.Fabric == FabricPCIe:
 		// What NCCL gets between PCIe cards is P2P at the link's rate, or
 		// a copy through host memory where P2P is off (GeForce cards have
@@ -202,7 +202,9 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		m.Tables = append(m.Tables, t.Name)
 	}
 	m.Params = m.params(x0, all, used, set)
-	if r := m.x[parIntraBW] / x0[parIntraBW]; h.Fabric == FabricPCIe && used[parIntraBW] && r < 0.5 {
+	// Only a table of one node tells the cards' links from the NICs.
+	oneNode := slices.ContainsFunc(tables, func(t Table) bool { return t.Nodes == 1 && t.PerNode > 1 })
+	if r := m.x[parIntraBW] / x0[parIntraBW]; h.Fabric == FabricPCIe && oneNode && r < 0.5 {
 		m.Notes = append(m.Notes, fmt.Sprintf("the tables fit intra_bw at %s, %.2f of the PCIe rate: between these cards NCCL got less than PCIe's rate, by P2P across the CPUs' link between sockets (nvidia-smi topo -m: SYS), a copy through host memory where P2P is off (GeForce cards; a container may hide it), or sockets; NCCL_DEBUG=INFO's channel lines say which (\"via P2P\", \"via SHM\", \"via NET\")",
 			FormatValue(m.x[parIntraBW], params[parIntraBW].unit), r))
 	}

@@ -21,7 +21,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"fabric", "how a host's GPUs reach each other: nvswitch, mesh (NVLinks between every pair, no switch: 4-GPU HGX boards), infinity (AMD Instinct) or pcie"},
 	{"switch", "true for NVSwitch (fabric=nvswitch), false for PCIe (fabric=pcie)"},
 	{"nvls", "true for NVLink SHARP (NVSwitch, Hopper and later)"},
-	{"pcie", "the PCIe generation of the host link, such as 5"},
+	{"pcie", "the PCIe generation of the host link, such as 5 (or gen5)"},
 	{"nics", "NICs per host"},
 	{"nic-bw", "one NIC's line rate, such as 400Gb/s"},
 	{"domain", "GPUs of one NVLink domain that spans hosts (72 for an NVL72 rack); 0 for one host"},
@@ -151,8 +151,11 @@ const (
 )
 
 // assumedLinks reports that nothing but an assumption gives the GPU's
-// links: a GPU the catalog does not hold, undescribed.
-func (h *Hardware) assumedLinks() bool { return !h.given(h.Sources.LinkBW) && !h.GPU.Known }
+// links: a GPU the catalog does not hold, undescribed (its NVLinks' rate,
+// or a PCIe fabric the user or a capture gave).
+func (h *Hardware) assumedLinks() bool {
+	return !h.given(h.Sources.LinkBW) && !h.GPU.Known && !(h.Fabric == FabricPCIe && h.given(h.Sources.Fabric))
+}
 
 // set applies one key of Describe.
 func (h *Hardware) set(key, value string) error {
@@ -212,6 +215,7 @@ func (h *Hardware) set(key, value string) error {
 	case "nvls":
 		h.NVLS, err = flag()
 	case "pcie":
+		value = strings.TrimPrefix(strings.ToLower(value), "gen") // "gen5" is 5
 		h.GPU.PCIeGen, err = count(0)
 	case "nics":
 		h.NICs, err = count(1)

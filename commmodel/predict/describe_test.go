@@ -125,6 +125,11 @@ func TestDescribeErrors(t *testing.T) {
 	if h, err := Describe("AMD Instinct MI300X", "fabric=pcie"); err != nil || h.Fabric != FabricPCIe {
 		t.Errorf("MI300X fabric=pcie: %v, fabric %v; want PCIe", err, h.Fabric)
 	}
+	// A PCIe card the catalog lacks, described: its links are no longer
+	// assumed; pcie=gen5 is pcie=5.
+	if h, err := Describe("NVIDIA RTX 6000D", "cc=12.0,fabric=pcie,pcie=gen5"); err != nil || h.GPU.PCIeGen != 5 || h.assumedLinks() {
+		t.Errorf("RTX 6000D as a PCIe Gen5 card: %v, gen %d, links assumed %v; want gen 5, described", err, h.GPU.PCIeGen, h.assumedLinks())
+	}
 	if h, err := Describe("NVIDIA H100 80GB HBM3", "links=0"); err != nil || h.Fabric != FabricPCIe || h.NVLS {
 		t.Errorf("links=0: %v, fabric %v, NVLS %v; want a PCIe host without NVLS", err, h.Fabric, h.NVLS)
 	}

@@ -448,6 +448,23 @@ func TestPCIeWithoutP2P(t *testing.T) {
 	}) {
 		t.Errorf("notes %q; want the PCIe rate's shortfall said", m.Notes)
 	}
+	// A table across nodes alone does not tell the cards' links from the
+	// NICs: an L40S run of 2 x 2 gets no such note.
+	l40s, _, err := ReadFile(dir+"l40s_2node_allreduce_openshift.log", nil)
+	if err != nil || len(l40s) != 2 {
+		t.Fatalf("%d tables, %v", len(l40s), err)
+	}
+	lh, err := Describe(l40s[1].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm, err := Calibrate(lh, l40s[1:], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(lm.Notes, func(n string) bool { return strings.Contains(n, "of the PCIe rate") }) {
+		t.Errorf("L40S 2 x 2 alone: notes %q; want no note of the cards' links", lm.Notes)
+	}
 	ps, err := m.predictTable(&pod)
 	if err != nil {
 		t.Fatal(err)
