@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -573,5 +574,27 @@ func TestReadCutRow(t *testing.T) {
 	}
 	if rows := l.Tests[0].Rows; len(l.Problems) != 0 || len(rows) != 2 || math.Abs(rows[1].InPlace.Time-123.6e-6) > 1e-12 || rows[1].OutOfPlace.OK() {
 		t.Errorf("replay: problems %v, rows %+v; want two in-place rows", l.Problems, rows)
+	}
+}
+
+// TestInPlaceNotMeasured: a row whose in-place half prints N/A (a fork that
+// skips the in-place run) keeps its out-of-place time, and its in-place
+// half is no measurement; an out-of-place N/A is still a bad number.
+func TestInPlaceNotMeasured(t *testing.T) {
+	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	l, err := read(strings.NewReader(head+
+		"     1048576        262144     float     sum      -1    44.38   23.63   41.35      0      N/A     N/A     N/A    N/A\n"+
+		"     2097152        524288     float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n"), "na.log", Options{Collective: "allreduce", Ranks: 8})
+	if err != nil || len(l.Tests) != 1 || len(l.Tests[0].Rows) != 2 {
+		t.Fatalf("%v, %v", l, err)
+	}
+	if r := l.Tests[0].Rows[0]; !scalar.EqualWithinRel(r.OutOfPlace.Time, 44.38e-6, 1e-12) || r.InPlace.OK() || len(l.Problems) != 0 {
+		t.Errorf("row %+v, problems %v; want 44.38 us out of place, no in-place time, no problem", r, l.Problems)
+	}
+	l, err = read(strings.NewReader(head+
+		"     1048576        262144     float     sum      -1      N/A   23.63   41.35      0    44.10   23.70   41.47      0\n"+
+		"     2097152        524288     float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n"), "na.log", Options{Collective: "allreduce", Ranks: 8})
+	if err != nil || !slices.ContainsFunc(l.Problems, func(e error) bool { return errors.Is(e, ErrNumber) }) {
+		t.Errorf("out-of-place N/A: problems %v; want a bad number", l.Problems)
 	}
 }

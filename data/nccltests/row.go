@@ -44,6 +44,10 @@ func (p *parser) row(n int, s string) bool {
 	for i, b := range halves {
 		var col int
 		if res[i], col, ok = p.half(f, b); !ok {
+			if i == 1 && strings.EqualFold(f[b.start+b.time], "N/A") {
+				res[i] = Result{} // no in-place time: the out-of-place one stands
+				continue
+			}
 			p.fieldProblem(n, col, "%w: %s %q", ErrNumber, c.lay.names[min(col, len(c.lay.names)-1)], parseerr.Excerpt(f[col]))
 			return true
 		}
