@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"strconv"
@@ -196,7 +197,15 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 		return machine{}, err
 	}
 	var m machine
-	if m.files, m.tables, m.problems, err = readCalibration(files); err != nil {
+	m.files, m.tables, m.problems, err = readCalibration(files)
+	switch {
+	case errors.Is(err, errNoCalibrationTable) && (*f.gpu != "" || spec != ""):
+		// The files were read, and every table left out: the machine the
+		// flags describe stands, uncalibrated, as the problems say.
+		m.problems = append(m.problems, problem{Message: fmt.Sprintf("-calibrate: %v: the prediction is uncalibrated", err)})
+	case errors.Is(err, errNoCalibrationTable):
+		return machine{}, fmt.Errorf("-calibrate: %w; or give -gpu NAME to predict from the GPU's name alone", err)
+	case err != nil:
 		return machine{}, fmt.Errorf("-calibrate: %w", err)
 	}
 	if err := predict.SameMachine(m.tables); err != nil {

@@ -294,6 +294,9 @@ func (lf layoutFlags) layout(fs *flag.FlagSet) (predict.Layout, error) {
 	return l, nil
 }
 
+// errNoCalibrationTable: the files read hold no table the model can take.
+var errNoCalibrationTable = errors.New("no table of a collective the model predicts")
+
 // readCalibration reads the tables of the files (-calibrate's, or the
 // one diagnose or plot reads), each run taken with its file's pins, named
 // by its file and its index in it ("a.log#0"). It returns the files read,
@@ -338,7 +341,7 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 			k := max(slices.IndexFunc(problems, func(p problem) bool { return strings.Contains(p.String(), "left out") }), 0)
 			why = ": " + problems[k].String()
 		}
-		return nil, nil, nil, fmt.Errorf("no table of a collective the model predicts in %s%s", strings.Join(paths, ", "), why)
+		return paths, nil, problems, fmt.Errorf("%w in %s%s", errNoCalibrationTable, strings.Join(paths, ", "), why)
 	}
 	// A table given twice (a file named twice, or a copy) would be held
 	// out against itself: the leave-one-out errors would measure nothing.
