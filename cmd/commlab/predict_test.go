@@ -738,3 +738,28 @@ func TestPredictUnknownGPUGuess(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictNoTableLeft: cluster01's 2 x 8 log cut to its SendRecv test,
+// which the model does not predict: with -gpu the prediction is NCCL's
+// uncalibrated model of that GPU, and standard error says the files gave
+// no table; without -gpu it stops, naming -gpu.
+func TestPredictNoTableLeft(t *testing.T) {
+	b, err := os.ReadFile(clusterDir + "nccl_N2_G8_cnode3-002_cnode3-003.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	path := filepath.Join(t.TempDir(), "sendrecv.log")
+	if err := os.WriteFile(path, []byte(text[strings.Index(text, "# Collective test starting: sendrecv_perf"):]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"predict", "-calibrate", path, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1MiB"}
+	code, out, stderr := runCLI(append(args, "-gpu", "NVIDIA H100 80GB HBM3")...)
+	if code != 0 || !strings.Contains(out, "model: NCCL's tuning model, uncalibrated") || !strings.Contains(stderr, "no table of a collective the model predicts") ||
+		!strings.Contains(stderr, "the prediction is uncalibrated") {
+		t.Errorf("with -gpu: exit %d, %s%s; want NCCL's uncalibrated model, said so", code, out, stderr)
+	}
+	if code, _, stderr := runCLI(args...); code == 0 || !strings.Contains(stderr, "give -gpu NAME") {
+		t.Errorf("without -gpu: exit %d, %s; want an error naming -gpu", code, stderr)
+	}
+}
