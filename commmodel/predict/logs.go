@@ -112,7 +112,7 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 }
 
 // tableOf builds the table of t with the pins, and says what it assumed
-// of the run's hosts (Pins.HostGPUs), "" for nothing.
+// of the run's hosts (Pins.Hosts), "" for nothing.
 func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
 	hosts := t.Nodes > 0 || t.Evidence.Nodes.Known() && t.Evidence.Nodes.Value > 0
 	if hosts || pin.Nodes > 0 || pin.PerNode > 0 {
@@ -166,14 +166,7 @@ func hostsFor(shapes []Comm, ranks int) []int {
 // the Rank lines it keeps put no more ranks on a host than g nor name more
 // hosts than the ranks fill.
 func fitsHosts(t *nccltests.Test, pin Pins, ranks, g int) bool {
-	l := layoutOf(t)
-	if pin.ThreadsPerProcess > 0 {
-		l.ThreadsPerProcess = pin.ThreadsPerProcess
-	}
-	if pin.GPUsPerThread > 0 {
-		l.GPUsPerThread = pin.GPUsPerThread
-	}
-	l = l.norm()
+	l := pin.Layout.over(layoutOf(t)).norm()
 	if ranks%g != 0 || g%(l.ThreadsPerProcess*l.GPUsPerThread) != 0 || len(t.Hosts) > ranks/g {
 		return false
 	}
