@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/presets"
@@ -73,7 +74,8 @@ const GuessMoves = 0.10
 
 // Guesses returns the assumed facts of h whose alternative moves the
 // prediction of q at sizes by more than GuessMoves at some size, each
-// tried alone: the NICs per node and their rate (half of each), the host
+// tried alone (and the NICs' count and rate together, where neither alone
+// moves it): the NICs per node and their rate (half of each), the host
 // CPU (AMD for Intel) and the NICs' path (behind the CPU) where the tables
 // or the query cross nodes, NVLS off where it is assumed on, and NVSwitch
 // against a mesh on hosts of four or fewer GPUs. With tables,
@@ -88,12 +90,20 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 	}
 	facts := h.Facts()
 	var out []Guess
-	for _, a := range h.alternatives(tables, q.PerNode, q.Ranks > q.PerNode) {
+	alts := h.alternatives(tables, q.PerNode, q.Ranks > q.PerNode)
+	for k, a := range alts {
+		if a.keys[0] == "nics" && len(a.keys) == 2 && slices.ContainsFunc(out, func(g Guess) bool { return g.Fact.Key == "nics" || g.Fact.Key == "nic-bw" }) {
+			continue // the NICs' count or rate alone moves it, and says so
+		}
 		preds, err := predictWith(a.hw, tables, q, sizes)
 		if err != nil {
 			continue // a description the query cannot run on says nothing of this one
 		}
-		g := Guess{Alternative: a.value, Hint: a.key + "=" + hintValue(a.key)}
+		var hints []string
+		for _, key := range a.keys {
+			hints = append(hints, key+"="+hintValue(key))
+		}
+		g := Guess{Alternative: a.value, Hint: strings.Join(hints, ",")}
 		for i := range preds {
 			if r := preds[i].Time / base[i].Time; math.Abs(math.Log(r)) > math.Abs(math.Log(g.Ratio)) || g.Ratio == 0 {
 				g.Size, g.Ratio = sizes[i], r
@@ -102,21 +112,29 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 		if !(math.Abs(g.Ratio-1) > GuessMoves) {
 			continue
 		}
-		for _, f := range facts {
-			if f.Key == a.key {
-				g.Fact = f
+		var names, values []string
+		for _, key := range a.keys {
+			for _, f := range facts {
+				if f.Key == key {
+					g.Fact = f
+					names, values = append(names, f.Name), append(values, f.Value)
+				}
 			}
+		}
+		if len(a.keys) > 1 { // the facts together, one guess
+			g.Fact = Fact{Name: strings.Join(names, " and "), Value: strings.Join(values, " of "), Source: SourceAssumed, Key: alts[k].keys[0]}
 		}
 		out = append(out, g)
 	}
 	return out, nil
 }
 
-// An alternative is h with one assumed fact changed: the Describe key
-// of the fact and its other value.
+// An alternative is h with an assumed fact changed, or two that go
+// together: the Describe keys of the facts and their other value.
 type alternative struct {
-	key, value string
-	hw         Hardware
+	keys  []string
+	value string
+	hw    Hardware
 }
 
 // alternatives returns h with each assumed fact that could matter
@@ -140,18 +158,26 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 		if n >= 2 {
 			a := h
 			a.NICs = n / 2
-			alts = append(alts, alternative{"nics", fmt.Sprint(n / 2), a})
+			alts = append(alts, alternative{[]string{"nics"}, fmt.Sprint(n / 2), a})
 		}
 	}
 	if acrossNodes && !h.given(h.Sources.NICBW) {
 		a := h
 		a.NICBW = h.nicBW() / 2
-		alts = append(alts, alternative{"nic-bw", formatBitRate(a.NICBW), a})
+		alts = append(alts, alternative{[]string{"nic-bw"}, formatBitRate(a.NICBW), a})
+	}
+	if len(alts) == 2 {
+		// Half the NICs at half their rate: a node's network at a quarter,
+		// which moves a prediction where either half alone does not (a
+		// choice of NCCL's that changes with both).
+		a := alts[0].hw
+		a.NICBW = alts[1].hw.NICBW
+		alts = append(alts, alternative{[]string{"nics", "nic-bw"}, alts[0].value + " of " + alts[1].value, a})
 	}
 	if h.NVLS && !h.given(h.Sources.NVLS) {
 		a := h
 		a.NVLS = false
-		alts = append(alts, alternative{"nvls", "false", a})
+		alts = append(alts, alternative{[]string{"nvls"}, "false", a})
 	}
 	if acrossNodes && !h.given(h.Sources.CPU) && cpuOf(h.CPU).cpu.Arch == nccl.X86 {
 		// NCCL's network overhead per step is twice as long on AMD as on
@@ -161,24 +187,24 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 		if cpuOf(h.CPU) == cpus[0] {
 			a.CPU = cpus[1].cpu
 		}
-		alts = append(alts, alternative{"cpu", cpuOf(a.CPU).key, a})
+		alts = append(alts, alternative{[]string{"cpu"}, cpuOf(a.CPU).key, a})
 	}
 	if acrossNodes && !h.given(h.Sources.NICPath) && (h.NICPath == 0 || h.NICPath == nccl.PathPIX) {
 		// Through the CPU, NCCL runs no LL128 across nodes.
 		a := h
 		a.NICPath = nccl.PathPHB
-		alts = append(alts, alternative{"nic-path", nicPathName(a.NICPath), a})
+		alts = append(alts, alternative{[]string{"nic-path"}, nicPathName(a.NICPath), a})
 	}
 	if perHost <= 4 && !h.given(h.Sources.Fabric) {
 		switch h.Fabric {
 		case FabricMesh:
 			a := h
 			a.Fabric, a.NVLS = FabricNVSwitch, h.GPU.SupportsNVLS()
-			alts = append(alts, alternative{"fabric", FabricNVSwitch.String(), a})
+			alts = append(alts, alternative{[]string{"fabric"}, FabricNVSwitch.String(), a})
 		case FabricNVSwitch:
 			a := h
 			a.Fabric, a.NVLS = FabricMesh, false
-			alts = append(alts, alternative{"fabric", FabricMesh.String(), a})
+			alts = append(alts, alternative{[]string{"fabric"}, FabricMesh.String(), a})
 		}
 	}
 	return alts

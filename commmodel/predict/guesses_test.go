@@ -549,3 +549,34 @@ func TestHostGPUsFromDevices(t *testing.T) {
 		t.Errorf("devices 4 and 5: %d GPUs a host, fabric %v (%v on 2); want 6, NVSwitch (a mesh on 2)", n, h.ForHosts(n).Fabric, h.ForHosts(2).Fabric)
 	}
 }
+
+// TestGuessesNetworkTogether: nccl#2441's 2 x 2 H100 NVL over Slingshot-200
+// (one 200 Gb/s NIC a node by the thread; one 400 Gb/s NIC per GPU
+// assumed). Half the NICs alone, or half their rate alone, moves its 2 x 2
+// prediction by under 10%; both together move NCCL's choice, and the
+// prediction by more: one guess names the two facts and the keys that
+// settle both.
+func TestGuessesNetworkTogether(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/h100nvl_2x2_allreduce_slingshot_nccl2441.log")
+	h, err := Describe(tab.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h = h.ForHosts(2)
+	gs, err := Guesses(h, []Table{tab}, tab.Query(), []float64{500000, 1000000, 1500000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var together *Guess
+	for i, g := range gs {
+		switch g.Hint {
+		case "nics=N", "nic-bw=" + hintValue("nic-bw"):
+			t.Errorf("a guess of one NIC fact alone: %+v", g)
+		case "nics=N,nic-bw=" + hintValue("nic-bw"):
+			together = &gs[i]
+		}
+	}
+	if together == nil || together.Fact.Name != "nics_per_node and nic_bw" || together.Alternative != "1 of 200 Gb/s" || !(math.Abs(together.Ratio-1) > GuessMoves) {
+		t.Errorf("guesses %+v; want one of the NICs' count and rate together", gs)
+	}
+}

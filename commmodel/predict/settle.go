@@ -199,7 +199,7 @@ func (h Hardware) FitSwitches(tables []Table) (Hardware, []string) {
 		var best alternative
 		bestErr := math.Inf(1)
 		for _, a := range h.alternatives(tables, 0, false) {
-			if !slices.Contains(switchKeys, a.key) {
+			if len(a.keys) != 1 || !slices.Contains(switchKeys, a.keys[0]) {
 				continue
 			}
 			need := min(FitCeiling, cur*(1-FitMargin), cur-FitFloor, bestErr)
@@ -214,15 +214,16 @@ func (h Hardware) FitSwitches(tables []Table) (Hardware, []string) {
 				best, bestErr = a, am.LOOMedian
 			}
 		}
-		if best.key == "" {
+		if best.keys == nil {
 			return h, notes
 		}
-		name, was := factOf(&h, best.key)
+		key := best.keys[0]
+		name, was := factOf(&h, key)
 		notes = append(notes, fmt.Sprintf("%s = %s is chosen by the held-out fit of the %d tables: leave-one-table-out median error %.1f%%, against %.1f%% with %s = %s; -hw %s=%s overrides it",
-			name, best.value, len(tables), 100*bestErr, 100*cur, name, was, best.key, hintValue(best.key)))
+			name, best.value, len(tables), 100*bestErr, 100*cur, name, was, key, hintValue(key)))
 		nvls := h.NVLS
 		h, cur = best.hw, bestErr
-		h.setSource(best.key, SourceFitted)
+		h.setSource(key, SourceFitted)
 		if h.NVLS != nvls {
 			h.setSource("nvls", SourceFitted)
 		}

@@ -60,6 +60,13 @@ const (
 )
 
 var realLogs = []realLog{
+	// nccl#2441: 2 x 2 H100 NVL over Slingshot-200, all_reduce_perf from
+	// 500000 to 1500000 B in steps of 100000 (nccl-tests 2.18.3, NCCL
+	// 2.30.5): 11 rows, Rank lines on gpu-0001 and gpu-0003.
+	{"h100nvl_2x2_allreduce_slingshot_nccl2441.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 4, 2, "NVIDIA H100 NVL", 11, 500000, 1500000,
+			1000000, 343.55, 4.37, 7.20321, ""},
+	}},
 	// kalavai-client's README: one process driving 2, then 4, GeForce RTX
 	// 4090s (-g 2, -g 4) in a Docker container and in a Kubernetes pod; 29
 	// rows 8 B..2 GiB each, the command line in the source lines.
