@@ -199,9 +199,10 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	var m machine
 	m.files, m.tables, m.problems, err = readCalibration(files)
 	switch {
-	case errors.Is(err, errNoCalibrationTable) && (*f.gpu != "" || spec != ""):
+	case errors.Is(err, errNoCalibrationTable) && (*f.gpu != "" || strings.Contains(spec, "system=")):
 		// The files were read, and every table left out: the machine the
-		// flags describe stands, uncalibrated, as the problems say.
+		// flags name stands, uncalibrated, as the problems say.
+		m.files = nil
 		m.problems = append(m.problems, problem{Message: fmt.Sprintf("-calibrate: %v: the prediction is uncalibrated", err)})
 	case errors.Is(err, errNoCalibrationTable):
 		return machine{}, fmt.Errorf("-calibrate: %w; or give -gpu NAME to predict from the GPU's name alone", err)

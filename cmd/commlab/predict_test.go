@@ -762,4 +762,15 @@ func TestPredictNoTableLeft(t *testing.T) {
 	if code, _, stderr := runCLI(args...); code == 0 || !strings.Contains(stderr, "give -gpu NAME") {
 		t.Errorf("without -gpu: exit %d, %s; want an error naming -gpu", code, stderr)
 	}
+	// -hw that names no machine is no -gpu; tune writes only a calibrated
+	// model's choices.
+	if code, _, stderr := runCLI(append(args, "-hw", "nics=8")...); code == 0 || !strings.Contains(stderr, "give -gpu NAME") {
+		t.Errorf("with -hw nics=8: exit %d, %s; want an error naming -gpu", code, stderr)
+	}
+	if code, _, stderr := runCLI("tune", "-calibrate", path, "-gpu", "NVIDIA H100 80GB HBM3", "-comms", "2x8", "-o", "-"); code == 0 || !strings.Contains(stderr, "tune writes the calibrated model's choices") {
+		t.Errorf("tune: exit %d, %s; want it to refuse", code, stderr)
+	}
+	if strings.Contains(out, "calibrated on") {
+		t.Errorf("with -gpu:\n%s\nwant no table named as calibrating it", out)
+	}
 }

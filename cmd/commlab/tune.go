@@ -212,6 +212,10 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if len(mc.tables) == 0 {
+		writeProblems(stderr, mc.problems)
+		return fmt.Errorf("-calibrate: no table of the logs is left to calibrate on: tune writes the calibrated model's choices")
+	}
 	writeProblems(stderr, mc.problems)
 	m := predict.Uncalibrated(mc.hw)
 	if len(mc.tables) > 0 {

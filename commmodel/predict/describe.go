@@ -21,7 +21,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"fabric", "how a host's GPUs reach each other: nvswitch, mesh (NVLinks between every pair, no switch: 4-GPU HGX boards), infinity (AMD Instinct) or pcie"},
 	{"switch", "true for NVSwitch (fabric=nvswitch), false for PCIe (fabric=pcie)"},
 	{"nvls", "true for NVLink SHARP (NVSwitch, Hopper and later)"},
-	{"pcie", "the PCIe generation of the host link, such as 5 (or gen5)"},
+	{"pcie", "the PCIe generation of the host link, 3 to 6, such as 5 (or gen5)"},
 	{"nics", "NICs per host"},
 	{"nic-bw", "one NIC's line rate, such as 400Gb/s"},
 	{"domain", "GPUs of one NVLink domain that spans hosts (72 for an NVL72 rack); 0 for one host"},
@@ -134,6 +134,9 @@ func Describe(gpu, spec string) (Hardware, error) {
 			h.NVLS = false
 		}
 	}
+	if _, pcie := set["pcie"]; pcie && h.links() == 0 {
+		h.Sources.LinkBW = SourceUser // the cards' link is the PCIe the user gave
+	}
 	if _, nvls := set["nvls"]; (fabric || sw) && !nvls && h.Fabric != FabricNVSwitch {
 		// NVLS needs NVSwitch: off, as an assumption that follows the
 		// fabric (a capture that finds NVSwitch gives it back).
@@ -215,8 +218,11 @@ func (h *Hardware) set(key, value string) error {
 	case "nvls":
 		h.NVLS, err = flag()
 	case "pcie":
-		value = strings.TrimPrefix(strings.ToLower(value), "gen") // "gen5" is 5
-		h.GPU.PCIeGen, err = count(0)
+		gen, e := strconv.Atoi(strings.TrimPrefix(strings.ToLower(value), "gen")) // "gen5" is 5
+		if e != nil || gen < 3 || gen > 6 {
+			return fmt.Errorf("pcie=%s: want 3, 4, 5 or 6, the PCIe generation of the cards' x16 link", value)
+		}
+		h.GPU.PCIeGen = gen
 	case "nics":
 		h.NICs, err = count(1)
 	case "nic-bw":

@@ -106,6 +106,8 @@ func TestDescribeErrors(t *testing.T) {
 		{"nic-bw=1e9Tb/s", "want a rate above 0 and at most 10 TB/s"},
 		{"fabric=infinity", "Infinity Fabric is AMD Instinct's"},
 		{"links=0,fabric=nvswitch", "give links=N of at least 1, or fabric=pcie"},
+		{"pcie=7", "pcie=7: want 3, 4, 5 or 6"},
+		{"pcie=gen2", "pcie=gen2: want 3, 4, 5 or 6"},
 	} {
 		if _, err := Describe("NVIDIA H100 80GB HBM3", c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want an error with %q", c.spec, err, c.want)
@@ -127,7 +129,7 @@ func TestDescribeErrors(t *testing.T) {
 	}
 	// A PCIe card the catalog lacks, described: its links are no longer
 	// assumed; pcie=gen5 is pcie=5.
-	if h, err := Describe("NVIDIA RTX 6000D", "cc=12.0,fabric=pcie,pcie=gen5"); err != nil || h.GPU.PCIeGen != 5 || h.assumedLinks() {
+	if h, err := Describe("NVIDIA RTX 6000D", "cc=12.0,fabric=pcie,pcie=gen5"); err != nil || h.GPU.PCIeGen != 5 || h.assumedLinks() || h.Sources.LinkBW != SourceUser {
 		t.Errorf("RTX 6000D as a PCIe Gen5 card: %v, gen %d, links assumed %v; want gen 5, described", err, h.GPU.PCIeGen, h.assumedLinks())
 	}
 	if h, err := Describe("NVIDIA H100 80GB HBM3", "links=0"); err != nil || h.Fabric != FabricPCIe || h.NVLS {

@@ -200,6 +200,8 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 	switch {
 	case pin.Collective != "":
 		name = pin.Collective
+	case t.CollectiveFrom == nccltests.Unknown && t.Op != "" && t.Name == "":
+		return tab, fmt.Errorf("the table's columns fit %s alone, which the model does not predict: its table is left out; give collective=NAME if it ran one", t.Op)
 	case t.CollectiveFrom == nccltests.Unknown && t.Op != "":
 		return tab, fmt.Errorf("%s_perf is not a collective the model predicts: its table is left out", t.Op)
 	case t.CollectiveFrom == nccltests.Unknown:

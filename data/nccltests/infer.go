@@ -306,7 +306,7 @@ func (p *parser) inferCounts(s *testState) {
 	// Rank lines that skip ranks were elided by whoever posted the log
 	// ("#  Rank 0", "#  Rank 1", "...", "#  Rank 63"): the highest rank
 	// gives the count, and the hosts listed are only some of them.
-	elided := len(ranks) > 0 && ranks[len(ranks)-1]+1 > len(ranks)
+	elided := len(ranks) > 0 && (ranks[len(ranks)-1]+1 > len(ranks) || p.opt.Ranks > len(ranks))
 	if elided {
 		p.problem(t.Line, 0, "%w: the Rank lines list %d of ranks 0..%d (%w): %d ranks, node count unknown",
 			ErrInconsistent, len(ranks), ranks[len(ranks)-1], ErrElided, ranks[len(ranks)-1]+1)
@@ -346,8 +346,8 @@ func (p *parser) inferOp(s *testState, want *op) (chosen op, known bool) {
 	fitting := s.fitting(t.Ranks)
 	if len(fitting) == 0 && t.RanksFrom == FromRankLines {
 		// Rank lines 0..k-1 that a poster cut short: the table may fit
-		// more ranks (checkOp takes its count).
-		fitting = s.fitting(0)
+		// more ranks (checkOp takes its count, or leaves the op unknown).
+		fitting, s.countFree = s.fitting(0), true
 	}
 	for _, o := range fitting {
 		if o.model {
@@ -469,7 +469,7 @@ func (p *parser) checkOp(s *testState, o op) {
 		// more ranks, on hosts the lines do not show.
 		for s.relax = 0; s.relax < len(relaxations) && !ok; s.relax++ {
 			nlo, nhi, ok = s.fit(o, 0)
-			ok = ok && nlo > t.Ranks
+			ok = ok && nhi > 0 && nlo > t.Ranks // bounded, and more than the lines list
 		}
 		s.relax--
 		switch {
@@ -487,6 +487,10 @@ func (p *parser) checkOp(s *testState, o op) {
 		lo, hi, _ := s.ratio.bounds()
 		p.problem(t.Line, 0, "%w: the table (redop %s, busbw/algbw in [%.4g, %.4g]) does not fit %s over %s ranks",
 			ErrInconsistent, redopWord(s.reduces), lo, hi, o.stem, rankWord(t.Ranks))
+		if s.countFree {
+			// The op was inferred for a count the Rank lines deny.
+			t.Collective, t.CollectiveFrom, t.Op, t.Candidates = 0, Unknown, "", nil
+		}
 		return
 	}
 	if t.Ranks == 0 && nlo > 0 && nlo == nhi {

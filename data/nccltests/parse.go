@@ -49,6 +49,7 @@ type testState struct {
 	devices                  []Device   // the Rank lines
 	debug                    debugState // the NCCL debug lines of its setup
 	relax                    int        // evidence the inference drops (see fit)
+	countFree                bool       // the op was inferred without the Rank lines' count (inferOp)
 	noCheck                  bool       // the inference drops the #wrong columns (see fit)
 }
 

@@ -2,6 +2,7 @@ package nccltests
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -808,5 +809,54 @@ func TestRealLogRankLinesCutUnnamed(t *testing.T) {
 	})
 	if a := l.Tests[0]; a.Ranks != 0 || !slices.ContainsFunc(l.Problems, func(e error) bool { return strings.Contains(e.Error(), "give ranks=N") }) {
 		t.Errorf("A3 Mega to 64 KiB: %d ranks, problems %v; want the ranks unknown and ranks=N asked for", a.Ranks, l.Problems)
+	}
+}
+
+// TestRealLogRankLinesBeyond: OCI's 2 x 8 AllReduce (busbw/algbw 1.875,
+// 16 ranks) with Rank lines for 8 more ranks on a third host: no collective
+// fits 24 ranks, and the table's own count is fewer than the lines list,
+// so the op stays unknown (the table is not read over 16 or 24 ranks). Cut
+// to ranks 0..3 with ranks=16 given, the node count is unknown: the lines
+// list 4 of the 16.
+func TestRealLogRankLinesBeyond(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "real", "a100_2x8_allreduce_oci_oke.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	var rank15 int
+	for i, l := range lines {
+		if strings.HasPrefix(l, "#  Rank 15 ") {
+			rank15 = i
+		}
+	}
+	if rank15 == 0 {
+		t.Fatal("no Rank 15 line")
+	}
+	var extra []string
+	for r := 16; r < 24; r++ {
+		extra = append(extra, fmt.Sprintf("#  Rank %2d Group  0 Pid %6d on mpiworker-x device %2d [0x%02x] NVIDIA A100-SXM4-40GB", r, 1000+r, r-16, r))
+	}
+	beyond := slices.Concat(lines[:rank15+1], extra, lines[rank15+1:])
+	l, err := read(strings.NewReader(strings.Join(beyond, "\n")), "beyond.log", Options{})
+	if err != nil || len(l.Tests) != 1 {
+		t.Fatalf("%v, %v", l, err)
+	}
+	if a := l.Tests[0]; a.CollectiveFrom != Unknown {
+		t.Errorf("Rank lines of 24 ranks over a table of 16: %v from %v on %d ranks; want the op unknown", a.Collective, a.CollectiveFrom, a.Ranks)
+	}
+	rank4 := regexp.MustCompile(`^#  Rank +([4-9]|1\d) `)
+	var cut []string
+	for _, s := range lines {
+		if !rank4.MatchString(s) {
+			cut = append(cut, s)
+		}
+	}
+	l, err = read(strings.NewReader(strings.Join(cut, "\n")), "cut.log", Options{Ranks: 16})
+	if err != nil || len(l.Tests) != 1 {
+		t.Fatalf("%v, %v", l, err)
+	}
+	if a := l.Tests[0]; a.Ranks != 16 || a.Nodes != 0 {
+		t.Errorf("ranks 0..3 listed, ranks=16 given: %d ranks, %d nodes; want 16, nodes unknown", a.Ranks, a.Nodes)
 	}
 }
