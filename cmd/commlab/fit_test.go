@@ -25,6 +25,27 @@ func writeTemp(t *testing.T, name string, b []byte) string {
 	return p
 }
 
+// withoutLines writes the log at src, less the lines drop reports, to a
+// file named name in a temporary directory: a real log with its Rank lines
+// cut, say.
+func withoutLines(t *testing.T, src, name string, drop func(line string) bool) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !drop(l) {
+			keep = append(keep, l)
+		}
+	}
+	return writeTemp(t, name, []byte(strings.Join(keep, "\n")))
+}
+
+// isRankLine reports nccl-tests' "#  Rank N Group G Pid P on HOST ..." lines.
+func isRankLine(l string) bool { return strings.HasPrefix(l, "#  Rank") }
+
 // publicLog writes the embedded public log name (data/logs) to a file.
 func publicLog(t *testing.T, name string) string {
 	t.Helper()

@@ -541,28 +541,9 @@ func TestPredictElidedRanks(t *testing.T) {
 // of 4 and taken as 2 hosts of 8. The GB300 guide's two-host table names two hosts among
 // its 8 ranks: on hosts of 8 it is left out.
 func TestPredictHostsFromEvidence(t *testing.T) {
-	dir := t.TempDir()
-	strip := func(src, name string, drop func(line string) bool) string {
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var keep []string
-		for _, l := range strings.Split(string(b), "\n") {
-			if !drop(l) {
-				keep = append(keep, l)
-			}
-		}
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(strings.Join(keep, "\n")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	rankLine := func(l string) bool { return strings.HasPrefix(l, "#  Rank") }
-	g8 := strip(togetherDir+"all_reduce_ring.log", "g8.log", rankLine)
-	two := strip(clusterDir+"nccl_N2_G8_cnode3-002_cnode3-003.log", "elided.log", func(l string) bool {
-		return rankLine(l) && !strings.Contains(l, "cnode3-002") && !strings.HasPrefix(l, "#  Rank 15 ")
+	g8 := withoutLines(t, togetherDir+"all_reduce_ring.log", "g8.log", isRankLine)
+	two := withoutLines(t, clusterDir+"nccl_N2_G8_cnode3-002_cnode3-003.log", "elided.log", func(l string) bool {
+		return isRankLine(l) && !strings.Contains(l, "cnode3-002") && !strings.HasPrefix(l, "#  Rank 15 ")
 	})
 	predict := func(file string, perNode int) (int, string) {
 		code, _, stderr := runCLI("predict", "-calibrate", file, "-gpu", "NVIDIA H100 80GB HBM3", "-collective", "allreduce",
@@ -590,7 +571,7 @@ func TestPredictHostsFromEvidence(t *testing.T) {
 	// a shape it did not run, whose fit predicts 1 GiB under the least time
 	// the NVLinks allow: the interval moves above that floor, and keeps
 	// the prediction inside it with a width.
-	norank := strip(clusterDir+"nccl_N1_G8_cnode3-002.log", "norank.log", rankLine)
+	norank := withoutLines(t, clusterDir+"nccl_N1_G8_cnode3-002.log", "norank.log", isRankLine)
 	code, out, stderr := runCLI("predict", "-calibrate", norank+":test=0", "-gpu", "NVIDIA H100 80GB HBM3", "-collective", "allreduce",
 		"-p", "8", "-per-node", "4", "-size", "1MiB,1GiB", "-format", "json")
 	var got predictJSON

@@ -312,20 +312,7 @@ func TestTuneErrors(t *testing.T) {
 // job whose communicators 2 x 5 and 10 x 1 both hold 10 ranks, takes the
 // first of them; with 1 x 8 and 2 x 5 only, 2 hosts of 5 fit.
 func TestTuneHostsOfMatchingComm(t *testing.T) {
-	b, err := os.ReadFile(clusterDir + "nccl_N10_G1.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var keep []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if !strings.HasPrefix(l, "#  Rank") {
-			keep = append(keep, l)
-		}
-	}
-	path := filepath.Join(t.TempDir(), "norank.log")
-	if err := os.WriteFile(path, []byte(strings.Join(keep, "\n")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := withoutLines(t, clusterDir+"nccl_N10_G1.log", "norank.log", isRankLine)
 	for _, c := range []struct{ comms, want string }{
 		{"1x8,10x1,2x5,4x4", "10 nodes of 1 GPU are assumed"},
 		{"1x8,2x5", "2 nodes of 5 GPUs are assumed"},
