@@ -238,7 +238,7 @@ func (h *Hardware) String() string {
 	}
 	nics := "one NIC per GPU"
 	if h.NICs > 0 {
-		nics = fmt.Sprintf("%d NICs per host", h.NICs)
+		nics = counted(h.NICs, "NIC") + " per host"
 	}
 	fmt.Fprintf(&b, ", %s of %s", nics, units.FormatBandwidth(h.nicBW()))
 	if h.NICPath != 0 && h.NICPath != nccl.PathPIX { // PIX is the zero path's meaning

@@ -506,6 +506,22 @@ func (d departure) variance() (faster, slower float64) {
 	return faster + far*FasterBelow*FasterBelow, slower + far*SlowerBelow*SlowerBelow
 }
 
+// counted is n of thing, "1 node" or "8 nodes".
+func counted(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// beyondOrBelow says where n lies against a range that starts at least.
+func beyondOrBelow(n, least int) string {
+	if n < least {
+		return "below"
+	}
+	return "beyond"
+}
+
 // Beyond says, one sentence each, where a prediction of q goes beyond the
 // calibration tables, each a reason its interval is wider than the tables'
 // own errors: a collective none of them ran, a node count outside theirs,
@@ -524,8 +540,8 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 			q.Collective))
 	}
 	if d.nodeDoublings > 0 {
-		why := fmt.Sprintf("%d nodes is %.1f doublings beyond the tables' %s, and the interval widens with each%s",
-			d.nodes, d.nodeDoublings, span(s.minNodes, s.maxNodes), d.slowSide())
+		why := fmt.Sprintf("%s is %.1f doublings %s the tables' %s, and the interval widens with each%s",
+			counted(d.nodes, "node"), d.nodeDoublings, beyondOrBelow(d.nodes, s.minNodes), span(s.minNodes, s.maxNodes), d.slowSide())
 		switch {
 		case d.nodes > s.maxNodes && s.maxNodes == 1:
 			why += ": no table crossed the network, so the NICs' bandwidth and latency are their priors; give the NICs with -hw nics=N,nic-bw=RATE, or calibrate with a table of several nodes"
@@ -536,8 +552,8 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 	}
 	if d.rankDoublings > d.nodeDoublings {
 		// The interval widens by the farther of the two (variance).
-		out = append(out, fmt.Sprintf("%d ranks is %.1f doublings beyond the tables' %s: NCCL's steps grow with the ranks, so the latencies the tables measured are extrapolated, and the interval widens with each doubling%s",
-			d.ranks, d.rankDoublings, span(s.minRanks, s.maxRanks), d.slowSide()))
+		out = append(out, fmt.Sprintf("%s is %.1f doublings %s the tables' %s: NCCL's steps grow with the ranks, so the latencies the tables measured are extrapolated, and the interval widens with each doubling%s",
+			counted(d.ranks, "rank"), d.rankDoublings, beyondOrBelow(d.ranks, s.minRanks), span(s.minRanks, s.maxRanks), d.slowSide()))
 	}
 	if d.peerDoublings > 0 {
 		out = append(out, fmt.Sprintf("%d network peers per rank is %.1f doublings beyond %s: the per-peer cost of grouped sends (p2p_peer_latency) is extrapolated, and the interval widens with each doubling, most on its slow side",
