@@ -202,8 +202,8 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	case errors.Is(err, errNoCalibrationTable) && (*f.gpu != "" || strings.Contains(spec, "system=")):
 		// The files were read, and every table left out: the machine the
 		// flags name stands, uncalibrated, as the problems say.
+		m.problems = append(m.problems, problem{Message: fmt.Sprintf("-calibrate: no table of %s is left to calibrate on (the lines above say why): the prediction is uncalibrated", strings.Join(m.files, ", "))})
 		m.files = nil
-		m.problems = append(m.problems, problem{Message: fmt.Sprintf("-calibrate: %v: the prediction is uncalibrated", err)})
 	case errors.Is(err, errNoCalibrationTable):
 		return machine{}, fmt.Errorf("-calibrate: %w; or give -gpu NAME to predict from the GPU's name alone", err)
 	case err != nil:

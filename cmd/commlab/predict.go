@@ -295,7 +295,7 @@ func (lf layoutFlags) layout(fs *flag.FlagSet) (predict.Layout, error) {
 }
 
 // errNoCalibrationTable: the files read hold no table the model can take.
-var errNoCalibrationTable = errors.New("no table of a collective the model predicts")
+var errNoCalibrationTable = errors.New("no table the model can take")
 
 // readCalibration reads the tables of the files (-calibrate's, or the
 // one diagnose or plot reads), each run taken with its file's pins, named

@@ -736,7 +736,7 @@ func TestPredictNoTableLeft(t *testing.T) {
 	}
 	args := []string{"predict", "-calibrate", path, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1MiB"}
 	code, out, stderr := runCLI(append(args, "-gpu", "NVIDIA H100 80GB HBM3")...)
-	if code != 0 || !strings.Contains(out, "model: NCCL's tuning model, uncalibrated") || !strings.Contains(stderr, "no table of a collective the model predicts") ||
+	if code != 0 || !strings.Contains(out, "model: NCCL's tuning model, uncalibrated") || !strings.Contains(stderr, "is left to calibrate on (the lines above say why)") ||
 		!strings.Contains(stderr, "the prediction is uncalibrated") {
 		t.Errorf("with -gpu: exit %d, %s%s; want NCCL's uncalibrated model, said so", code, out, stderr)
 	}
