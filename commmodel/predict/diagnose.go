@@ -164,13 +164,18 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool) []Find
 		if t.Points[i].Time < preds[i].Low {
 			f.Kind = KindFaster
 		}
-		onGuess := len(guesses) > 0 && (f.Term == TermLatency || f.Term == TermNetwork)
+		// A guess explains the gap only where its alternative moves the
+		// model towards the table (a ratio of 0: a fact no ratio measures).
+		toward := slices.DeleteFunc(slices.Clone(guesses), func(g Guess) bool {
+			return g.Ratio > 0 && (f.Kind == KindSlower) != (g.Ratio > 1)
+		})
+		onGuess := len(toward) > 0 && (f.Term == TermLatency || f.Term == TermNetwork)
 		if onGuess {
-			f.Guesses = guesses
+			f.Guesses = toward
 		}
 		switch {
 		case onGuess && guessed == 0:
-			f.Advice, guessed = []string{guessAdvice(guesses)}, len(out)+1
+			f.Advice, guessed = []string{guessAdvice(toward)}, len(out)+1
 		case onGuess:
 			f.Advice = []string{fmt.Sprintf("the gap may be the assumed hardware, as for finding %d", guessed)}
 		default:

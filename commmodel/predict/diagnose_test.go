@@ -321,3 +321,32 @@ func TestDiagnoseStall(t *testing.T) {
 		t.Errorf("stalled findings %+v; want one of 2 to 8 MiB, its advice naming no NCCL setting", stalled)
 	}
 }
+
+// TestDiagnoseGuessesToward: aws-ofi-nccl's V100 pair over EFA runs far
+// slower than the model (EFA's latency, which no fact assumed explains):
+// a finding blames only the assumed facts whose alternative would slow the
+// model towards the table (half the NICs' rate, 2x at 2 GiB), never one
+// that would speed it (an AMD CPU, 0.87x at 8 B).
+func TestDiagnoseGuessesToward(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/v100_efa_2x1_allreduce_pre2022.log")
+	h, err := Describe(tab.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, _, err := Uncalibrated(h).Diagnose(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blamed := 0
+	for _, f := range fs {
+		for _, g := range f.Guesses {
+			blamed++
+			if g.Ratio > 0 && (f.Kind == KindSlower) != (g.Ratio > 1) {
+				t.Errorf("finding %s at %g B blames %s = %s, whose alternative gives %.2fx", f.Kind, f.FromBytes, g.Fact.Name, g.Fact.Value, g.Ratio)
+			}
+		}
+	}
+	if blamed == 0 {
+		t.Errorf("findings %+v; want some blamed on the assumed network", fs)
+	}
+}
