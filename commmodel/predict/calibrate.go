@@ -202,8 +202,12 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		m.Tables = append(m.Tables, t.Name)
 	}
 	m.Params = m.params(x0, all, used, set)
-	// Only a table of one node tells the cards' links from the NICs.
-	oneNode := slices.ContainsFunc(tables, func(t Table) bool { return t.Nodes == 1 && t.PerNode > 1 })
+	// Only a table of one node tells the cards' links from the NICs, and
+	// only one whose ranks have GPUs of their own (the Rank lines' buses).
+	oneNode := slices.ContainsFunc(tables, func(t Table) bool {
+		ids := busIDs(&t)
+		return t.Nodes == 1 && t.PerNode > 1 && (ids == "" || strings.Count(ids, ",")+1 == t.Ranks())
+	})
 	if r := m.x[parIntraBW] / x0[parIntraBW]; h.Fabric == FabricPCIe && oneNode && r < 0.5 {
 		m.Notes = append(m.Notes, fmt.Sprintf("the tables fit intra_bw at %s, %.2f of the PCIe rate: between these cards NCCL got less than PCIe's rate, by P2P across the CPUs' link between sockets (nvidia-smi topo -m: SYS), a copy through host memory where P2P is off (GeForce cards; a container may hide it), or sockets; NCCL_DEBUG=INFO's channel lines say which (\"via P2P\", \"via SHM\", \"via NET\")",
 			FormatValue(m.x[parIntraBW], params[parIntraBW].unit), r))

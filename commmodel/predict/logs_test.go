@@ -448,6 +448,20 @@ func TestPCIeWithoutP2P(t *testing.T) {
 	}) {
 		t.Errorf("notes %q; want the PCIe rate's shortfall said", m.Notes)
 	}
+	// Two ranks on one RTX 5090 (both Rank lines print bus 0000:02:00,
+	// talking over sockets) measure no link between cards: no such note.
+	one := firstTable(t, dir+"rtx5090_2rank_allreduce_tagoutput_late2025.log")
+	oh, err := Describe(one.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	om, err := Calibrate(oh.ForHosts(2), []Table{one}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(om.Notes, func(n string) bool { return strings.Contains(n, "of the PCIe rate") }) {
+		t.Errorf("two ranks on one RTX 5090: notes %q; want no note of the cards' links", om.Notes)
+	}
 	// A table across nodes alone does not tell the cards' links from the
 	// NICs: an L40S run of 2 x 2 gets no such note.
 	l40s, _, err := ReadFile(dir+"l40s_2node_allreduce_openshift.log", nil)
