@@ -179,8 +179,12 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	switch {
 	case h.assumedLinks():
 		set.wideLinks = true
-		m.Notes = append(m.Notes, fmt.Sprintf("%s is not in commlab's catalog: its links are assumed (%s), and intra_bw is calibrated from the tables with a prior 10x wide either way; "+
-			"describe the GPU: -hw cc=X.Y,links=N,link-bw=RATE, or cc=X.Y,fabric=pcie,pcie=GEN for a PCIe card", h.GPU.Name, h.Fabric))
+		what := h.GPU.Name + " is not in commlab's catalog"
+		if h.GPU.Name == UnnamedGPU {
+			what = "the logs name no GPU (-gpu NAME names it)"
+		}
+		m.Notes = append(m.Notes, fmt.Sprintf("%s: its links are assumed (%s), and intra_bw is calibrated from the tables with a prior 10x wide either way; "+
+			"describe the GPU: -hw cc=X.Y,links=N,link-bw=RATE, or cc=X.Y,fabric=pcie,pcie=GEN for a PCIe card", what, h.Fabric))
 	case h.Fabric == FabricPCIe:
 		// What NCCL gets between PCIe cards is P2P at the link's rate, or
 		// a copy through host memory where P2P is off (GeForce cards have
