@@ -170,6 +170,13 @@ func (f machineFlags) inputs() []string {
 	return in
 }
 
+// namesSystem reports whether the -hw description spec names a system of
+// the catalog, which names its GPU.
+func namesSystem(spec string) bool {
+	h, err := predict.Describe("", spec)
+	return err == nil && h.System != ""
+}
+
 // A machine is what the machine flags give: the calibration files read,
 // their tables, the hardware, and the lines the readers set aside.
 type machine struct {
@@ -199,7 +206,7 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	var m machine
 	m.files, m.tables, m.problems, err = readCalibration(files)
 	switch {
-	case errors.Is(err, errNoCalibrationTable) && (*f.gpu != "" || strings.Contains(spec, "system=")):
+	case errors.Is(err, errNoCalibrationTable) && (*f.gpu != "" || namesSystem(spec)):
 		// The files were read, and every table left out: the machine the
 		// flags name stands, uncalibrated, as the problems say.
 		m.problems = append(m.problems, problem{Message: fmt.Sprintf("-calibrate: no table of %s is left to calibrate on (the lines above say why): the prediction is uncalibrated", strings.Join(m.files, ", "))})

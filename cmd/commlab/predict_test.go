@@ -748,6 +748,9 @@ func TestPredictNoTableLeft(t *testing.T) {
 	if code, _, stderr := runCLI(append(args, "-hw", "nics=8")...); code == 0 || !strings.Contains(stderr, "give -gpu NAME") {
 		t.Errorf("with -hw nics=8: exit %d, %s; want an error naming -gpu", code, stderr)
 	}
+	if code, out, stderr := runCLI(append(args, "-hw", "system=dgx-h100")...); code != 0 || !strings.Contains(stderr, "the prediction is uncalibrated") {
+		t.Errorf("with -hw system=dgx-h100: exit %d, %s%s; want NCCL's model of its GPU", code, out, stderr)
+	}
 	if code, _, stderr := runCLI("tune", "-calibrate", path, "-gpu", "NVIDIA H100 80GB HBM3", "-comms", "2x8", "-o", "-"); code == 0 || !strings.Contains(stderr, "tune writes the calibrated model's choices") {
 		t.Errorf("tune: exit %d, %s; want it to refuse", code, stderr)
 	}

@@ -90,8 +90,7 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 	}
 	facts := h.Facts()
 	var out []Guess
-	alts := h.alternatives(tables, q.PerNode, q.Ranks > q.PerNode)
-	for k, a := range alts {
+	for _, a := range h.alternatives(tables, q.PerNode, q.Ranks > q.PerNode) {
 		if a.keys[0] == "nics" && len(a.keys) == 2 && slices.ContainsFunc(out, func(g Guess) bool { return g.Fact.Key == "nics" || g.Fact.Key == "nic-bw" }) {
 			continue // the NICs' count or rate alone moves it, and says so
 		}
@@ -122,7 +121,7 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 			}
 		}
 		if len(a.keys) > 1 { // the facts together, one guess
-			g.Fact = Fact{Name: strings.Join(names, " and "), Value: strings.Join(values, " of "), Source: SourceAssumed, Key: alts[k].keys[0]}
+			g.Fact = Fact{Name: strings.Join(names, " and "), Value: strings.Join(values, " of "), Source: SourceAssumed, Key: a.keys[0]}
 		}
 		out = append(out, g)
 	}

@@ -623,15 +623,9 @@ func TestAllToAllPeers(t *testing.T) {
 // 2, 16 and 64 KiB, which the AllReduce's calibration predicts within 15%
 // (at NCCL's network latency per peer it was 29 us).
 func TestAllToAllPeersScaled(t *testing.T) {
-	pins := func(int) Pins { return Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3"} }
-	ar, _, err := ReadFile("../../data/nccltests/testdata/real/h100_p5_2x8_allreduce_efa_k8stester585.log", pins)
-	if err != nil || len(ar) != 1 {
-		t.Fatalf("%d tables, %v", len(ar), err)
-	}
-	h, err := Describe(ar[0].GPU, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, tab := pinnedTable(t, "../../data/nccltests/testdata/real/h100_p5_2x8_allreduce_efa_k8stester585.log",
+		Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3"})
+	ar := []Table{tab}
 	m, err := Calibrate(h, ar, nil)
 	if err != nil {
 		t.Fatal(err)
