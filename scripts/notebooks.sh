@@ -81,23 +81,32 @@ export GOFLAGS="$(go env GOFLAGS) -ldflags=-w"
 # execute NOTEBOOK OUTDIR: run it in the GoNB kernel, writing OUTDIR/NAME and
 # appending "path<TAB>seconds" to $work/times. Returns nbconvert's status.
 execute() {
-	local nb="$1" outdir="$2" start end rc=0
-	local out="$outdir/$(basename "$nb")"
+	local nb="$1" outdir="$2" start end rc=0 try
+	local out="$outdir/$(basename "$nb")" log="$work/$(basename "$nb").log"
 	start=$(date +%s.%N)
-	# --allow-errors: keep executing and always save, so the check sees everything.
-	# The kernel's working folder is the notebook's own (GONB_DIR).
-	(cd "$(dirname "$nb")" && timeout "$NOTEBOOK_TIMEOUT" "$JUPYTER" nbconvert --to notebook --execute \
-		--allow-errors \
-		--ExecutePreprocessor.timeout="$CELL_TIMEOUT" \
-		--ExecutePreprocessor.startup_timeout=120 \
-		--ExecutePreprocessor.record_timing=False \
-		--output-dir "$outdir" --output "$(basename "$nb")" \
-		"$(basename "$nb")") >"$work/$(basename "$nb").log" 2>&1 || rc=$?
+	# A kernel that dies before it answers kernel_info has run no cell: with
+	# several kernels starting at once, Jupyter's client can hand two of them
+	# the same free port (jupyter/jupyter_client#154). Such a start is retried,
+	# twice at most; any other failure is the notebook's.
+	for try in 1 2 3; do
+		rc=0
+		# --allow-errors: keep executing and always save, so the check sees everything.
+		# The kernel's working folder is the notebook's own (GONB_DIR).
+		(cd "$(dirname "$nb")" && timeout "$NOTEBOOK_TIMEOUT" "$JUPYTER" nbconvert --to notebook --execute \
+			--allow-errors \
+			--ExecutePreprocessor.timeout="$CELL_TIMEOUT" \
+			--ExecutePreprocessor.startup_timeout=120 \
+			--ExecutePreprocessor.record_timing=False \
+			--output-dir "$outdir" --output "$(basename "$nb")" \
+			"$(basename "$nb")") >"$log" 2>&1 || rc=$?
+		[ $rc -ne 0 ] && [ $try -lt 3 ] && grep -q 'Kernel died before replying to kernel_info' "$log" || break
+		echo "notebooks.sh: the kernel for $(basename "$nb") died before it started (try $try); starting it again" >&2
+	done
 	end=$(date +%s.%N)
 	awk -v p="$out" -v a="$start" -v b="$end" 'BEGIN { printf "%s\t%.1f\n", p, b - a }' >>"$work/times"
 	if [ $rc -ne 0 ]; then
 		echo "notebooks.sh: nbconvert failed on $nb (status $rc):" >&2
-		tail -n 20 "$work/$(basename "$nb").log" >&2
+		tail -n 20 "$log" >&2
 	fi
 	return $rc
 }
