@@ -16,8 +16,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data/nccltests"
-	"github.com/inframethod/commlab/topo"
 )
 
 // A command is one subcommand. run parses args (without the subcommand name),
@@ -211,6 +211,10 @@ type problem struct {
 	Column int `json:"column"`
 	// Message says what is wrong.
 	Message string `json:"message"`
+	// leftOut, when set, says the problem left out the file's test of
+	// index test.
+	leftOut bool
+	test    int
 }
 
 // String is "FILE:LINE:COLUMN: message", leaving out the parts that are
@@ -235,18 +239,20 @@ func (p problem) where() string {
 }
 
 // problemOf turns a reader's warning about file into a problem, with the
-// place a *topo.ParseError or *nccltests.ParseError carries; any other error
-// concerns file as a whole.
+// place a *nccltests.ParseError (topo's too: one type) carries, and
+// the test a *predict.LeftOutError left out; any other error concerns file
+// as a whole.
 func problemOf(file string, err error) problem {
-	var te *topo.ParseError
-	var ne *nccltests.ParseError
-	switch {
-	case errors.As(err, &te):
-		return problem{te.File, te.Line, te.Column, te.Err.Error()}
-	case errors.As(err, &ne):
-		return problem{ne.File, ne.Line, ne.Column, ne.Err.Error()}
+	var pe *nccltests.ParseError
+	if !errors.As(err, &pe) {
+		return problem{File: file, Message: err.Error()}
 	}
-	return problem{File: file, Message: err.Error()}
+	p := problem{File: pe.File, Line: pe.Line, Column: pe.Column, Message: pe.Err.Error()}
+	var lo *predict.LeftOutError
+	if errors.As(pe.Err, &lo) {
+		p.leftOut, p.test = true, lo.Test
+	}
+	return p
 }
 
 // writeProblems writes the problems to w, a line each, in order; problems

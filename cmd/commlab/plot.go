@@ -402,11 +402,10 @@ func tableOfTest(tables []predict.Table, problems []problem, path string, test i
 	k := slices.IndexFunc(tables, func(t predict.Table) bool { return strings.HasSuffix(t.Name, suffix) })
 	if k < 0 {
 		// A test the file holds but left out says why.
-		mark := fmt.Sprintf(" (test %d)", test)
-		if i := slices.IndexFunc(problems, func(p problem) bool { return p.File == path && strings.HasSuffix(p.Message, mark) }); i >= 0 {
+		if i := slices.IndexFunc(problems, func(p problem) bool { return p.File == path && p.leftOut && p.test == test }); i >= 0 {
 			p := problems[i]
 			return predict.Table{}, fmt.Errorf("%s%d: %s:%d: test %d is left out: %s; the others are %s%s",
-				flag, test, path, p.Line, test, strings.TrimSuffix(p.Message, mark), flag, strings.Join(testsOf(tables), ", "))
+				flag, test, path, p.Line, test, strings.TrimSuffix(p.Message, fmt.Sprintf(" (test %d)", test)), flag, strings.Join(testsOf(tables), ", "))
 		}
 		return predict.Table{}, fmt.Errorf("%s%d: %s has no test %d of a collective the model predicts; try %s%s",
 			flag, test, path, test, flag, strings.Join(testsOf(tables), ", "))

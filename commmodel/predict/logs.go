@@ -69,6 +69,17 @@ func ReadBytes(b []byte, name string, pins func(test int) Pins) ([]Table, []erro
 	return tabs, append(r.Problems(), problems...), nil
 }
 
+// A LeftOutError says why TablesOf left out the test of index Test in its
+// file.
+type LeftOutError struct {
+	Test int
+	Err  error
+}
+
+func (e *LeftOutError) Error() string { return fmt.Sprintf("%v (test %d)", e.Err, e.Test) }
+
+func (e *LeftOutError) Unwrap() error { return e.Err }
+
 // UnnamedGPU is a Table's GPU where its log names none: Describe takes it
 // as a GPU the catalog does not hold, every fact assumed.
 const UnnamedGPU = "unnamed GPU"
@@ -82,7 +93,7 @@ const UnnamedGPU = "unnamed GPU"
 // lines elide hosts; pins(i), when pins is not nil, overrides them for
 // test i. A test without a known collective (sendrecv, reduce) or node
 // count, or without a sized row, is left out with a problem, a
-// *nccltests.ParseError at the test's line; a test whose Rank lines name
+// *nccltests.ParseError at the test's line wrapping a *LeftOutError; a test whose Rank lines name
 // no GPU is kept with UnnamedGPU and a problem.
 func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([]Table, []error) {
 	var out []Table
@@ -94,7 +105,7 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 		}
 		tab, assumed, err := tableOf(t, pin)
 		if err != nil {
-			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line, Err: fmt.Errorf("%w (test %d)", err, i)})
+			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line, Err: &LeftOutError{Test: i, Err: err}})
 			continue
 		}
 		tab.Name = fmt.Sprintf("%s#%d", filepath.Base(name), i)

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -65,6 +66,10 @@ func TestLeftOutTests(t *testing.T) {
 	}
 	if msg := problems[0].Error(); !strings.Contains(msg, "nccl_N10_G1.log:155: sendrecv_perf is not a collective the model predicts") || strings.Contains(msg, "collective=") {
 		t.Errorf("problem %q: want sendrecv_perf left out at line 155, with no collective= hint", msg)
+	}
+	// The fifth test of the log (index 4) is the one left out.
+	if lo := (*LeftOutError)(nil); !errors.As(problems[0], &lo) || lo.Test != 4 {
+		t.Errorf("problem %#v: want a *LeftOutError of test 4", problems[0])
 	}
 }
 
