@@ -108,7 +108,7 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	findings = append(findings, switches(t, preds, stalled)...)
 	findings = append(findings, m.aboveNIC(t, preds, rn)...)
 	findings = append(findings, m.fabric(t, preds)...)
-	findings = append(findings, m.otherChoice(t, preds)...)
+	findings = append(findings, m.otherChoice(t, preds, stalled)...)
 	return findings, inside, nil
 }
 
@@ -380,15 +380,16 @@ func (m *Machine) hostHint(f Finding, t Table) (string, bool) {
 
 // otherChoice looks for one algorithm, pinned at every size of t (the
 // tuner picking its protocol), that the measured times follow with at most
-// half the model's median error, where the model's own choices are off by
+// half the model's median error and at most otherChoiceMax, where the model's own choices are off by
 // otherChoiceMin or more at the median and leave some of the points outside
 // their interval: what NCCL ran is then more likely that one than what its
 // tuner would pick on the modelled machine (an algorithm unavailable there,
 // such as NVLS without multicast, or a setting). A finding spans the sizes
 // where the model's choice is one other algorithm, with a point outside
 // the interval; where the model already runs that algorithm there is none.
-// Tables with pins, and AllToAll, have no other choice.
-func (m *Machine) otherChoice(t Table, preds []Prediction) []Finding {
+// Stalled rows count for no algorithm and end a span. Tables with pins, and
+// AllToAll, have no other choice.
+func (m *Machine) otherChoice(t Table, preds []Prediction, stalled []bool) []Finding {
 	if t.Algo != "" || t.Proto != "" || t.Collective == commmodel.AllToAll {
 		return nil
 	}
@@ -396,7 +397,7 @@ func (m *Machine) otherChoice(t Table, preds []Prediction) []Finding {
 	outside := 0
 	for i, p := range t.Points {
 		sizes[i] = p.Size
-		if !preds[i].Holds(p.Time) {
+		if !stalled[i] && !preds[i].Holds(p.Time) {
 			outside++
 		}
 	}
@@ -404,9 +405,11 @@ func (m *Machine) otherChoice(t Table, preds []Prediction) []Finding {
 		return nil
 	}
 	logErr := func(ps []Prediction) float64 {
-		e := make([]float64, len(ps))
+		var e []float64
 		for i, p := range ps {
-			e[i] = math.Abs(math.Log(t.Points[i].Time / p.Time))
+			if !stalled[i] {
+				e = append(e, math.Abs(math.Log(t.Points[i].Time/p.Time)))
+			}
 		}
 		return fit.Median(e)
 	}
@@ -415,7 +418,7 @@ func (m *Machine) otherChoice(t Table, preds []Prediction) []Finding {
 		return nil
 	}
 	var best []Prediction
-	bestErr := own / 2
+	bestErr := min(own/2, math.Log1p(otherChoiceMax))
 	q := t.Query()
 	for a := range nccl.Algo(nccl.NumAlgos) {
 		pq := q
@@ -434,7 +437,7 @@ func (m *Machine) otherChoice(t Table, preds []Prediction) []Finding {
 	run := best[0].Algorithm
 	var out []Finding
 	for _, r := range spans(len(preds), func(i int) string {
-		if preds[i].Algorithm == run {
+		if stalled[i] || preds[i].Algorithm == run {
 			return ""
 		}
 		return preds[i].Algorithm
@@ -467,6 +470,11 @@ func (m *Machine) otherChoice(t Table, preds []Prediction) []Finding {
 // the paired tables' target (15%), and another algorithm that fits better
 // is within what calibration errors allow.
 const otherChoiceMin = 0.15
+
+// otherChoiceMax is the largest median error of another algorithm that
+// the measured times can be said to follow: beyond it that algorithm
+// explains the table no better than a broken calibration would.
+const otherChoiceMax = 0.5
 
 // switchDrop is the least fall in time, as a share, that counts as
 // non-monotone: less is noise.
