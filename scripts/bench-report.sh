@@ -121,7 +121,7 @@ table() {
 	row "calibrate on 100 tables" BenchmarkCalibrate/tables=100 4e9 "<= 4 s"
 	row "calibrate on 27 tables without the refits" BenchmarkCalibrate/tables=27/nointervals 0 ""
 	row "choose the NICs per node from 27 tables of 1 to 8 GPUs a node" BenchmarkFitNICs 1e9 "<= 1 s"
-	row "choose NVLS and the NICs' path from the same 27 tables" BenchmarkFitSwitches 1e9 "<= 1 s"
+	row "choose NVLS and the NICs' path and rate from the same 27 tables" BenchmarkFitSwitches 1e9 "<= 1 s"
 	row "one prediction: a query at 16 sizes" BenchmarkPredict 0 ""
 	row "diagnose a 27-size sweep" BenchmarkDiagnose 0 ""
 	row "tune: 3 collectives on 5 communicators at 23 sizes" BenchmarkTune 0 ""

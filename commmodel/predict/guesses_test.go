@@ -465,6 +465,35 @@ func TestFitSwitches(t *testing.T) {
 	}
 }
 
+// TestFitSwitchesNICRate times tables across 2, 3 and 4 nodes of an H100
+// host whose NICs run at an eighth of the 400 Gb/s assumed (50 Gb/s, a
+// node's network as on 4 NICs of 100 Gb/s), where NCCL's tuner picks
+// other algorithms than on the assumed network, and checks that
+// FitSwitches chooses a rate of a quarter of it or less (100 and 50 Gb/s
+// fit the tables alike), fitted, and nothing else.
+func TestFitSwitchesNICRate(t *testing.T) {
+	tr := truth(t)
+	tr.Hardware.NICBW = tr.Hardware.nicBW() / 8
+	tr.x[parNICBW] /= 8
+	tr.refs = &references{hw: &tr.Hardware, m: map[runKey]*reference{}}
+	var sizes []float64
+	for s := 64 << 10; s <= 1<<30; s *= 4 {
+		sizes = append(sizes, float64(s))
+	}
+	var tables []Table
+	for _, nodes := range []int{2, 3, 4} {
+		tables = append(tables, timedTable(t, tr, fmt.Sprintf("allreduce-%dx8", nodes), commmodel.AllReduce, nodes, 8, 1, sizes))
+	}
+	assumed := h100(t)
+	got, notes := assumed.FitSwitches(tables)
+	if got.Sources.NICBW != SourceFitted || !(got.NICBW <= assumed.nicBW()/4) || got.NVLS != assumed.NVLS || got.Sources.NVLS == SourceFitted ||
+		len(notes) != 1 || !strings.Contains(notes[0], "nic_bw = ") || !strings.Contains(notes[0], "-hw nic-bw=") {
+		t.Errorf("tables timed at 50 Gb/s NICs: rate %s from %q, NVLS %v from %q, notes %q; want a quarter of the rate or less, fitted, and NVLS kept",
+			formatBitRate(got.NICBW), got.Sources.NICBW, got.NVLS, got.Sources.NVLS, notes)
+	}
+	t.Log(notes)
+}
+
 // TestWithEvidenceBridge: two H100 PCIe cards of nccl#1161 move 115.86 GB/s
 // of bus bandwidth at 2 GiB (its log, 18535 us), more than PCIe Gen5's
 // 63 GB/s a direction, so the catalog's NVLink bridge joins them (12 links).

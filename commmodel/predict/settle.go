@@ -166,12 +166,37 @@ const FitCeiling = 0.2
 // their median and 3% to 8% at their 90th percentile, machine by machine).
 const FitFloor = 0.02
 
-// switchKeys are the Describe keys of the either-or facts FitSwitches
-// chooses: NVLS on or off, the NICs beside the GPUs or behind the CPU, a
-// switch or a mesh. The NICs' count has FitNICs; their rate and the CPU
-// vendor set the priors of parameters the calibration fits (nic_bw, the
-// network's latency), which the tables settle themselves.
-var switchKeys = []string{"nvls", "nic-path", "fabric"}
+// switchKeys are the Describe keys of the facts FitSwitches chooses: NVLS
+// on or off, the NICs beside the GPUs or behind the CPU, a switch or a
+// mesh, and the NICs' rate. The NICs' count has FitNICs. The CPU vendor
+// sets the prior of a parameter the calibration fits (the network's
+// latency), which the tables settle themselves; the NICs' rate sets
+// nic_bw's prior too, but also the algorithms NCCL's tuner picks, which no
+// fit moves.
+var switchKeys = []string{"nvls", "nic-path", "fabric", "nic-bw"}
+
+// slowerNICs returns h with its NICs' rate, where assumed and some table
+// crosses nodes, at a half, a quarter and an eighth of it, down to
+// minNICRate: a node's network slower than the GPU's generation assumes
+// (fewer NICs than GPUs, or slower ones), for FitSwitches.
+func (h Hardware) slowerNICs(tables []Table) []alternative {
+	if h.given(h.Sources.NICBW) || !slices.ContainsFunc(tables, func(t Table) bool { return t.Nodes > 1 }) {
+		return nil
+	}
+	var alts []alternative
+	for _, f := range []float64{2, 4, 8} {
+		if r := h.nicBW() / f; r >= minNICRate {
+			a := h
+			a.NICBW = r
+			alts = append(alts, alternative{[]string{"nic-bw"}, formatBitRate(r), a})
+		}
+	}
+	return alts
+}
+
+// minNICRate is the slowest NIC rate slowerNICs tries, bytes a second:
+// 10 Gb/s Ethernet.
+const minNICRate = 10e9 / 8
 
 // FitSwitches returns h with each assumed either-or fact that the tables
 // settle chosen by their held-out fit, with a note for each choice. The
@@ -198,7 +223,7 @@ func (h Hardware) FitSwitches(tables []Table) (Hardware, []string) {
 	for {
 		var best alternative
 		bestErr := math.Inf(1)
-		for _, a := range h.alternatives(tables, 0, false) {
+		for _, a := range append(h.alternatives(tables, 0, false), h.slowerNICs(tables)...) {
 			if len(a.keys) != 1 || !slices.Contains(switchKeys, a.keys[0]) {
 				continue
 			}

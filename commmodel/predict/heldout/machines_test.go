@@ -213,7 +213,7 @@ func BenchmarkFitNICs(b *testing.B) {
 	}
 }
 
-// BenchmarkFitSwitches chooses NVLS and the NICs' path from cluster01's 27
+// BenchmarkFitSwitches chooses NVLS and the NICs' path and rate from cluster01's 27
 // tables, as predict, tune and diagnose do after FitNICs: the tables fit
 // the assumed description as well as any alternative.
 func BenchmarkFitSwitches(b *testing.B) {
