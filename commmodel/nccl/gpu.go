@@ -86,6 +86,9 @@ type gpuEntry struct {
 //	A100 PCIe            12 links (BridgeLinks) of the SXM part's rate
 //	RTX and L cards      each product's datasheet: a PCIe card without NVLink to a switch (the
 //	                     two-card NVLink bridge of the RTX A-series and Quadro RTX is optional)
+//	Turing RTX           Quadro RTX 6000/8000 and GeForce RTX 2080 Ti product pages: an NVLink
+//	                     bridge of 100 GB/s both ways, 2 links of 25 GB/s a direction
+//	                     (BridgeLinks); GeForce RTX 2080: 50 GB/s, 1 link
 //	MI250X, MI250        AMD Instinct MI250X/MI250 datasheets: 8 Infinity Fabric links of
 //	                     100 GB/s both ways per OAM package (25 GT/s x16: 50 GB/s a direction);
 //	                     ROCm lists each of the package's two GCDs as a GPU, so a GPU here is
@@ -141,9 +144,10 @@ var gpuTable = []gpuEntry{
 	{[]string{"RTX A4000"}, GPU{Name: "RTX A4000", CompCap: 86, PCIeGen: 4}},
 	{[]string{"RTX 3090"}, GPU{Name: "GeForce RTX 3090", CompCap: 86, PCIeGen: 4}},
 	{[]string{"RTX 3080"}, GPU{Name: "GeForce RTX 3080", CompCap: 86, PCIeGen: 4}},
-	{[]string{"RTX 8000"}, GPU{Name: "Quadro RTX 8000", CompCap: 75, PCIeGen: 3}},
-	{[]string{"RTX 6000"}, GPU{Name: "Quadro RTX 6000", CompCap: 75, PCIeGen: 3}},
-	{[]string{"RTX 2080"}, GPU{Name: "GeForce RTX 2080", CompCap: 75, PCIeGen: 3}},
+	{[]string{"RTX 8000"}, GPU{Name: "Quadro RTX 8000", CompCap: 75, NVLinkBW: 25e9, BridgeLinks: 2, PCIeGen: 3}},
+	{[]string{"RTX 6000"}, GPU{Name: "Quadro RTX 6000", CompCap: 75, NVLinkBW: 25e9, BridgeLinks: 2, PCIeGen: 3}},
+	{[]string{"RTX 2080 TI"}, GPU{Name: "GeForce RTX 2080 Ti", CompCap: 75, NVLinkBW: 25e9, BridgeLinks: 2, PCIeGen: 3}},
+	{[]string{"RTX 2080"}, GPU{Name: "GeForce RTX 2080", CompCap: 75, NVLinkBW: 25e9, BridgeLinks: 1, PCIeGen: 3}},
 	{[]string{"T4"}, GPU{Name: "T4", CompCap: 75, PCIeGen: 3}},
 	{[]string{"V100", "PCIE"}, GPU{Name: "V100 PCIe", CompCap: 70, PCIeGen: 3}},
 	{[]string{"V100S"}, GPU{Name: "V100S PCIe", CompCap: 70, PCIeGen: 3}},

@@ -42,6 +42,8 @@ func TestParseGPU(t *testing.T) {
 		{"NVIDIA RTX A5000", "RTX A5000", 86, 0},
 		{"NVIDIA RTX 6000 Ada Generation", "RTX 6000 Ada", 89, 0},
 		{"Quadro RTX 6000", "Quadro RTX 6000", 75, 0},
+		{"NVIDIA GeForce RTX 2080 Ti", "GeForce RTX 2080 Ti", 75, 0},
+		{"NVIDIA GeForce RTX 2080", "GeForce RTX 2080", 75, 0},
 		// rccl-tests' Rank lines (data/nccltests/testdata/real/mi300x_*,
 		// mi355x_*); rocm-smi's "MI250X/MI250". CompCap is GFXIP major·10+minor.
 		{"AMD Instinct MI300X", "AMD Instinct MI300X", 94, 7},

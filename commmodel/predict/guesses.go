@@ -140,8 +140,9 @@ type alternative struct {
 // changed in turn, for runs of tables and a query of perNode GPUs a node
 // (0 for none) that crosses nodes or not: half the NICs per node and half
 // their rate, the other x86 vendor and a NIC behind the CPU (PHB) where
-// some run crosses nodes, NVLS off where it is assumed on, and NVSwitch
-// against a mesh on hosts of four GPUs or fewer.
+// some run crosses nodes, NVLS off where it is assumed on, NVSwitch
+// against a mesh on hosts of four GPUs or fewer, and on hosts of two
+// cards that the catalog gives an NVLink bridge, the bridge.
 func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []alternative {
 	perHost := perNode
 	for i := range tables {
@@ -204,6 +205,13 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 			a := h
 			a.Fabric, a.NVLS = FabricMesh, false
 			alts = append(alts, alternative{[]string{"fabric"}, FabricMesh.String(), a})
+		case FabricPCIe:
+			// Two cards the catalog gives an optional NVLink bridge.
+			if h.GPU.BridgeLinks > 0 && perHost == 2 && h.NVLinks == 0 {
+				a := h
+				a.Fabric, a.NVLinks, a.NVLS = FabricMesh, h.GPU.BridgeLinks, false
+				alts = append(alts, alternative{[]string{"fabric"}, FabricMesh.String(), a})
+			}
 		}
 	}
 	return alts

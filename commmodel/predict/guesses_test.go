@@ -149,6 +149,35 @@ func TestGuessesHostFacts(t *testing.T) {
 	}
 }
 
+// TestGuessesBridge: two GeForce RTX 2080 Ti cards, whose NVLink bridge
+// (2 links, the product page) is optional, are assumed on PCIe, and a guess
+// names the bridge: a mesh of its links, settled by -hw fabric=. On hosts
+// of 4 cards there is no such guess (the bridge joins two).
+func TestGuessesBridge(t *testing.T) {
+	h, err := Describe("NVIDIA GeForce RTX 2080 Ti", "")
+	if err != nil || h.Fabric != FabricPCIe || h.GPU.BridgeLinks != 2 {
+		t.Fatalf("2080 Ti: fabric %v, bridge links %d, %v; want PCIe and a bridge of 2", h.Fabric, h.GPU.BridgeLinks, err)
+	}
+	guess := func(perNode int) *Guess {
+		gs, err := Guesses(h.ForHosts(perNode), nil, Query{Collective: commmodel.AllReduce, Ranks: perNode, PerNode: perNode}, []float64{1 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range gs {
+			if gs[i].Fact.Name == "fabric" {
+				return &gs[i]
+			}
+		}
+		return nil
+	}
+	if g := guess(2); g == nil || g.Alternative != "mesh" || !(g.Ratio < 1-GuessMoves) || !strings.HasPrefix(g.Hint, "fabric=") {
+		t.Errorf("2 cards: guess %+v; want the bridge (mesh), faster, settled by fabric=", g)
+	}
+	if g := guess(4); g != nil {
+		t.Errorf("4 cards: guess %+v; want none", g)
+	}
+}
+
 // firstTable reads the first table of the log at path.
 // pinnedTable returns the one table of the log at path, read with pin,
 // and the hardware of its GPU.
