@@ -20,6 +20,16 @@ type layout struct {
 	stamp                   int     // fields of a trailing timestamp (0 or 2)
 	// inPlace: the one block of a single-block table is in-place.
 	inPlace bool
+	// header: the layout is a column header's, not taken from a row's
+	// field count.
+	header bool
+}
+
+// separate reports a column header of nccl-tests before 2022, whose
+// tests each printed only the leading columns they have (one without a
+// redop or a root column); since 2022 every test prints both.
+func (l *layout) separate() bool {
+	return l.header && l.names[0] == "size" && (l.redop < 0 || l.root < 0)
 }
 
 // A block is the columns of one placement; offsets are from the block start,
@@ -98,8 +108,9 @@ func parseLayout(tok []string) (*layout, bool) {
 }
 
 // defaultLayout is the layout of a row of n fields when the file has no
-// column header: 13 (root, two halves), 12 (no root, two halves), 9 and 8
-// (one half).
+// column header: 13 (root, two halves), 12 (no root, two halves), 11 (no
+// redop nor root, two halves: all_gather and alltoall before 2022), and 9,
+// 8 and 7 (one half).
 func defaultLayout(n int) (*layout, bool) {
 	half := []string{"time", "algbw", "busbw", "#wrong"}
 	var tok []string
@@ -108,11 +119,13 @@ func defaultLayout(n int) (*layout, bool) {
 		tok = []string{"size", "count", "type", "redop", "root"}
 	case 12, 8:
 		tok = []string{"size", "count", "type", "redop"}
+	case 11, 7:
+		tok = []string{"size", "count", "type"}
 	default:
 		return nil, false
 	}
 	tok = append(tok, half...)
-	if n >= 12 {
+	if n >= 11 {
 		tok = append(tok, half...)
 	}
 	return parseLayout(tok)

@@ -19,7 +19,10 @@ type op struct {
 	// out-of-place one prints a count (the test does not check in-place
 	// results).
 	unchecked bool
-	infer     bool // considered when the log does not name its binary
+	// Before 2022: noRedop, the test printed no redop column; blankRedop,
+	// it printed one and left it blank in its rows.
+	noRedop, blankRedop bool
+	infer               bool // considered when the log does not name its binary
 }
 
 // ops lists nccl-tests' operations, the collectives commlab models first in
@@ -48,11 +51,11 @@ type op struct {
 var ops = []op{
 	{stem: "all_reduce", model: true, bus: commmodel.AllReduce, reduces: true, infer: true},
 	{stem: "reduce_scatter", model: true, bus: commmodel.ReduceScatter, reduces: true, perRank: true, infer: true},
-	{stem: "all_gather", model: true, bus: commmodel.AllGather, perRank: true, infer: true},
-	{stem: "broadcast", model: true, bus: commmodel.Broadcast, rooted: true, infer: true},
-	{stem: "alltoall", model: true, bus: commmodel.AllToAll, perRank: true, unchecked: true, infer: true},
+	{stem: "all_gather", model: true, bus: commmodel.AllGather, perRank: true, infer: true, noRedop: true},
+	{stem: "broadcast", model: true, bus: commmodel.Broadcast, rooted: true, infer: true, noRedop: true},
+	{stem: "alltoall", model: true, bus: commmodel.AllToAll, perRank: true, unchecked: true, infer: true, blankRedop: true},
 	{stem: "reduce", bus: commmodel.Broadcast, reduces: true, rooted: true, infer: true},
-	{stem: "sendrecv", bus: commmodel.Broadcast, reduces: true, unchecked: true, infer: true},
+	{stem: "sendrecv", bus: commmodel.Broadcast, reduces: true, unchecked: true, infer: true, noRedop: true},
 	{stem: "gather", bus: commmodel.AllGather, rooted: true, perRank: true},
 	{stem: "scatter", bus: commmodel.AllGather, rooted: true, perRank: true},
 	{stem: "hypercube", bus: commmodel.AllGather, perRank: true},

@@ -44,6 +44,7 @@ type testState struct {
 	countRatio               countRatio
 	reduces, rooted, rootCol bool // from the rows: redop not "none", root >= 0
 	redopCol                 bool // the table has a redop column
+	blankRedop               bool // its rows leave the redop column blank
 	check                    checkColumn
 	rejoined                 rejoinedRows
 	devices                  []Device   // the Rank lines
@@ -255,6 +256,7 @@ func (p *parser) line(n int, raw string) {
 		lay.inPlace = len(lay.halves) == 1 && p.title == "in-place"
 		p.title = ""
 		t := p.start(n, func(*testState) bool { return true })
+		lay.header = true
 		t.lay = lay
 		t.t.Columns = lay.names
 	case strings.Contains(body, "out-of-place") || strings.HasPrefix(body, "in-place"):

@@ -29,7 +29,9 @@ import (
 //
 // Each test's collective comes from, in order: Options.Collective; the
 // binary name; the table, whose redop column (none or a reduction), root
-// column (-1 or a rank), count column (per rank for AllGather, ReduceScatter
+// column (-1 or a rank), leading columns before 2022 (each test printed
+// its own: AllGather and Broadcast no redop, AllToAll a blank one), count
+// column (per rank for AllGather, ReduceScatter
 // and AllToAll: size = count·type size·ranks), #wrong columns (AllToAll and
 // SendRecv print "N/A" in-place and a count out-of-place, the others a
 // count in both; with -c 0 every one prints "N/A") and busbw/algbw ratio

@@ -545,6 +545,32 @@ func TestReadBlankRedop(t *testing.T) {
 			t.Errorf("problem %v: a blank redop is a row nccl-tests printed", err)
 		}
 	}
+	// Under a name that says nothing, the blank redop alone tells AllToAll
+	// from AllGather, whose tests of then printed no redop column.
+	l = readString(t, in, Options{})
+	if tt := l.Tests[0]; tt.Op != "alltoall" || tt.CollectiveFrom != FromTable {
+		t.Errorf("op %q from %v; want alltoall from the table", tt.Op, tt.CollectiveFrom)
+	}
+}
+
+// TestReadSeparateColumns: before 2022 each test printed its own leading
+// columns, all_gather_perf none of redop and root, so that a table whose
+// header lacks them is AllGather, not ReduceScatter or AllToAll, which fit
+// its busbw/algbw alike. The rows are two of SuperBench's 2021 AllGather
+// fixture (data/nccltests/testdata/real/a100_1x8_g8_allgather_oldcolumns_superbench.log),
+// as printed; without their header they read as the same 11 columns.
+func TestReadSeparateColumns(t *testing.T) {
+	header := "#       size         count    type     time   algbw   busbw  error     time   algbw   busbw  error\n"
+	rows := "    33554432       1048576   float    265.8  126.24  110.46    N/A    257.5  130.33  114.04    N/A\n" +
+		"  8589934592     268435456   float    33646  255.31  223.39    N/A    32669  262.94  230.07    N/A\n"
+	l := readString(t, header+rows, Options{})
+	if tt := l.Tests[0]; tt.Op != "all_gather" || tt.CollectiveFrom != FromTable || len(tt.Rows) != 2 {
+		t.Errorf("op %q from %v, %d rows; want all_gather from the table, 2 rows", tt.Op, tt.CollectiveFrom, len(tt.Rows))
+	}
+	l = readString(t, rows, Options{})
+	if tt := l.Tests[0]; len(tt.Rows) != 2 || tt.Rows[1].OutOfPlace.Time != 33646e-6 {
+		t.Errorf("without the header: %d rows %+v, problems %v; want both, the second at 33646 us", len(tt.Rows), tt.Rows, l.Problems)
+	}
 }
 
 // TestReadCutRow: a row that stops after its out-of-place half, where the

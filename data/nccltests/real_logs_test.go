@@ -61,6 +61,18 @@ const (
 )
 
 var realLogs = []realLog{
+	// SuperBench's test fixtures: one process driving 8 A100-SXM4-40GB
+	// (-g 8), nccl-tests of 2021 that name no binary and print each test's
+	// own leading columns: AllGather's none (size count type), AllToAll's
+	// redop left blank. 34 rows 0 B..8 GiB, five of 0 B.
+	{"a100_1x8_g8_allgather_oldcolumns_superbench.log", []realTest{
+		{"", "all_gather", commmodel.AllGather, FromTable, 8, 1, "A100-SXM4-40GB", 34, 0, 8589934592,
+			33554432, 265.8, 110.46, 58.2651, ""},
+	}},
+	{"a100_1x8_g8_alltoall_oldcolumns_superbench.log", []realTest{
+		{"", "alltoall", commmodel.AllToAll, FromTable, 8, 1, "A100-SXM4-40GB", 34, 0, 8589934592,
+			33554432, 237.5, 123.64, 58.6481, ""},
+	}},
 	// nccl#2441: 2 x 2 H100 NVL over Slingshot-200, all_reduce_perf from
 	// 500000 to 1500000 B in steps of 100000 (nccl-tests 2.18.3, NCCL
 	// 2.30.5): 11 rows, Rank lines on gpu-0001 and gpu-0003.

@@ -81,7 +81,7 @@ func (p *parser) rowLayout(n int, c *testState, f []string) (fields []string, ha
 	if lay == nil {
 		l, ok := defaultLayout(len(f))
 		if !ok {
-			p.problem(n, 0, "%w: %d; without a column header a row has 8, 9, 12 or 13", ErrFieldCount, len(f))
+			p.problem(n, 0, "%w: %d; without a column header a row has 7, 8, 9, 11, 12 or 13", ErrFieldCount, len(f))
 			return nil, nil, false, false
 		}
 		lay, c.lay, c.t.Columns = l, l, l.names
@@ -158,6 +158,7 @@ func (p *parser) rowLead(n int, lay *layout, f []string) (r Row, ok bool) {
 func (c *testState) observe(r Row, f []string, halves []block, res [2]Result) {
 	if len(c.t.Rows) == 0 {
 		c.redopCol, c.reduces = c.lay.redop >= 0, r.RedOp != "none" && r.RedOp != ""
+		c.blankRedop = c.redopCol && r.RedOp == ""
 		c.rootCol = c.lay.root >= 0
 	}
 	if r.Root >= 0 {

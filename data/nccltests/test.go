@@ -182,7 +182,8 @@ const (
 	// FromCounts: size/(count·type size), which is the rank count for the
 	// collectives whose count column is per rank.
 	FromCounts
-	// FromTable: the redop and root columns and the busbw/algbw ratio.
+	// FromTable: the redop and root columns (before 2022, which of them a
+	// test printed, and a redop left blank) and the busbw/algbw ratio.
 	FromTable
 	// FromCheckColumn: the table's columns with the in-place "#wrong"
 	// column, which prints "N/A" in every AllToAll row and a count in
