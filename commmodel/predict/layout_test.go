@@ -2,6 +2,7 @@ package predict
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -108,6 +109,55 @@ func TestLayoutPhysics(t *testing.T) {
 	// A layout no table ran widens the interval (interval.go, layoutSpread).
 	if w, w8 := one.High/one.Low, tables8.High/tables8.Low; !(w > w8) {
 		t.Errorf("interval at -g 1 spans %.3g, at the tables' -g 8 %.3g; want it wider beyond the tables", w, w8)
+	}
+}
+
+// TestLayoutAllToAllEnqueue: a thread enqueues a send and a receive to
+// every other rank for each GPU it drives, so an AllToAll's launch floor is
+// G·(1 + 2(n-1)·p2pEnqueue) launches, G the GPUs of one thread. Calibrated
+// on SuperBench's -g 8 AllGather (8 A100s, a real log), the AllToAll of its
+// twin fixture, whose table p2pEnqueue came from, is predicted at its
+// median of 87.33 us within 5% from 32 B to 2 MiB; one process a GPU takes
+// an eighth of the floor, and CUDA graphs none.
+func TestLayoutAllToAllEnqueue(t *testing.T) {
+	const dir = "../../data/nccltests/testdata/real/"
+	h, ag := pinnedTable(t, dir+"a100_1x8_g8_allgather_oldcolumns_superbench.log", Pins{})
+	a2a := firstTable(t, dir+"a100_1x8_g8_alltoall_oldcolumns_superbench.log")
+	m, err := Calibrate(h, []Table{ag}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sizes []float64
+	for s := 32.0; s <= 2<<20; s *= 2 {
+		sizes = append(sizes, s)
+	}
+	preds, err := m.Predict(a2a.Query(), sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range preds {
+		if math.Abs(p.Time/87.33e-6-1) > 0.05 || p.Bound != TermLaunch {
+			t.Errorf("AllToAll of %g B: %.4g us bound by %s, want 87.33 us within 5%%, by the launch", p.Size, p.Time*1e6, p.Bound)
+		}
+	}
+	floor := m.Params[parLaunch].Value * 8 * (1 + 14*p2pEnqueue)
+	if !scalar.EqualWithinAbs(preds[0].Time, floor, 1e-3*floor) {
+		t.Errorf("AllToAll of 32 B: %.4g us, want the floor 8φ(1 + 14·%.3f) = %.4g us", preds[0].Time*1e6, p2pEnqueue, floor*1e6)
+	}
+	at := func(l Layout) float64 {
+		q := a2a.Query()
+		q.Layout = l
+		p, err := m.Predict(q, sizes[:1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p[0].Time
+	}
+	if one := at(Layout{GPUsPerThread: 1}); !(one < floor/4) {
+		t.Errorf("one process a GPU: %.4g us, want under a quarter of the -g 8 floor %.4g us", one*1e6, floor*1e6)
+	}
+	if g := at(Layout{Graphs: 1}); !(g < floor/4) {
+		t.Errorf("-G 1: %.4g us, want the floor dropped", g*1e6)
 	}
 }
 

@@ -289,6 +289,17 @@ func (r *references) get(run *run) (*reference, error) {
 // would otherwise keep them all (each some tens of KiB).
 const maxReferences = 512
 
+// p2pEnqueue is the host's time to enqueue one point-to-point call (a send
+// or a receive of an AllToAll), in launches (Layout.launches): 0.108, from
+// SuperBench's fixtures of one process driving 8 A100s (-g 8,
+// data/nccltests/testdata/real/a100_1x8_g8_*_superbench.log), whose
+// AllToAll takes 87.33 us at the median of its rows of 32 B to 2 MiB and
+// AllGather 34.84, both flat, 8 launches each: (87.33/34.84 - 1)/14 sends
+// and receives. One process a GPU enqueues its 14 alone: with the prior's
+// 3.1 us launch, 7.8 us, under the 9.5 us the article measured at 64 KiB
+// on 8 H20s.
+const p2pEnqueue = 0.108
+
 // termOf builds the term of one call of size bytes of r.
 func (r *references) termOf(rn *run, size float64) (term, error) {
 	ref, err := r.get(rn)
@@ -306,6 +317,11 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 		a = ch.algo
 	}
 	t := term{launches: rn.layout.launches(), ch: ch, eff: efficiencies(ch), netEff: -1}
+	if ch.p2p {
+		// The host enqueues a send and a receive to every other rank for
+		// each GPU it launches, one after the other.
+		t.launches *= 1 + float64(2*(n-1))*p2pEnqueue
+	}
 	if !ch.p2p && ch.algo == nccl.AlgoRing && (f == nccl.FuncBroadcast || f == nccl.FuncReduce) {
 		t.netEff = parChain
 	}
