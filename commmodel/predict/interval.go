@@ -262,12 +262,14 @@ func (s *spread) pool(held []heldTable, w float64) {
 }
 
 // at returns the bias and variance of a call that runs protocol p: the
-// protocol's where held-out tables ran it, else those over all points.
+// protocol's where held-out tables ran it, else those over all points, at
+// least the prior's: no table ran p, whose efficiency and latencies the
+// other protocols' errors say nothing of.
 func (s *spread) at(p nccl.Protocol) (bias, variance float64) {
 	if c := s.protocols[p]; c.ok {
 		return c.bias, c.variance
 	}
-	return s.bias, s.variance
+	return s.bias, max(s.variance, priorSpread*priorSpread)
 }
 
 // errors are the table's log errors of the blend with weight w on NCCL's

@@ -217,7 +217,8 @@ func TestPoolUnbiased(t *testing.T) {
 // TestPoolProtocols pools 500 tables whose LL points err by 5% (standard
 // deviation in logs) and whose Simple points by 30%: a call's interval
 // takes its protocol's pool, 0.05² and 0.3² within 10%, and a protocol no
-// held-out table ran (LL128) the pool over all points, between the two.
+// held-out table ran (LL128) the prior's spread, 0.4², wider than the pool
+// over all points, which lies between the two.
 func TestPoolProtocols(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	held := make([]heldTable, 500)
@@ -242,8 +243,11 @@ func TestPoolProtocols(t *testing.T) {
 			t.Errorf("%v: variance %.5f, want %.5f within 10%%", c.p, v, c.want)
 		}
 	}
-	if _, v := s.at(nccl.LL128); v != s.variance || !(0.05*0.05 < v && v < 0.3*0.3) {
-		t.Errorf("LL128, which no table ran: variance %.5f, want the pool over all points %.5f, between LL's and Simple's", v, s.variance)
+	if !(0.05*0.05 < s.variance && s.variance < 0.3*0.3) {
+		t.Errorf("variance over all points %.5f, want it between LL's and Simple's", s.variance)
+	}
+	if _, v := s.at(nccl.LL128); v != priorSpread*priorSpread {
+		t.Errorf("LL128, which no table ran: variance %.5f, want the prior's %.5f, above the pool over all points %.5f", v, priorSpread*priorSpread, s.variance)
 	}
 }
 
