@@ -154,7 +154,7 @@ func TestDiagnoseHostsOfCalibration(t *testing.T) {
 		t.Errorf("diagnose: exit %d, %s%s; want an NVSwitch host", code, out, stderr)
 	}
 	code, out, stderr = runCLI("predict", cal, "-collective", "allreduce", "-p", "40", "-per-node", "4", "-size", "1GiB")
-	if code != 0 || !strings.Contains(out, "-hw system=dgx-h100") || strings.Contains(out, "4gpu") {
+	if code != 0 || !strings.Contains(out, "catalog's dgx-h100") || strings.Contains(out, "4gpu") {
 		t.Errorf("predict: exit %d, %s%s; want the 8-GPU systems offered", code, out, stderr)
 	}
 }

@@ -89,9 +89,15 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 		fmt.Fprintf(w, "guess: %s = %s is assumed; with %s the prediction at %s is %.2fx: settle it with %s\n",
 			g.Fact, g.Value, g.Alternative, units.FormatSize(g.SizeBytes), g.Ratio, g.Hint)
 	}
-	if len(h.Systems) > 0 {
+	switch len(h.Systems) {
+	case 0:
+	case 1:
 		fmt.Fprintf(w, "guess: if the machine is %s of the catalog, -hw system=%s settles its documented facts at once (docs/predict.md lists them)\n",
-			strings.Join(h.Systems, " or "), h.Systems[0])
+			h.Systems[0], h.Systems[0])
+	default:
+		// No example: the one named would be taken for the answer.
+		fmt.Fprintf(w, "guess: if the machine is one of the catalog's %s, -hw system=NAME with its name settles its documented facts at once (docs/predict.md lists them)\n",
+			joinOr(h.Systems))
 	}
 	fmt.Fprintf(w, "hardware: %s\n", h.Summary)
 	var parts []string
@@ -106,4 +112,12 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 		parts = append(parts, fmt.Sprintf("%s %s (%s%s)", f.Name, f.Value, f.Source, mark))
 	}
 	fmt.Fprintf(w, "facts: %s\n", strings.Join(parts, ", "))
+}
+
+// joinOr is "a, b or c".
+func joinOr(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }

@@ -28,6 +28,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"group", "hosts under one first-tier switch of the network (a fat tree's leaf) or in one dragonfly group"},
 	{"oversub", "the NICs' bandwidth over the group's uplinks, such as 2 for 2:1; the prior of fabric_oversubscription"},
 	{"nic-path", "the PCIe path from a GPU to its NIC, as NCCL types it: PIX, PXB, P2C (a Grace CPU's NIC, over C2C), PXN, PHB or SYS (PIX by default, P2C on GH200 and GB200); beyond PXN NCCL runs no LL128 across nodes, nor over P2C before NCCL 2.27"},
+	{"net-lat", "the network's latency per step as a multiple of NCCL's figure, such as 16 (EFA on p4d.24xlarge); the prior of inter_step_latency"},
 	{"cpu", "the host CPU NCCL detects: intel, amd, arm or power; it sets NCCL's per-step network overhead and LL bandwidth cap (intel, but arm for GH200, GB200, GB300 and GB10)"},
 	{"system", "a system the catalog holds (presets.Systems: " + presets.SystemNames() + "): its fabric, NVLS, links, NICs and CPU as its maker's or its site's documentation gives them; the other keys override it"},
 }
@@ -242,6 +243,11 @@ func (h *Hardware) set(key, value string) error {
 			return fmt.Errorf("want PIX, PXB, P2C, PXN, PHB or SYS")
 		}
 		h.NICPath = t
+	case "net-lat":
+		h.NetLatency, err = strconv.ParseFloat(strings.TrimSuffix(strings.ToLower(value), "x"), 64)
+		if err != nil || !(h.NetLatency >= 0.1 && h.NetLatency <= 1e3) {
+			return fmt.Errorf("want a multiple of NCCL's network latency from 0.1 to 1000, such as 16")
+		}
 	case "cpu":
 		k := slices.IndexFunc(cpus, func(c cpuName) bool { return c.key == strings.ToLower(value) })
 		if k < 0 {

@@ -35,13 +35,14 @@ const (
 // Sources says where each fact of a Hardware came from; an empty Source
 // means assumed.
 type Sources struct {
-	GPU, Fabric, NVLinks, LinkBW, NVLS, NICs, NICBW, NICPath, CPU, Domain, Group Source
+	GPU, Fabric, NVLinks, LinkBW, NVLS, NICs, NICBW, NICPath, CPU, Domain, Group, NetLatency Source
 }
 
 // A Fact is one fact of a machine's description, with its source.
 type Fact struct {
 	// Name is the fact's name: gpu, fabric, nvlinks, link_bw, nvls,
-	// nics_per_node, nic_bw, nic_path, cpu, nvlink_domain, network_group.
+	// nics_per_node, nic_bw, nic_path, cpu, nvlink_domain, network_group,
+	// net_latency.
 	Name string `json:"name"`
 	// Value is the fact as text ("nvswitch", "8", "400 Gb/s").
 	Value string `json:"value"`
@@ -92,6 +93,12 @@ var facts = []fact{
 	{"cpu", "cpu", func(h *Hardware) string { return cpuOf(h.CPU).key }, func(s *Sources) *Source { return &s.CPU }},
 	{"nvlink_domain", "domain", func(h *Hardware) string { return fmt.Sprint(h.Domain) }, func(s *Sources) *Source { return &s.Domain }},
 	{"network_group", "group", func(h *Hardware) string { return fmt.Sprint(h.Group) }, func(s *Sources) *Source { return &s.Group }},
+	{"net_latency", "net-lat", func(h *Hardware) string {
+		if h.NetLatency == 0 {
+			return "NCCL's"
+		}
+		return units.FormatNumber(h.NetLatency) + "x NCCL's"
+	}, func(s *Sources) *Source { return &s.NetLatency }},
 }
 
 // Facts lists h's facts with their sources, in a fixed order.

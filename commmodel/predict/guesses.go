@@ -412,6 +412,10 @@ func (h Hardware) withPlatform(tables []Table, weak func(Source) bool, notes []s
 		h.CPU, h.Sources.CPU = sys.CPU, SourceCatalog
 		took = append(took, "cpu "+s.CPU)
 	}
+	if sys.Sources.NetLatency == SourceCatalog && weak(h.Sources.NetLatency) {
+		h.NetLatency, h.Sources.NetLatency = sys.NetLatency, SourceCatalog
+		took = append(took, fmt.Sprintf("net_latency %gx NCCL's", s.NetLatency))
+	}
 	if sys.Sources.Fabric == SourceCatalog && weak(h.Sources.Fabric) {
 		h.Fabric, h.Sources.Fabric = sys.Fabric, SourceCatalog
 		took = append(took, "fabric "+s.Fabric)

@@ -45,6 +45,10 @@ type Hardware struct {
 	// 0 means 1 (non-blocking).
 	Group            int
 	Oversubscription float64
+	// NetLatency is the network's latency per step as a multiple of
+	// NCCL's figure, the prior of inter_step_latency; 0 means 1. A
+	// catalog system gives it where a public log measured it.
+	NetLatency float64
 	// System is the catalog system (presets.Systems) whose facts the
 	// description took, "" for none.
 	System string
@@ -138,6 +142,14 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 
 // nicBW is one NIC's line rate: NICBW, or the generation's reference
 // rate (nicRates) where it is not given.
+// netLatency is NetLatency, 1 where it is 0.
+func (h *Hardware) netLatency() float64 {
+	if h.NetLatency > 0 {
+		return h.NetLatency
+	}
+	return 1
+}
+
 func (h *Hardware) nicBW() float64 {
 	if h.NICBW > 0 {
 		return h.NICBW

@@ -63,7 +63,7 @@ var params = [numParams]param{
 	// across nodes fits such a network's latency.
 	parInter: {name: "inter_step_latency", unit: "s",
 		doc:   "NCCL's network latency of one Ring/LL step, scaled likewise (and an AllToAll's cost per network peer with it)",
-		prior: func(*Machine) float64 { return 1 },
+		prior: func(m *Machine) float64 { return m.Hardware.netLatency() },
 		uses:  func(t *term) bool { return t.lat[2] > 0 || t.peers > 0 },
 		wide:  NetworkSlower},
 	// NVLink's bandwidth belongs to the GPU board and its switches, alike

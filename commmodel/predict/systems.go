@@ -46,6 +46,9 @@ func (h *Hardware) setSystem(name string) error {
 	if s.NICBW > 0 {
 		h.NICBW, h.Sources.NICBW = s.NICBW, SourceCatalog
 	}
+	if s.NetLatency > 0 {
+		h.NetLatency, h.Sources.NetLatency = s.NetLatency, SourceCatalog
+	}
 	if s.CPU != "" {
 		k := slices.IndexFunc(cpus, func(c cpuName) bool { return c.key == s.CPU })
 		if k < 0 {
