@@ -171,15 +171,18 @@ func TuneMachine() (*predict.Machine, error) {
 }
 
 // TuneAcross is notebook 08's second tuning example: a machine whose
-// tables cross nodes (cluster01's, on 1 to 10 nodes), which measure the
-// network, so that the model can claim a gain across nodes, and the
+// tables cross nodes (ABCI's A100 nodes, AllReduce and Broadcast on 1 to
+// 16 nodes from 4 B up), which measure the network and every protocol, so
+// that the model can claim a gain across nodes, its collectives and the
 // communicators of its job.
 var TuneAcross = struct {
-	Machine string
-	Comms   []predict.Comm
+	Machine     string
+	Collectives []commmodel.Collective
+	Comms       []predict.Comm
 }{
-	Machine: "h100-sxm-10node-cluster01",
-	Comms:   []predict.Comm{{Nodes: 1, PerNode: 8}, {Nodes: 2, PerNode: 8}, {Nodes: 10, PerNode: 8}},
+	Machine:     "a100-sxm4-abci-ib4xhdr",
+	Collectives: []commmodel.Collective{commmodel.AllReduce, commmodel.Broadcast},
+	Comms:       []predict.Comm{{Nodes: 1, PerNode: 8}, {Nodes: 2, PerNode: 8}, {Nodes: 16, PerNode: 8}},
 }
 
 // TuneAcrossMachine returns TuneAcross's machine calibrated on all its
@@ -194,21 +197,21 @@ func TuneAcrossMachine() (*predict.Machine, error) {
 
 // TuneRules returns the rules commlab tune writes from m for the
 // communicators comms (predict.Machine.TunerRules): for every function of
-// NCCL's tuner on each, NCCL's own choice, except for the example's
-// collectives where m's fastest beats it beyond its interval, deciding at
-// powers of two from 1 KiB to 4 GiB.
-func TuneRules(m *predict.Machine, comms []predict.Comm) ([]nccl.TunerRule, error) {
+// NCCL's tuner on each, NCCL's own choice, except for collectives where m's
+// fastest beats it beyond its interval, deciding at powers of two from
+// 1 KiB to 4 GiB.
+func TuneRules(m *predict.Machine, collectives []commmodel.Collective, comms []predict.Comm) ([]nccl.TunerRule, error) {
 	var sizes []float64
 	for s := float64(1 << 10); s <= 4<<30; s *= 2 {
 		sizes = append(sizes, s)
 	}
-	return m.TunerRules(TuneExample.Collectives, comms, predict.Layout{}, sizes)
+	return m.TunerRules(collectives, comms, predict.Layout{}, sizes)
 }
 
 // OldTuneRules returns the example's old file: AllReduce rules alone, for
 // the old communicators, as tune wrote before it took a job's.
 func OldTuneRules(m *predict.Machine) ([]nccl.TunerRule, error) {
-	rules, err := TuneRules(m, TuneExample.Old)
+	rules, err := TuneRules(m, TuneExample.Collectives, TuneExample.Old)
 	if err != nil {
 		return nil, err
 	}
@@ -331,7 +334,7 @@ func TuneChecks() (old, job *RulesCheck, err error) {
 	if old, err = CheckRules(m, rules, TuneExample.Job); err != nil {
 		return nil, nil, err
 	}
-	if rules, err = TuneRules(m, TuneExample.Job); err != nil {
+	if rules, err = TuneRules(m, TuneExample.Collectives, TuneExample.Job); err != nil {
 		return nil, nil, err
 	}
 	job, err = CheckRules(m, rules, TuneExample.Job)

@@ -175,7 +175,7 @@ func TestTuneChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, err := TuneRules(m, TuneExample.Job)
+	rules, err := TuneRules(m, TuneExample.Collectives, TuneExample.Job)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestTuneChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	comms := TuneAcross.Comms
-	if rules, err = TuneRules(m, comms); err != nil {
+	if rules, err = TuneRules(m, TuneAcross.Collectives, comms); err != nil {
 		t.Fatal(err)
 	}
 	if own, err = m.TunerRules(nil, comms, predict.Layout{}, nil); err != nil {
@@ -208,7 +208,7 @@ func TestTuneChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(mine) == 0 {
-		t.Error("cluster01: tune's rules keep NCCL's own choice everywhere")
+		t.Error("ABCI A100: tune's rules keep NCCL's own choice everywhere")
 	}
 	for _, r := range mine {
 		differs := false

@@ -106,7 +106,8 @@ func (m *Machine) TunerComms(comms []Comm) ([]nccl.TunerComm, error) {
 // since the plugin runs a call no rule takes on one channel. Each rule
 // keeps NCCL's own algorithm, protocol and channels
 // (nccl.Model.DefaultPick), except for the collectives named, around each
-// of sizes where the model's fastest choice (Choices) Beats NCCL's: there
+// of sizes where the model's fastest choice (Choices) Beats NCCL's and runs
+// a protocol some calibration table ran: there
 // the rule takes the model's choice, from the geometric mean of the size
 // and the one before to that of the size and the next (the first from 0,
 // the last to the largest size NCCL can ask), with NCCL's channels for it,
@@ -249,6 +250,11 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		p, err := commmodel.ParseProtocol(cs[0].Protocol)
 		if err != nil {
 			return nil, nil, nil, err
+		}
+		if !m.spread.protocols[p].ok {
+			// No table ran the protocol: the gain rests on its priors
+			// alone, which no rule for a production job should.
+			continue
 		}
 		sp := span{0, math.MaxUint64, a, p}
 		if i > 0 {

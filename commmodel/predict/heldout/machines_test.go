@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/commmodel/predict/heldout"
 	"gonum.org/v1/gonum/floats/scalar"
@@ -230,6 +231,58 @@ func BenchmarkFitSwitches(b *testing.B) {
 	for b.Loop() {
 		if _, notes := h.FitSwitches(ms[i].Tables); notes != nil {
 			b.Fatalf("chose %q", notes)
+		}
+	}
+}
+
+// TestTuneUnmeasuredProtocol: cluster01's tables start at 32 MiB, where
+// NCCL runs Simple, so none ran LL. Calibrated on them all, the model's
+// fastest choice for AllGather on 10 x 8 at 4 MiB is Ring/LL and beats
+// NCCL's own beyond its interval, yet no rule of TunerPlan for 1, 2 and 10
+// nodes of 8 runs a protocol other than Simple: a gain on a protocol no
+// table ran rests on priors alone.
+func TestTuneUnmeasuredProtocol(t *testing.T) {
+	var pm heldout.PairedMachine
+	for _, m := range pairedMachines(t) {
+		if m.Name == "h100-sxm-10node-cluster01" {
+			pm = m
+		}
+	}
+	m, err := predict.Calibrate(pm.Hardware, pm.Tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := predict.Query{Collective: commmodel.AllGather, Ranks: 80, PerNode: 8}
+	cs, err := m.Choices(q, 4<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm, err := m.TunerModel(predict.Comm{Nodes: 10, PerNode: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := tm.Choose(nccl.FuncAllGather, 4<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := slices.IndexFunc(cs, func(p predict.Prediction) bool {
+		return p.Algorithm == e.Algo.String() && p.Protocol == nccl.ProtocolName(e.Proto)
+	})
+	if cs[0].Protocol != "LL" || k <= 0 || !cs[0].Beats(cs[k]) {
+		t.Fatalf("AllGather on 10 x 8 at 4 MiB: fastest %s/%s, NCCL's %v/%v at %d; want LL beating NCCL's", cs[0].Algorithm, cs[0].Protocol, e.Algo, e.Proto, k)
+	}
+	var sizes []float64
+	for s := float64(1 << 10); s <= 4<<30; s *= 2 {
+		sizes = append(sizes, s)
+	}
+	comms := []predict.Comm{{Nodes: 1, PerNode: 8}, {Nodes: 2, PerNode: 8}, {Nodes: 10, PerNode: 8}}
+	_, choices, err := m.TunerPlan([]commmodel.Collective{commmodel.AllReduce, commmodel.AllGather}, comms, predict.Layout{}, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range choices {
+		if c.Ours.Protocol != "Simple" {
+			t.Errorf("%v on %v, %d to %d B: the rule runs %s/%s, a protocol no table ran", c.Collective, c.Comm, c.MinBytes, c.MaxBytes, c.Ours.Algorithm, c.Ours.Protocol)
 		}
 	}
 }
