@@ -47,6 +47,14 @@ func (q Query) pinned(a nccl.Algo, p nccl.Protocol) Query {
 	return q
 }
 
+// unmeasured reports that m was calibrated on tables none of which ran
+// protocol p: a gain the model expects of p rests on its priors alone,
+// which no tuner rule or pin for a production job should (TunerRules,
+// pins). Without tables the model is NCCL's own, whose choices NCCL makes.
+func (m *Machine) unmeasured(p nccl.Protocol) bool {
+	return len(m.Tables) > 0 && !m.spread.protocols[p].ok
+}
+
 // Beats reports whether the model expects p to be faster than q by more
 // than p's interval: q's time lies above p's High. It is the rule by which
 // the model's choice replaces NCCL's own (TunerRules, ScoreSweep): a
@@ -251,9 +259,7 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if !m.spread.protocols[p].ok {
-			// No table ran the protocol: the gain rests on its priors
-			// alone, which no rule for a production job should.
+		if m.unmeasured(p) {
 			continue
 		}
 		sp := span{0, math.MaxUint64, a, p}

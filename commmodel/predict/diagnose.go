@@ -258,7 +258,8 @@ const pinsShown = 2
 // (Predict refuses the others: NVLS without NVLS, Tree for AllGather) and
 // that the model expects faster at every one of those sizes by more than
 // its interval: the pinned prediction's High below the unpinned Time
-// (Prediction.Beats, the tuner rules' test). Each says how much faster,
+// (Prediction.Beats, the tuner rules' test), on a protocol some
+// calibration table ran (unmeasured). Each says how much faster,
 // unpinned Time over pinned Time, with the interval that the pinned Low and
 // High give, medians over the sizes; the fastest come first. AllToAll runs
 // outside NCCL's algorithms and has none.
@@ -280,7 +281,7 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 	for a := range nccl.Algo(nccl.NumAlgos) {
 		for pr := range nccl.Protocol(nccl.NumProtocols) {
 			pq := q.pinned(a, pr)
-			if pq.Algo+"/"+pq.Proto == ran {
+			if pq.Algo+"/"+pq.Proto == ran || m.unmeasured(pr) {
 				continue
 			}
 			ps, err := m.Predict(pq, sizes)
