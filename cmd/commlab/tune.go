@@ -212,7 +212,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(mc.tables) == 0 {
+	if len(mc.tables) == 0 && req.check == "" {
 		writeProblems(stderr, mc.problems)
 		return fmt.Errorf("-calibrate: no table of the logs is left to calibrate on: tune writes the calibrated model's choices")
 	}

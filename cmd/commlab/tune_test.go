@@ -144,6 +144,12 @@ func TestTune(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "every call of 1 x 4, 3 x 2, 3 x 8 takes a rule") {
 		t.Errorf("the new rules: exit %d, %s%s", code, stdout, stderr)
 	}
+	// The check needs NCCL's tuning model of the job's communicators, which
+	// the GPU's name gives without a table.
+	code, stdout, stderr = runCLI(append([]string{"tune", "-check", out, "-gpu", "NVIDIA H100 80GB HBM3"}, job...)...)
+	if code != 0 || !strings.Contains(stdout, "every call of 1 x 4, 3 x 2, 3 x 8 takes a rule") {
+		t.Errorf("the new rules checked with -gpu: exit %d, %s%s", code, stdout, stderr)
+	}
 }
 
 // TestTuneLongComment: a calibration file whose path runs past 255 bytes

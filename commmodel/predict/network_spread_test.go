@@ -217,3 +217,39 @@ func TestCatalogNetLatency(t *testing.T) {
 		t.Errorf("system=p4d.24xlarge: inter_step_latency prior %g from %q; want %g from the catalog", x, d.Sources.NetLatency, p4d.NetLatency)
 	}
 }
+
+// TestUntabledNetLatency: across nodes of a network whose latency the
+// description gives, the prediction without tables is the model at its
+// priors, since NCCL's tuning model keeps NCCL's figure. On two
+// p4d.24xlarge, an AllReduce of 8 B took 182.04 us in a public run that is
+// not the catalog's source (dstackai/dstack pull request 3865, its 2 x 8
+// table): inside the interval with the system named, outside NCCL's own
+// without it.
+func TestUntabledNetLatency(t *testing.T) {
+	const measured = 182.04e-6
+	q := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}
+	h, err := Describe("NVIDIA A100-SXM4-40GB", "system=p4d.24xlarge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, why, err := Untabled(h, q, []float64{8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(why, "net_latency") || !(ps[0].Low < measured && measured < ps[0].High) {
+		t.Errorf("p4d.24xlarge: %.1f us [%.1f, %.1f], %q; want the model at its priors, holding %.2f us", ps[0].Time*1e6, ps[0].Low*1e6, ps[0].High*1e6, why, measured*1e6)
+	}
+	h.NetLatency = 0
+	ps, why, err = Untabled(h, q, []float64{8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why != "" || ps[0].High > measured {
+		t.Errorf("without net_latency: %.1f us [%.1f, %.1f], %q; want NCCL's own, below %.2f us", ps[0].Time*1e6, ps[0].Low*1e6, ps[0].High*1e6, why, measured*1e6)
+	}
+	// Within a node the network's latency does not count.
+	h.NetLatency = 16
+	if _, why, _ := Untabled(h, Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}, []float64{8}); why != "" {
+		t.Errorf("one node: %q; want NCCL's own model", why)
+	}
+}

@@ -162,8 +162,9 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 // NCCL's own (Reference) where NCCL's tuning model times the run, and
 // otherwise the model at its priors (Uncalibrated), with why saying
 // which and why ("" for NCCL's): for AllToAll, which NCCL's tuner does not
-// model, and on a GPU whose links NCCL's tables do not hold as h describes
-// them (InNCCLTables), where NCCL's model would time another machine's.
+// model, on a GPU whose links NCCL's tables do not hold as h describes
+// them (InNCCLTables), where NCCL's model would time another machine's,
+// and across nodes of a network whose latency h gives (NetLatency).
 //
 // NCCL's model times the kernels, not the host that launches them: a
 // thread that drives several GPUs launches their kernels one after the
@@ -177,6 +178,8 @@ func Untabled(h Hardware, q Query, sizes []float64) (preds []Prediction, why str
 		why = "NCCL's tuning model has no AllToAll"
 	case !h.InNCCLTables():
 		why = fmt.Sprintf("NCCL's tuning tables do not hold %s's links as described", h.GPU.Name)
+	case h.NetLatency > 0 && q.Ranks > q.PerNode:
+		why = fmt.Sprintf("the network's latency is %gx NCCL's figure (net_latency), which NCCL's tuning model does not take", h.NetLatency)
 	default:
 		if preds, err = Reference(h, q, sizes); err != nil {
 			return nil, "", err
