@@ -185,8 +185,16 @@ func (s *testState) fit(o op, n int) (nlo, nhi int, ok bool) {
 	if drop&dropLabels == 0 && (s.redopCol && o.reduces != s.reduces || s.rootCol && o.rooted != s.rooted) {
 		return 0, 0, false
 	}
-	if drop&dropLabels == 0 && s.lay != nil && s.lay.separate() && (o.noRedop == s.redopCol || o.blankRedop != s.blankRedop) {
-		return 0, 0, false // the columns of one test before 2022
+	if drop&dropLabels == 0 && s.lay != nil {
+		switch {
+		case s.lay.separate() && (o.noRedop == s.redopCol || o.blankRedop != s.blankRedop):
+			return 0, 0, false // the columns of one test before 2022
+		case !s.lay.header && s.lay.redop < 0 && (o.reduces || o.rooted):
+			// Rows without a header whose fields leave no room for a
+			// redop (11 or 7): a test whose rows print one, or a root,
+			// did not print them.
+			return 0, 0, false
+		}
 	}
 	if u, known := s.check.value(); drop&dropCheck == 0 && !s.noCheck && known && u != o.unchecked {
 		return 0, 0, false

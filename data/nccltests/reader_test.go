@@ -571,6 +571,12 @@ func TestReadSeparateColumns(t *testing.T) {
 	if tt := l.Tests[0]; len(tt.Rows) != 2 || tt.Rows[1].OutOfPlace.Time != 33646e-6 {
 		t.Errorf("without the header: %d rows %+v, problems %v; want both, the second at 33646 us", len(tt.Rows), tt.Rows, l.Problems)
 	}
+	// Without the header the rows fit AllGather and AllToAll (whose rows
+	// left the redop blank) alike, never a collective whose rows print a
+	// reduction or a root.
+	if tt := l.Tests[0]; !slices.Equal(tt.Candidates, []commmodel.Collective{commmodel.AllGather, commmodel.AllToAll}) {
+		t.Errorf("without the header: candidates %v, want allgather and alltoall", tt.Candidates)
+	}
 }
 
 // TestReadCutRow: a row that stops after its out-of-place half, where the
