@@ -526,3 +526,31 @@ func TestDescribeSystemGPU(t *testing.T) {
 		t.Errorf("Describe(\"\", nics=4): %s, system %q, %v; want an unknown GPU, no system", h.String(), h.System, err)
 	}
 }
+
+// TestHostNICsBeyondGPUs: OCI's BM.GPU4.8 has 16 NICs of 100 Gb/s for its 8
+// A100s (the shape's documentation; NCCL_IB_HCA lists 16 mlx5 devices), two
+// a GPU: a node of its 8 GPUs reaches all 16, one GPU a node its 2. Without
+// the host's GPUs known, a GPU reaches one NIC, as a DGX H100's GPU keeps
+// its own at 4 GPUs a node.
+func TestHostNICsBeyondGPUs(t *testing.T) {
+	h, err := Describe("NVIDIA A100-SXM4-40GB", "nics=16,nic-bw=100Gb/s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := h.hostNICs(1, 8); n != 8 {
+		t.Errorf("host GPUs unknown, 8 a node: %d NICs, want 8", n)
+	}
+	h = h.ForHosts(8)
+	for _, c := range []struct{ perHost, want int }{{8, 16}, {4, 8}, {1, 2}} {
+		if n := h.hostNICs(1, c.perHost); n != c.want {
+			t.Errorf("16 NICs for 8 GPUs, %d a node: %d NICs, want %d", c.perHost, n, c.want)
+		}
+	}
+	dgx, err := Describe("NVIDIA H100 80GB HBM3", "system=dgx-h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dgx = dgx.ForHosts(4); dgx.hostNICs(1, 4) != 4 {
+		t.Errorf("DGX H100, 4 GPUs a node: %d NICs, want 4", dgx.hostNICs(1, 4))
+	}
+}

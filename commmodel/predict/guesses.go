@@ -23,6 +23,7 @@ import (
 // pairs of cards: hosts of more GPUs run their rings over PCIe between the
 // pairs, so for them the fabric is PCIe again.
 func (h Hardware) ForHosts(perHost int) Hardware {
+	h.hostGPUs = max(h.hostGPUs, perHost)
 	if perHost > 2 && h.bridged() {
 		h.Fabric, h.NVLinks = FabricPCIe, 0
 		h.Sources.Fabric, h.Sources.NVLinks, h.Sources.NVLS = SourceAssumed, SourceCatalog, SourceAssumed

@@ -52,6 +52,10 @@ type Hardware struct {
 	// System is the catalog system (presets.Systems) whose facts the
 	// description took, "" for none.
 	System string
+	// hostGPUs is the GPUs of one host where a catalog system or ForHosts
+	// gave them, else 0: a run of fewer GPUs a node reaches only their
+	// share of the NICs.
+	hostGPUs int
 	// Sources says where each fact above came from.
 	Sources Sources
 }
@@ -194,12 +198,20 @@ func (h *Hardware) ncclLinks() bool {
 }
 
 // hostNICs returns the NICs of one node of hosts hosts of perHost GPUs:
-// one per GPU up to the host's NICs, and in an NVLink domain of several
-// hosts the hosts' NICs together. Grouped sends (AllToAll) use them all.
+// one per GPU up to the host's NICs, or where a host of known GPUs
+// (ForHosts) has more NICs than GPUs (16 of 100 Gb/s for 8 A100s on OCI's
+// BM.GPU4.8), as many per GPU as it has (NCCL spreads its channels over
+// them); in an NVLink domain
+// of several hosts the hosts' NICs together. Grouped sends (AllToAll) use
+// them all.
 func (h *Hardware) hostNICs(hosts, perHost int) int {
 	n := perHost
 	if h.NICs > 0 {
-		n = min(perHost, h.NICs)
+		perGPU := 1
+		if h.hostGPUs > 0 {
+			perGPU = max(h.NICs/h.hostGPUs, 1)
+		}
+		n = min(perHost*perGPU, h.NICs)
 	}
 	return n * hosts
 }

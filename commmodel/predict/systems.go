@@ -39,7 +39,7 @@ func (h *Hardware) setSystem(name string) error {
 		h.NVLinks, h.Sources.NVLinks = s.PairLinks*(s.PerHost-1), SourceCatalog
 	}
 	h.Domain, h.Sources.Domain = s.Domain, SourceCatalog // 0: the system's NVLink domain is one host
-	h.System = s.Name
+	h.System, h.hostGPUs = s.Name, s.PerHost
 	if s.NICs > 0 {
 		h.NICs, h.Sources.NICs = s.NICs, SourceCatalog
 	}
