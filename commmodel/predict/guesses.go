@@ -333,7 +333,7 @@ func (h Hardware) withBridge(tables []Table, weak func(Source) bool, notes []str
 				continue
 			}
 			h.Fabric, h.NVLinks, h.NVLS = FabricMesh, h.GPU.BridgeLinks, false
-			h.Sources.Fabric, h.Sources.NVLinks, h.Sources.NVLS = SourceLog, SourceLog, SourceLog
+			h.Sources.Fabric, h.Sources.NVLinks, h.Sources.NVLS = SourceLog, SourceCatalog, SourceLog
 			return h, append(notes, fmt.Sprintf("%s: %s of bus bandwidth within a node at %s is more than PCIe Gen%d carries: the node's 2 GPUs are taken as joined by the %s's NVLink bridge (%d NVLinks of %s, as the catalog gives it); -hw fabric=pcie if they are not",
 				t.Name, units.FormatBandwidth(bw), units.FormatSize(p.Size), h.GPU.PCIeGen, h.GPU.Name, h.GPU.BridgeLinks, units.FormatBandwidth(h.GPU.NVLinkBW)))
 		}

@@ -535,8 +535,8 @@ func TestWithEvidenceBridge(t *testing.T) {
 		Pins{Nodes: 1, PerNode: 2, GPU: "NVIDIA H100 PCIe"})
 	tabs := []Table{tab}
 	got, notes := h.WithEvidence(tabs)
-	if got.Fabric != FabricMesh || got.links() != 12 || got.Sources.Fabric != SourceLog || len(notes) != 1 || !strings.Contains(notes[0], "-hw fabric=pcie") {
-		t.Fatalf("fabric %v of %d links from %q, notes %q; want a mesh of 12 from the log, and a note naming -hw fabric=pcie", got.Fabric, got.links(), got.Sources.Fabric, notes)
+	if got.Fabric != FabricMesh || got.links() != 12 || got.Sources.Fabric != SourceLog || got.Sources.NVLinks != SourceCatalog || len(notes) != 1 || !strings.Contains(notes[0], "-hw fabric=pcie") {
+		t.Fatalf("fabric %v of %d links from %q and %q, notes %q; want a mesh from the log, of the catalog's 12 links, and a note naming -hw fabric=pcie", got.Fabric, got.links(), got.Sources.Fabric, got.Sources.NVLinks, notes)
 	}
 	m, err := Calibrate(got, tabs, nil)
 	if err != nil {
