@@ -559,6 +559,10 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 		}
 		a := fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs: NCCL ran an algorithm that sends less over the network (the model: %s); to measure the network itself, run with NCCL_ALGO=Ring",
 			bus(best)/1e9, bound/1e9, choiceOf(preds[best]))
+		if strings.HasPrefix(choiceOf(preds[best]), "Ring/") {
+			a = fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs as described, which the model's %s cannot: NCCL ran an algorithm that sends less over the network (Tree, NVLSTree, CollNet), or the nodes have more NIC bandwidth than described; to measure the network itself, run with NCCL_ALGO=Ring",
+				bus(best)/1e9, bound/1e9, choiceOf(preds[best]))
+		}
 		if !h.given(h.Sources.NICs) || !h.given(h.Sources.NICBW) {
 			a += "; the NICs' count and rate behind that bound are assumed: -hw nics=N,nic-bw=RATE settles them"
 		}

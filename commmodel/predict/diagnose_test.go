@@ -406,3 +406,31 @@ func TestDiagnoseGuessesToward(t *testing.T) {
 		t.Errorf("findings %+v; want some blamed on the assumed network", fs)
 	}
 }
+
+// TestAboveNIC: OCI's 2 x 8 A100 AllReduce (a real log) reaches 237.9 GB/s
+// of bus bandwidth, above the 200 GB/s a ring gets from a node of 8 NICs at
+// A100's assumed 200 Gb/s. The finding says so; where the model itself runs
+// Ring there, it does not offer Ring as the algorithm that sends less, and
+// it names the assumed NICs.
+func TestAboveNIC(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/a100_2x8_allreduce_oci_oke.log")
+	h, err := Describe(tab.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings, _, err := Uncalibrated(h.ForHosts(tab.PerNode)).Diagnose(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := slices.IndexFunc(findings, func(f Finding) bool { return f.Kind == KindAboveNIC })
+	if k < 0 {
+		t.Fatalf("findings %+v: want bus bandwidth above the NICs'", findings)
+	}
+	a := findings[k].Advice[0]
+	if !strings.Contains(a, "237.9 GB/s against the 200.0 GB/s") || !strings.Contains(a, "-hw nics=N,nic-bw=RATE") {
+		t.Errorf("advice %q: want 237.9 GB/s against 200.0, and the assumed NICs named", a)
+	}
+	if strings.HasPrefix(findings[k].NCCL, "Ring/") && (strings.Contains(a, "(the model: Ring") || !strings.Contains(a, "cannot")) {
+		t.Errorf("advice %q: the model runs %s, which cannot reach it", a, findings[k].NCCL)
+	}
+}
