@@ -192,15 +192,19 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool) []Find
 	return out
 }
 
-// dominant names the largest of t's terms under m's parameters: the launch
-// floor, the latency, or the bandwidth time over NVLink or the network.
+// dominant names the term that sets t's time under m's parameters: the
+// launch floor where it outlasts the rest, else the larger of the latency
+// and the bandwidth time over NVLink or the network.
 func (m *Machine) dominant(t *term) string {
 	launch, latency, nvlink, network := t.parts(&m.x)
-	best, name := launch, TermLaunch
+	if launch >= latency+max(nvlink, network) {
+		return TermLaunch // the floor is the larger side of the time's maximum
+	}
+	best, name := latency, TermLatency
 	for _, c := range []struct {
 		v    float64
 		name string
-	}{{latency, TermLatency}, {nvlink, TermNVLink}, {network, TermNetwork}} {
+	}{{nvlink, TermNVLink}, {network, TermNetwork}} {
 		if c.v > best {
 			best, name = c.v, c.name
 		}

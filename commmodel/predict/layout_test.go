@@ -271,3 +271,27 @@ func TestLayoutGraphCounts(t *testing.T) {
 		t.Errorf("Beyond = %q, %v; want nothing", b, err)
 	}
 }
+
+// TestBoundNotLaunchUnderTime: the bound is the launch floor only where the
+// floor sets the time, not where it is merely the largest single term: an
+// AllToAll of 1 MiB on 2 x 8 A100s takes as long with -g 4 as with -g 1
+// (its latency and bytes together outlast the floor of 4 launches and
+// their sends), and both name the same bound.
+func TestBoundNotLaunchUnderTime(t *testing.T) {
+	h, err := Describe("NVIDIA A100-SXM4-40GB", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Uncalibrated(h)
+	at := func(g int) Prediction {
+		p, err := m.Predict(Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8, Layout: Layout{GPUsPerThread: g}}, []float64{1 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p[0]
+	}
+	one, four := at(1), at(4)
+	if math.Abs(four.Time/one.Time-1) > 0.01 || four.Bound != one.Bound || four.Bound == TermLaunch {
+		t.Errorf("-g 4: %.4g us bound by %s; -g 1: %.4g us by %s; want the same time and bound, not the launch", four.Time*1e6, four.Bound, one.Time*1e6, one.Bound)
+	}
+}
