@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -16,6 +17,7 @@ type parser struct {
 	problems []error      // the problems so far, in the order they were met
 	cur      *testState   // the test being read, nil between tests
 	pending  string       // a binary stem named before its test started
+	flags    launchFlags  // the layout flags of the command line that named it
 	fields   []string     // scratch space for a row's fields
 	starts   []int        // the byte offsets of fields in the line
 	off      int          // the byte offset in its line of the text being parsed
@@ -115,7 +117,8 @@ func (p *parser) start(n int, keep func(*testState) bool) *testState {
 	s := &testState{t: &Test{Line: n, OutOfBounds: -1}, rankLines: map[int]int{}, hostSet: stringSet{}, gpuSet: stringSet{}, procs: map[string]bool{}}
 	if p.pending != "" {
 		s.t.Op, s.t.Name = p.pending, p.pending+"_perf"
-		p.pending = ""
+		s.flags(p.flags)
+		p.pending, p.flags = "", launchFlags{}
 	}
 	if p.hasDebug {
 		s.debug, p.debug, p.hasDebug = p.debug, debugState{}, false
@@ -328,11 +331,68 @@ func (p *parser) mention(s string) {
 	if len(stems) != 1 {
 		return
 	}
+	flags := launchFlagsOf(s)
 	if c := p.cur; c != nil && len(c.t.Rows) == 0 && c.t.Name == "" {
 		c.t.Op, c.t.Name = stems[0], stems[0]+"_perf"
+		c.flags(flags)
 		return
 	}
-	p.pending = stems[0]
+	p.pending, p.flags = stems[0], flags
+}
+
+// launchFlags are the layout flags of an nccl-tests command line: -t
+// (--nthreads), -g (--ngpus) and -G (--cudagraph), 0 where it gives none.
+type launchFlags struct{ threads, gpus, graphs int }
+
+// launchFlagsOf reads the layout flags of command line s after its binary
+// (srun's and mpirun's own flags come before it: srun -t is a time limit),
+// in any of the forms getopt_long takes ("-g 2", "-g2", "--ngpus 2",
+// "--ngpus=2").
+func launchFlagsOf(s string) launchFlags {
+	var f launchFlags
+	tok := strings.Fields(s)
+	bin := slices.IndexFunc(tok, func(t string) bool { return len(binaryStems(t)) == 1 })
+	for i := bin + 1; bin >= 0 && i < len(tok); i++ {
+		t := tok[i]
+		var dst *int
+		name, val, eq := strings.Cut(t, "=")
+		switch {
+		case name == "-t" || name == "--nthreads":
+			dst = &f.threads
+		case name == "-g" || name == "--ngpus":
+			dst = &f.gpus
+		case name == "-G" || name == "--cudagraph":
+			dst = &f.graphs
+		case len(t) > 2 && (t[:2] == "-t" || t[:2] == "-g" || t[:2] == "-G") && allDigits(t[2:]):
+			dst, val, eq = map[byte]*int{'t': &f.threads, 'g': &f.gpus, 'G': &f.graphs}[t[1]], t[2:], true
+		default:
+			continue
+		}
+		if !eq && i+1 < len(tok) {
+			val = tok[i+1]
+		}
+		if allDigits(val) {
+			*dst = count(val)
+		}
+	}
+	return f
+}
+
+// flags takes a command line's layout flags where the test has no header
+// line ("# nThread"), which states them and outranks them.
+func (s *testState) flags(f launchFlags) {
+	if s.sawParams {
+		return
+	}
+	if f.threads > 0 {
+		s.t.Threads = f.threads
+	}
+	if f.gpus > 0 {
+		s.t.GPUsPerThread = f.gpus
+	}
+	if f.graphs > 0 {
+		s.t.Graphs = f.graphs
+	}
 }
 
 func afterColon(s string) string {

@@ -630,3 +630,27 @@ func TestInPlaceNotMeasured(t *testing.T) {
 		t.Errorf("out-of-place N/A: problems %v; want a bad number", l.Problems)
 	}
 }
+
+// TestReadCommandLineLayout: a log that keeps the command line but not the
+// "# nThread" line (nccl#1161's post: "./nccl-tests/build/all_reduce_perf
+// -b 1G -e 8G -f 2 -g 2", rows copied from it) takes the layout from the
+// command line's -t, -g and -G, in getopt's forms; the header line, where
+// there is one, outranks it.
+func TestReadCommandLineLayout(t *testing.T) {
+	rows := "  1073741824     268435456     float     sum      -1   9306.7  115.37  115.37      0   9291.5  115.56  115.56      0\n"
+	for _, c := range []struct {
+		cmd                   string
+		threads, gpus, graphs int
+	}{
+		{"./nccl-tests/build/all_reduce_perf -b 1G -e 8G -f 2 -g 2\n", 0, 2, 0},
+		{"$ all_reduce_perf --ngpus=2 -t2 -G 1\n", 2, 2, 1},
+		{"all_reduce_perf --nthreads 4 --cudagraph 10 -g x\n", 4, 0, 10},
+		{"srun -t 10 -G 8 all_reduce_perf -b 8 -e 1G\n", 0, 0, 0},
+		{"all_reduce_perf -g 2\n# nThread 1 nGpus 1 minBytes 1 maxBytes 2 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n", 1, 1, 0},
+	} {
+		tt := readString(t, c.cmd+rows, Options{}).Tests[0]
+		if tt.Op != "all_reduce" || tt.Threads != c.threads || tt.GPUsPerThread != c.gpus || tt.Graphs != c.graphs {
+			t.Errorf("%q: %s, -t %d -g %d -G %d; want all_reduce, %d, %d, %d", c.cmd, tt.Op, tt.Threads, tt.GPUsPerThread, tt.Graphs, c.threads, c.gpus, c.graphs)
+		}
+	}
+}
