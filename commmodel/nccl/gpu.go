@@ -69,6 +69,8 @@ type gpuEntry struct {
 //	compute capability   NVIDIA CUDA GPUs table (developer.nvidia.com/cuda-gpus)
 //	V100 SXM2            Tesla V100 datasheet: NVLink 300 GB/s, 6 links (NV1/NV2 cube mesh:
 //	                     topo/testdata/real/azure_nd40rs_v2_8gpu_cube_mesh.txt)
+//	V100 SXM3            DGX-2 datasheet: 16 V100 of 32 GB, each with 6 NVLinks to the
+//	                     NVSwitches, 300 GB/s
 //	P100 SXM2            Tesla P100 datasheet: NVLink 160 GB/s, 4 links
 //	A100 SXM4            A100 datasheet: NVLink 600 GB/s, 12 links (NV12:
 //	                     topo/testdata/real/a100_nps4_glued_columns_nccltests311.txt)
@@ -150,6 +152,7 @@ var gpuTable = []gpuEntry{
 	{[]string{"RTX 2080"}, GPU{Name: "GeForce RTX 2080", CompCap: 75, NVLinkBW: 25e9, BridgeLinks: 1, PCIeGen: 3}},
 	{[]string{"T4"}, GPU{Name: "T4", CompCap: 75, PCIeGen: 3}},
 	{[]string{"V100", "PCIE"}, GPU{Name: "V100 PCIe", CompCap: 70, PCIeGen: 3}},
+	{[]string{"V100", "SXM3"}, GPU{Name: "V100 SXM3", CompCap: 70, NVLinks: 6, NVLinkBW: 25e9, PCIeGen: 3}},
 	{[]string{"V100S"}, GPU{Name: "V100S PCIe", CompCap: 70, PCIeGen: 3}},
 	{[]string{"V100"}, GPU{Name: "V100 SXM2", CompCap: 70, NVLinks: 6, NVLinkBW: 25e9, PCIeGen: 3}},
 	{[]string{"P100", "PCIE"}, GPU{Name: "P100 PCIe", CompCap: 60, PCIeGen: 3}},

@@ -23,6 +23,7 @@ func TestParseGPU(t *testing.T) {
 		{"NVIDIA A800-SXM4-80GB", "A800 SXM4", 80, 8},
 		{"Tesla V100-SXM2-32GB", "V100 SXM2", 70, 6},
 		{"Tesla V100S-PCIE-32GB", "V100S PCIe", 70, 0},
+		{"Tesla V100-SXM3-32GB", "V100 SXM3", 70, 6}, // DGX-2 (data/logs/paired/v100-sxm3-dgx2)
 		{"Tesla T4", "T4", 75, 0},
 		{"NVIDIA H20", "H20", 90, 18},
 		{"NVIDIA H20-3e", "H20", 90, 18},
