@@ -404,7 +404,7 @@ func tableOfTest(tables []predict.Table, problems []problem, path string, test i
 		// A test the file holds but left out says why.
 		if i := slices.IndexFunc(problems, func(p problem) bool { return p.File == path && p.leftOut && p.test == test }); i >= 0 {
 			p := problems[i]
-			return predict.Table{}, fmt.Errorf("%s%d: %s:%d: test %d is left out: %s; the others are %s%s",
+			return predict.Table{}, fmt.Errorf("%s%d: %s:%d: test %d: %s; the others are %s%s",
 				flag, test, path, p.Line, test, strings.TrimSuffix(p.Message, fmt.Sprintf(" (test %d)", test)), flag, strings.Join(testsOf(tables), ", "))
 		}
 		return predict.Table{}, fmt.Errorf("%s%d: %s has no test %d of a collective the model predicts; try %s%s",

@@ -257,7 +257,7 @@ func TestPlotErrors(t *testing.T) {
 		{[]string{h200Log, "-o", "fig.png", "-width", "wide"}, 2, "such as 7in, 18cm or 500pt"},
 		{[]string{h200Log, "-o", "fig.png", "-marks", "lines"}, 2, "want crossovers, breaks, crossovers,breaks or none"},
 		{[]string{h200Log, "-o", filepath.Join(dir, "fig.png"), "-test", "1"}, 1, "has no test 1 of a collective the model predicts; try -test 0"},
-		{[]string{dgx2Log, "-o", filepath.Join(dir, "fig.png"), "-test", "3"}, 1, "five_tests_2019.log:173: test 3 is left out: reduce_perf is not a collective the model predicts: its table is left out; the others are -test 0, 1, 2, 4"},
+		{[]string{dgx2Log, "-o", filepath.Join(dir, "fig.png"), "-test", "3"}, 1, "five_tests_2019.log:173: test 3: reduce_perf is not a collective the model predicts: its table is left out; the others are -test 0, 1, 2, 4"},
 		{[]string{h200Log, "-o", "fig.png", "-size", "1MiB"}, 2, "flag provided but not defined: -size"},
 	} {
 		code, _, stderr := runCLI(append([]string{"plot"}, c.args...)...)
