@@ -12,19 +12,24 @@ import (
 
 // parser is the state of a Reader between lines.
 type parser struct {
-	name     string       // the file name of every ParseError
-	opt      Options      // the overrides
-	problems []error      // the problems so far, in the order they were met
-	cur      *testState   // the test being read, nil between tests
-	pending  string       // a binary stem named before its test started
-	flags    launchFlags  // the layout flags of the command line that named it
-	fields   []string     // scratch space for a row's fields
-	starts   []int        // the byte offsets of fields in the line
-	off      int          // the byte offset in its line of the text being parsed
-	pieces   []piece      // where the text being parsed came from, when a tagJoiner joined it
-	tag      string       // the Open MPI tag of a joined text
-	title    string       // the placements the last title line named
-	done     []*testState // the tests that ended and were not yet returned
+	name     string      // the file name of every ParseError
+	opt      Options     // the overrides
+	problems []error     // the problems so far, in the order they were met
+	cur      *testState  // the test being read, nil between tests
+	pending  string      // a binary stem named before its test started
+	flags    launchFlags // the layout flags of the command line that named it
+	// piece and pieceLine hold the start of a row that NCCL's debug lines
+	// cut (glued), and the line it started on; "" for none.
+	piece     string
+	pieceLine int
+	text      string       // the row text rowPiece returns
+	fields    []string     // scratch space for a row's fields
+	starts    []int        // the byte offsets of fields in the line
+	off       int          // the byte offset in its line of the text being parsed
+	pieces    []piece      // where the text being parsed came from, when a tagJoiner joined it
+	tag       string       // the Open MPI tag of a joined text
+	title     string       // the placements the last title line named
+	done      []*testState // the tests that ended and were not yet returned
 	// debug holds the NCCL debug lines met after the rows of a test (or
 	// before any test), for the next test; hasDebug says it holds some.
 	debug    debugState
@@ -107,6 +112,57 @@ func (r *rejoinedRows) add(p *parser, n int) {
 	}
 }
 
+// gluedDebugRE finds an NCCL debug line glued to the piece of a row before
+// it ("... sum -1mew0:64904:64904 [1] NCCL INFO AllReduce: ..."): the
+// host, whose name starts with a letter, Pid and thread, and the device.
+var gluedDebugRE = regexp.MustCompile(`[A-Za-z][\w.-]*:\d+:\d+ \[\d+\] NCCL (INFO|WARN) `)
+
+// rowPiece reads line n, s, which starts with a digit, as a row or a piece
+// of one. nccl-tests prints a row in pieces (its leading columns, then each
+// placement's), and with NCCL_DEBUG_SUBSYS=COLL NCCL prints its debug lines
+// between them, glued to the piece before: a piece is kept until the
+// pieces after it fill the table's columns. It returns the line the row
+// started on, with the row's text in p.text, and ok false where the line
+// was taken as a piece (its glued debug line read as one).
+func (p *parser) rowPiece(n int, s string) (start int, ok bool) {
+	p.text = s
+	glued := gluedDebugRE.FindStringIndex(s)
+	if glued != nil {
+		if _, msg, found := strings.Cut(s[glued[0]:], "NCCL INFO "); found {
+			p.debugLine(n, msg)
+		}
+		s = strings.TrimSpace(s[:glued[0]])
+	}
+	if glued == nil && p.piece == "" {
+		return n, true
+	}
+	c := p.cur
+	if c == nil || c.lay == nil || c.closed {
+		return n, glued == nil
+	}
+	start = n
+	if p.piece != "" {
+		s, start = p.piece+" "+s, p.pieceLine
+	}
+	if len(strings.Fields(s)) < c.lay.width {
+		p.piece, p.pieceLine = s, start
+		return start, false
+	}
+	p.piece, p.text, p.off = "", s, 0
+	return start, true
+}
+
+// flushPiece reads a row piece that no piece completed as the row it is,
+// so that its field count is reported at its line.
+func (p *parser) flushPiece() {
+	if p.piece == "" {
+		return
+	}
+	s, n := p.piece, p.pieceLine
+	p.piece, p.off = "", 0
+	p.row(n, s)
+}
+
 // start begins a new test at line n unless the current one can absorb the
 // header line that prompted it (it has no rows and keep says so).
 func (p *parser) start(n int, keep func(*testState) bool) *testState {
@@ -149,6 +205,7 @@ func (p *parser) endInput() {
 
 // finish ends the current test.
 func (p *parser) finish() {
+	p.flushPiece()
 	c := p.cur
 	if c == nil {
 		return
@@ -203,8 +260,12 @@ func (p *parser) line(n int, raw string) {
 	if s == "" {
 		return
 	}
-	if isDigit(s[0]) && p.row(n, s) {
-		return
+	if isDigit(s[0]) {
+		if done, ok := p.rowPiece(n, s); !ok || p.row(done, p.text) {
+			return
+		}
+	} else if p.piece != "" && !strings.Contains(s, "NCCL INFO") && !strings.Contains(s, "NCCL WARN") {
+		p.flushPiece()
 	}
 	body := strings.TrimSpace(strings.TrimLeft(s, "#"))
 	if _, msg, ok := strings.Cut(body, "NCCL INFO "); ok {

@@ -654,3 +654,41 @@ func TestReadCommandLineLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestReadDebugGluedPieces: with NCCL_DEBUG_SUBSYS=COLL NCCL prints its
+// debug lines between the pieces nccl-tests prints a row in, glued to the
+// piece before. The lines are github.com/Timez-zx/nccl-tests's nccl.log
+// (commit f0ffd161, 2 A100 PCIe, -g 2; lines 524, 1669, 1670, 1735, 1736,
+// 1801, 1802, 1868 and 1934, as printed): its two rows read whole, at the
+// lines they start on, with no problem, and the glued debug lines as debug
+// lines.
+func TestReadDebugGluedPieces(t *testing.T) {
+	in := "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" +
+		"     8388608       2097152     float     sum      -1mew0:64904:64904 [1] NCCL INFO AllReduce: opCount 0 sendbuff 0x720000000 recvbuff 0x920000000 count 2097152 datatype 7 op 0 root 0 comm 0x55b6aa64a990 [nranks=2] stream 0x55b6a98daaf0\n" +
+		"mew0:64904:64904 [1] NCCL INFO AllReduce: opCount 0 sendbuff 0xd20000000 recvbuff 0xf20000000 count 2097152 datatype 7 op 0 root 0 comm 0x55b6aa754530 [nranks=2] stream 0x55b6aa63f7a0\n" +
+		"    83.33  100.66  100.66      0mew0:64904:64904 [1] NCCL INFO AllReduce: opCount 0 sendbuff 0x920000000 recvbuff 0x920000000 count 2097152 datatype 7 op 0 root 0 comm 0x55b6aa64a990 [nranks=2] stream 0x55b6a98daaf0\n" +
+		"mew0:64904:64904 [1] NCCL INFO AllReduce: opCount 0 sendbuff 0xf20000000 recvbuff 0xf20000000 count 2097152 datatype 7 op 0 root 0 comm 0x55b6aa754530 [nranks=2] stream 0x55b6aa63f7a0\n" +
+		"    80.98  103.59  103.59      0\n" +
+		"    16777216       4194304     float     sum      -1mew0:64904:64904 [1] NCCL INFO AllReduce: opCount 0 sendbuff 0x720000000 recvbuff 0x920000000 count 4194304 datatype 7 op 0 root 0 comm 0x55b6aa64a990 [nranks=2] stream 0x55b6a98daaf0\n" +
+		"    128.3  130.79  130.79      0mew0:64904:64904 [1] NCCL INFO AllReduce: opCount 0 sendbuff 0x920000000 recvbuff 0x920000000 count 4194304 datatype 7 op 0 root 0 comm 0x55b6aa64a990 [nranks=2] stream 0x55b6a98daaf0\n" +
+		"    127.0  132.13  132.13      0\n"
+	l := readString(t, in, Options{})
+	if len(l.Tests) != 1 || len(l.Problems) != 0 {
+		t.Fatalf("%d tests, problems %v; want one, none", len(l.Tests), l.Problems)
+	}
+	rows := l.Tests[0].Rows
+	if len(rows) != 2 || rows[0].Size != 8388608 || rows[0].Line != 2 || rows[0].OutOfPlace.Time != 83.33e-6 || rows[0].InPlace.Time != 80.98e-6 ||
+		rows[1].Size != 16777216 || rows[1].Line != 7 || rows[1].InPlace.Time != 127.0e-6 {
+		t.Errorf("rows %+v; want 8 MiB at line 2 (83.33 and 80.98 us) and 16 MiB at line 7 (127.0 us in place)", rows)
+	}
+	// A piece no piece completes is the row it is: cut short, at its line.
+	if _, err := read(strings.NewReader(lines(in, 0, 2)), "x.log", Options{}); err == nil || !strings.Contains(err.Error(), "x.log:2: wrong number of fields: 5") {
+		t.Errorf("a lone piece: %v; want its field count at line 2", err)
+	}
+}
+
+// lines returns lines i to j (0-based, j excluded) of s.
+func lines(s string, i, j int) string {
+	ls := strings.SplitAfter(s, "\n")
+	return strings.Join(ls[i:j], "")
+}
