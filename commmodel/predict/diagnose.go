@@ -176,6 +176,9 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool) []Find
 		switch {
 		case onGuess && guessed == 0:
 			f.Advice, guessed = []string{guessAdvice(toward)}, len(out)+1
+			if noGDR(t.Evidence) && f.Kind == KindSlower && f.Term == TermNetwork {
+				f.Advice = append(f.Advice, networkAdvice(t.Evidence))
+			}
 		case onGuess:
 			f.Advice = []string{fmt.Sprintf("the gap may be the assumed hardware, as for finding %d", guessed)}
 		default:
@@ -239,12 +242,21 @@ func advice(f Finding, t Table, h *Hardware) []string {
 	return a
 }
 
+// noGDR reports that NCCL's debug lines say it ran an RDMA network without
+// GPUDirect RDMA.
+func noGDR(e nccltests.Evidence) bool {
+	return e.GPUDirect.Known() && !e.GPUDirect.Value && e.Network.Value != "Socket"
+}
+
 // networkAdvice is what to check of a network slower than the model, for
 // the network NCCL's debug lines name ("Using network IB", init.cc): the
 // NCCL_IB_* settings of NCCL's own InfiniBand and RoCE transport apply to
 // it alone; a plugin (aws-ofi-nccl over EFA or Slingshot) has its own, and
 // sockets mean no RDMA transport was found.
 func networkAdvice(e nccltests.Evidence) string {
+	if noGDR(e) {
+		return fmt.Sprintf("the network: NCCL ran without GPUDirect RDMA (NCCL_DEBUG=INFO, line %d), so every message passes through host memory: load the nvidia-peermem module (or use DMA-BUF, NCCL_DMABUF_ENABLE=1), and check NCCL_NET_GDR_LEVEL and the NIC's PCIe path to the GPU (-topo)", e.GPUDirect.Line)
+	}
 	switch n := e.Network.Value; {
 	case !e.Network.Known() || n == "IB":
 		return "the network: pin each rank's NIC (NCCL_IB_HCA, from -topo) and its CPU affinity to the NIC's NUMA node; check GPUDirect RDMA (NCCL_NET_GDR_LEVEL) and NCCL_IB_QPS_PER_CONNECTION"

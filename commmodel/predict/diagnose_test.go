@@ -434,3 +434,18 @@ func TestAboveNIC(t *testing.T) {
 		t.Errorf("advice %q: the model runs %s, which cannot reach it", a, findings[k].NCCL)
 	}
 }
+
+// TestNetworkAdviceNoGDR: where NCCL's debug lines say the rings ran
+// without GPUDirect RDMA ("GDR 0"), the network advice says so first, with
+// the line; over sockets, which have no RDMA, it does not.
+func TestNetworkAdviceNoGDR(t *testing.T) {
+	var e nccltests.Evidence
+	e.GPUDirect = nccltests.Fact[bool]{Value: false, Line: 58}
+	if a := networkAdvice(e); !strings.Contains(a, "without GPUDirect RDMA (NCCL_DEBUG=INFO, line 58)") || !strings.Contains(a, "nvidia-peermem") {
+		t.Errorf("GDR 0: %q", a)
+	}
+	e.Network = nccltests.Fact[string]{Value: "Socket", Line: 3}
+	if a := networkAdvice(e); strings.Contains(a, "GPUDirect") {
+		t.Errorf("sockets: %q names GPUDirect", a)
+	}
+}

@@ -91,7 +91,8 @@ type Evidence struct {
 	// first NET link of the topology NCCL_DEBUG_SUBSYS=GRAPH prints ("+
 	// NET[50.0] - NET/3 (...)", GB/s; graph/topo.cc ncclTopoPrintRec).
 	NICBW Fact[float64]
-	// GPUDirect reports GPUDirect RDMA between the GPUs and the NICs:
+	// GPUDirect reports GPUDirect RDMA between the GPUs and the NICs
+	// ("Connected all rings, use ring PXN 0 GDR 0" says none):
 	// "GPU Direct RDMA Enabled for HCA 0 'mlx5_0'" (graph/topo.cc from
 	// 2.24), "GPU Direct RDMA Enabled for GPU 18000 / HCA 0" (graph/paths.cc
 	// before), or "Disabled".
@@ -167,6 +168,10 @@ type NIC struct {
 	BW   float64
 	Line int
 }
+
+// ringGDRRE reads the GDR flag of NCCL's "Connected all rings, use ring
+// PXN 0 GDR 1" line.
+var ringGDRRE = regexp.MustCompile(`\bGDR (\d+)\b`)
 
 var (
 	ncclVersionRE = regexp.MustCompile(`^NCCL version (\d+\.\d+\.\d+)(?:\+cuda(\d+\.\d+))?`)
@@ -295,6 +300,12 @@ func (d *debugState) line(n int, msg string) {
 			e.GPUDirect.set(true, n)
 		case strings.Contains(msg, "GPU Direct RDMA Disabled"):
 			e.GPUDirect.set(false, n)
+		}
+	case strings.Contains(msg, "Connected all rings") && strings.Contains(msg, " GDR "):
+		// "Connected all rings, use ring PXN 0 GDR 0" (init.cc): whether
+		// the rings' network connections read and write GPU memory.
+		if m := ringGDRRE.FindStringSubmatch(msg); m != nil {
+			e.GPUDirect.set(m[1] != "0", n)
 		}
 	case strings.HasPrefix(msg, "NVLS multicast support is "):
 		e.NVLS.set(!strings.HasPrefix(msg, "NVLS multicast support is not"), n)

@@ -245,6 +245,19 @@ func TestEvidenceLineForms(t *testing.T) {
 	if d.e.NICCount != (Fact[int]{4, 1}) {
 		t.Errorf("OFI alone: count %v, want 4 at 1", d.e.NICCount)
 	}
+	// init.cc's ring summary says whether the network connections use
+	// GPUDirect RDMA (CCI-MOC/roce-testing's all_reduce_roce_1gpu.log,
+	// line 58: "GDR 0").
+	for _, c := range []struct {
+		line string
+		want bool
+	}{{"Connected all rings, use ring PXN 0 GDR 0", false}, {"Connected all rings, use ring PXN 1 GDR 1", true}} {
+		d = debugState{}
+		d.line(7, c.line)
+		if d.e.GPUDirect != (Fact[bool]{c.want, 7}) {
+			t.Errorf("%q: GPUDirect %v, want %v at 7", c.line, d.e.GPUDirect, c.want)
+		}
+	}
 
 	// Without a list or a count, the devices the channel lines name
 	// (transport/net.cc's "via NET/%s/%d%s", with the proxy rank under PXN)
