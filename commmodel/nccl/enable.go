@@ -129,6 +129,21 @@ func indexFold(names []string, s string) int {
 // (NCCL 2.30.7 src/graph/tuning.cc and its predecessors).
 func (m *Model) ll128Auto(g *Graph, maxCC int, noC2C bool) bool {
 	v, minCC := m.v, m.minCC
+	switch m.isa {
+	case "":
+	case "gfx90a":
+		// RCCL enables LL128 by default on gfx90a alone, with NVLink's
+		// (xGMI's) paths inside the node and the NIC at most PXB away
+		// (ROCm/rccl src/graph/tuning.cc, 2024-10, pull request 1054).
+		return g.TypeInter <= PathPXB && g.TypeIntra <= PathNVL
+	case "gfx950":
+		// Across nodes only (ROCm/rccl pull request 1731, 2025-06).
+		return m.nNodes > 1 && g.TypeInter <= PathPXB
+	default:
+		// gfx942 runs LL128 only with RCCL_LL128_FORCE_ENABLE=1 (ROCm/rccl
+		// pull request 1549, 2025-02: "not enabled by default").
+		return false
+	}
 	if v.legacy() {
 		// NCCL 2.8: SM70 or SM80 only, NVLink inside the node, the NIC
 		// at most PXB away (src/graph/tuning.cc at tag v2.8.4-1).

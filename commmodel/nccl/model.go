@@ -60,6 +60,9 @@ type Config struct {
 	// capability of the ranks, times ten (90 for 9.0); MaxCompCap 0 means
 	// MinCompCap.
 	MinCompCap, MaxCompCap int
+	// ISA is an AMD GPU's LLVM target (GPU.ISA: gfx90a, gfx942, gfx950),
+	// "" for NVIDIA's: RCCL enables LL128 on its own terms.
+	ISA string
 	// CPU is the host CPU (x86 Intel when zero).
 	CPU CPU
 	// Graphs are the searched graphs. Ring and Tree need at least one
@@ -101,7 +104,8 @@ type Model struct {
 	minCC  int
 	maxCC  int
 	cpu    CPU
-	ch     int // runtime channels (comm->nChannels)
+	isa    string // an AMD GPU's target, whose LL128 rule is RCCL's
+	ch     int    // runtime channels (comm->nChannels)
 	// ringPCI reports a ring whose channels together move at most PCI_BW:
 	// Ring/Simple then runs on 256 threads.
 	ringPCI bool
@@ -151,7 +155,7 @@ func New(cfg Config) (*Model, error) {
 	if cfg.MinCompCap < 30 || maxCC < cfg.MinCompCap {
 		return nil, fmt.Errorf("nccl: compute capability %d to %d: want 30 <= min <= max (9.0 is 90)", cfg.MinCompCap, maxCC)
 	}
-	m := &Model{v: v, nRanks: cfg.Ranks, nNodes: cfg.Nodes, minCC: cfg.MinCompCap, maxCC: maxCC, cpu: cfg.CPU}
+	m := &Model{v: v, nRanks: cfg.Ranks, nNodes: cfg.Nodes, minCC: cfg.MinCompCap, maxCC: maxCC, cpu: cfg.CPU, isa: cfg.ISA}
 	if cfg.Constants != nil {
 		m.c = *cfg.Constants
 	} else {

@@ -52,7 +52,7 @@ func (s System) Config(v Version) (Config, error) {
 	}
 	return Config{
 		Version: v, Ranks: s.GPUsPerNode * s.Nodes, Nodes: s.Nodes,
-		MinCompCap: s.GPU.CompCap, CPU: s.CPU, Graphs: gs, NVSwitch: s.NVSwitch,
+		MinCompCap: s.GPU.CompCap, ISA: s.GPU.ISA, CPU: s.CPU, Graphs: gs, NVSwitch: s.NVSwitch,
 	}, nil
 }
 

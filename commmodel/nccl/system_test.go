@@ -264,3 +264,40 @@ func TestSystemP2C(t *testing.T) {
 		}
 	}
 }
+
+// TestAMDLL128: RCCL enables LL128 on its own terms, not NCCL's compute
+// capability rule: by default on gfx90a (MI250X; ROCm/rccl src/graph/
+// tuning.cc of 2024-10), on gfx950 across nodes (ROCm/rccl pull request
+// 1731), and on gfx942 only when forced (ROCm/rccl pull request 1549: "not
+// enabled by default"). An H100 on one node has it, by NCCL's rule.
+func TestAMDLL128(t *testing.T) {
+	for _, c := range []struct {
+		gpu   string
+		nodes int
+		want  bool
+	}{
+		{"AMD Instinct MI300X", 1, false},
+		{"AMD Instinct MI300X", 2, false},
+		{"AMD Instinct MI355X", 1, false},
+		{"AMD Instinct MI355X", 2, true},
+		{"AMD Instinct MI250X", 1, true},
+		{"NVIDIA H100 80GB HBM3", 1, true},
+	} {
+		g, err := ParseGPU(c.gpu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := System{GPU: g, GPUsPerNode: 8, Nodes: c.nodes, NVSwitch: true, NICs: 8, NICBW: 50e9} // one hop, as predict describes Infinity Fabric
+		cfg, err := s.Config(Latest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Available(FuncAllReduce, AlgoRing, LL128); got != c.want {
+			t.Errorf("%s on %d nodes: Ring/LL128 available %v, want %v", c.gpu, c.nodes, got, c.want)
+		}
+	}
+}
