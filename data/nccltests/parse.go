@@ -142,13 +142,22 @@ func (p *parser) rowPiece(n int, s string) (start int, ok bool) {
 	}
 	start = n
 	if p.piece != "" {
-		s, start = p.piece+" "+s, p.pieceLine
+		if len(strings.Fields(s)) >= c.lay.width || len(strings.Fields(p.piece+" "+s)) > c.lay.width {
+			// A row of its own, or more than the piece lacks: the piece
+			// was never completed, and this line does not complete it.
+			p.flushPiece()
+		} else {
+			s, start = p.piece+" "+s, p.pieceLine
+		}
 	}
 	if len(strings.Fields(s)) < c.lay.width {
 		p.piece, p.pieceLine = s, start
 		return start, false
 	}
-	p.piece, p.text, p.off = "", s, 0
+	p.piece, p.text = "", s
+	if start != n {
+		p.off = 0
+	}
 	return start, true
 }
 

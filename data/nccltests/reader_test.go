@@ -685,6 +685,12 @@ func TestReadDebugGluedPieces(t *testing.T) {
 	if _, err := read(strings.NewReader(lines(in, 0, 2)), "x.log", Options{}); err == nil || !strings.Contains(err.Error(), "x.log:2: wrong number of fields: 5") {
 		t.Errorf("a lone piece: %v; want its field count at line 2", err)
 	}
+	// A piece that a whole row follows is reported, and the row kept.
+	whole := "     8388608       2097152     float     sum      -1    83.33  100.66  100.66      0    80.98  103.59  103.59      0\n"
+	l, err := read(strings.NewReader(lines(in, 0, 3)+whole), "x.log", Options{})
+	if err != nil || len(l.Tests) != 1 || len(l.Tests[0].Rows) != 1 || l.Tests[0].Rows[0].Line != 4 || len(l.Problems) != 1 || !strings.Contains(l.Problems[0].Error(), "x.log:2: wrong number of fields: 5") {
+		t.Errorf("a piece, then a whole row: %v, problems %v; want the row of line 4 and the piece reported at line 2", err, l.Problems)
+	}
 }
 
 // lines returns lines i to j (0-based, j excluded) of s.
