@@ -371,11 +371,15 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 	}
 	c = append(c, "The rules that take the model's choice, and what it expects of each at the size it was decided at (80% intervals):")
 	for _, ch := range choices {
-		c = append(c, fmt.Sprintf("  %v on %v, %d to %d B: %s/%s, %s [%s, %s] at %s, against NCCL's %s/%s %s [%s, %s]: %.2fx faster",
+		line := fmt.Sprintf("  %v on %v, %d to %d B: %s/%s, %s [%s, %s] at %s, against NCCL's %s/%s %s [%s, %s]: %.2fx faster",
 			ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol,
 			units.FormatDuration(ch.Ours.Time), units.FormatDuration(ch.Ours.Low), units.FormatDuration(ch.Ours.High), units.FormatSize(ch.Size),
 			ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatDuration(ch.NCCL.Time), units.FormatDuration(ch.NCCL.Low), units.FormatDuration(ch.NCCL.High),
-			ch.NCCL.Time/ch.Ours.Time))
+			ch.NCCL.Time/ch.Ours.Time)
+		if ch.Measured > 0 {
+			line += fmt.Sprintf(" (a calibration table measured NCCL's own at %s)", units.FormatDuration(ch.Measured))
+		}
+		c = append(c, line)
 	}
 	return c
 }

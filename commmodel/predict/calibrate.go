@@ -123,6 +123,9 @@ type Machine struct {
 	held    [numParams]bool    // on their physical bound, which the tables push against (fitResult)
 	spread  spread
 	refs    *references
+	// tables are the calibration tables, whose measured times bound what
+	// a tuner rule may claim (measuredAt).
+	tables []Table
 }
 
 // Version returns the NCCL release whose tuner the model runs when a query
@@ -205,6 +208,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	for _, t := range tables {
 		m.Tables = append(m.Tables, t.Name)
 	}
+	m.tables = tables
 	m.Params = m.params(x0, all, used, set)
 	// Only a table of one node tells the cards' links from the NICs, and
 	// only one whose ranks have GPUs of their own (the Rank lines' buses).

@@ -55,6 +55,41 @@ func (m *Machine) unmeasured(p nccl.Protocol) bool {
 	return len(m.Tables) > 0 && !m.spread.protocols[p].ok
 }
 
+// measuredAt returns the time a calibration table of q's collective and
+// shape, run with NCCL's own choices (no algorithm or protocol pinned),
+// measured at size bytes, interpolated in logs between its nearest sizes;
+// ok is false where no such table spans size.
+func (m *Machine) measuredAt(q Query, size float64) (time float64, ok bool) {
+	for i := range m.tables {
+		t := &m.tables[i]
+		if t.Collective != q.Collective || t.Ranks() != q.Ranks || t.PerNode != q.PerNode || t.Algo != "" || t.Proto != "" {
+			continue
+		}
+		for j := 1; j < len(t.Points); j++ {
+			a, b := t.Points[j-1], t.Points[j]
+			if a.Size <= size && size <= b.Size && a.Size > 0 && b.Size > a.Size {
+				f := math.Log(size/a.Size) / math.Log(b.Size/a.Size)
+				return math.Exp(math.Log(a.Time) + f*math.Log(b.Time/a.Time)), true
+			}
+		}
+	}
+	return 0, false
+}
+
+// beatsNCCL reports that ours, the model's choice for q at size bytes,
+// Beats theirs, NCCL's own, and, where a calibration table measured NCCL's
+// own at that size, beats the measured time too: a model that misses its
+// own table there has no gain to claim over it.
+func (m *Machine) beatsNCCL(q Query, ours, theirs Prediction, size float64) bool {
+	if !ours.Beats(theirs) {
+		return false
+	}
+	if t, ok := m.measuredAt(q, size); ok {
+		return ours.High < t
+	}
+	return true
+}
+
 // Beats reports whether the model expects p to be faster than q by more
 // than p's interval: q's time lies above p's High. It is the rule by which
 // the model's choice replaces NCCL's own (TunerRules, ScoreSweep): a
@@ -114,8 +149,9 @@ func (m *Machine) TunerComms(comms []Comm) ([]nccl.TunerComm, error) {
 // since the plugin runs a call no rule takes on one channel. Each rule
 // keeps NCCL's own algorithm, protocol and channels
 // (nccl.Model.DefaultPick), except for the collectives named, around each
-// of sizes where the model's fastest choice (Choices) Beats NCCL's and runs
-// a protocol some calibration table ran: there
+// of sizes where the model's fastest choice (Choices) Beats NCCL's (and the
+// time a calibration table measured NCCL's own at, beatsNCCL) and runs a
+// protocol some calibration table ran: there
 // the rule takes the model's choice, from the geometric mean of the size
 // and the one before to that of the size and the next (the first from 0,
 // the last to the largest size NCCL can ask), with NCCL's channels for it,
@@ -131,13 +167,16 @@ func (m *Machine) TunerRules(collectives []commmodel.Collective, comms []Comm, l
 // A TunerChoice is where rules of TunerPlan take the model's choice over
 // NCCL's own: on communicator Comm, for Collective, from MinBytes to
 // MaxBytes, decided at Size, where the model expects Ours against NCCL's
-// own, NCCL (both with their intervals).
+// own, NCCL (both with their intervals), and a calibration table of the
+// communicator's shape measured NCCL's own at Measured seconds (0 where
+// none did).
 type TunerChoice struct {
 	Comm               Comm
 	Collective         commmodel.Collective
 	MinBytes, MaxBytes uint64
 	Size               float64
 	Ours, NCCL         Prediction
+	Measured           float64
 }
 
 // TunerPlan returns TunerRules' rules and the model's choices among them,
@@ -197,7 +236,7 @@ func (m *Machine) beatsAt(q Query, tm *nccl.Model, f nccl.Func, a nccl.Algo, p n
 		return false
 	}
 	theirs, err := m.Predict(q.pinned(e.Algo, e.Proto), []float64{n})
-	return err == nil && ours[0].Beats(theirs[0])
+	return err == nil && m.beatsNCCL(q, ours[0], theirs[0], n)
 }
 
 // beatsEdge returns the size between out, where a with p does not beat
@@ -248,7 +287,7 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		k := slices.IndexFunc(cs, func(p Prediction) bool {
 			return p.Algorithm == e.Algo.String() && p.Protocol == nccl.ProtocolName(e.Proto)
 		})
-		if k <= 0 || !cs[0].Beats(cs[k]) {
+		if k <= 0 || !m.beatsNCCL(q, cs[0], cs[k], s) {
 			continue // NCCL's own choice, or one the model cannot price
 		}
 		a, err := nccl.ParseAlgo(cs[0].Algorithm)
@@ -280,7 +319,8 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		}
 		spans = append(spans, sp)
 		breaks = append(breaks, sp.lo, sp.hi+1)
-		choices = append(choices, TunerChoice{MinBytes: sp.lo, MaxBytes: sp.hi, Size: s, Ours: cs[0], NCCL: cs[k]})
+		measured, _ := m.measuredAt(q, s)
+		choices = append(choices, TunerChoice{MinBytes: sp.lo, MaxBytes: sp.hi, Size: s, Ours: cs[0], NCCL: cs[k], Measured: measured})
 	}
 	if len(spans) == 0 {
 		return def, nil, nil, nil

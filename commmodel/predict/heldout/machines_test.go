@@ -286,3 +286,46 @@ func TestTuneUnmeasuredProtocol(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneMeasuredBound: ABCI's A100 Broadcast on 2 x 8 measured 57.71 us
+// at 128 KiB and 73.55 us at 256 KiB (broadcast_2x8.log), faster than the
+// model's Ring/Simple could claim beyond its interval there; a rule may not
+// claim a gain over a time a calibration table measured. Every choice of
+// TunerPlan that a table measured NCCL's own for beats that measurement,
+// and none takes 2 x 8 from 100 to 400 KiB.
+func TestTuneMeasuredBound(t *testing.T) {
+	var pm heldout.PairedMachine
+	for _, m := range pairedMachines(t) {
+		if m.Name == "a100-sxm4-abci-ib4xhdr" {
+			pm = m
+		}
+	}
+	m, err := predict.Calibrate(pm.Hardware, pm.Tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sizes []float64
+	for s := float64(1 << 10); s <= 4<<30; s *= 2 {
+		sizes = append(sizes, s)
+	}
+	comms := []predict.Comm{{Nodes: 2, PerNode: 8}, {Nodes: 16, PerNode: 8}}
+	_, choices, err := m.TunerPlan([]commmodel.Collective{commmodel.Broadcast}, comms, predict.Layout{}, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	measured := 0
+	for _, c := range choices {
+		if c.Measured > 0 {
+			measured++
+			if !(c.Ours.High < c.Measured) {
+				t.Errorf("%v on %v at %g B: our High %g s, a table measured NCCL's own at %g s", c.Collective, c.Comm, c.Size, c.Ours.High, c.Measured)
+			}
+		}
+		if c.Comm.Nodes == 2 && c.MaxBytes >= 100e3 && c.MinBytes <= 400e3 {
+			t.Errorf("a rule on 2 x 8 from %d to %d B, where broadcast_2x8.log measured NCCL's own faster", c.MinBytes, c.MaxBytes)
+		}
+	}
+	if measured == 0 {
+		t.Errorf("choices %+v: want one where a table measured NCCL's own", choices)
+	}
+}
