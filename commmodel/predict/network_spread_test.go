@@ -247,6 +247,11 @@ func TestUntabledNetLatency(t *testing.T) {
 	if why != "" || ps[0].High > measured {
 		t.Errorf("without net_latency: %.1f us [%.1f, %.1f], %q; want NCCL's own, below %.2f us", ps[0].Time*1e6, ps[0].Low*1e6, ps[0].High*1e6, why, measured*1e6)
 	}
+	// NCCL's own figure is NCCL's model's.
+	h.NetLatency = 1
+	if _, why, _ := Untabled(h, q, []float64{8}); why != "" {
+		t.Errorf("net_latency 1: %q; want NCCL's own model", why)
+	}
 	// Within a node the network's latency does not count.
 	h.NetLatency = 16
 	if _, why, _ := Untabled(h, Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}, []float64{8}); why != "" {
