@@ -535,7 +535,8 @@ func TestPredictElidedRanks(t *testing.T) {
 // TestPredictHostsFromEvidence: a table is taken to have run on the
 // prediction's hosts only where its log allows them. Together's 1 x 8 log
 // without its Rank lines still prints "nGpus 8", one process driving 8
-// GPUs, which share a host: on hosts of 4 it is left out. cluster01's
+// GPUs, which share a host: one node, whatever the prediction's hosts, and
+// nothing assumed. cluster01's
 // 2 x 8 AllToAll (16 processes of 1 GPU) with its Rank lines elided but
 // those of cnode3-002 (ranks 0 to 7) and rank 15's, is left out on hosts
 // of 4 and taken as 2 hosts of 8. The GB300 guide's two-host table names two hosts among
@@ -555,8 +556,6 @@ func TestPredictHostsFromEvidence(t *testing.T) {
 		perNode int
 		want    string
 	}{
-		{g8, 4, "the table is left out"},
-		{g8, 8, "one node of 8 GPUs is assumed"},
 		{two, 4, "the table is left out"},
 		{two, 8, "2 nodes of 8 GPUs are assumed"},
 	} {
@@ -565,6 +564,11 @@ func TestPredictHostsFromEvidence(t *testing.T) {
 		left := c.want == "the table is left out"
 		if code != 0 || !strings.Contains(stderr, c.want) || left != strings.Contains(stderr, "the prediction is uncalibrated") {
 			t.Errorf("%s on hosts of %d: exit %d, stderr %q; want %q", filepath.Base(c.file), c.perNode, code, stderr, c.want)
+		}
+	}
+	for _, perNode := range []int{4, 8} {
+		if code, stderr := predict(g8, perNode); code != 0 || strings.Contains(stderr, "assumed, as the predicted runs' nodes") || strings.Contains(stderr, "the prediction is uncalibrated") {
+			t.Errorf("g8.log on hosts of %d: exit %d, stderr %q; want its one node, nothing assumed", perNode, code, stderr)
 		}
 	}
 	// cluster01's 1 x 8 AllReduce without its Rank lines is taken as 2 x 4,

@@ -449,10 +449,14 @@ func launchFlagsOf(s string) launchFlags {
 }
 
 // flags takes a command line's layout flags where the test has no header
-// line ("# nThread"), which states them and outranks them.
+// line ("# nThread"), which states them and outranks them; of -t and -g,
+// the one the line leaves out is nccl-tests' default, 1.
 func (s *testState) flags(f launchFlags) {
 	if s.sawParams {
 		return
+	}
+	if f.threads > 0 || f.gpus > 0 {
+		f.threads, f.gpus = max(f.threads, 1), max(f.gpus, 1)
 	}
 	if f.threads > 0 {
 		s.t.Threads = f.threads

@@ -638,13 +638,17 @@ func TestInPlaceNotMeasured(t *testing.T) {
 // there is one, outranks it.
 func TestReadCommandLineLayout(t *testing.T) {
 	rows := "  1073741824     268435456     float     sum      -1   9306.7  115.37  115.37      0   9291.5  115.56  115.56      0\n"
+	// One process of 2 GPUs: one host.
+	if tt := readString(t, "./nccl-tests/build/all_reduce_perf -b 1G -e 8G -f 2 -g 2\n"+rows, Options{}).Tests[0]; tt.Nodes != 1 || tt.NodesFrom != FromLayout {
+		t.Errorf("-g 2 over 2 ranks: %d nodes from %v; want 1 from the layout", tt.Nodes, tt.NodesFrom)
+	}
 	for _, c := range []struct {
 		cmd                   string
 		threads, gpus, graphs int
 	}{
-		{"./nccl-tests/build/all_reduce_perf -b 1G -e 8G -f 2 -g 2\n", 0, 2, 0},
+		{"./nccl-tests/build/all_reduce_perf -b 1G -e 8G -f 2 -g 2\n", 1, 2, 0},
 		{"$ all_reduce_perf --ngpus=2 -t2 -G 1\n", 2, 2, 1},
-		{"all_reduce_perf --nthreads 4 --cudagraph 10 -g x\n", 4, 0, 10},
+		{"all_reduce_perf --nthreads 4 --cudagraph 10 -g x\n", 4, 1, 10},
 		{"srun -t 10 -G 8 all_reduce_perf -b 8 -e 1G\n", 0, 0, 0},
 		{"all_reduce_perf -g 2\n# nThread 1 nGpus 1 minBytes 1 maxBytes 2 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n", 1, 1, 0},
 	} {

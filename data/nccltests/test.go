@@ -197,10 +197,13 @@ const (
 	// tells them apart; the first of Candidates was taken, and Problems
 	// holds an ErrAmbiguous warning.
 	FromGuess
+	// FromLayout: the header's (or command line's) threads and GPUs per
+	// thread, which make every rank one process's: one host.
+	FromLayout
 )
 
 var inferenceNames = [...]string{"unknown", "override", "name", "rank lines", "host names", "counts", "table",
-	"check column", "file name", "guess"}
+	"check column", "file name", "guess", "layout"}
 
 func (i Inference) String() string {
 	if i < 0 || int(i) >= len(inferenceNames) {
