@@ -169,14 +169,16 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool) []Find
 		toward := slices.DeleteFunc(slices.Clone(guesses), func(g Guess) bool {
 			return g.Ratio > 0 && (f.Kind == KindSlower) != (g.Ratio > 1)
 		})
-		onGuess := len(toward) > 0 && (f.Term == TermLatency || f.Term == TermNetwork)
+		// Across nodes an assumed network or NVLS moves an NVLink-bound
+		// time too (a slower network than assumed binds in its place).
+		onGuess := len(toward) > 0 && (f.Term == TermLatency || f.Term == TermNetwork || f.Term == TermNVLink && t.Nodes > 1)
 		if onGuess {
 			f.Guesses = toward
 		}
 		switch {
 		case onGuess && guessed == 0:
 			f.Advice, guessed = []string{guessAdvice(toward)}, len(out)+1
-			if noGDR(t.Evidence) && f.Kind == KindSlower && f.Term == TermNetwork {
+			if noGDR(t.Evidence) && f.Kind == KindSlower && f.Term != TermLatency {
 				f.Advice = append(f.Advice, networkAdvice(t.Evidence))
 			}
 		case onGuess:
@@ -227,13 +229,20 @@ func advice(f Finding, t Table, h *Hardware) []string {
 	case TermLatency:
 		return []string{"per-step latency: check that no NCCL_PROTO or NCCL_ALGO setting in the job's environment rules out NCCL's choice here (" + f.NCCL + "), and the launch layout (-g)"}
 	case TermNVLink:
+		var a []string
 		switch h.Fabric {
 		case FabricInfinity:
-			return []string{"Infinity Fabric: check its links (rocm-smi --showtopo) and that RCCL uses them (NCCL_DEBUG=INFO lines \"via P2P/IPC\"); NCCL_MIN_NCHANNELS raises the channels of mid-size calls"}
+			a = []string{"Infinity Fabric: check its links (rocm-smi --showtopo) and that RCCL uses them (NCCL_DEBUG=INFO lines \"via P2P/IPC\"); NCCL_MIN_NCHANNELS raises the channels of mid-size calls"}
 		case FabricPCIe:
-			return []string{"PCIe between the GPUs: check that NCCL runs P2P between them (NCCL_DEBUG=INFO lines \"via P2P\", not \"via SHM\"; nvidia-smi topo -p2p r), and their PCIe links' generation and width (nvidia-smi -q: PCIe Generation, Link Width)"}
+			a = []string{"PCIe between the GPUs: check that NCCL runs P2P between them (NCCL_DEBUG=INFO lines \"via P2P\", not \"via SHM\"; nvidia-smi topo -p2p r), and their PCIe links' generation and width (nvidia-smi -q: PCIe Generation, Link Width)"}
+		default:
+			a = []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_P2P_LEVEL=NVL, NCCL_DEBUG=INFO lines \"via P2P/CUMEM\"); NCCL_MIN_NCHANNELS raises the channels of mid-size calls"}
 		}
-		return []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_P2P_LEVEL=NVL, NCCL_DEBUG=INFO lines \"via P2P/CUMEM\"); NCCL_MIN_NCHANNELS raises the channels of mid-size calls"}
+		if t.Nodes > 1 {
+			// A network slower than described binds in the links' place.
+			a = append(a, "or, across nodes, "+networkAdvice(t.Evidence))
+		}
+		return a
 	}
 	a := []string{networkAdvice(t.Evidence)}
 	if t.Nodes > 2 {
@@ -255,7 +264,7 @@ func noGDR(e nccltests.Evidence) bool {
 // sockets mean no RDMA transport was found.
 func networkAdvice(e nccltests.Evidence) string {
 	if noGDR(e) {
-		return fmt.Sprintf("the network: NCCL ran without GPUDirect RDMA (NCCL_DEBUG=INFO, line %d), so every message passes through host memory: load the nvidia-peermem module (or use DMA-BUF, NCCL_DMABUF_ENABLE=1), and check NCCL_NET_GDR_LEVEL and the NIC's PCIe path to the GPU (-topo)", e.GPUDirect.Line)
+		return fmt.Sprintf("the network: NCCL ran without GPUDirect RDMA (NCCL_DEBUG=INFO, line %d), staging network data in host memory: load the nvidia-peermem module (or use DMA-BUF, NCCL_DMABUF_ENABLE=1), and check NCCL_NET_GDR_LEVEL and the NIC's PCIe path to the GPU (-topo)", e.GPUDirect.Line)
 	}
 	switch n := e.Network.Value; {
 	case !e.Network.Known() || n == "IB":
@@ -579,8 +588,13 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 			a = fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs as described, which the model's %s cannot: NCCL ran an algorithm that sends less over the network (Tree, NVLSTree, CollNet), or the nodes have more NIC bandwidth than described; to measure the network itself, run with NCCL_ALGO=Ring",
 				bus(best)/1e9, bound/1e9, choiceOf(preds[best]))
 		}
-		if !h.given(h.Sources.NICs) || !h.given(h.Sources.NICBW) {
+		switch count, rate := !h.given(h.Sources.NICs), !h.given(h.Sources.NICBW); {
+		case count && rate:
 			a += "; the NICs' count and rate behind that bound are assumed: -hw nics=N,nic-bw=RATE settles them"
+		case count:
+			a += "; the NICs' count behind that bound is assumed: -hw nics=N settles it"
+		case rate:
+			a += "; the NICs' rate behind that bound is assumed: -hw nic-bw=RATE settles it"
 		}
 		out = append(out, Finding{FromBytes: t.Points[r[0]].Size, ToBytes: t.Points[r[1]].Size, MeasuredOverModel: t.Points[best].Time / preds[best].Time,
 			Kind: KindAboveNIC, NCCL: choiceOf(preds[best]), Advice: []string{a}})
