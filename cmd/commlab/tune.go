@@ -223,10 +223,18 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if m.Version().Before(nccl.TunerPluginFrom) {
+	// The newest release the tables ran, as they printed it (the model
+	// may follow a nearer tuner, versionOf).
+	var ran nccl.Version
+	for _, t := range mc.tables {
+		if ran.Before(t.Version) {
+			ran = t.Version
+		}
+	}
+	if ran != (nccl.Version{}) && ran.Before(nccl.TunerPluginFrom) {
 		fmt.Fprintf(stderr, "commlab tune: the tables ran NCCL %v, and the example tuner plugin needs NCCL %v or later: "+
 			"the plugin of NCCL 2.27.5 to 2.29.7 crashes on the first call a rule matches (NVIDIA/nccl#1974) unless patched (docs/tune.md)\n",
-			m.Version(), nccl.TunerPluginFrom)
+			ran, nccl.TunerPluginFrom)
 	}
 	comms, err := m.TunerComms(req.comms)
 	if err != nil {

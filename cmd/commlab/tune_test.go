@@ -329,3 +329,14 @@ func TestTuneHostsOfMatchingComm(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneRanVersion: the warning about the example plugin's NCCL names the
+// release the tables ran as they printed it (ABCI's 2.8.4, pinned), not the
+// nearer tuner the model follows (2.18).
+func TestTuneRanVersion(t *testing.T) {
+	abci := "../../data/logs/paired/a100-sxm4-abci-ib4xhdr/allreduce_2x8.log:version=2.8.4"
+	code, _, stderr := runCLI("tune", "-calibrate", abci, "-comms", "2x8", "-o", filepath.Join(t.TempDir(), "r.conf"))
+	if code != 0 || !strings.Contains(stderr, "the tables ran NCCL 2.8.4,") {
+		t.Errorf("exit %d, stderr %q; want the tables' 2.8.4", code, stderr)
+	}
+}
