@@ -158,3 +158,19 @@ func TestDiagnoseHostsOfCalibration(t *testing.T) {
 		t.Errorf("predict: exit %d, %s%s; want the 8-GPU systems offered", code, out, stderr)
 	}
 }
+
+// TestDiagnoseFasterCalibrated: a table faster than the model that is one
+// of the calibration tables gets no advice to calibrate on it (ABCI's A100
+// Broadcast on 2 x 8, diagnosed against all twelve of the machine's
+// tables, is faster than the model at some sizes).
+func TestDiagnoseFasterCalibrated(t *testing.T) {
+	dir := "../../data/logs/paired/a100-sxm4-abci-ib4xhdr/"
+	files, err := filepath.Glob(dir + "*.log")
+	if err != nil || len(files) != 12 {
+		t.Fatalf("%d files, %v", len(files), err)
+	}
+	code, out, stderr := runCLI("diagnose", dir+"broadcast_2x8.log", "-calibrate", strings.Join(files, ","))
+	if code != 0 || !strings.Contains(out, "though it was calibrated on this table") || strings.Contains(out, "calibrate on this table with the others") {
+		t.Errorf("exit %d, %s%s; want the faster ranges put down to the model's form", code, out, stderr)
+	}
+}

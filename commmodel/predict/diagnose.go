@@ -183,6 +183,8 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool) []Find
 			}
 		case onGuess:
 			f.Advice = []string{fmt.Sprintf("the gap may be the assumed hardware, as for finding %d", guessed)}
+		case f.Kind == KindFaster && slices.Contains(m.Tables, t.Name):
+			f.Advice = []string{"the model is too slow here though it was calibrated on this table: its form misses this range of the table (the bound column says which term it puts there); predictions at these sizes lean slow"}
 		default:
 			f.Advice = advice(f, t, &m.Hardware)
 		}
