@@ -554,3 +554,25 @@ func TestHostNICsBeyondGPUs(t *testing.T) {
 		t.Errorf("DGX H100, 4 GPUs a node: %d NICs, want 4", dgx.hostNICs(1, 4))
 	}
 }
+
+// TestNVLSOnlyHopperOn: a GPU without NVLS (Volta, Ampere) has nvls false
+// from the catalog, not as a guess; Hopper's NVLS stays assumed.
+func TestNVLSOnlyHopperOn(t *testing.T) {
+	for _, c := range []struct {
+		gpu  string
+		nvls bool
+		src  Source
+	}{
+		{"Tesla V100-SXM2-32GB", false, SourceCatalog},
+		{"NVIDIA A100-SXM4-80GB", false, SourceCatalog},
+		{"NVIDIA H100 80GB HBM3", true, ""},
+	} {
+		h, err := Describe(c.gpu, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.NVLS != c.nvls || h.Sources.NVLS != c.src {
+			t.Errorf("%s: nvls %v from %q, want %v from %q", c.gpu, h.NVLS, h.Sources.NVLS, c.nvls, c.src)
+		}
+	}
+}

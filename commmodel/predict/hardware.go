@@ -130,6 +130,9 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	if h.Fabric == FabricInfinity { // the modules' own links; NVLS is NVIDIA's
 		h.Sources.Fabric, h.Sources.NVLS = SourceCatalog, SourceCatalog
 	}
+	if !g.SupportsNVLS() && g.Known { // before Hopper, or AMD's: no NVLS whatever the fabric
+		h.Sources.NVLS = SourceCatalog
+	}
 	if g.Name == "GB200" || g.Name == "GB300" {
 		h.Domain = 72
 		h.Sources.Domain, h.Sources.Fabric = SourceCatalog, SourceCatalog
