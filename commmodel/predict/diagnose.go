@@ -526,12 +526,10 @@ func switches(t Table, preds []Prediction, stalled []bool) []Finding {
 		out = append(out, Finding{FromBytes: a.Size, ToBytes: b.Size, MeasuredOverModel: (b.Time / preds[i+1].Time),
 			Kind: KindSwitch, NCCL: from + " -> " + to,
 			Advice: []string{fmt.Sprintf("the time falls from %s to %s where NCCL changes from %s to %s: pin the faster side with NCCL_ALGO and NCCL_PROTO around this size, or write a tuner rule for it (commlab tune)",
-				formatMicro(a.Time), formatMicro(b.Time), from, to)}})
+				units.FormatDuration(a.Time), units.FormatDuration(b.Time), from, to)}})
 	}
 	return out
 }
-
-func formatMicro(s float64) string { return fmt.Sprintf("%.1f us", s*1e6) }
 
 // stallFindings returns a finding for each run of stalled rows (stalls).
 func stallFindings(t Table, preds []Prediction, stalled []bool) []Finding {
