@@ -280,7 +280,8 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 
 // readEvidence sets what the log says of the run beside its table: the
 // NCCL version (NCCL's "NCCL version" line, else nccl-tests' nccl-library)
-// and NCCL_ALGO and NCCL_PROTO where the environment set them.
+// and NCCL_ALGO and NCCL_PROTO where the environment set them, else where
+// NCCL's TUNING lines name one algorithm (protocol) for every call.
 func readEvidence(tab *Table, e *nccltests.Evidence) {
 	for _, v := range []nccltests.Fact[string]{e.Library, e.NCCLVersion} {
 		if v.Known() {
@@ -294,6 +295,15 @@ func readEvidence(tab *Table, e *nccltests.Evidence) {
 	}
 	if e.Proto.Known() {
 		tab.Proto = e.Proto.Value
+	}
+	// What NCCL's TUNING lines say it ran at every size pins the table as
+	// NCCL_ALGO and NCCL_PROTO would.
+	// (NCCL's debug names, NVLS_TREE, drop NCCL_ALGO's spelling's "_".)
+	if a, err := nccl.ParseAlgo(strings.ReplaceAll(e.RanAlgo.Value, "_", "")); tab.Algo == "" && e.RanAlgo.Known() && err == nil {
+		tab.Algo = a.String()
+	}
+	if p, err := commmodel.ParseProtocol(e.RanProto.Value); tab.Proto == "" && e.RanProto.Known() && err == nil {
+		tab.Proto = nccl.ProtocolName(p)
 	}
 }
 

@@ -507,3 +507,27 @@ func TestSameShapeOtherGPUs(t *testing.T) {
 		t.Errorf("%q; want one note naming the two pairs of GPUs", notes)
 	}
 }
+
+// TestTuningLinesPin: a table whose NCCL TUNING lines name one algorithm
+// and one protocol for every call is pinned to them, as NCCL_ALGO and
+// NCCL_PROTO would pin it (NCCL's names: NVLS_TREE is NVLSTree); a pin
+// given for the file outranks them.
+func TestTuningLinesPin(t *testing.T) {
+	log := "# nThread 1 nGpus 1 minBytes 8388608 maxBytes 16777216 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n" +
+		"#  Rank  0 Group  0 Pid  1 on h0 device  0 [0x1b] NVIDIA H100 80GB HBM3\n" +
+		"#  Rank  1 Group  0 Pid  2 on h0 device  1 [0x2b] NVIDIA H100 80GB HBM3\n" +
+		"#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" +
+		"h0:1:1 [0] NCCL INFO AllReduce: 8388608 Bytes -> Algo NVLS_TREE proto SIMPLE channel{Lo..Hi}={0..15}\n" +
+		"     8388608       2097152     float     sum      -1    83.33  100.66  100.66      0    80.98  103.59  103.59      0\n"
+	tabs, _, err := ReadBytes([]byte(log), "all_reduce.log", nil)
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	if tabs[0].Algo != "NVLSTree" || tabs[0].Proto != "Simple" {
+		t.Errorf("algo %q, proto %q; want NVLSTree and Simple from the TUNING line", tabs[0].Algo, tabs[0].Proto)
+	}
+	tabs, _, err = ReadBytes([]byte(log), "all_reduce.log", func(int) Pins { return Pins{Algo: "Ring"} })
+	if err != nil || len(tabs) != 1 || tabs[0].Algo != "Ring" {
+		t.Errorf("pinned to Ring: %+v, %v", tabs, err)
+	}
+}

@@ -121,6 +121,11 @@ type Evidence struct {
 	// Algo and Proto are NCCL_ALGO and NCCL_PROTO where NCCL says the
 	// environment set them: "NCCL_ALGO set by environment to Tree".
 	Algo, Proto Fact[string]
+	// RanAlgo and RanProto are the algorithm and the protocol NCCL ran for
+	// every call of the test, where its TUNING lines (NCCL 2.24 on) name
+	// one each: "AllReduce: 8388608 Bytes -> Algo RING proto SIMPLE ...",
+	// as NCCL names them (RING, NVLS_TREE, SIMPLE).
+	RanAlgo, RanProto Fact[string]
 	// NICPath is the path NCCL's graph search found between the GPUs and
 	// the NICs, as NCCL types it ("PIX", "PHB"): the second type of a
 	// search result, "Pattern 4, crossNic 0, nChannels 16, bw 20.000000/

@@ -258,6 +258,18 @@ func (p *parser) infer(s *testState, want *op) {
 	}
 	p.inferCounts(s)
 	t.Evidence = s.debug.evidence()
+	// One algorithm (protocol) in every TUNING line of the test's calls is
+	// what NCCL ran at every size.
+	for k, line := range s.ranAlgo {
+		if len(s.ranAlgo) == 1 {
+			t.Evidence.RanAlgo.set(k, line)
+		}
+	}
+	for k, line := range s.ranProto {
+		if len(s.ranProto) == 1 {
+			t.Evidence.RanProto.set(k, line)
+		}
+	}
 	t.Evidence.Devices = s.devices
 	if len(s.devices) == len(s.rankLines) && len(s.devices) == t.Ranks {
 		t.Evidence.gpusPerHost() // every rank listed once

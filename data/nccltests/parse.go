@@ -58,7 +58,10 @@ type testState struct {
 	debug                    debugState // the NCCL debug lines of its setup
 	relax                    int        // evidence the inference drops (see fit)
 	countFree                bool       // the op was inferred without the Rank lines' count (inferOp)
-	noCheck                  bool       // the inference drops the #wrong columns (see fit)
+	// ran holds what NCCL's TUNING lines among the test's calls say they
+	// ran (tuningRE): each algorithm and protocol, at its first line.
+	ranAlgo, ranProto map[string]int
+	noCheck           bool // the inference drops the #wrong columns (see fit)
 }
 
 // problem records a problem at line and column (0: the whole line).
@@ -196,12 +199,39 @@ func (p *parser) start(n int, keep func(*testState) bool) *testState {
 // the test being set up: the current one while it has no rows, else the
 // next.
 func (p *parser) debugLine(n int, msg string) {
+	if m := tuningRE.FindStringSubmatch(msg); m != nil {
+		// A call of the test being read (a warm-up one before its first
+		// row): what NCCL ran for it.
+		if c := p.cur; c != nil && !c.closed {
+			c.ran(n, m[1], m[2])
+		}
+		return
+	}
 	if c := p.cur; c != nil && len(c.t.Rows) == 0 && !c.closed {
 		c.debug.line(n, msg)
 		return
 	}
 	p.debug.line(n, msg)
 	p.hasDebug = true
+}
+
+// tuningRE reads NCCL's TUNING line for a call (NCCL 2.24 on,
+// src/enqueue.cc): "AllReduce: 8388608 Bytes -> Algo RING proto SIMPLE
+// channel{Lo..Hi}={0..23}".
+var tuningRE = regexp.MustCompile(`^\w+: \d+ Bytes -> Algo (\w+) proto (\w+)`)
+
+// ran records that a call of s ran algorithm algo with protocol proto, as
+// NCCL's TUNING line n says.
+func (s *testState) ran(n int, algo, proto string) {
+	if s.ranAlgo == nil {
+		s.ranAlgo, s.ranProto = map[string]int{}, map[string]int{}
+	}
+	if _, ok := s.ranAlgo[algo]; !ok {
+		s.ranAlgo[algo] = n
+	}
+	if _, ok := s.ranProto[proto]; !ok {
+		s.ranProto[proto] = n
+	}
 }
 
 // endInput gives the debug lines after the last test's rows to that test.

@@ -2,6 +2,7 @@ package nccltests
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -701,4 +702,35 @@ func TestReadDebugGluedPieces(t *testing.T) {
 func lines(s string, i, j int) string {
 	ls := strings.SplitAfter(s, "\n")
 	return strings.Join(ls[i:j], "")
+}
+
+// TestReadTuningLines: NCCL 2.24 on prints at INFO (subsystem TUNING) what
+// each call ran, "AllReduce: 8388608 Bytes -> Algo RING proto SIMPLE
+// channel{Lo..Hi}={0..23}" (Timez-zx/nccl-tests' nccl.log, NCCL 2.27.7).
+// Where every call of a test ran one algorithm and one protocol, the test's
+// evidence says so at the first such line; calls of two algorithms leave
+// the algorithm unknown. The lines do not end up in the next test's
+// evidence.
+func TestReadTuningLines(t *testing.T) {
+	hdr := "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	row := func(size int) string {
+		return fmt.Sprintf("%12d %13d     float     sum      -1    83.33  100.66  100.66      0    80.98  103.59  103.59      0\n", size, size/4)
+	}
+	tuning := func(size int, algo, proto string) string {
+		return fmt.Sprintf("mew0:64904:64904 [0] NCCL INFO AllReduce: %d Bytes -> Algo %s proto %s channel{Lo..Hi}={0..23}\n", size, algo, proto)
+	}
+	in := hdr + tuning(8388608, "RING", "SIMPLE") + row(8388608) + tuning(16777216, "RING", "SIMPLE") + row(16777216)
+	e := readString(t, in, Options{}).Tests[0].Evidence
+	if e.RanAlgo != (Fact[string]{"RING", 2}) || e.RanProto != (Fact[string]{"SIMPLE", 2}) {
+		t.Errorf("ran %v/%v; want RING/SIMPLE at line 2", e.RanAlgo, e.RanProto)
+	}
+	in = hdr + tuning(8388608, "TREE", "LL") + row(8388608) + tuning(16777216, "RING", "LL") + row(16777216)
+	e = readString(t, in, Options{}).Tests[0].Evidence
+	if e.RanAlgo.Known() || e.RanProto != (Fact[string]{"LL", 2}) {
+		t.Errorf("ran %v/%v; want the algorithm unknown, LL at line 2", e.RanAlgo, e.RanProto)
+	}
+	l := readString(t, hdr+tuning(8388608, "RING", "SIMPLE")+row(8388608)+"# Avg bus bandwidth    : 100.66\n"+hdr+row(8388608), Options{})
+	if len(l.Tests) != 2 || l.Tests[1].Evidence.RanAlgo.Known() {
+		t.Errorf("%d tests, the second's %v; want two, the second knowing nothing", len(l.Tests), l.Tests[len(l.Tests)-1].Evidence.RanAlgo)
+	}
 }
