@@ -239,7 +239,7 @@ func TestUntabledNetLatency(t *testing.T) {
 	if !strings.Contains(why, "net_latency") || !(ps[0].Low < measured && measured < ps[0].High) {
 		t.Errorf("p4d.24xlarge: %.1f us [%.1f, %.1f], %q; want the model at its priors, holding %.2f us", ps[0].Time*1e6, ps[0].Low*1e6, ps[0].High*1e6, why, measured*1e6)
 	}
-	h.NetLatency = 0
+	h.NetLatency, h.Sources.NetLatency = 0, ""
 	ps, why, err = Untabled(h, q, []float64{8})
 	if err != nil {
 		t.Fatal(err)
@@ -247,13 +247,15 @@ func TestUntabledNetLatency(t *testing.T) {
 	if why != "" || ps[0].High > measured {
 		t.Errorf("without net_latency: %.1f us [%.1f, %.1f], %q; want NCCL's own, below %.2f us", ps[0].Time*1e6, ps[0].Low*1e6, ps[0].High*1e6, why, measured*1e6)
 	}
-	// NCCL's own figure is NCCL's model's.
-	h.NetLatency = 1
-	if _, why, _ := Untabled(h, q, []float64{8}); why != "" {
-		t.Errorf("net_latency 1: %q; want NCCL's own model", why)
+	// A latency given is the model at its priors', even NCCL's own figure
+	// (no jump between 1 and 1.01); one assumed is NCCL's model's.
+	h.NetLatency, h.Sources.NetLatency = 1, SourceUser
+	if _, why, _ := Untabled(h, q, []float64{8}); !strings.Contains(why, "net_latency 1x") {
+		t.Errorf("net_latency 1 given: %q; want the model at its priors", why)
 	}
+	h.Sources.NetLatency = ""
 	// Within a node the network's latency does not count.
-	h.NetLatency = 16
+	h.NetLatency, h.Sources.NetLatency = 16, SourceUser
 	if _, why, _ := Untabled(h, Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}, []float64{8}); why != "" {
 		t.Errorf("one node: %q; want NCCL's own model", why)
 	}

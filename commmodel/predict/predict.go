@@ -178,8 +178,8 @@ func Untabled(h Hardware, q Query, sizes []float64) (preds []Prediction, why str
 		why = "NCCL's tuning model has no AllToAll"
 	case !h.InNCCLTables():
 		why = fmt.Sprintf("NCCL's tuning tables do not hold %s's links as described", h.GPU.Name)
-	case h.NetLatency > 0 && h.NetLatency != 1 && q.Ranks > q.PerNode:
-		why = fmt.Sprintf("the network's latency is %gx NCCL's figure (net_latency), which NCCL's tuning model does not take", h.NetLatency)
+	case h.given(h.Sources.NetLatency) && q.Ranks > q.PerNode:
+		why = fmt.Sprintf("the network's latency is given (net_latency %gx NCCL's figure), which the model at its priors takes and NCCL's tuning model does not", h.netLatency())
 	default:
 		if preds, err = Reference(h, q, sizes); err != nil {
 			return nil, "", err
