@@ -171,18 +171,17 @@ func TuneMachine() (*predict.Machine, error) {
 }
 
 // TuneAcross is notebook 08's second tuning example: a machine whose
-// tables cross nodes (ABCI's A100 nodes, AllReduce and Broadcast on 1 to
-// 16 nodes from 4 B up), which measure the network and every protocol, so
-// that the model can claim a gain across nodes, its collectives and the
-// communicators of its job.
+// tables cross nodes (cluster01's, on 1 to 10 nodes of 1 to 8 GPUs), which
+// measure the network, so that the model can claim a gain across nodes,
+// its collectives and the communicators of its job.
 var TuneAcross = struct {
 	Machine     string
 	Collectives []commmodel.Collective
 	Comms       []predict.Comm
 }{
-	Machine:     "a100-sxm4-abci-ib4xhdr",
-	Collectives: []commmodel.Collective{commmodel.AllReduce, commmodel.Broadcast},
-	Comms:       []predict.Comm{{Nodes: 1, PerNode: 8}, {Nodes: 2, PerNode: 8}, {Nodes: 16, PerNode: 8}},
+	Machine:     "h100-sxm-10node-cluster01",
+	Collectives: []commmodel.Collective{commmodel.AllReduce, commmodel.AllGather, commmodel.ReduceScatter},
+	Comms:       []predict.Comm{{Nodes: 2, PerNode: 8}, {Nodes: 10, PerNode: 1}, {Nodes: 10, PerNode: 8}},
 }
 
 // TuneAcrossMachine returns TuneAcross's machine calibrated on all its

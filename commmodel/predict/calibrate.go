@@ -126,6 +126,10 @@ type Machine struct {
 	// tables are the calibration tables, whose measured times bound what
 	// a tuner rule may claim (measuredAt).
 	tables []Table
+	// ran holds, for each protocol, the least and the most bytes of the
+	// calibration points that ran it (0, 0 for none): the sizes its
+	// efficiency and latencies were fitted at (unmeasured).
+	ran [nccl.NumProtocols][2]float64
 }
 
 // Version returns the NCCL release whose tuner the model runs when a query
@@ -209,6 +213,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		m.Tables = append(m.Tables, t.Name)
 	}
 	m.tables = tables
+	m.ran = protocolSizes(tables, d)
 	m.Params = m.params(x0, all, used, set)
 	// Only a table of one node tells the cards' links from the NICs, and
 	// only one whose ranks have GPUs of their own (the Rank lines' buses).
@@ -889,4 +894,25 @@ func disagreements(tables []Table) []string {
 		}
 	}
 	return out
+}
+
+// protocolSizes returns the least and the most bytes of the points of
+// tables that ran each protocol in design d (whose terms are the tables'
+// points in order).
+func protocolSizes(tables []Table, d *design) (ran [nccl.NumProtocols][2]float64) {
+	i := 0
+	for _, t := range tables {
+		for _, p := range t.Points {
+			if i >= len(d.terms) {
+				return ran
+			}
+			r := &ran[d.terms[i].ch.proto]
+			if r[0] == 0 || p.Size < r[0] {
+				r[0] = p.Size
+			}
+			r[1] = max(r[1], p.Size)
+			i++
+		}
+	}
+	return ran
 }

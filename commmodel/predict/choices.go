@@ -48,11 +48,14 @@ func (q Query) pinned(a nccl.Algo, p nccl.Protocol) Query {
 }
 
 // unmeasured reports that m was calibrated on tables none of which ran
-// protocol p: a gain the model expects of p rests on its priors alone,
-// which no tuner rule or pin for a production job should (TunerRules,
-// pins). Without tables the model is NCCL's own, whose choices NCCL makes.
-func (m *Machine) unmeasured(p nccl.Protocol) bool {
-	return len(m.Tables) > 0 && !m.spread.protocols[p].ok
+// protocol p within two doublings of size bytes: a gain the model expects
+// of p there rests on its priors, or on a protocol's efficiency carried
+// far from the sizes it was fitted at, which no tuner rule or pin for a
+// production job should (TunerRules, pins). Without tables the model is
+// NCCL's own, whose choices NCCL makes.
+func (m *Machine) unmeasured(p nccl.Protocol, size float64) bool {
+	r := m.ran[p]
+	return len(m.Tables) > 0 && !(r[1] > 0 && size >= r[0]/4 && size <= 4*r[1])
 }
 
 // measuredAt returns the time a calibration table of q's collective and
@@ -228,7 +231,7 @@ const maxTunedSize = 1 << 40
 // for q (function f, NCCL's tuning model tm) at n bytes.
 func (m *Machine) beatsAt(q Query, tm *nccl.Model, f nccl.Func, a nccl.Algo, p nccl.Protocol, n float64) bool {
 	e, err := tm.Choose(f, n)
-	if err != nil || e.Algo == a && e.Proto == p {
+	if err != nil || e.Algo == a && e.Proto == p || m.unmeasured(p, n) {
 		return false
 	}
 	ours, err := m.Predict(q.pinned(a, p), []float64{n})
@@ -298,7 +301,7 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if m.unmeasured(p) {
+		if m.unmeasured(p, s) {
 			continue
 		}
 		sp := span{0, math.MaxUint64, a, p}

@@ -308,7 +308,7 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 	for a := range nccl.Algo(nccl.NumAlgos) {
 		for pr := range nccl.Protocol(nccl.NumProtocols) {
 			pq := q.pinned(a, pr)
-			if pq.Algo+"/"+pq.Proto == ran || m.unmeasured(pr) {
+			if pq.Algo+"/"+pq.Proto == ran || slices.ContainsFunc(sizes, func(s float64) bool { return m.unmeasured(pr, s) }) {
 				continue
 			}
 			ps, err := m.Predict(pq, sizes)

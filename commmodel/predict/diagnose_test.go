@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/data/nccltests"
 )
 
@@ -452,5 +453,36 @@ func TestNetworkAdviceNoGDR(t *testing.T) {
 	e.Network = nccltests.Fact[string]{Value: "Socket", Line: 3}
 	if a := networkAdvice(e); strings.Contains(a, "GPUDirect") {
 		t.Errorf("sockets: %q names GPUDirect", a)
+	}
+}
+
+// TestTuneProtocolSizes: a rule runs a protocol only within two doublings
+// of the sizes a calibration table ran it at. Calibrated on Together's
+// Ring AllReduce, NVLS AllReduce and Ring AllGather, the model's LL128 was
+// fitted below 1 GiB (m.ran), and no rule for AllGather on 1 x 8 runs
+// LL128 four times beyond its largest size (a rule at 4 GiB claimed 1.06x
+// with an interval nearly one-sided, red team).
+func TestTuneProtocolSizes(t *testing.T) {
+	h, tables := togetherTables(t, "all_reduce_ring", "all_reduce_nvls", "all_gather_ring")
+	m, err := Calibrate(h, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	most := m.ran[nccl.LL128][1]
+	if !(most > 0) {
+		t.Fatalf("no table ran LL128: %v", m.ran)
+	}
+	var sizes []float64
+	for s := float64(1 << 10); s <= 4<<30; s *= 2 {
+		sizes = append(sizes, s)
+	}
+	_, choices, err := m.TunerPlan([]commmodel.Collective{commmodel.AllReduce, commmodel.AllGather}, []Comm{{Nodes: 1, PerNode: 8}}, Layout{}, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range choices {
+		if c.Ours.Protocol == "LL128" && float64(c.MaxBytes) > 4*most {
+			t.Errorf("%v from %d to %d B on LL128, which the tables ran up to %g B", c.Collective, c.MinBytes, c.MaxBytes, most)
+		}
 	}
 }
