@@ -373,7 +373,11 @@ func guessAdvice(gs []Guess) string {
 	for _, g := range gs {
 		s := g.Fact.Name + " = " + g.Fact.Value
 		if g.Ratio > 0 {
-			s += fmt.Sprintf(" (with %s, NCCL's model gives %.2fx the time at %s)", g.Alternative, g.Ratio, units.FormatSize(g.Size))
+			model := "NCCL's model" // which keeps its own network latency
+			if g.Fact.Key == "net-lat" {
+				model = "the model at its priors"
+			}
+			s += fmt.Sprintf(" (with %s, %s gives %.2fx the time at %s)", g.Alternative, model, g.Ratio, units.FormatSize(g.Size))
 		}
 		facts, hints = append(facts, s), append(hints, "-hw "+g.Hint)
 	}
@@ -585,8 +589,12 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 		a := fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs: NCCL ran an algorithm that sends less over the network (the model: %s); to measure the network itself, run with NCCL_ALGO=Ring",
 			bus(best)/1e9, bound/1e9, choiceOf(preds[best]))
 		if strings.HasPrefix(choiceOf(preds[best]), "Ring/") {
-			a = fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs as described, which the model's %s cannot: NCCL ran an algorithm that sends less over the network (Tree, NVLSTree, CollNet), or the nodes have more NIC bandwidth than described; to measure the network itself, run with NCCL_ALGO=Ring",
-				bus(best)/1e9, bound/1e9, choiceOf(preds[best]))
+			others := "Tree, CollNet"
+			if h.NVLS {
+				others = "Tree, NVLSTree, CollNet"
+			}
+			a = fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs as described, which the model's %s cannot: NCCL ran an algorithm that sends less over the network (%s), or the nodes have more NIC bandwidth than described; to measure the network itself, run with NCCL_ALGO=Ring",
+				bus(best)/1e9, bound/1e9, choiceOf(preds[best]), others)
 		}
 		switch count, rate := !h.given(h.Sources.NICs), !h.given(h.Sources.NICBW); {
 		case count && rate:

@@ -95,7 +95,15 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 		if a.keys[0] == "nics" && len(a.keys) == 2 && slices.ContainsFunc(out, func(g Guess) bool { return g.Fact.Key == "nics" || g.Fact.Key == "nic-bw" }) {
 			continue // the NICs' count or rate alone moves it, and says so
 		}
-		preds, err := predictWith(a.hw, tables, q, sizes)
+		from, preds := base, []Prediction(nil)
+		if a.keys[0] == "net-lat" && len(tables) == 0 {
+			// NCCL's model keeps its own latency: both at the priors.
+			if from, err = Uncalibrated(h).Predict(q, sizes); err == nil {
+				preds, err = Uncalibrated(a.hw).Predict(q, sizes)
+			}
+		} else {
+			preds, err = predictWith(a.hw, tables, q, sizes)
+		}
 		if err != nil {
 			continue // a description the query cannot run on says nothing of this one
 		}
@@ -105,7 +113,7 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 		}
 		g := Guess{Alternative: a.value, Hint: strings.Join(hints, ",")}
 		for i := range preds {
-			if r := preds[i].Time / base[i].Time; math.Abs(math.Log(r)) > math.Abs(math.Log(g.Ratio)) || g.Ratio == 0 {
+			if r := preds[i].Time / from[i].Time; math.Abs(math.Log(r)) > math.Abs(math.Log(g.Ratio)) || g.Ratio == 0 {
 				g.Size, g.Ratio = sizes[i], r
 			}
 		}
@@ -180,6 +188,13 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 		a.NVLS = false
 		alts = append(alts, alternative{[]string{"nvls"}, "false", a})
 	}
+	if acrossNodes && !h.given(h.Sources.NetLatency) {
+		// Public networks' latency lies up to some 24 times NCCL's figure
+		// (EFA, GCP's TCPXO): the slow side of their spread.
+		a := h
+		a.NetLatency = math.Round(math.Exp(NetworkSlower))
+		alts = append(alts, alternative{[]string{"net-lat"}, fmt.Sprintf("%gx NCCL's", a.NetLatency), a})
+	}
 	if acrossNodes && !h.given(h.Sources.CPU) && cpuOf(h.CPU).cpu.Arch == nccl.X86 {
 		// NCCL's network overhead per step is twice as long on AMD as on
 		// Intel; the other x86 vendor is the alternative.
@@ -233,6 +248,8 @@ func hintValue(key string) string {
 		return "intel|amd|arm|power"
 	case "nic-path":
 		return "PIX|PXB|P2C|PHB|SYS"
+	case "net-lat":
+		return "K (the network's latency over NCCL's figure, such as 16 for EFA on p4d.24xlarge)"
 	}
 	return "nvswitch|mesh|pcie"
 }

@@ -638,3 +638,40 @@ func TestGuessesNetworkTogether(t *testing.T) {
 		t.Errorf("guesses %+v; want one of the NICs' count and rate together", gs)
 	}
 }
+
+// TestGuessNetLatency: across nodes, the network's latency assumed at
+// NCCL's figure is a guess that moves a small call's time (public networks
+// lie up to 24 times it, NetworkSlower's slow side), settled by -hw
+// net-lat=K; given, or within a node, it is none.
+func TestGuessNetLatency(t *testing.T) {
+	h, err := Describe("NVIDIA H100 80GB HBM3", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	find := func(h Hardware, q Query) *Guess {
+		gs, err := Guesses(h, nil, q, []float64{8, 1 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range gs {
+			if gs[i].Fact.Name == "net_latency" {
+				return &gs[i]
+			}
+		}
+		return nil
+	}
+	two := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}
+	if g := find(h, two); g == nil || !(g.Ratio > 2) || !strings.HasPrefix(g.Hint, "net-lat=") {
+		t.Errorf("2 x 8: guess %+v; want net_latency, over 2x slower, settled by net-lat=", g)
+	}
+	if g := find(h, Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}); g != nil {
+		t.Errorf("1 x 8: guess %+v; want none", g)
+	}
+	given, err := Describe("NVIDIA H100 80GB HBM3", "net-lat=5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := find(given, two); g != nil {
+		t.Errorf("net-lat=5 given: guess %+v; want none", g)
+	}
+}
