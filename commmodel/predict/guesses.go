@@ -76,14 +76,16 @@ const GuessMoves = 0.10
 // Guesses returns the assumed facts of h whose alternative moves the
 // prediction of q at sizes by more than GuessMoves at some size, each
 // tried alone (and the NICs' count and rate together, where neither alone
-// moves it): the NICs per node and their rate (half of each), the host
-// CPU (AMD for Intel) and the NICs' path (behind the CPU) where the tables
-// or the query cross nodes, NVLS off where it is assumed on, and NVSwitch
-// against a mesh on hosts of four or fewer GPUs. With tables,
-// each description is calibrated on them (without the interval's
-// refits); without, NCCL's uncalibrated model compares them. The
-// guesses come in that order: the NICs, their rate, NVLS, the CPU, the
-// NICs' path, the fabric.
+// moves it): the NICs per node and their rate (half of each), the
+// network's latency (7 times NCCL's figure), the host CPU (AMD for Intel)
+// and the NICs' path (behind the CPU) where the tables or the query cross
+// nodes, NVLS off where it is assumed on, and NVSwitch against a mesh on
+// hosts of four or fewer GPUs. With tables, each description is
+// calibrated on them (without the interval's refits); without, NCCL's
+// uncalibrated model compares them, and the model at its priors the
+// network's latency, which NCCL's keeps at its own. The guesses come in
+// that order: the NICs, their rate, NVLS, the network's latency, the CPU,
+// the NICs' path, the fabric.
 func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, error) {
 	base, err := predictWith(h, tables, q, sizes)
 	if err != nil {
@@ -148,8 +150,8 @@ type alternative struct {
 // alternatives returns h with each assumed fact that could matter
 // changed in turn, for runs of tables and a query of perNode GPUs a node
 // (0 for none) that crosses nodes or not: half the NICs per node and half
-// their rate, the other x86 vendor and a NIC behind the CPU (PHB) where
-// some run crosses nodes, NVLS off where it is assumed on, NVSwitch
+// their rate, the network's latency at 7 times NCCL's, the other x86
+// vendor and a NIC behind the CPU (PHB) where some run crosses nodes, NVLS off where it is assumed on, NVSwitch
 // against a mesh on hosts of four GPUs or fewer, and on hosts of two
 // cards that the catalog gives an NVLink bridge, the bridge.
 func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []alternative {
