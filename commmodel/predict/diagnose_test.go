@@ -216,15 +216,12 @@ func TestPins(t *testing.T) {
 	}
 }
 
-// TestOtherChoiceSpan: a 32 x 8 AllReduce that runs Ring at every size,
-// against a model whose tuner picks other algorithms at some sizes, gets
-// other-choice findings only where the model's choice is another algorithm
-// than Ring: never "Ring -> Ring". The model is calibrated on a 2 x 8
-// table of its own uncalibrated times, so that the network's latency is
-// measured: unmeasured, it could be ten times NCCL's figure
-// (NetworkSlower), and Ring's latency at 256 ranks, 9.5 times Tree's,
-// would lie within the interval.
-func TestOtherChoiceSpan(t *testing.T) {
+// ringAgainstTuner returns TestOtherChoiceSpan's machine (calibrated on a
+// 2 x 8 AllReduce of the uncalibrated model's times), a 32 x 8 AllReduce
+// timed by the uncalibrated model on Ring at every size but not pinned, and
+// the machine's predictions of it.
+func ringAgainstTuner(t *testing.T) (*Machine, Table, []Prediction) {
+	t.Helper()
 	m0 := Uncalibrated(h100(t))
 	sizes := commmodel.LogSizes(1<<10, 1<<32, 23)
 	two, _ := scaled(t, m0, Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}, sizes, 1)
@@ -238,6 +235,19 @@ func TestOtherChoiceSpan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m, ring, preds
+}
+
+// TestOtherChoiceSpan: a 32 x 8 AllReduce that runs Ring at every size,
+// against a model whose tuner picks other algorithms at some sizes, gets
+// other-choice findings only where the model's choice is another algorithm
+// than Ring: never "Ring -> Ring". The model is calibrated on a 2 x 8
+// table of its own uncalibrated times, so that the network's latency is
+// measured: unmeasured, it could be ten times NCCL's figure
+// (NetworkSlower), and Ring's latency at 256 ranks, 9.5 times Tree's,
+// would lie within the interval.
+func TestOtherChoiceSpan(t *testing.T) {
+	m, ring, preds := ringAgainstTuner(t)
 	fs := m.otherChoice(ring, preds, make([]bool, len(preds)))
 	if len(fs) == 0 {
 		t.Fatalf("no other-choice finding; the model runs %s..%s", preds[0].Algorithm, preds[len(preds)-1].Algorithm)
@@ -260,19 +270,7 @@ func TestOtherChoiceSpan(t *testing.T) {
 // by stalls' rule of 4 times the larger sizes) ends the span there and
 // counts for no algorithm.
 func TestOtherChoiceStalled(t *testing.T) {
-	m0 := Uncalibrated(h100(t))
-	sizes := commmodel.LogSizes(1<<10, 1<<32, 23)
-	two, _ := scaled(t, m0, Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}, sizes, 1)
-	m, err := Calibrate(h100(t), []Table{two}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ring, _ := scaled(t, m0, Query{Collective: commmodel.AllReduce, Ranks: 256, PerNode: 8, Algo: "Ring"}, sizes, 1)
-	ring.Algo = ""
-	preds, err := m.Predict(ring.Query(), sizes)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, ring, preds := ringAgainstTuner(t)
 	clean := m.otherChoice(ring, preds, make([]bool, len(preds)))
 	if len(clean) == 0 {
 		t.Fatal("no other-choice finding on the table without a stall")
