@@ -260,8 +260,13 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 		return tab, fmt.Errorf("%s: a table of one rank exchanges nothing (NCCL copies the buffer locally): the table is left out", tab.Collective)
 	}
 	if l := tab.Layout.norm(); tab.PerNode%(l.ThreadsPerProcess*l.GPUsPerThread) != 0 {
-		return tab, fmt.Errorf("%s: %d GPUs a node, but one process drives %d (nccl-tests -t %d -g %d), which share a host: the table is left out; give per-node=%d or a multiple",
-			tab.Collective, tab.PerNode, l.ThreadsPerProcess*l.GPUsPerThread, l.ThreadsPerProcess, l.GPUsPerThread, l.ThreadsPerProcess*l.GPUsPerThread)
+		fix := fmt.Sprintf("give per-node=%d or a multiple", l.ThreadsPerProcess*l.GPUsPerThread)
+		if t.NodesFrom == nccltests.FromHosts {
+			// The Rank lines place the ranks: the layout is what is off.
+			fix = fmt.Sprintf("the Rank lines put %s on a node: give g=G and threads=T whose product divides %d (g=1 for a process a GPU)", counted(tab.PerNode, "GPU"), tab.PerNode)
+		}
+		return tab, fmt.Errorf("%s: %s a node, but one process drives %d (nccl-tests -t %d -g %d), which share a host: the table is left out; %s",
+			tab.Collective, counted(tab.PerNode, "GPU"), l.ThreadsPerProcess*l.GPUsPerThread, l.ThreadsPerProcess, l.GPUsPerThread, fix)
 	}
 	for _, r := range t.Rows {
 		if r.Size > 0 && r.OutOfPlace.OK() {

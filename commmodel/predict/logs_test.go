@@ -2,6 +2,7 @@ package predict
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -529,5 +530,33 @@ func TestTuningLinesPin(t *testing.T) {
 	tabs, _, err = ReadBytes([]byte(log), "all_reduce.log", func(int) Pins { return Pins{Algo: "Ring"} })
 	if err != nil || len(tabs) != 1 || tabs[0].Algo != "Ring" {
 		t.Errorf("pinned to Ring: %+v, %v", tabs, err)
+	}
+}
+
+// TestLayoutAgainstHosts: where the Rank lines put each rank on a host of
+// its own but the command line says one process drove 2 GPUs (-g 2, a
+// red team's edit of aws-efa-eks's 2 x 1 V100 log: its nThread line
+// dropped, the command line added), the table is left out and the error
+// asks for the layout (g=), not for a per-node the hosts contradict.
+func TestLayoutAgainstHosts(t *testing.T) {
+	b, err := os.ReadFile("../../data/nccltests/testdata/real/v100_efa_2x1_allreduce_pre2022.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		if strings.Contains(l, "# nThread") {
+			out = append(out, "./build/all_reduce_perf -b 8 -e 1G -f 2 -g 2\n")
+			continue
+		}
+		out = append(out, l)
+	}
+	tabs, problems, err := ReadBytes([]byte(strings.Join(out, "")), "g2.log", nil)
+	if err != nil || len(tabs) != 0 {
+		t.Fatalf("%d tables, %v; want the table left out", len(tabs), err)
+	}
+	msg := fmt.Sprint(problems)
+	if !strings.Contains(msg, "1 GPU a node, but one process drives 2") || !strings.Contains(msg, "give g=G") || strings.Contains(msg, "per-node=2") {
+		t.Errorf("problems %s; want the layout asked for", msg)
 	}
 }
