@@ -231,7 +231,11 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			ran = t.Version
 		}
 	}
-	if ran != (nccl.Version{}) && ran.Before(nccl.TunerPluginFrom) {
+	if ran != (nccl.Version{}) && mc.hw.GPU.ISA != "" {
+		// RCCL's releases follow NCCL's numbers, and its tuner plugins
+		// are its own to check.
+		fmt.Fprintf(stderr, "commlab tune: the tables ran RCCL %v: the rules follow NCCL's example tuner plugin's format; check that your RCCL build loads such a plugin (NCCL_TUNER_PLUGIN) before relying on them\n", ran)
+	} else if ran != (nccl.Version{}) && ran.Before(nccl.TunerPluginFrom) {
 		fmt.Fprintf(stderr, "commlab tune: the tables ran NCCL %v, and the example tuner plugin needs NCCL %v or later: "+
 			"the plugin of NCCL 2.27.5 to 2.29.7 crashes on the first call a rule matches (NVIDIA/nccl#1974) unless patched (docs/tune.md)\n",
 			ran, nccl.TunerPluginFrom)

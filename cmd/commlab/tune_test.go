@@ -340,3 +340,14 @@ func TestTuneRanVersion(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want the tables' 2.8.4", code, stderr)
 	}
 }
+
+// TestTuneRCCL: tables of an AMD GPU ran RCCL (its "RCCL version :
+// 2.26.6" line in the MI355X log), and the warning says RCCL, not that the
+// tables ran an NCCL too old for the plugin.
+func TestTuneRCCL(t *testing.T) {
+	code, _, stderr := runCLI("tune", "-calibrate", "../../data/nccltests/testdata/real/mi355x_2x8_allreduce_pollara_roce.log", "-gpu", "AMD Instinct MI355X",
+		"-comms", "2x8", "-o", filepath.Join(t.TempDir(), "r.conf"))
+	if code != 0 || !strings.Contains(stderr, "the tables ran RCCL 2.26.6") || strings.Contains(stderr, "ran NCCL") {
+		t.Errorf("exit %d, stderr %q; want RCCL named", code, stderr)
+	}
+}
