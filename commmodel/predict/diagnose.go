@@ -167,7 +167,10 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool) []Find
 		// A guess explains the gap only where its alternative moves the
 		// model towards the table (a ratio of 0: a fact no ratio measures).
 		toward := slices.DeleteFunc(slices.Clone(guesses), func(g Guess) bool {
-			return g.Ratio > 0 && (f.Kind == KindSlower) != (g.Ratio > 1)
+			// The network's latency moves small calls: it explains no gap
+			// far above the size where it moves the model most.
+			far := g.Fact.Key == "net-lat" && g.Size*4 < f.FromBytes
+			return far || g.Ratio > 0 && (f.Kind == KindSlower) != (g.Ratio > 1)
 		})
 		// Across nodes an assumed network or NVLS moves an NVLink-bound
 		// time too (a slower network than assumed binds in its place).
@@ -373,11 +376,7 @@ func guessAdvice(gs []Guess) string {
 	for _, g := range gs {
 		s := g.Fact.Name + " = " + g.Fact.Value
 		if g.Ratio > 0 {
-			model := "NCCL's model" // which keeps its own network latency
-			if g.Fact.Key == "net-lat" {
-				model = "the model at its priors"
-			}
-			s += fmt.Sprintf(" (with %s, %s gives %.2fx the time at %s)", g.Alternative, model, g.Ratio, units.FormatSize(g.Size))
+			s += fmt.Sprintf(" (with %s, NCCL's model gives %.2fx the time at %s)", g.Alternative, g.Ratio, units.FormatSize(g.Size))
 		}
 		facts, hints = append(facts, s), append(hints, "-hw "+g.Hint)
 	}
@@ -588,7 +587,11 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 		}
 		a := fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs: NCCL ran an algorithm that sends less over the network (the model: %s); to measure the network itself, run with NCCL_ALGO=Ring",
 			bus(best)/1e9, bound/1e9, choiceOf(preds[best]))
-		if strings.HasPrefix(choiceOf(preds[best]), "Ring/") {
+		switch {
+		case strings.EqualFold(t.Algo, "Ring"):
+			a = fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs as described, though the run ran Ring (the table's algo=, or NCCL's debug lines): the nodes have more NIC bandwidth than described",
+				bus(best)/1e9, bound/1e9)
+		case strings.HasPrefix(choiceOf(preds[best]), "Ring/"):
 			others := "Tree, CollNet"
 			if h.NVLS {
 				others = "Tree, NVLSTree, CollNet"

@@ -119,12 +119,17 @@ func (h *Hardware) Facts() []Fact {
 // parameter that measures it (Fact.Fitted): nic_bw.
 func (m *Machine) Facts() []Fact {
 	out := m.Hardware.Facts()
-	if len(m.Params) != numParams || !m.Params[parNICBW].Identified {
+	if len(m.Params) != numParams {
 		return out
 	}
 	for i := range out {
-		if out[i].Name == "nic_bw" {
+		switch {
+		case out[i].Name == "nic_bw" && m.Params[parNICBW].Identified:
 			out[i].Fitted = formatBitRate(m.Params[parNICBW].Value)
+		case out[i].Name == "net_latency" && m.Params[parInter].Identified && m.Params[parInter].Prior > 0:
+			// The prior is NCCL's figure times net_latency.
+			k := m.Params[parInter].Value / m.Params[parInter].Prior * m.Hardware.netLatency()
+			out[i].Fitted = fmt.Sprintf("%.2gx NCCL's", k)
 		}
 	}
 	return out

@@ -82,8 +82,7 @@ const GuessMoves = 0.10
 // nodes, NVLS off where it is assumed on, and NVSwitch against a mesh on
 // hosts of four or fewer GPUs. With tables, each description is
 // calibrated on them (without the interval's refits); without, NCCL's
-// uncalibrated model compares them, and the model at its priors the
-// network's latency, which NCCL's keeps at its own. The guesses come in
+// uncalibrated model compares them (Untabled). The guesses come in
 // that order: the NICs, their rate, NVLS, the network's latency, the CPU,
 // the NICs' path, the fabric.
 func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, error) {
@@ -97,15 +96,10 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 		if a.keys[0] == "nics" && len(a.keys) == 2 && slices.ContainsFunc(out, func(g Guess) bool { return g.Fact.Key == "nics" || g.Fact.Key == "nic-bw" }) {
 			continue // the NICs' count or rate alone moves it, and says so
 		}
-		from, preds := base, []Prediction(nil)
-		if a.keys[0] == "net-lat" && len(tables) == 0 {
-			// NCCL's model keeps its own latency: both at the priors.
-			if from, err = Uncalibrated(h).Predict(q, sizes); err == nil {
-				preds, err = Uncalibrated(a.hw).Predict(q, sizes)
-			}
-		} else {
-			preds, err = predictWith(a.hw, tables, q, sizes)
+		if a.keys[0] == "net-lat" && measuresNetLatency(h, tables) {
+			continue // the tables fit it, which no prior moves
 		}
+		preds, err := predictWith(a.hw, tables, q, sizes)
 		if err != nil {
 			continue // a description the query cannot run on says nothing of this one
 		}
@@ -115,7 +109,7 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 		}
 		g := Guess{Alternative: a.value, Hint: strings.Join(hints, ",")}
 		for i := range preds {
-			if r := preds[i].Time / from[i].Time; math.Abs(math.Log(r)) > math.Abs(math.Log(g.Ratio)) || g.Ratio == 0 {
+			if r := preds[i].Time / base[i].Time; math.Abs(math.Log(r)) > math.Abs(math.Log(g.Ratio)) || g.Ratio == 0 {
 				g.Size, g.Ratio = sizes[i], r
 			}
 		}
@@ -137,6 +131,16 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// measuresNetLatency reports that the tables, calibrated on h, identify
+// the network's latency (inter_step_latency).
+func measuresNetLatency(h Hardware, tables []Table) bool {
+	if len(tables) == 0 {
+		return false
+	}
+	m, err := Calibrate(h, tables, &Settings{NoIntervals: true})
+	return err == nil && len(m.Params) == numParams && m.Params[parInter].Identified
 }
 
 // An alternative is h with an assumed fact changed, or two that go

@@ -386,6 +386,12 @@ func TestMachineFactsFitted(t *testing.T) {
 		switch {
 		case f.Name == "nic_bw" && f.Fitted != formatBitRate(p.Value):
 			t.Errorf("nic_bw fitted %q, want the parameter's %s", f.Fitted, formatBitRate(p.Value))
+		case f.Name == "net_latency":
+			// The parameter over its prior, NCCL's figure here.
+			q := m.Params[parInter]
+			if want := fmt.Sprintf("%.2gx NCCL's", q.Value/q.Prior); q.Identified != (f.Fitted != "") || q.Identified && f.Fitted != want {
+				t.Errorf("net_latency fitted %q, identified %v; want %q where identified", f.Fitted, q.Identified, want)
+			}
 		case f.Name != "nic_bw" && f.Fitted != "":
 			t.Errorf("%s fitted %q, want none", f.Name, f.Fitted)
 		}

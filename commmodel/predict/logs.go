@@ -304,7 +304,10 @@ func readEvidence(tab *Table, e *nccltests.Evidence) {
 	// What NCCL's TUNING lines say it ran at every size pins the table as
 	// NCCL_ALGO and NCCL_PROTO would.
 	// (NCCL's debug names, NVLS_TREE, drop NCCL_ALGO's spelling's "_".)
-	if a, err := nccl.ParseAlgo(strings.ReplaceAll(e.RanAlgo.Value, "_", "")); tab.Algo == "" && e.RanAlgo.Known() && err == nil {
+	// CollNet, which needs a plugin's collectives the model does not
+	// describe, is left to the tuner.
+	if a, err := nccl.ParseAlgo(strings.ReplaceAll(e.RanAlgo.Value, "_", "")); tab.Algo == "" && e.RanAlgo.Known() && err == nil &&
+		a != nccl.AlgoCollNetDirect && a != nccl.AlgoCollNetChain {
 		tab.Algo = a.String()
 	}
 	if p, err := commmodel.ParseProtocol(e.RanProto.Value); tab.Proto == "" && e.RanProto.Known() && err == nil {

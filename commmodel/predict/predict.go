@@ -163,8 +163,10 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 // otherwise the model at its priors (Uncalibrated), with why saying
 // which and why ("" for NCCL's): for AllToAll, which NCCL's tuner does not
 // model, on a GPU whose links NCCL's tables do not hold as h describes
-// them (InNCCLTables), where NCCL's model would time another machine's,
-// and across nodes of a network whose latency h gives (NetLatency).
+// them (InNCCLTables), where NCCL's model would time another machine's.
+// Across nodes of a network whose latency h gives (NetLatency k), NCCL's
+// time takes k−1 more of NCCL's network latency for the run, its interval
+// moved with it: k = 1 is NCCL's own.
 //
 // NCCL's model times the kernels, not the host that launches them: a
 // thread that drives several GPUs launches their kernels one after the
@@ -178,11 +180,25 @@ func Untabled(h Hardware, q Query, sizes []float64) (preds []Prediction, why str
 		why = "NCCL's tuning model has no AllToAll"
 	case !h.InNCCLTables():
 		why = fmt.Sprintf("NCCL's tuning tables do not hold %s's links as described", h.GPU.Name)
-	case h.given(h.Sources.NetLatency) && q.Ranks > q.PerNode:
-		why = fmt.Sprintf("the network's latency is given (net_latency %gx NCCL's figure), which the model at its priors takes and NCCL's tuning model does not", h.netLatency())
 	default:
 		if preds, err = Reference(h, q, sizes); err != nil {
 			return nil, "", err
+		}
+		if k := h.netLatency(); k != 1 && q.Ranks > q.PerNode {
+			m := Uncalibrated(h)
+			rn, err := m.run(q)
+			if err != nil {
+				return nil, "", err
+			}
+			for i := range preds {
+				t, err := m.refs.termOf(rn, preds[i].Size)
+				if err != nil {
+					return nil, "", err
+				}
+				extra := (k - 1) * t.lat[2]
+				p := &preds[i]
+				p.Time, p.Low, p.High = p.Time+extra, p.Low+extra, p.High+extra
+			}
 		}
 		floor := q.Layout.norm().launches() * params[parLaunch].prior(nil)
 		for i := range preds {
