@@ -546,7 +546,7 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 			counted(d.nodes, "node"), d.nodeDoublings, beyondOrBelow(d.nodes, s.minNodes), span(s.minNodes, s.maxNodes), d.slowSide())
 		switch {
 		case d.nodes > s.maxNodes && s.maxNodes == 1:
-			why += ": no table crossed the network, so the NICs' bandwidth and latency are their priors; give the NICs with -hw nics=N,nic-bw=RATE, or calibrate with a table of several nodes"
+			why += ": no table crossed the network, so the NICs' bandwidth and the network's latency are their priors; give the NICs with -hw nics=N,nic-bw=RATE and the latency with -hw net-lat=K, or calibrate with a table of several nodes"
 		case d.nodes > s.maxNodes:
 			why += ": the network above the tables' nodes (a leaf's uplinks, a fabric's bisection, a dragonfly's global links) is not measured; describe it with -hw group=HOSTS,oversub=R, or calibrate with a table of more nodes"
 		}
@@ -563,8 +563,8 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 	}
 	if d.layout {
 		l := m.Layout(q)
-		out = append(out, fmt.Sprintf("no calibration table ran %d thread(s) per process of %d GPU(s) each with %s: the launch floor is scaled from the tables', not measured, and the interval is wider for it",
-			l.ThreadsPerProcess, l.GPUsPerThread, graphsPhrase(l.Graphs)))
+		out = append(out, fmt.Sprintf("no calibration table ran %s a process of %s each with %s: the launch floor is scaled from the tables', not measured, and the interval is wider for it",
+			counted(l.ThreadsPerProcess, "thread"), counted(l.GPUsPerThread, "GPU"), graphsPhrase(l.Graphs)))
 	}
 	return out, nil
 }

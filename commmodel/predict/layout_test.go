@@ -214,7 +214,7 @@ func TestLayoutErrors(t *testing.T) {
 	if l := m.Layout(four); l != (Layout{1, 1, 0}) {
 		t.Errorf("the tables' -g 8 on 4 GPUs per node: %+v, want 1 thread of 1 GPU", l)
 	}
-	if b, err := m.Beyond(four); err != nil || !slices.ContainsFunc(b, func(s string) bool { return strings.Contains(s, "1 thread(s) per process of 1 GPU(s)") }) {
+	if b, err := m.Beyond(four); err != nil || !slices.ContainsFunc(b, func(s string) bool { return strings.Contains(s, "1 thread a process of 1 GPU each") }) {
 		t.Errorf("the tables' -g 8 on 4 GPUs per node: Beyond %q, %v; want the layout named", b, err)
 	}
 	if got := (Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}).Processes(16); got != 2 {

@@ -264,6 +264,9 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 		if t.NodesFrom == nccltests.FromHosts {
 			// The Rank lines place the ranks: the layout is what is off.
 			fix = fmt.Sprintf("the Rank lines put %s on a node: give g=G and threads=T whose product divides %d (g=1 for a process a GPU)", counted(tab.PerNode, "GPU"), tab.PerNode)
+			if tab.PerNode == 1 {
+				fix = "the Rank lines put 1 GPU on a node: give g=1 and threads=1"
+			}
 		}
 		return tab, fmt.Errorf("%s: %s a node, but one process drives %d (nccl-tests -t %d -g %d), which share a host: the table is left out; %s",
 			tab.Collective, counted(tab.PerNode, "GPU"), l.ThreadsPerProcess*l.GPUsPerThread, l.ThreadsPerProcess, l.GPUsPerThread, fix)

@@ -556,7 +556,7 @@ func TestLayoutAgainstHosts(t *testing.T) {
 		t.Fatalf("%d tables, %v; want the table left out", len(tabs), err)
 	}
 	msg := fmt.Sprint(problems)
-	if !strings.Contains(msg, "1 GPU a node, but one process drives 2") || !strings.Contains(msg, "give g=G") || strings.Contains(msg, "per-node=2") {
+	if !strings.Contains(msg, "1 GPU a node, but one process drives 2") || !strings.Contains(msg, "give g=1 and threads=1") || strings.Contains(msg, "per-node=2") {
 		t.Errorf("problems %s; want the layout asked for", msg)
 	}
 }

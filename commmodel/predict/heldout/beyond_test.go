@@ -46,7 +46,7 @@ func TestBeyond(t *testing.T) {
 		// log2(640/10) = 3.0 doublings above the largest table.
 		{"more nodes", predict.Query{Collective: commmodel.AllReduce, Ranks: 640, PerNode: 8}, 1, []string{"80 nodes is 3.0 doublings beyond the tables' 1 to 10", "-hw group=HOSTS,oversub=R"}},
 		{"layout", predict.Query{Collective: commmodel.AllReduce, Ranks: 40, PerNode: 8, Layout: predict.Layout{GPUsPerThread: 8}}, 1,
-			[]string{"no calibration table ran 1 thread(s) per process of 8 GPU(s) each"}},
+			[]string{"no calibration table ran 1 thread a process of 8 GPUs each"}},
 		// 20 nodes of 16 GPUs: 1.0 doubling of nodes, 2.0 of ranks (320
 		// from 80); both say so, the network's hint with the nodes.
 		{"more nodes and more ranks", predict.Query{Collective: commmodel.AllReduce, Ranks: 320, PerNode: 16}, 2,
