@@ -358,6 +358,9 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 			" where the calibrated model expects its fastest choice to beat NCCL's by more than its interval.",
 		"commlab " + commlabVersion() + "; hardware: " + hw.String(),
 	}
+	if hw.GPU.ISA != "" {
+		c = append(c, "The GPUs are AMD's: RCCL runs the job, with protocol tables of its own (rcclUpdateCollectiveProtocol) that these rules, NCCL's model's choices in NCCL's plugin format, do not follow; check that your RCCL loads the plugin before relying on them.")
+	}
 	var assumed []string
 	for _, f := range hw.Facts() {
 		if f.Guessed() {

@@ -345,9 +345,11 @@ func TestTuneRanVersion(t *testing.T) {
 // 2.26.6" line in the MI355X log), and the warning says RCCL, not that the
 // tables ran an NCCL too old for the plugin.
 func TestTuneRCCL(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.conf")
 	code, _, stderr := runCLI("tune", "-calibrate", "../../data/nccltests/testdata/real/mi355x_2x8_allreduce_pollara_roce.log", "-gpu", "AMD Instinct MI355X",
-		"-comms", "2x8", "-o", filepath.Join(t.TempDir(), "r.conf"))
-	if code != 0 || !strings.Contains(stderr, "the tables ran RCCL 2.26.6") || strings.Contains(stderr, "ran NCCL") {
-		t.Errorf("exit %d, stderr %q; want RCCL named", code, stderr)
+		"-comms", "2x8", "-o", out)
+	b, err := os.ReadFile(out)
+	if code != 0 || err != nil || !strings.Contains(stderr, "the tables ran RCCL 2.26.6") || strings.Contains(stderr, "ran NCCL") || !strings.Contains(string(b), "The GPUs are AMD's: RCCL runs the job") {
+		t.Errorf("exit %d, %v, stderr %q; want RCCL named on standard error and in the header", code, err, stderr)
 	}
 }
