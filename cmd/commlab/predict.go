@@ -412,6 +412,9 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 			return err
 		}
 		out.Model = "NCCL's tuning model, uncalibrated (commmodel/nccl)"
+		if k := hw.NetLatency; k > 0 && k != 1 && q.Ranks > q.PerNode {
+			out.Model += fmt.Sprintf(", with the network's latency at %gx NCCL's figure added (net_latency)", k)
+		}
 		if slices.ContainsFunc(preds, func(p predict.Prediction) bool { return p.Bound == predict.TermLaunch }) {
 			out.Model += ", under the launch floor of the host launching each GPU's kernel in turn where it is longer (bound: launch)"
 		}

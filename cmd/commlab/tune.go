@@ -382,7 +382,7 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		}
 	}
 	if len(choices) == 0 {
-		return append(c, "No rule takes the model's choice: nowhere does it beat NCCL's by more than its interval, on a protocol the tables ran near that size, and below every time they measured NCCL's own at there.")
+		return append(c, "No rule takes the model's choice: nowhere does it beat NCCL's by more than its interval, on a protocol the tables ran near that size, and under any time they measured NCCL's own choice at.")
 	}
 	c = append(c, "The rules that take the model's choice, and what it expects of each at the size it was decided at (80% intervals):")
 	for _, ch := range choices {

@@ -178,9 +178,13 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool) []Find
 		if onGuess {
 			f.Guesses = toward
 		}
+		sameGuesses := guessed > 0 && slices.EqualFunc(out[guessed-1].Guesses, toward, func(a, b Guess) bool { return a.Fact.Name == b.Fact.Name })
 		switch {
-		case onGuess && guessed == 0:
-			f.Advice, guessed = []string{guessAdvice(toward)}, len(out)+1
+		case onGuess && (guessed == 0 || !sameGuesses):
+			f.Advice = []string{guessAdvice(toward)}
+			if guessed == 0 {
+				guessed = len(out) + 1
+			}
 			if noGDR(t.Evidence) && f.Kind == KindSlower && f.Term != TermLatency {
 				f.Advice = append(f.Advice, networkAdvice(t.Evidence))
 			}

@@ -81,12 +81,14 @@ const GuessMoves = 0.10
 // and the NICs' path (behind the CPU) where the tables or the query cross
 // nodes, NVLS off where it is assumed on, and NVSwitch against a mesh on
 // hosts of four or fewer GPUs. With tables, each description is
-// calibrated on them (without the interval's refits); without, NCCL's
-// uncalibrated model compares them (Untabled). The guesses come in
+// calibrated on them (without the interval's refits), and one that fits
+// them worse than the description by more than FitMargin and FitFloor is
+// no guess: the tables speak against it; without, NCCL's uncalibrated
+// model compares them (Untabled). The guesses come in
 // that order: the NICs, their rate, NVLS, the network's latency, the CPU,
 // the NICs' path, the fabric.
 func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, error) {
-	base, err := predictWith(h, tables, q, sizes)
+	base, baseFit, err := predictWith(h, tables, q, sizes)
 	if err != nil {
 		return nil, err
 	}
@@ -99,9 +101,12 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 		if a.keys[0] == "net-lat" && measuresNetLatency(h, tables) {
 			continue // the tables fit it, which no prior moves
 		}
-		preds, err := predictWith(a.hw, tables, q, sizes)
+		preds, fit, err := predictWith(a.hw, tables, q, sizes)
 		if err != nil {
 			continue // a description the query cannot run on says nothing of this one
+		}
+		if fit > baseFit*(1+FitMargin)+FitFloor {
+			continue // the tables speak against it: it fits them worse
 		}
 		var hints []string
 		for _, key := range a.keys {
@@ -261,17 +266,19 @@ func hintValue(key string) string {
 }
 
 // predictWith predicts q on h: calibrated on tables without the
-// interval's refits, or as Untabled without tables.
-func predictWith(h Hardware, tables []Table, q Query, sizes []float64) ([]Prediction, error) {
+// interval's refits, with that fit's error on them (Machine.fitError), or
+// as Untabled without tables (error 0).
+func predictWith(h Hardware, tables []Table, q Query, sizes []float64) (preds []Prediction, fitError float64, err error) {
 	if len(tables) == 0 {
 		preds, _, err := Untabled(h, q, sizes)
-		return preds, err
+		return preds, 0, err
 	}
 	m, err := Calibrate(h, tables, &Settings{NoIntervals: true})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return m.Predict(q, sizes)
+	preds, err = m.Predict(q, sizes)
+	return preds, m.fitError(tables), err
 }
 
 // WithEvidence returns h with the facts that the tables' NCCL_DEBUG=INFO

@@ -678,8 +678,11 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 		share = 1 - m.NCCLWeight
 	}
 	var net [2]float64
-	net[0], net[1] = unmeasuredNetwork(t, &m.x)
-	net[0], net[1] = share*share*net[0], share*share*net[1]
+	if h := &m.Hardware; !h.given(h.Sources.NetLatency) {
+		// A latency the description gives is not public networks' spread.
+		net[0], net[1] = unmeasuredNetwork(t, &m.x)
+		net[0], net[1] = share*share*net[0], share*share*net[1]
+	}
 	var u float64
 	if m.spread.heldOut > 0 || !m.spread.bandwidth {
 		// From a single table, priorSpread stands for every error of a

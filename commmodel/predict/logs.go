@@ -309,11 +309,12 @@ func readEvidence(tab *Table, e *nccltests.Evidence) {
 	// (NCCL's debug names, NVLS_TREE, drop NCCL_ALGO's spelling's "_".)
 	// CollNet, which needs a plugin's collectives the model does not
 	// describe, is left to the tuner.
-	if a, err := nccl.ParseAlgo(strings.ReplaceAll(e.RanAlgo.Value, "_", "")); tab.Algo == "" && e.RanAlgo.Known() && err == nil &&
-		a != nccl.AlgoCollNetDirect && a != nccl.AlgoCollNetChain {
+	a, err := nccl.ParseAlgo(strings.ReplaceAll(e.RanAlgo.Value, "_", ""))
+	collNet := err == nil && (a == nccl.AlgoCollNetDirect || a == nccl.AlgoCollNetChain)
+	if tab.Algo == "" && e.RanAlgo.Known() && err == nil && !collNet {
 		tab.Algo = a.String()
 	}
-	if p, err := commmodel.ParseProtocol(e.RanProto.Value); tab.Proto == "" && e.RanProto.Known() && err == nil {
+	if p, err := commmodel.ParseProtocol(e.RanProto.Value); tab.Proto == "" && e.RanProto.Known() && err == nil && !collNet {
 		tab.Proto = nccl.ProtocolName(p)
 	}
 }

@@ -75,21 +75,26 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 			p.Time = math.Exp((1-w)*math.Log(p.Time) + w*math.Log(t.nccl))
 		}
 		p.Low, p.High = m.interval(&t, p.Time, rn)
-		switch f := floor(&t, &fx); {
-		case math.Sqrt(p.Low*p.High) < f:
-			// Most of the interval beats the line rates the evidence
-			// gives, which no call does: the model is off here, and its
-			// interval moves up to start there, as wide as it was.
-			r := f / p.Low
-			p.Time, p.Low, p.High = max(p.Time, f), f, r*p.High
-		case p.Low < f:
-			p.Time, p.Low = max(p.Time, f), f
-		}
+		p.aboveFloor(floor(&t, &fx))
 		p.Algorithm, p.Protocol, p.Channels = algoName(t.ch), nccl.ProtocolName(t.ch.proto), t.channels
 		p.Bound = m.dominant(&t)
 		out[i] = p
 	}
 	return out, nil
+}
+
+// aboveFloor keeps p at or above f, the least time the line rates allow
+// (floor): where most of its interval beats them, which no call does, the
+// model is off there, and the interval moves up to start at f, as wide as
+// it was; else its low end stops at f.
+func (p *Prediction) aboveFloor(f float64) {
+	switch {
+	case math.Sqrt(p.Low*p.High) < f:
+		r := f / p.Low
+		p.Time, p.Low, p.High = max(p.Time, f), f, r*p.High
+	case p.Low < f:
+		p.Time, p.Low = max(p.Time, f), f
+	}
 }
 
 // Curve returns the calibrated time of q as a function of size, seconds,
@@ -166,7 +171,8 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 // them (InNCCLTables), where NCCL's model would time another machine's.
 // Across nodes of a network whose latency h gives (NetLatency k), NCCL's
 // time takes k−1 more of NCCL's network latency for the run, its interval
-// moved with it: k = 1 is NCCL's own.
+// moved with it: k = 1 is NCCL's own. Its low end stops at the least time
+// the line rates allow, as the calibrated model's does (aboveFloor).
 //
 // NCCL's model times the kernels, not the host that launches them: a
 // thread that drives several GPUs launches their kernels one after the
@@ -184,21 +190,23 @@ func Untabled(h Hardware, q Query, sizes []float64) (preds []Prediction, why str
 		if preds, err = Reference(h, q, sizes); err != nil {
 			return nil, "", err
 		}
-		if k := h.netLatency(); k != 1 && q.Ranks > q.PerNode {
-			m := Uncalibrated(h)
-			rn, err := m.run(q)
+		m := Uncalibrated(h)
+		rn, err := m.run(q)
+		if err != nil {
+			return nil, "", err
+		}
+		fx := m.floorParams()
+		for i := range preds {
+			t, err := m.refs.termOf(rn, preds[i].Size)
 			if err != nil {
 				return nil, "", err
 			}
-			for i := range preds {
-				t, err := m.refs.termOf(rn, preds[i].Size)
-				if err != nil {
-					return nil, "", err
-				}
+			p := &preds[i]
+			if k := h.netLatency(); k != 1 && q.Ranks > q.PerNode {
 				extra := (k - 1) * t.lat[2]
-				p := &preds[i]
 				p.Time, p.Low, p.High = p.Time+extra, p.Low+extra, p.High+extra
 			}
+			p.aboveFloor(floor(&t, &fx))
 		}
 		floor := q.Layout.norm().launches() * params[parLaunch].prior(nil)
 		for i := range preds {
