@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -64,6 +65,12 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	files, err := parseCalibrationFiles(pos[0], predict.Pins{GPU: *machine.gpu})
 	if err != nil {
 		return err
+	}
+	// LOG:test=K names the test as -test K does.
+	testSet := false
+	fs.Visit(func(f *flag.Flag) { testSet = testSet || f.Name == "test" })
+	if t := files[0].tests; len(t) == 1 && !testSet {
+		*test = t[0]
 	}
 	_, tables, problems, err := readCalibration(files)
 	if err != nil {

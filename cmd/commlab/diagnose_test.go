@@ -175,3 +175,13 @@ func TestDiagnoseFasterCalibrated(t *testing.T) {
 		t.Errorf("exit %d, %s%s; want the faster ranges put down to the model's form", code, out, stderr)
 	}
 }
+
+// TestDiagnoseFileTest: LOG:test=K names the test to diagnose as -test K
+// does (cluster01's 10 x 1 file, whose test 1 is AllGather).
+func TestDiagnoseFileTest(t *testing.T) {
+	f := "../../data/logs/paired/h100-sxm-10node-cluster01/nccl_N10_G1.log"
+	code, out, stderr := runCLI("diagnose", f+":test=1", "-calibrate", f)
+	if code != 0 || !strings.HasPrefix(out, f+"#1") {
+		t.Errorf("exit %d, %s%s; want test 1 diagnosed", code, out, stderr)
+	}
+}
