@@ -88,20 +88,22 @@ const GuessMoves = 0.10
 // that order: the NICs, their rate, NVLS, the network's latency, the CPU,
 // the NICs' path, the fabric.
 func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, error) {
-	base, baseFit, err := predictWith(h, tables, q, sizes)
+	base, baseFit, bm, err := predictWith(h, tables, q, sizes)
 	if err != nil {
 		return nil, err
 	}
+	// Tables that fit the network's latency leave no prior of it to guess.
+	fitsNetLatency := bm != nil && len(bm.Params) == numParams && bm.Params[parInter].Identified
 	facts := h.Facts()
 	var out []Guess
 	for _, a := range h.alternatives(tables, q.PerNode, q.Ranks > q.PerNode) {
 		if a.keys[0] == "nics" && len(a.keys) == 2 && slices.ContainsFunc(out, func(g Guess) bool { return g.Fact.Key == "nics" || g.Fact.Key == "nic-bw" }) {
 			continue // the NICs' count or rate alone moves it, and says so
 		}
-		if a.keys[0] == "net-lat" && measuresNetLatency(h, tables) {
-			continue // the tables fit it, which no prior moves
+		if a.keys[0] == "net-lat" && fitsNetLatency {
+			continue
 		}
-		preds, fit, err := predictWith(a.hw, tables, q, sizes)
+		preds, fit, _, err := predictWith(a.hw, tables, q, sizes)
 		if err != nil {
 			continue // a description the query cannot run on says nothing of this one
 		}
@@ -136,16 +138,6 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 		out = append(out, g)
 	}
 	return out, nil
-}
-
-// measuresNetLatency reports that the tables, calibrated on h, identify
-// the network's latency (inter_step_latency).
-func measuresNetLatency(h Hardware, tables []Table) bool {
-	if len(tables) == 0 {
-		return false
-	}
-	m, err := Calibrate(h, tables, &Settings{NoIntervals: true})
-	return err == nil && len(m.Params) == numParams && m.Params[parInter].Identified
 }
 
 // An alternative is h with an assumed fact changed, or two that go
@@ -266,19 +258,18 @@ func hintValue(key string) string {
 }
 
 // predictWith predicts q on h: calibrated on tables without the
-// interval's refits, with that fit's error on them (Machine.fitError), or
-// as Untabled without tables (error 0).
-func predictWith(h Hardware, tables []Table, q Query, sizes []float64) (preds []Prediction, fitError float64, err error) {
+// interval's refits, with that fit's error on them (Machine.fitError) and
+// the machine, or as Untabled without tables (error 0, no machine).
+func predictWith(h Hardware, tables []Table, q Query, sizes []float64) (preds []Prediction, fitError float64, m *Machine, err error) {
 	if len(tables) == 0 {
 		preds, _, err := Untabled(h, q, sizes)
-		return preds, 0, err
+		return preds, 0, nil, err
 	}
-	m, err := Calibrate(h, tables, &Settings{NoIntervals: true})
-	if err != nil {
-		return nil, 0, err
+	if m, err = Calibrate(h, tables, &Settings{NoIntervals: true}); err != nil {
+		return nil, 0, nil, err
 	}
 	preds, err = m.Predict(q, sizes)
-	return preds, m.fitError(tables), err
+	return preds, m.fitError(tables), m, err
 }
 
 // WithEvidence returns h with the facts that the tables' NCCL_DEBUG=INFO
