@@ -334,6 +334,15 @@ func writeBeyond(w io.Writer, m *predict.Machine, req tuneRequest) error {
 	return nil
 }
 
+// nNodesMeaning says what a rule's nNodes counts: NCCL counts a
+// multi-node NVLink domain as one node.
+func nNodesMeaning(hw predict.Hardware) string {
+	if hw.Domain > 0 {
+		return fmt.Sprintf("a rule's nNodes is the nodes NCCL counts, one per NVLink domain of %d GPUs.", hw.Domain)
+	}
+	return "a rule's nNodes is the communicator's nodes."
+}
+
 // tuneComment is the file's provenance: what made it, for which
 // communicators, from which tables, and how to load it. WriteTunerRules
 // folds its lines to the plugin's 255 bytes.
@@ -352,7 +361,7 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		"  " + nccl.TunerPluginPatch,
 		"and index table where it indexes collCostTable.",
 		"Load with NCCL_TUNER_PLUGIN=<path to libnccl-tuner-example.so> NCCL_TUNER_CONFIG_FILE=<this file>",
-		"Communicators (nodes x GPUs per node): " + strings.Join(comms, ", ") + "; a rule's nNodes is the nodes NCCL counts, one per NVLink domain.",
+		"Communicators (nodes x GPUs per node): " + strings.Join(comms, ", ") + "; " + nNodesMeaning(hw),
 		"The plugin runs every call no rule takes, of these or of any other communicator, on one channel: every function of each communicator has rules for every size.",
 		"Each rule keeps NCCL's own algorithm, protocol and channels (NCCL " + m.Version().String() + "'s tuning model), except for " + strings.Join(cols, ", ") +
 			" where the calibrated model expects its fastest choice to beat NCCL's by more than its interval.",
@@ -362,8 +371,11 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		c = append(c, "The GPUs are AMD's: RCCL runs the job, with protocol tables of its own (rcclUpdateCollectiveProtocol) that these rules, NCCL's model's choices in NCCL's plugin format, do not follow; check that your RCCL loads the plugin before relying on them.")
 	}
 	var assumed []string
-	for _, f := range hw.Facts() {
-		if f.Guessed() {
+	for _, f := range m.Facts() {
+		switch {
+		case f.Guessed() && f.Fitted != "":
+			assumed = append(assumed, f.Name+" "+f.Value+" (the tables fit "+f.Fitted+")")
+		case f.Guessed():
 			assumed = append(assumed, f.Name+" "+f.Value)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -351,5 +352,11 @@ func TestTuneRCCL(t *testing.T) {
 	b, err := os.ReadFile(out)
 	if code != 0 || err != nil || !strings.Contains(stderr, "the tables ran RCCL 2.26.6") || strings.Contains(stderr, "ran NCCL") || !strings.Contains(string(b), "The GPUs are AMD's: RCCL runs the job") {
 		t.Errorf("exit %d, %v, stderr %q; want RCCL named on standard error and in the header", code, err, stderr)
+	}
+	// Two hosts of Infinity Fabric: no NVLink domain to count nodes by, and
+	// the 2 x 8 table measures the network's latency that was assumed.
+	if h := string(b); strings.Contains(h, "NVLink domain") || !strings.Contains(h, "a rule's nNodes is the communicator's nodes") ||
+		!regexp.MustCompile(`net_latency NCCL's \(the tables fit [0-9.]+x NCCL's\)`).MatchString(h) {
+		t.Errorf("header %q: want nNodes as the communicator's nodes and net_latency's fitted value beside its assumption", h)
 	}
 }
