@@ -202,6 +202,12 @@ var realLogs = []realLog{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 2, "NVIDIA GH200 120GB", 25, 8, 134217728,
 			134217728, 1916.4, 122.57, 19.7866, "yyy"},
 	}},
+	// Alps GH200 under Sarus Suite: the srun line names all_reduce_perf; 2
+	// ranks, one on each of nid007106 and nid007109; 8 rows 1 MiB..128 MiB.
+	{"gh200_2x1_allreduce_slingshot_alps_sarus.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 2, 2, "NVIDIA GH200 120GB", 8, 1048576, 134217728,
+			1048576, 339.61, 3.09, 14.9966, "yyy"},
+	}},
 	// AWS p4d over EFA: 16 ranks on nccl-tests-efa-16-worker-0 and -1, every
 	// line tagged [1,R]<stdout>: and NCCL INFO lines of all ranks inside the
 	// header; no line names the binary, and the 2020 columns have no root,
