@@ -30,8 +30,8 @@ type calibrationFile struct {
 
 // calibrationKeys are the keys a -calibrate item takes, with what each sets.
 var calibrationKeys = []struct{ key, doc string }{
-	{"algo", "NCCL_ALGO of the run (ring, tree, nvls, ...)"},
-	{"proto", "NCCL_PROTO of the run (ll, ll128, simple)"},
+	{"algo", "NCCL_ALGO of the run (ring, tree, nvls, ..., or a list NCCL reads: ^nvls)"},
+	{"proto", "NCCL_PROTO of the run (ll, ll128, simple, or a list NCCL reads: ^ll128)"},
 	{"collective", "the collective, for rows without nccl-tests' header"},
 	{"ranks", "the rank count"},
 	{"nodes", "the node count"},

@@ -110,29 +110,47 @@ type predictTableLOO struct {
 }
 
 // predictPins returns NCCL_ALGO and NCCL_PROTO for -algo and -proto: ""
-// for auto, both CollNets for collnet, and NCCL's name of the algorithm
-// (nccl.ParseAlgo) and protocol otherwise.
+// for auto, both CollNets for collnet, NCCL's name of one algorithm
+// (nccl.ParseAlgo) or protocol, and a list or an exclusion as NCCL reads
+// it ("^LL128", "^nvls", "allreduce:ring,tree"), as given.
 func predictPins(algo, proto string) (ncclAlgo, ncclProto string, err error) {
-	switch a := strings.ToLower(algo); a {
-	case "auto":
-	case "collnet":
+	switch a := strings.ToLower(algo); {
+	case a == "auto":
+	case a == "collnet":
 		ncclAlgo = nccl.AlgoCollNetDirect.String() + "," + nccl.AlgoCollNetChain.String()
+	case isEnableList(a):
+		if err := nccl.CheckEnable(algo, ""); err != nil {
+			return "", "", flagErrorf("-algo %q: %v", algo, err)
+		}
+		ncclAlgo = algo
 	default:
 		na, err := nccl.ParseAlgo(a)
 		if err != nil {
-			return "", "", flagErrorf("-algo %q: want auto, ring, tree, nvls, nvlstree, pat, collnet, collnet-direct or collnet-chain", algo)
+			return "", "", flagErrorf("-algo %q: want auto, ring, tree, nvls, nvlstree, pat, collnet, collnet-direct or collnet-chain, or an NCCL_ALGO list such as ^nvls", algo)
 		}
 		ncclAlgo = na.String()
 	}
-	if !strings.EqualFold(proto, "auto") {
+	switch {
+	case strings.EqualFold(proto, "auto"):
+	case isEnableList(proto):
+		if err := nccl.CheckEnable("", proto); err != nil {
+			return "", "", flagErrorf("-proto %q: %v", proto, err)
+		}
+		ncclProto = proto
+	default:
 		p, err := commmodel.ParseProtocol(proto)
 		if err != nil {
-			return "", "", flagErrorf("-proto %q: want auto, ll, ll128 or simple", proto)
+			return "", "", flagErrorf("-proto %q: want auto, ll, ll128 or simple, or an NCCL_PROTO list such as ^ll128", proto)
 		}
 		ncclProto = nccl.ProtocolName(p)
 	}
 	return ncclAlgo, ncclProto, nil
 }
+
+// isEnableList reports whether an -algo or -proto value is an NCCL_ALGO
+// or NCCL_PROTO list rather than one name: an exclusion, several names,
+// or per-function entries.
+func isEnableList(s string) bool { return strings.ContainsAny(s, "^,;:") }
 
 // runPredict runs "commlab predict": it checks the flags, reads the
 // calibration logs and the topology capture, predicts, and prints.
@@ -202,8 +220,8 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	p := fs.Int("p", 0, "ranks (GPUs)")
 	perNode := fs.Int("per-node", 0, "GPUs per node")
 	layoutFlags := addLayoutFlags(fs)
-	algo := fs.String("algo", "auto", "NCCL_ALGO of the calibration runs and the prediction: auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain")
-	proto := fs.String("proto", "auto", "NCCL_PROTO of the calibration runs and the prediction: auto|ll|ll128|simple")
+	algo := fs.String("algo", "auto", "NCCL_ALGO of the calibration runs and the prediction: auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain, or a list NCCL reads, such as ^nvls")
+	proto := fs.String("proto", "auto", "NCCL_PROTO of the calibration runs and the prediction: auto|ll|ll128|simple, or a list NCCL reads, such as ^ll128")
 	sizes := fs.String("size", "", "comma-separated sizes (nccl-tests' size column), e.g. 1MiB,64MiB")
 	output := addFormatFlags(fs)
 	fs.Usage = func() {

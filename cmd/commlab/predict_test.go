@@ -318,7 +318,8 @@ func TestPredictTopo(t *testing.T) {
 
 // TestPredictPins: -algo and -proto become NCCL_ALGO and NCCL_PROTO in
 // NCCL's spelling (ncclAlgoStr and ncclProtoStr, NCCL 2.30.7 src/init.cc);
-// collnet pins both CollNets, auto pins nothing.
+// collnet pins both CollNets, auto pins nothing, and a list or an
+// exclusion passes as given where NCCL 2.30.7's parseList takes it.
 func TestPredictPins(t *testing.T) {
 	for _, c := range []struct{ algo, proto, wantAlgo, wantProto string }{
 		{"auto", "auto", "", ""},
@@ -327,13 +328,15 @@ func TestPredictPins(t *testing.T) {
 		{"collnet", "simple", "CollNetDirect,CollNetChain", "Simple"},
 		{"collnet-direct", "Auto", "CollNetDirect", ""},
 		{"collnet-chain", "auto", "CollNetChain", ""},
+		{"^nvls,nvlstree", "^LL128", "^nvls,nvlstree", "^LL128"}, // lists pass as NCCL reads them
+		{"allreduce:ring,tree", "ll,simple", "allreduce:ring,tree", "ll,simple"},
 	} {
 		a, p, err := predictPins(c.algo, c.proto)
 		if err != nil || a != c.wantAlgo || p != c.wantProto {
 			t.Errorf("predictPins(%q, %q) = %q, %q, %v; want %q, %q", c.algo, c.proto, a, p, err, c.wantAlgo, c.wantProto)
 		}
 	}
-	for _, c := range [][2]string{{"bogus", "auto"}, {"ring", "ll64"}, {"", "auto"}, {"nvls_tree", "auto"}} {
+	for _, c := range [][2]string{{"bogus", "auto"}, {"ring", "ll64"}, {"", "auto"}, {"nvls_tree", "auto"}, {"^bogus", "auto"}, {"auto", "^ll64"}, {"allreduce:ring;tree", "auto"}} {
 		if _, _, err := predictPins(c[0], c[1]); err == nil {
 			t.Errorf("predictPins(%q, %q) accepted", c[0], c[1])
 		}
@@ -760,5 +763,25 @@ func TestPredictNoTableLeft(t *testing.T) {
 	}
 	if strings.Contains(out, "calibrated on") {
 		t.Errorf("with -gpu:\n%s\nwant no table named as calibrating it", out)
+	}
+}
+
+// TestPredictProtoExclusion: -proto ^ll128 is NCCL_PROTO=^LL128, which
+// leaves NCCL's tuner every protocol but LL128: a 2 x 8 H100 AllReduce of
+// 1 MiB, which NCCL 2.30.7's tuning model runs on LL128, runs on another.
+func TestPredictProtoExclusion(t *testing.T) {
+	protocol := func(proto string) string {
+		code, stdout, stderr := runCLI("predict", "-gpu", "H100", "-collective", "allreduce", "-p", "16", "-per-node", "8",
+			"-size", "1MiB", "-proto", proto, "-format", "json")
+		var out struct {
+			Predictions []struct{ Protocol string }
+		}
+		if code != 0 || json.Unmarshal([]byte(stdout), &out) != nil || len(out.Predictions) != 1 {
+			t.Fatalf("-proto %s: exit %d, stderr %q", proto, code, stderr)
+		}
+		return out.Predictions[0].Protocol
+	}
+	if auto, excl := protocol("auto"), protocol("^ll128"); auto != "LL128" || excl == "LL128" || excl == "" {
+		t.Errorf("protocol %q with auto and %q with ^ll128; want LL128, then another", auto, excl)
 	}
 }

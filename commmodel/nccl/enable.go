@@ -251,3 +251,12 @@ func (m *Model) mask(gs *Graphs, cfg *Config, maxCC int, e enable) {
 		}
 	}
 }
+
+// CheckEnable reports whether algo and proto are NCCL_ALGO and NCCL_PROTO
+// values NCCL's newest release the model follows accepts: lists of names,
+// exclusions such as "^LL128" or "^NVLS", and per-function lists
+// ("allreduce:^nvls"); "" for either leaves it unset.
+func CheckEnable(algo, proto string) error {
+	_, err := enableLists(Latest, algo, proto)
+	return err
+}
