@@ -114,6 +114,45 @@
 // A Model does not change once New returns it: its methods are safe for
 // concurrent use by many goroutines.
 //
+// # RCCL on AMD Instinct
+//
+// RCCL (ROCm/rccl) runs NCCL's tuner with its own tables on AMD GPUs
+// (src/graph/tuning.cc, the __HIP_PLATFORM_AMD__ branches; read at RCCL
+// 2.18.6, 2.20.5 and 2.21.5 and at a 2025 development snapshot):
+//
+//   - Latency: one base latency for every GPU, 12/12/17 us (LL/LL128/Simple)
+//     for Tree, Ring and CollNet, and per-step latencies from one of several
+//     tuning tables, chosen by the topology model RCCL matches
+//     (src/graph/rome_models.cc); 8-GPU MI300X platforms (gfx942) match
+//     table 5 from RCCL 2.18.6, whose network step is 9.5 us for Ring/LL
+//     and, from 2.21, 320 us for Ring/Simple (RCCLConstants).
+//   - Bandwidth: NCCL's per-channel caps and protocol factors are replaced
+//     by the table's bwRatio per (algorithm, protocol) and node count, and
+//     the per-size corrections by the table's own Tree factors (every
+//     function) and Ring factors (across nodes), with no Ring/Simple plateau.
+//   - Protocol per call: rcclUpdateCollectiveProtocol (src/rccl_common.cc,
+//     2025) overrides the tuner's protocol by the per-rank size: on one node
+//     LL for gfx950 AllGather up to 88448 B and ReduceScatter up to 1 MiB,
+//     and for gfx942 ReduceScatter up to 352128 B; across nodes the table's
+//     LL and LL128 ranges (table 5: AllReduce LL up to 1 MiB, LL128 to 9 MiB
+//     where LL128 is enabled, Simple above).
+//   - Channels: across nodes rcclOverrideChannels sets the channel count by
+//     the per-rank size from the table's thresholds; RCCL_REDUCED_CU_ENABLE
+//     caps gfx950 at 48 channels.
+//   - Algorithms: Tree/Simple is left out on one node of gfx942 (gfx950 in
+//     later releases), Broadcast and Reduce Ring/LL run 1.65 times faster on
+//     one node, and AllToAll is grouped sends as in NCCL.
+//
+// For an AMD GPU (Config.ISA) the model follows RCCL's LL128 enable rule
+// and its Tree/Simple rule on one node of gfx942; it keeps NCCL's
+// latencies, bandwidths, corrections, protocol choice and channels. RCCL's
+// latency tables for gfx942 are available (RCCLConstants, through
+// Config.Constants) but not the default: on the repository's MI300X logs
+// they time the two-node AllReduce closer to the measurement and the
+// one-node AllReduce further from it, and the bandwidth side they go with
+// is not modelled. Which tables gfx950 and gfx90a platforms match is not
+// modelled.
+//
 // # What is left out
 //
 // Tuner plugins (which may rewrite every constant and the cost table), the

@@ -51,7 +51,8 @@ const (
 type Config struct {
 	// Version is the NCCL release; zero means Latest.
 	Version Version
-	// Constants replaces DefaultConstants(Version) when not nil.
+	// Constants replaces DefaultConstants(Version) when not nil
+	// (RCCLConstants gives RCCL's latency tables for an AMD GPU).
 	Constants *Constants
 	// Ranks and Nodes are nRanks and nNodes; Ranks/Nodes is the number
 	// of ranks per node.
@@ -61,7 +62,8 @@ type Config struct {
 	// MinCompCap.
 	MinCompCap, MaxCompCap int
 	// ISA is an AMD GPU's LLVM target (GPU.ISA: gfx90a, gfx942, gfx950),
-	// "" for NVIDIA's: RCCL enables LL128 on its own terms.
+	// "" for NVIDIA's: RCCL enables LL128 on its own terms and leaves
+	// Tree/Simple out on one node of gfx942.
 	ISA string
 	// CPU is the host CPU (x86 Intel when zero).
 	CPU CPU

@@ -124,7 +124,8 @@ func (m *Model) tune(gs *Graphs, cfg *Config) {
 				hw = intraHW
 			}
 			for p := range Protocol(NumProtocols) {
-				if (a == AlgoNVLS || a == AlgoNVLSTree) && p != Simple || a == AlgoPAT && (p != Simple || !t.pat) {
+				if (a == AlgoNVLS || a == AlgoNVLSTree) && p != Simple || a == AlgoPAT && (p != Simple || !t.pat) ||
+					rcclSkips(m.v, m.isa, m.nNodes, a, p) {
 					continue
 				}
 				busBw, ok := m.busBW(f, a, p, gs, &t)
