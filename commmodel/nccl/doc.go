@@ -125,7 +125,7 @@
 //     tuning tables, chosen by the topology model RCCL matches
 //     (src/graph/rome_models.cc); 8-GPU MI300X platforms (gfx942) match
 //     table 5 from RCCL 2.18.6, whose network step is 9.5 us for Ring/LL
-//     and, from 2.21, 320 us for Ring/Simple (RCCLConstants).
+//     and, from 2.21, 320 us for Ring/Simple.
 //   - Bandwidth: NCCL's per-channel caps and protocol factors are replaced
 //     by the table's bwRatio per (algorithm, protocol) and node count, and
 //     the per-size corrections by the table's own Tree factors (every
@@ -146,11 +146,9 @@
 // For an AMD GPU (Config.ISA) the model follows RCCL's LL128 enable rule
 // and its Tree/Simple rule on one node of gfx942; it keeps NCCL's
 // latencies, bandwidths, corrections, protocol choice and channels. RCCL's
-// latency tables for gfx942 are available (RCCLConstants, through
-// Config.Constants) but not the default: on the repository's MI300X logs
-// they time the two-node AllReduce closer to the measurement and the
-// one-node AllReduce further from it, and the bandwidth side they go with
-// is not modelled. Which tables gfx950 and gfx90a platforms match is not
+// latency tables for gfx942, tried in NCCL's place, time the repository's
+// two-node MI300X AllReduce closer to the measurement and the one-node one
+// further from it, without the bandwidth side they go with. Which tables gfx950 and gfx90a platforms match is not
 // modelled.
 //
 // # What is left out

@@ -51,8 +51,7 @@ const (
 type Config struct {
 	// Version is the NCCL release; zero means Latest.
 	Version Version
-	// Constants replaces DefaultConstants(Version) when not nil
-	// (RCCLConstants gives RCCL's latency tables for an AMD GPU).
+	// Constants replaces DefaultConstants(Version) when not nil.
 	Constants *Constants
 	// Ranks and Nodes are nRanks and nNodes; Ranks/Nodes is the number
 	// of ranks per node.
