@@ -39,6 +39,9 @@ type predictOutput struct {
 	Notes       []string          `json:"notes"`
 	Tables      []predictTableLOO `json:"tables"`
 	Layout      *predictLayout    `json:"layout"`
+	// TablePins are the NCCL_ALGO and NCCL_PROTO every calibration table
+	// ran with where the prediction leaves them to NCCL ("NCCL_PROTO=Simple").
+	TablePins []string `json:"table_pins,omitempty"`
 }
 
 // predictLayout is the launch layout the model ran the query in
@@ -152,6 +155,34 @@ func predictPins(algo, proto string) (ncclAlgo, ncclProto string, err error) {
 // or per-function entries.
 func isEnableList(s string) bool { return strings.ContainsAny(s, "^,;:") }
 
+// sharedPins returns the NCCL_ALGO and NCCL_PROTO that every table ran
+// with, where q leaves them to NCCL's tuner: a site may set them for every
+// job, and then the prediction of NCCL's own choice is not its runs'.
+func sharedPins(tables []predict.Table, q predict.Query) []string {
+	if len(tables) == 0 {
+		return nil
+	}
+	var out []string
+	for _, v := range []struct {
+		name    string
+		query   string
+		ofTable func(*predict.Table) string
+	}{
+		{"NCCL_ALGO", q.Algo, func(t *predict.Table) string { return t.Algo }},
+		{"NCCL_PROTO", q.Proto, func(t *predict.Table) string { return t.Proto }},
+	} {
+		pin := v.ofTable(&tables[0])
+		shared := v.query == "" && pin != "" && q.Collective != commmodel.AllToAll
+		for i := range tables {
+			shared = shared && strings.EqualFold(v.ofTable(&tables[i]), pin)
+		}
+		if shared {
+			out = append(out, v.name+"="+pin)
+		}
+	}
+	return out
+}
+
 // runPredict runs "commlab predict": it checks the flags, reads the
 // calibration logs and the topology capture, predicts, and prints.
 func runPredict(args []string, stdout, stderr io.Writer) error {
@@ -176,6 +207,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		out.Problems = append(out.Problems, problem{Message: "AllToAll runs NCCL's point-to-point sends, which NCCL_ALGO does not choose and whose protocol NCCL picks by the bytes per channel (LL up to 16 KiB, src/enqueue.cc): -algo and -proto pin the calibration tables only"})
 	}
 	hw, tables := m.hw, m.tables
+	out.TablePins = sharedPins(tables, req.query)
 	out.Hardware, err = describeHardware(hw, tables, req.query, req.sizes)
 	if err == nil {
 		err = out.predict(hw, tables, req.query, req.sizes) // after: it adds the fitted values to the facts
@@ -497,6 +529,17 @@ func (out *predictOutput) addCalibration(m *predict.Machine) {
 
 func writePredictTable(w io.Writer, out *predictOutput) error {
 	fmt.Fprintf(w, "%s on %d ranks (%d x %d GPUs), algo %s, proto %s\n", out.Collective, out.P, out.Nodes, out.PerNode, out.Algo, out.Proto)
+	if len(out.TablePins) > 0 {
+		// The tables' pins may be the site's: say first that this is not.
+		var flags []string
+		for _, p := range out.TablePins {
+			name, v, _ := strings.Cut(p, "=")
+			flag := map[string]string{"NCCL_ALGO": "-algo", "NCCL_PROTO": "-proto"}[name]
+			flags = append(flags, flag+" "+strings.ToLower(v))
+		}
+		fmt.Fprintf(w, "pins: every calibration table ran %s, and this prediction is NCCL's own choice: give %s to predict a run like theirs\n",
+			strings.Join(out.TablePins, " and "), strings.Join(flags, " "))
+	}
 	if l := out.Layout; l != nil && l.Tables != nil {
 		// A layout that is not the tables' moves the launch floor: say so first.
 		why := "give -g, -threads and -graph to predict another"

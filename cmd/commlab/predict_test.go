@@ -785,3 +785,30 @@ func TestPredictProtoExclusion(t *testing.T) {
 		t.Errorf("protocol %q with auto and %q with ^ll128; want LL128, then another", auto, excl)
 	}
 }
+
+// TestPredictTablePins: where every calibration table ran pinned (here by
+// the file's pins on Together's Ring run) and the prediction is NCCL's own
+// choice, the second line says so and names the flags of a run like
+// theirs; with those flags, or tables of different pins, it says nothing.
+func TestPredictTablePins(t *testing.T) {
+	d := "../../data/logs/paired/h100-sxm-1x8-together/"
+	ring := d + "all_reduce_ring.log:algo=ring:proto=simple"
+	run := func(extra ...string) []string {
+		args := append([]string{"predict", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"}, extra...)
+		code, stdout, stderr := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, %s", extra, code, stderr)
+		}
+		return strings.Split(stdout, "\n")
+	}
+	want := "pins: every calibration table ran NCCL_ALGO=Ring and NCCL_PROTO=Simple, and this prediction is NCCL's own choice: give -algo ring -proto simple to predict a run like theirs"
+	if got := run("-calibrate", ring); got[1] != want {
+		t.Errorf("second line %q, want %q", got[1], want)
+	}
+	if got := run("-calibrate", ring, "-algo", "ring", "-proto", "simple"); strings.HasPrefix(got[1], "pins:") {
+		t.Errorf("pinned prediction: %q", got[1])
+	}
+	if got := run("-calibrate", ring+","+d+"all_reduce_nvls.log:algo=nvls"); strings.HasPrefix(got[1], "pins:") {
+		t.Errorf("tables of two algorithms: %q", got[1])
+	}
+}
