@@ -58,6 +58,15 @@ type System struct {
 // libfabric's cxi provider drives these NICs.
 const SlingshotNICBW = 200e9 / 8
 
+// The provider pages several systems cite, named once.
+const (
+	googleA3            = "Google Cloud, Accelerator-optimized machine family, A3 machine series (cloud.google.com/compute/docs/accelerator-optimized-machines)"
+	googleA2            = "Google Cloud, Accelerator-optimized machine family, A2 machine series (cloud.google.com/compute/docs/accelerator-optimized-machines)"
+	googleEmeraldRapids = "Its CPU is Intel's: A3 Ultra and A4 run only on the Emerald Rapids CPU platform (Google Cloud, Create an AI-optimized Slurm cluster, limitations, docs.cloud.google.com/ai-hypercomputer/docs/create/create-slurm-cluster)"
+	ociGPUShapes        = "Oracle Cloud Infrastructure, Compute Shapes, bare metal GPU shapes (docs.oracle.com/en-us/iaas/Content/Compute/References/computeshapes.htm)"
+	ociJoined           = "The page does not say how the GPUs are joined"
+)
+
 // Systems are the systems the catalog holds.
 var Systems = []System{
 	{Name: "dgx-a100", GPU: "A100-SXM4-80GB", PerHost: 8, Fabric: "nvswitch", NICs: 8, NICBW: 200e9 / 8, CPU: "amd",
@@ -100,10 +109,20 @@ var Systems = []System{
 		Source: "AWS, Specifications for Amazon EC2 accelerated computing instances, performance and network specifications (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html): 8 NVIDIA H200 GPUs of 141 GiB, Intel Xeon Sapphire Rapids, 3200 Gigabit on 16 network cards with EFA; NCCL sees 8 NICs of 400 Gb/s, 2 EFA devices of 200 Gb/s each (aws-ofi-nccl sets 200 Gb/s a link on p5en.48xlarge, src/nccl_ofi_net.cpp): aws-ofi-nccl (github.com/aws/aws-ofi-nccl at 2daf7d30): its RDMA protocol, the default from P5 on (src/platform-aws.cpp), makes one NCCL device of the EFA devices nearest each GPU (nccl_ofi_topo_group, include/nccl_ofi_topo.h) and gives it the sum of their speeds (get_properties, src/nccl_ofi_rdma.cpp); the page does not say how the GPUs are joined"},
 	{Name: "p6-b200.48xlarge", GPU: "B200", PerHost: 8, NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
 		Source: "AWS, Specifications for Amazon EC2 accelerated computing instances, performance and network specifications (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html): 8 NVIDIA B200 GPUs of 179 GiB, Intel Xeon Emerald Rapids, 3200 Gigabit on 8 network cards with EFA, 400 Gb/s each, one NCCL device per GPU: aws-ofi-nccl (github.com/aws/aws-ofi-nccl at 2daf7d30): its RDMA protocol, the default from P5 on (src/platform-aws.cpp), makes one NCCL device of the EFA devices nearest each GPU (nccl_ofi_topo_group, include/nccl_ofi_topo.h) and gives it the sum of their speeds (get_properties, src/nccl_ofi_rdma.cpp); the page does not say how the GPUs are joined"},
-	{Name: "a3-ultragpu-8g", GPU: "H200", PerHost: 8, NICs: 8, NICBW: 400e9 / 8,
-		Source: "Google Cloud, Networking and GPU machines, A4 and A3 Ultra machine types (cloud.google.com/compute/docs/gpus/gpu-network-bandwidth): NVIDIA H200 141GB GPUs, 8 NVIDIA ConnectX-7 NICs for GPU-to-GPU traffic only, each aligned with one GPU, 3,200 Gbps in all (400 Gb/s each), GPUDirect RDMA through MRDMA virtual functions; 2 gVNICs add 400 Gbps for other traffic. The count and rate are the page's: how NCCL lists these NICs was not established. The page says an all-to-all NVLink bridge joins the GPUs, not whether through NVSwitch, and does not name the CPU"},
-	{Name: "a4-highgpu-8g", GPU: "B200", PerHost: 8, NICs: 8, NICBW: 400e9 / 8,
-		Source: "Google Cloud, Networking and GPU machines, A4 and A3 Ultra machine types (cloud.google.com/compute/docs/gpus/gpu-network-bandwidth): NVIDIA B200 GPUs, 8 NVIDIA ConnectX-7 NICs for GPU-to-GPU traffic only, each aligned with one GPU, 3,200 Gbps in all (400 Gb/s each), GPUDirect RDMA through MRDMA virtual functions; 2 gVNICs add 400 Gbps for other traffic. The count and rate are the page's: how NCCL lists these NICs was not established. The page says an all-to-all NVLink bridge joins the GPUs, not whether through NVSwitch, and does not name the CPU"},
+	{Name: "a3-ultragpu-8g", GPU: "H200", PerHost: 8, NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
+		Source: "Google Cloud, Networking and GPU machines, A4 and A3 Ultra machine types (cloud.google.com/compute/docs/gpus/gpu-network-bandwidth): NVIDIA H200 141GB GPUs, 8 NVIDIA ConnectX-7 NICs for GPU-to-GPU traffic only, each aligned with one GPU, 3,200 Gbps in all (400 Gb/s each), GPUDirect RDMA through MRDMA virtual functions; 2 gVNICs add 400 Gbps for other traffic. The count and rate are the page's: how NCCL lists these NICs was not established. The page says an all-to-all NVLink bridge joins the GPUs, not whether through NVSwitch. " + googleEmeraldRapids},
+	{Name: "a4-highgpu-8g", GPU: "B200", PerHost: 8, NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
+		Source: "Google Cloud, Networking and GPU machines, A4 and A3 Ultra machine types (cloud.google.com/compute/docs/gpus/gpu-network-bandwidth): NVIDIA B200 GPUs, 8 NVIDIA ConnectX-7 NICs for GPU-to-GPU traffic only, each aligned with one GPU, 3,200 Gbps in all (400 Gb/s each), GPUDirect RDMA through MRDMA virtual functions; 2 gVNICs add 400 Gbps for other traffic. The count and rate are the page's: how NCCL lists these NICs was not established. The page says an all-to-all NVLink bridge joins the GPUs, not whether through NVSwitch. " + googleEmeraldRapids},
+	{Name: "a3-megagpu-8g", GPU: "H100 80GB HBM3", PerHost: 8, NICs: 8, CPU: "intel",
+		Source: googleA3 + ": 8 NVIDIA H100 80GB GPUs, 4th generation Intel Xeon (Sapphire Rapids), 9 physical NICs in an 8+1 arrangement, the 8 on the GPUs' PCIe bus for GPU-to-GPU traffic over GPUDirect-TCPXO, 1,800 Gbps for the VM in all; the page gives no NIC's rate, and says an all-to-all NVLink topology joins the GPUs, not whether through NVSwitch"},
+	{Name: "a3-highgpu-8g", GPU: "H100 80GB HBM3", PerHost: 8, NICs: 4, CPU: "intel",
+		Source: googleA3 + ": 8 NVIDIA H100 80GB GPUs, 4th generation Intel Xeon (Sapphire Rapids), 5 physical NICs in a 4+1 arrangement, the 4 on the GPUs' PCIe bus, one NIC per two GPUs, for GPU-to-GPU traffic over GPUDirect-TCPX; the page gives no NIC's rate, and says an all-to-all NVLink topology joins the GPUs, not whether through NVSwitch"},
+	{Name: "a3-edgegpu-8g", GPU: "H100 80GB HBM3", PerHost: 8, NICs: 4, CPU: "intel",
+		Source: googleA3 + ": 8 NVIDIA H100 80GB GPUs, 4th generation Intel Xeon (Sapphire Rapids), 5 physical NICs in a 4+1 arrangement as A3 High's, GPUDirect-TCPX, 400 Gbps for the VM in all in most regions (800 in asia-south1 and northamerica-northeast2); the page gives no NIC's rate, nor whether NVSwitch joins the GPUs"},
+	{Name: "a2-ultragpu-8g", GPU: "A100-SXM4-80GB", PerHost: 8, CPU: "intel",
+		Source: googleA2 + ": 8 NVIDIA A100 80GB GPUs, 600 GBps of NVLink a GPU, Intel Cascade Lake, up to 100 Gbps of egress for the VM and no GPU-to-GPU networking technology (GPUDirect); the page gives no NIC count, nor whether NVSwitch joins the GPUs"},
+	{Name: "a2-highgpu-8g", GPU: "A100-SXM4-40GB", PerHost: 8, CPU: "intel",
+		Source: googleA2 + ": 8 NVIDIA A100 40GB GPUs, 600 GBps of NVLink a GPU, Intel Cascade Lake, up to 100 Gbps of egress for the VM and no GPU-to-GPU networking technology (GPUDirect); the page gives no NIC count, nor whether NVSwitch joins the GPUs"},
 	{Name: "Standard_ND96asr_v4", GPU: "A100-SXM4-40GB", PerHost: 8, NICs: 8, NICBW: 200e9 / 8, CPU: "amd",
 		Source: "Microsoft Azure, NDasrA100_v4 sizes series (learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/ndasra100v4-series): 8 NVIDIA A100 40GB GPUs with NVLink 3.0, AMD EPYC 7V12 (Rome), a dedicated HDR InfiniBand connection per GPU, GPUDirect RDMA; the page writes 200 GB/s a connection and 1.6 TB/s a VM, HDR's 200 Gb/s and 8 of them; NCCL's IB transport takes each InfiniBand port as a NIC (NCCL_IB_HCA in NCCL's Environment Variables, docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html). The page does not say how the GPUs are joined"},
 	{Name: "Standard_ND96amsr_A100_v4", GPU: "A100-SXM4-80GB", PerHost: 8, NICs: 8, NICBW: 200e9 / 8, CPU: "amd",
@@ -114,6 +133,18 @@ var Systems = []System{
 		Source: "Microsoft Azure, ND-H200-v5 size series (learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/nd-h200-v5-series): 8 NVIDIA H200 GPUs of 141 GB joined by 900 GB/s NVLink, Intel Xeon (Sapphire Rapids), a dedicated 400 Gbps NVIDIA Quantum-2 ConnectX-7 InfiniBand connection per GPU, 3.2 Tb/s a VM, GPUDirect RDMA; NCCL's IB transport takes each InfiniBand port as a NIC (NCCL_IB_HCA in NCCL's Environment Variables, docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html). The page does not say whether NVSwitch joins them"},
 	{Name: "Standard_ND96isr_MI300X_v5", GPU: "AMD Instinct MI300X", PerHost: 8, Fabric: "infinity", PairLinks: 1, NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
 		Source: "Microsoft Azure, ND-MI300X-v5 sizes series (learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/ndmi300xv5-series): 8 AMD Instinct MI300X GPUs of 192 GB joined to one another by 4th-Gen Infinity Fabric links, 128 GB/s a GPU and 896 GB/s in all (7 peers, one link each, as ROCm's MI300 node-level architecture has it), 2 Intel Xeon (Sapphire Rapids), a dedicated 400 Gbps NVIDIA Quantum-2 ConnectX-7 InfiniBand connection per GPU, 3.2 Tb/s a VM, GPUDirect RDMA; RCCL's IB transport, like NCCL's, takes each InfiniBand port as a NIC (NCCL_IB_HCA in NCCL's Environment Variables, docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html)"},
+	{Name: "BM.GPU4.8", GPU: "A100-SXM4-40GB", PerHost: 8, NICs: 16, NICBW: 100e9 / 8, CPU: "amd",
+		Source: ociGPUShapes + ": 8 NVIDIA A100 40 GB, AMD EPYC 7542, 8 x 200 Gbps RDMA; NCCL takes 16 RDMA devices, those Oracle's NCCL settings for the shape list in NCCL_IB_HCA (oracle-quickstart/oci-hpc, playbooks/roles/nccl-conf/files/bm.gpu4.8), 100 Gb/s each of the 1,600. " + ociJoined},
+	{Name: "BM.GPU.A100-v2.8", GPU: "A100-SXM4-80GB", PerHost: 8, NICs: 16, NICBW: 100e9 / 8, CPU: "amd",
+		Source: ociGPUShapes + ": 8 NVIDIA A100 80 GB, AMD EPYC 7J13, 16 x 100 Gbps RDMA. " + ociJoined},
+	{Name: "BM.GPU.H100.8", GPU: "H100 80GB HBM3", PerHost: 8, NICs: 16, NICBW: 200e9 / 8, CPU: "intel",
+		Source: ociGPUShapes + ": 8 NVIDIA H100 80 GB, 2 Intel Sapphire Rapids 8480+, 8 x 2 x 200 Gbps RDMA, 16 RDMA devices of 200 Gb/s, those Oracle's NCCL settings for H100 shapes list in NCCL_IB_HCA (oracle-quickstart/oci-hpc, playbooks/roles/nccl-conf/files/h100). " + ociJoined},
+	{Name: "BM.GPU.H200.8", GPU: "H200", PerHost: 8, NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
+		Source: ociGPUShapes + ": 8 NVIDIA H200 141 GB, 2 Intel Sapphire Rapids 8480+, 8 x 400 Gbps RDMA. " + ociJoined},
+	{Name: "BM.GPU.B200.8", GPU: "B200", PerHost: 8, NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
+		Source: ociGPUShapes + ": 8 NVIDIA B200 180 GB, 2 Intel Emerald Rapids 8592+, 8 x 400 Gbps RDMA. " + ociJoined},
+	{Name: "BM.GPU.MI300X.8", GPU: "AMD Instinct MI300X", PerHost: 8, NICs: 8, NICBW: 400e9 / 8, CPU: "intel",
+		Source: ociGPUShapes + ": 8 AMD Instinct MI300X 192 GB, Intel Sapphire Rapids 8480+, 8 x 1 x 400 Gbps RDMA. " + ociJoined},
 	{Name: "pcie-l40s-8gpu", GPU: "L40S", PerHost: 8, Fabric: "pcie",
 		Source: "NVIDIA AI Enterprise reference architecture, Compute Node Hardware: PCIe Optimized 2-8-5 servers of 2 CPUs, 8 GPU cards and 5 network adapters, L40S among the GPUs they take; the GPUs reach each other over PCIe; the NICs' rate and the CPU are the server's (docs.nvidia.com/ai-enterprise/reference-architecture/latest/compute-node-hardware.html)"},
 	{Name: "pcie-rtx-pro-6000-8gpu", GPU: "RTX PRO 6000 Blackwell", PerHost: 8, Fabric: "pcie",
