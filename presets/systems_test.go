@@ -87,8 +87,17 @@ func TestSystemFigures(t *testing.T) {
 		{"p6-b200.48xlarge", 8, 0, "", 0, 8, 50e9, "intel"},
 		// Google Cloud, Networking and GPU machines: A4 and A3 Ultra have 8 CX-7 NICs, one a GPU,
 		// "a total network bandwidth of 3,200 Gbps": 400 Gb/s each; the page names no CPU, no NVSwitch.
-		{"a3-ultragpu-8g", 8, 0, "", 0, 8, 50e9, ""},
-		{"a4-highgpu-8g", 8, 0, "", 0, 8, 50e9, ""},
+		// Google Cloud, Create an AI-optimized Slurm cluster: A3 Ultra and A4 run only on Emerald Rapids.
+		{"a3-ultragpu-8g", 8, 0, "", 0, 8, 50e9, "intel"},
+		{"a4-highgpu-8g", 8, 0, "", 0, 8, 50e9, "intel"},
+		// Google Cloud, Accelerator-optimized machine family: A3 Mega's NICs "8+1", A3 High's and
+		// A3 Edge's "4+1", the first group for GPU-to-GPU traffic, no NIC's rate; A3 on Sapphire
+		// Rapids, A2 on Cascade Lake with no NIC count.
+		{"a3-megagpu-8g", 8, 0, "", 0, 8, 0, "intel"},
+		{"a3-highgpu-8g", 8, 0, "", 0, 4, 0, "intel"},
+		{"a3-edgegpu-8g", 8, 0, "", 0, 4, 0, "intel"},
+		{"a2-ultragpu-8g", 8, 0, "", 0, 0, 0, "intel"},
+		{"a2-highgpu-8g", 8, 0, "", 0, 0, 0, "intel"},
 		// Azure ND A100 v4 and NDm A100 v4: a dedicated HDR InfiniBand connection per GPU (HDR is
 		// 200 Gb/s; the pages write "200 GB/s"), AMD EPYC 7V12.
 		{"Standard_ND96asr_v4", 8, 0, "", 0, 8, 25e9, "amd"},
@@ -100,6 +109,16 @@ func TestSystemFigures(t *testing.T) {
 		// Azure ND MI300X v5: the same 400 Gbps connection per GPU; Infinity Fabric links joining
 		// each GPU to one another, 896 GB/s in all at 128 GB/s: one link to each of 7 peers.
 		{"Standard_ND96isr_MI300X_v5", 8, 0, "infinity", 1, 8, 50e9, "intel"},
+		// OCI Compute Shapes, bare metal GPU shapes: BM.GPU4.8 "8 x 200 Gbps RDMA" over the 16
+		// devices of Oracle's NCCL_IB_HCA (oci-hpc nccl-conf/files/bm.gpu4.8): 1600/16 = 100 Gb/s;
+		// A100-v2.8 "16 x 100 Gbps"; H100.8 "8 x 2 x 200 Gbps"; H200.8, B200.8 "8 x 400 Gbps";
+		// MI300X.8 "8 x 1 x 400 Gbps"; AMD EPYC 7542 and 7J13, Intel 8480+ and 8592+.
+		{"BM.GPU4.8", 8, 0, "", 0, 16, 12.5e9, "amd"},
+		{"BM.GPU.A100-v2.8", 8, 0, "", 0, 16, 12.5e9, "amd"},
+		{"BM.GPU.H100.8", 8, 0, "", 0, 16, 25e9, "intel"},
+		{"BM.GPU.H200.8", 8, 0, "", 0, 8, 50e9, "intel"},
+		{"BM.GPU.B200.8", 8, 0, "", 0, 8, 50e9, "intel"},
+		{"BM.GPU.MI300X.8", 8, 0, "", 0, 8, 50e9, "intel"},
 		// NVIDIA's PCIe Optimized 2-8-5 and RTX PRO AI Factory RAs: 8 PCIe cards.
 		{"pcie-l40s-8gpu", 8, 0, "pcie", 0, 0, 0, ""},
 		{"pcie-rtx-pro-6000-8gpu", 8, 0, "pcie", 0, 0, 0, ""},
@@ -129,7 +148,10 @@ func systemsTable() string {
 			per += fmt.Sprintf(" (NVLink domain of %d)", s.Domain)
 		}
 		fabric := s.Fabric
-		if s.PairLinks > 0 {
+		switch {
+		case s.PairLinks == 1:
+			fabric += ", 1 link a pair"
+		case s.PairLinks > 1:
 			fabric += fmt.Sprintf(", %d links a pair", s.PairLinks)
 		}
 		nics, rate := "", ""

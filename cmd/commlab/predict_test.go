@@ -470,6 +470,36 @@ func TestPredictCloudSystems(t *testing.T) {
 	}
 }
 
+// TestPredictOCIShapes: -hw system=BM.GPU.H100.8 takes the shape's RDMA NICs
+// from OCI's Compute Shapes page, 8 x 2 x 200 Gbps: 16 NICs of 200 Gb/s,
+// two per GPU, in any case of the name, and the model drives all 16, so a
+// 2 x 8 AllReduce of 1 GiB is faster than on 8 such NICs; Google's A3 High
+// page gives its 4 GPU NICs but no rate, so the rate stays assumed.
+func TestPredictOCIShapes(t *testing.T) {
+	args := []string{"predict", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB"}
+	for _, name := range []string{"BM.GPU.H100.8", "bm.gpu.h100.8"} {
+		code, out, stderr := runCLI(append(args, "-hw", "system="+name)...)
+		if code != 0 || !strings.Contains(out, "16 NICs per host of 25 GB/s") || !strings.Contains(out, "nics_per_node 16 (catalog), nic_bw 200 Gb/s (catalog)") {
+			t.Errorf("-hw system=%s: exit %d, stdout:\n%s\nstderr:\n%s\nwant the catalog's 16 NICs of 200 Gb/s", name, code, out, stderr)
+		}
+	}
+	at := func(hw string) float64 {
+		code, out, stderr := runCLI(append(args, "-json", "-hw", hw)...)
+		var res predictJSON
+		if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil || len(res.Predictions) != 1 {
+			t.Fatalf("-hw %s: exit %d, %v, stderr:\n%s", hw, code, err, stderr)
+		}
+		return res.Predictions[0].TimeS
+	}
+	if all, eight := at("system=BM.GPU.H100.8"), at("system=BM.GPU.H100.8,nics=8"); !(all < eight) {
+		t.Errorf("1 GiB on 2 x 8: %.3g s over 16 NICs, %.3g s over 8; want the 16 faster", all, eight)
+	}
+	code, out, stderr := runCLI(append(args, "-hw", "system=a3-highgpu-8g")...)
+	if code != 0 || !strings.Contains(out, "nics_per_node 4 (catalog), nic_bw 400 Gb/s (assumed?)") {
+		t.Errorf("-hw system=a3-highgpu-8g: exit %d, stdout:\n%s\nstderr:\n%s\nwant the page's 4 NICs and an assumed rate", code, out, stderr)
+	}
+}
+
 // Where the facts that matter are assumed, predict names the catalog's
 // systems of the GPU and host size: Alps' 2 x 4 GH200 log is an HPE Cray
 // EX254n's (presets.Systems), and with the system named the line goes.

@@ -434,17 +434,20 @@ func TestDescribeCatalogFigures(t *testing.T) {
 // some of the facts asked for, those that give the most first, in the
 // catalog's order among equals (presets.Systems):
 // GH200 in hosts of 4 is the HPE Cray EX254n (Alps), with its NICs and their
-// rate; an 8-GPU A100 SXM4 host is a DGX A100, an AWS p4d or p4de, or an
-// Azure ND A100 v4 or NDm A100 v4 (the catalog tells A100s apart by the
-// product, A100 SXM4, as ParseGPU does, not by memory); an 8-GPU H100 or
-// H200 host's fabric is only a DGX's, since AWS, Google Cloud and Azure do
-// not say whether NVSwitch joins their GPUs, while their pages give the
-// NICs: for H100, AWS's p5 and Azure's ND H100 v5 (Google's A3 High and
-// Mega are not in the catalog); for H200, AWS's p5e and p5en, Google's A3
-// Ultra and Azure's ND H200 v5; the 4-GPU A100 HGX board leaves the NICs to
-// the server, so only Perlmutter's node gives them; the MI300X platform
-// gives no NICs, Azure's ND MI300X v5 gives them and its Infinity Fabric;
-// an 8-GPU H20 host is none of them.
+// rate; an 8-GPU A100 SXM4 host is a DGX A100, an AWS p4d or p4de, an
+// Azure ND A100 v4 or NDm A100 v4, or an OCI BM.GPU4.8 or BM.GPU.A100-v2.8
+// (the catalog tells A100s apart by the product, A100 SXM4, as ParseGPU
+// does, not by memory), while Google's A2 pages give no NICs; an 8-GPU H100
+// or H200 host's fabric is only a DGX's, since AWS, Google Cloud, Azure and
+// OCI do not say whether NVSwitch joins their GPUs, while their pages give
+// the NICs: for H100, AWS's p5, Azure's ND H100 v5 and OCI's BM.GPU.H100.8
+// both count and rate, Google's A3 Mega, High and Edge the count alone, so
+// they come last; for H200, AWS's p5e and p5en, Google's A3 Ultra, Azure's
+// ND H200 v5 and OCI's BM.GPU.H200.8; the 4-GPU A100 HGX board leaves the
+// NICs to the server, so only Perlmutter's node gives them; an AMD
+// Instinct's Infinity Fabric is its own catalog entry's, which no system
+// settles, and the MI300X platform gives no NICs where Azure's ND MI300X v5
+// and OCI's BM.GPU.MI300X.8 do; an 8-GPU H20 host is none of them.
 func TestSystemsOf(t *testing.T) {
 	nics := []string{"nics_per_node", "nic_bw"}
 	for _, c := range []struct {
@@ -454,16 +457,16 @@ func TestSystemsOf(t *testing.T) {
 		want    []string
 	}{
 		{"NVIDIA GH200 120GB", 4, append(nics, "fabric"), []string{"hpe-ex254n-gh200"}},
-		{"A100-SXM4-80GB", 8, nics, []string{"dgx-a100", "p4d.24xlarge", "p4de.24xlarge", "Standard_ND96asr_v4", "Standard_ND96amsr_A100_v4"}},
+		{"A100-SXM4-80GB", 8, nics, []string{"dgx-a100", "p4d.24xlarge", "p4de.24xlarge", "Standard_ND96asr_v4", "Standard_ND96amsr_A100_v4", "BM.GPU4.8", "BM.GPU.A100-v2.8"}},
 		{"H100 80GB HBM3", 8, []string{"fabric"}, []string{"dgx-h100"}},
-		{"H100 80GB HBM3", 8, nics, []string{"dgx-h100", "p5.48xlarge", "Standard_ND96isr_H100_v5"}},
+		{"H100 80GB HBM3", 8, nics, []string{"dgx-h100", "p5.48xlarge", "Standard_ND96isr_H100_v5", "BM.GPU.H100.8", "a3-megagpu-8g", "a3-highgpu-8g", "a3-edgegpu-8g"}},
 		{"H200", 8, []string{"fabric"}, []string{"dgx-h200"}},
-		{"H200", 8, nics, []string{"dgx-h200", "p5e.48xlarge", "p5en.48xlarge", "a3-ultragpu-8g", "Standard_ND96isr_H200_v5"}},
+		{"H200", 8, nics, []string{"dgx-h200", "p5e.48xlarge", "p5en.48xlarge", "a3-ultragpu-8g", "Standard_ND96isr_H200_v5", "BM.GPU.H200.8"}},
 		{"A100-SXM4-40GB", 4, []string{"fabric"}, []string{"hgx-a100-4gpu", "hpe-ex235n-a100"}},
 		{"A100-SXM4-40GB", 4, nics, []string{"hpe-ex235n-a100"}},
-		{"AMD Instinct MI300X", 8, []string{"fabric"}, []string{"mi300x-platform", "Standard_ND96isr_MI300X_v5"}},
-		{"AMD Instinct MI300X", 8, nics, []string{"Standard_ND96isr_MI300X_v5"}},
-		{"AMD Instinct MI300X", 8, append(nics, "fabric"), []string{"Standard_ND96isr_MI300X_v5", "mi300x-platform"}},
+		{"AMD Instinct MI300X", 8, []string{"fabric"}, nil},
+		{"AMD Instinct MI300X", 8, nics, []string{"Standard_ND96isr_MI300X_v5", "BM.GPU.MI300X.8"}},
+		{"AMD Instinct MI300X", 8, append(nics, "fabric"), []string{"Standard_ND96isr_MI300X_v5", "BM.GPU.MI300X.8"}},
 		{"GB200", 4, nics, []string{"gb200-nvl72"}},
 		{"NVIDIA H20", 8, nil, nil},
 	} {

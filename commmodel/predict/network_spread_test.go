@@ -185,11 +185,13 @@ func TestFitReachesNetworkFloor(t *testing.T) {
 	}
 }
 
-// TestCatalogNetLatency: the catalog's net_latency of an AWS system is what
+// TestCatalogNetLatency: the catalog's net_latency of a cloud system is what
 // the public log its entry cites measures, against NCCL's figure: p4d's 8 B
-// AllReduce on 2 x 8 (16.4 times, networkFloorFactors) and the fit of p5's
-// 16 to 128 B AllReduce on 2 x 8 (5.3 times), within 5% and 10%. Naming the
-// system makes it the prior of inter_step_latency, with the source catalog.
+// AllReduce on 2 x 8 (16.4 times, networkFloorFactors), within 5%, and the
+// fit of the AllReduce on 2 x 8 of p5 (5.3 times), A3 Mega (11 times) and
+// OCI's BM.GPU4.8 (2.3 times), each described as its catalog entry without
+// the latency, within 10%. Naming the system makes it the prior of
+// inter_step_latency, with the source catalog.
 func TestCatalogNetLatency(t *testing.T) {
 	tables := networkFloorTables(t)
 	names, factors := networkFloorFactors(t, tables)
@@ -198,16 +200,25 @@ func TestCatalogNetLatency(t *testing.T) {
 	if k < 0 || math.Abs(p4d.NetLatency/factors[k]-1) > 0.05 {
 		t.Errorf("p4d.24xlarge: catalog %g times NCCL's; want within 5%% of the p4d log's %v", p4d.NetLatency, factors)
 	}
-	h, tab := pinnedTable(t, "../../data/nccltests/testdata/real/h100_p5_2x8_allreduce_efa_k8stester585.log",
-		Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3"})
-	h.NetLatency, h.Sources.NetLatency = 0, ""
-	m, err := Calibrate(h, []Table{tab}, &Settings{NoIntervals: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p5, _ := presets.SystemByName("p5.48xlarge")
-	if fitted := m.Params[parInter].Value / m.Params[parInter].Prior; math.Abs(p5.NetLatency/fitted-1) > 0.1 {
-		t.Errorf("p5.48xlarge: catalog %g times NCCL's; want within 10%% of the fit's %.2f", p5.NetLatency, fitted)
+	for _, c := range []struct{ system, log string }{
+		{"p5.48xlarge", "h100_p5_2x8_allreduce_efa_k8stester585.log"},
+		{"a3-megagpu-8g", "h100_2x8_allreduce_gcp_a3mega.log"},
+		{"BM.GPU4.8", "a100_2x8_allreduce_oci_oke.log"},
+	} {
+		s, _ := presets.SystemByName(c.system)
+		_, tab := pinnedTable(t, "../../data/nccltests/testdata/real/"+c.log, Pins{Nodes: 2, PerNode: 8, GPU: s.GPU})
+		h, err := Describe(s.GPU, "system="+c.system)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.NetLatency, h.Sources.NetLatency = 0, ""
+		m, err := Calibrate(h, []Table{tab}, &Settings{NoIntervals: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fitted := m.Params[parInter].Value / m.Params[parInter].Prior; math.Abs(s.NetLatency/fitted-1) > 0.1 {
+			t.Errorf("%s: catalog %g times NCCL's; want within 10%% of the fit's %.2f on %s", c.system, s.NetLatency, fitted, c.log)
+		}
 	}
 	d, err := Describe("NVIDIA A100-SXM4-40GB", "system=p4d.24xlarge")
 	if err != nil {

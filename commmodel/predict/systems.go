@@ -63,8 +63,8 @@ func (h *Hardware) setSystem(name string) error {
 // that could be h's machine and would settle some of the facts named
 // (Fact.Name, such as the assumed facts of Guesses): those of h's GPU whose
 // hosts hold perHost GPUs, or whose NVLink domains do for a domain's host,
-// and whose entry gives one of those facts or more, those that settle the
-// most first. Naming one (Describe's system key) replaces those
+// and whose entry gives one of those facts or more beyond what the GPU's
+// own entry gives, those that settle the most first. Naming one (Describe's system key) replaces those
 // assumptions with its documented facts; a fact no entry documents (the
 // NICs' PCIe path) stays a guess. None is offered where h names its system
 // already (Hardware.System).
@@ -86,9 +86,19 @@ func SystemsOf(h Hardware, perHost int, facts []string) []string {
 		if err != nil {
 			continue
 		}
+		bare, err := Describe(s.GPU, "")
+		if err != nil {
+			continue
+		}
+		// A fact the GPU's own entry gives (an AMD Instinct's Infinity
+		// Fabric) is not the system's to settle.
+		fromGPU := map[string]bool{}
+		for _, f := range bare.Facts() {
+			fromGPU[f.Name] = f.Source == SourceCatalog
+		}
 		settled := 0
 		for _, f := range hs.Facts() {
-			if slices.Contains(facts, f.Name) && f.Source == SourceCatalog {
+			if slices.Contains(facts, f.Name) && f.Source == SourceCatalog && !fromGPU[f.Name] {
 				settled++
 			}
 		}
