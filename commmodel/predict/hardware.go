@@ -101,7 +101,9 @@ var nicRates = [nccl.NumArchs]float64{12.5e9, 25e9, 50e9, 50e9}
 
 // DefaultHardware returns the hardware of a machine known only by its GPU
 // name (as nccl-tests' Rank lines print it): an NVSwitch host when the GPU
-// has NVLinks (an SXM board), NVLS from Hopper on with NVSwitch, one NIC per
+// has NVLinks (an SXM board), but a direct mesh for GH200, whose nodes hold
+// one, two (NVL2) or four superchips joined pair by pair (an NVL32 rack is
+// an NVLink domain, given with -hw domain=32), NVLS from Hopper on with NVSwitch, one NIC per
 // GPU at the line rate of the generation's reference system (nicRates), and
 // the NVL72 domain for GB200 and GB300; the CPU is x86 Intel, but Arm (the
 // Grace of the board) for GH200, GB200, GB300 and GB10. The NICs of GH200
@@ -122,6 +124,8 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	switch {
 	case g.ISA != "": // AMD Instinct: links to every other GPU of the host
 		h.Fabric = FabricInfinity
+	case g.Name == "GH200": // nodes of 1, 2 or 4 superchips, linked pair by pair
+		h.Fabric = FabricMesh
 	case g.NVLinks > 0:
 		h.Fabric = FabricNVSwitch
 	}
