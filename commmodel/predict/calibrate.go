@@ -883,8 +883,12 @@ func disagreements(tables []Table) []string {
 			if common == 0 || 3*apart < common {
 				continue
 			}
-			why := "the runs differed in something their logs do not print (an NCCL_ variable such as NCCL_ALGO, NCCL_PROTO or NCCL_MIN_NCHANNELS, the NCCL release, the hosts); " +
-				"give each file what it set (FILE:algo=..., proto=..., version=...), or calibrate on one"
+			why := "the runs differed in something their logs do not print (an NCCL_ variable such as NCCL_ALGO, NCCL_PROTO or NCCL_MIN_NCHANNELS, the NCCL release, CUDA graphs, the hosts); " +
+				"give each file what it set (FILE:algo=..., proto=..., version=..., graph=N), or calibrate on one"
+			if apartSmall(a, b) || apartSmall(b, a) {
+				why = "the runs differ only at small sizes, where the host's launches bound a call: one may have run with CUDA graphs (nccl-tests -G, which some builds' header prints as graph: 0), or another launch layout (-g, -t); " +
+					"give the file what it ran (FILE:graph=1, g=N, threads=N), or calibrate on one"
+			}
 			if ga, gb := busIDs(a), busIDs(b); ga != "" && gb != "" && ga != gb {
 				why = fmt.Sprintf("they ran on different GPUs of their hosts (bus %s against %s), whose paths to each other may differ (nvidia-smi topo -m shows them); calibrate on the run of the GPUs the job uses", ga, gb)
 			}
@@ -894,6 +898,28 @@ func disagreements(tables []Table) []string {
 		}
 	}
 	return out
+}
+
+// apartSmall reports whether the run of fast is faster than slow's by more
+// than sameRunRatio only below some size, from which their times agree
+// within it (at two common sizes at least), and never slower by as much.
+func apartSmall(slow, fast *Table) bool {
+	n, last := 0, -1
+	for _, p := range slow.Points {
+		for _, q := range fast.Points {
+			if p.Size != q.Size {
+				continue
+			}
+			switch r := q.Time / p.Time; {
+			case r > sameRunRatio:
+				return false
+			case r < 1/sameRunRatio:
+				last = n
+			}
+			n++
+		}
+	}
+	return last >= 0 && n-last > 2
 }
 
 // protocolSizes returns the least and the most bytes of the points of

@@ -139,6 +139,18 @@ var realLogs = []realLog{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "AMD Instinct MI300X", 32, 8, 17179869184,
 			17179869184, 90115, 357.46, 92.3318, "yyy"},
 	}},
+	// ROCm/rocm-blogs' MI300X xGMI post: 8 processes on "host"; the
+	// source lines keep the mpirun command naming all_reduce_perf; 32 rows
+	// 8 B..16 GiB, one run without graphs and one with -G 1 (its header
+	// still prints graph: 0).
+	{"mi300x_1x8_allreduce_rocmblogs.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 1, "AMD Instinct MI300X", 32, 8, 17179869184,
+			1048576, 27.42, 66.93, 116.669, "yyy"},
+	}},
+	{"mi300x_1x8_allreduce_graph1_rocmblogs.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 1, "AMD Instinct MI300X", 32, 8, 17179869184,
+			1048576, 19.40, 94.61, 120.69, "yyy"},
+	}},
 	// ROCm/rccl#1562: 8 ranks of one process on c42f4555f685; 25 rows 8 B..128 MiB.
 	{"mi300x_vf_1x8_allreduce_rccl_issue1562.log", []realTest{
 		{"", "all_reduce", commmodel.AllReduce, FromTable, 8, 1, "AMD Instinct MI300X VF", 25, 8, 134217728,
