@@ -705,19 +705,30 @@ func ranCollective(tables []Table, c commmodel.Collective) int {
 // (TestLinkShare). For links NCCL's tables do not hold, it carries over.
 const LinkShare = 0.8
 
+// InfinityShare is LinkShare for AMD's Infinity Fabric, which NCCL's tables
+// do not hold: the bus bandwidth of the largest one-node Ring/Simple
+// AllReduce of 8 GPUs in public rccl-tests tables over the datasheet's
+// links, MI300X 315.69 and 318.98 GB/s of 7 x 64 (0.705, 0.712; the
+// rccl-tests and rocm-blogs logs of data/nccltests/testdata/real) and
+// MI355X 406.76 of 7 x 76.8 (0.757, the OCI guide's), to two digits.
+const InfinityShare = 0.73
+
 // intraPrior is the prior of intra_bw: the bus bandwidth NCCL's tuning
 // model gives Ring/Simple AllReduce within one NVSwitch node of 8 GPUs
 // (fewer if the NVLink domain is smaller), what NCCL's per-channel speeds
 // make of the links (LinkShare of the datasheet's NVLinks times their
 // rate on every generation). NCCL's speeds are its own GPUs': for a GPU
 // its table does not know, or whose links the description changed (an
-// AMD Instinct's Infinity Fabric), the prior is LinkShare of the
-// hardware's figure (Hardware.intraBW), and without NVLink, or where
+// AMD Instinct's Infinity Fabric), the prior is LinkShare (InfinityShare)
+// of the hardware's figure (Hardware.intraBW), and without NVLink, or where
 // NCCL's model fails, the figure itself (NCCL's own for PCIe).
 func (m *Machine) intraPrior() float64 {
 	h := &m.Hardware
 	if !h.ncclLinks() {
 		if h.Fabric.oneHop() && h.links() > 0 && h.GPU.NVLinkBW > 0 {
+			if h.Fabric == FabricInfinity {
+				return InfinityShare * h.intraBW()
+			}
 			return LinkShare * h.intraBW()
 		}
 		return h.intraBW()

@@ -241,7 +241,7 @@ func TestIntraPriorDescribed(t *testing.T) {
 		gpu, spec string
 		want, tol float64
 	}{
-		{"AMD Instinct MI300X", "", LinkShare * 7 * 64e9, 1e-9},
+		{"AMD Instinct MI300X", "", InfinityShare * 7 * 64e9, 1e-9},
 		{"H100 SXM", "links=12", LinkShare * 12 * 25e9, 1e-9},
 		{"H100 SXM", "", ncclBusBW, 2e-3},
 	} {
