@@ -16,6 +16,7 @@ var (
 	allGatherAlgorithms     = []Algorithm{RingAllGather{}}
 	broadcastAlgorithms     = []Algorithm{PipelinedBroadcast{}}
 	allToAllAlgorithms      = []Algorithm{Direct{}, Pairwise{}, Bruck{}}
+	sendRecvAlgorithms      = []Algorithm{Shift{}}
 )
 
 // Algorithms returns the article's single-level algorithms of c, the
@@ -33,6 +34,8 @@ func Algorithms(c Collective) []Algorithm {
 		return broadcastAlgorithms
 	case AllToAll:
 		return allToAllAlgorithms
+	case SendRecv:
+		return sendRecvAlgorithms
 	}
 	return nil
 }
@@ -54,7 +57,7 @@ type Options struct {
 
 // Lookup returns the algorithm of collective c called name (as the CLI spells
 // it: ring, halving-doubling, two-shot, one-shot, direct, pairwise, bruck,
-// pipelined, hierarchical, and NCCL's tree, nvls, nvlstree, collnet-direct,
+// shift, pipelined, hierarchical, and NCCL's tree, nvls, nvlstree, collnet-direct,
 // collnet-chain and pat). "hierarchical", "nvlstree" and the collnets need
 // opt.PerNode >= 1; the tree takes opt.PerNode (0 means one GPU per node),
 // nvls opt.PerNode (0 means one node), hierarchical AllReduce opt.Inter, an

@@ -202,7 +202,8 @@ func OneShotCrossover(p int, l Link) float64 {
 // LowerBound returns the fewest bytes any algorithm for c must send from its
 // busiest rank, for p ranks and S = size bytes: 2(P-1)/P·S for AllReduce,
 // (P-1)/P·S for ReduceScatter, AllGather and AllToAll, and S for Broadcast
-// (the root must send the whole buffer once).
+// (the root must send the whole buffer once) and SendRecv (every rank sends
+// its buffer to its peer).
 func LowerBound(c Collective, p int, size float64) float64 {
 	mustRanks(p)
 	if p == 1 {

@@ -16,6 +16,7 @@ const (
 	AllGather
 	Broadcast
 	AllToAll
+	SendRecv
 )
 
 var collectiveNames = [...]string{
@@ -24,6 +25,7 @@ var collectiveNames = [...]string{
 	AllGather:     "allgather",
 	Broadcast:     "broadcast",
 	AllToAll:      "alltoall",
+	SendRecv:      "sendrecv",
 }
 
 // String returns the collective's name in lower case, as the CLI spells it.
@@ -40,26 +42,30 @@ func nameOf(names []string, i int, kind string) string {
 
 // Collectives lists every collective in a fixed order.
 func Collectives() []Collective {
-	return []Collective{AllReduce, ReduceScatter, AllGather, Broadcast, AllToAll}
+	return []Collective{AllReduce, ReduceScatter, AllGather, Broadcast, AllToAll, SendRecv}
 }
 
 // ParseCollective reads a collective's name. It ignores case, '_' and '-', and
 // accepts the nccl-tests binary stems (all_reduce, reduce_scatter, all_gather,
-// alltoall, broadcast).
+// alltoall, broadcast, sendrecv).
 func ParseCollective(s string) (Collective, error) {
 	key := strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(s))
 	if c := slices.Index(collectiveNames[:], key); c >= 0 {
 		return Collective(c), nil
 	}
-	return 0, fmt.Errorf("unknown collective %q (want one of allreduce, reducescatter, allgather, broadcast, alltoall)", s)
+	return 0, fmt.Errorf("unknown collective %q (want one of %s)", s, CollectiveNames())
 }
+
+// CollectiveNames lists the collectives' names as the CLI spells them, in
+// the order of Collectives, separated by ", ".
+func CollectiveNames() string { return strings.Join(collectiveNames[:], ", ") }
 
 // BusFactor is the ratio of bus bandwidth to algorithm bandwidth that
 // nccl-tests applies to a collective over p ranks:
 //
 //	AllReduce                          2(p-1)/p
 //	ReduceScatter, AllGather, AllToAll (p-1)/p
-//	Broadcast                          1
+//	Broadcast, SendRecv                1
 //
 // busBW = algBW · BusFactor, algBW = S / T. It panics if p < 1.
 func (c Collective) BusFactor(p int) float64 {

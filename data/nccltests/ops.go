@@ -27,7 +27,7 @@ type op struct {
 
 // ops lists nccl-tests' operations, the collectives commlab models first in
 // commmodel's order (AllReduce, ReduceScatter, AllGather, Broadcast,
-// AllToAll). Bus factors and per-rank counts follow nccl-tests' src/*.cu
+// AllToAll, SendRecv). Bus factors and per-rank counts follow nccl-tests' src/*.cu
 // (GetBw and GetCollByteCount of each test); the redop and root columns
 // follow the operation and root each test's RunTest hands TimeTest.
 //
@@ -54,8 +54,8 @@ var ops = []op{
 	{stem: "all_gather", model: true, bus: commmodel.AllGather, perRank: true, infer: true, noRedop: true},
 	{stem: "broadcast", model: true, bus: commmodel.Broadcast, rooted: true, infer: true, noRedop: true},
 	{stem: "alltoall", model: true, bus: commmodel.AllToAll, perRank: true, unchecked: true, infer: true, blankRedop: true},
+	{stem: "sendrecv", model: true, bus: commmodel.SendRecv, reduces: true, unchecked: true, infer: true, noRedop: true},
 	{stem: "reduce", bus: commmodel.Broadcast, reduces: true, rooted: true, infer: true},
-	{stem: "sendrecv", bus: commmodel.Broadcast, reduces: true, unchecked: true, infer: true, noRedop: true},
 	{stem: "gather", bus: commmodel.AllGather, rooted: true, perRank: true},
 	{stem: "scatter", bus: commmodel.AllGather, rooted: true, perRank: true},
 	{stem: "hypercube", bus: commmodel.AllGather, perRank: true},

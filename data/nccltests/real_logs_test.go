@@ -745,10 +745,15 @@ func TestRealLogSendRecvColumns(t *testing.T) {
 				continue
 			}
 			tt := l.Tests[want-1]
-			// sendrecv is no collective commlab models: CollectiveFrom stays Unknown.
-			if tt.Name != c.name || tt.Op != "sendrecv" || tt.CollectiveFrom != Unknown || tt.RanksFrom != FromRankLines {
-				t.Errorf("%s (%s): name %q op %q, collective %v from %v, ranks from %v; want %q sendrecv, unknown, rank lines",
-					f, c.what, tt.Name, tt.Op, tt.Collective, tt.CollectiveFrom, tt.RanksFrom, c.name)
+			// Named, the binary tells; unnamed, the table, or over 2 ranks
+			// (where AllReduce's factor is 1 too) the in-place #wrong column.
+			from := []Inference{FromName}
+			if c.name == "" {
+				from = []Inference{FromTable, FromCheckColumn}
+			}
+			if tt.Name != c.name || tt.Op != "sendrecv" || tt.Collective != commmodel.SendRecv || !slices.Contains(from, tt.CollectiveFrom) || tt.RanksFrom != FromRankLines {
+				t.Errorf("%s (%s): name %q op %q, collective %v from %v, ranks from %v; want %q sendrecv, sendrecv from %v, rank lines",
+					f, c.what, tt.Name, tt.Op, tt.Collective, tt.CollectiveFrom, tt.RanksFrom, c.name, from)
 			}
 			for _, r := range tt.Rows {
 				if r.RedOp != "sum" || r.Root != -1 || r.Size != 8*r.Count || r.OutOfPlace.BusBW != r.OutOfPlace.AlgBW {
