@@ -666,7 +666,7 @@ func TestPredictUntabled(t *testing.T) {
 		t.Errorf("NCCL's model of the MI355X host: %v, %v; want over 3 times the measured %.1f ms", ref, err, measured["allreduce"]*1e3)
 	}
 	code, out, _ := runCLI("predict", "-gpu", "NVIDIA H100 80GB HBM3", "-collective", "alltoall", "-p", "16", "-per-node", "8", "-size", "1MiB")
-	if code != 0 || !strings.Contains(out, "model: uncalibrated: the model at its priors (commmodel/predict), as NCCL's tuning model has no AllToAll") {
+	if code != 0 || !strings.Contains(out, "model: uncalibrated: the model at its priors (commmodel/predict), as NCCL's tuning model has no alltoall (it runs as grouped sends)") {
 		t.Errorf("H100 AllToAll without tables: exit %d, stdout:\n%s", code, out)
 	}
 }

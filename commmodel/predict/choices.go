@@ -11,10 +11,11 @@ import (
 
 // Choices returns the calibrated time of q at size bytes for every
 // algorithm and protocol NCCL can run it with (q's own pins are replaced),
-// fastest first. AllToAll, which NCCL runs outside its tuner, is an error.
+// fastest first. Grouped sends (AllToAll, SendRecv), which NCCL runs
+// outside its tuner, are an error.
 func (m *Machine) Choices(q Query, size float64) ([]Prediction, error) {
-	if q.Collective == commmodel.AllToAll {
-		return nil, fmt.Errorf("predict: alltoall runs as grouped sends, outside NCCL's algorithms and protocols")
+	if grouped(q.Collective) {
+		return nil, fmt.Errorf("predict: %v runs as grouped sends, outside NCCL's algorithms and protocols", q.Collective)
 	}
 	var out []Prediction
 	for a := range nccl.Algo(nccl.NumAlgos) {

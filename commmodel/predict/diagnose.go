@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/data/nccltests"
@@ -295,10 +294,10 @@ const pinsShown = 2
 // (Prediction.Beats, the tuner rules' test), on a protocol some
 // calibration table ran (unmeasured). Each says how much faster,
 // unpinned Time over pinned Time, with the interval that the pinned Low and
-// High give, medians over the sizes; the fastest come first. AllToAll runs
-// outside NCCL's algorithms and has none.
+// High give, medians over the sizes; the fastest come first. Grouped sends
+// (AllToAll, SendRecv) run outside NCCL's algorithms and have none.
 func (m *Machine) pins(t Table, preds []Prediction) []string {
-	if t.Collective == commmodel.AllToAll {
+	if grouped(t.Collective) {
 		return nil
 	}
 	ran := choiceOf(preds[0])
@@ -348,8 +347,8 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 // table across nodes (Uncalibrated, or tables of one node), the assumed
 // facts of m's hardware that move NCCL's own prediction of t by more than
 // GuessMoves (Guesses on no tables): a departure in the latency or network
-// term may then be the guess. AllToAll, which NCCL's model lacks, takes
-// the NICs' count and rate where they are assumed.
+// term may then be the guess. Grouped sends (AllToAll, SendRecv), which
+// NCCL's model lacks, take the NICs' count and rate where they are assumed.
 func (m *Machine) networkGuesses(t Table) []Guess {
 	if t.Nodes < 2 || len(m.Tables) > 0 && m.spread.maxNodes > 1 {
 		return nil
@@ -358,7 +357,7 @@ func (m *Machine) networkGuesses(t Table) []Guess {
 	for i, p := range t.Points {
 		sizes[i] = p.Size
 	}
-	if t.Collective != commmodel.AllToAll {
+	if !grouped(t.Collective) {
 		gs, err := Guesses(m.Hardware, nil, t.Query(), sizes)
 		if err == nil {
 			return gs
@@ -423,9 +422,9 @@ func (m *Machine) hostHint(f Finding, t Table) (string, bool) {
 // where the model's choice is one other algorithm, with a point outside
 // the interval; where the model already runs that algorithm there is none.
 // Stalled rows count for no algorithm and end a span. Tables with pins, and
-// AllToAll, have no other choice.
+// grouped sends, have no other choice.
 func (m *Machine) otherChoice(t Table, preds []Prediction, stalled []bool) []Finding {
-	if t.Algo != "" || t.Proto != "" || t.Collective == commmodel.AllToAll {
+	if t.Algo != "" || t.Proto != "" || grouped(t.Collective) {
 		return nil
 	}
 	sizes := make([]float64, len(t.Points))

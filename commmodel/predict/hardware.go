@@ -209,8 +209,9 @@ func (h *Hardware) ncclLinks() bool {
 // (ForHosts) has more NICs than GPUs (16 of 100 Gb/s for 8 A100s on OCI's
 // BM.GPU4.8), as many per GPU as it has (NCCL spreads its channels over
 // them); in an NVLink domain
-// of several hosts the hosts' NICs together. Grouped sends (AllToAll) use
-// them all.
+// of several hosts the hosts' NICs together. AllToAll's grouped sends use
+// them all; SendRecv's cross the network at one GPU a node, on that GPU's
+// NICs (hostNICs(1, 1)).
 func (h *Hardware) hostNICs(hosts, perHost int) int {
 	n := perHost
 	if h.NICs > 0 {

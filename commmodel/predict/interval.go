@@ -159,8 +159,9 @@ type spread struct {
 	maxNodes    int
 	// minRanks and maxRanks are the tables' range of ranks.
 	minRanks, maxRanks int
-	// peers is the most network peers of a rank in an AllToAll table
-	// (its ranks less its GPUs per node), 0 without one.
+	// peers is the most network peers of a rank in a table of grouped
+	// sends (p2pPeers: an AllToAll's ranks less its GPUs per node, a
+	// SendRecv's one across nodes), 0 without one.
 	peers   int
 	layouts []Layout
 	// acrossLayouts are the layouts of the tables of several nodes.
@@ -426,8 +427,8 @@ func (s *spread) sawTables(tables []Table) {
 		s.minNodes, s.maxNodes = min(s.minNodes, t.Nodes), max(s.maxNodes, t.Nodes)
 		s.network = s.network || t.Nodes > 1
 		s.minRanks, s.maxRanks = min(s.minRanks, t.Nodes*t.PerNode), max(s.maxRanks, t.Nodes*t.PerNode)
-		if t.Collective == commmodel.AllToAll {
-			s.peers = max(s.peers, t.Ranks()-t.PerNode)
+		if _, network, _ := p2pPeers(t.Collective, shape{t.Nodes, t.PerNode, 1}); network > 0 {
+			s.peers = max(s.peers, network)
 		}
 	}
 }
@@ -442,9 +443,10 @@ type departure struct {
 	nodes, ranks  int     // the run's hosts (nodes of -per-node GPUs) and ranks
 	nodeDoublings float64 // doublings of nodes beyond the tables' range
 	rankDoublings float64 // doublings of ranks beyond the tables' range
-	// peers are the network peers of one rank of an AllToAll run (0 for
-	// the collectives), and peerDoublings its doublings beyond the most
-	// of the tables' AllToAll runs (beyond one peer without any).
+	// peers are the network peers of one rank of a run of grouped sends
+	// (0 for the collectives), and peerDoublings its doublings beyond the
+	// most of the tables' runs of grouped sends (beyond one peer without
+	// any).
 	peers         int
 	peerDoublings float64
 	// larger reports more nodes or more ranks than any table's.
@@ -469,8 +471,7 @@ func (s *spread) departure(rn *run) departure {
 	d.rankDoublings = doublings(d.ranks, s.minRanks, s.maxRanks)
 	d.larger = d.nodes > s.maxNodes || d.ranks > s.maxRanks
 	d.layout = !s.seen(rn.layout)
-	if rn.collective == commmodel.AllToAll {
-		d.peers = d.ranks - d.ranks/d.nodes
+	if _, d.peers, _ = p2pPeers(rn.collective, shape{d.nodes, d.ranks / d.nodes, 1}); d.peers > 0 {
 		if ref := max(s.peers, 1); d.peers > ref {
 			d.peerDoublings = math.Log2(float64(d.peers) / float64(ref))
 		}
@@ -578,12 +579,12 @@ func (d departure) slowSide() string {
 	return ", most on its slow side (beyond the tables' nodes, runs measure slower than the model far more often than faster)"
 }
 
-// peersPhrase names the network peers the tables' AllToAll runs measured.
+// peersPhrase names the network peers the tables' grouped sends measured.
 func peersPhrase(peers int) string {
 	if peers == 0 {
-		return "one, as no calibration table ran AllToAll across nodes"
+		return "one, as no calibration table ran AllToAll or SendRecv across nodes"
 	}
-	return fmt.Sprintf("the tables' AllToAll runs' %d", peers)
+	return fmt.Sprintf("the %d of the tables' AllToAll and SendRecv runs", peers)
 }
 
 // span is "lo" or "lo to hi".

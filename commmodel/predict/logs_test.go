@@ -46,10 +46,10 @@ func TestReadFileHeader(t *testing.T) {
 }
 
 // TestLeftOutTests reads cluster01's 10 x 1 log, which runs five
-// nccl-tests binaries in turn (its "# Collective test starting:" lines):
-// the four collectives the model predicts become tables, and sendrecv_perf
-// (line 155) is left out with a problem that says so at its line, without
-// a hint to relabel it.
+// nccl-tests binaries in turn (its "# Collective test starting:" lines),
+// each a collective the model predicts, SendRecv last; and the DGX-2's log
+// of five binaries, whose reduce_perf (line 173, test 3) is left out with a
+// problem that says so at its line, without a hint to relabel it.
 func TestLeftOutTests(t *testing.T) {
 	tabs, problems, err := ReadFile(filepath.Join(pairedDir, "h100-sxm-10node-cluster01", "nccl_N10_G1.log"), nil)
 	if err != nil {
@@ -59,18 +59,20 @@ func TestLeftOutTests(t *testing.T) {
 	for _, tab := range tabs {
 		got = append(got, tab.Collective.String())
 	}
-	if want := []string{"allreduce", "allgather", "reducescatter", "alltoall"}; !slices.Equal(got, want) {
-		t.Errorf("tables %v, want %v", got, want)
+	if want := []string{"allreduce", "allgather", "reducescatter", "alltoall", "sendrecv"}; !slices.Equal(got, want) || len(problems) != 0 {
+		t.Errorf("tables %v, problems %v; want %v and none", got, problems, want)
 	}
-	if len(problems) != 1 {
-		t.Fatalf("problems %v, want one for sendrecv_perf", problems)
+	tabs, problems, err = ReadFile(filepath.Join(pairedDir, "v100-sxm3-dgx2", "five_tests_2019.log"), nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if msg := problems[0].Error(); !strings.Contains(msg, "nccl_N10_G1.log:155: sendrecv_perf is not a collective the model predicts") || strings.Contains(msg, "collective=") {
-		t.Errorf("problem %q: want sendrecv_perf left out at line 155, with no collective= hint", msg)
+	var lo *LeftOutError
+	i := slices.IndexFunc(problems, func(e error) bool { return errors.As(e, &lo) })
+	if len(tabs) != 4 || i < 0 || lo.Test != 3 {
+		t.Fatalf("%d tables, problems %v; want 4, and a *LeftOutError of test 3", len(tabs), problems)
 	}
-	// The fifth test of the log (index 4) is the one left out.
-	if lo := (*LeftOutError)(nil); !errors.As(problems[0], &lo) || lo.Test != 4 {
-		t.Errorf("problem %#v: want a *LeftOutError of test 4", problems[0])
+	if msg := problems[i].Error(); !strings.Contains(msg, "five_tests_2019.log:173: reduce_perf is not a collective the model predicts") || strings.Contains(msg, "collective=") {
+		t.Errorf("problem %q: want reduce_perf left out at line 173, with no collective= hint", msg)
 	}
 }
 

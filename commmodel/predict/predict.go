@@ -36,10 +36,11 @@ type Prediction struct {
 	Time, Low, High float64
 	// Algorithm and Protocol are what NCCL runs at this size: the pins,
 	// or NCCL's tuner's choice on the machine ("Ring", "LL128"; "P2P" for
-	// AllToAll, which NCCL runs as grouped sends outside its tuner).
+	// AllToAll and SendRecv, which NCCL runs as grouped sends outside its
+	// tuner).
 	Algorithm, Protocol string
 	// Channels is the most channels NCCL runs it on at this size
-	// (nccl.Model.MaxChannels); 0 for AllToAll.
+	// (nccl.Model.MaxChannels); 0 for grouped sends.
 	Channels int
 	// Bound names the largest term of the calibrated time at this size
 	// (TermLaunch, TermLatency, TermNVLink or TermNetwork): what a
@@ -127,11 +128,11 @@ func algoName(ch choice) string {
 // Reference returns NCCL's own, uncalibrated prediction of q on h at each
 // size: its tuner's choice and that choice's time (nccl.Model.Choose), with
 // an 80% interval that no table narrows (referenceBias, referenceSpread).
-// AllToAll has no NCCL model and gives an error.
+// Grouped sends (AllToAll, SendRecv) have no NCCL model and give an error.
 func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 	m := &Machine{Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
-	if q.Collective == commmodel.AllToAll {
-		return nil, fmt.Errorf("predict: NCCL's tuner has no model of alltoall (it runs as grouped sends); calibrate on measured tables")
+	if grouped(q.Collective) {
+		return nil, fmt.Errorf("predict: NCCL's tuner has no model of %v (it runs as grouped sends); calibrate on measured tables", q.Collective)
 	}
 	rn, err := m.run(q)
 	if err != nil {
@@ -166,8 +167,8 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 // Untabled returns the prediction of q on h that no table calibrates:
 // NCCL's own (Reference) where NCCL's tuning model times the run, and
 // otherwise the model at its priors (Uncalibrated), with why saying
-// which and why ("" for NCCL's): for AllToAll, which NCCL's tuner does not
-// model, on a GPU whose links NCCL's tables do not hold as h describes
+// which and why ("" for NCCL's): for grouped sends (AllToAll, SendRecv),
+// which NCCL's tuner does not model, on a GPU whose links NCCL's tables do not hold as h describes
 // them (InNCCLTables), where NCCL's model would time another machine's.
 // Across nodes of a network whose latency h gives (NetLatency k), NCCL's
 // time takes k−1 more of NCCL's network latency for the run, its interval
@@ -182,8 +183,8 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 // and its Bound is TermLaunch.
 func Untabled(h Hardware, q Query, sizes []float64) (preds []Prediction, why string, err error) {
 	switch {
-	case q.Collective == commmodel.AllToAll:
-		why = "NCCL's tuning model has no AllToAll"
+	case grouped(q.Collective):
+		why = fmt.Sprintf("NCCL's tuning model has no %v (it runs as grouped sends)", q.Collective)
 	case !h.InNCCLTables():
 		why = fmt.Sprintf("NCCL's tuning tables do not hold %s's links as described", h.GPU.Name)
 	default:

@@ -78,10 +78,10 @@ func (ref *reference) latency(f nccl.Func, a nccl.Algo, p nccl.Protocol) (base, 
 type choice struct {
 	algo  nccl.Algo
 	proto nccl.Protocol
-	p2p   bool // AllToAll: grouped sends, outside the tuner
+	p2p   bool // grouped sends (AllToAll, SendRecv), outside the tuner
 }
 
-// String is "Ring/LL128", or "P2P/Simple" for AllToAll.
+// String is "Ring/LL128", or "P2P/Simple" for grouped sends.
 func (c choice) String() string {
 	if c.p2p {
 		return "P2P/" + nccl.ProtocolName(c.proto)
@@ -94,12 +94,13 @@ func (c choice) String() string {
 const p2pLLThreshold = 16 << 10
 
 // choose returns what NCCL runs for a call of size bytes: the tuner's
-// choice (honouring the pins), or for AllToAll point-to-point sends, with
-// LL for per-peer messages up to p2pLLThreshold.
+// choice (honouring the pins), or for grouped sends (p2pAlgorithm)
+// point-to-point sends, with LL for per-peer messages up to
+// p2pLLThreshold: S/n for AllToAll, S for SendRecv.
 func (ref *reference) choose(c commmodel.Collective, ranks int, size float64) (choice, error) {
-	if c == commmodel.AllToAll {
+	if a := p2pAlgorithm(c); a != nil {
 		ch := choice{p2p: true, algo: nccl.AlgoRing, proto: nccl.Simple}
-		if size/float64(ranks) <= p2pLLThreshold {
+		if cost := a.Cost(ranks, size); cost.Bytes/float64(cost.Peers) <= p2pLLThreshold {
 			ch.proto = nccl.LL
 		}
 		return ch, nil
@@ -118,7 +119,7 @@ func (ref *reference) choose(c commmodel.Collective, ranks int, size float64) (c
 // pinned reports whether an (algorithm, protocol) pin is available to the
 // tuner of ref, for a clear error when a pin cannot run.
 func (ref *reference) available(c commmodel.Collective) bool {
-	if c == commmodel.AllToAll {
+	if grouped(c) {
 		return true
 	}
 	f, err := nccl.FuncOf(c)

@@ -95,7 +95,7 @@ func (t *Table) check() error {
 	if len(t.Points) == 0 {
 		return fmt.Errorf("%w: %s: no points", ErrBadTable, t.Name)
 	}
-	if _, err := nccl.ParseFunc(t.Collective.String()); err != nil && t.Collective != commmodel.AllToAll {
+	if _, err := nccl.ParseFunc(t.Collective.String()); err != nil && !grouped(t.Collective) {
 		return fmt.Errorf("%w: %s: collective %v", ErrBadTable, t.Name, t.Collective)
 	}
 	for i, p := range t.Points {

@@ -15,9 +15,9 @@ type term struct {
 	launches float64
 	// lat are NCCL's latency parts (base, intra, inter) of what ran, s.
 	lat [3]float64
-	// peers are the network peers of one rank's grouped sends (AllToAll),
-	// each of which costs p2p_peer_latency times inter_step_latency
-	// (p2pLatency); 0 for the collectives.
+	// peers are the network peers of one rank's grouped sends (AllToAll,
+	// SendRecv), each of which costs p2p_peer_latency times
+	// inter_step_latency (p2pLatency); 0 for the collectives.
 	peers float64
 	// intra and net are the bytes over one GPU's intra-node egress and
 	// over one NIC.
@@ -34,10 +34,10 @@ type term struct {
 	// bandwidth is the NICs' over parFabric. 0 without groups.
 	leave float64
 	// nccl is NCCL's own uncalibrated time of ch, s; 0 where NCCL has no
-	// model (AllToAll).
+	// model (grouped sends).
 	nccl float64
 	// channels is the most channels NCCL runs ch on at this size
-	// (nccl.Model.MaxChannels); 0 for AllToAll.
+	// (nccl.Model.MaxChannels); 0 for grouped sends.
 	channels int
 }
 
@@ -123,14 +123,10 @@ func (t *term) time(x *[numParams]float64) float64 {
 // stages' (commmodel.Stage.Leaving), weighted by their bytes.
 //
 // What one node sends over the network is one GPU's network bytes times
-// the GPUs that send them: every GPU for the algorithms that split the
-// buffer into per-GPU slices (NVLSTree, CollNetDirect, AllToAll), one for
-// those whose crossing point NCCL's channels rotate over the node's GPUs
-// (Ring, Tree, CollNetChain: each channel crosses at its own GPU and NIC).
-// A node spreads it over its nics NICs.
+// the GPUs that send them (crossing). A node spreads it over its nics NICs.
 func bytes(c commmodel.Collective, ch choice, s shape, nics, group int, size float64) (intra, net, leave float64) {
 	n := s.nodes * s.per
-	var a commmodel.Algorithm = commmodel.Direct{}
+	a := p2pAlgorithm(c)
 	if !ch.p2p {
 		a = ch.algo.Algorithm(c, s.per)
 	}
@@ -162,14 +158,59 @@ func bytes(c commmodel.Collective, ch choice, s shape, nics, group int, size flo
 	if node > 0 {
 		leave = leaving / node
 	}
-	switch a.(type) {
-	case commmodel.Direct, commmodel.NVLSTree, commmodel.CollNetDirect:
-		node *= float64(s.per) // every GPU sends its slice
-	}
+	node *= float64(crossing(a, s.per))
 	if s.nodes > 1 && nics > 0 {
 		net = node / float64(nics)
 	}
 	return intra, net, leave
+}
+
+// crossing returns the GPUs of a node of per GPUs whose own bytes cross the
+// network in a: every GPU for the algorithms that split the buffer into
+// per-GPU slices (NVLSTree, CollNetDirect, AllToAll's Direct), and one for
+// SendRecv's Shift (the node's last GPU sends to the next node) and for
+// those whose crossing point NCCL's channels rotate over the node's GPUs
+// (Ring, Tree, CollNetChain: each channel crosses at its own GPU and NIC).
+func crossing(a commmodel.Algorithm, per int) int {
+	switch a.(type) {
+	case commmodel.Direct, commmodel.NVLSTree, commmodel.CollNetDirect:
+		return per
+	}
+	return 1
+}
+
+// p2pAlgorithm returns commmodel's algorithm of the grouped sends NCCL runs
+// for c outside its tuner, with ncclSend and ncclRecv: Direct for AllToAll
+// (a send to every other rank), Shift for SendRecv (a send to the next
+// rank). It is nil for the collectives of NCCL's tuner.
+func p2pAlgorithm(c commmodel.Collective) commmodel.Algorithm {
+	switch c {
+	case commmodel.AllToAll:
+		return commmodel.Direct{}
+	case commmodel.SendRecv:
+		return commmodel.Shift{}
+	}
+	return nil
+}
+
+// grouped reports whether NCCL runs c as grouped sends (p2pAlgorithm).
+func grouped(c commmodel.Collective) bool { return p2pAlgorithm(c) != nil }
+
+// p2pPeers returns the peers of the busiest rank of grouped sends c on s,
+// inside its node and on other nodes: the peers of each level of c's
+// algorithm's stages (p−1 and n−p for AllToAll; for SendRecv 1 and 1
+// across nodes, where a node's edge ranks receive over NVLink and send
+// over the network), and all its peers, on either level (n−1, and 1).
+func p2pPeers(c commmodel.Collective, s shape) (intra, network, all int) {
+	a := p2pAlgorithm(c)
+	if a == nil {
+		return 0, 0, 0
+	}
+	for _, st := range (commmodel.Cluster{Nodes: s.nodes, PerNode: s.per}).Stages(a, 1) {
+		intra += st.Intra.Peers
+		network += st.Inter.Peers
+	}
+	return intra, network, a.Cost(s.nodes*s.per, 1).Peers
 }
 
 // efficiencies lists the efficiency parameters of a choice.
@@ -192,7 +233,7 @@ func efficiencies(ch choice) [2]int {
 }
 
 // p2pLatency returns the intra-node latency of NCCL's grouped sends
-// (AllToAll) on rn with protocol p, and the network peers whose cost
+// (AllToAll, SendRecv) on rn with protocol p, and the network peers whose cost
 // p2p_peer_latency gives. NCCL (2.30, src/enqueue.cc scheduleP2pTasksToPlan
 // and addP2pToPlan, src/graph/paths.cc ncclTopoComputeP2pChannels,
 // src/proxy.cc progressOps, src/transport/net.cc) runs them so:
@@ -221,8 +262,8 @@ func efficiencies(ch choice) [2]int {
 //
 // The intra-node part is NCCL's latency of one Ring step of p (over NVLink
 // or PCI) per intra-node peer, scaled by intra_step_latency as the
-// collectives' steps are. The network part is the network peers, n − p,
-// each costing p2p_peer_latency times the network's latency over NCCL's
+// collectives' steps are. The network part is the network peers (p2pPeers:
+// n − p for AllToAll, 1 for SendRecv across nodes), each costing p2p_peer_latency times the network's latency over NCCL's
 // figure (inter_step_latency, Machine's parts): NCCL's one network step of
 // LL (2.7 µs) is a ring's, whose proxy serves two peers, and says little of
 // a proxy that serves thousands, but a network whose steps take k times
@@ -242,14 +283,8 @@ func p2pLatency(h *Hardware, rn *run, p nccl.Protocol) (intra, peers float64) {
 	if h.Fabric.oneHop() {
 		hw = nccl.HWNVLink
 	}
-	intra = float64(rn.shape.per-1) * c.HWLatency[hw][nccl.AlgoRing][p] * 1e-6
-	return intra, float64(networkPeers(rn.shape))
-}
-
-// networkPeers are the ranks of other nodes that each rank of s sends to
-// in an AllToAll.
-func networkPeers(s shape) int {
-	return s.nodes*s.per - s.per
+	local, network, _ := p2pPeers(rn.collective, rn.shape)
+	return float64(local) * c.HWLatency[hw][nccl.AlgoRing][p] * 1e-6, float64(network)
 }
 
 // references caches NCCL's model per run. It is safe for concurrent use:
@@ -290,7 +325,7 @@ func (r *references) get(run *run) (*reference, error) {
 const maxReferences = 512
 
 // p2pEnqueue is the host's time to enqueue one point-to-point call (a send
-// or a receive of an AllToAll), in launches (Layout.launches): 0.108, from
+// or a receive of grouped sends), in launches (Layout.launches): 0.108, from
 // SuperBench's fixtures of one process driving 8 A100s (-g 8,
 // data/nccltests/testdata/real/a100_1x8_g8_*_superbench.log), whose
 // AllToAll takes 87.33 us at the median of its rows of 32 B to 2 MiB and
@@ -318,9 +353,11 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 	}
 	t := term{launches: rn.layout.launches(), ch: ch, eff: efficiencies(ch), netEff: -1}
 	if ch.p2p {
-		// The host enqueues a send and a receive to every other rank for
-		// each GPU it launches, one after the other.
-		t.launches *= 1 + float64(2*(n-1))*p2pEnqueue
+		// The host enqueues a send and a receive to every peer (every
+		// other rank for AllToAll) for each GPU it launches, one after the
+		// other.
+		_, _, peers := p2pPeers(rn.collective, rn.shape)
+		t.launches *= 1 + float64(2*peers)*p2pEnqueue
 	}
 	if !ch.p2p && ch.algo == nccl.AlgoRing && (f == nccl.FuncBroadcast || f == nccl.FuncReduce) {
 		t.netEff = parChain
@@ -332,7 +369,13 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 	}
 	nics := r.hw.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)
 	if ch.p2p {
-		nics = r.hw.hostNICs(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
+		// Grouped sends cross at the GPUs that send across nodes, each on
+		// its own host's NICs.
+		if k := crossing(p2pAlgorithm(rn.collective), rn.shape.per); k == rn.shape.per {
+			nics = r.hw.hostNICs(rn.shape.hosts, rn.shape.per/rn.shape.hosts)
+		} else {
+			nics = r.hw.hostNICs(1, k)
+		}
 	}
 	t.intra, t.net, t.leave = bytes(rn.collective, ch, rn.shape, nics, r.hw.groupNodes(rn.shape), size)
 	if ch.p2p {

@@ -30,7 +30,7 @@ type Score struct {
 	Points, Large int
 	// Model is the calibrated model's error, Baseline the one-link
 	// model's (Baseline below) and NCCL the uncalibrated tuner model's
-	// (Reference; NaN for AllToAll, which it does not model).
+	// (Reference; NaN for AllToAll and SendRecv, which it does not model).
 	Model, Baseline, NCCL Errors
 	// Inside counts the points whose measured time lies within the
 	// model's 80% interval [Low, High]; Inside/Points is the interval's
@@ -167,7 +167,7 @@ func score(h predict.Hardware, m *predict.Machine, base commmodel.Link, held *pr
 
 // baselineAlgorithm is the ring algorithm of c in the article's model:
 // commmodel's first algorithm of c (Ring, RingReduceScatter, RingAllGather,
-// PipelinedBroadcast), and for AllToAll the ring-shift Pairwise.
+// PipelinedBroadcast, Shift), and for AllToAll the ring-shift Pairwise.
 func baselineAlgorithm(c commmodel.Collective) commmodel.Algorithm {
 	if c == commmodel.AllToAll {
 		return commmodel.Pairwise{}
