@@ -722,8 +722,9 @@ func peersBeyond(t *term, x *[numParams]float64, doublings float64) (faster, slo
 // call (floor): the line rates the description gives from evidence (the
 // GPU's links from the catalog or the user, the NICs' rate from anything
 // but an assumption), every efficiency at its physical bound
-// (Machine.upper; 1 where a parameter has none), and no oversubscription.
-// A rate that is only assumed bounds nothing: the hardware may be faster.
+// (Machine.upper; 1 where a parameter has none), no oversubscription, and
+// no bound from the channels of grouped sends. A rate that is only assumed
+// bounds nothing: the hardware may be faster.
 func (m *Machine) floorParams() [numParams]float64 {
 	h := &m.Hardware
 	u := m.upper(m.prior())
@@ -731,7 +732,9 @@ func (m *Machine) floorParams() [numParams]float64 {
 	for k := range x {
 		x[k] = 1
 	}
-	x[parIntraBW], x[parNICBW] = math.Inf(1), math.Inf(1)
+	// A channel of grouped sends is NCCL's software, whose rate bounds
+	// nothing the hardware states.
+	x[parIntraBW], x[parNICBW], x[parChannel] = math.Inf(1), math.Inf(1), math.Inf(1)
 	if !h.assumedLinks() && h.given(h.Sources.LinkBW) {
 		x[parIntraBW] = u[parIntraBW]
 	}

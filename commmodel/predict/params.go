@@ -23,6 +23,7 @@ const (
 	parChain
 	parFabric
 	parPeer
+	parChannel
 	numParams
 )
 
@@ -127,6 +128,14 @@ var params = [numParams]param{
 		doc:   "the time one rank's grouped sends (AllToAll) take per network peer on a network of NCCL's latency: its proxy's send, receive and completion of each",
 		prior: func(*Machine) float64 { return peerPrior },
 		uses:  func(t *term) bool { return t.peers > 0 }},
+	// A channel of grouped sends carries this much to a network peer
+	// (terms.go, p2pChannels), NCCL's own figure its prior. It binds where
+	// a rank has few network peers and NCCL gives each few channels: a
+	// SendRecv across many ranks; only such tables identify it.
+	parChannel: {name: "p2p_channel_bw", unit: "B/s",
+		doc:   "the bandwidth one channel of grouped sends (SendRecv, AllToAll) carries to a network peer",
+		prior: func(*Machine) float64 { return nccl.P2PChannelNetBW },
+		uses:  func(t *term) bool { return t.channels > 0 }},
 }
 
 // peerPrior is the prior of p2p_peer_latency, s per network peer.

@@ -77,7 +77,7 @@ func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 		}
 		p.Low, p.High = m.interval(&t, p.Time, rn)
 		p.aboveFloor(floor(&t, &fx))
-		p.Algorithm, p.Protocol, p.Channels = algoName(t.ch), nccl.ProtocolName(t.ch.proto), t.channels
+		p.Algorithm, p.Protocol, p.Channels = algoName(t.ch), nccl.ProtocolName(t.ch.proto), t.maxChannels
 		p.Bound = m.dominant(&t)
 		out[i] = p
 	}

@@ -22,6 +22,11 @@ type term struct {
 	// intra and net are the bytes over one GPU's intra-node egress and
 	// over one NIC.
 	intra, net float64
+	// channels is the network bytes of grouped sends over one of their
+	// channels (p2pChannels), which p2p_channel_bw carries: with few
+	// channels they, not the NICs, bound the network time; 0 for the
+	// collectives and within a node.
+	channels float64
 	// eff lists the efficiency parameters that divide the bandwidth
 	// (parLL, parLL128, parNVLS, parTree), -1 for none.
 	eff [2]int
@@ -36,9 +41,9 @@ type term struct {
 	// nccl is NCCL's own uncalibrated time of ch, s; 0 where NCCL has no
 	// model (grouped sends).
 	nccl float64
-	// channels is the most channels NCCL runs ch on at this size
+	// maxChannels is the most channels NCCL runs ch on at this size
 	// (nccl.Model.MaxChannels); 0 for grouped sends.
-	channels int
+	maxChannels int
 }
 
 // sharpness is the exponent k of the smooth maximum of the model's two
@@ -95,7 +100,7 @@ func (t *term) parts(x *[numParams]float64) (launch, latency, nvlink, network fl
 			// more leaves than they carry.
 			nic /= smax(1, t.leave*x[parFabric])
 		}
-		nvlink, network = t.intra/x[parIntraBW], t.net/nic
+		nvlink, network = t.intra/x[parIntraBW], smax(t.net/nic, t.channels/x[parChannel])
 		for _, e := range t.eff {
 			if e >= 0 {
 				nvlink, network = nvlink/x[e], network/x[e]
@@ -211,6 +216,31 @@ func p2pPeers(c commmodel.Collective, s shape) (intra, network, all int) {
 		network += st.Inter.Peers
 	}
 	return intra, network, a.Cost(s.nodes*s.per, 1).Peers
+}
+
+// p2pChannels returns the network bytes of grouped sends on rn over one
+// of their channels, where a NIC carries net bytes: NCCL gives each
+// network peer nccl.P2PNetChannels channels, each carrying
+// p2p_channel_bw (prior nccl.P2PChannelNetBW), and a GPU's peers no more
+// than the communicator's p2p channels, so a GPU whose sends cross the
+// network (crossing), sending the bytes of its share of the node's nics
+// NICs, moves them at
+//
+//	min(peers·perPeer, P2PChannels) · p2p_channel_bw
+//
+// at most, whatever its NICs' rate. On cluster01's H100s (NCCL 2.29.2, one
+// 400 Gb/s NIC a GPU) a SendRecv of 2 nodes gets 4 channels a peer, of 10
+// nodes of 1 to 4 GPUs 2, and of 80 ranks 1: 45.9, 24.9 to 26.2 and 15.2
+// GB/s measured (data/logs/paired). An AllToAll's many peers fill every
+// channel, which drive the NICs. It is 0 within one node.
+func p2pChannels(h *Hardware, ref *nccl.Model, rn *run, nics int, net float64) float64 {
+	_, peers, _ := p2pPeers(rn.collective, rn.shape)
+	if peers == 0 || nics < 1 {
+		return 0
+	}
+	perPeer := ref.P2PNetChannels(h.hostNICs(1, 1), h.nicBW())
+	gpu := net * float64(nics) / float64(crossing(p2pAlgorithm(rn.collective), rn.shape.per))
+	return gpu / float64(min(peers*perPeer, ref.P2PChannels()))
 }
 
 // efficiencies lists the efficiency parameters of a choice.
@@ -379,9 +409,10 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 	}
 	t.intra, t.net, t.leave = bytes(rn.collective, ch, rn.shape, nics, r.hw.groupNodes(rn.shape), size)
 	if ch.p2p {
+		t.channels = p2pChannels(r.hw, ref.full, rn, nics, t.net)
 		return t, nil
 	}
-	t.channels, _ = ref.full.MaxChannels(ch.algo, ch.proto, size)
+	t.maxChannels, _ = ref.full.MaxChannels(ch.algo, ch.proto, size)
 	e, ok := ref.full.Estimate(f, ch.algo, ch.proto, size)
 	if !ok {
 		return t, nil
