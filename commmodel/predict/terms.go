@@ -100,7 +100,10 @@ func (t *term) parts(x *[numParams]float64) (launch, latency, nvlink, network fl
 			// more leaves than they carry.
 			nic /= smax(1, t.leave*x[parFabric])
 		}
-		nvlink, network = t.intra/x[parIntraBW], smax(t.net/nic, t.channels/x[parChannel])
+		nvlink, network = t.intra/x[parIntraBW], t.net/nic
+		if t.channels > 0 {
+			network = smax(network, t.channels/x[parChannel])
+		}
 		for _, e := range t.eff {
 			if e >= 0 {
 				nvlink, network = nvlink/x[e], network/x[e]

@@ -24,8 +24,7 @@ type PairedMachine struct {
 // PairedMachines reads the paired logs (data.PairedLogs, listed table by
 // table in data.PairedManifest) and returns every table whose collective
 // the model predicts, with the manifest's shape, pins and NCCL version,
-// grouped by machine in manifest order. Tables of Reduce and SendRecv are
-// left out.
+// grouped by machine in manifest order. Tables of Reduce are left out.
 func PairedMachines() ([]PairedMachine, error) {
 	rows, err := data.PairedManifest()
 	if err != nil {
