@@ -128,8 +128,8 @@ const (
 // slower than tables across nodes imply.
 const (
 	SlowerAbove = 0.21
-	FasterAbove = 0.02
-	SlowerBelow = 0.215
+	FasterAbove = 0.085
+	SlowerBelow = 0.20
 	FasterBelow = 0.11
 )
 
