@@ -130,7 +130,7 @@ type collectiveFlags struct {
 }
 
 func (f *collectiveFlags) add(fs *flag.FlagSet, withAlgos bool) {
-	fs.StringVar(&f.collective, "collective", "allreduce", "allreduce, reducescatter, allgather, broadcast or alltoall")
+	fs.StringVar(&f.collective, "collective", "allreduce", commmodel.CollectiveNames())
 	fs.IntVar(&f.p, "p", 0, "number of ranks (GPUs)")
 	fs.IntVar(&f.perNode, "per-node", 0, "GPUs per node: of the hierarchical algorithms, and of the nodes -intra and -inter join (default: the largest divisor of -p up to 8 that leaves two nodes); with -server, -gpu or -hw, the GPUs of one host (default: the system's), whose NVLink domain is the node")
 	fs.StringVar(&f.interAlgo, "inter-algo", "ring", "AllReduce run between nodes by hierarchical AllReduce")

@@ -97,7 +97,8 @@ type predictPoint struct {
 	TimeS     float64 `json:"time_s"`
 	Algorithm string  `json:"algorithm"`
 	Protocol  string  `json:"protocol"`
-	// Channels is the most channels NCCL runs the call on; 0 for AllToAll.
+	// Channels is the most channels NCCL runs the call on; 0 for AllToAll
+	// and SendRecv, which NCCL runs as point-to-point sends.
 	Channels int     `json:"channels"`
 	LowS     float64 `json:"low_s"`
 	HighS    float64 `json:"high_s"`
@@ -200,11 +201,8 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	}
 	out.Calibration.Files = append(out.Calibration.Files, m.files...)
 	out.Problems = append(out.Problems, m.problems...)
-	if req.query.Ranks == 1 {
-		out.Problems = append(out.Problems, problem{Message: "-p 1: one rank exchanges nothing; an out-of-place call copies the buffer within the GPU, which the model does not time, so its times are the launch and NCCL's latency alone"})
-	}
-	if req.query.Collective == commmodel.AllToAll && (req.algo != "auto" || req.proto != "auto") {
-		out.Problems = append(out.Problems, problem{Message: "AllToAll runs NCCL's point-to-point sends, which NCCL_ALGO does not choose and whose protocol NCCL picks by the bytes per channel (LL up to 16 KiB, src/enqueue.cc): -algo and -proto pin the calibration tables only"})
+	if _, err := nccl.FuncOf(req.query.Collective); err != nil && (req.algo != "auto" || req.proto != "auto") {
+		out.Problems = append(out.Problems, problem{Message: fmt.Sprintf("%v runs NCCL's point-to-point sends, which NCCL_ALGO does not choose and whose protocol NCCL picks by the bytes per channel (LL up to 16 KiB, src/enqueue.cc): -algo and -proto pin the calibration tables only", req.query.Collective)})
 	}
 	hw, tables := m.hw, m.tables
 	out.TablePins = sharedPins(tables, req.query)
@@ -248,7 +246,7 @@ type predictRequest struct {
 func parsePredictFlags(args []string) (predictRequest, error) {
 	fs := newFlags("predict")
 	machine := addMachineFlags(fs)
-	collective := fs.String("collective", "", "collective to predict: allreduce, allgather, reducescatter, broadcast, alltoall")
+	collective := fs.String("collective", "", "collective to predict: "+commmodel.CollectiveNames())
 	p := fs.Int("p", 0, "ranks (GPUs)")
 	perNode := fs.Int("per-node", 0, "GPUs per node")
 	layoutFlags := addLayoutFlags(fs)
@@ -270,7 +268,7 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 		return predictRequest{}, err
 	}
 	if *collective == "" {
-		return predictRequest{}, usageErrorf(fs, "give -collective, the collective to predict (allreduce, allgather, reducescatter, broadcast or alltoall), such as -collective allreduce")
+		return predictRequest{}, usageErrorf(fs, "give -collective, the collective to predict (%s), such as -collective allreduce", commmodel.CollectiveNames())
 	}
 	c, err := commmodel.ParseCollective(*collective)
 	if err != nil {
@@ -278,6 +276,10 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	}
 	if err := checkCount(fs, "p", *p, maxRanks, "the ranks (GPUs) to predict for", "16"); err != nil {
 		return predictRequest{}, err
+	}
+	if *p == 1 {
+		// NCCL copies the buffer within the GPU, which no table measures.
+		return predictRequest{}, flagErrorf("-p 1: one rank exchanges nothing, and the copy NCCL makes within the GPU is not what the model times; give -p 2 or more")
 	}
 	if err := checkCount(fs, "per-node", *perNode, maxRanks, "the GPUs per node", "8"); err != nil {
 		return predictRequest{}, err

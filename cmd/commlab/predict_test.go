@@ -532,11 +532,59 @@ func TestPredictForeignCapture(t *testing.T) {
 }
 
 // TestPredictOneRank: one rank exchanges nothing, and the model does not
-// time the copy an out-of-place call makes: predict says so.
+// time the copy an out-of-place call makes: predict refuses -p 1 as a
+// usage error that names -p 2, whatever the collective.
 func TestPredictOneRank(t *testing.T) {
-	code, _, stderr := runCLI("predict", "-gpu", "NVIDIA H100 80GB HBM3", "-collective", "allreduce", "-p", "1", "-per-node", "1", "-size", "1GiB")
-	if code != 0 || !strings.Contains(stderr, "-p 1: one rank exchanges nothing") {
-		t.Errorf("exit %d, stderr %q; want a warning", code, stderr)
+	for _, c := range []string{"allreduce", "sendrecv"} {
+		code, out, stderr := runCLI("predict", "-gpu", "NVIDIA H100 80GB HBM3", "-collective", c, "-p", "1", "-per-node", "1", "-size", "1GiB")
+		if code != 2 || out != "" || !strings.Contains(stderr, "-p 1: one rank exchanges nothing") || !strings.Contains(stderr, "give -p 2 or more") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 naming -p 2", c, code, out, stderr)
+		}
+	}
+}
+
+// TestPredictSendRecv: cluster01's 10 x 1 log (AllReduce, AllGather,
+// ReduceScatter, AllToAll and SendRecv of 10 ranks) predicts its 10 x 4
+// SendRecv, which NCCL runs as point-to-point sends (P2P, no channel count
+// of NCCL's tuner), within its 80% interval: 1300.15 us at 32 MiB and
+// 163646 us at 4 GiB (nccl_N10_G4.log's sendrecv_perf); at 8 KiB NCCL
+// sends with LL (up to 16 KiB a peer, src/enqueue.cc). A SendRecv table
+// alone calibrates an AllReduce prediction.
+func TestPredictSendRecv(t *testing.T) {
+	code, out, stderr := runCLI("predict", "-calibrate", clusterDir+"nccl_N10_G1.log", "-collective", "sendrecv", "-p", "40", "-per-node", "4",
+		"-size", "8KiB,32MiB,4GiB", "-format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res predictOutput
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	measured := map[float64]float64{32 << 20: 1300.15e-6, 4 << 30: 163646e-6}
+	for i, p := range res.Predictions {
+		proto := "Simple"
+		if i == 0 {
+			proto = "LL"
+		}
+		if p.Algorithm != "P2P" || p.Protocol != proto || p.Channels != 0 {
+			t.Errorf("%g B: %s/%s on %d channels, want P2P/%s", p.SizeBytes, p.Algorithm, p.Protocol, p.Channels, proto)
+		}
+		if m, ok := measured[p.SizeBytes]; ok && !(p.LowS <= m && m <= p.HighS) {
+			t.Errorf("%g B: %.4g s in [%.4g, %.4g], want the measured %.4g s inside", p.SizeBytes, p.TimeS, p.LowS, p.HighS, m)
+		}
+	}
+	b, err := os.ReadFile(clusterDir + "nccl_N2_G8_cnode3-002_cnode3-003.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	path := filepath.Join(t.TempDir(), "sendrecv.log")
+	if err := os.WriteFile(path, []byte(text[strings.Index(text, "# Collective test starting: sendrecv_perf"):]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = runCLI("predict", "-calibrate", path, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB")
+	if code != 0 || !strings.Contains(out, "calibrated on") || strings.Contains(stderr, "left to calibrate on") {
+		t.Errorf("AllReduce from the SendRecv table: exit %d, %s%s; want a calibrated prediction", code, out, stderr)
 	}
 }
 
@@ -757,18 +805,22 @@ func TestPredictUnknownGPUGuess(t *testing.T) {
 	}
 }
 
-// TestPredictNoTableLeft: cluster01's 2 x 8 log cut to its SendRecv test,
-// which the model does not predict: with -gpu the prediction is NCCL's
-// uncalibrated model of that GPU, and standard error says the files gave
-// no table; without -gpu it stops, naming -gpu.
+// TestPredictNoTableLeft: the DGX-2's log of five tests cut to its
+// reduce_perf test (lines 172 to 225), which the model does not predict:
+// with -gpu the prediction is NCCL's uncalibrated model of that GPU, and
+// standard error says the files gave no table; without -gpu it stops,
+// naming -gpu.
 func TestPredictNoTableLeft(t *testing.T) {
-	b, err := os.ReadFile(clusterDir + "nccl_N2_G8_cnode3-002_cnode3-003.log")
+	b, err := os.ReadFile("../../data/logs/paired/v100-sxm3-dgx2/five_tests_2019.log")
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(b)
-	path := filepath.Join(t.TempDir(), "sendrecv.log")
-	if err := os.WriteFile(path, []byte(text[strings.Index(text, "# Collective test starting: sendrecv_perf"):]), 0o644); err != nil {
+	lines := strings.Split(string(b), "\n")
+	if !strings.Contains(lines[171], "./build/reduce_perf") {
+		t.Fatalf("line 172: %q, want reduce_perf's Running: line", lines[171])
+	}
+	path := filepath.Join(t.TempDir(), "reduce.log")
+	if err := os.WriteFile(path, []byte(strings.Join(lines[171:225], "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	args := []string{"predict", "-calibrate", path, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1MiB"}

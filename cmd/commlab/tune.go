@@ -90,8 +90,10 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	}
 	for _, c := range strings.Split(*collectives, ",") {
 		col, err := commmodel.ParseCollective(strings.TrimSpace(c))
-		if err != nil || col == commmodel.AllToAll {
-			return tuneRequest{}, usageErrorf(fs, "-collective %q: want allreduce, allgather, reducescatter or broadcast (alltoall runs outside NCCL's tuner)", c)
+		if _, ferr := nccl.FuncOf(col); err != nil || ferr != nil {
+			// NCCL asks a tuner plugin of collectives only (ncclGetAlgoInfo,
+			// src/enqueue.cc); point-to-point sends never reach it.
+			return tuneRequest{}, usageErrorf(fs, "-collective %q: want allreduce, allgather, reducescatter or broadcast (alltoall and sendrecv run as point-to-point sends, for which NCCL never asks a tuner plugin)", c)
 		}
 		if slices.Contains(req.collectives, col) {
 			return tuneRequest{}, usageErrorf(fs, "-collective: %v given twice", col)

@@ -304,7 +304,8 @@ func TestTuneErrors(t *testing.T) {
 		{append([]string{"-comms", "1x1,2x8"}, cal...), "one rank"},
 		{append([]string{"-comms", "8"}, cal...), "NODESxGPUS"},
 		{append([]string{"-comms", "1x8", "-collective", "allreduce,allgather,allreduce"}, cal...), "allreduce given twice"},
-		{append([]string{"-comms", "1x8", "-collective", "alltoall"}, cal...), "outside NCCL's tuner"},
+		{append([]string{"-comms", "1x8", "-collective", "alltoall"}, cal...), "never asks a tuner plugin"},
+		{append([]string{"-comms", "1x8", "-collective", "sendrecv"}, cal...), "never asks a tuner plugin"},
 		{append([]string{"-comms", "1x8", "-size", "1GiB..1KiB"}, cal...), "A <= B"},
 		{append([]string{"-comms", "1x8", "-size", "1KiB..1MiB,512KiB..1GiB"}, cal...), "overlap"},
 	} {
