@@ -38,11 +38,12 @@ func TestCalibrationPins(t *testing.T) {
 // TestCalibrationTests: test=N keeps the file's tests of those indices, as
 // fit -list counts them. cluster01's 10 x 1 log runs all_reduce, all_gather,
 // reduce_scatter, alltoall and sendrecv (its "# Collective test starting:"
-// lines); test=0 and test=3 keep its AllReduce and AllToAll tables, and
-// test=4, sendrecv, is none of a collective the model predicts: the error
-// says so and names the tests there are; test=9 is no test of the file.
+// lines); test=0, test=3 and test=4 keep its AllReduce, AllToAll and
+// SendRecv tables. The DGX-2's log runs reduce_perf as its test 3, none of a
+// collective the model predicts: the error says so and names the tests
+// there are; test=9 is no test of the file.
 func TestCalibrationTests(t *testing.T) {
-	files, err := parseCalibrationFiles(clusterDir+"nccl_N10_G1.log:test=0:test=3", predict.Pins{})
+	files, err := parseCalibrationFiles(clusterDir+"nccl_N10_G1.log:test=0:test=3:test=4", predict.Pins{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,16 +55,17 @@ func TestCalibrationTests(t *testing.T) {
 	for _, tb := range tables {
 		got = append(got, tb.Collective.String())
 	}
-	if !slices.Equal(got, []string{"allreduce", "alltoall"}) || !strings.HasSuffix(tables[1].Name, "nccl_N10_G1.log#3") {
-		t.Errorf("tables %v (%s), want allreduce and alltoall, the second named #3", got, tables[len(tables)-1].Name)
+	if !slices.Equal(got, []string{"allreduce", "alltoall", "sendrecv"}) || !strings.HasSuffix(tables[1].Name, "nccl_N10_G1.log#3") {
+		t.Errorf("tables %v (%s), want allreduce, alltoall and sendrecv, the second named #3", got, tables[len(tables)-1].Name)
 	}
-	files, _ = parseCalibrationFiles(clusterDir+"nccl_N10_G1.log:test=4", predict.Pins{})
-	if _, _, _, err := readCalibration(files); err == nil || !strings.Contains(err.Error(), "nccl_N10_G1.log:155: test 4: sendrecv_perf is not a collective") ||
-		!strings.Contains(err.Error(), "the others are test=0, 1, 2, 3") {
-		t.Errorf("test=4: %v, want why it is left out and the tests there are", err)
+	const dgx2 = "../../data/logs/paired/v100-sxm3-dgx2/five_tests_2019.log"
+	files, _ = parseCalibrationFiles(dgx2+":test=3", predict.Pins{})
+	if _, _, _, err := readCalibration(files); err == nil || !strings.Contains(err.Error(), "five_tests_2019.log:173: test 3: reduce_perf is not a collective") ||
+		!strings.Contains(err.Error(), "the others are test=0, 1, 2, 4") {
+		t.Errorf("test=3: %v, want why it is left out and the tests there are", err)
 	}
 	files, _ = parseCalibrationFiles(clusterDir+"nccl_N10_G1.log:test=9", predict.Pins{})
-	if _, _, _, err := readCalibration(files); err == nil || !strings.Contains(err.Error(), "has no test 9 of a collective the model predicts; try test=0, 1, 2, 3") {
+	if _, _, _, err := readCalibration(files); err == nil || !strings.Contains(err.Error(), "has no test 9 of a collective the model predicts; try test=0, 1, 2, 3, 4") {
 		t.Errorf("test=9: %v, want the tests there are", err)
 	}
 }
