@@ -16,8 +16,9 @@
 // Everything is float64 in SI base units: seconds, bytes, bytes per second.
 // Durations are never time.Duration: 1/BW at 350 GB/s is 2.9e-12 s.
 // P is the number of ranks; S is the message size in bytes as nccl-tests prints
-// it in its size column: for AllReduce and Broadcast the buffer each rank holds,
-// for AllToAll, AllGather and ReduceScatter the whole buffer, S/P per peer.
+// it in its size column: for AllReduce and Broadcast the buffer each rank holds
+// (for SendRecv the buffer it sends to its one peer), for AllToAll, AllGather
+// and ReduceScatter the whole buffer, S/P per peer.
 // Package units reads and writes these amounts as text (GB/s is 1e9 B/s, as
 // nccl-tests prints).
 //

@@ -9,9 +9,10 @@
 // (n = N·p ranks), NCCL's version, and NCCL_ALGO/NCCL_PROTO if the run set
 // them. At each size S the model runs what NCCL ran: the pinned choice, or
 // the choice of NCCL's tuner, from NCCL's own tuning model (commmodel/nccl)
-// for the table's shape on the machine's Hardware. AllToAll is outside the
-// tuner: NCCL runs it as grouped sends, with LL for messages of up to 16 KiB
-// per peer and Simple above. The time of one call is
+// for the table's shape on the machine's Hardware. AllToAll and SendRecv
+// are outside the tuner: NCCL runs them as grouped sends, with LL for
+// messages of up to 16 KiB per peer and Simple above (a peer's message is
+// S/n for AllToAll, S for SendRecv). The time of one call is
 //
 //	T = max(φ·G, L + W)                               (a smooth maximum)
 //	L = λb·Lbase + λi·Lintra + λn·Linter
@@ -73,6 +74,12 @@
 //	CollNetChain          the chain's bytes, S over the node's NICs (its head's)
 //	PAT AllGather, RS     (n−1)/n·S over the NIC (one GPU per node)
 //	AllToAll (Direct)     (p−1)/n·S on NVLink, p·(n−p)/n·S over the node's NICs
+//	SendRecv (Shift)      S on NVLink, S over the NICs of the node's last GPU across nodes
+//
+// Grouped sends across nodes move a GPU's network bytes over the channels
+// NCCL gives its network peers (nccl.Model.P2PNetChannels, at most its p2p
+// channels), each carrying p2p_channel_bw: with few peers and many ranks,
+// a SendRecv of 10 nodes or more, they bind below the NICs (p2pChannels).
 //
 // A node's NICs are min(p, NICs per host), one per GPU by default.
 //
@@ -126,8 +133,8 @@
 // Machine.Params lists, in this order: launch (s), base_latency,
 // intra_step_latency, inter_step_latency (s), intra_bw (B/s, one GPU's
 // NVLink or PCIe egress), nic_bw (B/s, one NIC), and ll, ll128, nvls,
-// tree and chain efficiencies, fabric_oversubscription, and
-// p2p_peer_latency. Each has a
+// tree and chain efficiencies, fabric_oversubscription, p2p_peer_latency
+// and p2p_channel_bw. Each has a
 // prior: 3.1 us for the launch (the order of
 // the public H20 run's empty-call floor, data's claims), NCCL's own
 // latencies (factors of 1), the bus bandwidth NCCL's tuning model gives a
@@ -146,7 +153,10 @@
 // AllToAll of small messages fits (data/nccltests/testdata/real/
 // rtx6000d_2x8_alltoall_late2025.log: 8 network peers per rank, 29.7 µs at
 // 2 KiB). Only AllToAll tables across nodes with messages of a few KiB per
-// peer identify it; beyond the network peers of the tables' AllToAll runs
+// peer identify it; p2p_channel_bw (B/s a channel) NCCL's 14 GB/s
+// (P2P_PER_CHANNEL_NET_BW, nccl.P2PChannelNetBW), which SendRecv tables
+// of many ranks across nodes identify; beyond the network peers of the
+// tables' AllToAll runs
 // (one peer without any) the interval takes the time with the per-peer
 // cost moved by SlowerAbove per doubling on the slow side (FasterAbove on
 // the fast side), so that it widens the time that cost makes and no more:
