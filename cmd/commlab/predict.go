@@ -173,7 +173,8 @@ func sharedPins(tables []predict.Table, q predict.Query) []string {
 		{"NCCL_PROTO", q.Proto, func(t *predict.Table) string { return t.Proto }},
 	} {
 		pin := v.ofTable(&tables[0])
-		shared := v.query == "" && pin != "" && q.Collective != commmodel.AllToAll
+		_, err := nccl.FuncOf(q.Collective) // point-to-point sends take no pin
+		shared := v.query == "" && pin != "" && err == nil
 		for i := range tables {
 			shared = shared && strings.EqualFold(v.ofTable(&tables[i]), pin)
 		}
