@@ -3,7 +3,10 @@ package predict
 import (
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,6 +16,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // TestDepartureWidens calibrates on the synthetic tables (1 to 4 nodes;
@@ -471,5 +475,48 @@ func TestAllToAllHighGrowsWithSize(t *testing.T) {
 		if ps[i].High < ps[i-1].High*(1-1e-3) || ps[i].Time < ps[i-1].Time*(1-1e-9) {
 			t.Errorf("%g B: %.10g s, high %.10g s; %g B: %.10g s, high %.10g s: want neither to fall", ps[i-1].Size, ps[i-1].Time, ps[i-1].High, ps[i].Size, ps[i].Time, ps[i].High)
 		}
+	}
+}
+
+// TestRepeatSpread measures repeatSpread: the 80th percentile of
+// |ln(in-place/out-of-place)| over every row of 1 MiB and more, both halves
+// timed, of the public logs under data/logs/paired and
+// data/nccltests/testdata/real, to two significant digits.
+func TestRepeatSpread(t *testing.T) {
+	var files []string
+	for _, pat := range []string{"../../data/logs/paired/*/*.log", "../../data/nccltests/testdata/real/*.log"} {
+		m, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	var d []float64
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := nccltests.NewReader(fh)
+		for {
+			tt, err := r.Read()
+			if err != nil {
+				break
+			}
+			for _, row := range tt.Rows {
+				if row.Size >= 1<<20 && row.OutOfPlace.OK() && row.InPlace.OK() {
+					d = append(d, math.Abs(math.Log(row.InPlace.Time/row.OutOfPlace.Time)))
+				}
+			}
+		}
+		fh.Close()
+	}
+	slices.Sort(d)
+	if len(d) < 500 {
+		t.Fatalf("%d rows with both halves from %d files; want the public logs' several hundred", len(d), len(files))
+	}
+	p80 := d[len(d)*8/10]
+	if got, _ := strconv.ParseFloat(strconv.FormatFloat(p80, 'g', 2, 64), 64); got != repeatSpread {
+		t.Errorf("80th percentile of |ln(in-place/out-of-place)| over %d rows = %.4f; repeatSpread is %g", len(d), p80, repeatSpread)
 	}
 }
