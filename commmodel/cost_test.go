@@ -43,6 +43,12 @@ func TestCosts(t *testing.T) {
 		{"bruck p8", Bruck{}, 8, Cost{Steps: 3, Bytes: 1.5 * S, Peers: 5, Fanout: 1, Messages: 3}},
 		// Bruck P = 5: bits of 0..4 set: k=0 {1,3}, k=1 {2,3}, k=2 {4}: 5 blocks; peers ±1, ±2, 4≡-1.
 		{"bruck p5", Bruck{}, 5, Cost{Steps: 3, Bytes: 5.0 / 5 * S, Peers: 4, Fanout: 1, Messages: 3}},
+		// nccl-tests' sendrecv_perf: rank i sends S to i+1 and receives from
+		// i-1, one step; two peers from P = 3, one at P = 2, none at P = 1
+		// (a local copy).
+		{"shift p8", Shift{}, 8, Cost{Steps: 1, Bytes: S, Peers: 2, Fanout: 1, Messages: 1}},
+		{"shift p2", Shift{}, 2, Cost{Steps: 1, Bytes: S, Peers: 1, Fanout: 1, Messages: 1}},
+		{"shift p1", Shift{}, 1, Cost{}},
 		// rail-aligned two-level AllToAll, 2 x 8: gather (p-1)/p·S, send (N-1)/N·S.
 		{"hierarchical a2a 2x8", HierarchicalAllToAll{PerNode: 8}, 16, Cost{Steps: 2, Bytes: 7.0/8*S + S/2, Peers: 8, Fanout: 7, Messages: 8}},
 		// article's three steps, 2 x 8: RS_8(S), ring AllReduce of S/8 over 2, AG_8(S).

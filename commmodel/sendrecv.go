@@ -4,9 +4,10 @@ package commmodel
 // S bytes to rank i+1 and receives S bytes from rank i-1 (mod P), one
 // point-to-point send each way, all ranks at once. It is one round of
 // Pairwise's i+t rule, t = 1, with the whole buffer as its block, and its
-// send is Direct's to a single peer:
+// send is Direct's to a single peer. A rank sends to one neighbour and
+// receives from the other, as in a ring:
 //
-//	steps = 1, bytes = S, peers = fanout = 1   (0 for P = 1: a local copy)
+//	steps = 1, bytes = S, fanout = 1, peers = min(2, P-1)   (all 0 for P = 1: a local copy)
 //
 // On N nodes of p ranks, numbered node by node, p-1 of a node's ranks send
 // to the next over NVLink while its last rank sends to the next node's
@@ -31,5 +32,7 @@ func (Shift) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	if p == 1 {
 		return load{path: 0 * size}, reach{bytes: 0 * size} // a local copy: NaN for a NaN size
 	}
-	return toPeers(1, size, false)
+	l, r := toPeers(1, size, false)
+	r.peers = min(2, p-1)
+	return l, r
 }

@@ -434,6 +434,10 @@ func runCrossover(args []string, stdout io.Writer) error {
 	}
 	res.print(stdout)
 	if len(res.Crossovers) == 0 {
+		if len(algs) == 1 {
+			fmt.Fprintf(stdout, "no crossovers: %s is the only algorithm compared\n", algs[0].Name())
+			return nil
+		}
 		if a, _ := commmodel.Fastest(algs, timer, 1<<20); a != nil {
 			fmt.Fprintf(stdout, "no crossovers: %s is fastest at every size\n", a.Name())
 			return nil

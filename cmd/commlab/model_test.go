@@ -106,9 +106,13 @@ func TestCrossoverJSON(t *testing.T) {
 			t.Errorf("crossover %d %+v: winner_change = %v", i, x, x.WinnerChange)
 		}
 	}
-	code, out, _ = runCLI("crossover", "-collective", "reducescatter", "-p", "8", "-link", "h20-intra")
-	if code != 0 || !strings.Contains(out, "no crossovers") {
-		t.Errorf("single-algorithm collective: exit %d\n%s", code, out)
+	// One algorithm each: ReduceScatter's single-level ring (pat is
+	// NCCL's), SendRecv's shift.
+	for c, a := range map[string]string{"reducescatter": "ring", "sendrecv": "shift"} {
+		code, out, _ = runCLI("crossover", "-collective", c, "-p", "8", "-link", "h20-intra")
+		if want := "no crossovers: " + a + " is the only algorithm compared"; code != 0 || !strings.Contains(out, want) {
+			t.Errorf("%s, a single algorithm: exit %d, want %q\n%s", c, code, want, out)
+		}
 	}
 }
 

@@ -144,8 +144,8 @@ type simulateRequest struct {
 // (defaultMaxMem).
 func parseSimulateFlags(args []string) (simulateRequest, error) {
 	fs := newFlags("simulate")
-	collective := fs.String("collective", "allreduce", "collective: allreduce, reducescatter, allgather, broadcast, alltoall")
-	algo := fs.String("algo", "", "algorithm: ring, halving-doubling, two-shot, one-shot, direct, pairwise, bruck, pipelined, hierarchical")
+	collective := fs.String("collective", "allreduce", "collective: "+commmodel.CollectiveNames())
+	algo := fs.String("algo", "", "algorithm of the collective: "+algorithmsByCollective())
 	p := fs.Int("p", 0, "number of ranks")
 	sizeText := fs.String("size", "", "size S in bytes as nccl-tests prints it (e.g. 960000, 1MiB)")
 	perNode := fs.Int("per-node", 0, "GPUs per node: the node size of hierarchical, nvlstree and collnet (default: the largest divisor of -p up to 8 that leaves two nodes); with any algorithm, times the replay on H20 NVLink inside a node and H20 RDMA between nodes; with -server, -gpu or -hw, the GPUs of one host (default: the system's), whose NVLink domain is the node")
@@ -306,6 +306,16 @@ func simulate(req simulateRequest) (simulateResult, error) {
 		out.ModelTime = model.Time(req.intra)
 	}
 	return out, nil
+}
+
+// algorithmsByCollective lists the algorithms of each collective, as
+// "allreduce: ring, ...; alltoall: direct, ...".
+func algorithmsByCollective() string {
+	var parts []string
+	for _, c := range commmodel.Collectives() {
+		parts = append(parts, c.String()+": "+strings.Join(commmodel.Names(c), ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // enoughMem is a -max-mem value, in bytes, that admits a simulation needing

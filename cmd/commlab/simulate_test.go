@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/units"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
-// TestSimulateContract is the simulator's acceptance check: for every AllReduce and
-// AllToAll algorithm and P in {2, 3, 5, 6, 8, 12, 16} at S = 960000 B, the
+// TestSimulateContract is the simulator's acceptance check: for every AllReduce,
+// AllToAll and SendRecv algorithm and P in {2, 3, 5, 6, 8, 12, 16} at S = 960000 B, the
 // executed schedule is correct and its steps and busiest rank's bytes are the
 // model's (the simulate contract in docs/design.md). -short runs P in {2, 3,
 // 5, 8}; commmodel/schedule holds the schedules to the model at every P.
@@ -23,7 +24,7 @@ func TestSimulateContract(t *testing.T) {
 	if testing.Short() {
 		ps = []string{"2", "3", "5", "8"}
 	}
-	for _, c := range []commmodel.Collective{commmodel.AllReduce, commmodel.AllToAll} {
+	for _, c := range []commmodel.Collective{commmodel.AllReduce, commmodel.AllToAll, commmodel.SendRecv} {
 		for _, algo := range commmodel.Names(c) {
 			for _, p := range ps {
 				var out, errOut bytes.Buffer
@@ -89,6 +90,42 @@ func TestSimulateTwoLevel(t *testing.T) {
 	}
 	if flat, hier := timeOf("ring"), timeOf("hierarchical"); !(hier < flat/4) {
 		t.Errorf("2x8, 16 MiB: hierarchical %.3g s, flat ring %.3g s", hier, flat)
+	}
+}
+
+// TestSimulateSendRecv: the shift of nccl-tests' sendrecv_perf is one
+// step in which every rank sends its S bytes to the next and receives from
+// the previous (2 peers at P = 16). On 2 x 8 the step lasts as long as the
+// sends from GPU 7 of each node to GPU 0 of the other, over the network:
+//
+//	T = α_inter + S/BW_inter
+//
+// with the article's H20 network link (presets.H20Inter), and the replay
+// of the schedule gives what the model does; on one link, the NVLink's.
+func TestSimulateSendRecv(t *testing.T) {
+	const size = 1 << 20
+	for _, c := range []struct {
+		flags []string
+		link  commmodel.Link
+	}{
+		{[]string{"-per-node", "8"}, presets.H20Inter},
+		{nil, presets.H20Intra},
+	} {
+		var out, errOut bytes.Buffer
+		args := append([]string{"simulate", "-collective", "sendrecv", "-algo", "shift", "-p", "16", "-size", "1MiB", "-json"}, c.flags...)
+		if code := run(args, &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+		var r simulateResult
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		want := c.link.Alpha + size/c.link.BW
+		if !r.Correct || r.Steps != 1 || r.ModelSteps != 1 || r.MaxBytesSent != size || r.ModelBytes != size ||
+			r.MaxPeers != 2 || r.ModelPeers != 2 || r.Fanout != 1 || r.Incast != 1 ||
+			!scalar.EqualWithinRel(r.ReplayTime, want, 1e-12) || !scalar.EqualWithinRel(r.ModelTime, want, 1e-12) {
+			t.Errorf("%v: want correct, 1 step of %d B to 1 of 2 peers in %.6g s:\n%s", args, size, want, out.String())
+		}
 	}
 }
 

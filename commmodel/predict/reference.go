@@ -100,7 +100,7 @@ const p2pLLThreshold = 16 << 10
 func (ref *reference) choose(c commmodel.Collective, ranks int, size float64) (choice, error) {
 	if a := p2pAlgorithm(c); a != nil {
 		ch := choice{p2p: true, algo: nccl.AlgoRing, proto: nccl.Simple}
-		if cost := a.Cost(ranks, size); cost.Bytes/float64(cost.Peers) <= p2pLLThreshold {
+		if cost := a.Cost(ranks, size); cost.Bytes/float64(cost.Messages) <= p2pLLThreshold {
 			ch.proto = nccl.LL
 		}
 		return ch, nil

@@ -208,8 +208,10 @@ func grouped(c commmodel.Collective) bool { return p2pAlgorithm(c) != nil }
 // inside its node and on other nodes: the peers of each level of c's
 // algorithm's stages (p−1 and n−p for AllToAll; for SendRecv 1 and 1
 // across nodes, where a node's edge ranks receive over NVLink and send
-// over the network), and all its peers, on either level (n−1, and 1).
-func p2pPeers(c commmodel.Collective, s shape) (intra, network, all int) {
+// over the network), and the sends it makes on either level, each with
+// its receive (n−1, and 1: SendRecv's rank sends to one neighbour and
+// receives from the other).
+func p2pPeers(c commmodel.Collective, s shape) (intra, network, sends int) {
 	a := p2pAlgorithm(c)
 	if a == nil {
 		return 0, 0, 0
@@ -218,7 +220,7 @@ func p2pPeers(c commmodel.Collective, s shape) (intra, network, all int) {
 		intra += st.Intra.Peers
 		network += st.Inter.Peers
 	}
-	return intra, network, a.Cost(s.nodes*s.per, 1).Peers
+	return intra, network, a.Cost(s.nodes*s.per, 1).Messages
 }
 
 // p2pChannels returns the network bytes of grouped sends on rn over one
@@ -386,11 +388,11 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 	}
 	t := term{launches: rn.layout.launches(), ch: ch, eff: efficiencies(ch), netEff: -1}
 	if ch.p2p {
-		// The host enqueues a send and a receive to every peer (every
+		// The host enqueues every send and its receive (to and from every
 		// other rank for AllToAll) for each GPU it launches, one after the
 		// other.
-		_, _, peers := p2pPeers(rn.collective, rn.shape)
-		t.launches *= 1 + float64(2*peers)*p2pEnqueue
+		_, _, sends := p2pPeers(rn.collective, rn.shape)
+		t.launches *= 1 + float64(2*sends)*p2pEnqueue
 	}
 	if !ch.p2p && ch.algo == nccl.AlgoRing && (f == nccl.FuncBroadcast || f == nccl.FuncReduce) {
 		t.netEff = parChain

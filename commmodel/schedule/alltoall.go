@@ -1,6 +1,7 @@
 package schedule
 
-// Schedules of AllToAll.
+// Schedules of AllToAll, and of SendRecv, which is laid out as an AllToAll
+// of one block.
 //
 // Layout (elements of each rank's buffer): the input is n elements at 0, the
 // block for rank j being part j of them; the output is P slots from lay.out,
@@ -8,18 +9,17 @@ package schedule
 // length of part j (every block rank j receives has that length). Bruck and
 // the hierarchy add a working region of P slots of ⌈n/P⌉ elements at lay.work.
 
-// block returns where rank i's block for rank j starts in i's input and how
-// long it is, and where it lands in j's output.
-func block(lay layout, p, n, i, j int) (src, length, dst int) {
+// block returns the transfer of rank i's block for rank j straight from
+// i's input to j's output: part j of i's n elements, landing in slot i of
+// j's output (a local copy when i = j).
+func block(lay layout, p, n, i, j int) Transfer {
 	lo, hi := partBounds(n, p, j)
-	return lo, hi - lo, lay.out + i*(hi-lo)
+	return Transfer{Src: i, Dst: j, SrcOff: lo, DstOff: lay.out + i*(hi-lo), Len: hi - lo, Op: Copy}
 }
 
-// deliver adds the transfer of i's block for j, straight from input to
-// output, to step at (a local copy when i = j).
+// deliver adds the transfer of i's block for j to step at.
 func deliver(b *builder, at int, lay layout, p, n, i, j int) {
-	src, length, dst := block(lay, p, n, i, j)
-	b.put(at, Transfer{Src: i, Dst: j, SrcOff: src, DstOff: dst, Len: length, Op: Copy})
+	b.put(at, block(lay, p, n, i, j))
 }
 
 // directAllToAll sends all P-1 blocks in one step (and copies the own block locally).
@@ -104,8 +104,9 @@ func hierarchicalAllToAll(b *builder, perNode, p, n int, lay layout) {
 						deliver(b, 0, lay, p, n, src, dst)
 						continue
 					}
-					lo, length, _ := block(lay, p, n, src, dst)
-					b.put(0, Transfer{Src: src, Dst: via, SrcOff: lo, DstOff: lay.work + m*perNode*lay.slot + g*length, Len: length, Op: Copy})
+					t := block(lay, p, n, src, dst)
+					t.Dst, t.DstOff = via, lay.work+m*perNode*lay.slot+g*t.Len
+					b.put(0, t)
 				}
 			}
 		}
@@ -118,9 +119,23 @@ func hierarchicalAllToAll(b *builder, perNode, p, n int, lay layout) {
 					continue
 				}
 				dst := m*perNode + r
-				_, length, out := block(lay, p, n, node*perNode, dst)
-				b.put(1, Transfer{Src: via, Dst: dst, SrcOff: lay.work + m*perNode*lay.slot, DstOff: out, Len: perNode * length, Op: Copy})
+				t := block(lay, p, n, node*perNode, dst)
+				t.Src, t.SrcOff, t.Len = via, lay.work+m*perNode*lay.slot, perNode*t.Len
+				b.put(1, t)
 			}
 		}
+	}
+}
+
+// shiftSendRecv is SendRecv's Shift: Direct's one step with a single block
+// per rank, the whole input, delivered to the next rank (mod P). A
+// SendRecv is laid out as an AllToAll of one rank (layoutOf), whose one
+// block is the whole input and lands at the start of the output; at P = 1
+// it is a local copy.
+func shiftSendRecv(b *builder, p, n int, lay layout) {
+	for i := range p {
+		t := block(lay, 1, n, 0, 0)
+		t.Src, t.Dst = i, (i+1)%p
+		b.put(0, t)
 	}
 }

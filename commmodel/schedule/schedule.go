@@ -100,7 +100,7 @@ func New(a commmodel.Algorithm, p int, size int64) (*Schedule, error) {
 // elements of elemBytes bytes. It knows every algorithm of this package:
 // Ring, HalvingDoubling, TwoShot, OneShot, RingReduceScatter, RingAllGather,
 // PipelinedBroadcast, Direct, Pairwise, Bruck, HierarchicalAllReduce,
-// HierarchicalAllToAll, Tree, NVLS, NVLSTree, PATAllGather,
+// HierarchicalAllToAll, Shift, Tree, NVLS, NVLSTree, PATAllGather,
 // PATReduceScatter, CollNetDirect and CollNetChain; any other type gives
 // ErrUnknownAlgorithm.
 // Sizes that are not a whole number of elements, p < 1, hierarchical shapes
@@ -141,6 +141,8 @@ func NewElem(a commmodel.Algorithm, p int, size int64, elemBytes int) (*Schedule
 		hierarchicalAllReduce(b, a, p, n, lay.scratch)
 	case commmodel.HierarchicalAllToAll:
 		hierarchicalAllToAll(b, a.PerNode, p, n, lay)
+	case commmodel.Shift:
+		shiftSendRecv(b, p, n, lay)
 	case commmodel.Tree:
 		per := max(a.PerNode, 1)
 		treeAllReduce(b, 0, all, 0, n, p/per, per, a.Chunks)
@@ -167,7 +169,7 @@ type layout struct {
 	in, out int // input and output regions
 	scratch int // a scratch region of n elements, or -1
 	work    int // AllToAll working region of P slots of slot elements, or -1
-	slot    int // ⌈n/P⌉, the largest AllToAll block
+	slot    int // ⌈n/P⌉, the largest AllToAll block (n for SendRecv's one block)
 	staged  int // bound on the elements a step reads from its snapshot, all ranks together
 	// stagedReads bounds how many of a step's snapshot reads one offset
 	// takes: a tile of L offsets snapshots at most stagedReads·L elements a
@@ -193,10 +195,15 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 	n := int(size / int64(elemBytes))
 	inPlace := layout{bufLen: n, scratch: -1, work: -1}
 	withScratch := layout{bufLen: 2 * n, scratch: n, work: -1}
-	slot := (n + p - 1) / p
-	// AllToAll: input n elements, output P slots; work regions follow.
-	a2a := func(regions int) layout {
-		return layout{bufLen: n + regions*p*slot, out: n, scratch: -1, work: n + p*slot, slot: slot}
+	// An AllToAll of k blocks: input n elements, output k slots of
+	// ⌈n/k⌉, then regions-1 working regions of as many (the first at work).
+	a2a := func(k, regions int) layout {
+		slot := (n + k - 1) / k
+		l := layout{bufLen: n + regions*k*slot, out: n, scratch: -1, work: -1, slot: slot}
+		if regions > 1 {
+			l.work = n + k*slot
+		}
+		return l
 	}
 	if per, ok := nodeSize(a); ok && !wholeNodes(p, per) {
 		return layout{}, fmt.Errorf("schedule: %d ranks are not whole nodes of %d GPUs", p, per)
@@ -238,15 +245,15 @@ func layoutOf(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, 
 		inPlace.stagedReads = nodes * (nodes - 1)
 		return inPlace, nil
 	case commmodel.Direct, commmodel.Pairwise:
-		l := a2a(1)
-		l.work = -1
-		return l, nil
+		return a2a(p, 1), nil
+	case commmodel.Shift:
+		return a2a(1, 1), nil // one block: the whole input, bound for the next rank
 	case commmodel.Bruck:
-		l := a2a(2)
-		l.staged = p * (p + 1) / 2 * slot // a step forwards up to ⌈P/2⌉ slots it also receives into
+		l := a2a(p, 2)
+		l.staged = p * (p + 1) / 2 * l.slot // a step forwards up to ⌈P/2⌉ slots it also receives into
 		return l, nil
 	case commmodel.HierarchicalAllToAll:
-		return a2a(2), nil
+		return a2a(p, 2), nil
 	case commmodel.HierarchicalAllReduce:
 		switch interOf(a).(type) {
 		case commmodel.Ring, commmodel.HalvingDoubling, commmodel.TwoShot:
@@ -331,8 +338,8 @@ func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64
 	c := a.Cost(p, float64(size))
 	// A message is one transfer per block it carries: up to P/2 blocks for
 	// Bruck and PAT, N for the hierarchical gather, one otherwise; local copies are
-	// 2P per rank for Bruck's rotations and one per rank for the other
-	// out-of-place layouts.
+	// 2P per rank for Bruck's rotations, one per rank for the other
+	// out-of-place layouts, and Shift's send to itself at P = 1.
 	perMsg, local := 1.0, 0.0
 	switch a := a.(type) {
 	case commmodel.Bruck:
@@ -343,6 +350,10 @@ func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64
 		perMsg, local = float64(p/max(a.PerNode, 1)), 1
 	case commmodel.Direct, commmodel.Pairwise, commmodel.OneShot:
 		local = 1
+	case commmodel.Shift:
+		if p == 1 {
+			local = 1
+		}
 	}
 	transfers := float64(p) * (float64(c.Messages)*perMsg + local)
 	// Trees send each edge of each tree, up and down, once per chunk; NVLS
@@ -378,11 +389,12 @@ const (
 )
 
 // keepsOffsets reports whether the schedules laid out as lay for c keep
-// their offsets, as far as the layout tells (Footprint): in place and not
-// an AllToAll. Every such schedule does (TestKeepsOffsetsLayout); a few
-// others do too, such as hierarchical AllReduce with one-shot on one node.
+// their offsets, as far as the layout tells (Footprint): in place, and
+// every rank's output part of one reference (not rankOutputs). Every such
+// schedule does (TestKeepsOffsetsLayout); a few others do too, such as
+// hierarchical AllReduce with one-shot on one node.
 func (lay layout) keepsOffsets(c commmodel.Collective) bool {
-	return c != commmodel.AllToAll && lay.scratch < 0 && lay.work < 0
+	return !rankOutputs(c) && lay.scratch < 0 && lay.work < 0
 }
 
 // tileStaged bounds the elements a tile of tile offsets snapshots in a

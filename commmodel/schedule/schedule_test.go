@@ -23,7 +23,7 @@ func scheduled(p int) []commmodel.Algorithm {
 		commmodel.PipelinedBroadcast{}, commmodel.PipelinedBroadcast{Chunks: 4},
 		commmodel.Direct{}, commmodel.Pairwise{}, commmodel.Bruck{},
 		commmodel.Tree{Chunks: 1}, commmodel.Tree{Chunks: 4}, commmodel.NVLS{},
-		commmodel.PATAllGather{}, commmodel.PATReduceScatter{},
+		commmodel.PATAllGather{}, commmodel.PATReduceScatter{}, commmodel.Shift{},
 	}
 	for _, per := range []int{2, 3, 4, 8} {
 		if p%per != 0 {

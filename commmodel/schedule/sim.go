@@ -36,9 +36,11 @@ import (
 //	Broadcast      the root's n elements at InOff are copied to every rank's OutOff = InOff
 //	AllToAll       input n elements at InOff, block j = part j for rank j; rank j's output
 //	               holds P blocks of c_j = |part j| elements, the one from rank i at OutOff + i·c_j
+//	SendRecv       input n elements at InOff; rank r's n-element output at OutOff is rank r-1's input (mod P)
 //
-// Tiles. When every transfer writes at the offsets it reads and the input
-// and output regions coincide (keepsOffsets: every AllReduce, ReduceScatter,
+// Tiles. When every transfer writes at the offsets it reads, the input
+// and output regions coincide and every rank's output is part of one
+// reference (keepsOffsets: every AllReduce, ReduceScatter,
 // AllGather and Broadcast here but one-shot's), element e of a rank only
 // ever meets element e of the other ranks. The simulation then runs by
 // tiles, ranges of offsets: each worker fills, runs through every step and
@@ -119,11 +121,19 @@ func (s *Schedule) output(r int) region {
 	return region{s.OutOff, 0, n}
 }
 
-// keepsOffsets reports whether s can be simulated by tiles: not an
-// AllToAll, input and output at the same offset, and every transfer
-// writing at the offset it reads.
+// rankOutputs reports whether each rank of collective c must end with an
+// output of its own (AllToAll's blocks, SendRecv's neighbour's input),
+// which Simulate computes rank by rank, where every other collective's
+// ranks end with one reference or their part of it.
+func rankOutputs(c commmodel.Collective) bool {
+	return c == commmodel.AllToAll || c == commmodel.SendRecv
+}
+
+// keepsOffsets reports whether s can be simulated by tiles: ranks whose
+// outputs share one reference (not rankOutputs), input and output at the
+// same offset, and every transfer writing at the offset it reads.
 func (s *Schedule) keepsOffsets() bool {
-	if s.Collective == commmodel.AllToAll || s.InOff != s.OutOff {
+	if rankOutputs(s.Collective) || s.InOff != s.OutOff {
 		return false
 	}
 	for _, step := range s.Steps {
@@ -294,7 +304,7 @@ type worker struct {
 	k0     int       // x[k-k0] is x_k, for the elements k the tile holds
 	x      []value
 	// want[k-wantLo] is what output element k must hold on every rank, where
-	// that is the same for all (not AllToAll).
+	// that is the same for all (not rankOutputs).
 	want   []value
 	wantLo int
 	// scratch is a step's staged sources; meet, the step's transfers that meet the tile.
@@ -325,7 +335,7 @@ func (w *worker) tile(lo, hi int) badElem {
 }
 
 // setTile makes the worker hold the offsets [lo, hi) and computes their
-// x_k and, where every rank's output is the same (all but AllToAll; a
+// x_k and, where every rank's output is the same (not rankOutputs; a
 // ReduceScatter's part r of it), the reference.
 func (w *worker) setTile(lo, hi int) {
 	s, n := w.s, w.s.Elems()
@@ -338,7 +348,7 @@ func (w *worker) setTile(lo, hi int) {
 	for k := range w.x {
 		w.x[k] = value(splitmix64(w.seed, uint64(w.k0+k)))
 	}
-	if out := w.clip(region{s.OutOff, 0, n}); s.Collective != commmodel.AllToAll && out.lo < out.hi {
+	if out := w.clip(region{s.OutOff, 0, n}); !rankOutputs(s.Collective) && out.lo < out.hi {
 		w.wantLo = out.lo
 		w.want = slices.Grow(w.want[:0], out.hi-out.lo)[:out.hi-out.lo]
 		w.expected(w.want, 0, out.lo)
@@ -424,6 +434,8 @@ func (w *worker) expected(dst []value, r, k int) {
 			a, b := max(i*c, k), min((i+1)*c, end)
 			w.inputs(dst[a-k:b-k], i, lo+a-i*c)
 		}
+	case commmodel.SendRecv:
+		w.inputs(dst, mod(r-1, p), k)
 	}
 }
 
@@ -450,12 +462,12 @@ func (w *worker) fill(r0, r1 int, tmp *[]value) {
 }
 
 // expect returns what rank r's elements of g, within the tile, must hold:
-// the tile's shared reference, or, for an AllToAll, computed in tmp.
+// the tile's shared reference, or, where rankOutputs, computed in tmp.
 func (w *worker) expect(r int, g region, tmp *[]value) []value {
 	if g.lo >= g.hi {
 		return nil
 	}
-	if w.s.Collective != commmodel.AllToAll {
+	if !rankOutputs(w.s.Collective) {
 		return w.want[g.lo-w.wantLo : g.hi-w.wantLo]
 	}
 	*tmp = slices.Grow((*tmp)[:0], g.hi-g.lo)[:g.hi-g.lo]

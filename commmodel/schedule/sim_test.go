@@ -72,6 +72,8 @@ func naive(s *Schedule, seed uint64) (string, error) {
 		case commmodel.AllToAll:
 			lo, hi := part(r)
 			return input(k/(hi-lo), lo+k%(hi-lo))
+		case commmodel.SendRecv:
+			return input((r+p-1)%p, k)
 		}
 		var sum value
 		for q := range p {
@@ -259,7 +261,7 @@ func TestSimulateIsNaive(t *testing.T) {
 // right).
 func TestSimulateDetects(t *testing.T) {
 	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.Tree{PerNode: 4, Chunks: 2}, commmodel.RingAllGather{},
-		commmodel.PipelinedBroadcast{Chunks: 4}, commmodel.OneShot{}, commmodel.Direct{}, commmodel.Bruck{}} {
+		commmodel.PipelinedBroadcast{Chunks: 4}, commmodel.OneShot{}, commmodel.Direct{}, commmodel.Bruck{}, commmodel.Shift{}} {
 		for _, b := range breakings {
 			s, err := New(a, 8, 4*1024)
 			if err != nil {
@@ -302,9 +304,9 @@ func TestKeepsOffsetsLayout(t *testing.T) {
 	}
 }
 
-// fuzzSchedule builds a small schedule from b: the collective (b[0] mod 5,
-// the root b[0]/5 mod P), P = 1 + b[1] mod 8, n = 1 + b[2] elements (an
-// AllToAll's output P slots after them), then a transfer every five bytes
+// fuzzSchedule builds a small schedule from b: the collective (b[0] mod 6,
+// the root b[0]/6 mod P), P = 1 + b[1] mod 8, n = 1 + b[2] elements (an
+// AllToAll's output P slots after them, a SendRecv's n), then a transfer every five bytes
 // (source, destination, source offset, length mod what is left, and the
 // last: Reduce if odd, and half of it added to the destination offset),
 // and a new step wherever the first of the five is 255; nil if b is too
@@ -313,11 +315,11 @@ func fuzzSchedule(b []byte) *Schedule {
 	if len(b) < 3 {
 		return nil
 	}
-	colls := []commmodel.Collective{commmodel.AllReduce, commmodel.ReduceScatter, commmodel.AllGather, commmodel.Broadcast, commmodel.AllToAll}
+	colls := []commmodel.Collective{commmodel.AllReduce, commmodel.ReduceScatter, commmodel.AllGather, commmodel.Broadcast, commmodel.AllToAll, commmodel.SendRecv}
 	p, n := 1+int(b[1])%8, 1+int(b[2])
 	s := &Schedule{Algorithm: "fuzz", Collective: colls[int(b[0])%len(colls)], P: p, Size: int64(n * DefaultElemBytes),
-		ElemBytes: DefaultElemBytes, Len: n, Root: int(b[0]/5) % p}
-	if s.Collective == commmodel.AllToAll {
+		ElemBytes: DefaultElemBytes, Len: n, Root: int(b[0]) / len(colls) % p}
+	if rankOutputs(s.Collective) { // out of place
 		_, out := s.regions()
 		s.Len, s.OutOff = n+out, n
 	}
@@ -367,8 +369,9 @@ func FuzzSimulate(f *testing.F) {
 // one: an AllReduce of 2 ranks by a reduction and a copy back, the same in
 // one step (each rank's source written in that step: a snapshot), two
 // copies into one range of a step (refused), a ReduceScatter of 3 ranks
-// that leaves one part unreduced, and an AllToAll of 2 ranks of 2 elements
-// whose blocks move to other offsets.
+// that leaves one part unreduced, an AllToAll of 2 ranks of 2 elements
+// whose blocks move to other offsets, and a SendRecv of 2 ranks of 2
+// elements, each rank's input copied to the other's output at offset 2.
 func TestFuzzSimulateCorpus(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -382,6 +385,8 @@ func TestFuzzSimulateCorpus(t *testing.T) {
 		{"reducescatter_short", []byte{1, 2, 39, 0, 1, 0, 40, 1, 1, 0, 0, 13, 1, 2, 0, 0, 13, 1}, false, false},
 		// Len 4, output at 2: rank i's element j goes to rank j's offset 2+i.
 		{"alltoall_moved", []byte{4, 1, 1, 0, 0, 0, 1, 4, 0, 1, 1, 1, 2, 1, 0, 0, 1, 6, 1, 1, 1, 1, 4}, true, false},
+		// Len 4, output at 2: (src 0, len 2, dst (0 + 4/2) mod 3) from each rank to the other.
+		{"sendrecv_shift", []byte{5, 1, 1, 0, 1, 0, 2, 4, 1, 0, 0, 2, 4}, true, false},
 	} {
 		raw, err := os.ReadFile(filepath.Join("testdata", "fuzz", "FuzzSimulate", c.name))
 		if err != nil {
