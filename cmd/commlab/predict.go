@@ -156,31 +156,19 @@ func predictPins(algo, proto string) (ncclAlgo, ncclProto string, err error) {
 // or per-function entries.
 func isEnableList(s string) bool { return strings.ContainsAny(s, "^,;:") }
 
-// sharedPins returns the NCCL_ALGO and NCCL_PROTO that every table ran
-// with, where q leaves them to NCCL's tuner: a site may set them for every
-// job, and then the prediction of NCCL's own choice is not its runs'.
+// sharedPins returns the NCCL_ALGO and NCCL_PROTO that the tables ran with
+// (predict.TablesEnv) where q leaves them to NCCL's tuner.
 func sharedPins(tables []predict.Table, q predict.Query) []string {
-	if len(tables) == 0 {
-		return nil
+	if _, err := nccl.FuncOf(q.Collective); err != nil {
+		return nil // point-to-point sends take no pin
 	}
+	e := predict.TablesEnv(tables)
 	var out []string
-	for _, v := range []struct {
-		name    string
-		query   string
-		ofTable func(*predict.Table) string
-	}{
-		{"NCCL_ALGO", q.Algo, func(t *predict.Table) string { return t.Algo }},
-		{"NCCL_PROTO", q.Proto, func(t *predict.Table) string { return t.Proto }},
-	} {
-		pin := v.ofTable(&tables[0])
-		_, err := nccl.FuncOf(q.Collective) // point-to-point sends take no pin
-		shared := v.query == "" && pin != "" && err == nil
-		for i := range tables {
-			shared = shared && strings.EqualFold(v.ofTable(&tables[i]), pin)
-		}
-		if shared {
-			out = append(out, v.name+"="+pin)
-		}
+	if q.Algo == "" && e.Algo != "" {
+		out = append(out, "NCCL_ALGO="+e.Algo)
+	}
+	if q.Proto == "" && e.Proto != "" {
+		out = append(out, "NCCL_PROTO="+e.Proto)
 	}
 	return out
 }

@@ -894,4 +894,11 @@ func TestPredictTablePins(t *testing.T) {
 	if got := run("-calibrate", ring+","+d+"all_reduce_nvls.log:algo=nvls"); strings.HasPrefix(got[1], "pins:") {
 		t.Errorf("tables of two algorithms: %q", got[1])
 	}
+	// cluster01's 10 x 1 SendRecv (test 4), grouped sends NCCL_ALGO does
+	// not choose: its pin says nothing of the site's AllReduce.
+	sendrecv := "../../data/logs/paired/h100-sxm-10node-cluster01/nccl_N10_G1.log:test=4:algo=nvls"
+	code, stdout, stderr := runCLI("predict", "-calibrate", sendrecv, "-collective", "allreduce", "-p", "10", "-per-node", "1", "-size", "1MiB")
+	if code != 0 || strings.Contains(stdout, "pins:") {
+		t.Errorf("SendRecv tables alone: exit %d, %s%s; want no pins line", code, stdout, stderr)
+	}
 }

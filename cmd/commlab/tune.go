@@ -369,6 +369,16 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 			" where the calibrated model expects its fastest choice to beat NCCL's by more than its interval.",
 		"commlab " + commlabVersion() + "; hardware: " + hw.String(),
 	}
+	if ex := m.TunerExclusions(); ex != (predict.Env{}) {
+		var set []string
+		if ex.Algo != "" {
+			set = append(set, "NCCL_ALGO="+ex.Algo)
+		}
+		if ex.Proto != "" {
+			set = append(set, "NCCL_PROTO="+ex.Proto)
+		}
+		c = append(c, "Every calibration table ran with "+strings.Join(set, " and ")+", which the job is taken to set too: no rule names what it leaves out, which NCCL would not run.")
+	}
 	if hw.GPU.ISA != "" {
 		c = append(c, "The GPUs are AMD's: RCCL runs the job, with protocol tables of its own (rcclUpdateCollectiveProtocol) that these rules, NCCL's model's choices in NCCL's plugin format, do not follow; check that your RCCL loads the plugin before relying on them.")
 	}

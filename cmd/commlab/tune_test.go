@@ -361,3 +361,28 @@ func TestTuneRCCL(t *testing.T) {
 		t.Errorf("header %q: want nNodes as the communicator's nodes and net_latency's fitted value beside its assumption", h)
 	}
 }
+
+// TestTuneTablesExclusion: Alps' two GH200 tables over Slingshot, each
+// pinned proto=^LL128 as CSCS sets NCCL_PROTO on Alps: the rules name no
+// LL128 (NCCL would not run them), and the header says why; without the
+// pins NCCL's own choices on 2 x 4 include LL128 rules.
+func TestTuneTablesExclusion(t *testing.T) {
+	r := "../../data/nccltests/testdata/real/"
+	tables := []string{r + "gh200_2x4_allreduce_slingshot_alps.log", r + "gh200_2x1_allreduce_slingshot_alps_sarus.log"}
+	rules := func(pin string) string {
+		out := filepath.Join(t.TempDir(), "r.conf")
+		code, _, stderr := runCLI("tune", "-calibrate", tables[0]+pin+","+tables[1]+pin, "-hw", "system=hpe-ex254n-gh200", "-comms", "2x4", "-o", out)
+		b, err := os.ReadFile(out)
+		if code != 0 || err != nil {
+			t.Fatalf("pin %q: exit %d, %v, %s", pin, code, err, stderr)
+		}
+		return string(b)
+	}
+	if plain := rules(""); !strings.Contains(plain, ",ll128,") {
+		t.Fatalf("without the pins: no LL128 rule; the test tells nothing apart")
+	}
+	pinned := rules(":proto=^LL128")
+	if strings.Contains(pinned, ",ll128,") || !strings.Contains(pinned, "Every calibration table ran with NCCL_PROTO=^LL128") {
+		t.Errorf("pinned ^LL128: %s; want no LL128 rule and the header's reason", pinned)
+	}
+}

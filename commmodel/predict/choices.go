@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -123,7 +124,8 @@ func (m *Machine) TunerModel(c Comm) (*nccl.Model, error) {
 // nNodes"), and a domain's hosts share one ring, so 18 GB200 hosts of one
 // NVL72 rack are one node.
 func (m *Machine) tunerModel(c Comm) (*nccl.Model, int, error) {
-	rn, err := m.run(Query{Collective: commmodel.AllReduce, Ranks: c.Nodes * c.PerNode, PerNode: c.PerNode})
+	ex := m.TunerExclusions()
+	rn, err := m.run(Query{Collective: commmodel.AllReduce, Ranks: c.Nodes * c.PerNode, PerNode: c.PerNode, Algo: ex.Algo, Proto: ex.Proto})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -132,6 +134,54 @@ func (m *Machine) tunerModel(c Comm) (*nccl.Model, int, error) {
 		return nil, 0, err
 	}
 	return ref.full, rn.shape.nodes, nil
+}
+
+// An Env is what a job's environment sets for NCCL's tuner in every
+// communicator: NCCL_ALGO and NCCL_PROTO, "" where unset.
+type Env struct{ Algo, Proto string }
+
+// TablesEnv returns the NCCL_ALGO and NCCL_PROTO that every table of a
+// collective NCCL's tuner chooses for ran with, each "" where the tables
+// differ in it or one ran without: a site may set them for every job.
+// Tables of point-to-point sends, which neither chooses, say nothing.
+func TablesEnv(tables []Table) Env {
+	var e Env
+	first := true
+	for i := range tables {
+		if _, err := nccl.FuncOf(tables[i].Collective); err != nil {
+			continue
+		}
+		t := &tables[i]
+		if first {
+			e, first = Env{t.Algo, t.Proto}, false
+			continue
+		}
+		if !strings.EqualFold(e.Algo, t.Algo) {
+			e.Algo = ""
+		}
+		if !strings.EqualFold(e.Proto, t.Proto) {
+			e.Proto = ""
+		}
+	}
+	return e
+}
+
+// TunerExclusions returns what the tables' environment (TablesEnv) leaves
+// out of NCCL's choice, as NCCL_ALGO and NCCL_PROTO exclusions ("^LL128"),
+// which the tuner's rules keep to: NCCL runs no rule for an algorithm or a
+// protocol its environment excludes. A pin of one algorithm or protocol is
+// more often a run's experiment than the site's setting, and rules made
+// under it would force it on every call of a job that does not set it: it
+// is left out.
+func (m *Machine) TunerExclusions() Env {
+	e := TablesEnv(m.tables)
+	if !strings.HasPrefix(e.Algo, "^") {
+		e.Algo = ""
+	}
+	if !strings.HasPrefix(e.Proto, "^") {
+		e.Proto = ""
+	}
+	return e
 }
 
 // TunerComms returns NCCL's tuning model of each of comms, as
