@@ -831,3 +831,13 @@ const (
 	NetworkSlower = 1.93
 	NetworkFaster = 0.33
 )
+
+// NICSlower is the standard deviation of the log of the NICs' bandwidth
+// (nic_bw) below its prior, the line rate, where no table identifies it:
+// the root mean square of ln(fitted/line rate) over the public multi-node
+// AllReduce tables whose sources document the NICs (TestNICSpread measures
+// it: InfiniBand, RoCE and TCPXO clusters near the line rate, ABCI's
+// InfiniBand and Alps' Slingshot at 0.6 to 0.9 of it, nccl-tests#290's
+// NDR cluster and an early EFA at a quarter). The line rate bounds the
+// faster side.
+const NICSlower = 0.52
