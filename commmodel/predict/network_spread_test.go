@@ -260,6 +260,72 @@ func TestNICSpread(t *testing.T) {
 	}
 }
 
+// TestUnidentified: from ABCI's 1 x 8 A100 AllReduce table alone
+// (data/logs/paired), whose one node leaves nic_bw at its prior (4 HDR NICs
+// of 200 Gb/s), a 2 x 8 AllReduce's interval takes NICSlower on its slow
+// side alone: against the same machine with nic_bw taken as identified,
+// Low is the same at every size and High the same where latency bounds the
+// call (4 B) and higher where the NICs do (32 MiB), by a variance of ln T
+// at most NICSlower² (the rate NICSlower·z80 below the line rate raises the
+// time by at most that factor: unmeasuredNICs). ABCI's 2 x 8 table ran
+// 32 MiB in 1887.3 us (allreduce_2x8.log, out of place), above the High without the NICs'
+// spread and inside the interval with it. A query of one node is alike.
+func TestUnidentified(t *testing.T) {
+	const measured = 1887.3e-6 // s, allreduce_2x8.log at 33554432 B, out of place
+	h, tables := pairedTables(t, "a100-sxm4-abci-ib4xhdr")
+	i := slices.IndexFunc(tables, func(t Table) bool { return strings.HasSuffix(t.Name, "/allreduce_1x8.log#0") })
+	if i < 0 {
+		t.Fatal("no allreduce_1x8.log")
+	}
+	m, err := Calibrate(h.ForHosts(HostGPUs(tables)), tables[i:i+1], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Params[parNICBW].Identified {
+		t.Fatal("nic_bw identified by a table of one node")
+	}
+	identified := *m
+	identified.Params = slices.Clone(m.Params)
+	identified.Params[parNICBW].Identified = true
+	sizes := []float64{4, 32 << 20}
+	predict := func(m *Machine, q Query) []Prediction {
+		t.Helper()
+		ps, err := m.Predict(q, sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ps
+	}
+	across := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}
+	ps, without := predict(m, across), predict(&identified, across)
+	for j, p := range ps {
+		if p.Time != without[j].Time || p.Low != without[j].Low {
+			t.Errorf("%g B: %.4g s [%.4g, %.4g]; want the time and Low of %.4g s [%.4g, %.4g]", p.Size, p.Time, p.Low, p.High, without[j].Time, without[j].Low, without[j].High)
+		}
+	}
+	if r := ps[0].High / without[0].High; math.Abs(r-1) > 1e-3 {
+		t.Errorf("4 B: High %.4g s, %.4g s without the NICs' spread; want within 0.1%%", ps[0].High, without[0].High)
+	}
+	rn, err := m.run(across)
+	if err != nil {
+		t.Fatal(err)
+	}
+	term, err := m.refs.termOf(rn, sizes[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := unmeasuredNICs(&term, &m.x); !(v > 0 && v <= NICSlower*NICSlower) {
+		t.Errorf("32 MiB: variance %g from nic_bw; want in (0, NICSlower² = %g]", v, NICSlower*NICSlower)
+	}
+	if p, w := ps[1], without[1]; !(w.High < measured && p.Holds(measured)) {
+		t.Errorf("32 MiB: %.4g s [%.4g, %.4g], without the NICs' spread High %.4g s; want %.4g s above that and inside", p.Time, p.Low, p.High, w.High, measured)
+	}
+	one := Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}
+	if a, b := predict(m, one), predict(&identified, one); !slices.Equal(a, b) {
+		t.Errorf("one node: %+v; want %+v, as with nic_bw identified", a, b)
+	}
+}
+
 // TestFitReachesNetworkFloor calibrates alone each table of
 // networkFloorTables whose network's latency is at least twice NCCL's
 // figure (networkFloorFactors: EFA, GCP's TCPXO and an RCCL RoCE cluster,
