@@ -366,7 +366,7 @@ func (d *design) heldOutCoverage(tables []Table, held []heldTable) float64 {
 		for j, e := range h.errors(w) {
 			net := [2]float64{share * share * h.network[j][0], share * share * h.network[j][1]}
 			f, sl := peersBeyond(h.terms[j], &h.x, dep.peerDoublings)
-			lo, hi := s.bounds(h.protocols[j], share*share*h.unidentified[j], net, dep, [2]float64{share * share * f, share * share * sl})
+			lo, hi := s.bounds(h.protocols[j], share*share*h.unidentified[j], net, share*share*h.nic[j], dep, [2]float64{share * share * f, share * share * sl})
 			if lo <= e && e <= hi {
 				inside++
 			}
@@ -499,6 +499,11 @@ func (d *design) heldOut(f *fitResult, used [numParams]bool, set Settings, i int
 		h.unidentified = append(h.unidentified, unidentified(&d.terms[j], x, param))
 		faster, slower := unmeasuredNetwork(&d.terms[j], x)
 		h.network = append(h.network, [2]float64{faster, slower})
+		var nic float64
+		if !f.identified(parNICBW, used, set) {
+			nic = unmeasuredNICs(&d.terms[j], x)
+		}
+		h.nic = append(h.nic, nic)
 		h.terms = append(h.terms, &d.terms[j])
 		if d.terms[j].nccl > 0 {
 			h.nccl = append(h.nccl, math.Log(d.obs[j]/d.terms[j].nccl))

@@ -200,7 +200,9 @@
 // spread that stands for one table, widened where the
 // query goes beyond the tables (another collective, more or fewer nodes or
 // ranks, another launch layout; Machine.Beyond says which) and by the
-// parameters the tables leave unidentified (interval.go). The same
+// parameters the tables leave unidentified (interval.go; the NICs'
+// bandwidth above the time only, by NICSlower: a network delivers less
+// than its NICs' line rate, never more). The same
 // held-out tables decide whether the
 // calibration improves on NCCL's uncalibrated model: where at least three
 // of them are modelled by NCCL and a blend of the two (in logs, weights in

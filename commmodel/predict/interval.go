@@ -56,7 +56,11 @@ import (
 //     rest on a parameter their calibration left unidentified;
 //   - where no table crossed nodes, the network's latency at the spread
 //     public networks show about NCCL's figure, on each side apart
-//     (unmeasuredNetwork).
+//     (unmeasuredNetwork);
+//   - where no table identifies the NICs' bandwidth, for a call that sends
+//     bytes over the network, the spread of public networks' bandwidth
+//     below the NICs' line rate, on the slow side alone: the line rate
+//     bounds the fast side (unmeasuredNICs).
 //
 // Low stops at the least time the line rates the evidence gives allow
 // (floor), which no spread can take the measurement under.
@@ -195,11 +199,14 @@ type heldTable struct {
 	// unidentified is each point's variance from the parameters the
 	// calibration without the table did not identify, and network its
 	// variance from the network's latency where that calibration did not
-	// identify it, on the faster and the slower side (unmeasuredNetwork);
+	// identify it, on the faster and the slower side (unmeasuredNetwork),
+	// and nic its slower side's variance from the NICs' bandwidth where
+	// that calibration did not identify it (unmeasuredNICs);
 	// terms are the points' terms and x that calibration's parameters,
 	// for the per-peer spread of AllToAll points (peersBeyond).
 	unidentified []float64
 	network      [][2]float64
+	nic          []float64
 	terms        []*term
 	x            [numParams]float64
 	// own reports errors at the table's own fit (a single table), and
@@ -555,7 +562,7 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 			counted(d.nodes, "node"), d.nodeDoublings, beyondOrBelow(d.nodes, s.minNodes), span(s.minNodes, s.maxNodes), d.slowSide())
 		switch {
 		case d.nodes > s.maxNodes && s.maxNodes == 1:
-			why += ": no table crossed the network, so the NICs' bandwidth and the network's latency are their priors; give the NICs with -hw nics=N,nic-bw=RATE and the latency with -hw net-lat=K, or calibrate with a table of several nodes"
+			why += ": no table crossed the network, so the NICs' bandwidth and the network's latency are their priors, and the interval allows for public networks' spread about them (NICs that deliver well under their line rate, latencies many times NCCL's); give the NICs with -hw nics=N,nic-bw=RATE and the latency with -hw net-lat=K, or calibrate with a table of several nodes"
 		case d.nodes > s.maxNodes:
 			why += ": the network above the tables' nodes (a leaf's uplinks, a fabric's bisection, a dragonfly's global links) is not measured; describe it with -hw group=HOSTS,oversub=R, or calibrate with a table of more nodes"
 		}
@@ -651,19 +658,36 @@ func unmeasuredNetwork(t *term, x *[numParams]float64) (faster, slower float64) 
 	return moved(t, x, parInter, NetworkFaster, NetworkSlower)
 }
 
-// moved returns the variance of ln T(t) at x on each side of parameter k,
-// whose log has standard deviation fast below and slow above: the change
-// of ln T with k moved z80 of that side's standard deviations, over z80,
-// squared. Where the time is linear in k (a latency), this keeps a larger
-// call's interval from narrowing where the delta method's would.
-func moved(t *term, x *[numParams]float64, k int, fast, slow float64) (faster, slower float64) {
+// unmeasuredNICs returns the variance of ln T(t) at x, on the side where
+// the measurement is slower, from the NICs' bandwidth (nic_bw) where no
+// calibration table identifies it: its prior is the NICs' line rate, of
+// which public networks deliver from all to a quarter (NICSlower), never
+// more. The time is inversely linear in the rate, not in its log, so
+// the side is the change of ln T with the rate NICSlower·z80 below it
+// (moved).
+func unmeasuredNICs(t *term, x *[numParams]float64) (slower float64) {
+	if t.net == 0 {
+		return 0
+	}
+	slower, _ = moved(t, x, parNICBW, NICSlower, 0)
+	return slower
+}
+
+// moved returns the variance of ln T(t) at x from parameter k, whose log
+// has standard deviation below under its value and above over it: on each
+// side, the change of ln T with k moved z80 of that side's standard
+// deviations, over z80, squared. A latency moved down makes the call
+// faster, a bandwidth slower. Where the time is linear in k or in its
+// inverse, this keeps a larger call's interval from narrowing where the
+// delta method's would.
+func moved(t *term, x *[numParams]float64, k int, below, above float64) (down, up float64) {
 	t0 := t.time(x)
-	up, down := *x, *x
-	up[k] *= math.Exp(z80 * slow)
-	down[k] *= math.Exp(-z80 * fast)
-	f := math.Log(t0/t.time(&down)) / z80
-	sl := math.Log(t.time(&up)/t0) / z80
-	return f * f, sl * sl
+	hi, lo := *x, *x
+	hi[k] *= math.Exp(z80 * above)
+	lo[k] *= math.Exp(-z80 * below)
+	d := math.Log(t.time(&lo)/t0) / z80
+	u := math.Log(t.time(&hi)/t0) / z80
+	return d * d, u * u
 }
 
 // sensitivity is ∂ln T/∂ln x_k of t's time at x, by a forward difference.
@@ -693,6 +717,10 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 		net[0], net[1] = unmeasuredNetwork(t, &m.x)
 		net[0], net[1] = share*share*net[0], share*share*net[1]
 	}
+	var nic float64
+	if len(m.Params) == 0 || !m.Params[parNICBW].Identified {
+		nic = share * share * unmeasuredNICs(t, &m.x)
+	}
 	var u float64
 	if m.spread.heldOut > 0 || !m.spread.bandwidth {
 		// From a single table, priorSpread stands for every error of a
@@ -707,7 +735,7 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	var peer [2]float64
 	peer[0], peer[1] = peersBeyond(t, &m.x, d.peerDoublings)
 	peer[0], peer[1] = share*share*peer[0], share*share*peer[1]
-	lo, hi := m.spread.bounds(t.ch.proto, share*share*u, net, d, peer)
+	lo, hi := m.spread.bounds(t.ch.proto, share*share*u, net, nic, d, peer)
 	return t0 * math.Exp(lo), t0 * math.Exp(hi)
 }
 
@@ -765,16 +793,17 @@ func floor(t *term, x *[numParams]float64) float64 {
 
 // bounds returns ln(Low/Time) and ln(High/Time) of the interval of a call
 // that runs protocol p, whose prediction has variance u from the parameters
-// the tables leave unidentified and net from the network's latency where
-// they do not measure it (faster, slower: unmeasuredNetwork), departs from
-// the tables by d, and has variance peer from its network peers beyond the
-// tables' (faster, slower: peersBeyond). A side that the bias moves past
+// the tables leave unidentified, net from the network's latency where
+// they do not measure it (faster, slower: unmeasuredNetwork) and nic on its
+// slower side from the NICs' bandwidth where they do not identify it
+// (unmeasuredNICs), departs from the tables by d, and has variance peer
+// from its network peers beyond the tables' (faster, slower: peersBeyond). A side that the bias moves past
 // the prediction ends at it (interval).
-func (s *spread) bounds(p nccl.Protocol, u float64, net [2]float64, d departure, peer [2]float64) (lo, hi float64) {
+func (s *spread) bounds(p nccl.Protocol, u float64, net [2]float64, nic float64, d departure, peer [2]float64) (lo, hi float64) {
 	bias, v := s.at(p)
 	v += u
 	faster, slower := d.variance()
-	faster, slower = faster+peer[0], slower+peer[1]
+	faster, slower = faster+peer[0], slower+peer[1]+nic
 	if !s.network {
 		faster, slower = faster+net[0], slower+net[1]
 	}
@@ -831,3 +860,13 @@ const (
 	NetworkSlower = 1.93
 	NetworkFaster = 0.33
 )
+
+// NICSlower is the standard deviation of the log of the NICs' bandwidth
+// (nic_bw) below its prior, the line rate, where no table identifies it:
+// the root mean square of ln(fitted/line rate) over the public multi-node
+// AllReduce tables whose sources document the NICs (TestNICSpread measures
+// it: cluster01's InfiniBand, OCI's RoCE, A3 Mega's TCPXO and p5's EFA at
+// the line rate; ABCI's InfiniBand, p4d's EFA and Alps' Slingshot at 0.6
+// to 0.9 of it; nccl-tests#290's NDR cluster at 0.24 to 0.34 and p3dn's
+// EFA under NCCL 2.6 at 0.22). The line rate bounds the faster side.
+const NICSlower = 0.52
