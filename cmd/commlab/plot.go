@@ -179,7 +179,12 @@ func (req plotRequest) build() (*plotted, error) {
 	if *req.machine.gpu == "" && *req.machine.calibrate == "" {
 		*req.machine.gpu = pl.logs[0].table.GPU // the machine is the first log's
 	}
-	mc, err := req.machine.load(predict.Pins{}, 0)
+	plotted := make([]predict.Table, len(pl.logs))
+	for i := range pl.logs {
+		plotted[i] = pl.logs[i].table
+	}
+	// The plotted logs' hosts are the machine's, as diagnose's are.
+	mc, err := req.machine.load(predict.Pins{}, predict.HostGPUs(plotted))
 	if err != nil {
 		return nil, err
 	}

@@ -269,3 +269,14 @@ func TestPlotErrors(t *testing.T) {
 		t.Errorf("-o fig.jpg: a file was written (%v)", err)
 	}
 }
+
+// TestPlotHostsOfPlottedLogs: the plotted log's hosts of 4 H100s (cluster01's
+// 10 x 4 log) are the machine's hosts, as diagnose takes them: a board of
+// 4 without NVSwitch (predict.Hardware.ForHosts), not an 8-GPU NVSwitch host.
+func TestPlotHostsOfPlottedLogs(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "p.svg")
+	code, stdout, stderr := runCLI("plot", "-test", "4", "-o", out, "../../data/logs/paired/h100-sxm-10node-cluster01/nccl_N10_G4.log")
+	if code != 0 || !strings.Contains(stdout, "hardware: H100 SXM, NVLink mesh of 18 NVLinks") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the mesh of a 4-GPU host", code, stdout, stderr)
+	}
+}
