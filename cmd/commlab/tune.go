@@ -224,6 +224,13 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		if m, err = predict.Calibrate(mc.hw, mc.tables, nil); err != nil {
 			return err
 		}
+		// What predict says of the calibration (a version assumed, a
+		// parameter the tables leave to its prior), tune says too.
+		var notes []problem
+		for _, n := range m.Notes {
+			notes = append(notes, problem{Message: n})
+		}
+		writeProblems(stderr, notes)
 	}
 	// The newest release the tables ran, as they printed it (the model
 	// may follow a nearer tuner, versionOf).

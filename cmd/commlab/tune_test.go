@@ -386,3 +386,14 @@ func TestTuneTablesExclusion(t *testing.T) {
 		t.Errorf("pinned ^LL128: %s; want no LL128 rule and the header's reason", pinned)
 	}
 }
+
+// TestTuneCalibrationNotes: tune says what predict says of its calibration:
+// the MI300X log's 1 x 8 test prints no version (its 2 x 8 test prints RCCL
+// 2.22.3), and the tuner assumed for it is named on standard error.
+func TestTuneCalibrationNotes(t *testing.T) {
+	code, _, stderr := runCLI("tune", "-calibrate", "../../data/nccltests/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log",
+		"-comms", "2x8", "-o", filepath.Join(t.TempDir(), "r.conf"))
+	if code != 0 || !strings.Contains(stderr, "mi300x_1x8_2x8_allreduce_rccltests.log#0: NCCL version unknown; NCCL 2.30.7's tuner is assumed") {
+		t.Errorf("exit %d, stderr %q; want the unknown version named", code, stderr)
+	}
+}
