@@ -13,7 +13,8 @@ import (
 
 // ForHosts returns h for hosts of perHost GPUs (the most GPUs per node of
 // any table or query, as far as the evidence shows), where the fabric is
-// only assumed: a board of four or fewer NVLink GPUs has no NVSwitch.
+// only assumed: a board of four or fewer NVLink GPUs has no NVSwitch, and
+// more than four share one.
 // HGX A100 and H100 boards of 4 and GH200 nodes of 4 join every pair of
 // GPUs by NVLinks of its own (nvidia-smi topo -m prints NV4 or NV6 between
 // each pair), so the fabric is a mesh and there is no NVLS. An NVLink
@@ -32,6 +33,14 @@ func (h Hardware) ForHosts(perHost int) Hardware {
 		h.Fabric = FabricMesh
 		if !h.given(h.Sources.NVLS) {
 			h.NVLS = false
+		}
+	}
+	if perHost > 4 && h.Fabric == FabricMesh && !h.given(h.Sources.Fabric) {
+		// No board joins more than four NVLink GPUs pair by pair: more
+		// share a switch (GH200 NVL32's, a node of its domain).
+		h.Fabric = FabricNVSwitch
+		if !h.given(h.Sources.NVLS) {
+			h.NVLS = h.GPU.SupportsNVLS()
 		}
 	}
 	return h

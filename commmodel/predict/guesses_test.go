@@ -40,6 +40,15 @@ func TestForHosts(t *testing.T) {
 	if four := gb.ForHosts(4); four.Fabric != FabricNVSwitch || four.Domain != 72 {
 		t.Errorf("GB200 hosts of 4 in an NVL72 domain: %v, domain %d; want NVSwitch", four.Fabric, four.Domain)
 	}
+	// GH200 is a mesh of up to four superchips; eight a node share a
+	// switch (NVL32), with NVLS.
+	gh, err := DefaultHardware("NVIDIA GH200 120GB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if four, eight := gh.ForHosts(4), gh.ForHosts(8); four.Fabric != FabricMesh || four.NVLS || eight.Fabric != FabricNVSwitch || !eight.NVLS {
+		t.Errorf("GH200: 4 a host %v NVLS %v, 8 a host %v NVLS %v; want a mesh without NVLS, then NVSwitch with it", four.Fabric, four.NVLS, eight.Fabric, eight.NVLS)
+	}
 }
 
 // TestFacts: every fact of DefaultHardware names its source: the catalog
