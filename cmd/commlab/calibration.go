@@ -81,9 +81,13 @@ func (f *calibrationFile) set(kv string) error {
 	var err error
 	switch key {
 	case "algo":
-		f.pins.Algo, _, err = predictPins(value, "auto")
+		if f.pins.Algo, err = algoPin(value); err != nil {
+			return fmt.Errorf("%s=%q: %v (a file's list holds neither ',' nor ':', which -calibrate splits on: ^NAME excludes one)", key, value, err)
+		}
 	case "proto":
-		_, f.pins.Proto, err = predictPins("auto", value)
+		if f.pins.Proto, err = protoPin(value); err != nil {
+			return fmt.Errorf("%s=%q: %v (a file's list holds neither ',' nor ':', which -calibrate splits on: ^NAME excludes one)", key, value, err)
+		}
 	case "collective":
 		f.pins.Collective = value
 	case "ranks":

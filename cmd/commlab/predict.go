@@ -113,42 +113,59 @@ type predictTableLOO struct {
 	LOOMedianRelErr float64 `json:"loo_median_rel_err"`
 }
 
-// predictPins returns NCCL_ALGO and NCCL_PROTO for -algo and -proto: ""
-// for auto, both CollNets for collnet, NCCL's name of one algorithm
-// (nccl.ParseAlgo) or protocol, and a list or an exclusion as NCCL reads
-// it ("^LL128", "^nvls", "allreduce:ring,tree"), as given.
+// predictPins returns NCCL_ALGO and NCCL_PROTO for -algo and -proto
+// (algoPin, protoPin).
 func predictPins(algo, proto string) (ncclAlgo, ncclProto string, err error) {
-	switch a := strings.ToLower(algo); {
-	case a == "auto":
-	case a == "collnet":
-		ncclAlgo = nccl.AlgoCollNetDirect.String() + "," + nccl.AlgoCollNetChain.String()
-	case isEnableList(a):
-		if err := nccl.CheckEnable(algo, ""); err != nil {
-			return "", "", flagErrorf("-algo %q: %v", algo, err)
-		}
-		ncclAlgo = algo
-	default:
-		na, err := nccl.ParseAlgo(a)
-		if err != nil {
-			return "", "", flagErrorf("-algo %q: want auto, ring, tree, nvls, nvlstree, pat, collnet, collnet-direct or collnet-chain, or an NCCL_ALGO list such as ^nvls", algo)
-		}
-		ncclAlgo = na.String()
+	if ncclAlgo, err = algoPin(algo); err != nil {
+		return "", "", flagErrorf("-algo %q: %v", algo, err)
 	}
-	switch {
-	case strings.EqualFold(proto, "auto"):
-	case isEnableList(proto):
-		if err := nccl.CheckEnable("", proto); err != nil {
-			return "", "", flagErrorf("-proto %q: %v", proto, err)
-		}
-		ncclProto = proto
-	default:
-		p, err := commmodel.ParseProtocol(proto)
-		if err != nil {
-			return "", "", flagErrorf("-proto %q: want auto, ll, ll128 or simple, or an NCCL_PROTO list such as ^ll128", proto)
-		}
-		ncclProto = nccl.ProtocolName(p)
+	if ncclProto, err = protoPin(proto); err != nil {
+		return "", "", flagErrorf("-proto %q: %v", proto, err)
 	}
 	return ncclAlgo, ncclProto, nil
+}
+
+// algoPin returns NCCL_ALGO for an -algo or algo= value: "" for auto, both
+// CollNets for collnet, NCCL's name of one algorithm (nccl.ParseAlgo), and
+// a list or an exclusion as NCCL reads it ("^nvls", "allreduce:ring,tree"),
+// as given.
+func algoPin(algo string) (string, error) {
+	switch a := strings.ToLower(algo); {
+	case a == "auto":
+		return "", nil
+	case a == "collnet":
+		return nccl.AlgoCollNetDirect.String() + "," + nccl.AlgoCollNetChain.String(), nil
+	case isEnableList(a):
+		if err := nccl.CheckEnable(algo, ""); err != nil {
+			return "", err
+		}
+		return algo, nil
+	}
+	na, err := nccl.ParseAlgo(algo)
+	if err != nil {
+		return "", fmt.Errorf("want auto, ring, tree, nvls, nvlstree, pat, collnet, collnet-direct or collnet-chain, or an NCCL_ALGO list such as ^nvls")
+	}
+	return na.String(), nil
+}
+
+// protoPin returns NCCL_PROTO for a -proto or proto= value: "" for auto,
+// NCCL's name of one protocol, and a list or an exclusion as NCCL reads it
+// ("^ll128"), as given.
+func protoPin(proto string) (string, error) {
+	switch {
+	case strings.EqualFold(proto, "auto"):
+		return "", nil
+	case isEnableList(proto):
+		if err := nccl.CheckEnable("", proto); err != nil {
+			return "", err
+		}
+		return proto, nil
+	}
+	p, err := commmodel.ParseProtocol(proto)
+	if err != nil {
+		return "", fmt.Errorf("want auto, ll, ll128 or simple, or an NCCL_PROTO list such as ^ll128")
+	}
+	return nccl.ProtocolName(p), nil
 }
 
 // isEnableList reports whether an -algo or -proto value is an NCCL_ALGO

@@ -107,6 +107,8 @@ type Model struct {
 	cpu    CPU
 	isa    string // an AMD GPU's target, whose LL128 rule is RCCL's
 	ch     int    // runtime channels (comm->nChannels)
+	// algoEnv and protoEnv are NCCL_ALGO and NCCL_PROTO as Config gave them.
+	algoEnv, protoEnv string
 	// ringPCI reports a ring whose channels together move at most PCI_BW:
 	// Ring/Simple then runs on 256 threads.
 	ringPCI bool
@@ -156,7 +158,8 @@ func New(cfg Config) (*Model, error) {
 	if cfg.MinCompCap < 30 || maxCC < cfg.MinCompCap {
 		return nil, fmt.Errorf("nccl: compute capability %d to %d: want 30 <= min <= max (9.0 is 90)", cfg.MinCompCap, maxCC)
 	}
-	m := &Model{v: v, nRanks: cfg.Ranks, nNodes: cfg.Nodes, minCC: cfg.MinCompCap, maxCC: maxCC, cpu: cfg.CPU, isa: cfg.ISA}
+	m := &Model{v: v, nRanks: cfg.Ranks, nNodes: cfg.Nodes, minCC: cfg.MinCompCap, maxCC: maxCC, cpu: cfg.CPU, isa: cfg.ISA,
+		algoEnv: cfg.Algo, protoEnv: cfg.Proto}
 	if cfg.Constants != nil {
 		m.c = *cfg.Constants
 	} else {

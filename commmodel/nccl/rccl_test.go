@@ -1,6 +1,9 @@
 package nccl
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // mi300xModel is the model of ranks MI300X ranks on nodes nodes at RCCL
 // version v.
@@ -44,5 +47,28 @@ func TestRCCLTreeSimpleOneNode(t *testing.T) {
 	}
 	if m, err := New(cfg); err != nil || !m.Available(FuncAllReduce, AlgoTree, Simple) {
 		t.Errorf("H100 on one node: Tree/Simple off (%v); want on", err)
+	}
+}
+
+// TestChooseNoneLeftSaysWhy: NCCL_ALGO=Tree NCCL_PROTO=Simple on one MI300X (RCCL 2.26.6)
+// node leaves nothing (RCCL's Tree/Simple rule), and the error names the
+// settings and the reasons a pin leaves nothing.
+func TestChooseNoneLeftSaysWhy(t *testing.T) {
+	g, err := ParseGPU("AMD Instinct MI300X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := System{GPU: g, GPUsPerNode: 8, Nodes: 1, NVSwitch: true}.Config(Version{2, 26, 6}) // 2.19-2.23 fall back on Ring
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Algo, cfg.Proto = "Tree", "Simple"
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Choose(FuncAllReduce, 1<<20)
+	if err == nil || !strings.Contains(err.Error(), `NCCL_ALGO="Tree" and NCCL_PROTO="Simple" leave none`) || !strings.Contains(err.Error(), "RCCL leaves Tree/Simple out") {
+		t.Errorf("Choose = %v; want the settings and the reasons named", err)
 	}
 }

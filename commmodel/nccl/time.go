@@ -137,6 +137,11 @@ func (m *Model) Choose(f Func, nBytes float64) (Estimate, error) {
 			}
 		}
 	}
+	if !found && (m.algoEnv != "" || m.protoEnv != "") {
+		return Estimate{}, fmt.Errorf("nccl: no algorithm/protocol available for %v: NCCL_ALGO=%q and NCCL_PROTO=%q leave none NCCL runs on %d ranks of %d node(s) "+
+			"(PAT runs AllGather and ReduceScatter on one GPU a node; NVLS and NVLSTree need an NVSwitch with NVLS; CollNet a network plugin's collectives; "+
+			"Broadcast and Reduce run Ring alone; RCCL leaves Tree/Simple out on one node of MI300X or MI325X)", f, m.algoEnv, m.protoEnv, m.nRanks, m.nNodes)
+	}
 	if !found {
 		return Estimate{}, fmt.Errorf("nccl: no algorithm/protocol available for %v", f)
 	}
