@@ -208,7 +208,11 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	out.Calibration.Files = append(out.Calibration.Files, m.files...)
 	out.Problems = append(out.Problems, m.problems...)
 	if _, err := nccl.FuncOf(req.query.Collective); err != nil && (req.algo != "auto" || req.proto != "auto") {
-		out.Problems = append(out.Problems, problem{Message: fmt.Sprintf("%v runs NCCL's point-to-point sends, which NCCL_ALGO does not choose and whose protocol NCCL picks by the bytes per channel (LL up to 16 KiB, src/enqueue.cc): -algo and -proto pin the calibration tables only", req.query.Collective)})
+		what := "-algo and -proto pin the calibration tables only"
+		if len(m.tables) == 0 {
+			what = "-algo and -proto change nothing of it"
+		}
+		out.Problems = append(out.Problems, problem{Message: fmt.Sprintf("%v runs NCCL's point-to-point sends, which NCCL_ALGO does not choose and whose protocol NCCL picks by the bytes per channel (LL up to 16 KiB, src/enqueue.cc): %s", req.query.Collective, what)})
 	}
 	hw, tables := m.hw, m.tables
 	out.TablePins = sharedPins(tables, req.query)

@@ -91,9 +91,14 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	for _, c := range strings.Split(*collectives, ",") {
 		col, err := commmodel.ParseCollective(strings.TrimSpace(c))
 		if _, ferr := nccl.FuncOf(col); err != nil || ferr != nil {
-			// NCCL asks a tuner plugin of collectives only (ncclGetAlgoInfo,
-			// src/enqueue.cc); point-to-point sends never reach it.
-			return tuneRequest{}, usageErrorf(fs, "-collective %q: want allreduce, allgather, reducescatter or broadcast (alltoall and sendrecv run as point-to-point sends, for which NCCL never asks a tuner plugin)", c)
+			why := ""
+			if err == nil {
+				// NCCL asks a tuner plugin of collectives only
+				// (ncclGetAlgoInfo, src/enqueue.cc); point-to-point sends
+				// never reach it.
+				why = fmt.Sprintf(" (%v runs as point-to-point sends, for which NCCL never asks a tuner plugin)", col)
+			}
+			return tuneRequest{}, usageErrorf(fs, "-collective %q: want allreduce, allgather, reducescatter or broadcast%s", c, why)
 		}
 		if slices.Contains(req.collectives, col) {
 			return tuneRequest{}, usageErrorf(fs, "-collective: %v given twice", col)
