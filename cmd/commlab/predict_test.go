@@ -776,16 +776,23 @@ func TestPredictBridgePairs(t *testing.T) {
 
 // TestPredictAllToAllPins: NCCL_ALGO and NCCL_PROTO do not choose how
 // grouped sends run (NCCL picks LL or Simple by the bytes per channel), so
-// an AllToAll prediction with -algo or -proto says they pin the tables only.
+// an AllToAll prediction with -algo or -proto says they pin the tables only,
+// and without tables that they change nothing.
 func TestPredictAllToAllPins(t *testing.T) {
+	cal := "../../data/logs/paired/h100-sxm-10node-cluster01/nccl_N2_G8_cnode3-002_cnode3-003.log"
 	for _, flags := range [][]string{{"-algo", "ring"}, {"-proto", "ll"}} {
-		args := append([]string{"predict", "-gpu", "NVIDIA H100 80GB HBM3", "-collective", "alltoall", "-p", "16", "-per-node", "8", "-size", "1MiB"}, flags...)
-		code, _, stderr := runCLI(args...)
-		if code != 0 || !strings.Contains(stderr, "-algo and -proto pin the calibration tables only") {
-			t.Errorf("%v: exit %d, stderr %s", flags, code, stderr)
+		for _, c := range []struct{ machine, want string }{
+			{"-gpu=NVIDIA H100 80GB HBM3", "-algo and -proto change nothing of it"},
+			{"-calibrate=" + cal, "-algo and -proto pin the calibration tables only"},
+		} {
+			args := append([]string{"predict", c.machine, "-collective", "alltoall", "-p", "16", "-per-node", "8", "-size", "1MiB"}, flags...)
+			code, _, stderr := runCLI(args...)
+			if code != 0 || !strings.Contains(stderr, c.want) {
+				t.Errorf("%v %s: exit %d, stderr %s; want %q", flags, c.machine, code, stderr, c.want)
+			}
 		}
 	}
-	if _, _, stderr := runCLI("predict", "-gpu", "NVIDIA H100 80GB HBM3", "-collective", "alltoall", "-p", "16", "-per-node", "8", "-size", "1MiB"); strings.Contains(stderr, "pin the calibration tables only") {
+	if _, _, stderr := runCLI("predict", "-gpu", "NVIDIA H100 80GB HBM3", "-collective", "alltoall", "-p", "16", "-per-node", "8", "-size", "1MiB"); strings.Contains(stderr, "-algo and -proto") {
 		t.Errorf("no pins: stderr %s", stderr)
 	}
 }
