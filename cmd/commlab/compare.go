@@ -154,6 +154,15 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if out.Points = comparePoints(tests[0], tests[1], *floor); len(out.Points) == 0 {
+		a, b := slices.Sorted(maps.Keys(sizeMeasurements(tests[0]))), slices.Sorted(maps.Keys(sizeMeasurements(tests[1])))
+		if len(a) > 0 && len(b) > 0 && a[0] <= b[len(b)-1] && b[0] <= a[len(a)-1] {
+			// One range, other bytes: nccl-tests rounds a size down to
+			// whole elements a rank, which differs between collectives and
+			// rank counts.
+			return fmt.Errorf("%s and %s share no size: their rows span the same range (A: %s, B: %s) at other bytes (A's first %d B, B's %d B), as nccl-tests rounds each size to whole elements a rank: "+
+				"pick tables of one collective and rank count with -test N,M (commlab fit -list FILE lists a file's tables)",
+				out.A.name(), out.B.name(), sizeSpan(tests[0]), sizeSpan(tests[1]), a[0], b[0])
+		}
 		return fmt.Errorf("%s and %s share no size (A: %s, B: %s): pick tables that overlap with -test N,M (commlab fit -list FILE lists a file's tables)",
 			out.A.name(), out.B.name(), sizeSpan(tests[0]), sizeSpan(tests[1]))
 	}

@@ -223,6 +223,7 @@ func TestCompareCSV(t *testing.T) {
 func TestCompareErrors(t *testing.T) {
 	nvlstree := "../../data/logs/h20_2x8_allreduce_nvlstree_nccl1244.log" // 4 B to 512 B
 	nvls := "../../data/logs/h20_2x8_allreduce_nvls_nccl1244.log"         // 1 MiB to 512 MiB
+	cluster01G8 := "../../data/logs/paired/h100-sxm-10node-cluster01/nccl_N10_G8.log"
 	for _, c := range []struct {
 		args []string
 		code int
@@ -230,6 +231,9 @@ func TestCompareErrors(t *testing.T) {
 	}{
 		{[]string{"missing.log", nvls}, 1, "missing.log: no such file"},
 		{[]string{nvlstree, nvls}, 1, "share no size (A: 4 B..512 B, B: 1 MiB..512 MiB): pick tables that overlap with -test N,M"},
+		// cluster01's 10 x 8 AllToAll (test 3) and SendRecv (test 4): one
+		// range, the AllToAll's sizes rounded to whole elements a rank.
+		{[]string{cluster01G8, cluster01G8, "-test", "3,4"}, 1, "share no size: their rows span the same range (A: 32 MiB..16 GiB, B: 32 MiB..16 GiB) at other bytes (A's first 33553920 B, B's 33554432 B)"},
 		{[]string{nvls, nvls, "-test", "1"}, 1, "-test 1: " + nvls + " holds tests 0 to 0"},
 		{[]string{nvls, nvls, "-test", "0,x"}, 2, "want N (the same test of both logs) or N,M"},
 		{[]string{nvls, nvls, "-floor", "-0.1"}, 2, "-floor -0.1: want a fraction"},

@@ -903,7 +903,7 @@ func disagreements(tables []Table) []string {
 				"give each file what it set (FILE:algo=..., proto=..., version=..., graph=N), or calibrate on one"
 			if apartSmall(a, b) || apartSmall(b, a) {
 				why = "the runs differ only at small sizes, where the host's launches bound a call: one may have run with CUDA graphs (nccl-tests -G, which some builds' header prints as graph: 0), or another launch layout (-g, -t); " +
-					"give the file what it ran (FILE:graph=1, g=N, threads=N), or calibrate on one"
+					"calibrate on the run launched as the job is (the model's launch floor may not tell the two apart even where each file says what it ran: FILE:graph=1, g=N, threads=N)"
 			}
 			if ga, gb := busIDs(a), busIDs(b); ga != "" && gb != "" && ga != gb {
 				why = fmt.Sprintf("they ran on different GPUs of their hosts (bus %s against %s), whose paths to each other may differ (nvidia-smi topo -m shows them); calibrate on the run of the GPUs the job uses", ga, gb)

@@ -440,7 +440,7 @@ func TestSameShapeGraphs(t *testing.T) {
 	for _, tabs := range [][]Table{{plain, graphs}, {graphs, plain}} {
 		notes := disagreements(tabs)
 		if len(notes) != 1 || !strings.Contains(notes[0], "the runs differ only at small sizes, where the host's launches bound a call") ||
-			!strings.Contains(notes[0], "FILE:graph=1") {
+			!strings.Contains(notes[0], "calibrate on the run launched as the job is") || !strings.Contains(notes[0], "FILE:graph=1") {
 			t.Errorf("%q; want one note naming the launch and graph=", notes)
 		}
 	}
