@@ -217,7 +217,12 @@ type heldTable struct {
 }
 
 // only returns h with the points of protocol p alone, for pool (without
-// terms, which pool does not read).
+// terms, which pool does not read). A single table's own errors count
+// there as a held-out table's, every point free: charging each protocol
+// its share of the parameters the fit fixed (pool's degrees of freedom)
+// widened the intervals of the machines the model already covers best
+// (each table alone: cluster01 94.7% to 96.0%, GB300 87.5% to 100%) and
+// hardly moved those it covers least (ABCI's A100 69.9% to 70.5%).
 func (h heldTable) only(p nccl.Protocol) heldTable {
 	var out heldTable
 	for i, q := range h.protocols {
