@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -136,6 +137,16 @@ func algoPin(algo string) (string, error) {
 	case a == "collnet":
 		return nccl.AlgoCollNetDirect.String() + "," + nccl.AlgoCollNetChain.String(), nil
 	case isEnableList(a):
+		// -algo's own names, in NCCL's spelling.
+		algo = collnetNames.ReplaceAllStringFunc(algo, func(name string) string {
+			switch strings.ToLower(name) {
+			case "collnet-direct":
+				return nccl.AlgoCollNetDirect.String()
+			case "collnet-chain":
+				return nccl.AlgoCollNetChain.String()
+			}
+			return nccl.AlgoCollNetDirect.String() + "," + nccl.AlgoCollNetChain.String()
+		})
 		if err := nccl.CheckEnable(algo, ""); err != nil {
 			return "", err
 		}
@@ -147,6 +158,10 @@ func algoPin(algo string) (string, error) {
 	}
 	return na.String(), nil
 }
+
+// collnetNames spells -algo's CollNet names as NCCL_ALGO does inside a
+// list: collnet is both.
+var collnetNames = regexp.MustCompile(`(?i)\bcollnet(-direct|-chain)?\b`)
 
 // protoPin returns NCCL_PROTO for a -proto or proto= value: "" for auto,
 // NCCL's name of one protocol, and a list or an exclusion as NCCL reads it

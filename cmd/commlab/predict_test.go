@@ -331,6 +331,8 @@ func TestPredictPins(t *testing.T) {
 		{"collnet-chain", "auto", "CollNetChain", ""},
 		{"^nvls,nvlstree", "^LL128", "^nvls,nvlstree", "^LL128"}, // lists pass as NCCL reads them
 		{"allreduce:ring,tree", "ll,simple", "allreduce:ring,tree", "ll,simple"},
+		{"^collnet-direct,nvls", "auto", "^CollNetDirect,nvls", ""}, // -algo's names inside a list
+		{"ring,collnet", "auto", "ring,CollNetDirect,CollNetChain", ""},
 	} {
 		a, p, err := predictPins(c.algo, c.proto)
 		if err != nil || a != c.wantAlgo || p != c.wantProto {
