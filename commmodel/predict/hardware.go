@@ -104,7 +104,8 @@ var nicRates = [nccl.NumArchs]float64{12.5e9, 25e9, 50e9, 50e9}
 // has NVLinks (an SXM board), but a direct mesh for GH200, whose nodes hold
 // one, two (NVL2) or four superchips joined pair by pair (an NVL32 rack is
 // an NVLink domain, given with -hw domain=32), NVLS from Hopper on with NVSwitch, one NIC per
-// GPU at the line rate of the generation's reference system (nicRates), and
+// GPU at the line rate of the generation's reference system (nicRates; 200
+// Gb/s for GH200, as its public clusters run), and
 // the NVL72 domain for GB200 and GB300; the CPU is x86 Intel, but Arm (the
 // Grace of the board) for GH200, GB200, GB300 and GB10. The NICs of GH200
 // and GB200 hang off the Grace's PCIe, which a GPU reaches over
@@ -121,6 +122,12 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 		return Hardware{}, err
 	}
 	h := Hardware{GPU: g, NICBW: nicRates[nccl.ArchOf(g.CompCap)]}
+	if g.Name == "GH200" {
+		// The public GH200 clusters give each superchip a NIC of 200 Gb/s
+		// (Alps' Slingshot 11, data/nccltests/testdata/real's Alps logs;
+		// the HPE EX254n blade of the catalog), not Hopper's 400 Gb/s.
+		h.NICBW = 200e9 / 8
+	}
 	switch {
 	case g.ISA != "": // AMD Instinct: links to every other GPU of the host
 		h.Fabric = FabricInfinity

@@ -38,7 +38,7 @@ func TestDefaultHardware(t *testing.T) {
 		{"Tesla V100-SXM2-16GB", true, false, 12.5e9, 0},
 		{"NVIDIA GB300", true, true, 50e9, 72},
 		{"NVIDIA L40S", false, false, 25e9, 0},
-		{"NVIDIA GH200 120GB", false, false, 50e9, 0}, // a mesh of up to 4 superchips (HPE EX254n, NVL2)
+		{"NVIDIA GH200 120GB", false, false, 25e9, 0}, // a mesh of up to 4 superchips (HPE EX254n, NVL2), 200 Gb/s NICs
 	}
 	for _, c := range cases {
 		h, err := DefaultHardware(c.name)
