@@ -26,6 +26,14 @@ func TestFailedRows(t *testing.T) {
 			"x.log:3:83: failed nccl-tests' check: #wrong 28; the row is left out",
 			"x.log:4: failed nccl-tests' check: 28 out-of-bounds values in test",
 		}},
+		// Two rows wrong: a faulty run, whose kept rows the test's own
+		// problem puts in doubt (Olivia's NCCL 2.29.2 run without its
+		// Slingshot settings failed 6 of 28).
+		{"two rows wrong", header + row + bad + strings.Replace(bad, "     1048576        262144", "     2097152        524288", 1), 1, []string{
+			"x.log:1: failed nccl-tests' check: 2 rows of test (unnamed) failed it",
+			"x.log:3:83: failed nccl-tests' check: #wrong 28; the row is left out",
+			"x.log:4:83: failed nccl-tests' check: #wrong 28; the row is left out",
+		}},
 		{"in-place half wrong", header + strings.Replace(row, "15.53      0", "15.53      3", 1), 0, []string{
 			"x.log:2:116: failed nccl-tests' check: #wrong 3; the row is left out",
 		}},

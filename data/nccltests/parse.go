@@ -54,6 +54,7 @@ type testState struct {
 	blankRedop               bool // its rows leave the redop column blank
 	check                    checkColumn
 	rejoined                 rejoinedRows
+	failed                   int // rows left out for nccl-tests' failed check
 	devices                  []Device   // the Rank lines
 	debug                    debugState // the NCCL debug lines of its setup
 	relax                    int        // evidence the inference drops (see fit)
@@ -267,6 +268,12 @@ func (p *parser) finish() {
 		}
 		p.problem(r.first, 0, "%w: %s cut by Open MPI tags (%q inside the row)%s and put back together",
 			ErrRejoined, what, r.tag+":", later)
+	}
+	if c.failed >= 2 {
+		// Wrong results mark a faulty run (an NCCL bug, a link's errors):
+		// the rows it kept may be slow for the same reason.
+		p.problem(c.t.Line, 0, "%w: %d rows of test %s failed it: the run returned wrong results, and its other rows may not time a healthy run (rerun it, or leave it out)",
+			ErrFailed, c.failed, orUnnamed(c.t.Name))
 	}
 	p.done = append(p.done, c)
 }

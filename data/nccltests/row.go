@@ -58,6 +58,7 @@ func (p *parser) row(n int, s string) bool {
 		if w, err := strconv.Atoi(res[i].Wrong); err == nil && w > 0 {
 			col := b.start + b.wrong
 			p.fieldProblem(n, col, "%w: %s %d; the row is left out", ErrFailed, c.lay.names[min(col, len(c.lay.names)-1)], w)
+			c.failed++
 			return true
 		}
 	}
