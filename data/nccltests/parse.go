@@ -54,7 +54,7 @@ type testState struct {
 	blankRedop               bool // its rows leave the redop column blank
 	check                    checkColumn
 	rejoined                 rejoinedRows
-	failed                   int // rows left out for nccl-tests' failed check
+	failed                   int        // rows left out for nccl-tests' failed check
 	devices                  []Device   // the Rank lines
 	debug                    debugState // the NCCL debug lines of its setup
 	relax                    int        // evidence the inference drops (see fit)
