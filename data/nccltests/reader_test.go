@@ -736,3 +736,22 @@ func TestReadTuningLines(t *testing.T) {
 		t.Errorf("%d tests, the second's %v; want two, the second knowing nothing", len(l.Tests), l.Tests[len(l.Tests)-1].Evidence.RanAlgo)
 	}
 }
+
+// TestRankLinesWithoutHost: a poster who elides "on HOST" from the Rank
+// lines (yangwhale/gpu-tpu-pedia's B200 log: "#  Rank  0 Group  0 Pid
+// 221599 device  0 [0000:8f:00] NVIDIA B200", its header and first row as
+// posted, in-place columns cut) leaves the GPU and the ranks to read, and
+// the hosts unknown.
+func TestRankLinesWithoutHost(t *testing.T) {
+	in := "#  Rank  0 Group  0 Pid 221599 device  0 [0000:8f:00] NVIDIA B200\n" +
+		"#  Rank  1 Group  0 Pid 221599 device  1 [0000:90:00] NVIDIA B200\n" +
+		"#       size         count      type   redop    root     time   algbw   busbw\n" +
+		"     8388608       2097152     float     sum      -1    80.32  104.44  182.77\n"
+	tests, err := NewReader(strings.NewReader(in)).ReadAll()
+	if err != nil || len(tests) != 1 {
+		t.Fatalf("%d tests, %v", len(tests), err)
+	}
+	if tt := tests[0]; tt.System != "NVIDIA B200" || len(tt.Hosts) != 0 || len(tt.Evidence.Devices) != 2 {
+		t.Errorf("GPU %q, hosts %q, %d devices; want NVIDIA B200, no host, 2 devices", tt.System, tt.Hosts, len(tt.Evidence.Devices))
+	}
+}
