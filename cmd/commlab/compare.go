@@ -166,6 +166,10 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s and %s share no size (A: %s, B: %s): pick tables that overlap with -test N,M (commlab fit -list FILE lists a file's tables)",
 			out.A.name(), out.B.name(), sizeSpan(tests[0]), sizeSpan(tests[1]))
 	}
+	if n := unmatchedSizes(tests[0], tests[1]); n > 0 {
+		out.Problems = append(out.Problems, problem{Message: fmt.Sprintf("%d sizes of one table within the other's range are not the other's, as nccl-tests rounds each size to whole elements a rank (collectives and rank counts round differently): compared at the %d sizes both ran",
+			n, len(out.Points))})
+	}
 	ratios := make([]float64, len(out.Points))
 	for i, p := range out.Points {
 		ratios[i] = p.Ratio
@@ -307,6 +311,25 @@ func compareMismatches(a, b compareTable) []problem {
 func (c compareTable) name() string { return c.File + "#" + strconv.Itoa(c.Test) }
 
 // sizeSpan is "MIN..MAX" of t's sizes.
+// unmatchedSizes counts the sizes of each of a and b within the other's
+// range of sizes that the other did not run.
+func unmatchedSizes(a, b *nccltests.Test) int {
+	n := 0
+	for _, p := range [][2]*nccltests.Test{{a, b}, {b, a}} {
+		mine, theirs := sizeMeasurements(p[0]), sizeMeasurements(p[1])
+		keys := slices.Sorted(maps.Keys(theirs))
+		if len(keys) == 0 {
+			continue
+		}
+		for s := range mine {
+			if _, ok := theirs[s]; !ok && s >= keys[0] && s <= keys[len(keys)-1] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 func sizeSpan(t *nccltests.Test) string {
 	sizes := sizeMeasurements(t)
 	keys := slices.Sorted(maps.Keys(sizes))

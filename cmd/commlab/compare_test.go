@@ -280,3 +280,14 @@ func TestCompareProblemsOnce(t *testing.T) {
 		t.Errorf("problems %v; want one, at %s:71", got.Problems, log)
 	}
 }
+
+// TestCompareRoundedSizes: cluster01's AllGather on 10 x 4 and 10 x 1 share
+// 2 of their 10 sizes each: the others are rounded to whole elements a rank
+// of 40 and of 10 ranks, and a note counts them.
+func TestCompareRoundedSizes(t *testing.T) {
+	d := "../../data/logs/paired/h100-sxm-10node-cluster01/"
+	code, _, stderr := runCLI("compare", "-test", "1,1", d+"nccl_N10_G4.log", d+"nccl_N10_G1.log")
+	if code != 0 || !strings.Contains(stderr, "14 sizes of one table within the other's range are not the other's") {
+		t.Errorf("exit %d, stderr %q; want the 14 rounded sizes counted", code, stderr)
+	}
+}
