@@ -281,9 +281,10 @@ func TestCompareProblemsOnce(t *testing.T) {
 	}
 }
 
-// TestCompareRoundedSizes: cluster01's AllGather on 10 x 4 and 10 x 1 share
-// 2 of their 10 sizes each: the others are rounded to whole elements a rank
-// of 40 and of 10 ranks, and a note counts them.
+// TestCompareRoundedSizes: cluster01's AllGather on 10 x 4 and 10 x 1 (10
+// sizes each) share 2 sizes; 14 of the others lie within the other table's
+// range, rounded to whole elements a rank of 40 and of 10 ranks, and a note
+// counts them.
 func TestCompareRoundedSizes(t *testing.T) {
 	d := "../../data/logs/paired/h100-sxm-10node-cluster01/"
 	code, _, stderr := runCLI("compare", "-test", "1,1", d+"nccl_N10_G4.log", d+"nccl_N10_G1.log")
