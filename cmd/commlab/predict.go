@@ -132,7 +132,8 @@ func predictPins(algo, proto string) (ncclAlgo, ncclProto string, err error) {
 // as given.
 func algoPin(algo string) (string, error) {
 	switch a := strings.ToLower(algo); {
-	case a == "auto":
+	case a == "auto", a == "^":
+		// "^" excludes nothing: NCCL runs every algorithm.
 		return "", nil
 	case a == "collnet":
 		return nccl.AlgoCollNetDirect.String() + "," + nccl.AlgoCollNetChain.String(), nil
@@ -168,7 +169,7 @@ var collnetNames = regexp.MustCompile(`(?i)\bcollnet(-direct|-chain)?\b`)
 // ("^ll128"), as given.
 func protoPin(proto string) (string, error) {
 	switch {
-	case strings.EqualFold(proto, "auto"):
+	case strings.EqualFold(proto, "auto"), proto == "^":
 		return "", nil
 	case isEnableList(proto):
 		if err := nccl.CheckEnable("", proto); err != nil {

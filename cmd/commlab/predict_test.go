@@ -333,6 +333,7 @@ func TestPredictPins(t *testing.T) {
 		{"allreduce:ring,tree", "ll,simple", "allreduce:ring,tree", "ll,simple"},
 		{"^collnet-direct,nvls", "auto", "^CollNetDirect,nvls", ""}, // -algo's names inside a list
 		{"ring,collnet", "auto", "ring,CollNetDirect,CollNetChain", ""},
+		{"^", "^", "", ""}, // an exclusion of nothing is NCCL's own choice
 	} {
 		a, p, err := predictPins(c.algo, c.proto)
 		if err != nil || a != c.wantAlgo || p != c.wantProto {

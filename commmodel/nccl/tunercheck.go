@@ -277,7 +277,17 @@ func (m *Model) leftOut(f Func, a Algo, p Protocol) string {
 	for b := range Algo(NumAlgos) {
 		anyLL128 = anyLL128 || m.Available(f, b, LL128)
 	}
+	env := ""
+	if m.algoEnv != "" || m.protoEnv != "" {
+		env = fmt.Sprintf(" (NCCL_ALGO=%q, NCCL_PROTO=%q may leave it out)", m.algoEnv, m.protoEnv)
+	}
 	switch {
+	case env != "" && !m.modelled(f, a):
+		return fmt.Sprintf("NCCL does not run %v for %v%s", a, f, env)
+	case env != "" && p == LL128 && !anyLL128:
+		return "LL128 is off" + env
+	case env != "":
+		return "NCCL leaves it out here" + env
 	case !m.modelled(f, a):
 		return fmt.Sprintf("NCCL does not run %v for %v", a, f)
 	case (a == AlgoNVLS || a == AlgoNVLSTree || a == AlgoPAT) && p != Simple:
