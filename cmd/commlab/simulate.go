@@ -188,8 +188,10 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	if err != nil {
 		return simulateRequest{}, err
 	}
-	if *algo == "" {
-		return simulateRequest{}, fmt.Errorf("need -algo, one of %s", strings.Join(commmodel.Names(c), ", "))
+	if names := commmodel.Names(c); *algo == "" && len(names) == 1 {
+		*algo = names[0] // SendRecv's shift: nothing to choose
+	} else if *algo == "" {
+		return simulateRequest{}, fmt.Errorf("need -algo, one of %s", strings.Join(names, ", "))
 	}
 	if err := checkCount(fs, "p", *p, maxRanks, "the number of ranks", "8"); err != nil {
 		return simulateRequest{}, err

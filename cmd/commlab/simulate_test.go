@@ -110,6 +110,7 @@ func TestSimulateSendRecv(t *testing.T) {
 	}{
 		{[]string{"-per-node", "8"}, presets.H20Inter},
 		{nil, presets.H20Intra},
+		{[]string{"-per-node", "8", "-algo", ""}, presets.H20Inter}, // shift, SendRecv's only algorithm, without -algo
 	} {
 		var out, errOut bytes.Buffer
 		args := append([]string{"simulate", "-collective", "sendrecv", "-algo", "shift", "-p", "16", "-size", "1MiB", "-json"}, c.flags...)
