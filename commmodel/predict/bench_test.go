@@ -26,9 +26,10 @@ func pairedMachine(b testing.TB, name string) heldout.PairedMachine {
 }
 
 // sweepTables returns n tables of the cluster01 machine of the paired logs
-// (27 tables of AllReduce, AllGather, ReduceScatter and AllToAll on 1 to 10
-// nodes of 1 to 8 GPUs, 249 points): its first n for n <= 27. No machine of
-// the repository has 100 tables, so beyond 27 the machine's tables repeat,
+// (36 tables of AllReduce, AllGather, ReduceScatter, AllToAll and SendRecv
+// on 1 to 10 nodes of 1 to 8 GPUs, 318 points): its first n for n <= 36. No
+// machine of the repository has 100 tables, so beyond 36 the machine's
+// tables repeat,
 // each repeat under its own name and with its times scaled by 1 + 2% per
 // repeat (1.02, 1.04, 1.06), as a second sweep of the same cluster on
 // another day would differ: the repeats are not real measurements, and the
@@ -137,7 +138,7 @@ func BenchmarkDiagnose(b *testing.B) {
 // BenchmarkTune returns the tuner rules of the communicators of 1 to 16
 // nodes of 8 GPUs, the model's choices for AllReduce, AllGather and
 // ReduceScatter at the powers of two from 1 KiB to 4 GiB (commlab tune's
-// default sizes), from the machine calibrated on cluster01's 27 tables:
+// default sizes), from the machine calibrated on cluster01's 36 tables:
 // commlab tune after its calibration.
 func BenchmarkTune(b *testing.B) {
 	pm := pairedMachine(b, "h100-sxm-10node-cluster01")

@@ -186,7 +186,7 @@ func TestFitSwitchesPaired(t *testing.T) {
 	}
 }
 
-// BenchmarkFitNICs chooses the NICs per node of cluster01 from its 27
+// BenchmarkFitNICs chooses the NICs per node of cluster01 from its 36
 // tables with one NIC per GPU assumed, as predict, tune and diagnose do
 // before they calibrate: the counts whose own fit misses the tables by
 // more than the assumption does held out are passed over without their
@@ -214,7 +214,7 @@ func BenchmarkFitNICs(b *testing.B) {
 	}
 }
 
-// BenchmarkFitSwitches chooses NVLS and the NICs' path and rate from cluster01's 27
+// BenchmarkFitSwitches chooses NVLS and the NICs' path and rate from cluster01's 36
 // tables, as predict, tune and diagnose do after FitNICs: the tables fit
 // the assumed description as well as any alternative.
 func BenchmarkFitSwitches(b *testing.B) {
