@@ -293,10 +293,12 @@ func predictWith(h Hardware, tables []Table, q Query, sizes []float64) (preds []
 // platform line, Evidence.Platform) and the catalog holds it, its NICs
 // and their rate fill what no debug line gave, from the catalog: AWS
 // documents them and the plugin prints no NIC speed. A note names the
-// platform and its line. NCCL's own count outranks the catalog's: on the
-// RDMA protocol of P5 and later, the plugin's "found N nics" counts EFA
-// devices, which it groups into fewer NCCL devices (presets.Systems), and a
-// note says where the two differ.
+// platform and its line. NCCL's own count (its device lines, the plugin's
+// NIC groups, the channel lines) outranks the catalog's, and a note says
+// where the two differ; the plugin's "found N nics" (Evidence.PluginNICs)
+// counts its provider's devices, 32 EFA devices on P5 that it groups into
+// 8 NCCL devices (presets.Systems), and stands only where nothing else
+// gives the count, with a note.
 func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 	weak := func(s Source) bool { return s == "" || s == SourceAssumed || s == SourceCatalog }
 	var notes []string
@@ -335,7 +337,21 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 	}
 	h, notes = h.withSlingshot(tables, weak, notes)
 	h, notes = h.withBridge(tables, weak, notes)
-	return h.withPlatform(tables, weak, notes)
+	h, notes = h.withPlatform(tables, weak, notes)
+	// The OFI plugin's count of its provider's devices stands for the NICs
+	// only where neither NCCL's lines nor the catalog give them: it counts
+	// a p5's EFA devices before the plugin groups them (32 for 8) and a
+	// Slingshot NIC twice on Perlmutter (8 for 4).
+	for i := range tables {
+		e := &tables[i].Evidence
+		if n := e.PluginNICs.Value; e.PluginNICs.Known() && n > 0 && (h.Sources.NICs == "" || h.Sources.NICs == SourceAssumed) {
+			h.NICs, h.Sources.NICs = n, SourceNCCLDebug
+			notes = append(notes, fmt.Sprintf("%s: nics_per_node %d is the OFI plugin's count of its provider's devices (line %d), which may differ from the NICs NCCL uses (a p5's 32 EFA devices are 8, a Perlmutter node's 8 cxi devices 4 NICs); -hw nics=N or -hw system=NAME settles it",
+				tables[i].Name, n, e.PluginNICs.Line))
+			break
+		}
+	}
+	return h, notes
 }
 
 // withBridge takes the GPUs of a node as joined by their NVLink bridge (the

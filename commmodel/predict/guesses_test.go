@@ -338,22 +338,28 @@ func TestWithEvidencePlatform(t *testing.T) {
 	}
 
 	// A p5.48xlarge log whose plugin found 32 EFA devices ("Selected provider
-	// is efa, fabric is efa (found 32 nics)", src/nccl_ofi_net.cpp): the
-	// count stands over the catalog's 8 grouped devices, with a note, and the
-	// rate is the catalog's 400 Gb/s (3200 Gigabit over 8 devices).
+	// is efa, fabric is efa (found 32 nics)", src/nccl_ofi_net.cpp), which it
+	// groups into NCCL's 8: the catalog's 8 NICs of 400 Gb/s (3200 Gigabit
+	// over 8 devices) stand over the plugin's count, with the platform's note.
 	p5 := Table{Name: "p5.log", GPU: "NVIDIA H100 80GB HBM3", Nodes: 2, PerNode: 8}
-	p5.Evidence.NICCount = nccltests.Fact[int]{Value: 32, Line: 40}
+	p5.Evidence.PluginNICs = nccltests.Fact[int]{Value: 32, Line: 40}
 	p5.Evidence.Platform = nccltests.Fact[string]{Value: "p5.48xlarge", Line: 41}
 	h, err = Describe(p5.GPU, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, notes = h.WithEvidence([]Table{p5})
-	if got.NICs != 32 || got.Sources.NICs != SourceNCCLDebug || got.NICBW != 400e9/8 || got.Sources.NICBW != SourceCatalog {
-		t.Errorf("p5: %d NICs from %q of %g B/s from %q; want 32 from nccl-debug of 50e9 from catalog", got.NICs, got.Sources.NICs, got.NICBW, got.Sources.NICBW)
+	if got.NICs != 8 || got.Sources.NICs != SourceCatalog || got.NICBW != 400e9/8 || got.Sources.NICBW != SourceCatalog {
+		t.Errorf("p5: %d NICs from %q of %g B/s from %q; want 8 of 50e9 from the catalog", got.NICs, got.Sources.NICs, got.NICBW, got.Sources.NICBW)
 	}
-	if len(notes) != 2 || !strings.Contains(notes[0], "NCCL's count is taken") || !strings.Contains(notes[1], "(line 41)") {
-		t.Errorf("p5: notes %q, want the count's disagreement, then the platform at line 41", notes)
+	if len(notes) != 1 || !strings.Contains(notes[0], "(line 41)") {
+		t.Errorf("p5: notes %q, want the platform's at line 41", notes)
+	}
+	// Without the platform, the plugin's count is all there is: taken, with
+	// a note that it counts the provider's devices.
+	p5.Evidence.Platform = nccltests.Fact[string]{}
+	if got, notes := h.WithEvidence([]Table{p5}); got.NICs != 32 || got.Sources.NICs != SourceNCCLDebug || len(notes) != 1 || !strings.Contains(notes[0], "the OFI plugin's count of its provider's devices (line 40)") {
+		t.Errorf("p5 without its platform: %d NICs from %q, notes %q; want the plugin's 32 and its note", got.NICs, got.Sources.NICs, notes)
 	}
 
 	// g5.48xlarge, a platform aws-ofi-nccl knows (src/platform-aws.cpp) and the catalog does not.

@@ -75,17 +75,25 @@ type Evidence struct {
 	// speeds come from "NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5
 	// speed=400000 ..." (NCCL_DEBUG_SUBSYS=NET, from NCCL 2.24).
 	NICs []NIC
-	// NICCount is the number of NICs of a host: the devices the IB or
-	// Socket line lists, less a container's or bridge's virtual interfaces
-	// (veth..., docker...), else the OFI plugin's "Selected Provider is efa
-	// (found 4 nics)", else the devices the channel lines name ("Channel 00
-	// : 1[101d0] -> 8[101c0] [send] via NET/AWS Libfabric/1/GDRDMA"), the
-	// NICs NCCL's channels use: fewer than the host's when the log holds
-	// some channels only. Not counted: aws-ofi-nccl's "Forcing AWS OFI ndev
-	// 4", which counts devices it emulates over fewer NICs (one per two
-	// GPUs on a p3dn's single EFA NIC), and the topology that
+	// NICCount is the number of NICs of a host as NCCL sees them: the
+	// devices the IB or Socket line lists, less a container's or bridge's
+	// virtual interfaces (veth..., docker...), else the groups the OFI
+	// plugin makes of its provider's devices ("NET/OFI NIC group 7 device #3
+	// 0000:c9:00.0", one NCCL device a group), else the devices the channel
+	// lines name ("Channel 00 : 1[101d0] -> 8[101c0] [send] via NET/AWS
+	// Libfabric/1/GDRDMA"), the NICs NCCL's channels use: fewer than the
+	// host's when the log holds some channels only. Not counted:
+	// aws-ofi-nccl's "Forcing AWS OFI ndev 4", which counts devices it
+	// emulates over fewer NICs (one per two GPUs on a p3dn's single EFA
+	// NIC), the provider's devices (PluginNICs), and the topology that
 	// NCCL_DEBUG_SUBSYS=GRAPH prints (pasted logs often hold a part of it).
 	NICCount Fact[int]
+	// PluginNICs is the OFI plugin's count of its provider's devices,
+	// "Selected Provider is efa (found 4 nics)": a p4d's four EFA NICs, but
+	// a p5's 32 EFA devices that the plugin groups into 8 NCCL devices, and
+	// 8 on Perlmutter's nodes of 4 Slingshot NICs (cxi). It stands for the
+	// NICs only where nothing else gives them.
+	PluginNICs Fact[int]
 	// NICBW is the bandwidth of one NIC in B/s: the first speed a
 	// "NET/IB: [0] ... speed=400000" line gives (Mb/s there), or the
 	// first NET link of the topology NCCL_DEBUG_SUBSYS=GRAPH prints ("+
@@ -186,15 +194,18 @@ var (
 	socketDevRE = regexp.MustCompile(`\[(\d+)\]([^\s:\[\]]+):`)
 	ibSpeedRE   = regexp.MustCompile(`^NET/IB\s*: \[\d+\] ([^\s:]+):\S* .*\bspeed=(\d+)`)
 	ofiNICsRE   = regexp.MustCompile(`^NET/OFI .*\(found (\d+) nics?\)`)
-	ofiProvRE   = regexp.MustCompile(`^NET/OFI Selected [Pp]rovider is ([\w;-]+)`)
-	ofiPlatRE   = regexp.MustCompile(`^NET/OFI Running on (\S+) platform\b`)
-	channelsRE  = regexp.MustCompile(`(\d+) (coll|collnet|nvls|p2p) channels(?: (per peer))?`)
-	ringRE      = regexp.MustCompile(`^Channel (\d+)/(\d+) :((?:\s+\d+)+)\s*$`)
-	treeRE      = regexp.MustCompile(`\[\d+\] `)
-	commRE      = regexp.MustCompile(`\bnRanks (\d+) nNodes (\d+) localRanks (\d+) localRank \d+(?: MNNVL (\d+))?`)
-	topoNetRE   = regexp.MustCompile(`^\+ NET\[([0-9.]+)\] - NET/`)
-	envRE       = regexp.MustCompile(`^(NCCL_ALGO|NCCL_PROTO) set by environment to (\S+)`)
-	libraryRE   = regexp.MustCompile(`\bnccl-library=(\d+)`)
+	// "NET/OFI NIC group 0 device #0 0000:52:00.0" (aws-ofi-nccl's
+	// grouping of a P5's EFA devices, one NCCL device a group).
+	ofiGroupRE = regexp.MustCompile(`^NET/OFI NIC group (\d+) device #\d+`)
+	ofiProvRE  = regexp.MustCompile(`^NET/OFI Selected [Pp]rovider is ([\w;-]+)`)
+	ofiPlatRE  = regexp.MustCompile(`^NET/OFI Running on (\S+) platform\b`)
+	channelsRE = regexp.MustCompile(`(\d+) (coll|collnet|nvls|p2p) channels(?: (per peer))?`)
+	ringRE     = regexp.MustCompile(`^Channel (\d+)/(\d+) :((?:\s+\d+)+)\s*$`)
+	treeRE     = regexp.MustCompile(`\[\d+\] `)
+	commRE     = regexp.MustCompile(`\bnRanks (\d+) nNodes (\d+) localRanks (\d+) localRank \d+(?: MNNVL (\d+))?`)
+	topoNetRE  = regexp.MustCompile(`^\+ NET\[([0-9.]+)\] - NET/`)
+	envRE      = regexp.MustCompile(`^(NCCL_ALGO|NCCL_PROTO) set by environment to (\S+)`)
+	libraryRE  = regexp.MustCompile(`\bnccl-library=(\d+)`)
 	// " via NET/IB/0/GDRDMA", " via NET/AWS Libfabric/3/GDRDMA", " via NET/IB/1(12)/GDRDMA" (PXN)
 	viaNetRE = regexp.MustCompile(` via NET/[^/]+/(\d+)`)
 )
@@ -207,6 +218,10 @@ type debugState struct {
 	// netDevLine is the first such line.
 	netDevs    map[int]bool
 	netDevLine int
+	// nicGroups are the OFI plugin's NIC groups, by index; groupLine is
+	// the first group line.
+	nicGroups map[int]bool
+	groupLine int
 	// ringPath reports that NICPath is the ring's (pattern 4).
 	ringPath bool
 }
@@ -215,10 +230,21 @@ type debugState struct {
 // channel lines name as the NIC count where no line gave it.
 func (d *debugState) evidence() Evidence {
 	e := d.e
+	if len(d.nicGroups) > 0 {
+		e.NICCount.set(len(d.nicGroups), d.groupLine)
+	}
 	if len(d.netDevs) > 0 {
 		e.NICCount.set(len(d.netDevs), d.netDevLine)
 	}
 	return e
+}
+
+// nicGroup records the OFI plugin's NIC group g, which line n names.
+func (d *debugState) nicGroup(g, n int) {
+	if d.nicGroups == nil {
+		d.nicGroups, d.groupLine = map[int]bool{}, n
+	}
+	d.nicGroups[g] = true
 }
 
 // merge sets every fact of d that is unknown from o, as if o's lines came
@@ -231,12 +257,16 @@ func (d *debugState) merge(o *debugState) {
 	for dev := range o.netDevs {
 		d.netDev(dev, o.netDevLine)
 	}
+	for g := range o.nicGroups {
+		d.nicGroup(g, o.groupLine)
+	}
 	mergeFact(&e.NCCLVersion, o.e.NCCLVersion)
 	mergeFact(&e.CUDA, o.e.CUDA)
 	mergeFact(&e.Network, o.e.Network)
 	mergeFact(&e.Provider, o.e.Provider)
 	mergeFact(&e.Platform, o.e.Platform)
 	mergeFact(&e.NICCount, o.e.NICCount)
+	mergeFact(&e.PluginNICs, o.e.PluginNICs)
 	mergeFact(&e.NICBW, o.e.NICBW)
 	mergeFact(&e.GPUDirect, o.e.GPUDirect)
 	mergeFact(&e.NVLS, o.e.NVLS)
@@ -294,7 +324,10 @@ func (d *debugState) line(n int, msg string) {
 			e.Provider.set(m[1], n)
 		}
 		if m := ofiNICsRE.FindStringSubmatch(msg); m != nil {
-			e.NICCount.set(atoi(m[1]), n)
+			e.PluginNICs.set(atoi(m[1]), n)
+		}
+		if m := ofiGroupRE.FindStringSubmatch(msg); m != nil {
+			d.nicGroup(atoi(m[1]), n)
 		}
 		if m := ofiPlatRE.FindStringSubmatch(msg); m != nil {
 			e.Platform.set(platform(m[1]), n)

@@ -2,6 +2,7 @@ package nccltests
 
 import (
 	"bufio"
+	"fmt"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"os"
 	"reflect"
@@ -242,8 +243,21 @@ func TestEvidenceLineForms(t *testing.T) {
 	}
 	d = debugState{}
 	d.line(1, "NET/OFI Selected Provider is cxi (found 4 nics)")
-	if d.e.NICCount != (Fact[int]{4, 1}) {
-		t.Errorf("OFI alone: count %v, want 4 at 1", d.e.NICCount)
+	if d.e.NICCount.Known() || d.e.PluginNICs != (Fact[int]{4, 1}) {
+		t.Errorf("OFI alone: count %v, the plugin's %v; want none, 4 at 1 (the provider's devices, not NCCL's)", d.e.NICCount, d.e.PluginNICs)
+	}
+	// The plugin's groups of a p5's 32 EFA devices are NCCL's devices
+	// (KeitaW/p5-nccl-test-2024-07-19's logs: "found 32 nics", then "NIC
+	// group 0 device #0 0000:52:00.0" to group 7's fourth).
+	d = debugState{}
+	d.line(1, "NET/OFI Selected Provider is efa (found 32 nics)")
+	for g := range 8 {
+		for k := range 4 {
+			d.line(2+4*g+k, fmt.Sprintf("NET/OFI NIC group %d device #%d 0000:%02x:00.0", g, k, 0x50+4*g+k))
+		}
+	}
+	if e := d.evidence(); e.NICCount != (Fact[int]{8, 2}) || e.PluginNICs != (Fact[int]{32, 1}) {
+		t.Errorf("p5's groups: count %v, the plugin's %v; want 8 at 2, 32 at 1", e.NICCount, e.PluginNICs)
 	}
 	// init.cc's ring summary says whether the network connections use
 	// GPUDirect RDMA (CCI-MOC/roce-testing's all_reduce_roce_1gpu.log,
@@ -261,7 +275,8 @@ func TestEvidenceLineForms(t *testing.T) {
 
 	// Without a list or a count, the devices the channel lines name
 	// (transport/net.cc's "via NET/%s/%d%s", with the proxy rank under PXN)
-	// count the NICs; a listed count outranks them, as does OFI's.
+	// count the NICs; a listed count outranks them, and OFI's count of its
+	// provider's devices is apart.
 	channels := []string{
 		"Channel 00/0 : 7[7] -> 8[0] [send] via NET/IB/0/GDRDMA",
 		"Channel 01/0 : 7[7] -> 8[0] [send] via NET/IBext_v8/3(12)/GDRDMA",
@@ -278,8 +293,8 @@ func TestEvidenceLineForms(t *testing.T) {
 	for i, l := range append(channels, "NET/OFI Selected Provider is cxi (found 4 nics)") {
 		d.line(i+1, l)
 	}
-	if e := d.evidence(); e.NICCount != (Fact[int]{4, 4}) {
-		t.Errorf("channel lines then OFI: count %v, want 4 at 4", e.NICCount)
+	if e := d.evidence(); e.NICCount != (Fact[int]{2, 1}) || e.PluginNICs != (Fact[int]{4, 4}) {
+		t.Errorf("channel lines then OFI: count %v, the plugin's %v; want the channels' 2 at 1 (NCCL's devices), 4 at 4", e.NICCount, e.PluginNICs)
 	}
 }
 
