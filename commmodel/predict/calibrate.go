@@ -296,7 +296,23 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	m.Notes = append(m.Notes, m.misfits(tables)...)
 	m.Notes = append(m.Notes, d.beatFloor(m, tables)...)
 	m.Notes = append(m.Notes, disagreements(tables)...)
+	m.Notes = append(m.Notes, tunerPlugins(tables)...)
 	return m, nil
+}
+
+// tunerPlugins says, one note a table, where NCCL ran an external tuner
+// plugin (Evidence.TunerPlugin): its choices of algorithm, protocol and
+// channels replace NCCL's tuning model's, which the calibration takes the
+// run to have followed.
+func tunerPlugins(tables []Table) []string {
+	var out []string
+	for i := range tables {
+		if p := tables[i].Evidence.TunerPlugin; p.Known() && tables[i].Algo == "" && tables[i].Proto == "" {
+			out = append(out, fmt.Sprintf("%s: NCCL ran the tuner plugin %s (line %d), whose choices of algorithm, protocol and channels replace NCCL's tuning model's, which the calibration takes the run to have followed: where the plugin's rules say what it ran, give it (FILE:algo=NAME:proto=NAME)",
+				tables[i].Name, p.Value, p.Line))
+		}
+	}
+	return out
 }
 
 // bandwidthBound reports a point whose time at x a bandwidth bounds more

@@ -14,6 +14,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/data/nccltests"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -581,5 +582,23 @@ func TestLayoutAgainstHosts(t *testing.T) {
 	msg := fmt.Sprint(problems)
 	if !strings.Contains(msg, "1 GPU a node, but one process drives 2") || !strings.Contains(msg, "give g=1 and threads=1") || strings.Contains(msg, "per-node=2") {
 		t.Errorf("problems %s; want the layout asked for", msg)
+	}
+}
+
+// TestTunerPluginNote: a table whose NCCL ran an external tuner plugin
+// (KeitaW/p5-nccl-test-2024-07-19's nccl-test-output-v2.22.3-1-with-tuner.log,
+// line 2871: "Using tuner plugin: 'nccl_ofi_tuner'") gets a note that its
+// choices are the plugin's; a table pinned to what it ran, or without a
+// plugin, gets none.
+func TestTunerPluginNote(t *testing.T) {
+	tab := Table{Name: "p5.log#0"}
+	tab.Evidence.TunerPlugin = nccltests.Fact[string]{Value: "nccl_ofi_tuner", Line: 2871}
+	if notes := tunerPlugins([]Table{tab}); len(notes) != 1 || !strings.Contains(notes[0], "p5.log#0: NCCL ran the tuner plugin nccl_ofi_tuner (line 2871)") || !strings.Contains(notes[0], "FILE:algo=NAME:proto=NAME") {
+		t.Errorf("notes %q; want one naming the plugin, its line and the pins", notes)
+	}
+	pinned := tab
+	pinned.Algo, pinned.Proto = "Ring", "Simple"
+	if notes := tunerPlugins([]Table{pinned, {Name: "plain"}}); len(notes) != 0 {
+		t.Errorf("pinned, and no plugin: notes %q; want none", notes)
 	}
 }

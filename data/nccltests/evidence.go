@@ -69,6 +69,13 @@ type Evidence struct {
 	// p4d.24xlarge (platform_type_matches in src/nccl_ofi_net.c), so "P4d"
 	// reads as p4d.24xlarge.
 	Platform Fact[string]
+	// TunerPlugin is the external tuner plugin NCCL loaded, whose choices of
+	// algorithm, protocol and channels replace its tuning model's: "Using
+	// tuner plugin: 'nccl_ofi_tuner'" (NCCL 2.19 to 2.22), "TUNER/Plugin:
+	// Using tuner plugin A3xTunerPlugin_v2", "TUNER/Plugin: Using
+	// nccl_ofi_tuner (v3)" (src/plugin/tuner.cc). NCCL's "Using internal
+	// tuner plugin" is none.
+	TunerPlugin Fact[string]
 	// NICs are the network devices NCCL lists on one host: "NET/IB : Using
 	// [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE ..." (net_ib.cc, net_ib/init.cc),
 	// "NET/Socket : Using [0]eth0:10.0.0.1<0> ..." (net_socket.cc). Their
@@ -199,6 +206,7 @@ var (
 	ofiGroupRE = regexp.MustCompile(`^NET/OFI NIC group (\d+) device #\d+`)
 	ofiProvRE  = regexp.MustCompile(`^NET/OFI Selected [Pp]rovider is ([\w;-]+)`)
 	ofiPlatRE  = regexp.MustCompile(`^NET/OFI Running on (\S+) platform\b`)
+	tunerRE    = regexp.MustCompile(`^(?:TUNER/Plugin: )?Using (?:tuner plugin:? '?([^'\s]+)'?|(\S+) \(v\d+\))`)
 	channelsRE = regexp.MustCompile(`(\d+) (coll|collnet|nvls|p2p) channels(?: (per peer))?`)
 	ringRE     = regexp.MustCompile(`^Channel (\d+)/(\d+) :((?:\s+\d+)+)\s*$`)
 	treeRE     = regexp.MustCompile(`\[\d+\] `)
@@ -265,6 +273,7 @@ func (d *debugState) merge(o *debugState) {
 	mergeFact(&e.Network, o.e.Network)
 	mergeFact(&e.Provider, o.e.Provider)
 	mergeFact(&e.Platform, o.e.Platform)
+	mergeFact(&e.TunerPlugin, o.e.TunerPlugin)
 	mergeFact(&e.NICCount, o.e.NICCount)
 	mergeFact(&e.PluginNICs, o.e.PluginNICs)
 	mergeFact(&e.NICBW, o.e.NICBW)
@@ -318,6 +327,10 @@ func (d *debugState) line(n int, msg string) {
 	case strings.HasPrefix(msg, "NET/IB: ["), strings.HasPrefix(msg, "NET/IB : ["):
 		if m := ibSpeedRE.FindStringSubmatch(msg); m != nil {
 			d.nicSpeed(n, m[1], float64(atoi(m[2]))*1e6/8) // Mb/s -> B/s
+		}
+	case strings.Contains(msg, "Using ") && strings.Contains(strings.ToLower(msg), "tuner") && !strings.Contains(msg, "internal tuner"):
+		if m := tunerRE.FindStringSubmatch(msg); m != nil {
+			e.TunerPlugin.set(m[1]+m[2], n)
 		}
 	case strings.HasPrefix(msg, "NET/OFI "):
 		if m := ofiProvRE.FindStringSubmatch(msg); m != nil {

@@ -352,3 +352,24 @@ func TestEvidenceAttribution(t *testing.T) {
 		t.Errorf("test 2: NVLS %v trees %v network %v; want true at 5, 2 at 8, none", b.NVLS, b.Trees, b.Network)
 	}
 }
+
+// TestEvidenceTunerPlugin: the forms in which NCCL names the external tuner
+// plugin it loaded (src/plugin/tuner.cc; KeitaW/p5-nccl-test-2024-07-19's
+// log prints the first), and its internal tuner, which is none.
+func TestEvidenceTunerPlugin(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{"Using tuner plugin: 'nccl_ofi_tuner'", "nccl_ofi_tuner"},
+		{"TUNER/Plugin: Using tuner plugin A3xTunerPlugin_v2", "A3xTunerPlugin_v2"},
+		{"TUNER/Plugin: Using nccl_ofi_tuner (v3)", "nccl_ofi_tuner"},
+		{"TUNER/Plugin: Using DN-TUNER (v4)", "DN-TUNER"},
+		{"TUNER/Plugin: Using internal tuner plugin.", ""},
+		{"TUNER/Plugin: Failed to find ncclTunerPlugin_v2 symbol, using internal tuner instead.", ""},
+		{"Using network AWS Libfabric", ""},
+	} {
+		d := debugState{}
+		d.line(9, c.line)
+		if got := d.e.TunerPlugin; got.Value != c.want || got.Known() != (c.want != "") {
+			t.Errorf("%q: tuner plugin %v, want %q", c.line, got, c.want)
+		}
+	}
+}
