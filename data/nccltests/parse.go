@@ -287,8 +287,10 @@ func orUnnamed(s string) string {
 
 var (
 	// "#  Rank  0 Group  0 Pid  34001 on  vm-host40 device  0 [0x33] NVIDIA H20-3e";
-	// before 2020 there was no Group, and posters elide "on HOST" at times.
-	rankLineRE = regexp.MustCompile(`^Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+(\d+)\s+(?:on\s+(\S+)\s+)?device\s+(\d+)\s*(?:\[([^\]]*)\])?\s*(.*)$`)
+	// before 2020 there was no Group, and posters elide "Pid N" and "on HOST"
+	// at times.
+	rankLineRE = regexp.MustCompile(`^Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?(?:Pid\s+(\d+)\s+)?(?:on\s+(\S+)\s+)?device\s+(\d+)\s*(?:\[([^\]]*)\])?\s*(.*)$`)
+	rankNoteRE = regexp.MustCompile(`\s*\([^()]*\)\s*$`)
 	versionRE  = regexp.MustCompile(`^[a-z]ccl-tests version\s+(\S+)`)
 	// The run's parameters: "# nThread 1 nGpus 8 minBytes 8 maxBytes
 	// 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1
@@ -351,11 +353,15 @@ func (p *parser) line(n int, raw string) {
 		t := p.start(n, func(*testState) bool { return true })
 		rank, _ := strconv.Atoi(m[1])
 		t.rankLines[rank]++
-		t.procs[m[3]+" "+m[2]] = true
+		if m[2] != "" {
+			t.procs[m[3]+" "+m[2]] = true
+		}
 		if m[3] != "" { // a poster may elide "on HOST": the GPU stays, the hosts are unknown
 			t.hostSet.add(&t.t.Hosts, m[3])
 		}
-		gpu := strings.TrimSpace(m[6])
+		// A poster's note after the name ("NVIDIA B200 (node 0)") is no
+		// part of it.
+		gpu := strings.TrimSpace(rankNoteRE.ReplaceAllString(m[6], ""))
 		t.gpuSet.add(&t.gpus, gpu)
 		t.devices = append(t.devices, Device{Rank: rank, Pid: count(m[2]), Host: m[3], Device: count(m[4]), BusID: m[5], GPU: gpu, Line: n})
 	case strings.HasPrefix(body, "size ") || strings.HasPrefix(body, "bytes "):

@@ -755,3 +755,21 @@ func TestRankLinesWithoutHost(t *testing.T) {
 		t.Errorf("GPU %q, hosts %q, %d devices; want NVIDIA B200, no host, 2 devices", tt.System, tt.Hosts, len(tt.Evidence.Devices))
 	}
 }
+
+// TestRankLinesWithoutPid: the GKE B200 2 x 8 page's Rank lines print
+// neither Pid nor host, and a note after the GPU ("#  Rank  0 Group  0
+// device  0 [0000:8f:00] NVIDIA B200 (node 0)"): the GPU is read without
+// the note.
+func TestRankLinesWithoutPid(t *testing.T) {
+	in := "#  Rank  0 Group  0 device  0 [0000:8f:00] NVIDIA B200 (node 0)\n" +
+		"#  Rank  1 Group  0 device  1 [0000:90:00] NVIDIA B200 (node 0)\n" +
+		"#       size         count      type   redop    root     time   algbw   busbw\n" +
+		"     8388608       2097152     float     sum      -1    80.32  104.44  182.77\n"
+	tests, err := NewReader(strings.NewReader(in)).ReadAll()
+	if err != nil || len(tests) != 1 {
+		t.Fatalf("%d tests, %v", len(tests), err)
+	}
+	if tt := tests[0]; tt.System != "NVIDIA B200" || len(tt.Evidence.Devices) != 2 {
+		t.Errorf("GPU %q, %d devices; want NVIDIA B200, 2", tt.System, len(tt.Evidence.Devices))
+	}
+}

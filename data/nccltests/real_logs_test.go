@@ -473,7 +473,8 @@ func TestRealLogs(t *testing.T) {
 // GiB: 4 ranks; 28.44/15.17 = 2·15/16: 16) and all_gather_perf (16 ranks
 // from the counts: 262144 B is 4096 floats, 256 to each of 16), the
 // latter stopped after 262144 B. The GKE B200 pages print Rank lines
-// without host names: 8 of one process, then 16 ranks elided with "...",
+// without host names (the GPU is read from them): 8 of one process, then 16
+// ranks elided with "..." and without Pids,
 // which the table settles (busbw/algbw 684.46/365.05 = 2·15/16); neither
 // names the binary, so redop sum and root -1 make the tables AllReduce.
 var noRankLines = []struct {
@@ -484,17 +485,20 @@ var noRankLines = []struct {
 	ranks, rows   int
 	spot          int64
 	timeUS, busGB float64
+	problem       string // the one problem the log has, "" for none
 }{
-	{h100Bridge, "all_reduce_perf", commmodel.AllReduce, FromName, 2, 2, 2147483648, 18535, 115.86},
-	{"efa_2x8_alltoall_bottlerocket313.log", "", commmodel.AllToAll, FromCheckColumn, 16, 9, 2048, 106.88, 0.02},
-	{"h100_p5_2x8_allreduce_efa_k8stester585.log", "", commmodel.AllReduce, FromFileName, 0, 5, 16, 69.29, 0},
-	{"a100_32x8_allreduce_smallsizes_nccl652.log", "", commmodel.AllReduce, FromFileName, 0, 8, 128, 63.94, 0},
-	{"mi250x_4x8_allgather_stalled_rccl1490.log", "all_gather_perf", commmodel.AllGather, FromName, 32, 17, 4194304, 71951, 0.06},
-	{"a100_1x4_allreduce_polaris_ss11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 4, 30, 4294967296, 31422.1, 205.03},
-	{"a100_4x4_allreduce_simple_polaris_ss11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 30, 4294967296, 283197, 28.44},
-	{"a100_4x4_allgather_stalled_polaris_ss11.log", "all_gather_perf", commmodel.AllGather, FromName, 16, 16, 262144, 206.36, 1.19},
-	{"b200_1x8_g8_allreduce_gke_a4.log", "", commmodel.AllReduce, FromTable, 8, 12, 17179869184, 35561, 845.44},
-	{"b200_2x8_allreduce_gke_a4.log", "", commmodel.AllReduce, FromTable, 16, 12, 17179869184, 47062, 684.46},
+	{h100Bridge, "all_reduce_perf", commmodel.AllReduce, FromName, 2, 2, 2147483648, 18535, 115.86, ""},
+	{"efa_2x8_alltoall_bottlerocket313.log", "", commmodel.AllToAll, FromCheckColumn, 16, 9, 2048, 106.88, 0.02, ""},
+	{"h100_p5_2x8_allreduce_efa_k8stester585.log", "", commmodel.AllReduce, FromFileName, 0, 5, 16, 69.29, 0, ""},
+	{"a100_32x8_allreduce_smallsizes_nccl652.log", "", commmodel.AllReduce, FromFileName, 0, 8, 128, 63.94, 0, ""},
+	{"mi250x_4x8_allgather_stalled_rccl1490.log", "all_gather_perf", commmodel.AllGather, FromName, 32, 17, 4194304, 71951, 0.06, ""},
+	{"a100_1x4_allreduce_polaris_ss11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 4, 30, 4294967296, 31422.1, 205.03, ""},
+	{"a100_4x4_allreduce_simple_polaris_ss11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 30, 4294967296, 283197, 28.44, ""},
+	{"a100_4x4_allgather_stalled_polaris_ss11.log", "all_gather_perf", commmodel.AllGather, FromName, 16, 16, 262144, 206.36, 1.19, ""},
+	{"b200_1x8_g8_allreduce_gke_a4.log", "", commmodel.AllReduce, FromTable, 8, 12, 17179869184, 35561, 845.44, ""},
+	// Its Rank lines print no Pid either, and list 5 of the 16 ranks.
+	{"b200_2x8_allreduce_gke_a4.log", "", commmodel.AllReduce, FromTable, 16, 12, 17179869184, 47062, 684.46,
+		"the Rank lines list 5 of ranks 0..15 (elided)"},
 }
 
 const h100Bridge = "h100_pcie_nvlink_bridge_1x2_nccl1161.log"
@@ -502,8 +506,9 @@ const h100Bridge = "h100_pcie_nvlink_bridge_1x2_nccl1161.log"
 func TestRealLogNoRankLines(t *testing.T) {
 	for _, want := range noRankLines {
 		l := readRealLog(t, want.file)
-		if len(l.Tests) != 1 || len(l.Problems) != 0 {
-			t.Errorf("%s: %d tests, problems %v; want 1, none", want.file, len(l.Tests), l.Problems)
+		if len(l.Tests) != 1 || want.problem == "" && len(l.Problems) != 0 ||
+			want.problem != "" && (len(l.Problems) != 1 || !strings.Contains(l.Problems[0].Error(), want.problem)) {
+			t.Errorf("%s: %d tests, problems %v; want 1, and %q", want.file, len(l.Tests), l.Problems, want.problem)
 			continue
 		}
 		tt := l.Tests[0]
