@@ -166,9 +166,13 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s and %s share no size (A: %s, B: %s): pick tables that overlap with -test N,M (commlab fit -list FILE lists a file's tables)",
 			out.A.name(), out.B.name(), sizeSpan(tests[0]), sizeSpan(tests[1]))
 	}
-	if n := unmatchedSizes(tests[0], tests[1]); n > 0 {
-		out.Problems = append(out.Problems, problem{Message: fmt.Sprintf("%d sizes of one table within the other's range are not the other's, as nccl-tests rounds each size to whole elements a rank (collectives and rank counts round differently): compared at the %d sizes both ran",
-			n, len(out.Points))})
+	if n := roundedSizes(tests[0], tests[1]); n > 0 {
+		what := fmt.Sprintf("%d sizes of the two tables differ", n)
+		if n == 1 {
+			what = "1 size of the two tables differs"
+		}
+		out.Problems = append(out.Problems, problem{Message: fmt.Sprintf("%s by under 1%% from one of the other's, as nccl-tests rounds each size to whole elements a rank (collectives and rank counts round differently): compared at the %d sizes both ran",
+			what, len(out.Points))})
 	}
 	ratios := make([]float64, len(out.Points))
 	for i, p := range out.Points {
@@ -311,19 +315,23 @@ func compareMismatches(a, b compareTable) []problem {
 func (c compareTable) name() string { return c.File + "#" + strconv.Itoa(c.Test) }
 
 // sizeSpan is "MIN..MAX" of t's sizes.
-// unmatchedSizes counts the sizes of each of a and b within the other's
-// range of sizes that the other did not run.
-func unmatchedSizes(a, b *nccltests.Test) int {
+// roundedSizes counts the sizes of each of a and b that the other did not
+// run but ran one within 1% of: the same size rounded otherwise to whole
+// elements a rank. A size the other lacks outright (a row left out, a
+// shorter sweep) is no rounding.
+func roundedSizes(a, b *nccltests.Test) int {
 	n := 0
 	for _, p := range [][2]*nccltests.Test{{a, b}, {b, a}} {
 		mine, theirs := sizeMeasurements(p[0]), sizeMeasurements(p[1])
-		keys := slices.Sorted(maps.Keys(theirs))
-		if len(keys) == 0 {
-			continue
-		}
 		for s := range mine {
-			if _, ok := theirs[s]; !ok && s >= keys[0] && s <= keys[len(keys)-1] {
-				n++
+			if _, ok := theirs[s]; ok {
+				continue
+			}
+			for t := range theirs {
+				if r := float64(t) / float64(s); r > 0.99 && r < 1.01 {
+					n++
+					break
+				}
 			}
 		}
 	}
