@@ -93,6 +93,10 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	for _, n := range notes {
 		mc.problems = append(mc.problems, problem{Message: n})
 	}
+	if p := t.Evidence.TunerPlugin; p.Known() {
+		mc.problems = append(mc.problems, problem{Message: fmt.Sprintf("%s: NCCL ran the tuner plugin %s (line %d): where a finding says what NCCL ran or would run, it is NCCL's tuning model's choice, not the plugin's",
+			t.Name, p.Value, p.Line)})
+	}
 	out := diagnoseOutput{Table: t.Name, Hardware: hardwareOf(mc.hw),
 		Points: len(t.Points), Findings: []diagnoseFinding{},
 		Problems: append(problems, mc.problems...)}

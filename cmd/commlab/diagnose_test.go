@@ -185,3 +185,14 @@ func TestDiagnoseFileTest(t *testing.T) {
 		t.Errorf("exit %d, %s%s; want test 1 diagnosed", code, out, stderr)
 	}
 }
+
+// TestDiagnoseTunerPlugin: the p5 run of KeitaW's repository loaded
+// aws-ofi-nccl's tuner plugin (its line 27, "Using tuner plugin:
+// 'nccl_ofi_tuner'"): diagnose says first that what it calls NCCL's choice
+// is NCCL's tuning model's, not the plugin's.
+func TestDiagnoseTunerPlugin(t *testing.T) {
+	code, _, stderr := runCLI("diagnose", "../../data/nccltests/testdata/real/h100_2x8_allreduce_p5_tuner_plugin.log")
+	if code != 0 || !strings.Contains(stderr, "NCCL ran the tuner plugin nccl_ofi_tuner (line 27)") {
+		t.Errorf("exit %d, stderr %q; want the plugin named", code, stderr)
+	}
+}

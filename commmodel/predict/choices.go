@@ -63,15 +63,15 @@ func (m *Machine) unmeasured(p nccl.Protocol, size float64) bool {
 // measuredAt returns the time a calibration table of q's collective and
 // shape, run with NCCL's own choices (no algorithm or protocol pinned but
 // the exclusions every table ran with, TunerExclusions, under which the
-// rules choose too), measured at size bytes, interpolated in logs between
+// rules choose too; no tuner plugin), measured at size bytes, interpolated in logs between
 // its nearest sizes; ok is false where no such table spans size.
 func (m *Machine) measuredAt(q Query, size float64) (time float64, ok bool) {
 	ex := m.TunerExclusions()
 	for i := range m.tables {
 		t := &m.tables[i]
 		if t.Collective != q.Collective || t.Ranks() != q.Ranks || t.PerNode != q.PerNode ||
-			!strings.EqualFold(t.Algo, ex.Algo) || !strings.EqualFold(t.Proto, ex.Proto) {
-			continue
+			!strings.EqualFold(t.Algo, ex.Algo) || !strings.EqualFold(t.Proto, ex.Proto) || t.Evidence.TunerPlugin.Known() {
+			continue // pinned, or a tuner plugin's choices: not NCCL's own
 		}
 		for j := 1; j < len(t.Points); j++ {
 			a, b := t.Points[j-1], t.Points[j]

@@ -345,7 +345,8 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 	for i := range tables {
 		e := &tables[i].Evidence
 		if n := e.PluginNICs.Value; e.PluginNICs.Known() && n > 0 && (h.Sources.NICs == "" || h.Sources.NICs == SourceAssumed) {
-			h.NICs, h.Sources.NICs = n, SourceNCCLDebug
+			// Still a guess, the plugin's count in place of one per GPU.
+			h.NICs, h.Sources.NICs = n, SourceAssumed
 			notes = append(notes, fmt.Sprintf("%s: nics_per_node %d is the OFI plugin's count of its provider's devices (line %d), which may differ from the NICs NCCL uses (a p5's 32 EFA devices are 8, a Perlmutter node's 8 cxi devices 4 NICs); -hw nics=N or -hw system=NAME settles it",
 				tables[i].Name, n, e.PluginNICs.Line))
 			break

@@ -355,10 +355,10 @@ func TestWithEvidencePlatform(t *testing.T) {
 	if len(notes) != 1 || !strings.Contains(notes[0], "(line 41)") {
 		t.Errorf("p5: notes %q, want the platform's at line 41", notes)
 	}
-	// Without the platform, the plugin's count is all there is: taken, with
-	// a note that it counts the provider's devices.
+	// Without the platform, the plugin's count is all there is: taken, still
+	// assumed, with a note that it counts the provider's devices.
 	p5.Evidence.Platform = nccltests.Fact[string]{}
-	if got, notes := h.WithEvidence([]Table{p5}); got.NICs != 32 || got.Sources.NICs != SourceNCCLDebug || len(notes) != 1 || !strings.Contains(notes[0], "the OFI plugin's count of its provider's devices (line 40)") {
+	if got, notes := h.WithEvidence([]Table{p5}); got.NICs != 32 || got.Sources.NICs != SourceAssumed || len(notes) != 1 || !strings.Contains(notes[0], "the OFI plugin's count of its provider's devices (line 40)") {
 		t.Errorf("p5 without its platform: %d NICs from %q, notes %q; want the plugin's 32 and its note", got.NICs, got.Sources.NICs, notes)
 	}
 

@@ -602,3 +602,30 @@ func TestTunerPluginNote(t *testing.T) {
 		t.Errorf("pinned, and no plugin: notes %q; want none", notes)
 	}
 }
+
+// TestMeasuredAtTunerPlugin: a table whose NCCL ran a tuner plugin did not
+// measure NCCL's own choice, against which a rule must win (measuredAt):
+// KeitaW's p5 run with nccl_ofi_tuner measured 125.7 us at 1 MiB, and
+// without its plugin line the same table would stand for NCCL's own.
+func TestMeasuredAtTunerPlugin(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/h100_2x8_allreduce_p5_tuner_plugin.log")
+	if !tab.Evidence.TunerPlugin.Known() {
+		t.Fatal("the log's tuner plugin line was not read")
+	}
+	q := Query{Collective: tab.Collective, Ranks: tab.Ranks(), PerNode: tab.PerNode}
+	m, err := Calibrate(h100(t), []Table{tab}, &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.measuredAt(q, 1<<20); ok {
+		t.Error("the plugin's run stands for NCCL's own choice")
+	}
+	plain := tab
+	plain.Evidence.TunerPlugin = nccltests.Fact[string]{}
+	if m, err = Calibrate(h100(t), []Table{plain}, &Settings{NoIntervals: true}); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := m.measuredAt(q, 1<<20); !ok || math.Abs(v-125.7e-6) > 1e-9 {
+		t.Errorf("without the plugin: %g s, %v; want 125.7 us", v, ok)
+	}
+}

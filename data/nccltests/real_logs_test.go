@@ -139,6 +139,13 @@ var realLogs = []realLog{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "AMD Instinct MI300X", 32, 8, 17179869184,
 			17179869184, 90115, 357.46, 92.3318, "yyy"},
 	}},
+	// KeitaW's p5 run with aws-ofi-nccl's tuner plugin: the source lines
+	// name all_reduce_perf; 16 ranks on test-nccl-worker-0 and -1; 32 rows
+	// 8 B..16 GiB, every line tagged [1,0]<stdout>:.
+	{"h100_2x8_allreduce_p5_tuner_plugin.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA H100 80GB HBM3", 32, 8, 17179869184,
+			1048576, 125.7, 15.64, 124.343, "yyy"},
+	}},
 	// ROCm/rocm-blogs' MI300X xGMI post: 8 processes on "host"; the
 	// source lines keep the mpirun command naming all_reduce_perf; 32 rows
 	// 8 B..16 GiB, one run without graphs and one with -G 1 (its header
