@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -100,10 +101,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprint(stderr, bad.text)
 			return 2
 		case errors.As(err, &flagErr):
-			fmt.Fprintf(stderr, "commlab %s: %v\nRun \"commlab %s -h\" for its flags.\n", args[0], err, args[0])
+			fmt.Fprintf(stderr, "commlab %s: %s\nRun \"commlab %s -h\" for its flags.\n", args[0], userError(err), args[0])
 			return 2
 		}
-		fmt.Fprintf(stderr, "commlab %s: %v\n", args[0], err)
+		fmt.Fprintf(stderr, "commlab %s: %s\n", args[0], userError(err))
 		return 1
 	}
 	return 0
@@ -291,4 +292,21 @@ func writeJSON(w io.Writer, v any) error {
 		return enc.Encode(finiteJSON(reflect.ValueOf(v)))
 	}
 	return err
+}
+
+// packagePrefix is a Go package's name that its errors start with
+// ("predict: nccl: no algorithm/protocol available ..."), which a command's
+// user has no use for.
+var packagePrefix = regexp.MustCompile(`(^|: )(?:predict|nccl|nccltests|commmodel|presets|topo|schedule|fit): `)
+
+// userError is err's text without its packages' names.
+func userError(err error) string {
+	msg := err.Error()
+	for {
+		out := packagePrefix.ReplaceAllString(msg, "$1")
+		if out == msg {
+			return out
+		}
+		msg = out
+	}
 }

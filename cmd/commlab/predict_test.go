@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -910,5 +911,19 @@ func TestPredictTablePins(t *testing.T) {
 	code, stdout, stderr := runCLI("predict", "-calibrate", sendrecv, "-collective", "allreduce", "-p", "10", "-per-node", "1", "-size", "1MiB")
 	if code != 0 || strings.Contains(stdout, "pins:") {
 		t.Errorf("SendRecv tables alone: exit %d, %s%s; want no pins line", code, stdout, stderr)
+	}
+}
+
+// TestUserError: a command's error drops the Go packages' names its text
+// starts with, and keeps the file's name that leads it.
+func TestUserError(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"predict: nccl: no algorithm/protocol available for AllReduce", "no algorithm/protocol available for AllReduce"},
+		{"x.log#0: predict: nccl: NCCL_PROTO=\"^foo\": unknown name", "x.log#0: NCCL_PROTO=\"^foo\": unknown name"},
+		{"the tables fit: nothing", "the tables fit: nothing"},
+	} {
+		if got := userError(errors.New(c.in)); got != c.want {
+			t.Errorf("userError(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }

@@ -275,8 +275,14 @@ func networkAdvice(e nccltests.Evidence) string {
 		return fmt.Sprintf("the network: NCCL ran without GPUDirect RDMA (NCCL_DEBUG=INFO, line %d), staging network data in host memory: load the nvidia-peermem module (or use DMA-BUF, NCCL_DMABUF_ENABLE=1), and check NCCL_NET_GDR_LEVEL and the NIC's PCIe path to the GPU (-topo)", e.GPUDirect.Line)
 	}
 	switch n := e.Network.Value; {
-	case !e.Network.Known() || n == "IB":
+	case n == "IB":
 		return "the network: pin each rank's NIC (NCCL_IB_HCA, from -topo) and its CPU affinity to the NIC's NUMA node; check GPUDirect RDMA (NCCL_NET_GDR_LEVEL) and NCCL_IB_QPS_PER_CONNECTION"
+	case !e.Network.Known() && !e.Provider.Known():
+		// No line says which transport ran: NCCL_IB_* act on NCCL's own
+		// InfiniBand and RoCE transport alone.
+		return "the network: pin each rank's NIC and its CPU affinity to the NIC's NUMA node, and check GPUDirect RDMA (NCCL_NET_GDR_LEVEL); over NCCL's InfiniBand or RoCE transport, NCCL_IB_HCA (from -topo) and NCCL_IB_QPS_PER_CONNECTION, while a network plugin (aws-ofi-nccl over EFA or Slingshot) has settings of its own (NCCL_DEBUG=INFO's \"Using network\" line says which ran)"
+	case !e.Network.Known():
+		return fmt.Sprintf("the network: NCCL ran over the OFI plugin's %s provider, whose settings are its own (NCCL_IB_* do not apply): check that it uses every NIC with GPUDirect RDMA (NCCL_DEBUG=INFO's channel lines say \"via NET/.../N/GDRDMA\"), the plugin's and libfabric's versions the cluster documents, and each rank's CPU affinity to its NIC's NUMA node", e.Provider.Value)
 	case n == "Socket":
 		return "the network: NCCL ran over sockets, without RDMA: check that its InfiniBand transport or the cluster's network plugin loads (NCCL_DEBUG=INFO says \"Using network IB\" or the plugin's name), and NCCL_SOCKET_IFNAME, NCCL_SOCKET_NTHREADS and NCCL_NSOCKS_PERTHREAD if sockets it must be"
 	}

@@ -322,8 +322,10 @@ func TestSpans(t *testing.T) {
 // TestNetworkAdvice: the network advice follows the network NCCL's debug
 // lines name. The p4d log runs the AWS Libfabric plugin over EFA ("Using
 // network AWS Libfabric", line 33), where NCCL_IB_* do not apply; the H800
-// log runs sockets ("Using network Socket", line 25); a
-// log without debug lines gets NCCL's InfiniBand transport's settings.
+// log runs sockets ("Using network Socket", line 25); a log without debug
+// lines gets NCCL's InfiniBand transport's settings only as one case of two,
+// beside a plugin's own; a log whose OFI plugin names its provider (cxi, a
+// Slingshot network) but not the network gets the plugin's.
 func TestNetworkAdvice(t *testing.T) {
 	for _, c := range []struct {
 		name      string
@@ -332,7 +334,8 @@ func TestNetworkAdvice(t *testing.T) {
 	}{
 		{"p4d", firstTable(t, "../../data/nccltests/testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log").Evidence, "via NET/AWS Libfabric/N/GDRDMA", "NCCL_IB_HCA"},
 		{"h800", firstTable(t, "../../data/nccltests/testdata/real/h800_1x8_broadcast_ncclinfo.log").Evidence, "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA"},
-		{"no debug lines", nccltests.Evidence{}, "NCCL_IB_HCA", "NCCL_SOCKET_IFNAME"},
+		{"no debug lines", nccltests.Evidence{}, "over NCCL's InfiniBand or RoCE transport, NCCL_IB_HCA", "NCCL_SOCKET_IFNAME"},
+		{"cxi", nccltests.Evidence{Provider: nccltests.Fact[string]{Value: "cxi", Line: 3}}, "the OFI plugin's cxi provider", "NCCL_IB_HCA"},
 	} {
 		a := networkAdvice(c.e)
 		if !strings.Contains(a, c.want) || strings.Contains(a, c.not) {

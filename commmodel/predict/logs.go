@@ -115,7 +115,7 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 		}
 		if tab.GPU == UnnamedGPU {
 			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
-				Err: fmt.Errorf("%s: no GPU name in the Rank lines: a GPU the catalog does not hold is assumed, every fact of it; give gpu=NAME to name it", tab.Collective)})
+				Err: fmt.Errorf("%s: %s: a GPU the catalog does not hold is assumed, every fact of it; give gpu=NAME to name it", tab.Collective, noGPUName(t))})
 		}
 		out = append(out, tab)
 	}
@@ -195,10 +195,21 @@ func fitsHosts(t *nccltests.Test, pin Pins, ranks, g int) bool {
 
 // noHosts says why t's log does not give its node count.
 func noHosts(t *nccltests.Test) string {
-	if len(t.Evidence.Devices) == 0 {
+	switch {
+	case len(t.Evidence.Devices) == 0:
 		return "no Rank line names the hosts"
+	case len(t.Hosts) == 0:
+		return "the Rank lines name no host"
 	}
 	return "the Rank lines do not name every host"
+}
+
+// noGPUName says why t's log names no GPU.
+func noGPUName(t *nccltests.Test) string {
+	if len(t.Evidence.Devices) == 0 {
+		return "no Rank line names the GPU"
+	}
+	return "no GPU name in the Rank lines"
 }
 
 // tableOf builds the table of t with the pins; a table whose node count
