@@ -43,19 +43,7 @@ func TestPolarisAcrossNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Calibrate(h.ForHosts(4), []Table{one}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	preds, err := m.Predict(four.Query(), sizesOf(four))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, p := range preds {
-		if !p.Holds(four.Points[i].Time) {
-			t.Errorf("%g B: measured %.4g s outside [%.4g, %.4g]", p.Size, four.Points[i].Time, p.Low, p.High)
-		}
-	}
+	preds := predictedInside(t, h.ForHosts(4), one, four)
 	last, meas := preds[len(preds)-1], four.Points[len(preds)-1].Time
 	if r := last.Time / meas; !(0.5 < r && r < 0.65) || !(meas < 0.9*last.High) {
 		t.Errorf("4 GiB: predicted %.4g s, %.2f of the measured %.4g s, interval [%.4g, %.4g]; want 0.5-0.65 of it and the measured time below 0.9 of the top",
@@ -102,21 +90,30 @@ func TestB200AcrossNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Calibrate(h.ForHosts(8), []Table{one}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	preds, err := m.Predict(two.Query(), sizesOf(two))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, p := range preds {
-		if !p.Holds(two.Points[i].Time) {
-			t.Errorf("%g B: measured %.4g s outside [%.4g, %.4g]", p.Size, two.Points[i].Time, p.Low, p.High)
-		}
-	}
+	preds := predictedInside(t, h.ForHosts(8), one, two)
 	last, meas := preds[len(preds)-1], two.Points[len(preds)-1].Time
 	if r := last.Time/meas - 1; !(0.2 < r && r < 0.5) {
 		t.Errorf("16 GiB: predicted %.4g s, measured %.4g s (%+.1f%%); want 20-50%% slow", last.Time, meas, 100*r)
 	}
+}
+
+// predictedInside calibrates h on table from alone, predicts the run of
+// table to at its sizes, and reports each measured time outside its
+// interval.
+func predictedInside(t *testing.T, h Hardware, from, to Table) []Prediction {
+	t.Helper()
+	m, err := Calibrate(h, []Table{from}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds, err := m.Predict(to.Query(), sizesOf(to))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range preds {
+		if !p.Holds(to.Points[i].Time) {
+			t.Errorf("%g B: measured %.4g s outside [%.4g, %.4g]", p.Size, to.Points[i].Time, p.Low, p.High)
+		}
+	}
+	return preds
 }

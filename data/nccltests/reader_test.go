@@ -737,39 +737,28 @@ func TestReadTuningLines(t *testing.T) {
 	}
 }
 
-// TestRankLinesWithoutHost: a poster who elides "on HOST" from the Rank
-// lines (yangwhale/gpu-tpu-pedia's B200 log: "#  Rank  0 Group  0 Pid
-// 221599 device  0 [0000:8f:00] NVIDIA B200", its header and first row as
-// posted, in-place columns cut) leaves the GPU and the ranks to read, and
-// the hosts unknown.
-func TestRankLinesWithoutHost(t *testing.T) {
-	in := "#  Rank  0 Group  0 Pid 221599 device  0 [0000:8f:00] NVIDIA B200\n" +
-		"#  Rank  1 Group  0 Pid 221599 device  1 [0000:90:00] NVIDIA B200\n" +
-		"#       size         count      type   redop    root     time   algbw   busbw\n" +
+// TestRankLinesCut: posters cut parts of the Rank lines, and the GPU and
+// the ranks stay to read, the hosts unknown. yangwhale/gpu-tpu-pedia's B200
+// log elides "on HOST" ("#  Rank  0 Group  0 Pid 221599 device  0
+// [0000:8f:00] NVIDIA B200"; its header and first row as posted, in-place
+// columns cut); the GKE 2 x 8 page prints neither Pid nor host, and a note
+// after the GPU ("... device  0 [0000:8f:00] NVIDIA B200 (node 0)"), which
+// is no part of its name.
+func TestRankLinesCut(t *testing.T) {
+	const table = "#       size         count      type   redop    root     time   algbw   busbw\n" +
 		"     8388608       2097152     float     sum      -1    80.32  104.44  182.77\n"
-	tests, err := NewReader(strings.NewReader(in)).ReadAll()
-	if err != nil || len(tests) != 1 {
-		t.Fatalf("%d tests, %v", len(tests), err)
-	}
-	if tt := tests[0]; tt.System != "NVIDIA B200" || len(tt.Hosts) != 0 || len(tt.Evidence.Devices) != 2 {
-		t.Errorf("GPU %q, hosts %q, %d devices; want NVIDIA B200, no host, 2 devices", tt.System, tt.Hosts, len(tt.Evidence.Devices))
-	}
-}
-
-// TestRankLinesWithoutPid: the GKE B200 2 x 8 page's Rank lines print
-// neither Pid nor host, and a note after the GPU ("#  Rank  0 Group  0
-// device  0 [0000:8f:00] NVIDIA B200 (node 0)"): the GPU is read without
-// the note.
-func TestRankLinesWithoutPid(t *testing.T) {
-	in := "#  Rank  0 Group  0 device  0 [0000:8f:00] NVIDIA B200 (node 0)\n" +
-		"#  Rank  1 Group  0 device  1 [0000:90:00] NVIDIA B200 (node 0)\n" +
-		"#       size         count      type   redop    root     time   algbw   busbw\n" +
-		"     8388608       2097152     float     sum      -1    80.32  104.44  182.77\n"
-	tests, err := NewReader(strings.NewReader(in)).ReadAll()
-	if err != nil || len(tests) != 1 {
-		t.Fatalf("%d tests, %v", len(tests), err)
-	}
-	if tt := tests[0]; tt.System != "NVIDIA B200" || len(tt.Evidence.Devices) != 2 {
-		t.Errorf("GPU %q, %d devices; want NVIDIA B200, 2", tt.System, len(tt.Evidence.Devices))
+	for _, c := range []struct{ name, ranks string }{
+		{"no host", "#  Rank  0 Group  0 Pid 221599 device  0 [0000:8f:00] NVIDIA B200\n" +
+			"#  Rank  1 Group  0 Pid 221599 device  1 [0000:90:00] NVIDIA B200\n"},
+		{"no Pid, a note", "#  Rank  0 Group  0 device  0 [0000:8f:00] NVIDIA B200 (node 0)\n" +
+			"#  Rank  1 Group  0 device  1 [0000:90:00] NVIDIA B200 (node 0)\n"},
+	} {
+		tests, err := NewReader(strings.NewReader(c.ranks + table)).ReadAll()
+		if err != nil || len(tests) != 1 {
+			t.Fatalf("%s: %d tests, %v", c.name, len(tests), err)
+		}
+		if tt := tests[0]; tt.System != "NVIDIA B200" || len(tt.Hosts) != 0 || len(tt.Evidence.Devices) != 2 {
+			t.Errorf("%s: GPU %q, hosts %q, %d devices; want NVIDIA B200, no host, 2 devices", c.name, tt.System, tt.Hosts, len(tt.Evidence.Devices))
+		}
 	}
 }
