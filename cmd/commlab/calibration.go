@@ -243,17 +243,7 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 		problems = append(problems, problem{Message: fmt.Sprintf("%s is not in commlab's catalog: it is taken as a PCIe card of compute capability 9.0 without NVLink; "+
 			"describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host is fabric=infinity)", hw.GPU.Name)})
 	}
-	hw, notes := hw.WithEvidence(m.tables)
-	host := hw.ForHosts(perNode)
-	if host.Fabric != hw.Fabric && hw.Sources.Fabric == predict.SourceLog {
-		notes = append(notes, fmt.Sprintf("an NVLink bridge joins pairs of cards: on %d GPUs a node the rings cross PCIe between the pairs, which no table ran, and the prediction takes PCIe", perNode))
-	}
-	hw, fitted := host.FitNICs(m.tables)
-	if fitted != "" {
-		notes = append(notes, fitted)
-	}
-	hw, chosen := hw.FitSwitches(m.tables)
-	notes = append(notes, chosen...)
+	hw, notes := hw.FromTables(m.tables, perNode)
 	for _, n := range notes {
 		problems = append(problems, problem{Message: n})
 	}

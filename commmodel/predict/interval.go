@@ -225,6 +225,12 @@ type heldTable struct {
 // hardly moved those it covers least (ABCI's A100 69.9% to 70.5%).
 func (h heldTable) only(p nccl.Protocol) heldTable {
 	var out heldTable
+	if h.own && len(h.calibrated)-h.fitted < minDegrees {
+		// Too few points beyond its fitted parameters for the whole
+		// table's errors to say anything of its spread (pool): nor do
+		// any protocol's.
+		out.own, out.fitted = true, len(h.calibrated)
+	}
 	for i, q := range h.protocols {
 		if q != p {
 			continue

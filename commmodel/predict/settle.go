@@ -302,3 +302,25 @@ func (m *Machine) fitError(tables []Table) float64 {
 	}
 	return fit.Median(per)
 }
+
+// FromTables returns h with what the tables say of the machine, for runs
+// of perHost GPUs a host (0 for the tables' own): the facts their logs
+// print (WithEvidence), the fabric of a host of that many GPUs (ForHosts,
+// with HostGPUs of the tables), the NICs a node that the tables across
+// nodes fit best (FitNICs) and the fabric they settle (FitSwitches). It is
+// what commlab's commands make of a user's logs, and the notes say, one
+// a line, what was read, inferred or chosen, for the user to check.
+func (h Hardware) FromTables(tables []Table, perHost int) (Hardware, []string) {
+	perHost = max(perHost, HostGPUs(tables))
+	hw, notes := h.WithEvidence(tables)
+	host := hw.ForHosts(perHost)
+	if host.Fabric != hw.Fabric && hw.Sources.Fabric == SourceLog {
+		notes = append(notes, fmt.Sprintf("an NVLink bridge joins pairs of cards: on %d GPUs a node the rings cross PCIe between the pairs, which no table ran, and the prediction takes PCIe", perHost))
+	}
+	hw, fitted := host.FitNICs(tables)
+	if fitted != "" {
+		notes = append(notes, fitted)
+	}
+	hw, chosen := hw.FitSwitches(tables)
+	return hw, append(notes, chosen...)
+}

@@ -61,9 +61,66 @@ func Coverage(scores []Score) float64 {
 // predicting it (HeldOut). A table is never in the calibration that
 // predicts it, nor in the refits behind the interval's spread.
 func LeaveOneOut(h predict.Hardware, tables []predict.Table, s *predict.Settings) ([]Score, error) {
+	return leaveOneOut(tables, func(calibration, held []predict.Table) ([]Score, error) {
+		return HeldOut(h, calibration, held, s)
+	})
+}
+
+// FromEach scores every table by calibrating on it alone and predicting
+// each of the others (HeldOut): what one table of a machine, the commonest
+// thing a user has, says of the machine's other runs. The scores come in
+// order of the calibration table, then of the held-out one.
+func FromEach(h predict.Hardware, tables []predict.Table, s *predict.Settings) ([]Score, error) {
+	return fromEach(tables, func(calibration, held []predict.Table) ([]Score, error) {
+		return HeldOut(h, calibration, held, s)
+	})
+}
+
+// NewUserLeaveOneOut is LeaveOneOut as a user who has only the logs gets
+// it (AsNewUser): no description of the machine beyond the tables' own.
+func NewUserLeaveOneOut(tables []predict.Table) ([]Score, error) {
+	return leaveOneOut(tables, AsNewUser)
+}
+
+// NewUserFromEach is FromEach as a user who has only the logs gets it
+// (AsNewUser).
+func NewUserFromEach(tables []predict.Table) ([]Score, error) {
+	return fromEach(tables, AsNewUser)
+}
+
+// AsNewUser scores each held table as commlab predicts it for a user who
+// gives the calibration tables' logs and the held run's shape, nothing
+// more: the machine is what predict.Describe makes of the tables' GPU name,
+// with what the tables say of it for the held run's GPUs a host
+// (Hardware.FromTables), and the model is calibrated on them (HeldOut).
+func AsNewUser(calibration, held []predict.Table) ([]Score, error) {
+	if len(calibration) == 0 {
+		return nil, errors.New("predict: no calibration table")
+	}
+	base, err := predict.Describe(calibration[0].GPU, "")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Score, 0, len(held))
+	for i := range held {
+		h, _ := base.FromTables(calibration, held[i].PerNode)
+		sc, err := HeldOut(h, calibration, held[i:i+1], nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sc...)
+	}
+	return out, nil
+}
+
+// A scorer scores the held tables against a calibration on the others.
+type scorer func(calibration, held []predict.Table) ([]Score, error)
+
+// leaveOneOut holds out each table in turn and scores it with score.
+func leaveOneOut(tables []predict.Table, score scorer) ([]Score, error) {
 	out := make([]Score, 0, len(tables))
 	for i := range tables {
-		sc, err := HeldOut(h, slices.Concat(tables[:i], tables[i+1:]), tables[i:i+1], s)
+		sc, err := score(slices.Concat(tables[:i], tables[i+1:]), tables[i:i+1])
 		if err != nil {
 			return nil, fmt.Errorf("predict: without %s: %w", tables[i].Name, err)
 		}
@@ -72,14 +129,12 @@ func LeaveOneOut(h predict.Hardware, tables []predict.Table, s *predict.Settings
 	return out, nil
 }
 
-// FromEach scores every table by calibrating on it alone and predicting
-// each of the others (HeldOut): what one table of a machine, the commonest
-// thing a user has, says of the machine's other runs. The scores come in
-// order of the calibration table, then of the held-out one.
-func FromEach(h predict.Hardware, tables []predict.Table, s *predict.Settings) ([]Score, error) {
+// fromEach calibrates on each table alone and scores the others with
+// score.
+func fromEach(tables []predict.Table, score scorer) ([]Score, error) {
 	var out []Score
 	for i := range tables {
-		sc, err := HeldOut(h, tables[i:i+1], slices.Concat(tables[:i], tables[i+1:]), s)
+		sc, err := score(tables[i:i+1], slices.Concat(tables[:i], tables[i+1:]))
 		if err != nil {
 			return nil, fmt.Errorf("predict: from %s: %w", tables[i].Name, err)
 		}
