@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -140,6 +141,15 @@ func TestPredictRowsOnly(t *testing.T) {
 	}
 	if lines := strings.SplitN(out, "\n", 3); len(lines) < 3 || !strings.HasPrefix(lines[1], "guess: gpu = unnamed GPU: the logs name none") || !strings.Contains(lines[1], "-gpu NAME") {
 		t.Errorf("rows without a GPU name: output\n%s\nwant the GPU said to be a guess first, under the query, with the flag that settles it", out)
+	}
+	// The JSON says what the text says.
+	code, out, _ = runCLI(append(args, "-calibrate", path, "-json")...)
+	var js struct {
+		Hardware struct{ Guesses []guessOutput } `json:"hardware"`
+	}
+	if err := json.Unmarshal([]byte(out), &js); code != 0 || err != nil || len(js.Hardware.Guesses) == 0 ||
+		js.Hardware.Guesses[0] != (guessOutput{Fact: "gpu", Value: predict.UnnamedGPU, Hint: "-gpu NAME"}) {
+		t.Errorf("rows without a GPU name, JSON: exit %d, %v, guesses %+v; want the GPU's guess first", code, err, js.Hardware.Guesses)
 	}
 	odd := []string{"predict", "-collective", "allreduce", "-p", "6", "-per-node", "3", "-size", "1KiB", "-calibrate", path}
 	if code, _, stderr := runCLI(odd...); code == 0 || !strings.Contains(stderr, "the table is left out; give nodes=N") {

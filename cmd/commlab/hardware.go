@@ -24,18 +24,39 @@ type hardwareOutput struct {
 // predict.GuessMoves: at size_bytes the prediction with alternative is
 // ratio times the one with the fact as assumed; hint is the -hw setting
 // that settles it.
+// The guess of the GPU itself, where the catalog does not know it, has no
+// alternative, size or ratio: every other fact rests on it.
 type guessOutput struct {
 	Fact        string  `json:"fact"`
 	Value       string  `json:"value"`
-	Alternative string  `json:"alternative"`
-	SizeBytes   float64 `json:"size_bytes"`
-	Ratio       float64 `json:"ratio"`
+	Alternative string  `json:"alternative,omitempty"`
+	SizeBytes   float64 `json:"size_bytes,omitempty"`
+	Ratio       float64 `json:"ratio,omitempty"`
 	Hint        string  `json:"hint"`
 }
 
-// hardwareOf returns hw's summary and facts, without guesses.
+// hardwareOf returns hw's summary and facts, with the guess of the GPU
+// where the catalog does not know it (gpuGuess) and no other.
 func hardwareOf(hw predict.Hardware) hardwareOutput {
-	return hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
+	out := hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
+	if g, ok := gpuGuess(out.Facts); ok {
+		out.Guesses = append(out.Guesses, g)
+	}
+	return out
+}
+
+// gpuGuess returns the guess of a GPU the logs do not name or the catalog
+// does not know, whose links are assumed: no ratio measures it, and the
+// hint says how to name or describe it.
+func gpuGuess(facts []predict.Fact) (guessOutput, bool) {
+	g := factOf(facts, "gpu")
+	if !g.Guessed() || !factOf(facts, "link_bw").Guessed() || !factOf(facts, "fabric").Guessed() {
+		return guessOutput{}, false
+	}
+	if g.Value == predict.UnnamedGPU {
+		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-gpu NAME"}, true
+	}
+	return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-hw cc=X.Y,links=N,link-bw=RATE"}, true
 }
 
 // describeHardware returns hw's facts and the guesses that move the
@@ -77,15 +98,15 @@ func factOf(facts []predict.Fact, name string) predict.Fact {
 // writeHardware prints the guesses that move the answer first, then the
 // machine, each fact with its source and the assumed ones marked.
 func writeHardware(w io.Writer, h hardwareOutput) {
-	if g := factOf(h.Facts, "gpu"); g.Guessed() && factOf(h.Facts, "link_bw").Guessed() && factOf(h.Facts, "fabric").Guessed() {
-		// Every other fact rests on this one, which no ratio measures.
-		if g.Value == predict.UnnamedGPU {
-			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, and a PCIe card without NVLink is assumed: settle it with -gpu NAME, as the Rank lines of nccl-tests or rccl-tests print it\n", g.Value)
-		} else {
-			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host adds fabric=infinity), or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN\n", g.Value)
-		}
-	}
 	for _, g := range h.Guesses {
+		switch {
+		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU:
+			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, and a PCIe card without NVLink is assumed: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it\n", g.Value, g.Hint)
+			continue
+		case g.Fact == "gpu":
+			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with %s (an AMD Instinct host adds fabric=infinity), or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN\n", g.Value, g.Hint)
+			continue
+		}
 		fmt.Fprintf(w, "guess: %s = %s is assumed; with %s the prediction at %s is %.2fx: settle it with %s\n",
 			g.Fact, g.Value, g.Alternative, units.FormatSize(g.SizeBytes), g.Ratio, g.Hint)
 	}
