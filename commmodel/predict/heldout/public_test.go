@@ -88,6 +88,34 @@ var publicMachines = []publicMachine{
 	}},
 }
 
+// publicSingles are the other logs of data/nccltests/testdata/real, one
+// machine each, but for those of the paired machines (the DGX-2's, GB300's
+// and nccl-tests#290's H100s): scored from the GPU's name alone with the
+// publicMachines' (TestPublicFromName). A log that prints no GPU name or
+// no shape is given its page's; a GPU its page does not name is left out
+// (bottlerocket313's EFA AllToAll), as is a run whose page names neither
+// the collective nor the ranks' layout beyond a few rows
+// (aws-k8s-tester#585's, nccl#652's).
+var publicSingles = []publicLog{
+	{"a100_1x4_g4_allreduce_stanage.log", predict.Pins{}},
+	{"a100_2x8_allreduce_efa_p4d_ncclinfo.log", predict.Pins{}},
+	{"a100_2x8_allreduce_oci_oke.log", predict.Pins{}},
+	{"gh200_2x1_allreduce_wrong_rows_nccltests369.log", predict.Pins{}},
+	{"h100_2x8_allreduce_gcp_a3mega.log", predict.Pins{}},
+	{"h100_pcie_nvlink_bridge_1x2_nccl1161.log", predict.Pins{GPU: "NVIDIA H100 PCIe"}},
+	{"h100nvl_2x2_allreduce_slingshot_nccl2441.log", predict.Pins{}},
+	{"h200_2x8_allreduce_nebius_runai.log", predict.Pins{}},
+	{"h800_1x8_broadcast_ncclinfo.log", predict.Pins{}},
+	{"l40s_2node_allreduce_openshift.log", predict.Pins{}},
+	{"mi250x_4x8_allgather_stalled_rccl1490.log", predict.Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI250X"}},
+	{"mi300x_vf_1x8_allreduce_rccl_issue1562.log", predict.Pins{}},
+	{"mi355x_2x8_allreduce_pollara_roce.log", predict.Pins{GPU: "AMD Instinct MI355X"}},
+	{"rtx5090_2rank_allreduce_tagoutput_late2025.log", predict.Pins{}},
+	{"rtx6000d_2x8_alltoall_late2025.log", predict.Pins{}},
+	{"t4_3node_allreduce_stepbytes_srun.log", predict.Pins{}},
+	{"v100_efa_2x1_allreduce_pre2022.log", predict.Pins{}},
+}
+
 // tables reads the machine's tables, named "machine/file#test".
 func (m publicMachine) tables(t *testing.T) []predict.Table {
 	t.Helper()
@@ -101,9 +129,6 @@ func (m publicMachine) tables(t *testing.T) []predict.Table {
 			tab.Name = m.name + "/" + l.file + tab.Name[len(tab.Name)-len("#0"):]
 			out = append(out, tab)
 		}
-	}
-	if len(out) < 2 {
-		t.Fatalf("%s: %d tables, want 2 or more", m.name, len(out))
 	}
 	return out
 }
@@ -128,6 +153,9 @@ func TestPublicMachines(t *testing.T) {
 	}
 	for _, m := range publicMachines {
 		tabs := m.tables(t)
+		if len(tabs) < 2 {
+			t.Fatalf("%s: %d tables, want 2 or more", m.name, len(tabs))
+		}
 		l, err := heldout.NewUserLeaveOneOut(tabs)
 		if err != nil {
 			t.Fatalf("%s: %v", m.name, err)
@@ -144,4 +172,32 @@ func TestPublicMachines(t *testing.T) {
 	}
 	row("all", "", loo, each)
 	golden(t, "public_machines.md", b.Bytes())
+}
+
+// TestPublicFromName scores every table of the public logs as commlab
+// predicts it from the GPU's name and the run's shape alone, no table
+// (heldout.FromName): what a user gets before any log of the machine is
+// read. None may be refused; the scores are held to the golden table.
+func TestPublicFromName(t *testing.T) {
+	var b bytes.Buffer
+	fmt.Fprintln(&b, "| table | GPU | ranks (nodes x GPUs) | error, all sizes | inside the interval | width median |")
+	fmt.Fprintln(&b, "|---|---|---:|---:|---:|---:|")
+	var all []heldout.Score
+	for _, m := range append(publicMachines, publicMachine{"single", publicSingles}) {
+		tabs := m.tables(t)
+		scores, err := heldout.FromName(tabs)
+		if err != nil {
+			t.Fatalf("%s: %v", m.name, err)
+		}
+		for i, s := range scores {
+			w50, _ := widths(scores[i : i+1])
+			fmt.Fprintf(&b, "| %s | %s | %d (%d x %d) | %s | %d of %d | %.2fx |\n", s.Table, tabs[i].GPU, tabs[i].Ranks(), tabs[i].Nodes, tabs[i].PerNode,
+				pct(s.Model.All), s.Inside, s.Points, w50)
+		}
+		all = append(all, scores...)
+	}
+	within, _ := targets(all)
+	w50, w90 := widths(all)
+	fmt.Fprintf(&b, "| all: %d tables | | | %d within 15%% | %s | %.2fx (p90 %.2fx) |\n", len(all), within, pct(heldout.Coverage(all)), w50, w90)
+	golden(t, "public_from_name.md", b.Bytes())
 }

@@ -274,6 +274,18 @@ MI300X of ROCm's blog takes 13 us a call without CUDA graphs and 6-9 with them, 
 prior is NVIDIA's 3.1 us; and one setting the model does not read: NCCL_MIN_CTAS=24 on nccl-tests#309's
 8 x 8 H100 runs NVLSTree 20% faster at 8 GiB than the default.
 
+Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
+alone (`+"`predict.Untabled`"+`: NCCL's own model where its tables know the GPU's links, the model at its
+priors otherwise). Every table of these logs, and of the public logs of one table, predicted so
+(`+"`heldout.FromName`"+`; a log that prints no GPU name is given its page's):
+
+`)
+	b.WriteString(part("public_from_name.md"))
+	fmt.Fprint(&b, `
+The misses from the name alone are what the logs would settle: the network's latency (EFA on p4d,
+GCP's A3 Mega, 5-16 times NCCL's), the NICs a node, and GeForce cards, whose 2 to 4 GPUs in one host
+move 2.2 to 3.9 GB/s of bus bandwidth at 2 GiB where NCCL's PCIe figure is 24.
+
 ## Scale-out to 64 nodes
 
 Bus bandwidth at 32 GiB on Together AI's B200 cluster "slinky" (`+"`commmodel/predict/heldout/testdata/"+scaleOutFile+"`"+`

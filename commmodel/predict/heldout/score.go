@@ -113,6 +113,49 @@ func AsNewUser(calibration, held []predict.Table) ([]Score, error) {
 	return out, nil
 }
 
+// FromName scores each table as commlab predicts it for a user who gives
+// only the GPU's name as the table's log prints it and the run's shape, no
+// table: predict.Untabled on what predict.Describe makes of the name, for
+// hosts of the table's GPUs a node. The one-link baseline, which needs a
+// table, is NaN.
+func FromName(tables []predict.Table) ([]Score, error) {
+	out := make([]Score, 0, len(tables))
+	for i := range tables {
+		t := &tables[i]
+		h, err := predict.Describe(t.GPU, "")
+		if err != nil {
+			return nil, fmt.Errorf("predict: %s: %w", t.Name, err)
+		}
+		h = h.ForHosts(t.PerNode)
+		sizes := make([]float64, len(t.Points))
+		for j, p := range t.Points {
+			sizes[j] = p.Size
+		}
+		preds, _, err := predict.Untabled(h, t.Query(), sizes)
+		if err != nil {
+			return nil, fmt.Errorf("predict: %s: %w", t.Name, err)
+		}
+		sc := Score{Table: t.Name, Points: len(sizes), Predicted: preds, Measured: make([]float64, len(sizes)),
+			Baseline: Errors{math.NaN(), math.NaN()}, NCCL: Errors{math.NaN(), math.NaN()}}
+		var all, large []float64
+		for j, p := range t.Points {
+			sc.Measured[j] = p.Time
+			if preds[j].Holds(p.Time) {
+				sc.Inside++
+			}
+			r := math.Abs(preds[j].Time/p.Time - 1)
+			all = append(all, r)
+			if p.Size >= LargeSize {
+				large = append(large, r)
+				sc.Large++
+			}
+		}
+		sc.Model = Errors{All: fit.Median(all), Large: fit.Median(large)}
+		out = append(out, sc)
+	}
+	return out, nil
+}
+
 // A scorer scores the held tables against a calibration on the others.
 type scorer func(calibration, held []predict.Table) ([]Score, error)
 
