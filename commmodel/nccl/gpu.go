@@ -45,6 +45,10 @@ type GPU struct {
 	BridgeLinks int
 	// PCIeGen is the generation of the host PCIe x16 link (0 if unknown).
 	PCIeGen int
+	// NoP2P reports that NVIDIA's driver gives no GPU peer-to-peer access
+	// between two such cards over PCIe: NCCL moves their data through host
+	// memory (its SHM transport), far below the link's rate.
+	NoP2P bool
 	// Known reports that the figures are the catalog's (ParseGPU); false
 	// for UnknownGPU's assumptions and for figures given by hand.
 	Known bool
@@ -102,6 +106,12 @@ type gpuEntry struct {
 //	MI350X, MI355X       AMD Instinct MI350X and MI355X datasheets: 7 Infinity Fabric links of
 //	                     153.6 GB/s both ways (76.8 GB/s a direction); gfx950; PCIe Gen5
 //	AMD GFXIP versions   ROCm's "AMD GPU specifications" (GFXIP major and minor columns)
+//	GeForce RTX 40, 50   no P2P from NVIDIA's driver (NoP2P): "GeForce cards do not support P2P"
+//	                     (NCCL's maintainer on two RTX 5090s, NVIDIA/nccl-tests#287; #289 alike);
+//	                     NCCL's topology lines type RTX 4090 pairs PHB and SYS, through the CPU
+//	                     (NVIDIA/nccl-tests#307); P2P between them takes a patched kernel module
+//	                     (tinygrad/open-gpu-kernel-modules#17, #29). The RTX 30 series keeps P2P:
+//	                     users report it between RTX 3090s on driver 535 (NVIDIA/nccl#1127)
 //	PCIe Gen             the product's host interface in its datasheet
 //
 // Names are matched without regard to case, so "NVIDIA H100 80GB HBM3" and
@@ -113,8 +123,8 @@ var gpuTable = []gpuEntry{
 	{[]string{"B200"}, GPU{Name: "B200", CompCap: 100, NVLinks: 18, NVLinkBW: 50e9, PCIeGen: 5}},
 	{[]string{"GB10"}, GPU{Name: "GB10", CompCap: 121}},
 	{[]string{"RTX PRO 6000"}, GPU{Name: "RTX PRO 6000 Blackwell", CompCap: 120, PCIeGen: 5}},
-	{[]string{"RTX 5090"}, GPU{Name: "GeForce RTX 5090", CompCap: 120, PCIeGen: 5}},
-	{[]string{"RTX 5080"}, GPU{Name: "GeForce RTX 5080", CompCap: 120, PCIeGen: 5}},
+	{[]string{"RTX 5090"}, GPU{Name: "GeForce RTX 5090", CompCap: 120, PCIeGen: 5, NoP2P: true}},
+	{[]string{"RTX 5080"}, GPU{Name: "GeForce RTX 5080", CompCap: 120, PCIeGen: 5, NoP2P: true}},
 	{[]string{"GH200"}, GPU{Name: "GH200", CompCap: 90, NVLinks: 18, NVLinkBW: 25e9, PCIeGen: 5}},
 	{[]string{"H200", "NVL"}, GPU{Name: "H200 NVL", CompCap: 90, PCIeGen: 5}},
 	{[]string{"H200"}, GPU{Name: "H200 SXM", CompCap: 90, NVLinks: 18, NVLinkBW: 25e9, PCIeGen: 5}},
@@ -128,8 +138,8 @@ var gpuTable = []gpuEntry{
 	{[]string{"L40"}, GPU{Name: "L40", CompCap: 89, PCIeGen: 4}},
 	{[]string{"L20"}, GPU{Name: "L20", CompCap: 89, PCIeGen: 4}},
 	{[]string{"L4"}, GPU{Name: "L4", CompCap: 89, PCIeGen: 4}},
-	{[]string{"RTX 4090"}, GPU{Name: "GeForce RTX 4090", CompCap: 89, PCIeGen: 4}},
-	{[]string{"RTX 4080"}, GPU{Name: "GeForce RTX 4080", CompCap: 89, PCIeGen: 4}},
+	{[]string{"RTX 4090"}, GPU{Name: "GeForce RTX 4090", CompCap: 89, PCIeGen: 4, NoP2P: true}},
+	{[]string{"RTX 4080"}, GPU{Name: "GeForce RTX 4080", CompCap: 89, PCIeGen: 4, NoP2P: true}},
 	{[]string{"RTX 6000 ADA"}, GPU{Name: "RTX 6000 Ada", CompCap: 89, PCIeGen: 4}},
 	{[]string{"RTX 5000 ADA"}, GPU{Name: "RTX 5000 Ada", CompCap: 89, PCIeGen: 4}},
 	{[]string{"RTX 4000 ADA"}, GPU{Name: "RTX 4000 Ada", CompCap: 89, PCIeGen: 4}},

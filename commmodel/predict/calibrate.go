@@ -221,7 +221,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		ids := busIDs(&t)
 		return t.Nodes == 1 && t.PerNode > 1 && (ids == "" || strings.Count(ids, ",")+1 == t.Ranks())
 	})
-	if r := m.x[parIntraBW] / x0[parIntraBW]; h.Fabric == FabricPCIe && oneNode && r < 0.5 {
+	if r := m.x[parIntraBW] / h.intraBW(); h.Fabric == FabricPCIe && oneNode && r < 0.5 {
 		m.Notes = append(m.Notes, fmt.Sprintf("the tables fit intra_bw at %s, %.2f of the PCIe rate: between these cards NCCL got less than PCIe's rate, by P2P across the CPUs' link between sockets (nvidia-smi topo -m: SYS), a copy through host memory where P2P is off (GeForce cards; a container may hide it), or sockets; NCCL_DEBUG=INFO's channel lines say which (\"via P2P\", \"via SHM\", \"via NET\")",
 			FormatValue(m.x[parIntraBW], params[parIntraBW].unit), r))
 	}
@@ -734,6 +734,15 @@ const LinkShare = 0.8
 // MI355X 406.76 of 7 x 76.8 (0.757, the OCI guide's), to two digits.
 const InfinityShare = 0.73
 
+// HostCopyBW is the prior of intra_bw between GPUs without P2P
+// (Hardware.hostCopy), whose data NCCL copies through host memory: the
+// median bus bandwidth, to two digits, of the largest AllReduce of the
+// public one-host tables of such cards (TestHostCopyBW): RTX 4090s of
+// data/nccltests/testdata/real's kalavai logs, 2.24 and 3.85 GB/s on 2
+// GPUs and 2.59 and 2.59 on 4 at 2 GiB, a tenth of their PCIe Gen4
+// figure (24 GB/s).
+const HostCopyBW = 2.6e9
+
 // intraPrior is the prior of intra_bw: the bus bandwidth NCCL's tuning
 // model gives Ring/Simple AllReduce within one NVSwitch node of 8 GPUs
 // (fewer if the NVLink domain is smaller), what NCCL's per-channel speeds
@@ -742,9 +751,13 @@ const InfinityShare = 0.73
 // its table does not know, or whose links the description changed (an
 // AMD Instinct's Infinity Fabric), the prior is LinkShare (InfinityShare)
 // of the hardware's figure (Hardware.intraBW), and without NVLink, or where
-// NCCL's model fails, the figure itself (NCCL's own for PCIe).
+// NCCL's model fails, the figure itself (NCCL's own for PCIe), but
+// HostCopyBW between PCIe cards without P2P.
 func (m *Machine) intraPrior() float64 {
 	h := &m.Hardware
+	if h.hostCopy() {
+		return HostCopyBW
+	}
 	if !h.ncclLinks() {
 		if h.Fabric.oneHop() && h.links() > 0 && h.GPU.NVLinkBW > 0 {
 			if h.Fabric == FabricInfinity {

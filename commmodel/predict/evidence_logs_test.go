@@ -37,11 +37,12 @@ func TestDescribeRealLogs(t *testing.T) {
 			"nics_per_node": {"one per GPU", SourceAssumed},
 		}},
 		// 4 GeForce RTX 4090s of one process (kalavai-client): PCIe cards,
-		// whose link the catalog gives (PCIe Gen4, 24 GB/s a direction).
+		// whose link the catalog gives (PCIe Gen4, 24 GB/s a direction),
+		// without P2P between GeForce RTX 40 cards.
 		{file: "rtx4090_1x4_g4_allreduce_docker_kalavai.log", nodes: 1, perNode: 4, facts: map[string]want{
 			"fabric":  {"pcie", SourceAssumed},
 			"nvlinks": {"0", SourceCatalog},
-			"link_bw": {"PCIe Gen4 24 GB/s", SourceCatalog},
+			"link_bw": {"PCIe Gen4 24 GB/s, no P2P", SourceCatalog},
 		}},
 		// 2 x 8 A100 on p4d over EFA: the Rank lines put 8 ranks on each of
 		// two workers; NCCL 2.9.9's debug lines say nothing of NVLS and give

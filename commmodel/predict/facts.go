@@ -77,7 +77,11 @@ var facts = []fact{
 	{"nvlinks", "links", func(h *Hardware) string { return fmt.Sprint(h.links()) }, func(s *Sources) *Source { return &s.NVLinks }},
 	{"link_bw", "link-bw", func(h *Hardware) string {
 		if h.links() == 0 { // no NVLink: the cards' PCIe link
-			return fmt.Sprintf("PCIe Gen%d %s", h.GPU.PCIeGen, units.FormatBandwidth(nccl.PCIeBW(h.GPU.PCIeGen)))
+			v := fmt.Sprintf("PCIe Gen%d %s", h.GPU.PCIeGen, units.FormatBandwidth(nccl.PCIeBW(h.GPU.PCIeGen)))
+			if h.hostCopy() {
+				v += ", no P2P" // intra_bw's prior is HostCopyBW
+			}
+			return v
 		}
 		return units.FormatBandwidth(h.GPU.NVLinkBW)
 	}, func(s *Sources) *Source { return &s.LinkBW }},

@@ -195,6 +195,17 @@ func (h *Hardware) intraBW() float64 {
 	return nccl.PCIeBW(h.GPU.PCIeGen)
 }
 
+// hostCopy reports that a host's GPUs reach each other through host
+// memory, not P2P: PCIe cards the catalog gives no P2P (nccl.GPU.NoP2P,
+// GeForce RTX 40 and 50), whose link nothing stronger than the catalog
+// describes. A user's -hw pcie=GEN (or link-bw, links) describes the link
+// and takes the cards as joined at its rate, P2P as a patched driver gives
+// it.
+func (h *Hardware) hostCopy() bool {
+	weak := h.Sources.LinkBW == SourceCatalog || !h.given(h.Sources.LinkBW)
+	return h.GPU.NoP2P && h.Fabric == FabricPCIe && h.links() == 0 && weak
+}
+
 // InNCCLTables reports whether NCCL's tuning tables know h's GPUs and
 // links as h describes them (ncclLinks): where they do not (an AMD
 // Instinct, a GPU NCCL's tables lack, links the description changed),
