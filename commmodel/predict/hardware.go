@@ -52,9 +52,10 @@ type Hardware struct {
 	// System is the catalog system (presets.Systems) whose facts the
 	// description took, "" for none.
 	System string
-	// hostGPUs is the GPUs of one host where a catalog system or ForHosts
-	// gave them, else 0: a run of fewer GPUs a node reaches only their
-	// share of the NICs.
+	// hostGPUs is the GPUs of one host where a catalog system, ForHosts or
+	// a capture of a mesh (SetTopology) gave them, else 0: a run of fewer
+	// GPUs a node reaches only their share of the NICs, and on a mesh only
+	// the links among them (runLinks).
 	hostGPUs int
 	// Sources says where each fact above came from.
 	Sources Sources
@@ -206,6 +207,36 @@ func (h *Hardware) hostCopy() bool {
 	return h.GPU.NoP2P && h.Fabric == FabricPCIe && h.links() == 0 && weak
 }
 
+// runLinks returns the GPU links that one GPU of a run of k GPUs a host
+// drives. On a mesh or Infinity Fabric host every pair of GPUs has links of
+// its own, PairLinks = links/(G−1) of them on a host of G GPUs, so a run on
+// k < G of them reaches its k−1 peers on
+//
+//	PairLinks·(k−1) = links·(k−1)/(G−1)
+//
+// links, as NCCL sees it: its topology holds the communicator's GPUs alone
+// and the NVLinks among them (ncclTopoAddPci skips a GPU of no rank, and
+// ncclTopoAddNvLinks links a GPU only to GPUs it holds; NCCL 2.30 src/graph/topo.cc).
+// Where G is not known (hostGPUs is 0), from k = G on, and on a switch or
+// PCIe, it is all of a GPU's links.
+func (h *Hardware) runLinks(k int) int {
+	n := h.links()
+	if (h.Fabric == FabricMesh || h.Fabric == FabricInfinity) && k > 1 && k < h.hostGPUs {
+		n = max(n*(k-1)/(h.hostGPUs-1), 1)
+	}
+	return n
+}
+
+// intraShare is the share of one GPU's links that a run of k GPUs a host
+// drives (runLinks over all of them): 1 but on a mesh of known GPUs that
+// the run does not fill.
+func (h *Hardware) intraShare(k int) float64 {
+	if n := h.links(); n > 0 {
+		return float64(h.runLinks(k)) / float64(n)
+	}
+	return 1
+}
+
 // InNCCLTables reports whether NCCL's tuning tables know h's GPUs and
 // links as h describes them (ncclLinks): where they do not (an AMD
 // Instinct, a GPU NCCL's tables lack, links the description changed),
@@ -262,11 +293,16 @@ func (h *Hardware) groupNodes(s shape) int {
 	return max(h.Group/s.hosts, 1)
 }
 
-// system is nccl.System for a shape under NCCL v.
+// system is nccl.System for a shape under NCCL v: its GPUs' links are
+// those the run's GPUs a host drive (runLinks).
 func (h *Hardware) system(s shape, v nccl.Version) nccl.System {
 	nicBW := h.nicBW()
+	links := h.NVLinks
+	if run := h.runLinks(s.per / s.hosts); run != h.links() {
+		links = run
+	}
 	return nccl.System{GPU: h.GPU, GPUsPerNode: s.per, Nodes: s.nodes, NVSwitch: h.Fabric.oneHop(),
-		NVLinks: h.NVLinks, NICs: h.nics(s.hosts, s.per/s.hosts, v), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU, NICPath: h.NICPath}
+		NVLinks: links, NICs: h.nics(s.hosts, s.per/s.hosts, v), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU, NICPath: h.NICPath}
 }
 
 // String describes h in one line ("H100 SXM, NVSwitch 18 NVLinks, NVLS, 8 NICs of 50 GB/s").

@@ -413,6 +413,9 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 		}
 	}
 	t.intra, t.net, t.leave = bytes(rn.collective, ch, rn.shape, nics, r.hw.groupNodes(rn.shape), size)
+	// intra_bw is one GPU's bandwidth on all its links: a run that drives a
+	// share of them moves its bytes as if they were 1/share times as many.
+	t.intra /= r.hw.intraShare(rn.shape.per / rn.shape.hosts)
 	if ch.p2p {
 		t.channels = p2pChannels(r.hw, ref.full, rn, nics, t.net)
 		return t, nil

@@ -11,7 +11,8 @@ import (
 //
 //   - the fabric and the NVLinks of one GPU (topo.InferFabric): NVSwitch
 //     with the links of one pair; a mesh with the links of all its pairs
-//     (an Infinity Fabric host stays one); PCIe where the GPUs lack a
+//     (an Infinity Fabric host stays one) and its GPUs as the host's, of
+//     which a run on fewer drives fewer links (runLinks); PCIe where the GPUs lack a
 //     uniform NVLink fabric, the GPU's NVLinks then left as they were. A
 //     capture of fewer than two GPUs shows no fabric and leaves it.
 //   - NVLS: off on a mesh or PCIe. A capture cannot show whether NVLink
@@ -67,6 +68,7 @@ func (h *Hardware) setFabric(f commmodel.Fabric) {
 		}
 	case commmodel.FullMesh:
 		h.NVLinks, h.Sources.NVLinks = f.Links, SourceTopo
+		h.hostGPUs = f.P
 		if h.Fabric != FabricInfinity {
 			h.Fabric = FabricMesh
 		}

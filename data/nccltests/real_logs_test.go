@@ -73,6 +73,14 @@ var realLogs = []realLog{
 		{"", "alltoall", commmodel.AllToAll, FromTable, 8, 1, "A100-SXM4-40GB", 34, 0, 8589934592,
 			33554432, 237.5, 123.64, 58.6481, ""},
 	}},
+	// nccl-tests#331: a SendRecv between 2 of a CINECA Leonardo node's 4
+	// A100-SXM-64GB, one process of 2 threads (nThread 2): 29 rows 8 B..2
+	// GiB, flat at 72 GB/s from 128 MiB, the binary named in the source
+	// lines.
+	{"a100_1x2_sendrecv_leonardo_nccltests331.log", []realTest{
+		{"sendrecv_perf", "sendrecv", commmodel.SendRecv, FromName, 2, 1, "NVIDIA A100-SXM-64GB", 29, 8, 2147483648,
+			1073741824, 14892, 72.10, 24.3607, "yyy"},
+	}},
 	// nccl#2441: 2 x 2 H100 NVL over Slingshot-200, all_reduce_perf from
 	// 500000 to 1500000 B in steps of 100000 (nccl-tests 2.18.3, NCCL
 	// 2.30.5): 11 rows, Rank lines on gpu-0001 and gpu-0003.
