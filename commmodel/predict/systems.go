@@ -67,10 +67,18 @@ func (h *Hardware) setSystem(name string) error {
 // own entry gives, those that settle the most first. Naming one (Describe's system key) replaces those
 // assumptions with its documented facts; a fact no entry documents (the
 // NICs' PCIe path) stays a guess. None is offered where h names its system
-// already (Hardware.System).
+// already (Hardware.System), and no system whose entry contradicts a fact
+// of h that evidence gave (Source.evidence: the NICs a node that NCCL's
+// debug lines list, a NIC rate or fabric given with -hw).
 func SystemsOf(h Hardware, perHost int, facts []string) []string {
 	if h.System != "" {
 		return nil // named already, by -hw or by the log's platform line
+	}
+	known := map[string]string{}
+	for _, f := range h.Facts() {
+		if f.Source.evidence() {
+			known[f.Name] = f.Value
+		}
 	}
 	type offer struct {
 		name    string
@@ -96,13 +104,19 @@ func SystemsOf(h Hardware, perHost int, facts []string) []string {
 		for _, f := range bare.Facts() {
 			fromGPU[f.Name] = f.Source == SourceCatalog
 		}
-		settled := 0
+		settled, contradicts := 0, false
 		for _, f := range hs.Facts() {
-			if slices.Contains(facts, f.Name) && f.Source == SourceCatalog && !fromGPU[f.Name] {
+			if f.Source != SourceCatalog || fromGPU[f.Name] {
+				continue // not the system's to say
+			}
+			if v, ok := known[f.Name]; ok && v != f.Value {
+				contradicts = true
+			}
+			if slices.Contains(facts, f.Name) {
 				settled++
 			}
 		}
-		if settled > 0 {
+		if settled > 0 && !contradicts {
 			offers = append(offers, offer{s.Name, settled})
 		}
 	}
@@ -112,4 +126,15 @@ func SystemsOf(h Hardware, perHost int, facts []string) []string {
 		out = append(out, o.name)
 	}
 	return out
+}
+
+// evidence reports that a fact of source s was read from the machine (its
+// logs, NCCL's debug lines, a capture) or given by the user, not taken
+// from a catalog, fitted or assumed.
+func (s Source) evidence() bool {
+	switch s {
+	case SourceLog, SourceNCCLDebug, SourceTopo, SourceUser:
+		return true
+	}
+	return false
 }

@@ -1,0 +1,48 @@
+package predict
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestSystemsOfEvidence: a system whose entry contradicts a fact read from
+// the logs or given with -hw is not offered. Leonardo's log lists 4 IB
+// ports a node in NCCL's NET/IB line (nccl-tests#331), so of the catalog's
+// A100 hosts of 4 GPUs it offers hpe-ex235n-a100 (4 NICs) and
+// hgx-a100-4gpu (no NICs documented), not alcf-polaris (2 NICs). A NIC
+// rate of 400 Gb/s given with -hw leaves out both Slingshot 11 systems
+// (200 Gb/s); a fabric of NVSwitch given with -hw leaves out all three
+// meshes. Without evidence all three are offered (TestSystemsOf).
+func TestSystemsOfEvidence(t *testing.T) {
+	leonardo := firstTable(t, "../../data/nccltests/testdata/real/a100_1x2_sendrecv_leonardo_nccltests331.log")
+	bare, err := Describe(leonardo.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromLog, _ := bare.WithEvidence([]Table{leonardo})
+	if fromLog.NICs != 4 || fromLog.Sources.NICs != SourceNCCLDebug {
+		t.Fatalf("Leonardo: %d NICs from %q; want the 4 of NCCL's NET/IB line", fromLog.NICs, fromLog.Sources.NICs)
+	}
+	describe := func(spec string) Hardware {
+		h, err := Describe("A100-SXM4-40GB", spec)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		return h
+	}
+	all := []string{"fabric", "nics_per_node", "nic_bw"}
+	for _, c := range []struct {
+		name string
+		h    Hardware
+		want []string
+	}{
+		{"Leonardo's log", fromLog, []string{"hpe-ex235n-a100", "hgx-a100-4gpu"}},
+		{"-hw nic-bw=400Gb/s", describe("nic-bw=400Gb/s"), []string{"hgx-a100-4gpu"}},
+		{"-hw fabric=nvswitch", describe("fabric=nvswitch"), nil},
+		{"no evidence", describe(""), []string{"hpe-ex235n-a100", "alcf-polaris", "hgx-a100-4gpu"}},
+	} {
+		if got := SystemsOf(c.h, 4, all); !slices.Equal(got, c.want) {
+			t.Errorf("%s: SystemsOf = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
