@@ -132,11 +132,23 @@ type collectiveFlags struct {
 func (f *collectiveFlags) add(fs *flag.FlagSet, withAlgos bool) {
 	fs.StringVar(&f.collective, "collective", "allreduce", commmodel.CollectiveNames())
 	fs.IntVar(&f.p, "p", 0, "number of ranks (GPUs)")
-	fs.IntVar(&f.perNode, "per-node", 0, "GPUs per node: of the hierarchical algorithms, and of the nodes -intra and -inter join (default: the largest divisor of -p up to 8 that leaves two nodes); with -server, -gpu or -hw, the GPUs of one host (default: the system's), whose NVLink domain is the node")
+	fs.IntVar(&f.perNode, "per-node", 0, "the run's GPUs per node: of the hierarchical algorithms, and of the nodes -intra and -inter join (default: the largest divisor of -p up to 8 that leaves two nodes); with -server, -gpu or -hw, the run's GPUs on one host (default: the system's GPUs a host, or -p where it is fewer), whose NVLink domain is the node")
 	fs.StringVar(&f.interAlgo, "inter-algo", "ring", "AllReduce run between nodes by hierarchical AllReduce")
 	if withAlgos {
 		fs.StringVar(&f.algos, "algo", "", "comma-separated algorithms (default: every single-level one)")
 	}
+}
+
+// perNodeAdvice is the advice of an error where -per-node does not divide
+// -p into whole nodes: -per-node counts the run's GPUs a node, so one above
+// -p is read as the host's GPUs, and a run on -p GPUs of one node is
+// -per-node -p (2 GPUs of a 4-GPU node: -per-node 2); otherwise the
+// default of -p (defaultPerNode).
+func perNodeAdvice(p, perNode int) string {
+	if perNode > p {
+		return fmt.Sprintf("-per-node counts the run's GPUs a node, not the host's: a run on %d GPUs of one node is -per-node %d", p, p)
+	}
+	return fmt.Sprintf("try -per-node %d", defaultPerNode(p))
 }
 
 // resolve returns the collective and its algorithms; hierarchical ones are
@@ -169,7 +181,7 @@ func (f *collectiveFlags) resolve(fs *flag.FlagSet) (commmodel.Collective, []com
 			return c, nil, err
 		}
 		if math.IsNaN(a.Cost(f.p, 1).Bytes) { // a two-level algorithm whose nodes do not fit -p
-			return c, nil, fmt.Errorf("%s: -p %d is not a multiple of -per-node %d; try -per-node %d", name, f.p, f.perNode, defaultPerNode(f.p))
+			return c, nil, fmt.Errorf("%s: -p %d is not a multiple of -per-node %d; %s", name, f.p, f.perNode, perNodeAdvice(f.p, f.perNode))
 		}
 		algs = append(algs, a)
 	}
@@ -330,7 +342,7 @@ func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.A
 			}
 			cl.PerNode = m.coll.perNode
 			if m.coll.p%cl.PerNode != 0 {
-				return c, nil, nil, h, flagErrorf("-p %d is not a multiple of -per-node %d; try -per-node %d", m.coll.p, cl.PerNode, defaultPerNode(m.coll.p))
+				return c, nil, nil, h, flagErrorf("-p %d is not a multiple of -per-node %d; %s", m.coll.p, cl.PerNode, perNodeAdvice(m.coll.p, cl.PerNode))
 			}
 			cl.Nodes = m.coll.p / cl.PerNode
 		}

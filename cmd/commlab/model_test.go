@@ -388,3 +388,47 @@ func TestModelSaysTextbook(t *testing.T) {
 		t.Errorf("P = 8: model %q, caveats %q; want textbook and none", res.Model, res.Caveats)
 	}
 }
+
+// TestPerNodeOfTheRun: -per-node counts the run's GPUs a node. A user who
+// runs 2 GPUs of a 4-GPU node and gives -per-node 4 is told so, by model,
+// predict and simulate alike, not offered -per-node 1; on a catalog system
+// a run of fewer GPUs than a host holds fits one host. On hgx-a100-4gpu
+// (the catalog's 4 NVLinks a pair, 25 GB/s each) those 2 GPUs reach each
+// other on 4 links, 100 GB/s: 1 GiB in 3.4 us + 1 GiB/(100 GB/s).
+func TestPerNodeOfTheRun(t *testing.T) {
+	const advice = "a run on 2 GPUs of one node is -per-node 2"
+	for _, args := range [][]string{
+		{"model", "-collective", "sendrecv", "-p", "2", "-per-node", "4", "-hw", "system=hgx-a100-4gpu", "-size", "1GiB"},
+		{"model", "-algo", "hierarchical", "-p", "2", "-per-node", "4", "-link", "h20-intra", "-size", "1GiB"},
+		{"predict", "-collective", "allreduce", "-p", "2", "-per-node", "4", "-gpu", "A100-SXM4-80GB", "-size", "1GiB"},
+		{"simulate", "-collective", "allreduce", "-algo", "ring", "-p", "2", "-per-node", "4", "-size", "1MiB"},
+	} {
+		code, _, stderr := runCLI(args...)
+		if code == 0 || !strings.Contains(stderr, advice) || strings.Contains(stderr, "try -per-node 1") {
+			t.Errorf("%v: exit %d, %q; want an error that says %q", args, code, stderr, advice)
+		}
+	}
+	code, out, stderr := runCLI("model", "-collective", "sendrecv", "-p", "2", "-hw", "system=hgx-a100-4gpu", "-size", "1GiB", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		PerNode int `json:"per_node"`
+		Intra   struct {
+			BW float64 `json:"bw_Bps"`
+		} `json:"intra"`
+		Rows []struct {
+			Time float64 `json:"time_s"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if want := 3.4e-6 + (1<<30)/100e9; res.PerNode != 2 || res.Intra.BW != 100e9 || len(res.Rows) != 1 || !scalar.EqualWithinRel(res.Rows[0].Time, want, 1e-9) {
+		t.Errorf("2 GPUs of hgx-a100-4gpu: %d a node, intra %g B/s, rows %+v; want 2, 100 GB/s, %g s", res.PerNode, res.Intra.BW, res.Rows, want)
+	}
+	code, _, stderr = runCLI("model", "-p", "6", "-hw", "system=hgx-a100-4gpu", "-size", "1GiB")
+	if code != 2 || !strings.Contains(stderr, "hosts of 4 GPUs") || !strings.Contains(stderr, "try -per-node 3") {
+		t.Errorf("-p 6 on hosts of 4: exit %d, %q; want exit 2 naming the hosts and -per-node 3", code, stderr)
+	}
+}

@@ -331,7 +331,7 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 		return predictRequest{}, err
 	}
 	if *p%*perNode != 0 {
-		return predictRequest{}, flagErrorf("-p %d is not a multiple of -per-node %d; try -per-node %d", *p, *perNode, defaultPerNode(*p))
+		return predictRequest{}, flagErrorf("-p %d is not a multiple of -per-node %d; %s", *p, *perNode, perNodeAdvice(*p, *perNode))
 	}
 	ncclAlgo, ncclProto, err := predictPins(*algo, *proto)
 	if err != nil {

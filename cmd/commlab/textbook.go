@@ -80,9 +80,9 @@ type textbookMachine struct {
 	caveats []string
 }
 
-// machine returns the machine of the flags for p ranks on hosts of
-// perHost GPUs: the system's hosts, or defaultPerNode(p) without one,
-// where perHost is 0. The nodes of a catalog system are its NVLink
+// machine returns the machine of the flags for p ranks, perHost of them
+// on each host: where perHost is 0, a host's GPUs of the system (p where
+// that is fewer: the run fits one host), or defaultPerNode(p) without one. The nodes of a catalog system are its NVLink
 // domains where they span hosts (predict.Hardware.Cluster).
 func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 	if f.server == h20Server {
@@ -113,10 +113,16 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 		return textbookMachine{}, hwError(hw, err)
 	}
 	if sys, ok := presets.SystemByName(h.System); perHost == 0 && ok {
-		perHost = sys.PerHost
+		if perHost = min(sys.PerHost, p); p%perHost != 0 {
+			return textbookMachine{}, flagErrorf("-p %d is not a whole number of %s's hosts of %d GPUs; give -per-node, the run's GPUs a node: try -per-node %d",
+				p, sys.Name, perHost, defaultPerNode(p))
+		}
 	}
 	if perHost == 0 {
 		perHost = defaultPerNode(p)
+	}
+	if p%perHost != 0 {
+		return textbookMachine{}, flagErrorf("-p %d is not a multiple of -per-node %d; %s", p, perHost, perNodeAdvice(p, perHost))
 	}
 	h = h.ForHosts(perHost)
 	cl, err := h.Cluster(p, perHost)
