@@ -97,6 +97,7 @@ var publicMachines = []publicMachine{
 // the collective nor the ranks' layout beyond a few rows
 // (aws-k8s-tester#585's, nccl#652's).
 var publicSingles = []publicLog{
+	{"a100_1x2_sendrecv_leonardo_nccltests331.log", predict.Pins{}},
 	{"a100_1x4_g4_allreduce_stanage.log", predict.Pins{}},
 	{"a100_2x8_allreduce_efa_p4d_ncclinfo.log", predict.Pins{}},
 	{"a100_2x8_allreduce_oci_oke.log", predict.Pins{}},
