@@ -178,7 +178,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	if err := SameMachine(tables); err != nil {
 		return nil, err
 	}
-	m := &Machine{GPU: tables[0].GPU, Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
+	m := &Machine{GPU: tables[0].GPU, Hardware: h, refs: &references{hw: &h, rccl: ranRCCL(tables), m: map[runKey]*reference{}}}
 	tables, m.Notes = withoutStalls(tables)
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("%w: every row of the tables stalled: %s", ErrTooFew, strings.Join(m.Notes, "; "))
@@ -390,6 +390,12 @@ func (d *design) heldOutCoverage(tables []Table, held []heldTable) float64 {
 		}
 	}
 	return float64(inside) / float64(points)
+}
+
+// ranRCCL reports that a table's log says it ran RCCL (rccl-tests'
+// header, RCCL's version line).
+func ranRCCL(tables []Table) bool {
+	return slices.ContainsFunc(tables, func(t Table) bool { return t.Evidence.RCCL.Value })
 }
 
 // design builds the calibration points of tables and the notes on their
