@@ -2,12 +2,14 @@ package predict
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // The two tables of prasad-nair-amd/aion's host of 8 GPUs printed as "AMD
@@ -105,5 +107,61 @@ func TestRCCLAllToAllNoEnqueue(t *testing.T) {
 		if math.Abs(tm.launches-c.launches) > 1e-9 {
 			t.Errorf("%s: AllToAll of -g 8 costs %g launches, want %g", c.gpu, tm.launches, c.launches)
 		}
+	}
+}
+
+// TestBeyondPCIe: the Radeon tables, whose GPU the catalog lacks and whose
+// fabric is assumed PCIe, move 322.36 GB/s of bus bandwidth at 1 GiB
+// (AllReduce) where PCIe Gen5 carries 48 GB/s: the first note says so and
+// describes an Infinity Fabric host of 7 links a GPU (the Rank lines' 8
+// GPUs), which Describe takes, at the rate that gives back the fitted
+// intra_bw. Without the logs' RCCL lines the note names NVLink instead; a
+// GPU whose fabric the catalog gives (MI300X) gets no such note.
+func TestBeyondPCIe(t *testing.T) {
+	m, tabs := radeonMachine(t)
+	if len(m.Notes) == 0 || !strings.Contains(m.Notes[0], "more than PCIe") {
+		t.Fatalf("notes %q; want the fit beyond PCIe first", m.Notes)
+	}
+	hint := regexp.MustCompile(`-hw (\S+)`).FindStringSubmatch(m.Notes[0])
+	if hint == nil || !strings.HasPrefix(hint[1], "fabric=infinity,links=7,link-bw=") {
+		t.Fatalf("note %q; want -hw fabric=infinity,links=7,link-bw=RATE", m.Notes[0])
+	}
+	h, err := Describe(tabs[0].GPU, hint[1])
+	if err != nil {
+		t.Fatalf("%s: %v", hint[1], err)
+	}
+	told := &Machine{Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
+	if fit, prior := m.Params[parIntraBW].Value, told.intraPrior(); h.Fabric != FabricInfinity || math.Abs(prior/fit-1) > 0.02 {
+		t.Errorf("-hw %s: fabric %v, intra_bw prior %.4g B/s; want infinity, the fitted %.4g", hint[1], h.Fabric, prior, fit)
+	}
+
+	plain := slices.Clone(tabs)
+	for i := range plain {
+		plain[i].Evidence.RCCL = nccltests.Fact[bool]{}
+	}
+	hp, err := Describe(plain[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hp, _ = hp.FromTables(plain, 0)
+	mp, err := Calibrate(hp, plain, &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mp.Notes) == 0 || !strings.Contains(mp.Notes[0], "by NVLink") || strings.Contains(mp.Notes[0], "infinity") {
+		t.Errorf("without RCCL lines: notes %q; want NVLink's links named first", mp.Notes)
+	}
+
+	mi := firstTable(t, realDir+"mi300x_1x8_allreduce_rocmblogs.log")
+	hm, err := Describe(mi.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mm, err := Calibrate(hm, []Table{mi}, &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(mm.Notes, func(n string) bool { return strings.Contains(n, "more than PCIe") }) {
+		t.Errorf("MI300X: notes %q; want none of PCIe", mm.Notes)
 	}
 }
