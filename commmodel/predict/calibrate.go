@@ -178,7 +178,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	if err := SameMachine(tables); err != nil {
 		return nil, err
 	}
-	m := &Machine{GPU: tables[0].GPU, Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
+	m := &Machine{GPU: tables[0].GPU, Hardware: h, refs: &references{hw: &h, rccl: ranRCCL(tables), m: map[runKey]*reference{}}}
 	tables, m.Notes = withoutStalls(tables)
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("%w: every row of the tables stalled: %s", ErrTooFew, strings.Join(m.Notes, "; "))
@@ -221,6 +221,9 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		ids := busIDs(&t)
 		return t.Nodes == 1 && t.PerNode > 1 && (ids == "" || strings.Count(ids, ",")+1 == t.Ranks())
 	})
+	if note := m.beyondPCIe(oneNode); note != "" {
+		m.Notes = append([]string{note}, m.Notes...) // before the notes that take the links as assumed
+	}
 	if r := m.x[parIntraBW] / h.intraBW(); h.Fabric == FabricPCIe && oneNode && r < 0.5 {
 		m.Notes = append(m.Notes, fmt.Sprintf("the tables fit intra_bw at %s, %.2f of the PCIe rate: between these cards NCCL got less than PCIe's rate, by P2P across the CPUs' link between sockets (nvidia-smi topo -m: SYS), a copy through host memory where P2P is off (GeForce cards; a container may hide it), or sockets; NCCL_DEBUG=INFO's channel lines say which (\"via P2P\", \"via SHM\", \"via NET\")",
 			FormatValue(m.x[parIntraBW], params[parIntraBW].unit), r))
@@ -390,6 +393,38 @@ func (d *design) heldOutCoverage(tables []Table, held []heldTable) float64 {
 		}
 	}
 	return float64(inside) / float64(points)
+}
+
+// beyondPCIe returns the note for an assumed PCIe fabric whose GPUs moved
+// far more than PCIe carries: intra_bw fitted above twice the PCIe figure
+// (Hardware.intraBW) on tables of one node (oneNode) is GPU links the description
+// lacks, which it names. Under RCCL they are an AMD Instinct host's
+// Infinity Fabric, a link from each GPU to each other of the host, of the
+// rate that puts InfinityShare of the links at the fitted intra_bw (the
+// prior Calibrate gives such a description); NVIDIA's are NVLink. It is ""
+// otherwise.
+func (m *Machine) beyondPCIe(oneNode bool) string {
+	h := &m.Hardware
+	r := m.x[parIntraBW] / h.intraBW()
+	if h.Fabric != FabricPCIe || h.given(h.Sources.Fabric) || !oneNode || !(r > 2) {
+		return ""
+	}
+	fit := FormatValue(m.x[parIntraBW], params[parIntraBW].unit)
+	pcie := fmt.Sprintf("the tables fit intra_bw at %s, %.1f times the PCIe Gen%d rate of the assumed PCIe fabric: %s's GPUs are joined by more than PCIe",
+		fit, r, h.GPU.PCIeGen, h.GPU.Name)
+	if !m.refs.runsRCCL() {
+		return pcie + ", by NVLink: describe them with -hw links=N,link-bw=RATE (fabric=nvswitch or fabric=mesh), or name the GPU with -gpu NAME if the catalog holds it"
+	}
+	links := max(HostGPUs(m.tables)-1, 1)
+	bw := m.x[parIntraBW] / (InfinityShare * float64(links))
+	return fmt.Sprintf("%s; the logs ran RCCL, so it is an AMD GPU, whose Infinity Fabric links each GPU to the others: describe it with -hw fabric=infinity,links=%d,link-bw=%.0fGB/s "+
+		"(%d links, at the rate that the fit implies; the datasheet's rate where known, cc=X.Y for its generation)", pcie, links, bw/1e9, links)
+}
+
+// ranRCCL reports that a table's log says it ran RCCL (rccl-tests'
+// header, RCCL's version line).
+func ranRCCL(tables []Table) bool {
+	return slices.ContainsFunc(tables, func(t Table) bool { return t.Evidence.RCCL.Value })
 }
 
 // design builds the calibration points of tables and the notes on their

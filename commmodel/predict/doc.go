@@ -24,7 +24,8 @@
 // calls the slower of the host's launches and the GPUs' work sets the pace.
 // Every collective of a run shares it; an AllToAll of n ranks adds, for each
 // GPU, the host's enqueue of its 2(n−1) sends and receives, 0.108 of a
-// launch each (p2pEnqueue). The threads of a process (-t) and the
+// launch each (p2pEnqueue), under NVIDIA's NCCL; RCCL's AllToAll adds none.
+// The threads of a process (-t) and the
 // processes launch in parallel, so the floor is one thread's, whatever their
 // number. With CUDA graphs (-G N, "graph: N" in the header) nccl-tests times
 // replays of a graph captured from the whole timed loop, and the host

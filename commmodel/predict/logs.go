@@ -298,7 +298,8 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 }
 
 // readEvidence sets what the log says of the run beside its table: the
-// NCCL version (NCCL's "NCCL version" line, else nccl-tests' nccl-library)
+// NCCL version (NCCL's "NCCL version" line, else nccl-tests' nccl-library
+// or rccl-tests' rccl-library)
 // and NCCL_ALGO and NCCL_PROTO where the environment set them, else where
 // NCCL's TUNING lines name one algorithm (protocol) for every call.
 func readEvidence(tab *Table, e *nccltests.Evidence) {

@@ -326,8 +326,12 @@ func p2pLatency(h *Hardware, rn *run, p nccl.Protocol) (intra, peers float64) {
 // the calls of a shared Machine fill it.
 type references struct {
 	hw *Hardware
-	mu sync.Mutex // guards m
-	m  map[runKey]*reference
+	// rccl reports that the calibration tables say they ran RCCL
+	// (nccltests.Evidence.RCCL): a GPU the catalog lacks is then AMD's
+	// (runsRCCL).
+	rccl bool
+	mu   sync.Mutex // guards m
+	m    map[runKey]*reference
 }
 
 type runKey struct {
@@ -368,7 +372,21 @@ const maxReferences = 512
 // and receives. One process a GPU enqueues its 14 alone: with the prior's
 // 3.1 us launch, 7.8 us, under the 9.5 us the article measured at 64 KiB
 // on 8 H20s.
+//
+// It is NVIDIA's NCCL's alone: RCCL (runsRCCL), which has an AllToAll entry
+// point of its own (ncclAllToAll), takes none. One process driving 8 AMD
+// GPUs (-g 8, RCCL 2.27.7,
+// data/nccltests/testdata/real/radeon_1x8_g8_*_aion.log) runs an AllToAll
+// of 128 B in 38.24 us, less than its AllReduce of 4 B (45.99 us), where
+// NCCL's cost would make it 2.5 times as long.
 const p2pEnqueue = 0.108
+
+// runsRCCL reports that the machine runs RCCL, AMD's NCCL: its GPU is AMD's
+// (GPU.ISA), or the catalog lacks the GPU and the calibration tables say
+// they ran RCCL.
+func (r *references) runsRCCL() bool {
+	return r.hw.GPU.ISA != "" || r.rccl && !r.hw.GPU.Known
+}
 
 // termOf builds the term of one call of size bytes of r.
 func (r *references) termOf(rn *run, size float64) (term, error) {
@@ -387,7 +405,7 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 		a = ch.algo
 	}
 	t := term{launches: rn.layout.launches(), ch: ch, eff: efficiencies(ch), netEff: -1}
-	if ch.p2p {
+	if ch.p2p && !r.runsRCCL() {
 		// The host enqueues every send and its receive (to and from every
 		// other rank for AllToAll) for each GPU it launches, one after the
 		// other.

@@ -131,8 +131,17 @@ type Evidence struct {
 	MNNVL                    Fact[bool]
 	// Library is NCCL's version as nccl-tests' header prints the library
 	// it ran with, "22602" for 2.26.2: "# nccl-tests version 2.14.1
-	// nccl-headers=22602 nccl-library=22602".
+	// nccl-headers=22602 nccl-library=22602". rccl-tests prints RCCL's in
+	// the same code (major·10000 + minor·100 + patch), the NCCL release RCCL
+	// follows: "# rccl-tests version 2.17.9-develop:2596ca5f71
+	// rccl-headers=22803 rccl-library=22707" is RCCL 2.27.7.
 	Library Fact[string]
+	// RCCL reports that the run used RCCL, AMD's NCCL, as the log says
+	// itself: rccl-tests' version header ("# rccl-tests version ...
+	// rccl-library=22707"), its "rccl-tests: Version develop:448c4c7"
+	// line, or RCCL's "RCCL version : 2.22.3-develop:f5b15f2". A log
+	// without them may have run RCCL too (a post that keeps the table only).
+	RCCL Fact[bool]
 	// Algo and Proto are NCCL_ALGO and NCCL_PROTO where NCCL says the
 	// environment set them: "NCCL_ALGO set by environment to Tree".
 	Algo, Proto Fact[string]
@@ -189,6 +198,10 @@ type NIC struct {
 	Line int
 }
 
+// rcclTestsVersion begins the line on which rccl-tests prints its own
+// version before the header: "rccl-tests: Version develop:448c4c7".
+const rcclTestsVersion = "rccl-tests: Version"
+
 // ringGDRRE reads the GDR flag of NCCL's "Connected all rings, use ring
 // PXN 0 GDR 1" line.
 var ringGDRRE = regexp.MustCompile(`\bGDR (\d+)\b`)
@@ -213,7 +226,7 @@ var (
 	commRE     = regexp.MustCompile(`\bnRanks (\d+) nNodes (\d+) localRanks (\d+) localRank \d+(?: MNNVL (\d+))?`)
 	topoNetRE  = regexp.MustCompile(`^\+ NET\[([0-9.]+)\] - NET/`)
 	envRE      = regexp.MustCompile(`^(NCCL_ALGO|NCCL_PROTO) set by environment to (\S+)`)
-	libraryRE  = regexp.MustCompile(`\bnccl-library=(\d+)`)
+	libraryRE  = regexp.MustCompile(`\b[nr]ccl-library=(\d+)`)
 	// " via NET/IB/0/GDRDMA", " via NET/AWS Libfabric/3/GDRDMA", " via NET/IB/1(12)/GDRDMA" (PXN)
 	viaNetRE = regexp.MustCompile(` via NET/[^/]+/(\d+)`)
 )
@@ -287,6 +300,7 @@ func (d *debugState) merge(o *debugState) {
 	mergeFact(&e.LocalRanks, o.e.LocalRanks)
 	mergeFact(&e.MNNVL, o.e.MNNVL)
 	mergeFact(&e.Library, o.e.Library)
+	mergeFact(&e.RCCL, o.e.RCCL)
 	mergeFact(&e.Algo, o.e.Algo)
 	mergeFact(&e.Proto, o.e.Proto)
 	mergeFact(&e.NICPath, o.e.NICPath)
@@ -300,9 +314,12 @@ func (d *debugState) line(n int, msg string) {
 	e := &d.e
 	switch {
 	case strings.HasPrefix(msg, "RCCL version"):
+		e.RCCL.set(true, n)
 		if m := rcclVersionRE.FindStringSubmatch(msg); m != nil {
 			e.NCCLVersion.set(m[1], n)
 		}
+	case strings.HasPrefix(msg, rcclTestsVersion):
+		e.RCCL.set(true, n)
 	case strings.HasPrefix(msg, "NCCL version "):
 		if m := ncclVersionRE.FindStringSubmatch(msg); m != nil {
 			e.NCCLVersion.set(m[1], n)

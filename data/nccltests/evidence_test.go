@@ -42,6 +42,10 @@ func TestEvidenceRealLogs(t *testing.T) {
 				e.Nodes.Known() || e.GPUDirect.Known() || e.NICBW.Known() {
 				t.Errorf("version %v, CUDA %v, nodes %v, GPUDirect %v, NIC BW %v; want 2.18.3 and 12.2 at 22, none", e.NCCLVersion, e.CUDA, e.Nodes, e.GPUDirect, e.NICBW)
 			}
+			// NCCL's own version line: no RCCL.
+			if e.RCCL.Known() {
+				t.Errorf("RCCL %v, want none", e.RCCL)
+			}
 		}},
 		{"testdata/real/v100_efa_2x1_allreduce_pre2022.log", func(t *testing.T, e Evidence) {
 			// 20: "NET/OFI Forcing AWS OFI ndev 4" (devices aws-ofi-nccl emulates over the
@@ -110,6 +114,17 @@ func TestEvidenceRealLogs(t *testing.T) {
 			// 27: rccl-tests' "RCCL version : 2.26.6-HEAD:6ade506", the NCCL release RCCL follows.
 			if e.NCCLVersion != (Fact[string]{"2.26.6", 27}) || e.CUDA.Known() {
 				t.Errorf("version %v, CUDA %v; want 2.26.6 at 27, none", e.NCCLVersion, e.CUDA)
+			}
+			// 9: "rccl-tests: Version develop:5272cd1", before the Rank lines.
+			if e.RCCL != (Fact[bool]{true, 9}) {
+				t.Errorf("RCCL %v, want true at 9", e.RCCL)
+			}
+		}},
+		{"testdata/real/radeon_1x8_g8_allreduce_aion.log", func(t *testing.T, e Evidence) {
+			// 5: "# rccl-tests version 2.17.9-develop:2596ca5f71 rccl-headers=22803
+			// rccl-library=22707": RCCL 2.27.7, in NCCL's code; no RCCL version line.
+			if e.Library != (Fact[string]{"22707", 5}) || e.RCCL != (Fact[bool]{true, 5}) || e.NCCLVersion.Known() {
+				t.Errorf("library %v, RCCL %v, version %v; want 22707 and true at 5, none", e.Library, e.RCCL, e.NCCLVersion)
 			}
 		}},
 		{"testdata/mpirun_noisy_allreduce.log", func(t *testing.T, e Evidence) {

@@ -320,8 +320,8 @@ func (p *parser) line(n int, raw string) {
 		p.debugLine(n, msg)
 		return
 	}
-	if strings.HasPrefix(body, "NCCL version ") || strings.HasPrefix(body, "RCCL version") {
-		p.debugLine(n, body) // rank 0's bare VERSION line (NCCL before 2.9), rccl-tests' RCCL version
+	if strings.HasPrefix(body, "NCCL version ") || strings.HasPrefix(body, "RCCL version") || strings.HasPrefix(body, rcclTestsVersion) {
+		p.debugLine(n, body) // rank 0's bare VERSION line (NCCL before 2.9), rccl-tests' RCCL and own versions
 		return
 	}
 	if strings.Contains(body, "NCCL INFO") || strings.Contains(body, "NCCL WARN") {
@@ -334,6 +334,9 @@ func (p *parser) line(n int, raw string) {
 		t.t.Version = versionRE.FindStringSubmatch(body)[1]
 		if m := libraryRE.FindStringSubmatch(body); m != nil {
 			t.debug.e.Library.set(m[1], n)
+		}
+		if strings.HasPrefix(body, "rccl-tests") {
+			t.debug.e.RCCL.set(true, n)
 		}
 	case strings.HasPrefix(body, "Collective test starting:"):
 		t := p.start(n, func(c *testState) bool { return !c.sawStart && !c.sawParams })

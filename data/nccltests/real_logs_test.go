@@ -171,6 +171,17 @@ var realLogs = []realLog{
 		{"", "all_reduce", commmodel.AllReduce, FromTable, 8, 1, "AMD Instinct MI300X VF", 25, 8, 134217728,
 			4194304, 65.52, 112.03, 54.8575, "yyy"},
 	}},
+	// prasad-nair-amd/aion: "Collective test starting:" names the binary;
+	// 8 ranks of one process on gpu-3, each "AMD Radeon Graphics"; 29 rows
+	// 4 B..1 GiB, and 25 rows of AllToAll from four 0-byte rows to 128 MiB.
+	{"radeon_1x8_g8_allreduce_aion.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 1, "AMD Radeon Graphics", 29, 4, 1073741824,
+			1073741824, 5829.09, 322.36, 83.8755, "yyy"},
+	}},
+	{"radeon_1x8_g8_alltoall_aion.log", []realTest{
+		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 8, 1, "AMD Radeon Graphics", 25, 0, 134217728,
+			134217728, 437.78, 268.26, 47.2116, "yyy"},
+	}},
 	// NVIDIA/nccl-tests#290: three tables and no command line: 8 ranks on
 	// node005 (6 rows 128 MiB..4 GiB), then twice 16 ranks on node005 and
 	// node007 under srun --label (11 rows 8 MiB..8 GiB each).

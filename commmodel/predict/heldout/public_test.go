@@ -80,6 +80,10 @@ var publicMachines = []publicMachine{
 	{"mi355x-oci-1x8", []publicLog{
 		{"mi355x_1x8_allreduce_alltoall_trimmed.log", predict.Pins{}},
 	}},
+	{"radeon-aion-1x8", []publicLog{
+		{"radeon_1x8_g8_allreduce_aion.log", predict.Pins{}},
+		{"radeon_1x8_g8_alltoall_aion.log", predict.Pins{}},
+	}},
 	{"rtx4090-kalavai-pcie", []publicLog{
 		{"rtx4090_1x2_g2_allreduce_docker_kalavai.log", predict.Pins{}},
 		{"rtx4090_1x4_g4_allreduce_docker_kalavai.log", predict.Pins{}},

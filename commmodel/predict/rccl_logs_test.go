@@ -1,0 +1,167 @@
+package predict
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/data/nccltests"
+)
+
+// The two tables of prasad-nair-amd/aion's host of 8 GPUs printed as "AMD
+// Radeon Graphics" (rccl-tests, RCCL 2.27.7, one process driving all 8).
+const (
+	radeonAllReduce = realDir + "radeon_1x8_g8_allreduce_aion.log"
+	radeonAllToAll  = realDir + "radeon_1x8_g8_alltoall_aion.log"
+)
+
+// rccl2277 is the RCCL release both Radeon logs print (rccl-library=22707).
+var rccl2277 = nccl.Version{Major: 2, Minor: 27, Patch: 7}
+
+// radeonMachine calibrates the model on both Radeon tables, as a user who
+// gives the logs and nothing else has it (FromTables).
+func radeonMachine(t *testing.T) (*Machine, []Table) {
+	t.Helper()
+	tabs := []Table{firstTable(t, radeonAllReduce), firstTable(t, radeonAllToAll)}
+	h, err := Describe(tabs[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ = h.FromTables(tabs, 0)
+	m, err := Calibrate(h, tabs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, tabs
+}
+
+// TestRCCLLibraryVersion: rccl-tests' header "rccl-headers=22803
+// rccl-library=22707" gives RCCL 2.27.7 in NCCL's code, which the tables
+// take as their NCCL release, so the calibration assumes no version.
+func TestRCCLLibraryVersion(t *testing.T) {
+	for _, f := range []string{radeonAllReduce, radeonAllToAll} {
+		if tab := firstTable(t, f); tab.Version != (rccl2277) {
+			t.Errorf("%s: version %v, want 2.27.7", f, tab.Version)
+		}
+	}
+	m, _ := radeonMachine(t)
+	if slices.ContainsFunc(m.Notes, func(n string) bool { return strings.Contains(n, "NCCL version unknown") }) {
+		t.Errorf("notes %q; want no unknown version", m.Notes)
+	}
+	if m.Version() != (rccl2277) {
+		t.Errorf("machine's version %v, want 2.27.7", m.Version())
+	}
+}
+
+// TestRCCLAllToAllNoEnqueue: RCCL's AllToAll of one process driving 8 GPUs
+// pays no host enqueue per send (p2pEnqueue), so the Radeon AllReduce alone
+// (45.99 us at 4 B, its launch floor) predicts the AllToAll's flat floor of
+// 38.24 to 48.55 us from 128 B to 8 MiB (the log's rows) within 20%, where
+// NCCL's cost, 1 + 14·0.108 launches a GPU, would put it near 115 us. An
+// AMD GPU of the catalog (gfx942) takes none either, and an NVIDIA A100 of
+// -g 8 keeps NCCL's.
+func TestRCCLAllToAllNoEnqueue(t *testing.T) {
+	ar, a2a := firstTable(t, radeonAllReduce), firstTable(t, radeonAllToAll)
+	h, err := Describe(ar.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ = h.FromTables([]Table{ar}, 0)
+	m, err := Calibrate(h, []Table{ar}, &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := m.predictTable(&a2a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range ps {
+		if pt := a2a.Points[i]; pt.Size <= 8<<20 && math.Abs(p.Time/pt.Time-1) > 0.2 {
+			t.Errorf("AllToAll of %g B: %.4g us predicted, %.4g measured", pt.Size, p.Time*1e6, pt.Time*1e6)
+		}
+	}
+	for _, c := range []struct {
+		gpu      string
+		launches float64
+	}{
+		{"AMD Instinct MI300X", 8},
+		{"A100-SXM4-40GB", 8 * (1 + 14*p2pEnqueue)},
+	} {
+		hw, err := Describe(c.gpu, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := &Machine{Hardware: hw, refs: &references{hw: &hw, m: map[runKey]*reference{}}}
+		rn, err := u.run(Query{Collective: commmodel.AllToAll, Ranks: 8, PerNode: 8, Layout: Layout{GPUsPerThread: 8}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm, err := u.refs.termOf(rn, 128)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(tm.launches-c.launches) > 1e-9 {
+			t.Errorf("%s: AllToAll of -g 8 costs %g launches, want %g", c.gpu, tm.launches, c.launches)
+		}
+	}
+}
+
+// TestBeyondPCIe: the Radeon tables, whose GPU the catalog lacks and whose
+// fabric is assumed PCIe, move 322.36 GB/s of bus bandwidth at 1 GiB
+// (AllReduce) where PCIe Gen5 carries 48 GB/s: the first note says so and
+// describes an Infinity Fabric host of 7 links a GPU (the Rank lines' 8
+// GPUs), which Describe takes, at the rate that gives back the fitted
+// intra_bw. Without the logs' RCCL lines the note names NVLink instead; a
+// GPU whose fabric the catalog gives (MI300X) gets no such note.
+func TestBeyondPCIe(t *testing.T) {
+	m, tabs := radeonMachine(t)
+	if len(m.Notes) == 0 || !strings.Contains(m.Notes[0], "more than PCIe") {
+		t.Fatalf("notes %q; want the fit beyond PCIe first", m.Notes)
+	}
+	hint := regexp.MustCompile(`-hw (\S+)`).FindStringSubmatch(m.Notes[0])
+	if hint == nil || !strings.HasPrefix(hint[1], "fabric=infinity,links=7,link-bw=") {
+		t.Fatalf("note %q; want -hw fabric=infinity,links=7,link-bw=RATE", m.Notes[0])
+	}
+	h, err := Describe(tabs[0].GPU, hint[1])
+	if err != nil {
+		t.Fatalf("%s: %v", hint[1], err)
+	}
+	told := &Machine{Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
+	if fit, prior := m.Params[parIntraBW].Value, told.intraPrior(); h.Fabric != FabricInfinity || math.Abs(prior/fit-1) > 0.02 {
+		t.Errorf("-hw %s: fabric %v, intra_bw prior %.4g B/s; want infinity, the fitted %.4g", hint[1], h.Fabric, prior, fit)
+	}
+
+	plain := slices.Clone(tabs)
+	for i := range plain {
+		plain[i].Evidence.RCCL = nccltests.Fact[bool]{}
+	}
+	hp, err := Describe(plain[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hp, _ = hp.FromTables(plain, 0)
+	mp, err := Calibrate(hp, plain, &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mp.Notes) == 0 || !strings.Contains(mp.Notes[0], "by NVLink") || strings.Contains(mp.Notes[0], "infinity") {
+		t.Errorf("without RCCL lines: notes %q; want NVLink's links named first", mp.Notes)
+	}
+
+	mi := firstTable(t, realDir+"mi300x_1x8_allreduce_rocmblogs.log")
+	hm, err := Describe(mi.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mm, err := Calibrate(hm, []Table{mi}, &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(mm.Notes, func(n string) bool { return strings.Contains(n, "more than PCIe") }) {
+		t.Errorf("MI300X: notes %q; want none of PCIe", mm.Notes)
+	}
+}
