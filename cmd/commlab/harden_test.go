@@ -175,6 +175,11 @@ func TestFlagLimits(t *testing.T) {
 		{append(tune, "-nodes", "1..3000", "-per-node", "8"), `-nodes "1..3000": want comma-separated`},
 		{append(tune, "-nodes", nodeList(65), "-per-node", "8"), "65 communicators; give at most 64"},
 		{append(tune, "-nodes", "200000", "-per-node", "8"), "200000 x 8: 1600000 ranks is beyond the 1048576 ranks"},
+		// Flags that parse but do not fit together are usage errors too.
+		{[]string{"simulate", "-collective", "allreduce", "-algo", "ring", "-p", "6", "-per-node", "4", "-size", "1MiB"}, "-per-node 4 does not divide -p 6"},
+		{[]string{"simulate", "-collective", "allreduce", "-p", "4", "-size", "1MiB"}, "need -algo"},
+		{[]string{"simulate", "-collective", "allreduce", "-algo", "ring", "-p", "4"}, "need -size"},
+		{[]string{"model", "-collective", "allreduce", "-algo", "hierarchical", "-p", "6", "-per-node", "4", "-size", "1MiB"}, "-p 6 is not a multiple of -per-node 4"},
 	} {
 		code, _, stderr := runCLI(c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

@@ -181,7 +181,7 @@ func (f *collectiveFlags) resolve(fs *flag.FlagSet) (commmodel.Collective, []com
 			return c, nil, err
 		}
 		if math.IsNaN(a.Cost(f.p, 1).Bytes) { // a two-level algorithm whose nodes do not fit -p
-			return c, nil, fmt.Errorf("%s: -p %d is not a multiple of -per-node %d; %s", name, f.p, f.perNode, perNodeAdvice(f.p, f.perNode))
+			return c, nil, flagErrorf("%s: -p %d is not a multiple of -per-node %d; %s", name, f.p, f.perNode, perNodeAdvice(f.p, f.perNode))
 		}
 		algs = append(algs, a)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -191,20 +190,20 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	if names := commmodel.Names(c); *algo == "" && len(names) == 1 {
 		*algo = names[0] // SendRecv's shift: nothing to choose
 	} else if *algo == "" {
-		return simulateRequest{}, fmt.Errorf("need -algo, one of %s", strings.Join(names, ", "))
+		return simulateRequest{}, flagErrorf("need -algo, one of %s", strings.Join(names, ", "))
 	}
 	if err := checkCount(fs, "p", *p, maxRanks, "the number of ranks", "8"); err != nil {
 		return simulateRequest{}, err
 	}
 	if *sizeText == "" {
-		return simulateRequest{}, errors.New("need -size, the buffer per rank, such as -size 1MiB")
+		return simulateRequest{}, flagErrorf("need -size, the buffer per rank, such as -size 1MiB")
 	}
 	size, err := units.ParseSize(*sizeText)
 	if err != nil {
-		return simulateRequest{}, fmt.Errorf("-size: %w", err)
+		return simulateRequest{}, flagErrorf("-size: %w", err)
 	}
 	if *perNode < 0 || *perNode > 0 && *p%*perNode != 0 {
-		return simulateRequest{}, fmt.Errorf("-per-node %d does not divide -p %d into whole nodes; %s", *perNode, *p, perNodeAdvice(*p, *perNode))
+		return simulateRequest{}, flagErrorf("-per-node %d does not divide -p %d into whole nodes; %s", *perNode, *p, perNodeAdvice(*p, *perNode))
 	}
 	if *perNode == 0 && (*algo == "hierarchical" || *algo == "nvlstree" || strings.HasPrefix(*algo, "collnet")) {
 		*perNode = defaultPerNode(*p)
@@ -225,7 +224,7 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 		return simulateRequest{}, err
 	}
 	if int64(int(elem)) != elem {
-		return simulateRequest{}, fmt.Errorf("-elem %d B: too large", elem)
+		return simulateRequest{}, flagErrorf("-elem %d B: too large", elem)
 	}
 	maxMem, err := sizeFlag("max-mem", *maxMemText, int64(defaultMaxMem()))
 	if err != nil {
