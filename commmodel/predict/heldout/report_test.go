@@ -282,9 +282,12 @@ priors otherwise). Every table of these logs, and of the public logs of one tabl
 `)
 	b.WriteString(part("public_from_name.md"))
 	fmt.Fprint(&b, `
-The misses from the name alone are what the logs would settle: the network's latency (EFA on p4d,
-GCP's A3 Mega, 5-16 times NCCL's), the NICs a node, and GeForce cards, whose 2 to 4 GPUs in one host
-move 2.2 to 3.9 GB/s of bus bandwidth at 2 GiB where NCCL's PCIe figure is 24.
+The misses from the name alone are mostly what a log would settle: the network's latency (EFA on
+p4d and p3dn, GCP's A3 Mega: 5 to 16 times NCCL's), the NICs a node, an NVLink bridge between two
+PCIe cards (nccl#1161's H100s), a host of more GPUs than the run's (Leonardo's 2 of 4), and a
+transport the name cannot tell (the T4 and L40S runs over sockets). GeForce RTX 40 and 50 cards,
+which have no P2P, are taken at `+"`HostCopyBW`"+`, measured on the kalavai RTX 4090 logs themselves: their
+rows here are not held out.
 
 ## Scale-out to 64 nodes
 
