@@ -245,7 +245,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			ran = t.Version
 		}
 	}
-	if ran != (nccl.Version{}) && mc.hw.GPU.ISA != "" {
+	if ran != (nccl.Version{}) && m.RunsRCCL() {
 		// RCCL's releases follow NCCL's numbers, and its tuner plugins
 		// are its own to check.
 		fmt.Fprintf(stderr, "commlab tune: the tables ran RCCL %v: the rules follow NCCL's example tuner plugin's format; check that your RCCL build loads such a plugin (NCCL_TUNER_PLUGIN) before relying on them\n", ran)
@@ -391,7 +391,7 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		}
 		c = append(c, "Every calibration table ran with "+strings.Join(set, " and ")+", which the job is taken to set too: no rule names what it leaves out, which NCCL would not run.")
 	}
-	if hw.GPU.ISA != "" {
+	if m.RunsRCCL() {
 		c = append(c, "The GPUs are AMD's: RCCL runs the job, with protocol tables of its own (rcclUpdateCollectiveProtocol) that these rules, NCCL's model's choices in NCCL's plugin format, do not follow; check that your RCCL loads the plugin before relying on them.")
 	}
 	var assumed []string

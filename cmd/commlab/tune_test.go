@@ -355,6 +355,15 @@ func TestTuneRCCL(t *testing.T) {
 	if code != 0 || err != nil || !strings.Contains(stderr, "the tables ran RCCL 2.26.6") || strings.Contains(stderr, "ran NCCL") || !strings.Contains(string(b), "The GPUs are AMD's: RCCL runs the job") {
 		t.Errorf("exit %d, %v, stderr %q; want RCCL named on standard error and in the header", code, err, stderr)
 	}
+	// A GPU the catalog does not know, on logs that say they ran RCCL (the
+	// Radeon host's rccl-tests header, RCCL 2.27.7), is AMD's too.
+	R := "../../data/nccltests/testdata/real/"
+	radeon := filepath.Join(t.TempDir(), "radeon.conf")
+	code, _, stderr = runCLI("tune", "-calibrate", R+"radeon_1x8_g8_allreduce_aion.log,"+R+"radeon_1x8_g8_alltoall_aion.log", "-comms", "1x8", "-o", radeon)
+	rb, err := os.ReadFile(radeon)
+	if code != 0 || err != nil || !strings.Contains(stderr, "the tables ran RCCL 2.27.7") || strings.Contains(stderr, "ran NCCL") || !strings.Contains(string(rb), "The GPUs are AMD's") {
+		t.Errorf("Radeon: exit %d, %v, stderr %q; want RCCL named on standard error and in the header", code, err, stderr)
+	}
 	// Two hosts of Infinity Fabric: no NVLink domain to count nodes by, and
 	// the 2 x 8 table measures the network's latency that was assumed.
 	if h := string(b); strings.Contains(h, "NVLink domain") || !strings.Contains(h, "a rule's nNodes is the communicator's nodes") ||

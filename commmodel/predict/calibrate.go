@@ -136,6 +136,11 @@ type Machine struct {
 // does not name one: the newest of the tables' (versionOf).
 func (m *Machine) Version() nccl.Version { return m.version }
 
+// RunsRCCL reports that the machine runs RCCL, AMD's NCCL, not NVIDIA's:
+// its GPU is AMD's, or the catalog lacks the GPU and the calibration
+// tables' logs say they ran RCCL (Evidence.RCCL).
+func (m *Machine) RunsRCCL() bool { return m.refs.runsRCCL() }
+
 // design holds the terms of every calibration point and the run of every
 // table.
 type design struct {

@@ -141,6 +141,13 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	h.Sources = Sources{GPU: SourceCatalog, NVLinks: SourceCatalog, LinkBW: SourceCatalog}
 	if h.Fabric == FabricInfinity { // the modules' own links; NVLS is NVIDIA's
 		h.Sources.Fabric, h.Sources.NVLS = SourceCatalog, SourceCatalog
+		if g.NVLinks == 7 {
+			// The MI300 and MI350 series' 7 links join the 8 modules of
+			// their platform, one a pair (the catalog's mi300x-platform and
+			// kin): a run on fewer of them drives only their links
+			// (runLinks).
+			h.hostGPUs = 8
+		}
 	}
 	if !g.SupportsNVLS() && g.Known { // before Hopper, or AMD's: no NVLS whatever the fabric
 		h.Sources.NVLS = SourceCatalog

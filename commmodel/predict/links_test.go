@@ -150,8 +150,9 @@ func TestAssumedLinkFacts(t *testing.T) {
 //     link for 2 GPUs, 7 for 8;
 //   - a capture of 4 H100s NV4 to each other: 4 of 12 for 2 GPUs.
 //
-// Through NVSwitch every GPU drives all its links (DGX A100: 12), and
-// where the host's GPUs are not known (an MI300X by name alone, an A100
+// An MI300X by name alone is one of its platform's 8 (its 7 links, one a
+// pair): 1 link for 2 GPUs. Through NVSwitch every GPU drives all its
+// links (DGX A100: 12), and where the host's GPUs are not known (an A100
 // board known only to hold the 2 GPUs of the run) so does the model.
 func TestRunLinks(t *testing.T) {
 	mesh, _, err := topo.ParseFile("../../topo/testdata/real/nv4_4gpu_empty_cpu_affinity_slurm.txt")
@@ -184,7 +185,8 @@ func TestRunLinks(t *testing.T) {
 		{"mi300x-platform", describe("MI300X", "system=mi300x-platform"), 8, 7, 448e9},
 		{"capture of 4 NV4 H100s", captured, 2, 4, 100e9},
 		{"dgx-a100", describe("A100-SXM4-80GB", "system=dgx-a100"), 2, 12, 300e9},
-		{"MI300X by name", describe("MI300X", ""), 2, 7, 448e9},
+		{"MI300X by name", describe("MI300X", ""), 2, 1, 64e9},
+		{"MI300X by name", describe("MI300X", ""), 8, 7, 448e9},
 		{"A100 board of 2 known GPUs", describe("A100-SXM4-80GB", "").ForHosts(2), 2, 12, 300e9},
 	} {
 		intra, _ := c.h.Links(c.k)
