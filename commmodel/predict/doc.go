@@ -14,14 +14,17 @@
 // messages of up to 16 KiB per peer and Simple above (a peer's message is
 // S/n for AllToAll, S for SendRecv). The time of one call is
 //
-//	T = max(φ·G, L + W)                               (a smooth maximum)
+//	T = max(φ·(G + a), L + W)                         (a smooth maximum)
 //	L = λb·Lbase + λi·Lintra + λn·Linter
 //	W = max(Bytes_GPU / B_GPU, Bytes_NIC · f / (B_NIC · e_chain)) / (e_protocol · e_algorithm)
 //	f = max(1, leaving · r)                          (a smooth maximum; 1 without groups)
 //
-// The launch floor φ·G: a thread that drives G GPUs (nccl-tests -g G)
+// The launch floor φ·(G + a): a thread that drives G GPUs (nccl-tests -g G)
 // launches G kernels per call one after the other, and with back-to-back
 // calls the slower of the host's launches and the GPUs' work sets the pace.
+// Under RCCL the host's cost of a call is c0 + c1·G, not c1·G: a = c0/c1
+// launches (rcclLaunches); under NVIDIA's NCCL, whose public logs fit no
+// c0, a = 0. φ's prior is the vendor's (Layout.launches, params.go).
 // Every collective of a run shares it; an AllToAll of n ranks adds, for each
 // GPU, the host's enqueue of its 2(n−1) sends and receives, 0.108 of a
 // launch each (p2pEnqueue), under NVIDIA's NCCL; RCCL's AllToAll adds none.
@@ -137,7 +140,9 @@
 // tree and chain efficiencies, fabric_oversubscription, p2p_peer_latency
 // and p2p_channel_bw. Each has a
 // prior: 3.1 us for the launch (the order of
-// the public H20 run's empty-call floor, data's claims), NCCL's own
+// the public H20 run's empty-call floor, data's claims), 4.6 us under
+// RCCL (c1 of its floor c0 + c1·G on the public AMD logs without graphs:
+// one GPU a process, MI300X, and -g 8, Radeon and MI300X VF), NCCL's own
 // latencies (factors of 1), the bus bandwidth NCCL's tuning model gives a
 // Ring/Simple AllReduce inside one NVSwitch node (its channels times their
 // speed, LinkShare of the datasheet's NVLinks times their rate, and that

@@ -46,10 +46,17 @@ type param struct {
 
 // params describes every parameter, by its index.
 var params = [numParams]param{
+	// The launch's prior is the vendor's: RCCL's host spends more on each
+	// GPU it drives, and adds rcclLaunches to every call (Layout.launches).
 	parLaunch: {name: "launch", unit: "s",
-		doc:   "host time of one kernel launch; a call costs at least GPUs-per-thread launches, none with CUDA graphs",
-		prior: func(*Machine) float64 { return 3.1e-6 },
-		uses:  func(t *term) bool { return t.launches > 0 }},
+		doc: "host time of one kernel launch; a call costs at least GPUs-per-thread launches, and under RCCL a fixed few more, none with CUDA graphs",
+		prior: func(m *Machine) float64 {
+			if m.refs.runsRCCL() {
+				return launchPriorRCCL
+			}
+			return launchPrior
+		},
+		uses: func(t *term) bool { return t.launches > 0 }},
 	parBase: {name: "base_latency", unit: "s",
 		doc:   "NCCL's base latency of Ring/LL, scaled (every algorithm and protocol by the same factor)",
 		prior: func(*Machine) float64 { return 1 },
@@ -137,6 +144,14 @@ var params = [numParams]param{
 		prior: func(*Machine) float64 { return nccl.P2PChannelNetBW },
 		uses:  func(t *term) bool { return t.channels > 0 }},
 }
+
+// launchPrior is the prior of the launch under NVIDIA's NCCL, s: the
+// public H20 run's empty-call floor (data's claims). launchPriorRCCL is
+// RCCL's, c1 of its floor c0 + c1·G (rcclLaunches gives the source).
+const (
+	launchPrior     = 3.1e-6
+	launchPriorRCCL = 4.6e-6
+)
 
 // peerPrior is the prior of p2p_peer_latency, s per network peer.
 const peerPrior = 2.2e-6

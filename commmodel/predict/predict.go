@@ -178,7 +178,8 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 // NCCL's model times the kernels, not the host that launches them: a
 // thread that drives several GPUs launches their kernels one after the
 // other, and a call takes at least that long (the launch floor the
-// calibrated model has, at the launch parameter's prior). Where the floor
+// calibrated model has, at the launch parameter's prior for the GPU's
+// vendor: RCCL's host adds launches of its own). Where the floor
 // is above NCCL's time, it is the prediction, its interval moved with it,
 // and its Bound is TermLaunch.
 func Untabled(h Hardware, q Query, sizes []float64) (preds []Prediction, why string, err error) {
@@ -208,12 +209,9 @@ func Untabled(h Hardware, q Query, sizes []float64) (preds []Prediction, why str
 				p.Time, p.Low, p.High = p.Time+extra, p.Low+extra, p.High+extra
 			}
 			p.aboveFloor(floor(&t, &fx))
-		}
-		floor := q.Layout.norm().launches() * params[parLaunch].prior(nil)
-		for i := range preds {
-			if p := &preds[i]; p.Time < floor {
-				r := floor / p.Time
-				p.Time, p.Low, p.High, p.Bound = floor, r*p.Low, r*p.High, TermLaunch
+			if launch, _, _, _ := t.parts(&m.x); p.Time < launch {
+				r := launch / p.Time
+				p.Time, p.Low, p.High, p.Bound = launch, r*p.Low, r*p.High, TermLaunch
 			}
 		}
 		return preds, "", nil

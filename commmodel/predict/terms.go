@@ -404,7 +404,7 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 		f, _ = nccl.FuncOf(rn.collective)
 		a = ch.algo
 	}
-	t := term{launches: rn.layout.launches(), ch: ch, eff: efficiencies(ch), netEff: -1}
+	t := term{launches: rn.layout.launches(r.runsRCCL()), ch: ch, eff: efficiencies(ch), netEff: -1}
 	if ch.p2p && !r.runsRCCL() {
 		// The host enqueues every send and its receive (to and from every
 		// other rank for AllToAll) for each GPU it launches, one after the
