@@ -75,7 +75,8 @@ var publicMachines = []publicMachine{
 	}},
 	{"mi300x-rocm-blogs", []publicLog{
 		{"mi300x_1x8_allreduce_rocmblogs.log", predict.Pins{}},
-		{"mi300x_1x8_allreduce_graph1_rocmblogs.log", predict.Pins{}},
+		// Run with -G 1, as its page's command line says; the header it shows prints graph: 0.
+		{"mi300x_1x8_allreduce_graph1_rocmblogs.log", predict.Pins{Layout: predict.Layout{Graphs: 1}}},
 	}},
 	{"mi355x-oci-1x8", []publicLog{
 		{"mi355x_1x8_allreduce_alltoall_trimmed.log", predict.Pins{}},

@@ -269,11 +269,10 @@ Most misses are the machines' own: GKE's B200 AllGather of 2 x 8 takes 10 times 
 220-260 us up to 32 KiB, more than ten times its one-node run; Polaris' 4 x 4 AllReduce moves
 28.44 GB/s of bus bandwidth at 4 GiB, where the model, whose NICs no other table identifies, is 3.4
 times faster; Alps' 2 x 1 GH200 table, 1 MiB and up,
-holds Slingshot's mid-size cost, which the model takes as latency. Others are the launch: the
-MI300X of ROCm's blog takes 13 us a call without CUDA graphs and 6-9 with them, but the run with
-graphs prints "graph: 0" in its header, so both tables are read as without them; and one setting
-the model does not read: NCCL_MIN_CTAS=24 on nccl-tests#309's
-8 x 8 H100 runs NVLSTree 20% faster at 8 GiB than the default.
+holds Slingshot's mid-size cost, which the model takes as latency. The MI300X of ROCm's blog takes
+13 us a call without CUDA graphs and 6-9 us with them; its run with graphs prints "graph: 0" in its
+header, and is given its command line's -G 1. One setting the model does not read:
+NCCL_MIN_CTAS=24 on nccl-tests#309's 8 x 8 H100 runs NVLSTree 20% faster at 8 GiB than the default.
 
 Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
 alone (`+"`predict.Untabled`"+`: NCCL's own model where its tables know the GPU's links, the model at its
