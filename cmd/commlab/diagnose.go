@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -97,7 +99,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 		mc.problems = append(mc.problems, problem{Message: fmt.Sprintf("%s: NCCL ran the tuner plugin %s (line %d): where a finding says what NCCL ran or would run, it is NCCL's tuning model's choice, not the plugin's",
 			t.Name, p.Value, p.Line)})
 	}
-	out := diagnoseOutput{Table: t.Name, Hardware: hardwareOf(mc.hw),
+	out := diagnoseOutput{Table: t.Name, Hardware: hardwareOf(mc.hw, append([]predict.Table{t}, mc.tables...)),
 		Points: len(t.Points), Findings: []diagnoseFinding{},
 		Problems: append(problems, mc.problems...)}
 	m, model, err := mc.model()
@@ -171,16 +173,34 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "sizes\tmeasured/model\tfinding\tterm\tNCCL runs (model)")
 	for _, f := range out.Findings {
-		fmt.Fprintf(tw, "%s..%s\t%.2f\t%s\t%s\t%s\n", units.FormatSize(f.FromBytes), units.FormatSize(f.ToBytes),
-			f.MeasuredOverModel, f.Kind, f.Term, f.NCCL)
+		sizes := units.FormatSize(f.FromBytes)
+		if f.ToBytes != f.FromBytes {
+			sizes += ".." + units.FormatSize(f.ToBytes)
+		}
+		fmt.Fprintf(tw, "%s\t%.2f\t%s\t%s\t%s\n", sizes, f.MeasuredOverModel, f.Kind, f.Term, f.NCCL)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\nwhat to try, finding by finding:")
+	// Findings whose advice is the same share one item, numbered by all of
+	// them ("1, 2.").
+	type item struct {
+		numbers []string
+		advice  []string
+	}
+	var items []item
 	for i, f := range out.Findings {
-		for j, a := range f.Advice {
-			mark := fmt.Sprintf("%d.", i+1)
+		n := strconv.Itoa(i + 1)
+		if k := slices.IndexFunc(items, func(it item) bool { return slices.Equal(it.advice, f.Advice) }); k >= 0 {
+			items[k].numbers = append(items[k].numbers, n)
+			continue
+		}
+		items = append(items, item{[]string{n}, f.Advice})
+	}
+	fmt.Fprintln(w, "\nwhat to try, finding by finding:")
+	for _, it := range items {
+		for j, a := range it.advice {
+			mark := strings.Join(it.numbers, ", ") + "."
 			if j > 0 {
 				mark = strings.Repeat(" ", len(mark))
 			}

@@ -196,3 +196,19 @@ func TestDiagnoseTunerPlugin(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want the plugin named", code, stderr)
 	}
 }
+
+// TestDiagnoseSharedAdvice: two findings with the same advice share one
+// item, and a finding of one size names that size once. The Radeon host's
+// AllReduce (aion's rccl-tests log, a GPU the catalog lacks, so the model at
+// its priors) is faster than the model at 2 MiB (latency) and from 4 MiB
+// (its links), both to be calibrated on.
+func TestDiagnoseSharedAdvice(t *testing.T) {
+	code, out, stderr := runCLI("diagnose", "../../data/nccltests/testdata/real/radeon_1x8_g8_allreduce_aion.log")
+	if code != 0 || !strings.Contains(out, "\n2 MiB ") || strings.Contains(out, "2 MiB..2 MiB") ||
+		!strings.Contains(out, "\n1, 2. the model is too slow here") || strings.Count(out, "calibrate on this table") != 1 {
+		t.Errorf("exit %d, stderr %q, output:\n%s\nwant one size named once and the shared advice once, numbered 1, 2", code, stderr, out)
+	}
+	if !strings.Contains(out, "fabric=infinity") {
+		t.Errorf("output:\n%s\nwant the GPU's guess to name fabric=infinity: the log ran RCCL", out)
+	}
+}

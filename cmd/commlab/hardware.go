@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/predict"
@@ -36,25 +37,35 @@ type guessOutput struct {
 }
 
 // hardwareOf returns hw's summary and facts, with the guess of the GPU
-// where the catalog does not know it (gpuGuess) and no other.
-func hardwareOf(hw predict.Hardware) hardwareOutput {
+// where the catalog does not know it (gpuGuess) and no other; tables are
+// the calibration tables, whose logs may say the GPU is AMD's.
+func hardwareOf(hw predict.Hardware, tables []predict.Table) hardwareOutput {
 	out := hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
-	if g, ok := gpuGuess(out.Facts); ok {
+	if g, ok := gpuGuess(out.Facts, ranRCCL(tables)); ok {
 		out.Guesses = append(out.Guesses, g)
 	}
 	return out
 }
 
+// ranRCCL reports that a table's log says it ran RCCL, AMD's NCCL.
+func ranRCCL(tables []predict.Table) bool {
+	return slices.ContainsFunc(tables, func(t predict.Table) bool { return t.Evidence.RCCL.Value })
+}
+
 // gpuGuess returns the guess of a GPU the logs do not name or the catalog
 // does not know, whose links are assumed: no ratio measures it, and the
-// hint says how to name or describe it.
-func gpuGuess(facts []predict.Fact) (guessOutput, bool) {
+// hint says how to name or describe it, an AMD GPU's Infinity Fabric where
+// the logs ran RCCL.
+func gpuGuess(facts []predict.Fact, rccl bool) (guessOutput, bool) {
 	g := factOf(facts, "gpu")
 	if !g.Guessed() || !factOf(facts, "link_bw").Guessed() || !factOf(facts, "fabric").Guessed() {
 		return guessOutput{}, false
 	}
-	if g.Value == predict.UnnamedGPU {
+	switch {
+	case g.Value == predict.UnnamedGPU:
 		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-gpu NAME"}, true
+	case rccl:
+		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-hw cc=X.Y,fabric=infinity,links=N,link-bw=RATE"}, true
 	}
 	return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-hw cc=X.Y,links=N,link-bw=RATE"}, true
 }
@@ -62,7 +73,7 @@ func gpuGuess(facts []predict.Fact) (guessOutput, bool) {
 // describeHardware returns hw's facts and the guesses that move the
 // prediction of q at sizes, calibrated on tables where there are some.
 func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Query, sizes []float64) (hardwareOutput, error) {
-	out := hardwareOf(hw)
+	out := hardwareOf(hw, tables)
 	gs, err := predict.Guesses(hw, tables, q, sizes)
 	if err != nil {
 		return hardwareOutput{}, err
@@ -102,6 +113,9 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 		switch {
 		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU:
 			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, and a PCIe card without NVLink is assumed: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it\n", g.Value, g.Hint)
+			continue
+		case g.Fact == "gpu" && strings.Contains(g.Hint, "fabric=infinity"):
+			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed; the logs ran RCCL, so it is AMD's: describe its Infinity Fabric with %s\n", g.Value, g.Hint)
 			continue
 		case g.Fact == "gpu":
 			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with %s (an AMD Instinct host adds fabric=infinity), or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN\n", g.Value, g.Hint)

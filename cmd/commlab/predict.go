@@ -117,8 +117,9 @@ type predictTableLOO struct {
 
 // worstTable names the table held out worst where the median of the
 // tables' errors would hide it: three tables or more, and an error over
-// worstShown and twice the median; "" otherwise. A table that another
-// setting or another machine ran misses by far more than the others.
+// worstShown and twice the median; "" otherwise. Another setting, another
+// machine, or a shape no other table ran can each make a table the
+// others do not predict; the line does not guess which.
 func worstTable(tables []predictTableLOO, median float64) string {
 	if len(tables) < 3 {
 		return ""
@@ -127,7 +128,7 @@ func worstTable(tables []predictTableLOO, median float64) string {
 	if !(w.LOOMedianRelErr > worstShown && w.LOOMedianRelErr > 2*median) {
 		return ""
 	}
-	return fmt.Sprintf(" (worst %.1f%%, %s: did it run another setting or machine?)", 100*w.LOOMedianRelErr, w.Table)
+	return fmt.Sprintf(" (worst %.1f%%: %s, which the other tables do not predict)", 100*w.LOOMedianRelErr, w.Table)
 }
 
 // worstShown is the held-out error above which worstTable names a table:

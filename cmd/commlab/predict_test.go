@@ -940,7 +940,7 @@ func TestWorstTable(t *testing.T) {
 		median float64
 		want   string
 	}{
-		{three, 0.055, " (worst 59.4%, a.log#0: did it run another setting or machine?)"},
+		{three, 0.055, " (worst 59.4%: a.log#0, which the other tables do not predict)"},
 		{three[:2], 0.3245, ""}, // two tables: the median is their mean
 		{[]predictTableLOO{{"a", 0.14}, {"b", 0.02}, {"c", 0.03}}, 0.03, ""}, // under 15%
 		{[]predictTableLOO{{"a", 0.30}, {"b", 0.20}, {"c", 0.18}}, 0.20, ""}, // under twice the median

@@ -133,7 +133,7 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 	if f.server != "" {
 		name = f.server
 	}
-	out := hardwareOf(h)
+	out := hardwareOf(h, nil)
 	m := textbookMachine{cluster: cl, hw: &out, intraName: name + " " + intraKind(h.Fabric), interName: name + " network"}
 	if assumed := h.AssumedLinkFacts(); len(assumed) > 0 {
 		var facts, hints []string
