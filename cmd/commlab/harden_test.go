@@ -180,6 +180,13 @@ func TestFlagLimits(t *testing.T) {
 		{[]string{"simulate", "-collective", "allreduce", "-p", "4", "-size", "1MiB"}, "need -algo"},
 		{[]string{"simulate", "-collective", "allreduce", "-algo", "ring", "-p", "4"}, "need -size"},
 		{[]string{"model", "-collective", "allreduce", "-algo", "hierarchical", "-p", "6", "-per-node", "4", "-size", "1MiB"}, "-p 6 is not a multiple of -per-node 4"},
+		{[]string{"model", "-p", "8", "-alpha", "2us", "-bw", "100GB/s", "-inter", "10us,25GB/s", "-size", "1MiB"}, "-inter"},
+		{[]string{"simulate", "-algo", "ring", "-p", "8", "-intra", "2us", "-size", "1MiB"}, "-intra"},
+		{[]string{"simulate", "-algo", "ring", "-p", "8", "-elem", "0", "-size", "1MiB"}, "-elem 0 B: want at least 1 B"},
+		{[]string{"simulate", "-algo", "ring", "-collective", "alltoall", "-p", "4", "-size", "1MiB"}, "ring"},
+		// NVLS on a machine the catalog gives none (MI300X's Infinity Fabric).
+		{[]string{"model", "-server", "mi300x-platform", "-p", "8", "-algo", "nvls,ring", "-size", "1GiB"}, "-algo nvls: the machine has no NVLS (nvls false, catalog)"},
+		{[]string{"simulate", "-server", "mi300x-platform", "-p", "8", "-algo", "nvls", "-size", "1MiB"}, "-algo nvls: the machine has no NVLS"},
 	} {
 		code, _, stderr := runCLI(c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

@@ -63,6 +63,19 @@ func (e *flagError) Unwrap() error { return e.err }
 // flagErrorf returns a flagError, formatted as fmt.Errorf does.
 func flagErrorf(format string, a ...any) error { return &flagError{fmt.Errorf(format, a...)} }
 
+// asFlagError returns err as a usage error: unchanged if it is one (a
+// usageError, flagError or helpError), else a flagError. A subcommand whose
+// flags alone say what it computes calls it on what reading them returns.
+func asFlagError(err error) error {
+	var u *usageError
+	var f *flagError
+	var h *helpError
+	if err == nil || errors.As(err, &u) || errors.As(err, &f) || errors.As(err, &h) {
+		return err
+	}
+	return &flagError{err}
+}
+
 // A helpError is a request for the subcommand's usage (-h): its text goes to
 // standard output, and the process exits 0.
 type helpError struct{ text string }

@@ -332,6 +332,9 @@ func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.A
 	if err != nil {
 		return c, nil, nil, h, err
 	}
+	if err := mach.checkNVLS(algs); err != nil {
+		return c, nil, nil, h, err
+	}
 	h = modelHeader{Model: textbookModel, Caveats: append(textbookCaveats(algs, m.coll.p, m.coll.perNode), mach.caveats...),
 		Collective: c.String(), P: m.coll.p, Hardware: mach.hw}
 	if m.link.machine.given() || m.link.twoLevel() {
@@ -359,7 +362,7 @@ func runModel(args []string, stdout io.Writer) error {
 	sizes := m.fs.String("size", "", "comma-separated message sizes (e.g. 64KiB,1MB,1GiB)")
 	c, algs, timer, header, err := m.parse(args)
 	if err != nil {
-		return err
+		return asFlagError(err)
 	}
 	ss, err := sizesFlag(*sizes, "64KiB,1MiB or -size 1KiB..1GiB")
 	if err != nil {
@@ -428,7 +431,7 @@ func runCrossover(args []string, stdout io.Writer) error {
 	m := newModelCommand("crossover")
 	_, algs, timer, header, err := m.parse(args)
 	if err != nil {
-		return err
+		return asFlagError(err)
 	}
 	res := crossoverResult{modelHeader: header, Crossovers: []crossoverRow{}}
 	changes := commmodel.WinnerChanges(algs, timer)

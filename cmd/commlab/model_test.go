@@ -313,7 +313,7 @@ func TestModelServer(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &four) != nil || four.PerNode != 4 || four.Inter.BWBps != 50e9 {
 		t.Errorf("-per-node 4: exit %d (%s): %s", code, stderr, out)
 	}
-	if code, _, stderr := runCLI("model", "-server", "h20", "-per-node", "4", "-p", "16", "-size", "1MiB"); code != 1 || !strings.Contains(stderr, "leave out -per-node 4") {
+	if code, _, stderr := runCLI("model", "-server", "h20", "-per-node", "4", "-p", "16", "-size", "1MiB"); code != 2 || !strings.Contains(stderr, "leave out -per-node 4") {
 		t.Errorf("-per-node 4 with h20: exit %d, %q", code, stderr)
 	}
 }
@@ -335,8 +335,9 @@ func TestModelHardwareAssumed(t *testing.T) {
 }
 
 // TestModelHardwareUsage: a machine beside links given by hand, or -server
-// beside -hw, is a usage error (exit 2) that names the conflict; a -hw
-// system of another GPU than -gpu's, or an unknown server, is an error.
+// beside -hw, is a usage error (exit 2) that names the conflict, and so
+// are a -hw system of another GPU than -gpu's, an unknown server and
+// ranks that the system's hosts and NVLink domains do not hold.
 func TestModelHardwareUsage(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -350,7 +351,7 @@ func TestModelHardwareUsage(t *testing.T) {
 		{[]string{"simulate", "-algo", "ring", "-hw", "system=dgx-h100", "-inter", "15us,50GB/s"}, 2, "-hw excludes -inter"},
 		{[]string{"model", "-gpu", "A100-SXM4-80GB", "-hw", "system=dgx-h100"}, 2, "dgx-h100 is a system of H100 SXM, not of A100 SXM4"},
 		{[]string{"model", "-server", "dgx-z"}, 2, `-server "dgx-z": want one of h20, dgx-a100`},
-		{[]string{"model", "-hw", "system=gb200-nvl72", "-p", "76", "-per-node", "4"}, 1, "do not split equally into NVLink domains of 72"},
+		{[]string{"model", "-hw", "system=gb200-nvl72", "-p", "76", "-per-node", "4"}, 2, "do not split equally into NVLink domains of 72"},
 	} {
 		args := append([]string{c.args[0], "-p", "16"}, c.args[1:]...) // a case's own -p comes later and wins
 		code, _, stderr := runCLI(args...)

@@ -97,7 +97,7 @@ func memTotal(path string) (float64, error) {
 func runSimulate(args []string, stdout io.Writer) error {
 	req, err := parseSimulateFlags(args)
 	if err != nil {
-		return err
+		return asFlagError(err)
 	}
 	res, err := simulate(req)
 	if err != nil {
@@ -219,12 +219,18 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	if err != nil {
 		return simulateRequest{}, err
 	}
+	if err := mach.checkNVLS([]commmodel.Algorithm{a}); err != nil {
+		return simulateRequest{}, err
+	}
 	elem, err := sizeFlag("elem", *elemText, schedule.DefaultElemBytes)
 	if err != nil {
 		return simulateRequest{}, err
 	}
 	if int64(int(elem)) != elem {
 		return simulateRequest{}, flagErrorf("-elem %d B: too large", elem)
+	}
+	if elem < 1 {
+		return simulateRequest{}, flagErrorf("-elem %d B: want at least 1 B, such as -elem 4B (a float, as nccl-tests)", elem)
 	}
 	maxMem, err := sizeFlag("max-mem", *maxMemText, int64(defaultMaxMem()))
 	if err != nil {

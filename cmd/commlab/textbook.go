@@ -157,3 +157,23 @@ func intraKind(f predict.Fabric) string {
 	}
 	return "NVLink"
 }
+
+// checkNVLS refuses an NVLS algorithm (nvls, nvlstree) on a machine whose
+// facts say it has no NVLS, from anything but an assumption: NCCL runs them
+// only on NVSwitch hosts with NVLink SHARP, and their row would time what
+// the machine cannot run. An assumed nvls false leaves them, as a what-if.
+func (m textbookMachine) checkNVLS(algs []commmodel.Algorithm) error {
+	if m.hw == nil {
+		return nil
+	}
+	f := factOf(m.hw.Facts, "nvls")
+	if f.Value != "false" || f.Guessed() {
+		return nil
+	}
+	for _, a := range algs {
+		if name := a.Name(); name == "nvls" || name == "nvlstree" {
+			return flagErrorf("-algo %s: the machine has no NVLS (nvls false, %s): NCCL runs %s only on NVSwitch hosts with NVLink SHARP; drop it, or describe such a host with -hw nvls=true", name, f.Source, name)
+		}
+	}
+	return nil
+}
