@@ -229,7 +229,9 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	if note := m.beyondPCIe(oneNode); note != "" {
 		m.Notes = append([]string{note}, m.Notes...) // before the notes that take the links as assumed
 	}
-	if r := m.x[parIntraBW] / h.intraBW(); h.Fabric == FabricPCIe && oneNode && r < 0.5 {
+	if r := m.x[parIntraBW] / h.intraBW(); h.Fabric == FabricPCIe && oneNode && r < 0.5 && !h.hostCopy() {
+		// Cards the catalog gives no P2P copy through host memory at
+		// their prior, HostCopyBW: no surprise to note.
 		m.Notes = append(m.Notes, fmt.Sprintf("the tables fit intra_bw at %s, %.2f of the PCIe rate: between these cards NCCL got less than PCIe's rate, by P2P across the CPUs' link between sockets (nvidia-smi topo -m: SYS), a copy through host memory where P2P is off (GeForce cards; a container may hide it), or sockets; NCCL_DEBUG=INFO's channel lines say which (\"via P2P\", \"via SHM\", \"via NET\")",
 			FormatValue(m.x[parIntraBW], params[parIntraBW].unit), r))
 	}

@@ -454,10 +454,10 @@ func TestSameShapeGraphs(t *testing.T) {
 // TestPCIeWithoutP2P: kalavai-client's 4 GeForce RTX 4090s (-g 4, one host,
 // in a Docker container and again in a Kubernetes pod) move 2.57 GB/s of
 // bus bandwidth at 32 MiB, a tenth of PCIe Gen4's 24 GB/s: GeForce cards
-// have no P2P, and NCCL copies through host memory. intra_bw's prior on a
-// PCIe host is wide enough for the Docker table to fit it, and a note says
-// what such a rate means; the calibration then predicts the pod's table
-// within 5% from 1 MiB (its 2 GiB row: 1.24 s).
+// have no P2P, and NCCL copies through host memory. The catalog says so
+// (their prior is HostCopyBW) and no note repeats it; described as joined
+// by PCIe, a note says what such a rate means. The calibration predicts
+// the pod's table within 5% from 1 MiB (its 2 GiB row: 1.24 s).
 func TestPCIeWithoutP2P(t *testing.T) {
 	const dir = "../../data/nccltests/testdata/real/"
 	docker, pod := firstTable(t, dir+"rtx4090_1x4_g4_allreduce_docker_kalavai.log"), firstTable(t, dir+"rtx4090_1x4_g4_allreduce_k8s_kalavai.log")
@@ -473,10 +473,22 @@ func TestPCIeWithoutP2P(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(m.Notes, func(n string) bool {
-		return strings.Contains(n, "of the PCIe rate") && strings.Contains(n, `"via SHM"`)
-	}) {
-		t.Errorf("notes %q; want the PCIe rate's shortfall said", m.Notes)
+	shortfall := func(n string) bool { return strings.Contains(n, "of the PCIe rate") && strings.Contains(n, `"via SHM"`) }
+	if slices.ContainsFunc(m.Notes, shortfall) {
+		t.Errorf("notes %q; want no shortfall said: the catalog gives these cards no P2P (HostCopyBW)", m.Notes)
+	}
+	// Described as joined by PCIe Gen4 (-hw pcie=4: P2P, as a patched
+	// driver gives it), the same table's rate is a shortfall, and said.
+	given, err := Describe(docker.GPU, "pcie=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm, err := Calibrate(given.ForHosts(4), []Table{docker}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(gm.Notes, shortfall) {
+		t.Errorf("with pcie=4, notes %q; want the PCIe rate's shortfall said", gm.Notes)
 	}
 	// Two ranks on one RTX 5090 (both Rank lines print bus 0000:02:00,
 	// talking over sockets) measure no link between cards: no such note.
