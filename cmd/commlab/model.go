@@ -261,8 +261,12 @@ func (h modelHeader) print(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	if h.Intra != nil {
-		fmt.Fprintf(w, "%s, P = %d (%d nodes of %d), inside a node alpha = %s, BW = %s; between nodes alpha = %s, BW = %s\n\n",
-			h.Collective, h.P, h.P/h.PerNode, h.PerNode, units.FormatDuration(h.Intra.AlphaS), units.FormatBandwidth(h.Intra.BWBps),
+		nodes := fmt.Sprintf("%d nodes", h.P/h.PerNode)
+		if h.P == h.PerNode {
+			nodes = "1 node"
+		}
+		fmt.Fprintf(w, "%s, P = %d (%s of %d), inside a node alpha = %s, BW = %s; between nodes alpha = %s, BW = %s\n\n",
+			h.Collective, h.P, nodes, h.PerNode, units.FormatDuration(h.Intra.AlphaS), units.FormatBandwidth(h.Intra.BWBps),
 			units.FormatDuration(h.Inter.AlphaS), units.FormatBandwidth(h.Inter.BWBps))
 		return
 	}

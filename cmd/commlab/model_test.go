@@ -332,6 +332,11 @@ func TestModelHardwareAssumed(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// On one node the NICs time nothing: no note of them.
+	code, out, stderr = runCLI("model", "-p", "2", "-algo", "ring", "-size", "1MiB", "-server", "mi300x-platform")
+	if code != 0 || strings.Contains(out, "note: the links rest on assumed facts") || !strings.Contains(out, "P = 2 (1 node of 2)") {
+		t.Errorf("one node: exit %d (%s), output:\n%s\nwant no note of the NICs, and 1 node of 2", code, stderr, out)
+	}
 }
 
 // TestModelHardwareUsage: a machine beside links given by hand, or -server

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -135,7 +136,12 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 	}
 	out := hardwareOf(h, nil)
 	m := textbookMachine{cluster: cl, hw: &out, intraName: name + " " + intraKind(h.Fabric), interName: name + " network"}
-	if assumed := h.AssumedLinkFacts(); len(assumed) > 0 {
+	assumed := h.AssumedLinkFacts()
+	if p <= perHost {
+		// One node: its NICs time nothing.
+		assumed = slices.DeleteFunc(assumed, func(f predict.Fact) bool { return f.Name == "nics_per_node" || f.Name == "nic_bw" })
+	}
+	if len(assumed) > 0 {
 		var facts, hints []string
 		for _, a := range assumed {
 			facts = append(facts, a.Name+" = "+a.Value)
