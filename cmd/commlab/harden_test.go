@@ -163,6 +163,7 @@ func TestFlagLimits(t *testing.T) {
 	}{
 		{append(predict, "-p", "1152921504606846976", "-per-node", "8"), "-p 1152921504606846976: above the limit of 1048576"},
 		{append(predict, "-p", "16"), "give -per-node, the GPUs per node, such as -per-node 8"},
+		{append(predict, "-p", "2"), "give -per-node, the GPUs per node, such as -per-node 2"},
 		{append(predict, "-p", "16", "-per-node", "-1"), "-per-node -1: want"},
 		{[]string{"model", "-p", "1152921504606846976", "-link", "h20-intra", "-size", "1MiB"}, "-p 1152921504606846976: above the limit"},
 		{[]string{"simulate", "-algo", "ring", "-p", "1152921504606846976", "-size", "1MiB"}, "-p 1152921504606846976: above the limit"},

@@ -328,7 +328,11 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 		// NCCL copies the buffer within the GPU, which no table measures.
 		return predictRequest{}, flagErrorf("-p 1: one rank exchanges nothing, and the copy NCCL makes within the GPU is not what the model times; give -p 2 or more")
 	}
-	if err := checkCount(fs, "per-node", *perNode, maxRanks, "the GPUs per node", "8"); err != nil {
+	example := *p // a run that fits one node
+	if example > 8 {
+		example = defaultPerNode(*p)
+	}
+	if err := checkCount(fs, "per-node", *perNode, maxRanks, "the GPUs per node", strconv.Itoa(example)); err != nil {
 		return predictRequest{}, err
 	}
 	if *p%*perNode != 0 {
