@@ -62,7 +62,8 @@ func (h *Hardware) setSystem(name string) error {
 // SystemsOf returns the names of the catalog's systems (presets.Systems)
 // that could be h's machine and would settle some of the facts named
 // (Fact.Name, such as the assumed facts of Guesses): those of h's GPU whose
-// hosts hold perHost GPUs, or whose NVLink domains do for a domain's host,
+// hosts hold perHost GPUs (or more where perHost is 1 or 2, a run that may
+// use part of a host), or whose NVLink domains do for a domain's host,
 // and whose entry gives one of those facts or more beyond what the GPU's
 // own entry gives, those that settle the most first. Naming one (Describe's system key) replaces those
 // assumptions with its documented facts; a fact no entry documents (the
@@ -87,7 +88,10 @@ func SystemsOf(h Hardware, perHost int, facts []string) []string {
 	var offers []offer
 	for _, s := range presets.Systems {
 		g, err := nccl.ParseGPU(s.GPU)
-		if err != nil || g.Name != h.GPU.Name || !(s.PerHost == perHost || s.Domain > 0 && perHost <= s.PerHost) {
+		// A run of one or two GPUs a host says little of the host: it may
+		// be part of a larger one.
+		fits := s.PerHost == perHost || perHost <= 2 && perHost <= s.PerHost || s.Domain > 0 && perHost <= s.PerHost
+		if err != nil || g.Name != h.GPU.Name || !fits {
 			continue
 		}
 		hs, err := Describe(s.GPU, "system="+s.Name)

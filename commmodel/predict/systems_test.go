@@ -46,3 +46,22 @@ func TestSystemsOfEvidence(t *testing.T) {
 		}
 	}
 }
+
+// TestSystemsOfPartHost: a run of one or two GPUs a host may be part of a
+// larger host, and the catalog's larger hosts of its GPU are offered too.
+// Leonardo's SendRecv ran on 2 GPUs (devices 0 and 1) of a 4-GPU node; its
+// own 4 NICs (NCCL's NET/IB line) leave out alcf-polaris (2 NICs) and the
+// hosts of 8 NICs, and offer hgx-a100-4gpu among the hosts of 4 and 8. A
+// run of 4 GPUs a host is offered only hosts of 4 (TestSystemsOfEvidence).
+func TestSystemsOfPartHost(t *testing.T) {
+	leonardo := firstTable(t, "../../data/nccltests/testdata/real/a100_1x2_sendrecv_leonardo_nccltests331.log")
+	bare, err := Describe(leonardo.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := bare.WithEvidence([]Table{leonardo})
+	got := SystemsOf(h.ForHosts(2), 2, []string{"fabric", "nics_per_node", "nic_bw"})
+	if !slices.Contains(got, "hgx-a100-4gpu") || slices.Contains(got, "alcf-polaris") || slices.Contains(got, "dgx-a100") {
+		t.Errorf("Leonardo's 2 GPUs: SystemsOf = %v, want hgx-a100-4gpu among them, not alcf-polaris (2 NICs) nor dgx-a100 (8)", got)
+	}
+}
