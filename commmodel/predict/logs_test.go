@@ -473,7 +473,9 @@ func TestPCIeWithoutP2P(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shortfall := func(n string) bool { return strings.Contains(n, "of the PCIe rate") && strings.Contains(n, `"via SHM"`) }
+	shortfall := func(n string) bool {
+		return strings.Contains(n, "of the PCIe rate") && strings.Contains(n, `"via SHM"`)
+	}
 	if slices.ContainsFunc(m.Notes, shortfall) {
 		t.Errorf("notes %q; want no shortfall said: the catalog gives these cards no P2P (HostCopyBW)", m.Notes)
 	}
