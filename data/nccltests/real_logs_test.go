@@ -303,6 +303,48 @@ var realLogs = []realLog{
 		{"", "all_gather", commmodel.AllGather, FromCheckColumn, 2, 2, "NVIDIA B200", 28, 0, 1073741824,
 			134217728, 1989.8, 33.73, 12.5463, "yyy"},
 	}},
+	// Voltage Park's 4 x 8 H100 cluster (ZiyanIshani/vpbenchmarking): each
+	// file frames one test ("Collective test starting:" names the binary);
+	// 32 ranks on g138, g205, g244 and g150, then 8 ranks of one process on
+	// g138 (-g 8); 31 rows 8 B..8 GiB each, AllGather's from four (one
+	// node) or six (four nodes) 0-byte rows. Reduce is no commmodel
+	// collective: CollectiveFrom stays Unknown.
+	{"h100_4x8_allreduce_voltagepark.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 32, 4, "NVIDIA H100 80GB HBM3", 31, 8, 8589934592,
+			33554432, 373.03, 174.28, 91.6073, "yyy"},
+	}},
+	{"h100_4x8_allgather_voltagepark.log", []realTest{
+		{"all_gather_perf", "all_gather", commmodel.AllGather, FromName, 32, 4, "NVIDIA H100 80GB HBM3", 31, 0, 8589934592,
+			33554432, 308.95, 105.21, 78.6422, "yny"},
+	}},
+	{"h100_4x8_broadcast_voltagepark.log", []realTest{
+		{"broadcast_perf", "broadcast", commmodel.Broadcast, FromName, 32, 4, "NVIDIA H100 80GB HBM3", 31, 8, 8589934592,
+			33554432, 329.50, 101.84, 68.278, "yyy"},
+	}},
+	{"h100_4x8_reduce_voltagepark.log", []realTest{
+		{"reduce_perf", "reduce", 0, Unknown, 32, 4, "NVIDIA H100 80GB HBM3", 31, 8, 8589934592,
+			33554432, 294.66, 113.87, 70.9688, "yny"},
+	}},
+	{"h100_1x8_g8_allreduce_voltagepark.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 1, "NVIDIA H100 80GB HBM3", 31, 8, 8589934592,
+			33554432, 200.39, 293.02, 146.211, "yyy"},
+	}},
+	{"h100_1x8_g8_allgather_voltagepark.log", []realTest{
+		{"all_gather_perf", "all_gather", commmodel.AllGather, FromName, 8, 1, "NVIDIA H100 80GB HBM3", 31, 0, 8589934592,
+			33554432, 990.23, 29.65, 27.5097, "yny"},
+	}},
+	{"h100_1x8_g8_broadcast_voltagepark.log", []realTest{
+		{"broadcast_perf", "broadcast", commmodel.Broadcast, FromName, 8, 1, "NVIDIA H100 80GB HBM3", 31, 8, 8589934592,
+			33554432, 523.65, 64.08, 40.7414, "yny"},
+	}},
+	// nccl-tests#214: 2 ranks, on gpu23 and gpu24, each an NVIDIA A40; no
+	// line names the binary and the excerpt ends at 4096 B (5 rows, no
+	// trailer: avg 0); redop sum, root -1 and the in-place #wrong N/A make
+	// it SendRecv (over 2 ranks AllReduce's busbw/algbw is 1 too).
+	{"a40_2x1_sendrecv_nccltests214.log", []realTest{
+		{"", "sendrecv", commmodel.SendRecv, FromCheckColumn, 2, 2, "NVIDIA A40", 5, 256, 4096,
+			4096, 30.74, 0.13, 0, ""},
+	}},
 	// MI355X: two framed tests (all_reduce_perf, alltoall_perf), 8 ranks on
 	// GPU-6403, each trimmed by its author to its last 2 rows: no fit.
 	{"mi355x_1x8_allreduce_alltoall_trimmed.log", []realTest{
@@ -384,6 +426,10 @@ var misses = map[string]string{
 	"gh200_2x4_allreduce_slingshot_olivia.log#0":        "all three: one 20-iteration run whose times jump out of order (97.16 us at 2 B against 21.81 at 4 B, 196.97 us at 256 KiB against 93.05 at 512 KiB, 340.35 us at 8 MiB against 383.60 at 16 MiB, its in-place time 215.52); the fit's robust weights set those rows aside and the worst, 8 MiB, is missed by 34%",
 	"gh200_2x1_allreduce_wrong_rows_nccltests369.log#0": "worst: the 4 MiB row (787.11 us) takes as long as 8 MiB (785.48 us), twice its in-place time (404.71 us), in the run whose 1 MiB row failed the check; the fit sets it aside (weight 0) and misses it by 48%",
 	"b200_2x8_allgather_gke_a4_dranet.log#0":            "worst: the rows of 1 KiB to 8 KiB are flat and out of order (280.4, 268.2, 317.7, 320.0 us); the regime from 2 KiB misses 2 KiB by 20%",
+	"h100_4x8_allgather_voltagepark.log#0":              "worst: the times step rather than rise: 1 MiB (109.53 us) takes as long as 2 MiB (110.75 us), 4 MiB (193.20 us) nearly as long as 8 MiB (207.31 us); the fit sets 1 MiB aside (weight 0) and misses it by 19.7%",
+	"h100_4x8_reduce_voltagepark.log#0":                 "worst: 512 KiB (116.50 us) and 1 MiB (123.17 us) are slower than 2 MiB (109.20 us); the fit sets 512 KiB aside (weight 0) and misses it by 20.4%",
+	"h100_1x8_g8_allgather_voltagepark.log#0":           "worst: one process driving 8 GPUs whose times jump out of order (128 B at 4182.76 us, 2 MiB at 51.07 us against 1 MiB's 265.86) and whose 8 GiB row takes 177640 us, 5.5 times 4 GiB's 32367.5 (its in-place time 121096); the fit sets 8 GiB aside (weight 0) and misses it by 66%",
+	"h100_1x8_g8_broadcast_voltagepark.log#0":           "worst: one process driving 8 GPUs whose times jump out of order from 512 B up (16 KiB at 37.33 us against 8 KiB's 486.78, 8 MiB at 59.10 against 4 MiB's 275.81, 128 MiB at 630.55 against 64 MiB's 726.08); the fit sets 128 MiB aside (weight 0) and misses it by 101%",
 	"v100_dgx2_five_tests_2019.log#4":                   "worst: from 64 MiB up the busbw alternates between 45-49 and 59-64 GB/s from one size to the next, a genuine oscillation of the log that one smooth regime cannot follow",
 }
 
@@ -503,6 +549,18 @@ func TestRealLogs(t *testing.T) {
 // ranks elided with "..." and without Pids,
 // which the table settles (busbw/algbw 684.46/365.05 = 2·15/16); neither
 // names the binary, so redop sum and root -1 make the tables AllReduce.
+// JingchaoZhang's Azure posts print the column header, the rows and NCCL
+// INFO lines, their source lines naming all_reduce_perf: on NC A100 v4
+// VMs 2 ranks (busbw equals algbw, 57.54 at 8 GiB) and 4 (28.05/18.70 =
+// 2·3/4), on two NDm A100 v4 VMs 16 (189.20/100.90 = 2·15/16). The p3dn
+// gists' titles name all_reduce_perf; their 13 rows stop at 32 KiB, whose
+// rounded bandwidths (0.33/0.18) leave the ranks unknown, as do
+// nccl-tests#150's 4 rows of 8 to 64 B. msccl#48's AllToAlls name no
+// binary: 16 ranks (1 MiB is 16384 floats, 16 to each peer) in 2020
+// columns whose in-place error column, MSCCL's, reads 1e+00 on every row
+// (the problem), and 64 ranks (4096 floats) with none redop and an N/A
+// in-place #wrong. nccl-tests#128's ReduceScatter (redop sum, count =
+// size/(4 B·8): 8 ranks) stops at 256 B.
 var noRankLines = []struct {
 	file          string
 	name          string
@@ -522,6 +580,18 @@ var noRankLines = []struct {
 	{"a100_4x4_allreduce_simple_polaris_ss11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 30, 4294967296, 283197, 28.44, ""},
 	{"a100_4x4_allgather_stalled_polaris_ss11.log", "all_gather_perf", commmodel.AllGather, FromName, 16, 16, 262144, 206.36, 1.19, ""},
 	{"b200_1x8_g8_allreduce_gke_a4.log", "", commmodel.AllReduce, FromTable, 8, 12, 17179869184, 35561, 845.44, ""},
+	{"a100_1x2_allreduce_graphfile_azure_ncv4.log", "all_reduce_perf", commmodel.AllReduce, FromName, 2, 31, 8589934592, 149286, 57.54, ""},
+	{"a100_1x2_allreduce_topofile_azure_ncv4.log", "all_reduce_perf", commmodel.AllReduce, FromName, 2, 31, 8589934592, 38177, 225.00, ""},
+	{"a100_1x4_allreduce_graphfile_azure_ncv4.log", "all_reduce_perf", commmodel.AllReduce, FromName, 4, 31, 8589934592, 459314, 28.05, ""},
+	{"a100_1x4_allreduce_topofile_azure_ncv4.log", "all_reduce_perf", commmodel.AllReduce, FromName, 4, 31, 8589934592, 456716, 28.21, ""},
+	{"a100_2x8_allreduce_azure_ndmv4_aks.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 31, 8589934592, 85129, 189.20, ""},
+	{"v100_2x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 184.8, 0.33, ""},
+	{"v100_4x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 343.3, 0.18, ""},
+	{"v100_8x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 663.2, 0.10, ""},
+	{"a100_2x8_alltoall_msccl48.log", "", commmodel.AllToAll, FromTable, 16, 7, 67108864, 29605, 2.13, "the #wrong columns do not fit alltoall"},
+	{"a100_8x8_alltoall_msccl48.log", "", commmodel.AllToAll, FromCheckColumn, 64, 3, 1048576, 9012.2, 0.11, ""},
+	{"a100_2x1_allreduce_smallsizes_nccltests150.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 4, 16, 20.67, 0, ""},
+	{"unnamed_2x4_reduce_scatter_nccltests128.log", "", commmodel.ReduceScatter, FromTable, 8, 7, 128, 32.31, 0, ""},
 	// Its Rank lines print no Pid either, and list 5 of the 16 ranks.
 	{"b200_2x8_allreduce_gke_a4.log", "", commmodel.AllReduce, FromTable, 16, 12, 17179869184, 47062, 684.46,
 		"the Rank lines list 5 of ranks 0..15 (elided)"},
