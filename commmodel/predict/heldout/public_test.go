@@ -33,10 +33,28 @@ type publicMachine struct {
 // more than one table of one configuration. Logs of one site's machines of
 // one build are one machine; logs of another transport (the L40S pods'
 // sockets run beside their RoCE run) or another machine (Alps' and Olivia's
-// GH200 nodes, AMD's AAC8 and AAC10 MI300X clusters excepted, whose one-
-// and two-node runs are the one pair of tables of an MI300X build across
-// nodes) are not.
+// GH200 nodes, Azure's NC48 and NC96 A100 v4 VMs of 2 and 4 GPUs, AMD's
+// AAC8 and AAC10 MI300X clusters excepted, whose one- and two-node runs
+// are the one pair of tables of an MI300X build across nodes) are not.
 var publicMachines = []publicMachine{
+	// msccl#48's AllToAlls of 2 and 8 nodes print no Rank lines; the
+	// issue gives the nodes of 8 A100s and names no other.
+	{"a100-msccl48", []publicLog{
+		{"a100_2x8_alltoall_msccl48.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "A100"}},
+		{"a100_8x8_alltoall_msccl48.log", predict.Pins{Nodes: 8, PerNode: 8, GPU: "A100"}},
+	}},
+	// The NC A100 v4 post's logs print no header or Rank lines; its
+	// nvidia-smi cuts the GPU's name to "NVIDIA A100 80G..." at a 300 W
+	// cap, the PCIe card's, which the VM's user reads whole. Run with and
+	// without NCCL_GRAPH_FILE, which the model does not read.
+	{"a100-pcie-azure-nc48-1x2", []publicLog{
+		{"a100_1x2_allreduce_graphfile_azure_ncv4.log", predict.Pins{Nodes: 1, PerNode: 2, GPU: "NVIDIA A100 80GB PCIe"}},
+		{"a100_1x2_allreduce_topofile_azure_ncv4.log", predict.Pins{Nodes: 1, PerNode: 2, GPU: "NVIDIA A100 80GB PCIe"}},
+	}},
+	{"a100-pcie-azure-nc96-1x4", []publicLog{
+		{"a100_1x4_allreduce_graphfile_azure_ncv4.log", predict.Pins{Nodes: 1, PerNode: 4, GPU: "NVIDIA A100 80GB PCIe"}},
+		{"a100_1x4_allreduce_topofile_azure_ncv4.log", predict.Pins{Nodes: 1, PerNode: 4, GPU: "NVIDIA A100 80GB PCIe"}},
+	}},
 	{"a100-polaris-slingshot", []publicLog{
 		{"a100_1x4_allreduce_polaris_ss11.log", predict.Pins{Nodes: 1, PerNode: 4, GPU: "A100-SXM4-40GB"}},
 		{"a100_4x4_allreduce_simple_polaris_ss11.log", predict.Pins{Nodes: 4, PerNode: 4, GPU: "A100-SXM4-40GB", Proto: "Simple"}},
@@ -70,6 +88,17 @@ var publicMachines = []publicMachine{
 		{"h100_8x8_allreduce_default_nccltests309.log", predict.Pins{}},
 		{"h100_8x8_allreduce_minctas24_nccltests309.log", predict.Pins{}},
 	}},
+	// Voltage Park's cluster: 4 x 8 and one process driving 8 GPUs of one
+	// node (-g 8), which the logs print. Its Reduce is left out: the model
+	// predicts no Reduce.
+	{"h100-voltagepark-4x8", []publicLog{
+		{"h100_4x8_allreduce_voltagepark.log", predict.Pins{}},
+		{"h100_4x8_allgather_voltagepark.log", predict.Pins{}},
+		{"h100_4x8_broadcast_voltagepark.log", predict.Pins{}},
+		{"h100_1x8_g8_allreduce_voltagepark.log", predict.Pins{}},
+		{"h100_1x8_g8_allgather_voltagepark.log", predict.Pins{}},
+		{"h100_1x8_g8_broadcast_voltagepark.log", predict.Pins{}},
+	}},
 	{"mi300x-amd-aac", []publicLog{
 		{"mi300x_1x8_2x8_allreduce_rccltests.log", predict.Pins{}},
 	}},
@@ -91,6 +120,13 @@ var publicMachines = []publicMachine{
 		{"rtx4090_1x2_g2_allreduce_k8s_kalavai.log", predict.Pins{}},
 		{"rtx4090_1x4_g4_allreduce_k8s_kalavai.log", predict.Pins{}},
 	}},
+	// The p3dn gists print the rows alone; their titles give the nodes of
+	// p3dn.24xlarge, whose 8 GPUs are Tesla V100-SXM2-32GB.
+	{"v100-p3dn-efa", []publicLog{
+		{"v100_2x8_allreduce_efa_p3dn_gist2019.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "Tesla V100-SXM2-32GB"}},
+		{"v100_4x8_allreduce_efa_p3dn_gist2019.log", predict.Pins{Nodes: 4, PerNode: 8, GPU: "Tesla V100-SXM2-32GB"}},
+		{"v100_8x8_allreduce_efa_p3dn_gist2019.log", predict.Pins{Nodes: 8, PerNode: 8, GPU: "Tesla V100-SXM2-32GB"}},
+	}},
 }
 
 // publicSingles are the other logs of data/nccltests/testdata/real, one
@@ -98,14 +134,20 @@ var publicMachines = []publicMachine{
 // and nccl-tests#290's H100s): scored from the GPU's name alone with the
 // publicMachines' (TestPublicFromName). A log that prints no GPU name or
 // no shape is given its page's; a GPU its page does not name is left out
-// (bottlerocket313's EFA AllToAll), as is a run whose page names neither
-// the collective nor the ranks' layout beyond a few rows
-// (aws-k8s-tester#585's, nccl#652's).
+// (bottlerocket313's EFA AllToAll, nccl-tests#128's ReduceScatter), as
+// is a run whose page names neither the collective nor the ranks' layout
+// beyond a few rows (aws-k8s-tester#585's, nccl#652's).
 var publicSingles = []publicLog{
 	{"a100_1x2_sendrecv_leonardo_nccltests331.log", predict.Pins{}},
 	{"a100_1x4_g4_allreduce_stanage.log", predict.Pins{}},
 	{"a100_2x8_allreduce_efa_p4d_ncclinfo.log", predict.Pins{}},
 	{"a100_2x8_allreduce_oci_oke.log", predict.Pins{}},
+	// Its post names the VMs, Standard_ND96amsr_A100_v4, whose GPU the
+	// catalog gives (presets.Systems), and prints no Rank lines.
+	{"a100_2x8_allreduce_azure_ndmv4_aks.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "A100-SXM4-80GB"}},
+	// "two nodes, both of which have 8 A100 80GB gpus", one GPU of each run.
+	{"a100_2x1_allreduce_smallsizes_nccltests150.log", predict.Pins{Nodes: 2, PerNode: 1, GPU: "A100 80GB"}},
+	{"a40_2x1_sendrecv_nccltests214.log", predict.Pins{}},
 	{"gh200_2x1_allreduce_wrong_rows_nccltests369.log", predict.Pins{}},
 	{"h100_2x8_allreduce_gcp_a3mega.log", predict.Pins{}},
 	{"h100_pcie_nvlink_bridge_1x2_nccl1161.log", predict.Pins{GPU: "NVIDIA H100 PCIe"}},

@@ -273,6 +273,17 @@ holds Slingshot's mid-size cost, which the model takes as latency. The MI300X of
 13 us a call without CUDA graphs and 6-9 us with them; its run with graphs prints "graph: 0" in its
 header, and is given its command line's -G 1. One setting the model does not read:
 NCCL_MIN_CTAS=24 on nccl-tests#309's 8 x 8 H100 runs NVLSTree 20% faster at 8 GiB than the default.
+Voltage Park's one-node AllGather and Broadcast, one process driving 8 H100s (-g 8), run 2 to 3
+times slower than the same cluster's four-node runs (32367.5 us at 4 GiB against 12851.2 and
+15456.4 us), their times out of order from one size to the next; they are kept, as a user has
+them, and they pull the calibration down: they take 1.05 to 114 times the time predicted from the
+other tables, and the one-node AllReduce, whose 477.12 GB/s at 4 GiB is sound, is predicted up to
+twice too slow. NCCL_GRAPH_FILE, Azure's preset on its NC A100 v4 VMs, makes the 2-GPU VM's
+AllReduce 4 times slower (57.54 against 225.00 GB/s at 8 GiB, as the post that ran it says), a
+setting the model does not read. msccl#48's AllToAlls on nodes of 8 A100s move 2 GB/s of bus
+bandwidth from 2 MiB up on 2 nodes as on 8, whose NICs the issue does not name: the 2-node table
+takes 3 to 15 times the time the 8-node one predicts. The p3dn gists' 8-node AllReduce, 8 B to
+32 KiB, takes 1.3 to 1.5 times what their 2- and 4-node runs predict.
 
 Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
 alone (`+"`predict.Untabled`"+`: NCCL's own model where its tables know the GPU's links, the model at its
@@ -285,7 +296,9 @@ priors otherwise). Every table of these logs, and of the public logs of one tabl
 The misses from the name alone are mostly what a log would settle: the network's latency (EFA on
 p4d and p3dn, GCP's A3 Mega: 5 to 16 times NCCL's), the NICs a node, an NVLink bridge between two
 PCIe cards (nccl#1161's H100s), a host of more GPUs than the run's (Leonardo's 2 of 4), and a
-transport the name cannot tell (the T4 and L40S runs over sockets). GeForce RTX 40 and 50 cards,
+transport the name cannot tell (the T4 and L40S runs over sockets), and a preset the model does not
+read (the NC48 A100 v4 VM's AllReduce without NCCL_GRAPH_FILE; its run with the file, 4 times
+slower, is the one the name predicts within 11%). GeForce RTX 40 and 50 cards,
 which have no P2P, are taken at `+"`HostCopyBW`"+`, measured on the kalavai RTX 4090 logs themselves: their
 rows here are not held out.
 
