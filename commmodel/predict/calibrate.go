@@ -92,7 +92,8 @@ type Machine struct {
 	Params []Param
 	// Notes say what the model assumed (an unknown NCCL version, one
 	// older than the tuner model) and which parameters the tables could
-	// not identify.
+	// not identify or pushed against their bound; first, the tables that
+	// run far off what the other tables predict (offTables).
 	Notes []string
 	// Residual is the median relative error of the calibration points.
 	Residual float64
