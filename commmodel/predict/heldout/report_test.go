@@ -276,7 +276,7 @@ NCCL_MIN_CTAS=24 on nccl-tests#309's 8 x 8 H100 runs NVLSTree 20% faster at 8 Gi
 Voltage Park's one-node AllGather and Broadcast, one process driving 8 H100s (-g 8), run 2 to 3
 times slower than the same cluster's four-node runs (32367.5 us at 4 GiB against 12851.2 and
 15456.4 us), their times out of order from one size to the next; they are kept, as a user has
-them, and they pull the calibration down: they take 1.05 to 114 times the time predicted from the
+them, and they pull the calibration down: they take 1.42 to 164 times the time predicted from the
 other tables, and the one-node AllReduce, whose 477.12 GB/s at 4 GiB is sound, is predicted up to
 twice too slow. NCCL_GRAPH_FILE, Azure's preset on its NC A100 v4 VMs, makes the 2-GPU VM's
 AllReduce 4 times slower (57.54 against 225.00 GB/s at 8 GiB, as the post that ran it says), a
