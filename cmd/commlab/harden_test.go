@@ -186,8 +186,10 @@ func TestFlagLimits(t *testing.T) {
 		{[]string{"simulate", "-algo", "ring", "-p", "8", "-elem", "0", "-size", "1MiB"}, "-elem 0 B: want at least 1 B"},
 		{[]string{"simulate", "-algo", "ring", "-collective", "alltoall", "-p", "4", "-size", "1MiB"}, "ring"},
 		// NVLS on a machine the catalog gives none (MI300X's Infinity Fabric).
-		{[]string{"model", "-server", "mi300x-platform", "-p", "8", "-algo", "nvls,ring", "-size", "1GiB"}, "-algo nvls: the machine has no NVLS (nvls false, catalog)"},
-		{[]string{"simulate", "-server", "mi300x-platform", "-p", "8", "-algo", "nvls", "-size", "1MiB"}, "-algo nvls: the machine has no NVLS"},
+		{[]string{"model", "-server", "mi300x-platform", "-p", "8", "-algo", "nvls,ring", "-size", "1GiB"}, "-algo nvls: its GPUs are joined by Infinity Fabric (fabric infinity, catalog)"},
+		{[]string{"simulate", "-server", "mi300x-platform", "-p", "8", "-algo", "nvls", "-size", "1MiB"}, "-algo nvls: its GPUs are joined by Infinity Fabric"},
+		{[]string{"model", "-server", "dgx-a100", "-p", "8", "-algo", "nvls", "-size", "1MiB"}, "-algo nvls: the machine has no NVLS (nvls false, catalog)"},
+		{[]string{"model", "-gpu", "NVIDIA H100 PCIe", "-p", "2", "-per-node", "2", "-algo", "nvls", "-size", "1GiB"}, "-algo nvls: its GPUs are joined by PCIe (fabric pcie, assumed)"},
 	} {
 		code, _, stderr := runCLI(c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

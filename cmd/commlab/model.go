@@ -132,7 +132,7 @@ type collectiveFlags struct {
 func (f *collectiveFlags) add(fs *flag.FlagSet, withAlgos bool) {
 	fs.StringVar(&f.collective, "collective", "allreduce", commmodel.CollectiveNames())
 	fs.IntVar(&f.p, "p", 0, "number of ranks (GPUs)")
-	fs.IntVar(&f.perNode, "per-node", 0, "the run's GPUs per node: of the hierarchical algorithms, and of the nodes -intra and -inter join (default: the largest divisor of -p up to 8 that leaves two nodes); with -server, -gpu or -hw, the run's GPUs on one host (default: the system's GPUs a host, or -p where it is fewer), whose NVLink domain is the node")
+	fs.IntVar(&f.perNode, "per-node", 0, "the run's GPUs per node: of the hierarchical algorithms, and of the nodes -intra and -inter join (default: the largest divisor of -p up to 8 that leaves two nodes); with -server, -gpu or -hw, the run's GPUs on one host (default: the system's GPUs a host, 8 without a system, or -p where it is fewer), whose NVLink domain is the node")
 	fs.StringVar(&f.interAlgo, "inter-algo", "ring", "AllReduce run between nodes by hierarchical AllReduce")
 	if withAlgos {
 		fs.StringVar(&f.algos, "algo", "", "comma-separated algorithms (default: every single-level one)")

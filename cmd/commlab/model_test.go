@@ -332,6 +332,18 @@ func TestModelHardwareAssumed(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// A GPU by name runs on one host where -p fits one (up to 8 GPUs):
+	// MI300X's 2 GPUs on their one Infinity Fabric link (64 GB/s); GeForce
+	// cards without P2P at HostCopyBW, as predict takes them.
+	for _, c := range []struct{ gpu, want string }{
+		{"AMD Instinct MI300X", "P = 2 (1 node of 2), inside a node alpha = 3.4 µs, BW = 64 GB/s"},
+		{"NVIDIA GeForce RTX 4090", "BW = 2.6 GB/s"},
+	} {
+		code, out, stderr = runCLI("model", "-p", "2", "-algo", "ring", "-size", "1GiB", "-gpu", c.gpu)
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("%s -p 2: exit %d (%s), output:\n%s\nwant %q", c.gpu, code, stderr, out, c.want)
+		}
+	}
 	// On one node the NICs time nothing: no note of them.
 	code, out, stderr = runCLI("model", "-p", "2", "-algo", "ring", "-size", "1MiB", "-server", "mi300x-platform")
 	if code != 0 || strings.Contains(out, "note: the links rest on assumed facts") || !strings.Contains(out, "P = 2 (1 node of 2)") {

@@ -147,7 +147,7 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	algo := fs.String("algo", "", "algorithm of the collective: "+algorithmsByCollective())
 	p := fs.Int("p", 0, "number of ranks")
 	sizeText := fs.String("size", "", "size S in bytes as nccl-tests prints it (e.g. 960000, 1MiB)")
-	perNode := fs.Int("per-node", 0, "GPUs per node: the node size of hierarchical, nvlstree and collnet (default: the largest divisor of -p up to 8 that leaves two nodes); with any algorithm, times the replay on H20 NVLink inside a node and H20 RDMA between nodes; with -server, -gpu or -hw, the run's GPUs on one host (default: the system's GPUs a host, or -p where it is fewer), whose NVLink domain is the node")
+	perNode := fs.Int("per-node", 0, "GPUs per node: the node size of hierarchical, nvlstree and collnet (default: the largest divisor of -p up to 8 that leaves two nodes); with any algorithm, times the replay on H20 NVLink inside a node and H20 RDMA between nodes; with -server, -gpu or -hw, the run's GPUs on one host (default: the system's GPUs a host, 8 without a system, or -p where it is fewer), whose NVLink domain is the node")
 	inter := fs.String("inter-algo", "", "hierarchical AllReduce: the algorithm between nodes (default ring)")
 	chunks := fs.Int("chunks", 0, "pipelined broadcast and tree: chunk count, per half for the tree (default 8)")
 	elemText := fs.String("elem", "", "element size (default 4B: float, as nccl-tests; a bare number is bytes)")

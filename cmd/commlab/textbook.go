@@ -82,9 +82,11 @@ type textbookMachine struct {
 }
 
 // machine returns the machine of the flags for p ranks, perHost of them
-// on each host: where perHost is 0, a host's GPUs of the system (p where
-// that is fewer: the run fits one host), or defaultPerNode(p) without one. The nodes of a catalog system are its NVLink
-// domains where they span hosts (predict.Hardware.Cluster).
+// on each host: where perHost is 0, a host's GPUs of the system, or 8
+// without one (p where that is fewer: the run fits one host; without a
+// system, defaultPerNode(p) where 8 does not divide p). The nodes of a
+// catalog system are its NVLink domains where they span hosts
+// (predict.Hardware.Cluster).
 func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 	if f.server == h20Server {
 		if perHost != 0 && perHost != presets.H20Cluster(1).PerNode {
@@ -120,7 +122,10 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 		}
 	}
 	if perHost == 0 {
-		perHost = defaultPerNode(p)
+		// No system: a host of up to 8 GPUs, the run on one where it fits.
+		if perHost = min(p, 8); p%perHost != 0 {
+			perHost = defaultPerNode(p)
+		}
 	}
 	if p%perHost != 0 {
 		return textbookMachine{}, flagErrorf("-p %d is not a multiple of -per-node %d; %s", p, perHost, perNodeAdvice(p, perHost))
@@ -165,20 +170,29 @@ func intraKind(f predict.Fabric) string {
 }
 
 // checkNVLS refuses an NVLS algorithm (nvls, nvlstree) on a machine whose
-// facts say it has no NVLS, from anything but an assumption: NCCL runs them
-// only on NVSwitch hosts with NVLink SHARP, and their row would time what
-// the machine cannot run. An assumed nvls false leaves them, as a what-if.
+// facts say it has no NVLS, from anything but an assumption, or whose GPUs
+// PCIe or Infinity Fabric join: NCCL runs them only on NVSwitch hosts with
+// NVLink SHARP, and their row would time what the machine cannot run. An
+// assumed nvls false on an NVLink host leaves them, as a what-if.
 func (m textbookMachine) checkNVLS(algs []commmodel.Algorithm) error {
 	if m.hw == nil {
 		return nil
 	}
-	f := factOf(m.hw.Facts, "nvls")
-	if f.Value != "false" || f.Guessed() {
+	f, fabric := factOf(m.hw.Facts, "nvls"), factOf(m.hw.Facts, "fabric")
+	why := ""
+	// No NVSwitch, whatever the source: no NVLS either.
+	kind := map[string]string{predict.FabricPCIe.String(): "PCIe", predict.FabricInfinity.String(): "Infinity Fabric"}[fabric.Value]
+	switch {
+	case kind != "":
+		why = fmt.Sprintf("its GPUs are joined by %s (fabric %s, %s)", kind, fabric.Value, fabric.Source)
+	case f.Value == "false" && !f.Guessed():
+		why = fmt.Sprintf("the machine has no NVLS (nvls false, %s)", f.Source)
+	default:
 		return nil
 	}
 	for _, a := range algs {
 		if name := a.Name(); name == "nvls" || name == "nvlstree" {
-			return flagErrorf("-algo %s: the machine has no NVLS (nvls false, %s): NCCL runs %s only on NVSwitch hosts with NVLink SHARP; drop it, or describe such a host with -hw nvls=true", name, f.Source, name)
+			return flagErrorf("-algo %s: %s: NCCL runs %s only on NVSwitch hosts with NVLink SHARP; drop it, or describe such a host with -hw fabric=nvswitch,nvls=true", name, why, name)
 		}
 	}
 	return nil

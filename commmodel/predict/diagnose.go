@@ -242,6 +242,10 @@ func advice(f Finding, t Table, h *Hardware) []string {
 		case FabricInfinity:
 			a = []string{"Infinity Fabric: check its links (rocm-smi --showtopo) and that RCCL uses them (NCCL_DEBUG=INFO lines \"via P2P/IPC\"); NCCL_MIN_NCHANNELS raises the channels of mid-size calls"}
 		case FabricPCIe:
+			if h.hostCopy() {
+				a = []string{"host memory between the GPUs: these cards have no P2P, and NCCL copies through the CPU's memory (NCCL_DEBUG=INFO lines \"via SHM\"); check the CPUs' memory bandwidth and the GPUs' NUMA placement (nvidia-smi topo -m: CPU Affinity)"}
+				break
+			}
 			a = []string{"PCIe between the GPUs: check that NCCL runs P2P between them (NCCL_DEBUG=INFO lines \"via P2P\", not \"via SHM\"; nvidia-smi topo -p2p r), and their PCIe links' generation and width (nvidia-smi -q: PCIe Generation, Link Width)"}
 		default:
 			a = []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_P2P_LEVEL=NVL, NCCL_DEBUG=INFO lines \"via P2P/CUMEM\"); NCCL_MIN_NCHANNELS raises the channels of mid-size calls"}

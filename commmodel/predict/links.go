@@ -15,7 +15,8 @@ import (
 // GPU's line rate to the others in one direction (intraBW: its NVLinks or
 // Infinity Fabric links times one link's rate from the catalog, or its PCIe
 // x16 link on a PCIe host), on a mesh only the links to the run's perHost−1
-// peers (runLinks: 4 of an HGX A100 4-GPU board's 12 for a run of 2), its
+// peers (runLinks: 4 of an HGX A100 4-GPU board's 12 for a run of 2), or
+// HostCopyBW between cards without P2P (hostCopy), its
 // alpha NCCL's per-step latency of Ring with Simple over NVLink, or over
 // PCIe on a PCIe host.
 //
@@ -36,7 +37,11 @@ func (h *Hardware) Links(perHost int) (intra, inter commmodel.Link) {
 		hw = nccl.HWPCI
 	}
 	const us = 1e-6
-	intra = commmodel.Link{Alpha: c.HWLatency[hw][nccl.AlgoRing][nccl.Simple] * us, BW: h.intraBW() * h.intraShare(perHost)}
+	bw := h.intraBW() * h.intraShare(perHost)
+	if h.hostCopy() {
+		bw = HostCopyBW // through host memory: no P2P between the cards
+	}
+	intra = commmodel.Link{Alpha: c.HWLatency[hw][nccl.AlgoRing][nccl.Simple] * us, BW: bw}
 	inter = commmodel.Link{Alpha: c.HWLatency[nccl.HWNet][nccl.AlgoRing][nccl.Simple] * us,
 		BW: float64(h.hostNICs(1, perHost)) * h.nicBW() / float64(perHost)}
 	return intra, inter
