@@ -243,6 +243,9 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 		problems = append(problems, problem{Message: fmt.Sprintf("%s is not in commlab's catalog: it is taken as a PCIe card of compute capability 9.0 without NVLink; "+
 			"describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host is fabric=infinity)", hw.GPU.Name)})
 	}
+	if err := hw.HostFits(perNode); err != nil {
+		return machine{}, flagErrorf("%v: give the run's GPUs a node, at most a host's", err)
+	}
 	hw, notes := hw.FromTables(m.tables, perNode)
 	for _, n := range notes {
 		problems = append(problems, problem{Message: n})

@@ -185,6 +185,9 @@ func TestFlagLimits(t *testing.T) {
 		{[]string{"simulate", "-algo", "ring", "-p", "8", "-intra", "2us", "-size", "1MiB"}, "-intra"},
 		{[]string{"simulate", "-algo", "ring", "-p", "8", "-elem", "0", "-size", "1MiB"}, "-elem 0 B: want at least 1 B"},
 		{[]string{"simulate", "-algo", "ring", "-collective", "alltoall", "-p", "4", "-size", "1MiB"}, "ring"},
+		// More GPUs a node than the documented host holds.
+		{[]string{"model", "-server", "mi300x-platform", "-p", "16", "-per-node", "16", "-size", "1GiB"}, "16 GPUs a node, where mi300x-platform holds 8 a host"},
+		{append(predict[:1:1], "-gpu", "AMD Instinct MI300X", "-collective", "allreduce", "-size", "1MiB", "-p", "16", "-per-node", "16"), "16 GPUs a node, where AMD Instinct MI300X's platform holds 8 a host"},
 		// NVLS on a machine the catalog gives none (MI300X's Infinity Fabric).
 		{[]string{"model", "-server", "mi300x-platform", "-p", "8", "-algo", "nvls,ring", "-size", "1GiB"}, "-algo nvls: its GPUs are joined by Infinity Fabric (fabric infinity, catalog)"},
 		{[]string{"simulate", "-server", "mi300x-platform", "-p", "8", "-algo", "nvls", "-size", "1MiB"}, "-algo nvls: its GPUs are joined by Infinity Fabric"},

@@ -130,6 +130,9 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 	if p%perHost != 0 {
 		return textbookMachine{}, flagErrorf("-p %d is not a multiple of -per-node %d; %s", p, perHost, perNodeAdvice(p, perHost))
 	}
+	if err := h.HostFits(perHost); err != nil {
+		return textbookMachine{}, flagErrorf("-per-node %d: %v: give the run's GPUs a node, at most a host's", perHost, err)
+	}
 	h = h.ForHosts(perHost)
 	cl, err := h.Cluster(p, perHost)
 	if err != nil {

@@ -142,3 +142,20 @@ func (s Source) evidence() bool {
 	}
 	return false
 }
+
+// HostFits reports an error where a run of perHost GPUs a host does not fit
+// the hosts h documents: a catalog system's (its PerHost), or the 8
+// modules of an MI300- or MI350-series platform, outside an NVLink domain
+// that spans hosts. It is nil where nothing documents the hosts.
+func (h Hardware) HostFits(perHost int) error {
+	host, what := 0, ""
+	if s, ok := presets.SystemByName(h.System); ok {
+		host, what = s.PerHost, s.Name
+	} else if h.Fabric == FabricInfinity && h.GPU.NVLinks == 7 {
+		host, what = 8, h.GPU.Name+"'s platform"
+	}
+	if host == 0 || h.Domain > host || perHost <= host {
+		return nil
+	}
+	return fmt.Errorf("%d GPUs a node, where %s holds %d a host", perHost, what, host)
+}

@@ -65,3 +65,30 @@ func TestSystemsOfPartHost(t *testing.T) {
 		t.Errorf("Leonardo's 2 GPUs: SystemsOf = %v, want hgx-a100-4gpu among them, not alcf-polaris (2 NICs) nor dgx-a100 (8)", got)
 	}
 }
+
+// TestHostFits: a run of more GPUs a node than the documented host holds is
+// an error: a catalog system's hosts (dgx-h100: 8), an MI300X platform's 8
+// modules; an NVLink domain that spans hosts holds its own (GB200 NVL72:
+// 72); nothing documents an H100 by name's host.
+func TestHostFits(t *testing.T) {
+	for _, c := range []struct {
+		gpu, spec string
+		perHost   int
+		fits      bool
+	}{
+		{"", "system=dgx-h100", 8, true},
+		{"", "system=dgx-h100", 16, false},
+		{"AMD Instinct MI300X", "", 8, true},
+		{"AMD Instinct MI300X", "", 16, false},
+		{"", "system=gb200-nvl72", 72, true},
+		{"NVIDIA H100 80GB HBM3", "", 16, true},
+	} {
+		h, err := Describe(c.gpu, c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.HostFits(c.perHost); (err == nil) != c.fits {
+			t.Errorf("%s %s, %d a host: %v; want fits %v", c.gpu, c.spec, c.perHost, err, c.fits)
+		}
+	}
+}
