@@ -311,11 +311,17 @@ func (m *Machine) fitError(tables []Table) float64 {
 // what commlab's commands make of a user's logs, and the notes say, one
 // a line, what was read, inferred or chosen, for the user to check.
 func (h Hardware) FromTables(tables []Table, perHost int) (Hardware, []string) {
-	perHost = max(perHost, HostGPUs(tables))
+	tablesHost := HostGPUs(tables)
+	perHost = max(perHost, tablesHost)
 	hw, notes := h.WithEvidence(tables)
 	host := hw.ForHosts(perHost)
-	if host.Fabric != hw.Fabric && hw.Sources.Fabric == SourceLog {
+	switch {
+	case host.Fabric != hw.Fabric && hw.Sources.Fabric == SourceLog:
 		notes = append(notes, fmt.Sprintf("an NVLink bridge joins pairs of cards: on %d GPUs a node the rings cross PCIe between the pairs, which no table ran, and the prediction takes PCIe", perHost))
+	case len(tables) > 0 && perHost > tablesHost && host.Fabric != hw.ForHosts(tablesHost).Fabric:
+		// The run's hosts are not the tables': their fabric is another.
+		notes = append(notes, fmt.Sprintf("%d GPUs a node, more than the tables' %d, is a host of another build: its fabric is taken as %s, which no table ran; -hw fabric=%s keeps the tables'",
+			perHost, tablesHost, host.Fabric, hw.ForHosts(tablesHost).Fabric))
 	}
 	hw, fitted := host.FitNICs(tables)
 	if fitted != "" {

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -90,5 +91,28 @@ func TestHostFits(t *testing.T) {
 		if err := h.HostFits(c.perHost); (err == nil) != c.fits {
 			t.Errorf("%s %s, %d a host: %v; want fits %v", c.gpu, c.spec, c.perHost, err, c.fits)
 		}
+	}
+}
+
+// TestFromTablesAnotherHost: a query of more GPUs a node than the tables'
+// that changes the fabric says so. Alps' GH200 table ran 2 x 4 (a mesh of 4
+// without NVLS); 8 GH200 a node are joined by NVSwitch (ForHosts), a host
+// no table ran. At the tables' 4 a node nothing is said.
+func TestFromTablesAnotherHost(t *testing.T) {
+	alps := firstTable(t, "../../data/nccltests/testdata/real/gh200_2x4_allreduce_slingshot_alps.log")
+	h, err := Describe(alps.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := func(notes []string) bool {
+		return slices.ContainsFunc(notes, func(n string) bool {
+			return strings.Contains(n, "8 GPUs a node, more than the tables' 4, is a host of another build")
+		})
+	}
+	if got, notes := h.FromTables([]Table{alps}, 8); got.Fabric != FabricNVSwitch || !said(notes) {
+		t.Errorf("8 a node: fabric %v, notes %q; want nvswitch, said", got.Fabric, notes)
+	}
+	if got, notes := h.FromTables([]Table{alps}, 4); got.Fabric != FabricMesh || said(notes) {
+		t.Errorf("4 a node: fabric %v, notes %q; want mesh, nothing said", got.Fabric, notes)
 	}
 }
