@@ -490,8 +490,10 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 		problems = append(problems, problemOf(topoFile, pr))
 	}
 	catalogLinks := hw.GPU.Known && hw.GPU.NVLinks > 0
+	// A card with an optional NVLink bridge may be captured either way.
+	bridged := hw.GPU.BridgeLinks > 0
 	hw.SetTopology(tp)
-	if len(tp.GPUs()) >= 2 && hw.Sources.Fabric == predict.SourceTopo && catalogLinks == (hw.Fabric == predict.FabricPCIe) {
+	if len(tp.GPUs()) >= 2 && hw.Sources.Fabric == predict.SourceTopo && !bridged && catalogLinks == (hw.Fabric == predict.FabricPCIe) {
 		// A capture of another machine would describe this one wrongly.
 		what := fmt.Sprintf("%d NVLinks", hw.GPU.NVLinks)
 		if !catalogLinks {

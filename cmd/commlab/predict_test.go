@@ -522,13 +522,19 @@ func TestPredictOffersSystems(t *testing.T) {
 
 // TestPredictForeignCapture: a capture whose GPUs are joined otherwise than
 // the catalog's GPU (an 8 x RTX 4090 host's PCIe for an H100 SXM's 18
-// NVLinks) is taken, with a warning; an HGX H100 capture raises none.
+// NVLinks) is taken, with a warning; an HGX H100 capture raises none, nor
+// does an NV12 capture of two A100 PCIe cards, which the catalog gives an
+// optional NVLink bridge (Azure's NC48ads A100 v4).
 func TestPredictForeignCapture(t *testing.T) {
 	for _, c := range []struct {
-		capture string
-		warned  bool
-	}{{"rtx4090_8gpu_all_sys_gpuallocator17.txt", true}, {"h100_hgx_8nic_sglang30401.txt", false}} {
-		code, out, stderr := runCLI("predict", "-gpu", "NVIDIA H100 80GB HBM3", "-topo", "../../topo/testdata/real/"+c.capture,
+		gpu, capture string
+		warned       bool
+	}{
+		{"NVIDIA H100 80GB HBM3", "rtx4090_8gpu_all_sys_gpuallocator17.txt", true},
+		{"NVIDIA H100 80GB HBM3", "h100_hgx_8nic_sglang30401.txt", false},
+		{"NVIDIA A100 80GB PCIe", "a100_80g_azure_nc48_2gpu_nv12_blog.txt", false},
+	} {
+		code, out, stderr := runCLI("predict", "-gpu", c.gpu, "-topo", "../../topo/testdata/real/"+c.capture,
 			"-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB")
 		if code != 0 || strings.Contains(stderr, "is it a capture of this machine?") != c.warned {
 			t.Errorf("%s: exit %d, stdout:\n%s\nstderr:\n%s\nwant a warning: %v", c.capture, code, out, stderr, c.warned)
