@@ -183,10 +183,13 @@
 // NVLink or as a slow network, and a fit from the priors alone stops at
 // the nearer. The fit holds what the hardware bounds within its bound
 // (Machine.upper): intra_bw at most the links' rate, nic_bw at most the
-// NIC's, and LL's and LL128's efficiencies at most 1/2 and 15/16 of the
-// links' rate over Simple's share of it (intra_bw's prior); a parameter the
-// tables push against its bound stays there, and the machine's notes say
-// so.
+// NIC's, LL's and LL128's efficiencies at most 1/2 and 15/16 of the
+// links' rate over Simple's share of it (intra_bw's prior), and NVLS's at
+// most 1 (it runs Simple on the links intra_bw is the egress of); a
+// parameter the tables push against its bound stays there, and the
+// machine's notes say so, with the value the tables would give it
+// unbounded. A table that runs far off what the others predict, where
+// they surround it, is named first among the notes (offTables).
 // Each table counts once. The prior keeps a parameter that no table
 // informs where NCCL or the datasheet puts it: one rank count cannot tell
 // a per-step latency from the per-call one, one-node tables say nothing of
