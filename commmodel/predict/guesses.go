@@ -251,7 +251,7 @@ func hintValue(key string) string {
 	case "nics", "links":
 		return "N"
 	case "nic-bw":
-		return "RATE (the NICs' line rate: 100Gb/s, 200Gb/s, 400Gb/s or 800Gb/s)"
+		return "RATE (the NICs' line rate, such as 25Gb/s, 100Gb/s, 200Gb/s, 400Gb/s or 800Gb/s)"
 	case "link-bw":
 		return "RATE (such as 25GB/s)"
 	case "nvls":

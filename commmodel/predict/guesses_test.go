@@ -100,7 +100,7 @@ func TestGuesses(t *testing.T) {
 			rate = &gs[i]
 		}
 	}
-	if rate == nil || rate.Ratio < 1.5 || rate.Hint != "nic-bw=RATE (the NICs' line rate: 100Gb/s, 200Gb/s, 400Gb/s or 800Gb/s)" {
+	if rate == nil || rate.Ratio < 1.5 || rate.Hint != "nic-bw=RATE (the NICs' line rate, such as 25Gb/s, 100Gb/s, 200Gb/s, 400Gb/s or 800Gb/s)" {
 		t.Fatalf("guesses %+v: want nic_bw, about 2x slower at half the rate", gs)
 	}
 	told, err := Describe("NVIDIA H100 80GB HBM3", "nic-bw=400Gb/s,nics=8")
