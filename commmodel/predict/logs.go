@@ -117,9 +117,34 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
 				Err: fmt.Errorf("%s: %s: a GPU the catalog does not hold is assumed, every fact of it; give gpu=NAME to name it", tab.Collective, noGPUName(t))})
 		}
+		if d := sharedGPU(t); d != nil {
+			problems = append(problems, &nccltests.ParseError{File: name, Line: d.Line,
+				Err: fmt.Errorf("%s: rank %d runs on the GPU of an earlier rank (%s on %s): ranks that share a GPU time no link between GPUs, and the model, which takes one rank a GPU, misreads the table", tab.Collective, d.Rank, d.BusID, d.Host)})
+		}
 		out = append(out, tab)
 	}
 	return out, problems
+}
+
+// sharedGPU returns the first Rank line of t whose GPU an earlier rank's
+// line names too, the same host, device and PCI bus ID, nil where every rank has
+// a GPU of its own or the lines print no bus ID or host.
+func sharedGPU(t *nccltests.Test) *nccltests.Device {
+	seen := map[[2]string]bool{}
+	for i := range t.Evidence.Devices {
+		d := &t.Evidence.Devices[i]
+		if d.BusID == "" || d.Host == "" {
+			return nil // no bus IDs, or ranks not placed on hosts
+		}
+		// Old formats print a bus number alone ([0x10]), which GPUs of a
+		// switch can share: the device index must match too.
+		key := [2]string{d.Host, fmt.Sprintf("%d %s", d.Device, strings.ToLower(d.BusID))}
+		if seen[key] {
+			return d
+		}
+		seen[key] = true
+	}
+	return nil
 }
 
 // tableOf builds the table of t with the pins, and says what it assumed
