@@ -651,3 +651,28 @@ func TestMeasuredAtTunerPlugin(t *testing.T) {
 		t.Errorf("without the plugin: %g s, %v; want 125.7 us", v, ok)
 	}
 }
+
+// TestSharedGPU: two ranks on one GPU (the RTX 5090 log's ranks 0 and 1,
+// both device 0 at bus 0000:02:00 of host lab) are said to share it; GPUs
+// whose old-format bus numbers repeat ([0x10] for devices 0 and 1 of a p4d,
+// [0x00] for all 8 of SuperBench's host) are not.
+func TestSharedGPU(t *testing.T) {
+	const dir = "../../data/nccltests/testdata/real/"
+	for _, c := range []struct {
+		file   string
+		shared bool
+	}{
+		{"rtx5090_2rank_allreduce_tagoutput_late2025.log", true},
+		{"a100_2x8_allreduce_efa_p4d_ncclinfo.log", false},
+		{"a100_1x8_g8_allgather_oldcolumns_superbench.log", false},
+	} {
+		_, problems, err := ReadFile(dir+c.file, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		said := slices.ContainsFunc(problems, func(p error) bool { return strings.Contains(p.Error(), "runs on the GPU of an earlier rank") })
+		if said != c.shared {
+			t.Errorf("%s: problems %v; want the shared GPU said: %v", c.file, problems, c.shared)
+		}
+	}
+}
