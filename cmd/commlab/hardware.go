@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/predict"
@@ -41,15 +40,10 @@ type guessOutput struct {
 // the calibration tables, whose logs may say the GPU is AMD's.
 func hardwareOf(hw predict.Hardware, tables []predict.Table) hardwareOutput {
 	out := hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
-	if g, ok := gpuGuess(out.Facts, ranRCCL(tables)); ok {
+	if g, ok := gpuGuess(out.Facts, predict.RanRCCL(tables)); ok {
 		out.Guesses = append(out.Guesses, g)
 	}
 	return out
-}
-
-// ranRCCL reports that a table's log says it ran RCCL, AMD's NCCL.
-func ranRCCL(tables []predict.Table) bool {
-	return slices.ContainsFunc(tables, func(t predict.Table) bool { return t.Evidence.RCCL.Value })
 }
 
 // gpuGuess returns the guess of a GPU the logs do not name or the catalog

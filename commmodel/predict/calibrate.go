@@ -185,7 +185,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	if err := SameMachine(tables); err != nil {
 		return nil, err
 	}
-	m := &Machine{GPU: tables[0].GPU, Hardware: h, refs: &references{hw: &h, rccl: ranRCCL(tables), m: map[runKey]*reference{}}}
+	m := &Machine{GPU: tables[0].GPU, Hardware: h, refs: &references{hw: &h, rccl: RanRCCL(tables), m: map[runKey]*reference{}}}
 	tables, m.Notes = withoutStalls(tables)
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("%w: every row of the tables stalled: %s", ErrTooFew, strings.Join(m.Notes, "; "))
@@ -197,8 +197,12 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		if h.GPU.Name == UnnamedGPU {
 			what = "the logs name no GPU (-gpu NAME names it)"
 		}
-		m.Notes = append(m.Notes, fmt.Sprintf("%s: its links are assumed (%s), and intra_bw is calibrated from the tables with a prior 10x wide either way; "+
-			"describe the GPU: -hw cc=X.Y,links=N,link-bw=RATE, or cc=X.Y,fabric=pcie,pcie=GEN for a PCIe card", what, h.Fabric))
+		describe := "-hw cc=X.Y,links=N,link-bw=RATE, or cc=X.Y,fabric=pcie,pcie=GEN for a PCIe card"
+		if RanRCCL(tables) {
+			describe = "the logs ran RCCL, so it is AMD's: -hw cc=X.Y,fabric=infinity,links=N,link-bw=RATE"
+		}
+		m.Notes = append(m.Notes, fmt.Sprintf("%s: its links are assumed (%s), and intra_bw is calibrated from the tables with a prior 10x wide either way; describe the GPU: %s",
+			what, h.Fabric, describe))
 	case h.Fabric == FabricPCIe:
 		// What NCCL gets between PCIe cards is P2P at the link's rate, or
 		// a copy through host memory where P2P is off (GeForce cards have
@@ -321,8 +325,9 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 // V100 Broadcast on 1 x 4, 1.66x slower; the others within 1.51x) and the
 // public machines' within 1.41x (kalavai's RTX 4090 AllReduce on 2 GPUs
 // under k8s, 1.41x faster), while the Voltage Park H100 cluster's one-node
-// -g 8 AllGather and Broadcast, which run 2-3x slower than its one-node
-// AllReduce, lie 2.0x to 2.5x off (ZiyanIshani/vpbenchmarking, with the
+// -g 8 AllGather and Broadcast, which move a quarter of the bus bandwidth
+// of its one-node AllReduce (116.11 and 131.99 against 477.12 GB/s at 4
+// GiB), lie 2.0x to 2.5x off (ZiyanIshani/vpbenchmarking, with the
 // cluster's other tables or all but its 4-node AllReduce), and its sound
 // one-node AllReduce, which they pull down, 1.55x faster: 1.8 is about the
 // middle, in logs, of 1.66 and 2.0.
@@ -479,9 +484,9 @@ func (m *Machine) beyondPCIe(oneNode bool) string {
 		"(%d links, at the rate that the fit implies; the datasheet's rate where known, cc=X.Y for its generation)", pcie, links, bw/1e9, links)
 }
 
-// ranRCCL reports that a table's log says it ran RCCL (rccl-tests'
+// RanRCCL reports that a table's log says it ran RCCL (rccl-tests'
 // header, RCCL's version line).
-func ranRCCL(tables []Table) bool {
+func RanRCCL(tables []Table) bool {
 	return slices.ContainsFunc(tables, func(t Table) bool { return t.Evidence.RCCL.Value })
 }
 

@@ -273,9 +273,9 @@ holds Slingshot's mid-size cost, which the model takes as latency. The MI300X of
 13 us a call without CUDA graphs and 6-9 us with them; its run with graphs prints "graph: 0" in its
 header, and is given its command line's -G 1. One setting the model does not read:
 NCCL_MIN_CTAS=24 on nccl-tests#309's 8 x 8 H100 runs NVLSTree 20% faster at 8 GiB than the default.
-Voltage Park's one-node AllGather and Broadcast, one process driving 8 H100s (-g 8), run 2 to 3
-times slower than the same cluster's four-node runs (32367.5 us at 4 GiB against 12851.2 and
-15456.4 us), their times out of order from one size to the next; they are kept, as a user has
+Voltage Park's one-node AllGather and Broadcast, one process driving 8 H100s (-g 8), move a
+quarter of the bus bandwidth of the same host's AllReduce (116.11 and 131.99 against 477.12 GB/s
+at 4 GiB), their times out of order from one size to the next; they are kept, as a user has
 them, and they pull the calibration down: they take 1.42 to 164 times the time predicted from the
 other tables, and the one-node AllReduce, whose 477.12 GB/s at 4 GiB is sound, is predicted up to
 twice too slow. NCCL_GRAPH_FILE, Azure's preset on its NC A100 v4 VMs, makes the 2-GPU VM's
