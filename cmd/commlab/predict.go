@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -114,26 +113,6 @@ type predictTableLOO struct {
 	Table           string  `json:"table"`
 	LOOMedianRelErr float64 `json:"loo_median_rel_err"`
 }
-
-// worstTable names the table held out worst where the median of the
-// tables' errors would hide it: three tables or more, and an error over
-// worstShown and twice the median; "" otherwise. Another setting, another
-// machine, or a shape no other table ran can each make a table the
-// others do not predict; the line does not guess which.
-func worstTable(tables []predictTableLOO, median float64) string {
-	if len(tables) < 3 {
-		return ""
-	}
-	w := slices.MaxFunc(tables, func(a, b predictTableLOO) int { return cmp.Compare(a.LOOMedianRelErr, b.LOOMedianRelErr) })
-	if !(w.LOOMedianRelErr > worstShown && w.LOOMedianRelErr > 2*median) {
-		return ""
-	}
-	return fmt.Sprintf(" (worst %.1f%%: %s, which the other tables do not predict)", 100*w.LOOMedianRelErr, w.Table)
-}
-
-// worstShown is the held-out error above which worstTable names a table:
-// the targets' 15%.
-const worstShown = 0.15
 
 // predictPins returns NCCL_ALGO and NCCL_PROTO for -algo and -proto
 // (algoPin, protoPin).
@@ -614,7 +593,7 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 			if c := out.Calibration.LOOCoverage; c != nil {
 				cov = fmt.Sprintf(", %.0f%% of held-out points inside the 80%% interval", 100**c)
 			}
-			fmt.Fprintf(w, "calibrated on %s; leave-one-table-out median error %.1f%%%s%s\n", strings.Join(out.Calibration.Files, ", "), 100**e, worstTable(out.Tables, *e), cov)
+			fmt.Fprintf(w, "calibrated on %s; leave-one-table-out median error %.1f%%%s\n", strings.Join(out.Calibration.Files, ", "), 100**e, cov)
 		} else {
 			fmt.Fprintf(w, "calibrated on %s; one table, so no table was held out: the interval pools the table's own errors at the fit with the prior spread, "+
 				"and nothing measures the calibration against NCCL's uncalibrated model (a second table of the machine would)\n",

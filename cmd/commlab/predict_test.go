@@ -933,26 +933,3 @@ func TestUserError(t *testing.T) {
 		}
 	}
 }
-
-// TestWorstTable: the calibration line names a table held out far worse
-// than the median only where the median would hide it. The errors are
-// those of a probe's three Perlmutter tables (NERSC's container
-// reports), one of which ran a NIC binding the others did not: 59.4%
-// against 5.5%.
-func TestWorstTable(t *testing.T) {
-	three := []predictTableLOO{{"a.log#0", 0.594}, {"b.log#0", 0.055}, {"c.log#0", 0.027}}
-	for _, c := range []struct {
-		tables []predictTableLOO
-		median float64
-		want   string
-	}{
-		{three, 0.055, " (worst 59.4%: a.log#0, which the other tables do not predict)"},
-		{three[:2], 0.3245, ""}, // two tables: the median is their mean
-		{[]predictTableLOO{{"a", 0.14}, {"b", 0.02}, {"c", 0.03}}, 0.03, ""}, // under 15%
-		{[]predictTableLOO{{"a", 0.30}, {"b", 0.20}, {"c", 0.18}}, 0.20, ""}, // under twice the median
-	} {
-		if got := worstTable(c.tables, c.median); got != c.want {
-			t.Errorf("worstTable(%v, %g) = %q, want %q", c.tables, c.median, got, c.want)
-		}
-	}
-}

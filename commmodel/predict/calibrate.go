@@ -93,7 +93,7 @@ type Machine struct {
 	// Notes say what the model assumed (an unknown NCCL version, one
 	// older than the tuner model) and which parameters the tables could
 	// not identify or pushed against their bound; first, the tables that
-	// run far off what the other tables predict (offTables).
+	// the other tables do not predict (offTables).
 	Notes []string
 	// Residual is the median relative error of the calibration points.
 	Residual float64
@@ -282,7 +282,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 			held = append(held, d.heldOut(&f, used, set, i))
 		}
 		m.LOOMedian = fit.Median(m.LOO)
-		m.Notes = append(offTables(tables, d, held), m.Notes...)
+		m.Notes = append(offTables(tables, d, held, m.LOO), m.Notes...)
 		m.NCCLWeight = ncclWeight(held)
 		if m.NCCLWeight > 0 {
 			m.Notes = append(m.Notes, fmt.Sprintf("on the tables held out in turn, NCCL's uncalibrated model is as good as the calibration "+
@@ -333,38 +333,61 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 // middle, in logs, of 1.66 and 2.0.
 const offRatio = 1.8
 
-// offTables says, a note for each table, where a table runs more than
-// offRatio slower or faster than the other tables predict: the median of
-// ln(measured/predicted) over its points, each predicted by the refit
-// without the table (held[i], those of Machine.LOO). Only a table that the
-// others surround is judged: its collective, launch layout, nodes and
-// ranks within theirs (departure), so that its error is not the model's
-// reach beyond the tables. With two tables each is predicted by the other
-// alone and their errors mirror each other, and none is judged.
-func offTables(tables []Table, d *design, held []heldTable) []string {
+// offTables names the tables the others do not predict, a note each,
+// first among the notes, with three tables or more (with two, each is
+// predicted by the other alone and their errors mirror each other). Each
+// table is predicted by the refit without it (held[i], the errors of
+// Machine.LOO, loo[i]). A table that the others surround (its collective,
+// launch layout, nodes and ranks within theirs: departure) and that runs
+// more than offRatio slower or faster than they predict, by the median of
+// ln(measured/predicted) over its points, may not have timed the machine
+// as they did. Otherwise the table held out worst is named where the
+// median of the tables' errors would hide it: an error over worstShown
+// and twice the median. Its note says what it ran beyond the others,
+// whose reach is then the model's, or that they surround it.
+func offTables(tables []Table, d *design, held []heldTable, loo []float64) []string {
 	if len(tables) < 3 {
 		return nil
+	}
+	median := fit.Median(loo)
+	worst := 0
+	for i := range loo {
+		if loo[i] > loo[worst] {
+			worst = i
+		}
 	}
 	var out []string
 	for i := range tables {
 		var s spread
 		s.sawTables(slices.Concat(tables[:i], tables[i+1:]))
 		dep := s.departure(d.runs[i])
+		beyond := s.beyond(dep)
 		r := fit.Median(held[i].calibrated)
-		if dep.newCollective || dep.nodeDoublings > 0 || dep.rankDoublings > 0 || dep.layout || math.Abs(r) <= math.Log(offRatio) {
-			continue
-		}
 		what := "slower"
 		if r < 0 {
 			what = "faster"
 		}
-		out = append(out, fmt.Sprintf("%s runs %.1fx %s than the other tables predict (the median of its %d points, each predicted by the calibration without it; a table that ran as the others did lies within %.1fx): "+
-			"it may not have timed the machine as the others did (another job on the GPUs, a fault, a setting its log does not print), or it ran something the model misdescribes, and the parameters fitted to it are off with it; "+
-			"calibrate without it and compare, or give it what it ran (FILE:algo=..., proto=..., version=...)",
-			tables[i].Name, math.Exp(math.Abs(r)), what, len(held[i].calibrated), offRatio))
+		switch {
+		case beyond == "" && math.Abs(r) > math.Log(offRatio):
+			out = append(out, fmt.Sprintf("%s runs %.1fx %s than the other tables predict (the median of its %d points, each predicted by the calibration without it; a table that ran as the others did lies within %.1fx): "+
+				"it may not have timed the machine as the others did (another job on the GPUs, a fault, a setting its log does not print), or it ran something the model misdescribes, and the parameters fitted to it are off with it; "+
+				"calibrate without it and compare, or give it what it ran (FILE:algo=..., proto=..., version=...)",
+				tables[i].Name, math.Exp(math.Abs(r)), what, len(held[i].calibrated), offRatio))
+		case i == worst && loo[i] > worstShown && loo[i] > 2*median:
+			why := "the other tables surround its shape, so what sets it apart is not in the model's inputs (a setting its log does not print, the hosts, a fault) or not in the model"
+			if beyond != "" {
+				why = "it ran " + beyond + ", outside the other tables, so its error is the model's reach there, which predictions of such runs share"
+			}
+			out = append(out, fmt.Sprintf("%s is the table held out worst: %.1f%% median error (it runs %s than the other tables predict), against the tables' median of %.1f%%; %s",
+				tables[i].Name, 100*loo[i], what, 100*median, why))
+		}
 	}
 	return out
 }
+
+// worstShown is the held-out error above which offTables names the table
+// held out worst: the targets' 15%.
+const worstShown = 0.15
 
 // tunerPlugins says, one note a table, where NCCL ran an external tuner
 // plugin (Evidence.TunerPlugin): its choices of algorithm, protocol and

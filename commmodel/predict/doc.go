@@ -189,7 +189,8 @@
 // parameter the tables push against its bound stays there, and the
 // machine's notes say so, with the value the tables would give it
 // unbounded. A table that runs far off what the others predict, where
-// they surround it, is named first among the notes (offTables).
+// they surround it, or held out far worse than their median, is named
+// first among the notes (offTables).
 // Each table counts once. The prior keeps a parameter that no table
 // informs where NCCL or the datasheet puts it: one rank count cannot tell
 // a per-step latency from the per-call one, one-node tables say nothing of

@@ -505,6 +505,26 @@ func (s *spread) departure(rn *run) departure {
 	return d
 }
 
+// beyond names, in a phrase, how a run with departure d goes beyond the
+// tables s saw: another collective, nodes or ranks outside theirs, or a
+// launch layout none ran; "" where the tables surround it.
+func (s *spread) beyond(d departure) string {
+	var what []string
+	if d.newCollective {
+		what = append(what, "a collective they did not")
+	}
+	if d.nodeDoublings > 0 {
+		what = append(what, fmt.Sprintf("%s against their %s", counted(d.nodes, "node"), span(s.minNodes, s.maxNodes)))
+	}
+	if d.rankDoublings > 0 {
+		what = append(what, fmt.Sprintf("%s against their %s", counted(d.ranks, "rank"), span(s.minRanks, s.maxRanks)))
+	}
+	if d.layout {
+		what = append(what, "a launch layout none of them ran")
+	}
+	return joinWords(what)
+}
+
 // doublings returns how many doublings n lies outside [lo, hi].
 func doublings(n, lo, hi int) float64 {
 	switch {

@@ -27,6 +27,14 @@ var rccl2277 = nccl.Version{Major: 2, Minor: 27, Patch: 7}
 func radeonMachine(t *testing.T) (*Machine, []Table) {
 	t.Helper()
 	tabs := []Table{firstTable(t, radeonAllReduce), firstTable(t, radeonAllToAll)}
+	return newUserMachine(t, tabs), tabs
+}
+
+// newUserMachine calibrates the model on tabs as a user who gives their
+// logs and nothing else has it: what Describe makes of their GPU's name,
+// with what the tables say of the machine (FromTables).
+func newUserMachine(t *testing.T, tabs []Table) *Machine {
+	t.Helper()
 	h, err := Describe(tabs[0].GPU, "")
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +44,7 @@ func radeonMachine(t *testing.T) (*Machine, []Table) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m, tabs
+	return m
 }
 
 // TestRCCLLibraryVersion: rccl-tests' header "rccl-headers=22803
