@@ -2,6 +2,7 @@ package nccltests
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -87,14 +88,21 @@ type Evidence struct {
 	// virtual interfaces (veth..., docker...), else the groups the OFI
 	// plugin makes of its provider's devices ("NET/OFI NIC group 7 device #3
 	// 0000:c9:00.0", one NCCL device a group), else the devices the channel
-	// lines name ("Channel 00 : 1[101d0] -> 8[101c0] [send] via NET/AWS
-	// Libfabric/1/GDRDMA"), the NICs NCCL's channels use: fewer than the
-	// host's when the log holds some channels only. Not counted:
+	// lines of one host name (HostNets, the most of any host), the NICs
+	// NCCL's channels use there: fewer than the host's when the run uses
+	// part of the host or the log holds some channels only. Not counted:
 	// aws-ofi-nccl's "Forcing AWS OFI ndev 4", which counts devices it
 	// emulates over fewer NICs (one per two GPUs on a p3dn's single EFA
 	// NIC), the provider's devices (PluginNICs), and the topology that
 	// NCCL_DEBUG_SUBSYS=GRAPH prints (pasted logs often hold a part of it).
 	NICCount Fact[int]
+	// HostNets are the network devices that each host's channel lines name
+	// ("gpu34:34088:34142 [0] NCCL INFO Channel 00/0 : 7[1] -> 0[0]
+	// [receive] via NET/IBext_v8/1/GDRDMA", transport/net.cc; the host is
+	// the line's prefix, debug.cc), one entry a host in the order of their
+	// first lines. Lines without the prefix count as one host, "".
+	// RunNICs reads them.
+	HostNets []HostNet
 	// PluginNICs is the OFI plugin's count of its provider's devices,
 	// "Selected Provider is efa (found 4 nics)": a p4d's four EFA NICs, but
 	// a p5's 32 EFA devices that the plugin groups into 8 NCCL devices, and
@@ -176,6 +184,47 @@ type Device struct {
 	Line int
 }
 
+// A HostNet is what one host's channel lines say of the network devices
+// its ranks drive.
+type HostNet struct {
+	// Host is the host as NCCL's line prefix names it ("gpu34"), "" for
+	// lines without the prefix.
+	Host string
+	// Devices are the NET device indices the host's lines name, ascending:
+	// indices into the host's own list of NICs (NICs).
+	Devices []int
+	// Channels is the number of channels whose lines on the host name a
+	// device: fewer than NCCL's channel count (Evidence.Channels) where
+	// the log holds some of them only.
+	Channels int
+	// Line is the host's first channel line that names a device.
+	Line int
+}
+
+// RunNICs returns the host whose channel lines name the fewest network
+// devices (the first of them where several tie), and false where no
+// channel line names one. Its devices are the NICs the run's ranks on a
+// host drive: NCCL's graph search takes the NICs nearest the
+// communicator's GPUs first (ncclTopoSelectNets and its preferred NETs,
+// ncclTopoGetLocalNet, NCCL 2.23 to 2.30 src/graph/search.cc and topo.cc),
+// and its topology holds only the GPUs of some rank, so a run on part of a
+// host drives the NICs of that part. A ring crosses every host, so the
+// host that drives the fewest bounds it. Where the log holds some of the
+// host's channel lines only (HostNet.Channels below the channel count),
+// the count is a lower bound of what the host drives.
+func (e *Evidence) RunNICs() (HostNet, bool) {
+	best := -1
+	for i, h := range e.HostNets {
+		if best < 0 || len(h.Devices) < len(e.HostNets[best].Devices) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return HostNet{}, false
+	}
+	return e.HostNets[best], true
+}
+
 // Channels are NCCL's channel counts of one communicator; a count the
 // line does not print is -1.
 type Channels struct {
@@ -227,18 +276,19 @@ var (
 	topoNetRE  = regexp.MustCompile(`^\+ NET\[([0-9.]+)\] - NET/`)
 	envRE      = regexp.MustCompile(`^(NCCL_ALGO|NCCL_PROTO) set by environment to (\S+)`)
 	libraryRE  = regexp.MustCompile(`\b[nr]ccl-library=(\d+)`)
-	// " via NET/IB/0/GDRDMA", " via NET/AWS Libfabric/3/GDRDMA", " via NET/IB/1(12)/GDRDMA" (PXN)
-	viaNetRE = regexp.MustCompile(` via NET/[^/]+/(\d+)`)
+	// "Channel 00/0 : 7[1] -> 0[0] [receive] via NET/IBext_v8/1/GDRDMA",
+	// "Channel 00 : ... via NET/AWS Libfabric/3/GDRDMA", "... via
+	// NET/IB/1(12)/GDRDMA" (PXN): the channel and the device.
+	viaNetRE = regexp.MustCompile(`^Channel (\d+)\b.* via NET/[^/]+/(\d+)`)
 )
 
 // debugState gathers the Evidence of NCCL's debug lines for one test.
 type debugState struct {
 	e      Evidence
 	speeds map[string]float64 // NIC speeds by name, B/s; NCCL prints them before the list
-	// netDevs are the network devices the channel lines name, by index;
-	// netDevLine is the first such line.
-	netDevs    map[int]bool
-	netDevLine int
+	// hosts are the network devices and channels that each host's channel
+	// lines name, by host, in the order of their first lines.
+	hosts []*hostNets
 	// nicGroups are the OFI plugin's NIC groups, by index; groupLine is
 	// the first group line.
 	nicGroups map[int]bool
@@ -247,15 +297,41 @@ type debugState struct {
 	ringPath bool
 }
 
-// evidence returns the Evidence of the lines read, with the NICs the
-// channel lines name as the NIC count where no line gave it.
+// hostNets gathers one host's channel lines: the devices and channels
+// they name, and the first of them.
+type hostNets struct {
+	host     string
+	devs     map[int]bool
+	channels map[int]bool
+	line     int
+}
+
+// evidence returns the Evidence of the lines read, with each host's
+// network devices (HostNets), and the most devices one host's channel
+// lines name as the NIC count where no line gave it.
 func (d *debugState) evidence() Evidence {
 	e := d.e
 	if len(d.nicGroups) > 0 {
 		e.NICCount.set(len(d.nicGroups), d.groupLine)
 	}
-	if len(d.netDevs) > 0 {
-		e.NICCount.set(len(d.netDevs), d.netDevLine)
+	e.HostNets = make([]HostNet, 0, len(d.hosts))
+	most := -1
+	for _, h := range d.hosts {
+		hn := HostNet{Host: h.host, Channels: len(h.channels), Line: h.line}
+		for dev := range h.devs {
+			hn.Devices = append(hn.Devices, dev)
+		}
+		slices.Sort(hn.Devices)
+		e.HostNets = append(e.HostNets, hn)
+		if most < 0 || len(hn.Devices) > len(e.HostNets[most].Devices) {
+			most = len(e.HostNets) - 1
+		}
+	}
+	if most >= 0 {
+		e.NICCount.set(len(e.HostNets[most].Devices), e.HostNets[most].Line)
+	}
+	if len(e.HostNets) == 0 {
+		e.HostNets = nil
 	}
 	return e
 }
@@ -275,8 +351,13 @@ func (d *debugState) merge(o *debugState) {
 	if len(e.NICs) == 0 {
 		e.NICs = o.e.NICs
 	}
-	for dev := range o.netDevs {
-		d.netDev(dev, o.netDevLine)
+	for _, h := range o.hosts {
+		for dev := range h.devs {
+			d.netDev(h.line, h.host, -1, dev)
+		}
+		for c := range h.channels {
+			d.netDev(h.line, h.host, c, -1)
+		}
 	}
 	for g := range o.nicGroups {
 		d.nicGroup(g, o.groupLine)
@@ -306,11 +387,12 @@ func (d *debugState) merge(o *debugState) {
 	mergeFact(&e.NICPath, o.e.NICPath)
 }
 
-// line reads msg, the text after "NCCL INFO " of line n. A line it does
+// line reads msg, the text after "NCCL INFO " of line n, which host
+// printed ("" where the line does not say). A line it does
 // not know, or cannot read, says nothing. Each form is recognised by a
 // fixed prefix or word before any expression runs (most debug lines are of
 // none of them), as ReadTuning in commmodel/nccl does.
-func (d *debugState) line(n int, msg string) {
+func (d *debugState) line(n int, host, msg string) {
 	e := &d.e
 	switch {
 	case strings.HasPrefix(msg, "RCCL version"):
@@ -401,7 +483,7 @@ func (d *debugState) line(n int, msg string) {
 		if m := ringRE.FindStringSubmatch(msg); m != nil {
 			e.Rings.set(atoi(m[2]), n)
 		} else if m := viaNetRE.FindStringSubmatch(msg); m != nil {
-			d.netDev(atoi(m[1]), n)
+			d.netDev(n, host, atoi(m[1]), atoi(m[2]))
 			if strings.Contains(msg, "/GDRDMA") { // net.cc: the connection reads or writes GPU memory
 				e.GPUDirect.set(true, n)
 			}
@@ -458,16 +540,31 @@ func (d *debugState) nics(n int, msg string, re *regexp.Regexp) {
 	}
 }
 
-// netDev records the network device dev that channel line n names.
-func (d *debugState) netDev(dev, n int) {
-	if d.netDevs == nil {
-		d.netDevs = map[int]bool{}
+// netDev records that channel line n, which host printed, names channel
+// ch and the network device dev (-1 for none of either).
+func (d *debugState) netDev(n int, host string, ch, dev int) {
+	var h *hostNets
+	for _, k := range d.hosts {
+		if k.host == host {
+			h = k
+			break
+		}
 	}
-	if len(d.netDevs) < maxNetDevs {
-		d.netDevs[dev] = true
+	if h == nil {
+		if len(d.hosts) >= maxHosts {
+			return
+		}
+		h = &hostNets{host: host, devs: map[int]bool{}, channels: map[int]bool{}, line: n}
+		d.hosts = append(d.hosts, h)
 	}
-	if d.netDevLine == 0 || n < d.netDevLine {
-		d.netDevLine = n
+	if dev >= 0 && len(h.devs) < maxNetDevs {
+		h.devs[dev] = true
+	}
+	if ch >= 0 && len(h.channels) < maxNetDevs {
+		h.channels[ch] = true
+	}
+	if n < h.line {
+		h.line = n
 	}
 }
 
@@ -475,6 +572,11 @@ func (d *debugState) netDev(dev, n int) {
 // that a damaged log's device numbers cannot grow the set without end; a
 // host has far fewer NICs.
 const maxNetDevs = 64
+
+// maxHosts bounds the hosts whose channel lines are kept apart, for the
+// same reason: a damaged log's host names cannot grow the list without
+// end.
+const maxHosts = 4096
 
 // virtual reports a network interface that is no NIC of the host: a
 // container's or bridge's (veth, docker, virbr, br-, cni, flannel) or the

@@ -156,7 +156,7 @@ func debugFile(t *testing.T, path string) Evidence {
 	sc.Buffer(nil, 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		if _, msg, ok := strings.Cut(sc.Text(), "NCCL INFO "); ok {
-			d.line(n, msg)
+			d.line(n, "", msg)
 		}
 	}
 	return d.e
@@ -193,13 +193,13 @@ func TestEvidenceGraphLines(t *testing.T) {
 		"Pattern 4, crossNic 0, nChannels 16, bw 20.000000/20.000000, type NVL/PIX, sameChannels 1",
 		"Pattern 4, crossNic 0, nChannels 16, bw 20.000000/20.000000, type NVL/XYZ, sameChannels 1",
 	} {
-		d.line(i+1, l)
+		d.line(i+1, "", l)
 	}
 	if e := d.evidence(); e.NICPath != (Fact[nccl.PathType]{nccl.PathPHB, 2}) {
 		t.Errorf("NIC path %v; want the first ring's PHB at line 2", e.NICPath)
 	}
 	d = debugState{}
-	d.line(1, "Pattern 4, crossNic 0, nChannels 16, bw 20.000000/20.000000, type NVL/BAD, sameChannels 1")
+	d.line(1, "", "Pattern 4, crossNic 0, nChannels 16, bw 20.000000/20.000000, type NVL/BAD, sameChannels 1")
 	if e := d.evidence(); e.NICPath.Known() {
 		t.Errorf("unknown path type: %v; want none", e.NICPath)
 	}
@@ -228,7 +228,7 @@ func TestEvidenceLineForms(t *testing.T) {
 	}
 	var d debugState
 	for i, l := range lines {
-		d.line(i+1, l)
+		d.line(i+1, "", l)
 	}
 	e := d.e
 	nics := []NIC{{Index: 0, Name: "mlx5_0", Port: 1, Link: "IB", BW: 50e9, Line: 1}, {Index: 1, Name: "mlx5_3", Port: 1, Link: "RoCE", BW: 25e9, Line: 1}}
@@ -250,14 +250,14 @@ func TestEvidenceLineForms(t *testing.T) {
 		"NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'", // graph/topo.cc from 2.24
 		"NET/OFI Selected Provider is cxi (found 4 nics)",      // aws-ofi-nccl
 	} {
-		d.line(i+1, l)
+		d.line(i+1, "", l)
 	}
 	if e := d.e; e.NICs[0].BW != 50e9 || e.NICs[1].BW != 25e9 || e.GPUDirect != (Fact[bool]{false, 4}) || e.Provider != (Fact[string]{"cxi", 5}) || e.NICCount != (Fact[int]{2, 3}) {
 		t.Errorf("NICs %+v, GPUDirect %v, provider %v, count %v; want 50e9 and 25e9, false at 4, cxi at 5, 2 at 3 (the list outranks OFI)",
 			e.NICs, e.GPUDirect, e.Provider, e.NICCount)
 	}
 	d = debugState{}
-	d.line(1, "NET/OFI Selected Provider is cxi (found 4 nics)")
+	d.line(1, "", "NET/OFI Selected Provider is cxi (found 4 nics)")
 	if d.e.NICCount.Known() || d.e.PluginNICs != (Fact[int]{4, 1}) {
 		t.Errorf("OFI alone: count %v, the plugin's %v; want none, 4 at 1 (the provider's devices, not NCCL's)", d.e.NICCount, d.e.PluginNICs)
 	}
@@ -265,10 +265,10 @@ func TestEvidenceLineForms(t *testing.T) {
 	// (KeitaW/p5-nccl-test-2024-07-19's logs: "found 32 nics", then "NIC
 	// group 0 device #0 0000:52:00.0" to group 7's fourth).
 	d = debugState{}
-	d.line(1, "NET/OFI Selected Provider is efa (found 32 nics)")
+	d.line(1, "", "NET/OFI Selected Provider is efa (found 32 nics)")
 	for g := range 8 {
 		for k := range 4 {
-			d.line(2+4*g+k, fmt.Sprintf("NET/OFI NIC group %d device #%d 0000:%02x:00.0", g, k, 0x50+4*g+k))
+			d.line(2+4*g+k, "", fmt.Sprintf("NET/OFI NIC group %d device #%d 0000:%02x:00.0", g, k, 0x50+4*g+k))
 		}
 	}
 	if e := d.evidence(); e.NICCount != (Fact[int]{8, 2}) || e.PluginNICs != (Fact[int]{32, 1}) {
@@ -282,7 +282,7 @@ func TestEvidenceLineForms(t *testing.T) {
 		want bool
 	}{{"Connected all rings, use ring PXN 0 GDR 0", false}, {"Connected all rings, use ring PXN 1 GDR 1", true}} {
 		d = debugState{}
-		d.line(7, c.line)
+		d.line(7, "", c.line)
 		if d.e.GPUDirect != (Fact[bool]{c.want, 7}) {
 			t.Errorf("%q: GPUDirect %v, want %v at 7", c.line, d.e.GPUDirect, c.want)
 		}
@@ -299,14 +299,14 @@ func TestEvidenceLineForms(t *testing.T) {
 	}
 	d = debugState{}
 	for i, l := range channels {
-		d.line(i+1, l)
+		d.line(i+1, "", l)
 	}
 	if e := d.evidence(); e.NICCount != (Fact[int]{2, 1}) || e.GPUDirect != (Fact[bool]{true, 1}) {
 		t.Errorf("channel lines: count %v, GPUDirect %v; want 2 (devices 0 and 3) at 1, true at 1", e.NICCount, e.GPUDirect)
 	}
 	d = debugState{}
 	for i, l := range append(channels, "NET/OFI Selected Provider is cxi (found 4 nics)") {
-		d.line(i+1, l)
+		d.line(i+1, "", l)
 	}
 	if e := d.evidence(); e.NICCount != (Fact[int]{2, 1}) || e.PluginNICs != (Fact[int]{4, 4}) {
 		t.Errorf("channel lines then OFI: count %v, the plugin's %v; want the channels' 2 at 1 (NCCL's devices), 4 at 4", e.NICCount, e.PluginNICs)
@@ -334,7 +334,7 @@ func TestEvidencePlatform(t *testing.T) {
 	} {
 		var d debugState
 		for i, l := range c.lines {
-			d.line(i+1, l)
+			d.line(i+1, "", l)
 		}
 		if got := d.evidence().Platform; got != c.want {
 			t.Errorf("%q: platform %v, want %v", c.lines, got, c.want)
@@ -382,7 +382,7 @@ func TestEvidenceTunerPlugin(t *testing.T) {
 		{"Using network AWS Libfabric", ""},
 	} {
 		d := debugState{}
-		d.line(9, c.line)
+		d.line(9, "", c.line)
 		if got := d.e.TunerPlugin; got.Value != c.want || got.Known() != (c.want != "") {
 			t.Errorf("%q: tuner plugin %v, want %q", c.line, got, c.want)
 		}

@@ -185,7 +185,7 @@ func FuzzDebugLine(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, msg string) {
 		var d debugState
-		d.line(7, msg)
+		d.line(7, "", msg)
 		e := d.e
 		for _, c := range []struct {
 			what string

@@ -132,8 +132,8 @@ func (p *parser) rowPiece(n int, s string) (start int, ok bool) {
 	p.text = s
 	glued := gluedDebugRE.FindStringIndex(s)
 	if glued != nil {
-		if _, msg, found := strings.Cut(s[glued[0]:], "NCCL INFO "); found {
-			p.debugLine(n, msg)
+		if pre, msg, found := strings.Cut(s[glued[0]:], "NCCL INFO "); found {
+			p.debugLine(n, debugHost(pre), msg)
 		}
 		s = strings.TrimSpace(s[:glued[0]])
 	}
@@ -196,10 +196,10 @@ func (p *parser) start(n int, keep func(*testState) bool) *testState {
 	return s
 }
 
-// debugLine reads line n, an NCCL debug line whose message is msg, for
-// the test being set up: the current one while it has no rows, else the
-// next.
-func (p *parser) debugLine(n int, msg string) {
+// debugLine reads line n, an NCCL debug line whose message is msg and
+// which host printed ("" where the line does not say), for the test being
+// set up: the current one while it has no rows, else the next.
+func (p *parser) debugLine(n int, host, msg string) {
 	if m := tuningRE.FindStringSubmatch(msg); m != nil {
 		// A call of the test being read (a warm-up one before its first
 		// row): what NCCL ran for it.
@@ -209,11 +209,25 @@ func (p *parser) debugLine(n int, msg string) {
 		return
 	}
 	if c := p.cur; c != nil && len(c.t.Rows) == 0 && !c.closed {
-		c.debug.line(n, msg)
+		c.debug.line(n, host, msg)
 		return
 	}
-	p.debug.line(n, msg)
+	p.debug.line(n, host, msg)
 	p.hasDebug = true
+}
+
+// debugPrefixRE reads the prefix NCCL gives its debug lines, "gpu34:34088:34142
+// [0] " (debug.cc: host up to its first dot, pid, thread, CUDA device),
+// at the end of what comes before "NCCL INFO ".
+var debugPrefixRE = regexp.MustCompile(`([^\s:\[\]]+):\d+:\d+ \[\d+\] $`)
+
+// debugHost returns the host of the debug line whose text before "NCCL
+// INFO " is pre, "" where pre does not end in NCCL's prefix.
+func debugHost(pre string) string {
+	if m := debugPrefixRE.FindStringSubmatch(pre); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // tuningRE reads NCCL's TUNING line for a call (NCCL 2.24 on,
@@ -316,12 +330,12 @@ func (p *parser) line(n int, raw string) {
 		p.flushPiece()
 	}
 	body := strings.TrimSpace(strings.TrimLeft(s, "#"))
-	if _, msg, ok := strings.Cut(body, "NCCL INFO "); ok {
-		p.debugLine(n, msg)
+	if pre, msg, ok := strings.Cut(body, "NCCL INFO "); ok {
+		p.debugLine(n, debugHost(pre), msg)
 		return
 	}
 	if strings.HasPrefix(body, "NCCL version ") || strings.HasPrefix(body, "RCCL version") || strings.HasPrefix(body, rcclTestsVersion) {
-		p.debugLine(n, body) // rank 0's bare VERSION line (NCCL before 2.9), rccl-tests' RCCL and own versions
+		p.debugLine(n, "", body) // rank 0's bare VERSION line (NCCL before 2.9), rccl-tests' RCCL and own versions
 		return
 	}
 	if strings.Contains(body, "NCCL INFO") || strings.Contains(body, "NCCL WARN") {
