@@ -35,14 +35,14 @@ const (
 // Sources says where each fact of a Hardware came from; an empty Source
 // means assumed.
 type Sources struct {
-	GPU, Fabric, NVLinks, LinkBW, NVLS, NICs, NICBW, NICPath, CPU, Domain, Group, NetLatency Source
+	GPU, Fabric, NVLinks, LinkBW, NVLS, NICs, RunNICs, NICBW, NICPath, CPU, Domain, Group, NetLatency Source
 }
 
 // A Fact is one fact of a machine's description, with its source.
 type Fact struct {
 	// Name is the fact's name: gpu, fabric, nvlinks, link_bw, nvls,
-	// nics_per_node, nic_bw, nic_path, cpu, nvlink_domain, network_group,
-	// net_latency.
+	// nics_per_node, nics_in_use (where a log shows it), nic_bw, nic_path,
+	// cpu, nvlink_domain, network_group, net_latency.
 	Name string `json:"name"`
 	// Value is the fact as text ("nvswitch", "8", "400 Gb/s").
 	Value string `json:"value"`
@@ -92,6 +92,16 @@ var facts = []fact{
 		}
 		return fmt.Sprint(h.NICs)
 	}, func(s *Sources) *Source { return &s.NICs }},
+	{"nics_in_use", "", func(h *Hardware) string {
+		if h.RunNICs == 0 {
+			return "" // not listed
+		}
+		v := fmt.Sprintf("%d at %d GPUs a host", h.RunNICs, h.RunGPUs)
+		if h.RunNICsLeast {
+			v = "at least " + v
+		}
+		return v
+	}, func(s *Sources) *Source { return &s.RunNICs }},
 	{"nic_bw", "nic-bw", func(h *Hardware) string { return formatBitRate(h.nicBW()) }, func(s *Sources) *Source { return &s.NICBW }},
 	{"nic_path", "nic-path", func(h *Hardware) string { return nicPathName(h.NICPath) }, func(s *Sources) *Source { return &s.NICPath }},
 	{"cpu", "cpu", func(h *Hardware) string { return cpuOf(h.CPU).key }, func(s *Sources) *Source { return &s.CPU }},
@@ -105,15 +115,20 @@ var facts = []fact{
 	}, func(s *Sources) *Source { return &s.NetLatency }},
 }
 
-// Facts lists h's facts with their sources, in a fixed order.
+// Facts lists h's facts with their sources, in a fixed order; a fact
+// known only from a log (nics_in_use) is listed where one gave it.
 func (h *Hardware) Facts() []Fact {
-	out := make([]Fact, len(facts))
-	for i, f := range facts {
+	out := make([]Fact, 0, len(facts))
+	for _, f := range facts {
+		v := f.value(h)
+		if v == "" {
+			continue
+		}
 		src := *f.source(&h.Sources)
 		if src == "" {
 			src = SourceAssumed
 		}
-		out[i] = Fact{Name: f.name, Value: f.value(h), Source: src, Key: f.key}
+		out = append(out, Fact{Name: f.name, Value: v, Source: src, Key: f.key})
 	}
 	return out
 }

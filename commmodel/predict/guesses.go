@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/units"
 )
@@ -24,7 +25,7 @@ import (
 // pairs of cards: hosts of more GPUs run their rings over PCIe between the
 // pairs, so for them the fabric is PCIe again.
 func (h Hardware) ForHosts(perHost int) Hardware {
-	h.hostGPUs = max(h.hostGPUs, perHost)
+	h.seenGPUs = max(h.seenGPUs, perHost)
 	if perHost > 2 && h.bridged() {
 		h.Fabric, h.NVLinks = FabricPCIe, 0
 		h.Sources.Fabric, h.Sources.NVLinks, h.Sources.NVLS = SourceAssumed, SourceCatalog, SourceAssumed
@@ -319,6 +320,9 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		if n := e.NICCount.Value; e.NICCount.Known() && n > 0 && weak(h.Sources.NICs) && take("nics_per_node", name, n != h.NICs) {
 			h.NICs, h.Sources.NICs = n, SourceNCCLDebug
 		}
+		if hn, ok := e.RunNICs(); ok && weak(h.Sources.RunNICs) && take("nics_in_use", name, len(hn.Devices) != h.RunNICs) {
+			h, notes = h.withRunNICs(&tables[i], hn, notes)
+		}
 		if bw := e.NICBW.Value; e.NICBW.Known() && bw > 0 && weak(h.Sources.NICBW) && take("nic_bw", name, bw != h.NICBW) {
 			h.NICBW, h.Sources.NICBW = bw, SourceNCCLDebug
 		}
@@ -353,6 +357,37 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		}
 	}
 	return h, notes
+}
+
+// withRunNICs takes the NICs that the ranks on one host of table t drive,
+// as its channel lines show them for host hn (nccltests.Evidence.RunNICs),
+// for runs of t's GPUs a node, with a note that names the host and its
+// line where they are fewer than the NICs the log gives the host, or the
+// log holds some of its channels' lines only.
+func (h Hardware) withRunNICs(t *Table, hn nccltests.HostNet, notes []string) (Hardware, []string) {
+	e := &t.Evidence
+	h.RunNICs, h.RunGPUs, h.Sources.RunNICs = len(hn.Devices), t.PerNode, SourceNCCLDebug
+	h.RunNICsLeast = e.Channels.Known() && hn.Channels < e.Channels.Value.Coll
+	host := hn.Host
+	if host == "" {
+		host = "its host"
+	}
+	devs := make([]string, len(hn.Devices))
+	for k, d := range hn.Devices {
+		devs[k] = fmt.Sprint(d)
+	}
+	of := ""
+	if e.NICCount.Known() {
+		of = fmt.Sprintf(" of the host's %d", e.NICCount.Value)
+	}
+	note := fmt.Sprintf("%s: the channel lines of %s (line %d) name NET device %s: a run of %d GPUs a host drives %s%s",
+		t.Name, host, hn.Line, joinWords(devs), t.PerNode, counted(h.RunNICs, "NIC"), of)
+	if h.RunNICsLeast {
+		note += fmt.Sprintf(", at least (the log holds the lines of %d of NCCL's %d channels)", hn.Channels, e.Channels.Value.Coll)
+	} else if !e.NICCount.Known() || e.NICCount.Value <= h.RunNICs {
+		return h, notes // the run drives every NIC the log shows: nothing to check
+	}
+	return h, append(notes, note)
 }
 
 // withBridge takes the GPUs of a node as joined by their NVLink bridge (the

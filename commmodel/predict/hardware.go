@@ -22,6 +22,15 @@ type Hardware struct {
 	NVLinks int
 	// NICs is the number of NICs per host; 0 means one per GPU.
 	NICs int
+	// RunNICs is the NICs that the ranks of a run of RunGPUs GPUs a host
+	// drive on their host, where a log's channel lines show them
+	// (nccltests.Evidence.RunNICs), else 0: NCCL's rings take the NICs
+	// nearest the communicator's GPUs, so a run on part of a host drives
+	// the NICs of that part (1 of 6 for 2 A100s behind one PCIe switch).
+	// RunNICsLeast reports that the log holds some of its channels' lines
+	// only, so that the host may drive more.
+	RunNICs, RunGPUs int
+	RunNICsLeast     bool
 	// NICBW is one NIC's line rate, B/s (400 Gb/s is 50e9).
 	NICBW float64
 	// NVLS reports NVLink SHARP (Hopper and later, with NVSwitch).
@@ -52,11 +61,15 @@ type Hardware struct {
 	// System is the catalog system (presets.Systems) whose facts the
 	// description took, "" for none.
 	System string
-	// hostGPUs is the GPUs of one host where a catalog system, ForHosts or
-	// a capture of a mesh (SetTopology) gave them, else 0: a run of fewer
-	// GPUs a node reaches only their share of the NICs, and on a mesh only
-	// the links among them (runLinks).
-	hostGPUs int
+	// hostGPUs is the GPUs of one host where a catalog system, a capture
+	// (SetTopology) or the catalog's platform of the GPU gave them, else 0:
+	// a run of fewer GPUs a node reaches only their share of the NICs
+	// (hostNICs), and on a mesh only the links among them (runLinks).
+	// seenGPUs is the most GPUs a host of some run holds (ForHosts: a
+	// table's or the query's GPUs a node, the Rank lines' device indices),
+	// which the host holds at least: it bounds a mesh's links, but says
+	// nothing of how many GPUs share the host's NICs.
+	hostGPUs, seenGPUs int
 	// Sources says where each fact above came from.
 	Sources Sources
 }
@@ -224,12 +237,12 @@ func (h *Hardware) hostCopy() bool {
 // links, as NCCL sees it: its topology holds the communicator's GPUs alone
 // and the NVLinks among them (ncclTopoAddPci skips a GPU of no rank, and
 // ncclTopoAddNvLinks links a GPU only to GPUs it holds; NCCL 2.30 src/graph/topo.cc).
-// Where G is not known (hostGPUs is 0), from k = G on, and on a switch or
+// Where G is not known (hostGPUs and seenGPUs are 0), from k = G on, and on a switch or
 // PCIe, it is all of a GPU's links.
 func (h *Hardware) runLinks(k int) int {
 	n := h.links()
-	if (h.Fabric == FabricMesh || h.Fabric == FabricInfinity) && k > 1 && k < h.hostGPUs {
-		n = max(n*(k-1)/(h.hostGPUs-1), 1)
+	if g := max(h.hostGPUs, h.seenGPUs); (h.Fabric == FabricMesh || h.Fabric == FabricInfinity) && k > 1 && k < g {
+		n = max(n*(k-1)/(g-1), 1)
 	}
 	return n
 }
@@ -261,21 +274,32 @@ func (h *Hardware) ncclLinks() bool {
 }
 
 // hostNICs returns the NICs of one node of hosts hosts of perHost GPUs:
-// one per GPU up to the host's NICs, or where a host of known GPUs
-// (ForHosts) has more NICs than GPUs (16 of 100 Gb/s for 8 A100s on OCI's
-// BM.GPU4.8), as many per GPU as it has (NCCL spreads its channels over
-// them); in an NVLink domain
-// of several hosts the hosts' NICs together. AllToAll's grouped sends use
-// them all; SendRecv's cross the network at one GPU a node, on that GPU's
-// NICs (hostNICs(1, 1)).
+// on each host, the fewest of
+//
+//   - the host's NICs (NICs; one per GPU where it is 0),
+//   - the NICs a log's channel lines show a run of as many GPUs a host
+//     driving (RunNICs, at RunGPUs), else, where the host's GPUs G are
+//     known (hostGPUs: a catalog system, a capture), their share,
+//     NICs·perHost/G and at least 1 (NCCL takes the NICs nearest the
+//     communicator's GPUs: a node of OCI BM.GPU4.8's 8 A100s reaches all
+//     16 NICs, one GPU 2, 2 GPUs of an 8-GPU host with 6 NICs 1), else
+//     one per GPU;
+//
+// in an NVLink domain of several hosts the hosts' NICs together. A
+// run's GPUs a node and the Rank lines' device indices say only that a
+// host holds at least as many GPUs (seenGPUs), not how many share its
+// NICs. AllToAll's grouped sends use them all; SendRecv's cross the
+// network at one GPU a node, on that GPU's NICs (hostNICs(1, 1)).
 func (h *Hardware) hostNICs(hosts, perHost int) int {
 	n := perHost
+	switch {
+	case h.RunNICs > 0 && perHost == h.RunGPUs:
+		n = h.RunNICs
+	case h.NICs > 0 && h.hostGPUs > 0:
+		n = max(h.NICs*perHost/h.hostGPUs, 1)
+	}
 	if h.NICs > 0 {
-		perGPU := 1
-		if h.hostGPUs > 0 {
-			perGPU = max(h.NICs/h.hostGPUs, 1)
-		}
-		n = min(perHost*perGPU, h.NICs)
+		n = min(n, h.NICs)
 	}
 	return n * hosts
 }
@@ -334,6 +358,9 @@ func (h *Hardware) String() string {
 		nics = counted(h.NICs, "NIC") + " per host"
 	}
 	fmt.Fprintf(&b, ", %s of %s", nics, units.FormatBandwidth(h.nicBW()))
+	if h.RunNICs > 0 {
+		fmt.Fprintf(&b, " (%d driven at %d GPUs a host)", h.RunNICs, h.RunGPUs)
+	}
 	if h.NICPath != 0 && h.NICPath != nccl.PathPIX { // PIX is the zero path's meaning
 		fmt.Fprintf(&b, " at %v", h.NICPath)
 	}

@@ -24,7 +24,8 @@ import (
 //     ncclTopoSelectNets in src/graph/search.cc), so a storage NIC no GPU
 //     is nearest to does not count. A capture of one GPU, of a container
 //     that sees one GPU of its host, cannot show the other GPUs' nearest
-//     NICs: there every NIC counts. And NICPath: the
+//     NICs: there every NIC counts. A run of fewer GPUs than the capture's
+//     drives their share (hostNICs). And NICPath: the
 //     farthest, over the GPUs, of the path NCCL types from a GPU to the
 //     NIC it reaches best (topo.Topology.NICPath, PXN where NCCL relays
 //     through an NVLinked GPU). The farthest rather than the most common,
@@ -43,6 +44,7 @@ func (h *Hardware) SetTopology(t *topo.Topology) {
 	h.NICs, h.Sources.NICs = len(t.NICs()), SourceTopo
 	if len(t.GPUs()) >= 2 {
 		h.NICs = t.NICsUsed()
+		h.hostGPUs = len(t.GPUs()) // the GPUs that share them (hostNICs)
 	}
 	path := nccl.PathDIS
 	for g := range t.GPUs() {

@@ -142,6 +142,7 @@ var publicSingles = []publicLog{
 	{"a100_1x4_g4_allreduce_stanage.log", predict.Pins{}},
 	{"a100_2x8_allreduce_efa_p4d_ncclinfo.log", predict.Pins{}},
 	{"a100_2x8_allreduce_oci_oke.log", predict.Pins{}},
+	{"a100_4x2_allreduce_collnet_kisti_nccltests311.log", predict.Pins{}},
 	// Its post names the VMs, Standard_ND96amsr_A100_v4, whose GPU the
 	// catalog gives (presets.Systems), and prints no Rank lines.
 	{"a100_2x8_allreduce_azure_ndmv4_aks.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "A100-SXM4-80GB"}},
