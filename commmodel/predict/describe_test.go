@@ -532,17 +532,24 @@ func TestDescribeSystemGPU(t *testing.T) {
 
 // TestHostNICsBeyondGPUs: OCI's BM.GPU4.8 has 16 NICs of 100 Gb/s for its 8
 // A100s (the shape's documentation; NCCL_IB_HCA lists 16 mlx5 devices), two
-// a GPU: a node of its 8 GPUs reaches all 16, one GPU a node its 2. Without
-// the host's GPUs known, a GPU reaches one NIC, even where a run of 8 GPUs a
-// node shows that the host holds at least 8 (ForHosts), as a DGX H100's GPU
-// keeps its own at 4 GPUs a node.
+// a GPU: a node of its 8 GPUs reaches all 16, one GPU a node its 2. A host
+// whose GPUs nothing gives holds at least its largest run's (ForHosts):
+// the 16 NICs a user gives for a run of 8 GPUs a node are theirs, 2 a GPU
+// at 1 GPU a node; with no run described, a GPU has one. A DGX H100's GPU
+// keeps its own NIC at 4 GPUs a node.
 func TestHostNICsBeyondGPUs(t *testing.T) {
 	h, err := Describe("NVIDIA A100-SXM4-40GB", "nics=16,nic-bw=100Gb/s")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if seen := h.ForHosts(8); seen.hostNICs(1, 8) != 8 {
-		t.Errorf("host GPUs unknown, 8 a node: %d NICs, want 8", seen.hostNICs(1, 8))
+	if n := h.hostNICs(1, 8); n != 8 {
+		t.Errorf("host GPUs unknown, no run described, 8 a node: %d NICs, want 8", n)
+	}
+	if seen := h.ForHosts(8); seen.hostNICs(1, 8) != 16 {
+		t.Errorf("host GPUs unknown, 8 a node: %d NICs, want 16", seen.hostNICs(1, 8))
+	}
+	if seen := h.ForHosts(8); seen.hostNICs(1, 1) != 2 {
+		t.Errorf("host GPUs unknown, 1 a node of a host seen at 8: %d NICs, want 2", seen.hostNICs(1, 1))
 	}
 	if h, err = Describe("", "system=BM.GPU4.8"); err != nil {
 		t.Fatal(err)

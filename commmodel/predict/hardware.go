@@ -278,18 +278,20 @@ func (h *Hardware) ncclLinks() bool {
 //
 //   - the host's NICs (NICs; one per GPU where it is 0),
 //   - the NICs a log's channel lines show a run of as many GPUs a host
-//     driving (RunNICs, at RunGPUs), else, where the host's GPUs G are
-//     known (hostGPUs: a catalog system, a capture), their share,
-//     NICs·perHost/G and at least 1 (NCCL takes the NICs nearest the
-//     communicator's GPUs: a node of OCI BM.GPU4.8's 8 A100s reaches all
-//     16 NICs, one GPU 2, 2 GPUs of an 8-GPU host with 6 NICs 1), else
-//     one per GPU;
+//     driving (RunNICs, at RunGPUs), else the share of the host's G
+//     GPUs, NICs·perHost/G and at least 1 (NCCL takes the NICs nearest
+//     the communicator's GPUs: a node of OCI BM.GPU4.8's 8 A100s reaches
+//     all 16 NICs, one GPU 2, 2 GPUs of an 8-GPU host with 6 NICs 1).
+//     G is hostGPUs where a catalog system or a capture gives it. A host
+//     whose GPUs nothing gives holds at least the most GPUs a host of the
+//     runs described holds (seenGPUs, from ForHosts, at least perHost):
+//     each GPU of a run there has NICs/seenGPUs NICs of its own, and at
+//     least one, so that the 16 NICs given for a run of 8 GPUs a node are
+//     theirs. With no run described, a GPU has one;
 //
-// in an NVLink domain of several hosts the hosts' NICs together. A
-// run's GPUs a node and the Rank lines' device indices say only that a
-// host holds at least as many GPUs (seenGPUs), not how many share its
-// NICs. AllToAll's grouped sends use them all; SendRecv's cross the
-// network at one GPU a node, on that GPU's NICs (hostNICs(1, 1)).
+// in an NVLink domain of several hosts the hosts' NICs together.
+// AllToAll's grouped sends use them all; SendRecv's cross the network at
+// one GPU a node, on that GPU's NICs (hostNICs(1, 1)).
 func (h *Hardware) hostNICs(hosts, perHost int) int {
 	n := perHost
 	switch {
@@ -297,6 +299,8 @@ func (h *Hardware) hostNICs(hosts, perHost int) int {
 		n = h.RunNICs
 	case h.NICs > 0 && h.hostGPUs > 0:
 		n = max(h.NICs*perHost/h.hostGPUs, 1)
+	case h.NICs > 0 && h.seenGPUs > 0:
+		n = perHost * max(h.NICs/max(h.seenGPUs, perHost), 1)
 	}
 	if h.NICs > 0 {
 		n = min(n, h.NICs)
