@@ -118,6 +118,52 @@ var realLogs = []realLog{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 64, 8, "NVIDIA H100 80GB HBM3", 14, 1048576, 8589934592,
 			33554432, 621.2, 106.34, 192.573, "yny"},
 	}},
+	// The same thread's 2- and 4-node runs of that cluster (the binary in
+	// the source lines): defaults on 2 and 4 nodes, and NCCL_ALGO=Ring with
+	// NCCL_MIN_CTAS=24 on 2; 14 rows 1 MiB..8 GiB each.
+	{"h100_2x8_allreduce_default_nccltests309.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA H100 80GB HBM3", 14, 1048576, 8589934592,
+			33554432, 274.8, 228.91, 276.999, "yyy"},
+	}},
+	{"h100_4x8_allreduce_default_nccltests309.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 32, 4, "NVIDIA H100 80GB HBM3", 14, 1048576, 8589934592,
+			33554432, 413.7, 157.14, 191.212, "yyy"},
+	}},
+	{"h100_2x8_allreduce_ring_minctas24_nccltests309.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA H100 80GB HBM3", 14, 1048576, 8589934592,
+			33554432, 274.2, 229.42, 248.186, "yyy"},
+	}},
+	// nccl-tests#309's first poster: 2 bare-metal XE9680 hosts and 4 VMs
+	// (pt01, spt01, spt02, pt02), 32 rows 8 B..16 GiB each, NCCL 2.26.2.
+	{"h100_2x8_allreduce_baremetal_qoofyk_nccltests309.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA H100 80GB HBM3", 32, 8, 17179869184,
+			33554432, 267.9, 234.81, 139.56, "yyy"},
+	}},
+	{"h100_4x8_allreduce_vm_qoofyk_nccltests309.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 32, 4, "NVIDIA H100 80GB HBM3", 32, 8, 17179869184,
+			33554432, 376.0, 172.92, 107.51, "yyy"},
+	}},
+	// argonne-lcf/oci-howto: 2 x 8 H200 of an OCI cluster, the oci-hpc
+	// sample's machine files above the header; 5 rows 1 GiB..16 GiB.
+	{"h200_2x8_allreduce_oci_superant.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA H200", 5, 1073741824, 17179869184,
+			1073741824, 4396.8, 457.90, 476.572, "yyy"},
+	}},
+	// jianxiongzhang/nccl_test's "5K Pro" hosts (Rank lines: "NVIDIA
+	// Graphics Device") and RTX 6000D hosts, CASE1 of the PHB + plugin
+	// reports, Open MPI's help messages kept; 24 rows 1 KiB..8 GiB each.
+	{"rtx5kpro_2x8_allreduce_late2025.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA Graphics Device", 24, 1024, 8589934592,
+			33554432, 1596.69, 39.40, 20.6323, "yny"},
+	}},
+	{"rtx5kpro_2x8_alltoall_late2025.log", []realTest{
+		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 16, 2, "NVIDIA Graphics Device", 24, 1024, 8589934592,
+			33554432, 809.44, 38.86, 8.9909, "yyy"},
+	}},
+	{"rtx6000d_2x8_allreduce_late2025.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA RTX 6000D", 24, 1024, 8589934592,
+			33554432, 1626.98, 38.67, 20.5682, "yny"},
+	}},
 	// Sheffield's Stanage docs: one process driving 4 A100 SXM4 80GB of
 	// gpu01 (-g 4, Rank lines of one Pid); 25 rows 8 B..128 MiB; the page's
 	// command line names all_reduce_perf.
@@ -438,6 +484,8 @@ var misses = map[string]string{
 	"h100_4x8_reduce_voltagepark.log#0":                   "worst: 512 KiB (116.50 us) and 1 MiB (123.17 us) are slower than 2 MiB (109.20 us); the fit sets 512 KiB aside (weight 0) and misses it by 20.4%",
 	"h100_1x8_g8_allgather_voltagepark.log#0":             "worst: one process driving 8 GPUs whose times jump out of order (128 B at 4182.76 us, 2 MiB at 51.07 us against 1 MiB's 265.86) and whose 8 GiB row takes 177640 us, 5.5 times 4 GiB's 32367.5 (its in-place time 121096); the fit sets 8 GiB aside (weight 0) and misses it by 66%",
 	"h100_1x8_g8_broadcast_voltagepark.log#0":             "worst: one process driving 8 GPUs whose times jump out of order from 512 B up (16 KiB at 37.33 us against 8 KiB's 486.78, 8 MiB at 59.10 against 4 MiB's 275.81, 128 MiB at 630.55 against 64 MiB's 726.08); the fit sets 128 MiB aside (weight 0) and misses it by 101%",
+	"rtx5kpro_2x8_allreduce_late2025.log#0":               "worst: the rows of 64 KiB to 1 MiB climb from 104.39 to 1261.54 us, slower than 2 MiB's 386.93 us (the PHB path's protocol switch), and the fit sets 32 KiB aside (weight 0), missing it by 41%",
+	"rtx6000d_2x8_allreduce_late2025.log#0":               "worst: the rows of 64 KiB to 1 MiB climb from 91.81 to 1288.70 us, slower than 2 MiB's 396.23 us, as the 5K Pro's; the fit sets 128 KiB aside (weight 0) and misses it by 79%",
 	"v100_dgx2_five_tests_2019.log#4":                     "worst: from 64 MiB up the busbw alternates between 45-49 and 59-64 GB/s from one size to the next, a genuine oscillation of the log that one smooth regime cannot follow",
 }
 
@@ -603,6 +651,17 @@ var noRankLines = []struct {
 	// Its Rank lines print no Pid either, and list 5 of the 16 ranks.
 	{"b200_2x8_allreduce_gke_a4.log", "", commmodel.AllReduce, FromTable, 16, 12, 17179869184, 47062, 684.46,
 		"the Rank lines list 5 of ranks 0..15 (elided)"},
+	// OCI's GB200 on 2 hosts of one NVL72 rack: the log's first line shown
+	// is an NCCL INFO line, no header or Rank lines; its source lines name
+	// all_reduce_perf; busbw/algbw 847.12/484.07 = 2·7/8 at 32 GiB: 8 ranks.
+	{"gb200_2x4_allreduce_mnnvl_oci_oke.log", "all_reduce_perf", commmodel.AllReduce, FromName, 8, 33, 33554432, 159.5, 368.17, ""},
+	// OCI's 32 GB200 hosts of two racks: only Rank 127's line is shown.
+	{"gb200_32x4_allreduce_two_racks_oci_oke.log", "all_reduce_perf", commmodel.AllReduce, FromName, 128, 33, 33554432, 503.72, 132.19,
+		"the Rank lines list 1 of ranks 0..127 (elided)"},
+	// OCI's two BM.GPU.MI300X.8 nodes: Rank lines of ranks 0, 7, 8 and 15
+	// without a GPU name; 5 rows 1 GiB..16 GiB.
+	{"mi300x_2x8_allreduce_oci_oke_slurm.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 5, 1073741824, 5753.0, 349.95,
+		"the Rank lines list 4 of ranks 0..15 (elided)"},
 }
 
 const h100Bridge = "h100_pcie_nvlink_bridge_1x2_nccl1161.log"

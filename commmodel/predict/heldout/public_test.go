@@ -72,6 +72,14 @@ var publicMachines = []publicMachine{
 		{"b200_2x1_allgather_gke_a4_dranet.log", predict.Pins{}},
 		{"b200_2x8_allgather_gke_a4_dranet.log", predict.Pins{}},
 	}},
+	// OCI's GB200 NVL72 racks (oci-hpc-oke): 2 hosts of one rack over
+	// multi-node NVLink, whose log prints no header or Rank lines (the page
+	// names the shape, BM.GPU.GB200.4: 4 GB200 a host), and 32 hosts of two
+	// racks, whose log keeps only the last Rank line.
+	{"gb200-oci-oke", []publicLog{
+		{"gb200_2x4_allreduce_mnnvl_oci_oke.log", predict.Pins{Nodes: 2, PerNode: 4, GPU: "NVIDIA GB200"}},
+		{"gb200_32x4_allreduce_two_racks_oci_oke.log", predict.Pins{Nodes: 32, PerNode: 4}},
+	}},
 	{"gh200-alps-slingshot", []publicLog{
 		{"gh200_2x1_allreduce_slingshot_alps_sarus.log", predict.Pins{}},
 		{"gh200_2x4_allreduce_slingshot_alps.log", predict.Pins{}},
@@ -84,9 +92,21 @@ var publicMachines = []publicMachine{
 		{"h100_2x8_allreduce_tagoutput_split_rows_p5.log", predict.Pins{}},
 		{"h100_2x8_allreduce_p5_tuner_plugin.log", predict.Pins{}},
 	}},
+	// gj-aion's cluster of nccl-tests#309 on 2, 4 and 8 of its 8 nodes. The
+	// 2-node Ring run set NCCL_ALGO=Ring (its command line; the log does
+	// not print it), with NCCL_MIN_CTAS=24 as the 8-node minctas24 run.
 	{"h100-8x8-nccltests309", []publicLog{
 		{"h100_8x8_allreduce_default_nccltests309.log", predict.Pins{}},
 		{"h100_8x8_allreduce_minctas24_nccltests309.log", predict.Pins{}},
+		{"h100_2x8_allreduce_default_nccltests309.log", predict.Pins{}},
+		{"h100_4x8_allreduce_default_nccltests309.log", predict.Pins{}},
+		{"h100_2x8_allreduce_ring_minctas24_nccltests309.log", predict.Pins{Algo: "ring"}},
+	}},
+	// qoofyk's Dell XE9680 hosts of nccl-tests#309: 2 bare-metal hosts, and
+	// 4 as VMs on the same hardware (its command's VM topology file).
+	{"h100-hgx-qoofyk-nccltests309", []publicLog{
+		{"h100_2x8_allreduce_baremetal_qoofyk_nccltests309.log", predict.Pins{}},
+		{"h100_4x8_allreduce_vm_qoofyk_nccltests309.log", predict.Pins{}},
 	}},
 	// Voltage Park's cluster: 4 x 8 and one process driving 8 GPUs of one
 	// node (-g 8), which the logs print. Its Reduce is left out: the model
@@ -113,6 +133,17 @@ var publicMachines = []publicMachine{
 	{"radeon-aion-1x8", []publicLog{
 		{"radeon_1x8_g8_allreduce_aion.log", predict.Pins{}},
 		{"radeon_1x8_g8_alltoall_aion.log", predict.Pins{}},
+	}},
+	// The "5K Pro" and RTX 6000D hosts of jianxiongzhang/nccl_test (PCIe,
+	// NCCL_P2P_LEVEL=PHB, Spectrum-X plugin), AllReduce and AllToAll of the
+	// same settings; the 5K Pro's Rank lines print "NVIDIA Graphics Device".
+	{"rtx5kpro-cx8-pcie", []publicLog{
+		{"rtx5kpro_2x8_allreduce_late2025.log", predict.Pins{}},
+		{"rtx5kpro_2x8_alltoall_late2025.log", predict.Pins{}},
+	}},
+	{"rtx6000d-cx8-pcie", []publicLog{
+		{"rtx6000d_2x8_allreduce_late2025.log", predict.Pins{}},
+		{"rtx6000d_2x8_alltoall_late2025.log", predict.Pins{}},
 	}},
 	{"rtx4090-kalavai-pcie", []publicLog{
 		{"rtx4090_1x2_g2_allreduce_docker_kalavai.log", predict.Pins{}},
@@ -154,13 +185,16 @@ var publicSingles = []publicLog{
 	{"h100_pcie_nvlink_bridge_1x2_nccl1161.log", predict.Pins{GPU: "NVIDIA H100 PCIe"}},
 	{"h100nvl_2x2_allreduce_slingshot_nccl2441.log", predict.Pins{}},
 	{"h200_2x8_allreduce_nebius_runai.log", predict.Pins{}},
+	{"h200_2x8_allreduce_oci_superant.log", predict.Pins{}},
 	{"h800_1x8_broadcast_ncclinfo.log", predict.Pins{}},
 	{"l40s_2node_allreduce_openshift.log", predict.Pins{}},
 	{"mi250x_4x8_allgather_stalled_rccl1490.log", predict.Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI250X"}},
+	// Its Rank lines print no GPU name and only ranks 0, 7, 8 and 15; the
+	// page runs two BM.GPU.MI300X.8 nodes of 8.
+	{"mi300x_2x8_allreduce_oci_oke_slurm.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "AMD Instinct MI300X"}},
 	{"mi300x_vf_1x8_allreduce_rccl_issue1562.log", predict.Pins{}},
 	{"mi355x_2x8_allreduce_pollara_roce.log", predict.Pins{GPU: "AMD Instinct MI355X"}},
 	{"rtx5090_2rank_allreduce_tagoutput_late2025.log", predict.Pins{}},
-	{"rtx6000d_2x8_alltoall_late2025.log", predict.Pins{}},
 	{"t4_3node_allreduce_stepbytes_srun.log", predict.Pins{}},
 	{"v100_efa_2x1_allreduce_pre2022.log", predict.Pins{}},
 }
