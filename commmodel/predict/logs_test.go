@@ -390,6 +390,16 @@ func TestStalledRows(t *testing.T) {
 			// nccl-tests#311's KISTI run on shared nodes: 16 B in 151.3 us,
 			// 68.64 in place.
 			"a100_4x2_allreduce_collnet_kisti_nccltests311.log": "the rows of 16 B take",
+			// nccl-tests#309's first calls: qoofyk's bare-metal 2 x 8 8 B
+			// in 68.52 us (24.70 in place) and 256 B in 94.40 (25.90), its
+			// VMs' 4 x 8 8 B in 83.42 (34.75) and 256 B in 107.5 (35.82);
+			// gj-aion's 4 x 8 1 MiB in 317.0 us (93.26 in place).
+			"h100_2x8_allreduce_baremetal_qoofyk_nccltests309.log": "the rows of 8 B, 256 B take",
+			"h100_4x8_allreduce_vm_qoofyk_nccltests309.log":        "the rows of 8 B, 256 B take",
+			"h100_4x8_allreduce_default_nccltests309.log":          "the rows of 1 MiB take",
+			// The RTX PRO 5000 AllToAll's 8 MiB in 5686.63 us, 267.82 in
+			// place.
+			"rtx5kpro_2x8_alltoall_late2025.log": "the rows of 8 MiB take",
 			// Voltage Park's one process driving 8 H100s: AllGather's 128 B
 			// in 4182.76 us (33.01 in place) and 1 MiB in 265.86 (44.83 in
 			// place); Broadcast's 2 KiB in 258.97 us and 8 GiB in 179410
