@@ -225,6 +225,8 @@ func noHosts(t *nccltests.Test) string {
 		return "no Rank line names the hosts"
 	case len(t.Hosts) == 0:
 		return "the Rank lines name no host"
+	case len(t.Evidence.Devices) < t.Ranks:
+		return fmt.Sprintf("the Rank lines show %d of the %d ranks, on %s, and not where the others ran", len(t.Evidence.Devices), t.Ranks, counted(len(t.Hosts), "host"))
 	}
 	return "the Rank lines do not name every host"
 }

@@ -101,9 +101,17 @@ func TestNodesFromPerNode(t *testing.T) {
 			t.Errorf("%+v: %d tables, problems %v, error %v; want the table left out: %q", c.pins, len(none), problems, err, c.want)
 		}
 	}
+	// OCI's MI300X log prints the Rank lines of ranks 0, 7, 8 and 15 of 16
+	// alone, two a host: the message says so, and the table is left out.
+	_, problems, _ := ReadFile("../../data/nccltests/testdata/real/mi300x_2x8_allreduce_oci_oke_slurm.log", nil)
+	if !slices.ContainsFunc(problems, func(e error) bool {
+		return strings.Contains(e.Error(), "node count unknown (the Rank lines show 4 of the 16 ranks, on 2 hosts, and not where the others ran)")
+	}) {
+		t.Errorf("ranks elided: problems %v; want the shown ranks and hosts counted", problems)
+	}
 	// aws-k8s-tester#585's AllReduce rows give no ranks (busbw 0.00, counts
 	// of one rank's floats): per-node alone cannot place them.
-	_, problems, _ := ReadFile("../../data/nccltests/testdata/real/h100_p5_2x8_allreduce_efa_k8stester585.log", nil)
+	_, problems, _ = ReadFile("../../data/nccltests/testdata/real/h100_p5_2x8_allreduce_efa_k8stester585.log", nil)
 	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "give nodes=N and per-node=G (or ranks=N), as the table does not give its ranks") {
 		t.Errorf("ranks unknown: problems %v; want nodes=N and per-node=G named", problems)
 	}
