@@ -341,7 +341,7 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 				continue
 			}
 			s := fit.Median(speed)
-			found = append(found, pin{fmt.Sprintf("the model predicts NCCL_ALGO=%s NCCL_PROTO=%s %.2fx as fast as %s here (%.2fx-%.2fx over the pin's 80%% interval; commlab tune writes it as a tuner rule)",
+			found = append(found, pin{fmt.Sprintf("the model predicts NCCL_ALGO=%s NCCL_PROTO=%s %.2fx as fast as %s here (%.2fx-%.2fx over the pin's 80%% interval): commlab tune writes it as a tuner rule for these sizes alone, where the variables in the job's environment would pin every size and collective",
 				pq.Algo, pq.Proto, s, ran, fit.Median(lo), fit.Median(hi)), s})
 		}
 	}
@@ -541,7 +541,7 @@ func switches(t Table, preds []Prediction, stalled []bool) []Finding {
 		}
 		out = append(out, Finding{FromBytes: a.Size, ToBytes: b.Size, MeasuredOverModel: (b.Time / preds[i+1].Time),
 			Kind: KindSwitch, NCCL: from + " -> " + to,
-			Advice: []string{fmt.Sprintf("the time falls from %s to %s where NCCL changes from %s to %s: pin the faster side with NCCL_ALGO and NCCL_PROTO around this size, or write a tuner rule for it (commlab tune)",
+			Advice: []string{fmt.Sprintf("the time falls from %s to %s where NCCL changes from %s to %s: NCCL switches late or early here; commlab tune writes a tuner rule for these sizes alone where the model predicts the gain (NCCL_ALGO and NCCL_PROTO in the job's environment would pin every size and collective)",
 				units.FormatDuration(a.Time), units.FormatDuration(b.Time), from, to)}})
 	}
 	return out
