@@ -471,7 +471,14 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 	catalogLinks := hw.GPU.Known && hw.GPU.NVLinks > 0
 	// A card with an optional NVLink bridge may be captured either way.
 	bridged := hw.GPU.BridgeLinks > 0
-	hw.SetTopology(tp)
+	if kept := hw.SetTopology(tp); len(kept) > 0 {
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %s, which -hw gives otherwise: -hw stands", topoFile, strings.Join(kept, " and "))})
+	}
+	captured := hw.Sources.Fabric == predict.SourceTopo && hw.Fabric != predict.FabricPCIe
+	if captured && catalogLinks && hw.NVLinks != hw.GPU.NVLinks && !bridged {
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture gives a GPU %d NVLinks, but the catalog gives %s %d: is it a capture of this machine? It is taken as given",
+			topoFile, hw.NVLinks, hw.GPU.Name, hw.GPU.NVLinks)})
+	}
 	if len(tp.GPUs()) >= 2 && hw.Sources.Fabric == predict.SourceTopo && !bridged && catalogLinks == (hw.Fabric == predict.FabricPCIe) {
 		// A capture of another machine would describe this one wrongly.
 		what := fmt.Sprintf("%d NVLinks", hw.GPU.NVLinks)

@@ -522,15 +522,18 @@ func TestPredictOffersSystems(t *testing.T) {
 
 // TestPredictForeignCapture: a capture whose GPUs are joined otherwise than
 // the catalog's GPU (an 8 x RTX 4090 host's PCIe for an H100 SXM's 18
-// NVLinks) is taken, with a warning; an HGX H100 capture raises none, nor
-// does an NV12 capture of two A100 PCIe cards, which the catalog gives an
-// optional NVLink bridge (Azure's NC48ads A100 v4).
+// NVLinks; an HGX H100's NV18 for a V100 SXM2's 6 NVLinks) is taken, with
+// a warning; an HGX H100 capture raises none, nor does an NV12 capture of
+// two A100 PCIe cards, which the catalog gives an optional NVLink bridge
+// (Azure's NC48ads A100 v4). What -hw gives stands against a capture,
+// which the warning says: the HGX H100 capture's 8 NICs against -hw nics=2.
 func TestPredictForeignCapture(t *testing.T) {
 	for _, c := range []struct {
 		gpu, capture string
 		warned       bool
 	}{
 		{"NVIDIA H100 80GB HBM3", "rtx4090_8gpu_all_sys_gpuallocator17.txt", true},
+		{"Tesla V100-SXM2-32GB", "h100_hgx_8nic_sglang30401.txt", true},
 		{"NVIDIA H100 80GB HBM3", "h100_hgx_8nic_sglang30401.txt", false},
 		{"NVIDIA A100 80GB PCIe", "a100_80g_azure_nc48_2gpu_nv12_blog.txt", false},
 	} {
@@ -539,6 +542,11 @@ func TestPredictForeignCapture(t *testing.T) {
 		if code != 0 || strings.Contains(stderr, "is it a capture of this machine?") != c.warned {
 			t.Errorf("%s: exit %d, stdout:\n%s\nstderr:\n%s\nwant a warning: %v", c.capture, code, out, stderr, c.warned)
 		}
+	}
+	code, out, stderr := runCLI("predict", "-gpu", "NVIDIA H100 80GB HBM3", "-hw", "nics=2", "-topo", "../../topo/testdata/real/h100_hgx_8nic_sglang30401.txt",
+		"-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB")
+	if code != 0 || !strings.Contains(stderr, "the capture shows nics_per_node 8, which -hw gives otherwise: -hw stands") || !strings.Contains(out, "nics_per_node 2 (hw)") {
+		t.Errorf("-hw nics=2 and an 8-NIC capture: exit %d, stdout:\n%s\nstderr:\n%s\nwant -hw's 2 NICs, and the capture's 8 named", code, out, stderr)
 	}
 }
 

@@ -1,6 +1,8 @@
 package predict
 
 import (
+	"fmt"
+
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/topo"
@@ -34,17 +36,32 @@ import (
 //     a host with a NIC per GPU runs its channels through every GPU's NIC,
 //     and the GPUs beyond the CPU are the ones that switch LL128 off. A
 //     capture with no NICs, or no known GPU-NIC path, leaves them.
-func (h *Hardware) SetTopology(t *topo.Topology) {
+//
+// A fact the user gave (SourceUser: -hw) stands against the capture, and
+// kept names each such fact that the capture would have set otherwise.
+func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 	if len(t.GPUs()) >= 2 {
-		h.setFabric(topo.InferFabric(t))
+		if h.Sources.Fabric == SourceUser || h.Sources.NVLinks == SourceUser {
+			c := *h
+			if c.setFabric(topo.InferFabric(t)); c.Fabric != h.Fabric || c.links() != h.links() {
+				kept = append(kept, fmt.Sprintf("fabric %s of %d NVLinks", c.Fabric, c.links()))
+			}
+		} else {
+			h.setFabric(topo.InferFabric(t))
+		}
 	}
 	if len(t.NICs()) == 0 {
-		return
+		return kept
 	}
-	h.NICs, h.Sources.NICs = len(t.NICs()), SourceTopo
+	nics := len(t.NICs())
 	if len(t.GPUs()) >= 2 {
-		h.NICs = t.NICsUsed()
+		nics = t.NICsUsed()
 		h.hostGPUs = len(t.GPUs()) // the GPUs that share them (hostNICs)
+	}
+	if h.Sources.NICs != SourceUser {
+		h.NICs, h.Sources.NICs = nics, SourceTopo
+	} else if h.NICs != nics {
+		kept = append(kept, fmt.Sprintf("nics_per_node %d", nics))
 	}
 	path := nccl.PathDIS
 	for g := range t.GPUs() {
@@ -52,9 +69,14 @@ func (h *Hardware) SetTopology(t *topo.Topology) {
 			path = p
 		}
 	}
-	if path != nccl.PathDIS {
+	switch {
+	case path == nccl.PathDIS:
+	case h.Sources.NICPath != SourceUser:
 		h.NICPath, h.Sources.NICPath = path, SourceTopo
+	case h.NICPath != path:
+		kept = append(kept, "nic_path "+path.String())
 	}
+	return kept
 }
 
 // setFabric sets the fabric, NVLinks and NVLS that f, the fabric of a

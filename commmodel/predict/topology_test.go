@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -94,18 +95,33 @@ func TestSetTopologyLeaves(t *testing.T) {
 	if h.Fabric != FabricPCIe || h.NVLS || h.NICs != 2 || h.NICPath != nccl.PathPHB || h.Sources.NICs != SourceUser {
 		t.Errorf("no NIC: %s, NICs from %s", h.String(), h.Sources.NICs)
 	}
-	// A capture that turns a PCIe description into NVSwitch gives NVLS the
+	// A capture that turns an assumed PCIe host into NVSwitch gives NVLS the
 	// GPU's default (H100 supports it, nccl.ParseGPU) as an assumption, but
 	// not over NVLS as -hw gave it.
 	for _, c := range []struct {
 		spec string
 		nvls bool
 		src  Source
-	}{{"fabric=pcie", true, SourceAssumed}, {"fabric=pcie,nvls=false", false, SourceUser}} {
+	}{{"", true, SourceAssumed}, {"nvls=false", false, SourceUser}} {
 		h, _ = Describe("H100", c.spec)
+		h.Fabric, h.Sources.Fabric, h.NVLS = FabricPCIe, SourceAssumed, false
+		if c.spec == "" {
+			h.Sources.NVLS = SourceAssumed
+		}
 		h.SetTopology(topo.H20Article())
 		if h.Fabric != FabricNVSwitch || h.NVLS != c.nvls || h.Sources.NVLS != c.src {
-			t.Errorf("-hw %s and the article's capture: %s, NVLS from %s; want NVLS %v from %s", c.spec, h.String(), h.Sources.NVLS, c.nvls, c.src)
+			t.Errorf("-hw %q and the article's capture: %s, NVLS from %s; want NVLS %v from %s", c.spec, h.String(), h.Sources.NVLS, c.nvls, c.src)
 		}
+	}
+	// What -hw gives stands against the capture, which names what it
+	// would have set: the article's host shows 8 GPUs on NVSwitch (NV18)
+	// and 4 NICs, each PIX to one GPU (topo.H20Article).
+	h, _ = Describe("H100", "fabric=pcie,nics=2")
+	kept := h.SetTopology(topo.H20Article())
+	if h.Fabric != FabricPCIe || h.NICs != 2 || h.Sources.Fabric != SourceUser || h.Sources.NICs != SourceUser {
+		t.Errorf("-hw fabric=pcie,nics=2 and the article's capture: %s, fabric from %s, NICs from %s", h.String(), h.Sources.Fabric, h.Sources.NICs)
+	}
+	if len(kept) != 2 || !strings.HasPrefix(kept[0], "fabric nvswitch") || kept[1] != "nics_per_node 4" {
+		t.Errorf("kept %q: want the capture's fabric and NICs named", kept)
 	}
 }
