@@ -980,7 +980,7 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 			t.Points = kept
 			out = append(out, t)
 		}
-		notes = append(notes, fmt.Sprintf("%s: the rows of %s take more than %d times as long as two larger sizes of the table, or %d times as long as the same call in place: they did not time the collective alone (another job, a network fault, a cold first call), and %s",
+		notes = append(notes, fmt.Sprintf("%s: the rows of %s take more than %d times as long as two larger sizes of the table, or as two smaller ones at their time per byte, or %d times as long as the same call in place: they did not time the collective alone (another job, a network fault, a cold first call), and %s",
 			t.Name, strings.Join(stalled, ", "), stallRatio, inPlaceRatio, what))
 	}
 	return out, notes
@@ -989,8 +989,12 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 // stalls reports for each point whether it stalled: it took more than
 // stallRatio times as long as two larger sizes (the second least time of
 // a larger size, so that one larger row too fast to be true does not make
-// every smaller row a stall), or inPlaceRatio times as long as the same
-// call in place, where the table's in-place times agree with the others.
+// every smaller row a stall), or as two smaller sizes at their time per
+// byte (a plateau of stalls, where rows of 64 MiB to 512 MiB all take
+// about 100 ms), or inPlaceRatio times as long as the same call in place,
+// where the table's in-place times agree with the others. Of the
+// repository's real logs, the per-byte test flags the rows of two alone,
+// both AllToAlls of PCIe hosts that plateau.
 func stalls(points []Point) []bool {
 	out := make([]bool, len(points))
 	// The in-place times tell a stall only where they time the same calls
@@ -1005,12 +1009,20 @@ func stalls(points []Point) []bool {
 	inPlace := len(apart) > 0 && fit.Median(apart) < math.Log(inPlaceAgree)
 	for i, p := range points {
 		least, second := math.Inf(1), math.Inf(1)
+		// smaller bounds p by the smaller sizes' times per byte: a call
+		// moves its bytes no slower than a smaller one, which has less to
+		// move for the same fixed cost.
+		leastPer, secondPer := math.Inf(1), math.Inf(1)
 		for _, q := range points {
-			if q.Size > p.Size {
+			switch {
+			case q.Size > p.Size:
 				least, second = min(least, q.Time), min(second, max(least, q.Time))
+			case q.Size < p.Size && q.Size > 0:
+				per := q.Time * p.Size / q.Size
+				leastPer, secondPer = min(leastPer, per), min(secondPer, max(leastPer, per))
 			}
 		}
-		out[i] = p.Time > stallRatio*second || inPlace && p.InPlace > 0 && p.Time > inPlaceRatio*p.InPlace
+		out[i] = p.Time > stallRatio*second || p.Time > stallRatio*secondPer || inPlace && p.InPlace > 0 && p.Time > inPlaceRatio*p.InPlace
 	}
 	return out
 }

@@ -405,9 +405,13 @@ func TestStalledRows(t *testing.T) {
 			"h100_2x8_allreduce_baremetal_qoofyk_nccltests309.log": "the rows of 8 B, 256 B take",
 			"h100_4x8_allreduce_vm_qoofyk_nccltests309.log":        "the rows of 8 B, 256 B take",
 			"h100_4x8_allreduce_default_nccltests309.log":          "the rows of 1 MiB take",
-			// The RTX PRO 5000 AllToAll's 8 MiB in 5686.63 us, 267.82 in
-			// place.
-			"rtx5kpro_2x8_alltoall_late2025.log": "the rows of 8 MiB take",
+			// The RTX PRO 5000 AllToAll's 8 MiB in 5686.63 us (267.82 in
+			// place), and its plateau: 16 MiB in 10427.5 us and 64 MiB to
+			// 512 MiB in 91092.4 to 103605 us, where 2 MiB took 91.68 and 4
+			// MiB 161.19. The RTX 6000D's: 16 MiB to 512 MiB in 9845.58 to
+			// 99571.1 us, where 4 MiB took 163.62 and 8 MiB 263.35.
+			"rtx5kpro_2x8_alltoall_late2025.log": "the rows of 8 MiB, 16 MiB, 64 MiB, 128 MiB, 256 MiB, 512 MiB take",
+			"rtx6000d_2x8_alltoall_late2025.log": "the rows of 16 MiB, 32 MiB, 64 MiB, 128 MiB, 256 MiB, 512 MiB take",
 			// Voltage Park's one process driving 8 H100s: AllGather's 128 B
 			// in 4182.76 us (33.01 in place) and 1 MiB in 265.86 (44.83 in
 			// place); Broadcast's 2 KiB in 258.97 us and 8 GiB in 179410
