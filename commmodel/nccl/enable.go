@@ -202,6 +202,13 @@ func (m *Model) mask(gs *Graphs, cfg *Config, maxCC int, e enable) {
 		if !cfg.NVSwitch {
 			al[AlgoCollNetDirect] = 0
 		}
+		if m.isa != "" && cfg.PAT != PATOn {
+			// RCCL runs AMD GPUs: 2.21.5 has no PAT (src/include/nccl_common.h,
+			// NCCL_NUM_ALGORITHMS 6), and later releases run it only where
+			// NCCL_PAT_ENABLE=1 (ROCm/rccl pull request 1756, 2025-06;
+			// ROCm/rocm-systems pull request 2869, 2026-01).
+			al[AlgoPAT] = 0
+		}
 		for a := range Algo(NumAlgos) {
 			for p := range Protocol(NumProtocols) {
 				on := e.proto[f][p]

@@ -72,3 +72,34 @@ func TestChooseNoneLeftSaysWhy(t *testing.T) {
 		t.Errorf("Choose = %v; want the settings and the reasons named", err)
 	}
 }
+
+// TestRCCLNoPAT: on 4 nodes of one MI300X each, where NCCL's ncclPatEnable
+// (src/graph/tuning.cc: one GPU a node) would enable PAT, RCCL runs none:
+// 2.21.5 has no PAT (src/include/nccl_common.h, NCCL_NUM_ALGORITHMS 6),
+// later releases only with NCCL_PAT_ENABLE=1. The same shape of H100s keeps
+// it.
+func TestRCCLNoPAT(t *testing.T) {
+	for _, v := range []Version{{2, 21, 5}, {2, 27, 7}} {
+		m := mi300xModel(t, v, 4, 4)
+		for _, f := range []Func{FuncAllGather, FuncReduceScatter} {
+			if m.Available(f, AlgoPAT, Simple) {
+				t.Errorf("RCCL %v, %v on 4 x 1 MI300X: PAT/Simple available", v, f)
+			}
+		}
+	}
+	g, err := ParseGPU("H100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := System{GPU: g, GPUsPerNode: 1, Nodes: 4, NICs: 1, NICBW: 50e9}.Config(Version{2, 27, 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.Available(FuncAllGather, AlgoPAT, Simple) {
+		t.Error("NCCL 2.27.7, AllGather on 4 x 1 H100: PAT/Simple not available")
+	}
+}

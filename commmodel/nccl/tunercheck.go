@@ -64,12 +64,17 @@ const (
 	// HazardOneChannel is a range of calls that run on one channel: calls
 	// no rule takes, or that a rule with channels -1 takes.
 	HazardOneChannel
+	// HazardNoFallback is a range of calls whose every rule NCCL follows
+	// names an algorithm it may leave out of a call's cost table
+	// (MayBeIgnored): a call it leaves them out of (an ncclAvg of floats
+	// for NVLS) runs on one channel.
+	HazardNoFallback
 	// HazardUnused is a rule that matches no call of the job's
 	// communicators. It is harmless to the job.
 	HazardUnused
 )
 
-var hazardNames = [...]string{"long line", "misread", "dead rule", "ignored rule", "shadowed rule", "one channel", "unused rule"}
+var hazardNames = [...]string{"long line", "misread", "dead rule", "ignored rule", "shadowed rule", "one channel", "no fallback", "unused rule"}
 
 // String names the hazard ("shadowed rule").
 func (h TunerHazard) String() string { return nameOf(hazardNames[:], int(h), "TunerHazard") }
@@ -300,6 +305,8 @@ func (m *Model) leftOut(f Func, a Algo, p Protocol) string {
 		return "NVLS is absent (it needs NVSwitch, Hopper or later, and CollNet across nodes)"
 	case a == AlgoCollNetDirect || a == AlgoCollNetChain:
 		return "CollNet is off"
+	case a == AlgoPAT && m.isa != "":
+		return "RCCL runs PAT only with NCCL_PAT_ENABLE=1"
 	case a == AlgoPAT:
 		return "PAT needs one rank per node"
 	}
@@ -313,7 +320,9 @@ func (m *Model) leftOut(f Func, a Algo, p Protocol) string {
 // would ignore on a communicator, shadowed rules, and every call (function,
 // communicator, sizes, and the numPipeOps and regBuff the rules tell
 // apart) that no rule takes or a rule of channels -1 takes, which run on one
-// channel. Rules that match none of comms' calls are reported too, as
+// channel, and those whose every rule names an algorithm NCCL may leave out
+// of a call's cost table (MayBeIgnored) with no rule after it for the
+// calls it leaves out. Rules that match none of comms' calls are reported too, as
 // HazardUnused. A communicator of one rank is never asked about and is
 // skipped. The error is only the reader's.
 func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProblem, error) {
@@ -372,31 +381,36 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 						}
 						return s
 					}
-					// one collects adjacent sizes that run on one channel.
-					var oneLo, oneHi uint64
-					oneOpen := false
-					flush := func() {
-						if oneOpen {
-							probs = append(probs, TunerProblem{Hazard: HazardOneChannel,
-								Message: calls(oneLo, oneHi) + ": no rule takes them, and the plugin runs them on one channel"})
-							oneOpen = false
-						}
-					}
+					// one collects adjacent sizes that run on one channel,
+					// bare adjacent sizes whose rules of line bareLine all
+					// name an algorithm NCCL may leave out.
+					one := sizeRun{report: func(lo, hi uint64) {
+						probs = append(probs, TunerProblem{Hazard: HazardOneChannel,
+							Message: calls(lo, hi) + ": no rule takes them, and the plugin runs them on one channel"})
+					}}
+					bareLine := 0
+					bare := sizeRun{report: func(lo, hi uint64) {
+						probs = append(probs, TunerProblem{Line: bareLine, Hazard: HazardNoFallback, Message: calls(lo, hi) +
+							": no rule after this one names Ring or Tree, which NCCL never leaves out of a call's cost table; a call it leaves this algorithm out of " +
+							"(a reduction or datatype NVLS does not run, a ReduceScatter of ncclAvg for PAT, CollNet without the network's support) runs on one channel"})
+					}}
 					for k, lo := range bounds {
 						hi := uint64(math.MaxUint64)
 						if k+1 < len(bounds) {
 							hi = bounds[k+1] - 1
 						}
-						taken := -1
+						// taken is the first rule NCCL follows, sure the
+						// first of those it follows in every call.
+						taken, sure := -1, -1
 						for _, i := range cand {
 							r := lines[i].rule
 							if r.MinBytes > lo || hi > r.MaxBytes {
 								continue
 							}
 							uses[i].matched = true
-							if taken >= 0 {
+							if sure >= 0 {
 								if uses[i].winner == 0 {
-									uses[i].winner = lines[taken].line
+									uses[i].winner = lines[sure].line
 								}
 								continue
 							}
@@ -407,18 +421,31 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 								}
 								continue
 							}
-							uses[i].applied, taken = true, i
+							uses[i].applied = true
+							if taken < 0 {
+								taken = i
+							}
+							if !MayBeIgnored(r.Algo) {
+								sure = i
+							}
 						}
 						if taken < 0 {
-							if !oneOpen {
-								oneLo, oneOpen = lo, true
-							}
-							oneHi = hi
+							one.add(lo, hi)
 						} else {
-							flush()
+							one.flush()
+						}
+						if taken >= 0 && sure < 0 {
+							if l := lines[taken].line; l != bareLine {
+								bare.flush()
+								bareLine = l
+							}
+							bare.add(lo, hi)
+						} else {
+							bare.flush()
 						}
 					}
-					flush()
+					one.flush()
+					bare.flush()
 				}
 			}
 		}
@@ -489,4 +516,28 @@ func callClasses(lines []pluginLine) (pipeOps, regBuff []callClass) {
 		regBuff = []callClass{{0, "regBuff 0"}, {1, "regBuff 1"}}
 	}
 	return pipeOps, regBuff
+}
+
+// A sizeRun gathers adjacent ranges of sizes and reports each run of them
+// once.
+type sizeRun struct {
+	lo, hi uint64
+	open   bool
+	report func(lo, hi uint64)
+}
+
+// add extends the run by lo..hi, the sizes just after it, or opens one.
+func (s *sizeRun) add(lo, hi uint64) {
+	if !s.open {
+		s.lo, s.open = lo, true
+	}
+	s.hi = hi
+}
+
+// flush reports the open run, if any, and closes it.
+func (s *sizeRun) flush() {
+	if s.open {
+		s.report(s.lo, s.hi)
+		s.open = false
+	}
 }

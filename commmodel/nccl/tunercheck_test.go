@@ -29,11 +29,14 @@ func tunerJob(t *testing.T) []TunerComm {
 // TestTunerRulesDefault: the rules that keep NCCL's own choice cover every
 // size from 0 to the largest without a gap, each rule's algorithm,
 // protocol and channels are NCCL's at both of its ends (Choose,
-// MaxChannels), neighbours differ, and the check finds nothing in a file
-// of them for every function.
+// MaxChannels), neighbours differ, each rule of an algorithm NCCL may leave
+// out of a call (MayBeIgnored) is followed by rules covering its sizes with
+// NCCL's choice among Ring and Tree (FallbackPick), and the check finds
+// nothing in a file of them for every function.
 func TestTunerRulesDefault(t *testing.T) {
 	job := tunerJob(t)
 	var all []TunerRule
+	fallbacks := 0
 	for _, c := range job {
 		for f := range Func(NumFuncs) {
 			rules, err := c.Model.TunerRules(f, c.Nodes, c.Model.DefaultPick(f), nil)
@@ -41,14 +44,17 @@ func TestTunerRulesDefault(t *testing.T) {
 				t.Fatal(err)
 			}
 			next := uint64(0)
-			for i, r := range rules {
+			var prev TunerRule
+			for i := 0; i < len(rules); i++ {
+				r := rules[i]
 				if r.MinBytes != next || r.Func != f || r.Nodes != c.Nodes || r.Ranks != 8*c.Nodes {
 					t.Errorf("%v: want %v from %d on %v", r, f, next, c)
 				}
 				next = r.MaxBytes + 1
-				if i > 0 && rules[i-1].Algo == r.Algo && rules[i-1].Proto == r.Proto && rules[i-1].Channels == r.Channels {
+				if i > 0 && prev.Algo == r.Algo && prev.Proto == r.Proto && prev.Channels == r.Channels {
 					t.Errorf("%v: same as the rule before", r)
 				}
+				prev = r
 				for _, n := range []uint64{r.MinBytes, min(r.MaxBytes, 1<<tunerProbeTop)} {
 					e, err := c.Model.Choose(f, float64(n))
 					ch, _ := c.Model.MaxChannels(e.Algo, e.Proto, float64(n))
@@ -56,12 +62,37 @@ func TestTunerRulesDefault(t *testing.T) {
 						t.Errorf("%v at %d B: NCCL runs %v/%v on %d channels (%v)", r, n, e.Algo, ProtocolName(e.Proto), ch, err)
 					}
 				}
+				if !MayBeIgnored(r.Algo) {
+					continue
+				}
+				// The rules after it cover its sizes with NCCL's choice
+				// without the algorithms it may leave out.
+				at := r.MinBytes
+				for i+1 < len(rules) && rules[i+1].MinBytes == at && rules[i+1].MaxBytes <= r.MaxBytes {
+					i++
+					b := rules[i]
+					fallbacks++
+					a, p, _ := c.Model.FallbackPick(f)(b.MinBytes)
+					ch, _ := c.Model.MaxChannels(a, p, float64(b.MinBytes))
+					if MayBeIgnored(b.Algo) || b.Algo != a || b.Proto != p || b.Channels != ch {
+						t.Errorf("%v after %v: want %v/%v on %d channels", b, r, a, ProtocolName(p), ch)
+					}
+					at = b.MaxBytes + 1
+				}
+				if at != r.MaxBytes+1 {
+					t.Errorf("%v: the rules after it end at %d", r, at-1)
+				}
 			}
 			if next != 0 { // wrapped past the largest uint64
 				t.Errorf("%v on %v: rules end at %d", f, c, next-1)
 			}
 			all = append(all, rules...)
 		}
+	}
+	// NCCL 2.30.7 runs NVLS for AllReduce on one node of 8 H100s at large
+	// sizes (src/graph/tuning.cc), so some rules need a fallback.
+	if fallbacks == 0 {
+		t.Error("no rule after an NVLS rule: the 8 x H100 node runs NVLS at large sizes")
 	}
 	var b bytes.Buffer
 	if err := WriteTunerRules(&b, []string{"NCCL's own choices"}, all); err != nil {
@@ -219,5 +250,53 @@ func TestFoldComment(t *testing.T) {
 	}
 	if p := cStrtoull("-1"); p != math.MaxUint64 {
 		t.Errorf("strtoull(\"-1\") = %d, want 2^64-1 (C negates modulo 2^64)", p)
+	}
+}
+
+// TestCheckTunerRulesFallback: on one node of 8 H100s, where NCCL 2.30.7
+// keeps NVLS in the cost table, a lone NVLS rule leaves the calls NCCL
+// leaves NVLS out of (an ncclAvg of floats: ncclNvlsSupported,
+// src/include/device.h) to one channel, which the check reports at the
+// rule's line for its sizes; a Ring rule after it for part of them settles
+// those, and the rest are still reported.
+func TestCheckTunerRulesFallback(t *testing.T) {
+	job := tunerJob(t)[:1]
+	var rest string
+	for f := range Func(NumFuncs) {
+		if f != FuncAllReduce {
+			rest += tunerFuncNames[f] + ",0,18446744073709551615,ring,simple,24,1,8\n"
+		}
+	}
+	cases := []struct {
+		file string
+		want []string // the messages' starts, at line 1
+	}{
+		{"allreduce,0,18446744073709551615,nvls,simple,16,1,8\n", []string{"AllReduce of every size on 1 x 8"}},
+		{"allreduce,0,18446744073709551615,nvls,simple,16,1,8\nallreduce,0,1048575,ring,simple,24,1,8\n",
+			[]string{"AllReduce of 1048576 B and more on 1 x 8"}},
+		{"allreduce,0,18446744073709551615,nvls,simple,16,1,8\nallreduce,0,18446744073709551615,tree,simple,24,1,8\n", nil},
+	}
+	for _, c := range cases {
+		probs, err := CheckTunerRules(strings.NewReader(c.file+rest), "nvls.conf", job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range probs {
+			if p.Hazard != HazardNoFallback || p.Line != 1 || !p.Fails() {
+				t.Errorf("%q: %d: %v: %s", c.file, p.Line, p.Hazard, p.Message)
+				continue
+			}
+			got = append(got, p.Message)
+		}
+		if len(got) != len(c.want) {
+			t.Errorf("%q: %q, want %q", c.file, got, c.want)
+			continue
+		}
+		for i := range got {
+			if !strings.HasPrefix(got[i], c.want[i]) {
+				t.Errorf("%q: %q, want it to start %q", c.file, got[i], c.want[i])
+			}
+		}
 	}
 }

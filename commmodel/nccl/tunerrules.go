@@ -33,7 +33,39 @@ func (m *Model) DefaultPick(f Func) TunerPick {
 // caller knows its pick changes); a change between two probes, of the pick
 // or of the channels, is found to the byte by bisection. Beyond the last
 // probe the last rule holds.
+//
+// After each rule whose algorithm NCCL may leave out of a call's cost table
+// (MayBeIgnored) come rules for the same sizes with NCCL's choice among
+// the others (FallbackPick), with its channels, which the plugin falls
+// through to for such a call.
 func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64) ([]TunerRule, error) {
+	rules, err := m.tunerRuns(f, nodes, pick, breaks)
+	if err != nil || !slices.ContainsFunc(rules, func(r TunerRule) bool { return MayBeIgnored(r.Algo) }) {
+		return rules, err
+	}
+	fall, err := m.tunerRuns(f, nodes, m.FallbackPick(f), nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w: no algorithm NCCL keeps in every call's cost table is left for the rules after NVLS, NVLSTree, PAT or CollNet", err)
+	}
+	var out []TunerRule
+	for _, r := range rules {
+		out = append(out, r)
+		if !MayBeIgnored(r.Algo) {
+			continue
+		}
+		for _, b := range fall {
+			if b.MaxBytes < r.MinBytes || b.MinBytes > r.MaxBytes {
+				continue
+			}
+			b.MinBytes, b.MaxBytes = max(b.MinBytes, r.MinBytes), min(b.MaxBytes, r.MaxBytes)
+			out = append(out, b)
+		}
+	}
+	return out, nil
+}
+
+// tunerRuns is TunerRules without the rules after those MayBeIgnored names.
+func (m *Model) tunerRuns(f Func, nodes int, pick TunerPick, breaks []uint64) ([]TunerRule, error) {
 	type key struct {
 		a  Algo
 		p  Protocol

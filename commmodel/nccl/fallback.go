@@ -1,0 +1,56 @@
+package nccl
+
+// NCCL fills a call's cost table (updateCollCostTable, NCCL 2.30.7
+// src/enqueue.cc) from the communicator's tuning, which the model follows,
+// and from facts of the call the model does not see, which leave an
+// algorithm out (NCCL_ALGO_PROTO_IGNORE) for one call and not another:
+//   - NVLS and NVLSTree where the call's nvlsSupport is 0: its reduction and
+//     datatype are not ones ncclNvlsSupported allows (src/include/device.h:
+//     sum and min/max on integers and half floats, sum alone on float and
+//     double; no ncclProd, no ncclAvg), AllGather aside (src/enqueue.cc,
+//     "nvlsSupport =");
+//   - CollNetDirect and CollNetChain where the call's collNetSupport is not
+//     1: the network plugin's collNetSupportMatrix lacks its reduction and
+//     datatype (ncclGetCollNetSupport), or the job did not enable CollNet;
+//   - PAT for ReduceScatter of ncclAvg or a pre-multiplied sum
+//     (ncclDevSumPostDiv, ncclDevPreMulSum), and on a network device that
+//     offloads (ncclPatEnable, src/graph/tuning.cc: netDeviceType other than
+//     NCCL_NET_DEVICE_HOST), which the model does not see.
+// Ring and Tree are left out of no call that the communicator's tuning
+// keeps them for. A tuner rule for an algorithm of the first kind is
+// passed over for such a call, and the example plugin then runs the call on
+// one channel unless a later rule takes it.
+
+// MayBeIgnored reports whether NCCL may leave algorithm a out of the cost
+// table of a call for reasons of the call (its reduction, its datatype, the
+// network's offload) that the model does not see: NVLS, NVLSTree, PAT,
+// CollNetDirect and CollNetChain.
+func MayBeIgnored(a Algo) bool {
+	switch a {
+	case AlgoNVLS, AlgoNVLSTree, AlgoPAT, AlgoCollNetDirect, AlgoCollNetChain:
+		return true
+	}
+	return false
+}
+
+// steady returns m without the algorithms NCCL may leave out of a call's
+// cost table (MayBeIgnored): the choices NCCL makes for the calls of which
+// it leaves them all out.
+func (m *Model) steady() *Model {
+	s := *m
+	for f := range s.bw {
+		for a := range Algo(NumAlgos) {
+			if MayBeIgnored(a) {
+				s.bw[f][a] = [NumProtocols]float64{}
+			}
+		}
+	}
+	return &s
+}
+
+// FallbackPick is NCCL's own choice for calls of f among the algorithms
+// it never leaves out of a call's cost table (Choose on m without those
+// MayBeIgnored names): what a rule after one of those should give.
+func (m *Model) FallbackPick(f Func) TunerPick {
+	return m.steady().DefaultPick(f)
+}
