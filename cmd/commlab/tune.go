@@ -224,6 +224,11 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-calibrate: no table of the logs is left to calibrate on: tune writes the calibrated model's choices")
 	}
 	writeProblems(stderr, mc.problems)
+	if g, ok := gpuGuess(mc.hw.Facts(), predict.RanRCCL(mc.tables)); ok && g.Value == predict.UnnamedGPU {
+		// Every channel count and link of the rules would rest on a PCIe
+		// card assumed in its place, as diagnose says of it.
+		return flagErrorf("the logs name no GPU, and rules for a PCIe card assumed in its place would run a production job on its channels and links: name it with %s, as the Rank lines of nccl-tests or rccl-tests print it", g.Hint)
+	}
 	m := predict.Uncalibrated(mc.hw)
 	if len(mc.tables) > 0 {
 		if m, err = predict.Calibrate(mc.hw, mc.tables, nil); err != nil {
@@ -265,6 +270,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	writeWithheld(stderr, choices, mc.hw, req)
 	if err := writeBeyond(stderr, m, req); err != nil {
 		return err
 	}
@@ -348,6 +354,53 @@ func writeBeyond(w io.Writer, m *predict.Machine, req tuneRequest) error {
 	return nil
 }
 
+// writeWithheld says, for each choice of the model withheld from the rules
+// because it rests on an assumed fact (predict.TunerChoice.RestsOn), which
+// fact and the -hw setting that settles it.
+func writeWithheld(w io.Writer, choices []predict.TunerChoice, hw predict.Hardware, req tuneRequest) {
+	perNode := 0
+	for _, c := range req.comms {
+		perNode = max(perNode, c.PerNode)
+	}
+	var guessed []string
+	for _, f := range hw.Facts() {
+		if f.Guessed() {
+			guessed = append(guessed, f.Name)
+		}
+	}
+	system := "-hw system=NAME for a system of the catalog (docs/predict.md lists them)"
+	if sys := predict.SystemsOf(hw, perNode, guessed); len(sys) > 0 {
+		system = "-hw system=NAME if the machine is " + joinOr(sys)
+	}
+	// One paragraph per assumed fact, the fact and its setting first.
+	type fact struct{ name, value, hint string }
+	var facts []fact
+	lines := map[fact][]string{}
+	for _, ch := range choices {
+		for _, r := range ch.RestsOn {
+			g := r.Guess
+			f := fact{g.Fact.Name, g.Fact.Value, g.Hint}
+			if _, ok := lines[f]; !ok {
+				facts = append(facts, f)
+			}
+			what := fmt.Sprintf("with %s %s: NCCL cannot run it", g.Fact.Name, g.Alternative)
+			if r.Runs {
+				what = fmt.Sprintf("with %s %s: %.2fx as fast (%s)", g.Fact.Name, g.Alternative, r.Gain.Times, r.Gain.Range("its"))
+			}
+			lines[f] = append(lines[f], fmt.Sprintf("  %v on %v, %d to %d B: %s/%s, %s against NCCL's own %s/%s at %s; %s",
+				ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol, gainText(ch.Ours, ch.NCCL.Time),
+				ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatSize(ch.Size), what))
+		}
+	}
+	for _, f := range facts {
+		fmt.Fprintf(w, "commlab tune: %s %s is assumed, and the model's choice rests on it where these rules would take it, which keep NCCL's own instead: settle it with -hw %s, or %s\n",
+			f.name, f.value, f.hint, system)
+		for _, l := range lines[f] {
+			fmt.Fprintln(w, l)
+		}
+	}
+}
+
 // nNodesMeaning says what a rule's nNodes counts: NCCL counts a
 // multi-node NVLink domain as one node.
 func nNodesMeaning(hw predict.Hardware) string {
@@ -377,6 +430,7 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		"Load with NCCL_TUNER_PLUGIN=<path to libnccl-tuner-example.so> NCCL_TUNER_CONFIG_FILE=<this file>",
 		"Communicators (nodes x GPUs per node): " + strings.Join(comms, ", ") + "; " + nNodesMeaning(hw),
 		"The plugin runs every call no rule takes, of these or of any other communicator, on one channel: every function of each communicator has rules for every size.",
+		"NCCL leaves NVLS, NVLSTree, PAT and CollNet out of some calls (an ncclAvg of floats, a ReduceScatter of ncclAvg for PAT) and the plugin passes over their rules there: each such rule is followed by one with NCCL's own choice among Ring and Tree.",
 		"Each rule keeps NCCL's own algorithm, protocol and channels (NCCL " + m.Version().String() + "'s tuning model), except for " + strings.Join(cols, ", ") +
 			" where the calibrated model expects its fastest choice to beat NCCL's by more than its interval.",
 		"commlab " + commlabVersion() + "; hardware: " + hw.String(),
@@ -417,20 +471,42 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 			c = append(c, fmt.Sprintf("  %s = %s", p.Name, predict.FormatValue(p.Value, p.Unit)))
 		}
 	}
-	if len(choices) == 0 {
-		return append(c, "No rule takes the model's choice: nowhere does it beat NCCL's by more than its interval, on a protocol the tables ran near that size, and under any time they measured NCCL's own choice at.")
-	}
-	c = append(c, "The rules that take the model's choice, and what it expects of each at the size it was decided at (80% intervals):")
+	var taken, withheld []string
 	for _, ch := range choices {
-		line := fmt.Sprintf("  %v on %v, %d to %d B: %s/%s, %s [%s, %s] at %s, against NCCL's %s/%s %s [%s, %s]: %.2fx faster",
+		line := fmt.Sprintf("  %v on %v, %d to %d B: %s/%s, %s [%s, %s] at %s, against NCCL's %s/%s %s [%s, %s]: %s",
 			ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol,
 			units.FormatDuration(ch.Ours.Time), units.FormatDuration(ch.Ours.Low), units.FormatDuration(ch.Ours.High), units.FormatSize(ch.Size),
 			ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatDuration(ch.NCCL.Time), units.FormatDuration(ch.NCCL.Low), units.FormatDuration(ch.NCCL.High),
-			ch.NCCL.Time/ch.Ours.Time)
+			gainText(ch.Ours, ch.NCCL.Time))
 		if ch.Measured > 0 {
-			line += fmt.Sprintf(" (a calibration table measured NCCL's own at %s)", units.FormatDuration(ch.Measured))
+			line += fmt.Sprintf("; against the %s a calibration table measured NCCL's own at, %s", units.FormatDuration(ch.Measured), gainText(ch.Ours, ch.Measured))
 		}
-		c = append(c, line)
+		if ch.Withheld() {
+			var facts []string
+			for _, r := range ch.RestsOn {
+				facts = append(facts, r.Guess.Fact.Name+" "+r.Guess.Fact.Value)
+			}
+			withheld = append(withheld, line+"; rests on "+strings.Join(facts, ", ")+", assumed")
+			continue
+		}
+		taken = append(taken, line)
+	}
+	if len(taken) == 0 {
+		c = append(c, "No rule takes the model's choice: nowhere does it beat NCCL's by more than its interval, on a protocol the tables ran near that size, under any time they measured NCCL's own choice at, and without resting on an assumed fact.")
+	} else {
+		c = append(c, "The rules that take the model's choice, and what it expects of each at the size it was decided at (80% intervals):")
+		c = append(c, taken...)
+	}
+	if len(withheld) > 0 {
+		c = append(c, "Withheld, where the model's choice rests on an assumed fact that makes it possible or moves its gain within its interval (settle it with -hw); these sizes keep NCCL's own choice:")
+		c = append(c, withheld...)
 	}
 	return c
+}
+
+// gainText is how much faster ours is than a time t of NCCL's own, with its
+// range over ours' 80% interval (predict.Gain).
+func gainText(ours predict.Prediction, t float64) string {
+	g := ours.GainOver(t)
+	return fmt.Sprintf("%.2fx faster (%s)", g.Times, g.Range("its"))
 }

@@ -105,6 +105,21 @@ func (m *Machine) beatsNCCL(q Query, ours, theirs Prediction, size float64) bool
 // count on.
 func (p Prediction) Beats(q Prediction) bool { return p.High < q.Time }
 
+// A Gain is how many times faster a prediction is than another choice's
+// time: Times, that time over the prediction's Time, and its range over
+// the prediction's 80% interval, Low (over High) to High (over Low).
+type Gain struct{ Times, Low, High float64 }
+
+// GainOver returns p's gain over time t, seconds, another choice's
+// predicted or measured time.
+func (p Prediction) GainOver(t float64) Gain { return Gain{t / p.Time, t / p.High, t / p.Low} }
+
+// Range says the gain's range over whose interval: "1.21x-2.30x over the
+// pin's 80% interval".
+func (g Gain) Range(whose string) string {
+	return fmt.Sprintf("%.2fx-%.2fx over %s 80%% interval", g.Low, g.High, whose)
+}
+
 // A Comm is a communicator a job creates: Nodes hosts of PerNode GPUs, one
 // rank each.
 type Comm struct{ Nodes, PerNode int }
@@ -226,7 +241,8 @@ func (m *Machine) TunerRules(collectives []commmodel.Collective, comms []Comm, l
 // MaxBytes, decided at Size, where the model expects Ours against NCCL's
 // own, NCCL (both with their intervals), and a calibration table of the
 // communicator's shape measured NCCL's own at Measured seconds (0 where
-// none did).
+// none did). Where RestsOn holds assumed facts, the choice is withheld:
+// its sizes keep NCCL's own.
 type TunerChoice struct {
 	Comm               Comm
 	Collective         commmodel.Collective
@@ -234,10 +250,30 @@ type TunerChoice struct {
 	Size               float64
 	Ours, NCCL         Prediction
 	Measured           float64
+	RestsOn            []Reliance
 }
 
-// TunerPlan returns TunerRules' rules and the model's choices among them,
-// what each expects against NCCL's own.
+// A Reliance is an assumed fact (Guess: the fact, its alternative and the
+// -hw setting that settles it, without Size or Ratio) on which a choice of
+// the model over NCCL's own rests: with the alternative the choice cannot
+// run (Runs false), or the alternative moves the choice's or NCCL's
+// prediction by more than GuessMoves and the choice no longer Beats NCCL's,
+// its Gain then over NCCL's choice on the alternative (its interval scaled
+// with its time).
+type Reliance struct {
+	Guess Guess
+	Runs  bool
+	Gain  Gain
+}
+
+// Withheld reports that the choice rests on an assumed fact and its rules
+// keep NCCL's own.
+func (c TunerChoice) Withheld() bool { return len(c.RestsOn) > 0 }
+
+// TunerPlan returns TunerRules' rules and the model's choices, what each
+// expects against NCCL's own: those in the rules, and those withheld
+// (TunerChoice.RestsOn), which rest on an assumed fact of the machine
+// that makes the choice possible or moves its gain past Beats.
 func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, layout Layout, sizes []float64) ([]nccl.TunerRule, []TunerChoice, error) {
 	for i := 1; i < len(sizes); i++ {
 		if !(sizes[i] > sizes[i-1]) {
@@ -324,6 +360,8 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 	var spans []span
 	var breaks []uint64
 	var choices []TunerChoice
+	var alts []tried
+	altsTried := false
 	for i, s := range sizes {
 		cs, err := m.Choices(q, s)
 		if err != nil {
@@ -365,6 +403,18 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		if i+1 < len(sizes) {
 			sp.hi = uint64(math.Sqrt(s * sizes[i+1]))
 		}
+		measured, _ := m.measuredAt(q, s)
+		if !altsTried {
+			_, alts, err = triedAlternatives(m.Hardware, m.tables, q)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			altsTried = true
+		}
+		if rs := m.restsOn(q, alts, a, p, cs[0], cs[k], s); len(rs) > 0 {
+			choices = append(choices, TunerChoice{MinBytes: sp.lo, MaxBytes: sp.hi, Size: s, Ours: cs[0], NCCL: cs[k], Measured: measured, RestsOn: rs})
+			continue
+		}
 		// The span keeps only the sizes about s where the choice still
 		// Beats NCCL's: an end where it does not is moved in, by halving
 		// the distance in logs.
@@ -376,11 +426,10 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		}
 		spans = append(spans, sp)
 		breaks = append(breaks, sp.lo, sp.hi+1)
-		measured, _ := m.measuredAt(q, s)
 		choices = append(choices, TunerChoice{MinBytes: sp.lo, MaxBytes: sp.hi, Size: s, Ours: cs[0], NCCL: cs[k], Measured: measured})
 	}
 	if len(spans) == 0 {
-		return def, nil, nil, nil
+		return def, nil, choices, nil // withheld, if any
 	}
 	return func(n uint64) (nccl.Algo, nccl.Protocol, error) {
 		k, found := slices.BinarySearchFunc(spans, n, func(sp span, n uint64) int {
@@ -397,4 +446,43 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		}
 		return def(n)
 	}, breaks, choices, nil
+}
+
+// restsOn returns the assumed facts on which the model's choice for q at
+// size bytes, a with p predicted as ours, rests against NCCL's own, theirs:
+// each of alts (the alternatives Guesses tries) with which a with p cannot
+// run, even one the tables fit worse (an assumed fact the choice needs is
+// no ground for a rule in a production job), or, one the tables do not
+// speak against, which moves ours or NCCL's own prediction by more than
+// GuessMoves and leaves ours, its interval scaled with its time, no longer
+// Beating NCCL's own.
+func (m *Machine) restsOn(q Query, alts []tried, a nccl.Algo, p nccl.Protocol, ours, theirs Prediction, size float64) []Reliance {
+	ex := m.TunerExclusions()
+	own := q
+	own.Algo, own.Proto = ex.Algo, ex.Proto
+	facts := m.Hardware.Facts()
+	var out []Reliance
+	for _, t := range alts {
+		nc, err := predictOn(t.m, t.hw, own, []float64{size})
+		if err != nil {
+			continue // NCCL cannot run q there: it says nothing of the choice
+		}
+		r := Reliance{Guess: t.guess(facts)}
+		alt, err := predictOn(t.m, t.hw, q.pinned(a, p), []float64{size})
+		if err != nil || alt[0].Algorithm != a.String() || alt[0].Protocol != nccl.ProtocolName(p) {
+			out = append(out, r)
+			continue
+		}
+		if t.against {
+			continue // a fact the tables favour, which the choice does not need
+		}
+		ro, rt := alt[0].Time/ours.Time, nc[0].Time/theirs.Time
+		scaled := Prediction{Time: alt[0].Time, Low: ours.Low * ro, High: ours.High * ro}
+		moves := math.Abs(ro-1) > GuessMoves || math.Abs(rt-1) > GuessMoves
+		if moves && !scaled.Beats(nc[0]) {
+			r.Runs, r.Gain = true, scaled.GainOver(nc[0].Time)
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -98,56 +98,97 @@ const GuessMoves = 0.10
 // that order: the NICs, their rate, NVLS, the network's latency, the CPU,
 // the NICs' path, the fabric.
 func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, error) {
-	base, baseFit, bm, err := predictWith(h, tables, q, sizes)
+	base, alts, err := triedAlternatives(h, tables, q)
 	if err != nil {
 		return nil, err
 	}
-	// Tables that fit the network's latency leave no prior of it to guess.
-	fitsNetLatency := bm != nil && len(bm.Params) == numParams && bm.Params[parInter].Identified
+	basePreds, err := predictOn(base, h, q, sizes)
+	if err != nil {
+		return nil, err
+	}
 	facts := h.Facts()
 	var out []Guess
-	for _, a := range h.alternatives(tables, q.PerNode, q.Ranks > q.PerNode) {
+	for _, a := range alts {
 		if a.keys[0] == "nics" && len(a.keys) == 2 && slices.ContainsFunc(out, func(g Guess) bool { return g.Fact.Key == "nics" || g.Fact.Key == "nic-bw" }) {
 			continue // the NICs' count or rate alone moves it, and says so
 		}
-		if a.keys[0] == "net-lat" && fitsNetLatency {
-			continue
+		if a.against {
+			continue // the tables speak against it: it fits them worse
 		}
-		preds, fit, _, err := predictWith(a.hw, tables, q, sizes)
+		preds, err := predictOn(a.m, a.hw, q, sizes)
 		if err != nil {
 			continue // a description the query cannot run on says nothing of this one
 		}
-		if fit > baseFit*(1+FitMargin)+FitFloor {
-			continue // the tables speak against it: it fits them worse
-		}
-		var hints []string
-		for _, key := range a.keys {
-			hints = append(hints, key+"="+hintValue(key))
-		}
-		g := Guess{Alternative: a.value, Hint: strings.Join(hints, ",")}
+		g := a.guess(facts)
 		for i := range preds {
-			if r := preds[i].Time / base[i].Time; math.Abs(math.Log(r)) > math.Abs(math.Log(g.Ratio)) || g.Ratio == 0 {
+			if r := preds[i].Time / basePreds[i].Time; math.Abs(math.Log(r)) > math.Abs(math.Log(g.Ratio)) || g.Ratio == 0 {
 				g.Size, g.Ratio = sizes[i], r
 			}
 		}
 		if !(math.Abs(g.Ratio-1) > GuessMoves) {
 			continue
 		}
-		var names, values []string
-		for _, key := range a.keys {
-			for _, f := range facts {
-				if f.Key == key {
-					g.Fact = f
-					names, values = append(names, f.Name), append(values, f.Value)
-				}
-			}
-		}
-		if len(a.keys) > 1 { // the facts together, one guess
-			g.Fact = Fact{Name: strings.Join(names, " and "), Value: strings.Join(values, " of "), Source: SourceAssumed, Key: a.keys[0]}
-		}
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// A tried alternative is one calibrated on the tables without the
+// interval's refits (m nil without tables); against reports that it fits
+// them worse than the description by more than FitMargin and FitFloor: the
+// tables speak against it.
+type tried struct {
+	alternative
+	m       *Machine
+	against bool
+}
+
+// triedAlternatives returns h calibrated on tables without the interval's
+// refits (nil without tables) and h's alternatives for runs of tables and q
+// (alternatives) that describe the tables, each calibrated alike and
+// marked where the tables speak against it, less the network's latency
+// where the tables fit it (no prior of it is left to guess).
+func triedAlternatives(h Hardware, tables []Table, q Query) (*Machine, []tried, error) {
+	base, baseFit, err := calibratedWith(h, tables)
+	if err != nil {
+		return nil, nil, err
+	}
+	fitsNetLatency := base != nil && len(base.Params) == numParams && base.Params[parInter].Identified
+	var out []tried
+	for _, a := range h.alternatives(tables, q.PerNode, q.Ranks > q.PerNode) {
+		if a.keys[0] == "net-lat" && fitsNetLatency {
+			continue
+		}
+		m, fit, err := calibratedWith(a.hw, tables)
+		if err != nil {
+			continue // not a description of these tables
+		}
+		out = append(out, tried{a, m, fit > baseFit*(1+FitMargin)+FitFloor})
+	}
+	return base, out, nil
+}
+
+// guess is the Guess of a, its Fact and Hint from facts, h's Facts, with
+// no Size or Ratio.
+func (a alternative) guess(facts []Fact) Guess {
+	var hints []string
+	for _, key := range a.keys {
+		hints = append(hints, key+"="+hintValue(key))
+	}
+	g := Guess{Alternative: a.value, Hint: strings.Join(hints, ",")}
+	var names, values []string
+	for _, key := range a.keys {
+		for _, f := range facts {
+			if f.Key == key {
+				g.Fact = f
+				names, values = append(names, f.Name), append(values, f.Value)
+			}
+		}
+	}
+	if len(a.keys) > 1 { // the facts together, one guess
+		g.Fact = Fact{Name: strings.Join(names, " and "), Value: strings.Join(values, " of "), Source: SourceAssumed, Key: a.keys[0]}
+	}
+	return g
 }
 
 // An alternative is h with an assumed fact changed, or two that go
@@ -267,19 +308,27 @@ func hintValue(key string) string {
 	return "nvswitch|mesh|pcie"
 }
 
-// predictWith predicts q on h: calibrated on tables without the
-// interval's refits, with that fit's error on them (Machine.fitError) and
-// the machine, or as Untabled without tables (error 0, no machine).
-func predictWith(h Hardware, tables []Table, q Query, sizes []float64) (preds []Prediction, fitError float64, m *Machine, err error) {
+// calibratedWith is h calibrated on tables without the interval's refits,
+// with that fit's error on them (Machine.fitError); without tables, nil
+// and 0.
+func calibratedWith(h Hardware, tables []Table) (*Machine, float64, error) {
 	if len(tables) == 0 {
+		return nil, 0, nil
+	}
+	m, err := Calibrate(h, tables, &Settings{NoIntervals: true})
+	if err != nil {
+		return nil, 0, err
+	}
+	return m, m.fitError(tables), nil
+}
+
+// predictOn predicts q at sizes on m, or where m is nil on h as Untabled.
+func predictOn(m *Machine, h Hardware, q Query, sizes []float64) ([]Prediction, error) {
+	if m == nil {
 		preds, _, err := Untabled(h, q, sizes)
-		return preds, 0, nil, err
+		return preds, err
 	}
-	if m, err = Calibrate(h, tables, &Settings{NoIntervals: true}); err != nil {
-		return nil, 0, nil, err
-	}
-	preds, err = m.Predict(q, sizes)
-	return preds, m.fitError(tables), m, err
+	return m.Predict(q, sizes)
 }
 
 // WithEvidence returns h with the facts that the tables' NCCL_DEBUG=INFO
