@@ -1,0 +1,21 @@
+package predict
+
+import (
+	"math"
+	"testing"
+)
+
+// TestGainOver: a choice predicted at 100 µs in [80 µs, 200 µs] against
+// another's 300 µs is 3x as fast, 1.5x over its High and 3.75x over its Low
+// (Gain: that time over the prediction's Time, High and Low).
+func TestGainOver(t *testing.T) {
+	g := Prediction{Time: 100e-6, Low: 80e-6, High: 200e-6}.GainOver(300e-6)
+	for _, c := range []struct{ got, want float64 }{{g.Times, 3}, {g.Low, 1.5}, {g.High, 3.75}} {
+		if math.Abs(c.got-c.want) > 1e-12 {
+			t.Errorf("%+v: want 3, 1.5, 3.75", g)
+		}
+	}
+	if s := g.Range("the pin's"); s != "1.50x-3.75x over the pin's 80% interval" {
+		t.Errorf("Range: %q", s)
+	}
+}
