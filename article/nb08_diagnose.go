@@ -200,11 +200,17 @@ func TuneAcrossMachine() (*predict.Machine, error) {
 // fastest beats it beyond its interval, deciding at powers of two from
 // 1 KiB to 4 GiB.
 func TuneRules(m *predict.Machine, collectives []commmodel.Collective, comms []predict.Comm) ([]nccl.TunerRule, error) {
+	return m.TunerRules(collectives, comms, predict.Layout{}, tuneSizes())
+}
+
+// tuneSizes are the sizes tune decides at by default: powers of two from
+// 1 KiB to 4 GiB.
+func tuneSizes() []float64 {
 	var sizes []float64
 	for s := float64(1 << 10); s <= 4<<30; s *= 2 {
 		sizes = append(sizes, s)
 	}
-	return m.TunerRules(collectives, comms, predict.Layout{}, sizes)
+	return sizes
 }
 
 // OldTuneRules returns the example's old file: AllReduce rules alone, for
@@ -226,7 +232,11 @@ func ModelRules(m *predict.Machine, rules []nccl.TunerRule, comms []predict.Comm
 	if err != nil {
 		return nil, err
 	}
-	return slices.DeleteFunc(slices.Clone(rules), func(r nccl.TunerRule) bool {
+	// The fallback rules after NVLS, NVLSTree, PAT and CollNet rules are
+	// NCCL's own for the calls it leaves those out of: the rules before
+	// them are compared.
+	own = nccl.WithoutFallbacks(own)
+	return slices.DeleteFunc(nccl.WithoutFallbacks(rules), func(r nccl.TunerRule) bool {
 		return !slices.ContainsFunc(own, func(o nccl.TunerRule) bool {
 			return o.Func == r.Func && o.Nodes == r.Nodes && o.Ranks == r.Ranks && o.MinBytes <= r.MaxBytes && r.MinBytes <= o.MaxBytes &&
 				(o.Algo != r.Algo || o.Proto != r.Proto)

@@ -207,18 +207,25 @@ func TestTuneChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(mine) == 0 {
-		t.Error("ABCI A100: tune's rules keep NCCL's own choice everywhere")
+	// cluster01's PAT gains on 10 x 1 rest on the NIC path, which no
+	// table or description gives (PIX assumed; with the NIC behind the CPU,
+	// PHB, the gain is within the interval): tune withholds them and keeps
+	// NCCL's own choice.
+	if len(mine) != 0 {
+		t.Errorf("cluster01: tune's rules take the model's choice %v, which rests on the assumed NIC path", mine)
 	}
-	for _, r := range mine {
-		differs := false
-		for _, s := range []uint64{r.MinBytes, r.MaxBytes} {
-			o, ok := nccl.FirstMatch(own, r.Func, float64(s), r.Nodes, r.Ranks, 1, 0)
-			differs = differs || !ok || o.Algo != r.Algo || o.Proto != r.Proto
+	_, choices, err := m.TunerPlan(TuneAcross.Collectives, comms, predict.Layout{}, tuneSizes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	withheld := 0
+	for _, c := range choices {
+		if c.Withheld() && slices.ContainsFunc(c.RestsOn, func(r predict.Reliance) bool { return r.Guess.Fact.Name == "nic_path" }) {
+			withheld++
 		}
-		if !differs {
-			t.Errorf("%v runs NCCL's own choice at both ends", r)
-		}
+	}
+	if withheld == 0 {
+		t.Errorf("cluster01: no choice withheld on the NIC path: %+v", choices)
 	}
 }
 

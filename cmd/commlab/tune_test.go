@@ -67,17 +67,14 @@ func TestTune(t *testing.T) {
 		nodes, ranks int
 	}
 	next := map[key]uint64{}
-	var last nccl.TunerRule // the last rule that is not a fallback
 	for i, r := range rules {
 		// A rule after one NCCL may ignore for a call, within its sizes,
-		// is the fallback for such calls (nccl.MayBeIgnored).
-		if i > 0 && nccl.MayBeIgnored(last.Algo) && r.Func == last.Func && r.Ranks == last.Ranks && r.MinBytes >= last.MinBytes && r.MaxBytes <= last.MaxBytes {
-			if nccl.MayBeIgnored(r.Algo) {
-				t.Errorf("%v after %v: a fallback NCCL may ignore too", r, last)
-			}
-			continue
+		// is the fallback for such calls.
+		if i > 0 && nccl.MayBeIgnored(rules[i-1].Algo) && nccl.MayBeIgnored(r.Algo) && r.MinBytes >= rules[i-1].MinBytes && r.MaxBytes <= rules[i-1].MaxBytes {
+			t.Errorf("%v after %v: a fallback NCCL may ignore too", r, rules[i-1])
 		}
-		last = r
+	}
+	for _, r := range nccl.WithoutFallbacks(rules) {
 		k := key{r.Func, r.Nodes, r.Ranks}
 		if r.MinBytes != next[k] {
 			t.Errorf("%v: starts at %d, want %d (a gap or an overlap)", r, r.MinBytes, next[k])

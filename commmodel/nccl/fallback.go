@@ -54,3 +54,22 @@ func (m *Model) steady() *Model {
 func (m *Model) FallbackPick(f Func) TunerPick {
 	return m.steady().DefaultPick(f)
 }
+
+// WithoutFallbacks returns rules less the fallback rules TunerRules writes
+// after each rule MayBeIgnored names: a rule of the same function and
+// communicator within that rule's sizes, which takes only the calls NCCL
+// leaves its algorithm out of.
+func WithoutFallbacks(rules []TunerRule) []TunerRule {
+	var out []TunerRule
+	for _, r := range rules {
+		if n := len(out); n > 0 {
+			p := out[n-1]
+			if MayBeIgnored(p.Algo) && r.Func == p.Func && r.Nodes == p.Nodes && r.Ranks == p.Ranks &&
+				r.MinBytes >= p.MinBytes && r.MaxBytes <= p.MaxBytes {
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
