@@ -335,14 +335,15 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 			beats := true
 			for i, p := range ps {
 				beats = beats && p.Beats(preds[i])
-				speed[i], lo[i], hi[i] = preds[i].Time/p.Time, preds[i].Time/p.High, preds[i].Time/p.Low
+				g := p.GainOver(preds[i].Time)
+				speed[i], lo[i], hi[i] = g.Times, g.Low, g.High
 			}
 			if !beats {
 				continue
 			}
-			s := fit.Median(speed)
-			found = append(found, pin{fmt.Sprintf("the model predicts NCCL_ALGO=%s NCCL_PROTO=%s %.2fx as fast as %s here (%.2fx-%.2fx over the pin's 80%% interval): commlab tune writes it as a tuner rule for these sizes alone, where the variables in the job's environment would pin every size and collective",
-				pq.Algo, pq.Proto, s, ran, fit.Median(lo), fit.Median(hi)), s})
+			g := Gain{fit.Median(speed), fit.Median(lo), fit.Median(hi)}
+			found = append(found, pin{fmt.Sprintf("the model predicts NCCL_ALGO=%s NCCL_PROTO=%s %.2fx as fast as %s here (%s): commlab tune writes it as a tuner rule for these sizes alone, where the variables in the job's environment would pin every size and collective",
+				pq.Algo, pq.Proto, g.Times, ran, g.Range("the pin's")), g.Times})
 		}
 	}
 	slices.SortStableFunc(found, func(x, y pin) int { return cmp.Compare(y.speed, x.speed) })

@@ -88,7 +88,7 @@ func TestReferenceSplit(t *testing.T) {
 		{a100, 4, 8, nccl.Oldest, false},
 	}
 	for _, c := range cases {
-		ref, err := newReference(&c.hw, &run{shape: shape{c.nodes, c.per, 1}, version: c.version})
+		ref, err := newReference(&c.hw, &run{shape: shape{c.nodes, c.per, 1}, version: c.version}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -28,13 +28,19 @@ type reference struct {
 	parts [4]*nccl.Model
 }
 
-// newReference builds NCCL's model of r on h.
-func newReference(h *Hardware, r *run) (*reference, error) {
+// newReference builds NCCL's model of r on h, RCCL's where rccl is set
+// (references.runsRCCL): an AMD GPU the catalog lacks, whose ISA NCCL's
+// model does not have to leave PAT out by, runs without PAT as RCCL does
+// by default (nccl's enable rules).
+func newReference(h *Hardware, r *run, rccl bool) (*reference, error) {
 	cfg, err := h.system(r.shape, r.version).Config(r.version)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Algo, cfg.Proto = r.algo, r.proto
+	if rccl && cfg.PAT != nccl.PATOn {
+		cfg.PAT = nccl.PATOff
+	}
 	ref := &reference{}
 	if ref.full, err = nccl.New(cfg); err != nil {
 		return nil, err

@@ -347,7 +347,7 @@ func (r *references) get(run *run) (*reference, error) {
 	if ref, ok := r.m[k]; ok {
 		return ref, nil
 	}
-	ref, err := newReference(r.hw, run)
+	ref, err := newReference(r.hw, run, r.runsRCCL())
 	if err != nil {
 		return nil, err
 	}
