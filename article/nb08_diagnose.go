@@ -255,6 +255,34 @@ func RulesTable(rules []nccl.TunerRule) figure.Table {
 	return t
 }
 
+// WithheldTable lists the model's choices over NCCL's own that tune
+// withholds from the rules for communicators comms, because each rests on
+// an assumed fact of m's machine (predict.TunerChoice.RestsOn): the
+// choice, its gain with its range, and the fact, what it does with the
+// alternative, and the -hw setting that settles it.
+func WithheldTable(m *predict.Machine, collectives []commmodel.Collective, comms []predict.Comm) (figure.Table, error) {
+	_, choices, err := m.TunerPlan(collectives, comms, predict.Layout{}, tuneSizes())
+	if err != nil {
+		return figure.Table{}, fmt.Errorf("article: %w", err)
+	}
+	t := figure.Table{Header: []string{"collective", "communicator", "bytes", "model's choice", "NCCL's", "gain", "rests on", "with the alternative", "settle with"},
+		Align: []figure.Align{figure.Left, figure.Left, figure.Left, figure.Left, figure.Left, figure.Left, figure.Left, figure.Left, figure.Left}}
+	for _, c := range choices {
+		for _, r := range c.RestsOn {
+			g := c.Ours.GainOver(c.NCCL.Time)
+			alt := "NCCL cannot run it"
+			if r.Runs {
+				alt = fmt.Sprintf("%.2fx (%s)", r.Gain.Times, r.Gain.Range("its"))
+			}
+			t.Rows = append(t.Rows, []string{c.Collective.String(), c.Comm.String(), fmt.Sprintf("%d to %d", c.MinBytes, c.MaxBytes),
+				c.Ours.Algorithm + "/" + c.Ours.Protocol, c.NCCL.Algorithm + "/" + c.NCCL.Protocol,
+				fmt.Sprintf("%.2fx (%s)", g.Times, g.Range("its")), r.Guess.Fact.Name + " = " + r.Guess.Fact.Value + " (assumed)",
+				r.Guess.Alternative + ": " + alt, "-hw " + r.Guess.Hint})
+		}
+	}
+	return t, nil
+}
+
 // A RulesCheck is a rules file read as NCCL's example plugin reads it and
 // checked against a job's communicators (nccl.CheckTunerRules).
 type RulesCheck struct {

@@ -224,6 +224,18 @@ func TestTuneChecks(t *testing.T) {
 			withheld++
 		}
 	}
+	tab, err := WithheldTable(m, TuneAcross.Collectives, comms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Rows) != withheld {
+		t.Errorf("WithheldTable: %d rows for %d choices withheld on the NIC path", len(tab.Rows), withheld)
+	}
+	for _, r := range tab.Rows {
+		if r[6] != "nic_path = PIX (assumed)" || !strings.HasPrefix(r[8], "-hw nic-path=") {
+			t.Errorf("withheld row %q: want the assumed PIX path and its -hw setting", r)
+		}
+	}
 	if withheld == 0 {
 		t.Errorf("cluster01: no choice withheld on the NIC path: %+v", choices)
 	}
