@@ -283,7 +283,16 @@ AllReduce 4 times slower (57.54 against 225.00 GB/s at 8 GiB, as the post that r
 setting the model does not read. msccl#48's AllToAlls on nodes of 8 A100s move 2 GB/s of bus
 bandwidth from 2 MiB up on 2 nodes as on 8, whose NICs the issue does not name: the 2-node table
 takes 3 to 15 times the time the 8-node one predicts. The p3dn gists' 8-node AllReduce, 8 B to
-32 KiB, takes 1.3 to 1.5 times what their 2- and 4-node runs predict.
+32 KiB, takes 1.3 to 1.5 times what their 2- and 4-node runs predict. OCI's GB200 AllReduce across
+two NVL72 racks (32 x 4) takes 183.82 us at 8 B, where the run in one rack (2 x 4) takes 21.57:
+its times follow a ring over 128 ranks, while the model, whose NVLS is assumed from the GPU's
+name, runs NVLSTree; `+"`-hw nvls=false`"+`, which its guess line names, settles it. The AllToAlls of
+the RTX PRO 5000 and RTX 6000D hosts (PCIe cards, ConnectX-8 NICs) take about 100 ms at every
+size from 64 to 512 MiB, where 4 MiB takes 0.16 ms: those rows are left out as stalls, and the
+rows left, up to 8 MiB, do not tell the cards' PCIe from the network, so the AllReduce the
+calibration on them predicts is bound by a PCIe rate about a third of the AllReduce's own.
+nccl-tests#309's 2 x 8 Ring run set NCCL_MIN_CTAS=24 and NCCL_IB_QPS_PER_CONNECTION=2, which
+its log does not print.
 
 Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
 alone (`+"`predict.Untabled`"+`: NCCL's own model where its tables know the GPU's links, the model at its
