@@ -344,7 +344,8 @@ const offRatio = 1.8
 // as they did. Otherwise the table held out worst is named where the
 // median of the tables' errors would hide it: an error over worstShown
 // and twice the median. Its note says what it ran beyond the others,
-// whose reach is then the model's, or that they surround it.
+// their collectives together or its own alone (sameCollective), whose
+// reach is then the model's, or that they surround it.
 func offTables(tables []Table, d *design, held []heldTable, loo []float64) []string {
 	if len(tables) < 3 {
 		return nil
@@ -375,6 +376,9 @@ func offTables(tables []Table, d *design, held []heldTable, loo []float64) []str
 				tables[i].Name, math.Exp(math.Abs(r)), what, len(held[i].calibrated), offRatio))
 		case i == worst && loo[i] > worstShown && loo[i] > 2*median:
 			why := "the other tables surround its shape, so what sets it apart is not in the model's inputs (a setting its log does not print, the hosts, a fault) or not in the model"
+			if beyond == "" {
+				beyond = sameCollective(tables, i)
+			}
 			if beyond != "" {
 				why = "it ran " + beyond + ", outside the other tables, so its error is the model's reach there, which predictions of such runs share"
 			}
@@ -383,6 +387,24 @@ func offTables(tables []Table, d *design, held []heldTable, loo []float64) []str
 		}
 	}
 	return out
+}
+
+// sameCollective names, in a phrase, the ranks of tables[i] outside
+// those of the other tables of its collective, "" where they surround
+// it: whose steps, and a grouped send's channels to each network peer,
+// the tables of other collectives do not time (cluster01's SendRecv on
+// 80 ranks, where its other SendRecvs ran at most 40).
+func sameCollective(tables []Table, i int) string {
+	lo, hi := math.MaxInt, 0
+	for j := range tables {
+		if j != i && tables[j].Collective == tables[i].Collective {
+			lo, hi = min(lo, tables[j].Ranks()), max(hi, tables[j].Ranks())
+		}
+	}
+	if n := tables[i].Ranks(); hi > 0 && (n < lo || n > hi) {
+		return fmt.Sprintf("%s against their %s of %v", counted(n, "rank"), span(lo, hi), tables[i].Collective)
+	}
+	return ""
 }
 
 // worstShown is the held-out error above which offTables names the table

@@ -506,8 +506,9 @@ func (s *spread) departure(rn *run) departure {
 }
 
 // beyond names, in a phrase, how a run with departure d goes beyond the
-// tables s saw: another collective, nodes or ranks outside theirs, or a
-// launch layout none ran; "" where the tables surround it.
+// tables s saw: another collective, nodes or ranks outside theirs, more
+// network peers than their grouped sends had, or a launch layout none
+// ran; "" where the tables surround it.
 func (s *spread) beyond(d departure) string {
 	var what []string
 	if d.newCollective {
@@ -518,6 +519,9 @@ func (s *spread) beyond(d departure) string {
 	}
 	if d.rankDoublings > 0 {
 		what = append(what, fmt.Sprintf("%s against their %s", counted(d.ranks, "rank"), span(s.minRanks, s.maxRanks)))
+	}
+	if d.peerDoublings > 0 {
+		what = append(what, fmt.Sprintf("%d network peers a rank against %s", d.peers, peersPhrase(s.peers)))
 	}
 	if d.layout {
 		what = append(what, "a launch layout none of them ran")

@@ -132,6 +132,26 @@ func TestWorstTableNote(t *testing.T) {
 	}
 }
 
+// TestSameCollective: cluster01's SendRecv on 10 x 8 (80 ranks), whose
+// other SendRecv tables ran 10 x 1 to 10 x 4 (10 to 40 ranks), lies
+// outside them though its AllReduce ran 80 (data/logs/paired's
+// manifest); within its collective's ranks, nothing is said.
+func TestSameCollective(t *testing.T) {
+	tab := func(c commmodel.Collective, per int) Table {
+		return Table{Collective: c, Nodes: 10, PerNode: per}
+	}
+	tables := []Table{tab(commmodel.AllReduce, 8), tab(commmodel.SendRecv, 1), tab(commmodel.SendRecv, 4), tab(commmodel.SendRecv, 8)}
+	if got, want := sameCollective(tables, 3), "80 ranks against their 10 to 40 of sendrecv"; got != want {
+		t.Errorf("SendRecv on 80 ranks: %q, want %q", got, want)
+	}
+	if got := sameCollective(tables, 2); got != "" {
+		t.Errorf("SendRecv on 40 ranks, between 10 and 80: %q, want none", got)
+	}
+	if got := sameCollective(tables, 0); got != "" {
+		t.Errorf("the only AllReduce: %q, want none (departure names a collective no other table ran)", got)
+	}
+}
+
 // TestOffTableTwo: with two tables each is predicted by the other alone,
 // and neither is named, however far apart they run.
 func TestOffTableTwo(t *testing.T) {
