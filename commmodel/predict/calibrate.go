@@ -984,9 +984,11 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 	for _, t := range tables {
 		var kept []Point
 		var stalled []string
+		var why stall
 		for k, s := range stalls(t.Points) {
-			if s {
+			if s != 0 {
 				stalled = append(stalled, units.FormatSize(t.Points[k].Size))
+				why |= s
 				continue
 			}
 			kept = append(kept, t.Points[k])
@@ -1002,13 +1004,48 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 			t.Points = kept
 			out = append(out, t)
 		}
-		notes = append(notes, fmt.Sprintf("%s: the rows of %s take more than %d times as long as two larger sizes of the table, or as two smaller ones at their time per byte, or %d times as long as the same call in place: they did not time the collective alone (another job, a network fault, a cold first call), and %s",
-			t.Name, strings.Join(stalled, ", "), stallRatio, inPlaceRatio, what))
+		notes = append(notes, fmt.Sprintf("%s: the rows of %s take %s: they did not time the collective alone (another job, a network fault, a cold first call), and %s",
+			t.Name, strings.Join(stalled, ", "), why, what))
 	}
 	return out, notes
 }
 
-// stalls reports for each point whether it stalled: it took more than
+// stalledRows reports for each row whether it stalled by any test.
+func stalledRows(kinds []stall) []bool {
+	out := make([]bool, len(kinds))
+	for i, k := range kinds {
+		out[i] = k != 0
+	}
+	return out
+}
+
+// A stall is the set of tests by which a row stalled (stalls).
+type stall uint8
+
+const (
+	stallLarger  stall = 1 << iota // over stallRatio times two larger sizes
+	stallPerByte                   // over stallRatio times two smaller sizes at their time per byte
+	stallInPlace                   // over inPlaceRatio times the same call in place
+)
+
+// String says what the rows of s took: "more than 4 times as long as two
+// larger sizes of the table, or 2 times as long as the same call in place".
+func (s stall) String() string {
+	var what []string
+	if s&stallLarger != 0 {
+		what = append(what, fmt.Sprintf("more than %d times as long as two larger sizes of the table", stallRatio))
+	}
+	if s&stallPerByte != 0 {
+		what = append(what, fmt.Sprintf("more than %d times as long as two smaller sizes would at their time per byte", stallRatio))
+	}
+	if s&stallInPlace != 0 {
+		what = append(what, fmt.Sprintf("more than %d times as long as the same call in place", inPlaceRatio))
+	}
+	return strings.Join(what, ", or ")
+}
+
+// stalls reports for each point the tests by which it stalled, 0 for
+// none: it took more than
 // stallRatio times as long as two larger sizes (the second least time of
 // a larger size, so that one larger row too fast to be true does not make
 // every smaller row a stall), or as two smaller sizes at their time per
@@ -1017,8 +1054,8 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 // where the table's in-place times agree with the others. Of the
 // repository's real logs, the per-byte test flags the rows of two alone,
 // both AllToAlls of PCIe hosts that plateau.
-func stalls(points []Point) []bool {
-	out := make([]bool, len(points))
+func stalls(points []Point) []stall {
+	out := make([]stall, len(points))
 	// The in-place times tell a stall only where they time the same calls
 	// as the out-of-place ones, most rows within inPlaceAgree of them; a
 	// column apart throughout is the run's or a damaged log's.
@@ -1044,7 +1081,15 @@ func stalls(points []Point) []bool {
 				leastPer, secondPer = min(leastPer, per), min(secondPer, max(leastPer, per))
 			}
 		}
-		out[i] = p.Time > stallRatio*second || p.Time > stallRatio*secondPer || inPlace && p.InPlace > 0 && p.Time > inPlaceRatio*p.InPlace
+		if p.Time > stallRatio*second {
+			out[i] |= stallLarger
+		}
+		if p.Time > stallRatio*secondPer {
+			out[i] |= stallPerByte
+		}
+		if inPlace && p.InPlace > 0 && p.Time > inPlaceRatio*p.InPlace {
+			out[i] |= stallInPlace
+		}
 	}
 	return out
 }

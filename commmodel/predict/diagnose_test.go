@@ -281,7 +281,7 @@ func TestOtherChoiceStalled(t *testing.T) {
 		t.Fatalf("finding %s spans %g..%g B: no row inside it to stall", f.NCCL, f.FromBytes, f.ToBytes)
 	}
 	ring.Points[k].Time *= 10
-	stalled := stalls(ring.Points)
+	stalled := stalledRows(stalls(ring.Points))
 	if !stalled[k] {
 		t.Fatalf("row of %g B at 10 times its time is not a stall", ring.Points[k].Size)
 	}
@@ -341,6 +341,34 @@ func TestNetworkAdvice(t *testing.T) {
 		if !strings.Contains(a, c.want) || strings.Contains(a, c.not) {
 			t.Errorf("%s: advice %q; want %q in it and no %q", c.name, a, c.want, c.not)
 		}
+	}
+}
+
+// TestNoisySwitch: the RTX 6000D AllReduce's 8 MiB row took 2005.46 us
+// out of place and 4856.79 in place, and 16 MiB 988.09: the fall is the
+// noisy row's, not a change of NCCL's choice, and no switch finding calls
+// it one.
+func TestNoisySwitch(t *testing.T) {
+	hw, tab := pinnedTable(t, "../../data/nccltests/testdata/real/rtx6000d_2x8_allreduce_late2025.log", Pins{})
+	fs, _, err := Uncalibrated(hw).Diagnose(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fs {
+		if f.Kind == KindSwitch && f.FromBytes <= 8<<20 && f.ToBytes >= 16<<20 {
+			t.Errorf("a switch finding over the noisy 8 MiB row: %+v", f)
+		}
+	}
+	tab.Points = slices.Clone(tab.Points)
+	for i := range tab.Points {
+		tab.Points[i].InPlace = tab.Points[i].Time // the same run, times agreeing
+	}
+	fs, _, err = Uncalibrated(hw).Diagnose(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == KindSwitch && f.FromBytes == 8<<20 }) {
+		t.Errorf("in-place times agreeing: no switch finding at 8 MiB in %+v", fs)
 	}
 }
 

@@ -77,6 +77,34 @@ func TestLeftOutTests(t *testing.T) {
 	}
 }
 
+// TestStallReasons: each stalled row says the test it failed. The RTX PRO
+// 5000 AllToAll's 8 MiB took 5686.63 us, 267.82 in place (and more than
+// 4 MiB's 161.19 at its time per byte), its 64 MiB 103605 us where 1 GiB
+// took 99415.3: the plateau fails the per-byte test alone.
+func TestStallReasons(t *testing.T) {
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/rtx5kpro_2x8_alltoall_late2025.log", nil)
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	kinds := stalls(tabs[0].Points)
+	at := func(size float64) stall {
+		k := slices.IndexFunc(tabs[0].Points, func(p Point) bool { return p.Size == size })
+		if k < 0 {
+			t.Fatalf("no row of %g B", size)
+		}
+		return kinds[k]
+	}
+	if k := at(8 << 20); k != stallPerByte|stallInPlace {
+		t.Errorf("8 MiB: %q, want the per-byte and in-place tests", k)
+	}
+	if k := at(64 << 20); k != stallPerByte {
+		t.Errorf("64 MiB: %q, want the per-byte test alone", k)
+	}
+	if k := at(1 << 30); k != 0 {
+		t.Errorf("1 GiB: %q, want no stall", k)
+	}
+}
+
 // TestNodesFromPerNode: bottlerocket-kernel-kit#313's AllToAll prints no
 // Rank lines, and its counts give 16 ranks (2048 B is 32 floats to each);
 // per-node=8 then gives 2 nodes; without it, with a per-node that does not
