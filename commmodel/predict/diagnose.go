@@ -534,7 +534,9 @@ const switchDrop = 0.05
 func switches(t Table, preds []Prediction, stalled []bool) []Finding {
 	var out []Finding
 	choice := func(i int) string { return preds[i].Algorithm + "/" + preds[i].Protocol }
-	noisy := func(p Point) bool { return p.InPlace > 0 && math.Abs(math.Log(p.Time/p.InPlace)) > math.Log(inPlaceAgree) }
+	noisy := func(p Point) bool {
+		return p.InPlace > 0 && math.Abs(math.Log(p.Time/p.InPlace)) > math.Log(inPlaceAgree)
+	}
 	for i := 0; i+1 < len(preds); i++ {
 		a, b := t.Points[i], t.Points[i+1]
 		if stalled[i] || stalled[i+1] || noisy(a) || noisy(b) || !(b.Size > a.Size && b.Time < (1-switchDrop)*a.Time) {
