@@ -141,9 +141,9 @@ func TestPredictCalibratedJSON(t *testing.T) {
 		t.Errorf("1 GiB: %.1f us, measured 5206.02 us", g.TimeS*1e6)
 	}
 	// The tables ran one thread driving the node's 8 GPUs (-g 8): eight
-	// launches bound 1 MiB, one node's NVLink 1 GiB.
-	if b := res.Predictions[0].Bound + " " + res.Predictions[1].Bound; b != "launch nvlink" {
-		t.Errorf("bounds %q, want launch at 1 MiB and nvlink at 1 GiB", b)
+	// launches bound 1 MiB, one node's NVLinks 1 GiB.
+	if b := res.Predictions[0].Bound + " " + res.Predictions[1].Bound; b != "launch links" {
+		t.Errorf("bounds %q, want launch at 1 MiB and links at 1 GiB", b)
 	}
 	// No one-node table depends on the network parameters: the notes say
 	// so in problems.

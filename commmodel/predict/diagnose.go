@@ -40,12 +40,12 @@ const (
 )
 
 // Terms of the model that can dominate a size's time (Finding.Term,
-// Prediction.Bound). TermNVLink is the links inside a node, whatever they
+// Prediction.Bound). TermLinks is the links inside a node, whatever they
 // are: NVLink, Infinity Fabric, or PCIe on a host without either.
 const (
 	TermLaunch  = "launch"
 	TermLatency = "latency"
-	TermNVLink  = "nvlink"
+	TermLinks   = "links"
 	TermNetwork = "network"
 )
 
@@ -174,7 +174,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool) []Find
 		})
 		// Across nodes an assumed network or NVLS moves an NVLink-bound
 		// time too (a slower network than assumed binds in its place).
-		onGuess := len(toward) > 0 && (f.Term == TermLatency || f.Term == TermNetwork || f.Term == TermNVLink && t.Nodes > 1)
+		onGuess := len(toward) > 0 && (f.Term == TermLatency || f.Term == TermNetwork || f.Term == TermLinks && t.Nodes > 1)
 		if onGuess {
 			f.Guesses = toward
 		}
@@ -218,7 +218,7 @@ func (m *Machine) dominant(t *term) string {
 	for _, c := range []struct {
 		v    float64
 		name string
-	}{{nvlink, TermNVLink}, {network, TermNetwork}} {
+	}{{nvlink, TermLinks}, {network, TermNetwork}} {
 		if c.v > best {
 			best, name = c.v, c.name
 		}
@@ -237,7 +237,7 @@ func advice(f Finding, t Table, h *Hardware) []string {
 		return []string{fmt.Sprintf("the launch floor: each thread launches its %d GPUs one after the other; try CUDA graphs (nccl-tests -G 1) or one GPU per thread or process (-g 1 with -t or -np)", max(t.GPUsPerThread, 1))}
 	case TermLatency:
 		return []string{"per-step latency: check that no NCCL_PROTO or NCCL_ALGO setting in the job's environment rules out NCCL's choice here (" + f.NCCL + "), and the launch layout (-g)"}
-	case TermNVLink:
+	case TermLinks:
 		var a []string
 		switch h.Fabric {
 		case FabricInfinity:

@@ -75,7 +75,7 @@ func TestHostHint(t *testing.T) {
 		{"both given", "nic-path=pxb,cpu=amd", slow, ten, []string{""}, nil},
 		{"one node", "", slow, Table{Nodes: 1, PerNode: 8}, []string{""}, nil},
 		{"faster", "", Finding{Kind: KindFaster, Term: TermNetwork}, ten, []string{""}, nil},
-		{"NVLink term", "", Finding{Kind: KindSlower, Term: TermNVLink}, ten, []string{""}, nil},
+		{"NVLink term", "", Finding{Kind: KindSlower, Term: TermLinks}, ten, []string{""}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h, err := Describe("NVIDIA H100 80GB HBM3", c.spec)
@@ -402,10 +402,10 @@ func TestDiagnoseStall(t *testing.T) {
 	}
 	one := tab
 	one.Nodes = 1
-	if a := advice(Finding{Kind: KindSlower, Term: TermNVLink}, one, &hw); len(a) != 1 || !strings.HasPrefix(a[0], "Infinity Fabric: check its links (rocm-smi --showtopo)") {
+	if a := advice(Finding{Kind: KindSlower, Term: TermLinks}, one, &hw); len(a) != 1 || !strings.HasPrefix(a[0], "Infinity Fabric: check its links (rocm-smi --showtopo)") {
 		t.Errorf("links' advice on one node: %q; want Infinity Fabric's alone", a)
 	}
-	if a := advice(Finding{Kind: KindSlower, Term: TermNVLink}, tab, &hw); len(a) != 2 || !strings.HasPrefix(a[1], "or, across nodes, the network") {
+	if a := advice(Finding{Kind: KindSlower, Term: TermLinks}, tab, &hw); len(a) != 2 || !strings.HasPrefix(a[1], "or, across nodes, the network") {
 		t.Errorf("links' advice across nodes: %q; want the network's after Infinity Fabric's", a)
 	}
 	if len(stalled) != 1 || stalled[0].FromBytes != 2<<20 || stalled[0].ToBytes != 8<<20 || strings.Contains(stalled[0].Advice[0], "NCCL_") {

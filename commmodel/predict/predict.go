@@ -43,7 +43,7 @@ type Prediction struct {
 	// (nccl.Model.MaxChannels); 0 for grouped sends.
 	Channels int
 	// Bound names the largest term of the calibrated time at this size
-	// (TermLaunch, TermLatency, TermNVLink or TermNetwork): what a
+	// (TermLaunch, TermLatency, TermLinks or TermNetwork): what a
 	// faster launch, fewer steps or a faster link would shorten. It is
 	// "" for Reference.
 	Bound string

@@ -332,7 +332,7 @@ func TestPredictBound(t *testing.T) {
 	}{
 		{"launch", Query{Collective: commmodel.AllGather, Ranks: 8, PerNode: 8, Layout: Layout{GPUsPerThread: 8}}, 1 << 10, TermLaunch},
 		{"latency", Query{Collective: commmodel.AllGather, Ranks: 8, PerNode: 8}, 1 << 10, TermLatency},
-		{"nvlink", Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}, 16 << 30, TermNVLink},
+		{"links", Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}, 16 << 30, TermLinks},
 		{"network", Query{Collective: commmodel.AllReduce, Ranks: 4, PerNode: 1}, 16 << 30, TermNetwork},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -353,7 +353,7 @@ func TestPredictBound(t *testing.T) {
 				t.Errorf("bound %q, want %q (launch %.3g s, latency %.3g, NVLink %.3g, network %.3g)",
 					ps[0].Bound, c.want, launch, latency, nvlink, network)
 			}
-			largest := map[string]float64{TermLaunch: launch, TermLatency: latency, TermNVLink: nvlink, TermNetwork: network}[ps[0].Bound]
+			largest := map[string]float64{TermLaunch: launch, TermLatency: latency, TermLinks: nvlink, TermNetwork: network}[ps[0].Bound]
 			if largest < max(launch, latency, nvlink, network) {
 				t.Errorf("bound %q is %.3g s, not the largest part (launch %.3g, latency %.3g, NVLink %.3g, network %.3g)",
 					ps[0].Bound, largest, launch, latency, nvlink, network)

@@ -460,7 +460,7 @@ func midTable(ms []heldout.PairedMachine, scores []heldout.Score) []byte {
 		if p.Channels == most {
 			k = 2
 		}
-		if p.Bound == predict.TermNVLink || p.Bound == predict.TermNetwork {
+		if p.Bound == predict.TermLinks || p.Bound == predict.TermNetwork {
 			k++
 		}
 		return k
