@@ -115,10 +115,16 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 	if err != nil {
 		return textbookMachine{}, hwError(hw, err)
 	}
-	if sys, ok := presets.SystemByName(h.System); perHost == 0 && ok {
-		if perHost = min(sys.PerHost, p); p%perHost != 0 {
+	user := h.Sources.HostGPUs == predict.SourceUser
+	if host := h.PerHost(); perHost == 0 && (h.System != "" || user) {
+		// The host's GPUs as a system or -hw gpus gives them.
+		name := h.System
+		if user {
+			name = fmt.Sprintf("-hw gpus=%d", host)
+		}
+		if perHost = min(host, p); p%perHost != 0 {
 			return textbookMachine{}, flagErrorf("-p %d is not a whole number of %s's hosts of %d GPUs; give -per-node, the run's GPUs a node: try -per-node %d",
-				p, sys.Name, perHost, defaultPerNode(p))
+				p, name, perHost, defaultPerNode(p))
 		}
 	}
 	if perHost == 0 {

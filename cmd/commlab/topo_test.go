@@ -184,8 +184,8 @@ func TestTopoProblems(t *testing.T) {
 }
 
 // TestTopoMachine: topo prints first the machine predict takes from the
-// capture. topo/testdata/real/h100_hgx_8nic_sglang30401.txt has every GPU
-// pair NV18 and each GPU PIX to its own NIC of eight; the article's server
+// capture. topo/testdata/real/h100_hgx_8nic_sglang30401.txt has 8 GPUs,
+// every pair NV18, and each GPU PIX to its own NIC of eight; the article's server
 // (topo.H20Article) has four NICs, GPU0, 2, 5 and 7 NODE to theirs, which
 // NCCL reaches through the PIX GPU over NVLink (PXN).
 func TestTopoMachine(t *testing.T) {
@@ -194,9 +194,9 @@ func TestTopoMachine(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	const spec = "fabric=nvswitch,links=18,nics=8,nic-path=PIX"
+	const spec = "gpus=8,fabric=nvswitch,links=18,nics=8,nic-path=PIX"
 	lines := strings.SplitN(out, "\n", 3)
-	if want := "machine: fabric nvswitch, nvlinks 18, nics_per_node 8, nic_path PIX (each from the capture: topo)"; lines[0] != want {
+	if want := "machine: gpus_per_node 8, fabric nvswitch, nvlinks 18, nics_per_node 8, nic_path PIX (each from the capture: topo)"; lines[0] != want {
 		t.Errorf("first line %q, want %q", lines[0], want)
 	}
 	if !strings.Contains(lines[1], "-topo "+file) || !strings.HasSuffix(lines[1], "-hw "+spec) {
@@ -254,14 +254,14 @@ func TestTopoMachine(t *testing.T) {
 	if want := "H20, NVSwitch 18 NVLinks, NVLS, 4 NICs per host of 50 GB/s at PXN"; res.Hardware.Summary != want {
 		t.Errorf("summary %q, want %q", res.Hardware.Summary, want)
 	}
-	if res.HW != "fabric=nvswitch,links=18,nics=4,nic-path=PXN" {
+	if res.HW != "gpus=8,fabric=nvswitch,links=18,nics=4,nic-path=PXN" { // topo.H20Article's 8 GPUs
 		t.Errorf("hw %q", res.HW)
 	}
 	src := map[string]string{}
 	for _, f := range res.Hardware.Facts {
 		src[f.Name] = f.Value + " " + string(f.Source)
 	}
-	for name, want := range map[string]string{"gpu": "H20 catalog", "nics_per_node": "4 topo", "nic_path": "PXN topo", "nic_bw": "400 Gb/s assumed"} {
+	for name, want := range map[string]string{"gpu": "H20 catalog", "gpus_per_node": "8 topo", "nics_per_node": "4 topo", "nic_path": "PXN topo", "nic_bw": "400 Gb/s assumed"} {
 		if src[name] != want {
 			t.Errorf("fact %s = %q, want %q", name, src[name], want)
 		}

@@ -22,6 +22,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"switch", "true for NVSwitch (fabric=nvswitch), false for PCIe (fabric=pcie)"},
 	{"nvls", "true for NVLink SHARP (NVSwitch, Hopper and later)"},
 	{"pcie", "the PCIe generation of the host link, 3 to 6, such as 5 (or gen5)"},
+	{"gpus", "GPUs per host, such as 8 where a run used 2 of a host's 8; a run on part of the host drives its share of the NICs and, on a mesh, of the links, and a host of 4 or fewer NVLink GPUs is a mesh without NVLS"},
 	{"nics", "NICs per host"},
 	{"nic-bw", "one NIC's line rate, such as 400Gb/s"},
 	{"domain", "GPUs of one NVLink domain that spans hosts (72 for an NVL72 rack); 0 for one host"},
@@ -92,6 +93,11 @@ func Describe(gpu, spec string) (Hardware, error) {
 			h.setSource(key, SourceUser)
 		}
 	}
+	if v, ok := set["gpus"]; ok {
+		if s, named := presets.SystemByName(h.System); named && set["system"] != "" && s.PerHost != h.hostGPUs {
+			return Hardware{}, fmt.Errorf("predict: hardware gpus=%s: %s holds %d GPUs a host; give one of gpus and system", v, s.Name, s.PerHost)
+		}
+	}
 	if v, ok := set["gpu-bw"]; ok {
 		bw, err := units.ParseBandwidth(v)
 		if err != nil || h.links() == 0 {
@@ -137,6 +143,10 @@ func Describe(gpu, spec string) (Hardware, error) {
 	}
 	if _, pcie := set["pcie"]; pcie && h.links() == 0 {
 		h.Sources.LinkBW = SourceUser // the cards' link is the PCIe the user gave
+	}
+	if _, gpus := set["gpus"]; gpus {
+		// The fabric of a host of that many GPUs, as a system's hosts give it.
+		h = h.ForHosts(h.hostGPUs)
 	}
 	if _, nvls := set["nvls"]; (fabric || sw) && !nvls && h.Fabric != FabricNVSwitch {
 		// NVLS needs NVSwitch: off, as an assumption that follows the
@@ -224,6 +234,8 @@ func (h *Hardware) set(key, value string) error {
 			return fmt.Errorf("pcie=%s: want 3, 4, 5 or 6, the PCIe generation of the cards' x16 link", value)
 		}
 		h.GPU.PCIeGen = gen
+	case "gpus":
+		h.hostGPUs, err = count(1)
 	case "nics":
 		h.NICs, err = count(1)
 	case "nic-bw":

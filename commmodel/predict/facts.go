@@ -35,12 +35,12 @@ const (
 // Sources says where each fact of a Hardware came from; an empty Source
 // means assumed.
 type Sources struct {
-	GPU, Fabric, NVLinks, LinkBW, NVLS, NICs, RunNICs, NICBW, NICPath, CPU, Domain, Group, NetLatency Source
+	GPU, HostGPUs, Fabric, NVLinks, LinkBW, NVLS, NICs, RunNICs, NICBW, NICPath, CPU, Domain, Group, NetLatency Source
 }
 
 // A Fact is one fact of a machine's description, with its source.
 type Fact struct {
-	// Name is the fact's name: gpu, fabric, nvlinks, link_bw, nvls,
+	// Name is the fact's name: gpu, gpus_per_node, fabric, nvlinks, link_bw, nvls,
 	// nics_per_node, nics_in_use (where a log shows it), nic_bw, nic_path,
 	// cpu, nvlink_domain, network_group, net_latency.
 	Name string `json:"name"`
@@ -73,6 +73,15 @@ type fact struct {
 // facts lists the facts of a Hardware in the order Facts reports them.
 var facts = []fact{
 	{"gpu", "", func(h *Hardware) string { return h.GPU.Name }, func(s *Sources) *Source { return &s.GPU }},
+	{"gpus_per_node", "gpus", func(h *Hardware) string {
+		switch {
+		case h.hostGPUs == 0:
+			return "the run's" // a run of k GPUs a node takes the host as its own
+		case !h.hostKnown():
+			return fmt.Sprintf("at least %d", h.hostGPUs)
+		}
+		return fmt.Sprint(h.hostGPUs)
+	}, func(s *Sources) *Source { return &s.HostGPUs }},
 	{"fabric", "fabric", func(h *Hardware) string { return h.Fabric.String() }, func(s *Sources) *Source { return &s.Fabric }},
 	{"nvlinks", "links", func(h *Hardware) string { return fmt.Sprint(h.links()) }, func(s *Sources) *Source { return &s.NVLinks }},
 	{"link_bw", "link-bw", func(h *Hardware) string {
@@ -161,7 +170,7 @@ func (m *Machine) Facts() []Fact {
 func (h *Hardware) Spec(src Source) string {
 	var kvs []string
 	for _, f := range h.Facts() {
-		if f.Source == src && f.Key != "" {
+		if f.Source == src && f.Key != "" && !(f.Key == "gpus" && !h.hostKnown()) { // a lower bound sets nothing
 			kvs = append(kvs, f.Key+"="+f.Value)
 		}
 	}

@@ -12,10 +12,13 @@ import (
 	"github.com/inframethod/commlab/units"
 )
 
-// ForHosts returns h for hosts of perHost GPUs (the most GPUs per node of
-// any table or query, as far as the evidence shows), where the fabric is
-// only assumed: a board of four or fewer NVLink GPUs has no NVSwitch, and
-// more than four share one.
+// ForHosts returns h for runs of perHost GPUs a node (the most GPUs per
+// node of any table or query, as far as the evidence shows), whose host
+// holds at least that many (an assumed lower bound of gpus_per_node, where
+// nothing gives the host's GPUs). Where the fabric is only assumed, it is
+// the fabric of the host: of the host's GPUs where the catalog, a capture
+// or the user gives them, else of perHost. A board of four or fewer NVLink
+// GPUs has no NVSwitch, and more than four share one.
 // HGX A100 and H100 boards of 4 and GH200 nodes of 4 join every pair of
 // GPUs by NVLinks of its own (nvidia-smi topo -m prints NV4 or NV6 between
 // each pair), so the fabric is a mesh and there is no NVLS. An NVLink
@@ -25,18 +28,19 @@ import (
 // pairs of cards: hosts of more GPUs run their rings over PCIe between the
 // pairs, so for them the fabric is PCIe again.
 func (h Hardware) ForHosts(perHost int) Hardware {
-	h.seenGPUs = max(h.seenGPUs, perHost)
-	if perHost > 2 && h.bridged() {
+	h = h.atLeast(perHost, SourceAssumed)
+	host := max(perHost, h.PerHost())
+	if host > 2 && h.bridged() {
 		h.Fabric, h.NVLinks = FabricPCIe, 0
 		h.Sources.Fabric, h.Sources.NVLinks, h.Sources.NVLS = SourceAssumed, SourceCatalog, SourceAssumed
 	}
-	if perHost >= 2 && perHost <= 4 && h.Fabric == FabricNVSwitch && h.Domain == 0 && !h.given(h.Sources.Fabric) {
+	if host >= 2 && host <= 4 && h.Fabric == FabricNVSwitch && h.Domain == 0 && !h.given(h.Sources.Fabric) {
 		h.Fabric = FabricMesh
 		if !h.given(h.Sources.NVLS) {
 			h.NVLS = false
 		}
 	}
-	if perHost > 4 && h.Fabric == FabricMesh && !h.given(h.Sources.Fabric) {
+	if host > 4 && h.Fabric == FabricMesh && !h.given(h.Sources.Fabric) {
 		// No board joins more than four NVLink GPUs pair by pair: more
 		// share a switch (GH200 NVL32's, a node of its domain).
 		h.Fabric = FabricNVSwitch
@@ -49,7 +53,8 @@ func (h Hardware) ForHosts(perHost int) Hardware {
 
 // HostGPUs returns the most GPUs a host of the tables' machine is known to
 // hold: a table's GPUs a node, or a device index its Rank lines print (a
-// run of 2 GPUs a node on devices 4 and 5 had at least 6), for ForHosts.
+// run of 2 GPUs a node on devices 4 and 5 had at least 6): the lower bound
+// of gpus_per_node that the logs give (FromTables), for ForHosts.
 func HostGPUs(tables []Table) int {
 	n := 0
 	for i := range tables {
@@ -290,7 +295,7 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 // hintValue is what a user writes after a Describe key to settle it.
 func hintValue(key string) string {
 	switch key {
-	case "nics", "links":
+	case "nics", "links", "gpus":
 		return "N"
 	case "nic-bw":
 		return "RATE (the NICs' line rate, such as 25Gb/s, 100Gb/s, 200Gb/s, 400Gb/s or 800Gb/s)"

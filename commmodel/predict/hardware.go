@@ -61,15 +61,17 @@ type Hardware struct {
 	// System is the catalog system (presets.Systems) whose facts the
 	// description took, "" for none.
 	System string
-	// hostGPUs is the GPUs of one host where a catalog system, a capture
-	// (SetTopology) or the catalog's platform of the GPU gave them, else 0:
-	// a run of fewer GPUs a node reaches only their share of the NICs
-	// (hostNICs), and on a mesh only the links among them (runLinks).
-	// seenGPUs is the most GPUs a host of some run holds (ForHosts: a
-	// table's or the query's GPUs a node, the Rank lines' device indices),
-	// which the host holds at least: it bounds a mesh's links, but says
-	// nothing of how many GPUs share the host's NICs.
-	hostGPUs, seenGPUs int
+	// hostGPUs is the GPUs of one host. Where Sources.HostGPUs is the
+	// catalog (a system's hosts, or the platform of an MI300- or
+	// MI350-series GPU), a capture (SetTopology) or the user (Describe's
+	// gpus key), it is the host's (hostKnown): a run of fewer GPUs a node
+	// reaches only their share of the NICs (hostNICs), and on a mesh only
+	// the links among them (runLinks). Where it is the log or assumed, it
+	// is the most GPUs a host of some run holds (ForHosts: a table's or the
+	// query's GPUs a node, the Rank lines' device indices, HostGPUs), which
+	// the host holds at least: it bounds a mesh's links, but says nothing
+	// of how many GPUs share the host's NICs. 0 where nothing gives it.
+	hostGPUs int
 	// Sources says where each fact above came from.
 	Sources Sources
 }
@@ -159,7 +161,7 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 			// their platform, one a pair (the catalog's mi300x-platform and
 			// kin): a run on fewer of them drives only their links
 			// (runLinks).
-			h.hostGPUs = 8
+			h.hostGPUs, h.Sources.HostGPUs = 8, SourceCatalog
 		}
 	}
 	if !g.SupportsNVLS() && g.Known { // before Hopper, or AMD's: no NVLS whatever the fabric
@@ -194,6 +196,34 @@ func (h *Hardware) nicBW() float64 {
 		return h.NICBW
 	}
 	return nicRates[nccl.ArchOf(h.GPU.CompCap)]
+}
+
+// hostKnown reports that hostGPUs is the host's GPUs, as the catalog, a
+// capture or the user gives them, not a lower bound from the runs.
+func (h *Hardware) hostKnown() bool {
+	switch h.Sources.HostGPUs {
+	case SourceCatalog, SourceTopo, SourceUser:
+		return true
+	}
+	return false
+}
+
+// PerHost returns the GPUs of one host where the catalog, a capture or the
+// user gives them (the fact gpus_per_node), else 0.
+func (h *Hardware) PerHost() int {
+	if h.hostKnown() {
+		return h.hostGPUs
+	}
+	return 0
+}
+
+// atLeast returns h with a host of at least n GPUs, as the runs of source
+// src show, where the host's GPUs are not known.
+func (h Hardware) atLeast(n int, src Source) Hardware {
+	if !h.hostKnown() && n > h.hostGPUs {
+		h.hostGPUs, h.Sources.HostGPUs = n, src
+	}
+	return h
 }
 
 // links returns the NVLinks of one GPU.
@@ -237,11 +267,12 @@ func (h *Hardware) hostCopy() bool {
 // links, as NCCL sees it: its topology holds the communicator's GPUs alone
 // and the NVLinks among them (ncclTopoAddPci skips a GPU of no rank, and
 // ncclTopoAddNvLinks links a GPU only to GPUs it holds; NCCL 2.30 src/graph/topo.cc).
-// Where G is not known (hostGPUs and seenGPUs are 0), from k = G on, and on a switch or
+// G is the host's GPUs, or the most a host of some run holds (hostGPUs).
+// Where G is not known (hostGPUs is 0), from k = G on, and on a switch or
 // PCIe, it is all of a GPU's links.
 func (h *Hardware) runLinks(k int) int {
 	n := h.links()
-	if g := max(h.hostGPUs, h.seenGPUs); (h.Fabric == FabricMesh || h.Fabric == FabricInfinity) && k > 1 && k < g {
+	if g := h.hostGPUs; (h.Fabric == FabricMesh || h.Fabric == FabricInfinity) && k > 1 && k < g {
 		n = max(n*(k-1)/(g-1), 1)
 	}
 	return n
@@ -282,10 +313,11 @@ func (h *Hardware) ncclLinks() bool {
 //     GPUs, NICs·perHost/G and at least 1 (NCCL takes the NICs nearest
 //     the communicator's GPUs: a node of OCI BM.GPU4.8's 8 A100s reaches
 //     all 16 NICs, one GPU 2, 2 GPUs of an 8-GPU host with 6 NICs 1).
-//     G is hostGPUs where a catalog system or a capture gives it. A host
-//     whose GPUs nothing gives holds at least the most GPUs a host of the
-//     runs described holds (seenGPUs, from ForHosts, at least perHost):
-//     each GPU of a run there has NICs/seenGPUs NICs of its own, and at
+//     G is hostGPUs where the catalog, a capture or the user gives it
+//     (hostKnown). A host whose GPUs nothing gives holds at least the most
+//     GPUs a host of the runs described holds (hostGPUs as a lower bound,
+//     from ForHosts, at least perHost): each GPU of a run there has
+//     NICs/hostGPUs NICs of its own, and at
 //     least one, so that the 16 NICs given for a run of 8 GPUs a node are
 //     theirs. With no run described, a GPU has one;
 //
@@ -297,10 +329,10 @@ func (h *Hardware) hostNICs(hosts, perHost int) int {
 	switch {
 	case h.RunNICs > 0 && perHost == h.RunGPUs:
 		n = h.RunNICs
-	case h.NICs > 0 && h.hostGPUs > 0:
+	case h.NICs > 0 && h.hostGPUs > 0 && h.hostKnown():
 		n = max(h.NICs*perHost/h.hostGPUs, 1)
-	case h.NICs > 0 && h.seenGPUs > 0:
-		n = perHost * max(h.NICs/max(h.seenGPUs, perHost), 1)
+	case h.NICs > 0 && h.hostGPUs > 0:
+		n = perHost * max(h.NICs/max(h.hostGPUs, perHost), 1)
 	}
 	if h.NICs > 0 {
 		n = min(n, h.NICs)

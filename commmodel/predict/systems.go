@@ -39,7 +39,7 @@ func (h *Hardware) setSystem(name string) error {
 		h.NVLinks, h.Sources.NVLinks = s.PairLinks*(s.PerHost-1), SourceCatalog
 	}
 	h.Domain, h.Sources.Domain = s.Domain, SourceCatalog // 0: the system's NVLink domain is one host
-	h.System, h.hostGPUs = s.Name, s.PerHost
+	h.System, h.hostGPUs, h.Sources.HostGPUs = s.Name, s.PerHost, SourceCatalog
 	if s.NICs > 0 {
 		h.NICs, h.Sources.NICs = s.NICs, SourceCatalog
 	}
@@ -62,8 +62,8 @@ func (h *Hardware) setSystem(name string) error {
 // SystemsOf returns the names of the catalog's systems (presets.Systems)
 // that could be h's machine and would settle some of the facts named
 // (Fact.Name, such as the assumed facts of Guesses): those of h's GPU whose
-// hosts hold perHost GPUs (or more where perHost is 1 or 2, a run that may
-// use part of a host), or whose NVLink domains do for a domain's host,
+// hosts hold perHost GPUs (h's own where it gives its host's GPUs, or more
+// where perHost is 1 or 2, a run that may use part of a host), or whose NVLink domains do for a domain's host,
 // and whose entry gives one of those facts or more beyond what the GPU's
 // own entry gives, those that settle the most first. Naming one (Describe's system key) replaces those
 // assumptions with its documented facts; a fact no entry documents (the
@@ -75,9 +75,14 @@ func SystemsOf(h Hardware, perHost int, facts []string) []string {
 	if h.System != "" {
 		return nil // named already, by -hw or by the log's platform line
 	}
+	if n := h.PerHost(); n > 0 {
+		perHost = n // the host's own, not a run's
+	}
 	known := map[string]string{}
 	for _, f := range h.Facts() {
-		if f.Source.evidence() {
+		// A lower bound of the host's GPUs (the log's) is no value a
+		// system's contradicts: the test of its hosts' size below takes it.
+		if f.Source.evidence() && !(f.Name == "gpus_per_node" && !h.hostKnown()) {
 			known[f.Name] = f.Value
 		}
 	}
@@ -144,18 +149,23 @@ func (s Source) evidence() bool {
 }
 
 // HostFits reports an error where a run of perHost GPUs a host does not fit
-// the hosts h documents: a catalog system's (its PerHost), or the 8
-// modules of an MI300- or MI350-series platform, outside an NVLink domain
-// that spans hosts. It is nil where nothing documents the hosts.
+// the hosts h documents (gpus_per_node): a catalog system's (its PerHost),
+// the 8 modules of an MI300- or MI350-series platform, or the user's
+// (Describe's gpus key), outside an NVLink domain that spans hosts. It is
+// nil where nothing documents the hosts, or only a capture does: a
+// container's capture may show part of its host.
 func (h Hardware) HostFits(perHost int) error {
-	host, what := 0, ""
-	if s, ok := presets.SystemByName(h.System); ok {
-		host, what = s.PerHost, s.Name
-	} else if h.Fabric == FabricInfinity && h.GPU.NVLinks == 7 {
-		host, what = 8, h.GPU.Name+"'s platform"
-	}
+	host := h.hostGPUs
 	if host == 0 || h.Domain > host || perHost <= host {
 		return nil
 	}
-	return fmt.Errorf("%d GPUs a node, where %s holds %d a host", perHost, what, host)
+	switch {
+	case h.Sources.HostGPUs == SourceUser:
+		return fmt.Errorf("%d GPUs a node, where -hw gpus=%d gives a host %d", perHost, host, host)
+	case h.Sources.HostGPUs != SourceCatalog:
+		return nil
+	case h.System != "":
+		return fmt.Errorf("%d GPUs a node, where %s holds %d a host", perHost, h.System, host)
+	}
+	return fmt.Errorf("%d GPUs a node, where %s's platform holds %d a host", perHost, h.GPU.Name, host)
 }

@@ -11,10 +11,12 @@ import (
 // SetTopology takes what an `nvidia-smi topo -m` capture of one host
 // settles, each fact with the source SourceTopo:
 //
+//   - the GPUs of the host (gpus_per_node), where it shows two or more: a
+//     run on fewer drives their share of the NICs (hostNICs) and, on a
+//     mesh, of the links (runLinks).
 //   - the fabric and the NVLinks of one GPU (topo.InferFabric): NVSwitch
 //     with the links of one pair; a mesh with the links of all its pairs
-//     (an Infinity Fabric host stays one) and its GPUs as the host's, of
-//     which a run on fewer drives fewer links (runLinks); PCIe where the GPUs lack a
+//     (an Infinity Fabric host stays one); PCIe where the GPUs lack a
 //     uniform NVLink fabric, the GPU's NVLinks then left as they were. A
 //     capture of fewer than two GPUs shows no fabric and leaves it.
 //   - NVLS: off on a mesh or PCIe. A capture cannot show whether NVLink
@@ -40,7 +42,13 @@ import (
 // A fact the user gave (SourceUser: -hw) stands against the capture, and
 // kept names each such fact that the capture would have set otherwise.
 func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
-	if len(t.GPUs()) >= 2 {
+	if n := len(t.GPUs()); n >= 2 {
+		switch {
+		case h.Sources.HostGPUs != SourceUser:
+			h.hostGPUs, h.Sources.HostGPUs = n, SourceTopo
+		case h.hostGPUs != n:
+			kept = append(kept, fmt.Sprintf("gpus_per_node %d", n))
+		}
 		if h.Sources.Fabric == SourceUser || h.Sources.NVLinks == SourceUser {
 			c := *h
 			if c.setFabric(topo.InferFabric(t)); c.Fabric != h.Fabric || c.links() != h.links() {
@@ -55,8 +63,7 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 	}
 	nics := len(t.NICs())
 	if len(t.GPUs()) >= 2 {
-		nics = t.NICsUsed()
-		h.hostGPUs = len(t.GPUs()) // the GPUs that share them (hostNICs)
+		nics = t.NICsUsed() // shared by the host's GPUs (hostNICs)
 	}
 	if h.Sources.NICs != SourceUser {
 		h.NICs, h.Sources.NICs = nics, SourceTopo
@@ -92,7 +99,6 @@ func (h *Hardware) setFabric(f commmodel.Fabric) {
 		}
 	case commmodel.FullMesh:
 		h.NVLinks, h.Sources.NVLinks = f.Links, SourceTopo
-		h.hostGPUs = f.P
 		if h.Fabric != FabricInfinity {
 			h.Fabric = FabricMesh
 		}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestHostGPUsFact: gpus_per_node comes after gpu in the text facts line
+// and the JSON's hardware.facts. nccl-tests#311's KISTI log ran 4 x 2 on
+// hosts of 8 A100s and 6 NICs (its source lines): with -hw gpus=8,nics=6
+// the fact is 8 (hw). Alps' GH200 log ran 2 x 4 (its Rank lines): the host
+// holds at least 4 (log), and the HPE EX254n blade of the catalog 4.
+func TestHostGPUsFact(t *testing.T) {
+	kisti := realLog("a100_4x2_allreduce_collnet_kisti_nccltests311.log")
+	alps := realLog("gh200_2x4_allreduce_slingshot_alps.log")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-calibrate", kisti, "-p", "8", "-per-node", "2", "-hw", "gpus=8,nics=6"}, "gpus_per_node 8 (hw)"},
+		{[]string{"-calibrate", alps, "-p", "8", "-per-node", "4"}, "gpus_per_node at least 4 (log)"},
+		{[]string{"-calibrate", alps, "-p", "8", "-per-node", "4", "-hw", "system=hpe-ex254n-gh200"}, "gpus_per_node 4 (catalog)"},
+	} {
+		args := append([]string{"predict", "-collective", "allreduce", "-size", "64MiB"}, c.args...)
+		code, out, stderr := runCLI(args...)
+		if code != 0 || !strings.Contains(out, "\nfacts: gpu ") || !strings.Contains(out, "), "+c.want+", fabric ") {
+			t.Errorf("%v: exit %d, stdout:\n%s\nstderr:\n%s\nwant %q after gpu", c.args, code, out, stderr, c.want)
+			continue
+		}
+		code, out, stderr = runCLI(append(args, "-json")...)
+		var res struct{ Hardware hardwareOutput }
+		if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil || len(res.Hardware.Facts) < 2 {
+			t.Fatalf("%v -json: exit %d, %v: %s", c.args, code, err, stderr)
+		}
+		f := res.Hardware.Facts[1]
+		if got := f.Name + " " + f.Value + " (" + string(f.Source) + ")"; got != c.want {
+			t.Errorf("%v -json: hardware.facts[1] is %s, want %s", c.args, got, c.want)
+		}
+	}
+}
+
+// TestHostGPUsUsage: -hw gpus=4 bounds a query's GPUs a node as a
+// system's hosts do: -per-node 8 is a usage error (exit 2). In model, the
+// GPUs a node default to the host's 4, and 4 A100 SXM are a mesh.
+func TestHostGPUsUsage(t *testing.T) {
+	code, _, stderr := runCLI("predict", "-gpu", "A100-SXM4-80GB", "-hw", "gpus=4", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB")
+	if code != 2 || !strings.Contains(stderr, "8 GPUs a node, where -hw gpus=4 gives a host 4") {
+		t.Errorf("-per-node 8 with -hw gpus=4: exit %d, stderr:\n%s\nwant exit 2 naming -hw gpus=4", code, stderr)
+	}
+	code, out, stderr := runCLI("model", "-collective", "allreduce", "-p", "16", "-gpu", "A100-SXM4-80GB", "-hw", "gpus=4", "-size", "1GiB", "-json")
+	var res struct {
+		PerNode  int `json:"per_node"`
+		Hardware hardwareOutput
+	}
+	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil {
+		t.Fatalf("model -hw gpus=4: exit %d, %v: %s", code, err, stderr)
+	}
+	if res.PerNode != 4 || !strings.Contains(res.Hardware.Summary, "NVLink mesh") {
+		t.Errorf("model -hw gpus=4: per_node %d, hardware %q; want 4 a node on an NVLink mesh", res.PerNode, res.Hardware.Summary)
+	}
+	if code, _, stderr := runCLI("predict", "-hw", "system=dgx-h100,gpus=4", "-collective", "allreduce", "-p", "8", "-per-node", "4", "-size", "1GiB"); code != 2 || !strings.Contains(stderr, "dgx-h100 holds 8 GPUs a host") {
+		t.Errorf("system=dgx-h100,gpus=4: exit %d, stderr:\n%s\nwant exit 2 (a -hw that does not parse) naming the system's 8", code, stderr)
+	}
+}
