@@ -309,7 +309,9 @@ func (h *Hardware) ncclLinks() bool {
 //
 //   - the host's NICs (NICs; one per GPU where it is 0),
 //   - the NICs a log's channel lines show a run of as many GPUs a host
-//     driving (RunNICs, at RunGPUs), else the share of the host's G
+//     driving (RunNICs, at RunGPUs), or their share for a run of another
+//     size, RunNICs·perHost/RunGPUs and at least 1 (nccl-tests#311's 2
+//     GPUs on 1 NIC: 1 NIC for 1 GPU or 2, 2 for 4), else the share of the host's G
 //     GPUs, NICs·perHost/G and at least 1 (NCCL takes the NICs nearest
 //     the communicator's GPUs: a node of OCI BM.GPU4.8's 8 A100s reaches
 //     all 16 NICs, one GPU 2, 2 GPUs of an 8-GPU host with 6 NICs 1).
@@ -329,6 +331,8 @@ func (h *Hardware) hostNICs(hosts, perHost int) int {
 	switch {
 	case h.RunNICs > 0 && perHost == h.RunGPUs:
 		n = h.RunNICs
+	case h.RunNICs > 0 && h.RunGPUs > 0:
+		n = max(h.RunNICs*perHost/h.RunGPUs, 1)
 	case h.NICs > 0 && h.hostGPUs > 0 && h.hostKnown():
 		n = max(h.NICs*perHost/h.hostGPUs, 1)
 	case h.NICs > 0 && h.hostGPUs > 0:

@@ -54,10 +54,10 @@ func TestRunNICsKISTI(t *testing.T) {
 	}) {
 		t.Errorf("notes %q; want one naming gpu34's line 18 and the 1 channel of 3", notes)
 	}
-	// A run of 8 GPUs a node is not the log's: its host of unknown GPUs
-	// gives a GPU one NIC, up to the host's 6.
-	if _, h8, _ := kisti(t, 8); h8.hostNICs(1, 8) != 6 {
-		t.Errorf("8 GPUs a node: %d NICs, want 6", h8.hostNICs(1, 8))
+	// A run of another size drives the NICs a GPU that the log's did: 1
+	// NIC for 2 GPUs, so 4 for 8 (within the host's 6) and 1 for 1.
+	if _, h8, _ := kisti(t, 8); h8.hostNICs(1, 8) != 4 || h8.hostNICs(1, 1) != 1 {
+		t.Errorf("8 GPUs a node: %d NICs, want 4; 1 GPU: %d, want 1", h8.hostNICs(1, 8), h8.hostNICs(1, 1))
 	}
 }
 
