@@ -578,3 +578,22 @@ func TestTuneCalibrationNotes(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want the unknown version named", code, stderr)
 	}
 }
+
+// TestTuneCheckOneProblem: a file of Ring/Simple rules for every function
+// of a 1 x 2 job, with its last rule written twice, has one problem, the
+// shadowed copy, and the check counts it in the singular.
+func TestTuneCheckOneProblem(t *testing.T) {
+	var file string
+	for _, f := range []string{"broadcast", "reduce", "allgather", "reducescatter", "allreduce"} {
+		file += f + ",0,18446744073709551615,ring,simple,2,1,2,-1,-1\n"
+	}
+	file += "allreduce,0,18446744073709551615,ring,simple,2,1,2,-1,-1\n"
+	path := filepath.Join(t.TempDir(), "one.conf")
+	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI("tune", "-check", path, "-gpu", "NVIDIA H100 80GB HBM3", "-comms", "1x2")
+	if code != 1 || !strings.Contains(stdout, "one.conf:6: shadowed rule") || !strings.Contains(stderr, "one.conf: 1 problem: a job that loads it") {
+		t.Errorf("exit %d, %s%s; want exit 1 and 1 problem", code, stdout, stderr)
+	}
+}
