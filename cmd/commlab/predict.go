@@ -444,10 +444,12 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 // is "" of the first table's GPU or the GPU of the system spec names,
 // described by spec (predict.Describe), with what the topology capture
 // topoFile settles (Hardware.SetTopology) when it is not "", and the
-// capture's problems.
+// capture's problems. Where the logs name no GPU (predict.UnnamedGPU), a
+// system spec names names it; a GPU the logs name stays theirs, and a
+// system of another GPU is an error.
 func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predict.Hardware, []problem, error) {
 	name := gpu
-	if name == "" && len(tables) > 0 {
+	if name == "" && len(tables) > 0 && (tables[0].GPU != predict.UnnamedGPU || !namesSystem(spec)) {
 		name = tables[0].GPU
 	}
 	hw, err := predict.Describe(name, spec)

@@ -283,7 +283,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if n := writeTunerProblems(stderr, req.out, probs); n > 0 {
-		return fmt.Errorf("the rules fail the plugin's reading in %d places (above); nothing written", n)
+		return fmt.Errorf("the rules fail the plugin's reading in %s (above); nothing written", plural(n, "place", "places"))
 	}
 	if req.out == "-" {
 		_, err := stdout.Write(b.Bytes())
@@ -295,7 +295,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-o: %w", err)
 	}
-	fmt.Fprintf(stderr, "commlab tune: %d rules written to %s\n", len(rules), req.out)
+	fmt.Fprintf(stderr, "commlab tune: %s written to %s\n", plural(len(rules), "rule", "rules"), req.out)
 	return nil
 }
 
@@ -313,7 +313,7 @@ func checkTuneFile(path string, comms []nccl.TunerComm, stdout io.Writer) error 
 		return err
 	}
 	if n := writeTunerProblems(stdout, path, probs); n > 0 {
-		return fmt.Errorf("%s: %d problems: a job that loads it runs otherwise than the file says", path, n)
+		return fmt.Errorf("%s: %s: a job that loads it runs otherwise than the file says", path, plural(n, "problem", "problems"))
 	}
 	var names []string
 	for _, c := range comms {
@@ -355,50 +355,94 @@ func writeBeyond(w io.Writer, m *predict.Machine, req tuneRequest) error {
 }
 
 // writeWithheld says, for each choice of the model withheld from the rules
-// because it rests on an assumed fact (predict.TunerChoice.RestsOn), which
-// fact and the -hw setting that settles it.
+// because it rests on assumed facts (predict.TunerChoice.RestsOn), every
+// fact it rests on, with one -hw setting that gives them all and the
+// catalog's systems whose entries give them all, then what each
+// alternative tried does to the choice.
 func writeWithheld(w io.Writer, choices []predict.TunerChoice, hw predict.Hardware, req tuneRequest) {
 	perNode := 0
 	for _, c := range req.comms {
 		perNode = max(perNode, c.PerNode)
 	}
-	var guessed []string
-	for _, f := range hw.Facts() {
-		if f.Guessed() {
-			guessed = append(guessed, f.Name)
-		}
-	}
-	system := "-hw system=NAME for a system of the catalog (docs/predict.md lists them)"
-	if sys := predict.SystemsOf(hw, perNode, guessed); len(sys) > 0 {
-		system = "-hw system=NAME if the machine is " + joinOr(sys)
-	}
-	// One paragraph per assumed fact, the fact and its setting first.
-	type fact struct{ name, value, hint string }
-	var facts []fact
-	lines := map[fact][]string{}
 	for _, ch := range choices {
+		if !ch.Withheld() {
+			continue
+		}
+		facts := ch.Assumed()
+		var names []string
+		for _, f := range facts {
+			names = append(names, f.Name)
+		}
+		system := " (no system of the catalog gives them all)"
+		if len(facts) == 1 {
+			system = " (no system of the catalog gives it)"
+		}
+		if sys := predict.SystemsGiving(hw, perNode, names); len(sys) > 0 {
+			system = ", or -hw system=NAME if the machine is " + joinOr(sys)
+		}
+		fmt.Fprintf(w, "commlab tune: %v on %v, %d to %d B: the model's %s/%s, %s than NCCL's own %s/%s at %s, rests on %s; these sizes keep NCCL's own. Settle %s with -hw %s%s\n",
+			ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol, gainText(ch.Ours, ch.NCCL.Time),
+			ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatSize(ch.Size), assumedText(facts), pronoun(len(facts)), hwSetting(facts), system)
 		for _, r := range ch.RestsOn {
-			g := r.Guess
-			f := fact{g.Fact.Name, g.Fact.Value, g.Hint}
-			if _, ok := lines[f]; !ok {
-				facts = append(facts, f)
+			var with []string
+			for i, f := range r.Facts {
+				with = append(with, f.Name+" "+r.Tried[i])
 			}
-			what := fmt.Sprintf("with %s %s: NCCL cannot run it", g.Fact.Name, g.Alternative)
+			what := "NCCL cannot run it"
 			if r.Runs {
-				what = fmt.Sprintf("with %s %s: %.2fx as fast (%s)", g.Fact.Name, g.Alternative, r.Gain.Times, r.Gain.Range("its"))
+				what = fmt.Sprintf("%.2fx as fast (%s)", r.Gain.Times, r.Gain.Range("its"))
 			}
-			lines[f] = append(lines[f], fmt.Sprintf("  %v on %v, %d to %d B: %s/%s, %s against NCCL's own %s/%s at %s; %s",
-				ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol, gainText(ch.Ours, ch.NCCL.Time),
-				ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatSize(ch.Size), what))
+			fmt.Fprintf(w, "  with %s: %s\n", joinAnd(with), what)
 		}
 	}
+}
+
+// assumedText names facts with their values in plain words: "nics_per_node
+// one per GPU, nic_bw 200 Gb/s and nic_path PIX, which are assumed".
+func assumedText(facts []predict.Fact) string {
+	var s []string
 	for _, f := range facts {
-		fmt.Fprintf(w, "commlab tune: %s %s is assumed, and the model's choice rests on it where these rules would take it, which keep NCCL's own instead: settle it with -hw %s, or %s\n",
-			f.name, f.value, f.hint, system)
-		for _, l := range lines[f] {
-			fmt.Fprintln(w, l)
+		s = append(s, f.Name+" "+f.Value)
+	}
+	if len(s) == 1 {
+		return s[0] + ", which is assumed"
+	}
+	return joinAnd(s) + ", which are assumed"
+}
+
+// pronoun is "it" for one fact, "them" for more.
+func pronoun(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+// hwSetting is the one -hw setting that settles every fact of facts
+// (predict.Fact.Hint), each key's value first and what a placeholder
+// means after them: "nics=N,nic-bw=RATE (RATE: the NICs' line rate, ...)".
+func hwSetting(facts []predict.Fact) string {
+	var set, notes []string
+	for _, f := range facts {
+		kv, note, _ := strings.Cut(f.Hint(), " (")
+		set = append(set, kv)
+		if note != "" {
+			_, value, _ := strings.Cut(kv, "=")
+			notes = append(notes, value+": "+strings.TrimSuffix(note, ")"))
 		}
 	}
+	if len(notes) == 0 {
+		return strings.Join(set, ",")
+	}
+	return strings.Join(set, ",") + " (" + strings.Join(notes, "; ") + ")"
+}
+
+// joinAnd joins s as a list in words: "a", "a and b", "a, b and c".
+func joinAnd(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // nNodesMeaning says what a rule's nNodes counts: NCCL counts a
@@ -482,11 +526,8 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 			line += fmt.Sprintf("; against the %s a calibration table measured NCCL's own at, %s", units.FormatDuration(ch.Measured), gainText(ch.Ours, ch.Measured))
 		}
 		if ch.Withheld() {
-			var facts []string
-			for _, r := range ch.RestsOn {
-				facts = append(facts, r.Guess.Fact.Name+" "+r.Guess.Fact.Value)
-			}
-			withheld = append(withheld, line+"; rests on "+strings.Join(facts, ", ")+", assumed")
+			facts := ch.Assumed()
+			withheld = append(withheld, line+"; it rests on "+assumedText(facts)+": settle "+pronoun(len(facts))+" with -hw "+hwSetting(facts))
 			continue
 		}
 		taken = append(taken, line)

@@ -283,13 +283,18 @@ func TestTuneOneSize(t *testing.T) {
 
 // TestTuneWithheld: ABCI's A100 tables (TestTuneOneSize) pick Tree/Simple
 // over NCCL's Ring/LL128 at 16 MiB on 2 x 8 only with the NICs the model
-// assumes, one per GPU: with half of them the gain is within the interval.
-// Tune withholds it, names the fact and its -hw setting on stderr and in
-// the file, and keeps NCCL's own. With the documented 4 HDR NICs of 200
+// assumes, one per GPU of 200 Gb/s at PIX: with half of them, half their
+// rate or the NICs behind the CPU the gain is within the interval. Tune
+// withholds it, with the range its rule has where those facts are given
+// (-hw nics=8,nic-bw=200Gb/s,nic-path=PIX), names the three facts with one
+// -hw setting for them all on stderr and in the file, offers no system
+// (no catalog entry gives the NICs' PCIe path, predict.SystemsGiving), and
+// keeps NCCL's own. dgx-a100 gives the NICs and their rate and leaves the
+// choice resting on nic_path alone. With the documented 4 HDR NICs of 200
 // Gb/s (data/logs/paired/README.md, docs.abci.ai) no override is left.
 // Alps' GH200 log (2 x 4) on hosts of 8 takes NVSwitch and NVLS as assumed
 // (predict.Hardware.ForHosts): NVLSTree, which NCCL cannot run without
-// them, is withheld with -hw nvls=true|false.
+// them, is withheld, resting on both and settled with nvls= and fabric=.
 func TestTuneWithheld(t *testing.T) {
 	dir := "../../data/logs/paired/a100-sxm4-abci-ib4xhdr/"
 	var cal []string
@@ -297,13 +302,46 @@ func TestTuneWithheld(t *testing.T) {
 		n := strings.TrimSuffix(f[strings.Index(f, "_")+1:], "x8")
 		cal = append(cal, dir+f+".log:nodes="+n+":per-node=8:algo=auto:proto=auto")
 	}
-	code, out, stderr := runCLI("tune", "-calibrate", strings.Join(cal, ","), "-comms", "2x8", "-size", "16MiB", "-o", "-")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	tune := func(hw string) (string, string) {
+		args := []string{"tune", "-calibrate", strings.Join(cal, ","), "-comms", "2x8", "-size", "16MiB", "-o", "-"}
+		if hw != "" {
+			args = append(args, "-hw", hw)
+		}
+		code, out, stderr := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("-hw %q: exit %d: %s", hw, code, stderr)
+		}
+		return out, stderr
 	}
-	if !strings.Contains(stderr, "nics_per_node one per GPU is assumed") || !strings.Contains(stderr, "settle it with -hw nics=N") ||
-		!strings.Contains(out, "# Withheld") || !strings.Contains(out, "No rule takes the model's choice") {
-		t.Errorf("stderr %q, file:\n%s\nwant the override withheld, naming nics_per_node and -hw nics=N", stderr, out)
+	// span is the sizes of the header's line for the choice at 16 MiB.
+	span := func(out string) string {
+		_, rest, ok := strings.Cut(out, "#   allreduce on 2 x 8, ")
+		line, _, _ := strings.Cut(rest, ": Tree/Simple")
+		if !ok {
+			t.Fatalf("no choice in the header:\n%s", out)
+		}
+		return line
+	}
+	settled, _ := tune("nics=8,nic-bw=200Gb/s,nic-path=PIX")
+	if strings.Contains(settled, "Withheld") {
+		t.Fatalf("with the NIC facts given, the choice is still withheld:\n%s", settled)
+	}
+	out, stderr := tune("")
+	if got, want := span(out), span(settled); got != want || strings.Contains(got, "18446744073709551615") {
+		t.Errorf("withheld choice's sizes %q; want %q, its rule's with the facts given", got, want)
+	}
+	facts := "nics_per_node one per GPU, nic_bw 200 Gb/s and nic_path PIX, which are assumed"
+	if !strings.Contains(stderr, "rests on "+facts) || !strings.Contains(stderr, "Settle them with -hw nics=N,nic-bw=RATE,nic-path=PIX|PXB|P2C|PHB|SYS (RATE: ") ||
+		!strings.Contains(stderr, "(no system of the catalog gives them all)") || strings.Contains(stderr, "system=NAME") ||
+		!strings.Contains(stderr, "  with nics_per_node 4 and nic_bw 100 Gb/s: ") ||
+		!strings.Contains(out, "# Withheld") || !strings.Contains(out, "it rests on "+facts) || !strings.Contains(out, "No rule takes the model's choice") {
+		t.Errorf("stderr %q, file:\n%s\nwant the override withheld on the three NIC facts, settled with one -hw setting", stderr, out)
+	}
+	for _, hw := range []string{"system=dgx-a100", "nics=8,nic-bw=200Gb/s"} {
+		if _, stderr := tune(hw); !strings.Contains(stderr, "rests on nic_path PIX, which is assumed") ||
+			!strings.Contains(stderr, "Settle it with -hw nic-path=PIX|PXB|P2C|PHB|SYS (no system of the catalog gives it)") || strings.Contains(stderr, "nics_per_node") {
+			t.Errorf("-hw %s: stderr %q; want the choice withheld on nic_path alone", hw, stderr)
+		}
 	}
 	rules, err := nccl.ReadTunerRules(strings.NewReader(out), "-")
 	if err != nil {
@@ -312,12 +350,11 @@ func TestTuneWithheld(t *testing.T) {
 	if r, ok := nccl.FirstMatch(rules, nccl.FuncAllReduce, 16<<20, 2, 16, 1, 0); !ok || r.Algo != nccl.AlgoRing || r.Proto != nccl.LL128 {
 		t.Errorf("at 16 MiB: %v %v; want NCCL's own Ring/LL128", r, ok)
 	}
-	code, out, stderr = runCLI("tune", "-calibrate", strings.Join(cal, ","), "-hw", "nics=4,nic-bw=200Gb/s", "-comms", "2x8", "-size", "16MiB", "-o", "-")
-	if code != 0 || strings.Contains(out, "Withheld") || !strings.Contains(out, "No rule takes the model's choice") {
-		t.Errorf("with ABCI's NICs: exit %d, %s\n%s", code, stderr, out)
+	if out, stderr = tune("nics=4,nic-bw=200Gb/s"); strings.Contains(out, "Withheld") || !strings.Contains(out, "No rule takes the model's choice") {
+		t.Errorf("with ABCI's NICs: %s\n%s", stderr, out)
 	}
-	code, out, stderr = runCLI("tune", "-calibrate", realLog("gh200_2x4_allreduce_slingshot_alps.log"), "-comms", "2x4,2x8", "-o", "-")
-	if code != 0 || !strings.Contains(stderr, "nvls true is assumed") || !strings.Contains(stderr, "-hw nvls=true|false") ||
+	code, out, stderr := runCLI("tune", "-calibrate", realLog("gh200_2x4_allreduce_slingshot_alps.log"), "-comms", "2x4,2x8", "-o", "-")
+	if code != 0 || !strings.Contains(stderr, "nvls true and fabric nvswitch, which are assumed") || !strings.Contains(stderr, "nvls=true|false,fabric=nvswitch|mesh|pcie") ||
 		!strings.Contains(stderr, "with nvls false: NCCL cannot run it") {
 		t.Errorf("Alps: exit %d, stderr %q; want NVLSTree withheld on nvls", code, stderr)
 	}
@@ -377,9 +414,25 @@ func TestTuneRCCLNoPAT(t *testing.T) {
 
 // TestTuneUnnamedGPU: MSCCL's A100 log names no GPU and no hosts; the rules
 // would be an assumed PCIe card's (4 channels where an A100 host has 24),
-// so tune refuses with a usage error naming -gpu NAME.
+// so tune refuses with a usage error naming -gpu NAME. A system of the
+// catalog names the GPU as -gpu does, in tune as in predict (dgx-a100, an
+// A100 SXM4 host); the together H100 log's Rank lines name an H100 SXM,
+// which dgx-a100 contradicts: a usage error.
 func TestTuneUnnamedGPU(t *testing.T) {
-	code, _, stderr := runCLI("tune", "-calibrate", realLog("a100_2x8_alltoall_msccl48.log"), "-comms", "2x8", "-o", "-")
+	msccl := realLog("a100_2x8_alltoall_msccl48.log") + ":nodes=2:per-node=8"
+	code, out, stderr := runCLI("tune", "-calibrate", msccl, "-comms", "2x8", "-hw", "system=dgx-a100", "-o", "-")
+	if code != 0 || !strings.Contains(out, "hardware: A100 SXM4, NVSwitch 12 NVLinks, 8 NICs per host") {
+		t.Errorf("-hw system=dgx-a100: exit %d, %s\n%s; want the rules of a DGX A100", code, stderr, out)
+	}
+	code, out, stderr = runCLI("predict", "-calibrate", msccl, "-collective", "alltoall", "-p", "16", "-per-node", "8", "-size", "1MiB", "-hw", "system=dgx-a100")
+	if code != 0 || !strings.Contains(out, "hardware: A100 SXM4") {
+		t.Errorf("predict -hw system=dgx-a100: exit %d, %s\n%s; want an A100 SXM4", code, stderr, out)
+	}
+	code, _, stderr = runCLI("tune", "-calibrate", togetherDir+"all_gather_ring.log", "-comms", "1x8", "-hw", "system=dgx-a100", "-o", "-")
+	if code != 2 || !strings.Contains(stderr, "dgx-a100 is a system of A100 SXM4, not of H100 SXM") {
+		t.Errorf("an H100 log with -hw system=dgx-a100: exit %d, %s; want 2 and the contradiction", code, stderr)
+	}
+	code, _, stderr = runCLI("tune", "-calibrate", realLog("a100_2x8_alltoall_msccl48.log"), "-comms", "2x8", "-o", "-")
 	if code != 2 || !strings.Contains(stderr, "the logs name no GPU") || !strings.Contains(stderr, "-gpu NAME") {
 		t.Errorf("exit %d, %s; want 2 and -gpu NAME", code, stderr)
 	}
@@ -523,5 +576,24 @@ func TestTuneCalibrationNotes(t *testing.T) {
 		"-comms", "2x8", "-o", filepath.Join(t.TempDir(), "r.conf"))
 	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("mi300x_1x8_2x8_allreduce_rccltests.log#0: NCCL version unknown; NCCL %v's tuner is assumed", nccl.Latest)) {
 		t.Errorf("exit %d, stderr %q; want the unknown version named", code, stderr)
+	}
+}
+
+// TestTuneCheckOneProblem: a file of Ring/Simple rules for every function
+// of a 1 x 2 job, with its last rule written twice, has one problem, the
+// shadowed copy, and the check counts it in the singular.
+func TestTuneCheckOneProblem(t *testing.T) {
+	var file string
+	for _, f := range []string{"broadcast", "reduce", "allgather", "reducescatter", "allreduce"} {
+		file += f + ",0,18446744073709551615,ring,simple,2,1,2,-1,-1\n"
+	}
+	file += "allreduce,0,18446744073709551615,ring,simple,2,1,2,-1,-1\n"
+	path := filepath.Join(t.TempDir(), "one.conf")
+	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI("tune", "-check", path, "-gpu", "NVIDIA H100 80GB HBM3", "-comms", "1x2")
+	if code != 1 || !strings.Contains(stdout, "one.conf:6: shadowed rule") || !strings.Contains(stderr, "one.conf: 1 problem: a job that loads it") {
+		t.Errorf("exit %d, %s%s; want exit 1 and 1 problem", code, stdout, stderr)
 	}
 }

@@ -33,6 +33,42 @@ func MayBeIgnored(a Algo) bool {
 	return false
 }
 
+// nvlsAllGatherFrom is the first release whose calls of AllGather keep
+// NVLS whatever their datatype (src/enqueue.cc, "nvlsSupport =" gains
+// "|| func == ncclFuncAllGather" in 2.22.3); before it, ncclNvlsSupported
+// left NVLS out of an AllGather of 8-bit types.
+var nvlsAllGatherFrom = Version{2, 22, 3}
+
+// LeftOutCalls says which calls of f NCCL release v leaves algorithm a out
+// of, for facts of the call the model does not see (MayBeIgnored), and ""
+// where none: "a ReduceScatter of ncclAvg or of a pre-multiplied sum" for
+// PAT's ReduceScatter, where PAT's AllGather is left out only on a network
+// device that offloads.
+func LeftOutCalls(f Func, a Algo, v Version) string {
+	reduces := f == FuncAllReduce || f == FuncReduceScatter || f == FuncReduce
+	switch a {
+	case AlgoNVLS, AlgoNVLSTree:
+		switch {
+		case reduces:
+			return "a reduction or datatype NVLS does not run: ncclAvg, ncclProd, or other than sum on float and double"
+		case f == FuncAllGather && v.Before(nvlsAllGatherFrom):
+			return "an AllGather of a datatype NVLS does not run, 8-bit types and FP8"
+		}
+	case AlgoPAT:
+		offload := "a network device that offloads (ncclPatEnable)"
+		if f == FuncReduceScatter {
+			return "a ReduceScatter of ncclAvg or of a pre-multiplied sum, or " + offload
+		}
+		return offload
+	case AlgoCollNetDirect, AlgoCollNetChain:
+		if reduces {
+			return "a reduction and datatype the network plugin's CollNet does not support, or a job without CollNet enabled"
+		}
+		return "a job without CollNet enabled (NCCL_COLLNET_ENABLE)"
+	}
+	return ""
+}
+
 // steady returns m without the algorithms NCCL may leave out of a call's
 // cost table (MayBeIgnored): the choices NCCL makes for the calls of which
 // it leaves them all out.

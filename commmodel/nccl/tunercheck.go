@@ -65,9 +65,9 @@ const (
 	// no rule takes, or that a rule with channels -1 takes.
 	HazardOneChannel
 	// HazardNoFallback is a range of calls whose every rule NCCL follows
-	// names an algorithm it may leave out of a call's cost table
-	// (MayBeIgnored): a call it leaves them out of (an ncclAvg of floats
-	// for NVLS) runs on one channel.
+	// names an algorithm it leaves out of some calls of the rule's function
+	// (LeftOutCalls): such a call (an ncclAvg of floats for NVLS) runs on
+	// one channel.
 	HazardNoFallback
 	// HazardUnused is a rule that matches no call of the job's
 	// communicators. It is harmless to the job.
@@ -388,11 +388,11 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 						probs = append(probs, TunerProblem{Hazard: HazardOneChannel,
 							Message: calls(lo, hi) + ": no rule takes them, and the plugin runs them on one channel"})
 					}}
-					bareLine := 0
+					bareLine, bareCalls := 0, ""
 					bare := sizeRun{report: func(lo, hi uint64) {
 						probs = append(probs, TunerProblem{Line: bareLine, Hazard: HazardNoFallback, Message: calls(lo, hi) +
-							": no rule after this one names Ring or Tree, which NCCL never leaves out of a call's cost table; a call it leaves this algorithm out of " +
-							"(a reduction or datatype NVLS does not run, a ReduceScatter of ncclAvg for PAT, CollNet without the network's support) runs on one channel"})
+							": no rule after this one names Ring or Tree, which NCCL never leaves out of a call's cost table; a call it leaves this algorithm out of (" +
+							bareCalls + ") runs on one channel"})
 					}}
 					for k, lo := range bounds {
 						hi := uint64(math.MaxUint64)
@@ -434,10 +434,14 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 						} else {
 							one.flush()
 						}
-						if taken >= 0 && sure < 0 {
+						// A rule NCCL leaves out of no call of its
+						// function on this release (NVLS for AllGather from
+						// 2.22.3) needs no fallback, though one after it,
+						// as tune writes, does no harm.
+						if taken >= 0 && sure < 0 && LeftOutCalls(f, lines[taken].rule.Algo, c.Model.Version()) != "" {
 							if l := lines[taken].line; l != bareLine {
 								bare.flush()
-								bareLine = l
+								bareLine, bareCalls = l, LeftOutCalls(f, lines[taken].rule.Algo, c.Model.Version())
 							}
 							bare.add(lo, hi)
 						} else {

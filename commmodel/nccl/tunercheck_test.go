@@ -2,6 +2,7 @@ package nccl
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -296,6 +297,87 @@ func TestCheckTunerRulesFallback(t *testing.T) {
 		for i := range got {
 			if !strings.HasPrefix(got[i], c.want[i]) {
 				t.Errorf("%q: %q, want it to start %q", c.file, got[i], c.want[i])
+			}
+		}
+	}
+}
+
+// TestCheckTunerRulesFallbackCauses: the no-fallback problem names only the
+// calls NCCL leaves the rule's algorithm out of for the rule's function
+// (LeftOutCalls, NCCL 2.30.7 src/enqueue.cc updateCollCostTable and
+// src/graph/tuning.cc ncclPatEnable). A lone PAT rule for AllGather, on
+// one GPU of each of 4 nodes where NCCL runs PAT (TestEnableMasks), is
+// passed over only on a network device that offloads, never for ncclAvg,
+// which leaves PAT out of ReduceScatter alone, nor for NVLS's datatypes.
+// NCCL 2.22.3 keeps NVLS in every AllGather's cost table ("nvlsSupport ="
+// gains "|| func == ncclFuncAllGather"), so a lone NVLS AllGather rule on
+// one node of 8 H100s needs no fallback there, and does under 2.21.5,
+// whose ncclNvlsSupported left NVLS out of an AllGather of 8-bit types.
+func TestCheckTunerRulesFallbackCauses(t *testing.T) {
+	cfg := hopperConfig(Latest, 1, PathPIX)
+	cfg.Ranks, cfg.Nodes = 4, 4
+	perNode1, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := func(v Version) TunerComm {
+		m, err := New(h100Node(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return TunerComm{1, m}
+	}
+	for _, c := range []struct {
+		name      string
+		comm      TunerComm
+		rule      string
+		want, not []string // nil want: no problem
+	}{
+		{"PAT AllGather", TunerComm{4, perNode1}, "allgather,0,18446744073709551615,pat,simple,4,4,4",
+			[]string{"(a network device that offloads (ncclPatEnable))"}, []string{"ncclAvg", "NVLS", "CollNet"}},
+		{"PAT ReduceScatter", TunerComm{4, perNode1}, "reducescatter,0,18446744073709551615,pat,simple,4,4,4",
+			[]string{"a ReduceScatter of ncclAvg or of a pre-multiplied sum", "offloads"}, []string{"NVLS", "CollNet"}},
+		{"NVLS AllReduce", node(Latest), "allreduce,0,18446744073709551615,nvls,simple,16,1,8",
+			[]string{"a reduction or datatype NVLS does not run"}, []string{"PAT", "CollNet", "ReduceScatter"}},
+		{"NVLS AllGather, 2.30.7", node(Latest), "allgather,0,18446744073709551615,nvls,simple,16,1,8", nil, nil},
+		{"NVLS AllGather, 2.21.5", node(Version{2, 21, 5}), "allgather,0,18446744073709551615,nvls,simple,16,1,8",
+			[]string{"an AllGather of a datatype NVLS does not run, 8-bit types"}, []string{"PAT", "ncclAvg"}},
+	} {
+		f, _, _ := strings.Cut(c.rule, ",")
+		file := c.rule + "\n"
+		for g := range Func(NumFuncs) {
+			if tunerFuncNames[g] != f {
+				file += fmt.Sprintf("%s,0,18446744073709551615,ring,simple,4,%d,%d\n", tunerFuncNames[g], c.comm.Nodes, c.comm.Model.nRanks)
+			}
+		}
+		probs, err := CheckTunerRules(strings.NewReader(file), "causes.conf", []TunerComm{c.comm})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range probs {
+			if p.Fails() {
+				got = append(got, fmt.Sprintf("%d: %v: %s", p.Line, p.Hazard, p.Message))
+			}
+		}
+		if c.want == nil {
+			if len(got) > 0 {
+				t.Errorf("%s: %q; want none", c.name, got)
+			}
+			continue
+		}
+		if len(got) != 1 || !strings.HasPrefix(got[0], "1: no fallback: ") {
+			t.Errorf("%s: %q; want one no-fallback problem at line 1", c.name, got)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got[0], w) {
+				t.Errorf("%s: %q; want it to name %q", c.name, got[0], w)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(got[0], n) {
+				t.Errorf("%s: %q names %q, which does not leave it out", c.name, got[0], n)
 			}
 		}
 	}

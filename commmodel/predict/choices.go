@@ -259,9 +259,13 @@ type TunerChoice struct {
 // run (Runs false), or the alternative moves the choice's or NCCL's
 // prediction by more than GuessMoves and the choice no longer Beats NCCL's,
 // its Gain then over NCCL's choice on the alternative (its interval scaled
-// with its time).
+// with its time). Facts are the machine's facts the alternative changes,
+// each on its own (the NICs' count and their rate where Guess changes
+// both), and Tried the value of each tried in its place.
 type Reliance struct {
 	Guess Guess
+	Facts []Fact
+	Tried []string
 	Runs  bool
 	Gain  Gain
 }
@@ -269,6 +273,21 @@ type Reliance struct {
 // Withheld reports that the choice rests on an assumed fact and its rules
 // keep NCCL's own.
 func (c TunerChoice) Withheld() bool { return len(c.RestsOn) > 0 }
+
+// Assumed returns every fact the choice rests on (each Reliance's Facts),
+// each once, in the order RestsOn names them: the facts a description of
+// the machine must give, all of them, before the choice can take a rule.
+func (c TunerChoice) Assumed() []Fact {
+	var out []Fact
+	for _, r := range c.RestsOn {
+		for _, f := range r.Facts {
+			if !slices.ContainsFunc(out, func(o Fact) bool { return o.Name == f.Name }) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
 
 // TunerPlan returns TunerRules' rules and the model's choices, what each
 // expects against NCCL's own: those in the rules, and those withheld
@@ -403,6 +422,16 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		if i+1 < len(sizes) {
 			sp.hi = uint64(math.Sqrt(s * sizes[i+1]))
 		}
+		// The span keeps only the sizes about s where the choice still
+		// Beats NCCL's: an end where it does not is moved in, by halving
+		// the distance in logs. A withheld choice keeps the span its rule
+		// would have had.
+		if lo := max(float64(sp.lo), 1); !m.beatsAt(q, tm, f, a, p, lo) {
+			sp.lo = uint64(math.Ceil(m.beatsEdge(q, tm, f, a, p, lo, s)))
+		}
+		if hi := min(float64(sp.hi), maxTunedSize); !m.beatsAt(q, tm, f, a, p, hi) {
+			sp.hi = uint64(m.beatsEdge(q, tm, f, a, p, hi, s))
+		}
 		measured, _ := m.measuredAt(q, s)
 		if !altsTried {
 			_, alts, err = triedAlternatives(m.Hardware, m.tables, q)
@@ -414,15 +443,6 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		if rs := m.restsOn(q, alts, a, p, cs[0], cs[k], s); len(rs) > 0 {
 			choices = append(choices, TunerChoice{MinBytes: sp.lo, MaxBytes: sp.hi, Size: s, Ours: cs[0], NCCL: cs[k], Measured: measured, RestsOn: rs})
 			continue
-		}
-		// The span keeps only the sizes about s where the choice still
-		// Beats NCCL's: an end where it does not is moved in, by halving
-		// the distance in logs.
-		if lo := max(float64(sp.lo), 1); !m.beatsAt(q, tm, f, a, p, lo) {
-			sp.lo = uint64(math.Ceil(m.beatsEdge(q, tm, f, a, p, lo, s)))
-		}
-		if hi := min(float64(sp.hi), maxTunedSize); !m.beatsAt(q, tm, f, a, p, hi) {
-			sp.hi = uint64(m.beatsEdge(q, tm, f, a, p, hi, s))
 		}
 		spans = append(spans, sp)
 		breaks = append(breaks, sp.lo, sp.hi+1)
@@ -468,6 +488,14 @@ func (m *Machine) restsOn(q Query, alts []tried, a nccl.Algo, p nccl.Protocol, o
 			continue // NCCL cannot run q there: it says nothing of the choice
 		}
 		r := Reliance{Guess: t.guess(facts)}
+		other := t.hw.Facts()
+		for _, key := range t.keys {
+			k := slices.IndexFunc(facts, func(f Fact) bool { return f.Key == key })
+			o := slices.IndexFunc(other, func(f Fact) bool { return f.Key == key })
+			if k >= 0 && o >= 0 {
+				r.Facts, r.Tried = append(r.Facts, facts[k]), append(r.Tried, other[o].Value)
+			}
+		}
 		alt, err := predictOn(t.m, t.hw, q.pinned(a, p), []float64{size})
 		if err != nil || alt[0].Algorithm != a.String() || alt[0].Protocol != nccl.ProtocolName(p) {
 			out = append(out, r)

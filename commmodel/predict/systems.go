@@ -72,6 +72,20 @@ func (h *Hardware) setSystem(name string) error {
 // of h that evidence gave (Source.evidence: the NICs a node that NCCL's
 // debug lines list, a NIC rate or fabric given with -hw).
 func SystemsOf(h Hardware, perHost int, facts []string) []string {
+	return systemsSettling(h, perHost, facts, false)
+}
+
+// SystemsGiving returns the systems SystemsOf offers whose entry gives
+// every one of the facts named, none where no entry does (the NICs' PCIe
+// path, which no entry documents, among them): those that settle the
+// facts at once.
+func SystemsGiving(h Hardware, perHost int, facts []string) []string {
+	return systemsSettling(h, perHost, facts, true)
+}
+
+// systemsSettling returns SystemsOf(h, perHost, facts), only those whose
+// entry gives every one of facts where every is true.
+func systemsSettling(h Hardware, perHost int, facts []string, every bool) []string {
 	if h.System != "" {
 		return nil // named already, by -hw or by the log's platform line
 	}
@@ -85,6 +99,10 @@ func SystemsOf(h Hardware, perHost int, facts []string) []string {
 		if f.Source.evidence() && !(f.Name == "gpus_per_node" && !h.hostKnown()) {
 			known[f.Name] = f.Value
 		}
+	}
+	wanted := map[string]bool{}
+	for _, f := range facts {
+		wanted[f] = true
 	}
 	type offer struct {
 		name    string
@@ -121,11 +139,11 @@ func SystemsOf(h Hardware, perHost int, facts []string) []string {
 			if v, ok := known[f.Name]; ok && v != f.Value {
 				contradicts = true
 			}
-			if slices.Contains(facts, f.Name) {
+			if wanted[f.Name] {
 				settled++
 			}
 		}
-		if settled > 0 && !contradicts {
+		if settled > 0 && !contradicts && (!every || settled == len(wanted)) {
 			offers = append(offers, offer{s.Name, settled})
 		}
 	}

@@ -116,3 +116,30 @@ func TestFromTablesAnotherHost(t *testing.T) {
 		t.Errorf("4 a node: fabric %v, notes %q; want mesh, nothing said", got.Fabric, notes)
 	}
 }
+
+// TestSystemsGiving: of the catalog's 8-GPU A100 SXM4 hosts, Google's A2
+// pages give the CPU but no NICs (TestSystemsOf), so SystemsOf offers them
+// for the NICs' count, their rate and the CPU together, and SystemsGiving,
+// which wants every one, does not. No entry gives the NICs' PCIe path, so
+// nothing is offered where it is among the facts (the ABCI choice tune
+// withholds on nics_per_node, nic_bw and nic_path).
+func TestSystemsGiving(t *testing.T) {
+	h, err := Describe("A100-SXM4-80GB", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2 := []string{"a2-ultragpu-8g", "a2-highgpu-8g"}
+	facts := []string{"nics_per_node", "nic_bw", "cpu"}
+	some, every := SystemsOf(h, 8, facts), SystemsGiving(h, 8, facts)
+	for _, s := range a2 {
+		if !slices.Contains(some, s) || slices.Contains(every, s) {
+			t.Errorf("%s: SystemsOf %v, SystemsGiving %v; want it in the first only", s, some, every)
+		}
+	}
+	if want := []string{"dgx-a100", "p4d.24xlarge", "p4de.24xlarge", "Standard_ND96asr_v4", "Standard_ND96amsr_A100_v4", "BM.GPU4.8", "BM.GPU.A100-v2.8"}; !slices.Equal(every, want) {
+		t.Errorf("SystemsGiving(%v) = %v, want %v", facts, every, want)
+	}
+	if got := SystemsGiving(h, 8, []string{"nics_per_node", "nic_bw", "nic_path"}); got != nil {
+		t.Errorf("with nic_path: %v, want none", got)
+	}
+}
