@@ -135,6 +135,34 @@ var realLogs = []realLog{
 	}},
 	// nccl-tests#309's first poster: 2 bare-metal XE9680 hosts and 4 VMs
 	// (pt01, spt01, spt02, pt02), 32 rows 8 B..16 GiB each, NCCL 2.26.2.
+	// nccl-tests#319: 2 Supermicro HGX H100 hosts (lccn09, lccn19) on DOCA
+	// host drivers, 32 rows 8 B..16 GiB each, NCCL 2.26.2: the description's
+	// run with defaults (the binary in the source lines), and a comment's with
+	// NCCL_ALGO=RING and NCCL_DEBUG=INFO (rank 0's INFO lines kept; the table
+	// settles AllReduce).
+	{"h100_2x8_allreduce_default_doca_nccltests319.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA H100 80GB HBM3", 32, 8, 17179869184,
+			33554432, 886.4, 70.98, 33.4128, "yyy"},
+	}},
+	{"h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log", []realTest{
+		{"", "all_reduce", commmodel.AllReduce, FromTable, 16, 2, "NVIDIA H100 80GB HBM3", 32, 8, 17179869184,
+			33554432, 1543.4, 40.76, 20.0176, "yny"},
+	}},
+	// ABCI's SHARP page: 2 Compute Nodes (A) (a0000, a0001), 16 ranks with
+	// NCCL_COLLNET_ENABLE=1, 2020 columns (no root, error 5e-07), SHARP's
+	// INFO lines and the page's "--(snip)--" between the Rank lines and the
+	// table; 29 rows 8 B..2 GiB.
+	{"a100_2x8_allreduce_collnet_sharp_abci.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA A100-SXM4-40GB", 29, 8, 2147483648,
+			33554432, 870.1, 72.31, 29.0317, "yyy"},
+	}},
+	// LUMI's early-access MI100s: rccl-tests of 2021 ("nThread: 1 nGpus: 1"),
+	// Rank lines without Group naming the GPU by its PCI device, "Device
+	// 738c"; 2 ranks on nid000013 and nid000014, 25 rows 8 B..128 MiB.
+	{"mi100_2x1_allreduce_lumi_eap.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 2, 2, "Device 738c", 25, 8, 134217728,
+			33554432, 5111.9, 6.56, 2.31741, "yyy"},
+	}},
 	{"h100_2x8_allreduce_baremetal_qoofyk_nccltests309.log", []realTest{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA H100 80GB HBM3", 32, 8, 17179869184,
 			33554432, 267.9, 234.81, 139.56, "yyy"},
@@ -473,20 +501,21 @@ type realProblem struct {
 // misses explains every target a real log's fit misses (measured by
 // TestRealLogsFit; see its log output for the figures).
 var misses = map[string]string{
-	"a100_4x2_allreduce_collnet_kisti_nccltests311.log#0": "worst: a run on shared nodes whose times jump out of order below 4 MiB (64 KiB at 150.2 us against 16 KiB's 61.28, its in-place time 274.9; 1 MiB at 1473.4 us against 4 MiB's 402.7); the fit sets 64 KiB aside (weight 0) and misses it by 56.5%",
-	"rtx6000d_2x8_alltoall_late2025.log#0":                "median and worst: from 16 MiB to 512 MiB the times collapse to 10-100 ms (the report calls it a bandwidth cliff); no alpha-beta regime holds there, and the one step down (16 MiB at 10642.5 us, 8% slower than 32 MiB) is inside the margin of so noisy a table, so the screen of non-monotone samples sets none of that range aside",
-	"h100_8x8_allreduce_minctas24_nccltests309.log#0":     "worst: the 1 MiB row (127.0 us) is slower than 2 MiB (125.8 us), and the fit's robust weights set it aside (weight 0), so the regime from 1 MiB misses it by 22.6%; its in-place time, 110.5 us, lies on the regime",
-	"t4_3node_allreduce_stepbytes_srun.log#0":             "median: one iteration per size (-n 1) over a 10% size range; run-to-run noise (23% between the first two sizes, 1% apart) exceeds the size effect",
-	"gh200_2x4_allreduce_slingshot_olivia.log#0":          "all three: one 20-iteration run whose times jump out of order (97.16 us at 2 B against 21.81 at 4 B, 196.97 us at 256 KiB against 93.05 at 512 KiB, 340.35 us at 8 MiB against 383.60 at 16 MiB, its in-place time 215.52); the fit's robust weights set those rows aside and the worst, 8 MiB, is missed by 34%",
-	"gh200_2x1_allreduce_wrong_rows_nccltests369.log#0":   "worst: the 4 MiB row (787.11 us) takes as long as 8 MiB (785.48 us), twice its in-place time (404.71 us), in the run whose 1 MiB row failed the check; the fit sets it aside (weight 0) and misses it by 48%",
-	"b200_2x8_allgather_gke_a4_dranet.log#0":              "worst: the rows of 1 KiB to 8 KiB are flat and out of order (280.4, 268.2, 317.7, 320.0 us); the regime from 2 KiB misses 2 KiB by 20%",
-	"h100_4x8_allgather_voltagepark.log#0":                "worst: the times step rather than rise: 1 MiB (109.53 us) takes as long as 2 MiB (110.75 us), 4 MiB (193.20 us) nearly as long as 8 MiB (207.31 us); the fit sets 1 MiB aside (weight 0) and misses it by 19.7%",
-	"h100_4x8_reduce_voltagepark.log#0":                   "worst: 512 KiB (116.50 us) and 1 MiB (123.17 us) are slower than 2 MiB (109.20 us); the fit sets 512 KiB aside (weight 0) and misses it by 20.4%",
-	"h100_1x8_g8_allgather_voltagepark.log#0":             "worst: one process driving 8 GPUs whose times jump out of order (128 B at 4182.76 us, 2 MiB at 51.07 us against 1 MiB's 265.86) and whose 8 GiB row takes 177640 us, 5.5 times 4 GiB's 32367.5 (its in-place time 121096); the fit sets 8 GiB aside (weight 0) and misses it by 66%",
-	"h100_1x8_g8_broadcast_voltagepark.log#0":             "worst: one process driving 8 GPUs whose times jump out of order from 512 B up (16 KiB at 37.33 us against 8 KiB's 486.78, 8 MiB at 59.10 against 4 MiB's 275.81, 128 MiB at 630.55 against 64 MiB's 726.08); the fit sets 128 MiB aside (weight 0) and misses it by 101%",
-	"rtx5kpro_2x8_allreduce_late2025.log#0":               "worst: the rows of 64 KiB to 1 MiB climb from 104.39 to 1261.54 us, slower than 2 MiB's 386.93 us (the PHB path's protocol switch), and the fit sets 32 KiB aside (weight 0), missing it by 41%",
-	"rtx6000d_2x8_allreduce_late2025.log#0":               "worst: the rows of 64 KiB to 1 MiB climb from 91.81 to 1288.70 us, slower than 2 MiB's 396.23 us, as the 5K Pro's; the fit sets 128 KiB aside (weight 0) and misses it by 79%",
-	"v100_dgx2_five_tests_2019.log#4":                     "worst: from 64 MiB up the busbw alternates between 45-49 and 59-64 GB/s from one size to the next, a genuine oscillation of the log that one smooth regime cannot follow",
+	"h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log#0": "worst: the time triples from 16 MiB (524.3 us) to 32 MiB (1543.4 us), busbw falling from 60.00 to 40.76 GB/s and staying near 44 up to 16 GiB (Ring over the DOCA hosts' network); the regimes either side miss that step, one row by 64%",
+	"a100_4x2_allreduce_collnet_kisti_nccltests311.log#0":      "worst: a run on shared nodes whose times jump out of order below 4 MiB (64 KiB at 150.2 us against 16 KiB's 61.28, its in-place time 274.9; 1 MiB at 1473.4 us against 4 MiB's 402.7); the fit sets 64 KiB aside (weight 0) and misses it by 56.5%",
+	"rtx6000d_2x8_alltoall_late2025.log#0":                     "median and worst: from 16 MiB to 512 MiB the times collapse to 10-100 ms (the report calls it a bandwidth cliff); no alpha-beta regime holds there, and the one step down (16 MiB at 10642.5 us, 8% slower than 32 MiB) is inside the margin of so noisy a table, so the screen of non-monotone samples sets none of that range aside",
+	"h100_8x8_allreduce_minctas24_nccltests309.log#0":          "worst: the 1 MiB row (127.0 us) is slower than 2 MiB (125.8 us), and the fit's robust weights set it aside (weight 0), so the regime from 1 MiB misses it by 22.6%; its in-place time, 110.5 us, lies on the regime",
+	"t4_3node_allreduce_stepbytes_srun.log#0":                  "median: one iteration per size (-n 1) over a 10% size range; run-to-run noise (23% between the first two sizes, 1% apart) exceeds the size effect",
+	"gh200_2x4_allreduce_slingshot_olivia.log#0":               "all three: one 20-iteration run whose times jump out of order (97.16 us at 2 B against 21.81 at 4 B, 196.97 us at 256 KiB against 93.05 at 512 KiB, 340.35 us at 8 MiB against 383.60 at 16 MiB, its in-place time 215.52); the fit's robust weights set those rows aside and the worst, 8 MiB, is missed by 34%",
+	"gh200_2x1_allreduce_wrong_rows_nccltests369.log#0":        "worst: the 4 MiB row (787.11 us) takes as long as 8 MiB (785.48 us), twice its in-place time (404.71 us), in the run whose 1 MiB row failed the check; the fit sets it aside (weight 0) and misses it by 48%",
+	"b200_2x8_allgather_gke_a4_dranet.log#0":                   "worst: the rows of 1 KiB to 8 KiB are flat and out of order (280.4, 268.2, 317.7, 320.0 us); the regime from 2 KiB misses 2 KiB by 20%",
+	"h100_4x8_allgather_voltagepark.log#0":                     "worst: the times step rather than rise: 1 MiB (109.53 us) takes as long as 2 MiB (110.75 us), 4 MiB (193.20 us) nearly as long as 8 MiB (207.31 us); the fit sets 1 MiB aside (weight 0) and misses it by 19.7%",
+	"h100_4x8_reduce_voltagepark.log#0":                        "worst: 512 KiB (116.50 us) and 1 MiB (123.17 us) are slower than 2 MiB (109.20 us); the fit sets 512 KiB aside (weight 0) and misses it by 20.4%",
+	"h100_1x8_g8_allgather_voltagepark.log#0":                  "worst: one process driving 8 GPUs whose times jump out of order (128 B at 4182.76 us, 2 MiB at 51.07 us against 1 MiB's 265.86) and whose 8 GiB row takes 177640 us, 5.5 times 4 GiB's 32367.5 (its in-place time 121096); the fit sets 8 GiB aside (weight 0) and misses it by 66%",
+	"h100_1x8_g8_broadcast_voltagepark.log#0":                  "worst: one process driving 8 GPUs whose times jump out of order from 512 B up (16 KiB at 37.33 us against 8 KiB's 486.78, 8 MiB at 59.10 against 4 MiB's 275.81, 128 MiB at 630.55 against 64 MiB's 726.08); the fit sets 128 MiB aside (weight 0) and misses it by 101%",
+	"rtx5kpro_2x8_allreduce_late2025.log#0":                    "worst: the rows of 64 KiB to 1 MiB climb from 104.39 to 1261.54 us, slower than 2 MiB's 386.93 us (the PHB path's protocol switch), and the fit sets 32 KiB aside (weight 0), missing it by 41%",
+	"rtx6000d_2x8_allreduce_late2025.log#0":                    "worst: the rows of 64 KiB to 1 MiB climb from 91.81 to 1288.70 us, slower than 2 MiB's 396.23 us, as the 5K Pro's; the fit sets 128 KiB aside (weight 0) and misses it by 79%",
+	"v100_dgx2_five_tests_2019.log#4":                          "worst: from 64 MiB up the busbw alternates between 45-49 and 59-64 GB/s from one size to the next, a genuine oscillation of the log that one smooth regime cannot follow",
 }
 
 func readRealLog(t *testing.T, file string) *result {
@@ -608,7 +637,14 @@ func TestRealLogs(t *testing.T) {
 // JingchaoZhang's Azure posts print the column header, the rows and NCCL
 // INFO lines, their source lines naming all_reduce_perf: on NC A100 v4
 // VMs 2 ranks (busbw equals algbw, 57.54 at 8 GiB) and 4 (28.05/18.70 =
-// 2·3/4), on two NDm A100 v4 VMs 16 (189.20/100.90 = 2·15/16). The p3dn
+// 2·3/4), on two NDm A100 v4 VMs 16 (189.20/100.90 = 2·15/16).
+// aks-rdma-infiniband's expected outputs print the rows alone, their
+// source lines naming all_reduce_perf: two ND96asr v4 VMs, 16 ranks over
+// SR-IOV InfiniBand (187.22/99.85 = 2·15/16) and over IPoIB sockets
+// (3.15/1.68).
+// nccl-tests#380 prints its header and 3 rows, -f 3 from 1 GiB, the
+// binary in its source lines: 16 ranks (320.36/170.86 = 2·15/16) on two
+// bare-metal H200 hosts, and in two passthrough VMs (184.30/98.30). The p3dn
 // gists' titles name all_reduce_perf; their 13 rows stop at 32 KiB, whose
 // rounded bandwidths (0.33/0.18) leave the ranks unknown, as do
 // nccl-tests#150's 4 rows of 8 to 64 B. msccl#48's AllToAlls name no
@@ -641,6 +677,10 @@ var noRankLines = []struct {
 	{"a100_1x4_allreduce_graphfile_azure_ncv4.log", "all_reduce_perf", commmodel.AllReduce, FromName, 4, 31, 8589934592, 459314, 28.05, ""},
 	{"a100_1x4_allreduce_topofile_azure_ncv4.log", "all_reduce_perf", commmodel.AllReduce, FromName, 4, 31, 8589934592, 456716, 28.21, ""},
 	{"a100_2x8_allreduce_azure_ndmv4_aks.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 31, 8589934592, 85129, 189.20, ""},
+	{"a100_2x8_allreduce_azure_ndasrv4_aks_sriov_ib.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 16, 8589934592, 86026, 187.22, ""},
+	{"a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 16, 8589934592, 5111454, 3.15, ""},
+	{"h200_2x8_allreduce_4nic_baremetal_nccltests380.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 3, 9663676416, 56560.3, 320.36, ""},
+	{"h200_2x8_allreduce_4nic_vm_nccltests380.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 3, 9663676416, 98312, 184.30, ""},
 	{"v100_2x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 184.8, 0.33, ""},
 	{"v100_4x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 343.3, 0.18, ""},
 	{"v100_8x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 663.2, 0.10, ""},

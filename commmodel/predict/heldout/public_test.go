@@ -102,6 +102,19 @@ var publicMachines = []publicMachine{
 		{"h100_4x8_allreduce_default_nccltests309.log", predict.Pins{}},
 		{"h100_2x8_allreduce_ring_minctas24_nccltests309.log", predict.Pins{Algo: "ring"}},
 	}},
+	// nccl-tests#319's 2 Supermicro HGX H100 hosts on DOCA host drivers:
+	// defaults, and NCCL_ALGO=RING, which its NCCL INFO lines print.
+	{"h100-hgx-doca-nccltests319", []publicLog{
+		{"h100_2x8_allreduce_default_doca_nccltests319.log", predict.Pins{}},
+		{"h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log", predict.Pins{}},
+	}},
+	// nccl-tests#380's 2 H200 hosts of 4 NICs each, bare metal and as
+	// passthrough VMs (as qoofyk's below); the posts print the rows alone,
+	// and the description gives the hosts' 8 H200s and the 16 ranks.
+	{"h200-4nic-nccltests380", []publicLog{
+		{"h200_2x8_allreduce_4nic_baremetal_nccltests380.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H200"}},
+		{"h200_2x8_allreduce_4nic_vm_nccltests380.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H200"}},
+	}},
 	// qoofyk's Dell XE9680 hosts of nccl-tests#309: 2 bare-metal hosts, and
 	// 4 as VMs on the same hardware (its command's VM topology file).
 	{"h100-hgx-qoofyk-nccltests309", []publicLog{
@@ -177,6 +190,21 @@ var publicSingles = []publicLog{
 	// Its post names the VMs, Standard_ND96amsr_A100_v4, whose GPU the
 	// catalog gives (presets.Systems), and prints no Rank lines.
 	{"a100_2x8_allreduce_azure_ndmv4_aks.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "A100-SXM4-80GB"}},
+	// aks-rdma-infiniband's expected outputs print the rows alone; its
+	// tests run two Standard_ND96asr_v4 VMs (tests/README.md), whose GPU
+	// the catalog gives (A100-SXM4-40GB, presets.Systems), 8 ranks a VM.
+	// One over SR-IOV InfiniBand, one over IPoIB sockets: another
+	// transport, so not one machine (as the L40S pods' runs).
+	// ABCI's SHARP page: a Compute Node (A) pair, the paired set's
+	// a100-sxm4-abci-ib4xhdr hardware, kept here for its other build (NCCL
+	// with SHARP's CollNet, NCCL_COLLNET_ENABLE=1, which no pin says: the
+	// model has no CollNet to enable). Its Rank lines give the rest.
+	{"a100_2x8_allreduce_collnet_sharp_abci.log", predict.Pins{}},
+	// LUMI's early-access page allocates --gres=gpu:mi100; the Rank lines
+	// print the GPU's PCI device name, "Device 738c".
+	{"mi100_2x1_allreduce_lumi_eap.log", predict.Pins{GPU: "AMD Instinct MI100"}},
+	{"a100_2x8_allreduce_azure_ndasrv4_aks_sriov_ib.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "A100-SXM4-40GB"}},
+	{"a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "A100-SXM4-40GB"}},
 	// "two nodes, both of which have 8 A100 80GB gpus", one GPU of each run.
 	{"a100_2x1_allreduce_smallsizes_nccltests150.log", predict.Pins{Nodes: 2, PerNode: 1, GPU: "A100 80GB"}},
 	{"a40_2x1_sendrecv_nccltests214.log", predict.Pins{}},
