@@ -433,6 +433,12 @@ func TestStalledRows(t *testing.T) {
 			"h100_2x8_allreduce_baremetal_qoofyk_nccltests309.log": "the rows of 8 B, 256 B take",
 			"h100_4x8_allreduce_vm_qoofyk_nccltests309.log":        "the rows of 8 B, 256 B take",
 			"h100_4x8_allreduce_default_nccltests309.log":          "the rows of 1 MiB take",
+			// Azure's AKS runs on ND A100 v4: over IPoIB sockets 512 B in
+			// 200.6 us (80.81 in place) and 8 KiB in 687.9 (123.2); over
+			// InfiniBand 8 B in 99.09 us (36.48) and 512 KiB in 325.2
+			// (78.95).
+			"a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log": "the rows of 512 B, 8 KiB take",
+			"a100_2x8_allreduce_azure_ndasrv4_aks_sriov_ib.log":      "the rows of 8 B, 512 KiB take",
 			// The RTX PRO 5000 AllToAll's 8 MiB in 5686.63 us (267.82 in
 			// place), and its plateau: 16 MiB in 10427.5 us and 64 MiB to
 			// 512 MiB in 91092.4 to 103605 us, where 2 MiB took 91.68 and 4
