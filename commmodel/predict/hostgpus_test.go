@@ -42,7 +42,7 @@ func TestHostGPUsKISTI(t *testing.T) {
 		t.Fatalf("%d tables, %v; want 1", len(tabs), err)
 	}
 	bare := slices.Clone(tabs)
-	bare[0].Evidence = nccltests.Evidence{}
+	bare[0].Evidence = nccltests.Evidence{Devices: tabs[0].Evidence.Devices} // its Rank lines alone
 	for _, c := range []struct {
 		spec, fact string
 		nics       int
@@ -98,6 +98,20 @@ func TestHostGPUsSources(t *testing.T) {
 		if got := hostFact(&h); got != want {
 			t.Errorf("Alps %q: gpus_per_node %s, want %s", spec, got, want)
 		}
+	}
+	// Azure's AKS log over IPoIB prints no Rank lines: its 2 x 8 shape is
+	// the predicted run's, so the hosts' 8 GPUs are assumed, not read.
+	aks, _, err := ReadFile("../../data/nccltests/testdata/real/a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log",
+		func(int) Pins { return Pins{Hosts: []Comm{{Nodes: 2, PerNode: 8}}} })
+	if err != nil || len(aks) != 1 {
+		t.Fatalf("AKS: %d tables, %v", len(aks), err)
+	}
+	a100, err := Describe("A100-SXM4-40GB", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, _ := a100.FromTables(aks, 8); hostFact(&h) != "at least 8 (assumed)" {
+		t.Errorf("AKS without Rank lines: gpus_per_node %s, want at least 8 (assumed)", hostFact(&h))
 	}
 
 	capture, _, err := topo.ParseFile("../../topo/testdata/real/nv4_4gpu_empty_cpu_affinity_slurm.txt")

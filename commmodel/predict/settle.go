@@ -303,6 +303,25 @@ func (m *Machine) fitError(tables []Table) float64 {
 	return fit.Median(per)
 }
 
+// hostGPUsSource is the source of n, the tables' HostGPUs: the log where
+// a table's Rank lines place every rank of a run of n GPUs a node or name
+// a device of index n−1, else assumed (a shape the user or the predicted
+// run gave a log of no Rank lines).
+func hostGPUsSource(tables []Table, n int) Source {
+	for i := range tables {
+		t := &tables[i]
+		if t.PerNode == n && len(t.Evidence.Devices) >= t.Ranks() {
+			return SourceLog
+		}
+		for _, d := range t.Evidence.Devices {
+			if d.Device+1 == n {
+				return SourceLog
+			}
+		}
+	}
+	return SourceAssumed
+}
+
 // FromTables returns h with what the tables say of the machine, for runs
 // of perHost GPUs a host (0 for the tables' own): the facts their logs
 // print (WithEvidence), the GPUs a host holds at least (HostGPUs of the
@@ -316,7 +335,7 @@ func (h Hardware) FromTables(tables []Table, perHost int) (Hardware, []string) {
 	tablesHost := HostGPUs(tables)
 	perHost = max(perHost, tablesHost)
 	hw, notes := h.WithEvidence(tables)
-	hw = hw.atLeast(tablesHost, SourceLog)
+	hw = hw.atLeast(tablesHost, hostGPUsSource(tables, tablesHost))
 	host := hw.ForHosts(perHost)
 	switch {
 	case host.Fabric != hw.Fabric && hw.Sources.Fabric == SourceLog:
