@@ -47,6 +47,49 @@ func InferFabric(t *Topology) commmodel.Fabric {
 	return f
 }
 
+// NVLinkGraph returns the NVLinks of each of t's GPUs where every GPU has
+// the same number, summed over its peers, and the NVLinks join every GPU
+// to every other, directly or through others: DGX-1's hybrid cube-mesh (6
+// a GPU, NV1 or NV2 to four peers of seven), which NCCL rings over
+// NVLink. It returns 0 where they do not (NVLink-bridged pairs, whose
+// rings cross PCIe between the pairs), behind NVSwitch (every pair shows
+// all of a GPU's links, more than MaxNVLinksPerGPU summed), or where t
+// has fewer than two GPUs.
+func NVLinkGraph(t *Topology) int {
+	p := len(t.gpus)
+	if p < 2 {
+		return 0
+	}
+	links := -1
+	reached := map[int]bool{0: true}
+	for grew := true; grew; {
+		grew = false
+		for i := range p {
+			for j := range p {
+				if reached[i] && !reached[j] && t.Path(t.gpus[i], t.gpus[j]).Class == NVLink {
+					reached[j], grew = true, true
+				}
+			}
+		}
+	}
+	for i := range p {
+		n := 0
+		for j := range p {
+			if q := t.Path(t.gpus[i], t.gpus[j]); i != j && q.Class == NVLink {
+				n += q.NVLinks
+			}
+		}
+		if links >= 0 && n != links || n == 0 || n > MaxNVLinksPerGPU {
+			return 0 // uneven, none, or a switch's pairs, each showing all of a GPU's links
+		}
+		links = n
+	}
+	if len(reached) < p {
+		return 0
+	}
+	return links
+}
+
 // Figures are the per-link numbers a topology does not carry.
 type Figures struct {
 	// NVLinkBW is one NVLink's bandwidth in one direction, in bytes per second

@@ -534,6 +534,7 @@ func TestPredictForeignCapture(t *testing.T) {
 	}{
 		{"NVIDIA H100 80GB HBM3", "rtx4090_8gpu_all_sys_gpuallocator17.txt", true},
 		{"Tesla V100-SXM2-32GB", "h100_hgx_8nic_sglang30401.txt", true},
+		{"Tesla V100-SXM2-32GB", "azure_nd40rs_v2_8gpu_cube_mesh.txt", false}, // DGX-1's cube-mesh, 6 NVLinks a GPU
 		{"NVIDIA H100 80GB HBM3", "h100_hgx_8nic_sglang30401.txt", false},
 		{"NVIDIA A100 80GB PCIe", "a100_80g_azure_nc48_2gpu_nv12_blog.txt", false},
 	} {

@@ -72,6 +72,25 @@ func TestSetTopology(t *testing.T) {
 	}
 }
 
+// TestSetTopologyCubeMesh: Azure's ND40rs v2 joins its 8 V100s in DGX-1's
+// hybrid cube-mesh, NV1 or NV2 to four peers, 6 NVLinks a GPU (its
+// capture's matrix): NCCL rings over them, so the fabric is a mesh of the
+// GPU's 6 links, as the catalog's V100 SXM2 has, not PCIe.
+func TestSetTopologyCubeMesh(t *testing.T) {
+	tp, _, err := topo.ParseFile("../../topo/testdata/real/azure_nd40rs_v2_8gpu_cube_mesh.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := Describe("Tesla V100-SXM2-32GB", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetTopology(tp)
+	if h.Fabric != FabricMesh || h.links() != 6 || h.NVLS || h.Sources.Fabric != SourceTopo {
+		t.Errorf("cube-mesh capture: %s (fabric from %s), want a mesh of 6 NVLinks from the capture", h.String(), h.Sources.Fabric)
+	}
+}
+
 // TestSetTopologyLeaves: a capture leaves what it does not show.
 func TestSetTopologyLeaves(t *testing.T) {
 	// One GPU (GPU0 PXB to NIC3 of five mlx5_bond NICs): no fabric to read,
