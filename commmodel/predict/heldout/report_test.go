@@ -292,7 +292,11 @@ size from 64 to 512 MiB, where 4 MiB takes 0.16 ms: those rows are left out as s
 rows left, up to 8 MiB, do not tell the cards' PCIe from the network, so the AllReduce the
 calibration on them predicts is bound by a PCIe rate about a third of the AllReduce's own.
 nccl-tests#309's 2 x 8 Ring run set NCCL_MIN_CTAS=24 and NCCL_IB_QPS_PER_CONNECTION=2, which
-its log does not print.
+its log does not print. Each pair of the next logs changes the setup between its two tables, not
+only the shape: nccl-tests#380's H200 nodes of 4 NICs move 320.36 GB/s of bus bandwidth at 9 GiB
+on bare metal and 184.30 in VMs; nccl-tests#319's H100 nodes 89.24 GB/s at 16 GiB as NCCL chose
+and 44.27 with NCCL_ALGO=Ring (and another NCCL_NET_GDR_LEVEL); and Azure's AKS example 187.22
+GB/s over InfiniBand and 3.15 over IP-over-InfiniBand sockets, which it scores apart.
 
 Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
 alone (`+"`predict.Untabled`"+`: NCCL's own model where its tables know the GPU's links, the model at its
