@@ -269,6 +269,9 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		// A bound that only latency-bound sizes push against says nothing
 		// of the links.
 		m.Notes = append(m.Notes, m.implausible(used)...)
+		if note := m.slowNICs(used); note != "" {
+			m.Notes = append(m.Notes, note)
+		}
 	}
 	m.Residual = d.medianError(&m.x, nil)
 	m.LOOMedian, m.HeldOutCoverage = math.NaN(), math.NaN()
@@ -879,6 +882,30 @@ func (m *Machine) implausible(used [numParams]bool) []string {
 	}
 	return out
 }
+
+// slowNICs says where the tables fit nic_bw below slowNICShare of the
+// NICs' line rate as described: no public network of documented NICs
+// delivers so little (NICSlower: the least, p3dn's EFA under NCCL 2.6, 0.22
+// of it), so fewer NICs carry the traffic than described, or slower ones.
+// Azure's AKS run over IP-over-InfiniBand sockets, taken for 8 NICs of
+// 200 Gb/s a node, fits 0.05 of it: NCCL's sockets ran over the one
+// interface NCCL_SOCKET_IFNAME named.
+func (m *Machine) slowNICs(used [numParams]bool) string {
+	line := m.Hardware.nicBW()
+	if !used[parNICBW] || !(m.x[parNICBW] < slowNICShare*line) {
+		return ""
+	}
+	nics := "one per GPU"
+	if m.Hardware.NICs > 0 {
+		nics = fmt.Sprint(m.Hardware.NICs)
+	}
+	return fmt.Sprintf("the tables fit nic_bw at %s, %.2f of the line rate of the NICs as described (%s a node, %s): no public network of known NICs delivers under a fifth of it, so fewer NICs carry the traffic (NCCL over sockets uses the interfaces NCCL_SOCKET_IFNAME names, often one: -hw nics=1), or slower ones (-hw nic-bw=RATE)",
+		FormatValue(m.x[parNICBW], params[parNICBW].unit), m.x[parNICBW]/line, nics, formatBitRate(line))
+}
+
+// slowNICShare is the share of the NICs' line rate under which slowNICs
+// speaks: an eighth, four standard deviations of NICSlower below it.
+const slowNICShare = 0.125
 
 // ranCollective counts the tables of collective c.
 func ranCollective(tables []Table, c commmodel.Collective) int {

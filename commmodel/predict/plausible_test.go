@@ -152,6 +152,35 @@ func TestSameCollective(t *testing.T) {
 	}
 }
 
+// TestSlowNICs: Azure's AKS example ran 2 x 8 A100s over IP-over-InfiniBand
+// sockets (3.15 GB/s of bus bandwidth at 8 GiB) and over InfiniBand
+// (187.22): taken for 8 NICs of 200 Gb/s a node, the first fits nic_bw at
+// a twentieth of the line rate, and a note names the NIC count to try; the
+// second raises none.
+func TestSlowNICs(t *testing.T) {
+	dir := "../../data/nccltests/testdata/real/"
+	pins := Pins{Nodes: 2, PerNode: 8, GPU: "A100-SXM4-40GB"}
+	for _, c := range []struct {
+		file string
+		note bool
+	}{
+		{"a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log", true},
+		{"a100_2x8_allreduce_azure_ndasrv4_aks_sriov_ib.log", false},
+	} {
+		tabs, _, err := ReadFile(dir+c.file, func(int) Pins { return pins })
+		if err != nil || len(tabs) != 1 {
+			t.Fatalf("%s: %d tables, %v", c.file, len(tabs), err)
+		}
+		m := newUserMachine(t, tabs)
+		got := slices.ContainsFunc(m.Notes, func(n string) bool {
+			return strings.HasPrefix(n, "the tables fit nic_bw at") && strings.Contains(n, "-hw nics=1")
+		})
+		if got != c.note {
+			t.Errorf("%s: slow-NIC note %v, want %v; notes %q", c.file, got, c.note, m.Notes)
+		}
+	}
+}
+
 // TestOffTableTwo: with two tables each is predicted by the other alone,
 // and neither is named, however far apart they run.
 func TestOffTableTwo(t *testing.T) {
