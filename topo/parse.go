@@ -700,6 +700,13 @@ func (p *parser) headerLine() int { return p.head + 1 }
 
 // setAttrs reads a row's attribute fields into its device.
 func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
+	if len(fs) == len(p.attrs)+1 && len(p.attrs) > 0 && p.attrs[len(p.attrs)-1] == attrCPU && !slices.Contains(p.attrs, attrNUMA) {
+		// A paste that cut the header after "CPU Affinity": the field
+		// after it is nvidia-smi's NUMA Affinity, the next column it prints.
+		p.attrs = append(p.attrs, attrNUMA)
+		p.problems = append(p.problems, p.errAt(r.line, fs[len(fs)-1].off, fmt.Errorf("%q: %w: it is taken as NUMA Affinity, the column nvidia-smi prints after CPU Affinity",
+			parseerr.Excerpt(fs[len(fs)-1].text), ErrFieldCount)))
+	}
 	if len(fs) > len(p.attrs) {
 		f := fs[len(p.attrs)]
 		return p.errAt(r.line, f.off, fmt.Errorf("%q: %w", parseerr.Excerpt(f.text), ErrFieldCount))

@@ -181,7 +181,8 @@ func TestParseErrors(t *testing.T) {
 		{"reversed CPU range", "\tGPU0\tCPU Affinity\nGPU0\t X \t9-3\n", ErrCPUList, 2, 10},
 		{"bad NUMA", "\tGPU0\tCPU Affinity\tNUMA Affinity\nGPU0\t X \t0-3\tzero\n", ErrNUMA, 2, 14},
 		{"bad GPU NUMA ID", "\tGPU0\tGPU NUMA ID\nGPU0\t X \t-1\n", ErrNUMA, 2, 10},
-		{"extra field", "\tGPU0\tCPU Affinity\nGPU0\t X \t0-3\t7\n", ErrFieldCount, 2, 14},
+		{"extra field", "\tGPU0\tCPU Affinity\nGPU0\t X \t0-3\t7\t8\n", ErrFieldCount, 2, 14},
+		{"extra field beyond NUMA", "\tGPU0\tCPU Affinity\tNUMA Affinity\nGPU0\t X \t0-3\t7\t8\n", ErrFieldCount, 2, 16},
 	}
 	for _, c := range cases {
 		top, problems, err := ParseString(c.text)
@@ -194,6 +195,23 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("%s: got %v (line %d, column %d), want cause %q at line %d, column %d",
 				c.name, err, pe.Line, pe.Column, c.cause, c.line, c.col)
 		}
+	}
+}
+
+// TestNUMAAfterCutHeader: nccl-tests#380's paste of its H200 host's
+// matrix cut the header after "CPU Affinity", while each row keeps the
+// NUMA node after its CPU list ("0-23    0"): the field is read as NUMA
+// Affinity, with one warning at the first row.
+func TestNUMAAfterCutHeader(t *testing.T) {
+	top, problems, err := ParseString("\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tNV18\t0-23\t0\nGPU1\tNV18\t X \t48-71\t2\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) != 1 || !errors.Is(problems[0], ErrFieldCount) || !strings.Contains(problems[0].Error(), "taken as NUMA Affinity") {
+		t.Errorf("problems %v; want one saying the field is taken as NUMA Affinity", problems)
+	}
+	if a, b := top.GPU(0).NUMA, top.GPU(1).NUMA; a != 0 || b != 2 {
+		t.Errorf("NUMA nodes %d and %d, want 0 and 2", a, b)
 	}
 }
 

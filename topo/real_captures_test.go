@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -35,9 +36,24 @@ type realCapture struct {
 	// devices is the NIC Legend entry of some NICs, by name.
 	devices map[string]string
 	nearest []realNIC
+	// problem is the one warning the capture raises, "" for none.
+	problem string
 }
 
 var realCaptures = []realCapture{
+	{
+		// nccl-tests#380: H200 host of 4 ConnectX-7, each PIX to one GPU and
+		// PXB to its neighbour; the header stops at "CPU Affinity", and each
+		// row's NUMA node follows its CPU list.
+		file: "h200_4nic_cut_header_nccltests380.txt", gpus: 8, nics: 4,
+		pairs: []realPair{{"GPU0", "GPU7", "NV18"}, {"GPU0", "NIC2", "PXB"}, {"GPU1", "NIC2", "PIX"},
+			{"GPU4", "NIC2", "SYS"}, {"NIC2", "NIC3", "NODE"}},
+		numa:    []int{0, 0, 0, 0, 2, 2, 2, 2},
+		cpus:    map[int]string{0: "0-23", 7: "48-71"},
+		devices: map[string]string{"NIC2": "mlx5_2", "NIC5": "mlx5_5"},
+		nearest: []realNIC{{1, "NIC2", "PIX"}, {7, "NIC5", "PIX"}},
+		problem: "taken as NUMA Affinity",
+	},
 	{
 		// sglang#30401: HGX H100, NV18 everywhere, GPU g PIX to NIC g, NODE
 		// within a socket, SYS across; NUMA 0 for GPU0-3, 1 for GPU4-7.
@@ -292,23 +308,28 @@ func TestRealCaptures(t *testing.T) {
 	}
 	for _, c := range realCaptures {
 		t.Run(c.file, func(t *testing.T) {
-			top := parseFile(t, filepath.Join("testdata", "real", c.file))
+			top := parseFile(t, filepath.Join("testdata", "real", c.file), c.problem)
 			checkRealCapture(t, top, c)
 		})
 	}
 }
 
-// parseFile parses a real capture, which must read without problems: each
-// is what nvidia-smi printed, with no row short or long and no asymmetric
-// pair.
-func parseFile(t *testing.T, path string) *Topology {
+// parseFile parses a real capture, which must read without problems but
+// the one named (a substring of its message, "" for none): each is what
+// nvidia-smi printed, with no row short or long and no asymmetric pair.
+func parseFile(t *testing.T, path, problem string) *Topology {
 	t.Helper()
 	top, problems, err := ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range problems {
-		t.Errorf("problem: %v", p)
+	for i, p := range problems {
+		if i > 0 || problem == "" || !strings.Contains(p.Error(), problem) {
+			t.Errorf("problem: %v", p)
+		}
+	}
+	if problem != "" && len(problems) == 0 {
+		t.Errorf("no problem; want %q", problem)
 	}
 	return top
 }
