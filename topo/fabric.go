@@ -20,9 +20,13 @@ const MaxNVLinksPerGPU = 18
 //     Switched (NVSwitch), n links per GPU;
 //   - every GPU pair NV<n> with the same n otherwise: FullMesh, n·(P-1)
 //     links per GPU, n to each peer;
-//   - anything else (no NVLink, or a mesh with gaps or uneven link counts such
-//     as DGX-1's hybrid cube-mesh): SharedPCIe, one link per GPU, the
-//     conservative model of the pairs without NVLink.
+//   - NVLinks that join every GPU to every other, directly or through
+//     others, as many a GPU but unevenly pair by pair (DGX-1's hybrid
+//     cube-mesh, NVLinkGraph): FullMesh of those links per GPU, which
+//     NCCL's rings run over;
+//   - anything else (no NVLink, or pairs of GPUs no NVLink joins to each
+//     other): SharedPCIe, one link per GPU, the conservative model of the
+//     pairs without NVLink.
 //
 // A topology with fewer than two GPUs is Switched with no links.
 func InferFabric(t *Topology) commmodel.Fabric {
@@ -35,6 +39,9 @@ func InferFabric(t *Topology) commmodel.Fabric {
 	for i := range p {
 		for j := i + 1; j < p; j++ {
 			if q := t.Path(t.gpus[i], t.gpus[j]); q.Class != NVLink || q != n {
+				if links := NVLinkGraph(t); links > 0 {
+					f.Kind, f.Links = commmodel.FullMesh, links
+				}
 				return f
 			}
 		}

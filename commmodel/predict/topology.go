@@ -51,11 +51,11 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 		}
 		if h.Sources.Fabric == SourceUser || h.Sources.NVLinks == SourceUser {
 			c := *h
-			if c.setFabric(captureFabric(t)); c.Fabric != h.Fabric || c.links() != h.links() {
+			if c.setFabric(topo.InferFabric(t)); c.Fabric != h.Fabric || c.links() != h.links() {
 				kept = append(kept, fmt.Sprintf("fabric %s of %d NVLinks", c.Fabric, c.links()))
 			}
 		} else {
-			h.setFabric(captureFabric(t))
+			h.setFabric(topo.InferFabric(t))
 		}
 	}
 	if len(t.NICs()) == 0 {
@@ -84,19 +84,6 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 		kept = append(kept, "nic_path "+path.String())
 	}
 	return kept
-}
-
-// captureFabric is the fabric of a capture as NCCL's rings use it: that
-// of topo.InferFabric, but a mesh of the GPUs' NVLinks where NVLink joins
-// them all, unevenly pair by pair but as many a GPU (topo.NVLinkGraph:
-// DGX-1's hybrid cube-mesh of V100s, 6 a GPU), which InferFabric, judging
-// pair by pair, takes for PCIe. NCCL's rings run there over NVLink alone.
-func captureFabric(t *topo.Topology) commmodel.Fabric {
-	f := topo.InferFabric(t)
-	if n := topo.NVLinkGraph(t); f.Kind == commmodel.SharedPCIe && n > 0 {
-		f = commmodel.Fabric{Kind: commmodel.FullMesh, P: f.P, Links: n}
-	}
-	return f
 }
 
 // setFabric sets the fabric, NVLinks and NVLS that f, the fabric of a
