@@ -51,9 +51,9 @@ func hardwareOf(hw predict.Hardware, tables []predict.Table) hardwareOutput {
 // hint says how to name or describe it, an AMD GPU's Infinity Fabric where
 // the logs ran RCCL.
 func gpuGuess(facts []predict.Fact, rccl bool) (guessOutput, bool) {
-	g := factOf(facts, "gpu")
-	if !g.Guessed() || !factOf(facts, "link_bw").Guessed() || !factOf(facts, "fabric").Guessed() {
-		return guessOutput{}, false
+	g, bw := factOf(facts, "gpu"), factOf(facts, "link_bw")
+	if !g.Guessed() || !bw.Guessed() || !factOf(facts, "fabric").Guessed() && bw.Value != "unknown" {
+		return guessOutput{}, false // described: -hw fabric, links or link-bw
 	}
 	switch {
 	case g.Value == predict.UnnamedGPU:
@@ -105,6 +105,9 @@ func factOf(facts []predict.Fact, name string) predict.Fact {
 func writeHardware(w io.Writer, h hardwareOutput) {
 	for _, g := range h.Guesses {
 		switch {
+		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU && !factOf(h.Facts, "fabric").Guessed():
+			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, and its links' rate is unknown: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it\n", g.Value, g.Hint)
+			continue
 		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU:
 			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, and a PCIe card without NVLink is assumed: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it\n", g.Value, g.Hint)
 			continue

@@ -551,6 +551,18 @@ func TestPredictForeignCapture(t *testing.T) {
 	}
 }
 
+// TestPredictUnnamedGPUCapture: nccl-tests#380's bare-metal log names no
+// GPU, and its host's capture gives NV18 between every pair: the GPU's
+// links' rate is unknown, which the guess line says first, not a PCIe card.
+func TestPredictUnnamedGPUCapture(t *testing.T) {
+	code, out, stderr := runCLI("predict", "-calibrate", realLog("h200_2x8_allreduce_4nic_baremetal_nccltests380.log"),
+		"-topo", "../../topo/testdata/real/h200_4nic_cut_header_nccltests380.txt", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB")
+	if code != 0 || !strings.Contains(out, "guess: gpu = unnamed GPU: the logs name none, and its links' rate is unknown: settle it with -gpu NAME") ||
+		!strings.Contains(out, "link_bw unknown (assumed?)") || strings.Contains(out, "0 B/s") {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant the unknown links' rate guessed first", code, out, stderr)
+	}
+}
+
 // TestPredictOneRank: one rank exchanges nothing, and the model does not
 // time the copy an out-of-place call makes: predict refuses -p 1 as a
 // usage error that names -p 2, whatever the collective.

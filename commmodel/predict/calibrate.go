@@ -899,8 +899,14 @@ func (m *Machine) slowNICs(used [numParams]bool) string {
 	if m.Hardware.NICs > 0 {
 		nics = fmt.Sprint(m.Hardware.NICs)
 	}
-	return fmt.Sprintf("the tables fit nic_bw at %s, %.2f of the line rate of the NICs as described (%s a node, %s): no public network of known NICs delivers under a fifth of it, so fewer NICs carry the traffic (NCCL over sockets uses the interfaces NCCL_SOCKET_IFNAME names, often one: -hw nics=1), or slower ones (-hw nic-bw=RATE)",
-		FormatValue(m.x[parNICBW], params[parNICBW].unit), m.x[parNICBW]/line, nics, formatBitRate(line))
+	// The hint of fewer NICs helps only where a node of the tables drove
+	// more than one.
+	fewer := "fewer NICs carry the traffic (NCCL over sockets uses the interfaces NCCL_SOCKET_IFNAME names, often one: -hw nics=1), or slower ones (-hw nic-bw=RATE)"
+	if !slices.ContainsFunc(m.tables, func(t Table) bool { return t.Nodes > 1 && m.Hardware.hostNICs(1, t.PerNode) > 1 }) {
+		fewer = "the tables' nodes drove one NIC each, so it is slower than described (-hw nic-bw=RATE: sockets over Ethernet, a shared or throttled link)"
+	}
+	return fmt.Sprintf("the tables fit nic_bw at %s, %.2f of the line rate of the NICs as described (%s a node, %s): no public network of known NICs delivers under a fifth of it, so %s",
+		FormatValue(m.x[parNICBW], params[parNICBW].unit), m.x[parNICBW]/line, nics, formatBitRate(line), fewer)
 }
 
 // slowNICShare is the share of the NICs' line rate under which slowNICs

@@ -85,6 +85,9 @@ var facts = []fact{
 	{"fabric", "fabric", func(h *Hardware) string { return h.Fabric.String() }, func(s *Sources) *Source { return &s.Fabric }},
 	{"nvlinks", "links", func(h *Hardware) string { return fmt.Sprint(h.links()) }, func(s *Sources) *Source { return &s.NVLinks }},
 	{"link_bw", "link-bw", func(h *Hardware) string {
+		if h.links() > 0 && h.GPU.NVLinkBW == 0 {
+			return "unknown" // a capture's NVLinks on a GPU the catalog lacks
+		}
 		if h.links() == 0 { // no NVLink: the cards' PCIe link
 			v := fmt.Sprintf("PCIe Gen%d %s", h.GPU.PCIeGen, units.FormatBandwidth(nccl.PCIeBW(h.GPU.PCIeGen)))
 			if h.hostCopy() {

@@ -156,7 +156,8 @@ func TestSameCollective(t *testing.T) {
 // sockets (3.15 GB/s of bus bandwidth at 8 GiB) and over InfiniBand
 // (187.22): taken for 8 NICs of 200 Gb/s a node, the first fits nic_bw at
 // a twentieth of the line rate, and a note names the NIC count to try; the
-// second raises none.
+// second raises none. A 3-node T4 run of one GPU a node over sockets
+// drove one NIC a node already: its note names the rate alone.
 func TestSlowNICs(t *testing.T) {
 	dir := "../../data/nccltests/testdata/real/"
 	pins := Pins{Nodes: 2, PerNode: 8, GPU: "A100-SXM4-40GB"}
@@ -178,6 +179,15 @@ func TestSlowNICs(t *testing.T) {
 		if got != c.note {
 			t.Errorf("%s: slow-NIC note %v, want %v; notes %q", c.file, got, c.note, m.Notes)
 		}
+	}
+	tabs, _, err := ReadFile(dir+"t4_3node_allreduce_stepbytes_srun.log", nil)
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("T4: %d tables, %v", len(tabs), err)
+	}
+	m := newUserMachine(t, tabs)
+	k := slices.IndexFunc(m.Notes, func(n string) bool { return strings.HasPrefix(n, "the tables fit nic_bw at") })
+	if k < 0 || strings.Contains(m.Notes[k], "nics=1") || !strings.Contains(m.Notes[k], "-hw nic-bw=RATE") {
+		t.Errorf("T4 of one GPU a node: notes %q; want the slow-NIC note naming the rate alone", m.Notes)
 	}
 }
 

@@ -287,10 +287,12 @@ takes 3 to 15 times the time the 8-node one predicts. The p3dn gists' 8-node All
 two NVL72 racks (32 x 4) takes 183.82 us at 8 B, where the run in one rack (2 x 4) takes 21.57:
 its times follow a ring over 128 ranks, while the model, whose NVLS is assumed from the GPU's
 name, runs NVLSTree; `+"`-hw nvls=false`"+`, which its guess line names, settles it. The AllToAlls of
-the RTX PRO 5000 and RTX 6000D hosts (PCIe cards, ConnectX-8 NICs) take about 100 ms at every
-size from 64 to 512 MiB, where 4 MiB takes 0.16 ms: those rows are left out as stalls, and the
-rows left, up to 8 MiB, do not tell the cards' PCIe from the network, so the AllReduce the
-calibration on them predicts is bound by a PCIe rate about a third of the AllReduce's own.
+the RTX PRO 5000 and RTX 6000D hosts (PCIe cards, ConnectX-8 NICs) stall from 8 or 16 MiB on:
+the PRO 5000's take 5.7 and 10.4 ms at 8 and 16 MiB and 91 to 104 ms from 64 to 512 MiB, where 4
+MiB takes 0.16 ms, the 6000D's 9.8 to 99.6 ms from 16 to 512 MiB. Those rows are left out as
+stalls; the rows of 1 to 8 GiB, which take 99 to 247 ms, are kept. The rows up to 4 or 8 MiB do
+not tell the cards' PCIe from the network, so the AllReduce the calibration on them predicts is
+bound by a PCIe rate about a third of the AllReduce's own.
 nccl-tests#309's 2 x 8 Ring run set NCCL_MIN_CTAS=24 and NCCL_IB_QPS_PER_CONNECTION=2, which
 its log does not print. Each pair of the next logs changes the setup between its two tables, not
 only the shape: nccl-tests#380's H200 nodes of 4 NICs move 320.36 GB/s of bus bandwidth at 9 GiB
