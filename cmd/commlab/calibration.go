@@ -181,6 +181,25 @@ func namesSystem(spec string) bool {
 	return err == nil && h.System != ""
 }
 
+// sameMachine returns predict.SameMachine's error for tables of more than
+// one GPU, with the flag that says they are one machine's.
+func sameMachine(tables []predict.Table) error {
+	err := predict.SameMachine(tables)
+	if err == nil {
+		return nil
+	}
+	// A driver that does not name a GPU prints "NVIDIA Graphics Device";
+	// one name among the logs that the catalog knows is the likely machine.
+	name := "NAME"
+	for _, t := range tables {
+		if _, e := nccl.ParseGPU(t.GPU); e == nil {
+			name = strconv.Quote(t.GPU)
+			break
+		}
+	}
+	return fmt.Errorf("%w; if the logs ran on one machine, name its GPU: -gpu %s (or FILE:gpu=NAME for one file)", err, name)
+}
+
 // A machine is what the machine flags give: the calibration files read,
 // their tables, the hardware, and the lines the readers set aside.
 type machine struct {
@@ -220,18 +239,8 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	case err != nil:
 		return machine{}, fmt.Errorf("-calibrate: %w", err)
 	}
-	if err := predict.SameMachine(m.tables); err != nil {
-		// A driver that does not name a GPU prints "NVIDIA Graphics
-		// Device"; one name among the logs that the catalog knows is the
-		// likely machine.
-		name := "NAME"
-		for _, t := range m.tables {
-			if _, e := nccl.ParseGPU(t.GPU); e == nil {
-				name = strconv.Quote(t.GPU)
-				break
-			}
-		}
-		return machine{}, fmt.Errorf("%w; if the logs ran on one machine, name its GPU: -gpu %s (or FILE:gpu=NAME for one file)", err, name)
+	if err := sameMachine(m.tables); err != nil {
+		return machine{}, err
 	}
 	hw, problems, err := predictHardware(*f.gpu, spec, *f.topo, m.tables)
 	if err != nil {

@@ -89,6 +89,10 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The model of one machine diagnoses that machine's tables only.
+	if err := sameMachine(append(slices.Clone(mc.tables), t)); err != nil {
+		return err
+	}
 	// The diagnosed table's own NCCL_DEBUG lines tell of the machine too.
 	hw, notes := mc.hw.WithEvidence([]predict.Table{t})
 	mc.hw = hw.ForHosts(predict.HostGPUs(append([]predict.Table{t}, mc.tables...)))

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -210,5 +212,70 @@ func TestDiagnoseSharedAdvice(t *testing.T) {
 	}
 	if !strings.Contains(out, "fabric=infinity") {
 		t.Errorf("output:\n%s\nwant the GPU's guess to name fabric=infinity: the log ran RCCL", out)
+	}
+}
+
+// TestDiagnoseOtherMachine: KISTI's A100 AllReduce (nccl-tests#311) and the
+// DOCA H100 AllReduce (nccl-tests#319) ran on two machines, whose GPUs their
+// Rank lines name: diagnose refuses to judge one by the model of the other,
+// with predict's message and exit status, and takes them as one machine
+// where -gpu says they are.
+func TestDiagnoseOtherMachine(t *testing.T) {
+	const real = "../../data/nccltests/testdata/real/"
+	a100, h100 := real+"a100_4x2_allreduce_collnet_kisti_nccltests311.log", real+"h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log"
+	pcode, _, pstderr := runCLI("predict", "-calibrate", a100+","+h100, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1MiB")
+	code, out, stderr := runCLI("diagnose", "-calibrate", a100, h100)
+	want := `tables of different machines: ` + a100 + `#0: "NVIDIA A100-SXM4-80GB", ` + h100 + `#0: "NVIDIA H100 80GB HBM3"; if the logs ran on one machine, name its GPU: -gpu "NVIDIA A100-SXM4-80GB"`
+	if code != 1 || out != "" || !strings.Contains(stderr, "commlab diagnose: "+want) {
+		t.Errorf("diagnose: exit %d, stdout %q, stderr %q; want exit 1 and %q", code, out, stderr, want)
+	}
+	if pcode != code || !strings.Contains(pstderr, "commlab predict: "+want) {
+		t.Errorf("predict: exit %d, stderr %q; want diagnose's exit %d and message", pcode, pstderr, code)
+	}
+	if code, _, stderr := runCLI("diagnose", "-calibrate", a100, "-gpu", "NVIDIA A100-SXM4-80GB", h100); code != 0 {
+		t.Errorf("diagnose -gpu: exit %d, %s; want the tables taken as one machine's", code, stderr)
+	}
+}
+
+// TestDiagnoseFindingNumbers: a finding that refers to another names it by
+// its number in the list. Azure's AKS A100 AllReduce over IPoIB sockets,
+// against the uncalibrated model, has two runs of stalled rows first
+// (findings 1 and 2), then departures across nodes that the assumed NICs
+// may explain: the first of them (finding 3) names the guesses, and the
+// others refer to it.
+func TestDiagnoseFindingNumbers(t *testing.T) {
+	log := "../../data/nccltests/testdata/real/a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log:per-node=8"
+	fs, _, _ := diagnoseJSON(t, "-gpu", "NVIDIA A100-SXM4-40GB", log)
+	refs := 0
+	for i, f := range fs {
+		m := regexp.MustCompile(`as for finding (\d+)`).FindStringSubmatch(fmt.Sprint(f["advice"]))
+		if m == nil {
+			continue
+		}
+		refs++
+		n, _ := strconv.Atoi(m[1])
+		if n < 1 || n > len(fs) || n == i+1 || !strings.Contains(fmt.Sprint(fs[n-1]["advice"]), "the gap may be the guess") {
+			t.Errorf("finding %d refers to finding %d: %v; want the one that names the guesses", i+1, n, fs)
+		}
+	}
+	if refs == 0 || fs[0]["kind"] != "stalled" || !strings.Contains(fmt.Sprint(fs[2]["advice"]), "the gap may be the guess") {
+		t.Errorf("%d references in findings %v; want stalled rows first and references to finding 3", refs, fs)
+	}
+}
+
+// TestDiagnoseHostsOfTable: Nebius' H200 AllReduce prints the Rank lines of
+// two hosts of 8 GPUs: diagnose without -calibrate reads gpus_per_node from
+// them, the source predict and diagnose -calibrate give.
+func TestDiagnoseHostsOfTable(t *testing.T) {
+	log := "../../data/nccltests/testdata/real/h200_2x8_allreduce_nebius_runai.log"
+	const want = "gpus_per_node at least 8 (log)"
+	for _, args := range [][]string{
+		{"diagnose", log},
+		{"diagnose", log, "-calibrate", log},
+		{"predict", "-calibrate", log, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1MiB"},
+	} {
+		if code, out, stderr := runCLI(args...); code != 0 || !strings.Contains(out, want) {
+			t.Errorf("%v: exit %d, %s%s; want %q", args, code, out, stderr, want)
+		}
 	}
 }

@@ -104,7 +104,7 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	kinds := stalls(t.Points)
 	stalled := stalledRows(kinds)
 	findings = append(findings, stallFindings(t, preds, kinds)...)
-	findings = append(findings, m.departures(t, preds, stalled)...)
+	findings = append(findings, m.departures(t, preds, stalled, len(findings))...)
 	findings = append(findings, switches(t, preds, stalled)...)
 	findings = append(findings, m.aboveNIC(t, preds, rn)...)
 	findings = append(findings, m.fabric(t, preds)...)
@@ -136,11 +136,13 @@ func spans(n int, key func(i int) string) [][2]int {
 func choiceOf(p Prediction) string { return p.Algorithm + "/" + p.Protocol }
 
 // departures groups the points outside the interval into ranges of one
-// side, one bound term and one choice of NCCL's.
-func (m *Machine) departures(t Table, preds []Prediction, stalled []bool) []Finding {
+// side, one bound term and one choice of NCCL's. They follow the before
+// findings of the table: a departure that refers to another names it by
+// its number among them all, from 1.
+func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before int) []Finding {
 	var out []Finding
 	hinted := false // the host hint is given once, on the first finding it fits
-	guessed := 0    // the finding, from 1, that names the guesses; they are named once
+	guessed := -1   // the index in out of the finding that names the guesses; they are named once
 	key := func(i int) string {
 		switch p := t.Points[i]; {
 		case stalled[i]:
@@ -178,18 +180,18 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool) []Find
 		if onGuess {
 			f.Guesses = toward
 		}
-		sameGuesses := guessed > 0 && slices.EqualFunc(out[guessed-1].Guesses, toward, func(a, b Guess) bool { return a.Fact.Name == b.Fact.Name })
+		sameGuesses := guessed >= 0 && slices.EqualFunc(out[guessed].Guesses, toward, func(a, b Guess) bool { return a.Fact.Name == b.Fact.Name })
 		switch {
-		case onGuess && (guessed == 0 || !sameGuesses):
+		case onGuess && !sameGuesses:
 			f.Advice = []string{guessAdvice(toward)}
-			if guessed == 0 {
-				guessed = len(out) + 1
+			if guessed < 0 {
+				guessed = len(out)
 			}
 			if noGDR(t.Evidence) && f.Kind == KindSlower && f.Term != TermLatency {
 				f.Advice = append(f.Advice, networkAdvice(t.Evidence))
 			}
 		case onGuess:
-			f.Advice = []string{fmt.Sprintf("the gap may be the assumed hardware, as for finding %d", guessed)}
+			f.Advice = []string{fmt.Sprintf("the gap may be the assumed hardware, as for finding %d", before+guessed+1)}
 		case f.Kind == KindFaster && slices.Contains(m.Tables, t.Name):
 			f.Advice = []string{"the model is too slow here though it was calibrated on this table: its form misses this range of the table (the bound column says which term it puts there); predictions at these sizes lean slow"}
 		default:
@@ -272,26 +274,75 @@ func noGDR(e nccltests.Evidence) bool {
 
 // networkAdvice is what to check of a network slower than the model, for
 // the network NCCL's debug lines name ("Using network IB", init.cc): the
-// NCCL_IB_* settings of NCCL's own InfiniBand and RoCE transport apply to
-// it alone; a plugin (aws-ofi-nccl over EFA or Slingshot) has its own, and
-// sockets mean no RDMA transport was found.
+// NCCL_IB_* settings of NCCL's InfiniBand and RoCE transport apply to it
+// whether NCCL runs its own or a plugin's build of it (ibTransport); an
+// OFI plugin (aws-ofi-nccl over EFA or Slingshot) has settings of its own,
+// and sockets mean no RDMA transport was found.
 func networkAdvice(e nccltests.Evidence) string {
 	if noGDR(e) {
 		return fmt.Sprintf("the network: NCCL ran without GPUDirect RDMA (NCCL_DEBUG=INFO, line %d), staging network data in host memory: load the nvidia-peermem module (or use DMA-BUF, NCCL_DMABUF_ENABLE=1), and check NCCL_NET_GDR_LEVEL and the NIC's PCIe path to the GPU (-topo)", e.GPUDirect.Line)
 	}
-	switch n := e.Network.Value; {
+	const ib = "pin each rank's NIC (NCCL_IB_HCA, from -topo) and its CPU affinity to the NIC's NUMA node; check GPUDirect RDMA (NCCL_NET_GDR_LEVEL) and NCCL_IB_QPS_PER_CONNECTION"
+	const ofi = "whose settings are its own (NCCL_IB_* do not apply): check that it uses every NIC with GPUDirect RDMA (NCCL_DEBUG=INFO's channel lines say \"via NET/%s/N/GDRDMA\"), the plugin's and libfabric's versions the cluster documents, and each rank's CPU affinity to its NIC's NUMA node"
+	n := e.Network.Value
+	switch {
 	case n == "IB":
-		return "the network: pin each rank's NIC (NCCL_IB_HCA, from -topo) and its CPU affinity to the NIC's NUMA node; check GPUDirect RDMA (NCCL_NET_GDR_LEVEL) and NCCL_IB_QPS_PER_CONNECTION"
+		return "the network: " + ib
+	case ibTransport(e) && strings.HasPrefix(n, rdmaPlugin):
+		return fmt.Sprintf("the network: NCCL ran over the network plugin %q (NCCL_DEBUG=INFO, line %d): HPC-X's nccl-rdma-sharp-plugins, NCCL's InfiniBand transport built as a plugin (its channel lines say \"via NET/IBext_v8/...\"), which reads NCCL_IB_*: %s", n, e.Network.Line, ib)
+	case ibTransport(e) && e.Network.Known():
+		return fmt.Sprintf("the network: NCCL ran over the network plugin %q, which lists its devices as NCCL's InfiniBand transport does (NCCL_DEBUG=INFO, line %d), a build of that transport: %s", n, e.NICs[0].Line, ib)
 	case !e.Network.Known() && !e.Provider.Known():
-		// No line says which transport ran: NCCL_IB_* act on NCCL's own
-		// InfiniBand and RoCE transport alone.
-		return "the network: pin each rank's NIC and its CPU affinity to the NIC's NUMA node, and check GPUDirect RDMA (NCCL_NET_GDR_LEVEL); over NCCL's InfiniBand or RoCE transport, NCCL_IB_HCA (from -topo) and NCCL_IB_QPS_PER_CONNECTION, while a network plugin (aws-ofi-nccl over EFA or Slingshot) has settings of its own (NCCL_DEBUG=INFO's \"Using network\" line says which ran)"
+		if ibTransport(e) {
+			// The IB device line, with no line naming the network:
+			// NCCL's InfiniBand transport, its own or a plugin's build.
+			return fmt.Sprintf("the network: NCCL listed InfiniBand devices (NCCL_DEBUG=INFO, line %d), as its own InfiniBand transport and the nccl-rdma-sharp-plugins build of it do, both of which read NCCL_IB_*: %s", e.NICs[0].Line, ib)
+		}
+		// No line says which transport ran: NCCL_IB_* act on the
+		// InfiniBand transport alone.
+		return "the network: pin each rank's NIC and its CPU affinity to the NIC's NUMA node, and check GPUDirect RDMA (NCCL_NET_GDR_LEVEL); over NCCL's InfiniBand or RoCE transport, NCCL_IB_HCA (from -topo) and NCCL_IB_QPS_PER_CONNECTION, while an OFI network plugin (aws-ofi-nccl over EFA or Slingshot) has settings of its own (NCCL_DEBUG=INFO's \"Using network\" line says which ran)"
 	case !e.Network.Known():
-		return fmt.Sprintf("the network: NCCL ran over the OFI plugin's %s provider, whose settings are its own (NCCL_IB_* do not apply): check that it uses every NIC with GPUDirect RDMA (NCCL_DEBUG=INFO's channel lines say \"via NET/.../N/GDRDMA\"), the plugin's and libfabric's versions the cluster documents, and each rank's CPU affinity to its NIC's NUMA node", e.Provider.Value)
+		return fmt.Sprintf("the network: NCCL ran over the OFI plugin's %s provider, "+ofi, e.Provider.Value, "...")
 	case n == "Socket":
 		return "the network: NCCL ran over sockets, without RDMA: check that its InfiniBand transport or the cluster's network plugin loads (NCCL_DEBUG=INFO says \"Using network IB\" or the plugin's name), and NCCL_SOCKET_IFNAME, NCCL_SOCKET_NTHREADS and NCCL_NSOCKS_PERTHREAD if sockets it must be"
+	case ofiPlugin(e):
+		return fmt.Sprintf("the network: NCCL ran over the OFI plugin %q, "+ofi, n, n)
 	}
-	return fmt.Sprintf("the network: NCCL ran over the %s plugin, whose settings are its own (NCCL_IB_* do not apply): check that it uses every NIC with GPUDirect RDMA (NCCL_DEBUG=INFO's channel lines say \"via NET/%s/N/GDRDMA\"), the plugin's and libfabric's versions the cluster documents, and each rank's CPU affinity to its NIC's NUMA node", e.Network.Value, e.Network.Value)
+	return fmt.Sprintf("the network: NCCL ran over the network plugin %q, whose settings its documentation gives: check that it uses every NIC with GPUDirect RDMA (NCCL_DEBUG=INFO's channel lines say \"via NET/.../N/GDRDMA\"), its version the cluster documents, and each rank's CPU affinity to its NIC's NUMA node", n)
+}
+
+// ibTransport reports that the network NCCL ran is its InfiniBand and
+// RoCE transport, which NCCL_IB_* configure: "Using network IB", or a
+// plugin that is not OFI whose devices the log lists as that transport
+// lists them ("NET/IB : Using [0]mlx5_0:1/IB/SHARP ...", net_ib.cc). HPC-X's
+// nccl-rdma-sharp-plugins is such a build: it names itself "NCCL RDMA
+// Plugin v8" ("Using network NCCL RDMA Plugin v8"), runs its IB transport
+// IBext_v8 ("P2P plugin v8 IBext_v8", the name its channel lines carry:
+// "via NET/IBext_v8/1/GDRDMA"), and reads NCCL_IB_HCA and the NCCL_IB_*
+// parameters (src/p2p_plugin.c, src/ib_plugin.c). aws-ofi-nccl prints no
+// such line. A log without the network's line whose devices are listed so
+// ran one of the two.
+func ibTransport(e nccltests.Evidence) bool {
+	switch {
+	case e.Network.Value == "IB":
+		return true
+	case e.Network.Value == "Socket" || ofiPlugin(e):
+		return false
+	}
+	return strings.HasPrefix(e.Network.Value, rdmaPlugin) ||
+		slices.ContainsFunc(e.NICs, func(n nccltests.NIC) bool { return n.Link == "IB" || n.Link == "RoCE" || n.Link == "ETH" })
+}
+
+// rdmaPlugin begins the name of nccl-rdma-sharp-plugins' network, "NCCL
+// RDMA Plugin v8" (src/p2p_plugin.c).
+const rdmaPlugin = "NCCL RDMA Plugin"
+
+// ofiPlugin reports that the network NCCL ran is the OFI plugin
+// (aws-ofi-nccl, over EFA or Slingshot's cxi): its provider line ("NET/OFI
+// Selected Provider is efa") or its name ("Using network AWS Libfabric",
+// "Libfabric" in releases outside AWS).
+func ofiPlugin(e nccltests.Evidence) bool {
+	return e.Provider.Known() || strings.Contains(e.Network.Value, "Libfabric")
 }
 
 // pinsShown is the most pins pins advises for one finding.

@@ -325,21 +325,46 @@ func TestSpans(t *testing.T) {
 // log runs sockets ("Using network Socket", line 25); a log without debug
 // lines gets NCCL's InfiniBand transport's settings only as one case of two,
 // beside a plugin's own; a log whose OFI plugin names its provider (cxi, a
-// Slingshot network) but not the network gets the plugin's.
+// Slingshot network) but not the network gets the plugin's. HPC-X's
+// nccl-rdma-sharp-plugins is NCCL's InfiniBand transport built as a plugin,
+// which NCCL_IB_* configure: the DOCA H100 log runs it ("Using network NCCL
+// RDMA Plugin v8", line 29; "NCCL_IB_QPS_PER_CONNECTION set by environment
+// to 64", line 33), and KISTI's A100 log, which keeps no "Using network"
+// line, lists its InfiniBand devices ("NET/IB : Using [0]mlx5_2:1/IB/SHARP
+// ...", line 16) and names its IBext_v8 transport in its channel lines
+// (line 18). A plugin neither OFI nor InfiniBand gets no claim about
+// NCCL_IB_* or libfabric.
 func TestNetworkAdvice(t *testing.T) {
+	const real = "../../data/nccltests/testdata/real/"
 	for _, c := range []struct {
-		name      string
-		e         nccltests.Evidence
-		want, not string
+		name string
+		e    nccltests.Evidence
+		want []string
+		not  []string
 	}{
-		{"p4d", firstTable(t, "../../data/nccltests/testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log").Evidence, "via NET/AWS Libfabric/N/GDRDMA", "NCCL_IB_HCA"},
-		{"h800", firstTable(t, "../../data/nccltests/testdata/real/h800_1x8_broadcast_ncclinfo.log").Evidence, "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA"},
-		{"no debug lines", nccltests.Evidence{}, "over NCCL's InfiniBand or RoCE transport, NCCL_IB_HCA", "NCCL_SOCKET_IFNAME"},
-		{"cxi", nccltests.Evidence{Provider: nccltests.Fact[string]{Value: "cxi", Line: 3}}, "the OFI plugin's cxi provider", "NCCL_IB_HCA"},
+		{"p4d", firstTable(t, real+"a100_2x8_allreduce_efa_p4d_ncclinfo.log").Evidence, []string{`OFI plugin "AWS Libfabric"`, "via NET/AWS Libfabric/N/GDRDMA", "NCCL_IB_* do not apply"}, []string{"NCCL_IB_HCA"}},
+		{"h800", firstTable(t, real+"h800_1x8_broadcast_ncclinfo.log").Evidence, []string{"NCCL_SOCKET_IFNAME"}, []string{"NCCL_IB_HCA"}},
+		{"no debug lines", nccltests.Evidence{}, []string{"over NCCL's InfiniBand or RoCE transport, NCCL_IB_HCA"}, []string{"NCCL_SOCKET_IFNAME"}},
+		{"cxi", nccltests.Evidence{Provider: nccltests.Fact[string]{Value: "cxi", Line: 3}}, []string{"the OFI plugin's cxi provider"}, []string{"NCCL_IB_HCA"}},
+		{"doca", firstTable(t, real+"h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log").Evidence,
+			[]string{`network plugin "NCCL RDMA Plugin v8" (NCCL_DEBUG=INFO, line 29)`, "nccl-rdma-sharp-plugins", "via NET/IBext_v8/", "NCCL_IB_HCA", "NCCL_IB_QPS_PER_CONNECTION"},
+			[]string{"do not apply", "libfabric", "Plugin v8 plugin", "NET/NCCL RDMA"}},
+		{"kisti", firstTable(t, real+"a100_4x2_allreduce_collnet_kisti_nccltests311.log").Evidence,
+			[]string{"InfiniBand devices (NCCL_DEBUG=INFO, line 16)", "NCCL_IB_HCA", "NCCL_IB_QPS_PER_CONNECTION"},
+			[]string{"do not apply", "libfabric", "aws-ofi-nccl"}},
+		{"another plugin", nccltests.Evidence{Network: nccltests.Fact[string]{Value: "Acme Net", Line: 7}},
+			[]string{`network plugin "Acme Net"`, "GDRDMA"}, []string{"NCCL_IB_", "libfabric", "Acme Net plugin"}},
 	} {
 		a := networkAdvice(c.e)
-		if !strings.Contains(a, c.want) || strings.Contains(a, c.not) {
-			t.Errorf("%s: advice %q; want %q in it and no %q", c.name, a, c.want, c.not)
+		for _, w := range c.want {
+			if !strings.Contains(a, w) {
+				t.Errorf("%s: advice %q; want %q in it", c.name, a, w)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(a, n) {
+				t.Errorf("%s: advice %q; want no %q", c.name, a, n)
+			}
 		}
 	}
 }

@@ -342,7 +342,10 @@ func predictOn(m *Machine, h Hardware, q Query, sizes []float64) ([]Prediction, 
 // from the GPUs (from a graph search of a run across nodes), and NVLS
 // (which NCCL finds only on an NVSwitch). Where the OFI plugin runs over
 // Slingshot, the rate is Slingshot's (withSlingshot). Where the tables' lines
-// disagree, the first table's stand, and a note says so.
+// disagree, the first table's stand, and a note says so. The GPUs a host
+// holds at least are the tables' (HostGPUs), with the source log where
+// their Rank lines show them (hostGPUsSource), where nothing gives the
+// host's.
 //
 // Where the lines name the EC2 instance the log ran on (aws-ofi-nccl's
 // platform line, Evidence.Platform) and the catalog holds it, its NICs
@@ -410,7 +413,8 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 			break
 		}
 	}
-	return h, notes
+	n := HostGPUs(tables)
+	return h.atLeast(n, hostGPUsSource(tables, n)), notes
 }
 
 // withRunNICs takes the NICs that the ranks on one host of table t drive,

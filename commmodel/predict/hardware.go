@@ -218,9 +218,13 @@ func (h *Hardware) PerHost() int {
 }
 
 // atLeast returns h with a host of at least n GPUs, as the runs of source
-// src show, where the host's GPUs are not known.
+// src show, where the host's GPUs are not known. A bound that a log shows
+// replaces the same bound assumed.
 func (h Hardware) atLeast(n int, src Source) Hardware {
-	if !h.hostKnown() && n > h.hostGPUs {
+	if h.hostKnown() {
+		return h
+	}
+	if n > h.hostGPUs || n > 0 && n == h.hostGPUs && h.Sources.HostGPUs == SourceAssumed && src != SourceAssumed {
 		h.hostGPUs, h.Sources.HostGPUs = n, src
 	}
 	return h

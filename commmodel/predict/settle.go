@@ -324,8 +324,7 @@ func hostGPUsSource(tables []Table, n int) Source {
 
 // FromTables returns h with what the tables say of the machine, for runs
 // of perHost GPUs a host (0 for the tables' own): the facts their logs
-// print (WithEvidence), the GPUs a host holds at least (HostGPUs of the
-// tables, with the source log, where nothing gives the host's), the fabric
+// print, the GPUs a host holds at least among them (WithEvidence), the fabric
 // of a host of that many GPUs (ForHosts), the NICs a node that the tables
 // across nodes fit best (FitNICs) and the fabric they settle
 // (FitSwitches). It is what commlab's commands make of a user's logs, and
@@ -335,7 +334,6 @@ func (h Hardware) FromTables(tables []Table, perHost int) (Hardware, []string) {
 	tablesHost := HostGPUs(tables)
 	perHost = max(perHost, tablesHost)
 	hw, notes := h.WithEvidence(tables)
-	hw = hw.atLeast(tablesHost, hostGPUsSource(tables, tablesHost))
 	host := hw.ForHosts(perHost)
 	switch {
 	case host.Fabric != hw.Fabric && hw.Sources.Fabric == SourceLog:
