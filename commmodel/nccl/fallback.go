@@ -39,21 +39,36 @@ func MayBeIgnored(a Algo) bool {
 // left NVLS out of an AllGather of 8-bit types.
 var nvlsAllGatherFrom = Version{2, 22, 3}
 
-// LeftOutCalls says which calls of f NCCL release v leaves algorithm a out
-// of, for facts of the call the model does not see (MayBeIgnored), and ""
-// where none: "a ReduceScatter of ncclAvg or of a pre-multiplied sum" for
-// PAT's ReduceScatter, where PAT's AllGather is left out only on a network
-// device that offloads.
-func LeftOutCalls(f Func, a Algo, v Version) string {
+// LeftOutCalls says which calls of f NCCL, at m's release and node count,
+// leaves algorithm a out of, for facts of the call the model does not see
+// (MayBeIgnored), and "" where none. updateCollCostTable (src/enqueue.cc;
+// getAlgoInfo in 2.18, topoGetAlgoInfo in 2.19 to 2.21) leaves out
+//   - NVLS and NVLSTree where the call's nvlsSupport is 0 (its reduction or
+//     datatype, AllGather aside from 2.22.3), and NVLS across nodes where
+//     the call's collNetSupport is not 1, which for a reduction needs the
+//     network plugin's CollNet to support its operation and datatype
+//     (ncclGetCollNetSupport);
+//   - PAT for a ReduceScatter of ncclAvg or a pre-multiplied sum, and on a
+//     network device that offloads (ncclPatEnable, src/graph/tuning.cc);
+//   - CollNetDirect and CollNetChain where the call's collNetSupport is not
+//     1.
+func (m *Model) LeftOutCalls(f Func, a Algo) string {
 	reduces := f == FuncAllReduce || f == FuncReduceScatter || f == FuncReduce
+	collNet := "a reduction and datatype the network plugin's CollNet does not support"
 	switch a {
 	case AlgoNVLS, AlgoNVLSTree:
+		nvls := ""
 		switch {
 		case reduces:
-			return "a reduction or datatype NVLS does not run: ncclAvg, ncclProd, or other than sum on float and double"
-		case f == FuncAllGather && v.Before(nvlsAllGatherFrom):
-			return "an AllGather of a datatype NVLS does not run, 8-bit types and FP8"
+			nvls = "a reduction or datatype NVLS does not run: ncclAvg, ncclProd, or other than sum on float and double"
+		case f == FuncAllGather && m.v.Before(nvlsAllGatherFrom):
+			nvls = "an AllGather of a datatype NVLS does not run, 8-bit types and FP8"
 		}
+		if a == AlgoNVLS && m.nNodes > 1 && reduces {
+			// NVLS across nodes runs through CollNet.
+			nvls += ", or " + collNet
+		}
+		return nvls
 	case AlgoPAT:
 		offload := "a network device that offloads (ncclPatEnable)"
 		if f == FuncReduceScatter {
@@ -62,7 +77,7 @@ func LeftOutCalls(f Func, a Algo, v Version) string {
 		return offload
 	case AlgoCollNetDirect, AlgoCollNetChain:
 		if reduces {
-			return "a reduction and datatype the network plugin's CollNet does not support, or a job without CollNet enabled"
+			return collNet + ", or a job without CollNet enabled"
 		}
 		return "a job without CollNet enabled (NCCL_COLLNET_ENABLE)"
 	}

@@ -121,6 +121,12 @@ type Model struct {
 	// skip marks combinations the per-call selection leaves out even with
 	// a bandwidth (enqueue.cc's checks).
 	skip [NumFuncs][NumAlgos]bool
+	// nvSwitch, collNet and pat are Config's; nvlsCh is the NVLS graph's
+	// channels after New drops a graph NCCL would not search. leftOut
+	// reads them to say why an algorithm is not in the cost table.
+	nvSwitch, collNet bool
+	pat               PATMode
+	nvlsCh            int
 }
 
 // New runs NCCL's tuning model for cfg. It returns an error for a version
@@ -159,7 +165,7 @@ func New(cfg Config) (*Model, error) {
 		return nil, fmt.Errorf("nccl: compute capability %d to %d: want 30 <= min <= max (9.0 is 90)", cfg.MinCompCap, maxCC)
 	}
 	m := &Model{v: v, nRanks: cfg.Ranks, nNodes: cfg.Nodes, minCC: cfg.MinCompCap, maxCC: maxCC, cpu: cfg.CPU, isa: cfg.ISA,
-		algoEnv: cfg.Algo, protoEnv: cfg.Proto}
+		algoEnv: cfg.Algo, protoEnv: cfg.Proto, nvSwitch: cfg.NVSwitch, collNet: cfg.CollNet, pat: cfg.PAT}
 	if cfg.Constants != nil {
 		m.c = *cfg.Constants
 	} else {
@@ -173,6 +179,7 @@ func New(cfg Config) (*Model, error) {
 		// NCCL searches NVLS only with an NVSwitch from Hopper on.
 		gs.NVLS = Graph{}
 	}
+	m.nvlsCh = gs.NVLS.NChannels
 	// comm->nChannels = treeGraph->nChannels = ringGraph->nChannels =
 	// min(tree, ring) (NCCL 2.30.7 src/init.cc).
 	nc := min(gs.Ring.NChannels, gs.Tree.NChannels)

@@ -276,7 +276,8 @@ func (r TunerRule) dead() string {
 	return ""
 }
 
-// leftOut says why NCCL leaves (f, a, p) out of m's cost table.
+// leftOut says why NCCL leaves (f, a, p) out of m's cost table, each cause
+// as NCCL's code at m's release has it.
 func (m *Model) leftOut(f Func, a Algo, p Protocol) string {
 	anyLL128 := false
 	for b := range Algo(NumAlgos) {
@@ -287,27 +288,117 @@ func (m *Model) leftOut(f Func, a Algo, p Protocol) string {
 		env = fmt.Sprintf(" (NCCL_ALGO=%q, NCCL_PROTO=%q may leave it out)", m.algoEnv, m.protoEnv)
 	}
 	switch {
-	case env != "" && !m.modelled(f, a):
-		return fmt.Sprintf("NCCL does not run %v for %v%s", a, f, env)
+	case !m.modelled(f, a):
+		return m.notRun(f, a) + env
 	case env != "" && p == LL128 && !anyLL128:
 		return "LL128 is off" + env
 	case env != "":
 		return "NCCL leaves it out here" + env
-	case !m.modelled(f, a):
-		return fmt.Sprintf("NCCL does not run %v for %v", a, f)
 	case (a == AlgoNVLS || a == AlgoNVLSTree || a == AlgoPAT) && p != Simple:
 		return fmt.Sprintf("%v runs Simple only", a)
 	case p == LL128 && !anyLL128:
 		return "LL128 is off on this machine"
+	case a == AlgoNVLS || a == AlgoNVLSTree:
+		return m.nvlsLeftOut(f, a)
+	case a == AlgoCollNetDirect || a == AlgoCollNetChain:
+		return m.collNetLeftOut(a)
+	case a == AlgoPAT:
+		return m.patLeftOut()
+	}
+	return "NCCL leaves it out here"
+}
+
+// notRun says why ncclTopoTuneModel (src/graph/tuning.cc) computes no time
+// for (f, a) at m's release (modelled): an algorithm the release does not
+// have (PAT before 2.23; NVLS, NVLSTree and CollNetDirect in 2.8, whose
+// src/include/devcomm.h counts Tree, Ring and CollNet), one it runs for
+// AllReduce alone before a later release ran it for AllGather and
+// ReduceScatter (NVLS from 2.19, CollNetDirect from 2.20), or one NCCL runs
+// for no release of f (Tree for AllGather).
+func (m *Model) notRun(f Func, a Algo) string {
+	v := m.v
+	gather := f == FuncAllGather || f == FuncReduceScatter
+	switch {
+	case v.legacy() && (a == AlgoNVLS || a == AlgoNVLSTree || a == AlgoCollNetDirect || a == AlgoPAT),
+		a == AlgoPAT && !v.from(23, 0):
+		return fmt.Sprintf("NCCL %v has no %v", v, a)
+	case v.legacy() && (a == AlgoTree || a == AlgoCollNetChain):
+		return fmt.Sprintf("NCCL %v runs %v for AllReduce only", v, a)
+	case gather && a == AlgoNVLS && !v.from(19, 0):
+		return fmt.Sprintf("NCCL %v runs NVLS for AllReduce only; 2.19 and later run it for %v too", v, f)
+	case gather && a == AlgoCollNetDirect && !v.from(20, 0):
+		return fmt.Sprintf("NCCL %v runs CollNetDirect for AllReduce only; 2.20 and later run it for %v too", v, f)
+	}
+	return fmt.Sprintf("NCCL does not run %v for %v", a, f)
+}
+
+// nvlsLeftOut says why NVLS or NVLSTree, modelled for f, is not in the cost
+// table:
+//   - NCCL searches an NVLS graph only with an NVSwitch and every GPU
+//     Hopper or later (src/graph/search.cc ncclTopoCompute);
+//   - ncclTopoTuneModel (src/graph/tuning.cc) disables NVLSTree on one node,
+//     and NVLS across nodes where CollNet is not supported;
+//   - 2.19 to 2.26 leave NVLS out of AllGather and ReduceScatter across
+//     nodes (src/enqueue.cc topoGetAlgoInfo, updateCollCostTable from 2.22),
+//     2.26 and later out of any function but AllReduce beyond
+//     NCCL_MAX_NVLS_ARITY (32) local ranks;
+//   - 2.27 and later run NVLS AllGather and ReduceScatter across nodes only
+//     with CollNet and a head for every local rank (ncclTopoTuneModel), and
+//     2.28 and later NVLS only on two channels or more.
+func (m *Model) nvlsLeftOut(f Func, a Algo) string {
+	v := m.v
+	gather := f == FuncAllGather || f == FuncReduceScatter
+	switch {
+	case !m.nvSwitch || m.minCC < 90:
+		return "NCCL searches no NVLS graph without an NVSwitch and Hopper or later GPUs"
+	case m.nvlsCh == 0:
+		return "the NVLS graph has no channel"
 	case a == AlgoNVLSTree && m.nNodes == 1:
 		return "NVLSTree needs more than one node"
-	case a == AlgoNVLS || a == AlgoNVLSTree:
-		return "NVLS is absent (it needs NVSwitch, Hopper or later, and CollNet across nodes)"
-	case a == AlgoCollNetDirect || a == AlgoCollNetChain:
-		return "CollNet is off"
-	case a == AlgoPAT && m.isa != "":
+	case a == AlgoNVLS && m.nNodes > 1 && !m.collNet:
+		return "NCCL runs NVLS across nodes only with CollNet support, off here: NCCL_COLLNET_ENABLE=1 and a CollNet network plugin"
+	case gather && a == AlgoNVLS && m.nNodes > 1 && !v.from(27, 0):
+		return fmt.Sprintf("NCCL %v runs NVLS for %v on one node only; 2.27 and later run it across nodes with CollNet", v, f)
+	case f != FuncAllReduce && m.nRanks/m.nNodes > 32 && v.from(26, 0):
+		return fmt.Sprintf("NCCL runs NVLS for %v on at most 32 GPUs a node, NCCL_MAX_NVLS_ARITY", f)
+	case gather && a == AlgoNVLS && m.nNodes > 1:
+		return fmt.Sprintf("NCCL runs NVLS for %v across nodes only with a CollNet head for every GPU of a node", f)
+	case v.from(28, 0) && m.nvlsCh < 2:
+		return fmt.Sprintf("NCCL %v runs NVLS only on two channels or more, and the NVLS graph has %d", v, m.nvlsCh)
+	}
+	return "NCCL leaves it out here"
+}
+
+// collNetLeftOut says why CollNetDirect or CollNetChain is not in the cost
+// table: ncclTopoTuneModel (src/graph/tuning.cc) disables both without
+// CollNet support and CollNetDirect without an NVSwitch, and
+// updateCollCostTable (src/enqueue.cc) leaves both out beyond
+// NCCL_MAX_DIRECT_ARITY+1 (8) local ranks.
+func (m *Model) collNetLeftOut(a Algo) string {
+	switch {
+	case !m.collNet:
+		return "CollNet is off here: NCCL_COLLNET_ENABLE=1 and a CollNet network plugin"
+	case a == AlgoCollNetDirect && !m.nvSwitch:
+		return "CollNetDirect needs an NVSwitch"
+	case m.nRanks/m.nNodes > 8:
+		return fmt.Sprintf("NCCL runs %v on at most 8 GPUs a node, NCCL_MAX_DIRECT_ARITY+1", a)
+	}
+	return "NCCL leaves it out here"
+}
+
+// patLeftOut says why PAT, modelled for its function, is not in the cost
+// table: RCCL runs it only with NCCL_PAT_ENABLE=1, NCCL 2.26 and later not
+// below SM60, and ncclPatEnable (src/graph/tuning.cc) by default only on
+// one rank per node.
+func (m *Model) patLeftOut() string {
+	switch {
+	case m.isa != "" && m.pat != PATOn:
 		return "RCCL runs PAT only with NCCL_PAT_ENABLE=1"
-	case a == AlgoPAT:
+	case m.v.from(26, 0) && m.minCC < 60:
+		return "PAT needs SM60 or later"
+	case m.pat == PATOff:
+		return "PAT is off: NCCL_PAT_ENABLE=0"
+	case m.nNodes != m.nRanks:
 		return "PAT needs one rank per node"
 	}
 	return "NCCL leaves it out here"
@@ -438,10 +529,10 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 						// function on this release (NVLS for AllGather from
 						// 2.22.3) needs no fallback, though one after it,
 						// as tune writes, does no harm.
-						if taken >= 0 && sure < 0 && LeftOutCalls(f, lines[taken].rule.Algo, c.Model.Version()) != "" {
+						if taken >= 0 && sure < 0 && c.Model.LeftOutCalls(f, lines[taken].rule.Algo) != "" {
 							if l := lines[taken].line; l != bareLine {
 								bare.flush()
-								bareLine, bareCalls = l, LeftOutCalls(f, lines[taken].rule.Algo, c.Model.Version())
+								bareLine, bareCalls = l, c.Model.LeftOutCalls(f, lines[taken].rule.Algo)
 							}
 							bare.add(lo, hi)
 						} else {

@@ -145,7 +145,7 @@ func TestCheckTunerRules(t *testing.T) {
 		{4, HazardShadowed, "line 2"}, // the rest of line 2 comes first
 		{5, HazardIgnored, "NCCL does not run Tree for AllGather"},
 		{7, HazardIgnored, "LL128 is off"},
-		{8, HazardIgnored, "NVLS is absent"},
+		{8, HazardIgnored, "NCCL runs NVLS across nodes only with CollNet support"},
 		{10, HazardDead, "nRanks 1"},
 		{11, HazardMisread, "matches nothing"},
 		{11, HazardDead, "min_bytes 100 above max_bytes 10"},
@@ -302,6 +302,71 @@ func TestCheckTunerRulesFallback(t *testing.T) {
 	}
 }
 
+// TestLeftOutCauses: the ignored-rule message names the cause NCCL's code
+// at the model's release has, and no other. Each case's source is NCCL's
+// code at that release, as named.
+func TestLeftOutCauses(t *testing.T) {
+	with := func(c Config, edit func(*Config)) Config { edit(&c); return c }
+	two := hopperConfig(Latest, 2, PathPIX)
+	cases := []struct {
+		name string
+		cfg  Config
+		f    Func
+		a    Algo
+		p    Protocol
+		want string
+	}{
+		// src/graph/tuning.cc ncclTopoTuneModel: without CollNet support
+		// "a == NCCL_ALGO_NVLS && comm->nNodes > 1" is disabled; the
+		// NVSwitch and Hopper GPUs are there.
+		{"NVLS across nodes, 2.30.7", two, FuncAllReduce, AlgoNVLS, Simple,
+			"NCCL runs NVLS across nodes only with CollNet support, off here"},
+		{"NVLS across nodes, 2.18.6", hopperConfig(Version{2, 18, 6}, 2, PathPIX), FuncAllReduce, AlgoNVLS, Simple,
+			"NCCL runs NVLS across nodes only with CollNet support, off here"},
+		// src/graph/search.cc ncclTopoCompute: no NVLS graph without an
+		// NVSwitch or below compute capability 9.0.
+		{"NVLS on A100", with(h100Node(Latest), func(c *Config) { c.MinCompCap = 80 }), FuncAllReduce, AlgoNVLS, Simple,
+			"NCCL searches no NVLS graph without an NVSwitch and Hopper or later GPUs"},
+		{"NVLS without NVSwitch", with(h100Node(Latest), func(c *Config) { c.NVSwitch = false }), FuncAllReduce, AlgoNVLS, Simple,
+			"NCCL searches no NVLS graph without an NVSwitch and Hopper or later GPUs"},
+		// ncclTopoTuneModel: "Disable NVLS Tree on a single node".
+		{"NVLSTree on one node", h100Node(Latest), FuncAllReduce, AlgoNVLSTree, Simple, "NVLSTree needs more than one node"},
+		// src/include/nccl_common.h: 2.23.4 adds NCCL_ALGO_PAT (6) to
+		// NCCL_NUM_ALGORITHMS 7; 2.21.5 counts 6, without it.
+		{"PAT, 2.21.5", with(hopperConfig(Version{2, 21, 5}, 1, PathPIX), func(c *Config) { c.Ranks, c.Nodes = 2, 2 }),
+			FuncAllGather, AlgoPAT, Simple, "NCCL 2.21.5 has no PAT"},
+		// ncclTopoTuneModel 2.18.6 computes Ring alone for AllGather
+		// ("coll == ncclFuncAllGather && a != NCCL_ALGO_RING" skipped);
+		// 2.19 adds NVLS for AllGather and ReduceScatter.
+		{"NVLS AllGather, 2.18.6", h100Node(Version{2, 18, 6}), FuncAllGather, AlgoNVLS, Simple,
+			"NCCL 2.18.6 runs NVLS for AllReduce only; 2.19 and later run it for AllGather too"},
+		// Tree has no AllGather in any release.
+		{"Tree AllGather", h100Node(Latest), FuncAllGather, AlgoTree, Simple, "NCCL does not run Tree for AllGather"},
+		// src/enqueue.cc topoGetAlgoInfo 2.21.5: NVLS is skipped for
+		// AllGather and ReduceScatter "&& comm->nNodes > 1", with CollNet
+		// on.
+		{"NVLS AllGather across nodes, 2.21.5", with(hopperConfig(Version{2, 21, 5}, 2, PathPIX), func(c *Config) { c.CollNet = true }),
+			FuncAllGather, AlgoNVLS, Simple, "NCCL 2.21.5 runs NVLS for AllGather on one node only"},
+		// ncclPatEnable: "PAT only supports 1 GPU per node".
+		{"PAT on 8 a node", two, FuncAllGather, AlgoPAT, Simple, "PAT needs one rank per node"},
+		// ncclTopoTuneModel: CollNet disabled without CollNet support.
+		{"CollNet off", two, FuncAllReduce, AlgoCollNetChain, Simple, "CollNet is off here"},
+	}
+	for _, c := range cases {
+		m, err := New(c.cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if m.Available(c.f, c.a, c.p) {
+			t.Errorf("%s: %v/%v/%v is available", c.name, c.f, c.a, c.p)
+			continue
+		}
+		if got := m.leftOut(c.f, c.a, c.p); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s: %q, want it to start %q", c.name, got, c.want)
+		}
+	}
+}
+
 // TestCheckTunerRulesFallbackCauses: the no-fallback problem names only the
 // calls NCCL leaves the rule's algorithm out of for the rule's function
 // (LeftOutCalls, NCCL 2.30.7 src/enqueue.cc updateCollCostTable and
@@ -313,10 +378,20 @@ func TestCheckTunerRulesFallback(t *testing.T) {
 // gains "|| func == ncclFuncAllGather"), so a lone NVLS AllGather rule on
 // one node of 8 H100s needs no fallback there, and does under 2.21.5,
 // whose ncclNvlsSupported left NVLS out of an AllGather of 8-bit types.
+// Across nodes, with CollNet on, NVLS AllReduce is also left out of a call
+// whose collNetSupport is not 1 ("a == NCCL_ALGO_NVLS && collNetSupport !=
+// 1 && comm->nNodes > 1"), a reduction the CollNet plugin does not support
+// (ncclGetCollNetSupport).
 func TestCheckTunerRulesFallbackCauses(t *testing.T) {
 	cfg := hopperConfig(Latest, 1, PathPIX)
 	cfg.Ranks, cfg.Nodes = 4, 4
 	perNode1, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = hopperConfig(Latest, 2, PathPIX)
+	cfg.CollNet = true
+	collNet2, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,6 +415,8 @@ func TestCheckTunerRulesFallbackCauses(t *testing.T) {
 		{"NVLS AllReduce", node(Latest), "allreduce,0,18446744073709551615,nvls,simple,16,1,8",
 			[]string{"a reduction or datatype NVLS does not run"}, []string{"PAT", "CollNet", "ReduceScatter"}},
 		{"NVLS AllGather, 2.30.7", node(Latest), "allgather,0,18446744073709551615,nvls,simple,16,1,8", nil, nil},
+		{"NVLS AllReduce across nodes", TunerComm{2, collNet2}, "allreduce,0,18446744073709551615,nvls,simple,16,2,16",
+			[]string{"a reduction or datatype NVLS does not run", "or a reduction and datatype the network plugin's CollNet does not support"}, []string{"PAT"}},
 		{"NVLS AllGather, 2.21.5", node(Version{2, 21, 5}), "allgather,0,18446744073709551615,nvls,simple,16,1,8",
 			[]string{"an AllGather of a datatype NVLS does not run, 8-bit types"}, []string{"PAT", "ncclAvg"}},
 	} {
