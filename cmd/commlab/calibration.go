@@ -174,11 +174,35 @@ func (f machineFlags) inputs() []string {
 	return in
 }
 
-// namesSystem reports whether the -hw description spec names a system of
-// the catalog, which names its GPU.
-func namesSystem(spec string) bool {
+// systemGPU is the GPU of the catalog's system the -hw description spec
+// names (system=NAME), "" where it names none.
+func systemGPU(spec string) string {
 	h, err := predict.Describe("", spec)
-	return err == nil && h.System != ""
+	if err != nil || h.System == "" {
+		return ""
+	}
+	return h.GPU.Name
+}
+
+// logPins are the pins every log a command reads starts from: -gpu names
+// the GPU of every table, and -hw system=NAME that of a table whose log
+// names none, so that a system names the GPU as -gpu does in every
+// command.
+func (f machineFlags) logPins() (predict.Pins, error) {
+	spec, err := readDescription(*f.hw)
+	if err != nil {
+		return predict.Pins{}, err
+	}
+	return predict.Pins{GPU: *f.gpu, SystemGPU: systemGPU(spec)}, nil
+}
+
+// machineOf makes the machine t's when neither -gpu nor -calibrate names
+// one: the machine of a command that studies a log (diagnose, plot) is the
+// log's.
+func (f machineFlags) machineOf(t predict.Table) {
+	if *f.gpu == "" && *f.calibrate == "" {
+		*f.gpu = t.GPU
+	}
 }
 
 // sameMachine returns predict.SameMachine's error for tables of more than
@@ -217,7 +241,11 @@ type machine struct {
 // ranks sat on hosts is taken to have run on hosts of base.HostGPUs, the
 // command's own, as its problems say.
 func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
-	base.GPU = *f.gpu
+	pins, err := f.logPins()
+	if err != nil {
+		return machine{}, err
+	}
+	base.GPU, base.SystemGPU = pins.GPU, pins.SystemGPU
 	files, err := parseCalibrationFiles(*f.calibrate, base)
 	if err != nil {
 		return machine{}, err
@@ -229,7 +257,7 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	var m machine
 	m.files, m.tables, m.problems, err = readCalibration(files)
 	switch {
-	case errors.Is(err, errNoCalibrationTable) && (*f.gpu != "" || namesSystem(spec)):
+	case errors.Is(err, errNoCalibrationTable) && (*f.gpu != "" || systemGPU(spec) != ""):
 		// The files were read, and every table left out: the machine the
 		// flags name stands, uncalibrated, as the problems say.
 		m.problems = append(m.problems, problem{Message: fmt.Sprintf("-calibrate: no table of %s is left to calibrate on (the lines above say why): the prediction is uncalibrated", strings.Join(m.files, ", "))})

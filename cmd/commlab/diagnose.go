@@ -64,7 +64,11 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	files, err := parseCalibrationFiles(pos[0], predict.Pins{GPU: *machine.gpu})
+	pins, err := machine.logPins()
+	if err != nil {
+		return err
+	}
+	files, err := parseCalibrationFiles(pos[0], pins)
 	if err != nil {
 		return err
 	}
@@ -82,9 +86,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *machine.gpu == "" && *machine.calibrate == "" {
-		*machine.gpu = t.GPU // the machine is the diagnosed table's
-	}
+	machine.machineOf(t)
 	mc, err := machine.load(predict.Pins{Hosts: []predict.Comm{{Nodes: t.Nodes, PerNode: t.PerNode}}}, t.PerNode)
 	if err != nil {
 		return err

@@ -103,8 +103,12 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 			return plotRequest{}, flagErrorf("-marks %q: want crossovers, breaks, crossovers,breaks or none", *marks)
 		}
 	}
+	pins, err := machine.logPins()
+	if err != nil {
+		return plotRequest{}, err
+	}
 	for _, p := range pos {
-		files, err := parseCalibrationFiles(p, predict.Pins{GPU: *machine.gpu})
+		files, err := parseCalibrationFiles(p, pins)
 		if err != nil {
 			return plotRequest{}, err
 		}
@@ -176,9 +180,7 @@ func (req plotRequest) build() (*plotted, error) {
 		pl.problems = append(pl.problems, problems...)
 		pl.logs = append(pl.logs, plottedLog{table: t})
 	}
-	if *req.machine.gpu == "" && *req.machine.calibrate == "" {
-		*req.machine.gpu = pl.logs[0].table.GPU // the machine is the first log's
-	}
+	req.machine.machineOf(pl.logs[0].table) // the machine is the first log's
 	plotted := make([]predict.Table, len(pl.logs))
 	for i := range pl.logs {
 		plotted[i] = pl.logs[i].table

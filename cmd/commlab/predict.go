@@ -449,7 +449,7 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 // system of another GPU is an error.
 func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predict.Hardware, []problem, error) {
 	name := gpu
-	if name == "" && len(tables) > 0 && (tables[0].GPU != predict.UnnamedGPU || !namesSystem(spec)) {
+	if name == "" && len(tables) > 0 && (tables[0].GPU != predict.UnnamedGPU || systemGPU(spec) == "") {
 		name = tables[0].GPU
 	}
 	hw, err := predict.Describe(name, spec)

@@ -417,9 +417,29 @@ func TestTuneRCCLNoPAT(t *testing.T) {
 // so tune refuses with a usage error naming -gpu NAME. A system of the
 // catalog names the GPU as -gpu does, in tune as in predict (dgx-a100, an
 // A100 SXM4 host); the together H100 log's Rank lines name an H100 SXM,
-// which dgx-a100 contradicts: a usage error.
+// which dgx-a100 contradicts: a usage error. diagnose and plot take the
+// system's GPU as theirs too, and no command says the log's GPU is assumed
+// where -hw system= or -gpu names it: the facts give the catalog's A100.
 func TestTuneUnnamedGPU(t *testing.T) {
 	msccl := realLog("a100_2x8_alltoall_msccl48.log") + ":nodes=2:per-node=8"
+	png := filepath.Join(t.TempDir(), "msccl.png")
+	for _, args := range [][]string{
+		{"diagnose", "-hw", "system=dgx-a100", msccl},
+		{"diagnose", "-gpu", "A100-SXM4-80GB", msccl},
+		{"plot", "-hw", "system=dgx-a100", msccl, "-o", png},
+		{"predict", "-calibrate", msccl, "-collective", "alltoall", "-p", "16", "-per-node", "8", "-size", "1MiB", "-hw", "system=dgx-a100"},
+	} {
+		code, out, stderr := runCLI(args...)
+		if code != 0 || !strings.Contains(out, "hardware: A100 SXM4, NVSwitch 12 NVLinks") || strings.Contains(stderr, "give gpu=NAME") {
+			t.Errorf("%q: exit %d, %s\n%s; want an A100 SXM4 and no note of an assumed GPU", args, code, stderr, out)
+		}
+		if args[0] == "diagnose" && !strings.Contains(out, "facts: gpu A100 SXM4 (catalog)") {
+			t.Errorf("%q: %s; want the facts to give the catalog's A100 SXM4", args, out)
+		}
+	}
+	if code, _, stderr := runCLI("diagnose", msccl); code != 0 || !strings.Contains(stderr, "no Rank line names the GPU") {
+		t.Errorf("diagnose without a GPU: exit %d, %s; want the note of an assumed GPU", code, stderr)
+	}
 	code, out, stderr := runCLI("tune", "-calibrate", msccl, "-comms", "2x8", "-hw", "system=dgx-a100", "-o", "-")
 	if code != 0 || !strings.Contains(out, "hardware: A100 SXM4, NVSwitch 12 NVLinks, 8 NICs per host") {
 		t.Errorf("-hw system=dgx-a100: exit %d, %s\n%s; want the rules of a DGX A100", code, stderr, out)
@@ -595,5 +615,47 @@ func TestTuneCheckOneProblem(t *testing.T) {
 	code, stdout, stderr := runCLI("tune", "-check", path, "-gpu", "NVIDIA H100 80GB HBM3", "-comms", "1x2")
 	if code != 1 || !strings.Contains(stdout, "one.conf:6: shadowed rule") || !strings.Contains(stderr, "one.conf: 1 problem: a job that loads it") {
 		t.Errorf("exit %d, %s%s; want exit 1 and 1 problem", code, stdout, stderr)
+	}
+}
+
+// TestTuneCheckCauses: an ignored rule's cause is what NCCL's code does at
+// the machine's release. On two DGX H100 nodes (nvls true) NVLS is there,
+// but ncclTopoTuneModel (src/graph/tuning.cc) disables it across nodes
+// without CollNet support; NCCL 2.21.5 has no PAT at all (2.23.4's
+// src/include/nccl_common.h adds NCCL_ALGO_PAT).
+func TestTuneCheckCauses(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "causes.conf")
+	file := "allreduce,0,18446744073709551615,nvls,simple,16,2,16\nallgather,0,18446744073709551615,pat,simple,2,2,2\n"
+	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h100 := realLog("h100_2x8_allreduce_default_nccltests309.log")
+	for _, c := range []struct {
+		args      []string
+		want, not []string
+	}{
+		{[]string{"-gpu", "NVIDIA H100 80GB HBM3"},
+			[]string{"causes.conf:1: ignored rule: nvls/simple is not in NCCL's cost table of AllReduce on 2 x 8 (NCCL runs NVLS across nodes only with CollNet support"},
+			[]string{"NVLS is absent", "needs NVSwitch"}},
+		{[]string{"-calibrate", h100 + ":version=2.21.5"},
+			[]string{"causes.conf:2: ignored rule: pat/simple is not in NCCL's cost table of AllGather on 2 x 1 (NCCL 2.21.5 has no PAT)",
+				"causes.conf:1: ignored rule: nvls/simple is not in NCCL's cost table of AllReduce on 2 x 8 (NCCL runs NVLS across nodes only with CollNet support"},
+			[]string{"does not run PAT for AllGather"}},
+	} {
+		args := append([]string{"tune", "-check", path, "-comms", "2x8,2x1", "-hw", "system=dgx-h100"}, c.args...)
+		code, stdout, stderr := runCLI(args...)
+		if code != 1 {
+			t.Errorf("%q: exit %d, %s; want 1", c.args, code, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("%q: %s; want %q", c.args, stdout, w)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(stdout, n) {
+				t.Errorf("%q: %s; names %q, which is not the cause", c.args, stdout, n)
+			}
+		}
 	}
 }

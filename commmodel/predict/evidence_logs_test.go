@@ -136,6 +136,20 @@ func TestReadFileNoGPUName(t *testing.T) {
 	if msg := problems[0].Error(); !strings.Contains(msg, ":11:") || !strings.Contains(msg, "gpu=NAME") {
 		t.Errorf("problem %q, want one at line 11 that names gpu=NAME", msg)
 	}
+	// A system the user names gives the table its GPU, without the
+	// problem; a GPU pin comes first.
+	for _, c := range []struct {
+		pins Pins
+		want string
+	}{
+		{Pins{SystemGPU: "MI355X"}, "MI355X"},
+		{Pins{GPU: "MI300X", SystemGPU: "MI355X"}, "MI300X"},
+	} {
+		tabs, problems, err := ReadFile("../../data/nccltests/testdata/real/mi355x_2x8_allreduce_pollara_roce.log", func(int) Pins { return c.pins })
+		if err != nil || len(tabs) != 1 || tabs[0].GPU != c.want || len(problems) != 0 {
+			t.Errorf("pins %+v: tables %v, problems %v, %v; want one of %s and no problem", c.pins, tabs, problems, err, c.want)
+		}
+	}
 }
 
 // TestNodesFromNCCL: nccl#1244's H20 log was posted without its Rank

@@ -43,6 +43,10 @@ type Pins struct {
 	Layout
 	// GPU replaces the Rank lines' GPU name.
 	GPU string
+	// SystemGPU names the GPU of a table whose Rank lines name none, where
+	// the user named the system (a catalog entry that names its GPU); GPU,
+	// when given, comes first.
+	SystemGPU string
 }
 
 // ReadFile reads the nccl-tests log at path and returns its Tables as
@@ -94,7 +98,8 @@ const UnnamedGPU = "unnamed GPU"
 // test i. A test without a known collective (sendrecv, reduce) or node
 // count, or without a sized row, is left out with a problem, a
 // *nccltests.ParseError at the test's line wrapping a *LeftOutError; a test whose Rank lines name
-// no GPU is kept with UnnamedGPU and a problem.
+// no GPU, and whose pins name none either, is kept with UnnamedGPU and a
+// problem.
 func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([]Table, []error) {
 	var out []Table
 	var problems []error
@@ -280,6 +285,9 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 			give = "give nodes=N and per-node=G (or ranks=N), as the table does not give its ranks"
 		}
 		return tab, fmt.Errorf("%s: node count unknown (%s): the table is left out; %s (FILE:test=K:KEY=VALUE for one test)", tab.Collective, noHosts(t), give)
+	}
+	if tab.GPU == "" {
+		tab.GPU = pin.SystemGPU
 	}
 	if tab.GPU == "" {
 		tab.GPU = UnnamedGPU // an unknown GPU, its facts assumed; TablesOf warns
