@@ -274,6 +274,9 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	if err != nil {
 		return machine{}, hwError(*f.hw, err)
 	}
+	if err := tablesFitHost(hw, m.tables); err != nil {
+		return machine{}, err
+	}
 	perNode = max(perNode, predict.HostGPUs(m.tables))
 	if !hw.GPU.Known && hw.Sources.LinkBW != predict.SourceUser && len(m.tables) == 0 {
 		// Calibrate says so in its notes where there are tables.
@@ -289,4 +292,28 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	}
 	m.hw, m.problems = hw, append(m.problems, problems...)
 	return m, nil
+}
+
+// tablesFitHost refuses a table whose run needs hosts of more GPUs than
+// the description gives them (HostFits of the table's own HostGPUs),
+// naming the table, what of its run contradicts the description, and the
+// flags that settle it.
+func tablesFitHost(hw predict.Hardware, tables []predict.Table) error {
+	for _, t := range tables {
+		n := predict.HostGPUs([]predict.Table{t})
+		err := hw.HostFits(n)
+		if err == nil {
+			continue
+		}
+		ran := "the log ran"
+		if n > t.PerNode {
+			ran = fmt.Sprintf("the log ran %d GPUs a node on device %d of its hosts, so at least", t.PerNode, n-1)
+		}
+		fix := fmt.Sprintf("give -hw gpus=%d or more", n)
+		if hw.System != "" {
+			fix = "leave out -hw system=" + hw.System + ", which does not describe the log's hosts"
+		}
+		return flagErrorf("%s: %s %v: %s, or FILE:per-node=G where the log's ranks sat otherwise", t.Name, ran, err, fix)
+	}
+	return nil
 }

@@ -63,3 +63,26 @@ func TestHostGPUsUsage(t *testing.T) {
 		t.Errorf("system=dgx-h100,gpus=4: exit %d, stderr:\n%s\nwant exit 2 (a -hw that does not parse) naming the system's 8", code, stderr)
 	}
 }
+
+// TestHostGPUsTableUsage: a calibration table that ran more GPUs a node
+// than the description gives a host is the contradiction, not the query's
+// -per-node: the usage error names the table, its run and the flag that
+// settles it. Nebius's H200 log ran 2 x 8 (its Rank lines: devices 0 to 7
+// on each of two hosts); nccl-tests#309's H100 log too; hgx-h100-4gpu
+// holds 4 a host (presets/systems.go).
+func TestHostGPUsTableUsage(t *testing.T) {
+	query := []string{"-collective", "allreduce", "-p", "8", "-per-node", "4", "-size", "1GiB"}
+	for _, c := range []struct {
+		log, hw, want string
+	}{
+		{"h200_2x8_allreduce_nebius_runai.log", "gpus=4",
+			"h200_2x8_allreduce_nebius_runai.log#0: the log ran 8 GPUs a node, where -hw gpus=4 gives a host 4: give -hw gpus=8 or more, or FILE:per-node=G"},
+		{"h100_2x8_allreduce_default_nccltests309.log", "system=hgx-h100-4gpu",
+			"h100_2x8_allreduce_default_nccltests309.log#0: the log ran 8 GPUs a node, where hgx-h100-4gpu holds 4 a host: leave out -hw system=hgx-h100-4gpu"},
+	} {
+		code, _, stderr := runCLI(append([]string{"predict", "-calibrate", realLog(c.log), "-hw", c.hw}, query...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "give the run's GPUs a node") {
+			t.Errorf("%s -hw %s: exit %d, stderr:\n%s\nwant exit 2 and %q", c.log, c.hw, code, stderr, c.want)
+		}
+	}
+}
