@@ -473,8 +473,21 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 	catalogLinks := hw.GPU.Known && hw.GPU.NVLinks > 0
 	// A card with an optional NVLink bridge may be captured either way.
 	bridged := hw.GPU.BridgeLinks > 0
+	if n := len(tp.GPUs()); hw.System != "" && n >= 2 && n != hw.PerHost() {
+		// As -hw system=NAME,gpus=N is refused unless N is the system's.
+		return predict.Hardware{}, nil, flagErrorf("-topo %s: the capture shows a host of %d GPUs, where -hw system=%s holds %d: it is a capture of another host; leave out -hw system= or -topo",
+			topoFile, n, hw.System, hw.PerHost())
+	}
+	system := hw
 	if kept := hw.SetTopology(tp); len(kept) > 0 {
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %s, which -hw gives otherwise: -hw stands", topoFile, strings.Join(kept, " and "))})
+	}
+	if hw.System != "" {
+		if shown, keep := systemFactsChanged(&system, &hw); len(shown) > 0 {
+			problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %s: it stands over -hw system=%s (-hw system=%s,%s keeps the system's)",
+				topoFile, strings.Join(shown, " and "), hw.System, hw.System, strings.Join(keep, ","))})
+		}
+		return hw, problems, nil // the system, not the GPU's catalog entry, is what the capture is checked against
 	}
 	captured := hw.Sources.Fabric == predict.SourceTopo && hw.Fabric != predict.FabricPCIe
 	if captured && catalogLinks && hw.NVLinks != hw.GPU.NVLinks && !bridged {
@@ -491,6 +504,24 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 			topoFile, hw.Fabric, hw.GPU.Name, what)})
 	}
 	return hw, problems, nil
+}
+
+// systemFactsChanged lists the facts of a catalog system (was) that a
+// capture replaced in now: as the capture shows them ("nics_per_node 3
+// for the system's 8"), and as -hw KEY=VALUE of the system's ("nics=8").
+func systemFactsChanged(was, now *predict.Hardware) (shown, keep []string) {
+	before := map[string]predict.Fact{}
+	for _, f := range was.Facts() {
+		before[f.Name] = f
+	}
+	for _, f := range now.Facts() {
+		b, ok := before[f.Name]
+		if ok && b.Source == predict.SourceCatalog && f.Source == predict.SourceTopo && b.Value != f.Value {
+			shown = append(shown, fmt.Sprintf("%s %s for the system's %s", f.Name, f.Value, b.Value))
+			keep = append(keep, b.Key+"="+b.Value)
+		}
+	}
+	return shown, keep
 }
 
 // predict predicts q at sizes bytes on hw, as predict.Untabled does when

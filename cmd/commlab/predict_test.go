@@ -954,3 +954,28 @@ func TestUserError(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictTopoAgainstSystem: a capture is checked against -hw
+// system=NAME as -hw gpus= is. A capture of 4 GPUs (NV4 to each other, 3
+// NICs) is of another host than a DGX H100 of 8 (presets/systems.go): a
+// usage error naming both, as -hw system=dgx-h100,gpus=4 is. A capture of
+// 8 A800s, NV8 to each other, keeps its 8 NVLinks over dgx-a100's 12 with
+// a warning that names both and the -hw that keeps the system's; with
+// that -hw the system's 12 stand.
+func TestPredictTopoAgainstSystem(t *testing.T) {
+	query := []string{"predict", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB"}
+	code, _, stderr := runCLI(append(query, "-topo", "../../topo/testdata/real/nv4_4gpu_empty_cpu_affinity_slurm.txt", "-hw", "system=dgx-h100")...)
+	if code != 2 || !strings.Contains(stderr, "the capture shows a host of 4 GPUs, where -hw system=dgx-h100 holds 8") {
+		t.Errorf("4-GPU capture with system=dgx-h100: exit %d, %s; want exit 2 naming 4 and 8", code, stderr)
+	}
+	a800 := "../../topo/testdata/real/a800_nv8_two_nics_per_pair_tabs.txt"
+	code, out, stderr := runCLI(append(query, "-topo", a800, "-gpu", "A100-SXM4-80GB", "-hw", "system=dgx-a100")...)
+	if code != 0 || !strings.Contains(stderr, "the capture shows nvlinks 8 for the system's 12: it stands over -hw system=dgx-a100 (-hw system=dgx-a100,links=12 keeps the system's)") ||
+		!strings.Contains(out, "nvlinks 8 (topo)") {
+		t.Errorf("A800 capture with system=dgx-a100: exit %d, %s%s; want the capture's 8 NVLinks and a warning naming the system's 12", code, out, stderr)
+	}
+	code, out, stderr = runCLI(append(query, "-topo", a800, "-gpu", "A100-SXM4-80GB", "-hw", "system=dgx-a100,links=12")...)
+	if code != 0 || strings.Contains(stderr, "it stands over") || !strings.Contains(out, "nvlinks 12 (hw)") {
+		t.Errorf("A800 capture with system=dgx-a100,links=12: exit %d, %s%s; want the system's 12 NVLinks", code, out, stderr)
+	}
+}
