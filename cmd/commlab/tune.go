@@ -474,7 +474,7 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		"Load with NCCL_TUNER_PLUGIN=<path to libnccl-tuner-example.so> NCCL_TUNER_CONFIG_FILE=<this file>",
 		"Communicators (nodes x GPUs per node): " + strings.Join(comms, ", ") + "; " + nNodesMeaning(hw),
 		"The plugin runs every call no rule takes, of these or of any other communicator, on one channel: every function of each communicator has rules for every size.",
-		"NCCL leaves NVLS, NVLSTree, PAT and CollNet out of some calls (an ncclAvg of floats, a ReduceScatter of ncclAvg for PAT) and the plugin passes over their rules there: each such rule is followed by one with NCCL's own choice among Ring and Tree.",
+		"NCCL leaves NVLS, NVLSTree, PAT and CollNet out of some calls (an ncclAvg of floats, a ReduceScatter of ncclAvg for PAT) and the plugin passes over their rules there: each such rule is followed by rules for its sizes with NCCL's own choice among Ring and Tree.",
 		"Each rule keeps NCCL's own algorithm, protocol and channels (NCCL " + m.Version().String() + "'s tuning model), except for " + strings.Join(cols, ", ") +
 			" where the calibrated model expects its fastest choice to beat NCCL's by more than its interval.",
 		"commlab " + commlabVersion() + "; hardware: " + hw.String(),

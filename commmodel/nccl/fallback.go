@@ -60,7 +60,7 @@ func (m *Model) LeftOutCalls(f Func, a Algo) string {
 		nvls := ""
 		switch {
 		case reduces:
-			nvls = "a reduction or datatype NVLS does not run: ncclAvg, ncclProd, or other than sum on float and double"
+			nvls = "a reduction or datatype NVLS does not run: ncclAvg, ncclProd, min or max on float or double, 8-bit types and FP8"
 		case f == FuncAllGather && m.v.Before(nvlsAllGatherFrom):
 			nvls = "an AllGather of a datatype NVLS does not run, 8-bit types and FP8"
 		}
