@@ -286,6 +286,12 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	if err := hw.HostFits(perNode); err != nil {
 		return machine{}, flagErrorf("%v: give the run's GPUs a node, at most a host's", err)
 	}
+	if g := hw.PerHost(); *f.topo != "" && hw.Sources.HostGPUs == predict.SourceTopo && perNode > g {
+		// A container's capture may show part of its host: a warning,
+		// not the bound a system or -hw gpus sets.
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %d GPUs, and the run %d a node: a capture of part of the host (a container's) or of another machine; the capture's fabric and NICs are taken for the whole host (-hw gpus=%d says it holds %d)",
+			*f.topo, g, perNode, perNode, perNode)})
+	}
 	hw, notes := hw.FromTables(m.tables, perNode)
 	for _, n := range notes {
 		problems = append(problems, problem{Message: n})

@@ -551,6 +551,18 @@ func TestPredictForeignCapture(t *testing.T) {
 	}
 }
 
+// TestPredictLargerThanCapture: Azure's NC48ads capture shows 2 GPUs; a
+// run of 8 a node is predicted, as a container's capture may show part
+// of its host, with a warning that names the capture, both counts and
+// the -hw setting that states the host.
+func TestPredictLargerThanCapture(t *testing.T) {
+	code, out, stderr := runCLI("predict", "-gpu", "NVIDIA A100 80GB PCIe", "-topo", "../../topo/testdata/real/a100_80g_azure_nc48_2gpu_nv12_blog.txt",
+		"-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1GiB")
+	if code != 0 || !strings.Contains(stderr, "the capture shows 2 GPUs, and the run 8 a node") || !strings.Contains(stderr, "-hw gpus=8") {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant the capture's 2 GPUs against the run's 8 named", code, out, stderr)
+	}
+}
+
 // TestPredictUnnamedGPUCapture: nccl-tests#380's bare-metal log names no
 // GPU, and its host's capture gives NV18 between every pair: the GPU's
 // links' rate is unknown, which the guess line says first, not a PCIe card.
