@@ -340,7 +340,8 @@ func predictOn(m *Machine, h Hardware, q Query, sizes []float64) ([]Prediction, 
 // lines give (nccltests.Evidence), where nothing stronger gave them (the
 // user's -hw or a topo capture): the NICs of a host, their rate, their path
 // from the GPUs (from a graph search of a run across nodes), and NVLS
-// (which NCCL finds only on an NVSwitch). Where the OFI plugin runs over
+// (which NCCL finds only on an NVSwitch: its multicast line, else its
+// count of NVLS channels). Where the OFI plugin runs over
 // Slingshot, the rate is Slingshot's (withSlingshot). Where the tables' lines
 // disagree, the first table's stand, and a note says so. The GPUs a host
 // holds at least are the tables' (HostGPUs), with the source log where
@@ -389,7 +390,14 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		if p := e.NICPath.Value; e.NICPath.Known() && across && weak(h.Sources.NICPath) && take("nic_path", name, p != h.NICPath) {
 			h.NICPath, h.Sources.NICPath = p, SourceNCCLDebug
 		}
-		if on := e.NVLS.Value; e.NVLS.Known() && weak(h.Sources.NVLS) && take("nvls", name, on != h.NVLS) {
+		// NCCL's channel counts say it too, where no multicast line does:
+		// "16 nvls channels" where NVLS runs, "0 nvls channels" where the
+		// communicator has none (init.cc, comm->nvlsChannels).
+		on, known := e.NVLS.Value, e.NVLS.Known()
+		if c := e.Channels.Value; !known && e.Channels.Known() && c.NVLS >= 0 {
+			on, known = c.NVLS > 0, true
+		}
+		if known && weak(h.Sources.NVLS) && take("nvls", name, on != h.NVLS) {
 			h.NVLS, h.Sources.NVLS = on, SourceNCCLDebug
 			if on && weak(h.Sources.Fabric) {
 				h.Fabric, h.Sources.Fabric = FabricNVSwitch, SourceNCCLDebug

@@ -212,6 +212,24 @@ func firstTable(t *testing.T, path string) Table {
 	return tabs[0]
 }
 
+// TestNVLSFromChannels: nccl-tests#319's Ring run prints no multicast line
+// but "16 coll channels, 0 collnet channels, 16 nvls channels" (its NCCL
+// INFO lines): NVLS ran, from NCCL's debug lines, and no guess is left.
+func TestNVLSFromChannels(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log")
+	if tab.Evidence.NVLS.Known() || !tab.Evidence.Channels.Known() || tab.Evidence.Channels.Value.NVLS != 16 {
+		t.Fatalf("evidence: NVLS %+v, channels %+v; want no multicast line and 16 NVLS channels", tab.Evidence.NVLS, tab.Evidence.Channels)
+	}
+	h, err := Describe(tab.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ = h.WithEvidence([]Table{tab})
+	if !h.NVLS || h.Sources.NVLS != SourceNCCLDebug {
+		t.Errorf("NVLS %v from %s, want true from nccl-debug", h.NVLS, h.Sources.NVLS)
+	}
+}
+
 // TestWithEvidence takes the facts NCCL's debug lines state: from the H800
 // log, 1 NIC ("NET/Socket : Using [0]enx785ee8a015a1:... [1]veth6f0b7dd:...",
 // line 24, a container's veth left out) and NVLS ("NVLS multicast support is
