@@ -213,8 +213,8 @@ func firstTable(t *testing.T, path string) Table {
 }
 
 // TestNVLSFromChannels: nccl-tests#319's Ring run prints no multicast line
-// but "16 coll channels, 0 collnet channels, 16 nvls channels" (its NCCL
-// INFO lines): NVLS ran, from NCCL's debug lines, and no guess is left.
+// but "16 coll channels, 16 collnet channels, 16 nvls channels" (line 32):
+// NVLS ran, from NCCL's debug lines, and no guess is left.
 func TestNVLSFromChannels(t *testing.T) {
 	tab := firstTable(t, "../../data/nccltests/testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log")
 	if tab.Evidence.NVLS.Known() || !tab.Evidence.Channels.Known() || tab.Evidence.Channels.Value.NVLS != 16 {
