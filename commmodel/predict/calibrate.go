@@ -1037,8 +1037,12 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 			t.Points = kept
 			out = append(out, t)
 		}
-		notes = append(notes, fmt.Sprintf("%s: the rows of %s take %s: they did not time the collective alone (another job, a network fault, a cold first call), and %s",
-			t.Name, strings.Join(stalled, ", "), why, what))
+		rows, they := "the rows of "+strings.Join(stalled, ", ")+" take", "they"
+		if len(stalled) == 1 {
+			rows, they = "the row of "+stalled[0]+" takes", "it"
+		}
+		notes = append(notes, fmt.Sprintf("%s: %s %s: %s did not time the collective alone (another job, a network fault, a cold first call), and %s",
+			t.Name, rows, why, they, what))
 	}
 	return out, notes
 }

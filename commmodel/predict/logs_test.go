@@ -415,24 +415,24 @@ func TestStalledRows(t *testing.T) {
 		_, notes := withoutStalls(tabs)
 		want := map[string]string{
 			"mi250x_4x8_allgather_stalled_rccl1490.log":     "the rows of 2 MiB, 4 MiB, 8 MiB take",
-			"h100_8x8_allreduce_default_nccltests309.log":   "the rows of 8 MiB take",
-			"h100_8x8_allreduce_minctas24_nccltests309.log": "the rows of 8 MiB take",
+			"h100_8x8_allreduce_default_nccltests309.log":   "the row of 8 MiB takes",
+			"h100_8x8_allreduce_minctas24_nccltests309.log": "the row of 8 MiB takes",
 			// Olivia's 2 B row, 97.16 us against 22.58 in place; its 4 x 4
 			// run's 128 KiB row, 597.83 us against 76.61 at 256 KiB.
-			"gh200_2x4_allreduce_slingshot_olivia.log":  "the rows of 2 B take",
-			"gh200_4x4_allreduce_wrong_rows_olivia.log": "the rows of 128 KiB take",
+			"gh200_2x4_allreduce_slingshot_olivia.log":  "the row of 2 B takes",
+			"gh200_4x4_allreduce_wrong_rows_olivia.log": "the row of 128 KiB takes",
 			// msccl#48's 8 x 8 AllToAll: 1 MiB in 9012.2 us, 1067.7 at 2 MiB.
-			"a100_8x8_alltoall_msccl48.log": "the rows of 1 MiB take",
+			"a100_8x8_alltoall_msccl48.log": "the row of 1 MiB takes",
 			// nccl-tests#311's KISTI run on shared nodes: 16 B in 151.3 us,
 			// 68.64 in place.
-			"a100_4x2_allreduce_collnet_kisti_nccltests311.log": "the rows of 16 B take",
+			"a100_4x2_allreduce_collnet_kisti_nccltests311.log": "the row of 16 B takes",
 			// nccl-tests#309's first calls: qoofyk's bare-metal 2 x 8 8 B
 			// in 68.52 us (24.70 in place) and 256 B in 94.40 (25.90), its
 			// VMs' 4 x 8 8 B in 83.42 (34.75) and 256 B in 107.5 (35.82);
 			// gj-aion's 4 x 8 1 MiB in 317.0 us (93.26 in place).
 			"h100_2x8_allreduce_baremetal_qoofyk_nccltests309.log": "the rows of 8 B, 256 B take",
 			"h100_4x8_allreduce_vm_qoofyk_nccltests309.log":        "the rows of 8 B, 256 B take",
-			"h100_4x8_allreduce_default_nccltests309.log":          "the rows of 1 MiB take",
+			"h100_4x8_allreduce_default_nccltests309.log":          "the row of 1 MiB takes",
 			// Azure's AKS runs on ND A100 v4: over IPoIB sockets 512 B in
 			// 200.6 us (80.81 in place) and 8 KiB in 687.9 (123.2); over
 			// InfiniBand 8 B in 99.09 us (36.48) and 512 KiB in 325.2

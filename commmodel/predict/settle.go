@@ -340,7 +340,7 @@ func (h Hardware) FromTables(tables []Table, perHost int) (Hardware, []string) {
 		notes = append(notes, fmt.Sprintf("an NVLink bridge joins pairs of cards: on %d GPUs a node the rings cross PCIe between the pairs, which no table ran, and the prediction takes PCIe", perHost))
 	case len(tables) > 0 && perHost > tablesHost && host.Fabric != hw.ForHosts(tablesHost).Fabric:
 		// The run's hosts are not the tables': their fabric is another.
-		notes = append(notes, fmt.Sprintf("%d GPUs a node, more than the tables' %d, is a host of another build: its fabric is taken as %s, which no table ran; -hw fabric=%s keeps the tables'",
+		notes = append(notes, fmt.Sprintf("%d GPUs a node, more than the tables' %d, take a host of at least %[1]d, whose fabric is taken as %[3]s, which no table ran; -hw fabric=%[4]s keeps the tables'",
 			perHost, tablesHost, host.Fabric, hw.ForHosts(tablesHost).Fabric))
 	}
 	hw, fitted := host.FitNICs(tables)

@@ -106,7 +106,7 @@ func TestFromTablesAnotherHost(t *testing.T) {
 	}
 	said := func(notes []string) bool {
 		return slices.ContainsFunc(notes, func(n string) bool {
-			return strings.Contains(n, "8 GPUs a node, more than the tables' 4, is a host of another build")
+			return strings.Contains(n, "8 GPUs a node, more than the tables' 4, take a host of at least 8, whose fabric is taken as nvswitch")
 		})
 	}
 	if got, notes := h.FromTables([]Table{alps}, 8); got.Fabric != FabricNVSwitch || !said(notes) {
