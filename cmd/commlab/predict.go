@@ -389,9 +389,11 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 	if len(files) == 0 {
 		return nil, nil, nil, nil
 	}
+	// paths are the files a table was taken from; all, every file read.
+	var all []string
 	for _, f := range files {
-		if !slices.Contains(paths, f.path) {
-			paths = append(paths, f.path)
+		if !slices.Contains(all, f.path) {
+			all = append(all, f.path)
 		}
 		ts, bad, err := readTables(f.path, f.pins, f.tests)
 		if err != nil {
@@ -403,16 +405,19 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 		for i := range ts {
 			ts[i].Name = f.path + ts[i].Name[strings.LastIndex(ts[i].Name, "#"):]
 		}
+		n := len(tables)
 		if len(f.tests) == 0 {
 			tables = append(tables, ts...)
-			continue
 		}
-		for _, n := range f.tests {
-			t, err := tableOfTest(ts, problems, f.path, n, "test=")
+		for _, k := range f.tests {
+			t, err := tableOfTest(ts, problems, f.path, k, "test=")
 			if err != nil {
 				return nil, nil, nil, err
 			}
 			tables = append(tables, t)
+		}
+		if len(tables) > n && !slices.Contains(paths, f.path) {
+			paths = append(paths, f.path)
 		}
 	}
 	if len(tables) == 0 {
@@ -423,7 +428,7 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 			k := max(slices.IndexFunc(problems, func(p problem) bool { return strings.Contains(p.String(), "left out") }), 0)
 			why = ": " + problems[k].String()
 		}
-		return paths, nil, problems, fmt.Errorf("%w in %s%s", errNoCalibrationTable, strings.Join(paths, ", "), why)
+		return all, nil, problems, fmt.Errorf("%w in %s%s", errNoCalibrationTable, strings.Join(all, ", "), why)
 	}
 	// A table given twice (a file named twice, or a copy) would be held
 	// out against itself: the leave-one-out errors would measure nothing.

@@ -551,6 +551,17 @@ func TestPredictForeignCapture(t *testing.T) {
 	}
 }
 
+// TestPredictCalibratedOnTables: Voltage Park's Reduce log gives no table
+// the model predicts (reduce_perf is left out): the calibration line names
+// the AllReduce log alone, the file its table came from.
+func TestPredictCalibratedOnTables(t *testing.T) {
+	reduce, allreduce := realLog("h100_4x8_reduce_voltagepark.log"), realLog("h100_4x8_allreduce_voltagepark.log")
+	code, out, stderr := runCLI("predict", "-calibrate", reduce+","+allreduce, "-collective", "allreduce", "-p", "32", "-per-node", "8", "-size", "1GiB")
+	if code != 0 || !strings.Contains(out, "calibrated on "+allreduce+";") || !strings.Contains(stderr, "reduce_perf is not a collective the model predicts") {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant the AllReduce log alone named as calibrated on", code, out, stderr)
+	}
+}
+
 // TestPredictLargerThanCapture: Azure's NC48ads capture shows 2 GPUs; a
 // run of 8 a node is predicted, as a container's capture may show part
 // of its host, with a warning that names the capture, both counts and
