@@ -44,9 +44,11 @@ var calibrationKeys = []struct{ key, doc string }{
 	{"test", "a test of the file to calibrate on, counted from 0 as fit -list lists them (repeat it for several); all when absent"},
 }
 
-// parseCalibrationFiles parses the comma-separated -calibrate list, each
-// file's pins starting from base (-algo, -proto and -gpu).
-func parseCalibrationFiles(list string, base predict.Pins) ([]calibrationFile, error) {
+// parseCalibrationFiles parses a comma-separated list of FILE[:KEY=VALUE...]
+// items (-calibrate's, or a command's log argument), each file's pins
+// starting from base (-algo, -proto and -gpu); what names the list in an
+// error ("-calibrate", "the log").
+func parseCalibrationFiles(list string, base predict.Pins, what string) ([]calibrationFile, error) {
 	var out []calibrationFile
 	for _, item := range strings.Split(list, ",") {
 		item = strings.TrimSpace(item)
@@ -57,7 +59,7 @@ func parseCalibrationFiles(list string, base predict.Pins) ([]calibrationFile, e
 		f := calibrationFile{path: parts[0], pins: base}
 		for _, kv := range parts[1:] {
 			if err := f.set(kv); err != nil {
-				return nil, flagErrorf("-calibrate %q: %w", item, err)
+				return nil, flagErrorf("%s %q: %w", what, item, err)
 			}
 		}
 		out = append(out, f)
@@ -161,7 +163,7 @@ func hwUsage() string {
 // -hw file when it is one and the -topo capture.
 func (f machineFlags) inputs() []string {
 	var in []string
-	files, _ := parseCalibrationFiles(*f.calibrate, predict.Pins{})
+	files, _ := parseCalibrationFiles(*f.calibrate, predict.Pins{}, "-calibrate")
 	for _, c := range files {
 		in = append(in, c.path)
 	}
@@ -246,7 +248,7 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 		return machine{}, err
 	}
 	base.GPU, base.SystemGPU = pins.GPU, pins.SystemGPU
-	files, err := parseCalibrationFiles(*f.calibrate, base)
+	files, err := parseCalibrationFiles(*f.calibrate, base, "-calibrate")
 	if err != nil {
 		return machine{}, err
 	}

@@ -15,7 +15,7 @@ import (
 // each with its own pins, and checks that every table carries its file's.
 func TestCalibrationPins(t *testing.T) {
 	files, err := parseCalibrationFiles(togetherDir+"all_reduce_ring.log:algo=ring:proto=simple, "+
-		togetherDir+"all_reduce_nvls.log:algo=nvls:version=2.26.2", predict.Pins{})
+		togetherDir+"all_reduce_nvls.log:algo=nvls:version=2.26.2", predict.Pins{}, "-calibrate")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestCalibrationPins(t *testing.T) {
 // collective the model predicts: the error says so and names the tests
 // there are; test=9 is no test of the file.
 func TestCalibrationTests(t *testing.T) {
-	files, err := parseCalibrationFiles(clusterDir+"nccl_N10_G1.log:test=0:test=3:test=4", predict.Pins{})
+	files, err := parseCalibrationFiles(clusterDir+"nccl_N10_G1.log:test=0:test=3:test=4", predict.Pins{}, "-calibrate")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,12 +60,12 @@ func TestCalibrationTests(t *testing.T) {
 		t.Errorf("tables %v (%s), want allreduce, alltoall and sendrecv, the second named #3", got, tables[len(tables)-1].Name)
 	}
 	const dgx2 = "../../data/logs/paired/v100-sxm3-dgx2/five_tests_2019.log"
-	files, _ = parseCalibrationFiles(dgx2+":test=3", predict.Pins{})
+	files, _ = parseCalibrationFiles(dgx2+":test=3", predict.Pins{}, "-calibrate")
 	if _, _, _, err := readCalibration(files); err == nil || !strings.Contains(err.Error(), "five_tests_2019.log:173: test 3: reduce_perf is not a collective") ||
 		!strings.Contains(err.Error(), "the others are test=0, 1, 2, 4") {
 		t.Errorf("test=3: %v, want why it is left out and the tests there are", err)
 	}
-	files, _ = parseCalibrationFiles(clusterDir+"nccl_N10_G1.log:test=9", predict.Pins{})
+	files, _ = parseCalibrationFiles(clusterDir+"nccl_N10_G1.log:test=9", predict.Pins{}, "-calibrate")
 	if _, _, _, err := readCalibration(files); err == nil || !strings.Contains(err.Error(), "has no test 9 of a collective the model predicts; try test=0, 1, 2, 3, 4") {
 		t.Errorf("test=9: %v, want the tests there are", err)
 	}
@@ -75,7 +75,7 @@ func TestCalibrationTests(t *testing.T) {
 // keys that work.
 func TestCalibrationItemErrors(t *testing.T) {
 	for _, item := range []string{"a.log:foo=1", "a.log:nodes", "a.log:ranks=0", "a.log:algo=bogus", "a.log:version=x", "a.log:threads=0", "a.log:graph=-1", "a.log:test=-1", "a.log:test=x"} {
-		_, err := parseCalibrationFiles(item, predict.Pins{})
+		_, err := parseCalibrationFiles(item, predict.Pins{}, "-calibrate")
 		if err == nil {
 			t.Errorf("%s: no error", item)
 			continue
@@ -84,7 +84,7 @@ func TestCalibrationItemErrors(t *testing.T) {
 			t.Errorf("%s: error %q does not quote the item", item, err)
 		}
 	}
-	_, err := parseCalibrationFiles("a.log:foo=1", predict.Pins{})
+	_, err := parseCalibrationFiles("a.log:foo=1", predict.Pins{}, "-calibrate")
 	if !strings.Contains(err.Error(), "nodes, per-node, g, threads, graph, gpu, version, test") {
 		t.Errorf("unknown key: %v, want the list of keys", err)
 	}
@@ -101,7 +101,7 @@ func TestCalibrationLayoutKeys(t *testing.T) {
 		{"a.log:graph=10", predict.Layout{Graphs: 10}},
 		{"a.log:graph=0", predict.Layout{Graphs: predict.NoGraphs}},
 	} {
-		files, err := parseCalibrationFiles(c.item, predict.Pins{})
+		files, err := parseCalibrationFiles(c.item, predict.Pins{}, "-calibrate")
 		if err != nil {
 			t.Fatalf("%s: %v", c.item, err)
 		}

@@ -68,7 +68,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	files, err := parseCalibrationFiles(pos[0], pins)
+	files, err := parseCalibrationFiles(pos[0], pins, "the log")
 	if err != nil {
 		return err
 	}

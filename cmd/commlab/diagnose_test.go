@@ -279,3 +279,13 @@ func TestDiagnoseHostsOfTable(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagnoseBadKey: a bad KEY=VALUE on diagnose's log is a usage error
+// (exit 2) that names the log, not -calibrate, a flag the user did not
+// give.
+func TestDiagnoseBadKey(t *testing.T) {
+	code, _, stderr := runCLI("diagnose", realLog("h200_2x8_allreduce_nebius_runai.log")+":per-node=x")
+	if code != 2 || !strings.Contains(stderr, `the log "`) || strings.Contains(stderr, "-calibrate") {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and the log named", code, stderr)
+	}
+}

@@ -108,7 +108,7 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 		return plotRequest{}, err
 	}
 	for _, p := range pos {
-		files, err := parseCalibrationFiles(p, pins)
+		files, err := parseCalibrationFiles(p, pins, "the log")
 		if err != nil {
 			return plotRequest{}, err
 		}

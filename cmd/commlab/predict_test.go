@@ -78,7 +78,7 @@ func decodePredict(t *testing.T, out string) predictJSON {
 // and the hardware its GPU names.
 func calibrationTables(t *testing.T, spec string, pins predict.Pins) (predict.Hardware, []predict.Table) {
 	t.Helper()
-	files, err := parseCalibrationFiles(spec, pins)
+	files, err := parseCalibrationFiles(spec, pins, "-calibrate")
 	if err != nil {
 		t.Fatal(err)
 	}
