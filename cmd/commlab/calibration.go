@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -241,8 +242,10 @@ type machine struct {
 // it bounds a host's GPUs, which tells a board of four from one of eight
 // (predict.Hardware.ForHosts). A table whose log does not say how its
 // ranks sat on hosts is taken to have run on hosts of base.HostGPUs, the
-// command's own, as its problems say.
-func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
+// command's own, as its problems say. studied are the tables the command
+// sets against the model (diagnose's, plot's): like the calibration
+// tables, their runs must fit the hosts described.
+func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Table) (machine, error) {
 	pins, err := f.logPins()
 	if err != nil {
 		return machine{}, err
@@ -276,7 +279,7 @@ func (f machineFlags) load(base predict.Pins, perNode int) (machine, error) {
 	if err != nil {
 		return machine{}, hwError(*f.hw, err)
 	}
-	if err := tablesFitHost(hw, m.tables); err != nil {
+	if err := tablesFitHost(hw, append(slices.Clone(m.tables), studied...)); err != nil {
 		return machine{}, err
 	}
 	perNode = max(perNode, predict.HostGPUs(m.tables))

@@ -87,7 +87,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	machine.machineOf(t)
-	mc, err := machine.load(predict.Pins{Hosts: []predict.Comm{{Nodes: t.Nodes, PerNode: t.PerNode}}}, t.PerNode)
+	mc, err := machine.load(predict.Pins{Hosts: []predict.Comm{{Nodes: t.Nodes, PerNode: t.PerNode}}}, t.PerNode, t)
 	if err != nil {
 		return err
 	}

@@ -289,3 +289,14 @@ func TestDiagnoseBadKey(t *testing.T) {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and the log named", code, stderr)
 	}
 }
+
+// TestDiagnoseHostTooSmall: Nebius' H200 log ran 8 GPUs a node (its Rank
+// lines); with -hw gpus=4 diagnose refuses it (exit 2) naming the table,
+// the contradiction and the setting that settles it, as predict does for
+// a calibration table.
+func TestDiagnoseHostTooSmall(t *testing.T) {
+	code, _, stderr := runCLI("diagnose", "-hw", "gpus=4", realLog("h200_2x8_allreduce_nebius_runai.log"))
+	if code != 2 || !strings.Contains(stderr, "nebius_runai.log#0: the log ran 8 GPUs a node, where -hw gpus=4 gives a host 4: give -hw gpus=8 or more") {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 naming the table and -hw gpus=8", code, stderr)
+	}
+}

@@ -186,7 +186,7 @@ func (req plotRequest) build() (*plotted, error) {
 		plotted[i] = pl.logs[i].table
 	}
 	// The plotted logs' hosts are the machine's, as diagnose's are.
-	mc, err := req.machine.load(predict.Pins{}, predict.HostGPUs(plotted))
+	mc, err := req.machine.load(predict.Pins{}, predict.HostGPUs(plotted), plotted...)
 	if err != nil {
 		return nil, err
 	}
