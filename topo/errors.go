@@ -30,6 +30,9 @@ var (
 	// ErrFieldCount: a row has more attribute fields than the header has
 	// attribute columns.
 	ErrFieldCount = errors.New("more fields than the header has columns")
+	// ErrCutHeader, a warning: the header stops at CPU Affinity while the
+	// rows have one field more, read as NUMA Affinity.
+	ErrCutHeader = errors.New("one field more than the header has columns, after CPU Affinity")
 	// ErrLongRow: a row has more matrix cells than the header has device
 	// columns.
 	ErrLongRow = errors.New("long row")

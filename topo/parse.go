@@ -704,8 +704,8 @@ func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 		// A paste that cut the header after "CPU Affinity": the field
 		// after it is nvidia-smi's NUMA Affinity, the next column it prints.
 		p.attrs = append(p.attrs, attrNUMA)
-		p.problems = append(p.problems, p.errAt(r.line, fs[len(fs)-1].off, fmt.Errorf("%q: %w: it is taken as NUMA Affinity, the column nvidia-smi prints after CPU Affinity",
-			parseerr.Excerpt(fs[len(fs)-1].text), ErrFieldCount)))
+		p.problems = append(p.problems, p.errAt(r.line, fs[len(fs)-1].off, fmt.Errorf("%q: %w: it is taken as NUMA Affinity, the column nvidia-smi prints next",
+			parseerr.Excerpt(fs[len(fs)-1].text), ErrCutHeader)))
 	}
 	if len(fs) > len(p.attrs) {
 		f := fs[len(p.attrs)]

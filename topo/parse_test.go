@@ -207,7 +207,7 @@ func TestNUMAAfterCutHeader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(problems) != 1 || !errors.Is(problems[0], ErrFieldCount) || !strings.Contains(problems[0].Error(), "taken as NUMA Affinity") {
+	if len(problems) != 1 || !errors.Is(problems[0], ErrCutHeader) || !strings.Contains(problems[0].Error(), "taken as NUMA Affinity") {
 		t.Errorf("problems %v; want one saying the field is taken as NUMA Affinity", problems)
 	}
 	if a, b := top.GPU(0).NUMA, top.GPU(1).NUMA; a != 0 || b != 2 {
