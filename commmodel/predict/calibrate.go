@@ -1088,9 +1088,7 @@ func (s stall) String() string {
 // every smaller row a stall), or as two smaller sizes at their time per
 // byte (a plateau of stalls, where rows of 64 MiB to 512 MiB all take
 // about 100 ms), or inPlaceRatio times as long as the same call in place,
-// where the table's in-place times agree with the others. Of the
-// repository's real logs, the per-byte test flags the rows of two alone,
-// both AllToAlls of PCIe hosts that plateau.
+// where the table's in-place times agree with the others.
 func stalls(points []Point) []stall {
 	out := make([]stall, len(points))
 	// The in-place times tell a stall only where they time the same calls
