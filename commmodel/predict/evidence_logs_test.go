@@ -50,9 +50,10 @@ func TestDescribeRealLogs(t *testing.T) {
 		// the devices NET/AWS Libfabric/0 to /3: a p4d's four EFA NICs. An
 		// 8-GPU A100 host is an NVSwitch board; A100 has no NVLS. The plugin
 		// names the platform ("NET/OFI Running on P4d platform", line 30), whose
-		// catalog entry gives what AWS documents: 4x 100 Gigabit, Intel Xeon
-		// CPUs and the NVSwitch.
+		// catalog entry gives what AWS documents: 8 A100s, 4x 100 Gigabit,
+		// Intel Xeon CPUs and the NVSwitch.
 		{file: "a100_2x8_allreduce_efa_p4d_ncclinfo.log", nodes: 2, perNode: 8, facts: map[string]want{
+			"gpus_per_node": {"8", SourceCatalog},
 			"fabric":        {"nvswitch", SourceCatalog},
 			"nvls":          {"false", SourceCatalog},
 			"nics_per_node": {"4", SourceNCCLDebug},

@@ -565,6 +565,10 @@ func (h Hardware) withPlatform(tables []Table, weak func(Source) bool, notes []s
 		h.NetLatency, h.Sources.NetLatency = sys.NetLatency, SourceCatalog
 		took = append(took, fmt.Sprintf("net_latency %gx NCCL's", s.NetLatency))
 	}
+	if sys.Sources.HostGPUs == SourceCatalog && weak(h.Sources.HostGPUs) {
+		h.hostGPUs, h.Sources.HostGPUs = sys.hostGPUs, SourceCatalog
+		took = append(took, fmt.Sprintf("gpus_per_node %d", s.PerHost))
+	}
 	if sys.Sources.Fabric == SourceCatalog && weak(h.Sources.Fabric) {
 		h.Fabric, h.Sources.Fabric = sys.Fabric, SourceCatalog
 		took = append(took, "fabric "+s.Fabric)
