@@ -304,7 +304,7 @@ func TestPredictTopo(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if want := "H100 SXM, NVSwitch 18 NVLinks, NVLS, 8 NICs per host of 50 GB/s"; res.Hardware.Summary != want {
+	if want := "H100 SXM, 8 a host, NVSwitch 18 NVLinks, NVLS, 8 NICs per host of 50 GB/s"; res.Hardware.Summary != want {
 		t.Errorf("hardware %q, want %q", res.Hardware.Summary, want)
 	}
 	for _, f := range res.Hardware.Facts {

@@ -430,7 +430,7 @@ func TestTuneUnnamedGPU(t *testing.T) {
 		{"predict", "-calibrate", msccl, "-collective", "alltoall", "-p", "16", "-per-node", "8", "-size", "1MiB", "-hw", "system=dgx-a100"},
 	} {
 		code, out, stderr := runCLI(args...)
-		if code != 0 || !strings.Contains(out, "hardware: A100 SXM4, NVSwitch 12 NVLinks") || strings.Contains(stderr, "give gpu=NAME") {
+		if code != 0 || !strings.Contains(out, "hardware: A100 SXM4, ") || !strings.Contains(out, "NVSwitch 12 NVLinks") || strings.Contains(stderr, "give gpu=NAME") {
 			t.Errorf("%q: exit %d, %s\n%s; want an A100 SXM4 and no note of an assumed GPU", args, code, stderr, out)
 		}
 		if args[0] == "diagnose" && !strings.Contains(out, "facts: gpu A100 SXM4 (catalog)") {

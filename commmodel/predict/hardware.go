@@ -384,6 +384,9 @@ func (h *Hardware) system(s shape, v nccl.Version) nccl.System {
 func (h *Hardware) String() string {
 	var b strings.Builder
 	b.WriteString(h.GPU.Name)
+	if g := h.PerHost(); g > 0 {
+		fmt.Fprintf(&b, ", %d a host", g)
+	}
 	switch h.Fabric {
 	case FabricInfinity:
 		fmt.Fprintf(&b, ", Infinity Fabric mesh of %d links", h.links())
