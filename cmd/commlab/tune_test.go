@@ -441,7 +441,7 @@ func TestTuneUnnamedGPU(t *testing.T) {
 		t.Errorf("diagnose without a GPU: exit %d, %s; want the note of an assumed GPU", code, stderr)
 	}
 	code, out, stderr := runCLI("tune", "-calibrate", msccl, "-comms", "2x8", "-hw", "system=dgx-a100", "-o", "-")
-	if code != 0 || !strings.Contains(out, "hardware: A100 SXM4, NVSwitch 12 NVLinks, 8 NICs per host") {
+	if code != 0 || !strings.Contains(out, "hardware: A100 SXM4, 8 a host, NVSwitch 12 NVLinks, 8 NICs per host") {
 		t.Errorf("-hw system=dgx-a100: exit %d, %s\n%s; want the rules of a DGX A100", code, stderr, out)
 	}
 	code, out, stderr = runCLI("predict", "-calibrate", msccl, "-collective", "alltoall", "-p", "16", "-per-node", "8", "-size", "1MiB", "-hw", "system=dgx-a100")
