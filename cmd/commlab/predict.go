@@ -240,6 +240,10 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		// The flags ask for a layout the shape cannot run: a usage error.
 		return &flagError{fmt.Errorf("%w: give -g and -threads whose product divides -per-node %d", err, req.query.PerNode)}
 	}
+	if errors.Is(err, predict.ErrPin) {
+		// -algo names what the described machine does not run: a usage error.
+		return &flagError{err}
+	}
 	if err != nil {
 		return err
 	}

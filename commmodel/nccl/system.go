@@ -41,6 +41,12 @@ type System struct {
 	// NVLS reports NVLink SHARP support (multicast with the fabric
 	// manager); it needs NVSwitch and GPU.SupportsNVLS.
 	NVLS bool
+	// CollNet reports that the network reduces in its switches (SHARP,
+	// through a CollNet network plugin) and the job enables it
+	// (NCCL_COLLNET_ENABLE=1): Config enables CollNet on
+	// NCCL_COLLNET_NODE_THRESHOLD (2) nodes or more, below which init.cc
+	// disables it, and Graphs derives its graphs there.
+	CollNet bool
 }
 
 // Config returns the Config of a communicator over every GPU of s under
@@ -53,6 +59,7 @@ func (s System) Config(v Version) (Config, error) {
 	return Config{
 		Version: v, Ranks: s.GPUsPerNode * s.Nodes, Nodes: s.Nodes,
 		MinCompCap: s.GPU.CompCap, ISA: s.GPU.ISA, CPU: s.CPU, Graphs: gs, NVSwitch: s.NVSwitch,
+		CollNet: s.collNet(),
 	}, nil
 }
 
@@ -215,8 +222,18 @@ func (ss *searchSystem) maxBw() float64 {
 //     twice bwIntra on one node, and to the NIC path across nodes.
 //   - PCIe-only nodes get the same capacity model on the PCIe link, which
 //     ignores the CPU's share of peer traffic: give their GRAPH values.
+//   - CollNet (s.CollNet, two nodes or more): CollNetChain is a tree search
+//     held to the ring's channel count (collNetChainGraph's min and max
+//     channels, NCCL 2.30.7 src/init.cc), so the tree's channels and
+//     speeds. CollNetDirect (pattern 6, from NCCL 2.19) takes one channel
+//     per head GPU, at most NCCL_MAX_DIRECT_ARITY+1 (8) and, across
+//     nodes, as many as the NICs carry at its speed; each channel's head
+//     sends to and receives from every other GPU at 1/(G−1) of the speed
+//     (ncclTopoSearchTryCollnetDirect), so the link of a head carries
+//     shares of 1 + (n−1)/(G−1). NCCL 2.18 and before search one CollNet
+//     graph, the chain's, for both, and NCCL 2.8 runs only the chain.
 //
-// CollNet graphs are not derived.
+// The graphs are those of a communicator over every GPU of s.
 func (s System) Graphs(v Version) (Graphs, error) {
 	if s.GPUsPerNode < 1 || s.Nodes < 1 {
 		return Graphs{}, fmt.Errorf("nccl: system of %d GPUs per node on %d nodes", s.GPUsPerNode, s.Nodes)
@@ -289,7 +306,41 @@ func (s System) Graphs(v Version) (Graphs, error) {
 	if s.NVLS && s.NVSwitch && s.GPU.SupportsNVLS() && s.GPUsPerNode > 1 {
 		gs.NVLS = ss.nvls()
 	}
+	if s.collNet() {
+		gs.CollNetChain = ss.graph(PatternTree, ringCh, intra, treeBW)
+		switch {
+		case v.from(19, 0):
+			gs.CollNetDirect = ss.collNetDirect()
+		case !v.legacy():
+			gs.CollNetDirect = gs.CollNetChain
+		}
+	}
 	return gs, nil
+}
+
+// collNet reports that CollNet runs on s: enabled, on two nodes or more.
+func (s System) collNet() bool { return s.CollNet && s.Nodes >= 2 }
+
+// collNetDirect is the simplified CollNetDirect search.
+func (ss *searchSystem) collNetDirect() Graph {
+	n := min(ss.gpus, 8) // NCCL_MAX_DIRECT_ARITY+1 (NCCL 2.30.7 src/graph/search.cc)
+	load := 1.0
+	if ss.gpus > 1 {
+		load += float64(n-1) / float64(ss.gpus-1)
+	}
+	for _, s := range ss.speeds {
+		if s > ss.maxBw() || load*s > ss.intra+1e-9 {
+			continue
+		}
+		if k := ss.nics * int(math.Floor(ss.nic/s+1e-9)); k < n {
+			if k < 1 {
+				continue
+			}
+			n = k
+		}
+		return ss.graph(PatternCollNetDirect, n, s, s)
+	}
+	return Graph{}
 }
 
 // search runs pass 1, the channel duplication and pass 2 for a ring.

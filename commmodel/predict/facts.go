@@ -35,14 +35,14 @@ const (
 // Sources says where each fact of a Hardware came from; an empty Source
 // means assumed.
 type Sources struct {
-	GPU, HostGPUs, Fabric, NVLinks, LinkBW, NVLS, NICs, RunNICs, NICBW, NICPath, CPU, Domain, Group, NetLatency Source
+	GPU, HostGPUs, Fabric, NVLinks, LinkBW, NVLS, NICs, RunNICs, NICBW, NICPath, CollNet, CPU, Domain, Group, NetLatency Source
 }
 
 // A Fact is one fact of a machine's description, with its source.
 type Fact struct {
 	// Name is the fact's name: gpu, gpus_per_node, fabric, nvlinks, link_bw, nvls,
 	// nics_per_node, nics_in_use (where a log shows it), nic_bw, nic_path,
-	// cpu, nvlink_domain, network_group, net_latency.
+	// collnet, cpu, nvlink_domain, network_group, net_latency.
 	Name string `json:"name"`
 	// Value is the fact as text ("nvswitch", "8", "400 Gb/s").
 	Value string `json:"value"`
@@ -116,6 +116,7 @@ var facts = []fact{
 	}, func(s *Sources) *Source { return &s.RunNICs }},
 	{"nic_bw", "nic-bw", func(h *Hardware) string { return formatBitRate(h.nicBW()) }, func(s *Sources) *Source { return &s.NICBW }},
 	{"nic_path", "nic-path", func(h *Hardware) string { return nicPathName(h.NICPath) }, func(s *Sources) *Source { return &s.NICPath }},
+	{"collnet", "collnet", func(h *Hardware) string { return fmt.Sprint(h.CollNet) }, func(s *Sources) *Source { return &s.CollNet }},
 	{"cpu", "cpu", func(h *Hardware) string { return cpuOf(h.CPU).key }, func(s *Sources) *Source { return &s.CPU }},
 	{"nvlink_domain", "domain", func(h *Hardware) string { return fmt.Sprint(h.Domain) }, func(s *Sources) *Source { return &s.Domain }},
 	{"network_group", "group", func(h *Hardware) string { return fmt.Sprint(h.Group) }, func(s *Sources) *Source { return &s.Group }},

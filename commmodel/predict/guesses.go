@@ -301,7 +301,7 @@ func hintValue(key string) string {
 		return "RATE (the NICs' line rate, such as 25Gb/s, 100Gb/s, 200Gb/s, 400Gb/s or 800Gb/s)"
 	case "link-bw":
 		return "RATE (such as 25GB/s)"
-	case "nvls":
+	case "nvls", "collnet":
 		return "true|false"
 	case "cpu":
 		return "intel|amd|arm|power"
@@ -341,7 +341,8 @@ func predictOn(m *Machine, h Hardware, q Query, sizes []float64) ([]Prediction, 
 // user's -hw or a topo capture): the NICs of a host, their rate, their path
 // from the GPUs (from a graph search of a run across nodes), and NVLS
 // (which NCCL finds only on an NVSwitch: its multicast line, else its
-// count of NVLS channels). Where the OFI plugin runs over
+// count of NVLS channels), and CollNet where NCCL's lines say whether it
+// set CollNet up. Where the OFI plugin runs over
 // Slingshot, the rate is Slingshot's (withSlingshot). Where the tables' lines
 // disagree, the first table's stand, and a note says so. The GPUs a host
 // holds at least are the tables' (HostGPUs), with the source log where
@@ -402,6 +403,11 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 			if on && weak(h.Sources.Fabric) {
 				h.Fabric, h.Sources.Fabric = FabricNVSwitch, SourceNCCLDebug
 			}
+		}
+		// Whether NCCL set CollNet up, where its lines say
+		// (nccltests.Evidence.CollNet; not its collnet channel count).
+		if c := e.CollNet; c.Known() && weak(h.Sources.CollNet) && take("collnet", name, c.Value != h.CollNet) {
+			h.CollNet, h.Sources.CollNet = c.Value, SourceNCCLDebug
 		}
 	}
 	h, notes = h.withSlingshot(tables, weak, notes)

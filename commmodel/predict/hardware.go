@@ -35,6 +35,12 @@ type Hardware struct {
 	NICBW float64
 	// NVLS reports NVLink SHARP (Hopper and later, with NVSwitch).
 	NVLS bool
+	// CollNet reports that the network's switches reduce (InfiniBand
+	// SHARP, through a CollNet network plugin such as
+	// nccl-rdma-sharp-plugins) and the jobs enable it
+	// (NCCL_COLLNET_ENABLE=1): NCCL's CollNetDirect and CollNetChain run
+	// across nodes, and NVLS across nodes too.
+	CollNet bool
 	// CPU is the host CPU (x86 Intel when zero).
 	CPU nccl.CPU
 	// NICPath is the PCIe path from a GPU to its NIC as NCCL types it
@@ -377,7 +383,8 @@ func (h *Hardware) system(s shape, v nccl.Version) nccl.System {
 		links = run
 	}
 	return nccl.System{GPU: h.GPU, GPUsPerNode: s.per, Nodes: s.nodes, NVSwitch: h.Fabric.oneHop(),
-		NVLinks: links, NICs: h.nics(s.hosts, s.per/s.hosts, v), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU, NICPath: h.NICPath}
+		NVLinks: links, NICs: h.nics(s.hosts, s.per/s.hosts, v), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU, NICPath: h.NICPath,
+		CollNet: h.CollNet}
 }
 
 // String describes h in one line ("H100 SXM, NVSwitch 18 NVLinks, NVLS, 8 NICs of 50 GB/s").
@@ -410,6 +417,9 @@ func (h *Hardware) String() string {
 	}
 	if h.NICPath != 0 && h.NICPath != nccl.PathPIX { // PIX is the zero path's meaning
 		fmt.Fprintf(&b, " at %v", h.NICPath)
+	}
+	if h.CollNet {
+		b.WriteString(", CollNet (SHARP)")
 	}
 	if h.Domain > 0 {
 		fmt.Fprintf(&b, ", NVLink domains of %d GPUs", h.Domain)

@@ -151,9 +151,9 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 		if err := checkSize(size); err != nil {
 			return nil, err
 		}
-		e, err := ref.full.Choose(f, size)
+		e, err := ref.tuned(f, size)
 		if err != nil {
-			return nil, fmt.Errorf("predict: %w", err)
+			return nil, err
 		}
 		out[i] = Prediction{Size: size, Time: e.Time,
 			Low:       e.Time * math.Exp(referenceBias-z80*referenceSpread),

@@ -26,6 +26,9 @@ type reference struct {
 	// parts[k] is the model with only table k (0 base, 1 intra, 2 inter),
 	// parts[3] with none.
 	parts [4]*nccl.Model
+	// collNet is, for a pinned run on a machine without CollNet, the
+	// configuration with it, which tells a pin that only CollNet runs.
+	collNet *nccl.Config
 }
 
 // newReference builds NCCL's model of r on h, RCCL's where rccl is set
@@ -44,6 +47,14 @@ func newReference(h *Hardware, r *run, rccl bool) (*reference, error) {
 	ref := &reference{}
 	if ref.full, err = nccl.New(cfg); err != nil {
 		return nil, err
+	}
+	if !h.CollNet && r.algo != "" {
+		s := h.system(r.shape, r.version)
+		s.CollNet = true
+		if c, err := s.Config(r.version); err == nil && c.CollNet {
+			c.Algo, c.Proto, c.PAT = cfg.Algo, cfg.Proto, cfg.PAT
+			ref.collNet = &c
+		}
 	}
 	zero := 0.0
 	for k := range ref.parts {
@@ -115,11 +126,40 @@ func (ref *reference) choose(c commmodel.Collective, ranks int, size float64) (c
 	if err != nil {
 		return choice{}, err
 	}
-	e, err := ref.full.Choose(f, size)
+	e, err := ref.tuned(f, size)
 	if err != nil {
-		return choice{}, fmt.Errorf("predict: %w", err)
+		return choice{}, err
 	}
 	return choice{algo: e.Algo, proto: e.Proto}, nil
+}
+
+// tuned is NCCL's tuner's choice for f at size on ref's machine
+// (nccl.Model.Choose), with an ErrPin that names -hw collnet=true where
+// the pins leave only CollNet, which the machine lacks.
+func (ref *reference) tuned(f nccl.Func, size float64) (nccl.Estimate, error) {
+	e, err := ref.full.Choose(f, size)
+	switch {
+	case err != nil && ref.collNetOnly(f, size):
+		return e, fmt.Errorf("%w: NCCL_ALGO=%q leaves only CollNet, which NCCL runs where the network's switches reduce (InfiniBand SHARP, with NCCL_COLLNET_ENABLE=1), and the machine has no CollNet (collnet false): describe such a machine with -hw collnet=true",
+			ErrPin, ref.collNet.Algo)
+	case err != nil:
+		return e, fmt.Errorf("predict: %w", err)
+	}
+	return e, nil
+}
+
+// collNetOnly reports that the pins leave f at size nothing to run on
+// ref's machine but would run with CollNet.
+func (ref *reference) collNetOnly(f nccl.Func, size float64) bool {
+	if ref.collNet == nil {
+		return false
+	}
+	m, err := nccl.New(*ref.collNet)
+	if err != nil {
+		return false
+	}
+	e, err := m.Choose(f, size)
+	return err == nil && (e.Algo == nccl.AlgoCollNetDirect || e.Algo == nccl.AlgoCollNetChain)
 }
 
 // pinned reports whether an (algorithm, protocol) pin is available to the

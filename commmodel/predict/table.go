@@ -85,6 +85,9 @@ var (
 	// ErrLayout: a launch layout the shape cannot run (a node's GPUs not a
 	// whole number of processes), or negative counts.
 	ErrLayout = errors.New("predict: a launch layout the shape cannot run")
+	// ErrPin: an algorithm pin (Query.Algo) that runs only with a fact the
+	// machine lacks, such as CollNet without collnet.
+	ErrPin = errors.New("predict: a pinned algorithm the machine does not run")
 )
 
 // check reports what makes t unusable.

@@ -125,8 +125,29 @@ type Evidence struct {
 	NVLS Fact[bool]
 	// Channels are NCCL's channel counts: "16 coll channels, 16 collnet
 	// channels, 16 nvls channels, 16 p2p channels, 2 p2p channels per
-	// peer" (init.cc; collnet from 2.17, nvls from 2.17).
+	// peer" (init.cc; nvls from 2.17, collnet from 2.20). The collnet
+	// count says nothing of CollNet: NCCL 2.20 prints the channels it
+	// tried to set CollNet up on, and 2.21 on print comm->nChannels, the
+	// coll count, whatever CollNet does (CollNet reads what does).
 	Channels Fact[Channels]
+	// CollNet reports whether NCCL set CollNet up (a network plugin's
+	// collectives, such as SHARP's) for the communicator. "rank 0
+	// Connected CollNet" (init.cc 2.12 to 2.20, transport/coll_net.cc from
+	// 2.21) and "Collnet Chains [0] 1->0->-1" (init.cc 2.15 to 2.20;
+	// "Connected Collnet Chains" from 2.21) say it did: NCCL prints them
+	// only once every rank's CollNet connections are up
+	// (ncclTransportCollNetCheck). "Cannot initialize CollNet, using
+	// point-to-point network instead" (an NCCL WARN, transport.cc),
+	// "Communicator has 1 nodes which is less than CollNet node threshold
+	// 2, disabling CollNet" (init.cc) and "CollNet is not supported or
+	// fails to initialize, ignoring NCCL_ALGO=COLLNET" (a WARN,
+	// graph/tuning.cc to 2.20) say it did not, and outrank an earlier
+	// line that says it did. The "/SHARP" that nccl-rdma-sharp-plugins
+	// appends to its device list ("NET/IB : Using [0]mlx5_2:1/IB/SHARP")
+	// marks every InfiniBand port of a plugin built with SHARP
+	// (isSharpDev, src/p2p_plugin.c), not a CollNet set up, and is not
+	// read.
+	CollNet Fact[bool]
 	// Rings is the number of ring channels, from "Channel 00/16 :    0   3
 	// 1 ..." (graph/connect.cc), and Trees the number of tree channels,
 	// from "Trees [0] 3/-1/-1->0->-1 [1] ..." (graph/connect.cc).
@@ -385,6 +406,7 @@ func (d *debugState) merge(o *debugState) {
 	mergeFact(&e.Algo, o.e.Algo)
 	mergeFact(&e.Proto, o.e.Proto)
 	mergeFact(&e.NICPath, o.e.NICPath)
+	mergeFact(&e.CollNet, o.e.CollNet)
 }
 
 // line reads msg, the text after "NCCL INFO " of line n, which host
@@ -459,6 +481,10 @@ func (d *debugState) line(n int, host, msg string) {
 		}
 	case strings.HasPrefix(msg, "NVLS multicast support is "):
 		e.NVLS.set(!strings.HasPrefix(msg, "NVLS multicast support is not"), n)
+	case strings.Contains(msg, "Connected CollNet"), strings.Contains(msg, "Collnet Chains "):
+		e.CollNet.set(true, n)
+	case strings.Contains(msg, "disabling CollNet"):
+		d.collNetFailed(n)
 	case strings.Contains(msg, " coll channels, "):
 		c := Channels{-1, -1, -1, -1, -1}
 		for _, m := range channelsRE.FindAllStringSubmatch(msg, -1) {
@@ -513,6 +539,21 @@ func (d *debugState) line(n int, host, msg string) {
 			}
 		}
 	}
+}
+
+// warn reads msg, the text after "NCCL WARN " of line n: the warnings
+// that say CollNet was not set up (Evidence.CollNet).
+func (d *debugState) warn(n int, msg string) {
+	if strings.HasPrefix(msg, "Cannot initialize CollNet") || strings.HasPrefix(msg, "CollNet is not supported") ||
+		strings.Contains(msg, "disabling CollNet") {
+		d.collNetFailed(n)
+	}
+}
+
+// collNetFailed records that line n says CollNet was not set up, over any
+// earlier line that said it was.
+func (d *debugState) collNetFailed(n int) {
+	d.e.CollNet = Fact[bool]{false, n}
 }
 
 // nics records the devices the "NET/... : Using" line n lists, as re

@@ -208,12 +208,17 @@ func (p *parser) debugLine(n int, host, msg string) {
 		}
 		return
 	}
+	p.debugOf().line(n, host, msg)
+}
+
+// debugOf returns the debug state of the test being set up: the current
+// one while it has no rows, else the next's.
+func (p *parser) debugOf() *debugState {
 	if c := p.cur; c != nil && len(c.t.Rows) == 0 && !c.closed {
-		c.debug.line(n, host, msg)
-		return
+		return &c.debug
 	}
-	p.debug.line(n, host, msg)
 	p.hasDebug = true
+	return &p.debug
 }
 
 // debugPrefixRE reads the prefix NCCL gives its debug lines, "gpu34:34088:34142
@@ -336,6 +341,10 @@ func (p *parser) line(n int, raw string) {
 	}
 	if strings.HasPrefix(body, "NCCL version ") || strings.HasPrefix(body, "RCCL version") || strings.HasPrefix(body, rcclTestsVersion) {
 		p.debugLine(n, "", body) // rank 0's bare VERSION line (NCCL before 2.9), rccl-tests' RCCL and own versions
+		return
+	}
+	if _, msg, ok := strings.Cut(body, "NCCL WARN "); ok {
+		p.debugOf().warn(n, msg)
 		return
 	}
 	if strings.Contains(body, "NCCL INFO") || strings.Contains(body, "NCCL WARN") {
