@@ -33,6 +33,9 @@ var update = flag.Bool("update", false, "rewrite the output blocks of README.md 
 //     scripts, which install Jupyter; go test, go install and go get; the
 //     reproduce subcommand, which TestReproduceJSON runs) are not run:
 //     allowed checks that what they name exists.
+//
+// With -short (the race detector's pass of scripts/test.sh), each file's
+// first block alone runs: the full pass has run them all.
 func TestDocs(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -56,10 +59,16 @@ func TestDocs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s:%v", name, err)
 		}
-		changed := false
+		changed, first := false, true
 		for i, b := range blocks {
 			var out string
 			var ran bool
+			if b.lang == "sh" || b.lang == "go" {
+				if testing.Short() && !*update && !first {
+					continue
+				}
+				first = false
+			}
 			switch b.lang {
 			case "sh":
 				var n int
