@@ -290,7 +290,8 @@ name, runs NVLSTree; `+"`-hw nvls=false`"+`, which its guess line names, settles
 the RTX PRO 5000 and RTX 6000D hosts (PCIe cards, ConnectX-8 NICs) stall from 8 or 16 MiB on:
 the PRO 5000's take 5.7 and 10.4 ms at 8 and 16 MiB and 91 to 104 ms from 64 to 512 MiB, where 4
 MiB takes 0.16 ms, the 6000D's 9.8 to 99.6 ms from 16 to 512 MiB. Those rows are left out as
-stalls; the rows of 1 to 8 GiB, which take 99 to 247 ms, are kept. The rows up to 4 or 8 MiB do
+stalls; the PRO 5000's 32 MiB row (0.81 ms) and the rows of 1 to 8 GiB, which take 99 to 247 ms,
+are kept. The rows up to 4 or 8 MiB do
 not tell the cards' PCIe from the network, so the AllReduce the calibration on them predicts is
 bound by a PCIe rate about a third of the AllReduce's own.
 nccl-tests#309's 2 x 8 Ring run set NCCL_MIN_CTAS=24 and NCCL_IB_QPS_PER_CONNECTION=2, which
