@@ -205,10 +205,7 @@ func TestTuneNVLinkDomains(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	rules, err := nccl.ReadTunerRules(strings.NewReader(out), "-")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules := readRules(t, out)
 	nodes := map[int]int{} // nRanks -> nNodes
 	for _, r := range rules {
 		nodes[r.Ranks] = r.Nodes
@@ -255,11 +252,7 @@ func TestTuneOneSize(t *testing.T) {
 		if collective == "allreduce" && (!strings.Contains(out, "#   allreduce on 2 x 8, ") || !strings.Contains(out, "x faster (") || !strings.Contains(out, "over its 80% interval")) {
 			t.Errorf("the header lacks the model's choices:\n%s", out)
 		}
-		rules, err := nccl.ReadTunerRules(strings.NewReader(out), "-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rules
+		return readRules(t, out)
 	}
 	at := func(rules []nccl.TunerRule, n float64) nccl.TunerRule {
 		for _, r := range rules {
@@ -343,10 +336,7 @@ func TestTuneWithheld(t *testing.T) {
 			t.Errorf("-hw %s: stderr %q; want the choice withheld on nic_path alone", hw, stderr)
 		}
 	}
-	rules, err := nccl.ReadTunerRules(strings.NewReader(out), "-")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules := readRules(t, out)
 	if r, ok := nccl.FirstMatch(rules, nccl.FuncAllReduce, 16<<20, 2, 16, 1, 0); !ok || r.Algo != nccl.AlgoRing || r.Proto != nccl.LL128 {
 		t.Errorf("at 16 MiB: %v %v; want NCCL's own Ring/LL128", r, ok)
 	}
@@ -358,10 +348,7 @@ func TestTuneWithheld(t *testing.T) {
 		!strings.Contains(stderr, "with nvls false: NCCL cannot run it") {
 		t.Errorf("Alps: exit %d, stderr %q; want NVLSTree withheld on nvls", code, stderr)
 	}
-	rules, err = nccl.ReadTunerRules(strings.NewReader(out), "-")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules = readRules(t, out)
 	if r, ok := nccl.FirstMatch(rules, nccl.FuncAllReduce, 4<<20, 2, 8, 1, 0); !ok || r.Algo == nccl.AlgoNVLSTree {
 		t.Errorf("Alps, 4 MiB on 2 x 4: %v; want NCCL's own", r)
 	}
@@ -378,10 +365,7 @@ func TestTuneFallback(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	rules, err := nccl.ReadTunerRules(strings.NewReader(out), "-")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules := readRules(t, out)
 	n := 0
 	for i, r := range rules {
 		if !nccl.MayBeIgnored(r.Algo) {
@@ -658,4 +642,15 @@ func TestTuneCheckCauses(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readRules reads the rules tune wrote to standard output, as NCCL's
+// example plugin reads a file.
+func readRules(t *testing.T, out string) []nccl.TunerRule {
+	t.Helper()
+	rules, err := nccl.ReadTunerRules(strings.NewReader(out), "-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rules
 }
