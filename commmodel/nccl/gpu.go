@@ -31,7 +31,7 @@ type GPU struct {
 	// CompCap is the compute capability times ten (90 for 9.0); for an
 	// AMD GPU, its GFXIP version times ten (94 for gfx942).
 	CompCap int
-	// ISA is the LLVM target of an AMD GPU (gfx90a, gfx942, gfx950), ""
+	// ISA is the LLVM target of an AMD GPU (gfx908, gfx90a, gfx942, gfx950), ""
 	// for an NVIDIA GPU.
 	ISA string
 	// NVLinks is the number of NVLink links per GPU (Infinity Fabric links
@@ -100,6 +100,15 @@ type gpuEntry struct {
 //	                     ROCm lists each of the package's two GCDs as a GPU, so a GPU here is
 //	                     a GCD with half the package's external links (4), the in-package link
 //	                     to its sibling GCD not counted; gfx90a; PCIe Gen4
+//	MI100                ROCm's "AMD Instinct MI100 microarchitecture" page: a hive of four GPUs,
+//	                     fully connected by Infinity Fabric links of 23 GT/s, so 3 links a GPU;
+//	                     16 lanes of 2 bytes a transfer (as its MI250 page counts them): 46 GB/s
+//	                     a direction; gfx908, GFXIP 9.0; PCIe Gen4
+//	PCI device names     ROCm releases before the marketing names print the PCI device ("Device
+//	                     738c"); pci.ids (Debian package pci.ids 0.0~2023.04.11): 738c and 738e
+//	                     "Arcturus GL-XL [Instinct MI100]", 7408 "Aldebaran/MI200 [Instinct
+//	                     MI250X]", 740c "Aldebaran/MI200 [Instinct MI250X/MI250]" (the two share
+//	                     their figures here)
 //	MI300X, MI325X       AMD Instinct MI300X and MI325X datasheets: 7 Infinity Fabric links of
 //	                     128 GB/s both ways (64 GB/s a direction), one to each other GPU of an
 //	                     8-GPU platform; gfx942; PCIe Gen5
@@ -173,6 +182,11 @@ var gpuTable = []gpuEntry{
 	{[]string{"MI300X"}, GPU{Name: "AMD Instinct MI300X", CompCap: 94, ISA: "gfx942", NVLinks: 7, NVLinkBW: 64e9, PCIeGen: 5}},
 	{[]string{"MI250X"}, GPU{Name: "AMD Instinct MI250X", CompCap: 90, ISA: "gfx90a", NVLinks: 4, NVLinkBW: 50e9, PCIeGen: 4}},
 	{[]string{"MI250"}, GPU{Name: "AMD Instinct MI250", CompCap: 90, ISA: "gfx90a", NVLinks: 4, NVLinkBW: 50e9, PCIeGen: 4}},
+	{[]string{"DEVICE", "7408"}, GPU{Name: "AMD Instinct MI250X", CompCap: 90, ISA: "gfx90a", NVLinks: 4, NVLinkBW: 50e9, PCIeGen: 4}},
+	{[]string{"DEVICE", "740C"}, GPU{Name: "AMD Instinct MI250X", CompCap: 90, ISA: "gfx90a", NVLinks: 4, NVLinkBW: 50e9, PCIeGen: 4}},
+	{[]string{"MI100"}, GPU{Name: "AMD Instinct MI100", CompCap: 90, ISA: "gfx908", NVLinks: 3, NVLinkBW: 46e9, PCIeGen: 4}},
+	{[]string{"DEVICE", "738C"}, GPU{Name: "AMD Instinct MI100", CompCap: 90, ISA: "gfx908", NVLinks: 3, NVLinkBW: 46e9, PCIeGen: 4}},
+	{[]string{"DEVICE", "738E"}, GPU{Name: "AMD Instinct MI100", CompCap: 90, ISA: "gfx908", NVLinks: 3, NVLinkBW: 46e9, PCIeGen: 4}},
 }
 
 // ErrUnknownGPU is the cause of a ParseGPU error for a name the table does

@@ -52,6 +52,11 @@ func TestParseGPU(t *testing.T) {
 		{"AMD Instinct MI325X", "AMD Instinct MI325X", 94, 7},
 		{"AMD Instinct MI355X", "AMD Instinct MI355X", 95, 7},
 		{"AMD Instinct MI250X/MI250", "AMD Instinct MI250X", 90, 4},
+		{"AMD Instinct MI100", "AMD Instinct MI100", 90, 3},
+		// Older ROCm prints the PCI device (LUMI's MI100s,
+		// data/nccltests/testdata/real/mi100_2x1_allreduce_lumi_eap.log).
+		{"Device 738c", "AMD Instinct MI100", 90, 3},
+		{"Device 740c", "AMD Instinct MI250X", 90, 4},
 	}
 	for _, c := range cases {
 		g, err := ParseGPU(c.name)
@@ -62,7 +67,7 @@ func TestParseGPU(t *testing.T) {
 	// "NVIDIA Graphics Device" (an unreleased board) and "NVIDIA RTX 6000D"
 	// are what real logs print (data/logs/paired/gb300-nvl72,
 	// data/nccltests/testdata/real): nothing to map them to.
-	for _, name := range []string{"NVIDIA Quadro GV100", "NVIDIA Graphics Device", "NVIDIA RTX 6000D", ""} {
+	for _, name := range []string{"NVIDIA Quadro GV100", "NVIDIA Graphics Device", "NVIDIA RTX 6000D", "Device 7400", "7408", ""} {
 		if _, err := ParseGPU(name); !errors.Is(err, ErrUnknownGPU) {
 			t.Errorf("ParseGPU(%q): err = %v, want ErrUnknownGPU", name, err)
 		}

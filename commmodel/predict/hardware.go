@@ -127,7 +127,8 @@ var nicRates = [nccl.NumArchs]float64{12.5e9, 25e9, 50e9, 50e9}
 // one, two (NVL2) or four superchips joined pair by pair (an NVL32 rack is
 // an NVLink domain, given with -hw domain=32), NVLS from Hopper on with NVSwitch, one NIC per
 // GPU at the line rate of the generation's reference system (nicRates; 200
-// Gb/s for GH200, as its public clusters run), and
+// Gb/s for GH200, and one of 200 Gb/s per module of two GCDs for MI250X,
+// as their public clusters run), and
 // the NVL72 domain for GB200 and GB300; the CPU is x86 Intel, but Arm (the
 // Grace of the board) for GH200, GB200, GB300 and GB10. The NICs of GH200
 // and GB200 hang off the Grace's PCIe, which a GPU reaches over
@@ -169,6 +170,15 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 			// (runLinks).
 			h.hostGPUs, h.Sources.HostGPUs = 8, SourceCatalog
 		}
+		if g.ISA == "gfx90a" {
+			// MI250X and MI250 come as OAM modules of two GCDs, four to a
+			// host (ROCm's MI250 microarchitecture page; the catalog's
+			// hpe-ex235a-mi250x): 8 GPUs. The public MI250X clusters
+			// (Frontier, LUMI, Adastra: HPE EX235a) give each module one
+			// Slingshot NIC of 200 Gb/s, which is assumed.
+			h.hostGPUs, h.Sources.HostGPUs = 8, SourceCatalog
+			h.NICs, h.NICBW = 4, 200e9/8
+		}
 	}
 	if !g.SupportsNVLS() && g.Known { // before Hopper, or AMD's: no NVLS whatever the fabric
 		h.Sources.NVLS = SourceCatalog
@@ -187,8 +197,6 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	return h, nil
 }
 
-// nicBW is one NIC's line rate: NICBW, or the generation's reference
-// rate (nicRates) where it is not given.
 // netLatency is NetLatency, 1 where it is 0.
 func (h *Hardware) netLatency() float64 {
 	if h.NetLatency > 0 {
@@ -197,6 +205,8 @@ func (h *Hardware) netLatency() float64 {
 	return 1
 }
 
+// nicBW is one NIC's line rate: NICBW, or the generation's reference
+// rate (nicRates) where it is not given.
 func (h *Hardware) nicBW() float64 {
 	if h.NICBW > 0 {
 		return h.NICBW

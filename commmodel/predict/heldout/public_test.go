@@ -197,12 +197,13 @@ var publicSingles = []publicLog{
 	// transport, so not one machine (as the L40S pods' runs).
 	// ABCI's SHARP page: a Compute Node (A) pair, the paired set's
 	// a100-sxm4-abci-ib4xhdr hardware, kept here for its other build (NCCL
-	// with SHARP's CollNet, NCCL_COLLNET_ENABLE=1, which no pin says: the
-	// model has no CollNet to enable). Its Rank lines give the rest.
+	// with SHARP's CollNet, NCCL_COLLNET_ENABLE=1, which the log, its SHARP
+	// lines cut, does not show, and a new user does not give with
+	// -hw collnet=true). Its Rank lines give the rest.
 	{"a100_2x8_allreduce_collnet_sharp_abci.log", predict.Pins{}},
-	// LUMI's early-access page allocates --gres=gpu:mi100; the Rank lines
-	// print the GPU's PCI device name, "Device 738c".
-	{"mi100_2x1_allreduce_lumi_eap.log", predict.Pins{GPU: "AMD Instinct MI100"}},
+	// LUMI's early-access MI100s: the Rank lines print the GPU's PCI
+	// device name, "Device 738c", which the catalog reads.
+	{"mi100_2x1_allreduce_lumi_eap.log", predict.Pins{}},
 	{"a100_2x8_allreduce_azure_ndasrv4_aks_sriov_ib.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "A100-SXM4-40GB"}},
 	{"a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "A100-SXM4-40GB"}},
 	// "two nodes, both of which have 8 A100 80GB gpus", one GPU of each run.
