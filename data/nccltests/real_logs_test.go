@@ -702,6 +702,15 @@ var noRankLines = []struct {
 	// without a GPU name; 5 rows 1 GiB..16 GiB.
 	{"mi300x_2x8_allreduce_oci_oke_slurm.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 5, 1073741824, 5753.0, 349.95,
 		"the Rank lines list 4 of ranks 0..15 (elided)"},
+	// AMD's AAC11 MI325X cluster (hisohara/ai-scripts): the README keeps
+	// the 4, 8 and 16 GiB rows of each run under a "====== N-node ======"
+	// line, no header or Rank lines; the source lines name
+	// all_reduce_perf, and busbw/algbw 316.88/181.07 = 2·7/8 at 4 GiB gives 8
+	// ranks, 344.13/174.79 = 2·63/64 64.
+	{"mi325x_1x8_allreduce_ring_aac11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 8, 3, 4294967296, 23719, 316.88, ""},
+	{"mi325x_2x8_allreduce_ring_aac11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 3, 4294967296, 23192, 347.23, ""},
+	{"mi325x_4x8_allreduce_ring_aac11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 32, 3, 4294967296, 23904, 348.12, ""},
+	{"mi325x_8x8_allreduce_ring_aac11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 64, 3, 4294967296, 24572, 344.13, ""},
 }
 
 const h100Bridge = "h100_pcie_nvlink_bridge_1x2_nccl1161.log"

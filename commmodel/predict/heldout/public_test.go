@@ -140,6 +140,16 @@ var publicMachines = []publicMachine{
 		// Run with -G 1, as its page's command line says; the header it shows prints graph: 0.
 		{"mi300x_1x8_allreduce_graph1_rocmblogs.log", predict.Pins{Layout: predict.Layout{Graphs: 1}}},
 	}},
+	// AMD's AAC11 MI325X cluster on 1, 2, 4 and 8 of one job's nodes, 8
+	// Broadcom RoCE ports each, NCCL_ALGO=Ring (its script's command line);
+	// the README keeps the 4 to 16 GiB rows alone, and its section title
+	// names the GPU.
+	{"mi325x-aac11-roce", []publicLog{
+		{"mi325x_1x8_allreduce_ring_aac11.log", predict.Pins{Nodes: 1, PerNode: 8, GPU: "AMD Instinct MI325X", Algo: "ring"}},
+		{"mi325x_2x8_allreduce_ring_aac11.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "AMD Instinct MI325X", Algo: "ring"}},
+		{"mi325x_4x8_allreduce_ring_aac11.log", predict.Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI325X", Algo: "ring"}},
+		{"mi325x_8x8_allreduce_ring_aac11.log", predict.Pins{Nodes: 8, PerNode: 8, GPU: "AMD Instinct MI325X", Algo: "ring"}},
+	}},
 	{"mi355x-oci-1x8", []publicLog{
 		{"mi355x_1x8_allreduce_alltoall_trimmed.log", predict.Pins{}},
 	}},
