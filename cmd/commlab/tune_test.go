@@ -578,7 +578,7 @@ func TestTuneTablesExclusion(t *testing.T) {
 func TestTuneCalibrationNotes(t *testing.T) {
 	code, _, stderr := runCLI("tune", "-calibrate", "../../data/nccltests/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log",
 		"-comms", "2x8", "-o", filepath.Join(t.TempDir(), "r.conf"))
-	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("mi300x_1x8_2x8_allreduce_rccltests.log#0: NCCL version unknown; NCCL %v's tuner is assumed", nccl.Latest)) {
+	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("mi300x_1x8_2x8_allreduce_rccltests.log#0: RCCL version unknown; its tuner is taken as NCCL %v's", nccl.Latest)) {
 		t.Errorf("exit %d, stderr %q; want the unknown version named", code, stderr)
 	}
 }

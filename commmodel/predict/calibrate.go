@@ -553,6 +553,8 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 			return nil, nil, err
 		}
 		switch {
+		case rn.versionGuess && m.refs.runsRCCL():
+			notes = append(notes, fmt.Sprintf("%s: RCCL version unknown; its tuner is taken as NCCL %v's", t.Name, rn.version))
 		case rn.versionGuess:
 			notes = append(notes, fmt.Sprintf("%s: NCCL version unknown; NCCL %v's tuner is assumed", t.Name, rn.version))
 		case rn.versionClamp:
