@@ -7,10 +7,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/inframethod/commlab/data/nccltests"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -296,5 +298,60 @@ func TestCompareRoundedSizes(t *testing.T) {
 	r := "../../data/nccltests/testdata/real/"
 	if _, _, stderr := runCLI("compare", r+"gh200_2x4_allreduce_slingshot_olivia.log", r+"gh200_4x4_allreduce_wrong_rows_olivia.log"); strings.Contains(stderr, "rounds each size") {
 		t.Errorf("Olivia: stderr %q; want no rounding note", stderr)
+	}
+}
+
+// TestCompareHalvesSpread computes the figures docs/compare.md gives for the
+// floor: over every distinct table of the repository's logs, the share of
+// rows whose two halves (out-of-place, in-place) differ by under each figure,
+// |in-place/out-of-place − 1| rounded up to 0.1%, and holds the page's
+// sentence to them, and defaultNoiseFloor above the spread of three rows in
+// four, as its comment says.
+func TestCompareHalvesSpread(t *testing.T) {
+	var files []string
+	for _, pat := range []string{"../../data/logs/*.log", "../../data/logs/paired/*/*.log", "../../data/nccltests/testdata/real/*.log"} {
+		m, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	seen := map[string]bool{}
+	var d []float64
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := nccltests.NewReader(fh)
+		for {
+			tt, err := r.Read()
+			if err != nil {
+				break
+			}
+			if key := fmt.Sprint(tt.Rows); !seen[key] {
+				seen[key] = true
+				for _, row := range tt.Rows {
+					if row.OutOfPlace.OK() && row.InPlace.OK() {
+						d = append(d, math.Abs(row.InPlace.Time/row.OutOfPlace.Time-1))
+					}
+				}
+			}
+		}
+		fh.Close()
+	}
+	slices.Sort(d)
+	under := func(q float64) float64 { return math.Ceil(1000*d[int(q*float64(len(d)))]) / 10 }
+	want := fmt.Sprintf("(the %d\ndistinct tables of `data/logs`, `data/logs/paired` and `data/nccltests/testdata/real`, %d rows\nwith both halves), the two halves of a row differ by under %.1f%% in half the rows, under %.1f%% in\nthree of four and under %.1f%% in nine of ten.",
+		len(seen), len(d), under(0.5), under(0.75), under(0.9))
+	doc, err := os.ReadFile("../../docs/compare.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), want) {
+		t.Errorf("docs/compare.md does not say %q", want)
+	}
+	if q := d[len(d)*3/4]; !(defaultNoiseFloor > q) {
+		t.Errorf("defaultNoiseFloor %g is not above the 75th percentile of the halves' spread, %g", defaultNoiseFloor, q)
 	}
 }
