@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/internal/testlogs"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -308,37 +308,25 @@ func TestCompareRoundedSizes(t *testing.T) {
 // sentence to them, and defaultNoiseFloor above the spread of three rows in
 // four, as its comment says.
 func TestCompareHalvesSpread(t *testing.T) {
-	var files []string
-	for _, pat := range []string{"../../data/logs/*.log", "../../data/logs/paired/*/*.log", "../../data/nccltests/testdata/real/*.log"} {
-		m, err := filepath.Glob(pat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, m...)
+	files, err := testlogs.Files("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests, err := testlogs.Tests(files)
+	if err != nil {
+		t.Fatal(err)
 	}
 	seen := map[string]bool{}
 	var d []float64
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := nccltests.NewReader(fh)
-		for {
-			tt, err := r.Read()
-			if err != nil {
-				break
-			}
-			if key := fmt.Sprint(tt.Rows); !seen[key] {
-				seen[key] = true
-				for _, row := range tt.Rows {
-					if row.OutOfPlace.OK() && row.InPlace.OK() {
-						d = append(d, math.Abs(row.InPlace.Time/row.OutOfPlace.Time-1))
-					}
+	for _, tt := range tests {
+		if key := fmt.Sprint(tt.Rows); !seen[key] {
+			seen[key] = true
+			for _, row := range tt.Rows {
+				if row.OutOfPlace.OK() && row.InPlace.OK() {
+					d = append(d, math.Abs(row.InPlace.Time/row.OutOfPlace.Time-1))
 				}
 			}
 		}
-		fh.Close()
 	}
 	slices.Sort(d)
 	under := func(q float64) float64 { return math.Ceil(1000*d[int(q*float64(len(d)))]) / 10 }

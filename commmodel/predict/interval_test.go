@@ -3,8 +3,6 @@ package predict
 import (
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,7 +14,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
-	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/internal/testlogs"
 )
 
 // TestDepartureWidens calibrates on the synthetic tables (1 to 4 nodes;
@@ -489,36 +487,24 @@ func TestAllToAllHighGrowsWithSize(t *testing.T) {
 
 // TestRepeatSpread measures repeatSpread: the 80th percentile of
 // |ln(in-place/out-of-place)| over every row of 1 MiB and more, both halves
-// timed, of the public logs under data/logs/paired and
-// data/nccltests/testdata/real, to two significant digits.
+// timed, of the repository's logs (testlogs.Files), to two significant
+// digits.
 func TestRepeatSpread(t *testing.T) {
-	var files []string
-	for _, pat := range []string{"../../data/logs/paired/*/*.log", "../../data/nccltests/testdata/real/*.log"} {
-		m, err := filepath.Glob(pat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, m...)
+	files, err := testlogs.Files("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests, err := testlogs.Tests(files)
+	if err != nil {
+		t.Fatal(err)
 	}
 	var d []float64
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := nccltests.NewReader(fh)
-		for {
-			tt, err := r.Read()
-			if err != nil {
-				break
-			}
-			for _, row := range tt.Rows {
-				if row.Size >= 1<<20 && row.OutOfPlace.OK() && row.InPlace.OK() {
-					d = append(d, math.Abs(math.Log(row.InPlace.Time/row.OutOfPlace.Time)))
-				}
+	for _, tt := range tests {
+		for _, row := range tt.Rows {
+			if row.Size >= 1<<20 && row.OutOfPlace.OK() && row.InPlace.OK() {
+				d = append(d, math.Abs(math.Log(row.InPlace.Time/row.OutOfPlace.Time)))
 			}
 		}
-		fh.Close()
 	}
 	slices.Sort(d)
 	if len(d) < 500 {

@@ -15,6 +15,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/internal/testlogs"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -396,13 +397,9 @@ func TestStalledRows(t *testing.T) {
 	if kept, notes := withoutStalls([]Table{fast}); len(kept[0].Points) != 14 || len(notes) != 1 {
 		t.Errorf("with 4 GiB in 100 us: %d points kept, %q; want the 3 stalls left out, no more", len(kept[0].Points), notes)
 	}
-	var files []string
-	for _, pat := range []string{"../../data/nccltests/testdata/real/*.log", "../../data/logs/*.log", "../../data/logs/paired/*/*.log"} {
-		m, err := filepath.Glob(pat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, m...)
+	files, err := testlogs.Files("../..")
+	if err != nil {
+		t.Fatal(err)
 	}
 	if len(files) < 40 {
 		t.Fatalf("%d real logs found", len(files))
