@@ -308,11 +308,7 @@ func TestCompareRoundedSizes(t *testing.T) {
 // sentence to them, and defaultNoiseFloor above the spread of three rows in
 // four, as its comment says.
 func TestCompareHalvesSpread(t *testing.T) {
-	files, err := testlogs.Files("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests, err := testlogs.Tests(files)
+	tests, err := testlogs.All("../..")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -490,11 +490,7 @@ func TestAllToAllHighGrowsWithSize(t *testing.T) {
 // timed, of the repository's logs (testlogs.Files), to two significant
 // digits.
 func TestRepeatSpread(t *testing.T) {
-	files, err := testlogs.Files("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests, err := testlogs.Tests(files)
+	tests, err := testlogs.All("../..")
 	if err != nil {
 		t.Fatal(err)
 	}

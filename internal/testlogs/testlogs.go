@@ -49,3 +49,12 @@ func Tests(files []string) ([]nccltests.Test, error) {
 	}
 	return out, nil
 }
+
+// All reads the tables of every log Files lists under root.
+func All(root string) ([]nccltests.Test, error) {
+	files, err := Files(root)
+	if err != nil {
+		return nil, err
+	}
+	return Tests(files)
+}
