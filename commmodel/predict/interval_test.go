@@ -504,7 +504,7 @@ func TestRepeatSpread(t *testing.T) {
 	}
 	slices.Sort(d)
 	if len(d) < 500 {
-		t.Fatalf("%d rows with both halves from %d files; want the public logs' several hundred", len(d), len(files))
+		t.Fatalf("%d rows with both halves from %d tables; want the public logs' several hundred", len(d), len(tests))
 	}
 	p80 := d[len(d)*8/10]
 	if got, _ := strconv.ParseFloat(strconv.FormatFloat(p80, 'g', 2, 64), 64); got != repeatSpread {
