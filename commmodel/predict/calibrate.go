@@ -9,6 +9,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/internal/levmar"
 	"github.com/inframethod/commlab/units"
 )
@@ -532,6 +533,24 @@ func (m *Machine) beyondPCIe(oneNode bool) string {
 		"(%d links, at the rate that the fit implies; the datasheet's rate where known, cc=X.Y for its generation)", pcie, links, bw/1e9, links)
 }
 
+// envRead are the environment's settings the model reads (Pins, from
+// Evidence.Algo and Proto) or that change no time: where NCCL's bootstrap
+// and its debug output go, and how a RoCE NIC is addressed.
+var envRead = []string{"NCCL_ALGO", "NCCL_PROTO", "NCCL_SOCKET_IFNAME", "NCCL_SOCKET_FAMILY", "NCCL_IB_GID_INDEX",
+	"NCCL_DEBUG_FILE", "NCCL_TOPO_DUMP_FILE", "NCCL_GRAPH_DUMP_FILE", "NCCL_COMM_ID", "NCCL_HOSTID"}
+
+// unreadEnv lists the settings of env the model does not read as NAME=VALUE,
+// "" where there are none.
+func unreadEnv(env []nccltests.Setting) string {
+	var out []string
+	for _, v := range env {
+		if !slices.Contains(envRead, v.Name) {
+			out = append(out, v.Name+"="+v.Value)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // RanRCCL reports that a table's log says it ran RCCL (rccl-tests'
 // header, RCCL's version line).
 func RanRCCL(tables []Table) bool {
@@ -560,6 +579,14 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 		case rn.versionClamp:
 			notes = append(notes, fmt.Sprintf("%s: NCCL %v is outside the releases the tuner model follows (%v to %v); NCCL %v's is used",
 				t.Name, t.Version, nccl.Oldest, nccl.Latest, rn.version))
+		}
+		if env := unreadEnv(t.Evidence.Env); env != "" && !slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, env) }) {
+			what, without := "what it does", "it"
+			if strings.Contains(env, ",") {
+				what, without = "what they do", "them"
+			}
+			notes = append(notes, fmt.Sprintf("%s: NCCL's lines show %s set in the environment, which the model does not read: the calibration takes %s as the machine's, and a run without %s may differ",
+				t.Name, env, what, without))
 		}
 		if m.version.Before(rn.version) {
 			m.version = rn.version

@@ -141,8 +141,9 @@ func choiceOf(p Prediction) string { return p.Algorithm + "/" + p.Protocol }
 // its number among them all, from 1.
 func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before int) []Finding {
 	var out []Finding
-	hinted := false // the host hint is given once, on the first finding it fits
-	guessed := -1   // the index in out of the finding that names the guesses; they are named once
+	hinted := false   // the host hint is given once, on the first finding it fits
+	envNamed := false // so are the environment's settings the model does not read
+	guessed := -1     // the index in out of the finding that names the guesses; they are named once
 	key := func(i int) string {
 		switch p := t.Points[i]; {
 		case stalled[i]:
@@ -202,6 +203,14 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 		}
 		if f.Kind == KindSlower && !onGuess {
 			f.Advice = append(f.Advice, m.pins(t, preds[i:j+1])...)
+		}
+		if env := unreadEnv(t.Evidence.Env); env != "" && !slices.Contains(m.Tables, t.Name) && !envNamed {
+			// Once: the same settings stand behind every range.
+			it, them := "it", "it"
+			if strings.Contains(env, ",") {
+				it, them = "they", "them"
+			}
+			f.Advice, envNamed = append(f.Advice, fmt.Sprintf("NCCL's lines show %s set in the environment, which the model does not read: %s may cause the gap (a run without %s tells)", env, it, them)), true
 		}
 		out = append(out, f)
 	}

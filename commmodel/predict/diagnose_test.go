@@ -540,3 +540,32 @@ func TestTuneProtocolSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagnoseUnreadEnv: nccl-tests#319's Ring run, diagnosed against the
+// uncalibrated model, departs from it over three ranges; the
+// NCCL_IB_QPS_PER_CONNECTION=64 its NCCL lines print, which the model does
+// not read, is named once among them as a possible cause, and NCCL_ALGO,
+// which the pins read, is not.
+func TestDiagnoseUnreadEnv(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log")
+	h, err := Describe(tab.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ = h.FromTables([]Table{tab}, 0)
+	findings, _, err := Uncalibrated(h).Diagnose(tab)
+	if err != nil || len(findings) == 0 {
+		t.Fatalf("%d findings, %v; want the run's departures", len(findings), err)
+	}
+	var named []string
+	for _, f := range findings {
+		for _, a := range f.Advice {
+			if strings.Contains(a, "set in the environment") {
+				named = append(named, a)
+			}
+		}
+	}
+	if len(named) != 1 || !strings.Contains(named[0], "NCCL_IB_QPS_PER_CONNECTION=64") || strings.Contains(named[0], "NCCL_ALGO") {
+		t.Errorf("advice naming the environment %q; want one line naming NCCL_IB_QPS_PER_CONNECTION=64 alone", named)
+	}
+}

@@ -732,3 +732,26 @@ func TestSharedGPU(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadEnvNote: nccl-tests#319's Ring run prints NCCL_ALGO=RING, which
+// the pins read, and NCCL_IB_QPS_PER_CONNECTION=64, which the model does
+// not: the calibration says so once, naming the setting and not the
+// algorithm. Its default run prints no setting and gets no such note.
+func TestUnreadEnvNote(t *testing.T) {
+	const dir = "../../data/nccltests/testdata/real/"
+	ring := firstTable(t, dir+"h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log")
+	m := newUserMachine(t, []Table{ring, ring})
+	var env []string
+	for _, n := range m.Notes {
+		if strings.Contains(n, "set in the environment") {
+			env = append(env, n)
+		}
+	}
+	if len(env) != 1 || !strings.Contains(env[0], "NCCL_IB_QPS_PER_CONNECTION=64 set in the environment, which the model does not read") || strings.Contains(env[0], "NCCL_ALGO") {
+		t.Errorf("notes %q; want one naming NCCL_IB_QPS_PER_CONNECTION=64 alone", env)
+	}
+	def := newUserMachine(t, []Table{firstTable(t, dir+"h100_2x8_allreduce_default_doca_nccltests319.log")})
+	if slices.ContainsFunc(def.Notes, func(n string) bool { return strings.Contains(n, "set in the environment") }) {
+		t.Errorf("default run's notes %q; want none of the environment", def.Notes)
+	}
+}

@@ -174,6 +174,12 @@ type Evidence struct {
 	// Algo and Proto are NCCL_ALGO and NCCL_PROTO where NCCL says the
 	// environment set them: "NCCL_ALGO set by environment to Tree".
 	Algo, Proto Fact[string]
+	// Env are the parameters NCCL says the environment (or its
+	// configuration file) set, one per name in the order first printed:
+	// "NCCL_IB_QPS_PER_CONNECTION set by environment to 64." (ncclLoadParam
+	// and ncclGetEnv's callers, src/misc/param.cc), NCCL_ALGO and
+	// NCCL_PROTO among them.
+	Env []Setting
 	// RanAlgo and RanProto are the algorithm and the protocol NCCL ran for
 	// every call of the test, where its TUNING lines (NCCL 2.24 on) name
 	// one each: "AllReduce: 8388608 Bytes -> Algo RING proto SIMPLE ...",
@@ -295,7 +301,7 @@ var (
 	treeRE     = regexp.MustCompile(`\[\d+\] `)
 	commRE     = regexp.MustCompile(`\bnRanks (\d+) nNodes (\d+) localRanks (\d+) localRank \d+(?: MNNVL (\d+))?`)
 	topoNetRE  = regexp.MustCompile(`^\+ NET\[([0-9.]+)\] - NET/`)
-	envRE      = regexp.MustCompile(`^(NCCL_ALGO|NCCL_PROTO) set by environment to (\S+)`)
+	envRE      = regexp.MustCompile(`^([A-Z][A-Z0-9_]*) set by environment to (.*?)\.?\s*$`)
 	libraryRE  = regexp.MustCompile(`\b[nr]ccl-library=(\d+)`)
 	// "Channel 00/0 : 7[1] -> 0[0] [receive] via NET/IBext_v8/1/GDRDMA",
 	// "Channel 00 : ... via NET/AWS Libfabric/3/GDRDMA", "... via
@@ -405,6 +411,9 @@ func (d *debugState) merge(o *debugState) {
 	mergeFact(&e.RCCL, o.e.RCCL)
 	mergeFact(&e.Algo, o.e.Algo)
 	mergeFact(&e.Proto, o.e.Proto)
+	for _, v := range o.e.Env {
+		e.setEnv(v)
+	}
 	mergeFact(&e.NICPath, o.e.NICPath)
 	mergeFact(&e.CollNet, o.e.CollNet)
 }
@@ -433,9 +442,11 @@ func (d *debugState) line(n int, host, msg string) {
 		}
 	case strings.Contains(msg, " set by environment to "):
 		if m := envRE.FindStringSubmatch(msg); m != nil {
-			if m[1] == "NCCL_ALGO" {
+			e.setEnv(Setting{Name: m[1], Value: m[2], Line: n})
+			switch m[1] {
+			case "NCCL_ALGO":
 				e.Algo.set(m[2], n)
-			} else {
+			case "NCCL_PROTO":
 				e.Proto.set(m[2], n)
 			}
 		}
@@ -664,6 +675,20 @@ func platform(name string) string {
 
 // atoi reads digits, 0 when they do not fit an int.
 func atoi(s string) int { return count(s) }
+
+// A Setting is a parameter of NCCL's that the environment set, as NCCL
+// prints it, and the line that says so.
+type Setting struct {
+	Name, Value string
+	Line        int
+}
+
+// setEnv records v unless a setting of its name is known.
+func (e *Evidence) setEnv(v Setting) {
+	if !slices.ContainsFunc(e.Env, func(k Setting) bool { return k.Name == v.Name }) {
+		e.Env = append(e.Env, v)
+	}
+}
 
 func mergeFact[T any](dst *Fact[T], src Fact[T]) {
 	if src.Known() {

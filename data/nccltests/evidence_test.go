@@ -3,11 +3,13 @@ package nccltests
 import (
 	"bufio"
 	"fmt"
-	"github.com/inframethod/commlab/commmodel/nccl"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
 // What the real logs with NCCL_DEBUG=INFO lines say of their machine, each
@@ -385,6 +387,34 @@ func TestEvidenceTunerPlugin(t *testing.T) {
 		d.line(9, "", c.line)
 		if got := d.e.TunerPlugin; got.Value != c.want || got.Known() != (c.want != "") {
 			t.Errorf("%q: tuner plugin %v, want %q", c.line, got, c.want)
+		}
+	}
+}
+
+// TestEvidenceEnv reads the parameters NCCL says the environment set, as
+// the public logs print them: nccl-tests#319's NCCL_ALGO=RING (a string,
+// no period) and NCCL_IB_QPS_PER_CONNECTION=64 (a number, printed "64."),
+// and nccl-tests#331's NCCL_P2P_LEVEL and NCCL_BUFFSIZE, printed by two
+// ranks' threads, each once.
+func TestEvidenceEnv(t *testing.T) {
+	cases := []struct {
+		file string
+		want []Setting
+	}{
+		{"h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log", []Setting{{"NCCL_ALGO", "RING", 31}, {"NCCL_IB_QPS_PER_CONNECTION", "64", 33}}},
+		{"a100_1x2_sendrecv_leonardo_nccltests331.log", []Setting{{"NCCL_P2P_LEVEL", "NVL", 24}, {"NCCL_BUFFSIZE", "4194304", 39}}},
+	}
+	for _, c := range cases {
+		l := readRealLog(t, c.file)
+		if len(l.Tests) == 0 {
+			t.Fatalf("%s: no test", c.file)
+		}
+		e := l.Tests[0].Evidence
+		if !slices.Equal(e.Env, c.want) {
+			t.Errorf("%s: Env %v, want %v", c.file, e.Env, c.want)
+		}
+		if e.Env[0].Name == "NCCL_ALGO" && e.Algo.Value != "RING" {
+			t.Errorf("%s: Algo %v, want RING from the same line", c.file, e.Algo)
 		}
 	}
 }
