@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -57,6 +58,9 @@ func (m *Machine) run(q Query) (*run, error) {
 	if err := m.Hardware.check(); err != nil {
 		return nil, err
 	}
+	if !slices.Contains(commmodel.Collectives(), q.Collective) {
+		return nil, fmt.Errorf("predict: %v is not a collective: want one of %s", q.Collective, commmodel.CollectiveNames())
+	}
 	if q.Ranks < 1 || q.PerNode < 1 {
 		return nil, fmt.Errorf("%w: %d ranks, %d per node", ErrShape, q.Ranks, q.PerNode)
 	}
@@ -80,7 +84,14 @@ func (m *Machine) run(q Query) (*run, error) {
 		v = m.version
 	}
 	v, _, _ = versionOf(v)
-	return &run{shape: s, version: v, algo: q.Algo, proto: q.Proto, layout: l, collective: q.Collective}, nil
+	rn := &run{shape: s, version: v, algo: q.Algo, proto: q.Proto, layout: l, collective: q.Collective}
+	// NCCL's model of the run checks what only it knows (its rank count,
+	// the pins under the run's version), so that a query NCCL would
+	// refuse is an error before any size: Predict with no sizes, Beyond.
+	if _, err := m.refs.get(rn); err != nil {
+		return nil, err
+	}
+	return rn, nil
 }
 
 // check reports a fact of h out of the range Describe takes, naming the
