@@ -2,6 +2,7 @@ package commmodel
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -20,22 +21,23 @@ var (
 )
 
 // Algorithms returns the article's single-level algorithms of c, the
-// candidates of Fastest and NewRegimeGrid and the default of commlab model.
-// The slice is shared: do not modify it.
+// candidates of Fastest and NewRegimeGrid and the default of commlab model,
+// in a slice of the caller's own (sorting or editing it changes no later
+// call); nil for a collective that is not one.
 func Algorithms(c Collective) []Algorithm {
 	switch c {
 	case AllReduce:
-		return allReduceAlgorithms
+		return slices.Clone(allReduceAlgorithms)
 	case ReduceScatter:
-		return reduceScatterAlgorithms
+		return slices.Clone(reduceScatterAlgorithms)
 	case AllGather:
-		return allGatherAlgorithms
+		return slices.Clone(allGatherAlgorithms)
 	case Broadcast:
-		return broadcastAlgorithms
+		return slices.Clone(broadcastAlgorithms)
 	case AllToAll:
-		return allToAllAlgorithms
+		return slices.Clone(allToAllAlgorithms)
 	case SendRecv:
-		return sendRecvAlgorithms
+		return slices.Clone(sendRecvAlgorithms)
 	}
 	return nil
 }

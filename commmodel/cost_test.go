@@ -255,3 +255,16 @@ func TestLookup(t *testing.T) {
 		t.Errorf("pipelined broadcast in 8 chunks = %v, %v", a, err)
 	}
 }
+
+// TestAlgorithmsOwnSlice holds Algorithms to a slice of the caller's own:
+// it returned the package's, so that editing or sorting it changed every
+// later call (and Names then panicked on the nil entry).
+func TestAlgorithmsOwnSlice(t *testing.T) {
+	for _, c := range Collectives() {
+		a := Algorithms(c)
+		a[0] = nil
+		if Algorithms(c)[0] == nil {
+			t.Errorf("%v: editing Algorithms' result changed a later call", c)
+		}
+	}
+}

@@ -396,3 +396,19 @@ func TestLineSweep(t *testing.T) {
 		check(fmt.Sprintf("trial %d %v", trial, lines), lines)
 	}
 }
+
+// TestLogSizesBadRange holds LogSizes to nil where no log spacing exists:
+// LogSizes(0, 2, 3) was [NaN NaN 2] and a negative n panicked in make.
+func TestLogSizesBadRange(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		n      int
+	}{{0, 2, 3}, {-1, 2, 3}, {math.NaN(), 2, 3}, {1, math.Inf(1), 3}, {1, 2, 0}, {1, 2, -1}} {
+		if s := LogSizes(c.lo, c.hi, c.n); s != nil {
+			t.Errorf("LogSizes(%g, %g, %d) = %v, want nil", c.lo, c.hi, c.n, s)
+		}
+	}
+	if s := LogSizes(4, 4, 1); len(s) != 1 || s[0] != 4 {
+		t.Errorf("LogSizes(4, 4, 1) = %v, want [4]", s)
+	}
+}

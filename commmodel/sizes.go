@@ -10,12 +10,13 @@ import "math"
 // falls on a power-of-two multiple of lo the size is exact: LogSizes(1<<10,
 // 1<<30, 21) is the powers of two from 1 KiB to 1 GiB, which gonum's
 // floats.LogSpan (exp of evenly spaced logs) misses by up to 1e-6 B. It is
-// the one log spacing of commlab.
+// the one log spacing of commlab. It is nil where n < 1 or lo or hi is not
+// a finite positive size, which have no log spacing.
 func LogSizes(lo, hi float64, n int) []float64 {
-	out := make([]float64, n)
-	if n == 0 {
-		return out
+	if n < 1 || !finitePositive(lo) || !finitePositive(hi) {
+		return nil
 	}
+	out := make([]float64, n)
 	octaves := math.Log2(hi / lo)
 	for i := range out {
 		out[i] = lo * math.Exp2(octaves*float64(i)/float64(max(n-1, 1)))
@@ -25,3 +26,6 @@ func LogSizes(lo, hi float64, n int) []float64 {
 	}
 	return out
 }
+
+// finitePositive reports 0 < x < +Inf.
+func finitePositive(x float64) bool { return x > 0 && !math.IsInf(x, 1) }

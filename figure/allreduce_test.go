@@ -1,6 +1,7 @@
 package figure
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -99,4 +100,17 @@ func TestTimeTableCluster(t *testing.T) {
 	if len(ss) != 2 || ss[0].Name != "ring" || !scalar.EqualWithinAbs(ss[0].Y[0], want, 1e-12) || ss[1].Y[0] != c.Time(algs[1], 64<<10) {
 		t.Errorf("series %+v, want ring at %g s first", ss, want)
 	}
+}
+
+// TestRanksFromOne holds Ranks to rank counts a model runs on: Ranks(0, 4)
+// listed 0 (and Ranks(-8, 2) negative counts), on which RegimeFigure's
+// models panic.
+func TestRanksFromOne(t *testing.T) {
+	if ps := Ranks(0, 4); !slices.Equal(ps, []int{1, 2, 3, 4}) {
+		t.Errorf("Ranks(0, 4) = %v, want [1 2 3 4]", ps)
+	}
+	if ps := Ranks(-8, 2); !slices.Equal(ps, []int{1, 2}) {
+		t.Errorf("Ranks(-8, 2) = %v, want [1 2]", ps)
+	}
+	RegimeFigure("r", commmodel.Algorithms(commmodel.AllReduce), Ranks(0, 4), []float64{1 << 20}, presets.H20Intra)
 }

@@ -148,10 +148,11 @@ func RegimeFigure(title string, algs []commmodel.Algorithm, ps []int, sizes []fl
 	return m
 }
 
-// Ranks returns the rank counts lo, lo+1, ..., hi.
+// Ranks returns the rank counts lo, lo+1, ..., hi, from 1 where lo is
+// below it (no model runs on fewer ranks), and nil where hi is below lo.
 func Ranks(lo, hi int) []int {
 	var ps []int
-	for p := lo; p <= hi; p++ {
+	for p := max(lo, 1); p <= hi; p++ {
 		ps = append(ps, p)
 	}
 	return ps

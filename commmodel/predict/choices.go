@@ -13,10 +13,21 @@ import (
 // Choices returns the calibrated time of q at size bytes for every
 // algorithm and protocol NCCL can run it with (q's own pins are replaced),
 // fastest first. Grouped sends (AllToAll, SendRecv), which NCCL runs
-// outside its tuner, are an error.
+// outside its tuner, are an error, and so is a query or size Predict
+// refuses, with Predict's error (q's pins aside).
 func (m *Machine) Choices(q Query, size float64) ([]Prediction, error) {
 	if grouped(q.Collective) {
 		return nil, fmt.Errorf("predict: %v runs as grouped sends, outside NCCL's algorithms and protocols", q.Collective)
+	}
+	// The query's own error, not that no pin runs: its shape, layout and
+	// hardware, its pins aside.
+	unpinned := q
+	unpinned.Algo, unpinned.Proto = "", ""
+	if _, err := m.run(unpinned); err != nil {
+		return nil, err
+	}
+	if err := checkSize(size); err != nil {
+		return nil, err
 	}
 	var out []Prediction
 	for a := range nccl.Algo(nccl.NumAlgos) {

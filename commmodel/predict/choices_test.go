@@ -2,7 +2,10 @@ package predict
 
 import (
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // TestGainOver: a choice predicted at 100 µs in [80 µs, 200 µs] against
@@ -17,5 +20,25 @@ func TestGainOver(t *testing.T) {
 	}
 	if s := g.Range("the pin's"); s != "1.50x-3.75x over the pin's 80% interval" {
 		t.Errorf("Range: %q", s)
+	}
+}
+
+// TestChoicesNamesQueryError holds Choices to the query's own error, where
+// a layout of -1 threads, a shape of 0 ranks or a size of 0 read "no
+// algorithm and protocol can run allreduce on 8 ranks".
+func TestChoicesNamesQueryError(t *testing.T) {
+	m := Uncalibrated(h100(t))
+	for _, c := range []struct {
+		q    Query
+		size float64
+		want string
+	}{
+		{Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8, Layout: Layout{ThreadsPerProcess: -1}}, 1 << 20, "threads per process"},
+		{Query{Collective: commmodel.AllReduce}, 1 << 20, "0 ranks, 0 per node"},
+		{Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}, 0, "size 0 B"},
+	} {
+		if _, err := m.Choices(c.q, c.size); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Choices(%+v, %g): %v, want an error naming %q", c.q, c.size, err, c.want)
+		}
 	}
 }

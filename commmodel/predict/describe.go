@@ -163,6 +163,11 @@ func Describe(gpu, spec string) (Hardware, error) {
 const (
 	maxCount = 1 << 16
 	maxRate  = 10e12 // B/s
+	// maxOversub bounds oversub (below it), minNetLatency and
+	// maxNetLatency net-lat.
+	maxOversub    = 1e3
+	minNetLatency = 0.1
+	maxNetLatency = 1e3
 )
 
 // assumedLinks reports that nothing but an assumption gives the GPU's
@@ -249,7 +254,7 @@ func (h *Hardware) set(key, value string) error {
 		h.Group, err = count(0)
 	case "oversub":
 		h.Oversubscription, err = strconv.ParseFloat(value, 64)
-		if err == nil && !(h.Oversubscription >= 1 && h.Oversubscription < 1e3) {
+		if err == nil && !(h.Oversubscription >= 1 && h.Oversubscription < maxOversub) {
 			err = fmt.Errorf("want a ratio of at least 1, such as 2 for 2:1")
 		}
 	case "nic-path":
@@ -260,7 +265,7 @@ func (h *Hardware) set(key, value string) error {
 		h.NICPath = t
 	case "net-lat":
 		h.NetLatency, err = strconv.ParseFloat(strings.TrimSuffix(strings.ToLower(value), "x"), 64)
-		if err != nil || !(h.NetLatency >= 0.1 && h.NetLatency <= 1e3) {
+		if err != nil || !(h.NetLatency >= minNetLatency && h.NetLatency <= maxNetLatency) {
 			return fmt.Errorf("want a multiple of NCCL's network latency from 0.1 to 1000, such as 16")
 		}
 	case "cpu":

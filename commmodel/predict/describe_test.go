@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -586,6 +587,32 @@ func TestNVLSOnlyHopperOn(t *testing.T) {
 		}
 		if h.NVLS != c.nvls || h.Sources.NVLS != c.src {
 			t.Errorf("%s: nvls %v from %q, want %v from %q", c.gpu, h.NVLS, h.Sources.NVLS, c.nvls, c.src)
+		}
+	}
+}
+
+// TestHardwareOutOfRange holds a Hardware built in code to Describe's
+// ranges: a fact out of them is ErrHardware naming the field, in Predict
+// and in Calibrate alike, where a NetLatency of +Inf gave a time of +Inf
+// with a NaN interval and the others were taken silently.
+func TestHardwareOutOfRange(t *testing.T) {
+	q := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}
+	tab := timedTable(t, Uncalibrated(h100(t)), "ar", commmodel.AllReduce, 2, 8, 1, []float64{1 << 10, 1 << 20, 1 << 30})
+	for field, bad := range map[string]func(*Hardware){
+		"NetLatency":       func(h *Hardware) { h.NetLatency = math.Inf(1) },
+		"Oversubscription": func(h *Hardware) { h.Group, h.Oversubscription = 1, -1 },
+		"NICs":             func(h *Hardware) { h.NICs = -2 },
+		"NICBW":            func(h *Hardware) { h.NICBW = math.NaN() },
+		"Domain":           func(h *Hardware) { h.Domain = -1 },
+	} {
+		h := h100(t)
+		bad(&h)
+		ps, err := Uncalibrated(h).Predict(q, []float64{1 << 20})
+		if !errors.Is(err, ErrHardware) || !strings.Contains(err.Error(), "Hardware."+field) {
+			t.Errorf("%s: Predict = %v, %v; want ErrHardware naming it", field, ps, err)
+		}
+		if _, err := Calibrate(h, []Table{tab}, nil); !errors.Is(err, ErrHardware) {
+			t.Errorf("%s: Calibrate: %v, want ErrHardware", field, err)
 		}
 	}
 }

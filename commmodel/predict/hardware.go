@@ -12,13 +12,18 @@ import (
 // its GPUs are joined inside a host, and the host's NICs. It is the input of
 // NCCL's tuning model (nccl.System) for every shape of the machine, and the
 // source of the priors of the bandwidths. Sources says where each fact
-// came from (Facts lists them).
+// came from (Facts lists them). A field out of the range Describe takes (a
+// negative count, a rate or ratio that is NaN, infinite or below its least)
+// makes every run of the Hardware, in Calibrate, Predict, Reference and the
+// other functions that time a Query, fail with ErrHardware.
 type Hardware struct {
 	// GPU is the product (nccl.ParseGPU).
 	GPU nccl.GPU
-	// Fabric is how a host's GPUs reach each other.
+	// Fabric is how a host's GPUs reach each other; the zero value is
+	// FabricPCIe.
 	Fabric Fabric
-	// NVLinks overrides GPU.NVLinks: the NVLinks of one GPU.
+	// NVLinks overrides GPU.NVLinks: the NVLinks of one GPU; 0 keeps
+	// GPU.NVLinks.
 	NVLinks int
 	// NICs is the number of NICs per host; 0 means one per GPU.
 	NICs int
@@ -31,7 +36,9 @@ type Hardware struct {
 	// only, so that the host may drive more.
 	RunNICs, RunGPUs int
 	RunNICsLeast     bool
-	// NICBW is one NIC's line rate, B/s (400 Gb/s is 50e9).
+	// NICBW is one NIC's line rate, B/s (400 Gb/s is 50e9); 0 means the
+	// rate of the NICs of the GPU generation's reference system (100 Gb/s
+	// before Ampere, 200 Gb/s on Ampere, 400 Gb/s from Hopper on).
 	NICBW float64
 	// NVLS reports NVLink SHARP (Hopper and later, with NVSwitch).
 	NVLS bool

@@ -580,7 +580,7 @@ func beyondOrBelow(n, least int) string {
 // own errors: a collective none of them ran, a node count outside theirs,
 // a layout none of them had. It is nil within the tables, and for a
 // Machine calibrated on none (Uncalibrated), whose interval is the prior's
-// throughout.
+// throughout. A query Predict refuses is an error, Predict's.
 func (m *Machine) Beyond(q Query) ([]string, error) {
 	rn, err := m.run(q)
 	if err != nil {

@@ -54,8 +54,11 @@ func (p Prediction) Holds(time float64) bool { return p.Low <= time && time <= p
 
 // Predict returns the calibrated time of q at each size, bytes. It is
 // ErrShape for a rank count that is not a multiple of the GPUs per node,
-// ErrLayout for a layout whose processes do not fill a node's GPUs, and an
-// error for pins NCCL would refuse or that leave nothing to run.
+// ErrLayout for a layout whose processes do not fill a node's GPUs,
+// ErrHardware for a Hardware out of range, and an error for a collective
+// that is not one, a rank count beyond NCCL's int, pins NCCL would refuse or
+// that leave nothing to run, and a size that is not positive and below
+// 2^62 B. q is checked before any size, with no sizes too.
 func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 	rn, err := m.run(q)
 	if err != nil {
@@ -110,13 +113,18 @@ func (m *Machine) Curve(q Query) func(size float64) float64 {
 	}
 }
 
-// checkSize says why size, bytes, cannot be predicted, if it cannot.
+// checkSize says why size, bytes, cannot be predicted, if it cannot: it
+// must be positive and below 2^62 B, the most NCCL's model counts (and
+// units.ParseSize reads).
 func checkSize(size float64) error {
-	if !(size > 0) || math.IsInf(size, 0) {
-		return fmt.Errorf("predict: size %g B: want a finite positive size", size)
+	if !(size > 0 && size < maxSize) {
+		return fmt.Errorf("predict: size %g B: want a positive size below 2^62 B (4 EiB), such as 1048576", size)
 	}
 	return nil
 }
+
+// maxSize bounds a size, bytes: nccl's models count bytes in an int64 below it.
+const maxSize = 1 << 62
 
 func algoName(ch choice) string {
 	if ch.p2p {

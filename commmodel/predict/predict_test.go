@@ -895,3 +895,30 @@ func TestFloorBeaten(t *testing.T) {
 		t.Errorf("1 GiB: %v; want an interval more than 2x wide about the prediction", p)
 	}
 }
+
+// TestPredictChecksQueryFirst holds Predict and Beyond to one check of the
+// query before any size: an unknown pin, a collective that is not one and
+// a rank count beyond NCCL's int gave Predict(q, nil) nil, nil and Beyond
+// sentences, and a size beyond NCCL's count read "no choice for function
+// 4 and 1e+30 bytes".
+func TestPredictChecksQueryFirst(t *testing.T) {
+	m := Uncalibrated(h100(t))
+	for _, q := range []Query{
+		{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Algo: "bogus"},
+		{Collective: commmodel.Collective(99), Ranks: 16, PerNode: 8},
+		{Collective: commmodel.AllReduce, Ranks: 1 << 40, PerNode: 8},
+	} {
+		if _, err := m.Predict(q, nil); err == nil {
+			t.Errorf("Predict(%+v, nil): no error", q)
+		}
+		if s, err := m.Beyond(q); err == nil {
+			t.Errorf("Beyond(%+v) = %q, no error", q, s)
+		}
+	}
+	q := Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}
+	for _, size := range []float64{1e30, 1 << 62, math.Inf(1), math.NaN(), 0} {
+		if _, err := m.Predict(q, []float64{size}); err == nil || !strings.Contains(err.Error(), "below 2^62 B") {
+			t.Errorf("Predict at %g B: %v, want the sizes it takes", size, err)
+		}
+	}
+}

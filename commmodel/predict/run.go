@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -40,6 +41,9 @@ func versionOf(v nccl.Version) (tuner nccl.Version, guess, outside bool) {
 
 // tableRun is the run of table t on h.
 func tableRun(h *Hardware, t *Table) (*run, error) {
+	if err := h.check(); err != nil {
+		return nil, err
+	}
 	s, err := h.shapeOf(t.Nodes, t.PerNode)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
@@ -51,6 +55,12 @@ func tableRun(h *Hardware, t *Table) (*run, error) {
 
 // run returns the run of q on m.
 func (m *Machine) run(q Query) (*run, error) {
+	if err := m.Hardware.check(); err != nil {
+		return nil, err
+	}
+	if !slices.Contains(commmodel.Collectives(), q.Collective) {
+		return nil, fmt.Errorf("predict: %v is not a collective: want one of %s", q.Collective, commmodel.CollectiveNames())
+	}
 	if q.Ranks < 1 || q.PerNode < 1 {
 		return nil, fmt.Errorf("%w: %d ranks, %d per node", ErrShape, q.Ranks, q.PerNode)
 	}
@@ -74,7 +84,41 @@ func (m *Machine) run(q Query) (*run, error) {
 		v = m.version
 	}
 	v, _, _ = versionOf(v)
-	return &run{shape: s, version: v, algo: q.Algo, proto: q.Proto, layout: l, collective: q.Collective}, nil
+	rn := &run{shape: s, version: v, algo: q.Algo, proto: q.Proto, layout: l, collective: q.Collective}
+	// NCCL's model of the run checks what only it knows (its rank count,
+	// the pins under the run's version), so that a query NCCL would
+	// refuse is an error before any size: Predict with no sizes, Beyond.
+	if _, err := m.refs.get(rn); err != nil {
+		return nil, err
+	}
+	return rn, nil
+}
+
+// check reports a fact of h out of the range Describe takes, naming the
+// field and what it takes: a Hardware built in code is held to the same
+// bounds as a description, each field's zero value (its default) allowed.
+// Every run of a table or a query passes here, so Calibrate, Predict and
+// the functions that time a Query on a Hardware refuse it alike.
+func (h *Hardware) check() error {
+	counts := []struct {
+		name string
+		n    int
+	}{{"NVLinks", h.NVLinks}, {"NICs", h.NICs}, {"RunNICs", h.RunNICs}, {"RunGPUs", h.RunGPUs}, {"Domain", h.Domain}, {"Group", h.Group}}
+	for _, c := range counts {
+		if c.n < 0 || c.n > maxCount {
+			return fmt.Errorf("%w: Hardware.%s %d: want 0 (its default) or a count up to %d", ErrHardware, c.name, c.n, maxCount)
+		}
+	}
+	if !(h.NICBW >= 0 && h.NICBW <= maxRate) {
+		return fmt.Errorf("%w: Hardware.NICBW %g B/s: want 0 (the GPU generation's NIC) or a rate up to %g B/s, such as 50e9 for 400 Gb/s", ErrHardware, h.NICBW, maxRate)
+	}
+	if !(h.Oversubscription == 0 || h.Oversubscription >= 1 && h.Oversubscription < maxOversub) {
+		return fmt.Errorf("%w: Hardware.Oversubscription %g: want 0 (non-blocking) or a ratio from 1 to under %g, such as 2 for 2:1", ErrHardware, h.Oversubscription, float64(maxOversub))
+	}
+	if !(h.NetLatency == 0 || h.NetLatency >= minNetLatency && h.NetLatency <= maxNetLatency) {
+		return fmt.Errorf("%w: Hardware.NetLatency %g: want 0 (NCCL's figure) or a multiple of it from %g to %g, such as 16", ErrHardware, h.NetLatency, minNetLatency, float64(maxNetLatency))
+	}
+	return nil
 }
 
 // shape is the model's view of a run: nodes (NVLink domains) of per GPUs,

@@ -88,6 +88,9 @@ var (
 	// ErrPin: an algorithm pin (Query.Algo) that runs only with a fact the
 	// machine lacks, such as CollNet without collnet.
 	ErrPin = errors.New("predict: a pinned algorithm the machine does not run")
+	// ErrHardware: a Hardware fact out of the range Describe takes (a
+	// negative count, a NaN or infinite rate or ratio).
+	ErrHardware = errors.New("predict: a hardware fact out of range")
 )
 
 // check reports what makes t unusable.

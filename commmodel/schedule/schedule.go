@@ -104,12 +104,24 @@ func New(a commmodel.Algorithm, p int, size int64) (*Schedule, error) {
 // PATReduceScatter, CollNetDirect and CollNetChain; any other type gives
 // ErrUnknownAlgorithm.
 // Sizes that are not a whole number of elements, p < 1, hierarchical shapes
-// that do not fit p, and a pipelined tree or chain in its fluid limit
-// (Chunks 0, which has no schedule of whole steps) are errors.
+// that do not fit p, a pipelined tree or chain in its fluid limit
+// (Chunks 0, which has no schedule of whole steps), and a schedule of more
+// than 2^30 transfers (a Ring of about 23,000 ranks) are errors.
 func NewElem(a commmodel.Algorithm, p int, size int64, elemBytes int) (*Schedule, error) {
 	lay, err := layoutOf(a, p, size, elemBytes)
 	if err != nil {
 		return nil, err
+	}
+	if n := transfersOf(a, p, size); n > maxTransfers {
+		within := ""
+		for q := p / 2; q >= 1; q /= 2 {
+			if _, err := layoutOf(a, q, size, elemBytes); err == nil && transfersOf(a, q, size) <= maxTransfers {
+				within = fmt.Sprintf("; %d ranks are within it", q)
+				break
+			}
+		}
+		return nil, fmt.Errorf("schedule: %s on %d ranks is about %.3g transfers, more than the %d a schedule is built with (Footprint estimates its memory)%s",
+			a.Name(), p, n, maxTransfers, within)
 	}
 	s := &Schedule{
 		Algorithm: a.Name(), Collective: a.Collective(), P: p, Size: size, ElemBytes: elemBytes,
@@ -335,6 +347,31 @@ func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64
 	}
 	data := valueBytes * (values + 2*float64(p))
 	perTransfer := float64(transferBytes + planBytes + indexBytes)
+	return data + transfersOf(a, p, size)*perTransfer, nil
+}
+
+// transfersOf estimates the transfers of the schedule of a on p ranks and
+// S = size bytes, without building it (Footprint, and NewElem's bound).
+func transfersOf(a commmodel.Algorithm, p int, size int64) float64 {
+	// Trees send each edge of each tree, up and down, once per chunk; NVLS
+	// has p transfers per GPU in each switch step. (Their counts need no
+	// Cost, whose pipelines walk every node.)
+	switch a := a.(type) {
+	case commmodel.Tree:
+		return 4 * float64(a.Chunks) * float64(p-1)
+	case commmodel.NVLS:
+		per := a.PerNode
+		if per == 0 {
+			per = p
+		}
+		return float64(p) * float64(2*per+p/per)
+	case commmodel.NVLSTree:
+		return float64(p)*float64(2*a.PerNode) + 4*float64(a.Chunks)*float64(p-a.PerNode)
+	case commmodel.CollNetDirect:
+		return float64(p) * float64(2*a.PerNode+p/a.PerNode)
+	case commmodel.CollNetChain:
+		return float64(a.Chunks) * float64(2*p+p/a.PerNode*p/a.PerNode)
+	}
 	c := a.Cost(p, float64(size))
 	// A message is one transfer per block it carries: up to P/2 blocks for
 	// Bruck and PAT, N for the hierarchical gather, one otherwise; local copies are
@@ -355,27 +392,13 @@ func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64
 			local = 1
 		}
 	}
-	transfers := float64(p) * (float64(c.Messages)*perMsg + local)
-	// Trees send each edge of each tree, up and down, once per chunk; NVLS
-	// has p transfers per GPU in each switch step.
-	switch a := a.(type) {
-	case commmodel.Tree:
-		transfers = 4 * float64(a.Chunks) * float64(p-1)
-	case commmodel.NVLS:
-		per := a.PerNode
-		if per == 0 {
-			per = p
-		}
-		transfers = float64(p) * float64(2*per+p/per)
-	case commmodel.NVLSTree:
-		transfers = float64(p)*float64(2*a.PerNode) + 4*float64(a.Chunks)*float64(p-a.PerNode)
-	case commmodel.CollNetDirect:
-		transfers = float64(p) * float64(2*a.PerNode+p/a.PerNode)
-	case commmodel.CollNetChain:
-		transfers = float64(a.Chunks) * float64(2*p+p/a.PerNode*p/a.PerNode)
-	}
-	return data + transfers*perTransfer, nil
+	return float64(p) * (float64(c.Messages)*perMsg + local)
 }
+
+// maxTransfers bounds the transfers NewElem builds: a schedule of more
+// would hold tens of GiB before any simulation (Footprint), and its
+// ranks and steps take as long to build (a Ring of 2^20 ranks is 2^41).
+const maxTransfers = 1 << 30
 
 // transferBytes is the in-memory size of one Transfer; planBytes bounds what
 // Validate and Count hold per transfer while they sort a step; indexBytes

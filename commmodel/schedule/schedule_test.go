@@ -594,3 +594,22 @@ func TestMismatch(t *testing.T) {
 		}
 	}
 }
+
+// TestNewRefusesHugeSchedules holds NewElem to its bound on transfers,
+// before it allocates: New(Ring, 2^40, 1 MiB) ran out of memory in a slice
+// of its ranks, and New(Ring, 2^20, 1 MiB) built 2^41 transfers for ever.
+func TestNewRefusesHugeSchedules(t *testing.T) {
+	for _, c := range []struct {
+		a commmodel.Algorithm
+		p int
+	}{{commmodel.Ring{}, 1 << 40}, {commmodel.Ring{}, 1 << 20}, {commmodel.Direct{}, 1 << 16},
+		{commmodel.HierarchicalAllToAll{PerNode: 8}, 1 << 20}, {commmodel.Tree{Chunks: 4}, 1 << 40}} {
+		_, err := New(c.a, c.p, 1<<20)
+		if err == nil || !strings.Contains(err.Error(), "transfers") {
+			t.Errorf("New(%s, %d, 1 MiB): %v, want the bound on transfers", c.a.Name(), c.p, err)
+		}
+	}
+	if _, err := New(commmodel.Ring{}, 1<<12, 1<<20); err != nil {
+		t.Errorf("New(Ring, 4096, 1 MiB): %v", err)
+	}
+}
