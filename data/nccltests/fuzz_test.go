@@ -167,10 +167,12 @@ func appendClones(out, lines []joined) []joined {
 // FuzzDebugLine feeds arbitrary text to the reader of NCCL's debug lines,
 // as the message after "NCCL INFO ": it must never panic, and every fact it
 // keeps must be at the line it was given, with no negative count, and a
-// speed finite and positive. Seed corpus: testdata/fuzz/FuzzDebugLine, and
+// speed finite and positive, and a setting of the environment named, at its
+// line. Seed corpus: testdata/fuzz/FuzzDebugLine, and
 // every debug line of the real logs with NCCL_DEBUG=INFO lines.
 func FuzzDebugLine(f *testing.F) {
 	for _, name := range []string{"testdata/real/h800_1x8_broadcast_ncclinfo.log", "testdata/real/v100_efa_2x1_allreduce_pre2022.log",
+		"testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log",
 		"testdata/mpirun_noisy_allreduce.log", "../../commmodel/nccl/testdata/graph_h20_2gpu_2nic_nccl1189.log",
 		"../../commmodel/nccl/testdata/tuning_2.20_h100_2x8_nccl1519.log"} {
 		b, err := os.ReadFile(name)
@@ -208,6 +210,14 @@ func FuzzDebugLine(f *testing.F) {
 			if nic.Line != 7 || nic.Index < 0 || nic.Name == "" || nic.BW < 0 {
 				t.Fatalf("NIC %+v from %q", nic, msg)
 			}
+		}
+		// One line sets at most one parameter, by its name; NCCL_ALGO and
+		// NCCL_PROTO are Algo and Proto too.
+		if len(e.Env) > 1 || len(e.Env) == 1 && (e.Env[0].Line != 7 || e.Env[0].Name == "") {
+			t.Fatalf("settings %+v from %q", e.Env, msg)
+		}
+		if e.Algo.Known() && (len(e.Env) != 1 || e.Env[0].Name != "NCCL_ALGO" || e.Env[0].Value != e.Algo.Value) {
+			t.Fatalf("Algo %+v beside settings %+v from %q", e.Algo, e.Env, msg)
 		}
 	})
 }
