@@ -283,6 +283,15 @@ func TestCalibrateErrors(t *testing.T) {
 	if _, err := Calibrate(m.Hardware, bad, nil); !errors.Is(err, ErrBadTable) || !strings.Contains(err.Error(), bad[1].Name) {
 		t.Errorf("NaN time: %v, want ErrBadTable naming %s", err, bad[1].Name)
 	}
+	// A table's layout is held to a query's (red team 28): -3 GPUs per
+	// thread, and 3 GPUs per thread on nodes of 8, were calibrated on.
+	for _, l := range []Layout{{GPUsPerThread: -3}, {GPUsPerThread: 3}} {
+		bad := append([]Table(nil), tables...)
+		bad[2].Layout = l
+		if _, err := Calibrate(m.Hardware, bad, nil); !errors.Is(err, ErrBadTable) || !strings.Contains(err.Error(), bad[2].Name) {
+			t.Errorf("%+v on %d GPUs a node: %v, want ErrBadTable naming %s", l, bad[2].PerNode, err, bad[2].Name)
+		}
+	}
 }
 
 // TestPredictErrors checks Predict's refusals.

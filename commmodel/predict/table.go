@@ -101,6 +101,14 @@ func (t *Table) check() error {
 	if len(t.Points) == 0 {
 		return fmt.Errorf("%w: %s: no points", ErrBadTable, t.Name)
 	}
+	// Its layout is held to what a query's is (Machine.run).
+	if err := t.Layout.check(); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrBadTable, t.Name, err)
+	}
+	if l := t.Layout.norm(); !l.fills(t.PerNode) {
+		return fmt.Errorf("%w: %s: %d GPUs per node are not a whole number of processes (threads per process %d, GPUs per thread %d)",
+			ErrBadTable, t.Name, t.PerNode, l.ThreadsPerProcess, l.GPUsPerThread)
+	}
 	if _, err := nccl.ParseFunc(t.Collective.String()); err != nil && !grouped(t.Collective) {
 		return fmt.Errorf("%w: %s: collective %v", ErrBadTable, t.Name, t.Collective)
 	}
