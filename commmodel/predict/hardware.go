@@ -137,7 +137,8 @@ var nicRates = [nccl.NumArchs]float64{12.5e9, 25e9, 50e9, 50e9}
 // Gb/s for GH200, and one of 200 Gb/s per module of two GCDs for MI250X,
 // as their public clusters run), and
 // the NVL72 domain for GB200 and GB300; the CPU is x86 Intel, but Arm (the
-// Grace of the board) for GH200, GB200, GB300 and GB10. The NICs of GH200
+// Grace of the board) for GH200, GB200, GB300 and GB10, and x86 AMD for
+// MI250X (its clusters' EPYC). The NICs of GH200
 // and GB200 hang off the Grace's PCIe, which a GPU reaches over
 // NVLink-C2C: the path NCCL types P2C from 2.27 and PHB before
 // (nccl.PathP2C; NCCL 2.27.3's release notes add P2C and LL128 over it
@@ -182,9 +183,11 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 			// host (ROCm's MI250 microarchitecture page; the catalog's
 			// hpe-ex235a-mi250x): 8 GPUs. The public MI250X clusters
 			// (Frontier, LUMI, Adastra: HPE EX235a) give each module one
-			// Slingshot NIC of 200 Gb/s, which is assumed.
+			// Slingshot NIC of 200 Gb/s and the host an AMD EPYC, which are
+			// assumed.
 			h.hostGPUs, h.Sources.HostGPUs = 8, SourceCatalog
 			h.NICs, h.NICBW = 4, 200e9/8
+			h.CPU = nccl.CPU{Arch: nccl.X86, Vendor: nccl.AMD}
 		}
 	}
 	if !g.SupportsNVLS() && g.Known { // before Hopper, or AMD's: no NVLS whatever the fabric

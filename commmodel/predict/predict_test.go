@@ -48,10 +48,12 @@ func TestDefaultHardware(t *testing.T) {
 	}
 	// MI250X: the HPE EX235a of its public clusters (presets'
 	// hpe-ex235a-mi250x), 4 modules of 2 GCDs and a Slingshot NIC of 200
-	// Gb/s each; the host is the catalog's, the NICs assumed.
+	// Gb/s each, an AMD EPYC; the host is the catalog's, the NICs and the
+	// CPU assumed.
 	h, err := DefaultHardware("AMD Instinct MI250X")
-	if err != nil || h.hostGPUs != 8 || h.Sources.HostGPUs != SourceCatalog || h.NICs != 4 || h.NICBW != 25e9 || h.given(h.Sources.NICs) || h.given(h.Sources.NICBW) {
-		t.Errorf("DefaultHardware(MI250X) = %+v, %v; want 8 GPUs a host (catalog), 4 NICs of 25 GB/s (assumed)", h, err)
+	if err != nil || h.hostGPUs != 8 || h.Sources.HostGPUs != SourceCatalog || h.NICs != 4 || h.NICBW != 25e9 || h.given(h.Sources.NICs) || h.given(h.Sources.NICBW) ||
+		h.CPU.Vendor != nccl.AMD || h.given(h.Sources.CPU) {
+		t.Errorf("DefaultHardware(MI250X) = %+v, %v; want 8 GPUs a host (catalog), 4 NICs of 25 GB/s and an AMD CPU (assumed)", h, err)
 	}
 	if _, err := DefaultHardware("NVIDIA RTX 6000D"); !errors.Is(err, nccl.ErrUnknownGPU) {
 		t.Errorf("NVIDIA RTX 6000D: err = %v, want ErrUnknownGPU", err)

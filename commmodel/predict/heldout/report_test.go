@@ -301,12 +301,13 @@ on bare metal and 184.30 in VMs; nccl-tests#319's H100 nodes 89.24 GB/s at 16 Gi
 and 44.27 with NCCL_ALGO=Ring (and another NCCL_NET_GDR_LEVEL); and Azure's AKS example 187.22
 GB/s over InfiniBand and 3.15 over IP-over-InfiniBand sockets, which it scores apart.
 AMD's AAC11 MI325X tables, added after every model choice above and scored as first read, are all
-within 15% and none better than the one-link baseline: they keep their 4 to 16 GiB rows alone,
-where one bandwidth fits every shape, and RCCL's Ring moves 319.08 GB/s of bus bandwidth at 16
-GiB on one node but 350.24 to 350.84 across 2 to 8, where the model, its ring's bound the links
-that the one-node table measured, stays 10 to 12% slow from one node and the baseline, one
-bandwidth for both, gains on it. RCCL gives a run across nodes more channels than one inside a
-node (ROCm/rocm-systems pull request 9406), which the model, with NCCL's channel counts, does not.
+within 15% held out, and none of them held out better than the one-link baseline. They hold only
+their 4 to 16 GiB rows, where one bandwidth comes within 10% of every shape; RCCL's Ring moves
+319.08 GB/s of bus bandwidth at 16 GiB on one node but 350.24 to 350.84 across 2 to 8, where the
+model, whose ring is bound by the links the one-node table measured, stays 10 to 12% slow from one
+node. RCCL gives a run across nodes more channels than one inside a node (ROCm/rocm-systems pull
+request 9406), so that its rings use more of the links; the model's bound of the links does not
+depend on the channels.
 
 Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
 alone (`+"`predict.Untabled`"+`: NCCL's own model where its tables know the GPU's links, the model at its
