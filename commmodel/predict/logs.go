@@ -282,7 +282,7 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 	if tab.Nodes < 1 {
 		give := "give nodes=N, or per-node=G, as the table gives its ranks"
 		if ranks < 1 {
-			give = "give nodes=N and per-node=G (or ranks=N), as the table does not give its ranks"
+			give = "give nodes=N and per-node=G, or ranks=N with one of them, as the table does not give its ranks"
 		}
 		return tab, fmt.Errorf("%s: node count unknown (%s): the table is left out; %s (FILE:test=K:KEY=VALUE for one test)", tab.Collective, noHosts(t), give)
 	}

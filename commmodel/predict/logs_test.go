@@ -141,7 +141,7 @@ func TestNodesFromPerNode(t *testing.T) {
 	// aws-k8s-tester#585's AllReduce rows give no ranks (busbw 0.00, counts
 	// of one rank's floats): per-node alone cannot place them.
 	_, problems, _ = ReadFile("../../data/nccltests/testdata/real/h100_p5_2x8_allreduce_efa_k8stester585.log", nil)
-	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "give nodes=N and per-node=G (or ranks=N), as the table does not give its ranks") {
+	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "give nodes=N and per-node=G, or ranks=N with one of them, as the table does not give its ranks") {
 		t.Errorf("ranks unknown: problems %v; want nodes=N and per-node=G named", problems)
 	}
 }

@@ -504,7 +504,7 @@ func (p *parser) checkOp(s *testState, o op) {
 				ErrInconsistent, t.Ranks-1, nlo, ErrElided)
 			t.Ranks, t.RanksFrom, t.Nodes, t.NodesFrom = nlo, FromTable, 0, Unknown
 		case ok:
-			p.problem(t.Line, 0, "%w: the Rank lines list ranks 0..%d, but the table (busbw/algbw) fits %d to %d ranks (%w): rank and node counts unknown; give ranks=N",
+			p.problem(t.Line, 0, "%w: the Rank lines list ranks 0..%d, but the table (busbw/algbw) fits %d to %d ranks (%w): rank and node counts unknown; give ranks=N with nodes=N or per-node=G",
 				ErrInconsistent, t.Ranks-1, nlo, nhi, ErrElided)
 			t.Ranks, t.RanksFrom, t.Nodes, t.NodesFrom = 0, Unknown, 0, Unknown
 		}
