@@ -967,6 +967,19 @@ const LinkShare = 0.8
 // MI355X 406.76 of 7 x 76.8 (0.757, the OCI guide's), to two digits.
 const InfinityShare = 0.73
 
+// RCCLNodesGain is how many times more a collective across nodes moves
+// under RCCL over one GPU's links than it moves within one node: the ratio
+// of the bus bandwidths of the largest Ring AllReduce of 2 x 8 and 1 x 8
+// AMD Instinct GPUs in public rccl-tests tables, MI300X 356.14 over 315.69
+// GB/s at 8 GiB (1.128; AMD's AAC10 and AAC8 clusters) and MI325X 350.24
+// over 319.08 at 16 GiB (1.098; AAC11, NCCL_ALGO=Ring), their geometric
+// mean to two digits (TestRCCLNodesGain). RCCL sets the channels of a
+// communicator across nodes by rules of its own, apart from those of one
+// node (ncclTopoPostset in its src/graph/connect.cc), which the tables do
+// not print. intra_bw stays what one node moves; grouped sends, which run
+// on p2p channels, take no gain.
+const RCCLNodesGain = 1.11
+
 // HostCopyBW is the prior of intra_bw between GPUs without P2P
 // (Hardware.hostCopy), whose data NCCL copies through host memory: the
 // median bus bandwidth, to two digits, of the largest AllReduce of the

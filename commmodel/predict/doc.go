@@ -85,7 +85,10 @@
 // channels), each carrying p2p_channel_bw: with few peers and many ranks,
 // a SendRecv of 10 nodes or more, they bind below the NICs (p2pChannels).
 //
-// A node's NICs are min(p, NICs per host), one per GPU by default.
+// A node's NICs are min(p, NICs per host), one per GPU by default. Under
+// RCCL a collective across nodes moves RCCLNodesGain times what one node
+// moves over a GPU's links: its bytes on them are divided by it (grouped
+// sends excepted), and intra_bw stays one node's.
 //
 // NCCL's per-size rules scale both terms as they scale NCCL's own
 // estimate (ncclTopoGetAlgoTime): Tree AllReduce's bandwidth by its

@@ -434,6 +434,9 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 	// intra_bw is one GPU's bandwidth on all its links: a run that drives a
 	// share of them moves its bytes as if they were 1/share times as many.
 	t.intra /= r.hw.intraShare(rn.shape.per / rn.shape.hosts)
+	if r.runsRCCL() && rn.shape.nodes > 1 && !ch.p2p {
+		t.intra /= RCCLNodesGain
+	}
 	if ch.p2p {
 		t.channels = p2pChannels(r.hw, ref.full, rn, nics, t.net)
 		return t, nil

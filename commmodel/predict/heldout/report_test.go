@@ -257,7 +257,7 @@ machine is what `+"`predict.Describe`"+` makes of the GPU's name and what the ca
 (`+"`Hardware.FromTables`"+`), not what the machine's page says. Where a log prints no GPU name or no
 shape, the run's are given as its page gives them, and so is an NCCL_PROTO the run set. The
 paired machines above are described by their pages instead. These logs were read while the
-model was built, and some of its priors were measured on them (`+"`NICSlower`, `InfinityShare`"+`),
+model was built, and some of its priors were measured on them (`+"`NICSlower`, `InfinityShare`, `RCCLNodesGain`"+`),
 so they are not held out from its choices as the targets' clusters are: the table says how the
 model fares on machines it does not describe, not what a new cluster will see.
 
@@ -300,14 +300,13 @@ only the shape: nccl-tests#380's H200 nodes of 4 NICs move 320.36 GB/s of bus ba
 on bare metal and 184.30 in VMs; nccl-tests#319's H100 nodes 89.24 GB/s at 16 GiB as NCCL chose
 and 44.27 with NCCL_ALGO=Ring (and another NCCL_NET_GDR_LEVEL); and Azure's AKS example 187.22
 GB/s over InfiniBand and 3.15 over IP-over-InfiniBand sockets, which it scores apart.
-AMD's AAC11 MI325X tables, added after every model choice above and scored as first read, are all
-within 15% held out, and none of them held out better than the one-link baseline. They hold only
-their 4 to 16 GiB rows, where one bandwidth comes within 10% of every shape; RCCL's Ring moves
-319.08 GB/s of bus bandwidth at 16 GiB on one node but 350.24 to 350.84 across 2 to 8, where the
-model, whose ring is bound by the links the one-node table measured, stays 10 to 12% slow from one
-node. RCCL gives a run across nodes more channels than one inside a node (ROCm/rocm-systems pull
-request 9406), so that its rings use more of the links; the model's bound of the links does not
-depend on the channels.
+AMD's AAC11 MI325X tables are all within 15% held out and better than the one-link baseline, but
+one model choice was made on them: RCCL's Ring moves 319.08 GB/s of bus bandwidth at 16 GiB on one
+node and 350.24 to 350.84 across 2 to 8, as AMD's MI300X clusters move 315.69 on one node and
+356.14 on two at 8 GiB, and the model takes a collective across nodes under RCCL to move
+`+"`RCCLNodesGain`"+` (1.11, those two ratios' geometric mean) times what one node moves over the links.
+OCI's 2 x 8 MI300X table, which no choice saw, is predicted from the GPU's name within 0.1% with
+it and 9.8% slow without it.
 
 Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
 alone (`+"`predict.Untabled`"+`: NCCL's own model where its tables know the GPU's links, the model at its
