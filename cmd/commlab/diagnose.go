@@ -114,6 +114,20 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	}
 	out.Hardware.Facts = m.Facts()
 	out.Model = model
+	if len(mc.tables) == 0 {
+		// Without tables the table is held to predict's prediction from
+		// the GPU's name (predict.Machine.Diagnose), and named as predict
+		// names it.
+		sizes := make([]float64, len(t.Points))
+		for i, p := range t.Points {
+			sizes[i] = p.Size
+		}
+		preds, why, err := predict.Untabled(mc.hw, t.Query(), sizes)
+		if err != nil {
+			return err
+		}
+		out.Model = untabledModel(mc.hw, t.Query(), preds, why)
+	}
 	findings, inside, err := m.Diagnose(t)
 	if err != nil {
 		return err

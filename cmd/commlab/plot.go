@@ -284,11 +284,12 @@ func figureMarks(logs []plottedLog) (marks []figure.Mark, found int) {
 	return marks, len(order)
 }
 
-// model returns the machine's model: calibrated on its tables, or at its
-// priors without them (predict.Uncalibrated), and a line that says which.
+// model returns the machine's model: calibrated on its tables, or without
+// them predict.Uncalibrated, whose Expect is NCCL's own model where that
+// times the run, and a line that says which.
 func (mc machine) model() (*predict.Machine, string, error) {
 	if len(mc.tables) == 0 {
-		return predict.Uncalibrated(mc.hw), "uncalibrated: the model at its priors", nil
+		return predict.Uncalibrated(mc.hw), "uncalibrated: NCCL's tuning model where it times the run (commmodel/nccl), the model at its priors elsewhere (commmodel/predict)", nil
 	}
 	m, err := predict.Calibrate(mc.hw, mc.tables, nil)
 	if err != nil {
@@ -324,7 +325,7 @@ func (l *plottedLog) predict(m *predict.Machine) error {
 	}
 	slices.Sort(sizes)
 	var err error
-	l.preds, err = m.Predict(l.table.Query(), sizes)
+	l.preds, err = m.Expect(l.table.Query(), sizes)
 	return err
 }
 

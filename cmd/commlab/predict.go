@@ -533,6 +533,22 @@ func systemFactsChanged(was, now *predict.Hardware) (shown, keep []string) {
 	return shown, keep
 }
 
+// untabledModel says which model predict.Untabled's preds of q on hw
+// are, why being its reason for the model at its priors.
+func untabledModel(hw predict.Hardware, q predict.Query, preds []predict.Prediction, why string) string {
+	if why != "" {
+		return "uncalibrated: the model at its priors (commmodel/predict), as " + why
+	}
+	model := "NCCL's tuning model, uncalibrated (commmodel/nccl)"
+	if k := hw.NetLatency; k > 0 && k != 1 && q.Ranks > q.PerNode {
+		model += fmt.Sprintf(", with the network's latency at %gx NCCL's figure added (net_latency)", k)
+	}
+	if slices.ContainsFunc(preds, func(p predict.Prediction) bool { return p.Bound == predict.TermLaunch }) {
+		model += ", under the launch floor of the host launching each GPU's kernel in turn where it is longer (bound: launch)"
+	}
+	return model
+}
+
 // predict predicts q at sizes bytes on hw, as predict.Untabled does when
 // there are no tables and with hw calibrated on them otherwise, and
 // records the model, its calibration and the predictions in out.
@@ -544,16 +560,7 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 		if preds, why, err = predict.Untabled(hw, q, sizes); err != nil {
 			return err
 		}
-		out.Model = "NCCL's tuning model, uncalibrated (commmodel/nccl)"
-		if k := hw.NetLatency; k > 0 && k != 1 && q.Ranks > q.PerNode {
-			out.Model += fmt.Sprintf(", with the network's latency at %gx NCCL's figure added (net_latency)", k)
-		}
-		if slices.ContainsFunc(preds, func(p predict.Prediction) bool { return p.Bound == predict.TermLaunch }) {
-			out.Model += ", under the launch floor of the host launching each GPU's kernel in turn where it is longer (bound: launch)"
-		}
-		if why != "" {
-			out.Model = "uncalibrated: the model at its priors (commmodel/predict), as " + why
-		}
+		out.Model = untabledModel(hw, q, preds, why)
 		out.Layout = layoutOutput(predict.Uncalibrated(hw).Layout(q), q.Ranks)
 	} else {
 		out.Model = "calibrated (commmodel/predict)"

@@ -73,7 +73,8 @@ type Finding struct {
 }
 
 // Diagnose compares table t with m, the model calibrated on other tables of
-// the machine (or Uncalibrated): the ranges of sizes where t lies outside
+// the machine (or, Uncalibrated, the prediction from the GPU's name that
+// Untabled gives): the ranges of sizes where t lies outside
 // the model's 80% interval, with the term that bounds the model there, what
 // NCCL runs and what to try, and the known patterns. A finding spans only
 // sizes of one cause: one bound term and one algorithm and protocol of
@@ -88,7 +89,7 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	for i, p := range t.Points {
 		sizes[i] = p.Size
 	}
-	preds, err := m.Predict(q, sizes)
+	preds, err := m.Expect(q, sizes)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -729,10 +730,32 @@ func (m *Machine) fabric(t Table, preds []Prediction) []Finding {
 	return out
 }
 
+// Expect returns the time m expects of q at each size, bytes, with its 80%
+// interval: Predict's, but for a machine calibrated on no table
+// (Uncalibrated), the prediction from the GPU's name that Untabled gives,
+// NCCL's own model where it times the run, with the model's Bound and
+// Channels. Diagnose holds a table to it.
+func (m *Machine) Expect(q Query, sizes []float64) ([]Prediction, error) {
+	preds, err := m.Predict(q, sizes)
+	if err != nil || len(m.tables) > 0 {
+		return preds, err
+	}
+	u, why, err := Untabled(m.Hardware, q, sizes)
+	if err != nil {
+		return nil, err
+	}
+	if why == "" {
+		for i := range preds {
+			preds[i].Time, preds[i].Low, preds[i].High = u[i].Time, u[i].Low, u[i].High
+		}
+	}
+	return preds, nil
+}
+
 // Uncalibrated returns the model of h at its priors, calibrated on no
-// table: what Diagnose compares a table with when no other table of the
-// machine is given. Its interval rests on the prior spread and the
-// parameters no table identifies.
+// table. Its interval rests on the prior spread and the parameters no
+// table identifies. Its Expect is NCCL's model where that times the run
+// (WhyNotNCCL), as Untabled predicts.
 func Uncalibrated(h Hardware) *Machine {
 	m := &Machine{GPU: h.GPU.Name, Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}, LOOMedian: math.NaN()}
 	m.version, _, _ = versionOf(m.version)

@@ -35,6 +35,58 @@ func TestUncalibrated(t *testing.T) {
 	}
 }
 
+// TestExpectUntabled: with no table of the machine, Diagnose holds a table
+// to what predict gives from the GPU's name (Untabled), not to the model
+// at its priors, so the two commands give one verdict. GCP's A3 Mega 2 x 8
+// AllReduce (data/nccltests/testdata/real/h100_2x8_allreduce_gcp_a3mega.log)
+// lies inside the priors' interval at 25 of its 31 sizes but NCCL's at 11:
+// Diagnose counts NCCL's. An AllToAll, which NCCL's model does not time,
+// is held to the priors, as Untabled predicts it.
+func TestExpectUntabled(t *testing.T) {
+	const real = "../../data/nccltests/testdata/real/"
+	for _, c := range []struct {
+		file      string
+		ncclTimes bool
+	}{{"h100_2x8_allreduce_gcp_a3mega.log", true}, {"rtx6000d_2x8_alltoall_late2025.log", false}} {
+		tab := firstTable(t, real+c.file)
+		h, err := Describe(tab.GPU, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		h = h.ForHosts(tab.PerNode)
+		sizes := make([]float64, len(tab.Points))
+		for i, p := range tab.Points {
+			sizes[i] = p.Size
+		}
+		m := Uncalibrated(h)
+		u, why, err := Untabled(h, tab.Query(), sizes)
+		if err != nil || (why == "") != c.ncclTimes {
+			t.Fatalf("%s: Untabled: %q, %v; want NCCL's model %v", c.file, why, err, c.ncclTimes)
+		}
+		priors, err := m.Predict(tab.Query(), sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, inside, err := m.Diagnose(tab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var inU, inPriors int
+		for i, p := range tab.Points {
+			if u[i].Holds(p.Time) {
+				inU++
+			}
+			if priors[i].Holds(p.Time) {
+				inPriors++
+			}
+		}
+		if inside != inU || c.ncclTimes && inU == inPriors {
+			t.Errorf("%s: Diagnose finds %d of %d points inside; Untabled's interval holds %d, the priors' %d: want Untabled's, apart from the priors' where NCCL's model times the run",
+				c.file, inside, len(sizes), inU, inPriors)
+		}
+	}
+}
+
 // TestSwitches: a fall in time across NCCL's change of choice is found, a
 // fall within 5% is noise, and a fall where the choice stays is not a
 // switch.

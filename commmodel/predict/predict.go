@@ -191,12 +191,8 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 // is above NCCL's time, it is the prediction, its interval moved with it,
 // and its Bound is TermLaunch.
 func Untabled(h Hardware, q Query, sizes []float64) (preds []Prediction, why string, err error) {
-	switch {
-	case grouped(q.Collective):
-		why = fmt.Sprintf("NCCL's tuning model has no %v (it runs as grouped sends)", q.Collective)
-	case !h.InNCCLTables():
-		why = fmt.Sprintf("NCCL's tuning tables do not hold %s's links as described", h.GPU.Name)
-	default:
+	switch why = WhyNotNCCL(h, q); why {
+	case "":
 		if preds, err = Reference(h, q, sizes); err != nil {
 			return nil, "", err
 		}
@@ -226,6 +222,18 @@ func Untabled(h Hardware, q Query, sizes []float64) (preds []Prediction, why str
 	}
 	preds, err = Uncalibrated(h).Predict(q, sizes)
 	return preds, why, err
+}
+
+// WhyNotNCCL says why Untabled predicts q on h with the model at its
+// priors, not NCCL's tuning model: "" where NCCL's model times the run.
+func WhyNotNCCL(h Hardware, q Query) string {
+	switch {
+	case grouped(q.Collective):
+		return fmt.Sprintf("NCCL's tuning model has no %v (it runs as grouped sends)", q.Collective)
+	case !h.InNCCLTables():
+		return fmt.Sprintf("NCCL's tuning tables do not hold %s's links as described", h.GPU.Name)
+	}
+	return ""
 }
 
 // predictTable predicts t's own run at its sizes.
