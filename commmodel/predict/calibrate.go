@@ -508,9 +508,11 @@ func (d *design) heldOutCoverage(tables []Table, held []heldTable) float64 {
 }
 
 // beyondPCIe returns the note for an assumed PCIe fabric whose GPUs moved
-// far more than PCIe carries: intra_bw fitted above twice the PCIe figure
-// (Hardware.intraBW) on tables of one node (oneNode) is GPU links the description
-// lacks, which it names. Under RCCL they are an AMD Instinct host's
+// more than PCIe carries: intra_bw fitted above the PCIe figure
+// (Hardware.intraBW) on tables of one node (oneNode), by a fifth for a GPU
+// of the catalog, whose PCIe generation is known (an NVLink bridge, which
+// PCIe cards such as the A100 and H100 take), twice for one it lacks, is GPU
+// links the description lacks, which it names. Under RCCL they are an AMD Instinct host's
 // Infinity Fabric, a link from each GPU to each other of the host, of the
 // rate that puts InfinityShare of the links at the fitted intra_bw (the
 // prior Calibrate gives such a description); NVIDIA's are NVLink. It is ""
@@ -518,14 +520,18 @@ func (d *design) heldOutCoverage(tables []Table, held []heldTable) float64 {
 func (m *Machine) beyondPCIe(oneNode bool) string {
 	h := &m.Hardware
 	r := m.x[parIntraBW] / h.intraBW()
-	if h.Fabric != FabricPCIe || h.given(h.Sources.Fabric) || !oneNode || !(r > 2) {
+	beyond := 1.2
+	if !h.GPU.Known {
+		beyond = 2
+	}
+	if h.Fabric != FabricPCIe || h.given(h.Sources.Fabric) || !oneNode || !(r > beyond) {
 		return ""
 	}
 	fit := FormatValue(m.x[parIntraBW], params[parIntraBW].unit)
 	pcie := fmt.Sprintf("the tables fit intra_bw at %s, %.1f times the PCIe Gen%d rate of the assumed PCIe fabric: %s's GPUs are joined by more than PCIe",
 		fit, r, h.GPU.PCIeGen, h.GPU.Name)
 	if !m.refs.runsRCCL() {
-		return pcie + ", by NVLink: describe them with -hw links=N,link-bw=RATE (fabric=nvswitch or fabric=mesh), or name the GPU with -gpu NAME if the catalog holds it"
+		return pcie + ", by NVLink: give the hosts' nvidia-smi topo -m (-topo FILE), or describe them with -hw links=N,link-bw=RATE (fabric=nvswitch or fabric=mesh), or name the GPU with -gpu NAME if the catalog holds it"
 	}
 	links := max(HostGPUs(m.tables)-1, 1)
 	bw := m.x[parIntraBW] / (InfinityShare * float64(links))
@@ -872,15 +878,17 @@ func (d *design) problem(at func([]float64) [numParams]float64, x0 [numParams]fl
 // product with it; ABCI's A100 tables of 2 to 16 nodes fit Tree at up to
 // 1.6 times nic_bw, nic_bw at 35-45% of the line rate. The fit holds every
 // parameter within the bounds. Where the links are assumed (a GPU the catalog
-// does not hold, described by nothing), their rate bounds nothing:
-// intra_bw may reach the top of its wide prior, wideWidth above it.
+// does not hold, described by nothing) or the fabric is an assumed PCIe
+// (a card an NVLink bridge may join to another), their rate bounds
+// nothing: intra_bw may reach the top of its wide prior, wideWidth above
+// it, and beyondPCIe names what it reached.
 func (m *Machine) upper(x0 [numParams]float64) [numParams]float64 {
 	var u [numParams]float64
 	u[parNICBW], u[parIntraBW] = x0[parNICBW], m.Hardware.intraBW()
 	simple := min(x0[parIntraBW]/u[parIntraBW], 1) // Simple's share of the links' rate
 	u[parLL], u[parLL128] = commmodel.LL.Efficiency()/simple, commmodel.LL128.Efficiency()/simple
 	u[parNVLS] = 1
-	if m.Hardware.assumedLinks() {
+	if h := &m.Hardware; h.assumedLinks() || h.Fabric == FabricPCIe && !h.given(h.Sources.Fabric) {
 		u[parIntraBW] = max(u[parIntraBW], x0[parIntraBW]*math.Exp(wideWidth))
 	}
 	return u

@@ -185,7 +185,8 @@
 // objective: a table of several nodes slower than the priors fits as slow
 // NVLink or as a slow network, and a fit from the priors alone stops at
 // the nearer. The fit holds what the hardware bounds within its bound
-// (Machine.upper): intra_bw at most the links' rate, nic_bw at most the
+// (Machine.upper): intra_bw at most the links' rate (where they are not
+// assumed: a GPU the catalog lacks, an assumed PCIe fabric), nic_bw at most the
 // NIC's, LL's and LL128's efficiencies at most 1/2 and 15/16 of the
 // links' rate over Simple's share of it (intra_bw's prior), and NVLS's at
 // most 1 (it runs Simple on the links intra_bw is the egress of); a

@@ -119,6 +119,59 @@ func TestRCCLAllToAllNoEnqueue(t *testing.T) {
 	}
 }
 
+// TestAssumedPCIeBoundsNothing: Azure's NC96 A100 v4 VM joins its 4 A100
+// PCIe cards in NVLink-bridged pairs (its nvidia-smi topo -m: NV12 within a
+// pair, topo/testdata/real), which the GPU's name does not say: the fabric
+// is an assumed PCIe. Its AllReduce moves 30.99 GB/s of bus bandwidth at 1
+// GiB, above the PCIe Gen4 figure of 24 GB/s, which then bounds nothing: the
+// table with NCCL's topology file calibrates alone and predicts the table
+// without it (the same host, 30.80 GB/s) within 3% at 1 GiB, the first note
+// naming the links beyond PCIe and -topo. Given as PCIe (-hw fabric=pcie),
+// the rate bounds intra_bw again, and the prediction is 20% slow or more.
+func TestAssumedPCIeBoundsNothing(t *testing.T) {
+	read := func(f string) Table {
+		tabs, _, err := ReadFile(realDir+f, func(int) Pins {
+			return Pins{Nodes: 1, PerNode: 4, GPU: "NVIDIA A100 80GB PCIe"}
+		})
+		if err != nil || len(tabs) != 1 {
+			t.Fatalf("%s: %d tables, %v", f, len(tabs), err)
+		}
+		return tabs[0]
+	}
+	cal, held := read("a100_1x4_allreduce_topofile_azure_ncv4.log"), read("a100_1x4_allreduce_graphfile_azure_ncv4.log")
+	var at Point
+	for _, p := range held.Points {
+		if p.Size == 1<<30 {
+			at = p
+		}
+	}
+	for _, c := range []struct {
+		spec     string
+		near     bool
+		firstHas string
+	}{{"", true, "-topo FILE"}, {"fabric=pcie", false, ""}} {
+		h, err := Describe(cal.GPU, c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Calibrate(h, []Table{cal}, &Settings{NoIntervals: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := m.Predict(held.Query(), []float64{at.Size})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := ps[0].Time / at.Time
+		if near := math.Abs(r-1) < 0.03; near != c.near || !c.near && r < 1.2 {
+			t.Errorf("-hw %q: %v at 1 GiB, %.3f of the measured %g s; want within 3%% %v (else 1.2 or more)", c.spec, ps[0], r, at.Time, c.near)
+		}
+		if has := len(m.Notes) > 0 && strings.Contains(m.Notes[0], "more than PCIe"); has != (c.firstHas != "") || has && !strings.Contains(m.Notes[0], c.firstHas) {
+			t.Errorf("-hw %q: notes %q; want the links beyond PCIe first, naming %q: %v", c.spec, m.Notes, c.firstHas, c.firstHas != "")
+		}
+	}
+}
+
 // TestBeyondPCIe: the Radeon tables, whose GPU the catalog lacks and whose
 // fabric is assumed PCIe, move 322.36 GB/s of bus bandwidth at 1 GiB
 // (AllReduce) where PCIe Gen5 carries 48 GB/s: the first note says so and
