@@ -510,9 +510,9 @@ func (d *design) heldOutCoverage(tables []Table, held []heldTable) float64 {
 // beyondPCIe returns the note for an assumed PCIe fabric whose GPUs moved
 // more than PCIe carries: intra_bw fitted above the PCIe figure
 // (Hardware.intraBW) on tables of one node (oneNode), by a fifth for a GPU
-// of the catalog, whose PCIe generation is known (an NVLink bridge, which
-// PCIe cards such as the A100 and H100 take), twice for one it lacks, is GPU
-// links the description lacks, which it names. Under RCCL they are an AMD Instinct host's
+// of the catalog, whose PCIe generation is known (its NVLink bridge, where
+// the card takes one: bridgeable), twice for one it lacks, is GPU links the
+// description lacks, which it names. Under RCCL they are an AMD Instinct host's
 // Infinity Fabric, a link from each GPU to each other of the host, of the
 // rate that puts InfinityShare of the links at the fitted intra_bw (the
 // prior Calibrate gives such a description); NVIDIA's are NVLink. It is ""
@@ -879,7 +879,7 @@ func (d *design) problem(at func([]float64) [numParams]float64, x0 [numParams]fl
 // 1.6 times nic_bw, nic_bw at 35-45% of the line rate. The fit holds every
 // parameter within the bounds. Where the links are assumed (a GPU the catalog
 // does not hold, described by nothing) or the fabric is an assumed PCIe
-// (a card an NVLink bridge may join to another), their rate bounds
+// between cards that take an NVLink bridge (bridgeable), their rate bounds
 // nothing: intra_bw may reach the top of its wide prior, wideWidth above
 // it, and beyondPCIe names what it reached.
 func (m *Machine) upper(x0 [numParams]float64) [numParams]float64 {
@@ -888,7 +888,7 @@ func (m *Machine) upper(x0 [numParams]float64) [numParams]float64 {
 	simple := min(x0[parIntraBW]/u[parIntraBW], 1) // Simple's share of the links' rate
 	u[parLL], u[parLL128] = commmodel.LL.Efficiency()/simple, commmodel.LL128.Efficiency()/simple
 	u[parNVLS] = 1
-	if h := &m.Hardware; h.assumedLinks() || h.Fabric == FabricPCIe && !h.given(h.Sources.Fabric) {
+	if h := &m.Hardware; h.assumedLinks() || h.bridgeable() {
 		u[parIntraBW] = max(u[parIntraBW], x0[parIntraBW]*math.Exp(wideWidth))
 	}
 	return u

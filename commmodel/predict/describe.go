@@ -177,6 +177,13 @@ func (h *Hardware) assumedLinks() bool {
 	return !h.given(h.Sources.LinkBW) && !h.GPU.Known && !(h.Fabric == FabricPCIe && h.given(h.Sources.Fabric))
 }
 
+// bridgeable reports that the GPUs' fabric is an assumed PCIe and the
+// catalog's card takes an NVLink bridge (GPU.BridgeLinks): the link
+// between two cards may be the bridge's, not PCIe's.
+func (h *Hardware) bridgeable() bool {
+	return h.Fabric == FabricPCIe && !h.given(h.Sources.Fabric) && h.GPU.BridgeLinks > 0
+}
+
 // set applies one key of Describe.
 func (h *Hardware) set(key, value string) error {
 	count := func(least int) (int, error) {
