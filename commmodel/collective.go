@@ -94,7 +94,8 @@ func (c Collective) AlgBW(p int, busBW float64) float64 {
 
 // An Algorithm is one way to run a collective. Cost reports what it asks of the
 // busiest rank for p ranks and a message of size bytes (S in the package notation).
-// Cost panics if p < 1 and gives NaN bytes for a negative or NaN size.
+// Cost panics if p < 1 and gives NaN bytes for a negative or NaN size, and
+// for more than 2^60 ranks or chunks, whose steps an int does not count.
 type Algorithm interface {
 	// Name is the algorithm's name as the CLI spells it: ring, halving-doubling, ...
 	Name() string
@@ -106,6 +107,8 @@ type Algorithm interface {
 
 // Time returns how long a runs for p ranks and size bytes on l, in seconds:
 // Flat{p, l}.Time(a, size), whose body is the switch over the algorithms.
+// It is NaN where a's time is not defined (Timer), as for more than 2^60
+// ranks.
 func Time(a Algorithm, p int, size float64, l Link) float64 { return Flat{p, l}.Time(a, size) }
 
 // mustRanks panics if p < 1. It is small enough to inline: the panic value

@@ -268,3 +268,36 @@ func TestAlgorithmsOwnSlice(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeCountsDoNotOverflow holds every algorithm to a time that is
+// never negative nor wrapped around: up to maxCount ranks and chunks its
+// steps fit in an int (a ring AllReduce of 2^53 ranks takes its 2(P-1)
+// steps' α), and beyond it the time is NaN, a shape it does not fit (red
+// team 28: Ring on math.MaxInt ranks counted 2(P-1) steps in an int, which
+// overflowed to a negative count and a time of 17 µs).
+func TestHugeCountsDoNotOverflow(t *testing.T) {
+	l := Link{Alpha: 1e-6, BW: 1e11}
+	if got, want := Time(Ring{}, 1<<53, 1<<20, l), 2*float64(1<<53-1)*l.Alpha; got < want {
+		t.Errorf("Ring on 2^53 ranks: %g s, want at least its steps' α, %g s", got, want)
+	}
+	for _, a := range everyAlgorithm() {
+		for _, p := range []int{maxCount + 1<<50, math.MaxInt - 7, math.MaxInt} {
+			p -= p % max(a.(planner).nodeSize(64), 1)
+			if got := Time(a, p, 1<<20, l); !math.IsNaN(got) {
+				t.Errorf("Time(%s %+v, %d ranks): %g s, want NaN beyond 2^60 ranks", a.Name(), a, p, got)
+			}
+		}
+	}
+	for _, a := range []Algorithm{PipelinedBroadcast{Chunks: math.MaxInt}, Tree{Chunks: math.MaxInt}, NVLSTree{PerNode: 4, Chunks: math.MaxInt}, CollNetChain{PerNode: 4, Chunks: math.MaxInt},
+		HierarchicalAllReduce{PerNode: 4, Inter: Tree{Chunks: math.MaxInt}}} {
+		if got := Time(a, 16, 1<<20, l); !math.IsNaN(got) {
+			t.Errorf("Time(%+v, 16 ranks): %g s, want NaN beyond 2^60 chunks", a, got)
+		}
+		if got := (Cluster{Nodes: 4, PerNode: 4, Intra: l, Inter: l}).Time(a, 1<<20); !math.IsNaN(got) {
+			t.Errorf("Cluster 4x4 Time(%+v): %g s, want NaN beyond 2^60 chunks", a, got)
+		}
+	}
+	if got := (Cluster{Nodes: 1 << 40, PerNode: 1 << 40, Intra: l, Inter: l}).Time(Ring{}, 1<<20); !math.IsNaN(got) {
+		t.Errorf("Cluster 2^40 x 2^40 Time(Ring): %g s, want NaN (N·p overflows an int)", got)
+	}
+}

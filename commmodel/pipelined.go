@@ -82,6 +82,11 @@ type sweep struct {
 	runs                    []Stage
 }
 
+// maxSweptNodes is the most nodes a chunked tree's sweep walks, each node
+// once (its chain's GPUs once per pair of depths of its head): 2^16 nodes
+// take a few tenths of a second, and more than any machine NCCL runs on.
+const maxSweptNodes = 1 << 16
+
 // sweeps keeps the sweep of every pipeShape planned, by its key: a sweep
 // costs ranks x 2L x windows, its shape's plans a few arithmetic
 // operations.
@@ -113,7 +118,14 @@ func newSweep(s pipeShape) *sweep {
 // a checked size, whose busiest rank sends and reduces as cost says: its
 // cost, with the sweep's steps, messages, fanout and critical path, and, to
 // st if not nil, the sweep's runs of steps as stages.
+//
+// A tree's sweep walks every node, so a chunked tree over more than
+// maxSweptNodes nodes is not swept: its cost is that of a shape it does not
+// fit, NaN bytes (Tree{Chunks: 4} on 2^40 ranks swept for hours).
 func pipePlan(l load, r reach, s pipeShape, size float64, st *stages) (load, reach) {
+	if s.kind == treePipe && s.nodes > maxSweptNodes {
+		return undefined(st)
+	}
 	w := sweepOf(s)
 	l.steps, l.messages, r.fanout = w.steps, w.messages, w.fanout
 	// The path is never below the busiest rank's bytes; max keeps rounding from saying so.

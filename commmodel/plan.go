@@ -168,10 +168,40 @@ func costOn(a planner, p int, size float64) Cost { return costOf(loadOn(a, p, si
 // loadOn is costOn as a load and a reach.
 func loadOn(a planner, p int, size float64) (load, reach) {
 	nodes, perNode, ok := flatShape(a, p)
-	if !ok {
+	if !ok || !countable(a, nodes, perNode) {
 		return undefined(nil)
 	}
 	return a.plan(nodes, perNode, size, nil)
+}
+
+// maxCount, 2^60, is the most ranks (N·p) and chunks (C) a plan counts: every
+// step and message count of this package's algorithms is at most a few
+// times P + C, so that below maxCount each fits in an int. Beyond it an
+// algorithm's cost is that of a shape it does not fit: its bytes, and so
+// every time of it, are NaN (a ring AllReduce of math.MaxInt ranks counted
+// 2(P-1) steps in an int, which overflowed to a negative time).
+const maxCount = 1 << 60
+
+// countable reports whether a's steps and messages on nodes x perNode
+// ranks fit in an int: N·p and a's chunks at most maxCount.
+func countable(a Algorithm, nodes, perNode int) bool {
+	return nodes <= maxCount/perNode && chunksOf(a) <= maxCount
+}
+
+// chunksOf returns the chunks a pipelined algorithm of this package cuts
+// its buffer into, C, and 0 for any other.
+func chunksOf(a Algorithm) int {
+	switch a := a.(type) {
+	case Tree:
+		return a.Chunks
+	case NVLSTree:
+		return a.Chunks
+	case CollNetChain:
+		return a.Chunks
+	case PipelinedBroadcast:
+		return a.Chunks
+	}
+	return 0
 }
 
 // A planKey is what a plan depends on.
@@ -215,6 +245,11 @@ func (p part) time(scale float64, k Link) float64 {
 // NaN), or 1 for a nonlinear algorithm, whose stages are of the size itself
 // and not kept.
 func stagesOf(a planner, nodes, perNode int, size float64) (*staged, float64) {
+	if !countable(a, nodes, perNode) {
+		var st stages
+		undefined(&st)
+		return &staged{list: st.list, loads: []struct{ intra, inter part }{{intra: partOf(st.list[0].Intra)}}}, math.NaN()
+	}
 	if !linear(a) {
 		return newStaged(a, nodes, perNode, size), 1
 	}

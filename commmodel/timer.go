@@ -16,7 +16,8 @@ type Timer interface {
 	Ranks() int
 	// Time returns how long a takes for S = size bytes, in seconds; NaN
 	// where the time is not defined (a negative or NaN size, an invalid
-	// link, a shape a does not fit).
+	// link, a shape a does not fit, more than 2^60 ranks or chunks, whose
+	// steps an int does not count).
 	Time(a Algorithm, size float64) float64
 }
 

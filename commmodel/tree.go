@@ -145,7 +145,10 @@ func btreeDepth(n, r int) int {
 // found from the ranks' windows of steps (pipeline.go), once per shape (N,
 // p, C): the first evaluation of a shape sweeps the windows
 // (BenchmarkPipelineSweep), and later ones read what the sweep found
-// (pipelined.go). On one Link with γ > 0 or a message overhead o > 0,
+// (pipelined.go). The sweep walks every node, so it is bounded: a chunked
+// tree over more than 2^16 nodes is a shape it does not fit, whose bytes and
+// times are NaN, returned at once (the fluid form below has no bound). On
+// one Link with γ > 0 or a message overhead o > 0,
 // Cost.Time charges the busiest rank's reduction and the busiest step's
 // messages, which the replay of the schedule may split between ranks; with
 // γ = o = 0 the two agree exactly.
@@ -286,6 +289,7 @@ func treePeers(nodes, perNode int) (intra, inter int) {
 func treeWindows(nodes, perNode int, q *pipeline) {
 	d := treeHeight(nodes)
 	h := perNode - 1 + d
+	var seen [65][65]bool // depths are at most ⌈log2 N⌉ <= 64
 	for n := range nodes {
 		var parent [2]int
 		var children [2][2]int
@@ -300,7 +304,12 @@ func treeWindows(nodes, perNode int, q *pipeline) {
 			height[tree], depth[tree] = btreeHeight(nodes, r), btreeDepth(nodes, r)
 		}
 		first := n * perNode
-		for i := 1; i < perNode; i++ { // the chain below the head
+		// The chain's GPUs send alike below every head of the same depths,
+		// and the profile keeps only the busiest rank's step: one chain
+		// per pair of depths is swept.
+		chained := seen[depth[0]][depth[1]]
+		seen[depth[0]][depth[1]] = true
+		for i := 1; i < perNode && !chained; i++ { // the chain below the head
 			var s sender
 			r := first + i
 			s.send(perNode-1-i, 2, r-1, false) // both halves up

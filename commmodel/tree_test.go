@@ -201,3 +201,32 @@ func TestTreePeers(t *testing.T) {
 		t.Errorf("Tree over 2^50 nodes: %d peers, want %d", c.Peers, treeMaxPeers)
 	}
 }
+
+// TestChunkedTreeBeyondSweepReturnsAtOnce holds a chunked tree over more
+// than maxSweptNodes nodes to the cost of a shape it does not fit, NaN
+// bytes and a NaN time, returned at once: red team 28's Tree{Chunks: 4} on
+// 2^40 ranks swept every node for hours. Up to the bound it is timed, and
+// the fluid tree (Chunks = 0) has no bound at all.
+func TestChunkedTreeBeyondSweepReturnsAtOnce(t *testing.T) {
+	l := Link{Alpha: 1e-6, BW: 1e11}
+	for _, a := range []Algorithm{Tree{Chunks: 4}, Tree{PerNode: 8, Chunks: 4}, NVLSTree{PerNode: 8, Chunks: 4}} {
+		per := max(a.(planner).nodeSize(1), 1)
+		for _, p := range []int{(maxSweptNodes + 1) * per, 1 << 40, 1 << 53} {
+			if got := Time(a, p, 1<<20, l); !math.IsNaN(got) {
+				t.Errorf("Time(%+v, %d ranks): %g s, want NaN beyond %d nodes", a, p, got, maxSweptNodes)
+			}
+			c := Cluster{Nodes: p / per, PerNode: per, Intra: l, Inter: l}
+			if got := c.Time(a, 1<<20); !math.IsNaN(got) {
+				t.Errorf("Cluster %dx%d Time(%+v): %g s, want NaN", c.Nodes, per, a, got)
+			}
+		}
+		if got := Time(a, 64*per, 1<<20, l); !(got > 0) {
+			t.Errorf("Time(%+v, %d ranks): %g s, want a time", a, 64*per, got)
+		}
+	}
+	for _, p := range []int{1 << 40, 1 << 53} {
+		if got := Time(Tree{}, p, 1<<20, l); !(got > 0 && got < 1) {
+			t.Errorf("Time(Tree{}, %d ranks): %g s, want the fluid tree's time", p, got)
+		}
+	}
+}

@@ -177,7 +177,8 @@ type design struct {
 // points do not fix, and the parameters stay unidentified (Param), which
 // widens the interval. It returns ErrMixedMachines naming every table's GPU
 // when the GPU names differ, ErrTooFew with no table, and ErrBadTable for a
-// table that cannot be modelled.
+// table that cannot be modelled, naming it and its point, before any row
+// is left out as a stall: a time of +Inf or NaN is a bad table.
 func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 	set := s.withDefaults()
 	if len(tables) == 0 {
@@ -187,6 +188,13 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		return nil, err
 	}
 	m := &Machine{GPU: tables[0].GPU, Hardware: h, refs: &references{hw: &h, rccl: RanRCCL(tables), m: map[runKey]*reference{}}}
+	// Every table is checked before its stalls are left out: a time of
+	// +Inf is a bad table, not a row that stalled (it was left out as one).
+	for i := range tables {
+		if err := tables[i].check(); err != nil {
+			return nil, err
+		}
+	}
 	tables, m.Notes = withoutStalls(tables)
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("%w: every row of the tables stalled: %s", ErrTooFew, strings.Join(m.Notes, "; "))

@@ -582,6 +582,9 @@ func beyondOrBelow(n, least int) string {
 // Machine calibrated on none (Uncalibrated), whose interval is the prior's
 // throughout. A query Predict refuses is an error, Predict's.
 func (m *Machine) Beyond(q Query) ([]string, error) {
+	if err := oneRank(q); err != nil {
+		return nil, err
+	}
 	rn, err := m.run(q)
 	if err != nil {
 		return nil, err

@@ -755,3 +755,35 @@ func TestUnreadEnvNote(t *testing.T) {
 		t.Errorf("default run's notes %q; want none of the environment", def.Notes)
 	}
 }
+
+// TestInfiniteTimeIsBadTableNotStall holds Calibrate to ErrBadTable, naming
+// the table and its point, for a time of +Inf or NaN: a +Inf row was left
+// out as a stall ("takes more than 4 times as long as two larger sizes"),
+// the calibration going on without it. The reader reports such a row of a
+// log at its line (nccltests: bad number: time "inf").
+func TestInfiniteTimeIsBadTableNotStall(t *testing.T) {
+	ts, _, err := ReadFile("../../data/logs/paired/h100-sxm-1x8-together/all_reduce_ring.log", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw, err := DefaultHardware(ts[0].GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []float64{math.Inf(1), math.NaN()} {
+		tab := ts[0]
+		tab.Points = slices.Clone(tab.Points)
+		tab.Points[3].Time = v
+		m, err := Calibrate(hw, []Table{tab}, nil)
+		if !errors.Is(err, ErrBadTable) || !strings.Contains(err.Error(), "point 3") || !strings.Contains(err.Error(), tab.Name) {
+			t.Errorf("a time of %g s: %v (notes %q), want ErrBadTable naming %s's point 3", v, err, notesOf(m), tab.Name)
+		}
+	}
+}
+
+func notesOf(m *Machine) []string {
+	if m == nil {
+		return nil
+	}
+	return m.Notes
+}

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -58,8 +59,12 @@ func (p Prediction) Holds(time float64) bool { return p.Low <= time && time <= p
 // ErrHardware for a Hardware out of range, and an error for a collective
 // that is not one, a rank count beyond NCCL's int, pins NCCL would refuse or
 // that leave nothing to run, and a size that is not positive and below
-// 2^62 B. q is checked before any size, with no sizes too.
+// 2^62 B. q is checked before any size, with no sizes too. A query of one
+// rank is an error (oneRank), as it is to Reference.
 func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
+	if err := oneRank(q); err != nil {
+		return nil, err
+	}
 	rn, err := m.run(q)
 	if err != nil {
 		return nil, err
@@ -113,6 +118,22 @@ func (m *Machine) Curve(q Query) func(size float64) float64 {
 	}
 }
 
+// oneRank says why a query of one rank is not predicted. NCCL runs a
+// collective on a communicator of one rank as no collective at all: its
+// tuner gives Ring/Simple a time of 0 (src/enqueue.cc,
+// updateCollCostTable), and the call copies the send buffer to the receive
+// buffer on the GPU, or does nothing in place (ncclLaunchOneRank,
+// src/device/onerank.cu). Its time is a device copy's and the launch's,
+// which no table calibrates (the reader leaves tables of one rank out), so
+// Reference gave 0 s in an interval of [0, 0] and Predict a time that did
+// not grow with the size.
+func oneRank(q Query) error {
+	if q.Ranks == 1 {
+		return errors.New("predict: 1 rank: NCCL copies the buffer locally, exchanging nothing, which the model does not time; want 2 ranks or more, such as 2 on one node")
+	}
+	return nil
+}
+
 // checkSize says why size, bytes, cannot be predicted, if it cannot: it
 // must be positive and below 2^62 B, the most NCCL's model counts (and
 // units.ParseSize reads).
@@ -136,11 +157,15 @@ func algoName(ch choice) string {
 // Reference returns NCCL's own, uncalibrated prediction of q on h at each
 // size: its tuner's choice and that choice's time (nccl.Model.Choose), with
 // an 80% interval that no table narrows (referenceBias, referenceSpread).
-// Grouped sends (AllToAll, SendRecv) have no NCCL model and give an error.
+// Grouped sends (AllToAll, SendRecv) have no NCCL model and give an error,
+// and so does a query of one rank, as to Predict (oneRank).
 func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 	m := &Machine{Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
 	if grouped(q.Collective) {
 		return nil, fmt.Errorf("predict: NCCL's tuner has no model of %v (it runs as grouped sends); calibrate on measured tables", q.Collective)
+	}
+	if err := oneRank(q); err != nil {
+		return nil, err
 	}
 	rn, err := m.run(q)
 	if err != nil {

@@ -1005,3 +1005,28 @@ func TestPredictChecksQueryFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestOneRankIsRefusedAlike holds Predict, Reference, Untabled and Beyond
+// to one error for a query of one rank, naming the rank count that works:
+// NCCL runs it as a local copy (src/enqueue.cc, ncclLaunchOneRank), its
+// tuner's time 0, and Reference gave 0 s in an 80% interval of [0 s, 0 s]
+// while Predict gave a time that did not grow from 8 B to 1 GiB.
+func TestOneRankIsRefusedAlike(t *testing.T) {
+	m := truth(t)
+	sizes := []float64{8, 1 << 20, 1 << 30}
+	for _, c := range []commmodel.Collective{commmodel.AllReduce, commmodel.AllGather, commmodel.Broadcast} {
+		q := Query{Collective: c, Ranks: 1, PerNode: 1}
+		_, perr := m.Predict(q, sizes)
+		_, rerr := Reference(m.Hardware, q, sizes)
+		_, _, uerr := Untabled(m.Hardware, q, sizes)
+		_, berr := m.Beyond(q)
+		for name, err := range map[string]error{"Predict": perr, "Reference": rerr, "Untabled": uerr, "Beyond": berr} {
+			if err == nil || !strings.Contains(err.Error(), "1 rank") || !strings.Contains(err.Error(), "want 2 ranks or more") {
+				t.Errorf("%s of %v on 1 rank: %v, want the one-rank error naming 2 ranks", name, c, err)
+			}
+		}
+	}
+	if _, err := m.Predict(Query{Collective: commmodel.AllReduce, Ranks: 2, PerNode: 2}, sizes); err != nil {
+		t.Errorf("2 ranks, the count the error names: %v", err)
+	}
+}
