@@ -10,6 +10,7 @@ import (
 // pipelined broadcast's chunk count when none is given, and every other
 // value as given.
 func TestAlgorithmOptions(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		c       commmodel.Collective
 		name    string

@@ -25,6 +25,7 @@ func modelJSON(t *testing.T, args ...string) modelResult {
 // b is a bit and B a byte in -size and -bw alike: 8 Gb = 1e9 B, and
 // 8 Gb/s = 1e9 B/s.
 func TestAmountFlagsBits(t *testing.T) {
+	t.Parallel()
 	res := modelJSON(t, "-alpha", "2us", "-bw", "8Gb/s", "-size", "8Gb,1GB", "-algo", "ring")
 	if res.BWBps != 1e9 || len(res.Rows) != 2 || res.Rows[0].SizeBytes != 1e9 || res.Rows[1].SizeBytes != 1e9 || res.Rows[0].TimeS != res.Rows[1].TimeS {
 		t.Errorf("-bw 8Gb/s -size 8Gb,1GB: %+v", res)
@@ -34,6 +35,7 @@ func TestAmountFlagsBits(t *testing.T) {
 // -gamma takes a time per byte with its unit, or a bare number of seconds
 // per byte as before: 0.01 ns/B = 10 ns/KB = 1e-11 s/B.
 func TestAmountFlagsGamma(t *testing.T) {
+	t.Parallel()
 	base := []string{"-p", "8", "-link", "h20-intra", "-size", "1MiB", "-algo", "one-shot"}
 	var times []float64
 	for _, g := range []string{"0.01ns/B", "10 ns/KB", "1e-11"} {
@@ -52,6 +54,7 @@ func TestAmountFlagsGamma(t *testing.T) {
 
 // Bad amounts name the flag, the text and the cause.
 func TestAmountFlagsErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -75,6 +78,7 @@ func TestAmountFlagsErrors(t *testing.T) {
 
 // -max-mem and -elem take units; bare numbers are bytes, as before.
 func TestAmountFlagsSimulate(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"-max-mem", "8GB"}, {"-max-mem", "8GiB"}, {"-max-mem", "8e9"}, {"-elem", "4B"}, {"-elem", "32b"}, {"-elem", "4"},
 	} {

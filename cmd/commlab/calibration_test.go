@@ -14,6 +14,7 @@ import (
 // TestCalibrationPins reads a pinned sweep, one file per NCCL_ALGO setting,
 // each with its own pins, and checks that every table carries its file's.
 func TestCalibrationPins(t *testing.T) {
+	t.Parallel()
 	files, err := parseCalibrationFiles(togetherDir+"all_reduce_ring.log:algo=ring:proto=simple, "+
 		togetherDir+"all_reduce_nvls.log:algo=nvls:version=2.26.2", predict.Pins{}, "-calibrate")
 	if err != nil {
@@ -44,6 +45,7 @@ func TestCalibrationPins(t *testing.T) {
 // collective the model predicts: the error says so and names the tests
 // there are; test=9 is no test of the file.
 func TestCalibrationTests(t *testing.T) {
+	t.Parallel()
 	files, err := parseCalibrationFiles(clusterDir+"nccl_N10_G1.log:test=0:test=3:test=4", predict.Pins{}, "-calibrate")
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +76,7 @@ func TestCalibrationTests(t *testing.T) {
 // TestCalibrationItemErrors checks that a bad -calibrate item names the
 // keys that work.
 func TestCalibrationItemErrors(t *testing.T) {
+	t.Parallel()
 	for _, item := range []string{"a.log:foo=1", "a.log:nodes", "a.log:ranks=0", "a.log:algo=bogus", "a.log:version=x", "a.log:threads=0", "a.log:graph=-1", "a.log:test=-1", "a.log:test=x"} {
 		_, err := parseCalibrationFiles(item, predict.Pins{}, "-calibrate")
 		if err == nil {
@@ -93,6 +96,7 @@ func TestCalibrationItemErrors(t *testing.T) {
 // TestCalibrationLayoutKeys: g=, threads= and graph= replace the header's
 // nGpus, nThread and graph count, graph=0 asking for none.
 func TestCalibrationLayoutKeys(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		item string
 		want predict.Layout
@@ -117,6 +121,7 @@ func TestCalibrationLayoutKeys(t *testing.T) {
 // command says so and which keys settle it; where its 8 ranks cannot fill
 // such hosts it is left out. With the keys it predicts.
 func TestPredictRowsOnly(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(togetherDir + "all_reduce_ring.log")
 	if err != nil {
 		t.Fatal(err)
@@ -167,6 +172,7 @@ func TestPredictRowsOnly(t *testing.T) {
 // knows, predicts as with its description given inline or from a file,
 // each fact's source the catalog's or the user's.
 func TestPredictDescribedHardware(t *testing.T) {
+	t.Parallel()
 	args := []string{"predict", "-gpu", "AMD Instinct MI300X", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"}
 	unknown := slices.Clone(args)
 	unknown[2] = "NVIDIA RTX 6000D"

@@ -73,6 +73,7 @@ func printedTimes(t *testing.T, path string, n int, size int64) (oop, ip float64
 // node: the ratio and noise at a size follow from the times the two rows
 // print, and from 32 MiB up NVLS is faster beyond noise.
 func TestCompareRatio(t *testing.T) {
+	t.Parallel()
 	got := runCompareJSON(t, ringLog, nvlsLog)
 	if got.A.Collective != "allreduce" || got.A.Ranks != 8 || got.B.Sizes != 31 || len(got.Points) != 31 || got.NoiseFloor != defaultNoiseFloor {
 		t.Fatalf("tables %+v and %+v, %d points, floor %v; want two 8-rank allreduce tables of 31 sizes, floor %v",
@@ -118,6 +119,7 @@ func TestCompareRatio(t *testing.T) {
 // TestCompareSelf compares each of the repository's logs with itself: every
 // ratio 1, no size beyond noise, nothing to warn about.
 func TestCompareSelf(t *testing.T) {
+	t.Parallel()
 	var files []string
 	for _, g := range []string{"../../data/logs/*.log", "../../data/logs/paired/*/*.log"} {
 		m, err := filepath.Glob(g)
@@ -152,6 +154,7 @@ func TestCompareSelf(t *testing.T) {
 // 1 MiB row (line 40: 44.38 and 43.46 us) takes twice as long: B is slower
 // by 2x there, and at no other size.
 func TestCompareOneSlowSize(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(ringLog)
 	if err != nil {
 		t.Fatal(err)
@@ -184,6 +187,7 @@ func TestCompareOneSlowSize(t *testing.T) {
 // nccl-tests issue 290 (tables 0 and 1 of one file): they share 6 sizes,
 // and their rank and node counts differ.
 func TestCompareMismatch(t *testing.T) {
+	t.Parallel()
 	log := "../../data/logs/paired/h100-sxm-ib8xndr/allreduce_issue290.log"
 	got := runCompareJSON(t, log, log, "-test", "0,1")
 	if got.A.Test != 0 || got.B.Test != 1 || len(got.Points) != 6 {
@@ -206,6 +210,7 @@ func TestCompareMismatch(t *testing.T) {
 // TestCompareCSV checks that the CSV holds the JSON's points, one a row,
 // under their JSON names.
 func TestCompareCSV(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("compare", ringLog, nvlsLog, "-format", "csv")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -223,6 +228,7 @@ func TestCompareCSV(t *testing.T) {
 // TestCompareErrors runs compare on bad input: each fails with its exit
 // status and a message that says what to do.
 func TestCompareErrors(t *testing.T) {
+	t.Parallel()
 	nvlstree := "../../data/logs/h20_2x8_allreduce_nvlstree_nccl1244.log" // 4 B to 512 B
 	nvls := "../../data/logs/h20_2x8_allreduce_nvls_nccl1244.log"         // 1 MiB to 512 MiB
 	cluster01G8 := "../../data/logs/paired/h100-sxm-10node-cluster01/nccl_N10_G8.log"
@@ -254,6 +260,7 @@ func TestCompareErrors(t *testing.T) {
 // TestDifferingRanges groups hand-made points: runs break where B is
 // within noise or turns the other way.
 func TestDifferingRanges(t *testing.T) {
+	t.Parallel()
 	ps := []comparePoint{
 		{SizeBytes: 1 << 10, Ratio: 1.3, BIs: bSlower},
 		{SizeBytes: 2 << 10, Ratio: 1.6, BIs: bSlower},
@@ -276,6 +283,7 @@ func TestDifferingRanges(t *testing.T) {
 // after its first time) with itself: the reader's problem is reported once,
 // at its line.
 func TestCompareProblemsOnce(t *testing.T) {
+	t.Parallel()
 	log := "../../data/nccltests/testdata/mpirun_noisy_allreduce.log"
 	got := runCompareJSON(t, log, log)
 	if len(got.Problems) != 1 || got.Problems[0].Line != 71 || got.Problems[0].File != log {
@@ -290,6 +298,7 @@ func TestCompareProblemsOnce(t *testing.T) {
 // other's sizes only where the 4-node run's rows failed nccl-tests' check:
 // no rounding, no note.
 func TestCompareRoundedSizes(t *testing.T) {
+	t.Parallel()
 	d := "../../data/logs/paired/h100-sxm-10node-cluster01/"
 	code, _, stderr := runCLI("compare", "-test", "1,1", d+"nccl_N10_G4.log", d+"nccl_N10_G1.log")
 	if code != 0 || !strings.Contains(stderr, "16 sizes of the two tables differ by under 1% from one of the other's") {
@@ -308,6 +317,7 @@ func TestCompareRoundedSizes(t *testing.T) {
 // sentence to them, and defaultNoiseFloor above the spread of three rows in
 // four, as its comment says.
 func TestCompareHalvesSpread(t *testing.T) {
+	t.Parallel()
 	tests, err := testlogs.All("../..")
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 // exhibits it needs are packages figure and article, and only
 // notebooks/nbshow imports GoNB.
 func TestNoNotebookKernel(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go list")
 	}

@@ -8,9 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -36,6 +38,10 @@ var update = flag.Bool("update", false, "rewrite the output blocks of README.md 
 //
 // With -short (the race detector's pass of scripts/test.sh), each file's
 // first block alone runs: the full pass has run them all.
+//
+// The files are checked concurrently, as many at a time as GOMAXPROCS, each
+// file's blocks in order: the test stays in the repository's root
+// throughout, and no file's commands read what another file's write.
 func TestDocs(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -47,8 +53,8 @@ func TestDocs(t *testing.T) {
 	}
 	files = append([]string{filepath.Join(root, "README.md")}, files...)
 	t.Chdir(root)
-	commands := 0
-	for _, path := range files {
+	docs := make([]docFile, len(files))
+	for i, path := range files {
 		name, _ := filepath.Rel(root, path)
 		src, err := os.ReadFile(path)
 		if err != nil {
@@ -59,59 +65,95 @@ func TestDocs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s:%v", name, err)
 		}
-		changed, first := false, true
-		for i, b := range blocks {
-			var out string
-			var ran bool
-			if b.lang == "sh" || b.lang == "go" {
-				if testing.Short() && !*update && !first {
-					continue
-				}
-				first = false
-			}
-			switch b.lang {
-			case "sh":
-				var n int
-				out, ran, n = runShellBlock(t, name, b, root)
-				commands += n
-			case "go":
-				out, ran = runGoBlock(t, name, b, root)
-				commands++
-			default:
-				continue
-			}
-			if i+1 >= len(blocks) || blocks[i+1].lang != "text" || !onlyBlank(lines[b.end:blocks[i+1].start-1]) {
-				continue
-			}
-			want := blocks[i+1]
-			if !ran {
-				t.Errorf("%s:%d: a text block follows a command that is not run", name, want.start)
-				continue
-			}
-			got := normalize(out)
-			if got == normalize(strings.Join(want.body, "\n")) {
-				continue
-			}
-			if *update {
-				blocks[i+1].replace = strings.Split(got, "\n")
-				changed = true
-				continue
-			}
-			t.Errorf("%s:%d: the output block differs from what the command prints "+
-				"(go test ./cmd/commlab -run TestDocs -update rewrites it):\n--- shown\n%s\n--- printed\n%s",
-				name, want.start, strings.Join(want.body, "\n"), got)
-		}
-		if changed {
-			if err := os.WriteFile(path, []byte(strings.Join(rewrite(lines, blocks), "\n")), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("%s: output blocks rewritten", name)
-		}
+		docs[i] = docFile{path, name, lines, blocks}
+	}
+	counts := make([]int, len(docs))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, d := range docs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			counts[i] = checkDocFile(t, d, root)
+		}()
+	}
+	wg.Wait()
+	commands := 0
+	for _, n := range counts {
+		commands += n
 	}
 	t.Logf("ran %d commands of README.md and docs/*.md", commands)
 	if commands == 0 {
 		t.Fatal("no commands found in README.md and docs/*.md")
 	}
+}
+
+// A docFile is one Markdown file TestDocs checks: its path, its name
+// relative to the repository's root, its lines and its fenced blocks.
+type docFile struct {
+	path, name string
+	lines      []string
+	blocks     []fencedBlock
+}
+
+// checkDocFile runs d's commands in order, compares what each block's last
+// command prints with the text block that follows it (or, with -update,
+// rewrites that block), and returns the number of commands. It may run on
+// a goroutine of its own, so it reports with t.Errorf, never t.Fatal.
+func checkDocFile(t *testing.T, d docFile, root string) (commands int) {
+	name, lines, blocks := d.name, d.lines, d.blocks
+	changed, first := false, true
+	for i, b := range blocks {
+		var out string
+		var ran bool
+		if b.lang == "sh" || b.lang == "go" {
+			if testing.Short() && !*update && !first {
+				continue
+			}
+			first = false
+		}
+		switch b.lang {
+		case "sh":
+			var n int
+			out, ran, n = runShellBlock(t, name, b, root)
+			commands += n
+		case "go":
+			out, ran = runGoBlock(t, name, b, root)
+			commands++
+		default:
+			continue
+		}
+		if i+1 >= len(blocks) || blocks[i+1].lang != "text" || !onlyBlank(lines[b.end:blocks[i+1].start-1]) {
+			continue
+		}
+		want := blocks[i+1]
+		if !ran {
+			t.Errorf("%s:%d: a text block follows a command that is not run", name, want.start)
+			continue
+		}
+		got := normalize(out)
+		if got == normalize(strings.Join(want.body, "\n")) {
+			continue
+		}
+		if *update {
+			blocks[i+1].replace = strings.Split(got, "\n")
+			changed = true
+			continue
+		}
+		t.Errorf("%s:%d: the output block differs from what the command prints "+
+			"(go test ./cmd/commlab -run TestDocs -update rewrites it):\n--- shown\n%s\n--- printed\n%s",
+			name, want.start, strings.Join(want.body, "\n"), got)
+	}
+	if changed {
+		if err := os.WriteFile(d.path, []byte(strings.Join(rewrite(lines, blocks), "\n")), 0o644); err != nil {
+			t.Errorf("%s: %v", name, err)
+			return commands
+		}
+		t.Logf("%s: output blocks rewritten", name)
+	}
+	return commands
 }
 
 // A fencedBlock is one fenced code block of a Markdown file.
@@ -473,11 +515,13 @@ func runGoBlock(t *testing.T, name string, b fencedBlock, root string) (string, 
 	}
 	file := filepath.Join(t.TempDir(), "main.go")
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
+		t.Errorf("%s:%d: %v", name, b.start, err)
+		return "", false
 	}
 	gobin, err := exec.LookPath("go")
 	if err != nil {
-		t.Fatalf("%s:%d: go is not on PATH: %v", name, b.start, err)
+		t.Errorf("%s:%d: go is not on PATH: %v", name, b.start, err)
+		return "", false
 	}
 	cmd := exec.Command(gobin, "run", file)
 	cmd.Dir = root
@@ -493,6 +537,7 @@ func runGoBlock(t *testing.T, name string, b fencedBlock, root string) (string, 
 // TestParseShell checks the little shell TestDocs reads, and that it
 // refuses what it cannot run rather than running it wrongly.
 func TestParseShell(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		body []string
 		want [][]string // each command's arguments; nil for an assignment
@@ -538,6 +583,7 @@ func TestParseShell(t *testing.T) {
 // every flag that a subcommand's -h lists has a row, and the row names that
 // subcommand (or says "every subcommand that prints a table").
 func TestFlagTable(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("../../docs/cli.md")
 	if err != nil {
 		t.Fatal(err)

@@ -76,6 +76,7 @@ func fitJSON(t *testing.T, args ...string) (fitOutput, map[string]any) {
 }
 
 func TestFitJSONContract(t *testing.T) {
+	t.Parallel()
 	res, raw := fitJSON(t, publicLog(t, "h20-3e_2x2_alltoall_nccltests321.log"))
 	// The command-line contract (docs/design.md) names these fields.
 	for _, k := range []string{"collective", "p", "n_points", "single", "regimes", "median_rel_err", "max_rel_err", "loo_median_rel_err"} {
@@ -127,6 +128,7 @@ func deref(p *float64) float64 {
 }
 
 func TestFitFlags(t *testing.T) {
+	t.Parallel()
 	log := publicLog(t, "h20-3e_2x2_alltoall_nccltests321.log")
 	res, _ := fitJSON(t, log, "-regimes", "1")
 	if len(res.Regimes) != 1 || res.Regimes[0].AlphaS != res.Single.AlphaS {
@@ -154,6 +156,7 @@ func TestFitFlags(t *testing.T) {
 }
 
 func TestFitTable(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("fit", publicLog(t, "h20_2x8_allreduce_nvls_nccl1244.log"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -171,6 +174,7 @@ func TestFitTable(t *testing.T) {
 // aside (their times to three significant digits, as every amount in text),
 // and the clean log has none.
 func TestFitTableOutliers(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("fit", realLog("v100_dgx2_five_tests_2019.log"), "-test", "4")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -191,6 +195,7 @@ func realLog(name string) string { return "../../data/nccltests/testdata/real/" 
 // gets a warning that alpha and BW are poorly separated, on stderr at the
 // regime's first row; a sweep over decades does not.
 func TestFitNarrowRegimeNote(t *testing.T) {
+	t.Parallel()
 	log := realLog("t4_3node_allreduce_stepbytes_srun.log")
 	_, out, stderr := runCLI("fit", log)
 	// The log's first row (104857600 B) is on line 17.
@@ -207,6 +212,7 @@ func TestFitNarrowRegimeNote(t *testing.T) {
 // JSON's problems with -json, where stdout holds the JSON object alone and
 // stderr nothing. The fixture's line 71 is a row cut short (6 fields of 13).
 func TestFitWarningsStreams(t *testing.T) {
+	t.Parallel()
 	log := "../../data/nccltests/testdata/mpirun_noisy_allreduce.log"
 	const msg = `wrong number of fields: 6, want 13 for columns "size count type redop root time algbw busbw #wrong time algbw busbw #wrong"`
 	code, out, stderr := runCLI("fit", log)
@@ -258,6 +264,7 @@ func TestFitWarningsStreams(t *testing.T) {
 // no note. The fit is the same either way: the bus factor of both is
 // (P-1)/P (commmodel.BusFactor).
 func TestFitAmbiguousCollective(t *testing.T) {
+	t.Parallel()
 	const name = "h20_1x8_alltoall_or_allgather_deepep303.log"
 	b, err := data.Files.ReadFile("logs/" + name)
 	if err != nil {
@@ -304,6 +311,7 @@ func TestFitAmbiguousCollective(t *testing.T) {
 // non-monotone against 32 MiB, in text and JSON, fits 32 MiB (no longer set
 // aside by the robust loss) and keeps the worst error under 15%.
 func TestFitNonMonotone(t *testing.T) {
+	t.Parallel()
 	log := publicLog(t, "h200_2x8_allreduce_spectrumx_openshift.log")
 	res, _ := fitJSON(t, log)
 	var found bool
@@ -344,6 +352,7 @@ func TestFitNonMonotone(t *testing.T) {
 }
 
 func TestFitTidyCSV(t *testing.T) {
+	t.Parallel()
 	b, err := data.Files.ReadFile("article_h20.csv")
 	if err != nil {
 		t.Fatal(err)
@@ -361,6 +370,7 @@ func TestFitTidyCSV(t *testing.T) {
 }
 
 func TestFitBadInput(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args func(t *testing.T) []string
@@ -406,6 +416,7 @@ func TestFitBadInput(t *testing.T) {
 }
 
 func TestFitInPlaceOnlyCSV(t *testing.T) {
+	t.Parallel()
 	// A tidy CSV whose points are all in-place is fitted on them; the times
 	// follow T = 10 us + S/(100 GB/s) exactly, so the fit gives that back.
 	csv := "source,system,collective,algorithm,nranks,nnodes,size_bytes,time_us,busbw_gbps,placement,note\n"
@@ -429,6 +440,7 @@ func TestFitInPlaceOnlyCSV(t *testing.T) {
 // AllReduce, Broadcast, Reduce and ReduceScatter of 12 V100, as its
 // README.md says) and fits them all in one run.
 func TestFitListAndAll(t *testing.T) {
+	t.Parallel()
 	const dgx2 = "../../data/logs/paired/v100-sxm3-dgx2/five_tests_2019.log"
 	code, out, stderr := runCLI("fit", dgx2, "-list", "-json")
 	var list struct {
@@ -464,6 +476,7 @@ func TestFitListAndAll(t *testing.T) {
 // regime measures no bandwidth. Text, JSON and CSV must say so and print no
 // bandwidth figure for it.
 func TestFitLatencyBound(t *testing.T) {
+	t.Parallel()
 	log := publicLog(t, "h200_2x8_allreduce_spectrumx_openshift.log")
 	res, raw := fitJSON(t, log)
 	first := res.Regimes[0]

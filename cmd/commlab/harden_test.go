@@ -19,6 +19,7 @@ import (
 // test writes nothing); /dev/zero, an endless stream, is refused by its
 // first bytes; a log is read whole.
 func TestReadInput(t *testing.T) {
+	t.Parallel()
 	big := filepath.Join(t.TempDir(), "big.log")
 	f, err := os.Create(big)
 	if err != nil {
@@ -64,6 +65,7 @@ func TestReadInput(t *testing.T) {
 // existing file is replaced only when named; a failed write leaves the old
 // file whole and no temporary file behind.
 func TestWriteOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.log")
 	link := filepath.Join(dir, "link.log")
@@ -154,6 +156,7 @@ func TestTuneFiles(t *testing.T) {
 // error (exit 2) that names the flag. The ranks once overflowed NCCL's
 // channels x ranks to 0 and panicked (predict -p 2^60).
 func TestFlagLimits(t *testing.T) {
+	t.Parallel()
 	predict := []string{"predict", "-gpu", "NVIDIA H100 80GB HBM3", "-collective", "allreduce", "-size", "1MiB"}
 	plot := []string{"plot", ringLog + ":algo=ring", "-o", filepath.Join(t.TempDir(), "x.png")}
 	tune := []string{"tune", "-calibrate", ringLog + ":algo=ring", "-o", "-"}
@@ -207,6 +210,7 @@ func firstLine(s string) string { line, _, _ := strings.Cut(s, "\n"); return lin
 // failing; a bandwidth of 1e-300 B/s makes 1 GiB take more than the
 // largest float64 seconds (14 steps of 1.75 GiB / 1e-300 B/s).
 func TestJSONNotFinite(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("model", "-p", "8", "-alpha", "1us", "-bw", "1e-300B/s", "-size", "1GiB", "-algo", "ring", "-format", "json")
 	if code != 0 {
 		t.Fatalf("model: exit %d: %s", code, stderr)
@@ -229,6 +233,7 @@ func TestJSONNotFinite(t *testing.T) {
 // encoding/json writes, field for field and in the same order (embedded
 // structs, omitempty, pointers, slices and maps).
 func TestFiniteJSON(t *testing.T) {
+	t.Parallel()
 	type inner struct {
 		A float64 `json:"a"`
 		B string  `json:"b,omitempty"`
@@ -260,6 +265,7 @@ func TestFiniteJSON(t *testing.T) {
 // the size's noise so far that compare finds nothing beyond it; a warning
 // at the row's line says the halves disagree.
 func TestCompareHalves(t *testing.T) {
+	t.Parallel()
 	const log = "../../data/logs/h20_2x8_allreduce_nvls_nccl1244.log"
 	b, err := os.ReadFile(log)
 	if err != nil {
@@ -295,6 +301,7 @@ func TestCompareHalves(t *testing.T) {
 // TestSmallThings: commlab version; a topo capture given to fit; a bad
 // field of 10 MB quoted in a line.
 func TestSmallThings(t *testing.T) {
+	t.Parallel()
 	if code, out, _ := runCLI("version"); code != 0 || !strings.HasPrefix(out, "commlab ") {
 		t.Errorf("version: exit %d, %q", code, out)
 	}
@@ -307,20 +314,27 @@ func TestSmallThings(t *testing.T) {
 		t.Fatal(err)
 	}
 	long := filepath.Join(t.TempDir(), "long.log")
-	field := "x" + strings.Repeat("9", 10<<20)
+	// A 10 MB field; under -short (the race detector's pass) 1 MB, still
+	// 26000 times what a message quotes, as reading 10 MB takes seconds there.
+	n := 10 << 20
+	if testing.Short() {
+		n = 1 << 20
+	}
+	field := "x" + strings.Repeat("9", n)
 	text := strings.Replace(string(b), "\n", "\n     1048576        262144     float     sum      -1  "+field+"    8.61   16.14      0    126.6    8.28   15.53      0\n", 1)
 	if err := os.WriteFile(long, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, _, stderr := runCLI("fit", long)
-	if len(stderr) > 1000 || !strings.Contains(stderr, "(10485761 bytes)") {
-		t.Errorf("fit with a 10 MB field: %d bytes of warnings, %.300q; want a line quoting its start and length", len(stderr), stderr)
+	if len(stderr) > 1000 || !strings.Contains(stderr, fmt.Sprintf("(%d bytes)", len(field))) {
+		t.Errorf("fit with a field of %d bytes: %d bytes of warnings, %.300q; want a line quoting its start and length", len(field), len(stderr), stderr)
 	}
 }
 
 // TestNotebooksDoc: docs/notebooks.md counts the notebooks it lists, and
 // lists every one in notebooks/.
 func TestNotebooksDoc(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../../docs/notebooks.md")
 	if err != nil {
 		t.Fatal(err)
@@ -351,6 +365,7 @@ func nodeList(n int) string {
 // row of nccl#1244's log, repeated) is refused by fit and predict with the
 // count and a remedy, before any fit runs.
 func TestRowLimit(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../../data/logs/h20_2x8_allreduce_nvls_nccl1244.log")
 	if err != nil {
 		t.Fatal(err)

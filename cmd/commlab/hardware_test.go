@@ -12,6 +12,7 @@ import (
 // the fact is 8 (hw). Alps' GH200 log ran 2 x 4 (its Rank lines): the host
 // holds at least 4 (log), and the HPE EX254n blade of the catalog 4.
 func TestHostGPUsFact(t *testing.T) {
+	t.Parallel()
 	kisti := realLog("a100_4x2_allreduce_collnet_kisti_nccltests311.log")
 	alps := realLog("gh200_2x4_allreduce_slingshot_alps.log")
 	for _, c := range []struct {
@@ -44,6 +45,7 @@ func TestHostGPUsFact(t *testing.T) {
 // system's hosts do: -per-node 8 is a usage error (exit 2). In model, the
 // GPUs a node default to the host's 4, and 4 A100 SXM are a mesh.
 func TestHostGPUsUsage(t *testing.T) {
+	t.Parallel()
 	code, _, stderr := runCLI("predict", "-gpu", "A100-SXM4-80GB", "-hw", "gpus=4", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB")
 	if code != 2 || !strings.Contains(stderr, "8 GPUs a node, where -hw gpus=4 gives a host 4") {
 		t.Errorf("-per-node 8 with -hw gpus=4: exit %d, stderr:\n%s\nwant exit 2 naming -hw gpus=4", code, stderr)
@@ -71,6 +73,7 @@ func TestHostGPUsUsage(t *testing.T) {
 // on each of two hosts); nccl-tests#309's H100 log too; hgx-h100-4gpu
 // holds 4 a host (presets/systems.go).
 func TestHostGPUsTableUsage(t *testing.T) {
+	t.Parallel()
 	query := []string{"-collective", "allreduce", "-p", "8", "-per-node", "4", "-size", "1GiB"}
 	for _, c := range []struct {
 		log, hw, want string

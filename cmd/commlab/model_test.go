@@ -22,6 +22,7 @@ func runCLI(args ...string) (int, string, string) {
 }
 
 func TestModelJSON(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("model", "-collective", "allreduce", "-p", "8", "-alpha", "2us", "-bw", "350GB/s",
 		"-size", "1MB,64KiB", "-algo", "ring,one-shot", "-json")
 	if code != 0 {
@@ -67,6 +68,7 @@ func TestModelJSON(t *testing.T) {
 }
 
 func TestModelTableAndPreset(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("model", "-collective", "alltoall", "-p", "16", "-link", "h20-intra", "-size", "1MiB", "-algo", "direct,pairwise,bruck,hierarchical")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -79,6 +81,7 @@ func TestModelTableAndPreset(t *testing.T) {
 }
 
 func TestCrossoverJSON(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("crossover", "-collective", "allreduce", "-p", "8", "-link", "h20-intra", "-json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -118,6 +121,7 @@ func TestCrossoverJSON(t *testing.T) {
 
 // Bad input is an error message and a non-zero exit, never a panic or a NaN.
 func TestModelErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -155,6 +159,7 @@ func TestModelErrors(t *testing.T) {
 }
 
 func TestClaimsCommand(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("claims", "-json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, out)
@@ -193,6 +198,7 @@ func TestClaimsCommand(t *testing.T) {
 // included; -h exits 0 with the usage on standard output, and a failure
 // exits 1, the same description read from a file included.
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	hwFile := filepath.Join(t.TempDir(), "hw.txt")
 	if err := os.WriteFile(hwFile, []byte("cpu=sparc\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -225,6 +231,7 @@ func TestExitCodes(t *testing.T) {
 // the command line, as notebook 03 does: each time is the Cluster's, and
 // hierarchical AllReduce wins at every size, which crossover names.
 func TestModelTwoLevel(t *testing.T) {
+	t.Parallel()
 	args := []string{"-p", "16", "-per-node", "8", "-intra", "2us,350GB/s", "-inter", "15us,50GB/s", "-algo", "ring,hierarchical"}
 	code, out, stderr := runCLI(append([]string{"model", "-p", "8", "-size", "1MiB", "-json"}, args...)...)
 	if code != 0 {
@@ -268,6 +275,7 @@ func TestModelTwoLevel(t *testing.T) {
 // guide; src/graph/tuning.cc). Ring AllReduce on 2 nodes of 8 is then
 // commmodel's two-level ring on those links; simulate's replay agrees.
 func TestModelServer(t *testing.T) {
+	t.Parallel()
 	type result struct {
 		PerNode int       `json:"per_node"`
 		Inter   *linkJSON `json:"inter"`
@@ -322,6 +330,7 @@ func TestModelServer(t *testing.T) {
 // assumed (one per GPU at the generation's rate), and model says so with
 // the -hw keys that settle them.
 func TestModelHardwareAssumed(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("model", "-p", "16", "-algo", "ring", "-size", "1MiB", "-gpu", "H100 80GB HBM3")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -356,6 +365,7 @@ func TestModelHardwareAssumed(t *testing.T) {
 // are a -hw system of another GPU than -gpu's, an unknown server and
 // ranks that the system's hosts and NVLink domains do not hold.
 func TestModelHardwareUsage(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		code int
@@ -383,6 +393,7 @@ func TestModelHardwareUsage(t *testing.T) {
 // one alpha for its step to all 127 other ranks (two-shot's peers, P-1),
 // and that nvls spanning nodes assumes SHARP.
 func TestModelSaysTextbook(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("model", "-server", "h20", "-p", "128", "-algo", "ring,two-shot,nvls", "-size", "1GiB")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -414,6 +425,7 @@ func TestModelSaysTextbook(t *testing.T) {
 // (the catalog's 4 NVLinks a pair, 25 GB/s each) those 2 GPUs reach each
 // other on 4 links, 100 GB/s: 1 GiB in 3.4 us + 1 GiB/(100 GB/s).
 func TestPerNodeOfTheRun(t *testing.T) {
+	t.Parallel()
 	const advice = "a run on 2 GPUs of one node is -per-node 2"
 	for _, args := range [][]string{
 		{"model", "-collective", "sendrecv", "-p", "2", "-per-node", "4", "-hw", "system=hgx-a100-4gpu", "-size", "1GiB"},

@@ -12,6 +12,7 @@ import (
 // TestWriteCSV holds a CSV table to its JSON: the same column names, in
 // field order, and values that read back to the same numbers.
 func TestWriteCSV(t *testing.T) {
+	t.Parallel()
 	type inner struct {
 		A float64 `json:"a_s"`
 	}
@@ -65,6 +66,7 @@ func TestWriteCSV(t *testing.T) {
 // TestFormatFlags checks the choice of -format and -json, and that a bad
 // value's error names the values that work.
 func TestFormatFlags(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		format string
 		json   bool
@@ -86,6 +88,7 @@ func TestFormatFlags(t *testing.T) {
 // csv and -format json: the CSV parses, has a row per JSON row, and its
 // first row's cells are the JSON row's values under the same names.
 func TestCSVMatchesJSON(t *testing.T) {
+	t.Parallel()
 	log := "../../data/logs/h20_2x8_allreduce_nvls_nccl1244.log"
 	for _, c := range []struct {
 		args []string
@@ -158,6 +161,7 @@ func TestCSVMatchesJSON(t *testing.T) {
 // TestArgumentCountIsUsage: too few or too many files is a command line
 // that does not parse: exit 2, the reason and the usage on stderr.
 func TestArgumentCountIsUsage(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"fit"}, {"diagnose"}, {"compare", "a.log"}, {"plot", "-o", "x.png"},
 		{"model", "-p", "8", "-link", "h20-intra", "-size", "1MiB", "extra"},

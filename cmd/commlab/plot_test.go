@@ -38,15 +38,26 @@ func plotFile(t *testing.T, name string, args ...string) (file []byte, stdout st
 	return b, out
 }
 
-// TestPlotPNG: the PNG's pixels are -width and -height at -dpi.
+// TestPlotPNG: the PNG's pixels are -width and -height at -dpi. -short
+// draws the second and third cases on smaller figures (the first holds the
+// default size): drawing 1800 x 1000 or 2100 x 1350 pixels takes seconds
+// under the race detector.
 func TestPlotPNG(t *testing.T) {
-	for _, c := range []struct {
+	t.Parallel()
+	type plotCase struct {
 		args []string
 		want image.Point
-	}{
-		{[]string{"-dpi", "100"}, image.Point{700, 450}},                                        // the default 7in x 4.5in
-		{[]string{"-dpi", "254", "-width", "18cm", "-height", "10cm"}, image.Point{1800, 1000}}, // 254 DPI is 100 dots per cm
-		{nil, image.Point{2100, 1350}},                                                          // 7in x 4.5in at the default 300 DPI
+	}
+	inCM := plotCase{[]string{"-dpi", "254", "-width", "18cm", "-height", "10cm"}, image.Point{1800, 1000}} // 254 DPI is 100 dots per cm
+	atDefaultDPI := plotCase{nil, image.Point{2100, 1350}}                                                  // 7in x 4.5in at the default 300 DPI
+	if testing.Short() {
+		inCM = plotCase{[]string{"-dpi", "254", "-width", "6cm", "-height", "3cm"}, image.Point{600, 300}}
+		atDefaultDPI = plotCase{[]string{"-width", "2in", "-height", "1in"}, image.Point{600, 300}}
+	}
+	for _, c := range []plotCase{
+		{[]string{"-dpi", "100"}, image.Point{700, 450}}, // the default 7in x 4.5in
+		inCM,
+		atDefaultDPI,
 	} {
 		b, out := plotFile(t, "h200.png", append([]string{h200Log}, c.args...)...)
 		img, err := png.Decode(bytes.NewReader(b))
@@ -65,6 +76,7 @@ func TestPlotPNG(t *testing.T) {
 // TestPlotSVG plots two of Together's tables on one figure: the SVG is
 // XML, and its legend names both logs' measurements and models.
 func TestPlotSVG(t *testing.T) {
+	t.Parallel()
 	b, _ := plotFile(t, "together.svg", togetherDir+"all_gather_ring.log:algo=ring", togetherDir+"reduce_scatter_ring.log:algo=ring",
 		"-calibrate", togetherDir+"all_reduce_ring.log:algo=ring")
 	d := xml.NewDecoder(bytes.NewReader(b))
@@ -91,6 +103,7 @@ func TestPlotSVG(t *testing.T) {
 // TestPlotPDF plots the DGX-2's ReduceScatter, the fifth test of its log
 // (-test 4), after the Reduce that the model does not predict.
 func TestPlotPDF(t *testing.T) {
+	t.Parallel()
 	b, out := plotFile(t, "dgx2.pdf", dgx2Log, "-test", "4")
 	if !bytes.HasPrefix(b, []byte("%PDF-")) {
 		t.Errorf("the PDF starts with %q", b[:min(len(b), 8)])
@@ -103,6 +116,7 @@ func TestPlotPDF(t *testing.T) {
 // TestPlotModel: the model curve is Machine.Predict's times and interval
 // at the table's sizes, for a machine calibrated here on the same table.
 func TestPlotModel(t *testing.T) {
+	t.Parallel()
 	calib := togetherDir + "all_reduce_ring.log"
 	req, err := parsePlotFlags([]string{togetherDir + "all_gather_ring.log:algo=ring", "-calibrate", calib + ":algo=ring", "-o", "x.png"})
 	if err != nil {
@@ -168,6 +182,7 @@ func TestPlotModel(t *testing.T) {
 // of the sizes either side (fit.Result.Boundaries). By default the figure
 // marks the crossovers only, named in its legend.
 func TestPlotMarks(t *testing.T) {
+	t.Parallel()
 	req, err := parsePlotFlags([]string{h200Log, "-o", "x.png"})
 	if err != nil {
 		t.Fatal(err)
@@ -222,6 +237,7 @@ func TestPlotMarks(t *testing.T) {
 // mark of one log is named by it, and of more marks than dash patterns the
 // algorithm changes are kept first, then the smaller sizes.
 func TestFigureMarks(t *testing.T) {
+	t.Parallel()
 	mk := func(x float64, label string, alg bool) plotMark {
 		return plotMark{figure.Mark{X: x, Label: label}, alg}
 	}
@@ -243,6 +259,7 @@ func TestFigureMarks(t *testing.T) {
 // TestPlotErrors: each refusal names a flag or value that works, and a
 // refused -o writes nothing.
 func TestPlotErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	jpg := filepath.Join(dir, "fig.jpg")
 	for _, c := range []struct {
@@ -274,6 +291,7 @@ func TestPlotErrors(t *testing.T) {
 // 10 x 4 log) are the machine's hosts, as diagnose takes them: a board of
 // 4 without NVSwitch (predict.Hardware.ForHosts), not an 8-GPU NVSwitch host.
 func TestPlotHostsOfPlottedLogs(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "p.svg")
 	code, stdout, stderr := runCLI("plot", "-test", "4", "-o", out, "../../data/logs/paired/h100-sxm-10node-cluster01/nccl_N10_G4.log")
 	if code != 0 || !strings.Contains(stdout, "hardware: H100 SXM, NVLink mesh of 18 NVLinks") {

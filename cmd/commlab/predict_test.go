@@ -97,6 +97,7 @@ func calibrationTables(t *testing.T, spec string, pins predict.Pins) (predict.Ha
 // and ReduceScatter runs and predicts the pinned-Ring AllReduce it did not
 // see: all_reduce_ring.log prints 5206.02 us at 1 GiB (line 50).
 func TestPredictCalibratedJSON(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("predict", "-calibrate", togetherDir+"all_gather_ring.log,"+togetherDir+"reduce_scatter_ring.log",
 		"-collective", "allreduce", "-p", "8", "-per-node", "8", "-algo", "ring", "-size", "1MiB,1GiB", "-json")
 	if code != 0 {
@@ -160,6 +161,7 @@ func TestPredictCalibratedJSON(t *testing.T) {
 // one H100 node its tuner picks Ring/LL at 1 MiB and NVLS/Simple at 2 MiB
 // (NVIDIA/nccl-tests #309, as commmodel/nccl's tests check).
 func TestPredictUncalibrated(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("predict", "-collective", "allreduce", "-p", "8", "-per-node", "8",
 		"-gpu", "NVIDIA H100 80GB HBM3", "-size", "1MiB,2MiB", "-json")
 	if code != 0 {
@@ -189,6 +191,7 @@ func TestPredictUncalibrated(t *testing.T) {
 // with their file and line: the DGX-2's reduce_perf test, which starts at
 // its "Running:" line, line 172, and whose header is line 173.
 func TestPredictProblems(t *testing.T) {
+	t.Parallel()
 	const dgx2 = "../../data/logs/paired/v100-sxm3-dgx2/five_tests_2019.log"
 	args := []string{"-collective", "allgather", "-p", "12", "-per-node", "12", "-size", "1GiB"}
 	code, out, stderr := runCLI(append([]string{"predict", "-calibrate", dgx2, "-json"}, args...)...)
@@ -236,6 +239,7 @@ func TestPredictProblems(t *testing.T) {
 // TestPredictErrors checks the contract's clear errors: a calibration
 // that mixes machines and a P that is not a multiple of -per-node.
 func TestPredictErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want []string
@@ -288,6 +292,7 @@ func TestPredictErrors(t *testing.T) {
 // the HGX H100 of topo/testdata/real/h100_hgx_8nic_sglang30401.txt, 8 GPUs
 // with NV18 to each other and 8 NICs (mlx5_0..7, one PIX to each GPU).
 func TestPredictTopo(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("predict", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3",
 		"-topo", "../../topo/testdata/real/h100_hgx_8nic_sglang30401.txt", "-size", "1GiB", "-json")
 	if code != 0 {
@@ -323,6 +328,7 @@ func TestPredictTopo(t *testing.T) {
 // collnet pins both CollNets, auto pins nothing, and a list or an
 // exclusion passes as given where NCCL 2.30.7's parseList takes it.
 func TestPredictPins(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ algo, proto, wantAlgo, wantProto string }{
 		{"auto", "auto", "", ""},
 		{"ring", "ll", "Ring", "LL"},
@@ -352,6 +358,7 @@ func TestPredictPins(t *testing.T) {
 // user has: it predicts another collective of the same run, with an
 // interval around the time and no leave-one-out error in the JSON.
 func TestPredictOneTable(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("predict", "-calibrate", togetherDir+"all_gather_ring.log", "-collective", "allreduce",
 		"-p", "8", "-per-node", "8", "-size", "1MiB", "-json")
 	if code != 0 {
@@ -393,6 +400,7 @@ func TestPredictOneTable(t *testing.T) {
 // (all_reduce_ring.log measured 37.38 us there), -threads does not raise
 // it, and -graph drops it.
 func TestPredictLayout(t *testing.T) {
+	t.Parallel()
 	predictAt := func(flags ...string) predictJSON {
 		t.Helper()
 		args := append([]string{"predict", "-calibrate", togetherDir + "all_reduce_ring.log:algo=ring," + togetherDir + "all_reduce_nvls.log:algo=nvls",
@@ -433,6 +441,7 @@ func TestPredictLayout(t *testing.T) {
 // tables share no layout, and predict run as the first states none of
 // theirs (it said the tables ran one process per GPU).
 func TestPredictMixedLayouts(t *testing.T) {
+	t.Parallel()
 	args := []string{"predict", "-calibrate", "../../data/logs/paired/h100-sxm-ib8xndr/allreduce_issue290.log",
 		"-collective", "allreduce", "-p", "8", "-per-node", "8", "-g", "8", "-size", "1GiB"}
 	code, text, stderr := runCLI(args...)
@@ -449,6 +458,7 @@ func TestPredictMixedLayouts(t *testing.T) {
 // so it predicts what -gpu with the same -hw does; without either, predict
 // says which flags name the machine, a usage error (exit 2).
 func TestPredictSystemGPU(t *testing.T) {
+	t.Parallel()
 	args := []string{"predict", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB", "-json", "-hw", "system=dgx-h100"}
 	code, bare, stderr := runCLI(args...)
 	if code != 0 {
@@ -467,6 +477,7 @@ func TestPredictSystemGPU(t *testing.T) {
 // case too, each with the NICs its provider's page gives (presets.Systems:
 // 8 of 400 Gb/s for both, one per GPU).
 func TestPredictCloudSystems(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"a3-ultragpu-8g", "Standard_ND96isr_H100_v5", "standard_nd96isr_h100_v5"} {
 		code, out, stderr := runCLI("predict", "-hw", "system="+name, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB")
 		if code != 0 || !strings.Contains(out, "nics_per_node 8 (catalog), nic_bw 400 Gb/s (catalog)") {
@@ -481,6 +492,7 @@ func TestPredictCloudSystems(t *testing.T) {
 // 2 x 8 AllReduce of 1 GiB is faster than on 8 such NICs; Google's A3 High
 // page gives its 4 GPU NICs but no rate, so the rate stays assumed.
 func TestPredictOCIShapes(t *testing.T) {
+	t.Parallel()
 	args := []string{"predict", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB"}
 	for _, name := range []string{"BM.GPU.H100.8", "bm.gpu.h100.8"} {
 		code, out, stderr := runCLI(append(args, "-hw", "system="+name)...)
@@ -509,6 +521,7 @@ func TestPredictOCIShapes(t *testing.T) {
 // systems of the GPU and host size: Alps' 2 x 4 GH200 log is an HPE Cray
 // EX254n's (presets.Systems), and with the system named the line goes.
 func TestPredictOffersSystems(t *testing.T) {
+	t.Parallel()
 	log := "../../data/nccltests/testdata/real/gh200_2x4_allreduce_slingshot_alps.log"
 	code, out, errOut := runCLI("predict", "-calibrate", log, "-collective", "allreduce", "-p", "32", "-per-node", "4", "-size", "64MiB")
 	if code != 0 || !strings.Contains(out, "guess: if the machine is hpe-ex254n-gh200 of the catalog, -hw system=hpe-ex254n-gh200") {
@@ -528,6 +541,7 @@ func TestPredictOffersSystems(t *testing.T) {
 // (Azure's NC48ads A100 v4). What -hw gives stands against a capture,
 // which the warning says: the HGX H100 capture's 8 NICs against -hw nics=2.
 func TestPredictForeignCapture(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		gpu, capture string
 		warned       bool
@@ -555,6 +569,7 @@ func TestPredictForeignCapture(t *testing.T) {
 // the model predicts (reduce_perf is left out): the calibration line names
 // the AllReduce log alone, the file its table came from.
 func TestPredictCalibratedOnTables(t *testing.T) {
+	t.Parallel()
 	reduce, allreduce := realLog("h100_4x8_reduce_voltagepark.log"), realLog("h100_4x8_allreduce_voltagepark.log")
 	code, out, stderr := runCLI("predict", "-calibrate", reduce+","+allreduce, "-collective", "allreduce", "-p", "32", "-per-node", "8", "-size", "1GiB")
 	if code != 0 || !strings.Contains(out, "calibrated on "+allreduce+";") || !strings.Contains(stderr, "reduce_perf is not a collective the model predicts") {
@@ -567,6 +582,7 @@ func TestPredictCalibratedOnTables(t *testing.T) {
 // of its host, with a warning that names the capture, both counts and
 // the -hw setting that states the host.
 func TestPredictLargerThanCapture(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("predict", "-gpu", "NVIDIA A100 80GB PCIe", "-topo", "../../topo/testdata/real/a100_80g_azure_nc48_2gpu_nv12_blog.txt",
 		"-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1GiB")
 	if code != 0 || !strings.Contains(stderr, "the capture shows 2 GPUs, and the run 8 a node") || !strings.Contains(stderr, "-hw gpus=8") {
@@ -578,6 +594,7 @@ func TestPredictLargerThanCapture(t *testing.T) {
 // GPU, and its host's capture gives NV18 between every pair: the GPU's
 // links' rate is unknown, which the guess line says first, not a PCIe card.
 func TestPredictUnnamedGPUCapture(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("predict", "-calibrate", realLog("h200_2x8_allreduce_4nic_baremetal_nccltests380.log"),
 		"-topo", "../../topo/testdata/real/h200_4nic_cut_header_nccltests380.txt", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB")
 	if code != 0 || !strings.Contains(out, "guess: gpu = unnamed GPU: the logs name none, and its links' rate is unknown: settle it with -gpu NAME") ||
@@ -590,6 +607,7 @@ func TestPredictUnnamedGPUCapture(t *testing.T) {
 // time the copy an out-of-place call makes: predict refuses -p 1 as a
 // usage error that names -p 2, whatever the collective.
 func TestPredictOneRank(t *testing.T) {
+	t.Parallel()
 	for _, c := range []string{"allreduce", "sendrecv"} {
 		code, out, stderr := runCLI("predict", "-gpu", "NVIDIA H100 80GB HBM3", "-collective", c, "-p", "1", "-per-node", "1", "-size", "1GiB")
 		if code != 2 || out != "" || !strings.Contains(stderr, "-p 1: one rank exchanges nothing") || !strings.Contains(stderr, "give -p 2 or more") {
@@ -606,6 +624,7 @@ func TestPredictOneRank(t *testing.T) {
 // sends with LL (up to 16 KiB a peer, src/enqueue.cc). A SendRecv table
 // alone calibrates an AllReduce prediction.
 func TestPredictSendRecv(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("predict", "-calibrate", clusterDir+"nccl_N10_G1.log", "-collective", "sendrecv", "-p", "40", "-per-node", "4",
 		"-size", "8KiB,32MiB,4GiB", "-format", "json")
 	if code != 0 {
@@ -650,6 +669,7 @@ func TestPredictSendRecv(t *testing.T) {
 // that pin given. Pinned (tests 1 and 5 are the two-host runs), those
 // warnings go, and the unselected tests' with them.
 func TestPredictElidedRanks(t *testing.T) {
+	t.Parallel()
 	f := "../../data/logs/paired/gb300-nvl72/allreduce_alltoall_1to32hosts.log"
 	args := func(spec string) []string {
 		return []string{"predict", "-calibrate", spec, "-collective", "allreduce", "-p", "64", "-per-node", "4", "-size", "1GiB"}
@@ -678,6 +698,7 @@ func TestPredictElidedRanks(t *testing.T) {
 // of 4 and taken as 2 hosts of 8. The GB300 guide's two-host table names two hosts among
 // its 8 ranks: on hosts of 8 it is left out.
 func TestPredictHostsFromEvidence(t *testing.T) {
+	t.Parallel()
 	g8 := withoutLines(t, togetherDir+"all_reduce_ring.log", "g8.log", isRankLine)
 	two := withoutLines(t, clusterDir+"nccl_N2_G8_cnode3-002_cnode3-003.log", "elided.log", func(l string) bool {
 		return isRankLine(l) && !strings.Contains(l, "cnode3-002") && !strings.HasPrefix(l, "#  Rank 15 ")
@@ -732,6 +753,7 @@ func TestPredictHostsFromEvidence(t *testing.T) {
 // TestPredictRepeatedTable: a log named twice counts once, so that no table
 // is held out against itself.
 func TestPredictRepeatedTable(t *testing.T) {
+	t.Parallel()
 	a := "../../data/nccltests/testdata/real/h100_2x8_allreduce_gcp_a3mega.log"
 	code, out, stderr := runCLI("predict", "-calibrate", a+","+a, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB")
 	if code != 0 || !strings.Contains(stderr, "a3mega.log#0 repeats") || !strings.Contains(out, "one table, so no table was held out") {
@@ -747,6 +769,7 @@ func TestPredictRepeatedTable(t *testing.T) {
 // while NCCL's model of an NVIDIA host times the AllReduce at more than 3
 // times the measurement and has no AllToAll.
 func TestPredictUntabled(t *testing.T) {
+	t.Parallel()
 	measured := map[string]float64{"allreduce": 73913e-6, "alltoall": 41593e-6}
 	for c, m := range measured {
 		code, out, stderr := runCLI("predict", "-gpu", "AMD Instinct MI355X", "-collective", c, "-p", "8", "-per-node", "8", "-g", "8", "-size", "16GiB", "-json")
@@ -782,6 +805,7 @@ func TestPredictUntabled(t *testing.T) {
 // -hw nvls=false the model runs Ring, 64 MiB's time falls inside its
 // interval, and 1 GiB's just under it.
 func TestPredictGuideClaim(t *testing.T) {
+	t.Parallel()
 	calibrate := clusterDir + "nccl_N10_G1.log," + clusterDir + "nccl_N10_G2.log," + clusterDir + "nccl_N10_G4.log," + clusterDir + "nccl_N1_G8_cnode3-002.log"
 	measured := [2]float64{939.84e-6, 6149.19e-6}
 	run := func(hw string) predictJSON {
@@ -816,6 +840,7 @@ func TestPredictGuideClaim(t *testing.T) {
 // and one for the pair keeps the bridge (the measured 9306.7 us at 1 GiB
 // within 5%).
 func TestPredictBridgePairs(t *testing.T) {
+	t.Parallel()
 	cal := "../../data/nccltests/testdata/real/h100_pcie_nvlink_bridge_1x2_nccl1161.log:gpu=NVIDIA H100 PCIe:nodes=1"
 	code, out, stderr := runCLI("predict", "-calibrate", cal, "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1GiB")
 	if code != 0 || !strings.Contains(stderr, "an NVLink bridge joins pairs of cards: on 8 GPUs a node") || !strings.Contains(out, "fabric pcie") {
@@ -833,6 +858,7 @@ func TestPredictBridgePairs(t *testing.T) {
 // an AllToAll prediction with -algo or -proto says they pin the tables only,
 // and without tables that they change nothing.
 func TestPredictAllToAllPins(t *testing.T) {
+	t.Parallel()
 	cal := "../../data/logs/paired/h100-sxm-10node-cluster01/nccl_N2_G8_cnode3-002_cnode3-003.log"
 	for _, flags := range [][]string{{"-algo", "ring"}, {"-proto", "ll"}} {
 		for _, c := range []struct{ machine, want string }{
@@ -855,6 +881,7 @@ func TestPredictAllToAllPins(t *testing.T) {
 // guess, with the -hw keys that describe it (-gpu would not settle it);
 // described, the guess goes.
 func TestPredictUnknownGPUGuess(t *testing.T) {
+	t.Parallel()
 	args := []string{"predict", "-gpu", "NVIDIA RTX 6000D", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"}
 	_, out, _ := runCLI(args...)
 	if lines := strings.SplitN(out, "\n", 3); len(lines) < 3 || !strings.HasPrefix(lines[1], "guess: gpu = NVIDIA RTX 6000D is not in the catalog") || !strings.Contains(lines[1], "-hw cc=X.Y,links=N,link-bw=RATE") {
@@ -873,6 +900,7 @@ func TestPredictUnknownGPUGuess(t *testing.T) {
 // standard error says the files gave no table; without -gpu it stops,
 // naming -gpu.
 func TestPredictNoTableLeft(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../../data/logs/paired/v100-sxm3-dgx2/five_tests_2019.log")
 	if err != nil {
 		t.Fatal(err)
@@ -914,6 +942,7 @@ func TestPredictNoTableLeft(t *testing.T) {
 // leaves NCCL's tuner every protocol but LL128: a 2 x 8 H100 AllReduce of
 // 1 MiB, which NCCL 2.30.7's tuning model runs on LL128, runs on another.
 func TestPredictProtoExclusion(t *testing.T) {
+	t.Parallel()
 	protocol := func(proto string) string {
 		code, stdout, stderr := runCLI("predict", "-gpu", "H100", "-collective", "allreduce", "-p", "16", "-per-node", "8",
 			"-size", "1MiB", "-proto", proto, "-format", "json")
@@ -935,6 +964,7 @@ func TestPredictProtoExclusion(t *testing.T) {
 // choice, the second line says so and names the flags of a run like
 // theirs; with those flags, or tables of different pins, it says nothing.
 func TestPredictTablePins(t *testing.T) {
+	t.Parallel()
 	d := "../../data/logs/paired/h100-sxm-1x8-together/"
 	ring := d + "all_reduce_ring.log:algo=ring:proto=simple"
 	run := func(extra ...string) []string {
@@ -967,6 +997,7 @@ func TestPredictTablePins(t *testing.T) {
 // TestUserError: a command's error drops the Go packages' names its text
 // starts with, and keeps the file's name that leads it.
 func TestUserError(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"predict: nccl: no algorithm/protocol available for AllReduce", "no algorithm/protocol available for AllReduce"},
 		{"x.log#0: predict: nccl: NCCL_PROTO=\"^foo\": unknown name", "x.log#0: NCCL_PROTO=\"^foo\": unknown name"},
@@ -986,6 +1017,7 @@ func TestUserError(t *testing.T) {
 // a warning that names both and the -hw that keeps the system's; with
 // that -hw the system's 12 stand.
 func TestPredictTopoAgainstSystem(t *testing.T) {
+	t.Parallel()
 	query := []string{"predict", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB"}
 	code, _, stderr := runCLI(append(query, "-topo", "../../topo/testdata/real/nv4_4gpu_empty_cpu_affinity_slurm.txt", "-hw", "system=dgx-h100")...)
 	if code != 2 || !strings.Contains(stderr, "the capture shows a host of 4 GPUs, where -hw system=dgx-h100 holds 8") {

@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -20,17 +21,34 @@ import (
 
 // TestMain builds the article's exhibits at most once for every test of the
 // package: building them takes most of a test run, and no test changes them.
-// Under -short the tests write two exhibits that build in milliseconds
-// instead, a table and a figure, which take every path of reproduce;
-// package article's tests build the article's own.
+// When a test that needs them is to run, the building starts at once, on a
+// goroutine of its own, beside the tests that run before it (TestDocs, on
+// one core of two). Under -short the tests write two exhibits that build in
+// milliseconds instead, a table and a figure, which take every path of
+// reproduce; package article's tests build the article's own.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	if testing.Short() {
 		exhibits = modelExhibits
 	} else {
-		exhibits = sync.OnceValues(exhibits)
+		build := sync.OnceValues(exhibits)
+		exhibits = build
+		if runs("TestReproduceJSON") || runs("TestReproduceTable") {
+			go build()
+		}
 	}
 	os.Exit(m.Run())
+}
+
+// runs reports whether -run selects the top-level test name (-skip aside).
+func runs(name string) bool {
+	f := flag.Lookup("test.run")
+	if f == nil || f.Value.String() == "" {
+		return true
+	}
+	top, _, _ := strings.Cut(f.Value.String(), "/")
+	ok, err := regexp.MatchString(top, name)
+	return ok || err != nil
 }
 
 // modelExhibits are the ring and one-shot AllReduce on the article's 8 x H20
@@ -60,6 +78,7 @@ type reproduceJSONOut struct {
 // checks each against the registry: the file exists, a figure decodes as PNG,
 // a table's file holds the table's Markdown, and the index names it.
 func TestReproduceJSON(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "out") // created by the command
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"reproduce", "-json", "-o", dir}, &stdout, &stderr); code != 0 {
@@ -133,6 +152,7 @@ func TestReproduceJSON(t *testing.T) {
 // TestReproduceTable checks the readable output and that a second run into
 // the same folder overwrites it.
 func TestReproduceTable(t *testing.T) {
+	t.Parallel()
 	list, err := exhibits()
 	if err != nil {
 		t.Fatal(err)

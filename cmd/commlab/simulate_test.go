@@ -20,6 +20,7 @@ import (
 // model's (the simulate contract in docs/design.md). -short runs P in {2, 3,
 // 5, 8}; commmodel/schedule holds the schedules to the model at every P.
 func TestSimulateContract(t *testing.T) {
+	t.Parallel()
 	ps := []string{"2", "3", "5", "6", "8", "12", "16"}
 	if testing.Short() {
 		ps = []string{"2", "3", "5", "8"}
@@ -54,6 +55,7 @@ func TestSimulateContract(t *testing.T) {
 
 // TestSimulateTable: without -json the result is a readable table.
 func TestSimulateTable(t *testing.T) {
+	t.Parallel()
 	var out, errOut bytes.Buffer
 	if code := run([]string{"simulate", "-algo", "ring", "-p", "8", "-size", "1MiB"}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
@@ -69,6 +71,7 @@ func TestSimulateTable(t *testing.T) {
 // the network between nodes; the flat ring is then much slower than the
 // hierarchical AllReduce.
 func TestSimulateTwoLevel(t *testing.T) {
+	t.Parallel()
 	timeOf := func(algo string) float64 {
 		var out, errOut bytes.Buffer
 		args := []string{"simulate", "-algo", algo, "-p", "16", "-per-node", "8", "-size", "16MiB", "-json"}
@@ -103,6 +106,7 @@ func TestSimulateTwoLevel(t *testing.T) {
 // with the article's H20 network link (presets.H20Inter), and the replay
 // of the schedule gives what the model does; on one link, the NVLink's.
 func TestSimulateSendRecv(t *testing.T) {
+	t.Parallel()
 	const size = 1 << 20
 	for _, c := range []struct {
 		flags []string
@@ -135,6 +139,7 @@ func TestSimulateSendRecv(t *testing.T) {
 // (an AllToAll holds every rank's whole buffers: 1024 ranks of 1 GiB, in
 // uint16, are 512 GiB; a ring of that size runs by tiles, in megabytes).
 func TestSimulateRefuses(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want string
@@ -164,6 +169,7 @@ func TestSimulateRefuses(t *testing.T) {
 // which Simulate runs by tiles: about 18 MB of tiles and schedule,
 // schedule.Footprint).
 func TestSimulateNamesEnoughMemory(t *testing.T) {
+	t.Parallel()
 	args := []string{"simulate", "-algo", "ring", "-p", "64", "-size", "1MiB", "-max-mem", "1e6"}
 	var out, errOut bytes.Buffer
 	if code := run(args, &out, &errOut); code == 0 {
@@ -185,6 +191,7 @@ func TestSimulateNamesEnoughMemory(t *testing.T) {
 // TestEnoughMem: the named value reads as a -max-mem size, at least what is
 // needed and less than 10% more (two significant digits, rounded up).
 func TestEnoughMem(t *testing.T) {
+	t.Parallel()
 	for _, need := range []float64{1, 999, 4496097280, 4.5e9, 67108864 + 774144, 1.1e12, 1.23456789e15} {
 		got, err := units.ParseSize(enoughMem(need))
 		if err != nil || float64(got) < need || float64(got) > 1.1*need {
@@ -196,6 +203,7 @@ func TestEnoughMem(t *testing.T) {
 // TestMemTotal reads MemTotal from /proc/meminfo's form (the line of a
 // 24 GiB machine: 24684084 kB = 25276502016 B) and refuses files without it.
 func TestMemTotal(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)
@@ -227,6 +235,7 @@ func TestMemTotal(t *testing.T) {
 // beside the simulation's (ring AllReduce of 1 MiB on 8 ranks sends
 // 2·7/8 MiB = 1835008 B from each rank), not as 1.83501e+06.
 func TestSimulateWholeNumbers(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("simulate", "-collective", "allreduce", "-algo", "ring", "-p", "8", "-size", "1MiB")
 	if code != 0 || !strings.Contains(out, "1835008  1835008") || strings.Contains(out, "e+06") {
 		t.Errorf("exit %d (%s):\n%s", code, stderr, out)
@@ -237,6 +246,7 @@ func TestSimulateWholeNumbers(t *testing.T) {
 // of 8 joined by links given on the command line: the replay's time is the
 // model's, and both are what model prints for the same cluster.
 func TestSimulateOwnLinks(t *testing.T) {
+	t.Parallel()
 	links := []string{"-intra", "2us,350GB/s", "-inter", "15us,50GB/s"}
 	code, out, stderr := runCLI(append([]string{"simulate", "-collective", "allreduce", "-algo", "hierarchical", "-p", "16", "-per-node", "8",
 		"-size", "1MiB", "-json"}, links...)...)

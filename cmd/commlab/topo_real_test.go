@@ -16,6 +16,7 @@ import (
 // problems in the JSON or on stderr but those topo.Parse raises (a paste
 // whose header lost its NUMA column).
 func TestTopoRealCaptures(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../../topo/testdata/real/*.txt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no captures found (%v)", err)

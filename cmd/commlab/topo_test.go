@@ -43,6 +43,7 @@ func decodeTopo(t *testing.T, out string) topoJSONOut {
 // (the article: GPU0-3 NUMA0, GPU4-7 NUMA1; PIX GPU1-NIC0, GPU3-NIC1,
 // GPU4-NIC2, GPU6-NIC3; NIC0..3 = mlx5_bond_0..3).
 func TestTopoPresetJSON(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("topo", "-preset", "h20-article", "-json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -83,6 +84,7 @@ func TestTopoPresetJSON(t *testing.T) {
 
 // TestTopoFile reads the public capture (NVIDIA/nccl-tests#321) as FILE.
 func TestTopoFile(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("topo", "../../data/topology/h20-3e_8gpu_8nic_vm.txt", "-json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -95,6 +97,7 @@ func TestTopoFile(t *testing.T) {
 }
 
 func TestTopoTable(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("topo", "-preset", "h20-article")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -109,6 +112,7 @@ func TestTopoTable(t *testing.T) {
 // TestTopoErrors: a malformed file fails with its name and line; so do
 // missing and conflicting arguments.
 func TestTopoErrors(t *testing.T) {
+	t.Parallel()
 	bad := filepath.Join(t.TempDir(), "bad.txt")
 	text := "nvidia-smi topo -m\n\tGPU0\tGPU1\nGPU0\t X \tNV18\nGPU1\tNVL\t X \n"
 	if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
@@ -152,6 +156,7 @@ func TestTopoErrors(t *testing.T) {
 // NIC0 cell; line 5 of asymmetric.txt (byte 9) says PIX where line 4 says
 // NV18.
 func TestTopoProblems(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		file, text string
 		line, col  int
@@ -189,6 +194,7 @@ func TestTopoProblems(t *testing.T) {
 // (topo.H20Article) has four NICs, GPU0, 2, 5 and 7 NODE to theirs, which
 // NCCL reaches through the PIX GPU over NVLink (PXN).
 func TestTopoMachine(t *testing.T) {
+	t.Parallel()
 	file := "../../topo/testdata/real/h100_hgx_8nic_sglang30401.txt"
 	code, out, stderr := runCLI("topo", file)
 	if code != 0 {

@@ -31,6 +31,7 @@ const tuneCalibration = togetherDir + "all_reduce_ring.log:algo=ring," + togethe
 // old flags write for 1 and 2 nodes of 8 leaves every call of this job to
 // one channel; this one leaves none.
 func TestTune(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "nccl_tuner.conf")
 	job := []string{"-comms", "1x4,3x2,3x8"}
@@ -165,6 +166,7 @@ func TestTune(t *testing.T) {
 // gives header lines that still fit the plugin's line, so that no piece of
 // them is read as a line of its own (the check would refuse the file).
 func TestTuneLongComment(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	long := filepath.Join(dir, strings.Repeat("d", 120), strings.Repeat("e", 120))
 	if err := os.MkdirAll(long, 0o755); err != nil {
@@ -200,6 +202,7 @@ func TestTuneLongComment(t *testing.T) {
 // rules for 18 x 4 and 36 x 4 say 1 and 2 nodes; with the hosts' 18 and 36
 // no call would match them.
 func TestTuneNVLinkDomains(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("tune", "-calibrate", gb200Dir+"allreduce_1rack.log:nodes=18:per-node=4", "-gpu", "NVIDIA GB200",
 		"-comms", "18x4,36x4", "-o", "-")
 	if code != 0 {
@@ -221,6 +224,7 @@ func TestTuneNVLinkDomains(t *testing.T) {
 // can force it), but a tuner picks only from the cost table: the rules do
 // too, so tune's own check ignores none of them and the file is written.
 func TestTuneCostTable(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("tune", "-calibrate", gb200Dir+"allreduce_1rack.log:nodes=18:per-node=4", "-comms", "18x4", "-o", "-")
 	if code != 0 || strings.Contains(stderr, "ignored rule") || !strings.Contains(out, "allreduce,") {
 		t.Errorf("exit %d, stderr %q; want rules written, none ignored", code, stderr)
@@ -233,6 +237,7 @@ func TestTuneCostTable(t *testing.T) {
 // the model's choice no longer beats NCCL's: at 1 B and at 1 GiB the rules
 // are NCCL's own, as with no override, and 16 MiB is overridden.
 func TestTuneOneSize(t *testing.T) {
+	t.Parallel()
 	dir := "../../data/logs/paired/a100-sxm4-abci-ib4xhdr/"
 	var cal []string
 	for _, f := range []string{"allreduce_1x8", "allreduce_2x8", "allreduce_4x8", "allreduce_8x8", "allreduce_16x8", "broadcast_2x8", "broadcast_8x8"} {
@@ -289,6 +294,7 @@ func TestTuneOneSize(t *testing.T) {
 // (predict.Hardware.ForHosts): NVLSTree, which NCCL cannot run without
 // them, is withheld, resting on both and settled with nvls= and fabric=.
 func TestTuneWithheld(t *testing.T) {
+	t.Parallel()
 	dir := "../../data/logs/paired/a100-sxm4-abci-ib4xhdr/"
 	var cal []string
 	for _, f := range []string{"allreduce_1x8", "allreduce_2x8", "allreduce_4x8", "allreduce_8x8", "allreduce_16x8", "broadcast_2x8", "broadcast_8x8"} {
@@ -360,6 +366,7 @@ func TestTuneWithheld(t *testing.T) {
 // every NVLS or NVLSTree rule is followed by one of Ring or Tree for the
 // same sizes, and the file passes its check.
 func TestTuneFallback(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI("tune", "-calibrate", realLog("h100_2x8_allreduce_gcp_a3mega.log"), "-comms", "1x8,2x8",
 		"-collective", "allreduce,allgather,reducescatter", "-o", "-")
 	if code != 0 {
@@ -387,6 +394,7 @@ func TestTuneFallback(t *testing.T) {
 // those of the aion logs' AMD GPU, which the catalog lacks and their
 // rccl-tests header makes AMD's.
 func TestTuneRCCLNoPAT(t *testing.T) {
+	t.Parallel()
 	for _, log := range []string{"mi300x_1x8_2x8_allreduce_rccltests.log", "radeon_1x8_g8_allreduce_aion.log"} {
 		code, out, stderr := runCLI("tune", "-calibrate", realLog(log), "-comms", "4x1",
 			"-collective", "allreduce,allgather,reducescatter", "-o", "-")
@@ -405,12 +413,18 @@ func TestTuneRCCLNoPAT(t *testing.T) {
 // system's GPU as theirs too, and no command says the log's GPU is assumed
 // where -hw system= or -gpu names it: the facts give the catalog's A100.
 func TestTuneUnnamedGPU(t *testing.T) {
+	t.Parallel()
 	msccl := realLog("a100_2x8_alltoall_msccl48.log") + ":nodes=2:per-node=8"
-	png := filepath.Join(t.TempDir(), "msccl.png")
+	plot := []string{"plot", "-hw", "system=dgx-a100", msccl, "-o", filepath.Join(t.TempDir(), "msccl.png")}
+	if testing.Short() {
+		// What plot says of the hardware does not depend on the image's
+		// size; drawing it at 300 DPI takes seconds under the race detector.
+		plot = append(plot, "-dpi", "30")
+	}
 	for _, args := range [][]string{
 		{"diagnose", "-hw", "system=dgx-a100", msccl},
 		{"diagnose", "-gpu", "A100-SXM4-80GB", msccl},
-		{"plot", "-hw", "system=dgx-a100", msccl, "-o", png},
+		plot,
 		{"predict", "-calibrate", msccl, "-collective", "alltoall", "-p", "16", "-per-node", "8", "-size", "1MiB", "-hw", "system=dgx-a100"},
 	} {
 		code, out, stderr := runCLI(args...)
@@ -447,6 +461,7 @@ func TestTuneUnnamedGPU(t *testing.T) {
 }
 
 func TestTuneSizes(t *testing.T) {
+	t.Parallel()
 	got, err := tuneSizes("1GiB,1KiB,1MiB,1KiB")
 	if want := []float64{1 << 10, 1 << 20, 1 << 30}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("got %v %v, want %v", got, err, want)
@@ -466,6 +481,7 @@ func TestTuneSizes(t *testing.T) {
 // TestTuneErrors checks that a bad command line exits 2 and names what
 // works.
 func TestTuneErrors(t *testing.T) {
+	t.Parallel()
 	cal := []string{"-calibrate", togetherDir + "all_gather_ring.log"}
 	for _, c := range []struct {
 		args []string
@@ -496,6 +512,7 @@ func TestTuneErrors(t *testing.T) {
 // job whose communicators 2 x 5 and 10 x 1 both hold 10 ranks, takes the
 // first of them; with 1 x 8 and 2 x 5 only, 2 hosts of 5 fit.
 func TestTuneHostsOfMatchingComm(t *testing.T) {
+	t.Parallel()
 	path := withoutLines(t, clusterDir+"nccl_N10_G1.log", "norank.log", isRankLine)
 	for _, c := range []struct{ comms, want string }{
 		{"1x8,10x1,2x5,4x4", "10 nodes of 1 GPU are assumed"},
@@ -512,6 +529,7 @@ func TestTuneHostsOfMatchingComm(t *testing.T) {
 // release the tables ran as they printed it (ABCI's 2.8.4, pinned), not the
 // nearer tuner the model follows (2.18).
 func TestTuneRanVersion(t *testing.T) {
+	t.Parallel()
 	abci := "../../data/logs/paired/a100-sxm4-abci-ib4xhdr/allreduce_2x8.log:version=2.8.4"
 	code, _, stderr := runCLI("tune", "-calibrate", abci, "-comms", "2x8", "-o", filepath.Join(t.TempDir(), "r.conf"))
 	if code != 0 || !strings.Contains(stderr, "the tables ran NCCL 2.8.4,") {
@@ -523,6 +541,7 @@ func TestTuneRanVersion(t *testing.T) {
 // 2.26.6" line in the MI355X log), and the warning says RCCL, not that the
 // tables ran an NCCL too old for the plugin.
 func TestTuneRCCL(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "r.conf")
 	code, _, stderr := runCLI("tune", "-calibrate", "../../data/nccltests/testdata/real/mi355x_2x8_allreduce_pollara_roce.log", "-gpu", "AMD Instinct MI355X",
 		"-comms", "2x8", "-o", out)
@@ -552,6 +571,7 @@ func TestTuneRCCL(t *testing.T) {
 // LL128 (NCCL would not run them), and the header says why; without the
 // pins NCCL's own choices on 2 x 4 include LL128 rules.
 func TestTuneTablesExclusion(t *testing.T) {
+	t.Parallel()
 	r := "../../data/nccltests/testdata/real/"
 	tables := []string{r + "gh200_2x4_allreduce_slingshot_alps.log", r + "gh200_2x1_allreduce_slingshot_alps_sarus.log"}
 	rules := func(pin string) string {
@@ -576,6 +596,7 @@ func TestTuneTablesExclusion(t *testing.T) {
 // the MI300X log's 1 x 8 test prints no version (its 2 x 8 test prints RCCL
 // 2.22.3), and the tuner assumed for it is named on standard error.
 func TestTuneCalibrationNotes(t *testing.T) {
+	t.Parallel()
 	code, _, stderr := runCLI("tune", "-calibrate", "../../data/nccltests/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log",
 		"-comms", "2x8", "-o", filepath.Join(t.TempDir(), "r.conf"))
 	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("mi300x_1x8_2x8_allreduce_rccltests.log#0: RCCL version unknown; its tuner is taken as NCCL %v's", nccl.Latest)) {
@@ -587,6 +608,7 @@ func TestTuneCalibrationNotes(t *testing.T) {
 // of a 1 x 2 job, with its last rule written twice, has one problem, the
 // shadowed copy, and the check counts it in the singular.
 func TestTuneCheckOneProblem(t *testing.T) {
+	t.Parallel()
 	var file string
 	for _, f := range []string{"broadcast", "reduce", "allgather", "reducescatter", "allreduce"} {
 		file += f + ",0,18446744073709551615,ring,simple,2,1,2,-1,-1\n"
@@ -608,6 +630,7 @@ func TestTuneCheckOneProblem(t *testing.T) {
 // without CollNet support; NCCL 2.21.5 has no PAT at all (2.23.4's
 // src/include/nccl_common.h adds NCCL_ALGO_PAT).
 func TestTuneCheckCauses(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "causes.conf")
 	file := "allreduce,0,18446744073709551615,nvls,simple,16,2,16\nallgather,0,18446744073709551615,pat,simple,2,2,2\n"
 	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
