@@ -32,8 +32,9 @@ type Diagnosis struct {
 }
 
 // DiagnoseLog diagnoses the first table of the public log name (data/logs,
-// such as "h200_2x8_allreduce_spectrumx_openshift.log") against the
-// uncalibrated model of its GPU, pins giving what the log does not say. As
+// such as "h200_2x8_allreduce_spectrumx_openshift.log") against what its
+// GPU's name predicts (predict.Uncalibrated's Expect: NCCL's own model where
+// it times the run), pins giving what the log does not say. As
 // commlab diagnose does, the machine takes what the table's NCCL_DEBUG
 // lines say of it (predict.Hardware.WithEvidence) and the table's GPUs per
 // node (ForHosts); the rest is assumed, and findings it may explain name it.
@@ -88,7 +89,7 @@ func diagnose(model *predict.Machine, t predict.Table) (*Diagnosis, error) {
 	q := t.Query()
 	side := func(pick func(predict.Prediction) float64) func(float64) float64 {
 		return func(size float64) float64 {
-			p, err := model.Predict(q, []float64{size})
+			p, err := model.Expect(q, []float64{size})
 			if err != nil {
 				return math.NaN()
 			}
