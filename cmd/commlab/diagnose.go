@@ -48,9 +48,11 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("diagnose")
 	machine := addMachineFlags(fs)
 	test := fs.Int("test", 0, "which test of LOG to diagnose, from 0 in the order the log prints them, when it holds several")
+	algo := fs.String("algo", "auto", "NCCL_ALGO of LOG's run and of the calibration runs that do not give their own (FILE:algo=auto for one the tuner chose): auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain, or a list NCCL reads, such as ^nvls")
+	proto := fs.String("proto", "auto", "NCCL_PROTO of LOG's run and of the calibration runs that do not give their own: auto|ll|ll128|simple, or a list NCCL reads, such as ^ll128")
 	output := addFormatFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab diagnose LOG[:KEY=VALUE...] [-calibrate A.log,...] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE] [-test N] [-format text|json|csv]")
+		fmt.Fprintln(fs.Output(), "usage: commlab diagnose LOG[:KEY=VALUE...] [-calibrate A.log,...] [-algo A] [-proto P] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE] [-test N] [-format text|json|csv]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseFlags(fs, args, 1)
@@ -64,10 +66,17 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// -algo and -proto pin the diagnosed run as LOG:algo= and LOG:proto=
+	// do, and the calibration runs as predict's do.
+	ncclAlgo, ncclProto, err := predictPins(*algo, *proto)
+	if err != nil {
+		return err
+	}
 	pins, err := machine.logPins()
 	if err != nil {
 		return err
 	}
+	pins.Algo, pins.Proto = ncclAlgo, ncclProto
 	files, err := parseCalibrationFiles(pos[0], pins, "the log")
 	if err != nil {
 		return err
@@ -87,7 +96,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	machine.machineOf(t)
-	mc, err := machine.load(predict.Pins{Hosts: []predict.Comm{{Nodes: t.Nodes, PerNode: t.PerNode}}}, t.PerNode, t)
+	mc, err := machine.load(predict.Pins{Algo: ncclAlgo, Proto: ncclProto, Hosts: []predict.Comm{{Nodes: t.Nodes, PerNode: t.PerNode}}}, t.PerNode, t)
 	if err != nil {
 		return err
 	}

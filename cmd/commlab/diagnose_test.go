@@ -322,3 +322,41 @@ func TestDiagnoseHostTooSmall(t *testing.T) {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 naming the table and -hw gpus=8", code, stderr)
 	}
 }
+
+// TestDiagnoseAlgoHintRuns follows the advice of a table that follows
+// another algorithm than NCCL's tuner ("to predict such runs, pin it: -algo
+// ring"): on AMD's 2 x 8 MI300X AllReduce, described as 8 NICs of 400 Gb/s,
+// an AMD CPU and 7x NCCL's network latency, the measured times follow Ring
+// below 128 KiB where the model has Tree. diagnose takes the -algo the advice
+// names, as LOG:algo= does, and the finding is gone.
+func TestDiagnoseAlgoHintRuns(t *testing.T) {
+	t.Parallel()
+	log := "../../data/nccltests/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log"
+	hw := "nics=8,cpu=amd,nic-bw=400Gb/s,net-lat=7"
+	fs, _, _ := diagnoseJSON(t, log, "-test", "1", "-hw", hw)
+	var algo string
+	for _, f := range fs {
+		for _, a := range f["advice"].([]any) {
+			if m := regexp.MustCompile(`pin it: -algo (\S+),`).FindStringSubmatch(a.(string)); m != nil {
+				algo = m[1]
+			}
+		}
+	}
+	if algo != "ring" {
+		t.Fatalf("no advice to pin -algo ring; findings %v", fs)
+	}
+	code, flagged, stderr := runCLI("diagnose", log, "-test", "1", "-hw", hw, "-algo", algo)
+	if code != 0 {
+		t.Fatalf("diagnose -algo %s: exit %d: %s", algo, code, stderr)
+	}
+	_, keyed, _ := runCLI("diagnose", log+":algo="+algo, "-test", "1", "-hw", hw)
+	if flagged != keyed {
+		t.Errorf("diagnose -algo %s prints\n%s\nLOG:algo=%s prints\n%s", algo, flagged, algo, keyed)
+	}
+	if strings.Contains(flagged, "follows another algorithm") {
+		t.Errorf("pinned to %s, the table still follows another algorithm:\n%s", algo, flagged)
+	}
+	if code, _, stderr := runCLI("diagnose", log, "-proto", "ll64"); code != 2 {
+		t.Errorf("diagnose -proto ll64: exit %d, want 2 (usage): %s", code, stderr)
+	}
+}
