@@ -324,14 +324,33 @@ func checkTuneFile(path string, comms []nccl.TunerComm, stdout io.Writer) error 
 }
 
 // writeTunerProblems writes each problem as "FILE:LINE:COLUMN: hazard:
-// message" and returns how many fail the check.
+// message" and returns how many fail the check. Those that fail come
+// first, so that a rules file for another job, whose rules match none of
+// this job's calls, does not bury them under its harmless unused rules;
+// each run of consecutive unused rules is one line.
 func writeTunerProblems(w io.Writer, file string, probs []nccl.TunerProblem) int {
 	n := 0
 	for _, p := range probs {
-		fmt.Fprintln(w, problem{File: file, Line: p.Line, Column: p.Column, Message: p.Hazard.String() + ": " + p.Message})
 		if p.Fails() {
+			fmt.Fprintln(w, problem{File: file, Line: p.Line, Column: p.Column, Message: p.Hazard.String() + ": " + p.Message})
 			n++
 		}
+	}
+	for i := 0; i < len(probs); i++ {
+		p := probs[i]
+		if p.Fails() {
+			continue
+		}
+		j := i
+		for j+1 < len(probs) && !probs[j+1].Fails() && probs[j+1].Line == probs[j].Line+1 && probs[j+1].Message == p.Message {
+			j++
+		}
+		msg := p.Hazard.String() + ": " + p.Message
+		if j > i {
+			msg = fmt.Sprintf("%s: lines %d to %d, %d rules, each %s", p.Hazard, p.Line, probs[j].Line, j-i+1, p.Message)
+		}
+		fmt.Fprintln(w, problem{File: file, Line: p.Line, Column: p.Column, Message: msg})
+		i = j
 	}
 	return n
 }

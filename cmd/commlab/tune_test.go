@@ -677,3 +677,31 @@ func readRules(t *testing.T, out string) []nccl.TunerRule {
 	}
 	return rules
 }
+
+// TestTuneCheckFailuresFirst: a file of rules for a 4 x 4 job, checked
+// against a 2 x 4 job, leaves every call of 2 x 4 on one channel, and its
+// rules match none of them. The check prints the one-channel calls, which
+// fail it, before the unused rules, which are harmless, and those as one
+// line, "lines 1 to 3, 3 rules": a file of many unused rules used to bury
+// the failures under one line per rule.
+func TestTuneCheckFailuresFirst(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "other.conf")
+	file := "allreduce,0,65535,ring,ll,-1,4,16,-1,-1\nallreduce,65536,1048575,ring,ll128,-1,4,16,-1,-1\nallreduce,1048576,18446744073709551615,ring,simple,-1,4,16,-1,-1\n"
+	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI("tune", "-check", path, "-gpu", "GH200", "-comms", "2x4")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if code != 1 || len(lines) != 6 || !strings.Contains(stderr, "other.conf: 5 problems") {
+		t.Fatalf("exit %d, %d lines:\n%s%s; want exit 1, 5 problems and one line of unused rules", code, len(lines), stdout, stderr)
+	}
+	for _, l := range lines[:5] {
+		if !strings.Contains(l, ": one channel: ") {
+			t.Errorf("%q: want the one-channel calls first", l)
+		}
+	}
+	if want := path + ":1: unused rule: lines 1 to 3, 3 rules, each matches no call of the job's communicators"; lines[5] != want {
+		t.Errorf("last line %q, want %q", lines[5], want)
+	}
+}
