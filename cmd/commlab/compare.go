@@ -376,6 +376,23 @@ func sizeMeasurements(t *nccltests.Test) map[int64]*measurement {
 	return out
 }
 
+// busBW is the bus bandwidth at the mean of m's times: each time's bus
+// bandwidth weighted by that time, their harmonic mean. The mean of the
+// bandwidths would not be the mean time's: the RTX 6000D AllReduce's 8 MiB
+// row, 2005.46 us at 7.84 GB/s and 4856.79 us at 3.24 GB/s, has a mean time
+// of 3.43 ms, whose bus bandwidth is 4.59 GB/s, not 5.54, and a table slower
+// at a size would show the higher bandwidth there.
+func (m *measurement) busBW() float64 {
+	var bytes, time float64
+	for i, t := range m.times {
+		bytes, time = bytes+m.busBWs[i]*t, time+t
+	}
+	if time == 0 {
+		return 0
+	}
+	return bytes / time
+}
+
 // lnVariance is the variance of the mean of ln time: the sample variance of
 // the logarithms over their count, 0 for a single time. For the two halves
 // of one row its square root is half |ln(out-of-place/in-place)|.
@@ -408,7 +425,7 @@ func comparePoints(a, b *nccltests.Test, floor float64) []comparePoint {
 		}
 		noise := max(math.Log1p(floor), 2*math.Sqrt(pa.lnVariance()+pb.lnVariance()))
 		p := comparePoint{SizeBytes: size, ATimeS: stat.Mean(pa.times, nil), BTimeS: stat.Mean(pb.times, nil),
-			ABusBWBps: stat.Mean(pa.busBWs, nil), BBusBWBps: stat.Mean(pb.busBWs, nil),
+			ABusBWBps: pa.busBW(), BBusBWBps: pb.busBW(),
 			NoiseRatio: math.Exp(noise), BIs: bWithinNoise, ALine: pa.line, BLine: pb.line}
 		p.Ratio = p.BTimeS / p.ATimeS
 		switch lr := math.Log(p.Ratio); {

@@ -349,3 +349,27 @@ func TestCompareHalvesSpread(t *testing.T) {
 		t.Errorf("defaultNoiseFloor %g is not above the 75th percentile of the halves' spread, %g", defaultNoiseFloor, q)
 	}
 }
+
+// TestCompareBusBWOfMeanTime: a size's bus bandwidth is that of its mean
+// time, so that the slower table there shows the lower bandwidth. The RTX
+// 6000D and RTX PRO 5000 AllReduces' 8 MiB rows print 2005.46 us at 7.84
+// GB/s with 4856.79 us at 3.24 GB/s, and 1387.48 us at 11.34 GB/s with
+// 8916.79 us at 1.76 GB/s: B is 1.50x A's mean time, and the means of the
+// printed bandwidths (5.54 and 6.55 GB/s) had B the faster.
+func TestCompareBusBWOfMeanTime(t *testing.T) {
+	t.Parallel()
+	got := runCompareJSON(t, realLog("rtx6000d_2x8_allreduce_late2025.log"), realLog("rtx5kpro_2x8_allreduce_late2025.log"))
+	i := slices.IndexFunc(got.Points, func(p comparePoint) bool { return p.SizeBytes == 8<<20 })
+	if i < 0 {
+		t.Fatalf("no 8 MiB point: %+v", got.Points)
+	}
+	p := got.Points[i]
+	busBW := func(a, b, ta, tb float64) float64 { return (a*ta + b*tb) / (ta + tb) }
+	wantA, wantB := busBW(7.84e9, 3.24e9, 2005.46, 4856.79), busBW(11.34e9, 1.76e9, 1387.48, 8916.79)
+	if math.Abs(p.ABusBWBps/wantA-1) > 1e-9 || math.Abs(p.BBusBWBps/wantB-1) > 1e-9 {
+		t.Errorf("8 MiB: bus bandwidths %.4g and %.4g B/s, want %.4g and %.4g", p.ABusBWBps, p.BBusBWBps, wantA, wantB)
+	}
+	if p.Ratio <= 1 || p.BBusBWBps >= p.ABusBWBps {
+		t.Errorf("8 MiB: B/A %.2f with B's bus bandwidth %.3g against A's %.3g: the slower table shows the higher bandwidth", p.Ratio, p.BBusBWBps, p.ABusBWBps)
+	}
+}
