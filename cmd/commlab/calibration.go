@@ -208,6 +208,19 @@ func (f machineFlags) machineOf(t predict.Table) {
 	}
 }
 
+// studies takes into mc's hardware what the tables a command sets against
+// the model (diagnose's, plot's) tell of the machine: their own NCCL_DEBUG
+// lines (an EFA log's platform and NICs) and the GPUs their hosts hold at
+// least, with the notes on that, so that every command describes the
+// machine of the same log alike.
+func (mc *machine) studies(studied ...predict.Table) {
+	hw, notes := mc.hw.WithEvidence(studied)
+	mc.hw = hw.ForHosts(predict.HostGPUs(append(slices.Clone(studied), mc.tables...)))
+	for _, n := range notes {
+		mc.problems = append(mc.problems, problem{Message: n})
+	}
+}
+
 // sameMachine returns predict.SameMachine's error for tables of more than
 // one GPU, with the flag that says they are one machine's.
 func sameMachine(tables []predict.Table) error {

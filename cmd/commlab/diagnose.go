@@ -104,12 +104,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err := sameMachine(append(slices.Clone(mc.tables), t)); err != nil {
 		return err
 	}
-	// The diagnosed table's own NCCL_DEBUG lines tell of the machine too.
-	hw, notes := mc.hw.WithEvidence([]predict.Table{t})
-	mc.hw = hw.ForHosts(predict.HostGPUs(append([]predict.Table{t}, mc.tables...)))
-	for _, n := range notes {
-		mc.problems = append(mc.problems, problem{Message: n})
-	}
+	mc.studies(t)
 	if p := t.Evidence.TunerPlugin; p.Known() {
 		mc.problems = append(mc.problems, problem{Message: fmt.Sprintf("%s: NCCL ran the tuner plugin %s (line %d): where a finding says what NCCL ran or would run, it is NCCL's tuning model's choice, not the plugin's",
 			t.Name, p.Value, p.Line)})

@@ -190,6 +190,7 @@ func (req plotRequest) build() (*plotted, error) {
 	if err != nil {
 		return nil, err
 	}
+	mc.studies(plotted...)
 	pl.problems = append(pl.problems, mc.problems...)
 	m, model, err := mc.model()
 	if err != nil {
@@ -227,6 +228,9 @@ func (req plotRequest) build() (*plotted, error) {
 		}
 		slices.SortStableFunc(l.marks, byX)
 		pl.figure.Series = append(pl.figure.Series, l.series(colors[i])...)
+	}
+	if len(mc.tables) == 0 {
+		pl.model = plotUntabledModel(mc.hw, pl.logs)
 	}
 	pl.figure.Marks, pl.found = figureMarks(pl.logs)
 	pl.figure.MarksInLegend, pl.drawn = true, len(pl.figure.Marks)
@@ -296,6 +300,25 @@ func (mc machine) model() (*predict.Machine, string, error) {
 		return nil, "", err
 	}
 	return m, "calibrated on " + strings.Join(mc.files, ", "), nil
+}
+
+// plotUntabledModel says which model the uncalibrated curves of logs
+// are, as diagnose says it of one table (untabledModel): NCCL's tuning
+// model, or the model at its priors and why; where the logs differ in
+// that, each log's.
+func plotUntabledModel(hw predict.Hardware, logs []plottedLog) string {
+	models := make([]string, len(logs))
+	for i, l := range logs {
+		q := l.table.Query()
+		models[i] = untabledModel(hw, q, l.preds, predict.WhyNotNCCL(hw, q))
+	}
+	if len(slices.Compact(slices.Clone(models))) == 1 {
+		return models[0]
+	}
+	for i, l := range logs {
+		models[i] = l.name + ": " + models[i]
+	}
+	return strings.Join(models, "; ")
 }
 
 // plotNames names each log in the legend: its file's name without the

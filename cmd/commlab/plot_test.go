@@ -298,3 +298,39 @@ func TestPlotHostsOfPlottedLogs(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want the mesh of a 4-GPU host", code, stdout, stderr)
 	}
 }
+
+// TestPlotMachineAsDiagnose: plot describes the machine of a log as
+// diagnose does, from the log's own NCCL_DEBUG lines, and names the model
+// as diagnose does. The p4d EFA log's aws-ofi-nccl platform line gives 4
+// NICs of 100 Gb/s and 16x NCCL's network latency: plot took one NIC per
+// GPU of 200 Gb/s and NCCL's latency, and drew another curve than the one
+// diagnose held the table to, under a model line that did not say which
+// model drew it.
+func TestPlotMachineAsDiagnose(t *testing.T) {
+	t.Parallel()
+	log := realLog("a100_2x8_allreduce_efa_p4d_ncclinfo.log")
+	code, plotted, stderr := runCLI("plot", log, "-o", filepath.Join(t.TempDir(), "efa.svg"))
+	if code != 0 {
+		t.Fatalf("plot: exit %d: %s", code, stderr)
+	}
+	code, diagnosed, stderr := runCLI("diagnose", log)
+	if code != 0 {
+		t.Fatalf("diagnose: exit %d: %s", code, stderr)
+	}
+	line := func(out, prefix string) string {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, prefix) {
+				return l
+			}
+		}
+		return ""
+	}
+	for _, p := range []string{"hardware: ", "model: "} {
+		if a, b := line(plotted, p), line(diagnosed, p); a == "" || a != b {
+			t.Errorf("plot prints %q, diagnose %q", a, b)
+		}
+	}
+	if !strings.Contains(line(plotted, "model: "), "16x NCCL's figure") {
+		t.Errorf("plot's model line %q does not name the network's latency of p4d", line(plotted, "model: "))
+	}
+}
