@@ -587,8 +587,12 @@ func writeFitTable(w io.Writer, o *fitOutput) error {
 	if o.P > 0 {
 		p = fmt.Sprintf("%d (from %s)", o.P, o.PFrom)
 	}
-	fmt.Fprintf(w, "%s, test %d of %d %s: %s, p = %s, %d points (%s)",
-		o.File, o.Test, o.Tests, o.TestName, coll, p, o.NPoints, o.Placement)
+	name := ""
+	if o.TestName != "" {
+		name = " " + o.TestName // a log without its "# Collective test starting" line names none
+	}
+	fmt.Fprintf(w, "%s, test %d of %d%s: %s, p = %s, %d points (%s)",
+		o.File, o.Test, o.Tests, name, coll, p, o.NPoints, o.Placement)
 	if o.DroppedZeroBytes > 0 {
 		fmt.Fprintf(w, ", %d 0-byte rows left out", o.DroppedZeroBytes)
 	}

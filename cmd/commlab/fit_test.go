@@ -539,3 +539,15 @@ func TestFitLatencyBound(t *testing.T) {
 		}
 	}
 }
+
+// TestFitHeaderWithoutTestName: a log that names no test (the B200 -g 8
+// log has no "# Collective test starting" line) heads its fit "test 0 of
+// 1: allreduce", without the stray " :" of an empty name.
+func TestFitHeaderWithoutTestName(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI("fit", realLog("b200_1x8_g8_allreduce_gke_a4.log"), "-bootstrap", "0")
+	first, _, _ := strings.Cut(out, "\n")
+	if code != 0 || !strings.Contains(first, ", test 0 of 1: allreduce (from table)") {
+		t.Errorf("exit %d, first line %q (%s); want \", test 0 of 1: allreduce (from table)\"", code, first, stderr)
+	}
+}
