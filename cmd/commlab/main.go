@@ -143,6 +143,11 @@ func usage(w io.Writer) {
 func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("commlab "+name, flag.ContinueOnError)
 	fs.SetOutput(new(bytes.Buffer))
+	// A subcommand with a synopsis of its own replaces this one.
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: commlab %s [flags]\n", name)
+		fs.PrintDefaults()
+	}
 	return fs
 }
 

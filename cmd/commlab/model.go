@@ -300,6 +300,15 @@ func newModelCommand(name string) *modelCommand {
 	m.link.add(m.fs)
 	m.coll.add(m.fs, true)
 	m.output = addFormatFlags(m.fs)
+	size := " -size LIST"
+	if name == "crossover" {
+		size = ""
+	}
+	m.fs.Usage = func() {
+		fmt.Fprintf(m.fs.Output(), "usage: commlab %s -p N%s (-alpha T -bw RATE | -link NAME | -intra ALPHA,BW -inter ALPHA,BW | -server NAME | -gpu NAME | -hw SPEC|FILE)\n", name, size)
+		fmt.Fprintf(m.fs.Output(), "       %*s [-collective C] [-algo LIST] [-per-node G] [-format text|json|csv]\n", len("commlab "+name), "")
+		m.fs.PrintDefaults()
+	}
 	return m
 }
 

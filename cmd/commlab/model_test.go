@@ -210,7 +210,9 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{[]string{"model", "-p", "8", "-bogus"}, 2, "", "flag provided but not defined: -bogus"},
 		{[]string{"model", "-p", "eight"}, 2, "", "invalid value"},
-		{[]string{"model", "-p", "8", "-h"}, 0, "Usage of commlab model", ""},
+		{[]string{"model", "-p", "8", "-h"}, 0, "usage: commlab model -p N -size LIST (-alpha T -bw RATE | -link NAME", ""},
+		{[]string{"crossover", "-h"}, 0, "usage: commlab crossover -p N (-alpha T -bw RATE", ""},
+		{[]string{"simulate", "-h"}, 0, "usage: commlab simulate [flags]", ""},
 		{[]string{"nosuch"}, 2, "", "unknown subcommand"},
 		{[]string{"model", "-p", "8", "-size", "1KiB", "-alpha", "2us"}, 2, "", "commlab model: need -alpha and -bw"},
 		{[]string{"predict", "-gpu", "H100", "-collective", "allreduce", "-p", "8", "-per-node", "8"}, 2, "", "commlab predict: need -size"},
