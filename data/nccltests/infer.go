@@ -305,12 +305,13 @@ func (p *parser) inferProcesses(s *testState) {
 			ErrInconsistent, t.Ranks, t.Threads, t.GPUsPerThread)
 	case !listed:
 		t.Processes = procs
-		if procs == 1 && t.Nodes == 0 {
-			t.Nodes, t.NodesFrom = 1, FromLayout // a process runs on one host
-		}
 	case t.Processes != procs:
 		p.problem(t.Line, 0, "%w: the Rank lines show %d processes (host and Pid), the header %d (%d ranks over nThread %d and nGpus %d)",
 			ErrInconsistent, t.Processes, procs, t.Ranks, t.Threads, t.GPUsPerThread)
+		return
+	}
+	if procs == 1 && t.Nodes == 0 {
+		t.Nodes, t.NodesFrom = 1, FromLayout // a process runs on one host
 	}
 }
 

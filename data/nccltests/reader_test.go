@@ -634,6 +634,32 @@ func TestInPlaceNotMeasured(t *testing.T) {
 	}
 }
 
+// TestOneProcessOneHost: GKE's one-node B200 log (testdata/real/
+// b200_1x8_g8_allreduce_gke_a4.log) lists its 8 Rank lines without a host,
+// all of Pid 221599, under "nThread 1 nGpus 8": one process, so one host,
+// as the header alone would give. Two Pids under the same header are
+// inconsistent and give no node count.
+func TestOneProcessOneHost(t *testing.T) {
+	b, err := os.ReadFile("testdata/real/b200_1x8_g8_allreduce_gke_a4.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := readString(t, string(b), Options{})
+	if len(l.Tests) != 1 {
+		t.Fatalf("%d tests; want 1", len(l.Tests))
+	}
+	if tt := l.Tests[0]; tt.Ranks != 8 || tt.Processes != 1 || tt.Nodes != 1 || tt.NodesFrom != FromLayout {
+		t.Errorf("%d ranks, %d processes, %d nodes from %v; want 8 ranks of 1 process on 1 node from the layout", tt.Ranks, tt.Processes, tt.Nodes, tt.NodesFrom)
+	}
+	two := "# nThread 1 nGpus 2 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n" +
+		"#  Rank  0 Group  0 Pid 10 device  0 [0000:8f:00] NVIDIA B200\n" +
+		"#  Rank  1 Group  0 Pid 11 device  1 [0000:90:00] NVIDIA B200\n" +
+		"           8             2     float     sum      -1    10.00    0.00    0.00      0    10.00    0.00    0.00      0\n"
+	if tt := readString(t, two, Options{}).Tests[0]; tt.Nodes != 0 {
+		t.Errorf("two Pids under nGpus 2: %d nodes from %v; want none", tt.Nodes, tt.NodesFrom)
+	}
+}
+
 // TestReadCommandLineLayout: a log that keeps the command line but not the
 // "# nThread" line (nccl#1161's post: "./nccl-tests/build/all_reduce_perf
 // -b 1G -e 8G -f 2 -g 2", rows copied from it) takes the layout from the
