@@ -87,6 +87,35 @@ func TestExpectUntabled(t *testing.T) {
 	}
 }
 
+// TestWhyNotNCCL: where NCCL's tuning model does not time a run on the
+// GPU's name, the reason names what sets the host apart: an AMD GPU's
+// Infinity Fabric, a PCIe host (its fabric's source with it), a GPU the
+// catalog lacks, or links the description changed; "" where NCCL's model
+// times it.
+func TestWhyNotNCCL(t *testing.T) {
+	q := Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}
+	for _, c := range []struct{ gpu, spec, want string }{
+		{"NVIDIA H100 80GB HBM3", "", ""},
+		{"AMD Instinct MI355X", "", "Infinity Fabric"},
+		{"NVIDIA A100 80GB PCIe", "", "joined by pcie (assumed)"},
+		{"NVIDIA A100 80GB PCIe", "fabric=pcie", "joined by pcie (hw)"},
+		{"NVIDIA RTX 6000D", "", "which commlab's catalog lacks"},
+		{"NVIDIA H100 80GB HBM3", "links=12", "otherwise than the description gives them"},
+	} {
+		h, err := Describe(c.gpu, c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		why := WhyNotNCCL(h, q)
+		if (why == "") != (c.want == "") || !strings.Contains(why, c.want) {
+			t.Errorf("%s -hw %q: %q; want it to say %q", c.gpu, c.spec, why, c.want)
+		}
+	}
+	if why := WhyNotNCCL(h100(t), Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}); !strings.Contains(why, "grouped sends") {
+		t.Errorf("AllToAll: %q; want grouped sends named", why)
+	}
+}
+
 // TestSwitches: a fall in time across NCCL's change of choice is found, a
 // fall within 5% is noise, and a fall where the choice stays is not a
 // switch.
