@@ -144,7 +144,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 	var out []Finding
 	hinted := false   // the host hint is given once, on the first finding it fits
 	envNamed := false // so are the environment's settings the model does not read
-	guessed := -1     // the index in out of the finding that names the guesses; they are named once
+	var guessed []int // the indices in out of the findings that name their guesses; each set is named once
 	key := func(i int) string {
 		switch p := t.Points[i]; {
 		case stalled[i]:
@@ -156,7 +156,6 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 		}
 		return "faster " + preds[i].Bound + " " + choiceOf(preds[i])
 	}
-	guesses := m.networkGuesses(t)
 	for _, r := range spans(len(preds), key) {
 		i, j := r[0], r[1]
 		var ratios []float64
@@ -169,8 +168,9 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 			f.Kind = KindFaster
 		}
 		// A guess explains the gap only where its alternative moves the
-		// model towards the table (a ratio of 0: a fact no ratio measures).
-		toward := slices.DeleteFunc(slices.Clone(guesses), func(g Guess) bool {
+		// model at the finding's sizes, towards the table (a ratio of 0: a
+		// fact no ratio measures).
+		toward := slices.DeleteFunc(m.networkGuesses(t, i, j), func(g Guess) bool {
 			// The network's latency moves small calls: it explains no gap
 			// far above the size where it moves the model most.
 			far := g.Fact.Key == "net-lat" && g.Size*4 < f.FromBytes
@@ -182,18 +182,18 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 		if onGuess {
 			f.Guesses = toward
 		}
-		sameGuesses := guessed >= 0 && slices.EqualFunc(out[guessed].Guesses, toward, func(a, b Guess) bool { return a.Fact.Name == b.Fact.Name })
+		same := slices.IndexFunc(guessed, func(k int) bool {
+			return slices.EqualFunc(out[k].Guesses, toward, func(a, b Guess) bool { return a.Fact.Name == b.Fact.Name })
+		})
 		switch {
-		case onGuess && !sameGuesses:
+		case onGuess && same < 0:
 			f.Advice = []string{guessAdvice(toward)}
-			if guessed < 0 {
-				guessed = len(out)
-			}
+			guessed = append(guessed, len(out))
 			if noGDR(t.Evidence) && f.Kind == KindSlower && f.Term != TermLatency {
 				f.Advice = append(f.Advice, networkAdvice(t.Evidence))
 			}
 		case onGuess:
-			f.Advice = []string{fmt.Sprintf("the gap may be the assumed hardware, as for finding %d", before+guessed+1)}
+			f.Advice = []string{fmt.Sprintf("the gap may be the assumed hardware, as for finding %d", before+guessed[same]+1)}
 		case f.Kind == KindFaster && slices.Contains(m.Tables, t.Name):
 			f.Advice = []string{"the model is too slow here though it was calibrated on this table: its form misses this range of the table (the bound column says which term it puts there); predictions at these sizes lean slow"}
 		default:
@@ -418,17 +418,18 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 
 // networkGuesses returns, for a table across nodes when m has seen no
 // table across nodes (Uncalibrated, or tables of one node), the assumed
-// facts of m's hardware that move NCCL's own prediction of t by more than
-// GuessMoves (Guesses on no tables): a departure in the latency or network
-// term may then be the guess. Grouped sends (AllToAll, SendRecv), which
-// NCCL's model lacks, take the NICs' count and rate where they are assumed.
-func (m *Machine) networkGuesses(t Table) []Guess {
+// facts of m's hardware that move the prediction of t's points i to j by
+// more than GuessMoves (Guesses on no tables): a departure there in the
+// latency or network term may then be the guess. Grouped sends (AllToAll,
+// SendRecv), which NCCL's model lacks, take the NICs' count and rate where
+// they are assumed.
+func (m *Machine) networkGuesses(t Table, i, j int) []Guess {
 	if t.Nodes < 2 || len(m.Tables) > 0 && m.spread.maxNodes > 1 {
 		return nil
 	}
-	sizes := make([]float64, len(t.Points))
-	for i, p := range t.Points {
-		sizes[i] = p.Size
+	sizes := make([]float64, 0, j-i+1)
+	for _, p := range t.Points[i : j+1] {
+		sizes = append(sizes, p.Size)
 	}
 	if !grouped(t.Collective) {
 		gs, err := Guesses(m.Hardware, nil, t.Query(), sizes)
@@ -452,7 +453,7 @@ func guessAdvice(gs []Guess) string {
 	for _, g := range gs {
 		s := g.Fact.Name + " = " + g.Fact.Value
 		if g.Ratio > 0 {
-			s += fmt.Sprintf(" (with %s, NCCL's model gives %.2fx the time at %s)", g.Alternative, g.Ratio, units.FormatSize(g.Size))
+			s += fmt.Sprintf(" (with %s, the prediction at %s is %.2fx)", g.Alternative, units.FormatSize(g.Size), g.Ratio)
 		}
 		facts, hints = append(facts, s), append(hints, "-hw "+g.Hint)
 	}
