@@ -242,6 +242,14 @@ func (m *Machine) dominant(t *term) string {
 // that bounds the model there, on hardware h.
 func advice(f Finding, t Table, h *Hardware) []string {
 	if f.Kind == KindFaster {
+		// Where the model's links are a guess, a faster table may be the
+		// guess's.
+		switch {
+		case h.assumedLinks() && h.GPU.Name == UnnamedGPU:
+			return []string{fmt.Sprintf("the model is too slow here, and the log names no GPU: its links are assumed (%s); name the GPU with -gpu NAME before reading the gap as the run's", h.Fabric)}
+		case h.assumedLinks():
+			return []string{fmt.Sprintf("the model is too slow here, and %s is not in commlab's catalog: its links are assumed (%s); describe them with -hw, or calibrate on this table with the others (-calibrate), so that it learns the machine", h.GPU.Name, h.Fabric)}
+		}
 		return []string{"the model is too slow here: calibrate on this table with the others (-calibrate), so that it learns the machine"}
 	}
 	switch f.Term {

@@ -116,6 +116,39 @@ func TestWhyNotNCCL(t *testing.T) {
 	}
 }
 
+// TestFasterOnAssumedLinks: AMD's AAC14 2 x 8 MI355X log
+// (mi355x_2x8_allreduce_pollara_roce.log) names no GPU in its Rank lines,
+// so the model takes a PCIe card and the table runs far faster than it
+// from 4 MiB: the advice says the links are assumed and names -gpu, not a
+// calibration. Named, the GPU's Infinity Fabric holds every point within
+// the interval.
+func TestFasterOnAssumedLinks(t *testing.T) {
+	tab := firstTable(t, realDir+"mi355x_2x8_allreduce_pollara_roce.log")
+	for _, c := range []struct {
+		gpu    string
+		inside int
+	}{{tab.GPU, -1}, {"AMD Instinct MI355X", len(tab.Points)}} {
+		h, err := Describe(c.gpu, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, inside, err := Uncalibrated(h.ForHosts(tab.PerNode)).Diagnose(tab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.inside >= 0 {
+			if inside != c.inside {
+				t.Errorf("%s: %d of %d points inside; want %d", c.gpu, inside, len(tab.Points), c.inside)
+			}
+			continue
+		}
+		i := slices.IndexFunc(fs, func(f Finding) bool { return f.Kind == KindFaster })
+		if i < 0 || !strings.Contains(fs[i].Advice[0], "-gpu NAME") || strings.Contains(fs[i].Advice[0], "-calibrate") {
+			t.Errorf("%s: findings %+v; want a faster one whose advice names -gpu and no calibration", c.gpu, fs)
+		}
+	}
+}
+
 // TestSwitches: a fall in time across NCCL's change of choice is found, a
 // fall within 5% is noise, and a fall where the choice stays is not a
 // switch.

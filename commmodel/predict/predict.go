@@ -266,6 +266,8 @@ func WhyNotNCCL(h Hardware, q Query) string {
 func (h *Hardware) notInNCCLTables() string {
 	g, err := nccl.ParseGPU(h.GPU.Name)
 	switch {
+	case h.GPU.Name == UnnamedGPU:
+		return "do not hold a GPU the logs do not name"
 	case err != nil || !h.GPU.Known:
 		return fmt.Sprintf("do not hold %s, which commlab's catalog lacks", h.GPU.Name)
 	case g.ISA != "":
