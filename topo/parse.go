@@ -294,6 +294,9 @@ type parser struct {
 	head     int // index of the header line
 	end      int // index of the first line after the matrix
 	problems []*ParseError
+	// spanNoted reports that a NUMA Affinity of several nodes has had its
+	// problem: it is said once a capture.
+	spanNoted bool
 }
 
 func parseBytes(name string, data []byte) (*Topology, []*ParseError, error) {
@@ -728,8 +731,13 @@ func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 			if err != nil {
 				return p.errAt(r.line, f.off, fmt.Errorf("%q: %w", parseerr.Excerpt(f.text), ErrNUMA))
 			}
-			if len(l) == 1 && l[0].First == l[0].Last {
+			switch {
+			case len(l) == 1 && l[0].First == l[0].Last:
 				dev.NUMA = l[0].First
+			case len(l) > 0 && !p.spanNoted:
+				// A device affine to several NUMA nodes has no one node.
+				p.spanNoted = true
+				p.problems = append(p.problems, p.errAt(r.line, f.off, fmt.Errorf("NUMA Affinity %q spans several NUMA nodes: a device's NUMA node is left unknown where it does (its CPU Affinity still binds it)", parseerr.Excerpt(f.text))))
 			}
 		case attrGPUNUMA:
 			if strings.EqualFold(f.text, "N/A") {

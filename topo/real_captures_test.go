@@ -274,18 +274,20 @@ var realCaptures = []realCapture{
 		// JingchaoZhang's NCv4 post, nc48v4: two A100 80GB joined by NV12
 		// (an NVLink bridge); NUMA Affinity "0-1" names no one node.
 		file: "a100_80g_azure_nc48_2gpu_nv12_blog.txt", gpus: 2,
-		pairs: []realPair{{"GPU0", "GPU1", "NV12"}},
-		numa:  []int{-1, -1},
-		cpus:  map[int]string{0: "0-1", 1: "0-1"},
+		pairs:   []realPair{{"GPU0", "GPU1", "NV12"}},
+		numa:    []int{-1, -1},
+		problem: `NUMA Affinity "0-1" spans several NUMA nodes`,
+		cpus:    map[int]string{0: "0-1", 1: "0-1"},
 	},
 	{
 		// The same post, nc96v4: NV12 between GPU0-GPU1 and GPU2-GPU3, SYS
 		// between the pairs; CPU Affinity 0 and NUMA Affinity "0-3" on
 		// every row.
 		file: "a100_80g_azure_nc96_4gpu_nv12_pairs_blog.txt", gpus: 4,
-		pairs: []realPair{{"GPU0", "GPU1", "NV12"}, {"GPU2", "GPU3", "NV12"}, {"GPU0", "GPU2", "SYS"}, {"GPU1", "GPU3", "SYS"}},
-		numa:  []int{-1, -1, -1, -1},
-		cpus:  map[int]string{0: "0", 3: "0"},
+		pairs:   []realPair{{"GPU0", "GPU1", "NV12"}, {"GPU2", "GPU3", "NV12"}, {"GPU0", "GPU2", "SYS"}, {"GPU1", "GPU3", "SYS"}},
+		numa:    []int{-1, -1, -1, -1},
+		problem: `NUMA Affinity "0-3" spans several NUMA nodes`,
+		cpus:    map[int]string{0: "0", 3: "0"},
 	},
 	{
 		// club-3090#1229: two RTX 5090 under one host bridge.
