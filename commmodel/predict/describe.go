@@ -177,11 +177,13 @@ func (h *Hardware) assumedLinks() bool {
 	return !h.given(h.Sources.LinkBW) && !h.GPU.Known && !(h.Fabric == FabricPCIe && h.given(h.Sources.Fabric))
 }
 
-// bridgeable reports that the GPUs' fabric is an assumed PCIe and the
-// catalog's card takes an NVLink bridge (GPU.BridgeLinks): the link
-// between two cards may be the bridge's, not PCIe's.
+// bridgeable reports that the GPUs' fabric is PCIe but NVLink bridges
+// may join some of them, or do: an assumed PCIe between cards that take a
+// bridge (GPU.BridgeLinks), or a capture's PCIe fabric that shows NVLink
+// between some GPUs (nvlinkPairs). A GPU's bytes then leave over its
+// bridge as well as PCIe, so PCIe's rate bounds nothing.
 func (h *Hardware) bridgeable() bool {
-	return h.Fabric == FabricPCIe && !h.given(h.Sources.Fabric) && h.GPU.BridgeLinks > 0
+	return h.Fabric == FabricPCIe && (h.nvlinkPairs || !h.given(h.Sources.Fabric) && h.GPU.BridgeLinks > 0)
 }
 
 // set applies one key of Describe.

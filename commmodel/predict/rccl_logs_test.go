@@ -10,6 +10,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/topo"
 )
 
 // The two tables of prasad-nair-amd/aion's host of 8 GPUs printed as "AMD
@@ -128,6 +129,8 @@ func TestRCCLAllToAllNoEnqueue(t *testing.T) {
 // without it (the same host, 30.80 GB/s) within 3% at 1 GiB, the first note
 // naming the links beyond PCIe and -topo. Given as PCIe (-hw fabric=pcie),
 // the rate bounds intra_bw again, and the prediction is 20% slow or more.
+// The VM's capture (topo/testdata/real), whose pairs' NVLinks make no
+// uniform fabric, gives PCIe with the bridges: unbounded, and no note.
 func TestAssumedPCIeBoundsNothing(t *testing.T) {
 	read := func(f string) Table {
 		tabs, _, err := ReadFile(realDir+f, func(int) Pins {
@@ -145,14 +148,25 @@ func TestAssumedPCIeBoundsNothing(t *testing.T) {
 			at = p
 		}
 	}
+	capture, _, err := topo.ParseFile("../../topo/testdata/real/a100_80g_azure_nc96_4gpu_nv12_pairs_blog.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		spec     string
+		topo     bool
 		near     bool
 		firstHas string
-	}{{"", true, "-topo FILE"}, {"fabric=pcie", false, ""}} {
+	}{{"", false, true, "-topo FILE"}, {"fabric=pcie", false, false, ""}, {"", true, true, ""}} {
 		h, err := Describe(cal.GPU, c.spec)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if c.topo {
+			h.SetTopology(capture)
+			if h.Fabric != FabricPCIe || h.Sources.Fabric != SourceTopo {
+				t.Fatalf("the capture: fabric %v from %q; want pcie from it", h.Fabric, h.Sources.Fabric)
+			}
 		}
 		m, err := Calibrate(h, []Table{cal}, &Settings{NoIntervals: true})
 		if err != nil {

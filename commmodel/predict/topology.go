@@ -19,6 +19,8 @@ import (
 //     (an Infinity Fabric host stays one); PCIe where the GPUs lack a
 //     uniform NVLink fabric, the GPU's NVLinks then left as they were. A
 //     capture of fewer than two GPUs shows no fabric and leaves it.
+//     On PCIe, NVLink between some GPUs (bridged pairs) lifts PCIe's rate
+//     as a bound of the calibration (bridgeable).
 //   - NVLS: off on a mesh or PCIe. A capture cannot show whether NVLink
 //     SHARP is enabled, so on NVSwitch NVLS stays as it was, or, where the
 //     capture turns the fabric into NVSwitch and nothing gave NVLS, takes
@@ -57,6 +59,7 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 		} else {
 			h.setFabric(topo.InferFabric(t))
 		}
+		h.nvlinkPairs = h.Fabric == FabricPCIe && anyNVLink(t)
 	}
 	if len(t.NICs()) == 0 {
 		return kept
@@ -108,4 +111,17 @@ func (h *Hardware) setFabric(f commmodel.Fabric) {
 		h.NVLS, h.Sources.NVLS = false, SourceTopo
 	}
 	h.Sources.Fabric = SourceTopo
+}
+
+// anyNVLink reports that t shows NVLink between some two of its GPUs.
+func anyNVLink(t *topo.Topology) bool {
+	gpus := t.GPUs()
+	for i := range gpus {
+		for j := i + 1; j < len(gpus); j++ {
+			if t.Path(gpus[i], gpus[j]).NVLinks > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
