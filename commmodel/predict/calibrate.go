@@ -904,7 +904,8 @@ func (m *Machine) upper(x0 [numParams]float64) [numParams]float64 {
 
 // implausible names the fitted values held on their physical bound
 // (Machine.upper) that the tables push against: they would have them
-// higher than the hardware allows. Such a value stands for something the model leaves
+// higher than the hardware allows, by more than the smooth maximum of
+// two equal terms adds (smax). Such a value stands for something the model leaves
 // out, and predictions far from the tables lean on it.
 func (m *Machine) implausible(used [numParams]bool) []string {
 	var out []string
@@ -916,7 +917,9 @@ func (m *Machine) implausible(used [numParams]bool) []string {
 		parIntraBW: "the GPU links' rate: the description (-hw fabric, links and link-bw, or a -topo capture) or the tables' shape may be off",
 	}
 	for _, k := range []int{parLL, parLL128, parNVLS, parNICBW, parIntraBW} {
-		if !used[k] || !m.held[k] {
+		// Within smax's blend of two equal terms (2^(1/sharpness), 4.4%) of
+		// the bound, the tables ask for nothing the model's form does not.
+		if !used[k] || !m.held[k] || m.free[k] <= m.x[k]*math.Pow(2, 1.0/sharpness) {
 			continue
 		}
 		bound, beyond := FormatValue(m.x[k], params[k].unit), ""

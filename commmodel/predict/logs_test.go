@@ -348,8 +348,10 @@ func TestBoundsHold(t *testing.T) {
 	if !scalar.EqualWithinAbs(m.x[parNICBW], 50e9, 1e-12*50e9) || !m.held[parNICBW] { // exp(ln 50e9)
 		t.Errorf("nic_bw = %g, held %v; want 50e9 held", m.x[parNICBW], m.held[parNICBW])
 	}
-	if !slices.ContainsFunc(m.Notes, func(n string) bool { return strings.HasPrefix(n, "nic_bw is held at its bound 50 GB/s") }) {
-		t.Errorf("notes %q: want nic_bw held at its bound", m.Notes)
+	// Unbounded the table puts nic_bw 1.4% above the line rate, within what
+	// the smooth maximum of two equal terms adds (4.4%): no note.
+	if r := m.free[parNICBW] / m.x[parNICBW]; !(r > 1 && r < 1.02) || slices.ContainsFunc(m.Notes, func(n string) bool { return strings.HasPrefix(n, "nic_bw is held") }) {
+		t.Errorf("nic_bw unbounded %.4f of its bound, notes %q: want 1 to 1.02 and no note", r, m.Notes)
 	}
 }
 

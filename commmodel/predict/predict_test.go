@@ -444,12 +444,23 @@ func TestCalibrateFabric(t *testing.T) {
 // TestImplausible: a calibration whose LL128 efficiency the tables push
 // to its bound (120 data bytes in 128 at the links' rate) says so, and
 // so does one whose intra_bw they push from its prior, NCCL's figure, to
-// the NVLinks' rate; intra_bw between the two is plausible.
+// the NVLinks' rate; intra_bw between the two is plausible, and so is a
+// bound the tables would pass by less than the smooth maximum of two equal
+// terms adds (4.4%).
 func TestImplausible(t *testing.T) {
 	m := truth(t)
 	x0 := m.prior()
 	u := m.upper(x0)
 	m.x[parLL128], m.held[parLL128] = u[parLL128], true
+	m.free[parLL128] = 1.04 * u[parLL128]
+	var none [numParams]bool
+	for k := range none {
+		none[k] = true
+	}
+	if notes := m.implausible(none); len(notes) != 0 {
+		t.Errorf("ll128_efficiency 4%% beyond its bound: %q; want no note", notes)
+	}
+	m.free[parLL128] = 1.1 * u[parLL128]
 	var used [numParams]bool
 	for k := range used {
 		used[k] = true
@@ -467,7 +478,7 @@ func TestImplausible(t *testing.T) {
 	if notes := m.implausible(used); len(notes) != 0 {
 		t.Errorf("intra_bw at 0.95 of the links' rate: %q", notes)
 	}
-	m.x[parIntraBW], m.held[parIntraBW] = links, true
+	m.x[parIntraBW], m.held[parIntraBW], m.free[parIntraBW] = links, true, 1.1*links
 	if notes := m.implausible(used); len(notes) != 1 || !strings.Contains(notes[0], "intra_bw") {
 		t.Errorf("intra_bw at the links' rate: %q", notes)
 	}
