@@ -188,6 +188,56 @@ func TestTopoProblems(t *testing.T) {
 	}
 }
 
+// TestTopoNVLinkPairs: Azure's NC96 A100 v4 capture joins GPU0-GPU1 and
+// GPU2-GPU3 by NV12 and the pairs by SYS: a PCIe fabric with NVLink pairs,
+// which no -hw key gives. topo says so and offers -topo alone, naming what
+// its -hw spec would lose; and predict calibrated on the VM's table takes its
+// 31 GB/s with -topo (as with nothing) but holds it to PCIe's 24 GB/s with
+// that spec.
+func TestTopoNVLinkPairs(t *testing.T) {
+	t.Parallel()
+	file := "../../topo/testdata/real/a100_80g_azure_nc96_4gpu_nv12_pairs_blog.txt"
+	code, out, stderr := runCLI("topo", file)
+	lines := strings.SplitN(out, "\n", 3)
+	if code != 0 || len(lines) < 2 || !strings.Contains(lines[0], "fabric pcie with NVLink pairs") ||
+		!strings.Contains(lines[1], "no -hw key gives its NVLink pairs") || strings.Contains(lines[1], "or as -hw") {
+		t.Fatalf("exit %d, %q, %s; want the pairs named and -topo alone offered", code, out, stderr)
+	}
+	const spec = "gpus=4,fabric=pcie,nvls=false"
+	if !strings.Contains(lines[1], "-hw "+spec+" would hold") {
+		t.Errorf("second line %q; want the -hw spec %s it would lose them in", lines[1], spec)
+	}
+	log := "../../data/nccltests/testdata/real/a100_1x4_allreduce_topofile_azure_ncv4.log:nodes=1:per-node=4:gpu=NVIDIA A100 80GB PCIe"
+	intra := func(args ...string) float64 {
+		args = append([]string{"predict", "-calibrate", log, "-collective", "allreduce", "-p", "4", "-per-node", "4", "-size", "1GiB", "-json"}, args...)
+		code, out, stderr := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var res struct {
+			Calibration struct {
+				Parameters []struct {
+					Name  string
+					Value float64
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range res.Calibration.Parameters {
+			if p.Name == "intra_bw" {
+				return p.Value
+			}
+		}
+		t.Fatalf("%v: no intra_bw in %s", args, out)
+		return 0
+	}
+	if topo, hw := intra("-topo", file), intra("-hw", spec); !(topo > 28e9) || !(hw <= 24e9) {
+		t.Errorf("intra_bw with -topo %.4g B/s, with -hw %s %.4g; want above 28 GB/s and at most 24", topo, spec, hw)
+	}
+}
+
 // TestTopoMachine: topo prints first the machine predict takes from the
 // capture. topo/testdata/real/h100_hgx_8nic_sglang30401.txt has 8 GPUs,
 // every pair NV18, and each GPU PIX to its own NIC of eight; the article's server

@@ -63,6 +63,12 @@ func (f Fact) Guessed() bool { return f.Source == SourceAssumed || f.Source == "
 // Hint is the -hw setting that settles f ("nics=N").
 func (f Fact) Hint() string { return f.Key + "=" + hintValue(f.Key) }
 
+// NVLinkPairs ends the value of the fabric fact of a PCIe fabric whose
+// capture shows NVLink between some GPUs (bridged pairs): no Describe key
+// gives them, so only the capture (-topo) keeps PCIe's rate from bounding
+// the calibration (bridgeable).
+const NVLinkPairs = "NVLink pairs"
+
 // fact describes one fact: its name, Describe key, value and source.
 type fact struct {
 	name, key string
@@ -82,7 +88,12 @@ var facts = []fact{
 		}
 		return fmt.Sprint(h.hostGPUs)
 	}, func(s *Sources) *Source { return &s.HostGPUs }},
-	{"fabric", "fabric", func(h *Hardware) string { return h.Fabric.String() }, func(s *Sources) *Source { return &s.Fabric }},
+	{"fabric", "fabric", func(h *Hardware) string {
+		if h.nvlinkPairs {
+			return h.Fabric.String() + " with " + NVLinkPairs // no Describe key gives them (Spec)
+		}
+		return h.Fabric.String()
+	}, func(s *Sources) *Source { return &s.Fabric }},
 	{"nvlinks", "links", func(h *Hardware) string { return fmt.Sprint(h.links()) }, func(s *Sources) *Source { return &s.NVLinks }},
 	{"link_bw", "link-bw", func(h *Hardware) string {
 		if h.links() > 0 && h.GPU.NVLinkBW == 0 {
@@ -170,12 +181,17 @@ func (m *Machine) Facts() []Fact {
 // Spec returns the Describe spec, comma-separated KEY=VALUE pairs in Facts'
 // order, that sets the facts of h whose source is src: for the facts a
 // capture settles (SourceTopo), "fabric=nvswitch,links=18,nics=8,nic-path=PIX".
-// Facts that no Describe key sets (the GPU) are left out.
+// Facts that no Describe key sets (the GPU, a capture's NVLink pairs on a
+// PCIe fabric) are left out.
 func (h *Hardware) Spec(src Source) string {
 	var kvs []string
 	for _, f := range h.Facts() {
 		if f.Source == src && f.Key != "" && !(f.Key == "gpus" && !h.hostKnown()) { // a lower bound sets nothing
-			kvs = append(kvs, f.Key+"="+f.Value)
+			v := f.Value
+			if f.Key == "fabric" {
+				v = h.Fabric.String() // a capture's NVLink pairs have no key
+			}
+			kvs = append(kvs, f.Key+"="+v)
 		}
 	}
 	return strings.Join(kvs, ",")
