@@ -147,7 +147,7 @@ func addMachineFlags(fs *flag.FlagSet) machineFlags {
 	return machineFlags{
 		calibrate: fs.String("calibrate", "", "comma-separated nccl-tests logs of the machine to calibrate on, each FILE[:KEY=VALUE...] with KEY one of "+
 			keyList()+" (omit for NCCL's uncalibrated model)"),
-		gpu:  fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs' and is needed without -calibrate"),
+		gpu:  fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs', and names the GPU where they name none (predict without -calibrate needs it)"),
 		hw:   fs.String("hw", "", hwUsage()),
 		topo: fs.String("topo", "", "nvidia-smi topo -m capture of one node: NVLinks and NICs"),
 	}
@@ -298,8 +298,12 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	perNode = max(perNode, predict.HostGPUs(m.tables))
 	if !hw.GPU.Known && hw.Sources.LinkBW != predict.SourceUser && len(m.tables) == 0 {
 		// Calibrate says so in its notes where there are tables.
-		problems = append(problems, problem{Message: fmt.Sprintf("%s is not in commlab's catalog: it is taken as a PCIe card of compute capability 9.0 without NVLink; "+
-			"describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host is fabric=infinity)", hw.GPU.Name)})
+		what := hw.GPU.Name + " is not in commlab's catalog"
+		if hw.GPU.Name == predict.UnnamedGPU {
+			what = "the logs name no GPU (-gpu NAME names it)"
+		}
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: it is taken as a PCIe card of compute capability 9.0 without NVLink; "+
+			"describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host is fabric=infinity)", what)})
 	}
 	if err := hw.HostFits(perNode); err != nil {
 		return machine{}, flagErrorf("%v: give the run's GPUs a node, at most a host's", err)

@@ -539,7 +539,11 @@ func (m *Machine) beyondPCIe(oneNode bool) string {
 	pcie := fmt.Sprintf("the tables fit intra_bw at %s, %.1f times the PCIe Gen%d rate of the assumed PCIe fabric: %s's GPUs are joined by more than PCIe",
 		fit, r, h.GPU.PCIeGen, h.GPU.Name)
 	if !m.refs.runsRCCL() {
-		return pcie + ", by NVLink: give the hosts' nvidia-smi topo -m (-topo FILE), or describe them with -hw links=N,link-bw=RATE (fabric=nvswitch or fabric=mesh), or name the GPU with -gpu NAME if the catalog holds it"
+		hint := pcie + ", by NVLink: give the hosts' nvidia-smi topo -m (-topo FILE), or describe them with -hw links=N,link-bw=RATE (fabric=nvswitch or fabric=mesh)"
+		if !h.GPU.Known {
+			hint += ", or name the GPU with -gpu NAME if the catalog holds it"
+		}
+		return hint
 	}
 	links := max(HostGPUs(m.tables)-1, 1)
 	bw := m.x[parIntraBW] / (InfinityShare * float64(links))

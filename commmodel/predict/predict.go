@@ -256,30 +256,30 @@ func WhyNotNCCL(h Hardware, q Query) string {
 	case grouped(q.Collective):
 		return fmt.Sprintf("NCCL's tuning model has no %v (it runs as grouped sends)", q.Collective)
 	case !h.InNCCLTables():
-		return "NCCL's tuning tables " + h.notInNCCLTables()
+		return h.notInNCCLTables()
 	}
 	return ""
 }
 
-// notInNCCLTables says why NCCL's tuning tables do not hold h's links
-// (InNCCLTables), after "NCCL's tuning tables ".
+// notInNCCLTables says why NCCL's tuning tables do not time h
+// (InNCCLTables).
 func (h *Hardware) notInNCCLTables() string {
 	g, err := nccl.ParseGPU(h.GPU.Name)
 	switch {
 	case h.GPU.Name == UnnamedGPU:
-		return "do not hold a GPU the logs do not name"
+		return "NCCL's tuning tables do not hold a GPU the logs do not name"
 	case err != nil || !h.GPU.Known:
-		return fmt.Sprintf("do not hold %s, which commlab's catalog lacks", h.GPU.Name)
+		return fmt.Sprintf("NCCL's tuning tables do not hold %s, which commlab's catalog lacks", h.GPU.Name)
 	case g.ISA != "":
-		return fmt.Sprintf("hold NVIDIA's NVLink, not %s's Infinity Fabric", h.GPU.Name)
+		return fmt.Sprintf("NCCL's tuning tables hold NVIDIA's NVLink, not %s's Infinity Fabric", h.GPU.Name)
 	case h.Fabric != FabricNVSwitch && h.Fabric != FabricMesh:
 		src := string(h.Sources.Fabric)
 		if !h.given(h.Sources.Fabric) {
 			src = string(SourceAssumed)
 		}
-		return fmt.Sprintf("are used for NVLink hosts alone, and %s's GPUs are joined by %s (%s)", h.GPU.Name, h.Fabric, src)
+		return fmt.Sprintf("commlab takes NCCL's tuning model for NVLink hosts alone, and %s's GPUs are joined by %s (%s)", h.GPU.Name, h.Fabric, src)
 	}
-	return fmt.Sprintf("hold %s's links otherwise than the description gives them", h.GPU.Name)
+	return fmt.Sprintf("NCCL's tuning tables hold %s's links otherwise than the description gives them", h.GPU.Name)
 }
 
 // predictTable predicts t's own run at its sizes.
