@@ -426,6 +426,30 @@ var realLogs = []realLog{
 		{"", "sendrecv", commmodel.SendRecv, FromCheckColumn, 2, 2, "NVIDIA A40", 5, 256, 4096,
 			4096, 30.74, 0.13, 0, ""},
 	}},
+	// AMD's MI350X bring-up notes (mhilgema-amd/proj): 8 ranks on
+	// smci350-zts-gtu-e14-05, first of one process (-g 8, Pid 657053)
+	// whose block does not hold its command (the source lines name
+	// all_reduce_perf), then of 8 processes under the block's mpirun line
+	// naming all_reduce_perf. 31 rows 8 B..8 GiB each.
+	{"mi350x_1x8_g8_allreduce_ihc_smci350.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 1, "AMD Instinct MI350X", 31, 8, 8589934592,
+			1073741824, 5185.9, 362.34, 111.827, "yny"},
+	}},
+	{"mi350x_1x8_allreduce_mpirun_ihc_smci350.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 1, "AMD Instinct MI350X", 31, 8, 8589934592,
+			268435456, 1353.9, 346.97, 94.3116, "yny"},
+	}},
+	// ROCm/ROCm#5571: "Collective test starting: all_reduce_perf"; 2 ranks,
+	// on corona and bootes, each an AMD Radeon AI PRO R9700; 25 rows 8 B..128
+	// MiB, with NCCL_DMABUF_ENABLE=1 and with NCCL_NET_GDR_LEVEL=LOC.
+	{"r9700_2x1_allreduce_dmabuf_rocm5571.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 2, 2, "AMD Radeon AI PRO R9700", 25, 8, 134217728,
+			134217728, 12463, 10.77, 3.51213, "yyy"},
+	}},
+	{"r9700_2x1_allreduce_gdrloc_rocm5571.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 2, 2, "AMD Radeon AI PRO R9700", 25, 8, 134217728,
+			134217728, 12402, 10.82, 3.53671, "yyy"},
+	}},
 	// MI355X: two framed tests (all_reduce_perf, alltoall_perf), 8 ranks on
 	// GPU-6403, each trimmed by its author to its last 2 rows: no fit.
 	{"mi355x_1x8_allreduce_alltoall_trimmed.log", []realTest{
@@ -515,6 +539,8 @@ var misses = map[string]string{
 	"h100_1x8_g8_broadcast_voltagepark.log#0":                  "worst: one process driving 8 GPUs whose times jump out of order from 512 B up (16 KiB at 37.33 us against 8 KiB's 486.78, 8 MiB at 59.10 against 4 MiB's 275.81, 128 MiB at 630.55 against 64 MiB's 726.08); the fit sets 128 MiB aside (weight 0) and misses it by 101%",
 	"rtx5kpro_2x8_allreduce_late2025.log#0":                    "worst: the rows of 64 KiB to 1 MiB climb from 104.39 to 1261.54 us, slower than 2 MiB's 386.93 us (the PHB path's protocol switch), and the fit sets 32 KiB aside (weight 0), missing it by 41%",
 	"rtx6000d_2x8_allreduce_late2025.log#0":                    "worst: the rows of 64 KiB to 1 MiB climb from 91.81 to 1288.70 us, slower than 2 MiB's 396.23 us, as the 5K Pro's; the fit sets 128 KiB aside (weight 0) and misses it by 79%",
+	"mi350x_1x8_g8_allreduce_ihc_smci350.log#0":                "worst: one process driving 8 GPUs whose out-of-place times jump out of order at 64 MiB (1049.3 us against 128 MiB's 694.2), 256 MiB (1947.9 us, 1.5 times its in-place 1318.3) and 2 GiB (15948 us against 4 GiB's 20503, its in-place 10279); the fit sets 2 GiB aside (weight 0) and misses it by 35%",
+	"mi350x_1x8_allreduce_mpirun_ihc_smci350.log#0":            "worst: from 512 MiB up the run falls out of order (512 MiB at 5318.5 us, 1 GiB at 13592, 2 GiB at 23196, 4 GiB at 29266: 176.65, 138.25, 162.02 and 256.82 GB/s against 256 MiB's 346.97), as does 64 MiB (1488.9 us against 128 MiB's 721.5); the fit sets 1 GiB aside (weight 0) and misses it by 35%",
 	"v100_dgx2_five_tests_2019.log#4":                          "worst: from 64 MiB up the busbw alternates between 45-49 and 59-64 GB/s from one size to the next, a genuine oscillation of the log that one smooth regime cannot follow",
 }
 

@@ -150,12 +150,28 @@ var publicMachines = []publicMachine{
 		{"mi325x_4x8_allreduce_ring_aac11.log", predict.Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI325X", Algo: "ring"}},
 		{"mi325x_8x8_allreduce_ring_aac11.log", predict.Pins{Nodes: 8, PerNode: 8, GPU: "AMD Instinct MI325X", Algo: "ring"}},
 	}},
+	// AMD's MI350X bring-up notes: one host of 8, rccl-tests as one
+	// process driving the 8 (-g 8) and as 8 MPI processes; the Rank lines
+	// print the GPU and the shape.
+	{"mi350x-ihc-1x8", []publicLog{
+		{"mi350x_1x8_g8_allreduce_ihc_smci350.log", predict.Pins{}},
+		{"mi350x_1x8_allreduce_mpirun_ihc_smci350.log", predict.Pins{}},
+	}},
 	{"mi355x-oci-1x8", []publicLog{
 		{"mi355x_1x8_allreduce_alltoall_trimmed.log", predict.Pins{}},
 	}},
 	{"radeon-aion-1x8", []publicLog{
 		{"radeon_1x8_g8_allreduce_aion.log", predict.Pins{}},
 		{"radeon_1x8_g8_alltoall_aion.log", predict.Pins{}},
+	}},
+	// ROCm/ROCm#5571's two hosts of one Radeon AI PRO R9700 each, with
+	// NCCL_DMABUF_ENABLE=1 and with NCCL_NET_GDR_LEVEL=LOC: one machine, as
+	// the maintainer answered that the R9700 (gfx12) had no GPU Direct RDMA
+	// in that ROCm, so both ran the same path. The catalog does not know
+	// the GPU: the machine is what the tables print.
+	{"r9700-rocm5571-2x1", []publicLog{
+		{"r9700_2x1_allreduce_dmabuf_rocm5571.log", predict.Pins{}},
+		{"r9700_2x1_allreduce_gdrloc_rocm5571.log", predict.Pins{}},
 	}},
 	// The "5K Pro" and RTX 6000D hosts of jianxiongzhang/nccl_test (PCIe,
 	// NCCL_P2P_LEVEL=PHB, Spectrum-X plugin), AllReduce and AllToAll of the

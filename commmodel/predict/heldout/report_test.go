@@ -306,7 +306,17 @@ node and 350.24 to 350.84 across 2 to 8, as AMD's MI300X clusters move 315.69 on
 356.14 on two at 8 GiB, and the model takes a collective across nodes under RCCL to move
 `+"`RCCLNodesGain`"+` (1.11, those two ratios' geometric mean) times what one node moves over the links.
 OCI's 2 x 8 MI300X table, which no choice saw, is predicted from the GPU's name within 0.1% with
-it and 9.8% slow without it.
+it and 9.8% slow without it. AMD's MI350X bring-up host ran its AllReduce as one process driving
+the 8 GPUs (-g 8) and as 8 MPI processes: each predicted from the other, the -g 8 table is 11.4%
+off, the MPI one 17.2%, whose rows from 512 MiB up move 138 to 257 GB/s (1 GiB in 13592 us) where
+the -g 8 run moves 361 to 367 but at its own slow 2 GiB (235.65), and whose 64 MiB row takes 1488.9
+us, twice 128 MiB's. ROCm/ROCm#5571's two hosts of one Radeon AI PRO R9700 each move 10.77 and
+10.82 GB/s at 128 MiB, with and without NCCL_NET_GDR_LEVEL=LOC (no GPU Direct RDMA on that GPU
+yet, its maintainer says); each predicts the other 12.9% and 15.4% off, 22 to 33% fast from 16 MiB
+up, and the one-link baseline does better (11.6% and 12.6%): with the NICs assumed at 400 Gb/s
+(neither the catalog knows the GPU nor the issue the NIC) the fit takes nic_bw to 14.6 GB/s, faster
+than the Simple rows move, and LL128's efficiency down to 0.725 to meet the 1 to 8 MiB rows; given
+`+"`-hw nic-bw=100Gb/s`"+` it fits 10.9 GB/s and predicts 128 MiB in 12.4 ms, as measured.
 
 Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
 alone (`+"`predict.Untabled`"+`: NCCL's own model where its tables know the GPU's links, the model at its
