@@ -204,17 +204,9 @@ func writeTopoHardware(w io.Writer, out topoOut, gpu, file bool) {
 	if len(far) > 0 && len(far) < len(out.NICs) && len(out.GPUs) >= 2 {
 		fmt.Fprintf(w, "nics_per_node leaves out %s: no GPU's nearest NIC, and NCCL runs on each GPU's nearest\n", strings.Join(far, ", "))
 	}
-	pairs := slices.ContainsFunc(out.Hardware.Facts, func(f predict.Fact) bool {
-		return f.Name == "fabric" && strings.HasSuffix(f.Value, predict.NVLinkPairs)
-	})
-	switch {
-	case pairs && file:
-		fmt.Fprintf(w, "predict, diagnose, tune and plot take these with -topo %s; no -hw key gives its NVLink pairs, so -hw %s would hold the calibration to PCIe's rate\n", out.Source, out.HW)
-	case pairs:
-		fmt.Fprintf(w, "predict, diagnose, tune and plot take these from the capture saved to a file, with -topo FILE; no -hw key gives its NVLink pairs, so -hw %s would hold the calibration to PCIe's rate\n", out.HW)
-	case file:
+	if file {
 		fmt.Fprintf(w, "predict, diagnose, tune and plot take these with -topo %s, or as -hw %s\n", out.Source, out.HW)
-	default:
+	} else {
 		fmt.Fprintf(w, "predict, diagnose, tune and plot take these as -hw %s\n", out.HW)
 	}
 	if gpu {

@@ -189,23 +189,18 @@ func TestTopoProblems(t *testing.T) {
 }
 
 // TestTopoNVLinkPairs: Azure's NC96 A100 v4 capture joins GPU0-GPU1 and
-// GPU2-GPU3 by NV12 and the pairs by SYS: a PCIe fabric with NVLink pairs,
-// which no -hw key gives. topo says so and offers -topo alone, naming what
-// its -hw spec would lose; and predict calibrated on the VM's table takes its
-// 31 GB/s with -topo (as with nothing) but holds it to PCIe's 24 GB/s with
-// that spec.
+// GPU2-GPU3 by NV12 and the pairs by SYS: a PCIe fabric with NVLink pairs.
+// topo says so and gives its -hw spec with pairs=true; predict calibrated on
+// the VM's table takes its 31 GB/s alike with -topo and with that spec, and
+// holds it to PCIe's 24 GB/s without pairs=true.
 func TestTopoNVLinkPairs(t *testing.T) {
 	t.Parallel()
 	file := "../../topo/testdata/real/a100_80g_azure_nc96_4gpu_nv12_pairs_blog.txt"
+	const spec = "gpus=4,fabric=pcie,pairs=true,nvls=false"
 	code, out, stderr := runCLI("topo", file)
 	lines := strings.SplitN(out, "\n", 3)
-	if code != 0 || len(lines) < 2 || !strings.Contains(lines[0], "fabric pcie with NVLink pairs") ||
-		!strings.Contains(lines[1], "no -hw key gives its NVLink pairs") || strings.Contains(lines[1], "or as -hw") {
-		t.Fatalf("exit %d, %q, %s; want the pairs named and -topo alone offered", code, out, stderr)
-	}
-	const spec = "gpus=4,fabric=pcie,nvls=false"
-	if !strings.Contains(lines[1], "-hw "+spec+" would hold") {
-		t.Errorf("second line %q; want the -hw spec %s it would lose them in", lines[1], spec)
+	if code != 0 || len(lines) < 2 || !strings.Contains(lines[0], "fabric pcie, nvlink_pairs true,") || !strings.HasSuffix(lines[1], "-hw "+spec) {
+		t.Fatalf("exit %d, %q, %s; want the pairs named and -hw %s", code, out, stderr, spec)
 	}
 	log := "../../data/nccltests/testdata/real/a100_1x4_allreduce_topofile_azure_ncv4.log:nodes=1:per-node=4:gpu=NVIDIA A100 80GB PCIe"
 	intra := func(args ...string) float64 {
@@ -233,8 +228,9 @@ func TestTopoNVLinkPairs(t *testing.T) {
 		t.Fatalf("%v: no intra_bw in %s", args, out)
 		return 0
 	}
-	if topo, hw := intra("-topo", file), intra("-hw", spec); !(topo > 28e9) || !(hw <= 24e9) {
-		t.Errorf("intra_bw with -topo %.4g B/s, with -hw %s %.4g; want above 28 GB/s and at most 24", topo, spec, hw)
+	const without = "gpus=4,fabric=pcie,nvls=false"
+	if topo, hw, pcie := intra("-topo", file), intra("-hw", spec), intra("-hw", without); !(topo > 28e9) || hw != topo || !(pcie <= 24e9) {
+		t.Errorf("intra_bw with -topo %.4g B/s, -hw %s %.4g, -hw %s %.4g; want the first two alike above 28 GB/s and the last at most 24", topo, spec, hw, without, pcie)
 	}
 }
 

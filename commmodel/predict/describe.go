@@ -20,6 +20,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"gpu-bw", "one GPU's bandwidth to the others in the host, such as 450GB/s; sets link-bw from links"},
 	{"fabric", "how a host's GPUs reach each other: nvswitch, mesh (NVLinks between every pair, no switch: 4-GPU HGX boards), infinity (AMD Instinct) or pcie"},
 	{"switch", "true for NVSwitch (fabric=nvswitch), false for PCIe (fabric=pcie)"},
+	{"pairs", "true where NVLink bridges join a PCIe host's GPUs in pairs (nvidia-smi topo -m: NV# within a pair, a PCIe path between pairs): a GPU's bytes leave over its bridge as well as PCIe, so PCIe's rate bounds nothing; with fabric=pcie"},
 	{"nvls", "true for NVLink SHARP (NVSwitch, Hopper and later)"},
 	{"pcie", "the PCIe generation of the host link, 3 to 6, such as 5 (or gen5)"},
 	{"gpus", "GPUs per host, such as 8 where a run used 2 of a host's 8; a run on part of the host drives its share of the NICs and, on a mesh, of the links, and a host of 4 or fewer NVLink GPUs is a mesh without NVLS"},
@@ -120,6 +121,8 @@ func Describe(gpu, spec string) (Hardware, error) {
 		return Hardware{}, fmt.Errorf("predict: hardware fabric=%s: %s joins its GPUs by Infinity Fabric (fabric=infinity) or PCIe (fabric=pcie), not NVLink", h.Fabric, h.GPU.Name)
 	case h.GPU.ISA != "" && h.Domain > 0:
 		return Hardware{}, fmt.Errorf("predict: hardware domain=%d: an NVLink domain across hosts is NVIDIA's (GB200, GB300); %s's hosts meet over the network", h.Domain, h.GPU.Name)
+	case h.nvlinkPairs && h.Fabric != FabricPCIe:
+		return Hardware{}, fmt.Errorf("predict: hardware pairs=true: NVLink pairs are a PCIe host's, and %s's GPUs are joined by %s; give fabric=pcie,pairs=true or leave pairs out", h.GPU.Name, h.Fabric)
 	case h.GPU.ISA != "" && h.NVLS:
 		return Hardware{}, fmt.Errorf("predict: hardware nvls=true: NVLS is NVLink SHARP, of NVIDIA's NVSwitch; %s has none (nvls=false)", h.GPU.Name)
 	case h.links() == 0 && (h.Fabric == FabricNVSwitch || h.Fabric == FabricMesh) && (fabric || sw):
@@ -179,8 +182,8 @@ func (h *Hardware) assumedLinks() bool {
 
 // bridgeable reports that the GPUs' fabric is PCIe but NVLink bridges
 // may join some of them, or do: an assumed PCIe between cards that take a
-// bridge (GPU.BridgeLinks), or a capture's PCIe fabric that shows NVLink
-// between some GPUs (nvlinkPairs). A GPU's bytes then leave over its
+// bridge (GPU.BridgeLinks), or NVLink pairs that a capture shows or -hw
+// pairs=true gives (nvlinkPairs). A GPU's bytes then leave over its
 // bridge as well as PCIe, so PCIe's rate bounds nothing.
 func (h *Hardware) bridgeable() bool {
 	return h.Fabric == FabricPCIe && (h.nvlinkPairs || !h.given(h.Sources.Fabric) && h.GPU.BridgeLinks > 0)
@@ -245,6 +248,8 @@ func (h *Hardware) set(key, value string) error {
 		h.NVLS, err = flag()
 	case "collnet":
 		h.CollNet, err = flag()
+	case "pairs":
+		h.nvlinkPairs, err = flag()
 	case "pcie":
 		gen, e := strconv.Atoi(strings.TrimPrefix(strings.ToLower(value), "gen")) // "gen5" is 5
 		if e != nil || gen < 3 || gen > 6 {

@@ -109,6 +109,8 @@ func TestDescribeErrors(t *testing.T) {
 		{"links=0,fabric=nvswitch", "give links=N of at least 1, or fabric=pcie"},
 		{"pcie=7", "pcie=7: want 3, 4, 5 or 6"},
 		{"pcie=gen2", "pcie=gen2: want 3, 4, 5 or 6"},
+		{"pairs=true", "NVLink pairs are a PCIe host's, and H100 SXM's GPUs are joined by nvswitch"},
+		{"pairs=yes", "pairs=yes: want true or false"},
 	} {
 		if _, err := Describe("NVIDIA H100 80GB HBM3", c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want an error with %q", c.spec, err, c.want)
@@ -132,6 +134,11 @@ func TestDescribeErrors(t *testing.T) {
 	// assumed; pcie=gen5 is pcie=5.
 	if h, err := Describe("NVIDIA RTX 6000D", "cc=12.0,fabric=pcie,pcie=gen5"); err != nil || h.GPU.PCIeGen != 5 || h.assumedLinks() || h.Sources.LinkBW != SourceUser {
 		t.Errorf("RTX 6000D as a PCIe Gen5 card: %v, gen %d, links assumed %v; want gen 5, described", err, h.GPU.PCIeGen, h.assumedLinks())
+	}
+	// NVLink pairs on a PCIe host: the fact nvlink_pairs from the user, and
+	// PCIe's rate no bound (bridgeable).
+	if h, err := Describe("NVIDIA A100 80GB PCIe", "fabric=pcie,pairs=true"); err != nil || !h.bridgeable() || h.Spec(SourceUser) != "fabric=pcie,pairs=true" {
+		t.Errorf("A100 PCIe fabric=pcie,pairs=true: %v, bridgeable %v, spec %q; want bridged pairs given", err, h.bridgeable(), h.Spec(SourceUser))
 	}
 	if h, err := Describe("NVIDIA H100 80GB HBM3", "links=0"); err != nil || h.Fabric != FabricPCIe || h.NVLS {
 		t.Errorf("links=0: %v, fabric %v, NVLS %v; want a PCIe host without NVLS", err, h.Fabric, h.NVLS)

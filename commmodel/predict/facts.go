@@ -35,12 +35,13 @@ const (
 // Sources says where each fact of a Hardware came from; an empty Source
 // means assumed.
 type Sources struct {
-	GPU, HostGPUs, Fabric, NVLinks, LinkBW, NVLS, NICs, RunNICs, NICBW, NICPath, CollNet, CPU, Domain, Group, NetLatency Source
+	GPU, HostGPUs, Fabric, NVLinkPairs, NVLinks, LinkBW, NVLS, NICs, RunNICs, NICBW, NICPath, CollNet, CPU, Domain, Group, NetLatency Source
 }
 
 // A Fact is one fact of a machine's description, with its source.
 type Fact struct {
-	// Name is the fact's name: gpu, gpus_per_node, fabric, nvlinks, link_bw, nvls,
+	// Name is the fact's name: gpu, gpus_per_node, fabric, nvlink_pairs (where
+	// a PCIe fabric has them), nvlinks, link_bw, nvls,
 	// nics_per_node, nics_in_use (where a log shows it), nic_bw, nic_path,
 	// collnet, cpu, nvlink_domain, network_group, net_latency.
 	Name string `json:"name"`
@@ -63,12 +64,6 @@ func (f Fact) Guessed() bool { return f.Source == SourceAssumed || f.Source == "
 // Hint is the -hw setting that settles f ("nics=N").
 func (f Fact) Hint() string { return f.Key + "=" + hintValue(f.Key) }
 
-// NVLinkPairs ends the value of the fabric fact of a PCIe fabric whose
-// capture shows NVLink between some GPUs (bridged pairs): no Describe key
-// gives them, so only the capture (-topo) keeps PCIe's rate from bounding
-// the calibration (bridgeable).
-const NVLinkPairs = "NVLink pairs"
-
 // fact describes one fact: its name, Describe key, value and source.
 type fact struct {
 	name, key string
@@ -88,12 +83,13 @@ var facts = []fact{
 		}
 		return fmt.Sprint(h.hostGPUs)
 	}, func(s *Sources) *Source { return &s.HostGPUs }},
-	{"fabric", "fabric", func(h *Hardware) string {
-		if h.nvlinkPairs {
-			return h.Fabric.String() + " with " + NVLinkPairs // no Describe key gives them (Spec)
+	{"fabric", "fabric", func(h *Hardware) string { return h.Fabric.String() }, func(s *Sources) *Source { return &s.Fabric }},
+	{"nvlink_pairs", "pairs", func(h *Hardware) string {
+		if h.Fabric != FabricPCIe || !h.nvlinkPairs {
+			return "" // not listed
 		}
-		return h.Fabric.String()
-	}, func(s *Sources) *Source { return &s.Fabric }},
+		return "true"
+	}, func(s *Sources) *Source { return &s.NVLinkPairs }},
 	{"nvlinks", "links", func(h *Hardware) string { return fmt.Sprint(h.links()) }, func(s *Sources) *Source { return &s.NVLinks }},
 	{"link_bw", "link-bw", func(h *Hardware) string {
 		if h.links() > 0 && h.GPU.NVLinkBW == 0 {
@@ -181,17 +177,12 @@ func (m *Machine) Facts() []Fact {
 // Spec returns the Describe spec, comma-separated KEY=VALUE pairs in Facts'
 // order, that sets the facts of h whose source is src: for the facts a
 // capture settles (SourceTopo), "fabric=nvswitch,links=18,nics=8,nic-path=PIX".
-// Facts that no Describe key sets (the GPU, a capture's NVLink pairs on a
-// PCIe fabric) are left out.
+// Facts that no Describe key sets (the GPU) are left out.
 func (h *Hardware) Spec(src Source) string {
 	var kvs []string
 	for _, f := range h.Facts() {
 		if f.Source == src && f.Key != "" && !(f.Key == "gpus" && !h.hostKnown()) { // a lower bound sets nothing
-			v := f.Value
-			if f.Key == "fabric" {
-				v = h.Fabric.String() // a capture's NVLink pairs have no key
-			}
-			kvs = append(kvs, f.Key+"="+v)
+			kvs = append(kvs, f.Key+"="+f.Value)
 		}
 	}
 	return strings.Join(kvs, ",")

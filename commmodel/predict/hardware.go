@@ -85,10 +85,10 @@ type Hardware struct {
 	// the host holds at least: it bounds a mesh's links, but says nothing
 	// of how many GPUs share the host's NICs. 0 where nothing gives it.
 	hostGPUs int
-	// nvlinkPairs reports that a capture whose GPUs lack a uniform NVLink
-	// fabric (Fabric PCIe) shows NVLink between some of them: bridged
-	// pairs, which carry a share of a ring's bytes the PCIe fabric leaves
-	// out (bridgeable).
+	// nvlinkPairs reports that NVLink joins some GPUs of a PCIe fabric in
+	// pairs (a capture shows it, or -hw pairs=true): bridged pairs, which
+	// carry a share of a ring's bytes the PCIe fabric leaves out
+	// (bridgeable).
 	nvlinkPairs bool
 	// Sources says where each fact above came from.
 	Sources Sources

@@ -59,7 +59,12 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 		} else {
 			h.setFabric(topo.InferFabric(t))
 		}
-		h.nvlinkPairs = h.Fabric == FabricPCIe && anyNVLink(t)
+		switch pairs := h.Fabric == FabricPCIe && anyNVLink(t); {
+		case h.Sources.NVLinkPairs != SourceUser:
+			h.nvlinkPairs, h.Sources.NVLinkPairs = pairs, SourceTopo
+		case h.nvlinkPairs != pairs:
+			kept = append(kept, fmt.Sprintf("nvlink_pairs %v", pairs))
+		}
 	}
 	if len(t.NICs()) == 0 {
 		return kept
