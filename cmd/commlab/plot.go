@@ -288,12 +288,14 @@ func figureMarks(logs []plottedLog) (marks []figure.Mark, found int) {
 	return marks, len(order)
 }
 
-// model returns the machine's model: calibrated on its tables, or without
-// them predict.Uncalibrated, whose Expect is NCCL's own model where that
-// times the run, and a line that says which.
+// model returns the machine's model: calibrated on its tables, with a line
+// that says so, or without them predict.Uncalibrated, whose Expect is NCCL's
+// own model where that times the run, and no line: which model that is
+// depends on the query, and diagnose and plot name it for theirs
+// (untabledModel).
 func (mc machine) model() (*predict.Machine, string, error) {
 	if len(mc.tables) == 0 {
-		return predict.Uncalibrated(mc.hw), "uncalibrated: NCCL's tuning model where it times the run (commmodel/nccl), the model at its priors elsewhere (commmodel/predict)", nil
+		return predict.Uncalibrated(mc.hw), "", nil
 	}
 	m, err := predict.Calibrate(mc.hw, mc.tables, nil)
 	if err != nil {
