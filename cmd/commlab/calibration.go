@@ -314,7 +314,13 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %d GPUs, and the run %d a node: a capture of part of the host (a container's) or of another machine; the capture's fabric and NICs are taken for the whole host (-hw gpus=%d says it holds %d)",
 			*f.topo, g, perNode, perNode, perNode)})
 	}
-	hw, notes := hw.FromTables(m.tables, perNode)
+	// The GPUs a node of a studied table are its log's or assumed
+	// (studies), not the user's query.
+	query := perNode
+	if len(studied) > 0 {
+		query = 0
+	}
+	hw, notes := hw.FromTables(m.tables, query)
 	for _, n := range notes {
 		problems = append(problems, problem{Message: n})
 	}

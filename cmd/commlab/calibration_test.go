@@ -167,8 +167,9 @@ func TestPredictRowsOnly(t *testing.T) {
 }
 
 // TestPredictDescribedHardware: a GPU commlab does not know, the "NVIDIA
-// RTX 6000D" of a real nccl-tests log, is predicted with every fact
-// assumed and a warning that says how to describe it; an MI300X, which it
+// RTX 6000D" of a real nccl-tests log, is predicted with every fact but
+// its name (the user's) assumed and a warning that says how to describe
+// it; an MI300X, which it
 // knows, predicts as with its description given inline or from a file,
 // each fact's source the catalog's or the user's.
 func TestPredictDescribedHardware(t *testing.T) {
@@ -178,7 +179,7 @@ func TestPredictDescribedHardware(t *testing.T) {
 	unknown[2] = "NVIDIA RTX 6000D"
 	code, out, stderr := runCLI(unknown...)
 	if code != 0 || !strings.Contains(stderr, "not in commlab's catalog") || !strings.Contains(stderr, "-hw cc=") ||
-		!strings.Contains(out, "gpu NVIDIA RTX 6000D (assumed?)") {
+		!strings.Contains(out, "gpu NVIDIA RTX 6000D (hw)") {
 		t.Errorf("NVIDIA RTX 6000D without -hw: exit %d, stderr %q, output:\n%s", code, stderr, out)
 	}
 	code, known, stderr := runCLI(args...)

@@ -52,8 +52,8 @@ func hardwareOf(hw predict.Hardware, tables []predict.Table) hardwareOutput {
 // the logs ran RCCL.
 func gpuGuess(facts []predict.Fact, rccl bool) (guessOutput, bool) {
 	g, bw := factOf(facts, "gpu"), factOf(facts, "link_bw")
-	if !g.Guessed() || !bw.Guessed() || !factOf(facts, "fabric").Guessed() && bw.Value != "unknown" {
-		return guessOutput{}, false // described: -hw fabric, links or link-bw
+	if g.Source == predict.SourceCatalog || !bw.Guessed() || !factOf(facts, "fabric").Guessed() && bw.Value != "unknown" {
+		return guessOutput{}, false // known, or described: -hw fabric, links or link-bw
 	}
 	switch {
 	case g.Value == predict.UnnamedGPU:

@@ -69,7 +69,10 @@ func Describe(gpu, spec string) (Hardware, error) {
 	h, err := DefaultHardware(gpu)
 	if errors.Is(err, nccl.ErrUnknownGPU) {
 		h, err = Hardware{GPU: nccl.UnknownGPU(gpu)}, nil
-		h.Sources.GPU = SourceAssumed
+		h.Sources.GPU = SourceUser // the name the caller gave; its facts are assumed
+		if gpu == "" || gpu == UnnamedGPU {
+			h.Sources.GPU = SourceAssumed
+		}
 	}
 	if err != nil {
 		return Hardware{}, err
@@ -258,6 +261,7 @@ func (h *Hardware) set(key, value string) error {
 		h.GPU.PCIeGen = gen
 	case "gpus":
 		h.hostGPUs, err = count(1)
+		h.hostLeast = false
 	case "nics":
 		h.NICs, err = count(1)
 	case "nic-bw":

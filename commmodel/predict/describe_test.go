@@ -53,16 +53,54 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
+// TestGPUNameSource: a GPU the catalog lacks is known by the name its
+// tables give it, and the fact says whose the name is: the Rank lines'
+// "NVIDIA RTX 6000D" of a real log (log), the same name pinned by the user
+// (hw), no name at all (assumed). A GPU the catalog holds stays the
+// catalog's.
+func TestGPUNameSource(t *testing.T) {
+	const (
+		path = "../../data/nccltests/testdata/real/rtx6000d_2x8_allreduce_late2025.log"
+		rows = "../../data/nccltests/testdata/real/h200_2x8_allreduce_4nic_baremetal_nccltests380.log" // no Rank lines
+	)
+	for _, c := range []struct {
+		path string
+		pin  Pins
+		want Source
+	}{
+		{path, Pins{}, SourceLog},
+		{path, Pins{GPU: "NVIDIA RTX 6000D"}, SourceUser},
+		{path, Pins{GPU: "NVIDIA H100 80GB HBM3"}, SourceCatalog},
+		{rows, Pins{Nodes: 2, PerNode: 8}, SourceAssumed},
+	} {
+		tabs, _, err := ReadFile(c.path, func(int) Pins { return c.pin })
+		if err != nil || len(tabs) == 0 {
+			t.Fatalf("%+v: %d tables, %v", c.pin, len(tabs), err)
+		}
+		h, err := Describe(tabs[0].GPU, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, _ = h.FromTables(tabs, 0); h.Sources.GPU != c.want {
+			t.Errorf("gpu %s (pin %q): source %q, want %q", h.GPU.Name, c.pin.GPU, h.Sources.GPU, c.want)
+		}
+	}
+}
+
 // TestDescribeAMD describes an AMD Instinct MI300X host (seven Infinity
 // Fabric links of 64 GB/s a direction, AMD's data sheet), which the GPU
 // catalog also holds, and predicts an AllReduce on it, uncalibrated; the
 // "NVIDIA RTX 6000D" of a real nccl-tests log, which it does not hold, is
-// taken as nccl.UnknownGPU with every fact assumed.
+// taken as nccl.UnknownGPU with every fact assumed but its name, which the
+// caller gave; a GPU nobody named is assumed, name and all.
 func TestDescribeAMD(t *testing.T) {
 	const mi300x = "AMD Instinct MI300X"
 	unknown, err := Describe("NVIDIA RTX 6000D", "")
-	if err != nil || unknown.GPU.Known || unknown.Sources.GPU != SourceAssumed || unknown.Fabric != FabricPCIe || !unknown.assumedLinks() {
-		t.Errorf("undescribed NVIDIA RTX 6000D: %+v, %v; want an unknown PCIe GPU, assumed", unknown, err)
+	if err != nil || unknown.GPU.Known || unknown.Sources.GPU != SourceUser || unknown.Fabric != FabricPCIe || !unknown.assumedLinks() {
+		t.Errorf("undescribed NVIDIA RTX 6000D: %+v, %v; want an unknown PCIe GPU, assumed, of the caller's name", unknown, err)
+	}
+	if unnamed, err := Describe(UnnamedGPU, ""); err != nil || unnamed.Sources.GPU != SourceAssumed {
+		t.Errorf("unnamed GPU: source %q, %v; want assumed", unnamed.Sources.GPU, err)
 	}
 	h, err := Describe(mi300x, "cc=9.4,links=7,link-bw=64GB/s")
 	if err != nil {

@@ -346,8 +346,10 @@ func predictOn(m *Machine, h Hardware, q Query, sizes []float64) ([]Prediction, 
 // Slingshot, the rate is Slingshot's (withSlingshot). Where the tables' lines
 // disagree, the first table's stand, and a note says so. The GPUs a host
 // holds at least are the tables' (HostGPUs), with the source log where
-// their Rank lines show them (hostGPUsSource), where nothing gives the
-// host's.
+// their Rank lines show them and the user's where the user gave their
+// shape (hostGPUsSource), where nothing gives the host's. A GPU the
+// catalog lacks has the source of the name the tables give it
+// (Table.GPUFrom): its facts stay assumed.
 //
 // Where the lines name the EC2 instance the log ran on (aws-ofi-nccl's
 // platform line, Evidence.Platform) and the catalog holds it, its NICs
@@ -373,6 +375,11 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 			notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines give another %s than %s's; %s's is taken", table, fact, first, first))
 		}
 		return false
+	}
+	if !h.GPU.Known && len(tables) > 0 && h.GPU.Name == tables[0].GPU {
+		// A GPU the catalog lacks is known by the name the tables give it:
+		// their log's, or the user's pin.
+		h.Sources.GPU = from(tables[0].GPUFrom)
 	}
 	for i := range tables {
 		e, name := &tables[i].Evidence, tables[i].Name
@@ -571,8 +578,8 @@ func (h Hardware) withPlatform(tables []Table, weak func(Source) bool, notes []s
 		h.NetLatency, h.Sources.NetLatency = sys.NetLatency, SourceCatalog
 		took = append(took, fmt.Sprintf("net_latency %gx NCCL's", s.NetLatency))
 	}
-	if sys.Sources.HostGPUs == SourceCatalog && weak(h.Sources.HostGPUs) {
-		h.hostGPUs, h.Sources.HostGPUs = sys.hostGPUs, SourceCatalog
+	if sys.Sources.HostGPUs == SourceCatalog && (weak(h.Sources.HostGPUs) || !h.hostKnown()) {
+		h.hostGPUs, h.Sources.HostGPUs, h.hostLeast = sys.hostGPUs, SourceCatalog, false
 		took = append(took, fmt.Sprintf("gpus_per_node %d", s.PerHost))
 	}
 	if sys.Sources.Fabric == SourceCatalog && weak(h.Sources.Fabric) {

@@ -83,8 +83,13 @@ type Hardware struct {
 	// is the most GPUs a host of some run holds (ForHosts: a table's or the
 	// query's GPUs a node, the Rank lines' device indices, HostGPUs), which
 	// the host holds at least: it bounds a mesh's links, but says nothing
-	// of how many GPUs share the host's NICs. 0 where nothing gives it.
+	// of how many GPUs share the host's NICs (hostLeast). 0 where nothing
+	// gives it.
 	hostGPUs int
+	// hostLeast reports that hostGPUs is that lower bound (atLeast), whatever
+	// its source: the log's Rank lines, the user's pins or query, or an
+	// assumption.
+	hostLeast bool
 	// nvlinkPairs reports that NVLink joins some GPUs of a PCIe fabric in
 	// pairs (a capture shows it, or -hw pairs=true): bridged pairs, which
 	// carry a share of a ring's bytes the PCIe fabric leaves out
@@ -231,13 +236,7 @@ func (h *Hardware) nicBW() float64 {
 
 // hostKnown reports that hostGPUs is the host's GPUs, as the catalog, a
 // capture or the user gives them, not a lower bound from the runs.
-func (h *Hardware) hostKnown() bool {
-	switch h.Sources.HostGPUs {
-	case SourceCatalog, SourceTopo, SourceUser:
-		return true
-	}
-	return false
-}
+func (h *Hardware) hostKnown() bool { return h.hostGPUs > 0 && !h.hostLeast }
 
 // PerHost returns the GPUs of one host where the catalog, a capture or the
 // user gives them (the fact gpus_per_node), else 0.
@@ -249,14 +248,15 @@ func (h *Hardware) PerHost() int {
 }
 
 // atLeast returns h with a host of at least n GPUs, as the runs of source
-// src show, where the host's GPUs are not known. A bound that a log shows
-// replaces the same bound assumed.
+// src show (a log's Rank lines, the user's pins or query), where the host's
+// GPUs are not known. A bound that a log or the user gives replaces the
+// same bound assumed.
 func (h Hardware) atLeast(n int, src Source) Hardware {
 	if h.hostKnown() {
 		return h
 	}
-	if n > h.hostGPUs || n > 0 && n == h.hostGPUs && h.Sources.HostGPUs == SourceAssumed && src != SourceAssumed {
-		h.hostGPUs, h.Sources.HostGPUs = n, src
+	if n > h.hostGPUs || n > 0 && n == h.hostGPUs && !h.given(h.Sources.HostGPUs) && h.given(src) {
+		h.hostGPUs, h.Sources.HostGPUs, h.hostLeast = n, src, true
 	}
 	return h
 }

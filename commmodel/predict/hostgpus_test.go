@@ -86,7 +86,8 @@ func TestHostGPUsKISTI(t *testing.T) {
 // blade holds 4 (catalog). A capture of 4 GPUs (nv4_4gpu...: GPU0 to GPU3)
 // gives 4 (topo), and a user's gpus=8 stands against it, which SetTopology
 // says. Without runs or a host, the fact is the run's (assumed), and a
-// query of 8 GPUs a node makes it at least 8 (assumed).
+// query of 8 GPUs a node makes it at least 8 (hw): the user's run. A table
+// of no Rank lines whose shape the user pinned gives it as the user's too.
 func TestHostGPUsSources(t *testing.T) {
 	alps := firstTable(t, "../../data/nccltests/testdata/real/gh200_2x4_allreduce_slingshot_alps.log")
 	for spec, want := range map[string]string{"": "at least 4 (log)", "system=hpe-ex254n-gh200": "4 (catalog)"} {
@@ -100,9 +101,11 @@ func TestHostGPUsSources(t *testing.T) {
 		}
 	}
 	// Azure's AKS log over IPoIB prints no Rank lines: its 2 x 8 shape is
-	// the predicted run's, so the hosts' 8 GPUs are assumed, not read.
-	aks, _, err := ReadFile("../../data/nccltests/testdata/real/a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log",
-		func(int) Pins { return Pins{Hosts: []Comm{{Nodes: 2, PerNode: 8}}} })
+	// the predicted run's, so the hosts' 8 GPUs are assumed, not read, until
+	// the user's own run of 8 GPUs a node bounds them, or the user pins the
+	// table's shape.
+	const aksLog = "../../data/nccltests/testdata/real/a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log"
+	aks, _, err := ReadFile(aksLog, func(int) Pins { return Pins{Hosts: []Comm{{Nodes: 2, PerNode: 8}}} })
 	if err != nil || len(aks) != 1 {
 		t.Fatalf("AKS: %d tables, %v", len(aks), err)
 	}
@@ -110,8 +113,17 @@ func TestHostGPUsSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h, _ := a100.FromTables(aks, 8); hostFact(&h) != "at least 8 (assumed)" {
-		t.Errorf("AKS without Rank lines: gpus_per_node %s, want at least 8 (assumed)", hostFact(&h))
+	for perHost, want := range map[int]string{0: "at least 8 (assumed)", 8: "at least 8 (hw)"} {
+		if h, _ := a100.FromTables(aks, perHost); hostFact(&h) != want {
+			t.Errorf("AKS without Rank lines, a run of %d GPUs a node: gpus_per_node %s, want %s", perHost, hostFact(&h), want)
+		}
+	}
+	pinned, _, err := ReadFile(aksLog, func(int) Pins { return Pins{PerNode: 8} })
+	if err != nil || len(pinned) != 1 {
+		t.Fatalf("AKS per-node=8: %d tables, %v", len(pinned), err)
+	}
+	if h, _ := a100.FromTables(pinned, 0); hostFact(&h) != "at least 8 (hw)" {
+		t.Errorf("AKS with per-node=8: gpus_per_node %s, want at least 8 (hw)", hostFact(&h))
 	}
 
 	capture, _, err := topo.ParseFile("../../topo/testdata/real/nv4_4gpu_empty_cpu_affinity_slurm.txt")

@@ -169,6 +169,7 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
 			// The log does not place the ranks on hosts: take the prediction's.
 			pin.PerNode = g
 			tab, err := pin.tableOf(t)
+			tab.ShapeFrom = SourceAssumed
 			gpus := fmt.Sprintf("%d GPUs", g)
 			if g == 1 {
 				gpus = "1 GPU"
@@ -247,9 +248,12 @@ func noGPUName(t *nccltests.Test) string {
 // tableOf builds the table of t with the pins; a table whose node count
 // neither its log nor the pins give is an error.
 func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
-	tab := Table{GPU: t.System, Nodes: t.Nodes, Layout: layoutOf(t), Evidence: t.Evidence}
+	tab := Table{GPU: t.System, Nodes: t.Nodes, Layout: layoutOf(t), Evidence: t.Evidence, GPUFrom: SourceLog, ShapeFrom: SourceLog}
 	readEvidence(&tab, &t.Evidence)
 	pin.apply(&tab)
+	if pin.Nodes > 0 || pin.PerNode > 0 || pin.Ranks > 0 {
+		tab.ShapeFrom = SourceUser
+	}
 	name := t.Collective.String()
 	switch {
 	case pin.Collective != "":
@@ -287,10 +291,10 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 		return tab, fmt.Errorf("%s: node count unknown (%s): the table is left out; %s (FILE:test=K:KEY=VALUE for one test)", tab.Collective, noHosts(t), give)
 	}
 	if tab.GPU == "" {
-		tab.GPU = pin.SystemGPU
+		tab.GPU, tab.GPUFrom = pin.SystemGPU, SourceUser
 	}
 	if tab.GPU == "" {
-		tab.GPU = UnnamedGPU // an unknown GPU, its facts assumed; TablesOf warns
+		tab.GPU, tab.GPUFrom = UnnamedGPU, SourceAssumed // an unknown GPU, its facts assumed; TablesOf warns
 	}
 	tab.PerNode = pin.PerNode
 	if tab.PerNode > 0 && t.Ranks > 0 && pin.Ranks == 0 && tab.Nodes*tab.PerNode != t.Ranks {
@@ -386,7 +390,7 @@ func (p Pins) apply(tab *Table) {
 	tab.Layout = p.Layout.over(tab.Layout)
 	tab.Graphs = max(tab.Graphs, 0)
 	if p.GPU != "" {
-		tab.GPU = p.GPU
+		tab.GPU, tab.GPUFrom = p.GPU, SourceUser
 	}
 	if p.Nodes > 0 {
 		tab.Nodes = p.Nodes

@@ -305,9 +305,11 @@ func (m *Machine) fitError(tables []Table) float64 {
 
 // hostGPUsSource is the source of n, the tables' HostGPUs: the log where
 // a table's Rank lines place every rank of a run of n GPUs a node or name
-// a device of index n−1, else assumed (a shape the user or the predicted
-// run gave a log of no Rank lines).
+// a device of index n−1, else the user where a table of n GPUs a node has
+// its shape from the user (Table.ShapeFrom), else assumed (the predicted
+// run's hosts taken for a log of no Rank lines).
 func hostGPUsSource(tables []Table, n int) Source {
+	src := SourceAssumed
 	for i := range tables {
 		t := &tables[i]
 		if t.PerNode == n && len(t.Evidence.Devices) >= t.Ranks() {
@@ -318,8 +320,11 @@ func hostGPUsSource(tables []Table, n int) Source {
 				return SourceLog
 			}
 		}
+		if t.PerNode == n && from(t.ShapeFrom) == SourceUser {
+			src = SourceUser
+		}
 	}
-	return SourceAssumed
+	return src
 }
 
 // FromTables returns h with what the tables say of the machine, for runs
@@ -332,8 +337,9 @@ func hostGPUsSource(tables []Table, n int) Source {
 // user to check.
 func (h Hardware) FromTables(tables []Table, perHost int) (Hardware, []string) {
 	tablesHost := HostGPUs(tables)
-	perHost = max(perHost, tablesHost)
 	hw, notes := h.WithEvidence(tables)
+	hw = hw.atLeast(perHost, SourceUser) // the runs the caller predicts
+	perHost = max(perHost, tablesHost)
 	host := hw.ForHosts(perHost)
 	switch {
 	case host.Fabric != hw.Fabric && hw.Sources.Fabric == SourceLog:

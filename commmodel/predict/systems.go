@@ -39,7 +39,7 @@ func (h *Hardware) setSystem(name string) error {
 		h.NVLinks, h.Sources.NVLinks = s.PairLinks*(s.PerHost-1), SourceCatalog
 	}
 	h.Domain, h.Sources.Domain = s.Domain, SourceCatalog // 0: the system's NVLink domain is one host
-	h.System, h.hostGPUs, h.Sources.HostGPUs = s.Name, s.PerHost, SourceCatalog
+	h.System, h.hostGPUs, h.Sources.HostGPUs, h.hostLeast = s.Name, s.PerHost, SourceCatalog, false
 	if s.NICs > 0 {
 		h.NICs, h.Sources.NICs = s.NICs, SourceCatalog
 	}
@@ -174,7 +174,7 @@ func (s Source) evidence() bool {
 // container's capture may show part of its host.
 func (h Hardware) HostFits(perHost int) error {
 	host := h.hostGPUs
-	if host == 0 || h.Domain > host || perHost <= host {
+	if !h.hostKnown() || h.Domain > host || perHost <= host {
 		return nil
 	}
 	switch {

@@ -64,6 +64,22 @@ type Table struct {
 	// Rank lines and NCCL's NCCL_DEBUG=INFO lines (Hardware.WithEvidence
 	// takes the NICs and NVLS from them).
 	Evidence nccltests.Evidence
+	// GPUFrom and ShapeFrom say where GPU and the shape (Nodes, PerNode)
+	// came from, for the machine's facts: SourceLog where the log printed
+	// them, SourceUser where the user pinned them (Pins), SourceAssumed
+	// where neither did (UnnamedGPU; the predicted run's hosts taken for
+	// a log that does not place its ranks, Pins.Hosts). TablesOf sets
+	// them; a Table built in code leaves them "", the caller's own
+	// (SourceUser).
+	GPUFrom, ShapeFrom Source
+}
+
+// from returns s, or SourceUser for a Table built in code ("").
+func from(s Source) Source {
+	if s == "" {
+		return SourceUser
+	}
+	return s
 }
 
 // Ranks returns Nodes·PerNode.

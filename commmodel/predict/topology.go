@@ -46,8 +46,8 @@ import (
 func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 	if n := len(t.GPUs()); n >= 2 {
 		switch {
-		case h.Sources.HostGPUs != SourceUser:
-			h.hostGPUs, h.Sources.HostGPUs = n, SourceTopo
+		case !h.hostKnown() || h.Sources.HostGPUs != SourceUser:
+			h.hostGPUs, h.Sources.HostGPUs, h.hostLeast = n, SourceTopo, false
 		case h.hostGPUs != n:
 			kept = append(kept, fmt.Sprintf("gpus_per_node %d", n))
 		}
