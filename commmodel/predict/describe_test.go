@@ -661,3 +661,48 @@ func TestHardwareOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// TestRCCLNetLatency: on the MI300- and MI350-series platforms the
+// network's latency is RCCL's, whose tuning table for those hosts
+// (ROCm/rccl src/graph/tuning.cc, tuning_model_5) puts a Tree/LL step
+// across nodes at 10.5 µs: rcclNetLatency times NCCL's own figure. NVIDIA
+// GPUs keep NCCL's. From the GPU's name, the public 2 x 8 MI355X
+// AllReduce over Pollara NICs (its 8 B row: 41.16 µs) is nearer with
+// RCCL's figure than with NCCL's.
+func TestRCCLNetLatency(t *testing.T) {
+	c := nccl.DefaultConstants(nccl.Latest)
+	if got := rcclNetLatency * c.HWLatency[nccl.HWNet][nccl.AlgoTree][nccl.LL]; math.Abs(got-10.5) > 1e-9 {
+		t.Errorf("RCCL's Tree/LL network step: %g µs, want 10.5", got)
+	}
+	for gpu, want := range map[string]float64{"AMD Instinct MI300X": rcclNetLatency, "AMD Instinct MI355X": rcclNetLatency, "NVIDIA H100 80GB HBM3": 1} {
+		h, err := DefaultHardware(gpu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := h.netLatency(); got != want || h.given(h.Sources.NetLatency) {
+			t.Errorf("%s: net latency %g (%q), want %g, assumed", gpu, got, h.Sources.NetLatency, want)
+		}
+	}
+	tab := firstTable(t, "../../data/nccltests/testdata/real/mi355x_2x8_allreduce_pollara_roce.log")
+	measured := tab.Points[0]
+	if measured.Size != 8 || measured.Time != 41.16e-6 {
+		t.Fatalf("the 8 B row: %+v", measured)
+	}
+	h, err := DefaultHardware("AMD Instinct MI355X") // as the source lines name it; its Rank lines do not
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := Query{Collective: tab.Collective, Ranks: tab.Ranks(), PerNode: tab.PerNode}
+	miss := map[float64]float64{}
+	for _, k := range []float64{1, rcclNetLatency} {
+		h.NetLatency = k
+		p, err := Uncalibrated(h).Predict(q, []float64{8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		miss[k] = math.Abs(math.Log(p[0].Time / measured.Time))
+	}
+	if miss[rcclNetLatency] >= miss[1] {
+		t.Errorf("8 B on 2 x 8 MI355X: RCCL's figure misses by %.2f (log), NCCL's by %.2f", miss[rcclNetLatency], miss[1])
+	}
+}

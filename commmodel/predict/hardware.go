@@ -187,6 +187,9 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 			// kin): a run on fewer of them drives only their links
 			// (runLinks).
 			h.hostGPUs, h.Sources.HostGPUs = 8, SourceCatalog
+			// RCCL times their network steps by its own table, not
+			// NCCL's: assumed, as nothing measured the cluster's network.
+			h.NetLatency = rcclNetLatency
 		}
 		if g.ISA == "gfx90a" {
 			// MI250X and MI250 come as OAM modules of two GCDs, four to a
@@ -216,6 +219,15 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	}
 	return h, nil
 }
+
+// rcclNetLatency is the network's latency per step that RCCL's tuner
+// takes on the 8-module platforms of the MI300 and MI350 series, as a
+// multiple of NCCL's: the Tree/LL step, which NCCL's model runs across
+// nodes at small sizes, of RCCL's tuning model 5 (10.5 µs, ROCm/rccl
+// src/graph/tuning.cc tuning_model_5, which src/graph/rome_models.cc
+// gives these 8-GPU hosts of 7 links a module) over NCCL's (5.0 µs,
+// nccl.DefaultConstants).
+const rcclNetLatency = 10.5 / 5.0
 
 // netLatency is NetLatency, 1 where it is 0.
 func (h *Hardware) netLatency() float64 {

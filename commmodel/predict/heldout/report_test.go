@@ -305,7 +305,7 @@ one model choice was made on them: RCCL's Ring moves 319.08 GB/s of bus bandwidt
 node and 350.24 to 350.84 across 2 to 8, as AMD's MI300X clusters move 315.69 on one node and
 356.14 on two at 8 GiB, and the model takes a collective across nodes under RCCL to move
 `+"`RCCLNodesGain`"+` (1.11, those two ratios' geometric mean) times what one node moves over the links.
-OCI's 2 x 8 MI300X table, which no choice saw, is predicted from the GPU's name within 0.1% with
+OCI's 2 x 8 MI300X table, which no choice saw, is predicted from the GPU's name within 0.2% with
 it and 9.8% slow without it. AMD's MI350X bring-up host ran its AllReduce as one process driving
 the 8 GPUs (-g 8) and as 8 MPI processes: each predicted from the other, the -g 8 table is 11.4%
 off, the MPI one 17.2%, whose rows from 512 MiB up move 138 to 257 GB/s (1 GiB in 13592 us) where
