@@ -594,13 +594,19 @@ func TestTuneTablesExclusion(t *testing.T) {
 
 // TestTuneCalibrationNotes: tune says what predict says of its calibration:
 // the MI300X log's 1 x 8 test prints no version (its 2 x 8 test prints RCCL
-// 2.22.3), and the tuner assumed for it is named on standard error.
+// 2.22.3), and the tuner assumed for it is named on standard error, with
+// the other test's release and the key that pins it; pinned, the note goes.
 func TestTuneCalibrationNotes(t *testing.T) {
 	t.Parallel()
-	code, _, stderr := runCLI("tune", "-calibrate", "../../data/nccltests/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log",
-		"-comms", "2x8", "-o", filepath.Join(t.TempDir(), "r.conf"))
-	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("mi300x_1x8_2x8_allreduce_rccltests.log#0: RCCL version unknown; its tuner is taken as NCCL %v's", nccl.Latest)) {
-		t.Errorf("exit %d, stderr %q; want the unknown version named", code, stderr)
+	const log = "../../data/nccltests/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log"
+	code, _, stderr := runCLI("tune", "-calibrate", log, "-comms", "2x8", "-o", filepath.Join(t.TempDir(), "r.conf"))
+	want := fmt.Sprintf("mi300x_1x8_2x8_allreduce_rccltests.log#0: RCCL version unknown; its tuner is taken as NCCL %v's (%s#1 ran 2.22.3: if this run did too, give its file version=2.22.3, FILE:test=K:version=2.22.3 for one test)", nccl.Latest, log)
+	if code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want the unknown version named: %s", code, stderr, want)
+	}
+	code, _, stderr = runCLI("tune", "-calibrate", log+":test=0:version=2.22.3,"+log+":test=1", "-comms", "2x8", "-o", filepath.Join(t.TempDir(), "p.conf"))
+	if code != 0 || strings.Contains(stderr, "version unknown") {
+		t.Errorf("test=0:version=2.22.3: exit %d, stderr %q; want no unknown version", code, stderr)
 	}
 }
 

@@ -589,11 +589,17 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		// Another table's release is not taken for it (a file may hold the
+		// runs of two clusters), but named, with the key that pins it.
+		other := ""
+		if k := slices.IndexFunc(tables, func(u Table) bool { return u.Version != (nccl.Version{}) }); rn.versionGuess && k >= 0 {
+			other = fmt.Sprintf(" (%s ran %v: if this run did too, give its file version=%[2]v, FILE:test=K:version=%[2]v for one test)", tables[k].Name, tables[k].Version)
+		}
 		switch {
 		case rn.versionGuess && m.refs.runsRCCL():
-			notes = append(notes, fmt.Sprintf("%s: RCCL version unknown; its tuner is taken as NCCL %v's", t.Name, rn.version))
+			notes = append(notes, fmt.Sprintf("%s: RCCL version unknown; its tuner is taken as NCCL %v's%s", t.Name, rn.version, other))
 		case rn.versionGuess:
-			notes = append(notes, fmt.Sprintf("%s: NCCL version unknown; NCCL %v's tuner is assumed", t.Name, rn.version))
+			notes = append(notes, fmt.Sprintf("%s: NCCL version unknown; NCCL %v's tuner is assumed%s", t.Name, rn.version, other))
 		case rn.versionClamp:
 			notes = append(notes, fmt.Sprintf("%s: NCCL %v is outside the releases the tuner model follows (%v to %v); NCCL %v's is used",
 				t.Name, t.Version, nccl.Oldest, nccl.Latest, rn.version))
