@@ -737,6 +737,20 @@ var noRankLines = []struct {
 	{"mi325x_2x8_allreduce_ring_aac11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 3, 4294967296, 23192, 347.23, ""},
 	{"mi325x_4x8_allreduce_ring_aac11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 32, 3, 4294967296, 23904, 348.12, ""},
 	{"mi325x_8x8_allreduce_ring_aac11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 64, 3, 4294967296, 24572, 344.13, ""},
+	// OCI's MI355X Pollara guide (oracle-quickstart/oci-gpu-quickstarts):
+	// AllReduce and AllToAll on 1, 2 and 4 nodes, each block cut to its 8
+	// and 16 GiB rows, no header or Rank lines. The source lines name the
+	// binary (the blocks' "Collective test concluded" lines; the one-node
+	// AllToAll's heading); busbw/algbw 407.79/233.02 = 2·7/8 gives 8 ranks,
+	// 368.78/196.68 = 2·15/16 16 and 370.24/191.09 = 2·31/32 32; the
+	// AllToAll's count is size/(4 B·n): 268435456, 134217728 and 67108864
+	// at 8 GiB give 8, 16 and 32.
+	{"mi355x_1x8_allreduce_pollara_oci.log", "all_reduce_perf", commmodel.AllReduce, FromName, 8, 2, 8589934592, 36863, 407.79, ""},
+	{"mi355x_1x8_alltoall_pollara_oci.log", "alltoall_perf", commmodel.AllToAll, FromName, 8, 2, 8589934592, 20839, 360.67, ""},
+	{"mi355x_2x8_allreduce_pollara_oci.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 2, 8589934592, 43674, 368.78, ""},
+	{"mi355x_2x8_alltoall_pollara_oci.log", "alltoall_perf", commmodel.AllToAll, FromName, 16, 2, 8589934592, 92988, 86.60, ""},
+	{"mi355x_4x8_allreduce_pollara_oci.log", "all_reduce_perf", commmodel.AllReduce, FromName, 32, 2, 8589934592, 44952, 370.24, ""},
+	{"mi355x_4x8_alltoall_pollara_oci.log", "alltoall_perf", commmodel.AllToAll, FromName, 32, 2, 8589934592, 165769, 50.20, ""},
 }
 
 const h100Bridge = "h100_pcie_nvlink_bridge_1x2_nccl1161.log"

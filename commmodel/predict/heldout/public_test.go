@@ -160,6 +160,17 @@ var publicMachines = []publicMachine{
 	{"mi355x-oci-1x8", []publicLog{
 		{"mi355x_1x8_allreduce_alltoall_trimmed.log", predict.Pins{}},
 	}},
+	// OCI's MI355X shape with Pollara 400 NICs: AllReduce and AllToAll on
+	// 1, 2 and 4 nodes, each cut to its 8 and 16 GiB rows with no header
+	// or Rank lines; the page names the GPU and its headings the nodes.
+	{"mi355x-oci-pollara", []publicLog{
+		{"mi355x_1x8_allreduce_pollara_oci.log", predict.Pins{Nodes: 1, PerNode: 8, GPU: "AMD Instinct MI355X"}},
+		{"mi355x_1x8_alltoall_pollara_oci.log", predict.Pins{Nodes: 1, PerNode: 8, GPU: "AMD Instinct MI355X"}},
+		{"mi355x_2x8_allreduce_pollara_oci.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "AMD Instinct MI355X"}},
+		{"mi355x_2x8_alltoall_pollara_oci.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "AMD Instinct MI355X"}},
+		{"mi355x_4x8_allreduce_pollara_oci.log", predict.Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI355X"}},
+		{"mi355x_4x8_alltoall_pollara_oci.log", predict.Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI355X"}},
+	}},
 	{"radeon-aion-1x8", []publicLog{
 		{"radeon_1x8_g8_allreduce_aion.log", predict.Pins{}},
 		{"radeon_1x8_g8_alltoall_aion.log", predict.Pins{}},

@@ -317,6 +317,12 @@ up, and the one-link baseline does better (11.6% and 12.6%): with the NICs assum
 (neither the catalog knows the GPU nor the issue the NIC) the fit takes nic_bw to 14.6 GB/s, faster
 than the Simple rows move, and LL128's efficiency down to 0.725 to meet the 1 to 8 MiB rows; given
 `+"`-hw nic-bw=100Gb/s`"+` it fits 10.9 GB/s and predicts 128 MiB in 12.4 ms, as measured.
+OCI's MI355X shape with Pollara 400 NICs (its guide keeps the 8 and 16 GiB rows of each run) goes
+the other way: its AllReduce moves 407.79 GB/s of bus bandwidth at 8 GiB on one node and 368.78 and
+370.24 on 2 and 4 (0.90 times, near its 8 NICs' 400 GB/s a node), so each one-node table, predicted
+from the five others, is 12.0% (AllReduce) and 11.6% (AllToAll) slow, no better than the one-link
+baseline (11.9% and 7.8%); its AllToAlls across 2 and 4 nodes (86.60 and 50.20 GB/s) are 1.7% and
+16.2% off, the 4-node one predicted fast, where the one-link baseline is 77% and 86% off.
 
 Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
 alone (`+"`predict.Untabled`"+`: NCCL's own model where its tables know the GPU's links, the model at its
