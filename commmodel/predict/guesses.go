@@ -379,7 +379,7 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 	if !h.GPU.Known && len(tables) > 0 && h.GPU.Name == tables[0].GPU {
 		// A GPU the catalog lacks is known by the name the tables give it:
 		// their log's, or the user's pin.
-		h.Sources.GPU = from(tables[0].GPUFrom)
+		h.Sources.GPU = tables[0].GPUFrom.orUser()
 	}
 	for i := range tables {
 		e, name := &tables[i].Evidence, tables[i].Name

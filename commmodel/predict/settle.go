@@ -320,7 +320,7 @@ func hostGPUsSource(tables []Table, n int) Source {
 				return SourceLog
 			}
 		}
-		if t.PerNode == n && from(t.ShapeFrom) == SourceUser {
+		if t.PerNode == n && t.ShapeFrom.orUser() == SourceUser {
 			src = SourceUser
 		}
 	}

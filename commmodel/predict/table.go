@@ -74,8 +74,9 @@ type Table struct {
 	GPUFrom, ShapeFrom Source
 }
 
-// from returns s, or SourceUser for a Table built in code ("").
-func from(s Source) Source {
+// orUser returns s, or SourceUser for "": a Table built in code has its
+// GPU and shape from its caller.
+func (s Source) orUser() Source {
 	if s == "" {
 		return SourceUser
 	}
