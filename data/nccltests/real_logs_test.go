@@ -751,6 +751,16 @@ var noRankLines = []struct {
 	{"mi355x_2x8_alltoall_pollara_oci.log", "alltoall_perf", commmodel.AllToAll, FromName, 16, 2, 8589934592, 92988, 86.60, ""},
 	{"mi355x_4x8_allreduce_pollara_oci.log", "all_reduce_perf", commmodel.AllReduce, FromName, 32, 2, 8589934592, 44952, 370.24, ""},
 	{"mi355x_4x8_alltoall_pollara_oci.log", "alltoall_perf", commmodel.AllToAll, FromName, 32, 2, 8589934592, 165769, 50.20, ""},
+	// Google's cluster-toolkit GKE guides: an AllGather of 2 A3 Mega, 2 A3
+	// High and 2 A3 Ultra nodes, no header or Rank lines (the High one's
+	// first line shown is an NCCL INFO line). The Mega and Ultra source
+	// lines name all_gather_perf (the manifest's BENCHMARK=, the jobset's
+	// command); the High one's script names no binary, so its file name
+	// settles AllGather. Counts of size/(4 B·16) and busbw/algbw 15/16 give
+	// 16 ranks; the Mega table starts with five 0-byte rows.
+	{"h100_2x8_allgather_gke_a3mega_clustertoolkit.log", "all_gather_perf", commmodel.AllGather, FromName, 16, 31, 33554432, 290.54, 108.27, ""},
+	{"h100_2x8_allgather_gke_a3high_tcpx.log", "", commmodel.AllGather, FromFileName, 16, 10, 33554432, 1116.5, 28.18, ""},
+	{"h200_2x8_allgather_gke_a3ultra_dws.log", "all_gather_perf", commmodel.AllGather, FromName, 16, 24, 33554432, 184.2, 170.80, ""},
 }
 
 const h100Bridge = "h100_pcie_nvlink_bridge_1x2_nccl1161.log"

@@ -248,6 +248,15 @@ var publicSingles = []publicLog{
 	{"a40_2x1_sendrecv_nccltests214.log", predict.Pins{}},
 	{"gh200_2x1_allreduce_wrong_rows_nccltests369.log", predict.Pins{}},
 	{"h100_2x8_allreduce_gcp_a3mega.log", predict.Pins{}},
+	// cluster-toolkit's GKE guides print the rows alone: AllGathers of 2
+	// nodes (their manifests' default) of the a3-megagpu-8g, a3-highgpu-8g
+	// and a3-ultragpu-8g shapes, whose GPUs the catalog gives
+	// (presets.Systems); the pages name the H100s of the first two, and the
+	// A3 Ultra machine type of the third. The Mega table is another
+	// cluster's than the A3 Mega AllReduce above, so not one machine with it.
+	{"h100_2x8_allgather_gke_a3mega_clustertoolkit.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "H100 80GB HBM3"}},
+	{"h100_2x8_allgather_gke_a3high_tcpx.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "H100 80GB HBM3"}},
+	{"h200_2x8_allgather_gke_a3ultra_dws.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "H200"}},
 	{"h100_pcie_nvlink_bridge_1x2_nccl1161.log", predict.Pins{GPU: "NVIDIA H100 PCIe"}},
 	{"h100nvl_2x2_allreduce_slingshot_nccl2441.log", predict.Pins{}},
 	{"h200_2x8_allreduce_nebius_runai.log", predict.Pins{}},
