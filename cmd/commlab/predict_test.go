@@ -1034,3 +1034,23 @@ func TestPredictTopoAgainstSystem(t *testing.T) {
 		t.Errorf("A800 capture with system=dgx-a100,links=12: exit %d, %s%s; want the system's 12 NVLinks", code, out, stderr)
 	}
 }
+
+// TestPredictRCCLNoPAT: RCCL runs no PAT by default (2.21.5 has none;
+// later releases need NCCL_PAT_ENABLE=1), so an AllGather of MI300X ranks
+// of one GPU a node, calibrated on their log, runs none at 1 MiB, where
+// NCCL's model gives H100s of one GPU a node PAT; nor does the aion logs'
+// AMD GPU, which the catalog lacks and their rccl-tests header makes AMD's.
+func TestPredictRCCLNoPAT(t *testing.T) {
+	t.Parallel()
+	query := []string{"-collective", "allgather", "-p", "4", "-per-node", "1", "-size", "1MiB"}
+	code, out, stderr := runCLI(append([]string{"predict", "-gpu", "NVIDIA H100 80GB HBM3"}, query...)...)
+	if code != 0 || !strings.Contains(out, "PAT") {
+		t.Fatalf("H100: exit %d, %s\n%s; want PAT, which the AMD runs below leave out", code, stderr, out)
+	}
+	for _, log := range []string{"mi300x_1x8_2x8_allreduce_rccltests.log", "radeon_1x8_g8_allreduce_aion.log"} {
+		code, out, stderr := runCLI(append([]string{"predict", "-calibrate", realLog(log)}, query...)...)
+		if code != 0 || strings.Contains(out, "PAT") || !strings.Contains(out, "Ring") {
+			t.Errorf("%s: exit %d, %s\n%s; want Ring, not PAT", log, code, stderr, out)
+		}
+	}
+}

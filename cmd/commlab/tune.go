@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -234,14 +235,21 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		if m, err = predict.Calibrate(mc.hw, mc.tables, nil); err != nil {
 			return err
 		}
-		// What predict says of the calibration (a version assumed, a
-		// parameter the tables leave to its prior), tune says too.
-		var notes []problem
-		for _, n := range m.Notes {
-			notes = append(notes, problem{Message: n})
-		}
-		writeProblems(stderr, notes)
 	}
+	if m.RunsRCCL() && req.check == "" {
+		// RCCL runs a plugin's channel count as given (src/enqueue.cc,
+		// getTunerInfo: "We only honor nChannels decision when user sets
+		// the nChannels by tuner plugin"), and its own counts and choices
+		// are not NCCL's: rules of NCCL's model would pin both.
+		return errors.New(rcclNoRules)
+	}
+	// What predict says of the calibration (a version assumed, a parameter
+	// the tables leave to its prior), tune says too.
+	var notes []problem
+	for _, n := range m.Notes {
+		notes = append(notes, problem{Message: n})
+	}
+	writeProblems(stderr, notes)
 	// The newest release the tables ran, as they printed it (the model
 	// may follow a nearer tuner, versionOf).
 	var ran nccl.Version
@@ -250,11 +258,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			ran = t.Version
 		}
 	}
-	if ran != (nccl.Version{}) && m.RunsRCCL() {
-		// RCCL's releases follow NCCL's numbers, and its tuner plugins
-		// are its own to check.
-		fmt.Fprintf(stderr, "commlab tune: the tables ran RCCL %v: the rules follow NCCL's example tuner plugin's format; check that your RCCL build loads such a plugin (NCCL_TUNER_PLUGIN) before relying on them\n", ran)
-	} else if ran != (nccl.Version{}) && ran.Before(nccl.TunerPluginFrom) {
+	if ran != (nccl.Version{}) && ran.Before(nccl.TunerPluginFrom) {
 		fmt.Fprintf(stderr, "commlab tune: the tables ran NCCL %v, and the example tuner plugin needs NCCL %v or later: "+
 			"the plugin of NCCL 2.27.5 to 2.29.7 crashes on the first call a rule matches (NVIDIA/nccl#1974) unless patched (docs/tune.md)\n",
 			ran, nccl.TunerPluginFrom)
@@ -264,7 +268,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if req.check != "" {
-		return checkTuneFile(req.check, comms, stdout)
+		return checkTuneFile(req.check, comms, m.RunsRCCL(), stdout)
 	}
 	rules, choices, err := m.TunerPlan(req.collectives, req.comms, req.layout, req.sizes)
 	if err != nil {
@@ -299,10 +303,18 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// rcclNoRules is why tune writes no rules for a machine that runs RCCL.
+const rcclNoRules = "the GPUs are AMD's, and RCCL runs the job: RCCL runs each call a rule takes on the rule's channel count, " +
+	"and the rules would carry NCCL's model's channels and choices, not RCCL's (RCCL 2.26.6 runs 112 channels on one node of 8 MI350-series GPUs, " +
+	"its release notes say, and picks protocols by tables of its own): tune writes no rules for RCCL; predict and diagnose model the machine, " +
+	"and tune -check reads a rules file you wrote"
+
 // checkTuneFile runs "commlab tune -check FILE": it writes each problem
 // of the file (nccl.CheckTunerRules) on stdout, and fails when one
-// changes what the job runs.
-func checkTuneFile(path string, comms []nccl.TunerComm, stdout io.Writer) error {
+// changes what the job runs. Under RCCL (rccl), which runs a rule's
+// channel count as written, a first line says that the channels the check
+// knows are NCCL's.
+func checkTuneFile(path string, comms []nccl.TunerComm, rccl bool, stdout io.Writer) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -311,6 +323,9 @@ func checkTuneFile(path string, comms []nccl.TunerComm, stdout io.Writer) error 
 	probs, err := nccl.CheckTunerRules(f, path, comms)
 	if err != nil {
 		return err
+	}
+	if rccl {
+		fmt.Fprintf(stdout, "%s: the GPUs are AMD's: RCCL runs each call a rule takes on the rule's channel count, which this check does not judge against RCCL's own (its NCCL_DEBUG=INFO lines print them)\n", path)
 	}
 	if n := writeTunerProblems(stdout, path, probs); n > 0 {
 		return fmt.Errorf("%s: %s: a job that loads it runs otherwise than the file says", path, plural(n, "problem", "problems"))
@@ -507,9 +522,6 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 			set = append(set, "NCCL_PROTO="+ex.Proto)
 		}
 		c = append(c, "Every calibration table ran with "+strings.Join(set, " and ")+", which the job is taken to set too: no rule names what it leaves out, which NCCL would not run.")
-	}
-	if m.RunsRCCL() {
-		c = append(c, "The GPUs are AMD's: RCCL runs the job, with protocol tables of its own (rcclUpdateCollectiveProtocol) that these rules, NCCL's model's choices in NCCL's plugin format, do not follow; check that your RCCL loads the plugin before relying on them.")
 	}
 	var assumed []string
 	for _, f := range m.Facts() {
