@@ -20,7 +20,7 @@ type Settings struct {
 	// around its prior; 0 means ln 3 (a factor of 3). intra_bw's is at
 	// most ln 2: NVLink is the GPU board's, the network the cluster's.
 	// inter_step_latency's is at least NetworkSlower: public networks'
-	// latency lies up to 24 times NCCL's figure.
+	// latency lies up to 16 times the prior's figure.
 	PriorWidth float64
 	// Noise is the scale of the relative error of one table's points; 0
 	// means 0.1. It sets how far the data outweighs the prior: a table's

@@ -128,6 +128,8 @@ func Describe(gpu, spec string) (Hardware, error) {
 		return Hardware{}, fmt.Errorf("predict: hardware pairs=true: NVLink pairs are a PCIe host's, and %s's GPUs are joined by %s; give fabric=pcie,pairs=true or leave pairs out", h.GPU.Name, h.Fabric)
 	case h.GPU.ISA != "" && h.NVLS:
 		return Hardware{}, fmt.Errorf("predict: hardware nvls=true: NVLS is NVLink SHARP, of NVIDIA's NVSwitch; %s has none (nvls=false)", h.GPU.Name)
+	case h.links() == 0 && h.Fabric == FabricInfinity:
+		return Hardware{}, fmt.Errorf("predict: hardware fabric=infinity without links: give links=N, a GPU's Infinity Fabric links to the others of its host (7 on an MI300- or MI350-series platform), and link-bw=RATE, one link's a direction, or fabric=pcie")
 	case h.links() == 0 && (h.Fabric == FabricNVSwitch || h.Fabric == FabricMesh) && (fabric || sw):
 		return Hardware{}, fmt.Errorf("predict: hardware fabric=%s without NVLinks: give links=N of at least 1, or fabric=pcie", h.Fabric)
 	case h.links() == 0 && h.Fabric.oneHop() && !fabric && !sw:

@@ -165,6 +165,10 @@ func TestDescribeErrors(t *testing.T) {
 			t.Errorf("MI300X %q: %v, want an error with %q", c.spec, err, c.want)
 		}
 	}
+	// An AMD GPU the catalog lacks, on Infinity Fabric without its links.
+	if _, err := Describe("AMD Instinct MI308X", "fabric=infinity"); err == nil || !strings.Contains(err.Error(), "fabric=infinity without links: give links=N") {
+		t.Errorf("MI308X fabric=infinity: %v, want the links asked for", err)
+	}
 	if h, err := Describe("AMD Instinct MI300X", "fabric=pcie"); err != nil || h.Fabric != FabricPCIe {
 		t.Errorf("MI300X fabric=pcie: %v, fabric %v; want PCIe", err, h.Fabric)
 	}
@@ -665,8 +669,8 @@ func TestHardwareOutOfRange(t *testing.T) {
 // TestRCCLNetLatency: on the MI300- and MI350-series platforms the
 // network's latency is RCCL's, whose tuning table for those hosts
 // (ROCm/rccl src/graph/tuning.cc, tuning_model_5) puts a Tree/LL step
-// across nodes at 10.5 µs: rcclNetLatency times NCCL's own figure. NVIDIA
-// GPUs keep NCCL's. From the GPU's name, the public 2 x 8 MI355X
+// across nodes at 10.5 µs: rcclNetLatency times NCCL's own figure, alike
+// for a host of such links described with -hw. NVIDIA GPUs keep NCCL's. From the GPU's name, the public 2 x 8 MI355X
 // AllReduce over Pollara NICs (its 8 B row: 41.16 µs) is nearer with
 // RCCL's figure than with NCCL's.
 func TestRCCLNetLatency(t *testing.T) {
@@ -682,6 +686,15 @@ func TestRCCLNetLatency(t *testing.T) {
 		if got := h.netLatency(); got != want || h.given(h.Sources.NetLatency) {
 			t.Errorf("%s: net latency %g (%q), want %g, assumed", gpu, got, h.Sources.NetLatency, want)
 		}
+	}
+	// An AMD GPU the catalog lacks, described as such a host, is one: it
+	// runs RCCL, at RCCL's figure.
+	described, err := Describe("AMD Instinct MI308X", "cc=9.4,fabric=infinity,links=7,link-bw=64GB/s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := Uncalibrated(described); described.netLatency() != rcclNetLatency || !m.RunsRCCL() {
+		t.Errorf("MI308X described: net latency %g, RCCL %v; want %g, RCCL", described.netLatency(), m.RunsRCCL(), rcclNetLatency)
 	}
 	tab := firstTable(t, "../../data/nccltests/testdata/real/mi355x_2x8_allreduce_pollara_roce.log")
 	measured := tab.Points[0]

@@ -181,9 +181,9 @@
 //
 // with Huber's ρ, σ = 0.1 and w = ln 3 (ln 2 for intra_bw: NVLink is the
 // GPU board's, alike on every machine, the network the cluster's; and
-// NetworkSlower, 1.93, for inter_step_latency: public networks' latency
-// lies as far about NCCL's figure, up to 24 times it on EFA, GCP's TCPXO
-// and RCCL over RoCE; Settings), by Levenberg-Marquardt, from the priors and from the priors
+// NetworkSlower, 1.73, for inter_step_latency: public networks' latency
+// lies as far about the prior, up to 16 times it on EFA, GCP's TCPXO and
+// RCCL over RoCE; Settings), by Levenberg-Marquardt, from the priors and from the priors
 // with either bandwidth at a quarter of its prior, keeping the lowest
 // objective: a table of several nodes slower than the priors fits as slow
 // NVLink or as a slow network, and a fit from the priors alone stops at

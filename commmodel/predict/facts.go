@@ -128,10 +128,10 @@ var facts = []fact{
 	{"nvlink_domain", "domain", func(h *Hardware) string { return fmt.Sprint(h.Domain) }, func(s *Sources) *Source { return &s.Domain }},
 	{"network_group", "group", func(h *Hardware) string { return fmt.Sprint(h.Group) }, func(s *Sources) *Source { return &s.Group }},
 	{"net_latency", "net-lat", func(h *Hardware) string {
-		if h.NetLatency == 0 {
+		if h.netLatency() == 1 {
 			return "NCCL's"
 		}
-		return units.FormatNumber(h.NetLatency) + "x NCCL's"
+		return units.FormatNumber(h.netLatency()) + "x NCCL's"
 	}, func(s *Sources) *Source { return &s.NetLatency }},
 }
 

@@ -248,8 +248,8 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 		alts = append(alts, alternative{[]string{"nvls"}, "false", a})
 	}
 	if acrossNodes && !h.given(h.Sources.NetLatency) {
-		// Public networks' latency lies up to some 24 times NCCL's figure
-		// (EFA, GCP's TCPXO): the slow side of their spread.
+		// Public networks' latency lies up to some 16 times the prior's
+		// figure (EFA, GCP's TCPXO): the slow side of their spread.
 		a := h
 		a.NetLatency = math.Round(math.Exp(NetworkSlower))
 		alts = append(alts, alternative{[]string{"net-lat"}, fmt.Sprintf("%gx NCCL's", a.NetLatency), a})

@@ -680,7 +680,7 @@ func TestGuessesNetworkTogether(t *testing.T) {
 
 // TestGuessNetLatency: across nodes, the network's latency assumed at
 // NCCL's figure is a guess that moves a small call's time (public networks
-// lie up to 24 times it, NetworkSlower's slow side), settled by -hw
+// lie up to 16 times it, NetworkSlower's slow side), settled by -hw
 // net-lat=K; given, or within a node, it is none.
 func TestGuessNetLatency(t *testing.T) {
 	h, err := Describe("NVIDIA H100 80GB HBM3", "")

@@ -187,9 +187,6 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 			// kin): a run on fewer of them drives only their links
 			// (runLinks).
 			h.hostGPUs, h.Sources.HostGPUs = 8, SourceCatalog
-			// RCCL times their network steps by its own table, not
-			// NCCL's: assumed, as nothing measured the cluster's network.
-			h.NetLatency = rcclNetLatency
 		}
 		if g.ISA == "gfx90a" {
 			// MI250X and MI250 come as OAM modules of two GCDs, four to a
@@ -229,10 +226,16 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 // nccl.DefaultConstants).
 const rcclNetLatency = 10.5 / 5.0
 
-// netLatency is NetLatency, 1 where it is 0.
+// netLatency is NetLatency, or where it is 0 the figure of the library
+// that runs the host: RCCL's (rcclNetLatency) on an Infinity Fabric host
+// of 7 links a GPU, the catalog's or one described so, NCCL's (1)
+// elsewhere.
 func (h *Hardware) netLatency() float64 {
-	if h.NetLatency > 0 {
+	switch {
+	case h.NetLatency > 0:
 		return h.NetLatency
+	case h.Fabric == FabricInfinity && h.links() == 7:
+		return rcclNetLatency
 	}
 	return 1
 }

@@ -66,7 +66,7 @@ var params = [numParams]param{
 		prior: func(*Machine) float64 { return 1 },
 		uses:  func(t *term) bool { return t.lat[1] > 0 }},
 	// The network's latency differs from NCCL's figure by as much as public
-	// networks spread about it (NetworkSlower, up to 24 times on EFA, GCP's
+	// networks spread about it (NetworkSlower, up to 16 times on EFA, GCP's
 	// TCPXO and RCCL over RoCE): its prior is that wide, so that a table
 	// across nodes fits such a network's latency.
 	parInter: {name: "inter_step_latency", unit: "s",

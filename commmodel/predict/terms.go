@@ -382,10 +382,11 @@ const maxReferences = 512
 const p2pEnqueue = 0.108
 
 // runsRCCL reports that the machine runs RCCL, AMD's NCCL: its GPU is AMD's
-// (GPU.ISA), or the catalog lacks the GPU and the calibration tables say
-// they ran RCCL.
+// (GPU.ISA, or an Infinity Fabric described for a GPU the catalog lacks),
+// or the catalog lacks the GPU and the calibration tables say they ran
+// RCCL.
 func (r *references) runsRCCL() bool {
-	return r.hw.GPU.ISA != "" || r.rccl && !r.hw.GPU.Known
+	return r.hw.GPU.ISA != "" || r.hw.Fabric == FabricInfinity || r.rccl && !r.hw.GPU.Known
 }
 
 // termOf builds the term of one call of size bytes of r.
