@@ -105,6 +105,9 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	mc.studies(t)
+	if !testSet && len(files[0].tests) == 0 {
+		mc.problems = append(mc.problems, otherTests(pos[0], tables, t)...)
+	}
 	if p := t.Evidence.TunerPlugin; p.Known() {
 		mc.problems = append(mc.problems, problem{Message: fmt.Sprintf("%s: NCCL ran the tuner plugin %s (line %d): where a finding says what NCCL ran or would run, it is NCCL's tuning model's choice, not the plugin's",
 			t.Name, p.Value, p.Line)})

@@ -360,3 +360,43 @@ func TestDiagnoseAlgoHintRuns(t *testing.T) {
 		t.Errorf("diagnose -proto ll64: exit %d, want 2 (usage): %s", code, stderr)
 	}
 }
+
+// TestOtherTests: AMD's MI300X log holds a 1 x 8 test and a 2 x 8 one, the
+// trimmed MI355X log an AllReduce and an AllToAll. diagnose and plot take
+// the first without -test, and say what the other ran and the -test that
+// takes it; with -test, or LOG:test=, they say nothing of it.
+func TestOtherTests(t *testing.T) {
+	t.Parallel()
+	mi300x, mi355x := realLog("mi300x_1x8_2x8_allreduce_rccltests.log"), realLog("mi355x_1x8_allreduce_alltoall_trimmed.log")
+	code, _, stderr := runCLI("diagnose", mi300x)
+	if code != 0 || !strings.Contains(stderr, "the log holds 2 tests the model predicts: this is test 0, allreduce on 1 x 8; -test 1 is allreduce on 2 x 8") {
+		t.Errorf("diagnose: exit %d, stderr %q; want the 2 x 8 test named", code, stderr)
+	}
+	for _, args := range [][]string{{"diagnose", "-test", "1", mi300x}, {"diagnose", mi300x + ":test=1"}} {
+		if code, _, stderr := runCLI(args...); code != 0 || strings.Contains(stderr, "holds 2 tests") {
+			t.Errorf("%v: exit %d, stderr %q; want no note of the other test", args, code, stderr)
+		}
+	}
+	code, _, stderr = runCLI("plot", mi355x, "-o", filepath.Join(t.TempDir(), "p.svg"))
+	if code != 0 || !strings.Contains(stderr, "this is test 0, allreduce on 1 x 8; -test 1 is alltoall on 1 x 8") {
+		t.Errorf("plot: exit %d, stderr %q; want the AllToAll test named", code, stderr)
+	}
+}
+
+// TestPlotMixedGPUs: one model draws every log of plot, so logs of an
+// MI300X and an MI350X, or of an MI300X and a GPU no Rank line names, are
+// refused as predict refuses them, with the flag that says they are one
+// machine's.
+func TestPlotMixedGPUs(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "p.svg")
+	for _, logs := range [][2]string{
+		{realLog("mi300x_1x8_allreduce_rocmblogs.log"), realLog("mi350x_1x8_allreduce_mpirun_ihc_smci350.log")},
+		{realLog("mi355x_2x8_allreduce_pollara_roce.log"), realLog("mi300x_1x8_2x8_allreduce_rccltests.log")},
+	} {
+		code, _, stderr := runCLI("plot", logs[0], logs[1], "-o", out)
+		if code != 1 || !strings.Contains(stderr, "tables of different machines") || !strings.Contains(stderr, "-gpu ") {
+			t.Errorf("%v: exit %d, stderr %q; want them refused, -gpu named", logs, code, stderr)
+		}
+	}
+}

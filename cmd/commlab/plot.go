@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"flag"
 	"fmt"
 	"image/color"
 	"io"
@@ -29,8 +30,9 @@ type plotRequest struct {
 	logs []calibrationFile
 	// machine are the flags that describe the machine.
 	machine machineFlags
-	// test is -test: which test of each log.
-	test int
+	// test is -test: which test of each log; testSet says -test was given.
+	test    int
+	testSet bool
 	// out is -o, a name ending in one of figure.SaveFormats.
 	out string
 	// dpi is -dpi, the PNG's resolution.
@@ -77,6 +79,7 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 		return plotRequest{}, err
 	}
 	req := plotRequest{machine: machine, test: *test, out: *out, dpi: *dpi}
+	fs.Visit(func(f *flag.Flag) { req.testSet = req.testSet || f.Name == "test" })
 	for _, l := range []struct {
 		flag, value string
 		to          *vg.Length
@@ -173,17 +176,30 @@ func (req plotRequest) build() (*plotted, error) {
 		if err != nil {
 			return nil, err
 		}
-		t, err := tableOfTest(tables, problems, f.path, req.test, "-test ")
+		// LOG:test=K names the test as -test K does.
+		test := req.test
+		if len(f.tests) == 1 && !req.testSet {
+			test = f.tests[0]
+		}
+		t, err := tableOfTest(tables, problems, f.path, test, "-test ")
 		if err != nil {
 			return nil, err
 		}
 		pl.problems = append(pl.problems, problems...)
+		if !req.testSet && len(f.tests) == 0 {
+			pl.problems = append(pl.problems, otherTests(f.path, tables, t)...)
+		}
 		pl.logs = append(pl.logs, plottedLog{table: t})
 	}
 	req.machine.machineOf(pl.logs[0].table) // the machine is the first log's
 	plotted := make([]predict.Table, len(pl.logs))
 	for i := range pl.logs {
 		plotted[i] = pl.logs[i].table
+	}
+	// One model draws every log: they must be one machine's, as predict's
+	// calibration tables must.
+	if err := sameMachine(plotted); err != nil {
+		return nil, err
 	}
 	// The plotted logs' hosts are the machine's, as diagnose's are.
 	mc, err := req.machine.load(predict.Pins{}, predict.HostGPUs(plotted), plotted...)
@@ -444,6 +460,25 @@ func tableOfTest(tables []predict.Table, problems []problem, path string, test i
 			flag, test, path, test, flag, strings.Join(testsOf(tables), ", "))
 	}
 	return tables[k], nil
+}
+
+// otherTests says, where a log holds more tests the model predicts than
+// t, the one a command took for want of -test, what each other one ran and
+// the -test that takes it.
+func otherTests(path string, tables []predict.Table, t predict.Table) []problem {
+	if len(tables) < 2 {
+		return nil
+	}
+	ran := func(u predict.Table) string { return fmt.Sprintf("%v on %d x %d", u.Collective, u.Nodes, u.PerNode) }
+	test := func(u predict.Table) string { return u.Name[strings.LastIndex(u.Name, "#")+1:] }
+	var others []string
+	for _, u := range tables {
+		if u.Name != t.Name {
+			others = append(others, fmt.Sprintf("-test %s is %s", test(u), ran(u)))
+		}
+	}
+	return []problem{{File: path, Message: fmt.Sprintf("the log holds %d tests the model predicts: this is test %s, %s; %s",
+		len(tables), test(t), ran(t), strings.Join(others, ", "))}}
 }
 
 // testsOf returns the test numbers of tables, from their names ("a.log#2").

@@ -473,7 +473,9 @@ func guessAdvice(gs []Guess) string {
 // hostHint asks, for a table of several nodes slower than the model in
 // its latency or network term, for the host facts the model assumed and
 // NCCL reads: where the NICs sit (beyond PXN NCCL runs no LL128 across
-// nodes) and an AMD CPU (twice Intel's per-step network overhead).
+// nodes; on an AMD host, which has no nvidia-smi, by its PCIe tree) and an
+// AMD CPU (twice Intel's per-step network overhead) where it assumed
+// another.
 func (m *Machine) hostHint(f Finding, t Table) (string, bool) {
 	h := &m.Hardware
 	if f.Kind != KindSlower || t.Nodes < 2 || f.Term != TermLatency && f.Term != TermNetwork {
@@ -482,10 +484,17 @@ func (m *Machine) hostHint(f Finding, t Table) (string, bool) {
 	var took, ask []string
 	if !h.given(h.Sources.NICPath) {
 		took = append(took, "the NICs to be next to the GPUs")
-		ask = append(ask, "nvidia-smi topo -m shows NODE, PHB or SYS between a GPU and its NIC (-hw nic-path=phb: NCCL then runs no LL128 across nodes)")
+		topology := "nvidia-smi topo -m shows NODE, PHB or SYS between a GPU and its NIC"
+		if m.refs.runsRCCL() {
+			topology = "the PCIe tree (lspci -tv) puts a GPU and its NIC under different switches or CPUs"
+		}
+		ask = append(ask, topology+" (-hw nic-path=phb: NCCL then runs no LL128 across nodes)")
 	}
-	if !h.given(h.Sources.CPU) {
-		took = append(took, "the CPU to be x86 Intel")
+	if amd := cpus[1]; !h.given(h.Sources.CPU) && h.CPU != amd.cpu {
+		// An AMD CPU, which an MI250X host is assumed to have, would make
+		// the model slower: NCCL's per-step network overhead is twice
+		// Intel's there (getNetOverhead).
+		took = append(took, "the CPU to be "+cpuOf(h.CPU).name)
 		ask = append(ask, "the hosts have AMD CPUs (-hw cpu=amd: NCCL's per-step network overhead is twice Intel's)")
 	}
 	if len(ask) == 0 {

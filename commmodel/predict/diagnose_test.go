@@ -687,3 +687,35 @@ func TestDiagnoseUnreadEnv(t *testing.T) {
 		t.Errorf("advice naming the environment %q; want one line naming NCCL_IB_QPS_PER_CONNECTION=64 alone", named)
 	}
 }
+
+// TestHostHintAMD: rccl#1490's 4 x 8 MI250X AllGather runs slower than the
+// model across nodes; the hint names only what the model assumed of the
+// hosts that could explain it. An MI250X host's CPU is assumed AMD's
+// (DefaultHardware), already the slower one, so the hint asks nothing of
+// it; the NICs' path it asks for by the PCIe tree, as an AMD host has no
+// nvidia-smi.
+func TestHostHintAMD(t *testing.T) {
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/mi250x_4x8_allgather_stalled_rccl1490.log", func(int) Pins { return Pins{PerNode: 8} })
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	h, err := Describe("AMD Instinct MI250X", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings, _, err := Uncalibrated(h.ForHosts(8)).Diagnose(tabs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hint string
+	for _, f := range findings {
+		for _, a := range f.Advice {
+			if strings.HasPrefix(a, "the model took") {
+				hint = a
+			}
+		}
+	}
+	if !strings.Contains(hint, "lspci") || strings.Contains(hint, "nvidia-smi") || strings.Contains(hint, "cpu=") {
+		t.Errorf("hint %q: want the PCIe tree asked for, and nothing of the CPU", hint)
+	}
+}
