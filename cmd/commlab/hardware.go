@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/units"
 )
@@ -115,7 +116,11 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed; the logs ran RCCL, so it is AMD's: describe its Infinity Fabric with %s\n", g.Value, g.Hint)
 			continue
 		case g.Fact == "gpu":
-			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with %s (an AMD Instinct host adds fabric=infinity), or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN\n", g.Value, g.Hint)
+			near := ""
+			if n := nccl.NearGPU(g.Value); n != "" {
+				near = fmt.Sprintf("; if it is the catalog's %s, -gpu %q", n, n)
+			}
+			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with %s (an AMD Instinct host adds fabric=infinity), or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN%s\n", g.Value, g.Hint, near)
 			continue
 		}
 		fmt.Fprintf(w, "guess: %s = %s is assumed; with %s the prediction at %s is %.2fx: settle it with %s\n",

@@ -533,6 +533,11 @@ func systemFactsChanged(was, now *predict.Hardware) (shown, keep []string) {
 	return shown, keep
 }
 
+// poorLOO is the leave-one-table-out median error beyond which predict
+// says that the tables do not predict each other: three times the 15% a
+// prediction is held to (docs/scores.md's targets) and more.
+const poorLOO = 0.5
+
 // untabledModel says which model predict.Untabled's preds of q on hw
 // are, why being its reason for the model at its priors.
 func untabledModel(hw predict.Hardware, q predict.Query, preds []predict.Prediction, why string) string {
@@ -649,7 +654,11 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 			if c := out.Calibration.LOOCoverage; c != nil {
 				cov = fmt.Sprintf(", %.0f%% of held-out points inside the 80%% interval", 100**c)
 			}
-			fmt.Fprintf(w, "calibrated on %s; leave-one-table-out median error %.1f%%%s\n", strings.Join(out.Calibration.Files, ", "), 100**e, cov)
+			poor := ""
+			if *e > poorLOO {
+				poor = ": the tables predict each other that far off, and the prediction below may be as far; settle what the guess lines name, or calibrate on tables of the predicted run's collective and shape"
+			}
+			fmt.Fprintf(w, "calibrated on %s; leave-one-table-out median error %.1f%%%s%s\n", strings.Join(out.Calibration.Files, ", "), 100**e, cov, poor)
 		} else {
 			fmt.Fprintf(w, "calibrated on %s; one table, so no table was held out: the interval pools the table's own errors at the fit with the prior spread, "+
 				"and nothing measures the calibration against NCCL's uncalibrated model (a second table of the machine would)\n",

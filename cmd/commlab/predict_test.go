@@ -1054,3 +1054,23 @@ func TestPredictRCCLNoPAT(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictPoorLOO: OCI's MI355X Pollara tables print no GPU name; taken
+// as an assumed PCIe card, AllReduce and AllToAll predict each other over
+// 50% off (poorLOO) held out, and the calibration line says what that
+// means for the prediction; named (-gpu), they agree within it and the
+// line says nothing more.
+func TestPredictPoorLOO(t *testing.T) {
+	t.Parallel()
+	args := []string{"predict", "-calibrate", realLog("mi355x_2x8_allreduce_pollara_oci.log") + "," + realLog("mi355x_2x8_alltoall_pollara_oci.log"),
+		"-collective", "alltoall", "-p", "32", "-per-node", "8", "-size", "1MiB"}
+	const poor = "the tables predict each other that far off"
+	code, out, stderr := runCLI(args...)
+	if code != 0 || !strings.Contains(out, poor) {
+		t.Errorf("unnamed: exit %d, stderr %q, output:\n%s\nwant the poor calibration said", code, stderr, out)
+	}
+	code, out, stderr = runCLI(append(args, "-gpu", "AMD Instinct MI355X")...)
+	if code != 0 || strings.Contains(out, poor) || !strings.Contains(out, "leave-one-table-out median error") {
+		t.Errorf("MI355X: exit %d, stderr %q, output:\n%s\nwant no such line", code, stderr, out)
+	}
+}

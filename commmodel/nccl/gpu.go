@@ -219,6 +219,24 @@ func ParseGPU(name string) (GPU, error) {
 	return GPU{}, fmt.Errorf("nccl: GPU %q: %w (give its compute capability and NVLink count)", name, ErrUnknownGPU)
 }
 
+// NearGPU returns the catalog's name of a product whose name begins a
+// word of name that ParseGPU does not know, such as "AMD Instinct MI355X"
+// for "MI355": a word of at least four characters with a digit, which one
+// of the catalog's one-word keys begins with; "" where none does.
+func NearGPU(name string) string {
+	for _, w := range strings.Fields(strings.ToUpper(strings.NewReplacer("-", " ", "_", " ", "/", " ").Replace(name))) {
+		if len(w) < 4 || !strings.ContainsAny(w, "0123456789") {
+			continue
+		}
+		for _, e := range gpuTable {
+			if k := e.keys[0]; len(e.keys) == 1 && !strings.Contains(k, " ") && k != w && strings.HasPrefix(k, w) {
+				return e.gpu.Name
+			}
+		}
+	}
+	return ""
+}
+
 // LookupGPU returns ParseGPU's figures for a GPU the catalog holds, and
 // UnknownGPU(name) for one it does not: it never fails, and Known says
 // which. A caller that goes on with an unknown GPU should calibrate its

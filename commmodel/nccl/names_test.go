@@ -228,3 +228,23 @@ func TestArchOf(t *testing.T) {
 		t.Errorf("compCapIndex(2.25.1, 100) = %v, want Blackwell", got)
 	}
 }
+
+// TestNearGPU: a name the catalog does not know, one of whose words begins
+// a product's key, points at that product ("MI355" at the MI355X); a word
+// too short or without a digit, or a product of its own ("MI308X",
+// "MI300A"), points nowhere.
+func TestNearGPU(t *testing.T) {
+	for name, want := range map[string]string{
+		"MI355":               "AMD Instinct MI355X",
+		"amd mi325":           "AMD Instinct MI325X",
+		"AMD Instinct MI308X": "",
+		"AMD Instinct MI300A": "",
+		"H10":                 "",
+		"gfx942":              "",
+		"NVIDIA RTX 6000D":    "",
+	} {
+		if got := NearGPU(name); got != want {
+			t.Errorf("NearGPU(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
