@@ -165,6 +165,9 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if req.list {
+		// The reader's problems (a row cut short, a line it skipped) bear
+		// on the rows listed.
+		writeProblems(stderr, readProblems(log))
 		return writeTestList(stdout, req.file, log, req.format)
 	}
 	tests, err := pickTests(req.test, req.file, len(log.Tests))

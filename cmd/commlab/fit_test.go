@@ -551,3 +551,22 @@ func TestFitHeaderWithoutTestName(t *testing.T) {
 		t.Errorf("exit %d, first line %q (%s); want \", test 0 of 1: allreduce (from table)\"", code, first, stderr)
 	}
 }
+
+// TestFitListProblems: fit -list says on standard error what the reader
+// set aside, as fit does: a row cut short in a copy of AMD's MI300X log.
+func TestFitListProblems(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(realLog("mi300x_1x8_2x8_allreduce_rccltests.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	path := filepath.Join(t.TempDir(), "cut.log")
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:60], "")+"  268435456      67108864     float     sum      -1   1713\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI("fit", "-list", path)
+	if code != 0 || !strings.Contains(out, "allreduce") || !strings.Contains(stderr, path+":61: wrong number of fields") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the tests listed and line 61 named", code, out, stderr)
+	}
+}
