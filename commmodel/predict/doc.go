@@ -146,9 +146,11 @@
 // the public H20 run's empty-call floor, data's claims), 4.6 us under
 // RCCL (c1 of its floor c0 + c1·G on the public AMD logs without graphs:
 // one GPU a process, MI300X, and -g 8, Radeon and MI300X VF), NCCL's own
-// latencies (factors of 1; the network's RCCL's on the MI300- and
-// MI350-series platforms, Hardware.NetLatency 2.1: RCCL's tuning table for
-// those hosts puts a Tree/LL step across nodes at 10.5 µs, NCCL's at 5.0),
+// latencies (factors of 1; the network's RCCL's, 2.1 times NCCL's, where
+// Hardware.NetLatency is unset on an Infinity Fabric host of 7 links a GPU,
+// an MI300- or MI350-series platform or one described so: RCCL's tuning
+// table for those hosts puts a Tree/LL step across nodes at 10.5 µs,
+// NCCL's at 5.0),
 // the bus bandwidth NCCL's tuning model gives a
 // Ring/Simple AllReduce inside one NVSwitch node (its channels times their
 // speed, LinkShare of the datasheet's NVLinks times their rate, and that
