@@ -593,7 +593,7 @@ func TestTuneCalibrationNotes(t *testing.T) {
 		versions = R + "h100_2x8_allreduce_baremetal_qoofyk_nccltests309.log"
 	)
 	code, _, stderr := runCLI("tune", "-calibrate", unknown+","+versions, "-comms", "2x8", "-o", filepath.Join(t.TempDir(), "r.conf"))
-	want := fmt.Sprintf("h100_2x8_allreduce_default_nccltests309.log#0: NCCL version unknown; NCCL %v's tuner is assumed (%s#0 ran 2.26.2: if this run did too, give its file version=2.26.2, FILE:version=2.26.2)", nccl.Latest, versions)
+	want := fmt.Sprintf("h100_2x8_allreduce_default_nccltests309.log#0: NCCL version unknown; NCCL %v's tuner is assumed (%s#0 ran 2.26.2: if this run did too, give FILE:version=2.26.2 for its file)", nccl.Latest, versions)
 	if code != 0 || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr %q; want the unknown version named: %s", code, stderr, want)
 	}

@@ -219,10 +219,10 @@ func ParseGPU(name string) (GPU, error) {
 	return GPU{}, fmt.Errorf("nccl: GPU %q: %w (give its compute capability and NVLink count)", name, ErrUnknownGPU)
 }
 
-// NearGPU returns the catalog's name of a product whose name begins a
-// word of name that ParseGPU does not know, such as "AMD Instinct MI355X"
-// for "MI355": a word of at least four characters with a digit, which one
-// of the catalog's one-word keys begins with; "" where none does.
+// NearGPU returns, for a name that ParseGPU does not know, the catalog's
+// name of a product one of whose one-word keys begins with a word of name
+// (at least four characters, with a digit): "AMD Instinct MI355X" for
+// "MI355"; "" where none does.
 func NearGPU(name string) string {
 	for _, w := range strings.Fields(strings.ToUpper(strings.NewReplacer("-", " ", "_", " ", "/", " ").Replace(name))) {
 		if len(w) < 4 || !strings.ContainsAny(w, "0123456789") {

@@ -593,7 +593,7 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 		// runs of two clusters), but named, with the key that pins it.
 		other := ""
 		if k := slices.IndexFunc(tables, func(u Table) bool { return u.Version != (nccl.Version{}) }); rn.versionGuess && k >= 0 {
-			other = fmt.Sprintf(" (%s ran %v: if this run did too, give its file version=%[2]v, FILE:version=%[2]v)", tables[k].Name, tables[k].Version)
+			other = fmt.Sprintf(" (%s ran %v: if this run did too, give FILE:version=%[2]v for its file)", tables[k].Name, tables[k].Version)
 		}
 		switch {
 		case rn.versionGuess && m.refs.runsRCCL():

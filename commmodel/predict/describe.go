@@ -14,7 +14,7 @@ import (
 
 // DescribeKeys are the keys of Describe, with what each sets.
 var DescribeKeys = []struct{ Key, Doc string }{
-	{"cc", "compute capability, such as 9.0; it picks NCCL's constants of the GPU's generation (an AMD GPU has none: the catalog gives the MI300 series 9.4 and the MI350 series 9.5, which stand for Hopper's)"},
+	{"cc", "compute capability, such as 9.0; it picks NCCL's constants of the GPU's generation (an AMD GPU has none: the catalog gives MI100 and MI250X 9.0, the MI300 series 9.4 and the MI350 series 9.5, which all stand for Hopper's)"},
 	{"links", "GPU-to-GPU links per GPU (NVLink, or Infinity Fabric for AMD Instinct)"},
 	{"link-bw", "one link's bandwidth in one direction, such as 25GB/s"},
 	{"gpu-bw", "one GPU's bandwidth to the others in the host, such as 450GB/s; sets link-bw from links"},

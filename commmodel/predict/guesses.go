@@ -249,9 +249,10 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 	}
 	if acrossNodes && !h.given(h.Sources.NetLatency) {
 		// Public networks' latency lies up to some 16 times the prior's
-		// figure (EFA, GCP's TCPXO): the slow side of their spread.
+		// figure (EFA, GCP's TCPXO): the slow side of their spread, about
+		// the prior (RCCL's figure on an AMD host).
 		a := h
-		a.NetLatency = math.Round(math.Exp(NetworkSlower))
+		a.NetLatency = math.Round(h.netLatency() * math.Exp(NetworkSlower))
 		alts = append(alts, alternative{[]string{"net-lat"}, fmt.Sprintf("%gx NCCL's", a.NetLatency), a})
 	}
 	if acrossNodes && !h.given(h.Sources.CPU) && cpuOf(h.CPU).cpu.Arch == nccl.X86 {

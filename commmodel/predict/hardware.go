@@ -68,8 +68,10 @@ type Hardware struct {
 	Group            int
 	Oversubscription float64
 	// NetLatency is the network's latency per step as a multiple of
-	// NCCL's figure, the prior of inter_step_latency; 0 means 1. A
-	// catalog system gives it where a public log measured it.
+	// NCCL's figure, the prior of inter_step_latency; 0 means the figure
+	// of the library that runs the host (netLatency: RCCL's on an
+	// Infinity Fabric host of 7 links a GPU, NCCL's elsewhere). A catalog
+	// system gives it where a public log measured it.
 	NetLatency float64
 	// System is the catalog system (presets.Systems) whose facts the
 	// description took, "" for none.
