@@ -321,6 +321,13 @@ var realLogs = []realLog{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 2, "NVIDIA GH200 120GB", 25, 8, 134217728,
 			134217728, 1916.4, 122.57, 19.7866, "yyy"},
 	}},
+	// Alps GH200 (santis) in a self-sufficient CXI container: the prompt's
+	// srun line names all_reduce_perf; 8 ranks, 4 on each of nid005098 and
+	// nid005099; 25 rows 8 B..128 MiB.
+	{"gh200_2x4_allreduce_cxi_container_alps.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 2, "NVIDIA GH200 120GB", 25, 8, 134217728,
+			134217728, 1773.7, 132.43, 20.7448, "yyy"},
+	}},
 	// Alps GH200 under Sarus Suite: the srun line names all_reduce_perf; 2
 	// ranks, one on each of nid007106 and nid007109; 8 rows 1 MiB..128 MiB.
 	{"gh200_2x1_allreduce_slingshot_alps_sarus.log", []realTest{

@@ -83,6 +83,7 @@ var publicMachines = []publicMachine{
 	{"gh200-alps-slingshot", []publicLog{
 		{"gh200_2x1_allreduce_slingshot_alps_sarus.log", predict.Pins{}},
 		{"gh200_2x4_allreduce_slingshot_alps.log", predict.Pins{}},
+		{"gh200_2x4_allreduce_cxi_container_alps.log", predict.Pins{}},
 	}},
 	{"gh200-olivia-slingshot", []publicLog{
 		{"gh200_2x4_allreduce_slingshot_olivia.log", predict.Pins{}},
