@@ -22,6 +22,10 @@ const (
 	// KindSwitch: the time falls as the size grows, where NCCL changes its
 	// choice: the switch is early or late for this machine.
 	KindSwitch = "non-monotone at an algorithm switch"
+	// KindHiddenSwitch: the time falls as the size grows in both of a
+	// row's timings, where the model keeps one choice: NCCL changes its
+	// algorithm, protocol or channels there and the model does not.
+	KindHiddenSwitch = "non-monotone, the model's choice unchanged"
 	// KindAboveNIC: across nodes, bus bandwidth above what the NICs can
 	// carry for a ring: what NCCL ran moves fewer bytes over the network
 	// than the ring that bus bandwidth assumes (Tree, NVLSTree, CollNet).
@@ -605,14 +609,26 @@ const otherChoiceMax = 0.5
 // non-monotone: less is noise.
 const switchDrop = 0.05
 
-// switches finds sizes where the measured time falls as the size grows
-// across a change of NCCL's choice (the model's) at or next to it. A row
-// whose in-place time lies more than inPlaceAgree from its out-of-place
-// one times noise, not NCCL's choice (the RTX 6000D AllReduce's 8 MiB,
-// 2005.46 us and 4856.79 in place), and marks no switch.
+// fallNoise is the least fall, in logs, that both of a pair of rows'
+// timings (out of place and in place) must show to tell a change of
+// NCCL's choice the model does not make: the 95th percentile of
+// |ln(in-place/out-of-place)| over every row of the repository's public
+// logs but the stalls, the same call timed twice in one run
+// (TestFallNoise measures it).
+// Smaller falls in the latency floor's flat rows are that scatter.
+const fallNoise = 0.15
+
+// switches finds sizes where the measured time falls as the size grows.
+// Across a change of NCCL's choice (the model's) at or next to it, a fall
+// of switchDrop says the switch is early or late for this machine
+// (KindSwitch). Where the model keeps one choice, a fall beyond fallNoise
+// in both timings says NCCL changes its choice there and the model does
+// not (KindHiddenSwitch); a table without in-place times cannot tell that
+// from noise. A row whose in-place time lies more than inPlaceAgree from
+// its out-of-place one times noise, not NCCL's choice (the RTX 6000D
+// AllReduce's 8 MiB, 2005.46 us and 4856.79 in place), and marks neither.
 func switches(t Table, preds []Prediction, stalled []bool) []Finding {
 	var out []Finding
-	choice := func(i int) string { return preds[i].Algorithm + "/" + preds[i].Protocol }
 	noisy := func(p Point) bool {
 		return p.InPlace > 0 && math.Abs(math.Log(p.Time/p.InPlace)) > math.Log(inPlaceAgree)
 	}
@@ -621,15 +637,23 @@ func switches(t Table, preds []Prediction, stalled []bool) []Finding {
 		if stalled[i] || stalled[i+1] || noisy(a) || noisy(b) || !(b.Size > a.Size && b.Time < (1-switchDrop)*a.Time) {
 			continue
 		}
-		lo, hi := max(i-1, 0), min(i+2, len(preds)-1)
-		from, to := choice(lo), choice(hi)
-		if from == to {
+		from, to := choiceOf(preds[max(i-1, 0)]), choiceOf(preds[min(i+2, len(preds)-1)])
+		f := Finding{FromBytes: a.Size, ToBytes: b.Size, MeasuredOverModel: b.Time / preds[i+1].Time,
+			Kind: KindSwitch, NCCL: from + " -> " + to}
+		switch {
+		case from != to:
+			f.Advice = []string{fmt.Sprintf("the time falls from %s to %s where NCCL changes from %s to %s: NCCL switches late or early here; commlab tune writes a tuner rule for these sizes alone where the model predicts the gain (NCCL_ALGO and NCCL_PROTO in the job's environment would pin every size and collective)",
+				units.FormatDuration(a.Time), units.FormatDuration(b.Time), from, to)}
+		case a.InPlace > 0 && b.InPlace > 0 && math.Log(a.Time/b.Time) > fallNoise && math.Log(a.InPlace/b.InPlace) > fallNoise:
+			f.Kind, f.NCCL = KindHiddenSwitch, from
+			f.Advice = []string{fmt.Sprintf("the time falls from %s at %s to %s at %s, and in place from %s to %s, more than a call timed twice differs in 19 of 20 rows: the likeliest cause is a change of NCCL's algorithm, protocol or channels between these sizes, which the model does not make (it keeps %s). The %s call would take no longer than %s on NCCL's choice at %s with as many channels, %.0f%% less. NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING prints NCCL's choice for each call (\"Bytes -> Algo\", RCCL too); the model cannot say which it is, so commlab tune writes no rule for it",
+				units.FormatDuration(a.Time), units.FormatSize(a.Size), units.FormatDuration(b.Time), units.FormatSize(b.Size),
+				units.FormatDuration(a.InPlace), units.FormatDuration(b.InPlace), from,
+				units.FormatSize(a.Size), units.FormatDuration(b.Time), units.FormatSize(b.Size), 100*(1-b.Time/a.Time))}
+		default:
 			continue
 		}
-		out = append(out, Finding{FromBytes: a.Size, ToBytes: b.Size, MeasuredOverModel: (b.Time / preds[i+1].Time),
-			Kind: KindSwitch, NCCL: from + " -> " + to,
-			Advice: []string{fmt.Sprintf("the time falls from %s to %s where NCCL changes from %s to %s: NCCL switches late or early here; commlab tune writes a tuner rule for these sizes alone where the model predicts the gain (NCCL_ALGO and NCCL_PROTO in the job's environment would pin every size and collective)",
-				units.FormatDuration(a.Time), units.FormatDuration(b.Time), from, to)}})
+		out = append(out, f)
 	}
 	return out
 }

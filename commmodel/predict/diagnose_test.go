@@ -169,7 +169,48 @@ func TestSwitches(t *testing.T) {
 	}
 	preds[3].Protocol, preds[4].Protocol = "LL", "LL"
 	if fs := switches(tab, preds, make([]bool, len(preds))); len(fs) != 0 {
-		t.Errorf("%+v, want none where the choice stays", fs)
+		t.Errorf("%+v, want none where the choice stays and no in-place times tell noise", fs)
+	}
+	// Timed in place too: 11.5 to 9 us falls by ln 0.245 in both, beyond
+	// fallNoise; 12 to 11.5 by ln 0.043, within it.
+	for i := range tab.Points {
+		tab.Points[i].InPlace = tab.Points[i].Time
+	}
+	fs = switches(tab, preds, make([]bool, len(preds)))
+	if len(fs) != 1 || fs[0].Kind != KindHiddenSwitch || fs[0].FromBytes != 4 || fs[0].NCCL != "Ring/LL" {
+		t.Errorf("%+v, want one fall at 4 B where the model keeps Ring/LL", fs)
+	}
+	tab.Points[3].InPlace = 11.4e-6 // in place, 4 to 8 B falls by ln 0.009
+	if fs := switches(tab, preds, make([]bool, len(preds))); len(fs) != 0 {
+		t.Errorf("%+v, want none where only one timing falls", fs)
+	}
+}
+
+// TestHiddenSwitch: AMD's AAC10 2 x 8 MI300X AllReduce (rccl-tests,
+// mi300x_1x8_2x8_allreduce_rccltests.log lines 129-130) takes 414.8 us at
+// 1 MiB and 318.6 at 2 MiB, 413.6 and 313.0 in place, where the model at
+// its priors runs Ring/LL at both. The diagnosis says RCCL probably changes
+// its choice there, names NCCL's debug line that tells which, and the
+// bound on 1 MiB that the 2 MiB time sets (23% less).
+func TestHiddenSwitch(t *testing.T) {
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log", nil)
+	if err != nil || len(tabs) != 2 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	h, err := Describe(tabs[1].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, _, err := Uncalibrated(h).Diagnose(tabs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(fs, func(f Finding) bool { return f.Kind == KindHiddenSwitch && f.FromBytes == 1<<20 })
+	if i < 0 {
+		t.Fatalf("no fall at 1 MiB where the model keeps its choice in %+v", fs)
+	}
+	if a := fs[i].Advice[0]; fs[i].ToBytes != 2<<20 || !strings.Contains(a, "NCCL_DEBUG_SUBSYS=TUNING") || !strings.Contains(a, "no longer than 319 µs") || !strings.Contains(a, "23% less") {
+		t.Errorf("%+v", fs[i])
 	}
 }
 

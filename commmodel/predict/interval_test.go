@@ -485,29 +485,73 @@ func TestAllToAllHighGrowsWithSize(t *testing.T) {
 	}
 }
 
-// TestRepeatSpread measures repeatSpread: the 80th percentile of
-// |ln(in-place/out-of-place)| over every row of 1 MiB and more, both halves
-// timed, of the repository's logs (testlogs.Files), to two significant
-// digits.
-func TestRepeatSpread(t *testing.T) {
+// timedTwice returns, table by table, the rows of the repository's logs
+// (testlogs.Files) that time a call both out of place and in place: the
+// same call timed twice in one run.
+func timedTwice(t *testing.T) [][]Point {
+	t.Helper()
 	tests, err := testlogs.All("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d []float64
+	var out [][]Point
 	for _, tt := range tests {
+		var points []Point
 		for _, row := range tt.Rows {
-			if row.Size >= 1<<20 && row.OutOfPlace.OK() && row.InPlace.OK() {
-				d = append(d, math.Abs(math.Log(row.InPlace.Time/row.OutOfPlace.Time)))
+			if row.OutOfPlace.OK() && row.InPlace.OK() {
+				points = append(points, Point{Size: float64(row.Size), Time: row.OutOfPlace.Time, InPlace: row.InPlace.Time})
+			}
+		}
+		out = append(out, points)
+	}
+	return out
+}
+
+// checkRepeatPercentile checks that the q-th quantile of |ln(in-place/
+// out-of-place)| over points, to two significant digits, is want (the
+// constant name), of at least least points.
+func checkRepeatPercentile(t *testing.T, points []Point, q float64, least int, want float64, name string) {
+	t.Helper()
+	d := make([]float64, len(points))
+	for i, p := range points {
+		d[i] = math.Abs(math.Log(p.InPlace / p.Time))
+	}
+	slices.Sort(d)
+	if len(d) < least {
+		t.Fatalf("%d rows with both halves; want the public logs' %d or more", len(d), least)
+	}
+	got := d[int(q*float64(len(d)))]
+	if r, _ := strconv.ParseFloat(strconv.FormatFloat(got, 'g', 2, 64), 64); r != want {
+		t.Errorf("%gth percentile of |ln(in-place/out-of-place)| over %d rows = %.4f; %s is %g", 100*q, len(d), got, name, want)
+	}
+}
+
+// TestRepeatSpread measures repeatSpread: the 80th percentile of
+// |ln(in-place/out-of-place)| over every row of 1 MiB and more, both halves
+// timed, of the repository's logs, to two significant digits.
+func TestRepeatSpread(t *testing.T) {
+	var rows []Point
+	for _, points := range timedTwice(t) {
+		for _, p := range points {
+			if p.Size >= 1<<20 {
+				rows = append(rows, p)
 			}
 		}
 	}
-	slices.Sort(d)
-	if len(d) < 500 {
-		t.Fatalf("%d rows with both halves from %d tables; want the public logs' several hundred", len(d), len(tests))
+	checkRepeatPercentile(t, rows, 0.8, 500, repeatSpread, "repeatSpread")
+}
+
+// TestFallNoise measures fallNoise: the 95th percentile of
+// |ln(in-place/out-of-place)| over every row of the repository's logs that
+// times both, at every size, but the stalls (the rows switches skips).
+func TestFallNoise(t *testing.T) {
+	var rows []Point
+	for _, points := range timedTwice(t) {
+		for i, k := range stalls(points) {
+			if k == 0 {
+				rows = append(rows, points[i])
+			}
+		}
 	}
-	p80 := d[len(d)*8/10]
-	if got, _ := strconv.ParseFloat(strconv.FormatFloat(p80, 'g', 2, 64), 64); got != repeatSpread {
-		t.Errorf("80th percentile of |ln(in-place/out-of-place)| over %d rows = %.4f; repeatSpread is %g", len(d), p80, repeatSpread)
-	}
+	checkRepeatPercentile(t, rows, 0.95, 2000, fallNoise, "fallNoise")
 }
