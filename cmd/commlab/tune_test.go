@@ -704,3 +704,41 @@ func TestTuneCheckFailuresFirst(t *testing.T) {
 		t.Errorf("last line %q, want %q", lines[5], want)
 	}
 }
+
+// TestTuneLL128BehindCPU: the rules keep NCCL's own LL128 across nodes at
+// an assumed NIC path of PIX, and on hosts whose NICs sit behind the CPU
+// (ALCF Polaris, whose catalog entry says PHB, though the fact stays
+// assumed) NCCL runs no LL128 across nodes, the plugin passes over those
+// rules and their calls run on one channel. tune says so on standard
+// error and in the header, with the -hw key that settles it; with the path
+// given (PHB or PIX) it says nothing, and the file for PHB passes tune
+// -check there.
+func TestTuneLL128BehindCPU(t *testing.T) {
+	t.Parallel()
+	polaris := realLog("a100_1x4_allreduce_polaris_ss11.log") + ":version=2.28.3:nodes=1," +
+		realLog("a100_4x4_allreduce_simple_polaris_ss11.log") + ":proto=simple:version=2.28.3:nodes=4"
+	args := []string{"tune", "-calibrate", polaris, "-comms", "1x4,64x1,64x4", "-o", "-"}
+	code, out, stderr := runCLI(append(args, "-hw", "system=alcf-polaris")...)
+	want := "nic_path PIX is assumed, and "
+	if code != 0 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "on one channel (") ||
+		!strings.Contains(stderr, "-hw nic-path=PIX|PXB|P2C|PHB|SYS") || !strings.Contains(out, "# "+want) {
+		t.Errorf("exit %d, stderr %s\nout %s; want the LL128 rules' fate behind the CPU in both", code, stderr, out)
+	}
+	for _, path := range []string{"PHB", "PIX"} {
+		code, out, stderr := runCLI(append(args, "-hw", "system=alcf-polaris,nic-path="+path)...)
+		if code != 0 || strings.Contains(stderr, "nic_path") || strings.Contains(out, want) {
+			t.Errorf("nic-path=%s: exit %d, %s; want no word of the path", path, code, stderr)
+		}
+		if path != "PHB" {
+			continue
+		}
+		f := filepath.Join(t.TempDir(), "phb.conf")
+		if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, check, stderr := runCLI("tune", "-check", f, "-calibrate", polaris, "-comms", "1x4,64x1,64x4", "-hw", "system=alcf-polaris,nic-path=PHB")
+		if code != 0 || !strings.Contains(check, "every call of") {
+			t.Errorf("tune -check of the PHB file: exit %d, %s\n%s", code, check, stderr)
+		}
+	}
+}
