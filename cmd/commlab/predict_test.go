@@ -1074,3 +1074,27 @@ func TestPredictPoorLOO(t *testing.T) {
 		t.Errorf("MI355X: exit %d, stderr %q, output:\n%s\nwant no such line", code, stderr, out)
 	}
 }
+
+// TestPredictExitStatusAsDocumented holds the statuses docs/predict.md
+// gives: logs of two machines exit 1, a -p that is not a multiple of
+// -per-node is a usage error (2), and a GPU the catalog lacks is taken as
+// a PCIe card with a first guess line, not refused.
+func TestPredictExitStatusAsDocumented(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-calibrate", togetherDir + "all_gather_ring.log," + dgx2Log, "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"},
+			1, "different machines"},
+		{[]string{"-collective", "allreduce", "-p", "10", "-per-node", "4", "-gpu", "GH200", "-size", "1MiB"}, 2, "-p 10 is not a multiple of -per-node 4"},
+		{[]string{"-collective", "allreduce", "-p", "8", "-per-node", "4", "-gpu", "FooGPU9", "-size", "1MiB"}, 0, "guess: gpu = FooGPU9 is not in the catalog"},
+	}
+	for _, c := range cases {
+		code, out, stderr := runCLI(append([]string{"predict"}, c.args...)...)
+		if code != c.code || !strings.Contains(stderr+out, c.want) {
+			t.Errorf("%v: exit %d, %s%s; want exit %d and %q", c.args, code, stderr, out, c.code, c.want)
+		}
+	}
+}
