@@ -768,6 +768,16 @@ var noRankLines = []struct {
 	{"h100_2x8_allgather_gke_a3mega_clustertoolkit.log", "all_gather_perf", commmodel.AllGather, FromName, 16, 31, 33554432, 290.54, 108.27, ""},
 	{"h100_2x8_allgather_gke_a3high_tcpx.log", "", commmodel.AllGather, FromFileName, 16, 10, 33554432, 1116.5, 28.18, ""},
 	{"h200_2x8_allgather_gke_a3ultra_dws.log", "all_gather_perf", commmodel.AllGather, FromName, 16, 24, 33554432, 184.2, 170.80, ""},
+	// awsome-distributed-training's nccl-tests README (AWS): AllReduce of 2
+	// p5.48xlarge under srun -l (each line "0: ") and of 2 p4de.24xlarge,
+	// and of 2 p5.48xlarge under an EKS MPIJob's --tag-output, its rows
+	// kept in the Markdown list's three-space indent; the header and rows
+	// alone, the source lines naming all_reduce_perf. Counts of size/4 B and
+	// busbw/algbw 2·15/16 (436.95/233.04 at 1 GiB) give 16 ranks; the EKS
+	// table starts with two 0-byte rows (-b 1).
+	{"h100_2x8_allreduce_efa_p5_slurm_awsome.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 32, 1073741824, 4607.6, 436.95, ""},
+	{"a100_2x8_allreduce_efa_p4de_slurm_awsome.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 29, 1073741824, 26217, 76.79, ""},
+	{"h100_2x8_allreduce_efa_p5_eks_awsome.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 32, 1073741824, 6426.3, 313.29, ""},
 }
 
 const h100Bridge = "h100_pcie_nvlink_bridge_1x2_nccl1161.log"

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/commmodel/predict/heldout"
 )
@@ -89,9 +90,16 @@ var publicMachines = []publicMachine{
 		{"gh200_2x4_allreduce_slingshot_olivia.log", predict.Pins{}},
 		{"gh200_4x4_allreduce_wrong_rows_olivia.log", predict.Pins{}},
 	}},
+	// AWS p5.48xlarge over EFA: KeitaW's two EKS runs print their Rank
+	// lines; awsome-distributed-training's README prints the rows alone of
+	// a Slurm run (8 B..16 GiB) and an EKS run (0 B..2 GiB), and names the
+	// instance, whose 8 GPUs the catalog gives (presets.Systems), and for
+	// the EKS run NCCL 2.18.5 (its later revision's build arguments).
 	{"h100-p5-efa", []publicLog{
 		{"h100_2x8_allreduce_tagoutput_split_rows_p5.log", predict.Pins{}},
 		{"h100_2x8_allreduce_p5_tuner_plugin.log", predict.Pins{}},
+		{"h100_2x8_allreduce_efa_p5_slurm_awsome.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3"}},
+		{"h100_2x8_allreduce_efa_p5_eks_awsome.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3", Version: nccl.Version{Major: 2, Minor: 18, Patch: 5}}},
 	}},
 	// gj-aion's cluster of nccl-tests#309 on 2, 4 and 8 of its 8 nodes. The
 	// 2-node Ring run set NCCL_ALGO=Ring (its command line; the log does
@@ -223,6 +231,10 @@ var publicSingles = []publicLog{
 	{"a100_1x2_sendrecv_leonardo_nccltests331.log", predict.Pins{}},
 	{"a100_1x4_g4_allreduce_stanage.log", predict.Pins{}},
 	{"a100_2x8_allreduce_efa_p4d_ncclinfo.log", predict.Pins{}},
+	// awsome-distributed-training's README: 2 p4de.24xlarge (8
+	// A100-SXM4-80GB and 4 x 100 Gbps EFA each, another GPU than the p4d's
+	// above), the rows alone.
+	{"a100_2x8_allreduce_efa_p4de_slurm_awsome.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "A100-SXM4-80GB"}},
 	{"a100_2x8_allreduce_oci_oke.log", predict.Pins{}},
 	{"a100_4x2_allreduce_collnet_kisti_nccltests311.log", predict.Pins{}},
 	// Its post names the VMs, Standard_ND96amsr_A100_v4, whose GPU the

@@ -323,6 +323,14 @@ the other way: its AllReduce moves 407.79 GB/s of bus bandwidth at 8 GiB on one 
 from the five others, is 12.0% (AllReduce) and 11.6% (AllToAll) slow, no better than the one-link
 baseline (11.9% and 7.8%); its AllToAlls across 2 and 4 nodes (86.60 and 50.20 GB/s) are 1.7% and
 16.2% off, the 4-node one predicted fast, where the one-link baseline is 77% and 86% off.
+AWS's p5.48xlarge over EFA has four AllReduces of 2 x 8: KeitaW's two EKS runs and two that
+awsome-distributed-training's README prints, a Slurm run (487.09 GB/s of bus bandwidth at 16 GiB)
+and an EKS run of NCCL 2.18.5 and aws-ofi-nccl v1.7.3. Held out, three are within 15%; the EKS
+run of that README is 60.0% off, no better than the one-link baseline: its 8 B row takes 175.5 us
+where the Slurm run's takes 69.12 and KeitaW's 65.43 and 85.14, and its rows of 4 B to 128 KiB
+172 to 225 us, while at 2 GiB it moves 437.79 GB/s, near the Slurm run's 443.72. The log names
+neither release (its page's later revision does); the model reads no plugin version, and takes one
+latency for the machine.
 
 Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
 alone (`+"`predict.Untabled`"+`: NCCL's own model where its tables know the GPU's links, the model at its
