@@ -274,21 +274,14 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	behind, err := ll128BehindCPU(m, req.comms, rules)
-	if err != nil {
-		return err
-	}
-	if behind != "" {
-		fmt.Fprintln(stderr, "commlab tune: "+behind)
-	}
 	writeWithheld(stderr, choices, mc.hw, req)
 	if err := writeBeyond(stderr, m, req); err != nil {
 		return err
 	}
 	var b bytes.Buffer
 	comment := tuneComment(mc.files, mc.hw, m, req, choices)
-	if behind != "" {
-		comment = append(comment, behind)
+	if line := ll128Fallbacks(m, rules); line != "" {
+		comment = append(comment, line)
 	}
 	if err := nccl.WriteTunerRules(&b, comment, rules); err != nil {
 		return err
@@ -314,66 +307,30 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// ll128BehindCPU says, where the NICs' PCIe path is assumed and some rule
-// across nodes names LL128, what becomes of those rules on hosts whose
-// NICs sit behind the CPU: NCCL runs no LL128 across nodes there (PHB or
-// SYS; ALCF's Polaris is one, its catalog entry says), leaves it out of
-// the cost table, and the plugin passes over each such rule, so that its
-// calls run on one channel. The rules keep NCCL's own choice at the
-// assumed path, so no withheld choice of the model says it. It returns ""
-// where the path is known or no rule is at stake.
-func ll128BehindCPU(m *predict.Machine, comms []predict.Comm, rules []nccl.TunerRule) (string, error) {
-	var path predict.Fact
-	for _, f := range m.Facts() {
-		if f.Name == "nic_path" {
-			path = f
-		}
-	}
-	if !path.Guessed() {
-		return "", nil
-	}
+// ll128Fallbacks says, where the NICs' PCIe path is assumed and rules
+// across nodes name LL128, that each is followed by rules for its sizes
+// with NCCL's own choice on hosts whose NICs sit behind the CPU, where NCCL
+// runs no LL128 across nodes and the plugin passes over the LL128 rule
+// (predict.Machine.TunerPlan writes them); "" where no rule has them.
+func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 	n := 0
-	for _, r := range rules {
-		if r.Proto == nccl.LL128 && r.Nodes > 1 {
+	for i, of := range nccl.FallbackOf(rules) {
+		if of >= 0 && rules[of].Proto == nccl.LL128 && rules[of].Nodes > 1 && (i == of+1) {
 			n++
 		}
 	}
-	if n == 0 {
-		return "", nil
-	}
-	hw := m.Hardware
-	hw.NICPath = nccl.PathPHB
-	phb, err := predict.Uncalibrated(hw).TunerComms(comms)
-	if err != nil {
-		return "", err
-	}
-	var b bytes.Buffer
-	if err := nccl.WriteTunerRules(&b, nil, rules); err != nil {
-		return "", err
-	}
-	probs, err := nccl.CheckTunerRules(bytes.NewReader(b.Bytes()), "", phb)
-	if err != nil {
-		return "", err
-	}
-	var calls []string
-	for _, p := range probs {
-		if p.Hazard == nccl.HazardOneChannel {
-			what, _, _ := strings.Cut(p.Message, " (nNodes")
-			calls = append(calls, what)
+	path := ""
+	for _, f := range m.Facts() {
+		if f.Name == "nic_path" && f.Guessed() {
+			path = f.Value
 		}
 	}
-	if len(calls) == 0 {
-		return "", nil
+	if n == 0 || path == "" {
+		return ""
 	}
-	shown := calls
-	if len(shown) > 3 {
-		shown = append(slices.Clip(shown[:3]), fmt.Sprintf("%d more", len(calls)-3))
-	}
-	return fmt.Sprintf("nic_path %s is assumed, and %s across nodes name%s LL128: on hosts whose NICs sit behind the CPU "+
-		"(nvidia-smi topo -m shows PHB, NODE or SYS between a GPU and its NIC) NCCL runs no LL128 across nodes, the plugin passes over those rules, "+
-		"and %s run%s on one channel (%s); settle it with -hw nic-path=PIX|PXB|P2C|PHB|SYS or -topo FILE before loading the file",
-		path.Value, plural(n, "rule", "rules"), map[bool]string{true: "s", false: ""}[n == 1],
-		plural(len(calls), "size range", "size ranges"), map[bool]string{true: "s", false: ""}[len(calls) == 1], strings.Join(shown, "; ")), nil
+	return fmt.Sprintf("nic_path %s is assumed: on hosts whose NICs sit behind the CPU (nvidia-smi topo -m shows PHB, NODE or SYS between a GPU and its NIC) "+
+		"NCCL runs no LL128 across nodes, so each of the %s across nodes that name LL128 is followed by rules for its sizes with NCCL's own choice there, "+
+		"which the plugin takes only on such hosts; -hw nic-path=PIX|PXB|P2C|PHB|SYS or -topo FILE settles it", path, plural(n, "rule", "rules"))
 }
 
 // rcclNoRules is why tune writes no rules for a machine that runs RCCL.

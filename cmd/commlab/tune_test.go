@@ -541,11 +541,12 @@ func TestTuneRCCL(t *testing.T) {
 			t.Errorf("%v: exit %d, file written %v, stderr %q; want exit 1, no file and RCCL's channels named", args, code, err == nil, stderr)
 		}
 	}
-	// A file of NCCL's rules for 2 x 8 H100s, checked for an MI300X job:
-	// first the channels' caveat, then its rules that name LL128, which
-	// RCCL leaves off on gfx942, fail.
+	// A file of NCCL's rules for 2 x 8 H100s whose NICs are given next to
+	// the GPUs (so no rule follows an LL128 one for NICs behind the CPU),
+	// checked for an MI300X job: first the channels' caveat, then its rules
+	// that name LL128, which RCCL leaves off on gfx942, fail.
 	rules := filepath.Join(dir, "nccl.conf")
-	if code, _, stderr := runCLI("tune", "-calibrate", R+"h100_2x8_allreduce_baremetal_qoofyk_nccltests309.log", "-comms", "2x8", "-o", rules); code != 0 {
+	if code, _, stderr := runCLI("tune", "-calibrate", R+"h100_2x8_allreduce_baremetal_qoofyk_nccltests309.log", "-comms", "2x8", "-hw", "nic-path=PIX", "-o", rules); code != 0 {
 		t.Fatalf("H100 rules: exit %d, %s", code, stderr)
 	}
 	code, out, stderr := runCLI("tune", "-check", rules, "-gpu", "AMD Instinct MI300X", "-comms", "2x8")
@@ -706,39 +707,35 @@ func TestTuneCheckFailuresFirst(t *testing.T) {
 }
 
 // TestTuneLL128BehindCPU: the rules keep NCCL's own LL128 across nodes at
-// an assumed NIC path of PIX, and on hosts whose NICs sit behind the CPU
-// (ALCF Polaris, whose catalog entry says PHB, though the fact stays
-// assumed) NCCL runs no LL128 across nodes, the plugin passes over those
-// rules and their calls run on one channel. tune says so on standard
-// error and in the header, with the -hw key that settles it; with the path
-// given (PHB or PIX) it says nothing, and the file for PHB passes tune
-// -check there.
+// an assumed NIC path of PIX, while on hosts whose NICs sit behind the CPU
+// (ALCF Polaris, whose catalog entry says PHB) NCCL runs no LL128 across
+// nodes and the plugin passes over those rules. Each is followed by rules
+// for its sizes with NCCL's own choice behind the CPU, which the header
+// says, and the one file passes tune -check on both paths. With the path
+// given, the header says nothing of it.
 func TestTuneLL128BehindCPU(t *testing.T) {
 	t.Parallel()
 	polaris := realLog("a100_1x4_allreduce_polaris_ss11.log") + ":version=2.28.3:nodes=1," +
 		realLog("a100_4x4_allreduce_simple_polaris_ss11.log") + ":proto=simple:version=2.28.3:nodes=4"
-	args := []string{"tune", "-calibrate", polaris, "-comms", "1x4,64x1,64x4", "-o", "-"}
+	comms := "1x4,64x1,64x4"
+	args := []string{"tune", "-calibrate", polaris, "-comms", comms, "-o", "-"}
 	code, out, stderr := runCLI(append(args, "-hw", "system=alcf-polaris")...)
-	want := "nic_path PIX is assumed, and "
-	if code != 0 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "on one channel (") ||
-		!strings.Contains(stderr, "-hw nic-path=PIX|PXB|P2C|PHB|SYS") || !strings.Contains(out, "# "+want) {
-		t.Errorf("exit %d, stderr %s\nout %s; want the LL128 rules' fate behind the CPU in both", code, stderr, out)
+	want := "# nic_path PIX is assumed: on hosts whose NICs sit behind the CPU"
+	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "-hw nic-path=PIX|PXB|P2C|PHB|SYS") || strings.Contains(stderr, "nic_path PIX is assumed") {
+		t.Fatalf("exit %d, stderr %s\nout %s; want the LL128 rules' fallbacks in the header alone", code, stderr, out)
+	}
+	f := filepath.Join(t.TempDir(), "pix.conf")
+	if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	for _, path := range []string{"PHB", "PIX"} {
-		code, out, stderr := runCLI(append(args, "-hw", "system=alcf-polaris,nic-path="+path)...)
-		if code != 0 || strings.Contains(stderr, "nic_path") || strings.Contains(out, want) {
-			t.Errorf("nic-path=%s: exit %d, %s; want no word of the path", path, code, stderr)
-		}
-		if path != "PHB" {
-			continue
-		}
-		f := filepath.Join(t.TempDir(), "phb.conf")
-		if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		code, check, stderr := runCLI("tune", "-check", f, "-calibrate", polaris, "-comms", "1x4,64x1,64x4", "-hw", "system=alcf-polaris,nic-path=PHB")
+		code, check, stderr := runCLI("tune", "-check", f, "-calibrate", polaris, "-comms", comms, "-hw", "system=alcf-polaris,nic-path="+path)
 		if code != 0 || !strings.Contains(check, "every call of") {
-			t.Errorf("tune -check of the PHB file: exit %d, %s\n%s", code, check, stderr)
+			t.Errorf("tune -check with nic-path=%s: exit %d, %s\n%s", path, code, check, stderr)
+		}
+		code, out, _ := runCLI(append(args, "-hw", "system=alcf-polaris,nic-path="+path)...)
+		if code != 0 || strings.Contains(out, "nic_path") && strings.Contains(out, "is assumed: on hosts") {
+			t.Errorf("nic-path=%s: exit %d; want no word of the path in\n%s", path, code, out)
 		}
 	}
 }

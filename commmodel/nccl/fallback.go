@@ -106,21 +106,51 @@ func (m *Model) FallbackPick(f Func) TunerPick {
 	return m.steady().DefaultPick(f)
 }
 
-// WithoutFallbacks returns rules less the fallback rules TunerRules writes
-// after each rule MayBeIgnored names: a rule of the same function and
-// communicator within that rule's sizes, which takes only the calls NCCL
-// leaves its algorithm out of.
-func WithoutFallbacks(rules []TunerRule) []TunerRule {
-	var out []TunerRule
-	for _, r := range rules {
-		if n := len(out); n > 0 {
-			p := out[n-1]
-			if MayBeIgnored(p.Algo) && r.Func == p.Func && r.Nodes == p.Nodes && r.Ranks == p.Ranks &&
-				r.MinBytes >= p.MinBytes && r.MaxBytes <= p.MaxBytes {
-				continue
+// MayBeLeftOut reports whether NCCL may leave rule r's algorithm and
+// protocol out of the cost table of a call r matches for facts a rules
+// file does not see: an algorithm MayBeIgnored names, or LL128, which NCCL
+// runs only where the GPUs' paths allow it (across nodes, the NICs near
+// the GPUs: ll128Auto). Only after such a rule can a later one of its sizes
+// take calls: its fallback.
+func MayBeLeftOut(r TunerRule) bool { return MayBeIgnored(r.Algo) || r.Proto == LL128 }
+
+// FallbackOf returns, for each of rules in a file's order, the index of the
+// rule it is a fallback of, -1 for none: the latest rule before it, back to
+// the last that is not itself a fallback, of the same function and
+// communicator (nodes, ranks, numPipeOps, regBuff), whose sizes hold its
+// own, and which MayBeLeftOut. The plugin takes a fallback only for the
+// calls NCCL leaves the earlier rule's choice out of; a fallback may have
+// its own (NCCL's choice without PAT is LL128, and behind the CPU no
+// LL128 either).
+func FallbackOf(rules []TunerRule) []int {
+	out := make([]int, len(rules))
+	base := 0
+	for i, r := range rules {
+		out[i] = -1
+		for j := i - 1; j >= base; j-- {
+			p := rules[j]
+			if MayBeLeftOut(p) && r.Func == p.Func && r.Nodes == p.Nodes && r.Ranks == p.Ranks && r.PipeOps == p.PipeOps &&
+				r.RegBuff == p.RegBuff && r.MinBytes >= p.MinBytes && r.MaxBytes <= p.MaxBytes {
+				out[i] = j
+				break
 			}
 		}
-		out = append(out, r)
+		if out[i] < 0 {
+			base = i
+		}
+	}
+	return out
+}
+
+// WithoutFallbacks returns rules less their fallbacks (FallbackOf): the
+// rules TunerRules writes after each rule MayBeLeftOut names, which take
+// only the calls NCCL leaves its choice out of.
+func WithoutFallbacks(rules []TunerRule) []TunerRule {
+	var out []TunerRule
+	for i, of := range FallbackOf(rules) {
+		if of < 0 {
+			out = append(out, rules[i])
+		}
 	}
 	return out
 }

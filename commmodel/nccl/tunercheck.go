@@ -413,8 +413,10 @@ func (m *Model) patLeftOut() string {
 // apart) that no rule takes or a rule of channels -1 takes, which run on one
 // channel, and those whose every rule names an algorithm NCCL may leave out
 // of a call's cost table (MayBeIgnored) with no rule after it for the
-// calls it leaves out. Rules that match none of comms' calls are reported too, as
-// HazardUnused. A communicator of one rank is never asked about and is
+// calls it leaves out. A rule with fallbacks (FallbackOf) is no hazard
+// where NCCL leaves it out, nor a fallback where the rule before it takes
+// its calls: the file says what runs either way. Rules that match none of
+// comms' calls are reported too, as HazardUnused. A communicator of one rank is never asked about and is
 // skipped. The error is only the reader's.
 func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProblem, error) {
 	b, err := io.ReadAll(r)
@@ -545,10 +547,27 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 			}
 		}
 	}
+	rules := make([]TunerRule, len(lines))
+	for i, l := range lines {
+		rules[i] = l.rule
+	}
+	// A rule with fallbacks after it (FallbackOf) says what runs where NCCL
+	// leaves it out: passed over there, it is no hazard; and a fallback
+	// that an earlier rule takes every call from is there for machines
+	// that leave that rule out.
+	fallback := FallbackOf(rules)
+	backed := make([]bool, len(lines))
+	for _, of := range fallback {
+		if of >= 0 {
+			backed[of] = true
+		}
+	}
 	for i, l := range lines {
 		u, r := uses[i], l.rule
 		switch {
 		case r.dead() != "":
+		case len(u.ignored) > 0 && backed[i]:
+		case len(u.ignored) == 0 && u.matched && !u.applied && fallback[i] >= 0:
 		case len(u.ignored) > 0:
 			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardIgnored, Message: fmt.Sprintf(
 				"%s/%s is not in NCCL's cost table of %v on %s: the plugin passes over the rule",

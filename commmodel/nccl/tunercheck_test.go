@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -121,7 +122,7 @@ func TestCheckTunerRules(t *testing.T) {
 		"allgather,0,18446744073709551615,tree,simple,4,1,8",       // 5: NCCL has no Tree AllGather
 		"allgather,0,18446744073709551615,ring,simple,24,1,8",      // 6
 		"allreduce,0,18446744073709551615,ring,ll128,24,2,16",      // 7: LL128 off across the SYS NICs
-		"allreduce,0,18446744073709551615,nvls,simple,16,2,16",     // 8: no NVLS across nodes without CollNet
+		"allreduce,0,18446744073709551615,nvls,simple,16,2,-1",     // 8: no NVLS across nodes without CollNet
 		"allreduce,0,1048575,ring,ll,8,2,16",                       // 9: above 1 MiB falls through
 		"allreduce,0,18446744073709551615,ring,simple,8,1,1",       // 10: nRanks 1
 		"allreduce,100,10,ring,simple,8,1,8",                       // 11: min above max
@@ -458,4 +459,126 @@ func TestCheckTunerRulesFallbackCauses(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTunerRulesAlternatives: two nodes of 8 H100s with the NICs taken to
+// be next to the GPUs (PIX), where NCCL 2.30.7 runs LL128 across nodes,
+// and the same nodes with the NICs behind the CPU (SYS), where it runs none
+// (ll128Auto) and the plugin passes over an LL128 rule. Rules written for
+// PIX with SYS as an alternative follow every LL128 rule with SYS's own
+// choices for its sizes, on its channels; the one file then runs every
+// call as NCCL's own on either machine (the check finds nothing), where
+// the rules written without the alternative leave calls on one channel on
+// SYS.
+func TestTunerRulesAlternatives(t *testing.T) {
+	newModel := func(path PathType) *Model {
+		cfg := hopperConfig(Latest, 2, path)
+		cfg.Graphs.CollNetDirect, cfg.Graphs.CollNetChain = Graph{}, Graph{}
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	pix, sys := newModel(PathPIX), newModel(PathSYS)
+	var with, without []TunerRule
+	ll128 := 0
+	for f := range Func(NumFuncs) {
+		rules, err := pix.TunerRules(f, 2, pix.DefaultPick(f), nil, sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		of := FallbackOf(rules)
+		for i, r := range rules {
+			if r.Proto != LL128 || of[i] >= 0 {
+				continue
+			}
+			ll128++
+			at := r.MinBytes
+			for j := i + 1; j < len(rules) && of[j] == i; j++ {
+				b := rules[j]
+				e, err := sys.Choose(f, float64(b.MinBytes))
+				ch, _ := sys.MaxChannels(e.Algo, e.Proto, float64(b.MinBytes))
+				if err != nil || b.MinBytes != at || b.Algo != e.Algo || b.Proto != e.Proto || b.Channels != ch {
+					t.Errorf("%v after %v: want from %d B NCCL's %v/%v on SYS, %d channels", b, r, at, e.Algo, ProtocolName(e.Proto), ch)
+				}
+				at = b.MaxBytes + 1
+			}
+			if at != r.MaxBytes+1 {
+				t.Errorf("%v: the rules after it end at %d", r, at-1)
+			}
+		}
+		with = append(with, rules...)
+		own, err := pix.TunerRules(f, 2, pix.DefaultPick(f), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		without = append(without, own...)
+	}
+	if ll128 == 0 {
+		t.Fatal("no LL128 rule across the PIX nodes")
+	}
+	check := func(rules []TunerRule, m *Model) []TunerProblem { return checkOnTwoNodes(t, rules, m) }
+	for path, m := range map[string]*Model{"PIX": pix, "SYS": sys} {
+		if probs := check(with, m); len(probs) != 0 {
+			t.Errorf("the rules with fallbacks on %s: %v", path, probs)
+		}
+	}
+	if probs := check(without, sys); !slices.ContainsFunc(probs, func(p TunerProblem) bool { return p.Hazard == HazardOneChannel }) {
+		t.Errorf("the rules without fallbacks on SYS: %v, want calls on one channel", probs)
+	}
+}
+
+// TestFallbackOf: a rule within the sizes of a rule before it that NCCL
+// may leave out (MayBeLeftOut), of the same function and communicator, is
+// its fallback, and a fallback's own fallbacks hold to it; a rule within a
+// Ring/Simple rule's sizes is none, and the check says it is shadowed.
+func TestFallbackOf(t *testing.T) {
+	r := func(lo, hi uint64, a Algo, p Protocol) TunerRule {
+		return TunerRule{Func: FuncAllGather, MinBytes: lo, MaxBytes: hi, Algo: a, Proto: p, Channels: 4, Nodes: 2, Ranks: 16, PipeOps: -1, RegBuff: -1}
+	}
+	rules := []TunerRule{
+		r(0, 99, AlgoRing, LL),
+		r(100, 999, AlgoPAT, Simple),     // 1
+		r(100, 999, AlgoRing, LL128),     // 2: of 1
+		r(100, 499, AlgoRing, LL),        // 3: of 2
+		r(500, 999, AlgoRing, Simple),    // 4: of 2
+		r(1000, 1<<40, AlgoRing, Simple), // 5
+		r(2000, 3000, AlgoRing, LL),      // 6: within 5, which NCCL never leaves out
+	}
+	want := []int{-1, -1, 1, 2, 2, -1, -1}
+	if got := FallbackOf(rules); !slices.Equal(got, want) {
+		t.Errorf("FallbackOf = %v, want %v", got, want)
+	}
+	if got := WithoutFallbacks(rules); len(got) != 4 || got[1] != rules[1] || got[2] != rules[5] {
+		t.Errorf("WithoutFallbacks = %v", got)
+	}
+	m, err := New(hopperConfig(Latest, 2, PathPIX))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shadowed []string
+	for _, p := range checkOnTwoNodes(t, rules, m) {
+		if p.Hazard == HazardShadowed || p.Hazard == HazardIgnored {
+			shadowed = append(shadowed, fmt.Sprintf("%d: %v", p.Line, p.Hazard))
+		}
+	}
+	if want := []string{"8: shadowed rule"}; !slices.Equal(shadowed, want) { // the header, then rule 6
+		t.Errorf("shadowed and ignored rules %v, want %v", shadowed, want)
+	}
+}
+
+// checkOnTwoNodes writes rules to a file and checks it for a job of one
+// communicator of two nodes, NCCL's model m.
+func checkOnTwoNodes(t *testing.T, rules []TunerRule, m *Model) []TunerProblem {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteTunerRules(&b, nil, rules); err != nil {
+		t.Fatal(err)
+	}
+	probs, err := CheckTunerRules(&b, "job.conf", []TunerComm{{2, m}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return probs
 }

@@ -37,28 +37,73 @@ func (m *Model) DefaultPick(f Func) TunerPick {
 // After each rule whose algorithm NCCL may leave out of a call's cost table
 // (MayBeIgnored) come rules for the same sizes with NCCL's choice among
 // the others (FallbackPick), with its channels, which the plugin falls
-// through to for such a call.
-func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64) ([]TunerRule, error) {
+// through to for such a call. alts are NCCL's models of the same
+// communicator on machines the description may be instead of m (an
+// assumed fact's other value: the NICs behind the CPU, no NVLS): after
+// each rule whose algorithm and protocol an alternative leaves out of its
+// cost table (LL128 across nodes behind the CPU) come that alternative's
+// own rules for the same sizes, so that the file runs NCCL's own choice
+// there, on NCCL's channels, and not one channel.
+func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64, alts ...*Model) ([]TunerRule, error) {
 	rules, err := m.tunerRuns(f, nodes, pick, breaks)
-	if err != nil || !slices.ContainsFunc(rules, func(r TunerRule) bool { return MayBeIgnored(r.Algo) }) {
-		return rules, err
-	}
-	fall, err := m.tunerRuns(f, nodes, m.FallbackPick(f), nil)
 	if err != nil {
-		return nil, fmt.Errorf("%w: no algorithm NCCL keeps in every call's cost table is left for the rules after NVLS, NVLSTree, PAT or CollNet", err)
+		return nil, err
+	}
+	// sources are the rules fallbacks are cut from, each built when a
+	// rule first needs it: m's FallbackPick, then each alternative's own.
+	sources := make([][]TunerRule, 1+len(alts))
+	source := func(k int) ([]TunerRule, error) {
+		if sources[k] != nil {
+			return sources[k], nil
+		}
+		var err error
+		if k == 0 {
+			sources[k], err = m.tunerRuns(f, nodes, m.FallbackPick(f), nil)
+			if err != nil {
+				err = fmt.Errorf("%w: no algorithm NCCL keeps in every call's cost table is left for the rules after NVLS, NVLSTree, PAT or CollNet", err)
+			}
+		} else {
+			a := alts[k-1]
+			sources[k], err = a.TunerRules(f, nodes, a.DefaultPick(f), nil)
+		}
+		return sources[k], err
 	}
 	var out []TunerRule
-	for _, r := range rules {
-		out = append(out, r)
-		if !MayBeIgnored(r.Algo) {
-			continue
-		}
-		for _, b := range fall {
-			if b.MaxBytes < r.MinBytes || b.MinBytes > r.MaxBytes {
+	// fallbacks appends the rules after r that source k gives for its
+	// sizes, once each, and after each of m's own FallbackPick rules those
+	// of the alternatives that leave it out in turn.
+	var fallbacks func(r TunerRule, n int) error
+	fallbacks = func(r TunerRule, n int) error {
+		for k := range sources {
+			if k == 0 && !MayBeIgnored(r.Algo) || k > 0 && alts[k-1].Available(f, r.Algo, r.Proto) {
 				continue
 			}
-			b.MinBytes, b.MaxBytes = max(b.MinBytes, r.MinBytes), min(b.MaxBytes, r.MaxBytes)
-			out = append(out, b)
+			fall, err := source(k)
+			if err != nil {
+				return err
+			}
+			for _, b := range fall {
+				if b.MaxBytes < r.MinBytes || b.MinBytes > r.MaxBytes {
+					continue
+				}
+				b.MinBytes, b.MaxBytes = max(b.MinBytes, r.MinBytes), min(b.MaxBytes, r.MaxBytes)
+				if slices.Contains(out[n:], b) {
+					continue
+				}
+				out = append(out, b)
+				if k == 0 {
+					if err := fallbacks(b, n); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}
+	for _, r := range rules {
+		out = append(out, r)
+		if err := fallbacks(r, len(out)); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

@@ -247,6 +247,25 @@ func (m *Machine) TunerRules(collectives []commmodel.Collective, comms []Comm, l
 	return rules, err
 }
 
+// assumedTunerModels returns NCCL's tuning model of communicator c on each
+// machine that an assumed fact's other value describes instead (the
+// alternatives Guesses tries: the NICs behind the CPU, no NVLS, ...): a
+// rule must hold on them too, and where one of them leaves its choice out
+// of the cost table, rules after it give that machine's own
+// (nccl.Model.TunerRules). An alternative NCCL cannot run c on is left out.
+func (m *Machine) assumedTunerModels(c Comm) []*nccl.Model {
+	var out []*nccl.Model
+	for _, a := range m.Hardware.alternatives(m.tables, c.PerNode, c.Nodes > 1) {
+		alt := *m
+		alt.Hardware = a.hw
+		alt.refs = &references{hw: &alt.Hardware, rccl: m.refs.rccl, m: map[runKey]*reference{}}
+		if tm, _, err := alt.tunerModel(c); err == nil {
+			out = append(out, tm)
+		}
+	}
+	return out
+}
+
 // A TunerChoice is where rules of TunerPlan take the model's choice over
 // NCCL's own: on communicator Comm, for Collective, from MinBytes to
 // MaxBytes, decided at Size, where the model expects Ours against NCCL's
@@ -320,6 +339,7 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 		if err != nil {
 			return nil, nil, err
 		}
+		alts := m.assumedTunerModels(c)
 		for f := range nccl.Func(nccl.NumFuncs) {
 			pick, breaks := tm.DefaultPick(f), []uint64(nil)
 			if col, ok := f.Collective(); ok && slices.Contains(collectives, col) {
@@ -333,7 +353,7 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 				}
 				choices = append(choices, cs...)
 			}
-			rs, err := tm.TunerRules(f, nodes, pick, breaks)
+			rs, err := tm.TunerRules(f, nodes, pick, breaks, alts...)
 			if err != nil {
 				return nil, nil, err
 			}
