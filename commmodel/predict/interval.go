@@ -601,8 +601,14 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 		switch {
 		case d.nodes > s.maxNodes && s.maxNodes == 1:
 			why += ": no table crossed the network, so the NICs' bandwidth and the network's latency are their priors, and the interval allows for public networks' spread about them (NICs that deliver well under their line rate, latencies many times NCCL's); give the NICs with -hw nics=N,nic-bw=RATE and the latency with -hw net-lat=K, or calibrate with a table of several nodes"
-		case d.nodes > s.maxNodes:
+		case d.nodes > s.maxNodes && q.Collective == commmodel.AllToAll:
 			why += ": the network above the tables' nodes (a leaf's uplinks, a fabric's bisection, a dragonfly's global links) is not measured; describe it with -hw group=HOSTS,oversub=R, or calibrate with a table of more nodes"
+		case d.nodes > s.maxNodes:
+			// A ring's or a tree's neighbours sit on the nearest nodes
+			// (commmodel.Stage.Leaving): a group's uplinks bind only past
+			// an oversubscription of the group's hosts.
+			why += fmt.Sprintf(": the network above the tables' nodes (a leaf's uplinks, a fabric's bisection, a dragonfly's global links) is not measured, and a table of more nodes is what narrows it; -hw group=HOSTS,oversub=R moves AllToAll, most of whose bytes leave a group, but the rings and trees of %v send 1/HOSTS of their bytes out of a group, which binds its uplinks only where R exceeds HOSTS",
+				q.Collective)
 		}
 		out = append(out, why)
 	}

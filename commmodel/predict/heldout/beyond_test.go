@@ -44,7 +44,12 @@ func TestBeyond(t *testing.T) {
 		{"within", within, 0, nil},
 		{"collective", predict.Query{Collective: commmodel.Broadcast, Ranks: 40, PerNode: 8}, 1, []string{"no calibration table ran broadcast"}},
 		// log2(640/10) = 3.0 doublings above the largest table.
-		{"more nodes", predict.Query{Collective: commmodel.AllReduce, Ranks: 640, PerNode: 8}, 1, []string{"80 nodes is 3.0 doublings beyond the tables' 1 to 10", "-hw group=HOSTS,oversub=R"}},
+		// A ring leaves a group of g hosts 1/g of its bytes: the groups'
+		// description binds it only past R = g, and AllToAll far sooner.
+		{"more nodes", predict.Query{Collective: commmodel.AllReduce, Ranks: 640, PerNode: 8}, 1,
+			[]string{"80 nodes is 3.0 doublings beyond the tables' 1 to 10", "a table of more nodes is what narrows it", "binds its uplinks only where R exceeds HOSTS"}},
+		{"more nodes of AllToAll", predict.Query{Collective: commmodel.AllToAll, Ranks: 640, PerNode: 8}, 3,
+			[]string{"no calibration table ran alltoall", "80 nodes is 3.0 doublings beyond the tables' 1 to 10", "describe it with -hw group=HOSTS,oversub=R"}},
 		{"layout", predict.Query{Collective: commmodel.AllReduce, Ranks: 40, PerNode: 8, Layout: predict.Layout{GPUsPerThread: 8}}, 1,
 			[]string{"no calibration table ran 1 thread a process of 8 GPUs each"}},
 		// 20 nodes of 16 GPUs: 1.0 doubling of nodes, 2.0 of ranks (320
