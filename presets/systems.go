@@ -43,6 +43,12 @@ type System struct {
 	// CPU is the host CPU as NCCL tells them apart: "intel", "amd" or
 	// "arm".
 	CPU string
+	// NICPath is the PCIe path from a GPU to its NIC as NCCL types it and
+	// as -hw nic-path takes it ("PIX", "PXB", "P2C", "PXN", "PHB" or
+	// "SYS"), where the source says where the NICs sit: "PHB" for NICs
+	// behind the CPU. "" where it does not: a GH200 or GB200 host's P2C
+	// is its GPU's (predict.DefaultHardware), not the system's.
+	NICPath string
 	// NetLatency is the network's latency per step as a multiple of
 	// NCCL's figure (its tuning model's), where a public log of the system
 	// measured it, cited in Source; 0 where none did.
@@ -89,7 +95,7 @@ var Systems = []System{
 		Source: "HPE Cray EX254n node as CSCS documents Alps: 4 GH200 joined all-to-all by 6 NVLinks a pair (150 GB/s a direction), no NVSwitch, 4 Slingshot NICs of 200 Gb/s (25 GB/s), one per GH200 (CSCS Alps hardware, GH200 node schematic, docs.cscs.ch/alps/hardware)"},
 	{Name: "hpe-ex235n-a100", GPU: "A100-SXM4-40GB", PerHost: 4, Fabric: "mesh", PairLinks: 4, NICs: 4, NICBW: SlingshotNICBW, CPU: "amd",
 		Source: "HPE Cray EX235n, NERSC Perlmutter's GPU node: 1 AMD EPYC 7763, 4 A100 SXM4 with 4 NVLinks between each pair, 4 HPE Slingshot 11 NICs (docs.nersc.gov/systems/perlmutter/architecture); a Slingshot 11 NIC is 200 Gb/s (HPE Slingshot's 200 Gb/s endpoints; OLCF Frontier user guide)"},
-	{Name: "alcf-polaris", GPU: "A100-SXM4-40GB", PerHost: 4, Fabric: "mesh", PairLinks: 4, NICs: 2, NICBW: SlingshotNICBW, CPU: "amd",
+	{Name: "alcf-polaris", GPU: "A100-SXM4-40GB", PerHost: 4, Fabric: "mesh", PairLinks: 4, NICs: 2, NICBW: SlingshotNICBW, CPU: "amd", NICPath: "PHB",
 		Source: "ALCF Polaris, an HPE Apollo 6500 Gen10+ node: 1 AMD EPYC Milan 7543P, 4 A100 joined by NV4 between each pair, a pair of Slingshot 11 NICs, each behind the CPU of one GPU (PHB) and across the sockets' link from the others (docs.alcf.anl.gov/polaris/hardware-overview/machine-overview)"},
 	{Name: "hpe-ex235a-mi250x", GPU: "AMD Instinct MI250X", PerHost: 8, Fabric: "infinity", NICs: 4, NICBW: SlingshotNICBW, CPU: "amd",
 		Source: "HPE Cray EX235a, OLCF Frontier's node: 1 AMD EPYC, 4 MI250X of 2 GCDs each, 8 GPUs to ROCm; 200 GB/s a direction between the 2 GCDs of a package, 50-100 GB/s between GCDs of different packages (Infinity Fabric, not an even mesh); 4 HPE Slingshot NICs of 200 Gb/s (25 GB/s), one per MI250X (Frontier user guide, docs.olcf.ornl.gov/systems/frontier_user_guide.html)"},

@@ -140,7 +140,7 @@ func TestSystemFigures(t *testing.T) {
 // system.
 func systemsTable() string {
 	var b strings.Builder
-	b.WriteString("| system | GPU | GPUs per host | fabric | NICs per host | NIC rate | CPU | source |\n|---|---|---:|---|---:|---|---|---|\n")
+	b.WriteString("| system | GPU | GPUs per host | fabric | NICs per host | NIC rate | NIC path | CPU | source |\n|---|---|---:|---|---:|---|---|---|---|\n")
 	for _, s := range Systems {
 		g, _ := nccl.ParseGPU(s.GPU)
 		per := fmt.Sprint(s.PerHost)
@@ -161,7 +161,7 @@ func systemsTable() string {
 		if s.NICBW > 0 {
 			rate = units.FormatNumber(s.NICBW*8/1e9) + " Gb/s"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", s.Name, g.Name, per, fabric, nics, rate, s.CPU, s.Source)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n", s.Name, g.Name, per, fabric, nics, rate, s.NICPath, s.CPU, s.Source)
 	}
 	return b.String()
 }

@@ -707,19 +707,20 @@ func TestTuneCheckFailuresFirst(t *testing.T) {
 }
 
 // TestTuneLL128BehindCPU: the rules keep NCCL's own LL128 across nodes at
-// an assumed NIC path of PIX, while on hosts whose NICs sit behind the CPU
-// (ALCF Polaris, whose catalog entry says PHB) NCCL runs no LL128 across
+// an assumed NIC path of PIX (Polaris' hosts described but for the path),
+// while on hosts whose NICs sit behind the CPU NCCL runs no LL128 across
 // nodes and the plugin passes over those rules. Each is followed by rules
 // for its sizes with NCCL's own choice behind the CPU, which the header
 // says, and the one file passes tune -check on both paths. With the path
-// given, the header says nothing of it.
+// known, given or from the catalog (ALCF Polaris, whose entry says PHB),
+// the header says nothing of it.
 func TestTuneLL128BehindCPU(t *testing.T) {
 	t.Parallel()
 	polaris := realLog("a100_1x4_allreduce_polaris_ss11.log") + ":version=2.28.3:nodes=1," +
 		realLog("a100_4x4_allreduce_simple_polaris_ss11.log") + ":proto=simple:version=2.28.3:nodes=4"
 	comms := "1x4,64x1,64x4"
 	args := []string{"tune", "-calibrate", polaris, "-comms", comms, "-o", "-"}
-	code, out, stderr := runCLI(append(args, "-hw", "system=alcf-polaris")...)
+	code, out, stderr := runCLI(append(args, "-gpu", "A100-SXM4-40GB", "-hw", "nics=2,nic-bw=200Gb/s,cpu=amd")...)
 	want := "# nic_path PIX is assumed: on hosts whose NICs sit behind the CPU"
 	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "-hw nic-path=PIX|PXB|P2C|PHB|SYS") || strings.Contains(stderr, "nic_path PIX is assumed") {
 		t.Fatalf("exit %d, stderr %s\nout %s; want the LL128 rules' fallbacks in the header alone", code, stderr, out)
@@ -733,9 +734,11 @@ func TestTuneLL128BehindCPU(t *testing.T) {
 		if code != 0 || !strings.Contains(check, "every call of") {
 			t.Errorf("tune -check with nic-path=%s: exit %d, %s\n%s", path, code, check, stderr)
 		}
-		code, out, _ := runCLI(append(args, "-hw", "system=alcf-polaris,nic-path="+path)...)
+	}
+	for _, hw := range []string{"system=alcf-polaris", "system=alcf-polaris,nic-path=PHB", "system=alcf-polaris,nic-path=PIX"} {
+		code, out, _ := runCLI(append(args, "-hw", hw)...)
 		if code != 0 || strings.Contains(out, "nic_path") && strings.Contains(out, "is assumed: on hosts") {
-			t.Errorf("nic-path=%s: exit %d; want no word of the path in\n%s", path, code, out)
+			t.Errorf("-hw %s: exit %d; want no word of the path in\n%s", hw, code, out)
 		}
 	}
 }

@@ -394,7 +394,8 @@ func TestDescribeSystem(t *testing.T) {
 // (presets.Systems) its facts, read back through Hardware.Facts with source
 // catalog: the fabric, NVLS (only on NVSwitch, never on AMD Infinity
 // Fabric or PCIe), the links where pairs are joined evenly, and the NICs,
-// their rate, the NVLink domain and the CPU where the system defines them.
+// their rate, the NVLink domain, the CPU and the NICs' path where the
+// system defines them.
 func TestDescribeEverySystem(t *testing.T) {
 	for _, s := range presets.Systems {
 		h, err := Describe(s.GPU, "system="+s.Name)
@@ -421,6 +422,9 @@ func TestDescribeEverySystem(t *testing.T) {
 		if s.CPU != "" {
 			want["cpu"] = s.CPU
 		}
+		if s.NICPath != "" {
+			want["nic_path"] = strings.ToUpper(s.NICPath)
+		}
 		for _, f := range h.Facts() {
 			v, ok := want[f.Name]
 			if !ok {
@@ -437,6 +441,43 @@ func TestDescribeEverySystem(t *testing.T) {
 		if (h.GPU.ISA != "" || s.Fabric == "pcie") && h.NVLS {
 			t.Errorf("%s: NVLS on an AMD or PCIe host", s.Name)
 		}
+	}
+}
+
+// TestDescribePolarisNICPath: ALCF's Polaris has its NICs behind the CPU
+// (PHB, its catalog entry's source), so -hw system=alcf-polaris gives
+// nic_path PHB from the catalog, and on 64 x 4 no guess names the path,
+// which nic-path= still overrides. Only the entries whose source says where
+// the NICs sit give it: the DGX H100's does not, and its path stays
+// assumed.
+func TestDescribePolarisNICPath(t *testing.T) {
+	h, err := Describe("", "system=alcf-polaris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var path Fact
+	for _, f := range h.Facts() {
+		if f.Name == "nic_path" {
+			path = f
+		}
+	}
+	if path.Value != "PHB" || path.Source != SourceCatalog || h.NICPath != nccl.PathPHB {
+		t.Errorf("alcf-polaris: nic_path %s (%s), want PHB (catalog)", path.Value, path.Source)
+	}
+	gs, err := Guesses(h, nil, Query{Collective: commmodel.AllReduce, Ranks: 256, PerNode: 4}, []float64{1 << 20, 1 << 26, 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range gs {
+		if g.Fact.Name == "nic_path" {
+			t.Errorf("alcf-polaris: guess %+v, want none of the NICs' path", g)
+		}
+	}
+	if pix, err := Describe("", "nic-path=PIX,system=alcf-polaris"); err != nil || pix.NICPath != nccl.PathPIX || pix.Sources.NICPath != SourceUser {
+		t.Errorf("alcf-polaris with nic-path=PIX: %v (%s), %v; want PIX from -hw", pix.NICPath, pix.Sources.NICPath, err)
+	}
+	if dgx, err := Describe("", "system=dgx-h100"); err != nil || dgx.given(dgx.Sources.NICPath) {
+		t.Errorf("dgx-h100: nic_path from %q, %v; want assumed", dgx.Sources.NICPath, err)
 	}
 }
 

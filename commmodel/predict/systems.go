@@ -56,6 +56,13 @@ func (h *Hardware) setSystem(name string) error {
 		}
 		h.CPU, h.Sources.CPU = cpus[k].cpu, SourceCatalog
 	}
+	if s.NICPath != "" {
+		t, err := nccl.ParsePathType(s.NICPath)
+		if err != nil || !(t >= nccl.PathPIX && t <= nccl.PathSYS) {
+			return fmt.Errorf("%s: the catalog's NIC path %q is not one of PIX, PXB, P2C, PXN, PHB or SYS", s.Name, s.NICPath)
+		}
+		h.NICPath, h.Sources.NICPath = t, SourceCatalog
+	}
 	return nil
 }
 
@@ -66,8 +73,9 @@ func (h *Hardware) setSystem(name string) error {
 // where perHost is 1 or 2, a run that may use part of a host), or whose NVLink domains do for a domain's host,
 // and whose entry gives one of those facts or more beyond what the GPU's
 // own entry gives, those that settle the most first. Naming one (Describe's system key) replaces those
-// assumptions with its documented facts; a fact no entry documents (the
-// NICs' PCIe path) stays a guess. None is offered where h names its system
+// assumptions with its documented facts; a fact its entry does not
+// document (the NICs' PCIe path, which only alcf-polaris's gives) stays a
+// guess. None is offered where h names its system
 // already (Hardware.System), and no system whose entry contradicts a fact
 // of h that evidence gave (Source.evidence: the NICs a node that NCCL's
 // debug lines list, a NIC rate or fabric given with -hw).
@@ -77,8 +85,8 @@ func SystemsOf(h Hardware, perHost int, facts []string) []string {
 
 // SystemsGiving returns the systems SystemsOf offers whose entry gives
 // every one of the facts named, none where no entry does (the NICs' PCIe
-// path, which no entry documents, among them): those that settle the
-// facts at once.
+// path, which only alcf-polaris's documents, among them elsewhere): those
+// that settle the facts at once.
 func SystemsGiving(h Hardware, perHost int, facts []string) []string {
 	return systemsSettling(h, perHost, facts, true)
 }

@@ -120,9 +120,10 @@ func TestFromTablesAnotherHost(t *testing.T) {
 // TestSystemsGiving: of the catalog's 8-GPU A100 SXM4 hosts, Google's A2
 // pages give the CPU but no NICs (TestSystemsOf), so SystemsOf offers them
 // for the NICs' count, their rate and the CPU together, and SystemsGiving,
-// which wants every one, does not. No entry gives the NICs' PCIe path, so
-// nothing is offered where it is among the facts (the ABCI choice tune
-// withholds on nics_per_node, nic_bw and nic_path).
+// which wants every one, does not. None of these entries gives the NICs'
+// PCIe path (only alcf-polaris's does), so nothing is offered where it is
+// among the facts (the ABCI choice tune withholds on nics_per_node, nic_bw
+// and nic_path).
 func TestSystemsGiving(t *testing.T) {
 	h, err := Describe("A100-SXM4-80GB", "")
 	if err != nil {
