@@ -157,10 +157,18 @@ func Describe(gpu, spec string) (Hardware, error) {
 		// The fabric of a host of that many GPUs, as a system's hosts give it.
 		h = h.ForHosts(h.hostGPUs)
 	}
-	if _, nvls := set["nvls"]; (fabric || sw) && !nvls && h.Fabric != FabricNVSwitch {
-		// NVLS needs NVSwitch: off, as an assumption that follows the
-		// fabric (a capture that finds NVSwitch gives it back).
-		h.NVLS, h.Sources.NVLS = false, SourceAssumed
+	if _, nvls := set["nvls"]; !nvls {
+		// NVLS needs NVSwitch multicast, which no GPU before Hopper (nor
+		// AMD's) has: off, from the fact that excludes it, no guess.
+		_, cc := set["cc"]
+		switch {
+		case !h.GPU.SupportsNVLS() && h.Sources.NVLS == SourceCatalog:
+			h.NVLS = false // the catalog's GPU runs none, whatever the fabric
+		case !h.GPU.SupportsNVLS() && cc:
+			h.NVLS, h.Sources.NVLS = false, SourceUser // the compute capability given
+		case (fabric || sw) && h.Fabric != FabricNVSwitch:
+			h.NVLS, h.Sources.NVLS = false, SourceUser // the fabric given has no NVSwitch
+		}
 	}
 	return h, nil
 }

@@ -455,12 +455,7 @@ func TestDescribePolarisNICPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var path Fact
-	for _, f := range h.Facts() {
-		if f.Name == "nic_path" {
-			path = f
-		}
-	}
+	path := factNamed(&h, "nic_path")
 	if path.Value != "PHB" || path.Source != SourceCatalog || h.NICPath != nccl.PathPHB {
 		t.Errorf("alcf-polaris: nic_path %s (%s), want PHB (catalog)", path.Value, path.Source)
 	}
@@ -592,19 +587,44 @@ func TestSystemsOf(t *testing.T) {
 }
 
 // NVLS needs NVSwitch: a host described as PCIe or a mesh has none unless
-// the description says otherwise; it follows the fabric, as an assumption.
+// the description says otherwise, which follows from the fabric the user
+// gave (hw), no guess. NVLS needs NVSwitch multicast, which no GPU before
+// Hopper has: an A100's stays the catalog's whatever the fabric (red team
+// 31: -hw cc=8.0,links=12,link-bw=25GB/s,fabric=mesh read nvls false
+// assumed), and a GPU the catalog lacks, given cc=8.0, has none from the
+// user's compute capability.
 func TestDescribeFabricNVLS(t *testing.T) {
 	for _, spec := range []string{"fabric=pcie", "fabric=mesh", "switch=false"} {
 		h, err := Describe("H100 80GB HBM3", spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h.NVLS || h.Sources.NVLS != SourceAssumed {
-			t.Errorf("%s: NVLS %v from %q, want false, assumed", spec, h.NVLS, h.Sources.NVLS)
+		if h.NVLS || h.Sources.NVLS != SourceUser {
+			t.Errorf("%s: NVLS %v from %q, want false, hw", spec, h.NVLS, h.Sources.NVLS)
 		}
 	}
 	if h, _ := Describe("H100 80GB HBM3", "fabric=nvswitch"); !h.NVLS {
 		t.Errorf("fabric=nvswitch: NVLS off, want H100's default on")
+	}
+	for _, c := range []struct {
+		gpu, spec string
+		src       Source
+	}{
+		{"NVIDIA A100-SXM4-40GB", "cc=8.0,links=12,link-bw=25GB/s,fabric=mesh", SourceCatalog},
+		{"NVIDIA A100-SXM4-40GB", "fabric=pcie", SourceCatalog},
+		{"NVIDIA A100-SXM4-40GB", "fabric=nvswitch", SourceCatalog},
+		{"NVIDIA A100-SXM4-40GB", "", SourceCatalog},
+		{"Example GPU", "cc=8.0,links=12,link-bw=25GB/s", SourceUser},
+		{"Example GPU", "cc=8.0,links=12,link-bw=25GB/s,fabric=nvswitch", SourceUser},
+	} {
+		h, err := Describe(c.gpu, c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nvls := factNamed(&h, "nvls")
+		if h.NVLS || nvls.Value != "false" || nvls.Source != c.src {
+			t.Errorf("%s, %s: nvls %s (%s), want false (%s)", c.gpu, c.spec, nvls.Value, nvls.Source, c.src)
+		}
 	}
 }
 
