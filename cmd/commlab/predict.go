@@ -277,7 +277,8 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	fs := newFlags("predict")
 	machine := addMachineFlags(fs)
 	collective := fs.String("collective", "", "collective to predict: "+commmodel.CollectiveNames())
-	p := fs.Int("p", 0, "ranks (GPUs)")
+	p := fs.Int("p", 0, "ranks (GPUs); with -nodes, -nodes x -per-node")
+	nodes := fs.Int("nodes", 0, "nodes of -per-node GPUs each, as tune's -nodes counts them: the ranks are -nodes x -per-node (with -p as well, they must agree)")
 	perNode := fs.Int("per-node", 0, "GPUs per node")
 	layoutFlags := addLayoutFlags(fs)
 	algo := fs.String("algo", "auto", "NCCL_ALGO of the calibration runs and the prediction: auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain, or a list NCCL reads, such as ^nvls")
@@ -285,7 +286,7 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	sizes := fs.String("size", "", "comma-separated sizes (nccl-tests' size column), e.g. 1MiB,64MiB")
 	output := addFormatFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab predict -calibrate A.log[:KEY=VALUE...],B.log[,...] -collective C -p N -per-node G [-g N] [-threads N] [-graph N]\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab predict -calibrate A.log[:KEY=VALUE...],B.log[,...] -collective C (-p N | -nodes N) -per-node G [-g N] [-threads N] [-graph N]\n"+
 			"                      [-algo auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain] [-proto auto|ll|ll128|simple]\n"+
 			"                      [-gpu NAME] [-hw SPEC|FILE] [-topo FILE] -size LIST [-format text|json|csv]")
 		fs.PrintDefaults()
@@ -304,7 +305,10 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	if err != nil {
 		return predictRequest{}, flagErrorf("-collective: %w", err)
 	}
-	if err := checkCount(fs, "p", *p, maxRanks, "the ranks (GPUs) to predict for", "16"); err != nil {
+	if err := ranksOfNodes(fs, p, *nodes, *perNode); err != nil {
+		return predictRequest{}, err
+	}
+	if err := checkCount(fs, "p", *p, maxRanks, "the ranks (GPUs) to predict for (or -nodes N of -per-node GPUs)", "16"); err != nil {
 		return predictRequest{}, err
 	}
 	if *p == 1 {
@@ -345,6 +349,33 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 		sizes:   list,
 		format:  format,
 	}, nil
+}
+
+// ranksOfNodes applies predict's -nodes, where given: the ranks are its
+// nodes times -per-node, which *p takes where -p is left out and must
+// equal where it is given (a usage error naming both otherwise).
+func ranksOfNodes(fs *flag.FlagSet, p *int, nodes, perNode int) error {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "nodes" })
+	if !given {
+		return nil
+	}
+	if nodes < 1 || nodes > maxRanks {
+		return usageErrorf(fs, "-nodes %d: want the nodes of -per-node GPUs each, from 1 to %d, such as -nodes 4", nodes, maxRanks)
+	}
+	if err := checkCount(fs, "per-node", perNode, maxRanks, "the GPUs per node of the -nodes nodes", "8"); err != nil {
+		return err
+	}
+	ranks := nodes * perNode
+	switch {
+	case ranks > maxRanks:
+		return usageErrorf(fs, "-nodes %d x -per-node %d: %d ranks, above the limit of %d that bounds the work and memory it takes", nodes, perNode, ranks, maxRanks)
+	case *p == 0:
+		*p = ranks
+	case *p != ranks:
+		return flagErrorf("-p %d and -nodes %d disagree: -nodes %d x -per-node %d is %d ranks; give one of -p and -nodes, or -p %d", *p, nodes, nodes, perNode, ranks, ranks)
+	}
+	return nil
 }
 
 // layoutFlags are -g, -threads and -graph: the launch layout of the

@@ -1098,3 +1098,40 @@ func TestPredictExitStatusAsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictNodes: predict's -nodes counts nodes of -per-node GPUs, as
+// tune's does: -nodes 64 -per-node 4 predicts what -p 256 -per-node 4 does
+// (red team 31 found it a usage error). With -p as well the two must
+// agree, else a usage error (exit 2) naming both; -nodes needs -per-node
+// and at least one node.
+func TestPredictNodes(t *testing.T) {
+	t.Parallel()
+	polaris := realLog("a100_1x4_allreduce_polaris_ss11.log") + ":version=2.28.3:nodes=1," +
+		realLog("a100_4x4_allreduce_simple_polaris_ss11.log") + ":proto=simple:version=2.28.3:nodes=4"
+	base := []string{"predict", "-calibrate", polaris, "-hw", "system=alcf-polaris", "-collective", "allreduce", "-size", "1MiB,1GiB", "-per-node", "4"}
+	code, byRanks, stderr := runCLI(append(base, "-p", "256")...)
+	if code != 0 || !strings.Contains(byRanks, "allreduce on 256 ranks (64 x 4 GPUs)") {
+		t.Fatalf("-p 256: exit %d, %s%s", code, byRanks, stderr)
+	}
+	for _, extra := range [][]string{{"-nodes", "64"}, {"-nodes", "64", "-p", "256"}} {
+		code, out, stderr := runCLI(append(base, extra...)...)
+		if code != 0 || out != byRanks {
+			t.Errorf("%v: exit %d, %s%s; want what -p 256 prints:\n%s", extra, code, out, stderr, byRanks)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-nodes", "64", "-per-node", "4", "-p", "128"}, "-p 128 and -nodes 64 disagree: -nodes 64 x -per-node 4 is 256 ranks"},
+		{[]string{"-nodes", "64"}, "give -per-node, the GPUs per node of the -nodes nodes"},
+		{[]string{"-nodes", "0", "-per-node", "4"}, "-nodes 0: want the nodes of -per-node GPUs each"},
+		{[]string{"-nodes", "1048576", "-per-node", "8"}, "above the limit of 1048576"},
+	} {
+		args := append([]string{"predict", "-gpu", "A100-SXM4-40GB", "-collective", "allreduce", "-size", "1MiB"}, c.args...)
+		code, out, stderr := runCLI(args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %s%s; want exit 2 and %q", c.args, code, out, stderr, c.want)
+		}
+	}
+}
