@@ -313,7 +313,7 @@ func TestPredictTopo(t *testing.T) {
 		t.Errorf("hardware %q, want %q", res.Hardware.Summary, want)
 	}
 	for _, f := range res.Hardware.Facts {
-		if (f.Name == "fabric" || f.Name == "nvlinks" || f.Name == "nics_per_node" || f.Name == "nic_path") && f.Source != "topo" {
+		if (f.Name == "fabric" || f.Name == "links" || f.Name == "nics_per_node" || f.Name == "nic_path") && f.Source != "topo" {
 			t.Errorf("%s from %q, want topo", f.Name, f.Source)
 		}
 	}
@@ -1025,12 +1025,12 @@ func TestPredictTopoAgainstSystem(t *testing.T) {
 	}
 	a800 := "../../topo/testdata/real/a800_nv8_two_nics_per_pair_tabs.txt"
 	code, out, stderr := runCLI(append(query, "-topo", a800, "-gpu", "A100-SXM4-80GB", "-hw", "system=dgx-a100")...)
-	if code != 0 || !strings.Contains(stderr, "the capture shows nvlinks 8 for the system's 12: it stands over -hw system=dgx-a100 (-hw system=dgx-a100,links=12 keeps the system's)") ||
-		!strings.Contains(out, "nvlinks 8 (topo)") {
+	if code != 0 || !strings.Contains(stderr, "the capture shows links 8 for the system's 12: it stands over -hw system=dgx-a100 (-hw system=dgx-a100,links=12 keeps the system's)") ||
+		!strings.Contains(out, "links 8 (topo)") {
 		t.Errorf("A800 capture with system=dgx-a100: exit %d, %s%s; want the capture's 8 NVLinks and a warning naming the system's 12", code, out, stderr)
 	}
 	code, out, stderr = runCLI(append(query, "-topo", a800, "-gpu", "A100-SXM4-80GB", "-hw", "system=dgx-a100,links=12")...)
-	if code != 0 || strings.Contains(stderr, "it stands over") || !strings.Contains(out, "nvlinks 12 (hw)") {
+	if code != 0 || strings.Contains(stderr, "it stands over") || !strings.Contains(out, "links 12 (hw)") {
 		t.Errorf("A800 capture with system=dgx-a100,links=12: exit %d, %s%s; want the system's 12 NVLinks", code, out, stderr)
 	}
 }

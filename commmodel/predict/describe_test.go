@@ -408,7 +408,7 @@ func TestDescribeEverySystem(t *testing.T) {
 			want["fabric"], want["nvls"] = s.Fabric, fmt.Sprint(s.Fabric == "nvswitch" && h.GPU.SupportsNVLS())
 		}
 		if s.PairLinks > 0 {
-			want["nvlinks"] = fmt.Sprint(s.PairLinks * (s.PerHost - 1))
+			want["links"] = fmt.Sprint(s.PairLinks * (s.PerHost - 1))
 		}
 		if s.NICs > 0 {
 			want["nics_per_node"] = fmt.Sprint(s.NICs)

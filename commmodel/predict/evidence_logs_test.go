@@ -41,7 +41,7 @@ func TestDescribeRealLogs(t *testing.T) {
 		// without P2P between GeForce RTX 40 cards.
 		{file: "rtx4090_1x4_g4_allreduce_docker_kalavai.log", nodes: 1, perNode: 4, facts: map[string]want{
 			"fabric":  {"pcie", SourceAssumed},
-			"nvlinks": {"0", SourceCatalog},
+			"links":   {"0", SourceCatalog},
 			"link_bw": {"PCIe Gen4 24 GB/s, no P2P", SourceCatalog},
 		}},
 		// 2 x 8 A100 on p4d over EFA: the Rank lines put 8 ranks on each of
@@ -68,7 +68,7 @@ func TestDescribeRealLogs(t *testing.T) {
 		{file: "mi355x_2x8_allreduce_pollara_roce.log", gpu: "AMD Instinct MI355X", nodes: 2, perNode: 8, facts: map[string]want{
 			"gpu":           {"AMD Instinct MI355X", SourceCatalog},
 			"fabric":        {"infinity", SourceCatalog},
-			"nvlinks":       {"7", SourceCatalog},
+			"links":         {"7", SourceCatalog},
 			"nvls":          {"false", SourceCatalog},
 			"nics_per_node": {"one per GPU", SourceAssumed},
 			"nic_bw":        {"400 Gb/s", SourceAssumed},

@@ -41,7 +41,7 @@ type Sources struct {
 // A Fact is one fact of a machine's description, with its source.
 type Fact struct {
 	// Name is the fact's name: gpu, gpus_per_node, fabric, nvlink_pairs (where
-	// a PCIe fabric has them), nvlinks, link_bw, nvls,
+	// a PCIe fabric has them), links (a GPU's NVLinks, or Infinity Fabric links on an AMD host), link_bw, nvls,
 	// nics_per_node, nics_in_use (where a log shows it), nic_bw, nic_path,
 	// collnet, cpu, nvlink_domain, network_group, net_latency.
 	Name string `json:"name"`
@@ -90,7 +90,7 @@ var facts = []fact{
 		}
 		return "true"
 	}, func(s *Sources) *Source { return &s.NVLinkPairs }},
-	{"nvlinks", "links", func(h *Hardware) string { return fmt.Sprint(h.links()) }, func(s *Sources) *Source { return &s.NVLinks }},
+	{"links", "links", func(h *Hardware) string { return fmt.Sprint(h.links()) }, func(s *Sources) *Source { return &s.NVLinks }},
 	{"link_bw", "link-bw", func(h *Hardware) string {
 		if h.links() > 0 && h.GPU.NVLinkBW == 0 {
 			return "unknown" // a capture's NVLinks on a GPU the catalog lacks

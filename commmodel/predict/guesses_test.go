@@ -64,7 +64,7 @@ func TestFacts(t *testing.T) {
 		source Source
 	}{
 		"gpu":           {"H100 SXM", SourceCatalog},
-		"nvlinks":       {"18", SourceCatalog},
+		"links":         {"18", SourceCatalog},
 		"fabric":        {"nvswitch", SourceAssumed},
 		"nvls":          {"true", SourceAssumed},
 		"nics_per_node": {"4", SourceUser},

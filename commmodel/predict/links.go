@@ -65,7 +65,7 @@ func (h *Hardware) Cluster(ranks, perHost int) (commmodel.Cluster, error) {
 }
 
 // linkFacts are the facts Links reads.
-var linkFacts = []string{"fabric", "nvlinks", "link_bw", "nics_per_node", "nic_bw"}
+var linkFacts = []string{"fabric", "links", "link_bw", "nics_per_node", "nic_bw"}
 
 // AssumedLinkFacts returns the facts that Links rests on and
 // that nothing the user gave confirms (Fact.Guessed), in Facts' order.
