@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/data/nccltests"
@@ -110,7 +111,7 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	stalled := stalledRows(kinds)
 	findings = append(findings, stallFindings(t, preds, kinds)...)
 	findings = append(findings, m.departures(t, preds, stalled, len(findings))...)
-	findings = append(findings, switches(t, preds, stalled)...)
+	findings = append(findings, switches(t, preds, stalled, m.RunsRCCL())...)
 	findings = append(findings, m.aboveNIC(t, preds, rn)...)
 	findings = append(findings, m.fabric(t, preds)...)
 	findings = append(findings, m.otherChoice(t, preds, stalled)...)
@@ -618,6 +619,15 @@ const switchDrop = 0.05
 // Smaller falls in the latency floor's flat rows are that scatter.
 const fallNoise = 0.15
 
+// mscclFrom is the least AllReduce of floats that RCCL 2.21.5 and later
+// hand to MSCCL on one node of 8 MI300- or MI350-series GPUs: its all-pairs
+// LL algorithm (ROCm/rccl tools/msccl-algorithms/allreduce-allpairs-8n-ll-
+// 32tb.xml: nchunksperloop 256, minBytes 0, maxBytes 65536) takes a call
+// whose element count 256 divides (src/misc/msccl/msccl_lifecycle.cc), 1 KiB
+// of 4-byte floats. AMD's public tables of such hosts fall from about 23 us
+// at 512 B to 13 us at 1 KiB.
+const mscclFrom = 1 << 10
+
 // switches finds sizes where the measured time falls as the size grows.
 // Across a change of NCCL's choice (the model's) at or next to it, a fall
 // of switchDrop says the switch is early or late for this machine
@@ -627,7 +637,7 @@ const fallNoise = 0.15
 // from noise. A row whose in-place time lies more than inPlaceAgree from
 // its out-of-place one times noise, not NCCL's choice (the RTX 6000D
 // AllReduce's 8 MiB, 2005.46 us and 4856.79 in place), and marks neither.
-func switches(t Table, preds []Prediction, stalled []bool) []Finding {
+func switches(t Table, preds []Prediction, stalled []bool, rccl bool) []Finding {
 	var out []Finding
 	noisy := func(p Point) bool {
 		return p.InPlace > 0 && math.Abs(math.Log(p.Time/p.InPlace)) > math.Log(inPlaceAgree)
@@ -646,10 +656,15 @@ func switches(t Table, preds []Prediction, stalled []bool) []Finding {
 				units.FormatDuration(a.Time), units.FormatDuration(b.Time), from, to)}
 		case a.InPlace > 0 && b.InPlace > 0 && math.Log(a.Time/b.Time) > fallNoise && math.Log(a.InPlace/b.InPlace) > fallNoise:
 			f.Kind, f.NCCL = KindHiddenSwitch, from
-			f.Advice = []string{fmt.Sprintf("the time falls from %s at %s to %s at %s, and in place from %s to %s, more than a call timed twice differs in 19 of 20 rows: the likeliest cause is a change of NCCL's algorithm, protocol or channels between these sizes, which the model does not make (it keeps %s). The %s call would take no longer than %s on NCCL's choice at %s with as many channels, %.0f%% less. NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING prints NCCL's choice for each call (\"Bytes -> Algo\", RCCL too); the model cannot say which it is, so commlab tune writes no rule for it",
+			fall := fmt.Sprintf("the time falls from %s at %s to %s at %s, and in place from %s to %s, more than a call timed twice differs in 19 of 20 rows",
 				units.FormatDuration(a.Time), units.FormatSize(a.Size), units.FormatDuration(b.Time), units.FormatSize(b.Size),
-				units.FormatDuration(a.InPlace), units.FormatDuration(b.InPlace), from,
-				units.FormatSize(a.Size), units.FormatDuration(b.Time), units.FormatSize(b.Size), 100*(1-b.Time/a.Time))}
+				units.FormatDuration(a.InPlace), units.FormatDuration(b.InPlace))
+			if rccl && t.Collective == commmodel.AllReduce && t.Nodes == 1 && t.PerNode == 8 && a.Size < mscclFrom && b.Size >= mscclFrom {
+				f.Advice = []string{fall + ": on one node of 8 Instinct GPUs RCCL (2.21.5 on) sends an AllReduce whose element count 256 divides, from 1 KiB of floats to 64 KiB, to MSCCL's all-pairs LL kernels, past its tuner, and smaller calls to its own (RCCL_MSCCL_ENABLE, on by default; ROCm/rccl tools/msccl-algorithms/allreduce-allpairs-8n-ll-32tb.xml). NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL names the calls MSCCL takes, and RCCL_MSCCL_ENABLE=0 runs every call on RCCL's own kernels; no setting gives the smaller calls to MSCCL, and commlab tune writes no rule for it"}
+				break
+			}
+			f.Advice = []string{fmt.Sprintf("%s: the likeliest cause is a change of NCCL's algorithm, protocol or channels between these sizes, which the model does not make (it keeps %s). The %s call would take no longer than %s on NCCL's choice at %s with as many channels, %.0f%% less. NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING prints NCCL's choice for each call (\"Bytes -> Algo\", RCCL too); the model cannot say which it is, so commlab tune writes no rule for it",
+				fall, from, units.FormatSize(a.Size), units.FormatDuration(b.Time), units.FormatSize(b.Size), 100*(1-b.Time/a.Time))}
 		default:
 			continue
 		}

@@ -163,12 +163,12 @@ func TestSwitches(t *testing.T) {
 	for i := range preds {
 		preds[i].Time = tab.Points[i].Time
 	}
-	fs := switches(tab, preds, make([]bool, len(preds)))
+	fs := switches(tab, preds, make([]bool, len(preds)), false)
 	if len(fs) != 1 || fs[0].FromBytes != 4 || fs[0].ToBytes != 8 || fs[0].NCCL != "Ring/LL -> Ring/LL128" {
 		t.Errorf("%+v, want one switch from 4 to 8 B", fs)
 	}
 	preds[3].Protocol, preds[4].Protocol = "LL", "LL"
-	if fs := switches(tab, preds, make([]bool, len(preds))); len(fs) != 0 {
+	if fs := switches(tab, preds, make([]bool, len(preds)), false); len(fs) != 0 {
 		t.Errorf("%+v, want none where the choice stays and no in-place times tell noise", fs)
 	}
 	// Timed in place too: 11.5 to 9 us falls by ln 0.245 in both, beyond
@@ -176,12 +176,12 @@ func TestSwitches(t *testing.T) {
 	for i := range tab.Points {
 		tab.Points[i].InPlace = tab.Points[i].Time
 	}
-	fs = switches(tab, preds, make([]bool, len(preds)))
+	fs = switches(tab, preds, make([]bool, len(preds)), false)
 	if len(fs) != 1 || fs[0].Kind != KindHiddenSwitch || fs[0].FromBytes != 4 || fs[0].NCCL != "Ring/LL" {
 		t.Errorf("%+v, want one fall at 4 B where the model keeps Ring/LL", fs)
 	}
 	tab.Points[3].InPlace = 11.4e-6 // in place, 4 to 8 B falls by ln 0.009
-	if fs := switches(tab, preds, make([]bool, len(preds))); len(fs) != 0 {
+	if fs := switches(tab, preds, make([]bool, len(preds)), false); len(fs) != 0 {
 		t.Errorf("%+v, want none where only one timing falls", fs)
 	}
 }
@@ -197,14 +197,7 @@ func TestHiddenSwitch(t *testing.T) {
 	if err != nil || len(tabs) != 2 {
 		t.Fatalf("%d tables, %v", len(tabs), err)
 	}
-	h, err := Describe(tabs[1].GPU, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs, _, err := Uncalibrated(h).Diagnose(tabs[1])
-	if err != nil {
-		t.Fatal(err)
-	}
+	fs := diagnoseFromName(t, tabs[1])
 	i := slices.IndexFunc(fs, func(f Finding) bool { return f.Kind == KindHiddenSwitch && f.FromBytes == 1<<20 })
 	if i < 0 {
 		t.Fatalf("no fall at 1 MiB where the model keeps its choice in %+v", fs)
@@ -604,14 +597,7 @@ func TestDiagnoseStall(t *testing.T) {
 // that would speed it (an AMD CPU, 0.87x at 8 B).
 func TestDiagnoseGuessesToward(t *testing.T) {
 	tab := firstTable(t, "../../data/nccltests/testdata/real/v100_efa_2x1_allreduce_pre2022.log")
-	h, err := Describe(tab.GPU, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs, _, err := Uncalibrated(h).Diagnose(tab)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fs := diagnoseFromName(t, tab)
 	blamed := 0
 	for _, f := range fs {
 		for _, g := range f.Guesses {
@@ -759,4 +745,37 @@ func TestHostHintAMD(t *testing.T) {
 	if !strings.Contains(hint, "lspci") || strings.Contains(hint, "nvidia-smi") || strings.Contains(hint, "cpu=") {
 		t.Errorf("hint %q: want the PCIe tree asked for, and nothing of the CPU", hint)
 	}
+}
+
+// TestHiddenSwitchMSCCL: the ROCm blog's MI300X AllReduce on one node of 8
+// (mi300x_1x8_allreduce_rocmblogs.log, RCCL 2.22.3) takes 22.91 us at
+// 512 B and 13.11 at 1 KiB, 23.20 and 12.79 in place: RCCL hands calls of
+// 256 floats and more to MSCCL there, past its tuner. The finding names
+// MSCCL and the settings that tell, and no bound from NCCL's choice at
+// 1 KiB, which a call of 128 floats cannot take.
+func TestHiddenSwitchMSCCL(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/mi300x_1x8_allreduce_rocmblogs.log")
+	fs := diagnoseFromName(t, tab)
+	i := slices.IndexFunc(fs, func(f Finding) bool { return f.Kind == KindHiddenSwitch && f.FromBytes == 512 && f.ToBytes == 1024 })
+	if i < 0 {
+		t.Fatalf("no fall from 512 B to 1 KiB in %+v", fs)
+	}
+	if a := fs[i].Advice[0]; !strings.Contains(a, "MSCCL's all-pairs LL kernels") || !strings.Contains(a, "RCCL_MSCCL_ENABLE=0") || strings.Contains(a, "no longer than") {
+		t.Errorf("advice %q", a)
+	}
+}
+
+// diagnoseFromName diagnoses tab against the uncalibrated model of its
+// GPU's name, as commlab diagnose does without -calibrate.
+func diagnoseFromName(t *testing.T, tab Table) []Finding {
+	t.Helper()
+	h, err := Describe(tab.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, _, err := Uncalibrated(h).Diagnose(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
 }
