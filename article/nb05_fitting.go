@@ -2,8 +2,10 @@ package article
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,7 +41,8 @@ type LogFit struct {
 }
 
 // PublicLogFits reads every embedded public log (data.PublicLogNames) and
-// fits each of its tests with the settings s (fitLog).
+// fits each of its tests with the settings s (LogFits); every test of
+// every public log must fit.
 func PublicLogFits(s *fit.Settings) ([]LogFit, error) {
 	var out []LogFit
 	for _, name := range data.PublicLogNames() {
@@ -47,15 +50,50 @@ func PublicLogFits(s *fit.Settings) ([]LogFit, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, t := range l.Tests {
-			lf, err := fitLog(name, t, s)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, lf)
+		fits, skipped, err := LogFits(l, s)
+		if err != nil {
+			return nil, err
 		}
+		if len(skipped) > 0 {
+			return nil, fmt.Errorf("article: %s", strings.Join(skipped, "; "))
+		}
+		out = append(out, fits...)
 	}
 	return out, nil
+}
+
+// LogFits fits each test of a log as PublicLogFits fits the public logs:
+// its out-of-place rows of a positive size, single and piecewise, with the
+// settings s (nil: fit's defaults). The log is one data read: data.ReadFile
+// for a file of one's own, data.PublicLog for an embedded one. Each LogFit
+// is named by the log's file name. A test too small to fit (fewer than
+// three sizes once the 0-byte and non-monotone rows are set aside, or one
+// size) is left out and named, with the reason, in skipped, so that one
+// short table does not hide the others; err is non-nil when no test of the
+// log can be fitted, or a fit fails for another reason.
+func LogFits(l *data.Log, s *fit.Settings) (fits []LogFit, skipped []string, err error) {
+	name := filepath.Base(l.Name)
+	if len(l.Tests) == 0 {
+		return nil, nil, fmt.Errorf("article: %s: no nccl-tests table in the log", name)
+	}
+	for i, t := range l.Tests {
+		lf, err := fitLog(name, t, s)
+		if len(l.Tests) > 1 && err != nil {
+			err = fmt.Errorf("test %d of %d: %w", i+1, len(l.Tests), err)
+		}
+		switch {
+		case errors.Is(err, fit.ErrTooFewSamples) || errors.Is(err, fit.ErrOneSize):
+			skipped = append(skipped, err.Error())
+		case err != nil:
+			return nil, nil, err
+		default:
+			fits = append(fits, lf)
+		}
+	}
+	if len(fits) == 0 {
+		return nil, skipped, fmt.Errorf("article: %s: no test can be fitted: %s", name, strings.Join(skipped, "; "))
+	}
+	return fits, skipped, nil
 }
 
 // fitLog fits one test's out-of-place rows, single and piecewise, with the

@@ -198,3 +198,63 @@ func TestMeasuredCrossingTies(t *testing.T) {
 		t.Errorf("two-shot wins then ties: %v %q, want one-shot as fast again at 4 MiB", in, note)
 	}
 }
+
+// Notebook 05's "Your own log" reads a file by path, relative to the
+// notebook's folder (which article's tests share: both are one level under
+// the module). Its example, a 2 x 8 H100 A3 Mega AllReduce from
+// data/nccltests/testdata/real, is one test of 31 sizes, 8 B to 8 GiB; a log
+// whose tests all have two sizes (GB300, eight tests of 8 and 16 GiB) is an
+// error that names each test and why, and in a log with a test too short to
+// fit beside others, the others are still fitted.
+func TestLogFitsOwnLog(t *testing.T) {
+	l, err := data.ReadFile("../data/nccltests/testdata/real/h100_2x8_allreduce_gcp_a3mega.log", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fits, skipped, err := LogFits(l, nil)
+	if err != nil || len(skipped) != 0 || len(fits) != 1 {
+		t.Fatalf("fits %d, skipped %v, err %v; want one fit", len(fits), skipped, err)
+	}
+	lf := fits[0]
+	if lf.Name != "h100_2x8_allreduce_gcp_a3mega.log" || lf.Test.Ranks != 16 || len(lf.Samples) != 31 {
+		t.Errorf("%s: %d ranks, %d samples; want the file's name, 16 ranks, 31 sizes", lf.Name, lf.Test.Ranks, len(lf.Samples))
+	}
+	for _, f := range []figure.Figure{LogFitFigure(lf), ResidualFigure(lf)} {
+		if _, err := f.PNG(); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := RegimeTable(fits); err != nil {
+		t.Error(err)
+	}
+
+	l, err = data.ReadFile("../data/nccltests/testdata/real/gb300_1to32nodes_elided_rank_lines.log", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fits, skipped, err = LogFits(l, nil)
+	if err == nil || len(fits) != 0 || len(skipped) != 8 || !strings.Contains(err.Error(), "test 8 of 8") || !strings.Contains(err.Error(), "too few samples") {
+		t.Errorf("GB300: fits %d, skipped %d, err %v; want an error naming all eight tests", len(fits), len(skipped), err)
+	}
+
+	// One log of two tests: the NVLS run's table, then one of two sizes.
+	nvls, err := data.Files.ReadFile("logs/h20_2x8_allreduce_nvls_nccl1244.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" +
+		"#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n" +
+		"     1048576        262144     float     sum      -1    120.0    8.74   16.39      0    120.0    8.74   16.39      0\n" +
+		"     2097152        524288     float     sum      -1    130.0   16.13   30.25      0    130.0   16.13   30.25      0\n"
+	l, err = data.ReadMeasurements(strings.NewReader(string(nvls)+short), "two.log", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Tests) != 2 {
+		t.Fatalf("%d tests, want 2", len(l.Tests))
+	}
+	fits, skipped, err = LogFits(l, nil)
+	if err != nil || len(fits) != 1 || len(skipped) != 1 || !strings.HasPrefix(skipped[0], "test 2 of 2") {
+		t.Errorf("fits %d, skipped %v, err %v; want the first test fitted and the second named", len(fits), skipped, err)
+	}
+}
