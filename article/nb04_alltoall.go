@@ -121,9 +121,11 @@ type MeasuredRatio struct {
 
 // DirectRatios compares measured AllToAll points (a frame of the tidy
 // schema, such as articleAllToAll's) with direct AllToAll (NCCL's AllToAll
-// posts every send and receive at once, as direct does) on nodes of c: each
-// point against c with the point's nnodes, so one node's points are timed on
-// c's intra link. The frame's rows keep their order.
+// posts every send and receive at once, as direct does) on c's links: each
+// point against as many nodes and GPUs as it ran on (its nnodes, and its
+// nranks over them when it gives them; c's PerNode when not), so one node's
+// points are timed on c's intra link, and nodes of another size in c do not
+// change what the points are set against. The frame's rows keep their order.
 func DirectRatios(c commmodel.Cluster, measured dataframe.DataFrame) ([]MeasuredRatio, error) {
 	ps, err := data.FramePoints(measured)
 	if err != nil {
@@ -133,6 +135,12 @@ func DirectRatios(c commmodel.Cluster, measured dataframe.DataFrame) ([]Measured
 	for _, p := range ps {
 		cc := c
 		cc.Nodes = max(p.NNodes, 1)
+		if p.NRanks > 0 {
+			if p.NRanks%cc.Nodes != 0 {
+				return nil, fmt.Errorf("article: DirectRatios: %d ranks on %d nodes (%s, %d B) are not whole nodes", p.NRanks, cc.Nodes, p.Source, p.Size)
+			}
+			cc.PerNode = p.NRanks / cc.Nodes
+		}
 		m := cc.Time(commmodel.Direct{}, float64(p.Size))
 		out = append(out, MeasuredRatio{Point: p, Model: m, Ratio: p.Time / m})
 	}
@@ -164,6 +172,33 @@ func gpus(p data.Point) string {
 		return fmt.Sprintf("%d x %d", p.NNodes, p.NRanks/p.NNodes)
 	}
 	return strconv.Itoa(p.NRanks)
+}
+
+// RanksPerNode returns the GPUs per node the measured points of a frame of
+// the tidy schema ran on (nranks over nnodes, one node when nnodes is 0),
+// so that a fit or a comparison sets the model against the points at their
+// own size, whatever node size the model's other inputs take; an error when
+// the points disagree or give no rank count.
+func RanksPerNode(measured dataframe.DataFrame) (int, error) {
+	ps, err := data.FramePoints(measured)
+	if err != nil {
+		return 0, err
+	}
+	per := 0
+	for _, p := range ps {
+		n := max(p.NNodes, 1)
+		if p.NRanks <= 0 || p.NRanks%n != 0 {
+			return 0, fmt.Errorf("article: RanksPerNode: %s, %d B: %d ranks on %d nodes", p.Source, p.Size, p.NRanks, n)
+		}
+		if per != 0 && p.NRanks/n != per {
+			return 0, fmt.Errorf("article: RanksPerNode: points on nodes of %d and of %d GPUs", per, p.NRanks/n)
+		}
+		per = p.NRanks / n
+	}
+	if per == 0 {
+		return 0, fmt.Errorf("article: RanksPerNode: no points")
+	}
+	return per, nil
 }
 
 // ArticleRefit returns the link the article recomputes AllToAll with, alpha
@@ -387,7 +422,12 @@ func allToAllExhibits(in inputs) ([]Exhibit, error) {
 	if err != nil {
 		return nil, err
 	}
-	fd, err := fit.Through(commmodel.Direct{}, in.node.PerNode, m1, &in.fit)
+	// The fits set the model against the points at the nodes they ran on.
+	per, err := RanksPerNode(articleAllToAll(0))
+	if err != nil {
+		return nil, err
+	}
+	fd, err := fit.Through(commmodel.Direct{}, per, m1, &in.fit)
 	if err != nil {
 		return nil, err
 	}
@@ -396,7 +436,7 @@ func allToAllExhibits(in inputs) ([]Exhibit, error) {
 		return nil, err
 	}
 	base := two
-	base.Intra = fd.Link()
+	base.PerNode, base.Intra = per, fd.Link()
 	of, err := FitOverhead(base, m2, &in.fit)
 	if err != nil {
 		return nil, err

@@ -189,3 +189,34 @@ func TestExhibits04(t *testing.T) {
 		t.Errorf("no mark at the crossover %g B: %+v", want, f.Marks)
 	}
 }
+
+// Notebook 04 takes its node size from one cell (perNode); the article's
+// points ran on nodes of 8 whatever it says. RanksPerNode reads the 8 from
+// the points, and DirectRatios sets each point against the GPUs it ran on:
+// on a cluster of nodes of 4, the same ratios as on nodes of 8.
+func TestMeasuredNodeSize(t *testing.T) {
+	all := data.Article().Select(data.Filter{Collective: "alltoall"}).Frame()
+	if per, err := RanksPerNode(all); err != nil || per != 8 {
+		t.Errorf("RanksPerNode = %d, %v; want 8", per, err)
+	}
+	want, err := DirectRatios(presets.H20Cluster(2), all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := presets.H20Cluster(2)
+	c.PerNode = 4
+	got, err := DirectRatios(c, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if got[i].Model != want[i].Model {
+			t.Errorf("%s on nodes of 4: model %g s, want %g (the point's own 8 GPUs per node)", gpus(got[i].Point), got[i].Model, want[i].Model)
+		}
+	}
+	// Points of two node sizes have no one size.
+	mixed := data.Points{{Collective: "alltoall", NRanks: 8, NNodes: 1, Size: 1, Time: 1}, {Collective: "alltoall", NRanks: 8, NNodes: 2, Size: 1, Time: 1}}
+	if _, err := RanksPerNode(mixed.Frame()); err == nil {
+		t.Error("RanksPerNode of nodes of 8 and of 4: no error")
+	}
+}
