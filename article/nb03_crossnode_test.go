@@ -221,3 +221,33 @@ func TestExecutedTable(t *testing.T) {
 		}
 	}
 }
+
+// Notebook 03's sweep at 256 MiB: the speed-up peaks at N = 2 (8.3x), falls
+// to its least near N = 16 (6.1x), above the bandwidth terms' 5.7 (2/20 ÷
+// (1.75/350 + 2/(8·20))), and climbs again (6.4x at N = 64): at any fixed
+// size the flat ring's 2(Np-1) network steps against the hierarchy's 2(N-1)
+// take it towards p = 8 as N grows, which the notebook's prose says.
+func TestNodeSweepLargeSize(t *testing.T) {
+	nodes := []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 1 << 12}
+	w := NodeSweep{Cluster: presets.H20Cluster(1), Flat: commmodel.Ring{}, Hier: commmodel.HierarchicalAllReduce{PerNode: 8},
+		Nodes: nodes, Sizes: []float64{1 << 28}}
+	sp := map[int]float64{}
+	least := 2
+	for _, n := range nodes {
+		fl, h := w.times(n, 1<<28)
+		sp[n] = fl / h
+		if n > 1 && n <= 64 && sp[n] < sp[least] {
+			least = n
+		}
+	}
+	bw := (2.0 / 20) / (1.75/350 + 2.0/(8*20))
+	if !scalar.EqualWithinAbs(bw, 5.714, 1e-3) {
+		t.Errorf("bandwidth-only limit %.3f, want 5.714", bw)
+	}
+	if least != 16 || !scalar.EqualWithinAbs(sp[16], 6.1, 0.05) || sp[16] <= bw {
+		t.Errorf("least speed-up at N = %d (%.2fx), want N = 16, 6.1x, above %.2f", least, sp[least], bw)
+	}
+	if !scalar.EqualWithinAbs(sp[2], 8.3, 0.05) || !scalar.EqualWithinAbs(sp[64], 6.4, 0.05) || !(sp[1<<12] > 7.5 && sp[1<<12] < 8) {
+		t.Errorf("speed-up %.2fx at N = 2, %.2fx at 64, %.2fx at 4096; want 8.3, 6.4 and towards 8", sp[2], sp[64], sp[1<<12])
+	}
+}
