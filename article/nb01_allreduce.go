@@ -44,9 +44,14 @@ func OneShotThresholdFigure(ps []int, l commmodel.Link) (figure.Figure, error) {
 
 // AllReduceTimes plots the model time of algs at p ranks on l against size,
 // log-log, with the sizes where the fastest changes marked: figure.TimeFigure
-// on commmodel.Flat{P: p, Link: l}, titled with p and the link.
+// on commmodel.Flat{P: p, Link: l}, titled with p and the link, and named an
+// H20 node only on the article's link (presets.H20Intra).
 func AllReduceTimes(algs []commmodel.Algorithm, p int, l commmodel.Link, sizes []float64) figure.Figure {
-	title := fmt.Sprintf("AllReduce on one %d x H20 node (model: α = %s, BW = %s)", p, units.FormatDuration(l.Alpha), units.FormatBandwidth(l.BW))
+	node := fmt.Sprintf("one node of %d GPUs", p)
+	if l == presets.H20Intra {
+		node = fmt.Sprintf("one %d x H20 node", p)
+	}
+	title := fmt.Sprintf("AllReduce on %s (model: α = %s, BW = %s)", node, units.FormatDuration(l.Alpha), units.FormatBandwidth(l.BW))
 	return figure.TimeFigure(title, algs, commmodel.Flat{P: p, Link: l}, sizes)
 }
 

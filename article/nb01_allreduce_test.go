@@ -56,3 +56,16 @@ func TestAllReduceFigureTitles(t *testing.T) {
 		}
 	}
 }
+
+// The time figure names an H20 node only on the article's link: notebook
+// 01's input cell may set another.
+func TestAllReduceTimesTitle(t *testing.T) {
+	algs := commmodel.Algorithms(commmodel.AllReduce)
+	other := commmodel.Link{Alpha: 1e-6, BW: 450e9}
+	for l, want := range map[commmodel.Link]string{presets.H20Intra: "AllReduce on one 8 x H20 node (model: α = 2 µs, BW = 350 GB/s)",
+		other: "AllReduce on one node of 8 GPUs (model: α = 1 µs, BW = 450 GB/s)"} {
+		if got := AllReduceTimes(algs, 8, l, []float64{1, 2}).Title; got != want {
+			t.Errorf("title %q, want %q", got, want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/figure"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -197,7 +198,7 @@ func (b DecodeBudget) Table() (figure.Table, error) {
 // candidate), the floor × calls, and measured points (marks) at their TP size.
 func (b DecodeBudget) Figure(measured []figure.Mark) (figure.Figure, error) {
 	f := figure.Figure{
-		Title:  fmt.Sprintf("AllReduce time per decode step: %d calls of %s (model: article's H20 links)", b.Shape.Calls(), units.FormatSize(b.Shape.Message())),
+		Title:  fmt.Sprintf("AllReduce time per decode step: %d calls of %s (model: %s)", b.Shape.Calls(), units.FormatSize(b.Shape.Message()), nodeLinks(b.Node)),
 		X:      figure.Axis{Label: "TP size (GPUs; 16 = 2 nodes x 8)", Unit: figure.Plain, Log: true, Min: 1.8, Max: 32}, // room for labels right of TP 16
 		Y:      figure.Axis{Label: "time per step", Unit: figure.Seconds, Log: true},
 		Legend: figure.TopLeft,
@@ -356,6 +357,16 @@ func (m MeasuredFloor) Table(s float64, node commmodel.Cluster) (figure.Table, e
 	}, nil
 }
 
+// nodeLinks names the links of nodes like node in a title: "article's H20
+// links" for the article's (presets.H20Cluster), else their α and BW.
+func nodeLinks(node commmodel.Cluster) string {
+	if node.Intra == presets.H20Intra && node.Inter == presets.H20Inter {
+		return "article's H20 links"
+	}
+	return fmt.Sprintf("NVLink α %s, %s; network α %s, %s", units.FormatDuration(node.Intra.Alpha), units.FormatBandwidth(node.Intra.BW),
+		units.FormatDuration(node.Inter.Alpha), units.FormatBandwidth(node.Inter.BW))
+}
+
 // SmallFigure plots the model's AllReduce times on 8 GPUs of nodes like node
 // (the article's: presets.H20Cluster(1)) over small sizes with the public 1 x 8 rows as
 // points, the article's floor as a line and the decode message S marked.
@@ -370,6 +381,9 @@ func (m MeasuredFloor) SmallFigure(s float64, sizes []float64, node commmodel.Cl
 		Y:      figure.Axis{Label: "time per call", Unit: figure.Seconds, Log: true},
 		Marks:  []figure.Mark{{X: s, Label: "decode S = " + units.FormatSize(s)}},
 		Legend: figure.TopLeft,
+	}
+	if c.Intra != presets.H20Intra {
+		f.Title = fmt.Sprintf("Small AllReduce on 8 GPUs: model (α = %s, BW = %s) against the H20 floor", units.FormatDuration(c.Intra.Alpha), units.FormatBandwidth(c.Intra.BW))
 	}
 	f.Series = figure.TimeSeries(DecodeAlgorithms(c), c, sizes, nil)
 	meas := figure.Series{Name: "public 1 x 8 H20 run (AllToAll/AllGather)", Style: figure.Points}

@@ -198,3 +198,36 @@ func TestDecodeBudgetColumns(t *testing.T) {
 		t.Errorf("TP 8 on nodes of 4: row %q; want 2 x 4 GPUs with a hierarchical time", row)
 	}
 }
+
+// The figures name the article's H20 links only when they are the model's:
+// a reader who sets other links in notebook 06's input cell gets their α and
+// BW in the titles.
+func TestDecodeTitlesNameTheLinks(t *testing.T) {
+	other := presets.H20Cluster(1)
+	other.Intra.Alpha, other.Inter.BW = 5e-6, 50e9
+	for _, c := range []struct {
+		node commmodel.Cluster
+		want string
+	}{{presets.H20Cluster(1), "article's H20 links"}, {other, "NVLink α 5 µs, 350 GB/s; network α 15 µs, 50 GB/s"}} {
+		f, err := DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{2, 8, 16}, Node: c.node, Floor: 10e-6}.Figure(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(f.Title, "(model: "+c.want+")") {
+			t.Errorf("budget figure title %q, want the links %q", f.Title, c.want)
+		}
+	}
+	m, err := loadMeasuredFloor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for node, want := range map[commmodel.Cluster]string{presets.H20Cluster(1): "on 8 x H20: model (α = 2 µs)", other: "on 8 GPUs: model (α = 5 µs, BW = 350 GB/s)"} {
+		f, err := m.SmallFigure(DeepSeekV3Decode.Message(), []float64{128, 1 << 20}, node)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(f.Title, want) {
+			t.Errorf("small-size figure title %q, want %q", f.Title, want)
+		}
+	}
+}
