@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/figure"
 	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/units"
@@ -102,3 +103,61 @@ func allReduceExhibits(in inputs) ([]Exhibit, error) {
 
 // RingAndHD are the two classic AllReduce algorithms, compared on their own.
 var RingAndHD = []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}}
+
+// MeasuredAllReduceTable sets the article's statements about its measured
+// H20 AllReduce that bear on notebook 01 (data.Statements: one-shot and
+// two-shot tie below 64 KB, two-shot clearly faster from 256 KB, ring,
+// halving-doubling and two-shot within 10% at large sizes) beside what the
+// model says at p ranks on l: the two-shot / one-shot time ratio at the
+// stated sizes, and the slowest over the fastest of the three at 256 MiB.
+// The article printed no table of these runs, so its sentences are all
+// there is to set the model against.
+func MeasuredAllReduceTable(p int, l commmodel.Link) (figure.Table, error) {
+	get := func(id string) (data.Statement, error) {
+		s, ok := data.StatementByID(id)
+		if !ok {
+			return s, fmt.Errorf("article: no statement %s in data", id)
+		}
+		return s, nil
+	}
+	tie, err := get("allreduce-oneshot-twoshot-tie")
+	if err != nil {
+		return figure.Table{}, err
+	}
+	faster, err := get("allreduce-twoshot-faster")
+	if err != nil {
+		return figure.Table{}, err
+	}
+	conv, err := get("allreduce-large-converge")
+	if err != nil {
+		return figure.Table{}, err
+	}
+	ratio := func(s float64) float64 {
+		return commmodel.Time(commmodel.TwoShot{}, p, s, l) / commmodel.Time(commmodel.OneShot{}, p, s, l)
+	}
+	yes := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	const large = 256 << 20
+	lo, hi := math.Inf(1), 0.0
+	for _, a := range []commmodel.Algorithm{commmodel.Ring{}, commmodel.HalvingDoubling{}, commmodel.TwoShot{}} {
+		t := commmodel.Time(a, p, large, l)
+		lo, hi = min(lo, t), max(hi, t)
+	}
+	rt, rf := ratio(tie.High), ratio(faster.Low)
+	t := figure.Table{
+		Header: []string{"the article measured (8 x H20)", fmt.Sprintf("the model, P = %d, α = %s, BW = %s", p, units.FormatDuration(l.Alpha), units.FormatBandwidth(l.BW)), "agree"},
+		Align:  []figure.Align{figure.Left, figure.Left, figure.Left},
+		Rows: [][]string{
+			{tie.Text, fmt.Sprintf("two-shot / one-shot = %.2f at %s: one-shot %.2fx as fast", rt, units.FormatSize(tie.High), rt),
+				yes(math.Abs(rt-1) < 0.1)},
+			{faster.Text, fmt.Sprintf("two-shot / one-shot = %.2f at %s (crossover %s)", rf, units.FormatSize(faster.Low), units.FormatSize(commmodel.OneShotCrossover(p, l))),
+				yes(rf < 1)},
+			{conv.Text, fmt.Sprintf("slowest / fastest = %.3f at %s", hi/lo, units.FormatSize(large)), yes(hi/lo-1 <= conv.High)},
+		},
+	}
+	return t, nil
+}
