@@ -3,6 +3,7 @@ package article
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/figure"
@@ -33,8 +34,9 @@ var pathNotes = map[topo.Class]string{
 	topo.SYS:  "SYS: across NUMA nodes",
 }
 
-// pathMapTop is the room above the grid, in rows, for the machine names and
-// the legend.
+// pathMapTop is the least room above the grid, in rows, for the machine
+// names and the legend; each class past the third adds a row, so that the
+// legend stays clear of the names.
 const pathMapTop = 3
 
 // Classes returns the GPU-NIC path classes that occur in the machines, near
@@ -97,7 +99,7 @@ func (m PathMap) regimeMap() figure.RegimeMap {
 	rm := figure.RegimeMap{
 		Title: m.Title,
 		X:     figure.Axis{Label: "NIC (its NUMA node)", Unit: figure.Plain, Min: -0.5, Max: float64(total) - 0.5},
-		Y:     figure.Axis{Label: "GPU (its NUMA node)", Unit: figure.Plain, Min: -float64(g) + 0.5, Max: 0.5 + pathMapTop},
+		Y:     figure.Axis{Label: "GPU (its NUMA node)", Unit: figure.Plain, Min: -float64(g) + 0.5, Max: 0.5 + float64(max(pathMapTop, len(classes)))},
 		Names: names, Legend: figure.TopRight,
 		Width: m.Width, Height: m.Height,
 	}
@@ -155,14 +157,38 @@ func (m PathMap) PNG() ([]byte, error) {
 		}
 		labels.add(float64(first[k])-0.45, 0.95, mc.Name, true)
 	}
-	ref := m.Machines[0].Topology // GPU rows are labelled from the first machine
-	for g, gpu := range ref.GPUs() {
-		yt = append(yt, plot.Tick{Value: -float64(g), Label: gpu.Name + " (" + numaString(gpu.NUMA) + ")"})
+	for g, l := range m.rowLabels() {
+		yt = append(yt, plot.Tick{Value: -float64(g), Label: l})
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(xt)
 	p.Y.Tick.Marker = plot.ConstantTicks(yt)
 	p.Add(labels)
 	return figure.PNG(p, rm.Width, rm.Height)
+}
+
+// rowLabels labels each row, GPU g of every machine that has one: its
+// name, and its NUMA node on each machine, in their order, when they differ
+// ("GPU4 (1 | 2)").
+func (m PathMap) rowLabels() []string {
+	var out []string
+	for g := range m.gpus() {
+		var name string
+		var numa []string
+		for _, mc := range m.Machines {
+			gpus := mc.Topology.GPUs()
+			if g >= len(gpus) {
+				continue
+			}
+			if name == "" {
+				name = gpus[g].Name
+			}
+			if s := numaString(gpus[g].NUMA); !slices.Contains(numa, s) {
+				numa = append(numa, s)
+			}
+		}
+		out = append(out, name+" ("+strings.Join(numa, " | ")+")")
+	}
+	return out
 }
 
 // labelLayer draws text at data coordinates: centred cell labels, and

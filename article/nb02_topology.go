@@ -147,10 +147,10 @@ func NUMATable(ms []H20Machine) figure.Table {
 			var groups []string
 			for _, n := range nics {
 				if len(pix[n]) > 0 {
-					groups = append(groups, t.NIC(n).Name+" + "+indexList("GPU", pix[n]))
+					groups = append(groups, t.NIC(n).Name+" + "+gpuList(t, pix[n]))
 				}
 			}
-			tb.Rows = append(tb.Rows, []string{m.Name, strconv.Itoa(node), indexList("GPU", gpus), indexList("NIC", nics),
+			tb.Rows = append(tb.Rows, []string{m.Name, strconv.Itoa(node), gpuList(t, gpus), nicList(t, nics),
 				orNone(strings.Join(cpus, "; ")), orNone(strings.Join(groups, "; "))})
 		}
 	}
@@ -326,7 +326,7 @@ func MachinesTable(ms []H20Machine, fig topo.Figures) (figure.Table, error) {
 		{"source"}, {"GPUs, NICs"}, {"GPU fabric"}, {"NUMA layout"}, {"PIX pairs (GPU-NIC under one PCIe switch)"},
 		{"GPUs with a PIX NIC"}, {"GPUs sharing a NIC (closest-NIC assignment)"},
 		{"GDR advisable at NCCL_NET_GDR_LEVEL=PXB"}, {"NIC line rate"}, {"node network egress"},
-		{"network BW per GPU, all 8 sending"}, {"intra / inter BW (article: 17.5)"}, {"measured network BW per GPU"},
+		{"network BW per GPU, all GPUs sending"}, {"intra / inter BW (article: 17.5)"}, {"measured network BW per GPU"},
 	}
 	for _, m := range ms {
 		t := m.Topology
@@ -339,11 +339,11 @@ func MachinesTable(ms []H20Machine, fig topo.Figures) (figure.Table, error) {
 		withPIX := 0
 		for _, node := range t.NUMANodes() {
 			g, n := t.OnNUMA(node)
-			numa = append(numa, fmt.Sprintf("NUMA%d: %s, %s", node, indexList("GPU", g), indexList("NIC", n)))
+			numa = append(numa, fmt.Sprintf("NUMA%d: %s, %s", node, gpuList(t, g), nicList(t, n)))
 		}
 		for n, gs := range PIXGroups(t) {
 			for _, g := range gs {
-				pixPairs = append(pixPairs, fmt.Sprintf("GPU%d-NIC%d", g, n))
+				pixPairs = append(pixPairs, t.GPU(g).Name+"-"+t.NIC(n).Name)
 			}
 		}
 		for g := range t.GPUs() {
@@ -353,7 +353,7 @@ func MachinesTable(ms []H20Machine, fig topo.Figures) (figure.Table, error) {
 		}
 		for n, gs := range t.NICGroups() {
 			if len(gs) > 1 {
-				sharing = append(sharing, indexList("GPU", gs)+" on NIC"+strconv.Itoa(n))
+				sharing = append(sharing, gpuList(t, gs)+" on "+t.NIC(n).Name)
 			}
 		}
 		var gdrGPUs []int
@@ -362,7 +362,7 @@ func MachinesTable(ms []H20Machine, fig topo.Figures) (figure.Table, error) {
 				gdrGPUs = append(gdrGPUs, g)
 			}
 		}
-		gdr = append(gdr, fmt.Sprintf("%d of %d: %s", len(gdrGPUs), len(t.GPUs()), orNone(indexList("GPU", gdrGPUs))))
+		gdr = append(gdr, fmt.Sprintf("%d of %d: %s", len(gdrGPUs), len(t.GPUs()), orNone(gpuList(t, gdrGPUs))))
 		meas := "-"
 		if mr := m.Measured; mr.BW > 0 {
 			meas = fmt.Sprintf("%s (peak of %d x %d AllToAll: %s over the network in %s at S = %s)", units.FormatBandwidth(mr.BW), mr.Nodes, mr.PerNode,
@@ -389,6 +389,36 @@ func MachinesTable(ms []H20Machine, fig topo.Figures) (figure.Table, error) {
 	}
 	tb.Rows = rows
 	return tb, nil
+}
+
+// gpuList and nicList write t's GPUs or NICs of the given indices by their
+// names (nameList): a capture's NICs need not be numbered from 0, as on a VM
+// that passes NIC2..NIC5 through.
+func gpuList(t *topo.Topology, idx []int) string {
+	return nameList("GPU", idx, func(i int) string { return t.GPU(i).Name })
+}
+
+func nicList(t *topo.Topology, idx []int) string {
+	return nameList("NIC", idx, func(i int) string { return t.NIC(i).Name })
+}
+
+// nameList writes the devices of the given indices by name: as indexList of
+// their numbers when every name is prefix and a number, else the names.
+func nameList(prefix string, idx []int, name func(int) string) string {
+	nums := make([]int, 0, len(idx))
+	names := make([]string, 0, len(idx))
+	numbered := true
+	for _, i := range idx {
+		n := name(i)
+		names = append(names, n)
+		k, err := strconv.Atoi(strings.TrimPrefix(n, prefix))
+		numbered = numbered && err == nil && strings.HasPrefix(n, prefix)
+		nums = append(nums, k)
+	}
+	if !numbered {
+		return strings.Join(names, ", ")
+	}
+	return indexList(prefix, nums)
 }
 
 // indexList writes device indices with a prefix, runs of three or more

@@ -186,7 +186,7 @@ func TestMachinesTable(t *testing.T) {
 	if got := get("GDR advisable at NCCL_NET_GDR_LEVEL=PXB"); got[0] != "4 of 8: GPU1, GPU3, GPU4, GPU6" || got[1] != "8 of 8: GPU0-7" {
 		t.Errorf("GDR row %q", got)
 	}
-	if got := get("network BW per GPU, all 8 sending"); got[0] != "50 GB/s / 2 = 25 GB/s" || got[1] != "50 GB/s / 1 = 50 GB/s" {
+	if got := get("network BW per GPU, all GPUs sending"); got[0] != "50 GB/s / 2 = 25 GB/s" || got[1] != "50 GB/s / 1 = 50 GB/s" {
 		t.Errorf("per-GPU row %q", got)
 	}
 	if got := get("measured network BW per GPU"); got[0] != "-" || !strings.HasPrefix(got[1], "33.5 GB/s") {
@@ -312,5 +312,64 @@ func TestIndexList(t *testing.T) {
 		if got := indexList("GPU", idx); got != want {
 			t.Errorf("indexList(%v) = %q, want %q", idx, got, want)
 		}
+	}
+}
+
+// Notebook 02's "Your own server" reads a capture whose NICs are NIC2..NIC5
+// (an 8 x H200 VM with four ConnectX-7 NICs passed through, nccl-tests issue
+// #380): the tables name them as the capture does, not by their index.
+func TestOwnCaptureNICNames(t *testing.T) {
+	tp, _, err := topo.ParseFile("../topo/testdata/real/h200_4nic_cut_header_nccltests380.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := H20Machine{Name: "yours", Topology: tp, NICLineRate: 50e9}
+	nt := NUMATable([]H20Machine{m})
+	if len(nt.Rows) != 2 || nt.Rows[0][3] != "NIC2, NIC3" || nt.Rows[1][3] != "NIC4, NIC5" || nt.Rows[0][5] != "NIC2 + GPU1; NIC3 + GPU3" {
+		t.Errorf("NUMA table rows %q, want NIC2, NIC3 and NIC4, NIC5 as the capture names them", nt.Rows)
+	}
+	mt, err := MachinesTable([]H20Machine{m}, topo.H20Figures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range mt.Rows {
+		switch r[0] {
+		case "NUMA layout":
+			if r[1] != "NUMA0: GPU0-3, NIC2, NIC3; NUMA2: GPU4-7, NIC4, NIC5" {
+				t.Errorf("NUMA layout %q", r[1])
+			}
+		case "PIX pairs (GPU-NIC under one PCIe switch)":
+			if !strings.HasPrefix(r[1], "GPU1-NIC2, ") {
+				t.Errorf("PIX pairs %q, want GPU1-NIC2 first", r[1])
+			}
+		case "GPUs sharing a NIC (closest-NIC assignment)":
+			if !strings.HasPrefix(r[1], "GPU0, GPU1 on NIC2; ") {
+				t.Errorf("sharing %q, want GPU0, GPU1 on NIC2 first", r[1])
+			}
+		}
+	}
+	if got := nameList("NIC", []int{0, 1}, func(i int) string { return []string{"mlx5_0", "NIC1"}[i] }); got != "mlx5_0, NIC1" {
+		t.Errorf("nameList of unnumbered names %q", got)
+	}
+}
+
+// The path map's rows are GPU g of every machine: beside the article's
+// server (NUMA 0 and 1) the H200 VM's GPU4-7 are on NUMA 2, which the row
+// labels say; its four path classes (PXB too) get a row more above the grid.
+func TestPathMapRowLabels(t *testing.T) {
+	tp, _, err := topo.ParseFile("../topo/testdata/real/h200_4nic_cut_header_nccltests380.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm := PathMap{Machines: []H20Machine{articleH20(), {Name: "yours", Topology: tp}}}
+	l := pm.rowLabels()
+	if len(l) != 8 || l[0] != "GPU0 (0)" || l[4] != "GPU4 (1 | 2)" {
+		t.Errorf("row labels %q, want GPU0 (0) .. GPU4 (1 | 2)", l)
+	}
+	if rm := pm.regimeMap(); rm.Y.Max != 4.5 {
+		t.Errorf("room above the grid up to %g, want 4.5 for four classes", rm.Y.Max)
+	}
+	if _, err := pm.PNG(); err != nil {
+		t.Error(err)
 	}
 }
