@@ -238,7 +238,9 @@ func sqrt(x float64) float64 { return math.Sqrt(x) }
 // sends 2(Np-1)/(Np)·S across it: the ratio (N-1)/(Np-1) is 1/15 for 2 x 8
 // and tends to 1/p as N grows (the article's "~1/P_intra").
 type HierarchicalAllReduce struct {
-	// PerNode is the number of GPUs per node, p; P must be a multiple of it.
+	// PerNode is the number of GPUs per node, p, for Cost on one Link; P
+	// must be a multiple of it. A Cluster's own PerNode takes its place
+	// (Cluster.Stages): set the cluster's to time other nodes.
 	PerNode int
 	// Inter is the AllReduce run between nodes; nil means Ring.
 	Inter Algorithm
