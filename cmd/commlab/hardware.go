@@ -131,10 +131,13 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 	case 1:
 		fmt.Fprintf(w, "guess: if the machine is %s of the catalog, -hw system=%s settles its documented facts at once (docs/predict.md lists them)\n",
 			h.Systems[0], h.Systems[0])
-	default:
+	case 2, 3, 4, 5, 6, 7, 8:
 		// No example: the one named would be taken for the answer.
 		fmt.Fprintf(w, "guess: if the machine is one of the catalog's %s, -hw system=NAME with its name settles its documented facts at once (docs/predict.md lists them)\n",
 			joinOr(h.Systems))
+	default:
+		fmt.Fprintf(w, "guess: if the machine is one of the catalog's %d systems that fit, -hw system=NAME with its name settles its documented facts at once (docs/predict.md lists them; the JSON's hardware.systems names them)\n",
+			len(h.Systems))
 	}
 	fmt.Fprintf(w, "hardware: %s\n", h.Summary)
 	var parts []string

@@ -68,7 +68,8 @@ func (h *Hardware) setSystem(name string) error {
 
 // SystemsOf returns the names of the catalog's systems (presets.Systems)
 // that could be h's machine and would settle some of the facts named
-// (Fact.Name, such as the assumed facts of Guesses): those of h's GPU whose
+// (Fact.Name, such as the assumed facts of Guesses): those of h's GPU (of
+// any GPU where the logs name none, UnnamedGPU) whose
 // hosts hold perHost GPUs (h's own where it gives its host's GPUs, or more
 // where perHost is 1 or 2, a run that may use part of a host), or whose NVLink domains do for a domain's host,
 // and whose entry gives one of those facts or more beyond what the GPU's
@@ -122,7 +123,8 @@ func systemsSettling(h Hardware, perHost int, facts []string, every bool) []stri
 		// A run of one or two GPUs a host says little of the host: it may
 		// be part of a larger one.
 		fits := s.PerHost == perHost || perHost <= 2 && perHost <= s.PerHost || s.Domain > 0 && perHost <= s.PerHost
-		if err != nil || g.Name != h.GPU.Name || !fits {
+		// A GPU the logs do not name may be any system's.
+		if err != nil || g.Name != h.GPU.Name && h.GPU.Name != UnnamedGPU || !fits {
 			continue
 		}
 		hs, err := Describe(s.GPU, "system="+s.Name)

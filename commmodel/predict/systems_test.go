@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/inframethod/commlab/presets"
 )
 
 // TestSystemsOfEvidence: a system whose entry contradicts a fact read from
@@ -64,6 +66,29 @@ func TestSystemsOfPartHost(t *testing.T) {
 	got := SystemsOf(h.ForHosts(2), 2, []string{"fabric", "nics_per_node", "nic_bw"})
 	if !slices.Contains(got, "hgx-a100-4gpu") || slices.Contains(got, "alcf-polaris") || slices.Contains(got, "dgx-a100") {
 		t.Errorf("Leonardo's 2 GPUs: SystemsOf = %v, want hgx-a100-4gpu among them, not alcf-polaris (2 NICs) nor dgx-a100 (8)", got)
+	}
+}
+
+// TestSystemsOfUnnamed: Polaris' logs name no GPU (their rows alone), and
+// the systems offered are every catalog system of 4 GPUs a host, whatever
+// its GPU, since naming one names the GPU too: seven, alcf-polaris among
+// them; none of 8 a host.
+func TestSystemsOfUnnamed(t *testing.T) {
+	h, err := Describe(UnnamedGPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, s := range presets.Systems {
+		if s.PerHost == 4 {
+			want = append(want, s.Name)
+		}
+	}
+	got := SystemsOf(h, 4, []string{"gpu", "fabric", "nics_per_node", "nic_bw"})
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) || !slices.Contains(got, "alcf-polaris") {
+		t.Errorf("an unnamed GPU of 4 a host: SystemsOf = %v, want the catalog's hosts of 4, %v", got, want)
 	}
 }
 
