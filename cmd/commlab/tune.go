@@ -315,7 +315,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 	n := 0
 	for i, of := range nccl.FallbackOf(rules) {
-		if of >= 0 && rules[of].Proto == nccl.LL128 && rules[of].Nodes > 1 && (i == of+1) {
+		if of >= 0 && rules[of].Proto == nccl.LL128 && rules[of].Nodes > 1 && i == of+1 {
 			n++
 		}
 	}

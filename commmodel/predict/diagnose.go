@@ -24,8 +24,9 @@ const (
 	// choice: the switch is early or late for this machine.
 	KindSwitch = "non-monotone at an algorithm switch"
 	// KindHiddenSwitch: the time falls as the size grows in both of a
-	// row's timings, where the model keeps one choice: NCCL changes its
-	// algorithm, protocol or channels there and the model does not.
+	// row's timings, where the model keeps one choice: NCCL probably
+	// changes its algorithm, protocol or channels there (RCCL its kernels)
+	// and the model does not.
 	KindHiddenSwitch = "non-monotone, the model's choice unchanged"
 	// KindAboveNIC: across nodes, bus bandwidth above what the NICs can
 	// carry for a ring: what NCCL ran moves fewer bytes over the network
@@ -624,8 +625,7 @@ const fallNoise = 0.15
 // LL algorithm (ROCm/rccl tools/msccl-algorithms/allreduce-allpairs-8n-ll-
 // 32tb.xml: nchunksperloop 256, minBytes 0, maxBytes 65536) takes a call
 // whose element count 256 divides (src/misc/msccl/msccl_lifecycle.cc), 1 KiB
-// of 4-byte floats. AMD's public tables of such hosts fall from about 23 us
-// at 512 B to 13 us at 1 KiB.
+// of 4-byte floats, past RCCL's tuner.
 const mscclFrom = 1 << 10
 
 // switches finds sizes where the measured time falls as the size grows.
