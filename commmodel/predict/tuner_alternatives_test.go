@@ -1,0 +1,67 @@
+package predict
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
+)
+
+// TestTunerRulesHoldOnAlternatives: a rules file goes into a production
+// job whose machine may be any of those an assumed fact's other value
+// describes (the alternatives Guesses tries). For public logs of four
+// machines (ABCI's 2 x 8 A100 AllReduce, an H100 HGX pair, Polaris' 4 x 4
+// A100s and Alps' 2 x 4 GH200s), the file TunerRules writes for the
+// machine as described passes the check (nccl.CheckTunerRules: no call on
+// one channel, no rule passed over without a rule after it) on the
+// machine as described and on every alternative: only rules that match no
+// call of a communicator there (HazardUnused) may be reported.
+func TestTunerRulesHoldOnAlternatives(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		pin   Pins
+		comms []Comm
+	}{
+		{"../../data/logs/paired/a100-sxm4-abci-ib4xhdr/allreduce_2x8.log", Pins{Nodes: 2, PerNode: 8}, []Comm{{1, 8}, {2, 8}, {2, 1}}},
+		{"../../data/nccltests/testdata/real/h100_2x8_allreduce_baremetal_qoofyk_nccltests309.log", Pins{}, []Comm{{1, 8}, {2, 8}, {8, 8}}},
+		{"../../data/nccltests/testdata/real/a100_4x4_allreduce_simple_polaris_ss11.log", Pins{Nodes: 4, PerNode: 4, GPU: "A100-SXM4-40GB"}, []Comm{{1, 4}, {64, 1}, {64, 4}}},
+		{"../../data/nccltests/testdata/real/gh200_2x4_allreduce_slingshot_alps.log", Pins{}, []Comm{{1, 4}, {2, 4}, {16, 4}}},
+	} {
+		hw, tab := pinnedTable(t, c.file, c.pin)
+		m, err := Calibrate(hw, []Table{tab}, &Settings{NoIntervals: true})
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		rules, err := m.TunerRules([]commmodel.Collective{commmodel.AllReduce}, c.comms, Layout{}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		check := func(what string, mc *Machine) {
+			comms, err := mc.TunerComms(c.comms)
+			if err != nil {
+				return // NCCL cannot run the job there: nothing to check
+			}
+			var b strings.Builder
+			if err := nccl.WriteTunerRules(&b, nil, rules); err != nil {
+				t.Fatal(err)
+			}
+			probs, err := nccl.CheckTunerRules(strings.NewReader(b.String()), "job.conf", comms)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range probs {
+				if p.Hazard != nccl.HazardUnused {
+					t.Errorf("%s, %s: line %d: %v: %s", c.file, what, p.Line, p.Hazard, p.Message)
+				}
+			}
+		}
+		check("as described", m)
+		for _, a := range m.Hardware.alternatives(m.tables, 0, true) {
+			alt := *m
+			alt.Hardware = a.hw
+			alt.refs = &references{hw: &alt.Hardware, rccl: m.refs.rccl, m: map[runKey]*reference{}}
+			check(a.keys[0]+"="+a.value, &alt)
+		}
+	}
+}
