@@ -256,14 +256,20 @@ func (m *Machine) TunerRules(collectives []commmodel.Collective, comms []Comm, l
 func (m *Machine) assumedTunerModels(c Comm) []*nccl.Model {
 	var out []*nccl.Model
 	for _, a := range m.Hardware.alternatives(m.tables, c.PerNode, c.Nodes > 1) {
-		alt := *m
-		alt.Hardware = a.hw
-		alt.refs = &references{hw: &alt.Hardware, rccl: m.refs.rccl, m: map[runKey]*reference{}}
-		if tm, _, err := alt.tunerModel(c); err == nil {
+		if tm, _, err := m.on(a.hw).tunerModel(c); err == nil {
 			out = append(out, tm)
 		}
 	}
 	return out
+}
+
+// on returns m on hardware h: its calibration, tables and release, and
+// NCCL's models of its runs built anew for h.
+func (m *Machine) on(h Hardware) *Machine {
+	alt := *m
+	alt.Hardware = h
+	alt.refs = &references{hw: &alt.Hardware, rccl: m.refs.rccl, m: map[runKey]*reference{}}
+	return &alt
 }
 
 // A TunerChoice is where rules of TunerPlan take the model's choice over

@@ -58,10 +58,7 @@ func TestTunerRulesHoldOnAlternatives(t *testing.T) {
 		}
 		check("as described", m)
 		for _, a := range m.Hardware.alternatives(m.tables, 0, true) {
-			alt := *m
-			alt.Hardware = a.hw
-			alt.refs = &references{hw: &alt.Hardware, rccl: m.refs.rccl, m: map[runKey]*reference{}}
-			check(a.keys[0]+"="+a.value, &alt)
+			check(a.keys[0]+"="+a.value, m.on(a.hw))
 		}
 	}
 }
