@@ -444,8 +444,9 @@ func TestMachineFactsFitted(t *testing.T) {
 // the user gave stands.
 func TestFitNICs(t *testing.T) {
 	tr := truth(t)
-	tr.Hardware.NICs = 2
-	tr.refs = &references{hw: &tr.Hardware, m: map[runKey]*reference{}}
+	h := tr.Hardware
+	h.NICs = 2
+	tr = tr.on(h)
 	var tables []Table
 	for _, per := range []int{1, 2, 4, 8} {
 		for _, c := range []commmodel.Collective{commmodel.AllReduce, commmodel.AllGather} {
@@ -500,8 +501,9 @@ func TestFitNICs(t *testing.T) {
 func TestFitSwitches(t *testing.T) {
 	timed := func(nvls bool) []Table {
 		tr := truth(t)
-		tr.Hardware.NVLS = nvls
-		tr.refs = &references{hw: &tr.Hardware, m: map[runKey]*reference{}}
+		h := tr.Hardware
+		h.NVLS = nvls
+		tr = tr.on(h)
 		var sizes []float64
 		for s := 64 << 10; s <= 1<<30; s *= 4 {
 			sizes = append(sizes, float64(s))
@@ -541,9 +543,10 @@ func TestFitSwitches(t *testing.T) {
 // fit the tables alike), fitted, and nothing else.
 func TestFitSwitchesNICRate(t *testing.T) {
 	tr := truth(t)
-	tr.Hardware.NICBW = tr.Hardware.nicBW() / 8
+	h := tr.Hardware
+	h.NICBW = h.nicBW() / 8
+	tr = tr.on(h)
 	tr.x[parNICBW] /= 8
-	tr.refs = &references{hw: &tr.Hardware, m: map[runKey]*reference{}}
 	var sizes []float64
 	for s := 64 << 10; s <= 1<<30; s *= 4 {
 		sizes = append(sizes, float64(s))
