@@ -112,7 +112,7 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	stalled := stalledRows(kinds)
 	findings = append(findings, stallFindings(t, preds, kinds)...)
 	findings = append(findings, m.departures(t, preds, stalled, len(findings))...)
-	findings = append(findings, switches(t, preds, stalled, m.RunsRCCL())...)
+	findings = append(findings, switches(t, preds, stalled, m.RunsRCCL() && m.Hardware.links() == 7)...)
 	findings = append(findings, m.aboveNIC(t, preds, rn)...)
 	findings = append(findings, m.fabric(t, preds)...)
 	findings = append(findings, m.otherChoice(t, preds, stalled)...)
@@ -625,7 +625,10 @@ const fallNoise = 0.15
 // LL algorithm (ROCm/rccl tools/msccl-algorithms/allreduce-allpairs-8n-ll-
 // 32tb.xml: nchunksperloop 256, minBytes 0, maxBytes 65536) takes a call
 // whose element count 256 divides (src/misc/msccl/msccl_lifecycle.cc), 1 KiB
-// of 4-byte floats, past RCCL's tuner.
+// of 4-byte floats, past RCCL's tuner. RCCL turns MSCCL on by default only
+// on the platform of 8 GPUs of 7 links each (src/graph/rome_models.cc: the
+// one model of 8 GPUs whose options hold mscclEnabled=1; its README: "On
+// MI300X, MSCCL is enabled by default"), not on an MI250X's 8 GCDs.
 const mscclFrom = 1 << 10
 
 // switches finds sizes where the measured time falls as the size grows.
@@ -637,7 +640,8 @@ const mscclFrom = 1 << 10
 // from noise. A row whose in-place time lies more than inPlaceAgree from
 // its out-of-place one times noise, not NCCL's choice (the RTX 6000D
 // AllReduce's 8 MiB, 2005.46 us and 4856.79 in place), and marks neither.
-func switches(t Table, preds []Prediction, stalled []bool, rccl bool) []Finding {
+// msccl says that RCCL runs MSCCL on this machine by default (mscclFrom).
+func switches(t Table, preds []Prediction, stalled []bool, msccl bool) []Finding {
 	var out []Finding
 	noisy := func(p Point) bool {
 		return p.InPlace > 0 && math.Abs(math.Log(p.Time/p.InPlace)) > math.Log(inPlaceAgree)
@@ -659,7 +663,7 @@ func switches(t Table, preds []Prediction, stalled []bool, rccl bool) []Finding 
 			fall := fmt.Sprintf("the time falls from %s at %s to %s at %s, and in place from %s to %s, more than a call timed twice differs in 19 of 20 rows",
 				units.FormatDuration(a.Time), units.FormatSize(a.Size), units.FormatDuration(b.Time), units.FormatSize(b.Size),
 				units.FormatDuration(a.InPlace), units.FormatDuration(b.InPlace))
-			if rccl && t.Collective == commmodel.AllReduce && t.Nodes == 1 && t.PerNode == 8 && a.Size < mscclFrom && b.Size >= mscclFrom {
+			if msccl && t.Collective == commmodel.AllReduce && t.Nodes == 1 && t.PerNode == 8 && a.Size < mscclFrom && b.Size >= mscclFrom {
 				f.Advice = []string{fall + ": on one node of 8 Instinct GPUs RCCL (2.21.5 on) sends an AllReduce whose element count 256 divides, from 1 KiB of floats to 64 KiB, to MSCCL's all-pairs LL kernels, past its tuner, and smaller calls to its own (RCCL_MSCCL_ENABLE, on by default; ROCm/rccl tools/msccl-algorithms/allreduce-allpairs-8n-ll-32tb.xml). NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL names the calls MSCCL takes, and RCCL_MSCCL_ENABLE=0 runs every call on RCCL's own kernels; no setting gives the smaller calls to MSCCL, and commlab tune writes no rule for it"}
 				break
 			}

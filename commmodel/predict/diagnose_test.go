@@ -765,6 +765,24 @@ func TestHiddenSwitchMSCCL(t *testing.T) {
 	}
 }
 
+// TestHiddenSwitchMSCCLPlatform: RCCL runs MSCCL by default on the 8-GPU
+// platform of 7 links a GPU alone (its rome model 79, the one of 8 GPUs
+// with mscclEnabled=1). The ROCm blog's table set on the 8 GCDs of an
+// MI250X host, whose GPUs have fewer links, keeps its fall from 512 B to
+// 1 KiB but does not put it down to MSCCL.
+func TestHiddenSwitchMSCCLPlatform(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/mi300x_1x8_allreduce_rocmblogs.log")
+	tab.GPU = "AMD Instinct MI250X"
+	fs := diagnoseFromName(t, tab)
+	i := slices.IndexFunc(fs, func(f Finding) bool { return f.Kind == KindHiddenSwitch && f.FromBytes == 512 && f.ToBytes == 1024 })
+	if i < 0 {
+		t.Fatalf("no fall from 512 B to 1 KiB in %+v", fs)
+	}
+	if a := fs[i].Advice[0]; strings.Contains(a, "MSCCL") || !strings.Contains(a, "NCCL_DEBUG_SUBSYS=TUNING") {
+		t.Errorf("advice %q: want NCCL's choice, not MSCCL, on an MI250X", a)
+	}
+}
+
 // diagnoseFromName diagnoses tab against the uncalibrated model of its
 // GPU's name, as commlab diagnose does without -calibrate.
 func diagnoseFromName(t *testing.T, tab Table) []Finding {
