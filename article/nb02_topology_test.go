@@ -316,8 +316,8 @@ func TestIndexList(t *testing.T) {
 }
 
 // Notebook 02's "Your own server" reads a capture whose NICs are NIC2..NIC5
-// (an 8 x H200 VM with four ConnectX-7 NICs passed through, nccl-tests issue
-// #380): the tables name them as the capture does, not by their index.
+// (the bare-metal 8 x H200 host of nccl-tests issue #380, four ConnectX-7
+// NICs): the tables name them as the capture does, not by their index.
 func TestOwnCaptureNICNames(t *testing.T) {
 	tp, _, err := topo.ParseFile("../topo/testdata/real/h200_4nic_cut_header_nccltests380.txt")
 	if err != nil {
@@ -354,7 +354,7 @@ func TestOwnCaptureNICNames(t *testing.T) {
 }
 
 // The path map's rows are GPU g of every machine: beside the article's
-// server (NUMA 0 and 1) the H200 VM's GPU4-7 are on NUMA 2, which the row
+// server (NUMA 0 and 1) the H200 host's GPU4-7 are on NUMA 2, which the row
 // labels say; its four path classes (PXB too) get a row more above the grid.
 func TestPathMapRowLabels(t *testing.T) {
 	tp, _, err := topo.ParseFile("../topo/testdata/real/h200_4nic_cut_header_nccltests380.txt")
