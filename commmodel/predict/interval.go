@@ -605,9 +605,9 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 			why += ": the network above the tables' nodes (a leaf's uplinks, a fabric's bisection, a dragonfly's global links) is not measured; describe it with -hw group=HOSTS,oversub=R, or calibrate with a table of more nodes"
 		case d.nodes > s.maxNodes:
 			// A ring's or a tree's neighbours sit on the nearest nodes
-			// (commmodel.Stage.Leaving): a group's uplinks bind only past
+			// (commmodel.Stage.Leaving): a group's uplinks bind only near
 			// an oversubscription of the group's hosts.
-			why += fmt.Sprintf(": the network above the tables' nodes (a leaf's uplinks, a fabric's bisection, a dragonfly's global links) is not measured, and a table of more nodes is what narrows it; -hw group=HOSTS,oversub=R moves AllToAll, most of whose bytes leave a group, but the rings and trees of %v send 1/HOSTS of their bytes out of a group, which binds its uplinks only where R exceeds HOSTS",
+			why += fmt.Sprintf(": the network above the tables' nodes (a leaf's uplinks, a fabric's bisection, a dragonfly's global links) is not measured, and a table of more nodes is what narrows it; -hw group=HOSTS,oversub=R moves AllToAll, most of whose bytes leave a group, but the rings and trees of %v send 1/HOSTS of their bytes out of a group, which binds its uplinks only as R nears HOSTS",
 				q.Collective)
 		}
 		out = append(out, why)

@@ -47,7 +47,7 @@ func TestBeyond(t *testing.T) {
 		// A ring leaves a group of g hosts 1/g of its bytes: the groups'
 		// description binds it only past R = g, and AllToAll far sooner.
 		{"more nodes", predict.Query{Collective: commmodel.AllReduce, Ranks: 640, PerNode: 8}, 1,
-			[]string{"80 nodes is 3.0 doublings beyond the tables' 1 to 10", "a table of more nodes is what narrows it", "binds its uplinks only where R exceeds HOSTS"}},
+			[]string{"80 nodes is 3.0 doublings beyond the tables' 1 to 10", "a table of more nodes is what narrows it", "binds its uplinks only as R nears HOSTS"}},
 		{"more nodes of AllToAll", predict.Query{Collective: commmodel.AllToAll, Ranks: 640, PerNode: 8}, 3,
 			[]string{"no calibration table ran alltoall", "80 nodes is 3.0 doublings beyond the tables' 1 to 10", "describe it with -hw group=HOSTS,oversub=R"}},
 		{"layout", predict.Query{Collective: commmodel.AllReduce, Ranks: 40, PerNode: 8, Layout: predict.Layout{GPUsPerThread: 8}}, 1,
