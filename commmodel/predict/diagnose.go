@@ -112,7 +112,11 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	stalled := stalledRows(kinds)
 	findings = append(findings, stallFindings(t, preds, kinds)...)
 	findings = append(findings, m.departures(t, preds, stalled, len(findings))...)
-	findings = append(findings, switches(t, preds, stalled, m.RunsRCCL() && m.Hardware.links() == 7)...)
+	msccl := ""
+	if m.RunsRCCL() && m.Hardware.links() == 7 {
+		msccl = m.Hardware.GPU.ISA
+	}
+	findings = append(findings, switches(t, preds, stalled, msccl)...)
 	findings = append(findings, m.aboveNIC(t, preds, rn)...)
 	findings = append(findings, m.fabric(t, preds)...)
 	findings = append(findings, m.otherChoice(t, preds, stalled)...)
@@ -631,6 +635,13 @@ const fallNoise = 0.15
 // MI300X, MSCCL is enabled by default"), not on an MI250X's 8 GCDs.
 const mscclFrom = 1 << 10
 
+// mscclppFrom is the least AllReduce that RCCL 2.21.5 built with MSCCL++
+// hands to it on gfx942 (src/init.cc: mscclppCompatible, and
+// RCCL_MSCCLPP_ENABLE on by default in such a build): one captured in a graph, one rank a GPU, of a byte count 32
+// divides, up to RCCL_MSCCLPP_THRESHOLD (1 MiB; src/misc/msccl/
+// msccl_lifecycle.cc), past RCCL's tuner.
+const mscclppFrom = 32
+
 // switches finds sizes where the measured time falls as the size grows.
 // Across a change of NCCL's choice (the model's) at or next to it, a fall
 // of switchDrop says the switch is early or late for this machine
@@ -640,8 +651,9 @@ const mscclFrom = 1 << 10
 // from noise. A row whose in-place time lies more than inPlaceAgree from
 // its out-of-place one times noise, not NCCL's choice (the RTX 6000D
 // AllReduce's 8 MiB, 2005.46 us and 4856.79 in place), and marks neither.
-// msccl says that RCCL runs MSCCL on this machine by default (mscclFrom).
-func switches(t Table, preds []Prediction, stalled []bool, msccl bool) []Finding {
+// msccl is the GPUs' ISA where RCCL runs MSCCL on this machine by default
+// (mscclFrom; MSCCL++ on gfx942, mscclppFrom), "" elsewhere.
+func switches(t Table, preds []Prediction, stalled []bool, msccl string) []Finding {
 	var out []Finding
 	noisy := func(p Point) bool {
 		return p.InPlace > 0 && math.Abs(math.Log(p.Time/p.InPlace)) > math.Log(inPlaceAgree)
@@ -663,7 +675,12 @@ func switches(t Table, preds []Prediction, stalled []bool, msccl bool) []Finding
 			fall := fmt.Sprintf("the time falls from %s at %s to %s at %s, and in place from %s to %s, more than a call timed twice differs in 19 of 20 rows",
 				units.FormatDuration(a.Time), units.FormatSize(a.Size), units.FormatDuration(b.Time), units.FormatSize(b.Size),
 				units.FormatDuration(a.InPlace), units.FormatDuration(b.InPlace))
-			if msccl && t.Collective == commmodel.AllReduce && t.Nodes == 1 && t.PerNode == 8 && a.Size < mscclFrom && b.Size >= mscclFrom {
+			oneNode := msccl != "" && t.Collective == commmodel.AllReduce && t.Nodes == 1 && t.PerNode == 8
+			if oneNode && msccl == "gfx942" && t.Layout.Graphs > 0 && a.Size < mscclppFrom && b.Size >= mscclppFrom {
+				f.Advice = []string{fall + ": on MI300-series GPUs RCCL (2.21.5 and later, built with MSCCL++: RCCL_MSCCLPP_ENABLE is then on by default) sends an AllReduce captured in a graph, one rank a GPU, whose byte count 32 divides, up to 1 MiB (RCCL_MSCCLPP_THRESHOLD), to MSCCL++, past its tuner, and smaller calls to MSCCL or its own kernels (src/misc/msccl/msccl_lifecycle.cc). NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL names the calls MSCCL++ takes (mscclpp_ncclAllReduce), and RCCL_MSCCLPP_ENABLE=0 runs them on MSCCL or RCCL's own kernels; no setting gives the smaller calls to MSCCL++, and commlab tune writes no rule for it"}
+				break
+			}
+			if oneNode && a.Size < mscclFrom && b.Size >= mscclFrom {
 				f.Advice = []string{fall + ": on one node of an 8-GPU platform of 7 Infinity Fabric links a GPU (MI300 and MI350 series) RCCL (2.21.5 on) sends an AllReduce whose element count 256 divides, from 1 KiB of floats to 64 KiB, to MSCCL's all-pairs LL kernels, past its tuner, and smaller calls to its own (RCCL_MSCCL_ENABLE, on by default; ROCm/rccl tools/msccl-algorithms/allreduce-allpairs-8n-ll-32tb.xml). NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL names the calls MSCCL takes, and RCCL_MSCCL_ENABLE=0 runs every call on RCCL's own kernels; no setting gives the smaller calls to MSCCL, and commlab tune writes no rule for it"}
 				break
 			}

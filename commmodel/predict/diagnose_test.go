@@ -163,12 +163,12 @@ func TestSwitches(t *testing.T) {
 	for i := range preds {
 		preds[i].Time = tab.Points[i].Time
 	}
-	fs := switches(tab, preds, make([]bool, len(preds)), false)
+	fs := switches(tab, preds, make([]bool, len(preds)), "")
 	if len(fs) != 1 || fs[0].FromBytes != 4 || fs[0].ToBytes != 8 || fs[0].NCCL != "Ring/LL -> Ring/LL128" {
 		t.Errorf("%+v, want one switch from 4 to 8 B", fs)
 	}
 	preds[3].Protocol, preds[4].Protocol = "LL", "LL"
-	if fs := switches(tab, preds, make([]bool, len(preds)), false); len(fs) != 0 {
+	if fs := switches(tab, preds, make([]bool, len(preds)), ""); len(fs) != 0 {
 		t.Errorf("%+v, want none where the choice stays and no in-place times tell noise", fs)
 	}
 	// Timed in place too: 11.5 to 9 us falls by ln 0.245 in both, beyond
@@ -176,12 +176,12 @@ func TestSwitches(t *testing.T) {
 	for i := range tab.Points {
 		tab.Points[i].InPlace = tab.Points[i].Time
 	}
-	fs = switches(tab, preds, make([]bool, len(preds)), false)
+	fs = switches(tab, preds, make([]bool, len(preds)), "")
 	if len(fs) != 1 || fs[0].Kind != KindHiddenSwitch || fs[0].FromBytes != 4 || fs[0].NCCL != "Ring/LL" {
 		t.Errorf("%+v, want one fall at 4 B where the model keeps Ring/LL", fs)
 	}
 	tab.Points[3].InPlace = 11.4e-6 // in place, 4 to 8 B falls by ln 0.009
-	if fs := switches(tab, preds, make([]bool, len(preds)), false); len(fs) != 0 {
+	if fs := switches(tab, preds, make([]bool, len(preds)), ""); len(fs) != 0 {
 		t.Errorf("%+v, want none where only one timing falls", fs)
 	}
 }
@@ -796,4 +796,28 @@ func diagnoseFromName(t *testing.T, tab Table) []Finding {
 		t.Fatal(err)
 	}
 	return fs
+}
+
+// TestHiddenSwitchMSCCLPP: the ROCm blog's MI300X AllReduce run with HIP
+// graphs (mi300x_1x8_allreduce_graph1_rocmblogs.log, its command line's
+// -G 1, given as graph=1: the header prints "graph: 0") takes 15.75 us at
+// 16 B and 6.32 at 32 B, 15.79 and 6.17 in place: RCCL hands a captured
+// AllReduce of a byte count 32 divides to MSCCL++ on gfx942. The finding
+// names MSCCL++; without graphs the same fall gets the generic advice.
+func TestHiddenSwitchMSCCLPP(t *testing.T) {
+	path := "../../data/nccltests/testdata/real/mi300x_1x8_allreduce_graph1_rocmblogs.log"
+	for _, graphs := range []int{1, NoGraphs} {
+		tabs, _, err := ReadFile(path, func(int) Pins { return Pins{Layout: Layout{Graphs: graphs}} })
+		if err != nil || len(tabs) != 1 {
+			t.Fatalf("%d tables, %v", len(tabs), err)
+		}
+		fs := diagnoseFromName(t, tabs[0])
+		i := slices.IndexFunc(fs, func(f Finding) bool { return f.Kind == KindHiddenSwitch && f.FromBytes == 16 && f.ToBytes == 32 })
+		if i < 0 {
+			t.Fatalf("graphs %d: no fall from 16 to 32 B in %+v", graphs, fs)
+		}
+		if a := fs[i].Advice[0]; strings.Contains(a, "to MSCCL++, past its tuner") != (graphs == 1) {
+			t.Errorf("graphs %d: advice %q", graphs, a)
+		}
+	}
 }
