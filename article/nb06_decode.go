@@ -116,7 +116,9 @@ type DecodeBudget struct {
 	// article's: presets.H20Cluster(1)).
 	Node commmodel.Cluster
 	// Floor is a measured per-call floor to set beside the model, in seconds
-	// (the article's ~10 us); 0 leaves it out.
+	// (the article's ~10 us, on one node); 0 leaves it out. It stands for TP
+	// groups within one Node alone: across nodes a call's floor is the
+	// network's.
 	Floor float64
 }
 
@@ -167,7 +169,7 @@ func (b DecodeBudget) Table() (figure.Table, error) {
 	t.Header = append(t.Header, "fastest", fmt.Sprintf("per step (%d calls)", b.Shape.Calls()), fmt.Sprintf("per step at 1 call/layer (%d)", b.Shape.Layers))
 	t.Align = append(t.Align, figure.Left, figure.Right, figure.Right)
 	if b.Floor > 0 {
-		t.Header = append(t.Header, "floor "+units.FormatDuration(b.Floor)+" × calls")
+		t.Header = append(t.Header, "one node's floor "+units.FormatDuration(b.Floor)+" × calls")
 		t.Align = append(t.Align, figure.Right)
 	}
 	for i, tp := range b.TP {
@@ -185,8 +187,11 @@ func (b DecodeBudget) Table() (figure.Table, error) {
 		}
 		best, bt := commmodel.Fastest(algs, c, s)
 		row = append(row, best.Name(), units.FormatDuration(calls*bt), units.FormatDuration(float64(b.Shape.Layers)*bt))
-		if b.Floor > 0 {
+		switch {
+		case b.Floor > 0 && tp <= b.Node.PerNode:
 			row = append(row, units.FormatDuration(calls*b.Floor))
+		case b.Floor > 0:
+			row = append(row, "–") // across nodes: not the one node's floor
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -220,10 +225,18 @@ func (b DecodeBudget) Figure(measured []figure.Mark) (figure.Figure, error) {
 			f.Series[i].X, f.Series[i].Y = append(f.Series[i].X, float64(tp)), append(f.Series[i].Y, st)
 		}
 	}
-	if b.Floor > 0 && len(b.TP) > 0 {
+	// The floor's line spans the TP sizes within one node, where it was
+	// measured.
+	var within []int
+	for _, tp := range b.TP {
+		if tp <= b.Node.PerNode {
+			within = append(within, tp)
+		}
+	}
+	if b.Floor > 0 && len(within) > 0 {
 		fl := float64(b.Shape.Calls()) * b.Floor
-		f.Series = append(f.Series, figure.Series{Name: "article's ~" + units.FormatDuration(b.Floor) + " floor × calls",
-			X: []float64{float64(b.TP[0]), float64(b.TP[len(b.TP)-1])}, Y: []float64{fl, fl}})
+		f.Series = append(f.Series, figure.Series{Name: "article's ~" + units.FormatDuration(b.Floor) + " one-node floor × calls",
+			X: []float64{float64(within[0]), float64(within[len(within)-1])}, Y: []float64{fl, fl}})
 	}
 	f.Marks = append(f.Marks, measured...)
 	for _, tp := range b.TP {

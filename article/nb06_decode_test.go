@@ -72,8 +72,8 @@ func TestDecodeBudget(t *testing.T) {
 			t.Errorf("TP %d floor cell %q, want 1.22 ms (122 × 10 µs)", p, row[10])
 		}
 	}
-	if row := tab.Rows[3]; row[6] == "–" {
-		t.Errorf("TP 16 row %q: hierarchical missing", row)
+	if row := tab.Rows[3]; row[6] == "–" || row[10] != "–" {
+		t.Errorf("TP 16 row %q: want hierarchical, and no floor: the article's ~10 µs is one node's", row)
 	}
 	if _, err := (DecodeBudget{Shape: DeepSeekV3Decode, TP: []int{12}, Node: presets.H20Cluster(1)}).Table(); err == nil {
 		t.Error("TP 12: want an error")
@@ -82,8 +82,8 @@ func TestDecodeBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Series) != 6 || len(f.Series[4].X) != 1 || f.Series[4].X[0] != 16 {
-		t.Errorf("series %v: want 4 algorithms, hierarchical at TP 16 only, the floor", f.Series)
+	if len(f.Series) != 6 || len(f.Series[4].X) != 1 || f.Series[4].X[0] != 16 || f.Series[5].X[1] != 8 {
+		t.Errorf("series %v: want 4 algorithms, hierarchical at TP 16 only, the floor up to TP 8", f.Series)
 	}
 }
 
