@@ -20,13 +20,25 @@ func init() {
 
 // diagnoseOutput is the JSON of "commlab diagnose".
 type diagnoseOutput struct {
-	Table    string            `json:"table"`
-	Model    string            `json:"model"`
-	Hardware hardwareOutput    `json:"hardware"`
-	Points   int               `json:"points"`
-	Inside   int               `json:"inside_interval"`
-	Findings []diagnoseFinding `json:"findings"`
-	Problems []problem         `json:"problems"`
+	Table string `json:"table"`
+	// Collective, Ranks, Nodes and PerNode are the diagnosed run's, as
+	// the log gives them or LOG:KEY=VALUE pins them.
+	Collective string `json:"collective"`
+	Ranks      int    `json:"ranks"`
+	Nodes      int    `json:"nodes"`
+	PerNode    int    `json:"per_node"`
+	// CollectiveCandidates, present only then, lists the collectives the
+	// table fits alike where its collective was guessed among them (the
+	// first), as fit's JSON has it.
+	CollectiveCandidates []string `json:"collective_candidates,omitempty"`
+	// CollectiveHint is the LOG argument that names another candidate.
+	CollectiveHint string            `json:"collective_hint,omitempty"`
+	Model          string            `json:"model"`
+	Hardware       hardwareOutput    `json:"hardware"`
+	Points         int               `json:"points"`
+	Inside         int               `json:"inside_interval"`
+	Findings       []diagnoseFinding `json:"findings"`
+	Problems       []problem         `json:"problems"`
 }
 
 type diagnoseFinding struct {
@@ -112,9 +124,11 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 		mc.problems = append(mc.problems, problem{Message: fmt.Sprintf("%s: NCCL ran the tuner plugin %s (line %d): where a finding says what NCCL ran or would run, it is NCCL's tuning model's choice, not the plugin's",
 			t.Name, p.Value, p.Line)})
 	}
-	out := diagnoseOutput{Table: t.Name, Hardware: hardwareOf(mc.hw, append([]predict.Table{t}, mc.tables...)),
-		Points: len(t.Points), Findings: []diagnoseFinding{},
+	out := diagnoseOutput{Table: t.Name, Collective: t.Collective.String(), Ranks: t.Ranks(), Nodes: t.Nodes, PerNode: t.PerNode,
+		Hardware: hardwareOf(mc.hw, append([]predict.Table{t}, mc.tables...)),
+		Points:   len(t.Points), Findings: []diagnoseFinding{},
 		Problems: append(problems, mc.problems...)}
+	out.CollectiveCandidates, out.CollectiveHint = guessedAmong(pos[0], files[0].path, t, problems)
 	m, model, err := mc.model()
 	if err != nil {
 		return err
@@ -189,8 +203,40 @@ func bindingAdvice(bs []topo.Binding) string {
 	return "from the topology: " + strings.Join(parts, "; ")
 }
 
+// guessedAmong returns, where the reader guessed the collective of t (of
+// the log path) among several its table fits alike, those collectives and
+// the LOG argument (arg, with its pins) that diagnoses it as the next of
+// them: a table read as AllGather that ran AllToAll departs from the model
+// by the collective, not the machine.
+func guessedAmong(arg, path string, t predict.Table, problems []problem) ([]string, string) {
+	k, err := strconv.Atoi(t.Name[strings.LastIndex(t.Name, "#")+1:])
+	if err != nil {
+		return nil, ""
+	}
+	for _, p := range problems {
+		candidates := strings.Split(p.candidates, ",")
+		if p.File != path || p.test != k || len(candidates) < 2 {
+			continue
+		}
+		other := candidates[1]
+		if i := slices.Index(candidates, t.Collective.String()); i > 0 {
+			other = candidates[0]
+		}
+		if !strings.Contains(strings.TrimPrefix(arg, path), ":test=") {
+			arg += fmt.Sprintf(":test=%d", k)
+		}
+		return candidates, arg + ":collective=" + other
+	}
+	return nil, ""
+}
+
 func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
-	fmt.Fprintln(w, out.Table)
+	fmt.Fprintf(w, "%s: %s on %d ranks (%d x %d GPUs)\n", out.Table, out.Collective, out.Ranks, out.Nodes, out.PerNode)
+	if len(out.CollectiveCandidates) > 1 {
+		other := out.CollectiveHint[strings.LastIndex(out.CollectiveHint, "=")+1:]
+		fmt.Fprintf(w, "guess: collective = %s: the table fits %s alike, and neither the log nor its name says which: if the run was %s, diagnose %s\n",
+			out.Collective, joinAnd(out.CollectiveCandidates), other, out.CollectiveHint)
+	}
 	writeHardware(w, out.Hardware)
 	fmt.Fprintf(w, "model: %s\n%d of %d points inside the model's 80%% interval\n", out.Model, out.Inside, out.Points)
 	if len(out.Findings) == 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -398,5 +399,54 @@ func TestPlotMixedGPUs(t *testing.T) {
 		if code != 1 || !strings.Contains(stderr, "tables of different machines") || !strings.Contains(stderr, "-gpu ") {
 			t.Errorf("%v: exit %d, stderr %q; want them refused, -gpu named", logs, code, stderr)
 		}
+	}
+}
+
+// TestDiagnoseNamesGuessedCollective: cluster01's 2 x 8 AllToAll with the
+// lines naming alltoall_perf dropped and every #wrong cell N/A (as a pasted
+// log of nccl-tests -c 0 has it) fits AllGather and AllToAll alike, and the
+// reader takes AllGather, which the model puts near 4x faster. diagnose
+// says the collective and shape it diagnosed, marks the guess first and
+// gives the LOG argument that names the other; that argument runs, and the
+// table then follows the model. A log that names its binary has no guess.
+func TestDiagnoseNamesGuessedCollective(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(clusterDir + "nccl_N2_G8_cnode3-002_cnode3-003.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := regexp.MustCompile(`(-1 +[0-9.]+ +[0-9.]+ +[0-9.]+) +0 `)
+	var kept []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "Collective test") || strings.Contains(l, "_perf") {
+			continue
+		}
+		if strings.HasPrefix(l, "# Out of bounds") {
+			break // the AllToAll table alone
+		}
+		kept = append(kept, wrong.ReplaceAllString(l, "$1    N/A "))
+	}
+	log := filepath.Join(t.TempDir(), "run1.log")
+	if err := os.WriteFile(log, []byte(strings.Join(kept, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI("diagnose", log)
+	lines := strings.Split(out, "\n")
+	hint := log + ":test=0:collective=alltoall"
+	if code != 0 || len(lines) < 2 || lines[0] != log+"#0: allgather on 16 ranks (2 x 8 GPUs)" ||
+		!strings.HasPrefix(lines[1], "guess: collective = allgather: the table fits allgather and alltoall alike") ||
+		!strings.HasSuffix(lines[1], "if the run was alltoall, diagnose "+hint) {
+		t.Fatalf("exit %d, want the collective, its guess and the hint %s first:\n%s%s", code, hint, out, stderr)
+	}
+	code, out, stderr = runCLI("diagnose", hint)
+	if code != 0 || !strings.HasPrefix(out, log+"#0: alltoall on 16 ranks (2 x 8 GPUs)\nhardware:") ||
+		!strings.Contains(out, "3 of 3 points inside the model's 80% interval") {
+		t.Errorf("the hint: exit %d, want AllToAll without a guess, inside the interval:\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = runCLI("diagnose", clusterDir+"nccl_N2_G8_cnode3-002_cnode3-003.log", "-json")
+	var got diagnoseOutput
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil || got.Collective != "alltoall" || got.Ranks != 16 ||
+		got.Nodes != 2 || got.PerNode != 8 || got.CollectiveCandidates != nil || got.CollectiveHint != "" {
+		t.Errorf("the log as published: exit %d, %v, %+v; want alltoall on 2 x 8, no candidates%s", code, err, got, stderr)
 	}
 }

@@ -234,6 +234,10 @@ type problem struct {
 	// index test.
 	leftOut bool
 	test    int
+	// candidates, when set, are the collectives the file's test of index
+	// test fits alike, comma-separated (a problem stays comparable): its
+	// collective was guessed among them (the first).
+	candidates string
 }
 
 // String is "FILE:LINE:COLUMN: message", leaving out the parts that are
@@ -271,8 +275,24 @@ func problemOf(file string, err error) problem {
 	if errors.As(pe.Err, &lo) {
 		p.leftOut, p.test = true, lo.Test
 	}
+	var g *guessedCollective
+	if errors.As(pe.Err, &g) {
+		p.test, p.candidates = g.test, strings.Join(g.candidates, ",")
+	}
 	return p
 }
+
+// A guessedCollective is the reader's nccltests.ErrAmbiguous for the
+// test of index test, with the collectives its table fits alike (the first
+// was taken): readTables wraps it, so that diagnose can name them.
+type guessedCollective struct {
+	test       int
+	candidates []string
+	err        error
+}
+
+func (g *guessedCollective) Error() string { return g.err.Error() }
+func (g *guessedCollective) Unwrap() error { return g.err }
 
 // writeProblems writes the problems to w, a line each, in order; problems
 // that say the same of several places (a test the model does not predict in

@@ -778,6 +778,15 @@ func readTables(path string, pins predict.Pins, tests []int) ([]predict.Table, [
 		if k >= 0 && (len(tests) > 0 && !slices.Contains(tests, k) || built[k] && errors.Is(pr, nccltests.ErrElided)) {
 			continue
 		}
+		if k >= 0 && errors.Is(pr, nccltests.ErrAmbiguous) && l.Tests[k].Ambiguous() {
+			g := &guessedCollective{test: k, err: pe.Err}
+			for _, c := range l.Tests[k].Candidates {
+				g.candidates = append(g.candidates, c.String())
+			}
+			wrapped := *pe
+			wrapped.Err = g
+			pr = &wrapped
+		}
 		kept = append(kept, pr)
 	}
 	return ts, kept, nil
