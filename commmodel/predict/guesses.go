@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/presets"
@@ -97,8 +98,9 @@ const GuessMoves = 0.10
 // nodes, NVLS off where it is assumed on, and NVSwitch against a mesh on
 // hosts of four or fewer GPUs. With tables, each description is
 // calibrated on them (without the interval's refits), and one that fits
-// them worse than the description by more than FitMargin and FitFloor is
-// no guess: the tables speak against it; without, NCCL's uncalibrated
+// the tables its fact concerns (alternative.concerns) worse than the
+// description by more than FitMargin and FitFloor is no guess: the tables
+// speak against it; without, NCCL's uncalibrated
 // model compares them (Untabled). The guesses come in
 // that order: the NICs, their rate, NVLS, the network's latency, the CPU,
 // the NICs' path, the fabric.
@@ -140,8 +142,9 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 
 // A tried alternative is one calibrated on the tables without the
 // interval's refits (m nil without tables); against reports that it fits
-// them worse than the description by more than FitMargin and FitFloor: the
-// tables speak against it.
+// the tables its fact concerns (alternative.concerns) worse than the
+// description by more than FitMargin and FitFloor: the tables speak
+// against it.
 type tried struct {
 	alternative
 	m       *Machine
@@ -154,21 +157,35 @@ type tried struct {
 // marked where the tables speak against it, less the network's latency
 // where the tables fit it (no prior of it is left to guess).
 func triedAlternatives(h Hardware, tables []Table, q Query) (*Machine, []tried, error) {
-	base, baseFit, err := calibratedWith(h, tables)
+	base, err := calibratedWith(h, tables)
 	if err != nil {
 		return nil, nil, err
 	}
 	fitsNetLatency := base != nil && len(base.Params) == numParams && base.Params[parInter].Identified
+	var baseErrs []float64
+	if base != nil {
+		baseErrs = base.tableErrors(tables)
+	}
 	var out []tried
 	for _, a := range h.alternatives(tables, q.PerNode, q.Ranks > q.PerNode) {
 		if a.keys[0] == "net-lat" && fitsNetLatency {
 			continue
 		}
-		m, fit, err := calibratedWith(a.hw, tables)
+		m, err := calibratedWith(a.hw, tables)
 		if err != nil {
 			continue // not a description of these tables
 		}
-		out = append(out, tried{a, m, fit > baseFit*(1+FitMargin)+FitFloor})
+		var against bool
+		if m != nil && baseErrs != nil {
+			var was, is []float64
+			for i, e := range m.tableErrors(tables) {
+				if a.concerns(&tables[i]) {
+					was, is = append(was, baseErrs[i]), append(is, e)
+				}
+			}
+			against = len(is) > 0 && !(fit.Median(is) <= fit.Median(was)*(1+FitMargin)+FitFloor)
+		}
+		out = append(out, tried{a, m, against})
 	}
 	return base, out, nil
 }
@@ -202,6 +219,20 @@ type alternative struct {
 	keys  []string
 	value string
 	hw    Hardware
+}
+
+// concerns reports whether table t's runs depend on a's facts: the
+// network's (the NICs, their rate and path, the network's latency, the
+// CPU that drives them) only those that cross nodes, the others every
+// table. A run within one node fits an alternative of the network as well
+// as the description, so it says nothing of it, and a median over every
+// table would hide the tables that do.
+func (a alternative) concerns(t *Table) bool {
+	switch a.keys[0] {
+	case "nics", "nic-bw", "nic-path", "net-lat", "cpu":
+		return t.Nodes > 1
+	}
+	return true
 }
 
 // alternatives returns h with each assumed fact that could matter
@@ -314,18 +345,13 @@ func hintValue(key string) string {
 	return "nvswitch|mesh|pcie"
 }
 
-// calibratedWith is h calibrated on tables without the interval's refits,
-// with that fit's error on them (Machine.fitError); without tables, nil
-// and 0.
-func calibratedWith(h Hardware, tables []Table) (*Machine, float64, error) {
+// calibratedWith is h calibrated on tables without the interval's refits;
+// without tables, nil.
+func calibratedWith(h Hardware, tables []Table) (*Machine, error) {
 	if len(tables) == 0 {
-		return nil, 0, nil
+		return nil, nil
 	}
-	m, err := Calibrate(h, tables, &Settings{NoIntervals: true})
-	if err != nil {
-		return nil, 0, err
-	}
-	return m, m.fitError(tables), nil
+	return Calibrate(h, tables, &Settings{NoIntervals: true})
 }
 
 // predictOn predicts q at sizes on m, or where m is nil on h as Untabled.

@@ -284,15 +284,25 @@ func joinWords(s []string) string {
 }
 
 // fitError is the median over the tables of each table's median error
-// |predicted/measured − 1| at m's fit: Machine.LOOMedian's measure, with
-// every table in the fit.
+// |predicted/measured − 1| at m's fit (tableErrors): Machine.LOOMedian's
+// measure, with every table in the fit.
 func (m *Machine) fitError(tables []Table) float64 {
+	e := m.tableErrors(tables)
+	if e == nil {
+		return math.NaN()
+	}
+	return fit.Median(e)
+}
+
+// tableErrors returns each table's median error |predicted/measured − 1|
+// at m's fit, or nil where a table cannot be predicted.
+func (m *Machine) tableErrors(tables []Table) []float64 {
 	per := make([]float64, 0, len(tables))
 	for i := range tables {
 		t := &tables[i]
 		ps, err := m.predictTable(t)
 		if err != nil {
-			return math.NaN()
+			return nil
 		}
 		e := make([]float64, len(ps))
 		for j, p := range ps {
@@ -300,7 +310,7 @@ func (m *Machine) fitError(tables []Table) float64 {
 		}
 		per = append(per, fit.Median(e))
 	}
-	return fit.Median(per)
+	return per
 }
 
 // hostGPUsSource is the source of n, the tables' HostGPUs: the log where
