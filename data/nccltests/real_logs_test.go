@@ -188,6 +188,29 @@ var realLogs = []realLog{
 		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 16, 2, "NVIDIA Graphics Device", 24, 1024, 8589934592,
 			33554432, 809.44, 38.86, 8.9909, "yyy"},
 	}},
+	// xxrjun/nccl-tests-cluster's example-cluster00, a 17-node H100 cluster:
+	// the pairwise runs of cnode2-001 and cnode2-002 at 1, 4 and 8 ranks a
+	// node, each alltoall_perf then sendrecv_perf ("Collective test"
+	// lines), 10 rows 32 MiB..16 GiB in double; the SendRecv's redop sum
+	// and root -1 do not fit sendrecv, as example-cluster01's (paired).
+	{"h100_2x1_alltoall_sendrecv_xxrjun_cluster00.log", []realTest{
+		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 2, 2, "NVIDIA H100 80GB HBM3", 10, 33554432, 17179869184,
+			1073741824, 39752.4, 13.51, 13.4689, ""},
+		{"sendrecv_perf", "sendrecv", commmodel.SendRecv, FromName, 2, 2, "NVIDIA H100 80GB HBM3", 10, 33554432, 17179869184,
+			1073741824, 79207.3, 13.56, 13.5405, ""},
+	}},
+	{"h100_2x4_alltoall_sendrecv_xxrjun_cluster00.log", []realTest{
+		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 8, 2, "NVIDIA H100 80GB HBM3", 10, 33554432, 17179869184,
+			1073741824, 40802.0, 23.03, 22.9153, ""},
+		{"sendrecv_perf", "sendrecv", commmodel.SendRecv, FromName, 8, 2, "NVIDIA H100 80GB HBM3", 10, 33554432, 17179869184,
+			1073741824, 73614.0, 14.59, 14.5552, ""},
+	}},
+	{"h100_2x8_alltoall_sendrecv_xxrjun_cluster00.log", []realTest{
+		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 16, 2, "NVIDIA H100 80GB HBM3", 10, 33554432, 17179869184,
+			1073741824, 42714.8, 23.57, 23.4963, ""},
+		{"sendrecv_perf", "sendrecv", commmodel.SendRecv, FromName, 16, 2, "NVIDIA H100 80GB HBM3", 10, 33554432, 17179869184,
+			1073741824, 70928.5, 15.14, 15.1193, ""},
+	}},
 	{"rtx6000d_2x8_allreduce_late2025.log", []realTest{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA RTX 6000D", 24, 1024, 8589934592,
 			33554432, 1626.98, 38.67, 20.5682, "yny"},
@@ -719,6 +742,15 @@ var noRankLines = []struct {
 	{"v100_8x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 663.2, 0.10, ""},
 	{"a100_2x8_alltoall_msccl48.log", "", commmodel.AllToAll, FromTable, 16, 7, 67108864, 29605, 2.13, "the #wrong columns do not fit alltoall"},
 	{"a100_8x8_alltoall_msccl48.log", "", commmodel.AllToAll, FromCheckColumn, 64, 3, 1048576, 9012.2, 0.11, ""},
+	// nccl-tests#78's 8 x 8 V100 over 100 Gb/s InfiniBand: an AllReduce and
+	// an AllToAll of 2 rows each (256 and 512 MiB) in 2020 columns, no
+	// header, Rank lines or binary; redop sum makes the first AllReduce,
+	// the blank redop the second AllToAll, whose in-place error column
+	// reads 1e+00 (the problem). The AllToAll's count 1048576 =
+	// 268435456/(4 B·64) gives 64 ranks; the AllReduce's rounded
+	// busbw/algbw (4.33/2.20) leaves them unknown.
+	{"v100_8x8_allreduce_ib100_nccltests78.log", "", commmodel.AllReduce, FromTable, 0, 2, 268435456, 122131, 4.33, ""},
+	{"v100_8x8_alltoall_ib100_nccltests78.log", "", commmodel.AllToAll, FromTable, 64, 2, 268435456, 520935, 0.51, "the #wrong columns do not fit alltoall"},
 	{"a100_2x1_allreduce_smallsizes_nccltests150.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 4, 16, 20.67, 0, ""},
 	{"unnamed_2x4_reduce_scatter_nccltests128.log", "", commmodel.ReduceScatter, FromTable, 8, 7, 128, 32.31, 0, ""},
 	// Its Rank lines print no Pid either, and list 5 of the 16 ranks.

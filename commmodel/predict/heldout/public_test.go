@@ -101,6 +101,15 @@ var publicMachines = []publicMachine{
 		{"h100_2x8_allreduce_efa_p5_slurm_awsome.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3"}},
 		{"h100_2x8_allreduce_efa_p5_eks_awsome.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3", Version: nccl.Version{Major: 2, Minor: 18, Patch: 5}}},
 	}},
+	// xxrjun/nccl-tests-cluster's example-cluster00, a 17-node H100
+	// cluster: the pairwise runs of one pair of its nodes at 1, 4 and 8
+	// ranks a node, each an AllToAll and a SendRecv of 32 MiB..16 GiB; the
+	// Rank lines give the rest. The repository names no NIC.
+	{"h100-cluster00-pairwise", []publicLog{
+		{"h100_2x1_alltoall_sendrecv_xxrjun_cluster00.log", predict.Pins{}},
+		{"h100_2x4_alltoall_sendrecv_xxrjun_cluster00.log", predict.Pins{}},
+		{"h100_2x8_alltoall_sendrecv_xxrjun_cluster00.log", predict.Pins{}},
+	}},
 	// gj-aion's cluster of nccl-tests#309 on 2, 4 and 8 of its 8 nodes. The
 	// 2-node Ring run set NCCL_ALGO=Ring (its command line; the log does
 	// not print it), with NCCL_MIN_CTAS=24 as the 8-node minctas24 run.
@@ -209,6 +218,13 @@ var publicMachines = []publicMachine{
 		{"rtx4090_1x4_g4_allreduce_docker_kalavai.log", predict.Pins{}},
 		{"rtx4090_1x2_g2_allreduce_k8s_kalavai.log", predict.Pins{}},
 		{"rtx4090_1x4_g4_allreduce_k8s_kalavai.log", predict.Pins{}},
+	}},
+	// nccl-tests#78's comment of 8 nodes of 8 V100 on 100 Gb/s InfiniBand:
+	// an AllReduce and an AllToAll of 2 rows each, the rows alone; the
+	// comment gives the nodes and the GPU's family, not which V100.
+	{"v100-ib100-nccltests78", []publicLog{
+		{"v100_8x8_allreduce_ib100_nccltests78.log", predict.Pins{Nodes: 8, PerNode: 8, GPU: "V100"}},
+		{"v100_8x8_alltoall_ib100_nccltests78.log", predict.Pins{Nodes: 8, PerNode: 8, GPU: "V100"}},
 	}},
 	// The p3dn gists print the rows alone; their titles give the nodes of
 	// p3dn.24xlarge, whose 8 GPUs are Tesla V100-SXM2-32GB.

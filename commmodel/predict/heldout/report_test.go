@@ -331,6 +331,16 @@ where the Slurm run's takes 69.12 and KeitaW's 65.43 and 85.14, and its rows of 
 172 to 225 us, while at 2 GiB it moves 437.79 GB/s, near the Slurm run's 443.72. The log names
 neither release (its page's later revision does); the model reads no plugin version, and takes one
 latency for the machine.
+xxrjun/nccl-tests-cluster's example-cluster00, 17 H100 nodes whose NICs the repository does not
+name, ran AllToAll and SendRecv between one pair of nodes at 1, 4 and 8 ranks a node: at 16 GiB
+one rank a node moves 13.51 GB/s of AllToAll bus bandwidth and 8 ranks a node 23.62 (682 ms).
+Held out, all six tables are within 15% (1.2% to 12.8%); but each 2 x 1 table alone predicts the
+4- and 8-rank AllToAlls 3.6 to 4.0 times too fast (172 ms against 682 at 16 GiB on 2 x 8): one rank a node
+does not show how the node's 8 ranks share its NICs.
+nccl-tests#78's 8 nodes of 8 V100 on 100 Gb/s InfiniBand posted two rows each of an AllReduce
+(4.33 GB/s of bus bandwidth at 256 MiB) and an AllToAll (0.51 GB/s): each predicted from the
+other is 20.8% (AllReduce, slow) and 24.8% (AllToAll, fast) off, inside its interval, where the
+one-link baseline is 752% and 88% off.
 
 Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
 alone (`+"`predict.Untabled`"+`: NCCL's own model where its tables know the GPU's links, the model at its
