@@ -505,7 +505,8 @@ func (d *design) heldOutCoverage(tables []Table, held []heldTable) float64 {
 		for j, e := range h.errors(w) {
 			net := [2]float64{share * share * h.network[j][0], share * share * h.network[j][1]}
 			f, sl := peersBeyond(h.terms[j], &h.x, dep.peerDoublings)
-			lo, hi := s.bounds(h.protocols[j], share*share*h.unidentified[j], net, share*share*h.nic[j], dep, [2]float64{share * share * f, share * share * sl})
+			u := [2]float64{share * share * h.unidentified[j][0], share * share * h.unidentified[j][1]}
+			lo, hi := s.bounds(h.protocols[j], u, net, share*share*h.nic[j], dep, [2]float64{share * share * f, share * share * sl})
 			if lo <= e && e <= hi {
 				inside++
 			}

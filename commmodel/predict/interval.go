@@ -197,14 +197,15 @@ type heldTable struct {
 	protocols        []nccl.Protocol
 	calibrated, nccl []float64
 	// unidentified is each point's variance from the parameters the
-	// calibration without the table did not identify, and network its
+	// calibration without the table did not identify, on the faster and
+	// the slower side (unidentified), and network its
 	// variance from the network's latency where that calibration did not
 	// identify it, on the faster and the slower side (unmeasuredNetwork),
 	// and nic its slower side's variance from the NICs' bandwidth where
 	// that calibration did not identify it (unmeasuredNICs);
 	// terms are the points' terms and x that calibration's parameters,
 	// for the per-peer spread of AllToAll points (peersBeyond).
-	unidentified []float64
+	unidentified [][2]float64
 	network      [][2]float64
 	nic          []float64
 	terms        []*term
@@ -424,7 +425,8 @@ func pool(held []heldTable, w float64) (bias, variance float64) {
 		}
 		var ss float64
 		for j, v := range r {
-			ss += (v-bias)*(v-bias) - share*share*held[i].unidentified[j]
+			u := held[i].unidentified[j]
+			ss += (v-bias)*(v-bias) - share*share*(u[0]+u[1])/2
 		}
 		nu := float64(len(r) - held[i].fitted) // degrees of freedom
 		logs += math.Log(max(ss/nu, minVariance)) + math.Log(nu/2) - mathext.Digamma(nu/2)
@@ -662,27 +664,40 @@ func graphsPhrase(graphs int) string {
 	return "no CUDA graphs"
 }
 
-// unidentified is the variance of ln T(t) from the parameters the tables
-// do not identify: Σ_k (∂ln T/∂ln x_k)²·sd_k² over them.
-func (m *Machine) unidentified(t *term) float64 {
+// unidentified returns the variance of ln T(t) from the parameters the
+// tables do not identify, on the side where the measurement is faster and
+// on the side where it is slower (unidentified).
+func (m *Machine) unidentified(t *term) [2]float64 {
 	if len(m.Params) == 0 {
-		return 0 // NCCL's uncalibrated model: the prior spread stands for all
+		return [2]float64{} // NCCL's uncalibrated model: the prior spread stands for all
 	}
 	return unidentified(t, &m.x, func(k int) (float64, bool) { return m.Params[k].SD, m.Params[k].Identified })
 }
 
 // unidentified is Machine.unidentified at x, with param giving each
-// parameter's posterior standard deviation and whether it is identified.
-func unidentified(t *term, x *[numParams]float64, param func(k int) (sd float64, identified bool)) float64 {
-	var v float64
+// parameter's posterior standard deviation and whether it is identified:
+// Σ_k (∂ln T/∂ln x_k)²·sd_k² over them on both sides, but for the
+// network's oversubscription above a group (fabric_oversubscription),
+// whose effect stops where the network above the group is as fast as the
+// NICs: its sides are the time's changes with it moved each way (moved),
+// so that a description of the groups does not widen the faster side past
+// the time without them.
+func unidentified(t *term, x *[numParams]float64, param func(k int) (sd float64, identified bool)) [2]float64 {
+	var v [2]float64
 	for k := range numParams {
 		sd, ok := param(k)
 		if ok {
 			continue
 		}
-		d := sensitivity(t, x, k)
 		sd = min(sd, priorSpread)
-		v += d * d * sd * sd
+		if k == parFabric {
+			down, up := moved(t, x, k, sd, sd)
+			v[0], v[1] = v[0]+down, v[1]+up
+			continue
+		}
+		d := sensitivity(t, x, k)
+		v[0] += d * d * sd * sd
+		v[1] += d * d * sd * sd
 	}
 	return v
 }
@@ -765,7 +780,7 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	if len(m.Params) == 0 || !m.Params[parNICBW].Identified {
 		nic = share * share * unmeasuredNICs(t, &m.x)
 	}
-	var u float64
+	var u [2]float64
 	if m.spread.heldOut > 0 || !m.spread.bandwidth {
 		// From a single table, priorSpread stands for every error of a
 		// prediction of another run, one that rests on a parameter the
@@ -779,7 +794,8 @@ func (m *Machine) interval(t *term, t0 float64, rn *run) (low, high float64) {
 	var peer [2]float64
 	peer[0], peer[1] = peersBeyond(t, &m.x, d.peerDoublings)
 	peer[0], peer[1] = share*share*peer[0], share*share*peer[1]
-	lo, hi := m.spread.bounds(t.ch.proto, share*share*u, net, nic, d, peer)
+	u[0], u[1] = share*share*u[0], share*share*u[1]
+	lo, hi := m.spread.bounds(t.ch.proto, u, net, nic, d, peer)
 	return t0 * math.Exp(lo), t0 * math.Exp(hi)
 }
 
@@ -837,17 +853,17 @@ func floor(t *term, x *[numParams]float64) float64 {
 
 // bounds returns ln(Low/Time) and ln(High/Time) of the interval of a call
 // that runs protocol p, whose prediction has variance u from the parameters
-// the tables leave unidentified, net from the network's latency where
-// they do not measure it (faster, slower: unmeasuredNetwork) and nic on its
-// slower side from the NICs' bandwidth where they do not identify it
-// (unmeasuredNICs), departs from the tables by d, and has variance peer
-// from its network peers beyond the tables' (faster, slower: peersBeyond). A side that the bias moves past
-// the prediction ends at it (interval).
-func (s *spread) bounds(p nccl.Protocol, u float64, net [2]float64, nic float64, d departure, peer [2]float64) (lo, hi float64) {
+// the tables leave unidentified and net from the network's latency where
+// they do not measure it (each faster, slower: unidentified,
+// unmeasuredNetwork), nic on its slower side from the NICs' bandwidth
+// where they do not identify it (unmeasuredNICs), departs from the tables
+// by d, and has variance peer from its network peers beyond the tables'
+// (faster, slower: peersBeyond). A side that the bias moves past the
+// prediction ends at it (interval).
+func (s *spread) bounds(p nccl.Protocol, u, net [2]float64, nic float64, d departure, peer [2]float64) (lo, hi float64) {
 	bias, v := s.at(p)
-	v += u
 	faster, slower := d.variance()
-	faster, slower = faster+peer[0], slower+peer[1]+nic
+	faster, slower = faster+peer[0]+u[0], slower+peer[1]+u[1]+nic
 	if !s.network {
 		faster, slower = faster+net[0], slower+net[1]
 	}

@@ -215,7 +215,7 @@ func TestPoolUnbiased(t *testing.T) {
 		for i := range held {
 			for range n {
 				held[i].calibrated = append(held[i].calibrated, sd*rng.NormFloat64())
-				held[i].unidentified = append(held[i].unidentified, 0)
+				held[i].unidentified = append(held[i].unidentified, [2]float64{})
 			}
 		}
 		_, v := pool(held, 0)
@@ -241,7 +241,7 @@ func TestPoolProtocols(t *testing.T) {
 			}
 			held[i].protocols = append(held[i].protocols, p)
 			held[i].calibrated = append(held[i].calibrated, sd*rng.NormFloat64())
-			held[i].unidentified = append(held[i].unidentified, 0)
+			held[i].unidentified = append(held[i].unidentified, [2]float64{})
 		}
 	}
 	var s spread
@@ -393,6 +393,40 @@ func TestIntervalFloor(t *testing.T) {
 		if p := ps[0]; c.bounded != (p.Low >= floor*(1-1e-9)) || !(p.Low <= p.Time && p.Time <= p.High) {
 			t.Errorf("%q: %.2f ms [%.2f, %.2f]; want the low end at least %.2f ms: %v", c.spec, p.Time*1e3, p.Low*1e3, p.High*1e3, floor*1e3, c.bounded)
 		}
+	}
+}
+
+// TestIntervalGroupsSlowOnly: groups of 4 hosts at 2:1 oversubscription,
+// described for an AllToAll on 8 nodes of cluster01 calibrated on its one-
+// and two-node tables (within a group), slow the prediction and widen its
+// slow side; its fast side stops near the time the network gives without
+// the groups (the oversubscription moved down to 1 and no further), where
+// the delta method's symmetric variance took the low end from 17.0 ms to
+// 14.3 ms, faster than the same calibration allows with no groups at all
+// (red team 33).
+func TestIntervalGroupsSlowOnly(t *testing.T) {
+	tables := readTables(t, cluster01, "nccl_N1_G8_cnode3-002.log", "nccl_N2_G8_cnode3-002_cnode3-003.log")
+	q := Query{Collective: commmodel.AllToAll, Ranks: 64, PerNode: 8}
+	var ps [2]Prediction
+	for i, spec := range []string{"", "group=4,oversub=2"} {
+		h, err := Describe(tables[0].GPU, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Calibrate(h.ForHosts(8), tables, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := m.Predict(q, []float64{1 << 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps[i] = p[0]
+	}
+	none, grouped := ps[0], ps[1]
+	if !(grouped.Time > none.Time && grouped.High > none.High && grouped.Low >= none.Low) {
+		t.Errorf("1 GiB: without groups %.1f ms [%.1f, %.1f], with them %.1f ms [%.1f, %.1f]; want the latter slower, its high end higher and its low end no lower",
+			none.Time*1e3, none.Low*1e3, none.High*1e3, grouped.Time*1e3, grouped.Low*1e3, grouped.High*1e3)
 	}
 }
 
