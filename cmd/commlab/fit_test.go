@@ -273,7 +273,7 @@ func TestFitAmbiguousCollective(t *testing.T) {
 	unchecked := regexp.MustCompile(`(?m)^(\s+\d+\s+\d+\s+float\s+none\s+-1(?:\s+\S+){3}\s+)0((?:\s+\S+){3}\s+)0$`)
 	log := writeTemp(t, name, unchecked.ReplaceAll(b, []byte("${1}N/A${2}N/A")))
 	code, out, stderr := runCLI("fit", log)
-	if code != 0 || !strings.HasPrefix(stderr, log+":4: ambiguous collective: the table fits allgather and alltoall alike") || !strings.Contains(stderr, "give the collective: -collective NAME to commlab fit, FILE:collective=NAME to -calibrate\n") {
+	if code != 0 || !strings.HasPrefix(stderr, log+":4: ambiguous collective: the table fits allgather and alltoall alike") || !strings.Contains(stderr, "give the collective: -collective NAME to commlab fit, FILE:collective=NAME to -calibrate (FILE:test=K:collective=NAME for test K of several)\n") {
 		t.Errorf("text: exit %d, stderr %q; want the note at %s:4 naming -collective", code, stderr, log)
 	}
 	if strings.Contains(out, "alike") {

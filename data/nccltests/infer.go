@@ -400,7 +400,7 @@ func (p *parser) inferOp(s *testState, want *op) (chosen op, known bool) {
 			break
 		}
 		t.Collective, t.CollectiveFrom = t.Candidates[0], FromGuess
-		p.problem(t.Line, 0, "%w: the table fits %s alike, and neither the file (no binary name, no in-place #wrong column that tells) nor its name says which: read as %s; give the collective: -collective NAME to commlab fit, FILE:collective=NAME to -calibrate",
+		p.problem(t.Line, 0, "%w: the table fits %s alike, and neither the file (no binary name, no in-place #wrong column that tells) nor its name says which: read as %s; give the collective: -collective NAME to commlab fit, FILE:collective=NAME to -calibrate (FILE:test=K:collective=NAME for test K of several)",
 			ErrAmbiguous, joinCollectives(t.Candidates), t.Collective)
 	}
 	if len(t.Candidates) > 0 {
