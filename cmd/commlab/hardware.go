@@ -74,8 +74,12 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Que
 		return hardwareOutput{}, err
 	}
 	for _, g := range gs {
+		hint := "-hw " + g.Hint
+		if g.Fact.Key == "version" {
+			hint = g.Hint + " (the release the run used) on each file whose log prints none"
+		}
 		out.Guesses = append(out.Guesses, guessOutput{Fact: g.Fact.Name, Value: g.Fact.Value, Alternative: g.Alternative,
-			SizeBytes: g.Size, Ratio: g.Ratio, Hint: "-hw " + g.Hint})
+			SizeBytes: g.Size, Ratio: g.Ratio, Hint: hint})
 	}
 	// A system of the catalog is offered where it documents an assumed
 	// fact, whether or not that fact moves this prediction: it moves

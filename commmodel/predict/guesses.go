@@ -103,7 +103,9 @@ const GuessMoves = 0.10
 // speak against it; without, NCCL's uncalibrated
 // model compares them (Untabled). The guesses come in
 // that order: the NICs, their rate, NVLS, the network's latency, the CPU,
-// the NICs' path, the fabric.
+// the NICs' path, the fabric; last, NCCL's release where a log prints none
+// (olderRelease), whose Fact is nccl_version, keyed "version", and whose
+// Hint is the calibration file's key (FILE:version=V), not a -hw one.
 func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, error) {
 	base, alts, err := triedAlternatives(h, tables, q)
 	if err != nil {
@@ -127,17 +129,72 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 			continue // a description the query cannot run on says nothing of this one
 		}
 		g := a.guess(facts)
-		for i := range preds {
-			if r := preds[i].Time / basePreds[i].Time; math.Abs(math.Log(r)) > math.Abs(math.Log(g.Ratio)) || g.Ratio == 0 {
-				g.Size, g.Ratio = sizes[i], r
-			}
+		if g.moves(sizes, basePreds, preds) {
+			out = append(out, g)
 		}
-		if !(math.Abs(g.Ratio-1) > GuessMoves) {
-			continue
-		}
+	}
+	if g, ok := olderRelease(h, tables, q, sizes, base, basePreds); ok {
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// moves sets g's Size and Ratio where preds, the predictions at sizes with
+// g's alternative, differ most from base, and reports whether they differ
+// there by more than GuessMoves.
+func (g *Guess) moves(sizes []float64, base, preds []Prediction) bool {
+	for i := range preds {
+		if r := preds[i].Time / base[i].Time; math.Abs(math.Log(r)) > math.Abs(math.Log(g.Ratio)) || g.Ratio == 0 {
+			g.Size, g.Ratio = sizes[i], r
+		}
+	}
+	return math.Abs(g.Ratio-1) > GuessMoves
+}
+
+// olderRelease returns the guess of NCCL's release where a table's log
+// prints none (its tuner is taken as Latest's, versionOf) and the query
+// names none: with the tables' unknown releases taken as the oldest the
+// model follows (nccl.Oldest), calibrated alike, the prediction of q at
+// sizes moves by more than GuessMoves, and the tables do not speak against
+// it (triedAlternatives' test, over every table). Releases differ in what
+// NCCL's tuner enables (LL128 across nodes before 2.27, PAT from 2.23, a
+// Grace CPU's NICs as PHB before 2.27) and in its latencies. RCCL's
+// releases are not NCCL's, and its tables are passed over.
+func olderRelease(h Hardware, tables []Table, q Query, sizes []float64, base *Machine, basePreds []Prediction) (Guess, bool) {
+	if q.Version != (nccl.Version{}) || RanRCCL(tables) {
+		return Guess{}, false
+	}
+	older := slices.Clone(tables)
+	unknown := len(tables) == 0
+	for i := range older {
+		if older[i].Version == (nccl.Version{}) {
+			older[i].Version, unknown = nccl.Oldest, true
+		}
+	}
+	if !unknown {
+		return Guess{}, false
+	}
+	m, err := calibratedWith(h, older)
+	if err != nil {
+		return Guess{}, false
+	}
+	oq := q
+	if m == nil {
+		oq.Version = nccl.Oldest // NCCL's uncalibrated model of the release
+	}
+	preds, err := predictOn(m, h, oq, sizes)
+	if err != nil {
+		return Guess{}, false
+	}
+	if m != nil && base != nil {
+		was, is := base.tableErrors(tables), m.tableErrors(older)
+		if was == nil || is == nil || !(fit.Median(is) <= fit.Median(was)*(1+FitMargin)+FitFloor) {
+			return Guess{}, false
+		}
+	}
+	g := Guess{Fact: Fact{Name: "nccl_version", Value: nccl.Latest.String(), Source: SourceAssumed, Key: "version"},
+		Alternative: nccl.Oldest.String(), Hint: "FILE:version=V"}
+	return g, g.moves(sizes, basePreds, preds)
 }
 
 // A tried alternative is one calibrated on the tables without the

@@ -785,6 +785,54 @@ func TestGuessesJudgedAcross(t *testing.T) {
 	}
 }
 
+// TestGuessOlderRelease: GKE's 2 x 8 B200 AllReduce log prints no NCCL
+// release, and its tuner is taken as the newest's; calibrated with the
+// oldest release the model follows in its place, the 8 x 8 prediction
+// moves by more than GuessMoves (most at 1 MiB, 1.94 times, as
+// docs/predict.md says), so a guess names the release and the file key
+// that settles it. Given the release (or a query that names its
+// own), there is no guess.
+func TestGuessOlderRelease(t *testing.T) {
+	tables, _, err := ReadFile("../../data/nccltests/testdata/real/b200_2x8_allreduce_gke_a4.log", func(int) Pins { return Pins{Nodes: 2, PerNode: 8} })
+	if err != nil || len(tables) != 1 {
+		t.Fatalf("%d tables, %v", len(tables), err)
+	}
+	h, err := Describe(tables[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := Query{Collective: commmodel.AllReduce, Ranks: 64, PerNode: 8}
+	sizes := []float64{1 << 20, 64 << 20}
+	release := func(tables []Table, q Query) (Guess, bool) {
+		gs, err := Guesses(h.ForHosts(8), tables, q, sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := slices.IndexFunc(gs, func(g Guess) bool { return g.Fact.Key == "version" })
+		if k < 0 {
+			return Guess{}, false
+		}
+		return gs[k], true
+	}
+	g, ok := release(tables, q)
+	if !ok || g.Fact.Name != "nccl_version" || g.Fact.Value != nccl.Latest.String() || g.Alternative != nccl.Oldest.String() ||
+		g.Hint != "FILE:version=V" || !(math.Abs(g.Ratio-1) > GuessMoves) {
+		t.Errorf("release unknown: guess %+v, %v; want nccl_version = %v against %v, moving the prediction over %.0f%%", g, ok, nccl.Latest, nccl.Oldest, 100*GuessMoves)
+	}
+	if g.Size != 1<<20 || math.Abs(g.Ratio-1.94) > 0.005 {
+		t.Errorf("moves most %.2fx at %v B; docs/predict.md says 1.94x at 1 MiB", g.Ratio, g.Size)
+	}
+	pinned := slices.Clone(tables)
+	pinned[0].Version = nccl.Latest
+	if g, ok := release(pinned, q); ok {
+		t.Errorf("release given: guess %+v", g)
+	}
+	q.Version = nccl.Latest
+	if g, ok := release(tables, q); ok {
+		t.Errorf("query's release given: guess %+v", g)
+	}
+}
+
 // TestUntabledFloor: without tables, NCCL's own prediction's low end stops
 // at the least time the line rates allow: 1 GiB over a node's 4 NICs of
 // 100 Gb/s (p4d's, given) takes at least 1 GiB / 50 GB/s = 21.5 ms.
