@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -155,7 +156,8 @@ func (h *Hardware) Facts() []Fact {
 
 // Facts lists the facts of m's hardware as Hardware.Facts does, each with
 // the value the calibration fit for it where the tables identify the
-// parameter that measures it (Fact.Fitted): nic_bw.
+// parameter that measures it (Fact.Fitted): nic_bw, and where the fit is
+// held at the line rate, the rate the tables would put it at.
 func (m *Machine) Facts() []Fact {
 	out := m.Hardware.Facts()
 	if len(m.Params) != numParams {
@@ -165,6 +167,10 @@ func (m *Machine) Facts() []Fact {
 		switch {
 		case out[i].Name == "nic_bw" && m.Params[parNICBW].Identified:
 			out[i].Fitted = formatBitRate(m.Params[parNICBW].Value)
+			if m.held[parNICBW] && m.free[parNICBW] > m.x[parNICBW]*math.Pow(2, 1.0/sharpness) {
+				// Held at the line rate (Machine.implausible says so too).
+				out[i].Fitted += ", the line rate it is held at; they would put it at " + formatBitRate(m.free[parNICBW])
+			}
 		case out[i].Name == "net_latency" && m.Params[parInter].Identified && m.Params[parInter].Prior > 0:
 			// The prior is NCCL's figure times net_latency.
 			k := m.Params[parInter].Value / m.Params[parInter].Prior * m.Hardware.netLatency()

@@ -785,6 +785,27 @@ func TestGuessesJudgedAcross(t *testing.T) {
 	}
 }
 
+// TestFactsHeldAtLineRate: with 4 NICs a node given, cluster01's 2 x 8
+// AllToAll needs 97.6 GB/s a NIC (781 Gb/s), past the 400 Gb/s line rate
+// the fit holds nic_bw at; the fact's fitted value says so, as the note
+// of Machine.implausible does, rather than a fit of 400 Gb/s (red team 33).
+func TestFactsHeldAtLineRate(t *testing.T) {
+	tables := readTables(t, cluster01, "nccl_N1_G8_cnode3-002.log", "nccl_N2_G8_cnode3-002_cnode3-003.log")
+	h, err := Describe(tables[0].GPU, "nics=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Calibrate(h.ForHosts(8), tables, &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range m.Facts() {
+		if f.Name == "nic_bw" && f.Fitted != "400 Gb/s, the line rate it is held at; they would put it at 781 Gb/s" {
+			t.Errorf("nic_bw fitted %q", f.Fitted)
+		}
+	}
+}
+
 // TestGuessOlderRelease: GKE's 2 x 8 B200 AllReduce log prints no NCCL
 // release, and its tuner is taken as the newest's; calibrated with the
 // oldest release the model follows in its place, the 8 x 8 prediction
