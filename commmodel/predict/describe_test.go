@@ -704,7 +704,12 @@ func TestNVLSOnlyHopperOn(t *testing.T) {
 // TestHardwareOutOfRange holds a Hardware built in code to Describe's
 // ranges: a fact out of them is ErrHardware naming the field, in Predict
 // and in Calibrate alike, where a NetLatency of +Inf gave a time of +Inf
-// with a NaN interval and the others were taken silently.
+// with a NaN interval and the others were taken silently. So are the GPU's
+// figures and the kinds (red team 34): the zero Hardware, whose GPU has no
+// compute capability, failed with an error of NCCL's model that no
+// sentinel matched, a Fabric or CPU of no constant and a NaN NVLinkBW were
+// taken silently (as PCIe, Intel and PCIe's rate), and a NICPath of no
+// constant failed in NCCL's graph search.
 func TestHardwareOutOfRange(t *testing.T) {
 	q := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}
 	tab := timedTable(t, Uncalibrated(h100(t)), "ar", commmodel.AllReduce, 2, 8, 1, []float64{1 << 10, 1 << 20, 1 << 30})
@@ -714,6 +719,13 @@ func TestHardwareOutOfRange(t *testing.T) {
 		"NICs":             func(h *Hardware) { h.NICs = -2 },
 		"NICBW":            func(h *Hardware) { h.NICBW = math.NaN() },
 		"Domain":           func(h *Hardware) { h.Domain = -1 },
+		"GPU.CompCap":      func(h *Hardware) { *h = Hardware{} },
+		"GPU.NVLinkBW":     func(h *Hardware) { h.GPU.NVLinkBW = math.NaN() },
+		"GPU.NVLinks":      func(h *Hardware) { h.GPU.NVLinks = -1 },
+		"GPU.PCIeGen":      func(h *Hardware) { h.GPU.PCIeGen = 99 },
+		"Fabric":           func(h *Hardware) { h.Fabric = 42 },
+		"NICPath":          func(h *Hardware) { h.NICPath = 42 },
+		"CPU":              func(h *Hardware) { h.CPU.Arch = 42 },
 	} {
 		h := h100(t)
 		bad(&h)

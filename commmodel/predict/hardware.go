@@ -13,9 +13,12 @@ import (
 // NCCL's tuning model (nccl.System) for every shape of the machine, and the
 // source of the priors of the bandwidths. Sources says where each fact
 // came from (Facts lists them). A field out of the range Describe takes (a
-// negative count, a rate or ratio that is NaN, infinite or below its least)
-// makes every run of the Hardware, in Calibrate, Predict, Reference and the
-// other functions that time a Query, fail with ErrHardware.
+// negative count, a rate or ratio that is NaN, infinite or below its least,
+// a GPU without a compute capability, a Fabric, NICPath or CPU that is none
+// of its constants) makes every run of the Hardware, in Calibrate, Predict,
+// Reference and the other functions that time a Query, fail with
+// ErrHardware. The zero Hardware is such a description: start from
+// DefaultHardware or Describe, which fill the GPU from its name.
 type Hardware struct {
 	// GPU is the product (nccl.ParseGPU).
 	GPU nccl.GPU

@@ -118,6 +118,33 @@ func (h *Hardware) check() error {
 	if !(h.NetLatency == 0 || h.NetLatency >= minNetLatency && h.NetLatency <= maxNetLatency) {
 		return fmt.Errorf("%w: Hardware.NetLatency %g: want 0 (NCCL's figure) or a multiple of it from %g to %g, such as 16", ErrHardware, h.NetLatency, minNetLatency, float64(maxNetLatency))
 	}
+	return h.checkKinds()
+}
+
+// checkKinds reports, as check does, a GPU or a kind of fact out of the
+// range Describe takes: a compute capability outside 3.0 to 19.9 (the zero
+// GPU of a Hardware built without nccl.ParseGPU has none), links or a link
+// rate that are negative, NaN or infinite, a PCIe generation other than 0
+// (unknown) or 3 to 6, and a Fabric, NICPath or CPU that is none of its
+// constants (NICPath up to nccl.PathSYS, 0 meaning PIX).
+func (h *Hardware) checkKinds() error {
+	g := &h.GPU
+	switch {
+	case g.CompCap < 30 || g.CompCap >= 200:
+		return fmt.Errorf("%w: Hardware.GPU.CompCap %d: want a compute capability times ten from 30 to 199, such as 90 for 9.0 (nccl.ParseGPU or DefaultHardware gives the GPU's)", ErrHardware, g.CompCap)
+	case g.NVLinks < 0 || g.NVLinks > maxCount || g.BridgeLinks < 0 || g.BridgeLinks > maxCount:
+		return fmt.Errorf("%w: Hardware.GPU.NVLinks %d, BridgeLinks %d: want counts up to %d", ErrHardware, g.NVLinks, g.BridgeLinks, maxCount)
+	case !(g.NVLinkBW >= 0 && g.NVLinkBW <= maxRate):
+		return fmt.Errorf("%w: Hardware.GPU.NVLinkBW %g B/s: want 0 (no NVLink) or a rate up to %g B/s, such as 25e9", ErrHardware, g.NVLinkBW, maxRate)
+	case g.PCIeGen != 0 && (g.PCIeGen < 3 || g.PCIeGen > 6):
+		return fmt.Errorf("%w: Hardware.GPU.PCIeGen %d: want 0 (unknown) or 3 to 6", ErrHardware, g.PCIeGen)
+	case h.Fabric < FabricPCIe || h.Fabric > FabricInfinity:
+		return fmt.Errorf("%w: Hardware.Fabric %d: want FabricPCIe, FabricNVSwitch, FabricMesh or FabricInfinity", ErrHardware, int(h.Fabric))
+	case h.NICPath < 0 || h.NICPath > nccl.PathSYS:
+		return fmt.Errorf("%w: Hardware.NICPath %d: want 0 (PIX) or a path from nccl.PathPIX to nccl.PathSYS", ErrHardware, int(h.NICPath))
+	case h.CPU.Arch < nccl.X86 || h.CPU.Arch > nccl.ARM || h.CPU.Vendor < nccl.Intel || h.CPU.Vendor > nccl.OtherVendor:
+		return fmt.Errorf("%w: Hardware.CPU %+v: want an nccl.CPUArch and nccl.CPUVendor of their constants", ErrHardware, h.CPU)
+	}
 	return nil
 }
 
