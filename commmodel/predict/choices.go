@@ -338,7 +338,7 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 	var rules []nccl.TunerRule
 	var choices []TunerChoice
 	for _, c := range comms {
-		if c.Nodes*c.PerNode < 2 {
+		if c.Nodes == 1 && c.PerNode == 1 {
 			return nil, nil, fmt.Errorf("predict: communicator %v has one rank: NCCL never asks the tuner about it", c)
 		}
 		tm, nodes, err := m.tunerModel(c)

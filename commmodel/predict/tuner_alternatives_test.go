@@ -1,6 +1,8 @@
 package predict
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -60,5 +62,22 @@ func TestTunerRulesHoldOnAlternatives(t *testing.T) {
 		for _, a := range m.Hardware.alternatives(m.tables, 0, true) {
 			check(a.keys[0]+"="+a.value, m.on(a.hw))
 		}
+	}
+}
+
+// TestTunerRulesBadComm: a communicator of no rank or of negative counts
+// is ErrShape, as TunerModel says, where TunerRules read "0 x 0 has one
+// rank" and "-2 x 8 has one rank" (red team 34); one of one rank keeps
+// its own error.
+func TestTunerRulesBadComm(t *testing.T) {
+	m := Uncalibrated(h100(t))
+	ar := []commmodel.Collective{commmodel.AllReduce}
+	for _, c := range []Comm{{}, {Nodes: -2, PerNode: 8}, {Nodes: 2, PerNode: -8}, {Nodes: -2, PerNode: -8}, {Nodes: 0, PerNode: 8}} {
+		if _, err := m.TunerRules(ar, []Comm{c}, Layout{}, []float64{1 << 20}); !errors.Is(err, ErrShape) || strings.Contains(fmt.Sprint(err), "one rank") {
+			t.Errorf("TunerRules on %v: %v, want ErrShape", c, err)
+		}
+	}
+	if _, err := m.TunerRules(ar, []Comm{{Nodes: 1, PerNode: 1}}, Layout{}, []float64{1 << 20}); err == nil || !strings.Contains(err.Error(), "one rank") {
+		t.Errorf("TunerRules on 1 x 1: %v, want the one-rank error", err)
 	}
 }
