@@ -79,7 +79,13 @@ type Param struct {
 	SD float64
 }
 
-// A Machine is the model calibrated on tables of one machine.
+// A Machine is the model calibrated on tables of one machine. Calibrate
+// and Uncalibrated make one; the zero Machine and a nil *Machine are not
+// usable (Predict and most methods panic). Its exported fields report the
+// calibration and are read-only: changing one does not recalibrate the
+// machine (a Hardware.NICBW changed after Calibrate leaves every prediction
+// as it was, while some methods read other fields of Hardware anew), and
+// voids the Concurrency guarantee. Calibrate anew on the changed Hardware.
 type Machine struct {
 	// GPU is the GPU name the tables share.
 	GPU string

@@ -3,6 +3,37 @@
 // collectives, rank counts, node counts, sizes, and pinned algorithms or
 // protocols, with an interval and the algorithm and protocol NCCL runs.
 //
+// # Use
+//
+// The calls commlab's commands make, in order (ExampleHardware_FromTables):
+//
+//  1. ReadFile (or ReadBytes) reads an nccl-tests log into Tables. Its
+//     error is only for a file it cannot read at all; a test it cannot
+//     model (no node count, no sized row) is left out with a problem, a
+//     *LeftOutError, so a log can give no Table and no error. Pins give
+//     what a log does not print (ExampleReadFile_pins).
+//  2. DefaultHardware of the tables' GPU name, or Describe with a spec
+//     (DescribeKeys), gives the Hardware; SetTopology adds what an
+//     `nvidia-smi topo -m` capture settles.
+//  3. Hardware.FromTables adds what the logs show of the machine (NCCL's
+//     debug lines: NICs, their rate and path, NVLS; the host's GPUs; the
+//     NICs and fabric the tables fit best), with notes to check. Skipping
+//     it calibrates on assumed facts where the logs had evidence, and the
+//     prediction is not the one commlab predict prints.
+//  4. Calibrate fits the machine; Machine.Notes, Params and Facts say what
+//     the tables identified and what stayed assumed.
+//  5. Machine.Predict times a Query at sizes; Beyond says where the query
+//     goes beyond the tables. Without any log, Untabled predicts from the
+//     Hardware alone (ExampleUntabled).
+//
+// Units are SI throughout: sizes in bytes (nccl-tests' size column), times
+// in seconds, bandwidths in bytes per second (400 Gb/s is 50e9);
+// package units prints them. A hint in a note or a Fact (Fact.Hint,
+// Guess.Hint) names the command line's -hw setting, whose KEY=VALUE is
+// Describe's spec. Errors wrap the Err sentinels below where one applies,
+// for errors.Is; no prediction is NaN or infinite (Curve, which returns no
+// error, gives NaN where Predict fails).
+//
 // # The model
 //
 // A table is one nccl-tests run (Table): a collective on N nodes of p GPUs
