@@ -111,7 +111,7 @@ var (
 // node that way, since nvidia-smi prints no affinity for them.
 //
 // nvidia-smi prints one cell per device column in every row, and a symmetric
-// matrix (as every capture in testdata/real shows). Two kinds of damage to
+// matrix (as every capture in testdata/real shows). Three kinds of damage to
 // that are read past and returned as problems, sorted by line and column:
 //
 //   - a row with fewer cells than the header has device columns (ErrShortRow,
