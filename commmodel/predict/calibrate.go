@@ -44,6 +44,23 @@ type Settings struct {
 // are assumed: a factor of 10 either way.
 const wideWidth = math.Ln10
 
+// check returns ErrSettings naming a field of s that is negative, NaN or
+// infinite: 0 is its default, and nothing else describes a fit.
+func (s *Settings) check() error {
+	if s == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"PriorWidth", s.PriorWidth}, {"Noise", s.Noise}, {"Huber", s.Huber}} {
+		if !(f.v >= 0) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("%w: Settings.%s %g: want 0 (its default) or a positive finite value", ErrSettings, f.name, f.v)
+		}
+	}
+	return nil
+}
+
 func (s *Settings) withDefaults() Settings {
 	var out Settings
 	if s != nil {
@@ -181,11 +198,15 @@ type design struct {
 //
 // Fewer points than parameters calibrate too: the priors hold what the
 // points do not fix, and the parameters stay unidentified (Param), which
-// widens the interval. It returns ErrMixedMachines naming every table's GPU
+// widens the interval. It returns ErrSettings for a setting out of range,
+// ErrMixedMachines naming every table's GPU
 // when the GPU names differ, ErrTooFew with no table, and ErrBadTable for a
 // table that cannot be modelled, naming it and its point, before any row
 // is left out as a stall: a time of +Inf or NaN is a bad table.
 func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
 	set := s.withDefaults()
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("%w: no table", ErrTooFew)

@@ -173,12 +173,15 @@ func Describe(gpu, spec string) (Hardware, error) {
 	return h, nil
 }
 
-// maxCount and maxRate bound Describe's counts and rates: beyond them a
-// description is a typing error, not a machine (NVLink 5 is 50 GB/s a
-// link, the fastest NIC 800 Gb/s).
+// maxCount and maxRate bound Describe's counts and rates, and minRate its
+// rates from below: beyond them a description is a typing error, not a
+// machine (NVLink 5 is 50 GB/s a link, the fastest NIC 800 Gb/s, the
+// slowest a 1 Gb/s Ethernet port; a rate of 400 in bytes a second is
+// 400 Gb/s written without its unit).
 const (
 	maxCount = 1 << 16
 	maxRate  = 10e12 // B/s
+	minRate  = 1e8   // B/s
 	// maxOversub bounds oversub (below it), minNetLatency and
 	// maxNetLatency net-lat.
 	maxOversub    = 1e3
@@ -223,8 +226,8 @@ func (h *Hardware) set(key, value string) error {
 		if err != nil {
 			return 0, err
 		}
-		if !(bw > 0 && bw <= maxRate) {
-			return 0, fmt.Errorf("want a rate above 0 and at most %s, such as 400Gb/s or 50GB/s", units.FormatBandwidth(maxRate))
+		if !(bw >= minRate && bw <= maxRate) {
+			return 0, fmt.Errorf("want a rate from %s to %s, such as 400Gb/s or 50GB/s", units.FormatBandwidth(minRate), units.FormatBandwidth(maxRate))
 		}
 		return bw, nil
 	}

@@ -29,8 +29,10 @@ import (
 // Simple over the network. The latencies are nccl.DefaultConstants of
 // nccl.Latest (src/graph/tuning.cc), the protocol NCCL runs large messages
 // with. An NVLink domain of several hosts has as many NICs per GPU as one
-// of its hosts, so perHost is a host's GPUs, not the domain's.
+// of its hosts, so perHost is a host's GPUs, not the domain's; a perHost
+// under 1 is taken as 1.
 func (h *Hardware) Links(perHost int) (intra, inter commmodel.Link) {
+	perHost = max(perHost, 1)
 	c := nccl.DefaultConstants(nccl.Latest)
 	hw := nccl.HWNVLink
 	if !h.Fabric.oneHop() {

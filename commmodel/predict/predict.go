@@ -23,7 +23,10 @@ type Query struct {
 	Layout
 	// Algo and Proto are NCCL_ALGO and NCCL_PROTO ("" for the tuner).
 	Algo, Proto string
-	// Version is the NCCL release; zero means the calibration's newest.
+	// Version is the NCCL release; zero means the calibration's newest. A
+	// release the model does not follow is modelled with the nearest it
+	// does (nccl.Oldest before 2.18, nccl.Latest after 2.30); one that is
+	// not 2.MINOR.PATCH is an error.
 	Version nccl.Version
 }
 

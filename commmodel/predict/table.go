@@ -95,7 +95,7 @@ var (
 	// one-link baseline's two parameters.
 	ErrTooFew = errors.New("predict: too few tables or points for the parameters")
 	// ErrBadTable: a table that cannot be modelled (no points, bad counts,
-	// a size or time that is not finite and positive).
+	// one rank, a size or time that is not finite and positive).
 	ErrBadTable = errors.New("predict: bad table")
 	// ErrShape: a rank count that is not a multiple of the GPUs per node.
 	ErrShape = errors.New("predict: ranks not a multiple of GPUs per node")
@@ -108,6 +108,8 @@ var (
 	// ErrHardware: a Hardware fact out of the range Describe takes (a
 	// negative count, a NaN or infinite rate or ratio).
 	ErrHardware = errors.New("predict: a hardware fact out of range")
+	// ErrSettings: a Settings field that is negative, NaN or infinite.
+	ErrSettings = errors.New("predict: a setting out of range")
 )
 
 // check reports what makes t unusable.
@@ -117,6 +119,11 @@ func (t *Table) check() error {
 	}
 	if len(t.Points) == 0 {
 		return fmt.Errorf("%w: %s: no points", ErrBadTable, t.Name)
+	}
+	if t.Ranks() < 2 {
+		// One rank communicates with no one: its times are the launch's
+		// and a copy's, which no parameter of the model describes.
+		return fmt.Errorf("%w: %s: one rank, which communicates with no other", ErrBadTable, t.Name)
 	}
 	// Its layout is held to what a query's is (Machine.run).
 	if err := t.Layout.check(); err != nil {
