@@ -278,8 +278,18 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err := writeBeyond(stderr, m, req); err != nil {
 		return err
 	}
+	release, err := releaseNote(mc.hw, mc.tables, ran, m, req, rules)
+	if err != nil {
+		return err
+	}
+	if release != "" {
+		fmt.Fprintf(stderr, "commlab tune: %s\n", release)
+	}
 	var b bytes.Buffer
 	comment := tuneComment(mc.files, mc.hw, m, req, choices)
+	if release != "" {
+		comment = append(comment, release)
+	}
 	if line := ll128Fallbacks(m, rules); line != "" {
 		comment = append(comment, line)
 	}
@@ -305,6 +315,116 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "commlab tune: %s written to %s\n", plural(len(rules), "rule", "rules"), req.out)
 	return nil
+}
+
+// pluginLoads is the first NCCL release that loads the example plugin's
+// tuner API (v5, which the plugin of 2.30.3 exports beside v6): a job that
+// runs the file runs 2.28 or later, whatever release its tables ran.
+var pluginLoads = nccl.Version{Major: 2, Minor: 28}
+
+// pluginReleases are the releases from pluginLoads on whose tuning models
+// the rules may be built: the first and last tags of each series (NCCL's
+// own choices move within a series: 2.28.3's and 2.28.7's are not
+// 2.28.9's), and Latest.
+var pluginReleases = []nccl.Version{
+	{Major: 2, Minor: 28, Patch: 3}, {Major: 2, Minor: 28, Patch: 9}, {Major: 2, Minor: 29, Patch: 2},
+	{Major: 2, Minor: 29, Patch: 7}, {Major: 2, Minor: 30, Patch: 3}, nccl.Latest,
+}
+
+// releaseNote says where the rules that keep NCCL's own choice may not be
+// the job's NCCL's own: the tables ran a release older than any that loads
+// the plugin (ran), whose choices the rules then keep, or some table's log
+// prints no release, which the model takes as Latest's, and the rules built
+// with the tables taken as another release that loads the plugin
+// (pluginReleases) differ from rules, the file's. "" where neither holds.
+func releaseNote(hw predict.Hardware, tables []predict.Table, ran nccl.Version, m *predict.Machine, req tuneRequest, rules []nccl.TunerRule) (string, error) {
+	if m.RunsRCCL() {
+		return "", nil
+	}
+	if ran != (nccl.Version{}) && ran.Before(pluginLoads) {
+		whose := "the tables' release"
+		if m.Version() != ran {
+			whose = "the model's nearest to the tables' NCCL " + ran.String()
+		}
+		return fmt.Sprintf("the rules keep NCCL %v's own choices, %s, but a job that loads the plugin runs NCCL %d.%d or later, whose own choices differ in places: "+
+			"calibrate on tables the job's NCCL ran before shipping the file", m.Version(), whose, pluginLoads.Major, pluginLoads.Minor), nil
+	}
+	unknown := false
+	for _, t := range tables {
+		unknown = unknown || t.Version == (nccl.Version{})
+	}
+	if !unknown {
+		return "", nil
+	}
+	var differ []string
+	first := ""
+	for _, v := range pluginReleases {
+		if v == m.Version() {
+			continue
+		}
+		as := slices.Clone(tables)
+		for i := range as {
+			if as[i].Version == (nccl.Version{}) {
+				as[i].Version = v
+			}
+		}
+		mv, err := predict.Calibrate(hw, as, nil)
+		if err != nil {
+			return "", err
+		}
+		other, _, err := mv.TunerPlan(req.collectives, req.comms, req.layout, req.sizes)
+		if err != nil {
+			return "", err
+		}
+		if slices.Equal(other, rules) {
+			continue
+		}
+		d := firstDifference(rules, other, v)
+		if d == "" {
+			continue // the same choices, at sizes bounded otherwise
+		}
+		differ = append(differ, v.String())
+		if first == "" {
+			first = d
+		}
+	}
+	if len(differ) == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("the logs print no NCCL release, and the rules keep NCCL %v's own choices, which the model assumes; with the tables taken as NCCL %s's, which load the plugin too, the rules choose otherwise (first: %s): "+
+		"give each calibration file the job's release, FILE:version=V (NCCL_DEBUG=VERSION prints it), before shipping the file",
+		m.Version(), strings.Join(differ, " or "), first), nil
+}
+
+// firstDifference names the first call, by function, communicator and
+// size, whose first matching rule (the one the plugin applies where NCCL
+// keeps its choice in the cost table) names another algorithm, protocol or
+// channel count in ours than in theirs, release v's: "AllReduce of nNodes
+// 2, nRanks 16 at 334028 B: tree/ll128 on 16 channels here,
+// nvls_tree/simple on 16 channels with 2.28.3"; "" where none does.
+func firstDifference(ours, theirs []nccl.TunerRule, v nccl.Version) string {
+	for _, r := range ours {
+		for _, n := range []uint64{r.MinBytes, min(r.MaxBytes, 1<<50)} {
+			a, aok := nccl.FirstMatch(ours, r.Func, float64(n), r.Nodes, r.Ranks, -1, -1)
+			b, bok := nccl.FirstMatch(theirs, r.Func, float64(n), r.Nodes, r.Ranks, -1, -1)
+			if aok && bok && ruleChoice(a) == ruleChoice(b) {
+				continue
+			}
+			what := fmt.Sprintf("%s of nNodes %d, nRanks %d at %d B: %s here", r.Func, r.Nodes, r.Ranks, n, ruleChoice(a))
+			if !bok {
+				return what + ", no rule with " + v.String()
+			}
+			return what + ", " + ruleChoice(b) + " with " + v.String()
+		}
+	}
+	return ""
+}
+
+// ruleChoice is a rule's algorithm, protocol and channels as the file
+// spells them: "tree/ll128 on 16 channels".
+func ruleChoice(r nccl.TunerRule) string {
+	f := strings.Split(r.String(), ",")
+	return fmt.Sprintf("%s/%s on %s channels", f[3], f[4], f[5])
 }
 
 // ll128Fallbacks says, where the NICs' PCIe path is assumed and rules

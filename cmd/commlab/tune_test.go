@@ -742,3 +742,32 @@ func TestTuneLL128BehindCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneReleaseNote: a job that loads the example plugin runs NCCL 2.28
+// or later, so the rules that keep NCCL's own choice must be that job's
+// release's. AWS's p5 table (2 x 8 H100 over EFA) prints no release: the
+// rules keep the assumed 2.30.7's choices, and with the table taken as
+// 2.28.3's, which loads the plugin too, the 2 x 8 AllReduce rules choose
+// otherwise; tune says so on standard error and in the header, and names
+// FILE:version=V. Given the release, it says nothing. A p4d table of NCCL
+// 2.9.9 gives rules of a release no job that loads the plugin runs.
+func TestTuneReleaseNote(t *testing.T) {
+	t.Parallel()
+	p5 := "../../data/nccltests/testdata/real/h100_2x8_allreduce_efa_p5_slurm_awsome.log"
+	gpu := []string{"-gpu", "NVIDIA H100 80GB HBM3", "-comms", "2x8,1x8", "-o", "-"}
+	code, stdout, stderr := runCLI(append([]string{"tune", "-calibrate", p5}, gpu...)...)
+	want := "the logs print no NCCL release, and the rules keep NCCL 2.30.7's own choices"
+	if code != 0 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "with 2.28.3") ||
+		!strings.Contains(stderr, "FILE:version=V") || !strings.Contains(stdout, "# "+want) {
+		t.Errorf("exit %d, stderr %q: want the release note, with 2.28.3's choice, in it and the header", code, stderr)
+	}
+	code, stdout, stderr = runCLI(append([]string{"tune", "-calibrate", p5 + ":version=2.30.7"}, gpu...)...)
+	if code != 0 || strings.Contains(stderr+stdout, "print no NCCL release") {
+		t.Errorf("exit %d, stderr %q: the release given, want no note", code, stderr)
+	}
+	p4d := "../../data/nccltests/testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log"
+	code, _, stderr = runCLI("tune", "-calibrate", p4d, "-comms", "2x8", "-o", "-")
+	if code != 0 || !strings.Contains(stderr, "the model's nearest to the tables' NCCL 2.9.9, but a job that loads the plugin runs NCCL 2.28 or later") {
+		t.Errorf("exit %d, stderr %q: want the old release's note", code, stderr)
+	}
+}
