@@ -771,3 +771,17 @@ func TestTuneReleaseNote(t *testing.T) {
 		t.Errorf("exit %d, stderr %q: want the old release's note", code, stderr)
 	}
 }
+
+// TestTuneInPlaceMeasured: AWS's p5 2 x 8 AllReduce measured NCCL's own
+// choice at 256 KiB in 128.0 us out of place and 104.7 us in place; the
+// model's Tree/LL there, 78.1 us [57.6, 123], beat the first and not the
+// second, and a rule took it (red team 35). NCCL's own ran that fast, so
+// no rule takes the model's choice.
+func TestTuneInPlaceMeasured(t *testing.T) {
+	t.Parallel()
+	p5 := "../../data/nccltests/testdata/real/h100_2x8_allreduce_efa_p5_slurm_awsome.log"
+	code, stdout, stderr := runCLI("tune", "-calibrate", p5, "-gpu", "NVIDIA H100 80GB HBM3", "-comms", "2x8", "-o", "-")
+	if code != 0 || !strings.Contains(stdout, "# No rule takes the model's choice") {
+		t.Errorf("exit %d, stderr %q: want no rule taking the model's choice:\n%s", code, stderr, stdout)
+	}
+}

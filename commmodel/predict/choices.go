@@ -75,7 +75,10 @@ func (m *Machine) unmeasured(p nccl.Protocol, size float64) bool {
 // shape, run with NCCL's own choices (no algorithm or protocol pinned but
 // the exclusions every table ran with, TunerExclusions, under which the
 // rules choose too; no tuner plugin), measured at size bytes, interpolated in logs between
-// its nearest sizes; ok is false where no such table spans size.
+// its nearest sizes; ok is false where no such table spans size. A row
+// timed out of place and in place gives the faster of the two: NCCL's own
+// choice ran that fast, and a rule must beat it (AWS's p5 2 x 8 AllReduce
+// at 256 KiB: 128.1 us out of place, 104.7 in place).
 func (m *Machine) measuredAt(q Query, size float64) (time float64, ok bool) {
 	ex := m.TunerExclusions()
 	for i := range m.tables {
@@ -84,11 +87,17 @@ func (m *Machine) measuredAt(q Query, size float64) (time float64, ok bool) {
 			!strings.EqualFold(t.Algo, ex.Algo) || !strings.EqualFold(t.Proto, ex.Proto) || t.Evidence.TunerPlugin.Known() {
 			continue // pinned, or a tuner plugin's choices: not NCCL's own
 		}
+		fastest := func(p Point) float64 {
+			if p.InPlace > 0 {
+				return min(p.Time, p.InPlace)
+			}
+			return p.Time
+		}
 		for j := 1; j < len(t.Points); j++ {
 			a, b := t.Points[j-1], t.Points[j]
 			if a.Size <= size && size <= b.Size && a.Size > 0 && b.Size > a.Size {
 				f := math.Log(size/a.Size) / math.Log(b.Size/a.Size)
-				return math.Exp(math.Log(a.Time) + f*math.Log(b.Time/a.Time)), true
+				return math.Exp(math.Log(fastest(a)) + f*math.Log(fastest(b)/fastest(a))), true
 			}
 		}
 	}
