@@ -156,6 +156,17 @@ type Machine struct {
 	// calibration points that ran it (0, 0 for none): the sizes its
 	// efficiency and latencies were fitted at (unmeasured).
 	ran [nccl.NumProtocols][2]float64
+	// own holds, for each protocol, the calibration points the model says
+	// NCCL ran with it, each its size and measured/predicted (misfits):
+	// where those near a size measured slower, a gain of the protocol
+	// there counts for less (slowNear).
+	own [nccl.NumProtocols][]ownPoint
+}
+
+// An ownPoint is a calibration point as the calibrated model predicts it:
+// its size, bytes, and its measured time over the prediction's.
+type ownPoint struct {
+	size, ratio float64
 }
 
 // Version returns the NCCL release whose tuner the model runs when a query

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
@@ -71,6 +72,31 @@ func (m *Machine) unmeasured(p nccl.Protocol, size float64) bool {
 	return len(m.Tables) > 0 && !(r[1] > 0 && size >= r[0]/4 && size <= 4*r[1])
 }
 
+// slowNear returns the median of measured/predicted over the calibration
+// points the model says NCCL ran with protocol p within two doublings of
+// size bytes, where it is above 1 (the model faster than the machine with
+// p there), and 1 otherwise or without such points (m.own, misfits). A gain
+// the model expects of p there is a gain over a time the tables say is
+// that much too fast (AWS's p5 2 x 8 AllReduce, whose Tree/LL rows of 64
+// and 128 KiB took 135.1 and 108.9 us against 71.3 and 73.2 predicted,
+// where a rule ran Tree/LL up to 334 KB).
+func (m *Machine) slowNear(p string, size float64) float64 {
+	pr, err := commmodel.ParseProtocol(p)
+	if err != nil {
+		return 1
+	}
+	var r []float64
+	for _, o := range m.own[pr] {
+		if o.size >= size/4 && o.size <= 4*size {
+			r = append(r, o.ratio)
+		}
+	}
+	if len(r) == 0 {
+		return 1
+	}
+	return max(fit.Median(r), 1)
+}
+
 // measuredAt returns the time a calibration table of q's collective and
 // shape, run with NCCL's own choices (no algorithm or protocol pinned but
 // the exclusions every table ran with, TunerExclusions, under which the
@@ -105,10 +131,16 @@ func (m *Machine) measuredAt(q Query, size float64) (time float64, ok bool) {
 }
 
 // beatsNCCL reports that ours, the model's choice for q at size bytes,
-// Beats theirs, NCCL's own, and, where a calibration table measured NCCL's
-// own at that size, beats the measured time too: a model that misses its
-// own table there has no gain to claim over it.
+// Beats theirs, NCCL's own, each taken as slow as the calibration points
+// of its protocol near the size measured against the model (slowNear),
+// and, where a calibration table measured NCCL's own at that size, beats
+// the measured time too: a model that misses its own tables there has no
+// gain to claim over them.
 func (m *Machine) beatsNCCL(q Query, ours, theirs Prediction, size float64) bool {
+	// Each side as the calibration points of its protocol near the size
+	// say the model misses them (slowNear).
+	ours.High *= m.slowNear(ours.Protocol, size)
+	theirs.Time *= m.slowNear(theirs.Protocol, size)
 	if !ours.Beats(theirs) {
 		return false
 	}

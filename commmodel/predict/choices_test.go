@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
 // TestGainOver: a choice predicted at 100 µs in [80 µs, 200 µs] against
@@ -40,5 +41,33 @@ func TestChoicesNamesQueryError(t *testing.T) {
 		if _, err := m.Choices(c.q, c.size); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Choices(%+v, %g): %v, want an error naming %q", c.q, c.size, err, c.want)
 		}
+	}
+}
+
+// TestSlowNear: calibrated on AWS's p5 2 x 8 AllReduce, the model reads
+// its rows of 64 and 128 KiB as Tree/LL and predicts them at 71.3 and 73.2
+// us, under the 135.1 and 108.9 us measured: a gain of LL about 256 KiB,
+// where a rule had taken Tree/LL (red team 35), counts against a time at
+// least 1.4 times the model's; about 1 GiB its Simple rows are met, and
+// the factor is 1.
+func TestSlowNear(t *testing.T) {
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/h100_2x8_allreduce_efa_p5_slurm_awsome.log", func(int) Pins { return Pins{Nodes: 2, PerNode: 8} })
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	tabs[0].GPU = "NVIDIA H100 80GB HBM3"
+	h, err := Describe(tabs[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Calibrate(h.ForHosts(8), tabs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := m.slowNear("LL", 256<<10); !(r > 1.4) {
+		t.Errorf("LL at 256 KiB: %.3f; own points %+v", r, m.own[nccl.LL])
+	}
+	if r := m.slowNear("Simple", 1<<30); r > 1.05 {
+		t.Errorf("Simple at 1 GiB: %.3f; own points %+v", r, m.own[nccl.Simple])
 	}
 }

@@ -876,7 +876,7 @@ func (s *spread) bounds(p nccl.Protocol, u, net [2]float64, nic float64, d depar
 // or a median error larger than the intervals' median width, both in logs
 // and the error from each interval's centre, √(Low·High). The note names
 // the table, the share of its points outside, and its worst point (the
-// farthest from its centre).
+// farthest from its centre). It records every point in m.own (slowNear).
 func (m *Machine) misfits(tables []Table) []string {
 	var out []string
 	for i := range tables {
@@ -890,6 +890,9 @@ func (m *Machine) misfits(tables []Table) []string {
 		for j, p := range ps {
 			if !p.Holds(t.Points[j].Time) {
 				outside++
+			}
+			if pr, err := commmodel.ParseProtocol(p.Protocol); err == nil {
+				m.own[pr] = append(m.own[pr], ownPoint{p.Size, t.Points[j].Time / p.Time})
 			}
 			errs[j] = math.Abs(math.Log(t.Points[j].Time / math.Sqrt(p.Low*p.High)))
 			widths[j] = math.Log(p.High / p.Low)
