@@ -400,21 +400,41 @@ func releaseNote(hw predict.Hardware, tables []predict.Table, ran nccl.Version, 
 // size, whose first matching rule (the one the plugin applies where NCCL
 // keeps its choice in the cost table) names another algorithm, protocol or
 // channel count in ours than in theirs, release v's: "AllReduce of nNodes
-// 2, nRanks 16 at 334028 B: tree/ll128 on 16 channels here,
-// nvls_tree/simple on 16 channels with 2.28.3"; "" where none does.
+// 2, nRanks 16 at 484138 B: tree/ll128 on 16 channels here,
+// nvls_tree/simple on 16 channels with 2.28.3"; "" where none does. The
+// sizes tried are both files' rules' bounds, where a first match can
+// change, so the size named is the smallest that differs.
 func firstDifference(ours, theirs []nccl.TunerRule, v nccl.Version) string {
-	for _, r := range ours {
-		for _, n := range []uint64{r.MinBytes, min(r.MaxBytes, 1<<50)} {
-			a, aok := nccl.FirstMatch(ours, r.Func, float64(n), r.Nodes, r.Ranks, -1, -1)
-			b, bok := nccl.FirstMatch(theirs, r.Func, float64(n), r.Nodes, r.Ranks, -1, -1)
-			if aok && bok && ruleChoice(a) == ruleChoice(b) {
+	type call struct {
+		f            nccl.Func
+		nodes, ranks int
+	}
+	var calls []call
+	bounds := map[call][]uint64{}
+	for _, r := range slices.Concat(ours, theirs) {
+		c := call{r.Func, r.Nodes, r.Ranks}
+		if _, ok := bounds[c]; !ok {
+			calls = append(calls, c)
+		}
+		bounds[c] = append(bounds[c], r.MinBytes, min(r.MaxBytes, 1<<50))
+	}
+	for _, c := range calls {
+		sizes := bounds[c]
+		slices.Sort(sizes)
+		for _, n := range slices.Compact(sizes) {
+			a, aok := nccl.FirstMatch(ours, c.f, float64(n), c.nodes, c.ranks, -1, -1)
+			b, bok := nccl.FirstMatch(theirs, c.f, float64(n), c.nodes, c.ranks, -1, -1)
+			if aok == bok && (!aok || ruleChoice(a) == ruleChoice(b)) {
 				continue
 			}
-			what := fmt.Sprintf("%s of nNodes %d, nRanks %d at %d B: %s here", r.Func, r.Nodes, r.Ranks, n, ruleChoice(a))
-			if !bok {
-				return what + ", no rule with " + v.String()
+			what := fmt.Sprintf("%s of nNodes %d, nRanks %d at %d B: ", c.f, c.nodes, c.ranks, n)
+			switch {
+			case !aok:
+				return what + "no rule here, " + ruleChoice(b) + " with " + v.String()
+			case !bok:
+				return what + ruleChoice(a) + " here, no rule with " + v.String()
 			}
-			return what + ", " + ruleChoice(b) + " with " + v.String()
+			return what + ruleChoice(a) + " here, " + ruleChoice(b) + " with " + v.String()
 		}
 	}
 	return ""

@@ -760,7 +760,7 @@ func TestTuneReleaseNote(t *testing.T) {
 	gpu := []string{"-gpu", "NVIDIA H100 80GB HBM3", "-comms", "2x8,1x8", "-o", "-"}
 	code, stdout, stderr := runCLI(append([]string{"tune", "-calibrate", p5}, gpu...)...)
 	want := "the logs print no NCCL release, and the rules keep NCCL 2.30.7's own choices"
-	if code != 0 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "with 2.28.3") ||
+	if code != 0 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "first: AllReduce of nNodes 2, nRanks 16 at 484138 B: tree/ll128 on 16 channels here, nvls_tree/simple on 16 channels with 2.28.3") ||
 		!strings.Contains(stderr, "FILE:version=V") || !strings.Contains(stdout, "# "+want) {
 		t.Errorf("exit %d, stderr %q: want the release note, with 2.28.3's choice, in it and the header", code, stderr)
 	}
@@ -772,6 +772,33 @@ func TestTuneReleaseNote(t *testing.T) {
 	code, _, stderr = runCLI("tune", "-calibrate", p4d, "-comms", "2x8", "-o", "-")
 	if code != 0 || !strings.Contains(stderr, "the model's nearest to the tables' NCCL 2.9.9, but a job that loads the plugin runs NCCL 2.28 or later") {
 		t.Errorf("exit %d, stderr %q: want the old release's note", code, stderr)
+	}
+}
+
+// TestFirstDifferenceSmallestSize: the size named is the smallest whose
+// first matching rule differs, where the other release's rule bounds lie
+// inside ours: with ours Tree/LL128 up to 1968825 B and theirs NVLSTree
+// from 484138 B (AWS's p5 2 x 8 AllReduce with 2.28.3), the first
+// difference is at 484138 B, not at our rule's end (red team 35's note
+// named 1968825 B). A call one file has no rule for differs too.
+func TestFirstDifferenceSmallestSize(t *testing.T) {
+	rule := func(lo, hi uint64, a nccl.Algo, p nccl.Protocol) nccl.TunerRule {
+		return nccl.TunerRule{Func: nccl.FuncAllReduce, MinBytes: lo, MaxBytes: hi, Algo: a, Proto: p, Channels: 16, Nodes: 2, Ranks: 16, PipeOps: -1, RegBuff: -1}
+	}
+	ours := []nccl.TunerRule{rule(0, 244815, nccl.AlgoTree, nccl.LL), rule(244816, 1968825, nccl.AlgoTree, nccl.LL128),
+		rule(1968826, 1<<60, nccl.AlgoNVLSTree, nccl.Simple)}
+	theirs := []nccl.TunerRule{rule(0, 244815, nccl.AlgoTree, nccl.LL), rule(244816, 484137, nccl.AlgoTree, nccl.LL128),
+		rule(484138, 1<<60, nccl.AlgoNVLSTree, nccl.Simple)}
+	v := nccl.Version{Major: 2, Minor: 28, Patch: 3}
+	want := "AllReduce of nNodes 2, nRanks 16 at 484138 B: tree/ll128 on 16 channels here, nvls_tree/simple on 16 channels with 2.28.3"
+	if got := firstDifference(ours, theirs, v); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := firstDifference(ours, ours, v); got != "" {
+		t.Errorf("the same rules: got %q, want none", got)
+	}
+	if got, want := firstDifference(ours[:2], ours, v), "no rule here, nvls_tree/simple on 16 channels with 2.28.3"; !strings.HasSuffix(got, want) {
+		t.Errorf("got %q, want it to end %q", got, want)
 	}
 }
 
