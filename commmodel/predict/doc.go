@@ -28,9 +28,11 @@
 //
 // Units are SI throughout: sizes in bytes (nccl-tests' size column), times
 // in seconds, bandwidths in bytes per second (400 Gb/s is 50e9);
-// package units prints them. A hint in a note or a Fact (Fact.Hint,
-// Guess.Hint) names the command line's -hw setting, whose KEY=VALUE is
-// Describe's spec. Errors wrap the Err sentinels below where one applies,
+// package units prints them. A hint (Fact.Hint, Guess.Hint, a -hw KEY
+// in a note) names the command line's -hw setting, whose KEY=VALUE is
+// Describe's spec; a FILE:KEY=VALUE hint (the Guess of nccl_version's
+// FILE:version=V, a note's or problem's FILE:nodes=N) is a calibration
+// file's key, which Pins takes in a program. Errors wrap the Err sentinels below where one applies,
 // for errors.Is; no prediction is NaN or infinite (Curve, which returns no
 // error, gives NaN where Predict fails).
 //

@@ -81,7 +81,9 @@ type Guess struct {
 	// Size is where the prediction moves most, bytes, and Ratio the
 	// prediction with Alternative over the prediction with Fact there.
 	Size, Ratio float64
-	// Hint is the -hw setting that settles it ("nics=N").
+	// Hint is the -hw setting that settles it ("nics=N"), or for NCCL's
+	// release (Fact nccl_version) the calibration file's key
+	// ("FILE:version=V"), which Pins.Version takes in a program.
 	Hint string
 }
 
@@ -157,8 +159,10 @@ func (g *Guess) moves(sizes []float64, base, preds []Prediction) bool {
 // model follows (nccl.Oldest), calibrated alike, the prediction of q at
 // sizes moves by more than GuessMoves, and the tables do not speak against
 // it (triedAlternatives' test, over every table). Releases differ in what
-// NCCL's tuner enables (LL128 across nodes before 2.27, PAT from 2.23, a
-// Grace CPU's NICs as PHB before 2.27) and in its latencies. RCCL's
+// NCCL's tuner enables (LL128 before 2.27 only on the GPUs NCCL had
+// validated, Blackwell among them from 2.25; PAT from 2.23; a Grace CPU's
+// NICs as PHB before 2.27, with no LL128 across nodes) and in its
+// latencies. RCCL's
 // releases are not NCCL's, and its tables are passed over.
 func olderRelease(h Hardware, tables []Table, q Query, sizes []float64, base *Machine, basePreds []Prediction) (Guess, bool) {
 	if q.Version != (nccl.Version{}) || RanRCCL(tables) {
