@@ -204,13 +204,13 @@ func ExampleMachine_Predict_errors() {
 	}
 	q := predict.Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}
 	_, err := m.Predict(q, []float64{math.NaN()})
-	fmt.Println(err)
+	fmt.Println(errors.Is(err, predict.ErrQuery), err)
 	fmt.Println(m.Curve(q)(-1))
 	// Output:
 	// true false
 	// true false
 	// false true
-	// predict: size NaN B: want a positive size below 2^62 B (4 EiB), such as 1048576
+	// true predict: size NaN B: want a positive size below 2^62 B (4 EiB), such as 1048576
 	// NaN
 }
 

@@ -1,7 +1,6 @@
 package predict
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -132,7 +131,7 @@ func (m *Machine) Curve(q Query) func(size float64) float64 {
 // not grow with the size.
 func oneRank(q Query) error {
 	if q.Ranks == 1 {
-		return errors.New("predict: 1 rank: NCCL copies the buffer locally, exchanging nothing, which the model does not time; want 2 ranks or more, such as 2 on one node")
+		return queryError("predict: 1 rank: NCCL copies the buffer locally, exchanging nothing, which the model does not time; want 2 ranks or more, such as 2 on one node")
 	}
 	return nil
 }
@@ -142,7 +141,7 @@ func oneRank(q Query) error {
 // units.ParseSize reads).
 func checkSize(size float64) error {
 	if !(size > 0 && size < maxSize) {
-		return fmt.Errorf("predict: size %g B: want a positive size below 2^62 B (4 EiB), such as 1048576", size)
+		return queryError(fmt.Sprintf("predict: size %g B: want a positive size below 2^62 B (4 EiB), such as 1048576", size))
 	}
 	return nil
 }
@@ -165,7 +164,7 @@ func algoName(ch choice) string {
 func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 	m := &Machine{Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
 	if grouped(q.Collective) {
-		return nil, fmt.Errorf("predict: NCCL's tuner has no model of %v (it runs as grouped sends); calibrate on measured tables", q.Collective)
+		return nil, queryError(fmt.Sprintf("predict: NCCL's tuner has no model of %v (it runs as grouped sends); calibrate on measured tables", q.Collective))
 	}
 	if err := oneRank(q); err != nil {
 		return nil, err

@@ -59,7 +59,7 @@ func (m *Machine) run(q Query) (*run, error) {
 		return nil, err
 	}
 	if !slices.Contains(commmodel.Collectives(), q.Collective) {
-		return nil, fmt.Errorf("predict: %v is not a collective: want one of %s", q.Collective, commmodel.CollectiveNames())
+		return nil, queryError(fmt.Sprintf("predict: %v is not a collective: want one of %s", q.Collective, commmodel.CollectiveNames()))
 	}
 	if q.Ranks < 1 || q.PerNode < 1 {
 		return nil, fmt.Errorf("%w: %d ranks, %d per node", ErrShape, q.Ranks, q.PerNode)
@@ -81,7 +81,7 @@ func (m *Machine) run(q Query) (*run, error) {
 	}
 	v := q.Version
 	if v != (nccl.Version{}) && (v.Major != 2 || v.Minor < 0 || v.Patch < 0) {
-		return nil, fmt.Errorf("predict: Query.Version %v is no NCCL release: want 2.MINOR.PATCH, or the zero Version for the calibration's newest", v)
+		return nil, queryError(fmt.Sprintf("predict: Query.Version %v is no NCCL release: want 2.MINOR.PATCH, or the zero Version for the calibration's newest", v))
 	}
 	if v == (nccl.Version{}) {
 		v = m.version

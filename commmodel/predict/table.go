@@ -110,7 +110,19 @@ var (
 	ErrHardware = errors.New("predict: a hardware fact out of range")
 	// ErrSettings: a Settings field that is negative, NaN or infinite.
 	ErrSettings = errors.New("predict: a setting out of range")
+	// ErrQuery: a query or size that cannot be predicted (a size not
+	// positive and finite, a collective the model does not know, one rank,
+	// a Version that is no NCCL release, or grouped sends to NCCL's own
+	// model); the error's text says which.
+	ErrQuery = errors.New("predict: a query out of range")
 )
+
+// queryError is an error that errors.Is takes for ErrQuery, with a text
+// of its own.
+type queryError string
+
+func (e queryError) Error() string        { return string(e) }
+func (e queryError) Is(target error) bool { return target == ErrQuery }
 
 // check reports what makes t unusable.
 func (t *Table) check() error {
