@@ -85,10 +85,16 @@ type Finding struct {
 // NCCL runs and what to try, and the known patterns. A finding spans only
 // sizes of one cause: one bound term and one algorithm and protocol of
 // NCCL's. A table the model follows gives no finding. inside counts t's
-// points within the interval.
+// points within the interval. A table of another GPU than m's calibration
+// tables is ErrMixedMachines.
 func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) {
 	if err := t.check(); err != nil {
 		return nil, 0, err
+	}
+	if len(m.tables) > 0 {
+		if err := SameMachine(append([]Table{t}, m.tables...)); err != nil {
+			return nil, 0, err
+		}
 	}
 	q := t.Query()
 	sizes := make([]float64, len(t.Points))

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"errors"
 	"math"
 	"regexp"
 	"slices"
@@ -819,5 +820,25 @@ func TestHiddenSwitchMSCCLPP(t *testing.T) {
 		if a := fs[i].Advice[0]; strings.Contains(a, "to MSCCL++, past its tuner") != (graphs == 1) {
 			t.Errorf("graphs %d: advice %q", graphs, a)
 		}
+	}
+}
+
+// TestDiagnoseOtherGPU: a table of another GPU than the calibration's is
+// ErrMixedMachines, as Calibrate's tables are, where Diagnose compared an
+// A100 table with an H100 machine and gave a finding (red team 34).
+func TestDiagnoseOtherGPU(t *testing.T) {
+	h := h100(t)
+	tab := timedTable(t, Uncalibrated(h), "ar", commmodel.AllReduce, 2, 8, 1, []float64{1 << 10, 1 << 20, 1 << 30})
+	m, err := Calibrate(h, []Table{tab}, &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := m.Diagnose(tab); err != nil {
+		t.Fatalf("its own table: %v", err)
+	}
+	other := tab
+	other.Name, other.GPU = "a100", "NVIDIA A100-SXM4-40GB"
+	if _, _, err := m.Diagnose(other); !errors.Is(err, ErrMixedMachines) {
+		t.Errorf("an A100 table: %v, want ErrMixedMachines", err)
 	}
 }
