@@ -418,12 +418,16 @@ func offTables(tables []Table, d *design, held []heldTable, loo []float64) []str
 		if r < 0 {
 			what = "faster"
 		}
+		guessed := ""
+		if tables[i].CollectiveFrom == SourceAssumed {
+			guessed = fmt.Sprintf("; its collective, %v, is the reader's guess (the log names no binary): if it ran another, give FILE:test=K:collective=NAME", tables[i].Collective)
+		}
 		switch {
 		case beyond == "" && math.Abs(r) > math.Log(offRatio):
 			out = append(out, fmt.Sprintf("%s runs %.1fx %s than the other tables predict (the median of its %d points, each predicted by the calibration without it; a table that ran as the others did lies within %.1fx): "+
 				"it may not have timed the machine as the others did (another job on the GPUs, a fault, a setting its log does not print), or it ran something the model misdescribes, and the parameters fitted to it are off with it; "+
-				"calibrate without it and compare, or give it what it ran (FILE:algo=..., proto=..., version=...)",
-				tables[i].Name, math.Exp(math.Abs(r)), what, len(held[i].calibrated), offRatio))
+				"calibrate without it and compare, or give it what it ran (FILE:algo=..., proto=..., version=...)%s",
+				tables[i].Name, math.Exp(math.Abs(r)), what, len(held[i].calibrated), offRatio, guessed))
 		case i == worst && loo[i] > worstShown && loo[i] > 2*median:
 			why := "the other tables surround its shape, so what sets it apart is not in the model's inputs (a setting its log does not print, the hosts, a fault) or not in the model"
 			if beyond == "" {
@@ -432,8 +436,8 @@ func offTables(tables []Table, d *design, held []heldTable, loo []float64) []str
 			if beyond != "" {
 				why = "it ran " + beyond + ", outside the other tables, so its error is the model's reach there, which predictions of such runs share"
 			}
-			out = append(out, fmt.Sprintf("%s is the table held out worst: %.1f%% median error (it runs %s than the other tables predict), against the tables' median of %.1f%%; %s",
-				tables[i].Name, 100*loo[i], what, 100*median, why))
+			out = append(out, fmt.Sprintf("%s is the table held out worst: %.1f%% median error (it runs %s than the other tables predict), against the tables' median of %.1f%%; %s%s",
+				tables[i].Name, 100*loo[i], what, 100*median, why, guessed))
 		}
 	}
 	return out

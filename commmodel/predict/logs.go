@@ -248,16 +248,19 @@ func noGPUName(t *nccltests.Test) string {
 // tableOf builds the table of t with the pins; a table whose node count
 // neither its log nor the pins give is an error.
 func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
-	tab := Table{GPU: t.System, Nodes: t.Nodes, Layout: layoutOf(t), Evidence: t.Evidence, GPUFrom: SourceLog, ShapeFrom: SourceLog}
+	tab := Table{GPU: t.System, Nodes: t.Nodes, Layout: layoutOf(t), Evidence: t.Evidence, GPUFrom: SourceLog, ShapeFrom: SourceLog, CollectiveFrom: SourceLog}
 	readEvidence(&tab, &t.Evidence)
 	pin.apply(&tab)
 	if pin.Nodes > 0 || pin.PerNode > 0 || pin.Ranks > 0 {
 		tab.ShapeFrom = SourceUser
 	}
 	name := t.Collective.String()
+	if t.CollectiveFrom == nccltests.FromGuess {
+		tab.CollectiveFrom = SourceAssumed
+	}
 	switch {
 	case pin.Collective != "":
-		name = pin.Collective
+		name, tab.CollectiveFrom = pin.Collective, SourceUser
 	case t.CollectiveFrom == nccltests.Unknown && t.Op != "" && t.Name == "":
 		return tab, fmt.Errorf("the table's columns fit %s alone, which the model does not predict: its table is left out; give collective=NAME if it ran one", t.Op)
 	case t.CollectiveFrom == nccltests.Unknown && t.Op != "":

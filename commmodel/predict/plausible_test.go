@@ -67,6 +67,24 @@ func offNotes(t *testing.T, tables []Table) (off, notes []string) {
 	return off, m.Notes
 }
 
+// TestOffTableGuessedCollective: the table far off the others (TestOffTable's
+// Ring AllReduce), were its collective the reader's guess (as an AllGather
+// of no binary's name that fits AllToAll alike is), says so with the key
+// that names another, a cause of its being off (red team 33); with the
+// collective from its log, the note says nothing of it.
+func TestOffTableGuessedCollective(t *testing.T) {
+	tables := oneNodeTables(t, 3, 1)
+	tables[1].CollectiveFrom = SourceAssumed
+	off, _ := offNotes(t, tables)
+	if len(off) != 1 || !strings.Contains(off[0], "allreduce-ring runs") || !strings.Contains(off[0], "its collective, allreduce, is the reader's guess (the log names no binary): if it ran another, give FILE:test=K:collective=NAME") {
+		t.Errorf("off notes %q: want the Ring AllReduce's, naming its guessed collective", off)
+	}
+	tables[1].CollectiveFrom = SourceLog
+	if off, _ = offNotes(t, tables); len(off) != 1 || strings.Contains(off[0], "guess") {
+		t.Errorf("off notes %q: want the Ring AllReduce's, without a guess", off)
+	}
+}
+
 // TestOffTable: of three one-node tables, the Ring AllReduce that runs 3
 // times slower than the truth (as the Voltage Park H100 node's AllGather
 // and Broadcast ran 2-3 times slower than its AllReduce) is named in the

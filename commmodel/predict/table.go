@@ -70,8 +70,11 @@ type Table struct {
 	// where neither did (UnnamedGPU; the predicted run's hosts taken for
 	// a log that does not place its ranks, Pins.Hosts). TablesOf sets
 	// them; a Table built in code leaves them "", the caller's own
-	// (SourceUser).
-	GPUFrom, ShapeFrom Source
+	// (SourceUser). CollectiveFrom says so of Collective: SourceAssumed
+	// where the log left a choice between collectives its table fits
+	// alike (an AllGather or an AllToAll of no binary's name) and the
+	// reader took the first.
+	GPUFrom, ShapeFrom, CollectiveFrom Source
 }
 
 // orUser returns s, or SourceUser for "": a Table built in code has its
