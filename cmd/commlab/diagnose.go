@@ -39,6 +39,9 @@ type diagnoseOutput struct {
 	Inside         int               `json:"inside_interval"`
 	Findings       []diagnoseFinding `json:"findings"`
 	Problems       []problem         `json:"problems"`
+	// rccl is set where the machine runs RCCL: the findings' choice
+	// column names RCCL, whose tuner the model takes as NCCL's.
+	rccl bool
 }
 
 type diagnoseFinding struct {
@@ -135,6 +138,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	}
 	out.Hardware.Facts = m.Facts()
 	out.Model = model
+	out.rccl = m.RunsRCCL()
 	if len(mc.tables) == 0 {
 		// Without tables the table is held to predict's prediction from
 		// the GPU's name (predict.Machine.Diagnose), and named as predict
@@ -244,7 +248,11 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "sizes\tmeasured/model\tfinding\tterm\tNCCL runs (model)")
+	runs := "NCCL"
+	if out.rccl {
+		runs = "RCCL"
+	}
+	fmt.Fprintf(tw, "sizes\tmeasured/model\tfinding\tterm\t%s runs (model)\n", runs)
 	for _, f := range out.Findings {
 		sizes := units.FormatSize(f.FromBytes)
 		if f.ToBytes != f.FromBytes {

@@ -450,3 +450,19 @@ func TestDiagnoseNamesGuessedCollective(t *testing.T) {
 		t.Errorf("the log as published: exit %d, %v, %+v; want alltoall on 2 x 8, no candidates%s", code, err, got, stderr)
 	}
 }
+
+// TestDiagnoseRCCLColumn: the findings' column of what runs names RCCL on
+// an AMD host (the ROCm blog's 1 x 8 MI300X AllReduce, whose 512 B to 1 KiB
+// fall is RCCL's MSCCL) and NCCL on an NVIDIA one (nccl-tests#309's H100s).
+func TestDiagnoseRCCLColumn(t *testing.T) {
+	t.Parallel()
+	for log, want := range map[string]string{
+		"mi300x_1x8_allreduce_rocmblogs.log":          "RCCL runs (model)\n",
+		"h100_2x8_allreduce_default_nccltests309.log": "NCCL runs (model)\n",
+	} {
+		code, out, stderr := runCLI("diagnose", realLog(log))
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("%s: exit %d, stdout:\n%s\nstderr:\n%s\nwant the column %q", log, code, out, stderr, want)
+		}
+	}
+}

@@ -3,10 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -34,6 +36,9 @@ type guessOutput struct {
 	SizeBytes   float64 `json:"size_bytes,omitempty"`
 	Ratio       float64 `json:"ratio,omitempty"`
 	Hint        string  `json:"hint"`
+	// rccl is set on the guess of a GPU the logs do not name where they
+	// ran RCCL: the GPU is AMD's, and the line says so.
+	rccl bool
 }
 
 // hardwareOf returns hw's summary and facts, with the guess of the GPU
@@ -58,7 +63,7 @@ func gpuGuess(facts []predict.Fact, rccl bool) (guessOutput, bool) {
 	}
 	switch {
 	case g.Value == predict.UnnamedGPU:
-		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-gpu NAME"}, true
+		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-gpu NAME", rccl: rccl}, true
 	case rccl:
 		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-hw cc=X.Y,fabric=infinity,links=N,link-bw=RATE"}, true
 	}
@@ -91,8 +96,26 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Que
 		}
 	}
 	out.Systems = predict.SystemsOf(hw, max(q.PerNode, predict.HostGPUs(tables)), guessed)
+	if factOf(out.Facts, "gpu").Value == predict.UnnamedGPU && predict.RanRCCL(tables) {
+		// Logs that ran RCCL ran on AMD GPUs: no NVIDIA system fits.
+		out.Systems = slices.DeleteFunc(out.Systems, func(name string) bool { return !amdSystem(name) })
+	}
 	return out, nil
 }
+
+// amdSystem reports whether the catalog's system name has AMD GPUs.
+func amdSystem(name string) bool {
+	for _, s := range presets.Systems {
+		if strings.EqualFold(s.Name, name) {
+			return strings.HasPrefix(s.GPU, "AMD ")
+		}
+	}
+	return false
+}
+
+// amdGPUs lists the catalog's AMD GPUs, for a -gpu hint on logs that ran
+// RCCL and name none.
+const amdGPUs = "AMD Instinct MI100, MI250X, MI300X, MI325X, MI350X and MI355X"
 
 // factOf returns the fact of facts named name, the zero Fact (guessed)
 // where there is none.
@@ -112,6 +135,9 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 		switch {
 		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU && !factOf(h.Facts, "fabric").Guessed():
 			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, and its links' rate is unknown: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it\n", g.Value, g.Hint)
+			continue
+		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU && g.rccl:
+			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, but they ran RCCL, so it is AMD's, and a PCIe card without Infinity Fabric is assumed: settle it with %s, as the Rank lines of rccl-tests print it, such as -gpu \"AMD Instinct MI300X\" (the catalog holds the %s)\n", g.Value, g.Hint, amdGPUs)
 			continue
 		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU:
 			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, and a PCIe card without NVLink is assumed: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it\n", g.Value, g.Hint)

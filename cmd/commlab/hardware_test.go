@@ -89,3 +89,36 @@ func TestHostGPUsTableUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestUnnamedGPUOfRCCL: AMD's 2 x 8 MI355X log over Pollara NICs names no
+// GPU in its Rank lines but prints its RCCL version: the first guess says
+// the GPU is AMD's (no NVLink in it) and names the catalog's AMD GPUs, and
+// the systems offered are the catalog's AMD ones, not its 34 of any GPU.
+// OCI's 2 x 8 MI355X log prints no RCCL line: it keeps the line of any GPU.
+func TestUnnamedGPUOfRCCL(t *testing.T) {
+	t.Parallel()
+	args := []string{"predict", "-collective", "allreduce", "-nodes", "4", "-per-node", "8", "-size", "1GiB", "-calibrate"}
+	code, out, stderr := runCLI(append(args, realLog("mi355x_2x8_allreduce_pollara_roce.log"))...)
+	first, _, _ := strings.Cut(strings.SplitN(out, "\n", 2)[1], "\n")
+	if code != 0 || !strings.HasPrefix(first, "guess: gpu = unnamed GPU: the logs name none, but they ran RCCL, so it is AMD's") ||
+		strings.Contains(first, "NVLink") || !strings.Contains(first, `-gpu "AMD Instinct MI300X"`) || !strings.Contains(first, "MI355X") {
+		t.Errorf("RCCL log without a GPU name: exit %d, first guess %q, stderr:\n%s", code, first, stderr)
+	}
+	if !strings.Contains(out, "guess: if the machine is one of the catalog's hpe-ex235a-mi250x, ") || strings.Contains(out, "dgx-h100") {
+		t.Errorf("RCCL log without a GPU name: the systems offered are not the catalog's AMD ones:\n%s", out)
+	}
+	code, out, _ = runCLI(append(args, realLog("mi355x_2x8_allreduce_pollara_roce.log"), "-json")...)
+	var res struct{ Hardware hardwareOutput }
+	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil {
+		t.Fatalf("-json: exit %d, %v", code, err)
+	}
+	for _, s := range res.Hardware.Systems {
+		if !amdSystem(s) {
+			t.Errorf("-json: hardware.systems holds %s, not an AMD system", s)
+		}
+	}
+	code, out, _ = runCLI(append(args, realLog("mi355x_2x8_allreduce_pollara_oci.log"))...)
+	if code != 0 || !strings.Contains(out, "guess: gpu = unnamed GPU: the logs name none, and a PCIe card without NVLink is assumed") {
+		t.Errorf("a log that prints no RCCL line: exit %d, stdout:\n%s", code, out)
+	}
+}

@@ -258,7 +258,14 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			ran = t.Version
 		}
 	}
-	if ran != (nccl.Version{}) && ran.Before(nccl.TunerPluginFrom) {
+	switch {
+	case ran != (nccl.Version{}) && m.RunsRCCL():
+		// RCCL's releases follow NCCL's numbers, but the example plugin's
+		// release is NCCL's: the tables' RCCL is not the NCCL it names.
+		fmt.Fprintf(stderr, "commlab tune: the tables ran RCCL %v, not NCCL: the release the example tuner plugin needs (NCCL %v or later, docs/tune.md) "+
+			"is NCCL's, and this check does not say whether RCCL %v loads the plugin (RCCL's NCCL_DEBUG=INFO lines name the tuner plugin it loads)\n",
+			ran, nccl.TunerPluginFrom, ran)
+	case ran != (nccl.Version{}) && ran.Before(nccl.TunerPluginFrom):
 		fmt.Fprintf(stderr, "commlab tune: the tables ran NCCL %v, and the example tuner plugin needs NCCL %v or later: "+
 			"the plugin of NCCL 2.27.5 to 2.29.7 crashes on the first call a rule matches (NVIDIA/nccl#1974) unless patched (docs/tune.md)\n",
 			ran, nccl.TunerPluginFrom)

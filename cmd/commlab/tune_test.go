@@ -562,6 +562,12 @@ func TestTuneRCCL(t *testing.T) {
 	if code != 1 || !strings.HasPrefix(out, rules+": the GPUs are AMD's: RCCL runs each call a rule takes on the rule's channel count") || !strings.Contains(out, "LL128 is off on this machine") {
 		t.Errorf("-check for MI300X: exit %d, stderr %q, output:\n%s", code, stderr, out)
 	}
+	// Checked against the AAC MI300X tables, which ran RCCL 2.22.3: the
+	// release is RCCL's, not an NCCL 2.22.3 that the plugin's needs fault.
+	_, _, stderr = runCLI("tune", "-check", rules, "-calibrate", R+"mi300x_1x8_2x8_allreduce_rccltests.log", "-comms", "2x8")
+	if strings.Contains(stderr, "ran NCCL 2.22.3") || !strings.Contains(stderr, "the tables ran RCCL 2.22.3, not NCCL") {
+		t.Errorf("-check on RCCL 2.22.3's tables: stderr %q; want the release named RCCL's", stderr)
+	}
 }
 
 // TestTuneTablesExclusion: Alps' two GH200 tables over Slingshot, each
