@@ -584,7 +584,9 @@ func (m *Machine) beyondPCIe(oneNode bool) string {
 	if !m.refs.runsRCCL() {
 		hint := pcie + ", by NVLink: give the hosts' nvidia-smi topo -m (-topo FILE), or describe them with -hw links=N,link-bw=RATE (fabric=nvswitch or fabric=mesh)"
 		if !h.GPU.Known {
-			hint += ", or name the GPU with -gpu NAME if the catalog holds it"
+			// No RCCL line says whose GPU it is: an AMD Instinct host's
+			// Infinity Fabric is as likely.
+			hint = pcie + ", by NVLink or, on an AMD Instinct host, Infinity Fabric: name the GPU with -gpu NAME if the catalog holds it (-gpu \"AMD Instinct MI300X\"), or give the hosts' nvidia-smi topo -m (-topo FILE), or describe them with -hw links=N,link-bw=RATE (fabric=nvswitch, mesh or, for AMD, infinity)"
 		}
 		return hint
 	}

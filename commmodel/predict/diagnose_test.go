@@ -586,8 +586,16 @@ func TestDiagnoseStall(t *testing.T) {
 	if a := advice(Finding{Kind: KindSlower, Term: TermLinks}, tab, &hw); len(a) != 2 || !strings.HasPrefix(a[1], "or, across nodes, the network") {
 		t.Errorf("links' advice across nodes: %q; want the network's after Infinity Fabric's", a)
 	}
-	if len(stalled) != 1 || stalled[0].FromBytes != 2<<20 || stalled[0].ToBytes != 8<<20 || strings.Contains(stalled[0].Advice[0], "NCCL_") {
-		t.Errorf("stalled findings %+v; want one of 2 to 8 MiB, its advice naming no NCCL setting", stalled)
+	if len(stalled) != 1 || stalled[0].FromBytes != 2<<20 || stalled[0].ToBytes != 8<<20 || strings.Contains(stalled[0].Advice[0], "NCCL_") ||
+		!strings.Contains(stalled[0].Advice[0], "the NICs' error counters") {
+		t.Errorf("stalled findings %+v; want one of 2 to 8 MiB, its advice naming no NCCL setting and the NICs", stalled)
+	}
+	// The same rows on one node cross no network: the advice names no NIC
+	// (red team 36, on AMD's one-node MI350X run).
+	for _, f := range stallFindings(one, make([]Prediction, len(one.Points)), stalls(one.Points)) {
+		if a := f.Advice[0]; strings.Contains(a, "NIC") || strings.Contains(a, "network") {
+			t.Errorf("one node's stall advice: %q", a)
+		}
 	}
 }
 
