@@ -469,6 +469,24 @@ var realLogs = []realLog{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 1, "AMD Instinct MI350X", 31, 8, 8589934592,
 			268435456, 1353.9, 346.97, 94.3116, "yny"},
 	}},
+	// AMD's Core42 MI210 scripts (mhilgema-amd/proj): 2 x 8 on auh7-3b-gpu-006
+	// and -008 under NCCL_ALGO=Ring, NCCL_PROTO=Simple and 12 channels, and
+	// 1 x 8 on -006, once with RCCL_ENABLE_INTRANET and NCCL_RINGS (Ring,
+	// Simple) and once with NCCL_RINGS and NCCL_DEBUG=TRACE, whose INFO
+	// lines of all 8 ranks follow the table. No command lines: the source
+	// lines name all_reduce_perf. 30 rows 8 B..4 GiB each.
+	{"mi210_2x8_allreduce_ring_simple_core42.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "AMD Instinct MI210", 30, 8, 4294967296,
+			33554432, 3919.0, 16.05, 5.77252, "yny"},
+	}},
+	{"mi210_1x8_allreduce_ring_simple_intranet_core42.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 1, "AMD Instinct MI210", 30, 8, 4294967296,
+			33554432, 1898.5, 30.93, 16.7201, "yyy"},
+	}},
+	{"mi210_1x8_allreduce_ncclinfo_core42.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 1, "AMD Instinct MI210", 30, 8, 4294967296,
+			33554432, 1896.5, 30.96, 15.9207, "yny"},
+	}},
 	// ROCm/ROCm#5571: "Collective test starting: all_reduce_perf"; 2 ranks,
 	// on corona and bootes, each an AMD Radeon AI PRO R9700; 25 rows 8 B..128
 	// MiB, with NCCL_DMABUF_ENABLE=1 and with NCCL_NET_GDR_LEVEL=LOC.
@@ -569,6 +587,8 @@ var misses = map[string]string{
 	"h100_1x8_g8_broadcast_voltagepark.log#0":                  "worst: one process driving 8 GPUs whose times jump out of order from 512 B up (16 KiB at 37.33 us against 8 KiB's 486.78, 8 MiB at 59.10 against 4 MiB's 275.81, 128 MiB at 630.55 against 64 MiB's 726.08); the fit sets 128 MiB aside (weight 0) and misses it by 101%",
 	"rtx5kpro_2x8_allreduce_late2025.log#0":                    "worst: the rows of 64 KiB to 1 MiB climb from 104.39 to 1261.54 us, slower than 2 MiB's 386.93 us (the PHB path's protocol switch), and the fit sets 32 KiB aside (weight 0), missing it by 41%",
 	"rtx6000d_2x8_allreduce_late2025.log#0":                    "worst: the rows of 64 KiB to 1 MiB climb from 91.81 to 1288.70 us, slower than 2 MiB's 396.23 us, as the 5K Pro's; the fit sets 128 KiB aside (weight 0) and misses it by 79%",
+	"mi210_2x8_allreduce_ring_simple_core42.log#0":             "worst: the time steps from 350.8 us at 64 KiB to 541.5 at 128 KiB and 695.1 at 256 KiB, then rises 1% to 701.2 at 512 KiB (Ring/Simple across the 2 hosts' RoCE ports); the regime from 128 KiB to 8 MiB sets 128 KiB aside (weight 0) and misses it by 27.4%",
+	"mi210_1x8_allreduce_ncclinfo_core42.log#0":                "worst: the time jumps from 39.81 us at 64 KiB to 93.04 at 128 KiB and again from 251.0 us at 8 MiB to 1107.4 at 16 MiB (busbw 58.49 to 26.51 GB/s), the tuner's choice changing under NCCL_RINGS and 12 channels; the regime from 128 KiB to 8 MiB sets 128 KiB aside (weight 0) and misses it by 17.4%",
 	"mi350x_1x8_g8_allreduce_ihc_smci350.log#0":                "worst: one process driving 8 GPUs whose out-of-place times jump out of order at 64 MiB (1049.3 us against 128 MiB's 694.2), 256 MiB (1947.9 us, 1.5 times its in-place 1318.3) and 2 GiB (15948 us against 4 GiB's 20503, its in-place 10279); the fit sets 2 GiB aside (weight 0) and misses it by 35%",
 	"mi350x_1x8_allreduce_mpirun_ihc_smci350.log#0":            "worst: from 512 MiB up the run falls out of order (512 MiB at 5318.5 us, 1 GiB at 13592, 2 GiB at 23196, 4 GiB at 29266: 176.65, 138.25, 162.02 and 256.82 GB/s against 256 MiB's 346.97), as does 64 MiB (1488.9 us against 128 MiB's 721.5); the fit sets 1 GiB aside (weight 0) and misses it by 35%",
 	"v100_dgx2_five_tests_2019.log#4":                          "worst: from 64 MiB up the busbw alternates between 45-49 and 59-64 GB/s from one size to the next, a genuine oscillation of the log that one smooth regime cannot follow",

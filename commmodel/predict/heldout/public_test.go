@@ -150,6 +150,19 @@ var publicMachines = []publicMachine{
 		{"h100_1x8_g8_allgather_voltagepark.log", predict.Pins{}},
 		{"h100_1x8_g8_broadcast_voltagepark.log", predict.Pins{}},
 	}},
+	// AMD's Core42 MI210 hosts (mhilgema-amd/proj), 8 a host with 4 RoCE
+	// ports: 2 hosts under NCCL_ALGO=Ring and NCCL_PROTO=Simple (its
+	// wrapper script; the log does not print them), and the first host
+	// alone, with those settings and RCCL_ENABLE_INTRANET, and with the
+	// tuner's choice and NCCL_DEBUG's lines. All three set NCCL_MIN and
+	// MAX_NCHANNELS=12, the 1-host runs NCCL_RINGS, which the model does
+	// not read. The catalog does not know the MI210: the machine is what
+	// the tables print.
+	{"mi210-core42-roce", []publicLog{
+		{"mi210_1x8_allreduce_ncclinfo_core42.log", predict.Pins{}},
+		{"mi210_1x8_allreduce_ring_simple_intranet_core42.log", predict.Pins{Algo: "ring", Proto: "Simple"}},
+		{"mi210_2x8_allreduce_ring_simple_core42.log", predict.Pins{Algo: "ring", Proto: "Simple"}},
+	}},
 	{"mi300x-amd-aac", []publicLog{
 		{"mi300x_1x8_2x8_allreduce_rccltests.log", predict.Pins{}},
 	}},

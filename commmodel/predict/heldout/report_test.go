@@ -317,6 +317,15 @@ up, and the one-link baseline does better (11.6% and 12.6%): with the NICs assum
 (neither the catalog knows the GPU nor the issue the NIC) the fit takes nic_bw to 14.6 GB/s, faster
 than the Simple rows move, and LL128's efficiency down to 0.725 to meet the 1 to 8 MiB rows; given
 `+"`-hw nic-bw=100Gb/s`"+` it fits 10.9 GB/s and predicts 128 MiB in 12.4 ms, as measured.
+AMD's Core42 MI210 hosts (8 a host, 4 RoCE ports) move 36.65 GB/s of bus bandwidth at 4 GiB on one
+host and 15.17 across two, both under Ring/Simple and 12 channels (36.61 as RCCL chose): the 2 x 8
+table, held out, is 50.7% off, 2.7 times faster than measured at 4 GiB (197 ms against 531), as
+neither the logs nor the scripts name the NICs' rate and, at 400 Gb/s assumed or 100 Gb/s given,
+the model's ring across the hosts stays bound by the host's links, which the one-host tables
+calibrate. Its one-host tables predict each other within 1.5% and 3.3% from 1 MiB up (38.5% and
+82.5% over all sizes: from 64 B to 8 KiB the Ring/Simple run takes 58 to 60 us, the other 25 to
+31), and both fall from 58.49 and 59.64 GB/s at 8 MiB to 26.51 and 26.50 at 16 MiB before settling
+at 36.7, a drop the model does not make.
 OCI's MI355X shape with Pollara 400 NICs (its guide keeps the 8 and 16 GiB rows of each run) goes
 the other way: its AllReduce moves 407.79 GB/s of bus bandwidth at 8 GiB on one node and 368.78 and
 370.24 on 2 and 4 (0.90 times, near its 8 NICs' 400 GB/s a node), so each one-node table, predicted
