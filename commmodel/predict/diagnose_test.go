@@ -850,3 +850,27 @@ func TestDiagnoseOtherGPU(t *testing.T) {
 		t.Errorf("an A100 table: %v, want ErrMixedMachines", err)
 	}
 }
+
+// TestDiagnoseFirstRowCold: AMD's 2 x 8 MI300X AllReduce took 256.5 us at
+// 8 B, its first row, and 218.7 us at 16 B, both timings falling by more
+// than fallNoise: a cold first call, not a change of NCCL's choice, and no
+// finding says so (red team 36).
+func TestDiagnoseFirstRowCold(t *testing.T) {
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log", nil)
+	if err != nil || len(tabs) != 2 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	h, err := Describe(tabs[1].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, _, err := Uncalibrated(h.ForHosts(8)).Diagnose(tabs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fs {
+		if f.Kind == KindHiddenSwitch && f.FromBytes == 8 {
+			t.Errorf("a hidden switch from the first row: %+v", f)
+		}
+	}
+}
