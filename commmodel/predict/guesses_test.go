@@ -78,6 +78,17 @@ func TestFacts(t *testing.T) {
 			t.Errorf("%s has no source", f.Name)
 		}
 	}
+	// On an AMD Instinct host NVLS and an NVLink domain across hosts are
+	// NVIDIA's: the catalog says none, not an assumption (red team 36).
+	mi, err := Describe("AMD Instinct MI300X", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range mi.Facts() {
+		if (f.Name == "nvls" || f.Name == "nvlink_domain") && f.Source != SourceCatalog {
+			t.Errorf("MI300X: %s = %s from %s, want the catalog", f.Name, f.Value, f.Source)
+		}
+	}
 }
 
 // TestGuesses: on 2 x 8 H100 with nothing said of the network, Ring

@@ -184,8 +184,8 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	}
 	h.NVLS = h.Fabric == FabricNVSwitch && g.SupportsNVLS()
 	h.Sources = Sources{GPU: SourceCatalog, NVLinks: SourceCatalog, LinkBW: SourceCatalog}
-	if h.Fabric == FabricInfinity { // the modules' own links; NVLS is NVIDIA's
-		h.Sources.Fabric, h.Sources.NVLS = SourceCatalog, SourceCatalog
+	if h.Fabric == FabricInfinity { // the modules' own links; NVLS and NVLink domains across hosts are NVIDIA's
+		h.Sources.Fabric, h.Sources.NVLS, h.Sources.Domain = SourceCatalog, SourceCatalog, SourceCatalog
 		if g.NVLinks == 7 {
 			// The MI300 and MI350 series' 7 links join the 8 modules of
 			// their platform, one a pair (the catalog's mi300x-platform and
