@@ -162,8 +162,8 @@ func (g *Guess) moves(sizes []float64, base, preds []Prediction) bool {
 // NCCL's tuner enables (LL128 before 2.27 only on the GPUs NCCL had
 // validated, Blackwell among them from 2.25; PAT from 2.23; a Grace CPU's
 // NICs as PHB before 2.27, with no LL128 across nodes) and in its
-// latencies. RCCL's
-// releases are not NCCL's, and its tables are passed over.
+// latencies. RCCL's releases are not NCCL's, and its tables are passed
+// over.
 func olderRelease(h Hardware, tables []Table, q Query, sizes []float64, base *Machine, basePreds []Prediction) (Guess, bool) {
 	if q.Version != (nccl.Version{}) || RanRCCL(tables) {
 		return Guess{}, false
