@@ -114,8 +114,14 @@ func amdSystem(name string) bool {
 }
 
 // amdGPUs lists the catalog's AMD GPUs, for a -gpu hint on logs that ran
-// RCCL and name none.
-const amdGPUs = "AMD Instinct MI100, MI250X, MI300X, MI325X, MI350X and MI355X"
+// RCCL and name none: "AMD Instinct MI355X, MI350X, ...".
+func amdGPUs() string {
+	names := nccl.CatalogGPUs(true)
+	for i := 1; i < len(names); i++ {
+		names[i] = strings.TrimPrefix(names[i], "AMD Instinct ")
+	}
+	return joinAnd(names)
+}
 
 // factOf returns the fact of facts named name, the zero Fact (guessed)
 // where there is none.
@@ -137,7 +143,7 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, and its links' rate is unknown: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it\n", g.Value, g.Hint)
 			continue
 		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU && g.rccl:
-			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, but they ran RCCL, so it is AMD's, and a PCIe card without Infinity Fabric is assumed: settle it with %s, as the Rank lines of rccl-tests print it, such as -gpu \"AMD Instinct MI300X\" (the catalog holds the %s)\n", g.Value, g.Hint, amdGPUs)
+			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, but they ran RCCL, so it is AMD's, and a PCIe card without Infinity Fabric is assumed: settle it with %s, as the Rank lines of rccl-tests print it, such as -gpu \"AMD Instinct MI300X\" (the catalog holds the %s)\n", g.Value, g.Hint, amdGPUs())
 			continue
 		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU:
 			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, and a PCIe card without NVLink is assumed: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it\n", g.Value, g.Hint)

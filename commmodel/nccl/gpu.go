@@ -3,6 +3,7 @@ package nccl
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -235,6 +236,18 @@ func NearGPU(name string) string {
 		}
 	}
 	return ""
+}
+
+// CatalogGPUs returns the names of the catalog's GPUs, each once, in the
+// catalog's order; amd selects AMD's (those with an ISA) or NVIDIA's.
+func CatalogGPUs(amd bool) []string {
+	var out []string
+	for _, e := range gpuTable {
+		if (e.gpu.ISA != "") == amd && !slices.Contains(out, e.gpu.Name) {
+			out = append(out, e.gpu.Name)
+		}
+	}
+	return out
 }
 
 // LookupGPU returns ParseGPU's figures for a GPU the catalog holds, and

@@ -1,6 +1,7 @@
 package nccl
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -245,6 +246,20 @@ func TestNearGPU(t *testing.T) {
 	} {
 		if got := NearGPU(name); got != want {
 			t.Errorf("NearGPU(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestCatalogGPUs: the catalog's AMD GPUs are its Instinct products, each
+// once (MI250X has three keys), and no NVIDIA GPU is among them.
+func TestCatalogGPUs(t *testing.T) {
+	amd := CatalogGPUs(true)
+	if want := []string{"AMD Instinct MI355X", "AMD Instinct MI350X", "AMD Instinct MI325X", "AMD Instinct MI300X", "AMD Instinct MI250X", "AMD Instinct MI250", "AMD Instinct MI100"}; !slices.Equal(amd, want) {
+		t.Errorf("AMD: %q, want %q", amd, want)
+	}
+	for _, n := range CatalogGPUs(false) {
+		if strings.HasPrefix(n, "AMD") {
+			t.Errorf("NVIDIA's list holds %q", n)
 		}
 	}
 }
