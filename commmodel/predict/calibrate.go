@@ -972,9 +972,7 @@ func (m *Machine) implausible(used [numParams]bool) []string {
 		parIntraBW: "the GPU links' rate: the description (-hw fabric, links and link-bw, or a -topo capture) or the tables' shape may be off",
 	}
 	for _, k := range []int{parLL, parLL128, parNVLS, parNICBW, parIntraBW} {
-		// Within smax's blend of two equal terms (2^(1/sharpness), 4.4%) of
-		// the bound, the tables ask for nothing the model's form does not.
-		if !used[k] || !m.held[k] || m.free[k] <= m.x[k]*math.Pow(2, 1.0/sharpness) {
+		if !used[k] || !m.pushesBound(k) {
 			continue
 		}
 		bound, beyond := FormatValue(m.x[k], params[k].unit), ""
@@ -984,6 +982,14 @@ func (m *Machine) implausible(used [numParams]bool) []string {
 		out = append(out, fmt.Sprintf("%s is held at its bound %s%s, %s", params[k].name, bound, beyond, why[k]))
 	}
 	return out
+}
+
+// pushesBound reports that parameter k is held on its physical bound and
+// the tables would have it beyond by more than smax's blend of two equal
+// terms (2^(1/sharpness), 4.4%): within that, they ask for nothing the
+// model's form does not.
+func (m *Machine) pushesBound(k int) bool {
+	return m.held[k] && m.free[k] > m.x[k]*math.Pow(2, 1.0/sharpness)
 }
 
 // slowNICs says where the tables fit nic_bw below slowNICShare of the

@@ -2,7 +2,6 @@ package predict
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -167,8 +166,7 @@ func (m *Machine) Facts() []Fact {
 		switch {
 		case out[i].Name == "nic_bw" && m.Params[parNICBW].Identified:
 			out[i].Fitted = formatBitRate(m.Params[parNICBW].Value)
-			if m.held[parNICBW] && m.free[parNICBW] > m.x[parNICBW]*math.Pow(2, 1.0/sharpness) {
-				// Held at the line rate (Machine.implausible says so too).
+			if m.pushesBound(parNICBW) { // Machine.implausible says so too
 				out[i].Fitted += ", the line rate it is held at; they would put it at " + formatBitRate(m.free[parNICBW])
 			}
 		case out[i].Name == "net_latency" && m.Params[parInter].Identified && m.Params[parInter].Prior > 0:
