@@ -721,11 +721,11 @@ func stallFindings(t Table, preds []Prediction, kinds []stall) []Finding {
 			ratios = append(ratios, t.Points[k].Time/preds[k].Time)
 			why |= kinds[k]
 		}
-		advice := fmt.Sprintf("these rows took %s: another job, a network fault or a first call before the warm-up held them up, not a setting of NCCL's; run the sizes again (with more warm-up iterations, nccl-tests -w), and look for the fault in the window of the run (the NICs' error counters, the job's neighbours)", why)
-		if t.Nodes == 1 {
-			// One node's run crosses no network.
-			advice = fmt.Sprintf("these rows took %s: another job on the GPUs or a first call before the warm-up held them up, not a setting of NCCL's; run the sizes again (with more warm-up iterations, nccl-tests -w), and look for what else ran on the GPUs in the window of the run", why)
+		cause, look := "another job, a network fault", "the fault in the window of the run (the NICs' error counters, the job's neighbours)"
+		if t.Nodes == 1 { // one node's run crosses no network
+			cause, look = "another job on the GPUs", "what else ran on the GPUs in the window of the run"
 		}
+		advice := fmt.Sprintf("these rows took %s: %s or a first call before the warm-up held them up, not a setting of NCCL's; run the sizes again (with more warm-up iterations, nccl-tests -w), and look for %s", why, cause, look)
 		out = append(out, Finding{FromBytes: t.Points[r[0]].Size, ToBytes: t.Points[r[1]].Size, MeasuredOverModel: fit.Median(ratios),
 			Kind: KindStall, NCCL: choiceOf(preds[r[0]]), Advice: []string{advice}})
 	}
