@@ -197,3 +197,69 @@ func joinOr(s []string) string {
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
+
+// domainMisfit is a run of nodes hosts of perHost GPUs that does not split
+// into NVLink domains of domain GPUs holding equally many hosts, which the
+// model needs (a run larger than one domain is split into the fewest
+// domains that hold it, equally: predict's shapes), with the nearest node
+// counts below and above that do split (0 where none below does).
+type domainMisfit struct {
+	nodes, perHost, domain int
+	below, above           int
+}
+
+// splitsDomains reports whether nodes hosts of perHost GPUs split into
+// equal NVLink domains of domain GPUs, as the model splits them: always
+// where a domain spans no more than a host or the run is one host.
+func splitsDomains(domain, nodes, perHost int) bool {
+	if domain <= perHost || nodes <= 1 {
+		return true
+	}
+	hostsPer := domain / perHost
+	d := (nodes + hostsPer - 1) / hostsPer
+	return nodes%d == 0
+}
+
+// domainSplit returns the misfit of nodes hosts of perHost GPUs on NVLink
+// domains of domain GPUs, and false where they split (splitsDomains).
+func domainSplit(domain, nodes, perHost int) (domainMisfit, bool) {
+	if splitsDomains(domain, nodes, perHost) {
+		return domainMisfit{}, false
+	}
+	m := domainMisfit{nodes: nodes, perHost: perHost, domain: domain}
+	for n := nodes - 1; n >= 1; n-- {
+		if splitsDomains(domain, n, perHost) {
+			m.below = n
+			break
+		}
+	}
+	for n := nodes + 1; ; n++ {
+		if splitsDomains(domain, n, perHost) {
+			m.above = n
+			break
+		}
+	}
+	return m, true
+}
+
+// advice says why the run does not fit and which node counts do, each
+// written by form (such as "-nodes 1998"), with its domains: "2000 hosts
+// of 4 GPUs do not fill NVLink domains of 72 GPUs (18 hosts) equally, and
+// the model splits a run into equal domains: try -nodes 1998 (111 domains
+// of 18 hosts) or -nodes 2016 (112 domains of 18 hosts)".
+func (m domainMisfit) advice(form func(nodes int) string) string {
+	split := func(n int) string {
+		hostsPer := m.domain / m.perHost
+		d := (n + hostsPer - 1) / hostsPer
+		if d == 1 {
+			return fmt.Sprintf("%s (one domain of %d hosts)", form(n), n)
+		}
+		return fmt.Sprintf("%s (%d domains of %d hosts)", form(n), d, n/d)
+	}
+	try := split(m.above)
+	if m.below > 0 {
+		try = split(m.below) + " or " + try
+	}
+	return fmt.Sprintf("%d hosts of %d GPUs do not fill NVLink domains of %d GPUs (%d hosts) equally, and the model splits a run into equal domains: try %s",
+		m.nodes, m.perHost, m.domain, m.domain/m.perHost, try)
+}

@@ -380,7 +380,7 @@ func TestModelHardwareUsage(t *testing.T) {
 		{[]string{"simulate", "-algo", "ring", "-hw", "system=dgx-h100", "-inter", "15us,50GB/s"}, 2, "-hw excludes -inter"},
 		{[]string{"model", "-gpu", "A100-SXM4-80GB", "-hw", "system=dgx-h100"}, 2, "dgx-h100 is a system of H100 SXM, not of A100 SXM4"},
 		{[]string{"model", "-server", "dgx-z"}, 2, `-server "dgx-z": want one of h20, dgx-a100`},
-		{[]string{"model", "-hw", "system=gb200-nvl72", "-p", "76", "-per-node", "4"}, 2, "do not split equally into NVLink domains of 72"},
+		{[]string{"model", "-hw", "system=gb200-nvl72", "-p", "76", "-per-node", "4"}, 2, "do not fill NVLink domains of 72 GPUs (18 hosts) equally, and the model splits a run into equal domains: try -p 72 (one domain of 18 hosts) or -p 80 (2 domains of 10 hosts)"},
 	} {
 		args := append([]string{c.args[0], "-p", "16"}, c.args[1:]...) // a case's own -p comes later and wins
 		code, _, stderr := runCLI(args...)

@@ -1135,3 +1135,58 @@ func TestPredictNodes(t *testing.T) {
 		}
 	}
 }
+
+// TestDomainMisfitIsUsage: a run of hosts that do not fill a system's
+// NVLink domains equally (2000 GB200 hosts of 4 GPUs on domains of 72),
+// which the model cannot split, is a usage error (exit 2) of predict and
+// tune that names the nearest node counts it can predict, not a bare
+// "ranks not a multiple of GPUs per node" of exit 1; the node counts it
+// names predict.
+func TestDomainMisfitIsUsage(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"predict", "-hw", "system=gb200-nvl72", "-collective", "allreduce", "-nodes", "2000", "-per-node", "4", "-size", "1MiB"},
+			"-nodes 2000 -per-node 4: 2000 hosts of 4 GPUs do not fill NVLink domains of 72 GPUs (18 hosts) equally, and the model splits a run into equal domains: try -nodes 1998 (111 domains of 18 hosts) or -nodes 2016 (112 domains of 18 hosts)"},
+		{[]string{"tune", "-check", "/dev/null", "-hw", "system=gb200-nvl72", "-gpu", "NVIDIA GB200", "-comms", "128x4,2000x4"},
+			"communicator 2000 x 4: 2000 hosts of 4 GPUs do not fill NVLink domains of 72 GPUs (18 hosts) equally, and the model splits a run into equal domains: try 1998x4 (111 domains of 18 hosts) or 2016x4 (112 domains of 18 hosts)"},
+	} {
+		code, _, stderr := runCLI(c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+	for _, nodes := range []string{"1998", "2016", "540", "128"} {
+		if code, _, stderr := runCLI("predict", "-hw", "system=gb200-nvl72", "-collective", "allreduce", "-nodes", nodes, "-per-node", "4", "-size", "1MiB"); code != 0 {
+			t.Errorf("predict -nodes %s: exit %d, %q; want 0", nodes, code, stderr)
+		}
+	}
+}
+
+// TestDomainSplit: splitsDomains agrees with the model's split (the
+// fewest domains that hold the run, equally), and domainSplit names the
+// nearest counts that split on each side.
+func TestDomainSplit(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		domain, nodes, per int
+		fits               bool
+		below, above       int
+	}{
+		{0, 2000, 8, true, 0, 0},
+		{72, 1, 4, true, 0, 0},
+		{72, 18, 4, true, 0, 0},
+		{72, 19, 4, false, 18, 20},
+		{72, 128, 4, true, 0, 0},
+		{72, 540, 4, true, 0, 0},
+		{72, 2000, 4, false, 1998, 2016},
+		{8, 3, 8, true, 0, 0},
+	} {
+		m, misfit := domainSplit(c.domain, c.nodes, c.per)
+		if misfit == c.fits || m.below != c.below || m.above != c.above {
+			t.Errorf("domainSplit(%d, %d, %d) = %+v, %v; want misfit %v, below %d, above %d", c.domain, c.nodes, c.per, m, misfit, !c.fits, c.below, c.above)
+		}
+	}
+}

@@ -140,6 +140,9 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 		return textbookMachine{}, flagErrorf("-per-node %d: %v: give the run's GPUs a node, at most a host's", perHost, err)
 	}
 	h = h.ForHosts(perHost)
+	if mis, ok := domainSplit(h.Domain, p/perHost, perHost); ok {
+		return textbookMachine{}, flagErrorf("-p %d on hosts of -per-node %d: %s", p, perHost, mis.advice(func(n int) string { return fmt.Sprintf("-p %d", n*perHost) }))
+	}
 	cl, err := h.Cluster(p, perHost)
 	if err != nil {
 		return textbookMachine{}, fmt.Errorf("-p %d on hosts of -per-node %d: %w", p, perHost, err)

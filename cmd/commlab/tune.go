@@ -225,6 +225,12 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-calibrate: no table of the logs is left to calibrate on: tune writes the calibrated model's choices")
 	}
 	writeProblems(stderr, mc.problems)
+	for _, c := range req.comms {
+		if mis, ok := domainSplit(mc.hw.Domain, c.Nodes, c.PerNode); ok {
+			// The model splits a communicator into equal NVLink domains.
+			return flagErrorf("communicator %v: %s", c, mis.advice(func(n int) string { return fmt.Sprintf("%dx%d", n, c.PerNode) }))
+		}
+	}
 	if g, ok := gpuGuess(mc.hw.Facts(), predict.RanRCCL(mc.tables)); ok && g.Value == predict.UnnamedGPU {
 		// Every channel count and link of the rules would rest on a PCIe
 		// card assumed in its place, as diagnose says of it.
