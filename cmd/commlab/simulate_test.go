@@ -279,3 +279,33 @@ func TestSimulateOwnLinks(t *testing.T) {
 		t.Errorf("simulate %+v, model %g s", sim, mod.Rows[0].TimeS)
 	}
 }
+
+// TestSimulateSaysLong: a simulation that copies over longElements says so
+// on stderr before it starts, with a -size that holds the same schedule to
+// the model sooner (allreduce ring on 4096 ranks of 1 GiB, 2.2e12
+// elements, ran for hours without a word); one of fewer says nothing. The
+// note comes before the schedule is built: 32768 ranks, refused there at
+// once, print it first.
+func TestSimulateSaysLong(t *testing.T) {
+	t.Parallel()
+	req, err := parseSimulateFlags([]string{"-collective", "allreduce", "-algo", "ring", "-p", "4096", "-size", "1GiB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "allreduce ring on 4096 ranks of 1 GiB copies about 2.2e+12 elements between ranks (minutes at 1e11, hours at 1e12); " +
+		"its steps and messages do not grow with -size, so -size 256 KiB holds the same schedule to the model sooner"
+	if got := longSimulation(req); got != want {
+		t.Errorf("longSimulation: %q; want %q", got, want)
+	}
+	if req.size = 256 << 10; longSimulation(req) != "" {
+		t.Errorf("longSimulation of 256 KiB: %q; want nothing", longSimulation(req))
+	}
+	code, stdout, stderr := runCLI("simulate", "-algo", "ring", "-p", "32768", "-size", "1GiB", "-max-mem", "1e15")
+	if code != 1 || stdout != "" || !strings.HasPrefix(stderr, "commlab simulate: allreduce ring on 32768 ranks of 1 GiB copies about 1.8e+13 elements") ||
+		!strings.Contains(stderr, "16384 ranks are within it") {
+		t.Errorf("32768 ranks: exit %d, stdout %q, stderr %q; want exit 1, the note first and the refusal", code, stdout, stderr)
+	}
+	if code, _, stderr := runCLI("simulate", "-algo", "ring", "-p", "8", "-size", "1MiB"); code != 0 || stderr != "" {
+		t.Errorf("8 ranks of 1 MiB: exit %d, stderr %q; want 0 and no note", code, stderr)
+	}
+}
