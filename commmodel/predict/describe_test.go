@@ -826,3 +826,19 @@ func TestRCCLNetLatency(t *testing.T) {
 		t.Errorf("8 B on 2 x 8 MI355X: RCCL's figure misses by %.2f (log), NCCL's by %.2f", miss[rcclNetLatency], miss[1])
 	}
 }
+
+// TestDomainShapeError: 2000 GB200 hosts of 4 do not fill NVLink domains
+// of 72 GPUs (18 hosts) equally: ErrShape, whose text says so rather than
+// "ranks not a multiple of GPUs per node", which 8000 ranks of 4 a node
+// are (red team 37).
+func TestDomainShapeError(t *testing.T) {
+	h, err := Describe("NVIDIA GB200", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Uncalibrated(h).Predict(Query{Collective: commmodel.AllReduce, Ranks: 8000, PerNode: 4}, []float64{1 << 20})
+	if !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "2000 hosts of 4 GPUs do not split equally into NVLink domains of 72 GPUs") ||
+		strings.Contains(err.Error(), "not a multiple") {
+		t.Errorf("Predict: %v; want ErrShape saying the domains do not split equally", err)
+	}
+}

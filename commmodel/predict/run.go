@@ -167,7 +167,7 @@ func (h *Hardware) shapeOf(nodes, perHost int) (shape, error) {
 	hostsPer := h.Domain / perHost // hosts in one domain
 	d := (nodes + hostsPer - 1) / hostsPer
 	if nodes%d != 0 {
-		return shape{}, fmt.Errorf("%w: %d hosts of %d GPUs do not split equally into NVLink domains of %d GPUs", ErrShape, nodes, perHost, h.Domain)
+		return shape{}, shapeError(fmt.Sprintf("predict: %d hosts of %d GPUs do not split equally into NVLink domains of %d GPUs", nodes, perHost, h.Domain))
 	}
 	return shape{d, nodes / d * perHost, nodes / d}, nil
 }

@@ -100,7 +100,8 @@ var (
 	// ErrBadTable: a table that cannot be modelled (no points, bad counts,
 	// one rank, a size or time that is not finite and positive).
 	ErrBadTable = errors.New("predict: bad table")
-	// ErrShape: a rank count that is not a multiple of the GPUs per node.
+	// ErrShape: a rank count that is not a multiple of the GPUs per node,
+	// or hosts that do not split equally into NVLink domains.
 	ErrShape = errors.New("predict: ranks not a multiple of GPUs per node")
 	// ErrLayout: a launch layout the shape cannot run (a node's GPUs not a
 	// whole number of processes), or negative counts.
@@ -119,6 +120,14 @@ var (
 	// model); the error's text says which.
 	ErrQuery = errors.New("predict: a query out of range")
 )
+
+// shapeError is an error that errors.Is takes for ErrShape, with a text
+// of its own (a shape whose ranks are a multiple of its GPUs a node, but
+// whose hosts do not fill NVLink domains equally).
+type shapeError string
+
+func (e shapeError) Error() string        { return string(e) }
+func (e shapeError) Is(target error) bool { return target == ErrShape }
 
 // queryError is an error that errors.Is takes for ErrQuery, with a text
 // of its own.
