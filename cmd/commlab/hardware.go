@@ -209,15 +209,11 @@ type domainMisfit struct {
 }
 
 // splitsDomains reports whether nodes hosts of perHost GPUs split into
-// equal NVLink domains of domain GPUs, as the model splits them: always
-// where a domain spans no more than a host or the run is one host.
+// equal NVLink domains of domain GPUs, as the model splits them
+// (predict.DomainsOf).
 func splitsDomains(domain, nodes, perHost int) bool {
-	if domain <= perHost || nodes <= 1 {
-		return true
-	}
-	hostsPer := domain / perHost
-	d := (nodes + hostsPer - 1) / hostsPer
-	return nodes%d == 0
+	_, _, ok := predict.DomainsOf(domain, nodes, perHost)
+	return ok
 }
 
 // domainSplit returns the misfit of nodes hosts of perHost GPUs on NVLink
@@ -249,12 +245,11 @@ func domainSplit(domain, nodes, perHost int) (domainMisfit, bool) {
 // of 18 hosts) or -nodes 2016 (112 domains of 18 hosts)".
 func (m domainMisfit) advice(form func(nodes int) string) string {
 	split := func(n int) string {
-		hostsPer := m.domain / m.perHost
-		d := (n + hostsPer - 1) / hostsPer
+		d, hosts, _ := predict.DomainsOf(m.domain, n, m.perHost)
 		if d == 1 {
-			return fmt.Sprintf("%s (one domain of %d hosts)", form(n), n)
+			return fmt.Sprintf("%s (one domain of %d hosts)", form(n), hosts)
 		}
-		return fmt.Sprintf("%s (%d domains of %d hosts)", form(n), d, n/d)
+		return fmt.Sprintf("%s (%d domains of %d hosts)", form(n), d, hosts)
 	}
 	try := split(m.above)
 	if m.below > 0 {

@@ -157,17 +157,26 @@ type shape struct {
 	nodes, per, hosts int
 }
 
-// shapeOf groups nodes hosts of perHost GPUs into NVLink domains: a run
-// within one domain is one node, and a larger run is split into the fewest
-// domains that hold it, equally. It is ErrShape when they cannot be equal.
-func (h *Hardware) shapeOf(nodes, perHost int) (shape, error) {
-	if h.Domain <= perHost || nodes == 1 {
-		return shape{nodes, perHost, 1}, nil
+// DomainsOf returns how the model splits nodes hosts of perHost GPUs into
+// NVLink domains of domain GPUs (Hardware.Domain): a run within one domain
+// is one domain of them all, and a larger run the fewest domains that hold
+// it, of hostsEach hosts each; ok is false where those cannot be equal. A
+// domain of no more than a host's GPUs leaves every host a domain.
+func DomainsOf(domain, nodes, perHost int) (domains, hostsEach int, ok bool) {
+	if domain <= perHost || nodes <= 1 {
+		return nodes, 1, true
 	}
-	hostsPer := h.Domain / perHost // hosts in one domain
+	hostsPer := domain / perHost // hosts in one domain
 	d := (nodes + hostsPer - 1) / hostsPer
-	if nodes%d != 0 {
+	return d, nodes / d, nodes%d == 0
+}
+
+// shapeOf groups nodes hosts of perHost GPUs into NVLink domains
+// (DomainsOf). It is ErrShape when they cannot be equal.
+func (h *Hardware) shapeOf(nodes, perHost int) (shape, error) {
+	d, hosts, ok := DomainsOf(h.Domain, nodes, perHost)
+	if !ok {
 		return shape{}, shapeError(fmt.Sprintf("predict: %d hosts of %d GPUs do not split equally into NVLink domains of %d GPUs", nodes, perHost, h.Domain))
 	}
-	return shape{d, nodes / d * perHost, nodes / d}, nil
+	return shape{d, hosts * perHost, hosts}, nil
 }
