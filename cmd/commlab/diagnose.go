@@ -4,12 +4,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/topo"
 	"github.com/inframethod/commlab/units"
 )
@@ -166,6 +168,11 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 		}
 		bindings = tp.Bindings()
 	}
+	// A calibration table of the diagnosed run's shape is its baseline:
+	// where the two differ beyond their noise, the run changed, though the
+	// model's interval, which pools the calibration with its priors, may
+	// hold both (nccl-tests#380's VM run, 1.7x its bare metal's).
+	out.Findings = append(out.Findings, baselineFindings(t, mc.tables)...)
 	for _, f := range findings {
 		d := diagnoseFinding{FromBytes: f.FromBytes, ToBytes: f.ToBytes, MeasuredOverModel: f.MeasuredOverModel,
 			Kind: f.Kind, Term: f.Term, NCCL: f.NCCL, Advice: f.Advice}
@@ -186,6 +193,60 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	}
 	writeProblems(stderr, out.Problems)
 	return writeDiagnoseText(stdout, out)
+}
+
+// Kinds of the findings that set the diagnosed table beside a calibration
+// table of its shape.
+const (
+	kindBaselineSlower = "slower than a calibration table of its shape"
+	kindBaselineFaster = "faster than a calibration table of its shape"
+)
+
+// baselineFindings sets t beside each calibration table of its run's shape
+// (collective, nodes, GPUs a node, layout, NCCL_ALGO and NCCL_PROTO), as
+// commlab compare does, and returns a finding for each range of common
+// sizes where t is slower or faster beyond the noise of the two tables'
+// rows. The model's interval pools a calibration's errors with its priors'
+// spread, wide enough to hold a run 1.7 times as long as the table it was
+// calibrated on: an on-call engineer who calibrates on the run from before
+// a fault and diagnoses the run from after it must hear of the fault all
+// the same.
+func baselineFindings(t predict.Table, tables []predict.Table) []diagnoseFinding {
+	var out []diagnoseFinding
+	for _, c := range tables {
+		if c.Name == t.Name || c.Collective != t.Collective || c.Nodes != t.Nodes || c.PerNode != t.PerNode ||
+			c.Layout != t.Layout || c.Algo != t.Algo || c.Proto != t.Proto {
+			continue
+		}
+		for _, r := range differingRanges(comparePoints(testOfTable(c), testOfTable(t), defaultNoiseFloor)) {
+			kind, by := kindBaselineSlower, "as long as"
+			lo, hi := r.MinRatio, r.MaxRatio
+			if r.BIs == bFaster {
+				kind, by, lo, hi = kindBaselineFaster, "as fast as", 1/r.MaxRatio, 1/r.MinRatio
+			}
+			times := fmt.Sprintf("%.2f", hi)
+			if fmt.Sprintf("%.2f", lo) != times {
+				times = fmt.Sprintf("%.2f to %.2f", lo, hi)
+			}
+			advice := fmt.Sprintf("these sizes took %s times %s in %s, a calibration table of the same collective, ranks and layout, beyond the noise of their rows: the run changed, whether or not the model's interval (the calibration pooled with its priors) holds both; commlab compare sets the two logs side by side, size by size",
+				times, by, c.Name)
+			if r.BIs == bSlower {
+				advice += "; look for what changed between the runs (nodes, NICs, drivers, NCCL's release and environment, the jobs beside it) before any NCCL setting"
+			}
+			out = append(out, diagnoseFinding{FromBytes: float64(r.FromBytes), ToBytes: float64(r.ToBytes),
+				MeasuredOverModel: math.Sqrt(r.MinRatio * r.MaxRatio), Kind: kind, Advice: []string{advice}})
+		}
+	}
+	return out
+}
+
+// testOfTable is t's points as an nccl-tests table, for comparePoints.
+func testOfTable(t predict.Table) *nccltests.Test {
+	rows := make([]nccltests.Row, len(t.Points))
+	for i, p := range t.Points {
+		rows[i] = nccltests.Row{Size: int64(p.Size), OutOfPlace: nccltests.Result{Time: p.Time}, InPlace: nccltests.Result{Time: p.InPlace}}
+	}
+	return &nccltests.Test{Rows: rows}
 }
 
 // bindingAdvice names each GPU's NIC and CPUs from a topology capture.
