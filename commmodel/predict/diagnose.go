@@ -205,7 +205,13 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 		case onGuess && same < 0:
 			f.Advice = []string{guessAdvice(toward)}
 			guessed = append(guessed, len(out))
-			if noGDR(t.Evidence) && f.Kind == KindSlower && f.Term != TermLatency {
+			if most, ok := guessesMove(toward); ok && gap(f.MeasuredOverModel) > most {
+				// Every guess moves the model by a measured ratio, and
+				// all of them together fall short of the gap: the run
+				// is at fault beyond what they explain.
+				f.Advice = append(f.Advice, fmt.Sprintf("the assumed facts move the model %.2fx at most together, short of this %.2fx gap: check the run as well", most, gap(f.MeasuredOverModel)))
+				f.Advice = append(f.Advice, advice(f, t, &m.Hardware)...)
+			} else if noGDR(t.Evidence) && f.Kind == KindSlower && f.Term != TermLatency {
 				f.Advice = append(f.Advice, networkAdvice(t.Evidence))
 			}
 		case onGuess:
@@ -277,7 +283,7 @@ func advice(f Finding, t Table, h *Hardware) []string {
 		var a []string
 		switch h.Fabric {
 		case FabricInfinity:
-			a = []string{"Infinity Fabric: check its links (rocm-smi --showtopo) and that RCCL uses them (NCCL_DEBUG=INFO lines \"via P2P/IPC\"); NCCL_MIN_NCHANNELS raises the channels of mid-size calls"}
+			a = []string{"Infinity Fabric: check its links (rocm-smi --showtopo) and that RCCL uses them (NCCL_DEBUG=INFO lines \"via P2P/IPC\")"}
 		case FabricPCIe:
 			if h.hostCopy() {
 				a = []string{"host memory between the GPUs: these cards have no P2P, and NCCL copies through the CPU's memory (NCCL_DEBUG=INFO lines \"via SHM\"); check the CPUs' memory bandwidth and the GPUs' NUMA placement (nvidia-smi topo -m: CPU Affinity)"}
@@ -285,11 +291,13 @@ func advice(f Finding, t Table, h *Hardware) []string {
 			}
 			a = []string{"PCIe between the GPUs: check that NCCL runs P2P between them (NCCL_DEBUG=INFO lines \"via P2P\", not \"via SHM\"; nvidia-smi topo -p2p r), and their PCIe links' generation and width (nvidia-smi -q: PCIe Generation, Link Width)"}
 		default:
-			a = []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_P2P_LEVEL=NVL, NCCL_DEBUG=INFO lines \"via P2P/CUMEM\"); NCCL_MIN_NCHANNELS raises the channels of mid-size calls"}
+			a = []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_P2P_LEVEL=NVL, NCCL_DEBUG=INFO lines \"via P2P/CUMEM\")"}
 		}
 		if t.Nodes > 1 {
-			// A network slower than described binds in the links' place.
-			a = append(a, "or, across nodes, "+networkAdvice(t.Evidence))
+			// Across nodes a network slower than described binds in the
+			// links' place, and is the likelier cause: a node's links
+			// are checked by a table of one node.
+			return []string{networkAdvice(t.Evidence), "or, within each node, " + a[0]}
 		}
 		return a
 	}
@@ -469,6 +477,24 @@ func (m *Machine) networkGuesses(t Table, i, j int) []Guess {
 	}
 	return out
 }
+
+// guessesMove returns the most the guesses gs move the model together
+// towards a departure: the product of their ratios, each taken as a gap
+// (gap), which overstates what facts moving one term together do. It is
+// false where a guess has no ratio (a fact no alternative measures).
+func guessesMove(gs []Guess) (float64, bool) {
+	most := 1.0
+	for _, g := range gs {
+		if g.Ratio <= 0 {
+			return 0, false
+		}
+		most *= gap(g.Ratio)
+	}
+	return most, true
+}
+
+// gap is a ratio of times as a factor of at least 1, either way.
+func gap(r float64) float64 { return max(r, 1/r) }
 
 // guessAdvice says that a departure may be the assumed facts gs, and what
 // settles each.
