@@ -314,6 +314,10 @@ var publicSingles = []publicLog{
 	{"rtx5090_2rank_allreduce_tagoutput_late2025.log", predict.Pins{}},
 	{"t4_3node_allreduce_stepbytes_srun.log", predict.Pins{}},
 	{"v100_efa_2x1_allreduce_pre2022.log", predict.Pins{}},
+	// The NIG supercomputer's guide: an AllToAll of 2 of each node's 4
+	// Tesla V100-SXM2-16GB on 2 nodes of one EDR InfiniBand port; its Rank
+	// lines print the GPU and the shape as it ran.
+	{"v100_2x2_alltoall_ib_edr_nig.log", predict.Pins{}},
 }
 
 // tables reads the machine's tables, named "machine/file#test".
