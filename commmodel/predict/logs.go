@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -118,6 +119,11 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
 				Err: fmt.Errorf("%s: %s", tab.Collective, assumed)})
 		}
+		if key, word := namedPin(name); key != "" && pin.Algo == "" && pin.Proto == "" && tab.Algo == "" && tab.Proto == "" {
+			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
+				Err: fmt.Errorf("%s: the file's name says %s, but neither the log nor a pin sets NCCL_%s: the table is taken as NCCL's own choice; if the run set it, give FILE:%s=%s (FILE:%s=auto keeps NCCL's choice and this note quiet)",
+					tab.Collective, word, strings.ToUpper(key), key, word, key)})
+		}
 		if tab.GPU == UnnamedGPU {
 			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
 				Err: fmt.Errorf("%s: %s: a GPU the catalog does not hold is assumed, every fact of it; give gpu=NAME to name it", tab.Collective, noGPUName(t))})
@@ -129,6 +135,24 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 		out = append(out, tab)
 	}
 	return out, problems
+}
+
+// namedPin returns the first word of the file name's base (words split at
+// anything but letters and digits) that names an NCCL algorithm (key
+// "algo") or protocol ("proto"), as users name the logs of pinned runs
+// ("all_reduce_ring.log"); "" where none does.
+func namedPin(name string) (key, word string) {
+	base := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	words := strings.FieldsFunc(strings.ToLower(base), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for _, w := range words {
+		if _, err := nccl.ParseAlgo(w); err == nil {
+			return "algo", w
+		}
+		if _, err := commmodel.ParseProtocol(w); err == nil {
+			return "proto", w
+		}
+	}
+	return "", ""
 }
 
 // sharedGPU returns the first Rank line of t whose GPU an earlier rank's

@@ -794,3 +794,41 @@ func notesOf(m *Machine) []string {
 	}
 	return m.Notes
 }
+
+// TestNamedPin: a log whose file name names an algorithm or protocol
+// (Together's all_reduce_ring.log, run with NCCL_ALGO=Ring, whose log does
+// not print it) is read as NCCL's own choice with a note naming the pin
+// that says otherwise; a pin, "auto" too, quiets it (red team 39).
+func TestNamedPin(t *testing.T) {
+	for _, c := range []struct{ file, key, word string }{
+		{"../../data/logs/paired/h100-sxm-1x8-together/all_reduce_ring.log", "algo", "ring"},
+		{"mi210_1x8_allreduce_ring_simple_intranet_core42.log", "algo", "ring"},
+		{"a100_4x4_allreduce_simple_polaris_ss11.log", "proto", "simple"},
+		{"nvls-tree/h100.LL128.log", "proto", "ll128"},
+		{"h100_2x8_allreduce_p5_tuner_plugin.log", "", ""},
+	} {
+		if key, word := namedPin(c.file); key != c.key || word != c.word {
+			t.Errorf("namedPin(%q) = %q, %q; want %q, %q", c.file, key, word, c.key, c.word)
+		}
+	}
+	noted := func(p Pins) bool {
+		_, problems, err := ReadFile("../../data/logs/paired/h100-sxm-1x8-together/all_reduce_ring.log", func(int) Pins { return p })
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range problems {
+			if strings.Contains(e.Error(), "the file's name says ring") && strings.Contains(e.Error(), "FILE:algo=ring") {
+				return true
+			}
+		}
+		return false
+	}
+	if !noted(Pins{}) {
+		t.Error("no note of the file's name on an unpinned table")
+	}
+	for _, algo := range []string{"ring", "auto"} {
+		if noted(Pins{Algo: algo}) {
+			t.Errorf("a note of the file's name on a table pinned algo=%s", algo)
+		}
+	}
+}
