@@ -71,12 +71,13 @@ func gpuGuess(facts []predict.Fact, rccl bool) (guessOutput, bool) {
 }
 
 // describeHardware returns hw's facts and the guesses that move the
-// prediction of q at sizes, calibrated on tables where there are some.
-func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Query, sizes []float64) (hardwareOutput, error) {
+// prediction of q at sizes, calibrated on tables where there are some,
+// both as printed and as predict.Guesses returns them.
+func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Query, sizes []float64) (hardwareOutput, []predict.Guess, error) {
 	out := hardwareOf(hw, tables)
 	gs, err := predict.Guesses(hw, tables, q, sizes)
 	if err != nil {
-		return hardwareOutput{}, err
+		return hardwareOutput{}, nil, err
 	}
 	for _, g := range gs {
 		hint := "-hw " + g.Hint
@@ -100,7 +101,7 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Que
 		// Logs that ran RCCL ran on AMD GPUs: no NVIDIA system fits.
 		out.Systems = slices.DeleteFunc(out.Systems, func(name string) bool { return !amdSystem(name) })
 	}
-	return out, nil
+	return out, gs, nil
 }
 
 // amdSystem reports whether the catalog's system name has AMD GPUs.
@@ -159,7 +160,7 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with %s (an AMD Instinct host adds fabric=infinity), or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN%s\n", g.Value, g.Hint, near)
 			continue
 		}
-		fmt.Fprintf(w, "guess: %s = %s is assumed; with %s the prediction at %s is %.2fx: settle it with %s\n",
+		fmt.Fprintf(w, "guess: %s = %s is assumed; with %s the prediction at %s is %.2fx, which the interval holds: settle it with %s\n",
 			g.Fact, g.Value, g.Alternative, units.FormatSize(g.SizeBytes), g.Ratio, g.Hint)
 	}
 	switch len(h.Systems) {

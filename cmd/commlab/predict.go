@@ -239,9 +239,10 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		}))
 	}
 	out.TablePins = sharedPins(tables, req.query)
-	out.Hardware, err = describeHardware(hw, tables, req.query, req.sizes)
+	var guesses []predict.Guess
+	out.Hardware, guesses, err = describeHardware(hw, tables, req.query, req.sizes)
 	if err == nil {
-		err = out.predict(hw, tables, req.query, req.sizes) // after: it adds the fitted values to the facts
+		err = out.predict(hw, tables, req.query, req.sizes, guesses) // after: it adds the fitted values to the facts
 	}
 	if errors.Is(err, predict.ErrLayout) {
 		// The flags ask for a layout the shape cannot run: a usage error.
@@ -595,7 +596,7 @@ func untabledModel(hw predict.Hardware, q predict.Query, preds []predict.Predict
 // predict predicts q at sizes bytes on hw, as predict.Untabled does when
 // there are no tables and with hw calibrated on them otherwise, and
 // records the model, its calibration and the predictions in out.
-func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q predict.Query, sizes []float64) error {
+func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q predict.Query, sizes []float64, guesses []predict.Guess) error {
 	var preds []predict.Prediction
 	var err error
 	if len(tables) == 0 {
@@ -631,6 +632,9 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 			out.Layout.Tables = layoutOutput(tl[0], tables[0].Ranks())
 		}
 	}
+	// The interval holds what each guess predicts: the evidence does not
+	// tell those machines from the one described.
+	preds = predict.HoldGuesses(preds, guesses)
 	for i, pr := range preds {
 		out.Predictions = append(out.Predictions, predictPoint{SizeBytes: sizes[i], TimeS: pr.Time,
 			Algorithm: pr.Algorithm, Protocol: pr.Protocol, Channels: pr.Channels, LowS: pr.Low, HighS: pr.High, Bound: pr.Bound})

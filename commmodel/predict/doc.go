@@ -263,7 +263,11 @@
 // table nothing is held out: the table's own errors at the fit stand in
 // for a held-out table's, pooled with the prior spread as above (widened
 // as above, but not for another collective, which the prior spread
-// already stands for), and nothing decides a blend.
+// already stands for), and nothing decides a blend. Where a fact of the
+// machine is assumed and the evidence does not settle it, Guesses
+// calibrates its alternative too, and HoldGuesses widens the interval to
+// hold the alternative's prediction (commlab predict does): giving the
+// fact narrows it again.
 //
 // ReadFile and TablesOf build Tables from nccl-tests logs, parsed once by
 // package data/nccltests: the table, its Rank lines and header, and NCCL's

@@ -85,6 +85,29 @@ type Guess struct {
 	// release (Fact nccl_version) the calibration file's key
 	// ("FILE:version=V"), which Pins.Version takes in a program.
 	Hint string
+	// Times are the prediction with Alternative at each of the sizes
+	// Guesses was given, s: what HoldGuesses widens an interval to hold.
+	Times []float64
+}
+
+// HoldGuesses returns preds, predictions at the sizes Guesses was given
+// for gs, with each interval widened to hold every guess's time there: a
+// machine the evidence does not tell from the one described (the tables
+// fit the guess no worse, or there are none) may be the one measured, and
+// an interval of the measured time holds its prediction too. Giving the
+// facts the guesses name (their Hint) drops them, and the interval narrows
+// to the model's own. A guess without a time at every size is passed over.
+func HoldGuesses(preds []Prediction, gs []Guess) []Prediction {
+	out := slices.Clone(preds)
+	for _, g := range gs {
+		if len(g.Times) != len(out) {
+			continue
+		}
+		for i := range out {
+			out[i].Low, out[i].High = min(out[i].Low, g.Times[i]), max(out[i].High, g.Times[i])
+		}
+	}
+	return out
 }
 
 // GuessMoves is the relative change of a prediction from which a guess
@@ -142,10 +165,12 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 }
 
 // moves sets g's Size and Ratio where preds, the predictions at sizes with
-// g's alternative, differ most from base, and reports whether they differ
-// there by more than GuessMoves.
+// g's alternative, differ most from base, and its Times to preds', and
+// reports whether they differ there by more than GuessMoves.
 func (g *Guess) moves(sizes []float64, base, preds []Prediction) bool {
+	g.Times = make([]float64, len(preds))
 	for i := range preds {
+		g.Times[i] = preds[i].Time
 		if r := preds[i].Time / base[i].Time; math.Abs(math.Log(r)) > math.Abs(math.Log(g.Ratio)) || g.Ratio == 0 {
 			g.Size, g.Ratio = sizes[i], r
 		}

@@ -881,3 +881,72 @@ func TestUntabledFloor(t *testing.T) {
 		t.Errorf("1 GiB: low %.4g ms, under the floor %.4g ms", ps[0].Low*1e3, f*1e3)
 	}
 }
+
+// TestHoldGuesses: docs/predict.md's first example (cluster01's 10 x 8
+// AllReduce from its 10-node tables of 1 to 4 GPUs a node and its one node
+// of 8) assumes NVLS, and without it the model runs Ring, 1.48 times
+// slower at 64 MiB: the guess carries its time at every size, and the
+// interval HoldGuesses returns holds every guess's time, widened from the
+// model's own only where a guess lies outside it. A guess without a time
+// at every size leaves the interval as it was.
+func TestHoldGuesses(t *testing.T) {
+	dir := "../../data/logs/paired/h100-sxm-10node-cluster01/"
+	var tables []Table
+	for _, f := range []string{"nccl_N10_G1.log", "nccl_N10_G2.log", "nccl_N10_G4.log", "nccl_N1_G8_cnode3-002.log"} {
+		tabs, _, err := ReadFile(dir+f, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, tabs...)
+	}
+	h, err := Describe(tables[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ = h.FromTables(tables, 8)
+	q := Query{Collective: commmodel.AllReduce, Ranks: 80, PerNode: 8}
+	sizes := []float64{64 << 20, 1 << 30}
+	gs, err := Guesses(h, tables, q, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Calibrate(h, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := m.Predict(q, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := HoldGuesses(own, gs)
+	nvls := false
+	for _, g := range gs {
+		if len(g.Times) != len(sizes) {
+			t.Fatalf("guess %s: %d times for %d sizes", g.Fact.Name, len(g.Times), len(sizes))
+		}
+		nvls = nvls || g.Fact.Name == "nvls"
+		for i, tm := range g.Times {
+			if !held[i].Holds(tm) {
+				t.Errorf("guess %s at %g B: %.3g s outside [%.3g, %.3g]", g.Fact.Name, sizes[i], tm, held[i].Low, held[i].High)
+			}
+		}
+	}
+	if !nvls {
+		t.Fatalf("guesses %+v; want NVLS among them", gs)
+	}
+	for i := range own {
+		lo, hi := own[i].Low, own[i].High
+		for _, g := range gs {
+			lo, hi = min(lo, g.Times[i]), max(hi, g.Times[i])
+		}
+		if held[i].Low != lo || held[i].High != hi || held[i].Time != own[i].Time {
+			t.Errorf("%g B: held %+v from %+v; want [%.3g, %.3g] about the same time", sizes[i], held[i], own[i], lo, hi)
+		}
+	}
+	if !(held[0].High > own[0].High) {
+		t.Errorf("64 MiB: High %.3g s, the model's own %.3g s; want it widened to Ring's time", held[0].High, own[0].High)
+	}
+	if kept := HoldGuesses(own, []Guess{{Fact: Fact{Name: "nvls"}, Times: []float64{1}}}); kept[0] != own[0] || kept[1] != own[1] {
+		t.Errorf("a guess of one time for two sizes changed the intervals: %+v", kept)
+	}
+}

@@ -254,7 +254,8 @@ The public logs of `+"`data/nccltests/testdata/real`"+` that hold two tables or 
 (each file's first lines cite its source), scored as commlab treats a user who gives the logs and
 the run's shape and nothing else (`+"`heldout.NewUserLeaveOneOut`, `heldout.NewUserFromEach`"+`): the
 machine is what `+"`predict.Describe`"+` makes of the GPU's name and what the calibration tables print
-(`+"`Hardware.FromTables`"+`), not what the machine's page says. Where a log prints no GPU name or no
+(`+"`Hardware.FromTables`"+`), not what the machine's page says, and each interval holds what the
+guesses commlab prints predict (`+"`predict.HoldGuesses`"+`). Where a log prints no GPU name or no
 shape, the run's are given as its page gives them, and so is an NCCL_PROTO the run set. The
 paired machines above are described by their pages instead. These logs were read while the
 model was built, and some of its priors were measured on them (`+"`NICSlower`, `InfinityShare`, `RCCLNodesGain`"+`),
@@ -353,8 +354,9 @@ one-link baseline is 752% and 88% off.
 
 Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
 alone (`+"`predict.Untabled`"+`: NCCL's own model where its tables know the GPU's links, the model at its
-priors otherwise). Every table of these logs, and of the public logs of one table, predicted so
-(`+"`heldout.FromName`"+`; a log that prints no GPU name is given its page's):
+priors otherwise, its interval holding the guesses' predictions). Every table of these logs, and
+of the public logs of one table, predicted so (`+"`heldout.FromName`"+`; a log that prints no GPU name
+is given its page's):
 
 `)
 	b.WriteString(part("public_from_name.md"))

@@ -93,6 +93,8 @@ func NewUserFromEach(tables []predict.Table) ([]Score, error) {
 // more: the machine is what predict.Describe makes of the tables' GPU name,
 // with what the tables say of it for the held run's GPUs a host
 // (Hardware.FromTables), and the model is calibrated on them (HeldOut).
+// Each interval holds the guesses' predictions, as commlab predict's does
+// (predict.HoldGuesses).
 func AsNewUser(calibration, held []predict.Table) ([]Score, error) {
 	if len(calibration) == 0 {
 		return nil, errors.New("predict: no calibration table")
@@ -108,6 +110,9 @@ func AsNewUser(calibration, held []predict.Table) ([]Score, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := sc[0].holdGuesses(h, calibration, &held[i]); err != nil {
+			return nil, err
+		}
 		out = append(out, sc...)
 	}
 	return out, nil
@@ -116,7 +121,8 @@ func AsNewUser(calibration, held []predict.Table) ([]Score, error) {
 // FromName scores each table as commlab predicts it for a user who gives
 // only the GPU's name as the table's log prints it and the run's shape, no
 // table: predict.Untabled on what predict.Describe makes of the name, for
-// hosts of the table's GPUs a node. The one-link baseline, which needs a
+// hosts of the table's GPUs a node, each interval holding the guesses'
+// predictions (predict.HoldGuesses). The one-link baseline, which needs a
 // table, is NaN.
 func FromName(tables []predict.Table) ([]Score, error) {
 	out := make([]Score, 0, len(tables))
@@ -135,6 +141,11 @@ func FromName(tables []predict.Table) ([]Score, error) {
 		if err != nil {
 			return nil, fmt.Errorf("predict: %s: %w", t.Name, err)
 		}
+		gs, err := predict.Guesses(h, nil, t.Query(), sizes)
+		if err != nil {
+			return nil, fmt.Errorf("predict: %s: %w", t.Name, err)
+		}
+		preds = predict.HoldGuesses(preds, gs)
 		sc := Score{Table: t.Name, Points: len(sizes), Predicted: preds, Measured: make([]float64, len(sizes)),
 			Baseline: Errors{math.NaN(), math.NaN()}, NCCL: Errors{math.NaN(), math.NaN()}}
 		var all, large []float64
@@ -154,6 +165,27 @@ func FromName(tables []predict.Table) ([]Score, error) {
 		out = append(out, sc)
 	}
 	return out, nil
+}
+
+// holdGuesses widens s's intervals, the prediction of held from a
+// calibration on tables on h, to hold the guesses' predictions
+// (predict.HoldGuesses), and counts again the points they hold.
+func (s *Score) holdGuesses(h predict.Hardware, tables []predict.Table, held *predict.Table) error {
+	sizes := make([]float64, len(s.Predicted))
+	for i, p := range s.Predicted {
+		sizes[i] = p.Size
+	}
+	gs, err := predict.Guesses(h, tables, held.Query(), sizes)
+	if err != nil {
+		return fmt.Errorf("predict: %s: %w", held.Name, err)
+	}
+	s.Predicted, s.Inside = predict.HoldGuesses(s.Predicted, gs), 0
+	for i, p := range s.Predicted {
+		if p.Holds(s.Measured[i]) {
+			s.Inside++
+		}
+	}
+	return nil
 }
 
 // A scorer scores the held tables against a calibration on the others.
