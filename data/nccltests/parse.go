@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/inframethod/commlab/internal/parseerr"
 )
 
 // parser is the state of a Reader between lines.
@@ -333,6 +335,12 @@ func (p *parser) line(n int, raw string) {
 		}
 	} else if p.piece != "" && !strings.Contains(s, "NCCL INFO") && !strings.Contains(s, "NCCL WARN") {
 		p.flushPiece()
+	}
+	if c := p.cur; (s[0] == '-' || s[0] == '+') && len(s) > 1 && isDigit(s[1]) && c != nil && c.lay != nil && !c.closed {
+		// A row whose size has a sign ("-268435456"): nccl-tests prints
+		// none, so the size is damaged and the row cannot be read.
+		p.problem(n, p.off+1, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(firstField(s)))
+		return
 	}
 	body := strings.TrimSpace(strings.TrimLeft(s, "#"))
 	if pre, msg, ok := strings.Cut(body, "NCCL INFO "); ok {

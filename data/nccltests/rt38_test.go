@@ -1,0 +1,49 @@
+package nccltests
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestDamagedRowsAreReported: a row of an open table that cannot be read,
+// or that holds no measurement, is never lost without a word (red team 38):
+// a size with a sign, with thousands separators or in exponent form is a
+// bad number at the size's column and the row is left out; a time of 0
+// ("0", "-0", or one that underflows) at a size above 0 is a bad number at
+// the time's column, the row kept with that half no measurement.
+func TestDamagedRowsAreReported(t *testing.T) {
+	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" +
+		"     1048576        262144     float     sum      -1    44.38   23.63   41.35      0    44.10   23.70   41.47      0\n"
+	const tail = "     4194304       1048576     float     sum      -1    55.70   75.30  131.77      0    55.43   75.67  132.42      0\n"
+	for _, c := range []struct {
+		name, row string
+		col       int
+		rows      int
+	}{
+		{"negative size", "    -2097152        524288     float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 5, 2},
+		{"thousands", "   2,097,152        524288     float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 4, 2},
+		{"exponent", "  2.097152e6        524288     float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 3, 2},
+		{"time 0", "     2097152        524288     float     sum      -1     0.00   46.02   80.54      0    45.10   46.50   81.38      0\n", 58, 3},
+		{"time -0", "     2097152        524288     float     sum      -1       -0   46.02   80.54      0    45.10   46.50   81.38      0\n", 60, 3},
+		{"time 1e-320", "     2097152        524288     float     sum      -1   1e-320   46.02   80.54      0    45.10   46.50   81.38      0\n", 56, 3},
+	} {
+		l, err := read(strings.NewReader(head+c.row+tail), "bad.log", Options{Collective: "allreduce", Ranks: 8})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var pe *ParseError
+		if len(l.Problems) != 1 || !errors.As(l.Problems[0], &pe) || !errors.Is(pe, ErrNumber) || pe.Line != 3 || pe.Column != c.col {
+			t.Errorf("%s: problems %v; want one bad number at 3:%d", c.name, l.Problems, c.col)
+		}
+		if n := len(l.Tests[0].Rows); n != c.rows {
+			t.Errorf("%s: %d rows, want %d", c.name, n, c.rows)
+		}
+	}
+	// Outside a table a line starting with a signed number is no row and
+	// no problem: a poster's note, a timestamp.
+	l, err := read(strings.NewReader("-1 is the root\n"+head+tail), "note.log", Options{Collective: "allreduce", Ranks: 8})
+	if err != nil || len(l.Problems) != 0 || len(l.Tests[0].Rows) != 2 {
+		t.Errorf("note before the table: %v, %v", l, err)
+	}
+}
