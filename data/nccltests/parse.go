@@ -32,6 +32,8 @@ type parser struct {
 	tag       string       // the Open MPI tag of a joined text
 	title     string       // the placements the last title line named
 	done      []*testState // the tests that ended and were not yet returned
+	rows      int          // the rows read so far, of every test
+	tooMany   int          // the line of the row past opt.MaxRows, 0 before it
 	// debug holds the NCCL debug lines met after the rows of a test (or
 	// before any test), for the next test; hasDebug says it holds some.
 	debug    debugState

@@ -84,6 +84,12 @@ func (p *parser) row(n int, s string) bool {
 	} else {
 		r.OutOfPlace, r.InPlace = res[0], res[1]
 	}
+	if p.rows++; p.opt.MaxRows > 0 && p.rows > p.opt.MaxRows {
+		if p.tooMany == 0 {
+			p.tooMany = n
+		}
+		return true
+	}
 	c.observe(r, f, halves, res)
 	c.rejoined.add(p, n)
 	c.t.Rows = append(c.t.Rows, r)
