@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/inframethod/commlab/internal/parseerr"
 )
@@ -323,8 +324,24 @@ var (
 	graphRE  = regexp.MustCompile(`\bgraph:\s*(\d+)`)
 )
 
+// maxLine bounds the lines the parser reads: NCCL's longest, a ring's
+// ranks listed on one line, is under 600 KB for 100,000 ranks; a longer line
+// is damage (a paste's lost line ends, a binary tail) that the regular
+// expressions of Rank and NCCL INFO lines would take seconds to scan.
+const maxLine = 1 << 20
+
 // line handles line n of the input.
 func (p *parser) line(n int, raw string) {
+	if len(raw) > maxLine {
+		head := strings.TrimLeftFunc(raw, unicode.IsSpace)
+		k := min(len(head), parseerr.MaxQuote)
+		for k > 0 && k < len(head) && !utf8.RuneStart(head[k]) {
+			k--
+		}
+		head = head[:k]
+		p.problem(n, 0, "%w: %q... runs past %d bytes, more than any line nccl-tests or NCCL prints; it is left unread", ErrLongLine, head, maxLine)
+		return
+	}
 	s := strings.TrimLeftFunc(stripLaunchPrefix(raw), unicode.IsSpace)
 	p.off = len(raw) - len(s)
 	s = strings.TrimRightFunc(s, unicode.IsSpace)

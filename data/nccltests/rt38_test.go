@@ -68,3 +68,30 @@ func TestMaxRows(t *testing.T) {
 		t.Errorf("10 rows, MaxRows 7: %v; want ErrTooManyRows at line 9", err)
 	}
 }
+
+// TestLongLine: a line longer than maxLine, here a Rank line with a pasted
+// tail, is a warning (ErrLongLine) at its line and left unread; the lines
+// after it read as ever (red team 38: a 240 MB Rank line took 18 s in the
+// Rank line's regular expressions and 2 GB).
+func TestLongLine(t *testing.T) {
+	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	const row = "     1048576        262144     float     sum      -1    44.38   23.63   41.35      0    44.10   23.70   41.47      0\n"
+	for _, end := range []string{"\n", "\r\n", ""} {
+		long := "#  Rank  0 Group  0 Pid 1 on h device  0 [0x18] NVIDIA H100 80GB HBM3 " + strings.Repeat("x", 3*maxLine) + end
+		in := long + head + row
+		if end == "" {
+			in = head + row + long // the input ends inside it
+		}
+		l, err := read(strings.NewReader(in), "long.log", Options{Collective: "allreduce", Ranks: 8})
+		if err != nil {
+			t.Fatalf("end %q: %v", end, err)
+		}
+		var pe *ParseError
+		if len(l.Problems) != 1 || !errors.As(l.Problems[0], &pe) || !errors.Is(pe, ErrLongLine) || len(l.Tests) != 1 || len(l.Tests[0].Rows) != 1 {
+			t.Errorf("end %q: problems %v, tests %v; want one ErrLongLine and the row", end, l.Problems, l.Tests)
+		}
+		if want := map[string]int{"": 3}[end]; want > 0 && pe != nil && pe.Line != want {
+			t.Errorf("end %q: line %d, want %d", end, pe.Line, want)
+		}
+	}
+}
