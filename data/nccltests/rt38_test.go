@@ -2,6 +2,7 @@ package nccltests
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -93,5 +94,34 @@ func TestLongLine(t *testing.T) {
 		if want := map[string]int{"": 3}[end]; want > 0 && pe != nil && pe.Line != want {
 			t.Errorf("end %q: line %d, want %d", end, pe.Line, want)
 		}
+	}
+}
+
+// TestCommCountsDisagree: NCCL's own count of the communicator ("comm ...
+// nRanks 16 nNodes 2") that differs from the Rank lines' 16 ranks on 2
+// hosts is ErrInconsistent at the comm line (red team 38: nRanks 32 nNodes
+// 4 went without a word); the log as posted has no such problem.
+func TestCommCountsDisagree(t *testing.T) {
+	b, err := os.ReadFile("testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(text string) (n int) {
+		l, err := read(strings.NewReader(text), "comm.log", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range l.Problems {
+			if errors.Is(p, ErrInconsistent) && strings.Contains(p.Error(), "NCCL's communicator") {
+				n++
+			}
+		}
+		return n
+	}
+	if n := count(string(b)); n != 0 {
+		t.Errorf("the log as posted: %d problems of the communicator, want 0", n)
+	}
+	if n := count(strings.ReplaceAll(string(b), "nRanks 16 nNodes 2", "nRanks 32 nNodes 4")); n != 2 {
+		t.Errorf("nRanks 32 nNodes 4: %d problems of the communicator, want 2 (ranks, nodes)", n)
 	}
 }
