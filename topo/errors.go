@@ -16,8 +16,9 @@ import (
 type ParseError = parseerr.ParseError
 
 // Sentinel causes of a ParseError (besides ErrPathToken and ErrCPUList).
-// Parse reports ErrShortRow, ErrAsymmetric, ErrNoLegend and ErrMissingRow
-// for a NIC as warnings (problems); the others stop it.
+// Parse reports ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrCutHeader,
+// ErrSecondMatrix and, for a NIC, ErrMissingRow as warnings (problems); the
+// others stop it.
 var (
 	// ErrNoMatrix: no header with matrix rows under it.
 	ErrNoMatrix = errors.New("no topology matrix found (want a header line \"GPU0 GPU1 ...\" followed by rows \"GPU0 X NV18 ...\")")
@@ -48,6 +49,10 @@ var (
 	// "NIC0: mlx5_0" entry in a NIC Legend after the matrix, so its device
 	// is unknown.
 	ErrNoLegend = errors.New("NIC not in the NIC Legend")
+	// ErrSecondMatrix (a warning): another matrix header, with rows under
+	// it, follows the matrix read (two captures in one file); only the
+	// first matrix and the legend before the second are read.
+	ErrSecondMatrix = errors.New("second matrix")
 	// ErrDiagonal: X off the diagonal, or another path on it.
 	ErrDiagonal = errors.New("X (self) must be exactly the cell where a device meets itself")
 	// ErrAsymmetric (a warning): a cell and its transposed cell name

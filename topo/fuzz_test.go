@@ -43,9 +43,9 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		for k, p := range problems {
-			warning := errors.Is(p, ErrShortRow) || errors.Is(p, ErrAsymmetric) || errors.Is(p, ErrNoLegend) || errors.Is(p, ErrMissingRow) || errors.Is(p, ErrCutHeader)
+			warning := errors.Is(p, ErrShortRow) || errors.Is(p, ErrAsymmetric) || errors.Is(p, ErrNoLegend) || errors.Is(p, ErrMissingRow) || errors.Is(p, ErrCutHeader) || errors.Is(p, ErrSecondMatrix)
 			if p.Line < 1 || !warning {
-				t.Fatalf("problem %v: want a line and a warning's cause (ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrMissingRow, ErrCutHeader)", p)
+				t.Fatalf("problem %v: want a line and a warning's cause (ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrMissingRow, ErrCutHeader, ErrSecondMatrix)", p)
 			}
 			if k > 0 && (p.Line < problems[k-1].Line || p.Line == problems[k-1].Line && p.Column < problems[k-1].Column) {
 				t.Fatalf("problems out of order: %v before %v", problems[k-1], p)

@@ -112,7 +112,9 @@ var (
 //
 // nvidia-smi prints one cell per device column in every row, and a symmetric
 // matrix (as every capture in testdata/real shows). Three kinds of damage to
-// that are read past and returned as problems, sorted by line and column:
+// that are read past and returned as problems, sorted by line and column
+// (as is a second matrix, ErrSecondMatrix, at its header: two captures in
+// one file, of which the first and the legend before the second are read):
 //
 //   - a row with fewer cells than the header has device columns (ErrShortRow,
 //     about the whole line): its cells fill the first columns and the rest
@@ -293,6 +295,7 @@ type parser struct {
 	rows     []rowLine
 	head     int // index of the header line
 	end      int // index of the first line after the matrix
+	after    int // index of a second matrix's header, else len(lines): the legends end there
 	problems []*ParseError
 	// spanNoted reports that a NUMA Affinity of several nodes has had its
 	// problem: it is said once a capture.
@@ -410,6 +413,7 @@ func (p *parser) findMatrix() error {
 	if len(p.rows) == 0 {
 		return p.errLine(h+1, ErrNoMatrix)
 	}
+	p.after = p.secondMatrix()
 
 	// Device columns: the leading header words that are GPU/NIC labels or
 	// label a row; the rest are attribute columns.
@@ -440,6 +444,33 @@ func (p *parser) findMatrix() error {
 	p.columns = head[:n]
 	p.attrs = attrColumns(head[n:])
 	return nil
+}
+
+// secondMatrix returns the index of the header of a matrix after the one
+// read, with its problem (ErrSecondMatrix), or len(p.lines) where there is
+// none: two captures pasted into one file are two machines, or one twice,
+// and only the first is read, its legend not replaced by the second's.
+func (p *parser) secondMatrix() int {
+	for i := p.end; i < len(p.lines); i++ {
+		fs := p.fieldsOf(i)
+		if isComment(fs) || !isHeader(fs) {
+			continue
+		}
+		for j := i + 1; j < len(p.lines); j++ {
+			next := p.fieldsOf(j)
+			if len(next) == 0 || isRule(p.lines[j]) {
+				continue
+			}
+			if looksLikeRow(next) {
+				p.problems = append(p.problems, p.errLine(i+1, fmt.Errorf(
+					"the header of another matrix, after the one of lines %d to %d (two captures in one file?): only the first is read, with the legend before this line: %w",
+					p.head+1, p.lastRowLine(), ErrSecondMatrix)))
+				return i
+			}
+			break
+		}
+	}
+	return len(p.lines)
 }
 
 // attrColumns names the attribute columns of a header. Words joined by one
@@ -759,7 +790,7 @@ func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 // pastes often are, names no NIC and gets no warning: its paths are whole.
 func (p *parser) applyLegend(t *Topology) {
 	legend := 0 // the 1-based line of the NIC Legend, 0 if none
-	for i, line := range p.lines[p.end:] {
+	for i, line := range p.lines[p.end:p.after] {
 		if strings.TrimSpace(line) == "NIC Legend:" {
 			legend = p.end + i + 1
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
 )
@@ -58,10 +59,18 @@ func parseCalibrationFiles(list string, base predict.Pins, what string) ([]calib
 		}
 		parts := strings.Split(item, ":")
 		f := calibrationFile{path: parts[0], pins: base}
+		given := map[string]string{}
 		for _, kv := range parts[1:] {
+			// A key given two values would be read as its last without a
+			// word (nodes=1:nodes=2); test alone is repeated, for several.
+			if key, value, _ := strings.Cut(kv, "="); key != "test" && given[key] != "" && given[key] != value {
+				return nil, flagErrorf("%s %q: %s given twice (%s=%s and %s=%s): give it once", what, item, key, key, given[key], key, value)
+			}
 			if err := f.set(kv); err != nil {
 				return nil, flagErrorf("%s %q: %w", what, item, err)
 			}
+			key, value, _ := strings.Cut(kv, "=")
+			given[key] = value
 		}
 		out = append(out, f)
 	}
@@ -92,6 +101,9 @@ func (f *calibrationFile) set(kv string) error {
 			return fmt.Errorf("%s=%q: %v (a file's list holds neither ',' nor ':', which -calibrate splits on: ^NAME excludes one)", key, value, err)
 		}
 	case "collective":
+		if _, err := commmodel.ParseCollective(value); err != nil {
+			return fmt.Errorf("%s=%q: want one of %s", key, value, commmodel.CollectiveNames())
+		}
 		f.pins.Collective = value
 	case "ranks":
 		f.pins.Ranks, err = count()

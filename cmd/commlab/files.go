@@ -162,24 +162,54 @@ func (r namedReader) Name() string { return r.name }
 // readLog reads the measurement file at path through readInput, an
 // nccl-tests log or a tidy CSV (data.ReadMeasurements, with opt).
 func readLog(path string, opt *nccltests.Options) (*data.Log, error) {
-	b, err := readInput(path)
-	if err != nil {
-		return nil, err
+	// The reader stops at the row past maxRows, so that a file of
+	// millions of rows (3 million in 180 MB took 2.2 GB) costs no more
+	// memory than maxRows do; a tidy CSV is counted once read.
+	o := nccltests.Options{}
+	if opt != nil {
+		o = *opt
 	}
-	l, err := data.ReadMeasurements(bytes.NewReader(b), path, opt)
+	o.MaxRows = maxRows
+	tooMany := func(at string) error {
+		return fmt.Errorf("%s: more than the %d measurement rows commlab fits or calibrates on in seconds: give the tables of the runs you need (nccl-tests prints about 30 rows a run; keep them with csplit or grep)", at, maxRows)
+	}
+	var l *data.Log
+	var err error
+	if info, serr := os.Stat(path); serr == nil && info.Mode().IsRegular() && info.Size() <= maxInput {
+		// A file within maxInput is read into one buffer of its size:
+		// readInput's buffer and data.ReadMeasurements' copy of it took
+		// 1.1 GB for a log of 240 MB.
+		l, err = data.ReadFile(path, &o)
+	} else {
+		var b []byte
+		if b, err = readInput(path); err != nil {
+			return nil, err
+		}
+		l, err = data.ReadMeasurements(bytes.NewReader(b), path, &o)
+	}
+	var pe *nccltests.ParseError
+	if errors.Is(err, nccltests.ErrTooManyRows) && errors.As(err, &pe) {
+		return nil, tooMany(fmt.Sprintf("%s:%d", path, pe.Line))
+	}
 	if err == nil {
 		rows := 0
 		for _, t := range l.Tests {
 			rows += len(t.Rows)
 		}
 		if rows > maxRows {
-			return nil, fmt.Errorf("%s: %d measurement rows, more than the %d commlab fits or calibrates on in seconds: give the tables of the runs you need (nccl-tests prints about 30 rows a run; keep them with csplit or grep)", path, rows, maxRows)
+			return nil, tooMany(fmt.Sprintf("%s: %d rows", path, rows))
 		}
 	}
 	if errors.Is(err, nccltests.ErrNoTable) {
-		if _, _, terr := topo.Parse(bytes.NewReader(b)); terr == nil {
+		if b, rerr := readInput(path); rerr == nil && topoParses(b) {
 			err = fmt.Errorf("%w; it is an nvidia-smi topo -m capture: read it with commlab topo %s, or give it to predict as -topo %s", err, path, path)
 		}
 	}
 	return l, err
+}
+
+// topoParses reports whether b is an nvidia-smi topo -m capture.
+func topoParses(b []byte) bool {
+	_, _, err := topo.Parse(bytes.NewReader(b))
+	return err == nil
 }

@@ -92,7 +92,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	if args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+	if args[0] == "help" && len(args) > 1 {
+		// "commlab help predict" is "commlab predict -h"; a name that is no
+		// subcommand is the unknown subcommand it would be without help.
+		if _, ok := commands[args[1]]; ok {
+			return run([]string{args[1], "-h"}, stdout, stderr)
+		}
+		args = args[1:]
+	} else if args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		usage(stdout)
 		return 0
 	}

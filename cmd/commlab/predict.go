@@ -818,7 +818,53 @@ func hwError(hw string, err error) error {
 	if errors.As(err, &d) && !hwFile(hw) {
 		return &flagError{err}
 	}
+	if errors.As(err, &d) {
+		// The file's line of the KEY=VALUE that Describe names.
+		kvs, _ := hwPairs(hw)
+		for _, kv := range kvs {
+			if strings.Contains(d.err.Error(), "hardware "+kv.text+":") {
+				return &describeError{fmt.Errorf("%s:%d: %w", hw, kv.line, d.err)}
+			}
+		}
+	}
 	return err
+}
+
+// An hwPair is one KEY=VALUE of a -hw description and the line of the
+// file that gives it (0 on the command line).
+type hwPair struct {
+	text string
+	line int
+}
+
+// hwPairs returns the KEY=VALUE pairs of the -hw value hw, a description
+// or a file of KEY=VALUE lines (# starts a comment), each trimmed.
+func hwPairs(hw string) ([]hwPair, error) {
+	if !hwFile(hw) {
+		var out []hwPair
+		for _, kv := range strings.Split(hw, ",") {
+			if kv = strings.TrimSpace(kv); kv != "" {
+				out = append(out, hwPair{kv, 0})
+			}
+		}
+		return out, nil
+	}
+	b, err := readInput(hw)
+	if err != nil {
+		return nil, fmt.Errorf("-hw: %w (give KEY=VALUE,... or a file of such lines)", err)
+	}
+	var out []hwPair
+	for i, line := range strings.Split(string(b), "\n") {
+		if k := strings.IndexByte(line, '#'); k >= 0 {
+			line = line[:k]
+		}
+		for _, kv := range strings.Split(line, ",") {
+			if kv = strings.TrimSpace(kv); kv != "" {
+				out = append(out, hwPair{kv, i + 1})
+			}
+		}
+	}
+	return out, nil
 }
 
 // hwFile reports whether the -hw value hw names a file rather than giving
@@ -829,21 +875,33 @@ func hwFile(hw string) bool { return hw != "" && !strings.Contains(hw, "=") }
 // KEY=VALUE lines of the file it names (# starts a comment) joined by
 // commas.
 func readDescription(hw string) (string, error) {
+	kvs, err := hwPairs(hw)
+	if err != nil {
+		return "", err
+	}
+	// A key given two values would be read as its last without a word
+	// (links=18,links=2).
+	given := map[string]hwPair{}
+	texts := make([]string, len(kvs))
+	for i, kv := range kvs {
+		texts[i] = kv.text
+		key, value, _ := strings.Cut(kv.text, "=")
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		first, ok := given[key]
+		if !ok {
+			given[key] = hwPair{value, kv.line}
+			continue
+		}
+		if first.text == value {
+			continue
+		}
+		if kv.line == 0 {
+			return "", flagErrorf("-hw: %s given twice (%s=%s and %s=%s): give it once", key, key, first.text, key, value)
+		}
+		return "", fmt.Errorf("-hw: %s:%d: %s given twice (%s=%s here, %s=%s on line %d): give it once", hw, kv.line, key, key, value, key, first.text, first.line)
+	}
 	if !hwFile(hw) {
 		return hw, nil
 	}
-	b, err := readInput(hw)
-	if err != nil {
-		return "", fmt.Errorf("-hw: %w (give KEY=VALUE,... or a file of such lines)", err)
-	}
-	var kvs []string
-	for _, line := range strings.Split(string(b), "\n") {
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		if line = strings.TrimSpace(line); line != "" {
-			kvs = append(kvs, line)
-		}
-	}
-	return strings.Join(kvs, ","), nil
+	return strings.Join(texts, ","), nil
 }

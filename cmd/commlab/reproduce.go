@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -49,7 +48,7 @@ func runReproduce(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *out == "" {
-		return errors.New("need -o DIR, the folder to write the exhibits into, e.g. -o exhibits")
+		return usageErrorf(fs, "need -o DIR, the folder to write the exhibits into, e.g. -o exhibits")
 	}
 	res, err := reproduce(*out)
 	if err != nil {

@@ -37,6 +37,12 @@ var (
 	// #wrong (the row is left out) or a trailer that counts out-of-bounds
 	// values (a warning).
 	ErrFailed = errors.New("failed nccl-tests' check")
+	// ErrLongLine: a line longer than any nccl-tests or NCCL prints (a
+	// warning: the line is left unread).
+	ErrLongLine = errors.New("line too long")
+	// ErrTooManyRows: the input holds more rows than Options.MaxRows, at
+	// the first row past it (the reader stops there, its memory bounded).
+	ErrTooManyRows = errors.New("too many rows")
 )
 
 // A ParseError is a problem at one place of a measurement file, in the style

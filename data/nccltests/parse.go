@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/inframethod/commlab/internal/parseerr"
 )
 
 // parser is the state of a Reader between lines.
@@ -30,6 +33,8 @@ type parser struct {
 	tag       string       // the Open MPI tag of a joined text
 	title     string       // the placements the last title line named
 	done      []*testState // the tests that ended and were not yet returned
+	rows      int          // the rows read so far, of every test
+	tooMany   int          // the line of the row past opt.MaxRows, 0 before it
 	// debug holds the NCCL debug lines met after the rows of a test (or
 	// before any test), for the next test; hasDebug says it holds some.
 	debug    debugState
@@ -319,8 +324,24 @@ var (
 	graphRE  = regexp.MustCompile(`\bgraph:\s*(\d+)`)
 )
 
+// maxLine bounds the lines the parser reads: NCCL's longest, a ring's
+// ranks listed on one line, is under 600 KB for 100,000 ranks; a longer line
+// is damage (a paste's lost line ends, a binary tail) that the regular
+// expressions of Rank and NCCL INFO lines would take seconds to scan.
+const maxLine = 1 << 20
+
 // line handles line n of the input.
 func (p *parser) line(n int, raw string) {
+	if len(raw) > maxLine {
+		head := strings.TrimLeftFunc(raw, unicode.IsSpace)
+		k := min(len(head), parseerr.MaxQuote)
+		for k > 0 && k < len(head) && !utf8.RuneStart(head[k]) {
+			k--
+		}
+		head = head[:k]
+		p.problem(n, 0, "%w: %q... runs past %d bytes, more than any line nccl-tests or NCCL prints; it is left unread", ErrLongLine, head, maxLine)
+		return
+	}
 	s := strings.TrimLeftFunc(stripLaunchPrefix(raw), unicode.IsSpace)
 	p.off = len(raw) - len(s)
 	s = strings.TrimRightFunc(s, unicode.IsSpace)
@@ -333,6 +354,12 @@ func (p *parser) line(n int, raw string) {
 		}
 	} else if p.piece != "" && !strings.Contains(s, "NCCL INFO") && !strings.Contains(s, "NCCL WARN") {
 		p.flushPiece()
+	}
+	if c := p.cur; (s[0] == '-' || s[0] == '+') && len(s) > 1 && isDigit(s[1]) && c != nil && c.lay != nil && !c.closed {
+		// A row whose size has a sign ("-268435456"): nccl-tests prints
+		// none, so the size is damaged and the row cannot be read.
+		p.problem(n, p.off+1, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(firstField(s)))
+		return
 	}
 	body := strings.TrimSpace(strings.TrimLeft(s, "#"))
 	if pre, msg, ok := strings.Cut(body, "NCCL INFO "); ok {

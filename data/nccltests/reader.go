@@ -87,8 +87,9 @@ func NewReader(r io.Reader) *Reader {
 //
 // The error is a *ParseError when the input cannot be read, is empty, is not
 // text (a NUL byte anywhere; UTF-16; more than 2% of the first 64 KiB
-// invalid UTF-8 or control characters), or yields no test at all, and when
-// Options.Collective is not a collective. After an error, Read returns the
+// invalid UTF-8 or control characters), or yields no test at all, when
+// Options.Collective is not a collective, and at the first row past
+// Options.MaxRows (ErrTooManyRows). After an error, Read returns the
 // same error again.
 func (r *Reader) Read() (*Test, error) {
 	if r.err != nil {
@@ -138,6 +139,10 @@ func (r *Reader) Read() (*Test, error) {
 		}
 		for _, l := range r.join.take() {
 			r.p.joinedLine(l)
+		}
+		if r.p.tooMany > 0 {
+			r.err = &ParseError{File: r.Name, Line: r.p.tooMany, Err: fmt.Errorf("%w: more than %d", ErrTooManyRows, r.MaxRows)}
+			return nil, r.err
 		}
 	}
 	s := r.p.done[0]

@@ -16,11 +16,17 @@ import (
 func (p *parser) row(n int, s string) bool {
 	f, starts := splitFields(s, p.fields[:0], p.starts[:0])
 	p.fields, p.starts = f, starts
-	if !allDigits(f[0]) {
-		return false
-	}
 	c := p.cur
 	inTable := c != nil && c.lay != nil && !c.closed
+	if !allDigits(f[0]) {
+		if inTable && len(f) >= 3 && allDigits(f[1]) && isWord(f[2]) {
+			// "268,435,456" or "2.7e+08" where nccl-tests prints the bytes
+			// as a whole number: a row, but its size is unknown.
+			p.fieldProblem(n, 0, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(f[0]))
+			return true
+		}
+		return false
+	}
 	if !inTable && !(len(f) >= 3 && allDigits(f[1]) && isWord(f[2])) {
 		return false
 	}
@@ -62,10 +68,27 @@ func (p *parser) row(n int, s string) bool {
 			return true
 		}
 	}
+	if r.Size > 0 {
+		for i, b := range halves {
+			if !strings.EqualFold(f[b.start+b.time], "N/A") && res[i].Time == 0 {
+				// nccl-tests times a call of bytes in microseconds with
+				// two decimals: 0 is no measurement ("0", "-0", "1e-320").
+				col := b.start + b.time
+				p.fieldProblem(n, col, "%w: time %q at %d bytes is no measurement; fits leave this half of the row out",
+					ErrNumber, parseerr.Excerpt(f[col]), r.Size)
+			}
+		}
+	}
 	if inPlaceOnly {
 		r.InPlace = res[0]
 	} else {
 		r.OutOfPlace, r.InPlace = res[0], res[1]
+	}
+	if p.rows++; p.opt.MaxRows > 0 && p.rows > p.opt.MaxRows {
+		if p.tooMany == 0 {
+			p.tooMany = n
+		}
+		return true
 	}
 	c.observe(r, f, halves, res)
 	c.rejoined.add(p, n)

@@ -221,4 +221,8 @@ type Options struct {
 	Ranks int
 	// Nodes, when positive, is the node count of every test.
 	Nodes int
+	// MaxRows, when positive, bounds the rows of the whole input: the
+	// reader stops at the first row past it with ErrTooManyRows, so that a
+	// file of millions of rows costs no more memory than MaxRows do.
+	MaxRows int
 }

@@ -81,6 +81,10 @@ type lineReader struct {
 	read  bool   // the first chunk was read
 	eof   bool   // r is exhausted
 	blank bool   // every byte so far is white space (meaningful at io.EOF)
+	// long holds the first maxLine+1 bytes of a line longer than maxLine
+	// while the rest of it is read and dropped, so that such a line costs
+	// no more memory than its head; "" otherwise.
+	long string
 }
 
 // next returns the next line and its 1-based number, without its line
@@ -88,18 +92,27 @@ type lineReader struct {
 // end of the input the error is io.EOF.
 func (l *lineReader) next() (int, string, error) {
 	for {
-		if i := strings.IndexByte(l.text, '\n'); i >= 0 || l.eof && l.text != "" {
+		if i := strings.IndexByte(l.text, '\n'); i >= 0 || l.eof && (l.text != "" || l.long != "") {
 			line := l.text
 			if i >= 0 {
 				line, l.text = l.text[:i], l.text[i+1:]
 			} else {
 				l.text = ""
 			}
+			if l.long != "" {
+				line, l.long = l.long, "" // the parser reports it by its length
+			}
 			l.n++
 			return l.n, strings.TrimSuffix(line, "\r"), nil
 		}
 		if l.eof {
 			return l.n, "", io.EOF
+		}
+		if len(l.text) > maxLine {
+			if l.long == "" {
+				l.long = l.text[:maxLine+1]
+			}
+			l.text = ""
 		}
 		if err := l.fill(); err != nil {
 			return l.n, "", err

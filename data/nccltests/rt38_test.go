@@ -1,0 +1,127 @@
+package nccltests
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestDamagedRowsAreReported: a row of an open table that cannot be read,
+// or that holds no measurement, is never lost without a word (red team 38):
+// a size with a sign, with thousands separators or in exponent form is a
+// bad number at the size's column and the row is left out; a time of 0
+// ("0", "-0", or one that underflows) at a size above 0 is a bad number at
+// the time's column, the row kept with that half no measurement.
+func TestDamagedRowsAreReported(t *testing.T) {
+	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" +
+		"     1048576        262144     float     sum      -1    44.38   23.63   41.35      0    44.10   23.70   41.47      0\n"
+	const tail = "     4194304       1048576     float     sum      -1    55.70   75.30  131.77      0    55.43   75.67  132.42      0\n"
+	for _, c := range []struct {
+		name, row string
+		col       int
+		rows      int
+	}{
+		{"negative size", "    -2097152        524288     float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 5, 2},
+		{"thousands", "   2,097,152        524288     float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 4, 2},
+		{"exponent", "  2.097152e6        524288     float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 3, 2},
+		{"time 0", "     2097152        524288     float     sum      -1     0.00   46.02   80.54      0    45.10   46.50   81.38      0\n", 58, 3},
+		{"time -0", "     2097152        524288     float     sum      -1       -0   46.02   80.54      0    45.10   46.50   81.38      0\n", 60, 3},
+		{"time 1e-320", "     2097152        524288     float     sum      -1   1e-320   46.02   80.54      0    45.10   46.50   81.38      0\n", 56, 3},
+	} {
+		l, err := read(strings.NewReader(head+c.row+tail), "bad.log", Options{Collective: "allreduce", Ranks: 8})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var pe *ParseError
+		if len(l.Problems) != 1 || !errors.As(l.Problems[0], &pe) || !errors.Is(pe, ErrNumber) || pe.Line != 3 || pe.Column != c.col {
+			t.Errorf("%s: problems %v; want one bad number at 3:%d", c.name, l.Problems, c.col)
+		}
+		if n := len(l.Tests[0].Rows); n != c.rows {
+			t.Errorf("%s: %d rows, want %d", c.name, n, c.rows)
+		}
+	}
+	// Outside a table a line starting with a signed number is no row and
+	// no problem: a poster's note, a timestamp.
+	l, err := read(strings.NewReader("-1 is the root\n"+head+tail), "note.log", Options{Collective: "allreduce", Ranks: 8})
+	if err != nil || len(l.Problems) != 0 || len(l.Tests[0].Rows) != 2 {
+		t.Errorf("note before the table: %v, %v", l, err)
+	}
+}
+
+// TestMaxRows: with Options.MaxRows the reader stops at the first row past
+// it with ErrTooManyRows at that row's line, having kept no more rows than
+// that in memory (red team 38: 3 million rows took 2.2 GB before the CLI
+// counted them).
+func TestMaxRows(t *testing.T) {
+	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	var b strings.Builder
+	b.WriteString(head)
+	for i := range 10 {
+		b.WriteString(strings.Repeat(" ", 4) + string(rune('1'+i%9)) + "048576        262144     float     sum      -1    44.38   23.63   41.35      0    44.10   23.70   41.47      0\n")
+	}
+	if _, err := read(strings.NewReader(b.String()), "rows.log", Options{Collective: "allreduce", Ranks: 8, MaxRows: 10}); err != nil {
+		t.Errorf("10 rows, MaxRows 10: %v", err)
+	}
+	_, err := read(strings.NewReader(b.String()), "rows.log", Options{Collective: "allreduce", Ranks: 8, MaxRows: 7})
+	var pe *ParseError
+	if !errors.Is(err, ErrTooManyRows) || !errors.As(err, &pe) || pe.Line != 9 {
+		t.Errorf("10 rows, MaxRows 7: %v; want ErrTooManyRows at line 9", err)
+	}
+}
+
+// TestLongLine: a line longer than maxLine, here a Rank line with a pasted
+// tail, is a warning (ErrLongLine) at its line and left unread; the lines
+// after it read as ever (red team 38: a 240 MB Rank line took 18 s in the
+// Rank line's regular expressions and 2 GB).
+func TestLongLine(t *testing.T) {
+	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	const row = "     1048576        262144     float     sum      -1    44.38   23.63   41.35      0    44.10   23.70   41.47      0\n"
+	for _, end := range []string{"\n", "\r\n", ""} {
+		long := "#  Rank  0 Group  0 Pid 1 on h device  0 [0x18] NVIDIA H100 80GB HBM3 " + strings.Repeat("x", 3*maxLine) + end
+		in := long + head + row
+		if end == "" {
+			in = head + row + long // the input ends inside it
+		}
+		l, err := read(strings.NewReader(in), "long.log", Options{Collective: "allreduce", Ranks: 8})
+		if err != nil {
+			t.Fatalf("end %q: %v", end, err)
+		}
+		var pe *ParseError
+		if len(l.Problems) != 1 || !errors.As(l.Problems[0], &pe) || !errors.Is(pe, ErrLongLine) || len(l.Tests) != 1 || len(l.Tests[0].Rows) != 1 {
+			t.Errorf("end %q: problems %v, tests %v; want one ErrLongLine and the row", end, l.Problems, l.Tests)
+		}
+		if want := map[string]int{"": 3}[end]; want > 0 && pe != nil && pe.Line != want {
+			t.Errorf("end %q: line %d, want %d", end, pe.Line, want)
+		}
+	}
+}
+
+// TestCommCountsDisagree: NCCL's own count of the communicator ("comm ...
+// nRanks 16 nNodes 2") that differs from the Rank lines' 16 ranks on 2
+// hosts is ErrInconsistent at the comm line (red team 38: nRanks 32 nNodes
+// 4 went without a word); the log as posted has no such problem.
+func TestCommCountsDisagree(t *testing.T) {
+	b, err := os.ReadFile("testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(text string) (n int) {
+		l, err := read(strings.NewReader(text), "comm.log", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range l.Problems {
+			if errors.Is(p, ErrInconsistent) && strings.Contains(p.Error(), "NCCL's communicator") {
+				n++
+			}
+		}
+		return n
+	}
+	if n := count(string(b)); n != 0 {
+		t.Errorf("the log as posted: %d problems of the communicator, want 0", n)
+	}
+	if n := count(strings.ReplaceAll(string(b), "nRanks 16 nNodes 2", "nRanks 32 nNodes 4")); n != 2 {
+		t.Errorf("nRanks 32 nNodes 4: %d problems of the communicator, want 2 (ranks, nodes)", n)
+	}
+}
