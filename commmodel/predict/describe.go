@@ -104,14 +104,23 @@ func Describe(gpu, spec string) (Hardware, error) {
 		}
 	}
 	if v, ok := set["gpu-bw"]; ok {
-		bw, err := units.ParseBandwidth(v)
-		if err != nil || h.links() == 0 {
-			return Hardware{}, fmt.Errorf("predict: hardware gpu-bw=%s: want a bandwidth, with links known", v)
+		bw, err := parseRate(v)
+		switch {
+		case err != nil:
+			return Hardware{}, fmt.Errorf("predict: hardware gpu-bw=%s: %w", v, err)
+		case h.links() == 0:
+			return Hardware{}, fmt.Errorf("predict: hardware gpu-bw=%s: gpu-bw is shared among the GPU's links, and none is known or given (links=0): give links=N of 1 or more", v)
 		}
 		h.GPU.NVLinkBW = bw / float64(h.links())
 	}
 	_, fabric := set["fabric"]
 	_, sw := set["switch"]
+	if on, err := strconv.ParseBool(set["switch"]); fabric && sw && err == nil && on != strings.EqualFold(set["fabric"], FabricNVSwitch.String()) {
+		// The later key would win: the two disagree (switch=false
+		// says no NVSwitch, fabric=nvswitch one), and neither is the
+		// user's answer alone.
+		return Hardware{}, fmt.Errorf("predict: hardware switch=%s and fabric=%s disagree: give one of them", set["switch"], set["fabric"])
+	}
 	if _, links := set["links"]; !links && fabric && h.Fabric == FabricMesh && h.links() == 0 && h.GPU.BridgeLinks > 0 {
 		// A PCIe card's mesh is its NVLink bridge, whose links the
 		// catalog gives.
@@ -173,6 +182,19 @@ func Describe(gpu, spec string) (Hardware, error) {
 	return h, nil
 }
 
+// parseRate reads a Describe rate, such as 400Gb/s or 50GB/s, within
+// [minRate, maxRate].
+func parseRate(value string) (float64, error) {
+	bw, err := units.ParseBandwidth(value)
+	if err != nil {
+		return 0, err
+	}
+	if !(bw >= minRate && bw <= maxRate) {
+		return 0, fmt.Errorf("want a rate from %s to %s, such as 400Gb/s or 50GB/s", units.FormatBandwidth(minRate), units.FormatBandwidth(maxRate))
+	}
+	return bw, nil
+}
+
 // maxCount and maxRate bound Describe's counts and rates, and minRate its
 // rates from below: beyond them a description is a typing error, not a
 // machine (NVLink 5 is 50 GB/s a link, the fastest NIC 800 Gb/s, the
@@ -221,16 +243,7 @@ func (h *Hardware) set(key, value string) error {
 		}
 		return on, nil
 	}
-	rate := func() (float64, error) {
-		bw, err := units.ParseBandwidth(value)
-		if err != nil {
-			return 0, err
-		}
-		if !(bw >= minRate && bw <= maxRate) {
-			return 0, fmt.Errorf("want a rate from %s to %s, such as 400Gb/s or 50GB/s", units.FormatBandwidth(minRate), units.FormatBandwidth(maxRate))
-		}
-		return bw, nil
-	}
+	rate := func() (float64, error) { return parseRate(value) }
 	var err error
 	switch key {
 	case "cc":

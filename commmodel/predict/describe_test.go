@@ -150,6 +150,13 @@ func TestDescribeErrors(t *testing.T) {
 		{"pcie=gen2", "pcie=gen2: want 3, 4, 5 or 6"},
 		{"pairs=true", "NVLink pairs are a PCIe host's, and H100 SXM's GPUs are joined by nvswitch"},
 		{"pairs=yes", "pairs=yes: want true or false"},
+		// gpu-bw's own faults, told apart (red team 38), and a switch and a
+		// fabric that disagree.
+		{"gpu-bw=0GB/s", "gpu-bw=0GB/s: bandwidth \"0GB/s\": must be positive"},
+		{"gpu-bw=10MB/s", "want a rate from 100 MB/s"},
+		{"gpu-bw=450GB/s,links=0", "none is known or given (links=0): give links=N of 1 or more"},
+		{"switch=true,fabric=pcie", "switch=true and fabric=pcie disagree: give one of them"},
+		{"fabric=nvswitch,switch=false", "switch=false and fabric=nvswitch disagree"},
 	} {
 		if _, err := Describe("NVIDIA H100 80GB HBM3", c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want an error with %q", c.spec, err, c.want)
