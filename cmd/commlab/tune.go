@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -554,8 +555,18 @@ func writeTunerProblems(w io.Writer, file string, probs []nccl.TunerProblem) int
 }
 
 // writeBeyond warns, for each collective and communicator whose rules go
-// beyond the calibration tables, how they do (predict.Machine.Beyond).
+// beyond the calibration tables, how they do (predict.Machine.Beyond):
+// one line for the communicators a note concerns alike, which names each
+// and, where their notes differ only in their figures, each one's
+// doublings beyond the tables.
 func writeBeyond(w io.Writer, m *predict.Machine, req tuneRequest) error {
+	type group struct {
+		key, first string
+		who        []commOf
+		doublings  []string
+		same       bool
+	}
+	var groups []*group
 	for _, c := range req.collectives {
 		for _, cm := range req.comms {
 			q := predict.Query{Collective: c, Ranks: cm.Nodes * cm.PerNode, PerNode: cm.PerNode, Layout: req.layout}
@@ -564,12 +575,77 @@ func writeBeyond(w io.Writer, m *predict.Machine, req tuneRequest) error {
 				return err
 			}
 			for _, b := range beyond {
-				fmt.Fprintf(w, "%v on %v: %s\n", c, cm, b)
+				key := figureRE.ReplaceAllString(b, "#")
+				i := slices.IndexFunc(groups, func(g *group) bool { return g.key == key })
+				if i < 0 {
+					groups, i = append(groups, &group{key: key, first: b, same: true}), len(groups)
+				}
+				g := groups[i]
+				g.who = append(g.who, commOf{c, cm})
+				g.same = g.same && b == g.first
+				d := doublingsRE.FindStringSubmatch(b)
+				if d == nil {
+					d = []string{"", "?"}
+				}
+				g.doublings = append(g.doublings, d[1])
 			}
 		}
 	}
+	for _, g := range groups {
+		if g.same {
+			fmt.Fprintf(w, "%s: %s\n", commsPhrase(g.who, nil), g.first)
+			continue
+		}
+		fmt.Fprintf(w, "%s: %s; the same for %s\n", commsPhrase(g.who[:1], nil), g.first, commsPhrase(g.who[1:], g.doublings[1:]))
+	}
 	return nil
 }
+
+// A commOf is a collective on a communicator, for writeBeyond.
+type commOf struct {
+	c  commmodel.Collective
+	cm predict.Comm
+}
+
+// commsPhrase names cs, each collective once before its communicators,
+// and collectives of the same communicators together ("allreduce and
+// allgather on 3 x 2 and 3 x 8; broadcast on 3 x 8"), each communicator
+// followed by its doublings where doublings holds them.
+func commsPhrase(cs []commOf, doublings []string) string {
+	var order []commmodel.Collective
+	on := map[commmodel.Collective][]string{}
+	for i, x := range cs {
+		s := fmt.Sprint(x.cm)
+		if doublings != nil {
+			s += " at " + doublings[i] + " doublings"
+		}
+		if _, ok := on[x.c]; !ok {
+			order = append(order, x.c)
+		}
+		on[x.c] = append(on[x.c], s)
+	}
+	var names, lists []string
+	for _, c := range order {
+		list := joinAnd(on[c])
+		if k := slices.Index(lists, list); k >= 0 {
+			names[k] += " and " + c.String()
+			continue
+		}
+		names, lists = append(names, c.String()), append(lists, list)
+	}
+	parts := make([]string, len(names))
+	for k := range names {
+		parts[k] = names[k] + " on " + lists[k]
+	}
+	return strings.Join(parts, "; ")
+}
+
+// figureRE matches the figures of a note, and doublingsRE its doublings
+// beyond the tables, for writeBeyond.
+var (
+	figureRE    = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
+	doublingsRE = regexp.MustCompile(`([0-9]+\.[0-9]+) doublings`)
+)
 
 // writeWithheld says, for each choice of the model withheld from the rules
 // because it rests on assumed facts (predict.TunerChoice.RestsOn), every

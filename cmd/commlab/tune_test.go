@@ -40,7 +40,7 @@ func TestTune(t *testing.T) {
 	}
 	// The tables ran NCCL 2.26.2 (their header); the plugin needs 2.30.3.
 	if !strings.Contains(stderr, "the tables ran NCCL 2.26.2, and the example tuner plugin needs NCCL 2.30.3 or later") ||
-		!strings.Contains(stderr, "allreduce on 3 x 8: 3 nodes is 1.6 doublings beyond") {
+		!strings.Contains(stderr, "\nallreduce and allgather on 3 x 2 and 3 x 8: 3 nodes is 1.6 doublings beyond") {
 		t.Errorf("stderr %q: want the version warning and the rules beyond the tables", stderr)
 	}
 	b, err := os.ReadFile(out)
@@ -825,5 +825,27 @@ func TestTuneInPlaceMeasured(t *testing.T) {
 	code, stdout, stderr := runCLI("tune", "-calibrate", p5, "-gpu", "NVIDIA H100 80GB HBM3", "-comms", "2x8", "-o", "-")
 	if code != 0 || !strings.Contains(stdout, "# No rule takes the model's choice") {
 		t.Errorf("exit %d, stderr %q: want no rule taking the model's choice:\n%s", code, stderr, stdout)
+	}
+}
+
+// TestTuneBeyondOnce: the note that rules go beyond the tables' nodes is
+// one line for the communicators it concerns alike, each named with its
+// doublings (one node's tables: 2, 4 and 8 nodes lie 1, 2 and 3 doublings
+// beyond), not one line of the same note for each.
+func TestTuneBeyondOnce(t *testing.T) {
+	t.Parallel()
+	code, _, stderr := runCLI("tune", "-calibrate", tuneCalibration, "-collective", "allreduce", "-comms", "2x8,4x8,8x8", "-o", filepath.Join(t.TempDir(), "rules.conf"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var lines []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.Contains(l, "doublings beyond the tables'") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "allreduce on 2 x 8: 2 nodes is 1.0 doublings beyond the tables' 1") ||
+		!strings.HasSuffix(lines[0], "; the same for allreduce on 4 x 8 at 2.0 doublings and 8 x 8 at 3.0 doublings") {
+		t.Errorf("notes beyond the tables' nodes:\n%s\nwant one line for 2 x 8, naming 4 x 8 and 8 x 8 with their doublings", strings.Join(lines, "\n"))
 	}
 }
