@@ -194,6 +194,14 @@ type modelRow struct {
 	Steps        int     `json:"steps"`
 	BytesPerRank float64 `json:"bytes_per_rank"`
 	Connections  int     `json:"peers"`
+	// PathBytes is the bytes on the critical path, the sum over steps of
+	// the most any rank sends in the step: BytesPerRank except where ranks
+	// take turns (halving-doubling at P not a power of two, a broadcast's
+	// pipeline). On one link TimeS = Steps·alpha + PathBytes/BW +
+	// ReducedBytes·gamma.
+	PathBytes float64 `json:"path_bytes"`
+	// ReducedBytes is the bytes the busiest rank reduces.
+	ReducedBytes float64 `json:"reduced_bytes"`
 	TimeS        float64 `json:"time_s"`
 	Messages     int     `json:"messages"`
 	BusBWBps     float64 `json:"bus_bw_Bps"`
@@ -243,6 +251,13 @@ func textbookCaveats(algs []commmodel.Algorithm, p, perNode int) []string {
 		// messages, each with its own latency.
 		if c := a.Cost(p, 1<<20); c.Peers > max(perNode, 8) && c.Steps <= 2 {
 			out = append(out, fmt.Sprintf("%s charges one alpha for a step that sends to %d peers", a.Name(), c.Peers))
+		}
+		// Where ranks take turns the time follows the critical path, not
+		// the bytes/rank column: say so, so that steps·alpha + bytes/BW is
+		// not taken for the time.
+		if c := a.Cost(p, 1<<20); c.Path() > c.Bytes*(1+1e-9) {
+			out = append(out, fmt.Sprintf("%s's time carries %.4g S on its critical path (ranks take turns), more than the %.4g S its busiest rank sends (bytes/rank)",
+				a.Name(), c.Path()/(1<<20), c.Bytes/(1<<20)))
 		}
 		if a.Name() == "nvls" && perNode > 0 && p > perNode {
 			out = append(out, "nvls across nodes assumes the network reduces too (SHARP); without it NCCL runs NVLS inside a node only (nvlstree)")
@@ -393,7 +408,7 @@ func runModel(args []string, stdout io.Writer) error {
 			}
 			row := modelRow{
 				Algorithm: a.Name(), SizeBytes: s, Steps: cost.Steps, BytesPerRank: cost.Bytes,
-				Connections: cost.Peers, TimeS: t, Messages: cost.Messages,
+				Connections: cost.Peers, PathBytes: cost.Path(), ReducedBytes: cost.Reduced, TimeS: t, Messages: cost.Messages,
 			}
 			if t > 0 {
 				row.BusBWBps = c.BusBW(p, s, t)
