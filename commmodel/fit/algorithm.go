@@ -8,13 +8,14 @@ import (
 
 // Through finds the link on which algorithm a over p ranks best explains
 // the measurements: "if this is ring AllReduce at P = 16, what are alpha and
-// BW?". With the cost's steps and bytes at each sample's size,
+// BW?". With the cost's steps and critical-path bytes at each sample's size,
 //
-//	T(S) = Steps(p, S)·α + Bytes(p, S)/BW
+//	T(S) = Steps(p, S)·α + Path(p, S)/BW
 //
-// is linear in (α, 1/BW), so the fit is AlphaBeta's relative-error least
-// squares, robustness and bounds with Steps and Bytes as the regressors in
-// place of 1 and S (uᵢ = Stepsᵢ/tᵢ, vᵢ = Bytesᵢ/tᵢ). The reduction term γ and
+// (Cost.Path: the busiest rank's bytes but where ranks take turns, as
+// Cost.Time charges them) is linear in (α, 1/BW), so the fit is AlphaBeta's
+// relative-error least squares, robustness and bounds with Steps and Path as
+// the regressors in place of 1 and S (uᵢ = Stepsᵢ/tᵢ, vᵢ = Pathᵢ/tᵢ). The reduction term γ and
 // the per-message overhead are not fitted: for these algorithms they grow
 // with the same bytes and messages as the terms above and cannot be told
 // apart from them. settings.Regimes is ignored (one link).
@@ -36,7 +37,8 @@ func Through(a commmodel.Algorithm, p int, samples []Sample, settings *Settings)
 }
 
 // model is what a fit's time is linear in: 1 and S for AlphaBeta and
-// Piecewise (a nil algorithm), or an algorithm's Steps and Bytes for Through.
+// Piecewise (a nil algorithm), or an algorithm's Steps and critical-path
+// bytes (Cost.Path) for Through.
 type model struct {
 	algorithm commmodel.Algorithm
 	p         int
@@ -48,5 +50,5 @@ func (m model) regressors(size float64) (x1, x2 float64) {
 		return 1, size
 	}
 	c := m.algorithm.Cost(m.p, size)
-	return float64(c.Steps), c.Bytes
+	return float64(c.Steps), c.Path()
 }
