@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -22,27 +23,32 @@ func init() {
 // simulateResult is the JSON of "commlab simulate" (the contract in docs/design.md,
 // plus the fields after model_bytes_per_rank).
 type simulateResult struct {
-	Algorithm         string  `json:"algorithm"`
-	Collective        string  `json:"collective"`
-	P                 int     `json:"p"`
-	SizeBytes         int64   `json:"size_bytes"`
-	Steps             int     `json:"steps"`
-	MaxBytesSent      int64   `json:"max_bytes_sent_per_rank"`
-	MaxPeers          int     `json:"max_peers"`
-	Correct           bool    `json:"correct"`
-	ModelSteps        int     `json:"model_steps"`
-	ModelBytes        float64 `json:"model_bytes_per_rank"`
-	ModelPeers        int     `json:"model_peers"`
-	ElemBytes         int     `json:"elem_bytes"`
-	MaxBytesReceived  int64   `json:"max_bytes_received_per_rank"`
-	MaxBytesReduced   int64   `json:"max_bytes_reduced_per_rank"`
-	MaxMessages       int     `json:"max_messages_per_rank"`
-	Fanout            int     `json:"fanout"`
-	Incast            int     `json:"incast"`
-	PathBytes         int64   `json:"path_bytes"`
-	ModelPathBytes    float64 `json:"model_path_bytes"`
-	ReplayTime        float64 `json:"replay_time_s"`
-	ModelTime         float64 `json:"model_time_s"`
+	Algorithm        string  `json:"algorithm"`
+	Collective       string  `json:"collective"`
+	P                int     `json:"p"`
+	SizeBytes        int64   `json:"size_bytes"`
+	Steps            int     `json:"steps"`
+	MaxBytesSent     int64   `json:"max_bytes_sent_per_rank"`
+	MaxPeers         int     `json:"max_peers"`
+	Correct          bool    `json:"correct"`
+	ModelSteps       int     `json:"model_steps"`
+	ModelBytes       float64 `json:"model_bytes_per_rank"`
+	ModelPeers       int     `json:"model_peers"`
+	ElemBytes        int     `json:"elem_bytes"`
+	MaxBytesReceived int64   `json:"max_bytes_received_per_rank"`
+	MaxBytesReduced  int64   `json:"max_bytes_reduced_per_rank"`
+	MaxMessages      int     `json:"max_messages_per_rank"`
+	Fanout           int     `json:"fanout"`
+	Incast           int     `json:"incast"`
+	PathBytes        int64   `json:"path_bytes"`
+	ModelPathBytes   float64 `json:"model_path_bytes"`
+	ReplayTime       float64 `json:"replay_time_s"`
+	ModelTime        float64 `json:"model_time_s"`
+	// FluidModelTime is, for the pipelines commlab model times without a
+	// chunk count (tree, nvlstree, collnet-chain), that fluid limit's time on
+	// the same links: what model prints for the algorithm, where ModelTime
+	// is the model of the schedule's chunks.
+	FluidModelTime    float64 `json:"model_fluid_time_s,omitempty"`
 	Links             string  `json:"links"`
 	PerNode           int     `json:"per_node,omitempty"`
 	Mismatch          string  `json:"mismatch,omitempty"`
@@ -103,7 +109,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out := simulateOutput{simulateResult: res, Caveats: req.caveats, Hardware: req.hw}
+	out := simulateOutput{simulateResult: res, Caveats: append(slices.Clone(req.caveats), simulateNotes(req, res)...), Hardware: req.hw}
 	switch req.format {
 	case formatJSON:
 		return writeJSON(stdout, out)
@@ -338,12 +344,66 @@ func simulate(req simulateRequest, stderr io.Writer) (simulateResult, error) {
 		out.PerNode = req.perNode
 		out.ReplayTime = schedule.Replay(s, schedule.TwoLevel(req.perNode, cl.Intra, cl.Inter))
 		out.ModelTime = cl.Time(a, float64(size))
+		if f := fluidForm(a); f != nil {
+			out.FluidModelTime = cl.Time(f, float64(size))
+		}
 	} else {
 		out.Links = req.intraName + " between every pair"
 		out.ReplayTime = schedule.Replay(s, schedule.Uniform(req.intra))
 		out.ModelTime = model.Time(req.intra)
+		if f := fluidForm(a); f != nil {
+			out.FluidModelTime = commmodel.Time(f, p, float64(size), req.intra)
+		}
 	}
 	return out, nil
+}
+
+// fluidForm returns a with no chunk count, the form commlab model times,
+// for the pipelines that have one (tree, nvlstree, collnet-chain); nil for
+// every other algorithm, which model times as simulate executes it.
+func fluidForm(a commmodel.Algorithm) commmodel.Algorithm {
+	switch a := a.(type) {
+	case commmodel.Tree:
+		return commmodel.Tree{PerNode: a.PerNode}
+	case commmodel.NVLSTree:
+		return commmodel.NVLSTree{PerNode: a.PerNode}
+	case commmodel.CollNetChain:
+		return commmodel.CollNetChain{PerNode: a.PerNode}
+	}
+	return nil
+}
+
+// simulateNotes says where the two time columns part, or part from what
+// commlab model prints, and why: a pipeline model times as its fluid limit,
+// and a replay that is not the model's time (on two levels the model times
+// a shape it does not split by level as if every step crossed the network).
+func simulateNotes(req simulateRequest, r simulateResult) []string {
+	var out []string
+	if r.FluidModelTime > 0 {
+		out = append(out, fmt.Sprintf("commlab model times %s as its pipeline's fluid limit, no chunk count: %s on these links; this schedule and the model column run -chunks %d",
+			r.Algorithm, units.FormatDuration(r.FluidModelTime), chunksOf(req.a)))
+	}
+	if d := r.ReplayTime / r.ModelTime; r.ModelTime > 0 && math.Abs(d-1) > 1e-6 {
+		why := ""
+		if req.perNode > 0 && req.perNode < r.P {
+			why = ": the model charges each step of a shape it does not split by level at the network's pace, the replay each step on the links its messages take"
+		}
+		out = append(out, fmt.Sprintf("the replay's time is %.3gx the model's%s", d, why))
+	}
+	return out
+}
+
+// chunksOf is the chunk count of a pipeline, 0 for other algorithms.
+func chunksOf(a commmodel.Algorithm) int {
+	switch a := a.(type) {
+	case commmodel.Tree:
+		return a.Chunks
+	case commmodel.NVLSTree:
+		return a.Chunks
+	case commmodel.CollNetChain:
+		return a.Chunks
+	}
+	return 0
 }
 
 // algorithmsByCollective lists the algorithms of each collective, as
