@@ -21,6 +21,17 @@ var Latest = Version{2, 30, 7}
 // (Legacy) besides.
 var Oldest = Version{2, 18, 0}
 
+// OldestFor returns the oldest release the model follows that runs a GPU
+// of compute capability cc (times ten): NCCL builds Blackwell's code
+// (sm_100, sm_120) from 2.25.1 on (makefiles/common.mk, tag v2.25.1-1,
+// with CUDA 12.8; 2.24.3 builds none), Oldest for the GPUs before it.
+func OldestFor(cc int) Version {
+	if cc >= 100 {
+		return Version{2, 25, 1}
+	}
+	return Oldest
+}
+
 // Legacy is the release of the 2.8 series whose tuning model this package
 // follows (NCCL 2.8.4, tag v2.8.4-1; 2.8.3's tuning.cc and enqueue.cc
 // choose alike).

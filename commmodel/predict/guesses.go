@@ -181,7 +181,8 @@ func (g *Guess) moves(sizes []float64, base, preds []Prediction) bool {
 // olderRelease returns the guess of NCCL's release where a table's log
 // prints none (its tuner is taken as Latest's, versionOf) and the query
 // names none: with the tables' unknown releases taken as the oldest the
-// model follows (nccl.Oldest), calibrated alike, the prediction of q at
+// model follows that runs the GPU (nccl.OldestFor: 2.18.0, or 2.25.1 for
+// Blackwell), calibrated alike, the prediction of q at
 // sizes moves by more than GuessMoves, and the tables do not speak against
 // it (triedAlternatives' test, over every table). Releases differ in what
 // NCCL's tuner enables (LL128 before 2.27 only on the GPUs NCCL had
@@ -193,11 +194,12 @@ func olderRelease(h Hardware, tables []Table, q Query, sizes []float64, base *Ma
 	if q.Version != (nccl.Version{}) || RanRCCL(tables) {
 		return Guess{}, false
 	}
+	oldest := nccl.OldestFor(h.GPU.CompCap)
 	older := slices.Clone(tables)
 	unknown := len(tables) == 0
 	for i := range older {
 		if older[i].Version == (nccl.Version{}) {
-			older[i].Version, unknown = nccl.Oldest, true
+			older[i].Version, unknown = oldest, true
 		}
 	}
 	if !unknown {
@@ -209,7 +211,7 @@ func olderRelease(h Hardware, tables []Table, q Query, sizes []float64, base *Ma
 	}
 	oq := q
 	if m == nil {
-		oq.Version = nccl.Oldest // NCCL's uncalibrated model of the release
+		oq.Version = oldest // NCCL's uncalibrated model of the release
 	}
 	preds, err := predictOn(m, h, oq, sizes)
 	if err != nil {
@@ -222,7 +224,7 @@ func olderRelease(h Hardware, tables []Table, q Query, sizes []float64, base *Ma
 		}
 	}
 	g := Guess{Fact: Fact{Name: "nccl_version", Value: nccl.Latest.String(), Source: SourceAssumed, Key: "version"},
-		Alternative: nccl.Oldest.String(), Hint: "FILE:version=V"}
+		Alternative: oldest.String(), Hint: "FILE:version=V"}
 	return g, g.moves(sizes, basePreds, preds)
 }
 
