@@ -28,16 +28,16 @@ type parser struct {
 	// abridged says a line before says the log was cut by its poster
 	// (abridgedRE).
 	abridged bool
-	text      string       // the row text rowPiece returns
-	fields    []string     // scratch space for a row's fields
-	starts    []int        // the byte offsets of fields in the line
-	off       int          // the byte offset in its line of the text being parsed
-	pieces    []piece      // where the text being parsed came from, when a tagJoiner joined it
-	tag       string       // the Open MPI tag of a joined text
-	title     string       // the placements the last title line named
-	done      []*testState // the tests that ended and were not yet returned
-	rows      int          // the rows read so far, of every test
-	tooMany   int          // the line of the row past opt.MaxRows, 0 before it
+	text     string       // the row text rowPiece returns
+	fields   []string     // scratch space for a row's fields
+	starts   []int        // the byte offsets of fields in the line
+	off      int          // the byte offset in its line of the text being parsed
+	pieces   []piece      // where the text being parsed came from, when a tagJoiner joined it
+	tag      string       // the Open MPI tag of a joined text
+	title    string       // the placements the last title line named
+	done     []*testState // the tests that ended and were not yet returned
+	rows     int          // the rows read so far, of every test
+	tooMany  int          // the line of the row past opt.MaxRows, 0 before it
 	// debug holds the NCCL debug lines met after the rows of a test (or
 	// before any test), for the next test; hasDebug says it holds some.
 	debug    debugState
