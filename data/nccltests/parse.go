@@ -374,7 +374,7 @@ func (p *parser) line(n int, raw string) {
 		return
 	}
 	body := strings.TrimSpace(strings.TrimLeft(s, "#"))
-	if !p.abridged && (s[0] == '#' || !strings.Contains(s, "CCL ")) && abridgedRE.MatchString(body) {
+	if !p.abridged && saysAbridged(s, body, p.cur == nil && p.rows == 0) {
 		p.abridged = true
 	}
 	if pre, msg, ok := strings.Cut(body, "NCCL INFO "); ok {
@@ -470,6 +470,19 @@ func (p *parser) line(n int, raw string) {
 	default:
 		p.mention(body)
 	}
+}
+
+// saysAbridged reports whether line s, body without its '#', says the log
+// was cut by whoever posted it: a Source line, or a comment before any test
+// (preamble), that says so (abridgedRE), or a line of its own that marks a
+// cut ("...", "--(snip)--", "# <smaller message sizes truncated>"). Other
+// lines are not matched against the expression: a log's chatter may be
+// millions of lines.
+func saysAbridged(s, body string, preamble bool) bool {
+	if strings.HasPrefix(body, "Source:") || preamble && s[0] == '#' {
+		return abridgedRE.MatchString(body)
+	}
+	return !strings.Contains(s, "CCL ") && (strings.Contains(s, "...") || strings.Contains(s, "…") || strings.Contains(s, "snip") || strings.Contains(s, "truncated"))
 }
 
 // params reads the run's parameters from the "nThread" line body: threads,
