@@ -374,7 +374,7 @@ func (p *parser) line(n int, raw string) {
 		return
 	}
 	body := strings.TrimSpace(strings.TrimLeft(s, "#"))
-	if !p.abridged && saysAbridged(s, body, p.cur == nil && p.rows == 0) {
+	if !p.abridged && saysAbridged(s, body, n <= 64 && p.rows == 0) {
 		p.abridged = true
 	}
 	if pre, msg, ok := strings.Cut(body, "NCCL INFO "); ok {
@@ -473,8 +473,8 @@ func (p *parser) line(n int, raw string) {
 }
 
 // saysAbridged reports whether line s, body without its '#', says the log
-// was cut by whoever posted it: a Source line, or a comment before any test
-// (preamble), that says so (abridgedRE), or a line of its own that marks a
+// was cut by whoever posted it: a Source line, or a comment of the
+// preamble (the first 64 lines, before any row), that says so (abridgedRE), or a line of its own that marks a
 // cut ("...", "--(snip)--", "# <smaller message sizes truncated>"). Other
 // lines are not matched against the expression: a log's chatter may be
 // millions of lines.
