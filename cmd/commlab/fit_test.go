@@ -238,7 +238,7 @@ func TestFitWarningsStreams(t *testing.T) {
 		t.Errorf("-json: problems %+v, want [%+v]", res.Problems, want)
 	}
 	// A clean log has an empty problems array and no non-monotone points.
-	_, raw := fitJSON(t, publicLog(t, "h20-3e_2x2_alltoall_nccltests321.log"))
+	_, raw := fitJSON(t, publicLog(t, "h20_2x8_allreduce_nvls_nccl1244.log"))
 	if p, ok := raw["problems"].([]any); !ok || len(p) != 0 {
 		t.Errorf("clean log: problems %#v, want []", raw["problems"])
 	}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -36,6 +38,45 @@ func TestHardwareKeyGivenTwice(t *testing.T) {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code != c.code || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("-hw %q: exit %d, %s; want exit %d and %q", c.hw, code, errb.String(), c.code, c.want)
+		}
+	}
+}
+
+// A bad value inside a -hw file is the file's content, not usage: every
+// subcommand that takes -hw exits 1 and names FILE:LINE (model, crossover
+// and simulate exited 2, red team 38); the same value on the command line
+// is a usage error, exit 2.
+func TestHwFileBadValueExit(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bad.hw")
+	if err := os.WriteFile(file, []byte("cc=9.0\nlinks=abc\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const gpu = "NVIDIA H100 80GB HBM3"
+	for _, c := range []struct {
+		args []string
+		line bool // the error names FILE:LINE
+	}{
+		{[]string{"model", "-p", "16", "-gpu", gpu}, true},
+		{[]string{"crossover", "-p", "16", "-gpu", gpu}, true},
+		{[]string{"simulate", "-p", "16", "-size", "1MiB", "-gpu", gpu}, true},
+		{[]string{"predict", "-gpu", gpu, "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"}, true},
+		{[]string{"diagnose", ringLog}, true},
+		{[]string{"tune", "-calibrate", ringLog, "-comms", "1x8", "-o", filepath.Join(t.TempDir(), "t.conf")}, true},
+		{[]string{"plot", ringLog, "-o", filepath.Join(t.TempDir(), "p.svg")}, true},
+	} {
+		for _, hw := range []string{file, "cc=9.0,links=abc"} {
+			var stderr strings.Builder
+			code := run(append(slices.Clone(c.args), "-hw", hw), io.Discard, &stderr)
+			want := 1
+			if hw != file {
+				want = 2
+			}
+			if code != want {
+				t.Errorf("%v -hw %s: exit %d, want %d: %s", c.args, hw, code, want, stderr.String())
+			}
+			if hw == file && c.line && !strings.Contains(stderr.String(), file+":2:") {
+				t.Errorf("%v -hw FILE: %q names no %s:2", c.args, stderr.String(), file)
+			}
 		}
 	}
 }

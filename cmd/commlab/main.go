@@ -70,10 +70,28 @@ func asFlagError(err error) error {
 	var u *usageError
 	var f *flagError
 	var h *helpError
-	if err == nil || errors.As(err, &u) || errors.As(err, &f) || errors.As(err, &h) {
+	var in *fileError
+	if err == nil || errors.As(err, &u) || errors.As(err, &f) || errors.As(err, &h) || errors.As(err, &in) {
 		return err
 	}
 	return &flagError{err}
+}
+
+// A fileError is what a file a flag names holds wrongly (a -hw file's
+// line): no usage error, exit 1 with FILE:LINE, in every subcommand.
+type fileError struct{ err error }
+
+func (e *fileError) Error() string { return e.err.Error() }
+func (e *fileError) Unwrap() error { return e.err }
+
+// hwFileError returns err as a fileError where the -hw value hw names a
+// file and err is no usage error, else err.
+func hwFileError(hw string, err error) error {
+	var f *flagError
+	if err == nil || !hwFile(hw) || errors.As(err, &f) {
+		return err
+	}
+	return &fileError{err}
 }
 
 // A helpError is a request for the subcommand's usage (-h): its text goes to

@@ -819,13 +819,24 @@ func hwError(hw string, err error) error {
 		return &flagError{err}
 	}
 	if errors.As(err, &d) {
-		// The file's line of the KEY=VALUE that Describe names.
+		// The file's line of the KEY=VALUE that Describe names, its key
+		// and value trimmed ("fabric= x" is fabric=x) and in any case
+		// (Describe writes values in lower case), or quoted where it is no
+		// KEY=VALUE (hardware "0": ...); else the file alone.
 		kvs, _ := hwPairs(hw)
+		msg := strings.ToLower(d.err.Error())
 		for _, kv := range kvs {
-			if strings.Contains(d.err.Error(), "hardware "+kv.text+":") {
-				return &describeError{fmt.Errorf("%s:%d: %w", hw, kv.line, d.err)}
+			text := kv.text
+			if key, value, ok := strings.Cut(text, "="); ok {
+				text = strings.TrimSpace(key) + "=" + strings.TrimSpace(value)
+			}
+			for _, named := range []string{"hardware " + strings.ToLower(text), "hardware " + strings.ToLower(strconv.Quote(text))} {
+				if _, after, ok := strings.Cut(msg, named); ok && (after == "" || after[0] == ':' || after[0] == ' ') {
+					return &describeError{fmt.Errorf("%s:%d: %w", hw, kv.line, d.err)}
+				}
 			}
 		}
+		return &describeError{fmt.Errorf("%s: %w", hw, d.err)}
 	}
 	return err
 }

@@ -25,9 +25,17 @@ import (
 // goroutine of its own, beside the tests that run before it (TestDocs, on
 // one core of two). Under -short the tests write two exhibits that build in
 // milliseconds instead, a table and a figure, which take every path of
-// reproduce; package article's tests build the article's own.
+// reproduce; package article's tests build the article's own. The fuzzer
+// minimises each new input for 2 s unless -fuzzminimizetime is given: Go's
+// minimiser takes time quadratic in an input's length, 60 s by default,
+// during which it runs nothing new.
 func TestMain(m *testing.M) {
 	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.fuzzminimizetime" })
+	if f := flag.Lookup("test.fuzzminimizetime"); f != nil && !given {
+		f.Value.Set("2s")
+	}
 	if testing.Short() {
 		exhibits = modelExhibits
 	} else {

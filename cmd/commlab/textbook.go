@@ -109,11 +109,11 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 	}
 	spec, err := readDescription(hw)
 	if err != nil {
-		return textbookMachine{}, err
+		return textbookMachine{}, hwFileError(hw, err)
 	}
 	h, _, err := predictHardware(gpu, spec, "", nil)
 	if err != nil {
-		return textbookMachine{}, hwError(hw, err)
+		return textbookMachine{}, hwFileError(hw, hwError(hw, err))
 	}
 	user := h.Sources.HostGPUs == predict.SourceUser
 	if host := h.PerHost(); perHost == 0 && (h.System != "" || user) {

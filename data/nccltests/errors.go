@@ -43,6 +43,11 @@ var (
 	// ErrTooManyRows: the input holds more rows than Options.MaxRows, at
 	// the first row past it (the reader stops there, its memory bounded).
 	ErrTooManyRows = errors.New("too many rows")
+	// ErrStopped: the table ends below the header's maxBytes and no
+	// "# Avg bus bandwidth" line follows it: the run stopped there (a hang
+	// or a crash), or whoever posted the log cut it (a warning: the rows
+	// are kept).
+	ErrStopped = errors.New("table stops early")
 )
 
 // A ParseError is a problem at one place of a measurement file, in the style

@@ -25,16 +25,19 @@ type parser struct {
 	// cut (glued), and the line it started on; "" for none.
 	piece     string
 	pieceLine int
-	text      string       // the row text rowPiece returns
-	fields    []string     // scratch space for a row's fields
-	starts    []int        // the byte offsets of fields in the line
-	off       int          // the byte offset in its line of the text being parsed
-	pieces    []piece      // where the text being parsed came from, when a tagJoiner joined it
-	tag       string       // the Open MPI tag of a joined text
-	title     string       // the placements the last title line named
-	done      []*testState // the tests that ended and were not yet returned
-	rows      int          // the rows read so far, of every test
-	tooMany   int          // the line of the row past opt.MaxRows, 0 before it
+	// abridged says a line before says the log was cut by its poster
+	// (abridgedRE).
+	abridged bool
+	text     string       // the row text rowPiece returns
+	fields   []string     // scratch space for a row's fields
+	starts   []int        // the byte offsets of fields in the line
+	off      int          // the byte offset in its line of the text being parsed
+	pieces   []piece      // where the text being parsed came from, when a tagJoiner joined it
+	tag      string       // the Open MPI tag of a joined text
+	title    string       // the placements the last title line named
+	done     []*testState // the tests that ended and were not yet returned
+	rows     int          // the rows read so far, of every test
+	tooMany  int          // the line of the row past opt.MaxRows, 0 before it
 	// debug holds the NCCL debug lines met after the rows of a test (or
 	// before any test), for the next test; hasDebug says it holds some.
 	debug    debugState
@@ -68,6 +71,10 @@ type testState struct {
 	// ran (tuningRE): each algorithm and protocol, at its first line.
 	ranAlgo, ranProto map[string]int
 	noCheck           bool // the inference drops the #wrong columns (see fit)
+	// maxBytes is the header's maxBytes, 0 where it gives none; endSize
+	// and endLine are the size and line of the table's last row read.
+	maxBytes, endSize int64
+	endLine           int
 }
 
 // problem records a problem at line and column (0: the whole line).
@@ -293,6 +300,7 @@ func (p *parser) finish() {
 		p.problem(r.first, 0, "%w: %s cut by Open MPI tags (%q inside the row)%s and put back together",
 			ErrRejoined, what, r.tag+":", later)
 	}
+	p.checkRows(c)
 	if c.failed >= 2 {
 		// Wrong results mark a faulty run (an NCCL bug, a link's errors):
 		// the rows it kept may be slow for the same reason.
@@ -322,6 +330,10 @@ var (
 	paramsRE = regexp.MustCompile(`^nThread\s+(\d+)\s+nGpus\s+(\d+)`)
 	aggRE    = regexp.MustCompile(`\bagg iters:\s*(\d+)`)
 	graphRE  = regexp.MustCompile(`\bgraph:\s*(\d+)`)
+	maxRE    = regexp.MustCompile(`\bmaxBytes\s+(\d+)`)
+	// A comment or Source line that says the log was cut by whoever
+	// posted it.
+	abridgedRE = regexp.MustCompile(`(?i)abridg|elided|excerpt|truncat|omitted|trimmed|snip|\bcut\b|\bcuts\b|\.\.\.|…`)
 )
 
 // maxLine bounds the lines the parser reads: NCCL's longest, a ring's
@@ -362,6 +374,9 @@ func (p *parser) line(n int, raw string) {
 		return
 	}
 	body := strings.TrimSpace(strings.TrimLeft(s, "#"))
+	if !p.abridged && saysAbridged(s, body, n <= 64 && p.rows == 0) {
+		p.abridged = true
+	}
 	if pre, msg, ok := strings.Cut(body, "NCCL INFO "); ok {
 		p.debugLine(n, debugHost(pre), msg)
 		return
@@ -457,6 +472,19 @@ func (p *parser) line(n int, raw string) {
 	}
 }
 
+// saysAbridged reports whether line s, body without its '#', says the log
+// was cut by whoever posted it: a Source line, or a comment of the
+// preamble (the first 64 lines, before any row), that says so (abridgedRE), or a line of its own that marks a
+// cut ("...", "--(snip)--", "# <smaller message sizes truncated>"). Other
+// lines are not matched against the expression: a log's chatter may be
+// millions of lines.
+func saysAbridged(s, body string, preamble bool) bool {
+	if strings.HasPrefix(body, "Source:") || preamble && s[0] == '#' {
+		return abridgedRE.MatchString(body)
+	}
+	return !strings.Contains(s, "CCL ") && (strings.Contains(s, "...") || strings.Contains(s, "…") || strings.Contains(s, "snip") || strings.Contains(s, "truncated"))
+}
+
 // params reads the run's parameters from the "nThread" line body: threads,
 // GPUs per thread, agg iters and graph launches. A count too large for an
 // int is left 0.
@@ -469,6 +497,9 @@ func (s *testState) params(body string) {
 	}
 	if m := graphRE.FindStringSubmatch(body); m != nil {
 		s.t.Graphs = count(m[1])
+	}
+	if m := maxRE.FindStringSubmatch(body); m != nil {
+		s.maxBytes, _ = strconv.ParseInt(m[1], 10, 64)
 	}
 }
 

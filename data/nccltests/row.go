@@ -1,6 +1,7 @@
 package nccltests
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -46,6 +47,7 @@ func (p *parser) row(n int, s string) bool {
 	if !ok {
 		return true
 	}
+	c.endSize, c.endLine = r.Size, n
 	var res [2]Result
 	for i, b := range halves {
 		var col int
@@ -276,4 +278,84 @@ func parseNumber(s string) (float64, bool) {
 		return 0, false
 	}
 	return float64(m) / exactPow10[dec], true
+}
+
+// checkRows checks the rows of test c when it ends, as nccl-tests prints
+// them: each size once (a row of a size met before is left out, the first
+// kept), each count size / sizeof(type), or that over the ranks for the
+// collectives that count per rank, alike in every row (a row pasted from
+// another test, or a size retyped, is named at its line), and the table
+// up to the header's maxBytes, or closed by its "# Avg bus bandwidth"
+// line.
+func (p *parser) checkRows(c *testState) {
+	rows := c.t.Rows
+	first := make(map[int64]int, len(rows))
+	kept := rows[:0]
+	for _, r := range rows {
+		if at, ok := first[r.Size]; ok && r.Size > 0 {
+			p.problem(r.Line, 0, "%w: size %d again (first at line %d): the second row is left out, the table keeps the first (a row pasted twice, or a second sweep, nccl-tests -N)",
+				ErrInconsistent, r.Size, at)
+			continue
+		}
+		first[r.Size] = r.Line
+		kept = append(kept, r)
+	}
+	c.t.Rows = kept
+	// k = size / (count * sizeof(type)) is 1, or the rank count for the
+	// collectives whose count is per rank: the most rows' k is the table's.
+	ks := map[int64]int{}
+	best := int64(0)
+	for _, r := range kept {
+		if k, ok := countK(r); ok && k > 0 {
+			if ks[k]++; ks[k] > ks[best] {
+				best = k
+			}
+		}
+	}
+	for _, r := range kept {
+		k, ok := countK(r)
+		if !ok || best == 0 || k == best {
+			continue
+		}
+		per := "size / sizeof(" + r.Type + ")"
+		if best > 1 {
+			per = fmt.Sprintf("size / sizeof(%s) / %d ranks", r.Type, best)
+		}
+		p.problem(r.Line, 0, "%w: count %d does not match size %d of %s, where the table's other rows print count = %s: a row pasted from another test, or a size retyped",
+			ErrInconsistent, r.Count, r.Size, r.Type, per)
+	}
+	if c.maxBytes > 0 && !c.closed && c.endLine > 0 && c.endSize < c.maxBytes-max(c.maxBytes/64, 4096) {
+		why := "the run stopped there (a hang or a crash)"
+		if p.abridged {
+			why = "the table stops there (the log says it was abridged)"
+		}
+		p.problem(c.endLine, 0, "%w: the table ends at %s, below the header's maxBytes %s, and no '# Avg bus bandwidth' line follows: %s",
+			ErrStopped, sizeText(c.endSize), sizeText(c.maxBytes), why)
+	}
+}
+
+// countK is size / (count * sizeof(type)) of row r, with ok false where
+// the row tells nothing (no count, an unknown type, size 0); k is 0 where
+// it is no whole number.
+func countK(r Row) (k int64, ok bool) {
+	ts := typeSize(r.Type)
+	if r.Count <= 0 || ts == 0 || r.Size <= 0 {
+		return 0, false
+	}
+	if d := r.Count * ts; r.Size%d == 0 {
+		return r.Size / d, true
+	}
+	return 0, true
+}
+
+// sizeText writes bytes as nccl-tests' sweeps step them: "256 KiB", "8 GiB",
+// or bytes where no binary unit divides them.
+func sizeText(b int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	u := 0
+	for u+1 < len(units) && b >= 1024 && b%1024 == 0 {
+		b /= 1024
+		u++
+	}
+	return fmt.Sprintf("%d %s", b, units[u])
 }
