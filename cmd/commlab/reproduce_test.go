@@ -16,6 +16,7 @@ import (
 	"github.com/inframethod/commlab/article"
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/figure"
+	"github.com/inframethod/commlab/internal/fuzzmin"
 	"github.com/inframethod/commlab/presets"
 )
 
@@ -25,28 +26,27 @@ import (
 // goroutine of its own, beside the tests that run before it (TestDocs, on
 // one core of two). Under -short the tests write two exhibits that build in
 // milliseconds instead, a table and a figure, which take every path of
-// reproduce; package article's tests build the article's own. The fuzzer
-// minimises each new input for 2 s unless -fuzzminimizetime is given: Go's
-// minimiser takes time quadratic in an input's length, 60 s by default,
-// during which it runs nothing new.
+// reproduce; package article's tests build the article's own. The fuzzer's
+// minimising is bounded (fuzzmin.Bound).
 func TestMain(m *testing.M) {
 	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.fuzzminimizetime" })
-	if f := flag.Lookup("test.fuzzminimizetime"); f != nil && !given {
-		f.Value.Set("2s")
-	}
+	fuzzmin.Bound()
 	if testing.Short() {
 		exhibits = modelExhibits
 	} else {
 		build := sync.OnceValues(exhibits)
 		exhibits = build
 		if runs("TestReproduceJSON") || runs("TestReproduceTable") {
+			exhibitsBuilding = true
 			go build()
 		}
 	}
 	os.Exit(m.Run())
 }
+
+// exhibitsBuilding reports that TestMain builds the exhibits beside the
+// tests: a test that counts the process's allocations waits for them.
+var exhibitsBuilding bool
 
 // runs reports whether -run selects the top-level test name (-skip aside).
 func runs(name string) bool {

@@ -4,18 +4,13 @@ import (
 	"flag"
 	"os"
 	"testing"
+
+	"github.com/inframethod/commlab/internal/fuzzmin"
 )
 
-// TestMain bounds the fuzzer's minimising of each new input to 2 s unless
-// -fuzzminimizetime is given: Go's minimiser takes time quadratic in an
-// input's length, 60 s by default, during which the fuzzer runs nothing
-// new (FuzzReader sat at 0 executions a second for most of 30 s).
+// TestMain bounds the fuzzer's minimising of each new input (fuzzmin.Bound).
 func TestMain(m *testing.M) {
 	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.fuzzminimizetime" })
-	if f := flag.Lookup("test.fuzzminimizetime"); f != nil && !given {
-		f.Value.Set("2s")
-	}
+	fuzzmin.Bound()
 	os.Exit(m.Run())
 }
