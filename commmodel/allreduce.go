@@ -78,14 +78,20 @@ func (h HalvingDoubling) Cost(p int, size float64) Cost { return costOn(h, p, si
 //
 //	intra: log2 p steps, (p-1)/p·S;  inter: 2·log2 N steps, 2(N-1)/(N·p)·S;  intra again
 //
-// Any other shape is flat.
+// On one node, or one rank a node, it is flat. On any other shape (N·p not
+// a power of two) each step is a stage of its own, charged on the level its
+// pairs cross (hdStages).
 func (h HalvingDoubling) plan(nodes, perNode int, size float64, st *stages) (load, reach) {
 	p := nodes * perNode
 	mustRanks(p)
 	size = checkSize(size)
 	l, r := hdCost(p, size)
-	if !isPow2(nodes) || !isPow2(perNode) || nodes == 1 || perNode == 1 {
+	if nodes == 1 || perNode == 1 {
 		return flat(nodes, perNode, l, r, st)
+	}
+	if !isPow2(nodes) || !isPow2(perNode) {
+		hdStages(nodes, perNode, size, st)
+		return l, r
 	}
 	if st != nil {
 		sweep := costOf(hdCost(perNode, size)) // one sweep is half of a whole halving-doubling
@@ -97,6 +103,125 @@ func (h HalvingDoubling) plan(nodes, perNode int, size float64, st *stages) (loa
 		st.add(Stage{Intra: sweep})
 	}
 	return l, r
+}
+
+// hdStages appends halving-doubling's stages on nodes x perNode ranks, N·p
+// not a power of two, numbered node by node: one stage a step, in the
+// schedule's order (package schedule: the fold, the reduce-scatter at
+// distances 1, 2, ..., P'/2, the all-gather back, the unfold). A step's
+// cost is one message of the busiest rank's bytes, S for the fold (reduced)
+// and the unfold, S/(2d) at distance d (reduced in the reduce-scatter); it
+// is charged on NVLink if some pair of the step is inside a node, on the
+// network if some pair crosses, on both (the slower) if both: the step
+// lasts as long as its slowest pair (hdLevels).
+func hdStages(nodes, perNode int, size float64, st *stages) {
+	if st == nil {
+		return
+	}
+	p := nodes * perNode
+	q := 1 << (bits.Len(uint(p)) - 1)
+	step := func(d int, bytes float64, reduce bool) {
+		c := Cost{Steps: 1, Messages: 1, Bytes: bytes, Peers: 1, Fanout: 1}
+		if reduce {
+			c.Reduced = bytes
+		}
+		var s Stage
+		intra, inter := hdLevels(nodes, perNode, d)
+		if intra {
+			s.Intra = c
+		}
+		if inter {
+			s.Inter = c
+		}
+		st.add(s)
+	}
+	fold := p != q
+	if fold {
+		step(0, size, true)
+	}
+	for d := 1; d < q; d <<= 1 {
+		step(d, size/float64(2*d), true)
+	}
+	for d := q / 2; d >= 1; d >>= 1 {
+		step(d, size/float64(2*d), false)
+	}
+	if fold {
+		step(0, size, false)
+	}
+}
+
+// hdLevels reports whether some pair of halving-doubling's step at distance
+// d (0: the fold or the unfold) is inside a node, and whether some pair
+// crosses nodes, on nodes x perNode ranks numbered node by node, N·p not a
+// power of two. With P' = 2^⌊log2 P⌋ and r = P - P', the fold pairs ranks
+// 2i and 2i+1 (i < r), and survivor v is rank 2v+1 for v < r, rank v+r
+// otherwise; at distance d survivor v pairs with v XOR d.
+//
+// For p a power of two, p >= 2 (then p divides r), by hand:
+//
+//   - the fold's pairs (2i, 2i+1) share a node: p is even;
+//   - two survivors v < w = v+d both below r are ranks 2v+1 and 2w+1, on
+//     nodes ⌊v/(p/2)⌋ and ⌊w/(p/2)⌋: inside a node for d < p/2, across
+//     for d >= p/2 (the fold leaves p/2 survivors on each of those nodes);
+//   - two survivors both r or above are ranks v+r and w+r, on nodes
+//     ⌊v/p⌋ + r/p and ⌊w/p⌋ + r/p: inside a node for d < p, across for
+//     d >= p, as in the power-of-two case;
+//   - a survivor v < r paired with w >= r is rank 2v+1 < 2r against
+//     w+r >= 2r, a multiple of p: always across. Such pairs exist when 2d
+//     does not divide r.
+//
+// Pairs of the second kind exist when d < r, of the third when
+// r <= P'-d-1. For any other p it looks at every pair, up to 2^20 ranks;
+// beyond it answers both, as a flat stage would.
+func hdLevels(nodes, perNode, d int) (intra, inter bool) {
+	p := nodes * perNode
+	q := 1 << (bits.Len(uint(p)) - 1)
+	r := p - q
+	if isPow2(perNode) && perNode >= 2 {
+		if d == 0 {
+			return true, false
+		}
+		low, high, mixed := d < r, r <= q-d-1, r%(2*d) != 0
+		intra = (low && d < perNode/2) || (high && d < perNode)
+		inter = (low && d >= perNode/2) || (high && d >= perNode) || mixed
+		return intra, inter
+	}
+	if p > 1<<20 {
+		return true, true
+	}
+	return hdPairLevels(nodes, perNode, d)
+}
+
+// hdPairLevels is hdLevels found by looking at every pair of the step.
+func hdPairLevels(nodes, perNode, d int) (intra, inter bool) {
+	p := nodes * perNode
+	q := 1 << (bits.Len(uint(p)) - 1)
+	r := p - q
+	pair := func(a, b int) {
+		if a/perNode == b/perNode {
+			intra = true
+		} else {
+			inter = true
+		}
+	}
+	if d == 0 {
+		for i := 0; i < r && !(intra && inter); i++ {
+			pair(2*i, 2*i+1)
+		}
+		return intra, inter
+	}
+	rank := func(v int) int {
+		if v < r {
+			return 2*v + 1
+		}
+		return v + r
+	}
+	for v := 0; v < q && !(intra && inter); v++ {
+		if v&d == 0 {
+			pair(rank(v), rank(v|d))
+		}
+	}
+	return intra, inter
 }
 
 // hdCost is halving-doubling's cost on one level of p ranks, the fold

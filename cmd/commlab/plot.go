@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -35,6 +36,8 @@ type plotRequest struct {
 	testSet bool
 	// out is -o, a name ending in one of figure.SaveFormats.
 	out string
+	// csv is -csv, where to write the figure's points as CSV; "" for none.
+	csv string
 	// dpi is -dpi, the PNG's resolution.
 	dpi int
 	// width and height are -width and -height.
@@ -50,6 +53,7 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 	machine := addMachineFlags(fs)
 	test := fs.Int("test", 0, "which test of each LOG to plot, from 0 in the order the log prints them, when it holds several")
 	out := fs.String("o", "", "the file to write, by its extension: FILE.png, FILE.svg or FILE.pdf")
+	csvOut := fs.String("csv", "", "also write the plotted points to this CSV file, one row a point: series, size_bytes, time_s, the model's interval and choice, and what each series is")
 	dpi := fs.Int("dpi", 300, "the PNG's resolution, dots per inch (a paper's figures want 300)")
 	inches := func(l vg.Length) string { return fmt.Sprintf("%gin", float64(l/vg.Inch)) }
 	width := fs.String("width", inches(figure.DefaultWidth), "the figure's width, with its unit: in, cm, mm or pt")
@@ -58,7 +62,7 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 		"breaks (between the regimes of a piecewise fit of the measured points), or none; at most 3 are drawn, named in the legend")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: commlab plot LOG[:KEY=VALUE...]... -o FILE.{png,svg,pdf} [-calibrate A.log,...] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE]\n"+
-			"                   [-test N] [-dpi N] [-width 7in] [-height 4.5in] [-marks crossovers|breaks|crossovers,breaks|none]")
+			"                   [-test N] [-dpi N] [-width 7in] [-height 4.5in] [-marks crossovers|breaks|crossovers,breaks|none] [-csv FILE.csv]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseFlags(fs, args, math.MaxInt)
@@ -78,7 +82,10 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 	if err := checkCount(fs, "dpi", *dpi, maxDPI, "the PNG's resolution in dots per inch", "300"); err != nil {
 		return plotRequest{}, err
 	}
-	req := plotRequest{machine: machine, test: *test, out: *out, dpi: *dpi}
+	if *csvOut != "" && filepath.Clean(*csvOut) == filepath.Clean(*out) {
+		return plotRequest{}, flagErrorf("-csv %q is the figure's -o: give the points another file", *csvOut)
+	}
+	req := plotRequest{machine: machine, test: *test, out: *out, csv: *csvOut, dpi: *dpi}
 	fs.Visit(func(f *flag.Flag) { req.testSet = req.testSet || f.Name == "test" })
 	for _, l := range []struct {
 		flag, value string
@@ -141,7 +148,91 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-o: %w", err)
 	}
+	if req.csv != "" {
+		err = writeOutput(req.csv, inputs, true, func(tmp string) error {
+			f, err := os.Create(tmp)
+			if err != nil {
+				return err
+			}
+			if err := writeCSV(f, pl.points()); err != nil {
+				f.Close()
+				return err
+			}
+			return f.Close()
+		})
+		if err != nil {
+			return fmt.Errorf("-csv: %w", err)
+		}
+	}
 	return pl.writeText(stdout, req)
+}
+
+// plotPoint is one point of plot's figure, a row of -csv: a measured time
+// of a log, or the model's time at the same size with its interval.
+type plotPoint struct {
+	// Series is the legend's name of the point's series.
+	Series string `json:"series"`
+	// Kind is "measured" or "model".
+	Kind string `json:"kind"`
+	// Log is the table the point belongs to (FILE#TEST), Collective,
+	// Nodes and PerNode its run.
+	Log        string `json:"log"`
+	Collective string `json:"collective"`
+	Nodes      int    `json:"nodes"`
+	PerNode    int    `json:"per_node"`
+	// SizeBytes and TimeS are the point: the x and y of the figure.
+	SizeBytes float64 `json:"size_bytes"`
+	TimeS     float64 `json:"time_s"`
+	// LowS and HighS are the model's 80% interval, the band; empty for a
+	// measured point.
+	LowS  *float64 `json:"low_s"`
+	HighS *float64 `json:"high_s"`
+	// Algorithm and Protocol are what the model has NCCL run at the size;
+	// empty for a measured point.
+	Algorithm string `json:"algorithm"`
+	Protocol  string `json:"protocol"`
+	// What says what the series is.
+	What string `json:"what"`
+}
+
+// points returns the figure's points, series by series in the legend's
+// order (each log's measured points, then its model's), each in the order
+// drawn.
+func (pl *plotted) points() []plotPoint {
+	var out []plotPoint
+	for i, l := range pl.logs {
+		t := l.table
+		measured, model := pl.figure.Series[2*i], pl.figure.Series[2*i+1]
+		base := plotPoint{Log: t.Name, Collective: t.Collective.String(), Nodes: t.Nodes, PerNode: t.PerNode}
+		what := "nccl-tests' out-of-place time per call of " + t.Name + ", as the log prints it"
+		for k := range measured.X {
+			r := base
+			r.Series, r.Kind, r.What = measured.Name, "measured", what
+			r.SizeBytes, r.TimeS = measured.X[k], measured.Y[k]
+			out = append(out, r)
+		}
+		what = "the model's time per call at the log's sizes (" + pl.modelOf(l) + "), with its 80% interval and NCCL's algorithm and protocol"
+		for k := range model.X {
+			r := base
+			r.Series, r.Kind, r.What = model.Name, "model", what
+			r.SizeBytes, r.TimeS = model.X[k], model.Y[k]
+			r.LowS, r.HighS = &model.Low[k], &model.High[k]
+			r.Algorithm, r.Protocol = l.preds[k].Algorithm, l.preds[k].Protocol
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// modelOf says which model draws l's curve: the model line, or where the
+// logs' uncalibrated models differ, l's part of it.
+func (pl *plotted) modelOf(l plottedLog) string {
+	for _, part := range strings.Split(pl.model, "; ") {
+		if rest, ok := strings.CutPrefix(part, l.name+": "); ok && len(pl.logs) > 1 {
+			return rest
+		}
+	}
+	return pl.model
 }
 
 // A plotted is a figure built from the logs, with what a reader of it
@@ -428,6 +519,9 @@ func (pl *plotted) writeText(w io.Writer, req plotRequest) error {
 		size += fmt.Sprintf(" at %d DPI", req.dpi)
 	}
 	fmt.Fprintf(w, "wrote %s (%s)\nhardware: %s\nmodel: %s\n", req.out, size, pl.hardware, pl.model)
+	if req.csv != "" {
+		fmt.Fprintf(w, "wrote %s: the %d points plotted, one a row\n", req.csv, len(pl.points()))
+	}
 	for _, l := range pl.logs {
 		t := l.table
 		fmt.Fprintf(w, "%s: %s, %v on %d x %d, %d points\n", l.name, t.Name, t.Collective, t.Nodes, t.PerNode, len(t.Points))

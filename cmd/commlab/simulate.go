@@ -375,8 +375,10 @@ func fluidForm(a commmodel.Algorithm) commmodel.Algorithm {
 
 // simulateNotes says where the two time columns part, or part from what
 // commlab model prints, and why: a pipeline model times as its fluid limit,
-// and a replay that is not the model's time (on two levels the model times
-// a shape it does not split by level as if every step crossed the network).
+// and a replay that is not the model's time: a schedule whose parts are
+// rounded to whole elements (its critical-path bytes are not the model's),
+// or, on two levels, a stage whose busiest rank on either level is not the
+// replay's slowest.
 func simulateNotes(req simulateRequest, r simulateResult) []string {
 	var out []string
 	if r.FluidModelTime > 0 {
@@ -385,10 +387,13 @@ func simulateNotes(req simulateRequest, r simulateResult) []string {
 	}
 	if d := r.ReplayTime / r.ModelTime; r.ModelTime > 0 && math.Abs(d-1) > 1e-6 {
 		why := ""
-		if req.perNode > 0 && req.perNode < r.P {
-			why = ": the model charges each step of a shape it does not split by level at the network's pace, the replay each step on the links its messages take"
+		switch {
+		case math.Abs(float64(r.PathBytes)-r.ModelPathBytes) > 1e-9*r.ModelPathBytes:
+			why = fmt.Sprintf(": the schedule's parts are whole elements, %d critical-path bytes where the model's even parts give %.8g", r.PathBytes, r.ModelPathBytes)
+		case req.perNode > 0 && req.perNode < r.P:
+			why = ": the model times each stage by its busiest rank on either level, the replay every rank's messages on the links they take"
 		}
-		out = append(out, fmt.Sprintf("the replay's time is %.3gx the model's%s", d, why))
+		out = append(out, fmt.Sprintf("the replay's time is %.7gx the model's%s", d, why))
 	}
 	return out
 }
