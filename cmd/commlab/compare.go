@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -14,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/units"
 )
@@ -103,13 +105,14 @@ type compareRange struct {
 // and B, size by size.
 func runCompare(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compare")
-	testArg := fs.String("test", "0", "which test of each log, from 0, when one holds several: N for both, or N,M for A's and B's")
+	testArg := fs.String("test", "0", "which test of each log, from 0, when one holds several: N for both, or N,M for A's and B's (or FILE:test=K for one log)")
 	floor := fs.Float64("floor", defaultNoiseFloor, "the smallest difference counted, as a fraction of the time (0.05: 5%); a size whose own times spread more gets a wider threshold")
 	output := addFormatFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab compare A.log B.log [-test N|N,M] [-floor F] [-format text|json|csv]\n\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab compare A.log[:test=K] B.log[:test=K] [-test N|N,M] [-floor F] [-format text|json|csv]\n\n"+
 			"For each size both logs hold: A's and B's times, B/A, their bus bandwidths,\n"+
-			"and whether B is slower or faster beyond noise.")
+			"and whether B is slower or faster beyond noise. Of a log holding several\n"+
+			"tests, test 0 unless -test or FILE:test=K picks another.")
 		fs.PrintDefaults()
 	}
 	pos, err := parseFlags(fs, args, 2)
@@ -130,19 +133,35 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	testSet := false
+	fs.Visit(func(f *flag.Flag) { testSet = testSet || f.Name == "test" })
+	sides := [2]compareSide{{test: ia}, {test: ib}}
+	for k := range sides {
+		s := &sides[k]
+		if s.path, s.named, err = parseCompareArg(pos[k], &s.test); err != nil {
+			return err
+		}
+		if s.named && testSet {
+			return flagErrorf("%s names its test, and -test %s another: give it once", pos[k], *testArg)
+		}
+	}
+	pos[0], pos[1] = sides[0].path, sides[1].path
+	ia, ib = sides[0].test, sides[1].test
 	out := compareOutput{NoiseFloor: *floor, Problems: []problem{}}
 	var tests [2]*nccltests.Test
 	var tables [2]compareTable
-	for k, side := range []struct {
-		path string
-		test int
-	}{{pos[0], ia}, {pos[1], ib}} {
-		t, problems, err := readCompareTest(side.path, side.test)
+	firstWarned := map[string]bool{}
+	for k, side := range sides {
+		log, t, problems, err := readCompareTest(side.path, side.test)
 		if err != nil {
 			return err
 		}
 		if k == 0 || side.path != pos[0] { // one file's problems once
 			out.Problems = append(out.Problems, problems...)
+		}
+		if !testSet && !side.named && !firstWarned[side.path] {
+			out.Problems = append(out.Problems, firstOfTests(side.path, log)...)
+			firstWarned[side.path] = true
 		}
 		tests[k], tables[k] = t, newCompareTable(side.path, side.test, t)
 	}
@@ -239,21 +258,76 @@ func parseCompareTests(arg string) (a, b int, err error) {
 	return a, b, nil
 }
 
+// A compareSide is one of compare's logs: its path, the test taken, and
+// whether the argument names it (FILE:test=K).
+type compareSide struct {
+	path  string
+	test  int
+	named bool
+}
+
+// parseCompareArg reads a log argument of compare, FILE or FILE:test=K,
+// setting *test to K where it names one.
+func parseCompareArg(arg string, test *int) (path string, named bool, err error) {
+	i := strings.LastIndex(arg, ":test=")
+	if i < 0 {
+		return arg, false, nil
+	}
+	f := calibrationFile{}
+	if err := f.set(arg[i+1:]); err != nil {
+		return "", false, flagErrorf("%q: %w (FILE:test=K, K counted from 0 as commlab fit -list lists them)", arg, err)
+	}
+	*test = f.tests[0]
+	return arg[:i], true, nil
+}
+
+// firstOfTests warns, where the log at path holds several tests and
+// neither -test nor FILE:test=K picked one, that its test 0 is compared,
+// naming the others and how to pick one.
+func firstOfTests(path string, log *data.Log) []problem {
+	if len(log.Tests) < 2 {
+		return nil
+	}
+	const show = 4
+	var others []string
+	for i, t := range log.Tests[1:min(len(log.Tests), 1+show)] {
+		others = append(others, fmt.Sprintf("test %d is %s", i+1, compareTestSummary(t)))
+	}
+	if n := len(log.Tests) - 1 - show; n > 0 {
+		others = append(others, fmt.Sprintf("%d more", n))
+	}
+	return []problem{{File: path, Line: log.Tests[0].Line, Message: fmt.Sprintf("compared test 0 (%s), the first of the log's %d tests (%s): pick another with %s:test=K, or -test N,M for A's and B's",
+		compareTestSummary(log.Tests[0]), len(log.Tests), strings.Join(others, "; "), path)}}
+}
+
+// compareTestSummary is what a test is, in a few words: its collective,
+// ranks and sizes.
+func compareTestSummary(t *nccltests.Test) string {
+	var parts []string
+	if names := collectiveNames(t); len(names) > 0 {
+		parts = append(parts, strings.Join(names, " or "))
+	}
+	if t.Ranks > 0 {
+		parts = append(parts, plural(t.Ranks, "rank", "ranks"))
+	}
+	return strings.Join(append(parts, sizeSpan(t)), ", ")
+}
+
 // readCompareTest reads test i of the log at path, with the reader's
 // problems.
-func readCompareTest(path string, i int) (*nccltests.Test, []problem, error) {
+func readCompareTest(path string, i int) (*data.Log, *nccltests.Test, []problem, error) {
 	log, err := readLog(path, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if i >= len(log.Tests) {
-		return nil, nil, fmt.Errorf("-test %d: %s holds tests 0 to %d (commlab fit -list %s lists them)", i, path, len(log.Tests)-1, path)
+		return nil, nil, nil, fmt.Errorf("-test %d: %s holds tests 0 to %d (commlab fit -list %s lists them)", i, path, len(log.Tests)-1, path)
 	}
 	var problems []problem
 	for _, pr := range log.Problems {
 		problems = append(problems, problemOf(path, pr))
 	}
-	return log.Tests[i], problems, nil
+	return log, log.Tests[i], problems, nil
 }
 
 // newCompareTable is what test i of the log at path is.

@@ -373,3 +373,50 @@ func TestCompareBusBWOfMeanTime(t *testing.T) {
 		t.Errorf("8 MiB: B/A %.2f with B's bus bandwidth %.3g against A's %.3g: the slower table shows the higher bandwidth", p.Ratio, p.BBusBWBps, p.ABusBWBps)
 	}
 }
+
+// TestCompareFirstOfTests: of a log holding several tests, compare takes
+// test 0 unless told, and says so once a file on stderr (and in the JSON's
+// problems), naming the others and FILE:test=K; FILE:test=K picks a test
+// as -test does, and with -test beside it is refused. nccl-tests issue
+// 290's log holds a 1 x 8 AllReduce (test 0, line 13) and two 2 x 8 ones.
+func TestCompareFirstOfTests(t *testing.T) {
+	t.Parallel()
+	log := "../../data/logs/paired/h100-sxm-ib8xndr/allreduce_issue290.log"
+	first := "compared test 0 (allreduce, 8 ranks, 128 MiB..4 GiB), the first of the log's 3 tests (test 1 is allreduce, 16 ranks, 8 MiB..8 GiB; test 2 is allreduce, 16 ranks, 8 MiB..8 GiB): pick another with " + log + ":test=K, or -test N,M for A's and B's"
+	code, _, stderr := runCLI("compare", log, log)
+	if code != 0 || strings.Count(stderr, first) != 1 || !strings.Contains(stderr, log+":13: ") {
+		t.Errorf("compare A A: exit %d, stderr %q; want the note once, at line 13:\n%s", code, stderr, first)
+	}
+	got := runCompareJSON(t, log+":test=1", log+":test=2")
+	if got.A.Test != 1 || got.B.Test != 2 || got.A.File != log || len(got.Points) != 11 {
+		t.Errorf("FILE:test=1 and FILE:test=2: tests %d and %d of %q, %d points; want 1 and 2 of %q, 11 points", got.A.Test, got.B.Test, got.A.File, len(got.Points), log)
+	}
+	for _, p := range got.Problems {
+		if strings.Contains(p.Message, "compared test 0") {
+			t.Errorf("both tests named: %v", p)
+		}
+	}
+	// B alone unnamed: the note is B's.
+	got = runCompareJSON(t, log+":test=1", log)
+	if n := slices.IndexFunc(got.Problems, func(p problem) bool { return strings.Contains(p.Message, first) }); n < 0 || got.B.Test != 0 {
+		t.Errorf("FILE:test=1 FILE: problems %v, B's test %d; want the note for B's test 0", got.Problems, got.B.Test)
+	}
+	// One test a log, or -test given: no note.
+	for _, args := range [][]string{{ringLog, nvlsLog}, {log, log, "-test", "0"}} {
+		if _, _, stderr := runCLI(append([]string{"compare"}, args...)...); strings.Contains(stderr, "compared test 0") {
+			t.Errorf("compare %v: stderr %q; want no note", args, stderr)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{log + ":test=1", log, "-test", "2"}, log + ":test=1 names its test, and -test 2 another: give it once"},
+		{[]string{log + ":test=x", log}, `test="x": want a test's index, 0 or more`},
+		{[]string{log + ":test=3", log}, "-test 3: " + log + " holds tests 0 to 2"},
+	} {
+		if code, _, stderr := runCLI(append([]string{"compare"}, c.args...)...); code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("compare %v: exit %d, stderr %q; want %q", c.args, code, stderr, c.want)
+		}
+	}
+}
