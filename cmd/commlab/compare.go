@@ -74,9 +74,9 @@ type compareTable struct {
 
 // comparePoint is one size both tables hold. A time is the mean of the
 // size's measured times in its table (the out-of-place and in-place halves
-// of its rows), a bus bandwidth the mean of theirs. B differs from A when
-// B/A falls outside 1/NoiseRatio..NoiseRatio; ALine and BLine are the lines
-// of the size's first row.
+// of its rows), a bus bandwidth that of the mean time (measurement.busBW).
+// B differs from A when B/A falls outside 1/NoiseRatio..NoiseRatio; ALine
+// and BLine are the lines of the size's first row.
 type comparePoint struct {
 	SizeBytes  int64   `json:"size_bytes"`
 	ATimeS     float64 `json:"a_time_s"`
@@ -421,13 +421,13 @@ func sizeSpan(t *nccltests.Test) string {
 	return units.FormatSize(float64(keys[0])) + ".." + units.FormatSize(float64(keys[len(keys)-1]))
 }
 
-// A measurement is what a table holds of one size: the time and bus
-// bandwidth of each half of each of its rows that has a time, and the line
-// of its first row.
+// A measurement is what a table holds of one size: the time and printed
+// bus bandwidth of each half of each of its rows that has a time, and the
+// line of its first row.
 type measurement struct {
 	line   int
 	times  []float64 // s
-	busBWs []float64 // B/s
+	busBWs []float64 // B/s, as printed
 }
 
 // sizeMeasurements gathers t's measured times by size.
@@ -450,13 +450,21 @@ func sizeMeasurements(t *nccltests.Test) map[int64]*measurement {
 	return out
 }
 
-// busBW is the bus bandwidth at the mean of m's times: each time's bus
-// bandwidth weighted by that time, their harmonic mean. The mean of the
-// bandwidths would not be the mean time's: the RTX 6000D AllReduce's 8 MiB
-// row, 2005.46 us at 7.84 GB/s and 4856.79 us at 3.24 GB/s, has a mean time
-// of 3.43 ms, whose bus bandwidth is 4.59 GB/s, not 5.54, and a table slower
+// busBW is the bus bandwidth of size bytes at the mean of m's times, the
+// time compare's ratio takes: size over that time times factor, nccl-tests'
+// bus factor of the table (nccltests.Test.BusFactor), so that it keeps the
+// digits the log's busbw column rounds to 0.01 GB/s (0.01 GB/s printed
+// for 128 B in 36.4 us on 8 ranks, 6.16 MB/s; 0 for 8 B). Where the factor
+// is unknown (0) it is the printed bus bandwidths weighted by their times,
+// their harmonic mean, which is the mean time's but for their rounding.
+// Not the mean of the bandwidths: the RTX 6000D AllReduce's 8 MiB row,
+// 2005.46 us at 7.84 GB/s and 4856.79 us at 3.24 GB/s, has a mean time of
+// 3.43 ms, whose bus bandwidth is 4.59 GB/s, not 5.54, and a table slower
 // at a size would show the higher bandwidth there.
-func (m *measurement) busBW() float64 {
+func (m *measurement) busBW(size int64, factor float64) float64 {
+	if factor > 0 {
+		return float64(size) / stat.Mean(m.times, nil) * factor
+	}
 	var bytes, time float64
 	for i, t := range m.times {
 		bytes, time = bytes+m.busBWs[i]*t, time+t
@@ -491,6 +499,8 @@ func (m *measurement) lnVariance() float64 {
 // sqrt(dA² + dB²) with d = ln(out-of-place/in-place).
 func comparePoints(a, b *nccltests.Test, floor float64) []comparePoint {
 	ma, mb := sizeMeasurements(a), sizeMeasurements(b)
+	fa, _ := a.BusFactor()
+	fb, _ := b.BusFactor()
 	var out []comparePoint
 	for size, pa := range ma {
 		pb, ok := mb[size]
@@ -499,7 +509,7 @@ func comparePoints(a, b *nccltests.Test, floor float64) []comparePoint {
 		}
 		noise := max(math.Log1p(floor), 2*math.Sqrt(pa.lnVariance()+pb.lnVariance()))
 		p := comparePoint{SizeBytes: size, ATimeS: stat.Mean(pa.times, nil), BTimeS: stat.Mean(pb.times, nil),
-			ABusBWBps: pa.busBW(), BBusBWBps: pb.busBW(),
+			ABusBWBps: pa.busBW(size, fa), BBusBWBps: pb.busBW(size, fb),
 			NoiseRatio: math.Exp(noise), BIs: bWithinNoise, ALine: pa.line, BLine: pb.line}
 		p.Ratio = p.BTimeS / p.ATimeS
 		switch lr := math.Log(p.Ratio); {

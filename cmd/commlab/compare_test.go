@@ -352,10 +352,11 @@ func TestCompareHalvesSpread(t *testing.T) {
 
 // TestCompareBusBWOfMeanTime: a size's bus bandwidth is that of its mean
 // time, so that the slower table there shows the lower bandwidth. The RTX
-// 6000D and RTX PRO 5000 AllReduces' 8 MiB rows print 2005.46 us at 7.84
-// GB/s with 4856.79 us at 3.24 GB/s, and 1387.48 us at 11.34 GB/s with
-// 8916.79 us at 1.76 GB/s: B is 1.50x A's mean time, and the means of the
-// printed bandwidths (5.54 and 6.55 GB/s) had B the faster.
+// 6000D and RTX PRO 5000 AllReduces' 8 MiB rows (2 x 8 ranks, bus factor
+// 2·15/16) print 2005.46 us at 7.84 GB/s with 4856.79 us at 3.24 GB/s, and
+// 1387.48 us at 11.34 GB/s with 8916.79 us at 1.76 GB/s: B is 1.50x A's
+// mean time, and the means of the printed bandwidths (5.54 and 6.55 GB/s)
+// had B the faster. 8 MiB over the mean times is 4.58 and 3.05 GB/s of bus.
 func TestCompareBusBWOfMeanTime(t *testing.T) {
 	t.Parallel()
 	got := runCompareJSON(t, realLog("rtx6000d_2x8_allreduce_late2025.log"), realLog("rtx5kpro_2x8_allreduce_late2025.log"))
@@ -364,59 +365,43 @@ func TestCompareBusBWOfMeanTime(t *testing.T) {
 		t.Fatalf("no 8 MiB point: %+v", got.Points)
 	}
 	p := got.Points[i]
-	busBW := func(a, b, ta, tb float64) float64 { return (a*ta + b*tb) / (ta + tb) }
-	wantA, wantB := busBW(7.84e9, 3.24e9, 2005.46, 4856.79), busBW(11.34e9, 1.76e9, 1387.48, 8916.79)
-	if math.Abs(p.ABusBWBps/wantA-1) > 1e-9 || math.Abs(p.BBusBWBps/wantB-1) > 1e-9 {
-		t.Errorf("8 MiB: bus bandwidths %.4g and %.4g B/s, want %.4g and %.4g", p.ABusBWBps, p.BBusBWBps, wantA, wantB)
+	busBW := func(ta, tb float64) float64 { return float64(8<<20) / ((ta + tb) / 2 * 1e-6) * 2 * 15 / 16 }
+	wantA, wantB := busBW(2005.46, 4856.79), busBW(1387.48, 8916.79)
+	if math.Abs(p.ABusBWBps/wantA-1) > 1e-12 || math.Abs(p.BBusBWBps/wantB-1) > 1e-12 {
+		t.Errorf("8 MiB: bus bandwidths %.6g and %.6g B/s, want %.6g and %.6g", p.ABusBWBps, p.BBusBWBps, wantA, wantB)
 	}
 	if p.Ratio <= 1 || p.BBusBWBps >= p.ABusBWBps {
 		t.Errorf("8 MiB: B/A %.2f with B's bus bandwidth %.3g against A's %.3g: the slower table shows the higher bandwidth", p.Ratio, p.BBusBWBps, p.ABusBWBps)
 	}
 }
 
-// TestCompareFirstOfTests: of a log holding several tests, compare takes
-// test 0 unless told, and says so once a file on stderr (and in the JSON's
-// problems), naming the others and FILE:test=K; FILE:test=K picks a test
-// as -test does, and with -test beside it is refused. nccl-tests issue
-// 290's log holds a 1 x 8 AllReduce (test 0, line 13) and two 2 x 8 ones.
-func TestCompareFirstOfTests(t *testing.T) {
+// TestCompareBusBWFromTimes: compare computes a size's bus bandwidth from
+// its size, its mean time and nccl-tests' bus factor, not from the busbw
+// column, which rounds to 0.01 GB/s. The 8-rank Ring AllReduce's 128 B row
+// (all_reduce_ring.log line 27) prints 35.10 and 37.62 us at busbw 0.01
+// GB/s: 128 B / 36.36 us · 2·7/8 = 6.16 MB/s, where the column gave 10 MB/s;
+// its 8 B row (line 23), 37.33 and 37.79 us at 0.00 GB/s, is 8 B / 37.56 us
+// · 1.75 = 373 KB/s, where the column gave 0 B/s.
+func TestCompareBusBWFromTimes(t *testing.T) {
 	t.Parallel()
-	log := "../../data/logs/paired/h100-sxm-ib8xndr/allreduce_issue290.log"
-	first := "compared test 0 (allreduce, 8 ranks, 128 MiB..4 GiB), the first of the log's 3 tests (test 1 is allreduce, 16 ranks, 8 MiB..8 GiB; test 2 is allreduce, 16 ranks, 8 MiB..8 GiB): pick another with " + log + ":test=K, or -test N,M for A's and B's"
-	code, _, stderr := runCLI("compare", log, log)
-	if code != 0 || strings.Count(stderr, first) != 1 || !strings.Contains(stderr, log+":13: ") {
-		t.Errorf("compare A A: exit %d, stderr %q; want the note once, at line 13:\n%s", code, stderr, first)
-	}
-	got := runCompareJSON(t, log+":test=1", log+":test=2")
-	if got.A.Test != 1 || got.B.Test != 2 || got.A.File != log || len(got.Points) != 11 {
-		t.Errorf("FILE:test=1 and FILE:test=2: tests %d and %d of %q, %d points; want 1 and 2 of %q, 11 points", got.A.Test, got.B.Test, got.A.File, len(got.Points), log)
-	}
-	for _, p := range got.Problems {
-		if strings.Contains(p.Message, "compared test 0") {
-			t.Errorf("both tests named: %v", p)
-		}
-	}
-	// B alone unnamed: the note is B's.
-	got = runCompareJSON(t, log+":test=1", log)
-	if n := slices.IndexFunc(got.Problems, func(p problem) bool { return strings.Contains(p.Message, first) }); n < 0 || got.B.Test != 0 {
-		t.Errorf("FILE:test=1 FILE: problems %v, B's test %d; want the note for B's test 0", got.Problems, got.B.Test)
-	}
-	// One test a log, or -test given: no note.
-	for _, args := range [][]string{{ringLog, nvlsLog}, {log, log, "-test", "0"}} {
-		if _, _, stderr := runCLI(append([]string{"compare"}, args...)...); strings.Contains(stderr, "compared test 0") {
-			t.Errorf("compare %v: stderr %q; want no note", args, stderr)
-		}
-	}
+	got := runCompareJSON(t, ringLog, nvlsLog)
 	for _, c := range []struct {
-		args []string
-		want string
+		size int64
+		want float64 // B/s, by hand
 	}{
-		{[]string{log + ":test=1", log, "-test", "2"}, log + ":test=1 names its test, and -test 2 another: give it once"},
-		{[]string{log + ":test=x", log}, `test="x": want a test's index, 0 or more`},
-		{[]string{log + ":test=3", log}, "-test 3: " + log + " holds tests 0 to 2"},
+		{128, 128 / 36.36e-6 * 1.75},
+		{8, 8 / 37.56e-6 * 1.75},
 	} {
-		if code, _, stderr := runCLI(append([]string{"compare"}, c.args...)...); code == 0 || !strings.Contains(stderr, c.want) {
-			t.Errorf("compare %v: exit %d, stderr %q; want %q", c.args, code, stderr, c.want)
+		i := slices.IndexFunc(got.Points, func(p comparePoint) bool { return p.SizeBytes == c.size })
+		if i < 0 {
+			t.Fatalf("no %d B point", c.size)
 		}
+		if p := got.Points[i]; math.Abs(p.ABusBWBps/c.want-1) > 1e-12 {
+			t.Errorf("%d B: A's bus bandwidth %.6g B/s; want %.6g", c.size, p.ABusBWBps, c.want)
+		}
+	}
+	code, out, _ := runCLI("compare", ringLog, nvlsLog)
+	if code != 0 || !strings.Contains(out, "\n128 B    36.4 µs  35.5 µs  0.98  6.16 MB/s") || !strings.Contains(out, "\n8 B      37.6 µs  35.6 µs  0.95  373 KB/s") {
+		t.Errorf("exit %d; the text's 8 B and 128 B rows lack 373 KB/s and 6.16 MB/s:\n%s", code, out)
 	}
 }

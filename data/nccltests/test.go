@@ -137,6 +137,32 @@ func (r Row) Get(p Placement) Result {
 // table fits alike (CollectiveFrom is FromGuess).
 func (t *Test) Ambiguous() bool { return t.CollectiveFrom == FromGuess }
 
+// BusFactor is the ratio of bus bandwidth to algorithm bandwidth (size
+// over time) that nccl-tests prints for t: its operation's factor over
+// t.Ranks, as commmodel.Collective.BusFactor gives it for the collective
+// whose formula the operation's GetBw uses (reduce's is broadcast's, 1;
+// gather's and scatter's allgather's, (n-1)/n). ok is false where the
+// rank count is unknown, or the operation is and the collectives the table
+// fits alike have different factors.
+func (t *Test) BusFactor() (f float64, ok bool) {
+	if t.Ranks < 1 {
+		return 0, false
+	}
+	if o, known := opByStem(t.Op); known {
+		return o.bus.BusFactor(t.Ranks), true
+	}
+	if t.CollectiveFrom == Unknown {
+		return 0, false
+	}
+	f = t.Collective.BusFactor(t.Ranks)
+	for _, c := range t.Candidates {
+		if c.BusFactor(t.Ranks) != f {
+			return 0, false
+		}
+	}
+	return f, true
+}
+
 // Placement names a half of an nccl-tests row.
 type Placement int
 
