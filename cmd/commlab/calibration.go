@@ -304,6 +304,9 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	if err != nil {
 		return machine{}, hwError(*f.hw, err)
 	}
+	if msg := hwDescribesNothing(*f.hw, spec, "-gpu, the logs, the capture and the catalog"); msg != "" {
+		problems = append([]problem{{Message: msg}}, problems...)
+	}
 	if err := tablesFitHost(hw, append(slices.Clone(m.tables), studied...)); err != nil {
 		return machine{}, err
 	}

@@ -80,3 +80,46 @@ func TestHwFileBadValueExit(t *testing.T) {
 		}
 	}
 }
+
+// TestHardwareFileDescribesNothing: a -hw file that gives no KEY=VALUE
+// (/dev/null, or only comments and blank lines) describes nothing; every
+// command that takes -hw says so, on stderr, in the JSON's problems or in
+// the textbook model's notes (caveats), and runs as without -hw. A file
+// that gives one key, or -hw on the command line, draws no such warning.
+func TestHardwareFileDescribesNothing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	comments := filepath.Join(dir, "comments.hw")
+	one := filepath.Join(dir, "one.hw")
+	for name, text := range map[string]string{comments: "# the lab's H100 node\n\n   \n# links=18\n", one: "# the lab's H100 node\nlinks=18\n"} {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log := ringLog
+	commands := map[string][]string{
+		"predict":   {"predict", "-gpu", "H100", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"},
+		"diagnose":  {"diagnose", log},
+		"plot":      {"plot", log, "-o", filepath.Join(dir, "plot.svg")},
+		"tune":      {"tune", "-calibrate", log, "-nodes", "1", "-per-node", "8", "-collective", "allreduce", "-size", "1MiB", "-o", filepath.Join(dir, "tuner.conf")},
+		"model":     {"model", "-gpu", "H100", "-p", "8", "-size", "1MiB"},
+		"crossover": {"crossover", "-gpu", "H100", "-p", "8"},
+		"simulate":  {"simulate", "-gpu", "H100", "-p", "8", "-size", "1MiB", "-collective", "allreduce", "-algo", "ring"},
+	}
+	for name, args := range commands {
+		for _, hw := range []string{os.DevNull, comments, one, "links=18"} {
+			code, out, stderr := runCLI(append(slices.Clone(args), "-hw", hw)...)
+			said := strings.Contains(out+stderr, "-hw "+hw+": the file gives no KEY=VALUE (it is empty, or holds only comments and blank lines): it describes nothing")
+			if want := hw == os.DevNull || hw == comments; code != 0 || said != want {
+				t.Errorf("%s -hw %s: exit %d, warned %v (want %v):\n%s%s", name, hw, code, said, want, out, stderr)
+			}
+		}
+	}
+	// The JSON's problems (predict's, diagnose's) and caveats (the textbook model's).
+	for _, args := range [][]string{commands["predict"], commands["diagnose"], commands["simulate"], commands["model"]} {
+		code, out, _ := runCLI(append(slices.Clone(args), "-hw", os.DevNull, "-format", "json")...)
+		if code != 0 || !strings.Contains(out, `"-hw `+os.DevNull+`: the file gives no KEY=VALUE`) {
+			t.Errorf("%s -hw %s -format json: exit %d, the JSON lacks the warning:\n%s", args[0], os.DevNull, code, out)
+		}
+	}
+}

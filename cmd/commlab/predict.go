@@ -878,6 +878,18 @@ func hwPairs(hw string) ([]hwPair, error) {
 	return out, nil
 }
 
+// hwDescribesNothing is the warning, "" for none, where the -hw value hw
+// names a file whose description spec (readDescription's) is empty: a file
+// of no KEY=VALUE (/dev/null, or only comments and blank lines) describes
+// nothing, and the machine is what it would be without -hw, which
+// without names ("the logs, the capture and the catalog").
+func hwDescribesNothing(hw, spec, without string) string {
+	if !hwFile(hw) || spec != "" {
+		return ""
+	}
+	return fmt.Sprintf("-hw %s: the file gives no KEY=VALUE (it is empty, or holds only comments and blank lines): it describes nothing, and the machine is what %s say", hw, without)
+}
+
 // hwFile reports whether the -hw value hw names a file rather than giving
 // KEY=VALUE pairs.
 func hwFile(hw string) bool { return hw != "" && !strings.Contains(hw, "=") }

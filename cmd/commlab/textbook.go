@@ -158,14 +158,17 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 		// One node: its NICs time nothing.
 		assumed = slices.DeleteFunc(assumed, func(f predict.Fact) bool { return f.Name == "nics_per_node" || f.Name == "nic_bw" })
 	}
+	if msg := hwDescribesNothing(hw, spec, "-gpu and the catalog"); msg != "" {
+		m.caveats = append(m.caveats, msg)
+	}
 	if len(assumed) > 0 {
 		var facts, hints []string
 		for _, a := range assumed {
 			facts = append(facts, a.Name+" = "+a.Value)
 			hints = append(hints, a.Hint())
 		}
-		m.caveats = []string{fmt.Sprintf("the links rest on assumed facts, %s: settle them with -hw %s",
-			strings.Join(facts, ", "), strings.Join(hints, ","))}
+		m.caveats = append(m.caveats, fmt.Sprintf("the links rest on assumed facts, %s: settle them with -hw %s",
+			strings.Join(facts, ", "), strings.Join(hints, ",")))
 	}
 	return m, nil
 }
