@@ -170,3 +170,40 @@ func TestParseFileName(t *testing.T) {
 		t.Errorf("ParseFile of a missing file: %v, want os.ErrNotExist", err)
 	}
 }
+
+// TestAsymmetricNVLinkCount: a pair whose cells name NVLink both ways but
+// different counts (NV12 one way, NV6 the other) is asymmetric as a pair
+// of different path classes is: a warning at the later cell (columns
+// counted from 1, in bytes), naming the other's line, and the pair takes
+// the fewer links. NV0 is no path nvidia-smi prints (a pair without NVLink
+// is a PCIe class): an error at its cell.
+func TestAsymmetricNVLinkCount(t *testing.T) {
+	text := "\tGPU0\tGPU1\tGPU2\tGPU3\n" +
+		"GPU0\t X \tNV12\tSYS\tSYS\n" +
+		"GPU1\tNV6\t X \tSYS\tSYS\n" +
+		"GPU2\tSYS\tSYS\t X \tNV12\n" +
+		"GPU3\tSYS\tSYS\tPHB\t X \n"
+	top, problems, err := ParseString(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []wantProblem{
+		{ErrAsymmetric, 3, 6, "GPU1/GPU0 is NV6 but GPU0/GPU1 on line 2 is NV12; read as NV6, the farther"},
+		{ErrAsymmetric, 5, 14, "GPU3/GPU2 is PHB but GPU2/GPU3 on line 4 is NV12; read as PHB, the farther"},
+	}
+	if len(problems) != len(want) {
+		t.Fatalf("problems %v, want %d", problems, len(want))
+	}
+	for k, w := range want {
+		checkProblem(t, problems[k], w, "")
+	}
+	if p := top.Path(top.GPU(0), top.GPU(1)); p != NV(6) {
+		t.Errorf("GPU0-GPU1 = %v, want NV6", p)
+	}
+	_, _, err = ParseString(strings.Replace(text, "GPU1\tNV6", "GPU1\tNV0", 1))
+	var pe *ParseError
+	if !errors.As(err, &pe) {
+		t.Fatalf("NV0: err %v, want a *ParseError", err)
+	}
+	checkProblem(t, pe, wantProblem{ErrPathToken, 3, 6, `"NV0": not a path class`}, "")
+}
