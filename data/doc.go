@@ -30,5 +30,8 @@
 // row does not stop the readers: it is skipped and reported in Log.Problems.
 // Both are a *nccltests.ParseError carrying the file, the line, the column
 // and a sentinel cause (nccltests.ErrNumber, ErrHeader, ...), so one garbled
-// line in a long capture costs one point.
+// line in a long capture costs one point. The warnings in Log.Problems are
+// nccltests' (its package documentation lists them: a size printed twice, a
+// count that disagrees with its size, a table that stops below the
+// header's maxBytes, ...).
 package data

@@ -619,3 +619,33 @@ func TestFlagTable(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsQuoteWarnings: the warnings docs/cli.md and docs/compare.md
+// quote in blocks of their own (standard error, which TestDocs does not
+// compare) are what the commands print.
+func TestDocsQuoteWarnings(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		doc  string
+		args []string
+	}{
+		{"cli.md", []string{"fit", "-list", "data/logs/h20-3e_2x2_alltoall_nccltests321.log"}},
+		{"compare.md", []string{"compare", "data/logs/paired/h100-sxm-ib8xndr/allreduce_issue290.log", "data/logs/paired/h100-sxm-ib8xndr/allreduce_issue290.log"}},
+	} {
+		doc, err := os.ReadFile(filepath.Join("../../docs", c.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := slices.Clone(c.args)
+		for i, a := range args {
+			if strings.HasPrefix(a, "data/") {
+				args[i] = "../../" + a
+			}
+		}
+		code, _, stderr := runCLI(args...)
+		stderr = strings.ReplaceAll(stderr, "../../data/", "data/")
+		if code != 0 || stderr == "" || !strings.Contains(string(doc), "```\n"+stderr+"```\n") {
+			t.Errorf("docs/%s: commlab %v: exit %d; the page does not quote its standard error in a block of its own:\n%s", c.doc, c.args, code, stderr)
+		}
+	}
+}

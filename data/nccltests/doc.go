@@ -45,5 +45,11 @@
 // 1-based byte offset in the line of the start of the offending field (0
 // for the whole line), and Err one of the Err* sentinels, wrapped with the
 // details, for errors.Is. topo.ParseError has the same shape. Warnings
-// (ErrInconsistent, ErrRejoined) are ParseErrors in Problems too.
+// are ParseErrors in Problems too, each at its line, the test kept:
+// ErrInconsistent (the table against an override or its own labels: a
+// size printed twice, whose second row is left out; a count that is not
+// the size over the type's bytes as the table's other rows print it),
+// ErrElided, ErrAmbiguous, ErrRejoined, ErrFailed, ErrLongLine, and
+// ErrStopped (a table that ends below the header's maxBytes with no
+// "# Avg bus bandwidth" line after it).
 package nccltests
