@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -96,10 +97,14 @@ func (f *calibrationFile) set(kv string) error {
 		if f.pins.Algo, err = algoPin(value); err != nil {
 			return fmt.Errorf("%s=%q: %v (a file's list holds neither ',' nor ':', which -calibrate splits on: ^NAME excludes one)", key, value, err)
 		}
+		// auto is a pin too: the tuner chose, whatever the log and the
+		// file's name say (predict.Pins reads "auto" so).
+		f.pins.Algo = cmp.Or(f.pins.Algo, "auto")
 	case "proto":
 		if f.pins.Proto, err = protoPin(value); err != nil {
 			return fmt.Errorf("%s=%q: %v (a file's list holds neither ',' nor ':', which -calibrate splits on: ^NAME excludes one)", key, value, err)
 		}
+		f.pins.Proto = cmp.Or(f.pins.Proto, "auto")
 	case "collective":
 		if _, err := commmodel.ParseCollective(value); err != nil {
 			return fmt.Errorf("%s=%q: want one of %s", key, value, commmodel.CollectiveNames())

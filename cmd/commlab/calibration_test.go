@@ -208,3 +208,46 @@ func TestPredictDescribedHardware(t *testing.T) {
 		t.Errorf("-hw file: exit %d, stderr %q; the built-in, inline and file descriptions differ:\n%s\n%s\n%s", code, stderr, known, inline, fromFile)
 	}
 }
+
+// TestCalibrationAutoPin: FILE:algo=auto (proto=auto) is a pin, the
+// tuner's choice, as predict.Pins reads "auto": it quiets the note on a
+// file whose name names an algorithm (Together's all_reduce_ring.log, whose
+// log prints no NCCL_ALGO), as docs/predict.md says, and outranks what the
+// log prints (nccl-tests#319's Ring run prints NCCL_ALGO set by
+// environment to Ring). It read as no pin at all: the note stayed, and the
+// log's Ring stood.
+func TestCalibrationAutoPin(t *testing.T) {
+	t.Parallel()
+	read := func(item string) ([]predict.Table, []problem) {
+		t.Helper()
+		files, err := parseCalibrationFiles(item, predict.Pins{}, "-calibrate")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, tables, problems, err := readCalibration(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tables, problems
+	}
+	named := func(problems []problem) bool {
+		return slices.ContainsFunc(problems, func(p problem) bool { return strings.Contains(p.Message, "the file's name says ring") })
+	}
+	if _, problems := read(togetherDir + "all_reduce_ring.log"); !named(problems) {
+		t.Error("no note of the file's name without a pin")
+	}
+	for _, pin := range []string{":algo=auto", ":proto=auto", ":algo=ring"} {
+		if _, problems := read(togetherDir + "all_reduce_ring.log" + pin); named(problems) {
+			t.Errorf("%s: a note of the file's name", pin)
+		}
+	}
+	const ring319 = "../../data/nccltests/testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log"
+	for item, want := range map[string]string{ring319: "Ring", ring319 + ":algo=auto": ""} {
+		tables, _ := read(item)
+		if len(tables) == 0 || !strings.EqualFold(tables[0].Algo, want) {
+			t.Errorf("%s: %d tables, want the first with algo %q", item, len(tables), want)
+		} else if tables[0].Algo != "" && want == "" {
+			t.Errorf("%s: algo %q, want the tuner's", item, tables[0].Algo)
+		}
+	}
+}
