@@ -21,8 +21,8 @@ var Latest = Version{2, 30, 7}
 // (Legacy) besides.
 var Oldest = Version{2, 18, 0}
 
-// OldestFor returns the oldest release the model follows that runs a GPU
-// of compute capability cc (times ten): NCCL builds Blackwell's code
+// OldestFor returns the oldest release the model follows that builds code
+// for a GPU of compute capability cc (times ten): NCCL builds Blackwell's code
 // (sm_100, sm_120) from 2.25.1 on (makefiles/common.mk, tag v2.25.1-1,
 // with CUDA 12.8; 2.24.3 builds none), Oldest for the GPUs before it.
 func OldestFor(cc int) Version {

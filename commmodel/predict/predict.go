@@ -63,6 +63,11 @@ func (p Prediction) Holds(time float64) bool { return p.Low <= time && time <= p
 // that leave nothing to run, and a size that is not positive and below
 // 2^62 B. q is checked before any size, with no sizes too. A query of one
 // rank is an error (oneRank), as it is to Reference.
+//
+// Each interval is the calibrated model's own, for the hardware as
+// described: commlab predict widens it to hold what the alternatives of
+// the facts the evidence does not settle predict (Guesses, HoldGuesses),
+// and so is wider where a fact is assumed.
 func (m *Machine) Predict(q Query, sizes []float64) ([]Prediction, error) {
 	if err := oneRank(q); err != nil {
 		return nil, err
@@ -216,7 +221,8 @@ func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 // calibrated model has, at the launch parameter's prior for the GPU's
 // vendor: RCCL's host adds launches of its own). Where the floor
 // is above NCCL's time, it is the prediction, its interval moved with it,
-// and its Bound is TermLaunch.
+// and its Bound is TermLaunch. As for Machine.Predict, the interval is not
+// widened for the assumed facts' alternatives: HoldGuesses does that.
 func Untabled(h Hardware, q Query, sizes []float64) (preds []Prediction, why string, err error) {
 	switch why = WhyNotNCCL(h, q); why {
 	case "":
