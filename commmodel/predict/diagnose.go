@@ -201,25 +201,30 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 		same := slices.IndexFunc(guessed, func(k int) bool {
 			return slices.EqualFunc(out[k].Guesses, toward, func(a, b Guess) bool { return a.Fact.Name == b.Fact.Name })
 		})
+		// own is the advice for the run itself, the guesses aside.
+		own := func() []string {
+			if f.Kind == KindFaster && slices.Contains(m.Tables, t.Name) {
+				return []string{"the model is too slow here though it was calibrated on this table: its form misses this range of the table (the bound column says which term it puts there); predictions at these sizes lean slow"}
+			}
+			return advice(f, t, &m.Hardware)
+		}
 		switch {
 		case onGuess && same < 0:
-			f.Advice = []string{guessAdvice(toward)}
+			f.Advice = []string{guessAdvice(toward, len(m.tables) > 0 && m.spread.maxNodes > 1)}
 			guessed = append(guessed, len(out))
 			if most, ok := guessesMove(toward); ok && gap(f.MeasuredOverModel) > most {
 				// Every guess moves the model by a measured ratio, and
 				// all of them together fall short of the gap: the run
 				// is at fault beyond what they explain.
 				f.Advice = append(f.Advice, fmt.Sprintf("the assumed facts move the model %.2fx at most together, short of this %.2fx gap: check the run as well", most, gap(f.MeasuredOverModel)))
-				f.Advice = append(f.Advice, advice(f, t, &m.Hardware)...)
+				f.Advice = append(f.Advice, own()...)
 			} else if noGDR(t.Evidence) && f.Kind == KindSlower && f.Term != TermLatency {
 				f.Advice = append(f.Advice, networkAdvice(t.Evidence))
 			}
 		case onGuess:
 			f.Advice = []string{fmt.Sprintf("the gap may be the assumed hardware, as for finding %d", before+guessed[same]+1)}
-		case f.Kind == KindFaster && slices.Contains(m.Tables, t.Name):
-			f.Advice = []string{"the model is too slow here though it was calibrated on this table: its form misses this range of the table (the bound column says which term it puts there); predictions at these sizes lean slow"}
 		default:
-			f.Advice = advice(f, t, &m.Hardware)
+			f.Advice = own()
 		}
 		if hint, ok := m.hostHint(f, t); ok && !hinted {
 			f.Advice, hinted = append(f.Advice, hint), true
@@ -448,23 +453,25 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 	return out
 }
 
-// networkGuesses returns, for a table across nodes when m has seen no
-// table across nodes (Uncalibrated, or tables of one node), the assumed
-// facts of m's hardware that move the prediction of t's points i to j by
-// more than GuessMoves (Guesses on no tables): a departure there in the
-// latency or network term may then be the guess. Grouped sends (AllToAll,
-// SendRecv), which NCCL's model lacks, take the NICs' count and rate where
-// they are assumed.
+// networkGuesses returns, for a table across nodes that is not one of m's
+// calibration tables, the assumed facts of
+// m's hardware that move the prediction of t's points i to j by more than
+// GuessMoves and that m's calibration tables do not settle: Guesses on the
+// tables, as commlab predict prints them, or on no tables (Untabled) where
+// m has none. A departure there in the latency or network term may then
+// be the guess. Without tables, grouped sends (AllToAll, SendRecv), which
+// NCCL's model lacks, take the NICs' count and rate where they are
+// assumed.
 func (m *Machine) networkGuesses(t Table, i, j int) []Guess {
-	if t.Nodes < 2 || len(m.Tables) > 0 && m.spread.maxNodes > 1 {
-		return nil
+	if t.Nodes < 2 || slices.Contains(m.Tables, t.Name) {
+		return nil // a calibration table departs where the model's form misses it
 	}
 	sizes := make([]float64, 0, j-i+1)
 	for _, p := range t.Points[i : j+1] {
 		sizes = append(sizes, p.Size)
 	}
-	if !grouped(t.Collective) {
-		gs, err := Guesses(m.Hardware, nil, t.Query(), sizes)
+	if len(m.tables) > 0 || !grouped(t.Collective) {
+		gs, err := Guesses(m.Hardware, m.tables, t.Query(), sizes)
 		if err == nil {
 			return gs
 		}
@@ -476,6 +483,28 @@ func (m *Machine) networkGuesses(t Table, i, j int) []Guess {
 		}
 	}
 	return out
+}
+
+// guessAdvice says that a departure may be the assumed facts gs, and what
+// settles each; across reports that the calibration tables crossed nodes,
+// and so measured the network the facts did not settle.
+func guessAdvice(gs []Guess, across bool) string {
+	var facts, hints []string
+	for _, g := range gs {
+		s := g.Fact.Name + " = " + g.Fact.Value
+		if g.Ratio > 0 {
+			s += fmt.Sprintf(" (with %s, the prediction at %s is %.2fx)", g.Alternative, units.FormatSize(g.Size), g.Ratio)
+		}
+		facts, hints = append(facts, s), append(hints, "-hw "+g.Hint)
+	}
+	if across {
+		return "the calibration tables do not settle what the model assumed of " + strings.Join(facts, " and ") +
+			": the gap may be the guess, not the run; settle it with " + strings.Join(hints, " and ") +
+			", or calibrate on a table of this run's shape (-calibrate), before tuning the network"
+	}
+	return "the model has seen no table across nodes of this machine and assumed " + strings.Join(facts, " and ") +
+		": the gap may be the guess, not the run; settle it with " + strings.Join(hints, " and ") +
+		", or calibrate on a table across nodes (-calibrate), before tuning the network"
 }
 
 // guessesMove returns the most the guesses gs move the model together
@@ -495,22 +524,6 @@ func guessesMove(gs []Guess) (float64, bool) {
 
 // gap is a ratio of times as a factor of at least 1, either way.
 func gap(r float64) float64 { return max(r, 1/r) }
-
-// guessAdvice says that a departure may be the assumed facts gs, and what
-// settles each.
-func guessAdvice(gs []Guess) string {
-	var facts, hints []string
-	for _, g := range gs {
-		s := g.Fact.Name + " = " + g.Fact.Value
-		if g.Ratio > 0 {
-			s += fmt.Sprintf(" (with %s, the prediction at %s is %.2fx)", g.Alternative, units.FormatSize(g.Size), g.Ratio)
-		}
-		facts, hints = append(facts, s), append(hints, "-hw "+g.Hint)
-	}
-	return "the model has seen no table across nodes of this machine and assumed " + strings.Join(facts, " and ") +
-		": the gap may be the guess, not the run; settle it with " + strings.Join(hints, " and ") +
-		", or calibrate on a table across nodes (-calibrate), before tuning the network"
-}
 
 // hostHint asks, for a table of several nodes slower than the model in
 // its latency or network term, for the host facts the model assumed and

@@ -908,3 +908,42 @@ func TestDiagnoseFirstRowCold(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagnoseGuessesOfTables: cluster01's 10 x 8 AllReduce, diagnosed
+// against its 10-node tables of 1, 2 and 4 GPUs a node and its one node of
+// 8, is 2 times slower than the model at 32 and 64 MiB, where the tables
+// settle neither the NICs of 8 GPUs a node nor NVLS across nodes: the
+// finding names the guesses Guesses gives for the same tables, as commlab
+// predict prints them, and says the tables do not settle them.
+func TestDiagnoseGuessesOfTables(t *testing.T) {
+	tables := guideTables(t)
+	held, _, err := ReadFile("../../data/logs/paired/h100-sxm-10node-cluster01/nccl_N10_G8.log", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := Describe(tables[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ = h.FromTables(tables, 8)
+	m, err := Calibrate(h, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, _, err := m.Diagnose(held[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named []string
+	for _, f := range fs {
+		for _, g := range f.Guesses {
+			named = append(named, g.Fact.Name)
+		}
+		if len(f.Guesses) > 0 && !strings.HasPrefix(f.Advice[0], "the calibration tables do not settle what the model assumed of ") {
+			t.Errorf("finding at %g B: advice %q; want the unsettled facts first", f.FromBytes, f.Advice[0])
+		}
+	}
+	if !slices.Contains(named, "nics_per_node") || !slices.Contains(named, "nvls") {
+		t.Errorf("findings %+v name the guesses %v; want nics_per_node and nvls", fs, named)
+	}
+}

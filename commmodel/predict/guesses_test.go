@@ -883,6 +883,22 @@ func TestUntabledFloor(t *testing.T) {
 	}
 }
 
+// guideTables are the four logs of docs/predict.md's first example:
+// cluster01's 10-node tables of 1, 2 and 4 GPUs a node and its one node of
+// 8.
+func guideTables(t *testing.T) []Table {
+	t.Helper()
+	var tables []Table
+	for _, f := range []string{"nccl_N10_G1.log", "nccl_N10_G2.log", "nccl_N10_G4.log", "nccl_N1_G8_cnode3-002.log"} {
+		tabs, _, err := ReadFile("../../data/logs/paired/h100-sxm-10node-cluster01/"+f, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, tabs...)
+	}
+	return tables
+}
+
 // TestHoldGuesses: docs/predict.md's first example (cluster01's 10 x 8
 // AllReduce from its 10-node tables of 1 to 4 GPUs a node and its one node
 // of 8) assumes NVLS, and without it the model runs Ring, 1.48 times
@@ -891,15 +907,7 @@ func TestUntabledFloor(t *testing.T) {
 // model's own only where a guess lies outside it. A guess without a time
 // at every size leaves the interval as it was.
 func TestHoldGuesses(t *testing.T) {
-	dir := "../../data/logs/paired/h100-sxm-10node-cluster01/"
-	var tables []Table
-	for _, f := range []string{"nccl_N10_G1.log", "nccl_N10_G2.log", "nccl_N10_G4.log", "nccl_N1_G8_cnode3-002.log"} {
-		tabs, _, err := ReadFile(dir+f, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tables = append(tables, tabs...)
-	}
+	tables := guideTables(t)
 	h, err := Describe(tables[0].GPU, "")
 	if err != nil {
 		t.Fatal(err)
