@@ -161,6 +161,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 	hinted := false   // the host hint is given once, on the first finding it fits
 	envNamed := false // so are the environment's settings the model does not read
 	var guessed []int // the indices in out of the findings that name their guesses; each set is named once
+	var gr *guesser   // the guesses' calibrations, made once for every range (networkGuesses)
 	key := func(i int) string {
 		switch p := t.Points[i]; {
 		case stalled[i]:
@@ -186,7 +187,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 		// A guess explains the gap only where its alternative moves the
 		// model at the finding's sizes, towards the table (a ratio of 0: a
 		// fact no ratio measures).
-		toward := slices.DeleteFunc(m.networkGuesses(t, i, j), func(g Guess) bool {
+		toward := slices.DeleteFunc(m.networkGuesses(&gr, t, i, j), func(g Guess) bool {
 			// The network's latency moves small calls: it explains no gap
 			// far above the size where it moves the model most.
 			far := g.Fact.Key == "net-lat" && g.Size*4 < f.FromBytes
@@ -461,8 +462,9 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 // m has none. A departure there in the latency or network term may then
 // be the guess. Without tables, grouped sends (AllToAll, SendRecv), which
 // NCCL's model lacks, take the NICs' count and rate where they are
-// assumed.
-func (m *Machine) networkGuesses(t Table, i, j int) []Guess {
+// assumed. *gr holds the guesses' calibrations for t's query, made on the
+// first call that needs them.
+func (m *Machine) networkGuesses(gr **guesser, t Table, i, j int) []Guess {
 	if t.Nodes < 2 || slices.Contains(m.Tables, t.Name) {
 		return nil // a calibration table departs where the model's form misses it
 	}
@@ -471,9 +473,15 @@ func (m *Machine) networkGuesses(t Table, i, j int) []Guess {
 		sizes = append(sizes, p.Size)
 	}
 	if len(m.tables) > 0 || !grouped(t.Collective) {
-		gs, err := Guesses(m.Hardware, m.tables, t.Query(), sizes)
-		if err == nil {
-			return gs
+		if *gr == nil {
+			if g, err := newGuesser(m.Hardware, m.tables, t.Query()); err == nil {
+				*gr = g
+			}
+		}
+		if *gr != nil {
+			if gs, err := (*gr).at(sizes); err == nil {
+				return gs
+			}
 		}
 	}
 	var out []Guess

@@ -132,24 +132,58 @@ const GuessMoves = 0.10
 // (olderRelease), whose Fact is nccl_version, keyed "version", and whose
 // Hint is the calibration file's key (FILE:version=V), not a -hw one.
 func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, error) {
+	g, err := newGuesser(h, tables, q)
+	if err != nil {
+		return nil, err
+	}
+	return g.at(sizes)
+}
+
+// A guesser holds what Guesses calibrates for a query, once, to give the
+// guesses at any sizes (at): the description calibrated on the tables
+// (nil without tables), its alternatives, and the tables calibrated as
+// NCCL's oldest release that builds the GPU's code (olderRelease).
+type guesser struct {
+	h    Hardware
+	q    Query
+	base *Machine
+	alts []tried
+	// release is the older release's calibration (m nil without tables,
+	// whose query then names the release: releaseQ), ok false where no
+	// log lacks its release or the tables speak against it.
+	release   tried
+	releaseQ  Query
+	releaseOK bool
+}
+
+// newGuesser calibrates the description h, its alternatives and the
+// older release on tables for q.
+func newGuesser(h Hardware, tables []Table, q Query) (*guesser, error) {
 	base, alts, err := triedAlternatives(h, tables, q)
 	if err != nil {
 		return nil, err
 	}
-	basePreds, err := predictOn(base, h, q, sizes)
+	g := &guesser{h: h, q: q, base: base, alts: alts}
+	g.release, g.releaseQ, g.releaseOK = olderRelease(h, tables, q, base)
+	return g, nil
+}
+
+// at returns the guesses at sizes, as Guesses does.
+func (gr *guesser) at(sizes []float64) ([]Guess, error) {
+	basePreds, err := predictOn(gr.base, gr.h, gr.q, sizes)
 	if err != nil {
 		return nil, err
 	}
-	facts := h.Facts()
+	facts := gr.h.Facts()
 	var out []Guess
-	for _, a := range alts {
+	for _, a := range gr.alts {
 		if a.keys[0] == "nics" && len(a.keys) == 2 && slices.ContainsFunc(out, func(g Guess) bool { return g.Fact.Key == "nics" || g.Fact.Key == "nic-bw" }) {
 			continue // the NICs' count or rate alone moves it, and says so
 		}
 		if a.against {
 			continue // the tables speak against it: it fits them worse
 		}
-		preds, err := predictOn(a.m, a.hw, q, sizes)
+		preds, err := predictOn(a.m, a.hw, gr.q, sizes)
 		if err != nil {
 			continue // a description the query cannot run on says nothing of this one
 		}
@@ -158,8 +192,14 @@ func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, err
 			out = append(out, g)
 		}
 	}
-	if g, ok := olderRelease(h, tables, q, sizes, base, basePreds); ok {
-		out = append(out, g)
+	if gr.releaseOK {
+		if preds, err := predictOn(gr.release.m, gr.h, gr.releaseQ, sizes); err == nil {
+			g := Guess{Fact: Fact{Name: "nccl_version", Value: nccl.Latest.String(), Source: SourceAssumed, Key: "version"},
+				Alternative: gr.release.value, Hint: "FILE:version=V"}
+			if g.moves(sizes, basePreds, preds) {
+				out = append(out, g)
+			}
+		}
 	}
 	return out, nil
 }
@@ -178,21 +218,22 @@ func (g *Guess) moves(sizes []float64, base, preds []Prediction) bool {
 	return math.Abs(g.Ratio-1) > GuessMoves
 }
 
-// olderRelease returns the guess of NCCL's release where a table's log
-// prints none (its tuner is taken as Latest's, versionOf) and the query
-// names none: with the tables' unknown releases taken as the oldest the
-// model follows that runs the GPU (nccl.OldestFor: 2.18.0, or 2.25.1 for
-// Blackwell), calibrated alike, the prediction of q at
-// sizes moves by more than GuessMoves, and the tables do not speak against
-// it (triedAlternatives' test, over every table). Releases differ in what
-// NCCL's tuner enables (LL128 before 2.27 only on the GPUs NCCL had
-// validated, Blackwell among them from 2.25; PAT from 2.23; a Grace CPU's
-// NICs as PHB before 2.27, with no LL128 across nodes) and in its
-// latencies. RCCL's releases are not NCCL's, and its tables are passed
-// over.
-func olderRelease(h Hardware, tables []Table, q Query, sizes []float64, base *Machine, basePreds []Prediction) (Guess, bool) {
+// olderRelease returns the tables calibrated as another NCCL release where
+// a table's log prints none (its tuner is taken as Latest's, versionOf)
+// and the query names none: the tables' unknown releases taken as the
+// oldest the model follows that builds code for the GPU (nccl.OldestFor:
+// 2.18.0, or 2.25.1 for Blackwell), and the query to predict with it (the
+// release named where there are no tables, for NCCL's uncalibrated model
+// of it). It is false where every log prints its release or the tables
+// speak against the older one (triedAlternatives' test, over every
+// table). Releases differ in what NCCL's tuner enables (LL128 before 2.27
+// only on the GPUs NCCL had validated, Blackwell among them from 2.25; PAT
+// from 2.23; a Grace CPU's NICs as PHB before 2.27, with no LL128 across
+// nodes) and in its latencies. RCCL's releases are not NCCL's, and its
+// tables are passed over.
+func olderRelease(h Hardware, tables []Table, q Query, base *Machine) (tried, Query, bool) {
 	if q.Version != (nccl.Version{}) || RanRCCL(tables) {
-		return Guess{}, false
+		return tried{}, q, false
 	}
 	oldest := nccl.OldestFor(h.GPU.CompCap)
 	older := slices.Clone(tables)
@@ -203,29 +244,23 @@ func olderRelease(h Hardware, tables []Table, q Query, sizes []float64, base *Ma
 		}
 	}
 	if !unknown {
-		return Guess{}, false
+		return tried{}, q, false
 	}
 	m, err := calibratedWith(h, older)
 	if err != nil {
-		return Guess{}, false
+		return tried{}, q, false
 	}
 	oq := q
 	if m == nil {
 		oq.Version = oldest // NCCL's uncalibrated model of the release
 	}
-	preds, err := predictOn(m, h, oq, sizes)
-	if err != nil {
-		return Guess{}, false
-	}
 	if m != nil && base != nil {
 		was, is := base.tableErrors(tables), m.tableErrors(older)
 		if was == nil || is == nil || !(fit.Median(is) <= fit.Median(was)*(1+FitMargin)+FitFloor) {
-			return Guess{}, false
+			return tried{}, q, false
 		}
 	}
-	g := Guess{Fact: Fact{Name: "nccl_version", Value: nccl.Latest.String(), Source: SourceAssumed, Key: "version"},
-		Alternative: oldest.String(), Hint: "FILE:version=V"}
-	return g, g.moves(sizes, basePreds, preds)
+	return tried{alternative: alternative{keys: []string{"version"}, value: oldest.String(), hw: h}, m: m}, oq, true
 }
 
 // A tried alternative is one calibrated on the tables without the
