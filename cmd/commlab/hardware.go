@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -36,6 +38,11 @@ type guessOutput struct {
 	SizeBytes   float64 `json:"size_bytes,omitempty"`
 	Ratio       float64 `json:"ratio,omitempty"`
 	Hint        string  `json:"hint"`
+	// widens is the width (high over low) of the interval printed at
+	// SizeBytes where the guess's prediction lies outside the model's own
+	// interval there, so that the interval was widened to hold it; 0
+	// where the model's own interval holds it.
+	widens float64
 	// rccl is set on the guess of a GPU the logs do not name where they
 	// ran RCCL: the GPU is AMD's, and the line says so.
 	rccl bool
@@ -70,6 +77,16 @@ func gpuGuess(facts []predict.Fact, rccl bool) (guessOutput, bool) {
 	return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-hw cc=X.Y,links=N,link-bw=RATE"}, true
 }
 
+// guessWeight orders the guess lines: the GPU's first (it has no ratio,
+// and every other fact rests on it), then by how far the alternative
+// moves the prediction, either way.
+func guessWeight(g guessOutput) float64 {
+	if g.Ratio <= 0 {
+		return math.Inf(1)
+	}
+	return math.Abs(math.Log(g.Ratio))
+}
+
 // describeHardware returns hw's facts and the guesses that move the
 // prediction of q at sizes, calibrated on tables where there are some,
 // both as printed and as predict.Guesses returns them.
@@ -87,6 +104,12 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Que
 		out.Guesses = append(out.Guesses, guessOutput{Fact: g.Fact.Name, Value: g.Fact.Value, Alternative: g.Alternative,
 			SizeBytes: g.Size, Ratio: g.Ratio, Hint: hint})
 	}
+	// The guess that moves the prediction most comes first (after the
+	// GPU's, on which every other fact rests): a user settles the first
+	// line before the rest, and a 64x guess must not wait behind a 1.3x one.
+	slices.SortStableFunc(out.Guesses, func(a, b guessOutput) int {
+		return cmp.Compare(guessWeight(b), guessWeight(a))
+	})
 	// A system of the catalog is offered where it documents an assumed
 	// fact, whether or not that fact moves this prediction: it moves
 	// others (another node count, a collective the tables did not run).
@@ -160,8 +183,12 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with %s (an AMD Instinct host adds fabric=infinity), or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN%s\n", g.Value, g.Hint, near)
 			continue
 		}
-		fmt.Fprintf(w, "guess: %s = %s is assumed; with %s the prediction at %s is %.2fx, which the interval holds: settle it with %s\n",
-			g.Fact, g.Value, g.Alternative, units.FormatSize(g.SizeBytes), g.Ratio, g.Hint)
+		holds := "which the interval holds"
+		if g.widens > 0 {
+			holds = fmt.Sprintf("beyond the model's own interval, which is widened to hold it (%.1fx from low to high there)", g.widens)
+		}
+		fmt.Fprintf(w, "guess: %s = %s is assumed; with %s the prediction at %s is %.2fx, %s: settle it with %s\n",
+			g.Fact, g.Value, g.Alternative, units.FormatSize(g.SizeBytes), g.Ratio, holds, g.Hint)
 	}
 	switch len(h.Systems) {
 	case 0:

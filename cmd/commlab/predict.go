@@ -634,12 +634,32 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 	}
 	// The interval holds what each guess predicts: the evidence does not
 	// tell those machines from the one described.
-	preds = predict.HoldGuesses(preds, guesses)
+	held := predict.HoldGuesses(preds, guesses)
+	markWidening(out.Hardware.Guesses, guesses, preds, held, sizes)
+	preds = held
 	for i, pr := range preds {
 		out.Predictions = append(out.Predictions, predictPoint{SizeBytes: sizes[i], TimeS: pr.Time,
 			Algorithm: pr.Algorithm, Protocol: pr.Protocol, Channels: pr.Channels, LowS: pr.Low, HighS: pr.High, Bound: pr.Bound})
 	}
 	return nil
+}
+
+// markWidening marks each printed guess whose prediction at its size lies
+// outside the model's own interval there (own), so that the interval
+// printed (held) was widened to hold it, with held's width there: a user
+// reads on the guess line that settling it narrows the interval so.
+func markWidening(outs []guessOutput, gs []predict.Guess, own, held []predict.Prediction, sizes []float64) {
+	for _, g := range gs {
+		i := slices.Index(sizes, g.Size)
+		if i < 0 || len(g.Times) != len(own) || own[i].Holds(g.Times[i]) || held[i].Low <= 0 {
+			continue
+		}
+		for j := range outs {
+			if outs[j].Fact == g.Fact.Name && outs[j].Alternative == g.Alternative {
+				outs[j].widens = held[i].High / held[i].Low
+			}
+		}
+	}
 }
 
 // addCalibration records m's parameters, its leave-one-table-out errors

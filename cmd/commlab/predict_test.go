@@ -1192,3 +1192,35 @@ func TestDomainSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictGuessOrderAndWidening holds the guess lines of GKE A3 High's
+// 2 x 8 AllGather over GPUDirect-TCPX (rows pasted without Rank lines,
+// the GPU given) predicted at 8 x 8: the net_latency guess, which moves
+// 1 MiB's prediction tens of times, comes before the NICs' 1.3x one, and
+// its line says the model's own interval does not hold it, so the
+// interval printed was widened to, and how wide that left it.
+func TestPredictGuessOrderAndWidening(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI("predict", "-calibrate", "../../data/nccltests/testdata/real/h100_2x8_allgather_gke_a3high_tcpx.log",
+		"-collective", "allgather", "-nodes", "8", "-per-node", "8", "-size", "1MiB,1GiB", "-gpu", "NVIDIA H100 80GB HBM3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var guesses []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "guess: ") && !strings.HasPrefix(l, "guess: if the machine") {
+			guesses = append(guesses, l)
+		}
+	}
+	if len(guesses) < 2 || !strings.HasPrefix(guesses[0], "guess: net_latency = ") {
+		t.Fatalf("want the net_latency guess first, got:\n%s", strings.Join(guesses, "\n"))
+	}
+	if !strings.Contains(guesses[0], "beyond the model's own interval, which is widened to hold it (") {
+		t.Errorf("the net_latency line does not say it widened the interval:\n%s", guesses[0])
+	}
+	for _, g := range guesses {
+		if strings.HasPrefix(g, "guess: nics_per_node") && !strings.Contains(g, "which the interval holds") {
+			t.Errorf("the NICs' 1.3x guess, inside the model's own interval, should read 'which the interval holds':\n%s", g)
+		}
+	}
+}
