@@ -313,6 +313,25 @@ func triedAlternatives(h Hardware, tables []Table, q Query) (*Machine, []tried, 
 	return base, out, nil
 }
 
+// gdrWithinPXB reports that a table's NCCL debug lines show GPUDirect
+// RDMA between its GPUs and NICs (a channel "via NET/.../GDRDMA") and no
+// table's environment sets NCCL_NET_GDR_LEVEL or NCCL_NET_GDR_C2C: NCCL
+// enables it only where the NIC lies within PXB of the GPU by default
+// (netGdrLevel, src/graph/paths.cc), so the NICs are not behind the CPU.
+func gdrWithinPXB(tables []Table) bool {
+	gdr := false
+	for i := range tables {
+		e := &tables[i].Evidence
+		if slices.ContainsFunc(e.Env, func(s nccltests.Setting) bool {
+			return s.Name == "NCCL_NET_GDR_LEVEL" || s.Name == "NCCL_NET_GDR_C2C"
+		}) {
+			return false
+		}
+		gdr = gdr || e.GPUDirect.Known() && e.GPUDirect.Value
+	}
+	return gdr
+}
+
 // guess is the Guess of a, its Fact and Hint from facts, h's Facts, with
 // no Size or Ratio.
 func (a alternative) guess(facts []Fact) Guess {
@@ -419,7 +438,7 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 		}
 		alts = append(alts, alternative{[]string{"cpu"}, cpuOf(a.CPU).key, a})
 	}
-	if acrossNodes && !h.given(h.Sources.NICPath) && (h.NICPath == 0 || h.NICPath == nccl.PathPIX) {
+	if acrossNodes && !h.given(h.Sources.NICPath) && (h.NICPath == 0 || h.NICPath == nccl.PathPIX) && !gdrWithinPXB(tables) {
 		// Through the CPU, NCCL runs no LL128 across nodes.
 		a := h
 		a.NICPath = nccl.PathPHB

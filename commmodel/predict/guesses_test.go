@@ -959,3 +959,41 @@ func TestHoldGuesses(t *testing.T) {
 		t.Errorf("a guess of one time for two sizes changed the intervals: %+v", kept)
 	}
 }
+
+// TestGuessesGDR: AWS's p4d AllReduce log prints NCCL's channel lines "via
+// NET/.../GDRDMA": NCCL enables GPUDirect RDMA only where the NIC lies
+// within PXB of the GPU (its default NCCL_NET_GDR_LEVEL), so the NICs
+// behind the CPU (PHB) are no alternative, and no guess of the NICs' path
+// is offered (red team 41). With NCCL_NET_GDR_LEVEL set in the log's
+// environment, which moves that bound, it is offered again.
+func TestGuessesGDR(t *testing.T) {
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log", nil)
+	if err != nil || len(tabs) == 0 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	if !gdrWithinPXB(tabs) {
+		t.Fatalf("evidence %+v: want GPUDirect RDMA read from the channel lines", tabs[0].Evidence.GPUDirect)
+	}
+	h, err := Describe(tabs[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ = h.FromTables(tabs, 8)
+	paths := func(tables []Table) int {
+		n := 0
+		for _, a := range h.alternatives(tables, 8, true) {
+			if a.keys[0] == "nic-path" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := paths(tabs); n != 0 {
+		t.Errorf("%d alternatives of the NICs' path with GPUDirect RDMA shown; want none", n)
+	}
+	set := slices.Clone(tabs)
+	set[0].Evidence.Env = append(slices.Clone(set[0].Evidence.Env), nccltests.Setting{Name: "NCCL_NET_GDR_LEVEL", Value: "SYS"})
+	if n := paths(set); n != 1 {
+		t.Errorf("%d alternatives of the NICs' path with NCCL_NET_GDR_LEVEL=SYS; want the NICs behind the CPU", n)
+	}
+}
