@@ -38,6 +38,9 @@ type guessOutput struct {
 	SizeBytes   float64 `json:"size_bytes,omitempty"`
 	Ratio       float64 `json:"ratio,omitempty"`
 	Hint        string  `json:"hint"`
+	// Better reports that the tables fit the alternative better than the
+	// fact as assumed (predict.Guess.Better).
+	Better bool `json:"tables_fit_better,omitempty"`
 	// widens is the width (high over low) of the interval printed at
 	// SizeBytes where the guess's prediction lies outside the model's own
 	// interval there, so that the interval was widened to hold it; 0
@@ -102,7 +105,7 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Que
 			hint = g.Hint + " (the release the run used) on each file whose log prints none"
 		}
 		out.Guesses = append(out.Guesses, guessOutput{Fact: g.Fact.Name, Value: g.Fact.Value, Alternative: g.Alternative,
-			SizeBytes: g.Size, Ratio: g.Ratio, Hint: hint})
+			SizeBytes: g.Size, Ratio: g.Ratio, Hint: hint, Better: g.Better})
 	}
 	// The guess that moves the prediction most comes first (after the
 	// GPU's, on which every other fact rests): a user settles the first
@@ -186,6 +189,9 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 		holds := "which the interval holds"
 		if g.widens > 0 {
 			holds = fmt.Sprintf("beyond the model's own interval, which is widened to hold it (%.1fx from low to high there)", g.widens)
+		}
+		if g.Better {
+			holds = "which the tables fit better than the fact assumed, and " + holds
 		}
 		fmt.Fprintf(w, "guess: %s = %s is assumed; with %s the prediction at %s is %.2fx, %s: settle it with %s\n",
 			g.Fact, g.Value, g.Alternative, units.FormatSize(g.SizeBytes), g.Ratio, holds, g.Hint)

@@ -88,6 +88,11 @@ type Guess struct {
 	// Times are the prediction with Alternative at each of the sizes
 	// Guesses was given, s: what HoldGuesses widens an interval to hold.
 	Times []float64
+	// Better reports that the tables the fact concerns fit Alternative
+	// better than the fact as assumed, by more than FitMargin and FitFloor
+	// (the median of their median errors): the tables speak for it, though
+	// only the fact given settles it.
+	Better bool
 }
 
 // HoldGuesses returns preds, predictions at the sizes Guesses was given
@@ -188,6 +193,7 @@ func (gr *guesser) at(sizes []float64) ([]Guess, error) {
 			continue // a description the query cannot run on says nothing of this one
 		}
 		g := a.guess(facts)
+		g.Better = a.better
 		if g.moves(sizes, basePreds, preds) {
 			out = append(out, g)
 		}
@@ -272,6 +278,9 @@ type tried struct {
 	alternative
 	m       *Machine
 	against bool
+	// better reports that the tables fit it better than the description,
+	// by as much (Guess.Better).
+	better bool
 }
 
 // triedAlternatives returns h calibrated on tables without the interval's
@@ -298,7 +307,7 @@ func triedAlternatives(h Hardware, tables []Table, q Query) (*Machine, []tried, 
 		if err != nil {
 			continue // not a description of these tables
 		}
-		var against bool
+		var against, better bool
 		if m != nil && baseErrs != nil {
 			var was, is []float64
 			for i, e := range m.tableErrors(tables) {
@@ -307,8 +316,9 @@ func triedAlternatives(h Hardware, tables []Table, q Query) (*Machine, []tried, 
 				}
 			}
 			against = len(is) > 0 && !(fit.Median(is) <= fit.Median(was)*(1+FitMargin)+FitFloor)
+			better = len(is) > 0 && !(fit.Median(was) <= fit.Median(is)*(1+FitMargin)+FitFloor)
 		}
-		out = append(out, tried{a, m, against})
+		out = append(out, tried{a, m, against, better})
 	}
 	return base, out, nil
 }
