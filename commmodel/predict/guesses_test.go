@@ -1005,16 +1005,7 @@ func TestGuessesGDR(t *testing.T) {
 // its alternative better; the network's latency at 6 times NCCL's (30.6%)
 // is no better by FitMargin and FitFloor, and does not (red team 41).
 func TestGuessBetter(t *testing.T) {
-	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/h100_2x8_allgather_gke_a3high_tcpx.log", func(int) Pins {
-		return Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3"}
-	})
-	if err != nil || len(tabs) != 1 {
-		t.Fatalf("%d tables, %v", len(tabs), err)
-	}
-	h, err := Describe("NVIDIA H100 80GB HBM3", "system=a3-highgpu-8g")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tabs, h := a3HighTCPX(t)
 	gs, err := Guesses(h, tabs, Query{Collective: tabs[0].Collective, Ranks: 16, PerNode: 8}, []float64{1 << 20, 512 << 20})
 	if err != nil {
 		t.Fatal(err)
@@ -1029,4 +1020,21 @@ func TestGuessBetter(t *testing.T) {
 	if b, ok := better["net-lat"]; !ok || b {
 		t.Errorf("guesses %+v: want the network's latency, its alternative no better", gs)
 	}
+}
+
+// a3HighTCPX is GKE's A3 High AllGather over GPUDirect-TCPX, 2 x 8 H100,
+// and its machine as the catalog's a3-highgpu-8g describes it.
+func a3HighTCPX(t *testing.T) ([]Table, Hardware) {
+	t.Helper()
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/h100_2x8_allgather_gke_a3high_tcpx.log", func(int) Pins {
+		return Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3"}
+	})
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	h, err := Describe("NVIDIA H100 80GB HBM3", "system=a3-highgpu-8g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tabs, h
 }

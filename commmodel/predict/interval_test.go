@@ -601,16 +601,7 @@ func TestFallNoise(t *testing.T) {
 // table's points lie inside: the calibration names the table all the same
 // (it said nothing: red team 41).
 func TestMisfitFar(t *testing.T) {
-	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/h100_2x8_allgather_gke_a3high_tcpx.log", func(int) Pins {
-		return Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3"}
-	})
-	if err != nil || len(tabs) != 1 {
-		t.Fatalf("%d tables, %v", len(tabs), err)
-	}
-	h, err := Describe("NVIDIA H100 80GB HBM3", "system=a3-highgpu-8g")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tabs, h := a3HighTCPX(t)
 	m, err := Calibrate(h, tabs, nil)
 	if err != nil {
 		t.Fatal(err)
