@@ -165,25 +165,28 @@ func factOf(facts []predict.Fact, name string) predict.Fact {
 // machine, each fact with its source and the assumed ones marked.
 func writeHardware(w io.Writer, h hardwareOutput) {
 	for _, g := range h.Guesses {
+		gpuLine := ""
 		switch {
 		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU && !factOf(h.Facts, "fabric").Guessed():
-			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, and its links' rate is unknown: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it\n", g.Value, g.Hint)
-			continue
+			gpuLine = fmt.Sprintf("guess: gpu = %s: the logs name none, and its links' rate is unknown: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it", g.Value, g.Hint)
 		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU && g.rccl:
-			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, but they ran RCCL, so it is AMD's, and a PCIe card without Infinity Fabric is assumed: settle it with %s, as the Rank lines of rccl-tests print it, such as -gpu \"AMD Instinct MI300X\" (the catalog holds the %s)\n", g.Value, g.Hint, amdGPUs())
-			continue
+			gpuLine = fmt.Sprintf("guess: gpu = %s: the logs name none, but they ran RCCL, so it is AMD's, and a PCIe card without Infinity Fabric is assumed: settle it with %s, as the Rank lines of rccl-tests print it, such as -gpu \"AMD Instinct MI300X\" (the catalog holds the %s)", g.Value, g.Hint, amdGPUs())
 		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU:
-			fmt.Fprintf(w, "guess: gpu = %s: the logs name none, and a PCIe card without NVLink is assumed: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it\n", g.Value, g.Hint)
-			continue
+			gpuLine = fmt.Sprintf("guess: gpu = %s: the logs name none, and a PCIe card without NVLink is assumed: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it", g.Value, g.Hint)
 		case g.Fact == "gpu" && strings.Contains(g.Hint, "fabric=infinity"):
-			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed; the logs ran RCCL, so it is AMD's: describe its Infinity Fabric with %s\n", g.Value, g.Hint)
-			continue
+			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed; the logs ran RCCL, so it is AMD's: describe its Infinity Fabric with %s", g.Value, g.Hint)
 		case g.Fact == "gpu":
 			near := ""
 			if n := nccl.NearGPU(g.Value); n != "" {
 				near = fmt.Sprintf("; if it is the catalog's %s, -gpu %q", n, n)
 			}
-			fmt.Fprintf(w, "guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with %s (an AMD Instinct host adds fabric=infinity), or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN%s\n", g.Value, g.Hint, near)
+			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with %s (an AMD Instinct host adds fabric=infinity), or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN%s", g.Value, g.Hint, near)
+		}
+		if gpuLine != "" {
+			if len(h.Guesses) > 1 {
+				gpuLine += "; every guess below rests on it"
+			}
+			fmt.Fprintln(w, gpuLine)
 			continue
 		}
 		holds := "which the interval holds"

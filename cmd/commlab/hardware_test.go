@@ -122,3 +122,26 @@ func TestUnnamedGPUOfRCCL(t *testing.T) {
 		t.Errorf("a log that prints no RCCL line: exit %d, stdout:\n%s", code, out)
 	}
 }
+
+// TestGPUGuessFirst: GKE's A3 High log names no GPU, and the other guesses
+// are computed on the PCIe card assumed in its place (the CPU's moves the
+// prediction 6 times there, and not once the GPU is named): the GPU's
+// guess comes first and says that every guess below rests on it (red team
+// 41).
+func TestGPUGuessFirst(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI("predict", "-calibrate", "../../data/nccltests/testdata/real/h100_2x8_allgather_gke_a3high_tcpx.log",
+		"-collective", "allgather", "-nodes", "8", "-per-node", "8", "-size", "1MiB")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var guesses []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "guess: ") && !strings.HasPrefix(l, "guess: if the machine") {
+			guesses = append(guesses, l)
+		}
+	}
+	if len(guesses) < 2 || !strings.HasPrefix(guesses[0], "guess: gpu = unnamed GPU") || !strings.HasSuffix(guesses[0], "; every guess below rests on it") {
+		t.Errorf("guess lines:\n%s\nwant the GPU's first, saying the others rest on it", strings.Join(guesses, "\n"))
+	}
+}
