@@ -1206,12 +1206,7 @@ func TestPredictGuessOrderAndWidening(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var guesses []string
-	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "guess: ") && !strings.HasPrefix(l, "guess: if the machine") {
-			guesses = append(guesses, l)
-		}
-	}
+	guesses := guessLines(out)
 	if len(guesses) < 2 || !strings.HasPrefix(guesses[0], "guess: net_latency = ") {
 		t.Fatalf("want the net_latency guess first, got:\n%s", strings.Join(guesses, "\n"))
 	}
