@@ -1,7 +1,6 @@
 package topo
 
 import (
-	"flag"
 	"os"
 	"testing"
 
@@ -9,8 +8,4 @@ import (
 )
 
 // TestMain bounds the fuzzer's minimising of each new input (fuzzmin.Bound).
-func TestMain(m *testing.M) {
-	flag.Parse()
-	fuzzmin.Bound()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { os.Exit(fuzzmin.Main(m)) }

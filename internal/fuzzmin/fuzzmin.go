@@ -2,7 +2,10 @@
 // TestMain of packages with fuzz targets.
 package fuzzmin
 
-import "flag"
+import (
+	"flag"
+	"testing"
+)
 
 // Bound sets -test.fuzzminimizetime to 2 s unless the command line gives
 // it: Go's minimiser takes time quadratic in an input's length, 60 s by
@@ -15,4 +18,13 @@ func Bound() {
 	if f := flag.Lookup("test.fuzzminimizetime"); f != nil && !given {
 		f.Value.Set("2s")
 	}
+}
+
+// Main is a TestMain's body for a package with fuzz targets: it parses the
+// flags, bounds the minimising (Bound) and runs the tests, returning the
+// exit code for os.Exit.
+func Main(m *testing.M) int {
+	flag.Parse()
+	Bound()
+	return m.Run()
 }
