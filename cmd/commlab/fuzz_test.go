@@ -54,8 +54,9 @@ func seedOf(f *testing.F, path string) []byte {
 // line's files (data.ReadMeasurements and topo.Parse, as readLog and
 // readTopo call them, the -hw file's readDescription and predict.Describe,
 // readCalibration) and, where a reader takes it, as a file to the
-// subcommands that read it cheaply, as a log, a topology capture and a -hw
-// file: whatever the file holds, nothing panics and every command ends
+// subcommands that read it cheaply, as a log, a topology capture, a -hw
+// file and a tuner rules file (tune -check, where the input holds a
+// comma): whatever the file holds, nothing panics and every command ends
 // with exit 0, 1 or 2. Calibration and compare, which fit the model to a
 // log's tables at every input, are left to their own tests: they held the
 // fuzzer to 8 executions in 60 s.
@@ -67,6 +68,7 @@ func FuzzFileInputs(f *testing.F) {
 	f.Add([]byte("cc=9.0,links=18,link-bw=25GB/s\n"))
 	f.Add([]byte("# Out of bounds values : 3 FAILED\n"))
 	f.Add([]byte{0xff, 0xfe, 0, 'a'})
+	f.Add([]byte("allreduce,0,65536,tree,simple,2,1,-1,-1,1\n"))
 	file := filepath.Join(f.TempDir(), "in.log") // one a worker: a t.TempDir took 1.5 ms an input
 	f.Fuzz(func(t *testing.T, b []byte) {
 		// The readers read the bytes, as readLog and readTopo do once
@@ -82,13 +84,20 @@ func FuzzFileInputs(f *testing.F) {
 				[]string{"predict", "-topo", file, "-gpu", fuzzGPU, "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"})
 		}
 		hw := bytes.Contains(b, []byte("="))
+		read := len(runs) > 0
+		// A tuner rules file is lines of comma-separated fields: tune
+		// -check reads it as the plugin does (nccl.CheckTunerRules), in
+		// about 10 ms.
+		if bytes.IndexByte(b, ',') >= 0 {
+			runs = append(runs, []string{"tune", "-check", file, "-comms", "2x8", "-gpu", fuzzGPU})
+		}
 		if len(runs) == 0 && !hw {
 			return
 		}
 		if err := os.WriteFile(file, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if len(runs) > 0 {
+		if read {
 			if files, err := parseCalibrationFiles(file+":ranks=8:nodes=1:gpu="+fuzzGPU, predict.Pins{}, "-calibrate"); err == nil {
 				readCalibration(files)
 			}
