@@ -325,9 +325,10 @@ func triedAlternatives(h Hardware, tables []Table, q Query) (*Machine, []tried, 
 
 // gdrWithinPXB reports that a table's NCCL debug lines show GPUDirect
 // RDMA between its GPUs and NICs (a channel "via NET/.../GDRDMA") and no
-// table's environment sets NCCL_NET_GDR_LEVEL or NCCL_NET_GDR_C2C: NCCL
-// enables it only where the NIC lies within PXB of the GPU by default
-// (netGdrLevel, src/graph/paths.cc), so the NICs are not behind the CPU.
+// table's environment sets NCCL_NET_GDR_LEVEL or NCCL_NET_GDR_C2C: by
+// default NCCL enables it only where the NIC lies within PXB of the GPU,
+// or from 2.27 reached over the GPU's C2C link to the CPU (P2C; netGdrLevel,
+// src/graph/paths.cc), so the NICs are not behind the CPU (PHB).
 func gdrWithinPXB(tables []Table) bool {
 	gdr := false
 	for i := range tables {

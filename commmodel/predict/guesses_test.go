@@ -962,7 +962,8 @@ func TestHoldGuesses(t *testing.T) {
 
 // TestGuessesGDR: AWS's p4d AllReduce log prints NCCL's channel lines "via
 // NET/.../GDRDMA": NCCL enables GPUDirect RDMA only where the NIC lies
-// within PXB of the GPU (its default NCCL_NET_GDR_LEVEL), so the NICs
+// within PXB of the GPU, or P2C from 2.27 (its default NCCL_NET_GDR_LEVEL),
+// never PHB, so the NICs
 // behind the CPU (PHB) are no alternative, and no guess of the NICs' path
 // is offered (red team 41). With NCCL_NET_GDR_LEVEL set in the log's
 // environment, which moves that bound, it is offered again.
