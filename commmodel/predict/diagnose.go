@@ -530,7 +530,8 @@ func guessesMove(gs []Guess) (float64, bool) {
 	return most, true
 }
 
-// gap is a ratio of times as a factor of at least 1, either way.
+// gap is a ratio of times as a factor of at least 1, either way (how far
+// off, whichever side).
 func gap(r float64) float64 { return max(r, 1/r) }
 
 // hostHint asks, for a table of several nodes slower than the model in

@@ -893,7 +893,7 @@ func (m *Machine) misfits(tables []Table) []string {
 		}
 		outside, worst, far := 0, 0, -1
 		errs, widths := make([]float64, len(ps)), make([]float64, len(ps))
-		off := func(j int) float64 { return max(t.Points[j].Time/ps[j].Time, ps[j].Time/t.Points[j].Time) }
+		off := func(j int) float64 { return gap(t.Points[j].Time / ps[j].Time) }
 		for j, p := range ps {
 			if !p.Holds(t.Points[j].Time) {
 				outside++
@@ -919,7 +919,7 @@ func (m *Machine) misfits(tables []Table) []string {
 		p, meas := ps[worst], t.Points[worst].Time
 		out = append(out, fmt.Sprintf("%s: the calibration misses its own table beyond its 80%% interval, %d of %d points outside it; worst %s predicted against %s measured at %s: %.1fx",
 			t.Name, outside, len(ps), units.FormatDuration(p.Time), units.FormatDuration(meas),
-			units.FormatSize(p.Size), max(meas/p.Time, p.Time/meas)))
+			units.FormatSize(p.Size), gap(meas/p.Time)))
 	}
 	return out
 }
