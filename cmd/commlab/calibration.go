@@ -216,6 +216,32 @@ func (f machineFlags) logPins() (predict.Pins, error) {
 	return predict.Pins{GPU: *f.gpu, SystemGPU: systemGPU(spec)}, nil
 }
 
+// studyPins are logPins for the log a command sets against the model
+// (diagnose's, plot's), which no predicted run shapes: where its log does
+// not place its ranks on hosts, they fill hosts of the GPUs -hw gives
+// (gpus=G, or a system's), else of defaultHostGPUs, as the problems say.
+func (f machineFlags) studyPins() (predict.Pins, error) {
+	pins, err := f.logPins()
+	if err != nil {
+		return pins, err
+	}
+	spec, err := readDescription(*f.hw)
+	if err != nil {
+		return pins, err
+	}
+	host, from := defaultHostGPUs, fmt.Sprintf("nothing gives a host's GPUs and HGX and DGX servers hold %d (-hw gpus=G gives them)", defaultHostGPUs)
+	if h, err := predict.Describe(*f.gpu, spec); err == nil && h.PerHost() > 0 {
+		host, from = h.PerHost(), fmt.Sprintf("-hw gives hosts of %d GPUs", h.PerHost())
+	}
+	pins.Hosts, pins.HostsFrom = []predict.Comm{{Nodes: 1, PerNode: host}}, from
+	return pins, nil
+}
+
+// defaultHostGPUs is the GPUs a host is taken to hold where a studied
+// log does not place its ranks and nothing gives them: an HGX or DGX
+// server's 8, the host of most public nccl-tests logs.
+const defaultHostGPUs = 8
+
 // machineOf makes the machine t's when neither -gpu nor -calibrate names
 // one: the machine of a command that studies a log (diagnose, plot) is the
 // log's.

@@ -89,7 +89,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	pins, err := machine.logPins()
+	pins, err := machine.studyPins()
 	if err != nil {
 		return err
 	}

@@ -498,3 +498,28 @@ func TestDiagnoseAgainstBaseline(t *testing.T) {
 		}
 	}
 }
+
+// TestStudyWithoutHosts: a log that does not place its ranks on hosts is
+// diagnosed and plotted on hosts of the GPUs -hw gives, else of 8, as the
+// problems say (the fixture's 4 ranks of ReduceScatter: one node of 4, or
+// 2 nodes of 2 with -hw gpus=2), not refused; a calibration log of plot
+// without hosts takes the plotted log's.
+func TestStudyWithoutHosts(t *testing.T) {
+	t.Parallel()
+	log := "../../data/nccltests/testdata/bare_rows_reducescatter.log"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"diagnose", log, "-gpu", "H100"}, "one node of 4 GPUs is assumed, as nothing gives a host's GPUs and HGX and DGX servers hold 8 (-hw gpus=G gives them)"},
+		{[]string{"diagnose", log, "-gpu", "H100", "-hw", "gpus=2"}, "2 nodes of 2 GPUs are assumed, as -hw gives hosts of 2 GPUs"},
+		{[]string{"plot", log, "-gpu", "H100", "-o", filepath.Join(t.TempDir(), "p.svg")}, "one node of 4 GPUs is assumed"},
+		{[]string{"plot", "../../data/nccltests/testdata/real/h200_2x8_allreduce_nebius_runai.log", "-calibrate", log,
+			"-o", filepath.Join(t.TempDir(), "p.svg")}, "one node of 4 GPUs is assumed, as the predicted runs' nodes hold 8"},
+	} {
+		code, out, stderr := runCLI(c.args...)
+		if code != 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %s%s; want %q among the problems", c.args, code, out, stderr, c.want)
+		}
+	}
+}

@@ -113,7 +113,7 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 			return plotRequest{}, flagErrorf("-marks %q: want crossovers, breaks, crossovers,breaks or none", *marks)
 		}
 	}
-	pins, err := machine.logPins()
+	pins, err := machine.studyPins()
 	if err != nil {
 		return plotRequest{}, err
 	}
@@ -292,8 +292,13 @@ func (req plotRequest) build() (*plotted, error) {
 	if err := sameMachine(plotted); err != nil {
 		return nil, err
 	}
-	// The plotted logs' hosts are the machine's, as diagnose's are.
-	mc, err := req.machine.load(predict.Pins{}, predict.HostGPUs(plotted), plotted...)
+	// The plotted logs' hosts are the machine's, as diagnose's are, and
+	// a calibration log that does not place its ranks takes them.
+	var hosts []predict.Comm
+	for _, t := range plotted {
+		hosts = append(hosts, predict.Comm{Nodes: t.Nodes, PerNode: t.PerNode})
+	}
+	mc, err := req.machine.load(predict.Pins{Hosts: hosts}, predict.HostGPUs(plotted), plotted...)
 	if err != nil {
 		return nil, err
 	}

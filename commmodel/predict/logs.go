@@ -39,6 +39,10 @@ type Pins struct {
 	// process drives, which share a host. The assumption is said among the
 	// problems.
 	Hosts []Comm
+	// HostsFrom says where Hosts come from when they are not the predicted
+	// runs' shapes (a command that studies a log has none): a clause the
+	// note gives as its reason, such as "-hw gives hosts of 8 GPUs".
+	HostsFrom string
 	// Layout replaces the header's threads, GPUs per thread and graphs,
 	// field by field (NoGraphs: none).
 	Layout
@@ -202,8 +206,12 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
 			if ranks == g {
 				shape = fmt.Sprintf("one node of %s is", gpus)
 			}
-			return tab, fmt.Sprintf("node count unknown (%s): %s assumed, as the predicted runs' nodes hold %d; give FILE:nodes=N or FILE:per-node=G if the run was laid out otherwise",
-				noHosts(t), shape, want), err
+			from := pin.HostsFrom
+			if from == "" {
+				from = fmt.Sprintf("the predicted runs' nodes hold %d", want)
+			}
+			return tab, fmt.Sprintf("node count unknown (%s): %s assumed, as %s; give FILE:nodes=N or FILE:per-node=G if the run was laid out otherwise",
+				noHosts(t), shape, from), err
 		}
 	}
 	tab, err := pin.tableOf(t)
