@@ -378,6 +378,15 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 	}
 	var rules []nccl.TunerRule
 	var choices []TunerChoice
+	// The plugin tells communicators apart only by the nNodes and nRanks
+	// its init receives: two of the job's that NCCL counts alike (9 x 4
+	// and 18 x 2 in one NVLink domain, nNodes 1 and nRanks 36 both) take
+	// the same rules, the first's, which must then be the second's too.
+	type pluginKey struct{ nodes, ranks int }
+	seen := map[pluginKey]struct {
+		c     Comm
+		rules []nccl.TunerRule
+	}{}
 	for _, c := range comms {
 		if c.Nodes == 1 && c.PerNode == 1 {
 			return nil, nil, fmt.Errorf("predict: communicator %v has one rank: NCCL never asks the tuner about it", c)
@@ -386,6 +395,9 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 		if err != nil {
 			return nil, nil, err
 		}
+		key := pluginKey{nodes, c.Nodes * c.PerNode}
+		first, twin := seen[key]
+		start, startChoices := len(rules), len(choices)
 		alts := m.assumedTunerModels(c)
 		for f := range nccl.Func(nccl.NumFuncs) {
 			pick, breaks := tm.DefaultPick(f), []uint64(nil)
@@ -406,6 +418,19 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 			}
 			rules = append(rules, rs...)
 		}
+		if !twin {
+			seen[key] = struct {
+				c     Comm
+				rules []nccl.TunerRule
+			}{c, rules[start:]}
+			continue
+		}
+		if !slices.Equal(first.rules, rules[start:]) {
+			return nil, nil, fmt.Errorf("predict: communicators %v and %v are one to the tuner plugin (nNodes %d, nRanks %d), which tells them apart by nothing else, "+
+				"and their rules differ: no file serves both; write one for each job, or leave one out (its calls would take the other's rules)", first.c, c, key.nodes, key.ranks)
+		}
+		// The first's rules serve both.
+		rules, choices = rules[:start], choices[:startChoices]
 	}
 	return rules, choices, nil
 }

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel/nccl"
+)
+
+// TestTuneTwinComms (red team 42): on a GB200 NVL72 rack NCCL counts the
+// trays of one NVLink domain as one node, so a job's 9 x 4 (half a rack)
+// and 18 x 2 (two GPUs of each tray) reach the plugin alike, nNodes 1 and
+// nRanks 36. tune wrote rules for each, the second's all behind the
+// first's, failed its own check with 99 "shadowed rule" lines and wrote
+// nothing (exit 1). Their rules agree: the file holds one set, which
+// serves both, and passes the check.
+func TestTuneTwinComms(t *testing.T) {
+	t.Parallel()
+	cal := gb200Dir + "allreduce_1rack.log:nodes=18:per-node=4"
+	code, out, stderr := runCLI("tune", "-calibrate", cal, "-gpu", "NVIDIA GB200", "-comms", "9x4,18x2", "-o", "-")
+	if code != 0 || strings.Contains(stderr, "shadowed rule") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, one, stderr := runCLI("tune", "-calibrate", cal, "-gpu", "NVIDIA GB200", "-comms", "9x4", "-o", "-")
+	rules, alone := readRules(t, out), readRules(t, one)
+	if len(rules) == 0 || len(rules) != len(alone) {
+		t.Errorf("%d rules for 9 x 4 and 18 x 2, %d for 9 x 4 alone; want one set (%s)", len(rules), len(alone), stderr)
+	}
+	for _, r := range rules {
+		if r.Nodes != 1 || r.Ranks != 36 {
+			t.Fatalf("rule %v; want nNodes 1, nRanks 36", r)
+		}
+	}
+	if !r0Matches(rules, nccl.FuncAllGather, 1<<20, 1, 36) {
+		t.Errorf("no rule takes an AllGather of 1 MiB on nNodes 1, nRanks 36")
+	}
+}
+
+// r0Matches reports whether some rule takes a call of f at n bytes on a
+// communicator of nodes and ranks.
+func r0Matches(rules []nccl.TunerRule, f nccl.Func, n float64, nodes, ranks int) bool {
+	for _, r := range rules {
+		if r.Matches(f, n, nodes, ranks, -1, -1) {
+			return true
+		}
+	}
+	return false
+}
