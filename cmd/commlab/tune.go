@@ -232,10 +232,20 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			return flagErrorf("communicator %v: %s", c, mis.advice(func(n int) string { return fmt.Sprintf("%dx%d", n, c.PerNode) }))
 		}
 	}
-	if g, ok := gpuGuess(mc.hw.Facts(), predict.RanRCCL(mc.tables)); ok && g.Value == predict.UnnamedGPU {
+	rccl := predict.RanRCCL(mc.tables)
+	if g, ok := gpuGuess(mc.hw.Facts(), rccl); ok && g.Value == predict.UnnamedGPU {
 		// Every channel count and link of the rules would rest on a PCIe
 		// card assumed in its place, as diagnose says of it.
 		return flagErrorf("the logs name no GPU, and rules for a PCIe card assumed in its place would run a production job on its channels and links: name it with %s, as the Rank lines of nccl-tests or rccl-tests print it", g.Hint)
+	} else if ok && !rccl {
+		// A GPU the catalog does not hold (a driver's "NVIDIA Graphics
+		// Device" on a GB200 rack) is a PCIe card too: its rules would pin
+		// a PCIe card's channels, and on an NVLink domain their nNodes,
+		// the hosts, match no communicator NCCL counts as one node, so
+		// every call would run on one channel. AMD's GPUs get no rules
+		// below.
+		return flagErrorf("the logs name the GPU %q, which commlab's catalog does not hold, and rules for a PCIe card assumed in its place would run a production job on its channels and links "+
+			"(and, where the hosts share an NVLink domain, count nodes NCCL counts as one, so that no rule matches): name it with -gpu NAME, or describe it with %s (and domain=N, its GPUs, where hosts share an NVLink domain)", g.Value, g.Hint)
 	}
 	m := predict.Uncalibrated(mc.hw)
 	if len(mc.tables) > 0 {

@@ -46,3 +46,24 @@ func r0Matches(rules []nccl.TunerRule, f nccl.Func, n float64, nodes, ranks int)
 	}
 	return false
 }
+
+// TestTuneUnknownGPU (red team 42): CoreWeave's GB200 rack log names its
+// GPU "NVIDIA Graphics Device", which the catalog does not hold. tune took
+// it as a PCIe card and wrote, for -comms 18x4, rules of nNodes 18
+// ("allreduce,0,8191,tree,ll,1,18,72,-1,-1"), while NCCL counts the rack's
+// trays as one node: on the rack no rule matched and every call ran on one
+// channel (tune -check with -gpu "NVIDIA GB200" says so of every
+// function). It refuses such a GPU, as it does a log that names none.
+func TestTuneUnknownGPU(t *testing.T) {
+	t.Parallel()
+	cal := gb200Dir + "allreduce_1rack.log:nodes=18:per-node=4"
+	code, out, stderr := runCLI("tune", "-calibrate", cal, "-comms", "18x4", "-o", "-")
+	if code != 2 || out != "" || !strings.Contains(stderr, `"NVIDIA Graphics Device"`) || !strings.Contains(stderr, "-gpu NAME") {
+		t.Errorf("exit %d, %d bytes out, stderr %q; want exit 2, nothing written, the GPU named", code, len(out), stderr)
+	}
+	// Named, the rules count the rack as one node.
+	code, out, stderr = runCLI("tune", "-calibrate", cal, "-gpu", "NVIDIA GB200", "-comms", "18x4", "-o", "-")
+	if code != 0 || !r0Matches(readRules(t, out), nccl.FuncAllReduce, 1<<20, 1, 72) {
+		t.Errorf("exit %d (%s); want a rule for an AllReduce of 1 MiB on nNodes 1, nRanks 72", code, stderr)
+	}
+}
