@@ -218,13 +218,14 @@ func TestTuneNVLinkDomains(t *testing.T) {
 }
 
 // TestTuneCostTable: CoreWeave's GB200 rack log names its GPU "NVIDIA
-// Graphics Device", taken as an unknown GPU on PCIe, where NCCL's automatic
-// rule leaves LL128 out of its cost table. The model prices LL128 (NCCL_PROTO
+// Graphics Device", described here as a GPU of compute capability 10.0 on
+// PCIe (undescribed, tune refuses it: TestTuneUnknownGPU), where NCCL's
+// automatic rule leaves LL128 out of its cost table. The model prices LL128 (NCCL_PROTO
 // can force it), but a tuner picks only from the cost table: the rules do
 // too, so tune's own check ignores none of them and the file is written.
 func TestTuneCostTable(t *testing.T) {
 	t.Parallel()
-	code, out, stderr := runCLI("tune", "-calibrate", gb200Dir+"allreduce_1rack.log:nodes=18:per-node=4", "-comms", "18x4", "-o", "-")
+	code, out, stderr := runCLI("tune", "-calibrate", gb200Dir+"allreduce_1rack.log:nodes=18:per-node=4", "-hw", "cc=10.0,fabric=pcie", "-comms", "18x4", "-o", "-")
 	if code != 0 || strings.Contains(stderr, "ignored rule") || !strings.Contains(out, "allreduce,") {
 		t.Errorf("exit %d, stderr %q; want rules written, none ignored", code, stderr)
 	}

@@ -383,10 +383,11 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 	// and 18 x 2 in one NVLink domain, nNodes 1 and nRanks 36 both) take
 	// the same rules, the first's, which must then be the second's too.
 	type pluginKey struct{ nodes, ranks int }
-	seen := map[pluginKey]struct {
+	type written struct {
 		c     Comm
 		rules []nccl.TunerRule
-	}{}
+	}
+	seen := map[pluginKey]written{}
 	for _, c := range comms {
 		if c.Nodes == 1 && c.PerNode == 1 {
 			return nil, nil, fmt.Errorf("predict: communicator %v has one rank: NCCL never asks the tuner about it", c)
@@ -419,10 +420,7 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 			rules = append(rules, rs...)
 		}
 		if !twin {
-			seen[key] = struct {
-				c     Comm
-				rules []nccl.TunerRule
-			}{c, rules[start:]}
+			seen[key] = written{c, rules[start:]}
 			continue
 		}
 		if !slices.Equal(first.rules, rules[start:]) {
