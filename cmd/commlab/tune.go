@@ -317,6 +317,10 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if line := ll128Fallbacks(m, rules); line != "" {
 		comment = append(comment, line)
 	}
+	if line := uncappedNote(rules, comms); line != "" {
+		fmt.Fprintf(stderr, "commlab tune: %s\n", line)
+		comment = append(comment, line)
+	}
 	if err := nccl.WriteTunerRules(&b, comment, rules); err != nil {
 		return err
 	}
@@ -502,6 +506,28 @@ const rcclNoRules = "the GPUs are AMD's, and RCCL runs the job: RCCL runs each c
 	"and the rules would carry NCCL's model's channels and choices, not RCCL's (RCCL 2.26.6 runs 112 channels on one node of 8 MI350-series GPUs, " +
 	"its release notes say, and picks protocols by tables of its own): tune writes no rules for RCCL; predict and diagnose model the machine, " +
 	"and tune -check reads a rules file you wrote"
+
+// uncappedNote says what channels the communicators must set up where
+// rules name CollNet, or NVLS across nodes, whose channels NCCL runs as
+// the plugin gives them (nccl.Model.Uncapped): the rules name the fewest
+// of the machine as described and of each assumed fact's other value
+// (nccl.Model.TunerRules), and a communicator the job sets up with fewer
+// still would run their calls on channels never connected. It is ""
+// where no rule does.
+func uncappedNote(rules []nccl.TunerRule, comms []nccl.TunerComm) string {
+	var need []string
+	for i, n := range nccl.UncappedChannels(rules, comms) {
+		if n > 0 {
+			need = append(need, fmt.Sprintf("%d channels on %v", n, comms[i]))
+		}
+	}
+	if len(need) == 0 {
+		return ""
+	}
+	return "NCCL runs the channels of a CollNet rule, and of an NVLS rule across nodes, as the rule names them, not capped at the communicator's (src/enqueue.cc): " +
+		"these rules name the fewest that NCCL's model sets up on the machine as described or with any assumed fact's other value (where that is fewer than NCCL's own, settling the facts with -hw gives NCCL's own), up to " +
+		joinAnd(need) + "; before shipping the file, check that NCCL_DEBUG=INFO prints at least as many coll channels (and for NVLS nvls channels) where each communicator is created, as on fewer these calls would run on channels NCCL never connected."
+}
 
 // checkTuneFile runs "commlab tune -check FILE": it writes each problem
 // of the file (nccl.CheckTunerRules) on stdout, and fails when one

@@ -166,6 +166,23 @@ func (m *Model) MaxChannels(a Algo, p Protocol, size float64) (channels, threads
 	return nc, nt
 }
 
+// Uncapped reports that NCCL runs the channels a tuner plugin gives calls
+// of algorithm a on this communicator as the plugin gives them, and returns
+// the most it sets up for a, which NCCL's own choice never exceeds
+// (MaxChannels of a call large enough to use them all). NCCL schedules
+// CollNet's algorithms, and NVLS across nodes, as CollNet: its plan takes
+// such a call's channels as they are, where it caps every other
+// algorithm's at the communicator's (scheduleCollTasksToPlan in
+// src/enqueue.cc from 2.23), so a plugin that gives more runs the call on
+// channels the communicator never connected.
+func (m *Model) Uncapped(a Algo) (most int, ok bool) {
+	if a != AlgoCollNetDirect && a != AlgoCollNetChain && !(a == AlgoNVLS && m.nNodes > 1) {
+		return 0, false
+	}
+	most, _ = m.MaxChannels(a, Simple, 1<<tunerProbeTop)
+	return most, true
+}
+
 // FullChannels returns the channels and threads of a call of f with a and
 // p large enough to use them all.
 func (m *Model) FullChannels(f Func, a Algo, p Protocol) (channels, threads int) {

@@ -69,12 +69,17 @@ const (
 	// (LeftOutCalls): such a call (an ncclAvg of floats for NVLS) runs on
 	// one channel.
 	HazardNoFallback
+	// HazardUncapped is a rule of more channels than the communicator
+	// sets up for an algorithm whose channels NCCL takes from the plugin
+	// as they are (Model.Uncapped: CollNet, NVLS across nodes): its calls
+	// would run on channels NCCL never connected.
+	HazardUncapped
 	// HazardUnused is a rule that matches no call of the job's
 	// communicators. It is harmless to the job.
 	HazardUnused
 )
 
-var hazardNames = [...]string{"long line", "misread", "dead rule", "ignored rule", "shadowed rule", "one channel", "no fallback", "unused rule"}
+var hazardNames = [...]string{"long line", "misread", "dead rule", "ignored rule", "shadowed rule", "one channel", "no fallback", "uncapped channels", "unused rule"}
 
 // String names the hazard ("shadowed rule").
 func (h TunerHazard) String() string { return nameOf(hazardNames[:], int(h), "TunerHazard") }
@@ -428,6 +433,7 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 		matched, applied bool
 		winner           int // the line of an earlier rule that took its calls
 		ignored          []string
+		uncapped         []string // communicators with fewer channels than it names
 	}
 	uses := make([]use, len(lines))
 	for _, l := range lines {
@@ -515,6 +521,12 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 								continue
 							}
 							uses[i].applied = true
+							if most, ok := c.Model.Uncapped(r.Algo); ok && r.Channels > most {
+								why := fmt.Sprintf("%v (%d)", c, most)
+								if !slices.Contains(uses[i].uncapped, why) {
+									uses[i].uncapped = append(uses[i].uncapped, why)
+								}
+							}
 							if taken < 0 {
 								taken = i
 							}
@@ -578,6 +590,11 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 		case !u.matched:
 			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardUnused, Message: "matches no call of the job's communicators"})
 		}
+		if len(u.uncapped) > 0 {
+			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardUncapped, Message: fmt.Sprintf(
+				"%d channels of %s, which NCCL runs as the rule names them, not capped at the communicator's: more than NCCL sets up for it on %s, so its calls would run on channels never connected",
+				r.Channels, tunerAlgoNames[r.Algo], strings.Join(u.uncapped, ", "))})
+		}
 		if u.applied && r.Channels == -1 {
 			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardOneChannel, Message: "channels -1: the plugin keeps its default of one channel for every call the rule takes"})
 		}
@@ -592,6 +609,23 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 }
 
 func matchInt(want, got int) bool { return want == -1 || want == got }
+
+// UncappedChannels returns, for each of comms, the most channels that a
+// rule of rules which may take its calls names for an algorithm whose
+// channels NCCL takes from the plugin as they are there (Model.Uncapped),
+// 0 for none: what the communicator must set up for the file's calls to
+// run on channels NCCL connected.
+func UncappedChannels(rules []TunerRule, comms []TunerComm) []int {
+	out := make([]int, len(comms))
+	for i, c := range comms {
+		for _, r := range rules {
+			if _, ok := c.Model.Uncapped(r.Algo); ok && matchInt(r.Nodes, c.Nodes) && matchInt(r.Ranks, c.Model.nRanks) {
+				out[i] = max(out[i], r.Channels)
+			}
+		}
+	}
+	return out
+}
 
 // A callClass is a value of a call's numPipeOps or regBuff that the rules
 // tell apart, and how a message names it ("" when the rules do not tell

@@ -44,11 +44,29 @@ func (m *Model) DefaultPick(f Func) TunerPick {
 // cost table (LL128 across nodes behind the CPU) come that alternative's
 // own rules for the same sizes, so that the file runs NCCL's own choice
 // there, on NCCL's channels, and not one channel.
+//
+// A rule of an algorithm whose channels NCCL runs as the plugin gives them
+// (Uncapped: CollNet, NVLS across nodes) names at most the fewest that m
+// or any alternative sets up for it: on a communicator of fewer, its calls
+// would run on channels NCCL never connected, where every other
+// algorithm's are capped at the communicator's.
 func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64, alts ...*Model) ([]TunerRule, error) {
 	rules, err := m.tunerRuns(f, nodes, pick, breaks)
 	if err != nil {
 		return nil, err
 	}
+	// capped caps the channels of rs where NCCL does not.
+	capped := func(rs []TunerRule) []TunerRule {
+		for i := range rs {
+			for _, a := range append([]*Model{m}, alts...) {
+				if most, ok := a.Uncapped(rs[i].Algo); ok {
+					rs[i].Channels = min(rs[i].Channels, most)
+				}
+			}
+		}
+		return rs
+	}
+	rules = mergeTunerRules(capped(rules))
 	// sources are the rules fallbacks are cut from, each built when a
 	// rule first needs it: m's FallbackPick, then each alternative's own.
 	sources := make([][]TunerRule, 1+len(alts))
@@ -66,7 +84,7 @@ func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64, a
 			a := alts[k-1]
 			sources[k], err = a.TunerRules(f, nodes, a.DefaultPick(f), nil)
 		}
-		return sources[k], err
+		return capped(sources[k]), err
 	}
 	var out []TunerRule
 	// fallbacks appends the rules after r that source k gives for its
@@ -107,6 +125,24 @@ func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64, a
 		}
 	}
 	return out, nil
+}
+
+// mergeTunerRules merges each rule into the one before it where the two
+// differ in nothing but their adjacent sizes.
+func mergeTunerRules(rules []TunerRule) []TunerRule {
+	var out []TunerRule
+	for _, r := range rules {
+		if n := len(out); n > 0 && out[n-1].MaxBytes < math.MaxUint64 && out[n-1].MaxBytes+1 == r.MinBytes {
+			same := r
+			same.MinBytes, same.MaxBytes = out[n-1].MinBytes, out[n-1].MaxBytes
+			if same == out[n-1] {
+				out[n-1].MaxBytes = r.MaxBytes
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // tunerRuns is TunerRules without the rules after those MayBeIgnored names.
