@@ -341,8 +341,25 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-o: %w", err)
 	}
-	fmt.Fprintf(stderr, "commlab tune: %s written to %s\n", plural(len(rules), "rule", "rules"), req.out)
+	fmt.Fprintf(stderr, "commlab tune: %s written to %s; %s\n", plural(len(rules), "rule", "rules"), req.out, takenNote(choices))
 	return nil
+}
+
+// takenNote says, after the count of rules written, whether any of them
+// changes what NCCL runs: a file that keeps NCCL's own choice everywhere
+// still sets the channels of every call, and a reader of the count alone
+// takes it for a tuned job.
+func takenNote(choices []predict.TunerChoice) string {
+	taken := 0
+	for _, ch := range choices {
+		if !ch.Withheld() {
+			taken++
+		}
+	}
+	if taken == 0 {
+		return "each keeps NCCL's own algorithm, protocol and channels, and none takes the model's choice (the file's header says why)"
+	}
+	return fmt.Sprintf("the model's choice replaces NCCL's own over %s of sizes, which the file's header lists; the other rules keep NCCL's own", plural(taken, "range", "ranges"))
 }
 
 // pluginLoads is the first NCCL release that loads the example plugin's
