@@ -229,7 +229,7 @@ func (f machineFlags) studyPins() (predict.Pins, error) {
 	if err != nil {
 		return pins, err
 	}
-	host, from := defaultHostGPUs, fmt.Sprintf("nothing gives a host's GPUs and HGX and DGX servers hold %d (-hw gpus=G gives them)", defaultHostGPUs)
+	host, from := defaultHostGPUs, fmt.Sprintf("a host is taken to hold %d GPUs, an HGX or DGX server's count, where nothing gives it (-hw gpus=G does)", defaultHostGPUs)
 	if h, err := predict.Describe(*f.gpu, spec); err == nil && h.PerHost() > 0 {
 		host, from = h.PerHost(), fmt.Sprintf("-hw gives hosts of %d GPUs", h.PerHost())
 	}

@@ -511,7 +511,7 @@ func TestStudyWithoutHosts(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"diagnose", log, "-gpu", "H100"}, "one node of 4 GPUs is assumed, as nothing gives a host's GPUs and HGX and DGX servers hold 8 (-hw gpus=G gives them)"},
+		{[]string{"diagnose", log, "-gpu", "H100"}, "one node of 4 GPUs is assumed, as a host is taken to hold 8 GPUs, an HGX or DGX server's count, where nothing gives it (-hw gpus=G does)"},
 		{[]string{"diagnose", log, "-gpu", "H100", "-hw", "gpus=2"}, "2 nodes of 2 GPUs are assumed, as -hw gives hosts of 2 GPUs"},
 		{[]string{"plot", log, "-gpu", "H100", "-o", filepath.Join(t.TempDir(), "p.svg")}, "one node of 4 GPUs is assumed"},
 		{[]string{"plot", "../../data/nccltests/testdata/real/h200_2x8_allreduce_nebius_runai.log", "-calibrate", log,
