@@ -327,7 +327,7 @@ func (p *parser) checkRows(c *testState) {
 	if c.maxBytes > 0 && !c.closed && c.endLine > 0 && c.endSize < c.maxBytes-max(c.maxBytes/64, 4096) {
 		why := "the run stopped there (a hang or a crash)"
 		if p.abridged {
-			why = "the table stops there (the log says it was abridged)"
+			why = "the log says it was abridged"
 		}
 		p.problem(c.endLine, 0, "%w: the table ends at %s, below the header's maxBytes %s, and no '# Avg bus bandwidth' line follows: %s",
 			ErrStopped, sizeText(c.endSize), sizeText(c.maxBytes), why)

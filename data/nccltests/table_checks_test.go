@@ -60,7 +60,7 @@ func TestCountDisagreesWithSize(t *testing.T) {
 
 // A table that ends below the header's maxBytes without the trailer
 // stopped (red team 39): named at its last row, as a hang or a crash; where
-// the log says it was abridged, only that the table stops there. A table
+// the log says it was abridged, that it was. A table
 // that reaches maxBytes, or has its trailer, gets no note.
 func TestTableStopsEarly(t *testing.T) {
 	lines := tableLines(32)             // rows 8 KiB to 256 KiB, lines 15 to 46
@@ -70,7 +70,7 @@ func TestTableStopsEarly(t *testing.T) {
 		"the table ends at 256 KiB, below the header's maxBytes 8 GiB, and no '# Avg bus bandwidth' line follows: the run stopped there (a hang or a crash)")
 
 	l = readString(t, "# Source: a post, its rows abridged\n"+cut, Options{})
-	onlyProblem(t, l, ErrStopped, 47, "hang", "the table stops there (the log says it was abridged)")
+	onlyProblem(t, l, ErrStopped, 47, "hang", "line follows: the log says it was abridged")
 
 	if l := readString(t, strings.Join(lines, ""), Options{}); len(l.Problems) != 0 {
 		t.Errorf("with the trailer: problems %v", l.Problems)
