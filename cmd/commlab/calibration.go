@@ -12,6 +12,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/presets"
 )
 
 // A calibrationFile is one item of -calibrate: a measurement file and what
@@ -232,9 +233,48 @@ func (f machineFlags) studyPins() (predict.Pins, error) {
 	host, from := defaultHostGPUs, fmt.Sprintf("a host is taken to hold %d GPUs, an HGX or DGX server's count, where nothing gives it (-hw gpus=G does)", defaultHostGPUs)
 	if h, err := predict.Describe(*f.gpu, spec); err == nil && h.PerHost() > 0 {
 		host, from = h.PerHost(), fmt.Sprintf("-hw gives hosts of %d GPUs", h.PerHost())
+		if h.Sources.HostGPUs == predict.SourceCatalog && !strings.Contains(spec, "system") {
+			// -hw gave no system: the host is the GPU's own (an MI300X's
+			// platform of 8), which no -hw gave.
+			from = fmt.Sprintf("a host of %s holds %d in the catalog (its platform), where nothing else gives it (-hw gpus=G does)", h.GPU.Name, h.PerHost())
+		}
+	} else if name, n, systems := catalogHostGPUs(*f.gpu); n > 0 {
+		host, from = n, fmt.Sprintf("a host of %s holds %d in every system of the catalog that has it (%s), where nothing gives it (-hw gpus=G does)",
+			name, n, joinAnd(systems))
 	}
 	pins.Hosts, pins.HostsFrom = []predict.Comm{{Nodes: 1, PerNode: host}}, from
 	return pins, nil
+}
+
+// catalogHostGPUs returns the catalog's name of the GPU named gpu, the GPUs
+// of one host that every system of the catalog with that GPU holds, and
+// those systems' names, where
+// they all hold the same count and it is not defaultHostGPUs: a GH200's
+// host holds 4 (hpe-ex254n-gh200), as do GB200's and GB300's (their NVL72
+// racks' trays), so a log of 8 of them without Rank lines ran on 2 hosts,
+// not on one server of 8 that no catalog system has. 0 where the GPU is not
+// the catalog's, no system has it, or its systems differ (A100 and H100
+// come on boards of 4 and servers of 8).
+func catalogHostGPUs(gpu string) (string, int, []string) {
+	g, err := nccl.ParseGPU(gpu)
+	if gpu == "" || err != nil || !g.Known {
+		return "", 0, nil
+	}
+	n, systems := 0, []string(nil)
+	for _, s := range presets.Systems {
+		sg, err := nccl.ParseGPU(s.GPU)
+		if err != nil || sg.Name != g.Name {
+			continue
+		}
+		if n != 0 && s.PerHost != n {
+			return "", 0, nil
+		}
+		n, systems = s.PerHost, append(systems, s.Name)
+	}
+	if n == defaultHostGPUs {
+		return "", 0, nil
+	}
+	return g.Name, n, systems
 }
 
 // defaultHostGPUs is the GPUs a host is taken to hold where a studied
