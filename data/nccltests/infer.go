@@ -405,10 +405,24 @@ func (p *parser) inferOp(s *testState, want *op) (chosen op, known bool) {
 		t.Collective, t.CollectiveFrom = t.Candidates[0], FromTable
 		if _, told := s.check.value(); told {
 			s.noCheck = true
-			if models(s.fitting(t.Ranks)) > 1 {
-				t.CollectiveFrom = FromCheckColumn
-			}
+			unchecked := s.fitting(t.Ranks)
 			s.noCheck = false
+			if models(unchecked) > 1 {
+				t.CollectiveFrom = FromCheckColumn
+				var cs []commmodel.Collective
+				for _, o := range unchecked {
+					if o.model {
+						cs = append(cs, o.bus)
+					}
+				}
+				// The file's name is the weaker evidence, but a name
+				// that contradicts the column may mean a column pasted
+				// or printed otherwise: say which was taken.
+				if named, ok := namedCollective(p.name, cs); ok && named != t.Collective {
+					p.problem(t.Line, 0, "%w: the in-place #wrong column reads as %s's, but the file's name says %s: read as %s; if it ran %s, give FILE:collective=%s (FILE:test=K:collective=%s for test K of several)",
+						ErrAmbiguous, t.Collective, named, t.Collective, named, named, named)
+				}
+			}
 		}
 	case len(t.Candidates) > 1:
 		if c, ok := namedCollective(p.name, t.Candidates); ok {
