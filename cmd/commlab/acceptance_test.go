@@ -59,3 +59,28 @@ func TestAcceptanceGH200HostOfFour(t *testing.T) {
 		}
 	}
 }
+
+// TestModelHostOfGPU: model's hosts follow the GPU as diagnose's do: a
+// bare -gpu GH200, which every catalog system holds 4 of a host
+// (hpe-ex254n-gh200, catalogHostGPUs), runs -p 8 on 2 hosts of 4 on a mesh,
+// not one server of 8 on an NVSwitch; a -per-node the user gives is the
+// user's fact (hw), as predict's -per-node is, not assumed.
+func TestModelHostOfGPU(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-gpu", "GH200", "-p", "8"}, []string{"gpus_per_node at least 4 (assumed?)", "fabric mesh (assumed?)"}},
+		{[]string{"-gpu", "GH200", "-p", "8", "-per-node", "4"}, []string{"gpus_per_node at least 4 (hw)"}},
+		{[]string{"-gpu", "H100", "-p", "16"}, []string{"gpus_per_node at least 8 (assumed?)", "fabric nvswitch (assumed?)"}},
+	} {
+		args := append([]string{"model", "-collective", "allreduce", "-size", "1MiB"}, c.args...)
+		code, out, stderr := runCLI(args...)
+		for _, w := range c.want {
+			if code != 0 || !strings.Contains(out+stderr, w) {
+				t.Errorf("%v: exit %d, %s%s; want %q", args, code, out, stderr, w)
+			}
+		}
+	}
+}

@@ -127,9 +127,16 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 				p, name, perHost, defaultPerNode(p))
 		}
 	}
+	given := perHost > 0 // -per-node: the user's, as predict's query is
 	if perHost == 0 {
-		// No system: a host of up to 8 GPUs, the run on one where it fits.
-		if perHost = min(p, 8); p%perHost != 0 {
+		// No system: a host of up to 8 GPUs, or of the count every
+		// catalog system of the GPU holds (GH200's 4), the run on one
+		// where it fits.
+		host := defaultHostGPUs
+		if _, n, _ := catalogHostGPUs(gpu); n > 0 {
+			host = n
+		}
+		if perHost = min(p, host); p%perHost != 0 {
 			perHost = defaultPerNode(p)
 		}
 	}
@@ -139,7 +146,13 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 	if err := h.HostFits(perHost); err != nil {
 		return textbookMachine{}, flagErrorf("-per-node %d: %v: give the run's GPUs a node, at most a host's", perHost, err)
 	}
-	h = h.ForHosts(perHost)
+	if given {
+		// A host of at least the run's GPUs a node, as the user gives
+		// them (gpus_per_node's source hw, as predict's -per-node).
+		h, _ = h.FromTables(nil, perHost)
+	} else {
+		h = h.ForHosts(perHost)
+	}
 	if mis, ok := domainSplit(h.Domain, p/perHost, perHost); ok {
 		return textbookMachine{}, flagErrorf("-p %d on hosts of -per-node %d: %s", p, perHost, mis.advice(func(n int) string { return fmt.Sprintf("-p %d", n*perHost) }))
 	}
