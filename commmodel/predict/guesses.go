@@ -41,9 +41,10 @@ func (h Hardware) ForHosts(perHost int) Hardware {
 			h.NVLS = false
 		}
 	}
-	if host > 4 && h.Fabric == FabricMesh && !h.given(h.Sources.Fabric) {
-		// No board joins more than four NVLink GPUs pair by pair: more
-		// share a switch (GH200 NVL32's, a node of its domain).
+	if host > 4 && h.Fabric == FabricMesh && !h.given(h.Sources.Fabric) && !(cubeMesh(h.GPU) && host <= 8) {
+		// No board joins more than four NVLink GPUs pair by pair but the
+		// SXM2 boards' cube-mesh of 8: more share a switch (GH200 NVL32's,
+		// a node of its domain).
 		h.Fabric = FabricNVSwitch
 		if !h.given(h.Sources.NVLS) {
 			h.NVLS = h.GPU.SupportsNVLS()

@@ -8,6 +8,13 @@ import (
 	"github.com/inframethod/commlab/units"
 )
 
+// cubeMesh reports that g comes on SXM2 boards (DGX-1, HGX-1: V100 SXM2
+// and P100 SXM2), which join up to 8 GPUs by NVLinks of their own, without
+// a switch: the hybrid cube-mesh, NV1 or NV2 to four peers each
+// (topo/testdata/real/azure_nd40rs_v2_8gpu_cube_mesh.txt). Its fabric is a
+// mesh; NVSwitch came with SXM3 (DGX-2).
+func cubeMesh(g nccl.GPU) bool { return g.Name == "V100 SXM2" || g.Name == "P100 SXM2" }
+
 // Hardware describes a machine as far as the model needs it: the GPU, how
 // its GPUs are joined inside a host, and the host's NICs. It is the input of
 // NCCL's tuning model (nccl.System) for every shape of the machine, and the
@@ -177,7 +184,7 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	switch {
 	case g.ISA != "": // AMD Instinct: links to every other GPU of the host
 		h.Fabric = FabricInfinity
-	case g.Name == "GH200": // nodes of 1, 2 or 4 superchips, linked pair by pair
+	case g.Name == "GH200" || cubeMesh(g): // linked GPU to GPU, without a switch
 		h.Fabric = FabricMesh
 	case g.NVLinks > 0:
 		h.Fabric = FabricNVSwitch
