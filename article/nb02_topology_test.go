@@ -277,6 +277,7 @@ func TestNICShareFigure(t *testing.T) {
 }
 
 func TestTopologyExhibits(t *testing.T) {
+	t.Parallel()
 	ex, err := topologyExhibits(articleInputs())
 	if err != nil {
 		t.Fatal(err)

@@ -197,7 +197,10 @@ func TestCrossNodeLabel(t *testing.T) {
 	}
 }
 
-func TestExhibits03(t *testing.T) { checkExhibits(t, "03_crossnode", 9) }
+func TestExhibits03(t *testing.T) {
+	t.Parallel()
+	checkExhibits(t, "03_crossnode", 9)
+}
 
 // TestExecutedTable: on 2 x 8 GPUs at 1 MiB every algorithm of notebook 03
 // runs right, its executed steps are the model's, and its replayed time is
@@ -205,6 +208,7 @@ func TestExhibits03(t *testing.T) { checkExhibits(t, "03_crossnode", 9) }
 // routes to one time (the replay is held to Cluster.Time for every
 // algorithm in commmodel/schedule's tests; this holds the table to them).
 func TestExecutedTable(t *testing.T) {
+	t.Parallel()
 	algs := CrossNodeAlgorithms(8)
 	tab, err := ExecutedTable(presets.H20Cluster(2), algs, 1<<20)
 	if err != nil {

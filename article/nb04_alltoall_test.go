@@ -164,6 +164,7 @@ func TestAllToAllFigureOneNode(t *testing.T) {
 }
 
 func TestExhibits04(t *testing.T) {
+	t.Parallel()
 	ex, err := notebookExhibits("04_alltoall")
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 // (3.07-3.20 µs, data/logs/h20_1x8_alltoall_or_allgather_deepep303.log) are
 // kept apart as the empty-call floor.
 func TestPublicLogFits(t *testing.T) {
+	t.Parallel()
 	fits, err := PublicLogFits(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -131,6 +132,7 @@ func TestRegimeMarks(t *testing.T) {
 // again. At 4 GPUs one-shot is never slower up to 4 MiB; at 2 GPUs there is
 // no two-shot row.
 func TestKernelCrossovers(t *testing.T) {
+	t.Parallel()
 	kcs, err := KernelCrossovers(data.Kernels().Frame(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -207,6 +209,7 @@ func TestMeasuredCrossingTies(t *testing.T) {
 // error that names each test and why, and in a log with a test too short to
 // fit beside others, the others are still fitted.
 func TestLogFitsOwnLog(t *testing.T) {
+	t.Parallel()
 	l, err := data.ReadFile("../data/nccltests/testdata/real/h100_2x8_allreduce_gcp_a3mega.log", nil)
 	if err != nil {
 		t.Fatal(err)

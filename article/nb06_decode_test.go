@@ -167,7 +167,10 @@ func TestFloorAlpha(t *testing.T) {
 	}
 }
 
-func TestExhibits06(t *testing.T) { checkExhibits(t, "06_decode", 7) }
+func TestExhibits06(t *testing.T) {
+	t.Parallel()
+	checkExhibits(t, "06_decode", 7)
+}
 
 // The budget's columns are the candidates of commmodel's registry
 // (DecodeAlgorithms) on the clusters of its TP sizes, not a list of names:

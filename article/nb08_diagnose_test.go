@@ -22,6 +22,7 @@ import (
 // in the H200's latency or network term would name the NICs it assumed,
 // with no NCCL_ALGO, NCCL_PROTO or NIC advice.
 func TestDiagnoseExamples(t *testing.T) {
+	t.Parallel()
 	ds, err := diagnoseExamples()
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +91,7 @@ func TestDiagnoseExamples(t *testing.T) {
 // by more than its interval (its High below Ring's time, the tuner's test
 // predict.Prediction.Beats), as fast as the advice says.
 func TestDiagnosePricedPin(t *testing.T) {
+	t.Parallel()
 	ds, err := diagnoseExamples()
 	if err != nil {
 		t.Fatal(err)
@@ -146,6 +148,7 @@ func TestDiagnosePricedPin(t *testing.T) {
 // 1 x 8, 2 x 8 and 10 x 8 do run the model's choice in places, and those
 // differ from NCCL's own at one of their ends.
 func TestTuneChecks(t *testing.T) {
+	t.Parallel()
 	old, job, err := TuneChecks()
 	if err != nil {
 		t.Fatal(err)
@@ -241,4 +244,7 @@ func TestTuneChecks(t *testing.T) {
 	}
 }
 
-func TestExhibits08(t *testing.T) { checkExhibits(t, "08_diagnose_tune", 7) }
+func TestExhibits08(t *testing.T) {
+	t.Parallel()
+	checkExhibits(t, "08_diagnose_tune", 7)
+}
