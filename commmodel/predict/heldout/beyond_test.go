@@ -14,6 +14,7 @@ import (
 // names each way a query leaves the tables
 // (TestDepartureWidens checks what each adds to the interval).
 func TestBeyond(t *testing.T) {
+	t.Parallel()
 	var pm heldout.PairedMachine
 	for _, m := range pairedMachines(t) {
 		if m.Name == "h100-sxm-10node-cluster01" {

@@ -19,6 +19,7 @@ import (
 // 2.26.2 (nccl-library=22602); and CoreWeave's two-rack table on the 128
 // ranks of its rows and the GPU its README's 20-rack block names.
 func TestPairedMachines(t *testing.T) {
+	t.Parallel()
 	ms, err := heldout.PairedMachines()
 	if err != nil {
 		t.Fatal(err)
@@ -80,6 +81,7 @@ func TestPairedMachines(t *testing.T) {
 // NVLSTree's error. Pinned, or with the tuner's own choice followed, there
 // is no such finding.
 func TestOtherChoice(t *testing.T) {
+	t.Parallel()
 	ms, err := heldout.PairedMachines()
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +125,7 @@ func TestOtherChoice(t *testing.T) {
 // NIC a node gives way to 4, the nearest count that fits as well as the
 // best.
 func TestFitNICsCluster01(t *testing.T) {
+	t.Parallel()
 	var pm heldout.PairedMachine
 	for _, m := range pairedMachines(t) {
 		if m.Name == "h100-sxm-10node-cluster01" {
@@ -158,34 +161,45 @@ func TestFitNICsCluster01(t *testing.T) {
 // the other machines' tables fit their descriptions as assumed as well as
 // any alternative, or keep no alternative within FitCeiling.
 func TestFitSwitchesPaired(t *testing.T) {
+	t.Parallel()
 	want := map[string]string{
 		"gb200-nvl72-coreweave": "nvls false",
 		"h100-sxm-ib8xndr":      "nic_path PHB",
 	}
+	// One subtest a machine, run in parallel: the machines share nothing.
 	for _, m := range pairedMachines(t) {
-		h, err := predict.Describe(m.Tables[0].GPU, "")
-		if err != nil {
-			t.Fatal(err)
+		t.Run(m.Name, func(t *testing.T) {
+			t.Parallel()
+			fitSwitches(t, m, want[m.Name])
+		})
+	}
+}
+
+// fitSwitches checks what FitSwitches chooses from all of m's tables,
+// described as TestFitSwitchesPaired says: want, or nothing if empty.
+func fitSwitches(t *testing.T, m heldout.PairedMachine, want string) {
+	h, err := predict.Describe(m.Tables[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	perNode := 0
+	for _, tab := range m.Tables {
+		perNode = max(perNode, tab.PerNode)
+	}
+	h, _ = h.WithEvidence(m.Tables)
+	h, _ = h.ForHosts(perNode).FitNICs(m.Tables)
+	got, notes := h.FitSwitches(m.Tables)
+	var chosen []string
+	for _, f := range got.Facts() {
+		if f.Source == predict.SourceFitted && f.Name != "nics_per_node" {
+			chosen = append(chosen, f.Name+" "+f.Value)
 		}
-		perNode := 0
-		for _, tab := range m.Tables {
-			perNode = max(perNode, tab.PerNode)
-		}
-		h, _ = h.WithEvidence(m.Tables)
-		h, _ = h.ForHosts(perNode).FitNICs(m.Tables)
-		got, notes := h.FitSwitches(m.Tables)
-		var chosen []string
-		for _, f := range got.Facts() {
-			if f.Source == predict.SourceFitted && f.Name != "nics_per_node" {
-				chosen = append(chosen, f.Name+" "+f.Value)
-			}
-		}
-		if c := strings.Join(chosen, ", "); c != want[m.Name] || len(notes) != len(chosen) {
-			t.Errorf("%s: chose %q with notes %q; want %q", m.Name, c, notes, want[m.Name])
-		}
-		for _, n := range notes {
-			t.Logf("%s: %s", m.Name, n)
-		}
+	}
+	if c := strings.Join(chosen, ", "); c != want || len(notes) != len(chosen) {
+		t.Errorf("%s: chose %q with notes %q; want %q", m.Name, c, notes, want)
+	}
+	for _, n := range notes {
+		t.Logf("%s: %s", m.Name, n)
 	}
 }
 
@@ -245,6 +259,7 @@ func BenchmarkFitSwitches(b *testing.B) {
 // nodes of 8 runs a protocol other than Simple: a gain on a protocol no
 // table ran rests on priors alone.
 func TestTuneUnmeasuredProtocol(t *testing.T) {
+	t.Parallel()
 	var pm heldout.PairedMachine
 	for _, m := range pairedMachines(t) {
 		if m.Name == "h100-sxm-10node-cluster01" {
@@ -298,6 +313,7 @@ func TestTuneUnmeasuredProtocol(t *testing.T) {
 // table measured NCCL's own for beats that measurement beyond its interval,
 // and there is such a choice.
 func TestTuneMeasuredBound(t *testing.T) {
+	t.Parallel()
 	var sizes []float64
 	for s := float64(1 << 10); s <= 4<<30; s *= 2 {
 		sizes = append(sizes, s)

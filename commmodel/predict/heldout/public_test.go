@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -343,6 +345,7 @@ func (m publicMachine) tables(t *testing.T) []predict.Table {
 // no description from their pages. None may be refused, and the scores
 // are held to the golden table docs/scores.md shows.
 func TestPublicMachines(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	fmt.Fprintln(&b, "| machine | tables | held out: within 15% | better than one-link | coverage | width median / p90 | one table: predictions | within 15% | better than one-link | coverage | width median / p90 |")
 	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -359,20 +362,50 @@ func TestPublicMachines(t *testing.T) {
 		fmt.Fprintf(&b, "| %s | %s | %d of %d | %d | %s | %.2fx / %.2fx | %d | %d | %d | %s | %.2fx / %.2fx |\n",
 			name, tables, lw, len(l), lb, pct(heldout.Coverage(l)), l50, l90, len(e), ew, eb, pct(heldout.Coverage(e)), e50, e90)
 	}
+	// The machines are scored concurrently (they share nothing), and
+	// checked and tabled in order.
+	type scored struct {
+		tabs       []predict.Table
+		l, e       []heldout.Score
+		errL, errE error
+	}
+	var all []*scored
 	for _, m := range publicMachines {
 		tabs := m.tables(t)
 		if len(tabs) < 2 {
 			t.Fatalf("%s: %d tables, want 2 or more", m.name, len(tabs))
 		}
 		if short && len(tabs) > 2 {
+			all = append(all, nil)
 			continue
 		}
-		l, err := heldout.NewUserLeaveOneOut(tabs)
-		if err != nil {
+		all = append(all, &scored{tabs: tabs})
+	}
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for _, s := range all {
+		if s == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			s.l, s.errL = heldout.NewUserLeaveOneOut(s.tabs)
+			s.e, s.errE = heldout.NewUserFromEach(s.tabs)
+		}()
+	}
+	wg.Wait()
+	for i, m := range publicMachines {
+		if all[i] == nil {
+			continue
+		}
+		tabs, l, e := all[i].tabs, all[i].l, all[i].e
+		if err := all[i].errL; err != nil {
 			t.Fatalf("%s: %v", m.name, err)
 		}
-		e, err := heldout.NewUserFromEach(tabs)
-		if err != nil {
+		if err := all[i].errE; err != nil {
 			t.Fatalf("%s: %v", m.name, err)
 		}
 		if len(l) != len(tabs) || len(e) != len(tabs)*(len(tabs)-1) {
@@ -394,6 +427,7 @@ func TestPublicMachines(t *testing.T) {
 // (heldout.FromName): what a user gets before any log of the machine is
 // read. None may be refused; the scores are held to the golden table.
 func TestPublicFromName(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	fmt.Fprintln(&b, "| table | GPU | ranks (nodes x GPUs) | error, all sizes | inside the interval | width median |")
 	fmt.Fprintln(&b, "|---|---|---:|---:|---:|---:|")
