@@ -81,29 +81,33 @@ func TestSchedulesMatchModel(t *testing.T) {
 	if testing.Short() {
 		maxP = 24
 	}
+	// One parallel subtest a P.
 	for p := 1; p <= maxP; p++ {
-		even := evenElems(p)
-		for _, n := range []int{even, 2*even + 7, 13, 0} {
-			down, up := n/even*even, (n+even-1)/even*even
-			for _, a := range scheduled(p) {
-				name := fmt.Sprintf("%s/P=%d/n=%d", describe(a), p, n)
-				s, err := NewElem(a, p, int64(n*eb), eb)
-				if err != nil {
-					t.Errorf("%s: %v", name, err)
-					continue
+		t.Run(fmt.Sprintf("P=%d", p), func(t *testing.T) {
+			t.Parallel()
+			even := evenElems(p)
+			for _, n := range []int{even, 2*even + 7, 13, 0} {
+				down, up := n/even*even, (n+even-1)/even*even
+				for _, a := range scheduled(p) {
+					name := fmt.Sprintf("%s/P=%d/n=%d", describe(a), p, n)
+					s, err := NewElem(a, p, int64(n*eb), eb)
+					if err != nil {
+						t.Errorf("%s: %v", name, err)
+						continue
+					}
+					res, err := Simulate(s, uint64(p*1000+n))
+					if err != nil {
+						t.Errorf("%s: %v", name, err)
+						continue
+					}
+					if !res.Correct {
+						t.Errorf("%s: wrong result: %s", name, res.Mismatch)
+					}
+					lo, hi := a.Cost(p, float64(down*eb)), a.Cost(p, float64(up*eb))
+					checkCounts(t, name, res.Counts, lo, hi)
 				}
-				res, err := Simulate(s, uint64(p*1000+n))
-				if err != nil {
-					t.Errorf("%s: %v", name, err)
-					continue
-				}
-				if !res.Correct {
-					t.Errorf("%s: wrong result: %s", name, res.Mismatch)
-				}
-				lo, hi := a.Cost(p, float64(down*eb)), a.Cost(p, float64(up*eb))
-				checkCounts(t, name, res.Counts, lo, hi)
 			}
-		}
+		})
 	}
 }
 

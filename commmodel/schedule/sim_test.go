@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -211,44 +212,53 @@ func TestSimulateIsNaive(t *testing.T) {
 	if testing.Short() {
 		maxP = 12
 	}
-	for p := 1; p <= maxP; p++ {
-		even := evenElems(p)
-		for _, n := range []int{even, 2*even + 7, 13} {
-			for _, a := range scheduled(p) {
-				for bi := -1; bi < len(breakings); bi++ {
-					s, err := NewElem(a, p, int64(n*eb), eb)
-					if err != nil {
-						t.Fatalf("%s P=%d n=%d: %v", describe(a), p, n, err)
-					}
-					name := fmt.Sprintf("%s/P=%d/n=%d", describe(a), p, n)
-					if bi >= 0 {
-						if !breakings[bi].do(s) {
-							continue
-						}
-						name += "/" + breakings[bi].name
-					}
-					if s.keepsOffsets() {
-						tiled[a.Collective().String()+"/"+a.Name()]++
-					}
-					seed := uint64(p*131 + n)
-					want, wantErr := naive(s, seed)
-					if bi < 0 && (wantErr != nil || want != "") {
-						t.Fatalf("%s: the naive simulation fails: %v %s", name, wantErr, want)
-					}
-					small := []int{16, 48}
-					if n == 13 {
-						small = append(small, 1)
-					}
-					for _, tile := range tilesFor(s, small...) {
-						got, err := simulateTiles(s, seed, tile)
-						if fmt.Sprint(err) != fmt.Sprint(wantErr) || got != want {
-							t.Errorf("%s, tiles of %d: %q, %v; naive: %q, %v", name, tile, got, err, want, wantErr)
+	// One parallel subtest a P; the sweep ends before tiled is read.
+	var mu sync.Mutex
+	t.Run("sweep", func(t *testing.T) {
+		for p := 1; p <= maxP; p++ {
+			t.Run(fmt.Sprintf("P=%d", p), func(t *testing.T) {
+				t.Parallel()
+				even := evenElems(p)
+				for _, n := range []int{even, 2*even + 7, 13} {
+					for _, a := range scheduled(p) {
+						for bi := -1; bi < len(breakings); bi++ {
+							s, err := NewElem(a, p, int64(n*eb), eb)
+							if err != nil {
+								t.Fatalf("%s P=%d n=%d: %v", describe(a), p, n, err)
+							}
+							name := fmt.Sprintf("%s/P=%d/n=%d", describe(a), p, n)
+							if bi >= 0 {
+								if !breakings[bi].do(s) {
+									continue
+								}
+								name += "/" + breakings[bi].name
+							}
+							if s.keepsOffsets() {
+								mu.Lock()
+								tiled[a.Collective().String()+"/"+a.Name()]++
+								mu.Unlock()
+							}
+							seed := uint64(p*131 + n)
+							want, wantErr := naive(s, seed)
+							if bi < 0 && (wantErr != nil || want != "") {
+								t.Fatalf("%s: the naive simulation fails: %v %s", name, wantErr, want)
+							}
+							small := []int{16, 48}
+							if n == 13 {
+								small = append(small, 1)
+							}
+							for _, tile := range tilesFor(s, small...) {
+								got, err := simulateTiles(s, seed, tile)
+								if fmt.Sprint(err) != fmt.Sprint(wantErr) || got != want {
+									t.Errorf("%s, tiles of %d: %q, %v; naive: %q, %v", name, tile, got, err, want, wantErr)
+								}
+							}
 						}
 					}
 				}
-			}
+			})
 		}
-	}
+	})
 	for _, must := range []string{"allreduce/ring", "allreduce/tree", "reducescatter/ring", "allgather/ring", "broadcast/pipelined", "allreduce/halving-doubling"} {
 		if tiled[must] == 0 {
 			t.Errorf("%s: never kept its offsets (tiled: %v)", must, tiled)
