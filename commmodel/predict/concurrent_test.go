@@ -23,6 +23,7 @@ import (
 // and checks that each goroutine gets what one caller alone gets. Under
 // -race it fails on any unguarded shared state.
 func TestMachineConcurrent(t *testing.T) {
+	t.Parallel()
 	pm := pairedMachine(t, "h100-sxm-1x8-together")
 	var calib, sweep []predict.Table
 	for _, tb := range pm.Tables {

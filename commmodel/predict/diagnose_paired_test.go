@@ -60,6 +60,7 @@ var flagged = map[string]string{
 // alarm unless the run is documented as anomalous: every table outside
 // flagged passes, and every table in it is flagged (77 of 85 pass).
 func TestDiagnoseHealthy(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("calibrates 85 times")
 	}

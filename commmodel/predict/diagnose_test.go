@@ -916,6 +916,7 @@ func TestDiagnoseFirstRowCold(t *testing.T) {
 // finding names the guesses Guesses gives for the same tables, as commlab
 // predict prints them, and says the tables do not settle them.
 func TestDiagnoseGuessesOfTables(t *testing.T) {
+	t.Parallel()
 	tables := guideTables(t)
 	held, _, err := ReadFile("../../data/logs/paired/h100-sxm-10node-cluster01/nccl_N10_G8.log", nil)
 	if err != nil {

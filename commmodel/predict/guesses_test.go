@@ -502,6 +502,7 @@ func TestFitNICs(t *testing.T) {
 // path, assumed beside the GPUs and so in the truth, stays. Tables timed as
 // assumed, or fewer than three tables, choose nothing.
 func TestFitSwitches(t *testing.T) {
+	t.Parallel()
 	timed := func(nvls bool) []Table {
 		tr := truth(t)
 		h := tr.Hardware
@@ -727,6 +728,7 @@ func TestGuessNetLatency(t *testing.T) {
 // 218.6 us that table measured: the tables speak against it, and no guess
 // names the CPU.
 func TestGuessesFitWorse(t *testing.T) {
+	t.Parallel()
 	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -826,6 +828,7 @@ func TestFactsHeldAtLineRate(t *testing.T) {
 // that settles it. Given the release (or a query that names its
 // own), there is no guess.
 func TestGuessOlderRelease(t *testing.T) {
+	t.Parallel()
 	tables, _, err := ReadFile("../../data/nccltests/testdata/real/b200_2x8_allreduce_gke_a4.log", func(int) Pins { return Pins{Nodes: 2, PerNode: 8} })
 	if err != nil || len(tables) != 1 {
 		t.Fatalf("%d tables, %v", len(tables), err)
@@ -907,6 +910,7 @@ func guideTables(t *testing.T) []Table {
 // model's own only where a guess lies outside it. A guess without a time
 // at every size leaves the interval as it was.
 func TestHoldGuesses(t *testing.T) {
+	t.Parallel()
 	tables := guideTables(t)
 	h, err := Describe(tables[0].GPU, "")
 	if err != nil {

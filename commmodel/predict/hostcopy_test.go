@@ -19,6 +19,7 @@ import (
 // GPU). Each table lies below half the cards' PCIe figure, where the
 // catalog's PCIe rate would put it.
 func TestHostCopyBW(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../../data/nccltests/testdata/real/*.log")
 	if err != nil {
 		t.Fatal(err)

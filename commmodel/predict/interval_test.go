@@ -273,6 +273,7 @@ func TestPoolProtocols(t *testing.T) {
 // ranks of 1 GPU and 2 MiB (interval.go), and there its fast side ends at
 // Time.
 func TestPredictWithinInterval(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("calibrates two machines and sweeps 10^5 predictions")
 	}
@@ -340,6 +341,7 @@ func TestPredictWithinInterval(t *testing.T) {
 // tables the calibration meets within their intervals, it says nothing of
 // the kind.
 func TestMisfits(t *testing.T) {
+	t.Parallel()
 	misses := func(m *Machine) []string {
 		return slices.DeleteFunc(slices.Clone(m.Notes), func(n string) bool { return !strings.Contains(n, "misses its own table") })
 	}
@@ -568,6 +570,7 @@ func checkRepeatPercentile(t *testing.T, points []Point, q float64, least int, w
 // |ln(in-place/out-of-place)| over every row of 1 MiB and more, both halves
 // timed, of the repository's logs, to two significant digits.
 func TestRepeatSpread(t *testing.T) {
+	t.Parallel()
 	var rows []Point
 	for _, points := range timedTwice(t) {
 		for _, p := range points {
@@ -583,6 +586,7 @@ func TestRepeatSpread(t *testing.T) {
 // |ln(in-place/out-of-place)| over every row of the repository's logs that
 // times both, at every size, but the stalls (the rows switches skips).
 func TestFallNoise(t *testing.T) {
+	t.Parallel()
 	var rows []Point
 	for _, points := range timedTwice(t) {
 		for i, k := range stalls(points) {

@@ -362,6 +362,7 @@ func TestBoundsHold(t *testing.T) {
 // other real logs, only nccl-tests#309's two 8 x 8 runs have a stalled row:
 // 8 MiB out of place took 1272.4 and 889.1 us, in place 321.4 and 391.0.
 func TestStalledRows(t *testing.T) {
+	t.Parallel()
 	const stalled = "../../data/nccltests/testdata/real/mi250x_4x8_allgather_stalled_rccl1490.log"
 	hw, tab := pinnedTable(t, stalled, Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI250X"})
 	m, err := Calibrate(hw, []Table{tab}, &Settings{NoIntervals: true})

@@ -238,6 +238,7 @@ func nicRateFactors(t *testing.T) (names []string, factors []float64) {
 // InfiniBand, OCI's RoCE, A3 Mega) to under a quarter of it (p3dn's EFA
 // under NCCL 2.6, nccl-tests#290's NCCL_ALGO=RING run); none is above it.
 func TestNICSpread(t *testing.T) {
+	t.Parallel()
 	names, factors := nicRateFactors(t)
 	if len(factors) != 25 {
 		t.Fatalf("%d multi-node AllReduce tables, want the 10 logs' 10 and the 4 paired machines' 15", len(factors))

@@ -118,6 +118,7 @@ var worstNote = regexp.MustCompile(`^(\S+) is the table held out worst: ([0-9.]+
 // one-node ring of A100s runs in about 14 us; the 4 x 4 tables predict
 // each other within 23%.
 func TestWorstTableNote(t *testing.T) {
+	t.Parallel()
 	dir := "../../data/nccltests/testdata/real/"
 	var tabs []Table
 	for _, f := range []struct {
@@ -297,6 +298,8 @@ func voltagePark(t *testing.T, skip ...string) (Hardware, []Table) {
 // the fit had put it at 1.37 with intra_bw at 198 GB/s. Without the two,
 // neither note appears.
 func TestOffTableVoltagePark(t *testing.T) {
+	t.Parallel()
+	// Three calibrations, one parallel subtest each.
 	for _, c := range []struct {
 		name string
 		skip []string
@@ -304,39 +307,45 @@ func TestOffTableVoltagePark(t *testing.T) {
 		{"all", nil},
 		{"without the 4-node AllReduce", []string{"h100_4x8_allreduce"}},
 	} {
-		h, tabs := voltagePark(t, c.skip...)
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			h, tabs := voltagePark(t, c.skip...)
+			m, err := Calibrate(h, tabs, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var named []string
+			for k, n := range m.Notes {
+				g := offNote.FindStringSubmatch(n)
+				if g == nil {
+					continue
+				}
+				named = append(named, g[1])
+				if r, _ := strconv.ParseFloat(g[2], 64); k >= 2 || g[3] != "slower" || !(r > offRatio && r <= 3) {
+					t.Errorf("%s: note %d %q: want one of the first two, 1.8x to 3x slower", c.name, k, n)
+				}
+			}
+			if len(named) != 2 || !strings.Contains(named[0], "h100_1x8_g8_allgather") || !strings.Contains(named[1], "h100_1x8_g8_broadcast") {
+				t.Errorf("%s: named %q, want the one-node AllGather and Broadcast", c.name, named)
+			}
+			if !slices.ContainsFunc(m.Notes, func(n string) bool {
+				return strings.HasPrefix(n, "nvls_efficiency is held at its bound 1 (the tables would put it at 1.")
+			}) {
+				t.Errorf("%s: notes %q: want nvls_efficiency held at its bound", c.name, m.Notes)
+			}
+		})
+	}
+	t.Run("without the slow tables", func(t *testing.T) {
+		t.Parallel()
+		h, tabs := voltagePark(t, "h100_1x8_g8_allgather", "h100_1x8_g8_broadcast")
 		m, err := Calibrate(h, tabs, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var named []string
-		for k, n := range m.Notes {
-			g := offNote.FindStringSubmatch(n)
-			if g == nil {
-				continue
-			}
-			named = append(named, g[1])
-			if r, _ := strconv.ParseFloat(g[2], 64); k >= 2 || g[3] != "slower" || !(r > offRatio && r <= 3) {
-				t.Errorf("%s: note %d %q: want one of the first two, 1.8x to 3x slower", c.name, k, n)
+		for _, n := range m.Notes {
+			if offNote.MatchString(n) || strings.Contains(n, "held at its bound") {
+				t.Errorf("without the slow tables: %q", n)
 			}
 		}
-		if len(named) != 2 || !strings.Contains(named[0], "h100_1x8_g8_allgather") || !strings.Contains(named[1], "h100_1x8_g8_broadcast") {
-			t.Errorf("%s: named %q, want the one-node AllGather and Broadcast", c.name, named)
-		}
-		if !slices.ContainsFunc(m.Notes, func(n string) bool {
-			return strings.HasPrefix(n, "nvls_efficiency is held at its bound 1 (the tables would put it at 1.")
-		}) {
-			t.Errorf("%s: notes %q: want nvls_efficiency held at its bound", c.name, m.Notes)
-		}
-	}
-	h, tabs := voltagePark(t, "h100_1x8_g8_allgather", "h100_1x8_g8_broadcast")
-	m, err := Calibrate(h, tabs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range m.Notes {
-		if offNote.MatchString(n) || strings.Contains(n, "held at its bound") {
-			t.Errorf("without the slow tables: %q", n)
-		}
-	}
+	})
 }
