@@ -917,8 +917,8 @@ func (m *Machine) misfits(tables []Table) []string {
 			worst = far
 		}
 		p, meas := ps[worst], t.Points[worst].Time
-		out = append(out, fmt.Sprintf("%s: the calibration misses its own table beyond its 80%% interval, %d of %d points outside it; worst %s predicted against %s measured at %s: %.1fx",
-			t.Name, outside, len(ps), units.FormatDuration(p.Time), units.FormatDuration(meas),
+		out = append(out, fmt.Sprintf("%s (%v on %d x %d): the calibration misses its own table beyond its 80%% interval, %d of %d points outside it; worst %s predicted against %s measured at %s: %.1fx",
+			t.Name, t.Collective, t.Nodes, t.PerNode, outside, len(ps), units.FormatDuration(p.Time), units.FormatDuration(meas),
 			units.FormatSize(p.Size), gap(meas/p.Time)))
 	}
 	return out

@@ -352,10 +352,10 @@ func TestMisfits(t *testing.T) {
 	}
 	const own = ": the calibration misses its own table beyond its 80% interval, "
 	want := [][2]string{
-		{"h100-sxm-10node-cluster01/nccl_N10_G8.log#4" + own + "10 of 10 points outside it; worst ", " ms predicted against 4.41 ms measured at 64 MiB: 1.2x"},
-		{"h100-sxm-10node-cluster01/nccl_N1_G8_cnode3-002.log#4" + own, " µs predicted against 820 µs measured at 64 MiB: 3.9x"},
-		{"h100-sxm-10node-cluster01/nccl_N2_G1_cnode3-002_cnode3-003.log#0" + own + "3 of 3 points outside it; worst 1", " ms predicted against 221 ms measured at 16 GiB: 1.2x"},
-		{"h100-sxm-10node-cluster01/nccl_N2_G4_cnode3-002_cnode3-003.log#1" + own + "3 of 3 points outside it; worst 3", " ms predicted against 427 ms measured at 16 GiB: 1.2x"},
+		{"h100-sxm-10node-cluster01/nccl_N10_G8.log#4 (sendrecv on 10 x 8)" + own + "10 of 10 points outside it; worst ", " ms predicted against 4.41 ms measured at 64 MiB: 1.2x"},
+		{"h100-sxm-10node-cluster01/nccl_N1_G8_cnode3-002.log#4 (sendrecv on 1 x 8)" + own, " µs predicted against 820 µs measured at 64 MiB: 3.9x"},
+		{"h100-sxm-10node-cluster01/nccl_N2_G1_cnode3-002_cnode3-003.log#0 (alltoall on 2 x 1)" + own + "3 of 3 points outside it; worst 1", " ms predicted against 221 ms measured at 16 GiB: 1.2x"},
+		{"h100-sxm-10node-cluster01/nccl_N2_G4_cnode3-002_cnode3-003.log#1 (sendrecv on 2 x 4)" + own + "3 of 3 points outside it; worst 3", " ms predicted against 427 ms measured at 16 GiB: 1.2x"},
 	}
 	got := misses(m)
 	if len(got) != len(want) {
