@@ -309,7 +309,7 @@ func TestPredictTopo(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if want := "H100 SXM, 8 a host, NVSwitch 18 NVLinks, NVLS, 8 NICs per host of 50 GB/s"; res.Hardware.Summary != want {
+	if want := "H100 SXM, 8 a host, NVSwitch 18 NVLinks, NVLS, 8 NICs per host of 400 Gb/s"; res.Hardware.Summary != want {
 		t.Errorf("hardware %q, want %q", res.Hardware.Summary, want)
 	}
 	for _, f := range res.Hardware.Facts {
@@ -496,7 +496,7 @@ func TestPredictOCIShapes(t *testing.T) {
 	args := []string{"predict", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB"}
 	for _, name := range []string{"BM.GPU.H100.8", "bm.gpu.h100.8"} {
 		code, out, stderr := runCLI(append(args, "-hw", "system="+name)...)
-		if code != 0 || !strings.Contains(out, "16 NICs per host of 25 GB/s") || !strings.Contains(out, "nics_per_node 16 (catalog), nic_bw 200 Gb/s (catalog)") {
+		if code != 0 || !strings.Contains(out, "16 NICs per host of 200 Gb/s") || !strings.Contains(out, "nics_per_node 16 (catalog), nic_bw 200 Gb/s (catalog)") {
 			t.Errorf("-hw system=%s: exit %d, stdout:\n%s\nstderr:\n%s\nwant the catalog's 16 NICs of 200 Gb/s", name, code, out, stderr)
 		}
 	}

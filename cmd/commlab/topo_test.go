@@ -303,7 +303,7 @@ func TestTopoMachine(t *testing.T) {
 		t.Fatal(err)
 	}
 	// H20: 18 NVLinks (catalog); 400 Gb/s NICs, Hopper's reference rate (assumed).
-	if want := "H20, 8 a host, NVSwitch 18 NVLinks, NVLS, 4 NICs per host of 50 GB/s at PXN"; res.Hardware.Summary != want {
+	if want := "H20, 8 a host, NVSwitch 18 NVLinks, NVLS, 4 NICs per host of 400 Gb/s at PXN"; res.Hardware.Summary != want {
 		t.Errorf("summary %q, want %q", res.Hardware.Summary, want)
 	}
 	if res.HW != "gpus=8,fabric=nvswitch,links=18,nics=4,nic-path=PXN" { // topo.H20Article's 8 GPUs

@@ -179,7 +179,7 @@ func ExampleUntabled() {
 		fmt.Printf("%v: %v\n  %s\n", c, ps[0], why)
 	}
 	// Output:
-	// H100 SXM, NVSwitch 18 NVLinks, NVLS, one NIC per GPU of 50 GB/s
+	// H100 SXM, NVSwitch 18 NVLinks, NVLS, one NIC per GPU of 400 Gb/s
 	// allreduce: 1 MiB: 62.5 µs, 80% in [47.8 µs, 222 µs], Tree/LL128
 	//   NCCL's tuning model
 	// alltoall: 1 MiB: 60.3 µs, 80% in [32.7 µs, 237 µs], P2P/Simple

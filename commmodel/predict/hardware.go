@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
-	"github.com/inframethod/commlab/units"
 )
 
 // cubeMesh reports that g comes on SXM2 boards (DGX-1, HGX-1: V100 SXM2
@@ -439,7 +438,7 @@ func (h *Hardware) system(s shape, v nccl.Version) nccl.System {
 		CollNet: h.CollNet}
 }
 
-// String describes h in one line ("H100 SXM, NVSwitch 18 NVLinks, NVLS, 8 NICs of 50 GB/s").
+// String describes h in one line ("H100 SXM, NVSwitch 18 NVLinks, NVLS, 8 NICs of 400 Gb/s").
 func (h *Hardware) String() string {
 	var b strings.Builder
 	b.WriteString(h.GPU.Name)
@@ -463,7 +462,7 @@ func (h *Hardware) String() string {
 	if h.NICs > 0 {
 		nics = counted(h.NICs, "NIC") + " per host"
 	}
-	fmt.Fprintf(&b, ", %s of %s", nics, units.FormatBandwidth(h.nicBW()))
+	fmt.Fprintf(&b, ", %s of %s", nics, formatBitRate(h.nicBW())) // a NIC's line rate, as its fact nic_bw says it
 	if h.RunNICs > 0 {
 		fmt.Fprintf(&b, " (%d driven at %d GPUs a host)", h.RunNICs, h.RunGPUs)
 	}
