@@ -620,7 +620,7 @@ func TestFlagTable(t *testing.T) {
 	}
 }
 
-// TestDocsQuoteWarnings: the warnings docs/cli.md and docs/compare.md
+// TestDocsQuoteWarnings: the warnings docs/cli.md, docs/compare.md and docs/predict.md
 // quote in blocks of their own (standard error, which TestDocs does not
 // compare) are what the commands print.
 func TestDocsQuoteWarnings(t *testing.T) {
@@ -631,6 +631,11 @@ func TestDocsQuoteWarnings(t *testing.T) {
 	}{
 		{"cli.md", []string{"fit", "-list", "data/logs/h20-3e_2x2_alltoall_nccltests321.log"}},
 		{"compare.md", []string{"compare", "data/logs/paired/h100-sxm-ib8xndr/allreduce_issue290.log", "data/logs/paired/h100-sxm-ib8xndr/allreduce_issue290.log"}},
+		// The first example of predict.md (README.md's), whose notes the
+		// page reads one by one.
+		{"predict.md", []string{"predict", "-calibrate", "data/logs/paired/h100-sxm-10node-cluster01/nccl_N10_G1.log,data/logs/paired/h100-sxm-10node-cluster01/nccl_N10_G2.log," +
+			"data/logs/paired/h100-sxm-10node-cluster01/nccl_N10_G4.log,data/logs/paired/h100-sxm-10node-cluster01/nccl_N1_G8_cnode3-002.log",
+			"-collective", "allreduce", "-p", "80", "-per-node", "8", "-size", "64MiB,1GiB"}},
 	} {
 		doc, err := os.ReadFile(filepath.Join("../../docs", c.doc))
 		if err != nil {
@@ -638,9 +643,13 @@ func TestDocsQuoteWarnings(t *testing.T) {
 		}
 		args := slices.Clone(c.args)
 		for i, a := range args {
-			if strings.HasPrefix(a, "data/") {
-				args[i] = "../../" + a
+			files := strings.Split(a, ",")
+			for k, f := range files {
+				if strings.HasPrefix(f, "data/") {
+					files[k] = "../../" + f
+				}
 			}
+			args[i] = strings.Join(files, ",")
 		}
 		code, _, stderr := runCLI(args...)
 		stderr = strings.ReplaceAll(stderr, "../../data/", "data/")
