@@ -153,12 +153,14 @@ func TestDiagnoseGuess(t *testing.T) {
 }
 
 // TestDiagnoseHostsOfCalibration: cluster01's 10 x 4 table diagnosed
-// against its 1 x 8 and 10 x 8 tables runs on hosts of 8 GPUs, as the
-// calibration tables show: an NVSwitch host, not a 4-GPU mesh; predict on
-// the same tables for 4 GPUs a node offers the 8-GPU systems.
+// against its 1 x 8 and 10 x 8 AllReduce tables (each log's test 0: the
+// hosts are every test's, and one calibrates in a tenth of the time of
+// the logs' ten) runs on hosts of 8 GPUs, as the calibration tables show:
+// an NVSwitch host, not a 4-GPU mesh; predict on the same tables for 4
+// GPUs a node offers the 8-GPU systems.
 func TestDiagnoseHostsOfCalibration(t *testing.T) {
 	t.Parallel()
-	cal := "-calibrate=" + clusterDir + "nccl_N1_G8_cnode3-002.log," + clusterDir + "nccl_N10_G8.log"
+	cal := "-calibrate=" + clusterDir + "nccl_N1_G8_cnode3-002.log:test=0," + clusterDir + "nccl_N10_G8.log:test=0"
 	code, out, stderr := runCLI("diagnose", clusterDir+"nccl_N10_G4.log", cal)
 	if code != 0 || !strings.Contains(out, "hardware: H100 SXM, NVSwitch") {
 		t.Errorf("diagnose: exit %d, %s%s; want an NVSwitch host", code, out, stderr)
