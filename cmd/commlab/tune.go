@@ -317,9 +317,10 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if line := ll128Fallbacks(m, rules); line != "" {
 		comment = append(comment, line)
 	}
-	if line := uncappedNote(rules, comms); line != "" {
-		fmt.Fprintf(stderr, "commlab tune: %s\n", line)
-		comment = append(comment, line)
+	uncapped := uncappedNote(rules, comms)
+	if uncapped != "" {
+		fmt.Fprintf(stderr, "commlab tune: %s\n", uncapped)
+		comment = append(comment, uncapped)
 	}
 	if err := nccl.WriteTunerRules(&b, comment, rules); err != nil {
 		return err
@@ -341,15 +342,17 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-o: %w", err)
 	}
-	fmt.Fprintf(stderr, "commlab tune: %s written to %s; %s\n", plural(len(rules), "rule", "rules"), req.out, takenNote(choices))
+	fmt.Fprintf(stderr, "commlab tune: %s written to %s; %s\n", plural(len(rules), "rule", "rules"), req.out, takenNote(choices, uncapped != ""))
 	return nil
 }
 
 // takenNote says, after the count of rules written, whether any of them
 // changes what NCCL runs: a file that keeps NCCL's own choice everywhere
 // still sets the channels of every call, and a reader of the count alone
-// takes it for a tuned job.
-func takenNote(choices []predict.TunerChoice) string {
+// takes it for a tuned job. uncapped says that the rules of CollNet, and
+// of NVLS across nodes, may name fewer channels than NCCL's own
+// (uncappedNote).
+func takenNote(choices []predict.TunerChoice, uncapped bool) string {
 	taken := 0
 	for _, ch := range choices {
 		if !ch.Withheld() {
@@ -357,7 +360,11 @@ func takenNote(choices []predict.TunerChoice) string {
 		}
 	}
 	if taken == 0 {
-		return "each keeps NCCL's own algorithm, protocol and channels, and none takes the model's choice (the file's header says why)"
+		own := "each keeps NCCL's own algorithm, protocol and channels"
+		if uncapped {
+			own += " (CollNet's, and NVLS's across nodes, at most as the note above says)"
+		}
+		return own + ", and none takes the model's choice (the file's header says why)"
 	}
 	return fmt.Sprintf("the model's choice replaces NCCL's own over %s of sizes, which the file's header lists; the other rules keep NCCL's own", plural(taken, "range", "ranges"))
 }

@@ -18,7 +18,8 @@ func TestTuneUncappedChannels(t *testing.T) {
 	log := "../../data/logs/paired/h100-sxm-ib8xndr/allreduce_issue290.log"
 	file := filepath.Join(t.TempDir(), "sharp.conf")
 	code, out, stderr := runCLI("tune", "-calibrate", log, "-hw", "collnet=true", "-comms", "4x8", "-o", file)
-	if code != 0 || !strings.Contains(stderr, "as the rule names them, not capped at the communicator's") || !strings.Contains(stderr, "channels on 4 x 8") {
+	if code != 0 || !strings.Contains(stderr, "as the rule names them, not capped at the communicator's") || !strings.Contains(stderr, "channels on 4 x 8") ||
+		!strings.Contains(stderr, "channels (CollNet's, and NVLS's across nodes, at most as the note above says)") {
 		t.Fatalf("tune: exit %d, %s%s; want the uncapped channels' note", code, out, stderr)
 	}
 	if code, out, stderr := runCLI("tune", "-check", file, "-calibrate", log, "-hw", "collnet=true", "-comms", "4x8"); code != 0 || strings.Contains(out+stderr, "uncapped channels") {
