@@ -502,8 +502,9 @@ func TestDiagnoseAgainstBaseline(t *testing.T) {
 }
 
 // TestStudyWithoutHosts: a log that does not place its ranks on hosts is
-// diagnosed and plotted on hosts of the GPUs -hw gives, else of 8, as the
-// problems say (the fixture's 4 ranks of ReduceScatter: one node of 4, or
+// diagnosed and plotted on hosts of the GPUs -hw gives, else of the count
+// every catalog system of the GPU holds where they agree (GH200: 4), else
+// of 8 (H100 here: its systems' hosts differ), as the problems say (the fixture's 4 ranks of ReduceScatter: one node of 4, or
 // 2 nodes of 2 with -hw gpus=2), not refused; a calibration log of plot
 // without hosts takes the plotted log's.
 func TestStudyWithoutHosts(t *testing.T) {

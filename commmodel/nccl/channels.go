@@ -173,7 +173,7 @@ func (m *Model) MaxChannels(a Algo, p Protocol, size float64) (channels, threads
 // CollNet's algorithms, and NVLS across nodes, as CollNet: its plan takes
 // such a call's channels as they are, where it caps every other
 // algorithm's at the communicator's (scheduleCollTasksToPlan in
-// src/enqueue.cc from 2.23), so a plugin that gives more runs the call on
+// src/enqueue.cc from 2.22), so a plugin that gives more runs the call on
 // channels the communicator never connected.
 func (m *Model) Uncapped(a Algo) (most int, ok bool) {
 	if a != AlgoCollNetDirect && a != AlgoCollNetChain && !(a == AlgoNVLS && m.nNodes > 1) {
