@@ -220,7 +220,9 @@ func (f machineFlags) logPins() (predict.Pins, error) {
 // studyPins are logPins for the log a command sets against the model
 // (diagnose's, plot's), which no predicted run shapes: where its log does
 // not place its ranks on hosts, they fill hosts of the GPUs -hw gives
-// (gpus=G, or a system's), else of defaultHostGPUs, as the problems say.
+// (gpus=G, or a system's), else of the catalog's for -gpu (an MI300X's
+// platform, a GH200's systems: catalogHostGPUs), else of
+// defaultHostGPUs, as the problems say.
 func (f machineFlags) studyPins() (predict.Pins, error) {
 	pins, err := f.logPins()
 	if err != nil {
@@ -233,7 +235,7 @@ func (f machineFlags) studyPins() (predict.Pins, error) {
 	host, from := defaultHostGPUs, fmt.Sprintf("a host is taken to hold %d GPUs, an HGX or DGX server's count, where nothing gives it (-hw gpus=G does)", defaultHostGPUs)
 	if h, err := predict.Describe(*f.gpu, spec); err == nil && h.PerHost() > 0 {
 		host, from = h.PerHost(), fmt.Sprintf("-hw gives hosts of %d GPUs", h.PerHost())
-		if h.Sources.HostGPUs == predict.SourceCatalog && !strings.Contains(spec, "system") {
+		if h.Sources.HostGPUs == predict.SourceCatalog && h.System == "" {
 			// -hw gave no system: the host is the GPU's own (an MI300X's
 			// platform of 8), which no -hw gave.
 			from = fmt.Sprintf("a host of %s holds %d in the catalog (its platform), where nothing else gives it (-hw gpus=G does)", h.GPU.Name, h.PerHost())
