@@ -262,8 +262,29 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		writeProblems(stderr, out.Problems)
 		return writeCSV(stdout, out.Predictions)
 	}
-	writeProblems(stderr, out.Problems)
-	return writePredictTable(stdout, &out)
+	// The calibration's notes follow the prediction, whose first lines
+	// are the guesses that move it and the flags that settle them; what
+	// the readers set aside comes before, as it concerns the input.
+	first, notes := splitNotes(out.Problems, out.Notes)
+	writeProblems(stderr, first)
+	if err := writePredictTable(stdout, &out); err != nil {
+		return err
+	}
+	writeProblems(stderr, notes)
+	return nil
+}
+
+// splitNotes returns problems without the calibration's notes, then the
+// notes among them, each in its order.
+func splitNotes(problems []problem, notes []string) (first, last []problem) {
+	for _, p := range problems {
+		if p.File == "" && slices.Contains(notes, p.Message) {
+			last = append(last, p)
+		} else {
+			first = append(first, p)
+		}
+	}
+	return first, last
 }
 
 // predictRequest is a "commlab predict" command line, its flags checked.
