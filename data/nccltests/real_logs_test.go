@@ -402,6 +402,20 @@ var realLogs = []realLog{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA H200", 5, 1073741824, 17179869184,
 			8589934592, 34104, 472.26, 467.089, ""},
 	}},
+	// SkyPilot's GKE A3 Ultra guide (skypilot-org/skypilot): an AllGather of
+	// 2 x 8 H200 launched by SkyPilot, each line behind "(head, rank=0,
+	// pid=3808) [1,0]<stdout>:" (the source lines name all_gather_perf), and
+	// the same cluster's run from Google's pods, whose script names no
+	// binary (redop none and a #wrong column: AllGather). 16 ranks on 2
+	// hosts each, 24 rows 1 KiB..8 GiB.
+	{"h200_2x8_allgather_gke_a3ultra_skypilot.log", []realTest{
+		{"all_gather_perf", "all_gather", commmodel.AllGather, FromName, 16, 2, "NVIDIA H200", 24, 1024, 8589934592,
+			33554432, 174.4, 180.42, 122.073, "yyy"},
+	}},
+	{"h200_2x8_allgather_gke_a3ultra_gibpods_skypilot.log", []realTest{
+		{"", "all_gather", commmodel.AllGather, FromCheckColumn, 16, 2, "NVIDIA H200", 24, 1024, 8589934592,
+			33554432, 177.2, 177.53, 121.902, "yyy"},
+	}},
 	// GKE a4 B200 (DraNet): the kubectl line names run_nccl_tests.sh -t
 	// all_gather, no binary; redop none and a #wrong column: AllGather. 16
 	// ranks on nccl-gib-test-0 and -1, 24 rows 1 KiB..8 GiB; then 2 ranks,
