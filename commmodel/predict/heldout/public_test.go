@@ -135,6 +135,13 @@ var publicMachines = []publicMachine{
 		{"h200_2x8_allreduce_4nic_baremetal_nccltests380.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H200"}},
 		{"h200_2x8_allreduce_4nic_vm_nccltests380.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H200"}},
 	}},
+	// SkyPilot's GKE A3 Ultra guide: two AllGathers of the same 2 x 8
+	// H200 (GPUDirect-RDMA) nodes, one launched by SkyPilot, one from
+	// Google's own test pods; their Rank lines print the GPU and the shape.
+	{"h200-gke-a3ultra-skypilot", []publicLog{
+		{"h200_2x8_allgather_gke_a3ultra_skypilot.log", predict.Pins{}},
+		{"h200_2x8_allgather_gke_a3ultra_gibpods_skypilot.log", predict.Pins{}},
+	}},
 	// qoofyk's Dell XE9680 hosts of nccl-tests#309: 2 bare-metal hosts, and
 	// 4 as VMs on the same hardware (its command's VM topology file).
 	{"h100-hgx-qoofyk-nccltests309", []publicLog{
