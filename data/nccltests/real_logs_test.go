@@ -857,6 +857,15 @@ var noRankLines = []struct {
 	{"h100_2x8_allreduce_efa_p5_slurm_awsome.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 32, 1073741824, 4607.6, 436.95, ""},
 	{"a100_2x8_allreduce_efa_p4de_slurm_awsome.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 29, 1073741824, 26217, 76.79, ""},
 	{"h100_2x8_allreduce_efa_p5_eks_awsome.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 32, 1073741824, 6426.3, 313.29, ""},
+	// dstack's cluster guides (dstackai/dstack): AllReduces of 2 x 8 B200 on
+	// a Lambda 1-Click Cluster and on 2 GCP A4 VMs, printed without the
+	// '#' of the comment lines (the header and trailer read all the same),
+	// no Rank lines. "Collective test starting: all_reduce_perf" names the
+	// Lambda run's binary; the A4 tab names none, so redop sum and root -1
+	// make it AllReduce. busbw/algbw 2·15/16 (696.06/371.23 at 2 GiB,
+	// 683.52/364.55 at 8 GiB) gives 16 ranks; the A4 table starts at 8 MiB.
+	{"b200_2x8_allreduce_lambda_1cc_dstack.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 29, 2147483648, 5784.75, 696.06, ""},
+	{"b200_2x8_allreduce_gcp_a4_dstack.log", "", commmodel.AllReduce, FromTable, 16, 11, 8589934592, 23563, 683.52, ""},
 }
 
 const h100Bridge = "h100_pcie_nvlink_bridge_1x2_nccl1161.log"

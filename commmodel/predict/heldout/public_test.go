@@ -308,6 +308,13 @@ var publicSingles = []publicLog{
 	{"h100_2x8_allgather_gke_a3mega_clustertoolkit.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "H100 80GB HBM3"}},
 	{"h100_2x8_allgather_gke_a3high_tcpx.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "H100 80GB HBM3"}},
 	{"h200_2x8_allgather_gke_a3ultra_dws.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "H200"}},
+	// dstack's cluster guides print the rows alone: AllReduces of 2 x 8
+	// B200 on a Lambda 1-Click Cluster (InfiniBand; the fleet's hosts are
+	// worker-gpu-8x-b200-*, the task asks for B200:8 on 2 nodes) and on 2
+	// GCP A4 VMs (RoCE; the fleet asks for B200:8 on 2 nodes). Other
+	// clusters than the GKE A4 machines', so not one machine with them.
+	{"b200_2x8_allreduce_lambda_1cc_dstack.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA B200"}},
+	{"b200_2x8_allreduce_gcp_a4_dstack.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA B200"}},
 	{"h100_pcie_nvlink_bridge_1x2_nccl1161.log", predict.Pins{GPU: "NVIDIA H100 PCIe"}},
 	{"h100nvl_2x2_allreduce_slingshot_nccl2441.log", predict.Pins{}},
 	{"h200_2x8_allreduce_nebius_runai.log", predict.Pins{}},
