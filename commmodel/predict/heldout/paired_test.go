@@ -342,7 +342,7 @@ func pairedMachines(t *testing.T) []heldout.PairedMachine {
 // the targets where they are met and, where they are missed, that the miss
 // is listed with its reason, and compares the scores with the golden table.
 func TestPairedScores(t *testing.T) {
-	t.Parallel()
+	parallelUnlessUpdate(t)
 	var b, cov bytes.Buffer
 	fmt.Fprintln(&b, "| machine | held-out table | points ≥1 MiB / all | ours ≥1 MiB | ours all | in 80% interval | one-link ≥1 MiB | one-link all | NCCL ≥1 MiB | NCCL all |")
 	fmt.Fprintln(&b, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -574,7 +574,7 @@ const targetWithin = 0.15
 // errors at the fit with the prior (interval.go); the test holds the pooled coverage to the 70-90%,
 // or its miss to a reason, and the rest to the golden table.
 func TestPairedFromEach(t *testing.T) {
-	t.Parallel()
+	parallelUnlessUpdate(t)
 	var b bytes.Buffer
 	fmt.Fprintln(&b, "| machine | tables | predictions | within 15% | better than one-link | median error ≥1 MiB | median error, all sizes | NCCL ≥1 MiB | NCCL all | points | in 80% interval | coverage | width high/low, median | 90th percentile |")
 	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -623,7 +623,7 @@ func TestPairedFromEach(t *testing.T) {
 // protocols (each pair held out of its calibration), and the switches of
 // NCCL's tuner against the regime breaks of default-tuner tables.
 func TestPairedCrossovers(t *testing.T) {
-	t.Parallel()
+	parallelUnlessUpdate(t)
 	var b bytes.Buffer
 	fmt.Fprintln(&b, "| machine | kind | table | crossing | measured | predicted | ratio |")
 	fmt.Fprintln(&b, "|---|---|---|---|---:|---:|---:|")
@@ -664,6 +664,17 @@ func TestPairedCrossovers(t *testing.T) {
 // golden compares got with testdata/name, number by number within 0.2 (the
 // percentages' last digit, and 0.002 of a ratio, may move with floating
 // point), or rewrites it with -update.
+// parallelUnlessUpdate runs t in parallel, but not under -update: t
+// writes testdata that TestScoresReport reads, and a parallel test resumes
+// only after every other test has started, TestScoresReport among them,
+// which would report the testdata of the run before. Under -update the
+// writers run in file order, before it.
+func parallelUnlessUpdate(t *testing.T) {
+	if !*update {
+		t.Parallel()
+	}
+}
+
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
@@ -796,7 +807,7 @@ const sweepWithin, sweepShare = 0.10, 0.90
 // paired machines, calibrated on the machine's other tables
 // (predict.ScoreSweep), beside NCCL's own pick.
 func TestPairedSweeps(t *testing.T) {
-	t.Parallel()
+	parallelUnlessUpdate(t)
 	var b bytes.Buffer
 	fmt.Fprintln(&b, "| machine | sweep | tables | sizes | model within 10% of the best | NCCL's pick within 10% |")
 	fmt.Fprintln(&b, "|---|---|---|---:|---:|---:|")
@@ -851,7 +862,7 @@ func TestPairedSweeps(t *testing.T) {
 // measurement (outsideNodes says how), and so is its form: the slow side,
 // which sets the width, must favour a variance per doubling.
 func TestPairedBeyondNodes(t *testing.T) {
-	t.Parallel()
+	parallelUnlessUpdate(t)
 	outsideNodes(t, true, "paired_beyond.md", predict.SlowerAbove, predict.FasterAbove)
 }
 
@@ -861,7 +872,7 @@ func TestPairedBeyondNodes(t *testing.T) {
 // tables across nodes, or on fewer nodes). Its spreads, SlowerBelow and
 // FasterBelow, are held to the measurement, and its form as above.
 func TestPairedBelowNodes(t *testing.T) {
-	t.Parallel()
+	parallelUnlessUpdate(t)
 	outsideNodes(t, false, "paired_below.md", predict.SlowerBelow, predict.FasterBelow)
 }
 

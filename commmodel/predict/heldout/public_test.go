@@ -359,7 +359,7 @@ func (m publicMachine) tables(t *testing.T) []predict.Table {
 // no description from their pages. None may be refused, and the scores
 // are held to the golden table docs/scores.md shows.
 func TestPublicMachines(t *testing.T) {
-	t.Parallel()
+	parallelUnlessUpdate(t)
 	var b bytes.Buffer
 	fmt.Fprintln(&b, "| machine | tables | held out: within 15% | better than one-link | coverage | width median / p90 | one table: predictions | within 15% | better than one-link | coverage | width median / p90 |")
 	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -441,7 +441,7 @@ func TestPublicMachines(t *testing.T) {
 // (heldout.FromName): what a user gets before any log of the machine is
 // read. None may be refused; the scores are held to the golden table.
 func TestPublicFromName(t *testing.T) {
-	t.Parallel()
+	parallelUnlessUpdate(t)
 	var b bytes.Buffer
 	fmt.Fprintln(&b, "| table | GPU | ranks (nodes x GPUs) | error, all sizes | inside the interval | width median |")
 	fmt.Fprintln(&b, "|---|---|---:|---:|---:|---:|")

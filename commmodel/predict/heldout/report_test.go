@@ -36,7 +36,7 @@ import (
 // fewer in every refit widens LeaveOneOut's spread most, the calibration's
 // own figure is lower.
 func TestHeldOutCoverage(t *testing.T) {
-	t.Parallel()
+	parallelUnlessUpdate(t)
 	loo := looCoverage(t)
 	var b bytes.Buffer
 	fmt.Fprintln(&b, "| machine | tables | points | each table held out (LeaveOneOut) | one calibration's refits (HeldOutCoverage) |")
