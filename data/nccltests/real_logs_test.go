@@ -866,6 +866,19 @@ var noRankLines = []struct {
 	// 683.52/364.55 at 8 GiB) gives 16 ranks; the A4 table starts at 8 MiB.
 	{"b200_2x8_allreduce_lambda_1cc_dstack.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 29, 2147483648, 5784.75, 696.06, ""},
 	{"b200_2x8_allreduce_gcp_a4_dstack.log", "", commmodel.AllReduce, FromTable, 16, 11, 8589934592, 23563, 683.52, ""},
+	// The same guides' GCP A3 Mega and A3 High AllGathers of 2 x 8 H100
+	// (GPUDirect-TCPXO, GPUDirect-TCPX) and Nebius AllReduce of 2 x 8, the
+	// same '#'-less header. The Mega task's command and the Nebius run's
+	// "Collective test concluded" line name their binaries; the High task's
+	// run-allgather.sh names none, and redop none and root -1 fit AllToAll
+	// too, so its in-place #wrong column (0, where AllToAll prints N/A)
+	// settles AllGather. The AllGathers' counts of size/(4 B·16) and
+	// busbw/algbw 15/16 (188.54/201.11, 50.17/53.52 at 8 GiB), the
+	// AllReduce's 2·15/16 (467.54/249.36) give 16 ranks; the GCP tables
+	// start at 8 MiB.
+	{"h100_2x8_allgather_gcp_a3mega_dstack.log", "all_gather_perf", commmodel.AllGather, FromName, 16, 11, 8589934592, 42713, 188.54, ""},
+	{"h100_2x8_allgather_gcp_a3high_dstack.log", "", commmodel.AllGather, FromCheckColumn, 16, 11, 8589934592, 160505, 50.17, ""},
+	{"h100_2x8_allreduce_nebius_dstack.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 31, 8589934592, 34448.4, 467.54, ""},
 }
 
 const h100Bridge = "h100_pcie_nvlink_bridge_1x2_nccl1161.log"

@@ -315,6 +315,15 @@ var publicSingles = []publicLog{
 	// clusters than the GKE A4 machines', so not one machine with them.
 	{"b200_2x8_allreduce_lambda_1cc_dstack.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA B200"}},
 	{"b200_2x8_allreduce_gcp_a4_dstack.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA B200"}},
+	// The same guides' AllGathers of 2 GCP A3 Mega and 2 A3 High VMs
+	// (GPUDirect-TCPXO and -TCPX; the fleets ask for a3-megagpu-8g and
+	// a3-highgpu-8g on 2 nodes, listed as H100:80GB:8) and AllReduce of 2
+	// Nebius nodes (InfiniBand; the page's fleet asks for H100:8 on 2
+	// nodes). dstack's fleets, not the GKE clusters above, so not one
+	// machine with them.
+	{"h100_2x8_allgather_gcp_a3mega_dstack.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3"}},
+	{"h100_2x8_allgather_gcp_a3high_dstack.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3"}},
+	{"h100_2x8_allreduce_nebius_dstack.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3"}},
 	{"h100_pcie_nvlink_bridge_1x2_nccl1161.log", predict.Pins{GPU: "NVIDIA H100 PCIe"}},
 	{"h100nvl_2x2_allreduce_slingshot_nccl2441.log", predict.Pins{}},
 	{"h200_2x8_allreduce_nebius_runai.log", predict.Pins{}},
