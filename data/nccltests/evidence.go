@@ -148,9 +148,13 @@ type Evidence struct {
 	// (isSharpDev, src/p2p_plugin.c), not a CollNet set up, and is not
 	// read.
 	CollNet Fact[bool]
-	// Rings is the number of ring channels, from "Channel 00/16 :    0   3
-	// 1 ..." (graph/connect.cc), and Trees the number of tree channels,
-	// from "Trees [0] 3/-1/-1->0->-1 [1] ..." (graph/connect.cc).
+	// Rings is the number of ring channels, from "Channel 00/16 :  0  3
+	// 1 ..." (graph/rings.cc, rank 0's; from 2.23 NCCL cuts the line to
+	// 127 characters ending "...", from 38 ranks on), and Trees the
+	// number of tree channels, from "Trees [0] 3/-1/-1->0->-1 [1] ..."
+	// (init.cc). NCCL builds the tree line in 1023 bytes (1022 characters
+	// after "Trees"), which 64 channels pass: a line cut there holds some
+	// channels only, and gives no count.
 	Rings, Trees Fact[int]
 	// Ranks, Nodes and LocalRanks are the communicator's ranks, nodes and
 	// ranks on this rank's node: "comm 0x55d3 rank 0 nRanks 16 nNodes 2
@@ -297,12 +301,14 @@ var (
 	ofiPlatRE  = regexp.MustCompile(`^NET/OFI Running on (\S+) platform\b`)
 	tunerRE    = regexp.MustCompile(`^(?:TUNER/Plugin: )?Using (?:tuner plugin:? '?([^'\s]+)'?|(\S+) \(v\d+\))`)
 	channelsRE = regexp.MustCompile(`(\d+) (coll|collnet|nvls|p2p) channels(?: (per peer))?`)
-	ringRE     = regexp.MustCompile(`^Channel (\d+)/(\d+) :((?:\s+\d+)+)\s*$`)
-	treeRE     = regexp.MustCompile(`\[\d+\] `)
-	commRE     = regexp.MustCompile(`\bnRanks (\d+) nNodes (\d+) localRanks (\d+) localRank \d+(?: MNNVL (\d+))?`)
-	topoNetRE  = regexp.MustCompile(`^\+ NET\[([0-9.]+)\] - NET/`)
-	envRE      = regexp.MustCompile(`^([A-Z][A-Z0-9_]*) set by environment to (.*?)\.?\s*$`)
-	libraryRE  = regexp.MustCompile(`\b[nr]ccl-library=(\d+)`)
+	// "Channel 05/16 :  0  9 18 ... 59 ...": the ring's ranks, cut to 127
+	// characters ending "..." (dumpLine, graph/rings.cc from 2.23.4).
+	ringRE    = regexp.MustCompile(`^Channel (\d+)/(\d+) :((?:\s+\d+)+)(?:\s*\.\.\.)?\s*$`)
+	treeRE    = regexp.MustCompile(`\[\d+\] `)
+	commRE    = regexp.MustCompile(`\bnRanks (\d+) nNodes (\d+) localRanks (\d+) localRank \d+(?: MNNVL (\d+))?`)
+	topoNetRE = regexp.MustCompile(`^\+ NET\[([0-9.]+)\] - NET/`)
+	envRE     = regexp.MustCompile(`^([A-Z][A-Z0-9_]*) set by environment to (.*?)\.?\s*$`)
+	libraryRE = regexp.MustCompile(`\b[nr]ccl-library=(\d+)`)
 	// "Channel 00/0 : 7[1] -> 0[0] [receive] via NET/IBext_v8/1/GDRDMA",
 	// "Channel 00 : ... via NET/AWS Libfabric/3/GDRDMA", "... via
 	// NET/IB/1(12)/GDRDMA" (PXN): the channel and the device.
@@ -526,7 +532,13 @@ func (d *debugState) line(n int, host, msg string) {
 			}
 		}
 	case strings.HasPrefix(msg, "Trees "):
-		e.Trees.set(len(treeRE.FindAllString(msg+" ", -1)), n)
+		// A line of 1022 characters after "Trees" (1021 where the cut
+		// fell after a space the reader trims) is one NCCL cut (init.cc's
+		// char line[1024], 2.30.7 src/init.cc:1487-1497): its count is
+		// short of the channels.
+		if k := len(msg) - len("Trees"); k != treesCut && k != treesCut-1 {
+			e.Trees.set(len(treeRE.FindAllString(msg+" ", -1)), n)
+		}
 	case strings.Contains(msg, " nNodes "):
 		if m := commRE.FindStringSubmatch(msg); m != nil {
 			e.Ranks.set(atoi(m[1]), n)
@@ -551,6 +563,11 @@ func (d *debugState) line(n int, host, msg string) {
 		}
 	}
 }
+
+// treesCut is the length NCCL cuts its tree line to after "Trees": the
+// 1023 bytes its snprintf calls may fill, less the final NUL (init.cc of
+// NCCL 2.7.8, 2.12.12, 2.18.3 and 2.27.7 to 2.30.7 alike).
+const treesCut = 1022
 
 // warn reads msg, the text after "NCCL WARN " of line n: the warnings
 // that say CollNet was not set up (Evidence.CollNet).

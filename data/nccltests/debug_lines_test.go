@@ -1,0 +1,201 @@
+package nccltests
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel/nccl"
+)
+
+// debugPrefix is the prefix NCCL 2.30.7 gives an INFO line (src/debug.cc:330
+// "%s:%d:%d " for host, pid and thread, :354 "[%d] NCCL INFO %s\n" for the
+// CUDA device), as the real logs print it ("lccn09:2520136:2520234 [0] NCCL
+// INFO ...").
+const debugPrefix = "gpu-a7:2520136:2520234 [3] NCCL INFO "
+
+// ncclRingLine builds the ring line NCCL 2.27 to 2.30 prints for ring r of
+// nRings through ranks (src/graph/rings.cc:48 prefix "Channel %02d/%02d :",
+// dumpLine :10-26: " %*d" each rank in the width of nranks-1, the line cut
+// to 127 characters ending "..." where it would pass 128).
+func ncclRingLine(r, nRings int, ranks []int) string {
+	const lineLength = 128
+	width := len(fmt.Sprint(len(ranks) - 1))
+	s := fmt.Sprintf("Channel %02d/%02d :", r, nRings)
+	for _, k := range ranks {
+		if len(s) >= lineLength-1 {
+			break
+		}
+		s += fmt.Sprintf(" %*d", width, k)
+	}
+	if len(s) >= lineLength {
+		s = s[:lineLength-4] + "..."
+	}
+	return s
+}
+
+// ncclTreesLine builds init.cc's tree line (2.30.7 src/init.cc:1487-1497:
+// char line[1024], each channel " [%d] %d/%d/%d->%d->%d" by snprintf of
+// 1023-strlen(line), so the line stops at 1022 characters) for rank of
+// nChannels channels whose trees all run down to down and up to up.
+func ncclTreesLine(rank, nChannels, down, up int) string {
+	s := ""
+	for c := range nChannels {
+		s += fmt.Sprintf(" [%d] %d/-1/-1->%d->%d", c, down, rank, up)
+	}
+	if len(s) > 1022 {
+		s = s[:1022]
+	}
+	return "Trees" + s
+}
+
+// TestDebugLines reads each fact Evidence takes from NCCL's debug lines as
+// NCCL 2.30.7 prints it (git tag v2.30.7-1 of github.com/NVIDIA/nccl; the
+// file and line of each format in the comments; "(2.27-2.29: ...)" where an
+// older release of those users run prints it otherwise), the prefix
+// included, through the Reader: the line is the second of the log, before
+// the test's row.
+func TestDebugLines(t *testing.T) {
+	ring64 := make([]int, 64)
+	for i := range ring64 {
+		ring64[i] = (i * 9) % 64
+	}
+	type fact = func(e Evidence) (any, int)
+	str := func(f func(e Evidence) Fact[string]) fact {
+		return func(e Evidence) (any, int) { v := f(e); return v.Value, v.Line }
+	}
+	num := func(f func(e Evidence) Fact[int]) fact {
+		return func(e Evidence) (any, int) { v := f(e); return v.Value, v.Line }
+	}
+	flag := func(f func(e Evidence) Fact[bool]) fact {
+		return func(e Evidence) (any, int) { v := f(e); return v.Value, v.Line }
+	}
+	bw := func(e Evidence) (any, int) { return e.NICBW.Value, e.NICBW.Line }
+	for _, c := range []struct {
+		name, line string
+		fact       fact
+		want       any // nil: the fact is unknown
+	}{
+		// src/init.cc:694-702: VERSION_STRING "NCCL version " MAJOR.MINOR.PATCH NCCL_SUFFIX "+cuda" CUDA_MAJOR.CUDA_MINOR,
+		// INFO(NCCL_ALL, "%s") under NCCL_DEBUG=INFO; VERSION("%s") without a prefix under NCCL_DEBUG=VERSION or WARN
+		// (debug.cc:329, no host for NCCL_LOG_VERSION).
+		{"version", debugPrefix + "NCCL version 2.30.7+cuda13.0", str(func(e Evidence) Fact[string] { return e.NCCLVersion }), "2.30.7"},
+		{"CUDA", debugPrefix + "NCCL version 2.30.7+cuda13.0", str(func(e Evidence) Fact[string] { return e.CUDA }), "13.0"},
+		{"version, bare", "NCCL version 2.30.7+cuda12.9", str(func(e Evidence) Fact[string] { return e.NCCLVersion }), "2.30.7"},
+		// :703 INFO(NCCL_ALL, "%s", ncclGetGitVersion()), misc/git_version.cc:11 "NCCL git version BRANCH HASH": no version.
+		{"git version", debugPrefix + "NCCL git version HEAD 3cf8a2b", str(func(e Evidence) Fact[string] { return e.NCCLVersion }), nil},
+		// src/init.cc:486 "Using network %s".
+		{"network", debugPrefix + "Using network IB", str(func(e Evidence) Fact[string] { return e.Network }), "IB"},
+		{"network, plugin", debugPrefix + "Using network AWS Libfabric", str(func(e Evidence) Fact[string] { return e.Network }), "AWS Libfabric"},
+		// src/transport/net_ib/init.cc:513 "NET/IB : Using%s %s; OOB %s:%s", each device :496 " [%d]%s:%d",
+		// :498 ":%d" (rail) or :500 ":" (a plane without a rail), :503 ":%d" (plane), :505 "/%s" (common.h:118 IB, RoCE).
+		{"NICs", debugPrefix + "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [2]mlx5_2:1/RoCE [3]mlx5_3:1/RoCE [RO]; OOB eth0:10.1.0.7<0>",
+			num(func(e Evidence) Fact[int] { return e.NICCount }), 4},
+		{"NICs, rails and planes", debugPrefix + "NET/IB : Using [0]mlx5_0:1:0/IB [1]mlx5_1:1::1/IB [2]mlx5_2:1:1:0/IB ; OOB ib0:10.1.0.7<0>",
+			num(func(e Evidence) Fact[int] { return e.NICCount }), 3},
+		// src/transport/net_socket.cc:73 " [%d]%s:%s", :77 "NET/Socket : Using%s".
+		{"NICs, socket", debugPrefix + "NET/Socket : Using [0]ens5:10.0.0.4<0> [1]ens6:fe80::1%ens6<0>",
+			num(func(e Evidence) Fact[int] { return e.NICCount }), 2},
+		// src/transport/net_ib/init.cc:444 "NET/IB: [%d] %s:%s:%d/%s provider=%s speed=%d context=%p pciPath=%s ar=%d oooRqSize=%d"
+		// (2.27-2.29 without oooRqSize), speed in Mb/s (:411 ncclIbSpeed*ncclIbWidth).
+		{"NIC speed", debugPrefix + "NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5 speed=400000 context=0x5612 pciPath=/sys/devices/pci0000:15/0000:15:01.0/0000:18:00.0 ar=1 oooRqSize=0",
+			bw, 50e9},
+		// src/graph/topo.cc:315 "+ %s[%2.1f] - ", :321 "%s/%lx-%lx (%d/%lx/%d/%f)" for a NET node (NCCL_DEBUG_SUBSYS=GRAPH), GB/s.
+		{"NIC speed, topology", debugPrefix + "                + NET[50.0] - NET/0-0 (1/0/1/50.000000)", bw, 50e9},
+		// src/graph/topo.cc:1653 "NET/%s : GPU Direct RDMA %s for HCA %d '%s'" (graph/paths.cc:546 is a TRACE in 2.30;
+		// 2.29's :487 INFO "GPU Direct RDMA Enabled for %s").
+		{"GPUDirect", debugPrefix + "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'", flag(func(e Evidence) Fact[bool] { return e.GPUDirect }), true},
+		{"GPUDirect, disabled", debugPrefix + "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'", flag(func(e Evidence) Fact[bool] { return e.GPUDirect }), false},
+		{"GPUDirect, 2.29 paths.cc", debugPrefix + "GPU Direct RDMA Enabled for GPU 3 / HCA 0 (distance 4 <= 5), read 1 mode Default", flag(func(e Evidence) Fact[bool] { return e.GPUDirect }), true},
+		// src/transport/generic.cc:40 "Connected all rings, use ring PXN %d GDR %d".
+		{"GPUDirect, rings", debugPrefix + "Connected all rings, use ring PXN 0 GDR 1", flag(func(e Evidence) Fact[bool] { return e.GPUDirect }), true},
+		// src/transport/net.cc:324 "Channel %02d/%d : %d[%d] -> %d[%d] [send] via NET/%s/%d%s%s%s" ("/GDRDMA", "(PCI)", "/Shared"),
+		// :328 "... via NET/%s/%d(%d)%s%s%s" (PXN's proxy rank), :377 "[receive]".
+		{"GPUDirect, channel", debugPrefix + "Channel 01/1 : 11[3] -> 19[3] [send] via NET/IB/3(8)/GDRDMA(PCI)/Shared", flag(func(e Evidence) Fact[bool] { return e.GPUDirect }), true},
+		{"NICs, channel", debugPrefix + "Channel 01/0 : 19[3] -> 11[3] [receive] via NET/IBext_v11/3/GDRDMA", num(func(e Evidence) Fact[int] { return e.NICCount }), 1},
+		// src/transport/nvls.cc:279 "NVLS multicast support is %savailable on dev %d" (2.27-2.29 :200-202 add " (NVLS_NCHANNELS %d)").
+		{"NVLS", debugPrefix + "NVLS multicast support is available on dev 3", flag(func(e Evidence) Fact[bool] { return e.NVLS }), true},
+		{"NVLS, not", debugPrefix + "NVLS multicast support is not available on dev 3", flag(func(e Evidence) Fact[bool] { return e.NVLS }), false},
+		{"NVLS, 2.29", debugPrefix + "NVLS multicast support is available on dev 3 (NVLS_NCHANNELS 24)", flag(func(e Evidence) Fact[bool] { return e.NVLS }), true},
+		// src/init.cc:1646 "%d coll channels, %d collnet channels, %d nvls channels, %d p2p channels, %d p2p channels per peer".
+		{"channels", debugPrefix + "32 coll channels, 32 collnet channels, 24 nvls channels, 32 p2p channels, 4 p2p channels per peer",
+			func(e Evidence) (any, int) { return e.Channels.Value, e.Channels.Line }, Channels{32, 32, 24, 32, 4}},
+		// src/graph/rings.cc:48 "Channel %02d/%02d :" and dumpLine (:10-26), rank 0 only.
+		{"rings", debugPrefix + ncclRingLine(0, 2, []int{0, 3, 2, 1}), num(func(e Evidence) Fact[int] { return e.Rings }), 2},
+		{"rings, 64 ranks", debugPrefix + ncclRingLine(5, 16, ring64), num(func(e Evidence) Fact[int] { return e.Rings }), 16},
+		// src/init.cc:1497 "Trees%s", each channel :1490 " [%d] %d/%d/%d->%d->%d".
+		{"trees", debugPrefix + ncclTreesLine(3, 32, 4, 2), num(func(e Evidence) Fact[int] { return e.Trees }), 32},
+		// 64 channels (device.h:91 MAXCHANNELS) pass the 1022 characters: the line holds some only, and says no count.
+		{"trees, cut", debugPrefix + ncclTreesLine(3, 64, 4, 2), num(func(e Evidence) Fact[int] { return e.Trees }), nil},
+		// src/init.cc:1422 "comm %p rank %d nRanks %d nNodes %d localRanks %d localRank %d MNNVL %d".
+		{"ranks", debugPrefix + "comm 0x55d35c3a9ec0 rank 3 nRanks 32 nNodes 4 localRanks 8 localRank 3 MNNVL 0", num(func(e Evidence) Fact[int] { return e.Ranks }), 32},
+		{"nodes", debugPrefix + "comm 0x55d35c3a9ec0 rank 3 nRanks 32 nNodes 4 localRanks 8 localRank 3 MNNVL 0", num(func(e Evidence) Fact[int] { return e.Nodes }), 4},
+		{"local ranks", debugPrefix + "comm 0x55d35c3a9ec0 rank 3 nRanks 32 nNodes 4 localRanks 8 localRank 3 MNNVL 0", num(func(e Evidence) Fact[int] { return e.LocalRanks }), 8},
+		{"MNNVL", debugPrefix + "comm 0x55d35c3a9ec0 rank 3 nRanks 72 nNodes 18 localRanks 4 localRank 3 MNNVL 1", flag(func(e Evidence) Fact[bool] { return e.MNNVL }), true},
+		// src/transport/coll_net.cc:1640 "rank %d Connected CollNet", :1610 "Connected Collnet Chains %s".
+		{"CollNet", debugPrefix + "rank 3 Connected CollNet", flag(func(e Evidence) Fact[bool] { return e.CollNet }), true},
+		{"CollNet, chains", debugPrefix + "Connected Collnet Chains [0] 3->-1->-1 [1] 3->-1->-1", flag(func(e Evidence) Fact[bool] { return e.CollNet }), true},
+		// src/init.cc:1472 "Communicator has %d nodes which is less than CollNet node threshold %d, disabling CollNet".
+		{"CollNet, disabled", debugPrefix + "Communicator has 1 nodes which is less than CollNet node threshold 2, disabling CollNet", flag(func(e Evidence) Fact[bool] { return e.CollNet }), false},
+		// src/transport.cc:464 WARN "Cannot initialize CollNet, using point-to-point network instead" (debug.cc:345
+		// "[%d] %s:%d (%s) NCCL WARN %s").
+		{"CollNet, warning", "gpu-a7:2520136:2520234 [3] transport.cc:464 (ncclTransportCollNetSetup) NCCL WARN Cannot initialize CollNet, using point-to-point network instead",
+			flag(func(e Evidence) Fact[bool] { return e.CollNet }), false},
+		// src/plugin/tuner/tuner_v6.cc:17 "TUNER/Plugin: Using %s (v6)" (v2 to v5 alike); tuner.cc:90
+		// "Successfully loaded external tuner plugin %s" names the library's path, not the plugin.
+		{"tuner", debugPrefix + "TUNER/Plugin: Using nccl_ofi_tuner (v6)", str(func(e Evidence) Fact[string] { return e.TunerPlugin }), "nccl_ofi_tuner"},
+		{"tuner, loaded", debugPrefix + "Successfully loaded external tuner plugin /opt/amazon/ofi-nccl/lib/libnccl-net.so", str(func(e Evidence) Fact[string] { return e.TunerPlugin }), nil},
+		// src/graph/tuning.cc:460 "NCCL_ALGO set by environment to %s", :455 NCCL_PROTO.
+		{"algo", debugPrefix + "NCCL_ALGO set by environment to Ring,Tree", str(func(e Evidence) Fact[string] { return e.Algo }), "Ring,Tree"},
+		{"proto", debugPrefix + "NCCL_PROTO set by environment to Simple", str(func(e Evidence) Fact[string] { return e.Proto }), "Simple"},
+		// src/misc/param.cc:100 "%s set by environment to %lld.".
+		{"env", debugPrefix + "NCCL_IB_QPS_PER_CONNECTION set by environment to 4.", func(e Evidence) (any, int) {
+			if len(e.Env) == 0 {
+				return nil, 0
+			}
+			return e.Env[0].Name + "=" + e.Env[0].Value, e.Env[0].Line
+		}, "NCCL_IB_QPS_PER_CONNECTION=4"},
+		// src/graph/search.cc:1319 "Pattern %d, crossNic %d, nChannels %d, bw %f/%f, type %s/%s, sameChannels %d".
+		{"NIC path", debugPrefix + "Pattern 4, crossNic 0, nChannels 16, bw 40.000000/40.000000, type NVL/PXN, sameChannels 1",
+			func(e Evidence) (any, int) { return e.NICPath.Value, e.NICPath.Line }, nccl.PathPXN},
+		// A timestamped line (debug.cc:295-324, NCCL_DEBUG_TIMESTAMP_LEVELS=INFO, format "[%F %T] ") keeps its host.
+		{"host, timestamped", "[2026-12-06 10:11:12] " + debugPrefix + "Channel 00/0 : 3[3] -> 11[3] [send] via NET/IB/1/GDRDMA",
+			func(e Evidence) (any, int) {
+				if len(e.HostNets) == 0 {
+					return nil, 0
+				}
+				return e.HostNets[0].Host, e.HostNets[0].Line
+			}, "gpu-a7"},
+	} {
+		in := "# nThread 1 nGpus 1 minBytes 1024 maxBytes 1024 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n" +
+			c.line + "\n" +
+			"        1024           256     float     sum      -1    10.00    0.10    0.19      0    10.00    0.10    0.19      0\n"
+		l := readString(t, in, Options{})
+		if len(l.Tests) != 1 {
+			t.Fatalf("%s: %d tests, want 1", c.name, len(l.Tests))
+		}
+		got, n := c.fact(l.Tests[0].Evidence)
+		switch {
+		case c.want == nil && n != 0:
+			t.Errorf("%s: %q reads %v at line %d; want nothing", c.name, c.line, got, n)
+		case c.want != nil && (n != 2 || got != c.want):
+			t.Errorf("%s: %q reads %v at line %d; want %v at line 2", c.name, c.line, got, n, c.want)
+		}
+	}
+}
+
+// The lines the builders make are NCCL's: the ring line of 64 ranks is cut
+// to 127 characters ending "...", the tree line of 64 channels to 1022
+// after "Trees".
+func TestDebugLineBuilders(t *testing.T) {
+	ring := make([]int, 64)
+	if s := ncclRingLine(0, 2, ring); len(s) != 127 || !strings.HasSuffix(s, "...") {
+		t.Errorf("ring line %q (%d); want 127 characters ending ...", s, len(s))
+	}
+	if s := ncclRingLine(0, 2, []int{0, 1}); s != "Channel 00/02 : 0 1" {
+		t.Errorf("ring line %q", s)
+	}
+	if s := ncclTreesLine(0, 64, 1, -1); len(s) != len("Trees")+1022 {
+		t.Errorf("tree line of %d characters; want 5+1022", len(s))
+	}
+}
