@@ -96,6 +96,10 @@ func TestDebugLines(t *testing.T) {
 		// src/transport/net_socket.cc:73 " [%d]%s:%s", :77 "NET/Socket : Using%s".
 		{"NICs, socket", debugPrefix + "NET/Socket : Using [0]ens5:10.0.0.4<0> [1]ens6:fe80::1%ens6<0>",
 			num(func(e Evidence) Fact[int] { return e.NICCount }), 2},
+		// src/init.cc:1319 "Local Net device counts across ranks: min %d max %d" (rank 0, each rank's ncclNet->devices(),
+		// :1246); new in 2.30. Where the ranks differ (:1324), the hosts' NICs are not one count.
+		{"NICs, across ranks", debugPrefix + "Local Net device counts across ranks: min 8 max 8", num(func(e Evidence) Fact[int] { return e.NICCount }), 8},
+		{"NICs, mixed", debugPrefix + "Local Net device counts across ranks: min 4 max 8", num(func(e Evidence) Fact[int] { return e.NICCount }), nil},
 		// src/transport/net_ib/init.cc:444 "NET/IB: [%d] %s:%s:%d/%s provider=%s speed=%d context=%p pciPath=%s ar=%d oooRqSize=%d"
 		// (2.27-2.29 without oooRqSize), speed in Mb/s (:411 ncclIbSpeed*ncclIbWidth).
 		{"NIC speed", debugPrefix + "NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5 speed=400000 context=0x5612 pciPath=/sys/devices/pci0000:15/0000:15:01.0/0000:18:00.0 ar=1 oooRqSize=0",

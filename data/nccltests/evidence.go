@@ -87,7 +87,10 @@ type Evidence struct {
 	// devices the IB or Socket line lists, less a container's or bridge's
 	// virtual interfaces (veth..., docker...), else the groups the OFI
 	// plugin makes of its provider's devices ("NET/OFI NIC group 7 device #3
-	// 0000:c9:00.0", one NCCL device a group), else the devices the channel
+	// 0000:c9:00.0", one NCCL device a group), else the count NCCL 2.30
+	// prints of every rank's devices where all ranks have the same ("Local
+	// Net device counts across ranks: min 8 max 8", init.cc, the network
+	// plugin's devices() of each rank), else the devices the channel
 	// lines of one host name (HostNets, the most of any host), the NICs
 	// NCCL's channels use there: fewer than the host's when the run uses
 	// part of the host or the log holds some channels only. Not counted:
@@ -293,6 +296,7 @@ var (
 	ibDevRE     = regexp.MustCompile(`\[(\d+)\]([^\s:\[\]]+):(\d+)(?::\d*)*/(\w+)`)
 	socketDevRE = regexp.MustCompile(`\[(\d+)\]([^\s:\[\]]+):`)
 	ibSpeedRE   = regexp.MustCompile(`^NET/IB\s*: \[\d+\] ([^\s:]+):\S* .*\bspeed=(\d+)`)
+	localNetsRE = regexp.MustCompile(`^Local Net device counts across ranks: min (\d+) max (\d+)`)
 	ofiNICsRE   = regexp.MustCompile(`^NET/OFI .*\(found (\d+) nics?\)`)
 	// "NET/OFI NIC group 0 device #0 0000:52:00.0" (aws-ofi-nccl's
 	// grouping of a P5's EFA devices, one NCCL device a group).
@@ -326,6 +330,9 @@ type debugState struct {
 	// the first group line.
 	nicGroups map[int]bool
 	groupLine int
+	// localNets is the NIC count of NCCL 2.30's "Local Net device counts
+	// across ranks" line where its min and max agree.
+	localNets Fact[int]
 	// ringPath reports that NICPath is the ring's (pattern 4).
 	ringPath bool
 }
@@ -344,6 +351,7 @@ type hostNets struct {
 // lines name as the NIC count where no line gave it.
 func (d *debugState) evidence() Evidence {
 	e := d.e
+	mergeFact(&e.NICCount, d.localNets)
 	if len(d.nicGroups) > 0 {
 		e.NICCount.set(len(d.nicGroups), d.groupLine)
 	}
@@ -395,6 +403,7 @@ func (d *debugState) merge(o *debugState) {
 	for g := range o.nicGroups {
 		d.nicGroup(g, o.groupLine)
 	}
+	mergeFact(&d.localNets, o.localNets)
 	mergeFact(&e.NCCLVersion, o.e.NCCLVersion)
 	mergeFact(&e.CUDA, o.e.CUDA)
 	mergeFact(&e.Network, o.e.Network)
@@ -462,6 +471,10 @@ func (d *debugState) line(n int, host, msg string) {
 		d.nics(n, msg, ibDevRE)
 	case strings.HasPrefix(msg, "NET/Socket : Using"):
 		d.nics(n, msg, socketDevRE)
+	case strings.HasPrefix(msg, "Local Net device counts across ranks:"):
+		if m := localNetsRE.FindStringSubmatch(msg); m != nil && m[1] == m[2] && atoi(m[1]) > 0 {
+			d.localNets.set(atoi(m[1]), n)
+		}
 	case strings.HasPrefix(msg, "NET/IB: ["), strings.HasPrefix(msg, "NET/IB : ["):
 		if m := ibSpeedRE.FindStringSubmatch(msg); m != nil {
 			d.nicSpeed(n, m[1], float64(atoi(m[2]))*1e6/8) // Mb/s -> B/s
