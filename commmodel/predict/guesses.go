@@ -590,6 +590,15 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 			h.NVLS, h.Sources.NVLS = on, SourceNCCLDebug
 			if on && weak(h.Sources.Fabric) {
 				h.Fabric, h.Sources.Fabric = FabricNVSwitch, SourceNCCLDebug
+				if h.links() == 0 {
+					// A GPU nothing names or the catalog lacks has no
+					// NVLinks: NVLS runs on Hopper's NVSwitch, whose
+					// GPUs have 18 (UnknownGPU is Hopper's), assumed;
+					// their rate stays unknown, as a capture's would.
+					h.NVLinks, h.Sources.NVLinks = 18, SourceAssumed
+					notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines say NVLS runs, so the GPUs sit on an NVSwitch; %s names no NVLink count, and 18 (Hopper's) is assumed: -gpu NAME or -hw links=N,link-bw=RATE settles it",
+						name, h.GPU.Name))
+				}
 			}
 		}
 		// Whether NCCL set CollNet up, where its lines say

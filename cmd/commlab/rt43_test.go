@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// rt43Log writes to dir, as name, the real log at path (under
+// data/nccltests/testdata/real) without the lines drop reports, as a user
+// who pastes part of a log gives it, and returns the new file's path.
+func rt43Log(t *testing.T, dir, path, name string, drop func(line string) bool) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("../../data/nccltests/testdata/real", path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, line := range strings.Split(string(src), "\n") {
+		if !drop(line) {
+			kept = append(kept, line)
+		}
+	}
+	out := filepath.Join(dir, name)
+	if err := os.WriteFile(out, []byte(strings.Join(kept, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestNVLSOfAnUnnamedGPU: a log that keeps NCCL's debug lines but not its
+// header or Rank lines names no GPU, and its "16 nvls channels" put the
+// GPUs on an NVSwitch; predict and diagnose took it with no NVLink count
+// and refused it ("NVSwitch system without NVLink count for "unnamed
+// GPU"", exit 1, no file named) where an unknown input is calibrated with
+// its facts assumed (red team 43). The NVLinks are assumed, and say so.
+func TestNVLSOfAnUnnamedGPU(t *testing.T) {
+	t.Parallel()
+	log := rt43Log(t, t.TempDir(), "h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log", "cluster.log", func(line string) bool {
+		return strings.HasPrefix(line, "#")
+	})
+	for _, args := range [][]string{
+		{"predict", "-calibrate", log, "-collective", "allreduce", "-nodes", "2", "-per-node", "8", "-size", "64MiB,1GiB"},
+		{"diagnose", log},
+	} {
+		code, out, stderr := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", args[0], code, stderr)
+		}
+		for _, want := range []string{"fabric nvswitch (nccl-debug)", "links 18 (assumed?)", "link_bw unknown (assumed?)", "guess: gpu = unnamed GPU"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: no %q in\n%s", args[0], want, out)
+			}
+		}
+		if !strings.Contains(stderr, "18 (Hopper's) is assumed: -gpu NAME or -hw links=N,link-bw=RATE settles it") {
+			t.Errorf("%s: no note of the assumed NVLinks in\n%s", args[0], stderr)
+		}
+	}
+}
