@@ -238,8 +238,10 @@ func (pl *plotted) modelOf(l plottedLog) string {
 // A plotted is a figure built from the logs, with what a reader of it
 // should know.
 type plotted struct {
-	figure   figure.Figure
-	hardware string
+	figure figure.Figure
+	// hardware is the machine the model ran on, each fact with its
+	// source, as diagnose prints it.
+	hardware hardwareOutput
 	model    string
 	logs     []plottedLog
 	problems []problem
@@ -308,7 +310,7 @@ func (req plotRequest) build() (*plotted, error) {
 	if err != nil {
 		return nil, err
 	}
-	pl.hardware, pl.model = mc.hw.String(), model
+	pl.hardware, pl.model = hardwareOf(mc.hw, append(plotted, mc.tables...)), model
 	kind := "uncalibrated"
 	if len(mc.tables) > 0 {
 		kind = fmt.Sprintf("calibrated on %d %s", len(mc.tables), plural(len(mc.tables), "table", "tables"))
@@ -523,7 +525,9 @@ func (pl *plotted) writeText(w io.Writer, req plotRequest) error {
 	if strings.EqualFold(filepath.Ext(req.out), ".png") {
 		size += fmt.Sprintf(" at %d DPI", req.dpi)
 	}
-	fmt.Fprintf(w, "wrote %s (%s)\nhardware: %s\nmodel: %s\n", req.out, size, pl.hardware, pl.model)
+	fmt.Fprintf(w, "wrote %s (%s)\n", req.out, size)
+	writeHardware(w, pl.hardware)
+	fmt.Fprintf(w, "model: %s\n", pl.model)
 	if req.csv != "" {
 		fmt.Fprintf(w, "wrote %s: the %d points plotted, one a row\n", req.csv, len(pl.points()))
 	}

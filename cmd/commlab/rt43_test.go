@@ -58,3 +58,34 @@ func TestNVLSOfAnUnnamedGPU(t *testing.T) {
 		}
 	}
 }
+
+// TestPlotFacts: plot printed the machine's summary alone ("hardware: H100
+// SXM, NVSwitch 18 NVLinks, NVLS, one NIC per GPU of 400 Gb/s"), where
+// diagnose, on the same log and model, gives each fact its source and
+// marks the assumed ones (red team 43): a reader of the figure could not
+// tell that nics_per_node, which moves the curve 1.6x at 1 GiB, was a
+// guess. It prints the facts line diagnose prints.
+func TestPlotFacts(t *testing.T) {
+	t.Parallel()
+	log := "../../data/nccltests/testdata/real/h100_2x8_allreduce_default_nccltests309.log"
+	out := filepath.Join(t.TempDir(), "p.svg")
+	code, plotted, stderr := runCLI("plot", log, "-o", out)
+	if code != 0 {
+		t.Fatalf("plot: exit %d: %s", code, stderr)
+	}
+	code, diagnosed, stderr := runCLI("diagnose", log)
+	if code != 0 {
+		t.Fatalf("diagnose: exit %d: %s", code, stderr)
+	}
+	facts := func(s string) string {
+		for _, line := range strings.Split(s, "\n") {
+			if strings.HasPrefix(line, "facts: ") {
+				return line
+			}
+		}
+		return ""
+	}
+	if f := facts(plotted); f == "" || f != facts(diagnosed) || !strings.Contains(f, "nics_per_node one per GPU (assumed?)") {
+		t.Errorf("plot's facts line %q, diagnose's %q: want the same, nics_per_node assumed", f, facts(diagnosed))
+	}
+}
