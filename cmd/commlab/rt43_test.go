@@ -89,3 +89,41 @@ func TestPlotFacts(t *testing.T) {
 		t.Errorf("plot's facts line %q, diagnose's %q: want the same, nics_per_node assumed", f, facts(diagnosed))
 	}
 }
+
+// TestHardwareAgainstTheLog: -hw nics=4,nvls=false on a log whose NCCL
+// lines list 8 NICs and run 16 NVLS channels replaced the log's facts
+// without a word (red team 43); -topo of a host of 4 NICs did the same.
+// The user's value stands, and a note names the log's and its line.
+func TestHardwareAgainstTheLog(t *testing.T) {
+	t.Parallel()
+	log := "../../data/nccltests/testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log"
+	name := filepath.Base(log) + "#0: "
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"predict", "-calibrate", log, "-algo", "ring", "-collective", "allreduce", "-nodes", "2", "-per-node", "8", "-size", "64MiB", "-hw", "nics=4,nvls=false"},
+			[]string{name + "NCCL's debug lines give nics_per_node 8 (line 28), where -hw gives 4: -hw's is taken",
+				name + "NCCL's debug lines give nvls true (line 32), where -hw gives false: -hw's is taken"}},
+		{[]string{"diagnose", log, "-topo", "../../topo/testdata/real/h200_4nic_cut_header_nccltests380.txt"},
+			[]string{name + "NCCL's debug lines give nics_per_node 8 (line 28), where -topo gives 4: -topo's is taken"}},
+	} {
+		code, out, stderr := runCLI(c.args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.args[0], code, stderr)
+		}
+		for _, want := range c.want {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("%s: no %q in\n%s", c.args[0], want, stderr)
+			}
+		}
+		if !strings.Contains(out, "nics_per_node 4 (") {
+			t.Errorf("%s: the user's 4 NICs not taken:\n%s", c.args[0], out)
+		}
+	}
+	// Where -hw agrees with the log, no note.
+	_, _, stderr := runCLI("predict", "-calibrate", log, "-algo", "ring", "-collective", "allreduce", "-nodes", "2", "-per-node", "8", "-size", "64MiB", "-hw", "nics=8,nvls=true")
+	if strings.Contains(stderr, "NCCL's debug lines give") {
+		t.Errorf("a note where -hw agrees with the log:\n%s", stderr)
+	}
+}

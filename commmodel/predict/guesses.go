@@ -562,8 +562,28 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		// their log's, or the user's pin.
 		h.Sources.GPU = tables[0].GPUFrom.orUser()
 	}
+	// given notes, once a fact, where the user's -hw or a -topo capture
+	// gives another value than NCCL's debug lines: the user's stands, and
+	// says so.
+	given := func(fact, table string, src Source, line int, logs, has string) {
+		flag := map[Source]string{SourceUser: "-hw", SourceTopo: "-topo"}[src]
+		if flag == "" || logs == has || seen["given "+fact] != "" {
+			return
+		}
+		seen["given "+fact] = table
+		notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines give %s %s (line %d), where %s gives %s: %s's is taken; check that the log is of this machine",
+			table, fact, logs, line, flag, has, flag))
+	}
 	for i := range tables {
 		e, name := &tables[i].Evidence, tables[i].Name
+		if n := e.NICCount.Value; e.NICCount.Known() && n > 0 && h.NICs > 0 {
+			given("nics_per_node", name, h.Sources.NICs, e.NICCount.Line, fmt.Sprint(n), fmt.Sprint(h.NICs))
+		}
+		if e.NVLS.Known() {
+			given("nvls", name, h.Sources.NVLS, e.NVLS.Line, fmt.Sprint(e.NVLS.Value), fmt.Sprint(h.NVLS))
+		} else if c := e.Channels.Value; e.Channels.Known() && c.NVLS >= 0 {
+			given("nvls", name, h.Sources.NVLS, e.Channels.Line, fmt.Sprint(c.NVLS > 0), fmt.Sprint(h.NVLS))
+		}
 		if n := e.NICCount.Value; e.NICCount.Known() && n > 0 && weak(h.Sources.NICs) && take("nics_per_node", name, n != h.NICs) {
 			h.NICs, h.Sources.NICs = n, SourceNCCLDebug
 		}
