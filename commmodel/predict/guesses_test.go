@@ -1043,3 +1043,28 @@ func a3HighTCPX(t *testing.T) ([]Table, Hardware) {
 	}
 	return tabs, h
 }
+
+// Where -hw gives another NIC count than NCCL's lines, a note names the
+// lines' count; but the NICs a log's channel lines name are the least the
+// host has (the log may hold some channels' lines only), so fewer there
+// than -hw gives is no contradiction.
+func TestWithEvidenceGivenNICs(t *testing.T) {
+	tab := Table{Name: "kisti.log#0", GPU: "NVIDIA A100-SXM4-80GB", Nodes: 2, PerNode: 2}
+	tab.Evidence.HostNets = []nccltests.HostNet{{Host: "gpu34", Devices: []int{1}, Channels: 1, Line: 40}}
+	tab.Evidence.NICCount = nccltests.Fact[int]{Value: 1, Line: 40}
+	h, err := Describe(tab.GPU, "nics=6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, notes := h.WithEvidence([]Table{tab}); got.NICs != 6 || slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "where -hw gives") }) {
+		t.Errorf("channel lines of 1 NIC, -hw nics=6: %d NICs, notes %q; want 6 and no contradiction", got.NICs, notes)
+	}
+	// The same count from the device list ("NET/IB : Using [0]mlx5_0:1/IB")
+	// is the host's: the note names it.
+	tab.Evidence.NICCount.Line = 28
+	if _, notes := h.WithEvidence([]Table{tab}); !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.Contains(n, "NCCL's debug lines give nics_per_node 1 (line 28), where -hw gives 6")
+	}) {
+		t.Errorf("a device list of 1 NIC, -hw nics=6: notes %q; want the contradiction named", notes)
+	}
+}
