@@ -390,8 +390,14 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 		if hw.GPU.Name == predict.UnnamedGPU {
 			what = "the logs name no GPU (-gpu NAME names it)"
 		}
-		problems = append(problems, problem{Message: fmt.Sprintf("%s: it is taken as a PCIe card of compute capability 9.0 without NVLink; "+
-			"describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host is fabric=infinity)", what)})
+		// The studied logs' NCCL lines may place it on an NVSwitch
+		// (WithEvidence), which their own note says.
+		taken := "a PCIe card of compute capability 9.0 without NVLink"
+		if ev, _ := hw.WithEvidence(studied); ev.Fabric != predict.FabricPCIe {
+			taken = fmt.Sprintf("a GPU of compute capability 9.0 on the %s the logs' NCCL lines show, its links assumed", ev.Fabric)
+		}
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: it is taken as %s; "+
+			"describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host is fabric=infinity)", what, taken)})
 	}
 	if err := hw.HostFits(perNode); err != nil {
 		return machine{}, flagErrorf("%v: give the run's GPUs a node, at most a host's", err)

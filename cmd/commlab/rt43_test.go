@@ -56,6 +56,11 @@ func TestNVLSOfAnUnnamedGPU(t *testing.T) {
 		if !strings.Contains(stderr, "18 (Hopper's) is assumed: -gpu NAME or -hw links=N,link-bw=RATE settles it") {
 			t.Errorf("%s: no note of the assumed NVLinks in\n%s", args[0], stderr)
 		}
+		// Nor does a line before it call the GPU a PCIe card without
+		// NVLink.
+		if strings.Contains(stderr, "taken as a PCIe card") {
+			t.Errorf("%s: the GPU called a PCIe card beside the NVSwitch its NCCL lines show:\n%s", args[0], stderr)
+		}
 	}
 }
 
