@@ -810,6 +810,15 @@ var noRankLines = []struct {
 	// OCI's 32 GB200 hosts of two racks: only Rank 127's line is shown.
 	{"gb200_32x4_allreduce_two_racks_oci_oke.log", "all_reduce_perf", commmodel.AllReduce, FromName, 128, 33, 33554432, 503.72, 132.19,
 		"the Rank lines list 1 of ranks 0..127 (elided)"},
+	// CoreWeave's first README (coreweave/nccl-tests, 22df9b7): 16 x 8
+	// A100-SXM4-80GB of its LAS1 cluster, Rank lines (2021 style, no Group)
+	// of ranks 0..4 then "...", 30 rows 4 B..2 GiB in 2021 columns (no
+	// root); the source lines name all_reduce_perf, busbw/algbw 44.74/22.55
+	// = 2·127/128 at 2 GiB: 128 ranks. Its "..." follows ranks 0..4, one
+	// run of ranks, which the reader reports as Rank lines the table
+	// contradicts (a run not read as elided, as a gap would be).
+	{"a100_16x8_allreduce_coreweave_las1.log", "all_reduce_perf", commmodel.AllReduce, FromName, 128, 30, 2147483648, 95238, 44.74,
+		"the Rank lines list ranks 0..4, but the table (busbw/algbw) gives 128 ranks"},
 	// OCI's two BM.GPU.MI300X.8 nodes: Rank lines of ranks 0, 7, 8 and 15
 	// without a GPU name; 5 rows 1 GiB..16 GiB.
 	{"mi300x_2x8_allreduce_oci_oke_slurm.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 5, 1073741824, 5753.0, 349.95,
