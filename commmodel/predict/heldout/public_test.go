@@ -289,6 +289,11 @@ var publicSingles = []publicLog{
 	// lines cut, does not show, and a new user does not give with
 	// -hw collnet=true). Its Rank lines give the rest.
 	{"a100_2x8_allreduce_collnet_sharp_abci.log", predict.Pins{}},
+	// CoreWeave's first README: an MPIJob of 16 workers of 8
+	// A100-SXM4-80GB on its LAS1 InfiniBand cluster (the job's manifest:
+	// 16 replicas, slotsPerWorker 8, -np 128), whose Rank lines stop at rank
+	// 4 and so give no node count; the user gives the job's shape.
+	{"a100_16x8_allreduce_coreweave_las1.log", predict.Pins{Nodes: 16, PerNode: 8}},
 	// LUMI's early-access MI100s: the Rank lines print the GPU's PCI
 	// device name, "Device 738c", which the catalog reads.
 	{"mi100_2x1_allreduce_lumi_eap.log", predict.Pins{}},
