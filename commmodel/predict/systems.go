@@ -98,9 +98,10 @@ func systemsSettling(h Hardware, perHost int, facts []string, every bool) []stri
 	if h.System != "" {
 		return nil // named already, by -hw or by the log's platform line
 	}
-	if n := h.PerHost(); n > 0 {
-		perHost = n // the host's own, not a run's
-	}
+	// The host's own count, not a run's; but a host said to hold fewer
+	// GPUs than a run placed on it (a capture of part of it) holds at
+	// least the run's.
+	perHost = max(perHost, h.PerHost())
 	known := map[string]string{}
 	for _, f := range h.Facts() {
 		// A lower bound of the host's GPUs (the log's) is no value a

@@ -169,3 +169,20 @@ func TestSystemsGiving(t *testing.T) {
 		t.Errorf("with nic_path: %v, want none", got)
 	}
 }
+
+// TestSystemsOfSmallerHost: a host said to hold 4 GPUs (-hw gpus=4, as a
+// capture of part of a host says) where the run placed 8 a node holds at
+// least the run's 8: no system of 4 a host is offered for it, though one
+// is for a run of 4.
+func TestSystemsOfSmallerHost(t *testing.T) {
+	h, err := Describe("H100 SXM", "gpus=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := SystemsOf(h, 8, []string{"fabric"}); slices.Contains(got, "hgx-h100-4gpu") {
+		t.Errorf("a run of 8 a node on a host of 4: SystemsOf = %v, want no system of 4 GPUs", got)
+	}
+	if got := SystemsOf(h, 4, []string{"fabric"}); !slices.Contains(got, "hgx-h100-4gpu") {
+		t.Errorf("a run of 4 a node on a host of 4: SystemsOf = %v, want hgx-h100-4gpu among them", got)
+	}
+}
