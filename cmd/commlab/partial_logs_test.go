@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// rt43Log writes to dir, as name, the real log at path (under
+// partialLog writes to dir, as name, the real log at path (under
 // data/nccltests/testdata/real) without the lines drop reports, as a user
 // who pastes part of a log gives it, and returns the new file's path.
-func rt43Log(t *testing.T, dir, path, name string, drop func(line string) bool) string {
+func partialLog(t *testing.T, dir, path, name string, drop func(line string) bool) string {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("../../data/nccltests/testdata/real", path))
 	if err != nil {
@@ -37,7 +37,7 @@ func rt43Log(t *testing.T, dir, path, name string, drop func(line string) bool) 
 // its facts assumed (red team 43). The NVLinks are assumed, and say so.
 func TestNVLSOfAnUnnamedGPU(t *testing.T) {
 	t.Parallel()
-	log := rt43Log(t, t.TempDir(), "h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log", "cluster.log", func(line string) bool {
+	log := partialLog(t, t.TempDir(), "h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log", "cluster.log", func(line string) bool {
 		return strings.HasPrefix(line, "#")
 	})
 	for _, args := range [][]string{
