@@ -888,6 +888,12 @@ var noRankLines = []struct {
 	{"h100_2x8_allgather_gcp_a3mega_dstack.log", "all_gather_perf", commmodel.AllGather, FromName, 16, 11, 8589934592, 42713, 188.54, ""},
 	{"h100_2x8_allgather_gcp_a3high_dstack.log", "", commmodel.AllGather, FromCheckColumn, 16, 11, 8589934592, 160505, 50.17, ""},
 	{"h100_2x8_allreduce_nebius_dstack.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 31, 8589934592, 34448.4, 467.54, ""},
+	// The guides' first Crusoe page (dstackai/dstack 16bcfd300, removed in
+	// 1ee8cd0c1): an AllReduce of 2 x 8 A100 80GB SXM VMs over InfiniBand,
+	// the header (with its '#'), 29 rows 8 B..2 GiB and the trailer alone;
+	// the source lines name all_reduce_perf, busbw/algbw 194.06/103.50 =
+	// 2·15/16 at 2 GiB gives 16 ranks.
+	{"a100_2x8_allreduce_crusoe_dstack.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 29, 2147483648, 20749.1, 194.06, ""},
 }
 
 const h100Bridge = "h100_pcie_nvlink_bridge_1x2_nccl1161.log"
