@@ -294,6 +294,10 @@ var publicSingles = []publicLog{
 	// 16 replicas, slotsPerWorker 8, -np 128), whose Rank lines stop at rank
 	// 4 and so give no node count; the user gives the job's shape.
 	{"a100_16x8_allreduce_coreweave_las1.log", predict.Pins{Nodes: 16, PerNode: 8}},
+	// dstack's first Crusoe page prints the rows alone: its task asks for
+	// A100:8 on 2 nodes and reads Crusoe's a100-80gb-sxm-ib topology file
+	// (A100 80GB SXM VMs on InfiniBand, 8 HCAs given).
+	{"a100_2x8_allreduce_crusoe_dstack.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "A100-SXM4-80GB"}},
 	// LUMI's early-access MI100s: the Rank lines print the GPU's PCI
 	// device name, "Device 738c", which the catalog reads.
 	{"mi100_2x1_allreduce_lumi_eap.log", predict.Pins{}},

@@ -393,6 +393,10 @@ CoreWeave's first README adds an AllReduce of 16 x 8 A100-SXM4-80GB on its LAS1 
 (4 B..2 GiB): 40.5% off from the name, 27 of 30 points inside. Its 44.74 GB/s of bus bandwidth at 2
 GiB (95238 us) is 3.98 times slower than the model's 23.9 ms with a 200 Gb/s NIC a GPU; the page names
 no NIC count, and given `+"`-hw nics=2`"+` the model's 90.4 ms is 5% off and all 30 points lie inside.
+dstack's first Crusoe page adds an AllReduce of 2 x 8 A100 80GB SXM VMs over InfiniBand (8 B..2 GiB; the
+task names 8 HCAs, not their rate): 12.9% off from the name, 28 of 29 points inside. From 16 MiB up the
+model with a 200 Gb/s NIC a GPU is within 2.2% (21.2 against 20.75 ms at 2 GiB, 194.06 GB/s of bus
+bandwidth); below 1 MiB it takes NCCL's latency and is up to 44% fast (26.4 against 47.08 us at 16 KiB).
 
 ## Scale-out to 64 nodes
 
