@@ -529,6 +529,13 @@ var realLogs = []realLog{
 		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 4, 2, "Tesla V100-SXM2-16GB", 27, 0, 134217728,
 			134217728, 17761, 5.67, 2.00499, "yny"},
 	}},
+	// Crusoe's cluster check (crusoecloud/solutions-library 57e37b8):
+	// "Collective test starting: all_reduce_perf", one process of 4 GB200
+	// (-g 4) on each of apple-0 and apple-1, 6 rows 1 GiB..32 GiB.
+	{"gb200_2x4_g4_allreduce_crusoe_vms.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 2, "NVIDIA GB200", 6, 1073741824, 34359738368,
+			34359738368, 71314.0, 843.17, 816.023, ""},
+	}},
 }
 
 // v100DGX2 is the 2019 DGX-2 log: five "Running:" lines name five binaries,
