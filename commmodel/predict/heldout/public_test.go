@@ -306,6 +306,9 @@ var publicSingles = []publicLog{
 	// "two nodes, both of which have 8 A100 80GB gpus", one GPU of each run.
 	{"a100_2x1_allreduce_smallsizes_nccltests150.log", predict.Pins{Nodes: 2, PerNode: 1, GPU: "A100 80GB"}},
 	{"a40_2x1_sendrecv_nccltests214.log", predict.Pins{}},
+	// Crusoe's cluster check: 2 VMs of 4 GB200, the Rank lines give the
+	// rest; another cluster than OCI's, so not one machine with it.
+	{"gb200_2x4_g4_allreduce_crusoe_vms.log", predict.Pins{}},
 	{"gh200_2x1_allreduce_wrong_rows_nccltests369.log", predict.Pins{}},
 	{"h100_2x8_allreduce_gcp_a3mega.log", predict.Pins{}},
 	// cluster-toolkit's GKE guides print the rows alone: AllGathers of 2

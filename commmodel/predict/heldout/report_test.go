@@ -397,6 +397,10 @@ dstack's first Crusoe page adds an AllReduce of 2 x 8 A100 80GB SXM VMs over Inf
 task names 8 HCAs, not their rate): 12.9% off from the name, 28 of 29 points inside. From 16 MiB up the
 model with a 200 Gb/s NIC a GPU is within 2.2% (21.2 against 20.75 ms at 2 GiB, 194.06 GB/s of bus
 bandwidth); below 1 MiB it takes NCCL's latency and is up to 44% fast (26.4 against 47.08 us at 16 KiB).
+Crusoe's own cluster check adds an AllReduce of 2 VMs of 4 GB200 (one process of 4 a VM, 1..32 GiB):
+16.1% off from the name, 6 of 6 points inside. Its 843.17 GB/s of bus bandwidth at 32 GiB (71.3 ms)
+passes the model's NVLS within the 72-GPU NVLink domain it takes (83.5 ms): 15-17% slow from 2 GiB up,
+within 1% at 1 GiB.
 
 ## Scale-out to 64 nodes
 
