@@ -529,6 +529,18 @@ var realLogs = []realLog{
 		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 4, 2, "Tesla V100-SXM2-16GB", 27, 0, 134217728,
 			134217728, 17761, 5.67, 2.00499, "yny"},
 	}},
+	// Oracle Japan's OCI tutorial (oracle-japan/ocitutorials,
+	// run-nccltests-ubuntu.md): "Collective test starting: all_reduce_perf",
+	// one 10 GiB row each, on 8 A100-SXM4-40GB of inst-lscuv-ao-ub24 and on
+	// 16 of it and inst-jyrlo-ao-ub24 (BM.GPU4.8 over RoCE).
+	{"a100_1x8_allreduce_oci_gpu48_ubuntu.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 1, "NVIDIA A100-SXM4-40GB", 1, 10737418240, 10737418240,
+			10737418240, 80922, 232.20, 232.167, ""},
+	}},
+	{"a100_2x8_allreduce_oci_gpu48_ubuntu.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA A100-SXM4-40GB", 1, 10737418240, 10737418240,
+			10737418240, 353220, 57.00, 57.0188, ""},
+	}},
 	// Crusoe's cluster check (crusoecloud/solutions-library 57e37b8):
 	// "Collective test starting: all_reduce_perf", one process of 4 GB200
 	// (-g 4) on each of apple-0 and apple-1, 6 rows 1 GiB..32 GiB.
