@@ -63,6 +63,13 @@ var publicMachines = []publicMachine{
 		{"a100_4x4_allreduce_simple_polaris_ss11.log", predict.Pins{Nodes: 4, PerNode: 4, GPU: "A100-SXM4-40GB", Proto: "Simple"}},
 		{"a100_4x4_allgather_stalled_polaris_ss11.log", predict.Pins{Nodes: 4, PerNode: 4, GPU: "A100-SXM4-40GB", Proto: "Simple"}},
 	}},
+	// Oracle Japan's OCI tutorial: one node of BM.GPU4.8 and two over the
+	// RoCE cluster network, one 10 GiB row each; the Rank lines give the
+	// rest (the 2-node run shares the 1-node run's host).
+	{"a100-oci-bm-gpu48-roce", []publicLog{
+		{"a100_1x8_allreduce_oci_gpu48_ubuntu.log", predict.Pins{}},
+		{"a100_2x8_allreduce_oci_gpu48_ubuntu.log", predict.Pins{}},
+	}},
 	{"a100-superbench-1x8", []publicLog{
 		{"a100_1x8_g8_allgather_oldcolumns_superbench.log", predict.Pins{}},
 		{"a100_1x8_g8_alltoall_oldcolumns_superbench.log", predict.Pins{}},

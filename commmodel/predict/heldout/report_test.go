@@ -306,6 +306,12 @@ SkyPilot's GKE A3 Ultra guide ran one AllGather twice on the same 2 x 8 H200 nod
 through SkyPilot and from Google's test pods: 325.72 and 325.52 GB/s of bus bandwidth at 8 GiB, 28.39
 and 28.70 us at 1 KiB. Each predicts the other within 15%, every point inside the interval; from the
 GPU's name alone they are 17.9% and 16.6% off, still every point inside.
+Oracle Japan's OCI tutorial ran one 10 GiB AllReduce row on one BM.GPU4.8 node (8 A100-SXM4-40GB,
+232.20 GB/s of bus bandwidth) and on two over the RoCE cluster network (57.00 GB/s, 353220 us):
+held out, the one-node row is 3.2% off, the two-node row 3.5 times slower than the 101 ms predicted
+(outside the interval), as from the name (70.3%). The page gives 16 ports of 100 Gb/s a node and sets
+no NCCL_IB_HCA or NCCL_IB_GID_INDEX; the same tutorials' Oracle Linux page, which sets both on the same
+shape, prints 222.88 GB/s at 10 GiB across two nodes, near the model's 105 ms (192 GB/s).
 AMD's AAC11 MI325X tables are all within 15% held out and better than the one-link baseline, but
 one model choice was made on them: RCCL's Ring moves 319.08 GB/s of bus bandwidth at 16 GiB on one
 node and 350.24 to 350.84 across 2 to 8, as AMD's MI300X clusters move 315.69 on one node and
