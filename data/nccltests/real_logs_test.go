@@ -541,6 +541,13 @@ var realLogs = []realLog{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA A100-SXM4-40GB", 1, 10737418240, 10737418240,
 			10737418240, 353220, 57.00, 57.0188, ""},
 	}},
+	// The same tutorials' BM.GPU.H100.8 page: the mpirun line names
+	// all_reduce_perf; 16 ranks on inst-xxxxx-h100-ol89 and
+	// inst-yyyyy-h100-ol89 over RoCE, 5 rows 1..16 GiB.
+	{"h100_2x8_allreduce_oci_roce_ocitutorials.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA H100 80GB HBM3", 5, 1073741824, 17179869184,
+			17179869184, 69338, 464.57, 458.452, ""},
+	}},
 	// Crusoe's cluster check (crusoecloud/solutions-library 57e37b8):
 	// "Collective test starting: all_reduce_perf", one process of 4 GB200
 	// (-g 4) on each of apple-0 and apple-1, 6 rows 1 GiB..32 GiB.
