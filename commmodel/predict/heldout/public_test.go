@@ -343,6 +343,9 @@ var publicSingles = []publicLog{
 	{"h100_2x8_allgather_gcp_a3mega_dstack.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3"}},
 	{"h100_2x8_allgather_gcp_a3high_dstack.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3"}},
 	{"h100_2x8_allreduce_nebius_dstack.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3"}},
+	// Oracle Japan's OCI tutorial on two BM.GPU.H100.8 over RoCE: its Rank
+	// lines give the rest; another shape than its BM.GPU4.8 machine's.
+	{"h100_2x8_allreduce_oci_roce_ocitutorials.log", predict.Pins{}},
 	{"h100_pcie_nvlink_bridge_1x2_nccl1161.log", predict.Pins{GPU: "NVIDIA H100 PCIe"}},
 	{"h100nvl_2x2_allreduce_slingshot_nccl2441.log", predict.Pins{}},
 	{"h200_2x8_allreduce_nebius_runai.log", predict.Pins{}},

@@ -407,6 +407,9 @@ Crusoe's own cluster check adds an AllReduce of 2 VMs of 4 GB200 (one process of
 16.1% off from the name, 6 of 6 points inside. Its 843.17 GB/s of bus bandwidth at 32 GiB (71.3 ms)
 passes the model's NVLS within the 72-GPU NVLink domain it takes (83.5 ms): 15-17% slow from 2 GiB up,
 within 1% at 1 GiB.
+Oracle Japan's OCI tutorial adds an AllReduce of 2 x 8 H100 (BM.GPU.H100.8) over RoCE with all 16
+RDMA ports given to NCCL (1..16 GiB): 0.7% off from the name, 5 of 5 points inside; its 464.57 GB/s of
+bus bandwidth at 16 GiB (69338 us) is within 1% of the model's NVLSTree (69.9 ms).
 
 ## Scale-out to 64 nodes
 
