@@ -70,6 +70,14 @@ var publicMachines = []publicMachine{
 		{"a100_1x8_allreduce_oci_gpu48_ubuntu.log", predict.Pins{}},
 		{"a100_2x8_allreduce_oci_gpu48_ubuntu.log", predict.Pins{}},
 	}},
+	// Another version of the same tutorials' GPU cluster page: two other
+	// BM.GPU4.8 nodes in the horovod container (its NCCL), one of them
+	// alone (-g 8) and both; another cluster and build than the Ubuntu
+	// page's, so not one machine with it.
+	{"a100-oci-bm-gpu48-horovod", []publicLog{
+		{"a100_1x8_g8_allreduce_oci_gpu48_horovod.log", predict.Pins{}},
+		{"a100_2x8_allreduce_oci_gpu48_horovod.log", predict.Pins{}},
+	}},
 	{"a100-superbench-1x8", []publicLog{
 		{"a100_1x8_g8_allgather_oldcolumns_superbench.log", predict.Pins{}},
 		{"a100_1x8_g8_alltoall_oldcolumns_superbench.log", predict.Pins{}},

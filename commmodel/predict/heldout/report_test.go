@@ -312,6 +312,13 @@ held out, the one-node row is 3.2% off, the two-node row 3.5 times slower than t
 (outside the interval), as from the name (70.3%). The page gives 16 ports of 100 Gb/s a node and sets
 no NCCL_IB_HCA or NCCL_IB_GID_INDEX; the same tutorials' Oracle Linux page, which sets both on the same
 shape, prints 222.88 GB/s at 10 GiB across two nodes, near the model's 105 ms (192 GB/s).
+Another version of its GPU cluster page ran full sweeps (64 B..8 GiB) on two other BM.GPU4.8 nodes in
+the horovod container, with NCCL_IB_HCA naming the 16 ports but no GID index: one node as one process
+(-g 8, 235.14 GB/s at 8 GiB) and both (71.56 GB/s, with stalls at 16 and 64 MiB). Held out, neither
+is within 15%, both better than the one-link baseline: the two-node table takes 225.1 ms at 8 GiB,
+2.76 times the 81.5 ms the one-node table predicts, and the one-node table, predicted from the
+two-node one, is 2% fast at 8 GiB but 23% and 54% fast at 1 KiB and 1 MiB (32.03 and 76.71 us
+against 24.8 and 35.2), one process driving 8 GPUs.
 AMD's AAC11 MI325X tables are all within 15% held out and better than the one-link baseline, but
 one model choice was made on them: RCCL's Ring moves 319.08 GB/s of bus bandwidth at 16 GiB on one
 node and 350.24 to 350.84 across 2 to 8, as AMD's MI300X clusters move 315.69 on one node and
