@@ -100,6 +100,35 @@ func TestDiagnoseSiblings(t *testing.T) {
 	}
 }
 
+// TestDiagnoseNoSiblingsAcross: OCI's two-node A100 sweep (the horovod
+// container's, 71.56 GB/s at 8 GiB) against its one-node run alone, which
+// never crossed the network: 2.8 times slower than the model from 64 MiB
+// up. No table across nodes measured the network, so the finding is no
+// fabric above the NICs ("slower than its smaller siblings", as it was
+// called) but a departure whose advice names the NICs the model assumed,
+// and NCCL's release by the calibration file's key, not an -hw setting.
+func TestDiagnoseNoSiblingsAcross(t *testing.T) {
+	t.Parallel()
+	dir := "../../data/nccltests/testdata/real/"
+	fs, _, _ := diagnoseJSON(t, dir+"a100_2x8_allreduce_oci_gpu48_horovod.log", "-calibrate", dir+"a100_1x8_g8_allreduce_oci_gpu48_horovod.log")
+	slower := false
+	for _, f := range fs {
+		if f["kind"] == "slower than its smaller siblings" {
+			t.Errorf("a fabric finding from a one-node calibration: %v", f)
+		}
+		advice := fmt.Sprint(f["advice"])
+		if f["kind"] == "slower than the model" && f["term"] == "network" && strings.Contains(advice, "-hw nics=N") {
+			slower = true
+		}
+		if strings.Contains(advice, "-hw FILE:version") {
+			t.Errorf("the release's key given as an -hw setting: %s", advice)
+		}
+	}
+	if !slower {
+		t.Errorf("no network departure naming the assumed NICs: %v", fs)
+	}
+}
+
 // TestDiagnoseErrors: a missing log and a bad format name what works.
 func TestDiagnoseErrors(t *testing.T) {
 	t.Parallel()

@@ -100,10 +100,7 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Que
 		return hardwareOutput{}, nil, err
 	}
 	for _, g := range gs {
-		hint := "-hw " + g.Hint
-		if g.Fact.Key == "version" {
-			hint = g.Hint + " (the release the run used) on each file whose log prints none"
-		}
+		hint := g.Flag()
 		out.Guesses = append(out.Guesses, guessOutput{Fact: g.Fact.Name, Value: g.Fact.Value, Alternative: g.Alternative,
 			SizeBytes: g.Size, Ratio: g.Ratio, Hint: hint, Better: g.Better})
 	}

@@ -503,7 +503,7 @@ func guessAdvice(gs []Guess, across bool) string {
 		if g.Ratio > 0 {
 			s += fmt.Sprintf(" (with %s, the prediction at %s is %.2fx)", g.Alternative, units.FormatSize(g.Size), g.Ratio)
 		}
-		facts, hints = append(facts, s), append(hints, "-hw "+g.Hint)
+		facts, hints = append(facts, s), append(hints, g.Flag())
 	}
 	if across {
 		return "the calibration tables do not settle what the model assumed of " + strings.Join(facts, " and ") +
@@ -839,10 +839,13 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 }
 
 // beyondSiblings reports that t is on more nodes than every calibration
-// table and its point i is slower than the interval where the network
-// bounds the model: the fabric's finding rather than a departure.
+// table, some of which crossed nodes, and its point i is slower than the
+// interval where the network bounds the model: the fabric's finding rather
+// than a departure. Tables of one node never measured the network: a run
+// across nodes slower than they predict says nothing of the fabric above
+// the NICs, whose facts (assumed or given) the finding names instead.
 func (m *Machine) beyondSiblings(t Table, preds []Prediction, i int) bool {
-	return len(m.Tables) > 0 && t.Nodes > m.spread.maxNodes && preds[i].Bound == TermNetwork && t.Points[i].Time > preds[i].High
+	return len(m.Tables) > 0 && m.spread.maxNodes > 1 && t.Nodes > m.spread.maxNodes && preds[i].Bound == TermNetwork && t.Points[i].Time > preds[i].High
 }
 
 // fabric reports a table on more nodes than every calibration table that is

@@ -96,6 +96,16 @@ type Guess struct {
 	Better bool
 }
 
+// Flag is what settles g on the command line: its -hw setting ("-hw
+// nics=N"), or for NCCL's release the calibration file's key on each file
+// whose log prints none.
+func (g Guess) Flag() string {
+	if g.Fact.Key == "version" {
+		return g.Hint + " (the release the run used) on each file whose log prints none"
+	}
+	return "-hw " + g.Hint
+}
+
 // HoldGuesses returns preds, predictions at the sizes Guesses was given
 // for gs, with each interval widened to hold every guess's time there: a
 // machine the evidence does not tell from the one described (the tables
