@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -126,6 +127,22 @@ func TestDiagnoseNoSiblingsAcross(t *testing.T) {
 	}
 	if !slower {
 		t.Errorf("no network departure naming the assumed NICs: %v", fs)
+	}
+}
+
+// TestDiagnoseOneDomain: Crusoe's two VMs of 4 GB200, one NVLink domain,
+// move 843.17 GB/s of AllReduce bus bandwidth at 32 GiB over NVLink; the
+// NICs carry none of it, so their line rate (400 GB/s a host, assumed)
+// bounds nothing: no "bus bandwidth above the NICs' line rate" finding,
+// which there was.
+func TestDiagnoseOneDomain(t *testing.T) {
+	t.Parallel()
+	fs, inside, points := diagnoseJSON(t, "../../data/nccltests/testdata/real/gb200_2x4_g4_allreduce_crusoe_vms.log")
+	if slices.ContainsFunc(fs, func(f map[string]any) bool { return f["kind"] == "bus bandwidth above the NICs' line rate" }) {
+		t.Errorf("a NIC bound inside one NVLink domain: %v", fs)
+	}
+	if inside != points || points != 6 {
+		t.Errorf("%d of %d points inside; want the 6 rows, all inside", inside, points)
 	}
 }
 

@@ -785,9 +785,10 @@ func stallFindings(t Table, preds []Prediction, kinds []stall) []Finding {
 // bandwidth means NCCL ran something that crosses the network less (Tree,
 // NVLSTree, CollNet), and the table says little of the network itself. A
 // finding spans one choice of NCCL's; where the NICs' count or rate is
-// assumed, it says so.
+// assumed, it says so. Hosts of one NVLink domain (an NVL72 rack's) reach
+// each other over NVLink, not the NICs: no bound.
 func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
-	if t.Nodes < 2 {
+	if t.Nodes < 2 || rn.shape.nodes < 2 {
 		return nil
 	}
 	h := &m.Hardware
