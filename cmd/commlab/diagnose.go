@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -173,9 +174,12 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	// model's interval, which pools the calibration with its priors, may
 	// hold both (nccl-tests#380's VM run, 1.7x its bare metal's).
 	out.Findings = append(out.Findings, baselineFindings(t, mc.tables)...)
+	// The model's findings number their references to each other from 1
+	// among themselves; the baseline's findings come first.
+	shift := len(out.Findings)
 	for _, f := range findings {
 		d := diagnoseFinding{FromBytes: f.FromBytes, ToBytes: f.ToBytes, MeasuredOverModel: f.MeasuredOverModel,
-			Kind: f.Kind, Term: f.Term, NCCL: f.NCCL, Advice: f.Advice}
+			Kind: f.Kind, Term: f.Term, NCCL: f.NCCL, Advice: shiftFindingRefs(f.Advice, shift)}
 		for _, g := range f.Guesses {
 			d.Assumed = append(d.Assumed, g.Fact.Name)
 		}
@@ -193,6 +197,25 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	}
 	writeProblems(stderr, out.Problems)
 	return writeDiagnoseText(stdout, out)
+}
+
+// findingRef is a finding's reference to another by its number.
+var findingRef = regexp.MustCompile(`as for finding (\d+)`)
+
+// shiftFindingRefs returns advice with each "as for finding N" moved on by
+// shift, for findings listed after shift others.
+func shiftFindingRefs(advice []string, shift int) []string {
+	if shift == 0 {
+		return advice
+	}
+	out := make([]string, len(advice))
+	for i, a := range advice {
+		out[i] = findingRef.ReplaceAllStringFunc(a, func(m string) string {
+			n, _ := strconv.Atoi(findingRef.FindStringSubmatch(m)[1])
+			return fmt.Sprintf("as for finding %d", n+shift)
+		})
+	}
+	return out
 }
 
 // Kinds of the findings that set the diagnosed table beside a calibration
