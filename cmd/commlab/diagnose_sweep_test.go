@@ -43,3 +43,30 @@ func TestDiagnoseFindingNumbersAfterBaseline(t *testing.T) {
 		t.Errorf("%d findings against a calibration table of its shape, %d references; want both (the case this test guards)", baseline, refs)
 	}
 }
+
+// TestDiagnoseLatencyNoNICGuess: a SendRecv of 2 x 1 A40 (nccl-tests#214,
+// 256 B..4 KiB) is 3.9 times the model's latency-bound time at 256 B..1
+// KiB, against the model at its priors, which measures no ratio for the
+// NICs. Their count and rate move bandwidth, not a 256 B call: the finding
+// named them as the guess that may explain it, withheld the run's own
+// advice, and asked for -hw nics=N and nic-bw=RATE, which would not move
+// the prediction there.
+func TestDiagnoseLatencyNoNICGuess(t *testing.T) {
+	t.Parallel()
+	fs, _, _ := diagnoseJSON(t, "../../data/nccltests/testdata/real/a40_2x1_sendrecv_nccltests214.log")
+	if len(fs) == 0 {
+		t.Fatal("no finding; want the latency-bound SendRecv slower than the model")
+	}
+	for i, f := range fs {
+		advice := fmt.Sprint(f["advice"])
+		if f["term"] != "latency" {
+			continue
+		}
+		if f["assumed"] != nil || strings.Contains(advice, "nics=N") || strings.Contains(advice, "nic-bw=RATE") {
+			t.Errorf("finding %d (%v, latency-bound) names the NICs' count or rate as its guess: %s", i+1, f["kind"], advice)
+		}
+		if !strings.Contains(advice, "per-step latency") {
+			t.Errorf("finding %d: %s; want the latency advice", i+1, advice)
+		}
+	}
+}

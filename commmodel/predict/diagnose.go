@@ -191,7 +191,11 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 			// The network's latency moves small calls: it explains no gap
 			// far above the size where it moves the model most.
 			far := g.Fact.Key == "net-lat" && g.Size*4 < f.FromBytes
-			return far || g.Ratio > 0 && (f.Kind == KindSlower) != (g.Ratio > 1)
+			// A NIC's count or rate that no ratio measures (AllToAll and
+			// SendRecv at the priors) moves bandwidth, not a latency-bound
+			// time: a 256 B SendRecv is no guess of the NICs.
+			unmeasured := g.Ratio == 0 && (g.Fact.Key == "nics" || g.Fact.Key == "nic-bw") && (f.Term == TermLatency || f.Term == TermLaunch)
+			return far || unmeasured || g.Ratio > 0 && (f.Kind == KindSlower) != (g.Ratio > 1)
 		})
 		// Across nodes an assumed network or NVLS moves an NVLink-bound
 		// time too (a slower network than assumed binds in its place).
