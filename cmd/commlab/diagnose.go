@@ -242,17 +242,17 @@ func baselineFindings(t predict.Table, tables []predict.Table) []diagnoseFinding
 			continue
 		}
 		for _, r := range differingRanges(comparePoints(testOfTable(c), testOfTable(t), defaultNoiseFloor)) {
-			kind, by := kindBaselineSlower, "as long as"
+			kind, by := kindBaselineSlower, "took %s times as long as"
 			lo, hi := r.MinRatio, r.MaxRatio
 			if r.BIs == bFaster {
-				kind, by, lo, hi = kindBaselineFaster, "as fast as", 1/r.MaxRatio, 1/r.MinRatio
+				kind, by, lo, hi = kindBaselineFaster, "ran %s times as fast as", 1/r.MaxRatio, 1/r.MinRatio
 			}
 			times := fmt.Sprintf("%.2f", hi)
 			if fmt.Sprintf("%.2f", lo) != times {
 				times = fmt.Sprintf("%.2f to %.2f", lo, hi)
 			}
-			advice := fmt.Sprintf("these sizes took %s times %s in %s, a calibration table of the same collective, ranks and layout, beyond the noise of their rows: the run changed, whether or not the model's interval (the calibration pooled with its priors) holds both; commlab compare sets the two logs side by side, size by size",
-				times, by, c.Name)
+			advice := fmt.Sprintf("these sizes "+by+" in %s, a calibration table of the same collective, ranks and layout, beyond the noise of their rows: the run changed, whether or not the model's interval (the calibration pooled with its priors) holds both; commlab compare sets the two logs side by side, size by size",
+				times, c.Name)
 			if r.BIs == bSlower {
 				advice += "; look for what changed between the runs (nodes, NICs, drivers, NCCL's release and environment, the jobs beside it) before any NCCL setting"
 			}

@@ -288,6 +288,11 @@ func advice(f Finding, t Table, h *Hardware) []string {
 	case TermLaunch:
 		return []string{fmt.Sprintf("the launch floor: each thread launches its %d GPUs one after the other; try CUDA graphs (nccl-tests -G 1) or one GPU per thread or process (-g 1 with -t or -np)", max(t.GPUsPerThread, 1))}
 	case TermLatency:
+		if grouped(t.Collective) {
+			// NCCL runs grouped sends on its p2p path, which takes no
+			// algorithm (src/enqueue.cc, NCCL_P2P_LL_THRESHOLD sets LL).
+			return []string{"per-step latency of grouped sends (" + f.NCCL + "), which no NCCL_ALGO setting changes: check the launch layout (-g)"}
+		}
 		return []string{"per-step latency: check that no NCCL_PROTO or NCCL_ALGO setting in the job's environment rules out NCCL's choice here (" + f.NCCL + "), and the launch layout (-g)"}
 	case TermLinks:
 		var a []string
