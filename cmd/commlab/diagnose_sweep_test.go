@@ -77,3 +77,34 @@ func TestDiagnoseLatencyNoNICGuess(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagnoseSwitchChain: KISTI's 4 x 2 A100 AllReduce (nccl-tests#311)
+// takes 1.47 ms at 1 MiB and 403 us at 4 MiB, where the model runs
+// Ring/LL128 at both, Ring/LL before and Ring/Simple after. The switch
+// finding said "NCCL changes from Ring/LL to Ring/Simple", beside another
+// finding that the model runs Ring/LL128 at 1 MiB; it names each choice
+// in turn, and every choice another finding gives at its sizes.
+func TestDiagnoseSwitchChain(t *testing.T) {
+	t.Parallel()
+	fs, _, _ := diagnoseJSON(t, "../../data/nccltests/testdata/real/a100_4x2_allreduce_collnet_kisti_nccltests311.log")
+	var switches, others []map[string]any
+	for _, f := range fs {
+		if f["kind"] == "non-monotone at an algorithm switch" {
+			switches = append(switches, f)
+		} else if f["nccl"] != nil {
+			others = append(others, f)
+		}
+	}
+	if len(switches) == 0 {
+		t.Fatalf("no switch finding: %v", fs)
+	}
+	for _, s := range switches {
+		for _, o := range others {
+			from := o["from_bytes"].(float64)
+			if from == o["to_bytes"].(float64) && s["from_bytes"].(float64) <= from && from <= s["to_bytes"].(float64) &&
+				!strings.Contains(fmt.Sprint(s["nccl"]), fmt.Sprint(o["nccl"])) {
+				t.Errorf("switch %v..%v names %v; another finding has the model run %v at %v", s["from_bytes"], s["to_bytes"], s["nccl"], o["nccl"], from)
+			}
+		}
+	}
+}

@@ -726,13 +726,21 @@ func switches(t Table, preds []Prediction, stalled []bool, msccl string) []Findi
 		if stalled[i] || stalled[i+1] || noisy(a) || noisy(b) || !(b.Size > a.Size && b.Time < (1-switchDrop)*a.Time) {
 			continue
 		}
-		from, to := choiceOf(preds[max(i-1, 0)]), choiceOf(preds[min(i+2, len(preds)-1)])
+		// NCCL's choices (the model's) from the row before the fall to
+		// the row after it, each change in turn: a switch at or next to it.
+		var chain []string
+		for k := max(i-1, 0); k <= min(i+2, len(preds)-1); k++ {
+			if c := choiceOf(preds[k]); len(chain) == 0 || chain[len(chain)-1] != c {
+				chain = append(chain, c)
+			}
+		}
+		from := chain[0]
 		f := Finding{FromBytes: a.Size, ToBytes: b.Size, MeasuredOverModel: b.Time / preds[i+1].Time,
-			Kind: KindSwitch, NCCL: from + " -> " + to}
+			Kind: KindSwitch, NCCL: strings.Join(chain, " -> ")}
 		switch {
-		case from != to:
-			f.Advice = []string{fmt.Sprintf("the time falls from %s to %s where NCCL changes from %s to %s: NCCL switches late or early here; commlab tune writes a tuner rule for these sizes alone where the model predicts the gain (NCCL_ALGO and NCCL_PROTO in the job's environment would pin every size and collective)",
-				units.FormatDuration(a.Time), units.FormatDuration(b.Time), from, to)}
+		case len(chain) > 1:
+			f.Advice = []string{fmt.Sprintf("the time falls from %s to %s where NCCL changes from %s: NCCL switches late or early here; commlab tune writes a tuner rule for these sizes alone where the model predicts the gain (NCCL_ALGO and NCCL_PROTO in the job's environment would pin every size and collective)",
+				units.FormatDuration(a.Time), units.FormatDuration(b.Time), strings.Join(chain, " to "))}
 		case i == 0:
 			// A fall from the table's first row is more often that call
 			// running cold (the first of the sweep) than a change of
