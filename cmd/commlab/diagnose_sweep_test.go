@@ -108,3 +108,28 @@ func TestDiagnoseSwitchChain(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagnoseBeyondTheFloor: Voltage Park's one-node Broadcast, one thread
+// driving 8 H100s (-g 8), follows the model's launch floor from 8 B to 16
+// KiB, and takes 5 to 19 times it at other launch-bound sizes, whose
+// rows are out of order. The advice named the launch floor and CUDA graphs
+// there (red team 44); the table's own rows show the floor, and such gaps
+// are more than a launch's per-channel work makes (floorGap).
+func TestDiagnoseBeyondTheFloor(t *testing.T) {
+	t.Parallel()
+	fs, _, _ := diagnoseJSON(t, "../../data/nccltests/testdata/real/h100_1x8_g8_broadcast_voltagepark.log")
+	n := 0
+	for i, f := range fs {
+		if f["term"] != "launch" || f["kind"] != "slower than the model" {
+			continue
+		}
+		n++
+		advice := fmt.Sprint(f["advice"])
+		if r := f["measured_over_model"].(float64); r > 3 && (!strings.Contains(advice, "is not the launches") || strings.Contains(advice, "try CUDA graphs")) {
+			t.Errorf("finding %d, %.2fx the floor: %s", i+1, r, advice)
+		}
+	}
+	if n == 0 {
+		t.Errorf("no launch-bound departure: %v", fs)
+	}
+}

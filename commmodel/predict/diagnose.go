@@ -211,6 +211,12 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 			if f.Kind == KindFaster && slices.Contains(m.Tables, t.Name) {
 				return []string{"the model is too slow here though it was calibrated on this table: its form misses this range of the table (the bound column says which term it puts there); predictions at these sizes lean slow"}
 			}
+			if lo, hi, ok := floorFollowed(t, preds); ok && f.Kind == KindSlower && f.Term == TermLaunch && f.MeasuredOverModel > floorGap {
+				// The table's own rows show the floor: these rows'
+				// gap is not the launches.
+				return []string{fmt.Sprintf("the model's time here is the launch floor of %d GPUs a thread launches in turn, which the table's rows of %s follow; these rows' gap (measured/model) is not the launches, but something that held these calls up (another process on the GPUs or on the host's CPUs, as the table's stalls may show); run the sizes again (more warm-up iterations, nccl-tests -w)",
+					max(t.GPUsPerThread, 1), sizeSpan(lo, hi))}
+			}
 			return advice(f, t, &m.Hardware)
 		}
 		switch {
@@ -268,6 +274,39 @@ func (m *Machine) dominant(t *term) string {
 		}
 	}
 	return name
+}
+
+// floorGap is the most a launch-bound row of a table measures over its
+// empty call's floor where the launches alone explain it: the host's work
+// for each channel grows the floor with the channels a call runs, and
+// superbench's A100 AllGather of one thread driving 8 GPUs (nccl-tests -g 8;
+// data/nccltests/testdata/real/a100_1x8_g8_allgather_oldcolumns_superbench.log)
+// takes 34.27 us at 0 B and 77.28 at 2 MiB, 2.3 times, a latency-bound
+// call. A row more than floorGap times a floor the table's other rows
+// follow was held up by something else.
+const floorGap = 3
+
+// floorFollowed returns the least and the greatest size of t's rows that
+// the launch floor bounds in the model (preds) and that lie inside their
+// interval; ok is false where there are none.
+func floorFollowed(t Table, preds []Prediction) (lo, hi float64, ok bool) {
+	for k, p := range preds {
+		if p.Bound == TermLaunch && p.Holds(t.Points[k].Time) {
+			if !ok {
+				lo = t.Points[k].Size
+			}
+			hi, ok = t.Points[k].Size, true
+		}
+	}
+	return lo, hi, ok
+}
+
+// sizeSpan writes the sizes lo to hi, "1 KiB" where they are one.
+func sizeSpan(lo, hi float64) string {
+	if lo == hi {
+		return units.FormatSize(lo)
+	}
+	return units.FormatSize(lo) + ".." + units.FormatSize(hi)
 }
 
 // advice lists the settings worth checking for a departure, by the term
