@@ -54,8 +54,42 @@ type predictLayout struct {
 	GPUsPerThread     int `json:"gpus_per_thread"`
 	Graphs            int `json:"graphs"`
 	// Tables is the layout the calibration tables share, when they share
-	// one and the prediction's differs from it; omitted otherwise.
+	// one and the prediction's differs from it, or where they do not, the
+	// layout of the tables of the query's node count when those share one
+	// that differs from the prediction's; omitted otherwise.
 	Tables *predictLayout `json:"tables,omitempty"`
+	// Nodes is, in Tables, the node count of the tables it is the layout
+	// of where the other tables ran another; omitted where all share it.
+	Nodes int `json:"nodes,omitempty"`
+}
+
+// layoutDiffers reports whether layouts a and b launch differently: other
+// threads per process or GPUs per thread, or CUDA graphs in one alone.
+func layoutDiffers(a, b predict.Layout) bool {
+	return max(a.ThreadsPerProcess, 1) != max(b.ThreadsPerProcess, 1) || max(a.GPUsPerThread, 1) != max(b.GPUsPerThread, 1) ||
+		min(max(a.Graphs, 0), 1) != min(max(b.Graphs, 0), 1)
+}
+
+// sameNodesLayout returns a calibration table of q's node count where
+// every such table ran one layout and q gives neither threads nor GPUs per
+// thread: where the tables' layouts differ (Voltage Park's 4 x 8 runs of
+// one process per GPU, its 1 x 8 runs of one process driving 8, -g 8), the
+// query takes one process per GPU (predict.Machine.Layout), which the
+// tables of its shape may not have run.
+func sameNodesLayout(tables []predict.Table, q predict.Query) (predict.Table, bool) {
+	if q.ThreadsPerProcess != 0 || q.GPUsPerThread != 0 || q.PerNode <= 0 {
+		return predict.Table{}, false
+	}
+	var same []predict.Table
+	for _, t := range tables {
+		if t.Nodes == q.Ranks/q.PerNode {
+			same = append(same, t)
+		}
+	}
+	if len(same) == 0 || slices.ContainsFunc(same[1:], func(t predict.Table) bool { return layoutDiffers(t.Layout, same[0].Layout) }) {
+		return predict.Table{}, false
+	}
+	return same[0], true
 }
 
 // layoutOutput is l for a run of ranks ranks.
@@ -649,8 +683,14 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 		// them ran is one of Beyond's notes.
 		l, tl := m.Layout(q), m.TablesLayouts()
 		out.Layout = layoutOutput(l, q.Ranks)
-		if len(tl) == 1 && (tl[0].ThreadsPerProcess != l.ThreadsPerProcess || tl[0].GPUsPerThread != l.GPUsPerThread || min(tl[0].Graphs, 1) != min(l.Graphs, 1)) {
+		if len(tl) == 1 && layoutDiffers(tl[0], l) {
 			out.Layout.Tables = layoutOutput(tl[0], tables[0].Ranks())
+		} else if t, ok := sameNodesLayout(tables, q); ok && layoutDiffers(t.Layout, l) {
+			// The tables' layouts differ, so the query takes one process
+			// per GPU; but those of its own node count ran another, whose
+			// launch floor a user of that shape measures.
+			out.Layout.Tables = layoutOutput(t.Layout, t.Ranks())
+			out.Layout.Tables.Nodes = t.Nodes
 		}
 	}
 	// The interval holds what each guess predicts: the evidence does not
@@ -724,7 +764,12 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 		if out.Nodes > 1 {
 			why = "across nodes a job runs one process per GPU unless -g and -threads say otherwise"
 		}
-		fmt.Fprintf(w, "layout: %s, where the tables ran %s (%s)\n", l, l.Tables, why)
+		if n := l.Tables.Nodes; n > 0 {
+			fmt.Fprintf(w, "layout: %s, where the tables of %s ran %s (the tables' layouts differ, and the prediction takes one process per GPU: give -g, -threads and -graph to predict a run like theirs)\n",
+				l, plural(n, "node", "nodes"), l.Tables)
+		} else {
+			fmt.Fprintf(w, "layout: %s, where the tables ran %s (%s)\n", l, l.Tables, why)
+		}
 	}
 	writeHardware(w, out.Hardware)
 	fmt.Fprintf(w, "model: %s\n", out.Model)

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// realDir holds the public logs of other machines (data/nccltests/testdata/real),
+// each citing its source in its first lines.
+const realDir = "../../data/nccltests/testdata/real/"
+
+// voltagePark is Voltage Park's 4 x 8 H100 runs, one process per GPU, and
+// its 1 x 8 runs of one process driving the 8 (-g 8), as publicMachines
+// gives them (commmodel/predict/heldout).
+func voltagePark() string {
+	var files []string
+	for _, f := range []string{"h100_4x8_allreduce_voltagepark.log", "h100_4x8_allgather_voltagepark.log", "h100_4x8_broadcast_voltagepark.log",
+		"h100_1x8_g8_allreduce_voltagepark.log", "h100_1x8_g8_allgather_voltagepark.log", "h100_1x8_g8_broadcast_voltagepark.log"} {
+		files = append(files, realDir+f)
+	}
+	return strings.Join(files, ",")
+}
+
+// TestPredictSameNodesLayout: Voltage Park's tables share no layout, so a
+// query of one node takes one process per GPU; its one-node tables ran one
+// process driving the 8 (-g 8), which costs 8 launches a call, and a user
+// asking of one node must read first that the prediction is not of the
+// run they made (it was 21.6 us at 1 KiB, where -g 8 predicts 46.7 us,
+// beyond the interval, with no word of the layout). Across nodes, where
+// the tables of 4 nodes ran one process per GPU as the prediction does,
+// nothing is said.
+func TestPredictSameNodesLayout(t *testing.T) {
+	t.Parallel()
+	at := func(nodes string, flags ...string) (string, predictJSON) {
+		t.Helper()
+		args := append([]string{"predict", "-calibrate", voltagePark(), "-collective", "allreduce", "-nodes", nodes, "-per-node", "8", "-size", "1KiB"}, flags...)
+		code, text, stderr := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		code, out, stderr := runCLI(append(args, "-json")...)
+		if code != 0 {
+			t.Fatalf("%v -json: exit %d: %s", args, code, stderr)
+		}
+		return text, decodePredict(t, out)
+	}
+	text, res := at("1")
+	first := strings.SplitN(text, "\nsize", 2)[0]
+	if !strings.Contains(first, "layout: 8 processes of 1 thread of 1 GPU, no CUDA graphs, where the tables of 1 node ran 1 process of 1 thread of 8 GPUs") ||
+		!strings.Contains(first, "give -g, -threads and -graph to predict a run like theirs") {
+		t.Errorf("one node: want the layout line to name the one-node tables' -g 8:\n%s", first)
+	}
+	if l := res.Layout; l == nil || l.Tables == nil || l.Tables.GPUsPerThread != 8 || !strings.Contains(rawLayout(t, "1"), `"nodes":1`) {
+		t.Errorf("one node: JSON layout %+v; want the one-node tables' 8 GPUs a thread, of 1 node", res.Layout)
+	}
+	if strings.Count(text, "layout: ") != 1 {
+		t.Errorf("one node: want one layout line:\n%s", text)
+	}
+	// Given -g 8, the run is theirs, and nothing is said.
+	if text, res := at("1", "-g", "8"); strings.Contains(text, "where the tables") || res.Layout == nil || res.Layout.Tables != nil {
+		t.Errorf("one node, -g 8: want no tables' layout:\n%s", text)
+	}
+	// Across nodes the 4-node tables ran one process per GPU, as predicted.
+	if text, res := at("8"); strings.Contains(text, "where the tables") || res.Layout == nil || res.Layout.Tables != nil {
+		t.Errorf("8 nodes: want no tables' layout:\n%s", text)
+	}
+}
+
+// rawLayout returns the JSON layout object of Voltage Park's query of
+// nodes nodes, as printed.
+func rawLayout(t *testing.T, nodes string) string {
+	t.Helper()
+	code, out, stderr := runCLI("predict", "-calibrate", voltagePark(), "-collective", "allreduce", "-nodes", nodes, "-per-node", "8", "-size", "1KiB", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var raw struct {
+		Layout json.RawMessage `json:"layout"`
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(strings.Fields(string(raw.Layout)), "")
+}
