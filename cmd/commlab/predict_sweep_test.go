@@ -83,3 +83,41 @@ func rawLayout(t *testing.T, nodes string) string {
 	}
 	return strings.Join(strings.Fields(string(raw.Layout)), "")
 }
+
+// TestPredictUntabledReleaseGuess: from the GPU's name alone (-gpu without
+// -calibrate) there is no file to give FILE:version=V, which the guess of
+// NCCL's release named (nccl-tests#369's GH200, 2 x 1: 1.50x at 1 MiB with
+// 2.18.0); it names a log of the machine to calibrate on instead. With the
+// log, which prints no release, it names the file's key as before.
+func TestPredictUntabledReleaseGuess(t *testing.T) {
+	t.Parallel()
+	args := []string{"predict", "-gpu", "NVIDIA GH200 120GB", "-collective", "allreduce", "-nodes", "2", "-per-node", "1", "-size", "1KiB,1MiB"}
+	code, text, stderr := runCLI(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	line := guessLine(text, "nccl_version")
+	if !strings.Contains(line, "settle it with -calibrate LOG:version=V (a log of the machine, and the release the run used)") ||
+		strings.Contains(line, "FILE:version=V") || strings.Contains(line, "on each file whose log prints none") {
+		t.Errorf("no tables: want the release guess to name a log to calibrate on, not a file's key:\n%s", text)
+	}
+	code, text, stderr = runCLI("predict", "-calibrate", realDir+"gh200_2x1_allreduce_wrong_rows_nccltests369.log", "-collective", "allreduce",
+		"-nodes", "2", "-per-node", "1", "-size", "1KiB,1MiB", "-hw", "nic-bw=200Gb/s")
+	if code != 0 {
+		t.Fatalf("calibrated: exit %d: %s", code, stderr)
+	}
+	if line := guessLine(text, "nccl_version"); line != "" && !strings.Contains(line, "FILE:version=V (the release the run used) on each file whose log prints none") {
+		t.Errorf("calibrated: want the file's key:\n%s", line)
+	}
+}
+
+// guessLine returns the guess line of fact in a predict text output, "" if
+// there is none.
+func guessLine(text, fact string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "guess: "+fact+" = ") {
+			return l
+		}
+	}
+	return ""
+}

@@ -84,7 +84,8 @@ type Guess struct {
 	Size, Ratio float64
 	// Hint is the -hw setting that settles it ("nics=N"), or for NCCL's
 	// release (Fact nccl_version) the calibration file's key
-	// ("FILE:version=V"), which Pins.Version takes in a program.
+	// ("FILE:version=V"), which Pins.Version takes in a program, and
+	// without tables UntabledVersionHint.
 	Hint string
 	// Times are the prediction with Alternative at each of the sizes
 	// Guesses was given, s: what HoldGuesses widens an interval to hold.
@@ -100,11 +101,20 @@ type Guess struct {
 // nics=N"), or for NCCL's release the calibration file's key on each file
 // whose log prints none.
 func (g Guess) Flag() string {
-	if g.Fact.Key == "version" {
+	switch {
+	case g.Fact.Key == "version" && g.Hint == UntabledVersionHint:
+		return "-calibrate " + g.Hint + " (a log of the machine, and the release the run used): without a log, no flag names the release"
+	case g.Fact.Key == "version":
 		return g.Hint + " (the release the run used) on each file whose log prints none"
 	}
 	return "-hw " + g.Hint
 }
+
+// UntabledVersionHint is the Hint of the guess of NCCL's release where
+// there are no calibration tables (the model of the GPU's name alone):
+// no file's key settles it, but calibrating on a log of the machine, with
+// its release, does.
+const UntabledVersionHint = "LOG:version=V"
 
 // HoldGuesses returns preds, predictions at the sizes Guesses was given
 // for gs, with each interval widened to hold every guess's time there: a
@@ -211,8 +221,14 @@ func (gr *guesser) at(sizes []float64) ([]Guess, error) {
 	}
 	if gr.releaseOK {
 		if preds, err := predictOn(gr.release.m, gr.h, gr.releaseQ, sizes); err == nil {
+			hint := "FILE:version=V"
+			if gr.base == nil {
+				// No file to key: the model of the GPU's name alone takes
+				// no release, and a log of the machine is what settles it.
+				hint = UntabledVersionHint
+			}
 			g := Guess{Fact: Fact{Name: "nccl_version", Value: nccl.Latest.String(), Source: SourceAssumed, Key: "version"},
-				Alternative: gr.release.value, Hint: "FILE:version=V"}
+				Alternative: gr.release.value, Hint: hint}
 			if g.moves(sizes, basePreds, preds) {
 				out = append(out, g)
 			}
