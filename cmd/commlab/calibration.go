@@ -332,6 +332,22 @@ type machine struct {
 	tables   []predict.Table
 	hw       predict.Hardware
 	problems []problem
+	// gpu is -gpu's name, "" where it is not given.
+	gpu string
+}
+
+// gpuNames returns the GPU's names as given: -gpu's, else each table's.
+func (m machine) gpuNames() []string {
+	if m.gpu != "" {
+		return []string{m.gpu}
+	}
+	var names []string
+	for _, t := range m.tables {
+		if t.GPU != "" && t.GPU != predict.UnnamedGPU {
+			names = append(names, t.GPU)
+		}
+	}
+	return names
 }
 
 // load reads what the machine flags name, base (from -algo and -proto)
@@ -377,6 +393,7 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	if err != nil {
 		return machine{}, hwError(*f.hw, err)
 	}
+	m.gpu = *f.gpu
 	if msg := hwDescribesNothing(*f.hw, spec, "-gpu, the logs, the capture and the catalog"); msg != "" {
 		problems = append([]problem{{Message: msg}}, problems...)
 	}

@@ -93,7 +93,9 @@ func guessWeight(g guessOutput) float64 {
 // describeHardware returns hw's facts and the guesses that move the
 // prediction of q at sizes, calibrated on tables where there are some,
 // both as printed and as predict.Guesses returns them.
-func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Query, sizes []float64) (hardwareOutput, []predict.Guess, error) {
+//
+// gpuNames are the GPU's names as given: -gpu's, else the tables'.
+func describeHardware(hw predict.Hardware, tables []predict.Table, gpuNames []string, q predict.Query, sizes []float64) (hardwareOutput, []predict.Guess, error) {
 	out := hardwareOf(hw, tables)
 	gs, err := predict.Guesses(hw, tables, q, sizes)
 	if err != nil {
@@ -120,6 +122,9 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, q predict.Que
 		}
 	}
 	out.Systems = predict.SystemsOf(hw, max(q.PerNode, predict.HostGPUs(tables)), guessed)
+	// A system whose GPUs' memory is not the one the GPU's name prints
+	// (an 80 GB instance for logs of A100-SXM4-40GB) is not the machine.
+	out.Systems = predict.SystemsOfGPUs(out.Systems, gpuNames)
 	if factOf(out.Facts, "gpu").Value == predict.UnnamedGPU && predict.RanRCCL(tables) {
 		// Logs that ran RCCL ran on AMD GPUs: no NVIDIA system fits.
 		out.Systems = slices.DeleteFunc(out.Systems, func(name string) bool { return !amdSystem(name) })

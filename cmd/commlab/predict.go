@@ -274,7 +274,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	}
 	out.TablePins = sharedPins(tables, req.query)
 	var guesses []predict.Guess
-	out.Hardware, guesses, err = describeHardware(hw, tables, req.query, req.sizes)
+	out.Hardware, guesses, err = describeHardware(hw, tables, m.gpuNames(), req.query, req.sizes)
 	if err == nil {
 		err = out.predict(hw, tables, req.query, req.sizes, guesses) // after: it adds the fitted values to the facts
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -35,14 +36,7 @@ func TestPredictSameNodesLayout(t *testing.T) {
 	at := func(nodes string, flags ...string) (string, predictJSON) {
 		t.Helper()
 		args := append([]string{"predict", "-calibrate", voltagePark(), "-collective", "allreduce", "-nodes", nodes, "-per-node", "8", "-size", "1KiB"}, flags...)
-		code, text, stderr := runCLI(args...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, stderr)
-		}
-		code, out, stderr := runCLI(append(args, "-json")...)
-		if code != 0 {
-			t.Fatalf("%v -json: exit %d: %s", args, code, stderr)
-		}
+		text, out := textAndJSON(t, args)
 		return text, decodePredict(t, out)
 	}
 	text, res := at("1")
@@ -120,4 +114,68 @@ func guessLine(text, fact string) string {
 		}
 	}
 	return ""
+}
+
+// TestPredictSystemsOfGPUMemory: the Rank lines of Oracle's BM.GPU4.8
+// tutorial print "NVIDIA A100-SXM4-40GB", and the guess line offered "9
+// systems that fit" among which p4de.24xlarge, a2-ultragpu-8g,
+// Standard_ND96amsr_A100_v4 and BM.GPU.A100-v2.8, whose entries give 80 GB
+// A100s; CoreWeave's A100-SXM4-80GB job was offered p4d.24xlarge,
+// BM.GPU4.8, Standard_ND96asr_v4 and a2-highgpu-8g, of 40 GB. A system
+// whose source names no memory (dgx-a100) stays.
+func TestPredictSystemsOfGPUMemory(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		calibrate         string
+		nodes             string
+		want, wantNot     []string
+		wantText, notText string
+	}{
+		{realDir + "a100_1x8_allreduce_oci_gpu48_ubuntu.log," + realDir + "a100_2x8_allreduce_oci_gpu48_ubuntu.log", "4",
+			[]string{"BM.GPU4.8", "p4d.24xlarge", "Standard_ND96asr_v4", "a2-highgpu-8g", "dgx-a100"},
+			[]string{"p4de.24xlarge", "a2-ultragpu-8g", "Standard_ND96amsr_A100_v4", "BM.GPU.A100-v2.8"},
+			"one of the catalog's p4d.24xlarge, dgx-a100, BM.GPU4.8, Standard_ND96asr_v4 or a2-highgpu-8g,", "9 systems"},
+		{realDir + "a100_16x8_allreduce_coreweave_las1.log:nodes=16:per-node=8", "32",
+			[]string{"p4de.24xlarge", "Standard_ND96amsr_A100_v4", "BM.GPU.A100-v2.8", "a2-ultragpu-8g", "dgx-a100"},
+			[]string{"p4d.24xlarge", "BM.GPU4.8", "Standard_ND96asr_v4", "a2-highgpu-8g"}, "", ""},
+	} {
+		args := []string{"predict", "-calibrate", c.calibrate, "-collective", "allreduce", "-nodes", c.nodes, "-per-node", "8", "-size", "1MiB"}
+		text, out := textAndJSON(t, args)
+		var res struct {
+			Hardware struct {
+				Systems []string `json:"systems"`
+			} `json:"hardware"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range c.want {
+			if !slices.Contains(res.Hardware.Systems, s) {
+				t.Errorf("%s: systems %v; want %s", c.calibrate, res.Hardware.Systems, s)
+			}
+		}
+		for _, s := range c.wantNot {
+			if slices.Contains(res.Hardware.Systems, s) {
+				t.Errorf("%s: systems %v offer %s, whose GPUs' memory is not the logs'", c.calibrate, res.Hardware.Systems, s)
+			}
+		}
+		if c.wantText != "" && (!strings.Contains(text, c.wantText) || strings.Contains(text, c.notText)) {
+			t.Errorf("%s: want the guess line to offer %q:\n%s", c.calibrate, c.wantText, text)
+		}
+	}
+}
+
+// textAndJSON runs a predict command line as text and with -json, and
+// returns both outputs; it fails t where either exits non-zero.
+func textAndJSON(t *testing.T, args []string) (text, out string) {
+	t.Helper()
+	code, text, stderr := runCLI(args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, stderr)
+	}
+	code, out, stderr = runCLI(append(args, "-json")...)
+	if code != 0 {
+		t.Fatalf("%v -json: exit %d: %s", args, code, stderr)
+	}
+	return text, out
 }

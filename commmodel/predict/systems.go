@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -162,6 +163,64 @@ func systemsSettling(h Hardware, perHost int, facts []string, every bool) []stri
 	var out []string
 	for _, o := range offers {
 		out = append(out, o.name)
+	}
+	return out
+}
+
+// SystemsOfGPUs returns systems, names of the catalog's systems (as
+// SystemsOf returns them), without those that cannot be the machine whose
+// GPUs print names: a system whose entry gives its GPUs' memory (its GPU
+// name, "A100-SXM4-80GB", and its source's words, "8 NVIDIA A100 GPUs of
+// 80 GiB") is left out where every name prints another (Polaris' and
+// OCI's BM.GPU4.8's "NVIDIA A100-SXM4-40GB" are no p4de.24xlarge,
+// a2-ultragpu-8g or BM.GPU.A100-v2.8). A system whose source names no
+// memory (dgx-a100, sold with 40 GB and 80 GB A100s) stays, as do all where
+// the names print no memory or differ in it.
+func SystemsOfGPUs(systems, names []string) []string {
+	mem := ""
+	for _, n := range names {
+		m := gpuMemory(n)
+		if m == "" || mem != "" && m != mem {
+			return systems // no memory, or two: the names do not tell
+		}
+		mem = m
+	}
+	if mem == "" {
+		return systems
+	}
+	return slices.DeleteFunc(slices.Clone(systems), func(name string) bool {
+		s, ok := presets.SystemByName(name)
+		if !ok {
+			return false
+		}
+		m := gpuMemory(s.GPU)
+		return m != "" && m != mem && slices.Contains(documentedMemories(s.Source), m)
+	})
+}
+
+// gpuMemoryRE finds a GPU's memory in its name: "A100-SXM4-40GB", "NVIDIA
+// A100 80GB PCIe", "NVIDIA GH200 120GB".
+var gpuMemoryRE = regexp.MustCompile(`(?i)(?:^|[^0-9])([0-9]+) ?GB(?:$|[^/a-z])`)
+
+// gpuMemory returns the memory, in GB, that a GPU's name prints, "" for
+// none.
+func gpuMemory(name string) string {
+	if m := gpuMemoryRE.FindStringSubmatch(name); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// documentedMemoryRE finds memory sizes in a catalog source's words ("A100
+// 40GB GPUs", "of 80 GiB", "A100 80 GB"), not rates ("200 GB/s").
+var documentedMemoryRE = regexp.MustCompile(`(?:^|[^0-9.])([0-9]+) ?Gi?B(?:$|[^/a-zA-Z])`)
+
+// documentedMemories returns the memory sizes, in GB, a catalog source
+// names.
+func documentedMemories(source string) []string {
+	var out []string
+	for _, m := range documentedMemoryRE.FindAllStringSubmatch(source, -1) {
+		out = append(out, m[1])
 	}
 	return out
 }
