@@ -179,3 +179,35 @@ func textAndJSON(t *testing.T, args []string) (text, out string) {
 	}
 	return text, out
 }
+
+// TestPredictNoRateBelowTheTables: Alps' three GH200 tables (2 x 1 and two
+// of 2 x 4, four Slingshot 11 NICs a node) fit nic_bw at 96.7 Gb/s; the
+// held-out fit took a NIC rate of 25 Gb/s, an eighth of the 200 Gb/s
+// assumed, by its median error over all sizes, holding nic_bw at that
+// line rate, and predicted the tables' own 2 x 4 at 128 MiB in 9.16 ms,
+// where they measured 1.92 and 1.77 (red team 45). A rate the tables move
+// more than is no choice.
+func TestPredictNoRateBelowTheTables(t *testing.T) {
+	t.Parallel()
+	const dir = "../../data/nccltests/testdata/real/"
+	code, out, stderr := runCLI("predict", "-calibrate", dir+"gh200_2x1_allreduce_slingshot_alps_sarus.log,"+dir+"gh200_2x4_allreduce_slingshot_alps.log,"+dir+"gh200_2x4_allreduce_cxi_container_alps.log",
+		"-collective", "allreduce", "-nodes", "2", "-per-node", "4", "-size", "128MiB", "-format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got struct {
+		Predictions []struct {
+			TimeS float64 `json:"time_s"`
+		} `json:"predictions"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Predictions) != 1 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	// The Slingshot table's 128 MiB row: 1916.4 us (line 49).
+	if r := got.Predictions[0].TimeS / 1916.4e-6; r > 1.5 || r < 1/1.5 {
+		t.Errorf("128 MiB predicted in %.3g s, %.2fx the 1916.4 us measured", got.Predictions[0].TimeS, r)
+	}
+	if strings.Contains(out+stderr, "nic_bw = 25 Gb/s is chosen") {
+		t.Errorf("the held-out fit chose 25 Gb/s:\n%s", stderr)
+	}
+}
