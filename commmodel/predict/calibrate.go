@@ -1354,13 +1354,19 @@ func apartSmall(slow, fast *Table) bool {
 
 // protocolSizes returns the least and the most bytes of the points of
 // tables that ran each protocol in design d (whose terms are the tables'
-// points in order).
+// points in order). Grouped sends (AllToAll, SendRecv) run as p2p
+// operations, outside NCCL's algorithms and its tuner: their protocol is
+// no evidence for a collective's (a rule, a pin), and they are left out.
 func protocolSizes(tables []Table, d *design) (ran [nccl.NumProtocols][2]float64) {
 	i := 0
 	for _, t := range tables {
 		for _, p := range t.Points {
 			if i >= len(d.terms) {
 				return ran
+			}
+			if grouped(t.Collective) {
+				i++
+				continue
 			}
 			r := &ran[d.terms[i].ch.proto]
 			if r[0] == 0 || p.Size < r[0] {

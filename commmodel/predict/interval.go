@@ -901,7 +901,10 @@ func (m *Machine) misfits(tables []Table) []string {
 					far = j
 				}
 			}
-			if pr, err := commmodel.ParseProtocol(p.Protocol); err == nil {
+			// Grouped sends run outside NCCL's algorithms (p2p): how far
+			// the model misses them says nothing of a collective's ring or
+			// tree on the same protocol (slowNear).
+			if pr, err := commmodel.ParseProtocol(p.Protocol); err == nil && !grouped(t.Collective) {
 				m.own[pr] = append(m.own[pr], ownPoint{p.Size, t.Points[j].Time / p.Time})
 			}
 			errs[j] = math.Abs(math.Log(t.Points[j].Time / math.Sqrt(p.Low*p.High)))
