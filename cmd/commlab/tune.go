@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"slices"
@@ -872,6 +874,7 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 			units.FormatDuration(ch.Ours.Time), units.FormatDuration(ch.Ours.Low), units.FormatDuration(ch.Ours.High), units.FormatSize(ch.Size),
 			ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatDuration(ch.NCCL.Time), units.FormatDuration(ch.NCCL.Low), units.FormatDuration(ch.NCCL.High),
 			gainText(ch.Ours, ch.NCCL.Time))
+		line += decidedText(ch)
 		if ch.Measured > 0 {
 			line += fmt.Sprintf("; against the %s a calibration table measured NCCL's own at, %s", units.FormatDuration(ch.Measured), gainText(ch.Ours, ch.Measured))
 		}
@@ -894,6 +897,36 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 	}
 	return c
 }
+
+// decidedText says, where the tables' points near the choice's size ran
+// its protocol or NCCL's slower or faster than the model (beatsNCCL), the
+// times the choice was decided on and the gain over them: a gain whose
+// range reaches below 1x against the model's time for NCCL's own was taken
+// because the tables ran NCCL's protocol slower than that (OCI's GB200
+// NVLSTree/Simple, 1.43x, on 64 x 4), and the line says so.
+func decidedText(ch predict.TunerChoice) string {
+	slow, miss := cmp.Or(ch.OursSlow, 1), cmp.Or(ch.NCCLMiss, 1)
+	if math.Abs(math.Log(slow)) < math.Log(decidedShown) && math.Abs(math.Log(miss)) < math.Log(decidedShown) {
+		return "" // within the tables' noise: the line's own times say it
+	}
+	ours, theirs := ch.Decided()
+	var as []string
+	if slow != 1 {
+		as = append(as, fmt.Sprintf("%s %.2fx the model's time", ch.Ours.Protocol, slow))
+	}
+	if miss != 1 {
+		as = append(as, fmt.Sprintf("NCCL's %s %.2fx", ch.NCCL.Protocol, miss))
+	}
+	g := ours.GainOver(theirs)
+	return fmt.Sprintf("; as the tables ran each protocol near %s (%s), %s [%s, %s] against %s: %.2fx faster (%.2fx-%.2fx)",
+		units.FormatSize(ch.Size), strings.Join(as, ", "), units.FormatDuration(ours.Time), units.FormatDuration(ours.Low), units.FormatDuration(ours.High),
+		units.FormatDuration(theirs), g.Times, g.Low, g.High)
+}
+
+// decidedShown is how far from the model the tables must have run a
+// protocol near a choice's size for the header to give the times the
+// choice was decided on (decidedText).
+const decidedShown = 1.05
 
 // gainText is how much faster ours is than a time t of NCCL's own, with its
 // range over ours' 80% interval (predict.Gain).

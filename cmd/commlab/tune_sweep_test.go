@@ -3,13 +3,15 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 // takenRules returns the header lines of a rules file that name a rule
-// taking the model's choice ("#   allreduce on 4 x 8, ..."), from the
-// header's list of them to the next paragraph.
+// taking the model's choice ("#   allreduce on 4 x 8, ..."), each with the
+// lines the header folded it onto joined with a space.
 func takenRules(file string) []string {
 	var out []string
 	in := false
@@ -17,14 +19,23 @@ func takenRules(file string) []string {
 		switch {
 		case strings.HasPrefix(l, "# The rules that take the model's choice"):
 			in = true
-		case in && strings.HasPrefix(l, "#   ") && !strings.HasPrefix(l, "#    "):
-			out = append(out, l)
-		case in && !strings.HasPrefix(l, "#    "):
+		case in && ruleLineRE.MatchString(l):
+			out = append(out, strings.TrimPrefix(l, "#   "))
+		case in && strings.HasPrefix(l, "#   ") && len(out) > 0:
+			out[len(out)-1] += " " + strings.TrimPrefix(l, "#   ")
+		default:
 			in = false
 		}
 	}
 	return out
 }
+
+var (
+	ruleLineRE = regexp.MustCompile(`^#   [a-z]+ on [0-9]+ x [0-9]+, `)
+	// gainLowRE matches a gain and the low end of its range: "1.33x
+	// faster (0.76x-".
+	gainLowRE = regexp.MustCompile(`([0-9.]+)x faster \(([0-9.]+)x-`)
+)
 
 // TestTuneSweepPublicRules (red team 46): rules tune wrote on public
 // machines, each against what the tables measured.
@@ -60,5 +71,57 @@ func TestTuneSweepPublicRules(t *testing.T) {
 		if taken := takenRules(string(b)); len(taken) > 0 {
 			t.Errorf("%s: rules take the model's choice:\n%s", c.name, strings.Join(taken, "\n"))
 		}
+	}
+}
+
+// TestTuneSweepDecidedShown (red team 46): a rule is taken where the model's
+// choice, as slow as the tables ran its protocol near the size, beats
+// NCCL's own as slow or as fast as they ran NCCL's; the header gave only
+// the model's times, so OCI's GB200 rule on 64 x 4 (Tree/LL from 1.48 to
+// 2.97 MB) read "1.33x faster (0.76x-1.36x over its 80% interval)", a
+// range reaching below 1x that the rule's own test excludes: the tables ran
+// NCCL's NVLSTree/Simple 1.43 times the model near 2 MiB. A taken rule
+// whose range against the model's time for NCCL's own reaches below 1x now
+// gives the times it was decided on, and its gain over them holds.
+func TestTuneSweepDecidedShown(t *testing.T) {
+	t.Parallel()
+	R := "../../data/nccltests/testdata/real/"
+	out := filepath.Join(t.TempDir(), "gb200.conf")
+	code, _, stderr := runCLI("tune", "-calibrate", R+"gb200_2x4_allreduce_mnnvl_oci_oke.log:nodes=2:per-node=4:gpu=NVIDIA GB200,"+
+		R+"gb200_32x4_allreduce_two_racks_oci_oke.log:nodes=32:per-node=4", "-comms", "2x4,32x4,64x4", "-collective", "allreduce", "-o", out)
+	b, err := os.ReadFile(out)
+	if code != 0 || err != nil {
+		t.Fatalf("exit %d, %v, %s", code, err, stderr)
+	}
+	taken := takenRules(string(b))
+	if len(taken) == 0 {
+		t.Fatalf("no rule takes the model's choice; the test tells nothing apart:\n%s", b)
+	}
+	below := 0
+	for _, l := range taken {
+		m := gainLowRE.FindAllStringSubmatch(l, -1)
+		if len(m) == 0 {
+			t.Fatalf("no gain in %q", l)
+		}
+		if low, _ := strconv.ParseFloat(m[0][2], 64); low >= 1 {
+			continue
+		}
+		below++
+		decided, ok := "", false
+		if _, decided, ok = strings.Cut(l, "as the tables ran each protocol near"); !ok {
+			t.Errorf("%q: its range reaches below 1x, and it does not say what it was decided on", l)
+			continue
+		}
+		d := gainLowRE.FindStringSubmatch(decided)
+		if d == nil {
+			t.Errorf("%q: no gain it was decided on", l)
+			continue
+		}
+		if low, _ := strconv.ParseFloat(d[2], 64); low < 1 {
+			t.Errorf("%q: the gain it was decided on reaches below 1x", l)
+		}
+	}
+	if below == 0 {
+		t.Errorf("no taken rule's range reaches below 1x against the model's time for NCCL's own:\n%s", strings.Join(taken, "\n"))
 	}
 }

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -331,7 +332,10 @@ func (m *Machine) on(h Hardware) *Machine {
 // own, NCCL (both with their intervals), and a calibration table of the
 // communicator's shape measured NCCL's own at Measured seconds (0 where
 // none did). Where RestsOn holds assumed facts, the choice is withheld:
-// its sizes keep NCCL's own.
+// its sizes keep NCCL's own. OursSlow and NCCLMiss are the factors the
+// choice was decided with (beatsNCCL): how much slower than the model the
+// tables ran Ours' protocol near Size (at least 1), and how much slower or
+// faster they ran NCCL's; 1 where no point says.
 type TunerChoice struct {
 	Comm               Comm
 	Collective         commmodel.Collective
@@ -340,6 +344,16 @@ type TunerChoice struct {
 	Ours, NCCL         Prediction
 	Measured           float64
 	RestsOn            []Reliance
+	OursSlow, NCCLMiss float64
+}
+
+// Decided returns Ours and NCCL's time as the choice was decided: each
+// scaled by the factor the tables' points near Size give its protocol
+// (OursSlow, NCCLMiss).
+func (c TunerChoice) Decided() (ours Prediction, nccl float64) {
+	ours, f := c.Ours, cmp.Or(c.OursSlow, 1)
+	ours.Time, ours.Low, ours.High = ours.Time*f, ours.Low*f, ours.High*f
+	return ours, c.NCCL.Time * cmp.Or(c.NCCLMiss, 1)
 }
 
 // A Reliance is an assumed fact (Guess: the fact, its alternative and the
@@ -553,13 +567,15 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 			}
 			altsTried = true
 		}
-		if rs := m.restsOn(q, alts, a, p, cs[0], cs[k], s); len(rs) > 0 {
-			choices = append(choices, TunerChoice{MinBytes: sp.lo, MaxBytes: sp.hi, Size: s, Ours: cs[0], NCCL: cs[k], Measured: measured, RestsOn: rs})
+		ch := TunerChoice{MinBytes: sp.lo, MaxBytes: sp.hi, Size: s, Ours: cs[0], NCCL: cs[k], Measured: measured,
+			OursSlow: m.slowNear(cs[0].Protocol, s), NCCLMiss: m.missNear(cs[k].Protocol, s)}
+		if ch.RestsOn = m.restsOn(q, alts, a, p, cs[0], cs[k], s); len(ch.RestsOn) > 0 {
+			choices = append(choices, ch)
 			continue
 		}
 		spans = append(spans, sp)
 		breaks = append(breaks, sp.lo, sp.hi+1)
-		choices = append(choices, TunerChoice{MinBytes: sp.lo, MaxBytes: sp.hi, Size: s, Ours: cs[0], NCCL: cs[k], Measured: measured})
+		choices = append(choices, ch)
 	}
 	if len(spans) == 0 {
 		return def, nil, choices, nil // withheld, if any
