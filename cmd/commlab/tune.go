@@ -843,6 +843,13 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 			set = append(set, "NCCL_PROTO="+ex.Proto)
 		}
 		c = append(c, "Every calibration table ran with "+strings.Join(set, " and ")+", which the job is taken to set too: no rule names what it leaves out, which NCCL would not run.")
+	} else {
+		// NCCL leaves what NCCL_ALGO or NCCL_PROTO excludes out of the
+		// cost table the plugin edits, and the plugin passes over a rule
+		// naming it; with no rule after it, the call keeps the plugin's
+		// one channel (plugins/tuner/example/plugin.c, "*nChannels = 1").
+		c = append(c, "For a job that leaves NCCL_ALGO and NCCL_PROTO unset: where it sets one (NCCL_PROTO=^LL128, as some sites do), the plugin passes over every rule naming what it excludes, "+
+			"and a call no later rule takes runs on one channel; give each calibration file FILE:algo=^NAME or FILE:proto=^NAME, the job's setting, to write rules under it, and tune -check the file with them.")
 	}
 	var assumed []string
 	for _, f := range m.Facts() {

@@ -125,3 +125,33 @@ func TestTuneSweepDecidedShown(t *testing.T) {
 		t.Errorf("no taken rule's range reaches below 1x against the model's time for NCCL's own:\n%s", strings.Join(taken, "\n"))
 	}
 }
+
+// TestTuneSweepEnvNote (red team 46): a job that sets NCCL_PROTO=^LL128
+// (as CSCS does on Alps) leaves LL128 out of the cost table the plugin
+// edits, and the plugin passes over every rule naming it: Alps' GH200
+// file for 2 x 4 names LL128 from 141853 B to 512 MiB with no rule after
+// them, so each such AllReduce would run on one channel. The header said
+// nothing of the job's environment; it now says the rules are for a job
+// that leaves NCCL_ALGO and NCCL_PROTO unset and how to write them for one
+// that does, and says instead what the tables' exclusion is where every
+// table ran with one.
+func TestTuneSweepEnvNote(t *testing.T) {
+	t.Parallel()
+	R := "../../data/nccltests/testdata/real/"
+	header := func(pin string) string {
+		out := filepath.Join(t.TempDir(), "alps.conf")
+		code, _, stderr := runCLI("tune", "-calibrate", R+"gh200_2x4_allreduce_slingshot_alps.log"+pin+","+R+"gh200_2x4_allreduce_cxi_container_alps.log"+pin, "-comms", "2x4", "-o", out)
+		b, err := os.ReadFile(out)
+		if code != 0 || err != nil {
+			t.Fatalf("pin %q: exit %d, %v, %s", pin, code, err, stderr)
+		}
+		return string(b)
+	}
+	const note = "# For a job that leaves NCCL_ALGO and NCCL_PROTO unset: where it sets one"
+	if plain := header(""); !strings.Contains(plain, note) || !strings.Contains(plain, ",ll128,") {
+		t.Errorf("without pins: want LL128 rules and the note %q:\n%s", note, plain)
+	}
+	if pinned := header(":proto=^LL128"); strings.Contains(pinned, note) || !strings.Contains(pinned, "Every calibration table ran with NCCL_PROTO=^LL128") {
+		t.Errorf("pinned ^LL128: want the tables' exclusion named instead of the note:\n%s", pinned)
+	}
+}
