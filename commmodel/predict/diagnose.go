@@ -124,7 +124,7 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	}
 	findings = append(findings, switches(t, preds, stalled, msccl)...)
 	findings = append(findings, m.aboveNIC(t, preds, rn)...)
-	findings = append(findings, m.fabric(t, preds)...)
+	findings = append(findings, m.fabric(t, preds, stalled)...)
 	findings = append(findings, m.otherChoice(t, preds, stalled)...)
 	return findings, inside, nil
 }
@@ -214,8 +214,8 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 			if lo, hi, ok := floorFollowed(t, preds); ok && f.Kind == KindSlower && f.Term == TermLaunch && f.MeasuredOverModel > floorGap {
 				// The table's own rows show the floor: these rows'
 				// gap is not the launches.
-				return []string{fmt.Sprintf("the model's time here is the launch floor of %d GPUs a thread launches in turn, which the table's rows of %s follow; these rows' gap (measured/model) is not the launches, but something that held these calls up (another process on the GPUs or on the host's CPUs, as the table's stalls may show); run the sizes again (more warm-up iterations, nccl-tests -w)",
-					max(t.GPUsPerThread, 1), sizeSpan(lo, hi))}
+				return []string{fmt.Sprintf("the model's time here is the launch floor of %s, which the table's rows of %s follow; these rows' gap (measured/model) is not the launches, but something that held these calls up (another process on the GPUs or on the host's CPUs, as the table's stalls may show); run the sizes again (more warm-up iterations, nccl-tests -w)",
+					launchers(t), sizeSpan(lo, hi))}
 			}
 			return advice(f, t, &m.Hardware)
 		}
@@ -325,7 +325,7 @@ func advice(f Finding, t Table, h *Hardware) []string {
 	}
 	switch f.Term {
 	case TermLaunch:
-		return []string{fmt.Sprintf("the launch floor: each thread launches its %d GPUs one after the other; try CUDA graphs (nccl-tests -G 1) or one GPU per thread or process (-g 1 with -t or -np)", max(t.GPUsPerThread, 1))}
+		return []string{launchAdvice(t)}
 	case TermLatency:
 		if grouped(t.Collective) {
 			// NCCL runs grouped sends on its p2p path, which takes no
@@ -360,6 +360,37 @@ func advice(f Finding, t Table, h *Hardware) []string {
 		a = append(a, "across more nodes the fabric above the NICs may bind: describe it to the model (-hw group=HOSTS,oversub=R)")
 	}
 	return a
+}
+
+// launchers names who launches t's calls: the GPUs a thread launches in
+// turn (nccl-tests -g N), or one GPU a thread or process.
+func launchers(t Table) string {
+	if n := t.GPUsPerThread; n > 1 {
+		return fmt.Sprintf("%d GPUs a thread launches in turn", n)
+	}
+	return "one GPU a thread or process"
+}
+
+// launchAdvice is what to try where the launch floor bounds the model: a
+// thread that launches several GPUs in turn (nccl-tests -g N) can hand
+// them to threads or processes of their own, and calls outside CUDA graphs
+// can be captured in one. A table of one GPU a thread run with CUDA graphs
+// (nccl-tests -G) has neither left: AMD's MI300X and MI350X AllReduce of
+// one process a GPU (-g 1) were told to run one GPU a thread or process,
+// "each thread launches its 1 GPUs one after the other".
+func launchAdvice(t Table) string {
+	var try []string
+	if t.Layout.Graphs == 0 {
+		try = append(try, "CUDA graphs (nccl-tests -G 1)")
+	}
+	if n := t.GPUsPerThread; n > 1 {
+		try = append(try, "one GPU per thread or process (-g 1 with -t or -np)")
+		return fmt.Sprintf("the launch floor: each thread launches its %d GPUs one after the other; try %s", n, strings.Join(try, " or "))
+	}
+	if len(try) == 0 {
+		return "the launch floor, though each GPU has a thread or process of its own and the calls run in CUDA graphs: the host's CPUs launch them late (check the ranks' CPU binding and what else runs on those CPUs)"
+	}
+	return "the launch floor: each GPU has a thread or process of its own, and the host launches each call's kernels in turn; try " + try[0] + ", which launches the calls of a graph together"
 }
 
 // noGDR reports that NCCL's debug lines say it ran an RDMA network without
@@ -472,7 +503,8 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 	for a := range nccl.Algo(nccl.NumAlgos) {
 		for pr := range nccl.Protocol(nccl.NumProtocols) {
 			pq := q.pinned(a, pr)
-			if pq.Algo+"/"+pq.Proto == ran || slices.ContainsFunc(sizes, func(s float64) bool { return m.unmeasured(pr, s) }) {
+			if pq.Algo+"/"+pq.Proto == ran || excludes(t.Algo, pq.Algo) || excludes(t.Proto, pq.Proto) ||
+				slices.ContainsFunc(sizes, func(s float64) bool { return m.unmeasured(pr, s) }) {
 				continue
 			}
 			ps, err := m.Predict(pq, sizes)
@@ -500,6 +532,20 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 		out = append(out, p.text)
 	}
 	return out
+}
+
+// excludes reports that list, an NCCL_ALGO or NCCL_PROTO exclusion the
+// run was made under ("^NVLS,NVLSTree"), leaves out name: a pin or tuner
+// rule for it would not run in that job (NCCL runs no rule for what its
+// environment excludes, and NVLS switched off has no resources to run).
+// Together's H100 AllReduce with NCCL_NVLS_ENABLE=0 was offered
+// NCCL_ALGO=NVLS 1.23x as fast.
+func excludes(list, name string) bool {
+	rest, ok := strings.CutPrefix(list, "^")
+	if !ok {
+		return false
+	}
+	return slices.ContainsFunc(strings.Split(rest, ","), func(n string) bool { return strings.EqualFold(strings.TrimSpace(n), name) })
 }
 
 // networkGuesses returns, for a table across nodes that is not one of m's
@@ -907,11 +953,14 @@ func (m *Machine) beyondSiblings(t Table, preds []Prediction, i int) bool {
 
 // fabric reports a table on more nodes than every calibration table that is
 // slower than the interval in its bandwidth regime (network-bound sizes),
-// a finding for each choice of NCCL's.
-func (m *Machine) fabric(t Table, preds []Prediction) []Finding {
+// a finding for each choice of NCCL's. Stalled rows are stallFindings':
+// a row held up by something else says nothing of the fabric (Microsoft's
+// 8 x 8 A100 AllToAll of msccl#48, whose 1 MiB row took 5 times the model
+// and longer than 2 and 4 MiB).
+func (m *Machine) fabric(t Table, preds []Prediction, stalled []bool) []Finding {
 	var out []Finding
 	for _, r := range spans(len(preds), func(i int) string {
-		if m.beyondSiblings(t, preds, i) {
+		if !stalled[i] && m.beyondSiblings(t, preds, i) {
 			return choiceOf(preds[i])
 		}
 		return ""

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestDiagnoseCalibratedStallNoFabric: the 8 x 8 A100 AllToAll of
+// microsoft/msccl#48, calibrated on the same thread's 2 x 8, took 5.04
+// times the model at 1 MiB, longer than at 2 and 4 MiB: a stall. The row
+// was also a finding "slower than its smaller siblings" whose advice put
+// it on the fabric above the NICs, against the stall's "not a setting of
+// NCCL's".
+func TestDiagnoseCalibratedStallNoFabric(t *testing.T) {
+	t.Parallel()
+	const dir = "../../data/nccltests/testdata/real/"
+	fs, _, _ := diagnoseJSON(t, dir+"a100_8x8_alltoall_msccl48.log:nodes=8:per-node=8:gpu=A100",
+		"-calibrate", dir+"a100_2x8_alltoall_msccl48.log:nodes=2:per-node=8:gpu=A100")
+	stalled := map[string]bool{}
+	for _, f := range fs {
+		if f["kind"] == "stalled" {
+			stalled[fmt.Sprint(f["from_bytes"])] = true
+		}
+	}
+	if len(stalled) == 0 {
+		t.Fatalf("no stall among %v; want the 1 MiB row's (the case this test guards)", fs)
+	}
+	for i, f := range fs {
+		if f["kind"] == "slower than its smaller siblings" && stalled[fmt.Sprint(f["from_bytes"])] {
+			t.Errorf("finding %d: a stalled row is put on the fabric: %v", i+1, f["advice"])
+		}
+	}
+}
+
+// TestDiagnoseCalibratedLaunchOneGPU: AMD's MI350X AllReduce of one process
+// a GPU (mpirun, -g 1), calibrated on the same host's -g 8 run, is slower
+// than the model's launch floor at 16 B..512 B. The advice read "each
+// thread launches its 1 GPUs one after the other; try CUDA graphs (nccl-tests
+// -G 1) or one GPU per thread or process (-g 1 with -t or -np)": the run
+// already had one GPU a process.
+func TestDiagnoseCalibratedLaunchOneGPU(t *testing.T) {
+	t.Parallel()
+	const dir = "../../data/nccltests/testdata/real/"
+	fs, _, _ := diagnoseJSON(t, dir+"mi350x_1x8_allreduce_mpirun_ihc_smci350.log",
+		"-calibrate", dir+"mi350x_1x8_g8_allreduce_ihc_smci350.log")
+	launch := 0
+	for i, f := range fs {
+		if f["term"] != "launch" {
+			continue
+		}
+		launch++
+		advice := fmt.Sprint(f["advice"])
+		if strings.Contains(advice, "1 GPUs") || strings.Contains(advice, "-g 1") {
+			t.Errorf("finding %d: %s", i+1, advice)
+		}
+		if !strings.Contains(advice, "CUDA graphs") {
+			t.Errorf("finding %d: want CUDA graphs for a run without them: %s", i+1, advice)
+		}
+	}
+	if launch == 0 {
+		t.Errorf("no launch-bound finding among %v (the case this test guards)", fs)
+	}
+}
+
+// TestDiagnoseCalibratedPinsKeepExclusions: Together's H100 AllReduce run
+// with NCCL_NVLS_ENABLE=0 (the paired logs' collnet_sharp, the tuner
+// without NVLS: NCCL_ALGO=^NVLS,NVLSTree to the model), calibrated on the
+// same host's other AllReduce runs, was told at 32 MiB that NCCL_ALGO=NVLS
+// would run 1.23x as fast, which that job cannot run.
+func TestDiagnoseCalibratedPinsKeepExclusions(t *testing.T) {
+	t.Parallel()
+	const dir = "../../data/logs/paired/h100-sxm-1x8-together/"
+	const pin = ":nodes=1:per-node=8:gpu=NVIDIA H100 80GB HBM3:version=2.26.2"
+	fs, _, _ := diagnoseJSON(t, dir+"all_reduce_collnet_sharp.log"+pin, "-algo", "^NVLS,NVLSTree",
+		"-calibrate", dir+"all_reduce_ring.log"+pin+":algo=ring,"+dir+"all_reduce_nvls.log"+pin+":algo=auto,"+
+			dir+"all_gather_ring.log"+pin+":algo=ring,"+dir+"reduce_scatter_ring.log"+pin+":algo=ring,"+
+			dir+"reduce_scatter_nvls.log"+pin+":algo=auto,"+dir+"all_gather_nvls.log"+pin+":algo=auto")
+	slower := 0
+	for i, f := range fs {
+		if f["kind"] == "slower than the model" {
+			slower++
+		}
+		if advice := fmt.Sprint(f["advice"]); strings.Contains(advice, "NCCL_ALGO=NVLS") {
+			t.Errorf("finding %d: a pin the run's NCCL_ALGO=^NVLS,NVLSTree excludes: %s", i+1, advice)
+		}
+	}
+	if slower == 0 {
+		t.Errorf("no slower finding among %v (the case this test guards)", fs)
+	}
+}
