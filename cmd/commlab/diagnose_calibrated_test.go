@@ -89,3 +89,50 @@ func TestDiagnoseCalibratedPinsKeepExclusions(t *testing.T) {
 		t.Errorf("no slower finding among %v (the case this test guards)", fs)
 	}
 }
+
+// TestDiagnoseFasterNotTheRun: GKE's 2 x 1 B200 AllGather (DRANET) runs
+// 10.89 times faster than its 2 x 8 table, stalled from 1 KiB to 2 MiB,
+// predicts; the guesses move the model 2.56x at most, and the finding said
+// "check the run as well" (red team 44b): a run faster than the model is
+// at no fault.
+func TestDiagnoseFasterNotTheRun(t *testing.T) {
+	t.Parallel()
+	const dir = "../../data/nccltests/testdata/real/"
+	fs, _, _ := diagnoseJSON(t, dir+"b200_2x1_allgather_gke_a4_dranet.log", "-calibrate", dir+"b200_2x8_allgather_gke_a4_dranet.log")
+	short := 0
+	for i, f := range fs {
+		advice := fmt.Sprint(f["advice"])
+		if !strings.Contains(advice, "short of this") {
+			continue
+		}
+		short++
+		if f["kind"] == "faster than the model" && strings.Contains(advice, "check the run as well") {
+			t.Errorf("finding %d, faster than the model: %s", i+1, advice)
+		}
+	}
+	if short == 0 {
+		t.Errorf("no finding whose guesses fall short of the gap: %v", fs)
+	}
+}
+
+// TestDiagnoseAMDNoNvidiaSMI: Core42's MI210 hosts run RCCL, and the
+// advice for their PCIe links named nvidia-smi topo -p2p r and nvidia-smi
+// -q (red team 44b), which an AMD host does not have; rocm-smi and lspci
+// show the same.
+func TestDiagnoseAMDNoNvidiaSMI(t *testing.T) {
+	t.Parallel()
+	const dir = "../../data/nccltests/testdata/real/"
+	fs, _, _ := diagnoseJSON(t, dir+"mi210_1x8_allreduce_ncclinfo_core42.log", "-calibrate",
+		dir+"mi210_1x8_allreduce_ring_simple_intranet_core42.log:algo=ring:proto=Simple,"+dir+"mi210_2x8_allreduce_ring_simple_core42.log:algo=ring:proto=Simple")
+	pcie := false
+	for i, f := range fs {
+		advice := fmt.Sprint(f["advice"])
+		if strings.Contains(advice, "nvidia-smi") {
+			t.Errorf("finding %d on an RCCL host: %s", i+1, advice)
+		}
+		pcie = pcie || strings.Contains(advice, "rocm-smi --showtopo")
+	}
+	if !pcie {
+		t.Errorf("no PCIe advice naming rocm-smi: %v", fs)
+	}
+}

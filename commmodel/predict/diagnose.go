@@ -217,7 +217,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 				return []string{fmt.Sprintf("the model's time here is the launch floor of %s, which the table's rows of %s follow; these rows' gap (measured/model) is not the launches, but something that held these calls up (another process on the GPUs or on the host's CPUs, as the table's stalls may show); run the sizes again (more warm-up iterations, nccl-tests -w)",
 					launchers(t), sizeSpan(lo, hi))}
 			}
-			return advice(f, t, &m.Hardware)
+			return advice(f, t, &m.Hardware, m.refs.runsRCCL())
 		}
 		switch {
 		case onGuess && same < 0:
@@ -227,7 +227,13 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 				// Every guess moves the model by a measured ratio, and
 				// all of them together fall short of the gap: the run
 				// is at fault beyond what they explain.
-				f.Advice = append(f.Advice, fmt.Sprintf("the assumed facts move the model %.2fx at most together, short of this %.2fx gap: check the run as well", most, gap(f.MeasuredOverModel)))
+				rest := "check the run as well"
+				if f.Kind == KindFaster {
+					// A run faster than the model is at no fault: the
+					// model misses it.
+					rest = "the model misses more here than its guesses explain"
+				}
+				f.Advice = append(f.Advice, fmt.Sprintf("the assumed facts move the model %.2fx at most together, short of this %.2fx gap: %s", most, gap(f.MeasuredOverModel), rest))
 				f.Advice = append(f.Advice, own()...)
 			} else if noGDR(t.Evidence) && f.Kind == KindSlower && f.Term != TermLatency {
 				f.Advice = append(f.Advice, networkAdvice(t.Evidence))
@@ -311,7 +317,7 @@ func sizeSpan(lo, hi float64) string {
 
 // advice lists the settings worth checking for a departure, by the term
 // that bounds the model there, on hardware h.
-func advice(f Finding, t Table, h *Hardware) []string {
+func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 	if f.Kind == KindFaster {
 		// Where the model's links are a guess, a faster table may be the
 		// guess's.
@@ -339,11 +345,17 @@ func advice(f Finding, t Table, h *Hardware) []string {
 		case FabricInfinity:
 			a = []string{"Infinity Fabric: check its links (rocm-smi --showtopo) and that RCCL uses them (NCCL_DEBUG=INFO lines \"via P2P/IPC\")"}
 		case FabricPCIe:
+			// An AMD host has no nvidia-smi: rocm-smi and lspci say
+			// the same.
+			numa, p2p, width := "nvidia-smi topo -m: CPU Affinity", "nvidia-smi topo -p2p r", "nvidia-smi -q: PCIe Generation, Link Width"
+			if rccl {
+				numa, p2p, width = "rocm-smi --showtoponuma", "rocm-smi --showtopo", "lspci -vv: LnkSta"
+			}
 			if h.hostCopy() {
-				a = []string{"host memory between the GPUs: these cards have no P2P, and NCCL copies through the CPU's memory (NCCL_DEBUG=INFO lines \"via SHM\"); check the CPUs' memory bandwidth and the GPUs' NUMA placement (nvidia-smi topo -m: CPU Affinity)"}
+				a = []string{"host memory between the GPUs: these cards have no P2P, and NCCL copies through the CPU's memory (NCCL_DEBUG=INFO lines \"via SHM\"); check the CPUs' memory bandwidth and the GPUs' NUMA placement (" + numa + ")"}
 				break
 			}
-			a = []string{"PCIe between the GPUs: check that NCCL runs P2P between them (NCCL_DEBUG=INFO lines \"via P2P\", not \"via SHM\"; nvidia-smi topo -p2p r), and their PCIe links' generation and width (nvidia-smi -q: PCIe Generation, Link Width)"}
+			a = []string{"PCIe between the GPUs: check that NCCL runs P2P between them (NCCL_DEBUG=INFO lines \"via P2P\", not \"via SHM\"; " + p2p + "), and their PCIe links' generation and width (" + width + ")"}
 		default:
 			a = []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_P2P_LEVEL=NVL, NCCL_DEBUG=INFO lines \"via P2P/CUMEM\")"}
 		}

@@ -580,10 +580,10 @@ func TestDiagnoseStall(t *testing.T) {
 	}
 	one := tab
 	one.Nodes = 1
-	if a := advice(Finding{Kind: KindSlower, Term: TermLinks}, one, &hw); len(a) != 1 || !strings.HasPrefix(a[0], "Infinity Fabric: check its links (rocm-smi --showtopo)") {
+	if a := advice(Finding{Kind: KindSlower, Term: TermLinks}, one, &hw, true); len(a) != 1 || !strings.HasPrefix(a[0], "Infinity Fabric: check its links (rocm-smi --showtopo)") {
 		t.Errorf("links' advice on one node: %q; want Infinity Fabric's alone", a)
 	}
-	if a := advice(Finding{Kind: KindSlower, Term: TermLinks}, tab, &hw); len(a) != 2 || !strings.HasPrefix(a[0], "the network") ||
+	if a := advice(Finding{Kind: KindSlower, Term: TermLinks}, tab, &hw, true); len(a) != 2 || !strings.HasPrefix(a[0], "the network") ||
 		!strings.HasPrefix(a[1], "or, within each node, Infinity Fabric") {
 		t.Errorf("links' advice across nodes: %q; want the network's first, then Infinity Fabric's", a)
 	}
