@@ -136,3 +136,29 @@ func TestDiagnoseAMDNoNvidiaSMI(t *testing.T) {
 		t.Errorf("no PCIe advice naming rocm-smi: %v", fs)
 	}
 }
+
+// TestDiagnoseBeyondTheLinks: Voltage Park's one-node AllGather, one
+// thread driving 8 H100s, takes 24.04 times the model's time at 4 MiB,
+// where the bytes cross the GPU's 18 NVLinks: were 17 of them down, the
+// one left would move them faster. The advice said to check NVLink (red
+// team 44b); the rows were held up by something else.
+func TestDiagnoseBeyondTheLinks(t *testing.T) {
+	t.Parallel()
+	fs, _, _ := diagnoseJSON(t, "../../data/nccltests/testdata/real/h100_1x8_g8_allgather_voltagepark.log")
+	n := 0
+	for i, f := range fs {
+		if f["term"] != "links" || f["kind"] != "slower than the model" {
+			continue
+		}
+		advice := fmt.Sprint(f["advice"])
+		if r := f["measured_over_model"].(float64); r > 18 {
+			n++
+			if strings.Contains(advice, "nvlink --status") || !strings.Contains(advice, "more than one link alone would") {
+				t.Errorf("finding %d, %.2fx the model over 18 links: %s", i+1, r, advice)
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("no link-bound finding beyond 18x: %v", fs)
+	}
+}

@@ -217,6 +217,12 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 				return []string{fmt.Sprintf("the model's time here is the launch floor of %s, which the table's rows of %s follow; these rows' gap (measured/model) is not the launches, but something that held these calls up (another process on the GPUs or on the host's CPUs, as the table's stalls may show); run the sizes again (more warm-up iterations, nccl-tests -w)",
 					launchers(t), sizeSpan(lo, hi))}
 			}
+			if n := m.Hardware.links(); f.Kind == KindSlower && f.Term == TermLinks && t.Nodes == 1 && n > 1 && f.MeasuredOverModel > float64(n) {
+				// The model's time has the bytes cross all n links; one
+				// of them alone would move them faster than measured.
+				return []string{fmt.Sprintf("these rows take %.2fx the model's time over the GPU's %d links, more than one link alone would: not the links, but something that held these calls up (another process on the GPUs, as the table's stalls may show); run the sizes again (more warm-up iterations, nccl-tests -w)",
+					f.MeasuredOverModel, n)}
+			}
 			return advice(f, t, &m.Hardware, m.refs.runsRCCL())
 		}
 		switch {
