@@ -162,3 +162,25 @@ func TestDiagnoseBeyondTheLinks(t *testing.T) {
 		t.Errorf("no link-bound finding beyond 18x: %v", fs)
 	}
 }
+
+// TestDiagnoseOneGPUANodeNoLinks: ROCm/ROCm#5571's two hosts of one
+// Radeon AI PRO R9700 each cross no link inside a node; a finding faster
+// than the model said "its links are assumed (pcie)" (red team 44b).
+func TestDiagnoseOneGPUANodeNoLinks(t *testing.T) {
+	t.Parallel()
+	const dir = "../../data/nccltests/testdata/real/"
+	fs, _, _ := diagnoseJSON(t, dir+"r9700_2x1_allreduce_dmabuf_rocm5571.log", "-calibrate", dir+"r9700_2x1_allreduce_gdrloc_rocm5571.log")
+	faster := false
+	for i, f := range fs {
+		if f["kind"] != "faster than the model" {
+			continue
+		}
+		faster = true
+		if a := fmt.Sprint(f["advice"]); strings.Contains(a, "its links are assumed") {
+			t.Errorf("finding %d, one GPU a node: %s", i+1, a)
+		}
+	}
+	if !faster {
+		t.Errorf("no finding faster than the model: %v", fs)
+	}
+}

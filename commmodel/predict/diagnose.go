@@ -326,8 +326,9 @@ func sizeSpan(lo, hi float64) string {
 func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 	if f.Kind == KindFaster {
 		// Where the model's links are a guess, a faster table may be the
-		// guess's.
+		// guess's; not a run of one GPU a node, which crosses none.
 		switch {
+		case t.PerNode == 1:
 		case h.assumedLinks() && h.GPU.Name == UnnamedGPU:
 			return []string{fmt.Sprintf("the model is too slow here, and the log names no GPU: its links are assumed (%s); name the GPU with -gpu NAME before reading the gap as the run's", h.Fabric)}
 		case h.assumedLinks():
