@@ -184,3 +184,23 @@ func TestDiagnoseOneGPUANodeNoLinks(t *testing.T) {
 		t.Errorf("no finding faster than the model: %v", fs)
 	}
 }
+
+// TestDiagnoseEnvOnASlowerRange: nccl-tests#319's Ring run set
+// NCCL_IB_QPS_PER_CONNECTION=64, which the model does not read; the note
+// that it may cause the gap stood on the first finding, a range of 8 to 32
+// B faster than the model, which no QP count makes (red team 44b). It
+// stands on the first range slower than the model.
+func TestDiagnoseEnvOnASlowerRange(t *testing.T) {
+	t.Parallel()
+	const dir = "../../data/nccltests/testdata/real/"
+	fs, _, _ := diagnoseJSON(t, dir+"h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log", "-calibrate", dir+"h100_2x8_allreduce_default_doca_nccltests319.log")
+	on := -1
+	for i, f := range fs {
+		if strings.Contains(fmt.Sprint(f["advice"]), "NCCL_IB_QPS_PER_CONNECTION=64 set in the environment") {
+			on = i
+		}
+	}
+	if on < 0 || fs[on]["kind"] != "slower than the model" {
+		t.Errorf("the environment's note on finding %d: %v", on+1, fs)
+	}
+}

@@ -159,7 +159,6 @@ func choiceOf(p Prediction) string { return p.Algorithm + "/" + p.Protocol }
 func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before int) []Finding {
 	var out []Finding
 	hinted := false   // the host hint is given once, on the first finding it fits
-	envNamed := false // so are the environment's settings the model does not read
 	var guessed []int // the indices in out of the findings that name their guesses; each set is named once
 	var gr *guesser   // the guesses' calibrations, made once for every range (networkGuesses)
 	key := func(i int) string {
@@ -255,15 +254,18 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 		if f.Kind == KindSlower && !onGuess {
 			f.Advice = append(f.Advice, m.pins(t, preds[i:j+1])...)
 		}
-		if env := unreadEnv(t.Evidence.Env); env != "" && !slices.Contains(m.Tables, t.Name) && !envNamed {
-			// Once: the same settings stand behind every range.
-			it, them := "it", "it"
-			if strings.Contains(env, ",") {
-				it, them = "they", "them"
-			}
-			f.Advice, envNamed = append(f.Advice, fmt.Sprintf("NCCL's lines show %s set in the environment, which the model does not read: %s may cause the gap (a run without %s tells)", env, it, them)), true
-		}
 		out = append(out, f)
+	}
+	if env := unreadEnv(t.Evidence.Env); env != "" && !slices.Contains(m.Tables, t.Name) && len(out) > 0 {
+		// Once, on the first range slower than the model (else the
+		// first): the same settings stand behind every range, and a
+		// setting a job makes is more often the cause of a slower run.
+		k := max(slices.IndexFunc(out, func(f Finding) bool { return f.Kind == KindSlower }), 0)
+		it, them := "it", "it"
+		if strings.Contains(env, ",") {
+			it, them = "they", "them"
+		}
+		out[k].Advice = append(out[k].Advice, fmt.Sprintf("NCCL's lines show %s set in the environment, which the model does not read: %s may cause the gap (a run without %s tells)", env, it, them))
 	}
 	return out
 }
