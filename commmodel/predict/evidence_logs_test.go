@@ -75,10 +75,13 @@ func TestDescribeRealLogs(t *testing.T) {
 		}},
 		// 1 x 8 H800: "NVLS multicast support is available on dev 4" (line 42)
 		// makes NVLS, and with it NVSwitch, a fact of NCCL's debug lines.
+		// "Using network Socket" (line 25): the NICs' rate is an Ethernet
+		// port's, assumed, not Hopper's RDMA NICs'.
 		{file: "h800_1x8_broadcast_ncclinfo.log", nodes: 1, perNode: 8, facts: map[string]want{
 			"fabric": {"nvswitch", SourceNCCLDebug},
 			"nvls":   {"true", SourceNCCLDebug},
-		}},
+			"nic_bw": {"25 Gb/s", SourceAssumed},
+		}, note: "NCCL ran over sockets"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			var pins func(int) Pins

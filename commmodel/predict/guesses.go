@@ -375,7 +375,11 @@ func gdrWithinPXB(tables []Table) bool {
 func (a alternative) guess(facts []Fact) Guess {
 	var hints []string
 	for _, key := range a.keys {
-		hints = append(hints, key+"="+hintValue(key))
+		v := hintValue(key)
+		if key == "nic-bw" && a.hw.sockets != "" {
+			v = "RATE (the log shows NCCL ran over sockets, " + a.hw.sockets + ": the interface's speed, which NCCL reads from " + sysfsSpeed(a.hw.sockets) + " and the log does not print, such as 10Gb/s, 25Gb/s or 100Gb/s)"
+		}
+		hints = append(hints, key+"="+v)
 	}
 	g := Guess{Alternative: a.value, Hint: strings.Join(hints, ",")}
 	var names, values []string
@@ -443,6 +447,10 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 	if acrossNodes && !h.given(h.Sources.NICBW) {
 		a := h
 		a.NICBW = h.nicBW() / 2
+		if h.sockets != "" && h.nicBW() > socketFallbackBW {
+			// Over sockets, the rate NCCL takes where sysfs gives none.
+			a.NICBW = socketFallbackBW
+		}
 		alts = append(alts, alternative{[]string{"nic-bw"}, formatBitRate(a.NICBW), a})
 	}
 	if len(alts) == 2 {
@@ -659,6 +667,7 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 	h, notes = h.withSlingshot(tables, weak, notes)
 	h, notes = h.withBridge(tables, weak, notes)
 	h, notes = h.withPlatform(tables, weak, notes)
+	h, notes = h.withSockets(tables, notes)
 	// The OFI plugin's count of its provider's devices stands for the NICs
 	// only where neither NCCL's lines nor the catalog give them: it counts
 	// a p5's EFA devices before the plugin groups them (32 for 8) and a
@@ -758,6 +767,62 @@ func (h Hardware) withSlingshot(tables []Table, weak func(Source) bool, notes []
 		}
 	}
 	return h, notes
+}
+
+// socketNICBW is one NIC's rate assumed where NCCL ran over its socket
+// transport (withSockets): 25 Gb/s, an Ethernet port's rate. The one
+// public run over sockets the project holds, Azure's AKS example over
+// IP-over-InfiniBand (data/nccltests/testdata/real's
+// a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log), fits 25.9 Gb/s
+// on its one interface of a 200 Gb/s link (-hw nics=1): sockets deliver
+// an Ethernet rate, not an RDMA NIC's.
+const socketNICBW = 25e9 / 8
+
+// socketFallbackBW is the rate NCCL's socket transport takes for an
+// interface whose speed sysfs does not give: 10 Gb/s
+// (ncclNetSocketGetSpeed in src/transport/net_socket.cc reads
+// /sys/class/net/IF/speed, "Defaulting to 10 Gbps"). It is the
+// alternative the guess of the rate tries on sockets.
+const socketFallbackBW = 10e9 / 8
+
+// withSockets takes one NIC's rate as an Ethernet port's (socketNICBW),
+// still assumed, where a table's NCCL_DEBUG=INFO lines say NCCL ran over
+// its socket transport ("Using network Socket", Evidence.Network: no
+// RDMA NIC was found or loaded) and nothing gave the rate: NCCL reads the
+// interface's speed from sysfs and prints none. The rate of the GPU
+// generation's RDMA NICs (400 Gb/s from Hopper on) would describe a
+// network the run did not use. h.sockets records where the log says so,
+// for the guess of the rate and its note.
+func (h Hardware) withSockets(tables []Table, notes []string) (Hardware, []string) {
+	for i := range tables {
+		e := &tables[i].Evidence
+		if !e.Network.Known() || e.Network.Value != "Socket" {
+			continue
+		}
+		h.sockets = fmt.Sprintf("%s line %d", tables[i].Name, e.Network.Line)
+		iface := ""
+		if len(e.NICs) > 0 && e.NICs[0].Link == "" {
+			iface = e.NICs[0].Name
+			h.sockets += ", interface " + iface
+		}
+		if h.given(h.Sources.NICBW) || h.Sources.NICBW == SourceCatalog || slices.ContainsFunc(tables, func(t Table) bool { return t.Evidence.NICBW.Known() }) {
+			return h, notes
+		}
+		h.NICBW, h.Sources.NICBW = socketNICBW, SourceAssumed
+		return h, append(notes, fmt.Sprintf("%s: NCCL ran over sockets (\"Using network Socket\", line %d), not an RDMA NIC: nic_bw is assumed an Ethernet port's %s, not the GPU generation's RDMA NICs'; NCCL reads the interface's speed from %s and the log does not print it: -hw nic-bw=RATE settles it",
+			tables[i].Name, e.Network.Line, formatBitRate(socketNICBW), sysfsSpeed(h.sockets)))
+	}
+	return h, notes
+}
+
+// sysfsSpeed is the sysfs file of the interface's speed that NCCL's
+// socket transport reads, for sockets as withSockets writes it: the
+// interface's where it names one.
+func sysfsSpeed(sockets string) string {
+	if _, iface, ok := strings.Cut(sockets, ", interface "); ok {
+		return "/sys/class/net/" + iface + "/speed"
+	}
+	return "/sys/class/net/IF/speed"
 }
 
 // bridged reports that h's mesh is the NVLink bridge withBridge took from

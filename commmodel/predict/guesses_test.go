@@ -255,7 +255,7 @@ func TestWithEvidence(t *testing.T) {
 	}
 	h.NVLS = false // as if assumed off
 	got, notes := h.WithEvidence([]Table{h800})
-	if !got.NVLS || got.Sources.NVLS != SourceNCCLDebug || got.Fabric != FabricNVSwitch || got.NICs != 1 || got.Sources.NICs != SourceNCCLDebug || len(notes) != 0 {
+	if !got.NVLS || got.Sources.NVLS != SourceNCCLDebug || got.Fabric != FabricNVSwitch || got.NICs != 1 || got.Sources.NICs != SourceNCCLDebug || len(notes) != 1 || !strings.Contains(notes[0], "NCCL ran over sockets") {
 		t.Errorf("H800: NVLS %v from %q on %v, %d NICs from %q, notes %q; want NVLS on NVSwitch and 1 NIC, from nccl-debug",
 			got.NVLS, got.Sources.NVLS, got.Fabric, got.NICs, got.Sources.NICs, notes)
 	}

@@ -106,6 +106,11 @@ type Hardware struct {
 	// carry a share of a ring's bytes the PCIe fabric leaves out
 	// (bridgeable).
 	nvlinkPairs bool
+	// sockets says where a table's NCCL_DEBUG=INFO lines show NCCL ran
+	// over its socket transport ("LOG line N", with the interface where
+	// the log names it), "" where none does (withSockets): the NICs' rate
+	// is then the interface's, which no line prints.
+	sockets string
 	// Sources says where each fact above came from.
 	Sources Sources
 }
