@@ -575,12 +575,23 @@ func (m *Machine) beyondPCIe(oneNode bool) string {
 	if !h.GPU.Known {
 		beyond = 2
 	}
-	if h.Fabric != FabricPCIe || h.given(h.Sources.Fabric) || !oneNode || !(r > beyond) {
-		return ""
+	if h.Fabric != FabricPCIe || h.given(h.Sources.Fabric) || h.nvlinkPairs || !oneNode || !(r > beyond) {
+		return "" // given: a PCIe fabric, or its bridged pairs (pairs=true)
 	}
 	fit := FormatValue(m.x[parIntraBW], params[parIntraBW].unit)
 	pcie := fmt.Sprintf("the tables fit intra_bw at %s, %.1f times the PCIe Gen%d rate of the assumed PCIe fabric: %s's GPUs are joined by more than PCIe",
 		fit, r, h.GPU.PCIeGen, h.GPU.Name)
+	if host := max(HostGPUs(m.tables), h.PerHost()); h.GPU.Known && h.GPU.BridgeLinks > 0 && host > 2 && !m.refs.runsRCCL() {
+		// A bridge joins two cards: on a host of more, pairs of them
+		// (Azure's NC96 A100 v4: NV12 within each pair, SYS between),
+		// whose rings cross PCIe between the pairs. The calibration already
+		// takes the fitted rate (bridgeable); a mesh or a switch would have
+		// every GPU reach every other over NVLink, which the tables do not
+		// show (the NC96's two tables, held out, 3.7% off as assumed,
+		// 26.1% with fabric=mesh).
+		return fmt.Sprintf("%s, by the NVLink bridges the card takes (%d NVLinks of %s), which join pairs of a host's %d cards, not all of them (nvidia-smi topo -m: NV# within a pair, a PCIe path between pairs): the calibration takes the fitted rate as the pairs'; -hw pairs=true (bridged pairs) or the hosts' nvidia-smi topo -m (-topo FILE) says so, not fabric=mesh or fabric=nvswitch, which would join every pair",
+			pcie, h.GPU.BridgeLinks, units.FormatBandwidth(h.GPU.NVLinkBW), host)
+	}
 	if !m.refs.runsRCCL() {
 		hint := pcie + ", by NVLink: give the hosts' nvidia-smi topo -m (-topo FILE), or describe them with -hw links=N,link-bw=RATE (fabric=nvswitch or fabric=mesh)"
 		if !h.GPU.Known {

@@ -1,0 +1,71 @@
+package predict
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestBridgedPairsNote: Azure's NC96 A100 v4 VM bridges its four A100 PCIe
+// cards in pairs (the post's nvidia-smi topo -m: GPU0-GPU1 NV12, GPU2-GPU3
+// NV12, SYS between), and its two AllReduce tables move 31 GB/s of bus
+// bandwidth where PCIe Gen4 carries 24. The note that says so names the
+// bridged pairs, -hw pairs=true, not a mesh or a switch: the tables held
+// out are 3.7% off as assumed and with pairs=true (which silences the note),
+// where fabric=mesh makes them 26.1% off. pairs=true changes no fit: an
+// assumed PCIe fabric of cards that take a bridge already leaves intra_bw
+// unbounded by PCIe (bridgeable); with fabric=pcie given, it is what lifts
+// the bound (17.3% without it).
+func TestBridgedPairsNote(t *testing.T) {
+	var tables []Table
+	for _, f := range []string{"a100_1x4_allreduce_graphfile_azure_ncv4.log", "a100_1x4_allreduce_topofile_azure_ncv4.log"} {
+		tabs, _, err := ReadFile("../../data/nccltests/testdata/real/"+f, func(int) Pins {
+			return Pins{Nodes: 1, PerNode: 4, GPU: "NVIDIA A100 80GB PCIe"}
+		})
+		if err != nil || len(tabs) != 1 {
+			t.Fatalf("%s: %d tables, %v", f, len(tabs), err)
+		}
+		tables = append(tables, tabs...)
+	}
+	calibrate := func(spec string) *Machine {
+		t.Helper()
+		h, err := Describe(tables[0].GPU, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ = h.WithEvidence(tables)
+		m, err := Calibrate(h.ForHosts(4), tables, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	note := func(m *Machine) string {
+		for _, n := range m.Notes {
+			if strings.Contains(n, "joined by more than PCIe") {
+				return n
+			}
+		}
+		return ""
+	}
+	for _, c := range []struct {
+		spec  string
+		loo   float64 // the leave-one-table-out median error, about
+		pairs bool    // the note names the pairs
+	}{
+		{"", 0.037, true},
+		{"pairs=true", 0.037, false},
+		{"fabric=pcie,pairs=true", 0.037, false},
+		{"fabric=pcie", 0.173, false},
+		{"fabric=mesh", 0.261, false},
+	} {
+		m := calibrate(c.spec)
+		if math.Abs(m.LOOMedian-c.loo) > 0.003 {
+			t.Errorf("%q: leave-one-table-out median error %.1f%%, want %.1f%%", c.spec, 100*m.LOOMedian, 100*c.loo)
+		}
+		n := note(m)
+		if got := n != "" && strings.Contains(n, "-hw pairs=true") && strings.Contains(n, "join pairs of a host's 4 cards") && !strings.Contains(n, "(fabric=nvswitch or fabric=mesh)"); got != c.pairs || !c.pairs && n != "" {
+			t.Errorf("%q: note %q; want one naming the bridged pairs: %v", c.spec, n, c.pairs)
+		}
+	}
+}
