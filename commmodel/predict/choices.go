@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
-	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
@@ -73,43 +72,6 @@ func (m *Machine) unmeasured(p nccl.Protocol, size float64) bool {
 	return len(m.Tables) > 0 && !(r[1] > 0 && size >= r[0]/4 && size <= 4*r[1])
 }
 
-// slowNear returns the median of measured/predicted over the calibration
-// points the model says NCCL ran with protocol p within two doublings of
-// size bytes, where it is above 1 (the model faster than the machine with
-// p there), and 1 otherwise or without such points (m.own, misfits). A gain
-// the model expects of p there is a gain over a time the tables say is
-// that much too fast (AWS's p5 2 x 8 AllReduce, whose Tree/LL rows of 64
-// and 128 KiB took 135.1 and 108.9 us against 71.3 and 73.2 predicted,
-// where a rule ran Tree/LL up to 334 KB).
-func (m *Machine) slowNear(p string, size float64) float64 {
-	return max(m.missNear(p, size), 1)
-}
-
-// missNear returns the median of measured/predicted over the calibration
-// points the model says NCCL ran with protocol p within two doublings of
-// size bytes, below 1 too (the machine faster than the model), and 1
-// without such points. NCCL's own choice is taken so (beatsNCCL): as fast
-// as the tables ran its protocol there, not only as slow (AWS's p5 2 x 8
-// AllReduce ran NVLSTree/Simple at 1 MiB in 122 us against 271 predicted,
-// and a rule on 4 x 8, which no table ran, claimed Tree/LL 3.1 times
-// faster than NCCL's 513 us).
-func (m *Machine) missNear(p string, size float64) float64 {
-	pr, err := commmodel.ParseProtocol(p)
-	if err != nil {
-		return 1
-	}
-	var r []float64
-	for _, o := range m.own[pr] {
-		if o.size >= size/4 && o.size <= 4*size {
-			r = append(r, o.ratio)
-		}
-	}
-	if len(r) == 0 {
-		return 1
-	}
-	return fit.Median(r)
-}
-
 // measuredAt returns the time a calibration table of q's collective and
 // shape, run with NCCL's own choices (no algorithm or protocol pinned but
 // the exclusions every table ran with, TunerExclusions, under which the
@@ -122,8 +84,7 @@ func (m *Machine) measuredAt(q Query, size float64) (time float64, ok bool) {
 	ex := m.TunerExclusions()
 	for i := range m.tables {
 		t := &m.tables[i]
-		if t.Collective != q.Collective || t.Ranks() != q.Ranks || t.PerNode != q.PerNode ||
-			!strings.EqualFold(t.Algo, ex.Algo) || !strings.EqualFold(t.Proto, ex.Proto) || t.Evidence.TunerPlugin.Known() {
+		if t.Collective != q.Collective || t.Ranks() != q.Ranks || t.PerNode != q.PerNode || !ncclOwn(t, ex) {
 			continue // pinned, or a tuner plugin's choices: not NCCL's own
 		}
 		fastest := func(p Point) float64 {
@@ -148,12 +109,16 @@ func (m *Machine) measuredAt(q Query, size float64) (time float64, ok bool) {
 // of its protocol near the size measured against the model (slowNear),
 // theirs as slow or as fast as those of its protocol ran (missNear), and, where a calibration table measured NCCL's own at that size, beats
 // the measured time too: a model that misses its own tables there has no
-// gain to claim over them.
+// gain to claim over them. On a node count beyond the tables' it never
+// does (beyondNodes).
 func (m *Machine) beatsNCCL(q Query, ours, theirs Prediction, size float64) bool {
+	if m.beyondNodes(q) {
+		return false // the tables' evidence does not reach: NCCL keeps its choice
+	}
 	// Each side as the calibration points of its protocol near the size
 	// say the model misses them (slowNear).
-	ours.High *= m.slowNear(ours.Protocol, size)
-	theirs.Time *= m.missNear(theirs.Protocol, size)
+	ours.High *= m.slowNear(q, ours.Protocol, size)
+	theirs.Time *= m.missNear(q, theirs.Protocol, size)
 	if !ours.Beats(theirs) {
 		return false
 	}
@@ -568,7 +533,7 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 			altsTried = true
 		}
 		ch := TunerChoice{MinBytes: sp.lo, MaxBytes: sp.hi, Size: s, Ours: cs[0], NCCL: cs[k], Measured: measured,
-			OursSlow: m.slowNear(cs[0].Protocol, s), NCCLMiss: m.missNear(cs[k].Protocol, s)}
+			OursSlow: m.slowNear(q, cs[0].Protocol, s), NCCLMiss: m.missNear(q, cs[k].Protocol, s)}
 		if ch.RestsOn = m.restsOn(q, alts, a, p, cs[0], cs[k], s); len(ch.RestsOn) > 0 {
 			choices = append(choices, ch)
 			continue

@@ -64,10 +64,10 @@ func TestSlowNear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := m.slowNear("LL", 256<<10); !(r > 1.4) {
+	if r := m.slowNear(Query{}, "LL", 256<<10); !(r > 1.4) {
 		t.Errorf("LL at 256 KiB: %.3f; own points %+v", r, m.own[nccl.LL])
 	}
-	if r := m.slowNear("Simple", 1<<30); r > 1.05 {
+	if r := m.slowNear(Query{}, "Simple", 1<<30); r > 1.05 {
 		t.Errorf("Simple at 1 GiB: %.3f; own points %+v", r, m.own[nccl.Simple])
 	}
 }

@@ -892,6 +892,7 @@ func (m *Machine) misfits(tables []Table) []string {
 			continue // Calibrate modelled every point: it does not fail here
 		}
 		outside, worst, far := 0, 0, -1
+		own := ncclOwn(t, m.TunerExclusions())
 		errs, widths := make([]float64, len(ps)), make([]float64, len(ps))
 		off := func(j int) float64 { return gap(t.Points[j].Time / ps[j].Time) }
 		for j, p := range ps {
@@ -905,7 +906,7 @@ func (m *Machine) misfits(tables []Table) []string {
 			// the model misses them says nothing of a collective's ring or
 			// tree on the same protocol (slowNear).
 			if pr, err := commmodel.ParseProtocol(p.Protocol); err == nil && !grouped(t.Collective) {
-				m.own[pr] = append(m.own[pr], ownPoint{p.Size, t.Points[j].Time / p.Time})
+				m.own[pr] = append(m.own[pr], ownPoint{p.Size, t.Points[j].Time / p.Time, t.Collective, t.Ranks(), t.PerNode, own})
 			}
 			errs[j] = math.Abs(math.Log(t.Points[j].Time / math.Sqrt(p.Low*p.High)))
 			widths[j] = math.Log(p.High / p.Low)

@@ -1,0 +1,120 @@
+package predict
+
+import (
+	"strings"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/fit"
+)
+
+// ncclOwn reports that table t ran NCCL's own choices: no algorithm or
+// protocol pinned but the exclusions ex every table ran with
+// (TunerExclusions, under which the rules choose too), and no tuner
+// plugin, whose choices are the plugin's (aws-ofi-nccl's on p5), not
+// NCCL's. Only such a table measures NCCL's own choice (measuredAt), and
+// only its points say how far the model misses the protocol NCCL ran
+// (slowNear, missNear): the model prices a tuner plugin's table with
+// NCCL's choices, which the plugin replaced.
+func ncclOwn(t *Table, ex Env) bool {
+	return strings.EqualFold(t.Algo, ex.Algo) && strings.EqualFold(t.Proto, ex.Proto) && !t.Evidence.TunerPlugin.Known()
+}
+
+// slowNear returns how slow the tables ran protocol p near size bytes for
+// q against the model (nearMiss), where above 1 (the model faster than the
+// machine with p there), and 1 otherwise or without such points (m.own,
+// misfits). A gain the model expects of p there is a gain over a time the
+// tables say is that much too fast (AWS's p5 2 x 8 AllReduce, whose Tree/LL
+// rows of 64 and 128 KiB took 135.1 and 108.9 us against 71.3 and 73.2
+// predicted, where a rule ran Tree/LL up to 334 KB).
+func (m *Machine) slowNear(q Query, p string, size float64) float64 {
+	same, other := m.nearMiss(q, p, size)
+	if same > 0 {
+		return max(same, 1)
+	}
+	return max(other, 1)
+}
+
+// missNear returns how the tables ran protocol p near size bytes for q
+// against the model (nearMiss), below 1 too (the machine faster than the
+// model), and 1 without such points. NCCL's own choice is taken so
+// (beatsNCCL): as fast as the tables ran its protocol there, not only as
+// slow (AWS's p5 2 x 8 AllReduce ran NVLSTree/Simple at 1 MiB in 122 us
+// against 271 predicted, and a rule on 4 x 8, which no table ran, claimed
+// Tree/LL 3.1 times faster than NCCL's 513 us). Points of another
+// collective or shape than q's take it as fast only, never as slow: how
+// the model misses NCCL's protocol on one rack's NVLS is no evidence that
+// NCCL runs it that much slower on four racks' NVLSTree (OCI's GB200 tables
+// of 2 x 4 and 32 x 4 ran Simple 1.43 times the model near 2 MiB, and a
+// rule on 64 x 4 took Tree/LL from 1.48 to 2.97 MB, 0.76x-1.36x against
+// the model's time for NCCL's own): beyond the tables' collective and
+// shape, where their evidence does not reach, NCCL keeps its choice.
+func (m *Machine) missNear(q Query, p string, size float64) float64 {
+	same, other := m.nearMiss(q, p, size)
+	if same > 0 {
+		return same
+	}
+	return min(other, 1)
+}
+
+// nearMiss returns the median of measured/predicted over the calibration
+// points of tables of NCCL's own choices (ncclOwn) the model says ran
+// protocol p within two doublings of size bytes: same over those of q's
+// collective and shape (its ranks and GPUs a node), 0 without such points,
+// and other over the rest, 1 without any.
+func (m *Machine) nearMiss(q Query, p string, size float64) (same, other float64) {
+	pr, err := commmodel.ParseProtocol(p)
+	if err != nil {
+		return 0, 1
+	}
+	var s, o []float64
+	for _, pt := range m.own[pr] {
+		if pt.size < size/4 || pt.size > 4*size {
+			continue
+		}
+		if pt.collective == q.Collective && pt.ranks == q.Ranks && pt.perNode == q.PerNode {
+			s = append(s, pt.ratio)
+		} else {
+			o = append(o, pt.ratio)
+		}
+	}
+	same, other = 0, 1
+	if len(s) > 0 {
+		same = fit.Median(s)
+	}
+	if len(o) > 0 {
+		other = fit.Median(o)
+	}
+	return same, other
+}
+
+// beyondNodes reports that q runs on a node count outside the calibration
+// tables' (more nodes than any, or fewer): there the tables measured
+// neither NCCL's own choice nor the model's, and no rule replaces NCCL's
+// (beatsNCCL). OCI's GB200 tables of 2 x 4 (one rack, NVLS) and 32 x 4
+// (two racks, NVLSTree) gave a rule on 64 x 4, four racks, Tree/LL from
+// 1.48 to 2.97 MB against NCCL's NVLSTree/Simple, "1.33x faster
+// (0.76x-1.36x)" against the model's time for NCCL's own; AWS's p5 tables
+// of 2 x 8 one on 4 x 8, Tree/LL from 741 KB to 1.48 MB, 3.13x faster
+// (1.46x-4.28x). Without tables the model is NCCL's own, and nothing is
+// beyond.
+func (m *Machine) beyondNodes(q Query) bool {
+	if q.PerNode <= 0 {
+		return false
+	}
+	_, _, beyond := m.NodesBeyond(Comm{q.Ranks / q.PerNode, q.PerNode})
+	return beyond
+}
+
+// NodesBeyond returns the least and the most nodes of the calibration
+// tables, and whether communicator c runs on a node count outside them,
+// where every tuner rule for it keeps NCCL's own choice (beyondNodes).
+func (m *Machine) NodesBeyond(c Comm) (lo, hi int, beyond bool) {
+	for i := range m.tables {
+		n := m.tables[i].Nodes
+		if lo == 0 || n < lo {
+			lo = n
+		}
+		hi = max(hi, n)
+	}
+	return lo, hi, hi > 0 && (c.Nodes > hi || c.Nodes < lo)
+}
