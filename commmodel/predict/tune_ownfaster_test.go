@@ -14,22 +14,7 @@ import (
 // Tree/LL from 371 KB to 2 MiB, "3.13x faster" than NCCL's predicted
 // 513 us at 1 MiB, a gain the tables' own Simple points speak against.
 func TestTuneNCCLAsFastAsItRan(t *testing.T) {
-	const dir = "../../data/nccltests/testdata/real/"
-	h100 := "NVIDIA H100 80GB HBM3"
-	var tables []Table
-	var hw Hardware
-	for _, c := range []struct {
-		file string
-		pin  Pins
-	}{
-		{"h100_2x8_allreduce_tagoutput_split_rows_p5.log", Pins{}},
-		{"h100_2x8_allreduce_p5_tuner_plugin.log", Pins{}},
-		{"h100_2x8_allreduce_efa_p5_slurm_awsome.log", Pins{Nodes: 2, PerNode: 8, GPU: h100}},
-		{"h100_2x8_allreduce_efa_p5_eks_awsome.log", Pins{Nodes: 2, PerNode: 8, GPU: h100, Version: nccl.Version{Major: 2, Minor: 18, Patch: 5}}},
-	} {
-		h, tab := pinnedTable(t, dir+c.file, c.pin)
-		hw, tables = h, append(tables, tab)
-	}
+	hw, tables := p5Tables(t)
 	m, err := Calibrate(hw, tables, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -55,4 +40,27 @@ func TestTuneNCCLAsFastAsItRan(t *testing.T) {
 	if f := m.missNear(Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}, "Simple", 1<<20); !(f < 0.8) {
 		t.Errorf("missNear(Simple, 1 MiB) = %.3g; want the tables' ratio, under 0.8 (122 us measured, 271 predicted)", f)
 	}
+}
+
+// p5Tables returns AWS's p5 2 x 8 AllReduce tables, the second run under
+// aws-ofi-nccl's tuner plugin, and their hardware.
+func p5Tables(t *testing.T) (Hardware, []Table) {
+	t.Helper()
+	const dir = "../../data/nccltests/testdata/real/"
+	h100 := "NVIDIA H100 80GB HBM3"
+	var tables []Table
+	var hw Hardware
+	for _, c := range []struct {
+		file string
+		pin  Pins
+	}{
+		{"h100_2x8_allreduce_tagoutput_split_rows_p5.log", Pins{}},
+		{"h100_2x8_allreduce_p5_tuner_plugin.log", Pins{}},
+		{"h100_2x8_allreduce_efa_p5_slurm_awsome.log", Pins{Nodes: 2, PerNode: 8, GPU: h100}},
+		{"h100_2x8_allreduce_efa_p5_eks_awsome.log", Pins{Nodes: 2, PerNode: 8, GPU: h100, Version: nccl.Version{Major: 2, Minor: 18, Patch: 5}}},
+	} {
+		h, tab := pinnedTable(t, dir+c.file, c.pin)
+		hw, tables = h, append(tables, tab)
+	}
+	return hw, tables
 }

@@ -68,7 +68,7 @@ func (m *Machine) nearMiss(q Query, p string, size float64) (same, other float64
 	}
 	var s, o []float64
 	for _, pt := range m.own[pr] {
-		if pt.size < size/4 || pt.size > 4*size {
+		if !pt.ncclOwn || pt.size < size/4 || pt.size > 4*size {
 			continue
 		}
 		if pt.collective == q.Collective && pt.ranks == q.Ranks && pt.perNode == q.PerNode {
