@@ -214,12 +214,23 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// A table without hosts takes the hosts of the job's communicator of
-	// as many ranks, else of one that fits it (predict.Pins.Hosts).
+	// as many ranks, else of one that fits it (predict.Pins.Hosts). A file
+	// checked keeps the machine it was written for: the communicators its
+	// header names, not the sub-communicators checked against it (GB300's
+	// tables, which print no hosts, became 32 nodes of 2 GPUs under
+	// -comms 16x2).
+	base := predict.Pins{Hosts: req.comms}
+	if req.check != "" {
+		if written := writtenComms(req.check); len(written) > 0 {
+			base.Hosts = written
+			base.HostsFrom = "the rules file was written for " + commsText(written)
+		}
+	}
 	perNode := 0
-	for _, c := range req.comms {
+	for _, c := range base.Hosts {
 		perNode = max(perNode, c.PerNode)
 	}
-	mc, err := req.machine.load(predict.Pins{Hosts: req.comms}, perNode)
+	mc, err := req.machine.load(base, perNode)
 	if err != nil {
 		return err
 	}
@@ -800,6 +811,51 @@ func joinAnd(s []string) string {
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
+// commsHeader opens the header line that names the communicators a file
+// was written for (tuneComment).
+const commsHeader = "Communicators (nodes x GPUs per node): "
+
+// writtenComms returns the communicators the header of the rules file at
+// path names (commsHeader), none where it names none or cannot be read
+// (checkTuneFile says so).
+func writtenComms(path string) []predict.Comm {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	lines := strings.Split(string(b), "\n")
+	k := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "# "+commsHeader) })
+	if k < 0 {
+		return nil
+	}
+	line := strings.TrimPrefix(lines[k], "# "+commsHeader)
+	for _, l := range lines[k+1:] {
+		if !strings.HasPrefix(l, "#   ") {
+			break
+		}
+		line += " " + strings.TrimPrefix(l, "#   ") // folded (WriteTunerRules)
+	}
+	line, _, _ = strings.Cut(line, ";")
+	var out []predict.Comm
+	for _, f := range strings.Split(line, ",") {
+		var c predict.Comm
+		if n, err := fmt.Sscanf(strings.TrimSpace(f), "%d x %d", &c.Nodes, &c.PerNode); err != nil || n != 2 || c.Nodes < 1 || c.PerNode < 1 {
+			return nil
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// commsText is "2 x 4 and 16 x 4".
+func commsText(cs []predict.Comm) string {
+	var s []string
+	for _, c := range cs {
+		s = append(s, c.String())
+	}
+	return joinAnd(s)
+}
+
 // nodeSpan is "2 to 32 nodes", or "2 nodes".
 func nodeSpan(lo, hi int) string {
 	if lo == hi {
@@ -835,7 +891,7 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		"  " + nccl.TunerPluginPatch,
 		"and index table where it indexes collCostTable.",
 		"Load with NCCL_TUNER_PLUGIN=<path to libnccl-tuner-example.so> NCCL_TUNER_CONFIG_FILE=<this file>",
-		"Communicators (nodes x GPUs per node): " + strings.Join(comms, ", ") + "; " + nNodesMeaning(hw),
+		commsHeader + strings.Join(comms, ", ") + "; " + nNodesMeaning(hw),
 		"The plugin runs every call no rule takes, of these or of any other communicator, on one channel: every function of each communicator has rules for every size.",
 		"NCCL leaves NVLS, NVLSTree, PAT and CollNet out of some calls (an ncclAvg of floats, a ReduceScatter of ncclAvg for PAT) and the plugin passes over their rules there: each such rule is followed by rules for its sizes with NCCL's own choice among Ring and Tree.",
 		"Each rule keeps NCCL's own algorithm, protocol and channels (NCCL " + m.Version().String() + "'s tuning model), except for " + strings.Join(cols, ", ") +
