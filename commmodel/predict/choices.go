@@ -118,7 +118,7 @@ func (m *Machine) beatsNCCL(q Query, ours, theirs Prediction, size float64) bool
 	// Each side as the calibration points of its protocol near the size
 	// say the model misses them (slowNear).
 	ours.High *= m.slowNear(q, ours.Protocol, size)
-	theirs.Time *= m.missNear(q, theirs.Protocol, size)
+	theirs.Time *= m.missNear(q, theirs.Protocol, ours.Protocol, size)
 	if !ours.Beats(theirs) {
 		return false
 	}
@@ -533,7 +533,7 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 			altsTried = true
 		}
 		ch := TunerChoice{MinBytes: sp.lo, MaxBytes: sp.hi, Size: s, Ours: cs[0], NCCL: cs[k], Measured: measured,
-			OursSlow: m.slowNear(q, cs[0].Protocol, s), NCCLMiss: m.missNear(q, cs[k].Protocol, s)}
+			OursSlow: m.slowNear(q, cs[0].Protocol, s), NCCLMiss: m.missNear(q, cs[k].Protocol, cs[0].Protocol, s)}
 		if ch.RestsOn = m.restsOn(q, alts, a, p, cs[0], cs[k], s); len(ch.RestsOn) > 0 {
 			choices = append(choices, ch)
 			continue

@@ -28,7 +28,7 @@ func TestTuneNCCLAsFastAsItRan(t *testing.T) {
 		if c.Withheld() {
 			continue
 		}
-		f := m.missNear(Query{Collective: c.Collective, Ranks: c.Comm.Nodes * c.Comm.PerNode, PerNode: c.Comm.PerNode}, c.NCCL.Protocol, c.Size)
+		f := m.missNear(Query{Collective: c.Collective, Ranks: c.Comm.Nodes * c.Comm.PerNode, PerNode: c.Comm.PerNode}, c.NCCL.Protocol, c.Ours.Protocol, c.Size)
 		if c.Ours.High*m.slowNear(Query{Collective: c.Collective, Ranks: c.Comm.Nodes * c.Comm.PerNode, PerNode: c.Comm.PerNode}, c.Ours.Protocol, c.Size) >= c.NCCL.Time*f {
 			t.Errorf("%v on %v, %d to %d B: %s/%s, %.3g us at most, taken against NCCL's %s/%s %.3g us, which the tables ran %.2f times as long near %g B",
 				c.Collective, c.Comm, c.MinBytes, c.MaxBytes, c.Ours.Algorithm, c.Ours.Protocol, c.Ours.High*1e6, c.NCCL.Algorithm, c.NCCL.Protocol, c.NCCL.Time*1e6, f, c.Size)
@@ -37,7 +37,7 @@ func TestTuneNCCLAsFastAsItRan(t *testing.T) {
 			t.Errorf("allreduce on 4 x 8, %d to %d B: %s/%s against NCCL's %s/%s: the 2 x 8 tables ran NCCL's Simple near there faster than the model", c.MinBytes, c.MaxBytes, c.Ours.Algorithm, c.Ours.Protocol, c.NCCL.Algorithm, c.NCCL.Protocol)
 		}
 	}
-	if f := m.missNear(Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}, "Simple", 1<<20); !(f < 0.8) {
+	if f := m.missNear(Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}, "Simple", "LL", 1<<20); !(f < 0.8) {
 		t.Errorf("missNear(Simple, 1 MiB) = %.3g; want the tables' ratio, under 0.8 (122 us measured, 271 predicted)", f)
 	}
 }
