@@ -180,11 +180,11 @@ func textAndJSON(t *testing.T, args []string) (text, out string) {
 	return text, out
 }
 
-// TestPredictNoRateBelowTheTables: Alps' three GH200 tables (2 x 1 and two
-// of 2 x 4, four Slingshot 11 NICs a node) fit nic_bw at 96.7 Gb/s; the
-// held-out fit took a NIC rate of 25 Gb/s, an eighth of the 200 Gb/s
-// assumed, by its median error over all sizes, holding nic_bw at that
-// line rate, and predicted the tables' own 2 x 4 at 128 MiB in 9.16 ms,
+// TestPredictNoRateBelowTheTables: for Alps' three GH200 tables (2 x 1 and
+// two of 2 x 4, four Slingshot 11 NICs a node) the held-out fit took a NIC
+// rate of 25 Gb/s, an eighth of the 200 Gb/s assumed, by its median error
+// over all sizes, holding nic_bw at that line rate where the tables would
+// put it at 96.7 Gb/s, and predicted the tables' own 2 x 4 at 128 MiB in 9.16 ms,
 // where they measured 1.92 and 1.77 (red team 45). A rate the tables move
 // more than is no choice.
 func TestPredictNoRateBelowTheTables(t *testing.T) {

@@ -211,10 +211,11 @@ const minNICRate = 10e9 / 8
 // whose own fit misses the tables by more than it could be taken at is
 // passed over without its refits, and so is a NIC rate whose fit holds
 // nic_bw at that line rate while the tables would have it above twice it,
-// the rate tried before (Alps' three GH200 tables, which fit 96.7 Gb/s,
-// took 25 Gb/s by their median error over all sizes, and then predicted
-// their own 2 x 4 at 128 MiB five times slow; nccl-tests#290's H100 tables,
-// which fit 7.44 GB/s a NIC, keep 50 Gb/s, 6.25 GB/s).
+// the rate tried before (Alps' three GH200 tables took 25 Gb/s by their
+// median error over all sizes, though their fit under it would put nic_bw
+// at 96.7 Gb/s, and then predicted their own 2 x 4 at 128 MiB five times
+// slow; nccl-tests#290's H100 tables, which fit 7.44 GB/s a NIC, keep 50
+// Gb/s, 6.25 GB/s).
 func (h Hardware) FitSwitches(tables []Table) (Hardware, []string) {
 	if len(tables) < 3 {
 		return h, nil
