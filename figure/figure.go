@@ -80,9 +80,33 @@ const (
 // lengths differ, a value is NaN or infinite, or a log axis meets a value <= 0.
 func (f Figure) Plot() (*plot.Plot, error) { return f.plot(nil, nil) }
 
+// LegendFits returns an error when the figure's legend is taller or wider
+// than its data area at Width x Height: drawn, its box would run past the
+// figure's edge and its last entries (the marks' names) be cut off.
+func (f Figure) LegendFits() error {
+	p, leg, err := f.plotLegend(nil, nil)
+	if err != nil {
+		return err
+	}
+	w, h := f.Width, f.Height
+	if w <= 0 {
+		w = DefaultWidth
+	}
+	if h <= 0 {
+		h = DefaultHeight
+	}
+	return leg.fits(p, w, h)
+}
+
 // plot builds the figure over the plotters in under (drawn first), with the
 // legend entries extra after the series'.
 func (f Figure) plot(under []plot.Plotter, extra []legendEntry) (*plot.Plot, error) {
+	p, _, err := f.plotLegend(under, extra)
+	return p, err
+}
+
+// plotLegend is plot, with the legend it adds last.
+func (f Figure) plotLegend(under []plot.Plotter, extra []legendEntry) (*plot.Plot, *legendBox, error) {
 	p := plot.New()
 	p.Title.Text = f.Title
 	setAxis(&p.X, f.X, labelsFor(f.Width, DefaultWidth))
@@ -93,7 +117,7 @@ func (f Figure) plot(under []plot.Plotter, extra []legendEntry) (*plot.Plot, err
 	colors := seriesColors(f.Series)
 	bands, err := bands(f.Series, colors, f.X, f.Y)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, b := range bands {
 		if b != nil {
@@ -103,7 +127,7 @@ func (f Figure) plot(under []plot.Plotter, extra []legendEntry) (*plot.Plot, err
 	for i, s := range f.Series {
 		xys, err := points(s, f.X, f.Y)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		col := colors[i]
 		var thumbs []plot.Thumbnailer
@@ -113,7 +137,7 @@ func (f Figure) plot(under []plot.Plotter, extra []legendEntry) (*plot.Plot, err
 		if s.Style != Points {
 			l, err := plotter.NewLine(xys)
 			if err != nil {
-				return nil, fmt.Errorf("series %q: %v", s.Name, err)
+				return nil, nil, fmt.Errorf("series %q: %v", s.Name, err)
 			}
 			l.Color = col
 			l.Width = vg.Points(1.8)
@@ -124,7 +148,7 @@ func (f Figure) plot(under []plot.Plotter, extra []legendEntry) (*plot.Plot, err
 		if s.Style != Line {
 			sc, err := plotter.NewScatter(xys)
 			if err != nil {
-				return nil, fmt.Errorf("series %q: %v", s.Name, err)
+				return nil, nil, fmt.Errorf("series %q: %v", s.Name, err)
 			}
 			sc.Color = col
 			sc.Shape = glyphs[i%len(glyphs)]
@@ -138,7 +162,7 @@ func (f Figure) plot(under []plot.Plotter, extra []legendEntry) (*plot.Plot, err
 	}
 	for _, m := range f.Marks {
 		if !finite(m.X) || !finite(m.Y) || (f.X.Log && m.X <= 0) || (f.Y.Log && m.Y < 0) {
-			return nil, fmt.Errorf("mark %q: position (%g, %g) is not on the axes", m.Label, m.X, m.Y)
+			return nil, nil, fmt.Errorf("mark %q: position (%g, %g) is not on the axes", m.Label, m.X, m.Y)
 		}
 	}
 	p.Add(marks{ms: f.Marks, labelsLow: f.Legend == TopLeft || f.Legend == TopRight, inLegend: f.MarksInLegend})
@@ -153,7 +177,7 @@ func (f Figure) plot(under []plot.Plotter, extra []legendEntry) (*plot.Plot, err
 		}
 	}
 	p.Add(leg)
-	return p, nil
+	return p, leg, nil
 }
 
 // glyphs cycles marker shapes so that measurement series differ without colour.

@@ -1,6 +1,7 @@
 package figure
 
 import (
+	"fmt"
 	"image/color"
 
 	"gonum.org/v1/plot"
@@ -25,23 +26,51 @@ func (l *legendBox) add(name string, thumbs ...plot.Thumbnailer) {
 	l.entries = append(l.entries, legendEntry{name, thumbs})
 }
 
+// legendMargin is the room between the legend's box and the data area's
+// edges.
+const legendMargin = vg.Length(6)
+
+// layout returns the legend's text style, padding, thumbnail width, row
+// height and box size as Plot draws them in p.
+func (l *legendBox) layout(p *plot.Plot) (sty draw.TextStyle, pad, thumbW, rowH, w, h vg.Length) {
+	sty = p.X.Tick.Label
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
+	pad, thumbW = vg.Points(5), vg.Points(26)
+	rowH = sty.FontExtents().Height * 1.25
+	var textW vg.Length
+	for _, e := range l.entries {
+		textW = max(textW, sty.Width(e.name))
+	}
+	w = pad + thumbW + pad + textW + pad
+	h = pad*2 + rowH*vg.Length(len(l.entries))
+	return sty, pad, thumbW, rowH, w, h
+}
+
+// fits says whether the legend's box fits inside the data area of p drawn
+// at width x height: a box taller or wider than it would be cut at the
+// figure's edge, its last entries lost, over the axis' labels.
+func (l *legendBox) fits(p *plot.Plot, width, height vg.Length) error {
+	if len(l.entries) == 0 {
+		return nil
+	}
+	da := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: width, Y: height}}})
+	_, _, _, _, w, h := l.layout(p)
+	availW, availH := da.Max.X-da.Min.X-2*legendMargin, da.Max.Y-da.Min.Y-2*legendMargin
+	if h > availH || w > availW {
+		return fmt.Errorf("the legend's %d entries take %.0fpt x %.0fpt, more than the %.0fpt x %.0fpt the data area of a %.3gin x %.3gin figure holds: the box runs past the figure's edge, its last entries cut off",
+			len(l.entries), float64(w), float64(h), float64(max(availW, 0)), float64(max(availH, 0)), float64(width/vg.Inch), float64(height/vg.Inch))
+	}
+	return nil
+}
+
 var legendFill = color.NRGBA{0xFF, 0xFF, 0xFF, 0xE0}
 
 func (l *legendBox) Plot(c draw.Canvas, p *plot.Plot) {
 	if len(l.entries) == 0 {
 		return
 	}
-	sty := p.X.Tick.Label
-	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
-	pad, thumbW := vg.Points(5), vg.Points(26)
-	rowH := sty.FontExtents().Height * 1.25
-	var textW vg.Length
-	for _, e := range l.entries {
-		textW = max(textW, sty.Width(e.name))
-	}
-	w := pad + thumbW + pad + textW + pad
-	h := pad*2 + rowH*vg.Length(len(l.entries))
-	margin := vg.Points(6)
+	sty, pad, thumbW, rowH, w, h := l.layout(p)
+	margin := legendMargin
 	x0, y1 := c.Min.X+margin, c.Max.Y-margin
 	if l.pos == TopRight || l.pos == BottomRight {
 		x0 = c.Max.X - margin - w

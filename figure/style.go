@@ -79,3 +79,7 @@ const (
 	DefaultWidth  = 7 * vg.Inch
 	DefaultHeight = 4.5 * vg.Inch
 )
+
+// NumColors is how many series Colors tells apart: a further one repeats
+// a colour.
+func NumColors() int { return len(palette) }

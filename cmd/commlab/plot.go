@@ -124,6 +124,11 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 		}
 		req.logs = append(req.logs, files...)
 	}
+	// Each log takes a colour of its own; a further one would wear an
+	// earlier log's colour and dash, the two told apart by no mark.
+	if n := figure.NumColors(); len(req.logs) > n {
+		return plotRequest{}, flagErrorf("%d logs: one figure tells at most %d apart, each by its colour; plot them in several figures", len(req.logs), n)
+	}
 	return req, nil
 }
 
@@ -348,6 +353,17 @@ func (req plotRequest) build() (*plotted, error) {
 	}
 	pl.figure.Marks, pl.found = figureMarks(pl.logs)
 	pl.figure.MarksInLegend, pl.drawn = true, len(pl.figure.Marks)
+	// A legend taller or wider than the data area runs past the figure's
+	// edge: the names of its last series and of the marks are cut off. Of
+	// several logs that leaves lines no name says the log of, so the
+	// figure is refused; one log's small figure (a thumbnail) is drawn,
+	// and standard error says what its legend loses.
+	if err := pl.figure.LegendFits(); err != nil {
+		if len(pl.logs) > 1 {
+			return nil, flagErrorf("%v; plot fewer logs in one figure, or give a larger -width or -height (or -marks none)", err)
+		}
+		pl.problems = append(pl.problems, problem{Message: fmt.Sprintf("-o %s: %v; give a larger -width or -height, or -marks none", req.out, err)})
+	}
 	return pl, nil
 }
 

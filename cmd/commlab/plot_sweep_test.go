@@ -1,0 +1,75 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cluster01Logs are the nine logs of the 10-node H100 cluster of the
+// paired set, one table each as plot draws them (test 0).
+var cluster01Logs = []string{
+	"nccl_N10_G1.log", "nccl_N10_G2.log", "nccl_N10_G4.log", "nccl_N10_G8.log",
+	"nccl_N1_G4_cnode3-002.log", "nccl_N1_G8_cnode3-002.log",
+	"nccl_N2_G1_cnode3-002_cnode3-003.log", "nccl_N2_G4_cnode3-002_cnode3-003.log", "nccl_N2_G8_cnode3-002_cnode3-003.log",
+}
+
+func cluster01(n int) []string {
+	var out []string
+	for _, f := range cluster01Logs[:n] {
+		out = append(out, filepath.Join("../../data/logs/paired/h100-sxm-10node-cluster01", f))
+	}
+	return out
+}
+
+// TestPlotManyLogsLegend: a figure of the 10-node cluster's nine logs gave
+// the first and the ninth the same colour and dash (the palette holds 8),
+// and its legend of 21 entries ran past the figure's bottom edge, over the
+// size axis' labels, the third mark's name cut off, while standard output
+// said 3 marks were named. More logs than colours is refused, and so is a
+// legend the figure cannot hold (eight logs at 4.5in); a taller figure
+// holds it.
+func TestPlotManyLogsLegend(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "f.svg")
+	code, _, stderr := runCLI(append(append([]string{"plot"}, cluster01(9)...), "-o", out)...)
+	if code != 2 || !strings.Contains(stderr, "9 logs: one figure tells at most 8 apart") {
+		t.Errorf("nine logs: exit %d, want 2 and the count refused; stderr:\n%s", code, stderr)
+	}
+	code, _, stderr = runCLI(append(append([]string{"plot"}, cluster01(8)...), "-o", out)...)
+	if code != 2 || !strings.Contains(stderr, "the legend's 19 entries") || !strings.Contains(stderr, "-height") {
+		t.Errorf("eight logs at 7in x 4.5in: exit %d, want 2 and the legend refused; stderr:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a refused figure was written to %s", out)
+	}
+	code, stdout, stderr := runCLI(append(append([]string{"plot"}, cluster01(8)...), "-o", out, "-height", "6in")...)
+	if code != 0 || strings.Contains(stderr, "legend") {
+		t.Errorf("eight logs at 7in x 6in: exit %d, want 0 and no word of the legend; stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "1 GiB: NVLSTree/Simple to Ring/Simple") {
+		t.Errorf("eight logs at 7in x 6in: want the third mark, whose name the 4.5in legend lost; stdout:\n%s", stdout)
+	}
+	// Six logs fit the default figure, as before.
+	if code, _, stderr := runCLI(append(append([]string{"plot"}, cluster01(6)...), "-o", out)...); code != 0 {
+		t.Errorf("six logs: exit %d, want 0; stderr:\n%s", code, stderr)
+	}
+}
+
+// TestPlotSmallFigureLegend: two logs on a 3.5in x 2.6in figure had a
+// legend 254pt wide in a data area of 164pt, cut at the figure's right
+// edge; one log's thumbnail is still drawn, with a warning.
+func TestPlotSmallFigureLegend(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "f.svg")
+	code, _, stderr := runCLI(append(append([]string{"plot"}, cluster01(2)...), "-o", out, "-width", "3.5in", "-height", "2.6in")...)
+	if code != 2 || !strings.Contains(stderr, "the legend's 6 entries") {
+		t.Errorf("two logs at 3.5in x 2.6in: exit %d, want 2; stderr:\n%s", code, stderr)
+	}
+	code, _, stderr = runCLI("plot", h200Log, "-o", out, "-width", "2in", "-height", "1in")
+	if code != 0 || !strings.Contains(stderr, "-o "+out+": the legend's 4 entries") {
+		t.Errorf("one log at 2in x 1in: exit %d, want 0 and a warning of the legend; stderr:\n%s", code, stderr)
+	}
+}
