@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -180,7 +181,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			// The rows skipped may be why the fit failed.
 			writeProblems(stderr, readProblems(log))
-			return fmt.Errorf("%s: test %d: %w", req.file, i, err)
+			return fmt.Errorf("%s:%d: test %d: %w", req.file, log.Tests[i].Line, i, err)
 		}
 		outs = append(outs, out)
 	}
@@ -411,10 +412,20 @@ func writeTestList(w io.Writer, file string, log *data.Log, format string) error
 		case len(l.Candidates) > 1:
 			c = strings.Join(l.Candidates, " or ")
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%d\t%d\t%s\t%d\t%s..%s\n", l.Index, l.Line, c, l.Ranks, l.Nodes, l.System, l.Rows,
+		// A count or GPU the log does not give is "?", as fit's header
+		// prints "p = ?": 0 nodes would read as a count.
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%d\t%s..%s\n", l.Index, l.Line, c, countOrUnknown(l.Ranks), countOrUnknown(l.Nodes), cmp.Or(l.System, "?"), l.Rows,
 			units.FormatSize(float64(l.MinBytes)), units.FormatSize(float64(l.MaxBytes)))
 	}
 	return tw.Flush()
+}
+
+// countOrUnknown prints n, or "?" for 0, a count the log does not give.
+func countOrUnknown(n int) string {
+	if n <= 0 {
+		return "?"
+	}
+	return strconv.Itoa(n)
 }
 
 // collectiveName is the name of the collective test t measures, "" when
@@ -488,7 +499,7 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 	out.DroppedZeroBytes = len(empty)
 	out.NPoints = len(out.samples)
 	if out.NPoints < 3 {
-		return nil, fmt.Errorf("test %d has %d rows with an %s time and a size above 0; a fit needs at least 3", i, out.NPoints, place)
+		return nil, fmt.Errorf("%s with an %s time and a size above 0; a fit needs at least 3", plural(out.NPoints, "row", "rows"), place)
 	}
 	single, err := fit.AlphaBeta(out.samples, settings)
 	if err != nil {
