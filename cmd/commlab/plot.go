@@ -318,7 +318,7 @@ func (req plotRequest) build() (*plotted, error) {
 	pl.hardware, pl.model = hardwareOf(mc.hw, append(plotted, mc.tables...)), model
 	kind := "uncalibrated"
 	if len(mc.tables) > 0 {
-		kind = fmt.Sprintf("calibrated on %d %s", len(mc.tables), plural(len(mc.tables), "table", "tables"))
+		kind = "calibrated on " + plural(len(mc.tables), "table", "tables")
 	}
 	pl.figure = figure.Figure{
 		Title:  fmt.Sprintf("%s, model %s", mc.hw.GPU.Name, kind),

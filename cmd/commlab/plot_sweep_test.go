@@ -73,3 +73,17 @@ func TestPlotSmallFigureLegend(t *testing.T) {
 		t.Errorf("one log at 2in x 1in: exit %d, want 0 and a warning of the legend; stderr:\n%s", code, stderr)
 	}
 }
+
+// TestPlotCalibratedTitle: every calibrated figure's title counted its
+// tables twice, "H100 SXM, model calibrated on 4 4 tables" for nccl-tests
+// issue 309's 2-node Ring run beside the cluster's four other tables.
+func TestPlotCalibratedTitle(t *testing.T) {
+	t.Parallel()
+	const real = "../../data/nccltests/testdata/real/"
+	svg, _ := plotFile(t, "f.svg", real+"h100_2x8_allreduce_ring_minctas24_nccltests309.log:algo=ring", "-calibrate",
+		real+"h100_8x8_allreduce_default_nccltests309.log,"+real+"h100_8x8_allreduce_minctas24_nccltests309.log,"+
+			real+"h100_2x8_allreduce_default_nccltests309.log,"+real+"h100_4x8_allreduce_default_nccltests309.log")
+	if !strings.Contains(string(svg), "H100 SXM, model calibrated on 4 tables<") {
+		t.Errorf("the figure's title is not \"H100 SXM, model calibrated on 4 tables\"")
+	}
+}
