@@ -360,11 +360,17 @@ func collectiveNames(t *nccltests.Test) []string {
 
 // compareMismatches warns where the tables' runs differ in what a ratio of
 // their times takes as equal: the collective, the rank and node counts, the
-// data type and the reduction. What a log does not say is not compared.
+// data type and the reduction. What a log does not say is not compared. A
+// warning is placed at both tables' first lines, as two problems of one
+// message, which writeProblems prints once: "A:LINE, B:LINE: ...".
 func compareMismatches(a, b compareTable) []problem {
 	var out []problem
 	warn := func(what, va, vb string) {
-		out = append(out, problem{Message: fmt.Sprintf("A and B differ in %s: %s in A, %s in B; compared anyway", what, va, vb)})
+		msg := fmt.Sprintf("A and B differ in %s: %s in A, %s in B; compared anyway", what, va, vb)
+		out = append(out, problem{File: a.File, Line: a.Line, Message: msg})
+		if b.File != a.File || b.Line != a.Line {
+			out = append(out, problem{File: b.File, Line: b.Line, Message: msg})
+		}
 	}
 	if len(a.names) > 0 && len(b.names) > 0 && !slices.ContainsFunc(a.names, func(c string) bool { return slices.Contains(b.names, c) }) {
 		warn("collective", a.Collective, b.Collective)
