@@ -360,13 +360,17 @@ func collectiveNames(t *nccltests.Test) []string {
 
 // compareMismatches warns where the tables' runs differ in what a ratio of
 // their times takes as equal: the collective, the rank and node counts, the
-// data type and the reduction. What a log does not say is not compared. A
+// data type, the reduction and the GPU, by the names the Rank lines print.
+// What a log does not say is not compared. A
 // warning is placed at both tables' first lines, as two problems of one
 // message, which writeProblems prints once: "A:LINE, B:LINE: ...".
 func compareMismatches(a, b compareTable) []problem {
 	var out []problem
 	warn := func(what, va, vb string) {
 		msg := fmt.Sprintf("A and B differ in %s: %s in A, %s in B; compared anyway", what, va, vb)
+		if what == "GPU" && (a.GPU == genericGPUName) != (b.GPU == genericGPUName) {
+			msg = fmt.Sprintf("A and B differ in GPU: %s in A, %s in B (%q is what a driver prints for a GPU it does not name, so they may be one); compared anyway", va, vb, genericGPUName)
+		}
 		out = append(out, problem{File: a.File, Line: a.Line, Message: msg})
 		if b.File != a.File || b.Line != a.Line {
 			out = append(out, problem{File: b.File, Line: b.Line, Message: msg})
@@ -388,8 +392,17 @@ func compareMismatches(a, b compareTable) []problem {
 			warn(c.what, c.va, c.vb)
 		}
 	}
+	if a.GPU != "" && b.GPU != "" && a.GPU != b.GPU {
+		warn("GPU", strconv.Quote(a.GPU), strconv.Quote(b.GPU))
+	}
 	return out
 }
+
+// genericGPUName is the name a driver gives a GPU it does not know, which
+// the Rank lines print: CoreWeave's one- and two-rack GB200 blocks
+// (data/logs/paired/gb200-nvl72-coreweave) against its 20-rack block's
+// "NVIDIA GB200".
+const genericGPUName = "NVIDIA Graphics Device"
 
 // name is "FILE#TEST", the name the other subcommands give a table.
 func (c compareTable) name() string { return c.File + "#" + strconv.Itoa(c.Test) }

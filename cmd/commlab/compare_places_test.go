@@ -41,3 +41,34 @@ func TestCompareMismatchPlaced(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant %q", stderr, want)
 	}
 }
+
+// TestCompareGPUsDiffer checks that compare warns where the logs' Rank lines
+// name other GPUs, as it does of ranks and nodes: CoreWeave's one-rack block
+// prints "NVIDIA Graphics Device", its 20-rack block "NVIDIA GB200", and
+// the warning says the first is a driver's name for a GPU it does not know.
+func TestCompareGPUsDiffer(t *testing.T) {
+	t.Parallel()
+	twenty := "../../data/logs/paired/gb200-nvl72-coreweave/allreduce_20racks.log"
+	got := runCompareJSON(t, gb200OneRack, twenty)
+	want := `A and B differ in GPU: "NVIDIA Graphics Device" in A, "NVIDIA GB200" in B ("NVIDIA Graphics Device" is what a driver prints for a GPU it does not name, so they may be one); compared anyway`
+	n := 0
+	for _, p := range got.Problems {
+		if p.Message == want {
+			n++
+		}
+	}
+	if got.A.GPU != "NVIDIA Graphics Device" || got.B.GPU != "NVIDIA GB200" || n != 2 {
+		t.Errorf("GPUs %q and %q, the warning %d times in %+v; want it at both tables", got.A.GPU, got.B.GPU, n, got.Problems)
+	}
+	// One- and two-rack blocks: one name, no GPU warning.
+	for _, p := range runCompareJSON(t, gb200OneRack, gb200TwoRacks).Problems {
+		if strings.Contains(p.Message, "differ in GPU") {
+			t.Errorf("one rack against two: %v", p)
+		}
+	}
+	// Two names the catalog knows: no note of the driver's name.
+	w := compareMismatches(compareTable{File: "a", Line: 1, GPU: "NVIDIA H100 80GB HBM3"}, compareTable{File: "b", Line: 2, GPU: "Tesla V100-SXM3-32GB"})
+	if len(w) != 2 || w[0].Message != `A and B differ in GPU: "NVIDIA H100 80GB HBM3" in A, "Tesla V100-SXM3-32GB" in B; compared anyway` {
+		t.Errorf("H100 against V100: %+v", w)
+	}
+}
