@@ -90,6 +90,13 @@ type fitBW struct {
 	BWCIOpen     bool        `json:"bw_ci_open"`
 }
 
+// fewBootstrapPoints is the fewest points of a table whose bootstrap
+// intervals fit does not call rough: of 3 or 4 points, resampling draws a
+// handful of distinct sets (cluster01's 2-node SendRecv of 3 sizes,
+// data/logs/paired/h100-sxm-10node-cluster01, gave a BW interval of
+// [40.2 GB/s, 42.6 GB/s], the lines through two of its points).
+const fewBootstrapPoints = 5
+
 // newFitBW is the bandwidth of regime g of a fit whose cap is bwCap
 // (fit.Result.BWCap), with busFactor (0: unknown).
 func newFitBW(g fit.Regime, bwCap, busFactor float64) fitBW {
@@ -537,6 +544,11 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 			ContradictsSizeBytes: int64(nm.Contradicts.Size), ContradictsTimeS: nm.Contradicts.Time, ContradictsLine: rowLine(t, nm.Contradicts.Size),
 			PredictedS: nm.Predicted, RelErr: nm.RelErr,
 		})
+	}
+	if g := single.Regimes[0]; out.NPoints < fewBootstrapPoints && (g.AlphaCI != fit.Interval{} || g.BWCI != fit.Interval{}) {
+		out.Problems = append(out.Problems, problem{File: log.Name, Line: rowLine(t, g.MinSize), Message: fmt.Sprintf(
+			"the table holds only %d points, too few to bound alpha and BW well: their 95%% intervals are the spread of the fits through resamples of the points, a handful of lines through 2 or more of its sizes (a draw of one size fits no line and is left out), so take them as rough",
+			out.NPoints)})
 	}
 	for _, g := range pw.Regimes {
 		out.Regimes = append(out.Regimes, fitRegime{

@@ -491,7 +491,8 @@ func TestFitLatencyBound(t *testing.T) {
 		t.Errorf("JSON bw_Bps = %v (present %v), want null", v, ok)
 	}
 	// A regime whose bootstrap reached the cap has a measured BW but no
-	// measured top of its interval.
+	// measured top of its interval. None does here since resamples of one
+	// size are left out (TestFitFewPointsBounded); the 8..32 KiB one did.
 	open := 0
 	for _, g := range res.Regimes[1:] {
 		if g.BWBps == nil || g.LatencyBound {
@@ -503,9 +504,6 @@ func TestFitLatencyBound(t *testing.T) {
 				t.Errorf("open interval %v, want [lo, nil]", g.BWCIBps)
 			}
 		}
-	}
-	if open == 0 {
-		t.Errorf("no regime has an open BW interval; the 8..32 KiB one ends at the cap")
 	}
 
 	code, text, stderr := runCLI("fit", log)
