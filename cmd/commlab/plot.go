@@ -513,10 +513,25 @@ func (l *plottedLog) crossovers() []plotMark {
 		a, b := l.preds[i-1], l.preds[i]
 		if a.Algorithm != b.Algorithm || a.Protocol != b.Protocol {
 			marks = append(marks, plotMark{figure.Mark{X: b.Size, Label: fmt.Sprintf("%s: %s/%s to %s/%s",
-				units.FormatSize(b.Size), a.Algorithm, a.Protocol, b.Algorithm, b.Protocol)}, a.Algorithm != b.Algorithm})
+				measuredSize(b.Size), a.Algorithm, a.Protocol, b.Algorithm, b.Protocol)}, a.Algorithm != b.Algorithm})
 		}
 	}
 	return marks
+}
+
+// measuredSize writes a size a log measured: units.FormatSize's short form
+// where it reads back as the size (2 MiB for 2097152 B), else the bytes as
+// the log prints them. The DGX-2's 12-rank AllGather rounds 2 MiB down to
+// whole elements a rank, 2097120 B, which FormatSize calls "2 MiB" too.
+func measuredSize(b float64) string {
+	s := units.FormatSize(b)
+	if b != math.Trunc(b) || b < 0 || b >= 1<<62 {
+		return s
+	}
+	if v, err := units.ParseSize(s); err == nil && float64(v) == b {
+		return s
+	}
+	return strconv.FormatInt(int64(b), 10) + " B"
 }
 
 // breaks marks the boundaries between the regimes of a piecewise fit of
