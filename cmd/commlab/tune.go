@@ -631,7 +631,9 @@ func writeTunerProblems(w io.Writer, file string, probs []nccl.TunerProblem) int
 // beyond the calibration tables, how they do (predict.Machine.Beyond):
 // one line for the communicators a note concerns alike, which names each
 // and, where their notes differ only in their figures, each one's
-// doublings beyond the tables.
+// doublings beyond the tables. A communicator beyond the tables' node
+// counts, where every rule keeps NCCL's own choice, gets that one line
+// instead: the model's extrapolation there decides nothing.
 func writeBeyond(w io.Writer, m *predict.Machine, req tuneRequest) error {
 	type group struct {
 		key, first string
@@ -640,8 +642,19 @@ func writeBeyond(w io.Writer, m *predict.Machine, req tuneRequest) error {
 		same       bool
 	}
 	var groups []*group
+	var own []string // the communicators that keep NCCL's own choice
+	lo, hi := 0, 0
+	for _, cm := range req.comms {
+		var out bool
+		if lo, hi, out = m.NodesBeyond(cm); out {
+			own = append(own, cm.String())
+		}
+	}
 	for _, c := range req.collectives {
 		for _, cm := range req.comms {
+			if slices.Contains(own, cm.String()) {
+				continue
+			}
 			q := predict.Query{Collective: c, Ranks: cm.Nodes * cm.PerNode, PerNode: cm.PerNode, Layout: req.layout}
 			beyond, err := m.Beyond(q)
 			if err != nil {
@@ -670,6 +683,10 @@ func writeBeyond(w io.Writer, m *predict.Machine, req tuneRequest) error {
 			continue
 		}
 		fmt.Fprintf(w, "%s: %s; the same for %s\n", commsPhrase(g.who[:1], nil), g.first, commsPhrase(g.who[1:], g.doublings[1:]))
+	}
+	if len(own) > 0 {
+		fmt.Fprintf(w, "on %s, beyond the tables' %s, every rule keeps NCCL's own choice: the tables measured neither it nor the model's choice there\n",
+			joinAnd(own), nodeSpan(lo, hi))
 	}
 	return nil
 }

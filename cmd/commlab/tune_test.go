@@ -40,8 +40,8 @@ func TestTune(t *testing.T) {
 	}
 	// The tables ran NCCL 2.26.2 (their header); the plugin needs 2.30.3.
 	if !strings.Contains(stderr, "the tables ran NCCL 2.26.2, and the example tuner plugin needs NCCL 2.30.3 or later") ||
-		!strings.Contains(stderr, "\nallreduce and allgather on 3 x 2 and 3 x 8: 3 nodes is 1.6 doublings beyond") {
-		t.Errorf("stderr %q: want the version warning and the rules beyond the tables", stderr)
+		!strings.Contains(stderr, "\non 3 x 2 and 3 x 8, beyond the tables' 1 node, every rule keeps NCCL's own choice") {
+		t.Errorf("stderr %q: want the version warning and the communicators beyond the tables' nodes", stderr)
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {
@@ -831,24 +831,30 @@ func TestTuneInPlaceMeasured(t *testing.T) {
 	}
 }
 
-// TestTuneBeyondOnce: the note that rules go beyond the tables' nodes is
+// TestTuneBeyondOnce: the note that rules go beyond the tables' ranks is
 // one line for the communicators it concerns alike, each named with its
-// doublings (one node's tables: 2, 4 and 8 nodes lie 1, 2 and 3 doublings
-// beyond), not one line of the same note for each.
+// doublings (one node of 8's tables: 1 x 2 and 1 x 4 lie 2 and 1 doublings
+// below), not one line of the same note for each; communicators beyond the
+// tables' nodes, whose rules all keep NCCL's own choice, get one line that
+// says so, and no note of the model's extrapolation, which decides nothing
+// there.
 func TestTuneBeyondOnce(t *testing.T) {
 	t.Parallel()
-	code, _, stderr := runCLI("tune", "-calibrate", tuneCalibration, "-collective", "allreduce", "-comms", "2x8,4x8,8x8", "-o", filepath.Join(t.TempDir(), "rules.conf"))
+	code, _, stderr := runCLI("tune", "-calibrate", tuneCalibration, "-collective", "allreduce", "-comms", "1x2,1x4,2x8,4x8", "-o", filepath.Join(t.TempDir(), "rules.conf"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var lines []string
 	for _, l := range strings.Split(stderr, "\n") {
-		if strings.Contains(l, "doublings beyond the tables'") {
+		if strings.Contains(l, "doublings") {
 			lines = append(lines, l)
 		}
 	}
-	if len(lines) != 1 || !strings.HasPrefix(lines[0], "allreduce on 2 x 8: 2 nodes is 1.0 doublings beyond the tables' 1") ||
-		!strings.HasSuffix(lines[0], "; the same for allreduce on 4 x 8 at 2.0 doublings and 8 x 8 at 3.0 doublings") {
-		t.Errorf("notes beyond the tables' nodes:\n%s\nwant one line for 2 x 8, naming 4 x 8 and 8 x 8 with their doublings", strings.Join(lines, "\n"))
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "allreduce on 1 x 2: 2 ranks is 2.0 doublings below the tables' 8") ||
+		!strings.HasSuffix(lines[0], "; the same for allreduce on 1 x 4 at 1.0 doublings") {
+		t.Errorf("notes beyond the tables:\n%s\nwant one line for 1 x 2, naming 1 x 4 with its doublings", strings.Join(lines, "\n"))
+	}
+	if !strings.Contains(stderr, "\non 2 x 8 and 4 x 8, beyond the tables' 1 node, every rule keeps NCCL's own choice") {
+		t.Errorf("stderr %q: want one line for the communicators beyond the tables' nodes", stderr)
 	}
 }
