@@ -642,14 +642,7 @@ func writeBeyond(w io.Writer, m *predict.Machine, req tuneRequest) error {
 		same       bool
 	}
 	var groups []*group
-	var own []string // the communicators that keep NCCL's own choice
-	lo, hi := 0, 0
-	for _, cm := range req.comms {
-		var out bool
-		if lo, hi, out = m.NodesBeyond(cm); out {
-			own = append(own, cm.String())
-		}
-	}
+	own, why := keptOwn(m, req.comms)
 	for _, c := range req.collectives {
 		for _, cm := range req.comms {
 			if slices.Contains(own, cm.String()) {
@@ -685,8 +678,7 @@ func writeBeyond(w io.Writer, m *predict.Machine, req tuneRequest) error {
 		fmt.Fprintf(w, "%s: %s; the same for %s\n", commsPhrase(g.who[:1], nil), g.first, commsPhrase(g.who[1:], g.doublings[1:]))
 	}
 	if len(own) > 0 {
-		fmt.Fprintf(w, "on %s, beyond the tables' %s, every rule keeps NCCL's own choice: the tables measured neither it nor the model's choice there\n",
-			joinAnd(own), nodeSpan(lo, hi))
+		fmt.Fprintf(w, "on %s, %s\n", joinAnd(own), why)
 	}
 	return nil
 }
@@ -873,6 +865,21 @@ func commsText(cs []predict.Comm) string {
 	return joinAnd(s)
 }
 
+// keptOwn returns the communicators of comms beyond the calibration
+// tables' node counts (predict.Machine.NodesBeyond), on which every rule
+// keeps NCCL's own choice, and why, for the file's header and standard
+// error alike.
+func keptOwn(m *predict.Machine, comms []predict.Comm) (own []string, why string) {
+	lo, hi := 0, 0
+	for _, cm := range comms {
+		var out bool
+		if lo, hi, out = m.NodesBeyond(cm); out {
+			own = append(own, cm.String())
+		}
+	}
+	return own, fmt.Sprintf("beyond the tables' %s, every rule keeps NCCL's own choice: the tables measured neither it nor the model's choice there", nodeSpan(lo, hi))
+}
+
 // nodeSpan is "2 to 32 nodes", or "2 nodes".
 func nodeSpan(lo, hi int) string {
 	if lo == hi {
@@ -979,17 +986,8 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		c = append(c, "The rules that take the model's choice, and what it expects of each at the size it was decided at (80% intervals):")
 		c = append(c, taken...)
 	}
-	var beyond []string
-	lo, hi := 0, 0
-	for _, cm := range req.comms {
-		var out bool
-		if lo, hi, out = m.NodesBeyond(cm); out {
-			beyond = append(beyond, cm.String())
-		}
-	}
-	if len(beyond) > 0 {
-		c = append(c, fmt.Sprintf("On %s, beyond the tables' %s, every rule keeps NCCL's own choice: the tables measured neither it nor the model's choice there.",
-			strings.Join(beyond, ", "), nodeSpan(lo, hi)))
+	if own, why := keptOwn(m, req.comms); len(own) > 0 {
+		c = append(c, fmt.Sprintf("On %s, %s.", joinAnd(own), why))
 	}
 	if len(withheld) > 0 {
 		c = append(c, "Withheld, where the model's choice rests on an assumed fact that makes it possible or moves its gain within its interval (settle it with -hw); these sizes keep NCCL's own choice:")

@@ -362,7 +362,7 @@ func TestTuneWithheld(t *testing.T) {
 	// NVLS there, which rested on nvls and fabric assumed, is no choice at
 	// all below the tables' nodes (TestTuneBeyondNodes).
 	code, out, stderr := runCLI("tune", "-calibrate", realLog("gh200_2x1_allreduce_slingshot_alps_sarus.log"), "-comms", "1x4,1x8", "-o", "-")
-	if code != 0 || strings.Contains(out, "Withheld") || !strings.Contains(out, "# On 1 x 4, 1 x 8, beyond the tables' 2 nodes, every rule keeps NCCL's own choice") {
+	if code != 0 || strings.Contains(out, "Withheld") || !strings.Contains(out, "# On 1 x 4 and 1 x 8, beyond the tables' 2 nodes, every rule keeps NCCL's own choice") {
 		t.Errorf("Alps: exit %d, stderr %q; want no choice below the tables' nodes:\n%s", code, stderr, out)
 	}
 	rules = readRules(t, out)

@@ -213,13 +213,13 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 			if lo, hi, ok := floorFollowed(t, preds); ok && f.Kind == KindSlower && f.Term == TermLaunch && f.MeasuredOverModel > floorGap {
 				// The table's own rows show the floor: these rows'
 				// gap is not the launches.
-				return []string{fmt.Sprintf("the model's time here is the launch floor of %s, which the table's rows of %s follow; these rows' gap (measured/model) is not the launches, but something that held these calls up (another process on the GPUs or on the host's CPUs, as the table's stalls may show); run the sizes again (more warm-up iterations, nccl-tests -w)",
+				return []string{fmt.Sprintf("the model's time here is the launch floor of %s, which the table's rows of %s follow; these rows' gap (measured/model) is not the launches, but "+heldUp,
 					launchers(t), sizeSpan(lo, hi))}
 			}
 			if n := m.Hardware.links(); f.Kind == KindSlower && f.Term == TermLinks && t.Nodes == 1 && n > 1 && f.MeasuredOverModel > float64(n) {
 				// The model's time has the bytes cross all n links; one
 				// of them alone would move them faster than measured.
-				return []string{fmt.Sprintf("these rows take %.2fx the model's time over the GPU's %d links, more than one link alone would: not the links, but something that held these calls up (another process on the GPUs, as the table's stalls may show); run the sizes again (more warm-up iterations, nccl-tests -w)",
+				return []string{fmt.Sprintf("these rows take %.2fx the model's time over the GPU's %d links, more than one link alone would: not the links, but "+heldUp,
 					f.MeasuredOverModel, n)}
 			}
 			return advice(f, t, &m.Hardware, m.refs.runsRCCL())
@@ -289,6 +289,11 @@ func (m *Machine) dominant(t *term) string {
 	}
 	return name
 }
+
+// heldUp ends the advice for rows far beyond what the model's bound could
+// take (floorGap, a link-bound row beyond the links' count times the
+// model): the calls were held up, and a second run tells.
+const heldUp = "something that held these calls up (another process on the GPUs or on the host's CPUs, as the table's stalls may show); run the sizes again (more warm-up iterations, nccl-tests -w)"
 
 // floorGap is the most a launch-bound row of a table measures over its
 // empty call's floor where the launches alone explain it: the host's work
