@@ -31,7 +31,10 @@ const (
 
 // Series is one named curve or set of measurements.
 type Series struct {
-	Name  string    // legend entry; an algorithm name keeps its colour across figures
+	// Name is the legend entry; an algorithm name keeps its colour across
+	// figures. Series of one name share one entry, their marks drawn
+	// together (a model's curve and the measurements it describes).
+	Name  string
 	X, Y  []float64 // coordinates in the axes' units; equal lengths
 	Style Style
 	// Low and High, when set, bound an interval of Y at each X (a model's
@@ -74,6 +77,13 @@ const (
 	TopLeft
 	TopRight
 	BottomLeft
+	// LeastCovering is the corner whose box covers the fewest of the
+	// series' points (measurements and a curve's vertices), TopLeft,
+	// BottomRight, TopRight, BottomLeft first on a tie; where every corner
+	// covers some and Y's range is not fixed, Y's maximum rises (up to 3
+	// times its span) until a top corner is clear. For a figure whose
+	// curves' shape is not known beforehand.
+	LeastCovering
 )
 
 // Plot builds the gonum plot. It returns an error naming the series when
@@ -112,6 +122,7 @@ func (f Figure) plotLegend(under []plot.Plotter, extra []legendEntry) (*plot.Plo
 	setAxis(&p.X, f.X, labelsFor(f.Width, DefaultWidth))
 	setAxis(&p.Y, f.Y, labelsFor(f.Height, DefaultHeight))
 	leg := &legendBox{pos: f.Legend}
+	var all plotter.XYs // every series' points, which the legend should not cover
 	p.Add(under...)
 	p.Add(plotter.NewGrid())
 	colors := seriesColors(f.Series)
@@ -159,13 +170,13 @@ func (f Figure) plotLegend(under []plot.Plotter, extra []legendEntry) (*plot.Plo
 		if s.Name != "" {
 			leg.add(s.Name, thumbs...)
 		}
+		all = append(all, xys...)
 	}
 	for _, m := range f.Marks {
 		if !finite(m.X) || !finite(m.Y) || (f.X.Log && m.X <= 0) || (f.Y.Log && m.Y < 0) {
 			return nil, nil, fmt.Errorf("mark %q: position (%g, %g) is not on the axes", m.Label, m.X, m.Y)
 		}
 	}
-	p.Add(marks{ms: f.Marks, labelsLow: f.Legend == TopLeft || f.Legend == TopRight, inLegend: f.MarksInLegend})
 	leg.entries = append(leg.entries, extra...)
 	if f.MarksInLegend {
 		k := 0
@@ -176,6 +187,10 @@ func (f Figure) plotLegend(under []plot.Plotter, extra []legendEntry) (*plot.Plo
 			}
 		}
 	}
+	if leg.pos == LeastCovering {
+		leg.pos = leg.leastCovering(p, all, f.Width, f.Height, f.Y.Max == 0)
+	}
+	p.Add(marks{ms: f.Marks, labelsLow: leg.pos == TopLeft || leg.pos == TopRight, inLegend: f.MarksInLegend})
 	p.Add(leg)
 	return p, leg, nil
 }

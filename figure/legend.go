@@ -3,8 +3,11 @@ package figure
 import (
 	"fmt"
 	"image/color"
+	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -22,8 +25,97 @@ type legendEntry struct {
 	thumbs []plot.Thumbnailer
 }
 
+// add adds an entry, or joins thumbs to the entry of the same name: its
+// bands drawn first, then lines, then markers, so none hides another.
 func (l *legendBox) add(name string, thumbs ...plot.Thumbnailer) {
+	for i := range l.entries {
+		if e := &l.entries[i]; e.name == name {
+			e.thumbs = append(e.thumbs, thumbs...)
+			slices.SortStableFunc(e.thumbs, func(a, b plot.Thumbnailer) int { return thumbLayer(a) - thumbLayer(b) })
+			return
+		}
+	}
 	l.entries = append(l.entries, legendEntry{name, thumbs})
+}
+
+// thumbLayer orders a legend entry's thumbnails: bands, lines, markers.
+func thumbLayer(t plot.Thumbnailer) int {
+	switch t.(type) {
+	case *plotter.Polygon:
+		return 0
+	case *plotter.Scatter:
+		return 2
+	}
+	return 1
+}
+
+// leastCovering returns the corner where the legend's box, in the data
+// area of p drawn at width x height (zero: the defaults), covers the fewest
+// of pts, TopLeft first on a tie. With growY, where a top corner still
+// covers some, it raises p's Y maximum until the box clears them (up to 3
+// times the span of Y): room above the curves for the legend.
+func (l *legendBox) leastCovering(p *plot.Plot, pts plotter.XYs, width, height vg.Length, growY bool) LegendPos {
+	if width <= 0 {
+		width = DefaultWidth
+	}
+	if height <= 0 {
+		height = DefaultHeight
+	}
+	best, fewest := TopLeft, -1
+	for _, pos := range []LegendPos{TopLeft, BottomRight, TopRight, BottomLeft} {
+		if n := l.covered(p, pts, pos, width, height); fewest < 0 || n < fewest {
+			best, fewest = pos, n
+		}
+	}
+	if fewest == 0 || !growY {
+		return best
+	}
+	_, log := p.Y.Scale.(plot.LogScale)
+	lo, hi := p.Y.Min, p.Y.Max
+	if log && lo <= 0 {
+		return best
+	}
+	for _, pos := range []LegendPos{TopLeft, TopRight} {
+		for k := 1; k <= 20; k++ {
+			if log {
+				p.Y.Max = hi * math.Pow(hi/lo, 0.1*float64(k))
+			} else {
+				p.Y.Max = hi + 0.1*float64(k)*(hi-lo)
+			}
+			if l.covered(p, pts, pos, width, height) == 0 {
+				return pos
+			}
+		}
+	}
+	p.Y.Max = hi
+	return best
+}
+
+// covered counts the points of pts under the legend's box at pos.
+func (l *legendBox) covered(p *plot.Plot, pts plotter.XYs, pos LegendPos, width, height vg.Length) int {
+	da := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: width, Y: height}}})
+	trX, trY := p.Transforms(&da)
+	box := l.box(da, p, pos)
+	n := 0
+	for _, pt := range pts {
+		if x, y := trX(pt.X), trY(pt.Y); x >= box.Min.X && x <= box.Max.X && y >= box.Min.Y && y <= box.Max.Y {
+			n++
+		}
+	}
+	return n
+}
+
+// box is the legend's box at pos in the data area c.
+func (l *legendBox) box(c draw.Canvas, p *plot.Plot, pos LegendPos) vg.Rectangle {
+	_, _, _, _, w, h := l.layout(p)
+	x0, y1 := c.Min.X+legendMargin, c.Max.Y-legendMargin
+	if pos == TopRight || pos == BottomRight {
+		x0 = c.Max.X - legendMargin - w
+	}
+	if pos == BottomLeft || pos == BottomRight {
+		y1 = c.Min.Y + legendMargin + h
+	}
+	return vg.Rectangle{Min: vg.Point{X: x0, Y: y1 - h}, Max: vg.Point{X: x0 + w, Y: y1}}
 }
 
 // legendMargin is the room between the legend's box and the data area's
@@ -69,16 +161,10 @@ func (l *legendBox) Plot(c draw.Canvas, p *plot.Plot) {
 	if len(l.entries) == 0 {
 		return
 	}
-	sty, pad, thumbW, rowH, w, h := l.layout(p)
-	margin := legendMargin
-	x0, y1 := c.Min.X+margin, c.Max.Y-margin
-	if l.pos == TopRight || l.pos == BottomRight {
-		x0 = c.Max.X - margin - w
-	}
-	if l.pos == BottomLeft || l.pos == BottomRight {
-		y1 = c.Min.Y + margin + h
-	}
-	box := []vg.Point{{X: x0, Y: y1 - h}, {X: x0 + w, Y: y1 - h}, {X: x0 + w, Y: y1}, {X: x0, Y: y1}}
+	sty, pad, thumbW, rowH, _, _ := l.layout(p)
+	r := l.box(c, p, l.pos)
+	x0, y1 := r.Min.X, r.Max.Y
+	box := []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}}
 	c.FillPolygon(legendFill, box)
 	c.StrokeLines(draw.LineStyle{Color: color.Gray{0xB0}, Width: vg.Points(0.5)}, append(box, box[0]))
 	for i, e := range l.entries {

@@ -324,8 +324,11 @@ func (req plotRequest) build() (*plotted, error) {
 		Title:  fmt.Sprintf("%s, model %s", mc.hw.GPU.Name, kind),
 		X:      figure.Axis{Label: "message size S", Unit: figure.Bytes, Log: true},
 		Y:      figure.Axis{Label: "time per call", Unit: figure.Seconds, Log: true},
-		Legend: figure.TopLeft,
+		Legend: figure.LeastCovering,
 		Width:  req.width, Height: req.height,
+	}
+	if len(pl.logs) > 1 {
+		pl.figure.Title += ": points measured, lines the model"
 	}
 	names := plotNames(req.logs)
 	colors := figure.Colors(names)
@@ -485,10 +488,11 @@ func (l *plottedLog) predict(m *predict.Machine) error {
 }
 
 // series returns the log's measured points and the model's curve with its
-// interval, both in colour c: "NAME" and "NAME model", or for a figure of
-// one log (whose name standard output gives) "measured" and "model".
+// interval, both in colour c and named NAME, so that the legend gives the
+// log one entry (its marker over its curve), or for a figure of one log
+// (whose name standard output gives) "measured" and "model".
 func (l *plottedLog) series(c color.Color) []figure.Series {
-	name, modelName := l.name, l.name+" model"
+	name, modelName := l.name, l.name
 	if l.alone {
 		name, modelName = "measured", "model"
 	}
