@@ -2,6 +2,9 @@ package topo
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -95,6 +98,49 @@ func NVLinkGraph(t *Topology) int {
 		return 0
 	}
 	return links
+}
+
+// DescribeFabric describes t's GPU fabric in a few words, as InferFabric
+// infers it (commmodel.Fabric.String), except that a mesh whose pairs are
+// joined unevenly (DGX-1's hybrid cube-mesh, NVLinkGraph) names the NVLinks
+// its pairs show and how many peers each GPU reaches over them, "full-mesh,
+// 8 GPUs, 6 links each (NV1 or NV2 to 4 of 7 peers, no NVLink to the
+// rest)", not an average of links per peer that no pair of the capture has.
+func DescribeFabric(t *Topology) string {
+	f := InferFabric(t)
+	if f.Kind != commmodel.FullMesh {
+		return f.String()
+	}
+	p := len(t.gpus)
+	counts := map[int]bool{}
+	least, most := p, 0
+	for i := range p {
+		peers := 0
+		for j := range p {
+			if q := t.Path(t.gpus[i], t.gpus[j]); i != j && q.Class == NVLink {
+				counts[q.NVLinks] = true
+				peers++
+			}
+		}
+		least, most = min(least, peers), max(most, peers)
+	}
+	if len(counts) == 1 && least == p-1 {
+		return f.String()
+	}
+	var nv []string
+	for _, n := range slices.Sorted(maps.Keys(counts)) {
+		nv = append(nv, fmt.Sprintf("NV%d", n))
+	}
+	peers := fmt.Sprint(least)
+	if most != least {
+		peers = fmt.Sprintf("%d-%d", least, most)
+	}
+	rest := ""
+	if least < p-1 {
+		rest = ", no NVLink to the rest"
+	}
+	return fmt.Sprintf("full-mesh, %d GPUs, %d links each (%s to %s of %d peers%s)",
+		p, f.Links, strings.Join(nv, " or "), peers, p-1, rest)
 }
 
 // Figures are the per-link numbers a topology does not carry.

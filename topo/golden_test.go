@@ -37,7 +37,7 @@ func golden(top *Topology) []byte {
 	if err := WriteReport(&b, top); err != nil {
 		panic(err)
 	}
-	fmt.Fprintf(&b, "\nGPU fabric: %s\n", InferFabric(top))
+	fmt.Fprintf(&b, "\nGPU fabric: %s\n", DescribeFabric(top))
 	b.WriteString("\npairs:\n")
 	for _, p := range top.Pairs() {
 		fmt.Fprintf(&b, "%s %s %s\n", p.A, p.B, p.Path)

@@ -104,3 +104,21 @@ func TestParseROCm37(t *testing.T) {
 		t.Errorf("topology %v, err %v; want ErrROCm at %s:3", top, err, name)
 	}
 }
+
+// TestDescribeFabricUneven: a hybrid cube-mesh (Azure ND40rs_v2's V100s,
+// DGX-1's P100s) is described by the NVLinks its pairs show, not by an
+// average of links per peer that no pair has (6/7 = 0.857 before); a mesh
+// whose every pair shows the same NV# keeps its links per peer.
+func TestDescribeFabricUneven(t *testing.T) {
+	for file, want := range map[string]string{
+		"azure_nd40rs_v2_8gpu_cube_mesh.txt":       "full-mesh, 8 GPUs, 6 links each (NV1 or NV2 to 4 of 7 peers, no NVLink to the rest)",
+		"dgx1_p100_glued_header_sheffield.txt":     "full-mesh, 8 GPUs, 4 links each (NV1 to 4 of 7 peers, no NVLink to the rest)",
+		"h100_4gpu_nv6_4nic_pix_nccl1617.txt":      "full-mesh, 4 GPUs, 18 links each (6 per peer)",
+		"gb200_tray_4gpu_nv18_k8stestinfra371.txt": "switched (NVSwitch), 4 GPUs x NV18",
+	} {
+		top := parseFile(t, filepath.Join("testdata", "real", file), "")
+		if got := DescribeFabric(top); got != want {
+			t.Errorf("%s: %q, want %q", file, got, want)
+		}
+	}
+}

@@ -107,7 +107,7 @@ func runTopo(args []string, stdout, stderr io.Writer) error {
 	if err := topo.WriteReport(stdout, t); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "\nGPU fabric: %s\n", topo.InferFabric(t))
+	_, err = fmt.Fprintf(stdout, "\nGPU fabric: %s\n", topo.DescribeFabric(t))
 	return err
 }
 
