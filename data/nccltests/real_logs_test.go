@@ -794,7 +794,9 @@ func TestRealLogs(t *testing.T) {
 // columns whose in-place error column, MSCCL's, reads 1e+00 on every row
 // (the problem), and 64 ranks (4096 floats) with none redop and an N/A
 // in-place #wrong. nccl-tests#128's ReduceScatter (redop sum, count =
-// size/(4 B·8): 8 ranks) stops at 256 B.
+// size/(4 B·8): 8 ranks) stops at 256 B. nccl#527's 4 p4dn.24xlarge rows
+// (64 B to 128 KiB, old columns with an error column), their source lines
+// naming all_reduce_perf, round too coarsely to give the ranks.
 var noRankLines = []struct {
 	file          string
 	name          string
@@ -808,6 +810,7 @@ var noRankLines = []struct {
 	{h100Bridge, "all_reduce_perf", commmodel.AllReduce, FromName, 2, 2, 2147483648, 18535, 115.86, ""},
 	{"efa_2x8_alltoall_bottlerocket313.log", "", commmodel.AllToAll, FromCheckColumn, 16, 9, 2048, 106.88, 0.02, ""},
 	{"h100_p5_2x8_allreduce_efa_k8stester585.log", "", commmodel.AllReduce, FromFileName, 0, 5, 16, 69.29, 0, ""},
+	{"a100_4x8_allreduce_efa_p4dn_nccl527.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 12, 65536, 392.4, 0.32, ""},
 	{"a100_32x8_allreduce_smallsizes_nccl652.log", "", commmodel.AllReduce, FromFileName, 0, 8, 128, 63.94, 0, ""},
 	{"mi250x_4x8_allgather_stalled_rccl1490.log", "all_gather_perf", commmodel.AllGather, FromName, 32, 17, 4194304, 71951, 0.06, ""},
 	{"a100_1x4_allreduce_polaris_ss11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 4, 30, 4294967296, 31422.1, 205.03, ""},

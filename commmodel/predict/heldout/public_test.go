@@ -288,6 +288,10 @@ var publicSingles = []publicLog{
 	// A100-SXM4-80GB and 4 x 100 Gbps EFA each, another GPU than the p4d's
 	// above), the rows alone.
 	{"a100_2x8_allreduce_efa_p4de_slurm_awsome.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "A100-SXM4-80GB"}},
+	// nccl#527's 4 p4dn.24xlarge (8 A100-SXM4-40GB each, EFA, NCCL 2.9.9
+	// with NCCL_COLLNET_ENABLE=1): the rows of 64 B to 128 KiB alone, the
+	// instances and their count in the post.
+	{"a100_4x8_allreduce_efa_p4dn_nccl527.log", predict.Pins{Nodes: 4, PerNode: 8, GPU: "A100-SXM4-40GB"}},
 	{"a100_2x8_allreduce_oci_oke.log", predict.Pins{}},
 	{"a100_4x2_allreduce_collnet_kisti_nccltests311.log", predict.Pins{}},
 	// Its post names the VMs, Standard_ND96amsr_A100_v4, whose GPU the

@@ -391,6 +391,10 @@ rows here are not held out. The NIG supercomputer's AllToAll of 2 of each node's
 KiB up: the model takes a 100 Gb/s NIC a GPU where the node has one EDR port for its 4 GPUs (the
 guide's hardware page); given `+"`-hw nics=1`"+`, all 24 points lie inside the model's 80% interval
 (`+"`commlab diagnose`"+`: no finding).
+nccl#527's 4 p4dn.24xlarge (32 A100s over EFA, NCCL 2.9.9 with NCCL_COLLNET_ENABLE=1; rows of 64 B
+to 128 KiB alone) are 81.0% off from the name, no point inside: the rows take 163.7 to 406.8 us,
+5.27 times the model's Tree/LL at NCCL's network latency; given the catalog's p4d.24xlarge (4 NICs
+of 100 Gb/s, 16 times NCCL's latency) the model is as far the other way to 16 KiB (0.52).
 dstack's cluster guides add two AllReduces of 2 x 8 B200, on a Lambda 1-Click Cluster (InfiniBand)
 and on two GCP A4 VMs (RoCE): 32.5% and 27.4% off from the name, 28 of 29 and 7 of 11 points inside.
 Both pass the 400 GB/s a ring gets from eight 400 Gb/s NICs (696.06 GB/s of bus bandwidth at 2 GiB
