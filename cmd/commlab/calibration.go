@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,6 +61,11 @@ func parseCalibrationFiles(list string, base predict.Pins, what string) ([]calib
 			continue
 		}
 		parts := strings.Split(item, ":")
+		if key, _, ok := strings.Cut(item, "="); ok && len(parts) == 1 && isCalibrationKey(key) {
+			if _, err := os.Stat(item); err != nil {
+				return nil, flagErrorf("%s %q: a KEY=VALUE, not a file: ':' joins a file's keys (FILE:nodes=4:per-node=8), ',' separates files", what, item)
+			}
+		}
 		f := calibrationFile{path: parts[0], pins: base}
 		given := map[string]string{}
 		for _, kv := range parts[1:] {
@@ -77,6 +83,11 @@ func parseCalibrationFiles(list string, base predict.Pins, what string) ([]calib
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// isCalibrationKey reports that key is one of calibrationKeys.
+func isCalibrationKey(key string) bool {
+	return slices.ContainsFunc(calibrationKeys, func(k struct{ key, doc string }) bool { return k.key == key })
 }
 
 // set applies one KEY=VALUE of a -calibrate item.

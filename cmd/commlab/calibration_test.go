@@ -93,6 +93,27 @@ func TestCalibrationItemErrors(t *testing.T) {
 	}
 }
 
+// TestCalibrationKeysAfterComma: "LOG:nodes=4,per-node=8", the keys
+// joined as -hw joins them, read per-node=8 as a second file and failed
+// with "open per-node=8: no such file or directory"; it names the joiner.
+func TestCalibrationKeysAfterComma(t *testing.T) {
+	code, _, stderr := runCLI("diagnose", "../../data/nccltests/testdata/real/a100_4x8_allreduce_efa_p4dn_nccl527.log:nodes=4,per-node=8")
+	if code != 2 || !strings.Contains(stderr, `"per-node=8": a KEY=VALUE, not a file: ':' joins a file's keys`) {
+		t.Errorf("exit %d, want 2 and the joiner named; stderr:\n%s", code, stderr)
+	}
+	// A file of the working directory whose name has the form is a file.
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("gpu=H100", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parseCalibrationFiles("a.log,gpu=H100", predict.Pins{}, "-calibrate"); err != nil {
+		t.Errorf("a file named gpu=H100: %v", err)
+	}
+	if _, err := parseCalibrationFiles("a.log,gpu=H200", predict.Pins{}, "-calibrate"); err == nil {
+		t.Errorf("no file gpu=H200: no error")
+	}
+}
+
 // TestCalibrationLayoutKeys: g=, threads= and graph= replace the header's
 // nGpus, nThread and graph count, graph=0 asking for none.
 func TestCalibrationLayoutKeys(t *testing.T) {
