@@ -27,6 +27,11 @@ const MaxNVLinksPerGPU = 18
 //     others, as many a GPU but unevenly pair by pair (DGX-1's hybrid
 //     cube-mesh, NVLinkGraph): FullMesh of those links per GPU, which
 //     NCCL's rings run over;
+//   - every GPU pair XGMI (rocm-smi --showtopo, ParseROCm): FullMesh of
+//     one link to each peer, P-1 a GPU. rocm-smi prints no link count, so
+//     that count is an assumption (AllXGMI), the MI300 and MI350 series'
+//     platform of 8 (7 links a GPU, one to each peer) and not an MI250X's
+//     GCDs (4 links each, some pairs joined by several and some by none);
 //   - anything else (no NVLink, or pairs of GPUs no NVLink joins to each
 //     other): SharedPCIe, one link per GPU, the conservative model of the
 //     pairs without NVLink.
@@ -37,6 +42,10 @@ func InferFabric(t *Topology) commmodel.Fabric {
 	f := commmodel.Fabric{Kind: commmodel.SharedPCIe, P: p, Links: 1}
 	if p < 2 {
 		return commmodel.Fabric{Kind: commmodel.Switched, P: p}
+	}
+	if AllXGMI(t) {
+		f.Kind, f.Links = commmodel.FullMesh, p-1
+		return f
 	}
 	n := t.Path(t.gpus[0], t.gpus[1])
 	for i := range p {
@@ -55,6 +64,20 @@ func InferFabric(t *Topology) commmodel.Fabric {
 		f.Kind, f.Links = commmodel.FullMesh, n.NVLinks*(p-1)
 	}
 	return f
+}
+
+// AllXGMI reports that t has two or more GPUs and every pair of them is
+// XGMI (AMD's Infinity Fabric, as rocm-smi --showtopo types it).
+func AllXGMI(t *Topology) bool {
+	p := len(t.gpus)
+	for i := range p {
+		for j := i + 1; j < p; j++ {
+			if t.Path(t.gpus[i], t.gpus[j]).Class != XGMI {
+				return false
+			}
+		}
+	}
+	return p >= 2
 }
 
 // NVLinkGraph returns the NVLinks of each of t's GPUs where every GPU has
@@ -106,8 +129,15 @@ func NVLinkGraph(t *Topology) int {
 // its pairs show and how many peers each GPU reaches over them, "full-mesh,
 // 8 GPUs, 6 links each (NV1 or NV2 to 4 of 7 peers, no NVLink to the
 // rest)", not an average of links per peer that no pair of the capture has.
+//
+// An Infinity Fabric host (AllXGMI) is described as the capture shows it,
+// "Infinity Fabric (XGMI) between every pair of 8 GPUs", and what rocm-smi
+// does not show, its links, as an assumption.
 func DescribeFabric(t *Topology) string {
 	f := InferFabric(t)
+	if AllXGMI(t) {
+		return fmt.Sprintf("Infinity Fabric (XGMI) between every pair of %d GPUs; rocm-smi prints no link count: one link to each peer, %d a GPU, is assumed", f.P, f.Links)
+	}
 	if f.Kind != commmodel.FullMesh {
 		return f.String()
 	}

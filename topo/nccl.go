@@ -6,7 +6,8 @@ import "github.com/inframethod/commlab/commmodel/nccl"
 // 2.30.7 src/graph/topo.h):
 //
 //	X -> LOC, NV# -> NVL, PIX -> PIX, PXB -> PXB, PHB -> PHB,
-//	NODE -> PHB, SYS -> SYS, Unknown -> DIS
+//	NODE -> PHB, SYS -> SYS, Unknown -> DIS, and XGMI (rocm-smi's) -> NVL,
+//	as RCCL types an xGMI link
 //
 // NODE maps to PHB because NCCL's topology puts every PCIe root port of one
 // NUMA node under one CPU node (ncclTopoAddCpu, src/graph/topo.cc) and types
@@ -19,7 +20,7 @@ func (p Path) NCCL() nccl.PathType {
 	switch p.Class {
 	case Self:
 		return nccl.PathLOC
-	case NVLink:
+	case NVLink, XGMI:
 		return nccl.PathNVL
 	case PIX:
 		return nccl.PathPIX

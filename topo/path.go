@@ -24,6 +24,10 @@ const (
 	PHB           // through a PCIe host bridge (the CPU)
 	NODE          // across PCIe host bridges within one NUMA node
 	SYS           // across the SMP interconnect between NUMA nodes
+	// XGMI is AMD's Infinity Fabric (xGMI) between two GPUs, as rocm-smi
+	// --showtopo's "Link Type" table prints it (ParseROCm). It sorts
+	// between NVLink and PIX (rank); nvidia-smi never prints it.
+	XGMI
 )
 
 var classNames = [...]string{
@@ -35,6 +39,7 @@ var classNames = [...]string{
 	PHB:     "PHB",
 	NODE:    "NODE",
 	SYS:     "SYS",
+	XGMI:    "XGMI",
 }
 
 // String returns the class as nvidia-smi's legend spells it ("NV#" for NVLink).
@@ -47,10 +52,13 @@ func (c Class) String() string {
 
 // rank orders classes from near (small) to far (large), Unknown last.
 func (c Class) rank() int {
-	if c == Unknown {
-		return int(SYS) + 1
+	switch c {
+	case Unknown:
+		return 2*int(SYS) + 2
+	case XGMI:
+		return 2*int(NVLink) + 1
 	}
-	return int(c)
+	return 2 * int(c)
 }
 
 // Path is the connection between two devices: its class and, for NVLink, the
@@ -79,6 +87,10 @@ func (p Path) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
 // UnmarshalText reads what MarshalText writes.
 func (p *Path) UnmarshalText(b []byte) error {
+	if strings.EqualFold(strings.TrimSpace(string(b)), "XGMI") {
+		*p = Path{Class: XGMI}
+		return nil
+	}
 	q, err := ParsePath(string(b))
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package topo
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -66,6 +67,12 @@ func WriteReport(w io.Writer, t *Topology) error {
 		}
 		fmt.Fprintln(tw)
 	}
+	if len(t.rocm) > 0 {
+		fmt.Fprintln(tw, "\nas rocm-smi prints the pairs (link type, hops, weight; AMD documents hops, not the weight):")
+		for _, g := range t.rocmGroups() {
+			fmt.Fprintf(tw, "%s\thops %s\tweight %s\t%d pair%s\n", orDash(g.Link), rocmNum(g.Hops), rocmNum(g.Weight), g.n, plural(g.n))
+		}
+	}
 	if len(t.nics) > 0 {
 		fmt.Fprintln(tw, "\nbindings (closest NIC; GDR at NCCL_NET_GDR_LEVEL=PXB):")
 		fmt.Fprintln(tw, "GPU\tNIC\tdevice\tpath\tNCCL\tGDR\tGPUs/NIC\tNUMA\tCPUs\tNCCL_IB_HCA")
@@ -75,6 +82,37 @@ func WriteReport(w io.Writer, t *Topology) error {
 		}
 	}
 	return tw.Flush()
+}
+
+// rocmGroup is the pairs of one link type, hops and weight.
+type rocmGroup struct {
+	ROCmPair
+	n int
+}
+
+// rocmGroups groups the pairs rocm-smi printed by link type, hops and
+// weight, in the order of their first pair.
+func (t *Topology) rocmGroups() []rocmGroup {
+	var out []rocmGroup
+	for _, p := range t.rocm {
+		k := slices.IndexFunc(out, func(g rocmGroup) bool {
+			return g.Link == p.Link && g.Hops == p.Hops && g.Weight == p.Weight
+		})
+		if k < 0 {
+			out = append(out, rocmGroup{ROCmPair{Link: p.Link, Hops: p.Hops, Weight: p.Weight}, 0})
+			k = len(out) - 1
+		}
+		out[k].n++
+	}
+	return out
+}
+
+// rocmNum is a hops or weight cell, "-" where the table was not printed.
+func rocmNum(v int) string {
+	if v < 0 {
+		return "-"
+	}
+	return fmt.Sprint(v)
 }
 
 func orDash(s string) string {

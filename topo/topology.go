@@ -53,6 +53,9 @@ type Device struct {
 type Topology struct {
 	gpus, nics []Device
 	paths      []Path // n×n, n = len(gpus)+len(nics), GPUs first
+	// rocm holds what rocm-smi --showtopo printed for each pair of GPUs
+	// (ParseROCm); nil for other topologies.
+	rocm []ROCmPair
 }
 
 // New returns a topology of the given devices with every path between distinct

@@ -1,0 +1,396 @@
+package topo
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/inframethod/commlab/internal/parseerr"
+)
+
+// Causes of a ParseError of ParseROCm besides those Parse shares with it
+// (ErrNoMatrix, ErrNoHeader, ErrUnknownRow, ErrDuplicate, ErrLongRow,
+// ErrShortRow, ErrMissingRow, ErrDiagonal, ErrAsymmetric, ErrTooLarge).
+var (
+	// ErrROCmCell: a cell of a rocm-smi table is not what the table holds
+	// (a whole number for Weight and Hops; XGMI, PCIE or N/A for Link Type).
+	ErrROCmCell = errors.New("not a cell of this rocm-smi table")
+	// ErrROCmTables: two tables of one capture head different GPUs.
+	ErrROCmTables = errors.New("the tables of one rocm-smi --showtopo name different GPUs")
+	// ErrAMDSMI: amd-smi topology's tables, which ParseROCm does not read.
+	ErrAMDSMI = errors.New("amd-smi topology's tables are not read (no public sample of them was at hand): give rocm-smi --showtopo's output, which ROCm 6 and 7 still ship")
+)
+
+// ROCmPair is what rocm-smi --showtopo prints for one pair of GPUs.
+type ROCmPair struct {
+	// A and B are the GPUs, A before B.
+	A, B string `json:"-"`
+	// Link is the "Link Type" cell: "XGMI", "PCIE", or "" where N/A.
+	Link string
+	// Hops and Weight are the "Hops" and "Weight" cells, -1 where the
+	// capture has no such table. AMD documents hops (MI200 system
+	// optimization guide, "Hardware verification with ROCm"): 1 for GPUs
+	// joined by XGMI, 2 for GPUs under one CPU socket, communicating
+	// through it, 3 for GPUs under two sockets. An XGMI pair of hops 1 need
+	// not be one direct link (an MI250X's GCD pairs are joined by one, two
+	// or four links, or none directly, and all print 1: ROCm/rocm-systems
+	// issue 5763). AMD documents no meaning of the weight, so nothing is
+	// read from it.
+	Hops, Weight int
+}
+
+// ROCm returns what rocm-smi printed for each pair of GPUs, in the order
+// of Pairs, for a topology ParseROCm read; nil for any other.
+func (t *Topology) ROCm() []ROCmPair { return slices.Clone(t.rocm) }
+
+// rocm-smi --showtopo's table titles.
+const (
+	rocmWeight = "Weight between two GPUs"
+	rocmHops   = "Hops between two GPUs"
+	rocmType   = "Link Type between two GPUs"
+	rocmNUMA   = "Numa Nodes"
+)
+
+// rocmNUMALine is a line of the "Numa Nodes" block, "GPU[0] : (Topology)
+// Numa Node: 0" or "GPU 0 : (Topology) Numa Affinity: 0".
+var rocmNUMALine = regexp.MustCompile(`^\s*GPU\s*\[?\s*([0-9]+)\s*\]?\s*:\s*\(Topology\)\s*Numa (Node|Affinity)\s*:\s*(\S+)\s*$`)
+
+// ReadCapture reads a topology capture of either vendor: rocm-smi
+// --showtopo's output (ParseROCm) where the text carries a ROCm tool's
+// title, else `nvidia-smi topo -m`'s (Parse).
+func ReadCapture(r io.Reader) (*Topology, []*ParseError, error) {
+	var name string
+	if n, ok := r.(interface{ Name() string }); ok {
+		name = n.Name()
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return nil, nil, &ParseError{File: name, Err: err}
+	}
+	if len(data) > maxInput {
+		return nil, nil, &ParseError{File: name, Err: ErrTooLarge}
+	}
+	if lines, _ := splitLines(data); rocmLine(lines) >= 0 {
+		return parseROCm(name, data)
+	}
+	return parseBytes(name, data)
+}
+
+// ParseROCm reads the output of `rocm-smi --showtopo` (AMD GPUs): its
+// "Weight between two GPUs", "Hops between two GPUs" and "Link Type
+// between two GPUs" tables, each a header of GPU columns and a row a GPU,
+// and its "Numa Nodes" block, all but the Link Type table optional. Lines
+// outside them (the banner, a WARNING, comments) are skipped; the cell where
+// a GPU meets itself may be 0, X or SELF.
+//
+// The topology has the GPUs, no NICs (rocm-smi shows none), each GPU's NUMA
+// node ("Numa Node", else "Numa Affinity"), and a path for every pair: XGMI
+// where the Link Type is XGMI; for PCIE, by the hops as AMD documents them
+// (ROCmPair): SYS at 3 or more (two CPU sockets), NODE at 2 (one socket,
+// through the CPU), PHB otherwise (an assumption: AMD documents no PCIe
+// pair of 1 hop), and without a Hops table SYS where the two GPUs' NUMA
+// nodes differ, else PHB. ROCm gives the cells as printed.
+//
+// Damage is an error, a *ParseError at the line and column, as Parse gives
+// (a row of more or fewer cells than GPU columns, a cell that is not the
+// table's, a GPU without its row, tables of different GPUs), except a pair
+// whose two cells disagree (ErrAsymmetric, a warning): it takes the
+// farther (PCIE over XGMI, the larger number). amd-smi topology's tables
+// are refused (ErrAMDSMI).
+func ParseROCm(r io.Reader) (*Topology, []*ParseError, error) {
+	var name string
+	if n, ok := r.(interface{ Name() string }); ok {
+		name = n.Name()
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return nil, nil, &ParseError{File: name, Err: err}
+	}
+	if len(data) > maxInput {
+		return nil, nil, &ParseError{File: name, Err: ErrTooLarge}
+	}
+	return parseROCm(name, data)
+}
+
+// ParseROCmFile is ParseROCm on the named file.
+func ParseROCmFile(name string) (*Topology, []*ParseError, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return ParseROCm(f)
+}
+
+// rocmTable is one table of rocm-smi --showtopo as read.
+type rocmTable struct {
+	title  string
+	line   int      // 1-based line of the header
+	gpus   []string // the header's GPU columns
+	cells  []string // n×n, "" where the diagonal
+	lines  []int    // n×n: 1-based line of each cell
+	offs   []int    // n×n: byte offset of each cell in its line
+	titled int      // 1-based line of the title
+}
+
+func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
+	lines, shifts := splitLines(data)
+	p := &parser{name: name, lines: lines, shifts: shifts}
+	tables := map[string]*rocmTable{}
+	numa := map[int]int{}     // GPU index -> Numa Node
+	affinity := map[int]int{} // GPU index -> Numa Affinity
+	numaLine := map[int]int{} // GPU index -> line of its first NUMA line
+	amdsmi := 0
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		title := ""
+		for _, t := range []string{rocmWeight, rocmHops, rocmType} {
+			if strings.Contains(l, t) {
+				title = t
+			}
+		}
+		if strings.Contains(l, "LINK TYPE TABLE") || strings.Contains(l, "WEIGHT TABLE") {
+			if amdsmi == 0 {
+				amdsmi = i + 1
+			}
+			continue
+		}
+		if m := rocmNUMALine.FindStringSubmatch(l); m != nil {
+			g, err := strconv.Atoi(m[1])
+			if err != nil || g >= maxDevices {
+				return nil, nil, p.errLine(i+1, fmt.Errorf("GPU %q: %w", parseerr.Excerpt(m[1]), ErrUnknownRow))
+			}
+			v := -1
+			if !strings.EqualFold(m[3], "N/A") {
+				if v, err = strconv.Atoi(m[3]); err != nil || v < -1 || v > maxCPU {
+					return nil, nil, p.errAt(i+1, strings.LastIndex(l, m[3]), fmt.Errorf("%q: %w", parseerr.Excerpt(m[3]), ErrNUMA))
+				}
+			}
+			if _, ok := numaLine[g]; !ok {
+				numaLine[g] = i + 1
+			}
+			if m[2] == "Node" {
+				numa[g] = v
+			} else {
+				affinity[g] = v
+			}
+			continue
+		}
+		if title == "" {
+			continue
+		}
+		if tables[title] != nil {
+			return nil, nil, p.errLine(i+1, fmt.Errorf("%q again (first on line %d): %w", title, tables[title].titled, ErrDuplicate))
+		}
+		t, next, err := p.rocmTable(title, i)
+		if err != nil {
+			return nil, nil, err
+		}
+		tables[title] = t
+		i = next - 1
+	}
+	kind := tables[rocmType]
+	if kind == nil {
+		if amdsmi > 0 {
+			return nil, nil, p.errLine(amdsmi, ErrAMDSMI)
+		}
+		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("no %q table: %w", rocmType, ErrNoMatrix)}
+	}
+	for _, t := range []*rocmTable{tables[rocmWeight], tables[rocmHops]} {
+		if t != nil && !slices.Equal(t.gpus, kind.gpus) {
+			return nil, nil, p.errLine(t.line, fmt.Errorf("%q heads %s, %q (line %d) %s: %w",
+				t.title, nameList(t.gpus), kind.title, kind.line, nameList(kind.gpus), ErrROCmTables))
+		}
+	}
+	n := len(kind.gpus)
+	gpus := make([]Device, n)
+	for i, g := range kind.gpus {
+		gpus[i] = Device{Name: g, NUMA: -1, GPUNUMA: -1}
+	}
+	for _, g := range slices.Sorted(maps.Keys(numaLine)) {
+		line := numaLine[g]
+		if g >= n || kind.gpus[g] != "GPU"+strconv.Itoa(g) {
+			return nil, nil, p.errLine(line, fmt.Errorf("GPU %d of the Numa Nodes is no column of %q (line %d): %w", g, kind.title, kind.line, ErrUnknownRow))
+		}
+		if v, ok := numa[g]; ok && v >= 0 {
+			gpus[g].NUMA = v
+		} else if v, ok := affinity[g]; ok && v >= 0 {
+			gpus[g].NUMA = v
+		}
+	}
+	top, err := New(gpus, nil)
+	if err != nil {
+		return nil, nil, p.errLine(kind.line, err)
+	}
+	num := func(t *rocmTable, i, j int) (int, *ParseError) {
+		if t == nil {
+			return -1, nil
+		}
+		a, b := t.cells[i*n+j], t.cells[j*n+i]
+		va, _ := strconv.Atoi(a)
+		vb, _ := strconv.Atoi(b)
+		if va != vb {
+			far := max(va, vb)
+			return far, p.errAt(t.lines[j*n+i], t.offs[j*n+i], fmt.Errorf("%s/%s of %q is %s but %s/%s on line %d is %s; read as %d, the farther: %w",
+				t.gpus[j], t.gpus[i], t.title, b, t.gpus[i], t.gpus[j], t.lines[i*n+j], a, far, ErrAsymmetric))
+		}
+		return va, nil
+	}
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			pair := ROCmPair{A: kind.gpus[i], B: kind.gpus[j]}
+			var pe *ParseError
+			if pair.Weight, pe = num(tables[rocmWeight], i, j); pe != nil {
+				p.problems = append(p.problems, pe)
+			}
+			if pair.Hops, pe = num(tables[rocmHops], i, j); pe != nil {
+				p.problems = append(p.problems, pe)
+			}
+			a, b := kind.cells[i*n+j], kind.cells[j*n+i]
+			link := a
+			switch {
+			case a != b && a != "" && b != "":
+				link = "PCIE" // the farther
+				p.problems = append(p.problems, p.errAt(kind.lines[j*n+i], kind.offs[j*n+i], fmt.Errorf("%s/%s of %q is %s but %s/%s on line %d is %s; read as PCIE, the farther: %w",
+					kind.gpus[j], kind.gpus[i], kind.title, b, kind.gpus[i], kind.gpus[j], kind.lines[i*n+j], a, ErrAsymmetric)))
+			case a == "":
+				link = b
+			}
+			pair.Link = link
+			top.SetPath(top.gpus[i], top.gpus[j], rocmPath(pair, top.gpus[i], top.gpus[j]))
+			top.rocm = append(top.rocm, pair)
+		}
+	}
+	slices.SortStableFunc(p.problems, func(a, b *ParseError) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return a.Column - b.Column
+	})
+	return top, p.problems, nil
+}
+
+// rocmPath is the path of a pair as ParseROCm documents it.
+func rocmPath(pair ROCmPair, a, b Device) Path {
+	switch pair.Link {
+	case "XGMI":
+		return Path{Class: XGMI}
+	case "PCIE":
+		switch {
+		case pair.Hops >= 3:
+			return Path{Class: SYS}
+		case pair.Hops == 2:
+			return Path{Class: NODE}
+		case pair.Hops < 0 && a.NUMA >= 0 && b.NUMA >= 0 && a.NUMA != b.NUMA:
+			return Path{Class: SYS}
+		}
+		return Path{Class: PHB}
+	}
+	return Path{}
+}
+
+// rocmTable reads the table titled title at line index i: its header, the
+// next line with words, and its rows, the lines after it that start with a
+// GPU label, up to a blank or ruled line. It returns the table and the
+// index of the line after it.
+func (p *parser) rocmTable(title string, i int) (*rocmTable, int, error) {
+	h := i + 1
+	for h < len(p.lines) && strings.TrimSpace(p.lines[h]) == "" {
+		h++
+	}
+	if h == len(p.lines) {
+		return nil, 0, p.errLine(i+1, fmt.Errorf("%q has no header line of GPU columns under it: %w", title, ErrNoHeader))
+	}
+	head := p.fieldsOf(h)
+	t := &rocmTable{title: title, line: h + 1, titled: i + 1}
+	index := map[string]int{}
+	for _, f := range head {
+		if !gpuName.MatchString(f.text) {
+			return nil, 0, p.errAt(h+1, f.off, fmt.Errorf("%q under %q is not a GPU column (GPU0, GPU1, ...): %w", parseerr.Excerpt(f.text), title, ErrNoHeader))
+		}
+		if _, dup := index[f.text]; dup {
+			return nil, 0, p.errAt(h+1, f.off, fmt.Errorf("%s: %w", f.text, ErrDuplicate))
+		}
+		if len(index) == maxDevices {
+			return nil, 0, p.errAt(h+1, f.off, ErrTooLarge)
+		}
+		index[f.text] = len(t.gpus)
+		t.gpus = append(t.gpus, f.text)
+	}
+	n := len(t.gpus)
+	t.cells, t.lines, t.offs = make([]string, n*n), make([]int, n*n), make([]int, n*n)
+	seen := map[string]int{}
+	j := h + 1
+	for ; j < len(p.lines); j++ {
+		fs := p.fieldsOf(j)
+		if len(fs) == 0 || isRule(p.lines[j]) || !gpuName.MatchString(fs[0].text) {
+			break
+		}
+		label := fs[0]
+		r, ok := index[label.text]
+		if !ok {
+			return nil, 0, p.errAt(j+1, label.off, fmt.Errorf("%s: %w", parseerr.Excerpt(label.text), ErrUnknownRow))
+		}
+		if prev, dup := seen[label.text]; dup {
+			return nil, 0, p.errAt(j+1, label.off, fmt.Errorf("%s (first on line %d): %w", label.text, prev, ErrDuplicate))
+		}
+		seen[label.text] = j + 1
+		cells := fs[1:]
+		if len(cells) > n {
+			return nil, 0, p.errAt(j+1, cells[n].off, fmt.Errorf("%s has %d cells for %d GPU columns, from %s on: %w", label.text, len(cells), n, parseerr.Excerpt(cells[n].text), ErrLongRow))
+		}
+		if len(cells) < n {
+			return nil, 0, p.errLine(j+1, fmt.Errorf("%s has %d of %d cells: %w", label.text, len(cells), n, ErrShortRow))
+		}
+		for c, f := range cells {
+			v, err := rocmCell(title, f.text, c == r)
+			if err != nil {
+				return nil, 0, p.errAt(j+1, f.off, fmt.Errorf("%s/%s of %q: %w", label.text, t.gpus[c], title, err))
+			}
+			t.cells[r*n+c], t.lines[r*n+c], t.offs[r*n+c] = v, j+1, f.off
+		}
+	}
+	var missing []string
+	for _, g := range t.gpus {
+		if _, ok := seen[g]; !ok {
+			missing = append(missing, g)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, 0, p.errLine(max(j, h+1), fmt.Errorf("%q ends here, with no row for %s of its %d GPU columns (line %d; is the capture cut?): %w",
+			title, nameList(missing), n, h+1, ErrMissingRow))
+	}
+	return t, j, nil
+}
+
+// rocmCell reads one cell of the table titled title: "" on the diagonal
+// (0, X or SELF), else a whole number for Weight and Hops, and XGMI, PCIE
+// or "" (N/A) for Link Type.
+func rocmCell(title, s string, diagonal bool) (string, error) {
+	u := strings.ToUpper(s)
+	if diagonal {
+		if u == "0" || u == "X" || u == "SELF" {
+			return "", nil
+		}
+		return "", fmt.Errorf("%q where a GPU meets itself (want 0 or X): %w", parseerr.Excerpt(s), ErrDiagonal)
+	}
+	if title == rocmType {
+		switch u {
+		case "XGMI", "PCIE":
+			return u, nil
+		case "N/A", "-":
+			return "", nil
+		}
+		return "", fmt.Errorf("%q (want XGMI, PCIE or N/A): %w", parseerr.Excerpt(s), ErrROCmCell)
+	}
+	if v, err := strconv.Atoi(s); err == nil && v > 0 && s[0] != '+' {
+		return strconv.Itoa(v), nil
+	}
+	return "", fmt.Errorf("%q (want a positive whole number): %w", parseerr.Excerpt(s), ErrROCmCell)
+}
