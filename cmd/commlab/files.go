@@ -123,21 +123,22 @@ func writeOutput(path string, inputs []string, replace bool, write func(tmp stri
 	return os.Rename(tmp, path)
 }
 
-// readTopo reads the nvidia-smi topo -m capture at path through readInput
-// (topo.Parse, its errors and problems naming path).
+// readTopo reads the topology capture at path through readInput, nvidia-smi
+// topo -m's or rocm-smi --showtopo's (topo.ReadCapture, its errors and
+// problems naming path).
 func readTopo(path string) (*topo.Topology, []*topo.ParseError, error) {
 	b, err := readInput(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	t, problems, err := topo.Parse(namedReader{bytes.NewReader(b), path})
+	t, problems, err := topo.ReadCapture(namedReader{bytes.NewReader(b), path})
 	return t, problems, rocmHint(err)
 }
 
 // rocmHint adds to a ROCm topology's error the -hw settings that describe
 // an AMD Instinct host instead: the catalog's AMD systems, or the links.
 func rocmHint(err error) error {
-	if !errors.Is(err, topo.ErrROCm) {
+	if !errors.Is(err, topo.ErrROCm) && !errors.Is(err, topo.ErrAMDSMI) {
 		return err
 	}
 	var amd []string
@@ -146,7 +147,7 @@ func rocmHint(err error) error {
 			amd = append(amd, s.Name)
 		}
 	}
-	return fmt.Errorf("%w: describe an AMD Instinct host with -hw instead, -hw system=NAME with NAME one of the catalog's AMD systems (%s), or -hw fabric=infinity,links=N,link-bw=RATE",
+	return fmt.Errorf("%w: or describe an AMD Instinct host with -hw, -hw system=NAME with NAME one of the catalog's AMD systems (%s), or -hw fabric=infinity,links=N,link-bw=RATE",
 		err, strings.Join(amd, ", "))
 }
 

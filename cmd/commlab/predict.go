@@ -593,7 +593,12 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 		return hw, problems, nil // the system, not the GPU's catalog entry, is what the capture is checked against
 	}
 	captured := hw.Sources.Fabric == predict.SourceTopo && hw.Fabric != predict.FabricPCIe
-	if captured && catalogLinks && hw.NVLinks != hw.GPU.NVLinks && !bridged {
+	if hw.Fabric == predict.FabricInfinity && hw.Sources.Fabric == predict.SourceTopo && hw.GPU.Known && hw.GPU.ISA == "" {
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture joins AMD GPUs by Infinity Fabric (XGMI), but %s is NVIDIA's: is it a capture of this machine? It is taken as given",
+			topoFile, hw.GPU.Name)})
+	}
+	// rocm-smi counts no links: an XGMI capture leaves them the catalog's.
+	if captured && catalogLinks && hw.Sources.NVLinks == predict.SourceTopo && hw.NVLinks != hw.GPU.NVLinks && !bridged {
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture gives a GPU %d NVLinks, but the catalog gives %s %d: is it a capture of this machine? It is taken as given",
 			topoFile, hw.NVLinks, hw.GPU.Name, hw.GPU.NVLinks)})
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	registerWarn("topo", "read `nvidia-smi topo -m` output (or a preset): paths, closest NICs, bindings", runTopo)
+	registerWarn("topo", "read `nvidia-smi topo -m` or `rocm-smi --showtopo` output (or a preset): paths, closest NICs, bindings", runTopo)
 }
 
 type topoGPU struct {
@@ -70,7 +70,7 @@ func runTopo(args []string, stdout, stderr io.Writer) error {
 	preset := fs.String("preset", "", "a built-in topology instead of FILE: h20-article (the article's 8 x H20 / 4-NIC server) or one of "+strings.Join(data.Topologies(), ", "))
 	gpu := fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it): show every fact of the machine predict takes for it with -topo FILE")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab topo [-format text|json|csv] [-gpu NAME] FILE | -preset NAME\n\nFILE is the text `nvidia-smi topo -m` prints; - reads standard input.\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab topo [-format text|json|csv] [-gpu NAME] FILE | -preset NAME\n\nFILE is the text `nvidia-smi topo -m` or `rocm-smi --showtopo` prints; - reads standard input.\n"+
 			"First comes the machine as predict, diagnose, tune and plot take it with -topo FILE:\n"+
 			"the facts the capture settles and the -hw spec that says the same.\n"+
 			"The CSV holds the GPUs, one a line, with their NICs and bindings.\n"+
@@ -127,7 +127,7 @@ func loadTopology(pos []string, preset string) (t *topo.Topology, source string,
 	}
 	name := pos[0]
 	if name == "-" {
-		t, problems, err = topo.Parse(os.Stdin)
+		t, problems, err = topo.ReadCapture(os.Stdin)
 		err = rocmHint(err)
 	} else {
 		t, problems, err = readTopo(name)
@@ -169,7 +169,12 @@ func topoHardware(t *topo.Topology, gpu string) (hardwareOutput, string, error) 
 	hw.SetTopology(t)
 	out := hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
 	if gpu == "" {
-		out.Facts = slices.DeleteFunc(out.Facts, func(f predict.Fact) bool { return f.Source != predict.SourceTopo })
+		// rocm-smi prints no link count: the links assumed for an XGMI
+		// host are shown with their source, never silently.
+		amd := len(t.ROCm()) > 0
+		out.Facts = slices.DeleteFunc(out.Facts, func(f predict.Fact) bool {
+			return f.Source != predict.SourceTopo && !(amd && f.Name == "links" && f.Source == predict.SourceAssumed)
+		})
 		out.Summary = topoFacts(out.Facts)
 	}
 	return out, hw.Spec(predict.SourceTopo), nil
@@ -195,6 +200,11 @@ func writeTopoHardware(w io.Writer, out topoOut, gpu, file bool) {
 		return
 	}
 	fmt.Fprintf(w, "machine: %s (each from the capture: topo)\n", topoFacts(out.Hardware.Facts))
+	for _, f := range out.Hardware.Facts {
+		if f.Name == "links" && f.Source == predict.SourceAssumed {
+			fmt.Fprintf(w, "assumed: links %s, one to each peer: rocm-smi prints no link count (XGMI, hops 1 need not be one direct link); -gpu NAME takes the catalog's, -hw links=N gives them\n", f.Value)
+		}
+	}
 	var far []string
 	for _, n := range out.NICs {
 		if !n.Nearest {

@@ -21,6 +21,11 @@ import (
 //     capture of fewer than two GPUs shows no fabric and leaves it.
 //     On PCIe, NVLink between some GPUs (bridged pairs) lifts PCIe's rate
 //     as a bound of the calibration (bridgeable).
+//   - on a capture of AMD GPUs all joined by XGMI (rocm-smi --showtopo,
+//     topo.AllXGMI): fabric infinity. rocm-smi prints no link count, so
+//     the links a GPU are the catalog's where the GPU is known there (7
+//     on the MI300 and MI350 series' platforms, 4 for an MI250X GCD),
+//     else one to each peer of the capture, assumed (SourceAssumed).
 //   - NVLS: off on a mesh or PCIe. A capture cannot show whether NVLink
 //     SHARP is enabled, so on NVSwitch NVLS stays as it was, or, where the
 //     capture turns the fabric into NVSwitch and nothing gave NVLS, takes
@@ -51,13 +56,14 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 		case h.hostGPUs != n:
 			kept = append(kept, fmt.Sprintf("gpus_per_node %d", n))
 		}
+		xgmi := topo.AllXGMI(t)
 		if h.Sources.Fabric == SourceUser || h.Sources.NVLinks == SourceUser {
 			c := *h
-			if c.setFabric(topo.InferFabric(t)); c.Fabric != h.Fabric || c.links() != h.links() {
+			if c.setFabric(topo.InferFabric(t), xgmi); c.Fabric != h.Fabric || c.links() != h.links() {
 				kept = append(kept, fmt.Sprintf("fabric %s of %d NVLinks", c.Fabric, c.links()))
 			}
 		} else {
-			h.setFabric(topo.InferFabric(t))
+			h.setFabric(topo.InferFabric(t), xgmi)
 		}
 		switch pairs := h.Fabric == FabricPCIe && anyNVLink(t); {
 		case h.Sources.NVLinkPairs != SourceUser:
@@ -95,9 +101,20 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 }
 
 // setFabric sets the fabric, NVLinks and NVLS that f, the fabric of a
-// capture, settles (SetTopology).
-func (h *Hardware) setFabric(f commmodel.Fabric) {
+// capture, settles (SetTopology); xgmi says that the capture joins every
+// pair of GPUs by XGMI, whose links it does not count.
+func (h *Hardware) setFabric(f commmodel.Fabric, xgmi bool) {
 	was := h.Fabric
+	switch {
+	case xgmi:
+		h.Fabric = FabricInfinity
+		if !(h.GPU.Known && h.GPU.NVLinks > 0) {
+			h.NVLinks, h.Sources.NVLinks = f.Links, SourceAssumed
+		}
+		h.NVLS, h.Sources.NVLS = false, SourceTopo
+		h.Sources.Fabric = SourceTopo
+		return
+	}
 	switch f.Kind {
 	case commmodel.Switched:
 		h.Fabric, h.NVLinks = FabricNVSwitch, f.Links
