@@ -1,0 +1,197 @@
+package topo
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+)
+
+// rocmCaptures is what a person reads off each public rocm-smi --showtopo
+// capture of testdata/rocm: its GPUs, their NUMA nodes, the link type,
+// hops and weight of every pair, and the fabric.
+var rocmCaptures = []struct {
+	file         string
+	gpus         int
+	numa         []int
+	link         string
+	hops, weight int
+	path         string
+	fabric       commmodel.FabricKind
+	links        int
+}{
+	// ARCHER2's 4 MI210 on an XGMI bridge, a NUMA node each.
+	{"mi210_4gpu_xgmi_archer2.txt", 4, []int{0, 1, 2, 3}, "XGMI", 1, 15, "XGMI", commmodel.FullMesh, 3},
+	// rocm_smi_lib#108: 4 GPUs on PCIe, 3 hops (two CPU sockets); its Numa
+	// Nodes block was dropped.
+	{"rocm_smi_showtopo_4gpu_pcie.txt", 4, []int{-1, -1, -1, -1}, "PCIE", 3, 52, "SYS", commmodel.SharedPCIe, 1},
+	// ms-swift's 8 gfx942 GPUs, all XGMI, four on each of 2 NUMA nodes.
+	{"gfx942_8gpu_xgmi_msswift.txt", 8, []int{0, 0, 0, 0, 1, 1, 1, 1}, "XGMI", 1, 15, "XGMI", commmodel.FullMesh, 7},
+}
+
+func TestParseROCmReal(t *testing.T) {
+	for _, c := range rocmCaptures {
+		name := filepath.Join("testdata/rocm", c.file)
+		top, problems, err := ParseROCmFile(name)
+		if err != nil || len(problems) > 0 {
+			t.Fatalf("%s: %v, problems %v", name, err, problems)
+		}
+		if g := len(top.GPUs()); g != c.gpus || len(top.NICs()) != 0 {
+			t.Errorf("%s: %d GPUs, %d NICs; want %d, 0", name, g, len(top.NICs()), c.gpus)
+		}
+		for i, d := range top.GPUs() {
+			if d.NUMA != c.numa[i] {
+				t.Errorf("%s: %s on NUMA %d, want %d", name, d.Name, d.NUMA, c.numa[i])
+			}
+		}
+		pairs := top.ROCm()
+		if len(pairs) != c.gpus*(c.gpus-1)/2 {
+			t.Errorf("%s: %d pairs", name, len(pairs))
+		}
+		for k, p := range pairs {
+			if p.Link != c.link || p.Hops != c.hops || p.Weight != c.weight {
+				t.Errorf("%s: %s/%s %+v, want %s hops %d weight %d", name, p.A, p.B, p, c.link, c.hops, c.weight)
+			}
+			if q := top.Pairs()[k]; q.A != p.A || q.B != p.B || q.Path.String() != c.path {
+				t.Errorf("%s: pair %d %s/%s is %v, want %s/%s %s", name, k, q.A, q.B, q.Path, p.A, p.B, c.path)
+			}
+		}
+		if f := InferFabric(top); f.Kind != c.fabric || f.Links != c.links || f.P != c.gpus {
+			t.Errorf("%s: fabric %v, want %v of %d links", name, f, c.fabric, c.links)
+		}
+		if AllXGMI(top) != (c.link == "XGMI") {
+			t.Errorf("%s: AllXGMI %v", name, AllXGMI(top))
+		}
+		// ReadCapture tells the vendor by the text; Parse still refuses it.
+		f, _ := os.Open(name)
+		if rt, _, err := ReadCapture(f); err != nil || len(rt.GPUs()) != c.gpus {
+			t.Errorf("%s: ReadCapture: %v", name, err)
+		}
+		f.Close()
+		if _, _, err := ParseFile(name); !errors.Is(err, ErrROCm) {
+			t.Errorf("%s: Parse: %v, want ErrROCm", name, err)
+		}
+	}
+}
+
+// TestParseROCmDamaged: the hand-made damaged copies of ARCHER2's capture in
+// testdata/rocm_damaged give an error at the line and column, or a warning.
+func TestParseROCmDamaged(t *testing.T) {
+	cases := []struct {
+		file      string
+		cause     error
+		line, col int
+		text      string
+		warning   bool
+	}{
+		{"long_row.txt", ErrLongRow, 7, 60, "GPU3 has 5 cells for 4 GPU columns, from 15 on", false},
+		{"bad_link.txt", ErrROCmCell, 19, 47, `GPU1/GPU3 of "Link Type between two GPUs": "NV4"`, false},
+		{"cut_hops_row.txt", ErrMissingRow, 13, 0, "no row for GPU2 of its 4 GPU columns", false},
+		{"asymmetric.txt", ErrAsymmetric, 21, 8, "GPU3/GPU0 of \"Link Type between two GPUs\" is PCIE but GPU0/GPU3 on line 18 is XGMI; read as PCIE", true},
+	}
+	for _, c := range cases {
+		name := filepath.Join("testdata/rocm_damaged", c.file)
+		top, problems, err := ParseROCmFile(name)
+		got := err
+		if c.warning {
+			if err != nil || len(problems) != 1 {
+				t.Fatalf("%s: %v, problems %v; want one warning", name, err, problems)
+			}
+			got = problems[0]
+		} else if top != nil {
+			t.Errorf("%s: a topology with the error", name)
+		}
+		var pe *ParseError
+		if !errors.As(got, &pe) || !errors.Is(got, c.cause) || pe.File != name || pe.Line != c.line || pe.Column != c.col || !strings.Contains(pe.Error(), c.text) {
+			t.Errorf("%s: %v; want %v at %d:%d saying %q", name, got, c.cause, c.line, c.col, c.text)
+		}
+	}
+	// The asymmetric pair takes the farther path: PCIE at 1 hop, PHB.
+	top, _, _ := ParseROCmFile("testdata/rocm_damaged/asymmetric.txt")
+	if p, _ := top.PathByName("GPU0", "GPU3"); p.Class != PHB || AllXGMI(top) {
+		t.Errorf("GPU0/GPU3 %v, AllXGMI %v; want PHB, false", p, AllXGMI(top))
+	}
+}
+
+// TestParseROCmRefusals: text of no Link Type table, amd-smi's tables, and
+// tables of different GPUs are refused with their causes.
+func TestParseROCmRefusals(t *testing.T) {
+	base, err := os.ReadFile("testdata/rocm/mi210_4gpu_xgmi_archer2.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(base)
+	noType := s[:strings.Index(s, "======================"+"==== Link Type")]
+	// The Hops table of GPU0, GPU1, GPU2 and GPU4.
+	h, l := strings.Index(s, "Hops between"), strings.Index(s, "Link Type between")
+	otherGPUs := s[:h] + strings.ReplaceAll(s[h:l], "GPU3", "GPU4") + s[l:]
+	cases := []struct {
+		text  string
+		cause error
+	}{
+		{noType, ErrNoMatrix},
+		{"============ LINK TYPE TABLE ============\n      GPU0  GPU1\nGPU0  SELF  XGMI\n", ErrAMDSMI},
+		{otherGPUs, ErrROCmTables},
+		{strings.Replace(s, "GPU0   0            XGMI", "GPU0   1            XGMI", 1), ErrDiagonal},
+	}
+	for k, c := range cases {
+		top, _, err := ParseROCm(strings.NewReader(c.text))
+		if top != nil || !errors.Is(err, c.cause) {
+			t.Errorf("case %d: %v; want %v", k, err, c.cause)
+		}
+	}
+}
+
+// FuzzParseROCm: ParseROCm never panics; it returns a *ParseError alone, or
+// a topology of GPUs only, symmetric, X exactly on the diagonal, one
+// ROCmPair a pair, with warnings (ErrAsymmetric) that have a line, and every
+// query runs on it. The seed corpus is testdata/rocm and testdata/rocm_damaged.
+func FuzzParseROCm(f *testing.F) {
+	files, err := filepath.Glob("testdata/rocm*/*.txt")
+	if err != nil || len(files) < 7 {
+		f.Fatalf("seeds: %v, %d files", err, len(files))
+	}
+	for _, in := range files {
+		b, err := os.ReadFile(in)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		top, problems, err := ParseROCm(strings.NewReader(text))
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || top != nil || problems != nil {
+				t.Fatalf("error %v is not a *ParseError alone", err)
+			}
+			return
+		}
+		for _, p := range problems {
+			if p.Line < 1 || !errors.Is(p, ErrAsymmetric) {
+				t.Fatalf("problem %v: want a line and ErrAsymmetric", p)
+			}
+		}
+		g := top.GPUs()
+		if len(top.NICs()) != 0 || len(top.ROCm()) != len(g)*(len(g)-1)/2 {
+			t.Fatalf("%d NICs, %d ROCm pairs for %d GPUs", len(top.NICs()), len(top.ROCm()), len(g))
+		}
+		for _, a := range g {
+			for _, b := range g {
+				p, q := top.Path(a, b), top.Path(b, a)
+				if p != q || (p.Class == Self) != (a.Name == b.Name) {
+					t.Fatalf("%s/%s = %v, %s/%s = %v", a.Name, b.Name, p, b.Name, a.Name, q)
+				}
+			}
+		}
+		InferFabric(top)
+		DescribeFabric(top)
+		top.Bindings()
+		if err := WriteReport(&strings.Builder{}, top); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
