@@ -128,11 +128,16 @@ func TestTopoErrors(t *testing.T) {
 	if code, out, stderr := runCLI("topo", long, "-json"); code == 0 || out != "" || !strings.Contains(stderr, long+":4:19: ") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want non-zero naming %s:4:19", code, out, stderr, long)
 	}
-	// rocm-smi --showtopo's output (a public capture) is named as such, with
-	// the -hw settings that describe an AMD host instead; the first works.
-	rocm := "../../topo/testdata/rocm/rocm_smi_showtopo_4gpu_pcie.txt"
-	if code, _, stderr := runCLI("topo", rocm); code != 1 || !strings.Contains(stderr, rocm+":3: a ROCm topology") || !strings.Contains(stderr, "-hw system=NAME") || !strings.Contains(stderr, "mi300x-platform") {
-		t.Errorf("exit %d, stderr %q; want 1, naming %s:3 a ROCm topology and -hw system=NAME with mi300x-platform", code, stderr, rocm)
+	// amd-smi topology's tables (no public sample: commlab does not read
+	// them) are named as such, with the -hw settings that describe an AMD
+	// host instead; the first works. rocm-smi --showtopo's are read
+	// (TestTopoROCm).
+	amd := filepath.Join(t.TempDir(), "amdsmi.txt")
+	if err := os.WriteFile(amd, []byte("=== LINK TYPE TABLE ===\n      GPU0  GPU1\nGPU0  SELF  XGMI\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI("topo", amd); code != 1 || !strings.Contains(stderr, amd+":1: amd-smi topology") || !strings.Contains(stderr, "-hw system=NAME") || !strings.Contains(stderr, "mi300x-platform") {
+		t.Errorf("exit %d, stderr %q; want 1, naming %s:1 amd-smi topology and -hw system=NAME with mi300x-platform", code, stderr, amd)
 	}
 	if code, _, stderr := runCLI("predict", "-hw", "system=mi300x-platform", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"); code != 0 {
 		t.Errorf("the hint's -hw system=mi300x-platform: exit %d, %s", code, stderr)
