@@ -168,16 +168,23 @@ func topoHardware(t *topo.Topology, gpu string) (hardwareOutput, string, error) 
 	}
 	hw.SetTopology(t)
 	out := hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
+	// rocm-smi prints no link count: the links assumed for an XGMI host
+	// are shown with their source, never silently, and the -hw spec gives
+	// them, as fabric=infinity needs a count.
+	assumedLinks := func(f predict.Fact) bool {
+		return f.Name == "links" && f.Source == predict.SourceAssumed && hw.Fabric == predict.FabricInfinity
+	}
 	if gpu == "" {
-		// rocm-smi prints no link count: the links assumed for an XGMI
-		// host are shown with their source, never silently.
-		amd := len(t.ROCm()) > 0
 		out.Facts = slices.DeleteFunc(out.Facts, func(f predict.Fact) bool {
-			return f.Source != predict.SourceTopo && !(amd && f.Name == "links" && f.Source == predict.SourceAssumed)
+			return f.Source != predict.SourceTopo && !assumedLinks(f)
 		})
 		out.Summary = topoFacts(out.Facts)
 	}
-	return out, hw.Spec(predict.SourceTopo), nil
+	spec := hw.Spec(predict.SourceTopo)
+	if k := slices.IndexFunc(hw.Facts(), assumedLinks); k >= 0 {
+		spec += ",links=" + hw.Facts()[k].Value
+	}
+	return out, spec, nil
 }
 
 // topoFacts lists the facts of source topo as "name value, ...".

@@ -63,3 +63,32 @@ func TestPredictTopoROCm(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want the GPU count's warning and none of NVLinks", code, stderr)
 	}
 }
+
+// TestTopoROCmSpecWorks: the -hw spec commlab topo gives for an XGMI
+// capture ("gpus=8,fabric=infinity,nvls=false") was refused by predict
+// for a GPU the catalog does not hold ("fabric=infinity without links"):
+// it carries the links assumed. A PCIe capture's output has no line of
+// assumed XGMI links.
+func TestTopoROCmSpecWorks(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI("topo", "../../topo/testdata/rocm/gfx942_8gpu_xgmi_msswift.txt", "-format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res topoOut
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.HW != "gpus=8,fabric=infinity,nvls=false,links=7" {
+		t.Errorf("hw %q, want the capture's facts and the 7 links assumed", res.HW)
+	}
+	code, _, stderr = runCLI("predict", "-calibrate", "../../data/nccltests/testdata/real/mi300x_1x8_allreduce_rocmblogs.log:gpu=gfx942",
+		"-collective", "allreduce", "-nodes", "1", "-per-node", "8", "-size", "1MiB", "-hw", res.HW)
+	if code != 0 {
+		t.Errorf("predict -hw %s: exit %d: %s", res.HW, code, stderr)
+	}
+	code, out, stderr = runCLI("topo", "../../topo/testdata/rocm/rocm_smi_showtopo_4gpu_pcie.txt")
+	if code != 0 || strings.Contains(out, "assumed: links") || !strings.Contains(out, "-hw gpus=4,fabric=pcie,nvls=false\n") {
+		t.Errorf("PCIe capture: exit %d, want no assumed links and the spec without them:\n%s%s", code, out, stderr)
+	}
+}
