@@ -242,6 +242,12 @@ var realLogs = []realLog{
 		{"", "all_reduce", commmodel.AllReduce, FromTable, 16, 2, "NVIDIA A100-SXM4-40GB", 31, 8, 8589934592,
 			16777216, 282.7, 111.29, 66.4834, "yyy"},
 	}},
+	// oci-hpc-oke's README: the launcher log of its Kueue MPIJob, 16 ranks
+	// on two BM.GPU4.8 hosts over RoCE, 3 rows 1..4 GiB, no binary named.
+	{"a100_2x8_allreduce_oci_oke_readme.log", []realTest{
+		{"", "all_reduce", commmodel.AllReduce, FromTable, 16, 2, "NVIDIA A100-SXM4-40GB", 3, 1073741824, 4294967296,
+			2147483648, 21287, 189.15, 188.648, ""},
+	}},
 	// hisohara/ai-scripts: two runs, each after an mpirun line naming
 	// all_reduce_perf: 8 ranks on one pod (31 rows, 8 B..8 GiB), then 16
 	// ranks on gpu-53 and gpu-56 (Rank lines without Group; 32 rows, 8 B..16 GiB).

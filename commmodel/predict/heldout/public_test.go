@@ -293,6 +293,7 @@ var publicSingles = []publicLog{
 	// instances and their count in the post.
 	{"a100_4x8_allreduce_efa_p4dn_nccl527.log", predict.Pins{Nodes: 4, PerNode: 8, GPU: "A100-SXM4-40GB"}},
 	{"a100_2x8_allreduce_oci_oke.log", predict.Pins{}},
+	{"a100_2x8_allreduce_oci_oke_readme.log", predict.Pins{}},
 	{"a100_4x2_allreduce_collnet_kisti_nccltests311.log", predict.Pins{}},
 	// Its post names the VMs, Standard_ND96amsr_A100_v4, whose GPU the
 	// catalog gives (presets.Systems), and prints no Rank lines.

@@ -395,6 +395,10 @@ nccl#527's 4 p4dn.24xlarge (32 A100s over EFA, NCCL 2.9.9 with NCCL_COLLNET_ENAB
 to 128 KiB alone) are 81.0% off from the name, no point inside: the rows take 163.7 to 406.8 us,
 5.27 times the model's Tree/LL at NCCL's network latency; given the catalog's p4d.24xlarge (4 NICs
 of 100 Gb/s, 16 times NCCL's latency) the model is as far the other way to 16 KiB (0.52).
+oci-hpc-oke's README adds a second OKE run of 2 x 8 A100-SXM4-40GB (BM.GPU4.8, RoCE; NCCL 2.25.1,
+rows of 1 to 4 GiB alone): 0.6% off from the name, 3 of 3 points inside. Its 190.02 GB/s of bus
+bandwidth at 4 GiB is 19% below the 235.63 of the repository's other guide on the same shape, which
+is 24.2% off from the name: two runs the name cannot tell apart.
 dstack's cluster guides add two AllReduces of 2 x 8 B200, on a Lambda 1-Click Cluster (InfiniBand)
 and on two GCP A4 VMs (RoCE): 32.5% and 27.4% off from the name, 28 of 29 and 7 of 11 points inside.
 Both pass the 400 GB/s a ring gets from eight 400 Gb/s NICs (696.06 GB/s of bus bandwidth at 2 GiB
