@@ -24,7 +24,7 @@ var (
 	// ErrROCmTables: two tables of one capture head different GPUs.
 	ErrROCmTables = errors.New("the tables of one rocm-smi --showtopo name different GPUs")
 	// ErrAMDSMI: amd-smi topology's tables, which ParseROCm does not read.
-	ErrAMDSMI = errors.New("amd-smi topology's tables are not read (no public sample of them was at hand): give rocm-smi --showtopo's output, which ROCm 6 and 7 still ship")
+	ErrAMDSMI = errors.New("amd-smi topology's tables are not read: give rocm-smi --showtopo's output, which ROCm 6 and 7 still ship")
 )
 
 // ROCmPair is what rocm-smi --showtopo prints for one pair of GPUs.
