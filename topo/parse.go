@@ -138,18 +138,27 @@ var (
 // sentinel cause, and then the topology and problems are nil. Errors and
 // problems carry the file name when r has one (an *os.File's Name method).
 func Parse(r io.Reader) (t *Topology, problems []*ParseError, err error) {
-	var name string
+	name, data, err := readInput(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return parseBytes(name, data)
+}
+
+// readInput reads r whole, up to maxInput bytes (ErrTooLarge beyond), with
+// its file name when r has one (an *os.File's Name method).
+func readInput(r io.Reader) (name string, data []byte, err error) {
 	if n, ok := r.(interface{ Name() string }); ok {
 		name = n.Name()
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	data, err = io.ReadAll(io.LimitReader(r, maxInput+1))
 	if err != nil {
-		return nil, nil, &ParseError{File: name, Err: err}
+		return name, nil, &ParseError{File: name, Err: err}
 	}
 	if len(data) > maxInput {
-		return nil, nil, &ParseError{File: name, Err: ErrTooLarge}
+		return name, nil, &ParseError{File: name, Err: ErrTooLarge}
 	}
-	return parseBytes(name, data)
+	return name, data, nil
 }
 
 // ParseString is Parse on a string; errors and problems carry no file name.

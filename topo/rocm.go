@@ -65,16 +65,9 @@ var rocmNUMALine = regexp.MustCompile(`^\s*GPU\s*\[?\s*([0-9]+)\s*\]?\s*:\s*\(To
 // --showtopo's output (ParseROCm) where the text carries a ROCm tool's
 // title, else `nvidia-smi topo -m`'s (Parse).
 func ReadCapture(r io.Reader) (*Topology, []*ParseError, error) {
-	var name string
-	if n, ok := r.(interface{ Name() string }); ok {
-		name = n.Name()
-	}
-	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	name, data, err := readInput(r)
 	if err != nil {
-		return nil, nil, &ParseError{File: name, Err: err}
-	}
-	if len(data) > maxInput {
-		return nil, nil, &ParseError{File: name, Err: ErrTooLarge}
+		return nil, nil, err
 	}
 	if lines, _ := splitLines(data); rocmLine(lines) >= 0 {
 		return parseROCm(name, data)
@@ -104,16 +97,9 @@ func ReadCapture(r io.Reader) (*Topology, []*ParseError, error) {
 // farther (PCIE over XGMI, the larger number). amd-smi topology's tables
 // are refused (ErrAMDSMI).
 func ParseROCm(r io.Reader) (*Topology, []*ParseError, error) {
-	var name string
-	if n, ok := r.(interface{ Name() string }); ok {
-		name = n.Name()
-	}
-	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	name, data, err := readInput(r)
 	if err != nil {
-		return nil, nil, &ParseError{File: name, Err: err}
-	}
-	if len(data) > maxInput {
-		return nil, nil, &ParseError{File: name, Err: ErrTooLarge}
+		return nil, nil, err
 	}
 	return parseROCm(name, data)
 }
