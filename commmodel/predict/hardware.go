@@ -280,10 +280,12 @@ func (h *Hardware) PerHost() int {
 
 // atLeast returns h with a host of at least n GPUs, as the runs of source
 // src show (a log's Rank lines, the user's pins or query), where the host's
-// GPUs are not known. A bound that a log or the user gives replaces the
-// same bound assumed.
+// GPUs are not known or a capture shows fewer. A bound that a log or the
+// user gives replaces the same bound assumed.
 func (h Hardware) atLeast(n int, src Source) Hardware {
-	if h.hostKnown() {
+	if h.hostKnown() && !(h.Sources.HostGPUs == SourceTopo && n > h.hostGPUs && h.given(src)) {
+		// A capture that shows fewer GPUs than a run placed on one host
+		// is of part of it (a container's): the run's count is the least.
 		return h
 	}
 	if n > h.hostGPUs || n > 0 && n == h.hostGPUs && !h.given(h.Sources.HostGPUs) && h.given(src) {

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTopoPartialCapture: a capture of 4 H100s (NVIDIA/nccl#1617) beside a
+// log whose Rank lines put 8 GPUs on one host printed "gpus_per_node 4
+// (topo)" and "4 a host" under the warning that the capture is of part of
+// the host: the log's 8 are the least the host holds, and the capture's
+// fabric and NICs stay, as the warning says.
+func TestTopoPartialCapture(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI("diagnose", "../../data/nccltests/testdata/real/h100_1x8_g8_allgather_voltagepark.log",
+		"-topo", "../../topo/testdata/real/h100_4gpu_nv6_4nic_pix_nccl1617.txt")
+	if code != 0 || !strings.Contains(stderr, "the capture shows 4 GPUs, and the run 8 a node") {
+		t.Fatalf("exit %d, want 0 and the partial capture's warning; stderr:\n%s", code, stderr)
+	}
+	for _, want := range []string{"gpus_per_node at least 8 (log)", "fabric mesh (topo)", "nics_per_node 4 (topo)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("facts lack %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "4 a host") {
+		t.Errorf("the hardware line holds the capture's 4 GPUs a host:\n%s", out)
+	}
+}
