@@ -138,6 +138,9 @@ func DescribeFabric(t *Topology) string {
 	if AllXGMI(t) {
 		return fmt.Sprintf("Infinity Fabric (XGMI) between every pair of %d GPUs; rocm-smi prints no link count: one link to each peer, %d a GPU, is assumed", f.P, f.Links)
 	}
+	if len(t.rocm) > 0 && f.Kind != commmodel.FullMesh {
+		return fmt.Sprintf("%s, %d GPUs, no XGMI between every pair", f.Kind, f.P)
+	}
 	if f.Kind != commmodel.FullMesh {
 		return f.String()
 	}

@@ -122,3 +122,16 @@ func TestDescribeFabricUneven(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeFabricROCmPCIe: rocm-smi's capture of 4 GPUs joined by PCIe
+// (ROCm/rocm_smi_lib#108) was described as having "no uniform NVLink
+// fabric", NVIDIA's word on an AMD host.
+func TestDescribeFabricROCmPCIe(t *testing.T) {
+	top, _, err := ParseROCmFile(filepath.Join("testdata", "rocm", "rocm_smi_showtopo_4gpu_pcie.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := DescribeFabric(top), "pcie, 4 GPUs, no XGMI between every pair"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}

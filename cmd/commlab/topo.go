@@ -67,7 +67,8 @@ type topoOut struct {
 func runTopo(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("topo")
 	output := addFormatFlags(fs)
-	preset := fs.String("preset", "", "a built-in topology instead of FILE: h20-article (the article's 8 x H20 / 4-NIC server) or one of "+strings.Join(data.Topologies(), ", "))
+	preset := fs.String("preset", "", "a built-in topology instead of FILE: h20-article (the article's 8 x H20 / 4-NIC server) or one of "+
+		strings.Join(slices.DeleteFunc(data.Topologies(), func(n string) bool { return n == "h20-article" }), ", "))
 	gpu := fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it): show every fact of the machine predict takes for it with -topo FILE")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: commlab topo [-format text|json|csv] [-gpu NAME] FILE | -preset NAME\n\nFILE is the text `nvidia-smi topo -m` or `rocm-smi --showtopo` prints; - reads standard input.\n"+
