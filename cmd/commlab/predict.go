@@ -551,23 +551,30 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 // system spec names names it; a GPU the logs name stays theirs, and a
 // system of another GPU is an error.
 func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predict.Hardware, []problem, error) {
+	hw, problems, _, err := captureHardware(gpu, spec, topoFile, tables)
+	return hw, problems, err
+}
+
+// captureHardware is predictHardware, with the capture's GPUs as well (0
+// without one).
+func captureHardware(gpu, spec, topoFile string, tables []predict.Table) (predict.Hardware, []problem, int, error) {
 	name := gpu
 	if name == "" && len(tables) > 0 && (tables[0].GPU != predict.UnnamedGPU || systemGPU(spec) == "") {
 		name = tables[0].GPU
 	}
 	hw, err := predict.Describe(name, spec)
 	if err != nil {
-		return predict.Hardware{}, nil, &describeError{err}
+		return predict.Hardware{}, nil, 0, &describeError{err}
 	}
 	if name == "" && hw.System == "" {
-		return predict.Hardware{}, nil, flagErrorf("without -calibrate, -gpu NAME or -hw system=NAME says which machine the model describes")
+		return predict.Hardware{}, nil, 0, flagErrorf("without -calibrate, -gpu NAME or -hw system=NAME says which machine the model describes")
 	}
 	if topoFile == "" {
-		return hw, nil, nil
+		return hw, nil, 0, nil
 	}
 	tp, bad, err := readTopo(topoFile)
 	if err != nil {
-		return predict.Hardware{}, nil, err
+		return predict.Hardware{}, nil, 0, err
 	}
 	var problems []problem
 	for _, pr := range bad {
@@ -578,7 +585,7 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 	bridged := hw.GPU.BridgeLinks > 0
 	if n := len(tp.GPUs()); hw.System != "" && n >= 2 && n != hw.PerHost() {
 		// As -hw system=NAME,gpus=N is refused unless N is the system's.
-		return predict.Hardware{}, nil, flagErrorf("-topo %s: the capture shows a host of %d GPUs, where -hw system=%s holds %d: it is a capture of another host; leave out -hw system= or -topo",
+		return predict.Hardware{}, nil, 0, flagErrorf("-topo %s: the capture shows a host of %d GPUs, where -hw system=%s holds %d: it is a capture of another host; leave out -hw system= or -topo",
 			topoFile, n, hw.System, hw.PerHost())
 	}
 	system := hw
@@ -590,28 +597,46 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 			problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %s: it stands over -hw system=%s (-hw system=%s,%s keeps the system's)",
 				topoFile, strings.Join(shown, " and "), hw.System, hw.System, strings.Join(keep, ","))})
 		}
-		return hw, problems, nil // the system, not the GPU's catalog entry, is what the capture is checked against
+		return hw, problems, len(tp.GPUs()), nil // the system, not the GPU's catalog entry, is what the capture is checked against
 	}
 	captured := hw.Sources.Fabric == predict.SourceTopo && hw.Fabric != predict.FabricPCIe
-	if hw.Fabric == predict.FabricInfinity && hw.Sources.Fabric == predict.SourceTopo && hw.GPU.Known && hw.GPU.ISA == "" {
+	// rocm-smi shows AMD's GPUs, nvidia-smi NVIDIA's: a capture of the
+	// other vendor's is of another machine, whatever its fabric, and one
+	// note says so.
+	rocm, amd := len(tp.ROCm()) > 0, hw.GPU.Known && hw.GPU.ISA != ""
+	vendor := hw.GPU.Known && len(tp.GPUs()) > 0 && rocm != amd
+	switch {
+	case vendor && hw.Fabric == predict.FabricInfinity && hw.Sources.Fabric == predict.SourceTopo:
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture joins AMD GPUs by Infinity Fabric (XGMI), but %s is NVIDIA's: is it a capture of this machine? It is taken as given",
 			topoFile, hw.GPU.Name)})
+	case vendor && rocm:
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture is rocm-smi's, of AMD GPUs, but %s is NVIDIA's: is it a capture of this machine? It is taken as given",
+			topoFile, hw.GPU.Name)})
+	case vendor:
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture is nvidia-smi's, of NVIDIA GPUs, but %s is AMD's: is it a capture of this machine? It is taken as given",
+			topoFile, hw.GPU.Name)})
+	}
+	links := "NVLinks"
+	if amd {
+		links = "Infinity Fabric links"
 	}
 	// rocm-smi counts no links: an XGMI capture leaves them the catalog's.
-	if captured && catalogLinks && hw.Sources.NVLinks == predict.SourceTopo && hw.NVLinks != hw.GPU.NVLinks && !bridged {
-		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture gives a GPU %d NVLinks, but the catalog gives %s %d: is it a capture of this machine? It is taken as given",
-			topoFile, hw.NVLinks, hw.GPU.Name, hw.GPU.NVLinks)})
+	if !vendor && captured && catalogLinks && hw.Sources.NVLinks == predict.SourceTopo && hw.NVLinks != hw.GPU.NVLinks && !bridged {
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture gives a GPU %d %s, but the catalog gives %s %d: is it a capture of this machine? It is taken as given",
+			topoFile, hw.NVLinks, links, hw.GPU.Name, hw.GPU.NVLinks)})
 	}
-	if len(tp.GPUs()) >= 2 && hw.Sources.Fabric == predict.SourceTopo && !bridged && catalogLinks == (hw.Fabric == predict.FabricPCIe) {
+	// A GPU the catalog does not hold has no links there to hold the
+	// capture to.
+	if !vendor && hw.GPU.Known && len(tp.GPUs()) >= 2 && hw.Sources.Fabric == predict.SourceTopo && !bridged && catalogLinks == (hw.Fabric == predict.FabricPCIe) {
 		// A capture of another machine would describe this one wrongly.
-		what := fmt.Sprintf("%d NVLinks", hw.GPU.NVLinks)
+		what := fmt.Sprintf("%d %s", hw.GPU.NVLinks, links)
 		if !catalogLinks {
 			what = "no NVLink"
 		}
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture joins its GPUs by %s, but the catalog gives %s %s: is it a capture of this machine? It is taken as given",
 			topoFile, hw.Fabric, hw.GPU.Name, what)})
 	}
-	return hw, problems, nil
+	return hw, problems, len(tp.GPUs()), nil
 }
 
 // systemFactsChanged lists the facts of a catalog system (was) that a

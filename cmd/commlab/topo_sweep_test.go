@@ -1,0 +1,77 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// The real logs and captures the sweep of every capture beside every kind
+// of log (red team 48) set side by side.
+const (
+	sweepLogs     = "../../data/nccltests/testdata/real/"
+	sweepCaptures = "../../topo/testdata/real/"
+	sweepROCm     = "../../topo/testdata/rocm/"
+)
+
+// TestTopoSweepVendor: a capture of the other vendor's GPUs is of another
+// machine, whatever its fabric, and the warning says so: rocm-smi's PCIe
+// capture beside an L40S log warned of nothing, and nvidia-smi's beside an
+// MI300X log gave the MI300X "7 NVLinks" or (one GPU) said nothing.
+func TestTopoSweepVendor(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		log, shape, capture, want, not string
+	}{
+		{"l40s_2node_allreduce_openshift.log", "2,1", sweepROCm + "rocm_smi_showtopo_4gpu_pcie.txt",
+			"the capture is rocm-smi's, of AMD GPUs, but L40S is NVIDIA's: is it a capture of this machine?", ""},
+		{"mi300x_1x8_allreduce_rocmblogs.log", "1,8", sweepCaptures + "p40_8gpu_mlx5_soc_paddle.txt",
+			"the capture is nvidia-smi's, of NVIDIA GPUs, but AMD Instinct MI300X is AMD's", "NVLinks"},
+		{"mi300x_1x8_allreduce_rocmblogs.log", "1,8", sweepCaptures + "h100_hgx_8nic_sglang30401.txt",
+			"the capture is nvidia-smi's, of NVIDIA GPUs, but AMD Instinct MI300X is AMD's", "NVLinks"},
+		{"mi300x_1x8_allreduce_rocmblogs.log", "1,8", sweepCaptures + "tesla_p4_1gpu_numa_na_hami99.txt",
+			"the capture is nvidia-smi's, of NVIDIA GPUs, but AMD Instinct MI300X is AMD's", ""},
+		// rocm-smi's own PCIe capture beside an MI300X: its links are
+		// Infinity Fabric's, not NVLinks.
+		{"mi300x_1x8_allreduce_rocmblogs.log", "1,8", sweepROCm + "rocm_smi_showtopo_4gpu_pcie.txt",
+			"the catalog gives AMD Instinct MI300X 7 Infinity Fabric links", "NVLinks"},
+	} {
+		shape := strings.Split(c.shape, ",")
+		code, _, stderr := runCLI("predict", "-calibrate", sweepLogs+c.log, "-topo", c.capture, "-collective", "allreduce",
+			"-nodes", shape[0], "-per-node", shape[1], "-size", "1MiB")
+		if code != 0 {
+			t.Errorf("%s beside %s: exit %d: %s", c.capture, c.log, code, stderr)
+			continue
+		}
+		if !strings.Contains(stderr, c.want) {
+			t.Errorf("%s beside %s: stderr lacks %q:\n%s", c.capture, c.log, c.want, stderr)
+		}
+		if c.not != "" && strings.Contains(stderr, c.not) {
+			t.Errorf("%s beside %s: stderr says %q:\n%s", c.capture, c.log, c.not, stderr)
+		}
+	}
+}
+
+// TestTopoSweepUnnamedGPU: beside a log that names no GPU, the capture is
+// the only word on the fabric: the Polaris capture beside the Polaris log
+// (and the GB200 tray's beside a GB200 log) warned that "the catalog gives
+// unnamed GPU no NVLink", of a GPU the catalog does not hold.
+func TestTopoSweepUnnamedGPU(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ log, capture, shape string }{
+		{"a100_4x4_allreduce_simple_polaris_ss11.log", "a100_polaris_4gpu_nv4_2nic_alcf.txt", "4"},
+		{"gb200_2x4_allreduce_mnnvl_oci_oke.log", "gb200_tray_4gpu_nv18_k8stestinfra371.txt", "2"},
+	} {
+		code, out, stderr := runCLI("predict", "-calibrate", sweepLogs+c.log, "-topo", sweepCaptures+c.capture, "-collective", "allreduce",
+			"-nodes", c.shape, "-per-node", "4", "-size", "1MiB")
+		if code != 0 {
+			t.Errorf("%s: exit %d: %s", c.capture, code, stderr)
+			continue
+		}
+		if strings.Contains(stderr, "is it a capture of this machine") {
+			t.Errorf("%s beside %s: a capture of the machine is doubted:\n%s", c.capture, c.log, stderr)
+		}
+		if !strings.Contains(out, "gpus_per_node 4 (topo)") {
+			t.Errorf("%s: facts lack the capture's GPUs:\n%s", c.capture, out)
+		}
+	}
+}
