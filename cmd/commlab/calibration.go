@@ -400,7 +400,7 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	if err := sameMachine(m.tables); err != nil {
 		return machine{}, err
 	}
-	hw, problems, err := predictHardware(*f.gpu, spec, *f.topo, m.tables)
+	hw, problems, captured, err := captureHardware(*f.gpu, spec, *f.topo, m.tables)
 	if err != nil {
 		return machine{}, hwError(*f.hw, err)
 	}
@@ -435,6 +435,15 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 		// not the bound a system or -hw gpus sets.
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %d GPUs, and the run %d a node: a capture of part of the host (a container's) or of another machine; the capture's fabric and NICs are taken for the whole host (-hw gpus=%d says it holds %d)",
 			*f.topo, g, perNode, perNode, perNode)})
+	} else if captured == 1 && perNode > 1 {
+		// A capture of one GPU shows no fabric, and SetTopology takes
+		// every NIC it shows for the host's.
+		what := "it shows no fabric, and its NICs are taken for the whole host's"
+		if hw.Sources.NICs != predict.SourceTopo {
+			what = "it shows no fabric and no NIC, and settles nothing of the host"
+		}
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows 1 GPU, and the run %d a node: a capture of part of the host (a container's) or of another machine; %s",
+			*f.topo, perNode, what)})
 	}
 	// The GPUs a node of a studied table are its log's or assumed
 	// (studies), not the user's query.

@@ -75,3 +75,20 @@ func TestTopoSweepUnnamedGPU(t *testing.T) {
 		}
 	}
 }
+
+// TestTopoSweepOneGPUCapture: a capture of one GPU beside a run of 8 a
+// node shows part of the host (or another machine), and its NICs are
+// taken for the host's: it said nothing of it.
+func TestTopoSweepOneGPUCapture(t *testing.T) {
+	t.Parallel()
+	for capture, want := range map[string]string{
+		"single_gpu_5bond_nics_lmdeploy.txt": "the capture shows 1 GPU, and the run 8 a node: a capture of part of the host (a container's) or of another machine; it shows no fabric, and its NICs are taken for the whole host's",
+		"tesla_p4_1gpu_numa_na_hami99.txt":   "the capture shows 1 GPU, and the run 8 a node: a capture of part of the host (a container's) or of another machine; it shows no fabric and no NIC, and settles nothing of the host",
+	} {
+		code, out, stderr := runCLI("predict", "-calibrate", sweepLogs+"h100_1x8_g8_allreduce_voltagepark.log", "-topo", sweepCaptures+capture,
+			"-collective", "allreduce", "-nodes", "1", "-per-node", "8", "-size", "1MiB")
+		if code != 0 || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, stderr lacks %q:\n%s\n%s", capture, code, want, stderr, out)
+		}
+	}
+}
