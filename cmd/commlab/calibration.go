@@ -244,7 +244,13 @@ func (f machineFlags) studyPins() (predict.Pins, error) {
 		return pins, err
 	}
 	host, from := defaultHostGPUs, fmt.Sprintf("a host is taken to hold %d GPUs, an HGX or DGX server's count, where nothing gives it (-hw gpus=G does)", defaultHostGPUs)
-	if h, err := predict.Describe(*f.gpu, spec); err == nil && h.PerHost() > 0 {
+	h, err := predict.Describe(*f.gpu, spec)
+	given := err == nil && h.PerHost() > 0 && (h.Sources.HostGPUs == predict.SourceUser || h.System != "")
+	if n := captureGPUs(*f.topo); n >= 2 && !given {
+		// As the capture sets the host's GPUs over the catalog's
+		// (Hardware.SetTopology).
+		host, from = n, fmt.Sprintf("the capture %s shows hosts of %d GPUs", *f.topo, n)
+	} else if err == nil && h.PerHost() > 0 {
 		host, from = h.PerHost(), fmt.Sprintf("-hw gives hosts of %d GPUs", h.PerHost())
 		if h.Sources.HostGPUs == predict.SourceCatalog && h.System == "" {
 			// -hw gave no system: the host is the GPU's own (an MI300X's
@@ -257,6 +263,20 @@ func (f machineFlags) studyPins() (predict.Pins, error) {
 	}
 	pins.Hosts, pins.HostsFrom = []predict.Comm{{Nodes: 1, PerNode: host}}, from
 	return pins, nil
+}
+
+// captureGPUs is the GPUs the capture in the regular file path shows, 0
+// where there is none or it does not read (load says why). A stream is
+// not read here: load reads it, once.
+func captureGPUs(path string) int {
+	if info, err := os.Stat(path); path == "" || err != nil || !info.Mode().IsRegular() {
+		return 0
+	}
+	t, _, err := readTopo(path)
+	if err != nil {
+		return 0
+	}
+	return len(t.GPUs())
 }
 
 // catalogHostGPUs returns the catalog's name of the GPU named gpu, the GPUs
@@ -422,7 +442,12 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 		// (WithEvidence), which their own note says.
 		taken := "a PCIe card of compute capability 9.0 without NVLink"
 		if ev, _ := hw.WithEvidence(studied); ev.Fabric != predict.FabricPCIe {
-			taken = fmt.Sprintf("a GPU of compute capability 9.0 on the %s the logs' NCCL lines show, its links assumed", ev.Fabric)
+			// The fabric is the capture's or -hw's where they give it.
+			shows := map[predict.Source]string{predict.SourceTopo: "the capture shows", predict.SourceUser: "-hw gives"}[ev.Sources.Fabric]
+			if shows == "" {
+				shows = "the logs' NCCL lines show"
+			}
+			taken = fmt.Sprintf("a GPU of compute capability 9.0 on the %s %s, its links assumed", ev.Fabric, shows)
 		}
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: it is taken as %s; "+
 			"describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host is fabric=infinity)", what, taken)})

@@ -76,6 +76,43 @@ func TestTopoSweepUnnamedGPU(t *testing.T) {
 	}
 }
 
+// TestTopoSweepDiagnoseHosts: diagnose places the ranks of a log that
+// does not on hosts of the GPUs the capture shows, as its facts line
+// says: a 4-GPU capture beside the 8 ranks of a log without hosts took
+// one node of 8 ("a host is taken to hold 8 GPUs ... where nothing gives
+// it"), then blamed the capture ("the capture shows 4 GPUs, and the run
+// 8 a node"), and said the logs' NCCL lines (there are none) showed the
+// mesh that the capture shows.
+func TestTopoSweepDiagnoseHosts(t *testing.T) {
+	t.Parallel()
+	capture := sweepCaptures + "h100_4gpu_nv6_4nic_pix_nccl1617.txt"
+	code, out, stderr := runCLI("diagnose", "-topo", capture, sweepLogs+"unnamed_2x4_reduce_scatter_nccltests128.log")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	all := out + stderr
+	for _, want := range []string{
+		"2 nodes of 4 GPUs are assumed, as the capture " + capture + " shows hosts of 4 GPUs",
+		"reducescatter on 8 ranks (2 x 4 GPUs)",
+		"on the mesh the capture shows",
+		"gpus_per_node 4 (topo)",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("output lacks %q:\n%s", want, all)
+		}
+	}
+	for _, not := range []string{"one node of 8 GPUs", "the run 8 a node", "the logs' NCCL lines show", "is it a capture of this machine"} {
+		if strings.Contains(all, not) {
+			t.Errorf("output says %q:\n%s", not, all)
+		}
+	}
+	// -hw gpus=G still stands over the capture.
+	code, out, stderr = runCLI("diagnose", "-topo", capture, "-hw", "gpus=8", sweepLogs+"unnamed_2x4_reduce_scatter_nccltests128.log")
+	if code != 0 || !strings.Contains(out+stderr, "one node of 8 GPUs is assumed, as -hw gives hosts of 8 GPUs") {
+		t.Errorf("-hw gpus=8: exit %d:\n%s%s", code, out, stderr)
+	}
+}
+
 // TestTopoSweepOneGPUCapture: a capture of one GPU beside a run of 8 a
 // node shows part of the host (or another machine), and its NICs are
 // taken for the host's: it said nothing of it.
