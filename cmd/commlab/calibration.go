@@ -14,6 +14,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/presets"
+	"github.com/inframethod/commlab/topo"
 )
 
 // A calibrationFile is one item of -calibrate: a measurement file and what
@@ -335,6 +336,7 @@ func (mc *machine) studies(studied ...predict.Table) {
 	for _, n := range notes {
 		mc.problems = append(mc.problems, problem{Message: n})
 	}
+	mc.problems = append(mc.problems, captureNICNotes(mc.topoFile, mc.capture, studied)...)
 }
 
 // sameMachine returns predict.SameMachine's error for tables of more than
@@ -365,6 +367,9 @@ type machine struct {
 	problems []problem
 	// gpu is -gpu's name, "" where it is not given.
 	gpu string
+	// capture is -topo's capture, read from topoFile; nil without one.
+	capture  *topo.Topology
+	topoFile string
 }
 
 // gpuNames returns the GPU's names as given: -gpu's, else each table's.
@@ -420,10 +425,12 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	if err := sameMachine(m.tables); err != nil {
 		return machine{}, err
 	}
-	hw, problems, captured, err := captureHardware(*f.gpu, spec, *f.topo, m.tables)
+	hw, problems, capture, err := captureHardware(*f.gpu, spec, *f.topo, m.tables)
 	if err != nil {
 		return machine{}, hwError(*f.hw, err)
 	}
+	m.capture, m.topoFile = capture, *f.topo
+	problems = append(problems, captureNICNotes(*f.topo, capture, m.tables)...)
 	m.gpu = *f.gpu
 	if msg := hwDescribesNothing(*f.hw, spec, "-gpu, the logs, the capture and the catalog"); msg != "" {
 		problems = append([]problem{{Message: msg}}, problems...)
@@ -460,7 +467,7 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 		// not the bound a system or -hw gpus sets.
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %d GPUs, and the run %d a node: a capture of part of the host (a container's) or of another machine; the capture's fabric and NICs are taken for the whole host (-hw gpus=%d says it holds %d)",
 			*f.topo, g, perNode, perNode, perNode)})
-	} else if captured == 1 && perNode > 1 {
+	} else if capture != nil && len(capture.GPUs()) == 1 && perNode > 1 {
 		// A capture of one GPU shows no fabric, and SetTopology takes
 		// every NIC it shows for the host's.
 		what := "it shows no fabric, and its NICs are taken for the whole host's"

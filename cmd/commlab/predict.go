@@ -16,6 +16,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/topo"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -555,26 +556,26 @@ func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 	return hw, problems, err
 }
 
-// captureHardware is predictHardware, with the capture's GPUs as well (0
+// captureHardware is predictHardware, with the capture as well (nil
 // without one).
-func captureHardware(gpu, spec, topoFile string, tables []predict.Table) (predict.Hardware, []problem, int, error) {
+func captureHardware(gpu, spec, topoFile string, tables []predict.Table) (predict.Hardware, []problem, *topo.Topology, error) {
 	name := gpu
 	if name == "" && len(tables) > 0 && (tables[0].GPU != predict.UnnamedGPU || systemGPU(spec) == "") {
 		name = tables[0].GPU
 	}
 	hw, err := predict.Describe(name, spec)
 	if err != nil {
-		return predict.Hardware{}, nil, 0, &describeError{err}
+		return predict.Hardware{}, nil, nil, &describeError{err}
 	}
 	if name == "" && hw.System == "" {
-		return predict.Hardware{}, nil, 0, flagErrorf("without -calibrate, -gpu NAME or -hw system=NAME says which machine the model describes")
+		return predict.Hardware{}, nil, nil, flagErrorf("without -calibrate, -gpu NAME or -hw system=NAME says which machine the model describes")
 	}
 	if topoFile == "" {
-		return hw, nil, 0, nil
+		return hw, nil, nil, nil
 	}
 	tp, bad, err := readTopo(topoFile)
 	if err != nil {
-		return predict.Hardware{}, nil, 0, err
+		return predict.Hardware{}, nil, nil, err
 	}
 	var problems []problem
 	for _, pr := range bad {
@@ -585,7 +586,7 @@ func captureHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 	bridged := hw.GPU.BridgeLinks > 0
 	if n := len(tp.GPUs()); hw.System != "" && n >= 2 && n != hw.PerHost() {
 		// As -hw system=NAME,gpus=N is refused unless N is the system's.
-		return predict.Hardware{}, nil, 0, flagErrorf("-topo %s: the capture shows a host of %d GPUs, where -hw system=%s holds %d: it is a capture of another host; leave out -hw system= or -topo",
+		return predict.Hardware{}, nil, nil, flagErrorf("-topo %s: the capture shows a host of %d GPUs, where -hw system=%s holds %d: it is a capture of another host; leave out -hw system= or -topo",
 			topoFile, n, hw.System, hw.PerHost())
 	}
 	system := hw
@@ -597,7 +598,7 @@ func captureHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 			problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %s: it stands over -hw system=%s (-hw system=%s,%s keeps the system's)",
 				topoFile, strings.Join(shown, " and "), hw.System, hw.System, strings.Join(keep, ","))})
 		}
-		return hw, problems, len(tp.GPUs()), nil // the system, not the GPU's catalog entry, is what the capture is checked against
+		return hw, problems, tp, nil // the system, not the GPU's catalog entry, is what the capture is checked against
 	}
 	captured := hw.Sources.Fabric == predict.SourceTopo && hw.Fabric != predict.FabricPCIe
 	// rocm-smi shows AMD's GPUs, nvidia-smi NVIDIA's: a capture of the
@@ -636,7 +637,7 @@ func captureHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture joins its GPUs by %s, but the catalog gives %s %s: is it a capture of this machine? It is taken as given",
 			topoFile, hw.Fabric, hw.GPU.Name, what)})
 	}
-	return hw, problems, len(tp.GPUs()), nil
+	return hw, problems, tp, nil
 }
 
 // systemFactsChanged lists the facts of a catalog system (was) that a

@@ -248,3 +248,45 @@ func pathOrEmpty(b topo.Binding) string {
 	}
 	return b.Path.String()
 }
+
+// captureNICNotes warns, once a table, where the InfiniBand or RoCE
+// devices NCCL's debug lines list ("NET/IB : Using [0]mlx5_0:1/IB ...",
+// nccltests.Evidence.NICs) include one that the capture in file, whose
+// NIC legend names every NIC, does not show: the capture is of another
+// machine, or the log is, and NCCL_IB_HCA taken from the capture would name
+// NICs the run did not have. A device the capture shows that NCCL does not
+// list is no sign: NCCL_IB_HCA may leave it out.
+func captureNICNotes(file string, t *topo.Topology, tables []predict.Table) []problem {
+	if t == nil || len(t.NICs()) == 0 {
+		return nil
+	}
+	shown := map[string]bool{}
+	var names []string
+	for _, n := range t.NICs() {
+		if n.Device == "" {
+			return nil // a capture without a NIC legend names no device
+		}
+		shown[n.Device] = true
+		names = append(names, n.Device)
+	}
+	var notes []problem
+	for _, tab := range tables {
+		var missing []string
+		line := 0
+		for _, n := range tab.Evidence.NICs {
+			if n.Link == "" || shown[n.Name] || slices.Contains(missing, n.Name) {
+				continue // a socket's interface is no RDMA device of the capture
+			}
+			if line == 0 {
+				line = n.Line
+			}
+			missing = append(missing, n.Name)
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		notes = append(notes, problem{Message: fmt.Sprintf("%s: NCCL's debug lines list %s (line %d), which the capture %s does not show (its NICs are %s): is it a capture of this machine? Its NICs are taken as given",
+			tab.Name, joinAnd(missing), line, file, joinAnd(names))})
+	}
+	return notes
+}

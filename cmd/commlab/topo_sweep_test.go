@@ -129,3 +129,30 @@ func TestTopoSweepOneGPUCapture(t *testing.T) {
 		}
 	}
 }
+
+// TestTopoSweepNICNames: NCCL's debug lines of nccl-tests#319's run list
+// mlx5_11 among its 8 InfiniBand devices, which the 8-NIC HGX capture of
+// sglang#30401 (mlx5_0 to mlx5_7) does not show: the counts agree, and
+// the capture's NICs were taken without a word, while diagnose says to pin
+// NCCL_IB_HCA from -topo. Predict and diagnose now warn; a log without
+// NCCL's device list says nothing.
+func TestTopoSweepNICNames(t *testing.T) {
+	t.Parallel()
+	capture := sweepCaptures + "h100_hgx_8nic_sglang30401.txt"
+	log := sweepLogs + "h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log"
+	want := "NCCL's debug lines list mlx5_11 (line 28), which the capture " + capture + " does not show (its NICs are mlx5_0, mlx5_1, mlx5_2, mlx5_3, mlx5_4, mlx5_5, mlx5_6 and mlx5_7): is it a capture of this machine?"
+	for _, args := range [][]string{
+		{"predict", "-calibrate", log, "-topo", capture, "-collective", "allreduce", "-nodes", "2", "-per-node", "8", "-size", "1MiB"},
+		{"diagnose", "-topo", capture, log},
+	} {
+		code, out, stderr := runCLI(args...)
+		if code != 0 || strings.Count(stderr, want) != 1 {
+			t.Errorf("%s: exit %d, want %q once on stderr:\n%s\n%s", args[0], code, want, stderr, out)
+		}
+	}
+	code, _, stderr := runCLI("predict", "-calibrate", sweepLogs+"h100_1x8_g8_allreduce_voltagepark.log", "-topo", capture,
+		"-collective", "allreduce", "-nodes", "1", "-per-node", "8", "-size", "1MiB")
+	if code != 0 || strings.Contains(stderr, "does not show") {
+		t.Errorf("a log without NCCL's device list: exit %d:\n%s", code, stderr)
+	}
+}
