@@ -593,17 +593,9 @@ func captureHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 	if kept := hw.SetTopology(tp); len(kept) > 0 {
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %s, which -hw gives otherwise: -hw stands", topoFile, strings.Join(kept, " and "))})
 	}
-	if hw.System != "" {
-		if shown, keep := systemFactsChanged(&system, &hw); len(shown) > 0 {
-			problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %s: it stands over -hw system=%s (-hw system=%s,%s keeps the system's)",
-				topoFile, strings.Join(shown, " and "), hw.System, hw.System, strings.Join(keep, ","))})
-		}
-		return hw, problems, tp, nil // the system, not the GPU's catalog entry, is what the capture is checked against
-	}
-	captured := hw.Sources.Fabric == predict.SourceTopo && hw.Fabric != predict.FabricPCIe
 	// rocm-smi shows AMD's GPUs, nvidia-smi NVIDIA's: a capture of the
 	// other vendor's is of another machine, whatever its fabric, and one
-	// note says so.
+	// note says so, against a system's GPU too.
 	rocm, amd := len(tp.ROCm()) > 0, hw.GPU.Known && hw.GPU.ISA != ""
 	vendor := hw.GPU.Known && len(tp.GPUs()) > 0 && rocm != amd
 	switch {
@@ -617,6 +609,14 @@ func captureHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture is nvidia-smi's, of NVIDIA GPUs, but %s is AMD's: is it a capture of this machine? It is taken as given",
 			topoFile, hw.GPU.Name)})
 	}
+	if hw.System != "" {
+		if shown, keep := systemFactsChanged(&system, &hw); len(shown) > 0 {
+			problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %s: it stands over -hw system=%s (-hw system=%s,%s keeps the system's)",
+				topoFile, strings.Join(shown, " and "), hw.System, hw.System, strings.Join(keep, ","))})
+		}
+		return hw, problems, tp, nil // the system, not the GPU's catalog entry, is what the capture is checked against
+	}
+	captured := hw.Sources.Fabric == predict.SourceTopo && hw.Fabric != predict.FabricPCIe
 	links := "NVLinks"
 	if amd {
 		links = "Infinity Fabric links"

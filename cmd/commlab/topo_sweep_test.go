@@ -156,3 +156,19 @@ func TestTopoSweepNICNames(t *testing.T) {
 		t.Errorf("a log without NCCL's device list: exit %d:\n%s", code, stderr)
 	}
 }
+
+// TestTopoSweepVendorSystem: the vendor's warning holds against a
+// system's GPU too: nccl-tests#380's NVSwitch capture beside its own log
+// (no GPU named) under -hw system=hpe-ex235a-mi250x, a system predict
+// offered for it, described "AMD Instinct MI250X, 8 a host, NVSwitch 18
+// NVLinks" with no word of the vendor.
+func TestTopoSweepVendorSystem(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI("predict", "-calibrate", sweepLogs+"h200_2x8_allreduce_4nic_baremetal_nccltests380.log",
+		"-topo", sweepCaptures+"h200_4nic_cut_header_nccltests380.txt", "-hw", "system=hpe-ex235a-mi250x",
+		"-collective", "allreduce", "-nodes", "2", "-per-node", "8", "-size", "1MiB")
+	want := "the capture is nvidia-smi's, of NVIDIA GPUs, but AMD Instinct MI250X is AMD's"
+	if code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr lacks %q:\n%s\n%s", code, want, stderr, out)
+	}
+}
