@@ -247,9 +247,10 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	}
 	rccl := predict.RanRCCL(mc.tables)
 	if g, ok := gpuGuess(mc.hw.Facts(), rccl); ok && g.Value == predict.UnnamedGPU {
-		// Every channel count and link of the rules would rest on a PCIe
-		// card assumed in its place, as diagnose says of it.
-		return flagErrorf("the logs name no GPU, and rules for a PCIe card assumed in its place would run a production job on its channels and links: name it with %s, as the Rank lines of nccl-tests or rccl-tests print it", g.Hint)
+		// Every channel count of the rules would rest on a GPU assumed in
+		// its place (a PCIe card, or a capture's links with an assumed
+		// compute capability), as diagnose says of it.
+		return flagErrorf("the logs name no GPU, and rules for a GPU assumed in its place would run a production job on its channels and links: name it with %s, as the Rank lines of nccl-tests or rccl-tests print it", g.Hint)
 	} else if ok && !rccl {
 		// A GPU the catalog does not hold (a driver's "NVIDIA Graphics
 		// Device" on a GB200 rack) is a PCIe card too: its rules would pin

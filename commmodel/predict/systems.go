@@ -138,20 +138,22 @@ func systemsSettling(h Hardware, perHost int, facts []string, every bool) []stri
 			continue
 		}
 		// A fact the GPU's own entry gives (an AMD Instinct's Infinity
-		// Fabric) is not the system's to settle.
+		// Fabric) is not the system's to settle; of a GPU the logs do not
+		// name it still tells the system from the evidence (an NVLink
+		// mesh a capture shows is no MI300X platform).
 		fromGPU := map[string]bool{}
 		for _, f := range bare.Facts() {
 			fromGPU[f.Name] = f.Source == SourceCatalog
 		}
 		settled, contradicts := 0, false
 		for _, f := range hs.Facts() {
-			if f.Source != SourceCatalog || fromGPU[f.Name] {
+			if f.Source != SourceCatalog || fromGPU[f.Name] && h.GPU.Name != UnnamedGPU {
 				continue // not the system's to say
 			}
 			if v, ok := known[f.Name]; ok && v != f.Value {
 				contradicts = true
 			}
-			if wanted[f.Name] {
+			if wanted[f.Name] && !fromGPU[f.Name] {
 				settled++
 			}
 		}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSystemsOfCapture: beside a log that names no GPU (nccl-tests#128's
+// 2 x 4 ReduceScatter), nccl-tests#380's capture of H200s on NVSwitch (NV18)
+// was offered "-hw system=" of an MI250X platform and of A100 hosts (p4d,
+// a2), whose GPUs' own links (Infinity Fabric; 12 NVLinks) the capture
+// contradicts; the H100 hosts of 18 NVLinks stay.
+func TestSystemsOfCapture(t *testing.T) {
+	t.Parallel()
+	_, stdout, _ := runCLI("predict", "-calibrate", "../../data/nccltests/testdata/real/unnamed_2x4_reduce_scatter_nccltests128.log",
+		"-topo", "../../topo/testdata/real/h200_4nic_cut_header_nccltests380.txt",
+		"-collective", "reducescatter", "-nodes", "2", "-per-node", "4", "-size", "1MiB")
+	var line string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.Contains(l, "-hw system=NAME") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "a3-highgpu-8g") {
+		t.Fatalf("no offer of an H100 host of 18 NVLinks; stdout:\n%s", stdout)
+	}
+	for _, s := range []string{"hpe-ex235a-mi250x", "p4d.24xlarge", "a2-highgpu-8g"} {
+		if strings.Contains(line, s) {
+			t.Errorf("offers %s, whose GPU the capture contradicts: %s", s, line)
+		}
+	}
+}
+
+// TestTuneUnnamedOnCapture: tune refuses a log that names no GPU (exit 2,
+// asking for -gpu), but said the rules would be "for a PCIe card assumed
+// in its place" where the capture put the GPU on NVSwitch.
+func TestTuneUnnamedOnCapture(t *testing.T) {
+	t.Parallel()
+	code, _, stderr := runCLI("tune", "-calibrate", "../../data/nccltests/testdata/real/unnamed_2x4_reduce_scatter_nccltests128.log",
+		"-topo", "../../topo/testdata/real/h200_4nic_cut_header_nccltests380.txt", "-nodes", "2", "-per-node", "4", "-o", t.TempDir()+"/r.conf")
+	if code != 2 || !strings.Contains(stderr, "the logs name no GPU, and rules for a GPU assumed in its place") || strings.Contains(stderr, "PCIe card") {
+		t.Errorf("exit %d, want 2 and no PCIe card named; stderr:\n%s", code, stderr)
+	}
+}
