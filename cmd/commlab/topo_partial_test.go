@@ -26,3 +26,16 @@ func TestTopoPartialCapture(t *testing.T) {
 		t.Errorf("the hardware line holds the capture's 4 GPUs a host:\n%s", out)
 	}
 }
+
+// TestTopoHostsNotDividing: beside a capture of 7 GPUs, nccl-tests#128's 8
+// ranks (no Rank lines) fit no whole hosts: the table was left out with
+// "node count unknown ... give nodes=N", without a word of the capture whose
+// hosts were tried.
+func TestTopoHostsNotDividing(t *testing.T) {
+	t.Parallel()
+	code, _, stderr := runCLI("diagnose", "../../data/nccltests/testdata/real/unnamed_2x4_reduce_scatter_nccltests128.log",
+		"-topo", "../../topo/testdata/real/gtx1070_7gpu_single_socket_rossumai.txt")
+	if code != 1 || !strings.Contains(stderr, "give nodes=N") || !strings.Contains(stderr, "shows hosts of 7 GPUs, which do not hold its 8 ranks") {
+		t.Errorf("exit %d, want 1 naming the capture's hosts of 7; stderr:\n%s", code, stderr)
+	}
+}

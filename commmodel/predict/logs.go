@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -215,8 +216,17 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
 		}
 	}
 	tab, err := pin.tableOf(t)
+	if errors.Is(err, errNodesUnknown) && pin.HostsFrom != "" {
+		// The hosts the caller gave (a capture's, -hw's) do not fit the
+		// table: say whose they were.
+		err = fmt.Errorf("%w; %s, which do not hold its %d ranks", err, pin.HostsFrom, ranks)
+	}
 	return tab, "", err
 }
+
+// errNodesUnknown: a table whose log does not place its ranks on hosts,
+// and nothing else does.
+var errNodesUnknown = errors.New("node count unknown")
 
 // hostsFor returns the GPUs a host to try for a table of ranks ranks, in
 // order (Pins.Hosts): those of the shapes of as many ranks, then every
@@ -323,7 +333,7 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 		if ranks < 1 {
 			give = "give nodes=N and per-node=G, or ranks=N with one of them, as the table does not give its ranks"
 		}
-		return tab, fmt.Errorf("%s: node count unknown (%s): the table is left out; %s (FILE:test=K:KEY=VALUE for one test)", tab.Collective, noHosts(t), give)
+		return tab, fmt.Errorf("%s: %w (%s): the table is left out; %s (FILE:test=K:KEY=VALUE for one test)", tab.Collective, errNodesUnknown, noHosts(t), give)
 	}
 	if tab.GPU == "" {
 		tab.GPU, tab.GPUFrom = pin.SystemGPU, SourceUser
