@@ -350,9 +350,10 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	sizes := fs.String("size", "", "comma-separated sizes (nccl-tests' size column), e.g. 1MiB,64MiB")
 	output := addFormatFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab predict -calibrate A.log[:KEY=VALUE...],B.log[,...] -collective C (-p N | -nodes N) -per-node G [-g N] [-threads N] [-graph N]\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab predict [-calibrate A.log[:KEY=VALUE...],B.log[,...]] -collective C (-p N | -nodes N) -per-node G [-g N] [-threads N] [-graph N]\n"+
 			"                      [-algo auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain] [-proto auto|ll|ll128|simple]\n"+
-			"                      [-gpu NAME] [-hw SPEC|FILE] [-topo FILE] -size LIST [-format text|json|csv]")
+			"                      [-gpu NAME] [-hw SPEC|FILE] [-topo FILE] -size LIST [-format text|json|csv]\n"+
+			"without -calibrate, -gpu NAME or -hw system=NAME names the machine, and the model predicts uncalibrated")
 		fs.PrintDefaults()
 	}
 	if _, err := parseFlags(fs, args, 0); err != nil {

@@ -61,7 +61,7 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	force := fs.Bool("force", false, "replace the -o file when it exists, though -o was not given")
 	check := fs.String("check", "", "a rules file to check, as the plugin reads it, against the communicators, instead of writing one")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab tune -calibrate A.log[,...] (-comms NxG,... | -nodes LIST -per-node G) [-collective LIST] [-size LIST] [-o FILE] [-force]\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab tune (-calibrate A.log[,...] | -gpu NAME) (-comms NxG,... | -nodes LIST -per-node G) [-collective LIST] [-size LIST] [-o FILE] [-force]\n"+
 			"                   [-g N] [-threads N] [-graph N] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE]\n"+
 			"       commlab tune -check FILE (-comms NxG,... | -nodes LIST -per-node G) (-calibrate A.log[,...] | -gpu NAME) [-hw SPEC|FILE] [-topo FILE]")
 		fs.PrintDefaults()
