@@ -820,8 +820,8 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 			}
 			fmt.Fprintf(w, "calibrated on %s; leave-one-table-out median error %.1f%%%s%s\n", strings.Join(out.Calibration.Files, ", "), 100**e, cov, poor)
 		} else {
-			fmt.Fprintf(w, "calibrated on %s; one table, so no table was held out: the interval pools the table's own errors at the fit with the prior spread, "+
-				"and nothing measures the calibration against NCCL's uncalibrated model (a second table of the machine would)\n",
+			fmt.Fprintf(w, "calibrated on %s; one table, so no table was held out (predicted from the others to test the calibration, and set against NCCL's uncalibrated model: "+
+				"a second table of the machine would do both): the interval pools the table's own misses at the fit with a spread assumed beforehand (docs/predict.md, One table is enough)\n",
 				strings.Join(out.Calibration.Files, ", "))
 		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
