@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -635,8 +636,9 @@ func captureHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 		if !catalogLinks {
 			what = "no NVLink"
 		}
+		by := map[predict.Fabric]string{predict.FabricNVSwitch: "NVSwitch", predict.FabricMesh: "an NVLink mesh", predict.FabricPCIe: "PCIe", predict.FabricInfinity: "Infinity Fabric"}[hw.Fabric]
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture joins its GPUs by %s, but the catalog gives %s %s: is it a capture of this machine? It is taken as given",
-			topoFile, hw.Fabric, hw.GPU.Name, what)})
+			topoFile, cmp.Or(by, hw.Fabric.String()), hw.GPU.Name, what)})
 	}
 	return hw, problems, tp, nil
 }

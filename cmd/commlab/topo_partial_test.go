@@ -39,3 +39,14 @@ func TestTopoHostsNotDividing(t *testing.T) {
 		t.Errorf("exit %d, want 1 naming the capture's hosts of 7; stderr:\n%s", code, stderr)
 	}
 }
+
+// TestTopoFabricInWords: a capture of NVLinked H100s beside an L40S log
+// warned that "the capture joins its GPUs by mesh", the -hw value's name.
+func TestTopoFabricInWords(t *testing.T) {
+	t.Parallel()
+	_, _, stderr := runCLI("predict", "-calibrate", "../../data/nccltests/testdata/real/l40s_2node_allreduce_openshift.log",
+		"-topo", "../../topo/testdata/real/h100_4gpu_nv6_4nic_pix_nccl1617.txt", "-collective", "allreduce", "-nodes", "1", "-per-node", "4", "-size", "1MiB")
+	if !strings.Contains(stderr, "the capture joins its GPUs by an NVLink mesh, but the catalog gives L40S no NVLink") {
+		t.Errorf("want the fabric in words; stderr:\n%s", stderr)
+	}
+}
