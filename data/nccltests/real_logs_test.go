@@ -363,6 +363,14 @@ var realLogs = []realLog{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 2, 2, "NVIDIA GH200 120GB", 8, 1048576, 134217728,
 			1048576, 339.61, 3.09, 14.9966, "yyy"},
 	}},
+	// NERSC Perlmutter under Shifter: the srun line of the set -x trace
+	// names all_reduce_perf; 8 ranks, 4 on each of nid003336 and nid003373,
+	// NCCL INFO lines of all ranks between the Rank lines and the table;
+	// 30 rows 8 B..4 GiB.
+	{"a100_2x4_allreduce_ncclinfo_perlmutter_ss11.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 2, "NVIDIA A100-SXM4-40GB", 30, 8, 4294967296,
+			1073741824, 25741, 73.00, 25.0537, "yyy"},
+	}},
 	// AWS p4d over EFA: 16 ranks on nccl-tests-efa-16-worker-0 and -1, every
 	// line tagged [1,R]<stdout>: and NCCL INFO lines of all ranks inside the
 	// header; no line names the binary, and the 2020 columns have no root,

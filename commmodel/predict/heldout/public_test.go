@@ -314,6 +314,11 @@ var publicSingles = []publicLog{
 	// 16 replicas, slotsPerWorker 8, -np 128), whose Rank lines stop at rank
 	// 4 and so give no node count; the user gives the job's shape.
 	{"a100_16x8_allreduce_coreweave_las1.log", predict.Pins{Nodes: 16, PerNode: 8}},
+	// NERSC Perlmutter (sparticlesteve/podman-nccl-testing): 2 HPE EX235n
+	// nodes of 4 A100-SXM4-40GB and 4 Slingshot 11 NICs, NCCL_DEBUG=INFO;
+	// the Rank lines give the rest. Another system than Polaris' (2 NICs
+	// a node), so not one machine with it.
+	{"a100_2x4_allreduce_ncclinfo_perlmutter_ss11.log", predict.Pins{}},
 	// dstack's first Crusoe page prints the rows alone: its task asks for
 	// A100:8 on 2 nodes and reads Crusoe's a100-80gb-sxm-ib topology file
 	// (A100 80GB SXM VMs on InfiniBand, 8 HCAs given).

@@ -425,6 +425,11 @@ within 1% at 1 GiB.
 Oracle Japan's OCI tutorial adds an AllReduce of 2 x 8 H100 (BM.GPU.H100.8) over RoCE with all 16
 RDMA ports given to NCCL (1..16 GiB): 0.7% off from the name, 5 of 5 points inside; its 464.57 GB/s of
 bus bandwidth at 16 GiB (69338 us) is within 1% of the model's NVLSTree (69.9 ms).
+NERSC Perlmutter's Shifter run adds an AllReduce of 2 x 4 A100-SXM4-40GB over Slingshot 11 with
+NCCL INFO lines (8 B..4 GiB): 23.3% off from the name, 30 of 30 points inside. Its 74.30 GB/s of bus
+bandwidth at 4 GiB (101166 us) is 1.29 times slower than the model's Ring (78.4 ms, with or without
+`+"`-hw system=hpe-ex235n-a100`"+`, 4 NICs of 200 Gb/s a node), and from 16 KiB to 1 MiB the rows
+(39.69 to 131.7 us) are 1.6 to 2.6 times the model's, which takes NCCL's network latency.
 
 ## Scale-out to 64 nodes
 
