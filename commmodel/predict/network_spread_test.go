@@ -155,7 +155,9 @@ func rootMeanSquare(v []float64) float64 {
 // 400 Gb/s as NCCL sees its 32 EFA devices (the catalog); the 8 x 8 H100
 // cluster of nccl-tests#309, whose "IB 400G network" the maintainer reads
 // as 8 NICs of 400 Gb/s; AAC14's 8 Pollara 400 NICs (NCCL_IB_HCA's eight
-// devices); and p3dn's one EFA NIC of 100 Gb/s. Left out: the GB200 and
+// devices); Perlmutter's HPE EX235n of 4 Slingshot 11 NICs of 200 Gb/s (the
+// catalog's entry; the log's hosts are NERSC's); and p3dn's one EFA NIC of
+// 100 Gb/s. Left out: the GB200 and
 // GB300 racks, the L40S pods, the T4 hosts and the MI300X cluster, whose
 // sources state no NIC rate, and the logs of no size above 1.5 MB.
 var nicRateLogs = []struct{ file, gpu, hw string }{
@@ -168,6 +170,7 @@ var nicRateLogs = []struct{ file, gpu, hw string }{
 	{"h100_8x8_allreduce_default_nccltests309.log", "", "nics=8,nic-bw=400Gb/s"},
 	{"h100_8x8_allreduce_minctas24_nccltests309.log", "", "nics=8,nic-bw=400Gb/s"},
 	{"mi355x_2x8_allreduce_pollara_roce.log", "AMD Instinct MI355X", "nics=8,nic-bw=400Gb/s"},
+	{"a100_2x4_allreduce_ncclinfo_perlmutter_ss11.log", "", "system=hpe-ex235n-a100"},
 	{"v100_efa_2x1_allreduce_pre2022.log", "", "nics=1,nic-bw=100Gb/s"},
 }
 
@@ -240,8 +243,8 @@ func nicRateFactors(t *testing.T) (names []string, factors []float64) {
 func TestNICSpread(t *testing.T) {
 	t.Parallel()
 	names, factors := nicRateFactors(t)
-	if len(factors) != 25 {
-		t.Fatalf("%d multi-node AllReduce tables, want the 10 logs' 10 and the 4 paired machines' 15", len(factors))
+	if len(factors) != 26 {
+		t.Fatalf("%d multi-node AllReduce tables, want the 11 logs' 11 and the 4 paired machines' 15", len(factors))
 	}
 	logs := make([]float64, len(factors))
 	var b strings.Builder
