@@ -5,8 +5,7 @@ import (
 	"testing"
 )
 
-// The real logs and captures the sweep of every capture beside every kind
-// of log (red team 48) set side by side.
+// The folders of the real logs and captures these tests set side by side.
 const (
 	sweepLogs     = "../../data/nccltests/testdata/real/"
 	sweepCaptures = "../../topo/testdata/real/"
@@ -134,7 +133,7 @@ func TestTopoSweepOneGPUCapture(t *testing.T) {
 // mlx5_11 among its 8 InfiniBand devices, which the 8-NIC HGX capture of
 // sglang#30401 (mlx5_0 to mlx5_7) does not show: the counts agree, and
 // the capture's NICs were taken without a word, while diagnose says to pin
-// NCCL_IB_HCA from -topo. Predict and diagnose now warn; a log without
+// NCCL_IB_HCA from -topo. Predict and diagnose warn; a log without
 // NCCL's device list says nothing.
 func TestTopoSweepNICNames(t *testing.T) {
 	t.Parallel()
