@@ -211,6 +211,24 @@ var realLogs = []realLog{
 		{"sendrecv_perf", "sendrecv", commmodel.SendRecv, FromName, 16, 2, "NVIDIA H100 80GB HBM3", 10, 33554432, 17179869184,
 			1073741824, 70928.5, 15.14, 15.1193, ""},
 	}},
+	// togethercomputer/together-nccl-tests: a SendRecv sweep (each rank to
+	// rank+1) on 2, 4 and 8 nodes of 8 B200 of Together's DGX Cloud
+	// cluster, 19 rows 1 KiB..256 MiB each, one process a GPU; the source
+	// lines name sendrecv_perf (the banner says SendRecv), whose redop sum
+	// and root -1 the rows print. Its 16-, 32- and 64-node runs are in
+	// noRankLines.
+	{"b200_2x8_sendrecv_together_dgxc.log", []realTest{
+		{"sendrecv_perf", "sendrecv", commmodel.SendRecv, FromName, 16, 2, "NVIDIA B200", 19, 1024, 268435456,
+			268435456, 6222.2, 43.14, 18.6868, "yyy"},
+	}},
+	{"b200_4x8_sendrecv_together_dgxc.log", []realTest{
+		{"sendrecv_perf", "sendrecv", commmodel.SendRecv, FromName, 32, 4, "NVIDIA B200", 19, 1024, 268435456,
+			268435456, 6055.7, 44.33, 19.1433, "yyy"},
+	}},
+	{"b200_8x8_sendrecv_together_dgxc.log", []realTest{
+		{"sendrecv_perf", "sendrecv", commmodel.SendRecv, FromName, 64, 8, "NVIDIA B200", 19, 1024, 268435456,
+			268435456, 10275, 26.13, 12.528, "yyy"},
+	}},
 	{"rtx6000d_2x8_allreduce_late2025.log", []realTest{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA RTX 6000D", 24, 1024, 8589934592,
 			33554432, 1626.98, 38.67, 20.5682, "yny"},
@@ -866,6 +884,15 @@ var noRankLines = []struct {
 	// OCI's 32 GB200 hosts of two racks: only Rank 127's line is shown.
 	{"gb200_32x4_allreduce_two_racks_oci_oke.log", "all_reduce_perf", commmodel.AllReduce, FromName, 128, 33, 33554432, 503.72, 132.19,
 		"the Rank lines list 1 of ranks 0..127 (elided)"},
+	// Together's B200 SendRecv sweeps of 16, 32 and 64 nodes keep Rank
+	// lines 0-7 and the last of each run; the source lines name
+	// sendrecv_perf.
+	{"b200_16x8_sendrecv_together_dgxc.log", "sendrecv_perf", commmodel.SendRecv, FromName, 128, 19, 268435456, 18201, 14.75,
+		"the Rank lines list 9 of ranks 0..127 (elided)"},
+	{"b200_32x8_sendrecv_together_dgxc.log", "sendrecv_perf", commmodel.SendRecv, FromName, 256, 19, 268435456, 18324, 14.65,
+		"the Rank lines list 9 of ranks 0..255 (elided)"},
+	{"b200_64x8_sendrecv_together_dgxc.log", "sendrecv_perf", commmodel.SendRecv, FromName, 512, 19, 268435456, 18151, 14.79,
+		"the Rank lines list 9 of ranks 0..511 (elided)"},
 	// CoreWeave's first README (coreweave/nccl-tests, 22df9b7): 16 x 8
 	// A100-SXM4-80GB of its LAS1 cluster, Rank lines (2021 style, no Group)
 	// of ranks 0..4 then "...", 30 rows 4 B..2 GiB in 2021 columns (no

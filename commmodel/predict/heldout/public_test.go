@@ -90,6 +90,18 @@ var publicMachines = []publicMachine{
 		{"b200_2x1_allgather_gke_a4_dranet.log", predict.Pins{}},
 		{"b200_2x8_allgather_gke_a4_dranet.log", predict.Pins{}},
 	}},
+	// Together's B200 cluster (DGX Cloud, 8 ConnectX-7 NICs of 400 Gb/s
+	// a node): SendRecv sweeps (each rank to rank+1) of one study on 2, 4,
+	// 8, 16, 32 and 64 nodes of 8 GPUs. The 16- to 64-node logs keep Rank
+	// lines 0-7 and the last, so the user gives their nodes.
+	{"b200-together-sendrecv", []publicLog{
+		{"b200_2x8_sendrecv_together_dgxc.log", predict.Pins{}},
+		{"b200_4x8_sendrecv_together_dgxc.log", predict.Pins{}},
+		{"b200_8x8_sendrecv_together_dgxc.log", predict.Pins{}},
+		{"b200_16x8_sendrecv_together_dgxc.log", predict.Pins{Nodes: 16, PerNode: 8}},
+		{"b200_32x8_sendrecv_together_dgxc.log", predict.Pins{Nodes: 32, PerNode: 8}},
+		{"b200_64x8_sendrecv_together_dgxc.log", predict.Pins{Nodes: 64, PerNode: 8}},
+	}},
 	// OCI's GB200 NVL72 racks (oci-hpc-oke): 2 hosts of one rack over
 	// multi-node NVLink, whose log prints no header or Rank lines (the page
 	// names the shape, BM.GPU.GB200.4: 4 GB200 a host), and 32 hosts of two

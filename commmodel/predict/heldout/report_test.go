@@ -288,7 +288,12 @@ takes 3 to 15 times the time the 8-node one predicts. The p3dn gists' 8-node All
 32 KiB, takes 1.3 to 1.5 times what their 2- and 4-node runs predict. OCI's GB200 AllReduce across
 two NVL72 racks (32 x 4) takes 183.82 us at 8 B, where the run in one rack (2 x 4) takes 21.57:
 its times follow a ring over 128 ranks, while the model, whose NVLS is assumed from the GPU's
-name, runs NVLSTree; `+"`-hw nvls=false`"+`, which its guess line names, settles it. The AllToAlls of
+name, runs NVLSTree; `+"`-hw nvls=false`"+`, which its guess line names, settles it. Together's B200
+SendRecv (each rank to rank+1) moves 43.14 and 44.33 GB/s at 256 MiB on 2 and 4 nodes of 8, 26.13
+on 8 and 14.65 to 14.79 on 16 to 64, a fall its study lays on the fabric; NCCL 2.29 gives each
+network peer of grouped sends a channel per 14 GB/s of the GPU's NIC, halved as the ranks grow,
+which the model follows: its six tables are within 15% held out, and calibrated on the 2- and
+4-node tables alone it predicts 19.3 ms for 64 nodes at 256 MiB, where the run takes 18.15. The AllToAlls of
 the RTX PRO 5000 and RTX 6000D hosts (PCIe cards, ConnectX-8 NICs) stall from 8 or 16 MiB on:
 the PRO 5000's take 5.7 and 10.4 ms at 8 and 16 MiB and 91 to 104 ms from 64 to 512 MiB, where 4
 MiB takes 0.16 ms, the 6000D's 9.8 to 99.6 ms from 16 to 512 MiB. Those rows are left out as
