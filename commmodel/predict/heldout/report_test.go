@@ -293,7 +293,9 @@ SendRecv (each rank to rank+1) moves 43.14 and 44.33 GB/s at 256 MiB on 2 and 4 
 on 8 and 14.65 to 14.79 on 16 to 64, a fall its study lays on the fabric; NCCL 2.29 gives each
 network peer of grouped sends a channel per 14 GB/s of the GPU's NIC, halved as the ranks grow,
 which the model follows: its six tables are within 15% held out, and calibrated on the 2- and
-4-node tables alone it predicts 19.3 ms for 64 nodes at 256 MiB, where the run takes 18.15. The AllToAlls of
+4-node tables alone it predicts 19.3 ms for 64 nodes at 256 MiB, where the run takes 18.15. Nine of each
+table's 19 rows, 1 to 256 KiB, take 23 to 56 us on 2 nodes as on 64, so a table's median error, over
+all its sizes, says as much of that latency as of the network. The AllToAlls of
 the RTX PRO 5000 and RTX 6000D hosts (PCIe cards, ConnectX-8 NICs) stall from 8 or 16 MiB on:
 the PRO 5000's take 5.7 and 10.4 ms at 8 and 16 MiB and 91 to 104 ms from 64 to 512 MiB, where 4
 MiB takes 0.16 ms, the 6000D's 9.8 to 99.6 ms from 16 to 512 MiB. Those rows are left out as
