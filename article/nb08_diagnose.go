@@ -120,7 +120,9 @@ func DiagnosisFigure(d *Diagnosis) figure.Figure {
 }
 
 // FindingsTable lists a diagnosis's findings, one row each, with the
-// assumed facts of the machine that may explain them and their advice.
+// assumed facts of the machine that may explain them and their advice, its
+// items joined by "; " (each a clause of its own, as diagnose's CSV joins
+// them).
 func FindingsTable(d *Diagnosis) figure.Table {
 	t := figure.Table{Header: []string{"sizes", "measured/model", "finding", "term", "NCCL runs (model)", "assumed", "try"},
 		Align: []figure.Align{figure.Left, figure.Right}}
@@ -130,7 +132,7 @@ func FindingsTable(d *Diagnosis) figure.Table {
 			assumed = append(assumed, g.Fact.Name+" = "+g.Fact.Value)
 		}
 		t.Rows = append(t.Rows, []string{units.FormatSize(f.FromBytes) + ".." + units.FormatSize(f.ToBytes),
-			fmt.Sprintf("%.2f", f.MeasuredOverModel), f.Kind, f.Term, f.NCCL, strings.Join(assumed, ", "), strings.Join(f.Advice, " ")})
+			fmt.Sprintf("%.2f", f.MeasuredOverModel), f.Kind, f.Term, f.NCCL, strings.Join(assumed, ", "), strings.Join(f.Advice, "; ")})
 	}
 	return t
 }

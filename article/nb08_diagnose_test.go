@@ -60,8 +60,17 @@ func TestDiagnoseExamples(t *testing.T) {
 		if _, err := DiagnosisFigure(d).PNG(); err != nil {
 			t.Error(err)
 		}
-		if n := len(FindingsTable(d).Rows); n != len(d.Findings) {
+		rows := FindingsTable(d).Rows
+		if n := len(rows); n != len(d.Findings) {
 			t.Errorf("%s: %d rows for %d findings", d.Table.Name, n, len(d.Findings))
+		}
+		// A finding's advice items are clauses of their own: the cell
+		// joined them with a space, "...\"via P2P/CUMEM\") the model
+		// predicts ...", one run-on sentence.
+		for i, f := range d.Findings {
+			if i < len(rows) && len(f.Advice) > 1 && !strings.Contains(rows[i][6], f.Advice[0]+"; "+f.Advice[1]) {
+				t.Errorf("%s: the try cell %q does not set its advice items apart with \"; \"", d.Table.Name, rows[i][6])
+			}
 		}
 		var sizes []float64
 		for _, p := range d.Table.Points {
