@@ -233,6 +233,19 @@ var realLogs = []realLog{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA RTX 6000D", 24, 1024, 8589934592,
 			33554432, 1626.98, 38.67, 20.5682, "yny"},
 	}},
+	// gnosia93/slurm-on-aws: one RTX PRO 6000 Blackwell Server Edition per
+	// AWS g7e.8xlarge over one EFA NIC (GDR disabled), 2 then 8 nodes, one
+	// rank a node; NCCL_DEBUG=INFO lines of every rank before, inside and
+	// after the table; 28 rows 8 B..1 GiB each, the sbatch's srun names
+	// all_reduce_perf.
+	{"rtxpro6000_2x1_allreduce_efa_g7e_slurm.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 2, 2, "NVIDIA RTX PRO 6000 Blackwell Server Edition", 28, 8, 1073741824,
+			1073741824, 86786, 12.37, 4.26966, "yyy"},
+	}},
+	{"rtxpro6000_8x1_allreduce_efa_g7e_slurm.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 8, "NVIDIA RTX PRO 6000 Blackwell Server Edition", 28, 8, 1073741824,
+			1073741824, 151910, 12.37, 3.61047, "yyy"},
+	}},
 	// Sheffield's Stanage docs: one process driving 4 A100 SXM4 80GB of
 	// gpu01 (-g 4, Rank lines of one Pid); 25 rows 8 B..128 MiB; the page's
 	// command line names all_reduce_perf.
