@@ -268,6 +268,15 @@ var publicMachines = []publicMachine{
 		{"rtx4090_1x2_g2_allreduce_k8s_kalavai.log", predict.Pins{}},
 		{"rtx4090_1x4_g4_allreduce_k8s_kalavai.log", predict.Pins{}},
 	}},
+	// gnosia93/slurm-on-aws: AWS g7e.8xlarge nodes of one RTX PRO 6000
+	// Blackwell Server Edition and one 100 Gbps EFA NIC, 2 and 8 nodes of
+	// one rank each; the Rank lines and NCCL INFO lines give the shape and
+	// NCCL 2.29.2, and the INFO lines say the aws-ofi-nccl plugin set
+	// NCCL_PROTO=simple (GDR not supported), which a user of the run pins.
+	{"rtxpro6000-g7e-efa", []publicLog{
+		{"rtxpro6000_2x1_allreduce_efa_g7e_slurm.log", predict.Pins{Proto: "Simple"}},
+		{"rtxpro6000_8x1_allreduce_efa_g7e_slurm.log", predict.Pins{Proto: "Simple"}},
+	}},
 	// nccl-tests#78's comment of 8 nodes of 8 V100 on 100 Gb/s InfiniBand:
 	// an AllReduce and an AllToAll of 2 rows each, the rows alone; the
 	// comment gives the nodes and the GPU's family, not which V100.

@@ -303,6 +303,12 @@ stalls; the PRO 5000's 32 MiB row (0.81 ms) and the rows of 1 to 8 GiB, which ta
 are kept. The rows up to 4 or 8 MiB do
 not tell the cards' PCIe from the network, so the AllReduce the calibration on them predicts is
 bound by a PCIe rate about a third of the AllReduce's own.
+AWS g7e.8xlarge nodes of one RTX PRO 6000 Blackwell and one 100 Gbps EFA NIC, GPUDirect RDMA off
+(gnosia93/slurm-on-aws), move 12.37 GB/s of bus bandwidth at 1 GiB on 2 nodes as on 8, the
+NIC's rate, and both tables are within 15% held out; from 256 KiB to 4 MiB they move 1.92 to
+5.61 GB/s on 2 nodes and 1.01 to 4.91 on 8, then 11.30 on 2 nodes at 8 MiB, a host-staged path
+the model does not have: calibrated on one table it gives the other's 1 MiB in half its time
+(539 against 1158.2 us on 8 nodes, 145 against 272.8 on 2).
 nccl-tests#309's 2 x 8 Ring run set NCCL_MIN_CTAS=24 and NCCL_IB_QPS_PER_CONNECTION=2, which
 its log does not print. Each pair of the next logs changes the setup between its two tables, not
 only the shape: nccl-tests#380's H200 nodes of 4 NICs move 320.36 GB/s of bus bandwidth at 9 GiB
