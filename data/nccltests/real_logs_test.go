@@ -473,6 +473,17 @@ var realLogs = []realLog{
 		{"", "all_gather", commmodel.AllGather, FromCheckColumn, 2, 2, "NVIDIA B200", 28, 0, 1073741824,
 			134217728, 1989.8, 33.73, 12.5463, "yyy"},
 	}},
+	// google/dranet's H200 guides: 2 GKE pods of 1 GPU and 1 RDMA NIC each
+	// (DraNet, gIB NCCL), an all_gather (demo_gke_rdma, NCCL 2.25.1) and an
+	// MPI Operator all_reduce (no NCCL version line); 24 rows 1 KiB..8 GiB.
+	{"h200_2x1_allgather_gke_dranet_demo.log", []realTest{
+		{"", "all_gather", commmodel.AllGather, FromCheckColumn, 2, 2, "NVIDIA H200", 24, 1024, 8589934592,
+			1073741824, 17261, 31.10, 15.0709, "yyy"},
+	}},
+	{"h200_2x1_allreduce_gke_dranet_mpijob.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 2, 2, "NVIDIA H200", 24, 1024, 8589934592,
+			1073741824, 33860, 31.71, 15.5188, "yny"},
+	}},
 	// Voltage Park's 4 x 8 H100 cluster (ZiyanIshani/vpbenchmarking): each
 	// file frames one test ("Collective test starting:" names the binary);
 	// 32 ranks on g138, g205, g244 and g150, then 8 ranks of one process on
@@ -689,6 +700,7 @@ var misses = map[string]string{
 	"t4_3node_allreduce_stepbytes_srun.log#0":                  "median: one iteration per size (-n 1) over a 10% size range; run-to-run noise (23% between the first two sizes, 1% apart) exceeds the size effect",
 	"gh200_2x4_allreduce_slingshot_olivia.log#0":               "all three: one 20-iteration run whose times jump out of order (97.16 us at 2 B against 21.81 at 4 B, 196.97 us at 256 KiB against 93.05 at 512 KiB, 340.35 us at 8 MiB against 383.60 at 16 MiB, its in-place time 215.52); the fit's robust weights set those rows aside and the worst, 8 MiB, is missed by 34%",
 	"gh200_2x1_allreduce_wrong_rows_nccltests369.log#0":        "worst: the 4 MiB row (787.11 us) takes as long as 8 MiB (785.48 us), twice its in-place time (404.71 us), in the run whose 1 MiB row failed the check; the fit sets it aside (weight 0) and misses it by 48%",
+	"h200_2x1_allreduce_gke_dranet_mpijob.log#0":               "worst: the first row, 1 KiB, takes 35.59 us (its in-place time 30.61) against 31.80 us at 2 KiB; the fit sets it aside (weight 0) and misses it by 15.0%",
 	"b200_2x8_allgather_gke_a4_dranet.log#0":                   "worst: the rows of 1 KiB to 8 KiB are flat and out of order (280.4, 268.2, 317.7, 320.0 us); the regime from 2 KiB misses 2 KiB by 20%",
 	"h100_4x8_allgather_voltagepark.log#0":                     "worst: the times step rather than rise: 1 MiB (109.53 us) takes as long as 2 MiB (110.75 us), 4 MiB (193.20 us) nearly as long as 8 MiB (207.31 us); the fit sets 1 MiB aside (weight 0) and misses it by 19.7%",
 	"h100_4x8_reduce_voltagepark.log#0":                        "worst: 512 KiB (116.50 us) and 1 MiB (123.17 us) are slower than 2 MiB (109.20 us); the fit sets 512 KiB aside (weight 0) and misses it by 20.4%",

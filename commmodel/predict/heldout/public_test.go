@@ -90,6 +90,16 @@ var publicMachines = []publicMachine{
 		{"b200_2x1_allgather_gke_a4_dranet.log", predict.Pins{}},
 		{"b200_2x8_allgather_gke_a4_dranet.log", predict.Pins{}},
 	}},
+	// DraNet's two H200 guides (the same repository's GKE RDMA demo and
+	// its MPI Operator page, both of May 2025): 2 pods on 2 GKE H200 nodes,
+	// each pod of 1 GPU and 1 RDMA NIC with GKE's gIB NCCL, an AllGather and
+	// an AllReduce. Taken as one machine, one site's nodes of one build;
+	// the AllReduce prints no NCCL version, so that the builds match is
+	// the guides' setup, not the logs'.
+	{"h200-gke-dranet-1gpu1nic", []publicLog{
+		{"h200_2x1_allgather_gke_dranet_demo.log", predict.Pins{}},
+		{"h200_2x1_allreduce_gke_dranet_mpijob.log", predict.Pins{}},
+	}},
 	// Together's B200 cluster (DGX Cloud, 8 ConnectX-7 NICs of 400 Gb/s
 	// a node): SendRecv sweeps (each rank to rank+1) of one study on 2, 4,
 	// 8, 16, 32 and 64 nodes of 8 GPUs. The 16- to 64-node logs keep Rank
