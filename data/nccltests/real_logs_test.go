@@ -476,6 +476,13 @@ var realLogs = []realLog{
 	// google/dranet's H200 guides: 2 GKE pods of 1 GPU and 1 RDMA NIC each
 	// (DraNet, gIB NCCL), an all_gather (demo_gke_rdma, NCCL 2.25.1) and an
 	// MPI Operator all_reduce (no NCCL version line); 24 rows 1 KiB..8 GiB.
+	// schmaustech/nvidia-tools-image's H200 pods: 2 processes of 8 GPUs on 2
+	// hosts (16 ranks), Ring over NCCL's sockets (IB disabled); 32 rows
+	// 8 B..16 GiB.
+	{"h200_2x8_allreduce_sockets_openshift.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA H200", 32, 8, 17179869184,
+			1073741824, 21881, 92.01, 36.2205, "yyy"},
+	}},
 	{"h200_2x1_allgather_gke_dranet_demo.log", []realTest{
 		{"", "all_gather", commmodel.AllGather, FromCheckColumn, 2, 2, "NVIDIA H200", 24, 1024, 8589934592,
 			1073741824, 17261, 31.10, 15.0709, "yyy"},

@@ -398,6 +398,10 @@ var publicSingles = []publicLog{
 	{"h100_pcie_nvlink_bridge_1x2_nccl1161.log", predict.Pins{GPU: "NVIDIA H100 PCIe"}},
 	{"h100nvl_2x2_allreduce_slingshot_nccl2441.log", predict.Pins{}},
 	{"h200_2x8_allreduce_nebius_runai.log", predict.Pins{}},
+	// schmaustech/nvidia-tools-image's 2 H200 pods of 8 GPUs: NCCL_ALGO=ring
+	// over NCCL's sockets (IB disabled) on one shared RDMA interface,
+	// whose rate the README does not give; other hosts than its L40S pods.
+	{"h200_2x8_allreduce_sockets_openshift.log", predict.Pins{Algo: "ring"}},
 	{"h200_2x8_allreduce_oci_superant.log", predict.Pins{}},
 	{"h800_1x8_broadcast_ncclinfo.log", predict.Pins{}},
 	{"l40s_2node_allreduce_openshift.log", predict.Pins{}},
