@@ -938,6 +938,10 @@ var noRankLines = []struct {
 	// without a GPU name; 5 rows 1 GiB..16 GiB.
 	{"mi300x_2x8_allreduce_oci_oke_slurm.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 5, 1073741824, 5753.0, 349.95,
 		"the Rank lines list 4 of ranks 0..15 (elided)"},
+	// The same guide's NVIDIA part: two BM.GPU.B4.8 hosts over RoCE, Rank
+	// lines of ranks 0, 7, 8 and 15, 4 rows 1 GiB..8 GiB, no trailer.
+	{"a100_2x8_allreduce_oci_oke_slurm_operator.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 4, 2147483648, 21511.7, 187.18,
+		"the Rank lines list 4 of ranks 0..15 (elided)"},
 	// AMD's AAC11 MI325X cluster (hisohara/ai-scripts): the README keeps
 	// the 4, 8 and 16 GiB rows of each run under a "====== N-node ======"
 	// line, no header or Rank lines; the source lines name

@@ -325,6 +325,9 @@ var publicSingles = []publicLog{
 	{"a100_4x8_allreduce_efa_p4dn_nccl527.log", predict.Pins{Nodes: 4, PerNode: 8, GPU: "A100-SXM4-40GB"}},
 	{"a100_2x8_allreduce_oci_oke.log", predict.Pins{}},
 	{"a100_2x8_allreduce_oci_oke_readme.log", predict.Pins{}},
+	// Its Rank lines list only ranks 0, 7, 8 and 15; the guide runs two
+	// BM.GPU.B4.8 hosts of 8 under the Slurm operator.
+	{"a100_2x8_allreduce_oci_oke_slurm_operator.log", predict.Pins{Nodes: 2, PerNode: 8}},
 	{"a100_4x2_allreduce_collnet_kisti_nccltests311.log", predict.Pins{}},
 	// Its post names the VMs, Standard_ND96amsr_A100_v4, whose GPU the
 	// catalog gives (presets.Systems), and prints no Rank lines.

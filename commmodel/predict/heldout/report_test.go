@@ -419,6 +419,8 @@ oci-hpc-oke's README adds a second OKE run of 2 x 8 A100-SXM4-40GB (BM.GPU4.8, R
 rows of 1 to 4 GiB alone): 0.6% off from the name, 3 of 3 points inside. Its 190.02 GB/s of bus
 bandwidth at 4 GiB is 19% below the 235.63 of the repository's other guide on the same shape, which
 is 24.2% off from the name: two runs the name cannot tell apart.
+Its Slurm-operator guide adds a third, on two BM.GPU.B4.8 hosts (NCCL 2.29.3, rows of 1 to 8 GiB,
+Rank lines of 4 of the 16 ranks): 1.6% off from the name, 4 of 4 points inside, 189.60 GB/s at 8 GiB.
 dstack's cluster guides add two AllReduces of 2 x 8 B200, on a Lambda 1-Click Cluster (InfiniBand)
 and on two GCP A4 VMs (RoCE): 32.5% and 27.4% off from the name, 28 of 29 and 7 of 11 points inside.
 Both pass the 400 GB/s a ring gets from eight 400 Gb/s NICs (696.06 GB/s of bus bandwidth at 2 GiB
