@@ -105,8 +105,7 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 // pair of GPUs by XGMI, whose links it does not count.
 func (h *Hardware) setFabric(f commmodel.Fabric, xgmi bool) {
 	was := h.Fabric
-	switch {
-	case xgmi:
+	if xgmi {
 		h.Fabric = FabricInfinity
 		if !(h.GPU.Known && h.GPU.NVLinks > 0) {
 			h.NVLinks, h.Sources.NVLinks = f.Links, SourceAssumed
