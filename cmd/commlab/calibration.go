@@ -170,6 +170,31 @@ func keyList() string {
 // -hw and -topo.
 type machineFlags struct {
 	calibrate, gpu, hw, topo *string
+	// capture is -topo's capture once read: a stream (-topo <(nvidia-smi
+	// topo -m)) reads once, and every step of a command reads that.
+	capture *capture
+}
+
+// A capture is the result of reading -topo's file (readTopo).
+type capture struct {
+	read     bool
+	topology *topo.Topology
+	problems []*topo.ParseError
+	err      error
+}
+
+// readCapture returns -topo's capture, read on the first call (readTopo),
+// nil without -topo.
+func (f machineFlags) readCapture() (*topo.Topology, []*topo.ParseError, error) {
+	c := f.capture
+	if *f.topo == "" {
+		return nil, nil, nil
+	}
+	if !c.read {
+		c.topology, c.problems, c.err = readTopo(*f.topo)
+		c.read = true
+	}
+	return c.topology, c.problems, c.err
 }
 
 // addMachineFlags defines the machine flags on fs.
@@ -177,9 +202,10 @@ func addMachineFlags(fs *flag.FlagSet) machineFlags {
 	return machineFlags{
 		calibrate: fs.String("calibrate", "", "comma-separated nccl-tests logs of the machine to calibrate on, each FILE[:KEY=VALUE...] with KEY one of "+
 			keyList()+" (omit for NCCL's uncalibrated model)"),
-		gpu:  fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs', and names the GPU where they name none (predict without -calibrate needs it)"),
-		hw:   fs.String("hw", "", hwUsage()),
-		topo: fs.String("topo", "", "nvidia-smi topo -m or rocm-smi --showtopo capture of one node: GPU links and NICs"),
+		gpu:     fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs', and names the GPU where they name none (predict without -calibrate needs it)"),
+		hw:      fs.String("hw", "", hwUsage()),
+		topo:    fs.String("topo", "", "nvidia-smi topo -m or rocm-smi --showtopo capture of one node: GPU links and NICs"),
+		capture: &capture{},
 	}
 }
 
@@ -247,7 +273,9 @@ func (f machineFlags) studyPins() (predict.Pins, error) {
 	host, from := defaultHostGPUs, fmt.Sprintf("a host is taken to hold %d GPUs, an HGX or DGX server's count, where nothing gives it (-hw gpus=G does)", defaultHostGPUs)
 	h, err := predict.Describe(*f.gpu, spec)
 	given := err == nil && h.PerHost() > 0 && (h.Sources.HostGPUs == predict.SourceUser || h.System != "")
-	if n := captureGPUs(*f.topo); n >= 2 && !given {
+	// A capture that does not read is load's error.
+	if tp, _, _ := f.readCapture(); tp != nil && len(tp.GPUs()) >= 2 && !given {
+		n := len(tp.GPUs())
 		// As the capture sets the host's GPUs over the catalog's
 		// (Hardware.SetTopology).
 		host, from = n, fmt.Sprintf("the capture %s shows hosts of %d GPUs", *f.topo, n)
@@ -264,20 +292,6 @@ func (f machineFlags) studyPins() (predict.Pins, error) {
 	}
 	pins.Hosts, pins.HostsFrom = []predict.Comm{{Nodes: 1, PerNode: host}}, from
 	return pins, nil
-}
-
-// captureGPUs is the GPUs the capture in the regular file path shows, 0
-// where there is none or it does not read (load says why). A stream is
-// not read here: load reads it, once.
-func captureGPUs(path string) int {
-	if info, err := os.Stat(path); path == "" || err != nil || !info.Mode().IsRegular() {
-		return 0
-	}
-	t, _, err := readTopo(path)
-	if err != nil {
-		return 0
-	}
-	return len(t.GPUs())
 }
 
 // catalogHostGPUs returns the catalog's name of the GPU named gpu, the GPUs
@@ -425,7 +439,11 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	if err := sameMachine(m.tables); err != nil {
 		return machine{}, err
 	}
-	hw, problems, capture, err := captureHardware(*f.gpu, spec, *f.topo, m.tables)
+	tp, bad, err := f.readCapture()
+	if err != nil {
+		return machine{}, err
+	}
+	hw, problems, capture, err := captureHardware(*f.gpu, spec, *f.topo, tp, bad, m.tables)
 	if err != nil {
 		return machine{}, hwError(*f.hw, err)
 	}

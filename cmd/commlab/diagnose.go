@@ -162,12 +162,8 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	}
 	out.Inside = inside
 	var bindings []topo.Binding
-	if *machine.topo != "" {
-		tp, _, err := readTopo(*machine.topo)
-		if err != nil {
-			return err
-		}
-		bindings = tp.Bindings()
+	if mc.capture != nil {
+		bindings = mc.capture.Bindings()
 	}
 	// A calibration table of the diagnosed run's shape is its baseline:
 	// where the two differ beyond their noise, the run changed, though the

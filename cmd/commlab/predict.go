@@ -548,19 +548,19 @@ func readCalibration(files []calibrationFile) (paths []string, tables []predict.
 
 // predictHardware returns the hardware of the GPU named gpu, or when gpu
 // is "" of the first table's GPU or the GPU of the system spec names,
-// described by spec (predict.Describe), with what the topology capture
-// topoFile settles (Hardware.SetTopology) when it is not "", and the
-// capture's problems. Where the logs name no GPU (predict.UnnamedGPU), a
-// system spec names names it; a GPU the logs name stays theirs, and a
-// system of another GPU is an error.
-func predictHardware(gpu, spec, topoFile string, tables []predict.Table) (predict.Hardware, []problem, error) {
-	hw, problems, _, err := captureHardware(gpu, spec, topoFile, tables)
+// described by spec (predict.Describe). Where the logs name no GPU
+// (predict.UnnamedGPU), a system spec names names it; a GPU the logs name
+// stays theirs, and a system of another GPU is an error.
+func predictHardware(gpu, spec string, tables []predict.Table) (predict.Hardware, []problem, error) {
+	hw, problems, _, err := captureHardware(gpu, spec, "", nil, nil, tables)
 	return hw, problems, err
 }
 
-// captureHardware is predictHardware, with the capture as well (nil
-// without one).
-func captureHardware(gpu, spec, topoFile string, tables []predict.Table) (predict.Hardware, []problem, *topo.Topology, error) {
+// captureHardware is predictHardware with what the topology capture tp,
+// read from topoFile with the problems bad, settles
+// (Hardware.SetTopology) when it is not nil, the problems it raises, and
+// tp.
+func captureHardware(gpu, spec, topoFile string, tp *topo.Topology, bad []*topo.ParseError, tables []predict.Table) (predict.Hardware, []problem, *topo.Topology, error) {
 	name := gpu
 	if name == "" && len(tables) > 0 && (tables[0].GPU != predict.UnnamedGPU || systemGPU(spec) == "") {
 		name = tables[0].GPU
@@ -572,12 +572,8 @@ func captureHardware(gpu, spec, topoFile string, tables []predict.Table) (predic
 	if name == "" && hw.System == "" {
 		return predict.Hardware{}, nil, nil, flagErrorf("without -calibrate, -gpu NAME or -hw system=NAME says which machine the model describes")
 	}
-	if topoFile == "" {
+	if tp == nil {
 		return hw, nil, nil, nil
-	}
-	tp, bad, err := readTopo(topoFile)
-	if err != nil {
-		return predict.Hardware{}, nil, nil, err
 	}
 	var problems []problem
 	for _, pr := range bad {

@@ -86,7 +86,7 @@ func calibrationTables(t *testing.T, spec string, pins predict.Pins) (predict.Ha
 	if err != nil {
 		t.Fatal(err)
 	}
-	hw, _, err := predictHardware("", "", "", tables)
+	hw, _, err := predictHardware("", "", tables)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,7 +111,7 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 	if err != nil {
 		return textbookMachine{}, hwFileError(hw, err)
 	}
-	h, _, err := predictHardware(gpu, spec, "", nil)
+	h, _, err := predictHardware(gpu, spec, nil)
 	if err != nil {
 		return textbookMachine{}, hwFileError(hw, hwError(hw, err))
 	}
