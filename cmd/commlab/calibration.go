@@ -170,9 +170,30 @@ func keyList() string {
 // -hw and -topo.
 type machineFlags struct {
 	calibrate, gpu, hw, topo *string
-	// capture is -topo's capture once read: a stream (-topo <(nvidia-smi
-	// topo -m)) reads once, and every step of a command reads that.
-	capture *capture
+	// capture and description are -topo's capture and -hw's description
+	// once read: a stream (-topo <(nvidia-smi topo -m)) reads once, and
+	// every step of a command reads what it gave.
+	capture     *capture
+	description *description
+}
+
+// A description is the result of reading -hw (readDescription).
+type description struct {
+	read bool
+	spec string
+	kvs  []hwPair
+	err  error
+}
+
+// readDescription returns -hw's description and its pairs, read on the
+// first call (readDescription).
+func (f machineFlags) readDescription() (string, []hwPair, error) {
+	d := f.description
+	if !d.read {
+		d.spec, d.kvs, d.err = readDescription(*f.hw)
+		d.read = true
+	}
+	return d.spec, d.kvs, d.err
 }
 
 // A capture is the result of reading -topo's file (readTopo).
@@ -202,10 +223,11 @@ func addMachineFlags(fs *flag.FlagSet) machineFlags {
 	return machineFlags{
 		calibrate: fs.String("calibrate", "", "comma-separated nccl-tests logs of the machine to calibrate on, each FILE[:KEY=VALUE...] with KEY one of "+
 			keyList()+" (omit for NCCL's uncalibrated model)"),
-		gpu:     fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs', and names the GPU where they name none (predict without -calibrate needs it)"),
-		hw:      fs.String("hw", "", hwUsage()),
-		topo:    fs.String("topo", "", "nvidia-smi topo -m or rocm-smi --showtopo capture of one node: GPU links and NICs"),
-		capture: &capture{},
+		gpu:         fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs', and names the GPU where they name none (predict without -calibrate needs it)"),
+		hw:          fs.String("hw", "", hwUsage()),
+		topo:        fs.String("topo", "", "nvidia-smi topo -m or rocm-smi --showtopo capture of one node: GPU links and NICs"),
+		capture:     &capture{},
+		description: &description{},
 	}
 }
 
@@ -248,7 +270,7 @@ func systemGPU(spec string) string {
 // names none, so that a system names the GPU as -gpu does in every
 // command.
 func (f machineFlags) logPins() (predict.Pins, error) {
-	spec, err := readDescription(*f.hw)
+	spec, _, err := f.readDescription()
 	if err != nil {
 		return predict.Pins{}, err
 	}
@@ -266,7 +288,7 @@ func (f machineFlags) studyPins() (predict.Pins, error) {
 	if err != nil {
 		return pins, err
 	}
-	spec, err := readDescription(*f.hw)
+	spec, _, err := f.readDescription()
 	if err != nil {
 		return pins, err
 	}
@@ -419,7 +441,7 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	if err != nil {
 		return machine{}, err
 	}
-	spec, err := readDescription(*f.hw)
+	spec, _, err := f.readDescription()
 	if err != nil {
 		return machine{}, err
 	}
@@ -445,7 +467,8 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	}
 	hw, problems, capture, err := captureHardware(*f.gpu, spec, *f.topo, tp, bad, m.tables)
 	if err != nil {
-		return machine{}, hwError(*f.hw, err)
+		_, kvs, _ := f.readDescription()
+		return machine{}, hwError(*f.hw, kvs, err)
 	}
 	m.capture, m.topoFile = capture, *f.topo
 	problems = append(problems, captureNICNotes(*f.topo, capture, m.tables)...)

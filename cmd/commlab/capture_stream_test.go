@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -50,31 +51,48 @@ func fifoOf(t *testing.T, src string) string {
 	return fifo
 }
 
-// A capture given as a stream is read once: each command that takes -topo
-// says of a stream what it says of the file it holds.
-func TestCaptureStream(t *testing.T) {
+// A capture or a -hw file given as a stream is read once: each command
+// that takes them says of a stream what it says of the file it holds.
+func TestStreamInputs(t *testing.T) {
+	hw := filepath.Join(t.TempDir(), "hw.txt")
+	if err := os.WriteFile(hw, []byte("# two NICs a host\nnics=2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	capture := "../../topo/testdata/dgx_h100_tabs.txt"
 	log := "../../data/nccltests/testdata/real/h100_1x8_g8_allreduce_voltagepark.log"
 	for _, args := range [][]string{
-		{"diagnose", log},
-		{"plot", "-o", "FIG", log},
-		{"predict", "-calibrate", log, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB"},
+		{"diagnose", "-topo", capture, log},
+		{"diagnose", "-hw", hw, log},
+		{"plot", "-topo", capture, "-o", "FIG", log},
+		{"predict", "-topo", capture, "-calibrate", log, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB"},
+		{"predict", "-hw", hw, "-calibrate", log, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB"},
+		{"tune", "-hw", hw, "-topo", capture, "-calibrate", log, "-nodes", "1,2", "-per-node", "8", "-o", "-"},
 	} {
-		t.Run(args[0], func(t *testing.T) {
+		t.Run(strings.Join(args[:2], ""), func(t *testing.T) {
 			outputs, fig := [2]string{}, filepath.Join(t.TempDir(), "fig.svg")
-			for i, topoFile := range []string{capture, fifoOf(t, capture)} {
-				a := append([]string{args[0], "-topo", topoFile}, args[1:]...)
+			for i := range outputs {
+				a := slices.Clone(args)
 				for k := range a {
-					a[k] = strings.ReplaceAll(a[k], "FIG", fig)
+					if a[k] == "FIG" {
+						a[k] = fig
+					}
+					if i == 1 && k > 0 && (a[k-1] == "-topo" || a[k-1] == "-hw") {
+						a[k] = fifoOf(t, a[k])
+					}
 				}
 				code, out, stderr := runCLI(a...)
 				if code != 0 {
 					t.Fatalf("%v: exit %d: %s", a, code, stderr)
 				}
-				outputs[i] = strings.ReplaceAll(out+stderr, topoFile, "CAPTURE")
+				outputs[i] = out + stderr
+				for k := range a {
+					if a[k] != args[k] {
+						outputs[i] = strings.ReplaceAll(outputs[i], a[k], args[k])
+					}
+				}
 			}
 			if outputs[0] != outputs[1] {
-				t.Errorf("from the file:\n%s\nfrom a stream:\n%s", outputs[0], outputs[1])
+				t.Errorf("from files:\n%s\nfrom streams:\n%s", outputs[0], outputs[1])
 			}
 		})
 	}

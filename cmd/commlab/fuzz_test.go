@@ -102,7 +102,7 @@ func FuzzFileInputs(f *testing.F) {
 				readCalibration(files)
 			}
 		}
-		if spec, err := readDescription(file); hw && err == nil {
+		if spec, _, err := readDescription(file); hw && err == nil {
 			if _, err := predict.Describe(fuzzGPU, spec); err == nil {
 				runs = append(runs, []string{"predict", "-hw", file, "-gpu", fuzzGPU, "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"})
 			}
@@ -191,7 +191,7 @@ func FuzzHwSpec(f *testing.F) {
 		if hwFile(spec) {
 			return // a file's name: FuzzHwFile
 		}
-		desc, err := readDescription(spec)
+		desc, _, err := readDescription(spec)
 		if err != nil {
 			var fe *flagError
 			if !errors.As(err, &fe) {
@@ -202,7 +202,7 @@ func FuzzHwSpec(f *testing.F) {
 		for _, gpu := range []string{"", fuzzGPU} {
 			if _, err := predict.Describe(gpu, desc); err != nil {
 				var fe *flagError
-				if err := hwError(spec, &describeError{err}); !errors.As(err, &fe) {
+				if err := hwError(spec, nil, &describeError{err}); !errors.As(err, &fe) {
 					t.Fatalf("%q: error %v (%T), want a usage error", spec, err, err)
 				}
 			}
@@ -226,7 +226,7 @@ func FuzzHwFile(f *testing.F) {
 		if err := os.WriteFile(file, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		desc, err := readDescription(file)
+		desc, kvs, err := readDescription(file)
 		var fe *flagError
 		if err != nil {
 			if errors.As(err, &fe) {
@@ -236,7 +236,7 @@ func FuzzHwFile(f *testing.F) {
 		}
 		for _, gpu := range []string{"", fuzzGPU} {
 			if _, err := predict.Describe(gpu, desc); err != nil {
-				err := hwError(file, &describeError{err})
+				err := hwError(file, kvs, &describeError{err})
 				if errors.As(err, &fe) {
 					t.Fatalf("error %v is a usage error", err)
 				}

@@ -928,8 +928,10 @@ func (e *describeError) Error() string { return "-hw: " + e.err.Error() }
 func (e *describeError) Unwrap() error { return e.err }
 
 // hwError returns err, a usage error where it is a description that the
-// -hw value hw gives on the command line and predict.Describe refuses.
-func hwError(hw string, err error) error {
+// -hw value hw gives on the command line and predict.Describe refuses; a
+// file's refused value is named at its line among kvs, the file's pairs
+// (readDescription's).
+func hwError(hw string, kvs []hwPair, err error) error {
 	var d *describeError
 	if errors.As(err, &d) && !hwFile(hw) {
 		return &flagError{err}
@@ -939,7 +941,6 @@ func hwError(hw string, err error) error {
 		// and value trimmed ("fabric= x" is fabric=x) and in any case
 		// (Describe writes values in lower case), or quoted where it is no
 		// KEY=VALUE (hardware "0": ...); else the file alone.
-		kvs, _ := hwPairs(hw)
 		msg := strings.ToLower(d.err.Error())
 		for _, kv := range kvs {
 			text := kv.text
@@ -1010,13 +1011,13 @@ func hwDescribesNothing(hw, spec, without string) string {
 // KEY=VALUE pairs.
 func hwFile(hw string) bool { return hw != "" && !strings.Contains(hw, "=") }
 
-// readDescription returns the -hw description: the flag itself, or the
+// readDescription returns the -hw description, the flag itself or the
 // KEY=VALUE lines of the file it names (# starts a comment) joined by
-// commas.
-func readDescription(hw string) (string, error) {
+// commas, and its pairs (hwPairs).
+func readDescription(hw string) (string, []hwPair, error) {
 	kvs, err := hwPairs(hw)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	// A key given two values would be read as its last without a word
 	// (links=18,links=2).
@@ -1035,12 +1036,12 @@ func readDescription(hw string) (string, error) {
 			continue
 		}
 		if kv.line == 0 {
-			return "", flagErrorf("-hw: %s given twice (%s=%s and %s=%s): give it once", key, key, first.text, key, value)
+			return "", nil, flagErrorf("-hw: %s given twice (%s=%s and %s=%s): give it once", key, key, first.text, key, value)
 		}
-		return "", fmt.Errorf("-hw: %s:%d: %s given twice (%s=%s here, %s=%s on line %d): give it once", hw, kv.line, key, key, value, key, first.text, first.line)
+		return "", nil, fmt.Errorf("-hw: %s:%d: %s given twice (%s=%s here, %s=%s on line %d): give it once", hw, kv.line, key, key, value, key, first.text, first.line)
 	}
 	if !hwFile(hw) {
-		return hw, nil
+		return hw, kvs, nil
 	}
-	return strings.Join(texts, ","), nil
+	return strings.Join(texts, ","), kvs, nil
 }

@@ -107,13 +107,13 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 		}
 		gpu, hw = sys.GPU, "system="+sys.Name
 	}
-	spec, err := readDescription(hw)
+	spec, kvs, err := readDescription(hw)
 	if err != nil {
 		return textbookMachine{}, hwFileError(hw, err)
 	}
 	h, _, err := predictHardware(gpu, spec, nil)
 	if err != nil {
-		return textbookMachine{}, hwFileError(hw, hwError(hw, err))
+		return textbookMachine{}, hwFileError(hw, hwError(hw, kvs, err))
 	}
 	user := h.Sources.HostGPUs == predict.SourceUser
 	if host := h.PerHost(); perHost == 0 && (h.System != "" || user) {
