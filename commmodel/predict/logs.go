@@ -216,9 +216,10 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
 		}
 	}
 	tab, err := pin.tableOf(t)
-	if errors.Is(err, errNodesUnknown) && pin.HostsFrom != "" {
+	if errors.Is(err, errNodesUnknown) && pin.HostsFrom != "" && ranks > 0 {
 		// The hosts the caller gave (a capture's, -hw's) do not fit the
-		// table: say whose they were.
+		// table: say whose they were. A table that does not give its
+		// ranks fits no hosts, whoever gave them.
 		err = fmt.Errorf("%w; %s, which do not hold its %d ranks", err, pin.HostsFrom, ranks)
 	}
 	return tab, "", err

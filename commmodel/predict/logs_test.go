@@ -140,9 +140,17 @@ func TestNodesFromPerNode(t *testing.T) {
 	}
 	// aws-k8s-tester#585's AllReduce rows give no ranks (busbw 0.00, counts
 	// of one rank's floats): per-node alone cannot place them.
-	_, problems, _ = ReadFile("../../data/nccltests/testdata/real/h100_p5_2x8_allreduce_efa_k8stester585.log", nil)
-	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "give nodes=N and per-node=G, or ranks=N with one of them, as the table does not give its ranks") {
-		t.Errorf("ranks unknown: problems %v; want nodes=N and per-node=G named", problems)
+	// Hosts given by the caller do not hold "its 0 ranks": they are not
+	// named.
+	hosts := func(int) Pins {
+		return Pins{Hosts: []Comm{{Nodes: 1, PerNode: 8}}, HostsFrom: "a host is taken to hold 8 GPUs"}
+	}
+	for _, pins := range []func(int) Pins{nil, hosts} {
+		_, problems, _ = ReadFile("../../data/nccltests/testdata/real/h100_p5_2x8_allreduce_efa_k8stester585.log", pins)
+		if len(problems) != 1 || !strings.Contains(problems[0].Error(), "give nodes=N and per-node=G, or ranks=N with one of them, as the table does not give its ranks") ||
+			strings.Contains(problems[0].Error(), "0 ranks") {
+			t.Errorf("ranks unknown, hosts given %v: problems %v; want nodes=N and per-node=G named, and no hosts", pins != nil, problems)
+		}
 	}
 }
 
