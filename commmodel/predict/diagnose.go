@@ -126,7 +126,38 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	findings = append(findings, m.aboveNIC(t, preds, rn)...)
 	findings = append(findings, m.fabric(t, preds, stalled)...)
 	findings = append(findings, m.otherChoice(t, preds, stalled)...)
+	referOtherChoice(findings)
 	return findings, inside, nil
+}
+
+// referOtherChoice starts the advice of each finding that lies within the
+// sizes of a KindOtherChoice finding, on the algorithm that one replaces
+// (a gap, or a switch between its protocols), with a reference to it: if
+// NCCL ran the other algorithm there, as the times suggest, the finding's
+// own reading (the latency, a late switch) is moot, and that is settled
+// first.
+func referOtherChoice(findings []Finding) {
+	for k, o := range findings {
+		if o.Kind != KindOtherChoice {
+			continue
+		}
+		model, run, _ := strings.Cut(o.NCCL, " -> ")
+		for i := range findings {
+			f := &findings[i]
+			if f.Kind != KindSlower && f.Kind != KindFaster && f.Kind != KindSwitch || f.FromBytes < o.FromBytes || f.ToBytes > o.ToBytes {
+				continue
+			}
+			ran := true
+			for _, c := range strings.Split(f.NCCL, " -> ") {
+				algo, _, _ := strings.Cut(c, "/")
+				ran = ran && algo == model
+			}
+			if ran {
+				f.Advice = append([]string{fmt.Sprintf("the times at these sizes follow %s, where the model runs %s, as for finding %d: if NCCL ran %s, what follows does not apply; settle that first",
+					run, model, k+1, run)}, f.Advice...)
+			}
+		}
+	}
 }
 
 // spans returns the maximal runs [i, j] of consecutive indices below n

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -946,5 +947,38 @@ func TestDiagnoseGuessesOfTables(t *testing.T) {
 	}
 	if !slices.Contains(named, "nics_per_node") || !slices.Contains(named, "nvls") {
 		t.Errorf("findings %+v name the guesses %v; want nics_per_node and nvls", fs, named)
+	}
+}
+
+// TestOtherChoiceReferred: AWS's p5 AllReduce run under a tuner plugin (a
+// real log, 2 x 8 H100 over EFA) follows NVLSTree from 8 B to 1 MiB where
+// the uncalibrated model runs Tree, and the gap and the protocol switch
+// found inside those sizes, whose readings (the assumed latency, a late
+// switch) hold only if NCCL ran Tree, say so first and name the finding;
+// the finding above 1 GiB does not.
+func TestOtherChoiceReferred(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/h100_2x8_allreduce_p5_tuner_plugin.log")
+	findings, _, err := Uncalibrated(h100(t)).Diagnose(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := slices.IndexFunc(findings, func(f Finding) bool { return f.Kind == KindOtherChoice })
+	if other < 0 || findings[other].NCCL != "Tree -> NVLSTree" {
+		t.Fatalf("findings %v: want one of NVLSTree in place of Tree", findings)
+	}
+	o := findings[other]
+	referred := 0
+	for i, f := range findings {
+		inside := i != other && f.FromBytes >= o.FromBytes && f.ToBytes <= o.ToBytes && (f.Kind == KindSlower || f.Kind == KindSwitch)
+		refers := len(f.Advice) > 0 && strings.Contains(f.Advice[0], fmt.Sprintf("follow NVLSTree, where the model runs Tree, as for finding %d", other+1))
+		if inside != refers {
+			t.Errorf("finding %d (%s, %s, %g..%g B): refers to finding %d %v, want %v: %q", i+1, f.Kind, f.NCCL, f.FromBytes, f.ToBytes, other+1, refers, inside, f.Advice)
+		}
+		if refers {
+			referred++
+		}
+	}
+	if referred < 2 {
+		t.Errorf("%d findings refer to the other algorithm's, want the gap and the switch", referred)
 	}
 }
