@@ -61,15 +61,15 @@ func parseCalibrationFiles(list string, base predict.Pins, what string) ([]calib
 		if item == "" {
 			continue
 		}
-		parts := strings.Split(item, ":")
-		if key, _, ok := strings.Cut(item, "="); ok && len(parts) == 1 && isCalibrationKey(key) {
+		path, keys := fileAndKeys(item)
+		if key, _, ok := strings.Cut(item, "="); ok && len(keys) == 0 && isCalibrationKey(key) {
 			if _, err := os.Stat(item); err != nil {
 				return nil, flagErrorf("%s %q: a KEY=VALUE, not a file: ':' joins a file's keys (FILE:nodes=4:per-node=8), ',' separates files", what, item)
 			}
 		}
-		f := calibrationFile{path: parts[0], pins: base}
+		f := calibrationFile{path: path, pins: base}
 		given := map[string]string{}
-		for _, kv := range parts[1:] {
+		for _, kv := range keys {
 			// A key given two values would be read as its last without a
 			// word (nodes=1:nodes=2); test alone is repeated, for several.
 			if key, value, _ := strings.Cut(kv, "="); key != "test" && given[key] != "" && given[key] != value {
@@ -84,6 +84,21 @@ func parseCalibrationFiles(list string, base predict.Pins, what string) ([]calib
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// fileAndKeys splits an item FILE[:KEY=VALUE...] of parseCalibrationFiles
+// at the colon after the longest FILE that names a file: a log named with
+// colons (a timestamp, run_10:00:00.log) is that file, not keys. Where no
+// prefix names one, FILE ends at the first colon.
+func fileAndKeys(item string) (string, []string) {
+	parts := strings.Split(item, ":")
+	for n := len(parts); n > 1; n-- {
+		path := strings.Join(parts[:n], ":")
+		if info, err := os.Stat(path); err == nil && !info.IsDir() {
+			return path, parts[n:]
+		}
+	}
+	return parts[0], parts[1:]
 }
 
 // isCalibrationKey reports that key is one of calibrationKeys.

@@ -37,6 +37,47 @@ func TestCalibrationPins(t *testing.T) {
 	}
 }
 
+// TestCalibrationColonNames: a log named with colons (a timestamp, as
+// `date -Iseconds` writes it) is that file, with or without keys after it;
+// a name no file has still ends at its first colon.
+func TestCalibrationColonNames(t *testing.T) {
+	t.Parallel()
+	log := filepath.Join(t.TempDir(), "allreduce_2025-01-01T10:00:00.log")
+	b, err := os.ReadFile(togetherDir + "all_reduce_ring.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(log, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		item, path string
+		algo       string
+	}{
+		{log, log, ""},
+		{log + ":algo=ring", log, "Ring"},
+		{"no-such_10:00.log:algo=ring", "no-such_10", ""},
+	} {
+		files, err := parseCalibrationFiles(c.item, predict.Pins{}, "-calibrate")
+		if c.path == "no-such_10" {
+			if err == nil || !strings.Contains(err.Error(), `"00.log"`) {
+				t.Errorf("%s: error %v, want its second part refused as no KEY=VALUE", c.item, err)
+			}
+			continue
+		}
+		if err != nil || len(files) != 1 || files[0].path != c.path {
+			t.Fatalf("%s: files %v, error %v; want %s", c.item, files, err, c.path)
+		}
+		_, tables, _, err := readCalibration(files)
+		if err != nil || len(tables) != 1 {
+			t.Fatalf("%s: %d tables, error %v; want 1", c.item, len(tables), err)
+		}
+		if tables[0].Algo != c.algo {
+			t.Errorf("%s: algo %q, want %q", c.item, tables[0].Algo, c.algo)
+		}
+	}
+}
+
 // TestCalibrationTests: test=N keeps the file's tests of those indices, as
 // fit -list counts them. cluster01's 10 x 1 log runs all_reduce, all_gather,
 // reduce_scatter, alltoall and sendrecv (its "# Collective test starting:"
