@@ -253,6 +253,29 @@ func hwUsage() string {
 		"(an AMD Instinct MI300X host, which it knows, is cc=9.4,links=7,link-bw=64GB/s)"
 }
 
+// stdinOnce returns a usage error where standard input ("-") is given for
+// more than one of the machine flags' inputs and logs, the log arguments
+// of diagnose or plot: it gives its bytes once.
+func (f machineFlags) stdinOnce(logs []string) error {
+	in := f.inputs()
+	for _, l := range logs {
+		for _, item := range strings.Split(l, ",") {
+			path, _ := fileAndKeys(strings.TrimSpace(item))
+			in = append(in, path)
+		}
+	}
+	n := 0
+	for _, p := range in {
+		if p == "-" {
+			n++
+		}
+	}
+	if n > 1 {
+		return flagErrorf("standard input (-) is given for %d inputs: give it for one, a file for each other", n)
+	}
+	return nil
+}
+
 // inputs are the files the machine flags name: the -calibrate files, the
 // -hw file when it is one and the -topo capture.
 func (f machineFlags) inputs() []string {
@@ -292,13 +315,16 @@ func (f machineFlags) logPins() (predict.Pins, error) {
 	return predict.Pins{GPU: *f.gpu, SystemGPU: systemGPU(spec)}, nil
 }
 
-// studyPins are logPins for the log a command sets against the model
+// studyPins are logPins for the logs a command sets against the model
 // (diagnose's, plot's), which no predicted run shapes: where its log does
 // not place its ranks on hosts, they fill hosts of the GPUs -hw gives
 // (gpus=G, or a system's), else of the catalog's for -gpu (an MI300X's
 // platform, a GH200's systems: catalogHostGPUs), else of
 // defaultHostGPUs, as the problems say.
-func (f machineFlags) studyPins() (predict.Pins, error) {
+func (f machineFlags) studyPins(logs []string) (predict.Pins, error) {
+	if err := f.stdinOnce(logs); err != nil {
+		return predict.Pins{}, err
+	}
 	pins, err := f.logPins()
 	if err != nil {
 		return pins, err
@@ -449,6 +475,9 @@ func (m machine) gpuNames() []string {
 func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Table) (machine, error) {
 	pins, err := f.logPins()
 	if err != nil {
+		return machine{}, err
+	}
+	if err := f.stdinOnce(nil); err != nil {
 		return machine{}, err
 	}
 	base.GPU, base.SystemGPU = pins.GPU, pins.SystemGPU

@@ -97,3 +97,54 @@ func TestStreamInputs(t *testing.T) {
 		})
 	}
 }
+
+// TestStdinInputs: "-" reads a log, a capture or a -hw description from
+// standard input, as its file says it; given for two inputs it is a usage
+// error, which names the count. Not parallel: it sets os.Stdin.
+func TestStdinInputs(t *testing.T) {
+	capture := "../../topo/testdata/dgx_h100_tabs.txt"
+	log := "../../data/nccltests/testdata/real/h100_1x8_g8_allreduce_voltagepark.log"
+	stdin := os.Stdin
+	t.Cleanup(func() { os.Stdin = stdin })
+	feed := func(path string) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		os.Stdin = f
+	}
+	for _, c := range []struct {
+		args []string
+		from string
+	}{
+		{[]string{"diagnose", log}, log},
+		{[]string{"predict", "-calibrate", log, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB"}, log},
+		{[]string{"predict", "-topo", capture, "-gpu", "H100", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB"}, capture},
+	} {
+		code, want, stderr := runCLI(c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		args := slices.Clone(c.args)
+		args[slices.Index(args, c.from)] = "-"
+		feed(c.from)
+		code, got, stderr := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		// Standard input is named "-" where the file is named.
+		if want = strings.ReplaceAll(want, c.from, "-"); got != want {
+			t.Errorf("%v from standard input:\n%s\nwant, from the file:\n%s", args, got, want)
+		}
+	}
+	for _, args := range [][]string{
+		{"diagnose", "-topo", "-", "-"},
+		{"predict", "-calibrate", "-", "-hw", "-", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB"},
+	} {
+		feed(log)
+		if code, _, stderr := runCLI(args...); code != 2 || !strings.Contains(stderr, "standard input (-) is given for 2 inputs") {
+			t.Errorf("%v: exit %d, %s; want 2 and standard input named", args, code, stderr)
+		}
+	}
+}

@@ -90,7 +90,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	pins, err := machine.studyPins()
+	pins, err := machine.studyPins(pos)
 	if err != nil {
 		return err
 	}

@@ -36,13 +36,16 @@ var errTooLarge = fmt.Errorf("larger than %s, far more than nccl-tests or nvidia
 // than maxInput is refused before it is read, and a stream with no end
 // (/dev/zero, a pipe that does not close) is refused once it passes
 // maxInput or, if its first bytes are not text, at once, so that memory
-// stays bounded. Errors name path.
+// stays bounded. Errors name path. The path "-" is standard input.
 func readInput(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	f := os.Stdin
+	if path != "-" {
+		var err error
+		if f, err = os.Open(path); err != nil {
+			return nil, err
+		}
+		defer f.Close()
 	}
-	defer f.Close()
 	size := int64(0)
 	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
 		size = info.Size()

@@ -113,7 +113,7 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 			return plotRequest{}, flagErrorf("-marks %q: want crossovers, breaks, crossovers,breaks or none", *marks)
 		}
 	}
-	pins, err := machine.studyPins()
+	pins, err := machine.studyPins(pos)
 	if err != nil {
 		return plotRequest{}, err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -127,12 +126,7 @@ func loadTopology(pos []string, preset string) (t *topo.Topology, source string,
 		return nil, "", nil, fmt.Errorf("need FILE (nvidia-smi topo -m output) or -preset h20-article")
 	}
 	name := pos[0]
-	if name == "-" {
-		t, problems, err = topo.ReadCapture(os.Stdin)
-		err = rocmHint(err)
-	} else {
-		t, problems, err = readTopo(name)
-	}
+	t, problems, err = readTopo(name)
 	return t, name, problems, err
 }
 
