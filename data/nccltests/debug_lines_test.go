@@ -330,3 +330,13 @@ func TestNetIBUsingHostsDifferNCCL2_18(t *testing.T) {
 		t.Errorf("hosts of 2 and 4 NICs, a channel line: count %v; want 1 at 4", e.NICCount)
 	}
 }
+
+// init.cc's VERSION_STRING puts makefiles/version.mk's NCCL_SUFFIX between
+// the version and "+cuda": empty in every release tag, "a7" on NCCL's dev
+// branch (db761c88, 2.31.0). The CUDA version was missed.
+func TestInitVersionSuffixNCCLDev2_31(t *testing.T) {
+	e := debugLog(t, debugPrefix+"NCCL version 2.31.0a7+cuda13.0")
+	if e.NCCLVersion != (Fact[string]{"2.31.0", 2}) || e.CUDA != (Fact[string]{"13.0", 2}) {
+		t.Errorf("version %v, CUDA %v; want 2.31.0 and 13.0 at 2", e.NCCLVersion, e.CUDA)
+	}
+}

@@ -45,7 +45,8 @@ type Evidence struct {
 
 	// NCCLVersion is NCCL's version, "2.21.5", and CUDA the CUDA version
 	// it was built for, "12.4": "NCCL version 2.21.5+cuda12.4" (init.cc
-	// VERSION_STRING). For RCCL it is the NCCL release RCCL's version
+	// VERSION_STRING; a build of NCCL's dev branch puts its NCCL_SUFFIX
+	// before "+cuda", "2.31.0a7+cuda13.0", read as 2.31.0). For RCCL it is the NCCL release RCCL's version
 	// follows (RCCL 2.22.3 is NCCL 2.22.3 with AMD's changes): "RCCL
 	// version : 2.22.3-HEAD:7d8d67c", which rccl-tests prints before the
 	// table (src/init.cc from ROCm/rccl c755b9cf, ROCm 6.3), or "RCCL
@@ -297,7 +298,7 @@ const rcclTestsVersion = "rccl-tests: Version"
 var ringGDRRE = regexp.MustCompile(`\bGDR (\d+)\b`)
 
 var (
-	ncclVersionRE = regexp.MustCompile(`^NCCL version (\d+\.\d+\.\d+)(?:\+cuda(\d+\.\d+))?`)
+	ncclVersionRE = regexp.MustCompile(`^NCCL version (\d+\.\d+\.\d+)[^+\s]*(?:\+cuda(\d+\.\d+))?`)
 	rcclVersionRE = regexp.MustCompile(`^RCCL version\s*:?\s*(\d+\.\d+\.\d+)`)
 	// " [0]mlx5_0:1/IB", " [3]mlx5_3:1:2/RoCE" (rail), " [0]eth0:10.0.0.1<0>"
 	ibDevRE     = regexp.MustCompile(`\[(\d+)\]([^\s:\[\]]+):(\d+)(?::\d*)*/(\w+)`)
