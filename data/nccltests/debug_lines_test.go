@@ -203,3 +203,140 @@ func TestDebugLineBuilders(t *testing.T) {
 		t.Errorf("tree line of %d characters; want 5+1022", len(s))
 	}
 }
+
+// debugLog is a log of one test whose setup prints lines, each as NCCL
+// prints it (with its prefix), before the test's row.
+func debugLog(t *testing.T, lines ...string) Evidence {
+	t.Helper()
+	in := "# nThread 1 nGpus 1 minBytes 1024 maxBytes 1024 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n" +
+		strings.Join(lines, "\n") + "\n" +
+		"        1024           256     float     sum      -1    10.00    0.10    0.19      0    10.00    0.10    0.19      0\n"
+	l := readString(t, in, Options{})
+	if len(l.Tests) != 1 {
+		t.Fatalf("%d tests, want 1", len(l.Tests))
+	}
+	return l.Tests[0].Evidence
+}
+
+// RCCL before ROCm 6.3 (src/init.cc of tags rocm-5.5.0 to rocm-6.2.0 of
+// github.com/ROCm/rccl, :686 at rocm-6.2.0: VERSION_STRING "RCCL version "
+// MAJOR.MINOR.PATCH NCCL_SUFFIX "+hip" HIP_MAJOR.HIP_MINOR, :696 INFO "%s
+// %s" with the git hash, :693 printf of the bare line) prints no colon;
+// ROCm/rccl c755b9cf (ROCm 6.3) made it "RCCL version : 2.22.3-HEAD:7d8d67c".
+// The version was missed; "+hip6.2" is HIP's, no CUDA.
+func TestRCCLInitVersionROCm55to62(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{debugPrefix + "RCCL version 2.20.5+hip6.2 HEAD:6b4f0e5", "2.20.5"},
+		{"RCCL version 2.18.3+hip6.0 develop:a12b3c4", "2.18.3"}, // NCCL_DEBUG=VERSION's bare printf
+		{debugPrefix + "RCCL version : 2.22.3-HEAD:7d8d67c", "2.22.3"},
+	} {
+		e := debugLog(t, c.line)
+		if e.NCCLVersion != (Fact[string]{c.want, 2}) || !e.RCCL.Known() || e.CUDA.Known() {
+			t.Errorf("%q: version %v, RCCL %v, CUDA %v; want %s at 2, RCCL, no CUDA", c.line, e.NCCLVersion, e.RCCL, e.CUDA, c.want)
+		}
+	}
+}
+
+// graph/paths.cc of NCCL 2.8 to 2.29 (v2.18.3-1 :393 "GPU Direct RDMA
+// Disabled for GPU %lx / HCA %d (distance %d > %d)", :398 "... Enabled for
+// GPU %lx / HCA %d (distance %d <= %d), read %d"; 2.26 on add " mode %s")
+// checks every GPU of the node against every NIC (ncclTopoComputePaths,
+// :604): a NIC on the other socket is "Disabled" for a GPU that uses its
+// own NIC with GPUDirect RDMA. The first such line read as no GPUDirect.
+func TestPathsGDRPairsNCCL2_8to2_29(t *testing.T) {
+	far := debugPrefix + "GPU Direct RDMA Disabled for GPU 1b000 / HCA 0 (distance 5 > 3)"
+	near := debugPrefix + "GPU Direct RDMA Enabled for GPU 3d000 / HCA 0 (distance 3 <= 3), read 0"
+	if e := debugLog(t, far, near); e.GPUDirect != (Fact[bool]{true, 3}) {
+		t.Errorf("a far pair, then a near one: GPUDirect %v; want true at 3", e.GPUDirect)
+	}
+	// The channel line says the connection reads GPU memory (transport/net.cc).
+	via := debugPrefix + "Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA"
+	if e := debugLog(t, far, via); e.GPUDirect != (Fact[bool]{true, 3}) {
+		t.Errorf("a far pair, then a GDRDMA channel: GPUDirect %v; want true at 3", e.GPUDirect)
+	}
+	// Every pair too far (NCCL_NET_GDR_LEVEL=LOC): none.
+	far2 := debugPrefix + "GPU Direct RDMA Disabled for GPU 3d000 / HCA 0 (distance 3 > 0)"
+	if e := debugLog(t, far, far2); e.GPUDirect != (Fact[bool]{false, 2}) {
+		t.Errorf("every pair far: GPUDirect %v; want false at 2", e.GPUDirect)
+	}
+	// graph/topo.cc (v2.18.3-1:643): the NIC cannot, for every GPU.
+	if e := debugLog(t, debugPrefix+"NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'", near); e.GPUDirect != (Fact[bool]{false, 2}) {
+		t.Errorf("topo.cc's disabled HCA: GPUDirect %v; want false at 2", e.GPUDirect)
+	}
+}
+
+// src/debug.cc of NCCL 2.8 to 2.28 (v2.24.3-1:200-225: char buffer[1024],
+// the prefix "%s:%d:%d [%d] NCCL INFO " then vsnprintf of the message into
+// the rest) cuts every INFO line to 1023 characters, prefix included, before
+// init.cc's own cut of the tree line at 1022 after "Trees": a tree line of
+// 64 channels, cut there, read as 52 trees. 2.29 on (vfprintf) do not cut.
+func TestDebugBufferTreesNCCL2_8to2_28(t *testing.T) {
+	full := debugPrefix + ncclTreesLine(3, 64, 4, 2)
+	cut := full[:1023]
+	if e := debugLog(t, cut); e.Trees.Known() {
+		t.Errorf("tree line cut to 1023 by debug.cc: trees %v; want none", e.Trees)
+	}
+	for _, pre := range []string{"[1,0]<stdout>:", "0: "} { // mpirun's tag, srun's label: outside NCCL's buffer
+		if e := debugLog(t, pre+cut); e.Trees.Known() {
+			t.Errorf("%q and a tree line cut to 1023: trees %v; want none", pre, e.Trees)
+		}
+	}
+	// NCCL's timestamp (2.26 to 2.28, NCCL_DEBUG_TIMESTAMP_LEVELS) is inside it.
+	if e := debugLog(t, ("[2026-12-06 10:11:12] " + full)[:1023]); e.Trees.Known() {
+		t.Errorf("timestamped tree line cut to 1023: trees %v; want none", e.Trees)
+	}
+	// 32 channels fit: their count stands.
+	if e := debugLog(t, debugPrefix+ncclTreesLine(3, 32, 4, 2)); e.Trees != (Fact[int]{32, 2}) {
+		t.Errorf("32 channels: trees %v; want 32 at 2", e.Trees)
+	}
+}
+
+// RCCL's tree line (ROCm/rccl src/init.cc, HEAD 0cbce2a7 :1652 "Trees%s comm
+// %p nRanks %02d busId %lx", :1642 snprintf of 2047-strlen(line), from
+// f7e39fce; 1023 before, with debug.cc's buffer of 1024) goes on after its
+// channels: cut at 2046 after "Trees" it holds some of its 128 channels
+// (device.h MAXCHANNELS) only.
+func TestRCCLInitTrees(t *testing.T) {
+	const suffix = " comm 0x55d35c3a9ec0 nRanks 08 busId 43000"
+	if e := debugLog(t, debugPrefix+ncclTreesLine(0, 2, 1, -1)+suffix); e.Trees != (Fact[int]{2, 2}) {
+		t.Errorf("RCCL's tree line of 2 channels: trees %v; want 2 at 2", e.Trees)
+	}
+	s := ""
+	for c := range 128 {
+		s += fmt.Sprintf(" [%d] %d/-1/-1->%d->%d", c, 4, 3, 2)
+	}
+	if e := debugLog(t, debugPrefix+"Trees"+s[:2046]+suffix); e.Trees.Known() {
+		t.Errorf("RCCL's tree line cut at 2046: trees %v; want none", e.Trees)
+	}
+}
+
+// transport/net_ib.cc (v2.18.3-1:264 "NET/IB : Using%s %s; OOB %s:%s") and
+// net_socket.cc (:62) print each process's devices: where the hosts list
+// different numbers of NICs, the first host's count is no host's count.
+// It was taken; now, as where 2.30's "Local Net device counts across
+// ranks" gives a min and a max, none is, and the channel lines count.
+func TestNetIBUsingHostsDifferNCCL2_18(t *testing.T) {
+	a := "gpu-a7:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB ib0:10.0.0.1<0>"
+	b := "gpu-b7:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [2]mlx5_2:1/IB [3]mlx5_3:1/IB [RO]; OOB ib0:10.0.0.2<0>"
+	if e := debugLog(t, a, b); e.NICCount.Known() || len(e.NICs) != 2 {
+		t.Errorf("hosts of 2 and 4 NICs: count %v, NICs %d; want none, the first host's 2", e.NICCount, len(e.NICs))
+	}
+	b2 := strings.ReplaceAll(a, "gpu-a7", "gpu-b7")
+	if e := debugLog(t, a, b2); e.NICCount != (Fact[int]{2, 2}) {
+		t.Errorf("hosts of 2 NICs each: count %v; want 2 at 2", e.NICCount)
+	}
+	via := "gpu-b7:1:1 [0] NCCL INFO Channel 00/0 : 8[0] -> 0[0] [receive] via NET/IB/1/GDRDMA"
+	if e := debugLog(t, a, b, via); e.NICCount != (Fact[int]{1, 4}) {
+		t.Errorf("hosts of 2 and 4 NICs, a channel line: count %v; want 1 at 4", e.NICCount)
+	}
+}
+
+// init.cc's VERSION_STRING puts makefiles/version.mk's NCCL_SUFFIX between
+// the version and "+cuda": empty in every release tag, "a7" on NCCL's dev
+// branch (db761c88, 2.31.0). The CUDA version was missed.
+func TestInitVersionSuffixNCCLDev2_31(t *testing.T) {
+	e := debugLog(t, debugPrefix+"NCCL version 2.31.0a7+cuda13.0")
+	if e.NCCLVersion != (Fact[string]{"2.31.0", 2}) || e.CUDA != (Fact[string]{"13.0", 2}) {
+		t.Errorf("version %v, CUDA %v; want 2.31.0 and 13.0 at 2", e.NCCLVersion, e.CUDA)
+	}
+}

@@ -45,10 +45,13 @@ type Evidence struct {
 
 	// NCCLVersion is NCCL's version, "2.21.5", and CUDA the CUDA version
 	// it was built for, "12.4": "NCCL version 2.21.5+cuda12.4" (init.cc
-	// VERSION_STRING). For RCCL it is the NCCL release RCCL's version
+	// VERSION_STRING; a build of NCCL's dev branch puts its NCCL_SUFFIX
+	// before "+cuda", "2.31.0a7+cuda13.0", read as 2.31.0). For RCCL it is the NCCL release RCCL's version
 	// follows (RCCL 2.22.3 is NCCL 2.22.3 with AMD's changes): "RCCL
 	// version : 2.22.3-HEAD:7d8d67c", which rccl-tests prints before the
-	// table.
+	// table (src/init.cc from ROCm/rccl c755b9cf, ROCm 6.3), or "RCCL
+	// version 2.20.5+hip6.2 HEAD:6b4f0e5" (src/init.cc of ROCm 5.5 to 6.2,
+	// RCCL 2.15.5 to 2.20.5; "+hip6.2" is HIP's version, no CUDA).
 	NCCLVersion, CUDA Fact[string]
 	// Network is the network NCCL uses: "IB", "Socket", or a plugin's
 	// name ("AWS Libfabric", "Libfabric"): "Using network IB" (init.cc).
@@ -119,9 +122,14 @@ type Evidence struct {
 	NICBW Fact[float64]
 	// GPUDirect reports GPUDirect RDMA between the GPUs and the NICs
 	// ("Connected all rings, use ring PXN 0 GDR 0" says none):
-	// "GPU Direct RDMA Enabled for HCA 0 'mlx5_0'" (graph/topo.cc from
-	// 2.24), "GPU Direct RDMA Enabled for GPU 18000 / HCA 0" (graph/paths.cc
-	// before), or "Disabled".
+	// "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'" (graph/topo.cc
+	// from 2.18, the NIC's support), "GPU Direct RDMA Enabled for GPU 18000
+	// / HCA 0 (distance 4 <= 5), read 1" (graph/paths.cc 2.8 to 2.29, a
+	// TRACE from 2.30), or "Disabled". NCCL checks every pair of the node's
+	// GPUs and NICs in paths.cc (ncclTopoComputePaths), and prints
+	// "Disabled for GPU 1b000 / HCA 0 (distance 5 > 3)" for a NIC too far
+	// from a GPU that it uses another NIC beside: such a line says none only
+	// where no other line says anything.
 	GPUDirect Fact[bool]
 	// NVLS reports NVLink SHARP: "NVLS multicast support is available on
 	// dev 0", or "is not available" (transport/nvls.cc).
@@ -161,8 +169,8 @@ type Evidence struct {
 	Rings, Trees Fact[int]
 	// Ranks, Nodes and LocalRanks are the communicator's ranks, nodes and
 	// ranks on this rank's node: "comm 0x55d3 rank 0 nRanks 16 nNodes 2
-	// localRanks 8 localRank 0 MNNVL 0" (init.cc, from 2.17); MNNVL
-	// reports a multi-node NVLink domain (from 2.20).
+	// localRanks 8 localRank 0 MNNVL 0" (init.cc, from 2.20, and RCCL from
+	// ROCm 6.2); MNNVL reports a multi-node NVLink domain.
 	Ranks, Nodes, LocalRanks Fact[int]
 	MNNVL                    Fact[bool]
 	// Library is NCCL's version as nccl-tests' header prints the library
@@ -290,8 +298,8 @@ const rcclTestsVersion = "rccl-tests: Version"
 var ringGDRRE = regexp.MustCompile(`\bGDR (\d+)\b`)
 
 var (
-	ncclVersionRE = regexp.MustCompile(`^NCCL version (\d+\.\d+\.\d+)(?:\+cuda(\d+\.\d+))?`)
-	rcclVersionRE = regexp.MustCompile(`^RCCL version\s*:\s*(\d+\.\d+\.\d+)`)
+	ncclVersionRE = regexp.MustCompile(`^NCCL version (\d+\.\d+\.\d+)[^+\s]*(?:\+cuda(\d+\.\d+))?`)
+	rcclVersionRE = regexp.MustCompile(`^RCCL version\s*:?\s*(\d+\.\d+\.\d+)`)
 	// " [0]mlx5_0:1/IB", " [3]mlx5_3:1:2/RoCE" (rail), " [0]eth0:10.0.0.1<0>"
 	ibDevRE     = regexp.MustCompile(`\[(\d+)\]([^\s:\[\]]+):(\d+)(?::\d*)*/(\w+)`)
 	socketDevRE = regexp.MustCompile(`\[(\d+)\]([^\s:\[\]]+):`)
@@ -335,6 +343,17 @@ type debugState struct {
 	localNets Fact[int]
 	// ringPath reports that NICPath is the ring's (pattern 4).
 	ringPath bool
+	// gdrFar is the first of paths.cc's "GPU Direct RDMA Disabled for GPU
+	// ... / HCA ... (distance 5 > 3)" lines, which stands for GPUDirect
+	// only where no other line gives it.
+	gdrFar Fact[bool]
+	// listCounts are the NIC counts that the "NET/... : Using" lines of the
+	// ranks give; the hosts' lists disagree where there are several.
+	listCounts map[int]bool
+	// width is the length of the line being read as NCCL wrote it, from
+	// its host (or its timestamp) to its end; 0 where the line has no
+	// NCCL prefix.
+	width int
 }
 
 // hostNets gathers one host's channel lines: the devices and channels
@@ -351,6 +370,12 @@ type hostNets struct {
 // lines name as the NIC count where no line gave it.
 func (d *debugState) evidence() Evidence {
 	e := d.e
+	if len(d.listCounts) > 1 {
+		// The hosts (or ranks) list different numbers of NICs: none is
+		// the count of a host.
+		e.NICCount = Fact[int]{}
+	}
+	mergeFact(&e.GPUDirect, d.gdrFar)
 	mergeFact(&e.NICCount, d.localNets)
 	if len(d.nicGroups) > 0 {
 		e.NICCount.set(len(d.nicGroups), d.groupLine)
@@ -404,6 +429,10 @@ func (d *debugState) merge(o *debugState) {
 		d.nicGroup(g, o.groupLine)
 	}
 	mergeFact(&d.localNets, o.localNets)
+	mergeFact(&d.gdrFar, o.gdrFar)
+	for k := range o.listCounts {
+		d.listCount(k)
+	}
 	mergeFact(&e.NCCLVersion, o.e.NCCLVersion)
 	mergeFact(&e.CUDA, o.e.CUDA)
 	mergeFact(&e.Network, o.e.Network)
@@ -500,6 +529,8 @@ func (d *debugState) line(n int, host, msg string) {
 		switch {
 		case strings.Contains(msg, "GPU Direct RDMA Enabled"):
 			e.GPUDirect.set(true, n)
+		case strings.HasPrefix(msg, "GPU Direct RDMA Disabled for GPU ") && strings.Contains(msg, "(distance "):
+			d.gdrFar.set(false, n) // paths.cc: this pair is too far; another may not be
 		case strings.Contains(msg, "GPU Direct RDMA Disabled"):
 			e.GPUDirect.set(false, n)
 		}
@@ -545,11 +576,7 @@ func (d *debugState) line(n int, host, msg string) {
 			}
 		}
 	case strings.HasPrefix(msg, "Trees "):
-		// A line of 1022 characters after "Trees" (1021 where the cut
-		// fell after a space the reader trims) is one NCCL cut (init.cc's
-		// char line[1024], 2.30.7 src/init.cc:1487-1497): its count is
-		// short of the channels.
-		if k := len(msg) - len("Trees"); k != treesCut && k != treesCut-1 {
+		if !d.treesCut(msg) {
 			e.Trees.set(len(treeRE.FindAllString(msg+" ", -1)), n)
 		}
 	case strings.Contains(msg, " nNodes "):
@@ -579,8 +606,35 @@ func (d *debugState) line(n int, host, msg string) {
 
 // treesCut is the length NCCL cuts its tree line to after "Trees": the
 // 1023 bytes its snprintf calls may fill, less the final NUL (init.cc of
-// NCCL 2.7.8, 2.12.12, 2.18.3 and 2.27.7 to 2.30.7 alike).
+// NCCL 2.7.8, 2.12.12, 2.18.3 and 2.27.7 to 2.30.7 alike). RCCL's is 2046
+// from ROCm 6.1 (2047 bytes, ROCm/rccl f7e39fce).
 const treesCut = 1022
+
+// treesCut reports that the tree line msg holds some of the channels
+// only, its count short of them:
+//   - init.cc cut it: 1022 characters after "Trees" (1021 where the cut
+//     fell after a space the reader trims), 2046 in RCCL, whose line goes
+//     on with " comm 0x55d3 nRanks 08 busId 43000";
+//   - debug.cc cut it: NCCL 2.8 to 2.28 write each line through a buffer
+//     of 1024 bytes (src/debug.cc ncclDebugLog, prefix included), RCCL
+//     through 2048 (f7e39fce) and 4096, so that the line NCCL wrote is
+//     that buffer's size less its NUL (less one where the reader trimmed a
+//     space).
+func (d *debugState) treesCut(msg string) bool {
+	k := len(msg) - len("Trees")
+	if i := strings.Index(msg, " comm 0x"); i >= 0 {
+		k = i - len("Trees")
+	}
+	if k == treesCut || k == treesCut-1 || k == 2*treesCut+2 || k == 2*treesCut+1 {
+		return true
+	}
+	for _, size := range []int{1024, 2048, 4096} {
+		if d.width == size-1 || d.width == size-2 {
+			return true
+		}
+	}
+	return false
+}
 
 // warn reads msg, the text after "NCCL WARN " of line n: the warnings
 // that say CollNet was not set up (Evidence.CollNet).
@@ -601,24 +655,39 @@ func (d *debugState) collNetFailed(n int) {
 // reads them, unless a line listed them before.
 func (d *debugState) nics(n int, msg string, re *regexp.Regexp) {
 	e := &d.e
-	if len(e.NICs) > 0 {
-		return
-	}
+	var nics []NIC
 	for _, m := range re.FindAllStringSubmatch(msg, -1) {
 		nic := NIC{Index: atoi(m[1]), Name: m[2], BW: d.speeds[m[2]], Line: n}
 		if len(m) > 4 {
 			nic.Port, nic.Link = atoi(m[3]), m[4]
 		}
-		e.NICs = append(e.NICs, nic)
+		nics = append(nics, nic)
 	}
 	count := 0
-	for _, nic := range e.NICs {
+	for _, nic := range nics {
 		if !virtual(nic.Name) {
 			count++
 		}
 	}
 	if count > 0 {
+		d.listCount(count)
+	}
+	if len(e.NICs) > 0 {
+		return
+	}
+	e.NICs = nics
+	if count > 0 {
 		e.NICCount = Fact[int]{count, n} // the list outranks a count
+	}
+}
+
+// listCount records count, the NICs a "NET/... : Using" line lists.
+func (d *debugState) listCount(count int) {
+	if d.listCounts == nil {
+		d.listCounts = map[int]bool{}
+	}
+	if len(d.listCounts) < maxNetDevs {
+		d.listCounts[count] = true
 	}
 }
 

@@ -221,9 +221,9 @@ func TestEvidenceLineForms(t *testing.T) {
 		"GPU Direct RDMA Enabled for GPU 18000 / HCA 0 (distance 4 <= 5), read 1",
 		// 6: transport/nvls.cc.
 		"NVLS multicast support is not available on dev 0",
-		// 7: init.cc from 2.17.
+		// 7: init.cc from 2.20.
 		"32 coll channels, 32 collnet channels, 0 nvls channels, 32 p2p channels, 32 p2p channels per peer",
-		// 8: init.cc, 2.17 to 2.19: no MNNVL.
+		// 8: the comm line without MNNVL (no release prints it so; read all the same).
 		"comm 0x7f00 rank 3 nRanks 64 nNodes 16 localRanks 4 localRank 3",
 		// 9: init.cc VERSION_STRING without a CUDA suffix.
 		"NCCL version 2.8.4",

@@ -145,7 +145,7 @@ func (p *parser) rowPiece(n int, s string) (start int, ok bool) {
 	glued := gluedDebugRE.FindStringIndex(s)
 	if glued != nil {
 		if pre, msg, found := strings.Cut(s[glued[0]:], "NCCL INFO "); found {
-			p.debugLine(n, debugHost(pre), msg)
+			p.debugLine(n, pre, msg)
 		}
 		s = strings.TrimSpace(s[:glued[0]])
 	}
@@ -208,10 +208,11 @@ func (p *parser) start(n int, keep func(*testState) bool) *testState {
 	return s
 }
 
-// debugLine reads line n, an NCCL debug line whose message is msg and
-// which host printed ("" where the line does not say), for the test being
-// set up: the current one while it has no rows, else the next.
-func (p *parser) debugLine(n int, host, msg string) {
+// debugLine reads line n, an NCCL debug line whose message is msg after
+// pre, the text before "NCCL INFO " (its host, "" where pre does not name
+// it), for the test being set up: the current one while it has no rows,
+// else the next.
+func (p *parser) debugLine(n int, pre, msg string) {
 	if m := tuningRE.FindStringSubmatch(msg); m != nil {
 		// A call of the test being read (a warm-up one before its first
 		// row): what NCCL ran for it.
@@ -220,7 +221,13 @@ func (p *parser) debugLine(n int, host, msg string) {
 		}
 		return
 	}
-	p.debugOf().line(n, host, msg)
+	d := p.debugOf()
+	d.width = 0
+	if k := debugWidthRE.FindStringIndex(pre); k != nil {
+		d.width = len(pre) - k[0] + len("NCCL INFO ") + len(msg)
+	}
+	d.line(n, debugHost(pre), msg)
+	d.width = 0
 }
 
 // debugOf returns the debug state of the test being set up: the current
@@ -237,6 +244,11 @@ func (p *parser) debugOf() *debugState {
 // [0] " (debug.cc: host up to its first dot, pid, thread, CUDA device),
 // at the end of what comes before "NCCL INFO ".
 var debugPrefixRE = regexp.MustCompile(`([^\s:\[\]]+):\d+:\d+ \[\d+\] $`)
+
+// debugWidthRE finds where NCCL's part of a debug line begins in the text
+// before "NCCL INFO ": its prefix, after the timestamp that NCCL 2.26 on
+// prints before it where told ("[2026-12-06 10:11:12] ", debug.cc).
+var debugWidthRE = regexp.MustCompile(`(?:\[[^\[\]]*\] )?[^\s:\[\]]+:\d+:\d+ \[\d+\] $`)
 
 // debugHost returns the host of the debug line whose text before "NCCL
 // INFO " is pre, "" where pre does not end in NCCL's prefix.
@@ -378,7 +390,7 @@ func (p *parser) line(n int, raw string) {
 		p.abridged = true
 	}
 	if pre, msg, ok := strings.Cut(body, "NCCL INFO "); ok {
-		p.debugLine(n, debugHost(pre), msg)
+		p.debugLine(n, pre, msg)
 		return
 	}
 	if strings.HasPrefix(body, "NCCL version ") || strings.HasPrefix(body, "RCCL version") || strings.HasPrefix(body, rcclTestsVersion) {
