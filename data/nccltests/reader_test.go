@@ -1,6 +1,8 @@
 package nccltests
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -245,6 +247,26 @@ func TestReadBadFiles(t *testing.T) {
 		var pe *ParseError
 		if !errors.Is(err, c.want) || !errors.As(err, &pe) || pe.File != c.name {
 			t.Errorf("%s: error %v; want a *ParseError for %s wrapping %v", c.name, err, c.name, c.want)
+		}
+	}
+}
+
+// TestReadCompressed: a compressed log is named by its format, with the
+// tool that decompresses it (magic numbers: RFC 1952's gzip, xz's and
+// zstd's own), not only as "not a text file".
+func TestReadCompressed(t *testing.T) {
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte("#  Rank  0 Group  0 Pid   1001 on   host-a device  0 [0000:18:00] NVIDIA H20\n"))
+	w.Close()
+	for _, c := range []struct{ in, want string }{
+		{gz.String(), "gzip-compressed: decompress it first (zcat FILE)"},
+		{"\xfd7zXZ\x00\x00\x04\xe6\xd6\xb4\x46", "xz-compressed: decompress it first (xzcat FILE)"},
+		{"\x28\xb5\x2f\xfd\x24\x04\x21\x00", "zstd-compressed: decompress it first (zstdcat FILE)"},
+	} {
+		_, err := read(strings.NewReader(c.in), "log", Options{})
+		if !errors.Is(err, ErrNotText) || !strings.Contains(fmt.Sprint(err), c.want) {
+			t.Errorf("error %v; want %v naming %q", err, ErrNotText, c.want)
 		}
 	}
 }

@@ -45,6 +45,20 @@ func checkStart(b []byte) error {
 	if bytes.HasPrefix(b, []byte{0xff, 0xfe}) || bytes.HasPrefix(b, []byte{0xfe, 0xff}) {
 		return fmt.Errorf("%w: UTF-16 (convert it to UTF-8, e.g. with iconv -f UTF-16)", ErrNotText)
 	}
+	// A compressed log: its magic numbers (RFC 1952's gzip, the xz and
+	// zstd formats' own) and the tool that reads it to a pipe.
+	for _, c := range []struct {
+		magic []byte
+		what  string
+	}{
+		{[]byte{0x1f, 0x8b}, "gzip-compressed: decompress it first (zcat FILE)"},
+		{[]byte{0xfd, '7', 'z', 'X', 'Z', 0}, "xz-compressed: decompress it first (xzcat FILE)"},
+		{[]byte{0x28, 0xb5, 0x2f, 0xfd}, "zstd-compressed: decompress it first (zstdcat FILE)"},
+	} {
+		if bytes.HasPrefix(b, c.magic) {
+			return fmt.Errorf("%w: %s", ErrNotText, c.what)
+		}
+	}
 	bad := 0
 	for i := 0; i < len(b); {
 		c := b[i]
@@ -135,10 +149,8 @@ func (l *lineReader) fill() error {
 		return err
 	}
 	chunk, start := l.buf[k:k+m], 0
-	if err := checkNUL(chunk, l.off); err != nil {
-		return err
-	}
 	if !l.read {
+		// First: it names what a compressed or UTF-16 file is.
 		l.read, l.blank = true, true
 		if err := checkStart(chunk); err != nil {
 			return err
@@ -146,6 +158,9 @@ func (l *lineReader) fill() error {
 		if bytes.HasPrefix(chunk, []byte("\ufeff")) {
 			start = len("\ufeff") // a byte-order mark
 		}
+	}
+	if err := checkNUL(chunk, l.off); err != nil {
+		return err
 	}
 	l.off += int64(m)
 	l.blank = l.blank && len(bytes.TrimSpace(chunk)) == 0
