@@ -557,7 +557,9 @@ func predictOn(m *Machine, h Hardware, q Query, sizes []float64) ([]Prediction, 
 // from the GPUs (from a graph search of a run across nodes), and NVLS
 // (which NCCL finds only on an NVSwitch: its multicast line, else its
 // count of NVLS channels), and CollNet where NCCL's lines say whether it
-// set CollNet up. Where the OFI plugin runs over
+// set CollNet up, and NCCL's channel count ("N coll channels", the fact
+// coll_channels: withChannels), with a note where the model's own graph
+// search plans another (channelsNote). Where the OFI plugin runs over
 // Slingshot, the rate is Slingshot's (withSlingshot). Where the tables' lines
 // disagree, the first table's stand, and a note says so. The GPUs a host
 // holds at least are the tables' (HostGPUs), with the source log where
