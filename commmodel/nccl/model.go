@@ -220,6 +220,15 @@ func (gs *Graphs) check(ranks int) error {
 	return nil
 }
 
+// RuntimeChannels returns the runtime channel count (comm->nChannels, the
+// count NCCL's "N coll channels" line prints) that New derives from a ring
+// graph of ringChannels channels of bwIntra ringIntra (GB/s) for ranks of
+// the least compute capability minCompCap on nodes nodes under NCCL v: the
+// rule New applies where Config.Channels is 0.
+func RuntimeChannels(v Version, ringChannels, minCompCap, nodes int, ringIntra float64) int {
+	return runtimeChannels(v, ringChannels, minCompCap, nodes, ringIntra)
+}
+
 // runtimeChannels approximates comm->nChannels after ncclTopoPostset.
 func runtimeChannels(v Version, nc, minCC, nodes int, ringIntra float64) int {
 	maxCh := 32

@@ -35,14 +35,15 @@ const (
 // Sources says where each fact of a Hardware came from; an empty Source
 // means assumed.
 type Sources struct {
-	GPU, HostGPUs, Fabric, NVLinkPairs, NVLinks, LinkBW, NVLS, NICs, RunNICs, NICBW, NICPath, CollNet, CPU, Domain, Group, NetLatency Source
+	GPU, HostGPUs, Fabric, NVLinkPairs, NVLinks, LinkBW, NVLS, NICs, RunNICs, Channels, NICBW, NICPath, CollNet, CPU, Domain, Group, NetLatency Source
 }
 
 // A Fact is one fact of a machine's description, with its source.
 type Fact struct {
 	// Name is the fact's name: gpu, gpus_per_node, fabric, nvlink_pairs (where
 	// a PCIe fabric has them), links (a GPU's NVLinks, or Infinity Fabric links on an AMD host), link_bw, nvls,
-	// nics_per_node, nics_in_use (where a log shows it), nic_bw, nic_path,
+	// nics_per_node, nics_in_use (where a log shows it), coll_channels
+	// (where a log's line gives it), nic_bw, nic_path,
 	// collnet, cpu, nvlink_domain, network_group, net_latency.
 	Name string `json:"name"`
 	// Value is the fact as text ("nvswitch", "8", "400 Gb/s").
@@ -121,6 +122,16 @@ var facts = []fact{
 		}
 		return v
 	}, func(s *Sources) *Source { return &s.RunNICs }},
+	{"coll_channels", "", func(h *Hardware) string {
+		if h.Channels == 0 {
+			return "" // not listed
+		}
+		where := "on one node"
+		if h.ChannelsAcross {
+			where = "across nodes"
+		}
+		return fmt.Sprintf("%d at %s a host %s", h.Channels, counted(h.ChannelsGPUs, "GPU"), where)
+	}, func(s *Sources) *Source { return &s.Channels }},
 	{"nic_bw", "nic-bw", func(h *Hardware) string { return formatBitRate(h.nicBW()) }, func(s *Sources) *Source { return &s.NICBW }},
 	{"nic_path", "nic-path", func(h *Hardware) string { return nicPathName(h.NICPath) }, func(s *Sources) *Source { return &s.NICPath }},
 	{"collnet", "collnet", func(h *Hardware) string { return fmt.Sprint(h.CollNet) }, func(s *Sources) *Source { return &s.CollNet }},
@@ -136,7 +147,8 @@ var facts = []fact{
 }
 
 // Facts lists h's facts with their sources, in a fixed order; a fact
-// known only from a log (nics_in_use) is listed where one gave it.
+// known only from a log (nics_in_use, coll_channels) is listed where one
+// gave it.
 func (h *Hardware) Facts() []Fact {
 	out := make([]Fact, 0, len(facts))
 	for _, f := range facts {

@@ -557,7 +557,9 @@ func predictOn(m *Machine, h Hardware, q Query, sizes []float64) ([]Prediction, 
 // from the GPUs (from a graph search of a run across nodes), and NVLS
 // (which NCCL finds only on an NVSwitch: its multicast line, else its
 // count of NVLS channels), and CollNet where NCCL's lines say whether it
-// set CollNet up. Where the OFI plugin runs over
+// set CollNet up, and NCCL's channel count ("N coll channels", the fact
+// coll_channels: withChannels), with a note where the model's own graph
+// search plans another (channelsNote). Where the OFI plugin runs over
 // Slingshot, the rate is Slingshot's (withSlingshot). Where the tables' lines
 // disagree, the first table's stand, and a note says so. The GPUs a host
 // holds at least are the tables' (HostGPUs), with the source log where
@@ -627,6 +629,9 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		if hn, ok := e.RunNICs(); ok && weak(h.Sources.RunNICs) && take("nics_in_use", name, len(hn.Devices) != h.RunNICs) {
 			h, notes = h.withRunNICs(&tables[i], hn, notes)
 		}
+		if c := e.Channels.Value; e.Channels.Known() && c.Coll > 0 && weak(h.Sources.Channels) && take("coll_channels", name, c.Coll != h.Channels) {
+			h = h.withChannels(&tables[i])
+		}
 		if bw := e.NICBW.Value; e.NICBW.Known() && bw > 0 && weak(h.Sources.NICBW) && take("nic_bw", name, bw != h.NICBW) {
 			h.NICBW, h.Sources.NICBW = bw, SourceNCCLDebug
 		}
@@ -683,7 +688,78 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		}
 	}
 	n := HostGPUs(tables)
-	return h.atLeast(n, hostGPUsSource(tables, n)), notes
+	h = h.atLeast(n, hostGPUsSource(tables, n))
+	return h, h.channelsNote(tables, notes)
+}
+
+// withChannels takes NCCL's runtime channel count that table t's line
+// gives ("2 coll channels, ...", nccltests.Evidence.Channels) for runs of
+// t's GPUs a host that cross nodes as t's does (Hardware.Channels).
+func (h Hardware) withChannels(t *Table) Hardware {
+	across := t.Nodes > 1 || t.Evidence.Nodes.Value > 1
+	if s, err := h.shapeOf(t.Nodes, t.PerNode); err == nil && t.Nodes > 1 {
+		across = s.nodes > 1 // hosts of one NVLink domain are one node
+	}
+	v, _, _ := versionOf(t.Version)
+	h.Channels, h.ChannelsGPUs, h.ChannelsAcross, h.channelsVersion = t.Evidence.Channels.Value.Coll, t.PerNode, across, v
+	h.Sources.Channels = SourceNCCLDebug
+	return h
+}
+
+// channelsNote appends to notes, where h takes a log's channel count
+// (withChannels), a line that names the log's count and the one the
+// model's own graph search plans for the log's run where the two differ,
+// and what the model runs on: the ring graph the log's count gives, or
+// for RCCL, whose channel rules the model does not follow, its own.
+func (h Hardware) channelsNote(tables []Table, notes []string) []string {
+	if h.Channels == 0 || h.Sources.Channels != SourceNCCLDebug {
+		return notes
+	}
+	k := slices.IndexFunc(tables, func(t Table) bool {
+		return t.Evidence.Channels.Known() && t.Evidence.Channels.Value.Coll == h.Channels && t.PerNode == h.ChannelsGPUs
+	})
+	if k < 0 {
+		return notes
+	}
+	t := &tables[k]
+	own := h
+	own.Channels = 0
+	own = own.ForHosts(t.PerNode)
+	rn, err := tableRun(&own, t)
+	if err != nil {
+		return notes
+	}
+	cfg, err := own.config(rn, false)
+	if err != nil {
+		return notes
+	}
+	m, err := nccl.New(cfg)
+	if err != nil {
+		return notes
+	}
+	planned, _ := m.MaxChannels(nccl.AlgoRing, nccl.Simple, 1e15)
+	if planned == h.Channels {
+		return notes
+	}
+	where := "on one node"
+	if h.ChannelsAcross {
+		where = "across nodes"
+	}
+	note := fmt.Sprintf("%s: NCCL's debug lines give %d coll channels (line %d) for a run of %s a host %s, where the model's graph search plans %d",
+		t.Name, h.Channels, t.Evidence.Channels.Line, counted(t.PerNode, "GPU"), where, planned)
+	withFact := h.ForHosts(t.PerNode)
+	if rn2, err := tableRun(&withFact, t); err == nil && !withFact.rcclChannels(tables) {
+		note += fmt.Sprintf(": the model takes NCCL's ring graph at %s (coll_channels, nccl-debug) for runs of that shape", counted(withFact.ringChannels(rn2, false), "channel"))
+	} else {
+		note += ": RCCL's channel rules, which the model does not follow, are its own, and the model keeps its plan"
+	}
+	return append(notes, note)
+}
+
+// rcclChannels reports that h runs RCCL, as references.runsRCCL says of
+// a machine calibrated with tables.
+func (h *Hardware) rcclChannels(tables []Table) bool {
+	return h.GPU.ISA != "" || h.Fabric == FabricInfinity || RanRCCL(tables) && !h.GPU.Known
 }
 
 // withRunNICs takes the NICs that the ranks on one host of table t drive,

@@ -45,6 +45,21 @@ type Hardware struct {
 	// only, so that the host may drive more.
 	RunNICs, RunGPUs int
 	RunNICsLeast     bool
+	// Channels is NCCL's runtime channel count (comm->nChannels) that a
+	// log's "N coll channels" line gives for a run of ChannelsGPUs GPUs a
+	// host, across nodes where ChannelsAcross, else 0 (WithEvidence). NCCL's
+	// tuning model of a run of that shape takes the ring graph that gives
+	// it (ringChannels): comm->nChannels is the ring graph's channels
+	// doubled, and on Hopper across nodes doubled again (ncclTopoPostset,
+	// NCCL 2.30.7 src/graph/connect.cc), while NCCL's bandwidth is the
+	// graph's channels times its bwIntra (src/graph/tuning.cc). The
+	// graph, not the runtime count, is what carries over to another node
+	// count or NCCL release: the search is the same for every run across
+	// nodes. channelsVersion is the release of the log's line (versionOf),
+	// whose doubling rules give the graph; zero takes the run's.
+	Channels, ChannelsGPUs int
+	ChannelsAcross         bool
+	channelsVersion        nccl.Version
 	// NICBW is one NIC's line rate, B/s (400 Gb/s is 50e9); 0 means the
 	// rate of the NICs of the GPU generation's reference system (100 Gb/s
 	// before Ampere, 200 Gb/s on Ampere, 400 Gb/s from Hopper on).
@@ -443,6 +458,53 @@ func (h *Hardware) system(s shape, v nccl.Version) nccl.System {
 	return nccl.System{GPU: h.GPU, GPUsPerNode: s.per, Nodes: s.nodes, NVSwitch: h.Fabric.oneHop(),
 		NVLinks: links, NICs: h.nics(s.hosts, s.per/s.hosts, v), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU, NICPath: h.NICPath,
 		CollNet: h.CollNet}
+}
+
+// ringChannels returns the ring graph's channel count that Channels gives
+// for run r, 0 where it gives none: where r has ChannelsGPUs GPUs a host,
+// crosses nodes as the log's run did (ChannelsAcross), and runs NCCL, not
+// RCCL, whose channel rules the model does not follow. It is the most
+// channels whose runtime count (nccl.RuntimeChannels, under the log's
+// release) does not exceed Channels, and at least one: 2 coll channels are
+// a graph of 1; 3 (CollNet's 1.5 times, which the model does not add) a
+// graph of 1 as well.
+func (h *Hardware) ringChannels(r *run, rccl bool) int {
+	s := r.shape
+	if h.Channels <= 0 || rccl || s.hosts < 1 || s.per/s.hosts != h.ChannelsGPUs || (s.nodes > 1) != h.ChannelsAcross {
+		return 0
+	}
+	v := h.channelsVersion
+	if v == (nccl.Version{}) {
+		v = r.version
+	}
+	gs, err := h.system(s, v).Graphs(v)
+	if err != nil {
+		return 0
+	}
+	g := 1
+	for n := 2; n <= h.Channels; n++ {
+		if nccl.RuntimeChannels(v, n, h.GPU.CompCap, s.nodes, gs.Ring.BWIntra) <= h.Channels {
+			g = n
+		}
+	}
+	return g
+}
+
+// config is the nccl.Config of run r on h (System.Config), its ring and
+// tree graphs (and CollNet's chain, which NCCL holds to the ring's count)
+// at the channels a log's line gives for r's shape (ringChannels).
+func (h *Hardware) config(r *run, rccl bool) (nccl.Config, error) {
+	cfg, err := h.system(r.shape, r.version).Config(r.version)
+	if err != nil {
+		return cfg, err
+	}
+	if g := h.ringChannels(r, rccl); g > 0 {
+		cfg.Graphs.Ring.NChannels, cfg.Graphs.Tree.NChannels = g, g
+		if cfg.Graphs.CollNetChain.NChannels > 0 {
+			cfg.Graphs.CollNetChain.NChannels = g
+		}
+	}
+	return cfg, nil
 }
 
 // String describes h in one line ("H100 SXM, NVSwitch 18 NVLinks, NVLS, 8 NICs of 400 Gb/s").

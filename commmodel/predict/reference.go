@@ -36,7 +36,7 @@ type reference struct {
 // model does not have to leave PAT out by, runs without PAT as RCCL does
 // by default (nccl's enable rules).
 func newReference(h *Hardware, r *run, rccl bool) (*reference, error) {
-	cfg, err := h.system(r.shape, r.version).Config(r.version)
+	cfg, err := h.config(r, rccl)
 	if err != nil {
 		return nil, err
 	}
@@ -49,9 +49,9 @@ func newReference(h *Hardware, r *run, rccl bool) (*reference, error) {
 		return nil, err
 	}
 	if !h.CollNet && r.algo != "" {
-		s := h.system(r.shape, r.version)
-		s.CollNet = true
-		if c, err := s.Config(r.version); err == nil && c.CollNet {
+		hc := *h
+		hc.CollNet = true
+		if c, err := hc.config(r, rccl); err == nil && c.CollNet {
 			c.Algo, c.Proto, c.PAT = cfg.Algo, cfg.Proto, cfg.PAT
 			ref.collNet = &c
 		}

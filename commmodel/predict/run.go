@@ -106,7 +106,7 @@ func (h *Hardware) check() error {
 	counts := []struct {
 		name string
 		n    int
-	}{{"NVLinks", h.NVLinks}, {"NICs", h.NICs}, {"RunNICs", h.RunNICs}, {"RunGPUs", h.RunGPUs}, {"Domain", h.Domain}, {"Group", h.Group}}
+	}{{"NVLinks", h.NVLinks}, {"NICs", h.NICs}, {"RunNICs", h.RunNICs}, {"RunGPUs", h.RunGPUs}, {"Domain", h.Domain}, {"Group", h.Group}, {"Channels", h.Channels}, {"ChannelsGPUs", h.ChannelsGPUs}}
 	for _, c := range counts {
 		if c.n < 0 || c.n > maxCount {
 			return fmt.Errorf("%w: Hardware.%s %d: want 0 (its default) or a count up to %d", ErrHardware, c.name, c.n, maxCount)
