@@ -86,6 +86,15 @@ var publicMachines = []publicMachine{
 		{"b200_1x8_g8_allreduce_gke_a4.log", predict.Pins{Nodes: 1, PerNode: 8}},
 		{"b200_2x8_allreduce_gke_a4.log", predict.Pins{Nodes: 2, PerNode: 8}},
 	}},
+	// MGHPCC's AICR cluster (mghpcc/aicr-benchmarks): one process a node
+	// driving its 8 B200 (-g 8), 1 node and 2 over 8 NDR400 rails a node,
+	// five collectives each; the Rank lines give the rest. Its 2-node
+	// pair's rails run at about half rate when GPUDirect RDMA goes both
+	// ways (the repository's diagnosis), which no log says.
+	{"b200-aicr-ndr", []publicLog{
+		{"b200_1x8_g8_five_collectives_aicr_mghpcc.log", predict.Pins{}},
+		{"b200_2x8_g8_five_collectives_aicr_mghpcc.log", predict.Pins{}},
+	}},
 	{"b200-gke-a4-dranet", []publicLog{
 		{"b200_2x1_allgather_gke_a4_dranet.log", predict.Pins{}},
 		{"b200_2x8_allgather_gke_a4_dranet.log", predict.Pins{}},

@@ -309,6 +309,15 @@ NIC's rate, and both tables are within 15% held out; from 256 KiB to 4 MiB they 
 5.61 GB/s on 2 nodes and 1.01 to 4.91 on 8, then 11.30 on 2 nodes at 8 MiB, a host-staged path
 the model does not have: calibrated on one table it gives the other's 1 MiB in half its time
 (539 against 1158.2 us on 8 nodes, 145 against 272.8 on 2).
+MGHPCC's AICR cluster (mghpcc/aicr-benchmarks) ran five collectives on one B200 node and on two over
+8 NDR400 rails, one process a node (-g 8): 6 of the 10 tables are within 15% held out. The 2-node
+pair moves 26.56 GB/s of SendRecv and 217.80 of ReduceScatter bus bandwidth at 16 GiB, the rate
+its authors measure for one rail when GPUDirect RDMA goes both ways at once (27 GB/s, against 47
+one way), a platform fault no log prints: from the GPU's name alone its tables are 46% to 79% off,
+and held out the 2-node AllReduce (169.91 GB/s at 16 GiB) takes 1.6 times what the other tables
+predict (190 against 117 ms). The one-node AllReduce moves 841.05 GB/s there, more than the
+one-node AllGather's 671.55, as NVLink SHARP allows; predicted from the other tables it is twice
+too slow (44%).
 nccl-tests#309's 2 x 8 Ring run set NCCL_MIN_CTAS=24 and NCCL_IB_QPS_PER_CONNECTION=2, which
 its log does not print. Each pair of the next logs changes the setup between its two tables, not
 only the shape: nccl-tests#380's H200 nodes of 4 NICs move 320.36 GB/s of bus bandwidth at 9 GiB
