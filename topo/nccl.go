@@ -1,6 +1,10 @@
 package topo
 
-import "github.com/inframethod/commlab/commmodel/nccl"
+import (
+	"slices"
+
+	"github.com/inframethod/commlab/commmodel/nccl"
+)
 
 // NCCL returns NCCL's type of an nvidia-smi path (nccl.PathType, NCCL
 // 2.30.7 src/graph/topo.h):
@@ -60,13 +64,82 @@ func GDR(p Path, level nccl.PathType) bool {
 func (t *Topology) NICPath(g int) nccl.PathType {
 	best := nccl.PathDIS
 	for n := range t.nics {
-		p := t.GPUNIC(g, n).NCCL()
-		if (p == nccl.PathPHB || p == nccl.PathSYS) && t.pxn(g, n) {
-			p = nccl.PathPXN
-		}
-		best = min(best, p)
+		best = min(best, t.gpuNIC(g, n))
 	}
 	return best
+}
+
+// gpuNIC is the type NCCL gives the path from GPU g to NIC n: PXN where
+// it sends through an NVLinked GPU (NICPath).
+func (t *Topology) gpuNIC(g, n int) nccl.PathType {
+	p := t.GPUNIC(g, n).NCCL()
+	if (p == nccl.PathPHB || p == nccl.PathSYS) && t.pxn(g, n) {
+		p = nccl.PathPXN
+	}
+	return p
+}
+
+// RingNICPath returns the type of the paths by which NCCL's ring enters
+// and leaves the host (its graph's typeInter), DIS when no GPU has a known
+// path to a NIC. A ring's channel enters at one GPU from a NIC and leaves
+// at another GPU to a NIC. NCCL's search (NCCL 2.30.7 src/graph/search.cc)
+// first keeps both ends on one NIC, widening the path type until a ring
+// fits, then tries leaving by another NIC (NCCL_CROSS_NIC's default of 2)
+// and keeps the graph of more bandwidth. Leaving by the same NIC keeps
+// its bandwidth where the exit reaches it with GPUDirect RDMA, at PXN or
+// nearer (NCCL's default GDR level is PXB, and PXN relays through a GPU
+// within it); farther, the exit goes through host memory, and with two
+// NICs or more the other NIC's ring carries more. So each NIC the GPUs
+// are nearest to (NearestToGPU) counts at its second-nearest GPU where
+// that is PXN or nearer, else, with two NICs or more, at its nearest GPU
+// paired with another NIC's; the host's type is the farthest of those
+// NICs'. On the article's H20 server a channel enters at a NIC's PIX GPU
+// and leaves by the same NIC at PXN (through that GPU); on ALCF's Polaris,
+// whose two NICs each sit at PHB of one GPU and SYS of the other three, it
+// enters at one NIC's GPU and leaves at the other's, at PHB; NCCL's own
+// search on two H20s, each with its NIC and PXN off, prints "crossNic 1
+// ... type NVL/PIX" (NVIDIA/nccl#1189). Paths count PXN where NCCL relays
+// through an NVLinked GPU (NICPath). With one GPU it is that GPU's
+// NICPath.
+func (t *Topology) RingNICPath() nccl.PathType {
+	if len(t.gpus) == 1 {
+		return t.NICPath(0)
+	}
+	used := t.NearestToGPU()
+	if !slices.Contains(used, true) {
+		return nccl.PathDIS
+	}
+	worst := nccl.PathDIS
+	for a := range t.nics {
+		if !used[a] {
+			continue
+		}
+		same := make([]nccl.PathType, len(t.gpus))
+		for x := range t.gpus {
+			same[x] = t.gpuNIC(x, a)
+		}
+		slices.Sort(same)
+		p := same[1] // the second nearest: both ends on NIC a
+		if p > nccl.PathPXN && len(t.nics) > 1 {
+			// Leave by another NIC: a's nearest GPU, another GPU's
+			// nearest NIC.
+			p = nccl.PathDIS
+			for x := range t.gpus {
+				for y := range t.gpus {
+					for b := range t.nics {
+						if x != y && b != a {
+							p = min(p, max(t.gpuNIC(x, a), t.gpuNIC(y, b)))
+						}
+					}
+				}
+			}
+			p = min(p, same[1])
+		}
+		if worst == nccl.PathDIS || p != nccl.PathDIS && p > worst {
+			worst = p
+		}
+	}
+	return worst
 }
 
 // pxn reports that GPU g reaches NIC n through a GPU NVLinked to it: one of

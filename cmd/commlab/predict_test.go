@@ -290,7 +290,9 @@ func TestPredictErrors(t *testing.T) {
 
 // TestPredictTopo takes the NVLinks, NICs and NIC path of a real capture:
 // the HGX H100 of topo/testdata/real/h100_hgx_8nic_sglang30401.txt, 8 GPUs
-// with NV18 to each other and 8 NICs (mlx5_0..7, one PIX to each GPU).
+// with NV18 to each other and 8 NICs (mlx5_0..7, one PIX to each GPU),
+// which a ring's channel leaves by its entry NIC through the NIC's GPU
+// (PXN).
 func TestPredictTopo(t *testing.T) {
 	t.Parallel()
 	code, out, stderr := runCLI("predict", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-gpu", "NVIDIA H100 80GB HBM3",
@@ -309,7 +311,7 @@ func TestPredictTopo(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if want := "H100 SXM, 8 a host, NVSwitch 18 NVLinks, NVLS, 8 NICs per host of 400 Gb/s"; res.Hardware.Summary != want {
+	if want := "H100 SXM, 8 a host, NVSwitch 18 NVLinks, NVLS, 8 NICs per host of 400 Gb/s at PXN"; res.Hardware.Summary != want {
 		t.Errorf("hardware %q, want %q", res.Hardware.Summary, want)
 	}
 	for _, f := range res.Hardware.Facts {

@@ -31,6 +31,32 @@ func TestSystemsOfCapture(t *testing.T) {
 	}
 }
 
+// TestSystemsOfPolarisCapture: ALCF's own capture of a Polaris node
+// (mlx5_0 PHB to GPU3, mlx5_1 PHB to GPU1, SYS elsewhere) gives the path
+// NCCL's ring enters and leaves the host by, PHB, which is what the
+// catalog's alcf-polaris documents, so that system is offered; typed by
+// the farthest GPU's best NIC (SYS), the capture ruled it out.
+func TestSystemsOfPolarisCapture(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runCLI("predict", "-gpu", "A100-SXM4-40GB", "-topo", "../../topo/testdata/real/a100_polaris_4gpu_nv4_2nic_alcf.txt",
+		"-collective", "allreduce", "-nodes", "4", "-per-node", "4", "-size", "1GiB")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "nic_path PHB (topo)") {
+		t.Errorf("stdout lacks nic_path PHB from the capture:\n%s", stdout)
+	}
+	var line string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.Contains(l, "-hw system=NAME") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "alcf-polaris") {
+		t.Errorf("alcf-polaris not offered for its own capture: %q", line)
+	}
+}
+
 // TestTuneUnnamedOnCapture: tune refuses a log that names no GPU (exit 2,
 // asking for -gpu), but said the rules would be "for a PCIe card assumed
 // in its place" where the capture put the GPU on NVSwitch.

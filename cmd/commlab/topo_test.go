@@ -241,9 +241,11 @@ func TestTopoNVLinkPairs(t *testing.T) {
 
 // TestTopoMachine: topo prints first the machine predict takes from the
 // capture. topo/testdata/real/h100_hgx_8nic_sglang30401.txt has 8 GPUs,
-// every pair NV18, and each GPU PIX to its own NIC of eight; the article's server
-// (topo.H20Article) has four NICs, GPU0, 2, 5 and 7 NODE to theirs, which
-// NCCL reaches through the PIX GPU over NVLink (PXN).
+// every pair NV18, and each GPU PIX to its own NIC of eight and NODE or
+// SYS to the others, so a ring's channel, entering at a NIC's PIX GPU,
+// leaves by the same NIC through that GPU over NVLink (PXN); the
+// article's server (topo.H20Article) has four NICs, GPU0, 2, 5 and 7 NODE
+// to theirs, which NCCL reaches that way too (PXN).
 func TestTopoMachine(t *testing.T) {
 	t.Parallel()
 	file := "../../topo/testdata/real/h100_hgx_8nic_sglang30401.txt"
@@ -251,9 +253,9 @@ func TestTopoMachine(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	const spec = "gpus=8,fabric=nvswitch,links=18,nics=8,nic-path=PIX"
+	const spec = "gpus=8,fabric=nvswitch,links=18,nics=8,nic-path=PXN"
 	lines := strings.SplitN(out, "\n", 3)
-	if want := "machine: gpus_per_node 8, fabric nvswitch, links 18, nics_per_node 8, nic_path PIX (each from the capture: topo)"; lines[0] != want {
+	if want := "machine: gpus_per_node 8, fabric nvswitch, links 18, nics_per_node 8, nic_path PXN (each from the capture: topo)"; lines[0] != want {
 		t.Errorf("first line %q, want %q", lines[0], want)
 	}
 	if !strings.Contains(lines[1], "-topo "+file) || !strings.HasSuffix(lines[1], "-hw "+spec) {

@@ -36,14 +36,16 @@ import (
 //     is nearest to does not count. A capture of one GPU, of a container
 //     that sees one GPU of its host, cannot show the other GPUs' nearest
 //     NICs: there every NIC counts. A run of fewer GPUs than the capture's
-//     drives their share (hostNICs). And NICPath: the
-//     farthest, over the GPUs, of the path NCCL types from a GPU to the
-//     NIC it reaches best (topo.Topology.NICPath, PXN where NCCL relays
-//     through an NVLinked GPU). The farthest rather than the most common,
-//     because NCCL's graph search types a graph's inter-node path by the
-//     farthest GPU-NIC path the graph uses (typeInter, src/graph/search.cc),
-//     a host with a NIC per GPU runs its channels through every GPU's NIC,
-//     and the GPUs beyond the CPU are the ones that switch LL128 off. A
+//     drives their share (hostNICs). And NICPath: the path by which
+//     NCCL's ring enters and leaves the host (topo.Topology.RingNICPath):
+//     NCCL's graph search types a graph's inter-node path by the farthest
+//     GPU-NIC path its channels use (typeInter, src/graph/search.cc), a
+//     channel enters at one GPU and leaves at another, by the same NIC or
+//     (with two NICs or more) another, so each NIC the GPUs are nearest
+//     to counts at its best pair of GPUs, and the worst of those NICs is
+//     the host's: a host with a NIC per GPU runs its channels through
+//     every GPU's NIC, and the NICs beyond the CPU are the ones that
+//     switch LL128 off; PXN where NCCL relays through an NVLinked GPU. A
 //     capture with no NICs, or no known GPU-NIC path, leaves them.
 //
 // A fact the user gave (SourceUser: -hw) stands against the capture, and
@@ -84,12 +86,7 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 	} else if h.NICs != nics {
 		kept = append(kept, fmt.Sprintf("nics_per_node %d", nics))
 	}
-	path := nccl.PathDIS
-	for g := range t.GPUs() {
-		if p := t.NICPath(g); p != nccl.PathDIS && (path == nccl.PathDIS || p > path) {
-			path = p
-		}
-	}
+	path := t.RingNICPath()
 	switch {
 	case path == nccl.PathDIS:
 	case h.Sources.NICPath != SourceUser:

@@ -20,10 +20,14 @@ func TestSetTopology(t *testing.T) {
 		nics      int
 		path      nccl.PathType
 	}{
-		// Every GPU pair NV18 (NVSwitch), each GPU PIX to its own NIC0-7.
-		{"../../topo/testdata/real/h100_hgx_8nic_sglang30401.txt", "H100", FabricNVSwitch, 18, true, 8, nccl.PathPIX},
-		// NV18 pairs; each GPU PXB to its own mlx5_bond NIC (CX8 behind a switch).
-		{"../../topo/testdata/real/b300_cx8_pxb_deepep590.txt", "B300", FabricNVSwitch, 18, true, 8, nccl.PathPXB},
+		// Every GPU pair NV18 (NVSwitch), each GPU PIX to its own NIC0-7 and
+		// NODE or SYS to the others: a ring's channel enters at a NIC's PIX
+		// GPU and leaves another GPU by the same NIC, relayed through the
+		// PIX GPU over NVLink: PXN.
+		{"../../topo/testdata/real/h100_hgx_8nic_sglang30401.txt", "H100", FabricNVSwitch, 18, true, 8, nccl.PathPXN},
+		// NV18 pairs; each GPU PXB to its own mlx5_bond NIC (CX8 behind a
+		// switch), SYS or NODE to the others: PXN, as above.
+		{"../../topo/testdata/real/b300_cx8_pxb_deepep590.txt", "B300", FabricNVSwitch, 18, true, 8, nccl.PathPXN},
 		// DGX A100: NV12 pairs, ten NICs, each GPU PXB to one of eight (compute);
 		// the two storage NICs are no GPU's nearest, so NCCL does not prefer them.
 		{"../../topo/testdata/real/a100_dgx_nps4_10nic_tabs_gpucompress.txt", "A100", FabricNVSwitch, 12, false, 8, nccl.PathPXB},
@@ -34,9 +38,19 @@ func TestSetTopology(t *testing.T) {
 		// Four GPUs NV4 to each other (12 links each, no switch: no NVLS),
 		// three NICs, every GPU NODE to each: PHB, and no GPU near a NIC to relay.
 		{"../../topo/testdata/real/nv4_4gpu_empty_cpu_affinity_slurm.txt", "H100", FabricMesh, 12, false, 3, nccl.PathPHB},
-		// Dual K80: GPU0 and GPU1 SOC (SYS) to the one NIC, GPU2 and GPU3 PHB;
-		// no NVLink to relay over, so the farthest is SYS.
-		{"../../topo/testdata/real/k80_nimbix_4gpu_mlx5_soc_2016.txt", "K80", FabricPCIe, -1, false, 1, nccl.PathSYS},
+		// Dual K80: GPU0 and GPU1 SOC (SYS) to the one NIC, GPU2 and GPU3 PHB:
+		// a channel enters at GPU2 and leaves at GPU3, both PHB.
+		{"../../topo/testdata/real/k80_nimbix_4gpu_mlx5_soc_2016.txt", "K80", FabricPCIe, -1, false, 1, nccl.PathPHB},
+		// ALCF's Polaris: four A100s NV4 to each other, two NICs, mlx5_0 PHB
+		// to GPU3 and SYS to the others, mlx5_1 PHB to GPU1: no GPU is near
+		// enough a NIC to relay (PXN), and both ends on one NIC would cross
+		// the CPU's NUMA nodes (SYS), so a channel enters at GPU3 from mlx5_0
+		// and leaves GPU1 by mlx5_1 (NCCL_CROSS_NIC), both PHB, as the
+		// catalog's alcf-polaris gives it.
+		{"../../topo/testdata/real/a100_polaris_4gpu_nv4_2nic_alcf.txt", "A100-SXM4-40GB", FabricMesh, 12, false, 2, nccl.PathPHB},
+		// Four P100 PCIe cards, GPU0 and GPU1 PXB to both NICs, GPU2 and GPU3
+		// SOC: a channel enters at GPU0 and leaves at GPU1 by one NIC, PXB.
+		{"../../topo/testdata/p100_pcie_mlx5_columns_soc.txt", "P100", FabricPCIe, -1, false, 2, nccl.PathPXB},
 	}
 	for _, c := range cases {
 		tp, _, err := topo.ParseFile(c.file)
