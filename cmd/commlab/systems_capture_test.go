@@ -15,12 +15,7 @@ func TestSystemsOfCapture(t *testing.T) {
 	_, stdout, _ := runCLI("predict", "-calibrate", "../../data/nccltests/testdata/real/unnamed_2x4_reduce_scatter_nccltests128.log",
 		"-topo", "../../topo/testdata/real/h200_4nic_cut_header_nccltests380.txt",
 		"-collective", "reducescatter", "-nodes", "2", "-per-node", "4", "-size", "1MiB")
-	var line string
-	for _, l := range strings.Split(stdout, "\n") {
-		if strings.Contains(l, "-hw system=NAME") {
-			line = l
-		}
-	}
+	line := offerLine(stdout)
 	if !strings.Contains(line, "a3-highgpu-8g") {
 		t.Fatalf("no offer of an H100 host of 18 NVLinks; stdout:\n%s", stdout)
 	}
@@ -46,12 +41,7 @@ func TestSystemsOfPolarisCapture(t *testing.T) {
 	if !strings.Contains(stdout, "nic_path PHB (topo)") {
 		t.Errorf("stdout lacks nic_path PHB from the capture:\n%s", stdout)
 	}
-	var line string
-	for _, l := range strings.Split(stdout, "\n") {
-		if strings.Contains(l, "-hw system=NAME") {
-			line = l
-		}
-	}
+	line := offerLine(stdout)
 	if !strings.Contains(line, "alcf-polaris") {
 		t.Errorf("alcf-polaris not offered for its own capture: %q", line)
 	}
@@ -67,4 +57,16 @@ func TestTuneUnnamedOnCapture(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "the logs name no GPU, and rules for a GPU assumed in its place") || strings.Contains(stderr, "PCIe card") {
 		t.Errorf("exit %d, want 2 and no PCIe card named; stderr:\n%s", code, stderr)
 	}
+}
+
+// offerLine is the line of predict's output that offers catalog systems
+// (-hw system=NAME), "" for none.
+func offerLine(stdout string) string {
+	var line string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.Contains(l, "-hw system=NAME") {
+			line = l
+		}
+	}
+	return line
 }
