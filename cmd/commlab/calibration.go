@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -185,65 +186,58 @@ func keyList() string {
 // -hw and -topo.
 type machineFlags struct {
 	calibrate, gpu, hw, topo *string
-	// capture and description are -topo's capture and -hw's description
-	// once read: a stream (-topo <(nvidia-smi topo -m)) reads once, and
-	// every step of a command reads what it gave.
-	capture     *capture
-	description *description
+	// capture and description read -topo and -hw on their first call and
+	// give that after: a stream (-topo <(nvidia-smi topo -m)) gives its
+	// bytes once, and every step of a command reads what it gave.
+	capture     func() (captured, error)
+	description func() (described, error)
 }
 
-// A description is the result of reading -hw (readDescription).
-type description struct {
-	read bool
-	spec string
-	kvs  []hwPair
-	err  error
-}
-
-// readDescription returns -hw's description and its pairs, read on the
-// first call (readDescription).
-func (f machineFlags) readDescription() (string, []hwPair, error) {
-	d := f.description
-	if !d.read {
-		d.spec, d.kvs, d.err = readDescription(*f.hw)
-		d.read = true
-	}
-	return d.spec, d.kvs, d.err
-}
-
-// A capture is the result of reading -topo's file (readTopo).
-type capture struct {
-	read     bool
+// captured is what reading -topo gave (readTopo): nil without -topo.
+type captured struct {
 	topology *topo.Topology
 	problems []*topo.ParseError
-	err      error
 }
 
-// readCapture returns -topo's capture, read on the first call (readTopo),
-// nil without -topo.
+// described is what reading -hw gave (readDescription).
+type described struct {
+	spec string
+	kvs  []hwPair
+}
+
+// readDescription returns -hw's description and its pairs.
+func (f machineFlags) readDescription() (string, []hwPair, error) {
+	d, err := f.description()
+	return d.spec, d.kvs, err
+}
+
+// readCapture returns -topo's capture, nil without -topo.
 func (f machineFlags) readCapture() (*topo.Topology, []*topo.ParseError, error) {
-	c := f.capture
-	if *f.topo == "" {
-		return nil, nil, nil
-	}
-	if !c.read {
-		c.topology, c.problems, c.err = readTopo(*f.topo)
-		c.read = true
-	}
-	return c.topology, c.problems, c.err
+	c, err := f.capture()
+	return c.topology, c.problems, err
 }
 
 // addMachineFlags defines the machine flags on fs.
 func addMachineFlags(fs *flag.FlagSet) machineFlags {
-	return machineFlags{
+	f := machineFlags{
 		calibrate: fs.String("calibrate", "", "comma-separated nccl-tests logs of the machine to calibrate on, each FILE[:KEY=VALUE...] with KEY one of "+
 			keyList()+" (omit for NCCL's uncalibrated model)"),
-		gpu:         fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs', and names the GPU where they name none (predict without -calibrate needs it)"),
-		hw:          fs.String("hw", "", hwUsage()),
-		topo:        fs.String("topo", "", "nvidia-smi topo -m or rocm-smi --showtopo capture of one node: GPU links and NICs"),
-		capture:     &capture{},
-		description: &description{},
+		gpu:  fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs', and names the GPU where they name none (predict without -calibrate needs it)"),
+		hw:   fs.String("hw", "", hwUsage()),
+		topo: fs.String("topo", "", "nvidia-smi topo -m or rocm-smi --showtopo capture of one node: GPU links and NICs"),
 	}
+	f.capture = sync.OnceValues(func() (captured, error) {
+		if *f.topo == "" {
+			return captured{}, nil
+		}
+		t, problems, err := readTopo(*f.topo)
+		return captured{t, problems}, err
+	})
+	f.description = sync.OnceValues(func() (described, error) {
+		spec, kvs, err := readDescription(*f.hw)
+		return described{spec, kvs}, err
+	})
+	return f
 }
 
 // hwUsage is the usage of -hw, in every command that takes it.
