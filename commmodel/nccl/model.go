@@ -135,12 +135,8 @@ type Model struct {
 // Tree graph without channels, and NCCL_ALGO/NCCL_PROTO values NCCL would
 // refuse.
 //
-// The runtime channel count, when cfg.Channels is 0, is the ring graph's
-// count doubled and capped at MAXCHANNELS (32 before NCCL 2.25, 64 after),
-// doubled again on Hopper and later across nodes when the ring's bwIntra
-// exceeds 45 GB/s, as ncclTopoPostset does (NCCL 2.30.7
-// src/graph/connect.cc); NCCL_MIN_NCHANNELS/NCCL_MAX_NCHANNELS are not
-// modelled.
+// The runtime channel count, when cfg.Channels is 0, is ncclTopoPostset's
+// (RuntimeChannels).
 func New(cfg Config) (*Model, error) {
 	v := cfg.Version
 	if v == (Version{}) {
@@ -187,7 +183,7 @@ func New(cfg Config) (*Model, error) {
 	m.ringPCI = gs.Ring.BWIntra*float64(nc) <= pciBW
 	m.ch = cfg.Channels
 	if m.ch <= 0 {
-		m.ch = runtimeChannels(v, nc, cfg.MinCompCap, cfg.Nodes, gs.Ring.BWIntra)
+		m.ch = runtimeChannels(v, nc, &cfg, &gs)
 	}
 	masks, err := enableLists(v, cfg.Algo, cfg.Proto)
 	if err != nil {
@@ -221,25 +217,85 @@ func (gs *Graphs) check(ranks int) error {
 }
 
 // RuntimeChannels returns the runtime channel count (comm->nChannels, the
-// count NCCL's "N coll channels" line prints) that New derives from a ring
-// graph of ringChannels channels of bwIntra ringIntra (GB/s) for ranks of
-// the least compute capability minCompCap on nodes nodes under NCCL v: the
-// rule New applies where Config.Channels is 0.
-func RuntimeChannels(v Version, ringChannels, minCompCap, nodes int, ringIntra float64) int {
-	return runtimeChannels(v, ringChannels, minCompCap, nodes, ringIntra)
+// count NCCL's "N coll channels" line prints) that New derives from cfg
+// where cfg.Channels is 0: ncclTopoPostset's, from the smaller of the Ring
+// and Tree graphs' channels (NCCL holds both to it), under cfg.Version
+// (Latest when zero). NCCL (src/graph/connect.cc, tags v2.18.1-1 to
+// v2.30.7-1) runs, in order:
+//
+//   - Duplication: twice the graph's channels, at most MAXCHANNELS (32
+//     before 2.25, 64 from 2.25; NCCL 2.8 stops here). Followed.
+//   - CollNet: where CollNet is enabled (cfg.CollNet on two nodes or more,
+//     NCCL_COLLNET_NODE_THRESHOLD; NCCL drops it without a CollNetChain
+//     graph, and before 2.23 with more than NCCL_MAX_DIRECT_ARITY+1 (8)
+//     ranks on a node), the communicator has more ranks than nodes, and the
+//     CollNet graph's bwIntra exceeds its bwInter (CollNetDirect's before
+//     2.22, CollNetChain's from 2.22), half the channels again:
+//     min(MAXCHANNELS, n + n/2) (v2.30.7-1 connect.cc line 467). Followed;
+//     NCCL adds them before it sets CollNet up, so a run whose CollNet
+//     setup then fails keeps them. The model's own CollNetDirect graph
+//     (System.Graphs) has bwIntra = bwInter, so under 2.19 to 2.21 only a
+//     graph a log gives adds them.
+//   - Hopper: twice again across nodes where the ring's bwIntra exceeds
+//     45 GB/s on compute capability 9.0 (from 2.25 9.0 and later), while
+//     twice fits MAXCHANNELS (2.18, 2.19) or below 16 channels (from 2.20)
+//     (line 481). Followed.
+//   - Unpack (2.22 on): twice again across nodes below 16 channels where the
+//     network device is NCCL_NET_DEVICE_UNPACK (GPUDirect TCPX/TCPXO's
+//     plugin) and NCCL_UNPACK_DOUBLE_NCHANNELS is 1, its default (line
+//     487). Not followed: Config does not name the network device; give
+//     Channels.
+//   - NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, the config's minCTAs and
+//     maxCTAs, and a split communicator's parent's count. Not modelled.
+//
+// NVLS's channels (comm->nvlsChannels) and the grouped sends' (P2PChannels,
+// from this count) are NCCL's others, not this one.
+func RuntimeChannels(cfg Config) int {
+	v := cfg.Version
+	if v == (Version{}) {
+		v = Latest
+	}
+	return runtimeChannels(v, min(cfg.Graphs.Ring.NChannels, cfg.Graphs.Tree.NChannels), &cfg, &cfg.Graphs)
 }
 
-// runtimeChannels approximates comm->nChannels after ncclTopoPostset.
-func runtimeChannels(v Version, nc, minCC, nodes int, ringIntra float64) int {
+// runtimeChannels is RuntimeChannels under v from nc channels of the ring
+// and tree graphs, with cfg's counts and gs's graphs.
+func runtimeChannels(v Version, nc int, cfg *Config, gs *Graphs) int {
 	maxCh := 32
 	if v.from(25, 0) {
 		maxCh = 64
 	}
 	nc = min(2*nc, maxCh)
-	if !v.legacy() && minCC >= 90 && nodes > 1 && ringIntra > 45 && (v.from(25, 0) && nc < 16 || !v.from(25, 0) && 2*nc <= maxCh) {
+	if v.legacy() {
+		return nc
+	}
+	if collNetChannels(v, cfg, gs) {
+		nc = min(maxCh, nc+nc/2)
+	}
+	hopper := cfg.MinCompCap == 90 || v.from(25, 0) && cfg.MinCompCap >= 90
+	room := 2*nc <= maxCh
+	if v.from(20, 0) {
+		room = nc < 16
+	}
+	if hopper && cfg.Nodes > 1 && gs.Ring.BWIntra > 45 && room {
 		nc = min(2*nc, maxCh)
 	}
 	return nc
+}
+
+// collNetChannels reports that ncclTopoPostset adds CollNet's channels.
+func collNetChannels(v Version, cfg *Config, gs *Graphs) bool {
+	if !cfg.CollNet || cfg.Nodes < 2 || cfg.Ranks <= cfg.Nodes || gs.CollNetChain.NChannels == 0 {
+		return false
+	}
+	if !v.from(23, 0) && cfg.Ranks > 8*cfg.Nodes {
+		return false // init.cc: "CollNet currently only supports up to 8 GPUs per node"
+	}
+	g := gs.CollNetChain
+	if !v.from(22, 0) {
+		g = gs.CollNetDirect
+	}
+	return g.BWIntra > g.BWInter
 }
 
 // Version returns the NCCL version the model follows.

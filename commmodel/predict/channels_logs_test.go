@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,8 +58,11 @@ func runtimeOf(t *testing.T, h Hardware, tab *Table, rccl bool) int {
 //     joined pair by pair by 4 NVLinks; nothing gives the host's 4, so the
 //     model counts all 12 of a GPU's links for the pair (24 channels).
 //   - A100 on KISTI with CollNet, 4 x 2: NCCL adds half the channels
-//     again where CollNet is set up and a chain's bwIntra exceeds its
-//     bwInter (ncclTopoPostset), which the model does not: 2, not 3.
+//     again where CollNet is enabled and the chain's bwIntra exceeds its
+//     bwInter (ncclTopoPostset), as the model does (3) where the machine
+//     enables CollNet (-hw collnet=true: the run set NCCL_COLLNET_ENABLE=1,
+//     which the log's kept lines do not say); without it the model plans
+//     2 and its note says CollNet would give 3.
 //   - MI210 (RCCL): RCCL's channel rules are its own, which the model
 //     does not follow, and the fact is not used.
 //
@@ -69,19 +73,24 @@ func TestChannelsRealLogs(t *testing.T) {
 		nodes, perNode  int
 		version         string // the table's NCCL
 		log, plan, with int    // the log's coll channels; the model's own; with the fact
+		collnet         bool   // -hw collnet=true
 	}{
-		{"rtxpro6000_2x1_allreduce_efa_g7e_slurm.log", 2, 1, "2.29.2", 2, 4, 2},
-		{"rtxpro6000_8x1_allreduce_efa_g7e_slurm.log", 8, 1, "2.29.2", 2, 4, 2},
-		{"a100_1x2_sendrecv_leonardo_nccltests331.log", 1, 2, "2.22.3", 8, 24, 8},
-		{"a100_4x2_allreduce_collnet_kisti_nccltests311.log", 4, 2, "2.23.4", 3, 2, 2},
-		{"a100_2x4_allreduce_ncclinfo_perlmutter_ss11.log", 2, 4, "2.21.5", 8, 8, 8},
-		{"a100_2x8_allreduce_efa_p4d_ncclinfo.log", 2, 8, "2.9.9", 8, 8, 8},
-		{"h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log", 2, 8, "2.26.2", 16, 16, 16},
-		{"h800_1x8_broadcast_ncclinfo.log", 1, 8, "2.18.3", 16, 16, 16},
-		{"mi210_1x8_allreduce_ncclinfo_core42.log", 1, 8, "2.21.5", 12, 4, 4},
+		{"rtxpro6000_2x1_allreduce_efa_g7e_slurm.log", 2, 1, "2.29.2", 2, 4, 2, false},
+		{"rtxpro6000_8x1_allreduce_efa_g7e_slurm.log", 8, 1, "2.29.2", 2, 4, 2, false},
+		{"a100_1x2_sendrecv_leonardo_nccltests331.log", 1, 2, "2.22.3", 8, 24, 8, false},
+		{"a100_4x2_allreduce_collnet_kisti_nccltests311.log", 4, 2, "2.23.4", 3, 2, 2, false},
+		{"a100_4x2_allreduce_collnet_kisti_nccltests311.log", 4, 2, "2.23.4", 3, 3, 3, true},
+		{"a100_2x4_allreduce_ncclinfo_perlmutter_ss11.log", 2, 4, "2.21.5", 8, 8, 8, false},
+		{"a100_2x8_allreduce_efa_p4d_ncclinfo.log", 2, 8, "2.9.9", 8, 8, 8, false},
+		{"h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log", 2, 8, "2.26.2", 16, 16, 16, false},
+		{"h800_1x8_broadcast_ncclinfo.log", 1, 8, "2.18.3", 16, 16, 16, false},
+		{"mi210_1x8_allreduce_ncclinfo_core42.log", 1, 8, "2.21.5", 12, 4, 4, false},
 	} {
-		t.Run(c.file, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/collnet=%v", c.file, c.collnet), func(t *testing.T) {
 			tabs, h := realLog(t, c.file)
+			if c.collnet {
+				h.CollNet, h.Sources.CollNet = true, SourceUser
+			}
 			tab := &tabs[0]
 			if tab.Nodes != c.nodes || tab.PerNode != c.perNode || tab.Version.String() != c.version {
 				t.Errorf("%d x %d, NCCL %v; want %d x %d, %s", tab.Nodes, tab.PerNode, tab.Version, c.nodes, c.perNode, c.version)
@@ -121,6 +130,12 @@ func TestChannelsRealLogs(t *testing.T) {
 			}
 			if found != (c.log != c.plan) {
 				t.Errorf("notes %q: want a note naming %d and %d: %v", notes, c.log, c.plan, c.log != c.plan)
+			}
+			// The note says where CollNet would give the log's count.
+			collNote := fmt.Sprintf("and %d with CollNet", c.log)
+			saysCollNet := slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, collNote) })
+			if want := strings.Contains(c.file, "collnet") && !c.collnet; saysCollNet != want {
+				t.Errorf("notes %q: want %q: %v", notes, collNote, want)
 			}
 		})
 	}

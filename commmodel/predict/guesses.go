@@ -747,6 +747,9 @@ func (h Hardware) channelsNote(tables []Table, notes []string) []string {
 	}
 	note := fmt.Sprintf("%s: NCCL's debug lines give %d coll channels (line %d) for a run of %s a host %s, where the model's graph search plans %d",
 		t.Name, h.Channels, t.Evidence.Channels.Line, counted(t.PerNode, "GPU"), where, planned)
+	if !own.CollNet && t.Nodes > 1 && plannedWithCollNet(own, t) == h.Channels {
+		note += fmt.Sprintf(", and %d with CollNet, whose setup adds half the channels again (ncclTopoPostset): -hw collnet=true if the run set NCCL_COLLNET_ENABLE=1", h.Channels)
+	}
 	withFact := h.ForHosts(t.PerNode)
 	if rn2, err := tableRun(&withFact, t); err == nil && !withFact.rcclChannels(tables) {
 		note += fmt.Sprintf(": the model takes NCCL's ring graph at %s (coll_channels, nccl-debug) for runs of that shape", counted(withFact.ringChannels(rn2, false), "channel"))
@@ -754,6 +757,22 @@ func (h Hardware) channelsNote(tables []Table, notes []string) []string {
 		note += ": RCCL's channel rules, which the model does not follow, are its own, and the model keeps its plan"
 	}
 	return append(notes, note)
+}
+
+// plannedWithCollNet is the runtime channel count the model's own graph
+// search plans for table t's run on own with CollNet enabled, 0 where it
+// plans none.
+func plannedWithCollNet(own Hardware, t *Table) int {
+	own.CollNet = true
+	rn, err := tableRun(&own, t)
+	if err != nil {
+		return 0
+	}
+	cfg, err := own.config(rn, false)
+	if err != nil {
+		return 0
+	}
+	return nccl.RuntimeChannels(cfg)
 }
 
 // rcclChannels reports that h runs RCCL, as references.runsRCCL says of

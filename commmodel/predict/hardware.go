@@ -465,9 +465,9 @@ func (h *Hardware) system(s shape, v nccl.Version) nccl.System {
 // crosses nodes as the log's run did (ChannelsAcross), and runs NCCL, not
 // RCCL, whose channel rules the model does not follow. It is the most
 // channels whose runtime count (nccl.RuntimeChannels, under the log's
-// release) does not exceed Channels, and at least one: 2 coll channels are
-// a graph of 1; 3 (CollNet's 1.5 times, which the model does not add) a
-// graph of 1 as well.
+// release, with CollNet's channels where r's machine enables it) does not
+// exceed Channels, and at least one: 2 coll channels are a graph of 1, and
+// so are 3 (with CollNet's half again, or without, the most below).
 func (h *Hardware) ringChannels(r *run, rccl bool) int {
 	s := r.shape
 	if h.Channels <= 0 || rccl || s.hosts < 1 || s.per/s.hosts != h.ChannelsGPUs || (s.nodes > 1) != h.ChannelsAcross {
@@ -477,17 +477,27 @@ func (h *Hardware) ringChannels(r *run, rccl bool) int {
 	if v == (nccl.Version{}) {
 		v = r.version
 	}
-	gs, err := h.system(s, v).Graphs(v)
+	cfg, err := h.system(s, v).Config(v)
 	if err != nil {
 		return 0
 	}
 	g := 1
 	for n := 2; n <= h.Channels; n++ {
-		if nccl.RuntimeChannels(v, n, h.GPU.CompCap, s.nodes, gs.Ring.BWIntra) <= h.Channels {
+		withChannels(&cfg, n)
+		if nccl.RuntimeChannels(cfg) <= h.Channels {
 			g = n
 		}
 	}
 	return g
+}
+
+// withChannels sets cfg's ring and tree graphs, and CollNet's chain, which
+// NCCL holds to the ring's count, to n channels.
+func withChannels(cfg *nccl.Config, n int) {
+	cfg.Graphs.Ring.NChannels, cfg.Graphs.Tree.NChannels = n, n
+	if cfg.Graphs.CollNetChain.NChannels > 0 {
+		cfg.Graphs.CollNetChain.NChannels = n
+	}
 }
 
 // config is the nccl.Config of run r on h (System.Config), its ring and
@@ -499,10 +509,7 @@ func (h *Hardware) config(r *run, rccl bool) (nccl.Config, error) {
 		return cfg, err
 	}
 	if g := h.ringChannels(r, rccl); g > 0 {
-		cfg.Graphs.Ring.NChannels, cfg.Graphs.Tree.NChannels = g, g
-		if cfg.Graphs.CollNetChain.NChannels > 0 {
-			cfg.Graphs.CollNetChain.NChannels = g
-		}
+		withChannels(&cfg, g)
 	}
 	return cfg, nil
 }
