@@ -170,7 +170,17 @@ type Evidence struct {
 	// Ranks, Nodes and LocalRanks are the communicator's ranks, nodes and
 	// ranks on this rank's node: "comm 0x55d3 rank 0 nRanks 16 nNodes 2
 	// localRanks 8 localRank 0 MNNVL 0" (init.cc, from 2.20, and RCCL from
-	// ROCm 6.2); MNNVL reports a multi-node NVLink domain.
+	// ROCm 6.2); MNNVL reports a multi-node NVLink domain. Where no such
+	// line gives Ranks, the "Init COMPLETE" lines do: "comm %p rank %d
+	// nranks %d cudaDev %d busId %lx - Init COMPLETE" (init.cc 2.7 to 2.17;
+	// "commId 0x%llx" before " - " from 2.18, "nvmlDev %d" after cudaDev
+	// from 2.19, the caller's name, "ncclCommInitRank comm %p ...", from
+	// 2.21; RCCL adds "localSize ..."), where every such line of the test
+	// gives the same nranks (a split's, "ncclCommSplit comm %p ...", is
+	// another communicator's and not read). They give neither Nodes nor
+	// LocalRanks: NCCL counts a node by its host hash, the full host name
+	// and boot id, where the line's prefix is the name cut at its first
+	// dot, and a log may hold some ranks' lines only.
 	Ranks, Nodes, LocalRanks Fact[int]
 	MNNVL                    Fact[bool]
 	// Library is NCCL's version as nccl-tests' header prints the library
@@ -315,9 +325,11 @@ var (
 	channelsRE = regexp.MustCompile(`(\d+) (coll|collnet|nvls|p2p) channels(?: (per peer))?`)
 	// "Channel 05/16 :  0  9 18 ... 59 ...": the ring's ranks, cut to 127
 	// characters ending "..." (dumpLine, graph/rings.cc from 2.23.4).
-	ringRE    = regexp.MustCompile(`^Channel (\d+)/(\d+) :((?:\s+\d+)+)(?:\s*\.\.\.)?\s*$`)
-	treeRE    = regexp.MustCompile(`\[\d+\] `)
-	commRE    = regexp.MustCompile(`\bnRanks (\d+) nNodes (\d+) localRanks (\d+) localRank \d+(?: MNNVL (\d+))?`)
+	ringRE = regexp.MustCompile(`^Channel (\d+)/(\d+) :((?:\s+\d+)+)(?:\s*\.\.\.)?\s*$`)
+	treeRE = regexp.MustCompile(`\[\d+\] `)
+	commRE = regexp.MustCompile(`\bnRanks (\d+) nNodes (\d+) localRanks (\d+) localRank \d+(?: MNNVL (\d+))?`)
+	// "comm 0x55d0c0a0 rank 1 nranks 16 cudaDev 1 ... - Init COMPLETE"
+	initRE    = regexp.MustCompile(`^(?:\S+ )?comm 0x[0-9a-fA-F]+ rank (\d+) nranks (\d+) cudaDev \d+ `)
 	topoNetRE = regexp.MustCompile(`^\+ NET\[([0-9.]+)\] - NET/`)
 	envRE     = regexp.MustCompile(`^([A-Z][A-Z0-9_]*) set by environment to (.*?)\.?\s*$`)
 	libraryRE = regexp.MustCompile(`\b[nr]ccl-library=(\d+)`)
@@ -350,6 +362,11 @@ type debugState struct {
 	// listCounts are the NIC counts that the "NET/... : Using" lines of the
 	// ranks give; the hosts' lists disagree where there are several.
 	listCounts map[int]bool
+	// initRanks is the nranks of the test's "Init COMPLETE" lines, which
+	// stands for Ranks where no "nRanks ... nNodes" line gives it;
+	// initMixed reports lines that disagree, which then give none.
+	initRanks Fact[int]
+	initMixed bool
 	// width is the length of the line being read as NCCL wrote it, from
 	// its host (or its timestamp) to its end; 0 where the line has no
 	// NCCL prefix.
@@ -376,6 +393,9 @@ func (d *debugState) evidence() Evidence {
 		e.NICCount = Fact[int]{}
 	}
 	mergeFact(&e.GPUDirect, d.gdrFar)
+	if !d.initMixed {
+		mergeFact(&e.Ranks, d.initRanks)
+	}
 	mergeFact(&e.NICCount, d.localNets)
 	if len(d.nicGroups) > 0 {
 		e.NICCount.set(len(d.nicGroups), d.groupLine)
@@ -430,6 +450,10 @@ func (d *debugState) merge(o *debugState) {
 	}
 	mergeFact(&d.localNets, o.localNets)
 	mergeFact(&d.gdrFar, o.gdrFar)
+	d.initMixed = d.initMixed || o.initMixed
+	if o.initRanks.Known() {
+		d.initComplete(o.initRanks.Line, o.initRanks.Value)
+	}
 	for k := range o.listCounts {
 		d.listCount(k)
 	}
@@ -579,6 +603,10 @@ func (d *debugState) line(n int, host, msg string) {
 		if !d.treesCut(msg) {
 			e.Trees.set(len(treeRE.FindAllString(msg+" ", -1)), n)
 		}
+	case strings.HasSuffix(strings.TrimSpace(msg), "Init COMPLETE") && !strings.HasPrefix(msg, "ncclCommSplit "):
+		if m := initRE.FindStringSubmatch(msg); m != nil && atoi(m[1]) < atoi(m[2]) {
+			d.initComplete(n, atoi(m[2]))
+		}
 	case strings.Contains(msg, " nNodes "):
 		if m := commRE.FindStringSubmatch(msg); m != nil {
 			e.Ranks.set(atoi(m[1]), n)
@@ -634,6 +662,15 @@ func (d *debugState) treesCut(msg string) bool {
 		}
 	}
 	return false
+}
+
+// initComplete records the nranks of an "Init COMPLETE" line n: the
+// first stands unless a line gives another.
+func (d *debugState) initComplete(n, nranks int) {
+	if d.initRanks.Known() && d.initRanks.Value != nranks {
+		d.initMixed = true
+	}
+	d.initRanks.set(nranks, n)
 }
 
 // warn reads msg, the text after "NCCL WARN " of line n: the warnings

@@ -282,14 +282,15 @@ func (p *parser) infer(s *testState, want *op) {
 }
 
 // checkComm reports where NCCL's own count of the communicator ("comm
-// 0x55d3 rank 0 nRanks 16 nNodes 2", Evidence.Ranks and Nodes) differs
+// 0x55d3 rank 0 nRanks 16 nNodes 2", or an "Init COMPLETE" line's nranks:
+// Evidence.Ranks and Nodes) differs
 // from the test's ranks or nodes (from the Rank lines or the overrides): a
 // log of two runs pasted together, an edited one, or a split communicator
 // (NCCL_TESTS_SPLIT_MASK) whose table is not the whole job's.
 func (p *parser) checkComm(t *Test) {
 	e := &t.Evidence
 	if e.Ranks.Line > 0 && t.Ranks > 0 && e.Ranks.Value != t.Ranks {
-		p.problem(e.Ranks.Line, 0, "%w: NCCL's communicator has %d ranks (nRanks), the test %d (%s)", ErrInconsistent, e.Ranks.Value, t.Ranks, t.RanksFrom)
+		p.problem(e.Ranks.Line, 0, "%w: NCCL's communicator has %d ranks (its nRanks or nranks), the test %d (%s)", ErrInconsistent, e.Ranks.Value, t.Ranks, t.RanksFrom)
 	}
 	if e.Nodes.Line > 0 && t.Nodes > 0 && e.Nodes.Value != t.Nodes {
 		p.problem(e.Nodes.Line, 0, "%w: NCCL's communicator spans %d nodes (nNodes), the test %d (%s)", ErrInconsistent, e.Nodes.Value, t.Nodes, t.NodesFrom)
