@@ -129,7 +129,15 @@ type Evidence struct {
 	// GPUs and NICs in paths.cc (ncclTopoComputePaths), and prints
 	// "Disabled for GPU 1b000 / HCA 0 (distance 5 > 3)" for a NIC too far
 	// from a GPU that it uses another NIC beside: such a line says none only
-	// where no other line says anything.
+	// where no other line says anything. A channel line's "/GDRDMA" says
+	// GPUDirect RDMA too (transport/net.cc), and a receive's line without
+	// it none (the receive writes GPU memory wherever ncclTopoCheckGdr
+	// allows; a send reads it only where NCCL_NET_GDR_READ allows, so a
+	// send's line without it says nothing). Each host's lines (the line's
+	// prefix names the host; lines without one count as one host, "") give
+	// its value, its first line's; where the hosts' values disagree, the
+	// fact is unknown and the Reader reports ErrInconsistent naming a line
+	// of each.
 	GPUDirect Fact[bool]
 	// NVLS reports NVLink SHARP: "NVLS multicast support is available on
 	// dev 0", or "is not available" (transport/nvls.cc).
@@ -359,6 +367,9 @@ type debugState struct {
 	// ... / HCA ... (distance 5 > 3)" lines, which stands for GPUDirect
 	// only where no other line gives it.
 	gdrFar Fact[bool]
+	// gdrHosts are the GPUDirect RDMA that each host's lines give, its
+	// first line's, in the order of the hosts' first such lines.
+	gdrHosts []hostGDR
 	// listCounts are the NIC counts that the "NET/... : Using" lines of the
 	// ranks give; the hosts' lists disagree where there are several.
 	listCounts map[int]bool
@@ -371,6 +382,40 @@ type debugState struct {
 	// its host (or its timestamp) to its end; 0 where the line has no
 	// NCCL prefix.
 	width int
+}
+
+// hostGDR is what the first of a host's lines says of GPUDirect RDMA.
+type hostGDR struct {
+	host string
+	gdr  Fact[bool]
+}
+
+// gdr records that line n, which host printed, says GPUDirect RDMA is on
+// (or off) for the host, unless an earlier line of the host said.
+func (d *debugState) gdr(n int, host string, on bool) {
+	for k := range d.gdrHosts {
+		if h := &d.gdrHosts[k]; h.host == host {
+			if !h.gdr.Known() || n < h.gdr.Line {
+				h.gdr = Fact[bool]{on, n}
+			}
+			return
+		}
+	}
+	if len(d.gdrHosts) < maxHosts {
+		d.gdrHosts = append(d.gdrHosts, hostGDR{host, Fact[bool]{on, n}})
+	}
+}
+
+// gdrConflict returns two hosts whose lines disagree on GPUDirect RDMA,
+// the first host's and the first that says otherwise, and false where
+// they agree.
+func (d *debugState) gdrConflict() (a, b hostGDR, ok bool) {
+	for _, h := range d.gdrHosts {
+		if h.gdr.Value != d.gdrHosts[0].gdr.Value {
+			return d.gdrHosts[0], h, true
+		}
+	}
+	return hostGDR{}, hostGDR{}, false
 }
 
 // hostNets gathers one host's channel lines: the devices and channels
@@ -392,7 +437,15 @@ func (d *debugState) evidence() Evidence {
 		// the count of a host.
 		e.NICCount = Fact[int]{}
 	}
-	mergeFact(&e.GPUDirect, d.gdrFar)
+	if _, _, mixed := d.gdrConflict(); !mixed {
+		// The hosts agree: the earliest line of theirs.
+		for _, h := range d.gdrHosts {
+			if !e.GPUDirect.Known() || h.gdr.Line < e.GPUDirect.Line {
+				e.GPUDirect = h.gdr
+			}
+		}
+		mergeFact(&e.GPUDirect, d.gdrFar)
+	}
 	if !d.initMixed {
 		mergeFact(&e.Ranks, d.initRanks)
 	}
@@ -450,6 +503,9 @@ func (d *debugState) merge(o *debugState) {
 	}
 	mergeFact(&d.localNets, o.localNets)
 	mergeFact(&d.gdrFar, o.gdrFar)
+	for _, h := range o.gdrHosts {
+		d.gdr(h.gdr.Line, h.host, h.gdr.Value)
+	}
 	d.initMixed = d.initMixed || o.initMixed
 	if o.initRanks.Known() {
 		d.initComplete(o.initRanks.Line, o.initRanks.Value)
@@ -466,7 +522,6 @@ func (d *debugState) merge(o *debugState) {
 	mergeFact(&e.NICCount, o.e.NICCount)
 	mergeFact(&e.PluginNICs, o.e.PluginNICs)
 	mergeFact(&e.NICBW, o.e.NICBW)
-	mergeFact(&e.GPUDirect, o.e.GPUDirect)
 	mergeFact(&e.NVLS, o.e.NVLS)
 	mergeFact(&e.Channels, o.e.Channels)
 	mergeFact(&e.Rings, o.e.Rings)
@@ -552,17 +607,17 @@ func (d *debugState) line(n int, host, msg string) {
 	case strings.Contains(msg, "GPU Direct RDMA "):
 		switch {
 		case strings.Contains(msg, "GPU Direct RDMA Enabled"):
-			e.GPUDirect.set(true, n)
+			d.gdr(n, host, true)
 		case strings.HasPrefix(msg, "GPU Direct RDMA Disabled for GPU ") && strings.Contains(msg, "(distance "):
 			d.gdrFar.set(false, n) // paths.cc: this pair is too far; another may not be
 		case strings.Contains(msg, "GPU Direct RDMA Disabled"):
-			e.GPUDirect.set(false, n)
+			d.gdr(n, host, false)
 		}
 	case strings.Contains(msg, "Connected all rings") && strings.Contains(msg, " GDR "):
 		// "Connected all rings, use ring PXN 0 GDR 0" (init.cc): whether
 		// the rings' network connections read and write GPU memory.
 		if m := ringGDRRE.FindStringSubmatch(msg); m != nil {
-			e.GPUDirect.set(m[1] != "0", n)
+			d.gdr(n, host, m[1] != "0")
 		}
 	case strings.HasPrefix(msg, "NVLS multicast support is "):
 		e.NVLS.set(!strings.HasPrefix(msg, "NVLS multicast support is not"), n)
@@ -595,8 +650,11 @@ func (d *debugState) line(n int, host, msg string) {
 			e.Rings.set(atoi(m[2]), n)
 		} else if m := viaNetRE.FindStringSubmatch(msg); m != nil {
 			d.netDev(n, host, atoi(m[1]), atoi(m[2]))
-			if strings.Contains(msg, "/GDRDMA") { // net.cc: the connection reads or writes GPU memory
-				e.GPUDirect.set(true, n)
+			switch {
+			case strings.Contains(msg, "/GDRDMA"): // net.cc: the connection reads or writes GPU memory
+				d.gdr(n, host, true)
+			case strings.Contains(msg, "[receive]"): // net.cc: the receive writes host memory
+				d.gdr(n, host, false)
 			}
 		}
 	case strings.HasPrefix(msg, "Trees "):

@@ -161,7 +161,7 @@ func debugFile(t *testing.T, path string) Evidence {
 			d.line(n, "", msg)
 		}
 	}
-	return d.e
+	return d.evidence()
 }
 
 // The captures of commmodel/nccl/testdata: the comm line of NCCL 2.20 and
@@ -233,6 +233,7 @@ func TestEvidenceLineForms(t *testing.T) {
 		d.line(i+1, "", l)
 	}
 	e := d.e
+	e.GPUDirect = d.evidence().GPUDirect // per host: the Reader gathers it at the end
 	nics := []NIC{{Index: 0, Name: "mlx5_0", Port: 1, Link: "IB", BW: 50e9, Line: 1}, {Index: 1, Name: "mlx5_3", Port: 1, Link: "RoCE", BW: 25e9, Line: 1}}
 	if !reflect.DeepEqual(e.NICs, nics) || e.NICCount != (Fact[int]{2, 1}) || e.NICBW != (Fact[float64]{50e9, 3}) {
 		t.Errorf("NICs %+v (%v), BW %v; want %+v, 2 at 1, 50e9 (400000 Mb/s) at 3", e.NICs, e.NICCount, e.NICBW, nics)
@@ -254,7 +255,7 @@ func TestEvidenceLineForms(t *testing.T) {
 	} {
 		d.line(i+1, "", l)
 	}
-	if e := d.e; e.NICs[0].BW != 50e9 || e.NICs[1].BW != 25e9 || e.GPUDirect != (Fact[bool]{false, 4}) || e.Provider != (Fact[string]{"cxi", 5}) || e.NICCount != (Fact[int]{2, 3}) {
+	if e := d.evidence(); e.NICs[0].BW != 50e9 || e.NICs[1].BW != 25e9 || e.GPUDirect != (Fact[bool]{false, 4}) || e.Provider != (Fact[string]{"cxi", 5}) || e.NICCount != (Fact[int]{2, 3}) {
 		t.Errorf("NICs %+v, GPUDirect %v, provider %v, count %v; want 50e9 and 25e9, false at 4, cxi at 5, 2 at 3 (the list outranks OFI)",
 			e.NICs, e.GPUDirect, e.Provider, e.NICCount)
 	}
@@ -285,8 +286,8 @@ func TestEvidenceLineForms(t *testing.T) {
 	}{{"Connected all rings, use ring PXN 0 GDR 0", false}, {"Connected all rings, use ring PXN 1 GDR 1", true}} {
 		d = debugState{}
 		d.line(7, "", c.line)
-		if d.e.GPUDirect != (Fact[bool]{c.want, 7}) {
-			t.Errorf("%q: GPUDirect %v, want %v at 7", c.line, d.e.GPUDirect, c.want)
+		if e := d.evidence(); e.GPUDirect != (Fact[bool]{c.want, 7}) {
+			t.Errorf("%q: GPUDirect %v, want %v at 7", c.line, d.evidence().GPUDirect, c.want)
 		}
 	}
 

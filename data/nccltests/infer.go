@@ -258,6 +258,10 @@ func (p *parser) infer(s *testState, want *op) {
 	}
 	p.inferCounts(s)
 	t.Evidence = s.debug.evidence()
+	if a, b, mixed := s.debug.gdrConflict(); mixed {
+		p.problem(b.gdr.Line, 0, "%w: %s says GPUDirect RDMA %s (line %d), %s %s: GPUDirect RDMA is left unknown",
+			ErrInconsistent, hostName(a.host), onOff(a.gdr.Value), a.gdr.Line, hostName(b.host), onOff(b.gdr.Value))
+	}
 	// One algorithm (protocol) in every TUNING line of the test's calls is
 	// what NCCL ran at every size.
 	for k, line := range s.ranAlgo {
@@ -596,4 +600,21 @@ func rankWord(n int) string {
 		return "any number of"
 	}
 	return fmt.Sprint(n)
+}
+
+// hostName names a host of NCCL's line prefixes in a problem: "host
+// gpu34", or "a line without a host" for "".
+func hostName(h string) string {
+	if h == "" {
+		return "a line without a host"
+	}
+	return "host " + h
+}
+
+// onOff is "on" for true, "off" for false.
+func onOff(v bool) string {
+	if v {
+		return "on"
+	}
+	return "off"
 }

@@ -18,7 +18,7 @@ func TestEvidenceInitComplete(t *testing.T) {
 		ranks    int
 		fromInit bool
 	}{
-		// 62: "[1,0]<stdout>:gpu-00:9000:9000 [0] NCCL INFO comm 0x55d0c0a0 rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 18000 commId 0x9f1c2d - Init COMPLETE"
+		// 41: "[1,0]<stdout>:gpu-00:9000:9000 [0] NCCL INFO comm 0x55d0c0a0 rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 18000 commId 0x9f1c2d - Init COMPLETE"
 		{"testdata/mpirun_noisy_allreduce.log", 16, true},
 		{"testdata/real/h800_1x8_broadcast_ncclinfo.log", 8, true},
 		{"testdata/real/a100_2x4_allreduce_ncclinfo_perlmutter_ss11.log", 8, false},
