@@ -974,6 +974,10 @@ var noRankLines = []struct {
 	{"a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 16, 8589934592, 5111454, 3.15, ""},
 	{"h200_2x8_allreduce_4nic_baremetal_nccltests380.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 3, 9663676416, 56560.3, 320.36, ""},
 	{"h200_2x8_allreduce_4nic_vm_nccltests380.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 3, 9663676416, 98312, 184.30, ""},
+	// HPE's hpc-ai-envs README: 2 x 4 GH200 over Slingshot with
+	// NCCL_ALGO=Tree, the header and rows alone (no Rank lines); the
+	// test's name is its Source lines' command; 14 rows 1 MiB..8 GiB.
+	{"gh200_2x4_allreduce_tree_slingshot_hpe_aienvs.log", "all_reduce_perf", commmodel.AllReduce, FromName, 8, 14, 8589934592, 94752, 158.65, ""},
 	{"v100_2x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 184.8, 0.33, ""},
 	{"v100_4x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 343.3, 0.18, ""},
 	{"v100_8x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 663.2, 0.10, ""},

@@ -389,6 +389,11 @@ var publicSingles = []publicLog{
 	// rest; another cluster than OCI's, so not one machine with it.
 	{"gb200_2x4_g4_allreduce_crusoe_vms.log", predict.Pins{}},
 	{"gh200_2x1_allreduce_wrong_rows_nccltests369.log", predict.Pins{}},
+	// HPE's hpc-ai-envs README: the rows alone of 2 nodes of 4 GPUs over
+	// Slingshot (the page's shape) run with NCCL_ALGO=Tree; the page names
+	// no GPU, its repository's EX4000 configurations GH200. Another site's
+	// nodes than Alps' or Olivia's, so not one machine with theirs.
+	{"gh200_2x4_allreduce_tree_slingshot_hpe_aienvs.log", predict.Pins{Nodes: 2, PerNode: 4, GPU: "GH200", Algo: "Tree"}},
 	{"h100_2x8_allreduce_gcp_a3mega.log", predict.Pins{}},
 	// cluster-toolkit's GKE guides print the rows alone: AllGathers of 2
 	// nodes (their manifests' default) of the a3-megagpu-8g, a3-highgpu-8g
