@@ -277,6 +277,44 @@ var realLogs = []realLog{
 		{"alltoall_perf", "alltoall", commmodel.AllToAll, FromName, 16, 2, "NVIDIA B200", 8, 1048576, 17179869184,
 			1073741824, 28608.8, 35.19, 28.2023, "yyy"},
 	}},
+	// The same cluster's SHARP A/B jobs: one process a node (-g 8 on
+	// b0020 and b0024, -g 2 on b0016 and b0019), all_reduce_perf 1 MiB..16
+	// GiB by 4, each job's run A (NCCL_COLLNET_ENABLE=0) and run B
+	// (CollNet forced, NCCL_ALGO=CollNetChain,CollNetDirect, Simple) cut
+	// into two files; and one node's GPU-count sweep (b0012, -g 2..8), its
+	// seven all_reduce_perf frames kept.
+	{"b200_2x8_g8_allreduce_sharp_off_aicr_mghpcc.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA B200", 8, 1048576, 17179869184,
+			1073741824, 17276.8, 116.53, 81.1083, "nnn"},
+	}},
+	{"b200_2x8_g8_allreduce_collnet_sharp_aicr_mghpcc.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 16, 2, "NVIDIA B200", 8, 1048576, 17179869184,
+			1073741824, 7790.80, 258.42, 160.588, "nnn"},
+	}},
+	{"b200_2x2_g2_allreduce_sharp_off_aicr_mghpcc.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 4, 2, "NVIDIA B200", 8, 1048576, 17179869184,
+			1073741824, 19757.4, 81.52, 59.1975, "yyy"},
+	}},
+	{"b200_2x2_g2_allreduce_collnet_sharp_aicr_mghpcc.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 4, 2, "NVIDIA B200", 8, 1048576, 17179869184,
+			1073741824, 21590.3, 74.60, 54.114, "yny"},
+	}},
+	{"b200_1x2to8_allreduce_sweep_aicr_mghpcc.log", []realTest{
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 2, 1, "NVIDIA B200", 8, 1048576, 17179869184,
+			1073741824, 1900.64, 564.94, 407.66, "nnn"},
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 3, 1, "NVIDIA B200", 8, 1048576, 17179869184,
+			1073741824, 2306.59, 620.68, 442.705, "yny"},
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 4, 1, "NVIDIA B200", 8, 1048576, 17179869184,
+			1073741824, 2511.45, 641.31, 454.52, "nny"},
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 5, 1, "NVIDIA B200", 8, 1048576, 17179869184,
+			1073741824, 2643.14, 649.98, 448.818, "yyy"},
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 6, 1, "NVIDIA B200", 8, 1048576, 17179869184,
+			1073741824, 2718.84, 658.21, 452.023, "nnn"},
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 7, 1, "NVIDIA B200", 8, 1048576, 17179869184,
+			1073741824, 2770.51, 664.39, 438.251, "nyn"},
+		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 1, "NVIDIA B200", 8, 1048576, 17179869184,
+			1073741824, 2576.99, 729.16, 489.578, "yyn"},
+	}},
 	// Sheffield's Stanage docs: one process driving 4 A100 SXM4 80GB of
 	// gpu01 (-g 4, Rank lines of one Pid); 25 rows 8 B..128 MiB; the page's
 	// command line names all_reduce_perf.
@@ -758,6 +796,15 @@ var misses = map[string]string{
 	"b200_2x8_g8_five_collectives_aicr_mghpcc.log#1":           "worst: the 1 and 4 MiB rows (1022.69 and 794.27 us, their in-place times 314.31 and 335.79) are slower than 16 MiB (347.03 us) in a run of one warmup iteration; the screen of non-monotone samples sets them aside and the one regime from 16 MiB misses 64 MiB (837.05 us) by 33%",
 	"b200_2x8_g8_five_collectives_aicr_mghpcc.log#2":           "worst: the 1 and 4 MiB rows (657.83 and 3652.95 us, their in-place times 1993.93 and 1975.44) are slower than 16 MiB (356.09 us), as in the ReduceScatter; the one regime from 16 MiB misses 64 MiB (863.50 us) by 34%",
 	"b200_2x8_g8_five_collectives_aicr_mghpcc.log#3":           "all three: the small sizes wander (1 MiB at 604.29 us, its in-place 216.29; 4 MiB at 1302.23 us nearly as long as 16 MiB's 1392.27) over 2 nodes whose rails halve under bidirectional GPUDirect RDMA, and 8 rows leave two regimes little to fit; the fit misses 4 MiB by 40% and the median row by 6.5%",
+	"b200_2x8_g8_allreduce_sharp_off_aicr_mghpcc.log#0":        "all three: over 2 nodes the small sizes stall (1 MiB at 592.74 us, its in-place 846.38; 4 MiB at 1310.51 us nearly as long as 16 MiB's 1392.97) and 1 GiB's out-of-place 17276.8 us is 1.24 times its in-place 13965.9; with -f 4's 8 rows the two regimes miss 4 MiB by 40% and the median row by 11%",
+	"b200_2x8_g8_allreduce_collnet_sharp_aicr_mghpcc.log#0":    "all three: under forced CollNet (SHARP) the time barely rises from 1 MiB (609.80 us, its in-place 181.60) to 16 MiB (967.00 us), then the busbw climbs from 77.96 GB/s at 64 MiB to 357.18 at 16 GiB; 8 rows leave two regimes little to fit, and the fit misses 4 MiB by 19% and the median row by 4.6%",
+	"b200_2x2_g2_allreduce_collnet_sharp_aicr_mghpcc.log#0":    "worst: under forced CollNet/Simple 4 MiB (341.34 us) takes 3.3 times 1 MiB's 103.07 (whose in-place time is 289.30); the one regime sets 4 MiB aside (weight 0) and misses it by 51%",
+	"b200_1x2to8_allreduce_sweep_aicr_mghpcc.log#0":            "all three: one process driving 2 GPUs, -f 4's 8 rows: 1 MiB (16.15 us), 4 MiB (37.65) and 16 MiB (55.72) rise unevenly as NCCL's protocol changes, busbw 64.92, 111.41 then 301.09 GB/s; the fit sets 4 MiB aside (weight 0), misses it by 39% and the median row by 3.5%",
+	"b200_1x2to8_allreduce_sweep_aicr_mghpcc.log#1":            "worst: 3 GPUs' 4 MiB (43.28 us) sits off the line from 1 MiB (18.99 us) to 16 MiB (77.46 us), busbw 73.64, 129.21 then 288.80 GB/s; the fit sets 4 MiB aside (weight 0) and misses it by 39%",
+	"b200_1x2to8_allreduce_sweep_aicr_mghpcc.log#2":            "median and worst: 4 GPUs' 16 MiB (98.73 us) is 2.3 times 4 MiB's 42.48 and over half 64 MiB's 183.86 (busbw 148.12, 254.89 then 547.49 GB/s); the one regime sets 16 MiB aside (weight 0), misses it by 42% and the median row by 4.4%",
+	"b200_1x2to8_allreduce_sweep_aicr_mghpcc.log#4":            "all three: 6 GPUs' 16 MiB (109.97 us) is 2.2 times 4 MiB's 50.12 and half 64 MiB's 220.14 (busbw 139.46, 254.27 then 508.07 GB/s); 8 rows leave two regimes little to fit, and the fit misses 16 MiB by 33% and the median row by 5.3%",
+	"b200_1x2to8_allreduce_sweep_aicr_mghpcc.log#5":            "median and leave-one-out: 7 GPUs' 64 MiB (288.68 us) moves 398.52 GB/s against 6 GPUs' 508.07 at that size, between 16 MiB (112.02 us) and 256 MiB (731.56 us), and 8 rows leave two regimes little to fit; the fit misses the median row by 4.0% and, leaving one out, by 9.4%",
+	"b200_1x2to8_allreduce_sweep_aicr_mghpcc.log#6":            "leave-one-out: 8 GPUs' busbw climbs from 47.30 GB/s at 1 MiB to 839.86 at 16 GiB (729.16 at 1 GiB against 7 GPUs' 664.39, as NVLS would), and 8 rows leave two regimes no row to spare: left out one at a time, the median row misses by 8.1%",
 	"v100_dgx2_five_tests_2019.log#4":                          "worst: from 64 MiB up the busbw alternates between 45-49 and 59-64 GB/s from one size to the next, a genuine oscillation of the log that one smooth regime cannot follow",
 }
 
@@ -927,6 +974,10 @@ var noRankLines = []struct {
 	{"a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 16, 8589934592, 5111454, 3.15, ""},
 	{"h200_2x8_allreduce_4nic_baremetal_nccltests380.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 3, 9663676416, 56560.3, 320.36, ""},
 	{"h200_2x8_allreduce_4nic_vm_nccltests380.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 3, 9663676416, 98312, 184.30, ""},
+	// HPE's hpc-ai-envs README: 2 x 4 GH200 over Slingshot with
+	// NCCL_ALGO=Tree, the header and rows alone (no Rank lines); the
+	// test's name is its Source lines' command; 14 rows 1 MiB..8 GiB.
+	{"gh200_2x4_allreduce_tree_slingshot_hpe_aienvs.log", "all_reduce_perf", commmodel.AllReduce, FromName, 8, 14, 8589934592, 94752, 158.65, ""},
 	{"v100_2x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 184.8, 0.33, ""},
 	{"v100_4x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 343.3, 0.18, ""},
 	{"v100_8x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 663.2, 0.10, ""},

@@ -90,10 +90,21 @@ var publicMachines = []publicMachine{
 	// driving its 8 B200 (-g 8), 1 node and 2 over 8 NDR400 rails a node,
 	// five collectives each; the Rank lines give the rest. Its 2-node
 	// pair's rails run at about half rate when GPUDirect RDMA goes both
-	// ways (the repository's diagnosis), which no log says.
+	// ways (the repository's diagnosis), which no log says. Its SHARP A/B
+	// jobs (other node pairs: 2 x 8 and 2 x 2 GPUs) ran each AllReduce
+	// with CollNet off (NCCL's choice, here) and forced
+	// (b200_2x*_allreduce_collnet_sharp_aicr_mghpcc.log, left out: its
+	// user pins NCCL_ALGO=CollNetChain,CollNetDirect, which predict runs
+	// only on a machine described with -hw collnet=true, and these scores
+	// describe the machine from its GPU's name; unpinned, the tables would
+	// calibrate NCCL's choice on SHARP's times). One node's sweep of 2 to 8
+	// GPUs (-g N) is seven tables of one file.
 	{"b200-aicr-ndr", []publicLog{
 		{"b200_1x8_g8_five_collectives_aicr_mghpcc.log", predict.Pins{}},
 		{"b200_2x8_g8_five_collectives_aicr_mghpcc.log", predict.Pins{}},
+		{"b200_2x8_g8_allreduce_sharp_off_aicr_mghpcc.log", predict.Pins{}},
+		{"b200_2x2_g2_allreduce_sharp_off_aicr_mghpcc.log", predict.Pins{}},
+		{"b200_1x2to8_allreduce_sweep_aicr_mghpcc.log", predict.Pins{}},
 	}},
 	{"b200-gke-a4-dranet", []publicLog{
 		{"b200_2x1_allgather_gke_a4_dranet.log", predict.Pins{}},
@@ -378,6 +389,11 @@ var publicSingles = []publicLog{
 	// rest; another cluster than OCI's, so not one machine with it.
 	{"gb200_2x4_g4_allreduce_crusoe_vms.log", predict.Pins{}},
 	{"gh200_2x1_allreduce_wrong_rows_nccltests369.log", predict.Pins{}},
+	// HPE's hpc-ai-envs README: the rows alone of 2 nodes of 4 GPUs over
+	// Slingshot (the page's shape) run with NCCL_ALGO=Tree; the page names
+	// no GPU, its repository's EX4000 configurations GH200. Another site's
+	// nodes than Alps' or Olivia's, so not one machine with theirs.
+	{"gh200_2x4_allreduce_tree_slingshot_hpe_aienvs.log", predict.Pins{Nodes: 2, PerNode: 4, GPU: "GH200", Algo: "Tree"}},
 	{"h100_2x8_allreduce_gcp_a3mega.log", predict.Pins{}},
 	// cluster-toolkit's GKE guides print the rows alone: AllGathers of 2
 	// nodes (their manifests' default) of the a3-megagpu-8g, a3-highgpu-8g
