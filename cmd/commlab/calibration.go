@@ -248,10 +248,10 @@ func hwUsage() string {
 }
 
 // stdinOnce returns a usage error where standard input ("-") is given for
-// more than one of the machine flags' inputs and logs, the log arguments
-// of diagnose or plot: it gives its bytes once.
-func (f machineFlags) stdinOnce(logs []string) error {
-	in := f.inputs()
+// more than one of the machine flags' inputs, logs (the log arguments of
+// diagnose or plot) and files (tune -check's): it gives its bytes once.
+func (f machineFlags) stdinOnce(logs []string, files ...string) error {
+	in := append(f.inputs(), files...)
 	for _, l := range logs {
 		for _, item := range strings.Split(l, ",") {
 			path, _ := fileAndKeys(strings.TrimSpace(item))

@@ -148,3 +148,50 @@ func TestStdinInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneCheckStream: tune -check reads its rules file once, through
+// readInput's bound: a stream (<(cat FILE)) is checked as its file is,
+// where its header was read and the check found it empty; /dev/zero is
+// refused, where it took 7 GB in 20 s; standard input is one input among
+// -calibrate's. Not parallel: it sets os.Stdin.
+func TestTuneCheckStream(t *testing.T) {
+	log := "../../data/nccltests/testdata/real/h100_1x8_g8_allreduce_voltagepark.log"
+	rules := filepath.Join(t.TempDir(), "rules.conf")
+	if code, _, stderr := runCLI("tune", "-calibrate", log, "-nodes", "1,2", "-per-node", "8", "-o", rules); code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, stderr)
+	}
+	check := func(file string) (int, string) {
+		code, out, stderr := runCLI("tune", "-check", file, "-calibrate", log, "-nodes", "1,2", "-per-node", "8")
+		if file == "-" {
+			return code, strings.Replace(out+stderr, "-:", "RULES:", 1)
+		}
+		return code, strings.ReplaceAll(out+stderr, file, "RULES")
+	}
+	code, want := check(rules)
+	if code != 0 {
+		t.Fatalf("tune -check %s: exit %d: %s", rules, code, want)
+	}
+	if code, got := check(fifoOf(t, rules)); code != 0 || got != want {
+		t.Errorf("tune -check of a stream: exit %d:\n%s\nwant, as of the file:\n%s", code, got, want)
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if code, got := check("/dev/zero"); code != 1 || !strings.Contains(got, "not a text file") {
+			t.Errorf("tune -check /dev/zero: exit %d: %s; want a file that is not text", code, got)
+		}
+	}
+	stdin := os.Stdin
+	t.Cleanup(func() { os.Stdin = stdin })
+	f, err := os.Open(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	os.Stdin = f
+	code, out, stderr := runCLI("tune", "-check", "-", "-calibrate", "-", "-nodes", "1,2", "-per-node", "8")
+	if code != 2 || !strings.Contains(stderr, "standard input (-) is given for 2 inputs") {
+		t.Errorf("tune -check - -calibrate -: exit %d: %s%s; want a usage error", code, out, stderr)
+	}
+	if code, got := check("-"); code != 0 || got != want {
+		t.Errorf("tune -check -: exit %d:\n%s\nwant:\n%s", code, got, want)
+	}
+}

@@ -220,8 +220,17 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	// tables, which print no hosts, became 32 nodes of 2 GPUs under
 	// -comms 16x2).
 	base := predict.Pins{Hosts: req.comms}
+	// The rules file is read once, through readInput's bound: a stream
+	// (-check <(cat FILE), -check -) gives its bytes once.
+	var rulesFile []byte
 	if req.check != "" {
-		if written := writtenComms(req.check); len(written) > 0 {
+		if err := req.machine.stdinOnce(nil, req.check); err != nil {
+			return err
+		}
+		if rulesFile, err = readInput(req.check); err != nil {
+			return err
+		}
+		if written := writtenComms(rulesFile); len(written) > 0 {
 			base.Hosts = written
 			base.HostsFrom = "the rules file was written for " + commsText(written)
 		}
@@ -306,7 +315,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if req.check != "" {
-		return checkTuneFile(req.check, comms, m.RunsRCCL(), stdout)
+		return checkTuneFile(req.check, rulesFile, comms, m.RunsRCCL(), stdout)
 	}
 	rules, choices, err := m.TunerPlan(req.collectives, req.comms, req.layout, req.sizes)
 	if err != nil {
@@ -568,17 +577,12 @@ func uncappedNote(rules []nccl.TunerRule, comms []nccl.TunerComm) string {
 }
 
 // checkTuneFile runs "commlab tune -check FILE": it writes each problem
-// of the file (nccl.CheckTunerRules) on stdout, and fails when one
+// of the file path, read as b (nccl.CheckTunerRules), on stdout, and fails when one
 // changes what the job runs. Under RCCL (rccl), which runs a rule's
 // channel count as written, a first line says that the channels the check
 // knows are NCCL's.
-func checkTuneFile(path string, comms []nccl.TunerComm, rccl bool, stdout io.Writer) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	probs, err := nccl.CheckTunerRules(f, path, comms)
+func checkTuneFile(path string, b []byte, comms []nccl.TunerComm, rccl bool, stdout io.Writer) error {
+	probs, err := nccl.CheckTunerRules(bytes.NewReader(b), path, comms)
 	if err != nil {
 		return err
 	}
@@ -825,14 +829,9 @@ func joinAnd(s []string) string {
 // was written for (tuneComment).
 const commsHeader = "Communicators (nodes x GPUs per node): "
 
-// writtenComms returns the communicators the header of the rules file at
-// path names (commsHeader), none where it names none or cannot be read
-// (checkTuneFile says so).
-func writtenComms(path string) []predict.Comm {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
+// writtenComms returns the communicators the header of the rules file b
+// names (commsHeader), none where it names none.
+func writtenComms(b []byte) []predict.Comm {
 	lines := strings.Split(string(b), "\n")
 	k := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "# "+commsHeader) })
 	if k < 0 {
