@@ -195,3 +195,22 @@ func TestTuneCheckStream(t *testing.T) {
 		t.Errorf("tune -check -: exit %d:\n%s\nwant:\n%s", code, got, want)
 	}
 }
+
+// TestLogStreamCapture: a capture given where a log is read, as a stream,
+// is named a capture as its file is; its bytes were read again, which
+// waited forever on a named pipe whose writer had gone (fit FIFO) and
+// found a stream empty.
+func TestLogStreamCapture(t *testing.T) {
+	capture := "../../topo/testdata/dgx_h100_tabs.txt"
+	for _, cmd := range []string{"fit", "diagnose", "compare"} {
+		fifo := fifoOf(t, capture)
+		args := []string{cmd, fifo}
+		if cmd == "compare" {
+			args = append(args, "../../data/nccltests/testdata/real/h100_1x8_g8_allreduce_voltagepark.log")
+		}
+		code, _, stderr := runCLI(args...)
+		if code == 0 || !strings.Contains(stderr, "it is an nvidia-smi topo -m capture: read it with commlab topo "+fifo) {
+			t.Errorf("%v: exit %d: %s; want the capture named", args, code, stderr)
+		}
+	}
+}

@@ -179,13 +179,15 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, error) {
 	}
 	var l *data.Log
 	var err error
+	// b is a stream's bytes, read once: a named pipe opened again waits
+	// for a writer that never comes.
+	var b []byte
 	if info, serr := os.Stat(path); serr == nil && info.Mode().IsRegular() && info.Size() <= maxInput {
 		// A file within maxInput is read into one buffer of its size:
 		// readInput's buffer and data.ReadMeasurements' copy of it took
 		// 1.1 GB for a log of 240 MB.
 		l, err = data.ReadFile(path, &o)
 	} else {
-		var b []byte
 		if b, err = readInput(path); err != nil {
 			return nil, err
 		}
@@ -205,7 +207,11 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, error) {
 		}
 	}
 	if errors.Is(err, nccltests.ErrNoTable) {
-		if b, rerr := readInput(path); rerr == nil && topoParses(b) {
+		var rerr error
+		if b == nil {
+			b, rerr = readInput(path)
+		}
+		if rerr == nil && topoParses(b) {
 			err = fmt.Errorf("%w; it is an nvidia-smi topo -m capture: read it with commlab topo %s, or give it to predict as -topo %s", err, path, path)
 		}
 	}
