@@ -57,7 +57,7 @@ var calibrationKeys = []struct{ key, doc string }{
 // error ("-calibrate", "the log").
 func parseCalibrationFiles(list string, base predict.Pins, what string) ([]calibrationFile, error) {
 	var out []calibrationFile
-	for _, item := range strings.Split(list, ",") {
+	for _, item := range listItems(list) {
 		item = strings.TrimSpace(item)
 		if item == "" {
 			continue
@@ -85,6 +85,28 @@ func parseCalibrationFiles(list string, base predict.Pins, what string) ([]calib
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// listItems splits a comma-separated list of FILE[:KEY=VALUE...] items at
+// the commas that do not fall inside a file's name: an item and those
+// after it, joined by commas, are one where that names a file (a log named
+// run,a.log), as fileAndKeys takes a name's colons.
+func listItems(list string) []string {
+	parts := strings.Split(list, ",")
+	var items []string
+	for i := 0; i < len(parts); {
+		j := len(parts)
+		for ; j > i+1; j-- {
+			path, keys := fileAndKeys(strings.TrimSpace(strings.Join(parts[i:j], ",")))
+			if info, err := os.Stat(path); err == nil && !info.IsDir() && strings.Contains(path, ",") &&
+				!strings.Contains(strings.Join(keys, ":"), ",") {
+				break
+			}
+		}
+		items = append(items, strings.Join(parts[i:j], ","))
+		i = j
+	}
+	return items
 }
 
 // fileAndKeys splits an item FILE[:KEY=VALUE...] of parseCalibrationFiles
@@ -253,7 +275,7 @@ func hwUsage() string {
 func (f machineFlags) stdinOnce(logs []string, files ...string) error {
 	in := append(f.inputs(), files...)
 	for _, l := range logs {
-		for _, item := range strings.Split(l, ",") {
+		for _, item := range listItems(l) {
 			path, _ := fileAndKeys(strings.TrimSpace(item))
 			in = append(in, path)
 		}

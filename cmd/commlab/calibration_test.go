@@ -78,6 +78,45 @@ func TestCalibrationColonNames(t *testing.T) {
 	}
 }
 
+// TestCalibrationCommaNames: a log named with a comma is one item where
+// its parts joined name it, with keys after it and other items around it;
+// it was split, and its first part not found ("open a: no such file").
+func TestCalibrationCommaNames(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	b, err := os.ReadFile(togetherDir + "all_reduce_ring.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	comma, other := filepath.Join(dir, "run,a.log"), filepath.Join(dir, "b.log")
+	for _, f := range []string{comma, other} {
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		list  string
+		paths []string
+	}{
+		{comma, []string{comma}},
+		{comma + ":algo=ring:test=0", []string{comma}},
+		{other + "," + comma + ":algo=ring," + other, []string{other, comma, other}},
+		{comma + ":algo=ring, " + other, []string{comma, other}},
+	} {
+		files, err := parseCalibrationFiles(c.list, predict.Pins{}, "-calibrate")
+		if err != nil {
+			t.Fatalf("%s: %v", c.list, err)
+		}
+		var paths []string
+		for _, f := range files {
+			paths = append(paths, f.path)
+		}
+		if !slices.Equal(paths, c.paths) {
+			t.Errorf("%s: files %q, want %q", c.list, paths, c.paths)
+		}
+	}
+}
+
 // TestCalibrationTests: test=N keeps the file's tests of those indices, as
 // fit -list counts them. cluster01's 10 x 1 log runs all_reduce, all_gather,
 // reduce_scatter, alltoall and sendrecv (its "# Collective test starting:"
