@@ -221,6 +221,20 @@ func writeTopoHardware(w io.Writer, out topoOut, gpu, file bool) {
 	} else {
 		fmt.Fprintf(w, "predict, diagnose, tune and plot take these as -hw %s\n", out.HW)
 	}
+	// nic_path is the ring's, which the bindings' paths, each GPU's to its
+	// own NIC, need not show (an HGX H100's PXN over bindings at PIX).
+	for _, f := range out.Hardware.Facts {
+		var own []string
+		for _, g := range out.GPUs {
+			if g.NCCLPath != "" && !slices.Contains(own, g.NCCLPath) {
+				own = append(own, g.NCCLPath)
+			}
+		}
+		if f.Name == "nic_path" && len(out.GPUs) >= 2 && len(own) > 0 && !slices.Equal(own, []string{f.Value}) {
+			fmt.Fprintf(w, "nic_path %s is the path by which NCCL's ring enters and leaves the host, not a GPU's to its own NIC (the bindings' NCCL column: %s): a ring's channel enters at one GPU and leaves at another (docs/topology.md)\n",
+				f.Value, strings.Join(own, ", "))
+		}
+	}
 	if gpu {
 		writeHardware(w, out.Hardware)
 	}

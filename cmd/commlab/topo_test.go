@@ -340,3 +340,23 @@ func TestTopoMachine(t *testing.T) {
 		t.Errorf("one GPU, no NIC, JSON:\n%s", out)
 	}
 }
+
+// TestTopoRingNICPath: where the machine line's nic_path, the path of
+// NCCL's ring (topo.Topology.RingNICPath), is not the bindings' paths, a
+// line says why; an HGX H100 showed PXN over bindings all at PIX without
+// a word.
+func TestTopoRingNICPath(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ file, want string }{
+		{"h100_hgx_8nic_sglang30401.txt", "nic_path PXN is the path by which NCCL's ring enters and leaves the host, not a GPU's to its own NIC (the bindings' NCCL column: PIX)"},
+		{"a100_dgx_nps4_10nic_tabs_gpucompress.txt", ""},
+	} {
+		code, out, stderr := runCLI("topo", "../../topo/testdata/real/"+c.file)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.file, code, stderr)
+		}
+		if got := strings.Contains(out, "\nnic_path "); c.want == "" && got || c.want != "" && !strings.Contains(out, c.want) {
+			t.Errorf("%s:\n%s\nwant %q", c.file, out, c.want)
+		}
+	}
+}
