@@ -75,6 +75,11 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 	if *out == "" {
 		return plotRequest{}, flagErrorf("-o FILE.png, FILE.svg or FILE.pdf says where to write the figure")
 	}
+	if *out == "-" {
+		// The figure's format is its name's extension: standard output
+		// has none (it suggested -o -.png).
+		return plotRequest{}, flagErrorf("-o -: plot writes a file, not standard output: give -o FILE.png, FILE.svg or FILE.pdf")
+	}
 	if ext := strings.ToLower(filepath.Ext(*out)); !slices.Contains(figure.SaveFormats, ext) {
 		return plotRequest{}, flagErrorf("-o %q: want a name ending in %s, such as -o %s.png",
 			*out, strings.Join(figure.SaveFormats, ", "), strings.TrimSuffix(*out, filepath.Ext(*out)))

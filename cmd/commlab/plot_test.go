@@ -275,6 +275,7 @@ func TestPlotErrors(t *testing.T) {
 		{[]string{h200Log}, 2, "-o FILE.png, FILE.svg or FILE.pdf"},
 		{[]string{h200Log, "-o", jpg}, 2, "want a name ending in .png, .svg, .pdf, such as -o " + filepath.Join(dir, "fig.png")},
 		{[]string{"-o", "fig.png"}, 2, "commlab plot LOG... -o FILE.png"},
+		{[]string{h200Log, "-o", "-"}, 2, "-o -: plot writes a file, not standard output"},
 		{[]string{h200Log, "-o", "fig.png", "-dpi", "0"}, 2, "such as -dpi 300"},
 		{[]string{h200Log, "-o", "fig.png", "-width", "wide"}, 2, "such as 7in, 18cm or 500pt"},
 		{[]string{h200Log, "-o", "fig.png", "-marks", "lines"}, 2, "want crossovers, breaks, crossovers,breaks or none"},
