@@ -2,6 +2,7 @@ package predict
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,5 +73,32 @@ func TestSocketsNICRate(t *testing.T) {
 	}
 	if told := describe("nic-bw=100Gb/s"); told.NICBW != 100e9/8 || told.Sources.NICBW != SourceUser {
 		t.Errorf("nic-bw=100Gb/s given: %s from %q, want the user's", formatBitRate(told.NICBW), told.Sources.NICBW)
+	}
+}
+
+// TestEvidenceDisagrees: two logs whose NCCL lines give one machine fact
+// two values: the first log's stands, and a note names both values, also
+// where the first log's line set the fact (it was silent then). AWS's p4d
+// log lists 4 EFA NICs, KISTI's CollNet log 6 InfiniBand ports. Their
+// coll channels differ too (8 at 8 GPUs a host, 3 at 2), but for runs of
+// other shapes, which is no disagreement and gives no note.
+func TestEvidenceDisagrees(t *testing.T) {
+	const real = "../../data/nccltests/testdata/real/"
+	p4d := firstTable(t, real+"a100_2x8_allreduce_efa_p4d_ncclinfo.log")
+	kisti := firstTable(t, real+"a100_4x2_allreduce_collnet_kisti_nccltests311.log")
+	h, err := Describe("A100-SXM4-80GB", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, notes := h.WithEvidence([]Table{p4d, kisti})
+	if h.NICs != 4 || h.Sources.NICs != SourceNCCLDebug {
+		t.Errorf("nics_per_node %d (%s), want the first log's 4 (nccl-debug)", h.NICs, h.Sources.NICs)
+	}
+	want := "NCCL's debug lines give nics_per_node 6, where " + p4d.Name + "'s give 4; " + p4d.Name + "'s is taken"
+	if !slices.ContainsFunc(notes, func(n string) bool { return strings.HasPrefix(n, kisti.Name+": "+want) }) {
+		t.Errorf("notes %q; want %q", notes, want)
+	}
+	if slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "give coll_channels") }) {
+		t.Errorf("notes %q name coll_channels, which the logs give for runs of other shapes", notes)
 	}
 }

@@ -582,16 +582,31 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 	weak := func(s Source) bool { return s == "" || s == SourceAssumed || s == SourceCatalog }
 	var notes []string
 	seen := map[string]string{} // fact -> the first table that gave it
-	take := func(fact, table string, differs bool) bool {
+	// take reports whether table is the first to give fact; a later
+	// table's value that differs from the first's (have), where differs,
+	// is noted.
+	take := func(fact, table string, value, have any, differs bool) bool {
 		first, ok := seen[fact]
 		if !ok {
 			seen[fact] = table
 			return true
 		}
 		if differs {
-			notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines give another %s than %s's; %s's is taken", table, fact, first, first))
+			notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines give %s %v, where %s's give %v; %s's is taken", table, fact, value, first, have, first))
 		}
 		return false
+	}
+	// set reports whether table gives fact, whose source is s: where the
+	// source is weak and no table before it gave the fact; where a table
+	// before it did (nccl-debug), it notes a value that differs.
+	set := func(s Source, fact, table string, value, have any, differs bool) bool {
+		if s == SourceNCCLDebug {
+			if _, ok := seen[fact]; ok {
+				take(fact, table, value, have, differs)
+			}
+			return false
+		}
+		return weak(s) && take(fact, table, value, have, differs)
 	}
 	if !h.GPU.Known && len(tables) > 0 && h.GPU.Name == tables[0].GPU {
 		// A GPU the catalog lacks is known by the name the tables give it:
@@ -623,22 +638,22 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		} else if c := e.Channels.Value; e.Channels.Known() && c.NVLS >= 0 {
 			given("nvls", name, h.Sources.NVLS, e.Channels.Line, fmt.Sprint(c.NVLS > 0), fmt.Sprint(h.NVLS))
 		}
-		if n := e.NICCount.Value; e.NICCount.Known() && n > 0 && weak(h.Sources.NICs) && take("nics_per_node", name, n != h.NICs) {
+		if n := e.NICCount.Value; e.NICCount.Known() && n > 0 && set(h.Sources.NICs, "nics_per_node", name, n, h.NICs, n != h.NICs) {
 			h.NICs, h.Sources.NICs = n, SourceNCCLDebug
 		}
-		if hn, ok := e.RunNICs(); ok && weak(h.Sources.RunNICs) && take("nics_in_use", name, len(hn.Devices) != h.RunNICs) {
+		if hn, ok := e.RunNICs(); ok && set(h.Sources.RunNICs, "nics_in_use", name, len(hn.Devices), h.RunNICs, tables[i].PerNode == h.RunGPUs && len(hn.Devices) != h.RunNICs) {
 			h, notes = h.withRunNICs(&tables[i], hn, notes)
 		}
-		if c := e.Channels.Value; e.Channels.Known() && c.Coll > 0 && weak(h.Sources.Channels) && take("coll_channels", name, c.Coll != h.Channels) {
+		if c := e.Channels.Value; e.Channels.Known() && c.Coll > 0 && set(h.Sources.Channels, "coll_channels", name, c.Coll, h.Channels, tables[i].PerNode == h.ChannelsGPUs && c.Coll != h.Channels) {
 			h = h.withChannels(&tables[i])
 		}
-		if bw := e.NICBW.Value; e.NICBW.Known() && bw > 0 && weak(h.Sources.NICBW) && take("nic_bw", name, bw != h.NICBW) {
+		if bw := e.NICBW.Value; e.NICBW.Known() && bw > 0 && set(h.Sources.NICBW, "nic_bw", name, formatBitRate(bw), formatBitRate(h.NICBW), bw != h.NICBW) {
 			h.NICBW, h.Sources.NICBW = bw, SourceNCCLDebug
 		}
 		// A graph search places NICs only where the communicator crosses
 		// nodes.
 		across := tables[i].Nodes > 1 || e.Nodes.Value > 1
-		if p := e.NICPath.Value; e.NICPath.Known() && across && weak(h.Sources.NICPath) && take("nic_path", name, p != h.NICPath) {
+		if p := e.NICPath.Value; e.NICPath.Known() && across && set(h.Sources.NICPath, "nic_path", name, p, h.NICPath, p != h.NICPath) {
 			h.NICPath, h.Sources.NICPath = p, SourceNCCLDebug
 		}
 		// NCCL's channel counts say it too, where no multicast line does:
@@ -648,7 +663,7 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		if c := e.Channels.Value; !known && e.Channels.Known() && c.NVLS >= 0 {
 			on, known = c.NVLS > 0, true
 		}
-		if known && weak(h.Sources.NVLS) && take("nvls", name, on != h.NVLS) {
+		if known && set(h.Sources.NVLS, "nvls", name, on, h.NVLS, on != h.NVLS) {
 			h.NVLS, h.Sources.NVLS = on, SourceNCCLDebug
 			if on && weak(h.Sources.Fabric) {
 				h.Fabric, h.Sources.Fabric = FabricNVSwitch, SourceNCCLDebug
@@ -665,7 +680,7 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		}
 		// Whether NCCL set CollNet up, where its lines say
 		// (nccltests.Evidence.CollNet; not its collnet channel count).
-		if c := e.CollNet; c.Known() && weak(h.Sources.CollNet) && take("collnet", name, c.Value != h.CollNet) {
+		if c := e.CollNet; c.Known() && set(h.Sources.CollNet, "collnet", name, c.Value, h.CollNet, c.Value != h.CollNet) {
 			h.CollNet, h.Sources.CollNet = c.Value, SourceNCCLDebug
 		}
 	}
