@@ -8,6 +8,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // realLog reads a log of data/nccltests/testdata/real and describes its
@@ -63,8 +64,10 @@ func runtimeOf(t *testing.T, h Hardware, tab *Table, rccl bool) int {
 //     enables CollNet (-hw collnet=true: the run set NCCL_COLLNET_ENABLE=1,
 //     which the log's kept lines do not say); without it the model plans
 //     2 and its note says CollNet would give 3.
-//   - MI210 (RCCL): RCCL's channel rules are its own, which the model
-//     does not follow, and the fact is not used.
+//   - MI210 (RCCL): its 12 channels are NCCL_MIN_NCHANNELS and
+//     NCCL_MAX_NCHANNELS=12, set in the environment (its line 320 on):
+//     the count is the setting's, no fact, and a note says so; RCCL's
+//     channel rules are its own besides, which the model does not follow.
 //
 // NCCL 2.9.9 (p4d) runs as 2.18, the oldest release the model follows.
 func TestChannelsRealLogs(t *testing.T) {
@@ -115,6 +118,12 @@ func TestChannelsRealLogs(t *testing.T) {
 				if f.Name == "coll_channels" {
 					fact = f
 				}
+			}
+			if slices.ContainsFunc(tab.Evidence.Env, func(v nccltests.Setting) bool { return slices.Contains(channelSettings, v.Name) }) {
+				if fact.Source == SourceNCCLDebug || !slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "set in the environment") }) {
+					t.Errorf("coll_channels %q (%s), notes %q: want no fact and a note that the environment set the count", fact.Value, fact.Source, notes)
+				}
+				return
 			}
 			if fact.Source != SourceNCCLDebug || !strings.HasPrefix(fact.Value, fmt.Sprintf("%d at %s a host", c.log, counted(c.perNode, "GPU"))) {
 				t.Errorf("coll_channels %q (%s), want %d at %s a host (nccl-debug)", fact.Value, fact.Source, c.log, counted(c.perNode, "GPU"))

@@ -644,8 +644,18 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		if hn, ok := e.RunNICs(); ok && set(h.Sources.RunNICs, "nics_in_use", name, len(hn.Devices), h.RunNICs, tables[i].PerNode == h.RunGPUs && len(hn.Devices) != h.RunNICs) {
 			h, notes = h.withRunNICs(&tables[i], hn, notes)
 		}
-		if c := e.Channels.Value; e.Channels.Known() && c.Coll > 0 && set(h.Sources.Channels, "coll_channels", name, c.Coll, h.Channels, tables[i].PerNode == h.ChannelsGPUs && c.Coll != h.Channels) {
-			h = h.withChannels(&tables[i])
+		// NCCL_MIN_NCHANNELS and its kin set the count: it is the
+		// setting's, not the machine's graph's.
+		byEnv := slices.IndexFunc(e.Env, func(v nccltests.Setting) bool { return slices.Contains(channelSettings, v.Name) })
+		if c := e.Channels.Value; e.Channels.Known() && c.Coll > 0 {
+			switch {
+			case byEnv >= 0 && seen["env coll_channels"] == "":
+				seen["env coll_channels"] = name
+				notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines give %d coll channels (line %d) under %s=%s set in the environment (line %d): the count is the setting's, and the model plans its own",
+					name, c.Coll, e.Channels.Line, e.Env[byEnv].Name, e.Env[byEnv].Value, e.Env[byEnv].Line))
+			case byEnv < 0 && set(h.Sources.Channels, "coll_channels", name, c.Coll, h.Channels, tables[i].PerNode == h.ChannelsGPUs && c.Coll != h.Channels):
+				h = h.withChannels(&tables[i])
+			}
 		}
 		if bw := e.NICBW.Value; e.NICBW.Known() && bw > 0 && set(h.Sources.NICBW, "nic_bw", name, formatBitRate(bw), formatBitRate(h.NICBW), bw != h.NICBW) {
 			h.NICBW, h.Sources.NICBW = bw, SourceNCCLDebug
@@ -720,6 +730,11 @@ func (h Hardware) withChannels(t *Table) Hardware {
 	h.Sources.Channels = SourceNCCLDebug
 	return h
 }
+
+// channelSettings are NCCL's environment variables that set a
+// communicator's channel count (src/graph/connect.cc, src/init.cc): a
+// count printed under one of them is the setting's.
+var channelSettings = []string{"NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS", "NCCL_MIN_CTAS", "NCCL_MAX_CTAS"}
 
 // channelsNote appends to notes, where h takes a log's channel count
 // (withChannels), a line that names the log's count and the one the
