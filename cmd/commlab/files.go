@@ -134,9 +134,16 @@ func readTopo(path string) (*topo.Topology, []*topo.ParseError, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if path == "-" && len(bytes.TrimSpace(b)) == 0 {
+		return nil, nil, errors.New("-: " + stdinEmpty)
+	}
 	t, problems, err := topo.ReadCapture(namedReader{bytes.NewReader(b), path})
 	return t, problems, rocmHint(err)
 }
+
+// stdinEmpty says that "-" read nothing, as where the command that was to
+// write the file into the pipe printed nothing or no pipe was given.
+const stdinEmpty = "standard input (-) gave nothing: pipe the file into the command (cat FILE | commlab ... -), or name the file"
 
 // rocmHint adds to a ROCm topology's error the -hw settings that describe
 // an AMD Instinct host instead: the catalog's AMD systems, or the links.
@@ -192,6 +199,9 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, error) {
 			return nil, err
 		}
 		l, err = data.ReadMeasurements(bytes.NewReader(b), path, &o)
+	}
+	if path == "-" && errors.Is(err, nccltests.ErrEmpty) {
+		err = fmt.Errorf("%w: %s", err, stdinEmpty)
 	}
 	var pe *nccltests.ParseError
 	if errors.Is(err, nccltests.ErrTooManyRows) && errors.As(err, &pe) {
