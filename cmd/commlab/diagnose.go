@@ -195,11 +195,12 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	return writeDiagnoseText(stdout, out)
 }
 
-// findingRef is a finding's reference to another by its number.
-var findingRef = regexp.MustCompile(`as for finding (\d+)`)
+// findingRef is a finding's reference to another by its number ("as for
+// finding 2", "finding 4 finds").
+var findingRef = regexp.MustCompile(`\bfinding (\d+)`)
 
-// shiftFindingRefs returns advice with each "as for finding N" moved on by
-// shift, for findings listed after shift others.
+// shiftFindingRefs returns advice with each "finding N" moved on by shift,
+// for findings listed after shift others.
 func shiftFindingRefs(advice []string, shift int) []string {
 	if shift == 0 {
 		return advice
@@ -208,7 +209,7 @@ func shiftFindingRefs(advice []string, shift int) []string {
 	for i, a := range advice {
 		out[i] = findingRef.ReplaceAllStringFunc(a, func(m string) string {
 			n, _ := strconv.Atoi(findingRef.FindStringSubmatch(m)[1])
-			return fmt.Sprintf("as for finding %d", n+shift)
+			return fmt.Sprintf("finding %d", n+shift)
 		})
 	}
 	return out

@@ -572,3 +572,23 @@ func TestStudyWithoutHosts(t *testing.T) {
 		}
 	}
 }
+
+// TestShiftFindingRefs: both ways a finding's advice names another, "as
+// for finding N" (the guesses) and "finding N finds" (another algorithm,
+// predict.Diagnose's referOtherChoice), move on by the baseline findings
+// listed before the model's; other words stay.
+func TestShiftFindingRefs(t *testing.T) {
+	got := shiftFindingRefs([]string{
+		"the gap may be the assumed hardware, as for finding 2",
+		"finding 4 finds that the times at these sizes follow NVLSTree, where the model runs Tree: if NCCL ran NVLSTree, the rest of this finding does not apply; settle that first",
+		"per-step latency: check the launch layout (-g)",
+	}, 1)
+	want := []string{
+		"the gap may be the assumed hardware, as for finding 3",
+		"finding 5 finds that the times at these sizes follow NVLSTree, where the model runs Tree: if NCCL ran NVLSTree, the rest of this finding does not apply; settle that first",
+		"per-step latency: check the launch layout (-g)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("shifted by 1:\n%q\nwant\n%q", got, want)
+	}
+}

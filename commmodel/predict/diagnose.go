@@ -153,8 +153,8 @@ func referOtherChoice(findings []Finding) {
 				ran = ran && algo == model
 			}
 			if ran {
-				f.Advice = append([]string{fmt.Sprintf("the times at these sizes follow %s, where the model runs %s, as for finding %d: if NCCL ran %s, what follows does not apply; settle that first",
-					run, model, k+1, run)}, f.Advice...)
+				f.Advice = append([]string{fmt.Sprintf("finding %d finds that the times at these sizes follow %s, where the model runs %s: if NCCL ran %s, the rest of this finding does not apply; settle that first",
+					k+1, run, model, run)}, f.Advice...)
 			}
 		}
 	}
@@ -382,6 +382,18 @@ func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 			// NCCL runs grouped sends on its p2p path, which takes no
 			// algorithm (src/enqueue.cc, NCCL_P2P_LL_THRESHOLD sets LL).
 			return []string{"per-step latency of grouped sends (" + f.NCCL + "), which no NCCL_ALGO setting changes: check the launch layout (-g)"}
+		}
+		var set []string
+		for _, v := range [][2]string{{"NCCL_ALGO", t.Algo}, {"NCCL_PROTO", t.Proto}} {
+			if v[1] != "" {
+				set = append(set, v[0]+"="+v[1])
+			}
+		}
+		if len(set) > 0 {
+			// The run's own setting, which the model follows: no other
+			// to look for.
+			return []string{fmt.Sprintf("per-step latency of %s, under the run's %s (which the model follows): a run without it tells what the setting costs here; check the launch layout (-g)",
+				f.NCCL, strings.Join(set, " and "))}
 		}
 		return []string{"per-step latency: check that no NCCL_PROTO or NCCL_ALGO setting in the job's environment rules out NCCL's choice here (" + f.NCCL + "), and the launch layout (-g)"}
 	case TermLinks:

@@ -970,7 +970,7 @@ func TestOtherChoiceReferred(t *testing.T) {
 	referred := 0
 	for i, f := range findings {
 		inside := i != other && f.FromBytes >= o.FromBytes && f.ToBytes <= o.ToBytes && (f.Kind == KindSlower || f.Kind == KindSwitch)
-		refers := len(f.Advice) > 0 && strings.Contains(f.Advice[0], fmt.Sprintf("follow NVLSTree, where the model runs Tree, as for finding %d", other+1))
+		refers := len(f.Advice) > 0 && strings.HasPrefix(f.Advice[0], fmt.Sprintf("finding %d finds that the times at these sizes follow NVLSTree, where the model runs Tree", other+1))
 		if inside != refers {
 			t.Errorf("finding %d (%s, %s, %g..%g B): refers to finding %d %v, want %v: %q", i+1, f.Kind, f.NCCL, f.FromBytes, f.ToBytes, other+1, refers, inside, f.Advice)
 		}
@@ -980,5 +980,38 @@ func TestOtherChoiceReferred(t *testing.T) {
 	}
 	if referred < 2 {
 		t.Errorf("%d findings refer to the other algorithm's, want the gap and the switch", referred)
+	}
+}
+
+// TestLatencyAdviceUnderSetting: AWS's g7e run of one RTX PRO 6000 a node
+// over EFA ran under NCCL_PROTO=simple, which the OFI plugin added to the
+// environment (its line 166) and the table carries: the latency advice
+// names that setting, not a search for one.
+func TestLatencyAdviceUnderSetting(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/rtxpro6000_8x1_allreduce_efa_g7e_slurm.log")
+	if !strings.EqualFold(tab.Proto, "simple") {
+		t.Fatalf("table's protocol %q, want the run's simple", tab.Proto)
+	}
+	h, err := Describe(tab.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings, _, err := Uncalibrated(h.ForHosts(tab.PerNode)).Diagnose(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	latency := 0
+	for _, f := range findings {
+		if f.Term != TermLatency {
+			continue
+		}
+		latency++
+		advice := strings.Join(f.Advice, "\n")
+		if !strings.Contains(advice, "under the run's NCCL_PROTO=simple (which the model follows)") || strings.Contains(advice, "check that no NCCL_PROTO") {
+			t.Errorf("finding at %g..%g B: %q; want the run's NCCL_PROTO named", f.FromBytes, f.ToBytes, advice)
+		}
+	}
+	if latency == 0 {
+		t.Errorf("findings %v: want one in the latency term", findings)
 	}
 }

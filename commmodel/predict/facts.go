@@ -116,7 +116,7 @@ var facts = []fact{
 		if h.RunNICs == 0 {
 			return "" // not listed
 		}
-		v := fmt.Sprintf("%d at %d GPUs a host", h.RunNICs, h.RunGPUs)
+		v := fmt.Sprintf("%d at %s a host", h.RunNICs, counted(h.RunGPUs, "GPU"))
 		if h.RunNICsLeast {
 			v = "at least " + v
 		}

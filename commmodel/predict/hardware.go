@@ -540,7 +540,7 @@ func (h *Hardware) String() string {
 	}
 	fmt.Fprintf(&b, ", %s of %s", nics, formatBitRate(h.nicBW())) // a NIC's line rate, as its fact nic_bw says it
 	if h.RunNICs > 0 {
-		fmt.Fprintf(&b, " (%d driven at %d GPUs a host)", h.RunNICs, h.RunGPUs)
+		fmt.Fprintf(&b, " (%d driven at %s a host)", h.RunNICs, counted(h.RunGPUs, "GPU"))
 	}
 	if h.NICPath != 0 && h.NICPath != nccl.PathPIX { // PIX is the zero path's meaning
 		fmt.Fprintf(&b, " at %v", h.NICPath)
