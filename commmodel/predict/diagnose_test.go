@@ -134,14 +134,7 @@ func TestFasterOnAssumedLinks(t *testing.T) {
 		gpu    string
 		inside int
 	}{{tab.GPU, -1}, {"AMD Instinct MI355X", len(tab.Points)}} {
-		h, err := Describe(c.gpu, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		fs, inside, err := Uncalibrated(h.ForHosts(tab.PerNode)).Diagnose(tab)
-		if err != nil {
-			t.Fatal(err)
-		}
+		fs, inside := diagnoseOnHosts(t, c.gpu, tab)
 		if c.inside >= 0 {
 			if inside != c.inside {
 				t.Errorf("%s: %d of %d points inside; want %d", c.gpu, inside, len(tab.Points), c.inside)
@@ -630,14 +623,7 @@ func TestDiagnoseGuessesToward(t *testing.T) {
 // it names the assumed NICs.
 func TestAboveNIC(t *testing.T) {
 	tab := firstTable(t, "../../data/nccltests/testdata/real/a100_2x8_allreduce_oci_oke.log")
-	h, err := Describe(tab.GPU, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	findings, _, err := Uncalibrated(h.ForHosts(tab.PerNode)).Diagnose(tab)
-	if err != nil {
-		t.Fatal(err)
-	}
+	findings, _ := diagnoseOnHosts(t, tab.GPU, tab)
 	k := slices.IndexFunc(findings, func(f Finding) bool { return f.Kind == KindAboveNIC })
 	if k < 0 {
 		t.Fatalf("findings %+v: want bus bandwidth above the NICs'", findings)
@@ -992,14 +978,7 @@ func TestLatencyAdviceUnderSetting(t *testing.T) {
 	if !strings.EqualFold(tab.Proto, "simple") {
 		t.Fatalf("table's protocol %q, want the run's simple", tab.Proto)
 	}
-	h, err := Describe(tab.GPU, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	findings, _, err := Uncalibrated(h.ForHosts(tab.PerNode)).Diagnose(tab)
-	if err != nil {
-		t.Fatal(err)
-	}
+	findings, _ := diagnoseOnHosts(t, tab.GPU, tab)
 	latency := 0
 	for _, f := range findings {
 		if f.Term != TermLatency {
@@ -1014,4 +993,20 @@ func TestLatencyAdviceUnderSetting(t *testing.T) {
 	if latency == 0 {
 		t.Errorf("findings %v: want one in the latency term", findings)
 	}
+}
+
+// diagnoseOnHosts is diagnoseFromName of the GPU named gpu on hosts of
+// the table's GPUs a node (Hardware.ForHosts), with the points inside the
+// interval.
+func diagnoseOnHosts(t *testing.T, gpu string, tab Table) ([]Finding, int) {
+	t.Helper()
+	h, err := Describe(gpu, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings, inside, err := Uncalibrated(h.ForHosts(tab.PerNode)).Diagnose(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return findings, inside
 }
