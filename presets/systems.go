@@ -43,7 +43,8 @@ type System struct {
 	// CPU is the host CPU as NCCL tells them apart: "intel", "amd" or
 	// "arm".
 	CPU string
-	// NICPath is the PCIe path from a GPU to its NIC as NCCL types it and
+	// NICPath is the path by which NCCL's ring enters and leaves a host,
+	// between a GPU and a NIC, as NCCL types it and
 	// as -hw nic-path takes it ("PIX", "PXB", "P2C", "PXN", "PHB" or
 	// "SYS"), where the source says where the NICs sit: "PHB" for NICs
 	// behind the CPU. "" where it does not: a GH200 or GB200 host's P2C

@@ -32,7 +32,8 @@ type System struct {
 	// B/s (400 Gb/s is 50e9); a NIC sits on its GPU's PCIe switch (PIX).
 	NICs  int
 	NICBW float64
-	// NICPath overrides the path from a GPU to its NIC (PIX when zero).
+	// NICPath overrides the graphs' typeInter, the path by which a ring
+	// enters and leaves a node between a GPU and a NIC (PIX when zero).
 	NICPath PathType
 	// PCIePath is the GPU-to-GPU path of a PCIe-only node (PHB when zero).
 	PCIePath PathType

@@ -30,7 +30,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"group", "hosts under one first-tier switch of the network (a fat tree's leaf) or in one dragonfly group"},
 	{"oversub", "the NICs' bandwidth over the group's uplinks, such as 2 for 2:1; the prior of fabric_oversubscription"},
 	{"collnet", "true where the network's switches reduce (InfiniBand SHARP through a CollNet plugin such as nccl-rdma-sharp-plugins) and the jobs set NCCL_COLLNET_ENABLE=1: NCCL runs CollNetDirect and CollNetChain, and NVLS, across nodes"},
-	{"nic-path", "the PCIe path from a GPU to its NIC, as NCCL types it: PIX, PXB, P2C (a Grace CPU's NIC, over C2C), PXN, PHB or SYS (PIX by default, P2C on GH200 and GB200, PHB on alcf-polaris); beyond PXN NCCL runs no LL128 across nodes, nor over P2C before NCCL 2.27"},
+	{"nic-path", "the path by which NCCL's ring enters and leaves a host, between a GPU and a NIC, as NCCL types it (a capture gives it: docs/topology.md): PIX, PXB, P2C (a Grace CPU's NIC, over C2C), PXN, PHB or SYS (PIX by default, P2C on GH200 and GB200, PHB on alcf-polaris); beyond PXN NCCL runs no LL128 across nodes, nor over P2C before NCCL 2.27"},
 	{"net-lat", "the network's latency per step as a multiple of NCCL's figure, such as 16 (EFA on p4d.24xlarge); the prior of inter_step_latency"},
 	{"cpu", "the host CPU NCCL detects: intel, amd, arm or power; it sets NCCL's per-step network overhead and LL bandwidth cap (intel, but arm for GH200, GB200, GB300 and GB10)"},
 	{"system", "a system the catalog holds (presets.Systems: " + presets.SystemNames() + "): its fabric, NVLS, links, NICs, CPU and, where the source says where the NICs sit, their path, as its maker's or its site's documentation gives them; the other keys override it"},

@@ -74,8 +74,9 @@ type Hardware struct {
 	CollNet bool
 	// CPU is the host CPU (x86 Intel when zero).
 	CPU nccl.CPU
-	// NICPath is the PCIe path from a GPU to its NIC as NCCL types it
-	// (PIX when zero): beyond PXN (through the CPU, PHB or SYS) NCCL
+	// NICPath is the path by which NCCL's ring enters and leaves a host,
+	// between a GPU and a NIC, as NCCL types it (PIX when zero; a capture's
+	// is topo.Topology.RingNICPath): beyond PXN (through the CPU, PHB or SYS) NCCL
 	// does not run LL128 across nodes.
 	NICPath nccl.PathType
 	// Domain is the number of GPUs of one NVLink domain when it spans
