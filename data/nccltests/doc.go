@@ -24,7 +24,9 @@
 // of the machine beside the table, each fact with its line: the Rank
 // lines' hosts, devices and PCI bus IDs, and what NCCL prints with
 // NCCL_DEBUG=INFO (its version, network, NICs and their speeds,
-// GPUDirect RDMA, NVLS, channels, rings, trees, nodes and local ranks).
+// GPUDirect RDMA (each host's), NVLS, channels, rings, trees, ranks, nodes
+// and local ranks; the ranks from the "Init COMPLETE" lines where no
+// "nRanks" line gives them, as before NCCL 2.20).
 //
 // It depends on the standard library and commmodel alone: a Test's
 // Collective is a commmodel.Collective, its Op the binary's stem
@@ -38,7 +40,8 @@
 //
 // # Errors
 //
-// An input that is empty, holds no table, or is not text gives an error. A
+// An input that is empty, holds no table, or is not text gives an error
+// (a gzip, xz or zstd input is named with the tool that decompresses it). A
 // bad row does not stop the reader: it is skipped and reported in
 // Reader.Problems. Both are a *ParseError{File, Line, Column, Err}: File as
 // given in Reader.Name, Line 1-based (0 for the whole file), Column the
@@ -48,7 +51,9 @@
 // are ParseErrors in Problems too, each at its line, the test kept:
 // ErrInconsistent (the table against an override or its own labels: a
 // size printed twice, whose second row is left out; a count that is not
-// the size over the type's bytes as the table's other rows print it),
+// the size over the type's bytes as the table's other rows print it; and
+// NCCL's lines against the table or each other: hosts that disagree on
+// GPUDirect RDMA, which is then unknown),
 // ErrElided, ErrAmbiguous, ErrRejoined, ErrFailed, ErrLongLine, and
 // ErrStopped (a table that ends below the header's maxBytes with no
 // "# Avg bus bandwidth" line after it).

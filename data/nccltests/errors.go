@@ -18,8 +18,9 @@ var (
 	ErrFieldCount = errors.New("wrong number of fields")
 	// ErrNumber: a field that must be a number is not one, or is out of range.
 	ErrNumber = errors.New("bad number")
-	// ErrInconsistent: the table contradicts an override or its own labels
-	// (a warning: the reader keeps the test).
+	// ErrInconsistent: the table contradicts an override or its own labels,
+	// or NCCL's lines contradict the table or each other (hosts that
+	// disagree on GPUDirect RDMA) (a warning: the reader keeps the test).
 	ErrInconsistent = errors.New("inconsistent")
 	// ErrElided: the Rank lines skip ranks, elided by whoever posted the
 	// log, so they name only some hosts (a warning, with ErrInconsistent:

@@ -14,7 +14,8 @@ import (
 const textSniffLen = 64 << 10
 
 // CheckText reports what a Reader would find wrong with b as text:
-// ErrEmpty for white space only, and ErrNotText for UTF-16, a NUL byte
+// ErrEmpty for white space only, and ErrNotText for a gzip, xz or zstd
+// file (named with the tool that decompresses it), UTF-16, a NUL byte
 // anywhere, or more than 2% of bytes among the first 64 KiB that are invalid
 // UTF-8 or control characters other than tab, CR, LF, FF, VT and ESC
 // (terminal colours). Stray bad bytes further on only spoil the rows they
