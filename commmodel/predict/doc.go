@@ -16,8 +16,10 @@
 //     (DescribeKeys), gives the Hardware; SetTopology adds what an
 //     `nvidia-smi topo -m` capture settles.
 //  3. Hardware.FromTables adds what the logs show of the machine (NCCL's
-//     debug lines: NICs, their rate and path, NVLS; the host's GPUs; the
-//     NICs and fabric the tables fit best), with notes to check. Skipping
+//     debug lines: NICs, their rate and path, the NICs a run drives, the
+//     channel count, NVLS, CollNet; the host's GPUs; the NICs and fabric
+//     the tables fit best), with notes to check, among them where two
+//     logs' lines give a fact two values. Skipping
 //     it calibrates on assumed facts where the logs had evidence, and the
 //     prediction is not the one commlab predict prints.
 //  4. Calibrate fits the machine; Machine.Notes, Params and Facts say what
