@@ -20,7 +20,11 @@
 //
 // NCCL names its own path types LOC, NVL, NVB, C2C, PIX, PXB, P2C, PXN, PHB,
 // SYS, NET; Path.NCCL gives the mapping (NODE becomes PHB, because NCCL does
-// not tell host bridges of one CPU apart).
+// not tell host bridges of one CPU apart). Topology.NICPath is the type of
+// a GPU's path to the NIC it reaches best (PXN where NCCL relays through an
+// NVLinked GPU), and Topology.RingNICPath the type of the paths by which
+// NCCL's ring enters and leaves the host, its graph's typeInter, which
+// commmodel/predict takes as the host's nic_path.
 //
 // # Failure channels
 //

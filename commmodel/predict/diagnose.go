@@ -711,11 +711,13 @@ func (m *Machine) hostHint(f Finding, t Table) (string, bool) {
 	var took, ask []string
 	if !h.given(h.Sources.NICPath) {
 		took = append(took, "the NICs to be next to the GPUs")
-		topology := "nvidia-smi topo -m shows NODE, PHB or SYS between a GPU and its NIC"
+		// A capture gives the path NCCL's rings enter and leave a host by
+		// (topo.Topology.RingNICPath), which one GPU's row does not.
+		topology := "the hosts' nvidia-smi topo -m, read by commlab topo, shows nic_path PHB or SYS (-topo FILE gives the capture, -hw nic-path=phb the path: NCCL then runs no LL128 across nodes)"
 		if m.refs.runsRCCL() {
-			topology = "the PCIe tree (lspci -tv) puts a GPU and its NIC under different switches or CPUs"
+			topology = "the PCIe tree (lspci -tv) puts a GPU and its NIC under different switches or CPUs (-hw nic-path=phb: NCCL then runs no LL128 across nodes)"
 		}
-		ask = append(ask, topology+" (-hw nic-path=phb: NCCL then runs no LL128 across nodes)")
+		ask = append(ask, topology)
 	}
 	if amd := cpus[1]; !h.given(h.Sources.CPU) && h.CPU != amd.cpu {
 		// An AMD CPU, which an MI250X host is assumed to have, would make
