@@ -543,7 +543,7 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 	if n == 0 || path == "" {
 		return ""
 	}
-	return fmt.Sprintf("nic_path %s is assumed: on hosts whose NICs sit behind the CPU (nvidia-smi topo -m shows PHB, NODE or SYS between a GPU and its NIC) "+
+	return fmt.Sprintf("nic_path %s is assumed: on hosts whose NICs sit behind the CPU (commlab topo of the hosts' nvidia-smi topo -m shows nic_path PHB or SYS) "+
 		"NCCL runs no LL128 across nodes, so each of the %s across nodes that name LL128 is followed by rules for its sizes with NCCL's own choice there, "+
 		"which the plugin takes only on such hosts; -hw nic-path=PIX|PXB|P2C|PHB|SYS or -topo FILE settles it", path, plural(n, "rule", "rules"))
 }
