@@ -214,3 +214,36 @@ func TestLogStreamCapture(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareStdinTwice: compare reads a file given for both sides once,
+// so two tests of one log from standard input compare (- - with -test
+// N,M), and the hint for a log of several tests names -test where "-"
+// cannot take ":test=K". Not parallel: it sets os.Stdin.
+func TestCompareStdinTwice(t *testing.T) {
+	log := "../../data/nccltests/testdata/real/b200_1x8_g8_five_collectives_aicr_mghpcc.log"
+	stdin := os.Stdin
+	t.Cleanup(func() { os.Stdin = stdin })
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"compare", "-test", "1,2", "-", "-"}, []string{"A: -#1, reducescatter", "B: -#2, allgather"}},
+		{[]string{"compare", "-", log}, []string{"pick another with -test N,M for A's and B's"}},
+	} {
+		f, err := os.Open(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Stdin = f
+		code, out, stderr := runCLI(c.args...)
+		f.Close()
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out+stderr, w) {
+				t.Errorf("%v: output lacks %q:\n%s%s", c.args, w, stderr, out)
+			}
+		}
+	}
+}

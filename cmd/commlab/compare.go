@@ -151,8 +151,16 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	var tests [2]*nccltests.Test
 	var tables [2]compareTable
 	firstWarned := map[string]bool{}
+	logs := map[string]*data.Log{} // a file given for both sides is read once (standard input gives its bytes once)
 	for k, side := range sides {
-		log, t, problems, err := readCompareTest(side.path, side.test)
+		log := logs[side.path]
+		if log == nil {
+			if log, err = readLog(side.path, nil); err != nil {
+				return err
+			}
+			logs[side.path] = log
+		}
+		t, problems, err := compareTest(log, side.path, side.test)
 		if err != nil {
 			return err
 		}
@@ -296,8 +304,13 @@ func firstOfTests(path string, log *data.Log) []problem {
 	if n := len(log.Tests) - 1 - show; n > 0 {
 		others = append(others, fmt.Sprintf("%d more", n))
 	}
-	return []problem{{File: path, Line: log.Tests[0].Line, Message: fmt.Sprintf("compared test 0 (%s), the first of the log's %d tests (%s): pick another with %s:test=K, or -test N,M for A's and B's",
-		compareTestSummary(log.Tests[0]), len(log.Tests), strings.Join(others, "; "), path)}}
+	pick := path + ":test=K, or -test N,M for A's and B's"
+	if path == "-" {
+		// "-:test=K" would read as a flag.
+		pick = "-test N,M for A's and B's"
+	}
+	return []problem{{File: path, Line: log.Tests[0].Line, Message: fmt.Sprintf("compared test 0 (%s), the first of the log's %d tests (%s): pick another with %s",
+		compareTestSummary(log.Tests[0]), len(log.Tests), strings.Join(others, "; "), pick)}}
 }
 
 // compareTestSummary is what a test is, in a few words: its collective,
@@ -313,21 +326,17 @@ func compareTestSummary(t *nccltests.Test) string {
 	return strings.Join(append(parts, sizeSpan(t)), ", ")
 }
 
-// readCompareTest reads test i of the log at path, with the reader's
+// compareTest returns test i of log, read from path, with the reader's
 // problems.
-func readCompareTest(path string, i int) (*data.Log, *nccltests.Test, []problem, error) {
-	log, err := readLog(path, nil)
-	if err != nil {
-		return nil, nil, nil, err
-	}
+func compareTest(log *data.Log, path string, i int) (*nccltests.Test, []problem, error) {
 	if i >= len(log.Tests) {
-		return nil, nil, nil, fmt.Errorf("-test %d: %s holds tests 0 to %d (commlab fit -list %s lists them)", i, path, len(log.Tests)-1, path)
+		return nil, nil, fmt.Errorf("-test %d: %s holds tests 0 to %d (commlab fit -list %s lists them)", i, path, len(log.Tests)-1, path)
 	}
 	var problems []problem
 	for _, pr := range log.Problems {
 		problems = append(problems, problemOf(path, pr))
 	}
-	return log, log.Tests[i], problems, nil
+	return log.Tests[i], problems, nil
 }
 
 // newCompareTable is what test i of the log at path is.
