@@ -247,3 +247,26 @@ func TestCompareStdinTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestStdinDevice: "-" on a terminal (or another device, /dev/zero here)
+// is refused at once with how to pipe a file in, where a terminal would
+// wait silently; /dev/null reads as empty. Not parallel: it sets os.Stdin.
+func TestStdinDevice(t *testing.T) {
+	stdin := os.Stdin
+	t.Cleanup(func() { os.Stdin = stdin })
+	for dev, want := range map[string]string{
+		"/dev/zero": "-: standard input is a terminal or a device, not a file or a pipe: pipe the file into the command",
+		os.DevNull:  "standard input (-) gave nothing",
+	} {
+		f, err := os.Open(dev)
+		if err != nil {
+			t.Skipf("%s: %v", dev, err)
+		}
+		os.Stdin = f
+		code, _, stderr := runCLI("diagnose", "-")
+		f.Close()
+		if code != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("diagnose - < %s: exit %d, %q; want 1 and %q", dev, code, stderr, want)
+		}
+	}
+}

@@ -45,6 +45,9 @@ func readInput(path string) ([]byte, error) {
 			return nil, err
 		}
 		defer f.Close()
+	} else if stdinDevice() {
+		// A terminal would wait, silently, for what the user meant to pipe.
+		return nil, fmt.Errorf("-: standard input is a terminal or a device, not a file or a pipe: pipe the file into the command (cat FILE | commlab ... -), or name the file")
 	}
 	size := int64(0)
 	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
@@ -143,6 +146,18 @@ func readTopo(path string) (*topo.Topology, []*topo.ParseError, error) {
 
 // stdinEmpty says that "-" read nothing, as where the command that was to
 // write the file into the pipe printed nothing or no pipe was given.
+// stdinDevice reports that standard input is a character device other
+// than /dev/null (a terminal, most often), which a command reading "-"
+// would wait on: /dev/null reads as empty.
+func stdinDevice() bool {
+	info, err := os.Stdin.Stat()
+	if err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(info, null)
+}
+
 const stdinEmpty = "standard input (-) gave nothing: pipe the file into the command (cat FILE | commlab ... -), or name the file"
 
 // rocmHint adds to a ROCm topology's error the -hw settings that describe
