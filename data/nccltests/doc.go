@@ -54,7 +54,7 @@
 // the size over the type's bytes as the table's other rows print it; and
 // NCCL's lines against the table or each other: hosts that disagree on
 // GPUDirect RDMA, which is then unknown),
-// ErrElided, ErrAmbiguous, ErrRejoined, ErrFailed, ErrLongLine, and
+// ErrElided, ErrAmbiguous, ErrRejoined, ErrFailed, ErrLongLine, ErrNULLine, and
 // ErrStopped (a table that ends below the header's maxBytes with no
 // "# Avg bus bandwidth" line after it).
 package nccltests

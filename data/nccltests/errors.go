@@ -41,6 +41,10 @@ var (
 	// ErrLongLine: a line longer than any nccl-tests or NCCL prints (a
 	// warning: the line is left unread).
 	ErrLongLine = errors.New("line too long")
+	// ErrNULLine: a line holding a NUL byte (a warning: the line is left
+	// unread). NCCL 2.17 to 2.19 write one, and the bytes that follow their
+	// 1024-byte debug buffer, on a debug line longer than it.
+	ErrNULLine = errors.New("NUL byte in a line")
 	// ErrTooManyRows: the input holds more rows than Options.MaxRows, at
 	// the first row past it (the reader stops there, its memory bounded).
 	ErrTooManyRows = errors.New("too many rows")

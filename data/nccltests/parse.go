@@ -28,16 +28,23 @@ type parser struct {
 	// abridged says a line before says the log was cut by its poster
 	// (abridgedRE).
 	abridged bool
-	text     string       // the row text rowPiece returns
-	fields   []string     // scratch space for a row's fields
-	starts   []int        // the byte offsets of fields in the line
-	off      int          // the byte offset in its line of the text being parsed
-	pieces   []piece      // where the text being parsed came from, when a tagJoiner joined it
-	tag      string       // the Open MPI tag of a joined text
-	title    string       // the placements the last title line named
-	done     []*testState // the tests that ended and were not yet returned
-	rows     int          // the rows read so far, of every test
-	tooMany  int          // the line of the row past opt.MaxRows, 0 before it
+	text     string   // the row text rowPiece returns
+	fields   []string // scratch space for a row's fields
+	starts   []int    // the byte offsets of fields in the line
+	off      int      // the byte offset in its line of the text being parsed
+	pieces   []piece  // where the text being parsed came from, when a tagJoiner joined it
+	// joinedRow reports that the row being parsed was put together from
+	// a piece on an earlier line (rowPiece): its fields' columns are of
+	// no one line, and a problem names the row's first line whole.
+	joinedRow bool
+	// pieceJoined is joinedRow of the piece held (piece): a piece of
+	// several lines.
+	pieceJoined bool
+	tag         string       // the Open MPI tag of a joined text
+	title       string       // the placements the last title line named
+	done        []*testState // the tests that ended and were not yet returned
+	rows        int          // the rows read so far, of every test
+	tooMany     int          // the line of the row past opt.MaxRows, 0 before it
 	// debug holds the NCCL debug lines met after the rows of a test (or
 	// before any test), for the next test; hasDebug says it holds some.
 	debug    debugState
@@ -86,6 +93,10 @@ func (p *parser) problem(line, col int, format string, args ...any) {
 // starts on line n. A row that a tagJoiner put together from pieces of
 // several lines has the problem at the field's own line and column.
 func (p *parser) fieldProblem(n, i int, format string, args ...any) {
+	if p.joinedRow {
+		p.problem(n, 0, format, args...)
+		return
+	}
 	x := p.off + p.starts[i]
 	col := x + 1
 	for k := len(p.pieces) - 1; k >= 0; k-- {
@@ -141,7 +152,7 @@ var gluedDebugRE = regexp.MustCompile(`[A-Za-z][\w.-]*:\d+:\d+ \[\d+\] NCCL (INF
 // started on, with the row's text in p.text, and ok false where the line
 // was taken as a piece (its glued debug line read as one).
 func (p *parser) rowPiece(n int, s string) (start int, ok bool) {
-	p.text = s
+	p.text, p.joinedRow = s, false
 	glued := gluedDebugRE.FindStringIndex(s)
 	if glued != nil {
 		if pre, msg, found := strings.Cut(s[glued[0]:], "NCCL INFO "); found {
@@ -163,11 +174,11 @@ func (p *parser) rowPiece(n int, s string) (start int, ok bool) {
 			// was never completed, and this line does not complete it.
 			p.flushPiece()
 		} else {
-			s, start = p.piece+" "+s, p.pieceLine
+			s, start, p.joinedRow = p.piece+" "+s, p.pieceLine, true
 		}
 	}
 	if len(strings.Fields(s)) < c.lay.width {
-		p.piece, p.pieceLine = s, start
+		p.piece, p.pieceLine, p.pieceJoined = s, start, p.joinedRow
 		return start, false
 	}
 	p.piece, p.text = "", s
@@ -184,7 +195,7 @@ func (p *parser) flushPiece() {
 		return
 	}
 	s, n := p.piece, p.pieceLine
-	p.piece, p.off = "", 0
+	p.piece, p.off, p.joinedRow = "", 0, p.pieceJoined
 	p.row(n, s)
 }
 
@@ -364,6 +375,10 @@ func (p *parser) line(n int, raw string) {
 		}
 		head = head[:k]
 		p.problem(n, 0, "%w: %q... runs past %d bytes, more than any line nccl-tests or NCCL prints; it is left unread", ErrLongLine, head, maxLine)
+		return
+	}
+	if i := strings.IndexByte(raw, 0); i >= 0 {
+		p.problem(n, i+1, "%w: the line is left unread (NCCL 2.17 to 2.19 write a NUL and the bytes past their debug buffer where a debug line overflows it)", ErrNULLine)
 		return
 	}
 	s := strings.TrimLeftFunc(stripLaunchPrefix(raw), unicode.IsSpace)

@@ -15,28 +15,19 @@ const textSniffLen = 64 << 10
 
 // CheckText reports what a Reader would find wrong with b as text:
 // ErrEmpty for white space only, and ErrNotText for a gzip, xz or zstd
-// file (named with the tool that decompresses it), UTF-16, a NUL byte
-// anywhere, or more than 2% of bytes among the first 64 KiB that are invalid
-// UTF-8 or control characters other than tab, CR, LF, FF, VT and ESC
-// (terminal colours). Stray bad bytes further on only spoil the rows they
-// are in. It is for callers that look at a file before choosing a reader.
+// file (named with the tool that decompresses it), UTF-16, or more than 2%
+// of bytes among the first 64 KiB that are NUL, invalid UTF-8 or control
+// characters other than tab, CR, LF, FF, VT and ESC (terminal colours).
+// Stray bad bytes further on, or a few among the first, only spoil the
+// lines they are in: a line that holds a NUL byte is left unread
+// (ErrNULLine), as NCCL 2.17 to 2.19 write one, and bytes past it, where
+// a debug line overflows their buffer. It is for callers that look at a
+// file before choosing a reader.
 func CheckText(b []byte) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return ErrEmpty
 	}
-	if err := checkStart(b[:min(len(b), textSniffLen)]); err != nil {
-		return err
-	}
-	return checkNUL(b, 0)
-}
-
-// checkNUL reports ErrNotText if b, which starts at offset off of the input,
-// holds a NUL byte.
-func checkNUL(b []byte, off int64) error {
-	if i := bytes.IndexByte(b, 0); i >= 0 {
-		return fmt.Errorf("%w: NUL byte at offset %d", ErrNotText, off+int64(i))
-	}
-	return nil
+	return checkStart(b[:min(len(b), textSniffLen)])
 }
 
 // checkStart reports ErrNotText for b, the first 64 KiB of an input, if it
@@ -159,9 +150,6 @@ func (l *lineReader) fill() error {
 		if bytes.HasPrefix(chunk, []byte("\ufeff")) {
 			start = len("\ufeff") // a byte-order mark
 		}
-	}
-	if err := checkNUL(chunk, l.off); err != nil {
-		return err
 	}
 	l.off += int64(m)
 	l.blank = l.blank && len(bytes.TrimSpace(chunk)) == 0
