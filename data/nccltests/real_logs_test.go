@@ -974,6 +974,10 @@ var noRankLines = []struct {
 	{"a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 16, 8589934592, 5111454, 3.15, ""},
 	{"h200_2x8_allreduce_4nic_baremetal_nccltests380.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 3, 9663676416, 56560.3, 320.36, ""},
 	{"h200_2x8_allreduce_4nic_vm_nccltests380.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 3, 9663676416, 98312, 184.30, ""},
+	// nccl-tests#294's 2 Crusoe H100 VMs of 8, NCCL_ALGO=NVLSTree: the 5
+	// rows (128 MiB..2 GiB), two NCCL INFO Destroy lines and the summary;
+	// the binary in its source lines, 16 ranks (444.25/236.93 = 2·15/16).
+	{"h100_2x8_allreduce_nvlstree_crusoe_nccltests294.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 5, 2147483648, 9063.6, 444.25, ""},
 	// HPE's hpc-ai-envs README: 2 x 4 GH200 over Slingshot with
 	// NCCL_ALGO=Tree, the header and rows alone (no Rank lines); the
 	// test's name is its Source lines' command; 14 rows 1 MiB..8 GiB.

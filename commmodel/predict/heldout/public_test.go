@@ -423,6 +423,10 @@ var publicSingles = []publicLog{
 	// Oracle Japan's OCI tutorial on two BM.GPU.H100.8 over RoCE: its Rank
 	// lines give the rest; another shape than its BM.GPU4.8 machine's.
 	{"h100_2x8_allreduce_oci_roce_ocitutorials.log", predict.Pins{}},
+	// nccl-tests#294's 2 Crusoe H100 VMs of 8 (its reporter's hosts of
+	// another run print NVIDIA H100 80GB HBM3), the rows alone, run with
+	// NCCL_ALGO=NVLSTree in /etc/nccl.conf, which its user pins.
+	{"h100_2x8_allreduce_nvlstree_crusoe_nccltests294.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H100 80GB HBM3", Algo: "NVLSTree"}},
 	{"h100_pcie_nvlink_bridge_1x2_nccl1161.log", predict.Pins{GPU: "NVIDIA H100 PCIe"}},
 	{"h100nvl_2x2_allreduce_slingshot_nccl2441.log", predict.Pins{}},
 	{"h200_2x8_allreduce_nebius_runai.log", predict.Pins{}},

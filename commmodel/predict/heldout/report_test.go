@@ -463,6 +463,10 @@ within 1% at 1 GiB.
 Oracle Japan's OCI tutorial adds an AllReduce of 2 x 8 H100 (BM.GPU.H100.8) over RoCE with all 16
 RDMA ports given to NCCL (1..16 GiB): 0.7% off from the name, 5 of 5 points inside; its 464.57 GB/s of
 bus bandwidth at 16 GiB (69338 us) is within 1% of the model's NVLSTree (69.9 ms).
+nccl-tests#294 adds an AllReduce of 2 Crusoe H100 VMs of 8 over InfiniBand run with NCCL_ALGO=NVLSTree
+(5 rows of 128 MiB..2 GiB alone): 8.9% off from the name, 5 of 5 points inside. Its 444.25 GB/s of bus
+bandwidth at 2 GiB (9063.6 us) is 3% slower than the model's NVLSTree (8.79 ms); at 128 MiB (738.7 us)
+the model's 612 us is 17% fast.
 NERSC Perlmutter's Shifter run adds an AllReduce of 2 x 4 A100-SXM4-40GB over Slingshot 11 with
 NCCL INFO lines (8 B..4 GiB): 23.3% off from the name, 30 of 30 points inside. Its 74.30 GB/s of bus
 bandwidth at 4 GiB (101166 us) is 1.29 times slower than the model's Ring (78.4 ms, with or without
