@@ -17,7 +17,9 @@ import (
 // own by nccltests.FuzzReader): it must never panic or hang, must fail only
 // with a *nccltests.ParseError, and what it returns must be well formed.
 // An error or problem is a *nccltests.ParseError whose line and column lie in
-// the input. Seed corpus: testdata/fuzz/FuzzReadMeasurements, plus the
+// the input: the column, 1-based, at most one past the line's last byte,
+// where an empty CSV field at the line's end begins (seed
+// empty_size_field_at_line_end). Seed corpus: testdata/fuzz/FuzzReadMeasurements, plus the
 // embedded CSVs and a public log cut to its first KiB (its "# Source:"
 // lines dropped).
 func FuzzReadMeasurements(f *testing.F) {
@@ -49,7 +51,7 @@ func FuzzReadMeasurements(f *testing.F) {
 			if !errors.As(err, &pe) || l != nil {
 				t.Fatalf("error %v (%T) with log %v; want a *nccltests.ParseError and no log", err, err, l)
 			}
-			if lines := strings.Split(string(b), "\n"); pe.Line > len(lines) || pe.Line >= 1 && (pe.Column < 0 || pe.Column > len(lines[pe.Line-1])) {
+			if lines := strings.Split(string(b), "\n"); pe.Line > len(lines) || pe.Line >= 1 && (pe.Column < 0 || pe.Column > len(lines[pe.Line-1])+1) {
 				t.Fatalf("error %v: line %d column %d outside the input", err, pe.Line, pe.Column)
 			}
 			return
@@ -74,7 +76,7 @@ func FuzzReadMeasurements(f *testing.F) {
 		lines := strings.Split(string(b), "\n")
 		for _, p := range l.Problems {
 			var pe *nccltests.ParseError
-			if !errors.As(p, &pe) || pe.Line < 1 || pe.Line > len(lines) || pe.Column < 0 || pe.Column > len(lines[pe.Line-1]) {
+			if !errors.As(p, &pe) || pe.Line < 1 || pe.Line > len(lines) || pe.Column < 0 || pe.Column > len(lines[pe.Line-1])+1 {
 				t.Fatalf("problem %v: want a *nccltests.ParseError at a line and column of the input", p)
 			}
 		}
