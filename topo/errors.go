@@ -60,6 +60,10 @@ var (
 	ErrAsymmetric = errors.New("asymmetric pair")
 	// ErrNUMA: a NUMA Affinity or GPU NUMA ID field is not a node number.
 	ErrNUMA = errors.New("malformed NUMA node (want a number or N/A)")
+	// ErrNUMASpan (a warning): a device's NUMA Affinity names several nodes
+	// ("0-1", as Azure's NCv4 VMs print), so its NUMA node is left unknown;
+	// noted at the first such field.
+	ErrNUMASpan = errors.New("spans several NUMA nodes")
 	// ErrROCm: text that Parse cannot read is an AMD topology tool's
 	// (rocm-smi --showtopo, amd-smi topology), at the line that says so.
 	ErrROCm = errors.New("a ROCm topology (rocm-smi --showtopo or amd-smi topology), not nvidia-smi topo -m, which is what this reads")

@@ -113,8 +113,9 @@ var (
 // nvidia-smi prints one cell per device column in every row, and a symmetric
 // matrix (as every capture in testdata/real shows). Three kinds of damage to
 // that are read past and returned as problems, sorted by line and column
-// (as is a second matrix, ErrSecondMatrix, at its header: two captures in
-// one file, of which the first and the legend before the second are read):
+// (as are a second matrix, ErrSecondMatrix, at its header: two captures in
+// one file, of which the first and the legend before the second are read;
+// and the first NUMA Affinity of several nodes, ErrNUMASpan, at its field):
 //
 //   - a row with fewer cells than the header has device columns (ErrShortRow,
 //     about the whole line): its cells fill the first columns and the rest
@@ -777,7 +778,7 @@ func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 			case len(l) > 0 && !p.spanNoted:
 				// A device affine to several NUMA nodes has no one node.
 				p.spanNoted = true
-				p.problems = append(p.problems, p.errAt(r.line, f.off, fmt.Errorf("NUMA Affinity %q spans several NUMA nodes: a device's NUMA node is left unknown where it does (its CPU Affinity still binds it)", parseerr.Excerpt(f.text))))
+				p.problems = append(p.problems, p.errAt(r.line, f.off, fmt.Errorf("NUMA Affinity %q %w: a device's NUMA node is left unknown where it does (its CPU Affinity still binds it)", parseerr.Excerpt(f.text), ErrNUMASpan)))
 			}
 		case attrGPUNUMA:
 			if strings.EqualFold(f.text, "N/A") {

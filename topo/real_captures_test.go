@@ -2,6 +2,7 @@ package topo
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"path/filepath"
 	"slices"
@@ -407,5 +408,15 @@ func checkBindingsNUMA(t *testing.T, top *Topology) {
 		if !ok || nic.NUMA != node {
 			t.Errorf("GPU%d (NUMA %d) bound to %q on NUMA %d, though a NIC is on its node", g, node, b.NIC, nic.NUMA)
 		}
+	}
+}
+
+// TestNUMASpanWarning: a NUMA Affinity of several nodes (Azure's nc48v4,
+// "0-1") is a warning with its own cause, ErrNUMASpan, as every other
+// warning has one (FuzzParse's numa_affinity_span_no_cause: it had none).
+func TestNUMASpanWarning(t *testing.T) {
+	_, problems, err := ParseFile(filepath.Join("testdata", "real", "a100_80g_azure_nc48_2gpu_nv12_blog.txt"))
+	if err != nil || len(problems) != 1 || !errors.Is(problems[0], ErrNUMASpan) || problems[0].Line < 1 {
+		t.Fatalf("%v, %v; want one ErrNUMASpan at a line", problems, err)
 	}
 }

@@ -4,15 +4,19 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // FuzzFitPiecewise feeds arbitrary samples (pairs of float64 read from the
 // input) to the fits: each must return an error from the documented set or a
 // result whose every number is finite, with alpha >= 0 and BW > 0 in every
-// regime; never a panic or a NaN.
+// regime; never a panic or a NaN. Seeds: the samples below and the tables
+// of two public logs.
 func FuzzFitPiecewise(f *testing.F) {
 	enc := func(xs ...float64) []byte {
 		b := make([]byte, 0, 8*len(xs))
@@ -26,6 +30,27 @@ func FuzzFitPiecewise(f *testing.F) {
 	f.Add(enc(1<<20, 32.42e-6, 2<<20, 290.73e-6, 4<<20, 59.43e-6, 8<<20, 90.51e-6, 16<<20, 135.68e-6))
 	f.Add(enc(8, 1e-5, 8, 1e-5, 8, 1e-5))
 	f.Add(enc(1e300, 1e-300, 1e-300, 1e300, 1, 1))
+	// The real tables: every test of two public logs, its out-of-place
+	// times (the sizes and times a fit of a log is given).
+	for _, name := range []string{"h20_2x8_allreduce_nvls_nccl1244.log", "h20-3e_2x2_alltoall_nccltests321.log"} {
+		in, err := os.Open(filepath.Join("..", "..", "data", "logs", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		rd := nccltests.NewReader(in)
+		for {
+			tt, err := rd.Read()
+			if err != nil {
+				break
+			}
+			var xs []float64
+			for _, r := range tt.Rows {
+				xs = append(xs, float64(r.Size), r.OutOfPlace.Time)
+			}
+			f.Add(enc(xs...))
+		}
+		in.Close()
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var samples []fit.Sample
 		for len(b) >= 16 && len(samples) < 200 {

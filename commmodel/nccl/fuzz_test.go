@@ -49,7 +49,23 @@ func FuzzReadTuning(f *testing.F) {
 	})
 }
 
+// FuzzParseGraphLine: a graph line is read or refused; what is read has no
+// negative channel count and finite bandwidths, and a Ring and a Tree read
+// from it build a model. Seeds: testdata/fuzz/FuzzParseGraphLine, the
+// lines below and every "Pattern" line of the real logs in testdata.
 func FuzzParseGraphLine(f *testing.F) {
+	logs, _ := filepath.Glob(filepath.Join("testdata", "*.log"))
+	for _, name := range logs {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.Contains(line, " Pattern ") {
+				f.Add(line)
+			}
+		}
+	}
 	for _, s := range []string{
 		"x:1:2 [0] NCCL INFO Pattern 4, crossNic 0, nChannels 12, bw 30.000000/30.000000, type NVL/PIX, sameChannels 1",
 		"Pattern 5, crossNic 0, nChannels 7, bw 3.000000/3.000000, type NVL/PHB, sameChannels 0",

@@ -3,6 +3,8 @@ package nccl
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -92,9 +94,32 @@ func TestReadTunerRulesErrors(t *testing.T) {
 	}
 }
 
+// TestReadTunerRulesExample reads NCCL's example rules file
+// (testdata/nccl_tuner_example.conf, FuzzReadTunerRules's real seed): its
+// 9 rules, of 8, 9 and 10 fields, all read.
+func TestReadTunerRulesExample(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "nccl_tuner_example.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := ReadTunerRules(bytes.NewReader(b), "nccl_tuner.conf")
+	if err != nil || len(rules) != 9 {
+		t.Fatalf("%d rules, %v; want 9", len(rules), err)
+	}
+	if r := rules[1]; r != (TunerRule{FuncAllReduce, 65537, 1048576, AlgoRing, Simple, 4, 4, 32, 1, 0}) {
+		t.Errorf("second rule %v", r)
+	}
+}
+
 // FuzzReadTunerRules: any input is read or refused, and what is read
-// writes back to the same rules.
+// writes back to the same rules. Seeds: testdata/fuzz/FuzzReadTunerRules
+// and NCCL's example rules file.
 func FuzzReadTunerRules(f *testing.F) {
+	example, err := os.ReadFile(filepath.Join("testdata", "nccl_tuner_example.conf"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(example))
 	f.Add("allreduce,0,65536,tree,simple,2,1,-1,-1,1\n")
 	f.Add("# c\n\nallgather, 0, 4294967295, nvls, simple, -1, -1, -1\n")
 	f.Add("reduce,0,18446744073709551615,pat,ll128,-1,-1,-1,4\n")

@@ -14,7 +14,8 @@ import (
 // hang, must fail only with a *ParseError, and what it returns must be well
 // formed (each test has rows; every time and bandwidth finite and
 // non-negative; the layout's counts non-negative, with no more processes
-// than ranks; every problem a *ParseError whose Column lies in its line).
+// than ranks; every problem, and the error, a *ParseError whose Column
+// lies in its line).
 // Seed corpus: testdata/fuzz/FuzzReader, plus three fixtures and package
 // data's public logs, each cut to its first lines (cutLog): every seed
 // holds at most about 1 KiB, so that the fuzzer runs thousands of
@@ -37,6 +38,9 @@ func FuzzReader(f *testing.F) {
 			var pe *ParseError
 			if !errors.As(err, &pe) || l != nil {
 				t.Fatalf("error %v (%T) with log %v; want a *ParseError and no log", err, err, l)
+			}
+			if lines := strings.Split(string(b), "\n"); pe.Line > len(lines) || pe.Line >= 1 && (pe.Column < 0 || pe.Column > len(lines[pe.Line-1])) {
+				t.Fatalf("error %v: line %d column %d outside the input", err, pe.Line, pe.Column)
 			}
 			return
 		}
