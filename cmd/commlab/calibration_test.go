@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/inframethod/commlab/commmodel/predict"
 )
@@ -118,25 +117,39 @@ func TestCalibrationCommaNames(t *testing.T) {
 	}
 }
 
+// manyCommas is a -calibrate list of 5000 items in dir, then a file
+// whose name holds a comma, then 5000 empty items, and that file.
+func manyCommas(tb testing.TB, dir string) (list, comma string) {
+	comma = filepath.Join(dir, "run,a.log")
+	if err := os.WriteFile(comma, []byte("x"), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return strings.Repeat(filepath.Join(dir, "b.log")+",", 5000) + comma + strings.Repeat(",", 5000), comma
+}
+
 // TestCalibrationManyCommas: a -calibrate list of many items where no
-// file's name holds a comma is split without trying the items' joins (a
-// list of 2000 commas took a minute, FuzzCalibrateItem's
-// many_commas_no_file); a name with a comma is still found among them.
+// file's name holds a comma is split into them, and a name with a comma
+// is still found among them. Its time is BenchmarkCalibrationManyCommas'
+// (a list of 2000 commas took a minute, FuzzCalibrateItem's
+// many_commas_no_file, when every join of items was tried).
 func TestCalibrationManyCommas(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	comma := filepath.Join(dir, "run,a.log")
-	if err := os.WriteFile(comma, []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	list := strings.Repeat(filepath.Join(dir, "b.log")+",", 5000) + comma + strings.Repeat(",", 5000)
-	start := time.Now()
+	list, comma := manyCommas(t, t.TempDir())
 	files, err := parseCalibrationFiles(list, predict.Pins{}, "-calibrate")
 	if err != nil || len(files) != 5001 || files[5000].path != comma {
 		t.Fatalf("%d files, %v; want 5001, the last %s", len(files), err, comma)
 	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("took %v", d)
+}
+
+// BenchmarkCalibrationManyCommas: splitting TestCalibrationManyCommas'
+// list of 10,001 items.
+func BenchmarkCalibrationManyCommas(b *testing.B) {
+	list, _ := manyCommas(b, b.TempDir())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parseCalibrationFiles(list, predict.Pins{}, "-calibrate"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
