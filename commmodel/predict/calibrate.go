@@ -932,6 +932,18 @@ func (d *design) problem(at func([]float64) [numParams]float64, x0 [numParams]fl
 				r[n] = math.Log(d.terms[i].time(&x) / d.obs[i])
 			}
 		},
+		// z_j is ln x_idx[j], so ∂r/∂z_j is grad's elasticity.
+		Jacobian: func(jac, z []float64) {
+			x := at(z)
+			var g [numParams]float64
+			for n, i := range pts {
+				d.terms[i].grad(&x, &g)
+				row := jac[n*len(idx) : (n+1)*len(idx)]
+				for j, p := range idx {
+					row[j] = g[p]
+				}
+			}
+		},
 		Loss:      func(n int, r float64) float64 { return wt[n] * fit.Huber.Rho(r, set.Huber) / sig2 },
 		Weight:    func(n int, r float64) float64 { return wt[n] * fit.Huber.Weight(r, set.Huber) / sig2 },
 		Curvature: func(n int, r float64) float64 { return wt[n] * fit.Huber.Curvature(r, set.Huber) / sig2 },

@@ -684,6 +684,8 @@ func (m *Machine) unidentified(t *term) [2]float64 {
 // the time without them.
 func unidentified(t *term, x *[numParams]float64, param func(k int) (sd float64, identified bool)) [2]float64 {
 	var v [2]float64
+	var g [numParams]float64 // ∂ln T/∂ln x_k
+	t.grad(x, &g)
 	for k := range numParams {
 		sd, ok := param(k)
 		if ok {
@@ -695,9 +697,8 @@ func unidentified(t *term, x *[numParams]float64, param func(k int) (sd float64,
 			v[0], v[1] = v[0]+down, v[1]+up
 			continue
 		}
-		d := sensitivity(t, x, k)
-		v[0] += d * d * sd * sd
-		v[1] += d * d * sd * sd
+		v[0] += g[k] * g[k] * sd * sd
+		v[1] += g[k] * g[k] * sd * sd
 	}
 	return v
 }
@@ -747,14 +748,6 @@ func moved(t *term, x *[numParams]float64, k int, below, above float64) (down, u
 	d := math.Log(t.time(&lo)/t0) / z80
 	u := math.Log(t.time(&hi)/t0) / z80
 	return d * d, u * u
-}
-
-// sensitivity is ∂ln T/∂ln x_k of t's time at x, by a forward difference.
-func sensitivity(t *term, x *[numParams]float64, k int) float64 {
-	const h = 1e-3
-	xk := *x
-	xk[k] *= math.Exp(h)
-	return math.Log(t.time(&xk)/t.time(x)) / h
 }
 
 // interval returns Low and High of a prediction of time t0 of term t of

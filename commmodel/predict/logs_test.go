@@ -233,6 +233,9 @@ func pairedTables(t *testing.T, machine string) (Hardware, []Table) {
 			k := slices.IndexFunc(rows, func(q data.PairedTable) bool { return q.File == r.File && q.Test == test })
 			q := rows[k]
 			p := Pins{Algo: q.ModelAlgo, Proto: q.Proto, Ranks: q.Ranks, Nodes: q.Nodes, PerNode: q.PerNode}
+			if q.ModelGPU != q.GPU {
+				p.GPU = q.ModelGPU
+			}
 			p.Version, _ = nccl.ParseVersion(q.Version)
 			return p
 		})

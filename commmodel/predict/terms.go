@@ -119,6 +119,99 @@ func (t *term) time(x *[numParams]float64) float64 {
 	return smax(launch, l+smax(nvlink, network))
 }
 
+// grad returns t's time at x, as time does, and sets g to its elasticities
+// ∂ln T/∂ln x_k, the calibration's Jacobian (its residuals are logs, its
+// parameters the logs of x). Each part of parts carries, beside its value
+// v, the derivatives x_k·∂v/∂x_k, which sums and smooth maxima combine
+// (smaxGrad) and which dividing by a parameter scales and lowers by v.
+func (t *term) grad(x *[numParams]float64, g *[numParams]float64) float64 {
+	var dLaunch, dLat, dNV, dNet [numParams]float64
+	launch, latency, nvlink, network := t.parts(x)
+	dLaunch[parLaunch] = launch
+	dLat[parBase] = x[parBase] * t.lat[0]
+	dLat[parIntra] = x[parIntra] * t.lat[1]
+	dLat[parInter] = x[parInter] * (t.lat[2] + x[parPeer]*t.peers)
+	dLat[parPeer] = x[parInter] * x[parPeer] * t.peers
+	if t.intra > 0 || t.net > 0 {
+		dNV[parIntraBW] = -nvlink
+		// The network's time before the efficiencies divide it: the NICs'
+		// (over the fabric's share where it binds), or the channels'.
+		nic := x[parNICBW]
+		if t.netEff >= 0 {
+			nic *= x[t.netEff]
+		}
+		net := t.net / nic
+		dNet[parNICBW] = -net
+		if t.netEff >= 0 {
+			dNet[t.netEff] -= net
+		}
+		if t.leave > 0 {
+			f := t.leave * x[parFabric]
+			s, _, df := smaxGrad(1, f)
+			for k := range dNet {
+				dNet[k] *= s
+			}
+			dNet[parFabric] += net * df * f
+			net *= s
+		}
+		if t.channels > 0 {
+			c := t.channels / x[parChannel]
+			_, dn, dc := smaxGrad(net, c)
+			for k := range dNet {
+				dNet[k] *= dn
+			}
+			dNet[parChannel] -= dc * c
+		}
+		div := 1.0
+		for _, e := range t.eff {
+			if e >= 0 {
+				div *= x[e]
+			}
+		}
+		for k := range dNet {
+			dNet[k] /= div
+		}
+		for _, e := range t.eff {
+			if e >= 0 {
+				dNV[e] -= nvlink
+				dNet[e] -= network
+			}
+		}
+	}
+	links, dv, dn := smaxGrad(nvlink, network)
+	T, dl, dm := smaxGrad(launch, latency+links)
+	if T == 0 {
+		*g = [numParams]float64{}
+		return 0
+	}
+	for k := range numParams {
+		g[k] = (dl*dLaunch[k] + dm*(dLat[k]+dv*dNV[k]+dn*dNet[k])) / T
+	}
+	return T
+}
+
+// smaxGrad returns smax(a, b) and its derivatives in a and in b,
+// (a/s)^(k-1) and (b/s)^(k-1); all 0 where a and b are.
+func smaxGrad(a, b float64) (s, da, db float64) {
+	s = smax(a, b)
+	if s == 0 {
+		return 0, 0, 0
+	}
+	return s, pow1(a / s), pow1(b / s)
+}
+
+// pow1 is q^(sharpness-1) for q in [0, 1].
+func pow1(q float64) float64 {
+	p := q
+	for range sharpnessLog2 {
+		p *= p
+	}
+	if q == 0 {
+		return 0
+	}
+	return p / q
+}
+
 // bytes returns the bytes of choice ch of collective c over one GPU's
 // intra-node egress and over one NIC, for size bytes on s with nics NICs
 // per node. A GPU's bytes on each level are those of commmodel's

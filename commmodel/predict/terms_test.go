@@ -2,9 +2,12 @@ package predict
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
+
+	"github.com/inframethod/commlab/data"
 )
 
 func TestSmax(t *testing.T) {
@@ -34,5 +37,85 @@ func TestSmax(t *testing.T) {
 		if got := smax(2e-6, b); got != 2e-6 {
 			t.Errorf("smax(2e-6, %g) = %g, want 2e-6", b, got)
 		}
+	}
+}
+
+// TestGradMatchesTime checks grad, the calibration's Jacobian, against
+// central differences of ln time in ln x_k (step 1e-5, whose error is far
+// below the tolerance of 1e-6: smax's curvature is at most of order
+// sharpness), on every point of the paired machines' tables at their
+// calibrated parameters and at 20 random draws about them (each parameter
+// times e^N(0,1)), so that every term of the model binds somewhere. The
+// same points run again with a fabric above their nodes (leave 0.5, so
+// that fabric_oversubscription binds where it is large) and with
+// Broadcast's network efficiency (chain_efficiency), which no paired table
+// across nodes lacks but which every point then takes. grad's time is
+// time's, to the last bit.
+func TestGradMatchesTime(t *testing.T) {
+	rows, err := data.PairedManifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var terms []term
+	var xs [][numParams]float64
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if seen[r.Machine] {
+			continue
+		}
+		seen[r.Machine] = true
+		h, tables := pairedTables(t, r.Machine)
+		m, err := Calibrate(h, tables, &Settings{NoIntervals: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, _, err := m.design(tables)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tm := range d.terms {
+			terms = append(terms, tm)
+			xs = append(xs, m.x)
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	const h = 1e-5
+	checked := 0
+	for i, tm := range terms {
+		variants := []term{tm, tm}
+		variants[1].leave = 0.5
+		if tm.net > 0 {
+			v := tm
+			v.netEff = parChain
+			variants = append(variants, v)
+		}
+		for draw := range 21 {
+			x := xs[i]
+			if draw > 0 {
+				for k := range x {
+					x[k] *= math.Exp(rng.NormFloat64())
+				}
+			}
+			for _, v := range variants {
+				var g [numParams]float64
+				if got, want := v.grad(&x, &g), v.time(&x); got != want {
+					t.Fatalf("point %d: grad's time %.17g, time's %.17g", i, got, want)
+				}
+				for k := range numParams {
+					hi, lo := x, x
+					hi[k] *= math.Exp(h)
+					lo[k] *= math.Exp(-h)
+					want := (math.Log(v.time(&hi)) - math.Log(v.time(&lo))) / (2 * h)
+					if !scalar.EqualWithinAbs(g[k], want, 1e-6) {
+						t.Errorf("point %d (%+v) at %v: ∂ln T/∂ln %s = %.9g, central difference %.9g",
+							i, v, x, params[k].name, g[k], want)
+					}
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Errorf("%d points checked, want the paired tables' thousands", checked)
 	}
 }

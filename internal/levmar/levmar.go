@@ -4,9 +4,10 @@
 //	F(x) = Σᵢ ρᵢ(rᵢ(x)) + Σⱼ (xⱼ − μⱼ)²/(2σⱼ²)
 //
 // with r(x) the residuals, ρᵢ their losses (r²/2 for least squares) and μ,
-// σ the prior's means and widths. Each iteration linearises r by forward
-// differences, J = ∂r/∂x with step 10⁻⁶ (suited to parameters of order 1,
-// such as logarithms), weighs residual i by wᵢ = ρᵢ'(rᵢ)/rᵢ (iteratively
+// σ the prior's means and widths. Each iteration linearises r, J = ∂r/∂x
+// from the problem's Jacobian or by forward differences with step 10⁻⁶
+// (suited to parameters of order 1, such as logarithms), weighs residual i
+// by wᵢ = ρᵢ'(rᵢ)/rᵢ (iteratively
 // reweighted least squares; 1 for squares) and solves
 //
 //	(H + λ·D)·δ = g,   H = JᵀVJ + diag(1/σ²),   g = JᵀWr + (x − μ)/σ²
@@ -55,6 +56,10 @@ type Problem struct {
 	M int
 	// Residuals sets r, of length M, to the residuals at x.
 	Residuals func(r, x []float64)
+	// Jacobian, where given, sets jac to ∂rᵢ/∂xⱼ at x, row i of M rows of
+	// len(x) after one another. Nil means forward differences of
+	// Residuals, len(x) more evaluations of them per iteration.
+	Jacobian func(jac, x []float64)
 	// Loss is ρᵢ(r), the term of residual i of value r in F, and Weight is
 	// ρᵢ'(r)/r. Both nil mean least squares: r²/2 and 1.
 	Loss, Weight func(i int, r float64) float64
@@ -129,13 +134,14 @@ func Minimize(p Problem, x0 []float64) Result {
 }
 
 // solver holds the work space of one minimisation: the residuals r at the
-// current point and rt at a trial point, the Jacobian, the weights and
-// curvatures, and the Gauss-Newton H and g of the current point; cov is
-// JᵀWJ + diag(1/σ²), H itself without Curvature.
+// current point and rt at a trial point, the Jacobian (M rows of k, row
+// after row), the weights and curvatures, and the Gauss-Newton H and g of
+// the current point; cov is JᵀWJ + diag(1/σ²), H itself without
+// Curvature.
 type solver struct {
 	p            Problem
 	r, rt        []float64
-	jac          *mat.Dense
+	jac          []float64
 	weight, curv []float64
 	h, cov       *mat.SymDense
 	g            *mat.VecDense
@@ -149,7 +155,7 @@ func newSolver(p Problem, k int) *solver {
 		p.Weight = func(int, float64) float64 { return 1 }
 	}
 	s := &solver{p: p, r: make([]float64, p.M), rt: make([]float64, p.M),
-		jac: mat.NewDense(max(p.M, 1), max(k, 1), nil), weight: make([]float64, p.M),
+		jac: make([]float64, p.M*k), weight: make([]float64, p.M),
 		h: mat.NewSymDense(max(k, 1), nil), g: mat.NewVecDense(max(k, 1), nil)}
 	s.curv, s.cov = s.weight, s.h
 	if p.Curvature != nil {
@@ -177,13 +183,18 @@ func (s *solver) objective(x, r []float64) float64 {
 // linearise sets the Jacobian, the weights, H and g at x, whose residuals
 // are s.r.
 func (s *solver) linearise(x []float64) {
-	xx := slices.Clone(x)
-	for j := range x {
-		xx[j] = x[j] + diffStep
-		s.p.Residuals(s.rt, xx)
-		xx[j] = x[j]
-		for i := range s.r {
-			s.jac.Set(i, j, (s.rt[i]-s.r[i])/diffStep)
+	k := len(x)
+	if s.p.Jacobian != nil {
+		s.p.Jacobian(s.jac, x)
+	} else {
+		xx := slices.Clone(x)
+		for j := range x {
+			xx[j] = x[j] + diffStep
+			s.p.Residuals(s.rt, xx)
+			xx[j] = x[j]
+			for i := range s.r {
+				s.jac[i*k+j] = (s.rt[i] - s.r[i]) / diffStep
+			}
 		}
 	}
 	for i, v := range s.r {
@@ -192,35 +203,47 @@ func (s *solver) linearise(x []float64) {
 			s.curv[i] = s.p.Curvature(i, v)
 		}
 	}
-	for a := range x {
-		ga, prec := 0.0, 0.0
-		if s.p.Mean != nil {
+	// g starts from the prior's gradient; H and cov take the prior's
+	// precision after the residuals' sums.
+	g, prec := make([]float64, k), make([]float64, k)
+	if s.p.Mean != nil {
+		for a := range x {
 			w2 := s.p.Width[a] * s.p.Width[a]
-			ga, prec = (x[a]-s.p.Mean[a])/w2, 1/w2
+			g[a], prec[a] = (x[a]-s.p.Mean[a])/w2, 1/w2
 		}
-		for i := range s.r {
-			ga += s.weight[i] * s.jac.At(i, a) * s.r[i]
-		}
-		s.g.SetVec(a, ga)
-		for b := a; b < len(x); b++ {
-			s.h.SetSym(a, b, s.normal(s.curv, a, b, prec))
-			if s.cov != s.h {
-				s.cov.SetSym(a, b, s.normal(s.weight, a, b, prec))
+	}
+	h, cov := make([]float64, k*k), []float64(nil)
+	if s.cov != s.h {
+		cov = make([]float64, k*k)
+	}
+	for i, ri := range s.r {
+		row := s.jac[i*k : (i+1)*k]
+		wi, vi := s.weight[i], s.curv[i]
+		for a, ja := range row {
+			g[a] += wi * ja * ri
+			for b := a; b < k; b++ {
+				h[a*k+b] += vi * ja * row[b]
+			}
+			if cov != nil {
+				for b := a; b < k; b++ {
+					cov[a*k+b] += wi * ja * row[b]
+				}
 			}
 		}
 	}
-}
-
-// normal is entry (a, b) of JᵀVJ + diag(prec) with V = diag(v).
-func (s *solver) normal(v []float64, a, b int, prec float64) float64 {
-	h := 0.0
-	for i := range v {
-		h += v[i] * s.jac.At(i, a) * s.jac.At(i, b)
+	for a := range x {
+		s.g.SetVec(a, g[a])
+		s.h.SetSym(a, a, h[a*k+a]+prec[a])
+		for b := a + 1; b < k; b++ {
+			s.h.SetSym(a, b, h[a*k+b])
+		}
+		if cov != nil {
+			s.cov.SetSym(a, a, cov[a*k+a]+prec[a])
+			for b := a + 1; b < k; b++ {
+				s.cov.SetSym(a, b, cov[a*k+b])
+			}
+		}
 	}
-	if a == b {
-		h += prec
-	}
-	return h
 }
 
 // step looks for a damped step from x that lowers F below cur, adjusting
