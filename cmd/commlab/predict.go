@@ -690,7 +690,15 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 			return err
 		}
 		out.Model = untabledModel(hw, q, preds, why)
-		out.Layout = layoutOutput(predict.Uncalibrated(hw).Layout(q), q.Ranks)
+		m := predict.Uncalibrated(hw)
+		out.Layout = layoutOutput(m.Layout(q), q.Ranks)
+		beyond, err := m.Beyond(q)
+		if err != nil {
+			return err
+		}
+		for _, b := range beyond {
+			out.Problems = append(out.Problems, problem{Message: b})
+		}
 	} else {
 		out.Model = "calibrated (commmodel/predict)"
 		m, err := predict.Calibrate(hw, tables, nil)

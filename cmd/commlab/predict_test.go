@@ -1225,3 +1225,25 @@ func TestPredictGuessOrderAndWidening(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictCollNetPin: a prediction pinned to CollNet on a machine whose
+// collnet false is assumed runs CollNet, with a problem line saying it is
+// taken as set up; -hw collnet=false refuses it (a usage error), and a table that
+// ran CollNet alone (AICR's SHARP job, pinned as it set NCCL_ALGO)
+// calibrates, where it was refused.
+func TestPredictCollNetPin(t *testing.T) {
+	t.Parallel()
+	args := []string{"predict", "-gpu", "A100-SXM4-40GB", "-collective", "allreduce", "-nodes", "2", "-per-node", "8", "-size", "1GiB", "-algo", "collnet"}
+	code, stdout, stderr := runCLI(args...)
+	if code != 0 || !strings.Contains(stderr, "the prediction takes it as set up") || !strings.Contains(stdout, "CollNet") {
+		t.Errorf("assumed collnet: exit %d, stdout %q, stderr %q; want a CollNet prediction said to take CollNet as set up", code, stdout, stderr)
+	}
+	if code, _, stderr := runCLI(append(args, "-hw", "collnet=false")...); code != 2 || !strings.Contains(stderr, "-hw collnet=true") {
+		t.Errorf("collnet=false: exit %d, stderr %q; want 2 naming -hw collnet=true", code, stderr)
+	}
+	sharp := "../../data/nccltests/testdata/real/b200_2x8_g8_allreduce_collnet_sharp_aicr_mghpcc.log:algo=collnet:proto=simple"
+	code, stdout, stderr = runCLI("predict", "-calibrate", sharp, "-collective", "allreduce", "-nodes", "2", "-per-node", "8", "-size", "1GiB", "-algo", "collnet", "-proto", "simple")
+	if code != 0 || !strings.Contains(stderr, "leaves allreduce only CollNet") || strings.Contains(stderr, "takes it as set up") || !strings.Contains(stdout, "CollNet") {
+		t.Errorf("calibrated on the SHARP run: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}

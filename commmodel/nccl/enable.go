@@ -267,3 +267,30 @@ func CheckEnable(algo, proto string) error {
 	_, err := enableLists(Latest, algo, proto)
 	return err
 }
+
+// OnlyCollNet reports whether algo, NCCL_ALGO under release v, leaves f
+// only CollNet's algorithms (CollNetDirect, CollNetChain) to run on. A
+// call no enabled algorithm can run fails ("No algorithm/protocol
+// available", NCCL 2.30.7 src/enqueue.cc), so a run measured under such a
+// setting had CollNet set up. An unparsable algo leaves nothing known:
+// false.
+func OnlyCollNet(v Version, f Func, algo string) bool {
+	if algo == "" || f < 0 || f >= NumFuncs {
+		return false
+	}
+	e, err := enableLists(v, algo, "")
+	if err != nil {
+		return false
+	}
+	collNet := false
+	for a, on := range e.algo[f] {
+		switch {
+		case on == 0:
+		case Algo(a) == AlgoCollNetDirect || Algo(a) == AlgoCollNetChain:
+			collNet = true
+		default:
+			return false
+		}
+	}
+	return collNet
+}

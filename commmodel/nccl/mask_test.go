@@ -212,3 +212,35 @@ func TestEveryVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlyCollNet: NCCL_ALGO values that leave a function only CollNet's
+// algorithms, by NCCL's list syntax (parseList): a list of them, the
+// others excluded with '^', a per-function list from 2.24, and 2.8's one
+// CollNet; any other algorithm left on, an empty or unparsable value, or
+// another function's list, leaves more.
+func TestOnlyCollNet(t *testing.T) {
+	v224, v28 := Version{2, 24, 3}, Version{2, 8, 4}
+	for _, c := range []struct {
+		v    Version
+		f    Func
+		algo string
+		want bool
+	}{
+		{Latest, FuncAllReduce, "CollNetChain,CollNetDirect", true},
+		{Latest, FuncAllReduce, "collnetdirect", true},
+		{Latest, FuncAllReduce, "CollNetDirect,Ring", false},
+		{Latest, FuncAllReduce, "^Ring,Tree,NVLS,NVLSTree,PAT", true},
+		{Latest, FuncAllReduce, "^Ring", false},
+		{v224, FuncAllReduce, "allreduce:CollNetDirect", true},
+		{v224, FuncAllGather, "allreduce:CollNetDirect", false},
+		{v28, FuncAllReduce, "CollNet", true},
+		{v28, FuncAllReduce, "Tree,CollNet", false},
+		{Latest, FuncAllReduce, "", false},
+		{Latest, FuncAllReduce, "SHARP", false},
+		{Latest, FuncAllReduce, "Ring", false},
+	} {
+		if got := OnlyCollNet(c.v, c.f, c.algo); got != c.want {
+			t.Errorf("OnlyCollNet(%v, %v, %q) = %v, want %v", c.v, c.f, c.algo, got, c.want)
+		}
+	}
+}

@@ -12,8 +12,8 @@ import (
 )
 
 // Choices returns the calibrated time of q at size bytes for every
-// algorithm and protocol NCCL can run it with (q's own pins are replaced),
-// fastest first. Grouped sends (AllToAll, SendRecv), which NCCL runs
+// algorithm and protocol NCCL can run it with (q's own pins are replaced;
+// CollNet where the machine is known to run it, pinnable), fastest first. Grouped sends (AllToAll, SendRecv), which NCCL runs
 // outside its tuner, are an error, and so is a query or size Predict
 // refuses, with Predict's error (q's pins aside).
 func (m *Machine) Choices(q Query, size float64) ([]Prediction, error) {
@@ -31,7 +31,7 @@ func (m *Machine) Choices(q Query, size float64) ([]Prediction, error) {
 		return nil, err
 	}
 	var out []Prediction
-	for a := range nccl.Algo(nccl.NumAlgos) {
+	for _, a := range m.pinnable() {
 		for p := range nccl.Protocol(nccl.NumProtocols) {
 			ps, err := m.Predict(q.pinned(a, p), []float64{size})
 			if err != nil {

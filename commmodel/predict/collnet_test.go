@@ -34,10 +34,12 @@ func TestCollNetFact(t *testing.T) {
 	}
 }
 
-// A pin that leaves only CollNet runs where the machine has it, and is
-// refused with ErrPin, naming -hw collnet=true, where it does not; on one
-// node NCCL disables CollNet whatever the machine (its node threshold of 2,
-// src/init.cc), so the pin's error is NCCL's, not ErrPin.
+// A pin that leaves only CollNet runs where the machine has it, and where
+// its collnet false is assumed, as the job that pins it runs only with
+// CollNet set up, with Beyond's sentence saying so; it is refused with
+// ErrPin where the user said collnet=false. On one node NCCL disables
+// CollNet whatever the machine (its node threshold of 2, src/init.cc), so
+// the pin's error is NCCL's, not ErrPin.
 func TestCollNetPin(t *testing.T) {
 	plain, err := Describe("A100-SXM4-40GB", "")
 	if err != nil {
@@ -47,18 +49,36 @@ func TestCollNetPin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Algo: "CollNetDirect,CollNetChain"}
-	sizes := []float64{8, 1 << 20}
-	if _, err := Reference(plain, q, sizes); !errors.Is(err, ErrPin) || !strings.Contains(err.Error(), "-hw collnet=true") {
-		t.Errorf("without collnet: %v, want ErrPin naming -hw collnet=true", err)
-	}
-	preds, err := Reference(sharp, q, sizes)
+	none, err := Describe("A100-SXM4-40GB", "collnet=false")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range preds {
-		if !strings.HasPrefix(p.Algorithm, "CollNet") || !(p.Time > 0) {
-			t.Errorf("with collnet at %g B: %s in %g s, want a CollNet time", p.Size, p.Algorithm, p.Time)
+	q := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Algo: "CollNetDirect,CollNetChain"}
+	sizes := []float64{8, 1 << 20}
+	if _, err := Reference(none, q, sizes); !errors.Is(err, ErrPin) || !strings.Contains(err.Error(), "-hw collnet=true") {
+		t.Errorf("collnet=false: %v, want ErrPin naming -hw collnet=true", err)
+	}
+	for _, c := range []struct {
+		name   string
+		h      Hardware
+		beyond bool
+	}{{"collnet=true", sharp, false}, {"collnet assumed", plain, true}} {
+		preds, err := Reference(c.h, q, sizes)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for _, p := range preds {
+			if !strings.HasPrefix(p.Algorithm, "CollNet") || !(p.Time > 0) {
+				t.Errorf("%s at %g B: %s in %g s, want a CollNet time", c.name, p.Size, p.Algorithm, p.Time)
+			}
+		}
+		beyond, err := Uncalibrated(c.h).Beyond(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		said := slices.ContainsFunc(beyond, func(b string) bool { return strings.Contains(b, "takes it as set up") })
+		if said != c.beyond {
+			t.Errorf("%s: Beyond %q, want a sentence on the CollNet taken as set up: %v", c.name, beyond, c.beyond)
 		}
 	}
 	one := q
@@ -109,5 +129,78 @@ func TestCollNetABCI(t *testing.T) {
 	// Small sizes: the same algorithm, within 5% with and without.
 	if r := got[1][0].Time / got[0][0].Time; math.Abs(r-1) > 0.05 {
 		t.Errorf("8 B: %g s with collnet, %g s without", got[1][0].Time, got[0][0].Time)
+	}
+}
+
+// TestCollNetFromPin: AICR's SHARP AllReduce of 2 x 8 B200 (its job set
+// NCCL_ALGO=CollNetChain,CollNetDirect and NCCL_PROTO=Simple, per the log's
+// source lines; the log prints neither) pinned as its job ran it, on a
+// machine described from the GPU's name alone (collnet false). NCCL fails a
+// call its NCCL_ALGO leaves no algorithm for, so the run had CollNet set up:
+// it calibrates where it was refused with ErrPin, its run is modelled with
+// CollNet, and a note says so. A prediction that pins CollNet runs it; one
+// that does not keeps the machine's collnet false; and on a machine whose
+// tables ran no CollNet, the pinned prediction is still refused.
+func TestCollNetFromPin(t *testing.T) {
+	real := "../../data/nccltests/testdata/real/"
+	pins := Pins{Algo: "CollNetChain,CollNetDirect", Proto: "Simple"}
+	sharp, _, err := ReadFile(real+"b200_2x8_g8_allreduce_collnet_sharp_aicr_mghpcc.log", func(int) Pins { return pins })
+	if err != nil || len(sharp) != 1 {
+		t.Fatalf("%d tables, %v", len(sharp), err)
+	}
+	h, err := Describe(sharp[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, notes := h.WithEvidence(sharp)
+	if h.CollNet || !slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "leaves allreduce only CollNet") }) {
+		t.Errorf("collnet %v, notes %q: want false and a note on the table's CollNet run", h.CollNet, notes)
+	}
+	m, err := Calibrate(h, sharp, &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatalf("calibrating the CollNet run: %v", err)
+	}
+	sizes := []float64{64 << 20, 1 << 30}
+	q := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Algo: pins.Algo, Proto: pins.Proto}
+	ps, err := m.Predict(q, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if !strings.HasPrefix(p.Algorithm, "CollNet") {
+			t.Errorf("pinned to CollNet, %g B runs %s", p.Size, p.Algorithm)
+		}
+	}
+	q.Algo, q.Proto = "", ""
+	if ps, err = m.Predict(q, sizes); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if strings.HasPrefix(p.Algorithm, "CollNet") {
+			t.Errorf("unpinned, %g B runs %s on a machine of collnet false", p.Size, p.Algorithm)
+		}
+	}
+	// Where no table ran CollNet, Beyond says the pinned prediction takes
+	// it as set up; where one did, it does not.
+	q.Algo = pins.Algo
+	off, _, err := ReadFile(real+"b200_2x8_g8_allreduce_sharp_off_aicr_mghpcc.log", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mo, err := Calibrate(h, off, &Settings{NoIntervals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		m    *Machine
+		want bool
+	}{{mo, true}, {m, false}} {
+		beyond, err := c.m.Beyond(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if said := slices.ContainsFunc(beyond, func(b string) bool { return strings.Contains(b, "no table ran CollNet") }); said != c.want {
+			t.Errorf("calibrated on %v: Beyond %q, want the CollNet sentence: %v", c.m.Tables, beyond, c.want)
+		}
 	}
 }

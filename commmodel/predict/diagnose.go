@@ -569,7 +569,7 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 	}
 	var found []pin
 	q := t.Query()
-	for a := range nccl.Algo(nccl.NumAlgos) {
+	for _, a := range m.pinnable() {
 		for pr := range nccl.Protocol(nccl.NumProtocols) {
 			pq := q.pinned(a, pr)
 			if pq.Algo+"/"+pq.Proto == ran || excludes(t.Algo, pq.Algo) || excludes(t.Proto, pq.Proto) ||
@@ -738,7 +738,8 @@ func (m *Machine) hostHint(f Finding, t Table) (string, bool) {
 // otherChoiceMin or more at the median and leave some of the points outside
 // their interval: what NCCL ran is then more likely that one than what its
 // tuner would pick on the modelled machine (an algorithm unavailable there,
-// such as NVLS without multicast, or a setting). A finding spans the sizes
+// such as NVLS without multicast, or a setting), of those it may pin
+// (pinnable). A finding spans the sizes
 // where the model's choice is one other algorithm, with a point outside
 // the interval; where the model already runs that algorithm there is none.
 // Stalled rows count for no algorithm and end a span. Tables with pins, and
@@ -774,7 +775,7 @@ func (m *Machine) otherChoice(t Table, preds []Prediction, stalled []bool) []Fin
 	var best []Prediction
 	bestErr := min(own/2, math.Log1p(otherChoiceMax))
 	q := t.Query()
-	for a := range nccl.Algo(nccl.NumAlgos) {
+	for _, a := range m.pinnable() {
 		pq := q
 		pq.Algo = a.String()
 		ps, err := m.Predict(pq, sizes)

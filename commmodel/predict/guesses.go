@@ -688,6 +688,11 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 				}
 			}
 		}
+		if !h.CollNet && tableCollNet(&tables[i]) && seen["collnet run"] == "" {
+			seen["collnet run"] = name
+			notes = append(notes, fmt.Sprintf("%s: NCCL_ALGO=%s leaves %v only CollNet, which NCCL runs only where CollNet is set up (a network whose switches reduce, and NCCL_COLLNET_ENABLE=1), so its run is modelled with CollNet, as is a prediction that pins CollNet; other runs keep collnet false: -hw collnet=true where they set NCCL_COLLNET_ENABLE=1 too",
+				name, tables[i].Algo, tables[i].Collective))
+		}
 		// Whether NCCL set CollNet up, where its lines say
 		// (nccltests.Evidence.CollNet; not its collnet channel count).
 		if c := e.CollNet; c.Known() && set(h.Sources.CollNet, "collnet", name, c.Value, h.CollNet, c.Value != h.CollNet) {

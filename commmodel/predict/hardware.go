@@ -448,9 +448,11 @@ func (h *Hardware) groupNodes(s shape) int {
 	return max(h.Group/s.hosts, 1)
 }
 
-// system is nccl.System for a shape under NCCL v: its GPUs' links are
-// those the run's GPUs a host drive (runLinks).
-func (h *Hardware) system(s shape, v nccl.Version) nccl.System {
+// system is nccl.System for run r under NCCL v: its GPUs' links are those
+// the run's GPUs a host drive (runLinks), and CollNet is set up where the
+// machine or the run has it.
+func (h *Hardware) system(r *run, v nccl.Version) nccl.System {
+	s := r.shape
 	nicBW := h.nicBW()
 	links := h.NVLinks
 	if run := h.runLinks(s.per / s.hosts); run != h.links() {
@@ -458,7 +460,7 @@ func (h *Hardware) system(s shape, v nccl.Version) nccl.System {
 	}
 	return nccl.System{GPU: h.GPU, GPUsPerNode: s.per, Nodes: s.nodes, NVSwitch: h.Fabric.oneHop(),
 		NVLinks: links, NICs: h.nics(s.hosts, s.per/s.hosts, v), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU, NICPath: h.NICPath,
-		CollNet: h.CollNet}
+		CollNet: h.CollNet || r.collNet}
 }
 
 // ringChannels returns the ring graph's channel count that Channels gives
@@ -478,7 +480,7 @@ func (h *Hardware) ringChannels(r *run, rccl bool) int {
 	if v == (nccl.Version{}) {
 		v = r.version
 	}
-	cfg, err := h.system(s, v).Config(v)
+	cfg, err := h.system(r, v).Config(v)
 	if err != nil {
 		return 0
 	}
@@ -505,7 +507,7 @@ func withChannels(cfg *nccl.Config, n int) {
 // tree graphs (and CollNet's chain, which NCCL holds to the ring's count)
 // at the channels a log's line gives for r's shape (ringChannels).
 func (h *Hardware) config(r *run, rccl bool) (nccl.Config, error) {
-	cfg, err := h.system(r.shape, r.version).Config(r.version)
+	cfg, err := h.system(r, r.version).Config(r.version)
 	if err != nil {
 		return cfg, err
 	}

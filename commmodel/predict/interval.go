@@ -580,9 +580,11 @@ func beyondOrBelow(n, least int) string {
 // Beyond says, one sentence each, where a prediction of q goes beyond the
 // calibration tables, each a reason its interval is wider than the tables'
 // own errors: a collective none of them ran, a node count outside theirs,
-// a layout none of them had. It is nil within the tables, and for a
-// Machine calibrated on none (Uncalibrated), whose interval is the prior's
-// throughout. A query Predict refuses is an error, Predict's.
+// a layout none of them had; and first, a CollNet that q's pin takes as
+// set up where neither the machine's collnet nor a table's run shows it.
+// It is nil within the tables, and for a Machine calibrated on none
+// (Uncalibrated), whose interval is the prior's throughout, but for that
+// CollNet. A query Predict refuses is an error, Predict's.
 func (m *Machine) Beyond(q Query) ([]string, error) {
 	if err := oneRank(q); err != nil {
 		return nil, err
@@ -593,6 +595,10 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 	}
 	d, s := m.spread.departure(rn), &m.spread
 	var out []string
+	if rn.collNet && !m.collNetShown() {
+		out = append(out, fmt.Sprintf("NCCL_ALGO=%s leaves %v only CollNet, which NCCL runs only where the job set it up (a network whose switches reduce, such as InfiniBand SHARP, and NCCL_COLLNET_ENABLE=1): the prediction takes it as set up, but no table ran CollNet, so its times are NCCL's model's through the other tables' fit; -hw collnet=true says the machine has it, and -hw collnet=false refuses such a query",
+			q.Algo, q.Collective))
+	}
 	if d.newCollective {
 		out = append(out, fmt.Sprintf("no calibration table ran %v: its latencies and efficiencies come from the other collectives' tables, and the interval allows for the error that brings",
 			q.Collective))

@@ -607,7 +607,7 @@ func TestDomainNICs(t *testing.T) {
 	if got := h.hostNICs(16, 4); got != 64 {
 		t.Errorf("grouped sends: %d NICs, want 64", got)
 	}
-	g, err := h.system(s, nccl.Version{Major: 2, Minor: 28, Patch: 7}).Graphs(nccl.Version{Major: 2, Minor: 28, Patch: 7})
+	g, err := h.system(&run{shape: s}, nccl.Version{Major: 2, Minor: 28, Patch: 7}).Graphs(nccl.Version{Major: 2, Minor: 28, Patch: 7})
 	if err != nil {
 		t.Fatal(err)
 	}

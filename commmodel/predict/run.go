@@ -19,6 +19,10 @@ type run struct {
 	collective   commmodel.Collective
 	versionGuess bool // the version was unknown and Latest is assumed
 	versionClamp bool // the version is outside the model's releases (older or newer)
+	// collNet reports that the run had CollNet set up whatever the
+	// machine's collnet says: a table whose NCCL_ALGO left its collective
+	// only CollNet (tableCollNet).
+	collNet bool
 }
 
 // versionOf returns the version the tuner model runs for v: v itself,
@@ -50,7 +54,48 @@ func tableRun(h *Hardware, t *Table) (*run, error) {
 	}
 	v, guess, clamp := versionOf(t.Version)
 	return &run{shape: s, version: v, algo: t.Algo, proto: t.Proto, layout: t.Layout.norm(),
-		collective: t.Collective, versionGuess: guess, versionClamp: clamp}, nil
+		collective: t.Collective, versionGuess: guess, versionClamp: clamp, collNet: tableCollNet(t)}, nil
+}
+
+// tableCollNet reports that table t's NCCL_ALGO leaves its collective only
+// CollNet's algorithms (onlyCollNet): NCCL fails a call that no enabled
+// algorithm can run, so a run measured under it had CollNet set up
+// (NCCL_COLLNET_ENABLE=1 and a network plugin whose switches reduce),
+// whatever the machine's collnet says of other runs.
+func tableCollNet(t *Table) bool { return onlyCollNet(t.Algo, t.Collective, t.Version) }
+
+// collNetShown reports that the machine is known to run CollNet: its
+// collnet fact, or a calibration table's run (tableCollNet).
+func (m *Machine) collNetShown() bool {
+	return m.Hardware.CollNet || slices.ContainsFunc(m.tables, func(t Table) bool { return tableCollNet(&t) })
+}
+
+// pinnable returns the algorithms m's choices and findings try pinning:
+// NCCL's, but CollNet's where the machine is not known to run them
+// (collNetShown), since a pin that leaves only CollNet takes it as set up.
+func (m *Machine) pinnable() []nccl.Algo {
+	var out []nccl.Algo
+	for a := range nccl.Algo(nccl.NumAlgos) {
+		if (a == nccl.AlgoCollNetDirect || a == nccl.AlgoCollNetChain) && !m.collNetShown() {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// onlyCollNet reports that NCCL_ALGO=algo leaves c only CollNet's
+// algorithms under release v, the newest for the zero Version
+// (nccl.OnlyCollNet).
+func onlyCollNet(algo string, c commmodel.Collective, v nccl.Version) bool {
+	f, err := nccl.FuncOf(c)
+	if err != nil {
+		return false
+	}
+	if v == (nccl.Version{}) {
+		v = nccl.Latest
+	}
+	return nccl.OnlyCollNet(v, f, algo)
 }
 
 // run returns the run of q on m.
@@ -88,6 +133,10 @@ func (m *Machine) run(q Query) (*run, error) {
 	}
 	v, _, _ = versionOf(v)
 	rn := &run{shape: s, version: v, algo: q.Algo, proto: q.Proto, layout: l, collective: q.Collective}
+	// A query that leaves only CollNet runs it, as NCCL would only where
+	// the job set it up (Beyond says so where nothing showed CollNet),
+	// unless the user said the machine has none.
+	rn.collNet = onlyCollNet(q.Algo, q.Collective, v) && !(m.Hardware.Sources.CollNet == SourceUser && !m.Hardware.CollNet)
 	// NCCL's model of the run checks what only it knows (its rank count,
 	// the pins under the run's version), so that a query NCCL would
 	// refuse is an error before any size: Predict with no sizes, Beyond.

@@ -92,18 +92,18 @@ var publicMachines = []publicMachine{
 	// pair's rails run at about half rate when GPUDirect RDMA goes both
 	// ways (the repository's diagnosis), which no log says. Its SHARP A/B
 	// jobs (other node pairs: 2 x 8 and 2 x 2 GPUs) ran each AllReduce
-	// with CollNet off (NCCL's choice, here) and forced
-	// (b200_2x*_allreduce_collnet_sharp_aicr_mghpcc.log, left out: its
-	// user pins NCCL_ALGO=CollNetChain,CollNetDirect, which predict runs
-	// only on a machine described with -hw collnet=true, and these scores
-	// describe the machine from its GPU's name; unpinned, the tables would
-	// calibrate NCCL's choice on SHARP's times). One node's sweep of 2 to 8
-	// GPUs (-g N) is seven tables of one file.
+	// with CollNet off (NCCL's choice) and forced, pinned as the job set
+	// it (NCCL_ALGO=CollNetChain,CollNetDirect, NCCL_PROTO=Simple; the logs
+	// print neither): a run of CollNet alone had CollNet set up, and is
+	// modelled with it. One node's sweep of 2 to 8 GPUs (-g N) is seven
+	// tables of one file.
 	{"b200-aicr-ndr", []publicLog{
 		{"b200_1x8_g8_five_collectives_aicr_mghpcc.log", predict.Pins{}},
 		{"b200_2x8_g8_five_collectives_aicr_mghpcc.log", predict.Pins{}},
 		{"b200_2x8_g8_allreduce_sharp_off_aicr_mghpcc.log", predict.Pins{}},
 		{"b200_2x2_g2_allreduce_sharp_off_aicr_mghpcc.log", predict.Pins{}},
+		{"b200_2x8_g8_allreduce_collnet_sharp_aicr_mghpcc.log", predict.Pins{Algo: "CollNetChain,CollNetDirect", Proto: "Simple"}},
+		{"b200_2x2_g2_allreduce_collnet_sharp_aicr_mghpcc.log", predict.Pins{Algo: "CollNetChain,CollNetDirect", Proto: "Simple"}},
 		{"b200_1x2to8_allreduce_sweep_aicr_mghpcc.log", predict.Pins{}},
 	}},
 	{"b200-gke-a4-dranet", []publicLog{
