@@ -26,9 +26,10 @@ type reference struct {
 	// parts[k] is the model with only table k (0 base, 1 intra, 2 inter),
 	// parts[3] with none.
 	parts [4]*nccl.Model
-	// collNet is, for a pinned run on a machine without CollNet, the
-	// configuration with it, which tells a pin that only CollNet runs.
-	collNet *nccl.Config
+	// collNet returns, for a pinned run on a machine without CollNet, the
+	// configuration with it, which tells a pin that only CollNet runs; it
+	// is built only where the tuner finds nothing to run (tuned).
+	collNet func() (nccl.Config, bool)
 }
 
 // newReference builds NCCL's model of r on h, RCCL's where rccl is set
@@ -51,9 +52,10 @@ func newReference(h *Hardware, r *run, rccl bool) (*reference, error) {
 	if !h.CollNet && r.algo != "" {
 		hc := *h
 		hc.CollNet = true
-		if c, err := hc.config(r, rccl); err == nil && c.CollNet {
+		ref.collNet = func() (nccl.Config, bool) {
+			c, err := hc.config(r, rccl)
 			c.Algo, c.Proto, c.PAT = cfg.Algo, cfg.Proto, cfg.PAT
-			ref.collNet = &c
+			return c, err == nil && c.CollNet
 		}
 	}
 	zero := 0.0
@@ -138,28 +140,32 @@ func (ref *reference) choose(c commmodel.Collective, ranks int, size float64) (c
 // the pins leave only CollNet, which the machine lacks.
 func (ref *reference) tuned(f nccl.Func, size float64) (nccl.Estimate, error) {
 	e, err := ref.full.Choose(f, size)
-	switch {
-	case err != nil && ref.collNetOnly(f, size):
-		return e, fmt.Errorf("%w: NCCL_ALGO=%q leaves only CollNet, which NCCL runs where the network's switches reduce (InfiniBand SHARP, with NCCL_COLLNET_ENABLE=1), and the machine has no CollNet (collnet false): describe such a machine with -hw collnet=true",
-			ErrPin, ref.collNet.Algo)
-	case err != nil:
-		return e, fmt.Errorf("predict: %w", err)
+	if err == nil {
+		return e, nil
 	}
-	return e, nil
+	if algo, ok := ref.collNetOnly(f, size); ok {
+		return e, fmt.Errorf("%w: NCCL_ALGO=%q leaves only CollNet, which NCCL runs where the network's switches reduce (InfiniBand SHARP, with NCCL_COLLNET_ENABLE=1), and the machine has no CollNet (collnet false): describe such a machine with -hw collnet=true",
+			ErrPin, algo)
+	}
+	return e, fmt.Errorf("predict: %w", err)
 }
 
-// collNetOnly reports that the pins leave f at size nothing to run on
-// ref's machine but would run with CollNet.
-func (ref *reference) collNetOnly(f nccl.Func, size float64) bool {
+// collNetOnly reports that the pins, algo, leave f at size nothing to run
+// on ref's machine but would run with CollNet.
+func (ref *reference) collNetOnly(f nccl.Func, size float64) (algo string, ok bool) {
 	if ref.collNet == nil {
-		return false
+		return "", false
 	}
-	m, err := nccl.New(*ref.collNet)
+	c, ok := ref.collNet()
+	if !ok {
+		return "", false
+	}
+	m, err := nccl.New(c)
 	if err != nil {
-		return false
+		return "", false
 	}
 	e, err := m.Choose(f, size)
-	return err == nil && (e.Algo == nccl.AlgoCollNetDirect || e.Algo == nccl.AlgoCollNetChain)
+	return c.Algo, err == nil && (e.Algo == nccl.AlgoCollNetDirect || e.Algo == nccl.AlgoCollNetChain)
 }
 
 // pinned reports whether an (algorithm, protocol) pin is available to the
