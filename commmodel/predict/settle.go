@@ -24,9 +24,14 @@ const FitMargin = 0.2
 // the others' for reasons of its own (a public pair of runs, one over
 // sockets and one over RoCE, would choose one NIC for a node of 2 GPUs).
 // Every count from 1 up to the most GPUs a node, by doublings and that
-// most, is calibrated on the tables and scored by its leave-one-table-out
-// median error (Machine.LOOMedian), or passed over where its own fit
-// already misses the tables by more than the assumed count does held out.
+// most, is calibrated on the tables and scored by the median over the
+// tables across nodes, which alone the count moves, of their
+// leave-one-table-out errors (Machine.LOO; acrossMedian), or passed over
+// where its own fit already misses those tables by more than the assumed
+// count does held out. (Over every table, a machine of many one-node
+// tables would choose by their median, which the count hardly moves:
+// AICR's B200 tables with their SHARP runs chose one NIC a host by it,
+// under which their 2 x 8 AllGather was 4.4 times too slow.)
 // The counts whose error is within FitMargin of the lowest fit the tables
 // alike; if the assumed count is not among them, the one of them nearest to
 // it (in doublings) is taken, with the source SourceFitted. The note says
@@ -84,7 +89,7 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string) {
 		if err != nil {
 			return h, ""
 		}
-		fitErrs[i] = m.fitError(tables)
+		fitErrs[i] = acrossMedian(tables, m.tableErrors(tables))
 	}
 	errs := make([]float64, len(counts))
 	bound := make([]bool, len(counts))
@@ -92,11 +97,11 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string) {
 		hc := h
 		hc.NICs = counts[i]
 		m, err := Calibrate(hc, tables, nil)
-		if err != nil || math.IsNaN(m.LOOMedian) {
+		if err != nil {
 			return false
 		}
-		errs[i] = m.LOOMedian
-		return true
+		errs[i] = acrossMedian(tables, m.LOO)
+		return !math.IsNaN(errs[i])
 	}
 	if !loo(at) {
 		return h, ""
@@ -139,7 +144,7 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string) {
 	}
 	slices.Sort(perNode)
 	fitOf := fmt.Sprintf("the held-out fit of the tables across nodes of %s GPUs a node", joinInts(perNode))
-	against := fmt.Sprintf("leave-one-table-out median error %.1f%%, against %s", 100*errs[pick], strings.Join(others, ", "))
+	against := fmt.Sprintf("their leave-one-table-out median error %.1f%%, against %s", 100*errs[pick], strings.Join(others, ", "))
 	if pick == at {
 		fact := "one NIC per GPU"
 		if h.NICs > 0 {
@@ -151,6 +156,25 @@ func (h Hardware) FitNICs(tables []Table) (Hardware, string) {
 	note := fmt.Sprintf("nics_per_node = %d is chosen by %s: %s; -hw nics=N overrides it", counts[pick], fitOf, against)
 	h.NICs, h.Sources.NICs = counts[pick], SourceFitted
 	return h, note
+}
+
+// acrossMedian returns the median of errs, one per table of tables (a
+// fit's or its leave-one-out refits'), over the tables across nodes; NaN
+// where errs has none of them (no refits, or a table not predicted).
+func acrossMedian(tables []Table, errs []float64) float64 {
+	if len(errs) != len(tables) {
+		return math.NaN()
+	}
+	var e []float64
+	for i := range tables {
+		if tables[i].Nodes > 1 {
+			e = append(e, errs[i])
+		}
+	}
+	if len(e) == 0 {
+		return math.NaN()
+	}
+	return fit.Median(e)
 }
 
 // FitCeiling is the most leave-one-table-out median error a description

@@ -311,24 +311,23 @@ the model does not have: calibrated on one table it gives the other's 1 MiB in h
 (539 against 1158.2 us on 8 nodes, 145 against 272.8 on 2).
 MGHPCC's AICR cluster (mghpcc/aicr-benchmarks) ran five collectives on one B200 node and on two over
 8 NDR400 rails, one process a node (-g 8), then AllReduce on other node pairs, with SHARP's CollNet
-off and forced, and a one-node sweep of 2 to 8 GPUs: 9 of the 21 tables are within 15% held out.
+off and forced, and a one-node sweep of 2 to 8 GPUs: 12 of the 21 tables are within 15% held out.
 The 2-node pair moves 26.56 GB/s of SendRecv and 217.80 of ReduceScatter bus bandwidth at 16 GiB,
 the rate its authors measure for one rail when GPUDirect RDMA goes both ways at once (27 GB/s,
 against 47 one way), a platform fault no log prints: from the GPU's name alone its tables are 46%
-to 79% off. The one-node AllReduce moves 841.05 GB/s there, more than the one-node AllGather's
-671.55, as NVLink SHARP allows; predicted from the other tables it is 1.8 times too slow (65.7
-against 35.8 ms), as is the sweep's 8-GPU AllReduce (839.86 GB/s), while its 2 to 7 GPUs are
-within 14%. Another pair's AllReduce of 2 GPUs a node moves 82.09 GB/s at 16 GiB (41 a rail, near
-the one-way 47) and is predicted 2.6 times too slow (824 against 314 ms) by a calibration whose
-8-GPU pairs move 162.67 and 169.91: the halved rails are a fact of the 8-GPU jobs, not of the
-nodes, and the model has no way to tell. The forced CollNet runs (NCCL_ALGO=CollNetChain,
-CollNetDirect, pinned as their job set it) had CollNet set up, as NCCL refuses a call that
-setting leaves no algorithm for, and are modelled with it: held out they are within 8% at 16 GiB
-(83.7 against 90.2 ms on 2 x 8, 344.5 against 343.3 on 2 x 2). Their fast network moves the NICs'
-held-out choice (FitNICs): with them, one NIC a host of 400 Gb/s (8.5% median error held out,
-against 10.7% with 4), without them, one a GPU of 200 Gb/s; under the first the 2 x 8 AllGather
-is predicted 4.4 times too slow (322 against 74 ms) and the AllReduce 1.6 times (311 against 190
-ms), where the 19 tables without the CollNet runs had 12 within 15%.
+to 79% off, and held out the 2-node AllReduce (169.91 GB/s at 16 GiB) takes 1.45 times what the
+other tables predict (190 against 131 ms). The one-node AllReduce moves 841.05 GB/s there, more
+than the one-node AllGather's 671.55, as NVLink SHARP allows; predicted from the other tables it is
+1.8 times too slow (65.7 against 35.8 ms), as is the sweep's 8-GPU AllReduce (839.86 GB/s), while
+its 2 to 7 GPUs are within 14%. Another pair's AllReduce of 2 GPUs a node moves 82.09 GB/s at 16
+GiB (41 a rail, near the one-way 47) and is predicted 2.6 times too slow (824 against 314 ms) by a
+calibration whose 8-GPU pairs move 162.67 and 169.91: the halved rails are a fact of the 8-GPU
+jobs, not of the nodes, and the model has no way to tell. The forced CollNet runs
+(NCCL_ALGO=CollNetChain,CollNetDirect, pinned as their job set it) had CollNet set up, as NCCL
+refuses a call that setting leaves no algorithm for, and are modelled with it: held out they are
+within 8% at 16 GiB (83.7 against 90.2 ms on 2 x 8, 344.5 against 343.3 on 2 x 2).
+With them, two node pairs of each size let the held-out fit weigh the NICs' count (FitNICs), on
+the tables across nodes: one NIC a GPU, 20.9% against 44.9% with one a host.
 nccl-tests#309's 2 x 8 Ring run set NCCL_MIN_CTAS=24 and NCCL_IB_QPS_PER_CONNECTION=2, which
 its log does not print. Each pair of the next logs changes the setup between its two tables, not
 only the shape: nccl-tests#380's H200 nodes of 4 NICs move 320.36 GB/s of bus bandwidth at 9 GiB
