@@ -278,6 +278,10 @@ func OnlyCollNet(v Version, f Func, algo string) bool {
 	if algo == "" || f < 0 || f >= NumFuncs {
 		return false
 	}
+	// A list that leaves only CollNet names it, or excludes the others.
+	if !strings.Contains(strings.ToLower(algo), "collnet") && !strings.Contains(algo, "^") {
+		return false
+	}
 	e, err := enableLists(v, algo, "")
 	if err != nil {
 		return false

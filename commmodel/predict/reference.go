@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -26,10 +27,11 @@ type reference struct {
 	// parts[k] is the model with only table k (0 base, 1 intra, 2 inter),
 	// parts[3] with none.
 	parts [4]*nccl.Model
-	// collNet returns, for a pinned run on a machine without CollNet, the
-	// configuration with it, which tells a pin that only CollNet runs; it
-	// is built only where the tuner finds nothing to run (tuned).
-	collNet func() (nccl.Config, bool)
+	// collNet returns, for a pinned run on a machine without CollNet, NCCL's
+	// model of it with CollNet and its NCCL_ALGO, which tells a pin that
+	// only CollNet runs; it is built once, where the tuner first finds
+	// nothing to run (tuned).
+	collNet func() (*nccl.Model, string)
 }
 
 // newReference builds NCCL's model of r on h, RCCL's where rccl is set
@@ -52,11 +54,18 @@ func newReference(h *Hardware, r *run, rccl bool) (*reference, error) {
 	if !h.CollNet && r.algo != "" {
 		hc := *h
 		hc.CollNet = true
-		ref.collNet = func() (nccl.Config, bool) {
+		ref.collNet = sync.OnceValues(func() (*nccl.Model, string) {
 			c, err := hc.config(r, rccl)
+			if err != nil || !c.CollNet {
+				return nil, ""
+			}
 			c.Algo, c.Proto, c.PAT = cfg.Algo, cfg.Proto, cfg.PAT
-			return c, err == nil && c.CollNet
-		}
+			m, err := nccl.New(c)
+			if err != nil {
+				return nil, ""
+			}
+			return m, c.Algo
+		})
 	}
 	zero := 0.0
 	for k := range ref.parts {
@@ -156,16 +165,12 @@ func (ref *reference) collNetOnly(f nccl.Func, size float64) (algo string, ok bo
 	if ref.collNet == nil {
 		return "", false
 	}
-	c, ok := ref.collNet()
-	if !ok {
-		return "", false
-	}
-	m, err := nccl.New(c)
-	if err != nil {
+	m, algo := ref.collNet()
+	if m == nil {
 		return "", false
 	}
 	e, err := m.Choose(f, size)
-	return c.Algo, err == nil && (e.Algo == nccl.AlgoCollNetDirect || e.Algo == nccl.AlgoCollNetChain)
+	return algo, err == nil && (e.Algo == nccl.AlgoCollNetDirect || e.Algo == nccl.AlgoCollNetChain)
 }
 
 // pinned reports whether an (algorithm, protocol) pin is available to the
