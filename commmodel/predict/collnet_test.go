@@ -137,8 +137,9 @@ func TestCollNetABCI(t *testing.T) {
 // source lines; the log prints neither) pinned as its job ran it, on a
 // machine described from the GPU's name alone (collnet false). NCCL fails a
 // call its NCCL_ALGO leaves no algorithm for, so the run had CollNet set up:
-// it calibrates where it was refused with ErrPin, its run is modelled with
-// CollNet, and a note says so. A prediction that pins CollNet runs it; one
+// it calibrates where it was refused with ErrPin (as it still is where the
+// user says collnet=false), its run is modelled with CollNet, and a note
+// says so. A prediction that pins CollNet runs it; one
 // that does not keeps the machine's collnet false; and on a machine whose
 // tables ran no CollNet, the pinned prediction is still refused.
 func TestCollNetFromPin(t *testing.T) {
@@ -159,6 +160,14 @@ func TestCollNetFromPin(t *testing.T) {
 	m, err := Calibrate(h, sharp, &Settings{NoIntervals: true})
 	if err != nil {
 		t.Fatalf("calibrating the CollNet run: %v", err)
+	}
+	// The user's -hw collnet=false outranks the pin: refused, as before.
+	none, err := Describe(sharp[0].GPU, "collnet=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Calibrate(none, sharp, &Settings{NoIntervals: true}); !errors.Is(err, ErrPin) {
+		t.Errorf("the CollNet run on a machine the user says has no CollNet: %v, want ErrPin", err)
 	}
 	sizes := []float64{64 << 20, 1 << 30}
 	q := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Algo: pins.Algo, Proto: pins.Proto}

@@ -596,8 +596,12 @@ func (m *Machine) Beyond(q Query) ([]string, error) {
 	d, s := m.spread.departure(rn), &m.spread
 	var out []string
 	if rn.collNet && !m.collNetShown() {
-		out = append(out, fmt.Sprintf("NCCL_ALGO=%s leaves %v only CollNet, which NCCL runs only where the job set it up (a network whose switches reduce, such as InfiniBand SHARP, and NCCL_COLLNET_ENABLE=1): the prediction takes it as set up, but no table ran CollNet, so its times are NCCL's model's through the other tables' fit; -hw collnet=true says the machine has it, and -hw collnet=false refuses such a query",
-			q.Algo, q.Collective))
+		through := ""
+		if len(m.tables) > 0 {
+			through = " through the other tables' fit"
+		}
+		out = append(out, fmt.Sprintf("NCCL_ALGO=%s leaves %v only CollNet, which NCCL runs only where the job set it up (a network whose switches reduce, such as InfiniBand SHARP, and NCCL_COLLNET_ENABLE=1): the prediction takes it as set up, but no table ran CollNet, so its times are NCCL's model's%s; -hw collnet=true says the machine has it, and -hw collnet=false refuses such a query",
+			q.Algo, q.Collective, through))
 	}
 	if d.newCollective {
 		out = append(out, fmt.Sprintf("no calibration table ran %v: its latencies and efficiencies come from the other collectives' tables, and the interval allows for the error that brings",

@@ -54,8 +54,13 @@ func tableRun(h *Hardware, t *Table) (*run, error) {
 	}
 	v, guess, clamp := versionOf(t.Version)
 	return &run{shape: s, version: v, algo: t.Algo, proto: t.Proto, layout: t.Layout.norm(),
-		collective: t.Collective, versionGuess: guess, versionClamp: clamp, collNet: tableCollNet(t)}, nil
+		collective: t.Collective, versionGuess: guess, versionClamp: clamp, collNet: tableCollNet(t) && !h.noCollNet()}, nil
 }
+
+// noCollNet reports that the user said the machine has no CollNet
+// (-hw collnet=false): a pin that leaves only CollNet is then refused
+// (ErrPin), a table's run as a query's.
+func (h *Hardware) noCollNet() bool { return h.Sources.CollNet == SourceUser && !h.CollNet }
 
 // tableCollNet reports that table t's NCCL_ALGO leaves its collective only
 // CollNet's algorithms (onlyCollNet): NCCL fails a call that no enabled
@@ -136,7 +141,7 @@ func (m *Machine) run(q Query) (*run, error) {
 	// A query that leaves only CollNet runs it, as NCCL would only where
 	// the job set it up (Beyond says so where nothing showed CollNet),
 	// unless the user said the machine has none.
-	rn.collNet = onlyCollNet(q.Algo, q.Collective, v) && !(m.Hardware.Sources.CollNet == SourceUser && !m.Hardware.CollNet)
+	rn.collNet = onlyCollNet(q.Algo, q.Collective, v) && !m.Hardware.noCollNet()
 	// NCCL's model of the run checks what only it knows (its rank count,
 	// the pins under the run's version), so that a query NCCL would
 	// refuse is an error before any size: Predict with no sizes, Beyond.
