@@ -20,8 +20,9 @@ type run struct {
 	versionGuess bool // the version was unknown and Latest is assumed
 	versionClamp bool // the version is outside the model's releases (older or newer)
 	// collNet reports that the run had CollNet set up whatever the
-	// machine's collnet says: a table whose NCCL_ALGO left its collective
-	// only CollNet (tableCollNet).
+	// machine's collnet says: its NCCL_ALGO left its collective only
+	// CollNet (tableCollNet; a query's likewise, Machine.run), and the
+	// user did not say the machine has none (noCollNet).
 	collNet bool
 }
 
