@@ -92,14 +92,33 @@ func FuzzParseGraphLine(f *testing.F) {
 // ParseVersion and the NCCL_ALGO/NCCL_PROTO lists never panic, and New
 // either refuses a list or builds a model whose every value is finite.
 func FuzzConfigStrings(f *testing.F) {
-	for _, s := range []string{"2.21.5", "2.29.7+cuda12.9", "v2.30.7-1", "22907", "2.x", "^LL128;allreduce:LL128", "ring,collnetdirect;allreduce:tree,collnetdirect;broadcast:ring", "LL,Simple;allreduce:^LL", "Tree,Ring,,CollnetDirect", ";;", ":", "allreduce:"} {
+	for _, s := range []string{"2.21.5", "2.29.7+cuda12.9", "v2.30.7-1", "22907", "2.x", "^LL128;allreduce:LL128", "ring,collnetdirect;allreduce:tree,collnetdirect;broadcast:ring", "LL,Simple;allreduce:^LL", "Tree,Ring,,CollnetDirect", ";;", ":", "allreduce:", "CollNetChain,CollNetDirect", "^Ring,Tree,NVLS,NVLSTree,PAT", "CollNet"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		if v, err := ParseVersion(s); err == nil && (v.Major < 0 || v.Minor < 0 || v.Patch < 0) {
 			t.Errorf("ParseVersion(%q) = %v", s, v)
 		}
-		for _, v := range []Version{{2, 18, 6}, {2, 23, 4}, Latest} {
+		for _, v := range []Version{{2, 8, 4}, {2, 18, 6}, {2, 23, 4}, Latest} {
+			// OnlyCollNet's shortcut (a list that names no CollNet and
+			// excludes nothing leaves other algorithms) agrees with the
+			// lists NCCL's parser makes.
+			e, err := enableLists(v, s, "")
+			for f := range Func(NumFuncs) {
+				want := err == nil && s != ""
+				some := false
+				for a, on := range e.algo[f] {
+					collNet := Algo(a) == AlgoCollNetDirect || Algo(a) == AlgoCollNetChain
+					want = want && (on == 0 || collNet)
+					some = some || on != 0 && collNet
+				}
+				if got := OnlyCollNet(v, f, s); got != (want && some) {
+					t.Fatalf("OnlyCollNet(%v, %v, %q) = %v, the lists say %v", v, f, s, got, want && some)
+				}
+			}
+			if v.legacy() {
+				continue
+			}
 			cfg := hopperConfig(v, 2, PathPIX)
 			cfg.Algo, cfg.Proto = s, s
 			m, err := New(cfg)
