@@ -1068,3 +1068,41 @@ func TestWithEvidenceGivenNICs(t *testing.T) {
 		t.Errorf("a device list of 1 NIC, -hw nics=6: notes %q; want the contradiction named", notes)
 	}
 }
+
+// TestNoGDRNote: AWS g7e's RTX PRO 6000 over EFA ran without GPUDirect RDMA
+// (its channel lines: "use ring PXN 0 GDR 0"), whose host-staged path the
+// model lacks: WithEvidence says so once, with the line; a log whose
+// channels ran GPUDirect RDMA (nccl-tests#319's H100s, "via NET/IB/0/GDRDMA")
+// gets no such note.
+func TestNoGDRNote(t *testing.T) {
+	real := "../../data/nccltests/testdata/real/"
+	for _, c := range []struct {
+		logs []string
+		want int
+	}{
+		{[]string{"rtxpro6000_2x1_allreduce_efa_g7e_slurm.log", "rtxpro6000_8x1_allreduce_efa_g7e_slurm.log"}, 1},
+		{[]string{"h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log"}, 0},
+	} {
+		var tables []Table
+		for _, l := range c.logs {
+			tables = append(tables, firstTable(t, real+l))
+		}
+		if !tables[0].Evidence.GPUDirect.Known() {
+			t.Fatalf("%s: no GPUDirect RDMA evidence read", c.logs[0])
+		}
+		h, err := Describe(tables[0].GPU, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, notes := h.WithEvidence(tables)
+		n := 0
+		for _, note := range notes {
+			if strings.Contains(note, "without GPUDirect RDMA (line ") && strings.Contains(note, "host memory") {
+				n++
+			}
+		}
+		if n != c.want {
+			t.Errorf("%v: %d notes of a run without GPUDirect RDMA, want %d: %q", c.logs, n, c.want, notes)
+		}
+	}
+}
