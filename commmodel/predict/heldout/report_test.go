@@ -308,7 +308,7 @@ AWS g7e.8xlarge nodes of one RTX PRO 6000 Blackwell and one 100 Gbps EFA NIC, GP
 NIC's rate, and both tables are within 15% held out; from 256 KiB to 4 MiB they move 1.92 to
 5.61 GB/s on 2 nodes and 1.01 to 4.91 on 8, then 11.30 on 2 nodes at 8 MiB, a host-staged path
 the model does not have: calibrated on one table it gives the other's 1 MiB in half its time
-(539 against 1158.2 us on 8 nodes, 145 against 272.8 on 2).
+(513 against 1158.2 us on 8 nodes, 147 against 272.8 on 2).
 MGHPCC's AICR cluster (mghpcc/aicr-benchmarks) ran five collectives on one B200 node and on two over
 8 NDR400 rails, one process a node (-g 8), then AllReduce on other node pairs, with SHARP's CollNet
 off and forced, and a one-node sweep of 2 to 8 GPUs: 12 of the 21 tables are within 15% held out.
