@@ -153,7 +153,7 @@ func (ref *reference) tuned(f nccl.Func, size float64) (nccl.Estimate, error) {
 		return e, nil
 	}
 	if algo, ok := ref.collNetOnly(f, size); ok {
-		return e, fmt.Errorf("%w: NCCL_ALGO=%q leaves only CollNet, which NCCL runs where the network's switches reduce (InfiniBand SHARP, with NCCL_COLLNET_ENABLE=1), and the machine has no CollNet (collnet false): describe such a machine with -hw collnet=true",
+		return e, fmt.Errorf("%w: NCCL_ALGO=%q leaves only CollNet, which NCCL runs where the network's switches reduce (InfiniBand SHARP, with NCCL_COLLNET_ENABLE=1), and the machine has no CollNet (collnet false): pin another algorithm, or describe the machine with -hw collnet=true if its network reduces",
 			ErrPin, algo)
 	}
 	return e, fmt.Errorf("predict: %w", err)
