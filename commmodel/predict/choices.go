@@ -13,7 +13,8 @@ import (
 
 // Choices returns the calibrated time of q at size bytes for every
 // algorithm and protocol NCCL can run it with (q's own pins are replaced;
-// CollNet where the machine is known to run it, pinnable), fastest first. Grouped sends (AllToAll, SendRecv), which NCCL runs
+// CollNet where the machine is known to run it, pinnable), fastest
+// first. Grouped sends (AllToAll, SendRecv), which NCCL runs
 // outside its tuner, are an error, and so is a query or size Predict
 // refuses, with Predict's error (q's pins aside).
 func (m *Machine) Choices(q Query, size float64) ([]Prediction, error) {

@@ -695,7 +695,7 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 			notes = append(notes, fmt.Sprintf("%s: NCCL ran without GPUDirect RDMA (line %d), staging the network's data in host memory, which the model does not: across nodes, mid sizes may take longer than predicted (AWS g7e's RTX PRO 6000s over EFA without it moved 1.01 to 4.91 GB/s of bus bandwidth from 256 KiB to 4 MiB on 8 nodes, 12.37 at 1 GiB); commlab diagnose names what to check",
 				name, e.GPUDirect.Line))
 		}
-		if !h.CollNet && tableCollNet(&tables[i]) && seen["collnet run"] == "" {
+		if !h.CollNet && !h.noCollNet() && tableCollNet(&tables[i]) && seen["collnet run"] == "" {
 			seen["collnet run"] = name
 			notes = append(notes, fmt.Sprintf("%s: NCCL_ALGO=%s leaves %v only CollNet, which NCCL runs only where CollNet is set up (a network whose switches reduce, and NCCL_COLLNET_ENABLE=1), so its run is modelled with CollNet, as is a prediction that pins CollNet; other runs keep collnet false: -hw collnet=true where they set NCCL_COLLNET_ENABLE=1 too",
 				name, tables[i].Algo, tables[i].Collective))

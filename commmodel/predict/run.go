@@ -81,8 +81,9 @@ func (m *Machine) collNetShown() bool {
 // (collNetShown), since a pin that leaves only CollNet takes it as set up.
 func (m *Machine) pinnable() []nccl.Algo {
 	var out []nccl.Algo
+	collNet := m.collNetShown()
 	for a := range nccl.Algo(nccl.NumAlgos) {
-		if (a == nccl.AlgoCollNetDirect || a == nccl.AlgoCollNetChain) && !m.collNetShown() {
+		if (a == nccl.AlgoCollNetDirect || a == nccl.AlgoCollNetChain) && !collNet {
 			continue
 		}
 		out = append(out, a)
