@@ -614,9 +614,10 @@ func (m *Machine) beyondPCIe(oneNode bool) string {
 
 // envRead are the environment's settings the model reads (Pins, from
 // Evidence.Algo and Proto) or that change no time: where NCCL's bootstrap
-// and its debug output go, and how a RoCE NIC is addressed.
+// and its debug output go, how much it prints, and how a RoCE NIC is
+// addressed.
 var envRead = []string{"NCCL_ALGO", "NCCL_PROTO", "NCCL_SOCKET_IFNAME", "NCCL_SOCKET_FAMILY", "NCCL_IB_GID_INDEX",
-	"NCCL_DEBUG_FILE", "NCCL_TOPO_DUMP_FILE", "NCCL_GRAPH_DUMP_FILE", "NCCL_COMM_ID", "NCCL_HOSTID"}
+	"NCCL_DEBUG", "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG_FILE", "NCCL_TOPO_DUMP_FILE", "NCCL_GRAPH_DUMP_FILE", "NCCL_COMM_ID", "NCCL_HOSTID"}
 
 // unreadEnv lists the settings of env the model does not read as NAME=VALUE,
 // "" where there are none.
@@ -670,7 +671,7 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 			if strings.Contains(env, ",") {
 				what, without = "what they do", "them"
 			}
-			notes = append(notes, fmt.Sprintf("%s: NCCL's lines show %s set in the environment, which the model does not read: the calibration takes %s as the machine's, and a run without %s may differ",
+			notes = append(notes, fmt.Sprintf("%s: the log shows %s set in the environment, which the model does not read: the calibration takes %s as the machine's, and a run without %s may differ",
 				t.Name, env, what, without))
 		}
 		if m.version.Before(rn.version) {

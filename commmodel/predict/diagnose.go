@@ -296,7 +296,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 		if strings.Contains(env, ",") {
 			it, them = "they", "them"
 		}
-		out[k].Advice = append(out[k].Advice, fmt.Sprintf("NCCL's lines show %s set in the environment, which the model does not read: %s may cause the gap (a run without %s tells)", env, it, them))
+		out[k].Advice = append(out[k].Advice, fmt.Sprintf("the log shows %s set in the environment, which the model does not read: %s may cause the gap (a run without %s tells)", env, it, them))
 	}
 	return out
 }

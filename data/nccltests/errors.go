@@ -53,6 +53,9 @@ var (
 	// or a crash), or whoever posted the log cut it (a warning: the rows
 	// are kept).
 	ErrStopped = errors.New("table stops early")
+	// ErrJSON: the input is a JSON object that is not the output of
+	// nccl-tests -J, or is larger than any such output.
+	ErrJSON = errors.New("not nccl-tests' JSON output")
 )
 
 // A ParseError is a problem at one place of a measurement file, in the style

@@ -205,13 +205,17 @@ type Evidence struct {
 	// without them may have run RCCL too (a post that keeps the table only).
 	RCCL Fact[bool]
 	// Algo and Proto are NCCL_ALGO and NCCL_PROTO where NCCL says the
-	// environment set them: "NCCL_ALGO set by environment to Tree".
+	// environment set them: "NCCL_ALGO set by environment to Tree", or
+	// where the env of nccl-tests' JSON output (-J) holds them.
 	Algo, Proto Fact[string]
 	// Env are the parameters NCCL says the environment (or its
 	// configuration file) set, one per name in the order first printed:
 	// "NCCL_IB_QPS_PER_CONNECTION set by environment to 64." (ncclLoadParam
 	// and ncclGetEnv's callers, src/misc/param.cc), NCCL_ALGO and
-	// NCCL_PROTO among them.
+	// NCCL_PROTO among them; in nccl-tests' JSON output, the NCCL_*
+	// variables of its env (but nccl-tests' own NCCL_TESTS_* and the
+	// install paths that module systems set, NCCL_HOME, NCCL_ROOT and
+	// NCCL_DIR), in its order.
 	Env []Setting
 	// RanAlgo and RanProto are the algorithm and the protocol NCCL ran for
 	// every call of the test, where its TUNING lines (NCCL 2.24 on) name

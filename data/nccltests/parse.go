@@ -49,6 +49,10 @@ type parser struct {
 	// before any test), for the next test; hasDebug says it holds some.
 	debug    debugState
 	hasDebug bool
+	// fromJSON reports that the lines are those nccl-tests printed for
+	// the runs of a JSON input (Reader.json): a problem names their JSON
+	// line and no column, which would be of no line of the input.
+	fromJSON bool
 }
 
 // testState is a test being read and what its lines said about it.
@@ -86,6 +90,9 @@ type testState struct {
 
 // problem records a problem at line and column (0: the whole line).
 func (p *parser) problem(line, col int, format string, args ...any) {
+	if p.fromJSON {
+		col = 0
+	}
 	p.problems = append(p.problems, &ParseError{File: p.name, Line: line, Column: col, Err: fmt.Errorf(format, args...)})
 }
 

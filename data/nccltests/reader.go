@@ -1,6 +1,7 @@
 package nccltests
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"sort"
@@ -64,10 +65,13 @@ type Reader struct {
 	// Options override what the reader infers.
 	Options
 
-	in      lineReader
-	join    tagJoiner
-	p       parser
-	want    *op // the op of Options.Collective, nil for none
+	in   lineReader
+	join tagJoiner
+	p    parser
+	want *op // the op of Options.Collective, nil for none
+	// json is what the JSON output of nccl-tests (-J) says beside the
+	// lines it stands for, one a run in order; nil for text.
+	json    []jsonExtra
 	started bool
 	tests   int   // tests returned so far
 	err     error // the error every later Read returns
@@ -106,6 +110,17 @@ func (r *Reader) Read() (*Test, error) {
 			}
 			o := opOf(c)
 			r.want = &o
+		}
+		br := bufio.NewReader(r.in.r)
+		r.in.r = br
+		if isJSON(br) {
+			lines, extra, err := readJSON(br, r.Name)
+			if err != nil {
+				r.err = err
+				return nil, r.err
+			}
+			r.in.lines, r.in.json, r.json = lines, true, extra
+			r.p.fromJSON = true
 		}
 	}
 	for len(r.p.done) == 0 {
@@ -148,6 +163,9 @@ func (r *Reader) Read() (*Test, error) {
 	s := r.p.done[0]
 	r.p.done = r.p.done[1:]
 	r.p.infer(s, r.want)
+	if r.tests < len(r.json) {
+		r.json[r.tests].apply(&s.t.Evidence)
+	}
 	r.tests++
 	return s.t, nil
 }

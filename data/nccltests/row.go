@@ -329,8 +329,12 @@ func (p *parser) checkRows(c *testState) {
 		if p.abridged {
 			why = "the log says it was abridged"
 		}
-		p.problem(c.endLine, 0, "%w: the table ends at %s, below the header's maxBytes %s, and no '# Avg bus bandwidth' line follows: %s",
-			ErrStopped, sizeText(c.endSize), sizeText(c.maxBytes), why)
+		trailer := "no '# Avg bus bandwidth' line follows"
+		if p.fromJSON {
+			trailer = "the JSON ends before its average_bus_bandwidth" // nccl-tests -J's trailer
+		}
+		p.problem(c.endLine, 0, "%w: the table ends at %s, below the header's maxBytes %s, and %s: %s",
+			ErrStopped, sizeText(c.endSize), sizeText(c.maxBytes), trailer, why)
 	}
 }
 

@@ -91,12 +91,24 @@ type lineReader struct {
 	// while the rest of it is read and dropped, so that such a line costs
 	// no more memory than its head; "" otherwise.
 	long string
+	// lines, where json is set, are the lines to hand out in place of r's:
+	// those nccl-tests printed for the run whose JSON output r held.
+	lines []numberedLine
+	json  bool
 }
 
 // next returns the next line and its 1-based number, without its line
 // terminator (LF or CRLF) and, on line 1, without a byte-order mark. At the
 // end of the input the error is io.EOF.
 func (l *lineReader) next() (int, string, error) {
+	if l.json {
+		if len(l.lines) == 0 {
+			return l.n, "", io.EOF
+		}
+		x := l.lines[0]
+		l.lines, l.n = l.lines[1:], x.n
+		return x.n, x.text, nil
+	}
 	for {
 		if i := strings.IndexByte(l.text, '\n'); i >= 0 || l.eof && (l.text != "" || l.long != "") {
 			line := l.text

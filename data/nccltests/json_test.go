@@ -1,0 +1,213 @@
+package nccltests_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/data/internal/golden"
+	"github.com/inframethod/commlab/data/nccltests"
+)
+
+// jsonRuns are public text logs of testdata/real written as nccl-tests -J
+// FILE.json writes the same run (nccl-tests 2.19.6, a0b82b2, src/util.cu:
+// jsonOutputInit, writeDeviceReport, writeBenchmarkLine*,
+// writeResultFooter), with the command line, environment and NCCL release
+// their "# Source:" lines give; the JSON's "source" key names the log, and
+// stands where nccl-tests writes the run's start time, which no log gives.
+// The three cover one process a GPU across hosts, NCCL_ALGO set in the
+// environment, and AllToAll with two GPUs a process (-g 2), whose JSON keeps
+// one Rank record a process, as nccl-tests' parseRankInfo reads the first
+// line of each process's block.
+var jsonRuns = []struct {
+	log, out string
+	args     []string
+	env      []string
+	version  int
+}{
+	{"h100_2x8_allreduce_default_nccltests309.log", "all_reduce_2x8_nccltests309.json",
+		[]string{"all_reduce_perf", "-b", "1M", "-e", "8G", "-f", "2", "-g", "1"}, nil, 0},
+	{"h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log", "all_reduce_ring_2x8_nccltests319.json",
+		[]string{"/opt/nccl-tests/build/all_reduce_perf", "-b", "8", "-e", "16g", "-f", "2", "-g", "1"},
+		[]string{"NCCL_ALGO=RING", "NCCL_DEBUG=INFO", "NCCL_SOCKET_IFNAME=bond0", "NCCL_IB_DISABLE=0", "NCCL_IB_GID_INDEX=0", "NCCL_IB_QPS_PER_CONNECTION=64"}, 22602},
+	{"v100_2x2_alltoall_ib_edr_nig.log", "alltoall_2x2_g2_nig.json",
+		[]string{"alltoall_perf", "-b", "2", "-e", "128M", "-f", "2", "-g", "2"}, nil, 0},
+}
+
+// jsonOf writes test t, read from log, as nccl-tests' JSON output of its
+// run: header values from its "# nThread" line (hdr), numbers as "%lf".
+func jsonOf(t *nccltests.Test, log string, args, env []string, version int, hdr map[string]int64) string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"source":%s,"version":3,"args":[`, q("data/nccltests/testdata/real/"+log))
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(q(a))
+	}
+	b.WriteString(`],"env":[`)
+	for i, e := range env {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(q(e))
+	}
+	fmt.Fprintf(&b, `],"nccl_version":%d,"config":{"nthreads":%d,"ngpus":%d,"minimum_bytes":%d,"maximum_bytes":%d,"step_factor":%d,"warmup_iters":%d,"iterations":%d,"aggregated_iterations":%d,"validation":%d,"graph":%d,"blocking_collectives":"false","per_iter_timing":"false","per_iter_skip":0,"parallel_init":"false","devices":[`,
+		version, hdr["nThread"], hdr["nGpus"], hdr["minBytes"], hdr["maxBytes"], hdr["step"], hdr["warmup"], hdr["iters"], hdr["agg"], hdr["validation"], hdr["graph"])
+	per := int(hdr["nThread"] * hdr["nGpus"])
+	first := true
+	for _, d := range t.Evidence.Devices {
+		if d.Rank%per != 0 {
+			continue // one record a process: its first GPU's
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		fmt.Fprintf(&b, `{"rank":%d,"group":0,"pid":%d,"hostname":%s,"device":%d,"device_hex":%s,"device_info":%s}`, d.Rank, d.Pid, q(d.Host), d.Device, q(d.BusID), q(d.GPU))
+	}
+	b.WriteString(`]},"results":[`)
+	half := func(r nccltests.Result) string {
+		wrong := "null"
+		if r.Wrong != "N/A" {
+			n, _ := strconv.ParseFloat(r.Wrong, 64)
+			wrong = f(n)
+		}
+		return fmt.Sprintf(`{"time":%s,"alg_bw":%s,"bus_bw":%s,"nwrong":%s}`, f(r.Time*1e6), f(r.AlgBW/1e9), f(r.BusBW/1e9), wrong)
+	}
+	for i, r := range t.Rows {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"size":%d,"count":%d,"type":%s,"redop":%s,"root":"%6d","out_of_place":%s,"in_place":%s,"actual_iterations":%d,"experiment_name":""}`,
+			r.Size, r.Count, q(r.Type), q(r.RedOp), r.Root, half(r.OutOfPlace), half(r.InPlace), hdr["iters"])
+	}
+	fmt.Fprintf(&b, `],"out_of_bounds":{"count":%d,"okay":"true"},"average_bus_bandwidth":{"bandwidth":%s,"okay":"unchecked"}}`, t.OutOfBounds, f(t.AvgBusBW/1e9))
+	return b.String()
+}
+
+// header reads the "# nThread" line of the log at path.
+func header(t *testing.T, path string) map[string]int64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(b)) {
+		_, after, ok := strings.Cut(line, "# nThread ")
+		if !ok {
+			continue
+		}
+		f := strings.Fields("nThread " + after)
+		h := map[string]int64{}
+		for i := 0; i+1 < len(f); i++ {
+			v, err := strconv.ParseInt(strings.TrimSuffix(f[i+1], "(factor)"), 10, 64)
+			if err != nil {
+				continue
+			}
+			switch f[i] {
+			case "nThread", "nGpus", "minBytes", "maxBytes", "graph:", "validation:":
+				h[strings.TrimSuffix(f[i], ":")] = v
+			case "step:":
+				h["step"] = v
+			case "iters:":
+				if f[i-1] == "warmup" {
+					h["warmup"] = v
+				} else if f[i-1] == "agg" {
+					h["agg"] = v
+				} else {
+					h["iters"] = v
+				}
+			}
+		}
+		return h
+	}
+	t.Fatalf("%s: no # nThread line", path)
+	return nil
+}
+
+// TestJSONRuns writes each of jsonRuns as nccl-tests' JSON
+// (testdata/json, go test -update rewrites them) and reads it back: the
+// JSON gives the test its text log gives, row for row, with the devices
+// of every rank (a process's other GPUs taken as its first one's model),
+// NCCL's release from nccl_version, and NCCL_ALGO from env; every problem
+// is at line 1, the one line nccl-tests writes, with no column. The JSON
+// names the binary, so the collective comes from its name.
+func TestJSONRuns(t *testing.T) {
+	for _, run := range jsonRuns {
+		t.Run(run.out, func(t *testing.T) {
+			path := filepath.Join("testdata", "real", run.log)
+			text, _, err := readFile(path, run.log)
+			if err != nil || len(text) != 1 {
+				t.Fatalf("%s: %d tests, %v", run.log, len(text), err)
+			}
+			out := filepath.Join("testdata", "json", run.out)
+			golden.Check(t, out, jsonOf(text[0], run.log, run.args, run.env, run.version, header(t, path)))
+			tests, problems, err := readFile(out, run.out)
+			if err != nil || len(tests) != 1 {
+				t.Fatalf("%s: %d tests, %v", out, len(tests), err)
+			}
+			got, want := tests[0], text[0]
+			// The JSON names its binary, which some text logs do not.
+			if got.Name != filepath.Base(run.args[0]) || got.Collective != want.Collective || got.CollectiveFrom != nccltests.FromName ||
+				got.Ranks != want.Ranks || got.Nodes != want.Nodes || !slices.Equal(got.Hosts, want.Hosts) ||
+				got.Processes != want.Processes || got.Threads != want.Threads || got.GPUsPerThread != want.GPUsPerThread ||
+				got.Graphs != want.Graphs || got.AggIters != want.AggIters || len(got.Rows) != len(want.Rows) {
+				t.Fatalf("JSON: %s %v from %v, %d ranks, %d nodes %v, %d processes, %dx%d, graphs %d, agg %d, %d rows; text: %s %v, %d ranks, %d nodes %v, %d processes, %dx%d, graphs %d, agg %d, %d rows",
+					got.Name, got.Collective, got.CollectiveFrom, got.Ranks, got.Nodes, got.Hosts, got.Processes, got.Threads, got.GPUsPerThread, got.Graphs, got.AggIters, len(got.Rows),
+					want.Name, want.Collective, want.Ranks, want.Nodes, want.Hosts, want.Processes, want.Threads, want.GPUsPerThread, want.Graphs, want.AggIters, len(want.Rows))
+			}
+			for i, r := range got.Rows {
+				w := want.Rows[i]
+				if r.Line != 1 || r.Size != w.Size || r.Count != w.Count || r.Type != w.Type || r.RedOp != w.RedOp || r.Root != w.Root ||
+					!sameResult(r.OutOfPlace, w.OutOfPlace) || !sameResult(r.InPlace, w.InPlace) {
+					t.Errorf("row %d: %+v; the text's %+v", i, r, w)
+				}
+			}
+			if len(got.Evidence.Devices) != len(want.Evidence.Devices) {
+				t.Fatalf("%d devices, the text's %d", len(got.Evidence.Devices), len(want.Evidence.Devices))
+			}
+			for i, d := range got.Evidence.Devices {
+				w := want.Evidence.Devices[i]
+				if d.Rank != w.Rank || d.Host != w.Host || d.Pid != w.Pid || d.Device != w.Device || d.GPU != w.GPU || d.Line != 1 {
+					t.Errorf("device %d: %+v; the text's %+v", i, d, w)
+				}
+			}
+			if v := got.Evidence.Library; run.version > 0 && (v.Value != strconv.Itoa(run.version) || v.Line != 1) {
+				t.Errorf("library %+v, want %d at line 1", v, run.version)
+			}
+			algo := ""
+			for _, e := range run.env {
+				if v, ok := strings.CutPrefix(e, "NCCL_ALGO="); ok {
+					algo = v
+				}
+			}
+			if got.Evidence.Algo.Value != algo || len(got.Evidence.Env) != len(run.env) {
+				t.Errorf("NCCL_ALGO %+v, %d settings; want %q, %d", got.Evidence.Algo, len(got.Evidence.Env), algo, len(run.env))
+			}
+			for _, p := range problems {
+				var pe *nccltests.ParseError
+				if !errors.As(p, &pe) || pe.Line != 1 || pe.Column != 0 {
+					t.Errorf("problem %v: want line 1, no column", p)
+				}
+			}
+		})
+	}
+}
+
+// sameResult reports that a and b are the same half of a row, each value
+// to within the JSON's six decimals of microseconds and GB/s.
+func sameResult(a, b nccltests.Result) bool {
+	near := func(x, y, unit float64) bool { return math.Abs(x-y) <= 1e-6*unit }
+	return near(a.Time, b.Time, 1e-6) && near(a.AlgBW, b.AlgBW, 1e9) && near(a.BusBW, b.BusBW, 1e9) &&
+		(a.Wrong == b.Wrong || a.Wrong == "0" && b.Wrong == "0e+00")
+}
