@@ -17,7 +17,11 @@
 // "Collective test" lines of late 2025, per-iteration columns and time
 // stamps; NCCL INFO lines and launcher prefixes (mpirun, srun, kubectl)
 // interleaved, rows that mpirun --tag-output cut with tags inside them; and
-// several tests in one file. Each test's collective, rank
+// several tests in one file. It reads the JSON that nccl-tests 2.17 on
+// writes with -J FILE.json as the text nccl-tests printed for the same run
+// (each line numbered by its JSON line), with NCCL's release (nccl_version)
+// and the run's NCCL_* settings (env) in Test.Evidence; see Reader. Each
+// test's collective, rank
 // count and node count come from the file where it says them and from the
 // table's columns where it does not (see Reader); what cannot be told is
 // left Unknown rather than guessed. Test.Evidence holds what the log says

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -17,8 +18,9 @@ import (
 // than ranks; every problem, and the error, a *ParseError whose Column
 // lies in its line).
 // Seed corpus: testdata/fuzz/FuzzReader, plus three fixtures and package
-// data's public logs, each cut to its first lines (cutLog): every seed
-// holds at most about 1 KiB, so that the fuzzer runs thousands of
+// data's public logs, each cut to its first lines (cutLog), and a JSON
+// output of nccl-tests, whole with its first two records and cut: every
+// seed holds at most about 1 KiB, so that the fuzzer runs thousands of
 // executions a second rather than minimising.
 func FuzzReader(f *testing.F) {
 	files := []string{"testdata/mpirun_noisy_allreduce.log", "testdata/multi_tests.log", "testdata/late2025_cputime_timestamp.log"}
@@ -32,6 +34,16 @@ func FuzzReader(f *testing.F) {
 		}
 		f.Add(cutLog(b, 2, 3, 1024))
 	}
+	// nccl-tests' JSON output: a run of two records, and one cut.
+	b, err := os.ReadFile("testdata/json/alltoall_2x2_g2_nig.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	results := bytes.Index(b, []byte(`"results":[`))
+	second := results + bytes.Index(b[results:], []byte(`},{"size"`)) + len("},")
+	third := second + bytes.Index(b[second:], []byte(`},{"size"`)) + len("}")
+	f.Add(append(slices.Clip(b[:third]), "]}"...))
+	f.Add(b[:min(len(b), 1024)])
 	f.Fuzz(func(t *testing.T, b []byte) {
 		l, err := read(bytes.NewReader(b), "fuzz", Options{})
 		if err != nil {

@@ -24,11 +24,12 @@ func readFile(path, name string) ([]*nccltests.Test, []error, error) {
 }
 
 // TestGolden reads the public logs of package data, every hand-made fixture
-// of each output generation, every real log and every bad file, and compares
+// of each output generation, every real log, every bad file and the JSON
+// outputs of testdata/json, and compares
 // what it got with testdata/golden/*.golden (go test -update rewrites them).
 func TestGolden(t *testing.T) {
 	var files []string
-	for _, pat := range []string{"../logs/*.log", "testdata/*.log", "testdata/bad/*.log", "testdata/real/*.log"} {
+	for _, pat := range []string{"../logs/*.log", "testdata/*.log", "testdata/bad/*.log", "testdata/real/*.log", "testdata/json/*.json"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)

@@ -140,10 +140,10 @@ func isJSON(br *bufio.Reader) bool {
 		if len(b) < n || n > 4096 {
 			return false
 		}
-		b = bytes.TrimPrefix(b, []byte("\ufeff"))
-		if len(b) == 0 {
-			continue
+		if bytes.HasPrefix([]byte("\ufeff"), b) {
+			continue // a byte-order mark, or its start
 		}
+		b = bytes.TrimPrefix(b, []byte("\ufeff"))
 		switch c := b[len(b)-1]; {
 		case c == '{':
 			return len(bytes.TrimSpace(b)) == 1
@@ -170,6 +170,10 @@ func readJSON(r io.Reader, name string) ([]numberedLine, []jsonExtra, error) {
 	}
 	if err := checkStart(b[:min(len(b), textSniffLen)]); err != nil {
 		return nil, nil, &ParseError{File: name, Err: err}
+	}
+	if bytes.HasPrefix(b, []byte("\ufeff")) {
+		// A byte-order mark, white space to JSON: its columns kept.
+		b = append([]byte("   "), b[len("\ufeff"):]...)
 	}
 	runs, ats, err := decodeJSON(b)
 	if err != nil {
@@ -255,12 +259,16 @@ func decodeJSON(b []byte) ([]jsonRun, []jsonAt, error) {
 		}
 		return off
 	}
-	// at wraps err, met at off, as a *jsonError (a syntax error at its
-	// own offset).
+	// at wraps err, met in the value that starts at off, as a
+	// *jsonError: a syntax error at its own offset, which a decoder of the
+	// value alone gives (dec's counts from the start of its buffer).
 	at := func(off int64, err error) error {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			off = se.Offset
+			var v any
+			if e := json.NewDecoder(bytes.NewReader(b[off:])).Decode(&v); errors.As(e, &se) {
+				off += se.Offset
+			}
 		}
 		return &jsonError{off, err}
 	}

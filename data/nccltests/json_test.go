@@ -211,3 +211,67 @@ func sameResult(a, b nccltests.Result) bool {
 	return near(a.Time, b.Time, 1e-6) && near(a.AlgBW, b.AlgBW, 1e9) && near(a.BusBW, b.BusBW, 1e9) &&
 		(a.Wrong == b.Wrong || a.Wrong == "0" && b.Wrong == "0e+00")
 }
+
+// TestJSONInputs: what the reader makes of JSON that is not one whole run
+// of nccl-tests -J, each case built from all_reduce_2x8_nccltests309.json:
+// an error at the line and column of what is wrong (a syntax error, a word
+// where a number goes, an object nccl-tests does not write), a run cut
+// short (the rows before the cut, the table reported stopped), two runs
+// joined (two tests, each with its own environment), and a byte-order mark
+// and blank lines before the object.
+func TestJSONInputs(t *testing.T) {
+	whole, err := os.ReadFile(filepath.Join("testdata", "json", "all_reduce_2x8_nccltests309.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := string(whole)
+	// pretty puts each result record on a line of its own, as jq does.
+	pretty := strings.ReplaceAll(run, `,{"size"`, ",\n  {\"size\"")
+	read := func(in string) ([]*nccltests.Test, []error, error) {
+		r := nccltests.NewReader(strings.NewReader(in))
+		r.Name = "run.json"
+		tests, err := r.ReadAll()
+		return tests, r.Problems(), err
+	}
+	for _, c := range []struct {
+		name, in, bad, want string
+	}{
+		// The error is at the bad token, or at the start of the record
+		// that holds it.
+		{"syntax error", strings.Replace(pretty, `{"size":16777216,"count":4194304,"type":"float"`, `{"size":16777216,"count":4194304,"type":float`, 1), "float", "invalid character 'l'"},
+		{"word for a number", strings.Replace(pretty, `"count":1048576`, `"count":"many"`, 1), `{"size":4194304`, `"many" where a number (or "nan") goes`},
+		{"another object", `{"rows": [1, 2]}`, "", "without the config and results"},
+		{"not an object", "{\n]", "]", "invalid character ']'"},
+	} {
+		_, _, err := read(c.in)
+		var pe *nccltests.ParseError
+		if !errors.As(err, &pe) || !errors.Is(err, nccltests.ErrJSON) || pe.File != "run.json" || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want ErrJSON in run.json saying %q", c.name, err, c.want)
+			continue
+		}
+		lines := strings.Split(c.in, "\n")
+		line := lines[pe.Line-1]
+		if k := strings.Index(line, c.bad); pe.Column > 0 && (k < 0 || pe.Column-1 < k || pe.Column-1 > k+len(c.bad)) || pe.Column == 0 && c.bad != "" {
+			t.Errorf("%s: at %d:%d, in %.60q; want it at %q", c.name, pe.Line, pe.Column, line[max(pe.Column-20, 0):], c.bad)
+		}
+	}
+
+	cut := pretty[:strings.Index(pretty, `{"size":33554432`)+40]
+	tests, problems, err := read(cut)
+	if err != nil || len(tests) != 1 || len(tests[0].Rows) != 5 || len(problems) != 1 || !errors.Is(problems[0], nccltests.ErrStopped) ||
+		!strings.Contains(problems[0].Error(), "the JSON ends before its average_bus_bandwidth") {
+		t.Errorf("cut after 5 records: %d tests, %v, problems %v; want the 5 rows and ErrStopped", len(tests), err, problems)
+	}
+
+	ringed := strings.Replace(run, `"env":[]`, `"env":["NCCL_ALGO=Ring","NCCL_HOME=/opt/nccl","NCCL_TESTS_DEVICE=0"]`, 1)
+	tests, _, err = read(run + "\n" + ringed)
+	if err != nil || len(tests) != 2 || tests[0].Evidence.Algo.Known() || tests[1].Evidence.Algo.Value != "Ring" || tests[1].Evidence.Algo.Line != 2 ||
+		len(tests[1].Evidence.Env) != 1 || tests[1].Rows[0].Line != 2 {
+		t.Errorf("two runs: %d tests, %v; want the second's NCCL_ALGO alone, at line 2", len(tests), err)
+	}
+
+	tests, _, err = read("\ufeff\n\n  " + run)
+	if err != nil || len(tests) != 1 || tests[0].Rows[0].Line != 3 {
+		t.Errorf("after a byte-order mark and blank lines: %d tests, %v; want one at line 3", len(tests), err)
+	}
+}

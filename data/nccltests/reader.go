@@ -57,6 +57,25 @@ import (
 //
 // A bad row does not stop the reader: it is skipped and reported in
 // Problems, so one garbled line in a long capture costs one point.
+//
+// An input whose first character is '{' is the JSON output of nccl-tests
+// -J (nccl-tests 2.17 on, src/util.cu), one object a run (several where
+// files were joined), held whole up to 256 MiB. Each run is read as the
+// lines nccl-tests printed to standard output for it, from the same
+// values: "Collective test starting" with args[0]'s binary, the "#
+// nThread" line from config, a Rank line for each of config's devices,
+// the table from results (a number as the JSON writes it, "nan" for NaN,
+// N/A for a null nwrong) and the trailer from out_of_bounds and
+// average_bus_bandwidth. Each line is numbered by the JSON's line of its
+// record (a Rank line by config's), and a problem there names no column.
+// nccl-tests writes one device record a process, its first GPU's: the
+// process's other nThread·nGpus−1 GPUs are taken as the next ranks and
+// devices of its host, of that GPU's model, bus IDs unknown.
+// Test.Evidence takes NCCL's release from nccl_version (as Library) and
+// the NCCL_* variables of env (Env, Algo, Proto). A run cut short keeps
+// the records before the cut (its table then stops early, ErrStopped); a
+// JSON value that does not parse, or an object with neither config nor
+// results, fails with ErrJSON at its line and column.
 type Reader struct {
 	// Name is the file name that every ParseError and Test.Source carry;
 	// "" for none. NewReader sets it to the reader's Name() when it has one
@@ -91,7 +110,8 @@ func NewReader(r io.Reader) *Reader {
 //
 // The error is a *ParseError when the input cannot be read, is empty, is not
 // text (a NUL byte anywhere; UTF-16; more than 2% of the first 64 KiB
-// invalid UTF-8 or control characters), or yields no test at all, when
+// invalid UTF-8 or control characters), is JSON that is not nccl-tests'
+// (ErrJSON), or yields no test at all, when
 // Options.Collective is not a collective, and at the first row past
 // Options.MaxRows (ErrTooManyRows). After an error, Read returns the
 // same error again.
