@@ -115,3 +115,47 @@ func TestSyntheticLog(t *testing.T) {
 			len(tt.Rows), tt.Ranks, tt.Nodes, tt.Collective, l.Problems)
 	}
 }
+
+// syntheticJSON is syntheticLog's run as nccl-tests -J writes it (src/
+// util.cu: one line, numbers as "%lf").
+func syntheticJSON(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"version":3,"args":["all_reduce_perf","-b","8K","-e","8G","-i","8192"],"env":[],"nccl_version":22703,"config":{"nthreads":1,"ngpus":1,"minimum_bytes":8,"maximum_bytes":8589934592,"step_bytes":8192,"warmup_iters":5,"iterations":20,"aggregated_iterations":1,"validation":1,"graph":0,"devices":[`)
+	for r := 0; r < 8; r++ {
+		if r > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"rank":%d,"group":0,"pid":%d,"hostname":"h20-node","device":%d,"device_hex":"0000:%02x:00","device_info":"NVIDIA H20"}`, r, 1000+r, r, 0x18+r)
+	}
+	b.WriteString(`]},"results":[`)
+	for i := 1; i <= n; i++ {
+		size := int64(i) * 8192
+		us := 10 + float64(size)/(300e3)*1.75
+		alg := float64(size) / (us * 1e3)
+		if i > 1 {
+			b.WriteByte(',')
+		}
+		half := fmt.Sprintf(`{"time":%f,"alg_bw":%f,"bus_bw":%f,"nwrong":0.000000}`, us, alg, alg*1.75)
+		fmt.Fprintf(&b, `{"size":%d,"count":%d,"type":"float","redop":"sum","root":"    -1","out_of_place":%s,"in_place":%s,"actual_iterations":20,"experiment_name":""}`, size, size/4, half, half)
+	}
+	b.WriteString(`],"out_of_bounds":{"count":0,"okay":"true"},"average_bus_bandwidth":{"bandwidth":123.400000,"okay":"unchecked"}}`)
+	return b.Bytes()
+}
+
+// BenchmarkReaderJSON reads syntheticLog's runs of 100 to 10,000 rows from
+// nccl-tests' JSON output, beside BenchmarkReader's text.
+func BenchmarkReaderJSON(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		in := syntheticJSON(n)
+		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				tests, err := NewReader(bytes.NewReader(in)).ReadAll()
+				if err != nil || len(tests[0].Rows) != n {
+					b.Fatalf("%v, %d tests", err, len(tests))
+				}
+			}
+		})
+	}
+}
