@@ -28,7 +28,8 @@ type Log struct {
 type Format int
 
 const (
-	// FormatNCCLTests is the text the nccl-tests binaries print.
+	// FormatNCCLTests is the text the nccl-tests binaries print, or the
+	// JSON they write with -J (nccltests.Reader reads both).
 	FormatNCCLTests Format = iota
 	// FormatTidyCSV is the tidy measurement CSV (see ReadTidyCSV).
 	FormatTidyCSV
@@ -43,7 +44,8 @@ func (f Format) String() string {
 
 // Sniff tells the format of a file's contents: a tidy CSV when its first line
 // that is not blank or a '#' comment is a CSV header naming size_bytes and
-// time_us, nccl-tests output otherwise.
+// time_us, nccl-tests output otherwise (a JSON object, '{' first, among
+// it).
 func Sniff(b []byte) Format {
 	for rest := string(bytes.TrimPrefix(b, []byte("\ufeff"))); rest != ""; {
 		var line string
@@ -51,6 +53,9 @@ func Sniff(b []byte) Format {
 		s := strings.TrimSpace(line)
 		if s == "" || s[0] == '#' {
 			continue
+		}
+		if s[0] == '{' {
+			break
 		}
 		if strings.Contains(s, ",") && strings.Contains(s, "size_bytes") && strings.Contains(s, "time_us") {
 			return FormatTidyCSV

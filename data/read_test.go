@@ -18,6 +18,8 @@ func TestSniff(t *testing.T) {
 		{"size_bytes,time_us\n1,2\n", FormatTidyCSV},
 		{"# nThread 1 nGpus 8\n", FormatNCCLTests},
 		{"       1024   256  float  sum  -1  1.0  1.0  1.0 0  1.0 1.0 1.0 0\n", FormatNCCLTests},
+		// nccl-tests' JSON, whatever its values hold.
+		{`{"env":["X=size_bytes,time_us"],"results":[]}`, FormatNCCLTests},
 	} {
 		if got := Sniff([]byte(c.in)); got != c.want {
 			t.Errorf("Sniff(%q) = %v, want %v", c.in, got, c.want)
