@@ -13,9 +13,21 @@ import (
 	"strings"
 )
 
+// maxJSONRows bounds the records of a JSON input read without
+// Options.MaxRows: a million, 250 times a cluster's whole sweep.
+const maxJSONRows = 1 << 20
+
+// errJSONRows stops decodeJSON at its limit of records.
+var errJSONRows = errors.New("records past the limit")
+
 // maxRanksPerProcess bounds the GPUs of one process that a JSON run's
-// Rank record stands for (nThread·nGpus): a host's, with room to spare.
-const maxRanksPerProcess = 1024
+// Rank record stands for (nThread·nGpus): a host's, with room to spare;
+// and maxJSONRanks the Rank lines of a run, so that the lines stay
+// bounded by the input: 2^20, the most ranks commlab predicts.
+const (
+	maxRanksPerProcess = 1024
+	maxJSONRanks       = 1 << 20
+)
 
 // maxJSON bounds the JSON output the Reader reads (nccl-tests -J), which it
 // holds whole: the text of a million rows, far more than any run writes,
@@ -159,8 +171,10 @@ func isJSON(br *bufio.Reader) bool {
 // readJSON reads the JSON output of nccl-tests runs from r (named name)
 // and returns the lines nccl-tests printed to standard output for them,
 // each numbered by the line of the JSON it comes from, and what each run's
-// JSON says beside them.
-func readJSON(r io.Reader, name string) ([]numberedLine, []jsonExtra, error) {
+// JSON says beside them. It decodes maxRows+1 records at most, the first
+// the parser refuses (Options.MaxRows), and without MaxRows maxJSONRows,
+// so that the lines cost memory as the text's rows do.
+func readJSON(r io.Reader, name string, maxRows int) ([]numberedLine, []jsonExtra, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxJSON+1))
 	if err != nil {
 		return nil, nil, &ParseError{File: name, Err: err}
@@ -175,7 +189,14 @@ func readJSON(r io.Reader, name string) ([]numberedLine, []jsonExtra, error) {
 		// A byte-order mark, white space to JSON: its columns kept.
 		b = append([]byte("   "), b[len("\ufeff"):]...)
 	}
-	runs, ats, err := decodeJSON(b)
+	limit := maxJSONRows
+	if maxRows > 0 {
+		limit = maxRows + 1 // the parser stops at that row (ErrTooManyRows)
+	}
+	runs, ats, err := decodeJSON(b, limit)
+	if errors.Is(err, errJSONRows) {
+		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: more than %d records in its results", ErrTooManyRows, maxJSONRows)}
+	}
 	if err != nil {
 		var je *jsonError
 		if errors.As(err, &je) {
@@ -246,7 +267,7 @@ func (e *jsonError) Unwrap() error { return e.err }
 // before the cut, and is the last: its table then ends early, which the
 // parser reports (ErrStopped). An error is a *jsonError at the value that
 // holds it (a syntax error's own offset).
-func decodeJSON(b []byte) ([]jsonRun, []jsonAt, error) {
+func decodeJSON(b []byte, limit int) ([]jsonRun, []jsonAt, error) {
 	var runs []jsonRun
 	var ats []jsonAt
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -279,9 +300,17 @@ func decodeJSON(b []byte) ([]jsonRun, []jsonAt, error) {
 		}
 		return nil
 	}
+	rows := 0
 	for next() < int64(len(b)) {
 		run, where := jsonRun{}, jsonAt{keys: map[string]int{}}
-		err := decodeRun(dec, &run, &where, func() int { return lines.at(next()) }, next, decode, at)
+		err := decodeRun(dec, &run, &where, func() int { return lines.at(next()) }, next, decode, at, limit-rows)
+		rows += len(run.Results)
+		if errors.Is(err, errJSONRows) {
+			if limit == maxJSONRows {
+				return nil, nil, err
+			}
+			return append(runs, run), append(ats, where), nil
+		}
 		cut := errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 		if err != nil && !(cut && (run.Config != nil || len(run.Results) > 0)) {
 			return nil, nil, err
@@ -296,8 +325,8 @@ func decodeJSON(b []byte) ([]jsonRun, []jsonAt, error) {
 
 // decodeRun decodes one run's object into run, the line of each part
 // into where (line gives the line of the next value), with decodeJSON's
-// helpers.
-func decodeRun(dec *json.Decoder, run *jsonRun, where *jsonAt, line func() int, next func() int64, decode func(any) error, at func(int64, error) error) error {
+// helpers, and at most limit records (errJSONRows past them).
+func decodeRun(dec *json.Decoder, run *jsonRun, where *jsonAt, line func() int, next func() int64, decode func(any) error, at func(int64, error) error, limit int) error {
 	off := next()
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		if err == nil {
@@ -336,6 +365,9 @@ func decodeRun(dec *json.Decoder, run *jsonRun, where *jsonAt, line func() int, 
 				return at(off, err)
 			}
 			for err == nil && dec.More() {
+				if len(run.Results) == limit {
+					return errJSONRows
+				}
 				where.results = append(where.results, line())
 				var r jsonResult
 				if err = decode(&r); err == nil {
@@ -413,12 +445,15 @@ func (run *jsonRun) lines(at jsonAt) []numberedLine {
 		// nccl-tests' parseRankInfo reads (writeDeviceReport): the
 		// process's other GPUs, its next ranks and devices on its host,
 		// are taken as that one's model, their bus IDs unknown.
-		per := max(atoi(string(c.NThreads))*atoi(string(c.NGPUs)), 1)
+		per := min(max(atoi(string(c.NThreads))*atoi(string(c.NGPUs)), 1), maxRanksPerProcess)
+		if len(c.Devices)*per > maxJSONRanks {
+			per = 1 // more ranks than any run: the records alone
+		}
 		for _, d := range c.Devices {
 			add(n, "#  Rank %2s Group %2s Pid %6s on %10s device %2s [%s] %s",
 				d.Rank.or("0"), d.Group.or("0"), d.Pid.or("0"), d.Hostname, d.Device.or("0"), d.DeviceHex, d.DeviceInfo)
 			rank, dev := atoi(string(d.Rank)), atoi(string(d.Device))
-			for i := 1; i < per && i < maxRanksPerProcess; i++ {
+			for i := 1; i < per; i++ {
 				add(n, "#  Rank %2d Group %2s Pid %6s on %10s device %2d %s",
 					rank+i, d.Group.or("0"), d.Pid.or("0"), d.Hostname, dev+i, d.DeviceInfo)
 			}

@@ -217,8 +217,9 @@ func sameResult(a, b nccltests.Result) bool {
 // an error at the line and column of what is wrong (a syntax error, a word
 // where a number goes, an object nccl-tests does not write), a run cut
 // short (the rows before the cut, the table reported stopped), two runs
-// joined (two tests, each with its own environment), and a byte-order mark
-// and blank lines before the object.
+// joined (two tests, each with its own environment), more records than
+// Options.MaxRows (ErrTooManyRows at the first past it), and a byte-order
+// mark and blank lines before the object.
 func TestJSONInputs(t *testing.T) {
 	whole, err := os.ReadFile(filepath.Join("testdata", "json", "all_reduce_2x8_nccltests309.json"))
 	if err != nil {
@@ -268,6 +269,12 @@ func TestJSONInputs(t *testing.T) {
 	if err != nil || len(tests) != 2 || tests[0].Evidence.Algo.Known() || tests[1].Evidence.Algo.Value != "Ring" || tests[1].Evidence.Algo.Line != 2 ||
 		len(tests[1].Evidence.Env) != 1 || tests[1].Rows[0].Line != 2 {
 		t.Errorf("two runs: %d tests, %v; want the second's NCCL_ALGO alone, at line 2", len(tests), err)
+	}
+
+	r := nccltests.NewReader(strings.NewReader(pretty))
+	r.Name, r.MaxRows = "run.json", 5
+	if _, err := r.ReadAll(); !errors.Is(err, nccltests.ErrTooManyRows) || !strings.HasPrefix(err.Error(), "run.json:6:") {
+		t.Errorf("MaxRows 5 of 14 records: %v; want ErrTooManyRows at the 6th record's line, 6", err)
 	}
 
 	tests, _, err = read("\ufeff\n\n  " + run)

@@ -134,7 +134,7 @@ func (r *Reader) Read() (*Test, error) {
 		br := bufio.NewReader(r.in.r)
 		r.in.r = br
 		if isJSON(br) {
-			lines, extra, err := readJSON(br, r.Name)
+			lines, extra, err := readJSON(br, r.Name, r.MaxRows)
 			if err != nil {
 				r.err = err
 				return nil, r.err

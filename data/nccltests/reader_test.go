@@ -821,3 +821,38 @@ func TestRankLinesCut(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONRanksBounded: a JSON run whose records stand for more ranks
+// than any run (20,000 processes of nThread 1024 · nGpus 1024) renders its
+// records alone, so that its lines stay bounded by the input; an ordinary
+// one (2 processes of -g 4) renders a Rank line for each of its ranks.
+func TestJSONRanksBounded(t *testing.T) {
+	rankLines := func(procs, per int) int {
+		var b strings.Builder
+		fmt.Fprintf(&b, `{"args":["all_reduce_perf"],"config":{"nthreads":1,"ngpus":%d,"devices":[`, per)
+		for i := range procs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"rank":%d,"hostname":"h%d","device":0,"device_hex":"0000:18:00","device_info":"NVIDIA H100"}`, i*per, i)
+		}
+		b.WriteString(`]},"results":[]}`)
+		lines, _, err := readJSON(strings.NewReader(b.String()), "run.json", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, l := range lines {
+			if strings.HasPrefix(l.text, "#  Rank") {
+				n++
+			}
+		}
+		return n
+	}
+	if n := rankLines(20000, 1<<20); n != 20000 {
+		t.Errorf("20,000 records of 2^20 GPUs each: %d Rank lines, want the 20,000 records", n)
+	}
+	if n := rankLines(2, 4); n != 8 {
+		t.Errorf("2 records of 4 GPUs each: %d Rank lines, want 8", n)
+	}
+}
