@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // maxJSONRows bounds the records of a JSON input read without
@@ -427,7 +428,7 @@ func (run *jsonRun) lines(at jsonAt) []numberedLine {
 	}
 	bin := ""
 	if len(run.Args) > 0 {
-		bin = path.Base(run.Args[0])
+		bin = token(path.Base(run.Args[0]))
 		add(at.keys["args"], "# Collective test starting: %s", bin)
 	}
 	if c := run.Config; c != nil {
@@ -450,12 +451,16 @@ func (run *jsonRun) lines(at jsonAt) []numberedLine {
 			per = 1 // more ranks than any run: the records alone
 		}
 		for _, d := range c.Devices {
-			add(n, "#  Rank %2s Group %2s Pid %6s on %10s device %2s [%s] %s",
-				d.Rank.or("0"), d.Group.or("0"), d.Pid.or("0"), d.Hostname, d.Device.or("0"), d.DeviceHex, d.DeviceInfo)
+			on := ""
+			if h := token(d.Hostname); h != "" {
+				on = fmt.Sprintf(" on %10s", h) // no host: the line names none
+			}
+			add(n, "#  Rank %2s Group %2s Pid %6s%s device %2s [%s] %s",
+				d.Rank.or("0"), d.Group.or("0"), d.Pid.or("0"), on, d.Device.or("0"), token(d.DeviceHex), gpuName(d.DeviceInfo))
 			rank, dev := atoi(string(d.Rank)), atoi(string(d.Device))
 			for i := 1; i < per; i++ {
-				add(n, "#  Rank %2d Group %2s Pid %6s on %10s device %2d %s",
-					rank+i, d.Group.or("0"), d.Pid.or("0"), d.Hostname, dev+i, d.DeviceInfo)
+				add(n, "#  Rank %2d Group %2s Pid %6s%s device %2d %s",
+					rank+i, d.Group.or("0"), d.Pid.or("0"), on, dev+i, gpuName(d.DeviceInfo))
 			}
 		}
 	}
@@ -474,7 +479,7 @@ func (run *jsonRun) lines(at jsonAt) []numberedLine {
 		if i < len(at.results) {
 			line = at.results[i]
 		}
-		row := fmt.Sprintf("%12s  %12s  %8s  %6s  %6s", r.Size.or("?"), r.Count.or("?"), r.Type, r.Redop, strings.TrimSpace(r.Root))
+		row := fmt.Sprintf("%12s  %12s  %8s  %6s  %6s", r.Size.or("?"), r.Count.or("?"), token(r.Type), token(r.Redop), token(r.Root))
 		for _, t := range []*jsonTiming{r.OutOfPlace, r.InPlace} {
 			if t == nil {
 				// An in-place run alone (nccl-tests' trace replay)
@@ -497,6 +502,33 @@ func (run *jsonRun) lines(at jsonAt) []numberedLine {
 		}
 	}
 	return out
+}
+
+// token is a string of the JSON that nccl-tests prints as one field of a
+// line (a binary, a host name, a PCI bus ID, a data type, a reduction, a
+// root): the JSON may hold any string, so white space and control
+// characters within it become '_', that it stay one field of one line.
+func token(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			return '_'
+		}
+		return r
+	}, strings.TrimSpace(s))
+}
+
+// gpuName is a GPU's name as a Rank line ends with it: control characters
+// become spaces, that it stay on its line, and NCCL's debug tags, which no
+// GPU's name holds, lose their space ("NCCL-INFO"), that the line not read
+// as NCCL's.
+func gpuName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.NewReplacer("NCCL INFO", "NCCL-INFO", "NCCL WARN", "NCCL-WARN").Replace(s)
 }
 
 // nwrong is the #wrong field of a count as the JSON writes it ("0.000000"

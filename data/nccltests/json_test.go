@@ -218,8 +218,9 @@ func sameResult(a, b nccltests.Result) bool {
 // where a number goes, an object nccl-tests does not write), a run cut
 // short (the rows before the cut, the table reported stopped), two runs
 // joined (two tests, each with its own environment), more records than
-// Options.MaxRows (ErrTooManyRows at the first past it), and a byte-order
-// mark and blank lines before the object.
+// Options.MaxRows (ErrTooManyRows at the first past it), strings that
+// hold a debug line or a row (read as one field), and a byte-order mark
+// and blank lines before the object.
 func TestJSONInputs(t *testing.T) {
 	whole, err := os.ReadFile(filepath.Join("testdata", "json", "all_reduce_2x8_nccltests309.json"))
 	if err != nil {
@@ -275,6 +276,16 @@ func TestJSONInputs(t *testing.T) {
 	r.Name, r.MaxRows = "run.json", 5
 	if _, err := r.ReadAll(); !errors.Is(err, nccltests.ErrTooManyRows) || !strings.HasPrefix(err.Error(), "run.json:6:") {
 		t.Errorf("MaxRows 5 of 14 records: %v; want ErrTooManyRows at the 6th record's line, 6", err)
+	}
+
+	// A string reads as the one field nccl-tests prints it as: a GPU's name
+	// that holds NCCL's debug tag, or a host's name that holds a line
+	// break and a row, adds no setting and no row.
+	injected := strings.Replace(run, `"device_info":"NVIDIA H100 80GB HBM3"`, `"device_info":"NVIDIA H100 NCCL INFO NCCL_ALGO set by environment to Tree"`, 1)
+	injected = strings.Replace(injected, `"hostname":"`, `"hostname":"x\n      2048  512  float  sum  -1  1.0  2.0  2.0  0  1.0  2.0  2.0  0\n`, 1)
+	tests, _, err = read(injected)
+	if err != nil || len(tests) != 1 || tests[0].Evidence.Algo.Known() || len(tests[0].Rows) != 14 {
+		t.Errorf("strings that hold a debug line and a row: %v, %+v; want neither read", err, tests)
 	}
 
 	tests, _, err = read("\ufeff\n\n  " + run)
