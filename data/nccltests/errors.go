@@ -53,8 +53,9 @@ var (
 	// or a crash), or whoever posted the log cut it (a warning: the rows
 	// are kept).
 	ErrStopped = errors.New("table stops early")
-	// ErrJSON: the input is a JSON object that is not the output of
-	// nccl-tests -J, or is larger than any such output.
+	// ErrJSON: the input is JSON that is not the output of nccl-tests -J,
+	// or larger than any such output; or a text log holds a line of that
+	// output (a warning: the line is left unread).
 	ErrJSON = errors.New("not nccl-tests' JSON output")
 )
 

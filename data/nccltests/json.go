@@ -7,33 +7,43 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
-// maxJSONRows bounds the records of a JSON input read without
-// Options.MaxRows: a million, 250 times a cluster's whole sweep.
-const maxJSONRows = 1 << 20
+// Bounds of a JSON input, which the Reader holds whole and turns into
+// lines, so that they cost no more than a text log of its size would:
+//
+//   - maxJSON, its bytes: the text of a million rows, far more than any
+//     run writes, with room for the per-iteration times of -I 1;
+//   - maxJSONRuns, its runs (a cluster's sweep joined in one file is a few
+//     hundred), and maxJSONRows their records without Options.MaxRows (a
+//     million, 250 times a cluster's whole sweep);
+//   - maxRanksPerProcess, the GPUs one Rank record stands for (nThread ·
+//     nGpus: a host's, with room to spare), and maxJSONRanks and
+//     maxRankBytes the Rank lines made of all records (131,072 ranks, more
+//     than the largest clusters run nccl-tests on, and their lines at 128
+//     bytes each);
+//   - maxJSONString, a string's bytes: nccl-tests' own buffers hold 1024
+//     (rankInfo_t's hostname and devinfo).
+const (
+	maxJSON            = 256 << 20
+	maxJSONRuns        = 10000
+	maxJSONRows        = 1 << 20
+	maxRanksPerProcess = 1024
+	maxJSONRanks       = 1 << 17
+	maxRankBytes       = 16 << 20
+	maxJSONString      = 1024
+)
 
 // errJSONRows stops decodeJSON at its limit of records.
 var errJSONRows = errors.New("records past the limit")
-
-// maxRanksPerProcess bounds the GPUs of one process that a JSON run's
-// Rank record stands for (nThread·nGpus): a host's, with room to spare;
-// and maxJSONRanks the Rank lines of a run, so that the lines stay
-// bounded by the input: 2^20, the most ranks commlab predicts.
-const (
-	maxRanksPerProcess = 1024
-	maxJSONRanks       = 1 << 20
-)
-
-// maxJSON bounds the JSON output the Reader reads (nccl-tests -J), which it
-// holds whole: the text of a million rows, far more than any run writes,
-// with room for the per-iteration times of -I 1.
-const maxJSON = 256 << 20
 
 // The JSON output of nccl-tests -J FILE.json (nccl-tests 2.17 on,
 // src/util.cu; JSON_FILE_VERSION 3 in 2.19.6): one object per run, written
@@ -44,8 +54,8 @@ const maxJSON = 256 << 20
 // number is kept as the JSON prints it ("%lf", or "nan" as a string), so
 // that the table is read as nccl-tests printed it to standard output.
 type jsonRun struct {
-	Args        []string     `json:"args"`
-	Env         []string     `json:"env"`
+	Args        []jsonString `json:"args"`
+	Env         []jsonString `json:"env"`
 	NCCLVersion int          `json:"nccl_version"`
 	Config      *jsonConfig  `json:"config"`
 	Results     []jsonResult `json:"results"`
@@ -76,18 +86,18 @@ type jsonDevice struct {
 	Rank       jsonNumber `json:"rank"`
 	Group      jsonNumber `json:"group"`
 	Pid        jsonNumber `json:"pid"`
-	Hostname   string     `json:"hostname"`
+	Hostname   jsonString `json:"hostname"`
 	Device     jsonNumber `json:"device"`
-	DeviceHex  string     `json:"device_hex"`
-	DeviceInfo string     `json:"device_info"`
+	DeviceHex  jsonString `json:"device_hex"`
+	DeviceInfo jsonString `json:"device_info"`
 }
 
 type jsonResult struct {
 	Size       jsonNumber  `json:"size"`
 	Count      jsonNumber  `json:"count"`
-	Type       string      `json:"type"`
-	Redop      string      `json:"redop"`
-	Root       string      `json:"root"`
+	Type       jsonString  `json:"type"`
+	Redop      jsonString  `json:"redop"`
+	Root       jsonString  `json:"root"`
 	OutOfPlace *jsonTiming `json:"out_of_place"`
 	InPlace    *jsonTiming `json:"in_place"`
 }
@@ -144,22 +154,52 @@ type jsonExtra struct {
 	env         []Setting
 }
 
-// isJSON reports that the input br reads starts with a JSON object: its
-// first byte after white space (and a byte-order mark) is '{', which no
-// line of nccl-tests' text output starts with.
+// jsonString is a string of the JSON, cut to maxJSONString bytes.
+type jsonString string
+
+func (s *jsonString) UnmarshalJSON(b []byte) error {
+	var v *string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if v != nil {
+		*s = jsonString(cutUTF8(*v, maxJSONString))
+	}
+	return nil
+}
+
+// cutUTF8 returns s cut to at most n bytes, at a rune's start.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// isJSON reports that the input br reads starts with JSON: its first
+// byte after white space (and a byte-order mark) is '{', an object, or
+// '[' and then '{', an array of them (jq -s writes one), neither of which
+// starts a line of nccl-tests' text output.
 func isJSON(br *bufio.Reader) bool {
-	for n := 1; ; n++ {
+	array := false
+	for n := 1; n <= br.Size(); n++ {
 		b, err := br.Peek(n)
-		if len(b) < n || n > 4096 {
+		if len(b) < n {
 			return false
 		}
 		if bytes.HasPrefix([]byte("\ufeff"), b) {
 			continue // a byte-order mark, or its start
 		}
-		b = bytes.TrimPrefix(b, []byte("\ufeff"))
 		switch c := b[len(b)-1]; {
 		case c == '{':
-			return len(bytes.TrimSpace(b)) == 1
+			return true
+		case c == '[' && !array:
+			// An array of runs, not a launcher's tag ("[1,0]<stdout>:",
+			// "[0]"): a run's object comes next.
+			array = true
 		case c != ' ' && c != '\t' && c != '\n' && c != '\r':
 			return false
 		}
@@ -167,21 +207,21 @@ func isJSON(br *bufio.Reader) bool {
 			return false
 		}
 	}
+	return false
 }
 
 // readJSON reads the JSON output of nccl-tests runs from r (named name)
 // and returns the lines nccl-tests printed to standard output for them,
-// each numbered by the line of the JSON it comes from, and what each run's
-// JSON says beside them. It decodes maxRows+1 records at most, the first
-// the parser refuses (Options.MaxRows), and without MaxRows maxJSONRows,
-// so that the lines cost memory as the text's rows do.
-func readJSON(r io.Reader, name string, maxRows int) ([]numberedLine, []jsonExtra, error) {
+// each with where the JSON holds it, and the problems of records the
+// lines leave out. It decodes maxRows+1 records at most, the first the
+// parser refuses (Options.MaxRows), or maxJSONRows without MaxRows.
+func readJSON(r io.Reader, name string, maxRows int) ([]numberedLine, []error, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxJSON+1))
 	if err != nil {
 		return nil, nil, &ParseError{File: name, Err: err}
 	}
 	if len(b) > maxJSON {
-		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: JSON larger than %d MiB, more than nccl-tests writes for one run", ErrJSON, maxJSON>>20)}
+		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: JSON larger than %d MiB, more than nccl-tests writes", ErrJSON, maxJSON>>20)}
 	}
 	if err := checkStart(b[:min(len(b), textSniffLen)]); err != nil {
 		return nil, nil, &ParseError{File: name, Err: err}
@@ -194,31 +234,28 @@ func readJSON(r io.Reader, name string, maxRows int) ([]numberedLine, []jsonExtr
 	if maxRows > 0 {
 		limit = maxRows + 1 // the parser stops at that row (ErrTooManyRows)
 	}
-	runs, ats, err := decodeJSON(b, limit)
-	if errors.Is(err, errJSONRows) {
+	runs, err := decodeJSON(b, limit)
+	var je *jsonError
+	switch {
+	case errors.Is(err, errJSONRows):
 		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: more than %d records in its results", ErrTooManyRows, maxJSONRows)}
-	}
-	if err != nil {
-		var je *jsonError
-		if errors.As(err, &je) {
-			line, col := position(b, je.off)
-			return nil, nil, &ParseError{File: name, Line: line, Column: col, Err: fmt.Errorf("%w: %v", ErrJSON, je.err)}
-		}
+	case errors.As(err, &je):
+		line, col := position(b, je.off)
+		return nil, nil, &ParseError{File: name, Line: line, Column: col, Err: fmt.Errorf("%w: %v", ErrJSON, je.err)}
+	case err != nil:
 		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: %v", ErrJSON, err)}
 	}
-	var lines []numberedLine
-	var extras []jsonExtra
+	w := jsonWriter{name: name}
 	for i := range runs {
-		if runs[i].Config == nil && runs[i].Results == nil {
-			return nil, nil, &ParseError{File: name, Line: ats[i].line(), Err: fmt.Errorf("%w: a JSON object without the config and results that nccl-tests -J writes", ErrJSON)}
+		_, config := runs[i].at.keys["config"]
+		if _, results := runs[i].at.keys["results"]; !config && !results {
+			p := runs[i].at.first()
+			return nil, nil, &ParseError{File: name, Line: p.line, Column: p.col,
+				Err: fmt.Errorf("%w: a JSON object without the config and results that nccl-tests -J writes", ErrJSON)}
 		}
-		lines = append(lines, runs[i].lines(ats[i])...)
-		if len(runs[i].Results) > 0 {
-			// A run without records makes no test, and says nothing.
-			extras = append(extras, runs[i].extra(ats[i]))
-		}
+		w.run(&runs[i].jsonRun, &runs[i].at)
 	}
-	return lines, extras, nil
+	return w.lines, w.problems, nil
 }
 
 // position returns the 1-based line and column of byte offset off of b,
@@ -234,22 +271,25 @@ func position(b []byte, off int64) (line, col int) {
 	return 1 + bytes.Count(head, []byte("\n")), min(int(off)-start+1, end)
 }
 
-// jsonAt holds the lines of a JSON run's parts: its top-level keys and its
-// size records (results). The Rank records take config's line.
+// A jsonPos is a place in the JSON: a 1-based line, and a 1-based column.
+type jsonPos struct{ line, col int }
+
+// jsonAt holds where a JSON run's parts start: its top-level keys' values
+// and its results' records. The Rank records take config's place.
 type jsonAt struct {
-	keys    map[string]int
-	results []int
+	keys    map[string]jsonPos
+	results []jsonPos
 }
 
-// line returns the line of the run's first key, 1 for none.
-func (a jsonAt) line() int {
-	n := 0
-	for _, l := range a.keys {
-		if n == 0 || l < n {
-			n = l
+// first returns the place of the run's first key.
+func (a jsonAt) first() jsonPos {
+	p := jsonPos{line: 1}
+	for _, k := range a.keys {
+		if p.col == 0 || k.line < p.line || k.line == p.line && k.col < p.col {
+			p = k
 		}
 	}
-	return max(n, 1)
+	return p
 }
 
 // A jsonError is an error of the JSON at byte offset off.
@@ -261,16 +301,22 @@ type jsonError struct {
 func (e *jsonError) Error() string { return e.err.Error() }
 func (e *jsonError) Unwrap() error { return e.err }
 
+// A placedRun is a run of the JSON and where its parts are.
+type placedRun struct {
+	jsonRun
+	at jsonAt
+}
+
 // decodeJSON decodes the runs b holds, one JSON object each (nccl-tests
-// writes one a run; files joined hold several), part by part, and returns
-// each with the lines of its top-level keys and of its results' records.
-// A run cut short (the run crashed, or its copy was cut) keeps what came
-// before the cut, and is the last: its table then ends early, which the
-// parser reports (ErrStopped). An error is a *jsonError at the value that
-// holds it (a syntax error's own offset).
-func decodeJSON(b []byte, limit int) ([]jsonRun, []jsonAt, error) {
-	var runs []jsonRun
-	var ats []jsonAt
+// writes one a run; files joined hold several, an array as jq -s writes
+// them too), part by part, each with where its parts are. A run cut short
+// (the run crashed, or its copy was cut) keeps what came before the cut,
+// and is the last: its table then ends early, which the parser reports
+// (ErrStopped). An error is a *jsonError at the value that holds it (a
+// syntax error's own offset). Past limit records in all it stops: with
+// the runs so far where MaxRows set the limit, else with errJSONRows.
+func decodeJSON(b []byte, limit int) ([]placedRun, error) {
+	var runs []placedRun
 	dec := json.NewDecoder(bytes.NewReader(b))
 	lines := lineCounter{b: b, line: 1}
 	// next returns the offset where the next value starts.
@@ -286,222 +332,379 @@ func decodeJSON(b []byte, limit int) ([]jsonRun, []jsonAt, error) {
 	// value alone gives (dec's counts from the start of its buffer).
 	at := func(off int64, err error) error {
 		var se *json.SyntaxError
-		if errors.As(err, &se) {
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
 			var v any
 			if e := json.NewDecoder(bytes.NewReader(b[off:])).Decode(&v); errors.As(e, &se) {
 				off += se.Offset
 			}
+		case errors.As(err, &te):
+			// Said in the JSON's terms, not Go's.
+			what := map[reflect.Kind]string{reflect.Struct: "an object", reflect.Slice: "an array", reflect.String: "a string"}[te.Type.Kind()]
+			if what == "" {
+				what = "a number"
+			}
+			field := ""
+			if te.Field != "" {
+				field = te.Field + ": "
+			}
+			err = fmt.Errorf("%s%s where %s goes", field, te.Value, what)
 		}
 		return &jsonError{off, err}
 	}
-	decode := func(v any) error {
-		off := next()
-		if err := dec.Decode(v); err != nil {
-			return at(off, err)
-		}
-		return nil
+	d := runDecoder{b: b, dec: dec, next: next, at: at, pos: func() jsonPos { return lines.at(next()) }}
+	array := false
+	if off := next(); off < int64(len(b)) && b[off] == '[' {
+		dec.Token() // [
+		array = true
 	}
 	rows := 0
-	for next() < int64(len(b)) {
-		run, where := jsonRun{}, jsonAt{keys: map[string]int{}}
-		err := decodeRun(dec, &run, &where, func() int { return lines.at(next()) }, next, decode, at, limit-rows)
+	for array && dec.More() || !array && next() < int64(len(b)) {
+		if len(runs) == maxJSONRuns {
+			return nil, &jsonError{next(), fmt.Errorf("more than %d runs: give each sweep a file of its own", maxJSONRuns)}
+		}
+		run := placedRun{at: jsonAt{keys: map[string]jsonPos{}}}
+		err := d.run(&run.jsonRun, &run.at, limit-rows)
 		rows += len(run.Results)
 		if errors.Is(err, errJSONRows) {
 			if limit == maxJSONRows {
-				return nil, nil, err
+				return nil, err
 			}
-			return append(runs, run), append(ats, where), nil
+			return append(runs, run), nil
 		}
 		cut := errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 		if err != nil && !(cut && (run.Config != nil || len(run.Results) > 0)) {
-			return nil, nil, err
+			return nil, err
 		}
-		runs, ats = append(runs, run), append(ats, where)
+		runs = append(runs, run)
 		if err != nil {
-			break
+			return runs, nil
 		}
 	}
-	return runs, ats, nil
+	if array {
+		off := next()
+		if _, err := dec.Token(); err != nil { // ]
+			return nil, at(off, err)
+		}
+		if off := next(); off < int64(len(b)) {
+			return nil, &jsonError{off, errors.New("more after the array of runs")}
+		}
+	}
+	return runs, nil
 }
 
-// decodeRun decodes one run's object into run, the line of each part
-// into where (line gives the line of the next value), with decodeJSON's
-// helpers, and at most limit records (errJSONRows past them).
-func decodeRun(dec *json.Decoder, run *jsonRun, where *jsonAt, line func() int, next func() int64, decode func(any) error, at func(int64, error) error, limit int) error {
-	off := next()
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		if err == nil {
-			err = errors.New("an object goes here")
-		}
-		return at(off, err)
+// tokenText is a JSON token as the JSON writes it.
+func tokenText(tok json.Token) string {
+	if tok == nil {
+		return "null"
 	}
-	for dec.More() {
-		off := next()
-		tok, err := dec.Token()
+	if s, ok := tok.(string); ok {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprint(tok)
+}
+
+// A runDecoder decodes the runs of decodeJSON, b: next gives the offset of
+// the next value, at wraps an error met in the value at an offset, and pos
+// gives the place of the next value.
+type runDecoder struct {
+	b    []byte
+	dec  *json.Decoder
+	next func() int64
+	at   func(int64, error) error
+	pos  func() jsonPos
+}
+
+// decode decodes the next value into v, an error there a *jsonError.
+func (d *runDecoder) decode(v any) error {
+	off := d.next()
+	if err := d.dec.Decode(v); err != nil {
+		return d.at(off, err)
+	}
+	return nil
+}
+
+// null reads the next value if it is null, and reports that it was.
+func (d *runDecoder) null() bool {
+	if off := d.next(); off+4 <= int64(len(d.b)) && string(d.b[off:off+4]) == "null" {
+		d.dec.Token()
+		return true
+	}
+	return false
+}
+
+// delim reads the delimiter c, an error there a *jsonError.
+func (d *runDecoder) delim(c json.Delim) error {
+	off := d.next()
+	tok, err := d.dec.Token()
+	if err == nil && tok != c {
+		err = fmt.Errorf("%s where %v goes", tokenText(tok), c)
+	}
+	if err != nil {
+		return d.at(off, err)
+	}
+	return nil
+}
+
+// run decodes one run's object into run and where its parts are into
+// where, with at most limit records (errJSONRows past them).
+func (d *runDecoder) run(run *jsonRun, where *jsonAt, limit int) error {
+	if err := d.delim('{'); err != nil {
+		return err
+	}
+	for d.dec.More() {
+		off := d.next()
+		tok, err := d.dec.Token()
 		if err != nil {
-			return at(off, err)
+			return d.at(off, err)
 		}
 		key, _ := tok.(string)
-		where.keys[key] = line()
+		where.keys[key] = d.pos()
 		switch key {
 		case "args":
-			err = decode(&run.Args)
+			err = d.decode(&run.Args)
 		case "env":
-			err = decode(&run.Env)
+			err = d.decode(&run.Env)
 		case "nccl_version":
-			err = decode(&run.NCCLVersion)
+			err = d.decode(&run.NCCLVersion)
 		case "config":
-			err = decode(&run.Config)
+			err = d.decode(&run.Config)
 		case "out_of_bounds":
-			err = decode(&run.OutOfBounds)
+			err = d.decode(&run.OutOfBounds)
 		case "average_bus_bandwidth":
-			err = decode(&run.AvgBusBW)
+			err = d.decode(&run.AvgBusBW)
 		case "results":
-			// A record at a time, each at its line.
-			off := next()
-			if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-				if err == nil {
-					err = errors.New("an array goes here")
-				}
-				return at(off, err)
+			// A record at a time, each at its place; null is none.
+			if d.null() {
+				break
 			}
-			for err == nil && dec.More() {
+			err = d.delim('[')
+			for err == nil && d.dec.More() {
 				if len(run.Results) == limit {
 					return errJSONRows
 				}
-				where.results = append(where.results, line())
+				where.results = append(where.results, d.pos())
 				var r jsonResult
-				if err = decode(&r); err == nil {
+				if err = d.decode(&r); err == nil {
 					run.Results = append(run.Results, r)
 				}
 			}
 			if err == nil {
-				off := next()
-				if _, err = dec.Token(); err != nil { // ]
-					err = at(off, err)
-				}
+				err = d.delim(']')
 			}
 		default:
 			var raw json.RawMessage
-			err = decode(&raw)
+			err = d.decode(&raw)
 		}
 		if err != nil {
 			return err
 		}
 	}
-	off = next()
-	if _, err := dec.Token(); err != nil { // }
-		return at(off, err)
-	}
-	return nil
+	return d.delim('}')
 }
 
-// lineCounter turns increasing byte offsets of b into lines, in one pass.
+// lineCounter turns increasing byte offsets of b into places, in one pass.
 type lineCounter struct {
-	b    []byte
-	off  int64
-	line int
+	b     []byte
+	off   int64
+	line  int
+	start int64 // the offset of the line's start
 }
 
-func (l *lineCounter) at(off int64) int {
+func (l *lineCounter) at(off int64) jsonPos {
 	if off > l.off {
-		l.line += bytes.Count(l.b[l.off:off], []byte("\n"))
+		seg := l.b[l.off:off]
+		if k := bytes.Count(seg, []byte("\n")); k > 0 {
+			l.line += k
+			l.start = l.off + int64(bytes.LastIndexByte(seg, '\n')) + 1
+		}
 		l.off = off
 	}
-	return l.line
+	return jsonPos{l.line, int(off-l.start) + 1}
 }
 
-// A numberedLine is a line of text and the line of the input it stands for.
+// A numberedLine is a line of text and where the JSON holds what it
+// stands for: the line, the column of a results record (0 for the other
+// lines), and on a run's first record, what the run says beside its lines
+// (extra), which its test takes.
 type numberedLine struct {
-	n    int
-	text string
+	n, col int
+	text   string
+	extra  *jsonExtra
 }
 
-// lines returns what nccl-tests printed to standard output for run (src/
+// A jsonWriter writes runs as the lines nccl-tests printed for them, with
+// a problem for each record it leaves out, and counts the Rank lines it
+// made, which maxJSONRanks and maxRankBytes bound.
+type jsonWriter struct {
+	name      string
+	lines     []numberedLine
+	problems  []error
+	ranks     int
+	rankBytes int
+}
+
+func (w *jsonWriter) add(p jsonPos, col int, format string, args ...any) {
+	w.lines = append(w.lines, numberedLine{n: p.line, col: col, text: fmt.Sprintf(format, args...)})
+}
+
+func (w *jsonWriter) problem(p jsonPos, format string, args ...any) {
+	w.problems = append(w.problems, &ParseError{File: w.name, Line: p.line, Column: p.col, Err: fmt.Errorf(format, args...)})
+}
+
+// rankLine adds a Rank line unless the bounds are met.
+func (w *jsonWriter) rankLine(p jsonPos, format string, args ...any) bool {
+	line := fmt.Sprintf(format, args...)
+	if w.ranks == maxJSONRanks || w.rankBytes+len(line) > maxRankBytes {
+		return false
+	}
+	w.ranks, w.rankBytes = w.ranks+1, w.rankBytes+len(line)
+	w.lines = append(w.lines, numberedLine{n: p.line, text: line})
+	return true
+}
+
+// run writes what nccl-tests printed to standard output for run (src/
 // util.cu's writeDeviceReport, writeResultHeader, writeBenchmarkLine*,
-// writeResultFooter, which print and write the JSON from the same
-// values), each line numbered by the line of its JSON part.
-func (run *jsonRun) lines(at jsonAt) []numberedLine {
-	var out []numberedLine
-	add := func(n int, format string, args ...any) {
-		out = append(out, numberedLine{n, fmt.Sprintf(format, args...)})
+// writeResultFooter, which print and write the JSON from the same values),
+// each line at its JSON part's place. A run without records makes no test
+// and no line.
+func (w *jsonWriter) run(run *jsonRun, at *jsonAt) {
+	if len(run.Results) == 0 {
+		w.problem(at.first(), "%w: a run without results records, left out", ErrNoTable)
+		return
 	}
 	bin := ""
 	if len(run.Args) > 0 {
-		bin = token(path.Base(run.Args[0]))
-		add(at.keys["args"], "# Collective test starting: %s", bin)
+		bin = token(path.Base(string(run.Args[0])))
+		w.add(at.keys["args"], 0, "# Collective test starting: %s", bin)
 	}
 	if c := run.Config; c != nil {
-		step := c.StepFactor.or("") + "(factor)"
-		if c.StepFactor == "" {
-			step = c.StepBytes.or("0") + "(bytes)"
-		}
-		n := at.keys["config"]
-		add(n, "# nThread %s nGpus %s minBytes %s maxBytes %s step: %s warmup iters: %s iters: %s agg iters: %s validation: %s graph: %s",
-			c.NThreads.or("1"), c.NGPUs.or("1"), c.MinimumBytes.or("0"), c.MaximumBytes.or("0"), step,
-			c.WarmupIters.or("0"), c.Iterations.or("0"), c.AggIters.or("1"), c.Validation.or("0"), c.Graph.or("0"))
-		add(n, "#")
-		add(n, "# Using devices")
-		// A record stands for one process, whose first GPU's Rank line
-		// nccl-tests' parseRankInfo reads (writeDeviceReport): the
-		// process's other GPUs, its next ranks and devices on its host,
-		// are taken as that one's model, their bus IDs unknown.
-		per := min(max(atoi(string(c.NThreads))*atoi(string(c.NGPUs)), 1), maxRanksPerProcess)
-		if len(c.Devices)*per > maxJSONRanks {
-			per = 1 // more ranks than any run: the records alone
-		}
-		for _, d := range c.Devices {
-			on := ""
-			if h := token(d.Hostname); h != "" {
-				on = fmt.Sprintf(" on %10s", h) // no host: the line names none
-			}
-			add(n, "#  Rank %2s Group %2s Pid %6s%s device %2s [%s] %s",
-				d.Rank.or("0"), d.Group.or("0"), d.Pid.or("0"), on, d.Device.or("0"), token(d.DeviceHex), gpuName(d.DeviceInfo))
-			rank, dev := atoi(string(d.Rank)), atoi(string(d.Device))
-			for i := 1; i < per; i++ {
-				add(n, "#  Rank %2d Group %2s Pid %6s%s device %2d %s",
-					rank+i, d.Group.or("0"), d.Pid.or("0"), on, dev+i, gpuName(d.DeviceInfo))
-			}
-		}
+		w.config(c, at.keys["config"])
 	}
-	if len(run.Results) > 0 {
-		n := at.keys["results"]
-		time := "time"
-		if r := run.Results[0]; r.OutOfPlace != nil && r.OutOfPlace.Time == "" && r.OutOfPlace.CPUTime != "" {
-			time = "cputime"
-		}
-		add(n, "#")
-		add(n, "#       size         count      type   redop    root  %7s   algbw   busbw #wrong  %7s   algbw   busbw #wrong", time, time)
-		add(n, "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)")
+	n := at.keys["results"]
+	time := "time"
+	if r := run.Results[0]; r.OutOfPlace != nil && r.OutOfPlace.Time == "" && r.OutOfPlace.CPUTime != "" {
+		time = "cputime"
 	}
+	w.add(n, 0, "#")
+	w.add(n, 0, "#       size         count      type   redop    root  %7s   algbw   busbw #wrong  %7s   algbw   busbw #wrong", time, time)
+	w.add(n, 0, "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)")
+	extra := run.extra(*at)
 	for i, r := range run.Results {
-		line := at.keys["results"]
+		p := n
 		if i < len(at.results) {
-			line = at.results[i]
+			p = at.results[i]
 		}
-		row := fmt.Sprintf("%12s  %12s  %8s  %6s  %6s", r.Size.or("?"), r.Count.or("?"), token(r.Type), token(r.Redop), token(r.Root))
-		for _, t := range []*jsonTiming{r.OutOfPlace, r.InPlace} {
-			if t == nil {
-				// An in-place run alone (nccl-tests' trace replay)
-				// prints blanks where the out-of-place times go.
-				continue
-			}
-			row += fmt.Sprintf("  %7s  %6s  %6s  %6s", t.Time.or(t.CPUTime.or("?")), t.AlgBW.or("?"), t.BusBW.or("?"), nwrong(t.NWrong))
+		row, why := w.row(r)
+		if why != "" {
+			w.problem(p, "%w: a results record %s; it is left out", ErrNumber, why)
+			continue
 		}
-		add(line, "%s", row)
+		w.lines = append(w.lines, numberedLine{n: p.line, col: p.col, text: row, extra: extra})
+		extra = nil
 	}
 	if o := run.OutOfBounds; o != nil {
-		add(at.keys["out_of_bounds"], "# Out of bounds values : %s", o.Count.or("0"))
-	}
-	if a := run.AvgBusBW; a != nil {
-		n := at.keys["average_bus_bandwidth"]
-		add(n, "# Avg bus bandwidth    : %s", a.Bandwidth.or("0"))
-		add(n, "#")
-		if bin != "" {
-			add(n, "# Collective test concluded: %s", bin)
+		if k, ok := jsonCount(o.Count); ok {
+			w.add(at.keys["out_of_bounds"], 0, "# Out of bounds values : %d", k)
+		} else {
+			w.problem(at.keys["out_of_bounds"], "%w: out_of_bounds' count %q is no count; left out", ErrNumber, o.Count)
 		}
 	}
-	return out
+	if a := run.AvgBusBW; a != nil {
+		p := at.keys["average_bus_bandwidth"]
+		w.add(p, 0, "# Avg bus bandwidth    : %s", a.Bandwidth.or("0"))
+		w.add(p, 0, "#")
+		if bin != "" {
+			w.add(p, 0, "# Collective test concluded: %s", bin)
+		}
+	}
+}
+
+// config writes the header's lines and the Rank lines of config, at p. A
+// record stands for one process, whose first GPU's Rank line nccl-tests'
+// parseRankInfo reads (writeDeviceReport): the process's other GPUs, its
+// next ranks and devices on its host, are taken as that one's model,
+// their bus IDs unknown, while the bounds allow.
+func (w *jsonWriter) config(c *jsonConfig, p jsonPos) {
+	step := c.StepFactor.or("") + "(factor)"
+	if c.StepFactor == "" {
+		step = c.StepBytes.or("0") + "(bytes)"
+	}
+	w.add(p, 0, "# nThread %s nGpus %s minBytes %s maxBytes %s step: %s warmup iters: %s iters: %s agg iters: %s validation: %s graph: %s",
+		c.NThreads.or("1"), c.NGPUs.or("1"), c.MinimumBytes.or("0"), c.MaximumBytes.or("0"), step,
+		c.WarmupIters.or("0"), c.Iterations.or("0"), c.AggIters.or("1"), c.Validation.or("0"), c.Graph.or("0"))
+	w.add(p, 0, "#")
+	w.add(p, 0, "# Using devices")
+	threads, _ := jsonCount(c.NThreads)
+	gpus, _ := jsonCount(c.NGPUs)
+	per := min(max(threads*gpus, 1), maxRanksPerProcess)
+	for i, d := range c.Devices {
+		rank, ok1 := jsonCount(d.Rank)
+		dev, ok2 := jsonCount(d.Device)
+		pid, ok3 := jsonCount(jsonNumber(d.Pid.or("0")))
+		group, ok4 := jsonCount(jsonNumber(d.Group.or("0")))
+		if !ok1 || !ok2 || !ok3 || !ok4 || rank >= maxRanks {
+			w.problem(p, "%w: devices record %d: rank %q, device %q, pid %q, group %q, where each is a count (a rank below %d); it is left out",
+				ErrNumber, i, d.Rank, d.Device, d.Pid, d.Group, maxRanks)
+			continue
+		}
+		on := ""
+		if h := token(string(d.Hostname)); h != "" {
+			on = fmt.Sprintf(" on %10s", h) // no host: the line names none
+		}
+		name := gpuName(string(d.DeviceInfo))
+		for k := range per {
+			bus := ""
+			if k == 0 {
+				bus = "[" + token(string(d.DeviceHex)) + "] "
+			}
+			if !w.rankLine(p, "#  Rank %2d Group %2d Pid %6d%s device %2d %s%s", rank+k, group, pid, on, dev+k, bus, name) {
+				w.problem(p, "%w: more Rank lines than any run (%d, or %d MiB): devices record %d and the ones after it are left out", ErrInconsistent, maxJSONRanks, maxRankBytes>>20, i)
+				return
+			}
+		}
+	}
+}
+
+// row returns the text row of record r, or why it has none: a size that
+// is not there, a placement that is not (in_place, which nccl-tests
+// always writes), or an nwrong that is no count.
+func (w *jsonWriter) row(r jsonResult) (row, why string) {
+	if r.Size == "" {
+		return "", "without a size"
+	}
+	if r.InPlace == nil {
+		return "", "without in_place"
+	}
+	row = fmt.Sprintf("%12s  %12s  %8s  %6s  %6s", r.Size, r.Count.or("?"), token(string(r.Type)), token(string(r.Redop)), token(string(r.Root)))
+	for _, t := range []*jsonTiming{r.OutOfPlace, r.InPlace} {
+		if t == nil {
+			// An in-place run alone (nccl-tests' trace replay) prints
+			// blanks where the out-of-place times go.
+			continue
+		}
+		wrong := "N/A"
+		if t.NWrong != "" {
+			k, ok := jsonCount(t.NWrong)
+			if !ok {
+				return "", fmt.Sprintf("whose nwrong %q is no count of wrong elements", t.NWrong)
+			}
+			wrong = strconv.Itoa(k)
+		}
+		row += fmt.Sprintf("  %7s  %6s  %6s  %6s", t.Time.or(t.CPUTime.or("?")), t.AlgBW.or("?"), t.BusBW.or("?"), wrong)
+	}
+	return row, ""
+}
+
+// jsonCount returns n as a count: a whole number from 0 to maxRanks·2^10
+// (nccl-tests writes counts as "%d" or "%lf"), ok false otherwise.
+func jsonCount(n jsonNumber) (int, bool) {
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil || f < 0 || f > maxRanks<<10 || f != math.Trunc(f) {
+		return 0, false
+	}
+	return int(f), true
 }
 
 // token is a string of the JSON that nccl-tests prints as one field of a
@@ -531,18 +734,6 @@ func gpuName(s string) string {
 	return strings.NewReplacer("NCCL INFO", "NCCL-INFO", "NCCL WARN", "NCCL-WARN").Replace(s)
 }
 
-// nwrong is the #wrong field of a count as the JSON writes it ("0.000000"
-// for 0), N/A where nccl-tests checked nothing.
-func nwrong(n jsonNumber) string {
-	if n == "" {
-		return "N/A"
-	}
-	if f, err := strconv.ParseFloat(string(n), 64); err == nil && f == float64(int64(f)) {
-		return strconv.FormatInt(int64(f), 10)
-	}
-	return string(n)
-}
-
 // installPaths are NCCL_* variables that say where NCCL is installed, as
 // module systems and build recipes set them, not parameters NCCL reads.
 var installPaths = []string{"NCCL_HOME", "NCCL_ROOT", "NCCL_DIR"}
@@ -551,15 +742,15 @@ var installPaths = []string{"NCCL_HOME", "NCCL_ROOT", "NCCL_DIR"}
 // (as nccl-tests' header prints it, nccl-library=22703) and the NCCL
 // parameters its environment set (env's NCCL_* variables, but nccl-tests'
 // own NCCL_TESTS_* and installPaths).
-func (run *jsonRun) extra(at jsonAt) jsonExtra {
-	var x jsonExtra
+func (run *jsonRun) extra(at jsonAt) *jsonExtra {
+	x := &jsonExtra{}
 	if run.NCCLVersion > 0 {
-		x.library, x.libraryLine = strconv.Itoa(run.NCCLVersion), at.keys["nccl_version"]
+		x.library, x.libraryLine = strconv.Itoa(run.NCCLVersion), at.keys["nccl_version"].line
 	}
 	for _, kv := range run.Env {
-		k, v, ok := strings.Cut(kv, "=")
+		k, v, ok := strings.Cut(string(kv), "=")
 		if ok && strings.HasPrefix(k, "NCCL_") && !strings.HasPrefix(k, "NCCL_TESTS_") && !slices.Contains(installPaths, k) {
-			x.env = append(x.env, Setting{Name: k, Value: v, Line: at.keys["env"]})
+			x.env = append(x.env, Setting{Name: k, Value: v, Line: at.keys["env"].line})
 		}
 	}
 	return x

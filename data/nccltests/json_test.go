@@ -219,8 +219,11 @@ func sameResult(a, b nccltests.Result) bool {
 // short (the rows before the cut, the table reported stopped), two runs
 // joined (two tests, each with its own environment), more records than
 // Options.MaxRows (ErrTooManyRows at the first past it), strings that
-// hold a debug line or a row (read as one field), and a byte-order mark
-// and blank lines before the object.
+// hold a debug line or a row (read as one field), records nccl-tests would
+// not write (each left out, at its line and column), a run whose records
+// all failed beside a good one, an array of runs, a run inside a text log,
+// an out_of_bounds count written as "%lf", and a byte-order mark and blank
+// lines before the object.
 func TestJSONInputs(t *testing.T) {
 	whole, err := os.ReadFile(filepath.Join("testdata", "json", "all_reduce_2x8_nccltests309.json"))
 	if err != nil {
@@ -242,7 +245,7 @@ func TestJSONInputs(t *testing.T) {
 		// that holds it.
 		{"syntax error", strings.Replace(pretty, `{"size":16777216,"count":4194304,"type":"float"`, `{"size":16777216,"count":4194304,"type":float`, 1), "float", "invalid character 'l'"},
 		{"word for a number", strings.Replace(pretty, `"count":1048576`, `"count":"many"`, 1), `{"size":4194304`, `"many" where a number (or "nan") goes`},
-		{"another object", `{"rows": [1, 2]}`, "", "without the config and results"},
+		{"another object", `{"rows": [1, 2]}`, "[1, 2]", "without the config and results"},
 		{"not an object", "{\n]", "]", "invalid character ']'"},
 	} {
 		_, _, err := read(c.in)
@@ -286,6 +289,53 @@ func TestJSONInputs(t *testing.T) {
 	tests, _, err = read(injected)
 	if err != nil || len(tests) != 1 || tests[0].Evidence.Algo.Known() || len(tests[0].Rows) != 14 {
 		t.Errorf("strings that hold a debug line and a row: %v, %+v; want neither read", err, tests)
+	}
+
+	// A record nccl-tests would not write is left out with a problem at
+	// its line and column; its run's other records stay.
+	for _, c := range []struct{ name, from, to, want string }{
+		{"no size", `"size":4194304,`, ``, "without a size"},
+		{"nwrong not a count", `"bus_bw":70.910000,"nwrong":0.000000}`, `"bus_bw":70.910000,"nwrong":-3}`, `nwrong "-3"`},
+		{"no in_place", `"bus_bw":70.910000,"nwrong":0.000000},"in_place"`, `"bus_bw":70.910000,"nwrong":0.000000},"x"`, "without in_place"},
+	} {
+		in := strings.Replace(pretty, c.from, c.to, 1)
+		if in == pretty {
+			t.Fatalf("%s: %q is not in the run", c.name, c.from)
+		}
+		tests, problems, err := read(in)
+		var pe *nccltests.ParseError
+		if err != nil || len(tests) != 1 || len(tests[0].Rows) != 13 || len(problems) != 1 || !errors.As(problems[0], &pe) ||
+			pe.Line != 3 || pe.Column != 3 || !strings.Contains(pe.Error(), c.want) {
+			t.Errorf("%s: %v, %d tests, problems %v; want 13 rows and one problem at run.json:3:3 saying %q", c.name, err, len(tests), problems, c.want)
+		}
+	}
+
+	// Joined runs: one whose records all failed nccl-tests' check makes no
+	// test, and its environment goes to none; an array of runs, as jq -s
+	// writes it, reads as joined ones; a run inside a text log is left
+	// unread with a warning.
+	failed := strings.ReplaceAll(strings.Replace(run, `"env":[]`, `"env":["NCCL_ALGO=Tree"]`, 1), `"nwrong":0.000000`, `"nwrong":12.000000`)
+	tests, _, err = read(failed + "\n" + ringed)
+	if err != nil || len(tests) != 1 || tests[0].Evidence.Algo.Value != "Ring" {
+		t.Errorf("a failed run, then a Ring run: %d tests, %v; want the Ring run alone", len(tests), err)
+	}
+	tests, _, err = read("[" + run + ",\n" + ringed + "]")
+	if err != nil || len(tests) != 2 || tests[1].Evidence.Algo.Value != "Ring" {
+		t.Errorf("an array of two runs: %d tests, %v; want two", len(tests), err)
+	}
+	text, err := os.ReadFile(filepath.Join("testdata", "real", "h100_2x8_allreduce_default_nccltests309.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests, problems, err = read(string(text) + run + "\n")
+	if err != nil || len(tests) != 1 || !slices.ContainsFunc(problems, func(e error) bool { return errors.Is(e, nccltests.ErrJSON) }) {
+		t.Errorf("a text log, then a JSON run: %d tests, %v, problems %v; want the text's test and an ErrJSON warning", len(tests), err, problems)
+	}
+
+	// A count nccl-tests writes as "%lf".
+	tests, problems, err = read(strings.Replace(run, `"out_of_bounds":{"count":0`, `"out_of_bounds":{"count":5.000000`, 1))
+	if err != nil || len(tests) != 1 || tests[0].OutOfBounds != 5 || !slices.ContainsFunc(problems, func(e error) bool { return errors.Is(e, nccltests.ErrFailed) }) {
+		t.Errorf("out_of_bounds 5.000000: %v, problems %v; want 5 and nccl-tests' check failed", err, problems)
 	}
 
 	tests, _, err = read("\ufeff\n\n  " + run)

@@ -50,9 +50,11 @@ type parser struct {
 	debug    debugState
 	hasDebug bool
 	// fromJSON reports that the lines are those nccl-tests printed for
-	// the runs of a JSON input (Reader.json): a problem names their JSON
-	// line and no column, which would be of no line of the input.
+	// the runs of a JSON input: a problem names their JSON line, and the
+	// column of the results record being read (jsonCol) or none, since a
+	// column of the printed line is of no line of the input.
 	fromJSON bool
+	jsonCol  int
 }
 
 // testState is a test being read and what its lines said about it.
@@ -82,6 +84,9 @@ type testState struct {
 	// ran (tuningRE): each algorithm and protocol, at its first line.
 	ranAlgo, ranProto map[string]int
 	noCheck           bool // the inference drops the #wrong columns (see fit)
+	// json is what the JSON run it was read from says beside its lines
+	// (NCCL's release, the environment), nil for text.
+	json *jsonExtra
 	// maxBytes is the header's maxBytes, 0 where it gives none; endSize
 	// and endLine are the size and line of the table's last row read.
 	maxBytes, endSize int64
@@ -91,7 +96,7 @@ type testState struct {
 // problem records a problem at line and column (0: the whole line).
 func (p *parser) problem(line, col int, format string, args ...any) {
 	if p.fromJSON {
-		col = 0
+		col = p.jsonCol
 	}
 	p.problems = append(p.problems, &ParseError{File: p.name, Line: line, Column: col, Err: fmt.Errorf(format, args...)})
 }
@@ -394,6 +399,10 @@ func (p *parser) line(n int, raw string) {
 	if s == "" {
 		return
 	}
+	if s[0] == '{' && strings.Contains(s, `"results"`) {
+		p.problem(n, p.off+1, "%w: the JSON that nccl-tests -J writes, inside a text log, is left unread: give it a file of its own", ErrJSON)
+		return
+	}
 	if isDigit(s[0]) {
 		if done, ok := p.rowPiece(n, s); !ok || p.row(done, p.text) {
 			return
@@ -452,8 +461,12 @@ func (p *parser) line(n int, raw string) {
 		if m == nil {
 			return
 		}
+		rank, err := strconv.Atoi(m[1])
+		if err != nil || rank >= maxRanks {
+			p.problem(n, 0, "%w: rank %.20s, beyond the %d ranks of any run: the Rank line is left unread", ErrNumber, m[1], maxRanks)
+			return
+		}
 		t := p.start(n, func(*testState) bool { return true })
-		rank, _ := strconv.Atoi(m[1])
 		t.rankLines[rank]++
 		if m[2] != "" {
 			t.procs[m[3]+" "+m[2]] = true

@@ -58,24 +58,29 @@ import (
 // A bad row does not stop the reader: it is skipped and reported in
 // Problems, so one garbled line in a long capture costs one point.
 //
-// An input whose first character is '{' is the JSON output of nccl-tests
-// -J (nccl-tests 2.17 on, src/util.cu), one object a run (several where
-// files were joined), held whole up to 256 MiB. Each run is read as the
-// lines nccl-tests printed to standard output for it, from the same
-// values: "Collective test starting" with args[0]'s binary, the "#
-// nThread" line from config, a Rank line for each of config's devices,
-// the table from results (a number as the JSON writes it, "nan" for NaN,
-// N/A for a null nwrong) and the trailer from out_of_bounds and
-// average_bus_bandwidth. Each line is numbered by the JSON's line of its
-// record (a Rank line by config's), and a problem there names no column.
-// nccl-tests writes one device record a process, its first GPU's: the
-// process's other nThread·nGpus−1 GPUs are taken as the next ranks and
-// devices of its host, of that GPU's model, bus IDs unknown.
-// Test.Evidence takes NCCL's release from nccl_version (as Library) and
-// the NCCL_* variables of env (Env, Algo, Proto). A run cut short keeps
-// the records before the cut (its table then stops early, ErrStopped); a
-// JSON value that does not parse, or an object with neither config nor
-// results, fails with ErrJSON at its line and column.
+// An input whose first character is '{' (or '[' and then '{') is the JSON
+// output of nccl-tests -J (nccl-tests 2.17 on, src/util.cu), one object a
+// run (several where files were joined, or an array of them), held whole
+// up to 256 MiB. Each run is read as the lines nccl-tests printed to
+// standard output for it, from the same values: "Collective test
+// starting" with args[0]'s binary, the "# nThread" line from config, a
+// Rank line for each of config's devices, the table from results (a
+// number as the JSON writes it, "nan" for NaN, N/A for a null nwrong) and
+// the trailer from out_of_bounds and average_bus_bandwidth; a string as
+// the one field nccl-tests prints it as (see token, gpuName). Each line is
+// numbered by the JSON's line of its part (a Rank line by config's), and a
+// problem of a results record names its column, others none. nccl-tests
+// writes one device record a process, its first GPU's: the process's
+// other nThread·nGpus−1 GPUs are taken as the next ranks and devices of
+// its host, of that GPU's model, bus IDs unknown. A record nccl-tests
+// would not write is left out with a problem at its place; a run without
+// records makes no test. Each test's Evidence takes its run's NCCL release
+// from nccl_version (as Library) and the NCCL_* variables of its env
+// (Env, Algo, Proto). A run cut short keeps the records before the cut
+// (its table then stops early, ErrStopped); a JSON value that does not
+// parse, an object with neither config nor results, or more runs than
+// any file holds, fail with ErrJSON at the line and column; the lines
+// stay bounded by the input (see maxJSON).
 type Reader struct {
 	// Name is the file name that every ParseError and Test.Source carry;
 	// "" for none. NewReader sets it to the reader's Name() when it has one
@@ -84,13 +89,10 @@ type Reader struct {
 	// Options override what the reader infers.
 	Options
 
-	in   lineReader
-	join tagJoiner
-	p    parser
-	want *op // the op of Options.Collective, nil for none
-	// json is what the JSON output of nccl-tests (-J) says beside the
-	// lines it stands for, one a run in order; nil for text.
-	json    []jsonExtra
+	in      lineReader
+	join    tagJoiner
+	p       parser
+	want    *op // the op of Options.Collective, nil for none
 	started bool
 	tests   int   // tests returned so far
 	err     error // the error every later Read returns
@@ -131,16 +133,16 @@ func (r *Reader) Read() (*Test, error) {
 			o := opOf(c)
 			r.want = &o
 		}
-		br := bufio.NewReader(r.in.r)
+		br := bufio.NewReaderSize(r.in.r, textSniffLen)
 		r.in.r = br
 		if isJSON(br) {
-			lines, extra, err := readJSON(br, r.Name, r.MaxRows)
+			lines, problems, err := readJSON(br, r.Name, r.MaxRows)
 			if err != nil {
 				r.err = err
 				return nil, r.err
 			}
-			r.in.lines, r.in.json, r.json = lines, true, extra
-			r.p.fromJSON = true
+			r.in.lines, r.in.json = lines, true
+			r.p.fromJSON, r.p.problems = true, append(r.p.problems, problems...)
 		}
 	}
 	for len(r.p.done) == 0 {
@@ -169,7 +171,17 @@ func (r *Reader) Read() (*Test, error) {
 			r.err = &ParseError{File: r.Name, Err: err}
 			return nil, r.err
 		}
-		if !r.join.add(n, line) {
+		switch {
+		case r.in.json:
+			// A results record's problems name its column; its run's
+			// test takes what the run says beside its lines.
+			r.p.jsonCol = r.in.cur.col
+			r.p.line(n, line)
+			r.p.jsonCol = 0
+			if x := r.in.cur.extra; x != nil && r.p.cur != nil {
+				r.p.cur.json = x
+			}
+		case !r.join.add(n, line):
 			r.p.line(n, line)
 		}
 		for _, l := range r.join.take() {
@@ -183,8 +195,8 @@ func (r *Reader) Read() (*Test, error) {
 	s := r.p.done[0]
 	r.p.done = r.p.done[1:]
 	r.p.infer(s, r.want)
-	if r.tests < len(r.json) {
-		r.json[r.tests].apply(&s.t.Evidence)
+	if s.json != nil {
+		s.json.apply(&s.t.Evidence)
 	}
 	r.tests++
 	return s.t, nil

@@ -823,36 +823,37 @@ func TestRankLinesCut(t *testing.T) {
 }
 
 // TestJSONRanksBounded: a JSON run whose records stand for more ranks
-// than any run (20,000 processes of nThread 1024 · nGpus 1024) renders its
-// records alone, so that its lines stay bounded by the input; an ordinary
-// one (2 processes of -g 4) renders a Rank line for each of its ranks.
+// than any run (20,000 processes of nThread 1024 · nGpus 1024) makes Rank
+// lines up to maxJSONRanks and maxRankBytes and says it left the rest out,
+// so that its lines stay bounded; an ordinary one (2 processes of -g 4)
+// makes a Rank line for each of its ranks.
 func TestJSONRanksBounded(t *testing.T) {
-	rankLines := func(procs, per int) int {
+	rankLines := func(procs, threads, gpus int) (n, size int, problems []error) {
 		var b strings.Builder
-		fmt.Fprintf(&b, `{"args":["all_reduce_perf"],"config":{"nthreads":1,"ngpus":%d,"devices":[`, per)
+		fmt.Fprintf(&b, `{"args":["all_reduce_perf"],"config":{"nthreads":%d,"ngpus":%d,"devices":[`, threads, gpus)
 		for i := range procs {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, `{"rank":%d,"hostname":"h%d","device":0,"device_hex":"0000:18:00","device_info":"NVIDIA H100"}`, i*per, i)
+			fmt.Fprintf(&b, `{"rank":%d,"hostname":"h%d","device":0,"device_hex":"0000:18:00","device_info":"NVIDIA H100"}`, i*threads*gpus%maxRanks, i)
 		}
-		b.WriteString(`]},"results":[]}`)
-		lines, _, err := readJSON(strings.NewReader(b.String()), "run.json", 0)
+		b.WriteString(`]},"results":[{"size":8,"count":2,"type":"float","redop":"sum","root":"-1","out_of_place":{"time":1,"alg_bw":0,"bus_bw":0,"nwrong":0},"in_place":{"time":1,"alg_bw":0,"bus_bw":0,"nwrong":0}}]}`)
+		lines, problems, err := readJSON(strings.NewReader(b.String()), "run.json", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := 0
 		for _, l := range lines {
 			if strings.HasPrefix(l.text, "#  Rank") {
-				n++
+				n, size = n+1, size+len(l.text)
 			}
 		}
-		return n
+		return n, size, problems
 	}
-	if n := rankLines(20000, 1<<20); n != 20000 {
-		t.Errorf("20,000 records of 2^20 GPUs each: %d Rank lines, want the 20,000 records", n)
+	n, size, problems := rankLines(20000, 1024, 1024)
+	if n > maxJSONRanks || size > maxRankBytes || len(problems) != 1 || !errors.Is(problems[0], ErrInconsistent) {
+		t.Errorf("20,000 records of 2^20 GPUs each: %d Rank lines of %d bytes, problems %v; want at most %d and %d, and one saying so", n, size, problems, maxJSONRanks, maxRankBytes)
 	}
-	if n := rankLines(2, 4); n != 8 {
-		t.Errorf("2 records of 4 GPUs each: %d Rank lines, want 8", n)
+	if n, _, problems := rankLines(2, 1, 4); n != 8 || len(problems) != 0 {
+		t.Errorf("2 records of 4 GPUs each: %d Rank lines, problems %v; want 8, none", n, problems)
 	}
 }

@@ -92,9 +92,11 @@ type lineReader struct {
 	// no more memory than its head; "" otherwise.
 	long string
 	// lines, where json is set, are the lines to hand out in place of r's:
-	// those nccl-tests printed for the run whose JSON output r held.
+	// those nccl-tests printed for the runs whose JSON output r held; cur
+	// is the last one handed out.
 	lines []numberedLine
 	json  bool
+	cur   numberedLine
 }
 
 // next returns the next line and its 1-based number, without its line
@@ -105,9 +107,9 @@ func (l *lineReader) next() (int, string, error) {
 		if len(l.lines) == 0 {
 			return l.n, "", io.EOF
 		}
-		x := l.lines[0]
-		l.lines, l.n = l.lines[1:], x.n
-		return x.n, x.text, nil
+		l.cur, l.lines = l.lines[0], l.lines[1:]
+		l.n = l.cur.n
+		return l.cur.n, l.cur.text, nil
 	}
 	for {
 		if i := strings.IndexByte(l.text, '\n'); i >= 0 || l.eof && (l.text != "" || l.long != "") {
