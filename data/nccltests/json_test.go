@@ -332,6 +332,15 @@ func TestJSONInputs(t *testing.T) {
 		t.Errorf("a text log, then a JSON run: %d tests, %v, problems %v; want the text's test and an ErrJSON warning", len(tests), err, problems)
 	}
 
+	// A binary of nccl-tests that commlab does not read is named, with a
+	// warning that the table gives the collective.
+	_, problems, err = read(strings.Replace(run, `"all_reduce_perf"`, `"alltoallv_perf"`, 1))
+	if err != nil || !slices.ContainsFunc(problems, func(e error) bool {
+		return errors.Is(e, nccltests.ErrAmbiguous) && strings.Contains(e.Error(), "alltoallv_perf is no binary")
+	}) {
+		t.Errorf("alltoallv_perf: %v, problems %v; want a warning naming it", err, problems)
+	}
+
 	// A count nccl-tests writes as "%lf".
 	tests, problems, err = read(strings.Replace(run, `"out_of_bounds":{"count":0`, `"out_of_bounds":{"count":5.000000`, 1))
 	if err != nil || len(tests) != 1 || tests[0].OutOfBounds != 5 || !slices.ContainsFunc(problems, func(e error) bool { return errors.Is(e, nccltests.ErrFailed) }) {

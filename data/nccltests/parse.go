@@ -449,7 +449,7 @@ func (p *parser) line(n int, raw string) {
 	case strings.HasPrefix(body, "Collective test starting:"):
 		t := p.start(n, func(c *testState) bool { return !c.sawStart && !c.sawParams })
 		t.sawStart = true
-		p.setName(t, strings.TrimSpace(strings.TrimPrefix(body, "Collective test starting:")))
+		p.setName(n, t, strings.TrimSpace(strings.TrimPrefix(body, "Collective test starting:")))
 	case strings.HasPrefix(body, "Collective test concluded:"):
 		p.finish()
 	case strings.HasPrefix(body, "nThread "):
@@ -559,11 +559,17 @@ func count(digits string) int {
 	return n
 }
 
-// setName records the binary a "Collective test" line names.
-func (p *parser) setName(t *testState, bin string) {
+// setName records the binary a "Collective test" line, line n, names. A
+// binary of nccl-tests that none of ops is (alltoallv_perf) is named with a
+// warning: the test's collective then comes from its table, which may take
+// it for one it resembles.
+func (p *parser) setName(n int, t *testState, bin string) {
 	stem, ok := binaryStem(bin)
 	if !ok {
 		t.t.Name = bin
+		if strings.HasSuffix(strings.TrimSuffix(bin, "_mpi"), "_perf") {
+			p.problem(n, 0, "%w: %.40s is no binary of nccl-tests that commlab reads: the collective comes from the table, which may take it for another", ErrAmbiguous, bin)
+		}
 		return
 	}
 	t.t.Name, t.t.Op = stem+"_perf", stem
