@@ -534,6 +534,29 @@ machine. The interval takes each side's root mean square per doubling (`+"`predi
 and `+"`FasterBelow`"+`, which the test holds to the figures above), so these predictions are not
 held out from that choice. As above, the slow side's misses favour a variance per doubling; the
 fast side's, a standard deviation per doubling, but they are smaller and bound the interval less.
+
+## Public machines beyond their tables' nodes
+
+The public machines of the section above that hold tables of one or two nodes and tables of
+more, as a user who ran one and two nodes and asks for more has them (`+"`TestPublicBeyondNodes`"+`):
+each machine calibrated on its tables of at most two nodes, as a new user gives them
+(`+"`heldout.AsNewUser`"+`), predicts each of its tables of more nodes. An error is the median over
+all the table's sizes; the last column is its interval's width, High/Low, at the median of its
+sizes.
+
+`)
+	b.WriteString(part("public_beyond.md"))
+	fmt.Fprint(&b, `
+Beyond two nodes the interval widens with each doubling of nodes, and more where no table crossed
+nodes (Polaris' and Voltage Park's, calibrated on one node: the network's latency and the NICs'
+bandwidth at the spreads public networks show), where it holds by width. The misses are the
+machines' own, as the section above tells them: msccl#48's AllToAll of 8 nodes moves what its
+2 nodes move; OCI's GB200 racks ran a ring where the model, whose NVLS is assumed, runs NVLSTree;
+Olivia's 4 x 4 ran without the Slingshot settings of its 2 x 4; nccl-tests#309's NVLSTree across
+4 and 8 nodes runs faster than its 2 nodes imply, and its NCCL_MIN_CTAS=24 run faster still;
+Voltage Park's one-node AllGather and Broadcast run far below its AllReduce; and the p3dn gists'
+AllReduce of 8 nodes, 8 B to 32 KiB, grows linearly with the ranks, a ring's latency, where the
+model's NCCL release runs a tree.
 `)
 	fmt.Fprintf(&b, `
 ## Tuner choices on pinned sweeps
