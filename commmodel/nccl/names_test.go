@@ -123,13 +123,14 @@ func TestParseVersion(t *testing.T) {
 		"v2.30.7-1":                  {2, 30, 7},
 		"NCCL version 2.18.3+cuda12": {2, 18, 3},
 		"22907":                      {2, 29, 7}, // nccl-tests' nccl-library=22907
+		"2804":                       {2, 8, 4},  // NCCL_VERSION_CODE to 2.8 (nccl.h's NCCL_VERSION)
 		"2.23":                       {2, 23, 0},
 	} {
 		if got, err := ParseVersion(s); err != nil || got != want {
 			t.Errorf("ParseVersion(%q) = %v, %v; want %v", s, got, err, want)
 		}
 	}
-	for _, s := range []string{"", "2", "2.x.1", "1.2.3.4", "123"} {
+	for _, s := range []string{"", "2", "2.x.1", "1.2.3.4", "123", "2950", "19999"} {
 		if _, err := ParseVersion(s); err == nil {
 			t.Errorf("ParseVersion(%q) accepted", s)
 		}

@@ -48,8 +48,13 @@ func ParseVersion(s string) (Version, error) {
 	}
 	if !strings.Contains(t, ".") {
 		code, err := strconv.Atoi(t)
-		if err != nil || code < 20000 || code > 99999 {
-			return Version{}, fmt.Errorf("nccl: version %q: want 2.MINOR.PATCH or a code such as 22907", s)
+		switch {
+		case err == nil && code >= 2000 && code < 2900:
+			// NCCL_VERSION_CODE to 2.8: major*1000 + minor*100 + patch
+			// (nccl.h's NCCL_VERSION), 2804 for 2.8.4.
+			return Version{code / 1000, code / 100 % 10, code % 100}, nil
+		case err != nil || code < 20000 || code > 99999:
+			return Version{}, fmt.Errorf("nccl: version %q: want 2.MINOR.PATCH or a code such as 22907 (2804 to 2.8)", s)
 		}
 		// NCCL_VERSION_CODE from 2.9 on: major*10000 + minor*100 + patch.
 		return Version{code / 10000, code / 100 % 100, code % 100}, nil

@@ -10,7 +10,6 @@ import (
 	"math"
 	"path"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -126,10 +125,14 @@ func (n *jsonNumber) UnmarshalJSON(b []byte) error {
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
-		if !strings.EqualFold(strings.TrimPrefix(s, "-"), "nan") {
+		switch v := strings.ToLower(s); v {
+		case "nan", "-nan", "inf", "-inf":
+			*n = jsonNumber(v)
+		case "n", "-n", "i", "-i": // quoteBare's
+			*n = jsonNumber(map[string]string{"n": "nan", "-n": "-nan", "i": "inf", "-i": "-inf"}[v])
+		default:
 			return fmt.Errorf("%q where a number (or \"nan\") goes", s)
 		}
-		*n = jsonNumber(s)
 	case len(b) > 0 && (b[0] == '-' || b[0] >= '0' && b[0] <= '9'):
 		*n = jsonNumber(b)
 	default:
@@ -226,10 +229,12 @@ func readJSON(r io.Reader, name string, maxRows int) ([]numberedLine, []error, e
 	if err := checkStart(b[:min(len(b), textSniffLen)]); err != nil {
 		return nil, nil, &ParseError{File: name, Err: err}
 	}
+	raw := b
 	if bytes.HasPrefix(b, []byte("\ufeff")) {
 		// A byte-order mark, white space to JSON: its columns kept.
 		b = append([]byte("   "), b[len("\ufeff"):]...)
 	}
+	b = quoteBare(b)
 	limit := maxJSONRows
 	if maxRows > 0 {
 		limit = maxRows + 1 // the parser stops at that row (ErrTooManyRows)
@@ -237,6 +242,8 @@ func readJSON(r io.Reader, name string, maxRows int) ([]numberedLine, []error, e
 	runs, err := decodeJSON(b, limit)
 	var je *jsonError
 	switch {
+	case errors.Is(err, errNotRuns):
+		return nil, nil, &notRuns{raw}
 	case errors.Is(err, errJSONRows):
 		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: more than %d records in its results", ErrTooManyRows, maxJSONRows)}
 	case errors.As(err, &je):
@@ -245,10 +252,9 @@ func readJSON(r io.Reader, name string, maxRows int) ([]numberedLine, []error, e
 	case err != nil:
 		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: %v", ErrJSON, err)}
 	}
-	w := jsonWriter{name: name}
+	w := jsonWriter{name: name, budget: jsonRankBudget(len(b))}
 	for i := range runs {
-		_, config := runs[i].at.keys["config"]
-		if _, results := runs[i].at.keys["results"]; !config && !results {
+		if !runs[i].at.isRun() {
 			p := runs[i].at.first()
 			return nil, nil, &ParseError{File: name, Line: p.line, Column: p.col,
 				Err: fmt.Errorf("%w: a JSON object without the config and results that nccl-tests -J writes", ErrJSON)}
@@ -279,6 +285,80 @@ type jsonPos struct{ line, col int }
 type jsonAt struct {
 	keys    map[string]jsonPos
 	results []jsonPos
+}
+
+// isRun reports that the object holds config or results, as a run of
+// nccl-tests -J does.
+func (a jsonAt) isRun() bool {
+	_, config := a.keys["config"]
+	_, results := a.keys["results"]
+	return config || results
+}
+
+// looksRun reports that the object holds a key of nccl-tests -J's, as a
+// run cut short before its config does.
+func (a jsonAt) looksRun() bool {
+	for _, k := range [...]string{"version", "start_time", "args", "env", "nccl_version", "config", "results"} {
+		if _, ok := a.keys[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// errNotRuns stops decodeJSON at a first object that is no run (whole and
+// without config or results, or broken before any key of a run's): a text
+// log may start with a launcher's JSON status line.
+var errNotRuns = errors.New("no run of nccl-tests")
+
+// notRuns is readJSON's answer to input whose first object is no run of
+// nccl-tests: it is read as text from raw, the bytes read.
+type notRuns struct{ raw []byte }
+
+func (*notRuns) Error() string { return errNotRuns.Error() }
+
+// quoteBare returns b with the bare words for an infinity or a NaN that
+// nccl-tests' jsonDouble can write ("%lf" prints an infinity inf, -inf; a
+// NaN it quotes, "nan"), which are no JSON, quoted in as many bytes ("i",
+// "-i", "n", "-n", which jsonNumber reads back), so that the records that
+// hold them read as rows with a bad number, as the text's do, and every
+// offset stays. Where there are none, it returns b.
+func quoteBare(b []byte) []byte {
+	out := b
+	str, esc, prev := false, false, byte(0)
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case str:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				str = false
+			}
+		case c == '"':
+			str = true
+		case (c == 'i' || c == 'n' || c == '-') && (prev == ':' || prev == ',' || prev == '['):
+			for _, w := range [...]string{"-inf", "-nan", "inf", "nan"} {
+				end := i + len(w)
+				if !bytes.HasPrefix(b[i:], []byte(w)) || end < len(b) && strings.IndexByte(",]} \t\r\n", b[end]) < 0 {
+					continue
+				}
+				if &out[0] == &b[0] {
+					out = bytes.Clone(b)
+				}
+				copy(out[i:end], `"`+w[:len(w)-2]+`"`)
+				i = end - 1
+				break
+			}
+		}
+		if !str && c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			prev = c
+		}
+	}
+	return out
 }
 
 // first returns the place of the run's first key.
@@ -337,7 +417,7 @@ func decodeJSON(b []byte, limit int) ([]placedRun, error) {
 		case errors.As(err, &se):
 			var v any
 			if e := json.NewDecoder(bytes.NewReader(b[off:])).Decode(&v); errors.As(e, &se) {
-				off += se.Offset
+				off += max(se.Offset-1, 0) // the bytes read, the bad one among them
 			}
 		case errors.As(err, &te):
 			// Said in the JSON's terms, not Go's.
@@ -366,6 +446,9 @@ func decodeJSON(b []byte, limit int) ([]placedRun, error) {
 		}
 		run := placedRun{at: jsonAt{keys: map[string]jsonPos{}}}
 		err := d.run(&run.jsonRun, &run.at, limit-rows)
+		if len(runs) == 0 && (err == nil && !run.at.isRun() || err != nil && !run.at.looksRun()) {
+			return nil, errNotRuns
+		}
 		rows += len(run.Results)
 		if errors.Is(err, errJSONRows) {
 			if limit == maxJSONRows {
@@ -541,8 +624,12 @@ type jsonWriter struct {
 	name      string
 	lines     []numberedLine
 	problems  []error
-	ranks     int
-	rankBytes int
+	ranks     int // the run's Rank lines so far
+	rankBytes int // and their bytes
+	// budget is what the input's Rank lines may take in all, in bytes
+	// (jsonRankBudget), and spent says it ran out.
+	budget int
+	spent  bool
 }
 
 func (w *jsonWriter) add(p jsonPos, col int, format string, args ...any) {
@@ -553,16 +640,23 @@ func (w *jsonWriter) problem(p jsonPos, format string, args ...any) {
 	w.problems = append(w.problems, &ParseError{File: w.name, Line: p.line, Column: p.col, Err: fmt.Errorf(format, args...)})
 }
 
-// rankLine adds a Rank line unless the bounds are met.
+// rankLine adds a Rank line unless the run's bounds or the input's
+// budget are met.
 func (w *jsonWriter) rankLine(p jsonPos, format string, args ...any) bool {
 	line := fmt.Sprintf(format, args...)
-	if w.ranks == maxJSONRanks || w.rankBytes+len(line) > maxRankBytes {
+	if w.ranks == maxJSONRanks || w.rankBytes+len(line) > maxRankBytes || len(line) > w.budget {
 		return false
 	}
-	w.ranks, w.rankBytes = w.ranks+1, w.rankBytes+len(line)
+	w.ranks, w.rankBytes, w.budget = w.ranks+1, w.rankBytes+len(line), w.budget-len(line)
 	w.lines = append(w.lines, numberedLine{n: p.line, text: line})
 	return true
 }
+
+// jsonRankBudget is the bytes the Rank lines of an input of size bytes
+// may take in all: each run's bounds four times over, and eight times the
+// input (a record of ~150 bytes stands for a process of 8 GPUs, ~80
+// bytes a line), so that a file of many runs keeps them all.
+func jsonRankBudget(size int) int { return 4*maxRankBytes + 8*size }
 
 // run writes what nccl-tests printed to standard output for run (src/
 // util.cu's writeDeviceReport, writeResultHeader, writeBenchmarkLine*,
@@ -636,6 +730,7 @@ func (w *jsonWriter) config(c *jsonConfig, p jsonPos) {
 		c.WarmupIters.or("0"), c.Iterations.or("0"), c.AggIters.or("1"), c.Validation.or("0"), c.Graph.or("0"))
 	w.add(p, 0, "#")
 	w.add(p, 0, "# Using devices")
+	w.ranks, w.rankBytes = 0, 0
 	threads, _ := jsonCount(c.NThreads)
 	gpus, _ := jsonCount(c.NGPUs)
 	per := min(max(threads*gpus, 1), maxRanksPerProcess)
@@ -660,7 +755,11 @@ func (w *jsonWriter) config(c *jsonConfig, p jsonPos) {
 				bus = "[" + token(string(d.DeviceHex)) + "] "
 			}
 			if !w.rankLine(p, "#  Rank %2d Group %2d Pid %6d%s device %2d %s%s", rank+k, group, pid, on, dev+k, bus, name) {
-				w.problem(p, "%w: more Rank lines than any run (%d, or %d MiB): devices record %d and the ones after it are left out", ErrInconsistent, maxJSONRanks, maxRankBytes>>20, i)
+				if !w.spent {
+					w.problem(p, "%w: more Rank lines than any run (%d, or %d MiB, and %d MiB in all): devices record %d and the ones after it are left out",
+						ErrInconsistent, maxJSONRanks, maxRankBytes>>20, jsonRankBudget(0)>>20, i)
+				}
+				w.spent = w.spent || w.budget < maxRankBytes
 				return
 			}
 		}
@@ -734,14 +833,26 @@ func gpuName(s string) string {
 	return strings.NewReplacer("NCCL INFO", "NCCL-INFO", "NCCL WARN", "NCCL-WARN").Replace(s)
 }
 
-// installPaths are NCCL_* variables that say where NCCL is installed, as
-// module systems and build recipes set them, not parameters NCCL reads.
-var installPaths = []string{"NCCL_HOME", "NCCL_ROOT", "NCCL_DIR"}
+// installVar reports an NCCL_* variable that says which NCCL is
+// installed and where, as module systems, build recipes and containers
+// set them (NVIDIA's images set NCCL_VERSION=2.21.5-1), not a parameter
+// NCCL reads.
+func installVar(k string) bool {
+	if k == "NCCL_VERSION" {
+		return true
+	}
+	for _, end := range []string{"_HOME", "_ROOT", "_DIR", "_LIB", "_LIBRARY", "_INCLUDE", "_INC"} {
+		if strings.HasSuffix(k, end) {
+			return true
+		}
+	}
+	return false
+}
 
 // extra returns what run says beside the printed lines: NCCL's version
 // (as nccl-tests' header prints it, nccl-library=22703) and the NCCL
 // parameters its environment set (env's NCCL_* variables, but nccl-tests'
-// own NCCL_TESTS_* and installPaths).
+// own NCCL_TESTS_* and installVar's).
 func (run *jsonRun) extra(at jsonAt) *jsonExtra {
 	x := &jsonExtra{}
 	if run.NCCLVersion > 0 {
@@ -749,7 +860,7 @@ func (run *jsonRun) extra(at jsonAt) *jsonExtra {
 	}
 	for _, kv := range run.Env {
 		k, v, ok := strings.Cut(string(kv), "=")
-		if ok && strings.HasPrefix(k, "NCCL_") && !strings.HasPrefix(k, "NCCL_TESTS_") && !slices.Contains(installPaths, k) {
+		if ok && strings.HasPrefix(k, "NCCL_") && !strings.HasPrefix(k, "NCCL_TESTS_") && !installVar(k) {
 			x.env = append(x.env, Setting{Name: k, Value: v, Line: at.keys["env"].line})
 		}
 	}

@@ -245,8 +245,8 @@ func TestJSONInputs(t *testing.T) {
 		// that holds it.
 		{"syntax error", strings.Replace(pretty, `{"size":16777216,"count":4194304,"type":"float"`, `{"size":16777216,"count":4194304,"type":float`, 1), "float", "invalid character 'l'"},
 		{"word for a number", strings.Replace(pretty, `"count":1048576`, `"count":"many"`, 1), `{"size":4194304`, `"many" where a number (or "nan") goes`},
-		{"another object", `{"rows": [1, 2]}`, "[1, 2]", "without the config and results"},
-		{"not an object", "{\n]", "]", "invalid character ']'"},
+		{"a run broken before its config", `{"version":3,"args":["all_reduce_perf",]}`, "]", "invalid character ']'"},
+		{"a second object no run", run + "\n" + `{"rows": [1, 2]}`, "[1, 2]", "without the config and results"},
 	} {
 		_, _, err := read(c.in)
 		var pe *nccltests.ParseError
@@ -258,6 +258,19 @@ func TestJSONInputs(t *testing.T) {
 		line := lines[pe.Line-1]
 		if k := strings.Index(line, c.bad); pe.Column > 0 && (k < 0 || pe.Column-1 < k || pe.Column-1 > k+len(c.bad)) || pe.Column == 0 && c.bad != "" {
 			t.Errorf("%s: at %d:%d, in %.60q; want it at %q", c.name, pe.Line, pe.Column, line[max(pe.Column-20, 0):], c.bad)
+		}
+	}
+
+	// A first object that is no run (whole, or broken before any key of
+	// a run's) starts a text log, as a launcher's JSON status line does.
+	text, err := os.ReadFile(filepath.Join("testdata", "real", "h100_2x8_allreduce_default_nccltests309.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{`{"level":"info","msg":"job started"}` + "\n" + string(text), "[{\"level\":\"info\"}]\n" + string(text), `{"rows": [1, 2]}`, "{\n]"} {
+		tests, _, err := read(in)
+		if len(text) < len(in) && (err != nil || len(tests) != 1 || len(tests[0].Rows) != 14) || len(text) > len(in) && !errors.Is(err, nccltests.ErrNoTable) {
+			t.Errorf("%.40q...: %d tests, %v; want it read as text", in, len(tests), err)
 		}
 	}
 
@@ -323,10 +336,6 @@ func TestJSONInputs(t *testing.T) {
 	if err != nil || len(tests) != 2 || tests[1].Evidence.Algo.Value != "Ring" {
 		t.Errorf("an array of two runs: %d tests, %v; want two", len(tests), err)
 	}
-	text, err := os.ReadFile(filepath.Join("testdata", "real", "h100_2x8_allreduce_default_nccltests309.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	tests, problems, err = read(string(text) + run + "\n")
 	if err != nil || len(tests) != 1 || !slices.ContainsFunc(problems, func(e error) bool { return errors.Is(e, nccltests.ErrJSON) }) {
 		t.Errorf("a text log, then a JSON run: %d tests, %v, problems %v; want the text's test and an ErrJSON warning", len(tests), err, problems)
@@ -339,6 +348,17 @@ func TestJSONInputs(t *testing.T) {
 		return errors.Is(e, nccltests.ErrAmbiguous) && strings.Contains(e.Error(), "alltoallv_perf is no binary")
 	}) {
 		t.Errorf("alltoallv_perf: %v, problems %v; want a warning naming it", err, problems)
+	}
+
+	// An infinity, which nccl-tests writes bare through "%lf" (no JSON),
+	// makes its record a row with a bad number, as in the text; the other
+	// rows stay. A container's NCCL_VERSION is no setting of NCCL's.
+	inf := strings.Replace(pretty, `"alg_bw":37.820000,"bus_bw":70.910000`, `"alg_bw":inf,"bus_bw":-inf`, 1)
+	inf = strings.Replace(inf, `"env":[]`, `"env":["NCCL_VERSION=2.21.5-1","NCCL_LIB_DIR=/usr/lib"]`, 1)
+	tests, problems, err = read(inf)
+	if err != nil || len(tests) != 1 || len(tests[0].Rows) != 13 || len(problems) != 1 || !errors.Is(problems[0], nccltests.ErrNumber) ||
+		!strings.HasPrefix(problems[0].Error(), "run.json:3:3:") || len(tests[0].Evidence.Env) != 0 {
+		t.Errorf("inf in a record: %v, problems %v, env %v; want 13 rows, a bad number at run.json:3:3, no setting", err, problems, tests[0].Evidence.Env)
 	}
 
 	// A count nccl-tests writes as "%lf".

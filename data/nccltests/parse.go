@@ -88,9 +88,10 @@ type testState struct {
 	// (NCCL's release, the environment), nil for text.
 	json *jsonExtra
 	// maxBytes is the header's maxBytes, 0 where it gives none; endSize
-	// and endLine are the size and line of the table's last row read.
+	// and endLine are the size and line of the table's last row read, and
+	// endCol its record's column in a JSON input.
 	maxBytes, endSize int64
-	endLine           int
+	endLine, endCol   int
 }
 
 // problem records a problem at line and column (0: the whole line).
@@ -99,6 +100,25 @@ func (p *parser) problem(line, col int, format string, args ...any) {
 		col = p.jsonCol
 	}
 	p.problems = append(p.problems, &ParseError{File: p.name, Line: line, Column: col, Err: fmt.Errorf(format, args...)})
+}
+
+// rowProblem records a problem of row r, read before: at its line, and in
+// a JSON input at its record's column.
+func (p *parser) rowProblem(r Row, format string, args ...any) {
+	col := 0
+	if p.fromJSON {
+		col = r.jsonCol
+	}
+	p.problems = append(p.problems, &ParseError{File: p.name, Line: r.Line, Column: col, Err: fmt.Errorf(format, args...)})
+}
+
+// where names row r's place in a message: "line N", or in a JSON input
+// "N:C", its record's line and column.
+func (p *parser) where(r Row) string {
+	if p.fromJSON {
+		return fmt.Sprintf("%d:%d", r.Line, r.jsonCol)
+	}
+	return fmt.Sprintf("line %d", r.Line)
 }
 
 // fieldProblem records a problem at field i of the row being parsed, which
@@ -399,7 +419,7 @@ func (p *parser) line(n int, raw string) {
 	if s == "" {
 		return
 	}
-	if s[0] == '{' && strings.Contains(s, `"results"`) {
+	if s[0] == '{' && strings.Contains(s, `"results":[`) && (strings.Contains(s, `"config":{`) || strings.Contains(s, `"args":[`)) {
 		p.problem(n, p.off+1, "%w: the JSON that nccl-tests -J writes, inside a text log, is left unread: give it a file of its own", ErrJSON)
 		return
 	}

@@ -2,6 +2,8 @@ package nccltests
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -137,12 +139,18 @@ func (r *Reader) Read() (*Test, error) {
 		r.in.r = br
 		if isJSON(br) {
 			lines, problems, err := readJSON(br, r.Name, r.MaxRows)
-			if err != nil {
+			var text *notRuns
+			switch {
+			case errors.As(err, &text):
+				// A text log whose first line is a launcher's JSON.
+				r.in.r = bytes.NewReader(text.raw)
+			case err != nil:
 				r.err = err
 				return nil, r.err
+			default:
+				r.in.lines, r.in.json = lines, true
+				r.p.fromJSON, r.p.problems = true, append(r.p.problems, problems...)
 			}
-			r.in.lines, r.in.json = lines, true
-			r.p.fromJSON, r.p.problems = true, append(r.p.problems, problems...)
 		}
 	}
 	for len(r.p.done) == 0 {

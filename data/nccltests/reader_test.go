@@ -826,7 +826,8 @@ func TestRankLinesCut(t *testing.T) {
 // than any run (20,000 processes of nThread 1024 · nGpus 1024) makes Rank
 // lines up to maxJSONRanks and maxRankBytes and says it left the rest out,
 // so that its lines stay bounded; an ordinary one (2 processes of -g 4)
-// makes a Rank line for each of its ranks.
+// makes a Rank line for each of its ranks, and so do three joined runs of
+// 65,536 ranks, 196,608 in all.
 func TestJSONRanksBounded(t *testing.T) {
 	rankLines := func(procs, threads, gpus int) (n, size int, problems []error) {
 		var b strings.Builder
@@ -855,5 +856,26 @@ func TestJSONRanksBounded(t *testing.T) {
 	}
 	if n, _, problems := rankLines(2, 1, 4); n != 8 || len(problems) != 0 {
 		t.Errorf("2 records of 4 GPUs each: %d Rank lines, problems %v; want 8, none", n, problems)
+	}
+
+	if testing.Short() {
+		return // 196,608 Rank lines; -race: 10 s
+	}
+	// The bounds are each run's, and all of the input's in proportion to
+	// it: three runs of 65,536 ranks keep them all.
+	var b strings.Builder
+	for range 3 {
+		b.WriteString(`{"args":["all_reduce_perf"],"config":{"nthreads":1,"ngpus":8,"devices":[`)
+		for i := range 8192 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"rank":%d,"pid":%d,"hostname":"h%d","device":0,"device_hex":"0000:18:00","device_info":"NVIDIA H100"}`, 8*i, i, i)
+		}
+		b.WriteString(`]},"results":[{"size":8,"count":2,"type":"float","redop":"sum","root":"-1","out_of_place":{"time":1,"alg_bw":0,"bus_bw":0,"nwrong":0},"in_place":{"time":1,"alg_bw":0,"bus_bw":0,"nwrong":0}}]}` + "\n")
+	}
+	tests, err := NewReader(strings.NewReader(b.String())).ReadAll()
+	if err != nil || len(tests) != 3 || tests[2].Ranks != 65536 || tests[2].Nodes != 8192 {
+		t.Errorf("three runs of 65,536 ranks: %d tests, %v; want the last of 65,536 ranks on 8,192 hosts", len(tests), err)
 	}
 }

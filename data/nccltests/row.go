@@ -47,7 +47,7 @@ func (p *parser) row(n int, s string) bool {
 	if !ok {
 		return true
 	}
-	c.endSize, c.endLine = r.Size, n
+	c.endSize, c.endLine, c.endCol = r.Size, n, p.jsonCol
 	var res [2]Result
 	for i, b := range halves {
 		var col int
@@ -144,7 +144,7 @@ func (p *parser) rowLayout(n int, c *testState, f []string) (fields []string, ha
 // rowLead reads the columns before the halves: size, count, type, redop
 // and root. ok is false, with the problem reported, for a bad field.
 func (p *parser) rowLead(n int, lay *layout, f []string) (r Row, ok bool) {
-	r = Row{Line: n, Root: -1}
+	r = Row{Line: n, Root: -1, jsonCol: p.jsonCol}
 	var err error
 	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil {
 		p.fieldProblem(n, 0, "%w: size %q", ErrNumber, parseerr.Excerpt(f[0]))
@@ -289,15 +289,15 @@ func parseNumber(s string) (float64, bool) {
 // line.
 func (p *parser) checkRows(c *testState) {
 	rows := c.t.Rows
-	first := make(map[int64]int, len(rows))
+	first := make(map[int64]Row, len(rows))
 	kept := rows[:0]
 	for _, r := range rows {
 		if at, ok := first[r.Size]; ok && r.Size > 0 {
-			p.problem(r.Line, 0, "%w: size %d again (first at line %d): the second row is left out, the table keeps the first (a row pasted twice, or a second sweep, nccl-tests -N)",
-				ErrInconsistent, r.Size, at)
+			p.rowProblem(r, "%w: size %d again (first at %s): the second row is left out, the table keeps the first (a row pasted twice, or a second sweep, nccl-tests -N)",
+				ErrInconsistent, r.Size, p.where(at))
 			continue
 		}
-		first[r.Size] = r.Line
+		first[r.Size] = r
 		kept = append(kept, r)
 	}
 	c.t.Rows = kept
@@ -321,7 +321,7 @@ func (p *parser) checkRows(c *testState) {
 		if best > 1 {
 			per = fmt.Sprintf("size / sizeof(%s) / %d ranks", r.Type, best)
 		}
-		p.problem(r.Line, 0, "%w: count %d does not match size %d of %s, where the table's other rows print count = %s: a row pasted from another test, or a size retyped",
+		p.rowProblem(r, "%w: count %d does not match size %d of %s, where the table's other rows print count = %s: a row pasted from another test, or a size retyped",
 			ErrInconsistent, r.Count, r.Size, r.Type, per)
 	}
 	if c.maxBytes > 0 && !c.closed && c.endLine > 0 && c.endSize < c.maxBytes-max(c.maxBytes/64, 4096) {
@@ -333,7 +333,7 @@ func (p *parser) checkRows(c *testState) {
 		if p.fromJSON {
 			trailer = "the JSON ends before its average_bus_bandwidth" // nccl-tests -J's trailer
 		}
-		p.problem(c.endLine, 0, "%w: the table ends at %s, below the header's maxBytes %s, and %s: %s",
+		p.rowProblem(Row{Line: c.endLine, jsonCol: c.endCol}, "%w: the table ends at %s, below the header's maxBytes %s, and %s: %s",
 			ErrStopped, sizeText(c.endSize), sizeText(c.maxBytes), trailer, why)
 	}
 }

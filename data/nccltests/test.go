@@ -94,6 +94,9 @@ type Test struct {
 type Row struct {
 	// Line is the row's 1-based line number in the file.
 	Line int
+	// jsonCol is the column of its record in a JSON input's line, which
+	// the problems found after the row was read name (0 in text).
+	jsonCol int
 	// Size is the message size in bytes (nccl-tests' size column).
 	Size int64
 	// Count is the element count as printed (per rank for AllGather,
