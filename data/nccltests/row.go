@@ -289,15 +289,16 @@ func parseNumber(s string) (float64, bool) {
 // line.
 func (p *parser) checkRows(c *testState) {
 	rows := c.t.Rows
-	first := make(map[int64]Row, len(rows))
+	type place struct{ line, jsonCol int } // a row's, small for the map
+	first := make(map[int64]place, len(rows))
 	kept := rows[:0]
 	for _, r := range rows {
 		if at, ok := first[r.Size]; ok && r.Size > 0 {
 			p.rowProblem(r, "%w: size %d again (first at %s): the second row is left out, the table keeps the first (a row pasted twice, or a second sweep, nccl-tests -N)",
-				ErrInconsistent, r.Size, p.where(at))
+				ErrInconsistent, r.Size, p.where(Row{Line: at.line, jsonCol: at.jsonCol}))
 			continue
 		}
-		first[r.Size] = r
+		first[r.Size] = place{r.Line, r.jsonCol}
 		kept = append(kept, r)
 	}
 	c.t.Rows = kept
