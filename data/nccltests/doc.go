@@ -17,7 +17,7 @@
 // "Collective test" lines of late 2025, per-iteration columns and time
 // stamps; NCCL INFO lines and launcher prefixes (mpirun, srun, kubectl)
 // interleaved, rows that mpirun --tag-output cut with tags inside them; and
-// several tests in one file. It reads the JSON that nccl-tests 2.17 on
+// several tests in one file. It reads the JSON that nccl-tests 2.17.3 on
 // writes with -J FILE.json as the text nccl-tests printed for the same run
 // (each line numbered by its JSON line), with NCCL's release (nccl_version)
 // and the run's NCCL_* settings (env) in Test.Evidence; see Reader. Each

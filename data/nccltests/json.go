@@ -44,7 +44,7 @@ const (
 // errJSONRows stops decodeJSON at its limit of records.
 var errJSONRows = errors.New("records past the limit")
 
-// The JSON output of nccl-tests -J FILE.json (nccl-tests 2.17 on,
+// The JSON output of nccl-tests -J FILE.json (nccl-tests 2.17.3 on,
 // src/util.cu; JSON_FILE_VERSION 3 in 2.19.6): one object per run, written
 // on one line, with the run's command line (args), its environment (env),
 // NCCL's version (nccl_version, major·10000 + minor·100 + patch), the
