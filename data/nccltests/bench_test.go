@@ -34,9 +34,12 @@ func syntheticLog(n int) []byte {
 
 // BenchmarkReader reads logs of 100 to 10,000 rows (target: 10,000
 // rows in at most 20 ms, docs/performance.md).
-func BenchmarkReader(b *testing.B) {
+func BenchmarkReader(b *testing.B) { benchmarkRead(b, syntheticLog) }
+
+// benchmarkRead reads the inputs of 100 to 10,000 rows that input writes.
+func benchmarkRead(b *testing.B, input func(rows int) []byte) {
 	for _, n := range []int{100, 1000, 10000} {
-		in := syntheticLog(n)
+		in := input(n)
 		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(in)))
@@ -144,18 +147,4 @@ func syntheticJSON(n int) []byte {
 
 // BenchmarkReaderJSON reads syntheticLog's runs of 100 to 10,000 rows from
 // nccl-tests' JSON output, beside BenchmarkReader's text.
-func BenchmarkReaderJSON(b *testing.B) {
-	for _, n := range []int{100, 1000, 10000} {
-		in := syntheticJSON(n)
-		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(in)))
-			for b.Loop() {
-				tests, err := NewReader(bytes.NewReader(in)).ReadAll()
-				if err != nil || len(tests[0].Rows) != n {
-					b.Fatalf("%v, %d tests", err, len(tests))
-				}
-			}
-		})
-	}
-}
+func BenchmarkReaderJSON(b *testing.B) { benchmarkRead(b, syntheticJSON) }

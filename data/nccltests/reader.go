@@ -62,32 +62,31 @@ import (
 //
 // An input whose first character but white space is '{' (or '[' and then
 // '{') is the JSON output of nccl-tests -J (nccl-tests 2.17.3 on,
-// src/util.cu), one object a
-// run (several where files were joined, or an array of them), held whole
-// up to 256 MiB. Each run is read as the lines nccl-tests printed to
-// standard output for it, from the same values: "Collective test
-// starting" with args[0]'s binary, the "# nThread" line from config, a
-// Rank line for each of config's devices, the table from results (a
-// number as the JSON writes it, "nan" for NaN, N/A for a null nwrong) and
-// the trailer from out_of_bounds and average_bus_bandwidth; a string as
-// the one field nccl-tests prints it as (white space in a host's name, a
-// type or a reduction becomes '_'; a GPU's name keeps to its line, and
-// loses the debug tags "NCCL INFO" and "NCCL WARN"). Each line is
+// src/util.cu), one object a run (several where files were joined, or an
+// array of them), held whole up to 256 MiB. Each run is read as the lines
+// nccl-tests printed to standard output for it, from the same values:
+// "Collective test starting" with args[0]'s binary, the "# nThread" line
+// from config, a Rank line for each of config's devices, the table from
+// results (a number as the JSON writes it, "nan" for NaN, N/A for a null
+// nwrong) and the trailer from out_of_bounds and average_bus_bandwidth; a
+// string as the one field nccl-tests prints it as (white space in a host's
+// name, a type or a reduction becomes '_'; a GPU's name keeps to its line,
+// and loses the debug tags "NCCL INFO" and "NCCL WARN"). Each line is
 // numbered by the JSON's line of its part (a Rank line by config's), and a
-// problem of a record names its column too. nccl-tests
-// writes one device record a process, its first GPU's: the process's
-// other nThread·nGpus−1 GPUs are taken as the next ranks and devices of
-// its host, of that GPU's model, bus IDs unknown. A record nccl-tests
-// would not write is left out with a problem at its place; a run without
-// records makes no test. Each test's Evidence takes its run's NCCL release
-// from nccl_version (as Library) and the NCCL_* variables of its env
-// (Env, Algo, Proto). A run cut short keeps the records before the cut
-// (its table then stops early, ErrStopped); a JSON value that does not
-// parse, an object with neither config nor results after a run, or more
-// runs than any file holds, fail with ErrJSON at the line and column; an
-// input whose first object is no run (a launcher's JSON status line) is
-// read as text. What the JSON makes stays bounded by the input: 256 MiB,
-// 10,000 runs, 131,072 Rank lines a run.
+// problem of a record names its column too. nccl-tests writes one device
+// record a process, its first GPU's: the process's other nThread·nGpus−1
+// GPUs are taken as the next ranks and devices of its host, of that GPU's
+// model, bus IDs unknown. A record nccl-tests would not write is left out
+// with a problem at its place; a run without records makes no test. Each
+// test's Evidence takes its run's NCCL release from nccl_version (as
+// Library) and the NCCL_* variables of its env (Env, Algo, Proto). A run
+// cut short keeps the records before the cut (its table then stops early,
+// ErrStopped); a JSON value that does not parse, an object with neither
+// config nor results after a run, or more runs than any file holds, fail
+// with ErrJSON at the line and column; an input whose first object is no
+// run (a launcher's JSON status line) is read as text. What the JSON makes
+// stays bounded by the input: 256 MiB, 10,000 runs, 131,072 Rank lines a
+// run.
 type Reader struct {
 	// Name is the file name that every ParseError and Test.Source carry;
 	// "" for none. NewReader sets it to the reader's Name() when it has one
