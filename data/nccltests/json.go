@@ -224,6 +224,11 @@ func readJSON(r io.Reader, name string, maxRows int) ([]numberedLine, []error, e
 		return nil, nil, &ParseError{File: name, Err: err}
 	}
 	if len(b) > maxJSON {
+		// A long text log may start with a launcher's JSON status line.
+		var first map[string]json.RawMessage
+		if json.NewDecoder(bytes.NewReader(b)).Decode(&first) == nil && first["config"] == nil && first["results"] == nil {
+			return nil, nil, &notRuns{io.MultiReader(bytes.NewReader(b), r)}
+		}
 		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: JSON larger than %d MiB, more than nccl-tests writes", ErrJSON, maxJSON>>20)}
 	}
 	if err := checkStart(b[:min(len(b), textSniffLen)]); err != nil {
@@ -243,7 +248,7 @@ func readJSON(r io.Reader, name string, maxRows int) ([]numberedLine, []error, e
 	var je *jsonError
 	switch {
 	case errors.Is(err, errNotRuns):
-		return nil, nil, &notRuns{raw}
+		return nil, nil, &notRuns{bytes.NewReader(raw)}
 	case errors.Is(err, errJSONRows):
 		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: more than %d records in its results", ErrTooManyRows, maxJSONRows)}
 	case errors.As(err, &je):
@@ -312,8 +317,8 @@ func (a jsonAt) looksRun() bool {
 var errNotRuns = errors.New("no run of nccl-tests")
 
 // notRuns is readJSON's answer to input whose first object is no run of
-// nccl-tests: it is read as text from raw, the bytes read.
-type notRuns struct{ raw []byte }
+// nccl-tests: it is read as text from text, the whole input again.
+type notRuns struct{ text io.Reader }
 
 func (*notRuns) Error() string { return errNotRuns.Error() }
 

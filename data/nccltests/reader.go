@@ -2,7 +2,6 @@ package nccltests
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -147,7 +146,7 @@ func (r *Reader) Read() (*Test, error) {
 			switch {
 			case errors.As(err, &text):
 				// A text log whose first line is a launcher's JSON.
-				r.in.r = bytes.NewReader(text.raw)
+				r.in.r = text.text
 			case err != nil:
 				r.err = err
 				return nil, r.err
