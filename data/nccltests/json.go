@@ -10,6 +10,7 @@ import (
 	"math"
 	"path"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -257,12 +258,11 @@ func readJSON(r io.Reader, name string, maxRows int) ([]numberedLine, []error, e
 	case err != nil:
 		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: %v", ErrJSON, err)}
 	}
-	w := jsonWriter{name: name, budget: jsonRankBudget(len(b))}
+	w := jsonWriter{name: name, budget: maxJSON}
 	for i := range runs {
-		if !runs[i].at.isRun() {
-			p := runs[i].at.first()
-			return nil, nil, &ParseError{File: name, Line: p.line, Column: p.col,
-				Err: fmt.Errorf("%w: a JSON object without the config and results that nccl-tests -J writes", ErrJSON)}
+		if p := runs[i].skipped; p.line > 0 {
+			w.problem(p, "%w: an object without the config and results of an nccl-tests run (a launcher's?), left out", ErrJSON)
+			continue
 		}
 		w.run(&runs[i].jsonRun, &runs[i].at)
 	}
@@ -292,18 +292,19 @@ type jsonAt struct {
 	results []jsonPos
 }
 
-// isRun reports that the object holds config or results, as a run of
-// nccl-tests -J does.
-func (a jsonAt) isRun() bool {
-	_, config := a.keys["config"]
-	_, results := a.keys["results"]
-	return config || results
-}
+// isRun reports that r was kept as a run, not skipped.
+func isRun(r placedRun) bool { return r.skipped.line == 0 }
 
-// looksRun reports that the object holds a key of nccl-tests -J's, as a
-// run cut short before its config does.
-func (a jsonAt) looksRun() bool {
-	for _, k := range [...]string{"version", "start_time", "args", "env", "nccl_version", "config", "results"} {
+// looksRun reports that an object broken where decodeRun stopped was a
+// run of nccl-tests -J: it holds config or results before a value of
+// another kind than nccl-tests writes (typed), or any of the keys it
+// writes before a syntax error or the input's end (a run cut short).
+func (a jsonAt) looksRun(typed bool) bool {
+	keys := []string{"config", "results"}
+	if !typed {
+		keys = append(keys, "version", "start_time", "args", "env", "nccl_version")
+	}
+	for _, k := range keys {
 		if _, ok := a.keys[k]; ok {
 			return true
 		}
@@ -311,8 +312,9 @@ func (a jsonAt) looksRun() bool {
 	return false
 }
 
-// errNotRuns stops decodeJSON at a first object that is no run (whole and
-// without config or results, or broken before any key of a run's): a text
+// errNotRuns stops decodeJSON where the JSON holds no run (objects that
+// are none, or a first object broken before any key of a run's, or
+// holding a value of another kind than nccl-tests writes there): a text
 // log may start with a launcher's JSON status line.
 var errNotRuns = errors.New("no run of nccl-tests")
 
@@ -322,30 +324,49 @@ type notRuns struct{ text io.Reader }
 
 func (*notRuns) Error() string { return errNotRuns.Error() }
 
+// numberKeys are the keys of nccl-tests' JSON whose values are numbers
+// that jsonDouble writes ("%lf"), and so may be a bare word for an
+// infinity or a NaN; the per-iteration times are lists of them.
+var numberKeys = []string{"time", "cpu_time", "alg_bw", "bus_bw", "nwrong", "bandwidth",
+	"min_us", "max_us", "avg_us", "p50_us", "p95_us", "p99_us", "stdev_us", "cv_pct", "times_us", "per_process_max_times_us"}
+
 // quoteBare returns b with the bare words for an infinity or a NaN that
-// nccl-tests' jsonDouble can write ("%lf" prints an infinity inf, -inf; a
-// NaN it quotes, "nan"), which are no JSON, quoted in as many bytes ("i",
-// "-i", "n", "-n", which jsonNumber reads back), so that the records that
-// hold them read as rows with a bad number, as the text's do, and every
-// offset stays. Where there are none, it returns b.
+// nccl-tests' jsonDouble can write where a number goes ("%lf" prints an
+// infinity inf, -inf; a NaN it quotes, "nan"), which are no JSON, quoted
+// in as many bytes ("i", "-i", "n", "-n", which jsonNumber reads back) in
+// the values of numberKeys, and there alone, so that the records that
+// hold them read as rows with a bad number, as the text's do, every offset
+// stays, and a bare word anywhere else stays the syntax error it is.
+// Where there are none, it returns b.
 func quoteBare(b []byte) []byte {
 	out := b
-	str, esc, prev := false, false, byte(0)
+	var key []byte // the last key, or string, read
+	str, esc, number := false, false, false
+	start := 0
 	for i := 0; i < len(b); i++ {
 		c := b[i]
-		switch {
-		case str:
+		if str {
 			switch {
 			case esc:
 				esc = false
 			case c == '\\':
 				esc = true
 			case c == '"':
-				str = false
+				str, key = false, b[start:i]
 			}
-		case c == '"':
-			str = true
-		case (c == 'i' || c == 'n' || c == '-') && (prev == ':' || prev == ',' || prev == '['):
+			continue
+		}
+		switch c {
+		case '"':
+			str, start = true, i+1
+		case ':':
+			number = slices.Contains(numberKeys, string(key))
+		case '{', '}':
+			number = false
+		case 'i', 'n', '-':
+			if !number {
+				break
+			}
 			for _, w := range [...]string{"-inf", "-nan", "inf", "nan"} {
 				end := i + len(w)
 				if !bytes.HasPrefix(b[i:], []byte(w)) || end < len(b) && strings.IndexByte(",]} \t\r\n", b[end]) < 0 {
@@ -358,9 +379,6 @@ func quoteBare(b []byte) []byte {
 				i = end - 1
 				break
 			}
-		}
-		if !str && c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			prev = c
 		}
 	}
 	return out
@@ -377,6 +395,13 @@ func (a jsonAt) first() jsonPos {
 	return p
 }
 
+// A jsonTypeError is a value of a kind that its key's value is not in
+// nccl-tests' JSON: an object that holds one is no run of nccl-tests.
+type jsonTypeError struct{ err error }
+
+func (e *jsonTypeError) Error() string { return e.err.Error() }
+func (e *jsonTypeError) Unwrap() error { return e.err }
+
 // A jsonError is an error of the JSON at byte offset off.
 type jsonError struct {
 	off int64
@@ -386,10 +411,21 @@ type jsonError struct {
 func (e *jsonError) Error() string { return e.err.Error() }
 func (e *jsonError) Unwrap() error { return e.err }
 
-// A placedRun is a run of the JSON and where its parts are.
+// A placedRun is a run of the JSON and where its parts are; skipped is
+// where an object that is no run starts (isRun), left out.
 type placedRun struct {
 	jsonRun
-	at jsonAt
+	at      jsonAt
+	skipped jsonPos
+}
+
+// isRun reports that r is a run of nccl-tests -J: it holds results, or a
+// config with the header's parameters or devices (a launcher's status
+// object may hold keys of the same names).
+func (r *placedRun) isRun() bool {
+	c := r.Config
+	_, results := r.at.keys["results"]
+	return results || c != nil && (c.NThreads != "" || c.NGPUs != "" || c.MaximumBytes != "" || c.Devices != nil)
 }
 
 // decodeJSON decodes the runs b holds, one JSON object each (nccl-tests
@@ -434,7 +470,10 @@ func decodeJSON(b []byte, limit int) ([]placedRun, error) {
 			if te.Field != "" {
 				field = te.Field + ": "
 			}
-			err = fmt.Errorf("%s%s where %s goes", field, te.Value, what)
+			err = &jsonTypeError{fmt.Errorf("%s%s where %s goes", field, te.Value, what)}
+		case errors.As(err, new(*jsonTypeError)):
+		case !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) && !errors.Is(err, errJSONRows):
+			err = &jsonTypeError{err} // a jsonNumber's
 		}
 		return &jsonError{off, err}
 	}
@@ -444,15 +483,25 @@ func decodeJSON(b []byte, limit int) ([]placedRun, error) {
 		dec.Token() // [
 		array = true
 	}
-	rows := 0
+	rows, objects := 0, 0
 	for array && dec.More() || !array && next() < int64(len(b)) {
-		if len(runs) == maxJSONRuns {
+		if objects == maxJSONRuns {
 			return nil, &jsonError{next(), fmt.Errorf("more than %d runs: give each sweep a file of its own", maxJSONRuns)}
 		}
+		objects++
 		run := placedRun{at: jsonAt{keys: map[string]jsonPos{}}}
+		start := d.pos()
 		err := d.run(&run.jsonRun, &run.at, limit-rows)
-		if len(runs) == 0 && (err == nil && !run.at.isRun() || err != nil && !run.at.looksRun()) {
+		switch {
+		case err != nil && !slices.ContainsFunc(runs, isRun) && !run.at.looksRun(errors.As(err, new(*jsonTypeError))):
+			// No run before, and this one is none: a text log that
+			// starts with a launcher's JSON.
 			return nil, errNotRuns
+		case err == nil && !run.isRun():
+			// A launcher's status object beside the runs.
+			run.skipped = start
+			runs = append(runs, run)
+			continue
 		}
 		rows += len(run.Results)
 		if errors.Is(err, errJSONRows) {
@@ -469,6 +518,9 @@ func decodeJSON(b []byte, limit int) ([]placedRun, error) {
 		if err != nil {
 			return runs, nil
 		}
+	}
+	if !slices.ContainsFunc(runs, isRun) {
+		return nil, errNotRuns
 	}
 	if array {
 		off := next()
@@ -623,18 +675,15 @@ type numberedLine struct {
 }
 
 // A jsonWriter writes runs as the lines nccl-tests printed for them, with
-// a problem for each record it leaves out, and counts the Rank lines it
-// made, which maxJSONRanks and maxRankBytes bound.
+// a problem for each record it leaves out, and counts the Rank lines' bytes
+// against the input's budget.
 type jsonWriter struct {
-	name      string
-	lines     []numberedLine
-	problems  []error
-	ranks     int // the run's Rank lines so far
-	rankBytes int // and their bytes
-	// budget is what the input's Rank lines may take in all, in bytes
-	// (jsonRankBudget), and spent says it ran out.
+	name     string
+	lines    []numberedLine
+	problems []error
+	// budget is what the input's Rank lines may take yet, in bytes: in
+	// all, maxJSON, what a text log of Rank lines alone may hold.
 	budget int
-	spent  bool
 }
 
 func (w *jsonWriter) add(p jsonPos, col int, format string, args ...any) {
@@ -645,23 +694,12 @@ func (w *jsonWriter) problem(p jsonPos, format string, args ...any) {
 	w.problems = append(w.problems, &ParseError{File: w.name, Line: p.line, Column: p.col, Err: fmt.Errorf(format, args...)})
 }
 
-// rankLine adds a Rank line unless the run's bounds or the input's
-// budget are met.
-func (w *jsonWriter) rankLine(p jsonPos, format string, args ...any) bool {
+// rankLine adds a Rank line, which the input's budget pays for.
+func (w *jsonWriter) rankLine(p jsonPos, format string, args ...any) {
 	line := fmt.Sprintf(format, args...)
-	if w.ranks == maxJSONRanks || w.rankBytes+len(line) > maxRankBytes || len(line) > w.budget {
-		return false
-	}
-	w.ranks, w.rankBytes, w.budget = w.ranks+1, w.rankBytes+len(line), w.budget-len(line)
+	w.budget -= len(line)
 	w.lines = append(w.lines, numberedLine{n: p.line, text: line})
-	return true
 }
-
-// jsonRankBudget is the bytes the Rank lines of an input of size bytes
-// may take in all: each run's bounds four times over, and eight times the
-// input (a record of ~150 bytes stands for a process of 8 GPUs, ~80
-// bytes a line), so that a file of many runs keeps them all.
-func jsonRankBudget(size int) int { return 4*maxRankBytes + 8*size }
 
 // run writes what nccl-tests printed to standard output for run (src/
 // util.cu's writeDeviceReport, writeResultHeader, writeBenchmarkLine*,
@@ -735,10 +773,16 @@ func (w *jsonWriter) config(c *jsonConfig, p jsonPos) {
 		c.WarmupIters.or("0"), c.Iterations.or("0"), c.AggIters.or("1"), c.Validation.or("0"), c.Graph.or("0"))
 	w.add(p, 0, "#")
 	w.add(p, 0, "# Using devices")
-	w.ranks, w.rankBytes = 0, 0
 	threads, _ := jsonCount(c.NThreads)
 	gpus, _ := jsonCount(c.NGPUs)
 	per := min(max(threads*gpus, 1), maxRanksPerProcess)
+	// Each record's first Rank line, and what its others share.
+	type process struct {
+		first, on, name       string
+		rank, dev, pid, group int
+	}
+	var procs []process
+	size := 0
 	for i, d := range c.Devices {
 		rank, ok1 := jsonCount(d.Rank)
 		dev, ok2 := jsonCount(d.Device)
@@ -754,29 +798,43 @@ func (w *jsonWriter) config(c *jsonConfig, p jsonPos) {
 			on = fmt.Sprintf(" on %10s", h) // no host: the line names none
 		}
 		name := gpuName(string(d.DeviceInfo))
-		for k := range per {
-			bus := ""
-			if k == 0 {
-				bus = "[" + token(string(d.DeviceHex)) + "] "
-			}
-			if !w.rankLine(p, "#  Rank %2d Group %2d Pid %6d%s device %2d %s%s", rank+k, group, pid, on, dev+k, bus, name) {
-				if !w.spent {
-					w.problem(p, "%w: more Rank lines than any run (%d, or %d MiB, and %d MiB in all): devices record %d and the ones after it are left out",
-						ErrInconsistent, maxJSONRanks, maxRankBytes>>20, jsonRankBudget(0)>>20, i)
-				}
-				w.spent = w.spent || w.budget < maxRankBytes
-				return
-			}
+		pr := process{
+			first: fmt.Sprintf("#  Rank %2d Group %2d Pid %6d%s device %2d [%s] %s", rank, group, pid, on, dev, token(string(d.DeviceHex)), name),
+			on:    on, name: name, rank: rank, dev: dev, pid: pid, group: group,
+		}
+		procs = append(procs, pr)
+		size += len(pr.first)
+	}
+	// A run's Rank lines stay within maxJSONRanks and maxRankBytes, and
+	// the input's within their budget, whole processes or none: a run
+	// whose processes' other GPUs do not fit lists each one's first.
+	if per > 1 && (len(procs)*per > maxJSONRanks || size*per > min(maxRankBytes, w.budget)) {
+		w.problem(p, "%w: the run's %d processes of %d GPUs make more Rank lines than commlab makes (%d a run, %d MiB, %d MiB in all): each process's first GPU alone is listed, and the ranks between are unknown",
+			ErrInconsistent, len(procs), per, maxJSONRanks, maxRankBytes>>20, maxJSON>>20)
+		per = 1
+	}
+	if size > w.budget {
+		w.problem(p, "%w: more Rank lines than commlab makes in all (%d MiB): the run's are left out", ErrInconsistent, maxJSON>>20)
+		return
+	}
+	for _, pr := range procs {
+		w.rankLine(p, "%s", pr.first)
+		for k := 1; k < per; k++ {
+			w.rankLine(p, "#  Rank %2d Group %2d Pid %6d%s device %2d %s", pr.rank+k, pr.group, pr.pid, pr.on, pr.dev+k, pr.name)
 		}
 	}
 }
 
 // row returns the text row of record r, or why it has none: a size that
-// is not there, a placement that is not (in_place, which nccl-tests
-// always writes), or an nwrong that is no count.
+// is not there or no count of bytes (a bare inf), a placement that is not
+// (in_place, which nccl-tests always writes), or an nwrong that is no
+// count.
 func (w *jsonWriter) row(r jsonResult) (row, why string) {
 	if r.Size == "" {
 		return "", "without a size"
+	}
+	if _, err := strconv.ParseUint(string(r.Size), 10, 63); err != nil {
+		return "", fmt.Sprintf("whose size %q is no count of bytes", r.Size)
 	}
 	if r.InPlace == nil {
 		return "", "without in_place"

@@ -246,7 +246,11 @@ func TestJSONInputs(t *testing.T) {
 		{"syntax error", strings.Replace(pretty, `{"size":16777216,"count":4194304,"type":"float"`, `{"size":16777216,"count":4194304,"type":float`, 1), "float", "invalid character 'l'"},
 		{"word for a number", strings.Replace(pretty, `"count":1048576`, `"count":"many"`, 1), `{"size":4194304`, `"many" where a number (or "nan") goes`},
 		{"a run broken before its config", `{"version":3,"args":["all_reduce_perf",]}`, "]", "invalid character ']'"},
-		{"a second object no run", run + "\n" + `{"rows": [1, 2]}`, "[1, 2]", "without the config and results"},
+		// A bare word reads as an infinity or a NaN where jsonDouble
+		// writes a number alone (a time, a bandwidth), not as a size or a
+		// host, which nccl-tests never writes so.
+		{"a bare word for a host", strings.Replace(pretty, `"hostname":"`, `"hostname":nan,"x":"`, 1), "nan", "invalid character 'a'"},
+		{"a bare inf for a size", strings.Replace(pretty, `"size":4194304,`, `"size":inf,`, 1), "inf", "invalid character 'i'"},
 	} {
 		_, _, err := read(c.in)
 		var pe *nccltests.ParseError
@@ -267,10 +271,20 @@ func TestJSONInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, in := range []string{`{"level":"info","msg":"job started"}` + "\n" + string(text), "[{\"level\":\"info\"}]\n" + string(text), `{"rows": [1, 2]}`, "{\n]"} {
+	for _, in := range []string{`{"level":"info","msg":"job started"}` + "\n" + string(text), "[{\"level\":\"info\"}]\n" + string(text),
+		`{"event":"start","env":{"A":"1"}}` + "\n" + string(text), `{"rows": [1, 2]}`, "{\n]"} {
 		tests, _, err := read(in)
 		if len(text) < len(in) && (err != nil || len(tests) != 1 || len(tests[0].Rows) != 14) || len(text) > len(in) && !errors.Is(err, nccltests.ErrNoTable) {
 			t.Errorf("%.40q...: %d tests, %v; want it read as text", in, len(tests), err)
+		}
+	}
+
+	// An object that is no run beside runs (a launcher's status line) is
+	// left out with a warning at its place.
+	for _, in := range []string{run + "\n" + `{"rows": [1, 2]}`, `{"event":"start","config":{"nodes":2}}` + "\n" + run, `[{"level":1},` + run + "]"} {
+		tests, problems, err := read(in)
+		if err != nil || len(tests) != 1 || len(problems) != 1 || !errors.Is(problems[0], nccltests.ErrJSON) || !strings.Contains(problems[0].Error(), "without the config and results") {
+			t.Errorf("%.40q...: %d tests, %v, problems %v; want the run, and the other object left out with a warning", in, len(tests), err, problems)
 		}
 	}
 
@@ -310,6 +324,7 @@ func TestJSONInputs(t *testing.T) {
 		{"no size", `"size":4194304,`, ``, "without a size"},
 		{"nwrong not a count", `"bus_bw":70.910000,"nwrong":0.000000}`, `"bus_bw":70.910000,"nwrong":-3}`, `nwrong "-3"`},
 		{"no in_place", `"bus_bw":70.910000,"nwrong":0.000000},"in_place"`, `"bus_bw":70.910000,"nwrong":0.000000},"x"`, "without in_place"},
+		{"a NaN for a size", `"size":4194304,`, `"size":"nan",`, `size "nan"`},
 	} {
 		in := strings.Replace(pretty, c.from, c.to, 1)
 		if in == pretty {

@@ -376,9 +376,13 @@ var (
 	// "#  Rank  0 Group  0 Pid  34001 on  vm-host40 device  0 [0x33] NVIDIA H20-3e";
 	// before 2020 there was no Group, and posters elide "Pid N" and "on HOST"
 	// at times.
-	rankLineRE = regexp.MustCompile(`^Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?(?:Pid\s+(\d+)\s+)?(?:on\s+(\S+)\s+)?device\s+(\d+)\s*(?:\[([^\]]*)\])?\s*(.*)$`)
-	rankNoteRE = regexp.MustCompile(`\s*\([^()]*\)\s*$`)
-	versionRE  = regexp.MustCompile(`^[a-z]ccl-tests version\s+(\S+)`)
+	// jsonResultsRE and jsonRunRE find a run of nccl-tests' JSON output
+	// (-J) on a line: its results list, and its config or command line.
+	jsonResultsRE = regexp.MustCompile(`"results"\s*:\s*\[`)
+	jsonRunRE     = regexp.MustCompile(`"(config|args)"\s*:\s*[{\[]`)
+	rankLineRE    = regexp.MustCompile(`^Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?(?:Pid\s+(\d+)\s+)?(?:on\s+(\S+)\s+)?device\s+(\d+)\s*(?:\[([^\]]*)\])?\s*(.*)$`)
+	rankNoteRE    = regexp.MustCompile(`\s*\([^()]*\)\s*$`)
+	versionRE     = regexp.MustCompile(`^[a-z]ccl-tests version\s+(\S+)`)
 	// The run's parameters: "# nThread 1 nGpus 8 minBytes 8 maxBytes
 	// 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1
 	// validation: 1 graph: 0"; "agg iters" and "graph" since 2022.
@@ -419,7 +423,7 @@ func (p *parser) line(n int, raw string) {
 	if s == "" {
 		return
 	}
-	if s[0] == '{' && strings.Contains(s, `"results":[`) && (strings.Contains(s, `"config":{`) || strings.Contains(s, `"args":[`)) {
+	if s[0] == '{' && jsonResultsRE.MatchString(s) && jsonRunRE.MatchString(s) {
 		p.problem(n, p.off+1, "%w: the JSON that nccl-tests -J writes, inside a text log, is left unread: give it a file of its own", ErrJSON)
 		return
 	}

@@ -80,12 +80,11 @@ import (
 // test's Evidence takes its run's NCCL release from nccl_version (as
 // Library) and the NCCL_* variables of its env (Env, Algo, Proto). A run
 // cut short keeps the records before the cut (its table then stops early,
-// ErrStopped); a JSON value that does not parse, an object with neither
-// config nor results after a run, or more runs than any file holds, fail
-// with ErrJSON at the line and column; an input whose first object is no
-// run (a launcher's JSON status line) is read as text. What the JSON makes
-// stays bounded by the input: 256 MiB, 10,000 runs, 131,072 Rank lines a
-// run.
+// ErrStopped); a JSON value that does not parse, or more runs than any file
+// holds, fail with ErrJSON at the line and column; an object that is no run
+// (a launcher's JSON status line) is left out with a problem, and an input
+// that holds no run is read as text. What the JSON makes stays bounded by
+// the input: 256 MiB, 10,000 runs, 131,072 Rank lines a run.
 type Reader struct {
 	// Name is the file name that every ParseError and Test.Source carry;
 	// "" for none. NewReader sets it to the reader's Name() when it has one
