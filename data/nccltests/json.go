@@ -615,11 +615,16 @@ func (d *runDecoder) run(run *jsonRun, where *jsonAt, limit int) error {
 		case "average_bus_bandwidth":
 			err = d.decode(&run.AvgBusBW)
 		case "results":
-			// A record at a time, each at its place; null is none.
+			// A record at a time, each at its place; null is none, and
+			// anything but a list no run's (its key is not kept).
 			if d.null() {
+				delete(where.keys, key)
 				break
 			}
-			err = d.delim('[')
+			if err = d.delim('['); err != nil {
+				delete(where.keys, key)
+				return &jsonTypeError{err}
+			}
 			for err == nil && d.dec.More() {
 				if len(run.Results) == limit {
 					return errJSONRows
