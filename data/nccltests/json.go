@@ -292,8 +292,8 @@ type jsonAt struct {
 	results []jsonPos
 }
 
-// isRun reports that r was kept as a run, not skipped.
-func isRun(r placedRun) bool { return r.skipped.line == 0 }
+// kept reports that r was kept as a run, not skipped as none.
+func kept(r placedRun) bool { return r.skipped.line == 0 }
 
 // looksRun reports that an object broken where decodeRun stopped was a
 // run of nccl-tests -J: it holds config or results before a value of
@@ -493,7 +493,7 @@ func decodeJSON(b []byte, limit int) ([]placedRun, error) {
 		start := d.pos()
 		err := d.run(&run.jsonRun, &run.at, limit-rows)
 		switch {
-		case err != nil && !slices.ContainsFunc(runs, isRun) && !run.at.looksRun(errors.As(err, new(*jsonTypeError))):
+		case err != nil && !slices.ContainsFunc(runs, kept) && !run.at.looksRun(errors.As(err, new(*jsonTypeError))):
 			// No run before, and this one is none: a text log that
 			// starts with a launcher's JSON.
 			return nil, errNotRuns
@@ -519,7 +519,7 @@ func decodeJSON(b []byte, limit int) ([]placedRun, error) {
 			return runs, nil
 		}
 	}
-	if !slices.ContainsFunc(runs, isRun) {
+	if !slices.ContainsFunc(runs, kept) {
 		return nil, errNotRuns
 	}
 	if array {
