@@ -120,6 +120,7 @@ table() {
 	row "calibrate on 27 tables" BenchmarkCalibrate/tables=27 1e9 "<= 1 s"
 	row "calibrate on 100 tables" BenchmarkCalibrate/tables=100 4e9 "<= 4 s"
 	row "calibrate on 27 tables without the refits" BenchmarkCalibrate/tables=27/nointervals 0 ""
+	row "calibrate on one table of 20,000 sizes" BenchmarkCalibrate/rows=20000 0 ""
 	row "choose the NICs per node from cluster01's 36 tables of 1 to 8 GPUs a node" BenchmarkFitNICs 1e9 "<= 1 s"
 	row "choose NVLS and the NICs' path and rate from the same 36 tables" BenchmarkFitSwitches 1e9 "<= 1 s"
 	row "one prediction: a query at 16 sizes" BenchmarkPredict 0 ""

@@ -2,6 +2,7 @@ package predict_test
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -57,9 +58,36 @@ func sweepTables(b *testing.B, n int) (predict.Hardware, []predict.Table) {
 	return m.Hardware, out
 }
 
+// fineSweep returns a table of n sizes spread evenly in log between the
+// first and last sizes of the together machine's Ring AllReduce table (31
+// sizes from 8 B), its times interpolated in log between the measured ones:
+// a sweep as fine as nccl-tests -f 1.001 would run, whose size, not its
+// contents, the benchmark stands for.
+func fineSweep(b *testing.B, n int) (predict.Hardware, predict.Table) {
+	m := pairedMachine(b, "h100-sxm-1x8-together")
+	t := m.Tables[0]
+	pts := t.Points
+	lo, hi := math.Log(pts[0].Size), math.Log(pts[len(pts)-1].Size)
+	fine := make([]predict.Point, n)
+	j := 0
+	for i := range fine {
+		x := lo + (hi-lo)*float64(i)/float64(n-1)
+		for j+2 < len(pts) && math.Log(pts[j+1].Size) < x {
+			j++
+		}
+		x0, x1 := math.Log(pts[j].Size), math.Log(pts[j+1].Size)
+		f := (x - x0) / (x1 - x0)
+		time := math.Exp((1-f)*math.Log(pts[j].Time) + f*math.Log(pts[j+1].Time))
+		fine[i] = predict.Point{Size: math.Round(math.Exp(x)), Time: time}
+	}
+	t.Name, t.Points = t.Name+fmt.Sprintf(" (%d sizes)", n), fine
+	return m.Hardware, t
+}
+
 // BenchmarkCalibrate calibrates on 1, 9, 27 and 100 tables of one machine
 // (sweepTables), with the leave-one-table-out refits behind the interval;
-// "nointervals" is the 27 tables' fit alone. Calibration is linear in the
+// "rows=20000" is one table of a fine sweep (fineSweep); "nointervals" is
+// the 27 tables' fit alone. Calibration is linear in the
 // tables: each of the n refits starts from the full fit and costs about a
 // fit of one table's points over n−1 tables.
 func BenchmarkCalibrate(b *testing.B) {
@@ -74,6 +102,15 @@ func BenchmarkCalibrate(b *testing.B) {
 			}
 		})
 	}
+	h, fine := fineSweep(b, 20000)
+	b.Run("rows=20000", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := predict.Calibrate(h, []predict.Table{fine}, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	h, tables := sweepTables(b, 27)
 	b.Run("tables=27/nointervals", func(b *testing.B) {
 		b.ReportAllocs()

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -637,6 +638,19 @@ func RanRCCL(tables []Table) bool {
 	return slices.ContainsFunc(tables, func(t Table) bool { return t.Evidence.RCCL.Value })
 }
 
+// unreadVersion says where t's log names a version that is no release
+// nccl.ParseVersion reads (a header's nccl-library=2950), so that an
+// unknown version is not taken for an unprinted one: ", as line 1's
+// "2950" is no release (FILE:version=2.MINOR.PATCH gives it)", or "".
+func unreadVersion(t *Table) string {
+	for _, v := range []nccltests.Fact[string]{t.Evidence.Library, t.Evidence.NCCLVersion} {
+		if _, err := nccl.ParseVersion(v.Value); v.Known() && err != nil {
+			return fmt.Sprintf(", as line %d's %q is no release (FILE:version=2.MINOR.PATCH gives it)", v.Line, v.Value)
+		}
+	}
+	return ""
+}
+
 // design builds the calibration points of tables and the notes on their
 // versions.
 func (m *Machine) design(tables []Table) (*design, []string, error) {
@@ -657,11 +671,15 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 		if k := slices.IndexFunc(tables, func(u Table) bool { return u.Version != (nccl.Version{}) }); rn.versionGuess && k >= 0 {
 			other = fmt.Sprintf(" (%s ran %v: if this run did too, give FILE:version=%[2]v for its file)", tables[k].Name, tables[k].Version)
 		}
+		unread := ""
+		if rn.versionGuess {
+			unread = unreadVersion(t)
+		}
 		switch {
 		case rn.versionGuess && m.refs.runsRCCL():
-			notes = append(notes, fmt.Sprintf("%s: RCCL version unknown; its tuner is taken as NCCL %v's%s", t.Name, rn.version, other))
+			notes = append(notes, fmt.Sprintf("%s: RCCL version unknown%s; its tuner is taken as NCCL %v's%s", t.Name, unread, rn.version, other))
 		case rn.versionGuess:
-			notes = append(notes, fmt.Sprintf("%s: NCCL version unknown; NCCL %v's tuner is assumed%s", t.Name, rn.version, other))
+			notes = append(notes, fmt.Sprintf("%s: NCCL version unknown%s; NCCL %v's tuner is assumed%s", t.Name, unread, rn.version, other))
 		case rn.versionClamp:
 			notes = append(notes, fmt.Sprintf("%s: NCCL %v is outside the releases the tuner model follows (%v to %v); NCCL %v's is used",
 				t.Name, t.Version, nccl.Oldest, nccl.Latest, rn.version))
@@ -1242,42 +1260,82 @@ func (s stall) String() string {
 // where the table's in-place times agree with the others.
 func stalls(points []Point) []stall {
 	out := make([]stall, len(points))
-	// The in-place times tell a stall only where they time the same calls
-	// as the out-of-place ones, most rows within inPlaceAgree of them; a
-	// column apart throughout is the run's or a damaged log's.
+	inPlace := inPlaceTells(points)
+	// The points in order of size, so that one pass down the sizes keeps
+	// the two least times of the larger ones and one pass up the two least
+	// times per byte of the smaller ones, n log n where each row against
+	// every other is n² (4·10⁸ comparisons on a 20,000-row sweep).
+	order := make([]int, len(points))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(points[a].Size, points[b].Size) })
+	// same returns the end of the run of equal sizes that starts at order[i].
+	same := func(i int) int {
+		j := i + 1
+		for j < len(order) && points[order[j]].Size == points[order[i]].Size {
+			j++
+		}
+		return j
+	}
+	// Down the sizes: second is the second least time of a larger size.
+	var runs [][2]int
+	for i := 0; i < len(order); i = same(i) {
+		runs = append(runs, [2]int{i, same(i)})
+	}
+	least, second := math.Inf(1), math.Inf(1)
+	for r := len(runs) - 1; r >= 0; r-- {
+		for _, k := range order[runs[r][0]:runs[r][1]] {
+			if points[k].Time > stallRatio*second {
+				out[k] |= stallLarger
+			}
+		}
+		for _, k := range order[runs[r][0]:runs[r][1]] {
+			least, second = min(least, points[k].Time), min(second, max(least, points[k].Time))
+		}
+	}
+	// Up the sizes: a call moves its bytes no slower than a smaller one,
+	// which has less to move for the same fixed cost, so the smaller
+	// sizes' two least times per byte (q1, q2) bound p.
+	q1, q2 := -1, -1
+	perByte := func(q int) float64 { return points[q].Time / points[q].Size }
+	for _, run := range runs {
+		for _, k := range order[run[0]:run[1]] {
+			p := points[k]
+			if q2 >= 0 && p.Time > stallRatio*(points[q2].Time*p.Size/points[q2].Size) {
+				out[k] |= stallPerByte
+			}
+			if inPlace && p.InPlace > 0 && p.Time > inPlaceRatio*p.InPlace {
+				out[k] |= stallInPlace
+			}
+		}
+		for _, k := range order[run[0]:run[1]] {
+			if !(points[k].Size > 0) {
+				continue
+			}
+			switch {
+			case q1 < 0 || perByte(k) < perByte(q1):
+				q1, q2 = k, q1
+			case q2 < 0 || perByte(k) < perByte(q2):
+				q2 = k
+			}
+		}
+	}
+	return out
+}
+
+// inPlaceTells reports whether the points' in-place times tell a stall:
+// only where they time the same calls as the out-of-place ones, most rows
+// within inPlaceAgree of them; a column apart throughout is the run's or
+// a damaged log's.
+func inPlaceTells(points []Point) bool {
 	var apart []float64
 	for _, p := range points {
 		if p.InPlace > 0 {
 			apart = append(apart, math.Abs(math.Log(p.Time/p.InPlace)))
 		}
 	}
-	inPlace := len(apart) > 0 && fit.Median(apart) < math.Log(inPlaceAgree)
-	for i, p := range points {
-		least, second := math.Inf(1), math.Inf(1)
-		// smaller bounds p by the smaller sizes' times per byte: a call
-		// moves its bytes no slower than a smaller one, which has less to
-		// move for the same fixed cost.
-		leastPer, secondPer := math.Inf(1), math.Inf(1)
-		for _, q := range points {
-			switch {
-			case q.Size > p.Size:
-				least, second = min(least, q.Time), min(second, max(least, q.Time))
-			case q.Size < p.Size && q.Size > 0:
-				per := q.Time * p.Size / q.Size
-				leastPer, secondPer = min(leastPer, per), min(secondPer, max(leastPer, per))
-			}
-		}
-		if p.Time > stallRatio*second {
-			out[i] |= stallLarger
-		}
-		if p.Time > stallRatio*secondPer {
-			out[i] |= stallPerByte
-		}
-		if inPlace && p.InPlace > 0 && p.Time > inPlaceRatio*p.InPlace {
-			out[i] |= stallInPlace
-		}
-	}
-	return out
+	return len(apart) > 0 && fit.Median(apart) < math.Log(inPlaceAgree)
 }
 
 // busIDs returns the PCI buses of t's GPUs from its Rank lines, sorted

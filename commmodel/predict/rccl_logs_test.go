@@ -2,6 +2,7 @@ package predict
 
 import (
 	"math"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -63,6 +64,43 @@ func TestRCCLLibraryVersion(t *testing.T) {
 	}
 	if m.Version() != (rccl2277) {
 		t.Errorf("machine's version %v, want 2.27.7", m.Version())
+	}
+}
+
+// TestUnreadVersion: a header whose library code reads as no release
+// (nccl-library=2950, neither NCCL 2.8's four digits nor a later five)
+// leaves the version unknown, and the note says which line printed what,
+// with the pin that gives it; the same log as printed names no unknown
+// version. The log is Voltage Park's one-node AllReduce (nccl-tests 2.17.9,
+// nccl-library=22403 on line 5, no NCCL version line).
+func TestUnreadVersion(t *testing.T) {
+	const file = realDir + "h100_1x8_g8_allreduce_voltagepark.log"
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(raw), "nccl-library=22403", "nccl-library=2950", 1)
+	if edited == string(raw) {
+		t.Fatalf("%s: no nccl-library=22403", file)
+	}
+	for _, c := range []struct {
+		log, want string
+	}{
+		{string(raw), ""},
+		{edited, `vp.log#0: NCCL version unknown, as line 5's "2950" is no release (FILE:version=2.MINOR.PATCH gives it); NCCL ` + nccl.Latest.String() + "'s tuner is assumed"},
+	} {
+		tabs, _, err := ReadBytes([]byte(c.log), "vp.log", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := newUserMachine(t, tabs[:1])
+		i := slices.IndexFunc(m.Notes, func(n string) bool { return strings.Contains(n, "version unknown") })
+		switch {
+		case c.want == "" && i >= 0:
+			t.Errorf("the log as printed: note %q, want no unknown version", m.Notes[i])
+		case c.want != "" && (i < 0 || m.Notes[i] != c.want):
+			t.Errorf("notes %q; want %q", m.Notes, c.want)
+		}
 	}
 }
 
