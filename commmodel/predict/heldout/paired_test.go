@@ -394,8 +394,8 @@ func TestPairedScores(t *testing.T) {
 	golden(t, "paired_scores.md", b.Bytes())
 	golden(t, "paired_targets_loo.md", []byte(targetRow("each table held out, predicted from the machine's others", all)))
 	golden(t, "paired_coverage.md", cov.Bytes())
-	golden(t, "paired_bands.md", bandTable(pairedMachines(t), all))
-	golden(t, "paired_mid.md", midTable(pairedMachines(t), all))
+	golden(t, "paired_bands.md", bandTable(machineRows(pairedMachines(t)), all))
+	golden(t, "paired_mid.md", midTable(machineRows(pairedMachines(t)), all))
 }
 
 // leaveOneOutEach scores the tables of each machine by leaving each out in
@@ -429,9 +429,9 @@ var sizeBands = []float64{64 << 10, 1 << 20, 16 << 20, 64 << 20, 1 << 30}
 // bandTable is the median of model/measured - 1 over the held-out points of
 // each machine and size band, with the points behind it: where the model is
 // fast (negative) or slow.
-func bandTable(ms []heldout.PairedMachine, scores []heldout.Score) []byte {
+func bandTable(rows []groupRow, scores []heldout.Score) []byte {
 	names := []string{"< 64 KiB", "64 KiB-1 MiB", "1-16 MiB", "16-64 MiB", "64 MiB-1 GiB", "≥ 1 GiB"}
-	return groupTable(ms, scores, names, func(s heldout.Score, i int) int {
+	return groupTable(rows, scores, names, func(s heldout.Score, i int) int {
 		k, _ := slices.BinarySearch(sizeBands, s.Predicted[i].Size+1)
 		return k
 	})
@@ -444,9 +444,9 @@ func bandTable(ms []heldout.PairedMachine, scores []heldout.Score) []byte {
 // or a link's bandwidth. If fewer channels made these sizes slower than
 // the model, the fewer-channel points bound by a link would be the fast
 // ones.
-func midTable(ms []heldout.PairedMachine, scores []heldout.Score) []byte {
+func midTable(rows []groupRow, scores []heldout.Score) []byte {
 	names := []string{"fewer channels, launch or latency", "fewer channels, a link", "all channels, launch or latency", "all channels, a link"}
-	return groupTable(ms, scores, names, func(s heldout.Score, i int) int {
+	return groupTable(rows, scores, names, func(s heldout.Score, i int) int {
 		p := s.Predicted[i]
 		if p.Size < 64<<10 || p.Size >= 64<<20 || p.Channels == 0 {
 			return -1
@@ -468,18 +468,33 @@ func midTable(ms []heldout.PairedMachine, scores []heldout.Score) []byte {
 	})
 }
 
+// A groupRow is a row of groupTable: its name and the scores it keeps.
+type groupRow struct {
+	name string
+	keep func(s heldout.Score) bool
+}
+
+// machineRows are a row for each of the machines, and one for all.
+func machineRows(ms []heldout.PairedMachine) []groupRow {
+	var rows []groupRow
+	for _, m := range ms {
+		rows = append(rows, groupRow{m.Name, func(s heldout.Score) bool { return strings.HasPrefix(s.Table, m.Name+"/") }})
+	}
+	return append(rows, groupRow{"all", func(heldout.Score) bool { return true }})
+}
+
 // groupTable is the median of model/measured - 1 over the held-out points
-// of each machine in each of the columns names, with the points behind it
-// and the share of them inside their 80% interval; column gives a point's
+// of each row in each of the columns names, with the points behind it and
+// the share of them inside their 80% interval; column gives a point's
 // column, -1 for none.
-func groupTable(ms []heldout.PairedMachine, scores []heldout.Score, names []string, column func(s heldout.Score, i int) int) []byte {
+func groupTable(rows []groupRow, scores []heldout.Score, names []string, column func(s heldout.Score, i int) int) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "| machine | %s |\n|---|%s\n", strings.Join(names, " | "), strings.Repeat("---:|", len(names)))
-	row := func(name string, keep func(s heldout.Score) bool) {
+	for _, r := range rows {
 		cols := make([][]float64, len(names))
 		inside := make([]int, len(names))
 		for _, s := range scores {
-			if !keep(s) {
+			if !r.keep(s) {
 				continue
 			}
 			for i, p := range s.Predicted {
@@ -491,7 +506,7 @@ func groupTable(ms []heldout.PairedMachine, scores []heldout.Score, names []stri
 				}
 			}
 		}
-		fmt.Fprintf(&b, "| %s |", name)
+		fmt.Fprintf(&b, "| %s |", r.name)
 		for k, e := range cols {
 			if len(e) == 0 {
 				fmt.Fprint(&b, " — |")
@@ -501,10 +516,6 @@ func groupTable(ms []heldout.PairedMachine, scores []heldout.Score, names []stri
 		}
 		fmt.Fprintln(&b)
 	}
-	for _, m := range ms {
-		row(m.Name, func(s heldout.Score) bool { return strings.HasPrefix(s.Table, m.Name+"/") })
-	}
-	row("all", func(heldout.Score) bool { return true })
 	return b.Bytes()
 }
 

@@ -550,6 +550,17 @@ func TestPublicMachines(t *testing.T) {
 	}
 	row("all", "", loo, each)
 	golden(t, "public_machines.md", b.Bytes())
+	across := map[string]bool{}
+	for _, s := range all {
+		for _, tab := range s.tabs {
+			across[tab.Name] = tab.Nodes > 1
+		}
+	}
+	golden(t, "public_bands.md", bandTable([]groupRow{
+		{"one node", func(s heldout.Score) bool { return !across[s.Table] }},
+		{"across nodes", func(s heldout.Score) bool { return across[s.Table] }},
+		{"all", func(heldout.Score) bool { return true }},
+	}, loo))
 }
 
 // TestPublicFromName scores every table of the public logs as commlab

@@ -409,6 +409,19 @@ both are within 15%. The AllReduce holds near 21 GB/s from 4 to 32 MiB and steps
 Ring/Simple on 4 channels at both sizes, does not make: calibrated on the AllGather it predicts
 16 MiB 17% fast (676 us against 811.3).
 
+The same held-out points by size, tables of one node apart from those across nodes, as in the
+paired machines' errors by size above (the median of model/measured − 1, negative where the model
+is fast, with the points and the share of them inside their 80% interval):
+
+`)
+	b.WriteString(part("public_bands.md"))
+	fmt.Fprint(&b, `
+Across nodes the model is fast from 64 KiB to 64 MiB, most from 64 KiB to 1 MiB: there NCCL runs
+LL and LL128, on fewer channels at the smaller of those sizes, and the model's time does not follow
+the channels (it charges a channel's network rate to grouped sends alone). A prediction across
+nodes at these sizes is more likely low than high; within a node, and at the largest sizes across
+nodes, the errors are small and go both ways.
+
 Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
 alone (`+"`predict.Untabled`"+`: NCCL's own model where its tables know the GPU's links, the model at its
 priors otherwise, its interval holding the guesses' predictions). Every table of these logs, and
