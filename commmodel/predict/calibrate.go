@@ -1261,36 +1261,32 @@ func (s stall) String() string {
 func stalls(points []Point) []stall {
 	out := make([]stall, len(points))
 	inPlace := inPlaceTells(points)
-	// The points in order of size, so that one pass down the sizes keeps
-	// the two least times of the larger ones and one pass up the two least
-	// times per byte of the smaller ones, n log n where each row against
-	// every other is n² (4·10⁸ comparisons on a 20,000-row sweep).
+	// The points by size, in runs of one size each, so that one pass down
+	// the sizes keeps the two least times of the larger ones and one pass
+	// up the two least times per byte of the smaller ones: n log n, where
+	// each row against every other is n².
 	order := make([]int, len(points))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(points[a].Size, points[b].Size) })
-	// same returns the end of the run of equal sizes that starts at order[i].
-	same := func(i int) int {
+	var runs [][]int
+	for i := 0; i < len(order); {
 		j := i + 1
 		for j < len(order) && points[order[j]].Size == points[order[i]].Size {
 			j++
 		}
-		return j
+		runs, i = append(runs, order[i:j]), j
 	}
 	// Down the sizes: second is the second least time of a larger size.
-	var runs [][2]int
-	for i := 0; i < len(order); i = same(i) {
-		runs = append(runs, [2]int{i, same(i)})
-	}
 	least, second := math.Inf(1), math.Inf(1)
 	for r := len(runs) - 1; r >= 0; r-- {
-		for _, k := range order[runs[r][0]:runs[r][1]] {
+		for _, k := range runs[r] {
 			if points[k].Time > stallRatio*second {
 				out[k] |= stallLarger
 			}
 		}
-		for _, k := range order[runs[r][0]:runs[r][1]] {
+		for _, k := range runs[r] {
 			least, second = min(least, points[k].Time), min(second, max(least, points[k].Time))
 		}
 	}
@@ -1300,7 +1296,7 @@ func stalls(points []Point) []stall {
 	q1, q2 := -1, -1
 	perByte := func(q int) float64 { return points[q].Time / points[q].Size }
 	for _, run := range runs {
-		for _, k := range order[run[0]:run[1]] {
+		for _, k := range run {
 			p := points[k]
 			if q2 >= 0 && p.Time > stallRatio*(points[q2].Time*p.Size/points[q2].Size) {
 				out[k] |= stallPerByte
@@ -1309,7 +1305,7 @@ func stalls(points []Point) []stall {
 				out[k] |= stallInPlace
 			}
 		}
-		for _, k := range order[run[0]:run[1]] {
+		for _, k := range run {
 			if !(points[k].Size > 0) {
 				continue
 			}

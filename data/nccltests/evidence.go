@@ -569,13 +569,7 @@ func (d *debugState) line(n int, host, msg string) {
 		}
 	case strings.Contains(msg, " set by environment to "):
 		if m := envRE.FindStringSubmatch(msg); m != nil {
-			e.setEnv(Setting{Name: m[1], Value: m[2], Line: n})
-			switch m[1] {
-			case "NCCL_ALGO":
-				e.Algo.set(m[2], n)
-			case "NCCL_PROTO":
-				e.Proto.set(m[2], n)
-			}
+			e.setByEnv(Setting{Name: m[1], Value: m[2], Line: n})
 		}
 	case strings.HasPrefix(msg, "Using network "):
 		e.Network.set(strings.TrimSpace(strings.TrimPrefix(msg, "Using network ")), n)
@@ -882,6 +876,18 @@ type Setting struct {
 }
 
 // setEnv records v unless a setting of its name is known.
+// setByEnv records v, a parameter the environment set, in Env, and in
+// Algo or Proto where it is NCCL_ALGO or NCCL_PROTO.
+func (e *Evidence) setByEnv(v Setting) {
+	e.setEnv(v)
+	switch v.Name {
+	case "NCCL_ALGO":
+		e.Algo.set(v.Value, v.Line)
+	case "NCCL_PROTO":
+		e.Proto.set(v.Value, v.Line)
+	}
+}
+
 func (e *Evidence) setEnv(v Setting) {
 	if !slices.ContainsFunc(e.Env, func(k Setting) bool { return k.Name == v.Name }) {
 		e.Env = append(e.Env, v)

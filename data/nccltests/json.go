@@ -129,8 +129,10 @@ func (n *jsonNumber) UnmarshalJSON(b []byte) error {
 		switch v := strings.ToLower(s); v {
 		case "nan", "-nan", "inf", "-inf":
 			*n = jsonNumber(v)
-		case "n", "-n", "i", "-i": // quoteBare's
-			*n = jsonNumber(map[string]string{"n": "nan", "-n": "-nan", "i": "inf", "-i": "-inf"}[v])
+		case "n", "-n": // quoteBare's
+			*n = jsonNumber(v + "an")
+		case "i", "-i":
+			*n = jsonNumber(v + "nf")
 		default:
 			return fmt.Errorf("%q where a number (or \"nan\") goes", s)
 		}
@@ -738,7 +740,7 @@ func (w *jsonWriter) run(run *jsonRun, at *jsonAt) {
 		if i < len(at.results) {
 			p = at.results[i]
 		}
-		row, why := w.row(r)
+		row, why := jsonRow(r)
 		if why != "" {
 			w.problem(p, "%w: a results record %s; it is left out", ErrNumber, why)
 			continue
@@ -830,11 +832,11 @@ func (w *jsonWriter) config(c *jsonConfig, p jsonPos) {
 	}
 }
 
-// row returns the text row of record r, or why it has none: a size that
+// jsonRow returns the text row of record r, or why it has none: a size that
 // is not there or no count of bytes (a bare inf), a placement that is not
 // (in_place, which nccl-tests always writes), or an nwrong that is no
 // count.
-func (w *jsonWriter) row(r jsonResult) (row, why string) {
+func jsonRow(r jsonResult) (row, why string) {
 	if r.Size == "" {
 		return "", "without a size"
 	}
@@ -941,12 +943,6 @@ func (x *jsonExtra) apply(e *Evidence) {
 		e.Library.set(x.library, x.libraryLine)
 	}
 	for _, s := range x.env {
-		e.setEnv(s)
-		switch s.Name {
-		case "NCCL_ALGO":
-			e.Algo.set(s.Value, s.Line)
-		case "NCCL_PROTO":
-			e.Proto.set(s.Value, s.Line)
-		}
+		e.setByEnv(s)
 	}
 }

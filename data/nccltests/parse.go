@@ -103,13 +103,9 @@ func (p *parser) problem(line, col int, format string, args ...any) {
 }
 
 // rowProblem records a problem of row r, read before: at its line, and in
-// a JSON input at its record's column.
+// a JSON input at its record's column (r.jsonCol, 0 in text).
 func (p *parser) rowProblem(r Row, format string, args ...any) {
-	col := 0
-	if p.fromJSON {
-		col = r.jsonCol
-	}
-	p.problems = append(p.problems, &ParseError{File: p.name, Line: r.Line, Column: col, Err: fmt.Errorf(format, args...)})
+	p.problems = append(p.problems, &ParseError{File: p.name, Line: r.Line, Column: r.jsonCol, Err: fmt.Errorf(format, args...)})
 }
 
 // where names row r's place in a message: "line N", or in a JSON input

@@ -394,8 +394,8 @@ func TestPairedScores(t *testing.T) {
 	golden(t, "paired_scores.md", b.Bytes())
 	golden(t, "paired_targets_loo.md", []byte(targetRow("each table held out, predicted from the machine's others", all)))
 	golden(t, "paired_coverage.md", cov.Bytes())
-	golden(t, "paired_bands.md", bandTable(machineRows(pairedMachines(t)), all))
-	golden(t, "paired_mid.md", midTable(machineRows(pairedMachines(t)), all))
+	golden(t, "paired_bands.md", bandTable("machine", machineRows(pairedMachines(t)), all))
+	golden(t, "paired_mid.md", midTable("machine", machineRows(pairedMachines(t)), all))
 }
 
 // leaveOneOutEach scores the tables of each machine by leaving each out in
@@ -429,9 +429,9 @@ var sizeBands = []float64{64 << 10, 1 << 20, 16 << 20, 64 << 20, 1 << 30}
 // bandTable is the median of model/measured - 1 over the held-out points of
 // each machine and size band, with the points behind it: where the model is
 // fast (negative) or slow.
-func bandTable(rows []groupRow, scores []heldout.Score) []byte {
+func bandTable(title string, rows []groupRow, scores []heldout.Score) []byte {
 	names := []string{"< 64 KiB", "64 KiB-1 MiB", "1-16 MiB", "16-64 MiB", "64 MiB-1 GiB", "≥ 1 GiB"}
-	return groupTable(rows, scores, names, func(s heldout.Score, i int) int {
+	return groupTable(title, rows, scores, names, func(s heldout.Score, i int) int {
 		k, _ := slices.BinarySearch(sizeBands, s.Predicted[i].Size+1)
 		return k
 	})
@@ -444,9 +444,9 @@ func bandTable(rows []groupRow, scores []heldout.Score) []byte {
 // or a link's bandwidth. If fewer channels made these sizes slower than
 // the model, the fewer-channel points bound by a link would be the fast
 // ones.
-func midTable(rows []groupRow, scores []heldout.Score) []byte {
+func midTable(title string, rows []groupRow, scores []heldout.Score) []byte {
 	names := []string{"fewer channels, launch or latency", "fewer channels, a link", "all channels, launch or latency", "all channels, a link"}
-	return groupTable(rows, scores, names, func(s heldout.Score, i int) int {
+	return groupTable(title, rows, scores, names, func(s heldout.Score, i int) int {
 		p := s.Predicted[i]
 		if p.Size < 64<<10 || p.Size >= 64<<20 || p.Channels == 0 {
 			return -1
@@ -484,12 +484,12 @@ func machineRows(ms []heldout.PairedMachine) []groupRow {
 }
 
 // groupTable is the median of model/measured - 1 over the held-out points
-// of each row in each of the columns names, with the points behind it and
-// the share of them inside their 80% interval; column gives a point's
-// column, -1 for none.
-func groupTable(rows []groupRow, scores []heldout.Score, names []string, column func(s heldout.Score, i int) int) []byte {
+// of each row (title heads their column) in each of the columns names,
+// with the points behind it and the share of them inside their 80%
+// interval; column gives a point's column, -1 for none.
+func groupTable(title string, rows []groupRow, scores []heldout.Score, names []string, column func(s heldout.Score, i int) int) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "| machine | %s |\n|---|%s\n", strings.Join(names, " | "), strings.Repeat("---:|", len(names)))
+	fmt.Fprintf(&b, "| %s | %s |\n|---|%s\n", title, strings.Join(names, " | "), strings.Repeat("---:|", len(names)))
 	for _, r := range rows {
 		cols := make([][]float64, len(names))
 		inside := make([]int, len(names))

@@ -556,7 +556,7 @@ func TestPublicMachines(t *testing.T) {
 			across[tab.Name] = tab.Nodes > 1
 		}
 	}
-	golden(t, "public_bands.md", bandTable([]groupRow{
+	golden(t, "public_bands.md", bandTable("tables", []groupRow{
 		{"one node", func(s heldout.Score) bool { return !across[s.Table] }},
 		{"across nodes", func(s heldout.Score) bool { return across[s.Table] }},
 		{"all", func(heldout.Score) bool { return true }},
