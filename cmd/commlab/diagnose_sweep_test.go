@@ -11,16 +11,16 @@ import (
 // TestDiagnoseFindingNumbersAfterBaseline: a finding that refers to another
 // names it by its number in the whole list, the findings against a
 // calibration table of the run's shape, which come first, counted. CSCS
-// Alps' GH200 AllReduce in a container over CXI, calibrated on the same
-// machine's other runs, one of them of its shape, opens with three such
-// findings; a departure at 512 KiB that the assumed NICs may explain
-// referred to "finding 2" (a baseline finding) for the guesses that
-// finding 5 names.
+// Alps' GH200 AllReduce of 2 x 4, calibrated on Alps' 2 x 1 and on Olivia's
+// 2 x 4 (GH200 nodes of 4 on Slingshot too, a table of its shape), opens
+// with four such findings; the departure at 512 KiB that the assumed NICs
+// may explain refers to finding 5, which names them (a count that left out
+// the first four would name finding 1, a baseline finding).
 func TestDiagnoseFindingNumbersAfterBaseline(t *testing.T) {
 	t.Parallel()
 	const dir = "../../data/nccltests/testdata/real/"
-	fs, _, _ := diagnoseJSON(t, dir+"gh200_2x4_allreduce_cxi_container_alps.log",
-		"-calibrate", dir+"gh200_2x1_allreduce_slingshot_alps_sarus.log,"+dir+"gh200_2x4_allreduce_slingshot_alps.log")
+	fs, _, _ := diagnoseJSON(t, dir+"gh200_2x4_allreduce_slingshot_alps.log",
+		"-calibrate", dir+"gh200_2x1_allreduce_slingshot_alps_sarus.log,"+dir+"gh200_2x4_allreduce_slingshot_olivia.log")
 	ref := regexp.MustCompile(`as for finding (\d+)`)
 	baseline, refs := 0, 0
 	for i, f := range fs {

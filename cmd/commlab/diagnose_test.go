@@ -375,13 +375,13 @@ func TestDiagnoseHostTooSmall(t *testing.T) {
 // TestDiagnoseAlgoHintRuns follows the advice of a table that follows
 // another algorithm than NCCL's tuner ("to predict such runs, pin it: -algo
 // ring"): on AMD's 2 x 8 MI300X AllReduce, described as 8 NICs of 400 Gb/s,
-// an AMD CPU and 7x NCCL's network latency, the measured times follow Ring
+// an AMD CPU and 5x NCCL's network latency, the measured times follow Ring
 // below 128 KiB where the model has Tree. diagnose takes the -algo the advice
 // names, as LOG:algo= does, and the finding is gone.
 func TestDiagnoseAlgoHintRuns(t *testing.T) {
 	t.Parallel()
 	log := "../../data/nccltests/testdata/real/mi300x_1x8_2x8_allreduce_rccltests.log"
-	hw := "nics=8,cpu=amd,nic-bw=400Gb/s,net-lat=7"
+	hw := "nics=8,cpu=amd,nic-bw=400Gb/s,net-lat=5"
 	fs, _, _ := diagnoseJSON(t, log, "-test", "1", "-hw", hw)
 	var algo string
 	for _, f := range fs {

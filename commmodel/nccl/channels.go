@@ -64,7 +64,7 @@ func (m *Model) threadThreshold(a Algo, p Protocol) int {
 		return llThreadThreshold
 	case p == LL128:
 		return ll128ThreadThreshold
-	case a == AlgoCollNetDirect || a == AlgoCollNetChain:
+	case a.CollNet():
 		return collNetThreadThreshold
 	}
 	return simpleThreadThreshold
@@ -84,7 +84,7 @@ func (m *Model) threadThreshold(a Algo, p Protocol) int {
 // not count the warps NCCL adds after (a sync warp for Simple).
 func (m *Model) Channels(f Func, a Algo, p Protocol, nBytes float64) (channels, threads int) {
 	nc, nt := m.MaxChannels(a, p, nBytes)
-	if a == AlgoCollNetDirect || a == AlgoCollNetChain {
+	if a.CollNet() {
 		return nc, nt // CollNet's tasks are split by chunks, not cells
 	}
 	minT := minTraffic(m.v)

@@ -290,7 +290,7 @@ func OnlyCollNet(v Version, f Func, algo string) bool {
 	for a, on := range e.algo[f] {
 		switch {
 		case on == 0:
-		case Algo(a) == AlgoCollNetDirect || Algo(a) == AlgoCollNetChain:
+		case Algo(a).CollNet():
 			collNet = true
 		default:
 			return false

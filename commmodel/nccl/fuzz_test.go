@@ -108,7 +108,7 @@ func FuzzConfigStrings(f *testing.F) {
 				want := err == nil && s != ""
 				some := false
 				for a, on := range e.algo[f] {
-					collNet := Algo(a) == AlgoCollNetDirect || Algo(a) == AlgoCollNetChain
+					collNet := Algo(a).CollNet()
 					want = want && (on == 0 || collNet)
 					some = some || on != 0 && collNet
 				}

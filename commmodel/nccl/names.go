@@ -99,6 +99,10 @@ var algoNames = [NumAlgos]string{"Tree", "Ring", "CollNetDirect", "CollNetChain"
 // String returns NCCL's name of a ("NVLSTree").
 func (a Algo) String() string { return nameOf(algoNames[:], int(a), "Algo") }
 
+// CollNet reports that a is one of CollNet's algorithms, which run on a
+// network plugin's collectives (SHARP) rather than NCCL's own channels.
+func (a Algo) CollNet() bool { return a == AlgoCollNetDirect || a == AlgoCollNetChain }
+
 // ParseAlgo reads an algorithm name as NCCL_ALGO does, one of NCCL's
 // names case-insensitive ("ring", "NVLSTree", "collnetdirect"), and as
 // commlab spells NCCL's algorithms, with hyphens ("collnet-direct",

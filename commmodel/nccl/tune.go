@@ -203,7 +203,7 @@ func (m *Model) busBW(f Func, a Algo, p Protocol, gs *Graphs, t *tuning) (float6
 	v, c, nNodes, ppn := m.v, &m.c, m.nNodes, t.ppn
 	g := gs.of(a)
 	nCh := float64(g.NChannels)
-	collnet := a == AlgoCollNetDirect || a == AlgoCollNetChain
+	collnet := a.CollNet()
 	bw := g.BWInter
 	if nNodes <= 2 || collnet {
 		bw = g.BWIntra

@@ -305,7 +305,7 @@ func (m *Model) leftOut(f Func, a Algo, p Protocol) string {
 		return "LL128 is off on this machine"
 	case a == AlgoNVLS || a == AlgoNVLSTree:
 		return m.nvlsLeftOut(f, a)
-	case a == AlgoCollNetDirect || a == AlgoCollNetChain:
+	case a.CollNet():
 		return m.collNetLeftOut(a)
 	case a == AlgoPAT:
 		return m.patLeftOut()

@@ -50,7 +50,7 @@ var flagged = map[string]string{
 	"gb300-nvl72/allreduce_alltoall_1to32hosts.log#7":                  "the model's miss: the two-rack AllReduce fixes nic_bw for 16 NICs, while AllToAll uses every GPU's NIC; the model is 21% fast, and the network advice is a false alarm",
 	"h100-sxm-10node-cluster01/nccl_N2_G1_cnode3-002_cnode3-003.log#0": "the run's: this AllToAll of one GPU a host moves 38.9 GB/s to its one peer at 16 GiB where the same two hosts' SendRecv moves 43.8 and the 10-node runs' AllReduce 48.8 a NIC; the finding says the network is slower than the model",
 	"h100-sxm-10node-cluster01/nccl_N2_G4_cnode3-002_cnode3-003.log#1": "the run's: this SendRecv moves 40.2 GB/s where the same two hosts' SendRecv of 1 and 8 GPUs a host move 43.8 and 45.9; the finding says the network is slower than the model",
-	"h100-sxm-10node-cluster01/nccl_N10_G8.log#4":                      "the model's miss: 80 ranks leave each network peer one channel (NCCL 2.29's rule, nccl.P2PNetChannels), which carries 15.2 GB/s here where the 10-node SendRecv of 10 to 40 ranks fit p2p_channel_bw at about 12.5 over their two; the finding says the model is slow",
+	"h100-sxm-10node-cluster01/nccl_N10_G8.log#4":                      "the model's miss: 80 ranks leave each network peer one channel (NCCL 2.29's rule, nccl.P2PNetChannels), which carries 15.2 GB/s here where the 10-node SendRecv of 10 to 40 ranks fit channel_bw at about 12.5 over their two; the finding says the model is slow",
 }
 
 // TestDiagnoseHealthy diagnoses every table of the paired machines

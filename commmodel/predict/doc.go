@@ -117,8 +117,13 @@
 //
 // Grouped sends across nodes move a GPU's network bytes over the channels
 // NCCL gives its network peers (nccl.Model.P2PNetChannels, at most its p2p
-// channels), each carrying p2p_channel_bw: with few peers and many ranks,
+// channels), each carrying channel_bw: with few peers and many ranks,
 // a SendRecv of 10 nodes or more, they bind below the NICs (p2pChannels).
+// So do an LL or LL128 collective's across nodes: a call of size S runs on
+// the channels NCCL gives it (nccl.Model.MaxChannels), each of which
+// carries channel_bw times the protocol's efficiency, so that at mid sizes
+// (NCCL's few channels) the network time is a channel's bytes over that
+// rather than a NIC's over nic_bw.
 //
 // A node's NICs are min(p, NICs per host), one per GPU by default. Under
 // RCCL a collective across nodes moves RCCLNodesGain times what one node
@@ -176,7 +181,7 @@
 // intra_step_latency, inter_step_latency (s), intra_bw (B/s, one GPU's
 // NVLink or PCIe egress), nic_bw (B/s, one NIC), and ll, ll128, nvls,
 // tree and chain efficiencies, fabric_oversubscription, p2p_peer_latency
-// and p2p_channel_bw. Each has a
+// and channel_bw. Each has a
 // prior: 3.1 us for the launch (the order of
 // the public H20 run's empty-call floor, data's claims), 4.6 us under
 // RCCL (c1 of its floor c0 + c1·G on the public AMD logs without graphs:
@@ -202,9 +207,9 @@
 // AllToAll of small messages fits (data/nccltests/testdata/real/
 // rtx6000d_2x8_alltoall_late2025.log: 8 network peers per rank, 29.7 µs at
 // 2 KiB). Only AllToAll tables across nodes with messages of a few KiB per
-// peer identify it; p2p_channel_bw (B/s a channel) NCCL's 14 GB/s
+// peer identify it; channel_bw (B/s a channel) NCCL's 14 GB/s
 // (P2P_PER_CHANNEL_NET_BW, nccl.P2PChannelNetBW), which SendRecv tables
-// of many ranks across nodes identify; beyond the network peers of the
+// of many ranks across nodes, and LL and LL128 sizes across nodes, identify; beyond the network peers of the
 // tables' AllToAll runs
 // (one peer without any) the interval takes the time with the per-peer
 // cost moved by SlowerAbove per doubling on the slow side (FasterAbove on

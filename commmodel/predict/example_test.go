@@ -152,7 +152,7 @@ func ExampleHardware_FromTables() {
 	// cpu           intel      from catalog    fitted ""
 	// net_latency   16x NCCL's from catalog    fitted "19x NCCL's"
 	// with the evidence:     1 GiB: 62.1 ms, 80% in [53.1 ms, 125 ms], Ring/Simple
-	// DefaultHardware alone: 1 GiB: 48.6 ms, 80% in [38.8 ms, 72 ms], Ring/Simple
+	// DefaultHardware alone: 1 GiB: 48.6 ms, 80% in [38.8 ms, 71.3 ms], Ring/Simple
 }
 
 // Without a log of the machine, Untabled predicts from the GPU's name:
@@ -285,11 +285,11 @@ func ExampleMachine_Predict_concurrent() {
 		fmt.Printf("%d nodes: %v\n", nodes[i], p)
 	}
 	// Output:
-	// 1 nodes: 1 GiB: 4.03 ms, 80% in [3.6 ms, 4.61 ms], NVLS/Simple
-	// 2 nodes: 1 GiB: 4.19 ms, 80% in [3.74 ms, 4.78 ms], NVLSTree/Simple
-	// 4 nodes: 1 GiB: 6.84 ms, 80% in [6.11 ms, 7.81 ms], NVLSTree/Simple
-	// 8 nodes: 1 GiB: 6.99 ms, 80% in [6.24 ms, 7.98 ms], NVLSTree/Simple
-	// 16 nodes: 1 GiB: 7.13 ms, 80% in [6.19 ms, 9.28 ms], NVLSTree/Simple
-	// 32 nodes: 1 GiB: 7.28 ms, 80% in [6.1 ms, 10.6 ms], NVLSTree/Simple
-	// 64 nodes: 1 GiB: 7.42 ms, 80% in [6.04 ms, 11.8 ms], NVLSTree/Simple
+	// 1 nodes: 1 GiB: 4.03 ms, 80% in [3.61 ms, 4.61 ms], NVLS/Simple
+	// 2 nodes: 1 GiB: 4.19 ms, 80% in [3.75 ms, 4.79 ms], NVLSTree/Simple
+	// 4 nodes: 1 GiB: 6.84 ms, 80% in [6.12 ms, 7.82 ms], NVLSTree/Simple
+	// 8 nodes: 1 GiB: 6.99 ms, 80% in [6.25 ms, 7.99 ms], NVLSTree/Simple
+	// 16 nodes: 1 GiB: 7.13 ms, 80% in [6.2 ms, 9.2 ms], NVLSTree/Simple
+	// 32 nodes: 1 GiB: 7.28 ms, 80% in [6.11 ms, 10.5 ms], NVLSTree/Simple
+	// 64 nodes: 1 GiB: 7.42 ms, 80% in [6.05 ms, 11.6 ms], NVLSTree/Simple
 }

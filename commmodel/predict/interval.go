@@ -139,7 +139,7 @@ const repeatSpread = 0.020
 // and the slow one is mostly tables of one node, whose NVLink runs measure
 // slower than tables across nodes imply.
 const (
-	SlowerAbove = 0.21
+	SlowerAbove = 0.20
 	FasterAbove = 0.085
 	SlowerBelow = 0.20
 	FasterBelow = 0.11

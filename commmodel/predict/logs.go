@@ -407,7 +407,7 @@ func readEvidence(tab *Table, e *nccltests.Evidence) {
 	// CollNet, which needs a plugin's collectives the model does not
 	// describe, is left to the tuner.
 	a, err := nccl.ParseAlgo(strings.ReplaceAll(e.RanAlgo.Value, "_", ""))
-	collNet := err == nil && (a == nccl.AlgoCollNetDirect || a == nccl.AlgoCollNetChain)
+	collNet := err == nil && a.CollNet()
 	if tab.Algo == "" && e.RanAlgo.Known() && err == nil && !collNet {
 		tab.Algo = a.String()
 	}

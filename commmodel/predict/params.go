@@ -135,12 +135,15 @@ var params = [numParams]param{
 		doc:   "the time one rank's grouped sends (AllToAll) take per network peer on a network of NCCL's latency: its proxy's send, receive and completion of each",
 		prior: func(*Machine) float64 { return peerPrior },
 		uses:  func(t *term) bool { return t.peers > 0 }},
-	// A channel of grouped sends carries this much to a network peer
-	// (terms.go, p2pChannels), NCCL's own figure its prior. It binds where
-	// a rank has few network peers and NCCL gives each few channels: a
-	// SendRecv across many ranks; only such tables identify it.
-	parChannel: {name: "p2p_channel_bw", unit: "B/s",
-		doc:   "the bandwidth one channel of grouped sends (SendRecv, AllToAll) carries to a network peer",
+	// A channel carries this much over the network (terms.go): of grouped
+	// sends to a network peer (p2pChannels), or of an LL or LL128
+	// collective across nodes before the protocol's efficiency (termOf);
+	// NCCL's own figure for grouped sends its prior. It binds where a rank
+	// has few network peers and NCCL gives each few channels (a SendRecv
+	// across many ranks), and where NCCL runs a collective's mid sizes on
+	// fewer channels than the NICs need; such tables identify it.
+	parChannel: {name: "channel_bw", unit: "B/s",
+		doc:   "the bandwidth one channel carries over the network: of grouped sends (SendRecv, AllToAll) to a peer, or of an LL or LL128 collective across nodes before the protocol's efficiency",
 		prior: func(*Machine) float64 { return nccl.P2PChannelNetBW },
 		uses:  func(t *term) bool { return t.channels > 0 }},
 }

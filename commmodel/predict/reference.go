@@ -170,7 +170,7 @@ func (ref *reference) collNetOnly(f nccl.Func, size float64) (algo string, ok bo
 		return "", false
 	}
 	e, err := m.Choose(f, size)
-	return algo, err == nil && (e.Algo == nccl.AlgoCollNetDirect || e.Algo == nccl.AlgoCollNetChain)
+	return algo, err == nil && e.Algo.CollNet()
 }
 
 // pinned reports whether an (algorithm, protocol) pin is available to the

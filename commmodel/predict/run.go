@@ -83,7 +83,7 @@ func (m *Machine) pinnable() []nccl.Algo {
 	var out []nccl.Algo
 	collNet := m.collNetShown()
 	for a := range nccl.Algo(nccl.NumAlgos) {
-		if (a == nccl.AlgoCollNetDirect || a == nccl.AlgoCollNetChain) && !collNet {
+		if a.CollNet() && !collNet {
 			continue
 		}
 		out = append(out, a)

