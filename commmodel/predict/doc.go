@@ -51,8 +51,13 @@
 //
 //	T = max(φ·(G + a), L + W)                         (a smooth maximum)
 //	L = λb·Lbase + λi·Lintra + λn·Linter
-//	W = max(Bytes_GPU / B_GPU, Bytes_NIC · f / (B_NIC · e_chain)) / (e_protocol · e_algorithm)
+//	W = max(Bytes_GPU / B_GPU, Wnet) / (e_protocol · e_algorithm)
+//	Wnet = max(Bytes_NIC · f / (B_NIC · e_chain), Bytes_channel / B_channel)
 //	f = max(1, leaving · r)                          (a smooth maximum; 1 without groups)
+//
+// where Bytes_channel / B_channel, a channel's network bytes over
+// channel_bw, counts for grouped sends and for LL and LL128 across nodes
+// (below), and is 0 otherwise; every max is a smooth maximum.
 //
 // The launch floor φ·(G + a): a thread that drives G GPUs (nccl-tests -g G)
 // launches G kernels per call one after the other, and with back-to-back
