@@ -22,10 +22,10 @@ type term struct {
 	// intra and net are the bytes over one GPU's intra-node egress and
 	// over one NIC.
 	intra, net float64
-	// channels is the network bytes of grouped sends over one of their
-	// channels (p2pChannels), which channel_bw carries: with few
-	// channels they, not the NICs, bound the network time; 0 for the
-	// collectives and within a node.
+	// channels is the network bytes over one channel, which channel_bw
+	// carries: of grouped sends (p2pChannels), or of an LL or LL128
+	// collective (termOf). With few channels they, not the NICs, bound
+	// the network time; 0 within a node, and for Simple and CollNet.
 	channels float64
 	// eff lists the efficiency parameters that divide the bandwidth
 	// (parLL, parLL128, parNVLS, parTree), -1 for none.
@@ -542,6 +542,9 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 		// channel_bw over the network, as NCCL's own model caps LL128
 		// a channel (perChMaxRingLL128Bw, perChMaxTreeLL128Bw): at mid
 		// sizes few channels, not the NICs, bound the network time.
+		// Simple's channels carry more than grouped sends' (two of
+		// cluster01's fill a 400 Gb/s NIC): Simple keeps the NICs'
+		// bound alone.
 		t.channels = t.net * float64(nics) / float64(t.maxChannels)
 	}
 	e, ok := ref.full.Estimate(f, ch.algo, ch.proto, size)
