@@ -34,8 +34,8 @@ import (
 // n−1 tables pools those of refits on n−2. On machines of 7 tables or more
 // the two agree within 5 points, where a table of 24 points of 288 moves
 // either by 8: V100's 12 tables differ by 4.9, 10 of its 14 points the
-// one-node AllReduce's (22 of 24 inside the calibration's interval, 12 of
-// LeaveOneOut's, whose refits lack both one-node tables). On machines of 3
+// one-node AllReduce's (22 of 24 inside the calibration's interval, 12
+// inside LeaveOneOut's, the same prediction with another spread). On machines of 3
 // or 4 tables, where one table fewer in every refit widens LeaveOneOut's
 // spread most, the calibration's own figure is lower.
 func TestHeldOutCoverage(t *testing.T) {
@@ -423,9 +423,9 @@ is fast, with the points and the share of them inside their 80% interval):
 	fmt.Fprint(&b, `
 Across nodes the model is fast from 64 KiB to 64 MiB, most from 64 KiB to 1 MiB: there NCCL runs
 LL and LL128 on fewer channels at the smaller of those sizes. The model lets each of them carry
-channel_bw over the network, which a table of grouped sends across nodes fits and NCCL's
-14 GB/s a channel sets otherwise. A prediction across nodes at these sizes is more likely low than
-high; within a node, and at the largest sizes across nodes, the errors are small and go
+channel_bw over the network, from NCCL's 14 GB/s a channel, fitted where the tables run such
+sizes or grouped sends across nodes. A prediction across nodes at these sizes is more likely low
+than high; within a node, and at the largest sizes across nodes, the errors are small and go
 both ways.
 
 Before any log of a machine is read, the prediction rests on the GPU's name and the run's shape
