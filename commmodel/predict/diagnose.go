@@ -47,7 +47,9 @@ const (
 
 // Terms of the model that can dominate a size's time (Finding.Term,
 // Prediction.Bound). TermLinks is the links inside a node, whatever they
-// are: NVLink, Infinity Fabric, or PCIe on a host without either.
+// are: NVLink, Infinity Fabric, or PCIe on a host without either;
+// TermNetwork is the NICs, or the channels that carry the bytes across
+// nodes where they carry less (channel_bw).
 const (
 	TermLaunch  = "launch"
 	TermLatency = "latency"
