@@ -179,7 +179,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 		for _, g := range f.Guesses {
 			d.Assumed = append(d.Assumed, g.Fact.Name)
 		}
-		if f.Term == predict.TermNetwork && len(bindings) > 0 && len(d.Assumed) == 0 {
+		if (f.Term == predict.TermNetwork || f.Term == predict.TermChannels) && len(bindings) > 0 && len(d.Assumed) == 0 {
 			d.Advice = append(d.Advice, bindingAdvice(bindings))
 		}
 		out.Findings = append(out.Findings, d)

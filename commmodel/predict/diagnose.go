@@ -47,14 +47,16 @@ const (
 
 // Terms of the model that can dominate a size's time (Finding.Term,
 // Prediction.Bound). TermLinks is the links inside a node, whatever they
-// are: NVLink, Infinity Fabric, or PCIe on a host without either;
-// TermNetwork is the NICs, or the channels that carry the bytes across
-// nodes where they carry less (channel_bw).
+// are: NVLink, Infinity Fabric, or PCIe on a host without either.
+// TermNetwork is the NICs; TermChannels the channels NCCL runs the size on
+// across nodes, each carrying channel_bw, where they carry less than the
+// NICs: grouped sends to few peers, and LL and LL128 at mid sizes.
 const (
-	TermLaunch  = "launch"
-	TermLatency = "latency"
-	TermLinks   = "links"
-	TermNetwork = "network"
+	TermLaunch   = "launch"
+	TermLatency  = "latency"
+	TermLinks    = "links"
+	TermNetwork  = "network"
+	TermChannels = "channels"
 )
 
 // A Finding is a range of a table's sizes where the measurement departs
@@ -231,7 +233,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 		})
 		// Across nodes an assumed network or NVLS moves an NVLink-bound
 		// time too (a slower network than assumed binds in its place).
-		onGuess := len(toward) > 0 && (f.Term == TermLatency || f.Term == TermNetwork || f.Term == TermLinks && t.Nodes > 1)
+		onGuess := len(toward) > 0 && (f.Term == TermLatency || acrossNodes(f.Term) || f.Term == TermLinks && t.Nodes > 1)
 		if onGuess {
 			f.Guesses = toward
 		}
@@ -305,7 +307,8 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 
 // dominant names the term that sets t's time under m's parameters: the
 // launch floor where it outlasts the rest, else the larger of the latency
-// and the bandwidth time over NVLink or the network.
+// and the bandwidth time over NVLink or the network, whose NICs or
+// channels, the slower, name it.
 func (m *Machine) dominant(t *term) string {
 	launch, latency, nvlink, network := t.parts(&m.x)
 	if launch >= latency+max(nvlink, network) {
@@ -319,6 +322,9 @@ func (m *Machine) dominant(t *term) string {
 		if c.v > best {
 			best, name = c.v, c.name
 		}
+	}
+	if nics, channel := t.netTimes(&m.x); name == TermNetwork && channel > nics {
+		return TermChannels
 	}
 	return name
 }
@@ -427,11 +433,18 @@ func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 		return a
 	}
 	a := []string{networkAdvice(t.Evidence)}
+	if f.Term == TermChannels {
+		a = append(a, "NCCL runs these sizes on few channels (the channels column), each of which carries less across nodes than a NIC: a channel's rate is its transport's (its proxy, GPUDirect, its queue pairs), which the line above checks")
+	}
 	if t.Nodes > 2 {
 		a = append(a, "across more nodes the fabric above the NICs may bind: describe it to the model (-hw group=HOSTS,oversub=R)")
 	}
 	return a
 }
+
+// acrossNodes reports that term is one of the network's: the NICs or the
+// channels that cross them.
+func acrossNodes(term string) bool { return term == TermNetwork || term == TermChannels }
 
 // launchers names who launches t's calls: the GPUs a thread launches in
 // turn (nccl-tests -g N), or one GPU a thread or process.
@@ -707,7 +720,7 @@ func gap(r float64) float64 { return max(r, 1/r) }
 // another.
 func (m *Machine) hostHint(f Finding, t Table) (string, bool) {
 	h := &m.Hardware
-	if f.Kind != KindSlower || t.Nodes < 2 || f.Term != TermLatency && f.Term != TermNetwork {
+	if f.Kind != KindSlower || t.Nodes < 2 || f.Term != TermLatency && !acrossNodes(f.Term) {
 		return "", false
 	}
 	var took, ask []string

@@ -46,8 +46,9 @@ type Prediction struct {
 	// (nccl.Model.MaxChannels); 0 for grouped sends.
 	Channels int
 	// Bound names the largest term of the calibrated time at this size
-	// (TermLaunch, TermLatency, TermLinks or TermNetwork): what a
-	// faster launch, fewer steps or a faster link would shorten. It is
+	// (TermLaunch, TermLatency, TermLinks, TermNetwork or TermChannels):
+	// what a faster launch, fewer steps, a faster link or more channels
+	// would shorten. It is
 	// "" for Reference.
 	Bound string
 }

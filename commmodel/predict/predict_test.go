@@ -339,7 +339,10 @@ func TestPredictChoice(t *testing.T) {
 // GPU leaves the latency (NCCL's Ring/LL base latency of 6.6 µs × 1.3,
 // 8.6 µs, alone exceeds one launch); 16 GiB on one node is NVLink's,
 // and on four nodes of one GPU, which have no NVLink to cross, the
-// network's.
+// network's; Ring/LL128 at 32 MiB on 2 x 8 runs 16 channels, each of
+// which carries a node's network bytes over 16 at channel_bw (truth's
+// 0.85 × 14 GB/s, 190 GB/s in all), below its 8 NICs (8 × 45 GB/s): the
+// channels'.
 func TestPredictBound(t *testing.T) {
 	m := truth(t)
 	for _, c := range []struct {
@@ -352,6 +355,7 @@ func TestPredictBound(t *testing.T) {
 		{"latency", Query{Collective: commmodel.AllGather, Ranks: 8, PerNode: 8}, 1 << 10, TermLatency},
 		{"links", Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}, 16 << 30, TermLinks},
 		{"network", Query{Collective: commmodel.AllReduce, Ranks: 4, PerNode: 1}, 16 << 30, TermNetwork},
+		{"channels", Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Algo: "Ring"}, 32 << 20, TermChannels},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ps, err := m.Predict(c.q, []float64{c.size})
@@ -371,10 +375,13 @@ func TestPredictBound(t *testing.T) {
 				t.Errorf("bound %q, want %q (launch %.3g s, latency %.3g, NVLink %.3g, network %.3g)",
 					ps[0].Bound, c.want, launch, latency, nvlink, network)
 			}
-			largest := map[string]float64{TermLaunch: launch, TermLatency: latency, TermLinks: nvlink, TermNetwork: network}[ps[0].Bound]
+			largest := map[string]float64{TermLaunch: launch, TermLatency: latency, TermLinks: nvlink, TermNetwork: network, TermChannels: network}[ps[0].Bound]
 			if largest < max(launch, latency, nvlink, network) {
 				t.Errorf("bound %q is %.3g s, not the largest part (launch %.3g, latency %.3g, NVLink %.3g, network %.3g)",
 					ps[0].Bound, largest, launch, latency, nvlink, network)
+			}
+			if nics, channel := tm.netTimes(&m.x); (ps[0].Bound == TermChannels) != (channel > nics) {
+				t.Errorf("bound %q with the network's time %.3g s over the NICs and %.3g over a channel", ps[0].Bound, nics, channel)
 			}
 		})
 	}

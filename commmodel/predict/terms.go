@@ -91,19 +91,8 @@ func (t *term) parts(x *[numParams]float64) (launch, latency, nvlink, network fl
 	launch = x[parLaunch] * t.launches
 	latency = x[parBase]*t.lat[0] + x[parIntra]*t.lat[1] + x[parInter]*(t.lat[2]+x[parPeer]*t.peers)
 	if t.intra > 0 || t.net > 0 {
-		nic := x[parNICBW]
-		if t.netEff >= 0 {
-			nic *= x[t.netEff]
-		}
-		if t.leave > 0 {
-			// The group's uplinks, not its NICs, bound the network where
-			// more leaves than they carry.
-			nic /= smax(1, t.leave*x[parFabric])
-		}
-		nvlink, network = t.intra/x[parIntraBW], t.net/nic
-		if t.channels > 0 {
-			network = smax(network, t.channels/x[parChannel])
-		}
+		nics, channel := t.netTimes(x)
+		nvlink, network = t.intra/x[parIntraBW], smax(nics, channel)
 		for _, e := range t.eff {
 			if e >= 0 {
 				nvlink, network = nvlink/x[e], network/x[e]
@@ -111,6 +100,26 @@ func (t *term) parts(x *[numParams]float64) (launch, latency, nvlink, network fl
 		}
 	}
 	return launch, latency, nvlink, network
+}
+
+// netTimes returns t's network times before the efficiencies of its
+// protocol and algorithm divide them: over one NIC (over the fabric's
+// share where it binds), and over one channel (0 where t has no channel
+// term).
+func (t *term) netTimes(x *[numParams]float64) (nics, channel float64) {
+	nic := x[parNICBW]
+	if t.netEff >= 0 {
+		nic *= x[t.netEff]
+	}
+	if t.leave > 0 {
+		// The group's uplinks, not its NICs, bound the network where
+		// more leaves than they carry.
+		nic /= smax(1, t.leave*x[parFabric])
+	}
+	if t.channels > 0 {
+		channel = t.channels / x[parChannel]
+	}
+	return t.net / nic, channel
 }
 
 // time is the model's time of t with parameters x (natural values).

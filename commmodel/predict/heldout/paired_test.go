@@ -457,7 +457,7 @@ func midTable(title string, rows []groupRow, scores []heldout.Score) []byte {
 		if p.Channels == most {
 			k = 2
 		}
-		if p.Bound == predict.TermLinks || p.Bound == predict.TermNetwork {
+		if p.Bound == predict.TermLinks || p.Bound == predict.TermNetwork || p.Bound == predict.TermChannels {
 			k++
 		}
 		return k
