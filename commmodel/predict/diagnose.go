@@ -50,7 +50,8 @@ const (
 // are: NVLink, Infinity Fabric, or PCIe on a host without either.
 // TermNetwork is the NICs; TermChannels the channels NCCL runs the size on
 // across nodes, each carrying channel_bw, where they carry less than the
-// NICs: grouped sends to few peers, and LL and LL128 at mid sizes.
+// NICs: grouped sends to few peers, and LL and LL128 (most at mid sizes,
+// where NCCL runs few channels).
 const (
 	TermLaunch   = "launch"
 	TermLatency  = "latency"
@@ -434,7 +435,7 @@ func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 	}
 	a := []string{networkAdvice(t.Evidence)}
 	if f.Term == TermChannels {
-		a = append(a, "NCCL runs these sizes on few channels (the channels column), each of which carries less across nodes than a NIC: a channel's rate is its transport's (its proxy, GPUDirect, its queue pairs), which the line above checks")
+		a = append(a, "the channels NCCL runs these sizes on (the channels column) carry less across nodes than the NICs: a channel's rate is its transport's (its proxy, GPUDirect, its queue pairs), which the line above checks")
 	}
 	if t.Nodes > 2 {
 		a = append(a, "across more nodes the fabric above the NICs may bind: describe it to the model (-hw group=HOSTS,oversub=R)")
