@@ -140,7 +140,8 @@ type predictPoint struct {
 	LowS     float64 `json:"low_s"`
 	HighS    float64 `json:"high_s"`
 	// Bound is the term that dominates the calibrated time: launch,
-	// latency, links or network; empty for NCCL's uncalibrated model.
+	// latency, links, network or channels; empty for NCCL's uncalibrated
+	// model.
 	Bound string `json:"bound,omitempty"`
 }
 

@@ -50,8 +50,8 @@ const (
 // are: NVLink, Infinity Fabric, or PCIe on a host without either.
 // TermNetwork is the NICs; TermChannels the channels NCCL runs the size on
 // across nodes, each carrying channel_bw, where they carry less than the
-// NICs: grouped sends to few peers, and LL and LL128 (most at mid sizes,
-// where NCCL runs few channels).
+// NICs: grouped sends to few peers, and LL and LL128 under NCCL (most
+// often at mid sizes, where NCCL runs few channels).
 const (
 	TermLaunch   = "launch"
 	TermLatency  = "latency"
@@ -435,7 +435,9 @@ func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 	}
 	a := []string{networkAdvice(t.Evidence)}
 	if f.Term == TermChannels {
-		a = append(a, "the channels NCCL runs these sizes on (the channels column) carry less across nodes than the NICs: a channel's rate is its transport's (its proxy, GPUDirect, its queue pairs), which the line above checks")
+		// The fabric above the NICs does not bind where the channels
+		// carry less than the NICs.
+		return append(a, "the channels NCCL runs these sizes on across nodes (commlab predict's channels column; for grouped sends, those it gives each network peer) carry less than the NICs: a channel's rate is its transport's (its proxy, GPUDirect, its queue pairs), which the line above checks")
 	}
 	if t.Nodes > 2 {
 		a = append(a, "across more nodes the fabric above the NICs may bind: describe it to the model (-hw group=HOSTS,oversub=R)")
@@ -1035,6 +1037,8 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 // than a departure. Tables of one node never measured the network: a run
 // across nodes slower than they predict says nothing of the fabric above
 // the NICs, whose facts (assumed or given) the finding names instead.
+// Sizes the channels bound are not the fabric's: its oversubscription
+// divides the NICs' rate, not a channel's.
 func (m *Machine) beyondSiblings(t Table, preds []Prediction, i int) bool {
 	return len(m.Tables) > 0 && m.spread.maxNodes > 1 && t.Nodes > m.spread.maxNodes && preds[i].Bound == TermNetwork && t.Points[i].Time > preds[i].High
 }

@@ -1018,7 +1018,8 @@ func diagnoseOnHosts(t *testing.T, gpu string, tab Table) ([]Finding, int) {
 // TestDiagnoseChannelsTerm: nccl-tests#319's NCCL_ALGO=Ring run over 2 x 8
 // H100, against its GPU's name, runs Ring/LL128 at 32 and 64 MiB on 16
 // channels, which at NCCL's 14 GB/s a channel times LL128's 120/128 (210
-// GB/s) carry less than the 8 NICs assumed (8 × 50 GB/s): the model's time there is the
+// GB/s) carry less than the 8 NICs its NCCL lines list, at the 400 Gb/s
+// assumed (8 × 50 GB/s): the model's time there is the
 // channels', and the finding says so (TermChannels), gives the network's
 // advice, and then that the channels' rate is the transport's.
 func TestDiagnoseChannelsTerm(t *testing.T) {
@@ -1033,7 +1034,7 @@ func TestDiagnoseChannelsTerm(t *testing.T) {
 			t.Errorf("channels finding on %s, want LL or LL128", f.NCCL)
 		}
 		i := slices.IndexFunc(f.Advice, func(a string) bool { return strings.HasPrefix(a, "the network") })
-		if i < 0 || i+1 >= len(f.Advice) || !strings.HasPrefix(f.Advice[i+1], "the channels NCCL runs these sizes on (the channels column) carry less across nodes than the NICs") {
+		if i < 0 || i+1 >= len(f.Advice) || !strings.HasPrefix(f.Advice[i+1], "the channels NCCL runs these sizes on across nodes") {
 			t.Errorf("channels finding's advice %q; want the network's, then the channels'", f.Advice)
 		}
 	}

@@ -124,10 +124,12 @@
 // NCCL gives its network peers (nccl.Model.P2PNetChannels, at most its p2p
 // channels), each carrying channel_bw: with few peers and many ranks,
 // a SendRecv of 10 nodes or more, they bind below the NICs (p2pChannels).
-// So do an LL or LL128 collective's across nodes: a call of size S runs on
-// the channels NCCL gives it (nccl.Model.MaxChannels), each of which
-// carries channel_bw times the protocol's efficiency, so that at mid sizes
-// (NCCL's few channels) the network time is a channel's bytes over that
+// So do an LL or LL128 collective's across nodes under NCCL (RCCL's
+// channel rules are not modelled): a call of size S runs on the channels
+// NCCL gives it (nccl.Model.MaxChannels), each of which carries
+// channel_bw times the efficiencies of its protocol and algorithm, so
+// that where they carry less than the NICs, most often at mid sizes
+// (NCCL's few channels), the network time is a channel's bytes over that
 // rather than a NIC's over nic_bw.
 //
 // A node's NICs are min(p, NICs per host), one per GPU by default. Under
@@ -299,11 +301,12 @@
 //
 // # What is left out
 //
-// The channel count NCCL picks per size
-// (nccl.Model.Channels follows it, but NCCL runs every channel from a few
-// MiB on, so it cannot explain the slow rise of bus bandwidth from tens of
-// MiB to GiB, and scaling the calibrated bandwidths by the share of
-// channels used made more held-out tables worse than better),
+// The channel count NCCL picks per size, but for a channel's network
+// rate under LL and LL128 across nodes (nccl.Model.Channels follows it,
+// but NCCL runs every channel from a few MiB on, so it cannot explain the
+// slow rise of bus bandwidth from tens of MiB to GiB, and scaling the
+// calibrated bandwidths by the share of channels used made more held-out
+// tables worse than better),
 // tuner plugins, and the choices of NCCL releases before 2.18: 2.18's tuner
 // is used, and the notes say so. commmodel/nccl models NCCL 2.8's tuner too,
 // but calibrated with it the paired ABCI tables (NCCL 2.8.4) are predicted

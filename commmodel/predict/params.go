@@ -137,13 +137,14 @@ var params = [numParams]param{
 		uses:  func(t *term) bool { return t.peers > 0 }},
 	// A channel carries this much over the network (terms.go): of grouped
 	// sends to a network peer (p2pChannels), or of an LL or LL128
-	// collective across nodes before the protocol's efficiency (termOf);
+	// collective across nodes under NCCL, before the efficiencies of its
+	// protocol and algorithm (termOf);
 	// NCCL's own figure for grouped sends its prior. It binds where a rank
 	// has few network peers and NCCL gives each few channels (a SendRecv
 	// across many ranks), and where NCCL runs a collective's mid sizes on
 	// fewer channels than the NICs need; such tables identify it.
 	parChannel: {name: "channel_bw", unit: "B/s",
-		doc:   "the bandwidth one channel carries over the network: of grouped sends (SendRecv, AllToAll) to a peer, or of an LL or LL128 collective across nodes before the protocol's efficiency",
+		doc:   "the bandwidth one channel carries over the network: of grouped sends (SendRecv, AllToAll) to a peer, or of an LL or LL128 collective across nodes before its protocol's and algorithm's efficiencies",
 		prior: func(*Machine) float64 { return nccl.P2PChannelNetBW },
 		uses:  func(t *term) bool { return t.channels > 0 }},
 }

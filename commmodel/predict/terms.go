@@ -24,8 +24,9 @@ type term struct {
 	intra, net float64
 	// channels is the network bytes over one channel, which channel_bw
 	// carries: of grouped sends (p2pChannels), or of an LL or LL128
-	// collective (termOf). With few channels they, not the NICs, bound
-	// the network time; 0 within a node, and for Simple and CollNet.
+	// collective under NCCL (termOf). Where the channels carry less than
+	// the NICs they bound the network time; 0 within a node, and for
+	// Simple collectives, CollNet and RCCL's collectives.
 	channels float64
 	// eff lists the efficiency parameters that divide the bandwidth
 	// (parLL, parLL128, parNVLS, parTree), -1 for none.
@@ -545,15 +546,18 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 		return t, nil
 	}
 	t.maxChannels, _ = ref.full.MaxChannels(ch.algo, ch.proto, size)
-	if t.net > 0 && t.maxChannels > 0 && ch.proto != nccl.Simple && !ch.algo.CollNet() {
+	if t.net > 0 && t.maxChannels > 0 && ch.proto != nccl.Simple && !ch.algo.CollNet() && !r.runsRCCL() {
 		// LL and LL128 across nodes run a size on the channels NCCL
 		// gives it (nccl.Model.MaxChannels), each of which carries
 		// channel_bw over the network, as NCCL's own model caps LL128
-		// a channel (perChMaxRingLL128Bw, perChMaxTreeLL128Bw): at mid
-		// sizes few channels, not the NICs, bound the network time.
-		// Simple's channels carry more than grouped sends' (two of
-		// cluster01's fill a 400 Gb/s NIC): Simple keeps the NICs'
-		// bound alone.
+		// a channel (perChMaxRingLL128Bw, perChMaxTreeLL128Bw): where
+		// the channels carry less than the NICs, most often at mid
+		// sizes, they bound the network time. Simple's channels carry
+		// more than grouped sends', so Simple keeps the NICs' bound
+		// alone; RCCL's channel rules are not NCCL's, which the model
+		// follows, so RCCL keeps it too. The channels' rate is the
+		// transport's: NCCL's per-size corrections below, which scale
+		// the algorithm's bandwidth on its links, leave it.
 		t.channels = t.net * float64(nics) / float64(t.maxChannels)
 	}
 	e, ok := ref.full.Estimate(f, ch.algo, ch.proto, size)

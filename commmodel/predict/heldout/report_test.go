@@ -32,10 +32,9 @@ import (
 // on n tables pools the errors of refits on n−1 tables, the fits that
 // predict each held-out table here too, where LeaveOneOut's calibration on
 // n−1 tables pools those of refits on n−2. On machines of 7 tables or more
-// the two agree within 5 points, where a table of 24 points of 288 moves
-// either by 8: V100's 12 tables differ by 4.9, 10 of its 14 points the
-// one-node AllReduce's (22 of 24 inside the calibration's interval, 12
-// inside LeaveOneOut's, the same prediction with another spread). On machines of 3
+// the two agree within 5 points, where one table (24 points of 288) moves
+// either by 8: the same prediction of a table with another spread can
+// hold most of its points in one and half in the other. On machines of 3
 // or 4 tables, where one table fewer in every refit widens LeaveOneOut's
 // spread most, the calibration's own figure is lower.
 func TestHeldOutCoverage(t *testing.T) {
@@ -203,7 +202,7 @@ protocol it is the same at every size, so the coverage still varies from band to
 From 64 KiB to 64 MiB, the same points split by whether NCCL runs them on fewer channels than the
 most it runs their algorithm and protocol on in the table (the channels column of ` + "`commlab predict`" + `,
 which follows NCCL 2.18 to 2.30), and by the term that bounds the model's time there (its bound
-column: the launch floor, the latency, or a link's bandwidth):
+column: the launch floor, the latency, or a link's bandwidth, the channels' across nodes among them):
 
 `)
 	b.WriteString(part("paired_mid.md"))
@@ -213,10 +212,10 @@ their network bytes on the channels NCCL gives the size, each carrying channel_b
 grouped sends do. Where these sizes come out fast, it is mostly at
 all channels with the launch floor or the latency bounding the time: NCCL's per-step latencies
 times the steps of many ranks (cluster01's 10 x 8 tables), and the launch floor's overlap with the
-work (Together's ` + "`-g 8`" + ` tables), fall short there. A bandwidth scaled by NCCL's channels at each
-size would slow only the points that run on fewer channels with a link bounding the time: they
-are few, all from NCCL 2.8.4 (ABCI), whose channel rules predate the ones modelled, and they go
-both ways. Scaling the bandwidth terms by the channel share at each size made more held-out
+work (Together's ` + "`-g 8`" + ` tables), fall short there. Every bandwidth scaled by NCCL's channels at
+each size would slow only the points that run on fewer channels with a link bounding the time:
+they are few, all from NCCL 2.8.4 (ABCI), whose channel rules predate the ones modelled, and they
+go both ways; scaling every bandwidth term by the channel share at each size made more held-out
 tables worse than better.
 `)
 	fmt.Fprintf(&b, `
