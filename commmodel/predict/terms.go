@@ -106,7 +106,9 @@ func (t *term) parts(x *[numParams]float64) (launch, latency, nvlink, network fl
 // netTimes returns t's network times before the efficiencies of its
 // protocol and algorithm divide them: over one NIC (over the fabric's
 // share where it binds), and over one channel (0 where t has no channel
-// term).
+// term). netEff (chain_efficiency, the share of the NICs' rate that a
+// Broadcast's or Reduce's ring gets) and the fabric scale the NICs' rate
+// alone: a channel's rate is its transport's.
 func (t *term) netTimes(x *[numParams]float64) (nics, channel float64) {
 	nic := x[parNICBW]
 	if t.netEff >= 0 {
