@@ -148,27 +148,18 @@ func (t *term) grad(x *[numParams]float64, g *[numParams]float64) float64 {
 		dNV[parIntraBW] = -nvlink
 		// The network's time before the efficiencies divide it: the NICs'
 		// (over the fabric's share where it binds), or the channels'.
-		nic := x[parNICBW]
+		nics, c := t.netTimes(x)
+		dNet[parNICBW] = -nics
 		if t.netEff >= 0 {
-			nic *= x[t.netEff]
-		}
-		net := t.net / nic
-		dNet[parNICBW] = -net
-		if t.netEff >= 0 {
-			dNet[t.netEff] -= net
+			dNet[t.netEff] -= nics
 		}
 		if t.leave > 0 {
 			f := t.leave * x[parFabric]
 			s, _, df := smaxGrad(1, f)
-			for k := range dNet {
-				dNet[k] *= s
-			}
-			dNet[parFabric] += net * df * f
-			net *= s
+			dNet[parFabric] = nics / s * df * f
 		}
-		if t.channels > 0 {
-			c := t.channels / x[parChannel]
-			_, dn, dc := smaxGrad(net, c)
+		if c > 0 {
+			_, dn, dc := smaxGrad(nics, c)
 			for k := range dNet {
 				dNet[k] *= dn
 			}
