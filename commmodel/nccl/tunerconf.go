@@ -7,7 +7,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/inframethod/commlab/internal/parseerr"
 )
@@ -227,10 +226,7 @@ func foldComment(c string, limit int) []string {
 		}
 		cut := strings.LastIndexByte(c[:room+1], ' ')
 		if cut <= 0 {
-			cut = room
-			for cut > 0 && !utf8.RuneStart(c[cut]) {
-				cut--
-			}
+			cut = len(parseerr.Prefix(c, room))
 		}
 		out = append(out, strings.TrimRight(prefix+c[:cut], " "))
 		c, prefix = strings.TrimLeft(c[cut:], " "), "#   "

@@ -875,7 +875,6 @@ type Setting struct {
 	Line        int
 }
 
-// setEnv records v unless a setting of its name is known.
 // setByEnv records v, a parameter the environment set, in Env, and in
 // Algo or Proto where it is NCCL_ALGO or NCCL_PROTO.
 func (e *Evidence) setByEnv(v Setting) {
@@ -888,6 +887,7 @@ func (e *Evidence) setByEnv(v Setting) {
 	}
 }
 
+// setEnv records v unless a setting of its name is known.
 func (e *Evidence) setEnv(v Setting) {
 	if !slices.ContainsFunc(e.Env, func(k Setting) bool { return k.Name == v.Name }) {
 		e.Env = append(e.Env, v)

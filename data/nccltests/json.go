@@ -14,7 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/inframethod/commlab/internal/parseerr"
 )
 
 // Bounds of a JSON input, which the Reader holds whole and turns into
@@ -169,20 +170,9 @@ func (s *jsonString) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if v != nil {
-		*s = jsonString(cutUTF8(*v, maxJSONString))
+		*s = jsonString(parseerr.Prefix(*v, maxJSONString))
 	}
 	return nil
-}
-
-// cutUTF8 returns s cut to at most n bytes, at a rune's start.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // isJSON reports that the input br reads starts with JSON: its first

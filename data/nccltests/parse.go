@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/inframethod/commlab/internal/parseerr"
 )
@@ -400,12 +399,7 @@ const maxLine = 1 << 20
 // line handles line n of the input.
 func (p *parser) line(n int, raw string) {
 	if len(raw) > maxLine {
-		head := strings.TrimLeftFunc(raw, unicode.IsSpace)
-		k := min(len(head), parseerr.MaxQuote)
-		for k > 0 && k < len(head) && !utf8.RuneStart(head[k]) {
-			k--
-		}
-		head = head[:k]
+		head := parseerr.Prefix(strings.TrimLeftFunc(raw, unicode.IsSpace), parseerr.MaxQuote)
 		p.problem(n, 0, "%w: %q... runs past %d bytes, more than any line nccl-tests or NCCL prints; it is left unread", ErrLongLine, head, maxLine)
 		return
 	}

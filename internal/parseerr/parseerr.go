@@ -64,9 +64,17 @@ func Excerpt(s string) string {
 	if len(s) <= MaxQuote {
 		return s
 	}
-	n := MaxQuote
+	return Prefix(s, MaxQuote) + "... (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// Prefix returns s cut to at most n bytes, at a rune's start, so that a
+// cut string stays valid UTF-8 where s is.
+func Prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
-	return s[:n] + "... (" + strconv.Itoa(len(s)) + " bytes)"
+	return s[:n]
 }

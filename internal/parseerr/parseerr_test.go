@@ -49,3 +49,24 @@ func TestExcerpt(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefix: a cut inside a rune moves back to its start, so the prefix
+// stays valid UTF-8 ("é" is 2 bytes, "€" 3); a string within n is whole.
+func TestPrefix(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"abc", 3, "abc"},
+		{"abc", 5, "abc"},
+		{"abé", 3, "ab"},
+		{"abé", 4, "abé"},
+		{"€x", 2, ""},
+		{"a€", 0, ""},
+	} {
+		if got := Prefix(c.in, c.n); got != c.want {
+			t.Errorf("Prefix(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
