@@ -735,10 +735,11 @@ var (
 )
 
 // writeWithheld says, for each choice of the model withheld from the rules
-// because it rests on assumed facts (predict.TunerChoice.RestsOn), every
-// fact it rests on, with one -hw setting that gives them all and the
-// catalog's systems whose entries give them all, then what each
-// alternative tried does to the choice.
+// (predict.TunerChoice.Withheld), where the model misses its tables near
+// the choice's size and the table that would measure the choice, and
+// every assumed fact it rests on (predict.TunerChoice.RestsOn), with one
+// -hw setting that gives them all and the catalog's systems whose entries
+// give them all, then what each alternative tried does to the choice.
 func writeWithheld(w io.Writer, choices []predict.TunerChoice, hw predict.Hardware, req tuneRequest) {
 	perNode := 0
 	for _, c := range req.comms {
@@ -747,6 +748,14 @@ func writeWithheld(w io.Writer, choices []predict.TunerChoice, hw predict.Hardwa
 	for _, ch := range choices {
 		if !ch.Withheld() {
 			continue
+		}
+		if ch.Misses() {
+			fmt.Fprintf(w, "commlab tune: %v on %v, %d to %d B: the model's %s/%s, %s than NCCL's own %s/%s at %s, is withheld: %s; these sizes keep NCCL's own. %s\n",
+				ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol, gainText(ch.Ours, ch.NCCL.Time),
+				ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatSize(ch.Size), missesText(ch), measureHint(ch))
+			if len(ch.RestsOn) == 0 {
+				continue
+			}
 		}
 		facts := ch.Assumed()
 		var names []string
@@ -775,6 +784,21 @@ func writeWithheld(w io.Writer, choices []predict.TunerChoice, hw predict.Hardwa
 			fmt.Fprintf(w, "  with %s: %s\n", joinAnd(with), what)
 		}
 	}
+}
+
+// missesText says how many of the calibration points near the choice's
+// size lie outside their intervals (predict.TunerChoice.Misses).
+func missesText(ch predict.TunerChoice) string {
+	return fmt.Sprintf("%d of the %d calibration points within two doublings of %s lie outside their 80%% intervals, where the model does not follow its tables",
+		ch.Outside, ch.Near, units.FormatSize(ch.Size))
+}
+
+// measureHint names the table that measures a choice withheld because the
+// model misses its tables near its size: the choice itself, pinned, over
+// the choice's sizes, on its communicator.
+func measureHint(ch predict.TunerChoice) string {
+	return fmt.Sprintf("A table of %v on %v run with NCCL_ALGO=%s NCCL_PROTO=%s from %s to %s, and one with neither set, each given to -calibrate (FILE:algo=%s:proto=%s for the first), measure the choice and NCCL's own there",
+		ch.Collective, ch.Comm, ch.Ours.Algorithm, ch.Ours.Protocol, units.FormatSize(float64(ch.MinBytes)), units.FormatSize(float64(ch.MaxBytes)), ch.Ours.Algorithm, ch.Ours.Protocol)
 }
 
 // assumedText names facts with their values in plain words: "nics_per_node
@@ -974,14 +998,20 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 			line += fmt.Sprintf("; against the %s a calibration table measured NCCL's own at, %s", units.FormatDuration(ch.Measured), gainText(ch.Ours, ch.Measured))
 		}
 		if ch.Withheld() {
-			facts := ch.Assumed()
-			withheld = append(withheld, line+"; it rests on "+assumedText(facts)+": settle "+pronoun(len(facts))+" with -hw "+hwSetting(facts))
+			if ch.Misses() {
+				line += "; " + missesText(ch)
+			}
+			if facts := ch.Assumed(); len(facts) > 0 {
+				line += "; it rests on " + assumedText(facts) + ": settle " + pronoun(len(facts)) + " with -hw " + hwSetting(facts)
+			}
+			withheld = append(withheld, line)
 			continue
 		}
 		taken = append(taken, line)
 	}
 	if len(taken) == 0 {
-		c = append(c, "No rule takes the model's choice: nowhere does it beat NCCL's by more than its interval, on a protocol the tables ran near that size, under any time they measured NCCL's own choice at, and without resting on an assumed fact.")
+		c = append(c, "No rule takes the model's choice: nowhere does it beat NCCL's by more than its interval, on a protocol the tables ran near that size, under any time they measured NCCL's own choice at, "+
+			"with the tables near that size inside their intervals, and without resting on an assumed fact.")
 	} else {
 		c = append(c, "The rules that take the model's choice, and what it expects of each at the size it was decided at (80% intervals):")
 		c = append(c, taken...)
@@ -990,7 +1020,8 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		c = append(c, fmt.Sprintf("On %s, %s.", joinAnd(own), why))
 	}
 	if len(withheld) > 0 {
-		c = append(c, "Withheld, where the model's choice rests on an assumed fact that makes it possible or moves its gain within its interval (settle it with -hw); these sizes keep NCCL's own choice:")
+		c = append(c, "Withheld, where the model's choice rests on an assumed fact that makes it possible or moves its gain within its interval (settle it with -hw), "+
+			"or where most of the tables' points near its size lie outside their intervals; these sizes keep NCCL's own choice:")
 		c = append(c, withheld...)
 	}
 	return c

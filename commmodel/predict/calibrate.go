@@ -160,19 +160,22 @@ type Machine struct {
 	// own holds, for each protocol, the calibration points the model says
 	// NCCL ran with it, each its size and measured/predicted (misfits):
 	// where those near a size measured slower, a gain of the protocol
-	// there counts for less (slowNear).
+	// there counts for less (slowNear), and where most near a size lie
+	// outside their intervals, no gain there counts (missesNear).
 	own [nccl.NumProtocols][]ownPoint
 }
 
 // An ownPoint is a calibration point as the calibrated model predicts it:
 // its size, bytes, and its measured time over the prediction's, with its
-// table's collective and shape, and whether the table ran NCCL's own
-// choices (ncclOwn).
+// table's collective and shape, whether the table ran NCCL's own choices
+// (ncclOwn), and whether the measured time lies inside the prediction's
+// 80% interval.
 type ownPoint struct {
 	size, ratio    float64
 	collective     commmodel.Collective
 	ranks, perNode int
 	ncclOwn        bool
+	inside         bool
 }
 
 // Version returns the NCCL release whose tuner the model runs when a query

@@ -297,11 +297,14 @@ func (m *Machine) on(h Hardware) *Machine {
 // MaxBytes, decided at Size, where the model expects Ours against NCCL's
 // own, NCCL (both with their intervals), and a calibration table of the
 // communicator's shape measured NCCL's own at Measured seconds (0 where
-// none did). Where RestsOn holds assumed facts, the choice is withheld:
-// its sizes keep NCCL's own. OursSlow and NCCLMiss are the factors the
-// choice was decided with (beatsNCCL): how much slower than the model the
-// tables ran Ours' protocol near Size (at least 1), and how much slower or
-// faster they ran NCCL's; 1 where no point says.
+// none did). OursSlow and NCCLMiss are the factors the choice was decided
+// with (beatsNCCL): how much slower than the model the tables ran Ours'
+// protocol near Size (at least 1), and how much slower or faster they ran
+// NCCL's; 1 where no point says. Near is the calibration points within two
+// doublings of Size, of every table but a tuner plugin's, and Outside how
+// many of them lie outside their 80% intervals. The choice is withheld
+// (its sizes keep NCCL's own) where RestsOn holds assumed facts, or where
+// the model Misses its tables near Size.
 type TunerChoice struct {
 	Comm               Comm
 	Collective         commmodel.Collective
@@ -311,6 +314,7 @@ type TunerChoice struct {
 	Measured           float64
 	RestsOn            []Reliance
 	OursSlow, NCCLMiss float64
+	Near, Outside      int
 }
 
 // Decided returns Ours and NCCL's time as the choice was decided: each
@@ -339,9 +343,15 @@ type Reliance struct {
 	Gain  Gain
 }
 
-// Withheld reports that the choice rests on an assumed fact and its rules
-// keep NCCL's own.
-func (c TunerChoice) Withheld() bool { return len(c.RestsOn) > 0 }
+// Withheld reports that the choice rests on an assumed fact, or Misses,
+// and its rules keep NCCL's own.
+func (c TunerChoice) Withheld() bool { return len(c.RestsOn) > 0 || c.Misses() }
+
+// Misses reports that more than half of the calibration points near the
+// choice's size lie outside their 80% intervals: there the model does not
+// follow the machine, and a gain beyond its interval is no gain to count
+// on, however large.
+func (c TunerChoice) Misses() bool { return 2*c.Outside > c.Near }
 
 // Assumed returns every fact the choice rests on (each Reliance's Facts),
 // each once, in the order RestsOn names them: the facts a description of
@@ -360,8 +370,9 @@ func (c TunerChoice) Assumed() []Fact {
 
 // TunerPlan returns TunerRules' rules and the model's choices, what each
 // expects against NCCL's own: those in the rules, and those withheld
-// (TunerChoice.RestsOn), which rest on an assumed fact of the machine
-// that makes the choice possible or moves its gain past Beats.
+// (TunerChoice.Withheld), which rest on an assumed fact of the machine
+// that makes the choice possible or moves its gain past Beats, or where
+// the model misses its tables near the size.
 func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, layout Layout, sizes []float64) ([]nccl.TunerRule, []TunerChoice, error) {
 	for i := 1; i < len(sizes); i++ {
 		if !(sizes[i] > sizes[i-1]) {
@@ -535,7 +546,8 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		}
 		ch := TunerChoice{MinBytes: sp.lo, MaxBytes: sp.hi, Size: s, Ours: cs[0], NCCL: cs[k], Measured: measured,
 			OursSlow: m.slowNear(q, cs[0].Protocol, s), NCCLMiss: m.missNear(q, cs[k].Protocol, cs[0].Protocol, s)}
-		if ch.RestsOn = m.restsOn(q, alts, a, p, cs[0], cs[k], s); len(ch.RestsOn) > 0 {
+		ch.Near, ch.Outside = m.missesNear(s)
+		if ch.RestsOn = m.restsOn(q, alts, a, p, cs[0], cs[k], s); ch.Withheld() {
 			choices = append(choices, ch)
 			continue
 		}

@@ -885,7 +885,8 @@ func (s *spread) bounds(p nccl.Protocol, u, net [2]float64, nic float64, d depar
 // the table, the share of its points outside, and its worst point: the
 // point outside its interval farthest off its prediction where one is
 // misfitFactor times off or more, else the point farthest from its
-// interval's centre. It records every point in m.own (slowNear).
+// interval's centre. It records every point in m.own (slowNear,
+// missesNear) but a tuner plugin's table's.
 func (m *Machine) misfits(tables []Table) []string {
 	var out []string
 	for i := range tables {
@@ -895,7 +896,7 @@ func (m *Machine) misfits(tables []Table) []string {
 			continue // Calibrate modelled every point: it does not fail here
 		}
 		outside, worst, far := 0, 0, -1
-		own := ncclOwn(t, m.TunerExclusions())
+		own, plugin := ncclOwn(t, m.TunerExclusions()), t.Evidence.TunerPlugin.Known()
 		errs, widths := make([]float64, len(ps)), make([]float64, len(ps))
 		off := func(j int) float64 { return gap(t.Points[j].Time / ps[j].Time) }
 		for j, p := range ps {
@@ -907,9 +908,10 @@ func (m *Machine) misfits(tables []Table) []string {
 			}
 			// Grouped sends run outside NCCL's algorithms (p2p): how far
 			// the model misses them says nothing of a collective's ring or
-			// tree on the same protocol (slowNear).
-			if pr, err := commmodel.ParseProtocol(p.Protocol); err == nil && !grouped(t.Collective) {
-				m.own[pr] = append(m.own[pr], ownPoint{p.Size, t.Points[j].Time / p.Time, t.Collective, t.Ranks(), t.PerNode, own})
+			// tree on the same protocol (slowNear). A tuner plugin's table
+			// ran the plugin's choices, which the model prices as NCCL's.
+			if pr, err := commmodel.ParseProtocol(p.Protocol); err == nil && !grouped(t.Collective) && !plugin {
+				m.own[pr] = append(m.own[pr], ownPoint{p.Size, t.Points[j].Time / p.Time, t.Collective, t.Ranks(), t.PerNode, own, p.Holds(t.Points[j].Time)})
 			}
 			errs[j] = math.Abs(math.Log(t.Points[j].Time / math.Sqrt(p.Low*p.High)))
 			widths[j] = math.Log(p.High / p.Low)

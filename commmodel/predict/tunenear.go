@@ -94,6 +94,29 @@ func (m *Machine) nearMiss(q Query, p string, size float64) (same, other float64
 	return same, other
 }
 
+// missesNear returns the calibration points within two doublings of size
+// bytes, of every collective and shape and every protocol (m.own), and
+// how many of them lie outside their 80% intervals. Where more than half
+// do (TunerChoice.Misses), the model does not follow its tables near the
+// size and its interval says nothing of a gain there: GKE's B200 AllGather
+// of 2 x 8 ran 550 µs to 1.75 ms at 512 KiB to 2 MiB where the calibration
+// gives 194 to 293 µs, 454 to 798 µs at most, and its AllReduce rule of
+// Tree/LL over NCCL's NVLSTree/Simple from 517 KB to 1 MB claimed 2.66x.
+func (m *Machine) missesNear(size float64) (near, outside int) {
+	for _, pts := range m.own {
+		for _, pt := range pts {
+			if pt.size < size/4 || pt.size > 4*size {
+				continue
+			}
+			near++
+			if !pt.inside {
+				outside++
+			}
+		}
+	}
+	return near, outside
+}
+
 // beyondNodes reports that q runs on a node count outside the calibration
 // tables' (more nodes than any, or fewer): there the tables measured
 // neither NCCL's own choice nor the model's, and no rule replaces NCCL's
