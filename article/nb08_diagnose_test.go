@@ -1,14 +1,13 @@
 package article
 
 import (
-	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/units"
 )
 
 // TestDiagnoseExamples holds notebook 08's diagnoses to what the logs show:
@@ -93,54 +92,48 @@ func TestDiagnoseExamples(t *testing.T) {
 	}
 }
 
-// TestDiagnosePricedPin: Together's AllReduce pinned to Ring, against the
+// TestDiagnoseRingNoPin: Together's AllReduce pinned to Ring, against the
 // model calibrated on the node's other tables, is slower than the model at
-// 32 MiB, where NCCL runs Ring/LL128 by the model; the advice pins
-// NVLS/Simple, and the model's prediction of that pin lies below Ring's
-// by more than its interval (its High below Ring's time, the tuner's test
-// predict.Prediction.Beats), as fast as the advice says.
-func TestDiagnosePricedPin(t *testing.T) {
+// 32 MiB, where NCCL runs Ring/LL128 by the model, and by the model's own
+// times NVLS/Simple would be faster beyond its interval (its High below
+// Ring's time, predict.Prediction.Beats); but the tables ran Simple slower
+// than the model near 32 MiB, and as tune writes no rule there, no pin is
+// advised (predict's TestPinsAsTuneDecides holds the decision). Notebook 08
+// says so.
+func TestDiagnoseRingNoPin(t *testing.T) {
 	t.Parallel()
 	ds, err := diagnoseExamples()
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := ds[2]
-	re := regexp.MustCompile(`NCCL_ALGO=(\w+) NCCL_PROTO=(\w+) ([0-9.]+)x as fast as (\S+) here \(([0-9.]+)x-([0-9.]+)x`)
-	priced := 0
-	for _, f := range d.Findings {
-		for _, a := range f.Advice {
-			m := re.FindStringSubmatch(a)
-			if m == nil {
-				continue
-			}
-			priced++
-			if f.Kind != predict.KindSlower || m[4] != f.NCCL || m[1]+"/"+m[2] == f.NCCL {
-				t.Errorf("%q on a finding %s of %s", a, f.Kind, f.NCCL)
-			}
-			q := d.Table.Query()
-			ran, err := d.Model.Predict(q, []float64{f.FromBytes})
-			if err != nil {
-				t.Fatal(err)
-			}
-			q.Algo, q.Proto = m[1], m[2]
-			pin, err := d.Model.Predict(q, []float64{f.FromBytes})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !pin[0].Beats(ran[0]) {
-				t.Errorf("%q: the pin's High %g s is not below %g s", a, pin[0].High, ran[0].Time)
-			}
-			// One size: the advice's median is the ratio at that size.
-			if got := fmt.Sprintf("%.2f", ran[0].Time/pin[0].Time); f.FromBytes == f.ToBytes && got != m[3] {
-				t.Errorf("%q: the model gives %sx", a, got)
+	k := slices.IndexFunc(d.Findings, func(f predict.Finding) bool { return f.FromBytes == 32<<20 })
+	if k < 0 {
+		t.Fatalf("no finding at 32 MiB: %+v", d.Findings)
+	}
+	f := d.Findings[k]
+	if f.Kind != predict.KindSlower || f.NCCL != "Ring/LL128" {
+		t.Errorf("finding at 32 MiB %s of %s; want slower than the model, of Ring/LL128", f.Kind, f.NCCL)
+	}
+	q := d.Table.Query()
+	ran, err := d.Model.Predict(q, []float64{32 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Algo, q.Proto = "NVLS", "Simple"
+	pin, err := d.Model.Predict(q, []float64{32 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pin[0].Beats(ran[0]) {
+		t.Errorf("NVLS/Simple's High %g s is not below Ring's %g s: the model's own times no longer favour it", pin[0].High, ran[0].Time)
+	}
+	for _, g := range d.Findings {
+		for _, a := range g.Advice {
+			if strings.Contains(a, "NCCL_ALGO=") {
+				t.Errorf("%s..%s: a pin is advised: %q", units.FormatSize(g.FromBytes), units.FormatSize(g.ToBytes), a)
 			}
 		}
-	}
-	if !slices.ContainsFunc(d.Findings, func(f predict.Finding) bool {
-		return f.FromBytes == 32<<20 && slices.ContainsFunc(f.Advice, func(a string) bool { return strings.Contains(a, "NCCL_ALGO=NVLS NCCL_PROTO=Simple") })
-	}) || priced == 0 {
-		t.Errorf("no NVLS/Simple pin priced at 32 MiB: %+v", d.Findings)
 	}
 }
 

@@ -566,9 +566,10 @@ const pinsShown = 2
 // over preds' sizes, that NCCL can run for t's collective on m's machine
 // (Predict refuses the others: NVLS without NVLS, Tree for AllGather) and
 // that the model expects faster at every one of those sizes by more than
-// its interval: the pinned prediction's High below the unpinned Time
-// (Prediction.Beats, the tuner rules' test), on a protocol some
-// calibration table ran (unmeasured). Each says how much faster,
+// its interval, as a tuner rule of tune takes it (pinTaken: the pinned
+// prediction's High below the unpinned Time, each as the tables ran its
+// protocol near the size), on a protocol some calibration table ran
+// (unmeasured). Each says how much faster,
 // unpinned Time over pinned Time, with the interval that the pinned Low and
 // High give, medians over the sizes; the fastest come first. Grouped sends
 // (AllToAll, SendRecv) run outside NCCL's algorithms and have none.
@@ -587,6 +588,19 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 	}
 	var found []pin
 	q := t.Query()
+	own := ncclOwn(&t, m.TunerExclusions())
+	// The alternatives are tried once, for the first pin that beats what
+	// ran where it is NCCL's own.
+	var tr []tried
+	var trErr error
+	trDone := false
+	alts := func() ([]tried, error) {
+		if !trDone {
+			_, tr, trErr = triedAlternatives(m.Hardware, m.tables, q)
+			trDone = true
+		}
+		return tr, trErr
+	}
 	for _, a := range m.pinnable() {
 		for pr := range nccl.Protocol(nccl.NumProtocols) {
 			pq := q.pinned(a, pr)
@@ -601,15 +615,15 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 			speed, lo, hi := make([]float64, len(ps)), make([]float64, len(ps)), make([]float64, len(ps))
 			beats := true
 			for i, p := range ps {
-				beats = beats && p.Beats(preds[i])
-				g := p.GainOver(preds[i].Time)
+				g, taken := m.pinTaken(q, p, preds[i], own, alts)
+				beats = beats && taken
 				speed[i], lo[i], hi[i] = g.Times, g.Low, g.High
 			}
 			if !beats {
 				continue
 			}
 			g := Gain{fit.Median(speed), fit.Median(lo), fit.Median(hi)}
-			found = append(found, pin{fmt.Sprintf("the model predicts NCCL_ALGO=%s NCCL_PROTO=%s %.2fx as fast as %s here (%s): commlab tune writes it as a tuner rule for these sizes alone, where the variables in the job's environment would pin every size and collective",
+			found = append(found, pin{fmt.Sprintf("the model predicts NCCL_ALGO=%s NCCL_PROTO=%s %.2fx as fast as %s here, each as the calibration tables ran its protocol near these sizes (%s): commlab tune writes it as a tuner rule for these sizes alone, where the variables in the job's environment would pin every size and collective",
 				pq.Algo, pq.Proto, g.Times, ran, g.Range("the pin's")), g.Times})
 		}
 	}
@@ -619,6 +633,35 @@ func (m *Machine) pins(t Table, preds []Prediction) []string {
 		out = append(out, p.text)
 	}
 	return out
+}
+
+// pinTaken reports that pinned, a pin's prediction for q, replaces ran,
+// the prediction of what ran, as a tuner rule of tune would at its size:
+// it beats ran as the tables ran both protocols near the size
+// (beatsNCCL), most of the tables' points near the size lie inside their
+// intervals (missesNear), and, where ran is NCCL's own choice (own), it
+// rests on no assumed fact (restsOn, over alts' alternatives). It returns
+// the gain the pin was decided on, each side as the tables ran its
+// protocol near the size (TunerChoice.Decided). A pin tune would not write is no advice either: ABCI's V100
+// Broadcast on 32 x 4 was advised NCCL_PROTO=LL128 at 64 KiB, "3.54x as
+// fast", where the tables ran LL128 3.5 times the model and tune writes no
+// rule.
+func (m *Machine) pinTaken(q Query, pinned, ran Prediction, own bool, alts func() ([]tried, error)) (Gain, bool) {
+	size := pinned.Size
+	c := TunerChoice{Ours: pinned, NCCL: ran, OursSlow: m.slowNear(q, pinned.Protocol, size), NCCLMiss: m.missNear(q, ran.Protocol, pinned.Protocol, size)}
+	c.Near, c.Outside = m.missesNear(size)
+	ours, theirs := c.Decided()
+	g := ours.GainOver(theirs)
+	if !m.beatsNCCL(q, pinned, ran, size) || c.Misses() {
+		return g, false
+	}
+	if !own || len(m.tables) == 0 {
+		return g, true
+	}
+	tr, err := alts()
+	a, aerr := nccl.ParseAlgo(pinned.Algorithm)
+	p, perr := commmodel.ParseProtocol(pinned.Protocol)
+	return g, err == nil && aerr == nil && perr == nil && len(m.restsOn(q, tr, a, p, pinned, ran, size)) == 0
 }
 
 // excludes reports that list, an NCCL_ALGO or NCCL_PROTO exclusion the
