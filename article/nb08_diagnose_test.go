@@ -95,11 +95,12 @@ func TestDiagnoseExamples(t *testing.T) {
 // TestDiagnoseRingNoPin: Together's AllReduce pinned to Ring, against the
 // model calibrated on the node's other tables, is slower than the model at
 // 32 MiB, where NCCL runs Ring/LL128 by the model, and by the model's own
-// times NVLS/Simple would be faster beyond its interval (its High below
-// Ring's time, predict.Prediction.Beats); but the tables ran Simple slower
-// than the model near 32 MiB, and as tune writes no rule there, no pin is
-// advised (predict's TestPinsAsTuneDecides holds the decision). Notebook 08
-// says so.
+// times NVLS/Simple, NCCL's own choice without the pin, would be faster
+// beyond its interval (its High below Ring's time,
+// predict.Prediction.Beats); but the tables ran Simple slower than the
+// model near 32 MiB, and by tune's test for a rule no setting is advised
+// (predict's TestPinsAsTuneDecides holds the decision). Notebook 08 says
+// so.
 func TestDiagnoseRingNoPin(t *testing.T) {
 	t.Parallel()
 	ds, err := diagnoseExamples()

@@ -750,9 +750,9 @@ func writeWithheld(w io.Writer, choices []predict.TunerChoice, hw predict.Hardwa
 			continue
 		}
 		if ch.Misses() {
-			fmt.Fprintf(w, "commlab tune: %v on %v, %d to %d B: the model's %s/%s, %s than NCCL's own %s/%s at %s, is withheld: %s; these sizes keep NCCL's own. %s\n",
+			fmt.Fprintf(w, "commlab tune: %v on %v, %d to %d B: the model's %s/%s, %s than NCCL's own %s/%s at %s, is withheld: %s; these sizes keep NCCL's own.%s %s\n",
 				ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol, gainText(ch.Ours, ch.NCCL.Time),
-				ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatSize(ch.Size), missesText(ch), measureHint(ch))
+				ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatSize(ch.Size), missesText(ch), decidedSentence(ch), measureHint(ch))
 			if len(ch.RestsOn) == 0 {
 				continue
 			}
@@ -769,9 +769,13 @@ func writeWithheld(w io.Writer, choices []predict.TunerChoice, hw predict.Hardwa
 		if sys := predict.SystemsGiving(hw, perNode, names); len(sys) > 0 {
 			system = ", or -hw system=NAME if the machine is " + joinOr(sys)
 		}
-		fmt.Fprintf(w, "commlab tune: %v on %v, %d to %d B: the model's %s/%s, %s than NCCL's own %s/%s at %s, rests on %s; these sizes keep NCCL's own. Settle %s with -hw %s%s\n",
+		still := ""
+		if ch.Misses() {
+			still = "; the choice stays withheld while the model misses its tables there (above)"
+		}
+		fmt.Fprintf(w, "commlab tune: %v on %v, %d to %d B: the model's %s/%s, %s than NCCL's own %s/%s at %s, rests on %s; these sizes keep NCCL's own.%s Settle %s with -hw %s%s%s\n",
 			ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol, gainText(ch.Ours, ch.NCCL.Time),
-			ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatSize(ch.Size), assumedText(facts), pronoun(len(facts)), hwSetting(facts), system)
+			ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatSize(ch.Size), assumedText(facts), decidedSentence(ch), pronoun(len(facts)), hwSetting(facts), system, still)
 		for _, r := range ch.RestsOn {
 			var with []string
 			for i, f := range r.Facts {
@@ -1011,7 +1015,7 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 	}
 	if len(taken) == 0 {
 		c = append(c, "No rule takes the model's choice: nowhere does it beat NCCL's by more than its interval, on a protocol the tables ran near that size, under any time they measured NCCL's own choice at, "+
-			"with the tables near that size inside their intervals, and without resting on an assumed fact.")
+			"with most of the tables' points near that size inside their intervals, and without resting on an assumed fact.")
 	} else {
 		c = append(c, "The rules that take the model's choice, and what it expects of each at the size it was decided at (80% intervals):")
 		c = append(c, taken...)
@@ -1050,6 +1054,16 @@ func decidedText(ch predict.TunerChoice) string {
 	return fmt.Sprintf("; as the tables ran each protocol near %s (%s), %s [%s, %s] against %s: %.2fx faster (%.2fx-%.2fx)",
 		units.FormatSize(ch.Size), strings.Join(as, ", "), units.FormatDuration(ours.Time), units.FormatDuration(ours.Low), units.FormatDuration(ours.High),
 		units.FormatDuration(theirs), g.Times, g.Low, g.High)
+}
+
+// decidedSentence is decidedText as a sentence of its own, after a space:
+// the times and gain a withheld choice would have been decided on.
+func decidedSentence(ch predict.TunerChoice) string {
+	t, ok := strings.CutPrefix(decidedText(ch), "; as ")
+	if !ok {
+		return ""
+	}
+	return " As " + t + "."
 }
 
 // decidedShown is how far from the model the tables must have run a

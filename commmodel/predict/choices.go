@@ -301,8 +301,9 @@ func (m *Machine) on(h Hardware) *Machine {
 // with (beatsNCCL): how much slower than the model the tables ran Ours'
 // protocol near Size (at least 1), and how much slower or faster they ran
 // NCCL's; 1 where no point says. Near is the calibration points within two
-// doublings of Size, of every table but a tuner plugin's, and Outside how
-// many of them lie outside their 80% intervals. The choice is withheld
+// doublings of Size (of every table but a tuner plugin's and those of
+// AllToAll and SendRecv, which NCCL runs outside its tuner), and Outside
+// how many of them lie outside their 80% intervals. The choice is withheld
 // (its sizes keep NCCL's own) where RestsOn holds assumed facts, or where
 // the model Misses its tables near Size.
 type TunerChoice struct {
@@ -547,7 +548,9 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		ch := TunerChoice{MinBytes: sp.lo, MaxBytes: sp.hi, Size: s, Ours: cs[0], NCCL: cs[k], Measured: measured,
 			OursSlow: m.slowNear(q, cs[0].Protocol, s), NCCLMiss: m.missNear(q, cs[k].Protocol, cs[0].Protocol, s)}
 		ch.Near, ch.Outside = m.missesNear(s)
-		if ch.RestsOn = m.restsOn(q, alts, a, p, cs[0], cs[k], s); ch.Withheld() {
+		own, ex := q, m.TunerExclusions()
+		own.Algo, own.Proto = ex.Algo, ex.Proto
+		if ch.RestsOn = m.restsOn(q, own, alts, a, p, cs[0], cs[k], s); ch.Withheld() {
 			choices = append(choices, ch)
 			continue
 		}
@@ -576,21 +579,20 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 }
 
 // restsOn returns the assumed facts on which the model's choice for q at
-// size bytes, a with p predicted as ours, rests against NCCL's own, theirs:
+// size bytes, a with p predicted as ours, rests against the prediction of
+// query against, theirs (NCCL's own for tune's rules, a pinned run's for
+// diagnose's advice):
 // each of alts (the alternatives Guesses tries) with which a with p cannot
 // run, even one the tables fit worse (an assumed fact the choice needs is
 // no ground for a rule in a production job), or, one the tables do not
 // speak against, which moves ours or NCCL's own prediction by more than
 // GuessMoves and leaves ours, its interval scaled with its time, no longer
 // Beating NCCL's own.
-func (m *Machine) restsOn(q Query, alts []tried, a nccl.Algo, p nccl.Protocol, ours, theirs Prediction, size float64) []Reliance {
-	ex := m.TunerExclusions()
-	own := q
-	own.Algo, own.Proto = ex.Algo, ex.Proto
+func (m *Machine) restsOn(q, against Query, alts []tried, a nccl.Algo, p nccl.Protocol, ours, theirs Prediction, size float64) []Reliance {
 	facts := m.Hardware.Facts()
 	var out []Reliance
 	for _, t := range alts {
-		nc, err := predictOn(t.m, t.hw, own, []float64{size})
+		nc, err := predictOn(t.m, t.hw, against, []float64{size})
 		if err != nil {
 			continue // NCCL cannot run q there: it says nothing of the choice
 		}

@@ -1,10 +1,10 @@
 package predict
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -197,6 +197,18 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 	hinted := false   // the host hint is given once, on the first finding it fits
 	var guessed []int // the indices in out of the findings that name their guesses; each set is named once
 	var gr *guesser   // the guesses' calibrations, made once for every range (networkGuesses)
+	// The alternatives a pin may rest on, tried once for every range
+	// (pins), for the first pin that needs them.
+	var tr []tried
+	var trErr error
+	trDone := false
+	alts := func() ([]tried, error) {
+		if !trDone {
+			_, tr, trErr = triedAlternatives(m.Hardware, m.tables, t.Query())
+			trDone = true
+		}
+		return tr, trErr
+	}
 	key := func(i int) string {
 		switch p := t.Points[i]; {
 		case stalled[i]:
@@ -288,7 +300,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 			f.Advice, hinted = append(f.Advice, hint), true
 		}
 		if f.Kind == KindSlower && !onGuess {
-			f.Advice = append(f.Advice, m.pins(t, preds[i:j+1])...)
+			f.Advice = append(f.Advice, m.pins(t, preds[i:j+1], alts)...)
 		}
 		out = append(out, f)
 	}
@@ -559,109 +571,137 @@ func ofiPlugin(e nccltests.Evidence) bool {
 	return e.Provider.Known() || strings.Contains(e.Network.Value, "Libfabric")
 }
 
-// pinsShown is the most pins pins advises for one finding.
-const pinsShown = 2
-
-// pins returns the NCCL_ALGO and NCCL_PROTO pins, other than what NCCL runs
-// over preds' sizes, that NCCL can run for t's collective on m's machine
-// (Predict refuses the others: NVLS without NVLS, Tree for AllGather) and
-// that the model expects faster at every one of those sizes by more than
-// its interval, as a tuner rule of tune takes it (pinTaken: the pinned
-// prediction's High below the unpinned Time, each as the tables ran its
-// protocol near the size), on a protocol some calibration table ran
-// (unmeasured). Each says how much faster,
-// unpinned Time over pinned Time, with the interval that the pinned Low and
-// High give, medians over the sizes; the fastest come first. Grouped sends
-// (AllToAll, SendRecv) run outside NCCL's algorithms and have none.
-func (m *Machine) pins(t Table, preds []Prediction) []string {
-	if grouped(t.Collective) {
+// pins returns the advice on NCCL_ALGO and NCCL_PROTO over a range of t
+// slower than the model, preds' sizes, decided as commlab tune decides a
+// rule (TunerPlan), so that no setting is advised that tune would not
+// write or that rests on less evidence than a rule:
+//
+//   - where t ran NCCL's own choices (ncclOwn), the rule tune writes for
+//     t's communicator and collective at every size of the range, if it
+//     takes one choice of the model's there (not withheld) that is not
+//     what ran;
+//   - where t pins an algorithm or protocol, NCCL's own choice where it
+//     differs from the pin at every size of the range and beats it there
+//     (pinTaken), on a protocol the tables ran near the sizes
+//     (unmeasured): the pin is what to undo.
+//
+// Each says how much faster, with the range its 80% interval gives,
+// medians over the sizes, each side taken as the calibration tables ran
+// its protocol near the sizes (TunerChoice.Decided). Grouped sends
+// (AllToAll, SendRecv) run outside NCCL's algorithms and get none.
+// alts gives the alternatives a choice may rest on, tried once a
+// diagnosis.
+func (m *Machine) pins(t Table, preds []Prediction, alts func() ([]tried, error)) []string {
+	if grouped(t.Collective) || t.Ranks() < 2 {
 		return nil
 	}
-	ran := choiceOf(preds[0])
 	sizes := make([]float64, len(preds))
 	for i, p := range preds {
 		sizes[i] = p.Size
 	}
-	type pin struct {
-		text  string
-		speed float64
-	}
-	var found []pin
 	q := t.Query()
-	own := ncclOwn(&t, m.TunerExclusions())
-	// The alternatives are tried once, for the first pin that beats what
-	// ran where it is NCCL's own.
-	var tr []tried
-	var trErr error
-	trDone := false
-	alts := func() ([]tried, error) {
-		if !trDone {
-			_, tr, trErr = triedAlternatives(m.Hardware, m.tables, q)
-			trDone = true
+	ex := m.TunerExclusions()
+	if ncclOwn(&t, ex) {
+		return m.tunedPin(t, q, preds, sizes)
+	}
+	own := q
+	own.Algo, own.Proto = ex.Algo, ex.Proto
+	ps, err := m.Predict(own, sizes)
+	if err != nil {
+		return nil
+	}
+	speed, lo, hi := make([]float64, len(ps)), make([]float64, len(ps)), make([]float64, len(ps))
+	for i, p := range ps {
+		if choiceOf(p) != choiceOf(ps[0]) || choiceOf(p) == choiceOf(preds[i]) {
+			return nil // NCCL's own changes over the range, or the pin runs it
 		}
-		return tr, trErr
-	}
-	for _, a := range m.pinnable() {
-		for pr := range nccl.Protocol(nccl.NumProtocols) {
-			pq := q.pinned(a, pr)
-			if pq.Algo+"/"+pq.Proto == ran || excludes(t.Algo, pq.Algo) || excludes(t.Proto, pq.Proto) ||
-				slices.ContainsFunc(sizes, func(s float64) bool { return m.unmeasured(pr, s) }) {
-				continue
-			}
-			ps, err := m.Predict(pq, sizes)
-			if err != nil || choiceOf(ps[0]) != pq.Algo+"/"+pq.Proto {
-				continue // NCCL does not run it here
-			}
-			speed, lo, hi := make([]float64, len(ps)), make([]float64, len(ps)), make([]float64, len(ps))
-			beats := true
-			for i, p := range ps {
-				g, taken := m.pinTaken(q, p, preds[i], own, alts)
-				beats = beats && taken
-				speed[i], lo[i], hi[i] = g.Times, g.Low, g.High
-			}
-			if !beats {
-				continue
-			}
-			g := Gain{fit.Median(speed), fit.Median(lo), fit.Median(hi)}
-			found = append(found, pin{fmt.Sprintf("the model predicts NCCL_ALGO=%s NCCL_PROTO=%s %.2fx as fast as %s here, each as the calibration tables ran its protocol near these sizes (%s): commlab tune writes it as a tuner rule for these sizes alone, where the variables in the job's environment would pin every size and collective",
-				pq.Algo, pq.Proto, g.Times, ran, g.Range("the pin's")), g.Times})
+		if pr, err := commmodel.ParseProtocol(p.Protocol); err != nil || m.unmeasured(pr, p.Size) {
+			return nil // a gain on priors alone, as tune's rules
 		}
+		g, taken := m.pinTaken(q, own, p, preds[i], alts)
+		if !taken {
+			return nil
+		}
+		speed[i], lo[i], hi[i] = g.Times, g.Low, g.High
 	}
-	slices.SortStableFunc(found, func(x, y pin) int { return cmp.Compare(y.speed, x.speed) })
-	var out []string
-	for _, p := range found[:min(len(found), pinsShown)] {
-		out = append(out, p.text)
+	var set []string
+	if !strings.EqualFold(t.Algo, ex.Algo) {
+		set = append(set, "NCCL_ALGO="+t.Algo)
 	}
-	return out
+	if !strings.EqualFold(t.Proto, ex.Proto) {
+		set = append(set, "NCCL_PROTO="+t.Proto)
+	}
+	g := Gain{fit.Median(speed), fit.Median(lo), fit.Median(hi)}
+	return []string{fmt.Sprintf("the run's setting %s moves NCCL off its own choice here, %s, which the model predicts %.2fx as fast as the run's %s, as the calibration tables ran each protocol near these sizes (%s): unset it",
+		strings.Join(set, " "), choiceOf(ps[0]), g.Times, choiceOf(preds[0]), g.Range("its"))}
 }
 
-// pinTaken reports that pinned, a pin's prediction for q, replaces ran,
-// the prediction of what ran, as a tuner rule of tune would at its size:
-// it beats ran as the tables ran both protocols near the size
-// (beatsNCCL), most of the tables' points near the size lie inside their
-// intervals (missesNear), and, where ran is NCCL's own choice (own), it
-// rests on no assumed fact (restsOn, over alts' alternatives). It returns
-// the gain the pin was decided on, each side as the tables ran its
-// protocol near the size (TunerChoice.Decided). A pin tune would not write is no advice either: ABCI's V100
-// Broadcast on 32 x 4 was advised NCCL_PROTO=LL128 at 64 KiB, "3.54x as
-// fast", where the tables ran LL128 3.5 times the model and tune writes no
-// rule.
-func (m *Machine) pinTaken(q Query, pinned, ran Prediction, own bool, alts func() ([]tried, error)) (Gain, bool) {
-	size := pinned.Size
-	c := TunerChoice{Ours: pinned, NCCL: ran, OursSlow: m.slowNear(q, pinned.Protocol, size), NCCLMiss: m.missNear(q, ran.Protocol, pinned.Protocol, size)}
+// tunedPin returns the rule commlab tune writes over every size of a
+// range of t, which ran NCCL's own choices, where the model's choice
+// replaces NCCL's (TunerPlan): one choice, not withheld, at every size,
+// and not what ran; nil elsewhere.
+func (m *Machine) tunedPin(t Table, q Query, preds []Prediction, sizes []float64) []string {
+	if m.RunsRCCL() {
+		return nil // tune writes no rules for RCCL
+	}
+	_, choices, err := m.TunerPlan([]commmodel.Collective{t.Collective}, []Comm{{t.Nodes, t.PerNode}}, q.Layout, sizes)
+	if err != nil || len(choices) != len(sizes) {
+		return nil
+	}
+	speed, lo, hi := make([]float64, len(sizes)), make([]float64, len(sizes)), make([]float64, len(sizes))
+	for i, ch := range choices {
+		if ch.Withheld() || ch.Size != sizes[i] || choiceOf(ch.Ours) != choiceOf(choices[0].Ours) || choiceOf(ch.Ours) == choiceOf(preds[i]) {
+			return nil
+		}
+		ours, theirs := ch.Decided()
+		g := ours.GainOver(theirs)
+		speed[i], lo[i], hi[i] = g.Times, g.Low, g.High
+	}
+	ch := choices[0]
+	g := Gain{fit.Median(speed), fit.Median(lo), fit.Median(hi)}
+	args := make([]string, len(sizes))
+	for i, s := range sizes {
+		args[i] = sizeArg(s)
+	}
+	span := strings.Join(args, ",")
+	return []string{fmt.Sprintf("commlab tune -comms %dx%d -collective %v -size %s writes a tuner rule of %s here, which the model predicts %.2fx as fast as NCCL's own %s, as the calibration tables ran each protocol near these sizes (%s); "+
+		"NCCL_ALGO and NCCL_PROTO in the job's environment would pin every size and collective instead",
+		t.Nodes, t.PerNode, t.Collective, span, choiceOf(ch.Ours), g.Times, choiceOf(ch.NCCL), g.Range("its"))}
+}
+
+// sizeArg writes b bytes as a flag's size: "256KiB" where that reads back
+// as b, else the bytes.
+func sizeArg(b float64) string {
+	s := strings.ReplaceAll(units.FormatSize(b), " ", "")
+	if n, err := units.ParseSize(s); err == nil && float64(n) == b {
+		return s
+	}
+	return strconv.FormatFloat(b, 'f', -1, 64)
+}
+
+// pinTaken reports that ours, NCCL's own choice for the query own,
+// replaces theirs, the prediction of what a pinned run of q ran, as a
+// tuner rule of tune replaces NCCL's own at its size: it beats theirs
+// with each side as the tables ran its protocol near the size
+// (beatsNCCL), the model follows its tables near the size (missesNear),
+// and it rests on no assumed fact (restsOn, over alts' alternatives). It
+// returns the gain it was decided on (TunerChoice.Decided).
+func (m *Machine) pinTaken(q, own Query, ours, theirs Prediction, alts func() ([]tried, error)) (Gain, bool) {
+	size := ours.Size
+	c := TunerChoice{Ours: ours, NCCL: theirs, OursSlow: m.slowNear(q, ours.Protocol, size), NCCLMiss: m.missNear(q, theirs.Protocol, ours.Protocol, size)}
 	c.Near, c.Outside = m.missesNear(size)
-	ours, theirs := c.Decided()
-	g := ours.GainOver(theirs)
-	if !m.beatsNCCL(q, pinned, ran, size) || c.Misses() {
+	o, t := c.Decided()
+	g := o.GainOver(t)
+	if !m.beatsNCCL(q, ours, theirs, size) || c.Misses() {
 		return g, false
 	}
-	if !own || len(m.tables) == 0 {
+	if len(m.tables) == 0 {
 		return g, true
 	}
 	tr, err := alts()
-	a, aerr := nccl.ParseAlgo(pinned.Algorithm)
-	p, perr := commmodel.ParseProtocol(pinned.Protocol)
-	return g, err == nil && aerr == nil && perr == nil && len(m.restsOn(q, tr, a, p, pinned, ran, size)) == 0
+	a, aerr := nccl.ParseAlgo(ours.Algorithm)
+	p, perr := commmodel.ParseProtocol(ours.Protocol)
+	return g, err == nil && aerr == nil && perr == nil && len(m.restsOn(own, q, tr, a, p, ours, theirs, size)) == 0
 }
 
 // excludes reports that list, an NCCL_ALGO or NCCL_PROTO exclusion the
