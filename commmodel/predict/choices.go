@@ -88,12 +88,6 @@ func (m *Machine) measuredAt(q Query, size float64) (time float64, ok bool) {
 		if t.Collective != q.Collective || t.Ranks() != q.Ranks || t.PerNode != q.PerNode || !ncclOwn(t, ex) {
 			continue // pinned, or a tuner plugin's choices: not NCCL's own
 		}
-		fastest := func(p Point) float64 {
-			if p.InPlace > 0 {
-				return min(p.Time, p.InPlace)
-			}
-			return p.Time
-		}
 		for j := 1; j < len(t.Points); j++ {
 			a, b := t.Points[j-1], t.Points[j]
 			if a.Size <= size && size <= b.Size && a.Size > 0 && b.Size > a.Size {

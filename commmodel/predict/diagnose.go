@@ -576,23 +576,26 @@ func ofiPlugin(e nccltests.Evidence) bool {
 // rule (TunerPlan), so that no setting is advised that tune would not
 // write or that rests on less evidence than a rule:
 //
-//   - where t ran NCCL's own choices (ncclOwn), the rule tune writes for
-//     t's communicator and collective at every size of the range, if it
-//     takes one choice of the model's there (not withheld) that is not
-//     what ran;
-//   - where t pins an algorithm or protocol, NCCL's own choice where it
-//     differs from the pin at every size of the range and beats it there
-//     (pinTaken), on a protocol the tables ran near the sizes
-//     (unmeasured): the pin is what to undo.
+//   - where t ran NCCL's own choices under the exclusions every
+//     calibration table ran with (runSetting), the rule tune writes for
+//     t's communicator and collective over the range, if it takes one
+//     choice of the model's at every size (not withheld) that is not what
+//     ran;
+//   - where t's run set NCCL_ALGO or NCCL_PROTO beyond those exclusions
+//     (and kept them otherwise), NCCL's own choice where it differs from
+//     the run's at every size of the range and beats it there (pinTaken),
+//     on a protocol the tables ran near the sizes (unmeasured): the
+//     setting is what to undo.
 //
 // Each says how much faster, with the range its 80% interval gives,
 // medians over the sizes, each side taken as the calibration tables ran
 // its protocol near the sizes (TunerChoice.Decided). Grouped sends
-// (AllToAll, SendRecv) run outside NCCL's algorithms and get none.
+// (AllToAll, SendRecv) run outside NCCL's algorithms and get none, and
+// nor does a run under a tuner plugin, whose choices are the plugin's.
 // alts gives the alternatives a choice may rest on, tried once a
 // diagnosis.
 func (m *Machine) pins(t Table, preds []Prediction, alts func() ([]tried, error)) []string {
-	if grouped(t.Collective) || t.Ranks() < 2 {
+	if grouped(t.Collective) || t.Ranks() < 2 || t.Evidence.TunerPlugin.Known() {
 		return nil
 	}
 	sizes := make([]float64, len(preds))
@@ -601,7 +604,19 @@ func (m *Machine) pins(t Table, preds []Prediction, alts func() ([]tried, error)
 	}
 	q := t.Query()
 	ex := m.TunerExclusions()
-	if ncclOwn(&t, ex) {
+	algo := runSetting(t.Algo, t.Evidence.Algo, t.Evidence.RanAlgo)
+	proto := runSetting(t.Proto, t.Evidence.Proto, t.Evidence.RanProto)
+	var set []string
+	for _, v := range []struct{ name, run, ex string }{{"NCCL_ALGO", algo, ex.Algo}, {"NCCL_PROTO", proto, ex.Proto}} {
+		switch {
+		case strings.EqualFold(v.run, v.ex):
+		case v.run == "":
+			return nil // the run left out an exclusion the tables ran with
+		default:
+			set = append(set, v.name+"="+v.run)
+		}
+	}
+	if len(set) == 0 {
 		return m.tunedPin(t, q, preds, sizes)
 	}
 	own := q
@@ -613,27 +628,44 @@ func (m *Machine) pins(t Table, preds []Prediction, alts func() ([]tried, error)
 	speed, lo, hi := make([]float64, len(ps)), make([]float64, len(ps)), make([]float64, len(ps))
 	for i, p := range ps {
 		if choiceOf(p) != choiceOf(ps[0]) || choiceOf(p) == choiceOf(preds[i]) {
-			return nil // NCCL's own changes over the range, or the pin runs it
+			return nil // NCCL's own changes over the range, or the run's setting runs it
 		}
 		if pr, err := commmodel.ParseProtocol(p.Protocol); err != nil || m.unmeasured(pr, p.Size) {
 			return nil // a gain on priors alone, as tune's rules
 		}
-		g, taken := m.pinTaken(q, own, p, preds[i], alts)
+		k := slices.IndexFunc(t.Points, func(pt Point) bool { return pt.Size == p.Size })
+		if k < 0 {
+			return nil
+		}
+		g, taken := m.pinTaken(q, own, p, preds[i], fastest(t.Points[k]), alts)
 		if !taken {
 			return nil
 		}
 		speed[i], lo[i], hi[i] = g.Times, g.Low, g.High
 	}
-	var set []string
-	if !strings.EqualFold(t.Algo, ex.Algo) {
-		set = append(set, "NCCL_ALGO="+t.Algo)
-	}
-	if !strings.EqualFold(t.Proto, ex.Proto) {
-		set = append(set, "NCCL_PROTO="+t.Proto)
-	}
 	g := Gain{fit.Median(speed), fit.Median(lo), fit.Median(hi)}
 	return []string{fmt.Sprintf("the run's setting %s moves NCCL off its own choice here, %s, which the model predicts %.2fx as fast as the run's %s, as the calibration tables ran each protocol near these sizes (%s): unset it",
 		strings.Join(set, " "), choiceOf(ps[0]), g.Times, choiceOf(preds[0]), g.Range("its"))}
+}
+
+// runSetting returns v, a table's NCCL_ALGO or NCCL_PROTO, where the run
+// set it: its environment (env, the log's "set by environment" line) or
+// the user's pin. It is "" where v is empty or NCCL chose it, as its
+// TUNING lines name it (ran, which readEvidence takes as the table's pin).
+func runSetting(v string, env, ran nccltests.Fact[string]) string {
+	if env.Known() || !ran.Known() || !strings.EqualFold(strings.ReplaceAll(ran.Value, "_", ""), v) {
+		return v
+	}
+	return ""
+}
+
+// fastest is the faster of a row's out-of-place and in-place times: the
+// call ran that fast.
+func fastest(p Point) float64 {
+	if p.InPlace > 0 {
+		return min(p.Time, p.InPlace)
+	}
+	return p.Time
 }
 
 // tunedPin returns the rule commlab tune writes over every size of a
@@ -649,6 +681,7 @@ func (m *Machine) tunedPin(t Table, q Query, preds []Prediction, sizes []float64
 		return nil
 	}
 	speed, lo, hi := make([]float64, len(sizes)), make([]float64, len(sizes)), make([]float64, len(sizes))
+	var from, to uint64
 	for i, ch := range choices {
 		if ch.Withheld() || ch.Size != sizes[i] || choiceOf(ch.Ours) != choiceOf(choices[0].Ours) || choiceOf(ch.Ours) == choiceOf(preds[i]) {
 			return nil
@@ -656,6 +689,10 @@ func (m *Machine) tunedPin(t Table, q Query, preds []Prediction, sizes []float64
 		ours, theirs := ch.Decided()
 		g := ours.GainOver(theirs)
 		speed[i], lo[i], hi[i] = g.Times, g.Low, g.High
+		if i == 0 {
+			from = ch.MinBytes
+		}
+		to = ch.MaxBytes
 	}
 	ch := choices[0]
 	g := Gain{fit.Median(speed), fit.Median(lo), fit.Median(hi)}
@@ -663,10 +700,9 @@ func (m *Machine) tunedPin(t Table, q Query, preds []Prediction, sizes []float64
 	for i, s := range sizes {
 		args[i] = sizeArg(s)
 	}
-	span := strings.Join(args, ",")
-	return []string{fmt.Sprintf("commlab tune -comms %dx%d -collective %v -size %s writes a tuner rule of %s here, which the model predicts %.2fx as fast as NCCL's own %s, as the calibration tables ran each protocol near these sizes (%s); "+
-		"NCCL_ALGO and NCCL_PROTO in the job's environment would pin every size and collective instead",
-		t.Nodes, t.PerNode, t.Collective, span, choiceOf(ch.Ours), g.Times, choiceOf(ch.NCCL), g.Range("its"))}
+	return []string{fmt.Sprintf("commlab tune, given this diagnosis's -calibrate (with each file's settings), -hw and launch flags, with -comms %dx%d -collective %v -size %s, writes a tuner rule of %s from %d to %d B, "+
+		"which the model predicts %.2fx as fast as NCCL's own %s here, as the calibration tables ran each protocol near these sizes (%s); NCCL_ALGO and NCCL_PROTO in the job's environment would pin every size and collective instead",
+		t.Nodes, t.PerNode, t.Collective, strings.Join(args, ","), choiceOf(ch.Ours), from, to, g.Times, choiceOf(ch.NCCL), g.Range("its"))}
 }
 
 // sizeArg writes b bytes as a flag's size: "256KiB" where that reads back
@@ -680,19 +716,25 @@ func sizeArg(b float64) string {
 }
 
 // pinTaken reports that ours, NCCL's own choice for the query own,
-// replaces theirs, the prediction of what a pinned run of q ran, as a
-// tuner rule of tune replaces NCCL's own at its size: it beats theirs
-// with each side as the tables ran its protocol near the size
-// (beatsNCCL), the model follows its tables near the size (missesNear),
-// and it rests on no assumed fact (restsOn, over alts' alternatives). It
-// returns the gain it was decided on (TunerChoice.Decided).
-func (m *Machine) pinTaken(q, own Query, ours, theirs Prediction, alts func() ([]tried, error)) (Gain, bool) {
+// replaces theirs, the prediction of what a run of q that set NCCL_ALGO
+// or NCCL_PROTO ran, measured at ran seconds, by the test a tuner rule of
+// tune passes (beatsNCCL): it beats theirs beyond its interval with each
+// side as the tables ran its protocol near the size, on a node count
+// within the tables', a calibration table that measured NCCL's own choice
+// at the size measured it faster than the run, the model follows its
+// tables near the size (missesNear), and it rests on no assumed fact
+// (restsOn, over alts' alternatives). It returns the gain it was decided
+// on (TunerChoice.Decided).
+func (m *Machine) pinTaken(q, own Query, ours, theirs Prediction, ran float64, alts func() ([]tried, error)) (Gain, bool) {
 	size := ours.Size
 	c := TunerChoice{Ours: ours, NCCL: theirs, OursSlow: m.slowNear(q, ours.Protocol, size), NCCLMiss: m.missNear(q, theirs.Protocol, ours.Protocol, size)}
 	c.Near, c.Outside = m.missesNear(size)
 	o, t := c.Decided()
 	g := o.GainOver(t)
-	if !m.beatsNCCL(q, ours, theirs, size) || c.Misses() {
+	if m.beyondNodes(q) || !(o.High < t) || c.Misses() {
+		return g, false
+	}
+	if measured, ok := m.measuredAt(q, size); ok && !(measured < ran) {
 		return g, false
 	}
 	if len(m.tables) == 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -60,7 +61,7 @@ func TestPinsAsTuneDecides(t *testing.T) {
 		}
 		rule := ""
 		for _, a := range f.Advice {
-			if strings.Contains(a, "writes a tuner rule") && strings.HasPrefix(a, "commlab tune -comms 2x8 -collective allreduce -size ") {
+			if strings.HasPrefix(a, "commlab tune, given this diagnosis's -calibrate") && strings.Contains(a, ", with -comms 2x8 -collective allreduce -size ") {
 				rule = a
 			}
 		}
@@ -69,12 +70,14 @@ func TestPinsAsTuneDecides(t *testing.T) {
 			t.Errorf("%g..%g B: tune takes one choice there: %v; advice %q", f.FromBytes, f.ToBytes, taken, rule)
 		case taken:
 			advised++
-			want := fmt.Sprintf("writes a tuner rule of %s here, which the model predicts %.2fx as fast as NCCL's own %s", choiceOf(choices[0].Ours), fit.Median(speed), choiceOf(choices[0].NCCL))
+			want := fmt.Sprintf("writes a tuner rule of %s from %d to %d B, which the model predicts %.2fx as fast as NCCL's own %s here", choiceOf(choices[0].Ours),
+				choices[0].MinBytes, choices[len(choices)-1].MaxBytes, fit.Median(speed), choiceOf(choices[0].NCCL))
 			if !strings.Contains(rule, want) {
 				t.Errorf("%g..%g B: %q; want %q", f.FromBytes, f.ToBytes, rule, want)
 			}
 			// The command's sizes are the range's, as tune's -size reads them.
-			arg, _, _ := strings.Cut(strings.TrimPrefix(rule, "commlab tune -comms 2x8 -collective allreduce -size "), " ")
+			_, arg, _ := strings.Cut(rule, " -size ")
+			arg, _, _ = strings.Cut(arg, ", writes")
 			var got []float64
 			for _, a := range strings.Split(arg, ",") {
 				n, err := units.ParseSize(a)
@@ -127,5 +130,53 @@ func TestPinsAsTuneDecides(t *testing.T) {
 				t.Errorf("%g..%g B: %q", f.FromBytes, f.ToBytes, a)
 			}
 		}
+	}
+}
+
+// TestPinsUnset: a run that set NCCL_PROTO=LL128, slower than the model
+// at small sizes, where NCCL's own choice is Tree/LL, is told to unset it
+// at the gain the tables' protocols give; a run whose protocol comes from
+// NCCL's TUNING lines set nothing, and is not told to unset it. Calibrated on the B200 AllReduce of 2 x 8 on Lambda
+// (b200_2x8_allreduce_lambda_1cc_dstack.log), whose own rows below 64 KiB
+// take 35.5 to 45.4 us; the diagnosed copies take three times as long
+// there.
+func TestPinsUnset(t *testing.T) {
+	tables := realLogPinned(t, "b200_2x8_allreduce_lambda_1cc_dstack.log", Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA B200"})
+	m := newUserMachine(t, tables)
+	slowed := func(proto string, lo, hi float64) Table {
+		s := tables[0]
+		s.Name, s.Proto, s.Points = "slowed", proto, append([]Point(nil), s.Points...)
+		for i, p := range s.Points {
+			if p.Size >= lo && p.Size <= hi {
+				s.Points[i].Time, s.Points[i].InPlace = 3*p.Time, 3*p.InPlace
+			}
+		}
+		return s
+	}
+	advice := func(tab Table) []string {
+		fs, _, err := m.Diagnose(tab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range fs {
+			for _, a := range f.Advice {
+				if strings.Contains(a, "moves NCCL off its own choice") || strings.Contains(a, "writes a tuner rule of") {
+					out = append(out, a)
+				}
+			}
+		}
+		return out
+	}
+	set := slowed("LL128", 0, 64<<10)
+	got := advice(set)
+	if len(got) == 0 || !strings.HasPrefix(got[0], "the run's setting NCCL_PROTO=LL128 moves NCCL off its own choice here, Tree/LL, which the model predicts ") ||
+		!strings.HasSuffix(got[0], ": unset it") {
+		t.Errorf("NCCL_PROTO=LL128 run: %q; want it told to unset the setting for Tree/LL", got)
+	}
+	tuning := slowed("LL128", 0, 64<<10)
+	tuning.Evidence.RanProto = nccltests.Fact[string]{Value: "LL128", Line: 40}
+	if got := advice(tuning); slices.ContainsFunc(got, func(a string) bool { return strings.Contains(a, "the run's setting") }) {
+		t.Errorf("a protocol NCCL's TUNING lines name: %q, want no setting to unset", got)
 	}
 }
