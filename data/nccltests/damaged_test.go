@@ -9,8 +9,8 @@ import (
 
 // TestDamagedRowsAreReported: a row of an open table that cannot be read,
 // or that holds no measurement, is never lost without a word (red team 38):
-// a size with a sign, with thousands separators or in exponent form is a
-// bad number at the size's column and the row is left out; a time of 0
+// a size with a sign, with thousands separators, in exponent form or a
+// word (inf, NaN) is a bad number at the size's column and the row is left out; a time of 0
 // ("0", "-0", or one that underflows) at a size above 0 is a bad number at
 // the time's column, the row kept with that half no measurement.
 func TestDamagedRowsAreReported(t *testing.T) {
@@ -25,6 +25,8 @@ func TestDamagedRowsAreReported(t *testing.T) {
 		{"negative size", "    -2097152        524288     float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 5, 2},
 		{"thousands", "   2,097,152        524288     float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 4, 2},
 		{"exponent", "  2.097152e6        524288     float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 3, 2},
+		{"inf", "         inf        524288     float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 10, 2},
+		{"nan", "         NaN        524288     float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 10, 2},
 		{"time 0", "     2097152        524288     float     sum      -1     0.00   46.02   80.54      0    45.10   46.50   81.38      0\n", 58, 3},
 		{"time -0", "     2097152        524288     float     sum      -1       -0   46.02   80.54      0    45.10   46.50   81.38      0\n", 60, 3},
 		{"time 1e-320", "     2097152        524288     float     sum      -1   1e-320   46.02   80.54      0    45.10   46.50   81.38      0\n", 56, 3},

@@ -424,11 +424,20 @@ func (p *parser) line(n int, raw string) {
 	} else if p.piece != "" && !strings.Contains(s, "NCCL INFO") && !strings.Contains(s, "NCCL WARN") {
 		p.flushPiece()
 	}
-	if c := p.cur; (s[0] == '-' || s[0] == '+') && len(s) > 1 && isDigit(s[1]) && c != nil && c.lay != nil && !c.closed {
+	if c := p.cur; c != nil && c.lay != nil && !c.closed && (s[0] == '-' || s[0] == '+') && len(s) > 1 && isDigit(s[1]) {
 		// A row whose size has a sign ("-268435456"): nccl-tests prints
 		// none, so the size is damaged and the row cannot be read.
 		p.problem(n, p.off+1, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(firstField(s)))
 		return
+	} else if c != nil && c.lay != nil && !c.closed && !isDigit(s[0]) {
+		// A row whose size is a word ("inf", "NaN") but whose columns,
+		// count and type are a row's: the size is damaged, and the row is
+		// no note (an MPI launcher's "[host:pid] 15 more processes have
+		// sent help message ..." has neither the columns nor a type).
+		if f := strings.Fields(s); len(f) == c.lay.width && allDigits(f[1]) && isWord(f[2]) {
+			p.problem(n, p.off+1, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(f[0]))
+			return
+		}
 	}
 	body := strings.TrimSpace(strings.TrimLeft(s, "#"))
 	if !p.abridged && saysAbridged(s, body, n <= 64 && p.rows == 0) {
