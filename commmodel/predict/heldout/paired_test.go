@@ -392,6 +392,11 @@ func TestPairedScores(t *testing.T) {
 	golden(t, "paired_coverage.md", cov.Bytes())
 	golden(t, "paired_bands.md", bandTable("machine", machineRows(pairedMachines(t)), all))
 	golden(t, "paired_mid.md", midTable("machine", machineRows(pairedMachines(t)), all))
+	var names []string
+	for _, m := range ms {
+		names = append(names, m.Name)
+	}
+	golden(t, "paired_rules.md", ruleTable(t, names, all))
 }
 
 // leaveOneOutEach scores the tables of each machine by leaving each out in
@@ -512,6 +517,49 @@ func groupTable(title string, rows []groupRow, scores []heldout.Score, names []s
 		}
 		fmt.Fprintln(&b)
 	}
+	return b.Bytes()
+}
+
+// ruleTable lists every rule commlab tune takes on the held-out tables of
+// scores that ran NCCL's own choices (heldout.Rule), calibrated as for the
+// score, against the time the table measured for NCCL's own choice at
+// the rule's size, and a last line of counts. It fails t where a rule is
+// refuted: the model predicts its choice no faster than the measured
+// time, a rule that would slow the job.
+func ruleTable(t *testing.T, machines []string, scores []heldout.Score) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	fmt.Fprintln(&b, "| machine | held-out table | size | the rule's choice | predicted (80% interval) | NCCL's own | NCCL's own measured | measured / predicted |")
+	fmt.Fprintln(&b, "|---|---|---:|---|---:|---|---:|---:|")
+	tables, rules, unsettled := 0, 0, 0
+	for _, s := range scores {
+		if len(s.Rules) == 0 {
+			continue
+		}
+		tables++
+		machine := ""
+		for _, m := range machines {
+			if strings.HasPrefix(s.Table, m+"/") {
+				machine = m
+			}
+		}
+		for _, r := range s.Rules {
+			rules++
+			c := r.Choice
+			if r.Refuted() {
+				t.Errorf("%s at %s: tune takes %s/%s, %s predicted, where NCCL's own %s/%s measured %s: the rule would slow the job",
+					s.Table, size(c.Size), c.Ours.Algorithm, c.Ours.Protocol, units.FormatDuration(c.Ours.Time), c.NCCL.Algorithm, c.NCCL.Protocol, units.FormatDuration(r.Measured))
+			}
+			if r.Unsettled() {
+				unsettled++
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s/%s | %s (%s-%s) | %s/%s | %s | %.2f |\n", machine, strings.TrimPrefix(s.Table, machine+"/"), size(c.Size),
+				c.Ours.Algorithm, c.Ours.Protocol, units.FormatDuration(c.Ours.Time), units.FormatDuration(c.Ours.Low), units.FormatDuration(c.Ours.High),
+				c.NCCL.Algorithm, c.NCCL.Protocol, units.FormatDuration(r.Measured), r.Measured/c.Ours.Time)
+		}
+	}
+	fmt.Fprintf(&b, "\n%d rules on %d held-out tables; none predicts its choice slower than NCCL's own measured, and for %d of them NCCL's own measured time lies within or below the rule's 80%% interval.\n",
+		rules, tables, unsettled)
 	return b.Bytes()
 }
 

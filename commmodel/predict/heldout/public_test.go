@@ -550,6 +550,11 @@ func TestPublicMachines(t *testing.T) {
 	}
 	row("all", "", loo, each)
 	golden(t, "public_machines.md", b.Bytes())
+	var names []string
+	for _, m := range publicMachines {
+		names = append(names, m.name)
+	}
+	golden(t, "public_rules.md", ruleTable(t, names, loo))
 	across := map[string]bool{}
 	for _, s := range all {
 		for _, tab := range s.tabs {

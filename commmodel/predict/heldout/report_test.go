@@ -591,6 +591,28 @@ within %.0f%% of the measured best at %.0f%% of the sizes or more; beside it, NC
 
 `, 100*sweepWithin, 100*sweepShare)
 	b.WriteString(part("paired_sweeps.md"))
+	fmt.Fprint(&b, `
+## Tuner rules against held-out tables
+
+Every table of the paired and public machines that ran NCCL's own choices (no NCCL_ALGO or
+NCCL_PROTO but the exclusions every calibration table ran with, no tuner plugin) is held out, and
+`+"`commlab tune`"+`, calibrated on the machine's other tables as above, decides its rules for the
+table's communicator and collective at the table's sizes (`+"`predict.Machine.TunerPlan`"+`). Each rule
+that takes the model's choice over NCCL's own (not withheld) is set against the time the table
+measured for NCCL's own choice at that size: the rule would slow the job where the model
+predicts its choice no faster than that (the test fails then), and its gain is not shown where the
+measured time lies within the choice's 80% interval. The times measured for the rules' own choices
+are not in these tables: this checks the rules against NCCL as it ran, not their gains.
+
+The paired machines:
+
+`)
+	b.WriteString(part("paired_rules.md"))
+	fmt.Fprint(&b, `
+The public machines, as a new user has them:
+
+`)
+	b.WriteString(part("public_rules.md"))
 	fmt.Fprintf(&b, `
 ## Crossovers
 

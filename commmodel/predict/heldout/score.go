@@ -3,12 +3,14 @@ package heldout
 import (
 	"errors"
 	"fmt"
-	"github.com/inframethod/commlab/commmodel/predict"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/commmodel/predict"
 )
 
 // LargeSize is the size from which Score's "large" errors count, 1 MiB.
@@ -41,6 +43,67 @@ type Score struct {
 	// table's sizes, and Measured the table's time there, s.
 	Predicted []predict.Prediction
 	Measured  []float64
+	// Rules are the choices of the model's that commlab tune, calibrated
+	// as for this score, takes over NCCL's own at the table's sizes, where
+	// the table ran NCCL's own choices (Rules).
+	Rules []Rule
+}
+
+// A Rule is a choice of the model's that commlab tune takes over NCCL's
+// own for a held-out table's communicator and collective at one of its
+// sizes (predict.Machine.TunerPlan, not withheld), with the time the
+// table, run with NCCL's own choices, measured there (the faster of its
+// out-of-place and in-place times), s: a rule whose choice the model
+// predicts slower than that time would slow the job (Refuted).
+type Rule struct {
+	Choice   predict.TunerChoice
+	Measured float64
+}
+
+// Refuted reports that the model predicts the rule's choice no faster
+// than NCCL's own choice ran on the held-out table.
+func (r Rule) Refuted() bool { return r.Choice.Ours.Time >= r.Measured }
+
+// Unsettled reports that the held-out table's time for NCCL's own choice
+// lies within the rule's 80% interval or above it: the measurement does
+// not show the choice's gain beyond the interval that tune's rules ask of
+// the model's times.
+func (r Rule) Unsettled() bool { return r.Choice.Ours.High >= r.Measured }
+
+// rules returns the Rules of held on m: none unless held ran NCCL's own
+// choices (no NCCL_ALGO or NCCL_PROTO but the exclusions every
+// calibration table ran with, no tuner plugin) on more than one rank, of
+// a collective NCCL's tuner serves, under NCCL.
+func rules(m *predict.Machine, held *predict.Table) ([]Rule, error) {
+	ex := m.TunerExclusions()
+	if _, err := nccl.FuncOf(held.Collective); err != nil || held.Ranks() < 2 || m.RunsRCCL() ||
+		!strings.EqualFold(held.Algo, ex.Algo) || !strings.EqualFold(held.Proto, ex.Proto) || held.Evidence.TunerPlugin.Known() {
+		return nil, nil
+	}
+	var sizes []float64
+	for _, p := range held.Points {
+		if len(sizes) == 0 || p.Size > sizes[len(sizes)-1] {
+			sizes = append(sizes, p.Size)
+		}
+	}
+	_, choices, err := m.TunerPlan([]commmodel.Collective{held.Collective}, []predict.Comm{{Nodes: held.Nodes, PerNode: held.PerNode}}, held.Layout, sizes)
+	if err != nil {
+		return nil, fmt.Errorf("predict: %s: %w", held.Name, err)
+	}
+	var out []Rule
+	for _, ch := range choices {
+		k := slices.IndexFunc(held.Points, func(p predict.Point) bool { return p.Size == ch.Size })
+		if ch.Withheld() || k < 0 {
+			continue
+		}
+		p := held.Points[k]
+		t := p.Time
+		if p.InPlace > 0 {
+			t = min(t, p.InPlace)
+		}
+		out = append(out, Rule{ch, t})
+	}
+	return out, nil
 }
 
 // Coverage returns the share of the table's points inside the model's
@@ -292,6 +355,9 @@ func score(h predict.Hardware, m *predict.Machine, base commmodel.Link, held *pr
 		return Errors{All: fit.Median(e[k][0]), Large: fit.Median(e[k][1])}
 	}
 	sc.Model, sc.Baseline, sc.NCCL = errs(0), errs(1), errs(2)
+	if sc.Rules, err = rules(m, held); err != nil {
+		return Score{}, err
+	}
 	return sc, nil
 }
 
