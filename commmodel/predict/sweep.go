@@ -29,8 +29,10 @@ type SweepPoint struct {
 // collective and shape, each measured with its own NCCL_ALGO or NCCL_PROTO
 // pin, and at most one left to NCCL's tuner ("auto", NCCL's own pick). At
 // each size all the tables measured, the model (calibrated without them)
-// picks as tune does: the table it predicts fastest where that Beats NCCL's
-// pick, and NCCL's pick elsewhere; the point says how the pick's measured
+// picks by the first test of tune's rules: the table it predicts fastest
+// where that Beats NCCL's pick, and NCCL's pick elsewhere (tune also asks
+// of a rule the tables' evidence near the size, TunerPlan, which these
+// tables, held out, cannot give); the point says how the pick's measured
 // time compares with the fastest measured and with NCCL's pick: the auto
 // table, or else the table that pins what NCCL's uncalibrated tuner runs
 // (where no table pins it, the model's fastest stands). It is an

@@ -583,9 +583,10 @@ model's NCCL release runs a tree.
 
 A pinned sweep is a set of tables of one collective and shape, each measured with its own
 NCCL_ALGO or NCCL_PROTO (and at most one left to NCCL's tuner). At each size the model,
-calibrated on the machine's other tables, picks as a tuner rule written by `+"`commlab tune`"+`
-does: the table it predicts fastest where it expects that to beat NCCL's own pick by more than
-the prediction's interval, and NCCL's pick elsewhere. The target is the measured time of the pick
+calibrated on the machine's other tables, picks by the first test of a tuner rule written by
+`+"`commlab tune`"+`: the table it predicts fastest where it expects that to beat NCCL's own pick by
+more than the prediction's interval, and NCCL's pick elsewhere (tune's rules ask more of the tables
+near the size, below). The target is the measured time of the pick
 within %.0f%% of the measured best at %.0f%% of the sizes or more; beside it, NCCL's own pick
 (the table left to its tuner).
 
