@@ -43,9 +43,34 @@ func TestDamagedRowsAreReported(t *testing.T) {
 			t.Errorf("%s: %d rows, want %d", c.name, n, c.rows)
 		}
 	}
+	// Inside a table an MPI launcher's help-message lines, of a row's 13
+	// fields (and of a pre-2022 AllGather's 11) with a number second, are
+	// no rows and no problem; a word size with a timestamp after the row
+	// is one.
+	launcher := "[node0:01234] 13 more processes have sent help message help-mpi-btl-openib.txt / default subnet prefix\n"
+	l, err := read(strings.NewReader(head+launcher+tail), "mpi.log", Options{Collective: "allreduce", Ranks: 8})
+	if err != nil || len(l.Problems) != 0 || len(l.Tests[0].Rows) != 2 {
+		t.Errorf("a launcher's 13-field line in a table: problems %v, %v", l.Problems, err)
+	}
+	const old = "#  size  count  type  time  algbw  busbw  error  time  algbw  busbw  error\n" +
+		"   1048576    32768  float   44.38   23.63   20.68  0e+00   44.10   23.70   20.74  0e+00\n"
+	l, err = read(strings.NewReader(old+"[node0:01234] 7 more processes have sent help message help-btl-vader.txt / cma-permission-denied\n"), "old.log",
+		Options{Collective: "allgather", Ranks: 8})
+	if err != nil || len(l.Problems) != 0 || len(l.Tests[0].Rows) != 1 {
+		t.Errorf("a launcher's 11-field line in a pre-2022 table: problems %v, %v", l.Problems, err)
+	}
+	b, err := os.ReadFile("testdata/late2025_cputime_timestamp.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamped := strings.Replace(string(b), "        1024           256     float", "         inf           256     float", 1)
+	l, err = read(strings.NewReader(stamped), "stamp.log", Options{})
+	if err != nil || len(l.Problems) != 1 || !errors.Is(l.Problems[0], ErrNumber) || !strings.Contains(l.Problems[0].Error(), `size "inf"`) {
+		t.Errorf("a word size in a row with a timestamp: problems %v, %v", l.Problems, err)
+	}
 	// Outside a table a line starting with a signed number is no row and
 	// no problem: a poster's note, a timestamp.
-	l, err := read(strings.NewReader("-1 is the root\n"+head+tail), "note.log", Options{Collective: "allreduce", Ranks: 8})
+	l, err = read(strings.NewReader("-1 is the root\n"+head+tail), "note.log", Options{Collective: "allreduce", Ranks: 8})
 	if err != nil || len(l.Problems) != 0 || len(l.Tests[0].Rows) != 2 {
 		t.Errorf("note before the table: %v, %v", l, err)
 	}

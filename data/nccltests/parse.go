@@ -215,6 +215,26 @@ func (p *parser) rowPiece(n int, s string) (start int, ok bool) {
 	return start, true
 }
 
+// wordSized reports that f, the fields of a line of a table of layout lay
+// whose first field is no number, holds a row's other fields: as many as
+// a row of lay has (rowLayout's counts), a count of digits and an
+// nccl-tests data type (typeSize) where lay has those columns. An MPI
+// launcher's "[host:pid] 13 more processes have sent help message
+// help-mpi-btl-openib.txt / default subnet prefix" has a row's 13 fields
+// and a number second, but no type.
+func wordSized(lay *layout, f []string) bool {
+	n := len(f)
+	rowWidth := n == lay.width || lay.stamp > 0 && n == lay.width+lay.stamp || lay.redop >= 0 && n == lay.width-1 ||
+		len(lay.halves) == 2 && n == lay.width-lay.halves[0].width
+	switch {
+	case !rowWidth || lay.typ < 0 || lay.typ >= n || typeSize(f[lay.typ]) == 0:
+		return false
+	case lay.count >= 0 && (lay.count >= n || !allDigits(f[lay.count])):
+		return false
+	}
+	return true
+}
+
 // flushPiece reads a row piece that no piece completed as the row it is,
 // so that its field count is reported at its line.
 func (p *parser) flushPiece() {
@@ -430,11 +450,10 @@ func (p *parser) line(n int, raw string) {
 		p.problem(n, p.off+1, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(firstField(s)))
 		return
 	} else if c != nil && c.lay != nil && !c.closed && !isDigit(s[0]) {
-		// A row whose size is a word ("inf", "NaN") but whose columns,
-		// count and type are a row's: the size is damaged, and the row is
-		// no note (an MPI launcher's "[host:pid] 15 more processes have
-		// sent help message ..." has neither the columns nor a type).
-		if f := strings.Fields(s); len(f) == c.lay.width && allDigits(f[1]) && isWord(f[2]) {
+		// A row whose size is a word ("inf", "NaN") but whose other
+		// fields are a row's: the size is damaged, and the line is no
+		// note.
+		if f := strings.Fields(s); wordSized(c.lay, f) {
 			p.problem(n, p.off+1, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(f[0]))
 			return
 		}

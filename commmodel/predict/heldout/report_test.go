@@ -585,8 +585,8 @@ A pinned sweep is a set of tables of one collective and shape, each measured wit
 NCCL_ALGO or NCCL_PROTO (and at most one left to NCCL's tuner). At each size the model,
 calibrated on the machine's other tables, picks by the first test of a tuner rule written by
 `+"`commlab tune`"+`: the table it predicts fastest where it expects that to beat NCCL's own pick by
-more than the prediction's interval, and NCCL's pick elsewhere (tune's rules ask more of the tables
-near the size, below). The target is the measured time of the pick
+more than the prediction's interval, and NCCL's pick elsewhere (tune's rules also ask the tables'
+evidence near the size, docs/tune.md, which these held-out tables cannot give). The target is the measured time of the pick
 within %.0f%% of the measured best at %.0f%% of the sizes or more; beside it, NCCL's own pick
 (the table left to its tuner).
 
@@ -595,15 +595,20 @@ within %.0f%% of the measured best at %.0f%% of the sizes or more; beside it, NC
 	fmt.Fprint(&b, `
 ## Tuner rules against held-out tables
 
-Every table of the paired and public machines that ran NCCL's own choices (no NCCL_ALGO or
-NCCL_PROTO but the exclusions every calibration table ran with, no tuner plugin) is held out, and
-`+"`commlab tune`"+`, calibrated on the machine's other tables as above, decides its rules for the
-table's communicator and collective at the table's sizes (`+"`predict.Machine.TunerPlan`"+`). Each rule
-that takes the model's choice over NCCL's own (not withheld) is set against the time the table
-measured for NCCL's own choice at that size: the rule would slow the job where the model
-predicts its choice no faster than that (the test fails then), and its gain is not shown where the
-measured time lies within the choice's 80% interval. The times measured for the rules' own choices
-are not in these tables: this checks the rules against NCCL as it ran, not their gains.
+Every table of the paired and public machines that ran NCCL's own choices is held out: no
+NCCL_ALGO or NCCL_PROTO but the exclusions every calibration table ran with (nor a pin its NCCL
+TUNING lines imply), no tuner plugin, more than one rank, a collective NCCL's tuner serves
+(not AllToAll or SendRecv), under NCCL, not RCCL. `+"`commlab tune`"+`, calibrated on the machine's
+other tables as above, decides its rules for the table's communicator and collective at the
+table's sizes, with the table's launch layout (tune's `+"`-g`"+`, `+"`-threads`"+` and `+"`-graph`"+`;
+`+"`predict.Machine.TunerPlan`"+`). Each rule that takes the model's choice over NCCL's own (not
+withheld) is set against the time the table measured for NCCL's own choice at that size, the
+faster of its out-of-place and in-place times. By the model's own estimate the rule would slow
+the job where it predicts its choice no faster than that time (the test fails then); its gain is
+not shown where the measured time lies within or below the choice's 80% interval. NCCL's own
+choice is the model's reading of NCCL's tuner for the table's release, not what the log shows it
+ran, and the times of the rules' own choices were not measured on these tables: this checks the
+rules against NCCL as it ran, not their gains.
 
 The paired machines:
 

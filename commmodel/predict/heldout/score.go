@@ -43,42 +43,45 @@ type Score struct {
 	// table's sizes, and Measured the table's time there, s.
 	Predicted []predict.Prediction
 	Measured  []float64
-	// Rules are the choices of the model's that commlab tune, calibrated
-	// as for this score, takes over NCCL's own at the table's sizes, where
-	// the table ran NCCL's own choices (Rules).
+	// Tuned reports that the table ran NCCL's own choices, and Rules are
+	// the choices of the model's over NCCL's own that commlab tune,
+	// calibrated as for this score, decides at the table's sizes, taken
+	// or withheld (tuneRules).
+	Tuned bool
 	Rules []Rule
 }
 
-// A Rule is a choice of the model's that commlab tune takes over NCCL's
-// own for a held-out table's communicator and collective at one of its
-// sizes (predict.Machine.TunerPlan, not withheld), with the time the
-// table, run with NCCL's own choices, measured there (the faster of its
-// out-of-place and in-place times), s: a rule whose choice the model
-// predicts slower than that time would slow the job (Refuted).
+// A Rule is a choice of the model's over NCCL's own that commlab tune
+// decides for a held-out table's communicator and collective at one of its
+// sizes (predict.Machine.TunerPlan; its rule written unless Withheld), with
+// the time the table, run with NCCL's own choices, measured there (the
+// faster of its out-of-place and in-place times), s.
 type Rule struct {
 	Choice   predict.TunerChoice
 	Measured float64
 }
 
 // Refuted reports that the model predicts the rule's choice no faster
-// than NCCL's own choice ran on the held-out table.
+// than NCCL's own choice ran on the held-out table: by the model's own
+// estimate, the rule would slow the job.
 func (r Rule) Refuted() bool { return r.Choice.Ours.Time >= r.Measured }
 
 // Unsettled reports that the held-out table's time for NCCL's own choice
-// lies within the rule's 80% interval or above it: the measurement does
+// lies within the rule's 80% interval or below it: the measurement does
 // not show the choice's gain beyond the interval that tune's rules ask of
 // the model's times.
 func (r Rule) Unsettled() bool { return r.Choice.Ours.High >= r.Measured }
 
-// rules returns the Rules of held on m: none unless held ran NCCL's own
+// tuneRules returns the Rules of held on m, and whether tune decides any
+// there (Score.Tuned): none unless held ran NCCL's own
 // choices (no NCCL_ALGO or NCCL_PROTO but the exclusions every
 // calibration table ran with, no tuner plugin) on more than one rank, of
 // a collective NCCL's tuner serves, under NCCL.
-func rules(m *predict.Machine, held *predict.Table) ([]Rule, error) {
+func tuneRules(m *predict.Machine, held *predict.Table) (rules []Rule, tuned bool, err error) {
 	ex := m.TunerExclusions()
 	if _, err := nccl.FuncOf(held.Collective); err != nil || held.Ranks() < 2 || m.RunsRCCL() ||
 		!strings.EqualFold(held.Algo, ex.Algo) || !strings.EqualFold(held.Proto, ex.Proto) || held.Evidence.TunerPlugin.Known() {
-		return nil, nil
+		return nil, false, nil
 	}
 	var sizes []float64
 	for _, p := range held.Points {
@@ -86,14 +89,15 @@ func rules(m *predict.Machine, held *predict.Table) ([]Rule, error) {
 			sizes = append(sizes, p.Size)
 		}
 	}
-	_, choices, err := m.TunerPlan([]commmodel.Collective{held.Collective}, []predict.Comm{{Nodes: held.Nodes, PerNode: held.PerNode}}, held.Layout, sizes)
+	// The layout of the held run, as its predictions take it (tune's -g,
+	// -threads and -graph).
+	_, choices, err := m.TunerPlan([]commmodel.Collective{held.Collective}, []predict.Comm{{Nodes: held.Nodes, PerNode: held.PerNode}}, held.Query().Layout, sizes)
 	if err != nil {
-		return nil, fmt.Errorf("predict: %s: %w", held.Name, err)
+		return nil, false, fmt.Errorf("predict: %s: %w", held.Name, err)
 	}
-	var out []Rule
 	for _, ch := range choices {
 		k := slices.IndexFunc(held.Points, func(p predict.Point) bool { return p.Size == ch.Size })
-		if ch.Withheld() || k < 0 {
+		if k < 0 {
 			continue
 		}
 		p := held.Points[k]
@@ -101,9 +105,9 @@ func rules(m *predict.Machine, held *predict.Table) ([]Rule, error) {
 		if p.InPlace > 0 {
 			t = min(t, p.InPlace)
 		}
-		out = append(out, Rule{ch, t})
+		rules = append(rules, Rule{ch, t})
 	}
-	return out, nil
+	return rules, true, nil
 }
 
 // Coverage returns the share of the table's points inside the model's
@@ -355,7 +359,7 @@ func score(h predict.Hardware, m *predict.Machine, base commmodel.Link, held *pr
 		return Errors{All: fit.Median(e[k][0]), Large: fit.Median(e[k][1])}
 	}
 	sc.Model, sc.Baseline, sc.NCCL = errs(0), errs(1), errs(2)
-	if sc.Rules, err = rules(m, held); err != nil {
+	if sc.Rules, sc.Tuned, err = tuneRules(m, held); err != nil {
 		return Score{}, err
 	}
 	return sc, nil
