@@ -613,6 +613,11 @@ func TestNewRefusesHugeSchedules(t *testing.T) {
 			t.Errorf("New(%s, %d, 1 MiB): %v, want the bound on transfers", c.a.Name(), c.p, err)
 		}
 	}
+	// The bound is 2^30 transfers: a Ring of P ranks has about 2P² of them,
+	// so the largest power of two of ranks within it is 16384 (2^29).
+	if _, err := New(commmodel.Ring{}, 1<<20, 1<<20); err == nil || !strings.Contains(err.Error(), "; 16384 ranks are within it") {
+		t.Errorf("New(Ring, 2^20, 1 MiB): %v, want 16384 ranks named within the bound", err)
+	}
 	// A schedule well under the bound is built: a Ring of 1024 ranks, about
 	// 2^21 transfers.
 	if _, err := New(commmodel.Ring{}, 1<<10, 1<<20); err != nil {
