@@ -749,10 +749,11 @@ func writeWithheld(w io.Writer, choices []predict.TunerChoice, hw predict.Hardwa
 		if !ch.Withheld() {
 			continue
 		}
+		head := fmt.Sprintf("commlab tune: %v on %v, %d to %d B: the model's %s/%s, %s than NCCL's own %s/%s at %s,",
+			ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol, gainText(ch.Ours, ch.NCCL.Time),
+			ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatSize(ch.Size))
 		if ch.Misses() {
-			fmt.Fprintf(w, "commlab tune: %v on %v, %d to %d B: the model's %s/%s, %s than NCCL's own %s/%s at %s, is withheld: %s; these sizes keep NCCL's own.%s %s\n",
-				ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol, gainText(ch.Ours, ch.NCCL.Time),
-				ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatSize(ch.Size), missesText(ch), decidedSentence(ch), measureHint(ch))
+			fmt.Fprintf(w, "%s is withheld: %s; these sizes keep NCCL's own.%s %s\n", head, missesText(ch), decidedSentence(ch), measureHint(ch))
 			if len(ch.RestsOn) == 0 {
 				continue
 			}
@@ -773,9 +774,8 @@ func writeWithheld(w io.Writer, choices []predict.TunerChoice, hw predict.Hardwa
 		if ch.Misses() {
 			still = "; the choice stays withheld while the model misses its tables there (above)"
 		}
-		fmt.Fprintf(w, "commlab tune: %v on %v, %d to %d B: the model's %s/%s, %s than NCCL's own %s/%s at %s, rests on %s; these sizes keep NCCL's own.%s Settle %s with -hw %s%s%s\n",
-			ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol, gainText(ch.Ours, ch.NCCL.Time),
-			ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatSize(ch.Size), assumedText(facts), decidedSentence(ch), pronoun(len(facts)), hwSetting(facts), system, still)
+		fmt.Fprintf(w, "%s rests on %s; these sizes keep NCCL's own.%s Settle %s with -hw %s%s%s\n",
+			head, assumedText(facts), decidedSentence(ch), pronoun(len(facts)), hwSetting(facts), system, still)
 		for _, r := range ch.RestsOn {
 			var with []string
 			for i, f := range r.Facts {

@@ -92,7 +92,7 @@ func (m *Machine) measuredAt(q Query, size float64) (time float64, ok bool) {
 			a, b := t.Points[j-1], t.Points[j]
 			if a.Size <= size && size <= b.Size && a.Size > 0 && b.Size > a.Size {
 				f := math.Log(size/a.Size) / math.Log(b.Size/a.Size)
-				return math.Exp(math.Log(fastest(a)) + f*math.Log(fastest(b)/fastest(a))), true
+				return math.Exp(math.Log(a.Fastest()) + f*math.Log(b.Fastest()/a.Fastest())), true
 			}
 		}
 	}

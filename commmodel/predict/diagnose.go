@@ -637,7 +637,7 @@ func (m *Machine) pins(t Table, preds []Prediction, alts func() ([]tried, error)
 		if k < 0 {
 			return nil
 		}
-		g, taken := m.pinTaken(q, own, p, preds[i], fastest(t.Points[k]), alts)
+		g, taken := m.pinTaken(q, own, p, preds[i], t.Points[k].Fastest(), alts)
 		if !taken {
 			return nil
 		}
@@ -657,15 +657,6 @@ func runSetting(v string, env, ran nccltests.Fact[string]) string {
 		return v
 	}
 	return ""
-}
-
-// fastest is the faster of a row's out-of-place and in-place times: the
-// call ran that fast.
-func fastest(p Point) float64 {
-	if p.InPlace > 0 {
-		return min(p.Time, p.InPlace)
-	}
-	return p.Time
 }
 
 // tunedPin returns the rule commlab tune writes over every size of a
@@ -744,20 +735,6 @@ func (m *Machine) pinTaken(q, own Query, ours, theirs Prediction, ran float64, a
 	a, aerr := nccl.ParseAlgo(ours.Algorithm)
 	p, perr := commmodel.ParseProtocol(ours.Protocol)
 	return g, err == nil && aerr == nil && perr == nil && len(m.restsOn(own, q, tr, a, p, ours, theirs, size)) == 0
-}
-
-// excludes reports that list, an NCCL_ALGO or NCCL_PROTO exclusion the
-// run was made under ("^NVLS,NVLSTree"), leaves out name: a pin or tuner
-// rule for it would not run in that job (NCCL runs no rule for what its
-// environment excludes, and NVLS switched off has no resources to run).
-// Together's H100 AllReduce with NCCL_NVLS_ENABLE=0 was offered
-// NCCL_ALGO=NVLS 1.23x as fast.
-func excludes(list, name string) bool {
-	rest, ok := strings.CutPrefix(list, "^")
-	if !ok {
-		return false
-	}
-	return slices.ContainsFunc(strings.Split(rest, ","), func(n string) bool { return strings.EqualFold(strings.TrimSpace(n), name) })
 }
 
 // networkGuesses returns, for a table across nodes that is not one of m's

@@ -23,6 +23,15 @@ type Point struct {
 	InPlace float64
 }
 
+// Fastest is the faster of the point's out-of-place and in-place times:
+// the call ran that fast.
+func (p Point) Fastest() float64 {
+	if p.InPlace > 0 {
+		return min(p.Time, p.InPlace)
+	}
+	return p.Time
+}
+
 // Samples returns t's points as samples for package fit (a regime fit of
 // the measured times).
 func (t *Table) Samples() []fit.Sample {

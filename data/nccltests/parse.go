@@ -444,16 +444,12 @@ func (p *parser) line(n int, raw string) {
 	} else if p.piece != "" && !strings.Contains(s, "NCCL INFO") && !strings.Contains(s, "NCCL WARN") {
 		p.flushPiece()
 	}
-	if c := p.cur; c != nil && c.lay != nil && !c.closed && (s[0] == '-' || s[0] == '+') && len(s) > 1 && isDigit(s[1]) {
-		// A row whose size has a sign ("-268435456"): nccl-tests prints
-		// none, so the size is damaged and the row cannot be read.
-		p.problem(n, p.off+1, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(firstField(s)))
-		return
-	} else if c != nil && c.lay != nil && !c.closed && !isDigit(s[0]) {
-		// A row whose size is a word ("inf", "NaN") but whose other
-		// fields are a row's: the size is damaged, and the line is no
-		// note.
-		if f := strings.Fields(s); wordSized(c.lay, f) {
+	if c := p.cur; c != nil && c.lay != nil && !c.closed && !isDigit(s[0]) && !strings.Contains(s, "NCCL ") {
+		// A row whose size has a sign ("-268435456"), which nccl-tests
+		// never prints, or is a word ("inf", "NaN") with a row's other
+		// fields: the size is damaged and the row cannot be read. NCCL's
+		// debug lines, which run between a table's rows, are no rows.
+		if f := strings.Fields(s); (s[0] == '-' || s[0] == '+') && len(s) > 1 && isDigit(s[1]) || wordSized(c.lay, f) {
 			p.problem(n, p.off+1, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(f[0]))
 			return
 		}

@@ -100,12 +100,7 @@ func tuneRules(m *predict.Machine, held *predict.Table) (rules []Rule, tuned boo
 		if k < 0 {
 			continue
 		}
-		p := held.Points[k]
-		t := p.Time
-		if p.InPlace > 0 {
-			t = min(t, p.InPlace)
-		}
-		rules = append(rules, Rule{ch, t})
+		rules = append(rules, Rule{ch, held.Points[k].Fastest()})
 	}
 	return rules, true, nil
 }
