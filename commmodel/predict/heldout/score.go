@@ -165,17 +165,34 @@ func AsNewUser(calibration, held []predict.Table) ([]Score, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The description, and so the calibration, depends on the held run
+	// only through its GPUs a host.
+	type calibrated struct {
+		h    predict.Hardware
+		m    *predict.Machine
+		base commmodel.Link
+	}
+	byHost := map[int]*calibrated{}
 	out := make([]Score, 0, len(held))
 	for i := range held {
-		h, _ := base.FromTables(calibration, held[i].PerNode)
-		sc, err := HeldOut(h, calibration, held[i:i+1], nil)
+		c := byHost[held[i].PerNode]
+		if c == nil {
+			h, _ := base.FromTables(calibration, held[i].PerNode)
+			m, b, err := calibrate(h, calibration, nil)
+			if err != nil {
+				return nil, err
+			}
+			c = &calibrated{h, m, b}
+			byHost[held[i].PerNode] = c
+		}
+		sc, err := score(c.h, c.m, c.base, &held[i])
 		if err != nil {
 			return nil, err
 		}
-		if err := sc[0].holdGuesses(h, calibration, &held[i]); err != nil {
+		if err := sc.holdGuesses(c.h, calibration, &held[i]); err != nil {
 			return nil, err
 		}
-		out = append(out, sc...)
+		out = append(out, sc)
 	}
 	return out, nil
 }
@@ -285,17 +302,9 @@ func fromEach(tables []predict.Table, score scorer) ([]Score, error) {
 // tables where they hold its two points (else its errors are NaN); NCCL's
 // model needs no calibration.
 func HeldOut(h predict.Hardware, calibration, held []predict.Table, s *predict.Settings) ([]Score, error) {
-	m, err := predict.Calibrate(h, calibration, s)
+	m, base, err := calibrate(h, calibration, s)
 	if err != nil {
 		return nil, err
-	}
-	// Too few points for the baseline's two parameters leave it out (a
-	// Link that times everything NaN, so its errors are NaN).
-	base, err := FitBaseline(calibration)
-	if errors.Is(err, predict.ErrTooFew) {
-		base = commmodel.Link{}
-	} else if err != nil {
-		return nil, fmt.Errorf("predict: baseline: %w", err)
 	}
 	out := make([]Score, 0, len(held))
 	for i := range held {
@@ -306,6 +315,23 @@ func HeldOut(h predict.Hardware, calibration, held []predict.Table, s *predict.S
 		out = append(out, sc)
 	}
 	return out, nil
+}
+
+// calibrate calibrates the model and the one-link baseline on the
+// calibration tables. Too few points for the baseline's two parameters
+// leave it out (a Link that times everything NaN, so its errors are NaN).
+func calibrate(h predict.Hardware, calibration []predict.Table, s *predict.Settings) (*predict.Machine, commmodel.Link, error) {
+	m, err := predict.Calibrate(h, calibration, s)
+	if err != nil {
+		return nil, commmodel.Link{}, err
+	}
+	base, err := FitBaseline(calibration)
+	if errors.Is(err, predict.ErrTooFew) {
+		base = commmodel.Link{}
+	} else if err != nil {
+		return nil, commmodel.Link{}, fmt.Errorf("predict: baseline: %w", err)
+	}
+	return m, base, nil
 }
 
 // score compares the three models with held's measurements.
