@@ -36,7 +36,12 @@ type calibrationFile struct {
 	// tests are the file's tests to calibrate on (test=N, as fit -list
 	// counts them), none for all.
 	tests []int
+	// keys are the keys the item gave (algo, nodes, ...).
+	keys []string
 }
+
+// sets reports whether the item gave key.
+func (f calibrationFile) sets(key string) bool { return slices.Contains(f.keys, key) }
 
 // calibrationKeys are the keys a -calibrate item takes, with what each sets.
 var calibrationKeys = []struct{ key, doc string }{
@@ -84,10 +89,34 @@ func parseCalibrationFiles(list string, base predict.Pins, what string) ([]calib
 			}
 			key, value, _ := strings.Cut(kv, "=")
 			given[key] = value
+			f.keys = append(f.keys, key)
 		}
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// pinnedAlike says which calibration files take -algo's or -proto's pin
+// (base's) for want of their own algo= or proto=: the command takes their
+// runs to have set it, which moves the calibration where they did not.
+func pinnedAlike(files []calibrationFile, base predict.Pins) []problem {
+	var out []problem
+	for _, pin := range []struct{ flag, key, value string }{{"-algo", "algo", base.Algo}, {"-proto", "proto", base.Proto}} {
+		if pin.value == "" {
+			continue
+		}
+		var took []string
+		for _, f := range files {
+			if own := map[string]string{"algo": f.pins.Algo, "proto": f.pins.Proto}[pin.key]; own == pin.value && !slices.Contains(took, f.path) && !f.sets(pin.key) {
+				took = append(took, f.path)
+			}
+		}
+		if len(took) > 0 {
+			out = append(out, problem{Message: fmt.Sprintf("%s %s pins the calibration runs of %s as well, which give no %s= of their own: they are taken to have run NCCL_%s=%s; give FILE:%s=auto for a run that left it to NCCL",
+				pin.flag, strings.ToLower(pin.value), joinAnd(took), pin.key, strings.ToUpper(pin.key), pin.value, pin.key)})
+		}
+	}
+	return out
 }
 
 // listItems splits a comma-separated list of FILE[:KEY=VALUE...] items at
@@ -559,6 +588,7 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	if err := sameMachine(m.tables); err != nil {
 		return machine{}, err
 	}
+	m.problems = append(m.problems, pinnedAlike(files, base)...)
 	tp, bad, err := f.readCapture()
 	if err != nil {
 		return machine{}, err

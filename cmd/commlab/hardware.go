@@ -37,7 +37,11 @@ type guessOutput struct {
 	Alternative string  `json:"alternative,omitempty"`
 	SizeBytes   float64 `json:"size_bytes,omitempty"`
 	Ratio       float64 `json:"ratio,omitempty"`
-	Hint        string  `json:"hint"`
+	// Choice is the algorithm and protocol the alternative's prediction
+	// runs at SizeBytes where they differ from the fact's
+	// (predict.Guess.Choice).
+	Choice string `json:"alternative_choice,omitempty"`
+	Hint   string `json:"hint"`
 	// Better reports that the tables fit the alternative better than the
 	// fact as assumed (predict.Guess.Better).
 	Better bool `json:"tables_fit_better,omitempty"`
@@ -104,7 +108,7 @@ func describeHardware(hw predict.Hardware, tables []predict.Table, gpuNames []st
 	for _, g := range gs {
 		hint := g.Flag()
 		out.Guesses = append(out.Guesses, guessOutput{Fact: g.Fact.Name, Value: g.Fact.Value, Alternative: g.Alternative,
-			SizeBytes: g.Size, Ratio: g.Ratio, Hint: hint, Better: g.Better})
+			SizeBytes: g.Size, Ratio: g.Ratio, Choice: g.Choice, Hint: hint, Better: g.Better})
 	}
 	// The guess that moves the prediction most comes first (after the
 	// GPU's, on which every other fact rests): a user settles the first
@@ -198,8 +202,12 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 		if g.Better {
 			holds = "which the tables fit better than the fact assumed, and " + holds
 		}
-		fmt.Fprintf(w, "guess: %s = %s is assumed; with %s the prediction at %s is %.2fx, %s: settle it with %s\n",
-			g.Fact, g.Value, g.Alternative, units.FormatSize(g.SizeBytes), g.Ratio, holds, g.Hint)
+		runs := ""
+		if g.Choice != "" {
+			runs = " (it runs " + g.Choice + " there)"
+		}
+		fmt.Fprintf(w, "guess: %s = %s is assumed; with %s the prediction at %s is %.2fx%s, %s: settle it with %s\n",
+			g.Fact, g.Value, g.Alternative, units.FormatSize(g.SizeBytes), g.Ratio, runs, holds, g.Hint)
 	}
 	switch len(h.Systems) {
 	case 0:

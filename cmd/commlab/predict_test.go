@@ -3,9 +3,11 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -352,6 +354,37 @@ func TestPredictPins(t *testing.T) {
 	for _, c := range [][2]string{{"bogus", "auto"}, {"ring", "ll64"}, {"", "auto"}, {"nvls_tree", "auto"}, {"^bogus", "auto"}, {"auto", "^ll64"}, {"allreduce:ring;tree", "auto"}} {
 		if _, _, err := predictPins(c[0], c[1]); err == nil {
 			t.Errorf("predictPins(%q, %q) accepted", c[0], c[1])
+		}
+	}
+}
+
+// TestPredictPinsCalibration: -algo and -proto pin the calibration files
+// that give no algo= or proto= of their own, and the command names them
+// (a run that left the choice to NCCL would be misread); a file's own key
+// and -algo auto are not named.
+func TestPredictPinsCalibration(t *testing.T) {
+	t.Parallel()
+	ring, nvls := togetherDir+"all_reduce_ring.log", togetherDir+"all_reduce_nvls.log"
+	for _, c := range []struct {
+		calibrate, algo, proto string
+		want                   []string
+	}{
+		{ring + "," + nvls, "ring", "auto", []string{"-algo ring pins the calibration runs of " + ring + " and " + nvls + " as well"}},
+		{ring + ":algo=ring," + nvls, "ring", "simple", []string{"-algo ring pins the calibration runs of " + nvls + " as well", "-proto simple pins the calibration runs of " + ring + " and " + nvls + " as well"}},
+		{ring + ":algo=ring," + nvls + ":algo=auto", "ring", "auto", nil},
+		{ring + "," + nvls, "auto", "auto", nil},
+	} {
+		code, _, stderr := runCLI("predict", "-calibrate", c.calibrate, "-algo", c.algo, "-proto", c.proto, "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.calibrate, code, stderr)
+		}
+		if n := strings.Count(stderr, "pins the calibration runs of"); n != len(c.want) {
+			t.Errorf("-calibrate %s -algo %s -proto %s: %d notes of pinned calibration runs, want %d:\n%s", c.calibrate, c.algo, c.proto, n, len(c.want), stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("-calibrate %s -algo %s: stderr does not say %q:\n%s", c.calibrate, c.algo, w, stderr)
+			}
 		}
 	}
 }
@@ -830,6 +863,19 @@ func TestPredictGuideClaim(t *testing.T) {
 	}
 	if !(p[1].LowS <= measured[1] && measured[1] <= p[1].HighS) || measured[1] > 1.05*p[1].LowS {
 		t.Errorf("1 GiB: [%.1f, %.1f] us, measured %.2f us: want inside, near the low end", p[1].LowS*1e6, p[1].HighS*1e6, measured[1]*1e6)
+	}
+	// The guide's prose quotes the 64 MiB row of its example's output.
+	doc, err := os.ReadFile("../../docs/predict.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile(`(?m)^  64 MiB +(\S+ \S+) +(\S+ \S+) +(\S+ \S+) +NVLSTree`).FindSubmatch(doc)
+	if row == nil {
+		t.Fatal("docs/predict.md: no 64 MiB row of NVLSTree in its first example")
+	}
+	prose := strings.Join(strings.Fields(string(doc)), " ")
+	if want := fmt.Sprintf("at 64 MiB, %s, and 80%% of such runs should measure between %s and %s.", row[1], row[2], row[3]); !strings.Contains(prose, want) {
+		t.Errorf("docs/predict.md does not say %q, as its example prints", want)
 	}
 	if testing.Short() {
 		return // the calibration once under -short (-race: 9 s each); go test without -short checks nvls=false too

@@ -57,7 +57,9 @@ func TestDescribe(t *testing.T) {
 // tables give it, and the fact says whose the name is: the Rank lines'
 // "NVIDIA RTX 6000D" of a real log (log), the same name pinned by the user
 // (hw), no name at all (assumed). A GPU the catalog holds stays the
-// catalog's.
+// catalog's. A name given in place of the Rank lines' other GPU (the H100
+// for the RTX 6000D) is said, once a table; one that names the log's GPU
+// is not.
 func TestGPUNameSource(t *testing.T) {
 	const (
 		path = "../../data/nccltests/testdata/real/rtx6000d_2x8_allreduce_late2025.log"
@@ -73,9 +75,21 @@ func TestGPUNameSource(t *testing.T) {
 		{path, Pins{GPU: "NVIDIA H100 80GB HBM3"}, SourceCatalog},
 		{rows, Pins{Nodes: 2, PerNode: 8}, SourceAssumed},
 	} {
-		tabs, _, err := ReadFile(c.path, func(int) Pins { return c.pin })
+		tabs, problems, err := ReadFile(c.path, func(int) Pins { return c.pin })
 		if err != nil || len(tabs) == 0 {
 			t.Fatalf("%+v: %d tables, %v", c.pin, len(tabs), err)
+		}
+		replaced, want := 0, 0
+		for _, p := range problems {
+			if strings.Contains(p.Error(), `name the GPU "NVIDIA RTX 6000D", and the name given, "NVIDIA H100 80GB HBM3", replaces it`) {
+				replaced++
+			}
+		}
+		if c.want == SourceCatalog {
+			want = len(tabs)
+		}
+		if replaced != want {
+			t.Errorf("pin %q: %d problems say the name replaces the log's, want %d: %v", c.pin.GPU, replaced, want, problems)
 		}
 		h, err := Describe(tabs[0].GPU, "")
 		if err != nil {

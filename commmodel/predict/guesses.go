@@ -82,6 +82,11 @@ type Guess struct {
 	// Size is where the prediction moves most, bytes, and Ratio the
 	// prediction with Alternative over the prediction with Fact there.
 	Size, Ratio float64
+	// Choice is the algorithm and protocol ("Ring/LL128") the prediction
+	// with Alternative runs at Size where that differs from the one with
+	// Fact, "" where it does not: the calibration under the alternative
+	// may take another choice, which can move the time either way.
+	Choice string
 	// Hint is the -hw setting that settles it ("nics=N"), or for NCCL's
 	// release (Fact nccl_version) the calibration file's key
 	// ("FILE:version=V"), which Pins.Version takes in a program, and
@@ -245,7 +250,10 @@ func (g *Guess) moves(sizes []float64, base, preds []Prediction) bool {
 	for i := range preds {
 		g.Times[i] = preds[i].Time
 		if r := preds[i].Time / base[i].Time; math.Abs(math.Log(r)) > math.Abs(math.Log(g.Ratio)) || g.Ratio == 0 {
-			g.Size, g.Ratio = sizes[i], r
+			g.Size, g.Ratio, g.Choice = sizes[i], r, ""
+			if c := choiceOf(preds[i]); c != choiceOf(base[i]) {
+				g.Choice = c
+			}
 		}
 	}
 	return math.Abs(g.Ratio-1) > GuessMoves

@@ -129,6 +129,10 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 				Err: fmt.Errorf("%s: the file's name says %s, but neither the log nor a pin sets NCCL_%s: the table is taken as NCCL's own choice; if the run set it, give FILE:%s=%s (FILE:%s=auto keeps NCCL's choice and this note quiet)",
 					tab.Collective, word, strings.ToUpper(key), key, word, key)})
 		}
+		if pin.GPU != "" && t.System != "" && !sameGPU(pin.GPU, t.System) {
+			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
+				Err: fmt.Errorf("%s: the Rank lines name the GPU %q, and the name given, %q, replaces it: the model takes that GPU's facts, not the log's; leave -gpu (or gpu=NAME) out to take the log's", tab.Collective, t.System, pin.GPU)})
+		}
 		if tab.GPU == UnnamedGPU {
 			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
 				Err: fmt.Errorf("%s: %s: a GPU the catalog does not hold is assumed, every fact of it; give gpu=NAME to name it", tab.Collective, noGPUName(t))})
@@ -140,6 +144,17 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 		out = append(out, tab)
 	}
 	return out, problems
+}
+
+// sameGPU reports whether two names name one GPU: the same product of
+// the catalog, or, where either is not in it, the same name.
+func sameGPU(a, b string) bool {
+	ga, errA := nccl.ParseGPU(a)
+	gb, errB := nccl.ParseGPU(b)
+	if errA == nil && errB == nil {
+		return ga.Name == gb.Name
+	}
+	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
 }
 
 // namedPin returns the first word of the file name's base (words split at
