@@ -298,6 +298,9 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		m.Notes = append(m.Notes, fmt.Sprintf("the tables fit intra_bw at %s, %.2f of the PCIe rate: between these cards NCCL got less than PCIe's rate, by P2P across the CPUs' link between sockets (nvidia-smi topo -m: SYS), a copy through host memory where P2P is off (GeForce cards; a container may hide it), or sockets; NCCL_DEBUG=INFO's channel lines say which (\"via P2P\", \"via SHM\", \"via NET\")",
 			FormatValue(m.x[parIntraBW], params[parIntraBW].unit), r))
 	}
+	if note := m.slowLinks(tables); note != "" {
+		m.Notes = append(m.Notes, note)
+	}
 	var unused, loose []string
 	for _, p := range m.Params {
 		switch {
@@ -812,6 +815,36 @@ func (d *design) heldOut(f *fitResult, used [numParams]bool, set Settings, i int
 	}
 	return h
 }
+
+// slowLinks says where the tables of one node's collectives fit intra_bw
+// below minLinkShare of its prior on NVLink or Infinity Fabric links the
+// catalog, a capture or the user gave: the runs moved well below what the
+// GPU's links carry, and the prior, narrow because the links are the
+// product's, holds the model faster than they ran. The GPU may be misnamed
+// (an A100's table named B200 fits 0.51 of the B200's prior), or a setting
+// or fault slowed the links (NCCL_GRAPH_FILE on Azure's A100 pair, 0.33;
+// one process driving 8 H100s in Voltage Park's AllGather, 0.42). Grouped
+// sends are left out: a pair of GPUs of a mesh shares a few of the links.
+// The note says what the tables show, not that the model misses them: a
+// misnamed A100 table the fit follows (named H100, 0.59) gives it too.
+func (m *Machine) slowLinks(tables []Table) string {
+	h, p := &m.Hardware, m.Params[parIntraBW]
+	if h.Fabric == FabricPCIe || h.assumedLinks() || !p.Used || !(p.Value < minLinkShare*p.Prior) {
+		return ""
+	}
+	if !slices.ContainsFunc(tables, func(t Table) bool { return t.Nodes == 1 && t.PerNode > 1 && !grouped(t.Collective) }) {
+		return ""
+	}
+	return fmt.Sprintf("the tables fit intra_bw at %s, %.2f of its prior for %s's links (%s): one node's runs moved well below what those links carry, and the prior holds intra_bw near the product's figure, so that a model pulled toward it runs faster than they did; if the GPU is not %s, name it (-gpu NAME, or gpu=NAME for a file); if it is, a setting or a fault slowed the links (commlab diagnose on a one-node table, without -calibrate, sets it against NCCL's model of the product)",
+		FormatValue(p.Value, params[parIntraBW].unit), p.Value/p.Prior, h.GPU.Name, h.Sources.NVLinks, h.GPU.Name)
+}
+
+// minLinkShare is the share of intra_bw's prior below which one node's
+// tables make slowLinks speak: the public and paired logs' one-node
+// tables of a collective fit 0.62 or more of it, but for the three runs
+// slowLinks names and the DGX-2's ReduceScatter of one process driving 12
+// V100s (0.52), and an H100 PCIe pair's NVLink bridge (0.49).
+const minLinkShare = 0.6
 
 // fitResult is the outcome of one fit: natural parameter values and the
 // posterior standard deviation of each log.

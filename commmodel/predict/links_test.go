@@ -2,6 +2,7 @@ package predict
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/topo"
+	"github.com/inframethod/commlab/units"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -227,5 +229,54 @@ func TestLeonardoSendRecv(t *testing.T) {
 	}
 	if ps[0].Channels != 8 {
 		t.Errorf("AllReduce of 1 GiB on 2 of 4 GPUs under NCCL %v: %d channels, want 8", tab.Version, ps[0].Channels)
+	}
+}
+
+// TestSlowLinks: one node's tables that fit intra_bw below minLinkShare of
+// its prior are named, with what to do, and docs/predict.md's figures
+// hold. Polaris' one-node A100 AllReduce (a100_1x4_allreduce_polaris_ss11.log,
+// no GPU name in the log; 15895.0 us at 2 GiB, its line 37) named as a B200
+// fits 0.51 of the B200's prior, and predicts 2 GiB in 8.9 ms; as the A100
+// it ran on, 0.84. NCCL_GRAPH_FILE on Azure's A100 pair fits 0.33, and one
+// process driving Voltage Park's 8 H100s in its AllGather 0.42. Leonardo's
+// SendRecv of an A100 pair, grouped sends over the links a pair shares, is
+// not named.
+func TestSlowLinks(t *testing.T) {
+	const real = "../../data/nccltests/testdata/real/"
+	for _, c := range []struct {
+		file, gpu, share string
+		named            bool
+	}{
+		{"a100_1x4_allreduce_polaris_ss11.log", "B200", "0.51", true},
+		{"a100_1x4_allreduce_polaris_ss11.log", "A100-SXM4-40GB", "0.84", false},
+		{"a100_1x2_allreduce_graphfile_azure_ncv4.log", "NVIDIA A100 80GB PCIe", "0.33", true},
+		{"h100_1x8_g8_allgather_voltagepark.log", "", "0.42", true},
+		{"a100_1x2_sendrecv_leonardo_nccltests331.log", "", "", false},
+	} {
+		tabs, _, err := ReadFile(real+c.file, func(int) Pins { return Pins{GPU: c.gpu, Nodes: 1} }) // each ran on one host
+		if err != nil || len(tabs) == 0 {
+			t.Fatalf("%s: %d tables, %v", c.file, len(tabs), err)
+		}
+		h, err := Describe(tabs[0].GPU, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ = h.FromTables(tabs, tabs[0].PerNode)
+		m, err := Calibrate(h, tabs, &Settings{NoIntervals: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := m.Params[parIntraBW]
+		note := m.slowLinks(tabs)
+		named := note != "" && slices.Contains(m.Notes, note)
+		if share := fmt.Sprintf("%.2f", p.Value/p.Prior); named != c.named || c.share != "" && share != c.share {
+			t.Errorf("%s as %s: intra_bw %s of its prior, note %q; want %s, named: %v", c.file, h.GPU.Name, share, note, c.share, c.named)
+		}
+		if c.gpu == "B200" {
+			ps, err := m.Predict(tabs[0].Query(), []float64{2 << 30})
+			if err != nil || units.FormatDuration(ps[0].Time) != "8.9 ms" {
+				t.Errorf("Polaris as B200: 2 GiB in %v, %v; want 8.9 ms", ps, err)
+			}
+		}
 	}
 }
