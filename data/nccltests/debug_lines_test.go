@@ -340,3 +340,18 @@ func TestInitVersionSuffixNCCLDev2_31(t *testing.T) {
 		t.Errorf("version %v, CUDA %v; want 2.31.0 and 13.0 at 2", e.NCCLVersion, e.CUDA)
 	}
 }
+
+// TestSettingsBounded: a log of more distinct settings than NCCL reads
+// keeps the first maxSettings of them, in order, so that each new line's
+// search for its name is bounded (before, a crafted log of 80,000 settings
+// took 10 s to read, the search over every setting seen).
+func TestSettingsBounded(t *testing.T) {
+	lines := make([]string, 2*maxSettings)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("h:1:1 [0] NCCL INFO NCCL_X%d set by environment to %d.", i, i)
+	}
+	e := debugLog(t, lines...)
+	if len(e.Env) != maxSettings || e.Env[0].Name != "NCCL_X0" || e.Env[maxSettings-1].Name != fmt.Sprintf("NCCL_X%d", maxSettings-1) {
+		t.Errorf("%d settings of %d, first %+v; want the first %d", len(e.Env), len(lines), e.Env[0], maxSettings)
+	}
+}

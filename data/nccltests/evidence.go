@@ -215,7 +215,7 @@ type Evidence struct {
 	// NCCL_PROTO among them; in nccl-tests' JSON output, the NCCL_*
 	// variables of its env (but nccl-tests' own NCCL_TESTS_* and the
 	// install paths that module systems set, NCCL_HOME, NCCL_ROOT and
-	// NCCL_DIR), in its order.
+	// NCCL_DIR), in its order; the first maxSettings of them.
 	Env []Setting
 	// RanAlgo and RanProto are the algorithm and the protocol NCCL ran for
 	// every call of the test, where its TUNING lines (NCCL 2.24 on) name
@@ -887,12 +887,18 @@ func (e *Evidence) setByEnv(v Setting) {
 	}
 }
 
-// setEnv records v unless a setting of its name is known.
+// setEnv records v unless a setting of its name is known, or Env holds
+// maxSettings already: far more than NCCL reads, which bounds the search
+// of a log of many thousand settings (a crafted one of 80,000 took 10 s).
 func (e *Evidence) setEnv(v Setting) {
-	if !slices.ContainsFunc(e.Env, func(k Setting) bool { return k.Name == v.Name }) {
+	if len(e.Env) < maxSettings && !slices.ContainsFunc(e.Env, func(k Setting) bool { return k.Name == v.Name }) {
 		e.Env = append(e.Env, v)
 	}
 }
+
+// maxSettings is the most settings Evidence.Env keeps: NCCL 2.30 reads
+// about 200 NCCL_* parameters, and RCCL some more.
+const maxSettings = 1024
 
 func mergeFact[T any](dst *Fact[T], src Fact[T]) {
 	if src.Known() {

@@ -32,7 +32,9 @@ import (
 //     than the largest clusters run nccl-tests on, and their lines at 128
 //     bytes each);
 //   - maxJSONString, a string's bytes: nccl-tests' own buffers hold 1024
-//     (rankInfo_t's hostname and devinfo).
+//     (rankInfo_t's hostname and devinfo);
+//   - maxJSONStrings, the strings of a run's args or env: a command line's
+//     words and a job's environment, with room to spare.
 const (
 	maxJSON            = 256 << 20
 	maxJSONRuns        = 10000
@@ -41,6 +43,7 @@ const (
 	maxJSONRanks       = 1 << 17
 	maxRankBytes       = 16 << 20
 	maxJSONString      = 1024
+	maxJSONStrings     = 1 << 14
 )
 
 // errJSONRows stops decodeJSON at its limit of records.
@@ -55,8 +58,8 @@ var errJSONRows = errors.New("records past the limit")
 // number is kept as the JSON prints it ("%lf", or "nan" as a string), so
 // that the table is read as nccl-tests printed it to standard output.
 type jsonRun struct {
-	Args        []jsonString `json:"args"`
-	Env         []jsonString `json:"env"`
+	Args        jsonStrings  `json:"args"`
+	Env         jsonStrings  `json:"env"`
 	NCCLVersion int          `json:"nccl_version"`
 	Config      *jsonConfig  `json:"config"`
 	Results     []jsonResult `json:"results"`
@@ -80,7 +83,7 @@ type jsonConfig struct {
 	AggIters     jsonNumber   `json:"aggregated_iterations"`
 	Validation   jsonNumber   `json:"validation"`
 	Graph        jsonNumber   `json:"graph"`
-	Devices      []jsonDevice `json:"devices"`
+	Devices      jsonDevices  `json:"devices"`
 }
 
 type jsonDevice struct {
@@ -159,6 +162,60 @@ type jsonExtra struct {
 	library     string
 	libraryLine int
 	env         []Setting
+}
+
+// maxBadDevices is how many of a run's devices records that are no
+// counts are named one by one; the rest are counted in one problem.
+const maxBadDevices = 10
+
+// jsonDevices are a run's Rank records, the first maxJSONRanks+1 of an
+// array of more, so that a small file of many empty records costs no
+// more than the records a run may hold (a million "{}" took 830 MB).
+type jsonDevices []jsonDevice
+
+func (l *jsonDevices) UnmarshalJSON(b []byte) error {
+	v, err := decodeFirst[jsonDevice](b, maxJSONRanks+1)
+	*l = v
+	return err
+}
+
+// jsonStrings are a run's args or env, the first maxJSONStrings+1 of an
+// array of more.
+type jsonStrings []jsonString
+
+func (l *jsonStrings) UnmarshalJSON(b []byte) error {
+	v, err := decodeFirst[jsonString](b, maxJSONStrings+1)
+	*l = v
+	return err
+}
+
+// decodeFirst decodes the JSON array b into its first n elements,
+// reading past the others; anything but an array is decoded whole, as
+// encoding/json decodes it into a slice (null into none, a string into an
+// error naming it).
+func decodeFirst[T any](b []byte, n int) ([]T, error) {
+	var out []T
+	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) == 0 || t[0] != '[' {
+		err := json.Unmarshal(b, &out)
+		return out, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.Token() // [
+	for dec.More() {
+		if len(out) == n {
+			var skip json.RawMessage // kept until the next
+			if err := dec.Decode(&skip); err != nil {
+				return out, err
+			}
+			continue
+		}
+		var v T
+		if err := dec.Decode(&v); err != nil {
+			return out, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 // jsonString is a string of the JSON, cut to maxJSONString bytes.
@@ -708,6 +765,15 @@ func (w *jsonWriter) run(run *jsonRun, at *jsonAt) {
 		w.problem(at.first(), "%w: a run without results records, left out", ErrNoTable)
 		return
 	}
+	for _, l := range []struct {
+		key  string
+		list *jsonStrings
+	}{{"args", &run.Args}, {"env", &run.Env}} {
+		if len(*l.list) > maxJSONStrings {
+			w.problem(at.keys[l.key], "%w: %s holds more than %d strings, more than a command line or a job's environment: those past them are left unread", ErrInconsistent, l.key, maxJSONStrings)
+			*l.list = (*l.list)[:maxJSONStrings]
+		}
+	}
 	bin := ""
 	if len(run.Args) > 0 {
 		bin = token(path.Base(string(run.Args[0])))
@@ -779,15 +845,21 @@ func (w *jsonWriter) config(c *jsonConfig, p jsonPos) {
 		rank, dev, pid, group int
 	}
 	var procs []process
-	size := 0
+	size, bad := 0, 0
+	if len(c.Devices) > maxJSONRanks {
+		w.problem(p, "%w: more devices records than commlab makes Rank lines of (%d): those past them are left unread", ErrInconsistent, maxJSONRanks)
+		c.Devices = c.Devices[:maxJSONRanks]
+	}
 	for i, d := range c.Devices {
 		rank, ok1 := jsonCount(d.Rank)
 		dev, ok2 := jsonCount(d.Device)
 		pid, ok3 := jsonCount(jsonNumber(d.Pid.or("0")))
 		group, ok4 := jsonCount(jsonNumber(d.Group.or("0")))
 		if !ok1 || !ok2 || !ok3 || !ok4 || rank >= maxRanks {
-			w.problem(p, "%w: devices record %d: rank %q, device %q, pid %q, group %q, where each is a count (a rank below %d); it is left out",
-				ErrNumber, i, d.Rank, d.Device, d.Pid, d.Group, maxRanks)
+			if bad++; bad <= maxBadDevices {
+				w.problem(p, "%w: devices record %d: rank %q, device %q, pid %q, group %q, where each is a count (a rank below %d); it is left out",
+					ErrNumber, i, d.Rank, d.Device, d.Pid, d.Group, maxRanks)
+			}
 			continue
 		}
 		on := ""
@@ -801,6 +873,9 @@ func (w *jsonWriter) config(c *jsonConfig, p jsonPos) {
 		}
 		procs = append(procs, pr)
 		size += len(pr.first)
+	}
+	if bad > maxBadDevices {
+		w.problem(p, "%w: %d devices records more are no counts, left out like those above", ErrNumber, bad-maxBadDevices)
 	}
 	// A run's Rank lines stay within maxJSONRanks and maxRankBytes, and
 	// the input's within their budget, whole processes or none: a run

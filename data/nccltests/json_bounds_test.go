@@ -1,0 +1,46 @@
+package nccltests
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestJSONLongArrays: a run's devices, args and env past what a run holds
+// are left unread with a warning each, and bad devices records past
+// maxBadDevices are counted in one warning, so that a small file of many
+// short records does not cost a warning and a record each (a million "{}"
+// devices records, 6 MB, took 830 MB and printed a million warnings).
+func TestJSONLongArrays(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "json", "all_reduce_2x8_nccltests309.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _, _ := strings.Cut(string(b), "\n") // the file's first run
+	devices := strings.Repeat("{},", maxJSONRanks+5)
+	args := strings.Repeat(`"-x",`, maxJSONStrings+3)
+	in := strings.Replace(run, `"devices":[`, `"devices":[`+devices, 1)
+	in = strings.Replace(in, `"args":["all_reduce_perf",`, `"args":["all_reduce_perf",`+args, 1)
+	r := NewReader(strings.NewReader(in))
+	r.Name = "long.json"
+	tests, err := r.ReadAll()
+	if err != nil || len(tests) != 1 || len(tests[0].Rows) != 14 {
+		t.Fatalf("%d tests, %v; want the run's 14 rows", len(tests), err)
+	}
+	var named, counted, unread int
+	for _, p := range r.Problems() {
+		switch s := p.Error(); {
+		case strings.Contains(s, "where each is a count"):
+			named++
+		case strings.Contains(s, "devices records more are no counts") && strings.Contains(s, ": 131062 devices"):
+			counted++
+		case errors.Is(p, ErrInconsistent) && strings.Contains(s, "left unread"):
+			unread++
+		}
+	}
+	if named != maxBadDevices || counted != 1 || unread != 2 || len(r.Problems()) != maxBadDevices+3 {
+		t.Errorf("%d problems: %d bad records named, %d counted, %d arrays cut; want %d, 1 and 2: %.300v", len(r.Problems()), named, counted, unread, maxBadDevices, r.Problems())
+	}
+}
