@@ -72,18 +72,18 @@ type jsonRun struct {
 }
 
 type jsonConfig struct {
-	NThreads     jsonNumber   `json:"nthreads"`
-	NGPUs        jsonNumber   `json:"ngpus"`
-	MinimumBytes jsonNumber   `json:"minimum_bytes"`
-	MaximumBytes jsonNumber   `json:"maximum_bytes"`
-	StepFactor   jsonNumber   `json:"step_factor"`
-	StepBytes    jsonNumber   `json:"step_bytes"`
-	WarmupIters  jsonNumber   `json:"warmup_iters"`
-	Iterations   jsonNumber   `json:"iterations"`
-	AggIters     jsonNumber   `json:"aggregated_iterations"`
-	Validation   jsonNumber   `json:"validation"`
-	Graph        jsonNumber   `json:"graph"`
-	Devices      jsonDevices  `json:"devices"`
+	NThreads     jsonNumber  `json:"nthreads"`
+	NGPUs        jsonNumber  `json:"ngpus"`
+	MinimumBytes jsonNumber  `json:"minimum_bytes"`
+	MaximumBytes jsonNumber  `json:"maximum_bytes"`
+	StepFactor   jsonNumber  `json:"step_factor"`
+	StepBytes    jsonNumber  `json:"step_bytes"`
+	WarmupIters  jsonNumber  `json:"warmup_iters"`
+	Iterations   jsonNumber  `json:"iterations"`
+	AggIters     jsonNumber  `json:"aggregated_iterations"`
+	Validation   jsonNumber  `json:"validation"`
+	Graph        jsonNumber  `json:"graph"`
+	Devices      jsonDevices `json:"devices"`
 }
 
 type jsonDevice struct {
