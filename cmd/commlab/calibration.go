@@ -336,9 +336,10 @@ func hwUsage() string {
 		"(an AMD Instinct MI300X host, which it knows, is cc=9.4,links=7,link-bw=64GB/s)"
 }
 
-// stdinOnce returns a usage error where standard input ("-") is given for
-// more than one of the machine flags' inputs, logs (the log arguments of
-// diagnose or plot) and files (tune -check's): it gives its bytes once.
+// stdinOnce returns a usage error where standard input ("-"), or another
+// stream such as a named pipe, is given for more than one of the machine
+// flags' inputs, logs (the log arguments of diagnose or plot) and files
+// (tune -check's): it gives its bytes once.
 func (f machineFlags) stdinOnce(logs []string, files ...string) error {
 	in := append(f.inputs(), files...)
 	for _, l := range logs {
@@ -347,14 +348,22 @@ func (f machineFlags) stdinOnce(logs []string, files ...string) error {
 			in = append(in, path)
 		}
 	}
-	n := 0
+	n, seen := 0, map[string]int{}
 	for _, p := range in {
 		if p == "-" {
 			n++
 		}
+		seen[p]++
 	}
 	if n > 1 {
 		return flagErrorf("standard input (-) is given for %d inputs: give it for one, a file for each other", n)
+	}
+	// A named pipe or a device given twice would be opened twice, and the
+	// second open waits for a writer that has gone.
+	for _, p := range in {
+		if fi, err := os.Stat(p); p != "-" && seen[p] > 1 && err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			return flagErrorf("%s is given for %d inputs, and it is a stream (a pipe or a device), which gives its bytes once: give it for one, or save it to a file", p, seen[p])
+		}
 	}
 	return nil
 }

@@ -270,3 +270,27 @@ func TestStdinDevice(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamTwice: a named pipe given for two inputs is a usage error, as
+// standard input is: its second open would wait for a writer gone (red
+// team: diagnose PIPE -calibrate PIPE hung). A file given twice is read
+// twice.
+func TestStreamTwice(t *testing.T) {
+	const log = "../../data/nccltests/testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log"
+	for _, args := range [][]string{
+		{"diagnose", "PIPE", "-calibrate", "PIPE"},
+		{"predict", "-calibrate", "PIPE,PIPE", "-collective", "allreduce", "-nodes", "2", "-per-node", "8", "-size", "1MiB"},
+		{"plot", "PIPE", "-calibrate", "PIPE", "-o", filepath.Join(t.TempDir(), "x.svg")},
+	} {
+		fifo := fifoOf(t, log)
+		for i := range args {
+			args[i] = strings.ReplaceAll(args[i], "PIPE", fifo)
+		}
+		if code, _, stderr := runCLI(args...); code != 2 || !strings.Contains(stderr, fifo+" is given for 2 inputs, and it is a stream") {
+			t.Errorf("%v: exit %d, %s; want 2 and the pipe named", args, code, stderr)
+		}
+	}
+	if code, _, stderr := runCLI("diagnose", log, "-calibrate", log); code != 0 {
+		t.Errorf("a file given twice: exit %d, %s", code, stderr)
+	}
+}
