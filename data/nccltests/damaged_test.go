@@ -30,6 +30,16 @@ func TestDamagedRowsAreReported(t *testing.T) {
 		{"time 0", "     2097152        524288     float     sum      -1     0.00   46.02   80.54      0    45.10   46.50   81.38      0\n", 58, 3},
 		{"time -0", "     2097152        524288     float     sum      -1       -0   46.02   80.54      0    45.10   46.50   81.38      0\n", 60, 3},
 		{"time 1e-320", "     2097152        524288     float     sum      -1   1e-320   46.02   80.54      0    45.10   46.50   81.38      0\n", 56, 3},
+		// A time nccl-tests cannot print, or beyond any call's, is no
+		// measurement either (red team: 1e-300 us made an interval of
+		// two years); Go's number forms beyond printf's are no number.
+		{"time 1e-300", "     2097152        524288     float     sum      -1   1e-300   46.02   80.54      0    45.10   46.50   81.38      0\n", 56, 3},
+		{"time 0.001", "     2097152        524288     float     sum      -1    0.001   46.02   80.54      0    45.10   46.50   81.38      0\n", 57, 3},
+		{"time 1e308", "     2097152        524288     float     sum      -1   1e+308   46.02   80.54      0    45.10   46.50   81.38      0\n", 56, 3},
+		{"time 1_0", "     2097152        524288     float     sum      -1  45.57_0   46.02   80.54      0    45.10   46.50   81.38      0\n", 55, 2},
+		{"time 0x1p4", "     2097152        524288     float     sum      -1    0x1p4   46.02   80.54      0    45.10   46.50   81.38      0\n", 57, 2},
+		{"time +45.57", "     2097152        524288     float     sum      -1   +45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 56, 2},
+		{"size 2^63-1", "9223372036854775807       524288  float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 1, 2},
 	} {
 		l, err := read(strings.NewReader(head+c.row+tail), "bad.log", Options{Collective: "allreduce", Ranks: 8})
 		if err != nil {

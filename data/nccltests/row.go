@@ -72,12 +72,15 @@ func (p *parser) row(n int, s string) bool {
 	}
 	if r.Size > 0 {
 		for i, b := range halves {
-			if !strings.EqualFold(f[b.start+b.time], "N/A") && res[i].Time == 0 {
+			if t := res[i].Time; !strings.EqualFold(f[b.start+b.time], "N/A") && (t < minTime || t > maxTime) {
 				// nccl-tests times a call of bytes in microseconds with
-				// two decimals: 0 is no measurement ("0", "-0", "1e-320").
+				// two decimals: 0 is no measurement ("0", "-0", "1e-320"),
+				// nor is a time below 0.01 us it cannot print, or one
+				// beyond any call's.
 				col := b.start + b.time
-				p.fieldProblem(n, col, "%w: time %q at %d bytes is no measurement; fits leave this half of the row out",
+				p.fieldProblem(n, col, "%w: time %q at %d bytes is no measurement (want 0.01 to 1e12 us); fits leave this half of the row out",
 					ErrNumber, parseerr.Excerpt(f[col]), r.Size)
+				res[i].Time = 0
 			}
 		}
 	}
@@ -141,13 +144,21 @@ func (p *parser) rowLayout(n int, c *testState, f []string) (fields []string, ha
 	return f, halves, inPlaceOnly, true
 }
 
+// minTime and maxTime bound a measured time, s: the least nccl-tests
+// prints but 0 (0.01 us), and 11.6 days, beyond any call's.
+const minTime, maxTime = 0.01e-6, 1e6
+
+// maxRowSize bounds a row's size, bytes: NCCL's model counts sizes below
+// 2^62, and no GPU holds a buffer near it.
+const maxRowSize = 1 << 62
+
 // rowLead reads the columns before the halves: size, count, type, redop
 // and root. ok is false, with the problem reported, for a bad field.
 func (p *parser) rowLead(n int, lay *layout, f []string) (r Row, ok bool) {
 	r = Row{Line: n, Root: -1, jsonCol: p.jsonCol}
 	var err error
-	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil {
-		p.fieldProblem(n, 0, "%w: size %q", ErrNumber, parseerr.Excerpt(f[0]))
+	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil || r.Size < 0 || r.Size >= maxRowSize {
+		p.fieldProblem(n, 0, "%w: size %q, want a count of bytes below 2^62", ErrNumber, parseerr.Excerpt(f[0]))
 		return r, false
 	}
 	if i := lay.count; i >= 0 {
@@ -249,10 +260,11 @@ func splitFields(s string, dst []string, starts []int) ([]string, []int) {
 var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// parseNumber reads a float as strconv.ParseFloat does, with a fast path for
-// the plain decimals nccl-tests prints ("1038.5", "0.00"): a mantissa below
-// 2^53 divided by an exact power of ten is one correctly rounded division,
-// the same value ParseFloat returns. Anything else goes to ParseFloat.
+// parseNumber reads a float as C's printf writes it, as strconv.ParseFloat
+// does, with a fast path for the plain decimals nccl-tests prints
+// ("1038.5", "0.00"): a mantissa below 2^53 divided by an exact power of
+// ten is one correctly rounded division, the same value ParseFloat
+// returns. Anything else goes to ParseFloat, but Go's own forms.
 func parseNumber(s string) (float64, bool) {
 	var m uint64
 	digits, dec, dot := 0, 0, false
@@ -270,6 +282,11 @@ func parseNumber(s string) (float64, bool) {
 			digits = 99 // not a plain decimal
 		}
 		if digits > 15 {
+			// Go's number syntax beyond C's printf (1_000, 0x1p4, +5)
+			// is no number nccl-tests prints.
+			if strings.ContainsAny(s, "_xXpP") || strings.HasPrefix(s, "+") {
+				return 0, false
+			}
 			x, err := strconv.ParseFloat(s, 64)
 			return x, err == nil
 		}
