@@ -62,7 +62,7 @@ type fitSingle struct {
 	MedianRelErr    float64    `json:"median_rel_err"`
 	MaxRelErr       float64    `json:"max_rel_err"`
 	LOOMedianRelErr float64    `json:"loo_median_rel_err"`
-	AlphaCIS        [2]float64 `json:"alpha_ci_s"`
+	AlphaCIS        [2]*float64 `json:"alpha_ci_s"`
 	fitBW
 }
 
@@ -72,7 +72,7 @@ type fitRegime struct {
 	MaxBytes int64      `json:"max_bytes"`
 	AlphaS   float64    `json:"alpha_s"`
 	NPoints  int        `json:"n_points"`
-	AlphaCIS [2]float64 `json:"alpha_ci_s"`
+	AlphaCIS [2]*float64 `json:"alpha_ci_s"`
 	fitBW
 }
 
@@ -520,7 +520,7 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 	out.Single = fitSingle{
 		AlphaS:       g.Alpha,
 		MedianRelErr: single.MedianRelErr, MaxRelErr: single.MaxRelErr, LOOMedianRelErr: single.LOOMedianRelErr,
-		AlphaCIS: [2]float64{g.AlphaCI.Lo, g.AlphaCI.Hi}, fitBW: newFitBW(g, single.BWCap(), out.BusFactor),
+		AlphaCIS: alphaCI(g.AlphaCI), fitBW: newFitBW(g, single.BWCap(), out.BusFactor),
 	}
 	// Notes are one per narrow regime, in order (fit.Result.Notes): each
 	// is placed at the regime's first row.
@@ -553,7 +553,7 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 	for _, g := range pw.Regimes {
 		out.Regimes = append(out.Regimes, fitRegime{
 			MinBytes: int64(g.MinSize), MaxBytes: int64(g.MaxSize), AlphaS: g.Alpha, NPoints: g.N,
-			AlphaCIS: [2]float64{g.AlphaCI.Lo, g.AlphaCI.Hi}, fitBW: newFitBW(g, pw.BWCap(), out.BusFactor),
+			AlphaCIS: alphaCI(g.AlphaCI), fitBW: newFitBW(g, pw.BWCap(), out.BusFactor),
 		})
 	}
 	out.MedianRelErr, out.MaxRelErr, out.LOOMedianRelErr = pw.MedianRelErr, pw.MaxRelErr, pw.LOOMedianRelErr
@@ -695,11 +695,21 @@ func fmtBWCI(ci [2]*float64) string {
 }
 
 // fmtCI writes a confidence interval with format, "-" when there is none.
-func fmtCI(ci [2]float64, format func(float64) string) string {
-	if ci == [2]float64{} {
+func fmtCI(ci [2]*float64, format func(float64) string) string {
+	if ci[0] == nil || ci[1] == nil {
 		return "-"
 	}
-	return "[" + format(ci[0]) + ", " + format(ci[1]) + "]"
+	return "[" + format(*ci[0]) + ", " + format(*ci[1]) + "]"
+}
+
+// alphaCI is a latency's confidence interval, nil (null, empty CSV cells)
+// where the fit has none (no bootstrap): [0, 0] would read as an exact
+// interval.
+func alphaCI(iv fit.Interval) [2]*float64 {
+	if iv == (fit.Interval{}) {
+		return [2]*float64{}
+	}
+	return [2]*float64{&iv.Lo, &iv.Hi}
 }
 
 // writeNonMonotone lists the points left out of the fit because each is

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,7 @@ func TestFitFewPointsBounded(t *testing.T) {
 			t.Errorf("BW interval open %v, %v; want bounded within 40..43 GB/s", b.BWCIOpen, fmtBWCI(b.BWCIBps))
 		}
 	}
-	if len(res.Regimes) != 1 || res.Regimes[0].AlphaCIS[1] > 10e-3 {
+	if len(res.Regimes) != 1 || res.Regimes[0].AlphaCIS[1] == nil || *res.Regimes[0].AlphaCIS[1] > 10e-3 {
 		t.Errorf("regimes %+v; want one, alpha's interval under 10 ms (a draw of 4 GiB alone gave 107 ms)", res.Regimes)
 	}
 	code, text, stderr := runCLI("fit", log, "-test", "1")
@@ -51,5 +52,19 @@ func TestFitFewPointsBounded(t *testing.T) {
 	_, text, _ = runCLI("fit", publicLog(t, "h20_1x8_alltoall_or_allgather_deepep303.log"))
 	if !strings.Contains(text, "[2.31 GB/s, unbounded]") || !strings.Contains(text, "some resamples found time not growing with size") {
 		t.Errorf("DeepEP:\n%s\nwant its 128..2048 B interval open", text)
+	}
+}
+
+// TestFitNoBootstrapInterval: without a bootstrap (-bootstrap 0) a fit has
+// no intervals, and the JSON says null for alpha's as for the bandwidth's
+// (it said [0, 0], which reads as an exact interval), the text "-".
+func TestFitNoBootstrapInterval(t *testing.T) {
+	t.Parallel()
+	log := "../../data/logs/paired/h100-sxm-10node-cluster01/nccl_N2_G4_cnode3-002_cnode3-003.log"
+	res, _ := fitJSON(t, log, "-test", "1", "-bootstrap", "0")
+	for _, ci := range append([][2]*float64{res.Single.AlphaCIS}, res.Regimes[0].AlphaCIS) {
+		if ci[0] != nil || ci[1] != nil {
+			t.Errorf("alpha's interval %v without a bootstrap; want null", fmtCI(ci, func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }))
+		}
 	}
 }
