@@ -64,6 +64,12 @@ var damagedCases = []struct {
 		problems: []wantProblem{{ErrAsymmetric, 5, 9, "GPU1/GPU0 is PIX but GPU0/GPU1 on line 4 is NV18; read as PIX, the farther"}},
 		pairs:    []realPair{{"GPU0", "GPU1", "PIX"}, {"GPU1", "NIC0", "NODE"}},
 	},
+	{
+		// Line 4, "GPU0\t X \tNV12\tNV12\tNV12...": GPU0/GPU-1's NV12 starts at
+		// byte 20; GPU-1 is no GPU's label, and no NVLink joins a NIC.
+		file: "nvlink_to_nic.txt",
+		err:  &wantProblem{ErrNVLinkNIC, 4, 20, "GPU0/GPU-1 is NV12, NVLink, which joins GPUs alone"},
+	},
 }
 
 // checkProblem reports whether p is w, in file.

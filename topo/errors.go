@@ -53,6 +53,9 @@ var (
 	// it, follows the matrix read (two captures in one file); only the
 	// first matrix and the legend before the second are read.
 	ErrSecondMatrix = errors.New("second matrix")
+	// ErrNVLinkNIC: an NVLink cell (NV#) between a GPU and a device
+	// that is no GPU's label, which the matrix takes for a NIC.
+	ErrNVLinkNIC = errors.New("NVLink to a device that is no GPU")
 	// ErrDiagonal: X off the diagonal, or another path on it.
 	ErrDiagonal = errors.New("X (self) must be exactly the cell where a device meets itself")
 	// ErrAsymmetric (a warning): a cell and its transposed cell name

@@ -646,6 +646,12 @@ func (p *parser) rowCells(r rowLine, i int, rest []field, cells []cell) (int, er
 		if (path.Class == Self) != (j == i) && !(j == i && path.Class == Unknown) {
 			return 0, p.errAt(r.line, f.off, fmt.Errorf("%s/%s is %s: %w", parseerr.Excerpt(label.text), parseerr.Excerpt(p.columns[j].text), parseerr.Excerpt(f.text), ErrDiagonal))
 		}
+		if path.Class == NVLink && !(gpuName.MatchString(label.text) && gpuName.MatchString(p.columns[j].text)) {
+			// A label that is no GPU's is taken for a NIC, which no
+			// NVLink joins: a GPU misnamed (GPU-1), or an edited capture.
+			return 0, p.errAt(r.line, f.off, fmt.Errorf("%s/%s is %s, NVLink, which joins GPUs alone, labelled GPU0, GPU1, ...: %w",
+				parseerr.Excerpt(label.text), parseerr.Excerpt(p.columns[j].text), parseerr.Excerpt(f.text), ErrNVLinkNIC))
+		}
 		cells[i*n+j] = cell{path, r.line, f.off, true}
 	}
 	if j == n && j < len(rest) && isKnownCell(rest[j].text) {
