@@ -355,3 +355,16 @@ func TestSettingsBounded(t *testing.T) {
 		t.Errorf("%d settings of %d, first %+v; want the first %d", len(e.Env), len(lines), e.Env[0], maxSettings)
 	}
 }
+
+// TestCommLineOverflow: an nRanks too large for an int is no count NCCL
+// printed, and the line says nothing (it said the communicator had 0 ranks).
+func TestCommLineOverflow(t *testing.T) {
+	e := debugLog(t, "h:1:1 [0] NCCL INFO comm 0x55d3 rank 0 nRanks 99999999999999999999 nNodes 2 localRanks 8 localRank 0 MNNVL 0")
+	if e.Ranks.Known() || e.Nodes.Known() || e.LocalRanks.Known() {
+		t.Errorf("ranks %v, nodes %v, local ranks %v; want none known", e.Ranks, e.Nodes, e.LocalRanks)
+	}
+	e = debugLog(t, "h:1:1 [0] NCCL INFO comm 0x55d3 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0")
+	if e.Ranks.Value != 16 || e.Nodes.Value != 2 || e.LocalRanks.Value != 8 {
+		t.Errorf("ranks %v, nodes %v, local ranks %v; want 16, 2 and 8", e.Ranks, e.Nodes, e.LocalRanks)
+	}
+}

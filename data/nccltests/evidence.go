@@ -664,7 +664,9 @@ func (d *debugState) line(n int, host, msg string) {
 			d.initComplete(n, atoi(m[2]))
 		}
 	case strings.Contains(msg, " nNodes "):
-		if m := commRE.FindStringSubmatch(msg); m != nil {
+		// A count too large for an int is no count NCCL printed: the
+		// line says nothing, rather than 0 ranks.
+		if m := commRE.FindStringSubmatch(msg); m != nil && !slices.ContainsFunc(m[1:4], func(s string) bool { _, err := strconv.Atoi(s); return err != nil }) {
 			e.Ranks.set(atoi(m[1]), n)
 			e.Nodes.set(atoi(m[2]), n)
 			e.LocalRanks.set(atoi(m[3]), n)

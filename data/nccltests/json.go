@@ -838,7 +838,12 @@ func (w *jsonWriter) config(c *jsonConfig, p jsonPos) {
 	w.add(p, 0, "# Using devices")
 	threads, _ := jsonCount(c.NThreads)
 	gpus, _ := jsonCount(c.NGPUs)
-	per := min(max(threads*gpus, 1), maxRanksPerProcess)
+	per := max(threads*gpus, 1)
+	if per > maxRanksPerProcess || threads > maxRanksPerProcess || gpus > maxRanksPerProcess {
+		w.problem(p, "%w: nthreads %s and ngpus %s make more GPUs a process than a host holds (at most %d): each process's first GPU alone is listed, and the ranks between are unknown",
+			ErrInconsistent, c.NThreads, c.NGPUs, maxRanksPerProcess)
+		per = 1
+	}
 	// Each record's first Rank line, and what its others share.
 	type process struct {
 		first, on, name       string

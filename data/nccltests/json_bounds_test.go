@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -42,5 +43,27 @@ func TestJSONLongArrays(t *testing.T) {
 	}
 	if named != maxBadDevices || counted != 1 || unread != 2 || len(r.Problems()) != maxBadDevices+3 {
 		t.Errorf("%d problems: %d bad records named, %d counted, %d arrays cut; want %d, 1 and 2: %.300v", len(r.Problems()), named, counted, unread, maxBadDevices, r.Problems())
+	}
+}
+
+// TestJSONGPUsAProcess: a header of more GPUs a process than a host holds
+// is said, and each process's first GPU alone listed (ngpus 1e9 was cut to
+// 1024 without a word, and the run read as 1039 ranks).
+func TestJSONGPUsAProcess(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "json", "all_reduce_2x8_nccltests309.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _, _ := strings.Cut(string(b), "\n")
+	r := NewReader(strings.NewReader(strings.Replace(run, `"ngpus":1,`, `"ngpus":1000000000,`, 1)))
+	r.Name = "ngpus.json"
+	tests, err := r.ReadAll()
+	if err != nil || len(tests) != 1 || tests[0].Ranks != 16 {
+		t.Fatalf("%d tests, %v; want one of 16 ranks, its 16 records'", len(tests), err)
+	}
+	if !slices.ContainsFunc(r.Problems(), func(p error) bool {
+		return errors.Is(p, ErrInconsistent) && strings.Contains(p.Error(), "ngpus 1000000000 make more GPUs a process than a host holds (at most 1024)")
+	}) {
+		t.Errorf("problems %v; want the GPUs a process named", r.Problems())
 	}
 }
