@@ -55,8 +55,9 @@ func causef(kind error, format string, args ...any) error {
 	return &cause{kind, fmt.Sprintf(format, args...)}
 }
 
-// maxSize is the largest size ParseSize accepts, 2^62 B: sums and products
-// of a few sizes stay within int64.
+// maxSize bounds the sizes ParseSize accepts, which are below it, 2^62 B,
+// as NCCL's model counts them: sums and products of a few sizes stay
+// within int64.
 const maxSize = 1 << 62
 
 // The unit names, in the order the error messages list them.
@@ -184,7 +185,7 @@ func sizeUnitError(u string) error {
 
 // ParseSize reads a size and returns it in bytes: "4096" (a bare number is
 // bytes), "64KB" (64000), "64 KiB" (65536), "1.5MiB", "8Gb" (bits: 1e9 B).
-// The result is a whole number of bytes from 0 to 2^62: a size in bits that
+// The result is a whole number of bytes from 0 to below 2^62: a size in bits that
 // is not ("12b") is refused with ErrFraction, never rounded.
 func ParseSize(s string) (int64, error) {
 	n, err := parseSize(s)
@@ -210,7 +211,7 @@ func parseSize(s string) (int64, error) {
 		return 0, nil
 	}
 	if v*float64(mult) > 8*maxSize {
-		return 0, causef(ErrRange, "more than 2^62 bytes")
+		return 0, causef(ErrRange, "2^62 bytes or more (want less than 4194304TiB)")
 	}
 	// Exact arithmetic: "0.3KB" is 300 B, not 300.00000000000006. The
 	// literal's exponent is bounded, since v is neither 0 nor an underflow
@@ -227,8 +228,8 @@ func parseSize(s string) (int64, error) {
 		f, _ := r.Float64()
 		return 0, causef(ErrFraction, "%s B is not a whole number of bytes", strconv.FormatFloat(f, 'g', -1, 64))
 	}
-	if r.Num().Cmp(big.NewInt(maxSize)) > 0 {
-		return 0, causef(ErrRange, "more than 2^62 bytes")
+	if r.Num().Cmp(big.NewInt(maxSize)) >= 0 {
+		return 0, causef(ErrRange, "2^62 bytes or more (want less than 4194304TiB)")
 	}
 	return r.Num().Int64(), nil
 }

@@ -210,7 +210,7 @@ func ExampleMachine_Predict_errors() {
 	// true false
 	// true false
 	// false true
-	// true predict: size NaN B: want a positive size below 2^62 B (4 EiB), such as 1048576
+	// true predict: size NaN B: want a positive size below 2^62 B (4194304 TiB), such as 1048576
 	// NaN
 }
 

@@ -147,7 +147,7 @@ func oneRank(q Query) error {
 // units.ParseSize reads).
 func checkSize(size float64) error {
 	if !(size > 0 && size < maxSize) {
-		return queryError(fmt.Sprintf("predict: size %g B: want a positive size below 2^62 B (4 EiB), such as 1048576", size))
+		return queryError(fmt.Sprintf("predict: size %g B: want a positive size below 2^62 B (4194304 TiB), such as 1048576", size))
 	}
 	return nil
 }
