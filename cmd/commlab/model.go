@@ -76,7 +76,27 @@ func alphaBW(name, v string) (commmodel.Link, error) {
 	if l.BW, err = units.ParseBandwidth(strings.TrimSpace(b)); err != nil {
 		return l, fmt.Errorf("-%s: %w", name, err)
 	}
+	if err := plausibleLink(l); err != nil {
+		return l, fmt.Errorf("-%s %s: %w", name, v, err)
+	}
 	return l, nil
+}
+
+// plausibleLink bounds a link given by hand to what keeps every time of
+// every size below 2^62 B finite, with room: a latency of at most an hour,
+// a bandwidth of 1 B/s to 1 PB/s, a reduction of at most a second a byte
+// (-gamma 1e300s/B made every time +Inf, and the fastest among them
+// arbitrary).
+func plausibleLink(l commmodel.Link) error {
+	switch {
+	case !(l.Alpha >= 0 && l.Alpha <= 3600):
+		return fmt.Errorf("latency %s: want 0 to 1 hour, such as 2us", units.FormatDuration(l.Alpha))
+	case !(l.BW >= 1 && l.BW <= 1e15):
+		return fmt.Errorf("bandwidth %s: want 1 B/s to 1 PB/s, such as 350GB/s", units.FormatBandwidth(l.BW))
+	case !(l.Gamma >= 0 && l.Gamma <= 1):
+		return fmt.Errorf("reduction time %g s/B: want 0 to 1 s/B, such as 0.01ns/B", l.Gamma)
+	}
+	return nil
 }
 
 // link returns the link the flags choose, with -gamma's reduction cost.
@@ -87,6 +107,9 @@ func (f *linkFlags) link() (commmodel.Link, error) {
 	}
 	if l.Gamma, err = units.ParseTimePerByte(f.gamma); err != nil {
 		return l, flagErrorf("-gamma: %w", err)
+	}
+	if err := plausibleLink(l); err != nil {
+		return l, flagErrorf("-gamma %s: %w", f.gamma, err)
 	}
 	return l, nil
 }
@@ -116,6 +139,9 @@ func (f *linkFlags) base() (commmodel.Link, error) {
 	}
 	if !l.Valid() {
 		return l, flagErrorf("-alpha %s -bw %s: want a latency of 0 or more and a positive bandwidth, such as -alpha 2us -bw 350GB/s", f.alpha, f.bw)
+	}
+	if err := plausibleLink(l); err != nil {
+		return l, flagErrorf("-alpha %s -bw %s: %w", f.alpha, f.bw, err)
 	}
 	return l, nil
 }
