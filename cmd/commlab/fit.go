@@ -58,20 +58,20 @@ type fitOutput struct {
 
 // fitSingle is the one-pair fit T = alpha + S/BW.
 type fitSingle struct {
-	AlphaS          float64    `json:"alpha_s"`
-	MedianRelErr    float64    `json:"median_rel_err"`
-	MaxRelErr       float64    `json:"max_rel_err"`
-	LOOMedianRelErr float64    `json:"loo_median_rel_err"`
+	AlphaS          float64     `json:"alpha_s"`
+	MedianRelErr    float64     `json:"median_rel_err"`
+	MaxRelErr       float64     `json:"max_rel_err"`
+	LOOMedianRelErr float64     `json:"loo_median_rel_err"`
 	AlphaCIS        [2]*float64 `json:"alpha_ci_s"`
 	fitBW
 }
 
 // fitRegime is one size regime of the piecewise fit.
 type fitRegime struct {
-	MinBytes int64      `json:"min_bytes"`
-	MaxBytes int64      `json:"max_bytes"`
-	AlphaS   float64    `json:"alpha_s"`
-	NPoints  int        `json:"n_points"`
+	MinBytes int64       `json:"min_bytes"`
+	MaxBytes int64       `json:"max_bytes"`
+	AlphaS   float64     `json:"alpha_s"`
+	NPoints  int         `json:"n_points"`
 	AlphaCIS [2]*float64 `json:"alpha_ci_s"`
 	fitBW
 }
