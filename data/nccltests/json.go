@@ -277,7 +277,7 @@ func readJSON(r io.Reader, name string, maxRows int) ([]numberedLine, []error, e
 		// A long text log may start with a launcher's JSON status line.
 		var first map[string]json.RawMessage
 		if json.NewDecoder(bytes.NewReader(b)).Decode(&first) == nil && first["config"] == nil && first["results"] == nil {
-			return nil, nil, &notRuns{io.MultiReader(bytes.NewReader(b), r)}
+			return nil, nil, &notRuns{text: io.MultiReader(bytes.NewReader(b), r)}
 		}
 		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: JSON larger than %d MiB, more than nccl-tests writes", ErrJSON, maxJSON>>20)}
 	}
@@ -298,7 +298,12 @@ func readJSON(r io.Reader, name string, maxRows int) ([]numberedLine, []error, e
 	var je *jsonError
 	switch {
 	case errors.Is(err, errNotRuns):
-		return nil, nil, &notRuns{bytes.NewReader(raw)}
+		nr := &notRuns{text: bytes.NewReader(raw)}
+		if errors.As(err, &je) && errors.As(je.err, new(*jsonTypeError)) {
+			line, col := position(b, je.off)
+			nr.why = fmt.Sprintf("%d:%d: %v", line, col, je.err)
+		}
+		return nil, nil, nr
 	case errors.Is(err, errJSONRows):
 		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: more than %d records in its results", ErrTooManyRows, maxJSONRows)}
 	case errors.As(err, &je):
@@ -369,7 +374,13 @@ var errNotRuns = errors.New("no run of nccl-tests")
 
 // notRuns is readJSON's answer to input whose first object is no run of
 // nccl-tests: it is read as text from text, the whole input again.
-type notRuns struct{ text io.Reader }
+type notRuns struct {
+	text io.Reader
+	// why is where and how the first object holds a value of another
+	// kind than nccl-tests writes ("1:54: nccl_version: string where a
+	// number goes"), "" for an object that holds no run's keys.
+	why string
+}
 
 func (*notRuns) Error() string { return errNotRuns.Error() }
 
@@ -447,6 +458,18 @@ func (a jsonAt) first() jsonPos {
 // A jsonTypeError is a value of a kind that its key's value is not in
 // nccl-tests' JSON: an object that holds one is no run of nccl-tests.
 type jsonTypeError struct{ err error }
+
+// inKey names key, the run's key whose value err was met in, in a type
+// error (encoding/json names at most the field within the value:
+// nccl_version's string was "string where a number goes").
+func inKey(err error, key string) error {
+	var je *jsonError
+	var te *jsonTypeError
+	if errors.As(err, &je) && errors.As(je.err, &te) {
+		je.err = &jsonTypeError{fmt.Errorf("%s: %w", key, te.err)}
+	}
+	return err
+}
 
 func (e *jsonTypeError) Error() string { return e.err.Error() }
 func (e *jsonTypeError) Unwrap() error { return e.err }
@@ -544,8 +567,9 @@ func decodeJSON(b []byte, limit int) ([]placedRun, error) {
 		switch {
 		case err != nil && !slices.ContainsFunc(runs, kept) && !run.at.looksRun(errors.As(err, new(*jsonTypeError))):
 			// No run before, and this one is none: a text log that
-			// starts with a launcher's JSON.
-			return nil, errNotRuns
+			// starts with a launcher's JSON, or a run whose values
+			// nccl-tests does not write, which err says.
+			return nil, fmt.Errorf("%w: %w", errNotRuns, err)
 		case err == nil && !run.isRun():
 			// A launcher's status object beside the runs.
 			run.skipped = start
@@ -690,6 +714,9 @@ func (d *runDecoder) run(run *jsonRun, where *jsonAt, limit int) error {
 		default:
 			var raw json.RawMessage
 			err = d.decode(&raw)
+		}
+		if err != nil && key != "results" {
+			return inKey(err, key)
 		}
 		if err != nil {
 			return err

@@ -67,3 +67,28 @@ func TestJSONGPUsAProcess(t *testing.T) {
 		t.Errorf("problems %v; want the GPUs a process named", r.Problems())
 	}
 }
+
+// TestJSONWrongKind: a run whose value is of another kind than nccl-tests
+// writes is read as text, where the problem names the key and the kind
+// (it said that JSON inside a text log is left unread, for a file that
+// is JSON alone).
+func TestJSONWrongKind(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "json", "all_reduce_2x8_nccltests309.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _, _ := strings.Cut(string(b), "\n")
+	for _, c := range []struct{ from, to, want string }{
+		{`"nccl_version":0,`, `"nccl_version":"2.18.3",`, "nccl_version: string where a number goes"},
+		{`"env":[],`, `"env":{"NCCL_ALGO":"Ring"},`, "env: object where an array goes"},
+	} {
+		r := NewReader(strings.NewReader(strings.Replace(run, c.from, c.to, 1)))
+		r.Name = "kind.json"
+		_, err := r.ReadAll()
+		if !errors.Is(err, ErrNoTable) || len(r.Problems()) != 1 || !errors.Is(r.Problems()[0], ErrJSON) ||
+			!strings.Contains(r.Problems()[0].Error(), "a run of nccl-tests -J but for a value of another kind than nccl-tests writes") ||
+			!strings.Contains(r.Problems()[0].Error(), c.want) {
+			t.Errorf("%s: %v, problems %v; want no table, and the problem saying %q", c.to, err, r.Problems(), c.want)
+		}
+	}
+}

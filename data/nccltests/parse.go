@@ -20,6 +20,10 @@ type parser struct {
 	cur      *testState  // the test being read, nil between tests
 	pending  string      // a binary stem named before its test started
 	flags    launchFlags // the layout flags of the command line that named it
+	// jsonWhy says, where the input's first object reads as a run but for
+	// a value of another kind than nccl-tests writes, which and where
+	// ("1:54: nccl_version: string where a number goes"); "" otherwise.
+	jsonWhy string
 	// piece and pieceLine hold the start of a row that NCCL's debug lines
 	// cut (glued), and the line it started on; "" for none.
 	piece     string
@@ -434,6 +438,11 @@ func (p *parser) line(n int, raw string) {
 		return
 	}
 	if s[0] == '{' && jsonResultsRE.MatchString(s) && jsonRunRE.MatchString(s) {
+		if p.jsonWhy != "" {
+			p.problem(n, p.off+1, "%w: a run of nccl-tests -J but for a value of another kind than nccl-tests writes (at %s), which is left unread", ErrJSON, p.jsonWhy)
+			p.jsonWhy = ""
+			return
+		}
 		p.problem(n, p.off+1, "%w: the JSON that nccl-tests -J writes, inside a text log, is left unread: give it a file of its own", ErrJSON)
 		return
 	}

@@ -144,8 +144,9 @@ func (r *Reader) Read() (*Test, error) {
 			var text *notRuns
 			switch {
 			case errors.As(err, &text):
-				// A text log whose first line is a launcher's JSON.
-				r.in.r = text.text
+				// A text log whose first line is a launcher's JSON, or
+				// a run of values nccl-tests does not write.
+				r.in.r, r.p.jsonWhy = text.text, text.why
 			case err != nil:
 				r.err = err
 				return nil, r.err
