@@ -1,7 +1,10 @@
 package nccltests
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -366,5 +369,23 @@ func TestCommLineOverflow(t *testing.T) {
 	e = debugLog(t, "h:1:1 [0] NCCL INFO comm 0x55d3 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0")
 	if e.Ranks.Value != 16 || e.Nodes.Value != 2 || e.LocalRanks.Value != 8 {
 		t.Errorf("ranks %v, nodes %v, local ranks %v; want 16, 2 and 8", e.Ranks, e.Nodes, e.LocalRanks)
+	}
+}
+
+// TestRanksOverRankLines: a ranks override above a log's complete Rank
+// lines is named with both counts (it was told as ranks elided, of the
+// Rank lines' count alone).
+func TestRanksOverRankLines(t *testing.T) {
+	b, err := os.ReadFile("testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(strings.NewReader(string(b)))
+	r.Options = Options{Ranks: 32}
+	r.ReadAll()
+	if !slices.ContainsFunc(r.Problems(), func(p error) bool {
+		return errors.Is(p, ErrElided) && strings.Contains(p.Error(), "the Rank lines list ranks 0..15, and the ranks given are 32: those past 15 are taken as elided")
+	}) {
+		t.Errorf("problems %v; want the override and the Rank lines named", r.Problems())
 	}
 }

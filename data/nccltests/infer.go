@@ -355,7 +355,12 @@ func (p *parser) inferCounts(s *testState) {
 	// ("#  Rank 0", "#  Rank 1", "...", "#  Rank 63"): the highest rank
 	// gives the count, and the hosts listed are only some of them.
 	elided := len(ranks) > 0 && (ranks[len(ranks)-1]+1 > len(ranks) || p.opt.Ranks > len(ranks))
-	if elided {
+	switch {
+	case elided && ranks[len(ranks)-1]+1 == len(ranks):
+		// Every rank listed, and the override gives more.
+		p.problem(t.Line, 0, "%w: the Rank lines list ranks 0..%d, and the ranks given are %d: those past %d are taken as %w, node count unknown; give the run's ranks (%d), or nodes=N as well",
+			ErrInconsistent, len(ranks)-1, p.opt.Ranks, len(ranks)-1, ErrElided, len(ranks))
+	case elided:
 		p.problem(t.Line, 0, "%w: the Rank lines list %d of ranks 0..%d (%w): %d ranks, node count unknown",
 			ErrInconsistent, len(ranks), ranks[len(ranks)-1], ErrElided, ranks[len(ranks)-1]+1)
 	}
