@@ -340,11 +340,6 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if line := ll128Fallbacks(m, rules); line != "" {
 		comment = append(comment, line)
 	}
-	uncapped := uncappedNote(rules, comms)
-	if uncapped != "" {
-		fmt.Fprintf(stderr, "commlab tune: %s\n", uncapped)
-		comment = append(comment, uncapped)
-	}
 	if err := nccl.WriteTunerRules(&b, comment, rules); err != nil {
 		return err
 	}
@@ -365,17 +360,14 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-o: %w", err)
 	}
-	fmt.Fprintf(stderr, "commlab tune: %s written to %s; %s\n", plural(len(rules), "rule", "rules"), req.out, takenNote(choices, uncapped != ""))
+	fmt.Fprintf(stderr, "commlab tune: %s written to %s; %s\n", plural(len(rules), "rule", "rules"), req.out, takenNote(choices))
 	return nil
 }
 
 // takenNote says, after the count of rules written, whether any of them
-// changes what NCCL runs: a file that keeps NCCL's own choice everywhere
-// still sets the channels of every call, and a reader of the count alone
-// takes it for a tuned job. uncapped says that the rules of CollNet, and
-// of NVLS across nodes, may name fewer channels than NCCL's own
-// (uncappedNote).
-func takenNote(choices []predict.TunerChoice, uncapped bool) string {
+// changes what NCCL runs: a reader of the count alone takes a file that
+// keeps NCCL's own choice everywhere for a tuned job.
+func takenNote(choices []predict.TunerChoice) string {
 	taken := 0
 	for _, ch := range choices {
 		if !ch.Withheld() {
@@ -383,11 +375,7 @@ func takenNote(choices []predict.TunerChoice, uncapped bool) string {
 		}
 	}
 	if taken == 0 {
-		own := "each keeps NCCL's own algorithm, protocol and channels"
-		if uncapped {
-			own += " (CollNet's, and NVLS's across nodes, at most as the note above says)"
-		}
-		return own + ", and none takes the model's choice (the file's header says why)"
+		return "each keeps NCCL's own algorithm, protocol and channels, and none takes the model's choice (the file's header says why)"
 	}
 	return fmt.Sprintf("the model's choice replaces NCCL's own over %s of sizes, which the file's header lists; the other rules keep NCCL's own", plural(taken, "range", "ranges"))
 }
@@ -475,8 +463,8 @@ func releaseNote(hw predict.Hardware, tables []predict.Table, ran nccl.Version, 
 // size, whose first matching rule (the one the plugin applies where NCCL
 // keeps its choice in the cost table) names another algorithm, protocol or
 // channel count in ours than in theirs, release v's: "AllReduce of nNodes
-// 2, nRanks 16 at 484138 B: tree/ll128 on 16 channels here,
-// nvls_tree/simple on 16 channels with 2.28.3"; "" where none does. The
+// 2, nRanks 16 at 484138 B: tree/ll128 here, nvls_tree/simple with
+// 2.28.3"; "" where none does. The
 // sizes tried are both files' rules' bounds, where a first match can
 // change, so the size named is the smallest that differs.
 func firstDifference(ours, theirs []nccl.TunerRule, v nccl.Version) string {
@@ -516,9 +504,13 @@ func firstDifference(ours, theirs []nccl.TunerRule, v nccl.Version) string {
 }
 
 // ruleChoice is a rule's algorithm, protocol and channels as the file
-// spells them: "tree/ll128 on 16 channels".
+// spells them: "tree/ll128", on NCCL's own channels, or "tree/ll128 on 16
+// channels".
 func ruleChoice(r nccl.TunerRule) string {
 	f := strings.Split(r.String(), ",")
+	if r.Channels == nccl.NCCLChannels {
+		return f[3] + "/" + f[4]
+	}
 	return fmt.Sprintf("%s/%s on %s channels", f[3], f[4], f[5])
 }
 
@@ -553,28 +545,6 @@ const rcclNoRules = "the GPUs are AMD's, and RCCL runs the job: RCCL runs each c
 	"and the rules would carry NCCL's model's channels and choices, not RCCL's (RCCL 2.26.6 runs 112 channels on one node of 8 MI350-series GPUs, " +
 	"its release notes say, and picks protocols by tables of its own): tune writes no rules for RCCL; predict and diagnose model the machine, " +
 	"and tune -check reads a rules file you wrote"
-
-// uncappedNote says what channels the communicators must set up where
-// rules name CollNet, or NVLS across nodes, whose channels NCCL runs as
-// the plugin gives them (nccl.Model.Uncapped): the rules name the fewest
-// of the machine as described and of each assumed fact's other value
-// (nccl.Model.TunerRules), and a communicator the job sets up with fewer
-// still would run their calls on channels never connected. It is ""
-// where no rule does.
-func uncappedNote(rules []nccl.TunerRule, comms []nccl.TunerComm) string {
-	var need []string
-	for i, n := range nccl.UncappedChannels(rules, comms) {
-		if n > 0 {
-			need = append(need, fmt.Sprintf("%d channels on %v", n, comms[i]))
-		}
-	}
-	if len(need) == 0 {
-		return ""
-	}
-	return "NCCL runs the channels of a CollNet rule, and of an NVLS rule across nodes, as the rule names them, not capped at the communicator's (src/enqueue.cc): " +
-		"these rules name the fewest that NCCL's model sets up on the machine as described or with any assumed fact's other value (where that is fewer than NCCL's own, settling the facts with -hw gives NCCL's own), up to " +
-		joinAnd(need) + "; before shipping the file, check that NCCL_DEBUG=INFO prints at least as many coll channels (and for NVLS nvls channels) where each communicator is created, as on fewer these calls would run on channels NCCL never connected."
-}
 
 // checkTuneFile runs "commlab tune -check FILE": it writes each problem
 // of the file path, read as b (nccl.CheckTunerRules), on stdout, and fails when one

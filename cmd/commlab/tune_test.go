@@ -80,8 +80,8 @@ func TestTune(t *testing.T) {
 			t.Errorf("%v: starts at %d, want %d (a gap or an overlap)", r, r.MinBytes, next[k])
 		}
 		next[k] = r.MaxBytes + 1
-		if r.Channels < 1 || r.PipeOps != -1 || r.RegBuff != -1 || r.Ranks < 2 {
-			t.Errorf("%v: want a channel count, any pipeOps and regBuff, two ranks or more", r)
+		if r.Channels != nccl.NCCLChannels || r.PipeOps != -1 || r.RegBuff != -1 || r.Ranks < 2 {
+			t.Errorf("%v: want NCCL's own channels (0), any pipeOps and regBuff, two ranks or more", r)
 		}
 	}
 	if len(next) != 5*3 {
@@ -113,8 +113,7 @@ func TestTune(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ch, _ := tm.MaxChannels(e.Algo, e.Proto, s)
-			ref := []predict.Prediction{{Algorithm: e.Algo.String(), Protocol: nccl.ProtocolName(e.Proto), Channels: ch}}
+			ref := []predict.Prediction{{Algorithm: e.Algo.String(), Protocol: nccl.ProtocolName(e.Proto)}}
 			r, ok := nccl.FirstMatch(rules, nccl.FuncAllReduce, s, c.Nodes, q.Ranks, 1, 0)
 			k := slices.IndexFunc(cs, func(p predict.Prediction) bool {
 				return r.Algo.String() == p.Algorithm && nccl.ProtocolName(r.Proto) == p.Protocol
@@ -127,8 +126,8 @@ func TestTune(t *testing.T) {
 				t.Errorf("AllReduce of %.0f B on %v: rule %v %v", s, c, r, ok)
 			case k == d:
 				own++
-				if r.Channels != ref[0].Channels {
-					t.Errorf("AllReduce of %.0f B on %v: rule %v, NCCL's own on %d channels", s, c, r, ref[0].Channels)
+				if r.Channels != nccl.NCCLChannels {
+					t.Errorf("AllReduce of %.0f B on %v: rule %v, want NCCL's own channels (0)", s, c, r)
 				}
 			case k != 0 || !cs[0].Beats(cs[d]):
 				t.Errorf("AllReduce of %.0f B on %v: rule %v, which the model does not expect to beat NCCL's %s/%s beyond its interval",
@@ -770,7 +769,7 @@ func TestTuneReleaseNote(t *testing.T) {
 	gpu := []string{"-gpu", "NVIDIA H100 80GB HBM3", "-comms", "2x8,1x8", "-o", "-"}
 	code, stdout, stderr := runCLI(append([]string{"tune", "-calibrate", p5}, gpu...)...)
 	want := "the logs print no NCCL release, and the rules keep NCCL 2.30.7's own choices"
-	if code != 0 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "first: AllReduce of nNodes 2, nRanks 16 at 484138 B: tree/ll128 on 16 channels here, nvls_tree/simple on 16 channels with 2.28.3") ||
+	if code != 0 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "first: AllReduce of nNodes 2, nRanks 16 at 484138 B: tree/ll128 here, nvls_tree/simple with 2.28.3") ||
 		!strings.Contains(stderr, "FILE:version=V") || !strings.Contains(stdout, "# "+want) {
 		t.Errorf("exit %d, stderr %q: want the release note, with 2.28.3's choice, in it and the header", code, stderr)
 	}

@@ -610,23 +610,6 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 
 func matchInt(want, got int) bool { return want == -1 || want == got }
 
-// UncappedChannels returns, for each of comms, the most channels that a
-// rule of rules which may take its calls names for an algorithm whose
-// channels NCCL takes from the plugin as they are there (Model.Uncapped),
-// 0 for none: what the communicator must set up for the file's calls to
-// run on channels NCCL connected.
-func UncappedChannels(rules []TunerRule, comms []TunerComm) []int {
-	out := make([]int, len(comms))
-	for i, c := range comms {
-		for _, r := range rules {
-			if _, ok := c.Model.Uncapped(r.Algo); ok && matchInt(r.Nodes, c.Nodes) && matchInt(r.Ranks, c.Model.nRanks) {
-				out[i] = max(out[i], r.Channels)
-			}
-		}
-	}
-	return out
-}
-
 // A callClass is a value of a call's numPipeOps or regBuff that the rules
 // tell apart, and how a message names it ("" when the rules do not tell
 // values apart).

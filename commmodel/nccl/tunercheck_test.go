@@ -29,9 +29,9 @@ func tunerJob(t *testing.T) []TunerComm {
 }
 
 // TestTunerRulesDefault: the rules that keep NCCL's own choice cover every
-// size from 0 to the largest without a gap, each rule's algorithm,
-// protocol and channels are NCCL's at both of its ends (Choose,
-// MaxChannels), neighbours differ, each rule of an algorithm NCCL may leave
+// size from 0 to the largest without a gap, each rule's algorithm and
+// protocol are NCCL's at both of its ends (Choose), its channels
+// NCCLChannels (NCCL's own count), neighbours differ, each rule of an algorithm NCCL may leave
 // out of a call (MayBeIgnored) is followed by rules covering its sizes with
 // NCCL's choice among Ring and Tree (FallbackPick), and the check finds
 // nothing in a file of them for every function.
@@ -59,9 +59,8 @@ func TestTunerRulesDefault(t *testing.T) {
 				prev = r
 				for _, n := range []uint64{r.MinBytes, min(r.MaxBytes, 1<<tunerProbeTop)} {
 					e, err := c.Model.Choose(f, float64(n))
-					ch, _ := c.Model.MaxChannels(e.Algo, e.Proto, float64(n))
-					if err != nil || e.Algo != r.Algo || e.Proto != r.Proto || ch != r.Channels {
-						t.Errorf("%v at %d B: NCCL runs %v/%v on %d channels (%v)", r, n, e.Algo, ProtocolName(e.Proto), ch, err)
+					if err != nil || e.Algo != r.Algo || e.Proto != r.Proto || r.Channels != NCCLChannels {
+						t.Errorf("%v at %d B: NCCL runs %v/%v (%v); want it on NCCL's own channels", r, n, e.Algo, ProtocolName(e.Proto), err)
 					}
 				}
 				if !MayBeIgnored(r.Algo) {
@@ -75,9 +74,8 @@ func TestTunerRulesDefault(t *testing.T) {
 					b := rules[i]
 					fallbacks++
 					a, p, _ := c.Model.FallbackPick(f)(b.MinBytes)
-					ch, _ := c.Model.MaxChannels(a, p, float64(b.MinBytes))
-					if MayBeIgnored(b.Algo) || b.Algo != a || b.Proto != p || b.Channels != ch {
-						t.Errorf("%v after %v: want %v/%v on %d channels", b, r, a, ProtocolName(p), ch)
+					if MayBeIgnored(b.Algo) || b.Algo != a || b.Proto != p || b.Channels != NCCLChannels {
+						t.Errorf("%v after %v: want %v/%v on NCCL's own channels", b, r, a, ProtocolName(p))
 					}
 					at = b.MaxBytes + 1
 				}
@@ -498,9 +496,8 @@ func TestTunerRulesAlternatives(t *testing.T) {
 			for j := i + 1; j < len(rules) && of[j] == i; j++ {
 				b := rules[j]
 				e, err := sys.Choose(f, float64(b.MinBytes))
-				ch, _ := sys.MaxChannels(e.Algo, e.Proto, float64(b.MinBytes))
-				if err != nil || b.MinBytes != at || b.Algo != e.Algo || b.Proto != e.Proto || b.Channels != ch {
-					t.Errorf("%v after %v: want from %d B NCCL's %v/%v on SYS, %d channels", b, r, at, e.Algo, ProtocolName(e.Proto), ch)
+				if err != nil || b.MinBytes != at || b.Algo != e.Algo || b.Proto != e.Proto || b.Channels != NCCLChannels {
+					t.Errorf("%v after %v: want from %d B NCCL's %v/%v on SYS, on its own channels", b, r, at, e.Algo, ProtocolName(e.Proto))
 				}
 				at = b.MaxBytes + 1
 			}

@@ -52,12 +52,20 @@ type TunerRule struct {
 	MinBytes, MaxBytes uint64
 	Algo               Algo
 	Proto              Protocol
-	// Channels is the channel count, -1 for the plugin's default (1).
+	// Channels is the channel count; NCCLChannels (0) for NCCL's own,
+	// the count its tuning gives the rule's algorithm and protocol on the
+	// communicator; -1 for the plugin's default (1).
 	Channels int
 	// Nodes, Ranks, PipeOps and RegBuff select the calls the rule applies
 	// to, -1 for any. RegBuff is 0 or 1.
 	Nodes, Ranks, PipeOps, RegBuff int
 }
+
+// NCCLChannels is a rule's channels that leave the count to NCCL: the
+// plugin passes 0 on, and NCCL keeps the channels its own tuning gives the
+// algorithm and protocol (ncclGetAlgoInfo, src/enqueue.cc, NCCL 2.23 to
+// 2.30).
+const NCCLChannels = 0
 
 // tunerFuncNames, tunerAlgoNames and tunerProtoNames are the plugin's
 // spellings (parseCollType, parseAlgorithm, parseProtocol in plugin.c).
@@ -188,7 +196,9 @@ func parseTunerRule(text string) (r TunerRule, col int, err error) {
 		switch {
 		case i == 9 && (err != nil || v < -1 || v > 1):
 			return r, cols[i], fmt.Errorf("regBuff %q: want -1, 0 or 1", fields[i])
-		case i < 9 && (err != nil || v < -1 || v == 0):
+		case i == 5 && (err != nil || v < -1):
+			return r, cols[i], fmt.Errorf("channels %q: want 0 (NCCL's own), -1 (the plugin's one) or a positive count", fields[i])
+		case i > 5 && i < 9 && (err != nil || v < -1 || v == 0):
 			return r, cols[i], fmt.Errorf("%q: want -1 or a positive count", fields[i])
 		}
 		*ints[i-5] = v

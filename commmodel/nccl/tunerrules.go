@@ -26,13 +26,17 @@ func (m *Model) DefaultPick(f Func) TunerPick {
 
 // TunerRules returns the example plugin's rules for every call of f on this
 // communicator, nodes hosts of m's ranks: at each size from 0 to the largest
-// NCCL can ask, the algorithm and protocol pick gives, with the channels NCCL
-// itself gives them (MaxChannels), adjacent sizes alike merged into one rule.
-// Without such a rule the plugin runs a call on one channel. pick is probed
-// at quarter powers of two up to 16 TiB and at breaks (sizes where the
-// caller knows its pick changes); a change between two probes, of the pick
-// or of the channels, is found to the byte by bisection. Beyond the last
-// probe the last rule holds.
+// NCCL can ask, the algorithm and protocol pick gives, adjacent sizes alike
+// merged into one rule. Each rule's channels are 0, which NCCL reads as no
+// count of the plugin's, and so runs the channels its own tuning gives the
+// rule's algorithm and protocol on the communicator (ncclGetAlgoInfo,
+// src/enqueue.cc: "nMaxChannels == 0 ? info->nMaxChannels"): a count of
+// the model's own would replace NCCL's where the model's guess of the
+// machine is wrong (2 channels where a communicator of SHARP runs 3), and
+// without a rule the plugin runs a call on one channel. pick is probed at
+// quarter powers of two up to 16 TiB and at breaks (sizes where the caller
+// knows its pick changes); a change between two probes is found to the
+// byte by bisection. Beyond the last probe the last rule holds.
 //
 // After each rule whose algorithm NCCL may leave out of a call's cost table
 // (MayBeIgnored) come rules for the same sizes with NCCL's choice among
@@ -43,30 +47,12 @@ func (m *Model) DefaultPick(f Func) TunerPick {
 // each rule whose algorithm and protocol an alternative leaves out of its
 // cost table (LL128 across nodes behind the CPU) come that alternative's
 // own rules for the same sizes, so that the file runs NCCL's own choice
-// there, on NCCL's channels, and not one channel.
-//
-// A rule of an algorithm whose channels NCCL runs as the plugin gives them
-// (Uncapped: CollNet, NVLS across nodes) names at most the fewest that m
-// or any alternative sets up for it: on a communicator of fewer, its calls
-// would run on channels NCCL never connected, where every other
-// algorithm's are capped at the communicator's.
+// there, and not one channel.
 func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64, alts ...*Model) ([]TunerRule, error) {
 	rules, err := m.tunerRuns(f, nodes, pick, breaks)
 	if err != nil {
 		return nil, err
 	}
-	// capped caps the channels of rs where NCCL does not.
-	capped := func(rs []TunerRule) []TunerRule {
-		for i := range rs {
-			for _, a := range append([]*Model{m}, alts...) {
-				if most, ok := a.Uncapped(rs[i].Algo); ok {
-					rs[i].Channels = min(rs[i].Channels, most)
-				}
-			}
-		}
-		return rs
-	}
-	rules = mergeTunerRules(capped(rules))
 	// sources are the rules fallbacks are cut from, each built when a
 	// rule first needs it: m's FallbackPick, then each alternative's own.
 	sources := make([][]TunerRule, 1+len(alts))
@@ -84,7 +70,7 @@ func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64, a
 			a := alts[k-1]
 			sources[k], err = a.TunerRules(f, nodes, a.DefaultPick(f), nil)
 		}
-		return capped(sources[k]), err
+		return sources[k], err
 	}
 	var out []TunerRule
 	// fallbacks appends the rules after r that source k gives for its
@@ -148,9 +134,8 @@ func mergeTunerRules(rules []TunerRule) []TunerRule {
 // tunerRuns is TunerRules without the rules after those MayBeIgnored names.
 func (m *Model) tunerRuns(f Func, nodes int, pick TunerPick, breaks []uint64) ([]TunerRule, error) {
 	type key struct {
-		a  Algo
-		p  Protocol
-		ch int
+		a Algo
+		p Protocol
 	}
 	var failed error
 	keyOf := func(n uint64) key {
@@ -158,8 +143,7 @@ func (m *Model) tunerRuns(f Func, nodes int, pick TunerPick, breaks []uint64) ([
 		if err != nil && failed == nil {
 			failed = err
 		}
-		ch, _ := m.MaxChannels(a, p, float64(n))
-		return key{a, p, ch}
+		return key{a, p}
 	}
 	probes := []uint64{0}
 	for k := 0; k <= 4*tunerProbeTop; k++ {
@@ -206,7 +190,7 @@ func (m *Model) tunerRuns(f Func, nodes int, pick TunerPick, breaks []uint64) ([
 		if i+1 < len(starts) {
 			hi = starts[i+1] - 1
 		}
-		rules[i] = TunerRule{Func: f, MinBytes: s, MaxBytes: hi, Algo: k.a, Proto: k.p, Channels: k.ch,
+		rules[i] = TunerRule{Func: f, MinBytes: s, MaxBytes: hi, Algo: k.a, Proto: k.p, Channels: NCCLChannels,
 			Nodes: nodes, Ranks: m.nRanks, PipeOps: -1, RegBuff: -1}
 	}
 	return rules, nil

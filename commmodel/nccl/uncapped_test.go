@@ -72,11 +72,10 @@ func TestCheckTunerRulesUncapped(t *testing.T) {
 }
 
 // TestTunerRulesUncapped: rules of CollNet, whose channels NCCL takes from
-// the plugin as they are (Uncapped), name at most the fewest that the
-// description or an alternative sets up (an alternative whose graphs found
-// 2 channels where the description's found 12), so that either machine
-// runs them on channels it connected; the Ring and Tree rules keep the
-// description's own channels, which NCCL caps.
+// the plugin as they are (Uncapped), name NCCLChannels, so that NCCL runs
+// them on the channels its own tuning gives them, which it set up: on the
+// description and on an alternative whose graphs found 2 channels where the
+// description's found 12, the check finds no uncapped channels.
 func TestTunerRulesUncapped(t *testing.T) {
 	cfg := hopperConfig(Latest, 2, PathPIX)
 	cfg.CollNet = true
@@ -96,22 +95,26 @@ func TestTunerRulesUncapped(t *testing.T) {
 		t.Fatalf("the alternative sets up %d CollNet channels, the description %d; want fewer", fewest, ours)
 	}
 	pick := func(uint64) (Algo, Protocol, error) { return AlgoCollNetDirect, Simple, nil }
-	for _, c := range []struct {
-		alts []*Model
-		most int
-	}{{nil, ours}, {[]*Model{alt}, fewest}} {
-		rules, err := m.TunerRules(FuncAllReduce, 2, pick, nil, c.alts...)
+	rules, err := m.TunerRules(FuncAllReduce, 2, pick, nil, alt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, r := range rules {
+		if r.Channels != NCCLChannels {
+			t.Errorf("%v: want NCCL's own channels (%d)", r, NCCLChannels)
+		}
+		fmt.Fprintln(&b, r)
+	}
+	for _, model := range []*Model{m, alt} {
+		probs, err := CheckTunerRules(strings.NewReader(b.String()), "collnet.conf", []TunerComm{{2, model}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		top := 0
-		for _, r := range rules {
-			if r.Algo == AlgoCollNetDirect {
-				top = max(top, r.Channels)
+		for _, p := range probs {
+			if p.Hazard == HazardUncapped {
+				t.Errorf("%v", p)
 			}
-		}
-		if top != c.most {
-			t.Errorf("with %d alternatives: CollNetDirect rules name up to %d channels; want %d", len(c.alts), top, c.most)
 		}
 	}
 }
