@@ -343,7 +343,13 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err := nccl.WriteTunerRules(&b, comment, rules); err != nil {
 		return err
 	}
-	probs, err := nccl.CheckTunerRules(bytes.NewReader(b.Bytes()), req.out, comms)
+	// The rules of the communicators as NCCL runs them without MNNVL
+	// (TunerPlan) are checked on those.
+	off, err := m.MNNVLOff(req.comms)
+	if err != nil {
+		return err
+	}
+	probs, err := nccl.CheckTunerRules(bytes.NewReader(b.Bytes()), req.out, append(comms, off...))
 	if err != nil {
 		return err
 	}
@@ -890,7 +896,8 @@ func nodeSpan(lo, hi int) string {
 // multi-node NVLink domain as one node.
 func nNodesMeaning(hw predict.Hardware) string {
 	if hw.Domain > 0 {
-		return fmt.Sprintf("a rule's nNodes is the nodes NCCL counts, one per NVLink domain of %d GPUs.", hw.Domain)
+		return fmt.Sprintf("a rule's nNodes is the nodes NCCL counts, one per NVLink domain of %d GPUs where the job runs MNNVL (NCCL_DEBUG=INFO's comm line prints MNNVL 1); "+
+			"where it does not (no IMEX channel, NCCL_MNNVL_ENABLE=0) NCCL counts the hosts, whose rules keep NCCL's own choices.", hw.Domain)
 	}
 	return "a rule's nNodes is the communicator's nodes."
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,7 +14,8 @@ import (
 // nRanks 36. tune wrote rules for each, the second's all behind the
 // first's, failed its own check with 99 "shadowed rule" lines and wrote
 // nothing (exit 1). Their rules agree: the file holds one set, which
-// serves both, and passes the check.
+// serves both, and passes the check. A job without MNNVL counts their
+// hosts, 9 and 18 nodes: each has rules of its own (TestTuneNVLinkDomains).
 func TestTuneTwinComms(t *testing.T) {
 	t.Parallel()
 	cal := gb200Dir + "allreduce_1rack.log:nodes=18:per-node=4"
@@ -22,16 +24,22 @@ func TestTuneTwinComms(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	_, one, stderr := runCLI("tune", "-calibrate", cal, "-gpu", "NVIDIA GB200", "-comms", "9x4", "-o", "-")
-	rules, alone := readRules(t, out), readRules(t, one)
-	if len(rules) == 0 || len(rules) != len(alone) {
-		t.Errorf("%d rules for 9 x 4 and 18 x 2, %d for 9 x 4 alone; want one set (%s)", len(rules), len(alone), stderr)
-	}
-	for _, r := range rules {
-		if r.Nodes != 1 || r.Ranks != 36 {
-			t.Fatalf("rule %v; want nNodes 1, nRanks 36", r)
+	byNodes := func(rules []nccl.TunerRule) map[int][]nccl.TunerRule {
+		out := map[int][]nccl.TunerRule{}
+		for _, r := range rules {
+			if r.Ranks != 36 {
+				t.Fatalf("rule %v; want nRanks 36", r)
+			}
+			out[r.Nodes] = append(out[r.Nodes], r)
 		}
+		return out
 	}
-	if !r0Matches(rules, nccl.FuncAllGather, 1<<20, 1, 36) {
+	both, alone := byNodes(readRules(t, out)), byNodes(readRules(t, one))
+	if len(both[1]) == 0 || !slices.Equal(both[1], alone[1]) || len(both) != 3 || len(both[9]) == 0 || len(both[18]) == 0 {
+		t.Errorf("rules by nNodes for 9 x 4 and 18 x 2: %d of 1 node, %d of 9, %d of 18, %d kinds; for 9 x 4 alone %d of 1 node; want one set of 1 node, and sets of 9 and 18 (%s)",
+			len(both[1]), len(both[9]), len(both[18]), len(both), len(alone[1]), stderr)
+	}
+	if !r0Matches(both[1], nccl.FuncAllGather, 1<<20, 1, 36) {
 		t.Errorf("no rule takes an AllGather of 1 MiB on nNodes 1, nRanks 36")
 	}
 }

@@ -197,22 +197,37 @@ func TestTuneLongComment(t *testing.T) {
 // TestTuneNVLinkDomains: NCCL counts a communicator's nodes by the first
 // rank of their ring (src/init.cc, "Determine nNodes"), so the 18 GB200 hosts
 // of one NVL72 rack are one node to it, and its tuner plugin receives 1. The
-// rules for 18 x 4 and 36 x 4 say 1 and 2 nodes; with the hosts' 18 and 36
-// no call would match them.
+// rules for 18 x 4 and 36 x 4 say 1 and 2 nodes, as NCCL counts them where
+// the job runs MNNVL. A job without MNNVL counts the hosts, 18 and 36, and
+// the file has rules for them too, of NCCL's own choices there (a red
+// team: with none, every call of such a job ran on one channel): the file
+// passes tune -check as either job reads it (-hw domain=4: no domain
+// across hosts).
 func TestTuneNVLinkDomains(t *testing.T) {
 	t.Parallel()
-	code, out, stderr := runCLI("tune", "-calibrate", gb200Dir+"allreduce_1rack.log:nodes=18:per-node=4", "-gpu", "NVIDIA GB200",
-		"-comms", "18x4,36x4", "-o", "-")
+	cal := gb200Dir + "allreduce_1rack.log:nodes=18:per-node=4"
+	file := filepath.Join(t.TempDir(), "gb200.conf")
+	code, out, stderr := runCLI("tune", "-calibrate", cal, "-gpu", "NVIDIA GB200", "-comms", "18x4,36x4", "-o", file)
 	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
 	}
-	rules := readRules(t, out)
-	nodes := map[int]int{} // nRanks -> nNodes
-	for _, r := range rules {
-		nodes[r.Ranks] = r.Nodes
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(nodes) != 2 || nodes[72] != 1 || nodes[144] != 2 {
-		t.Errorf("nNodes by nRanks %v; want 72 ranks on 1 node, 144 on 2", nodes)
+	nodes := map[int][]int{} // nRanks -> nNodes
+	for _, r := range readRules(t, string(b)) {
+		if !slices.Contains(nodes[r.Ranks], r.Nodes) {
+			nodes[r.Ranks] = append(nodes[r.Ranks], r.Nodes)
+		}
+	}
+	if len(nodes) != 2 || !slices.Equal(nodes[72], []int{1, 18}) || !slices.Equal(nodes[144], []int{2, 36}) {
+		t.Errorf("nNodes by nRanks %v; want 72 ranks on 1 node and on 18, 144 on 2 and on 36", nodes)
+	}
+	for _, hw := range []string{"", "domain=4"} {
+		if code, out, stderr := runCLI("tune", "-check", file, "-calibrate", cal, "-gpu", "NVIDIA GB200", "-hw", hw, "-comms", "18x4,36x4"); code != 0 || !strings.Contains(out, "takes a rule NCCL follows") {
+			t.Errorf("tune -check with -hw %q: exit %d, %s%s; want every call to take a rule", hw, code, out, stderr)
+		}
 	}
 }
 

@@ -241,6 +241,34 @@ func (m *Machine) TunerComms(comms []Comm) ([]nccl.TunerComm, error) {
 	return out, nil
 }
 
+// withoutMNNVL returns m on its hardware without NVLink domains across
+// hosts: as NCCL runs a job without MNNVL (no IMEX channel,
+// NCCL_MNNVL_ENABLE=0), every host a node.
+func (m *Machine) withoutMNNVL() *Machine {
+	flat := m.Hardware
+	flat.Domain = 0
+	return m.on(flat)
+}
+
+// MNNVLOff returns, for each of comms whose hosts m's NVLink domain makes
+// fewer nodes to NCCL, the communicator as NCCL runs it without MNNVL,
+// every host a node (withoutMNNVL): TunerPlan writes its rules too, of
+// NCCL's own choices there, and a check of them takes it.
+func (m *Machine) MNNVLOff(comms []Comm) ([]nccl.TunerComm, error) {
+	var out []nccl.TunerComm
+	for _, c := range comms {
+		if _, nodes, err := m.tunerModel(c); err != nil || nodes == c.Nodes {
+			continue
+		}
+		tm, nodes, err := m.withoutMNNVL().tunerModel(c)
+		if err != nil {
+			return nil, fmt.Errorf("%v: %w", c, err)
+		}
+		out = append(out, nccl.TunerComm{Nodes: nodes, Model: tm})
+	}
+	return out, nil
+}
+
 // TunerRules returns rules of NCCL's example tuner plugin (nccl.TunerRule)
 // for every call of every function NCCL's tuner serves on each of comms,
 // since the plugin runs a call no rule takes on one channel. Each rule
@@ -419,14 +447,39 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 		}
 		if !twin {
 			seen[key] = written{c, rules[start:]}
+		} else {
+			if !slices.Equal(first.rules, rules[start:]) {
+				return nil, nil, fmt.Errorf("predict: communicators %v and %v are one to the tuner plugin (nNodes %d, nRanks %d), which tells them apart by nothing else, "+
+					"and their rules differ: no file serves both; write one for each job, or leave one out (its calls would take the other's rules)", first.c, c, key.nodes, key.ranks)
+			}
+			// The first's rules serve both.
+			rules, choices = rules[:start], choices[:startChoices]
+		}
+		// An NVLink domain of several hosts is one node to NCCL where the
+		// job runs MNNVL; where it does not (no IMEX channel,
+		// NCCL_MNNVL_ENABLE=0), NCCL counts the hosts, and with no rule
+		// for that count the plugin would run every call on one channel:
+		// rules of NCCL's own choices there keep such a job as NCCL runs
+		// it.
+		if nodes == c.Nodes {
 			continue
 		}
-		if !slices.Equal(first.rules, rules[start:]) {
-			return nil, nil, fmt.Errorf("predict: communicators %v and %v are one to the tuner plugin (nNodes %d, nRanks %d), which tells them apart by nothing else, "+
-				"and their rules differ: no file serves both; write one for each job, or leave one out (its calls would take the other's rules)", first.c, c, key.nodes, key.ranks)
+		fm := m.withoutMNNVL()
+		ftm, fnodes, err := fm.tunerModel(c)
+		if err != nil {
+			return nil, nil, err
 		}
-		// The first's rules serve both.
-		rules, choices = rules[:start], choices[:startChoices]
+		if fkey := (pluginKey{fnodes, key.ranks}); seen[fkey].rules == nil {
+			fstart := len(rules)
+			for f := range nccl.Func(nccl.NumFuncs) {
+				rs, err := ftm.TunerRules(f, fnodes, ftm.DefaultPick(f), nil, fm.assumedTunerModels(c)...)
+				if err != nil {
+					return nil, nil, err
+				}
+				rules = append(rules, rs...)
+			}
+			seen[fkey] = written{c, rules[fstart:]}
+		}
 	}
 	return rules, choices, nil
 }
