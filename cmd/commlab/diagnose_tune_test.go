@@ -56,6 +56,11 @@ func TestDiagnoseTuneCommand(t *testing.T) {
 	if len(advised) == 0 {
 		t.Fatalf("no tune rule advised:\n%s", out)
 	}
+	// The file runs every call of a communicator it has no rules for on
+	// one channel: the advice asks for all of the job's (red team).
+	if n := strings.Count(out, "add to -comms every other communicator the job creates"); n != len(advised) {
+		t.Errorf("%d of %d pieces of tune advice ask for the job's other communicators:\n%s", n, len(advised), out)
+	}
 	for _, a := range advised {
 		code, file, stderr := runCLI("tune", "-calibrate", src+pins, "-comms", a[1], "-collective", a[2], "-size", a[3], "-o", "-")
 		if code != 0 {

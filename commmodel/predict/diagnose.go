@@ -692,7 +692,9 @@ func (m *Machine) tunedPin(t Table, q Query, preds []Prediction, sizes []float64
 		args[i] = sizeArg(s)
 	}
 	return []string{fmt.Sprintf("commlab tune, given this diagnosis's -calibrate (with each file's settings), -hw and launch flags, with -comms %dx%d -collective %v -size %s, writes a tuner rule of %s from %d to %d B, "+
-		"which the model predicts %.2fx as fast as NCCL's own %s here, as the calibration tables ran each protocol near these sizes (%s); NCCL_ALGO and NCCL_PROTO in the job's environment would pin every size and collective instead",
+		"which the model predicts %.2fx as fast as NCCL's own %s here, as the calibration tables ran each protocol near these sizes (%s); "+
+		"add to -comms every other communicator the job creates, as the plugin runs every call of one the file has no rules for on one channel, and the rest of the file keeps NCCL's own choices; "+
+		"NCCL_ALGO and NCCL_PROTO in the job's environment would pin every size and collective instead",
 		t.Nodes, t.PerNode, t.Collective, strings.Join(args, ","), choiceOf(ch.Ours), from, to, g.Times, choiceOf(ch.NCCL), g.Range("its"))}
 }
 
