@@ -435,7 +435,7 @@ func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 			}
 			a = []string{"PCIe between the GPUs: check that NCCL runs P2P between them (NCCL_DEBUG=INFO lines \"via P2P\", not \"via SHM\"; " + p2p + "), and their PCIe links' generation and width (" + width + ")"}
 		default:
-			a = []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_P2P_LEVEL=NVL, NCCL_DEBUG=INFO lines \"via P2P/CUMEM\")"}
+			a = []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_DEBUG=INFO lines \"via P2P/CUMEM\" or \"via P2P/IPC\", not \"via SHM\"; an NCCL_P2P_LEVEL or NCCL_P2P_DISABLE in the job's environment can keep it off them)"}
 		}
 		if t.Nodes > 1 {
 			// Across nodes a network slower than described binds in the
