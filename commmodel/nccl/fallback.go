@@ -39,6 +39,13 @@ func MayBeIgnored(a Algo) bool {
 // left NVLS out of an AllGather of 8-bit types.
 var nvlsAllGatherFrom = Version{2, 22, 3}
 
+// allGatherVFrom is the first release that runs a group of Broadcasts from
+// several roots as one AllGather of the largest (NCCL_ALLGATHERV_ENABLE, on
+// by default): its cost table, which the plugin sees for an AllGather,
+// leaves NVLS out (src/scheduler/allgatherv_sched.cc, ncclGetAlgoInfo with
+// nvlsSupport 0, 2.29.2 to 2.30.7).
+var allGatherVFrom = Version{2, 29, 2}
+
 // LeftOutCalls says which calls of f NCCL, at m's release and node count,
 // leaves algorithm a out of, for facts of the call the model does not see
 // (MayBeIgnored), and "" where none. updateCollCostTable (src/enqueue.cc;
@@ -63,6 +70,8 @@ func (m *Model) LeftOutCalls(f Func, a Algo) string {
 			nvls = "a reduction or datatype NVLS does not run: ncclAvg, ncclProd, min or max on float or double, 8-bit types and FP8"
 		case f == FuncAllGather && m.v.Before(nvlsAllGatherFrom):
 			nvls = "an AllGather of a datatype NVLS does not run, 8-bit types and FP8"
+		case f == FuncAllGather && !m.v.Before(allGatherVFrom):
+			nvls = "a group of Broadcasts from several roots, which NCCL runs as an AllGather without NVLS (NCCL_ALLGATHERV_ENABLE)"
 		}
 		if a == AlgoNVLS && m.nNodes > 1 && reduces {
 			// NVLS across nodes runs through CollNet.

@@ -413,7 +413,12 @@ func TestCheckTunerRulesFallbackCauses(t *testing.T) {
 			[]string{"a ReduceScatter of ncclAvg or of a pre-multiplied sum", "offloads"}, []string{"NVLS", "CollNet"}},
 		{"NVLS AllReduce", node(Latest), "allreduce,0,18446744073709551615,nvls,simple,16,1,8",
 			[]string{"a reduction or datatype NVLS does not run"}, []string{"PAT", "CollNet", "ReduceScatter"}},
-		{"NVLS AllGather, 2.30.7", node(Latest), "allgather,0,18446744073709551615,nvls,simple,16,1,8", nil, nil},
+		// From 2.29.2 a group of Broadcasts from several roots reaches
+		// the plugin as an AllGather without NVLS (red team); 2.28.9's
+		// AllGather leaves NVLS out of no call.
+		{"NVLS AllGather, 2.30.7", node(Latest), "allgather,0,18446744073709551615,nvls,simple,16,1,8",
+			[]string{"a group of Broadcasts from several roots, which NCCL runs as an AllGather without NVLS"}, []string{"PAT", "8-bit"}},
+		{"NVLS AllGather, 2.28.9", node(Version{2, 28, 9}), "allgather,0,18446744073709551615,nvls,simple,16,1,8", nil, nil},
 		{"NVLS AllReduce across nodes", TunerComm{2, collNet2}, "allreduce,0,18446744073709551615,nvls,simple,16,2,16",
 			[]string{"a reduction or datatype NVLS does not run", "or a reduction and datatype the network plugin's CollNet does not support"}, []string{"PAT"}},
 		{"NVLS AllGather, 2.21.5", node(Version{2, 21, 5}), "allgather,0,18446744073709551615,nvls,simple,16,1,8",
