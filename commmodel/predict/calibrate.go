@@ -157,6 +157,11 @@ type Machine struct {
 	// calibration points that ran it (0, 0 for none): the sizes its
 	// efficiency and latencies were fitted at (unmeasured).
 	ran [nccl.NumProtocols][2]float64
+	// ranAlgo holds, for tables within one node ([0]) and across nodes
+	// ([1]), for each algorithm, the least and the most bytes of the
+	// calibration points that ran it (0, 0 for none): where a tuner rule
+	// may take it (unmeasured).
+	ranAlgo [2][nccl.NumAlgos][2]float64
 	// own holds, for each protocol, the calibration points the model says
 	// NCCL ran with it, each its size and measured/predicted (misfits):
 	// where those near a size measured slower, a gain of the protocol
@@ -281,7 +286,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		m.Tables = append(m.Tables, t.Name)
 	}
 	m.tables = tables
-	m.ran = protocolSizes(tables, d)
+	m.ran, m.ranAlgo = choiceSizes(tables, d)
 	m.Params = m.params(x0, all, used, set)
 	// Only a table of one node tells the cards' links from the NICs, and
 	// only one whose ranks have GPUs of their own (the Rank lines' buses).
@@ -1471,29 +1476,35 @@ func apartSmall(slow, fast *Table) bool {
 	return last >= 0 && n-last > 2
 }
 
-// protocolSizes returns the least and the most bytes of the points of
+// choiceSizes returns the least and the most bytes of the points of
 // tables that ran each protocol in design d (whose terms are the tables'
-// points in order). Grouped sends (AllToAll, SendRecv) run as p2p
-// operations, outside NCCL's algorithms and its tuner: their protocol is
-// no evidence for a collective's (a rule, a pin), and they are left out.
-func protocolSizes(tables []Table, d *design) (ran [nccl.NumProtocols][2]float64) {
+// points in order), and of those that ran each algorithm, of tables within
+// one node and across nodes apart. Grouped sends (AllToAll, SendRecv) run
+// as p2p operations, outside NCCL's algorithms and its tuner: their choice
+// is no evidence for a collective's (a rule, a pin), and they are left out.
+func choiceSizes(tables []Table, d *design) (ran [nccl.NumProtocols][2]float64, ranAlgo [2][nccl.NumAlgos][2]float64) {
+	widen := func(r *[2]float64, size float64) {
+		if r[0] == 0 || size < r[0] {
+			r[0] = size
+		}
+		r[1] = max(r[1], size)
+	}
 	i := 0
 	for _, t := range tables {
+		across := 0
+		if t.Nodes > 1 {
+			across = 1
+		}
 		for _, p := range t.Points {
 			if i >= len(d.terms) {
-				return ran
+				return ran, ranAlgo
 			}
-			if grouped(t.Collective) {
-				i++
-				continue
+			if !grouped(t.Collective) {
+				widen(&ran[d.terms[i].ch.proto], p.Size)
+				widen(&ranAlgo[across][d.terms[i].ch.algo], p.Size)
 			}
-			r := &ran[d.terms[i].ch.proto]
-			if r[0] == 0 || p.Size < r[0] {
-				r[0] = p.Size
-			}
-			r[1] = max(r[1], p.Size)
 			i++
 		}
 	}
-	return ran
+	return ran, ranAlgo
 }
