@@ -228,7 +228,9 @@ func parseSize(s string) (int64, error) {
 		f, _ := r.Float64()
 		return 0, causef(ErrFraction, "%s B is not a whole number of bytes", strconv.FormatFloat(f, 'g', -1, 64))
 	}
-	if r.Num().Cmp(big.NewInt(maxSize)) >= 0 {
+	// Within 256 B of 2^62 a size is 2^62 as a float64, which the model
+	// reads it as: the bound is the float's.
+	if r.Num().Cmp(big.NewInt(maxSize)) >= 0 || float64(r.Num().Int64()) >= maxSize {
 		return 0, causef(ErrRange, "2^62 bytes or more (want less than 4194304TiB)")
 	}
 	return r.Num().Int64(), nil

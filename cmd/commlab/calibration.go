@@ -348,22 +348,37 @@ func (f machineFlags) stdinOnce(logs []string, files ...string) error {
 			in = append(in, path)
 		}
 	}
-	n, seen := 0, map[string]int{}
+	n := 0
 	for _, p := range in {
 		if p == "-" {
 			n++
 		}
-		seen[p]++
 	}
 	if n > 1 {
 		return flagErrorf("standard input (-) is given for %d inputs: give it for one, a file for each other", n)
 	}
-	// A named pipe or a device given twice would be opened twice, and the
-	// second open waits for a writer that has gone.
+	// A named pipe or a device given twice, by one name or two (p and ./p,
+	// /dev/stdin beside -), would be opened twice, and the second open
+	// waits for a writer that has gone.
+	type stream struct {
+		name string
+		fi   os.FileInfo
+	}
+	var streams []stream
 	for _, p := range in {
-		if fi, err := os.Stat(p); p != "-" && seen[p] > 1 && err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-			return flagErrorf("%s is given for %d inputs, and it is a stream (a pipe or a device), which gives its bytes once: give it for one, or save it to a file", p, seen[p])
+		fi, err := os.Stat(p)
+		if p == "-" {
+			fi, err = os.Stdin.Stat()
 		}
+		if err != nil || fi.Mode().IsRegular() || fi.IsDir() {
+			continue
+		}
+		for _, s := range streams {
+			if os.SameFile(s.fi, fi) && (s.name != "-" || p != "-") {
+				return flagErrorf("%s and %s are one stream (a pipe or a device), which gives its bytes once: give it for one input, or save it to a file", s.name, p)
+			}
+		}
+		streams = append(streams, stream{p, fi})
 	}
 	return nil
 }

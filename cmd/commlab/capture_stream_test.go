@@ -286,9 +286,15 @@ func TestStreamTwice(t *testing.T) {
 		for i := range args {
 			args[i] = strings.ReplaceAll(args[i], "PIPE", fifo)
 		}
-		if code, _, stderr := runCLI(args...); code != 2 || !strings.Contains(stderr, fifo+" is given for 2 inputs, and it is a stream") {
+		if code, _, stderr := runCLI(args...); code != 2 || !strings.Contains(stderr, fifo+" and "+fifo+" are one stream") {
 			t.Errorf("%v: exit %d, %s; want 2 and the pipe named", args, code, stderr)
 		}
+	}
+	// One pipe by two names.
+	fifo := fifoOf(t, log)
+	other := filepath.Dir(fifo) + "/./" + filepath.Base(fifo)
+	if code, _, stderr := runCLI("predict", "-calibrate", fifo+","+other, "-collective", "allreduce", "-nodes", "2", "-per-node", "8", "-size", "1MiB"); code != 2 || !strings.Contains(stderr, fifo+" and "+other+" are one stream") {
+		t.Errorf("one pipe as %s and %s: exit %d, %s; want 2 and both named", fifo, other, code, stderr)
 	}
 	if code, _, stderr := runCLI("diagnose", log, "-calibrate", log); code != 0 {
 		t.Errorf("a file given twice: exit %d, %s", code, stderr)

@@ -259,7 +259,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		// Every channel count of the rules would rest on a GPU assumed in
 		// its place (a PCIe card, or a capture's links with an assumed
 		// compute capability), as diagnose says of it.
-		return flagErrorf("the logs name no GPU, and rules for a GPU assumed in its place would run a production job on its channels and links: name it with %s, as the Rank lines of nccl-tests or rccl-tests print it", g.Hint)
+		return flagErrorf("the logs name no GPU, and rules for a GPU assumed in its place would run a production job on its choices and links: name it with %s, as the Rank lines of nccl-tests or rccl-tests print it", g.Hint)
 	} else if ok && !rccl {
 		// A GPU the catalog does not hold (a driver's "NVIDIA Graphics
 		// Device" on a GB200 rack) is a PCIe card too: its rules would pin
@@ -267,7 +267,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		// the hosts, match no communicator NCCL counts as one node, so
 		// every call would run on one channel. AMD's GPUs get no rules
 		// below.
-		return flagErrorf("the logs name the GPU %q, which commlab's catalog does not hold, and rules for a PCIe card assumed in its place would run a production job on its channels and links "+
+		return flagErrorf("the logs name the GPU %q, which commlab's catalog does not hold, and rules for a PCIe card assumed in its place would run a production job on its choices and links "+
 			"(and, where the hosts share an NVLink domain, count nodes NCCL counts as one, so that no rule matches): name it with -gpu NAME, or describe it with %s (and domain=N, its GPUs, where hosts share an NVLink domain)", g.Value, g.Hint)
 	}
 	m := predict.Uncalibrated(mc.hw)
@@ -314,8 +314,15 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The rules of the communicators as NCCL runs them without MNNVL
+	// (TunerPlan writes them) are checked on those, in the file tune
+	// writes and in one it checks.
+	off, err := m.MNNVLOff(req.comms)
+	if err != nil {
+		return err
+	}
 	if req.check != "" {
-		return checkTuneFile(req.check, rulesFile, comms, m.RunsRCCL(), stdout)
+		return checkTuneFile(req.check, rulesFile, append(comms, off...), m.RunsRCCL(), stdout)
 	}
 	rules, choices, err := m.TunerPlan(req.collectives, req.comms, req.layout, req.sizes)
 	if err != nil {
@@ -341,12 +348,6 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		comment = append(comment, line)
 	}
 	if err := nccl.WriteTunerRules(&b, comment, rules); err != nil {
-		return err
-	}
-	// The rules of the communicators as NCCL runs them without MNNVL
-	// (TunerPlan) are checked on those.
-	off, err := m.MNNVLOff(req.comms)
-	if err != nil {
 		return err
 	}
 	probs, err := nccl.CheckTunerRules(bytes.NewReader(b.Bytes()), req.out, append(comms, off...))

@@ -831,7 +831,9 @@ func (d *design) heldOut(f *fitResult, used [numParams]bool, set Settings, i int
 // one process driving 8 H100s in Voltage Park's AllGather, 0.42). Grouped
 // sends are left out: a pair of GPUs of a mesh shares a few of the links.
 // The note says what the tables show, not that the model misses them: a
-// misnamed A100 table the fit follows (named H100, 0.59) gives it too.
+// misnamed A100 table the fit follows (named H100, 0.59) gives it too,
+// and so do a correctly named GPU's runs that a setting or one thread
+// driving many GPUs slowed (the DGX-2's -g 12 ReduceScatter, 0.52).
 func (m *Machine) slowLinks(tables []Table) string {
 	h, p := &m.Hardware, m.Params[parIntraBW]
 	if h.Fabric == FabricPCIe || h.assumedLinks() || !p.Used || !(p.Value < minLinkShare*p.Prior) {
@@ -840,8 +842,13 @@ func (m *Machine) slowLinks(tables []Table) string {
 	if !slices.ContainsFunc(tables, func(t Table) bool { return t.Nodes == 1 && t.PerNode > 1 && !grouped(t.Collective) }) {
 		return ""
 	}
-	return fmt.Sprintf("the tables fit intra_bw at %s, %.2f of its prior for %s's links (%s): one node's runs moved well below what those links carry, and the prior holds intra_bw near the product's figure, so that a model pulled toward it runs faster than they did; if the GPU is not %s, name it (-gpu NAME, or gpu=NAME for a file); if it is, a setting or a fault slowed the links (commlab diagnose on a one-node table, without -calibrate, sets it against NCCL's model of the product)",
-		FormatValue(p.Value, params[parIntraBW].unit), p.Value/p.Prior, h.GPU.Name, h.Sources.NVLinks, h.GPU.Name)
+	slowed := "a setting or a fault slowed them"
+	if slices.ContainsFunc(tables, func(t Table) bool { return t.Layout.norm().GPUsPerThread > 1 }) {
+		// One thread driving several GPUs (the DGX-2's -g 12, 0.52).
+		slowed = "a setting or a fault slowed them, or one thread driving several GPUs (-g) did"
+	}
+	return fmt.Sprintf("the tables fit intra_bw at %s, %.2f of its prior for %s's links (%s): the runs moved well below what those links carry; if the GPU is not %s, name it (-gpu NAME, or gpu=NAME for a file); if it is, %s (commlab diagnose on a one-node table, without -calibrate, sets it against NCCL's model of the product)",
+		FormatValue(p.Value, params[parIntraBW].unit), p.Value/p.Prior, h.GPU.Name, h.Sources.NVLinks, h.GPU.Name, slowed)
 }
 
 // minLinkShare is the share of intra_bw's prior below which one node's

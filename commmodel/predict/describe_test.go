@@ -57,9 +57,10 @@ func TestDescribe(t *testing.T) {
 // tables give it, and the fact says whose the name is: the Rank lines'
 // "NVIDIA RTX 6000D" of a real log (log), the same name pinned by the user
 // (hw), no name at all (assumed). A GPU the catalog holds stays the
-// catalog's. A name given in place of the Rank lines' other GPU (the H100
-// for the RTX 6000D) is said, once a table; one that names the log's GPU
-// is not.
+// catalog's. A name given for a GPU the catalog does not hold (the H100
+// for the RTX 6000D) is said to stand for it, once a table; one that names
+// the log's GPU is not. (A name that replaces another of the catalog's is
+// TestGPUReplaced.)
 func TestGPUNameSource(t *testing.T) {
 	const (
 		path = "../../data/nccltests/testdata/real/rtx6000d_2x8_allreduce_late2025.log"
@@ -81,7 +82,7 @@ func TestGPUNameSource(t *testing.T) {
 		}
 		replaced, want := 0, 0
 		for _, p := range problems {
-			if strings.Contains(p.Error(), `name the GPU "NVIDIA RTX 6000D", and the name given, "NVIDIA H100 80GB HBM3", replaces it`) {
+			if strings.Contains(p.Error(), `name the GPU "NVIDIA RTX 6000D", which commlab's catalog does not hold: the name given, "NVIDIA H100 80GB HBM3", stands for it`) {
 				replaced++
 			}
 		}
@@ -97,6 +98,46 @@ func TestGPUNameSource(t *testing.T) {
 		}
 		if h, _ = h.FromTables(tabs, 0); h.Sources.GPU != c.want {
 			t.Errorf("gpu %s (pin %q): source %q, want %q", h.GPU.Name, c.pin.GPU, h.Sources.GPU, c.want)
+		}
+	}
+}
+
+// TestGPUReplaced: a name given in place of the catalog's GPU a log's Rank
+// lines name is said, once a table, with how to keep the log's (nccl-tests
+// #309's H100 log given B200); a spelling of the same GPU (H100) is not, and
+// nor is a name given for one the catalog lacks (CoreWeave's GB200 rack,
+// whose Rank lines print "NVIDIA Graphics Device", which tune needs named)
+// told to be left out.
+func TestGPUReplaced(t *testing.T) {
+	const (
+		h100  = "../../data/nccltests/testdata/real/h100_2x8_allreduce_default_nccltests309.log"
+		gb200 = "../../data/logs/paired/gb200-nvl72-coreweave/allreduce_1rack.log"
+	)
+	for _, c := range []struct {
+		path, gpu, want string
+	}{
+		{h100, "B200", `the Rank lines name the GPU "NVIDIA H100 80GB HBM3", and the name given, "B200", replaces it`},
+		{h100, "H100", ""},
+		{gb200, "NVIDIA GB200", `the Rank lines name the GPU "NVIDIA Graphics Device", which commlab's catalog does not hold: the name given, "NVIDIA GB200", stands for it`},
+	} {
+		tabs, problems, err := ReadFile(c.path, func(int) Pins { return Pins{GPU: c.gpu, Nodes: 18, PerNode: 4} })
+		if c.path == h100 {
+			tabs, problems, err = ReadFile(c.path, func(int) Pins { return Pins{GPU: c.gpu} })
+		}
+		if err != nil || len(tabs) == 0 {
+			t.Fatalf("%s: %d tables, %v", c.path, len(tabs), err)
+		}
+		said := 0
+		for _, p := range problems {
+			if s := p.Error(); strings.Contains(s, "the Rank lines name the GPU") {
+				if c.want == "" || !strings.Contains(s, c.want) || c.path == gb200 && strings.Contains(s, "leave -gpu") {
+					t.Errorf("-gpu %s: %s", c.gpu, s)
+				}
+				said++
+			}
+		}
+		if want := len(tabs) * min(len(c.want), 1); said != want {
+			t.Errorf("-gpu %s on %s: said %d times, want %d", c.gpu, c.path, said, want)
 		}
 	}
 }

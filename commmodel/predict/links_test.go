@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -269,6 +270,10 @@ func TestSlowLinks(t *testing.T) {
 		p := m.Params[parIntraBW]
 		note := m.slowLinks(tabs)
 		named := note != "" && slices.Contains(m.Notes, note)
+		// Voltage Park's run is one thread driving its 8 GPUs (-g 8).
+		if g := strings.Contains(note, "one thread driving several GPUs (-g)"); named && g != strings.Contains(c.file, "_g8_") {
+			t.Errorf("%s: note %q names -g: %v", c.file, note, g)
+		}
 		if share := fmt.Sprintf("%.2f", p.Value/p.Prior); named != c.named || c.share != "" && share != c.share {
 			t.Errorf("%s as %s: intra_bw %s of its prior, note %q; want %s, named: %v", c.file, h.GPU.Name, share, note, c.share, c.named)
 		}

@@ -129,9 +129,14 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 				Err: fmt.Errorf("%s: the file's name says %s, but neither the log nor a pin sets NCCL_%s: the table is taken as NCCL's own choice; if the run set it, give FILE:%s=%s (FILE:%s=auto keeps NCCL's choice and this note quiet)",
 					tab.Collective, word, strings.ToUpper(key), key, word, key)})
 		}
-		if pin.GPU != "" && t.System != "" && !sameGPU(pin.GPU, t.System) {
-			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
-				Err: fmt.Errorf("%s: the Rank lines name the GPU %q, and the name given, %q, replaces it: the model takes that GPU's facts, not the log's; leave -gpu (or gpu=NAME) out to take the log's", tab.Collective, t.System, pin.GPU)})
+		if pin.GPU != "" && t.System != "" {
+			if replaced, known := replacesLogGPU(pin.GPU, t.System); replaced {
+				problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
+					Err: fmt.Errorf("%s: the Rank lines name the GPU %q, and the name given, %q, replaces it: the model takes that GPU's facts, not the log's; leave -gpu (or gpu=NAME) out to take the log's", tab.Collective, t.System, pin.GPU)})
+			} else if !known && !strings.EqualFold(strings.TrimSpace(pin.GPU), strings.TrimSpace(t.System)) {
+				problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
+					Err: fmt.Errorf("%s: the Rank lines name the GPU %q, which commlab's catalog does not hold: the name given, %q, stands for it", tab.Collective, t.System, pin.GPU)})
+			}
 		}
 		if tab.GPU == UnnamedGPU {
 			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
@@ -146,15 +151,18 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 	return out, problems
 }
 
-// sameGPU reports whether two names name one GPU: the same product of
-// the catalog, or, where either is not in it, the same name.
-func sameGPU(a, b string) bool {
-	ga, errA := nccl.ParseGPU(a)
-	gb, errB := nccl.ParseGPU(b)
-	if errA == nil && errB == nil {
-		return ga.Name == gb.Name
+// replacesLogGPU reports whether the name given replaces another GPU than
+// the one a log's Rank lines name: both of the catalog and different, or
+// the log's of the catalog and the given name another one. A log's name
+// the catalog does not hold ("NVIDIA Graphics Device") is what -gpu names.
+// known reports that the catalog holds the log's.
+func replacesLogGPU(given, logged string) (replaced, known bool) {
+	gl, errL := nccl.ParseGPU(logged)
+	if errL != nil {
+		return false, false
 	}
-	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
+	gg, errG := nccl.ParseGPU(given)
+	return errG != nil || gg.Name != gl.Name, true
 }
 
 // namedPin returns the first word of the file name's base (words split at
