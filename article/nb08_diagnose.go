@@ -258,43 +258,6 @@ func RulesTable(rules []nccl.TunerRule) figure.Table {
 	return t
 }
 
-// WithheldTable lists the model's choices over NCCL's own that tune
-// withholds from the rules for communicators comms (predict.TunerChoice
-// .Withheld): the choice, its gain with its range, and each reason: an
-// assumed fact of m's machine it rests on, what it does with the
-// alternative, and the -hw setting that settles it; or the calibration
-// points near its size outside their intervals, and the tables that
-// would measure it.
-func WithheldTable(m *predict.Machine, collectives []commmodel.Collective, comms []predict.Comm) (figure.Table, error) {
-	_, choices, err := m.TunerPlan(collectives, comms, predict.Layout{}, tuneSizes())
-	if err != nil {
-		return figure.Table{}, fmt.Errorf("article: %w", err)
-	}
-	t := figure.Table{Header: []string{"collective", "communicator", "bytes", "model's choice", "NCCL's", "gain", "rests on", "with the alternative", "settle with"},
-		Align: []figure.Align{figure.Left, figure.Left, figure.Left, figure.Left, figure.Left, figure.Left, figure.Left, figure.Left, figure.Left}}
-	for _, c := range choices {
-		if c.Misses() {
-			g := c.Ours.GainOver(c.NCCL.Time)
-			t.Rows = append(t.Rows, []string{c.Collective.String(), c.Comm.String(), fmt.Sprintf("%d to %d", c.MinBytes, c.MaxBytes),
-				c.Ours.Algorithm + "/" + c.Ours.Protocol, c.NCCL.Algorithm + "/" + c.NCCL.Protocol,
-				fmt.Sprintf("%.2fx (%s)", g.Times, g.Range("its")), fmt.Sprintf("%d of the %d calibration points near it outside their intervals", c.Outside, c.Near),
-				"", "tables of " + c.Ours.Algorithm + "/" + c.Ours.Protocol + " and of NCCL's own there"})
-		}
-		for _, r := range c.RestsOn {
-			g := c.Ours.GainOver(c.NCCL.Time)
-			alt := "NCCL cannot run it"
-			if r.Runs {
-				alt = fmt.Sprintf("%.2fx (%s)", r.Gain.Times, r.Gain.Range("its"))
-			}
-			t.Rows = append(t.Rows, []string{c.Collective.String(), c.Comm.String(), fmt.Sprintf("%d to %d", c.MinBytes, c.MaxBytes),
-				c.Ours.Algorithm + "/" + c.Ours.Protocol, c.NCCL.Algorithm + "/" + c.NCCL.Protocol,
-				fmt.Sprintf("%.2fx (%s)", g.Times, g.Range("its")), r.Guess.Fact.Name + " = " + r.Guess.Fact.Value + " (assumed)",
-				r.Guess.Alternative + ": " + alt, "-hw " + r.Guess.Hint})
-		}
-	}
-	return t, nil
-}
-
 // A RulesCheck is a rules file read as NCCL's example plugin reads it and
 // checked against a job's communicators (nccl.CheckTunerRules).
 type RulesCheck struct {
