@@ -77,9 +77,15 @@ const (
 	// HazardUnused is a rule that matches no call of the job's
 	// communicators. It is harmless to the job.
 	HazardUnused
+	// HazardFewerChannels is a rule NCCL follows whose channel count is
+	// below what NCCL's own tuning gives its algorithm and protocol at the
+	// rule's largest size on a communicator: its calls run on the rule's
+	// count. The file runs as it says, which may be meant (channels left
+	// to compute), so it is no failure.
+	HazardFewerChannels
 )
 
-var hazardNames = [...]string{"long line", "misread", "dead rule", "ignored rule", "shadowed rule", "one channel", "no fallback", "uncapped channels", "unused rule"}
+var hazardNames = [...]string{"long line", "misread", "dead rule", "ignored rule", "shadowed rule", "one channel", "no fallback", "uncapped channels", "unused rule", "fewer channels"}
 
 // String names the hazard ("shadowed rule").
 func (h TunerHazard) String() string { return nameOf(hazardNames[:], int(h), "TunerHazard") }
@@ -93,9 +99,11 @@ type TunerProblem struct {
 	Message      string
 }
 
-// Fails reports whether the problem changes what a job runs (every hazard
-// but HazardUnused).
-func (p TunerProblem) Fails() bool { return p.Hazard != HazardUnused }
+// Fails reports whether the problem changes what a job runs otherwise than
+// the file says (every hazard but HazardUnused and HazardFewerChannels).
+func (p TunerProblem) Fails() bool {
+	return p.Hazard != HazardUnused && p.Hazard != HazardFewerChannels
+}
 
 // pluginLine is a piece of the file the plugin loads as a rule.
 type pluginLine struct {
@@ -434,6 +442,7 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 		winner           int // the line of an earlier rule that took its calls
 		ignored          []string
 		uncapped         []string // communicators with fewer channels than it names
+		fewer            []string // communicators whose NCCL runs more channels than it names
 	}
 	uses := make([]use, len(lines))
 	for _, l := range lines {
@@ -527,6 +536,12 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 									uses[i].uncapped = append(uses[i].uncapped, why)
 								}
 							}
+							if own, _ := c.Model.MaxChannels(r.Algo, r.Proto, float64(min(hi, 1<<tunerProbeTop))); taken < 0 && r.Channels > 0 && r.Channels < own {
+								why := fmt.Sprintf("%v (%d)", c, own)
+								if !slices.Contains(uses[i].fewer, why) {
+									uses[i].fewer = append(uses[i].fewer, why)
+								}
+							}
 							if taken < 0 {
 								taken = i
 							}
@@ -594,6 +609,11 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardUncapped, Message: fmt.Sprintf(
 				"%d channels of %s, which NCCL runs as the rule names them, not capped at the communicator's: more than NCCL sets up for it on %s, so its calls would run on channels never connected",
 				r.Channels, tunerAlgoNames[r.Algo], strings.Join(u.uncapped, ", "))})
+		}
+		if len(u.fewer) > 0 {
+			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardFewerChannels, Message: fmt.Sprintf(
+				"%d channels of %s/%s, fewer than NCCL's own tuning runs it on at the rule's largest size on %s: NCCL runs the calls it takes on the rule's count (0 leaves the count to NCCL)",
+				r.Channels, tunerAlgoNames[r.Algo], tunerProtoNames[r.Proto], strings.Join(u.fewer, ", "))})
 		}
 		if u.applied && r.Channels == -1 {
 			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardOneChannel, Message: "channels -1: the plugin keeps its default of one channel for every call the rule takes"})

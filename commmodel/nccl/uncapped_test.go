@@ -118,3 +118,47 @@ func TestTunerRulesUncapped(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckTunerRulesFewerChannels: a rule NCCL follows whose channel
+// count is below what NCCL's own tuning gives its algorithm and protocol
+// at the rule's largest size is named, and fails nothing (the file runs as
+// it says); a count of NCCLChannels, NCCL's own, and one of the most
+// NCCL runs, are not named. Before, the check passed a rule of 2 channels
+// on KISTI's SHARP 4 x 2, whose NCCL set up 3 (red team).
+func TestCheckTunerRulesFewerChannels(t *testing.T) {
+	m, err := New(hopperConfig(Latest, 2, PathPIX))
+	if err != nil {
+		t.Fatal(err)
+	}
+	most, _ := m.MaxChannels(AlgoRing, Simple, 1<<44)
+	if most < 2 {
+		t.Fatalf("NCCL runs Ring/Simple on %d channels; want 2 or more", most)
+	}
+	for _, c := range []struct {
+		channels int
+		named    bool
+	}{{1, true}, {most - 1, true}, {most, false}, {NCCLChannels, false}} {
+		var b strings.Builder
+		for g := range Func(NumFuncs) {
+			fmt.Fprintf(&b, "%s,0,18446744073709551615,ring,simple,%d,2,16\n", tunerFuncNames[g], c.channels)
+		}
+		probs, err := CheckTunerRules(strings.NewReader(b.String()), "fewer.conf", []TunerComm{{2, m}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fewer := 0
+		for _, p := range probs {
+			if p.Hazard == HazardFewerChannels {
+				fewer++
+				if p.Fails() || !strings.Contains(p.Message, fmt.Sprintf("2 x 8 (%d)", most)) {
+					t.Errorf("%d channels: %+v; want a problem that fails nothing, naming 2 x 8 (%d)", c.channels, p, most)
+				}
+			} else if p.Fails() {
+				t.Errorf("%d channels: %+v", c.channels, p)
+			}
+		}
+		if want := map[bool]int{true: int(NumFuncs), false: 0}[c.named]; fewer != want {
+			t.Errorf("%d channels: %d fewer-channel problems, want %d", c.channels, fewer, want)
+		}
+	}
+}
