@@ -548,8 +548,8 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 }
 
 // rcclNoRules is why tune writes no rules for a machine that runs RCCL.
-const rcclNoRules = "the GPUs are AMD's, and RCCL runs the job: RCCL runs each call a rule takes on the rule's channel count, " +
-	"and the rules would carry NCCL's model's channels and choices, not RCCL's (RCCL 2.26.6 runs 112 channels on one node of 8 MI350-series GPUs, " +
+const rcclNoRules = "the GPUs are AMD's, and RCCL runs the job: RCCL runs each call a rule takes on the rule's algorithm and protocol " +
+	"(and on its channel count, but 0), and the rules would carry NCCL's model's choices, not RCCL's (RCCL 2.26.6 runs 112 channels on one node of 8 MI350-series GPUs, " +
 	"its release notes say, and picks protocols by tables of its own): tune writes no rules for RCCL; predict and diagnose model the machine, " +
 	"and tune -check reads a rules file you wrote"
 
@@ -564,7 +564,7 @@ func checkTuneFile(path string, b []byte, comms []nccl.TunerComm, rccl bool, std
 		return err
 	}
 	if rccl {
-		fmt.Fprintf(stdout, "%s: the GPUs are AMD's: RCCL runs each call a rule takes on the rule's channel count, which this check does not judge against RCCL's own (its NCCL_DEBUG=INFO lines print them)\n", path)
+		fmt.Fprintf(stdout, "%s: the GPUs are AMD's: RCCL runs each call a rule takes on the rule's channel count but 0 (which leaves it to RCCL), and this check does not judge a count against RCCL's own (its NCCL_DEBUG=INFO lines print them)\n", path)
 	}
 	if n := writeTunerProblems(stdout, path, probs); n > 0 {
 		return fmt.Errorf("%s: %s: a job that loads it runs otherwise than the file says", path, plural(n, "problem", "problems"))

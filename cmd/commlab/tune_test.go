@@ -571,7 +571,7 @@ func TestTuneRCCL(t *testing.T) {
 		t.Fatalf("H100 rules: exit %d, %s", code, stderr)
 	}
 	code, out, stderr := runCLI("tune", "-check", rules, "-gpu", "AMD Instinct MI300X", "-comms", "2x8")
-	if code != 1 || !strings.HasPrefix(out, rules+": the GPUs are AMD's: RCCL runs each call a rule takes on the rule's channel count") || !strings.Contains(out, "LL128 is off on this machine") {
+	if code != 1 || !strings.HasPrefix(out, rules+": the GPUs are AMD's: RCCL runs each call a rule takes on the rule's channel count but 0") || !strings.Contains(out, "LL128 is off on this machine") {
 		t.Errorf("-check for MI300X: exit %d, stderr %q, output:\n%s", code, stderr, out)
 	}
 	// Checked against the AAC MI300X tables, which ran RCCL 2.22.3: the
