@@ -633,6 +633,9 @@ func (m *Machine) pins(t Table, preds []Prediction, alts func() ([]tried, error)
 		if pr, err := commmodel.ParseProtocol(p.Protocol); err != nil || m.unmeasured(pr, p.Size) {
 			return nil // a gain on priors alone, as tune's rules
 		}
+		if a, err := nccl.ParseAlgo(p.Algorithm); err != nil || m.unmeasuredAlgo(a, q.Ranks > q.PerNode, p.Size) {
+			return nil // a gain on the model's form for an algorithm no table timed there, as tune's rules
+		}
 		k := slices.IndexFunc(t.Points, func(pt Point) bool { return pt.Size == p.Size })
 		if k < 0 {
 			return nil

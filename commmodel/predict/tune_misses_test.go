@@ -122,3 +122,45 @@ func TestOwnPointsLeavePluginOut(t *testing.T) {
 		t.Errorf("%d points recorded of %d tables without a plugin (%d with one); want %d", got, len(tables)-plugins, plugins, want)
 	}
 }
+
+// TestUnmeasuredAlgo: an algorithm counts as timed near a size where a
+// calibration table of as many nodes (one, or several) ran it within two
+// doublings of it, as the model reads what NCCL ran. Lambda's B200
+// AllReduce of 2 x 8 ran Tree/LL from 8 B to at least 16 KiB and
+// NVLSTree/Simple from some MiB on, by NCCL's tuner for 2.30.7: Tree is
+// timed at 16 KiB, NVLSTree at 1 GiB, PAT and Ring nowhere across nodes,
+// and nothing within one node.
+func TestUnmeasuredAlgo(t *testing.T) {
+	tables := realLogPinned(t, "b200_2x8_allreduce_lambda_1cc_dstack.log", Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA B200"})
+	m := newUserMachine(t, tables)
+	ps, err := m.predictTable(&tables[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := map[string][2]float64{}
+	for _, p := range ps {
+		r := ran[p.Algorithm]
+		if r[0] == 0 || p.Size < r[0] {
+			r[0] = p.Size
+		}
+		r[1] = max(r[1], p.Size)
+		ran[p.Algorithm] = r
+	}
+	for _, c := range []struct {
+		a      nccl.Algo
+		across bool
+		size   float64
+	}{
+		{nccl.AlgoTree, true, 16 << 10}, {nccl.AlgoNVLSTree, true, 1 << 30}, {nccl.AlgoPAT, true, 1 << 20},
+		{nccl.AlgoRing, true, 1 << 20}, {nccl.AlgoTree, false, 16 << 10}, {nccl.AlgoTree, true, 64 << 30},
+	} {
+		r, ok := ran[c.a.String()]
+		want := !(c.across && ok && c.size >= r[0]/4 && c.size <= 4*r[1])
+		if got := m.unmeasuredAlgo(c.a, c.across, c.size); got != want {
+			t.Errorf("%v across %v at %g B: unmeasured %v; want %v (the table ran it over %v)", c.a, c.across, c.size, got, want, r)
+		}
+	}
+	if _, ok := ran["Tree"]; !ok {
+		t.Errorf("the table ran no Tree, by the model: %v", ran)
+	}
+}
