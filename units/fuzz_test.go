@@ -28,7 +28,7 @@ func FuzzParseUnits(f *testing.F) {
 		}
 		n, err := ParseSize(s)
 		checkErr("ParseSize", err)
-		if err == nil && !(n >= 0 && n <= maxSize) {
+		if err == nil && !(n >= 0 && n <= MaxSize) {
 			t.Errorf("ParseSize(%q) = %d", s, n)
 		}
 		d, err := ParseDuration(s)
@@ -90,7 +90,7 @@ func FuzzFormatRoundTrip(f *testing.F) {
 			b, err := ParseBandwidth(text)
 			check("FormatBandwidth", text, b, err)
 		}
-		if v <= maxSize {
+		if v <= MaxSize {
 			text = FormatSize(v)
 			n, err := ParseSize(text)
 			if errors.Is(err, ErrFraction) {
@@ -124,7 +124,7 @@ func FuzzParseSizes(f *testing.F) {
 			t.Fatalf("ParseSizes(%q): %d sizes", s, len(got))
 		}
 		for _, n := range got {
-			if n < 0 || n > maxSize {
+			if n < 0 || n > MaxSize {
 				t.Fatalf("ParseSizes(%q): size %d", s, n)
 			}
 		}

@@ -55,10 +55,10 @@ func causef(kind error, format string, args ...any) error {
 	return &cause{kind, fmt.Sprintf(format, args...)}
 }
 
-// maxSize bounds the sizes ParseSize accepts, which are below it, 2^62 B,
-// as NCCL's model counts them: sums and products of a few sizes stay
-// within int64.
-const maxSize = 1 << 62
+// MaxSize bounds every size commlab reads, bytes: a size is below it,
+// 2^62 B, as NCCL's model counts sizes in an int64, and sums and products
+// of a few sizes stay within int64.
+const MaxSize = 1 << 62
 
 // The unit names, in the order the error messages list them.
 const (
@@ -210,7 +210,7 @@ func parseSize(s string) (int64, error) {
 	if v == 0 {
 		return 0, nil
 	}
-	if v*float64(mult) > 8*maxSize {
+	if v*float64(mult) > 8*MaxSize {
 		return 0, causef(ErrRange, "2^62 bytes or more (want less than 4194304TiB)")
 	}
 	// Exact arithmetic: "0.3KB" is 300 B, not 300.00000000000006. The
@@ -230,7 +230,7 @@ func parseSize(s string) (int64, error) {
 	}
 	// Within 256 B of 2^62 a size is 2^62 as a float64, which the model
 	// reads it as: the bound is the float's.
-	if r.Num().Cmp(big.NewInt(maxSize)) >= 0 || float64(r.Num().Int64()) >= maxSize {
+	if r.Num().Cmp(big.NewInt(MaxSize)) >= 0 || float64(r.Num().Int64()) >= MaxSize {
 		return 0, causef(ErrRange, "2^62 bytes or more (want less than 4194304TiB)")
 	}
 	return r.Num().Int64(), nil

@@ -107,7 +107,7 @@ func pinnedAlike(files []calibrationFile, base predict.Pins) []problem {
 		}
 		var took []string
 		for _, f := range files {
-			if own := map[string]string{"algo": f.pins.Algo, "proto": f.pins.Proto}[pin.key]; own == pin.value && !slices.Contains(took, f.path) && !f.sets(pin.key) {
+			if !f.sets(pin.key) && !slices.Contains(took, f.path) {
 				took = append(took, f.path)
 			}
 		}
@@ -366,15 +366,16 @@ func (f machineFlags) stdinOnce(logs []string, files ...string) error {
 	}
 	var streams []stream
 	for _, p := range in {
-		fi, err := os.Stat(p)
+		stat := func() (os.FileInfo, error) { return os.Stat(p) }
 		if p == "-" {
-			fi, err = os.Stdin.Stat()
+			stat = os.Stdin.Stat
 		}
+		fi, err := stat()
 		if err != nil || fi.Mode().IsRegular() || fi.IsDir() {
 			continue
 		}
 		for _, s := range streams {
-			if os.SameFile(s.fi, fi) && (s.name != "-" || p != "-") {
+			if os.SameFile(s.fi, fi) {
 				return flagErrorf("%s and %s are one stream (a pipe or a device), which gives its bytes once: give it for one input, or save it to a file", s.name, p)
 			}
 		}

@@ -534,7 +534,7 @@ func (l *plottedLog) crossovers() []plotMark {
 // whole elements a rank, 2097120 B, which FormatSize calls "2 MiB" too.
 func measuredSize(b float64) string {
 	s := units.FormatSize(b)
-	if b != math.Trunc(b) || b < 0 || b >= 1<<62 {
+	if b != math.Trunc(b) || b < 0 || b >= units.MaxSize {
 		return s
 	}
 	if v, err := units.ParseSize(s); err == nil && float64(v) == b {

@@ -256,7 +256,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	}
 	rccl := predict.RanRCCL(mc.tables)
 	if g, ok := gpuGuess(mc.hw.Facts(), rccl); ok && g.Value == predict.UnnamedGPU {
-		// Every channel count of the rules would rest on a GPU assumed in
+		// Every choice of the rules would rest on a GPU assumed in
 		// its place (a PCIe card, or a capture's links with an assumed
 		// compute capability), as diagnose says of it.
 		return flagErrorf("the logs name no GPU, and rules for a GPU assumed in its place would run a production job on its choices and links: name it with %s, as the Rank lines of nccl-tests or rccl-tests print it", g.Hint)
@@ -468,8 +468,8 @@ func releaseNote(hw predict.Hardware, tables []predict.Table, ran nccl.Version, 
 
 // firstDifference names the first call, by function, communicator and
 // size, whose first matching rule (the one the plugin applies where NCCL
-// keeps its choice in the cost table) names another algorithm, protocol or
-// channel count in ours than in theirs, release v's: "AllReduce of nNodes
+// keeps its choice in the cost table) names another algorithm or protocol
+// in ours than in theirs, release v's: "AllReduce of nNodes
 // 2, nRanks 16 at 484138 B: tree/ll128 here, nvls_tree/simple with
 // 2.28.3"; "" where none does. The
 // sizes tried are both files' rules' bounds, where a first match can
@@ -510,15 +510,11 @@ func firstDifference(ours, theirs []nccl.TunerRule, v nccl.Version) string {
 	return ""
 }
 
-// ruleChoice is a rule's algorithm, protocol and channels as the file
-// spells them: "tree/ll128", on NCCL's own channels, or "tree/ll128 on 16
-// channels".
+// ruleChoice is a rule's algorithm and protocol as the file spells them:
+// "tree/ll128" (tune's rules leave the channels to NCCL).
 func ruleChoice(r nccl.TunerRule) string {
 	f := strings.Split(r.String(), ",")
-	if r.Channels == nccl.NCCLChannels {
-		return f[3] + "/" + f[4]
-	}
-	return fmt.Sprintf("%s/%s on %s channels", f[3], f[4], f[5])
+	return f[3] + "/" + f[4]
 }
 
 // ll128Fallbacks says, where the NICs' PCIe path is assumed and rules

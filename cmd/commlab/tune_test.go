@@ -807,21 +807,21 @@ func TestTuneReleaseNote(t *testing.T) {
 // named 1968825 B). A call one file has no rule for differs too.
 func TestFirstDifferenceSmallestSize(t *testing.T) {
 	rule := func(lo, hi uint64, a nccl.Algo, p nccl.Protocol) nccl.TunerRule {
-		return nccl.TunerRule{Func: nccl.FuncAllReduce, MinBytes: lo, MaxBytes: hi, Algo: a, Proto: p, Channels: 16, Nodes: 2, Ranks: 16, PipeOps: -1, RegBuff: -1}
+		return nccl.TunerRule{Func: nccl.FuncAllReduce, MinBytes: lo, MaxBytes: hi, Algo: a, Proto: p, Channels: nccl.NCCLChannels, Nodes: 2, Ranks: 16, PipeOps: -1, RegBuff: -1}
 	}
 	ours := []nccl.TunerRule{rule(0, 244815, nccl.AlgoTree, nccl.LL), rule(244816, 1968825, nccl.AlgoTree, nccl.LL128),
 		rule(1968826, 1<<60, nccl.AlgoNVLSTree, nccl.Simple)}
 	theirs := []nccl.TunerRule{rule(0, 244815, nccl.AlgoTree, nccl.LL), rule(244816, 484137, nccl.AlgoTree, nccl.LL128),
 		rule(484138, 1<<60, nccl.AlgoNVLSTree, nccl.Simple)}
 	v := nccl.Version{Major: 2, Minor: 28, Patch: 3}
-	want := "AllReduce of nNodes 2, nRanks 16 at 484138 B: tree/ll128 on 16 channels here, nvls_tree/simple on 16 channels with 2.28.3"
+	want := "AllReduce of nNodes 2, nRanks 16 at 484138 B: tree/ll128 here, nvls_tree/simple with 2.28.3"
 	if got := firstDifference(ours, theirs, v); got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	if got := firstDifference(ours, ours, v); got != "" {
 		t.Errorf("the same rules: got %q, want none", got)
 	}
-	if got, want := firstDifference(ours[:2], ours, v), "no rule here, nvls_tree/simple on 16 channels with 2.28.3"; !strings.HasSuffix(got, want) {
+	if got, want := firstDifference(ours[:2], ours, v), "no rule here, nvls_tree/simple with 2.28.3"; !strings.HasSuffix(got, want) {
 		t.Errorf("got %q, want it to end %q", got, want)
 	}
 }

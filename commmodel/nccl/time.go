@@ -3,6 +3,8 @@ package nccl
 import (
 	"fmt"
 	"math"
+
+	"github.com/inframethod/commlab/units"
 )
 
 // NCCL's units, converted here and nowhere else: its latencies are in
@@ -52,7 +54,7 @@ func (m *Model) Estimate(f Func, a Algo, p Protocol, nBytes float64) (Estimate, 
 // wholeBytes is nBytes as NCCL's size_t holds it: the whole number of
 // bytes at or below nBytes, and false for a negative, NaN or infinite size.
 func wholeBytes(nBytes float64) (int64, bool) {
-	if !(nBytes >= 0 && nBytes < 1<<62) {
+	if !(nBytes >= 0 && nBytes < units.MaxSize) {
 		return 0, false
 	}
 	return int64(nBytes), true

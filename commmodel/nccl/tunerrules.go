@@ -113,24 +113,6 @@ func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64, a
 	return out, nil
 }
 
-// mergeTunerRules merges each rule into the one before it where the two
-// differ in nothing but their adjacent sizes.
-func mergeTunerRules(rules []TunerRule) []TunerRule {
-	var out []TunerRule
-	for _, r := range rules {
-		if n := len(out); n > 0 && out[n-1].MaxBytes < math.MaxUint64 && out[n-1].MaxBytes+1 == r.MinBytes {
-			same := r
-			same.MinBytes, same.MaxBytes = out[n-1].MinBytes, out[n-1].MaxBytes
-			if same == out[n-1] {
-				out[n-1].MaxBytes = r.MaxBytes
-				continue
-			}
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
 // tunerRuns is TunerRules without the rules after those MayBeIgnored names.
 func (m *Model) tunerRuns(f Func, nodes int, pick TunerPick, breaks []uint64) ([]TunerRule, error) {
 	type key struct {

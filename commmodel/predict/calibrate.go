@@ -825,7 +825,7 @@ func (d *design) heldOut(f *fitResult, used [numParams]bool, set Settings, i int
 // below minLinkShare of its prior on NVLink or Infinity Fabric links the
 // catalog, a capture or the user gave: the runs moved well below what the
 // GPU's links carry, and the prior, narrow because the links are the
-// product's, holds the model faster than they ran. The GPU may be misnamed
+// product's, may hold the model faster than they ran. The GPU may be misnamed
 // (an A100's table named B200 fits 0.51 of the B200's prior), or a setting
 // or fault slowed the links (NCCL_GRAPH_FILE on Azure's A100 pair, 0.33;
 // one process driving 8 H100s in Voltage Park's AllGather, 0.42). Grouped

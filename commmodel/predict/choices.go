@@ -275,11 +275,15 @@ func (m *Machine) withoutMNNVL() *Machine {
 // NCCL's own choices there, and a check of them takes it.
 func (m *Machine) MNNVLOff(comms []Comm) ([]nccl.TunerComm, error) {
 	var out []nccl.TunerComm
+	var flat *Machine // NCCL's models on it, built once for every comm
 	for _, c := range comms {
 		if _, nodes, err := m.tunerModel(c); err != nil || nodes == c.Nodes {
 			continue
 		}
-		tm, nodes, err := m.withoutMNNVL().tunerModel(c)
+		if flat == nil {
+			flat = m.withoutMNNVL()
+		}
+		tm, nodes, err := flat.tunerModel(c)
 		if err != nil {
 			return nil, fmt.Errorf("%v: %w", c, err)
 		}
@@ -433,6 +437,7 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 		rules []nccl.TunerRule
 	}
 	seen := map[pluginKey]written{}
+	var flat *Machine // withoutMNNVL's, built once for every comm
 	for _, c := range comms {
 		if c.Nodes == 1 && c.PerNode == 1 {
 			return nil, nil, fmt.Errorf("predict: communicator %v has one rank: NCCL never asks the tuner about it", c)
@@ -483,15 +488,17 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 		if nodes == c.Nodes {
 			continue
 		}
-		fm := m.withoutMNNVL()
-		ftm, fnodes, err := fm.tunerModel(c)
+		if flat == nil {
+			flat = m.withoutMNNVL()
+		}
+		ftm, fnodes, err := flat.tunerModel(c)
 		if err != nil {
 			return nil, nil, err
 		}
 		if fkey := (pluginKey{fnodes, key.ranks}); seen[fkey].rules == nil {
 			fstart := len(rules)
 			for f := range nccl.Func(nccl.NumFuncs) {
-				rs, err := ftm.TunerRules(f, fnodes, ftm.DefaultPick(f), nil, fm.assumedTunerModels(c)...)
+				rs, err := ftm.TunerRules(f, fnodes, ftm.DefaultPick(f), nil, flat.assumedTunerModels(c)...)
 				if err != nil {
 					return nil, nil, err
 				}

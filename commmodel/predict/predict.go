@@ -6,6 +6,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/units"
 )
 
 // A Query asks for the time of one collective on a shape of the machine.
@@ -146,14 +147,11 @@ func oneRank(q Query) error {
 // must be positive and below 2^62 B, the most NCCL's model counts (and
 // units.ParseSize reads).
 func checkSize(size float64) error {
-	if !(size > 0 && size < maxSize) {
+	if !(size > 0 && size < units.MaxSize) {
 		return queryError(fmt.Sprintf("predict: size %g B: want a positive size below 2^62 B (4194304 TiB), such as 1048576", size))
 	}
 	return nil
 }
-
-// maxSize bounds a size, bytes: nccl's models count bytes in an int64 below it.
-const maxSize = 1 << 62
 
 func algoName(ch choice) string {
 	if ch.p2p {

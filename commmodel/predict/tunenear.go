@@ -98,10 +98,10 @@ func (m *Machine) nearMiss(q Query, p string, size float64) (same, other float64
 // bytes, of every collective and shape and every protocol (m.own), and
 // how many of them lie outside their 80% intervals. Where more than half
 // do (TunerChoice.Misses), the model does not follow its tables near the
-// size and its interval says nothing of a gain there: GKE's B200 AllGather
-// of 2 x 8 ran 550 µs to 1.75 ms at 512 KiB to 2 MiB where the calibration
-// gives 194 to 293 µs, 454 to 798 µs at most, and its AllReduce rule of
-// Tree/LL over NCCL's NVLSTree/Simple from 517 KB to 1 MB claimed 2.66x.
+// size and its interval says nothing of a gain there: the NCCL INFO
+// H800's Broadcast on 1 x 8 runs flat at 43 µs from 512 KiB to 4 MiB, 4 of
+// its 5 points near 512 KiB outside their intervals, where a Ring/LL rule
+// over NCCL's Ring/Simple would have claimed 1.37x.
 func (m *Machine) missesNear(size float64) (near, outside int) {
 	for _, pts := range m.own {
 		for _, pt := range pts {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/internal/parseerr"
+	"github.com/inframethod/commlab/units"
 )
 
 // row reads s as a table row if it is one and reports whether it was taken
@@ -148,17 +149,12 @@ func (p *parser) rowLayout(n int, c *testState, f []string) (fields []string, ha
 // prints but 0 (0.01 us), and 11.6 days, beyond any call's.
 const minTime, maxTime = 0.01e-6, 1e6
 
-// maxRowSize bounds a row's size, bytes, as a float64 (within 256 B of
-// 2^62 an int64 rounds to it): NCCL's model counts sizes below 2^62, and
-// no GPU holds a buffer near it.
-const maxRowSize = 1 << 62
-
 // rowLead reads the columns before the halves: size, count, type, redop
 // and root. ok is false, with the problem reported, for a bad field.
 func (p *parser) rowLead(n int, lay *layout, f []string) (r Row, ok bool) {
 	r = Row{Line: n, Root: -1, jsonCol: p.jsonCol}
 	var err error
-	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil || r.Size < 0 || float64(r.Size) >= maxRowSize {
+	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil || r.Size < 0 || float64(r.Size) >= units.MaxSize {
 		p.fieldProblem(n, 0, "%w: size %q, want a count of bytes below 2^62", ErrNumber, parseerr.Excerpt(f[0]))
 		return r, false
 	}
