@@ -87,7 +87,11 @@ func (m *Machine) unmeasuredAlgo(a nccl.Algo, across bool, size float64) bool {
 	return len(m.Tables) > 0 && !near(m.ranAlgo[k][a], size)
 }
 
-// near reports that size lies within two doublings of the sizes r spans.
+// near reports that size lies within two doublings of the sizes r spans,
+// the least and the most; r of zeros spans none. It is the one measure of
+// "near a size" of the tuner's evidence: the tables' protocols and
+// algorithms (unmeasured, unmeasuredAlgo) and their points (nearMiss,
+// missesNear).
 func near(r [2]float64, size float64) bool {
 	return r[1] > 0 && size >= r[0]/4 && size <= 4*r[1]
 }

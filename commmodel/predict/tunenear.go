@@ -75,7 +75,7 @@ func (m *Machine) nearMiss(q Query, p string, size float64) (same, other float64
 	}
 	var s, o []float64
 	for _, pt := range m.own[pr] {
-		if !pt.ncclOwn || pt.size < size/4 || pt.size > 4*size {
+		if !pt.ncclOwn || !near([2]float64{pt.size, pt.size}, size) {
 			continue
 		}
 		if pt.collective == q.Collective && pt.ranks == q.Ranks && pt.perNode == q.PerNode {
@@ -102,19 +102,19 @@ func (m *Machine) nearMiss(q Query, p string, size float64) (same, other float64
 // H800's Broadcast on 1 x 8 runs flat at 43 µs from 512 KiB to 4 MiB, 4 of
 // its 5 points near 512 KiB outside their intervals, where a Ring/LL rule
 // over NCCL's Ring/Simple would have claimed 1.37x.
-func (m *Machine) missesNear(size float64) (near, outside int) {
+func (m *Machine) missesNear(size float64) (n, outside int) {
 	for _, pts := range m.own {
 		for _, pt := range pts {
-			if pt.size < size/4 || pt.size > 4*size {
+			if !near([2]float64{pt.size, pt.size}, size) {
 				continue
 			}
-			near++
+			n++
 			if !pt.inside {
 				outside++
 			}
 		}
 	}
-	return near, outside
+	return n, outside
 }
 
 // beyondNodes reports that q runs on a node count outside the calibration
