@@ -11,7 +11,8 @@ import (
 
 // The example plugin (NCCL 2.30.7 plugins/tuner/example/plugin.c) loads its
 // file with fgets into a line of MAX_LINE_LENGTH (256) bytes, so a line of
-// more than 255 bytes reaches it in pieces, each read as a line of its own.
+// more than 255 bytes reaches it in pieces, each read as a line of its own,
+// and a piece ends, for all it does next, at its first NUL byte.
 // A piece that starts with '#' or is a bare newline is skipped; the others
 // are split by strtok at commas (empty fields vanish, fields past the tenth
 // are dropped) and loaded as a rule when they have 8 to 10 fields, unknown
@@ -144,6 +145,17 @@ func pluginLoad(b []byte) ([]pluginLine, []TunerProblem) {
 			continue
 		}
 		text, _, _ := strings.Cut(piece, "\n")
+		if i := strings.IndexByte(text, 0); i >= 0 {
+			// fgets keeps the bytes past a NUL, but every string function
+			// after it stops there.
+			col := i + 1
+			if cont {
+				col = 0
+			}
+			probs = append(probs, TunerProblem{Line: here, Column: col, Hazard: HazardMisread, Message: fmt.Sprintf(
+				"a NUL byte: the plugin reads the line only up to it, %q", text[:i])})
+			text = text[:i]
+		}
 		fields := strtokFields(text)
 		if len(fields) < 8 {
 			if strings.Trim(text, " \t\r") != "" && !cont {

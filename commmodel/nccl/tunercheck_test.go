@@ -3,6 +3,7 @@ package nccl
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -179,6 +180,46 @@ func TestCheckTunerRules(t *testing.T) {
 		if p.Fails() != (p.Hazard != HazardUnused && p.Hazard != HazardFewerChannels) {
 			t.Errorf("%v: Fails %v", p.Hazard, p.Fails())
 		}
+	}
+}
+
+// TestCheckTunerRulesNUL: a line with a NUL byte is read by the plugin
+// only up to it (fgets keeps the rest, strtok and strcspn stop at the
+// NUL): the fields past it do not exist for the plugin, and a NUL first
+// hides the whole line.
+func TestCheckTunerRulesNUL(t *testing.T) {
+	lines := []string{
+		"allreduce,0,1000,ring,simple,0,1,8\x00,4,1", // 1: loaded without numPipeOps and regBuff
+		"\x00allreduce,1001,2000,ring,simple,0,1,8",  // 2: nothing
+		"allreduce,2001,3000,ri\x00ng,simple,0,1,8",  // 3: 4 fields: skipped
+	}
+	probs, err := CheckTunerRules(strings.NewReader(strings.Join(lines, "\n")+"\n"), "nul.conf", tunerJob(t)[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	nul := map[int]int{}
+	for _, p := range probs {
+		t.Logf("%d:%d: %v: %s", p.Line, p.Column, p.Hazard, p.Message)
+		if p.Hazard == HazardMisread && strings.Contains(p.Message, "NUL") {
+			nul[p.Line] = p.Column
+		}
+	}
+	if want := map[int]int{1: 35, 2: 1, 3: 23}; !maps.Equal(nul, want) {
+		t.Errorf("NUL at line:column %v, want %v", nul, want)
+	}
+	// Line 1 is loaded as its first 8 fields say: a call of 4 pipelined
+	// operations takes it, and no call from 1001 B on is taken by a rule.
+	ones := 0
+	for _, p := range probs {
+		if p.Hazard == HazardOneChannel && strings.Contains(p.Message, "AllReduce") {
+			ones++
+			if !strings.Contains(p.Message, "1001 B and more") {
+				t.Errorf("one channel: %s, want calls of 1001 B and more alone", p.Message)
+			}
+		}
+	}
+	if ones == 0 {
+		t.Error("no call runs on one channel: lines 2 and 3 were loaded")
 	}
 }
 
