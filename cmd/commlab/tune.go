@@ -988,7 +988,7 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		taken = append(taken, line)
 	}
 	if len(taken) == 0 {
-		c = append(c, "No rule takes the model's choice: nowhere does it beat NCCL's by more than its interval, on a protocol and an algorithm the tables ran near that size, under any time they measured NCCL's own choice at, "+
+		c = append(c, "No rule takes the model's choice: nowhere does it beat NCCL's by more than its interval, on an algorithm and protocol a table ran near that size, under any time they measured NCCL's own choice at, "+
 			"with most of the tables' points near that size inside their intervals, and without resting on an assumed fact.")
 	} else {
 		c = append(c, "The rules that take the model's choice, and what it expects of each at the size it was decided at (80% intervals):")

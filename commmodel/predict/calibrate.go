@@ -153,15 +153,11 @@ type Machine struct {
 	// tables are the calibration tables, whose measured times bound what
 	// a tuner rule may claim (measuredAt).
 	tables []Table
-	// ran holds, for each protocol, the least and the most bytes of the
-	// calibration points that ran it (0, 0 for none): the sizes its
-	// efficiency and latencies were fitted at (unmeasured).
-	ran [nccl.NumProtocols][2]float64
-	// ranAlgo holds, for tables within one node ([0]) and across nodes
-	// ([1]), for each algorithm, the least and the most bytes of the
-	// calibration points that ran it (0, 0 for none): where a tuner rule
-	// may take it (unmeasured).
-	ranAlgo [2][nccl.NumAlgos][2]float64
+	// ran holds, for tables within one node ([0]) and across nodes ([1]),
+	// for each algorithm and protocol, the least and the most bytes of the
+	// calibration points that ran them (0, 0 for none): where a tuner rule
+	// may take them (unmeasured).
+	ran [2][nccl.NumAlgos][nccl.NumProtocols][2]float64
 	// own holds, for each protocol, the calibration points the model says
 	// NCCL ran with it, each its size and measured/predicted (misfits):
 	// where those near a size measured slower, a gain of the protocol
@@ -286,7 +282,7 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 		m.Tables = append(m.Tables, t.Name)
 	}
 	m.tables = tables
-	m.ran, m.ranAlgo = choiceSizes(tables, d)
+	m.ran = choiceSizes(tables, d)
 	m.Params = m.params(x0, all, used, set)
 	// Only a table of one node tells the cards' links from the NICs, and
 	// only one whose ranks have GPUs of their own (the Rank lines' buses).
@@ -1484,18 +1480,12 @@ func apartSmall(slow, fast *Table) bool {
 }
 
 // choiceSizes returns the least and the most bytes of the points of
-// tables that ran each protocol in design d (whose terms are the tables'
-// points in order), and of those that ran each algorithm, of tables within
-// one node and across nodes apart. Grouped sends (AllToAll, SendRecv) run
-// as p2p operations, outside NCCL's algorithms and its tuner: their choice
-// is no evidence for a collective's (a rule, a pin), and they are left out.
-func choiceSizes(tables []Table, d *design) (ran [nccl.NumProtocols][2]float64, ranAlgo [2][nccl.NumAlgos][2]float64) {
-	widen := func(r *[2]float64, size float64) {
-		if r[0] == 0 || size < r[0] {
-			r[0] = size
-		}
-		r[1] = max(r[1], size)
-	}
+// tables that ran each algorithm and protocol in design d (whose terms are
+// the tables' points in order), of tables within one node and across nodes
+// apart. Grouped sends (AllToAll, SendRecv) run as p2p operations, outside
+// NCCL's algorithms and its tuner: their choice is no evidence for a
+// collective's (a rule, a pin), and they are left out.
+func choiceSizes(tables []Table, d *design) (ran [2][nccl.NumAlgos][nccl.NumProtocols][2]float64) {
 	i := 0
 	for _, t := range tables {
 		across := 0
@@ -1504,14 +1494,17 @@ func choiceSizes(tables []Table, d *design) (ran [nccl.NumProtocols][2]float64, 
 		}
 		for _, p := range t.Points {
 			if i >= len(d.terms) {
-				return ran, ranAlgo
+				return ran
 			}
 			if !grouped(t.Collective) {
-				widen(&ran[d.terms[i].ch.proto], p.Size)
-				widen(&ranAlgo[across][d.terms[i].ch.algo], p.Size)
+				r := &ran[across][d.terms[i].ch.algo][d.terms[i].ch.proto]
+				if r[0] == 0 || p.Size < r[0] {
+					r[0] = p.Size
+				}
+				r[1] = max(r[1], p.Size)
 			}
 			i++
 		}
 	}
-	return ran, ranAlgo
+	return ran
 }

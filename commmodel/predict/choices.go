@@ -63,34 +63,27 @@ func (q Query) pinned(a nccl.Algo, p nccl.Protocol) Query {
 }
 
 // unmeasured reports that m was calibrated on tables none of which ran
-// protocol p within two doublings of size bytes: a gain the model expects
-// of p there rests on its priors, or on a protocol's efficiency carried
-// far from the sizes it was fitted at, which no tuner rule or pin for a
-// production job should (TunerRules, pins). Without tables the model is
-// NCCL's own, whose choices NCCL makes.
-func (m *Machine) unmeasured(p nccl.Protocol, size float64) bool {
-	return len(m.Tables) > 0 && !near(m.ran[p], size)
-}
-
-// unmeasuredAlgo reports that m was calibrated on tables none of which
-// ran algorithm a within two doublings of size bytes, of tables across
-// nodes where across, else within one node: a gain the model expects of a
-// there rests on its form for an algorithm no table timed there (Tree/Simple
-// 1.5 times as fast as NCCL's Ring/Simple from 512 MiB on Perlmutter's 2 x
-// 4, whose one table ran Tree at 64 KiB at most). Without tables the model
-// is NCCL's own.
-func (m *Machine) unmeasuredAlgo(a nccl.Algo, across bool, size float64) bool {
+// algorithm a with protocol p within two doublings of size bytes, of
+// tables across nodes where across, else within one node: a gain the
+// model expects of them there rests on its priors, on a protocol's
+// efficiency carried far from the sizes it was fitted at, or on its form
+// for an algorithm no table timed there (Tree/Simple 1.5 times as fast as
+// NCCL's Ring/Simple from 512 MiB on Perlmutter's 2 x 4, whose one table
+// ran Tree at 64 KiB at most), which no tuner rule or pin for a
+// production job should rest on (TunerRules, pins). Without tables the
+// model is NCCL's own, whose choices NCCL makes.
+func (m *Machine) unmeasured(a nccl.Algo, p nccl.Protocol, across bool, size float64) bool {
 	k := 0
 	if across {
 		k = 1
 	}
-	return len(m.Tables) > 0 && !near(m.ranAlgo[k][a], size)
+	return len(m.Tables) > 0 && !near(m.ran[k][a][p], size)
 }
 
 // near reports that size lies within two doublings of the sizes r spans,
 // the least and the most; r of zeros spans none. It is the one measure of
 // "near a size" of the tuner's evidence: the tables' protocols and
-// algorithms (unmeasured, unmeasuredAlgo) and their points (nearMiss,
+// choices (unmeasured) and their points (nearMiss,
 // missesNear).
 func near(r [2]float64, size float64) bool {
 	return r[1] > 0 && size >= r[0]/4 && size <= 4*r[1]
@@ -522,7 +515,7 @@ const maxTunedSize = 1 << 40
 // for q (function f, NCCL's tuning model tm) at n bytes.
 func (m *Machine) beatsAt(q Query, tm *nccl.Model, f nccl.Func, a nccl.Algo, p nccl.Protocol, n float64) bool {
 	e, err := tm.Choose(f, n)
-	if err != nil || e.Algo == a && e.Proto == p || m.unmeasured(p, n) || m.unmeasuredAlgo(a, q.Ranks > q.PerNode, n) {
+	if err != nil || e.Algo == a && e.Proto == p || m.unmeasured(a, p, q.Ranks > q.PerNode, n) {
 		return false
 	}
 	ours, err := m.Predict(q.pinned(a, p), []float64{n})
@@ -594,7 +587,7 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if m.unmeasured(p, s) || m.unmeasuredAlgo(a, q.Ranks > q.PerNode, s) {
+		if m.unmeasured(a, p, q.Ranks > q.PerNode, s) {
 			continue
 		}
 		sp := span{0, math.MaxUint64, a, p}

@@ -584,8 +584,8 @@ func ofiPlugin(e nccltests.Evidence) bool {
 //   - where t's run set NCCL_ALGO or NCCL_PROTO beyond those exclusions
 //     (and kept them otherwise), NCCL's own choice where it differs from
 //     the run's at every size of the range and beats it there (pinTaken),
-//     on a protocol the tables ran near the sizes (unmeasured): the
-//     setting is what to undo.
+//     on an algorithm and protocol the tables ran near the sizes
+//     (unmeasured): the setting is what to undo.
 //
 // Each says how much faster, with the range its 80% interval gives,
 // medians over the sizes, each side taken as the calibration tables ran
@@ -630,11 +630,12 @@ func (m *Machine) pins(t Table, preds []Prediction, alts func() ([]tried, error)
 		if choiceOf(p) != choiceOf(ps[0]) || choiceOf(p) == choiceOf(preds[i]) {
 			return nil // NCCL's own changes over the range, or the run's setting runs it
 		}
-		if pr, err := commmodel.ParseProtocol(p.Protocol); err != nil || m.unmeasured(pr, p.Size) {
-			return nil // a gain on priors alone, as tune's rules
+		pr, err := commmodel.ParseProtocol(p.Protocol)
+		if err != nil {
+			return nil
 		}
-		if a, err := nccl.ParseAlgo(p.Algorithm); err != nil || m.unmeasuredAlgo(a, q.Ranks > q.PerNode, p.Size) {
-			return nil // a gain on the model's form for an algorithm no table timed there, as tune's rules
+		if a, err := nccl.ParseAlgo(p.Algorithm); err != nil || m.unmeasured(a, pr, q.Ranks > q.PerNode, p.Size) {
+			return nil // a gain on priors, or on the model's form, where no table timed NCCL's choice: as tune's rules
 		}
 		k := slices.IndexFunc(t.Points, func(pt Point) bool { return pt.Size == p.Size })
 		if k < 0 {

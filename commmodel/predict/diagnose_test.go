@@ -660,21 +660,20 @@ func TestNetworkAdviceNoGDR(t *testing.T) {
 	}
 }
 
-// TestTuneProtocolSizes: a rule runs a protocol only within two doublings
-// of the sizes a calibration table ran it at. Calibrated on Together's
-// Ring AllReduce, NVLS AllReduce and Ring AllGather, the model's LL128 was
-// fitted below 1 GiB (m.ran), and no rule for AllGather on 1 x 8 runs
-// LL128 four times beyond its largest size (a rule at 4 GiB claimed 1.06x
-// with an interval nearly one-sided, red team).
+// TestTuneProtocolSizes: a rule runs an algorithm and protocol only within
+// two doublings of the sizes a calibration table ran them at. Calibrated on
+// Together's Ring AllReduce, NVLS AllReduce and Ring AllGather, the model's
+// LL128 was fitted below 1 GiB (m.ran), and no rule for AllGather on 1 x 8
+// runs LL128 four times beyond its largest size (a rule at 4 GiB claimed
+// 1.06x with an interval nearly one-sided, red team).
 func TestTuneProtocolSizes(t *testing.T) {
 	h, tables := togetherTables(t, "all_reduce_ring", "all_reduce_nvls", "all_gather_ring")
 	m, err := Calibrate(h, tables, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	most := m.ran[nccl.LL128][1]
-	if !(most > 0) {
-		t.Fatalf("no table ran LL128: %v", m.ran)
+	if !(m.ran[0][nccl.AlgoRing][nccl.LL128][1] > 0) {
+		t.Fatalf("no table ran Ring/LL128: %v", m.ran[0][nccl.AlgoRing])
 	}
 	var sizes []float64
 	for s := float64(1 << 10); s <= 4<<30; s *= 2 {
@@ -685,8 +684,17 @@ func TestTuneProtocolSizes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range choices {
-		if c.Ours.Protocol == "LL128" && float64(c.MaxBytes) > 4*most {
-			t.Errorf("%v from %d to %d B on LL128, which the tables ran up to %g B", c.Collective, c.MinBytes, c.MaxBytes, most)
+		a, err := nccl.ParseAlgo(c.Ours.Algorithm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := commmodel.ParseProtocol(c.Ours.Protocol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := m.ran[0][a][p]
+		if float64(c.MaxBytes) > 4*r[1] || float64(c.MinBytes) < r[0]/4 {
+			t.Errorf("%v from %d to %d B on %s/%s, which the tables ran over %v B", c.Collective, c.MinBytes, c.MaxBytes, c.Ours.Algorithm, c.Ours.Protocol, r)
 		}
 	}
 }

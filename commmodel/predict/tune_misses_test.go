@@ -123,14 +123,14 @@ func TestOwnPointsLeavePluginOut(t *testing.T) {
 	}
 }
 
-// TestUnmeasuredAlgo: an algorithm counts as timed near a size where a
-// calibration table of as many nodes (one, or several) ran it within two
-// doublings of it, as the model reads what NCCL ran. Lambda's B200
-// AllReduce of 2 x 8 ran Tree/LL from 8 B to at least 16 KiB and
-// NVLSTree/Simple from some MiB on, by NCCL's tuner for 2.30.7: Tree is
-// timed at 16 KiB, NVLSTree at 1 GiB, PAT and Ring nowhere across nodes,
-// and nothing within one node.
-func TestUnmeasuredAlgo(t *testing.T) {
+// TestUnmeasured: an algorithm and protocol count as timed near a size
+// where a calibration table of as many nodes (one, or several) ran them
+// within two doublings of it, as the model reads what NCCL ran. Lambda's
+// B200 AllReduce of 2 x 8 ran Tree/LL from 8 B to at least 16 KiB and
+// NVLSTree/Simple from some MiB on, by NCCL's tuner for 2.30.7: Tree/LL is
+// timed at 16 KiB, NVLSTree/Simple at 1 GiB; Tree/Simple, PAT and Ring
+// nowhere across nodes, and nothing within one node.
+func TestUnmeasured(t *testing.T) {
 	tables := realLogPinned(t, "b200_2x8_allreduce_lambda_1cc_dstack.log", Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA B200"})
 	m := newUserMachine(t, tables)
 	ps, err := m.predictTable(&tables[0])
@@ -139,28 +139,38 @@ func TestUnmeasuredAlgo(t *testing.T) {
 	}
 	ran := map[string][2]float64{}
 	for _, p := range ps {
-		r := ran[p.Algorithm]
+		k := p.Algorithm + "/" + p.Protocol
+		r := ran[k]
 		if r[0] == 0 || p.Size < r[0] {
 			r[0] = p.Size
 		}
 		r[1] = max(r[1], p.Size)
-		ran[p.Algorithm] = r
+		ran[k] = r
 	}
 	for _, c := range []struct {
 		a      nccl.Algo
+		p      nccl.Protocol
 		across bool
 		size   float64
 	}{
-		{nccl.AlgoTree, true, 16 << 10}, {nccl.AlgoNVLSTree, true, 1 << 30}, {nccl.AlgoPAT, true, 1 << 20},
-		{nccl.AlgoRing, true, 1 << 20}, {nccl.AlgoTree, false, 16 << 10}, {nccl.AlgoTree, true, 64 << 30},
+		{nccl.AlgoTree, nccl.LL, true, 16 << 10}, {nccl.AlgoNVLSTree, nccl.Simple, true, 1 << 30},
+		{nccl.AlgoTree, nccl.Simple, true, 16 << 10}, {nccl.AlgoPAT, nccl.Simple, true, 1 << 20},
+		{nccl.AlgoRing, nccl.LL, true, 1 << 20}, {nccl.AlgoTree, nccl.LL, false, 16 << 10},
+		{nccl.AlgoTree, nccl.LL, true, 64 << 30},
 	} {
-		r, ok := ran[c.a.String()]
+		k := c.a.String() + "/" + nccl.ProtocolName(c.p)
+		r, ok := ran[k]
 		want := !(c.across && ok && c.size >= r[0]/4 && c.size <= 4*r[1])
-		if got := m.unmeasuredAlgo(c.a, c.across, c.size); got != want {
-			t.Errorf("%v across %v at %g B: unmeasured %v; want %v (the table ran it over %v)", c.a, c.across, c.size, got, want, r)
+		if got := m.unmeasured(c.a, c.p, c.across, c.size); got != want {
+			t.Errorf("%s across %v at %g B: unmeasured %v; want %v (the table ran it over %v)", k, c.across, c.size, got, want, r)
 		}
 	}
-	if _, ok := ran["Tree"]; !ok {
-		t.Errorf("the table ran no Tree, by the model: %v", ran)
+	for _, k := range []string{"Tree/LL", "NVLSTree/Simple"} {
+		if _, ok := ran[k]; !ok {
+			t.Errorf("the table ran no %s, by the model: %v", k, ran)
+		}
+	}
+	if _, ok := ran["Tree/Simple"]; ok {
+		t.Errorf("the table ran Tree/Simple, by the model: %v; the case of an algorithm timed on another protocol is gone", ran)
 	}
 }
