@@ -1,7 +1,9 @@
 package predict
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -641,10 +643,9 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		if n := e.NICCount.Value; e.NICCount.Known() && n > 0 && h.NICs > 0 && !(least && n < h.NICs) {
 			given("nics_per_node", name, h.Sources.NICs, e.NICCount.Line, fmt.Sprint(n), fmt.Sprint(h.NICs))
 		}
-		if e.NVLS.Known() {
-			given("nvls", name, h.Sources.NVLS, e.NVLS.Line, fmt.Sprint(e.NVLS.Value), fmt.Sprint(h.NVLS))
-		} else if c := e.Channels.Value; e.Channels.Known() && c.NVLS >= 0 {
-			given("nvls", name, h.Sources.NVLS, e.Channels.Line, fmt.Sprint(c.NVLS > 0), fmt.Sprint(h.NVLS))
+		nvls := nvlsRan(&tables[i])
+		if nvls.Known() {
+			given("nvls", name, h.Sources.NVLS, nvls.Line, fmt.Sprint(nvls.Value), fmt.Sprint(h.NVLS))
 		}
 		if n := e.NICCount.Value; e.NICCount.Known() && n > 0 && set(h.Sources.NICs, "nics_per_node", name, n, h.NICs, n != h.NICs) {
 			h.NICs, h.Sources.NICs = n, SourceNCCLDebug
@@ -667,21 +668,22 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		}
 		if bw := e.NICBW.Value; e.NICBW.Known() && bw > 0 && set(h.Sources.NICBW, "nic_bw", name, formatBitRate(bw), formatBitRate(h.NICBW), bw != h.NICBW) {
 			h.NICBW, h.Sources.NICBW = bw, SourceNCCLDebug
+			if mix := speedMix(e.NICs); mix != "" {
+				notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines list NICs of different speeds (%s, line %d): nic_bw is taken as %s, the speed most of them have, for every NIC; -hw nics=N,nic-bw=RATE settles it",
+					name, mix, e.NICs[0].Line, formatBitRate(bw)))
+			}
+		} else if e.NICBW.Known() && bw > 0 {
+			given("nic_bw", name, h.Sources.NICBW, e.NICBW.Line, formatBitRate(bw), formatBitRate(h.NICBW))
 		}
 		// A graph search places NICs only where the communicator crosses
 		// nodes.
 		across := tables[i].Nodes > 1 || e.Nodes.Value > 1
 		if p := e.NICPath.Value; e.NICPath.Known() && across && set(h.Sources.NICPath, "nic_path", name, p, h.NICPath, p != h.NICPath) {
 			h.NICPath, h.Sources.NICPath = p, SourceNCCLDebug
+		} else if e.NICPath.Known() && across {
+			given("nic_path", name, h.Sources.NICPath, e.NICPath.Line, fmt.Sprint(p), fmt.Sprint(h.NICPath))
 		}
-		// NCCL's channel counts say it too, where no multicast line does:
-		// "16 nvls channels" where NVLS runs, "0 nvls channels" where the
-		// communicator has none (init.cc, comm->nvlsChannels).
-		on, known := e.NVLS.Value, e.NVLS.Known()
-		if c := e.Channels.Value; !known && e.Channels.Known() && c.NVLS >= 0 {
-			on, known = c.NVLS > 0, true
-		}
-		if known && set(h.Sources.NVLS, "nvls", name, on, h.NVLS, on != h.NVLS) {
+		if on := nvls.Value; nvls.Known() && set(h.Sources.NVLS, "nvls", name, on, h.NVLS, on != h.NVLS) {
 			h.NVLS, h.Sources.NVLS = on, SourceNCCLDebug
 			if on && weak(h.Sources.Fabric) {
 				h.Fabric, h.Sources.Fabric = FabricNVSwitch, SourceNCCLDebug
@@ -700,7 +702,7 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		// host memory, a path the model does not have.
 		if noGDR(*e) && seen["no gdr"] == "" {
 			seen["no gdr"] = name
-			notes = append(notes, fmt.Sprintf("%s: NCCL ran without GPUDirect RDMA (line %d), staging the network's data in host memory, which the model does not: across nodes, mid sizes may take longer than predicted (AWS g7e's RTX PRO 6000s over EFA without it moved 1.01 to 4.91 GB/s of bus bandwidth from 256 KiB to 4 MiB on 8 nodes, 12.37 at 1 GiB); commlab diagnose names what to check",
+			notes = append(notes, fmt.Sprintf("%s: NCCL ran some or all of its network connections without GPUDirect RDMA (line %d), staging their data in host memory, which the model does not: across nodes, mid sizes may take longer than predicted (AWS g7e's RTX PRO 6000s over EFA without it moved 1.01 to 4.91 GB/s of bus bandwidth from 256 KiB to 4 MiB on 8 nodes, 12.37 at 1 GiB); commlab diagnose names what to check",
 				name, e.GPUDirect.Line))
 		}
 		if !h.CollNet && !h.noCollNet() && tableCollNet(&tables[i]) && seen["collnet run"] == "" {
@@ -735,6 +737,63 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 	n := HostGPUs(tables)
 	h = h.atLeast(n, hostGPUsSource(tables, n))
 	return h, h.channelsNote(tables, notes)
+}
+
+// speedMix describes the speeds of nics where they differ ("4 of 400
+// Gb/s, 1 of 100 Gb/s", most first), "" where they do not.
+func speedMix(nics []nccltests.NIC) string {
+	count := map[float64]int{}
+	for _, nic := range nics {
+		if nic.BW > 0 {
+			count[nic.BW]++
+		}
+	}
+	if len(count) < 2 {
+		return ""
+	}
+	speeds := slices.Collect(maps.Keys(count))
+	slices.SortFunc(speeds, func(a, b float64) int { return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(b, a)) })
+	var parts []string
+	for _, bw := range speeds {
+		parts = append(parts, fmt.Sprintf("%d of %s", count[bw], formatBitRate(bw)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// nvlsRan returns whether NCCL ran NVLS on the hosts of table t, as its
+// debug lines say, with the line that says it; unknown where they say
+// nothing of the hosts. NCCL asks the GPU for multicast ("NVLS multicast
+// support is [not ]available on dev 0", transport/nvls.cc) only where
+// the communicator holds more than 2 GPUs of a host (2.18 to 2.29; 2 or
+// more from 2.30), and clears NVLS where its NVLS graph then finds no
+// channel (init.cc: "if (graphs[NCCL_ALGO_NVLS]->nChannels == 0)
+// comm->nvlsSupport = comm->nvlsChannels = 0"), which the channel count
+// it prints at the end of its setup gives ("0 nvls channels", from 2.17).
+// So the count, where printed, is the last word, but "0 nvls channels" of
+// a communicator of 2 GPUs a host or fewer, or under NCCL_NVLS_ENABLE set
+// in the environment, is the communicator's or the setting's, not the
+// hosts'.
+func nvlsRan(t *Table) nccltests.Fact[bool] {
+	e := &t.Evidence
+	if e.NVLS.Known() && !e.NVLS.Value {
+		return e.NVLS // no multicast on the GPU
+	}
+	c := e.Channels.Value
+	if !e.Channels.Known() || c.NVLS < 0 {
+		return e.NVLS
+	}
+	if c.NVLS > 0 {
+		return nccltests.Fact[bool]{Value: true, Line: e.Channels.Line}
+	}
+	perHost := t.PerNode
+	if e.LocalRanks.Known() {
+		perHost = e.LocalRanks.Value
+	}
+	set := slices.ContainsFunc(e.Env, func(v nccltests.Setting) bool { return v.Name == "NCCL_NVLS_ENABLE" })
+	if perHost <= 2 || set {
+		return e.NVLS
+	}
+	return nccltests.Fact[bool]{Value: false, Line: e.Channels.Line}
 }
 
 // withChannels takes NCCL's runtime channel count that table t's line

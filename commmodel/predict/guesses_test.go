@@ -3,6 +3,8 @@ package predict
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -1104,5 +1106,98 @@ func TestNoGDRNote(t *testing.T) {
 		if n != c.want {
 			t.Errorf("%v: %d notes of a run without GPUDirect RDMA, want %d: %q", c.logs, n, c.want, notes)
 		}
+	}
+}
+
+// TestNVLSRan: NCCL's count of NVLS channels at the end of its setup is
+// the last word on NVLS (init.cc clears it where the NVLS graph finds no
+// channel, after the multicast line), but a count of 0 on a communicator
+// of 2 GPUs a host says nothing of the hosts: NCCL does not try NVLS
+// there (transport/nvls.cc, gpuCount <= 2 before 2.30). The H800 log
+// prints "NVLS multicast support is available" (line 42) and "16 nvls
+// channels" (line 57).
+func TestNVLSRan(t *testing.T) {
+	const path = "../../data/nccltests/testdata/real/h800_1x8_broadcast_ncclinfo.log"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(t.TempDir(), "h800_0nvls.log")
+	if err := os.WriteFile(zero, []byte(strings.Replace(string(b), " 16 nvls channels,", " 0 nvls channels,", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ran := func(tab Table) (Hardware, []string) {
+		h, err := DefaultHardware(tab.GPU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.NVLS, h.Sources.NVLS = true, SourceAssumed
+		return h.WithEvidence([]Table{tab})
+	}
+	if h, _ := ran(firstTable(t, path)); !h.NVLS || h.Sources.NVLS != SourceNCCLDebug {
+		t.Errorf("as logged: nvls %v from %q; want true from nccl-debug", h.NVLS, h.Sources.NVLS)
+	}
+	tab := firstTable(t, zero)
+	if got := nvlsRan(&tab); got.Value || got.Line != 57 {
+		t.Errorf("multicast available, then 0 nvls channels: %+v; want false from line 57", got)
+	}
+	if h, _ := ran(tab); h.NVLS || h.Sources.NVLS != SourceNCCLDebug {
+		t.Errorf("0 nvls channels: nvls %v from %q; want false from nccl-debug", h.NVLS, h.Sources.NVLS)
+	}
+	// The same count of a communicator of 2 GPUs a host, which printed no
+	// multicast line, or under NCCL_NVLS_ENABLE: the hosts' NVLS stays
+	// as it was, assumed.
+	two := tab
+	two.Evidence.NVLS = nccltests.Fact[bool]{}
+	two.Evidence.LocalRanks = nccltests.Fact[int]{Value: 2, Line: 50}
+	env := tab
+	env.Evidence.NVLS = nccltests.Fact[bool]{}
+	env.Evidence.Env = []nccltests.Setting{{Name: "NCCL_NVLS_ENABLE", Value: "0", Line: 20}}
+	for name, tab := range map[string]Table{"2 GPUs a host": two, "NCCL_NVLS_ENABLE=0": env} {
+		if got := nvlsRan(&tab); got.Known() {
+			t.Errorf("%s: %+v; want nothing said of the hosts", name, got)
+		}
+		if h, _ := ran(tab); !h.NVLS || h.Sources.NVLS != SourceAssumed {
+			t.Errorf("%s: nvls %v from %q; want true, still assumed", name, h.NVLS, h.Sources.NVLS)
+		}
+	}
+}
+
+// TestNICSpeedMix: where NCCL lists NICs of different speeds, nic_bw is
+// the speed most have (nccltests.Evidence.NICBW), and a note says it was
+// taken for every NIC, with the mix and the -hw setting that settles it;
+// where -hw gives another rate, a note says the log's was not taken.
+func TestNICSpeedMix(t *testing.T) {
+	nics := []nccltests.NIC{{Name: "mlx5_0", BW: 100e9 / 8, Line: 7}}
+	for i := 1; i <= 4; i++ {
+		nics = append(nics, nccltests.NIC{Name: fmt.Sprint("mlx5_", i), BW: 400e9 / 8, Line: 7})
+	}
+	if got, want := speedMix(nics), "4 of 400 Gb/s, 1 of 100 Gb/s"; got != want {
+		t.Errorf("speedMix %q, want %q", got, want)
+	}
+	if got := speedMix(nics[1:]); got != "" {
+		t.Errorf("speedMix of one speed %q, want none", got)
+	}
+	tab := Table{Name: "mixed.log#0", GPU: "NVIDIA H100 80GB HBM3", Nodes: 2, PerNode: 8}
+	tab.Evidence.NICs = nics
+	tab.Evidence.NICBW = nccltests.Fact[float64]{Value: 400e9 / 8, Line: 4}
+	h, err := Describe(tab.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, notes := h.WithEvidence([]Table{tab})
+	if got.NICBW != 400e9/8 || got.Sources.NICBW != SourceNCCLDebug || !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.Contains(n, "different speeds (4 of 400 Gb/s, 1 of 100 Gb/s, line 7): nic_bw is taken as 400 Gb/s") && strings.Contains(n, "-hw nics=N,nic-bw=RATE")
+	}) {
+		t.Errorf("nic_bw %g from %s, notes %q; want 400 Gb/s from nccl-debug, the mix noted", got.NICBW, got.Sources.NICBW, notes)
+	}
+	told, err := Describe(tab.GPU, "nic-bw=200Gb/s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, notes := told.WithEvidence([]Table{tab}); got.NICBW != 200e9/8 || !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.Contains(n, "NCCL's debug lines give nic_bw 400 Gb/s (line 4), where -hw gives 200 Gb/s: -hw's is taken")
+	}) {
+		t.Errorf("-hw nic-bw=200Gb/s: nic_bw %g, notes %q; want the user's, the log's noted", got.NICBW, notes)
 	}
 }

@@ -1,6 +1,8 @@
 package predict
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -124,6 +126,33 @@ func TestHostGPUsSources(t *testing.T) {
 	}
 	if h, _ := a100.FromTables(pinned, 0); hostFact(&h) != "at least 8 (hw)" {
 		t.Errorf("AKS with per-node=8: gpus_per_node %s, want at least 8 (hw)", hostFact(&h))
+	}
+
+	// nccl-tests#319's log without its Rank lines: NCCL's communicator
+	// line (line 30 of the log, "nNodes 2 localRanks 8") gives the 8.
+	const log319 = "../../data/nccltests/testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log"
+	b, err := os.ReadFile(log319)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(l, "#  Rank") {
+			lines = append(lines, l)
+		}
+	}
+	norank := filepath.Join(t.TempDir(), "norank.log")
+	if err := os.WriteFile(norank, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h100, err := Describe("NVIDIA H100 80GB HBM3", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for perHost, want := range map[int]string{0: "at least 8 (nccl-debug)", 4: "at least 8 (nccl-debug)"} {
+		if h, _ := h100.FromTables([]Table{firstTable(t, norank)}, perHost); hostFact(&h) != want {
+			t.Errorf("#319 without Rank lines, a run of %d GPUs a node: gpus_per_node %s, want %s", perHost, hostFact(&h), want)
+		}
 	}
 
 	capture, _, err := topo.ParseFile("../../topo/testdata/real/nv4_4gpu_empty_cpu_affinity_slurm.txt")

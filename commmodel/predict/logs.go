@@ -343,8 +343,10 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 	if pin.Ranks > 0 {
 		ranks = pin.Ranks
 	}
-	if n := t.Evidence.Nodes; tab.Nodes < 1 && pin.Nodes == 0 && n.Known() && n.Value > 0 {
-		tab.Nodes = n.Value // NCCL's "nNodes" where the Rank lines elide hosts
+	if n := t.Evidence.Nodes; tab.Nodes < 1 && pin.Nodes == 0 && n.Known() && n.Value > 0 && !t.Evidence.MNNVL.Value {
+		// NCCL's "nNodes" where the Rank lines elide hosts; with MNNVL it
+		// counts NVLink domains, not hosts.
+		tab.Nodes = n.Value
 	}
 	if tab.Nodes < 1 && pin.PerNode > 0 && ranks > 0 {
 		if ranks%pin.PerNode != 0 {

@@ -351,9 +351,12 @@ func (m *Machine) tableErrors(tables []Table) []float64 {
 
 // hostGPUsSource is the source of n, the tables' HostGPUs: the log where
 // a table's Rank lines place every rank of a run of n GPUs a node or name
-// a device of index n−1, else the user where a table of n GPUs a node has
-// its shape from the user (Table.ShapeFrom), else assumed (the predicted
-// run's hosts taken for a log of no Rank lines).
+// a device of index n−1, else NCCL's debug lines where a table's
+// communicator line gives n ranks on its node ("localRanks 8", outside a
+// multi-node NVLink domain, where a node is the domain), else the user
+// where a table of n GPUs a node has its shape from the user
+// (Table.ShapeFrom), else assumed (the predicted run's hosts taken for a
+// log of no Rank lines).
 func hostGPUsSource(tables []Table, n int) Source {
 	src := SourceAssumed
 	for i := range tables {
@@ -366,7 +369,10 @@ func hostGPUsSource(tables []Table, n int) Source {
 				return SourceLog
 			}
 		}
-		if t.PerNode == n && t.ShapeFrom.orUser() == SourceUser {
+		switch e := &t.Evidence; {
+		case e.LocalRanks.Known() && e.LocalRanks.Value == n && !e.MNNVL.Value:
+			src = SourceNCCLDebug
+		case t.PerNode == n && t.ShapeFrom.orUser() == SourceUser && src == SourceAssumed:
 			src = SourceUser
 		}
 	}

@@ -137,7 +137,8 @@ func TestLongLine(t *testing.T) {
 // TestCommCountsDisagree: NCCL's own count of the communicator ("comm ...
 // nRanks 16 nNodes 2") that differs from the Rank lines' 16 ranks on 2
 // hosts is ErrInconsistent at the comm line (red team 38: nRanks 32 nNodes
-// 4 went without a word); the log as posted has no such problem.
+// 4 went without a word); the log as posted has no such problem, nor one
+// whose hosts share an NVLink domain.
 func TestCommCountsDisagree(t *testing.T) {
 	b, err := os.ReadFile("testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log")
 	if err != nil {
@@ -160,5 +161,13 @@ func TestCommCountsDisagree(t *testing.T) {
 	}
 	if n := count(strings.ReplaceAll(string(b), "nRanks 16 nNodes 2", "nRanks 32 nNodes 4")); n != 2 {
 		t.Errorf("nRanks 32 nNodes 4: %d problems of the communicator, want 2 (ranks, nodes)", n)
+	}
+	// In one NVLink domain (MNNVL 1) NCCL counts the domain as one node
+	// (init.cc: nNodes counts the ranks' first ring ranks): its 2 hosts
+	// are no inconsistency.
+	mnnvl := strings.ReplaceAll(string(b), "nNodes 2 localRanks 8", "nNodes 1 localRanks 16")
+	mnnvl = strings.ReplaceAll(mnnvl, "MNNVL 0", "MNNVL 1")
+	if n := count(mnnvl); n != 0 {
+		t.Errorf("nNodes 1 with MNNVL 1 on 2 hosts: %d problems of the communicator, want 0", n)
 	}
 }

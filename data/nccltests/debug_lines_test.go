@@ -96,6 +96,13 @@ func TestDebugLines(t *testing.T) {
 			num(func(e Evidence) Fact[int] { return e.NICCount }), 4},
 		{"NICs, rails and planes", debugPrefix + "NET/IB : Using [0]mlx5_0:1:0/IB [1]mlx5_1:1::1/IB [2]mlx5_2:1:1:0/IB ; OOB ib0:10.1.0.7<0>",
 			num(func(e Evidence) Fact[int] { return e.NICCount }), 3},
+		// A line cut before "; OOB" lists some NICs only: no count.
+		{"NICs, cut", debugPrefix + "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [2]mlx5_2:1/IB [3]mlx",
+			num(func(e Evidence) Fact[int] { return e.NICCount }), nil},
+		// v2.21.5-1 src/transport/net_ib.cc:519-531: a merged device (NCCL_IB_MERGE_NICS=1, the default
+		// from 2.20 to 2.25) " [%d]={" then "[%d] %s:%d/%s" each port, ", " between, "}": each port counts.
+		{"NICs, merged", debugPrefix + "NET/IB : Using [0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB} [1]={[2] mlx5_2:1/IB, [3] mlx5_3:1/IB} [2]mlx5_4:1/IB [RO]; OOB eth0:10.0.0.1<0>",
+			num(func(e Evidence) Fact[int] { return e.NICCount }), 5},
 		// src/transport/net_socket.cc:73 " [%d]%s:%s", :77 "NET/Socket : Using%s".
 		{"NICs, socket", debugPrefix + "NET/Socket : Using [0]ens5:10.0.0.4<0> [1]ens6:fe80::1%ens6<0>",
 			num(func(e Evidence) Fact[int] { return e.NICCount }), 2},
@@ -138,7 +145,9 @@ func TestDebugLines(t *testing.T) {
 		{"ranks", debugPrefix + "comm 0x55d35c3a9ec0 rank 3 nRanks 32 nNodes 4 localRanks 8 localRank 3 MNNVL 0", num(func(e Evidence) Fact[int] { return e.Ranks }), 32},
 		{"nodes", debugPrefix + "comm 0x55d35c3a9ec0 rank 3 nRanks 32 nNodes 4 localRanks 8 localRank 3 MNNVL 0", num(func(e Evidence) Fact[int] { return e.Nodes }), 4},
 		{"local ranks", debugPrefix + "comm 0x55d35c3a9ec0 rank 3 nRanks 32 nNodes 4 localRanks 8 localRank 3 MNNVL 0", num(func(e Evidence) Fact[int] { return e.LocalRanks }), 8},
-		{"MNNVL", debugPrefix + "comm 0x55d35c3a9ec0 rank 3 nRanks 72 nNodes 18 localRanks 4 localRank 3 MNNVL 1", flag(func(e Evidence) Fact[bool] { return e.MNNVL }), true},
+		// With MNNVL a node is NCCL's topology, the NVLink domain (init.cc: nNodes counts the ranks'
+		// first ring ranks): a GB200 NVL72 rack's 18 trays of 4 are one node of 72 local ranks.
+		{"MNNVL", debugPrefix + "comm 0x55d35c3a9ec0 rank 3 nRanks 72 nNodes 1 localRanks 72 localRank 3 MNNVL 1", flag(func(e Evidence) Fact[bool] { return e.MNNVL }), true},
 		// src/transport/coll_net.cc:1640 "rank %d Connected CollNet", :1610 "Connected Collnet Chains %s".
 		{"CollNet", debugPrefix + "rank 3 Connected CollNet", flag(func(e Evidence) Fact[bool] { return e.CollNet }), true},
 		{"CollNet, chains", debugPrefix + "Connected Collnet Chains [0] 3->-1->-1 [1] 3->-1->-1", flag(func(e Evidence) Fact[bool] { return e.CollNet }), true},
@@ -387,5 +396,32 @@ func TestRanksOverRankLines(t *testing.T) {
 		return errors.Is(p, ErrElided) && strings.Contains(p.Error(), "the Rank lines list ranks 0..15, and the ranks given are 32: those past 15 are taken as elided")
 	}) {
 		t.Errorf("problems %v; want the override and the Rank lines named", r.Problems())
+	}
+}
+
+// src/transport/net_ib/init.cc (v2.30.7-1:444) prints each device's speed
+// before the list: where the listed NICs' speeds differ (a host's 100 Gb/s
+// RoCE port beside its four 400 Gb/s InfiniBand NICs), NICBW is the speed
+// most of them have, from the first line of that speed, not the first
+// line's; where as many have each, the slower.
+func TestNICSpeedsMixed(t *testing.T) {
+	speed := func(i int, link string, mbps int) string {
+		return fmt.Sprintf("%sNET/IB: [%d] mlx5_%d:uverbs%d:1/%s provider=Mlx5 speed=%d context=0x1 pciPath=/sys/devices/pci0000:00/0000:00:01.0 ar=0 oooRqSize=0",
+			debugPrefix, i, i, i, link, mbps)
+	}
+	lines := []string{speed(0, "RoCE", 100000)}
+	using := debugPrefix + "NET/IB : Using [0]mlx5_0:1/RoCE"
+	for i := 1; i <= 4; i++ {
+		lines = append(lines, speed(i, "IB", 400000))
+		using += fmt.Sprintf(" [%d]mlx5_%d:1/IB", i, i)
+	}
+	using += " [RO]; OOB eth0:10.0.0.1<0>"
+	// debugLog puts the first line second in the log.
+	if e := debugLog(t, append(lines, using)...); e.NICBW != (Fact[float64]{400e9 / 8, 3}) || e.NICCount.Value != 5 {
+		t.Errorf("1 NIC of 100 Gb/s, 4 of 400: NIC bandwidth %v, count %v; want 50e9 B/s from line 3, 5 NICs", e.NICBW, e.NICCount)
+	}
+	even := debugLog(t, lines[0], lines[1], debugPrefix+"NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/IB [RO]; OOB eth0:10.0.0.1<0>")
+	if even.NICBW != (Fact[float64]{100e9 / 8, 2}) {
+		t.Errorf("1 NIC of 100 Gb/s, 1 of 400: NIC bandwidth %v; want the slower, 12.5e9 B/s from line 2", even.NICBW)
 	}
 }

@@ -81,7 +81,10 @@ type Evidence struct {
 	// tuner plugin" is none.
 	TunerPlugin Fact[string]
 	// NICs are the network devices NCCL lists on one host: "NET/IB : Using
-	// [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE ..." (net_ib.cc, net_ib/init.cc),
+	// [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE ...; OOB eth0:10.0.0.1<0>" (net_ib.cc,
+	// net_ib/init.cc; a line cut before "; OOB" lists some only, and is not
+	// read), each port of a merged device (NCCL 2.20 to 2.25 merge a host's
+	// ports by default: "[0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB}"),
 	// "NET/Socket : Using [0]eth0:10.0.0.1<0> ..." (net_socket.cc). Their
 	// speeds come from "NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5
 	// speed=400000 ..." (NCCL_DEBUG_SUBSYS=NET, from NCCL 2.24).
@@ -116,12 +119,17 @@ type Evidence struct {
 	// NICs only where nothing else gives them.
 	PluginNICs Fact[int]
 	// NICBW is the bandwidth of one NIC in B/s: the first speed a
-	// "NET/IB: [0] ... speed=400000" line gives (Mb/s there), or the
+	// "NET/IB: [0] ... speed=400000" line gives (Mb/s there; where the
+	// listed NICs' speeds differ, the speed most of them have, the slower
+	// of two that as many have), or the
 	// first NET link of the topology NCCL_DEBUG_SUBSYS=GRAPH prints ("+
 	// NET[50.0] - NET/3 (...)", GB/s; graph/topo.cc ncclTopoPrintRec).
 	NICBW Fact[float64]
 	// GPUDirect reports GPUDirect RDMA between the GPUs and the NICs
-	// ("Connected all rings, use ring PXN 0 GDR 0" says none):
+	// ("Connected all rings, use ring PXN 0 GDR 0" says some connection
+	// ran without it: one send that may not read GPU memory, as on GPUs
+	// before compute capability 8.0 without NVLink, clears comm->useGdr,
+	// transport/net.cc):
 	// "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'" (graph/topo.cc
 	// from 2.18, the NIC's support), "GPU Direct RDMA Enabled for GPU 18000
 	// / HCA 0 (distance 4 <= 5), read 1" (graph/paths.cc 2.8 to 2.29, a
@@ -178,7 +186,10 @@ type Evidence struct {
 	// Ranks, Nodes and LocalRanks are the communicator's ranks, nodes and
 	// ranks on this rank's node: "comm 0x55d3 rank 0 nRanks 16 nNodes 2
 	// localRanks 8 localRank 0 MNNVL 0" (init.cc, from 2.20, and RCCL from
-	// ROCm 6.2); MNNVL reports a multi-node NVLink domain. Where no such
+	// ROCm 6.2); MNNVL reports a multi-node NVLink domain, whose hosts NCCL
+	// counts as one node ("nRanks 8 nNodes 1 localRanks 8 MNNVL 1" for 2
+	// GB200 trays of 4: nNodes counts the ranks' first ring ranks, and the
+	// domain is one topology). Where no such
 	// line gives Ranks, the "Init COMPLETE" lines do: "comm %p rank %d
 	// nranks %d cudaDev %d busId %lx - Init COMPLETE" (init.cc 2.7 to 2.17;
 	// "commId 0x%llx" before " - " from 2.18, "nvmlDev %d" after cudaDev
@@ -218,9 +229,10 @@ type Evidence struct {
 	// NCCL_DIR), in its order; the first maxSettings of them.
 	Env []Setting
 	// RanAlgo and RanProto are the algorithm and the protocol NCCL ran for
-	// every call of the test, where its TUNING lines (NCCL 2.24 on) name
-	// one each: "AllReduce: 8388608 Bytes -> Algo RING proto SIMPLE ...",
-	// as NCCL names them (RING, NVLS_TREE, SIMPLE).
+	// every call of the test, where its TUNING lines (NCCL 2.24 on), of
+	// calls of as many sizes as the table's rows, name one each:
+	// "AllReduce: 8388608 Bytes -> Algo RING proto SIMPLE ...", as NCCL
+	// names them (RING, NVLS_TREE, SIMPLE).
 	RanAlgo, RanProto Fact[string]
 	// NICPath is the path NCCL's graph search found between the GPUs and
 	// the NICs, as NCCL types it ("PIX", "PHB"): the second type of a
@@ -323,7 +335,7 @@ var (
 	ncclVersionRE = regexp.MustCompile(`^NCCL version (\d+\.\d+\.\d+)[^+\s]*(?:\+cuda(\d+\.\d+))?`)
 	rcclVersionRE = regexp.MustCompile(`^RCCL version\s*:?\s*(\d+\.\d+\.\d+)`)
 	// " [0]mlx5_0:1/IB", " [3]mlx5_3:1:2/RoCE" (rail), " [0]eth0:10.0.0.1<0>"
-	ibDevRE     = regexp.MustCompile(`\[(\d+)\]([^\s:\[\]]+):(\d+)(?::\d*)*/(\w+)`)
+	ibDevRE     = regexp.MustCompile(`\[(\d+)\] ?([^\s:\[\]{}]+):(\d+)(?::\d*)*/(\w+)`)
 	socketDevRE = regexp.MustCompile(`\[(\d+)\]([^\s:\[\]]+):`)
 	ibSpeedRE   = regexp.MustCompile(`^NET/IB\s*: \[\d+\] ([^\s:]+):\S* .*\bspeed=(\d+)`)
 	localNetsRE = regexp.MustCompile(`^Local Net device counts across ranks: min (\d+) max (\d+)`)
@@ -354,7 +366,7 @@ var (
 // debugState gathers the Evidence of NCCL's debug lines for one test.
 type debugState struct {
 	e      Evidence
-	speeds map[string]float64 // NIC speeds by name, B/s; NCCL prints them before the list
+	speeds map[string]Fact[float64] // NIC speeds by name, B/s, and their lines; NCCL prints them before the list
 	// hosts are the network devices and channels that each host's channel
 	// lines name, by host, in the order of their first lines.
 	hosts []*hostNets
@@ -452,6 +464,9 @@ func (d *debugState) evidence() Evidence {
 	}
 	if !d.initMixed {
 		mergeFact(&e.Ranks, d.initRanks)
+	}
+	if bw, mixed := d.commonSpeed(e.NICs); mixed {
+		e.NICBW = bw
 	}
 	mergeFact(&e.NICCount, d.localNets)
 	if len(d.nicGroups) > 0 {
@@ -574,7 +589,11 @@ func (d *debugState) line(n int, host, msg string) {
 	case strings.HasPrefix(msg, "Using network "):
 		e.Network.set(strings.TrimSpace(strings.TrimPrefix(msg, "Using network ")), n)
 	case strings.HasPrefix(msg, "NET/IB : Using"):
-		d.nics(n, msg, ibDevRE)
+		// Every release ends the list "; OOB <interface>:<address>": a
+		// line without it was cut, and lists some NICs only.
+		if strings.Contains(msg, "; OOB ") {
+			d.nics(n, msg, ibDevRE)
+		}
 	case strings.HasPrefix(msg, "NET/Socket : Using"):
 		d.nics(n, msg, socketDevRE)
 	case strings.HasPrefix(msg, "Local Net device counts across ranks:"):
@@ -752,7 +771,7 @@ func (d *debugState) nics(n int, msg string, re *regexp.Regexp) {
 	e := &d.e
 	var nics []NIC
 	for _, m := range re.FindAllStringSubmatch(msg, -1) {
-		nic := NIC{Index: atoi(m[1]), Name: m[2], BW: d.speeds[m[2]], Line: n}
+		nic := NIC{Index: atoi(m[1]), Name: m[2], BW: d.speeds[m[2]].Value, Line: n}
 		if len(m) > 4 {
 			nic.Port, nic.Link = atoi(m[3]), m[4]
 		}
@@ -837,16 +856,17 @@ func virtual(name string) bool {
 }
 
 // nicSpeed records the speed bw (B/s) of the NIC named name, read on line
-// n, and takes it as NICBW if none is known.
+// n, and takes it as NICBW if none is known (evidence takes the speed of
+// most of the listed NICs where they differ).
 func (d *debugState) nicSpeed(n int, name string, bw float64) {
 	if !(bw > 0) {
 		return
 	}
 	if d.speeds == nil {
-		d.speeds = map[string]float64{}
+		d.speeds = map[string]Fact[float64]{}
 	}
-	if _, ok := d.speeds[name]; !ok {
-		d.speeds[name] = bw
+	if _, ok := d.speeds[name]; !ok && len(d.speeds) < maxNetDevs {
+		d.speeds[name] = Fact[float64]{bw, n}
 	}
 	for k := range d.e.NICs {
 		if nic := &d.e.NICs[k]; nic.Name == name && nic.BW == 0 {
@@ -854,6 +874,26 @@ func (d *debugState) nicSpeed(n int, name string, bw float64) {
 		}
 	}
 	d.e.NICBW.set(bw, n)
+}
+
+// commonSpeed returns the speed most of nics have, the slower of two
+// that as many have, with the line that first gave it, and whether
+// their speeds differ; unknown where none has one.
+func (d *debugState) commonSpeed(nics []NIC) (Fact[float64], bool) {
+	count := map[float64]int{}
+	for _, nic := range nics {
+		if nic.BW > 0 {
+			count[nic.BW]++
+		}
+	}
+	var best Fact[float64]
+	for _, nic := range nics {
+		c := count[nic.BW]
+		if nic.BW > 0 && (!best.Known() || c > count[best.Value] || c == count[best.Value] && nic.BW < best.Value) {
+			best = d.speeds[nic.Name]
+		}
+	}
+	return best, len(count) > 1
 }
 
 // platform returns the instance type of aws-ofi-nccl's "Running on NAME

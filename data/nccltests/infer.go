@@ -262,15 +262,24 @@ func (p *parser) infer(s *testState, want *op) {
 		p.problem(b.gdr.Line, 0, "%w: %s says GPUDirect RDMA %s (line %d), %s %s: GPUDirect RDMA is left unknown",
 			ErrInconsistent, hostName(a.host), onOff(a.gdr.Value), a.gdr.Line, hostName(b.host), onOff(b.gdr.Value))
 	}
-	// One algorithm (protocol) in every TUNING line of the test's calls is
-	// what NCCL ran at every size.
+	// One algorithm (protocol) in the TUNING lines of calls of as many
+	// sizes as the table's rows is what NCCL ran at every size; lines of
+	// fewer sizes (a log that holds some calls' lines) say it of those
+	// calls only.
+	sized := 0
+	for _, r := range t.Rows {
+		if r.Count != 0 || r.Size > 0 {
+			sized++
+		}
+	}
+	every := sized > 0 && len(s.ranBytes) >= sized
 	for k, line := range s.ranAlgo {
-		if len(s.ranAlgo) == 1 {
+		if len(s.ranAlgo) == 1 && every {
 			t.Evidence.RanAlgo.set(k, line)
 		}
 	}
 	for k, line := range s.ranProto {
-		if len(s.ranProto) == 1 {
+		if len(s.ranProto) == 1 && every {
 			t.Evidence.RanProto.set(k, line)
 		}
 	}
@@ -296,7 +305,10 @@ func (p *parser) checkComm(t *Test) {
 	if e.Ranks.Line > 0 && t.Ranks > 0 && e.Ranks.Value != t.Ranks {
 		p.problem(e.Ranks.Line, 0, "%w: NCCL's communicator has %d ranks (its nRanks or nranks), the test %d (%s)", ErrInconsistent, e.Ranks.Value, t.Ranks, t.RanksFrom)
 	}
-	if e.Nodes.Line > 0 && t.Nodes > 0 && e.Nodes.Value != t.Nodes {
+	// With MNNVL NCCL counts a node by its topology, the NVLink domain
+	// (init.cc: nNodes counts the ranks' first ring ranks): 2 trays of
+	// one GB200 rack are "nNodes 1 localRanks 8 MNNVL 1".
+	if e.Nodes.Line > 0 && t.Nodes > 0 && e.Nodes.Value != t.Nodes && !e.MNNVL.Value {
 		p.problem(e.Nodes.Line, 0, "%w: NCCL's communicator spans %d nodes (nNodes), the test %d (%s)", ErrInconsistent, e.Nodes.Value, t.Nodes, t.NodesFrom)
 	}
 }

@@ -84,8 +84,10 @@ type testState struct {
 	relax                    int        // evidence the inference drops (see fit)
 	countFree                bool       // the op was inferred without the Rank lines' count (inferOp)
 	// ran holds what NCCL's TUNING lines among the test's calls say they
-	// ran (tuningRE): each algorithm and protocol, at its first line.
+	// ran (tuningRE): each algorithm and protocol, at its first line, and
+	// the distinct byte counts of the calls (at most maxTunedCalls).
 	ranAlgo, ranProto map[string]int
+	ranBytes          map[int64]bool
 	noCheck           bool // the inference drops the #wrong columns (see fit)
 	// json is what the JSON run it was read from says beside its lines
 	// (NCCL's release, the environment), nil for text.
@@ -279,7 +281,8 @@ func (p *parser) debugLine(n int, pre, msg string) {
 		// A call of the test being read (a warm-up one before its first
 		// row): what NCCL ran for it.
 		if c := p.cur; c != nil && !c.closed {
-			c.ran(n, m[1], m[2])
+			b, _ := strconv.ParseInt(m[1], 10, 64)
+			c.ran(n, b, m[2], m[3])
 		}
 		return
 	}
@@ -324,13 +327,21 @@ func debugHost(pre string) string {
 // tuningRE reads NCCL's TUNING line for a call (NCCL 2.24 on,
 // src/enqueue.cc): "AllReduce: 8388608 Bytes -> Algo RING proto SIMPLE
 // channel{Lo..Hi}={0..23}".
-var tuningRE = regexp.MustCompile(`^\w+: \d+ Bytes -> Algo (\w+) proto (\w+)`)
+var tuningRE = regexp.MustCompile(`^\w+: (\d+) Bytes -> Algo (\w+) proto (\w+)`)
 
-// ran records that a call of s ran algorithm algo with protocol proto, as
-// NCCL's TUNING line n says.
-func (s *testState) ran(n int, algo, proto string) {
+// maxTunedCalls bounds the distinct call sizes kept of a test's TUNING
+// lines: nccl-tests runs at most a few hundred sizes, and a damaged log's
+// sizes cannot grow the set without end.
+const maxTunedCalls = 4096
+
+// ran records that a call of s of bytes ran algorithm algo with protocol
+// proto, as NCCL's TUNING line n says.
+func (s *testState) ran(n int, bytes int64, algo, proto string) {
 	if s.ranAlgo == nil {
-		s.ranAlgo, s.ranProto = map[string]int{}, map[string]int{}
+		s.ranAlgo, s.ranProto, s.ranBytes = map[string]int{}, map[string]int{}, map[int64]bool{}
+	}
+	if len(s.ranBytes) < maxTunedCalls {
+		s.ranBytes[bytes] = true
 	}
 	if _, ok := s.ranAlgo[algo]; !ok {
 		s.ranAlgo[algo] = n

@@ -768,9 +768,10 @@ func lines(s string, i, j int) string {
 // TestReadTuningLines: NCCL 2.24 on prints at INFO (subsystem TUNING) what
 // each call ran, "AllReduce: 8388608 Bytes -> Algo RING proto SIMPLE
 // channel{Lo..Hi}={0..23}" (Timez-zx/nccl-tests' nccl.log, NCCL 2.27.7).
-// Where every call of a test ran one algorithm and one protocol, the test's
-// evidence says so at the first such line; calls of two algorithms leave
-// the algorithm unknown. The lines do not end up in the next test's
+// Where the calls of every size of a test ran one algorithm and one
+// protocol, the test's evidence says so at the first such line; calls of
+// two algorithms leave the algorithm unknown, and so do lines of fewer
+// sizes than the table's. The lines do not end up in the next test's
 // evidence.
 func TestReadTuningLines(t *testing.T) {
 	hdr := "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
@@ -789,6 +790,13 @@ func TestReadTuningLines(t *testing.T) {
 	e = readString(t, in, Options{}).Tests[0].Evidence
 	if e.RanAlgo.Known() || e.RanProto != (Fact[string]{"LL", 2}) {
 		t.Errorf("ran %v/%v; want the algorithm unknown, LL at line 2", e.RanAlgo, e.RanProto)
+	}
+	// One call's line, of a table of two sizes, says nothing of the
+	// other (a red team's log: one line "AllReduce: 1073741824 Bytes ->
+	// Algo RING proto SIMPLE" pinned a table of 8 B to 16 GiB).
+	in = hdr + tuning(8388608, "RING", "SIMPLE") + row(8388608) + row(16777216)
+	if e = readString(t, in, Options{}).Tests[0].Evidence; e.RanAlgo.Known() || e.RanProto.Known() {
+		t.Errorf("one call's line of two sizes: ran %v/%v; want nothing known", e.RanAlgo, e.RanProto)
 	}
 	l := readString(t, hdr+tuning(8388608, "RING", "SIMPLE")+row(8388608)+"# Avg bus bandwidth    : 100.66\n"+hdr+row(8388608), Options{})
 	if len(l.Tests) != 2 || l.Tests[1].Evidence.RanAlgo.Known() {
