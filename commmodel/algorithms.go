@@ -57,6 +57,10 @@ type Options struct {
 	Chunks int
 }
 
+// ncclSpellings are NCCL's names of its algorithms, lower-cased, where
+// they differ from Lookup's.
+var ncclSpellings = map[string]string{"collnetdirect": "collnet-direct", "collnetchain": "collnet-chain"}
+
 // Lookup returns the algorithm of collective c called name (as the CLI spells
 // it: ring, halving-doubling, two-shot, one-shot, direct, pairwise, bruck,
 // shift, pipelined, hierarchical, and NCCL's tree, nvls, nvlstree, collnet-direct,
@@ -64,9 +68,14 @@ type Options struct {
 // opt.PerNode >= 1; the tree takes opt.PerNode (0 means one GPU per node),
 // nvls opt.PerNode (0 means one node), hierarchical AllReduce opt.Inter, an
 // AllReduce other than hierarchical, and the pipelines (tree, nvlstree,
-// collnet-chain, pipelined) opt.Chunks.
+// collnet-chain, pipelined) opt.Chunks. NCCL's own spellings of its
+// algorithms (CollNetDirect, CollNetChain, NVLSTree, as predict names a
+// prediction's Algorithm and NCCL_ALGO takes them) name the same.
 func Lookup(c Collective, name string, opt Options) (Algorithm, error) {
 	name = strings.ToLower(strings.TrimSpace(name))
+	if n, ok := ncclSpellings[name]; ok {
+		name = n
+	}
 	switch {
 	case name == "hierarchical" && (c == AllReduce || c == AllToAll):
 		if opt.PerNode < 1 {

@@ -231,6 +231,13 @@ func TestLookup(t *testing.T) {
 	if _, err := Lookup(AllReduce, "bruck", Options{}); err == nil {
 		t.Error("Lookup(allreduce, bruck) succeeded")
 	}
+	// NCCL's spellings, as predict names a prediction's algorithm, name
+	// the same algorithms (a red team fed Choices' CollNetDirect back).
+	for nccl, name := range map[string]string{"CollNetDirect": "collnet-direct", "CollNetChain": "collnet-chain", "NVLSTree": "nvlstree"} {
+		if a, err := Lookup(AllReduce, nccl, Options{PerNode: 8, Chunks: 4}); err != nil || a.Name() != name {
+			t.Errorf("Lookup(allreduce, %s) = %v, %v; want %s", nccl, a, err, name)
+		}
+	}
 	if _, err := Lookup(AllToAll, "hierarchical", Options{}); err == nil {
 		t.Error("hierarchical without a node size succeeded")
 	}

@@ -26,7 +26,10 @@
 //     the tables identified and what stayed assumed.
 //  5. Machine.Predict times a Query at sizes; Beyond says where the query
 //     goes beyond the tables. Without any log, Untabled predicts from the
-//     Hardware alone (ExampleUntabled).
+//     Hardware alone (ExampleUntabled). Predict takes the hosts to hold a
+//     query's GPUs a node: Hardware.HostFits says where the hosts the
+//     Hardware documents (a catalog system, the user's gpus) hold fewer,
+//     which the commands refuse.
 //
 // Units are SI throughout: sizes in bytes (nccl-tests' size column), times
 // in seconds, bandwidths in bytes per second (400 Gb/s is 50e9);

@@ -189,9 +189,9 @@ func ExampleUntabled() {
 // Predict refuses a query or a size it cannot time with an error, before
 // any size is timed: a shape or a layout that cannot run wraps ErrShape or
 // ErrLayout, for errors.Is; a size that is not a positive number of bytes
-// below 2^62, a collective that is not one or pins NCCL would refuse are
-// errors without a sentinel. A prediction is never NaN. Curve, which has
-// no error to return, gives NaN where Predict fails.
+// below 2^62, a collective that is not one or pins NCCL would refuse wrap
+// ErrQuery. A prediction is never NaN. Curve, which has no error to
+// return, gives NaN where Predict fails.
 func ExampleMachine_Predict_errors() {
 	m := predict.Uncalibrated(mustHardware("NVIDIA H100 80GB HBM3"))
 	for _, q := range []predict.Query{
@@ -205,12 +205,16 @@ func ExampleMachine_Predict_errors() {
 	q := predict.Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}
 	_, err := m.Predict(q, []float64{math.NaN()})
 	fmt.Println(errors.Is(err, predict.ErrQuery), err)
+	q.Algo = "bogus"
+	_, err = m.Predict(q, []float64{1 << 20})
+	fmt.Println(errors.Is(err, predict.ErrQuery), err)
 	fmt.Println(m.Curve(q)(-1))
 	// Output:
 	// true false
 	// true false
 	// false true
 	// true predict: size NaN B: want a positive size below 2^62 B (4194304 TiB), such as 1048576
+	// true nccl: NCCL_ALGO="bogus": unknown name "bogus" (want Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT)
 	// NaN
 }
 

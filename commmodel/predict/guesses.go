@@ -129,11 +129,12 @@ const UntabledVersionHint = "LOG:version=V"
 // fit the guess no worse, or there are none) may be the one measured, and
 // an interval of the measured time holds its prediction too. Giving the
 // facts the guesses name (their Hint) drops them, and the interval narrows
-// to the model's own. A guess without a time at every size is passed over.
+// to the model's own. A guess without a finite positive time at every
+// size is passed over.
 func HoldGuesses(preds []Prediction, gs []Guess) []Prediction {
 	out := slices.Clone(preds)
 	for _, g := range gs {
-		if len(g.Times) != len(out) {
+		if len(g.Times) != len(out) || slices.ContainsFunc(g.Times, func(t float64) bool { return !(t > 0 && t < math.Inf(1)) }) {
 			continue
 		}
 		for i := range out {

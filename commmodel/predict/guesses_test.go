@@ -964,6 +964,13 @@ func TestHoldGuesses(t *testing.T) {
 	if kept := HoldGuesses(own, []Guess{{Fact: Fact{Name: "nvls"}, Times: []float64{1}}}); kept[0] != own[0] || kept[1] != own[1] {
 		t.Errorf("a guess of one time for two sizes changed the intervals: %+v", kept)
 	}
+	// A guess of a time that is no time (a caller's NaN, +Inf, 0 or -1)
+	// is passed over, as one without its times: it gave [NaN, NaN].
+	for _, bad := range []float64{math.NaN(), math.Inf(1), 0, -1} {
+		if kept := HoldGuesses(own, []Guess{{Fact: Fact{Name: "nvls"}, Times: []float64{1e-3, bad}}}); kept[0] != own[0] || kept[1] != own[1] {
+			t.Errorf("a guess of time %g changed the intervals: %+v", bad, kept)
+		}
+	}
 }
 
 // TestGuessesGDR: AWS's p4d AllReduce log prints NCCL's channel lines "via

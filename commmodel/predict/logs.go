@@ -341,6 +341,11 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 	tab.Collective = c
 	ranks := t.Ranks
 	if pin.Ranks > 0 {
+		if t.RanksFrom == nccltests.FromRankLines && t.NodesFrom == nccltests.FromHosts && pin.Ranks != t.Ranks {
+			// Every rank listed, on its host: the run's ranks are known.
+			return tab, fmt.Errorf("%s: ranks=%d, but the Rank lines list %d ranks on %s: the table is left out; give ranks=%d, or none",
+				tab.Collective, pin.Ranks, t.Ranks, counted(t.Nodes, "host"), t.Ranks)
+		}
 		ranks = pin.Ranks
 	}
 	if n := t.Evidence.Nodes; tab.Nodes < 1 && pin.Nodes == 0 && n.Known() && n.Value > 0 && !t.Evidence.MNNVL.Value {

@@ -860,3 +860,26 @@ func TestNamedPin(t *testing.T) {
 		}
 	}
 }
+
+// TestPinsRanksAgainstRankLines: Together's one-node log lists its 8 ranks
+// on one host; ranks=16 made it a table of 1 x 16, and ranks=1000000 with
+// per-node=8 was dropped without a word (a red team's program). A count
+// the Rank lines contradict leaves the table out, naming the count they
+// give; their own count is taken as given.
+func TestPinsRanksAgainstRankLines(t *testing.T) {
+	const path = "../../data/logs/paired/h100-sxm-1x8-together/all_reduce_ring.log"
+	for _, p := range []Pins{{Ranks: 16}, {Ranks: 1000000, PerNode: 8}} {
+		tabs, probs, err := ReadFile(path, func(int) Pins { return p })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tabs) != 0 || !slices.ContainsFunc(probs, func(e error) bool {
+			return strings.Contains(e.Error(), fmt.Sprintf("ranks=%d, but the Rank lines list 8 ranks on 1 host", p.Ranks)) && strings.Contains(e.Error(), "give ranks=8")
+		}) {
+			t.Errorf("%+v: %d tables, problems %v; want the table left out, the Rank lines' 8 named", p, len(tabs), probs)
+		}
+	}
+	if tabs, _, err := ReadFile(path, func(int) Pins { return Pins{Ranks: 8} }); err != nil || len(tabs) != 1 || tabs[0].Ranks() != 8 {
+		t.Errorf("ranks=8: %d tables, %v; want the 1 x 8 table", len(tabs), err)
+	}
+}

@@ -285,6 +285,17 @@ func TestCalibrateErrors(t *testing.T) {
 	if _, err := Calibrate(m.Hardware, bad, nil); !errors.Is(err, ErrBadTable) || !strings.Contains(err.Error(), bad[1].Name) {
 		t.Errorf("NaN time: %v, want ErrBadTable naming %s", err, bad[1].Name)
 	}
+	// The bounds of a log's rows (nccltests.MinTime, MaxTime,
+	// units.MaxSize) hold in code too: a point of 1 ps, a billion times a
+	// sound one's speed, stretched every interval (red team: the 1 GiB
+	// interval's top from 14.5 ms to 201 ms).
+	for _, p := range []Point{{Size: 8, Time: 1e-12}, {Size: 8, Time: 5e-6, InPlace: 1e-12}, {Size: 8, Time: 2e6}, {Size: 1 << 62, Time: 1}} {
+		bad := append([]Table(nil), tables...)
+		bad[1].Points = append([]Point{p}, bad[1].Points...)
+		if _, err := Calibrate(m.Hardware, bad, nil); !errors.Is(err, ErrBadTable) || !strings.Contains(err.Error(), bad[1].Name) {
+			t.Errorf("point %+v: %v, want ErrBadTable naming %s", p, err, bad[1].Name)
+		}
+	}
 	// A table's layout is held to a query's (red team 28): -3 GPUs per
 	// thread, and 3 GPUs per thread on nodes of 8, were calibrated on.
 	for _, l := range []Layout{{GPUsPerThread: -3}, {GPUsPerThread: 3}} {

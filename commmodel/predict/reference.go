@@ -146,7 +146,8 @@ func (ref *reference) choose(c commmodel.Collective, ranks int, size float64) (c
 
 // tuned is NCCL's tuner's choice for f at size on ref's machine
 // (nccl.Model.Choose), with an ErrPin that names -hw collnet=true where
-// the pins leave only CollNet, which the machine lacks.
+// the pins leave only CollNet, which the machine lacks, and an ErrQuery
+// where they leave nothing else.
 func (ref *reference) tuned(f nccl.Func, size float64) (nccl.Estimate, error) {
 	e, err := ref.full.Choose(f, size)
 	if err == nil {
@@ -156,7 +157,7 @@ func (ref *reference) tuned(f nccl.Func, size float64) (nccl.Estimate, error) {
 		return e, fmt.Errorf("%w: NCCL_ALGO=%q leaves only CollNet, which NCCL runs where the network's switches reduce (InfiniBand SHARP, with NCCL_COLLNET_ENABLE=1), and the machine has no CollNet (collnet false): pin another algorithm, or describe the machine with -hw collnet=true if its network reduces",
 			ErrPin, algo)
 	}
-	return e, fmt.Errorf("predict: %w", err)
+	return e, refusedQuery{fmt.Errorf("predict: %w", err)} // the pins leave nothing NCCL runs
 }
 
 // collNetOnly reports that the pins, algo, leave f at size nothing to run

@@ -148,10 +148,19 @@ func (m *Machine) run(q Query) (*run, error) {
 	// the pins under the run's version), so that a query NCCL would
 	// refuse is an error before any size: Predict with no sizes, Beyond.
 	if _, err := m.refs.get(rn); err != nil {
-		return nil, err
+		return nil, refusedQuery{err}
 	}
 	return rn, nil
 }
+
+// refusedQuery is an error of NCCL's model of a query (nccl.New: an
+// unknown or excluding pin, more ranks than NCCL counts), which errors.Is
+// takes for ErrQuery, with its own text and cause.
+type refusedQuery struct{ err error }
+
+func (e refusedQuery) Error() string        { return e.err.Error() }
+func (e refusedQuery) Unwrap() error        { return e.err }
+func (e refusedQuery) Is(target error) bool { return target == ErrQuery }
 
 // check reports a fact of h out of the range Describe takes, naming the
 // field and what it takes: a Hardware built in code is held to the same

@@ -3,13 +3,13 @@ package predict
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/units"
 )
 
 // A Point is one measured size of a table.
@@ -118,15 +118,19 @@ var (
 	// ErrPin: an algorithm pin (Query.Algo) that runs only with a fact the
 	// machine lacks, such as CollNet without collnet.
 	ErrPin = errors.New("predict: a pinned algorithm the machine does not run")
-	// ErrHardware: a Hardware fact out of the range Describe takes (a
-	// negative count, a NaN or infinite rate or ratio).
+	// ErrHardware: a fact of a Hardware built in code out of the range
+	// Describe takes (a negative count, a NaN or infinite rate or ratio),
+	// which Calibrate and Predict refuse; Describe's own errors name the
+	// spec's key instead.
 	ErrHardware = errors.New("predict: a hardware fact out of range")
 	// ErrSettings: a Settings field that is negative, NaN or infinite.
 	ErrSettings = errors.New("predict: a setting out of range")
 	// ErrQuery: a query or size that cannot be predicted (a size not
 	// positive and finite, a collective the model does not know, one rank,
-	// a Version that is no NCCL release, or grouped sends to NCCL's own
-	// model); the error's text says which.
+	// a Version that is no NCCL release, grouped sends to NCCL's own
+	// model, or what NCCL's model of the run refuses: an unknown pin, pins
+	// that leave no algorithm, more ranks than NCCL counts); the error's
+	// text says which.
 	ErrQuery = errors.New("predict: a query out of range")
 )
 
@@ -169,9 +173,15 @@ func (t *Table) check() error {
 	if _, err := nccl.ParseFunc(t.Collective.String()); err != nil && !grouped(t.Collective) {
 		return fmt.Errorf("%w: %s: collective %v", ErrBadTable, t.Name, t.Collective)
 	}
+	// The bounds a log's reader holds a row to (units.MaxSize,
+	// nccltests.MinTime and MaxTime): a time below 0.01 µs is no
+	// measurement, and one such point, a billion times too fast, would
+	// stretch every interval.
+	measured := func(t float64) bool { return t >= nccltests.MinTime && t <= nccltests.MaxTime }
 	for i, p := range t.Points {
-		if !(p.Size > 0) || !(p.Time > 0) || math.IsInf(p.Size, 0) || math.IsInf(p.Time, 0) {
-			return fmt.Errorf("%w: %s: point %d (%g B, %g s) is not a finite positive size and time", ErrBadTable, t.Name, i, p.Size, p.Time)
+		if !(p.Size > 0 && p.Size < units.MaxSize) || !measured(p.Time) || p.InPlace != 0 && !measured(p.InPlace) {
+			return fmt.Errorf("%w: %s: point %d (%g B, %g s, in place %g s) is not a size of 1 B to 2^62 B and times of %g to %g s",
+				ErrBadTable, t.Name, i, p.Size, p.Time, p.InPlace, nccltests.MinTime, nccltests.MaxTime)
 		}
 	}
 	return nil

@@ -49,8 +49,12 @@ import (
 //     capture with no NICs, or no known GPU-NIC path, leaves them.
 //
 // A fact the user gave (SourceUser: -hw) stands against the capture, and
-// kept names each such fact that the capture would have set otherwise.
+// kept names each such fact that the capture would have set otherwise. A
+// nil t is no capture: h is left as it is.
 func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
+	if t == nil {
+		return nil
+	}
 	if n := len(t.GPUs()); n >= 2 {
 		switch {
 		case !h.hostKnown() || h.Sources.HostGPUs != SourceUser:

@@ -73,7 +73,7 @@ func (p *parser) row(n int, s string) bool {
 	}
 	if r.Size > 0 {
 		for i, b := range halves {
-			if t := res[i].Time; !strings.EqualFold(f[b.start+b.time], "N/A") && (t < minTime || t > maxTime) {
+			if t := res[i].Time; !strings.EqualFold(f[b.start+b.time], "N/A") && (t < MinTime || t > MaxTime) {
 				// nccl-tests times a call of bytes in microseconds with
 				// two decimals: 0 is no measurement ("0", "-0", "1e-320"),
 				// nor is a time below 0.01 us it cannot print, or one
@@ -145,9 +145,10 @@ func (p *parser) rowLayout(n int, c *testState, f []string) (fields []string, ha
 	return f, halves, inPlaceOnly, true
 }
 
-// minTime and maxTime bound a measured time, s: the least nccl-tests
-// prints but 0 (0.01 us), and 11.6 days, beyond any call's.
-const minTime, maxTime = 0.01e-6, 1e6
+// MinTime and MaxTime bound a measured time, s: the least nccl-tests
+// prints but 0 (0.01 us), and 11.6 days, beyond any call's. A time
+// outside them is no measurement.
+const MinTime, MaxTime = 0.01e-6, 1e6
 
 // rowLead reads the columns before the halves: size, count, type, redop
 // and root. ok is false, with the problem reported, for a bad field.
