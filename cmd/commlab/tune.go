@@ -60,8 +60,12 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	out := fs.String("o", "nccl_tuner.conf", `the file to write ("-" for standard output); the default name is not replaced when it exists, unless -force`)
 	force := fs.Bool("force", false, "replace the -o file when it exists, though -o was not given")
 	check := fs.String("check", "", "a rules file to check, as the plugin reads it, against the communicators, instead of writing one")
+	// The rules are the calibrated model's choices: writing them needs
+	// tables, and only -check runs on NCCL's uncalibrated model of -gpu.
+	fs.Lookup("calibrate").Usage = "comma-separated nccl-tests logs of the machine to calibrate on, each FILE[:KEY=VALUE...] with KEY one of " +
+		keyList() + "; needed to write rules, which are the calibrated model's choices (with -check, omit it for NCCL's uncalibrated model of -gpu)"
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab tune (-calibrate A.log[,...] | -gpu NAME) (-comms NxG,... | -nodes LIST -per-node G) [-collective LIST] [-size LIST] [-o FILE] [-force]\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab tune -calibrate A.log[,...] (-comms NxG,... | -nodes LIST -per-node G) [-collective LIST] [-size LIST] [-o FILE] [-force]\n"+
 			"                   [-g N] [-threads N] [-graph N] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE]\n"+
 			"       commlab tune -check FILE (-comms NxG,... | -nodes LIST -per-node G) (-calibrate A.log[,...] | -gpu NAME) [-hw SPEC|FILE] [-topo FILE]")
 		fs.PrintDefaults()
