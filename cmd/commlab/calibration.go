@@ -348,6 +348,14 @@ func (f machineFlags) stdinOnce(logs []string, files ...string) error {
 			in = append(in, path)
 		}
 	}
+	return streamsOnce(in)
+}
+
+// streamsOnce returns a usage error where standard input ("-"), or another
+// stream such as a named pipe, is among the inputs in more than once, by
+// one name or two: it gives its bytes once. A regular file may be given
+// for several.
+func streamsOnce(in []string) error {
 	n := 0
 	for _, p := range in {
 		if p == "-" {

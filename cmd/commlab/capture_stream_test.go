@@ -216,19 +216,29 @@ func TestLogStreamCapture(t *testing.T) {
 }
 
 // TestCompareStdinTwice: compare reads a file given for both sides once,
-// so two tests of one log from standard input compare (- - with -test
-// N,M), and the hint for a log of several tests names -test where "-"
-// cannot take ":test=K". Not parallel: it sets os.Stdin.
+// so two tests of one log compare (FILE FILE with -test N,M), but a stream
+// given for both sides is a usage error, as in every command: "- -"
+// compared standard input with itself, and "- /dev/stdin" found the second
+// empty (exit 1). The hint for a log of several tests read from standard
+// input names -test where "-" cannot take ":test=K". Not parallel: it sets
+// os.Stdin.
 func TestCompareStdinTwice(t *testing.T) {
 	log := "../../data/nccltests/testdata/real/b200_1x8_g8_five_collectives_aicr_mghpcc.log"
 	stdin := os.Stdin
 	t.Cleanup(func() { os.Stdin = stdin })
+	fifo := fifoOf(t, log)
+	other := filepath.Dir(fifo) + "/./" + filepath.Base(fifo)
 	for _, c := range []struct {
 		args []string
+		code int
 		want []string
 	}{
-		{[]string{"compare", "-test", "1,2", "-", "-"}, []string{"A: -#1, reducescatter", "B: -#2, allgather"}},
-		{[]string{"compare", "-", log}, []string{"pick another with -test N,M for A's and B's"}},
+		{[]string{"compare", "-test", "1,2", log, log}, 0, []string{"A: " + log + "#1, reducescatter", "B: " + log + "#2, allgather"}},
+		{[]string{"compare", "-", log}, 0, []string{"pick another with -test N,M for A's and B's"}},
+		{[]string{"compare", "-test", "1,2", "-", "-"}, 2, []string{"standard input (-) is given for 2 inputs"}},
+		{[]string{"compare", "-", "-"}, 2, []string{"standard input (-) is given for 2 inputs"}},
+		{[]string{"compare", fifo, fifo}, 2, []string{fifo + " and " + fifo + " are one stream"}},
+		{[]string{"compare", "-test", "1,2", fifo, other}, 2, []string{fifo + " and " + other + " are one stream"}},
 	} {
 		f, err := os.Open(log)
 		if err != nil {
@@ -237,8 +247,9 @@ func TestCompareStdinTwice(t *testing.T) {
 		os.Stdin = f
 		code, out, stderr := runCLI(c.args...)
 		f.Close()
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d: %s", c.args, code, c.code, stderr)
+			continue
 		}
 		for _, w := range c.want {
 			if !strings.Contains(out+stderr, w) {

@@ -146,12 +146,18 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	pos[0], pos[1] = sides[0].path, sides[1].path
+	// A file given for both sides is read once, below; a stream (-, a
+	// pipe) given for both is refused as in every command, since its
+	// second name would read nothing.
+	if err := streamsOnce(pos); err != nil {
+		return err
+	}
 	ia, ib = sides[0].test, sides[1].test
 	out := compareOutput{NoiseFloor: *floor, Problems: []problem{}}
 	var tests [2]*nccltests.Test
 	var tables [2]compareTable
 	firstWarned := map[string]bool{}
-	logs := map[string]*data.Log{} // a file given for both sides is read once (standard input gives its bytes once)
+	logs := map[string]*data.Log{} // a file given for both sides is read once
 	for k, side := range sides {
 		log := logs[side.path]
 		if log == nil {

@@ -60,8 +60,12 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	out := fs.String("o", "nccl_tuner.conf", `the file to write ("-" for standard output); the default name is not replaced when it exists, unless -force`)
 	force := fs.Bool("force", false, "replace the -o file when it exists, though -o was not given")
 	check := fs.String("check", "", "a rules file to check, as the plugin reads it, against the communicators, instead of writing one")
+	// The rules are the calibrated model's choices: writing them needs
+	// tables, and only -check runs on NCCL's uncalibrated model of -gpu.
+	fs.Lookup("calibrate").Usage = "comma-separated nccl-tests logs of the machine to calibrate on, each FILE[:KEY=VALUE...] with KEY one of " +
+		keyList() + "; needed to write rules, which are the calibrated model's choices (with -check, omit it for NCCL's uncalibrated model of -gpu)"
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: commlab tune (-calibrate A.log[,...] | -gpu NAME) (-comms NxG,... | -nodes LIST -per-node G) [-collective LIST] [-size LIST] [-o FILE] [-force]\n"+
+		fmt.Fprintln(fs.Output(), "usage: commlab tune -calibrate A.log[,...] (-comms NxG,... | -nodes LIST -per-node G) [-collective LIST] [-size LIST] [-o FILE] [-force]\n"+
 			"                   [-g N] [-threads N] [-graph N] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE]\n"+
 			"       commlab tune -check FILE (-comms NxG,... | -nodes LIST -per-node G) (-calibrate A.log[,...] | -gpu NAME) [-hw SPEC|FILE] [-topo FILE]")
 		fs.PrintDefaults()
@@ -170,8 +174,9 @@ func parseComms(comms, nodes string, perNode int) ([]predict.Comm, error) {
 	return out, nil
 }
 
-// tuneSizes reads -size for tune: the sizes sorted, each once. Ranges that
-// overlap are an error, since they say two things of one size.
+// tuneSizes reads -size for tune: the sizes sorted. Each size is given
+// once: a size given twice, alone or within a range, and ranges that
+// overlap, are errors, as a communicator or a collective given twice is.
 func tuneSizes(text string) ([]float64, error) {
 	type span struct{ lo, hi int64 }
 	var spans []span
@@ -191,6 +196,26 @@ func tuneSizes(text string) ([]float64, error) {
 		}
 		spans = append(spans, sp)
 	}
+	// Which item of the list gave each size, to name both of a size
+	// given twice.
+	from := map[int64]string{}
+	for _, f := range strings.Split(text, ",") {
+		f = strings.TrimSpace(f)
+		ns, err := units.ParseSizes(f)
+		if err != nil {
+			break // sizesFlag below says what is wrong with it
+		}
+		for _, n := range ns {
+			if g, ok := from[n]; ok {
+				which := fmt.Sprintf("%s and %s", g, f)
+				if g == f {
+					which = f + " twice"
+				}
+				return nil, fmt.Errorf("-size: %s is given twice (%s): give each size once", units.FormatSize(float64(n)), which)
+			}
+			from[n] = f
+		}
+	}
 	sizes, err := sizesFlag(text, "1MiB..1GiB")
 	if err != nil {
 		return nil, err
@@ -199,7 +224,7 @@ func tuneSizes(text string) ([]float64, error) {
 		return nil, flagErrorf("-size 0: a call moves at least 1 byte, such as -size 1MiB..1GiB")
 	}
 	slices.Sort(sizes)
-	return slices.Compact(sizes), nil
+	return sizes, nil
 }
 
 // runTune runs "commlab tune": it calibrates as predict does and writes, for
@@ -357,17 +382,23 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if n := writeTunerProblems(stderr, req.out, probs); n > 0 {
 		return fmt.Errorf("the rules fail the plugin's reading in %s (above); nothing written", plural(n, "place", "places"))
 	}
+	// The last line of standard error counts the rules wherever they go:
+	// on standard output it stays apart from the file.
+	where := req.out
 	if req.out == "-" {
-		_, err := stdout.Write(b.Bytes())
-		return err
+		where = "standard output"
+		if _, err := stdout.Write(b.Bytes()); err != nil {
+			return err
+		}
+	} else {
+		err = writeOutput(req.out, req.machine.inputs(), req.replace, func(tmp string) error {
+			return os.WriteFile(tmp, b.Bytes(), 0o644)
+		})
+		if err != nil {
+			return fmt.Errorf("-o: %w", err)
+		}
 	}
-	err = writeOutput(req.out, req.machine.inputs(), req.replace, func(tmp string) error {
-		return os.WriteFile(tmp, b.Bytes(), 0o644)
-	})
-	if err != nil {
-		return fmt.Errorf("-o: %w", err)
-	}
-	fmt.Fprintf(stderr, "commlab tune: %s written to %s; %s\n", plural(len(rules), "rule", "rules"), req.out, takenNote(choices))
+	fmt.Fprintf(stderr, "commlab tune: %s written to %s; %s\n", plural(len(rules), "rule", "rules"), where, takenNote(choices))
 	return nil
 }
 

@@ -466,11 +466,23 @@ func TestTuneUnnamedGPU(t *testing.T) {
 	}
 }
 
+// TestTuneSizes: -size's sizes come sorted, each given once: a size given
+// twice, alone or within a range, is refused, naming the size and the
+// items that give it, as overlapping ranges are.
 func TestTuneSizes(t *testing.T) {
 	t.Parallel()
-	got, err := tuneSizes("1GiB,1KiB,1MiB,1KiB")
+	got, err := tuneSizes("1GiB,1KiB,1MiB")
 	if want := []float64{1 << 10, 1 << 20, 1 << 30}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("got %v %v, want %v", got, err, want)
+	}
+	for text, want := range map[string]string{
+		"1GiB,1KiB,1MiB,1KiB": "-size: 1 KiB is given twice (1KiB twice): give each size once",
+		"1MiB..4MiB,2MiB":     "-size: 2 MiB is given twice (1MiB..4MiB and 2MiB): give each size once",
+		"1MiB,1048576":        "-size: 1 MiB is given twice (1MiB and 1048576): give each size once",
+	} {
+		if _, err := tuneSizes(text); err == nil || err.Error() != want {
+			t.Errorf("-size %s: %v; want %q", text, err, want)
+		}
 	}
 	if _, err := tuneSizes("1KiB..1MiB,512KiB..1GiB"); err == nil || !strings.Contains(err.Error(), "overlap") {
 		t.Errorf("overlapping ranges: %v", err)
@@ -506,6 +518,8 @@ func TestTuneErrors(t *testing.T) {
 		{append([]string{"-comms", "1x8", "-collective", "sendrecv"}, cal...), "never asks a tuner plugin"},
 		{append([]string{"-comms", "1x8", "-size", "1GiB..1KiB"}, cal...), "A <= B"},
 		{append([]string{"-comms", "1x8", "-size", "1KiB..1MiB,512KiB..1GiB"}, cal...), "overlap"},
+		{append([]string{"-comms", "1x8", "-size", "1MiB,1MiB"}, cal...), "1 MiB is given twice"},
+		{append([]string{"-comms", "1x8", "-size", "1MiB..4MiB,2MiB"}, cal...), "2 MiB is given twice"},
 	} {
 		code, _, stderr := runCLI(append([]string{"tune"}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
@@ -867,5 +881,37 @@ func TestTuneBeyondOnce(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "\non 2 x 8 and 4 x 8, beyond the tables' 1 node, every rule keeps NCCL's own choice") {
 		t.Errorf("stderr %q: want one line for the communicators beyond the tables' nodes", stderr)
+	}
+}
+
+// TestTuneCountLine: the last line of standard error counts the rules and
+// says whether any takes the model's choice, where -o names a file and
+// where it is "-" (standard output, which holds the file alone).
+func TestTuneCountLine(t *testing.T) {
+	t.Parallel()
+	args := []string{"tune", "-calibrate", togetherDir + "all_reduce_ring.log:algo=ring," + togetherDir + "all_reduce_nvls.log", "-comms", "2x1"}
+	file := filepath.Join(t.TempDir(), "rules.conf")
+	for _, o := range []string{file, "-"} {
+		code, out, stderr := runCLI(append(args, "-o", o)...)
+		if code != 0 {
+			t.Fatalf("-o %s: exit %d: %s", o, code, stderr)
+		}
+		where := "standard output"
+		if o != "-" {
+			where = o
+			b, err := os.ReadFile(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = string(b)
+		}
+		lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+		want := fmt.Sprintf("commlab tune: %d rules written to %s; each keeps NCCL's own algorithm, protocol and channels, and none takes the model's choice", len(readRules(t, out)), where)
+		if last := lines[len(lines)-1]; !strings.HasPrefix(last, want) {
+			t.Errorf("-o %s: last line of stderr %q; want %q", o, last, want)
+		}
+		if !strings.HasPrefix(out, "# NCCL example tuner plugin rules") || strings.Contains(out, "rules written to") {
+			t.Errorf("-o %s: the file holds more than the rules:\n%s", o, out)
+		}
 	}
 }
