@@ -26,6 +26,18 @@
 // NCCL's ring enters and leaves the host, its graph's typeInter, which
 // commmodel/predict takes as the host's nic_path.
 //
+// # Fabric
+//
+// InferFabric reads how the GPUs are joined from their NV# cells
+// (ReadNVLinks): NVSwitch where some GPU's NVLinks summed over its peers
+// are more than any GPU has (MaxNVLinksPerGPU) and every GPU with NVLink
+// has it to every other; a mesh where NVLinks join every GPU to every
+// other, directly or through others, without a switch; PCIe otherwise. A
+// GPU with links down shows fewer NVLinks than the others (NV17 to every
+// peer where the rest show NV18) and keeps its fabric, whose links are the
+// fewest of a GPU; behind NVSwitch a GPU with none is off the switch, and
+// a run of every GPU crosses PCIe to it. FabricNotes names such GPUs.
+//
 // # Failure channels
 //
 // Bad input text is reported as a *ParseError carrying the file, line and

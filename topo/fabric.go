@@ -17,24 +17,155 @@ import (
 // summed over a GPU's peers exceed what a GPU can have.
 const MaxNVLinksPerGPU = 18
 
-// InferFabric describes how t's GPUs are wired, with LinkBW and Alpha left 0:
+// NVLinks is what a capture's NV# cells show of each GPU's NVLinks
+// (ReadNVLinks).
+type NVLinks struct {
+	// Switched reports NVSwitch: some GPU shows more NVLinks summed over
+	// its peers than MaxNVLinksPerGPU, which no GPU's direct links can
+	// give (7 peers x NV17 is 119), and every two GPUs that have NVLink at
+	// all have it to each other, as a switch joins every GPU on it. It
+	// does not ask that every pair show the same NV#: a GPU with a link
+	// down shows one fewer to every peer (NV17 where the rest show NV18)
+	// and is still on the switch. NCCL knows NVSwitch by what is at the
+	// far end of a GPU's links (NVML's remote device type), not by their
+	// counts: the GPU's active links whose remote device is an NVSwitch
+	// join it to the one NVS node, at their count times the per-link
+	// bandwidth (ncclTopoAddNvLinks, src/graph/topo.cc). A capture does not
+	// show the far end, and the sum stands in for it.
+	Switched bool
+	// PerGPU holds each GPU's NVLinks, in GPU order: behind NVSwitch its
+	// links into the switch, the most NVLinks any of its pairs shows (a
+	// pair through the switch is taken to show the fewer of its two GPUs'
+	// links, the bandwidth of NCCL's path through the switch);
+	// otherwise its NVLinks summed over its peers. 0 for a GPU with no
+	// NVLink.
+	PerGPU []int
+	// Off holds, behind NVSwitch, the GPUs (indices) with no NVLink to any
+	// other GPU: off the switch, their links down.
+	Off []int
+	// Joined reports that NVLinks join every GPU to every other, directly
+	// or through others (every GPU is on the switch, or a mesh reaches
+	// them all).
+	Joined bool
+}
+
+// ReadNVLinks reads t's GPU pairs' NV# cells into NVLinks.
+func ReadNVLinks(t *Topology) NVLinks {
+	p := len(t.gpus)
+	l := NVLinks{PerGPU: make([]int, p)}
+	sums := make([]int, p)
+	links := func(i, j int) int {
+		if q := t.Path(t.gpus[i], t.gpus[j]); i != j && q.Class == NVLink {
+			return q.NVLinks
+		}
+		return 0
+	}
+	for i := range p {
+		for j := range p {
+			sums[i] += links(i, j)
+			l.PerGPU[i] = max(l.PerGPU[i], links(i, j))
+		}
+		l.Switched = l.Switched || sums[i] > MaxNVLinksPerGPU
+	}
+	// A switch joins every GPU on it to every other: a capture where two
+	// GPUs with NVLinks lack one between them is no switch's.
+	for i := range p {
+		for j := i + 1; j < p && l.Switched; j++ {
+			if links(i, j) == 0 && sums[i] > 0 && sums[j] > 0 {
+				l.Switched = false
+			}
+		}
+	}
+	if l.Switched {
+		for i := range p {
+			if sums[i] == 0 {
+				l.Off = append(l.Off, i)
+			}
+		}
+		l.Joined = len(l.Off) == 0
+		return l
+	}
+	copy(l.PerGPU, sums)
+	reached := map[int]bool{0: true}
+	for grew := p > 0; grew; {
+		grew = false
+		for i := range p {
+			for j := range p {
+				if reached[i] && !reached[j] && links(i, j) > 0 {
+					reached[j], grew = true, true
+				}
+			}
+		}
+	}
+	l.Joined = p >= 2 && len(reached) == p
+	return l
+}
+
+// Least returns the fewest NVLinks of a GPU of l, the GPUs off the switch
+// left out, and 0 where no GPU has NVLink.
+func (l NVLinks) Least() int {
+	least := 0
+	for _, n := range l.PerGPU {
+		if n > 0 && (least == 0 || n < least) {
+			least = n
+		}
+	}
+	return least
+}
+
+// Most returns the most NVLinks of a GPU of l.
+func (l NVLinks) Most() int {
+	most := 0
+	for _, n := range l.PerGPU {
+		most = max(most, n)
+	}
+	return most
+}
+
+// degraded returns the GPUs (indices) of l that show fewer NVLinks than
+// the most, the GPUs off the switch left out.
+func (l NVLinks) degraded() []int {
+	var low []int
+	for i, n := range l.PerGPU {
+		if n > 0 && n < l.Most() {
+			low = append(low, i)
+		}
+	}
+	return low
+}
+
+// InferFabric describes how t's GPUs are wired, with LinkBW and Alpha left 0
+// (ReadNVLinks reads the NV# cells):
 //
-//   - every GPU pair NV<n> with the same n, and n·(P-1) > MaxNVLinksPerGPU:
-//     Switched (NVSwitch), n links per GPU;
-//   - every GPU pair NV<n> with the same n otherwise: FullMesh, n·(P-1)
-//     links per GPU, n to each peer;
+//   - NVSwitch (NVLinks.Switched) with every GPU on it: Switched, with
+//     the fewest links of a GPU into the switch. A GPU with links down
+//     shows fewer to every peer (NV17 where the rest show NV18), and the
+//     host keeps its switch: the model takes that GPU's count for every
+//     GPU, as its links are the ones a ring or NVLS crosses at every step
+//     (each channel enters and leaves every GPU), and NCCL's search, which
+//     sets a path through the switch at the bandwidth of its slower link
+//     (ncclTopoSetPaths, src/graph/paths.cc), finds its channels' speed
+//     bound by that GPU's links.
+//   - NVSwitch with some GPU off it (no NVLink to any other GPU): SharedPCIe,
+//     one link per GPU: a communicator of every GPU reaches that one over
+//     PCIe, through the CPU, and its rings run at that path's speed, not
+//     the switch's. FabricNotes names the GPU.
 //   - NVLinks that join every GPU to every other, directly or through
-//     others, as many a GPU but unevenly pair by pair (DGX-1's hybrid
-//     cube-mesh, NVLinkGraph): FullMesh of those links per GPU, which
-//     NCCL's rings run over;
+//     others, with no switch: FullMesh of the fewest NVLinks of a GPU,
+//     summed over its peers. That is n·(P-1) where every pair shows NV<n>
+//     (a 4-GPU HGX board: NV6 to 3 peers, 18 an H100), a GPU's all where
+//     its pairs differ and every GPU has as many (DGX-1's hybrid
+//     cube-mesh, NV1 or NV2 to 4 of 7 peers, 6 a V100, which NCCL's rings
+//     run over), and the fewest where a link is down (NV5 in a mesh of
+//     NV6: that GPU's 17), as a ring runs at its slowest GPU's links;
 //   - every GPU pair XGMI (rocm-smi --showtopo, ParseROCm): FullMesh of
 //     one link to each peer, P-1 a GPU. rocm-smi prints no link count, so
 //     that count is an assumption (AllXGMI), the MI300 and MI350 series'
 //     platform of 8 (7 links a GPU, one to each peer) and not an MI250X's
 //     GCDs (4 links each, some pairs joined by several and some by none);
 //   - anything else (no NVLink, or pairs of GPUs no NVLink joins to each
-//     other): SharedPCIe, one link per GPU, the conservative model of the
-//     pairs without NVLink.
+//     other, such as NVLink-bridged pairs): SharedPCIe, one link per GPU,
+//     the conservative model of the pairs without NVLink.
 //
 // A topology with fewer than two GPUs is Switched with no links.
 func InferFabric(t *Topology) commmodel.Fabric {
@@ -47,21 +178,11 @@ func InferFabric(t *Topology) commmodel.Fabric {
 		f.Kind, f.Links = commmodel.FullMesh, p-1
 		return f
 	}
-	n := t.Path(t.gpus[0], t.gpus[1])
-	for i := range p {
-		for j := i + 1; j < p; j++ {
-			if q := t.Path(t.gpus[i], t.gpus[j]); q.Class != NVLink || q != n {
-				if links := NVLinkGraph(t); links > 0 {
-					f.Kind, f.Links = commmodel.FullMesh, links
-				}
-				return f
-			}
-		}
-	}
-	if n.NVLinks*(p-1) > MaxNVLinksPerGPU {
-		f.Kind, f.Links = commmodel.Switched, n.NVLinks
-	} else {
-		f.Kind, f.Links = commmodel.FullMesh, n.NVLinks*(p-1)
+	switch l := ReadNVLinks(t); {
+	case l.Switched && l.Joined:
+		f.Kind, f.Links = commmodel.Switched, l.Least()
+	case l.Joined:
+		f.Kind, f.Links = commmodel.FullMesh, l.Least()
 	}
 	return f
 }
@@ -80,55 +201,98 @@ func AllXGMI(t *Topology) bool {
 	return p >= 2
 }
 
-// NVLinkGraph returns the NVLinks of each of t's GPUs where every GPU has
-// the same number, summed over its peers, and the NVLinks join every GPU
-// to every other, directly or through others: DGX-1's hybrid cube-mesh (6
-// a GPU, NV1 or NV2 to four peers of seven), which NCCL rings over
-// NVLink. It returns 0 where they do not (NVLink-bridged pairs, whose
-// rings cross PCIe between the pairs), behind NVSwitch (every pair shows
-// all of a GPU's links, more than MaxNVLinksPerGPU summed), or where t
-// has fewer than two GPUs.
+// NVLinkGraph returns the NVLinks of a GPU of t where NVLinks join every
+// GPU to every other, directly or through others, with no switch: the
+// fewest of a GPU, summed over its peers (DGX-1's hybrid cube-mesh: NV1 or
+// NV2 to four peers of seven, 6 a GPU, which NCCL rings over NVLink). It
+// returns 0 where they do not (NVLink-bridged pairs, whose rings cross
+// PCIe between the pairs), behind NVSwitch (ReadNVLinks: a GPU's pairs
+// sum to more than MaxNVLinksPerGPU), or where t has fewer than two GPUs.
 func NVLinkGraph(t *Topology) int {
-	p := len(t.gpus)
-	if p < 2 {
-		return 0
+	if l := ReadNVLinks(t); l.Joined && !l.Switched {
+		return l.Least()
 	}
-	links := -1
-	reached := map[int]bool{0: true}
-	for grew := true; grew; {
-		grew = false
-		for i := range p {
-			for j := range p {
-				if reached[i] && !reached[j] && t.Path(t.gpus[i], t.gpus[j]).Class == NVLink {
-					reached[j], grew = true, true
-				}
-			}
+	return 0
+}
+
+// FabricNotes says what a capture shows of its GPUs' NVLinks beyond the
+// fabric InferFabric gives it, one sentence a note, none on a sound host:
+//
+//   - GPUs that show fewer NVLinks than the others (a link down or not
+//     trained), each with its count: their NVLink bandwidth is lower, and
+//     the fabric's links are the fewest (InferFabric);
+//   - behind NVSwitch, GPUs with no NVLink to any other: off the switch,
+//     which makes a communicator of every GPU cross PCIe (SharedPCIe),
+//     where a communicator of the other GPUs alone runs on the switch.
+func FabricNotes(t *Topology) []string {
+	if len(t.gpus) < 2 || AllXGMI(t) {
+		return nil
+	}
+	l := ReadNVLinks(t)
+	if !l.Joined && !l.Switched {
+		return nil // PCIe, or NVLink-bridged pairs: no fabric of NVLinks to fall short of
+	}
+	var notes []string
+	names := func(gpus []int) []string {
+		var s []string
+		for _, g := range gpus {
+			s = append(s, t.gpus[g].Name)
 		}
+		return s
 	}
-	for i := range p {
-		n := 0
-		for j := range p {
-			if q := t.Path(t.gpus[i], t.gpus[j]); i != j && q.Class == NVLink {
-				n += q.NVLinks
-			}
+	if low := l.degraded(); len(low) > 0 {
+		var each []string
+		for _, g := range low {
+			each = append(each, fmt.Sprintf("%s %d", t.gpus[g].Name, l.PerGPU[g]))
 		}
-		if links >= 0 && n != links || n == 0 || n > MaxNVLinksPerGPU {
-			return 0 // uneven, none, or a switch's pairs, each showing all of a GPU's links
+		where, what := "into the NVSwitch", "the switch"
+		if !l.Switched {
+			their := verb(len(low), "its", "their")
+			where, what = "summed over "+their+" peers", their+" peers"
 		}
-		links = n
+		notes = append(notes, fmt.Sprintf("degraded NVLinks: %s %s fewer NVLinks %s than the other GPUs' %d (%s): "+
+			"links to %s are down or not trained, and the NVLink bandwidth is lower; "+
+			"the capture gives links %d, the fewest, as a ring crosses every GPU's links (nvidia-smi nvlink -s shows each link's state)",
+			joinAnd(names(low)), verb(len(low), "shows", "show"), where, l.Most(), strings.Join(each, ", "), what, l.Least()))
 	}
-	if len(reached) < p {
-		return 0
+	if len(l.Off) > 0 {
+		on := len(t.gpus) - len(l.Off)
+		notes = append(notes, fmt.Sprintf("off the NVSwitch: %s %s no NVLink to any other GPU, where the other %d reach each other through NVSwitch: "+
+			"a run of all %d GPUs crosses PCIe to %s, so the capture gives fabric pcie; a run of the other %d alone is -hw fabric=nvswitch,links=%d",
+			joinAnd(names(l.Off)), verb(len(l.Off), "has", "have"), on, len(t.gpus), joinAnd(names(l.Off)), on, l.Least()))
 	}
-	return links
+	return notes
+}
+
+// verb returns one where n is 1, else many.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// joinAnd joins names as "a", "a and b", "a, b and c".
+func joinAnd(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // DescribeFabric describes t's GPU fabric in a few words, as InferFabric
-// infers it (commmodel.Fabric.String), except that a mesh whose pairs are
-// joined unevenly (DGX-1's hybrid cube-mesh, NVLinkGraph) names the NVLinks
-// its pairs show and how many peers each GPU reaches over them, "full-mesh,
-// 8 GPUs, 6 links each (NV1 or NV2 to 4 of 7 peers, no NVLink to the
-// rest)", not an average of links per peer that no pair of the capture has.
+// infers it (commmodel.Fabric.String), except that
+//
+//   - a mesh whose pairs are joined unevenly (DGX-1's hybrid cube-mesh,
+//     NVLinkGraph) names the NVLinks its pairs show and how many peers each
+//     GPU reaches over them, "full-mesh, 8 GPUs, 6 links each (NV1 or NV2
+//     to 4 of 7 peers, no NVLink to the rest)", not an average of links
+//     per peer that no pair of the capture has;
+//   - where GPUs show fewer NVLinks than the others (FabricNotes), it
+//     names them with their counts, "switched (NVSwitch), 8 GPUs x NV17
+//     (the fewest: GPU3 17, the other GPUs 18)";
+//   - NVSwitch with GPUs off it names them, "pcie, 8 GPUs: NVSwitch (NV18)
+//     joins 7, GPU3 has no NVLink (off the switch)".
 //
 // An Infinity Fabric host (AllXGMI) is described as the capture shows it,
 // "Infinity Fabric (XGMI) between every pair of 8 GPUs", and what rocm-smi
@@ -141,7 +305,27 @@ func DescribeFabric(t *Topology) string {
 	if len(t.rocm) > 0 && f.Kind != commmodel.FullMesh {
 		return fmt.Sprintf("%s, %d GPUs, no XGMI between every pair", f.Kind, f.P)
 	}
-	if f.Kind != commmodel.FullMesh {
+	l := ReadNVLinks(t)
+	if len(l.Off) > 0 {
+		off := []string{}
+		for _, g := range l.Off {
+			off = append(off, t.gpus[g].Name)
+		}
+		return fmt.Sprintf("%s, %d GPUs: NVSwitch (NV%d) joins %d, %s %s no NVLink (off the switch)",
+			f.Kind, f.P, l.Most(), f.P-len(off), joinAnd(off), verb(len(off), "has", "have"))
+	}
+	low := ""
+	if d := l.degraded(); (f.Kind == commmodel.Switched || f.Kind == commmodel.FullMesh) && len(d) > 0 {
+		var each []string
+		for _, g := range d {
+			each = append(each, fmt.Sprintf("%s %d", t.gpus[g].Name, l.PerGPU[g]))
+		}
+		low = fmt.Sprintf("the fewest: %s, the other GPUs %d", strings.Join(each, ", "), l.Most())
+	}
+	if f.Kind != commmodel.FullMesh || len(t.gpus) < 2 {
+		if low != "" {
+			return f.String() + " (" + low + ")"
+		}
 		return f.String()
 	}
 	p := len(t.gpus)
@@ -171,6 +355,9 @@ func DescribeFabric(t *Topology) string {
 	rest := ""
 	if least < p-1 {
 		rest = ", no NVLink to the rest"
+	}
+	if low != "" {
+		rest += "; " + low
 	}
 	return fmt.Sprintf("full-mesh, %d GPUs, %d links each (%s to %s of %d peers%s)",
 		p, f.Links, strings.Join(nv, " or "), peers, p-1, rest)

@@ -592,6 +592,16 @@ func captureHardware(gpu, spec, topoFile string, tp *topo.Topology, bad []*topo.
 	if kept := hw.SetTopology(tp); len(kept) > 0 {
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %s, which -hw gives otherwise: -hw stands", topoFile, strings.Join(kept, " and "))})
 	}
+	// GPUs with fewer NVLinks than the others, or off the NVSwitch, are
+	// named, since the fabric and links the capture gives follow from them.
+	notes := topo.FabricNotes(tp)
+	for _, n := range notes {
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: %s", topoFile, n)})
+	}
+	// Such a host's healthy GPUs show the catalog's links: the capture is
+	// of this machine, and the notes above say why its fabric or links
+	// differ from the catalog's.
+	faulty := len(notes) > 0 && topo.ReadNVLinks(tp).Most() == hw.GPU.NVLinks
 	// rocm-smi shows AMD's GPUs, nvidia-smi NVIDIA's: a capture of the
 	// other vendor's is of another machine, whatever its fabric, and one
 	// note says so, against a system's GPU too.
@@ -621,13 +631,13 @@ func captureHardware(gpu, spec, topoFile string, tp *topo.Topology, bad []*topo.
 		links = "Infinity Fabric links"
 	}
 	// rocm-smi counts no links: an XGMI capture leaves them the catalog's.
-	if !vendor && captured && catalogLinks && hw.Sources.NVLinks == predict.SourceTopo && hw.NVLinks != hw.GPU.NVLinks && !bridged {
+	if !vendor && captured && catalogLinks && hw.Sources.NVLinks == predict.SourceTopo && hw.NVLinks != hw.GPU.NVLinks && !bridged && !faulty {
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture gives a GPU %d %s, but the catalog gives %s %d: is it a capture of this machine? It is taken as given",
 			topoFile, hw.NVLinks, links, hw.GPU.Name, hw.GPU.NVLinks)})
 	}
 	// A GPU the catalog does not hold has no links there to hold the
 	// capture to.
-	if !vendor && hw.GPU.Known && len(tp.GPUs()) >= 2 && hw.Sources.Fabric == predict.SourceTopo && !bridged && catalogLinks == (hw.Fabric == predict.FabricPCIe) {
+	if !vendor && hw.GPU.Known && len(tp.GPUs()) >= 2 && hw.Sources.Fabric == predict.SourceTopo && !bridged && catalogLinks == (hw.Fabric == predict.FabricPCIe) && !faulty {
 		// A capture of another machine would describe this one wrongly.
 		what := fmt.Sprintf("%d %s", hw.GPU.NVLinks, links)
 		if !catalogLinks {

@@ -55,12 +55,16 @@ type topoOut struct {
 	// it settles, or with -gpu every fact of that GPU with them applied.
 	Hardware hardwareOutput `json:"hardware"`
 	// HW is the -hw spec of the facts the capture settles.
-	HW       string     `json:"hw"`
-	GPUs     []topoGPU  `json:"gpus"`
-	NICs     []topoNIC  `json:"nics"`
-	Pairs    []topoPair `json:"pairs"`
-	Fabric   topoFabric `json:"fabric"`
-	Problems []problem  `json:"problems"`
+	HW     string     `json:"hw"`
+	GPUs   []topoGPU  `json:"gpus"`
+	NICs   []topoNIC  `json:"nics"`
+	Pairs  []topoPair `json:"pairs"`
+	Fabric topoFabric `json:"fabric"`
+	// Notes say what the capture shows of the GPUs' NVLinks beyond the
+	// fabric (topo.FabricNotes): GPUs with fewer NVLinks than the others,
+	// GPUs off the NVSwitch.
+	Notes    []string  `json:"notes"`
+	Problems []problem `json:"problems"`
 }
 
 func runTopo(args []string, stdout, stderr io.Writer) error {
@@ -147,6 +151,7 @@ func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError) topo
 	}
 	f := topo.InferFabric(t)
 	out.Fabric = topoFabric{Kind: f.Kind.String(), GPUs: f.P, Links: f.Links}
+	out.Notes = append([]string{}, topo.FabricNotes(t)...)
 	return out
 }
 
@@ -202,6 +207,9 @@ func writeTopoHardware(w io.Writer, out topoOut, gpu, file bool) {
 		return
 	}
 	fmt.Fprintf(w, "machine: %s (each from the capture: topo)\n", topoFacts(out.Hardware.Facts))
+	for _, n := range out.Notes {
+		fmt.Fprintln(w, n)
+	}
 	for _, f := range out.Hardware.Facts {
 		if f.Name == "links" && f.Source == predict.SourceAssumed {
 			fmt.Fprintf(w, "assumed: links %s, one to each peer: rocm-smi prints no link count (XGMI, hops 1 need not be one direct link); -gpu NAME takes the catalog's, -hw links=N gives them\n", f.Value)

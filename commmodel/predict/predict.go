@@ -286,6 +286,10 @@ func (h *Hardware) notInNCCLTables() string {
 		}
 		return fmt.Sprintf("commlab takes NCCL's tuning model for NVLink hosts alone, and %s's GPUs are joined by %s (%s)", h.GPU.Name, h.Fabric, src)
 	}
+	if h.Sources.NVLinks == SourceTopo && h.NVLinks > 0 && h.NVLinks < g.NVLinks {
+		// A capture of fewer links than the GPU has (a link down) says so.
+		return fmt.Sprintf("NCCL's tuning tables hold %s's %d NVLinks, not the %d the capture gives", h.GPU.Name, g.NVLinks, h.NVLinks)
+	}
 	return fmt.Sprintf("NCCL's tuning tables hold %s's links otherwise than the description gives them", h.GPU.Name)
 }
 

@@ -15,10 +15,23 @@ import (
 //     run on fewer drives their share of the NICs (hostNICs) and, on a
 //     mesh, of the links (runLinks).
 //   - the fabric and the NVLinks of one GPU (topo.InferFabric): NVSwitch
-//     with the links of one pair; a mesh with the links of all its pairs
-//     (an Infinity Fabric host stays one); PCIe where the GPUs lack a
-//     uniform NVLink fabric, the GPU's NVLinks then left as they were. A
-//     capture of fewer than two GPUs shows no fabric and leaves it.
+//     with the fewest links of a GPU into the switch; a mesh with the
+//     fewest of a GPU summed over its peers (an Infinity Fabric host stays
+//     one); PCIe where the GPUs lack an NVLink fabric that joins them all
+//     (NVLink-bridged pairs, a GPU off the NVSwitch), the GPU's NVLinks
+//     then left as they were. A capture of fewer than two GPUs shows no
+//     fabric and leaves it. A GPU with links down shows fewer NVLinks
+//     than the others (NV17 to every peer where the rest show NV18), and
+//     the host's links are its count, not the others': every channel of
+//     a ring, and of NVLS, enters and leaves every GPU, so the slowest
+//     GPU's links bound them all. Fewer links than the catalog's GPU has
+//     are links NCCL's tables do not hold (InNCCLTables), and the model at
+//     its priors times the run, whose NVLink bandwidth is a share of the
+//     links times their rate (Machine.intraPrior): one link of 18 down
+//     costs 1/18 of it. NCCL's model on those links moves in the steps of
+//     its search's per-channel speeds: on 8 H100s nccl.System.Graphs puts
+//     the NVLS graph at 30 GB/s a channel on 17 links, 40 on 18, a
+//     quarter less for one link of 18.
 //     On PCIe, NVLink between some GPUs (bridged pairs) lifts PCIe's rate
 //     as a bound of the calibration (bridgeable).
 //   - on a capture of AMD GPUs all joined by XGMI (rocm-smi --showtopo,
