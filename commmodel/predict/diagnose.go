@@ -1022,7 +1022,7 @@ func switches(t Table, preds []Prediction, stalled []bool, msccl string) []Findi
 			Kind: KindSwitch, NCCL: strings.Join(chain, " -> ")}
 		switch {
 		case len(chain) > 1:
-			f.Advice = []string{fmt.Sprintf("the time falls from %s to %s where NCCL changes from %s: NCCL switches late or early here; commlab tune writes a tuner rule for these sizes alone where the model predicts the gain (NCCL_ALGO and NCCL_PROTO in the job's environment would pin every size and collective)",
+			f.Advice = []string{fmt.Sprintf("the time falls from %s to %s where NCCL changes from %s: NCCL may switch late or early here on this machine; commlab tune, calibrated on these tables, writes a tuner rule for these sizes alone only where the model's choice beats NCCL's beyond its interval on evidence near them, and says so in its file's header (NCCL_ALGO and NCCL_PROTO in the job's environment would pin every size and collective)",
 				units.FormatDuration(a.Time), units.FormatDuration(b.Time), strings.Join(chain, " to "))}
 		case i == 0:
 			// A fall from the table's first row is more often that call
