@@ -170,6 +170,26 @@ func factOf(facts []predict.Fact, name string) predict.Fact {
 // writeHardware prints the guesses that move the answer first, then the
 // machine, each fact with its source and the assumed ones marked.
 func writeHardware(w io.Writer, h hardwareOutput) {
+	writeGuesses(w, h)
+	fmt.Fprintf(w, "hardware: %s\n", h.Summary)
+	var parts []string
+	for _, f := range h.Facts {
+		mark := ""
+		if f.Guessed() {
+			mark = "?"
+		}
+		if f.Fitted != "" {
+			mark += ", the tables fit " + f.Fitted
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (%s%s)", f.Name, f.Value, f.Source, mark))
+	}
+	fmt.Fprintf(w, "facts: %s\n", strings.Join(parts, ", "))
+}
+
+// writeGuesses prints the guess lines: the assumed facts that move the
+// answer, each with the flag that settles it, and the catalog's systems
+// that would settle them at once.
+func writeGuesses(w io.Writer, h hardwareOutput) {
 	for _, g := range h.Guesses {
 		gpuLine := ""
 		switch {
@@ -222,19 +242,6 @@ func writeHardware(w io.Writer, h hardwareOutput) {
 		fmt.Fprintf(w, "guess: if the machine is one of the catalog's %d systems that fit, -hw system=NAME with its name settles its documented facts at once (docs/predict.md lists them; the JSON's hardware.systems names them)\n",
 			len(h.Systems))
 	}
-	fmt.Fprintf(w, "hardware: %s\n", h.Summary)
-	var parts []string
-	for _, f := range h.Facts {
-		mark := ""
-		if f.Guessed() {
-			mark = "?"
-		}
-		if f.Fitted != "" {
-			mark += ", the tables fit " + f.Fitted
-		}
-		parts = append(parts, fmt.Sprintf("%s %s (%s%s)", f.Name, f.Value, f.Source, mark))
-	}
-	fmt.Fprintf(w, "facts: %s\n", strings.Join(parts, ", "))
 }
 
 // joinOr is "a, b or c".

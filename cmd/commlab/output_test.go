@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -170,6 +171,40 @@ func TestArgumentCountIsUsage(t *testing.T) {
 		code, out, stderr := runCLI(args...)
 		if code != 2 || out != "" || !strings.Contains(stderr, "commlab "+args[0]+": ") || !strings.Contains(strings.ToLower(stderr), "usage") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 with the reason and the usage", args, code, out, stderr)
+		}
+	}
+}
+
+// TestPredictCSVGuesses: predict -format csv writes the table alone on
+// standard output, and on standard error the lines the text puts first:
+// each guess its interval holds, with the flag that settles it. The
+// docs/predict.md example (cluster01's 10 x 8 from its 10-node tables)
+// assumes NVLS, and its 64 MiB interval holds the prediction without it;
+// the CSV said nothing of it (red team).
+func TestPredictCSVGuesses(t *testing.T) {
+	t.Parallel()
+	dir := "../../data/logs/paired/h100-sxm-10node-cluster01/"
+	args := []string{"predict", "-calibrate", dir + "nccl_N1_G8_cnode3-002.log," + dir + "nccl_N10_G1.log", "-collective", "allreduce", "-p", "80", "-per-node", "8", "-size", "64MiB"}
+	code, text, _ := runCLI(args...)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var guesses []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "guess: ") {
+			guesses = append(guesses, l)
+		}
+	}
+	code, out, stderr := runCLI(append(args, "-format", "csv")...)
+	if code != 0 || strings.Contains(out, "guess:") {
+		t.Fatalf("-format csv: exit %d, standard output %q; want the table alone", code, out)
+	}
+	if len(guesses) == 0 || !slices.ContainsFunc(guesses, func(g string) bool { return strings.HasPrefix(g, "guess: nvls = true is assumed") }) {
+		t.Fatalf("text guesses %q; want NVLS among them", guesses)
+	}
+	for _, g := range guesses {
+		if !strings.Contains(stderr, g+"\n") {
+			t.Errorf("-format csv: standard error lacks the text's %q:\n%s", g, stderr)
 		}
 	}
 }

@@ -296,6 +296,11 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	case formatJSON:
 		return writeJSON(stdout, out)
 	case formatCSV:
+		// The table alone on standard output; what the text's first lines
+		// say of it (the tables' pins, the guesses its interval holds) on
+		// standard error, before the problems.
+		writePins(stderr, &out)
+		writeGuesses(stderr, out.Hardware)
 		writeProblems(stderr, out.Problems)
 		return writeCSV(stdout, out.Predictions)
 	}
@@ -794,19 +799,27 @@ func (out *predictOutput) addCalibration(m *predict.Machine) {
 	}
 }
 
+// writePins prints, where every calibration table ran NCCL_ALGO or
+// NCCL_PROTO and the prediction does not, that the prediction is NCCL's
+// own choice, with the flags that predict a run like theirs: the tables'
+// pins may be the site's.
+func writePins(w io.Writer, out *predictOutput) {
+	if len(out.TablePins) == 0 {
+		return
+	}
+	var flags []string
+	for _, p := range out.TablePins {
+		name, v, _ := strings.Cut(p, "=")
+		flag := map[string]string{"NCCL_ALGO": "-algo", "NCCL_PROTO": "-proto"}[name]
+		flags = append(flags, flag+" "+strings.ToLower(v))
+	}
+	fmt.Fprintf(w, "pins: every calibration table ran %s, and this prediction is NCCL's own choice: give %s to predict a run like theirs\n",
+		strings.Join(out.TablePins, " and "), strings.Join(flags, " "))
+}
+
 func writePredictTable(w io.Writer, out *predictOutput) error {
 	fmt.Fprintf(w, "%s on %d ranks (%d x %d GPUs), algo %s, proto %s\n", out.Collective, out.P, out.Nodes, out.PerNode, out.Algo, out.Proto)
-	if len(out.TablePins) > 0 {
-		// The tables' pins may be the site's: say first that this is not.
-		var flags []string
-		for _, p := range out.TablePins {
-			name, v, _ := strings.Cut(p, "=")
-			flag := map[string]string{"NCCL_ALGO": "-algo", "NCCL_PROTO": "-proto"}[name]
-			flags = append(flags, flag+" "+strings.ToLower(v))
-		}
-		fmt.Fprintf(w, "pins: every calibration table ran %s, and this prediction is NCCL's own choice: give %s to predict a run like theirs\n",
-			strings.Join(out.TablePins, " and "), strings.Join(flags, " "))
-	}
+	writePins(w, out)
 	if l := out.Layout; l != nil && l.Tables != nil {
 		// A layout that is not the tables' moves the launch floor: say so first.
 		why := "give -g, -threads and -graph to predict another"
