@@ -66,6 +66,9 @@ func Describe(gpu, spec string) (Hardware, error) {
 			gpu = s.GPU
 		}
 	}
+	if strings.TrimSpace(gpu) == "" && !sys(kvs[0]) {
+		gpu = UnnamedGPU // no name: the GPU the logs do not name, as a reader makes it
+	}
 	h, err := DefaultHardware(gpu)
 	if errors.Is(err, nccl.ErrUnknownGPU) {
 		h, err = Hardware{GPU: nccl.UnknownGPU(gpu)}, nil

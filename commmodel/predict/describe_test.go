@@ -904,3 +904,20 @@ func TestDomainShapeError(t *testing.T) {
 		t.Errorf("Predict: %v; want ErrShape saying the domains do not split equally", err)
 	}
 }
+
+// TestDescribeNoName: a GPU of no name is the GPU the logs do not name, as
+// a reader makes it (UnnamedGPU): its summary and why NCCL's tables do not
+// time it name it so, where they printed ", PCIe, ..." and "do not hold ,
+// which ..." (a red team's program).
+func TestDescribeNoName(t *testing.T) {
+	h, err := Describe("", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.GPU.Name != UnnamedGPU || h.Sources.GPU != SourceAssumed || strings.HasPrefix(h.String(), ",") {
+		t.Errorf("Describe(\"\"): %q from %s, summary %q; want %s, assumed", h.GPU.Name, h.Sources.GPU, h.String(), UnnamedGPU)
+	}
+	if why := h.notInNCCLTables(); why != "NCCL's tuning tables do not hold a GPU the logs do not name" {
+		t.Errorf("why NCCL's tables do not time it: %q", why)
+	}
+}

@@ -273,7 +273,7 @@ func WhyNotNCCL(h Hardware, q Query) string {
 func (h *Hardware) notInNCCLTables() string {
 	g, err := nccl.ParseGPU(h.GPU.Name)
 	switch {
-	case h.GPU.Name == UnnamedGPU:
+	case h.GPU.Name == UnnamedGPU || h.GPU.Name == "":
 		return "NCCL's tuning tables do not hold a GPU the logs do not name"
 	case err != nil || !h.GPU.Known:
 		return fmt.Sprintf("NCCL's tuning tables do not hold %s, which commlab's catalog lacks", h.GPU.Name)
