@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -206,5 +207,28 @@ func TestPredictCSVGuesses(t *testing.T) {
 		if !strings.Contains(stderr, g+"\n") {
 			t.Errorf("-format csv: standard error lacks the text's %q:\n%s", g, stderr)
 		}
+	}
+}
+
+// TestPredictBlendSaid: Polaris' three public tables, as their logs give
+// them, are predicted by a blend of the calibration and NCCL's
+// uncalibrated model (predict.Machine.NCCLWeight 0.2, a note says), and the
+// model line says so too, where it said "calibrated" alone (red team);
+// docs/predict.md quotes the line.
+func TestPredictBlendSaid(t *testing.T) {
+	t.Parallel()
+	r := "../../data/nccltests/testdata/real/"
+	code, out, stderr := runCLI("predict", "-calibrate", r+"a100_1x4_allreduce_polaris_ss11.log,"+r+"a100_4x4_allreduce_simple_polaris_ss11.log,"+r+"a100_4x4_allgather_stalled_polaris_ss11.log",
+		"-collective", "allreduce", "-p", "16", "-per-node", "4", "-size", "1MiB")
+	const line = "model: calibrated (commmodel/predict), blended with NCCL's uncalibrated model at weight 0.2\n"
+	if code != 0 || !strings.Contains(out, line) || !strings.Contains(stderr, "predictions blend the two, with weight 0.2 on NCCL's") {
+		t.Errorf("exit %d; want %q and the note:\n%s%s", code, line, out, stderr)
+	}
+	doc, err := os.ReadFile("../../docs/predict.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if quoted := strings.TrimPrefix(strings.TrimSuffix(line, "\n"), "model: "); !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), "`"+quoted+"`") {
+		t.Errorf("docs/predict.md does not quote %q", quoted)
 	}
 }

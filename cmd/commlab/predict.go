@@ -721,6 +721,9 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 		if err != nil {
 			return err
 		}
+		if m.NCCLWeight > 0 {
+			out.Model += fmt.Sprintf(", blended with NCCL's uncalibrated model at weight %.1f", m.NCCLWeight)
+		}
 		out.addCalibration(m)
 		out.Hardware.Facts = m.Facts()
 		if preds, err = m.Predict(q, sizes); err != nil {
