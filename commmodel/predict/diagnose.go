@@ -81,6 +81,10 @@ type Finding struct {
 	// the finding is in the latency or network term. Network advice
 	// waits for them to be settled.
 	Guesses []Guess
+	// Assumed names the assumed facts the finding itself rests on
+	// ("nics_per_node", "nic_bw": the NICs behind a line-rate bound,
+	// KindAboveNIC), which its advice says how to settle.
+	Assumed []string
 }
 
 // Diagnose compares table t with m, the model calibrated on other tables of
@@ -1125,16 +1129,20 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 			a = fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs as described, which the model's %s cannot: NCCL ran an algorithm that sends less over the network (%s), or the nodes have more NIC bandwidth than described; to measure the network itself, run with NCCL_ALGO=Ring",
 				bus(best)/1e9, bound/1e9, choiceOf(preds[best]), others)
 		}
+		var assumed []string
 		switch count, rate := !h.given(h.Sources.NICs), !h.given(h.Sources.NICBW); {
 		case count && rate:
 			a += "; the NICs' count and rate behind that bound are assumed: -hw nics=N,nic-bw=RATE settles them"
+			assumed = []string{"nics_per_node", "nic_bw"}
 		case count:
 			a += "; the NICs' count behind that bound is assumed: -hw nics=N settles it"
+			assumed = []string{"nics_per_node"}
 		case rate:
 			a += "; the NICs' rate behind that bound is assumed: -hw nic-bw=RATE settles it"
+			assumed = []string{"nic_bw"}
 		}
 		out = append(out, Finding{FromBytes: t.Points[r[0]].Size, ToBytes: t.Points[r[1]].Size, MeasuredOverModel: t.Points[best].Time / preds[best].Time,
-			Kind: KindAboveNIC, NCCL: choiceOf(preds[best]), Advice: []string{a}})
+			Kind: KindAboveNIC, NCCL: choiceOf(preds[best]), Advice: []string{a}, Assumed: assumed})
 	}
 	return out
 }

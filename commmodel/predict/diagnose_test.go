@@ -628,7 +628,7 @@ func TestDiagnoseGuessesToward(t *testing.T) {
 // of bus bandwidth, above the 200 GB/s a ring gets from a node of 8 NICs at
 // A100's assumed 200 Gb/s. The finding says so; where the model itself runs
 // Ring there, it does not offer Ring as the algorithm that sends less, and
-// it names the assumed NICs.
+// it names the assumed NICs, in its text and its Assumed.
 func TestAboveNIC(t *testing.T) {
 	tab := firstTable(t, "../../data/nccltests/testdata/real/a100_2x8_allreduce_oci_oke.log")
 	findings, _ := diagnoseOnHosts(t, tab.GPU, tab)
@@ -639,6 +639,9 @@ func TestAboveNIC(t *testing.T) {
 	a := findings[k].Advice[0]
 	if !strings.Contains(a, "237.9 GB/s against the 200.0 GB/s") || !strings.Contains(a, "-hw nics=N,nic-bw=RATE") {
 		t.Errorf("advice %q: want 237.9 GB/s against 200.0, and the assumed NICs named", a)
+	}
+	if got := findings[k].Assumed; !slices.Equal(got, []string{"nics_per_node", "nic_bw"}) {
+		t.Errorf("assumed %q; want the NICs' count and rate the advice names (the JSON's assumed)", got)
 	}
 	if strings.HasPrefix(findings[k].NCCL, "Ring/") && (strings.Contains(a, "(the model: Ring") || !strings.Contains(a, "cannot")) {
 		t.Errorf("advice %q: the model runs %s, which cannot reach it", a, findings[k].NCCL)
