@@ -120,7 +120,8 @@ func DiagnosisFigure(d *Diagnosis) figure.Figure {
 }
 
 // FindingsTable lists a diagnosis's findings, one row each, with the
-// assumed facts of the machine that may explain them and their advice, its
+// assumed facts of the machine that may explain them or that they rest on
+// (predict.Finding.Assumed, without a value) and their advice, its
 // items joined by "; " (each a clause of its own, as diagnose's CSV joins
 // them).
 func FindingsTable(d *Diagnosis) figure.Table {
@@ -130,6 +131,11 @@ func FindingsTable(d *Diagnosis) figure.Table {
 		var assumed []string
 		for _, g := range f.Guesses {
 			assumed = append(assumed, g.Fact.Name+" = "+g.Fact.Value)
+		}
+		for _, name := range f.Assumed {
+			if !slices.ContainsFunc(f.Guesses, func(g predict.Guess) bool { return g.Fact.Name == name }) {
+				assumed = append(assumed, name) // a fact the finding rests on itself
+			}
 		}
 		t.Rows = append(t.Rows, []string{units.FormatSize(f.FromBytes) + ".." + units.FormatSize(f.ToBytes),
 			fmt.Sprintf("%.2f", f.MeasuredOverModel), f.Kind, f.Term, f.NCCL, strings.Join(assumed, ", "), strings.Join(f.Advice, "; ")})

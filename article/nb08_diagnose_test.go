@@ -71,6 +71,13 @@ func TestDiagnoseExamples(t *testing.T) {
 			if i < len(rows) && len(f.Advice) > 1 && !strings.Contains(rows[i][6], f.Advice[0]+"; "+f.Advice[1]) {
 				t.Errorf("%s: the try cell %q does not set its advice items apart with \"; \"", d.Table.Name, rows[i][6])
 			}
+			// The facts a finding rests on itself are in its assumed cell,
+			// as its advice names them (the NICs behind a line-rate bound).
+			for _, name := range f.Assumed {
+				if i < len(rows) && !strings.Contains(rows[i][5], name) {
+					t.Errorf("%s: the assumed cell %q lacks %s, which the finding rests on", d.Table.Name, rows[i][5], name)
+				}
+			}
 		}
 		var sizes []float64
 		for _, p := range d.Table.Points {
