@@ -129,13 +129,13 @@ func FindingsTable(d *Diagnosis) figure.Table {
 		Align: []figure.Align{figure.Left, figure.Right}}
 	for _, f := range d.Findings {
 		var assumed []string
-		for _, g := range f.Guesses {
-			assumed = append(assumed, g.Fact.Name+" = "+g.Fact.Value)
-		}
-		for _, name := range f.Assumed {
-			if !slices.ContainsFunc(f.Guesses, func(g predict.Guess) bool { return g.Fact.Name == name }) {
-				assumed = append(assumed, name) // a fact the finding rests on itself
+		for _, name := range f.AssumedFacts() {
+			// A guess's value with it; a fact the finding rests on itself
+			// has its name alone.
+			if k := slices.IndexFunc(f.Guesses, func(g predict.Guess) bool { return g.Fact.Name == name }); k >= 0 {
+				name += " = " + f.Guesses[k].Fact.Value
 			}
+			assumed = append(assumed, name)
 		}
 		t.Rows = append(t.Rows, []string{units.FormatSize(f.FromBytes) + ".." + units.FormatSize(f.ToBytes),
 			fmt.Sprintf("%.2f", f.MeasuredOverModel), f.Kind, f.Term, f.NCCL, strings.Join(assumed, ", "), strings.Join(f.Advice, "; ")})

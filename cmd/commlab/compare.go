@@ -146,10 +146,15 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	pos[0], pos[1] = sides[0].path, sides[1].path
-	// A file given for both sides is read once, below; a stream (-, a
-	// pipe) given for both is refused as in every command, since its
-	// second name would read nothing.
-	if err := streamsOnce(pos); err != nil {
+	// One name given for both sides, a file or a stream, is read once,
+	// below (to compare two of its tests, -test N,M); two names of one
+	// stream (- and /dev/stdin, p and ./p) are refused as in every
+	// command, since the second would read nothing.
+	names := pos
+	if pos[0] == pos[1] {
+		names = pos[:1]
+	}
+	if err := streamsOnce(names); err != nil {
 		return err
 	}
 	ia, ib = sides[0].test, sides[1].test

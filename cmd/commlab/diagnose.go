@@ -176,12 +176,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	for _, f := range findings {
 		d := diagnoseFinding{FromBytes: f.FromBytes, ToBytes: f.ToBytes, MeasuredOverModel: f.MeasuredOverModel,
 			Kind: f.Kind, Term: f.Term, NCCL: f.NCCL, Advice: shiftFindingRefs(f.Advice, shift)}
-		d.Assumed = append(d.Assumed, f.Assumed...)
-		for _, g := range f.Guesses {
-			if !slices.Contains(d.Assumed, g.Fact.Name) {
-				d.Assumed = append(d.Assumed, g.Fact.Name)
-			}
-		}
+		d.Assumed = f.AssumedFacts()
 		if (f.Term == predict.TermNetwork || f.Term == predict.TermChannels) && len(bindings) > 0 && len(d.Assumed) == 0 {
 			d.Advice = append(d.Advice, bindingAdvice(bindings))
 		}

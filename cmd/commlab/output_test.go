@@ -224,6 +224,12 @@ func TestPredictBlendSaid(t *testing.T) {
 	if code != 0 || !strings.Contains(out, line) || !strings.Contains(stderr, "predictions blend the two, with weight 0.2 on NCCL's") {
 		t.Errorf("exit %d; want %q and the note:\n%s%s", code, line, out, stderr)
 	}
+	// NCCL's model has no AllToAll: its predictions are the calibration's.
+	code, out, _ = runCLI("predict", "-calibrate", r+"a100_1x4_allreduce_polaris_ss11.log,"+r+"a100_4x4_allreduce_simple_polaris_ss11.log,"+r+"a100_4x4_allgather_stalled_polaris_ss11.log",
+		"-collective", "alltoall", "-p", "16", "-per-node", "4", "-size", "1MiB")
+	if code != 0 || !strings.Contains(out, "model: calibrated (commmodel/predict)\n") {
+		t.Errorf("alltoall: exit %d; want the model line unblended:\n%s", code, out)
+	}
 	doc, err := os.ReadFile("../../docs/predict.md")
 	if err != nil {
 		t.Fatal(err)

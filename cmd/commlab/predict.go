@@ -721,8 +721,8 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 		if err != nil {
 			return err
 		}
-		if m.NCCLWeight > 0 {
-			out.Model += fmt.Sprintf(", blended with NCCL's uncalibrated model at weight %.1f", m.NCCLWeight)
+		if w := m.BlendWeight(q.Collective); w > 0 {
+			out.Model += fmt.Sprintf(", blended with NCCL's uncalibrated model at weight %.1f", w)
 		}
 		out.addCalibration(m)
 		out.Hardware.Facts = m.Facts()

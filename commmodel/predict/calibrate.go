@@ -179,6 +179,16 @@ type ownPoint struct {
 	inside         bool
 }
 
+// BlendWeight returns the weight of NCCL's uncalibrated model in m's
+// predictions of collective c: NCCLWeight where NCCL's model times c, 0
+// for grouped sends (AllToAll, SendRecv), which it does not.
+func (m *Machine) BlendWeight(c commmodel.Collective) float64 {
+	if grouped(c) {
+		return 0
+	}
+	return m.NCCLWeight
+}
+
 // Version returns the NCCL release whose tuner the model runs when a query
 // does not name one: the newest of the tables' (versionOf).
 func (m *Machine) Version() nccl.Version { return m.version }

@@ -87,6 +87,19 @@ type Finding struct {
 	Assumed []string
 }
 
+// AssumedFacts names the assumed facts of the machine behind f: those it
+// rests on itself (Assumed), then those that may explain it (Guesses),
+// each once.
+func (f *Finding) AssumedFacts() []string {
+	out := slices.Clone(f.Assumed)
+	for _, g := range f.Guesses {
+		if !slices.Contains(out, g.Fact.Name) {
+			out = append(out, g.Fact.Name)
+		}
+	}
+	return out
+}
+
 // Diagnose compares table t with m, the model calibrated on other tables of
 // the machine (or, Uncalibrated, the prediction from the GPU's name that
 // Untabled gives): the ranges of sizes where t lies outside

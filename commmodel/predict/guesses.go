@@ -670,7 +670,7 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		if bw := e.NICBW.Value; e.NICBW.Known() && bw > 0 && set(h.Sources.NICBW, "nic_bw", name, formatBitRate(bw), formatBitRate(h.NICBW), bw != h.NICBW) {
 			h.NICBW, h.Sources.NICBW = bw, SourceNCCLDebug
 			if mix := speedMix(e.NICs); mix != "" {
-				notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines list NICs of different speeds (%s, line %d): nic_bw is taken as %s, the speed most of them have, for every NIC; -hw nics=N,nic-bw=RATE settles it",
+				notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines list NICs of different speeds (%s, line %d): nic_bw is taken as %s, the first of them, for every NIC; -hw nics=N,nic-bw=RATE settles it",
 					name, mix, e.NICs[0].Line, formatBitRate(bw)))
 			}
 		} else if e.NICBW.Known() && bw > 0 {
@@ -741,7 +741,8 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 }
 
 // speedMix describes the speeds of nics where they differ ("4 of 400
-// Gb/s, 1 of 100 Gb/s", most first), "" where they do not.
+// Gb/s, 1 of 100 Gb/s", most first, the slower first of as many: the one
+// nccltests.Evidence.NICBW takes), "" where they do not.
 func speedMix(nics []nccltests.NIC) string {
 	count := map[float64]int{}
 	for _, nic := range nics {
@@ -753,7 +754,7 @@ func speedMix(nics []nccltests.NIC) string {
 		return ""
 	}
 	speeds := slices.Collect(maps.Keys(count))
-	slices.SortFunc(speeds, func(a, b float64) int { return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(b, a)) })
+	slices.SortFunc(speeds, func(a, b float64) int { return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b)) })
 	var parts []string
 	for _, bw := range speeds {
 		parts = append(parts, fmt.Sprintf("%d of %s", count[bw], formatBitRate(bw)))
@@ -765,15 +766,17 @@ func speedMix(nics []nccltests.NIC) string {
 // debug lines say, with the line that says it; unknown where they say
 // nothing of the hosts. NCCL asks the GPU for multicast ("NVLS multicast
 // support is [not ]available on dev 0", transport/nvls.cc) only where
-// the communicator holds more than 2 GPUs of a host (2.18 to 2.29; 2 or
-// more from 2.30), and clears NVLS where its NVLS graph then finds no
-// channel (init.cc: "if (graphs[NCCL_ALGO_NVLS]->nChannels == 0)
-// comm->nvlsSupport = comm->nvlsChannels = 0"), which the channel count
-// it prints at the end of its setup gives ("0 nvls channels", from 2.17).
-// So the count, where printed, is the last word, but "0 nvls channels" of
-// a communicator of 2 GPUs a host or fewer, or under NCCL_NVLS_ENABLE set
-// in the environment, is the communicator's or the setting's, not the
-// hosts'.
+// the communicator holds more than 2 GPUs of a host (2.18 to 2.28.3; 2 or
+// more from 2.28.7), and in 2.17 and 2.20 only on one node (they return
+// before it where "comm->nNodes > 1", 2.20 under MNNVL too); it clears
+// NVLS where its NVLS graph then finds no channel (init.cc, "if
+// (graphs[NCCL_ALGO_NVLS]->nChannels == 0) comm->nvlsSupport = 0"), which
+// the channel count it prints at the end of its setup gives ("0 nvls
+// channels", from 2.17). So the count, where printed, is the last word,
+// but "0 nvls channels" of a communicator NCCL does not try NVLS on (2
+// GPUs a host or fewer; across nodes in 2.17, 2.20 or a release the log
+// does not print), or under NCCL_NVLS_ENABLE set in the environment, is
+// the communicator's or the setting's, not the hosts'.
 func nvlsRan(t *Table) nccltests.Fact[bool] {
 	e := &t.Evidence
 	if e.NVLS.Known() && !e.NVLS.Value {
@@ -791,7 +794,10 @@ func nvlsRan(t *Table) nccltests.Fact[bool] {
 		perHost = e.LocalRanks.Value
 	}
 	set := slices.ContainsFunc(e.Env, func(v nccltests.Setting) bool { return v.Name == "NCCL_NVLS_ENABLE" })
-	if perHost <= 2 || set {
+	across := t.Nodes > 1 || e.Nodes.Value > 1 || e.MNNVL.Value
+	v := t.Version
+	oneNodeOnly := v == (nccl.Version{}) || v.Major == 2 && (v.Minor == 17 || v.Minor == 20)
+	if perHost <= 2 || set || across && oneNodeOnly {
 		return e.NVLS
 	}
 	return nccltests.Fact[bool]{Value: false, Line: e.Channels.Line}

@@ -1120,7 +1120,7 @@ func TestNoGDRNote(t *testing.T) {
 // the last word on NVLS (init.cc clears it where the NVLS graph finds no
 // channel, after the multicast line), but a count of 0 on a communicator
 // of 2 GPUs a host says nothing of the hosts: NCCL does not try NVLS
-// there (transport/nvls.cc, gpuCount <= 2 before 2.30). The H800 log
+// there (transport/nvls.cc, gpuCount <= 2 from 2.18 to 2.28.3). The H800 log
 // prints "NVLS multicast support is available" (line 42) and "16 nvls
 // channels" (line 57).
 func TestNVLSRan(t *testing.T) {
@@ -1160,7 +1160,27 @@ func TestNVLSRan(t *testing.T) {
 	env := tab
 	env.Evidence.NVLS = nccltests.Fact[bool]{}
 	env.Evidence.Env = []nccltests.Setting{{Name: "NCCL_NVLS_ENABLE", Value: "0", Line: 20}}
-	for name, tab := range map[string]Table{"2 GPUs a host": two, "NCCL_NVLS_ENABLE=0": env} {
+	// nccl-tests#319's 2 x 8 H100 run (NCCL 2.26.2, "16 nvls channels" on
+	// line 32) with a count of 0: false on 2.26.2, which tries NVLS across
+	// nodes; nothing said on 2.20.5, which does not (transport/nvls.cc
+	// v2.20.5-1: "comm->nNodes > 1 ... return ncclSuccess"), as the red
+	// team's review found it read as false.
+	const log319 = "../../data/nccltests/testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log"
+	b, err = os.ReadFile(log319)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero319 := filepath.Join(t.TempDir(), "h100_0nvls.log")
+	if err := os.WriteFile(zero319, []byte(strings.Replace(string(b), " 16 nvls channels,", " 0 nvls channels,", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	across := firstTable(t, zero319)
+	if got := nvlsRan(&across); got.Value || got.Line != 32 || across.Version != (nccl.Version{Major: 2, Minor: 26, Patch: 2}) {
+		t.Errorf("2 x 8 on %v, 0 nvls channels: %+v; want false from line 32", across.Version, got)
+	}
+	old := across
+	old.Version = nccl.Version{Major: 2, Minor: 20, Patch: 5}
+	for name, tab := range map[string]Table{"2 GPUs a host": two, "NCCL_NVLS_ENABLE=0": env, "2 x 8 on 2.20.5": old} {
 		if got := nvlsRan(&tab); got.Known() {
 			t.Errorf("%s: %+v; want nothing said of the hosts", name, got)
 		}
@@ -1182,6 +1202,9 @@ func TestNICSpeedMix(t *testing.T) {
 	if got, want := speedMix(nics), "4 of 400 Gb/s, 1 of 100 Gb/s"; got != want {
 		t.Errorf("speedMix %q, want %q", got, want)
 	}
+	if got, want := speedMix(nics[:2]), "1 of 100 Gb/s, 1 of 400 Gb/s"; got != want {
+		t.Errorf("speedMix of as many of each %q, want %q: the slower first, as NICBW takes it", got, want)
+	}
 	if got := speedMix(nics[1:]); got != "" {
 		t.Errorf("speedMix of one speed %q, want none", got)
 	}
@@ -1194,7 +1217,7 @@ func TestNICSpeedMix(t *testing.T) {
 	}
 	got, notes := h.WithEvidence([]Table{tab})
 	if got.NICBW != 400e9/8 || got.Sources.NICBW != SourceNCCLDebug || !slices.ContainsFunc(notes, func(n string) bool {
-		return strings.Contains(n, "different speeds (4 of 400 Gb/s, 1 of 100 Gb/s, line 7): nic_bw is taken as 400 Gb/s") && strings.Contains(n, "-hw nics=N,nic-bw=RATE")
+		return strings.Contains(n, "different speeds (4 of 400 Gb/s, 1 of 100 Gb/s, line 7): nic_bw is taken as 400 Gb/s, the first of them") && strings.Contains(n, "-hw nics=N,nic-bw=RATE")
 	}) {
 		t.Errorf("nic_bw %g from %s, notes %q; want 400 Gb/s from nccl-debug, the mix noted", got.NICBW, got.Sources.NICBW, notes)
 	}

@@ -99,8 +99,8 @@ func TestDebugLines(t *testing.T) {
 		// A line cut before "; OOB" lists some NICs only: no count.
 		{"NICs, cut", debugPrefix + "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [2]mlx5_2:1/IB [3]mlx",
 			num(func(e Evidence) Fact[int] { return e.NICCount }), nil},
-		// v2.21.5-1 src/transport/net_ib.cc:519-531: a merged device (NCCL_IB_MERGE_NICS=1, the default
-		// from 2.20 to 2.25) " [%d]={" then "[%d] %s:%d/%s" each port, ", " between, "}": each port counts.
+		// v2.21.5-1 src/transport/net_ib.cc:519-531: a merged device (NCCL_IB_MERGE_NICS=1, the default;
+		// the list prints one so from 2.20 to 2.23) " [%d]={" then "[%d] %s:%d/%s" each port, ", " between, "}": each port counts.
 		{"NICs, merged", debugPrefix + "NET/IB : Using [0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB} [1]={[2] mlx5_2:1/IB, [3] mlx5_3:1/IB} [2]mlx5_4:1/IB [RO]; OOB eth0:10.0.0.1<0>",
 			num(func(e Evidence) Fact[int] { return e.NICCount }), 5},
 		// src/transport/net_socket.cc:73 " [%d]%s:%s", :77 "NET/Socket : Using%s".

@@ -83,8 +83,8 @@ type Evidence struct {
 	// NICs are the network devices NCCL lists on one host: "NET/IB : Using
 	// [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE ...; OOB eth0:10.0.0.1<0>" (net_ib.cc,
 	// net_ib/init.cc; a line cut before "; OOB" lists some only, and is not
-	// read), each port of a merged device (NCCL 2.20 to 2.25 merge a host's
-	// ports by default: "[0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB}"),
+	// read), each port of a merged device (NCCL 2.20 to 2.23 list a merged
+	// device's ports so, and RCCL too: "[0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB}"),
 	// "NET/Socket : Using [0]eth0:10.0.0.1<0> ..." (net_socket.cc). Their
 	// speeds come from "NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5
 	// speed=400000 ..." (NCCL_DEBUG_SUBSYS=NET, from NCCL 2.24).

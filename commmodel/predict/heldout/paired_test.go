@@ -346,10 +346,16 @@ func TestPairedScores(t *testing.T) {
 	fmt.Fprintln(&cov, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	var inside, points, ncclInside, ncclPoints int
 	var all []heldout.Score
+	pairs := pairBuckets{}
 	ms := slices.DeleteFunc(pairedMachines(t), func(m heldout.PairedMachine) bool { return !scoredInShort(m) })
 	for i, scores := range leaveOneOutEach(t, ms) {
 		m := ms[i]
 		all = append(all, scores...)
+		across := map[string]bool{}
+		for _, tab := range m.Tables {
+			across[tab.Name] = tab.Nodes > 1
+		}
+		pairs.add(scores, across)
 		var in, n, nin, nn int
 		for _, s := range scores {
 			in, n = in+s.Inside, n+s.Points
@@ -397,6 +403,7 @@ func TestPairedScores(t *testing.T) {
 		names = append(names, m.Name)
 	}
 	golden(t, "paired_rules.md", ruleTable(t, names, all))
+	golden(t, "paired_pairs.md", pairs.table())
 }
 
 // leaveOneOutEach scores the tables of each machine by leaving each out in

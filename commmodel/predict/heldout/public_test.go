@@ -482,6 +482,7 @@ func TestPublicMachines(t *testing.T) {
 	fmt.Fprintln(&b, "| machine | tables | held out: within 15% | better than one-link | coverage | width median / p90 | one table: predictions | within 15% | better than one-link | coverage | width median / p90 |")
 	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	var loo, each []heldout.Score
+	pairs := pairBuckets{}
 	// -short scores the machines of two tables alone, whose calibrations
 	// settle no fabric by their held-out fit (FitSwitches needs three), and
 	// checks their rows.
@@ -568,6 +569,11 @@ func TestPublicMachines(t *testing.T) {
 		}
 		row(m.name, fmt.Sprint(len(tabs)), l, e)
 		loo, each = append(loo, l...), append(each, e...)
+		across := map[string]bool{}
+		for _, tab := range tabs {
+			across[tab.Name] = tab.Nodes > 1
+		}
+		pairs.add(l, across)
 	}
 	if short {
 		goldenRows(t, "public_machines.md", b.Bytes())
@@ -580,6 +586,7 @@ func TestPublicMachines(t *testing.T) {
 		names = append(names, m.name)
 	}
 	golden(t, "public_rules.md", ruleTable(t, names, loo))
+	golden(t, "public_pairs.md", pairs.table())
 	across := map[string]bool{}
 	for _, s := range all {
 		for _, tab := range s.tabs {

@@ -619,6 +619,22 @@ The public machines, as a new user has them:
 
 `)
 	b.WriteString(part("public_rules.md"))
+	fmt.Fprint(&b, `
+A rule takes the model's choice only where a calibration table of as many nodes ran its
+algorithm with its protocol within two doublings of the size (`+"`predict`"+`'s evidence near a
+choice). The held-out points above, by what the machine's other tables ran near each (the
+choices the model reads at their points), show why: a point whose algorithm and protocol
+another table ran together is predicted far better than one whose algorithm and protocol
+other tables ran only apart, or not at all. AllToAll and SendRecv run outside NCCL's algorithms
+and are left out. The paired machines:
+
+`)
+	b.WriteString(part("paired_pairs.md"))
+	fmt.Fprint(&b, `
+The public machines:
+
+`)
+	b.WriteString(part("public_pairs.md"))
 	fmt.Fprintf(&b, `
 ## Crossovers
 
