@@ -44,6 +44,9 @@ var (
 	// ErrOneSize: every sample has the same size (or the same regressors), so
 	// latency and bandwidth cannot be told apart.
 	ErrOneSize = errors.New("fit: all samples have the same size; alpha and BW cannot be separated")
+	// ErrSettings: a Settings field outside its range (see Settings); the
+	// error names the field and the range.
+	ErrSettings = errors.New("fit: a setting out of range")
 )
 
 // A SampleError reports the sample a fit rejected. Its Err is ErrBadSample.
@@ -93,7 +96,13 @@ func (l Loss) String() string {
 
 // Settings tunes AlphaBeta, Piecewise and Through. A nil
 // *Settings, and every zero field, means the default given in the field's
-// comment.
+// comment. A fit refuses, with ErrSettings naming the field, a count
+// (Regimes, MaxRegimes, MinPoints, MaxIter) that is negative, a Candidates
+// of 1, a Tuning, ScaleFloor or NoiseFloor that is negative, NaN or
+// infinite, a Level that is not 0 or strictly between 0 and 1, and a Loss
+// other than Bisquare, Huber and Squared: none of these describes a fit, and
+// taking the default in their place would fit what the caller did not ask
+// for.
 type Settings struct {
 	// Regimes fixes the number of size regimes of Piecewise; 0 chooses it
 	// by BIC (see Piecewise). AlphaBeta and Through always use one.
@@ -136,6 +145,50 @@ type Settings struct {
 	// the fit and reported in Result.NonMonotone (see the package
 	// documentation).
 	KeepNonMonotone bool
+}
+
+// check returns ErrSettings naming the first field of s out of its range
+// (see Settings); a nil s is the defaults.
+func (s *Settings) check() error {
+	if s == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"Regimes", s.Regimes}, {"MaxRegimes", s.MaxRegimes}, {"MinPoints", s.MinPoints}, {"MaxIter", s.MaxIter}} {
+		if f.v < 0 {
+			return fmt.Errorf("%w: Settings.%s %d: want 0 (its default) or a positive count", ErrSettings, f.name, f.v)
+		}
+	}
+	if s.Candidates < 0 || s.Candidates == 1 {
+		return fmt.Errorf("%w: Settings.Candidates %d: want 0 (its default) or at least 2", ErrSettings, s.Candidates)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"Tuning", s.Tuning}, {"ScaleFloor", s.ScaleFloor}, {"NoiseFloor", s.NoiseFloor}} {
+		if !(f.v >= 0) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("%w: Settings.%s %g: want 0 (its default) or a positive finite value", ErrSettings, f.name, f.v)
+		}
+	}
+	if !(s.Level >= 0 && s.Level < 1) {
+		return fmt.Errorf("%w: Settings.Level %g: want 0 (its default, 0.95) or a level strictly between 0 and 1", ErrSettings, s.Level)
+	}
+	switch s.Loss {
+	case Bisquare, Huber, Squared:
+	default:
+		return fmt.Errorf("%w: Settings.Loss %v: want Bisquare (0, its default), Huber (1) or Squared (2)", ErrSettings, s.Loss)
+	}
+	return nil
+}
+
+// resolve checks s (check) and returns it with its defaults (withDefaults).
+func (s *Settings) resolve() (Settings, error) {
+	if err := s.check(); err != nil {
+		return Settings{}, err
+	}
+	return s.withDefaults(), nil
 }
 
 // withDefaults returns a copy of s with zero fields set to their defaults.
@@ -293,9 +346,13 @@ type Result struct {
 //
 // AlphaBeta needs at least three samples and two distinct sizes; every
 // size and time must be finite and positive. Bad data gives ErrTooFewSamples,
-// ErrOneSize or a *SampleError wrapping ErrBadSample.
+// ErrOneSize or a *SampleError wrapping ErrBadSample; a setting out of its
+// range gives ErrSettings.
 func AlphaBeta(samples []Sample, settings *Settings) (*Result, error) {
-	s := settings.withDefaults()
+	s, err := settings.resolve()
+	if err != nil {
+		return nil, err
+	}
 	s.Regimes = 1
 	return fitRegimes(samples, model{}, s)
 }
