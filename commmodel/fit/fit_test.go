@@ -198,6 +198,8 @@ func TestSettingsRefused(t *testing.T) {
 		{"MaxIter", fit.Settings{MaxIter: -1}},
 		{"Candidates", fit.Settings{Candidates: 1}},
 		{"Candidates", fit.Settings{Candidates: -5}},
+		{"Candidates", fit.Settings{Candidates: fit.MaxCandidates + 1}},
+		{"Candidates", fit.Settings{Candidates: 5000}},
 	} {
 		for name, fitter := range map[string]func() error{
 			"AlphaBeta": func() error { _, err := fit.AlphaBeta(samples, &tc.s); return err },
@@ -212,7 +214,7 @@ func TestSettingsRefused(t *testing.T) {
 	}
 	// The edges of the ranges are fits: zero fields are defaults, a
 	// negative Bootstrap runs none, and a Level just inside (0, 1) is one.
-	for _, s := range []fit.Settings{{}, {Bootstrap: -1}, {Level: 0.5, Bootstrap: 20}, {Loss: fit.Squared, Candidates: 2}} {
+	for _, s := range []fit.Settings{{}, {Bootstrap: -1}, {Level: 0.5, Bootstrap: 20}, {Loss: fit.Squared, Candidates: 2}, {Candidates: fit.MaxCandidates}} {
 		if _, err := fit.AlphaBeta(samples, &s); err != nil {
 			t.Errorf("AlphaBeta with %+v: %v", s, err)
 		}
