@@ -13,6 +13,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/internal/parseerr"
+	"github.com/inframethod/commlab/units"
 )
 
 // TidyColumns are the columns of the tidy measurement CSV, in order.
@@ -196,8 +197,8 @@ func tidyPoint(rec []string, col map[string]int) (Point, int, error) {
 	}
 	s, i := get("size_bytes")
 	size, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || size < 0 {
-		return p, i, fmt.Errorf("%w: size_bytes %q (want a whole number of bytes)", nccltests.ErrNumber, parseerr.Excerpt(s))
+	if err != nil || size < 0 || size >= units.MaxSize {
+		return p, i, fmt.Errorf("%w: size_bytes %q (want a whole number of bytes below 2^62)", nccltests.ErrNumber, parseerr.Excerpt(s))
 	}
 	p.Size = size
 	s, i = get("time_us")
