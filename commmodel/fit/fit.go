@@ -49,7 +49,8 @@ var (
 	ErrSettings = errors.New("fit: a setting out of range")
 )
 
-// A SampleError reports the sample a fit rejected. Its Err is ErrBadSample.
+// A SampleError reports the sample a fit rejected. It wraps ErrBadSample
+// (Unwrap), so errors.Is(err, ErrBadSample) holds for it.
 type SampleError struct {
 	// Index is the position of the sample in the caller's slice.
 	Index int
