@@ -69,6 +69,43 @@ func TestReadTidyCSVProblems(t *testing.T) {
 	}
 }
 
+// TestSizeBound: both formats hold a size to units.MaxSize the same way, as
+// a whole number of bytes below 2^62: 2^62 - 1 B is read, 2^62 B is a bad
+// number (nccltests.ErrNumber). The tidy CSV read 2^62 before, where the
+// nccl-tests reader refused it, and the nccl-tests reader refused 2^62 - 1,
+// whose float64 is 2^62 (a red team's report).
+func TestSizeBound(t *testing.T) {
+	const below, at = "4611686018427387903", "4611686018427387904" // 2^62 - 1 and 2^62
+	const header = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	row := func(size string) string {
+		return "  " + size + "  256  float  sum  -1  10.00  0.10  0.10  0  10.00  0.10  0.10  0\n"
+	}
+	for _, c := range []struct {
+		format, text string
+	}{
+		{"tidy CSV", "size_bytes,time_us\n" + below + ",10\n" + at + ",10\n"},
+		{"nccl-tests", header + row(below) + row(at)},
+	} {
+		l, err := ReadMeasurements(strings.NewReader(c.text), "t", nil)
+		if err != nil {
+			t.Errorf("%s: %v", c.format, err)
+			continue
+		}
+		if len(l.Tests) != 1 || len(l.Tests[0].Rows) != 1 || l.Tests[0].Rows[0].Size != 1<<62-1 {
+			t.Errorf("%s: tests %+v; want one row of 2^62 - 1 B", c.format, l.Tests)
+		}
+		var bad []error // the nccl-tests text also warns that its collective is a guess
+		for _, p := range l.Problems {
+			if errors.Is(p, nccltests.ErrNumber) {
+				bad = append(bad, p)
+			}
+		}
+		if len(bad) != 1 || !strings.Contains(bad[0].Error(), "below 2^62") {
+			t.Errorf("%s: problems %v; want 2^62 B refused as a bad number, below 2^62", c.format, l.Problems)
+		}
+	}
+}
+
 func TestReadFileMissing(t *testing.T) {
 	if _, err := ReadFile("testdata/does-not-exist.log", nil); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)

@@ -13,6 +13,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/internal/parseerr"
+	"github.com/inframethod/commlab/units"
 )
 
 // TidyColumns are the columns of the tidy measurement CSV, in order.
@@ -89,11 +90,17 @@ func (ps Points) Samples() []fit.Sample {
 // labels its errors. It needs size_bytes (B) and time_us (us); the other
 // TidyColumns are optional, "gpu" stands for "system", other columns are
 // ignored, and lines starting with '#' are comments. Bad rows are skipped and
-// returned as problems, each a *nccltests.ParseError with the line and the
-// column of the bad field (ErrFieldCount... see below); err, also a
-// *nccltests.ParseError, is non-nil when the file is not text, has no usable
-// header (ErrHeader), or has no good row (nccltests.ErrNoTable). A bad number
-// is nccltests.nccltests.ErrNumber, a bad placement or CSV quoting ErrValue.
+// returned as problems, each a *nccltests.ParseError with the line and, where
+// the row has the field, the column of the bad one: nccltests.ErrNumber for
+// a bad number (a size_bytes that is not a whole number of bytes below 2^62,
+// units.MaxSize; a time_us that is not a positive finite number; an nranks
+// or nnodes that is not a whole number of 0 or more; a busbw_gbps that is
+// negative or not finite), ErrValue for a bad placement or a line whose CSV
+// quoting breaks (the line alone). err, also a *nccltests.ParseError, is
+// non-nil when the file is not text (nccltests.ErrNotText, or
+// nccltests.ErrEmpty when it holds nothing), has no usable header
+// (ErrHeader, or ErrValue for its quoting), or has no good row
+// (nccltests.ErrNoTable).
 func ReadTidyCSV(r io.Reader, name string) (ps Points, problems []error, err error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
@@ -196,8 +203,8 @@ func tidyPoint(rec []string, col map[string]int) (Point, int, error) {
 	}
 	s, i := get("size_bytes")
 	size, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || size < 0 {
-		return p, i, fmt.Errorf("%w: size_bytes %q (want a whole number of bytes)", nccltests.ErrNumber, parseerr.Excerpt(s))
+	if err != nil || size < 0 || size >= units.MaxSize {
+		return p, i, fmt.Errorf("%w: size_bytes %q (want a whole number of bytes below 2^62)", nccltests.ErrNumber, parseerr.Excerpt(s))
 	}
 	p.Size = size
 	s, i = get("time_us")

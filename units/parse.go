@@ -57,7 +57,12 @@ func causef(kind error, format string, args ...any) error {
 
 // MaxSize bounds every size commlab reads, bytes: a size is below it,
 // 2^62 B, as NCCL's model counts sizes in an int64, and sums and products
-// of a few sizes stay within int64.
+// of a few sizes stay within int64. Every check compares the size it holds
+// with it the same way, size < MaxSize: a whole number of bytes (ParseSize,
+// nccl-tests' rows, the tidy CSV) as the int64, so that 2^62 − 1 B is a
+// size, and a float64 size (NCCL's model, predict) as the float. A float64
+// cannot hold the sizes from 2^62 − 256 B up: converted, they round to 2^62
+// itself, which the float checks refuse.
 const MaxSize = 1 << 62
 
 // The unit names, in the order the error messages list them.
@@ -228,9 +233,8 @@ func parseSize(s string) (int64, error) {
 		f, _ := r.Float64()
 		return 0, causef(ErrFraction, "%s B is not a whole number of bytes", strconv.FormatFloat(f, 'g', -1, 64))
 	}
-	// Within 256 B of 2^62 a size is 2^62 as a float64, which the model
-	// reads it as: the bound is the float's.
-	if r.Num().Cmp(big.NewInt(MaxSize)) >= 0 || float64(r.Num().Int64()) >= MaxSize {
+	// The bound is the whole number's (MaxSize), not its float64's.
+	if r.Num().Cmp(big.NewInt(MaxSize)) >= 0 {
 		return 0, causef(ErrRange, "2^62 bytes or more (want less than 4194304TiB)")
 	}
 	return r.Num().Int64(), nil

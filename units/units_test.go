@@ -21,7 +21,10 @@ func TestParseSize(t *testing.T) {
 		"+7 B": 7, "5.KB": 5000, " 0.3KB ": 300, "0.1 MB": 1e5, ".5KiB": 512,
 		// Bits: 8 Gb = 8e9 bits = 1e9 B.
 		"8Gb": 1e9, "8b": 1, "16 bit": 2, "1Kib": 128, "1Mbit": 125000, "4Tb": 5e11, "8Gib": 1 << 30,
-		"4611686018427387392": 1<<62 - 512, // the largest size whose float64 is below 2^62, NCCL's model's bound
+		"4611686018427387392": 1<<62 - 512, // the largest size whose float64 is below 2^62
+		// 2^62 - 1, the largest size below MaxSize: the bound is the whole
+		// number's, where its float64 (2^62) refused it before.
+		"4611686018427387903": 1<<62 - 1, "4611686018427387903B": 1<<62 - 1,
 		// A bare K, M or G, either case, as nccl-tests reads it (parsesize in its src/common.cu): powers of 1024.
 		"1K": 1 << 10, "64k": 64 << 10, "1M": 1 << 20, "4m": 4 << 20, "1G": 1 << 30, "2g": 2 << 30,
 	} {
@@ -37,7 +40,7 @@ func TestParseSize(t *testing.T) {
 		"56kb": ErrUnit, "1mb": ErrUnit, "1gb": ErrUnit, "1mB": ErrUnit, "1kib": ErrUnit, "1GIB": ErrUnit,
 		// A binary prefix without B or b, and T, which nccl-tests does not read.
 		"1Gi": ErrUnit, "1T": ErrUnit,
-		"-1": ErrRange, "1e30": ErrRange, "4611686018427387904": ErrRange, "4611686018427387903": ErrRange, "1e-400": ErrRange, "1e309KB": ErrRange,
+		"-1": ErrRange, "1e30": ErrRange, "4611686018427387904": ErrRange, "4194304TiB": ErrRange, "1e-400": ErrRange, "1e309KB": ErrRange,
 		"1.5B": ErrFraction, "12b": ErrFraction, "1b": ErrFraction, "1e-5": ErrFraction, "0.0001KB": ErrFraction,
 	} {
 		_, err := ParseSize(in)

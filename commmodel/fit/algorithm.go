@@ -24,13 +24,16 @@ import (
 // in bytes per second of one rank's egress (Regime.Link); its Algorithm and
 // P are a and p, and its Predict is the model above.
 //
-// It panics if p < 1 (a programming error, as for Cost); bad data gives the
-// errors of AlphaBeta.
+// It panics if p < 1 (a programming error, as for Cost); bad data and
+// settings out of range give the errors of AlphaBeta.
 func Through(a commmodel.Algorithm, p int, samples []Sample, settings *Settings) (*Result, error) {
 	if p < 1 {
 		panic(fmt.Sprintf("fit: %d ranks; need at least 1", p))
 	}
-	s := settings.withDefaults()
+	s, err := settings.resolve()
+	if err != nil {
+		return nil, err
+	}
 	s.Regimes = 1
 	m := model{a, p}
 	return fitRegimes(samples, m, s)

@@ -61,9 +61,9 @@
 //     algorithm NCCL should already have left.
 //
 // Units are those of commmodel: float64 seconds, bytes and bytes per second.
-// A fit returns ErrTooFewSamples or ErrOneSize for data it cannot fit, and a
+// A fit returns ErrTooFewSamples or ErrOneSize for data it cannot fit, a
 // *SampleError, wrapping ErrBadSample, for a sample that is not a finite
-// positive size and time; SplitEmpty sets aside nccl-tests' 0-byte rows,
-// which time an empty call, before a fit. Median is the median commlab uses
-// throughout.
+// positive size and time, and ErrSettings for a Settings field out of its
+// range; SplitEmpty sets aside nccl-tests' 0-byte rows, which time an empty
+// call, before a fit. Median is the median commlab uses throughout.
 package fit

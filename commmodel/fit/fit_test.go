@@ -171,6 +171,56 @@ func TestFitErrors(t *testing.T) {
 	}
 }
 
+// TestSettingsRefused: a Settings field out of its range (Settings' doc) is
+// refused by every fit with ErrSettings naming the field, where before a
+// NaN Level panicked inside the bootstrap's quantile and the others were
+// replaced by their defaults without a word (a red team's report).
+func TestSettingsRefused(t *testing.T) {
+	samples := []fit.Sample{{Size: 8, Time: 20e-6}, {Size: 1 << 20, Time: 30e-6}, {Size: 1 << 24, Time: 200e-6}, {Size: 1 << 28, Time: 3e-3}}
+	nan := math.NaN()
+	for _, tc := range []struct {
+		field string
+		s     fit.Settings
+	}{
+		{"Level", fit.Settings{Level: nan}},
+		{"Level", fit.Settings{Level: 2}},
+		{"Level", fit.Settings{Level: 1}},
+		{"Level", fit.Settings{Level: -0.5}},
+		{"Tuning", fit.Settings{Tuning: nan}},
+		{"Tuning", fit.Settings{Tuning: -1}},
+		{"ScaleFloor", fit.Settings{ScaleFloor: nan}},
+		{"NoiseFloor", fit.Settings{NoiseFloor: math.Inf(1)}},
+		{"Loss", fit.Settings{Loss: 99}},
+		{"Loss", fit.Settings{Loss: -1}},
+		{"Regimes", fit.Settings{Regimes: -2}},
+		{"MaxRegimes", fit.Settings{MaxRegimes: -1}},
+		{"MinPoints", fit.Settings{MinPoints: -3}},
+		{"MaxIter", fit.Settings{MaxIter: -1}},
+		{"Candidates", fit.Settings{Candidates: 1}},
+		{"Candidates", fit.Settings{Candidates: -5}},
+		{"Candidates", fit.Settings{Candidates: fit.MaxCandidates + 1}},
+		{"Candidates", fit.Settings{Candidates: 5000}},
+	} {
+		for name, fitter := range map[string]func() error{
+			"AlphaBeta": func() error { _, err := fit.AlphaBeta(samples, &tc.s); return err },
+			"Piecewise": func() error { _, err := fit.Piecewise(samples, &tc.s); return err },
+			"Through":   func() error { _, err := fit.Through(commmodel.Ring{}, 8, samples, &tc.s); return err },
+		} {
+			err := fitter()
+			if !errors.Is(err, fit.ErrSettings) || !strings.Contains(err.Error(), "Settings."+tc.field) {
+				t.Errorf("%s with %+v: error %v, want ErrSettings naming Settings.%s", name, tc.s, err, tc.field)
+			}
+		}
+	}
+	// The edges of the ranges are fits: zero fields are defaults, a
+	// negative Bootstrap runs none, and a Level just inside (0, 1) is one.
+	for _, s := range []fit.Settings{{}, {Bootstrap: -1}, {Level: 0.5, Bootstrap: 20}, {Loss: fit.Squared, Candidates: 2}, {Candidates: fit.MaxCandidates}} {
+		if _, err := fit.AlphaBeta(samples, &s); err != nil {
+			t.Errorf("AlphaBeta with %+v: %v", s, err)
+		}
+	}
+}
+
 // threeRegimes is a synthetic NCCL-like curve: three protocol regimes, each
 // T = alpha + S/BW (Piecewise's model), with their own alpha and BW.
 var threeRegimes = []struct {

@@ -47,7 +47,11 @@ import (
 // Errors are those of AlphaBeta, plus ErrTooFewSamples when Regimes is
 // larger than the samples allow.
 func Piecewise(samples []Sample, settings *Settings) (*Result, error) {
-	return fitRegimes(samples, model{}, settings.withDefaults())
+	s, err := settings.resolve()
+	if err != nil {
+		return nil, err
+	}
+	return fitRegimes(samples, model{}, s)
 }
 
 // split finds the k-regime breakpoints that minimise the weighted residual sum

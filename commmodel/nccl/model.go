@@ -3,6 +3,7 @@ package nccl
 import (
 	"fmt"
 	"math"
+	"reflect"
 )
 
 // CPUArch is the host CPU architecture NCCL detects (NCCL_TOPO_CPU_ARCH_*).
@@ -131,7 +132,8 @@ type Model struct {
 
 // New runs NCCL's tuning model for cfg. It returns an error for a version
 // outside 2.8.x and 2.18–2.30, counts that do not make a communicator, a compute
-// capability below 3.0, negative or non-finite graph values, a Ring or
+// capability below 3.0, negative or non-finite graph values, a NetOverhead
+// or a value of Constants that is negative, NaN or infinite, a Ring or
 // Tree graph without channels, and NCCL_ALGO/NCCL_PROTO values NCCL would
 // refuse.
 //
@@ -159,6 +161,9 @@ func New(cfg Config) (*Model, error) {
 	}
 	if cfg.MinCompCap < 30 || maxCC < cfg.MinCompCap {
 		return nil, fmt.Errorf("nccl: compute capability %d to %d: want 30 <= min <= max (9.0 is 90)", cfg.MinCompCap, maxCC)
+	}
+	if err := cfg.checkFloats(); err != nil {
+		return nil, err
 	}
 	m := &Model{v: v, nRanks: cfg.Ranks, nNodes: cfg.Nodes, minCC: cfg.MinCompCap, maxCC: maxCC, cpu: cfg.CPU, isa: cfg.ISA,
 		algoEnv: cfg.Algo, protoEnv: cfg.Proto, nvSwitch: cfg.NVSwitch, collNet: cfg.CollNet, pat: cfg.PAT}
@@ -195,6 +200,46 @@ func New(cfg Config) (*Model, error) {
 	m.tune(&gs, &cfg)
 	m.mask(&gs, &cfg, maxCC, masks)
 	return m, nil
+}
+
+// checkFloats refuses a NetOverhead or a value of Constants that is
+// negative, NaN or infinite (Graphs.check refuses the graphs'): NCCL's
+// latencies, bandwidths and factors are finite and non-negative, and a NaN
+// NetOverhead made Time NaN with ok true and Choose return a NaN estimate
+// with no error. DefaultConstants, taken where Constants is nil, are NCCL's.
+func (cfg *Config) checkFloats() error {
+	if o := cfg.NetOverhead; o != nil && (!(*o >= 0) || math.IsInf(*o, 0)) {
+		return fmt.Errorf("nccl: NetOverhead %g us: want a finite non-negative value", *o)
+	}
+	if cfg.Constants == nil {
+		return nil
+	}
+	c := reflect.ValueOf(cfg.Constants).Elem()
+	for i := range c.NumField() {
+		if path, x, ok := badFloat(c.Field(i)); !ok {
+			return fmt.Errorf("nccl: Constants.%s%s %g: want a finite non-negative value", c.Type().Field(i).Name, path, x)
+		}
+	}
+	return nil
+}
+
+// badFloat finds a float64 in v, a float64 or an array of them to any
+// depth, that is negative, NaN or infinite: ok is false, and path ("[2][0]")
+// and x say where it is and what. Every field of Constants is such a value
+// (TestNewRefusesBadFloats checks that each is read).
+func badFloat(v reflect.Value) (path string, x float64, ok bool) {
+	switch v.Kind() {
+	case reflect.Float64:
+		x = v.Float()
+		return "", x, x >= 0 && !math.IsInf(x, 0)
+	case reflect.Array:
+		for i := range v.Len() {
+			if p, x, ok := badFloat(v.Index(i)); !ok {
+				return fmt.Sprintf("[%d]%s", i, p), x, false
+			}
+		}
+	}
+	return "", 0, true
 }
 
 // check refuses graph values NCCL could not have printed.

@@ -105,23 +105,13 @@ func New(a commmodel.Algorithm, p int, size int64) (*Schedule, error) {
 // ErrUnknownAlgorithm.
 // Sizes that are not a whole number of elements, p < 1, hierarchical shapes
 // that do not fit p, a pipelined tree or chain in its fluid limit
-// (Chunks 0, which has no schedule of whole steps), and a schedule of more
-// than 2^30 transfers (a Ring of about 23,000 ranks) are errors.
+// (Chunks 0, which has no schedule of whole steps), and a schedule whose
+// transfers would take more than MaxScheduleBytes (a Ring of more than
+// about 4,400 ranks) are errors, refused before anything is allocated.
 func NewElem(a commmodel.Algorithm, p int, size int64, elemBytes int) (*Schedule, error) {
-	lay, err := layoutOf(a, p, size, elemBytes)
+	lay, err := check(a, p, size, elemBytes)
 	if err != nil {
 		return nil, err
-	}
-	if n := transfersOf(a, p, size); n > maxTransfers {
-		within := ""
-		for q := p / 2; q >= 1; q /= 2 {
-			if _, err := layoutOf(a, q, size, elemBytes); err == nil && transfersOf(a, q, size) <= maxTransfers {
-				within = fmt.Sprintf("; %d ranks are within it", q)
-				break
-			}
-		}
-		return nil, fmt.Errorf("schedule: %s on %d ranks is about %.3g transfers, more than the %d a schedule is built with (Footprint estimates its memory)%s",
-			a.Name(), p, n, maxTransfers, within)
 	}
 	s := &Schedule{
 		Algorithm: a.Name(), Collective: a.Collective(), P: p, Size: size, ElemBytes: elemBytes,
@@ -173,6 +163,29 @@ func NewElem(a commmodel.Algorithm, p int, size int64, elemBytes int) (*Schedule
 	}
 	s.Steps = b.steps
 	return s, nil
+}
+
+// check returns the layout of a's schedule on p ranks and S = size bytes
+// in elements of elemBytes, or the error NewElem and Footprint give for
+// them: layoutOf's, or a schedule whose transfers would take more than
+// MaxScheduleBytes, with the largest of p/2, p/4, ... ranks that would not.
+func check(a commmodel.Algorithm, p int, size int64, elemBytes int) (layout, error) {
+	lay, err := layoutOf(a, p, size, elemBytes)
+	if err != nil {
+		return layout{}, err
+	}
+	if b := scheduleBytes(a, p, size); b > MaxScheduleBytes {
+		within := ""
+		for q := p / 2; q >= 1; q /= 2 {
+			if _, err := layoutOf(a, q, size, elemBytes); err == nil && scheduleBytes(a, q, size) <= MaxScheduleBytes {
+				within = fmt.Sprintf("; %d ranks are within it", q)
+				break
+			}
+		}
+		return layout{}, fmt.Errorf("schedule: %s on %d ranks is about %.3g transfers, %.4g GiB, more than the %d GiB a schedule is built in (MaxScheduleBytes)%s",
+			a.Name(), p, transfersOf(a, p, size), b/(1<<30), MaxScheduleBytes>>30, within)
+	}
+	return lay, nil
 }
 
 // layout is where a schedule keeps its regions, in elements of each rank's buffer.
@@ -331,9 +344,10 @@ func treeChunks(c int) error {
 // element whatever elemBytes, or, for a schedule that keeps its offsets,
 // each worker's tile of them (Simulate), and the schedule's transfers with
 // what checking, simulating and counting them holds, without building
-// anything. It reports the same errors as NewElem.
+// anything. It reports the same errors as NewElem, MaxScheduleBytes
+// included.
 func Footprint(a commmodel.Algorithm, p int, size int64, elemBytes int) (float64, error) {
-	lay, err := layoutOf(a, p, size, elemBytes)
+	lay, err := check(a, p, size, elemBytes)
 	if err != nil {
 		return 0, err
 	}
@@ -395,10 +409,22 @@ func transfersOf(a commmodel.Algorithm, p int, size int64) float64 {
 	return float64(p) * (float64(c.Messages)*perMsg + local)
 }
 
-// maxTransfers bounds the transfers NewElem builds: a schedule of more
-// would hold tens of GiB before any simulation (Footprint), and its
-// ranks and steps take as long to build (a Ring of 2^20 ranks is 2^41).
-const maxTransfers = 1 << 30
+// MaxScheduleBytes bounds the memory of the transfers NewElem builds,
+// 2 GiB: transfersOf's count times the size of a Transfer (scheduleBytes).
+// The build's time grows with it: a Ring of 8000 ranks, 1.3e8 transfers,
+// took 34 s and 6.9 GB to build, and one of 23,000 ranks, 1.1e9 transfers
+// (under the 2^30 transfers that bounded it before), ran out of memory (a
+// red team's report). The largest Ring within it, 4379 ranks and 3.8e7
+// transfers, builds in 7 s and 2.1 GB on two cores. Simulate holds more per
+// transfer besides the ranks' buffers (Footprint).
+const MaxScheduleBytes = 2 << 30
+
+// scheduleBytes is the memory of the transfers of the schedule of a on p
+// ranks and S = size bytes, in bytes: transfersOf times the size of a
+// Transfer.
+func scheduleBytes(a commmodel.Algorithm, p int, size int64) float64 {
+	return transfersOf(a, p, size) * float64(transferBytes)
+}
 
 // transferBytes is the in-memory size of one Transfer; planBytes bounds what
 // Validate and Count hold per transfer while they sort a step; indexBytes

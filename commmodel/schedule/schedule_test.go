@@ -599,24 +599,43 @@ func TestMismatch(t *testing.T) {
 	}
 }
 
-// TestNewRefusesHugeSchedules holds NewElem to its bound on transfers,
-// before it allocates: New(Ring, 2^40, 1 MiB) ran out of memory in a slice
-// of its ranks, and New(Ring, 2^20, 1 MiB) built 2^41 transfers for ever.
+// TestNewRefusesHugeSchedules holds NewElem and Footprint to the bound on
+// a schedule's memory, MaxScheduleBytes, before anything is allocated:
+// New(Ring, 2^40, 1 MiB) ran out of memory in a slice of its ranks, and
+// New(Ring, 2^20, 1 MiB) built 2^41 transfers for ever. Under the 2^30
+// transfers that bounded it before, New(Ring, 8000) took 34 s and 6.9 GB,
+// New(Ring, 23000) ran out of memory, and Footprint(Direct, 40000) gave
+// 213 GB with no error, where NewElem refused it (a red team's report).
 func TestNewRefusesHugeSchedules(t *testing.T) {
 	for _, c := range []struct {
 		a commmodel.Algorithm
 		p int
 	}{{commmodel.Ring{}, 1 << 40}, {commmodel.Ring{}, 1 << 20}, {commmodel.Direct{}, 1 << 16},
-		{commmodel.HierarchicalAllToAll{PerNode: 8}, 1 << 20}, {commmodel.Tree{Chunks: 4}, 1 << 40}} {
+		{commmodel.HierarchicalAllToAll{PerNode: 8}, 1 << 20}, {commmodel.Tree{Chunks: 4}, 1 << 40},
+		{commmodel.Direct{}, 40000}, {commmodel.Ring{}, 23000}, {commmodel.Ring{}, 8000}} {
+		// Footprint first: before the bound it returned no error here, and
+		// New would have built the schedule.
+		if _, err := Footprint(c.a, c.p, 1<<20, DefaultElemBytes); err == nil || !strings.Contains(err.Error(), "MaxScheduleBytes") {
+			t.Fatalf("Footprint(%s, %d, 1 MiB): %v, want the bound on a schedule's memory", c.a.Name(), c.p, err)
+		}
 		_, err := New(c.a, c.p, 1<<20)
-		if err == nil || !strings.Contains(err.Error(), "transfers") {
-			t.Errorf("New(%s, %d, 1 MiB): %v, want the bound on transfers", c.a.Name(), c.p, err)
+		if err == nil || !strings.Contains(err.Error(), "transfers") || !strings.Contains(err.Error(), "MaxScheduleBytes") {
+			t.Errorf("New(%s, %d, 1 MiB): %v, want the bound on a schedule's memory", c.a.Name(), c.p, err)
 		}
 	}
-	// The bound is 2^30 transfers: a Ring of P ranks has about 2P² of them,
-	// so the largest power of two of ranks within it is 16384 (2^29).
-	if _, err := New(commmodel.Ring{}, 1<<20, 1<<20); err == nil || !strings.Contains(err.Error(), "; 16384 ranks are within it") {
-		t.Errorf("New(Ring, 2^20, 1 MiB): %v, want 16384 ranks named within the bound", err)
+	// The bound is 2 GiB of Transfers: a Ring of P ranks has 2P(P-1) of
+	// them (P-1 reduce-scatter and P-1 all-gather steps of P transfers), so
+	// 2P(P-1)·transferBytes <= 2^31 holds up to P = 4379 with 56-byte
+	// Transfers, and the largest power of two of ranks within it is 4096.
+	if _, err := New(commmodel.Ring{}, 1<<20, 1<<20); err == nil || !strings.Contains(err.Error(), "; 4096 ranks are within it") {
+		t.Errorf("New(Ring, 2^20, 1 MiB): %v, want 4096 ranks named within the bound", err)
+	}
+	if transferBytes == 56 {
+		for p, ok := range map[int]bool{4379: true, 4380: false} {
+			if _, err := Footprint(commmodel.Ring{}, p, 1<<20, DefaultElemBytes); (err == nil) != ok {
+				t.Errorf("Footprint(Ring, %d, 1 MiB): %v, want within the bound %v", p, err, ok)
+			}
+		}
 	}
 	// A schedule well under the bound is built: a Ring of 1024 ranks, about
 	// 2^21 transfers.

@@ -155,7 +155,7 @@ const MinTime, MaxTime = 0.01e-6, 1e6
 func (p *parser) rowLead(n int, lay *layout, f []string) (r Row, ok bool) {
 	r = Row{Line: n, Root: -1, jsonCol: p.jsonCol}
 	var err error
-	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil || r.Size < 0 || float64(r.Size) >= units.MaxSize {
+	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil || r.Size < 0 || r.Size >= units.MaxSize {
 		p.fieldProblem(n, 0, "%w: size %q, want a count of bytes below 2^62", ErrNumber, parseerr.Excerpt(f[0]))
 		return r, false
 	}
