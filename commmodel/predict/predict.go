@@ -148,7 +148,11 @@ func oneRank(q Query) error {
 // units.ParseSize reads).
 func checkSize(size float64) error {
 	if !(size > 0 && size < units.MaxSize) {
-		return queryError(fmt.Sprintf("predict: size %g B: want a positive size below 2^62 B (4194304 TiB), such as 1048576", size))
+		near := ""
+		if size == units.MaxSize {
+			near = "; a size within 256 B of it rounds to it as a float64"
+		}
+		return queryError(fmt.Sprintf("predict: size %g B: want a positive size below 2^62 B (4194304 TiB%s), such as 1048576", size, near))
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/units"
 )
 
 // h100 is an 8-GPU H100 host with eight 400 Gb/s NICs.
@@ -1057,5 +1058,23 @@ func TestOneRankIsRefusedAlike(t *testing.T) {
 	}
 	if _, err := m.Predict(Query{Collective: commmodel.AllReduce, Ranks: 2, PerNode: 2}, sizes); err != nil {
 		t.Errorf("2 ranks, the count the error names: %v", err)
+	}
+}
+
+// TestCheckSizeRounding: units.ParseSize reads 2^62 − 1 B, a size below
+// units.MaxSize as an int64, but a float64 holds it as 2^62 itself, which
+// Predict refuses; the error says why, where it read as if the size given
+// were 2^62 or more.
+func TestCheckSizeRounding(t *testing.T) {
+	n, err := units.ParseSize("4611686018427387903")
+	if err != nil {
+		t.Fatalf("ParseSize(2^62 - 1): %v", err)
+	}
+	err = checkSize(float64(n))
+	if !errors.Is(err, ErrQuery) || !strings.Contains(err.Error(), "a size within 256 B of it rounds to it as a float64") {
+		t.Errorf("checkSize(2^62 - 1 as a float64): %v; want ErrQuery saying it rounds", err)
+	}
+	if err := checkSize(1 << 61); err != nil {
+		t.Errorf("checkSize(2^61): %v", err)
 	}
 }
