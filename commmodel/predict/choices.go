@@ -415,8 +415,14 @@ func (c TunerChoice) Assumed() []Fact {
 // expects against NCCL's own: those in the rules, and those withheld
 // (TunerChoice.Withheld), which rest on an assumed fact of the machine
 // that makes the choice possible or moves its gain past Beats, or where
-// the model misses its tables near the size.
+// the model misses its tables near the size. A collective NCCL's tuner
+// does not serve (AllToAll, SendRecv) is ErrQuery.
 func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, layout Layout, sizes []float64) ([]nccl.TunerRule, []TunerChoice, error) {
+	for _, c := range collectives {
+		if _, err := nccl.FuncOf(c); err != nil {
+			return nil, nil, queryError(fmt.Sprintf("predict: %v: a tuner rule is for a collective NCCL's tuner serves (allreduce, allgather, reducescatter, broadcast); AllToAll and SendRecv run as grouped sends, outside it", c))
+		}
+	}
 	for i := 1; i < len(sizes); i++ {
 		if !(sizes[i] > sizes[i-1]) {
 			return nil, nil, fmt.Errorf("predict: tuner sizes must grow: %g after %g", sizes[i], sizes[i-1])

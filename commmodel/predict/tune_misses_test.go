@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -172,5 +173,25 @@ func TestUnmeasured(t *testing.T) {
 	}
 	if _, ok := ran["Tree/Simple"]; ok {
 		t.Errorf("the table ran Tree/Simple, by the model: %v; the case of an algorithm timed on another protocol is gone", ran)
+	}
+}
+
+// TestTunerPlanCollectives: a tuner rule is for a collective NCCL's tuner
+// serves; AllToAll (grouped sends) or a value that is no collective is
+// ErrQuery, where TunerPlan wrote NCCL's own rules for every function
+// without a word (a red team's program).
+func TestTunerPlanCollectives(t *testing.T) {
+	h, tables := togetherTables(t, "all_reduce_ring")
+	m, err := Calibrate(h, tables, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []commmodel.Collective{commmodel.AllToAll, commmodel.SendRecv, 42} {
+		if rules, _, err := m.TunerPlan([]commmodel.Collective{commmodel.AllReduce, c}, []Comm{{Nodes: 1, PerNode: 8}}, Layout{}, []float64{1 << 20}); !errors.Is(err, ErrQuery) || len(rules) != 0 {
+			t.Errorf("%v: %d rules, %v; want ErrQuery", c, len(rules), err)
+		}
+	}
+	if _, _, err := m.TunerPlan([]commmodel.Collective{commmodel.AllReduce}, []Comm{{Nodes: 1, PerNode: 8}}, Layout{}, []float64{1 << 20}); err != nil {
+		t.Errorf("allreduce: %v", err)
 	}
 }
