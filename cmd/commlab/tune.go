@@ -1004,7 +1004,10 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 			gainText(ch.Ours, ch.NCCL.Time))
 		line += decidedText(ch)
 		if ch.Measured > 0 {
-			line += fmt.Sprintf("; against the %s a calibration table measured NCCL's own at, %s", units.FormatDuration(ch.Measured), gainText(ch.Ours, ch.Measured))
+			// The choice as it was decided against that time (beatsNCCL):
+			// its time as the tables ran its protocol near the size.
+			ours, _ := ch.Decided()
+			line += fmt.Sprintf("; against the %s a calibration table measured NCCL's own at, %s", units.FormatDuration(ch.Measured), gainText(ours, ch.Measured))
 		}
 		if ch.Withheld() {
 			if ch.Misses() {
