@@ -46,7 +46,7 @@ go test -c -o "$tmp/predict.test" ./commmodel/predict
 go test -c -o "$tmp/commmodel.test" ./commmodel
 go test -c -o "$tmp/heldout.test" ./commmodel/predict/heldout
 echo "bench-report: predict benchmarks, $count runs" >&2
-(cd commmodel/predict && "$tmp/predict.test" -test.run '^$' -test.bench '^Benchmark(Calibrate|Predict|Diagnose|Tune)$' \
+(cd commmodel/predict && "$tmp/predict.test" -test.run '^$' -test.bench '^Benchmark(Calibrate|FromTables|Predict|Diagnose|Tune)$' \
 	-test.cpu 1 -test.count "$count" -test.benchtime "$benchtime" -test.benchmem) >"$tmp/bench.txt"
 (cd commmodel/predict/heldout && "$tmp/heldout.test" -test.run '^$' -test.bench '^BenchmarkFit(NICs|Switches)$' \
 	-test.cpu 1 -test.count "$count" -test.benchtime 3x -test.benchmem) >>"$tmp/bench.txt"
@@ -123,6 +123,8 @@ table() {
 	row "calibrate on one table of 20,000 sizes" BenchmarkCalibrate/rows=20000 0 ""
 	row "choose the NICs per node from cluster01's 36 tables of 1 to 8 GPUs a node" BenchmarkFitNICs 1e9 "<= 1 s"
 	row "choose NVLS and the NICs' path and rate from the same 36 tables" BenchmarkFitSwitches 1e9 "<= 1 s"
+	row "what 36 tables say of the machine, as predict takes it before calibrating" BenchmarkFromTables/tables=36 0 ""
+	row "the same of 100 tables" BenchmarkFromTables/tables=100 0 ""
 	row "one prediction: a query at 16 sizes" BenchmarkPredict 0 ""
 	row "diagnose a 27-size sweep" BenchmarkDiagnose 0 ""
 	row "tune: 3 collectives on 5 communicators at 23 sizes" BenchmarkTune 0 ""

@@ -122,6 +122,29 @@ func BenchmarkCalibrate(b *testing.B) {
 	})
 }
 
+// BenchmarkFromTables takes what 36 and 100 tables of one machine
+// (sweepTables) say of it, as commlab predict does before it calibrates
+// (Hardware.FromTables, for runs of 8 GPUs a node), from the GPU's name
+// alone as a new user gives it (DefaultHardware, its NICs assumed): their
+// debug lines and hosts, and the NICs and fabric the held-out fits choose
+// (FitNICs, FitSwitches), whose refits make it grow faster than the
+// tables.
+func BenchmarkFromTables(b *testing.B) {
+	for _, n := range []int{36, 100} {
+		_, tables := sweepTables(b, n)
+		h, err := predict.DefaultHardware(tables[0].GPU)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("tables=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				h.FromTables(tables, 8)
+			}
+		})
+	}
+}
+
 // BenchmarkPredict predicts AllReduce on 2 x 8 at 16 sizes from the
 // calibrated cluster01 machine: one query, its tuner choices and interval.
 func BenchmarkPredict(b *testing.B) {
