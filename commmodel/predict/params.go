@@ -94,7 +94,7 @@ var params = [numParams]param{
 		prior: func(*Machine) float64 { return commmodel.LL.Efficiency() },
 		uses:  func(t *term) bool { return t.divides(parLL) }},
 	parLL128: {name: "ll128_efficiency", unit: "1",
-		doc:   "LL128's bandwidth as a share of Simple's",
+		doc:   "LL128's bandwidth as a share of Simple's; above 1 where the tables ran LL128 faster than the model's Simple at the same sizes (NCCL's own tuning model takes 0.92 of Simple's for Ring, 120 of every 128 bytes being data, and caps it per channel: src/graph/tuning.cc)",
 		prior: func(*Machine) float64 { return commmodel.LL128.Efficiency() },
 		uses:  func(t *term) bool { return t.divides(parLL128) }},
 	parNVLS: {name: "nvls_efficiency", unit: "1",
