@@ -1,9 +1,7 @@
 package predict
 
 import (
-	"cmp"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -741,23 +739,16 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 }
 
 // speedMix describes the speeds of nics where they differ ("4 of 400
-// Gb/s, 1 of 100 Gb/s", most first, the slower first of as many: the one
+// Gb/s, 1 of 100 Gb/s", in nccltests.NICSpeeds' order, whose first
 // nccltests.Evidence.NICBW takes), "" where they do not.
 func speedMix(nics []nccltests.NIC) string {
-	count := map[float64]int{}
-	for _, nic := range nics {
-		if nic.BW > 0 {
-			count[nic.BW]++
-		}
-	}
-	if len(count) < 2 {
+	speeds := nccltests.NICSpeeds(nics)
+	if len(speeds) < 2 {
 		return ""
 	}
-	speeds := slices.Collect(maps.Keys(count))
-	slices.SortFunc(speeds, func(a, b float64) int { return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b)) })
 	var parts []string
-	for _, bw := range speeds {
-		parts = append(parts, fmt.Sprintf("%d of %s", count[bw], formatBitRate(bw)))
+	for _, s := range speeds {
+		parts = append(parts, fmt.Sprintf("%d of %s", s.Count, formatBitRate(s.BW)))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -153,9 +153,9 @@ func (m *Machine) run(q Query) (*run, error) {
 	return rn, nil
 }
 
-// refusedQuery is an error of NCCL's model of a query (nccl.New: an
-// unknown or excluding pin, more ranks than NCCL counts), which errors.Is
-// takes for ErrQuery, with its own text and cause.
+// refusedQuery is a query's error (queryError), or NCCL's model's of it
+// (nccl.New: an unknown or excluding pin, more ranks than NCCL counts),
+// which errors.Is takes for ErrQuery, with its own text and cause.
 type refusedQuery struct{ err error }
 
 func (e refusedQuery) Error() string        { return e.err.Error() }

@@ -142,12 +142,8 @@ type shapeError string
 func (e shapeError) Error() string        { return string(e) }
 func (e shapeError) Is(target error) bool { return target == ErrShape }
 
-// queryError is an error that errors.Is takes for ErrQuery, with a text
-// of its own.
-type queryError string
-
-func (e queryError) Error() string        { return string(e) }
-func (e queryError) Is(target error) bool { return target == ErrQuery }
+// queryError is an error of text s that errors.Is takes for ErrQuery.
+func queryError(s string) error { return refusedQuery{errors.New(s)} }
 
 // check reports what makes t unusable.
 func (t *Table) check() error {

@@ -1,6 +1,7 @@
 package nccltests
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strconv"
@@ -876,24 +877,41 @@ func (d *debugState) nicSpeed(n int, name string, bw float64) {
 	d.e.NICBW.set(bw, n)
 }
 
-// commonSpeed returns the speed most of nics have, the slower of two
-// that as many have, with the line that first gave it, and whether
-// their speeds differ; unknown where none has one.
+// A NICSpeed is a speed some listed NICs run at, B/s, and how many do.
+type NICSpeed struct {
+	BW    float64
+	Count int
+}
+
+// NICSpeeds returns the speeds of nics that give one, the speed most of
+// them have first, the slower first of two that as many have: the first
+// is the speed NICBW takes where they differ.
+func NICSpeeds(nics []NIC) []NICSpeed {
+	var out []NICSpeed
+	for _, nic := range nics {
+		if !(nic.BW > 0) {
+			continue
+		}
+		if k := slices.IndexFunc(out, func(s NICSpeed) bool { return s.BW == nic.BW }); k >= 0 {
+			out[k].Count++
+		} else {
+			out = append(out, NICSpeed{nic.BW, 1})
+		}
+	}
+	slices.SortFunc(out, func(a, b NICSpeed) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.BW, b.BW)) })
+	return out
+}
+
+// commonSpeed returns the speed of nics NICSpeeds puts first, with the
+// line that first gave it, and whether their speeds differ.
 func (d *debugState) commonSpeed(nics []NIC) (Fact[float64], bool) {
-	count := map[float64]int{}
+	speeds := NICSpeeds(nics)
 	for _, nic := range nics {
-		if nic.BW > 0 {
-			count[nic.BW]++
+		if len(speeds) > 0 && nic.BW == speeds[0].BW {
+			return d.speeds[nic.Name], len(speeds) > 1
 		}
 	}
-	var best Fact[float64]
-	for _, nic := range nics {
-		c := count[nic.BW]
-		if nic.BW > 0 && (!best.Known() || c > count[best.Value] || c == count[best.Value] && nic.BW < best.Value) {
-			best = d.speeds[nic.Name]
-		}
-	}
-	return best, len(count) > 1
+	return Fact[float64]{}, false
 }
 
 // platform returns the instance type of aws-ofi-nccl's "Running on NAME
