@@ -155,7 +155,9 @@ type Curve struct {
 // per distinct size of df, and its frame is left-joined to df on size_bytes
 // (gota's LeftJoin), the relative errors added with Mutate; the rows and
 // columns of df keep their order. It fails, wrapping ErrFrame, as Samples
-// does, or when a curve has no name or two have the same.
+// does, when a curve has no name or two have the same, when a curve has no
+// Time, and when a Time is negative, NaN or infinite at one of df's sizes
+// (a relative error against it would be NaN or meaningless).
 func WithModel(df dataframe.DataFrame, curves ...Curve) (dataframe.DataFrame, error) {
 	samples, err := Samples(df)
 	if err != nil {
@@ -176,9 +178,16 @@ func WithModel(df dataframe.DataFrame, curves ...Curve) (dataframe.DataFrame, er
 		if c.Name == "" || strings.ContainsAny(c.Name, " \t") || slices.Contains(names, col) {
 			return dataframe.DataFrame{}, fmt.Errorf("%w: curve name %q is empty, has a space or is taken", ErrFrame, c.Name)
 		}
+		if c.Time == nil {
+			return dataframe.DataFrame{}, fmt.Errorf("%w: curve %q has no Time", ErrFrame, c.Name)
+		}
 		model := make([]float64, len(sizes))
 		for i, s := range sizes {
-			model[i] = c.Time(s) * 1e6 // s -> us
+			t := c.Time(s)
+			if !(t >= 0) || math.IsInf(t, 0) {
+				return dataframe.DataFrame{}, fmt.Errorf("%w: curve %q gives %g s at %g bytes: want a finite time of at least 0", ErrFrame, c.Name, t, s)
+			}
+			model[i] = t * 1e6 // s -> us
 		}
 		cols = append(cols, series.New(model, series.Float, col))
 		names = append(names, col)

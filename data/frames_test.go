@@ -2,6 +2,7 @@ package data
 
 import (
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -102,7 +103,19 @@ func TestWithModel(t *testing.T) {
 			t.Errorf("row %d moved", i)
 		}
 	}
-	for _, bad := range [][]Curve{{{Name: "", Time: direct}}, {{Name: "two words", Time: direct}}, {{Name: "a", Time: direct}, {Name: "a", Time: direct}}, {{Name: "time", Time: direct}}} {
+	// A curve with no Time, or a time that is NaN, infinite or negative at
+	// one of the frame's sizes (1 MiB is one of this log's), is refused,
+	// not joined as a NaN error.
+	at1MiB := func(v float64) func(float64) float64 {
+		return func(s float64) float64 {
+			if s == 1<<20 {
+				return v
+			}
+			return direct(s)
+		}
+	}
+	for _, bad := range [][]Curve{{{Name: "", Time: direct}}, {{Name: "two words", Time: direct}}, {{Name: "a", Time: direct}, {Name: "a", Time: direct}}, {{Name: "time", Time: direct}},
+		{{Name: "none"}}, {{Name: "nan", Time: at1MiB(math.NaN())}}, {{Name: "inf", Time: at1MiB(math.Inf(1))}}, {{Name: "negative", Time: at1MiB(-1e-6)}}} {
 		if _, err := WithModel(df, bad...); !errors.Is(err, ErrFrame) {
 			t.Errorf("curves %q: %v; want ErrFrame", bad[0].Name, err)
 		}

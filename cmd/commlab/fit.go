@@ -244,8 +244,8 @@ func parseFitFlags(args []string) (fitRequest, error) {
 	if *bootstrap <= 0 {
 		req.settings.Bootstrap = -1
 	}
-	if *bootstrap > maxBootstrap {
-		return fitRequest{}, usageErrorf(fs, "-bootstrap %d: beyond what an interval needs; give at most -bootstrap %d", *bootstrap, maxBootstrap)
+	if *bootstrap > fit.MaxBootstrap {
+		return fitRequest{}, usageErrorf(fs, "-bootstrap %d: beyond what an interval needs; give at most -bootstrap %d", *bootstrap, fit.MaxBootstrap)
 	}
 	if *regimes != "auto" {
 		k, err := strconv.Atoi(*regimes)

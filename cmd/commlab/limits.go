@@ -19,9 +19,6 @@ const (
 	// maxRegimes bounds fit's -regimes: each regime takes two sizes, and a
 	// doubling sweep from 1 B to 32 GiB has 36.
 	maxRegimes = 32
-	// maxBootstrap bounds fit's -bootstrap: a 95% interval settles within
-	// a few thousand replicates.
-	maxBootstrap = 10000
 	// maxDPI bounds plot's -dpi: 1200 is a fine printer's, four times the
 	// 300 a paper asks.
 	maxDPI = 1200

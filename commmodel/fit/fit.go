@@ -98,8 +98,9 @@ func (l Loss) String() string {
 // Settings tunes AlphaBeta, Piecewise and Through. A nil
 // *Settings, and every zero field, means the default given in the field's
 // comment. A fit refuses, with ErrSettings naming the field, a count
-// (Regimes, MaxRegimes, MinPoints, MaxIter) that is negative, a Candidates
-// of 1 or above MaxCandidates, a Tuning, ScaleFloor or NoiseFloor that is
+// (Regimes, MaxRegimes, MinPoints, MaxIter) that is negative, a MaxIter
+// above MaxIterations, a Bootstrap above MaxBootstrap, a Candidates of 1
+// or above MaxCandidates, a Tuning, ScaleFloor or NoiseFloor that is
 // negative, NaN or infinite, a Level that is not 0 or strictly between 0 and
 // 1, and a Loss other than Bisquare, Huber and Squared: none of these
 // describes a fit, and taking the default in their place would fit what the
@@ -126,7 +127,8 @@ type Settings struct {
 	// NoiseFloor is the smallest noise level the regime criterion assumes
 	// (default 0.01, i.e. 1%): errors below it do not buy more regimes.
 	NoiseFloor float64
-	// MaxIter bounds the reweighting iterations of the robust loss (default 30).
+	// MaxIter bounds the reweighting iterations of the robust loss (default
+	// 30, at most MaxIterations).
 	MaxIter int
 	// Candidates bounds the breakpoint positions the regime search considers
 	// (default 128, at most MaxCandidates). With at most this many distinct
@@ -135,7 +137,7 @@ type Settings struct {
 	// between its grid neighbours.
 	Candidates int
 	// Bootstrap is the number of bootstrap replicates for the confidence
-	// intervals (default 200; negative: no intervals).
+	// intervals (default 200, at most MaxBootstrap; negative: no intervals).
 	Bootstrap int
 	// Level is the confidence level of the intervals (default 0.95).
 	Level float64
@@ -158,6 +160,15 @@ type Settings struct {
 // ErrSettings, not clamped, so that no fit claims a finer search than it ran.
 const MaxCandidates = 256
 
+// MaxIterations is the largest Settings.MaxIter a fit takes: the weights
+// settle within a few dozen iterations, and each costs a regime search.
+const MaxIterations = 1000
+
+// MaxBootstrap is the largest Settings.Bootstrap a fit takes: a 95%
+// interval's quantiles settle within a few thousand replicates, and each
+// replicate's values are held until its regime's quantiles are read.
+const MaxBootstrap = 10000
+
 // check returns ErrSettings naming the first field of s out of its range
 // (see Settings); a nil s is the defaults.
 func (s *Settings) check() error {
@@ -171,6 +182,12 @@ func (s *Settings) check() error {
 		if f.v < 0 {
 			return fmt.Errorf("%w: Settings.%s %d: want 0 (its default) or a positive count", ErrSettings, f.name, f.v)
 		}
+	}
+	if s.MaxIter > MaxIterations {
+		return fmt.Errorf("%w: Settings.MaxIter %d: want 0 (its default, 30) or at most %d (MaxIterations)", ErrSettings, s.MaxIter, MaxIterations)
+	}
+	if s.Bootstrap > MaxBootstrap {
+		return fmt.Errorf("%w: Settings.Bootstrap %d: want 0 (its default, 200), a negative count (no intervals) or at most %d (MaxBootstrap)", ErrSettings, s.Bootstrap, MaxBootstrap)
 	}
 	if s.Candidates < 0 || s.Candidates == 1 || s.Candidates > MaxCandidates {
 		return fmt.Errorf("%w: Settings.Candidates %d: want 0 (its default, 128) or 2 to %d (MaxCandidates)", ErrSettings, s.Candidates, MaxCandidates)

@@ -196,6 +196,9 @@ func TestSettingsRefused(t *testing.T) {
 		{"MaxRegimes", fit.Settings{MaxRegimes: -1}},
 		{"MinPoints", fit.Settings{MinPoints: -3}},
 		{"MaxIter", fit.Settings{MaxIter: -1}},
+		{"MaxIter", fit.Settings{MaxIter: fit.MaxIterations + 1}},
+		{"Bootstrap", fit.Settings{Bootstrap: fit.MaxBootstrap + 1}},
+		{"Bootstrap", fit.Settings{Bootstrap: math.MaxInt}},
 		{"Candidates", fit.Settings{Candidates: 1}},
 		{"Candidates", fit.Settings{Candidates: -5}},
 		{"Candidates", fit.Settings{Candidates: fit.MaxCandidates + 1}},
@@ -214,7 +217,7 @@ func TestSettingsRefused(t *testing.T) {
 	}
 	// The edges of the ranges are fits: zero fields are defaults, a
 	// negative Bootstrap runs none, and a Level just inside (0, 1) is one.
-	for _, s := range []fit.Settings{{}, {Bootstrap: -1}, {Level: 0.5, Bootstrap: 20}, {Loss: fit.Squared, Candidates: 2}, {Candidates: fit.MaxCandidates}} {
+	for _, s := range []fit.Settings{{}, {Bootstrap: -1}, {Level: 0.5, Bootstrap: 20}, {Loss: fit.Squared, Candidates: 2}, {Candidates: fit.MaxCandidates}, {MaxIter: fit.MaxIterations}} {
 		if _, err := fit.AlphaBeta(samples, &s); err != nil {
 			t.Errorf("AlphaBeta with %+v: %v", s, err)
 		}

@@ -96,7 +96,7 @@ func FuzzConfigStrings(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if v, err := ParseVersion(s); err == nil && (v.Major < 0 || v.Minor < 0 || v.Patch < 0) {
+		if v, err := ParseVersion(s); err == nil && !v.Release() {
 			t.Errorf("ParseVersion(%q) = %v", s, v)
 		}
 		for _, v := range []Version{{2, 8, 4}, {2, 18, 6}, {2, 23, 4}, Latest} {

@@ -130,9 +130,9 @@ func TestParseVersion(t *testing.T) {
 			t.Errorf("ParseVersion(%q) = %v, %v; want %v", s, got, err, want)
 		}
 	}
-	for _, s := range []string{"", "2", "2.x.1", "1.2.3.4", "123", "2950", "19999"} {
-		if _, err := ParseVersion(s); err == nil {
-			t.Errorf("ParseVersion(%q) accepted", s)
+	for _, s := range []string{"", "2", "2.x.1", "1.2.3.4", "123", "2950", "19999", "3.0.0", "35000", "99.1.0", "v1.9.4"} {
+		if v, err := ParseVersion(s); err == nil {
+			t.Errorf("ParseVersion(%q) accepted as %v", s, v)
 		}
 	}
 	for _, v := range []Version{{2, 17, 1}, {2, 31, 0}, {3, 0, 0}} {

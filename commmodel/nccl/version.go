@@ -39,7 +39,8 @@ var Legacy = Version{2, 8, 4}
 
 // ParseVersion reads a version as NCCL and nccl-tests print it: "2.21.5",
 // "2.21.5+cuda12.4", "v2.21.5-1", or NCCL's integer code "22907" (2.29.7;
-// nccl-tests' "nccl-library=22907"). A missing patch level is 0.
+// nccl-tests' "nccl-library=22907"). A missing patch level is 0; a version
+// that is no Release (3.0.0, 35000) is an error.
 func ParseVersion(s string) (Version, error) {
 	t := strings.TrimSpace(s)
 	t = strings.TrimPrefix(strings.TrimPrefix(t, "NCCL version "), "v")
@@ -53,7 +54,7 @@ func ParseVersion(s string) (Version, error) {
 			// NCCL_VERSION_CODE to 2.8: major*1000 + minor*100 + patch
 			// (nccl.h's NCCL_VERSION), 2804 for 2.8.4.
 			return Version{code / 1000, code / 100 % 10, code % 100}, nil
-		case err != nil || code < 20000 || code > 99999:
+		case err != nil || code < 20000 || code > 29999:
 			return Version{}, fmt.Errorf("nccl: version %q: want 2.MINOR.PATCH or a code such as 22907 (2804 to 2.8)", s)
 		}
 		// NCCL_VERSION_CODE from 2.9 on: major*10000 + minor*100 + patch.
@@ -71,7 +72,17 @@ func ParseVersion(s string) (Version, error) {
 		}
 		v[i] = n
 	}
+	if !(Version{v[0], v[1], v[2]}).Release() {
+		return Version{}, fmt.Errorf("nccl: version %q is no NCCL release: want 2.MINOR.PATCH", s)
+	}
 	return Version{v[0], v[1], v[2]}, nil
+}
+
+// Release reports whether v is written as an NCCL release is: major 2, and
+// a minor and a patch level of at least 0. Which of those the tuning model
+// follows is Supported's to say.
+func (v Version) Release() bool {
+	return v.Major == 2 && v.Minor >= 0 && v.Patch >= 0
 }
 
 // String returns "2.21.5".

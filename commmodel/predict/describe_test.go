@@ -809,8 +809,9 @@ func TestHardwareOutOfRange(t *testing.T) {
 // ErrSettings naming it, where a NaN Noise calibrated nothing and said
 // nothing (a 4 x 8 AllReduce of 1 MiB came out 76.9 us against 182);
 // a table of one rank is ErrBadTable, where it was fitted and moved a
-// 2 x 8 prediction of 1 MiB from 64 us to 304 us; and a query's release
-// that is no NCCL release is an error (red team 34).
+// 2 x 8 prediction of 1 MiB from 64 us to 304 us; and a query's or a
+// table's release that is no NCCL release is an error (red team 34; a
+// table's 99.1.0 was calibrated on as NCCL 2.30's, red team 41).
 func TestCalibrateRefuses(t *testing.T) {
 	h := h100(t)
 	tab := timedTable(t, Uncalibrated(h), "ar", commmodel.AllReduce, 2, 8, 1, []float64{1 << 10, 1 << 20, 1 << 30})
@@ -823,10 +824,22 @@ func TestCalibrateRefuses(t *testing.T) {
 			t.Errorf("%s: Calibrate: %v, want ErrSettings naming it", field, err)
 		}
 	}
-	for _, v := range []nccl.Version{{Major: 1}, {Major: -2, Minor: -1}, {Major: 2, Minor: -1}} {
+	for _, v := range []nccl.Version{{Major: 1}, {Major: -2, Minor: -1}, {Major: 2, Minor: -1}, {Major: 99, Minor: 1}, {Major: 3}} {
 		if _, err := Uncalibrated(h).Predict(Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Version: v}, []float64{1 << 20}); !errors.Is(err, ErrQuery) {
 			t.Errorf("Query.Version %v: Predict: %v, want ErrQuery", v, err)
 		}
+		bad := tab
+		bad.Version = v
+		if _, err := Calibrate(h, []Table{bad}, nil); !errors.Is(err, ErrBadTable) || !strings.Contains(err.Error(), "no NCCL release") {
+			t.Errorf("Table.Version %v: Calibrate: %v, want ErrBadTable", v, err)
+		}
+	}
+	// A release the tuner model does not follow is a release: calibrated
+	// on under the nearest it follows, and said.
+	late := tab
+	late.Version = nccl.Version{Major: 2, Minor: 99}
+	if m, err := Calibrate(h, []Table{late}, nil); err != nil || !slices.ContainsFunc(notesOf(m), func(n string) bool { return strings.Contains(n, "2.99.0 is outside the releases") }) {
+		t.Errorf("Table.Version 2.99.0: Calibrate: %v; want a note that it is outside the releases followed", err)
 	}
 	one := tab
 	one.Name, one.Nodes, one.PerNode = "one", 1, 1

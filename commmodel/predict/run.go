@@ -132,7 +132,7 @@ func (m *Machine) run(q Query) (*run, error) {
 		return nil, err
 	}
 	v := q.Version
-	if v != (nccl.Version{}) && (v.Major != 2 || v.Minor < 0 || v.Patch < 0) {
+	if v != (nccl.Version{}) && !v.Release() {
 		return nil, queryError(fmt.Sprintf("predict: Query.Version %v is no NCCL release: want 2.MINOR.PATCH, or the zero Version for the calibration's newest", v))
 	}
 	if v == (nccl.Version{}) {

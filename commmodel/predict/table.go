@@ -64,7 +64,10 @@ type Table struct {
 	// choice.
 	Algo, Proto string
 	// Version is the NCCL release of the run; the zero value is unknown
-	// (Latest is assumed, and said in the machine's notes).
+	// (Latest is assumed, and said in the machine's notes). A version
+	// that is no release (nccl.Version.Release) is refused, as a Query's
+	// is; a release outside those the tuner model follows is said and
+	// replaced by the nearest it follows.
 	Version nccl.Version
 	// Points are the measured sizes; 0-byte rows (an empty call) do not
 	// belong here.
@@ -107,7 +110,8 @@ var (
 	// one-link baseline's two parameters.
 	ErrTooFew = errors.New("predict: too few tables or points for the parameters")
 	// ErrBadTable: a table that cannot be modelled (no points, bad counts,
-	// one rank, a size or time that is not finite and positive).
+	// one rank, a size or time that is not finite and positive, a Version
+	// that is no NCCL release).
 	ErrBadTable = errors.New("predict: bad table")
 	// ErrShape: a rank count that is not a multiple of the GPUs per node,
 	// or hosts that do not split equally into NVLink domains.
@@ -165,6 +169,9 @@ func (t *Table) check() error {
 	if l := t.Layout.norm(); !l.fills(t.PerNode) {
 		return fmt.Errorf("%w: %s: %d GPUs per node are not a whole number of processes (threads per process %d, GPUs per thread %d)",
 			ErrBadTable, t.Name, t.PerNode, l.ThreadsPerProcess, l.GPUsPerThread)
+	}
+	if t.Version != (nccl.Version{}) && !t.Version.Release() {
+		return fmt.Errorf("%w: %s: Version %v is no NCCL release: want 2.MINOR.PATCH, or the zero Version for an unknown one", ErrBadTable, t.Name, t.Version)
 	}
 	if _, err := nccl.ParseFunc(t.Collective.String()); err != nil && !grouped(t.Collective) {
 		return fmt.Errorf("%w: %s: collective %v", ErrBadTable, t.Name, t.Collective)
