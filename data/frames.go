@@ -156,8 +156,10 @@ type Curve struct {
 // (gota's LeftJoin), the relative errors added with Mutate; the rows and
 // columns of df keep their order. It fails, wrapping ErrFrame, as Samples
 // does, when a curve has no name or two have the same, when a curve has no
-// Time, and when a Time is negative, NaN or infinite at one of df's sizes
-// (a relative error against it would be NaN or meaningless).
+// Time, and when a Time is negative or infinite at one of df's sizes. A
+// NaN time is no value (a model with none at that size, as
+// predict.Machine.Curve gives where Predict fails): its two columns are NaN
+// there.
 func WithModel(df dataframe.DataFrame, curves ...Curve) (dataframe.DataFrame, error) {
 	samples, err := Samples(df)
 	if err != nil {
@@ -184,8 +186,8 @@ func WithModel(df dataframe.DataFrame, curves ...Curve) (dataframe.DataFrame, er
 		model := make([]float64, len(sizes))
 		for i, s := range sizes {
 			t := c.Time(s)
-			if !(t >= 0) || math.IsInf(t, 0) {
-				return dataframe.DataFrame{}, fmt.Errorf("%w: curve %q gives %g s at %g bytes: want a finite time of at least 0", ErrFrame, c.Name, t, s)
+			if t < 0 || math.IsInf(t, 0) {
+				return dataframe.DataFrame{}, fmt.Errorf("%w: curve %q gives %g s at %g bytes: want a finite time of at least 0, or NaN for none", ErrFrame, c.Name, t, s)
 			}
 			model[i] = t * 1e6 // s -> us
 		}

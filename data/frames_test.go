@@ -103,9 +103,9 @@ func TestWithModel(t *testing.T) {
 			t.Errorf("row %d moved", i)
 		}
 	}
-	// A curve with no Time, or a time that is NaN, infinite or negative at
-	// one of the frame's sizes (1 MiB is one of this log's), is refused,
-	// not joined as a NaN error.
+	// A curve with no Time, or a time that is infinite or negative at one
+	// of the frame's sizes (1 MiB is one of this log's), is refused; a NaN
+	// time is no value, and its columns are NaN there alone.
 	at1MiB := func(v float64) func(float64) float64 {
 		return func(s float64) float64 {
 			if s == 1<<20 {
@@ -115,9 +115,19 @@ func TestWithModel(t *testing.T) {
 		}
 	}
 	for _, bad := range [][]Curve{{{Name: "", Time: direct}}, {{Name: "two words", Time: direct}}, {{Name: "a", Time: direct}, {Name: "a", Time: direct}}, {{Name: "time", Time: direct}},
-		{{Name: "none"}}, {{Name: "nan", Time: at1MiB(math.NaN())}}, {{Name: "inf", Time: at1MiB(math.Inf(1))}}, {{Name: "negative", Time: at1MiB(-1e-6)}}} {
+		{{Name: "none"}}, {{Name: "inf", Time: at1MiB(math.Inf(1))}}, {{Name: "negative", Time: at1MiB(-1e-6)}}} {
 		if _, err := WithModel(df, bad...); !errors.Is(err, ErrFrame) {
 			t.Errorf("curves %q: %v; want ErrFrame", bad[0].Name, err)
+		}
+	}
+	out, err = WithModel(df, Curve{Name: "nan", Time: at1MiB(math.NaN())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size, model, rel = out.Col("size_bytes").Float(), out.Col("nan_us").Float(), out.Col("nan_rel_err").Float()
+	for i := range size {
+		if math.IsNaN(model[i]) != (size[i] == 1<<20) || math.IsNaN(rel[i]) != (size[i] == 1<<20) {
+			t.Errorf("row %d (%g B): a curve NaN at 1 MiB alone gives %g us, rel %g", i, size[i], model[i], rel[i])
 		}
 	}
 }
