@@ -61,9 +61,12 @@ func runtimeOf(t *testing.T, h Hardware, tab *Table, rccl bool) int {
 //   - A100 on KISTI with CollNet, 4 x 2: NCCL adds half the channels
 //     again where CollNet is enabled and the chain's bwIntra exceeds its
 //     bwInter (ncclTopoPostset), as the model does (3) where the machine
-//     enables CollNet (-hw collnet=true: the run set NCCL_COLLNET_ENABLE=1,
-//     which the log's kept lines do not say); without it the model plans
-//     2 and its note says CollNet would give 3.
+//     enables CollNet (-hw collnet=true). The run set
+//     NCCL_COLLNET_ENABLE=1 and fell back to the network's point-to-point
+//     path (the issue's title), keeping the 3 channels; without the fact
+//     the model plans 2, and its note says CollNet would give 3 and that
+//     collnet=true is for a run whose lines say it connected (red team 42:
+//     the note had said to give it wherever the run set the variable).
 //   - MI210 (RCCL): its 12 channels are NCCL_MIN_NCHANNELS and
 //     NCCL_MAX_NCHANNELS=12, set in the environment (its line 320 on):
 //     the count is the setting's, no fact, and a note says so; RCCL's
@@ -145,6 +148,11 @@ func TestChannelsRealLogs(t *testing.T) {
 			saysCollNet := slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, collNote) })
 			if want := strings.Contains(c.file, "collnet") && !c.collnet; saysCollNet != want {
 				t.Errorf("notes %q: want %q: %v", notes, collNote, want)
+			}
+			if saysCollNet && !slices.ContainsFunc(notes, func(n string) bool {
+				return strings.Contains(n, `collnet=true if the run's debug lines say "Connected CollNet"`)
+			}) {
+				t.Errorf("notes %q: the CollNet note does not say collnet=true is for a run that connected CollNet", notes)
 			}
 		})
 	}

@@ -855,7 +855,7 @@ func (h Hardware) channelsNote(tables []Table, notes []string) []string {
 	note := fmt.Sprintf("%s: NCCL's debug lines give %d coll channels (line %d) for a run of %s a host %s, where the model's graph search plans %d",
 		t.Name, h.Channels, t.Evidence.Channels.Line, counted(t.PerNode, "GPU"), where, planned)
 	if !own.CollNet && t.Nodes > 1 && plannedWithCollNet(own, t) == h.Channels {
-		note += fmt.Sprintf(", and %d with CollNet, whose setup adds half the channels again (ncclTopoPostset): -hw collnet=true if the run set NCCL_COLLNET_ENABLE=1", h.Channels)
+		note += fmt.Sprintf(", and %d with CollNet, whose setup adds half the channels again (ncclTopoPostset) before it connects, and keeps them where CollNet then falls back: -hw collnet=true if the run's debug lines say \"Connected CollNet\" (or \"Connected Collnet Chains\"), not only that it set NCCL_COLLNET_ENABLE=1", h.Channels)
 	}
 	withFact := h.ForHosts(t.PerNode)
 	if rn2, err := tableRun(&withFact, t); err == nil && !withFact.rcclChannels(tables) {

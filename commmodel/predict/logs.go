@@ -167,13 +167,15 @@ func replacesLogGPU(given, logged string) (replaced, known bool) {
 
 // namedPin returns the first word of the file name's base (words split at
 // anything but letters and digits) that names an NCCL algorithm (key
-// "algo") or protocol ("proto"), as users name the logs of pinned runs
-// ("all_reduce_ring.log"); "" where none does.
+// "algo"), "collnet" among them (both CollNets, as algo=collnet takes it),
+// or a protocol ("proto"), as users name the logs of pinned runs
+// ("all_reduce_ring.log", AICR's "allreduce_collnet_sharp"); "" where none
+// does.
 func namedPin(name string) (key, word string) {
 	base := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	words := strings.FieldsFunc(strings.ToLower(base), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	for _, w := range words {
-		if _, err := nccl.ParseAlgo(w); err == nil {
+		if _, err := nccl.ParseAlgo(w); err == nil || w == "collnet" {
 			return "algo", w
 		}
 		if _, err := commmodel.ParseProtocol(w); err == nil {
@@ -216,27 +218,20 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
 	if pin.Ranks > 0 {
 		ranks = pin.Ranks
 	}
-	for _, want := range hostsFor(pin.Hosts, ranks) {
-		if g := min(want, ranks); g >= 1 && fitsHosts(t, pin, ranks, g) {
-			// The log does not place the ranks on hosts: take the prediction's.
-			pin.PerNode = g
-			tab, err := pin.tableOf(t)
-			tab.ShapeFrom = SourceAssumed
-			gpus := fmt.Sprintf("%d GPUs", g)
-			if g == 1 {
-				gpus = "1 GPU"
-			}
-			shape := fmt.Sprintf("%d nodes of %s are", ranks/g, gpus)
-			if ranks == g {
-				shape = fmt.Sprintf("one node of %s is", gpus)
-			}
-			from := pin.HostsFrom
-			if from == "" {
-				from = fmt.Sprintf("the predicted runs' nodes hold %d", want)
-			}
-			return tab, fmt.Sprintf("node count unknown (%s): %s assumed, as %s; give FILE:nodes=N or FILE:per-node=G if the run was laid out otherwise",
-				noHosts(t), shape, from), err
+	if g, from := hostsOf(t, pin, ranks); g > 0 {
+		pin.PerNode = g
+		tab, err := pin.tableOf(t)
+		tab.ShapeFrom = SourceAssumed
+		gpus := fmt.Sprintf("%d GPUs", g)
+		if g == 1 {
+			gpus = "1 GPU"
 		}
+		shape := fmt.Sprintf("%d nodes of %s are", ranks/g, gpus)
+		if ranks == g {
+			shape = fmt.Sprintf("one node of %s is", gpus)
+		}
+		return tab, fmt.Sprintf("node count unknown (%s): %s assumed, as %s; give FILE:nodes=N or FILE:per-node=G if the run was laid out otherwise",
+			noHosts(t), shape, from), err
 	}
 	tab, err := pin.tableOf(t)
 	if errors.Is(err, errNodesUnknown) && pin.HostsFrom != "" && ranks > 0 {
@@ -288,6 +283,66 @@ func fitsHosts(t *nccltests.Test, pin Pins, ranks, g int) bool {
 		}
 	}
 	return true
+}
+
+// hostsOf returns the GPUs a host to take for ranks of t, whose log does
+// not place them on hosts, and why; 0 for none. It takes the first of the
+// prediction's counts (Pins.Hosts) that the Rank lines the log keeps fit
+// with every rank on its device (blockPlaced), then the one count those
+// devices give (devicesGive), then the first of the prediction's that the
+// Rank lines fit but for their devices (a launcher that placed ranks out of
+// order).
+func hostsOf(t *nccltests.Test, pin Pins, ranks int) (int, string) {
+	for _, block := range []bool{true, false} {
+		for _, want := range hostsFor(pin.Hosts, ranks) {
+			if g := min(want, ranks); g >= 1 && fitsHosts(t, pin, ranks, g) && (!block || blockPlaced(t, g)) {
+				if pin.HostsFrom != "" {
+					return g, pin.HostsFrom
+				}
+				return g, fmt.Sprintf("the predicted runs' nodes hold %d", want)
+			}
+		}
+		if g, d := devicesGive(t, pin, ranks); block && g > 0 {
+			return g, fmt.Sprintf("the Rank lines put rank %d on device %d, where nccl-tests puts it on hosts of %d GPUs (rank r on device r mod %[3]d)", d.Rank, d.Device, g)
+		}
+	}
+	return 0, ""
+}
+
+// blockPlaced reports whether the Rank lines t keeps put each rank on the
+// device nccl-tests gives it when g ranks share a host in rank order (the
+// MPI launchers' default, and a single process's own GPUs): cudaDev =
+// localRank·threads·GPUs + thread·GPUs + i (nccl-tests src/common.cu),
+// which is rank mod g.
+func blockPlaced(t *nccltests.Test, g int) bool {
+	for _, d := range t.Evidence.Devices {
+		if d.Device != d.Rank%g {
+			return false
+		}
+	}
+	return true
+}
+
+// devicesGive returns the one count of GPUs a host, and a Rank line that
+// shows it, that t's Rank lines fit (fitsHosts) with every rank on its
+// device under block placement (blockPlaced), where some line's device is
+// not its rank; 0 where no count or several do. GB300's log shows ranks
+// 62 and 63 of 64 on devices 2 and 3: 4 GPUs a host, not 8.
+func devicesGive(t *nccltests.Test, pin Pins, ranks int) (int, nccltests.Device) {
+	i := slices.IndexFunc(t.Evidence.Devices, func(d nccltests.Device) bool { return d.Device != d.Rank })
+	if i < 0 || ranks < 1 {
+		return 0, nccltests.Device{}
+	}
+	found := 0
+	for g := 1; g <= ranks; g++ {
+		if ranks%g == 0 && fitsHosts(t, pin, ranks, g) && blockPlaced(t, g) {
+			if found > 0 {
+				return 0, nccltests.Device{}
+			}
+			found = g
+		}
+	}
+	return found, t.Evidence.Devices[i]
 }
 
 // noHosts says why t's log does not give its node count.

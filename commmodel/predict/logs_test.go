@@ -826,7 +826,8 @@ func notesOf(m *Machine) []string {
 // TestNamedPin: a log whose file name names an algorithm or protocol
 // (Together's all_reduce_ring.log, run with NCCL_ALGO=Ring, whose log does
 // not print it) is read as NCCL's own choice with a note naming the pin
-// that says otherwise; a pin, "auto" too, quiets it (red team 39).
+// that says otherwise; a pin, "auto" too, quiets it (red team 39). A
+// CollNet run's name says collnet, which algo=collnet takes.
 func TestNamedPin(t *testing.T) {
 	for _, c := range []struct{ file, key, word string }{
 		{"../../data/logs/paired/h100-sxm-1x8-together/all_reduce_ring.log", "algo", "ring"},
@@ -834,6 +835,11 @@ func TestNamedPin(t *testing.T) {
 		{"a100_4x4_allreduce_simple_polaris_ss11.log", "proto", "simple"},
 		{"nvls-tree/h100.LL128.log", "proto", "ll128"},
 		{"h100_2x8_allreduce_p5_tuner_plugin.log", "", ""},
+		// A forced SHARP run read as NCCL's choice predicted a 4 x 8
+		// AllReduce of 1 GiB at 0.70 times its own machine's default run
+		// (red team 42).
+		{"b200_2x8_g8_allreduce_collnet_sharp_aicr_mghpcc.log", "algo", "collnet"},
+		{"b200_2x8_g8_allreduce_sharp_off_aicr_mghpcc.log", "", ""},
 	} {
 		if key, word := namedPin(c.file); key != c.key || word != c.word {
 			t.Errorf("namedPin(%q) = %q, %q; want %q, %q", c.file, key, word, c.key, c.word)
@@ -881,5 +887,42 @@ func TestPinsRanksAgainstRankLines(t *testing.T) {
 	}
 	if tabs, _, err := ReadFile(path, func(int) Pins { return Pins{Ranks: 8} }); err != nil || len(tabs) != 1 || tabs[0].Ranks() != 8 {
 		t.Errorf("ranks=8: %d tables, %v; want the 1 x 8 table", len(tabs), err)
+	}
+}
+
+// TestHostsFromDevices: GB300's log keeps the Rank lines of ranks 0, 1, 62
+// and 63 of its 64-rank table, on devices 0, 1, 2 and 3 of two hosts. A
+// prediction on nodes of 8 laid it out as 8 nodes of 8 and fitted a NIC
+// rate on that layout (red team 42); nccl-tests puts rank r on device r mod
+// G on hosts of G GPUs, and only 4 fits rank 63 on device 3.
+func TestHostsFromDevices(t *testing.T) {
+	tabs, problems, err := ReadFile("../../data/nccltests/testdata/real/gb300_1to32nodes_elided_rank_lines.log", func(int) Pins { return Pins{Hosts: []Comm{{Nodes: 2, PerNode: 8}}} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tab := range tabs {
+		// The one-host tables print all their Rank lines.
+		if tab.PerNode != 4 || tab.Nodes > 1 && tab.ShapeFrom != SourceAssumed {
+			t.Errorf("%s: %d x %d (%v); want nodes of 4, assumed where they are more than one", tab.Name, tab.Nodes, tab.PerNode, tab.ShapeFrom)
+		}
+	}
+	if !slices.ContainsFunc(problems, func(e error) bool {
+		return strings.Contains(e.Error(), "16 nodes of 4 GPUs are assumed, as the Rank lines put rank 62 on device 2")
+	}) {
+		t.Errorf("no note names the device that gives 4 GPUs a host: %q", problems)
+	}
+	// Where the lines kept fit the prediction's hosts, those are taken:
+	// ranks 0 to 3 on devices 0 to 3 fit hosts of 4 and of 8 alike.
+	hostsOfDevices := func(devices ...int) int {
+		test := &nccltests.Test{Ranks: 16}
+		for r, d := range devices {
+			test.Evidence.Devices = append(test.Evidence.Devices, nccltests.Device{Rank: r, Device: d, Host: "h0"})
+		}
+		test.Hosts = []string{"h0"}
+		g, _ := hostsOf(test, Pins{Hosts: []Comm{{Nodes: 2, PerNode: 8}}}, 16)
+		return g
+	}
+	if g := hostsOfDevices(0, 1, 2, 3); g != 8 {
+		t.Errorf("ranks 0-3 on devices 0-3, predicting hosts of 8: %d GPUs a host, want 8", g)
 	}
 }
