@@ -325,11 +325,13 @@ func blockPlaced(t *nccltests.Test, g int) bool {
 
 // devicesGive returns the one count of GPUs a host, and a Rank line that
 // shows it, that t's Rank lines fit (fitsHosts) with every rank on its
-// device under block placement (blockPlaced), where some line's device is
-// not its rank; 0 where no count or several do. GB300's log shows ranks
-// 62 and 63 of 64 on devices 2 and 3: 4 GPUs a host, not 8.
+// device under block placement (blockPlaced), where some line puts a rank
+// on a device other than its rank and other than 0; 0 where no count or
+// several do. GB300's log shows ranks 62 and 63 of 64 on devices 2 and 3:
+// 4 GPUs a host, not 8. Device 0 says nothing: a launcher that shows each
+// process its own GPU alone puts every rank on device 0.
 func devicesGive(t *nccltests.Test, pin Pins, ranks int) (int, nccltests.Device) {
-	i := slices.IndexFunc(t.Evidence.Devices, func(d nccltests.Device) bool { return d.Device != d.Rank })
+	i := slices.IndexFunc(t.Evidence.Devices, func(d nccltests.Device) bool { return d.Device != d.Rank && d.Device > 0 })
 	if i < 0 || ranks < 1 {
 		return 0, nccltests.Device{}
 	}

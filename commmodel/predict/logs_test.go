@@ -925,4 +925,12 @@ func TestHostsFromDevices(t *testing.T) {
 	if g := hostsOfDevices(0, 1, 2, 3); g != 8 {
 		t.Errorf("ranks 0-3 on devices 0-3, predicting hosts of 8: %d GPUs a host, want 8", g)
 	}
+	// Every rank on device 0 (each process shown its own GPU) gives no
+	// count: the prediction's stands where the lines fit it but for their
+	// devices, as before.
+	one := &nccltests.Test{Ranks: 16, Hosts: []string{"h0", "h1"}}
+	one.Evidence.Devices = []nccltests.Device{{Rank: 0, Host: "h0"}, {Rank: 9, Host: "h1"}}
+	if g, from := hostsOf(one, Pins{Hosts: []Comm{{Nodes: 2, PerNode: 8}}}, 16); g != 8 || strings.Contains(from, "device") {
+		t.Errorf("ranks 0 and 9 on device 0 of two hosts, predicting hosts of 8: %d GPUs a host (%s), want the prediction's 8", g, from)
+	}
 }
