@@ -16,7 +16,7 @@ import (
 var DescribeKeys = []struct{ Key, Doc string }{
 	{"cc", "compute capability, such as 9.0; it picks NCCL's constants of the GPU's generation (an AMD GPU has none: the catalog gives MI100 and MI250X 9.0, the MI300 series 9.4 and the MI350 series 9.5, which all stand for Hopper's)"},
 	{"links", "GPU-to-GPU links per GPU (NVLink, or Infinity Fabric for AMD Instinct)"},
-	{"link-bw", "one link's bandwidth in one direction, such as 25GB/s"},
+	{"link-bw", "one link's bandwidth in one direction, such as 25GB/s (at most 200GB/s; a GPU's total is gpu-bw)"},
 	{"gpu-bw", "one GPU's bandwidth to the others in the host, such as 450GB/s; sets link-bw from links"},
 	{"fabric", "how a host's GPUs reach each other: nvswitch, mesh (NVLinks between every pair, no switch: 4-GPU HGX boards), infinity (AMD Instinct) or pcie"},
 	{"switch", "true for NVSwitch (fabric=nvswitch), false for PCIe (fabric=pcie)"},
@@ -25,7 +25,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"pcie", "the PCIe generation of the host link, 3 to 6, such as 5 (or gen5)"},
 	{"gpus", "GPUs per host, such as 8 where a run used 2 of a host's 8; a run on part of the host drives its share of the NICs and, on a mesh, of the links, and a host of 4 or fewer NVLink GPUs is a mesh without NVLS"},
 	{"nics", "NICs per host"},
-	{"nic-bw", "one NIC's line rate, such as 400Gb/s"},
+	{"nic-bw", "one NIC's line rate, in bits a second, such as 400Gb/s (at most 1600Gb/s)"},
 	{"domain", "GPUs of one NVLink domain that spans hosts (72 for an NVL72 rack); 0 for one host"},
 	{"group", "hosts under one first-tier switch of the network (a fat tree's leaf) or in one dragonfly group"},
 	{"oversub", "the NICs' bandwidth over the group's uplinks, such as 2 for 2:1; the prior of fabric_oversubscription"},
@@ -203,10 +203,19 @@ func parseRate(value string) (float64, error) {
 // machine (NVLink 5 is 50 GB/s a link, the fastest NIC 800 Gb/s, the
 // slowest a 1 Gb/s Ethernet port; a rate of 400 in bytes a second is
 // 400 Gb/s written without its unit).
+//
+// maxLinkRate and maxNICRate bound one link's rate and one NIC's: four
+// times NVLink 5's 50 GB/s a link in one direction (AMD's Infinity Fabric
+// links move up to 77 GB/s), and ConnectX-9's 1.6 Tb/s. Above them a rate
+// is another quantity: a GPU's total written as link-bw (H100's 450 GB/s
+// over 18 links took a 1 GiB AllReduce on 8 GPUs to 244 µs), or a NIC's
+// rate in bytes where bits were meant (400GB/s for 400Gb/s).
 const (
-	maxCount = 1 << 16
-	maxRate  = 10e12 // B/s
-	minRate  = 1e8   // B/s
+	maxCount    = 1 << 16
+	maxRate     = 10e12 // B/s
+	minRate     = 1e8   // B/s
+	maxLinkRate = 200e9 // B/s
+	maxNICRate  = 200e9 // B/s, 1.6 Tb/s
 	// maxOversub bounds oversub (below it), minNetLatency and
 	// maxNetLatency net-lat.
 	maxOversub    = 1e3
@@ -261,6 +270,9 @@ func (h *Hardware) set(key, value string) error {
 		h.GPU.NVLinks = h.NVLinks
 	case "link-bw":
 		h.GPU.NVLinkBW, err = rate()
+		if err == nil && h.GPU.NVLinkBW > maxLinkRate {
+			return fmt.Errorf("%s is beyond any link's rate (at most %s): link-bw is one link's, in one direction; a GPU's total over its links is gpu-bw=%[1]s", value, units.FormatBandwidth(maxLinkRate))
+		}
 	case "system":
 		return h.setSystem(value)
 	case "fabric":
@@ -295,6 +307,9 @@ func (h *Hardware) set(key, value string) error {
 		h.NICs, err = count(1)
 	case "nic-bw":
 		h.NICBW, err = rate()
+		if err == nil && h.NICBW > maxNICRate {
+			return fmt.Errorf("%s is %s, beyond any NIC's line rate (at most %s): a NIC's rate is in bits a second, such as 400Gb/s", value, formatBitRate(h.NICBW), formatBitRate(maxNICRate))
+		}
 	case "domain":
 		h.Domain, err = count(0)
 	case "group":
@@ -322,9 +337,28 @@ func (h *Hardware) set(key, value string) error {
 		}
 		h.CPU = cpus[k].cpu
 	default:
+		if k := factKey(key); k != "" {
+			return fmt.Errorf("unknown key: the fact %s is given as %s=%s", key, k, value)
+		}
 		return fmt.Errorf("unknown key: want one of %s", DescribeKeyNames())
 	}
 	return err
+}
+
+// factKey returns the Describe key that sets the fact named name, as the
+// facts lines print it (nic_path: nic-path), or the key name spells with
+// '_' for '-'; "" for none.
+func factKey(name string) string {
+	for _, f := range facts {
+		if f.name == name && f.key != "" {
+			return f.key
+		}
+	}
+	k := strings.ReplaceAll(name, "_", "-")
+	if slices.ContainsFunc(DescribeKeys, func(d struct{ Key, Doc string }) bool { return d.Key == k }) {
+		return k
+	}
+	return ""
 }
 
 // A cpuName is a CPU NCCL tells apart: the value of Describe's cpu key,

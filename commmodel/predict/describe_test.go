@@ -212,6 +212,16 @@ func TestDescribeErrors(t *testing.T) {
 		{"gpu-bw=450GB/s,links=0", "none is known or given (links=0): give links=N of 1 or more"},
 		{"switch=true,fabric=pcie", "switch=true and fabric=pcie disagree: give one of them"},
 		{"fabric=nvswitch,switch=false", "switch=false and fabric=nvswitch disagree"},
+		// A rate of another quantity (red team 42): H100's 450 GB/s, its
+		// 18 links' total, as one link's took a 1 GiB AllReduce on 8 GPUs
+		// to 244 µs; a NIC's rate in bytes for bits. Each names what works.
+		{"link-bw=450GB/s", "link-bw is one link's, in one direction; a GPU's total over its links is gpu-bw=450GB/s"},
+		{"nic-bw=400GB/s", "400GB/s is 3200 Gb/s, beyond any NIC's line rate (at most 1600 Gb/s): a NIC's rate is in bits a second"},
+		// The facts lines' names are not keys: the error names the key.
+		{"nic_path=PHB", "the fact nic_path is given as nic-path=PHB"},
+		{"nics_per_node=4", "the fact nics_per_node is given as nics=4"},
+		{"net_latency=4", "the fact net_latency is given as net-lat=4"},
+		{"nvlink_domain=72", "the fact nvlink_domain is given as domain=72"},
 	} {
 		if _, err := Describe("NVIDIA H100 80GB HBM3", c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want an error with %q", c.spec, err, c.want)
@@ -244,6 +254,11 @@ func TestDescribeErrors(t *testing.T) {
 	// PCIe's rate no bound (bridgeable).
 	if h, err := Describe("NVIDIA A100 80GB PCIe", "fabric=pcie,pairs=true"); err != nil || !h.bridgeable() || h.Spec(SourceUser) != "fabric=pcie,pairs=true" {
 		t.Errorf("A100 PCIe fabric=pcie,pairs=true: %v, bridgeable %v, spec %q; want bridged pairs given", err, h.bridgeable(), h.Spec(SourceUser))
+	}
+	// The edges of the rates are machines: NVLink 5's 50 GB/s a link four
+	// times over, and a 1.6 Tb/s NIC.
+	if _, err := Describe("NVIDIA H100 80GB HBM3", "link-bw=200GB/s,nic-bw=1600Gb/s"); err != nil {
+		t.Errorf("link-bw=200GB/s,nic-bw=1600Gb/s: %v", err)
 	}
 	if h, err := Describe("NVIDIA H100 80GB HBM3", "links=0"); err != nil || h.Fabric != FabricPCIe || h.NVLS {
 		t.Errorf("links=0: %v, fabric %v, NVLS %v; want a PCIe host without NVLS", err, h.Fabric, h.NVLS)

@@ -177,8 +177,8 @@ func (h *Hardware) check() error {
 			return fmt.Errorf("%w: Hardware.%s %d: want 0 (its default) or a count up to %d", ErrHardware, c.name, c.n, maxCount)
 		}
 	}
-	if !(h.NICBW == 0 || h.NICBW >= minRate && h.NICBW <= maxRate) {
-		return fmt.Errorf("%w: Hardware.NICBW %g B/s: want 0 (the GPU generation's NIC) or a rate in bytes a second from %g to %g, such as 50e9 for 400 Gb/s", ErrHardware, h.NICBW, minRate, maxRate)
+	if !(h.NICBW == 0 || h.NICBW >= minRate && h.NICBW <= maxNICRate) {
+		return fmt.Errorf("%w: Hardware.NICBW %g B/s: want 0 (the GPU generation's NIC) or a rate in bytes a second from %g to %g, such as 50e9 for 400 Gb/s", ErrHardware, h.NICBW, minRate, maxNICRate)
 	}
 	if !(h.Oversubscription == 0 || h.Oversubscription >= 1 && h.Oversubscription < maxOversub) {
 		return fmt.Errorf("%w: Hardware.Oversubscription %g: want 0 (non-blocking) or a ratio from 1 to under %g, such as 2 for 2:1", ErrHardware, h.Oversubscription, float64(maxOversub))
@@ -202,8 +202,8 @@ func (h *Hardware) checkKinds() error {
 		return fmt.Errorf("%w: Hardware.GPU.CompCap %d: want a compute capability times ten from 30 to 199, such as 90 for 9.0 (nccl.ParseGPU or DefaultHardware gives the GPU's)", ErrHardware, g.CompCap)
 	case g.NVLinks < 0 || g.NVLinks > maxCount || g.BridgeLinks < 0 || g.BridgeLinks > maxCount:
 		return fmt.Errorf("%w: Hardware.GPU.NVLinks %d, BridgeLinks %d: want counts up to %d", ErrHardware, g.NVLinks, g.BridgeLinks, maxCount)
-	case !(g.NVLinkBW == 0 || g.NVLinkBW >= minRate && g.NVLinkBW <= maxRate):
-		return fmt.Errorf("%w: Hardware.GPU.NVLinkBW %g B/s: want 0 (no NVLink) or a rate in bytes a second from %g to %g, such as 25e9", ErrHardware, g.NVLinkBW, minRate, maxRate)
+	case !(g.NVLinkBW == 0 || g.NVLinkBW >= minRate && g.NVLinkBW <= maxLinkRate):
+		return fmt.Errorf("%w: Hardware.GPU.NVLinkBW %g B/s: want 0 (no NVLink) or one link's rate in one direction, in bytes a second, from %g to %g, such as 25e9", ErrHardware, g.NVLinkBW, minRate, maxLinkRate)
 	case g.PCIeGen != 0 && (g.PCIeGen < 3 || g.PCIeGen > 6):
 		return fmt.Errorf("%w: Hardware.GPU.PCIeGen %d: want 0 (unknown) or 3 to 6", ErrHardware, g.PCIeGen)
 	case h.Fabric < FabricPCIe || h.Fabric > FabricInfinity:
