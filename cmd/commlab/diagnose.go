@@ -342,6 +342,14 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if k := largestGap(out.Findings); k >= 0 {
+		f := out.Findings[k]
+		sizes := units.FormatSize(f.FromBytes)
+		if f.ToBytes != f.FromBytes {
+			sizes += ".." + units.FormatSize(f.ToBytes)
+		}
+		fmt.Fprintf(w, "largest gap: finding %d, %s at %.2f times the model's time (%s, term %s)\n", k+1, sizes, f.MeasuredOverModel, f.Kind, f.Term)
+	}
 	// Findings whose advice is the same share one item, numbered by all of
 	// them ("1, 2.").
 	type item struct {
@@ -368,4 +376,27 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 		}
 	}
 	return nil
+}
+
+// largestGap returns the finding, among those that set the table against
+// the model's time (each names the term it weighs), whose measured time
+// is farthest from the model's either way, where there are four findings
+// or more and it is not the first: findings come in size order, and the
+// one that matters most can come last, after screens of advice; -1
+// otherwise.
+func largestGap(fs []diagnoseFinding) int {
+	if len(fs) < 4 {
+		return -1
+	}
+	k := -1
+	gap := func(f diagnoseFinding) float64 { return math.Abs(math.Log(f.MeasuredOverModel)) }
+	for i, f := range fs {
+		if f.Term != "" && f.MeasuredOverModel > 0 && (k < 0 || gap(f) > gap(fs[k])) {
+			k = i
+		}
+	}
+	if k == 0 {
+		return -1
+	}
+	return k
 }

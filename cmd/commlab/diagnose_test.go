@@ -592,3 +592,24 @@ func TestShiftFindingRefs(t *testing.T) {
 		t.Errorf("shifted by 1:\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestDiagnoseLargestGap: Azure's AKS AllReduce over IP-over-InfiniBand
+// sockets (2 x 8 A100, 3.15 GB/s of bus bandwidth at 8 GiB as its post
+// prints) gives 8 findings in size order, the one that matters, 59.58 times
+// NCCL's model from 128 MiB to 8 GiB over the network, last, after 15 lines
+// of advice (red team 42). A line under the table names it; a table of
+// fewer findings, or whose first is the largest, has none.
+func TestDiagnoseLargestGap(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI("diagnose", "-gpu", "A100-SXM4-40GB", realLog("a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	const want = "largest gap: finding 8, 128 MiB..8 GiB at 59.58 times the model's time (slower than the model, term network)\n\nwhat to try"
+	if !strings.Contains(out, want) {
+		t.Errorf("output:\n%s\nwant %q", out, want)
+	}
+	if _, out, _ := runCLI("diagnose", "../../data/logs/h200_2x8_allreduce_spectrumx_openshift.log"); strings.Contains(out, "largest gap") {
+		t.Errorf("two findings: %s\nwant no largest-gap line", out)
+	}
+}
