@@ -188,7 +188,7 @@ func claimPublicFloor() Claim {
 		ID:        "h20-public-empty-floor",
 		Statement: "a public single-node H20 nccl-tests run shows a 3.1 us empty-call floor",
 		Expected:  "3.1 us (2 significant digits)",
-		Got:       fmt.Sprintf("%.3f us, median of %d 0-byte cells", m/commmodel.Microsecond, len(x)),
+		Got:       fmt.Sprintf("%.3f µs, median of %d 0-byte cells", m/commmodel.Microsecond, len(x)),
 		Pass:      math.Round(m/commmodel.Microsecond*10)/10 == 3.1,
 	}
 }
@@ -203,7 +203,7 @@ func claimPublic128B() Claim {
 		ID:        "h20-public-128b",
 		Statement: "the public single-node H20 run takes ~10.5 us at 128 B, near the article's ~10 us floor",
 		Expected:  fmt.Sprintf("~10.5 us (within 5%%), within 10%% of the article's %.0f us", floor.Low/commmodel.Microsecond),
-		Got:       fmt.Sprintf("%.3f us, median of %d cells", m/commmodel.Microsecond, len(x)),
+		Got:       fmt.Sprintf("%.3f µs, median of %d cells", m/commmodel.Microsecond, len(x)),
 		Pass:      math.Abs(m/(10.5*commmodel.Microsecond)-1) <= 0.05 && math.Abs(m/floor.Low-1) <= 0.10,
 	}
 }

@@ -188,7 +188,7 @@ func claimDecodeRegime(in inputs) Claim {
 		ID:        "decode-allreduce-56kb",
 		Statement: "a TP decode AllReduce of ~56 KB is in the small-message regime, where steps dominate and one-shot wins",
 		Expected:  "one-shot fastest at 56 KB, P = 8; ring's alphas far above its transfer time",
-		Got:       fmt.Sprintf("fastest %s; ring %.1f us of steps vs %.2f us of transfer", best.Name(), latency/commmodel.Microsecond, transfer/commmodel.Microsecond),
+		Got:       fmt.Sprintf("fastest %s; ring %.1f µs of steps vs %.2f µs of transfer", best.Name(), latency/commmodel.Microsecond, transfer/commmodel.Microsecond),
 		Pass:      best == commmodel.Algorithm(commmodel.OneShot{}) && latency > 10*transfer,
 	}
 }

@@ -68,9 +68,9 @@ func TestMeasuredClaimsFigures(t *testing.T) {
 		// 134217728 B · 8/16 / 20 GB/s = 3.36 ms.
 		"alltoall-2x8-network-half": "3.36 ms",
 		// DeepEP #303 0-byte cells: 3.07 .. 3.20 us, median (3.12 + 3.13)/2.
-		"h20-public-empty-floor": "3.125 us",
+		"h20-public-empty-floor": "3.125 µs",
 		// DeepEP #303 128 B: 10.59 and 10.32 us, median 10.455.
-		"h20-public-128b": "10.455 us",
+		"h20-public-128b": "10.455 µs",
 	} {
 		if !strings.HasPrefix(got[id], want) {
 			t.Errorf("%s: got %q, want it to start with %q", id, got[id], want)

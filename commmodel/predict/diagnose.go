@@ -65,7 +65,11 @@ const (
 type Finding struct {
 	// FromBytes and ToBytes are the range's first and last sizes.
 	FromBytes, ToBytes float64
-	// MeasuredOverModel is the median of measured/model over the range.
+	// MeasuredOverModel is the median of measured/model over the range;
+	// for a switch finding (KindSwitch) it is the ratio at the larger of
+	// its two sizes, where the time fell, and for a bus bandwidth above
+	// the NICs' rate (KindAboveNIC) the ratio at the size that moved the
+	// most bus bandwidth.
 	MeasuredOverModel float64
 	// Kind says what was found (KindSlower, ...).
 	Kind string
