@@ -366,16 +366,30 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 		items = append(items, item{[]string{n}, f.Advice})
 	}
 	fmt.Fprintln(w, "\nwhat to try, finding by finding:")
+	// A line of advice printed for an earlier item is named by its first
+	// words and that item's number, not printed again in full.
+	printed := map[string]string{}
 	for _, it := range items {
+		mark := strings.Join(it.numbers, ", ") + "."
 		for j, a := range it.advice {
-			mark := strings.Join(it.numbers, ", ") + "."
 			if j > 0 {
 				mark = strings.Repeat(" ", len(mark))
+			}
+			if first, ok := printed[a]; ok {
+				a = fmt.Sprintf("%s ... (as for finding %s)", firstWords(a, 8), first)
+			} else {
+				printed[a] = it.numbers[0]
 			}
 			fmt.Fprintf(w, "%s %s\n", mark, a)
 		}
 	}
 	return nil
+}
+
+// firstWords returns the first n words of s.
+func firstWords(s string, n int) string {
+	w := strings.Fields(s)
+	return strings.Join(w[:min(n, len(w))], " ")
 }
 
 // largestGap returns the finding, among those that set the table against

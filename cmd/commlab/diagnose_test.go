@@ -598,7 +598,9 @@ func TestShiftFindingRefs(t *testing.T) {
 // prints) gives 8 findings in size order, the one that matters, 59.58 times
 // NCCL's model from 128 MiB to 8 GiB over the network, last, after 15 lines
 // of advice (red team 42). A line under the table names it; a table of
-// fewer findings, or whose first is the largest, has none.
+// fewer findings, or whose first is the largest, has none. A line of advice
+// that an earlier finding gave is named by its first words and that
+// finding, not printed again.
 func TestDiagnoseLargestGap(t *testing.T) {
 	t.Parallel()
 	code, out, stderr := runCLI("diagnose", "-gpu", "A100-SXM4-40GB", realLog("a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log"))
@@ -608,6 +610,11 @@ func TestDiagnoseLargestGap(t *testing.T) {
 	const want = "largest gap: finding 8, 128 MiB..8 GiB at 59.58 times the model's time (slower than the model, term network)\n\nwhat to try"
 	if !strings.Contains(out, want) {
 		t.Errorf("output:\n%s\nwant %q", out, want)
+	}
+	// A line of advice given for finding 7 is named, not repeated, under 8.
+	const again = "   the network: pin each rank's NIC and its ... (as for finding 7)\n"
+	if !strings.Contains(out, again) || strings.Count(out, "the network: pin each rank's NIC and its CPU affinity") != 1 {
+		t.Errorf("output:\n%s\nwant finding 7's network advice once, and %q under 8", out, again)
 	}
 	if _, out, _ := runCLI("diagnose", "../../data/logs/h200_2x8_allreduce_spectrumx_openshift.log"); strings.Contains(out, "largest gap") {
 		t.Errorf("two findings: %s\nwant no largest-gap line", out)
