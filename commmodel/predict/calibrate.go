@@ -167,16 +167,18 @@ type Machine struct {
 }
 
 // An ownPoint is a calibration point as the calibrated model predicts it:
-// its size, bytes, and its measured time over the prediction's, with its
-// table's collective and shape, whether the table ran NCCL's own choices
+// its size, bytes, its measured time, seconds, and that time over the
+// prediction's, the algorithm the model says ran it, with its table's
+// collective and shape, whether the table ran NCCL's own choices
 // (ncclOwn), and whether the measured time lies inside the prediction's
 // 80% interval.
 type ownPoint struct {
-	size, ratio    float64
-	collective     commmodel.Collective
-	ranks, perNode int
-	ncclOwn        bool
-	inside         bool
+	size, time, ratio float64
+	algo              string
+	collective        commmodel.Collective
+	ranks, perNode    int
+	ncclOwn           bool
+	inside            bool
 }
 
 // BlendWeight returns the weight of NCCL's uncalibrated model in m's

@@ -127,14 +127,14 @@ func (m *Machine) beatsNCCL(q Query, ours, theirs Prediction, size float64) bool
 		return false // the tables' evidence does not reach: NCCL keeps its choice
 	}
 	// Each side as the calibration points of its protocol near the size
-	// say the model misses them (slowNear).
-	ours.High *= m.slowNear(q, ours.Protocol, size)
-	theirs.Time *= m.missNear(q, theirs.Protocol, ours.Protocol, size)
-	if !ours.Beats(theirs) {
+	// say the model misses them, ours no faster than the tables ran its
+	// algorithm and protocol (decide).
+	o, t := m.decide(q, ours, theirs, size).Decided()
+	if !(o.High < t) {
 		return false
 	}
 	if t, ok := m.measuredAt(q, size); ok {
-		return ours.High < t
+		return o.High < t
 	}
 	return true
 }
@@ -342,7 +342,10 @@ func (m *Machine) on(h Hardware) *Machine {
 // none did). OursSlow and NCCLMiss are the factors the choice was decided
 // with (beatsNCCL): how much slower than the model the tables ran Ours'
 // protocol near Size (at least 1), and how much slower or faster they ran
-// NCCL's; 1 where no point says. Near is the calibration points within two
+// NCCL's; 1 where no point says. OursFloor is the least time the tables'
+// own times of Ours' algorithm and protocol give it at Size where Size
+// lies beyond every size they ran them at (beyondRan), 0 where it does
+// not. Near is the calibration points within two
 // doublings of Size (of every table but a tuner plugin's and those of
 // AllToAll and SendRecv, which NCCL runs outside its tuner), and Outside
 // how many of them lie outside their 80% intervals. The choice is withheld
@@ -357,15 +360,28 @@ type TunerChoice struct {
 	Measured           float64
 	RestsOn            []Reliance
 	OursSlow, NCCLMiss float64
+	OursFloor          float64
 	Near, Outside      int
+}
+
+// decide returns the choice of ours over theirs, NCCL's own, for q at
+// size bytes with the factors and the floor it is decided with
+// (TunerChoice's OursSlow, NCCLMiss and OursFloor).
+func (m *Machine) decide(q Query, ours, theirs Prediction, size float64) TunerChoice {
+	return TunerChoice{Size: size, Ours: ours, NCCL: theirs, OursSlow: m.slowNear(q, ours.Protocol, size),
+		NCCLMiss: m.missNear(q, theirs.Protocol, ours.Protocol, size), OursFloor: m.beyondRan(q, ours, size)}
 }
 
 // Decided returns Ours and NCCL's time as the choice was decided: each
 // scaled by the factor the tables' points near Size give its protocol
-// (OursSlow, NCCLMiss).
+// (OursSlow, NCCLMiss), and Ours no faster than OursFloor, whose time
+// measured runs would scatter about by repeatSpread.
 func (c TunerChoice) Decided() (ours Prediction, nccl float64) {
 	ours, f := c.Ours, cmp.Or(c.OursSlow, 1)
 	ours.Time, ours.Low, ours.High = ours.Time*f, ours.Low*f, ours.High*f
+	if c.OursFloor > ours.Time {
+		ours.Time, ours.High = c.OursFloor, max(ours.High, c.OursFloor*math.Exp(repeatSpread))
+	}
 	return ours, c.NCCL.Time * cmp.Or(c.NCCLMiss, 1)
 }
 
@@ -621,8 +637,8 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 			}
 			altsTried = true
 		}
-		ch := TunerChoice{MinBytes: sp.lo, MaxBytes: sp.hi, Size: s, Ours: cs[0], NCCL: cs[k], Measured: measured,
-			OursSlow: m.slowNear(q, cs[0].Protocol, s), NCCLMiss: m.missNear(q, cs[k].Protocol, cs[0].Protocol, s)}
+		ch := m.decide(q, cs[0], cs[k], s)
+		ch.MinBytes, ch.MaxBytes, ch.Measured = sp.lo, sp.hi, measured
 		ch.Near, ch.Outside = m.missesNear(s)
 		own, ex := q, m.TunerExclusions()
 		own.Algo, own.Proto = ex.Algo, ex.Proto

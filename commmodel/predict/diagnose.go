@@ -745,7 +745,7 @@ func sizeArg(b float64) string {
 // on (TunerChoice.Decided).
 func (m *Machine) pinTaken(q, own Query, ours, theirs Prediction, ran float64, alts func() ([]tried, error)) (Gain, bool) {
 	size := ours.Size
-	c := TunerChoice{Ours: ours, NCCL: theirs, OursSlow: m.slowNear(q, ours.Protocol, size), NCCLMiss: m.missNear(q, theirs.Protocol, ours.Protocol, size)}
+	c := m.decide(q, ours, theirs, size)
 	c.Near, c.Outside = m.missesNear(size)
 	o, t := c.Decided()
 	g := o.GainOver(t)

@@ -912,7 +912,7 @@ func (m *Machine) misfits(tables []Table) []string {
 			// tree on the same protocol (slowNear). A tuner plugin's table
 			// ran the plugin's choices, which the model prices as NCCL's.
 			if pr, err := commmodel.ParseProtocol(p.Protocol); err == nil && !grouped(t.Collective) && !plugin {
-				m.own[pr] = append(m.own[pr], ownPoint{p.Size, t.Points[j].Time / p.Time, t.Collective, t.Ranks(), t.PerNode, own, p.Holds(t.Points[j].Time)})
+				m.own[pr] = append(m.own[pr], ownPoint{p.Size, t.Points[j].Time, t.Points[j].Time / p.Time, p.Algorithm, t.Collective, t.Ranks(), t.PerNode, own, p.Holds(t.Points[j].Time)})
 			}
 			errs[j] = math.Abs(math.Log(t.Points[j].Time / math.Sqrt(p.Low*p.High)))
 			widths[j] = math.Log(p.High / p.Low)

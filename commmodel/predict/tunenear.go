@@ -1,6 +1,8 @@
 package predict
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -32,6 +34,47 @@ func (m *Machine) slowNear(q Query, p string, size float64) float64 {
 		return max(same, 1)
 	}
 	return max(other, 1)
+}
+
+// beyondRan returns, where size lies above every size at which tables of
+// q's collective and shape ran ours's algorithm and protocol, the time
+// the line through the two largest of those sizes' measured times gives
+// at size (the time a byte cost at the top of what was measured, carried
+// on), and 0 otherwise: within the sizes measured, where the two are more
+// than two doublings apart, or where the line does not rise. A protocol's
+// efficiency fitted at the sizes it ran is no evidence that it costs less
+// a byte beyond them: Together's H100 node ran Ring/LL128 up to 16 MiB at
+// 2.79 µs a MiB (AllGather and ReduceScatter, 8 to 16 MiB), and rules took
+// it up to 128 MiB, 187 µs at 64 MiB by an LL128 efficiency of 1.06
+// fitted at mid sizes, over NCCL's Ring/Simple measured at 211 µs
+// (AllGather) and 205 µs (ReduceScatter), where the line gives 203 and 209
+// µs (red team 42).
+func (m *Machine) beyondRan(q Query, ours Prediction, size float64) float64 {
+	pr, err := commmodel.ParseProtocol(ours.Protocol)
+	if err != nil {
+		return 0
+	}
+	// The fastest time each size ran at, of the tables of q's collective
+	// and shape that ran ours's algorithm and protocol there.
+	fastest := map[float64]float64{}
+	for _, pt := range m.own[pr] {
+		if pt.algo != ours.Algorithm || pt.collective != q.Collective || pt.ranks != q.Ranks || pt.perNode != q.PerNode {
+			continue
+		}
+		if t, ok := fastest[pt.size]; !ok || pt.time < t {
+			fastest[pt.size] = pt.time
+		}
+	}
+	sizes := slices.Sorted(maps.Keys(fastest))
+	if len(sizes) < 2 || size <= sizes[len(sizes)-1] {
+		return 0
+	}
+	s0, s1 := sizes[len(sizes)-2], sizes[len(sizes)-1]
+	slope := (fastest[s1] - fastest[s0]) / (s1 - s0)
+	if !near([2]float64{s0, s0}, s1) || !(slope > 0) {
+		return 0
+	}
+	return fastest[s1] + (size-s1)*slope
 }
 
 // missNear returns how the tables ran protocol p near size bytes for q
