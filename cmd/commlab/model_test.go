@@ -242,7 +242,7 @@ func TestExitCodes(t *testing.T) {
 func TestModelTwoLevel(t *testing.T) {
 	t.Parallel()
 	args := []string{"-p", "16", "-per-node", "8", "-intra", "2us,350GB/s", "-inter", "15us,50GB/s", "-algo", "ring,hierarchical"}
-	code, out, stderr := runCLI(append([]string{"model", "-p", "8", "-size", "1MiB", "-json"}, args...)...)
+	code, out, stderr := runCLI(append([]string{"model", "-size", "1MiB", "-json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -389,7 +389,10 @@ func TestModelHardwareUsage(t *testing.T) {
 		{[]string{"model", "-server", "dgx-z"}, 2, `-server "dgx-z": want one of h20, dgx-a100`},
 		{[]string{"model", "-hw", "system=gb200-nvl72", "-p", "76", "-per-node", "4"}, 2, "do not fill NVLink domains of 72 GPUs (18 hosts) equally, and the model splits a run into equal domains: try -p 72 (one domain of 18 hosts) or -p 80 (2 domains of 10 hosts)"},
 	} {
-		args := append([]string{c.args[0], "-p", "16"}, c.args[1:]...) // a case's own -p comes later and wins
+		args := c.args
+		if !slices.Contains(args, "-p") {
+			args = append([]string{c.args[0], "-p", "16"}, c.args[1:]...)
+		}
 		code, _, stderr := runCLI(args...)
 		if code != c.code || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, %q; want exit %d and %q", c.args, code, stderr, c.code, c.want)

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRepeatedFlag: a flag given twice is a usage error (exit 2) that names
+// it, both values and how to give them in one, where the flag package
+// kept the last value and dropped the first without a word (red team rt2
+// F11: -hw links=4 -hw nvls=false predicted with 18 links). A list flag's
+// hint joins the values, and the joined command line runs.
+func TestRepeatedFlag(t *testing.T) {
+	t.Parallel()
+	hw := filepath.Join(t.TempDir(), "host.hw")
+	if err := os.WriteFile(hw, []byte("links=4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	predict := []string{"predict", "-gpu", "H100", "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1MiB"}
+	for _, c := range []struct {
+		args []string
+		want string
+		// works is the command line the hint names, which runs (exit 0).
+		works []string
+	}{
+		{append(slices.Clone(predict), "-hw", "links=4", "-hw", "nvls=false"),
+			"-hw given twice (links=4, then nvls=false): give it once, the values joined by commas: -hw links=4,nvls=false",
+			append(slices.Clone(predict), "-hw", "links=4,nvls=false")},
+		{append(slices.Clone(predict), "-hw", hw, "-hw", "nvls=false"),
+			"give it once, a file or KEY=VALUE pairs joined by commas, such as -hw links=4,nvls=false", nil},
+		{[]string{"predict", "-calibrate", ringLog, "-calibrate", nvlsLog, "-collective", "allreduce", "-p", "8", "-size", "1MiB"},
+			"-calibrate given twice (" + ringLog + ", then " + nvlsLog + "): give it once, the values joined by commas: -calibrate " + ringLog + "," + nvlsLog, nil},
+		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "1KiB", "-size", "1MiB"},
+			"-size given twice (1KiB, then 1MiB): give it once, the values joined by commas: -size 1KiB,1MiB",
+			[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "1KiB,1MiB"}},
+		{[]string{"model", "-p", "8", "-p", "16", "-link", "h20-intra", "-size", "1KiB"}, "-p given twice (8, then 16): give it once", nil},
+		// After a positional argument, as parseFlags reads flags anywhere.
+		{[]string{"fit", ringLog, "-loss", "huber", "-loss", "squared"}, "-loss given twice (huber, then squared): give it once", nil},
+		{[]string{"tune", "-comms", "1x8", "-o", "-", "-comms", "2x8"}, "-comms 1x8,2x8", nil},
+	} {
+		code, _, stderr := runCLI(c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d, %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+		if c.works != nil {
+			if code, _, stderr := runCLI(c.works...); code != 0 {
+				t.Errorf("the hint %q: exit %d, %s", c.works, code, stderr)
+			}
+		}
+	}
+	// A boolean given twice says what it says once.
+	if code, _, stderr := runCLI("model", "-p", "8", "-link", "h20-intra", "-size", "1KiB", "-json", "-json"); code != 0 {
+		t.Errorf("-json -json: exit %d, %s", code, stderr)
+	}
+}
+
+// TestRepeatedFlagEverywhere: every subcommand refuses each of its flags
+// but the booleans given twice, as its -h lists them ("  -NAME TYPE").
+func TestRepeatedFlagEverywhere(t *testing.T) {
+	t.Parallel()
+	flagLine := regexp.MustCompile(`(?m)^  -(\S+) \S`)
+	for name := range commands {
+		_, help, _ := runCLI(name, "-h")
+		for _, m := range flagLine.FindAllStringSubmatch(help, -1) {
+			f := m[1]
+			code, _, stderr := runCLI(name, "-"+f, "a", "-"+f, "b")
+			if want := "-" + f + " given twice (a, then b)"; code != 2 || !strings.Contains(stderr, want) {
+				t.Errorf("%s -%s a -%s b: exit %d, %q; want 2 and %q", name, f, f, code, stderr, want)
+			}
+		}
+	}
+}
