@@ -74,3 +74,27 @@ func TestRepeatedFlagEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// TestPlotSideUnit: -width and -height want their unit; a bare number,
+// which vg.ParseLength reads as points (-width 7 drew a PNG 29 pixels
+// wide, red team rt2 F7), is a usage error. The line that says what was
+// written gives the size to three digits (18cm is 7.09in).
+func TestPlotSideUnit(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "fig.svg")
+	for _, c := range []struct {
+		width string
+		code  int
+		want  string
+	}{
+		{"7", 2, `-width "7": missing unit, such as 7in, 18cm or 500pt`},
+		{"-3in", 2, `-width "-3in": want a positive length with its unit, such as 7in, 18cm or 500pt`},
+		{"18cm", 0, "wrote " + out + " (7.09in x 4.5in)"},
+		{"7 in", 0, "wrote " + out + " (7in x 4.5in)"},
+	} {
+		code, stdout, stderr := runCLI("plot", h200Log, "-o", out, "-width", c.width, "-marks", "none")
+		if code != c.code || !strings.Contains(stdout+stderr, c.want) {
+			t.Errorf("-width %q: exit %d, %q; want %d and %q", c.width, code, firstLine(stdout+stderr), c.code, c.want)
+		}
+	}
+}
