@@ -98,3 +98,42 @@ func TestPlotSideUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkBoundsMessage: a link out of bounds is refused with the value
+// as given and the bounds as the parser reads them (it said 1 PB/s, which
+// the parser refuses, and echoed 1001TB/s as 1000 TB/s: red team rt2 F8);
+// the bounds themselves are taken.
+func TestLinkBoundsMessage(t *testing.T) {
+	t.Parallel()
+	base := []string{"model", "-p", "8", "-size", "1MiB", "-algo", "ring"}
+	for _, c := range []struct {
+		flags []string
+		code  int
+		want  string
+	}{
+		{[]string{"-alpha", "2us", "-bw", "1001TB/s"}, 2, "-alpha 2us -bw 1001TB/s: want a bandwidth of 1 B/s to 1000 TB/s, such as 350GB/s"},
+		{[]string{"-alpha", "2us", "-bw", "0.5B/s"}, 2, "-bw 0.5B/s: want a bandwidth of 1 B/s to 1000 TB/s"},
+		{[]string{"-intra", "2us,1001TB/s", "-inter", "15us,50GB/s", "-per-node", "4"}, 2, "-intra 2us,1001TB/s: want a bandwidth of 1 B/s to 1000 TB/s"},
+		{[]string{"-alpha", "3601s", "-bw", "1GB/s"}, 2, "want a latency of 0 s to 3600 s, such as 2us"},
+		{[]string{"-link", "h20-intra", "-gamma", "2s/B"}, 2, "-gamma 2s/B: want a reduction time of 0 s/B to 1 s/B"},
+		// The bounds as the messages write them.
+		{[]string{"-alpha", "3600 s", "-bw", "1000 TB/s"}, 0, ""},
+		{[]string{"-alpha", "0 s", "-bw", "1 B/s"}, 0, ""},
+		{[]string{"-link", "h20-intra", "-gamma", "1 s/B"}, 0, ""},
+	} {
+		code, _, stderr := runCLI(append(slices.Clone(base), c.flags...)...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d, %q; want %d and %q", c.flags, code, firstLine(stderr), c.code, c.want)
+		}
+	}
+}
+
+// TestDiagnoseProblemsEmpty: diagnose's JSON gives "problems": [] for a
+// table without any, as every command does, not null (red team rt2 F12).
+func TestDiagnoseProblemsEmpty(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI("diagnose", "../../data/logs/paired/a100-sxm4-abci-ib4xhdr/broadcast_2x8.log", "-format", "json")
+	if code != 0 || !strings.Contains(out, `"problems": []`) {
+		t.Errorf("exit %d, %s; want 0 and \"problems\": []", code, stderr)
+	}
+}

@@ -213,7 +213,7 @@ func firstLine(s string) string { line, _, _ := strings.Cut(s, "\n"); return lin
 func TestJSONNotFinite(t *testing.T) {
 	t.Parallel()
 	code, _, stderr := runCLI("model", "-p", "8", "-alpha", "1us", "-bw", "1e-300B/s", "-size", "1GiB", "-algo", "ring", "-format", "json")
-	if code != 2 || !strings.Contains(stderr, "want 1 B/s to 1 PB/s") {
+	if code != 2 || !strings.Contains(stderr, "want a bandwidth of 1 B/s to 1000 TB/s") {
 		t.Errorf("model -bw 1e-300B/s: exit %d: %s; want 2, the bandwidth refused", code, stderr)
 	}
 	code, out, stderr := runCLI("compare", ringLog, nvlsLog, "-floor", "inf", "-format", "json")

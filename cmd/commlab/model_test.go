@@ -144,11 +144,11 @@ func TestModelErrors(t *testing.T) {
 		{[]string{"model", "-p", "8", "-link", "h20-intra", "-size", "1", "extra"}, "unexpected argument"},
 		// Links beyond what keeps the times finite (red team: -gamma
 		// 1e300s/B timed every algorithm +Inf, one of them "fastest").
-		{[]string{"model", "-p", "8", "-alpha", "2us", "-bw", "1GB/s", "-gamma", "1e300s/B", "-size", "1GiB"}, "reduction time 1e+300 s/B: want 0 to 1 s/B"},
-		{[]string{"crossover", "-p", "8", "-alpha", "2us", "-bw", "1e-9B/s"}, "want 1 B/s to 1 PB/s"},
+		{[]string{"model", "-p", "8", "-alpha", "2us", "-bw", "1GB/s", "-gamma", "1e300s/B", "-size", "1GiB"}, "-gamma 1e300s/B: want a reduction time of 0 s/B to 1 s/B"},
+		{[]string{"crossover", "-p", "8", "-alpha", "2us", "-bw", "1e-9B/s"}, "-bw 1e-9B/s: want a bandwidth of 1 B/s to 1000 TB/s"},
 		{[]string{"model", "-p", "8", "-alpha", "2h", "-bw", "1GB/s", "-size", "1"}, "unit"},
-		{[]string{"model", "-p", "8", "-alpha", "7200s", "-bw", "1GB/s", "-size", "1"}, "want 0 to 1 hour"},
-		{[]string{"model", "-p", "8", "-per-node", "4", "-intra", "2us,1e20B/s", "-inter", "5us,50GB/s", "-size", "1"}, "-intra 2us,1e20B/s: bandwidth"},
+		{[]string{"model", "-p", "8", "-alpha", "7200s", "-bw", "1GB/s", "-size", "1"}, "-alpha 7200s -bw 1GB/s: want a latency of 0 s to 3600 s"},
+		{[]string{"model", "-p", "8", "-per-node", "4", "-intra", "2us,1e20B/s", "-inter", "5us,50GB/s", "-size", "1"}, "-intra 2us,1e20B/s: want a bandwidth of"},
 		{[]string{"crossover", "-p", "0", "-link", "h20-intra"}, "give -p"},
 		{[]string{"frobnicate"}, "unknown subcommand"},
 	} {
