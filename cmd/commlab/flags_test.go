@@ -137,3 +137,57 @@ func TestDiagnoseProblemsEmpty(t *testing.T) {
 		t.Errorf("exit %d, %s; want 0 and \"problems\": []", code, stderr)
 	}
 }
+
+// TestReproduceOwnFolder: reproduce writes into a new or empty folder, or
+// one it wrote before (its README.md index marks it, written first), and
+// refuses any other, which it wrote 73 files into (a repository's docs/,
+// replacing same-named files: red team rt2 F10), with a usage error that
+// names a free folder below it, which works. It writes -short's two
+// exhibits (not parallel: it sets exhibits while no other test runs).
+func TestReproduceOwnFolder(t *testing.T) {
+	built := exhibits
+	t.Cleanup(func() { exhibits = built })
+	exhibits = modelExhibits
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes")
+	if err := os.Mkdir(notes, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mine := filepath.Join(notes, "00-allreduce-table.md")
+	if err := os.WriteFile(mine, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI("reproduce", "-o", notes)
+	free := filepath.Join(notes, "exhibits")
+	if want := "-o " + notes + ": holds 00-allreduce-table.md and no index of commlab reproduce, whose files it would replace: give a new or empty folder, such as -o " + free; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, %q; want 2 and %q", code, stderr, want)
+	}
+	if b, err := os.ReadFile(mine); err != nil || string(b) != "keep\n" {
+		t.Errorf("the user's file now %q (%v)", b, err)
+	}
+	// The folder named, then again (its own), then an empty one.
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{free, free, empty} {
+		if code, _, stderr := runCLI("reproduce", "-o", out); code != 0 {
+			t.Errorf("-o %s: exit %d, %s", out, code, stderr)
+		}
+	}
+	if got := freeFolder(notes); got != filepath.Join(notes, "exhibits-2") {
+		t.Errorf("freeFolder beside exhibits: %s", got)
+	}
+}
+
+// TestOutputMissingFolder: an -o in a folder that does not exist names the
+// folder, not the temporary file written first (red team rt2 m7).
+func TestOutputMissingFolder(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "nodir")
+	out := filepath.Join(dir, "fig.svg")
+	code, _, stderr := runCLI("plot", h200Log, "-o", out, "-marks", "none")
+	if want := out + ": the folder " + dir + " does not exist: create it first (mkdir -p " + dir + ")"; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, %q; want 1 and %q", code, stderr, want)
+	}
+}
