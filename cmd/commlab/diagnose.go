@@ -84,6 +84,9 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkTest(strconv.Itoa(*test), false); err != nil {
+		return err
+	}
 	// -algo and -proto pin the diagnosed run as LOG:algo= and LOG:proto=
 	// do, and the calibration runs as predict's do.
 	ncclAlgo, ncclProto, err := predictPins(*algo, *proto)

@@ -191,3 +191,42 @@ func TestOutputMissingFolder(t *testing.T) {
 		t.Errorf("exit %d, %q; want 1 and %q", code, stderr, want)
 	}
 }
+
+// TestMinorFlagErrors: a negative -test is a usage error in diagnose, plot
+// and fit, as in compare (it exited 1 saying the log lacks test -1);
+// compare's -floor above 1 is refused with the fraction a percent means
+// (-floor 5 meant 500%); model, crossover and simulate refuse -p 1 as
+// predict does (they printed 0 s rows), naming -p 2, which works (red team
+// rt2 m3, m5, m6).
+func TestMinorFlagErrors(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "fig.svg")
+	for _, c := range []struct {
+		args []string
+		want string
+		// works is the command line the hint names, which runs (exit 0).
+		works []string
+	}{
+		{[]string{"diagnose", ringLog, "-test", "-1"}, "-test -1: want a test's index, counted from 0, such as -test 0",
+			[]string{"diagnose", ringLog, "-test", "0"}},
+		{[]string{"plot", ringLog, "-o", out, "-test", "-1"}, "-test -1: want a test's index, counted from 0, such as -test 0", nil},
+		{[]string{"fit", ringLog, "-test", "-1"}, "-test -1: want a test's index, counted from 0, or all, such as -test 0", nil},
+		{[]string{"compare", ringLog, nvlsLog, "-floor", "5"}, "-floor 5: want a fraction of the time, at most 1 (a difference of 2x); for 5% give -floor 0.05",
+			[]string{"compare", ringLog, nvlsLog, "-floor", "0.05"}},
+		{[]string{"compare", ringLog, nvlsLog, "-floor", "inf"}, "-floor +Inf: want a fraction of the time, at most 1", nil},
+		{[]string{"model", "-p", "1", "-link", "h20-intra", "-size", "1MiB"}, "-p 1: one rank exchanges nothing", []string{"model", "-p", "2", "-link", "h20-intra", "-size", "1MiB"}},
+		{[]string{"crossover", "-p", "1", "-link", "h20-intra"}, "give -p 2 or more", []string{"crossover", "-p", "2", "-link", "h20-intra"}},
+		{[]string{"simulate", "-p", "1", "-algo", "ring", "-size", "1MiB"}, "give -p 2 or more", []string{"simulate", "-p", "2", "-algo", "ring", "-size", "1MiB"}},
+		{[]string{"model", "-p", "1", "-server", "dgx-h100", "-size", "1MiB"}, "give -p 2 or more", nil},
+	} {
+		code, _, stderr := runCLI(c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d, %q; want 2 and %q", c.args, code, firstLine(stderr), c.want)
+		}
+		if c.works != nil {
+			if code, _, stderr := runCLI(c.works...); code != 0 {
+				t.Errorf("the hint %q: exit %d, %s", c.works, code, stderr)
+			}
+		}
+	}
+}

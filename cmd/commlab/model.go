@@ -187,7 +187,7 @@ func (f *collectiveFlags) resolve(fs *flag.FlagSet) (commmodel.Collective, []com
 	if err != nil {
 		return c, nil, err
 	}
-	if err := checkCount(fs, "p", f.p, maxRanks, "the number of ranks", "8"); err != nil {
+	if err := checkRanks(fs, f.p, "the number of ranks", "8"); err != nil {
 		return c, nil, err
 	}
 	if f.perNode == 0 {
@@ -373,7 +373,7 @@ func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.A
 	}
 	var mach textbookMachine
 	if m.link.machine.given() {
-		if err := checkCount(m.fs, "p", m.coll.p, maxRanks, "the number of ranks", "8"); err != nil {
+		if err := checkRanks(m.fs, m.coll.p, "the number of ranks", "8"); err != nil {
 			return 0, nil, nil, h, err
 		}
 		perHost := 0

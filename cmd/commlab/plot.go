@@ -85,6 +85,9 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 		return plotRequest{}, flagErrorf("-o %q: want a name ending in %s, such as -o %s.png",
 			*out, strings.Join(figure.SaveFormats, ", "), strings.TrimSuffix(*out, filepath.Ext(*out)))
 	}
+	if err := checkTest(strconv.Itoa(*test), false); err != nil {
+		return plotRequest{}, err
+	}
 	if err := checkCount(fs, "dpi", *dpi, maxDPI, "the PNG's resolution in dots per inch", "300"); err != nil {
 		return plotRequest{}, err
 	}
