@@ -36,7 +36,7 @@ func TestAmountFlagsBits(t *testing.T) {
 // per byte as before: 0.01 ns/B = 10 ns/KB = 1e-11 s/B.
 func TestAmountFlagsGamma(t *testing.T) {
 	t.Parallel()
-	base := []string{"-p", "8", "-link", "h20-intra", "-size", "1MiB", "-algo", "one-shot"}
+	base := []string{"-link", "h20-intra", "-size", "1MiB", "-algo", "one-shot"}
 	var times []float64
 	for _, g := range []string{"0.01ns/B", "10 ns/KB", "1e-11"} {
 		res := modelJSON(t, append(base, "-gamma", g)...)

@@ -106,7 +106,7 @@ type compareRange struct {
 func runCompare(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compare")
 	testArg := fs.String("test", "0", "which test of each log, from 0, when one holds several: N for both, or N,M for A's and B's (or FILE:test=K for one log)")
-	floor := fs.Float64("floor", defaultNoiseFloor, "the smallest difference counted, as a fraction of the time (0.05: 5%); a size whose own times spread more gets a wider threshold")
+	floor := fs.Float64("floor", defaultNoiseFloor, "the smallest difference counted, as a fraction of the time from 0 to 1 (0.05: 5%); a size whose own times spread more gets a wider threshold")
 	output := addFormatFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: commlab compare A.log[:test=K] B.log[:test=K] [-test N|N,M] [-floor F] [-format text|json|csv]\n\n"+
@@ -128,6 +128,13 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	if *floor < 0 || math.IsNaN(*floor) {
 		return flagErrorf("-floor %v: want a fraction of the time >= 0, such as %v", *floor, defaultNoiseFloor)
+	}
+	// A floor is a fraction, not a percent: past 1, a difference of 2x,
+	// it is beyond any noise of two runs, and -floor 5 (meant as 5%)
+	// counted only differences beyond 6x. Read as a percent, 1 would mean
+	// 1% or 100%.
+	if *floor > 1 {
+		return flagErrorf("-floor %v: want a fraction of the time, at most 1 (a difference of 2x); for %v%% give -floor %v", *floor, *floor, *floor/100)
 	}
 	ia, ib, err := parseCompareTests(*testArg)
 	if err != nil {

@@ -84,6 +84,9 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkTest(strconv.Itoa(*test), false); err != nil {
+		return err
+	}
 	// -algo and -proto pin the diagnosed run as LOG:algo= and LOG:proto=
 	// do, and the calibration runs as predict's do.
 	ncclAlgo, ncclProto, err := predictPins(*algo, *proto)
@@ -133,7 +136,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	out := diagnoseOutput{Table: t.Name, Collective: t.Collective.String(), Ranks: t.Ranks(), Nodes: t.Nodes, PerNode: t.PerNode,
 		Hardware: hardwareOf(mc.hw, append([]predict.Table{t}, mc.tables...)),
 		Points:   len(t.Points), Findings: []diagnoseFinding{},
-		Problems: append(problems, mc.problems...)}
+		Problems: append(append([]problem{}, problems...), mc.problems...)}
 	out.CollectiveCandidates, out.CollectiveHint = guessedAmong(pos[0], files[0].path, t, problems)
 	m, model, err := mc.model()
 	if err != nil {

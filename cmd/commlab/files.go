@@ -113,6 +113,15 @@ func writeOutput(path string, inputs []string, replace bool, write func(tmp stri
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*"+filepath.Ext(path))
 	if err != nil {
+		// The error names the temporary file, which the user never named.
+		dir := filepath.Dir(path)
+		if _, serr := os.Stat(dir); errors.Is(serr, os.ErrNotExist) {
+			return fmt.Errorf("%s: the folder %s does not exist: create it first (mkdir -p %s)", path, dir, dir)
+		}
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return fmt.Errorf("%s: cannot write in the folder %s: %w", path, dir, pe.Err)
+		}
 		return err
 	}
 	tmp := f.Name()

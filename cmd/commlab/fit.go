@@ -241,6 +241,9 @@ func parseFitFlags(args []string) (fitRequest, error) {
 	if req.format, err = output.get(); err != nil {
 		return fitRequest{}, err
 	}
+	if err := checkTest(*testArg, true); err != nil {
+		return fitRequest{}, err
+	}
 	if *bootstrap <= 0 {
 		req.settings.Bootstrap = -1
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"strconv"
 
 	"gonum.org/v1/plot/vg"
 )
@@ -28,6 +29,37 @@ const (
 	// RGBA: 7 x 4.5 inches at 1200 dpi is 45 million.
 	maxPixels = 64_000_000
 )
+
+// checkTest returns a usage error unless -test is a test's index, from 0,
+// or all where all is true: a negative index was read as a test the file
+// lacks (exit 1) where compare's is a usage error.
+func checkTest(arg string, all bool) error {
+	if all && arg == "all" {
+		return nil
+	}
+	if i, err := strconv.Atoi(arg); err == nil && i >= 0 {
+		return nil
+	}
+	want := "a test's index, counted from 0"
+	if all {
+		want += ", or all"
+	}
+	return flagErrorf("-test %s: want %s, such as -test 0", arg, want)
+}
+
+// checkRanks is checkCount for -p, the ranks of a collective, which also
+// refuses 1: one rank exchanges nothing, and NCCL copies the buffer within
+// the GPU, which no model here times (model, crossover and simulate
+// printed 0 s rows for it).
+func checkRanks(fs *flag.FlagSet, p int, what, example string) error {
+	if err := checkCount(fs, "p", p, maxRanks, what, example); err != nil {
+		return err
+	}
+	if p == 1 {
+		return flagErrorf("-p 1: one rank exchanges nothing, and the copy NCCL makes within the GPU is not what the model times; give -p 2 or more")
+	}
+	return nil
+}
 
 // checkCount returns a usage error unless 1 <= n <= max for flag name of
 // fs: 0, the flags' default, says the flag is needed; the message names

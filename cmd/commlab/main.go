@@ -179,7 +179,13 @@ func newFlags(name string) *flag.FlagSet {
 // parseFlags parses args, flags and positional arguments in any order
 // ("commlab fit FILE -p 8" and "commlab fit -p 8 FILE" are the same), and
 // returns the positional arguments. More than maxArgs of them is an error.
+//
+// A flag given twice is a usage error (repeatedFlag): the flag package
+// keeps the last value, and the first would be lost without a word.
 func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) {
+	if err := repeatedFlag(fs, args); err != nil {
+		return nil, err
+	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -219,6 +225,47 @@ func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) 
 		return nil, usageErrorf(fs, "unexpected argument %q: %s", arg, hint)
 	}
 	return pos, nil
+}
+
+// repeatedFlag returns a usage error where args give a flag of fs other
+// than a boolean twice, naming the flag, both values and how to give them
+// in one: a list flag (its usage says "comma-separated" or "KEY=VALUE,...")
+// takes them joined by commas, any other one value. It reads args as
+// parseFlags does, through a flag set of the same names whose values
+// record each value given, and leaves a command line that does not parse
+// to parseFlags: a repeated boolean sets what it set once.
+func repeatedFlag(fs *flag.FlagSet, args []string) error {
+	shadow := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	shadow.SetOutput(io.Discard)
+	given := map[string][]string{}
+	var twice *flag.Flag
+	fs.VisitAll(func(f *flag.Flag) {
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			shadow.Bool(f.Name, false, "")
+			return
+		}
+		shadow.Func(f.Name, "", func(v string) error {
+			if given[f.Name] = append(given[f.Name], v); len(given[f.Name]) == 2 && twice == nil {
+				twice = f
+			}
+			return nil
+		})
+	})
+	for shadow.Parse(args) == nil && shadow.NArg() > 0 {
+		args = shadow.Args()[1:]
+	}
+	if twice == nil {
+		return nil
+	}
+	v := given[twice.Name][:2]
+	hint := "give it once"
+	switch {
+	case twice.Name == "hw" && (hwFile(v[0]) || hwFile(v[1])):
+		hint = "give it once, a file or KEY=VALUE pairs joined by commas, such as -hw links=4,nvls=false"
+	case strings.Contains(twice.Usage, "comma-separated") || strings.Contains(twice.Usage, "KEY=VALUE,..."):
+		hint = "give it once, the values joined by commas: -" + twice.Name + " " + v[0] + "," + v[1]
+	}
+	return flagErrorf("-%s given twice (%s, then %s): %s", twice.Name, v[0], v[1], hint)
 }
 
 // isFile reports whether path names a regular file.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -84,17 +85,19 @@ func alphaBW(name, v string) (commmodel.Link, error) {
 
 // plausibleLink bounds a link given by hand to what keeps every time of
 // every size below 2^62 B finite, with room: a latency of at most an hour,
-// a bandwidth of 1 B/s to 1 PB/s, a reduction of at most a second a byte
-// (-gamma 1e300s/B made every time +Inf, and the fastest among them
-// arbitrary).
+// a bandwidth of 1 B/s to 1000 TB/s, a reduction of at most a second a
+// byte (-gamma 1e300s/B made every time +Inf, and the fastest among them
+// arbitrary). Its callers name the flag and the value as given; the bounds
+// are written as units.ParseDuration and ParseBandwidth read them (it said
+// 1 PB/s, which they refuse, and the value rounded: 1001TB/s as 1000 TB/s).
 func plausibleLink(l commmodel.Link) error {
 	switch {
 	case !(l.Alpha >= 0 && l.Alpha <= 3600):
-		return fmt.Errorf("latency %s: want 0 to 1 hour, such as 2us", units.FormatDuration(l.Alpha))
+		return errors.New("want a latency of 0 s to 3600 s, such as 2us")
 	case !(l.BW >= 1 && l.BW <= 1e15):
-		return fmt.Errorf("bandwidth %s: want 1 B/s to 1 PB/s, such as 350GB/s", units.FormatBandwidth(l.BW))
+		return errors.New("want a bandwidth of 1 B/s to 1000 TB/s, such as 350GB/s")
 	case !(l.Gamma >= 0 && l.Gamma <= 1):
-		return fmt.Errorf("reduction time %g s/B: want 0 to 1 s/B, such as 0.01ns/B", l.Gamma)
+		return errors.New("want a reduction time of 0 s/B to 1 s/B, such as 0.01ns/B")
 	}
 	return nil
 }
@@ -184,7 +187,7 @@ func (f *collectiveFlags) resolve(fs *flag.FlagSet) (commmodel.Collective, []com
 	if err != nil {
 		return c, nil, err
 	}
-	if err := checkCount(fs, "p", f.p, maxRanks, "the number of ranks", "8"); err != nil {
+	if err := checkRanks(fs, f.p, "the number of ranks", "8"); err != nil {
 		return c, nil, err
 	}
 	if f.perNode == 0 {
@@ -370,7 +373,7 @@ func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.A
 	}
 	var mach textbookMachine
 	if m.link.machine.given() {
-		if err := checkCount(m.fs, "p", m.coll.p, maxRanks, "the number of ranks", "8"); err != nil {
+		if err := checkRanks(m.fs, m.coll.p, "the number of ranks", "8"); err != nil {
 			return 0, nil, nil, h, err
 		}
 		perHost := 0

@@ -20,25 +20,30 @@ const (
 	formatCSV  = "csv"
 )
 
-// formatFlags are -format and its shorthand -json.
+// formatFlags are -format and its shorthand -json, of the flag set fs.
 type formatFlags struct {
 	format string
 	json   bool
+	fs     *flag.FlagSet
 }
 
 // addFormatFlags adds -format text|json|csv and -json to fs.
 func addFormatFlags(fs *flag.FlagSet) *formatFlags {
-	f := new(formatFlags)
+	f := &formatFlags{fs: fs}
 	fs.StringVar(&f.format, "format", formatText, "output: text (for reading), json (one object) or csv (the table, one row a line)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object (as -format json)")
 	return f
 }
 
-// get returns the chosen format: json when -json is set.
+// get returns the chosen format: json when -json is set. -json with
+// another -format given (text, as csv) is a usage error: one of the two
+// would be ignored.
 func (f *formatFlags) get() (string, error) {
 	if f.json {
-		if f.format != formatText && f.format != formatJSON {
-			return "", flagErrorf("-json and -format %s exclude each other", f.format)
+		given := false
+		f.fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == "format" })
+		if given && f.format != formatJSON {
+			return "", flagErrorf("-json and -format %s exclude each other: give -format json, or -format %s alone", f.format, f.format)
 		}
 		return formatJSON, nil
 	}

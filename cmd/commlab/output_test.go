@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"os"
 	"slices"
 	"strconv"
@@ -69,19 +70,26 @@ func TestWriteCSV(t *testing.T) {
 // value's error names the values that work.
 func TestFormatFlags(t *testing.T) {
 	t.Parallel()
+	// -json with a -format given, text as well as csv, is a usage error
+	// (red team rt2 m4: -format text -json printed JSON).
 	for _, c := range []struct {
-		format string
-		json   bool
-		want   string
-		bad    bool
+		args []string
+		want string
+		bad  bool
 	}{
-		{"text", false, "text", false}, {"csv", false, "csv", false}, {"json", false, "json", false},
-		{"text", true, "json", false}, {"csv", true, "", true}, {"xml", false, "", true},
+		{nil, "text", false}, {[]string{"-format", "text"}, "text", false}, {[]string{"-format", "csv"}, "csv", false},
+		{[]string{"-format", "json"}, "json", false}, {[]string{"-json"}, "json", false}, {[]string{"-json", "-format", "json"}, "json", false},
+		{[]string{"-format", "text", "-json"}, "", true}, {[]string{"-json", "-format", "csv"}, "", true}, {[]string{"-format", "xml"}, "", true},
 	} {
-		f := formatFlags{c.format, c.json}
+		fs := newFlags("test")
+		f := addFormatFlags(fs)
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
 		got, err := f.get()
-		if (err != nil) != c.bad || got != c.want {
-			t.Errorf("-format %s -json=%v: %q, %v", c.format, c.json, got, err)
+		var fe *flagError
+		if (err != nil) != c.bad || got != c.want || err != nil && !errors.As(err, &fe) {
+			t.Errorf("%q: %q, %v", c.args, got, err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"flag"
 	"fmt"
 	"image/color"
@@ -84,6 +85,9 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 		return plotRequest{}, flagErrorf("-o %q: want a name ending in %s, such as -o %s.png",
 			*out, strings.Join(figure.SaveFormats, ", "), strings.TrimSuffix(*out, filepath.Ext(*out)))
 	}
+	if err := checkTest(strconv.Itoa(*test), false); err != nil {
+		return plotRequest{}, err
+	}
 	if err := checkCount(fs, "dpi", *dpi, maxDPI, "the PNG's resolution in dots per inch", "300"); err != nil {
 		return plotRequest{}, err
 	}
@@ -96,8 +100,8 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 		flag, value string
 		to          *vg.Length
 	}{{"width", *width, &req.width}, {"height", *height, &req.height}} {
-		if *l.to, err = vg.ParseLength(l.value); err != nil || !(*l.to > 0) {
-			return plotRequest{}, usageErrorf(fs, "-%s %q: want a positive length with its unit, such as 7in, 18cm or 500pt", l.flag, l.value)
+		if *l.to, err = parseSide(l.value); err != nil {
+			return plotRequest{}, usageErrorf(fs, "-%s %q: %v", l.flag, l.value, err)
 		}
 		if *l.to > maxSide {
 			return plotRequest{}, usageErrorf(fs, "-%s %s: larger than a poster; give at most %gin", l.flag, l.value, float64(maxSide/vg.Inch))
@@ -135,6 +139,29 @@ func parsePlotFlags(args []string) (plotRequest, error) {
 		return plotRequest{}, flagErrorf("%d logs: one figure tells at most %d apart, each by its colour; plot them in several figures", len(req.logs), n)
 	}
 	return req, nil
+}
+
+// parseSide reads -width or -height: a positive length with its unit, in,
+// cm, mm or pt. A bare number is refused, though vg.ParseLength reads it as
+// points: a user who writes -width 7 means the 7 inches of the default
+// (matplotlib's figsize counts inches), not the 7 points (0.1 in) it
+// drew, and every other quantity flag wants its unit too.
+func parseSide(s string) (vg.Length, error) {
+	const example = "such as 7in, 18cm or 500pt"
+	v := strings.TrimSpace(s)
+	for _, unit := range []string{"in", "cm", "mm", "pt"} {
+		if num, ok := strings.CutSuffix(v, unit); ok {
+			l, err := vg.ParseLength(strings.TrimSpace(num) + unit)
+			if err != nil || !(l > 0) {
+				break
+			}
+			return l, nil
+		}
+	}
+	if _, err := strconv.ParseFloat(v, 64); err == nil {
+		return 0, errors.New("missing unit, " + example)
+	}
+	return 0, errors.New("want a positive length with its unit, " + example)
 }
 
 // runPlot runs "commlab plot LOG...": it draws each log's measured times
@@ -561,7 +588,7 @@ func (l *plottedLog) breaks() ([]plotMark, error) {
 func byX(a, b plotMark) int { return cmp.Compare(a.X, b.X) }
 
 func (pl *plotted) writeText(w io.Writer, req plotRequest) error {
-	size := fmt.Sprintf("%gin x %gin", req.width/vg.Inch, req.height/vg.Inch)
+	size := fmt.Sprintf("%.3gin x %.3gin", req.width/vg.Inch, req.height/vg.Inch)
 	if strings.EqualFold(filepath.Ext(req.out), ".png") {
 		size += fmt.Sprintf(" at %d DPI", req.dpi)
 	}

@@ -380,12 +380,8 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	if err := ranksOfNodes(fs, p, *nodes, *perNode); err != nil {
 		return predictRequest{}, err
 	}
-	if err := checkCount(fs, "p", *p, maxRanks, "the ranks (GPUs) to predict for (or -nodes N of -per-node GPUs)", "16"); err != nil {
+	if err := checkRanks(fs, *p, "the ranks (GPUs) to predict for (or -nodes N of -per-node GPUs)", "16"); err != nil {
 		return predictRequest{}, err
-	}
-	if *p == 1 {
-		// NCCL copies the buffer within the GPU, which no table measures.
-		return predictRequest{}, flagErrorf("-p 1: one rank exchanges nothing, and the copy NCCL makes within the GPU is not what the model times; give -p 2 or more")
 	}
 	example := *p // a run that fits one node
 	if example > 8 {

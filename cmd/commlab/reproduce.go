@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -32,8 +35,9 @@ type reproduceResult struct {
 // reproduceIndex is the index file written beside the exhibits.
 const reproduceIndex = "README.md"
 
-// indexHeading opens every index reproduce writes; an existing README.md
-// that does not start with it is not reproduce's and is never overwritten.
+// indexHeading opens every index reproduce writes. It marks a folder as
+// reproduce's: reproduce writes only into a new or empty folder or one
+// whose README.md starts with it (ownFolder).
 const indexHeading = "# commlab exhibits\n"
 
 func runReproduce(args []string, stdout io.Writer) error {
@@ -73,21 +77,19 @@ func runReproduce(args []string, stdout io.Writer) error {
 // article, computed afresh on each call.
 var exhibits = article.Exhibits
 
-// reproduce builds every exhibit and writes tables to dir/NAME.md, figures
-// to dir/NAME.png and the index to dir/README.md. The folder is checked and
-// created before the exhibits are built, which takes long, so that a bad -o
-// fails at once. All exhibits are rendered before any file is written, so a
-// failing exhibit writes nothing; a README.md that reproduce did not write
-// (a project's own, when dir is a repository) is an error, not overwritten.
+// reproduce builds every exhibit and writes the index to dir/README.md,
+// then tables to dir/NAME.md and figures to dir/NAME.png. The folder is
+// checked and created before the exhibits are built, which takes long, so
+// that a bad -o fails at once. All exhibits are rendered before any file is
+// written, so a failing exhibit writes nothing; the index goes first, so
+// that a run stopped part way leaves a folder the next run takes as its
+// own (ownFolder).
 func reproduce(dir string) (reproduceResult, error) {
 	res := reproduceResult{Out: dir, Files: []reproduceFile{}}
-	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
-		return res, fmt.Errorf("-o %s: exists and is not a folder", dir)
+	if err := ownFolder(dir); err != nil {
+		return res, err
 	}
 	index := filepath.Join(dir, reproduceIndex)
-	if old, err := os.ReadFile(index); err == nil && !strings.HasPrefix(string(old), indexHeading) {
-		return res, fmt.Errorf("-o %s: %s exists and was not written by commlab reproduce; choose another folder", dir, reproduceIndex)
-	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return res, fmt.Errorf("-o %s: cannot create the folder: %w", dir, err)
 	}
@@ -112,17 +114,63 @@ func reproduce(dir string) (reproduceResult, error) {
 		}
 		res.Files = append(res.Files, f)
 	}
+	paths := append([]string{index}, make([]string, len(res.Files))...)
+	contents = append([][]byte{[]byte(indexFile(res.Files))}, contents...)
 	for i, f := range res.Files {
+		paths[i+1] = f.Path
+	}
+	for i, path := range paths {
 		write := func(tmp string) error { return os.WriteFile(tmp, contents[i], 0o644) }
-		if err := writeOutput(f.Path, nil, true, write); err != nil {
-			return res, fmt.Errorf("-o %s: cannot write %s: %w", dir, filepath.Base(f.Path), err)
+		if err := writeOutput(path, nil, true, write); err != nil {
+			return res, fmt.Errorf("-o %s: cannot write %s: %w", dir, filepath.Base(path), err)
 		}
 	}
-	write := func(tmp string) error { return os.WriteFile(tmp, []byte(indexFile(res.Files)), 0o644) }
-	if err := writeOutput(index, nil, true, write); err != nil {
-		return res, fmt.Errorf("-o %s: cannot write %s: %w", dir, reproduceIndex, err)
-	}
 	return res, nil
+}
+
+// ownFolder returns a usage error unless dir is a folder reproduce may
+// write into: one that does not exist, an empty one, or one whose
+// README.md starts with indexHeading, which reproduce wrote. Any other
+// folder holds someone's files (a repository's docs/, which held no
+// README.md and lost same-named files to a run), and the error names a
+// folder below it that is free.
+func ownFolder(dir string) error {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil // missing, or MkdirAll says why it cannot be made
+	}
+	if !info.IsDir() {
+		return flagErrorf("-o %s: exists and is not a folder: give a new folder, such as -o %s", dir, freeFolder(filepath.Dir(dir)))
+	}
+	if old, err := os.ReadFile(filepath.Join(dir, reproduceIndex)); err == nil && strings.HasPrefix(string(old), indexHeading) {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		return nil
+	}
+	why := "holds " + entries[0].Name()
+	if len(entries) > 1 {
+		why += fmt.Sprintf(" and %d more", len(entries)-1)
+	}
+	why += " and no index of commlab reproduce"
+	if slices.ContainsFunc(entries, func(e os.DirEntry) bool { return e.Name() == reproduceIndex }) {
+		why = reproduceIndex + " exists and was not written by commlab reproduce"
+	}
+	return flagErrorf("-o %s: %s, whose files it would replace: give a new or empty folder, such as -o %s", dir, why, freeFolder(dir))
+}
+
+// freeFolder returns a folder below parent that does not exist: exhibits,
+// or exhibits-2, -3 and so on, up to exhibits-99.
+func freeFolder(parent string) string {
+	path := filepath.Join(parent, "exhibits")
+	for i := 2; i < 100; i++ {
+		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		path = filepath.Join(parent, "exhibits-"+strconv.Itoa(i))
+	}
+	return path
 }
 
 // tableFile is a table exhibit's Markdown file: its title as a heading, then

@@ -180,7 +180,7 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	}
 	var mach textbookMachine
 	if machine.given() {
-		if err := checkCount(fs, "p", *p, maxRanks, "the number of ranks", "8"); err != nil {
+		if err := checkRanks(fs, *p, "the number of ranks", "8"); err != nil {
 			return simulateRequest{}, err
 		}
 		if mach, err = machine.machine(*p, *perNode); err != nil {
@@ -198,7 +198,7 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	} else if *algo == "" {
 		return simulateRequest{}, flagErrorf("need -algo, one of %s", strings.Join(names, ", "))
 	}
-	if err := checkCount(fs, "p", *p, maxRanks, "the number of ranks", "8"); err != nil {
+	if err := checkRanks(fs, *p, "the number of ranks", "8"); err != nil {
 		return simulateRequest{}, err
 	}
 	if *sizeText == "" {

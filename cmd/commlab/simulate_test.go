@@ -120,12 +120,12 @@ func TestSimulateSendRecv(t *testing.T) {
 		flags []string
 		link  commmodel.Link
 	}{
-		{[]string{"-per-node", "8"}, presets.H20Inter},
-		{nil, presets.H20Intra},
-		{[]string{"-per-node", "8", "-algo", ""}, presets.H20Inter}, // shift, SendRecv's only algorithm, without -algo
+		{[]string{"-algo", "shift", "-per-node", "8"}, presets.H20Inter},
+		{[]string{"-algo", "shift"}, presets.H20Intra},
+		{[]string{"-per-node", "8"}, presets.H20Inter}, // shift, SendRecv's only algorithm, without -algo
 	} {
 		var out, errOut bytes.Buffer
-		args := append([]string{"simulate", "-collective", "sendrecv", "-algo", "shift", "-p", "16", "-size", "1MiB", "-json"}, c.flags...)
+		args := append([]string{"simulate", "-collective", "sendrecv", "-p", "16", "-size", "1MiB", "-json"}, c.flags...)
 		if code := run(args, &out, &errOut); code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
 		}
