@@ -2,7 +2,9 @@ package topo
 
 import (
 	"errors"
+	"fmt"
 
+	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/internal/parseerr"
 )
 
@@ -70,6 +72,7 @@ var (
 	// ErrROCm: text that Parse cannot read is an AMD topology tool's
 	// (rocm-smi --showtopo, amd-smi topology), at the line that says so.
 	ErrROCm = errors.New("a ROCm topology (rocm-smi --showtopo or amd-smi topology), not nvidia-smi topo -m, which is what this reads")
-	// ErrTooLarge: more than 16 MiB of text or 1024 device columns.
-	ErrTooLarge = errors.New("input too large (more than 16 MiB or 1024 device columns)")
+	// ErrTooLarge: more than 16 MiB of text, 1024 device columns, or more
+	// GPUs or NICs than NCCL's topology holds (nccl.MaxTopoNodes).
+	ErrTooLarge = fmt.Errorf("input too large (more than %d MiB, %d device columns, or %d GPUs or NICs)", maxInput>>20, maxDevices, nccl.MaxTopoNodes)
 )

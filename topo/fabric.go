@@ -86,19 +86,28 @@ func ReadNVLinks(t *Topology) NVLinks {
 		return l
 	}
 	copy(l.PerGPU, sums)
-	reached := map[int]bool{0: true}
-	for grew := p > 0; grew; {
-		grew = false
-		for i := range p {
-			for j := range p {
-				if reached[i] && !reached[j] && links(i, j) > 0 {
-					reached[j], grew = true, true
-				}
+	l.Joined = p >= 2 && reach(p, links) == p
+	return l
+}
+
+// reach returns how many of p GPUs GPU 0 reaches over links, directly or
+// through others, visiting each GPU once: time quadratic in p.
+func reach(p int, links func(i, j int) int) int {
+	if p == 0 {
+		return 0
+	}
+	reached := make([]bool, p)
+	reached[0] = true
+	queue := []int{0} // the GPUs reached, in order; those from next on are yet to visit
+	for next := 0; next < len(queue); next++ {
+		for j := range p {
+			if !reached[j] && links(queue[next], j) > 0 {
+				reached[j] = true
+				queue = append(queue, j)
 			}
 		}
 	}
-	l.Joined = p >= 2 && len(reached) == p
-	return l
+	return len(queue)
 }
 
 // Least returns the fewest NVLinks of a GPU of l, the GPUs off the switch

@@ -37,7 +37,7 @@ var ErrFormat = errors.New("topo: not writable as nvidia-smi topo -m text")
 // word, for a NIC labelled NIC<n>, and for all of them or none); a
 // device's path to itself other than X, and between two devices a path
 // nvidia-smi has no cell for: X, XGMI (AMD's Infinity Fabric, which
-// ParseROCm reads), NVLink of fewer than one link or to a NIC, NVLinks
+// ParseROCm reads), NVLink of fewer than one link, more than MaxLinks or to a NIC, NVLinks
 // given on a path that is not NVLink, or a class of no name. As a last
 // check Format reads its text back with Parse, and refuses, naming the
 // difference, what still does not read back as t.
@@ -177,6 +177,8 @@ func cellFault(p Path, self, gpus bool) string {
 		return "a path class of no name"
 	case p.Class == NVLink && p.NVLinks < 1:
 		return "NVLink needs at least one link"
+	case p.Class == NVLink && p.NVLinks > MaxLinks:
+		return fmt.Sprintf("more NVLinks than MaxLinks, %d, which Parse reads", MaxLinks)
 	case p.Class == NVLink && !gpus:
 		return "NVLink joins GPUs alone, and Parse refuses it to a NIC"
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/internal/parseerr"
 )
 
@@ -18,8 +19,28 @@ import (
 const maxInput = 16 << 20
 
 // maxDevices bounds the matrix's columns (real servers have a few dozen), so
-// that the n×n matrix stays small whatever the input.
+// that the n×n matrix stays small whatever the input. The GPUs, and the
+// NICs, are bounded further by nccl.MaxTopoNodes (tooMany).
 const maxDevices = 1024
+
+// tooMany returns an ErrTooLarge at the first GPU column, or NIC column,
+// of the header on the 1-based line past nccl.MaxTopoNodes, else nil:
+// NCCL builds no topology of more devices of one kind, and nvidia-smi topo
+// -m shows one host's.
+func (p *parser) tooMany(line int, columns []field) error {
+	gpus, nics := 0, 0
+	for _, c := range columns {
+		kind, n := "NIC", &nics
+		if gpuName.MatchString(c.text) {
+			kind, n = "GPU", &gpus
+		}
+		if *n++; *n > nccl.MaxTopoNodes {
+			return p.errAt(line, c.off, fmt.Errorf("%s is %s column %d of the header; NCCL's topology holds at most %d %ss (NCCL_TOPO_MAX_NODES): %w",
+				parseerr.Excerpt(c.text), kind, *n, nccl.MaxTopoNodes, kind, ErrTooLarge))
+		}
+	}
+	return nil
+}
 
 // field is one whitespace-separated word of a line and where it starts.
 type field struct {
@@ -125,6 +146,8 @@ var (
 //     later cell, its message naming the other's line): the pair takes the
 //     farther of the two paths (Path.Compare), so that what rests on it
 //     (bandwidth, GPUDirect RDMA) assumes no more than the worse reading.
+//     The first maxAsymmetric pairs, by line and column, are a problem
+//     each, and the rest one problem that counts them, at the first of them.
 //
 //   - a NIC column without its row (ErrMissingRow), or, when a NIC Legend
 //     follows the matrix, a NIC column NIC0, NIC1, ... that it does not name
@@ -133,7 +156,9 @@ var (
 //
 // A GPU column without its row (ErrMissingRow) is an error: a capture cut
 // before the last GPU row would leave pairs of GPUs unknown, and the machine
-// would read as another with a slower fabric. A row with more cells than
+// would read as another with a slower fabric. More GPUs, or NICs, than
+// NCCL's topology holds (nccl.MaxTopoNodes) are an error (ErrTooLarge, at
+// the header's first column past them). A row with more cells than
 // device columns (ErrLongRow) is an error, as is
 // every other malformed input: a *ParseError with the line and column and a
 // sentinel cause, and then the topology and problems are nil. Errors and
@@ -301,12 +326,14 @@ type parser struct {
 	shifts   map[int][]shift // byte shifts of cleaned lines (splitLines)
 	split    [][]field       // fields of each line, filled by fieldsOf
 	columns  []field         // device column heads
+	gpu      []bool          // whether each device column is a GPU's (devices)
 	attrs    []int           // attribute column kinds, in order
 	rows     []rowLine
 	head     int // index of the header line
 	end      int // index of the first line after the matrix
 	after    int // index of a second matrix's header, else len(lines): the legends end there
 	problems []*ParseError
+	asym     asymmetries // the asymmetric pairs, problems once folded
 	// spanNoted reports that a NUMA Affinity of several nodes has had its
 	// problem: it is said once a capture.
 	spanNoted bool
@@ -326,13 +353,80 @@ func parseBytes(name string, data []byte) (*Topology, []*ParseError, error) {
 		}
 		return nil, nil, err
 	}
+	return t, p.sorted(), nil
+}
+
+// sorted returns the problems, the asymmetric pairs' folded among them
+// (asymmetries.problems), sorted by line and column.
+func (p *parser) sorted() []*ParseError {
+	p.problems = append(p.problems, p.asym.problems()...)
 	slices.SortStableFunc(p.problems, func(a, b *ParseError) int {
 		if a.Line != b.Line {
 			return a.Line - b.Line
 		}
 		return a.Column - b.Column
 	})
-	return t, p.problems, nil
+	return p.problems
+}
+
+// maxAsymmetric is how many asymmetric pairs are a problem each; the rest
+// are counted in one. A damaged capture shows a few; one whose every pair
+// disagrees (a matrix edited by hand, half of it another machine's) would
+// otherwise be a problem a pair, 204,480 of them at 640 GPUs.
+const maxAsymmetric = 10
+
+// asymmetries collects the asymmetric pairs of a capture in bounded
+// memory: the first maxAsymmetric+1 by line and column, how many there
+// are and the last line of one.
+type asymmetries struct {
+	first []asymmetry
+	n     int
+	last  int
+}
+
+// asymmetry is one asymmetric pair: where, and what its problem says.
+type asymmetry struct {
+	at  *ParseError
+	msg string
+}
+
+// noteAsymmetric counts an asymmetric pair whose later cell is at byte off of
+// the 1-based line, and keeps it with its message msg() where it is among
+// the first maxAsymmetric+1; msg is called only then.
+func (p *parser) noteAsymmetric(line, off int, msg func() string) {
+	a := &p.asym
+	a.n++
+	a.last = max(a.last, line)
+	col := p.column(line, off)
+	before := func(k int) bool { at := a.first[k].at; return line < at.Line || line == at.Line && col < at.Column }
+	k := len(a.first)
+	if k == maxAsymmetric+1 && !before(k-1) {
+		return
+	}
+	for k > 0 && before(k-1) {
+		k--
+	}
+	a.first = slices.Insert(a.first, k, asymmetry{&ParseError{File: p.name, Line: line, Column: col}, msg()})
+	if len(a.first) > maxAsymmetric+1 {
+		a.first = a.first[:maxAsymmetric+1]
+	}
+}
+
+// problems returns the first maxAsymmetric pairs, a problem each, and in
+// place of the rest one problem at the first of them that counts them.
+func (a *asymmetries) problems() []*ParseError {
+	var out []*ParseError
+	for k, s := range a.first {
+		switch {
+		case k < maxAsymmetric:
+			s.at.Err = fmt.Errorf("%s: %w", s.msg, ErrAsymmetric)
+		default:
+			s.at.Err = fmt.Errorf("%s; so are %d more pairs to line %d (%d asymmetric pairs in all, the first %d reported one by one): %w",
+				s.msg, a.n-maxAsymmetric-1, a.last, a.n, maxAsymmetric, ErrAsymmetric)
+		}
+		out = append(out, s.at)
+	}
+	return out
 }
 
 // rocmMarks are the titles of AMD's topology tools: rocm-smi --showtopo's
@@ -355,13 +449,19 @@ func rocmLine(lines []string) int {
 
 // errAt returns a ParseError at byte off of the 1-based line.
 func (p *parser) errAt(line, off int, err error) *ParseError {
+	return &ParseError{File: p.name, Line: line, Column: p.column(line, off), Err: err}
+}
+
+// column returns the 1-based column in the input of byte off of the
+// 1-based line as the parser reads it.
+func (p *parser) column(line, off int) int {
 	col := off + 1
 	for _, s := range p.shifts[line-1] {
 		if s.at <= off {
 			col = off + 1 + s.by
 		}
 	}
-	return &ParseError{File: p.name, Line: line, Column: col, Err: err}
+	return col
 }
 
 // errLine returns a ParseError about the 1-based line as a whole.
@@ -450,6 +550,9 @@ func (p *parser) findMatrix() error {
 	}
 	if n > maxDevices {
 		return p.errAt(h+1, head[maxDevices].off, ErrTooLarge)
+	}
+	if err := p.tooMany(h+1, head[:n]); err != nil {
+		return err
 	}
 	p.columns = head[:n]
 	p.attrs = attrColumns(head[n:])
@@ -596,6 +699,9 @@ func (p *parser) build() (*Topology, error) {
 		return nil, err
 	}
 	p.setPaths(t, colDev, cells)
+	if err := p.linksOver(t, seen); err != nil {
+		return nil, err
+	}
 	for _, r := range short {
 		p.warnShort(r, cells)
 	}
@@ -614,7 +720,8 @@ func (p *parser) devices() (index map[string]int, gpus, nics []Device, err error
 		}
 		index[c.text] = len(index)
 		d := Device{Name: c.text, NUMA: -1, GPUNUMA: -1}
-		if gpuName.MatchString(c.text) {
+		p.gpu = append(p.gpu, gpuName.MatchString(c.text))
+		if p.gpu[len(p.gpu)-1] {
 			gpus = append(gpus, d)
 		} else {
 			if !nicLabel.MatchString(c.text) {
@@ -646,7 +753,7 @@ func (p *parser) rowCells(r rowLine, i int, rest []field, cells []cell) (int, er
 		if (path.Class == Self) != (j == i) && !(j == i && path.Class == Unknown) {
 			return 0, p.errAt(r.line, f.off, fmt.Errorf("%s/%s is %s: %w", parseerr.Excerpt(label.text), parseerr.Excerpt(p.columns[j].text), parseerr.Excerpt(f.text), ErrDiagonal))
 		}
-		if path.Class == NVLink && !(gpuName.MatchString(label.text) && gpuName.MatchString(p.columns[j].text)) {
+		if path.Class == NVLink && !(p.gpu[i] && p.gpu[j]) {
 			// A label that is no GPU's is taken for a NIC, which no
 			// NVLink joins: a GPU misnamed (GPU-1), or an edited capture.
 			return 0, p.errAt(r.line, f.off, fmt.Errorf("%s/%s is %s, NVLink, which joins GPUs alone, labelled GPU0, GPU1, ...: %w",
@@ -684,6 +791,21 @@ func (p *parser) setPaths(t *Topology, colDev []Device, cells []cell) {
 	}
 }
 
+// linksOver returns an ErrNVLinks at the row of the first GPU whose
+// NVLinks, as the fabric reads them (ReadNVLinks: summed over its peers
+// where no NVSwitch joins them), are more than MaxLinks, else nil; rows
+// holds each device's row line.
+func (p *parser) linksOver(t *Topology, rows map[string]int) error {
+	for g, n := range ReadNVLinks(t).PerGPU {
+		if n > MaxLinks {
+			name := t.gpus[g].Name
+			return p.errLine(rows[name], fmt.Errorf("%s has %d NVLinks summed over its peers, which no NVSwitch joins, past %d, the most -hw links takes: %w",
+				name, n, MaxLinks, ErrNVLinks))
+		}
+	}
+	return nil
+}
+
 // asymmetric reports the disagreeing cells a (row i, column j) and b (row j,
 // column i) as a problem at the later of the two, and returns the farther of
 // their paths, the one the pair takes.
@@ -696,9 +818,10 @@ func (p *parser) asymmetric(i, j int, a, b cell) Path {
 	if second.path.Compare(far) > 0 {
 		far = second.path
 	}
-	p.problems = append(p.problems, p.errAt(second.line, second.off, fmt.Errorf(
-		"%s/%s is %s but %s/%s on line %d is %s; read as %s, the farther: %w",
-		p.columns[j].text, p.columns[i].text, second.path, p.columns[i].text, p.columns[j].text, first.line, first.path, far, ErrAsymmetric)))
+	p.noteAsymmetric(second.line, second.off, func() string {
+		return fmt.Sprintf("%s/%s is %s but %s/%s on line %d is %s; read as %s, the farther",
+			p.columns[j].text, p.columns[i].text, second.path, p.columns[i].text, p.columns[j].text, first.line, first.path, far)
+	})
 	return far
 }
 

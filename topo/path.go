@@ -70,6 +70,14 @@ type Path struct {
 	NVLinks int
 }
 
+// MaxLinks is the most GPU-to-GPU links (NVLink, Infinity Fabric) a GPU
+// may have, to one peer or to all: a GPU has at most MaxNVLinksPerGPU, and
+// a count far beyond that is a typing error, not a machine. ParsePath
+// reads no NV# above it, Parse no capture whose GPU would have more
+// (ErrNVLinks), and predict's -hw links takes counts up to it, so that the
+// links a capture gives are ones -hw takes.
+const MaxLinks = 1 << 16
+
 // NV returns the path of n bonded NVLinks (nvidia-smi's "NV<n>").
 func NV(n int) Path { return Path{Class: NVLink, NVLinks: n} }
 
@@ -122,12 +130,19 @@ func (p Path) PCIe() bool { return p.Class >= PIX && p.Class <= SYS }
 // give false.
 func (p Path) SameNUMA() bool { return p.Class >= PIX && p.Class <= NODE }
 
-// ErrPathToken is the cause of a ParseError on a matrix cell that is not a path class.
-var ErrPathToken = errors.New("not a path class (want X, NV#, PIX, PXB, PHB, NODE, SYS or N/A)")
+var (
+	// ErrPathToken is the cause of a ParseError on a matrix cell that is
+	// not a path class.
+	ErrPathToken = errors.New("not a path class (want X, NV#, PIX, PXB, PHB, NODE, SYS or N/A)")
+	// ErrNVLinks is the cause of a ParseError on an NV# cell of more than
+	// MaxLinks links, or on the row of a GPU whose NVLinks add up to more.
+	ErrNVLinks = errors.New("more NVLinks than a GPU has")
+)
 
 // ParsePath reads a matrix cell. It ignores case and accepts, besides the
 // current classes, "SOC" (the name older drivers used for SYS) and "N/A" or
-// "-" for Unknown. NV# needs a positive link count.
+// "-" for Unknown. NV# needs a positive link count, at most MaxLinks
+// (ErrNVLinks beyond).
 func ParsePath(s string) (Path, error) {
 	u := strings.ToUpper(strings.TrimSpace(s))
 	switch u {
@@ -148,7 +163,11 @@ func ParsePath(s string) (Path, error) {
 	}
 	if rest, ok := strings.CutPrefix(u, "NV"); ok {
 		n, err := strconv.Atoi(rest)
-		if err == nil && n > 0 && rest[0] != '+' {
+		switch {
+		case rest == "" || rest[0] == '+' || rest[0] == '-':
+		case err == nil && n > MaxLinks, errors.Is(err, strconv.ErrRange):
+			return Path{}, fmt.Errorf("%q: links past %d, the most -hw links takes: %w", parseerr.Excerpt(s), MaxLinks, ErrNVLinks)
+		case err == nil && n > 0:
 			return NV(n), nil
 		}
 	}

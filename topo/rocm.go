@@ -94,8 +94,10 @@ func ReadCapture(r io.Reader) (*Topology, []*ParseError, error) {
 // (a row of more or fewer cells than GPU columns, a cell that is not the
 // table's, a GPU without its row, tables of different GPUs), except a pair
 // whose two cells disagree (ErrAsymmetric, a warning): it takes the
-// farther (PCIE over XGMI, the larger number). amd-smi topology's tables
-// are refused (ErrAMDSMI).
+// farther (PCIE over XGMI, the larger number), and past the first
+// maxAsymmetric such pairs the rest are one warning, as Parse folds them.
+// More GPUs than NCCL's topology holds (nccl.MaxTopoNodes) are
+// ErrTooLarge. amd-smi topology's tables are refused (ErrAMDSMI).
 func ParseROCm(r io.Reader) (*Topology, []*ParseError, error) {
 	name, data, err := readInput(r)
 	if err != nil {
@@ -214,37 +216,39 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 	if err != nil {
 		return nil, nil, p.errLine(kind.line, err)
 	}
-	num := func(t *rocmTable, i, j int) (int, *ParseError) {
+	// asymmetric counts the pair i, j of t, whose cells a and b disagree,
+	// as read as far.
+	asymmetric := func(t *rocmTable, i, j int, a, b, far string) {
+		p.noteAsymmetric(t.lines[j*n+i], t.offs[j*n+i], func() string {
+			return fmt.Sprintf("%s/%s of %q is %s but %s/%s on line %d is %s; read as %s, the farther",
+				t.gpus[j], t.gpus[i], t.title, b, t.gpus[i], t.gpus[j], t.lines[i*n+j], a, far)
+		})
+	}
+	num := func(t *rocmTable, i, j int) int {
 		if t == nil {
-			return -1, nil
+			return -1
 		}
 		a, b := t.cells[i*n+j], t.cells[j*n+i]
 		va, _ := strconv.Atoi(a)
 		vb, _ := strconv.Atoi(b)
 		if va != vb {
 			far := max(va, vb)
-			return far, p.errAt(t.lines[j*n+i], t.offs[j*n+i], fmt.Errorf("%s/%s of %q is %s but %s/%s on line %d is %s; read as %d, the farther: %w",
-				t.gpus[j], t.gpus[i], t.title, b, t.gpus[i], t.gpus[j], t.lines[i*n+j], a, far, ErrAsymmetric))
+			asymmetric(t, i, j, a, b, strconv.Itoa(far))
+			return far
 		}
-		return va, nil
+		return va
 	}
 	for i := range n {
 		for j := i + 1; j < n; j++ {
 			pair := ROCmPair{A: kind.gpus[i], B: kind.gpus[j]}
-			var pe *ParseError
-			if pair.Weight, pe = num(tables[rocmWeight], i, j); pe != nil {
-				p.problems = append(p.problems, pe)
-			}
-			if pair.Hops, pe = num(tables[rocmHops], i, j); pe != nil {
-				p.problems = append(p.problems, pe)
-			}
+			pair.Weight = num(tables[rocmWeight], i, j)
+			pair.Hops = num(tables[rocmHops], i, j)
 			a, b := kind.cells[i*n+j], kind.cells[j*n+i]
 			link := a
 			switch {
 			case a != b && a != "" && b != "":
 				link = "PCIE" // the farther
-				p.problems = append(p.problems, p.errAt(kind.lines[j*n+i], kind.offs[j*n+i], fmt.Errorf("%s/%s of %q is %s but %s/%s on line %d is %s; read as PCIE, the farther: %w",
-					kind.gpus[j], kind.gpus[i], kind.title, b, kind.gpus[i], kind.gpus[j], kind.lines[i*n+j], a, ErrAsymmetric)))
+				asymmetric(kind, i, j, a, b, link)
 			case a == "":
 				link = b
 			}
@@ -253,13 +257,7 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 			top.rocm = append(top.rocm, pair)
 		}
 	}
-	slices.SortStableFunc(p.problems, func(a, b *ParseError) int {
-		if a.Line != b.Line {
-			return a.Line - b.Line
-		}
-		return a.Column - b.Column
-	})
-	return top, p.problems, nil
+	return top, p.sorted(), nil
 }
 
 // rocmPath is the path of a pair as ParseROCm documents it.
@@ -303,11 +301,11 @@ func (p *parser) rocmTable(title string, i int) (*rocmTable, int, error) {
 		if _, dup := index[f.text]; dup {
 			return nil, 0, p.errAt(h+1, f.off, fmt.Errorf("%s: %w", f.text, ErrDuplicate))
 		}
-		if len(index) == maxDevices {
-			return nil, 0, p.errAt(h+1, f.off, ErrTooLarge)
-		}
 		index[f.text] = len(t.gpus)
 		t.gpus = append(t.gpus, f.text)
+	}
+	if err := p.tooMany(h+1, head); err != nil {
+		return nil, 0, err
 	}
 	n := len(t.gpus)
 	t.cells, t.lines, t.offs = make([]string, n*n), make([]int, n*n), make([]int, n*n)

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -101,7 +102,30 @@ type helpError struct{ text string }
 func (e *helpError) Error() string { return e.text }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	// Standard output is buffered: a table of a thousand rows through
+	// text/tabwriter is otherwise a write(2) a cell.
+	stdout := bufio.NewWriterSize(os.Stdout, 64<<10)
+	code := run(os.Args[1:], stdout, afterFlush{stdout, os.Stderr})
+	if err := stdout.Flush(); err != nil && code == 0 {
+		fmt.Fprintf(os.Stderr, "commlab: %v\n", err)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// afterFlush writes to w after flushing buf, so that what goes to standard
+// error keeps its place among the lines of standard output that buf holds
+// back.
+type afterFlush struct {
+	buf *bufio.Writer
+	w   io.Writer
+}
+
+func (a afterFlush) Write(p []byte) (int, error) {
+	if err := a.buf.Flush(); err != nil {
+		return 0, err
+	}
+	return a.w.Write(p)
 }
 
 // run executes one command line and returns the exit status.

@@ -1,5 +1,11 @@
 package nccl
 
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
 // NCCL fills a call's cost table (updateCollCostTable, NCCL 2.30.7
 // src/enqueue.cc) from the communicator's tuning, which the model follows,
 // and from facts of the call the model does not see, which leave an
@@ -131,24 +137,119 @@ func MayBeLeftOut(r TunerRule) bool { return MayBeIgnored(r.Algo) || r.Proto == 
 // calls NCCL leaves the earlier rule's choice out of; a fallback may have
 // its own (NCCL's choice without PAT is LL128, and behind the CPU no
 // LL128 either).
+//
+// Time is O(n log² n) in the rules (holders), not the rules times the run
+// of fallbacks before each.
 func FallbackOf(rules []TunerRule) []int {
 	out := make([]int, len(rules))
-	base := 0
+	h := newHolders(rules)
 	for i, r := range rules {
-		out[i] = -1
-		for j := i - 1; j >= base; j-- {
-			p := rules[j]
-			if MayBeLeftOut(p) && r.Func == p.Func && r.Nodes == p.Nodes && r.Ranks == p.Ranks && r.PipeOps == p.PipeOps &&
-				r.RegBuff == p.RegBuff && r.MinBytes >= p.MinBytes && r.MaxBytes <= p.MaxBytes {
-				out[i] = j
-				break
-			}
-		}
+		out[i] = h.latest(r)
 		if out[i] < 0 {
-			base = i
+			h.clear() // the rules before i are no longer looked at
+		}
+		if MayBeLeftOut(r) {
+			h.add(i)
 		}
 	}
 	return out
+}
+
+// A ruleKey is what a rule and its fallback share: the function and the
+// communicator.
+type ruleKey struct {
+	f                              Func
+	nodes, ranks, pipeOps, regBuff int
+}
+
+func keyOf(r TunerRule) ruleKey { return ruleKey{r.Func, r.Nodes, r.Ranks, r.PipeOps, r.RegBuff} }
+
+// holders finds, among the rules added to it, the latest of a rule's key
+// whose sizes hold the rule's. For each key it is a Fenwick tree over the
+// MinBytes of the key's rules: node x holds the rules added of the
+// MinBytes it covers that no later rule of as large a MaxBytes among them
+// outdoes, so that in each node the index rises as MaxBytes falls. A
+// query looks at O(log n) nodes, a binary search each; an addition pushes
+// on O(log n) nodes, popping what it outdoes.
+type holders struct {
+	rules []TunerRule
+	keys  map[ruleKey]*holderTree
+	// touched lists the nodes added to since the last clear.
+	touched []*[]int
+}
+
+// holderTree is one key's Fenwick tree.
+type holderTree struct {
+	mins []uint64 // the MinBytes of the key's rules MayBeLeftOut names, sorted, distinct
+	node [][]int  // 1-based nodes of rule indices
+}
+
+func newHolders(rules []TunerRule) *holders {
+	h := &holders{rules: rules, keys: map[ruleKey]*holderTree{}}
+	for _, r := range rules {
+		if MayBeLeftOut(r) {
+			t := h.keys[keyOf(r)]
+			if t == nil {
+				t = &holderTree{}
+				h.keys[keyOf(r)] = t
+			}
+			t.mins = append(t.mins, r.MinBytes)
+		}
+	}
+	for _, t := range h.keys {
+		slices.Sort(t.mins)
+		t.mins = slices.Compact(t.mins)
+		t.node = make([][]int, len(t.mins)+1)
+	}
+	return h
+}
+
+// latest returns the index of the latest rule added of r's key whose
+// sizes hold r's, -1 where none.
+func (h *holders) latest(r TunerRule) int {
+	t := h.keys[keyOf(r)]
+	if t == nil {
+		return -1
+	}
+	best := -1
+	x, _ := slices.BinarySearch(t.mins, r.MinBytes+1) // the rules of MinBytes up to r's
+	if r.MinBytes == math.MaxUint64 {
+		x = len(t.mins)
+	}
+	for ; x > 0; x -= x & -x {
+		held := t.node[x]
+		// The rules whose MaxBytes reach r's are a prefix; its last is the latest.
+		k := sort.Search(len(held), func(k int) bool { return h.rules[held[k]].MaxBytes < r.MaxBytes })
+		if k > 0 {
+			best = max(best, held[k-1])
+		}
+	}
+	return best
+}
+
+// add adds rule i, which MayBeLeftOut names.
+func (h *holders) add(i int) {
+	r := h.rules[i]
+	t := h.keys[keyOf(r)]
+	p, _ := slices.BinarySearch(t.mins, r.MinBytes)
+	for x := p + 1; x < len(t.node); x += x & -x {
+		held := t.node[x]
+		for len(held) > 0 && h.rules[held[len(held)-1]].MaxBytes <= r.MaxBytes {
+			held = held[:len(held)-1]
+		}
+		if len(t.node[x]) == 0 {
+			h.touched = append(h.touched, &t.node[x])
+		}
+		t.node[x] = append(held, i)
+	}
+}
+
+// clear removes every rule added.
+func (h *holders) clear() {
+	for _, n := range h.touched {
+		*n = (*n)[:0]
+	}
+	h.touched = h.touched[:0]
 }
 
 // WithoutFallbacks returns rules less their fallbacks (FallbackOf): the

@@ -65,6 +65,13 @@ const (
 	PatternCollNetDirect Pattern = 6 // from NCCL 2.19
 )
 
+// MaxTopoNodes is the most devices of one kind (GPUs, NICs) NCCL's
+// topology holds: NCCL_TOPO_MAX_NODES, 640 from NCCL 2.29.7 ("up to 576
+// GPUs (e.g., NVLD144) with headroom", NCCL 2.30.7 src/include/graph.h),
+// 576 from 2.27 and 256 before. ncclTopoCreateNode (src/graph/topo.cc)
+// fails past it ("tried to create too many nodes").
+const MaxTopoNodes = 640
+
 // Graph is what NCCL's search found for one pattern, the per-channel values
 // the tuning model reads (struct ncclTopoGraph, NCCL 2.30.7
 // src/include/graph.h). Bandwidths are in NCCL's unit, GB/s per channel,

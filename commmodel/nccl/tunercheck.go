@@ -443,6 +443,11 @@ func (m *Model) patLeftOut() string {
 // its calls: the file says what runs either way. Rules that match none of
 // comms' calls are reported too, as HazardUnused. A communicator of one rank is never asked about and is
 // skipped. The error is only the reader's.
+//
+// Each kind of call (function, communicator, numPipeOps and regBuff the
+// rules tell apart) looks at its rules once (ruleSweep), in time
+// O(n log n) in them: the whole is near-linear in the rules times the
+// kinds of call.
 func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProblem, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
@@ -463,6 +468,12 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 		}
 	}
 	pipeOps, regBuff := callClasses(lines)
+	var byFunc [NumFuncs][]int // the rules of each function, in order
+	for i, l := range lines {
+		if f := l.rule.Func; f >= 0 && f < NumFuncs && l.rule.MinBytes <= l.rule.MaxBytes {
+			byFunc[f] = append(byFunc[f], i)
+		}
+	}
 	for _, c := range comms {
 		if c.Model.nRanks == 1 {
 			continue
@@ -471,20 +482,12 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 			for _, po := range pipeOps {
 				for _, rb := range regBuff {
 					var cand []int
-					bounds := []uint64{0}
-					for i, l := range lines {
-						r := l.rule
-						if r.Func == f && r.MinBytes <= r.MaxBytes && matchInt(r.Nodes, c.Nodes) && matchInt(r.Ranks, c.Model.nRanks) &&
-							matchInt(r.PipeOps, po.v) && matchInt(r.RegBuff, rb.v) {
+					for _, i := range byFunc[f] {
+						r := lines[i].rule
+						if matchInt(r.Nodes, c.Nodes) && matchInt(r.Ranks, c.Model.nRanks) && matchInt(r.PipeOps, po.v) && matchInt(r.RegBuff, rb.v) {
 							cand = append(cand, i)
-							bounds = append(bounds, r.MinBytes)
-							if r.MaxBytes < math.MaxUint64 {
-								bounds = append(bounds, r.MaxBytes+1)
-							}
 						}
 					}
-					slices.Sort(bounds)
-					bounds = slices.Compact(bounds)
 					calls := func(lo, hi uint64) string {
 						sizes := fmt.Sprintf("%d..%d B", lo, hi)
 						switch {
@@ -501,6 +504,8 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 						}
 						return s
 					}
+					available := func(i int) bool { return c.Model.Available(f, lines[i].rule.Algo, lines[i].rule.Proto) }
+					sw := sweepRules(lines, cand, available)
 					// one collects adjacent sizes that run on one channel,
 					// bare adjacent sizes whose rules of line bareLine all
 					// name an algorithm NCCL may leave out.
@@ -514,57 +519,46 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 							": no rule after this one names Ring or Tree, which NCCL never leaves out of a call's cost table; a call it leaves this algorithm out of (" +
 							bareCalls + ") runs on one channel"})
 					}}
-					for k, lo := range bounds {
-						hi := uint64(math.MaxUint64)
-						if k+1 < len(bounds) {
-							hi = bounds[k+1] - 1
+					for n, i := range cand {
+						u, r := &uses[i], lines[i].rule
+						u.matched = true
+						if k := sw.shadowed[n]; k >= 0 && u.winner == 0 {
+							u.winner = lines[sw.sure[k]].line
 						}
+						if !sw.reached[n] {
+							continue
+						}
+						if !available(i) {
+							why := fmt.Sprintf("%v (%s)", c, c.Model.leftOut(f, r.Algo, r.Proto))
+							if !slices.Contains(u.ignored, why) {
+								u.ignored = append(u.ignored, why)
+							}
+							continue
+						}
+						u.applied = true
+						if most, ok := c.Model.Uncapped(r.Algo); ok && r.Channels > most {
+							why := fmt.Sprintf("%v (%d)", c, most)
+							if !slices.Contains(u.uncapped, why) {
+								u.uncapped = append(u.uncapped, why)
+							}
+						}
+					}
+					for k, lo := range sw.bounds {
+						hi := sw.hi(k)
 						// taken is the first rule NCCL follows, sure the
 						// first of those it follows in every call.
-						taken, sure := -1, -1
-						for _, i := range cand {
-							r := lines[i].rule
-							if r.MinBytes > lo || hi > r.MaxBytes {
-								continue
-							}
-							uses[i].matched = true
-							if sure >= 0 {
-								if uses[i].winner == 0 {
-									uses[i].winner = lines[sure].line
-								}
-								continue
-							}
-							if !c.Model.Available(f, r.Algo, r.Proto) {
-								why := fmt.Sprintf("%v (%s)", c, c.Model.leftOut(f, r.Algo, r.Proto))
-								if !slices.Contains(uses[i].ignored, why) {
-									uses[i].ignored = append(uses[i].ignored, why)
-								}
-								continue
-							}
-							uses[i].applied = true
-							if most, ok := c.Model.Uncapped(r.Algo); ok && r.Channels > most {
-								why := fmt.Sprintf("%v (%d)", c, most)
-								if !slices.Contains(uses[i].uncapped, why) {
-									uses[i].uncapped = append(uses[i].uncapped, why)
-								}
-							}
-							if own, _ := c.Model.MaxChannels(r.Algo, r.Proto, float64(min(hi, 1<<tunerProbeTop))); taken < 0 && r.Channels > 0 && r.Channels < own {
-								why := fmt.Sprintf("%v (%d)", c, own)
-								if !slices.Contains(uses[i].fewer, why) {
-									uses[i].fewer = append(uses[i].fewer, why)
-								}
-							}
-							if taken < 0 {
-								taken = i
-							}
-							if !MayBeIgnored(r.Algo) {
-								sure = i
-							}
-						}
+						taken, sure := sw.taken[k], sw.sure[k]
 						if taken < 0 {
 							one.add(lo, hi)
 						} else {
 							one.flush()
+							r, u := lines[taken].rule, &uses[taken]
+							if own, _ := c.Model.MaxChannels(r.Algo, r.Proto, float64(min(hi, 1<<tunerProbeTop))); r.Channels > 0 && r.Channels < own {
+								why := fmt.Sprintf("%v (%d)", c, own)
+								if !slices.Contains(u.fewer, why) {
+									u.fewer = append(u.fewer, why)
+								}
+							}
 						}
 						// A rule NCCL leaves out of no call of its
 						// function on this release (NVLS for AllGather from

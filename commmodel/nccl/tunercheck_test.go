@@ -14,7 +14,7 @@ import (
 // nodes whose NIC is a SYS path away, so that LL128 is off across them
 // (NCCL 2.30.7 src/graph/tuning.cc: LL128 needs the NIC at most PXN away
 // on Hopper) and NVLS is too (it needs CollNet across nodes).
-func tunerJob(t *testing.T) []TunerComm {
+func tunerJob(t testing.TB) []TunerComm {
 	t.Helper()
 	one, err := New(h100Node(Latest))
 	if err != nil {

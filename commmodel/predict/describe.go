@@ -9,6 +9,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/presets"
+	"github.com/inframethod/commlab/topo"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -198,8 +199,9 @@ func parseRate(value string) (float64, error) {
 	return bw, nil
 }
 
-// maxCount and maxRate bound Describe's counts and rates, and minRate its
-// rates from below: beyond them a description is a typing error, not a
+// maxCount and maxRate bound Describe's counts (links, topo.MaxLinks,
+// which a capture's reader shares) and rates, and minRate its rates from
+// below: beyond them a description is a typing error, not a
 // machine (NVLink 5 is 50 GB/s a link, the fastest NIC 800 Gb/s, the
 // slowest a 1 Gb/s Ethernet port; a rate of 400 in bytes a second is
 // 400 Gb/s written without its unit).
@@ -241,13 +243,14 @@ func (h *Hardware) bridgeable() bool {
 
 // set applies one key of Describe.
 func (h *Hardware) set(key, value string) error {
-	count := func(least int) (int, error) {
+	countUpTo := func(least, most int) (int, error) {
 		n, err := strconv.Atoi(value)
-		if err != nil || n < least || n > maxCount {
-			return 0, fmt.Errorf("want a count from %d to %d", least, maxCount)
+		if err != nil || n < least || n > most {
+			return 0, fmt.Errorf("want a count from %d to %d", least, most)
 		}
 		return n, nil
 	}
+	count := func(least int) (int, error) { return countUpTo(least, maxCount) }
 	flag := func() (bool, error) {
 		on, err := strconv.ParseBool(value)
 		if err != nil {
@@ -266,7 +269,7 @@ func (h *Hardware) set(key, value string) error {
 		}
 		h.GPU.CompCap = int(v*10 + 0.5)
 	case "links":
-		h.NVLinks, err = count(0)
+		h.NVLinks, err = countUpTo(0, topo.MaxLinks)
 		h.GPU.NVLinks = h.NVLinks
 	case "link-bw":
 		h.GPU.NVLinkBW, err = rate()

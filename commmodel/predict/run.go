@@ -6,6 +6,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/topo"
 )
 
 // A run is what fixes NCCL's tuner for a table or a query: the hardware, the
@@ -169,12 +170,12 @@ func (e refusedQuery) Is(target error) bool { return target == ErrQuery }
 // the functions that time a Query on a Hardware refuse it alike.
 func (h *Hardware) check() error {
 	counts := []struct {
-		name string
-		n    int
-	}{{"NVLinks", h.NVLinks}, {"NICs", h.NICs}, {"RunNICs", h.RunNICs}, {"RunGPUs", h.RunGPUs}, {"Domain", h.Domain}, {"Group", h.Group}, {"Channels", h.Channels}, {"ChannelsGPUs", h.ChannelsGPUs}}
+		name    string
+		n, most int
+	}{{"NVLinks", h.NVLinks, topo.MaxLinks}, {"NICs", h.NICs, maxCount}, {"RunNICs", h.RunNICs, maxCount}, {"RunGPUs", h.RunGPUs, maxCount}, {"Domain", h.Domain, maxCount}, {"Group", h.Group, maxCount}, {"Channels", h.Channels, maxCount}, {"ChannelsGPUs", h.ChannelsGPUs, maxCount}}
 	for _, c := range counts {
-		if c.n < 0 || c.n > maxCount {
-			return fmt.Errorf("%w: Hardware.%s %d: want 0 (its default) or a count up to %d", ErrHardware, c.name, c.n, maxCount)
+		if c.n < 0 || c.n > c.most {
+			return fmt.Errorf("%w: Hardware.%s %d: want 0 (its default) or a count up to %d", ErrHardware, c.name, c.n, c.most)
 		}
 	}
 	if !(h.NICBW == 0 || h.NICBW >= minRate && h.NICBW <= maxNICRate) {
@@ -200,8 +201,8 @@ func (h *Hardware) checkKinds() error {
 	switch {
 	case g.CompCap < 30 || g.CompCap >= 200:
 		return fmt.Errorf("%w: Hardware.GPU.CompCap %d: want a compute capability times ten from 30 to 199, such as 90 for 9.0 (nccl.ParseGPU or DefaultHardware gives the GPU's)", ErrHardware, g.CompCap)
-	case g.NVLinks < 0 || g.NVLinks > maxCount || g.BridgeLinks < 0 || g.BridgeLinks > maxCount:
-		return fmt.Errorf("%w: Hardware.GPU.NVLinks %d, BridgeLinks %d: want counts up to %d", ErrHardware, g.NVLinks, g.BridgeLinks, maxCount)
+	case g.NVLinks < 0 || g.NVLinks > topo.MaxLinks || g.BridgeLinks < 0 || g.BridgeLinks > topo.MaxLinks:
+		return fmt.Errorf("%w: Hardware.GPU.NVLinks %d, BridgeLinks %d: want counts up to %d", ErrHardware, g.NVLinks, g.BridgeLinks, topo.MaxLinks)
 	case !(g.NVLinkBW == 0 || g.NVLinkBW >= minRate && g.NVLinkBW <= maxLinkRate):
 		return fmt.Errorf("%w: Hardware.GPU.NVLinkBW %g B/s: want 0 (no NVLink) or one link's rate in one direction, in bytes a second, from %g to %g, such as 25e9", ErrHardware, g.NVLinkBW, minRate, maxLinkRate)
 	case g.PCIeGen != 0 && (g.PCIeGen < 3 || g.PCIeGen > 6):
