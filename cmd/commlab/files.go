@@ -205,9 +205,9 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, error) {
 	// for a writer that never comes.
 	var b []byte
 	if info, serr := os.Stat(path); serr == nil && info.Mode().IsRegular() && info.Size() <= maxInput {
-		// A file within maxInput is read into one buffer of its size:
-		// readInput's buffer and data.ReadMeasurements' copy of it took
-		// 1.1 GB for a log of 240 MB.
+		// A file within maxInput is read as a stream, a line at a time
+		// (data.ReadFile): a file of 256 MiB on one line took 1.07 GB
+		// when it was read whole.
 		l, err = data.ReadFile(path, &o)
 	} else {
 		if b, err = readInput(path); err != nil {
@@ -231,20 +231,25 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, error) {
 			return nil, tooMany(fmt.Sprintf("%s: %d rows", path, rows))
 		}
 	}
-	if errors.Is(err, nccltests.ErrNoTable) {
-		var rerr error
-		if b == nil {
-			b, rerr = readInput(path)
-		}
-		if rerr == nil && topoParses(b) {
-			err = fmt.Errorf("%w; it is an nvidia-smi topo -m capture: read it with commlab topo %s, or give it to predict as -topo %s", err, path, path)
-		}
+	if errors.Is(err, nccltests.ErrNoTable) && topoParses(path, b) {
+		err = fmt.Errorf("%w; it is an nvidia-smi topo -m capture: read it with commlab topo %s, or give it to predict as -topo %s", err, path, path)
 	}
 	return l, err
 }
 
-// topoParses reports whether b is an nvidia-smi topo -m capture.
-func topoParses(b []byte) bool {
-	_, _, err := topo.Parse(bytes.NewReader(b))
+// topoParses reports whether the file at path is an nvidia-smi topo -m
+// capture: b, a stream's bytes, or else the file read by topo.Parse, which
+// stops past the few megabytes any capture holds.
+func topoParses(path string, b []byte) bool {
+	var r io.Reader = bytes.NewReader(b)
+	if b == nil {
+		f, err := os.Open(path)
+		if err != nil {
+			return false
+		}
+		defer f.Close()
+		r = f
+	}
+	_, _, err := topo.Parse(r)
 	return err == nil
 }

@@ -167,6 +167,16 @@ func (l *lineReader) fill() error {
 	}
 	l.off += int64(m)
 	l.blank = l.blank && len(bytes.TrimSpace(chunk)) == 0
+	if l.long != "" {
+		// The rest of a line too long to read is dropped as it comes,
+		// never converted: up to its end, if the chunk holds it.
+		i := bytes.IndexByte(l.buf[start:k+m], '\n')
+		if i < 0 {
+			l.text = ""
+			return nil
+		}
+		start += i
+	}
 	l.text = string(l.buf[start : k+m])
 	return nil
 }
