@@ -197,7 +197,7 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, error) {
 	}
 	o.MaxRows = maxRows
 	tooMany := func(at string) error {
-		return fmt.Errorf("%s: more than the %d measurement rows commlab fits or calibrates on in seconds: give the tables of the runs you need (nccl-tests prints about 30 rows a run; keep them with csplit or grep)", at, maxRows)
+		return fmt.Errorf("%s; commlab fits or calibrates on at most %d rows of a file, bad ones counted, in seconds: give the tables of the runs you need (nccl-tests prints about 30 rows a run; keep them with csplit or grep)", at, maxRows)
 	}
 	var l *data.Log
 	var err error
@@ -220,7 +220,7 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, error) {
 	}
 	var pe *nccltests.ParseError
 	if errors.Is(err, nccltests.ErrTooManyRows) && errors.As(err, &pe) {
-		return nil, tooMany(fmt.Sprintf("%s:%d", path, pe.Line))
+		return nil, tooMany(fmt.Sprintf("%s:%d: %v", path, pe.Line, pe.Err))
 	}
 	if err == nil {
 		rows := 0

@@ -2,6 +2,7 @@ package nccltests
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -104,6 +105,59 @@ func TestMaxRows(t *testing.T) {
 	var pe *ParseError
 	if !errors.Is(err, ErrTooManyRows) || !errors.As(err, &pe) || pe.Line != 9 {
 		t.Errorf("10 rows, MaxRows 7: %v; want ErrTooManyRows at line 9", err)
+	}
+}
+
+// TestMaxRowsBad: rows the reader leaves out count against
+// Options.MaxRows too, and the error says how many of them were bad and
+// the first problem (red team rt2 F2: a million rows of 6 fields took
+// 1.8 GB and wrote a 234 MB JSON, since only good rows counted).
+func TestMaxRowsBad(t *testing.T) {
+	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	const good = "     1048576        262144     float     sum      -1    44.38   23.63   41.35      0    44.10   23.78   41.61      0\n"
+	const bad = "     1048576        262144     float     sum      -1    44.38\n"
+	in := head + good + strings.Repeat(bad, 20)
+	_, err := read(strings.NewReader(in), "bad.log", Options{Collective: "allreduce", Ranks: 8, MaxRows: 10})
+	var pe *ParseError
+	// Line 1 the header, 2 the good row, 3 to 11 nine bad rows: line 12
+	// is the 11th row.
+	const want = "bad.log:12: too many rows: more than 10, 9 of them left out with a problem (first problem: bad.log:3: wrong number of fields: 6"
+	if !errors.Is(err, ErrTooManyRows) || !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("1 good row and 20 bad, MaxRows 10: %v; want %q", err, want)
+	}
+}
+
+// TestMaxProblems: past MaxProblems the reader lists no more problems but
+// one ErrMoreProblems that counts them, at the first unlisted one's line,
+// and reads on (red team rt2 F2).
+func TestMaxProblems(t *testing.T) {
+	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	const good = "     1048576        262144     float     sum      -1    44.38   23.63   41.35      0    44.10   23.78   41.61      0\n"
+	const bad = "     1048576        262144     float     sum      -1    44.38\n"
+	const nBad = MaxProblems + 500
+	r := NewReader(strings.NewReader(head + strings.Repeat(bad, nBad) + good))
+	r.Name, r.Collective, r.Ranks = "bad.log", "allreduce", 8
+	tests, err := r.ReadAll()
+	if err != nil || len(tests) != 1 || len(tests[0].Rows) != 1 {
+		t.Fatalf("%d bad rows and a good one: %v; want the good row read", nBad, err)
+	}
+	ps := r.Problems()
+	if len(ps) != MaxProblems+1 {
+		t.Fatalf("%d bad rows: %d problems; want %d listed and one that counts the rest", nBad, len(ps), MaxProblems)
+	}
+	var pe *ParseError
+	last := ps[MaxProblems]
+	// Line 1 the header, the bad rows from line 2: the first unlisted is
+	// line MaxProblems+2.
+	if !errors.Is(last, ErrMoreProblems) || !errors.As(last, &pe) || pe.Line != MaxProblems+2 || !strings.Contains(last.Error(), ": 500 more") {
+		t.Errorf("last problem %v; want ErrMoreProblems at line %d, 500 more", last, MaxProblems+2)
+	}
+	// The count reaches the error of a file with no good row: a problem
+	// a bad row, and the test's of no rows.
+	r = NewReader(strings.NewReader(head + strings.Repeat(bad, nBad)))
+	r.Collective, r.Ranks = "allreduce", 8
+	if _, err := r.ReadAll(); !errors.Is(err, ErrNoTable) || !strings.Contains(err.Error(), fmt.Sprintf("(%d problems;", nBad+1)) {
+		t.Errorf("%d bad rows alone: %v; want no table, %d problems", nBad, err, nBad+1)
 	}
 }
 

@@ -47,7 +47,8 @@
 // An input that is empty, holds no table, or is not text gives an error
 // (a gzip, xz or zstd input is named with the tool that decompresses it). A
 // bad row does not stop the reader: it is skipped and reported in
-// Reader.Problems. Both are a *ParseError{File, Line, Column, Err}: File as
+// Reader.Problems, which lists the first MaxProblems and then one
+// ErrMoreProblems that counts the rest. Both are a *ParseError{File, Line, Column, Err}: File as
 // given in Reader.Name, Line 1-based (0 for the whole file), Column the
 // 1-based byte offset in the line of the start of the offending field (0
 // for the whole line), and Err one of the Err* sentinels, wrapped with the

@@ -24,13 +24,18 @@ func (p *parser) row(n int, s string) bool {
 		if inTable && len(f) >= 3 && allDigits(f[1]) && isWord(f[2]) {
 			// "268,435,456" or "2.7e+08" where nccl-tests prints the bytes
 			// as a whole number: a row, but its size is unknown.
-			p.fieldProblem(n, 0, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(f[0]))
+			if !p.count(n) {
+				p.fieldProblem(n, 0, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(f[0]))
+			}
 			return true
 		}
 		return false
 	}
 	if !inTable && !(len(f) >= 3 && allDigits(f[1]) && isWord(f[2])) {
 		return false
+	}
+	if p.count(n) {
+		return true
 	}
 	if c == nil || c.closed {
 		var lay *layout
@@ -90,16 +95,24 @@ func (p *parser) row(n int, s string) bool {
 	} else {
 		r.OutOfPlace, r.InPlace = res[0], res[1]
 	}
+	p.kept++
+	c.observe(r, f, halves, res)
+	c.rejoined.add(p, n)
+	c.t.Rows = append(c.t.Rows, r)
+	return true
+}
+
+// count counts the row on line n, read or bad, and reports whether it is
+// past Options.MaxRows: the reader stops there (tooMany), so that a file of
+// millions of rows, bad ones too, costs no more than MaxRows do.
+func (p *parser) count(n int) (past bool) {
 	if p.rows++; p.opt.MaxRows > 0 && p.rows > p.opt.MaxRows {
 		if p.tooMany == 0 {
 			p.tooMany = n
 		}
 		return true
 	}
-	c.observe(r, f, halves, res)
-	c.rejoined.add(p, n)
-	c.t.Rows = append(c.t.Rows, r)
-	return true
+	return false
 }
 
 // rowLayout returns the fields of row f of test c that its layout reads
