@@ -89,7 +89,8 @@ func TestSizeBound(t *testing.T) {
 	const below, at = "4611686018427387903", "4611686018427387904" // 2^62 - 1 and 2^62
 	const header = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
 	row := func(size string) string {
-		return "  " + size + "  256  float  sum  -1  10.00  0.10  0.10  0  10.00  0.10  0.10  0\n"
+		// algbw = (2^62 - 1) B / 10 us, in GB/s, as nccl-tests prints it.
+		return "  " + size + "  256  float  sum  -1  10.00  461168601842738.79  461168601842738.79  0  10.00  461168601842738.79  461168601842738.79  0\n"
 	}
 	for _, c := range []struct {
 		format, text string

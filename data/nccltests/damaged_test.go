@@ -3,7 +3,10 @@ package nccltests
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -223,5 +226,86 @@ func TestCommCountsDisagree(t *testing.T) {
 	mnnvl = strings.ReplaceAll(mnnvl, "MNNVL 0", "MNNVL 1")
 	if n := count(mnnvl); n != 0 {
 		t.Errorf("nNodes 1 with MNNVL 1 on 2 hosts: %d problems of the communicator, want 0", n)
+	}
+}
+
+// TestAlgBWRetyped: nccl-tests prints algbw = size / time, and a row whose
+// cells disagree beyond their rounding (and algBWSlack) has one retyped
+// (red team rt2 F4: ring.log's 1048576 row with its size and count x1000
+// was fitted at 135 TB/s). Where both halves disagree, the size is the
+// likely one and the row is left out; where one does, its half.
+func TestAlgBWRetyped(t *testing.T) {
+	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	// ring.log's rows at 512 KiB, 1 MiB and 2 MiB
+	// (data/logs/paired/h100-sxm-1x8-together/all_reduce_ring.log, lines 39 to 41).
+	const (
+		r512k = "      524288        131072     float     sum      -1    43.78   11.98   20.96       0    40.29   13.01   22.78       0\n"
+		r2m   = "     2097152        524288     float     sum      -1    45.57   46.02   80.54       0    43.16   48.59   85.04       0\n"
+	)
+	for _, c := range []struct {
+		name, row string
+		algbw     string // the field warned of
+		rows      int    // the rows kept
+	}{
+		// 1048576000 B / 44.38 us = 23627 GB/s, printed 23.63.
+		{"size x1000", "  1048576000     262144000     float     sum      -1    44.38   23.63   41.35       0    43.46   24.13   42.23       0\n", " 23.63", 2},
+		// 1048576 B / 4.46 us = 235 GB/s, printed 24.13: the in-place half.
+		{"in-place time", "     1048576        262144     float     sum      -1    44.38   23.63   41.35       0     4.46   24.13   42.23       0\n", " 24.13", 3},
+	} {
+		col := strings.Index(c.row, c.algbw) + 2 // 1-based, past the blank
+		r := NewReader(strings.NewReader(head + r512k + c.row + r2m))
+		r.Name, r.Collective, r.Ranks = "retyped.log", "allreduce", 8
+		tests, err := r.ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		ps := r.Problems()
+		var pe *ParseError
+		if len(ps) != 1 || !errors.Is(ps[0], ErrInconsistent) || !errors.As(ps[0], &pe) || pe.Line != 3 || pe.Column != col || !strings.Contains(pe.Error(), "but size / time is") {
+			t.Errorf("%s: problems %v; want one ErrInconsistent at 3:%d", c.name, ps, col)
+		}
+		if got := len(tests[0].Rows); got != c.rows {
+			t.Errorf("%s: %d rows; want %d", c.name, got, c.rows)
+		}
+		if r := tests[0].Rows[1]; c.rows == 3 && (r.InPlace.Time != 0 || math.Abs(r.OutOfPlace.Time-44.38e-6) > 1e-12) {
+			t.Errorf("%s: the row's halves %+v; want the out-of-place time kept, the in-place left out", c.name, tests[0].Rows[1])
+		}
+	}
+}
+
+// TestAlgBWRealLogs: no real log's row disagrees with its own algbw, the
+// 2019 DGX-2 log's (9% beyond rounding) among them.
+func TestAlgBWRealLogs(t *testing.T) {
+	var paths []string
+	for _, dir := range []string{"testdata/real", "../logs"} {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".log") || strings.HasSuffix(path, ".json")) {
+				paths = append(paths, path)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(paths) < 100 {
+		t.Fatalf("%d logs; want the hundreds of testdata/real and data/logs", len(paths))
+	}
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewReader(f)
+		_, err = r.ReadAll()
+		f.Close()
+		if err != nil {
+			continue // a log that is no table (testdata/real holds some); its own tests say so
+		}
+		for _, p := range r.Problems() {
+			if strings.Contains(p.Error(), "but size / time is") {
+				t.Errorf("%v", p)
+			}
+		}
 	}
 }

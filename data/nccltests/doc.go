@@ -56,7 +56,9 @@
 // are ParseErrors in Problems too, each at its line, the test kept:
 // ErrInconsistent (the table against an override or its own labels: a
 // size printed twice, whose second row is left out; a count that is not
-// the size over the type's bytes as the table's other rows print it; and
+// the size over the type's bytes as the table's other rows print it; an
+// algbw that is not size / time within its rounding and algBWSlack, whose
+// row, or half where one half of two disagrees, is left out; and
 // NCCL's lines against the table or each other: hosts that disagree on
 // GPUDirect RDMA, which is then unknown),
 // ErrElided, ErrAmbiguous, ErrRejoined, ErrFailed, ErrLongLine, ErrNULLine, and

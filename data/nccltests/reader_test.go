@@ -776,7 +776,9 @@ func lines(s string, i, j int) string {
 func TestReadTuningLines(t *testing.T) {
 	hdr := "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
 	row := func(size int) string {
-		return fmt.Sprintf("%12d %13d     float     sum      -1    83.33  100.66  100.66      0    80.98  103.59  103.59      0\n", size, size/4)
+		// The times that the algbw columns are size over (83.33 and 80.98 us at 8 MiB).
+		oop, in := float64(size)/1e3/100.66, float64(size)/1e3/103.59
+		return fmt.Sprintf("%12d %13d     float     sum      -1 %8.2f  100.66  100.66      0 %8.2f  103.59  103.59      0\n", size, size/4, oop, in)
 	}
 	tuning := func(size int, algo, proto string) string {
 		return fmt.Sprintf("mew0:64904:64904 [0] NCCL INFO AllReduce: %d Bytes -> Algo %s proto %s channel{Lo..Hi}={0..23}\n", size, algo, proto)

@@ -90,6 +90,9 @@ func (p *parser) row(n int, s string) bool {
 			}
 		}
 	}
+	if r.Size > 0 && !p.algBWAgrees(n, c, r.Size, f, halves, &res) {
+		return true
+	}
 	if inPlaceOnly {
 		r.InPlace = res[0]
 	} else {
@@ -100,6 +103,74 @@ func (p *parser) row(n int, s string) bool {
 	c.rejoined.add(p, n)
 	c.t.Rows = append(c.t.Rows, r)
 	return true
+}
+
+// algBWSlack is how far beyond the rounding of its digits a printed algbw
+// may lie from size / time: nccl-tests of 2019 printed it up to 9% below
+// (testdata/real/v100_dgx2_five_tests_2019.log, AllGather at 512 MiB:
+// 71.11 GB/s for 536870880 B in 6920.5 us, 77.58), and a size retyped is
+// most often off by 2 or more (a power of two's neighbour, a factor of
+// 1000).
+const algBWSlack = 1.5
+
+// algBWAgrees checks each half of row n of test c, of size bytes and
+// fields f, whose time is a measurement (res, as read): nccl-tests prints
+// algbw = size / time, so the printed algbw must lie within what size over
+// the printed time allows, given the rounding of both (algBWBounds), to
+// within a factor of algBWSlack. A
+// half that disagrees has a cell retyped or pasted: its time, its algbw, or
+// the row's size, and no cell tells which. Where every half with a time
+// disagrees, the size is the likely one, and the row is left out, as a
+// size printed twice is (a fit through a size 1000 times its own would
+// read a bandwidth 1000 times the machine's); where one half of two does,
+// its time or algbw is, and that half is left out (its Time set to 0), the
+// other half kept. ok is false where the row is left out. Each is a
+// warning, ErrInconsistent at the algbw field.
+func (p *parser) algBWAgrees(n int, c *testState, size int64, f []string, halves []block, res *[2]Result) (ok bool) {
+	var bad [2]bool
+	timed, nBad := 0, 0
+	for i, b := range halves {
+		if res[i].Time <= 0 {
+			continue
+		}
+		timed++
+		ts, as := f[b.start+b.time], f[b.start+b.algBW]
+		if p.fromJSON {
+			// nccl-tests -J writes with %f the values it rounded as it
+			// prints them: "93.250000", of two decimals.
+			ts, as = trimZeros(ts), trimZeros(as)
+		}
+		if lo, hi := algBWBounds(size, res[i], ts, as); lo > hi*algBWSlack {
+			bad[i] = true
+			nBad++
+		}
+	}
+	for i, b := range halves {
+		if !bad[i] {
+			continue
+		}
+		what := "fits leave this half of the row out (a time or an algbw retyped)"
+		if nBad == timed {
+			what = "the row is left out (a size retyped, or a row pasted from another test)"
+		}
+		col := b.start + b.algBW
+		p.fieldProblem(n, col, "%w: %s %s GB/s, but size / time is %d B / %s us = %.4g GB/s: %s",
+			ErrInconsistent, c.lay.names[col], f[col], size, f[b.start+b.time], float64(size)/res[i].Time/1e9, what)
+		if nBad == timed {
+			return false
+		}
+		res[i].Time = 0
+	}
+	return true
+}
+
+// trimZeros drops the zeros that end a decimal fraction: "93.250000" ->
+// "93.25", "17290.000000" -> "17290".
+func trimZeros(s string) string {
+	if !strings.Contains(s, ".") || strings.ContainsAny(s, "eE") {
+		return s
+	}
+	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
 }
 
 // count counts the row on line n, read or bad, and reports whether it is
