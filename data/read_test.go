@@ -150,3 +150,29 @@ func TestReadFileLongLine(t *testing.T) {
 		t.Errorf("reading one line of %d bytes allocated %d bytes; want under %d", size, alloc, want)
 	}
 }
+
+// TestReadTidyCSVBadBusBW: a bad busbw_gbps, an optional column, is a
+// problem at its field, and its row is kept with no bus bandwidth (red
+// team rt2 m8: "-1" and "NaN" dropped the rows, whose times are fine,
+// without saying so); a good one is read.
+func TestReadTidyCSVBadBusBW(t *testing.T) {
+	in := "size_bytes,time_us,busbw_gbps\n" +
+		"1024,10,99\n" +
+		"1048576,50,-1\n" +
+		"16777216,300,NaN\n"
+	ps, problems, err := ReadTidyCSV(strings.NewReader(in), "b.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 3 || ps[0].BusBW != 99e9 || ps[1].BusBW != 0 || ps[2].BusBW != 0 || ps[1].Time != 50e-6 {
+		t.Errorf("points %+v; want three, 99 GB/s, then none twice", ps)
+	}
+	lines := strings.Split(in, "\n")
+	for i, w := range []struct{ line, col int }{{3, strings.Index(lines[2], "-1") + 1}, {4, strings.Index(lines[3], "NaN") + 1}} {
+		var pe *nccltests.ParseError
+		if i >= len(problems) || !errors.As(problems[i], &pe) || pe.Line != w.line || pe.Column != w.col ||
+			!errors.Is(pe, nccltests.ErrNumber) || !strings.HasSuffix(pe.Error(), "the point is kept without it") {
+			t.Errorf("problems %v; want %d at %d:%d, the point kept", problems, i, w.line, w.col)
+		}
+	}
+}

@@ -15,8 +15,9 @@ import (
 // or that holds no measurement, is never lost without a word (red team 38):
 // a size with a sign, with thousands separators, in exponent form or a
 // word (inf, NaN) is a bad number at the size's column and the row is left out; a time of 0
-// ("0", "-0", or one that underflows) at a size above 0 is a bad number at
-// the time's column, the row kept with that half no measurement.
+// ("0", "-0", or one that underflows) at a size above 0, or a negative
+// time, is a bad number at the time's column, the row kept with that half
+// no measurement; each warning says which.
 func TestDamagedRowsAreReported(t *testing.T) {
 	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" +
 		"     1048576        262144     float     sum      -1    44.38   23.63   41.35      0    44.10   23.70   41.47      0\n"
@@ -34,6 +35,10 @@ func TestDamagedRowsAreReported(t *testing.T) {
 		{"time 0", "     2097152        524288     float     sum      -1     0.00   46.02   80.54      0    45.10   46.50   81.38      0\n", 58, 3},
 		{"time -0", "     2097152        524288     float     sum      -1       -0   46.02   80.54      0    45.10   46.50   81.38      0\n", 60, 3},
 		{"time 1e-320", "     2097152        524288     float     sum      -1   1e-320   46.02   80.54      0    45.10   46.50   81.38      0\n", 56, 3},
+		// A negative time is no measurement, as 0 is: its half is left
+		// out and the row kept (red team rt2 m9 dropped the row with a
+		// bare "bad number").
+		{"time -45.57", "     2097152        524288     float     sum      -1   -45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 56, 3},
 		// A time nccl-tests cannot print, or beyond any call's, is no
 		// measurement either (red team: 1e-300 us made an interval of
 		// two years); Go's number forms beyond printf's are no number.
@@ -55,6 +60,14 @@ func TestDamagedRowsAreReported(t *testing.T) {
 		}
 		if n := len(l.Tests[0].Rows); n != c.rows {
 			t.Errorf("%s: %d rows, want %d", c.name, n, c.rows)
+		}
+		// The warning says what became of the row.
+		want := "; the row is left out"
+		if c.rows == 3 {
+			want = "; fits leave this half of the row out"
+		}
+		if len(l.Problems) == 1 && !strings.HasSuffix(l.Problems[0].Error(), want) {
+			t.Errorf("%s: %v; want it to end %q", c.name, l.Problems[0], want)
 		}
 	}
 	// Inside a table an MPI launcher's help-message lines, of a row's 13

@@ -115,9 +115,10 @@ func NewReader(r io.Reader) *Reader {
 // when the next one starts or the input ends.
 //
 // The error is a *ParseError when the input cannot be read, is empty, is not
-// text (a NUL byte anywhere; UTF-16; more than 2% of the first 64 KiB
-// invalid UTF-8 or control characters), is JSON that is not nccl-tests'
-// (ErrJSON), or yields no test at all, when
+// text (a NUL byte anywhere; UTF-16, with or without a byte-order mark;
+// more than 2% of the first 64 KiB invalid UTF-8 or control characters), is
+// JSON that is not nccl-tests' (ErrJSON), or yields no test at all (its
+// lines ending in CR alone named), when
 // Options.Collective is not a collective, and at the first row past
 // Options.MaxRows (ErrTooManyRows; bad rows count, and the error says how
 // many of them there were and the first problem). After an error, Read returns the
@@ -175,6 +176,8 @@ func (r *Reader) Read() (*Test, error) {
 			switch {
 			case r.in.blank:
 				r.err = &ParseError{File: r.Name, Err: ErrEmpty}
+			case r.tests == 0 && r.in.loneCR:
+				r.err = &ParseError{File: r.Name, Err: fmt.Errorf("%w: its lines end in CR alone (classic Mac OS line ends), which are no line ends to the reader: convert them, e.g. with tr '\\r' '\\n' < FILE > FILE.log", ErrNoTable)}
 			case r.tests == 0:
 				r.err = noTable(r.Name, r.p.problems, r.p.unlisted)
 			default:

@@ -62,7 +62,7 @@ func (p *parser) row(n int, s string) bool {
 				res[i] = Result{} // no in-place time: the out-of-place one stands
 				continue
 			}
-			p.fieldProblem(n, col, "%w: %s %q", ErrNumber, c.lay.names[min(col, len(c.lay.names)-1)], parseerr.Excerpt(f[col]))
+			p.fieldProblem(n, col, "%w: %s %q; the row is left out", ErrNumber, c.lay.names[min(col, len(c.lay.names)-1)], parseerr.Excerpt(f[col]))
 			return true
 		}
 	}
@@ -76,18 +76,16 @@ func (p *parser) row(n int, s string) bool {
 			return true
 		}
 	}
-	if r.Size > 0 {
-		for i, b := range halves {
-			if t := res[i].Time; !strings.EqualFold(f[b.start+b.time], "N/A") && (t < MinTime || t > MaxTime) {
-				// nccl-tests times a call of bytes in microseconds with
-				// two decimals: 0 is no measurement ("0", "-0", "1e-320"),
-				// nor is a time below 0.01 us it cannot print, or one
-				// beyond any call's.
-				col := b.start + b.time
-				p.fieldProblem(n, col, "%w: time %q at %d bytes is no measurement (want 0.01 to 1e12 us); fits leave this half of the row out",
-					ErrNumber, parseerr.Excerpt(f[col]), r.Size)
-				res[i].Time = 0
-			}
+	for i, b := range halves {
+		if t := res[i].Time; !strings.EqualFold(f[b.start+b.time], "N/A") && (t < 0 || r.Size > 0 && (t < MinTime || t > MaxTime)) {
+			// nccl-tests times a call of bytes in microseconds with
+			// two decimals: 0 is no measurement ("0", "-0", "1e-320"),
+			// nor is a negative time, a time below 0.01 us it cannot
+			// print, or one beyond any call's.
+			col := b.start + b.time
+			p.fieldProblem(n, col, "%w: time %q at %d bytes is no measurement (want 0.01 to 1e12 us); fits leave this half of the row out",
+				ErrNumber, parseerr.Excerpt(f[col]), r.Size)
+			res[i].Time = 0
 		}
 	}
 	if r.Size > 0 && !p.algBWAgrees(n, c, r.Size, f, halves, &res) {
@@ -240,12 +238,12 @@ func (p *parser) rowLead(n int, lay *layout, f []string) (r Row, ok bool) {
 	r = Row{Line: n, Root: -1, jsonCol: p.jsonCol}
 	var err error
 	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil || r.Size < 0 || r.Size >= units.MaxSize {
-		p.fieldProblem(n, 0, "%w: size %q, want a count of bytes below 2^62", ErrNumber, parseerr.Excerpt(f[0]))
+		p.fieldProblem(n, 0, "%w: size %q, want a count of bytes below 2^62; the row is left out", ErrNumber, parseerr.Excerpt(f[0]))
 		return r, false
 	}
 	if i := lay.count; i >= 0 {
 		if r.Count, err = strconv.ParseInt(f[i], 10, 64); err != nil || r.Count < 0 {
-			p.fieldProblem(n, i, "%w: count %q", ErrNumber, parseerr.Excerpt(f[i]))
+			p.fieldProblem(n, i, "%w: count %q; the row is left out", ErrNumber, parseerr.Excerpt(f[i]))
 			return r, false
 		}
 	}
@@ -263,7 +261,7 @@ func (p *parser) rowLead(n int, lay *layout, f []string) (r Row, ok bool) {
 	if i := lay.root; i >= 0 {
 		root, err := strconv.Atoi(f[i])
 		if err != nil || root < -1 {
-			p.fieldProblem(n, i, "%w: root %q", ErrNumber, parseerr.Excerpt(f[i]))
+			p.fieldProblem(n, i, "%w: root %q; the row is left out", ErrNumber, parseerr.Excerpt(f[i]))
 			return r, false
 		}
 		r.Root = root
@@ -295,13 +293,15 @@ func (c *testState) observe(r Row, f []string, halves []block, res [2]Result) {
 }
 
 // half reads one placement's block; on failure it returns the index of the
-// bad field.
+// bad field. A negative time is read, for row to leave out as no
+// measurement, the rest of the row kept; a negative bandwidth is a bad
+// field.
 func (p *parser) half(f []string, b block) (Result, int, bool) {
 	var v [3]float64
 	for k, off := range [3]int{b.time, b.algBW, b.busBW} {
 		i := b.start + off
 		x, ok := parseNumber(f[i])
-		if !ok || !(x >= 0) || math.IsInf(x, 0) {
+		if !ok || !(x >= 0 || k == 0 && x < 0) || math.IsInf(x, 0) {
 			return Result{}, i, false
 		}
 		v[k] = x
