@@ -171,5 +171,5 @@ func PublicLog(name string, opt *nccltests.Options) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readNCCLTests(b, name, opt)
+	return readNCCLTests(bytes.NewReader(b), name, opt)
 }

@@ -1,10 +1,10 @@
 package data
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/data/nccltests"
@@ -44,25 +44,60 @@ func (f Format) String() string {
 
 // Sniff tells the format of a file's contents: a tidy CSV when its first line
 // that is not blank or a '#' comment is a CSV header naming size_bytes and
-// time_us, nccl-tests output otherwise (a JSON object, '{' first, among
+// time_us in its first 64 KiB, nccl-tests output otherwise (a JSON object, '{' first, among
 // it).
 func Sniff(b []byte) Format {
-	for rest := string(bytes.TrimPrefix(b, []byte("\ufeff"))); rest != ""; {
-		var line string
-		line, rest, _ = strings.Cut(rest, "\n")
-		s := strings.TrimSpace(line)
-		if s == "" || s[0] == '#' {
-			continue
+	for rest := bytes.TrimPrefix(b, []byte("\ufeff")); len(rest) > 0; {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if f, ok := sniffLine(line); ok {
+			return f
 		}
-		if s[0] == '{' {
-			break
-		}
-		if strings.Contains(s, ",") && strings.Contains(s, "size_bytes") && strings.Contains(s, "time_us") {
-			return FormatTidyCSV
-		}
-		break
 	}
 	return FormatNCCLTests
+}
+
+// sniffFile is Sniff on the text r reads, line by line: it holds no more
+// than one line's first sniffLen bytes (the rest of a longer line, which
+// no CSV header is, is read past), so that a file of one long line costs
+// no more memory than that.
+func sniffFile(r io.Reader) (Format, error) {
+	br := bufio.NewReaderSize(r, sniffLen)
+	for first := true; ; first = false {
+		line, err := br.ReadSlice('\n')
+		if first {
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
+		}
+		if f, ok := sniffLine(line); ok {
+			return f, nil
+		}
+		for err == bufio.ErrBufferFull {
+			_, err = br.ReadSlice('\n')
+		}
+		if err == io.EOF {
+			return FormatNCCLTests, nil
+		}
+		if err != nil {
+			return FormatNCCLTests, err
+		}
+	}
+}
+
+// sniffLen is the most of a line sniffFile looks at.
+const sniffLen = 64 << 10
+
+// sniffLine tells the format from one line, of which it reads the first
+// sniffLen bytes, with ok false for a blank line or a '#' comment, which
+// tell nothing.
+func sniffLine(line []byte) (f Format, ok bool) {
+	s := bytes.TrimSpace(line[:min(len(line), sniffLen)])
+	switch {
+	case len(s) == 0 || s[0] == '#':
+		return FormatNCCLTests, false
+	case s[0] != '{' && bytes.Contains(s, []byte(",")) && bytes.Contains(s, []byte("size_bytes")) && bytes.Contains(s, []byte("time_us")):
+		return FormatTidyCSV, true
+	}
+	return FormatNCCLTests, true
 }
 
 // ReadMeasurements reads a file in either format (see Sniff), named name in
@@ -81,11 +116,36 @@ func ReadMeasurements(r io.Reader, name string, opt *nccltests.Options) (*Log, e
 }
 
 // ReadFile reads the measurement file at path in either format, as
-// ReadMeasurements does.
+// ReadMeasurements does. A regular file of nccl-tests output is read as a
+// stream, a line at a time, so that its memory is bounded by the reader's
+// longest line (nccltests.Reader), not by the file's size.
 func ReadFile(path string, opt *nccltests.Options) (*Log, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		// A pipe or a device is read once, whole.
+		b, err := io.ReadAll(f)
+		if err != nil {
+			return nil, &nccltests.ParseError{File: path, Err: err}
+		}
+		return readMeasurements(b, path, opt)
+	}
+	format, err := sniffFile(f)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		return nil, &nccltests.ParseError{File: path, Err: err}
+	}
+	if format == FormatNCCLTests {
+		return readNCCLTests(f, path, opt)
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, &nccltests.ParseError{File: path, Err: err}
 	}
 	return readMeasurements(b, path, opt)
 }
@@ -95,7 +155,7 @@ func readMeasurements(b []byte, name string, opt *nccltests.Options) (*Log, erro
 		return nil, &nccltests.ParseError{File: name, Err: err}
 	}
 	if Sniff(b) == FormatNCCLTests {
-		return readNCCLTests(b, name, opt)
+		return readNCCLTests(bytes.NewReader(b), name, opt)
 	}
 	ps, problems, err := readTidyCSV(b, name)
 	if err != nil {
@@ -108,18 +168,18 @@ func readMeasurements(b []byte, name string, opt *nccltests.Options) (*Log, erro
 	return l, nil
 }
 
-// readNCCLTests reads nccl-tests output with a nccltests.Reader.
-func readNCCLTests(b []byte, name string, opt *nccltests.Options) (*Log, error) {
-	r := nccltests.NewReader(bytes.NewReader(b))
-	r.Name = name
+// readNCCLTests reads nccl-tests output from r with a nccltests.Reader.
+func readNCCLTests(r io.Reader, name string, opt *nccltests.Options) (*Log, error) {
+	rd := nccltests.NewReader(r)
+	rd.Name = name
 	if opt != nil {
-		r.Options = *opt
+		rd.Options = *opt
 	}
-	tests, err := r.ReadAll()
+	tests, err := rd.ReadAll()
 	if err != nil {
 		return nil, err
 	}
-	return &Log{Name: name, Format: FormatNCCLTests, Tests: tests, Problems: r.Problems()}, nil
+	return &Log{Name: name, Format: FormatNCCLTests, Tests: tests, Problems: rd.Problems()}, nil
 }
 
 // Tests groups the points into tests as ReadMeasurements does.

@@ -3,6 +3,8 @@ package data
 import (
 	"errors"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -20,9 +22,18 @@ func TestSniff(t *testing.T) {
 		{"       1024   256  float  sum  -1  1.0  1.0  1.0 0  1.0 1.0 1.0 0\n", FormatNCCLTests},
 		// nccl-tests' JSON, whatever its values hold.
 		{`{"env":["X=size_bytes,time_us"],"results":[]}`, FormatNCCLTests},
+		// A byte-order mark, and a comment longer than sniffFile's
+		// buffer before the header: the header decides.
+		{"\ufeff# c\r\nsize_bytes,time_us\r\n1,2\r\n", FormatTidyCSV},
+		{"# " + strings.Repeat("c", 3*sniffLen) + "\nsize_bytes,time_us\n1,2\n", FormatTidyCSV},
+		// A long first line that names the columns far in is no header.
+		{strings.Repeat("x", 3*sniffLen) + ",size_bytes,time_us\n", FormatNCCLTests},
 	} {
 		if got := Sniff([]byte(c.in)); got != c.want {
-			t.Errorf("Sniff(%q) = %v, want %v", c.in, got, c.want)
+			t.Errorf("Sniff(%.40q) = %v, want %v", c.in, got, c.want)
+		}
+		if got, err := sniffFile(strings.NewReader(c.in)); got != c.want || err != nil {
+			t.Errorf("sniffFile(%.40q) = %v, %v; want %v as Sniff", c.in, got, err, c.want)
 		}
 	}
 }
@@ -78,7 +89,8 @@ func TestSizeBound(t *testing.T) {
 	const below, at = "4611686018427387903", "4611686018427387904" // 2^62 - 1 and 2^62
 	const header = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
 	row := func(size string) string {
-		return "  " + size + "  256  float  sum  -1  10.00  0.10  0.10  0  10.00  0.10  0.10  0\n"
+		// algbw = (2^62 - 1) B / 10 us, in GB/s, as nccl-tests prints it.
+		return "  " + size + "  256  float  sum  -1  10.00  461168601842738.79  461168601842738.79  0  10.00  461168601842738.79  461168601842738.79  0\n"
 	}
 	for _, c := range []struct {
 		format, text string
@@ -109,5 +121,58 @@ func TestSizeBound(t *testing.T) {
 func TestReadFileMissing(t *testing.T) {
 	if _, err := ReadFile("testdata/does-not-exist.log", nil); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestReadFileLongLine: ReadFile reads a regular file as a stream (red
+// team rt2 F3: a 256 MiB file of one line took 1.07 GB, read whole and
+// copied by the format sniffer): 32 MiB on one line allocate less than
+// 12 MiB, whatever the file's size: the line reader's buffers, doubled up
+// to twice its longest line (1 MiB), and the text of each; and the line
+// is named.
+func TestReadFileLongLine(t *testing.T) {
+	const size, want = 32 << 20, 12 << 20
+	path := filepath.Join(t.TempDir(), "oneline.log")
+	if err := os.WriteFile(path, []byte(strings.Repeat("x", size)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := ReadFile(path, nil)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, nccltests.ErrNoTable) || !strings.Contains(err.Error(), path+":1: line too long") {
+		t.Errorf("one line of %d bytes: %v; want no measurement table, line 1 too long", size, err)
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("reading one line of %d bytes allocated %d bytes", size, alloc)
+	if alloc > want {
+		t.Errorf("reading one line of %d bytes allocated %d bytes; want under %d", size, alloc, want)
+	}
+}
+
+// TestReadTidyCSVBadBusBW: a bad busbw_gbps, an optional column, is a
+// problem at its field, and its row is kept with no bus bandwidth (red
+// team rt2 m8: "-1" and "NaN" dropped the rows, whose times are fine,
+// without saying so); a good one is read.
+func TestReadTidyCSVBadBusBW(t *testing.T) {
+	in := "size_bytes,time_us,busbw_gbps\n" +
+		"1024,10,99\n" +
+		"1048576,50,-1\n" +
+		"16777216,300,NaN\n"
+	ps, problems, err := ReadTidyCSV(strings.NewReader(in), "b.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 3 || ps[0].BusBW != 99e9 || ps[1].BusBW != 0 || ps[2].BusBW != 0 || ps[1].Time != 50e-6 {
+		t.Errorf("points %+v; want three, 99 GB/s, then none twice", ps)
+	}
+	lines := strings.Split(in, "\n")
+	for i, w := range []struct{ line, col int }{{3, strings.Index(lines[2], "-1") + 1}, {4, strings.Index(lines[3], "NaN") + 1}} {
+		var pe *nccltests.ParseError
+		if i >= len(problems) || !errors.As(problems[i], &pe) || pe.Line != w.line || pe.Column != w.col ||
+			!errors.Is(pe, nccltests.ErrNumber) || !strings.HasSuffix(pe.Error(), "the point is kept without it") {
+			t.Errorf("problems %v; want %d at %d:%d, the point kept", problems, i, w.line, w.col)
+		}
 	}
 }

@@ -94,9 +94,11 @@ func (ps Points) Samples() []fit.Sample {
 // the row has the field, the column of the bad one: nccltests.ErrNumber for
 // a bad number (a size_bytes that is not a whole number of bytes below 2^62,
 // units.MaxSize; a time_us that is not a positive finite number; an nranks
-// or nnodes that is not a whole number of 0 or more; a busbw_gbps that is
-// negative or not finite), ErrValue for a bad placement or a line whose CSV
-// quoting breaks (the line alone). err, also a *nccltests.ParseError, is
+// or nnodes that is not a whole number of 0 or more), ErrValue for a bad
+// placement or a line whose CSV quoting breaks (the line alone). A
+// busbw_gbps that is negative or not finite is an ErrNumber problem too,
+// but its row is kept without it (BusBW 0): the column is optional, and
+// the size and time stand. err, also a *nccltests.ParseError, is
 // non-nil when the file is not text (nccltests.ErrNotText, or
 // nccltests.ErrEmpty when it holds nothing), has no usable header
 // (ErrHeader, or ErrValue for its quoting), or has no good row
@@ -152,14 +154,16 @@ func readTidyCSV(b []byte, name string) (Points, []error, error) {
 			}
 		}
 		line, _ := cr.FieldPos(0)
-		p, bad, err := tidyPoint(rec, col)
+		p, bad, keep, err := tidyPoint(rec, col)
 		if err != nil {
 			pe := &nccltests.ParseError{File: name, Line: line, Err: err}
 			if bad < len(rec) { // a missing field has no column
 				pe.Line, pe.Column = cr.FieldPos(bad)
 			}
 			problems = append(problems, pe)
-			continue
+			if !keep {
+				continue
+			}
 		}
 		p.Line = line
 		ps = append(ps, p)
@@ -174,9 +178,11 @@ func readTidyCSV(b []byte, name string) (Points, []error, error) {
 	return ps, problems, nil
 }
 
-// tidyPoint reads one record; on error it returns the bad field's index.
-func tidyPoint(rec []string, col map[string]int) (Point, int, error) {
-	var p Point
+// tidyPoint reads one record; on error it returns the bad field's index,
+// and keep true where the point stands without it: a bad busbw_gbps, which
+// is optional (the point's BusBW is then 0, none), leaves the size and
+// time to fit.
+func tidyPoint(rec []string, col map[string]int) (p Point, bad int, keep bool, err error) {
 	get := func(name string) (string, int) {
 		i, ok := col[name]
 		if !ok || i >= len(rec) {
@@ -196,7 +202,7 @@ func tidyPoint(rec []string, col map[string]int) (Point, int, error) {
 		if s, i := get(f.name); s != "" {
 			v, err := strconv.Atoi(s)
 			if err != nil || v < 0 {
-				return p, i, fmt.Errorf("%w: %s %q", nccltests.ErrNumber, f.name, parseerr.Excerpt(s))
+				return p, i, false, fmt.Errorf("%w: %s %q", nccltests.ErrNumber, f.name, parseerr.Excerpt(s))
 			}
 			*f.dst = v
 		}
@@ -204,30 +210,36 @@ func tidyPoint(rec []string, col map[string]int) (Point, int, error) {
 	s, i := get("size_bytes")
 	size, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || size < 0 || size >= units.MaxSize {
-		return p, i, fmt.Errorf("%w: size_bytes %q (want a whole number of bytes below 2^62)", nccltests.ErrNumber, parseerr.Excerpt(s))
+		return p, i, false, fmt.Errorf("%w: size_bytes %q (want a whole number of bytes below 2^62)", nccltests.ErrNumber, parseerr.Excerpt(s))
 	}
 	p.Size = size
 	s, i = get("time_us")
 	t, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(t > 0) || math.IsInf(t, 0) {
-		return p, i, fmt.Errorf("%w: time_us %q (want a positive number of microseconds)", nccltests.ErrNumber, parseerr.Excerpt(s))
+		return p, i, false, fmt.Errorf("%w: time_us %q (want a positive number of microseconds)", nccltests.ErrNumber, parseerr.Excerpt(s))
 	}
 	p.Time = t / 1e6 // us -> s
-	if s, i = get("busbw_gbps"); s != "" {
+	var bwErr error  // a bad busbw_gbps, said once the rest is read
+	busbw := 0
+	if s, busbw = get("busbw_gbps"); s != "" {
 		bw, err := strconv.ParseFloat(s, 64)
 		if err != nil || !(bw >= 0) || math.IsInf(bw, 0) {
-			return p, i, fmt.Errorf("%w: busbw_gbps %q", nccltests.ErrNumber, parseerr.Excerpt(s))
+			bwErr = fmt.Errorf("%w: busbw_gbps %q (want a bandwidth of 0 or more, or none); the point is kept without it", nccltests.ErrNumber, parseerr.Excerpt(s))
+		} else {
+			p.BusBW = bw * 1e9 // GB/s -> B/s
 		}
-		p.BusBW = bw * 1e9 // GB/s -> B/s
 	}
 	if s, i = get("placement"); s != "" {
 		pl, err := nccltests.ParsePlacement(s)
 		if err != nil {
-			return p, i, fmt.Errorf("%w: %v", ErrValue, err)
+			return p, i, false, fmt.Errorf("%w: %v", ErrValue, err)
 		}
 		p.Placement = pl.String()
 	}
-	return p, 0, nil
+	if bwErr != nil {
+		return p, busbw, true, bwErr
+	}
+	return p, 0, false, nil
 }
 
 // csvError converts an encoding/csv error. A quoting error concerns the

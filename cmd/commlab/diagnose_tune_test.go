@@ -14,8 +14,8 @@ import (
 // writes, the tune command it gives, with the diagnosis's -calibrate,
 // writes that rule over the sizes it names. The diagnosed run is the B200
 // AllReduce of 2 x 8 on Lambda (b200_2x8_allreduce_lambda_1cc_dstack.log)
-// with its rows of 128 to 512 KiB taken 1.6 times as long, calibrated on
-// the log itself.
+// with its rows of 128 to 512 KiB taken 1.6 times as long (at 1/1.6 of the
+// bandwidths), calibrated on the log itself.
 func TestDiagnoseTuneCommand(t *testing.T) {
 	t.Parallel()
 	src := "../../data/nccltests/testdata/real/b200_2x8_allreduce_lambda_1cc_dstack.log"
@@ -33,12 +33,14 @@ func TestDiagnoseTuneCommand(t *testing.T) {
 		if err != nil || size < 128<<10 || size > 512<<10 {
 			continue
 		}
-		for _, k := range []int{5, 9} {
-			v, err := strconv.ParseFloat(f[k], 64)
-			if err != nil {
-				t.Fatalf("%s:%d: %v", src, i+1, err)
+		for _, k := range []int{5, 9} { // the times, then algbw and busbw, as nccl-tests prints a slower run
+			for j, scale := range []float64{1.6, 1 / 1.6, 1 / 1.6} {
+				v, err := strconv.ParseFloat(f[k+j], 64)
+				if err != nil {
+					t.Fatalf("%s:%d: %v", src, i+1, err)
+				}
+				f[k+j] = strconv.FormatFloat(scale*v, 'f', 2, 64)
 			}
-			f[k] = strconv.FormatFloat(1.6*v, 'f', 2, 64)
 		}
 		lines[i] = "  " + strings.Join(f, "  ")
 	}

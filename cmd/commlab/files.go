@@ -206,7 +206,7 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, error) {
 	}
 	o.MaxRows = maxRows
 	tooMany := func(at string) error {
-		return fmt.Errorf("%s: more than the %d measurement rows commlab fits or calibrates on in seconds: give the tables of the runs you need (nccl-tests prints about 30 rows a run; keep them with csplit or grep)", at, maxRows)
+		return fmt.Errorf("%s; commlab fits or calibrates on at most %d rows of a file, bad ones counted, in seconds: give the tables of the runs you need (nccl-tests prints about 30 rows a run; keep them with csplit or grep)", at, maxRows)
 	}
 	var l *data.Log
 	var err error
@@ -214,9 +214,9 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, error) {
 	// for a writer that never comes.
 	var b []byte
 	if info, serr := os.Stat(path); serr == nil && info.Mode().IsRegular() && info.Size() <= maxInput {
-		// A file within maxInput is read into one buffer of its size:
-		// readInput's buffer and data.ReadMeasurements' copy of it took
-		// 1.1 GB for a log of 240 MB.
+		// A file within maxInput is read as a stream, a line at a time
+		// (data.ReadFile): a file of 256 MiB on one line took 1.07 GB
+		// when it was read whole.
 		l, err = data.ReadFile(path, &o)
 	} else {
 		if b, err = readInput(path); err != nil {
@@ -229,7 +229,7 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, error) {
 	}
 	var pe *nccltests.ParseError
 	if errors.Is(err, nccltests.ErrTooManyRows) && errors.As(err, &pe) {
-		return nil, tooMany(fmt.Sprintf("%s:%d", path, pe.Line))
+		return nil, tooMany(fmt.Sprintf("%s:%d: %v", path, pe.Line, pe.Err))
 	}
 	if err == nil {
 		rows := 0
@@ -240,20 +240,25 @@ func readLog(path string, opt *nccltests.Options) (*data.Log, error) {
 			return nil, tooMany(fmt.Sprintf("%s: %d rows", path, rows))
 		}
 	}
-	if errors.Is(err, nccltests.ErrNoTable) {
-		var rerr error
-		if b == nil {
-			b, rerr = readInput(path)
-		}
-		if rerr == nil && topoParses(b) {
-			err = fmt.Errorf("%w; it is an nvidia-smi topo -m capture: read it with commlab topo %s, or give it to predict as -topo %s", err, path, path)
-		}
+	if errors.Is(err, nccltests.ErrNoTable) && topoParses(path, b) {
+		err = fmt.Errorf("%w; it is an nvidia-smi topo -m capture: read it with commlab topo %s, or give it to predict as -topo %s", err, path, path)
 	}
 	return l, err
 }
 
-// topoParses reports whether b is an nvidia-smi topo -m capture.
-func topoParses(b []byte) bool {
-	_, _, err := topo.Parse(bytes.NewReader(b))
+// topoParses reports whether the file at path is an nvidia-smi topo -m
+// capture: b, a stream's bytes, or else the file read by topo.Parse, which
+// stops past the few megabytes any capture holds.
+func topoParses(path string, b []byte) bool {
+	var r io.Reader = bytes.NewReader(b)
+	if b == nil {
+		f, err := os.Open(path)
+		if err != nil {
+			return false
+		}
+		defer f.Close()
+		r = f
+	}
+	_, _, err := topo.Parse(r)
 	return err == nil
 }

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/inframethod/commlab/data/nccltests"
 )
 
 // TestReadInput: one bound on every file read. A regular file over
@@ -272,7 +274,10 @@ func TestCompareHalves(t *testing.T) {
 	if !strings.Contains(lines[8], "  124.1 ") {
 		t.Fatalf("line 9 of %s: %q, want the 4 MiB row", log, lines[8])
 	}
-	lines[8] = strings.Replace(lines[8], "   124.1 ", " 12410.0 ", 1)
+	// The in-place half 100 times as long, at a hundredth of the
+	// bandwidths, as nccl-tests would print it: a time alone made 100
+	// times as long disagrees with its algbw, and the reader leaves it out.
+	lines[8] = strings.Replace(lines[8], "   124.1   33.79   63.35 ", " 12410.0    0.34    0.63 ", 1)
 	bad := filepath.Join(t.TempDir(), "halves.log")
 	if err := os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 		t.Fatal(err)
@@ -360,21 +365,29 @@ func nodeList(n int) string {
 	return strings.Join(s, ",")
 }
 
+// logLines returns the lines of the log at path and the index of its first
+// row of floats.
+func logLines(t *testing.T, path string) (lines []string, first int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines = strings.Split(string(b), "\n")
+	first = slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, " float ") })
+	if first < 0 {
+		t.Fatalf("%s: no row", path)
+	}
+	return lines, first
+}
+
 // TestRowLimit: a log of more measurement rows than maxRows (a real H20
 // row of nccl#1244's log, repeated) is refused by fit and predict with the
 // line of the first row past the limit and a remedy, before any fit runs
 // and before the rest is read (red team 38: 3 million rows took 2.2 GB).
 func TestRowLimit(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile("../../data/logs/h20_2x8_allreduce_nvls_nccl1244.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(b), "\n")
-	first := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, " float ") })
-	if first < 0 {
-		t.Fatal("no row in the log")
-	}
+	lines, first := logLines(t, "../../data/logs/h20_2x8_allreduce_nvls_nccl1244.log")
 	var log strings.Builder
 	log.WriteString(strings.Join(lines[:first], "\n") + "\n")
 	for range maxRows + 1 {
@@ -385,10 +398,48 @@ func TestRowLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The reader stops at the first row past the limit, and says where.
-	want := fmt.Sprintf("%s:%d: more than the %d measurement rows", path, first+maxRows+1, maxRows)
+	want := fmt.Sprintf("%s:%d: too many rows: more than %d; commlab fits or calibrates on at most", path, first+maxRows+1, maxRows)
 	for _, args := range [][]string{{"fit", path}, {"predict", "-calibrate", path, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1GiB"}} {
 		if code, _, stderr := runCLI(args...); code != 1 || !strings.Contains(stderr, want) {
 			t.Errorf("%v: exit %d, stderr %q; want 1 and %q", args[0], code, stderr, want)
 		}
+	}
+}
+
+// TestBadRowsBounded: a log of bad rows (red team rt2 F2: a million rows
+// of 6 fields took 1.8 GB, a 234 MB JSON and a 19 MB line of standard
+// error) counts them against maxRows, and below it writes a short line
+// for the problems it lists (the reader's first nccltests.MaxProblems and
+// one that counts the rest), naming maxPlaces places of a message.
+func TestBadRowsBounded(t *testing.T) {
+	t.Parallel()
+	lines, first := logLines(t, ringLog)
+	// A row cut after its out-of-place time, as red team rt2 wrote it.
+	cut := strings.Join(strings.Fields(lines[first])[:6], "  ")
+	write := func(name string, bad int) string {
+		rows := slices.Repeat([]string{cut}, bad)
+		path := filepath.Join(t.TempDir(), name)
+		text := strings.Join(slices.Concat(lines[:first+1], rows, lines[first+1:]), "\n")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	// Past maxRows: refused at the row past it, the bad rows counted (the
+	// good row at line first+1, the bad from first+2).
+	path := write("many.log", maxRows+1)
+	want := fmt.Sprintf("%s:%d: too many rows: more than %d, %d of them left out with a problem", path, first+maxRows+1, maxRows, maxRows-1)
+	if code, _, stderr := runCLI("fit", "-bootstrap", "0", path); code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("fit of %d bad rows: exit %d, stderr %.300q; want 1 and %q", maxRows+1, code, stderr, want)
+	}
+	// Below it: the fit runs; the listed problems of one message take one
+	// line, and one line counts the rest.
+	const bad = 3000
+	path = write("some.log", bad)
+	code, _, stderr := runCLI("fit", "-bootstrap", "0", path)
+	more := fmt.Sprintf("%s:%d: more problems: %d more, the first at this line, are not listed", path, first+2+nccltests.MaxProblems, bad-nccltests.MaxProblems)
+	places := fmt.Sprintf("%s:%d and %d more places: wrong number of fields: 6", path, first+2+maxPlaces-1, nccltests.MaxProblems-maxPlaces)
+	if code != 0 || !strings.Contains(stderr, more) || !strings.Contains(stderr, places) || len(stderr) > 4096 {
+		t.Errorf("fit of %d bad rows: exit %d, %d bytes of stderr %.600q; want 0, under 4096 bytes, with %q and %q", bad, code, len(stderr), stderr, places, more)
 	}
 }

@@ -392,8 +392,11 @@ func (g *guessedCollective) Unwrap() error { return g.err }
 
 // writeProblems writes the problems to w, a line each, in order; problems
 // that say the same of several places (a test the model does not predict in
-// each of a sweep's logs) share one line that names every place,
-// "FILE:LINE, FILE:LINE: message", at the first one's turn.
+// each of a sweep's logs) share one line that names the places,
+// "FILE:LINE, FILE:LINE: message", at the first one's turn: the first
+// maxPlaces of them, and how many more ("FILE:LINE, ... and 990 more
+// places: message"), so that a file of a thousand bad rows alike takes one
+// short line.
 func writeProblems(w io.Writer, problems []problem) {
 	places := map[string][]string{}
 	for _, p := range problems {
@@ -409,10 +412,17 @@ func writeProblems(w io.Writer, problems []problem) {
 			fmt.Fprintln(w, p)
 		case !done[p.Message]:
 			done[p.Message] = true
-			fmt.Fprintf(w, "%s: %s\n", strings.Join(ps, ", "), p.Message)
+			more := ""
+			if len(ps) > maxPlaces {
+				ps, more = ps[:maxPlaces], fmt.Sprintf(" and %d more places", len(ps)-maxPlaces)
+			}
+			fmt.Fprintf(w, "%s%s: %s\n", strings.Join(ps, ", "), more, p.Message)
 		}
 	}
 }
+
+// maxPlaces bounds the places one line of writeProblems names.
+const maxPlaces = 10
 
 // writeJSON writes v as one indented JSON object followed by a newline. A
 // number that is not finite (a time that overflows, an infinite -floor),

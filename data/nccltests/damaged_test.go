@@ -2,7 +2,11 @@ package nccltests
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
+	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -11,8 +15,9 @@ import (
 // or that holds no measurement, is never lost without a word (red team 38):
 // a size with a sign, with thousands separators, in exponent form or a
 // word (inf, NaN) is a bad number at the size's column and the row is left out; a time of 0
-// ("0", "-0", or one that underflows) at a size above 0 is a bad number at
-// the time's column, the row kept with that half no measurement.
+// ("0", "-0", or one that underflows) at a size above 0, or a negative
+// time, is a bad number at the time's column, the row kept with that half
+// no measurement; each warning says which.
 func TestDamagedRowsAreReported(t *testing.T) {
 	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" +
 		"     1048576        262144     float     sum      -1    44.38   23.63   41.35      0    44.10   23.70   41.47      0\n"
@@ -30,6 +35,10 @@ func TestDamagedRowsAreReported(t *testing.T) {
 		{"time 0", "     2097152        524288     float     sum      -1     0.00   46.02   80.54      0    45.10   46.50   81.38      0\n", 58, 3},
 		{"time -0", "     2097152        524288     float     sum      -1       -0   46.02   80.54      0    45.10   46.50   81.38      0\n", 60, 3},
 		{"time 1e-320", "     2097152        524288     float     sum      -1   1e-320   46.02   80.54      0    45.10   46.50   81.38      0\n", 56, 3},
+		// A negative time is no measurement, as 0 is: its half is left
+		// out and the row kept (red team rt2 m9 dropped the row with a
+		// bare "bad number").
+		{"time -45.57", "     2097152        524288     float     sum      -1   -45.57   46.02   80.54      0    45.10   46.50   81.38      0\n", 56, 3},
 		// A time nccl-tests cannot print, or beyond any call's, is no
 		// measurement either (red team: 1e-300 us made an interval of
 		// two years); Go's number forms beyond printf's are no number.
@@ -51,6 +60,14 @@ func TestDamagedRowsAreReported(t *testing.T) {
 		}
 		if n := len(l.Tests[0].Rows); n != c.rows {
 			t.Errorf("%s: %d rows, want %d", c.name, n, c.rows)
+		}
+		// The warning says what became of the row.
+		want := "; the row is left out"
+		if c.rows == 3 {
+			want = "; fits leave this half of the row out"
+		}
+		if len(l.Problems) == 1 && !strings.HasSuffix(l.Problems[0].Error(), want) {
+			t.Errorf("%s: %v; want it to end %q", c.name, l.Problems[0], want)
 		}
 	}
 	// Inside a table an MPI launcher's help-message lines, of a row's 13
@@ -104,6 +121,59 @@ func TestMaxRows(t *testing.T) {
 	var pe *ParseError
 	if !errors.Is(err, ErrTooManyRows) || !errors.As(err, &pe) || pe.Line != 9 {
 		t.Errorf("10 rows, MaxRows 7: %v; want ErrTooManyRows at line 9", err)
+	}
+}
+
+// TestMaxRowsBad: rows the reader leaves out count against
+// Options.MaxRows too, and the error says how many of them were bad and
+// the first problem (red team rt2 F2: a million rows of 6 fields took
+// 1.8 GB and wrote a 234 MB JSON, since only good rows counted).
+func TestMaxRowsBad(t *testing.T) {
+	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	const good = "     1048576        262144     float     sum      -1    44.38   23.63   41.35      0    44.10   23.78   41.61      0\n"
+	const bad = "     1048576        262144     float     sum      -1    44.38\n"
+	in := head + good + strings.Repeat(bad, 20)
+	_, err := read(strings.NewReader(in), "bad.log", Options{Collective: "allreduce", Ranks: 8, MaxRows: 10})
+	var pe *ParseError
+	// Line 1 the header, 2 the good row, 3 to 11 nine bad rows: line 12
+	// is the 11th row.
+	const want = "bad.log:12: too many rows: more than 10, 9 of them left out with a problem (first problem: bad.log:3: wrong number of fields: 6"
+	if !errors.Is(err, ErrTooManyRows) || !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("1 good row and 20 bad, MaxRows 10: %v; want %q", err, want)
+	}
+}
+
+// TestMaxProblems: past MaxProblems the reader lists no more problems but
+// one ErrMoreProblems that counts them, at the first unlisted one's line,
+// and reads on (red team rt2 F2).
+func TestMaxProblems(t *testing.T) {
+	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	const good = "     1048576        262144     float     sum      -1    44.38   23.63   41.35      0    44.10   23.78   41.61      0\n"
+	const bad = "     1048576        262144     float     sum      -1    44.38\n"
+	const nBad = MaxProblems + 500
+	r := NewReader(strings.NewReader(head + strings.Repeat(bad, nBad) + good))
+	r.Name, r.Collective, r.Ranks = "bad.log", "allreduce", 8
+	tests, err := r.ReadAll()
+	if err != nil || len(tests) != 1 || len(tests[0].Rows) != 1 {
+		t.Fatalf("%d bad rows and a good one: %v; want the good row read", nBad, err)
+	}
+	ps := r.Problems()
+	if len(ps) != MaxProblems+1 {
+		t.Fatalf("%d bad rows: %d problems; want %d listed and one that counts the rest", nBad, len(ps), MaxProblems)
+	}
+	var pe *ParseError
+	last := ps[MaxProblems]
+	// Line 1 the header, the bad rows from line 2: the first unlisted is
+	// line MaxProblems+2.
+	if !errors.Is(last, ErrMoreProblems) || !errors.As(last, &pe) || pe.Line != MaxProblems+2 || !strings.Contains(last.Error(), ": 500 more") {
+		t.Errorf("last problem %v; want ErrMoreProblems at line %d, 500 more", last, MaxProblems+2)
+	}
+	// The count reaches the error of a file with no good row: a problem
+	// a bad row, and the test's of no rows.
+	r = NewReader(strings.NewReader(head + strings.Repeat(bad, nBad)))
+	r.Collective, r.Ranks = "allreduce", 8
+	if _, err := r.ReadAll(); !errors.Is(err, ErrNoTable) || !strings.Contains(err.Error(), fmt.Sprintf("(%d problems;", nBad+1)) {
+		t.Errorf("%d bad rows alone: %v; want no table, %d problems", nBad, err, nBad+1)
 	}
 }
 
@@ -169,5 +239,86 @@ func TestCommCountsDisagree(t *testing.T) {
 	mnnvl = strings.ReplaceAll(mnnvl, "MNNVL 0", "MNNVL 1")
 	if n := count(mnnvl); n != 0 {
 		t.Errorf("nNodes 1 with MNNVL 1 on 2 hosts: %d problems of the communicator, want 0", n)
+	}
+}
+
+// TestAlgBWRetyped: nccl-tests prints algbw = size / time, and a row whose
+// cells disagree beyond their rounding (and algBWSlack) has one retyped
+// (red team rt2 F4: ring.log's 1048576 row with its size and count x1000
+// was fitted at 135 TB/s). Where both halves disagree, the size is the
+// likely one and the row is left out; where one does, its half.
+func TestAlgBWRetyped(t *testing.T) {
+	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	// ring.log's rows at 512 KiB, 1 MiB and 2 MiB
+	// (data/logs/paired/h100-sxm-1x8-together/all_reduce_ring.log, lines 39 to 41).
+	const (
+		r512k = "      524288        131072     float     sum      -1    43.78   11.98   20.96       0    40.29   13.01   22.78       0\n"
+		r2m   = "     2097152        524288     float     sum      -1    45.57   46.02   80.54       0    43.16   48.59   85.04       0\n"
+	)
+	for _, c := range []struct {
+		name, row string
+		algbw     string // the field warned of
+		rows      int    // the rows kept
+	}{
+		// 1048576000 B / 44.38 us = 23627 GB/s, printed 23.63.
+		{"size x1000", "  1048576000     262144000     float     sum      -1    44.38   23.63   41.35       0    43.46   24.13   42.23       0\n", " 23.63", 2},
+		// 1048576 B / 4.46 us = 235 GB/s, printed 24.13: the in-place half.
+		{"in-place time", "     1048576        262144     float     sum      -1    44.38   23.63   41.35       0     4.46   24.13   42.23       0\n", " 24.13", 3},
+	} {
+		col := strings.Index(c.row, c.algbw) + 2 // 1-based, past the blank
+		r := NewReader(strings.NewReader(head + r512k + c.row + r2m))
+		r.Name, r.Collective, r.Ranks = "retyped.log", "allreduce", 8
+		tests, err := r.ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		ps := r.Problems()
+		var pe *ParseError
+		if len(ps) != 1 || !errors.Is(ps[0], ErrInconsistent) || !errors.As(ps[0], &pe) || pe.Line != 3 || pe.Column != col || !strings.Contains(pe.Error(), "but size / time is") {
+			t.Errorf("%s: problems %v; want one ErrInconsistent at 3:%d", c.name, ps, col)
+		}
+		if got := len(tests[0].Rows); got != c.rows {
+			t.Errorf("%s: %d rows; want %d", c.name, got, c.rows)
+		}
+		if r := tests[0].Rows[1]; c.rows == 3 && (r.InPlace.Time != 0 || math.Abs(r.OutOfPlace.Time-44.38e-6) > 1e-12) {
+			t.Errorf("%s: the row's halves %+v; want the out-of-place time kept, the in-place left out", c.name, tests[0].Rows[1])
+		}
+	}
+}
+
+// TestAlgBWRealLogs: no real log's row disagrees with its own algbw, the
+// 2019 DGX-2 log's (9% beyond rounding) among them.
+func TestAlgBWRealLogs(t *testing.T) {
+	var paths []string
+	for _, dir := range []string{"testdata/real", "../logs"} {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".log") || strings.HasSuffix(path, ".json")) {
+				paths = append(paths, path)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(paths) < 100 {
+		t.Fatalf("%d logs; want the hundreds of testdata/real and data/logs", len(paths))
+	}
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewReader(f)
+		_, err = r.ReadAll()
+		f.Close()
+		if err != nil {
+			continue // a log that is no table (testdata/real holds some); its own tests say so
+		}
+		for _, p := range r.Problems() {
+			if strings.Contains(p.Error(), "but size / time is") {
+				t.Errorf("%v", p)
+			}
+		}
 	}
 }

@@ -47,7 +47,8 @@
 // An input that is empty, holds no table, or is not text gives an error
 // (a gzip, xz or zstd input is named with the tool that decompresses it). A
 // bad row does not stop the reader: it is skipped and reported in
-// Reader.Problems. Both are a *ParseError{File, Line, Column, Err}: File as
+// Reader.Problems, which lists the first MaxProblems and then one
+// ErrMoreProblems that counts the rest. Both are a *ParseError{File, Line, Column, Err}: File as
 // given in Reader.Name, Line 1-based (0 for the whole file), Column the
 // 1-based byte offset in the line of the start of the offending field (0
 // for the whole line), and Err one of the Err* sentinels, wrapped with the
@@ -55,7 +56,9 @@
 // are ParseErrors in Problems too, each at its line, the test kept:
 // ErrInconsistent (the table against an override or its own labels: a
 // size printed twice, whose second row is left out; a count that is not
-// the size over the type's bytes as the table's other rows print it; and
+// the size over the type's bytes as the table's other rows print it; an
+// algbw that is not size / time within its rounding and algBWSlack, whose
+// row, or half where one half of two disagrees, is left out; and
 // NCCL's lines against the table or each other: hosts that disagree on
 // GPUDirect RDMA, which is then unknown),
 // ErrElided, ErrAmbiguous, ErrRejoined, ErrFailed, ErrLongLine, ErrNULLine, and

@@ -45,9 +45,13 @@ var (
 	// unread). NCCL 2.17 to 2.19 write one, and the bytes that follow their
 	// 1024-byte debug buffer, on a debug line longer than it.
 	ErrNULLine = errors.New("NUL byte in a line")
-	// ErrTooManyRows: the input holds more rows than Options.MaxRows, at
-	// the first row past it (the reader stops there, its memory bounded).
+	// ErrTooManyRows: the input holds more rows than Options.MaxRows, bad
+	// rows among them, at the first row past it (the reader stops there,
+	// its memory bounded).
 	ErrTooManyRows = errors.New("too many rows")
+	// ErrMoreProblems: the input holds more problems than MaxProblems;
+	// the one problem past them counts the rest (the reader goes on).
+	ErrMoreProblems = errors.New("more problems")
 	// ErrStopped: the table ends below the header's maxBytes and no
 	// "# Avg bus bandwidth" line follows it: the run stopped there (a hang
 	// or a crash), or whoever posted the log cut it (a warning: the rows

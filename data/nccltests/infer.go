@@ -35,17 +35,11 @@ type ratioBounds struct {
 // add intersects the interval of one cell: res as read, ts, as and bs the
 // time, algbw and busbw fields as printed.
 func (r *ratioBounds) add(size int64, res Result, ts, as, bs string) {
-	t, a, b := res.Time*1e6, res.AlgBW/1e9, res.BusBW/1e9 // back to us and GB/s
-	if t <= 0 {
+	if res.Time <= 0 {
 		return
 	}
-	ht, ha, hb := halfUnit(ts), halfUnit(as), halfUnit(bs)
-	s := float64(size)
-	alo := max(a-ha, s/((t+ht)*1e3))
-	ahi := a + ha
-	if t > ht {
-		ahi = min(ahi, s/((t-ht)*1e3))
-	}
+	b, hb := res.BusBW/1e9, halfUnit(bs) // back to GB/s
+	alo, ahi := algBWBounds(size, res, ts, as)
 	if !(alo > 0) || alo > ahi {
 		return
 	}
@@ -59,6 +53,21 @@ func (r *ratioBounds) add(size int64, res Result, ts, as, bs string) {
 		r.lo, r.hi = max(r.lo, lo), min(r.hi, hi)
 	}
 	r.n++
+}
+
+// algBWBounds is the interval algbw lies in given its printed digits, as,
+// and those of the time, ts, that it is size over (see ratioBounds), in
+// GB/s: empty (lo > hi) where the row's cells contradict each other.
+// res.Time must be above 0.
+func algBWBounds(size int64, res Result, ts, as string) (lo, hi float64) {
+	t, a := res.Time*1e6, res.AlgBW/1e9 // back to us and GB/s
+	ht, ha := halfUnit(ts), halfUnit(as)
+	s := float64(size)
+	lo, hi = max(a-ha, s/((t+ht)*1e3)), a+ha
+	if t > ht {
+		hi = min(hi, s/((t-ht)*1e3))
+	}
+	return lo, hi
 }
 
 // bounds returns the interval, widened by a relative 1e-9 for rounding; ok

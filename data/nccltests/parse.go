@@ -46,8 +46,12 @@ type parser struct {
 	tag         string       // the Open MPI tag of a joined text
 	title       string       // the placements the last title line named
 	done        []*testState // the tests that ended and were not yet returned
-	rows        int          // the rows read so far, of every test
+	rows        int          // the rows met so far, of every test, bad ones too
+	kept        int          // of them, the rows read
 	tooMany     int          // the line of the row past opt.MaxRows, 0 before it
+	// unlisted counts the problems past MaxProblems, the first at line
+	// unlistedLine.
+	unlisted, unlistedLine int
 	// debug holds the NCCL debug lines met after the rows of a test (or
 	// before any test), for the next test; hasDebug says it holds some.
 	debug    debugState
@@ -104,13 +108,54 @@ func (p *parser) problem(line, col int, format string, args ...any) {
 	if p.fromJSON {
 		col = p.jsonCol
 	}
-	p.problems = append(p.problems, &ParseError{File: p.name, Line: line, Column: col, Err: fmt.Errorf(format, args...)})
+	p.add(line, col, format, args...)
 }
 
 // rowProblem records a problem of row r, read before: at its line, and in
 // a JSON input at its record's column (r.jsonCol, 0 in text).
 func (p *parser) rowProblem(r Row, format string, args ...any) {
-	p.problems = append(p.problems, &ParseError{File: p.name, Line: r.Line, Column: r.jsonCol, Err: fmt.Errorf(format, args...)})
+	p.add(r.Line, r.jsonCol, format, args...)
+}
+
+// add records a problem at line and col, as listed allows.
+func (p *parser) add(line, col int, format string, args ...any) {
+	if p.listed(line) {
+		p.problems = append(p.problems, &ParseError{File: p.name, Line: line, Column: col, Err: fmt.Errorf(format, args...)})
+	}
+}
+
+// addJSON records e, a problem readJSON met, as listed allows.
+func (p *parser) addJSON(e error) {
+	line := 0
+	if pe, ok := e.(*ParseError); ok {
+		line = pe.Line
+	}
+	if p.listed(line) {
+		p.problems = append(p.problems, e)
+	}
+}
+
+// listed reports whether a problem at line is listed: past MaxProblems
+// it is only counted (see MoreProblems), so that a file of bad lines costs
+// no more memory than MaxProblems do.
+func (p *parser) listed(line int) bool {
+	if len(p.problems) < MaxProblems {
+		return true
+	}
+	if p.unlisted++; p.unlisted == 1 {
+		p.unlistedLine = line
+	}
+	return false
+}
+
+// MaxProblems bounds the problems a Reader lists: a damaged capture's
+// lines are a few; thousands are no log nccl-tests printed.
+const MaxProblems = 1000
+
+// MoreProblems is the problem that stands, after MaxProblems listed, for
+// the n more of file, the first of them at line.
+func MoreProblems(file string, line, n int) error {
+	return &ParseError{File: file, Line: line, Err: fmt.Errorf("%w: %d more, the first at this line, are not listed (the first %d are)", ErrMoreProblems, n, MaxProblems)}
 }
 
 // where names row r's place in a message: "line N", or in a JSON input
@@ -470,7 +515,9 @@ func (p *parser) line(n int, raw string) {
 		// fields: the size is damaged and the row cannot be read. NCCL's
 		// debug lines, which run between a table's rows, are no rows.
 		if f := strings.Fields(s); (s[0] == '-' || s[0] == '+') && len(s) > 1 && isDigit(s[1]) || wordSized(c.lay, f) {
-			p.problem(n, p.off+1, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(f[0]))
+			if !p.count(n) {
+				p.problem(n, p.off+1, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(f[0]))
+			}
 			return
 		}
 	}

@@ -115,11 +115,13 @@ func NewReader(r io.Reader) *Reader {
 // when the next one starts or the input ends.
 //
 // The error is a *ParseError when the input cannot be read, is empty, is not
-// text (a NUL byte anywhere; UTF-16; more than 2% of the first 64 KiB
-// invalid UTF-8 or control characters), is JSON that is not nccl-tests'
-// (ErrJSON), or yields no test at all, when
+// text (a NUL byte anywhere; UTF-16, with or without a byte-order mark;
+// more than 2% of the first 64 KiB invalid UTF-8 or control characters), is
+// JSON that is not nccl-tests' (ErrJSON), or yields no test at all (its
+// lines ending in CR alone named), when
 // Options.Collective is not a collective, and at the first row past
-// Options.MaxRows (ErrTooManyRows). After an error, Read returns the
+// Options.MaxRows (ErrTooManyRows; bad rows count, and the error says how
+// many of them there were and the first problem). After an error, Read returns the
 // same error again.
 func (r *Reader) Read() (*Test, error) {
 	if r.err != nil {
@@ -152,7 +154,10 @@ func (r *Reader) Read() (*Test, error) {
 				return nil, r.err
 			default:
 				r.in.lines, r.in.json = lines, true
-				r.p.fromJSON, r.p.problems = true, append(r.p.problems, problems...)
+				r.p.fromJSON = true
+				for _, e := range problems {
+					r.p.addJSON(e)
+				}
 			}
 		}
 	}
@@ -171,8 +176,10 @@ func (r *Reader) Read() (*Test, error) {
 			switch {
 			case r.in.blank:
 				r.err = &ParseError{File: r.Name, Err: ErrEmpty}
+			case r.tests == 0 && r.in.loneCR:
+				r.err = &ParseError{File: r.Name, Err: fmt.Errorf("%w: its lines end in CR alone (classic Mac OS line ends), which are no line ends to the reader: convert them, e.g. with tr '\\r' '\\n' < FILE > FILE.log", ErrNoTable)}
 			case r.tests == 0:
-				r.err = noTable(r.Name, r.p.problems)
+				r.err = noTable(r.Name, r.p.problems, r.p.unlisted)
 			default:
 				r.err = io.EOF
 			}
@@ -199,7 +206,11 @@ func (r *Reader) Read() (*Test, error) {
 			r.p.joinedLine(l)
 		}
 		if r.p.tooMany > 0 {
-			r.err = &ParseError{File: r.Name, Line: r.p.tooMany, Err: fmt.Errorf("%w: more than %d", ErrTooManyRows, r.MaxRows)}
+			bad := ""
+			if k := r.MaxRows - r.p.kept; k > 0 && len(r.p.problems) > 0 {
+				bad = fmt.Sprintf(", %d of them left out with a problem (first problem: %v)", k, r.p.problems[0])
+			}
+			r.err = &ParseError{File: r.Name, Line: r.p.tooMany, Err: fmt.Errorf("%w: more than %d%s", ErrTooManyRows, r.MaxRows, bad)}
 			return nil, r.err
 		}
 	}
@@ -230,7 +241,8 @@ func (r *Reader) ReadAll() ([]*Test, error) {
 }
 
 // Problems returns the rows skipped and the warnings met so far, each a
-// *ParseError, in line order.
+// *ParseError, in line order: the first MaxProblems met, and then, where
+// there were more, one ErrMoreProblems that counts them (MoreProblems).
 func (r *Reader) Problems() []error {
 	out := append([]error(nil), r.p.problems...)
 	line := func(e error) int {
@@ -240,14 +252,18 @@ func (r *Reader) Problems() []error {
 		return 0
 	}
 	sort.SliceStable(out, func(i, j int) bool { return line(out[i]) < line(out[j]) })
+	if r.p.unlisted > 0 {
+		out = append(out, MoreProblems(r.Name, r.p.unlistedLine, r.p.unlisted))
+	}
 	return out
 }
 
-// noTable is the error for an input without a readable row.
-func noTable(name string, problems []error) error {
+// noTable is the error for an input without a readable row, with its
+// problems: those listed and the unlisted more.
+func noTable(name string, problems []error, unlisted int) error {
 	err := ErrNoTable
 	if len(problems) > 0 {
-		err = fmt.Errorf("%w (%d problems; first: %v)", ErrNoTable, len(problems), problems[0])
+		err = fmt.Errorf("%w (%d problems; first: %v)", ErrNoTable, len(problems)+unlisted, problems[0])
 	}
 	return &ParseError{File: name, Err: err}
 }

@@ -271,6 +271,40 @@ func TestReadCompressed(t *testing.T) {
 	}
 }
 
+// TestReadUTF16CR: two encodings a log may come in that the reader does
+// not read are named, not reported as "not a text file" of many bad bytes
+// or a bare "no measurement table" (red team rt2 m1, m2): UTF-16 without a
+// byte-order mark, either order, and lines that end in CR alone.
+func TestReadUTF16CR(t *testing.T) {
+	const log = "# nThread 1 nGpus 8 minBytes 8 maxBytes 128\n" +
+		"#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" +
+		"     1048576        262144     float     sum      -1    44.38   23.63   41.35      0    43.46   24.13   42.23      0\n"
+	le, be := make([]byte, 0, 2*len(log)), make([]byte, 0, 2*len(log))
+	for _, c := range []byte(log) {
+		le, be = append(le, c, 0), append(be, 0, c)
+	}
+	for _, c := range []struct {
+		name, in, want string
+		err            error
+	}{
+		{"UTF-16LE", string(le), "UTF-16LE without a byte-order mark", ErrNotText},
+		{"UTF-16BE", string(be), "UTF-16BE without a byte-order mark", ErrNotText},
+		{"CR", strings.ReplaceAll(log, "\n", "\r"), "its lines end in CR alone", ErrNoTable},
+	} {
+		_, err := read(strings.NewReader(c.in), c.name, Options{})
+		if !errors.Is(err, c.err) || !strings.Contains(fmt.Sprint(err), c.want) {
+			t.Errorf("%s: %v; want %v naming %q", c.name, err, c.err, c.want)
+		}
+	}
+	// CRLF is read, and a text of NULs alone is no UTF-16.
+	if _, err := read(strings.NewReader(strings.ReplaceAll(log, "\n", "\r\n")), "crlf", Options{Collective: "allreduce"}); err != nil {
+		t.Errorf("CRLF: %v", err)
+	}
+	if _, err := read(strings.NewReader(strings.Repeat("\x00", 64)), "nul", Options{}); strings.Contains(fmt.Sprint(err), "UTF-16") {
+		t.Errorf("NULs: %v; want no UTF-16", err)
+	}
+}
+
 // CRLF line ends, Slurm "N: " labels, Open MPI and MPICH tags, kubectl pod
 // prefixes, time stamps and lost '#'.
 func TestReadPrefixes(t *testing.T) {
@@ -776,7 +810,9 @@ func lines(s string, i, j int) string {
 func TestReadTuningLines(t *testing.T) {
 	hdr := "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
 	row := func(size int) string {
-		return fmt.Sprintf("%12d %13d     float     sum      -1    83.33  100.66  100.66      0    80.98  103.59  103.59      0\n", size, size/4)
+		// The times that the algbw columns are size over (83.33 and 80.98 us at 8 MiB).
+		oop, in := float64(size)/1e3/100.66, float64(size)/1e3/103.59
+		return fmt.Sprintf("%12d %13d     float     sum      -1 %8.2f  100.66  100.66      0 %8.2f  103.59  103.59      0\n", size, size/4, oop, in)
 	}
 	tuning := func(size int, algo, proto string) string {
 		return fmt.Sprintf("mew0:64904:64904 [0] NCCL INFO AllReduce: %d Bytes -> Algo %s proto %s channel{Lo..Hi}={0..23}\n", size, algo, proto)

@@ -24,13 +24,18 @@ func (p *parser) row(n int, s string) bool {
 		if inTable && len(f) >= 3 && allDigits(f[1]) && isWord(f[2]) {
 			// "268,435,456" or "2.7e+08" where nccl-tests prints the bytes
 			// as a whole number: a row, but its size is unknown.
-			p.fieldProblem(n, 0, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(f[0]))
+			if !p.count(n) {
+				p.fieldProblem(n, 0, "%w: size %q; the row is left out", ErrNumber, parseerr.Excerpt(f[0]))
+			}
 			return true
 		}
 		return false
 	}
 	if !inTable && !(len(f) >= 3 && allDigits(f[1]) && isWord(f[2])) {
 		return false
+	}
+	if p.count(n) {
+		return true
 	}
 	if c == nil || c.closed {
 		var lay *layout
@@ -57,7 +62,7 @@ func (p *parser) row(n int, s string) bool {
 				res[i] = Result{} // no in-place time: the out-of-place one stands
 				continue
 			}
-			p.fieldProblem(n, col, "%w: %s %q", ErrNumber, c.lay.names[min(col, len(c.lay.names)-1)], parseerr.Excerpt(f[col]))
+			p.fieldProblem(n, col, "%w: %s %q; the row is left out", ErrNumber, c.lay.names[min(col, len(c.lay.names)-1)], parseerr.Excerpt(f[col]))
 			return true
 		}
 	}
@@ -71,35 +76,112 @@ func (p *parser) row(n int, s string) bool {
 			return true
 		}
 	}
-	if r.Size > 0 {
-		for i, b := range halves {
-			if t := res[i].Time; !strings.EqualFold(f[b.start+b.time], "N/A") && (t < MinTime || t > MaxTime) {
-				// nccl-tests times a call of bytes in microseconds with
-				// two decimals: 0 is no measurement ("0", "-0", "1e-320"),
-				// nor is a time below 0.01 us it cannot print, or one
-				// beyond any call's.
-				col := b.start + b.time
-				p.fieldProblem(n, col, "%w: time %q at %d bytes is no measurement (want 0.01 to 1e12 us); fits leave this half of the row out",
-					ErrNumber, parseerr.Excerpt(f[col]), r.Size)
-				res[i].Time = 0
-			}
+	for i, b := range halves {
+		if t := res[i].Time; !strings.EqualFold(f[b.start+b.time], "N/A") && (t < 0 || r.Size > 0 && (t < MinTime || t > MaxTime)) {
+			// nccl-tests times a call of bytes in microseconds with
+			// two decimals: 0 is no measurement ("0", "-0", "1e-320"),
+			// nor is a negative time, a time below 0.01 us it cannot
+			// print, or one beyond any call's.
+			col := b.start + b.time
+			p.fieldProblem(n, col, "%w: time %q at %d bytes is no measurement (want 0.01 to 1e12 us); fits leave this half of the row out",
+				ErrNumber, parseerr.Excerpt(f[col]), r.Size)
+			res[i].Time = 0
 		}
+	}
+	if r.Size > 0 && !p.algBWAgrees(n, c, r.Size, f, halves, &res) {
+		return true
 	}
 	if inPlaceOnly {
 		r.InPlace = res[0]
 	} else {
 		r.OutOfPlace, r.InPlace = res[0], res[1]
 	}
+	p.kept++
+	c.observe(r, f, halves, res)
+	c.rejoined.add(p, n)
+	c.t.Rows = append(c.t.Rows, r)
+	return true
+}
+
+// algBWSlack is how far beyond the rounding of its digits a printed algbw
+// may lie from size / time: nccl-tests of 2019 printed it up to 9% below
+// (testdata/real/v100_dgx2_five_tests_2019.log, AllGather at 512 MiB:
+// 71.11 GB/s for 536870880 B in 6920.5 us, 77.58), and a size retyped is
+// most often off by 2 or more (a power of two's neighbour, a factor of
+// 1000).
+const algBWSlack = 1.5
+
+// algBWAgrees checks each half of row n of test c, of size bytes and
+// fields f, whose time is a measurement (res, as read): nccl-tests prints
+// algbw = size / time, so the printed algbw must lie within what size over
+// the printed time allows, given the rounding of both (algBWBounds), to
+// within a factor of algBWSlack. A
+// half that disagrees has a cell retyped or pasted: its time, its algbw, or
+// the row's size, and no cell tells which. Where every half with a time
+// disagrees, the size is the likely one, and the row is left out, as a
+// size printed twice is (a fit through a size 1000 times its own would
+// read a bandwidth 1000 times the machine's); where one half of two does,
+// its time or algbw is, and that half is left out (its Time set to 0), the
+// other half kept. ok is false where the row is left out. Each is a
+// warning, ErrInconsistent at the algbw field.
+func (p *parser) algBWAgrees(n int, c *testState, size int64, f []string, halves []block, res *[2]Result) (ok bool) {
+	var bad [2]bool
+	timed, nBad := 0, 0
+	for i, b := range halves {
+		if res[i].Time <= 0 {
+			continue
+		}
+		timed++
+		ts, as := f[b.start+b.time], f[b.start+b.algBW]
+		if p.fromJSON {
+			// nccl-tests -J writes with %f the values it rounded as it
+			// prints them: "93.250000", of two decimals.
+			ts, as = trimZeros(ts), trimZeros(as)
+		}
+		if lo, hi := algBWBounds(size, res[i], ts, as); lo > hi*algBWSlack {
+			bad[i] = true
+			nBad++
+		}
+	}
+	for i, b := range halves {
+		if !bad[i] {
+			continue
+		}
+		what := "fits leave this half of the row out (a time or an algbw retyped)"
+		if nBad == timed {
+			what = "the row is left out (a size retyped, or a row pasted from another test)"
+		}
+		col := b.start + b.algBW
+		p.fieldProblem(n, col, "%w: %s %s GB/s, but size / time is %d B / %s us = %.4g GB/s: %s",
+			ErrInconsistent, c.lay.names[col], f[col], size, f[b.start+b.time], float64(size)/res[i].Time/1e9, what)
+		if nBad == timed {
+			return false
+		}
+		res[i].Time = 0
+	}
+	return true
+}
+
+// trimZeros drops the zeros that end a decimal fraction: "93.250000" ->
+// "93.25", "17290.000000" -> "17290".
+func trimZeros(s string) string {
+	if !strings.Contains(s, ".") || strings.ContainsAny(s, "eE") {
+		return s
+	}
+	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+}
+
+// count counts the row on line n, read or bad, and reports whether it is
+// past Options.MaxRows: the reader stops there (tooMany), so that a file of
+// millions of rows, bad ones too, costs no more than MaxRows do.
+func (p *parser) count(n int) (past bool) {
 	if p.rows++; p.opt.MaxRows > 0 && p.rows > p.opt.MaxRows {
 		if p.tooMany == 0 {
 			p.tooMany = n
 		}
 		return true
 	}
-	c.observe(r, f, halves, res)
-	c.rejoined.add(p, n)
-	c.t.Rows = append(c.t.Rows, r)
-	return true
+	return false
 }
 
 // rowLayout returns the fields of row f of test c that its layout reads
@@ -156,12 +238,12 @@ func (p *parser) rowLead(n int, lay *layout, f []string) (r Row, ok bool) {
 	r = Row{Line: n, Root: -1, jsonCol: p.jsonCol}
 	var err error
 	if r.Size, err = strconv.ParseInt(f[0], 10, 64); err != nil || r.Size < 0 || r.Size >= units.MaxSize {
-		p.fieldProblem(n, 0, "%w: size %q, want a count of bytes below 2^62", ErrNumber, parseerr.Excerpt(f[0]))
+		p.fieldProblem(n, 0, "%w: size %q, want a count of bytes below 2^62; the row is left out", ErrNumber, parseerr.Excerpt(f[0]))
 		return r, false
 	}
 	if i := lay.count; i >= 0 {
 		if r.Count, err = strconv.ParseInt(f[i], 10, 64); err != nil || r.Count < 0 {
-			p.fieldProblem(n, i, "%w: count %q", ErrNumber, parseerr.Excerpt(f[i]))
+			p.fieldProblem(n, i, "%w: count %q; the row is left out", ErrNumber, parseerr.Excerpt(f[i]))
 			return r, false
 		}
 	}
@@ -179,7 +261,7 @@ func (p *parser) rowLead(n int, lay *layout, f []string) (r Row, ok bool) {
 	if i := lay.root; i >= 0 {
 		root, err := strconv.Atoi(f[i])
 		if err != nil || root < -1 {
-			p.fieldProblem(n, i, "%w: root %q", ErrNumber, parseerr.Excerpt(f[i]))
+			p.fieldProblem(n, i, "%w: root %q; the row is left out", ErrNumber, parseerr.Excerpt(f[i]))
 			return r, false
 		}
 		r.Root = root
@@ -211,13 +293,15 @@ func (c *testState) observe(r Row, f []string, halves []block, res [2]Result) {
 }
 
 // half reads one placement's block; on failure it returns the index of the
-// bad field.
+// bad field. A negative time is read, for row to leave out as no
+// measurement, the rest of the row kept; a negative bandwidth is a bad
+// field.
 func (p *parser) half(f []string, b block) (Result, int, bool) {
 	var v [3]float64
 	for k, off := range [3]int{b.time, b.algBW, b.busBW} {
 		i := b.start + off
 		x, ok := parseNumber(f[i])
-		if !ok || !(x >= 0) || math.IsInf(x, 0) {
+		if !ok || !(x >= 0 || k == 0 && x < 0) || math.IsInf(x, 0) {
 			return Result{}, i, false
 		}
 		v[k] = x

@@ -15,7 +15,8 @@ const textSniffLen = 64 << 10
 
 // CheckText reports what a Reader would find wrong with b as text:
 // ErrEmpty for white space only, and ErrNotText for a gzip, xz or zstd
-// file (named with the tool that decompresses it), UTF-16, or more than 2%
+// file (named with the tool that decompresses it), UTF-16 (with a
+// byte-order mark or, ASCII text, without one: every other byte NUL), or more than 2%
 // of bytes among the first 64 KiB that are NUL, invalid UTF-8 or control
 // characters other than tab, CR, LF, FF, VT and ESC (terminal colours).
 // Stray bad bytes further on, or a few among the first, only spoil the
@@ -36,6 +37,9 @@ func CheckText(b []byte) error {
 func checkStart(b []byte) error {
 	if bytes.HasPrefix(b, []byte{0xff, 0xfe}) || bytes.HasPrefix(b, []byte{0xfe, 0xff}) {
 		return fmt.Errorf("%w: UTF-16 (convert it to UTF-8, e.g. with iconv -f UTF-16)", ErrNotText)
+	}
+	if enc := utf16Order(b); enc != "" {
+		return fmt.Errorf("%w: %s without a byte-order mark, every other byte NUL (convert it to UTF-8, e.g. with iconv -f %s)", ErrNotText, enc, enc)
 	}
 	// A compressed log: its magic numbers (RFC 1952's gzip, the xz and
 	// zstd formats' own) and the tool that reads it to a pipe.
@@ -75,6 +79,30 @@ func checkStart(b []byte) error {
 	return nil
 }
 
+// utf16Order returns "UTF-16LE" or "UTF-16BE" where b reads as ASCII text
+// in that encoding, without a byte-order mark: nine of ten bytes at odd
+// (little-endian) or even (big-endian) offsets NUL and at most one of ten
+// of the others; "" otherwise.
+func utf16Order(b []byte) string {
+	if len(b) < 4 {
+		return ""
+	}
+	var nul [2]int // at even and odd offsets
+	for i, c := range b {
+		if c == 0 {
+			nul[i%2]++
+		}
+	}
+	half := len(b) / 2
+	switch {
+	case nul[1]*10 >= half*9 && nul[0]*10 <= half:
+		return "UTF-16LE"
+	case nul[0]*10 >= half*9 && nul[1]*10 <= half:
+		return "UTF-16BE"
+	}
+	return ""
+}
+
 // A lineReader hands out the lines of an input one at a time. It reads the
 // input in chunks of 64 KiB (more for a longer line), each converted to one
 // string that its lines share, and checks each chunk as CheckText does.
@@ -87,6 +115,9 @@ type lineReader struct {
 	read  bool   // the first chunk was read
 	eof   bool   // r is exhausted
 	blank bool   // every byte so far is white space (meaningful at io.EOF)
+	// loneCR reports that the first chunk ends its lines in CR alone
+	// (classic Mac OS): it holds CRs and no LF, so it reads as one line.
+	loneCR bool
 	// long holds the first maxLine+1 bytes of a line longer than maxLine
 	// while the rest of it is read and dropped, so that such a line costs
 	// no more memory than its head; "" otherwise.
@@ -164,9 +195,20 @@ func (l *lineReader) fill() error {
 		if bytes.HasPrefix(chunk, []byte("\ufeff")) {
 			start = len("\ufeff") // a byte-order mark
 		}
+		l.loneCR = bytes.IndexByte(chunk, '\n') < 0 && bytes.Count(chunk, []byte{'\r'}) >= 2
 	}
 	l.off += int64(m)
 	l.blank = l.blank && len(bytes.TrimSpace(chunk)) == 0
+	if l.long != "" {
+		// The rest of a line too long to read is dropped as it comes,
+		// never converted: up to its end, if the chunk holds it.
+		i := bytes.IndexByte(l.buf[start:k+m], '\n')
+		if i < 0 {
+			l.text = ""
+			return nil
+		}
+		start += i
+	}
 	l.text = string(l.buf[start : k+m])
 	return nil
 }
