@@ -864,7 +864,15 @@ const commsHeader = "Communicators (nodes x GPUs per node): "
 // writtenComms returns the communicators the header of the rules file b
 // names (commsHeader), none where it names none.
 func writtenComms(b []byte) []predict.Comm {
-	lines := strings.Split(string(b), "\n")
+	// The header is the comment lines the file starts with: they alone are
+	// read, not a copy of the whole file.
+	var lines []string
+	for l := range bytes.Lines(b) {
+		if !bytes.HasPrefix(l, []byte("#")) {
+			break
+		}
+		lines = append(lines, strings.TrimRight(string(l), "\r\n"))
+	}
 	k := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "# "+commsHeader) })
 	if k < 0 {
 		return nil

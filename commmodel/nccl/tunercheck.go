@@ -1,6 +1,7 @@
 package nccl
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -114,20 +115,44 @@ type pluginLine struct {
 }
 
 // pluginLoad reads a file as the plugin does: the rules it loads, in order,
-// and the problems of its lines.
-func pluginLoad(b []byte) ([]pluginLine, []TunerProblem) {
+// and the problems of its lines. It reads r a piece at a time, as the
+// plugin's fgets does, and holds only the pieces it loads as rules.
+func pluginLoad(r io.Reader) ([]pluginLine, []TunerProblem, error) {
 	var out []pluginLine
 	var probs []TunerProblem
-	line, lineStart := 1, 0
-	for pos := 0; pos < len(b); {
-		end := pos
-		for end < len(b) && end-pos < tunerLineMax-1 {
-			end++
-			if b[end-1] == '\n' {
+	br := bufio.NewReader(r)
+	buf := make([]byte, 0, tunerLineMax)
+	line := 1
+	var pos, lineStart int64 // bytes read before the piece, and before its line
+	for {
+		// fgets: up to tunerLineMax-1 bytes, or through a newline.
+		buf = buf[:0]
+		var err error
+		for len(buf) < tunerLineMax-1 {
+			var c byte
+			if c, err = br.ReadByte(); err != nil {
+				break
+			}
+			if buf = append(buf, c); c == '\n' {
 				break
 			}
 		}
-		piece := string(b[pos:end])
+		if err != nil && err != io.EOF {
+			return nil, nil, err
+		}
+		if len(buf) == 0 {
+			break
+		}
+		atEOF := err == io.EOF
+		if !atEOF && buf[len(buf)-1] != '\n' {
+			if _, err := br.Peek(1); err == io.EOF {
+				atEOF = true
+			} else if err != nil {
+				return nil, nil, err
+			}
+		}
+		end := pos + int64(len(buf))
+		piece := string(buf)
 		cont := pos > lineStart // a piece after the first of a long line
 		pos = end
 		here := line
@@ -137,7 +162,7 @@ func pluginLoad(b []byte) ([]pluginLine, []TunerProblem) {
 					"%d bytes: the plugin reads lines of at most %d and takes the rest, from byte %d, as another line", n, tunerLineMax-1, tunerLineMax)})
 			}
 			line, lineStart = line+1, end
-		} else if pos == len(b) && end-lineStart >= tunerLineMax {
+		} else if atEOF && end-lineStart >= tunerLineMax {
 			probs = append(probs, TunerProblem{Line: line, Hazard: HazardLongLine, Message: fmt.Sprintf(
 				"%d bytes: the plugin reads lines of at most %d and takes the rest, from byte %d, as another line", end-lineStart, tunerLineMax-1, tunerLineMax)})
 		}
@@ -183,7 +208,7 @@ func pluginLoad(b []byte) ([]pluginLine, []TunerProblem) {
 				Message: fmt.Sprintf("%sthe plugin loads as %s", where, r)})
 		}
 	}
-	return out, probs
+	return out, probs, nil
 }
 
 // strtokFields splits text as the plugin does: strtok at commas, so that
@@ -449,11 +474,10 @@ func (m *Model) patLeftOut() string {
 // O(n log n) in them: the whole is near-linear in the rules times the
 // kinds of call.
 func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProblem, error) {
-	b, err := io.ReadAll(r)
+	lines, probs, err := pluginLoad(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	lines, probs := pluginLoad(b)
 	type use struct {
 		matched, applied bool
 		winner           int // the line of an earlier rule that took its calls

@@ -47,7 +47,10 @@ func randomRules(n int, seed uint64) string {
 // however many ranges a rule spans.
 func TestSweepRules(t *testing.T) {
 	for seed := range uint64(20) {
-		lines, _ := pluginLoad([]byte(randomRules(80, seed)))
+		lines, _, err := pluginLoad(strings.NewReader(randomRules(80, seed)))
+		if err != nil {
+			t.Fatal(err)
+		}
 		var cand []int
 		for i, l := range lines {
 			if l.rule.Func == FuncAllReduce && l.rule.MinBytes <= l.rule.MaxBytes {
