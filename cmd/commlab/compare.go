@@ -134,7 +134,13 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	// counted only differences beyond 6x. Read as a percent, 1 would mean
 	// 1% or 100%.
 	if *floor > 1 {
-		return flagErrorf("-floor %v: want a fraction of the time, at most 1 (a difference of 2x); for %v%% give -floor %v", *floor, *floor, *floor/100)
+		// A percent of at most 100 is a fraction to name; another value
+		// (inf, 1e308) names none that works.
+		hint := fmt.Sprintf("such as %v", defaultNoiseFloor)
+		if *floor <= 100 {
+			hint = fmt.Sprintf("for %v%% give -floor %s", *floor, strconv.FormatFloat(*floor/100, 'g', 6, 64))
+		}
+		return flagErrorf("-floor %v: want a fraction of the time, at most 1 (a difference of 2x); %s", *floor, hint)
 	}
 	ia, ib, err := parseCompareTests(*testArg)
 	if err != nil {

@@ -66,8 +66,8 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("diagnose")
 	machine := addMachineFlags(fs)
 	test := fs.Int("test", 0, "which test of LOG to diagnose, from 0 in the order the log prints them, when it holds several")
-	algo := fs.String("algo", "auto", "NCCL_ALGO of LOG's run and of the calibration runs that do not give their own (FILE:algo=auto for one the tuner chose): auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain, or a list NCCL reads, such as ^nvls")
-	proto := fs.String("proto", "auto", "NCCL_PROTO of LOG's run and of the calibration runs that do not give their own: auto|ll|ll128|simple, or a list NCCL reads, such as ^ll128")
+	algo := fs.String("algo", "auto", "NCCL_ALGO of LOG's run and of the calibration runs that do not give their own (FILE:algo=auto for one the tuner chose): auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain, or a comma-separated list NCCL reads, such as ring,tree or ^nvls")
+	proto := fs.String("proto", "auto", "NCCL_PROTO of LOG's run and of the calibration runs that do not give their own: auto|ll|ll128|simple, or a comma-separated list NCCL reads, such as ll,simple or ^ll128")
 	output := addFormatFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: commlab diagnose LOG[:KEY=VALUE...] [-calibrate A.log,...] [-algo A] [-proto P] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE] [-test N] [-format text|json|csv]")

@@ -213,7 +213,13 @@ func TestMinorFlagErrors(t *testing.T) {
 		{[]string{"fit", ringLog, "-test", "-1"}, "-test -1: want a test's index, counted from 0, or all, such as -test 0", nil},
 		{[]string{"compare", ringLog, nvlsLog, "-floor", "5"}, "-floor 5: want a fraction of the time, at most 1 (a difference of 2x); for 5% give -floor 0.05",
 			[]string{"compare", ringLog, nvlsLog, "-floor", "0.05"}},
-		{[]string{"compare", ringLog, nvlsLog, "-floor", "inf"}, "-floor +Inf: want a fraction of the time, at most 1", nil},
+		// Beyond a percent, the hint names the default, which works (a
+		// review: inf named -floor +Inf, 1e308 -floor 1e+306, refused).
+		{[]string{"compare", ringLog, nvlsLog, "-floor", "inf"}, "-floor +Inf: want a fraction of the time, at most 1 (a difference of 2x); such as 0.05",
+			[]string{"compare", ringLog, nvlsLog, "-floor", "0.05"}},
+		{[]string{"compare", ringLog, nvlsLog, "-floor", "1e308"}, "-floor 1e+308: want a fraction of the time, at most 1 (a difference of 2x); such as 0.05", nil},
+		{[]string{"compare", ringLog, nvlsLog, "-floor", "1.0000001"}, "for 1.0000001% give -floor 0.01\n",
+			[]string{"compare", ringLog, nvlsLog, "-floor", "0.01"}},
 		{[]string{"model", "-p", "1", "-link", "h20-intra", "-size", "1MiB"}, "-p 1: one rank exchanges nothing", []string{"model", "-p", "2", "-link", "h20-intra", "-size", "1MiB"}},
 		{[]string{"crossover", "-p", "1", "-link", "h20-intra"}, "give -p 2 or more", []string{"crossover", "-p", "2", "-link", "h20-intra"}},
 		{[]string{"simulate", "-p", "1", "-algo", "ring", "-size", "1MiB"}, "give -p 2 or more", []string{"simulate", "-p", "2", "-algo", "ring", "-size", "1MiB"}},

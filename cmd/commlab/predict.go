@@ -352,8 +352,8 @@ func parsePredictFlags(args []string) (predictRequest, error) {
 	nodes := fs.Int("nodes", 0, "nodes of -per-node GPUs each, as tune's -nodes counts them: the ranks are -nodes x -per-node (with -p as well, they must agree)")
 	perNode := fs.Int("per-node", 0, "GPUs per node")
 	layoutFlags := addLayoutFlags(fs)
-	algo := fs.String("algo", "auto", "NCCL_ALGO of the calibration runs and the prediction: auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain, or a list NCCL reads, such as ^nvls")
-	proto := fs.String("proto", "auto", "NCCL_PROTO of the calibration runs and the prediction: auto|ll|ll128|simple, or a list NCCL reads, such as ^ll128")
+	algo := fs.String("algo", "auto", "NCCL_ALGO of the calibration runs and the prediction: auto|ring|tree|nvls|nvlstree|pat|collnet|collnet-direct|collnet-chain, or a comma-separated list NCCL reads, such as ring,tree or ^nvls")
+	proto := fs.String("proto", "auto", "NCCL_PROTO of the calibration runs and the prediction: auto|ll|ll128|simple, or a comma-separated list NCCL reads, such as ll,simple or ^ll128")
 	sizes := fs.String("size", "", "comma-separated sizes (nccl-tests' size column), e.g. 1MiB,64MiB")
 	output := addFormatFlags(fs)
 	fs.Usage = func() {

@@ -1055,13 +1055,17 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 // NVLSTree/Simple, 1.43x, on 64 x 4), and the line says so.
 func decidedText(ch predict.TunerChoice) string {
 	slow, miss := cmp.Or(ch.OursSlow, 1), cmp.Or(ch.NCCLMiss, 1)
-	if math.Abs(math.Log(slow)) < math.Log(decidedShown) && math.Abs(math.Log(miss)) < math.Log(decidedShown) {
+	ours, theirs := ch.Decided()
+	floor := ours.Time == ch.OursFloor && ch.OursFloor > 0
+	if !floor && math.Abs(math.Log(slow)) < math.Log(decidedShown) && math.Abs(math.Log(miss)) < math.Log(decidedShown) {
 		return "" // within the tables' noise: the line's own times say it
 	}
-	ours, theirs := ch.Decided()
 	var as []string
-	if slow != 1 {
+	if slow != 1 && !floor {
 		as = append(as, fmt.Sprintf("%s %.2fx the model's time", ch.Ours.Protocol, slow))
+	}
+	if floor {
+		as = append(as, fmt.Sprintf("%s/%s no faster than the tables ran it, their times carried on in a line beyond the largest size they ran it at", ch.Ours.Algorithm, ch.Ours.Protocol))
 	}
 	if miss != 1 {
 		as = append(as, fmt.Sprintf("NCCL's %s %.2fx", ch.NCCL.Protocol, miss))

@@ -167,8 +167,10 @@ type Machine struct {
 }
 
 // An ownPoint is a calibration point as the calibrated model predicts it:
-// its size, bytes, its measured time, seconds, and that time over the
-// prediction's, the algorithm the model says ran it, with its table's
+// its size, bytes, the faster of its out-of-place and in-place times,
+// seconds (the call ran that fast, as measuredAt takes it), its
+// out-of-place time over the prediction's, the algorithm the model says
+// ran it, with its table's
 // collective and shape, whether the table ran NCCL's own choices
 // (ncclOwn), and whether the measured time lies inside the prediction's
 // 80% interval.

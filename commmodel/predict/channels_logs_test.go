@@ -150,7 +150,7 @@ func TestChannelsRealLogs(t *testing.T) {
 				t.Errorf("notes %q: want %q: %v", notes, collNote, want)
 			}
 			if saysCollNet && !slices.ContainsFunc(notes, func(n string) bool {
-				return strings.Contains(n, `collnet=true if the run's debug lines say "Connected CollNet"`)
+				return strings.Contains(n, `these lines do not say CollNet connected ("Connected CollNet"), and a run that set NCCL_COLLNET_ENABLE=1 may have fallen back: -hw collnet=true where the run's full debug output says it connected`)
 			}) {
 				t.Errorf("notes %q: the CollNet note does not say collnet=true is for a run that connected CollNet", notes)
 			}

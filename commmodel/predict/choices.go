@@ -342,45 +342,51 @@ func (m *Machine) on(h Hardware) *Machine {
 // none did). OursSlow and NCCLMiss are the factors the choice was decided
 // with (beatsNCCL): how much slower than the model the tables ran Ours'
 // protocol near Size (at least 1), and how much slower or faster they ran
-// NCCL's; 1 where no point says. OursFloor is the least time the tables'
-// own times of Ours' algorithm and protocol give it at Size where Size
-// lies beyond every size they ran them at (beyondRan), 0 where it does
-// not. Near is the calibration points within two
+// NCCL's; 1 where no point says. OursFloor is the time the tables' own
+// times of Ours' algorithm and protocol give it at Size where Size lies
+// beyond every size they ran them at, a bound of the evidence, not of the
+// machine, and FloorSpread the half-width in logs of the band about it
+// that their repeat scatter makes there (beyondRan); 0 where Size lies
+// within them. Near is the calibration points within two
 // doublings of Size (of every table but a tuner plugin's and those of
 // AllToAll and SendRecv, which NCCL runs outside its tuner), and Outside
 // how many of them lie outside their 80% intervals. The choice is withheld
 // (its sizes keep NCCL's own) where RestsOn holds assumed facts, or where
 // the model Misses its tables near Size.
 type TunerChoice struct {
-	Comm               Comm
-	Collective         commmodel.Collective
-	MinBytes, MaxBytes uint64
-	Size               float64
-	Ours, NCCL         Prediction
-	Measured           float64
-	RestsOn            []Reliance
-	OursSlow, NCCLMiss float64
-	OursFloor          float64
-	Near, Outside      int
+	Comm                   Comm
+	Collective             commmodel.Collective
+	MinBytes, MaxBytes     uint64
+	Size                   float64
+	Ours, NCCL             Prediction
+	Measured               float64
+	RestsOn                []Reliance
+	OursSlow, NCCLMiss     float64
+	OursFloor, FloorSpread float64
+	Near, Outside          int
 }
 
 // decide returns the choice of ours over theirs, NCCL's own, for q at
 // size bytes with the factors and the floor it is decided with
-// (TunerChoice's OursSlow, NCCLMiss and OursFloor).
+// (TunerChoice's OursSlow, NCCLMiss, OursFloor and FloorSpread).
 func (m *Machine) decide(q Query, ours, theirs Prediction, size float64) TunerChoice {
-	return TunerChoice{Size: size, Ours: ours, NCCL: theirs, OursSlow: m.slowNear(q, ours.Protocol, size),
-		NCCLMiss: m.missNear(q, theirs.Protocol, ours.Protocol, size), OursFloor: m.beyondRan(q, ours, size)}
+	c := TunerChoice{Size: size, Ours: ours, NCCL: theirs, OursSlow: m.slowNear(q, ours.Protocol, size),
+		NCCLMiss: m.missNear(q, theirs.Protocol, ours.Protocol, size)}
+	c.OursFloor, c.FloorSpread = m.beyondRan(q, ours, size)
+	return c
 }
 
 // Decided returns Ours and NCCL's time as the choice was decided: each
 // scaled by the factor the tables' points near Size give its protocol
-// (OursSlow, NCCLMiss), and Ours no faster than OursFloor, whose time
-// measured runs would scatter about by repeatSpread.
+// (OursSlow, NCCLMiss), and Ours no faster than OursFloor, its interval
+// holding the band FloorSpread makes about it.
 func (c TunerChoice) Decided() (ours Prediction, nccl float64) {
 	ours, f := c.Ours, cmp.Or(c.OursSlow, 1)
 	ours.Time, ours.Low, ours.High = ours.Time*f, ours.Low*f, ours.High*f
 	if c.OursFloor > ours.Time {
-		ours.Time, ours.High = c.OursFloor, max(ours.High, c.OursFloor*math.Exp(repeatSpread))
+		ours.Time = c.OursFloor
+		ours.Low = max(ours.Low, c.OursFloor*math.Exp(-c.FloorSpread))
+		ours.High = max(ours.High, c.OursFloor*math.Exp(c.FloorSpread))
 	}
 	return ours, c.NCCL.Time * cmp.Or(c.NCCLMiss, 1)
 }

@@ -114,6 +114,9 @@ func Describe(gpu, spec string) (Hardware, error) {
 			return Hardware{}, fmt.Errorf("predict: hardware gpu-bw=%s: %w", v, err)
 		case h.links() == 0:
 			return Hardware{}, fmt.Errorf("predict: hardware gpu-bw=%s: gpu-bw is shared among the GPU's links, and none is known or given (links=0): give links=N of 1 or more", v)
+		case bw/float64(h.links()) > maxLinkRate:
+			return Hardware{}, fmt.Errorf("predict: hardware gpu-bw=%s: %s over %s, beyond any link's rate (at most %s): give the links the GPU has with links=N",
+				v, units.FormatBandwidth(bw/float64(h.links())), counted(h.links(), "link"), units.FormatBandwidth(maxLinkRate))
 		}
 		h.GPU.NVLinkBW = bw / float64(h.links())
 	}

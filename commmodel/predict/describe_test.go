@@ -216,6 +216,7 @@ func TestDescribeErrors(t *testing.T) {
 		// 18 links' total, as one link's took a 1 GiB AllReduce on 8 GPUs
 		// to 244 µs; a NIC's rate in bytes for bits. Each names what works.
 		{"link-bw=450GB/s", "link-bw is one link's, in one direction; a GPU's total over its links is gpu-bw=450GB/s"},
+		{"gpu-bw=900GB/s,links=2", "gpu-bw=900GB/s: 450 GB/s over 2 links, beyond any link's rate (at most 200 GB/s): give the links the GPU has with links=N"},
 		{"nic-bw=400GB/s", "400GB/s is 3200 Gb/s, beyond any NIC's line rate (at most 1600 Gb/s): a NIC's rate is in bits a second"},
 		// The facts lines' names are not keys: the error names the key.
 		{"nic_path=PHB", "the fact nic_path is given as nic-path=PHB"},

@@ -665,7 +665,12 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 				h = h.withChannels(&tables[i])
 			}
 		}
-		if bw := e.NICBW.Value; e.NICBW.Known() && bw > 0 && set(h.Sources.NICBW, "nic_bw", name, formatBitRate(bw), formatBitRate(h.NICBW), bw != h.NICBW) {
+		if bw := e.NICBW.Value; e.NICBW.Known() && bw > maxNICRate {
+			// A speed no NIC has is a misprint or another quantity: the
+			// model takes none of it, as -hw would refuse it.
+			notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines give NICs of %s (line %d), beyond any NIC's line rate (at most %s): nic_bw is not taken from them; -hw nic-bw=RATE gives it",
+				name, formatBitRate(bw), e.NICBW.Line, formatBitRate(maxNICRate)))
+		} else if e.NICBW.Known() && bw > 0 && set(h.Sources.NICBW, "nic_bw", name, formatBitRate(bw), formatBitRate(h.NICBW), bw != h.NICBW) {
 			h.NICBW, h.Sources.NICBW = bw, SourceNCCLDebug
 			if mix := speedMix(e.NICs); mix != "" {
 				notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines list NICs of different speeds (%s, line %d): nic_bw is taken as %s, the first of them, for every NIC; -hw nics=N,nic-bw=RATE settles it",
@@ -855,7 +860,8 @@ func (h Hardware) channelsNote(tables []Table, notes []string) []string {
 	note := fmt.Sprintf("%s: NCCL's debug lines give %d coll channels (line %d) for a run of %s a host %s, where the model's graph search plans %d",
 		t.Name, h.Channels, t.Evidence.Channels.Line, counted(t.PerNode, "GPU"), where, planned)
 	if !own.CollNet && t.Nodes > 1 && plannedWithCollNet(own, t) == h.Channels {
-		note += fmt.Sprintf(", and %d with CollNet, whose setup adds half the channels again (ncclTopoPostset) before it connects, and keeps them where CollNet then falls back: -hw collnet=true if the run's debug lines say \"Connected CollNet\" (or \"Connected Collnet Chains\"), not only that it set NCCL_COLLNET_ENABLE=1", h.Channels)
+		note += fmt.Sprintf(", and %d with CollNet, whose setup adds half the channels again (ncclTopoPostset) before it connects, and keeps them where CollNet then falls back; "+
+			"these lines do not say CollNet connected (\"Connected CollNet\"), and a run that set NCCL_COLLNET_ENABLE=1 may have fallen back: -hw collnet=true where the run's full debug output says it connected", h.Channels)
 	}
 	withFact := h.ForHosts(t.PerNode)
 	if rn2, err := tableRun(&withFact, t); err == nil && !withFact.rcclChannels(tables) {

@@ -1231,3 +1231,25 @@ func TestNICSpeedMix(t *testing.T) {
 		t.Errorf("-hw nic-bw=200Gb/s: nic_bw %g, notes %q; want the user's, the log's noted", got.NICBW, notes)
 	}
 }
+
+// TestWithEvidenceNICSpeedBeyond: a NIC speed in NCCL's debug lines beyond
+// any NIC's (3.2 Tb/s) is not taken as nic_bw, which -hw would refuse, and
+// with which Calibrate then failed naming Hardware.NICBW, not the log
+// (a review); a note names the line and the -hw key that gives the rate.
+func TestWithEvidenceNICSpeedBeyond(t *testing.T) {
+	tab := Table{Name: "speeds.log#0", GPU: "NVIDIA H100 80GB HBM3", Nodes: 2, PerNode: 8}
+	tab.Evidence.NICBW = nccltests.Fact[float64]{Value: 3200e9 / 8, Line: 17}
+	h, err := Describe(tab.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, notes := h.WithEvidence([]Table{tab})
+	if got.NICBW != h.NICBW || got.Sources.NICBW == SourceNCCLDebug || !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.Contains(n, "speeds.log#0: NCCL's debug lines give NICs of 3200 Gb/s (line 17), beyond any NIC's line rate (at most 1600 Gb/s): nic_bw is not taken from them; -hw nic-bw=RATE gives it")
+	}) {
+		t.Errorf("a 3.2 Tb/s NIC in the debug lines: nic_bw %g (%v), notes %q; want it left and named", got.NICBW, got.Sources.NICBW, notes)
+	}
+	if err := got.check(); err != nil {
+		t.Errorf("the machine is refused: %v", err)
+	}
+}

@@ -912,7 +912,11 @@ func (m *Machine) misfits(tables []Table) []string {
 			// tree on the same protocol (slowNear). A tuner plugin's table
 			// ran the plugin's choices, which the model prices as NCCL's.
 			if pr, err := commmodel.ParseProtocol(p.Protocol); err == nil && !grouped(t.Collective) && !plugin {
-				m.own[pr] = append(m.own[pr], ownPoint{p.Size, t.Points[j].Time, t.Points[j].Time / p.Time, p.Algorithm, t.Collective, t.Ranks(), t.PerNode, own, p.Holds(t.Points[j].Time)})
+				fastest := t.Points[j].Time
+				if in := t.Points[j].InPlace; in > 0 {
+					fastest = min(fastest, in)
+				}
+				m.own[pr] = append(m.own[pr], ownPoint{p.Size, fastest, t.Points[j].Time / p.Time, p.Algorithm, t.Collective, t.Ranks(), t.PerNode, own, p.Holds(t.Points[j].Time)})
 			}
 			errs[j] = math.Abs(math.Log(t.Points[j].Time / math.Sqrt(p.Low*p.High)))
 			widths[j] = math.Log(p.High / p.Low)
@@ -928,7 +932,7 @@ func (m *Machine) misfits(tables []Table) []string {
 		}
 		p, meas := ps[worst], t.Points[worst].Time
 		beyond := "beyond its 80% interval"
-		if outside == 0 {
+		if p.Holds(meas) {
 			beyond = "by a factor its 80% interval holds only by its width"
 		}
 		out = append(out, fmt.Sprintf("%s (%v on %d x %d): the calibration misses its own table %s, %d of %d points outside it; worst %s predicted against %s measured at %s: %.1fx",
@@ -939,7 +943,7 @@ func (m *Machine) misfits(tables []Table) []string {
 }
 
 // misfitFactor is how far off its prediction one point of a calibration
-// table, outside its interval, must be for misfits to name the table
+// table, inside its interval or not, must be for misfits to name the table
 // whatever its other points do.
 const misfitFactor = 3
 

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -37,22 +38,24 @@ func (m *Machine) slowNear(q Query, p string, size float64) float64 {
 }
 
 // beyondRan returns, where size lies above every size at which tables of
-// q's collective and shape ran ours's algorithm and protocol, the time
-// the line through the two largest of those sizes' measured times gives
-// at size (the time a byte cost at the top of what was measured, carried
-// on), and 0 otherwise: within the sizes measured, where the two are more
-// than two doublings apart, or where the line does not rise. A protocol's
-// efficiency fitted at the sizes it ran is no evidence that it costs less
-// a byte beyond them: Together's H100 node ran Ring/LL128 up to 16 MiB at
-// 2.79 µs a MiB (AllGather and ReduceScatter, 8 to 16 MiB), and rules took
-// it up to 128 MiB, 187 µs at 64 MiB by an LL128 efficiency of 1.06
-// fitted at mid sizes, over NCCL's Ring/Simple measured at 211 µs
-// (AllGather) and 205 µs (ReduceScatter), where the line gives 203 and 209
-// µs (red team 42).
-func (m *Machine) beyondRan(q Query, ours Prediction, size float64) float64 {
+// q's collective and shape ran ours's algorithm and protocol, what those
+// tables' own times give the choice at size: the line through the largest
+// of those sizes, s1, and the largest at most half of it, s0 (the time a
+// byte cost over the top doubling measured, carried on), and the half-width
+// in logs of the band about it that the repeat scatter of the two times
+// (repeatSpread) makes at size, carried k = (size-s1)/(s1-s0) times the
+// line's length beyond s1. It returns 0 within the sizes measured, where s0
+// lies more than two doublings below s1, or where the line does not rise.
+// A protocol's efficiency fitted at the sizes it ran is no evidence that
+// it costs less a byte beyond them: Together's H100 node ran Ring/LL128 up
+// to 16 MiB (AllGather at 8 and 16 MiB in 46.67 and 68.98 µs out of place,
+// 46.39 and 68.73 in place), and rules took it up to 128 MiB, 187 µs at 64
+// MiB by an LL128 efficiency of 1.06 fitted at mid sizes, over NCCL's
+// Ring/Simple measured at 207 µs, where the line gives 202 µs (red team 42).
+func (m *Machine) beyondRan(q Query, ours Prediction, size float64) (floor, spread float64) {
 	pr, err := commmodel.ParseProtocol(ours.Protocol)
 	if err != nil {
-		return 0
+		return 0, 0
 	}
 	// The fastest time each size ran at, of the tables of q's collective
 	// and shape that ran ours's algorithm and protocol there.
@@ -67,14 +70,20 @@ func (m *Machine) beyondRan(q Query, ours Prediction, size float64) float64 {
 	}
 	sizes := slices.Sorted(maps.Keys(fastest))
 	if len(sizes) < 2 || size <= sizes[len(sizes)-1] {
-		return 0
+		return 0, 0
 	}
-	s0, s1 := sizes[len(sizes)-2], sizes[len(sizes)-1]
+	s1 := sizes[len(sizes)-1]
+	k := slices.IndexFunc(sizes, func(s float64) bool { return s > s1/2 }) - 1
+	if k < 0 || !near([2]float64{sizes[k], sizes[k]}, s1) {
+		return 0, 0
+	}
+	s0 := sizes[k]
 	slope := (fastest[s1] - fastest[s0]) / (s1 - s0)
-	if !near([2]float64{s0, s0}, s1) || !(slope > 0) {
-		return 0
+	if !(slope > 0) {
+		return 0, 0
 	}
-	return fastest[s1] + (size-s1)*slope
+	lever := (size - s1) / (s1 - s0)
+	return fastest[s1] + (size-s1)*slope, repeatSpread * math.Hypot(1+lever, lever)
 }
 
 // missNear returns how the tables ran protocol p near size bytes for q
