@@ -31,7 +31,7 @@ func mustPoints(name string) Points {
 	if err != nil {
 		panic(err)
 	}
-	ps, problems, err := readTidyCSV(b, name)
+	ps, problems, err := readTidyCSV(b, name, 0)
 	if err == nil && len(problems) > 0 {
 		err = problems[0]
 	}

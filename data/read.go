@@ -157,7 +157,11 @@ func readMeasurements(b []byte, name string, opt *nccltests.Options) (*Log, erro
 	if Sniff(b) == FormatNCCLTests {
 		return readNCCLTests(bytes.NewReader(b), name, opt)
 	}
-	ps, problems, err := readTidyCSV(b, name)
+	maxRows := 0
+	if opt != nil {
+		maxRows = opt.MaxRows
+	}
+	ps, problems, err := readTidyCSV(b, name, maxRows)
 	if err != nil {
 		return nil, err
 	}

@@ -108,10 +108,15 @@ func ReadTidyCSV(r io.Reader, name string) (ps Points, problems []error, err err
 	if err != nil {
 		return nil, nil, &nccltests.ParseError{File: name, Err: err}
 	}
-	return readTidyCSV(b, name)
+	return readTidyCSV(b, name, 0)
 }
 
-func readTidyCSV(b []byte, name string) (Points, []error, error) {
+// readTidyCSV reads b as ReadTidyCSV does, listing the first
+// nccltests.MaxProblems problems and then one that counts the rest, and
+// stopping with nccltests.ErrTooManyRows at the row past maxRows, good or
+// bad, where maxRows > 0 (Options.MaxRows, as the log reader does): a file
+// of millions of short rows is refused at the bound's cost, not its own.
+func readTidyCSV(b []byte, name string, maxRows int) (Points, []error, error) {
 	if err := nccltests.CheckText(b); err != nil {
 		return nil, nil, &nccltests.ParseError{File: name, Err: err}
 	}
@@ -141,32 +146,52 @@ func readTidyCSV(b []byte, name string) (Points, []error, error) {
 	}
 	var ps Points
 	var problems []error
+	rows, bad, unlisted, unlistedLine := 0, 0, 0, 0
+	problem := func(line int, err error) {
+		if len(problems) < nccltests.MaxProblems {
+			problems = append(problems, err)
+		} else if unlisted++; unlisted == 1 {
+			unlistedLine = line
+		}
+	}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) && pe.Err != csv.ErrFieldCount {
-				problems = append(problems, csvError(name, err))
-				continue
-			}
+		var pe *csv.ParseError
+		broken := err != nil && errors.As(err, &pe) && pe.Err != csv.ErrFieldCount
+		line := 0
+		if broken {
+			line = pe.Line // a broken record has no field to place
+		} else {
+			line, _ = cr.FieldPos(0)
 		}
-		line, _ := cr.FieldPos(0)
-		p, bad, keep, err := tidyPoint(rec, col)
+		if rows++; maxRows > 0 && rows > maxRows {
+			return nil, problems, &nccltests.ParseError{File: name, Line: line, Err: fmt.Errorf("%w: more than %d, %d of them bad", nccltests.ErrTooManyRows, maxRows, bad)}
+		}
+		if broken {
+			bad++
+			problem(line, csvError(name, err))
+			continue
+		}
+		p, at, keep, err := tidyPoint(rec, col)
 		if err != nil {
 			pe := &nccltests.ParseError{File: name, Line: line, Err: err}
-			if bad < len(rec) { // a missing field has no column
-				pe.Line, pe.Column = cr.FieldPos(bad)
+			if at < len(rec) { // a missing field has no column
+				pe.Line, pe.Column = cr.FieldPos(at)
 			}
-			problems = append(problems, pe)
+			problem(line, pe)
 			if !keep {
+				bad++
 				continue
 			}
 		}
 		p.Line = line
 		ps = append(ps, p)
+	}
+	if unlisted > 0 {
+		problems = append(problems, nccltests.MoreProblems(name, unlistedLine, unlisted))
 	}
 	if len(ps) == 0 {
 		err := nccltests.ErrNoTable

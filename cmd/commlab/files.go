@@ -199,7 +199,8 @@ func (r namedReader) Name() string { return r.name }
 func readLog(path string, opt *nccltests.Options) (*data.Log, error) {
 	// The reader stops at the row past maxRows, so that a file of
 	// millions of rows (3 million in 180 MB took 2.2 GB) costs no more
-	// memory than maxRows do; a tidy CSV is counted once read.
+	// memory than maxRows do; a tidy CSV's reader too, once the file's
+	// bytes are read.
 	o := nccltests.Options{}
 	if opt != nil {
 		o = *opt
