@@ -438,7 +438,7 @@ func TestPredictLayout(t *testing.T) {
 	t.Parallel()
 	predictAt := func(flags ...string) predictJSON {
 		t.Helper()
-		args := append([]string{"predict", "-calibrate", togetherDir + "all_reduce_ring.log:algo=ring," + togetherDir + "all_reduce_nvls.log:algo=nvls",
+		args := append([]string{"predict", "-calibrate", togetherDir + "all_reduce_ring.log:algo=ring," + togetherDir + "all_reduce_nvls.log:algo=auto",
 			"-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1KiB", "-json"}, flags...)
 		code, out, stderr := runCLI(args...)
 		if code != 0 {

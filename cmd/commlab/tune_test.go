@@ -16,7 +16,7 @@ import (
 
 // tuneCalibration is Together's node's pinned sweep, as tune's -calibrate
 // takes it.
-const tuneCalibration = togetherDir + "all_reduce_ring.log:algo=ring," + togetherDir + "all_reduce_nvls.log:algo=nvls," +
+const tuneCalibration = togetherDir + "all_reduce_ring.log:algo=ring," + togetherDir + "all_reduce_nvls.log:algo=auto," +
 	togetherDir + "all_gather_ring.log:algo=ring"
 
 // TestTune writes rules for a job of tensor-parallel groups of 4 inside
