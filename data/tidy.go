@@ -146,12 +146,11 @@ func readTidyCSV(b []byte, name string, maxRows int) (Points, []error, error) {
 	}
 	var ps Points
 	var problems []error
-	rows, bad, unlisted, unlistedLine := 0, 0, 0, 0
+	rows, bad := 0, 0
+	var count nccltests.ProblemCount
 	problem := func(line int, err error) {
-		if len(problems) < nccltests.MaxProblems {
+		if count.Lists(line) {
 			problems = append(problems, err)
-		} else if unlisted++; unlisted == 1 {
-			unlistedLine = line
 		}
 	}
 	for {
@@ -190,8 +189,8 @@ func readTidyCSV(b []byte, name string, maxRows int) (Points, []error, error) {
 		p.Line = line
 		ps = append(ps, p)
 	}
-	if unlisted > 0 {
-		problems = append(problems, nccltests.MoreProblems(name, unlistedLine, unlisted))
+	if more := count.More(name); more != nil {
+		problems = append(problems, more)
 	}
 	if len(ps) == 0 {
 		err := nccltests.ErrNoTable

@@ -59,6 +59,15 @@ type diagnoseFinding struct {
 	Assumed []string `json:"assumed,omitempty"`
 }
 
+// sizes is the finding's range as the table prints it: "2 KiB", or
+// "32 KiB..128 KiB".
+func (f diagnoseFinding) sizes() string {
+	if f.ToBytes == f.FromBytes {
+		return units.FormatSize(f.FromBytes)
+	}
+	return units.FormatSize(f.FromBytes) + ".." + units.FormatSize(f.ToBytes)
+}
+
 // runDiagnose runs "commlab diagnose LOG": the first table of LOG (or the
 // one -test picks) against the model calibrated on the -calibrate tables,
 // or uncalibrated without them.
@@ -336,22 +345,14 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 	}
 	fmt.Fprintf(tw, "sizes\tmeasured/model\tfinding\tterm\t%s runs (model)\n", runs)
 	for _, f := range out.Findings {
-		sizes := units.FormatSize(f.FromBytes)
-		if f.ToBytes != f.FromBytes {
-			sizes += ".." + units.FormatSize(f.ToBytes)
-		}
-		fmt.Fprintf(tw, "%s\t%.2f\t%s\t%s\t%s\n", sizes, f.MeasuredOverModel, f.Kind, f.Term, f.NCCL)
+		fmt.Fprintf(tw, "%s\t%.2f\t%s\t%s\t%s\n", f.sizes(), f.MeasuredOverModel, f.Kind, f.Term, f.NCCL)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	if k := largestGap(out.Findings); k >= 0 {
 		f := out.Findings[k]
-		sizes := units.FormatSize(f.FromBytes)
-		if f.ToBytes != f.FromBytes {
-			sizes += ".." + units.FormatSize(f.ToBytes)
-		}
-		fmt.Fprintf(w, "largest gap: finding %d, %s at %.2f times the model's time (%s, term %s)\n", k+1, sizes, f.MeasuredOverModel, f.Kind, f.Term)
+		fmt.Fprintf(w, "largest gap: finding %d, %s at %.2f times the model's time (%s, term %s)\n", k+1, f.sizes(), f.MeasuredOverModel, f.Kind, f.Term)
 	}
 	// Findings whose advice is the same share one item, numbered by all of
 	// them ("1, 2.").

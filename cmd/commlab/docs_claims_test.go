@@ -387,3 +387,31 @@ func TestPredictGuideNumbers(t *testing.T) {
 		wantSaid(t, page, prose, args, fmt.Sprintf("AllToAll of 1 GiB is %s without groups and %s with groups of 32 at 2:1", said[0], said[1]))
 	})
 }
+
+// TestDiagnoseGuideClaims: docs/diagnose.md quotes the largest-gap line of
+// Azure's AKS AllReduce over IP-over-InfiniBand sockets, and sets
+// cluster01's 80-rank AllReduce at 64 MiB (939.84 us in nccl_N10_G8.log)
+// inside the interval predict gives from the README's calibration and in a
+// finding of diagnose's on the same calibration.
+func TestDiagnoseGuideClaims(t *testing.T) {
+	t.Parallel()
+	prose := docProse(t, "docs/diagnose.md")
+	args := []string{"diagnose", "-gpu", "A100-SXM4-40GB", "../../data/nccltests/testdata/real/a100_2x8_allreduce_azure_ndasrv4_aks_ipoib_sockets.log"}
+	out, _ := runDoc(t, args...)
+	_, gap, ok := strings.Cut(out, "largest gap: ")
+	gap, _, _ = strings.Cut(gap, "\n")
+	if !ok {
+		t.Fatalf("no largest-gap line in\n%s", out)
+	}
+	wantSaid(t, "docs/diagnose.md", prose, args, "largest gap: "+gap)
+	const d = "../../data/logs/paired/h100-sxm-10node-cluster01/"
+	cal := d + "nccl_N10_G1.log," + d + "nccl_N10_G2.log," + d + "nccl_N10_G4.log," + d + "nccl_N1_G8_cnode3-002.log"
+	args = []string{"predict", "-calibrate", cal, "-collective", "allreduce", "-p", "80", "-per-node", "8", "-size", "64MiB"}
+	out, _ = runDoc(t, args...)
+	_, low, high := rowOf(t, out, "64 MiB")
+	wantSaid(t, "docs/diagnose.md", prose, args, fmt.Sprintf("AllReduce at 64 MiB, 940 µs, is inside the %s to %s predict gives", low, high))
+	args = []string{"diagnose", d + "nccl_N10_G8.log", "-calibrate", cal}
+	if out, _ = runDoc(t, args...); !regexp.MustCompile(`(?m)^32 MiB\.\.64 MiB +\S+ +slower than the model`).MatchString(out) {
+		t.Errorf("commlab %s: no finding over 64 MiB in\n%s", strings.Join(args, " "), out)
+	}
+}

@@ -293,7 +293,7 @@ func fitsHosts(t *nccltests.Test, pin Pins, ranks, g int) bool {
 // Rank lines fit but for their devices (a launcher that placed ranks out of
 // order).
 func hostsOf(t *nccltests.Test, pin Pins, ranks int) (int, string) {
-	for _, block := range []bool{true, false} {
+	predicted := func(block bool) (int, string) {
 		for _, want := range hostsFor(pin.Hosts, ranks) {
 			if g := min(want, ranks); g >= 1 && fitsHosts(t, pin, ranks, g) && (!block || blockPlaced(t, g)) {
 				if pin.HostsFrom != "" {
@@ -302,11 +302,15 @@ func hostsOf(t *nccltests.Test, pin Pins, ranks int) (int, string) {
 				return g, fmt.Sprintf("the predicted runs' nodes hold %d", want)
 			}
 		}
-		if g, d := devicesGive(t, pin, ranks); block && g > 0 {
-			return g, fmt.Sprintf("the Rank lines put rank %d on device %d, where nccl-tests puts it on hosts of %d GPUs (rank r on device r mod %[3]d)", d.Rank, d.Device, g)
-		}
+		return 0, ""
 	}
-	return 0, ""
+	if g, from := predicted(true); g > 0 {
+		return g, from
+	}
+	if g, d := devicesGive(t, pin, ranks); g > 0 {
+		return g, fmt.Sprintf("the Rank lines put rank %d on device %d, where nccl-tests puts it on hosts of %d GPUs (rank r on device r mod %[3]d)", d.Rank, d.Device, g)
+	}
+	return predicted(false)
 }
 
 // blockPlaced reports whether the Rank lines t keeps put each rank on the

@@ -42,16 +42,14 @@ type parser struct {
 	joinedRow bool
 	// pieceJoined is joinedRow of the piece held (piece): a piece of
 	// several lines.
-	pieceJoined bool
-	tag         string       // the Open MPI tag of a joined text
-	title       string       // the placements the last title line named
-	done        []*testState // the tests that ended and were not yet returned
-	rows        int          // the rows met so far, of every test, bad ones too
-	kept        int          // of them, the rows read
-	tooMany     int          // the line of the row past opt.MaxRows, 0 before it
-	// unlisted counts the problems past MaxProblems, the first at line
-	// unlistedLine.
-	unlisted, unlistedLine int
+	pieceJoined  bool
+	tag          string       // the Open MPI tag of a joined text
+	title        string       // the placements the last title line named
+	done         []*testState // the tests that ended and were not yet returned
+	rows         int          // the rows met so far, of every test, bad ones too
+	kept         int          // of them, the rows read
+	tooMany      int          // the line of the row past opt.MaxRows, 0 before it
+	problemCount ProblemCount // the problems met, listed or past MaxProblems
 	// debug holds the NCCL debug lines met after the rows of a test (or
 	// before any test), for the next test; hasDebug says it holds some.
 	debug    debugState
@@ -119,7 +117,7 @@ func (p *parser) rowProblem(r Row, format string, args ...any) {
 
 // add records a problem at line and col, as listed allows.
 func (p *parser) add(line, col int, format string, args ...any) {
-	if p.listed(line) {
+	if p.problemCount.Lists(line) {
 		p.problems = append(p.problems, &ParseError{File: p.name, Line: line, Column: col, Err: fmt.Errorf(format, args...)})
 	}
 }
@@ -130,32 +128,46 @@ func (p *parser) addJSON(e error) {
 	if pe, ok := e.(*ParseError); ok {
 		line = pe.Line
 	}
-	if p.listed(line) {
+	if p.problemCount.Lists(line) {
 		p.problems = append(p.problems, e)
 	}
-}
-
-// listed reports whether a problem at line is listed: past MaxProblems
-// it is only counted (see MoreProblems), so that a file of bad lines costs
-// no more memory than MaxProblems do.
-func (p *parser) listed(line int) bool {
-	if len(p.problems) < MaxProblems {
-		return true
-	}
-	if p.unlisted++; p.unlisted == 1 {
-		p.unlistedLine = line
-	}
-	return false
 }
 
 // MaxProblems bounds the problems a Reader lists: a damaged capture's
 // lines are a few; thousands are no log nccl-tests printed.
 const MaxProblems = 1000
 
-// MoreProblems is the problem that stands, after MaxProblems listed, for
-// the n more of file, the first of them at line.
-func MoreProblems(file string, line, n int) error {
-	return &ParseError{File: file, Line: line, Err: fmt.Errorf("%w: %d more, the first at this line, are not listed (the first %d are)", ErrMoreProblems, n, MaxProblems)}
+// A ProblemCount bounds the problems a reader lists at MaxProblems: past
+// them it only counts, noting the first one's line, so that a file of bad
+// lines costs no more memory than MaxProblems do. The zero value counts
+// none; a Reader and the data package's tidy CSV reader count with one.
+type ProblemCount struct {
+	listed, unlisted, first int
+}
+
+// Lists counts a problem at line and reports whether it is listed.
+func (c *ProblemCount) Lists(line int) bool {
+	if c.listed < MaxProblems {
+		c.listed++
+		return true
+	}
+	if c.unlisted++; c.unlisted == 1 {
+		c.first = line
+	}
+	return false
+}
+
+// Unlisted is how many problems were counted past MaxProblems.
+func (c *ProblemCount) Unlisted() int { return c.unlisted }
+
+// More returns the problem that stands for those of file past
+// MaxProblems, an ErrMoreProblems at the first one's line that counts
+// them; nil where there were none.
+func (c *ProblemCount) More(file string) error {
+	if c.unlisted == 0 {
+		return nil
+	}
+	return &ParseError{File: file, Line: c.first, Err: fmt.Errorf("%w: %d more, the first at this line, are not listed (the first %d are)", ErrMoreProblems, c.unlisted, MaxProblems)}
 }
 
 // where names row r's place in a message: "line N", or in a JSON input

@@ -179,7 +179,7 @@ func (r *Reader) Read() (*Test, error) {
 			case r.tests == 0 && r.in.loneCR:
 				r.err = &ParseError{File: r.Name, Err: fmt.Errorf("%w: its lines end in CR alone (classic Mac OS line ends), which are no line ends to the reader: convert them, e.g. with tr '\\r' '\\n' < FILE > FILE.log", ErrNoTable)}
 			case r.tests == 0:
-				r.err = noTable(r.Name, r.p.problems, r.p.unlisted)
+				r.err = noTable(r.Name, r.p.problems, r.p.problemCount.Unlisted())
 			default:
 				r.err = io.EOF
 			}
@@ -242,7 +242,7 @@ func (r *Reader) ReadAll() ([]*Test, error) {
 
 // Problems returns the rows skipped and the warnings met so far, each a
 // *ParseError, in line order: the first MaxProblems met, and then, where
-// there were more, one ErrMoreProblems that counts them (MoreProblems).
+// there were more, one ErrMoreProblems that counts them (ProblemCount.More).
 func (r *Reader) Problems() []error {
 	out := append([]error(nil), r.p.problems...)
 	line := func(e error) int {
@@ -252,8 +252,8 @@ func (r *Reader) Problems() []error {
 		return 0
 	}
 	sort.SliceStable(out, func(i, j int) bool { return line(out[i]) < line(out[j]) })
-	if r.p.unlisted > 0 {
-		out = append(out, MoreProblems(r.Name, r.p.unlistedLine, r.p.unlisted))
+	if more := r.p.problemCount.More(r.Name); more != nil {
+		out = append(out, more)
 	}
 	return out
 }
