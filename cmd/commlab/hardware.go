@@ -258,33 +258,31 @@ func joinOr(s []string) string {
 // domains that hold it, equally: predict's shapes), with the nearest node
 // counts below and above that do split (0 where none below does).
 type domainMisfit struct {
-	nodes, perHost, domain int
-	below, above           int
+	nodes, perHost, hostGPUs, domain int
+	below, above                     int
 }
 
-// splitsDomains reports whether nodes hosts of perHost GPUs split into
-// equal NVLink domains of domain GPUs, as the model splits them
-// (predict.DomainsOf).
-func splitsDomains(domain, nodes, perHost int) bool {
-	_, _, ok := predict.DomainsOf(domain, nodes, perHost)
-	return ok
-}
-
-// domainSplit returns the misfit of nodes hosts of perHost GPUs on NVLink
-// domains of domain GPUs, and false where they split (splitsDomains).
-func domainSplit(domain, nodes, perHost int) (domainMisfit, bool) {
-	if splitsDomains(domain, nodes, perHost) {
+// domainSplit returns the misfit of nodes hosts of perHost GPUs on h's
+// NVLink domains, and false where they split into equal domains, as the
+// model splits them (predict.Hardware.Domains).
+func domainSplit(h *predict.Hardware, nodes, perHost int) (domainMisfit, bool) {
+	g := h.HostGPUs(perHost)
+	splits := func(n int) bool {
+		_, _, ok := predict.DomainsOf(h.Domain, n, g)
+		return ok
+	}
+	if splits(nodes) {
 		return domainMisfit{}, false
 	}
-	m := domainMisfit{nodes: nodes, perHost: perHost, domain: domain}
+	m := domainMisfit{nodes: nodes, perHost: perHost, hostGPUs: g, domain: h.Domain}
 	for n := nodes - 1; n >= 1; n-- {
-		if splitsDomains(domain, n, perHost) {
+		if splits(n) {
 			m.below = n
 			break
 		}
 	}
 	for n := nodes + 1; ; n++ {
-		if splitsDomains(domain, n, perHost) {
+		if splits(n) {
 			m.above = n
 			break
 		}
@@ -299,7 +297,7 @@ func domainSplit(domain, nodes, perHost int) (domainMisfit, bool) {
 // of 18 hosts) or -nodes 2016 (112 domains of 18 hosts)".
 func (m domainMisfit) advice(form func(nodes int) string) string {
 	split := func(n int) string {
-		d, hosts, _ := predict.DomainsOf(m.domain, n, m.perHost)
+		d, hosts, _ := predict.DomainsOf(m.domain, n, m.hostGPUs)
 		if d == 1 {
 			return fmt.Sprintf("%s (one domain of %d hosts)", form(n), hosts)
 		}
@@ -309,6 +307,10 @@ func (m domainMisfit) advice(form func(nodes int) string) string {
 	if m.below > 0 {
 		try = split(m.below) + " or " + try
 	}
-	return fmt.Sprintf("%d hosts of %d GPUs do not fill NVLink domains of %d GPUs (%d hosts) equally, and the model splits a run into equal domains: try %s",
-		m.nodes, m.perHost, m.domain, m.domain/m.perHost, try)
+	hosts := fmt.Sprintf("%d hosts of %d GPUs", m.nodes, m.perHost)
+	if m.hostGPUs > m.perHost {
+		hosts = fmt.Sprintf("%d hosts of %d GPUs (the run's %d a host)", m.nodes, m.hostGPUs, m.perHost)
+	}
+	return fmt.Sprintf("%s do not fill NVLink domains of %d GPUs (%d hosts) equally, and the model splits a run into equal domains: try %s",
+		hosts, m.domain, m.domain/m.hostGPUs, try)
 }

@@ -1225,29 +1225,51 @@ func TestDomainMisfitIsUsage(t *testing.T) {
 	}
 }
 
-// TestDomainSplit: splitsDomains agrees with the model's split (the
-// fewest domains that hold the run, equally), and domainSplit names the
-// nearest counts that split on each side.
+// TestDomainSplit: domainSplit agrees with the model's split (the fewest
+// domains that hold the run, equally, of hosts of the host's GPUs, not the
+// run's: a GB200 NVL72 rack holds 18 hosts of 4, whatever a run uses of
+// each), and names the nearest counts that split on each side.
 func TestDomainSplit(t *testing.T) {
 	t.Parallel()
+	gb200, err := predict.DefaultHardware("NVIDIA GB200")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
-		domain, nodes, per int
-		fits               bool
-		below, above       int
+		hw           predict.Hardware
+		nodes, per   int
+		fits         bool
+		below, above int
+		domains      int
 	}{
-		{0, 2000, 8, true, 0, 0},
-		{72, 1, 4, true, 0, 0},
-		{72, 18, 4, true, 0, 0},
-		{72, 19, 4, false, 18, 20},
-		{72, 128, 4, true, 0, 0},
-		{72, 540, 4, true, 0, 0},
-		{72, 2000, 4, false, 1998, 2016},
-		{8, 3, 8, true, 0, 0},
+		{predict.Hardware{}, 2000, 8, true, 0, 0, 2000},
+		{predict.Hardware{Domain: 72}, 1, 4, true, 0, 0, 1},
+		{predict.Hardware{Domain: 72}, 18, 4, true, 0, 0, 1},
+		{predict.Hardware{Domain: 72}, 19, 4, false, 18, 20, 0},
+		{predict.Hardware{Domain: 72}, 128, 4, true, 0, 0, 8},
+		{predict.Hardware{Domain: 72}, 540, 4, true, 0, 0, 30},
+		{predict.Hardware{Domain: 72}, 2000, 4, false, 1998, 2016, 0},
+		{predict.Hardware{Domain: 8}, 3, 8, true, 0, 0, 3},
+		// A run of 1 or 2 GPUs on each of 36 hosts of 4 spans two racks.
+		{gb200, 36, 1, true, 0, 0, 2},
+		{gb200, 36, 2, true, 0, 0, 2},
+		{gb200, 18, 1, true, 0, 0, 1},
+		{gb200, 19, 1, false, 18, 20, 0},
+		// Where nothing gives the host, it holds the run's GPUs.
+		{predict.Hardware{Domain: 72}, 36, 1, true, 0, 0, 1},
 	} {
-		m, misfit := domainSplit(c.domain, c.nodes, c.per)
+		m, misfit := domainSplit(&c.hw, c.nodes, c.per)
 		if misfit == c.fits || m.below != c.below || m.above != c.above {
-			t.Errorf("domainSplit(%d, %d, %d) = %+v, %v; want misfit %v, below %d, above %d", c.domain, c.nodes, c.per, m, misfit, !c.fits, c.below, c.above)
+			t.Errorf("domainSplit(domain %d, %d, %d) = %+v, %v; want misfit %v, below %d, above %d", c.hw.Domain, c.nodes, c.per, m, misfit, !c.fits, c.below, c.above)
 		}
+		if d, _, ok := c.hw.Domains(c.nodes, c.per); ok && d != c.domains {
+			t.Errorf("Domains(%d, %d) on domain %d = %d domains, want %d", c.nodes, c.per, c.hw.Domain, d, c.domains)
+		}
+	}
+	m, _ := domainSplit(&gb200, 19, 1)
+	want := "19 hosts of 4 GPUs (the run's 1 a host) do not fill NVLink domains of 72 GPUs (18 hosts) equally"
+	if got := m.advice(func(n int) string { return fmt.Sprintf("%dx1", n) }); !strings.HasPrefix(got, want) {
+		t.Errorf("advice = %q, want it to start %q", got, want)
 	}
 }
 

@@ -153,7 +153,7 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 	} else {
 		h = h.ForHosts(perHost)
 	}
-	if mis, ok := domainSplit(h.Domain, p/perHost, perHost); ok {
+	if mis, ok := domainSplit(&h, p/perHost, perHost); ok {
 		return textbookMachine{}, flagErrorf("-p %d on hosts of -per-node %d: %s", p, perHost, mis.advice(func(n int) string { return fmt.Sprintf("-p %d", n*perHost) }))
 	}
 	cl, err := h.Cluster(p, perHost)

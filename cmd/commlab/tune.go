@@ -274,7 +274,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	}
 	writeProblems(stderr, mc.problems)
 	for _, c := range req.comms {
-		if mis, ok := domainSplit(mc.hw.Domain, c.Nodes, c.PerNode); ok {
+		if mis, ok := domainSplit(&mc.hw, c.Nodes, c.PerNode); ok {
 			// The model splits a communicator into equal NVLink domains.
 			return flagErrorf("communicator %v: %s", c, mis.advice(func(n int) string { return fmt.Sprintf("%dx%d", n, c.PerNode) }))
 		}
@@ -339,10 +339,11 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// The rules of the communicators as NCCL runs them without MNNVL
-	// (TunerPlan writes them) are checked on those, in the file tune
-	// writes and in one it checks.
-	off, err := m.MNNVLOff(req.comms)
+	// The rules of the communicators as NCCL may count them otherwise,
+	// without MNNVL or across one more NVLink domain (TunerPlan writes
+	// them), are checked on those, in the file tune writes and in one it
+	// checks.
+	off, err := m.Recounted(req.comms)
 	if err != nil {
 		return err
 	}
@@ -933,7 +934,8 @@ func nodeSpan(lo, hi int) string {
 func nNodesMeaning(hw predict.Hardware) string {
 	if hw.Domain > 0 {
 		return fmt.Sprintf("a rule's nNodes is the nodes NCCL counts, one per NVLink domain of %d GPUs where the job runs MNNVL (NCCL_DEBUG=INFO's comm line prints MNNVL 1); "+
-			"where it does not (no IMEX channel, NCCL_MNNVL_ENABLE=0) NCCL counts the hosts, whose rules keep NCCL's own choices.", hw.Domain)
+			"where it does not (no IMEX channel, NCCL_MNNVL_ENABLE=0) NCCL counts the hosts, whose rules keep NCCL's own choices; "+
+			"a communicator placed across more domains than the fewest that hold it (across a rack's edge) takes the rules of nNodes -1 for its nRanks, last in the file, NCCL's own choices across one domain more.", hw.Domain)
 	}
 	return "a rule's nNodes is the communicator's nodes."
 }

@@ -198,16 +198,22 @@ func TestTuneLongComment(t *testing.T) {
 // rank of their ring (src/init.cc, "Determine nNodes"), so the 18 GB200 hosts
 // of one NVL72 rack are one node to it, and its tuner plugin receives 1. The
 // rules for 18 x 4 and 36 x 4 say 1 and 2 nodes, as NCCL counts them where
-// the job runs MNNVL. A job without MNNVL counts the hosts, 18 and 36, and
-// the file has rules for them too, of NCCL's own choices there (a red
-// team: with none, every call of such a job ran on one channel): the file
-// passes tune -check as either job reads it (-hw domain=4: no domain
-// across hosts).
+// the job runs MNNVL, and so do those for 36 x 1 and 36 x 2, one or two
+// GPUs of each of 36 hosts of 4, which span two racks (a red team: the
+// model counted 72 hosts a rack for them, and wrote nNodes 1). A job
+// without MNNVL counts the hosts, 18 and 36, and the file has rules for
+// them too, of NCCL's own choices there (a red team: with none, every call
+// of such a job ran on one channel). A communicator placed across a rack's
+// edge (10 x 4 on hosts 14 to 23) spans one rack more than it needs, 2
+// nodes to NCCL: rules of nNodes -1 for its ranks, after all others, take
+// its calls whatever the placement. The file passes tune -check as each of
+// those jobs reads it (-hw domain=4: no domain across hosts).
 func TestTuneNVLinkDomains(t *testing.T) {
 	t.Parallel()
 	cal := gb200Dir + "allreduce_1rack.log:nodes=18:per-node=4"
 	file := filepath.Join(t.TempDir(), "gb200.conf")
-	code, out, stderr := runCLI("tune", "-calibrate", cal, "-gpu", "NVIDIA GB200", "-comms", "18x4,36x4", "-o", file)
+	const comms = "18x4,36x4,36x1,36x2,10x4"
+	code, out, stderr := runCLI("tune", "-calibrate", cal, "-gpu", "NVIDIA GB200", "-comms", comms, "-o", file)
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out, stderr)
 	}
@@ -215,19 +221,53 @@ func TestTuneNVLinkDomains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := map[int][]int{} // nRanks -> nNodes
-	for _, r := range readRules(t, string(b)) {
+	rules := readRules(t, string(b))
+	nodes := map[int][]int{} // nRanks -> nNodes, in the file's order
+	for _, r := range rules {
 		if !slices.Contains(nodes[r.Ranks], r.Nodes) {
 			nodes[r.Ranks] = append(nodes[r.Ranks], r.Nodes)
 		}
 	}
-	if len(nodes) != 2 || !slices.Equal(nodes[72], []int{1, 18}) || !slices.Equal(nodes[144], []int{2, 36}) {
-		t.Errorf("nNodes by nRanks %v; want 72 ranks on 1 node and on 18, 144 on 2 and on 36", nodes)
+	want := map[int][]int{72: {1, 18, 2, 36, -1}, 144: {2, 36, -1}, 36: {2, 36, -1}, 40: {1, 10, -1}}
+	if len(nodes) != len(want) {
+		t.Errorf("nNodes by nRanks %v; want %v", nodes, want)
+	}
+	for ranks, w := range want {
+		if !slices.Equal(nodes[ranks], w) {
+			t.Errorf("%d ranks: nNodes %v, want %v", ranks, nodes[ranks], w)
+		}
+	}
+	// Every rule of any nNodes comes after every rule of one.
+	if i := slices.IndexFunc(rules, func(r nccl.TunerRule) bool { return r.Nodes == -1 }); i < 0 || slices.ContainsFunc(rules[i:], func(r nccl.TunerRule) bool { return r.Nodes != -1 }) {
+		t.Errorf("the rules of any nNodes do not close the file")
+	}
+	// 10 x 4 across a rack's edge, and spread over 3 racks: every
+	// function's call takes a rule.
+	for _, n := range []int{2, 3} {
+		for f := range nccl.Func(nccl.NumFuncs) {
+			if !slices.ContainsFunc(rules, func(r nccl.TunerRule) bool { return r.Matches(f, 1<<20, n, 40, -1, -1) }) {
+				t.Errorf("%v of 1 MiB on 40 ranks of %d nodes: no rule", f, n)
+			}
+		}
 	}
 	for _, hw := range []string{"", "domain=4"} {
-		if code, out, stderr := runCLI("tune", "-check", file, "-calibrate", cal, "-gpu", "NVIDIA GB200", "-hw", hw, "-comms", "18x4,36x4"); code != 0 || !strings.Contains(out, "takes a rule NCCL follows") {
+		if code, out, stderr := runCLI("tune", "-check", file, "-calibrate", cal, "-gpu", "NVIDIA GB200", "-hw", hw, "-comms", comms); code != 0 || !strings.Contains(out, "takes a rule NCCL follows") {
 			t.Errorf("tune -check with -hw %q: exit %d, %s%s; want every call to take a rule", hw, code, out, stderr)
 		}
+	}
+	// Without them the check names the calls of 10 x 4 across the edge.
+	var kept []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.Contains(l, ",-1,40,") {
+			kept = append(kept, l)
+		}
+	}
+	cut := filepath.Join(t.TempDir(), "cut.conf")
+	if err := os.WriteFile(cut, []byte(strings.Join(kept, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, stderr := runCLI("tune", "-check", cut, "-calibrate", cal, "-gpu", "NVIDIA GB200", "-comms", comms); code == 0 || !strings.Contains(out+stderr, "AllReduce of every size on 2 x 20 (nNodes 2, nRanks 40)") {
+		t.Errorf("tune -check without the rules of any nNodes: exit %d, %s%s; want AllReduce on 2 x 20 named", code, out, stderr)
 	}
 }
 

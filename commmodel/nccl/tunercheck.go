@@ -35,9 +35,14 @@ type TunerComm struct {
 	Model *Model
 }
 
-// String is "2 x 8" (nodes x ranks per node).
+// String is "2 x 8" (nodes x ranks per node), or "3 nodes of 80 ranks"
+// where the nodes hold unequal shares (a placement across a rack's edge).
 func (c TunerComm) String() string {
-	return fmt.Sprintf("%d x %d", c.Nodes, c.Model.nRanks/max(c.Nodes, 1))
+	n := max(c.Nodes, 1)
+	if c.Model.nRanks%n != 0 {
+		return fmt.Sprintf("%d nodes of %d ranks", c.Nodes, c.Model.nRanks)
+	}
+	return fmt.Sprintf("%d x %d", c.Nodes, c.Model.nRanks/n)
 }
 
 // A TunerHazard is a kind of TunerProblem.
@@ -481,6 +486,7 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 	type use struct {
 		matched, applied bool
 		winner           int // the line of an earlier rule that took its calls
+		winnerAt         int // and its index in lines
 		ignored          []string
 		uncapped         []string // communicators with fewer channels than it names
 		fewer            []string // communicators whose NCCL runs more channels than it names
@@ -547,7 +553,7 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 						u, r := &uses[i], lines[i].rule
 						u.matched = true
 						if k := sw.shadowed[n]; k >= 0 && u.winner == 0 {
-							u.winner = lines[sw.sure[k]].line
+							u.winner, u.winnerAt = lines[sw.sure[k]].line, sw.sure[k]
 						}
 						if !sw.reached[n] {
 							continue
@@ -629,6 +635,12 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardIgnored, Message: fmt.Sprintf(
 				"%s/%s is not in NCCL's cost table of %v on %s: the plugin passes over the rule",
 				tunerAlgoNames[r.Algo], tunerProtoNames[r.Proto], r.Func, strings.Join(u.ignored, ", "))})
+		case u.matched && !u.applied && wider(r, lines[u.winnerAt].rule):
+			// Any nNodes or nRanks, after rules of the job's own counts:
+			// a fallback for communicators the job counts otherwise (one
+			// placed across more NVLink domains), not a mistake.
+			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardUnused, Message: fmt.Sprintf(
+				"every call of the job's communicators it matches takes the rule of line %d first; it takes those of other nNodes or nRanks", u.winner)})
 		case u.matched && !u.applied:
 			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardShadowed, Message: fmt.Sprintf(
 				"every call it matches takes the rule of line %d first", u.winner)})
@@ -659,6 +671,12 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 }
 
 func matchInt(want, got int) bool { return want == -1 || want == got }
+
+// wider reports that r matches communicators that w does not: any nNodes
+// or nRanks where w names one.
+func wider(r, w TunerRule) bool {
+	return r.Nodes == -1 && w.Nodes != -1 || r.Ranks == -1 && w.Ranks != -1
+}
 
 // A callClass is a value of a call's numPipeOps or regBuff that the rules
 // tell apart, and how a message names it ("" when the rules do not tell

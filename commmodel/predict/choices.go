@@ -266,15 +266,19 @@ func (m *Machine) withoutMNNVL() *Machine {
 	return m.on(flat)
 }
 
-// MNNVLOff returns, for each of comms whose hosts m's NVLink domain makes
-// fewer nodes to NCCL, the communicator as NCCL runs it without MNNVL,
-// every host a node (withoutMNNVL): TunerPlan writes its rules too, of
-// NCCL's own choices there, and a check of them takes it.
-func (m *Machine) MNNVLOff(comms []Comm) ([]nccl.TunerComm, error) {
+// Recounted returns each of comms as NCCL may count it otherwise than
+// tunerModel does, where its hosts share NVLink domains, with NCCL's
+// tuning model of it there: without MNNVL (no IMEX channel,
+// NCCL_MNNVL_ENABLE=0), every host a node (withoutMNNVL), and placed
+// across more domains than the fewest that hold it, at every count short
+// of its hosts (straddled). TunerPlan writes rules for them all, of NCCL's
+// own choices, and a check of a file takes them.
+func (m *Machine) Recounted(comms []Comm) ([]nccl.TunerComm, error) {
 	var out []nccl.TunerComm
 	var flat *Machine // NCCL's models on it, built once for every comm
 	for _, c := range comms {
-		if _, nodes, err := m.tunerModel(c); err != nil || nodes == c.Nodes {
+		_, fewest, err := m.tunerModel(c)
+		if err != nil || fewest == c.Nodes {
 			continue
 		}
 		if flat == nil {
@@ -285,8 +289,39 @@ func (m *Machine) MNNVLOff(comms []Comm) ([]nccl.TunerComm, error) {
 			return nil, fmt.Errorf("%v: %w", c, err)
 		}
 		out = append(out, nccl.TunerComm{Nodes: nodes, Model: tm})
+		for d := fewest + 1; d < c.Nodes; d++ {
+			tm, err := m.straddled(c, d)
+			if err != nil {
+				return nil, fmt.Errorf("%v on %d NVLink domains: %w", c, d, err)
+			}
+			out = append(out, nccl.TunerComm{Nodes: d, Model: tm})
+		}
 	}
 	return out, nil
+}
+
+// straddled returns NCCL's tuning model of communicator c placed across d
+// of m's NVLink domains, more than the fewest that hold it, as a scheduler
+// leaves it across a rack's edge (10 hosts of GB200s across two racks,
+// which NCCL counts as 2 nodes, not 1). NCCL takes every node's graphs to
+// be the smallest domain's (the least of the ranks' searched bandwidths
+// and channels), whose hosts are at most c's over d: the model takes that
+// many, with c's ranks.
+func (m *Machine) straddled(c Comm, d int) (*nccl.Model, error) {
+	ex := m.TunerExclusions()
+	rn, err := m.run(Query{Collective: commmodel.AllReduce, Ranks: c.Nodes * c.PerNode, PerNode: c.PerNode, Algo: ex.Algo, Proto: ex.Proto})
+	if err != nil {
+		return nil, err
+	}
+	hosts := c.Nodes / d
+	s := *rn
+	s.shape = shape{nodes: d, per: hosts * c.PerNode, hosts: hosts}
+	cfg, err := referenceConfig(&m.Hardware, &s, m.refs.runsRCCL())
+	if err != nil {
+		return nil, err
+	}
+	cfg.Ranks = c.Nodes * c.PerNode
+	return nccl.New(cfg)
 }
 
 // TunerRules returns rules of NCCL's example tuner plugin (nccl.TunerRule)
@@ -463,6 +498,10 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 	}
 	seen := map[pluginKey]written{}
 	var flat *Machine // withoutMNNVL's, built once for every comm
+	// tail holds the rules of any nNodes, which come after all others, and
+	// anyNodes the ranks they are written for.
+	var tail []nccl.TunerRule
+	anyNodes := map[int]bool{}
 	for _, c := range comms {
 		if c.Nodes == 1 && c.PerNode == 1 {
 			return nil, nil, fmt.Errorf("predict: communicator %v has one rank: NCCL never asks the tuner about it", c)
@@ -531,8 +570,29 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 			}
 			seen[fkey] = written{c, rules[fstart:]}
 		}
+		// A placement across more domains than the fewest that hold it
+		// (a rack's edge) is more nodes to NCCL, whose count the job
+		// cannot know beforehand: rules of any nNodes for its ranks, of
+		// NCCL's own choices across one domain more (straddled), after
+		// every other rule, take each call no rule of its count does.
+		// Two communicators of the same ranks share the first's.
+		if nodes+1 >= c.Nodes || anyNodes[key.ranks] {
+			continue
+		}
+		stm, err := m.straddled(c, nodes+1)
+		if err != nil {
+			return nil, nil, err
+		}
+		anyNodes[key.ranks] = true
+		for f := range nccl.Func(nccl.NumFuncs) {
+			rs, err := stm.TunerRules(f, -1, stm.DefaultPick(f), nil)
+			if err != nil {
+				return nil, nil, err
+			}
+			tail = append(tail, rs...)
+		}
 	}
-	return rules, choices, nil
+	return append(rules, tail...), choices, nil
 }
 
 // maxTunedSize is the largest size, bytes, at which overrides checks that

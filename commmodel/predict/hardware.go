@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/presets"
 )
 
 // cubeMesh reports that g comes on SXM2 boards (DGX-1, HGX-1: V100 SXM2
@@ -235,9 +236,12 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 	if !g.SupportsNVLS() && g.Known { // before Hopper, or AMD's: no NVLS whatever the fabric
 		h.Sources.NVLS = SourceCatalog
 	}
-	if g.Name == "GB200" || g.Name == "GB300" {
-		h.Domain = 72
-		h.Sources.Domain, h.Sources.Fabric = SourceCatalog, SourceCatalog
+	if s, ok := rackOf(g.Name); ok {
+		// A GB200 or GB300 is taken for its NVL72 rack's: an NVLink
+		// domain of 72 GPUs across compute trays of 4, each a host, so
+		// that a run of fewer GPUs a host is still 18 hosts a rack.
+		h.Domain, h.hostGPUs = s.Domain, s.PerHost
+		h.Sources.Domain, h.Sources.Fabric, h.Sources.HostGPUs = SourceCatalog, SourceCatalog, SourceCatalog
 	}
 	if g.Name == "GH200" || g.Name == "GB200" || g.Name == "GB300" || g.Name == "GB10" {
 		h.CPU = armCPU
@@ -565,4 +569,15 @@ func (h *Hardware) String() string {
 		fmt.Fprintf(&b, ", groups of %d hosts at %g:1", h.Group, o)
 	}
 	return b.String()
+}
+
+// rackOf returns the catalog's system whose NVLink domain spans hosts of
+// the GPU named gpu (an NVL72 rack of GB200s), and false where none does.
+func rackOf(gpu string) (presets.System, bool) {
+	for _, s := range presets.Systems {
+		if s.Domain > 0 && s.GPU == gpu {
+			return s, true
+		}
+	}
+	return presets.System{}, false
 }

@@ -39,13 +39,9 @@ type reference struct {
 // model does not have to leave PAT out by, runs without PAT as RCCL does
 // by default (nccl's enable rules).
 func newReference(h *Hardware, r *run, rccl bool) (*reference, error) {
-	cfg, err := h.config(r, rccl)
+	cfg, err := referenceConfig(h, r, rccl)
 	if err != nil {
 		return nil, err
-	}
-	cfg.Algo, cfg.Proto = r.algo, r.proto
-	if rccl && cfg.PAT != nccl.PATOn {
-		cfg.PAT = nccl.PATOff
 	}
 	ref := &reference{}
 	if ref.full, err = nccl.New(cfg); err != nil {
@@ -86,6 +82,20 @@ func newReference(h *Hardware, r *run, rccl bool) (*reference, error) {
 		}
 	}
 	return ref, nil
+}
+
+// referenceConfig is NCCL's configuration of r on h, with r's pins, as
+// newReference models it.
+func referenceConfig(h *Hardware, r *run, rccl bool) (nccl.Config, error) {
+	cfg, err := h.config(r, rccl)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Algo, cfg.Proto = r.algo, r.proto
+	if rccl && cfg.PAT != nccl.PATOn {
+		cfg.PAT = nccl.PATOff
+	}
+	return cfg, nil
 }
 
 // latency returns the parts of NCCL's latency of (f, a, p), seconds: the

@@ -223,26 +223,49 @@ type shape struct {
 	nodes, per, hosts int
 }
 
-// DomainsOf returns how the model splits nodes hosts of perHost GPUs into
-// NVLink domains of domain GPUs (Hardware.Domain): a run within one domain
-// is one domain of them all, and a larger run the fewest domains that hold
-// it, of hostsEach hosts each; ok is false where those cannot be equal. A
-// domain of no more than a host's GPUs leaves every host a domain.
-func DomainsOf(domain, nodes, perHost int) (domains, hostsEach int, ok bool) {
-	if domain <= perHost || nodes <= 1 {
+// DomainsOf returns how the model splits nodes hosts of hostGPUs GPUs
+// each into NVLink domains of domain GPUs (Hardware.Domain): a run within
+// one domain is one domain of them all, and a larger run the fewest
+// domains that hold it, of hostsEach hosts each; ok is false where those
+// cannot be equal. hostGPUs is a host's GPUs, not a run's on it: a run of
+// one GPU on each of 36 GB200 hosts of 4 spans two racks of 18 hosts, as
+// NCCL counts them (two nodes), not one. A domain of no more than a host's
+// GPUs leaves every host a domain.
+func DomainsOf(domain, nodes, hostGPUs int) (domains, hostsEach int, ok bool) {
+	hostsPer := domainHosts(domain, hostGPUs)
+	if hostsPer <= 1 || nodes <= 1 {
 		return nodes, 1, true
 	}
-	hostsPer := domain / perHost // hosts in one domain
 	d := (nodes + hostsPer - 1) / hostsPer
 	return d, nodes / d, nodes%d == 0
 }
 
+// domainHosts is the hosts of hostGPUs GPUs in an NVLink domain of domain
+// GPUs, 1 where a domain is no more than a host.
+func domainHosts(domain, hostGPUs int) int {
+	if domain <= hostGPUs {
+		return 1
+	}
+	return domain / hostGPUs
+}
+
+// Domains is DomainsOf for a run of nodes hosts of perHost GPUs on h
+// (HostGPUs).
+func (h *Hardware) Domains(nodes, perHost int) (domains, hostsEach int, ok bool) {
+	return DomainsOf(h.Domain, nodes, h.HostGPUs(perHost))
+}
+
+// HostGPUs returns the GPUs of a host that a run of perHost GPUs a host
+// runs on: those h gives a host (gpus_per_node, known or at least), or
+// perHost where those are fewer or unknown.
+func (h *Hardware) HostGPUs(perHost int) int { return max(perHost, h.hostGPUs) }
+
 // shapeOf groups nodes hosts of perHost GPUs into NVLink domains
-// (DomainsOf). It is ErrShape when they cannot be equal.
+// (Domains). It is ErrShape when they cannot be equal.
 func (h *Hardware) shapeOf(nodes, perHost int) (shape, error) {
-	d, hosts, ok := DomainsOf(h.Domain, nodes, perHost)
+	d, hosts, ok := h.Domains(nodes, perHost)
 	if !ok {
-		return shape{}, shapeError(fmt.Sprintf("predict: %d hosts of %d GPUs do not split equally into NVLink domains of %d GPUs", nodes, perHost, h.Domain))
+		return shape{}, shapeError(fmt.Sprintf("predict: %d hosts of %d GPUs do not split equally into NVLink domains of %d GPUs (%d hosts)", nodes, perHost, h.Domain, domainHosts(h.Domain, h.HostGPUs(perHost))))
 	}
 	return shape{d, hosts * perHost, hosts}, nil
 }
