@@ -343,12 +343,13 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	// without MNNVL or across one more NVLink domain (TunerPlan writes
 	// them), are checked on those, in the file tune writes and in one it
 	// checks.
-	off, err := m.Recounted(req.comms)
+	flats, across, err := m.Recounted(req.comms)
 	if err != nil {
 		return err
 	}
+	all := slices.Concat(comms, flats, across)
 	if req.check != "" {
-		return checkTuneFile(req.check, rulesFile, append(comms, off...), m.RunsRCCL(), stdout)
+		return checkTuneFile(req.check, rulesFile, all, len(across), m.RunsRCCL(), stdout)
 	}
 	rules, choices, err := m.TunerPlan(req.collectives, req.comms, req.layout, req.sizes)
 	if err != nil {
@@ -376,7 +377,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err := nccl.WriteTunerRules(&b, comment, rules); err != nil {
 		return err
 	}
-	probs, err := nccl.CheckTunerRules(bytes.NewReader(b.Bytes()), req.out, append(comms, off...))
+	probs, err := nccl.CheckTunerRules(bytes.NewReader(b.Bytes()), req.out, all)
 	if err != nil {
 		return err
 	}
@@ -583,10 +584,12 @@ const rcclNoRules = "the GPUs are AMD's, and RCCL runs the job: RCCL runs each c
 
 // checkTuneFile runs "commlab tune -check FILE": it writes each problem
 // of the file path, read as b (nccl.CheckTunerRules), on stdout, and fails when one
-// changes what the job runs. Under RCCL (rccl), which runs a rule's
-// channel count as written, a first line says that the channels the check
-// knows are NCCL's.
-func checkTuneFile(path string, b []byte, comms []nccl.TunerComm, rccl bool, stdout io.Writer) error {
+// changes what the job runs. The last across of comms are the job's
+// communicators placed across more NVLink domains than they need, which
+// its closing line counts rather than names. Under RCCL (rccl), which runs
+// a rule's channel count as written, a first line says that the channels
+// the check knows are NCCL's.
+func checkTuneFile(path string, b []byte, comms []nccl.TunerComm, across int, rccl bool, stdout io.Writer) error {
 	probs, err := nccl.CheckTunerRules(bytes.NewReader(b), path, comms)
 	if err != nil {
 		return err
@@ -598,10 +601,14 @@ func checkTuneFile(path string, b []byte, comms []nccl.TunerComm, rccl bool, std
 		return fmt.Errorf("%s: %s: a job that loads it runs otherwise than the file says", path, plural(n, "problem", "problems"))
 	}
 	var names []string
-	for _, c := range comms {
+	for _, c := range comms[:len(comms)-across] {
 		names = append(names, c.String())
 	}
-	fmt.Fprintf(stdout, "%s: every call of %s takes a rule NCCL follows, on NCCL's channels or the rule's\n", path, strings.Join(names, ", "))
+	placed := ""
+	if across > 0 {
+		placed = fmt.Sprintf(", and of them placed across more NVLink domains than they need (%s)", plural(across, "count of nodes", "counts of nodes"))
+	}
+	fmt.Fprintf(stdout, "%s: every call of %s%s takes a rule NCCL follows, on NCCL's channels or the rule's\n", path, strings.Join(names, ", "), placed)
 	return nil
 }
 

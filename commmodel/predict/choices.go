@@ -271,10 +271,9 @@ func (m *Machine) withoutMNNVL() *Machine {
 // tuning model of it there: without MNNVL (no IMEX channel,
 // NCCL_MNNVL_ENABLE=0), every host a node (withoutMNNVL), and placed
 // across more domains than the fewest that hold it, at every count short
-// of its hosts (straddled). TunerPlan writes rules for them all, of NCCL's
-// own choices, and a check of a file takes them.
-func (m *Machine) Recounted(comms []Comm) ([]nccl.TunerComm, error) {
-	var out []nccl.TunerComm
+// of its hosts (straddled), apart. TunerPlan writes rules for them all,
+// of NCCL's own choices, and a check of a file takes them.
+func (m *Machine) Recounted(comms []Comm) (flats, across []nccl.TunerComm, err error) {
 	var flat *Machine // NCCL's models on it, built once for every comm
 	for _, c := range comms {
 		_, fewest, err := m.tunerModel(c)
@@ -286,18 +285,18 @@ func (m *Machine) Recounted(comms []Comm) ([]nccl.TunerComm, error) {
 		}
 		tm, nodes, err := flat.tunerModel(c)
 		if err != nil {
-			return nil, fmt.Errorf("%v: %w", c, err)
+			return nil, nil, fmt.Errorf("%v: %w", c, err)
 		}
-		out = append(out, nccl.TunerComm{Nodes: nodes, Model: tm})
+		flats = append(flats, nccl.TunerComm{Nodes: nodes, Model: tm})
 		for d := fewest + 1; d < c.Nodes; d++ {
 			tm, err := m.straddled(c, d)
 			if err != nil {
-				return nil, fmt.Errorf("%v on %d NVLink domains: %w", c, d, err)
+				return nil, nil, fmt.Errorf("%v on %d NVLink domains: %w", c, d, err)
 			}
-			out = append(out, nccl.TunerComm{Nodes: d, Model: tm})
+			across = append(across, nccl.TunerComm{Nodes: d, Model: tm})
 		}
 	}
-	return out, nil
+	return flats, across, nil
 }
 
 // straddled returns NCCL's tuning model of communicator c placed across d
