@@ -464,7 +464,7 @@ func newDesign(samples []Sample, m model) (*design, error) {
 		d.b0 = max(d.b0, x2[i]/samples[i].Time)
 	}
 	if d.b0 == 0 {
-		return nil, ErrOneSize
+		return nil, noBytes{}
 	}
 	for i, sm := range d.samples {
 		d.u[i] = d.x1[i] * d.t0 / sm.Time
@@ -825,3 +825,13 @@ func (r *Result) Predict(size float64) float64 {
 	x1, x2 := model{r.Algorithm, r.P}.regressors(size)
 	return g.Alpha*x1 + x2/g.BW
 }
+
+// noBytes is ErrOneSize where the model moves no bytes at any sample's
+// size (Through over one rank), which its own text says: the sizes may all
+// differ.
+type noBytes struct{}
+
+func (noBytes) Error() string {
+	return "fit: the model moves no bytes at any sample's size (a collective over one rank moves none); alpha and BW cannot be separated"
+}
+func (noBytes) Is(target error) bool { return target == ErrOneSize }

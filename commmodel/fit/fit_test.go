@@ -162,6 +162,11 @@ func TestFitErrors(t *testing.T) {
 			}
 		})
 	}
+	// A ring over one rank moves no bytes at any size: ErrOneSize, whose
+	// text says so rather than that the sizes are one (red team 43).
+	if _, err := fit.Through(commmodel.Ring{}, 1, ok, nil); !errors.Is(err, fit.ErrOneSize) || strings.Contains(err.Error(), "same size") {
+		t.Errorf("Through a ring of one rank: %v, want ErrOneSize saying no bytes move", err)
+	}
 	var se *fit.SampleError
 	if _, err := fit.AlphaBeta(with(1, fit.Sample{Size: 1e6, Time: 0}), nil); !errors.As(err, &se) || se.Index != 1 {
 		t.Errorf("error %v does not name sample 1", err)

@@ -720,7 +720,7 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 		for _, p := range t.Points {
 			tm, err := m.refs.termOf(rn, p.Size)
 			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", t.Name, err)
+				return nil, nil, tableError(t, err)
 			}
 			d.terms = append(d.terms, tm)
 			d.obs = append(d.obs, p.Time)

@@ -862,6 +862,42 @@ func TestCalibrateRefuses(t *testing.T) {
 	if _, err := Calibrate(h, []Table{tab, one}, nil); !errors.Is(err, ErrBadTable) || !strings.Contains(err.Error(), "one rank") {
 		t.Errorf("a table of one rank: Calibrate: %v, want ErrBadTable", err)
 	}
+	// What NCCL's model of a table refuses makes it a bad table, in
+	// Calibrate and in Diagnose, as Predict's ErrQuery for a query (red
+	// team 43: a pin's typo and more ranks than NCCL's int wrapped no
+	// sentinel); a point below 1 B is one, as the check's message says.
+	typo, many, sub := tab, tab, tab
+	typo.Algo = "rnig"
+	many.Nodes = 1 << 30
+	sub.Points = append([]Point{{Size: 0.5, Time: 20e-6}}, tab.Points...)
+	for name, bad := range map[string]Table{"NCCL_ALGO rnig": typo, "2^33 ranks": many, "a 0.5 B point": sub} {
+		if _, err := Calibrate(h, []Table{bad}, nil); !errors.Is(err, ErrBadTable) || errors.Is(err, ErrQuery) {
+			t.Errorf("%s: Calibrate: %v, want ErrBadTable", name, err)
+		}
+		if _, _, err := Uncalibrated(h).Diagnose(bad); !errors.Is(err, ErrBadTable) {
+			t.Errorf("%s: Diagnose: %v, want ErrBadTable", name, err)
+		}
+	}
+}
+
+// TestQueryCheckedBeforeSizes: pins that leave a collective nothing NCCL
+// runs are refused by Predict with no sizes and by Beyond, as at any size
+// (red team 43: Broadcast pinned to NVLS, AllGather to CollNetChain and a
+// one-node AllReduce to PAT passed both and were ErrQuery at every size).
+func TestQueryCheckedBeforeSizes(t *testing.T) {
+	m := Uncalibrated(h100(t))
+	for _, q := range []Query{
+		{Collective: commmodel.Broadcast, Ranks: 16, PerNode: 8, Algo: "NVLS"},
+		{Collective: commmodel.AllGather, Ranks: 16, PerNode: 8, Algo: "CollNetChain"},
+		{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8, Algo: "PAT"},
+	} {
+		_, atSize := m.Predict(q, []float64{1 << 20})
+		_, none := m.Predict(q, nil)
+		_, beyond := m.Beyond(q)
+		if !errors.Is(atSize, ErrQuery) || !errors.Is(none, ErrQuery) || !errors.Is(beyond, ErrQuery) {
+			t.Errorf("%v pinned to %s: Predict at 1 MiB %v, with no sizes %v, Beyond %v; want ErrQuery from each", q.Collective, q.Algo, atSize, none, beyond)
+		}
+	}
 }
 
 // TestRCCLNetLatency: on the MI300- and MI350-series platforms the

@@ -129,11 +129,11 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	}
 	preds, err := m.Expect(q, sizes)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, tableError(&t, err)
 	}
 	rn, err := m.run(q)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, tableError(&t, err)
 	}
 	for i, p := range preds {
 		if p.Holds(t.Points[i].Time) {

@@ -150,7 +150,7 @@ const GuessMoves = 0.10
 // prediction of q at sizes by more than GuessMoves at some size, each
 // tried alone (and the NICs' count and rate together, where neither alone
 // moves it): the NICs per node and their rate (half of each), the
-// network's latency (7 times NCCL's figure), the host CPU (AMD for Intel)
+// network's latency (its prior times e^NetworkSlower, rounded: 6 times NCCL's figure, 12 on an AMD host, whose prior is RCCL's), the host CPU (AMD for Intel)
 // and the NICs' path (behind the CPU) where the tables or the query cross
 // nodes, NVLS off where it is assumed on, and NVSwitch against a mesh on
 // hosts of four or fewer GPUs. With tables, each description is
@@ -431,7 +431,7 @@ func (a alternative) concerns(t *Table) bool {
 // alternatives returns h with each assumed fact that could matter
 // changed in turn, for runs of tables and a query of perNode GPUs a node
 // (0 for none) that crosses nodes or not: half the NICs per node and half
-// their rate, the network's latency at 7 times NCCL's, the other x86
+// their rate, the network's latency at its prior times e^NetworkSlower (6 times NCCL's figure), the other x86
 // vendor and a NIC behind the CPU (PHB) where some run crosses nodes, NVLS off where it is assumed on, NVSwitch
 // against a mesh on hosts of four GPUs or fewer, and on hosts of two
 // cards that the catalog gives an NVLink bridge, the bridge.

@@ -146,10 +146,17 @@ func (m *Machine) run(q Query) (*run, error) {
 	// unless the user said the machine has none.
 	rn.collNet = onlyCollNet(q.Algo, q.Collective, v) && !m.Hardware.noCollNet()
 	// NCCL's model of the run checks what only it knows (its rank count,
-	// the pins under the run's version), so that a query NCCL would
+	// the pins under the run's version, whether they leave the collective
+	// anything to run, which no size changes), so that a query NCCL would
 	// refuse is an error before any size: Predict with no sizes, Beyond.
-	if _, err := m.refs.get(rn); err != nil {
+	ref, err := m.refs.get(rn)
+	if err != nil {
 		return nil, refusedQuery{err}
+	}
+	if f, err := nccl.FuncOf(q.Collective); err == nil {
+		if _, err := ref.tuned(f, 1); err != nil {
+			return nil, err
+		}
 	}
 	return rn, nil
 }

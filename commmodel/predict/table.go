@@ -182,12 +182,26 @@ func (t *Table) check() error {
 	// stretch every interval.
 	measured := func(t float64) bool { return t >= nccltests.MinTime && t <= nccltests.MaxTime }
 	for i, p := range t.Points {
-		if !(p.Size > 0 && p.Size < units.MaxSize) || !measured(p.Time) || p.InPlace != 0 && !measured(p.InPlace) {
+		if !(p.Size >= 1 && p.Size < units.MaxSize) || !measured(p.Time) || p.InPlace != 0 && !measured(p.InPlace) {
 			return fmt.Errorf("%w: %s: point %d (%g B, %g s, in place %g s) is not a size of 1 B to 2^62 B and times of %g to %g s",
 				ErrBadTable, t.Name, i, p.Size, p.Time, p.InPlace, nccltests.MinTime, nccltests.MaxTime)
 		}
 	}
 	return nil
+}
+
+// tableError is err, met in modelling table t (NCCL's model of its run:
+// its pins, its ranks), as an ErrBadTable naming it; an ErrPin, which
+// names the setting that lifts it, stays one.
+func tableError(t *Table, err error) error {
+	if errors.Is(err, ErrPin) {
+		return fmt.Errorf("%s: %w", t.Name, err)
+	}
+	var q refusedQuery
+	if errors.As(err, &q) {
+		err = q.err // a query's refusal, here the table's
+	}
+	return fmt.Errorf("%w: %s: %w", ErrBadTable, t.Name, err)
 }
 
 // SameMachine returns ErrMixedMachines, naming every table and its GPU, when
