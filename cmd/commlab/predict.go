@@ -856,7 +856,7 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "parameter\tvalue\tprior\tidentified\t")
 		for _, p := range out.Calibration.Parameters {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t\n", p.Name, predict.FormatValue(p.Value, p.Unit), predict.FormatValue(p.Prior, p.Unit), p.Identified)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t\n", p.Name, predict.FormatParam(p.Name, p.Unit, p.Value), predict.FormatParam(p.Name, p.Unit, p.Prior), p.Identified)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

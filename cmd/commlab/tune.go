@@ -1009,7 +1009,7 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 	}
 	for _, p := range m.Params {
 		if p.Identified {
-			c = append(c, fmt.Sprintf("  %s = %s", p.Name, predict.FormatValue(p.Value, p.Unit)))
+			c = append(c, fmt.Sprintf("  %s = %s", p.Name, predict.FormatParam(p.Name, p.Unit, p.Value)))
 		}
 	}
 	var taken, withheld []string

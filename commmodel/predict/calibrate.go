@@ -788,6 +788,18 @@ func FormatValue(v float64, unit string) string {
 	return units.FormatNumber(v)
 }
 
+// FormatParam prints value v of the parameter named name in its unit
+// (FormatValue), and nic_bw, one NIC's rate in bytes a second, with its
+// line rate in bits as the fact nic_bw gives it ("50 GB/s (400 Gb/s)"), so
+// that the two read as one quantity.
+func FormatParam(name, unit string, v float64) string {
+	s := FormatValue(v, unit)
+	if name == params[parNICBW].name {
+		s += " (" + formatBitRate(v) + ")"
+	}
+	return s
+}
+
 // medianError is the median |T/t - 1| at x of the points skip does not
 // drop (nil: all).
 func (d *design) medianError(x *[numParams]float64, skip func(int) bool) float64 {

@@ -23,7 +23,7 @@ func (p Param) String() string {
 	case !p.Identified:
 		how = "not identified"
 	}
-	return fmt.Sprintf("%s = %s (prior %s, %s)", p.Name, FormatValue(p.Value, p.Unit), FormatValue(p.Prior, p.Unit), how)
+	return fmt.Sprintf("%s = %s (prior %s, %s)", p.Name, FormatParam(p.Name, p.Unit, p.Value), FormatParam(p.Name, p.Unit, p.Prior), how)
 }
 
 // String is the finding in words: "64 KiB..256 KiB: slower than its

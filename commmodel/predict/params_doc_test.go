@@ -31,3 +31,23 @@ func TestParamsDocumented(t *testing.T) {
 		at += i + len(row)
 	}
 }
+
+// TestFormatParam: nic_bw, one NIC's rate in bytes a second, prints its
+// line rate in bits beside it, as the fact nic_bw gives it (50e9 B/s is
+// 400 Gb/s, 8 bits a byte); every other parameter prints as FormatValue.
+func TestFormatParam(t *testing.T) {
+	for _, c := range []struct {
+		name, unit string
+		v          float64
+		want       string
+	}{
+		{"nic_bw", "B/s", 50e9, "50 GB/s (400 Gb/s)"},
+		{"nic_bw", "B/s", 47.5e9, "47.5 GB/s (380 Gb/s)"},
+		{"intra_bw", "B/s", 360e9, "360 GB/s"},
+		{"launch", "s", 3.1e-6, "3.1 µs"},
+	} {
+		if got := FormatParam(c.name, c.unit, c.v); got != c.want {
+			t.Errorf("FormatParam(%s, %g) = %q, want %q", c.name, c.v, got, c.want)
+		}
+	}
+}
