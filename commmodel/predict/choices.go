@@ -352,6 +352,9 @@ func (m *Machine) TunerRules(collectives []commmodel.Collective, comms []Comm, l
 func (m *Machine) assumedTunerModels(c Comm) []*nccl.Model {
 	var out []*nccl.Model
 	for _, a := range m.Hardware.alternatives(m.tables, c.PerNode, c.Nodes > 1) {
+		if a.placement() {
+			continue
+		}
 		if tm, _, err := m.on(a.hw).tunerModel(c); err == nil {
 			out = append(out, tm)
 		}
@@ -700,6 +703,7 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 			if err != nil {
 				return nil, nil, nil, err
 			}
+			alts = slices.DeleteFunc(alts, func(t tried) bool { return t.placement() })
 			altsTried = true
 		}
 		ch := m.decide(q, cs[0], cs[k], s)

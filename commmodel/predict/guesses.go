@@ -400,6 +400,9 @@ func (a alternative) guess(facts []Fact) Guess {
 			}
 		}
 	}
+	if a.keys[0] == "domain" { // the rack is the catalog's; where the run's hosts are is guessed
+		g.Fact.Value += " with the run's hosts in one domain"
+	}
 	if len(a.keys) > 1 { // the facts together, one guess
 		g.Fact = Fact{Name: strings.Join(names, " and "), Value: strings.Join(values, " of "), Source: SourceAssumed, Key: a.keys[0]}
 	}
@@ -413,6 +416,12 @@ type alternative struct {
 	value string
 	hw    Hardware
 }
+
+// placement reports that a is where a run's hosts are (in one NVLink
+// domain or in several), which no tuner rule rests on: a communicator
+// placed so is another count of nodes to NCCL, whose rules serve it
+// (Machine.TunerPlan).
+func (a alternative) placement() bool { return a.keys[0] == "domain" }
 
 // concerns reports whether table t's runs depend on a's facts: the
 // network's (the NICs, their rate and path, the network's latency, the
@@ -518,7 +527,24 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 			}
 		}
 	}
+	if g := h.HostGPUs(perHost); acrossNodes && h.Domain > g && !h.Sources.Domain.evidence() && !ranMNNVL(tables) {
+		// The catalog's NVLink domain across hosts (an NVL72 rack) holds
+		// a run's hosts only where the scheduler placed them in one rack
+		// and the job runs MNNVL: hosts in separate racks, or a job
+		// without it, meet over the network, every host a node. The
+		// catalog gives the rack, not where a run's hosts are: its fact
+		// is guessed unless the user or a log's lines give it.
+		a := h
+		a.Domain = g
+		alts = append(alts, alternative{[]string{"domain"}, fmt.Sprintf("%d (every host its own domain)", g), a})
+	}
 	return alts
+}
+
+// ranMNNVL reports that a table's NCCL_DEBUG=INFO comm line shows its run
+// under MNNVL (MNNVL 1): its hosts shared an NVLink domain.
+func ranMNNVL(tables []Table) bool {
+	return slices.ContainsFunc(tables, func(t Table) bool { return t.Evidence.MNNVL.Known() && t.Evidence.MNNVL.Value })
 }
 
 // hintValue is what a user writes after a Describe key to settle it.
@@ -538,6 +564,8 @@ func hintValue(key string) string {
 		return "PIX|PXB|P2C|PHB|SYS"
 	case "net-lat":
 		return "K (the network's latency over NCCL's figure, such as 16 for EFA on p4d.24xlarge)"
+	case "domain":
+		return "N (the GPUs of the NVLink domain the run's hosts share, 72 in one NVL72 rack, or a host's GPUs where they share none: NCCL_DEBUG=INFO's comm line prints MNNVL and nNodes)"
 	}
 	return "nvswitch|mesh|pcie"
 }

@@ -131,6 +131,53 @@ func TestGuesses(t *testing.T) {
 	}
 }
 
+// TestGuessesPlacement: on a GB200 rack the catalog gives the NVLink
+// domain of 72 GPUs, not where a run's hosts were placed: from the GPU's
+// name, a 2 x 4 AllReduce of 64 MiB is a guess of the domain, its hosts
+// each their own (a host's 4 GPUs) more than 10% slower over the network,
+// settled by the user's domain (-hw domain=72) and by a table whose
+// NCCL_DEBUG=INFO comm line printed MNNVL 1. Within one host nothing is
+// placed, and there is no such guess.
+func TestGuessesPlacement(t *testing.T) {
+	h, err := DefaultHardware("NVIDIA GB200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 4}
+	sizes := []float64{64 << 20}
+	domain := func(h Hardware, tables []Table, q Query) *Guess {
+		gs, err := Guesses(h, tables, q, sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range gs {
+			if gs[i].Fact.Key == "domain" {
+				return &gs[i]
+			}
+		}
+		return nil
+	}
+	g := domain(h, nil, q)
+	if g == nil || g.Ratio < 1.1 || g.Alternative != "4 (every host its own domain)" || !strings.HasPrefix(g.Hint, "domain=N") || g.Fact.Value != "72 with the run's hosts in one domain" {
+		t.Fatalf("GB200 2 x 4 from its name: domain guess %+v; want 72 against 4, more than 1.1x slower, settled by domain=N", g)
+	}
+	if g := domain(h, nil, Query{Collective: commmodel.AllReduce, Ranks: 4, PerNode: 4}); g != nil {
+		t.Errorf("one host: %+v; want no guess of the domain", g)
+	}
+	told, err := Describe("NVIDIA GB200", "domain=72")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := domain(told, nil, q); g != nil {
+		t.Errorf("-hw domain=72: %+v; want no guess", g)
+	}
+	tab := timedTable(t, Uncalibrated(h), "mnnvl", commmodel.AllReduce, 2, 4, 1, []float64{1 << 10, 1 << 20, 1 << 26, 1 << 30})
+	tab.Evidence.MNNVL = nccltests.Fact[bool]{Value: true, Line: 7}
+	if g := domain(h, []Table{tab}, Query{Collective: commmodel.AllReduce, Ranks: 32, PerNode: 4}); g != nil {
+		t.Errorf("a table that ran MNNVL: %+v; want no guess", g)
+	}
+}
+
 // TestGuessesHostFacts: across nodes, the NICs' PCIe path is a guess too.
 // NCCL runs no LL128 across nodes where a NIC sits behind the CPU (PHB),
 // so NCCL's model of a 2 x 8 H100 AllReduce of 1 MiB, Tree/LL128 with the
