@@ -19,7 +19,9 @@ import (
 // An error or problem is a *nccltests.ParseError whose line and column lie in
 // the input: the column, 1-based, at most one past the line's last byte,
 // where an empty CSV field at the line's end begins (seed
-// empty_size_field_at_line_end). Seed corpus: testdata/fuzz/FuzzReadMeasurements, plus the
+// empty_size_field_at_line_end). Seed corpus: testdata/fuzz/FuzzReadMeasurements
+// (size_bytes_float_spellings holds sizes as gota and pandas write them,
+// and two they must not pass), plus the
 // embedded CSVs and a public log cut to its first KiB (its "# Source:"
 // lines dropped).
 func FuzzReadMeasurements(f *testing.F) {

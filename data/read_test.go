@@ -118,6 +118,46 @@ func TestSizeBound(t *testing.T) {
 	}
 }
 
+// TestTidySizeSpellings: size_bytes takes a whole number of bytes in any
+// spelling of a bare number the units grammar reads, as gota's WriteCSV
+// ("65536.000000", Points.Frame's float column) and pandas ("65536.0")
+// write one (red team rt4: both were refused as bad numbers); a fraction of
+// a byte, a negative size, NaN, Inf, 2^62 or more, or a unit is the bad
+// number it was, at its line and column, with the same message.
+func TestTidySizeSpellings(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want int64 // -1: refused
+	}{
+		{"65536", 65536}, {"65536.000000", 65536}, {"65536.0", 65536}, {"6.5536e4", 65536}, {"6.5536E+04", 65536},
+		{"+65536", 65536}, {"0.0", 0}, {"1e3", 1000},
+		// 2^62 - 1 in float spellings is read exactly, not through its
+		// float64, which is 2^62.
+		{"4611686018427387903.0", 1<<62 - 1}, {"4.611686018427387903e18", 1<<62 - 1},
+		{"65536.5", -1}, {"6.55365e4", -1}, {"1e-3", -1}, {"-65536", -1}, {"-65536.0", -1}, {"-6.5536e4", -1},
+		{"NaN", -1}, {"nan", -1}, {"Inf", -1}, {"+Inf", -1}, {"1e400", -1},
+		{"4611686018427387904", -1}, {"4611686018427387904.0", -1}, {"4.611686018427387904e18", -1}, {"9223372036854775808", -1},
+		{"1MiB", -1}, {"64K", -1}, {"64k", -1}, {"1e", -1}, {"0x10000", -1}, {"65_536", -1}, {"", -1},
+	} {
+		in := "size_bytes,time_us\n1024,10\n" + c.text + ",9.5\n"
+		ps, problems, err := ReadTidyCSV(strings.NewReader(in), "s.csv")
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		if c.want >= 0 {
+			if len(problems) != 0 || len(ps) != 2 || ps[1].Size != c.want {
+				t.Errorf("%q: points %+v, problems %v; want the second of %d B", c.text, ps, problems, c.want)
+			}
+			continue
+		}
+		var pe *nccltests.ParseError
+		if len(ps) != 1 || len(problems) != 1 || !errors.As(problems[0], &pe) || !errors.Is(pe, nccltests.ErrNumber) || pe.Line != 3 || pe.Column != 1 ||
+			!strings.Contains(pe.Error(), "(want a whole number of bytes below 2^62)") {
+			t.Errorf("%q: points %+v, problems %v; want line 3 a bad number at 3:1, a whole number of bytes below 2^62", c.text, ps, problems)
+		}
+	}
+}
+
 func TestReadFileMissing(t *testing.T) {
 	if _, err := ReadFile("testdata/does-not-exist.log", nil); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)

@@ -17,7 +17,9 @@ import (
 // non-negative; the layout's counts non-negative, with no more processes
 // than ranks; every problem, and the error, a *ParseError whose Column
 // lies in its line).
-// Seed corpus: testdata/fuzz/FuzzReader, plus three fixtures and package
+// Seed corpus: testdata/fuzz/FuzzReader (the count_beyond_any_size seeds
+// are red team rt4's crashers cut to their table's head and bad row, each
+// saying in its first line what it holds), plus three fixtures and package
 // data's public logs, each cut to its first lines (cutLog), and a JSON
 // output of nccl-tests, whole with its first two records and cut: every
 // seed holds at most about 1 KiB, so that the fuzzer runs thousands of

@@ -119,17 +119,19 @@ type countRatio struct {
 	mixed bool
 }
 
+// add takes a row of size bytes, above 0, and count elements of type typ;
+// a row without a count or of a type it does not know tells nothing.
 func (c *countRatio) add(size, count int64, typ string) {
 	ts := typeSize(typ)
 	if count <= 0 || ts == 0 {
 		return
 	}
-	d := count * ts
-	if size%d != 0 {
+	k, whole := perCount(size, count, ts)
+	if !whole {
 		c.mixed = true
 		return
 	}
-	if k := size / d; c.n == 0 {
+	if c.n == 0 {
 		c.k = k
 	} else if k != c.k {
 		c.mixed = true

@@ -255,6 +255,13 @@ func (p *parser) rowLead(n int, lay *layout, f []string) (r Row, ok bool) {
 		}
 	}
 	r.Type = f[lay.typ]
+	if i := lay.count; i >= 0 && r.Count > maxCount(r.Type) {
+		// A count whose elements make 2^62 bytes or more is out of range,
+		// as such a size is (a corrupt or retyped count: 2^62 floats
+		// would make count × 4 wrap int64 to 0).
+		p.fieldProblem(n, i, "%w: count %q of %s makes 2^62 bytes or more, beyond any size; the row is left out", ErrNumber, parseerr.Excerpt(f[i]), parseerr.Excerpt(r.Type))
+		return r, false
+	}
 	if lay.redop >= 0 {
 		r.RedOp = f[lay.redop]
 	}
@@ -446,10 +453,30 @@ func countK(r Row) (k int64, ok bool) {
 	if r.Count <= 0 || ts == 0 || r.Size <= 0 {
 		return 0, false
 	}
-	if d := r.Count * ts; r.Size%d == 0 {
-		return r.Size / d, true
+	k, _ = perCount(r.Size, r.Count, ts)
+	return k, true
+}
+
+// perCount is size / (count·ts) for size >= 0 and count, ts > 0, whole
+// false (and k 0) where it is no whole number. count·ts is formed only
+// where it is at most size, so that it cannot wrap int64: a count whose
+// bytes exceed the size is no count of it, and its product could wrap
+// (2^62 floats make 0, a divisor of nothing; 2^61 + 1 doubles make 8).
+func perCount(size, count, ts int64) (k int64, whole bool) {
+	if count > size/ts {
+		return 0, false
 	}
-	return 0, true
+	if d := count * ts; size%d == 0 {
+		return size / d, true
+	}
+	return 0, false
+}
+
+// maxCount is the largest count of elements of type typ (of typeSize
+// bytes, 1 for a type it does not know) that make fewer than 2^62 bytes,
+// units.MaxSize, the bound of a size.
+func maxCount(typ string) int64 {
+	return (units.MaxSize - 1) / max(typeSize(typ), 1)
 }
 
 // sizeText writes bytes as nccl-tests' sweeps step them: "256 KiB", "8 GiB",

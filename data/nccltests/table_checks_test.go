@@ -58,6 +58,63 @@ func TestCountDisagreesWithSize(t *testing.T) {
 	onlyProblem(t, l, ErrInconsistent, 16, "", "count 2048 does not match size 16384 of float", "count = size / sizeof(float)", "pasted from another test")
 }
 
+// A count whose elements make 2^62 bytes or more, beyond any size, is a
+// bad number at its line and column, and the row is left out, the table's
+// others kept (red team rt4: 2^62 floats made count × 4 wrap int64 to 0,
+// and the reader divided by it; 2^62 + 4096 floats made 16384, the row's
+// size, read without a word). A count below that whose bytes still exceed
+// the row's size is a count that does not match it, as any other is.
+func TestCountBeyondAnySize(t *testing.T) {
+	for _, c := range []struct {
+		name, count string
+		bad         bool
+	}{
+		{"2^62 floats", "4611686018427387904", true},
+		{"2^62 + 4096 floats", "4611686018427392000", true},
+		{"2^60 floats, 2^62 bytes", "1152921504606846976", true},
+		{"2^60 - 1 floats, 2^62 - 4 bytes", "1152921504606846975", false},
+	} {
+		lines := tableLines(4)
+		// Line 16, 16384 bytes of float: count 4096; the count field
+		// starts at byte 23 (syntheticLog's "%12d  %12d").
+		lines[15] = strings.Replace(lines[15], "  4096  ", "  "+c.count+"  ", 1)
+		l := readString(t, strings.Join(lines, ""), Options{})
+		if !c.bad {
+			onlyProblem(t, l, ErrInconsistent, 16, "", "count "+c.count+" does not match size 16384 of float")
+			continue
+		}
+		onlyProblem(t, l, ErrNumber, 16, "", `count "`+c.count+`" of float makes 2^62 bytes or more`, "the row is left out")
+		if pe := l.Problems[0].(*ParseError); pe.Column != 23 {
+			t.Errorf("%s: %v at column %d, want 23", c.name, pe, pe.Column)
+		}
+		if n := len(l.Tests[0].Rows); n != 3 {
+			t.Errorf("%s: %d rows, want 3: line 16 left out", c.name, n)
+		}
+	}
+}
+
+// perCount never forms a product of count and type size that wraps int64:
+// a count whose bytes exceed the size is no whole ratio (2^62 floats wrap
+// to 0, 2^62 + 4096 floats and 2^61 + 2048 doubles to 16384).
+func TestPerCountDoesNotWrap(t *testing.T) {
+	for _, c := range []struct {
+		size, count, ts, k int64
+		whole              bool
+	}{
+		{16384, 4096, 4, 1, true}, // AllReduce: count = size / 4
+		{16384, 512, 4, 8, true},  // AllGather over 8 ranks
+		{16384, 3000, 4, 0, false},
+		{16384, 1 << 62, 4, 0, false},
+		{16384, 1<<62 + 4096, 4, 0, false},
+		{16384, 1<<61 + 2048, 8, 0, false},
+		{1<<62 - 1, 1<<62 - 1, 1, 1, true},
+	} {
+		if k, whole := perCount(c.size, c.count, c.ts); k != c.k || whole != c.whole {
+			t.Errorf("perCount(%d, %d, %d) = %d, %v; want %d, %v", c.size, c.count, c.ts, k, whole, c.k, c.whole)
+		}
+	}
+}
+
 // A table that ends below the header's maxBytes without the trailer
 // stopped (red team 39): named at its last row, as a hang or a crash; where
 // the log says it was abridged, that it was. A table

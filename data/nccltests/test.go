@@ -100,7 +100,9 @@ type Row struct {
 	// Size is the message size in bytes (nccl-tests' size column).
 	Size int64
 	// Count is the element count as printed (per rank for AllGather,
-	// ReduceScatter and AllToAll), in elements; 0 when absent.
+	// ReduceScatter and AllToAll), in elements; 0 when absent. Its
+	// elements make fewer than 2^62 bytes, as a size does: a row whose
+	// count makes more is a bad number, left out.
 	Count int64
 	// Type and RedOp are the data type and reduction operation columns;
 	// RedOp is empty where the table has none or the row left it blank.
