@@ -153,14 +153,16 @@ const GuessMoves = 0.10
 // network's latency (its prior times e^NetworkSlower, rounded: 6 times NCCL's figure, 12 on an AMD host, whose prior is RCCL's), the host CPU (AMD for Intel)
 // and the NICs' path (behind the CPU) where the tables or the query cross
 // nodes, NVLS off where it is assumed on, and NVSwitch against a mesh on
-// hosts of four or fewer GPUs. With tables, each description is
+// hosts of four or fewer GPUs, and on an NVLink domain across hosts (a
+// GB200 rack) every host its own domain where the run crosses hosts and
+// neither the user nor a log's MNNVL line places them. With tables, each description is
 // calibrated on them (without the interval's refits), and one that fits
 // the tables its fact concerns (alternative.concerns) worse than the
 // description by more than FitMargin and FitFloor is no guess: the tables
 // speak against it; without, NCCL's uncalibrated
 // model compares them (Untabled). The guesses come in
 // that order: the NICs, their rate, NVLS, the network's latency, the CPU,
-// the NICs' path, the fabric; last, NCCL's release where a log prints none
+// the NICs' path, the fabric, the domain; last, NCCL's release where a log prints none
 // (olderRelease), whose Fact is nccl_version, keyed "version", and whose
 // Hint is the calibration file's key (FILE:version=V), not a -hw one.
 func Guesses(h Hardware, tables []Table, q Query, sizes []float64) ([]Guess, error) {
@@ -442,8 +444,9 @@ func (a alternative) concerns(t *Table) bool {
 // (0 for none) that crosses nodes or not: half the NICs per node and half
 // their rate, the network's latency at its prior times e^NetworkSlower (6 times NCCL's figure), the other x86
 // vendor and a NIC behind the CPU (PHB) where some run crosses nodes, NVLS off where it is assumed on, NVSwitch
-// against a mesh on hosts of four GPUs or fewer, and on hosts of two
-// cards that the catalog gives an NVLink bridge, the bridge.
+// against a mesh on hosts of four GPUs or fewer, on hosts of two
+// cards that the catalog gives an NVLink bridge, the bridge, and on an
+// NVLink domain across hosts every host its own domain.
 func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []alternative {
 	perHost := perNode
 	for i := range tables {
