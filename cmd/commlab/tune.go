@@ -347,9 +347,10 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	all := slices.Concat(comms, flats, across)
+	own := slices.Concat(comms, flats)
+	all := slices.Concat(own, slices.Concat(across...))
 	if req.check != "" {
-		return checkTuneFile(req.check, rulesFile, all, len(across), m.RunsRCCL(), stdout)
+		return checkTuneFile(req.check, rulesFile, own, placedOf(req.comms, across), m.RunsRCCL(), stdout)
 	}
 	rules, choices, err := m.TunerPlan(req.collectives, req.comms, req.layout, req.sizes)
 	if err != nil {
@@ -370,6 +371,13 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	comment := tuneComment(mc.files, mc.hw, m, req, choices)
 	if release != "" {
 		comment = append(comment, release)
+	}
+	if w, ok, err := m.PlacedWorst(req.comms, rules); err != nil {
+		return err
+	} else if ok {
+		line := placedLine(w)
+		fmt.Fprintf(stderr, "commlab tune: %s\n", line)
+		comment = append(comment, line)
 	}
 	if line := ll128Fallbacks(m, rules); line != "" {
 		comment = append(comment, line)
@@ -576,39 +584,118 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 		"which the plugin takes only on such hosts; -hw nic-path=PIX|PXB|P2C|PHB|SYS or -topo FILE settles it", path, plural(n, "rule", "rules"))
 }
 
+// placedLine says what the rules cost a communicator placed across more
+// NVLink domains than it needs, at worst (predict.Machine.PlacedWorst).
+func placedLine(w predict.PlacedCost) string {
+	const what = "a communicator placed across more NVLink domains than it needs (a rack's edge, a fragmented allocation) is more nodes to NCCL, and takes the rules of nNodes -1 for its nRanks, or those of another communicator NCCL counts alike"
+	if w.Ratio <= 1+1e-9 {
+		return what + ": at every count of nodes checked, each rule it takes is NCCL's own choice there, by NCCL's model"
+	}
+	return fmt.Sprintf("%s: of NCCL's own choices on each count of nodes, the least slower on the others, at worst %.2fx NCCL's own choice's time by NCCL's model (%v of %s on %v across %d domains)",
+		what, w.Ratio, w.Func, units.FormatSize(w.Size), w.Comm, w.Nodes)
+}
+
 // rcclNoRules is why tune writes no rules for a machine that runs RCCL.
 const rcclNoRules = "the GPUs are AMD's, and RCCL runs the job: RCCL runs each call a rule takes on the rule's algorithm and protocol " +
 	"(and on its channel count, but 0), and the rules would carry NCCL's model's choices, not RCCL's (RCCL 2.26.6 runs 112 channels on one node of 8 MI350-series GPUs, " +
 	"its release notes say, and picks protocols by tables of its own): tune writes no rules for RCCL; predict and diagnose model the machine, " +
 	"and tune -check reads a rules file you wrote"
 
+// A placed is a communicator of the job placed across more NVLink domains
+// than it needs, at each count of nodes the check takes
+// (predict.Machine.Recounted).
+type placed struct {
+	comm   predict.Comm
+	counts []nccl.TunerComm
+}
+
+// placedOf pairs comms with their placements, leaving out those with none.
+func placedOf(comms []predict.Comm, across [][]nccl.TunerComm) []placed {
+	var out []placed
+	for i, c := range comms {
+		if len(across[i]) > 0 {
+			out = append(out, placed{c, across[i]})
+		}
+	}
+	return out
+}
+
 // checkTuneFile runs "commlab tune -check FILE": it writes each problem
-// of the file path, read as b (nccl.CheckTunerRules), on stdout, and fails when one
-// changes what the job runs. The last across of comms are the job's
-// communicators placed across more NVLink domains than they need, which
-// its closing line counts rather than names. Under RCCL (rccl), which runs
-// a rule's channel count as written, a first line says that the channels
-// the check knows are NCCL's.
-func checkTuneFile(path string, b []byte, comms []nccl.TunerComm, across int, rccl bool, stdout io.Writer) error {
-	probs, err := nccl.CheckTunerRules(bytes.NewReader(b), path, comms)
+// of the file path, read as b (nccl.CheckTunerRules), on stdout, and fails
+// when one changes what the job runs. comms are the job's communicators as
+// NCCL counts them where it runs them as tune assumes (and without MNNVL),
+// and across the same placed across more NVLink domains than they need:
+// the calls of those are checked too, one line for each communicator that
+// has a problem at some count, naming the first, so that a file written
+// without their rules does not print a line for every count. Under RCCL
+// (rccl), which runs a rule's channel count as written, a first line says
+// that the channels the check knows are NCCL's.
+func checkTuneFile(path string, b []byte, comms []nccl.TunerComm, across []placed, rccl bool, stdout io.Writer) error {
+	all := slices.Clone(comms)
+	for _, p := range across {
+		all = append(all, p.counts...)
+	}
+	// The rules' own problems (unused, shadowed) take every count; the
+	// calls' are the job's own, and each placed communicator's apart.
+	probs, err := nccl.CheckTunerRules(bytes.NewReader(b), path, all)
 	if err != nil {
 		return err
+	}
+	probs = slices.DeleteFunc(probs, func(p nccl.TunerProblem) bool { return p.Line == 0 })
+	calls, err := nccl.CheckTunerRules(bytes.NewReader(b), path, comms)
+	if err != nil {
+		return err
+	}
+	for _, p := range calls {
+		if p.Line == 0 {
+			probs = append(probs, p)
+		}
+	}
+	var placedProbs []string
+	for _, p := range across {
+		ps, err := nccl.CheckTunerRules(bytes.NewReader(b), path, p.counts)
+		if err != nil {
+			return err
+		}
+		bad, first := 0, ""
+		for _, c := range p.counts {
+			for _, q := range ps {
+				if q.Line == 0 && q.Fails() && strings.Contains(q.Message, fmt.Sprintf("(nNodes %d, nRanks ", c.Nodes)) {
+					if bad++; first == "" {
+						first = q.Hazard.String() + ": " + q.Message
+					}
+					break
+				}
+			}
+		}
+		if bad > 0 {
+			placedProbs = append(placedProbs, fmt.Sprintf("%v placed across more NVLink domains than it needs: at %d of the %s checked some calls run otherwise than the file says; the first: %s",
+				p.comm, bad, plural(len(p.counts), "count of nodes", "counts of nodes"), first))
+		}
 	}
 	if rccl {
 		fmt.Fprintf(stdout, "%s: the GPUs are AMD's: RCCL runs each call a rule takes on the rule's channel count but 0 (which leaves it to RCCL), and this check does not judge a count against RCCL's own (its NCCL_DEBUG=INFO lines print them)\n", path)
 	}
-	if n := writeTunerProblems(stdout, path, probs); n > 0 {
+	n := writeTunerProblems(stdout, path, probs)
+	for _, l := range placedProbs {
+		fmt.Fprintln(stdout, problem{File: path, Message: l})
+	}
+	if n += len(placedProbs); n > 0 {
 		return fmt.Errorf("%s: %s: a job that loads it runs otherwise than the file says", path, plural(n, "problem", "problems"))
 	}
 	var names []string
-	for _, c := range comms[:len(comms)-across] {
+	for _, c := range comms {
 		names = append(names, c.String())
 	}
-	placed := ""
-	if across > 0 {
-		placed = fmt.Sprintf(", and of them placed across more NVLink domains than they need (%s)", plural(across, "count of nodes", "counts of nodes"))
+	counts := 0
+	for _, p := range across {
+		counts += len(p.counts)
 	}
-	fmt.Fprintf(stdout, "%s: every call of %s%s takes a rule NCCL follows, on NCCL's channels or the rule's\n", path, strings.Join(names, ", "), placed)
+	where := ""
+	if counts > 0 {
+		where = fmt.Sprintf(", and of them placed across more NVLink domains than they need (%s)", plural(counts, "count of nodes", "counts of nodes"))
+	}
+	fmt.Fprintf(stdout, "%s: every call of %s%s takes a rule NCCL follows, on NCCL's channels or the rule's\n", path, strings.Join(names, ", "), where)
 	return nil
 }
 
@@ -942,7 +1029,7 @@ func nNodesMeaning(hw predict.Hardware) string {
 	if hw.Domain > 0 {
 		return fmt.Sprintf("a rule's nNodes is the nodes NCCL counts, one per NVLink domain of %d GPUs where the job runs MNNVL (NCCL_DEBUG=INFO's comm line prints MNNVL 1); "+
 			"where it does not (no IMEX channel, NCCL_MNNVL_ENABLE=0) NCCL counts the hosts, whose rules keep NCCL's own choices; "+
-			"a communicator placed across more domains than the fewest that hold it (across a rack's edge) takes the rules of nNodes -1 for its nRanks, last in the file, NCCL's own choices across one domain more.", hw.Domain)
+			"a communicator placed across more domains than the fewest that hold it (across a rack's edge) takes the rules of nNodes -1 for its nRanks, last in the file, at each size the choice of NCCL's own on each count of domains least slower on the others.", hw.Domain)
 	}
 	return "a rule's nNodes is the communicator's nodes."
 }

@@ -17,7 +17,8 @@ import (
 // serves both, and passes the check. A job without MNNVL counts their
 // hosts, 9 and 18 nodes: each has rules of its own (TestTuneNVLinkDomains).
 // Placed across a rack's edge, either is more nodes: one set of rules of
-// any nNodes for 36 ranks, the first's, serves both there.
+// any nNodes for 36 ranks serves both there, chosen on the placements of
+// both (predict.Machine.TunerPlan).
 func TestTuneTwinComms(t *testing.T) {
 	t.Parallel()
 	cal := gb200Dir + "allreduce_1rack.log:nodes=18:per-node=4"
@@ -37,7 +38,7 @@ func TestTuneTwinComms(t *testing.T) {
 		return out
 	}
 	both, alone := byNodes(readRules(t, out)), byNodes(readRules(t, one))
-	if len(both[1]) == 0 || !slices.Equal(both[1], alone[1]) || len(both) != 4 || len(both[9]) == 0 || len(both[18]) == 0 || !slices.Equal(both[-1], alone[-1]) || len(both[-1]) == 0 {
+	if len(both[1]) == 0 || !slices.Equal(both[1], alone[1]) || len(both) != 4 || len(both[9]) == 0 || len(both[18]) == 0 || len(both[-1]) == 0 || len(alone[-1]) == 0 {
 		t.Errorf("rules by nNodes for 9 x 4 and 18 x 2: %d of 1 node, %d of 9, %d of 18, %d of any, %d kinds; for 9 x 4 alone %d of 1 node, %d of any; want one set of 1 node and of any, and sets of 9 and 18 (%s)",
 			len(both[1]), len(both[9]), len(both[18]), len(both[-1]), len(both), len(alone[1]), len(alone[-1]), stderr)
 	}

@@ -221,6 +221,10 @@ func TestTuneNVLinkDomains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// What they cost at worst, as docs/tune.md quotes it.
+	if want := "at worst 2.10x NCCL's own choice's time by NCCL's model (AllReduce of 256 KiB on 36 x 4 across 32 domains)"; !strings.Contains(stderr, want) || !strings.Contains(string(b), "at worst 2.10x") {
+		t.Errorf("stderr and header do not say %q:\n%s", want, stderr)
+	}
 	rules := readRules(t, string(b))
 	nodes := map[int][]int{} // nRanks -> nNodes, in the file's order
 	for _, r := range rules {
@@ -266,8 +270,8 @@ func TestTuneNVLinkDomains(t *testing.T) {
 	if err := os.WriteFile(cut, []byte(strings.Join(kept, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, stderr := runCLI("tune", "-check", cut, "-calibrate", cal, "-gpu", "NVIDIA GB200", "-comms", comms); code == 0 || !strings.Contains(out+stderr, "AllReduce of every size on 2 x 20 (nNodes 2, nRanks 40)") {
-		t.Errorf("tune -check without the rules of any nNodes: exit %d, %s%s; want AllReduce on 2 x 20 named", code, out, stderr)
+	if code, out, stderr := runCLI("tune", "-check", cut, "-calibrate", cal, "-gpu", "NVIDIA GB200", "-comms", comms); code == 0 || !strings.Contains(out+stderr, "10 x 4 placed across more NVLink domains than it needs: at 8 of the 8 counts of nodes checked") {
+		t.Errorf("tune -check without the rules of any nNodes: exit %d, %s%s; want 10 x 4's 8 placements named", code, out, stderr)
 	}
 }
 

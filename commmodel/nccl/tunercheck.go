@@ -35,12 +35,12 @@ type TunerComm struct {
 	Model *Model
 }
 
-// String is "2 x 8" (nodes x ranks per node), or "3 nodes of 80 ranks"
+// String is "2 x 8" (nodes x ranks per node), or "3 nodes, 80 ranks"
 // where the nodes hold unequal shares (a placement across a rack's edge).
 func (c TunerComm) String() string {
 	n := max(c.Nodes, 1)
 	if c.Model.nRanks%n != 0 {
-		return fmt.Sprintf("%d nodes of %d ranks", c.Nodes, c.Model.nRanks)
+		return fmt.Sprintf("%d nodes, %d ranks", c.Nodes, c.Model.nRanks)
 	}
 	return fmt.Sprintf("%d x %d", c.Nodes, c.Model.nRanks/n)
 }
@@ -635,12 +635,13 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardIgnored, Message: fmt.Sprintf(
 				"%s/%s is not in NCCL's cost table of %v on %s: the plugin passes over the rule",
 				tunerAlgoNames[r.Algo], tunerProtoNames[r.Proto], r.Func, strings.Join(u.ignored, ", "))})
-		case u.matched && !u.applied && wider(r, lines[u.winnerAt].rule):
-			// Any nNodes or nRanks, after rules of the job's own counts:
-			// a fallback for communicators the job counts otherwise (one
-			// placed across more NVLink domains), not a mistake.
+		case u.matched && !u.applied && anyNodes(r, lines[u.winnerAt].rule):
+			// Any nNodes for a count of ranks, after rules of the job's
+			// own counts of nodes: there for the same communicators
+			// placed across more NVLink domains, which NCCL counts as
+			// more nodes, not a mistake.
 			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardUnused, Message: fmt.Sprintf(
-				"every call of the job's communicators it matches takes the rule of line %d first; it takes those of other nNodes or nRanks", u.winner)})
+				"every call of the job's communicators it matches takes the rule of line %d first; it takes their calls at other counts of nodes (a placement across more NVLink domains)", u.winner)})
 		case u.matched && !u.applied:
 			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardShadowed, Message: fmt.Sprintf(
 				"every call it matches takes the rule of line %d first", u.winner)})
@@ -672,10 +673,13 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 
 func matchInt(want, got int) bool { return want == -1 || want == got }
 
-// wider reports that r matches communicators that w does not: any nNodes
-// or nRanks where w names one.
-func wider(r, w TunerRule) bool {
-	return r.Nodes == -1 && w.Nodes != -1 || r.Ranks == -1 && w.Ranks != -1
+// anyNodes reports that r is a rule of any nNodes for w's count of ranks,
+// where w names its nodes: the rule tune writes for a communicator placed
+// across more NVLink domains than it needs. A rule of any nRanks after
+// rules that take its calls stays shadowed: NCCL never counts a
+// communicator's ranks otherwise.
+func anyNodes(r, w TunerRule) bool {
+	return r.Nodes == -1 && w.Nodes != -1 && r.Ranks != -1 && r.Ranks == w.Ranks
 }
 
 // A callClass is a value of a call's numPipeOps or regBuff that the rules

@@ -269,13 +269,15 @@ func (m *Machine) withoutMNNVL() *Machine {
 // Recounted returns each of comms as NCCL may count it otherwise than
 // tunerModel does, where its hosts share NVLink domains, with NCCL's
 // tuning model of it there: without MNNVL (no IMEX channel,
-// NCCL_MNNVL_ENABLE=0), every host a node (withoutMNNVL), and placed
-// across more domains than the fewest that hold it, at every count short
-// of its hosts (straddled), apart. TunerPlan writes rules for them all,
-// of NCCL's own choices, and a check of a file takes them.
-func (m *Machine) Recounted(comms []Comm) (flats, across []nccl.TunerComm, err error) {
+// NCCL_MNNVL_ENABLE=0), every host a node (withoutMNNVL), in flats, and
+// placed across more domains than the fewest that hold it (straddled), at
+// the counts placements samples, in across, one list for each of comms
+// (nil where it has none). TunerPlan writes rules for them all, and a
+// check of a file takes them.
+func (m *Machine) Recounted(comms []Comm) (flats []nccl.TunerComm, across [][]nccl.TunerComm, err error) {
+	across = make([][]nccl.TunerComm, len(comms))
 	var flat *Machine // NCCL's models on it, built once for every comm
-	for _, c := range comms {
+	for i, c := range comms {
 		_, fewest, err := m.tunerModel(c)
 		if err != nil || fewest == c.Nodes {
 			continue
@@ -288,15 +290,105 @@ func (m *Machine) Recounted(comms []Comm) (flats, across []nccl.TunerComm, err e
 			return nil, nil, fmt.Errorf("%v: %w", c, err)
 		}
 		flats = append(flats, nccl.TunerComm{Nodes: nodes, Model: tm})
-		for d := fewest + 1; d < c.Nodes; d++ {
-			tm, err := m.straddled(c, d)
-			if err != nil {
-				return nil, nil, fmt.Errorf("%v on %d NVLink domains: %w", c, d, err)
-			}
-			across = append(across, nccl.TunerComm{Nodes: d, Model: tm})
+		if across[i], err = m.placements(c, fewest); err != nil {
+			return nil, nil, err
 		}
 	}
 	return flats, across, nil
+}
+
+// placements returns NCCL's tuning model of communicator c, whose hosts
+// fill fewest NVLink domains at the fewest, placed across each count of
+// domains from one more to one short of its hosts (straddled), or where
+// those are more than maxPlacements, across that many counts spread
+// evenly over them, the first and the last among them: a 2000-host
+// communicator has some 1900 counts, whose choices change little from one
+// to the next.
+func (m *Machine) placements(c Comm, fewest int) ([]nccl.TunerComm, error) {
+	lo, hi := fewest+1, c.Nodes-1
+	var counts []int
+	switch n := hi - lo + 1; {
+	case n <= 0:
+		return nil, nil
+	case n <= maxPlacements:
+		for d := lo; d <= hi; d++ {
+			counts = append(counts, d)
+		}
+	default:
+		for k := range maxPlacements {
+			counts = append(counts, lo+k*(n-1)/(maxPlacements-1))
+		}
+	}
+	out := make([]nccl.TunerComm, len(counts))
+	for i, d := range counts {
+		tm, err := m.straddled(c, d)
+		if err != nil {
+			return nil, fmt.Errorf("%v on %d NVLink domains: %w", c, d, err)
+		}
+		out[i] = nccl.TunerComm{Nodes: d, Model: tm}
+	}
+	return out, nil
+}
+
+// maxPlacements bounds the counts of NVLink domains placements models a
+// communicator across.
+const maxPlacements = 32
+
+// A PlacedCost is what a rules file costs a communicator of a job placed
+// across more NVLink domains than it needs: the call where the rule the
+// plugin takes, by NCCL's own model, is slowest against NCCL's own choice.
+type PlacedCost struct {
+	// Comm is the job's communicator, and Nodes the count of nodes NCCL
+	// makes of it so placed.
+	Comm  Comm
+	Nodes int
+	// Func and Size (bytes) are the call's, and Ratio the time of the
+	// rule's choice over NCCL's own there (1 where they agree).
+	Func  nccl.Func
+	Size  float64
+	Ratio float64
+}
+
+// PlacedWorst returns the call of comms placed across more NVLink domains
+// than they need (placements) at which rules serve them worst against
+// NCCL's own choice, by NCCL's model, at sizes of every power of two from 1
+// B to 16 GiB; ok is false where none of comms can be so placed. A call no
+// rule takes, which runs on one channel, is the check's to report
+// (nccl.CheckTunerRules), not counted here.
+func (m *Machine) PlacedWorst(comms []Comm, rules []nccl.TunerRule) (w PlacedCost, ok bool, err error) {
+	for _, c := range comms {
+		_, fewest, err := m.tunerModel(c)
+		if err != nil {
+			return PlacedCost{}, false, err
+		}
+		ps, err := m.placements(c, fewest)
+		if err != nil {
+			return PlacedCost{}, false, err
+		}
+		ranks := c.Nodes * c.PerNode
+		for _, p := range ps {
+			for f := range nccl.Func(nccl.NumFuncs) {
+				for k := 0; k <= 34; k++ {
+					n := math.Exp2(float64(k))
+					own, err := p.Model.Choose(f, n)
+					if err != nil {
+						return PlacedCost{}, false, err
+					}
+					i := slices.IndexFunc(rules, func(r nccl.TunerRule) bool {
+						return r.Matches(f, n, p.Nodes, ranks, 1, 0) && p.Model.Available(f, r.Algo, r.Proto)
+					})
+					if i < 0 {
+						continue
+					}
+					t, _ := p.Model.Time(f, rules[i].Algo, rules[i].Proto, n)
+					if r := t / own.Time; !ok || r > w.Ratio {
+						w, ok = PlacedCost{Comm: c, Nodes: p.Nodes, Func: f, Size: n, Ratio: r}, true
+					}
+				}
+			}
+		}
+	}
+	return w, ok, nil
 }
 
 // straddled returns NCCL's tuning model of communicator c placed across d
@@ -500,10 +592,11 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 	}
 	seen := map[pluginKey]written{}
 	var flat *Machine // withoutMNNVL's, built once for every comm
-	// tail holds the rules of any nNodes, which come after all others, and
-	// anyNodes the ranks they are written for.
-	var tail []nccl.TunerRule
-	anyNodes := map[int]bool{}
+	// placed holds NCCL's models of the communicators of each count of
+	// ranks placed across more NVLink domains than they need, and ranks
+	// those counts in the order of comms.
+	placed := map[int][]*nccl.Model{}
+	var ranks []int
 	for _, c := range comms {
 		if c.Nodes == 1 && c.PerNode == 1 {
 			return nil, nil, fmt.Errorf("predict: communicator %v has one rank: NCCL never asks the tuner about it", c)
@@ -573,28 +666,75 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 			seen[fkey] = written{c, rules[fstart:]}
 		}
 		// A placement across more domains than the fewest that hold it
-		// (a rack's edge) is more nodes to NCCL, whose count the job
-		// cannot know beforehand: rules of any nNodes for its ranks, of
-		// NCCL's own choices across one domain more (straddled), after
-		// every other rule, take each call no rule of its count does.
-		// Two communicators of the same ranks share the first's.
-		if nodes+1 >= c.Nodes || anyNodes[key.ranks] {
-			continue
-		}
-		stm, err := m.straddled(c, nodes+1)
+		// (a rack's edge, a fragmented allocation) is more nodes to
+		// NCCL, whose count the job cannot know beforehand.
+		ps, err := m.placements(c, nodes)
 		if err != nil {
 			return nil, nil, err
 		}
-		anyNodes[key.ranks] = true
+		if len(ps) > 0 && placed[key.ranks] == nil {
+			ranks = append(ranks, key.ranks)
+		}
+		for _, p := range ps {
+			placed[key.ranks] = append(placed[key.ranks], p.Model)
+		}
+	}
+	// Rules of any nNodes for each such count of ranks, after every
+	// other rule, take each call of a placement no rule of its count
+	// takes: at each size the choice, among NCCL's own on the placements
+	// of every communicator of those ranks, least slower than NCCL's own
+	// on any of them (leastWorst). One file serves them all.
+	for _, r := range ranks {
+		ms := placed[r]
 		for f := range nccl.Func(nccl.NumFuncs) {
-			rs, err := stm.TunerRules(f, -1, stm.DefaultPick(f), nil)
+			rs, err := ms[0].TunerRules(f, -1, leastWorst(f, ms), nil, ms[1:]...)
 			if err != nil {
 				return nil, nil, err
 			}
-			tail = append(tail, rs...)
+			rules = append(rules, rs...)
 		}
 	}
-	return append(rules, tail...), choices, nil
+	return rules, choices, nil
+}
+
+// leastWorst is the pick of rules that serve calls of f on every model of
+// ms: at each size, of the models' own choices, the one whose time on the
+// model it serves worst, over that model's own choice's, is least. A
+// model that leaves a choice out of its cost table takes the rules after
+// it, its own (nccl.Model.TunerRules' alternatives), and is not counted
+// against it.
+func leastWorst(f nccl.Func, ms []*nccl.Model) nccl.TunerPick {
+	type choice struct {
+		a nccl.Algo
+		p nccl.Protocol
+	}
+	return func(n uint64) (nccl.Algo, nccl.Protocol, error) {
+		own := make([]float64, len(ms))
+		var cands []choice
+		for i, m := range ms {
+			e, err := m.Choose(f, float64(n))
+			if err != nil {
+				return 0, 0, err
+			}
+			own[i] = e.Time
+			if c := (choice{e.Algo, e.Proto}); !slices.Contains(cands, c) {
+				cands = append(cands, c)
+			}
+		}
+		best, least := cands[0], math.Inf(1)
+		for _, c := range cands {
+			worst := 1.0
+			for i, m := range ms {
+				if t, ok := m.Time(f, c.a, c.p, float64(n)); ok {
+					worst = max(worst, t/own[i])
+				}
+			}
+			if worst < least {
+				best, least = c, worst
+			}
+		}
+		return best.a, best.p, nil
+	}
 }
 
 // maxTunedSize is the largest size, bytes, at which overrides checks that

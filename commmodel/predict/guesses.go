@@ -403,7 +403,7 @@ func (a alternative) guess(facts []Fact) Guess {
 		}
 	}
 	if a.keys[0] == "domain" { // the rack is the catalog's; where the run's hosts are is guessed
-		g.Fact.Value += " with the run's hosts in one domain"
+		g.Fact.Value += " with the run's hosts in the fewest domains that hold them"
 	}
 	if len(a.keys) > 1 { // the facts together, one guess
 		g.Fact = Fact{Name: strings.Join(names, " and "), Value: strings.Join(values, " of "), Source: SourceAssumed, Key: a.keys[0]}

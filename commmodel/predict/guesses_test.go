@@ -158,7 +158,7 @@ func TestGuessesPlacement(t *testing.T) {
 		return nil
 	}
 	g := domain(h, nil, q)
-	if g == nil || g.Ratio < 1.1 || g.Alternative != "4 (every host its own domain)" || !strings.HasPrefix(g.Hint, "domain=N") || g.Fact.Value != "72 with the run's hosts in one domain" {
+	if g == nil || g.Ratio < 1.1 || g.Alternative != "4 (every host its own domain)" || !strings.HasPrefix(g.Hint, "domain=N") || g.Fact.Value != "72 with the run's hosts in the fewest domains that hold them" {
 		t.Fatalf("GB200 2 x 4 from its name: domain guess %+v; want 72 against 4, more than 1.1x slower, settled by domain=N", g)
 	}
 	if g := domain(h, nil, Query{Collective: commmodel.AllReduce, Ranks: 4, PerNode: 4}); g != nil {

@@ -250,7 +250,7 @@ func DomainsOf(domain, nodes, hostGPUs int) (domains, hostsEach int, ok bool) {
 // domainHosts is the hosts of hostGPUs GPUs in an NVLink domain of domain
 // GPUs, 1 where a domain is no more than a host.
 func domainHosts(domain, hostGPUs int) int {
-	if domain <= hostGPUs {
+	if hostGPUs < 1 || domain <= hostGPUs { // a host of no GPUs known: every host its own
 		return 1
 	}
 	return domain / hostGPUs

@@ -287,3 +287,52 @@ func TestTuneBeyondRan(t *testing.T) {
 		}
 	}
 }
+
+// TestLeastWorstPlacement: 36 GB200 hosts of 4 fill two racks at the
+// fewest; placed across more, NCCL's own choice for an AllReduce of 1 KiB
+// changes with the count, by NCCL's model: NVLSTree/Simple on 3 racks,
+// Tree/LL on 9, where NVLSTree/Simple takes 2.7 times Tree/LL's time (a
+// review of the rules of any nNodes, which took the 3 racks' choice for
+// every count). The rules' pick for both counts is the one whose worst
+// slowdown is least: Tree/LL, some 10% slower than NCCL's own on 3 racks.
+func TestLeastWorstPlacement(t *testing.T) {
+	h, err := DefaultHardware("NVIDIA GB200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Uncalibrated(h)
+	c := Comm{Nodes: 36, PerNode: 4}
+	on := func(d int) *nccl.Model {
+		tm, err := m.straddled(c, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tm
+	}
+	m3, m9 := on(3), on(9)
+	pick := func(p nccl.TunerPick) string {
+		a, pr, err := p(1024)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.String() + "/" + nccl.ProtocolName(pr)
+	}
+	if own3, own9 := pick(m3.DefaultPick(nccl.FuncAllReduce)), pick(m9.DefaultPick(nccl.FuncAllReduce)); own3 != "NVLSTree/Simple" || own9 != "Tree/LL" {
+		t.Fatalf("NCCL's own at 1 KiB: %s on 3 racks, %s on 9; want NVLSTree/Simple and Tree/LL", own3, own9)
+	}
+	if got := pick(leastWorst(nccl.FuncAllReduce, []*nccl.Model{m3, m9})); got != "Tree/LL" {
+		t.Errorf("leastWorst at 1 KiB: %s, want Tree/LL", got)
+	}
+	// The rules TunerPlan writes serve every count it samples no worse
+	// than the 3 racks' own choices would the 9 racks.
+	rules, _, err := m.TunerPlan(nil, []Comm{c}, Layout{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, ok, err := m.PlacedWorst([]Comm{c}, rules)
+	nvls, _ := m9.Time(nccl.FuncAllReduce, nccl.AlgoNVLSTree, nccl.Simple, 1024)
+	tree, _ := m9.Time(nccl.FuncAllReduce, nccl.AlgoTree, nccl.LL, 1024)
+	if err != nil || !ok || !(w.Ratio >= 1 && w.Ratio < nvls/tree) {
+		t.Errorf("PlacedWorst: %+v, %v, %v; want a ratio from 1 to below %.2f, the 3 racks' choice on 9", w, ok, err, nvls/tree)
+	}
+}
