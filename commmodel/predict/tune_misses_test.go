@@ -20,7 +20,7 @@ import (
 // MiB, a form the model cannot follow there: 4 of its 5 points near 512
 // KiB lie outside, which withholds any choice there. Its Ring/LL at 512
 // KiB is no choice besides: its own Ring/LL rows, 29.52 and 33.30 µs in
-// place at 128 and 256 KiB, give 40.86 µs at 512 KiB within 7.2%, whose
+// place at 128 and 256 KiB, give 40.86 µs at 512 KiB within 7.6%, whose
 // band reaches above NCCL's Ring/Simple, 42.88 µs (beyondRan), and the
 // rule at 512 KiB is NCCL's own. Lambda's B200 AllReduce of 2 x 8
 // (b200_2x8_allreduce_lambda_1cc_dstack.log), which the model follows,
@@ -223,11 +223,11 @@ func TestTunerPlanCollectives(t *testing.T) {
 // AllGathers' fastest times at 8 and 16 MiB, 46.03 µs (all_gather_ring.log
 // in place) and 67.97 µs (all_gather_nvls.log in place), give a line of
 // 2.7425 µs a MiB: 199.6 µs at 64 MiB, 6 times the top doubling beyond
-// 16 MiB, within 0.02·√(7²+6²) = 18.4% in logs by the repeat scatter of its
+// 16 MiB, within 0.021·√(7²+6²) = 19.4% in logs by the repeat scatter of its
 // two times. It is the floor of the choice's time beyond the sizes ran
-// (beyondRan): at 64 MiB its band reaches 240 µs, above NCCL's 207.24
+// (beyondRan): at 64 MiB its band reaches 242 µs, above NCCL's 207.24
 // measured (in place), and NCCL keeps its own there; within the sizes ran
-// there is no floor. At 32 MiB the line, 111.8 µs within 7.2%, stays
+// there is no floor. At 32 MiB the line, 111.9 µs within 7.6%, stays
 // under NCCL's 122.95, and the AllGather rule holds.
 func TestTuneBeyondRan(t *testing.T) {
 	h, tables := togetherTables(t, "all_reduce_ring", "all_reduce_nvls", "all_gather_ring", "all_gather_nvls", "reduce_scatter_ring", "reduce_scatter_nvls")
@@ -241,8 +241,8 @@ func TestTuneBeyondRan(t *testing.T) {
 	for _, c := range []struct {
 		size, floor, spread float64
 	}{
-		{64 << 20, 67.97e-6 + 48*slope, 0.02 * math.Hypot(7, 6)},
-		{128 << 20, 67.97e-6 + 112*slope, 0.02 * math.Hypot(15, 14)},
+		{64 << 20, 67.97e-6 + 48*slope, repeatSpread * math.Hypot(7, 6)},
+		{128 << 20, 67.97e-6 + 112*slope, repeatSpread * math.Hypot(15, 14)},
 		{16 << 20, 0, 0},
 		{4 << 20, 0, 0},
 	} {
@@ -265,7 +265,7 @@ func TestTuneBeyondRan(t *testing.T) {
 		}
 	}
 	// ReduceScatter's line at 32 MiB, 116.1 µs (71.70 and 49.52 in place
-	// at 16 and 8 MiB), within 7.2%, reaches above NCCL's 118.12 measured.
+	// at 16 and 8 MiB), within 7.6%, reaches above NCCL's 118.12 measured.
 	want := []string{"allgather Ring/LL128 at 32 MiB"}
 	if !slices.Equal(taken, want) {
 		t.Errorf("choices taken %q, want %q", taken, want)

@@ -699,6 +699,15 @@ var realLogs = []realLog{
 		{"all_reduce_perf", "all_reduce", commmodel.AllReduce, FromName, 8, 2, "NVIDIA GB200", 6, 1073741824, 34359738368,
 			34359738368, 71314.0, 843.17, 816.023, ""},
 	}},
+	// Google Cloud's A4X Max page (test-gke-custom-a4x-max), "Test on two
+	// nodes": "Collective test starting: all_gather_perf", 8 ranks on
+	// gke-psch-ug-cluster-a4xmax-2-1391c2ef-m9bm and -03878a77-d3lp (4
+	// GB300 each), 23 rows 4 KiB..16 GiB, its 512 KiB row stalled (152.25
+	// us, its in-place time 54.79).
+	{"gb300_2x4_allgather_crossdomain_gcpa4xmax.log", []realTest{
+		{"all_gather_perf", "all_gather", commmodel.AllGather, FromName, 8, 2, "NVIDIA GB300", 23, 4096, 17179869184,
+			33554432, 252.85, 116.11, 146.047, "yny"},
+	}},
 }
 
 // v100DGX2 is the 2019 DGX-2 log: five "Running:" lines name five binaries,
@@ -805,6 +814,7 @@ var misses = map[string]string{
 	"b200_1x2to8_allreduce_sweep_aicr_mghpcc.log#4":            "all three: 6 GPUs' 16 MiB (109.97 us) is 2.2 times 4 MiB's 50.12 and half 64 MiB's 220.14 (busbw 139.46, 254.27 then 508.07 GB/s); 8 rows leave two regimes little to fit, and the fit misses 16 MiB by 33% and the median row by 5.3%",
 	"b200_1x2to8_allreduce_sweep_aicr_mghpcc.log#5":            "median and leave-one-out: 7 GPUs' 64 MiB (288.68 us) moves 398.52 GB/s against 6 GPUs' 508.07 at that size, between 16 MiB (112.02 us) and 256 MiB (731.56 us), and 8 rows leave two regimes little to fit; the fit misses the median row by 4.0% and, leaving one out, by 9.4%",
 	"b200_1x2to8_allreduce_sweep_aicr_mghpcc.log#6":            "leave-one-out: 8 GPUs' busbw climbs from 47.30 GB/s at 1 MiB to 839.86 at 16 GiB (729.16 at 1 GiB against 7 GPUs' 664.39, as NVLS would), and 8 rows leave two regimes no row to spare: left out one at a time, the median row misses by 8.1%",
+	"gb300_2x4_allgather_crossdomain_gcpa4xmax.log#0":          "worst: the time jumps from 79.65 us at 8 MiB to 189.74 at 16 MiB (busbw 92.15 then 77.37 GB/s), and 32 MiB (252.85 us) takes as long as 64 MiB (250.55 us); the regime from 8 to 32 MiB misses 16 MiB by 21.6%",
 	"v100_dgx2_five_tests_2019.log#4":                          "worst: from 64 MiB up the busbw alternates between 45-49 and 59-64 GB/s from one size to the next, a genuine oscillation of the log that one smooth regime cannot follow",
 }
 
@@ -1105,6 +1115,24 @@ var noRankLines = []struct {
 	// the source lines name all_reduce_perf, busbw/algbw 194.06/103.50 =
 	// 2·15/16 at 2 GiB gives 16 ranks.
 	{"a100_2x8_allreduce_crusoe_dstack.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 29, 2147483648, 20749.1, 194.06, ""},
+	// Google Cloud's AI Hypercomputer NCCL pages (docs.cloud.google.com,
+	// stored copies whose text collapses runs of spaces to one): AllGathers
+	// whose blocks print the header and rows alone. The A4X page's 2 A4X
+	// nodes (run_nccl_tests.sh -t all_gather, no binary: redop none and a
+	// #wrong column make it AllGather; count = size/(4 B·8), busbw/algbw
+	// 453.99/518.85 = 7/8 at 8 GiB: 8 ranks) and its TAS JobSet, whose
+	// mpirun line names all_gather_perf (count = size/(4 B·32): 32 ranks);
+	// the A4X Max page's JobSet of 2 nodes, its Rank lines replaced by
+	// "..." ("Collective test starting: all_gather_perf"; 8 ranks by the
+	// counts); the A4 and A3 Ultra tabs' 2-node runs and the Compute
+	// Engine page's 2 A4 VMs (NCCL 2.25.1, 4 KiB..16 GiB, no trailer),
+	// run_nccl_tests.sh all: 16 ranks (count = size/(4 B·16)).
+	{"gb200_2x4_allgather_gcpa4x.log", "", commmodel.AllGather, FromCheckColumn, 8, 24, 33554432, 116.6, 251.86, ""},
+	{"gb200_8x4_allgather_gcpa4x.log", "all_gather_perf", commmodel.AllGather, FromName, 32, 24, 33554432, 158.4, 205.26, ""},
+	{"gb300_2x4_allgather_jobset_gcpa4xmax.log", "all_gather_perf", commmodel.AllGather, FromName, 8, 24, 33554432, 240.84, 121.91, ""},
+	{"b200_2x8_allgather_gke_gcpa4.log", "", commmodel.AllGather, FromCheckColumn, 16, 24, 33554432, 203.2, 154.82, ""},
+	{"b200_2x8_allgather_vm_gcpa4.log", "", commmodel.AllGather, FromCheckColumn, 16, 23, 33554432, 152.0, 207.01, ""},
+	{"h200_2x8_allgather_twonode_gcpa3u.log", "", commmodel.AllGather, FromCheckColumn, 16, 24, 33554432, 180.6, 174.14, ""},
 }
 
 const h100Bridge = "h100_pcie_nvlink_bridge_1x2_nccl1161.log"

@@ -108,6 +108,17 @@ var publicMachines = []publicMachine{
 		{"b200_2x2_g2_allreduce_collnet_sharp_aicr_mghpcc.log", predict.Pins{Algo: "CollNetChain,CollNetDirect", Proto: "Simple"}},
 		{"b200_1x2to8_allreduce_sweep_aicr_mghpcc.log", predict.Pins{}},
 	}},
+	// Google Cloud's A4 pages: an AllGather of 2 GKE A4 nodes (the A4 tab of
+	// its custom-GKE page; no NCCL version) and of 2 A4 Compute Engine VMs
+	// (its test-vms page; NCCL 2.25.1), both by the gIB package's
+	// run_nccl_tests.sh, the rows alone. Taken as one machine, the A4 shape
+	// of one provider's guides; the runs' clusters and builds may differ,
+	// which the logs do not say. The GKE page's A4 manifest gives 8 B200 a
+	// node (nvidia-b200, nvidia.com/gpu: 8).
+	{"b200-gcp-a4-docs", []publicLog{
+		{"b200_2x8_allgather_gke_gcpa4.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA B200"}},
+		{"b200_2x8_allgather_vm_gcpa4.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA B200"}},
+	}},
 	{"b200-gke-a4-dranet", []publicLog{
 		{"b200_2x1_allgather_gke_a4_dranet.log", predict.Pins{}},
 		{"b200_2x8_allgather_gke_a4_dranet.log", predict.Pins{}},
@@ -141,6 +152,24 @@ var publicMachines = []publicMachine{
 	{"gb200-oci-oke", []publicLog{
 		{"gb200_2x4_allreduce_mnnvl_oci_oke.log", predict.Pins{Nodes: 2, PerNode: 4, GPU: "NVIDIA GB200"}},
 		{"gb200_32x4_allreduce_two_racks_oci_oke.log", predict.Pins{Nodes: 32, PerNode: 4}},
+	}},
+	// Google Cloud's A4X page (AI Hypercomputer's NCCL guides): an
+	// AllGather of "two A4X nodes" and its TAS JobSet within one NVLink
+	// domain sub-block, whose rows give 32 ranks; the blocks print the rows
+	// alone, and the page's manifests give 4 GB200 a node (nvidia-gb200,
+	// nvidia.com/gpu: 4), so 8 nodes for the 32 ranks.
+	{"gb200-gcp-a4x", []publicLog{
+		{"gb200_2x4_allgather_gcpa4x.log", predict.Pins{Nodes: 2, PerNode: 4, GPU: "NVIDIA GB200"}},
+		{"gb200_8x4_allgather_gcpa4x.log", predict.Pins{Nodes: 8, PerNode: 4, GPU: "NVIDIA GB200"}},
+	}},
+	// Its A4X Max page: an AllGather of 2 nodes of 4 GB300, which its Rank
+	// lines print and which the page says crossed NVLink domains over RDMA,
+	// and a JobSet of NUM_NODES = 2, whose Rank lines the page replaces by
+	// "..." and whose placement it does not give; neither placement is a
+	// fact a user gives commlab (-hw domain=N is not pinned here).
+	{"gb300-gcp-a4xmax", []publicLog{
+		{"gb300_2x4_allgather_crossdomain_gcpa4xmax.log", predict.Pins{}},
+		{"gb300_2x4_allgather_jobset_gcpa4xmax.log", predict.Pins{Nodes: 2, PerNode: 4, GPU: "NVIDIA GB300"}},
 	}},
 	{"gh200-alps-slingshot", []publicLog{
 		{"gh200_2x1_allreduce_slingshot_alps_sarus.log", predict.Pins{}},
@@ -406,6 +435,11 @@ var publicSingles = []publicLog{
 	{"h100_2x8_allgather_gke_a3mega_clustertoolkit.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "H100 80GB HBM3"}},
 	{"h100_2x8_allgather_gke_a3high_tcpx.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "H100 80GB HBM3"}},
 	{"h200_2x8_allgather_gke_a3ultra_dws.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "H200"}},
+	// Google Cloud's custom-GKE page, its A3 Ultra tab: an AllGather of 2
+	// A3 Ultra nodes, the rows alone; the page's A3 Ultra manifest selects
+	// 8 nvidia-h200-141gb a node. Google's run, not SkyPilot's, whose
+	// cluster the pages do not tie to it: not one machine with it.
+	{"h200_2x8_allgather_twonode_gcpa3u.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "NVIDIA H200"}},
 	// dstack's cluster guides print the rows alone: AllReduces of 2 x 8
 	// B200 on a Lambda 1-Click Cluster (InfiniBand; the fleet's hosts are
 	// worker-gpu-8x-b200-*, the task asks for B200:8 on 2 nodes) and on 2

@@ -270,7 +270,7 @@ model fares on machines it does not describe, not what a new cluster will see.
 `)
 	b.WriteString(part("public_machines.md"))
 	fmt.Fprint(&b, `
-Most misses are the machines' own: GKE's B200 AllGather of 2 x 8 takes 10 times NCCL's time from
+Most misses are the machines' own: DraNet's GKE B200 AllGather of 2 x 8 takes 10 times NCCL's time from
 1 KiB to 2 MiB (280 us at 1 KiB, where 2 x 1 takes 14 us); AMD's 2 x 8 MI300X AllReduce takes
 220-260 us up to 32 KiB, more than ten times its one-node run; Polaris' 4 x 4 AllReduce moves
 28.44 GB/s of bus bandwidth at 4 GiB, where the model, whose NICs no other table identifies, is 3.4
@@ -412,6 +412,23 @@ both are within 15%. The AllReduce holds near 21 GB/s from 4 to 32 MiB and steps
 64 MiB (2250.8 us, 1.4 times 32 MiB's 1609.7), a step the AllGather does not show and the model,
 Ring/Simple on 4 channels at both sizes, does not make: calibrated on the AllGather it predicts
 16 MiB 17% fast (676 us against 811.3).
+Google Cloud's AI Hypercomputer NCCL pages (docs.cloud.google.com) print AllGathers of three of its
+machines, the rows alone but for one table's Rank lines. On A4X (GB200, 4 a node) a 2 x 4 run and an
+8 x 4 run the page places within one NVLink domain sub-block are both off by more than 15% held
+out, both better than the one-link baseline, 68.8% of the points inside: the 8 x 4 table takes
+56.72 us at 1 KiB and 72.80 at 1 MiB, where the 2 x 4 takes 21.20 and 25.43, a latency across 8
+nodes of one domain that the model, calibrated on the 2 x 4 table, does not reach (9 of the 24
+points inside, in the table beyond two nodes below); at 8 GiB the two move 482.19 and 453.99 GB/s
+of bus bandwidth. On A4X Max (GB300) two runs of 2 x 4 move 357.69 and 360.42 GB/s at 8 GiB, but
+the page's two-node test, whose output it says shows cross-domain RDMA throughput, takes 28.51 us
+at 4 KiB and 63.82 at 1 MiB, and its JobSet run, whose placement the page does not give, 46.02 and
+85.63: the two-node test is within 15% held out, the JobSet run not, neither better than the
+one-link baseline, and no log prints what differs (the two-node test's 512 KiB row also stalled,
+152.25 us against 54.79 in place). On A4 (B200) a GKE run and a Compute Engine run of 2 x 8 (the
+latter NCCL 2.25.1; the GKE log prints no release) give one table within 15% held out, the GKE
+run's, and 53.2% of the points inside an interval of median width 1.36x: the VM run takes 117.2 us
+at 1 MiB against the GKE run's 87.85, and 152.0 at 32 MiB against 203.2, a difference of the runs,
+perhaps of their NCCL releases, that no shape explains.
 
 The same held-out points by size, tables of one node apart from those across nodes, as in the
 paired machines' errors by size above (the median of model/measured − 1, negative where the model
@@ -493,6 +510,10 @@ NCCL INFO lines (8 B..4 GiB): 23.3% off from the name, 30 of 30 points inside. I
 bandwidth at 4 GiB (101166 us) is 1.29 times slower than the model's Ring (78.4 ms, with or without
 `+"`-hw system=hpe-ex235n-a100`"+`, 4 NICs of 200 Gb/s a node), and from 16 KiB to 1 MiB the rows
 (39.69 to 131.7 us) are 1.6 to 2.6 times the model's, which takes NCCL's network latency.
+Google Cloud's page for A4 and A3 Ultra adds an AllGather of 2 A3 Ultra nodes of 8 H200 (1 KiB..8
+GiB, the rows alone): 33.0% off from the name, 24 of 24 points inside, near the 32.4% of
+cluster-toolkit's A3 Ultra AllGather; it moves 330.16 GB/s of bus bandwidth at 8 GiB. Google's
+AllGathers of its A4X, A4X Max and A4 machines above are 39.4% to 74.7% off from the name.
 
 ## Scale-out to 64 nodes
 
@@ -577,6 +598,8 @@ Olivia's 4 x 4 ran without the Slingshot settings of its 2 x 4; nccl-tests#309's
 Voltage Park's one-node AllGather and Broadcast run far below its AllReduce; and the p3dn gists'
 AllReduce of 8 nodes, 8 B to 32 KiB, grows linearly with the ranks, a ring's latency, where the
 model's NCCL release runs a tree.
+Google's A4X AllGather of 8 x 4 GB200 takes 56.72 us at 1 KiB where its 2 x 4 takes 21.20, more
+latency across 8 nodes of one NVLink domain than the model scales to from 2.
 `)
 	fmt.Fprintf(&b, `
 ## Tuner choices on pinned sweeps
