@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -634,4 +636,30 @@ func checkOnTwoNodes(t *testing.T, rules []TunerRule, m *Model) []TunerProblem {
 		t.Fatal(err)
 	}
 	return probs
+}
+
+// FuzzCheckTunerRules: whatever a rules file holds, the check reads it as
+// the plugin does without panicking, and each problem it reports names a
+// hazard and says what it is.
+func FuzzCheckTunerRules(f *testing.F) {
+	job := tunerJob(f)
+	example, err := os.ReadFile(filepath.Join("testdata", "nccl_tuner_example.conf"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(example))
+	f.Add("allreduce,0,18446744073709551615,ring,ll,-1,1,8\nallreduce,0,1000,ring,simple,4,1,8\n")
+	f.Add("allreduce,0,18446744073709551615,nvls,simple,16,2,-1\nallreduce,0,65536,ring,ll,0,-1,16\nallreduce,0,65536,ring,ll,0,-1,-1\n")
+	f.Add("# c\n\nallgather, 0, 4294967295, nvls, simple, -1, -1, -1\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		probs, err := CheckTunerRules(strings.NewReader(s), "fuzz", job)
+		if err != nil {
+			return
+		}
+		for _, p := range probs {
+			if p.Hazard < 0 || int(p.Hazard) >= len(hazardNames) || p.Message == "" || p.Line < 0 {
+				t.Fatalf("%q: problem %+v", s, p)
+			}
+		}
+	})
 }
