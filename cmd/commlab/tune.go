@@ -350,7 +350,14 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	own := slices.Concat(comms, flats)
 	all := slices.Concat(own, slices.Concat(across...))
 	if req.check != "" {
-		return checkTuneFile(req.check, rulesFile, own, placedOf(req.comms, across), m.RunsRCCL(), stdout)
+		err := checkTuneFile(req.check, rulesFile, own, placedOf(req.comms, across), m.RunsRCCL(), stdout)
+		// What the rules cost the placements, as tune says of its own.
+		if rules, rerr := nccl.ReadTunerRules(bytes.NewReader(rulesFile), req.check); rerr == nil {
+			if w, ok, perr := m.PlacedWorst(req.comms, rules); perr == nil && ok {
+				fmt.Fprintf(stdout, "%s: %s\n", req.check, placedLine(w, false))
+			}
+		}
+		return err
 	}
 	rules, choices, err := m.TunerPlan(req.collectives, req.comms, req.layout, req.sizes)
 	if err != nil {
@@ -375,7 +382,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if w, ok, err := m.PlacedWorst(req.comms, rules); err != nil {
 		return err
 	} else if ok {
-		line := placedLine(w)
+		line := placedLine(w, true)
 		fmt.Fprintf(stderr, "commlab tune: %s\n", line)
 		comment = append(comment, line)
 	}
@@ -584,15 +591,22 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 		"which the plugin takes only on such hosts; -hw nic-path=PIX|PXB|P2C|PHB|SYS or -topo FILE settles it", path, plural(n, "rule", "rules"))
 }
 
-// placedLine says what the rules cost a communicator placed across more
-// NVLink domains than it needs, at worst (predict.Machine.PlacedWorst).
-func placedLine(w predict.PlacedCost) string {
-	const what = "a communicator placed across more NVLink domains than it needs (a rack's edge, a fragmented allocation) is more nodes to NCCL, and takes the rules of nNodes -1 for its nRanks, or those of another communicator NCCL counts alike"
+// placedLine says what rules cost a communicator placed across more
+// NVLink domains than it needs, at worst (predict.Machine.PlacedWorst):
+// tune's own (written), or a file's that tune -check reads.
+func placedLine(w predict.PlacedCost, written bool) string {
+	what := "a communicator placed across more NVLink domains than it needs (a rack's edge, a fragmented allocation) is more nodes to NCCL, and takes the rules of its count of nodes, of any (nNodes -1), or another communicator's NCCL counts alike"
+	if written {
+		what += "; those of nNodes -1 take at each size, of NCCL's own choices on each count of nodes, the least slower on the others"
+	}
+	call := fmt.Sprintf("%v of %s on %v across %d domains", w.Func, units.FormatSize(w.Size), w.Comm, w.Nodes)
+	if w.LeftOut {
+		call += ", a call NCCL leaves NVLS, PAT and CollNet out of, such as an ncclAvg of floats"
+	}
 	if w.Ratio <= 1+1e-9 {
 		return what + ": at every count of nodes checked, each rule it takes is NCCL's own choice there, by NCCL's model"
 	}
-	return fmt.Sprintf("%s: of NCCL's own choices on each count of nodes, the least slower on the others, at worst %.2fx NCCL's own choice's time by NCCL's model (%v of %s on %v across %d domains)",
-		what, w.Ratio, w.Func, units.FormatSize(w.Size), w.Comm, w.Nodes)
+	return fmt.Sprintf("%s: at worst %.2fx NCCL's own choice's time by NCCL's model (%s)", what, w.Ratio, call)
 }
 
 // rcclNoRules is why tune writes no rules for a machine that runs RCCL.
@@ -625,8 +639,8 @@ func placedOf(comms []predict.Comm, across [][]nccl.TunerComm) []placed {
 // when one changes what the job runs. comms are the job's communicators as
 // NCCL counts them where it runs them as tune assumes (and without MNNVL),
 // and across the same placed across more NVLink domains than they need:
-// the calls of those are checked too, one line for each communicator that
-// has a problem at some count, naming the first, so that a file written
+// the calls of those are checked too, one line for each communicator with
+// problems at some count, which names the first, so that a file written
 // without their rules does not print a line for every count. Under RCCL
 // (rccl), which runs a rule's channel count as written, a first line says
 // that the channels the check knows are NCCL's.
@@ -635,42 +649,44 @@ func checkTuneFile(path string, b []byte, comms []nccl.TunerComm, across []place
 	for _, p := range across {
 		all = append(all, p.counts...)
 	}
-	// The rules' own problems (unused, shadowed) take every count; the
-	// calls' are the job's own, and each placed communicator's apart.
-	probs, err := nccl.CheckTunerRules(bytes.NewReader(b), path, all)
-	if err != nil {
-		return err
-	}
-	probs = slices.DeleteFunc(probs, func(p nccl.TunerProblem) bool { return p.Line == 0 })
-	calls, err := nccl.CheckTunerRules(bytes.NewReader(b), path, comms)
-	if err != nil {
-		return err
-	}
-	for _, p := range calls {
-		if p.Line == 0 {
-			probs = append(probs, p)
+	// What a rule is (its line, its reading, whether any call takes it)
+	// every count says; what the job's calls meet, its own counts, and
+	// each placed communicator's apart.
+	ruleOnly := func(h nccl.TunerHazard) bool {
+		switch h {
+		case nccl.HazardLongLine, nccl.HazardMisread, nccl.HazardDead, nccl.HazardShadowed, nccl.HazardUnused:
+			return true
 		}
+		return false
 	}
+	check := func(cs []nccl.TunerComm, keep func(nccl.TunerProblem) bool) ([]nccl.TunerProblem, error) {
+		ps, err := nccl.CheckTunerRules(bytes.NewReader(b), path, cs)
+		return slices.DeleteFunc(ps, func(p nccl.TunerProblem) bool { return !keep(p) }), err
+	}
+	probs, err := check(all, func(p nccl.TunerProblem) bool { return ruleOnly(p.Hazard) })
+	if err != nil {
+		return err
+	}
+	calls, err := check(comms, func(p nccl.TunerProblem) bool { return !ruleOnly(p.Hazard) })
+	if err != nil {
+		return err
+	}
+	probs = append(probs, calls...)
+	slices.SortStableFunc(probs, func(a, b nccl.TunerProblem) int {
+		if a.Line == 0 || b.Line == 0 {
+			return b.Line - a.Line // calls no line covers last
+		}
+		return a.Line - b.Line
+	})
 	var placedProbs []string
 	for _, p := range across {
-		ps, err := nccl.CheckTunerRules(bytes.NewReader(b), path, p.counts)
+		ps, err := check(p.counts, func(p nccl.TunerProblem) bool { return !ruleOnly(p.Hazard) && p.Fails() })
 		if err != nil {
 			return err
 		}
-		bad, first := 0, ""
-		for _, c := range p.counts {
-			for _, q := range ps {
-				if q.Line == 0 && q.Fails() && strings.Contains(q.Message, fmt.Sprintf("(nNodes %d, nRanks ", c.Nodes)) {
-					if bad++; first == "" {
-						first = q.Hazard.String() + ": " + q.Message
-					}
-					break
-				}
-			}
-		}
-		if bad > 0 {
-			placedProbs = append(placedProbs, fmt.Sprintf("%v placed across more NVLink domains than it needs: at %d of the %s checked some calls run otherwise than the file says; the first: %s",
-				p.comm, bad, plural(len(p.counts), "count of nodes", "counts of nodes"), first))
+		if len(ps) > 0 {
+			placedProbs = append(placedProbs, fmt.Sprintf("%v placed across more NVLink domains than it needs: %s at the %s checked; the first: %s: %s",
+				p.comm, plural(len(ps), "problem", "problems"), plural(len(p.counts), "count of nodes", "counts of nodes"), ps[0].Hazard, ps[0].Message))
 		}
 	}
 	if rccl {

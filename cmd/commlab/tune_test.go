@@ -270,7 +270,7 @@ func TestTuneNVLinkDomains(t *testing.T) {
 	if err := os.WriteFile(cut, []byte(strings.Join(kept, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, stderr := runCLI("tune", "-check", cut, "-calibrate", cal, "-gpu", "NVIDIA GB200", "-comms", comms); code == 0 || !strings.Contains(out+stderr, "10 x 4 placed across more NVLink domains than it needs: at 8 of the 8 counts of nodes checked") {
+	if code, out, stderr := runCLI("tune", "-check", cut, "-calibrate", cal, "-gpu", "NVIDIA GB200", "-comms", comms); code == 0 || !strings.Contains(out+stderr, "10 x 4 placed across more NVLink domains than it needs: 40 problems at the 8 counts of nodes checked; the first: one channel: Broadcast of every size on 2 x 20") {
 		t.Errorf("tune -check without the rules of any nNodes: exit %d, %s%s; want 10 x 4's 8 placements named", code, out, stderr)
 	}
 }

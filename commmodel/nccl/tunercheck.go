@@ -485,8 +485,9 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 	}
 	type use struct {
 		matched, applied bool
-		winner           int // the line of an earlier rule that took its calls
-		winnerAt         int // and its index in lines
+		winner           int  // the line of an earlier rule that took its calls
+		winnerAt         int  // and its index in lines
+		byAnyNodes       bool // some rule of any nNodes took some of its calls first
 		ignored          []string
 		uncapped         []string // communicators with fewer channels than it names
 		fewer            []string // communicators whose NCCL runs more channels than it names
@@ -552,8 +553,11 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 					for n, i := range cand {
 						u, r := &uses[i], lines[i].rule
 						u.matched = true
-						if k := sw.shadowed[n]; k >= 0 && u.winner == 0 {
-							u.winner, u.winnerAt = lines[sw.sure[k]].line, sw.sure[k]
+						if k := sw.shadowed[n]; k >= 0 {
+							if u.winner == 0 {
+								u.winner, u.winnerAt = lines[sw.sure[k]].line, sw.sure[k]
+							}
+							u.byAnyNodes = u.byAnyNodes || lines[sw.sure[k]].rule.Nodes == -1
 						}
 						if !sw.reached[n] {
 							continue
@@ -635,13 +639,13 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardIgnored, Message: fmt.Sprintf(
 				"%s/%s is not in NCCL's cost table of %v on %s: the plugin passes over the rule",
 				tunerAlgoNames[r.Algo], tunerProtoNames[r.Proto], r.Func, strings.Join(u.ignored, ", "))})
-		case u.matched && !u.applied && anyNodes(r, lines[u.winnerAt].rule):
+		case u.matched && !u.applied && !u.byAnyNodes && anyNodes(r, lines[u.winnerAt].rule):
 			// Any nNodes for a count of ranks, after rules of the job's
-			// own counts of nodes: there for the same communicators
-			// placed across more NVLink domains, which NCCL counts as
-			// more nodes, not a mistake.
+			// own counts of nodes only: there for the same communicators
+			// counted otherwise (placed across more NVLink domains, or
+			// without MNNVL), not a mistake.
 			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardUnused, Message: fmt.Sprintf(
-				"every call of the job's communicators it matches takes the rule of line %d first; it takes their calls at other counts of nodes (a placement across more NVLink domains)", u.winner)})
+				"matches only calls that rules of the job's own counts of nodes take first (line %d); it takes their calls at other counts (NCCL counts a communicator placed across more NVLink domains as more nodes)", u.winner)})
 		case u.matched && !u.applied:
 			probs = append(probs, TunerProblem{Line: l.line, Hazard: HazardShadowed, Message: fmt.Sprintf(
 				"every call it matches takes the rule of line %d first", u.winner)})

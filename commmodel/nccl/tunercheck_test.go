@@ -134,6 +134,9 @@ func TestCheckTunerRules(t *testing.T) {
 		"allgather,0,18446744073709551615,ring,ll,0,-1,8",          // 16: any nNodes, after 6: for other counts
 		"broadcast,0,1000,ring,ll,0,-1,-1",                         // 17: shadowed by 14, as wide
 		"allreduce,0,65536,ring,ll,0,-1,-1",                        // 18: any nRanks after 2 and 9: shadowed
+		"allgather,0,1000,ring,ll,0,-1,8",                          // 19: any nNodes after 6 alone: for other counts
+		"allgather,0,18446744073709551615,ring,simple,0,-1,16",     // 20: takes 2 x 8's AllGather
+		"allgather,0,1000,ring,ll,0,-1,16",                         // 21: after 20, of any nNodes: shadowed
 	}
 	probs, err := CheckTunerRules(strings.NewReader(strings.Join(lines, "\n")+"\n"), "job.conf", job)
 	if err != nil {
@@ -161,12 +164,13 @@ func TestCheckTunerRules(t *testing.T) {
 		{13, HazardUnused, "no call"},
 		{14, HazardFewerChannels, "8 channels of ring/simple, fewer than NCCL's own tuning runs it on at the rule's largest size on 1 x 8 (24), 2 x 8 (24)"},
 		{15, HazardFewerChannels, "8 channels of ring/simple, fewer than NCCL's own tuning runs it on at the rule's largest size on 1 x 8 (24), 2 x 8 (24)"},
-		{16, HazardUnused, "takes the rule of line 6 first; it takes their calls at other counts of nodes"},
+		{16, HazardUnused, "matches only calls that rules of the job's own counts of nodes take first (line 6)"},
 		{17, HazardShadowed, "line 14"},
 		{18, HazardShadowed, "line 2"}, // the rest of line 2 comes first
+		{19, HazardUnused, "matches only calls that rules of the job's own counts of nodes take first (line 6)"},
+		{21, HazardShadowed, "line 20"},
 		{0, HazardOneChannel, "Reduce of every size on 1 x 8"},
 		{0, HazardOneChannel, "Reduce of every size on 2 x 8"},
-		{0, HazardOneChannel, "AllGather of every size on 2 x 8"},
 		{0, HazardOneChannel, "AllReduce of 1048576 B and more on 2 x 8"},
 	}
 	for _, w := range want {

@@ -49,6 +49,15 @@ func (m *Model) DefaultPick(f Func) TunerPick {
 // own rules for the same sizes, so that the file runs NCCL's own choice
 // there, and not one channel.
 func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64, alts ...*Model) ([]TunerRule, error) {
+	return m.TunerRulesFalling(f, nodes, pick, m.FallbackPick(f), breaks, alts...)
+}
+
+// TunerRulesFalling is TunerRules with fallback, not m's FallbackPick, the
+// pick of the rules after each rule of an algorithm NCCL may leave out:
+// rules that serve several communicators alike (those of any nNodes, for a
+// communicator placed across more NVLink domains) fall back on a choice
+// among theirs.
+func (m *Model) TunerRulesFalling(f Func, nodes int, pick, fallback TunerPick, breaks []uint64, alts ...*Model) ([]TunerRule, error) {
 	rules, err := m.tunerRuns(f, nodes, pick, breaks)
 	if err != nil {
 		return nil, err
@@ -62,7 +71,7 @@ func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64, a
 		}
 		var err error
 		if k == 0 {
-			sources[k], err = m.tunerRuns(f, nodes, m.FallbackPick(f), nil)
+			sources[k], err = m.tunerRuns(f, nodes, fallback, nil)
 			if err != nil {
 				err = fmt.Errorf("%w: no algorithm NCCL keeps in every call's cost table is left for the rules after NVLS, NVLSTree, PAT or CollNet", err)
 			}

@@ -343,19 +343,45 @@ type PlacedCost struct {
 	Comm  Comm
 	Nodes int
 	// Func and Size (bytes) are the call's, and Ratio the time of the
-	// rule's choice over NCCL's own there (1 where they agree).
-	Func  nccl.Func
-	Size  float64
-	Ratio float64
+	// rule's choice over NCCL's own there (1 where they agree). LeftOut
+	// reports a call NCCL leaves NVLS, NVLSTree, PAT and CollNet out of
+	// (an ncclAvg of floats), whose own choice is among the others
+	// (nccl.Model.FallbackPick).
+	Func    nccl.Func
+	Size    float64
+	Ratio   float64
+	LeftOut bool
 }
 
 // PlacedWorst returns the call of comms placed across more NVLink domains
 // than they need (placements) at which rules serve them worst against
 // NCCL's own choice, by NCCL's model, at sizes of every power of two from 1
-// B to 16 GiB; ok is false where none of comms can be so placed. A call no
-// rule takes, which runs on one channel, is the check's to report
-// (nccl.CheckTunerRules), not counted here.
+// B to 16 GiB, in calls NCCL keeps every algorithm for and in those it
+// leaves NVLS, PAT and CollNet out of; ok is false where none of comms can
+// be so placed. A call no rule takes, which runs on one channel, is the
+// check's to report (nccl.CheckTunerRules), not counted here.
 func (m *Machine) PlacedWorst(comms []Comm, rules []nccl.TunerRule) (w PlacedCost, ok bool, err error) {
+	// The rules of a function for a count of ranks (or any), in the
+	// file's order, each list built once.
+	type key struct {
+		f     nccl.Func
+		ranks int
+	}
+	lists := map[key][]nccl.TunerRule{}
+	rulesOf := func(f nccl.Func, ranks int) []nccl.TunerRule {
+		k := key{f, ranks}
+		if l, ok := lists[k]; ok {
+			return l
+		}
+		var l []nccl.TunerRule
+		for _, r := range rules {
+			if r.Func == f && (r.Ranks == -1 || r.Ranks == ranks) {
+				l = append(l, r)
+			}
+		}
+		lists[k] = l
+		return l
+	}
 	for _, c := range comms {
 		_, fewest, err := m.tunerModel(c)
 		if err != nil {
@@ -368,21 +394,29 @@ func (m *Machine) PlacedWorst(comms []Comm, rules []nccl.TunerRule) (w PlacedCos
 		ranks := c.Nodes * c.PerNode
 		for _, p := range ps {
 			for f := range nccl.Func(nccl.NumFuncs) {
+				fs := rulesOf(f, ranks)
 				for k := 0; k <= 34; k++ {
 					n := math.Exp2(float64(k))
-					own, err := p.Model.Choose(f, n)
-					if err != nil {
-						return PlacedCost{}, false, err
-					}
-					i := slices.IndexFunc(rules, func(r nccl.TunerRule) bool {
-						return r.Matches(f, n, p.Nodes, ranks, 1, 0) && p.Model.Available(f, r.Algo, r.Proto)
-					})
-					if i < 0 {
-						continue
-					}
-					t, _ := p.Model.Time(f, rules[i].Algo, rules[i].Proto, n)
-					if r := t / own.Time; !ok || r > w.Ratio {
-						w, ok = PlacedCost{Comm: c, Nodes: p.Nodes, Func: f, Size: n, Ratio: r}, true
+					for _, leftOut := range []bool{false, true} {
+						pick := p.Model.DefaultPick(f)
+						if leftOut {
+							pick = p.Model.FallbackPick(f)
+						}
+						a, pr, err := pick(uint64(n))
+						if err != nil {
+							return PlacedCost{}, false, err
+						}
+						own, _ := p.Model.Time(f, a, pr, n)
+						i := slices.IndexFunc(fs, func(r nccl.TunerRule) bool {
+							return r.Matches(f, n, p.Nodes, ranks, 1, 0) && p.Model.Available(f, r.Algo, r.Proto) && !(leftOut && nccl.MayBeIgnored(r.Algo))
+						})
+						if i < 0 {
+							continue
+						}
+						t, _ := p.Model.Time(f, fs[i].Algo, fs[i].Proto, n)
+						if r := t / own; !ok || r > w.Ratio {
+							w, ok = PlacedCost{Comm: c, Nodes: p.Nodes, Func: f, Size: n, Ratio: r, LeftOut: leftOut}, true
+						}
 					}
 				}
 			}
@@ -687,7 +721,9 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 	for _, r := range ranks {
 		ms := placed[r]
 		for f := range nccl.Func(nccl.NumFuncs) {
-			rs, err := ms[0].TunerRules(f, -1, leastWorst(f, ms), nil, ms[1:]...)
+			own := func(m *nccl.Model) nccl.TunerPick { return m.DefaultPick(f) }
+			steady := func(m *nccl.Model) nccl.TunerPick { return m.FallbackPick(f) }
+			rs, err := ms[0].TunerRulesFalling(f, -1, leastWorst(f, ms, own), leastWorst(f, ms, steady), nil, ms[1:]...)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -698,12 +734,12 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 }
 
 // leastWorst is the pick of rules that serve calls of f on every model of
-// ms: at each size, of the models' own choices, the one whose time on the
-// model it serves worst, over that model's own choice's, is least. A
-// model that leaves a choice out of its cost table takes the rules after
-// it, its own (nccl.Model.TunerRules' alternatives), and is not counted
-// against it.
-func leastWorst(f nccl.Func, ms []*nccl.Model) nccl.TunerPick {
+// ms: at each size, of the models' own choices (pick of each: NCCL's own,
+// or its own where NCCL leaves NVLS, PAT and CollNet out), the one whose
+// time on the model it serves worst, over that model's own choice's, is
+// least. A model that leaves a choice out of its cost table passes over
+// its rule, to the rules after it, and is not counted against it.
+func leastWorst(f nccl.Func, ms []*nccl.Model, pick func(*nccl.Model) nccl.TunerPick) nccl.TunerPick {
 	type choice struct {
 		a nccl.Algo
 		p nccl.Protocol
@@ -712,12 +748,16 @@ func leastWorst(f nccl.Func, ms []*nccl.Model) nccl.TunerPick {
 		own := make([]float64, len(ms))
 		var cands []choice
 		for i, m := range ms {
-			e, err := m.Choose(f, float64(n))
+			a, p, err := pick(m)(n)
 			if err != nil {
 				return 0, 0, err
 			}
-			own[i] = e.Time
-			if c := (choice{e.Algo, e.Proto}); !slices.Contains(cands, c) {
+			t, ok := m.Time(f, a, p, float64(n))
+			if !ok {
+				return 0, 0, fmt.Errorf("predict: %v/%v, NCCL's choice for %v of %d B, is not in its cost table", a, nccl.ProtocolName(p), f, n)
+			}
+			own[i] = t
+			if c := (choice{a, p}); !slices.Contains(cands, c) {
 				cands = append(cands, c)
 			}
 		}

@@ -320,7 +320,8 @@ func TestLeastWorstPlacement(t *testing.T) {
 	if own3, own9 := pick(m3.DefaultPick(nccl.FuncAllReduce)), pick(m9.DefaultPick(nccl.FuncAllReduce)); own3 != "NVLSTree/Simple" || own9 != "Tree/LL" {
 		t.Fatalf("NCCL's own at 1 KiB: %s on 3 racks, %s on 9; want NVLSTree/Simple and Tree/LL", own3, own9)
 	}
-	if got := pick(leastWorst(nccl.FuncAllReduce, []*nccl.Model{m3, m9})); got != "Tree/LL" {
+	own := func(m *nccl.Model) nccl.TunerPick { return m.DefaultPick(nccl.FuncAllReduce) }
+	if got := pick(leastWorst(nccl.FuncAllReduce, []*nccl.Model{m3, m9}, own)); got != "Tree/LL" {
 		t.Errorf("leastWorst at 1 KiB: %s, want Tree/LL", got)
 	}
 	// The rules TunerPlan writes serve every count it samples no worse
