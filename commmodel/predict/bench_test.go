@@ -222,3 +222,32 @@ func BenchmarkTune(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTunePlaced returns the tuner rules of a GB200 job's
+// communicators on NVL72 racks (tensor-parallel groups of a host's 4 GPUs,
+// data-parallel groups of 1 and 2 GPUs of 36 to 144 hosts, and the racks'
+// worlds), each of which could be placed across more racks than it needs,
+// and what their rules cost such placements at worst: commlab tune's rules
+// of any nNodes (leastWorst over up to 32 counts of racks) and its
+// PlacedWorst line, uncalibrated.
+func BenchmarkTunePlaced(b *testing.B) {
+	h, err := predict.DefaultHardware("NVIDIA GB200")
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := predict.Uncalibrated(h)
+	var comms []predict.Comm
+	for _, c := range [][2]int{{1, 4}, {18, 4}, {36, 4}, {72, 4}, {144, 4}, {36, 1}, {72, 1}, {144, 1}, {36, 2}, {72, 2}, {9, 4}, {18, 2}} {
+		comms = append(comms, predict.Comm{Nodes: c[0], PerNode: c[1]})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		rules, err := m.TunerRules(nil, comms, predict.Layout{}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := m.PlacedWorst(comms, rules); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -744,11 +744,15 @@ func leastWorst(f nccl.Func, ms []*nccl.Model, pick func(*nccl.Model) nccl.Tuner
 		a nccl.Algo
 		p nccl.Protocol
 	}
+	picks := make([]nccl.TunerPick, len(ms))
+	for i, m := range ms {
+		picks[i] = pick(m)
+	}
 	return func(n uint64) (nccl.Algo, nccl.Protocol, error) {
 		own := make([]float64, len(ms))
 		var cands []choice
 		for i, m := range ms {
-			a, p, err := pick(m)(n)
+			a, p, err := picks[i](n)
 			if err != nil {
 				return 0, 0, err
 			}
