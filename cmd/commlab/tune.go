@@ -340,9 +340,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// The rules of the communicators as NCCL may count them otherwise,
-	// without MNNVL or across one more NVLink domain (TunerPlan writes
-	// them), are checked on those, in the file tune writes and in one it
-	// checks.
+	// without MNNVL or placed across more NVLink domains (TunerPlan
+	// writes them), are checked on those, in the file tune writes and in
+	// one it checks.
 	flats, across, err := m.Recounted(req.comms)
 	if err != nil {
 		return err
