@@ -595,9 +595,9 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 // NVLink domains than it needs, at worst (predict.Machine.PlacedWorst):
 // tune's own (written), or a file's that tune -check reads.
 func placedLine(w predict.PlacedCost, written bool) string {
-	what := "a communicator placed across more NVLink domains than it needs (a rack's edge, a fragmented allocation) is more nodes to NCCL, and takes the rules of its count of nodes, of any (nNodes -1), or another communicator's NCCL counts alike"
+	what := "a communicator placed across more NVLink domains than it needs (a rack's edge, a fragmented allocation) is more nodes to NCCL, and takes the rules of that count, of nNodes -1, or of another communicator NCCL counts alike"
 	if written {
-		what += "; those of nNodes -1 take at each size, of NCCL's own choices on each count of nodes, the least slower on the others"
+		what = "a communicator placed across more NVLink domains than it needs (a rack's edge, a fragmented allocation) is more nodes to NCCL, and takes the rules of nNodes -1 for its nRanks (last in the file, each NCCL's own choice on some count of nodes, the least slower on the others) or of another communicator NCCL counts alike"
 	}
 	call := fmt.Sprintf("%v of %s on %v across %d domains", w.Func, units.FormatSize(w.Size), w.Comm, w.Nodes)
 	if w.LeftOut {
