@@ -47,7 +47,11 @@ func (m *Model) DefaultPick(f Func) TunerPick {
 // each rule whose algorithm and protocol an alternative leaves out of its
 // cost table (LL128 across nodes behind the CPU) come that alternative's
 // own rules for the same sizes, so that the file runs NCCL's own choice
-// there, and not one channel.
+// there, and not one channel. After a rule of an algorithm NCCL may leave
+// out, the rules among the others come first and take every call it
+// leaves out, on every alternative too (their own fallbacks follow where
+// an alternative leaves them out in turn): an alternative's own rules
+// there would take no call, and are not written.
 func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64, alts ...*Model) ([]TunerRule, error) {
 	return m.TunerRulesFalling(f, nodes, pick, m.FallbackPick(f), breaks, alts...)
 }
@@ -88,7 +92,7 @@ func (m *Model) TunerRulesFalling(f Func, nodes int, pick, fallback TunerPick, b
 	var fallbacks func(r TunerRule, n int) error
 	fallbacks = func(r TunerRule, n int) error {
 		for k := range sources {
-			if k == 0 && !MayBeIgnored(r.Algo) || k > 0 && alts[k-1].Available(f, r.Algo, r.Proto) {
+			if k == 0 && !MayBeIgnored(r.Algo) || k > 0 && (alts[k-1].Available(f, r.Algo, r.Proto) || MayBeIgnored(r.Algo)) {
 				continue
 			}
 			fall, err := source(k)

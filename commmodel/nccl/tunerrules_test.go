@@ -1,0 +1,45 @@
+package nccl
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestTunerRulesNoDeadAlternatives: after a rule of NVLS, which NCCL may
+// leave out of a call's cost table, the rules of NCCL's choice among the
+// others come first and take every such call, on m and on any
+// alternative that keeps those others: an alternative of the 8 x H100
+// node with no NVLS, and a Tree three times as fast, so that its own
+// choice among the others is not the node's, adds no rule, where it added
+// 7 of its own after them (12 rules for AllReduce against 5), which no
+// call could reach.
+func TestTunerRulesNoDeadAlternatives(t *testing.T) {
+	m, err := New(h100Node(Latest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := h100Node(Latest)
+	cfg.Graphs.NVLS = Graph{}
+	cfg.Graphs.Tree.BWIntra *= 3 // and its own choice among the others not m's
+	alt, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Available(FuncAllReduce, AlgoNVLS, Simple) || alt.Available(FuncAllReduce, AlgoNVLS, Simple) {
+		t.Fatal("want NVLS on the node and none on the alternative")
+	}
+	own, err := m.TunerRules(FuncAllReduce, 1, m.DefaultPick(FuncAllReduce), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(own, func(r TunerRule) bool { return r.Algo == AlgoNVLS }) {
+		t.Fatal("no NVLS rule: the test says nothing")
+	}
+	with, err := m.TunerRules(FuncAllReduce, 1, m.DefaultPick(FuncAllReduce), nil, alt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(with, own) {
+		t.Errorf("with the alternative: %d rules, without: %d; want the same", len(with), len(own))
+	}
+}
