@@ -183,8 +183,7 @@ func (m *Machine) TunerModel(c Comm) (*nccl.Model, error) {
 // nNodes"), and a domain's hosts share one ring, so 18 GB200 hosts of one
 // NVL72 rack are one node.
 func (m *Machine) tunerModel(c Comm) (*nccl.Model, int, error) {
-	ex := m.TunerExclusions()
-	rn, err := m.run(Query{Collective: commmodel.AllReduce, Ranks: c.Nodes * c.PerNode, PerNode: c.PerNode, Algo: ex.Algo, Proto: ex.Proto})
+	rn, err := m.tunerRun(c)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -193,6 +192,13 @@ func (m *Machine) tunerModel(c Comm) (*nccl.Model, int, error) {
 		return nil, 0, err
 	}
 	return ref.full, rn.shape.nodes, nil
+}
+
+// tunerRun is the run of communicator c whose NCCL's model the tuner's
+// rules follow: an AllReduce under the tables' environment.
+func (m *Machine) tunerRun(c Comm) (*run, error) {
+	ex := m.TunerExclusions()
+	return m.run(Query{Collective: commmodel.AllReduce, Ranks: c.Nodes * c.PerNode, PerNode: c.PerNode, Algo: ex.Algo, Proto: ex.Proto})
 }
 
 // An Env is what a job's environment sets for NCCL's tuner in every
@@ -433,8 +439,7 @@ func (m *Machine) PlacedWorst(comms []Comm, rules []nccl.TunerRule) (w PlacedCos
 // and channels), whose hosts are at most c's over d: the model takes that
 // many, with c's ranks.
 func (m *Machine) straddled(c Comm, d int) (*nccl.Model, error) {
-	ex := m.TunerExclusions()
-	rn, err := m.run(Query{Collective: commmodel.AllReduce, Ranks: c.Nodes * c.PerNode, PerNode: c.PerNode, Algo: ex.Algo, Proto: ex.Proto})
+	rn, err := m.tunerRun(c)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -127,13 +128,17 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	for i, p := range t.Points {
 		sizes[i] = p.Size
 	}
+	// The table's query refused (its pins, its ranks) is a bad table;
+	// what the machine refuses (its hardware, its domains) stays its own.
+	rn, err := m.run(q)
+	if errors.Is(err, ErrQuery) {
+		return nil, 0, tableError(&t, err)
+	} else if err != nil {
+		return nil, 0, err
+	}
 	preds, err := m.Expect(q, sizes)
 	if err != nil {
-		return nil, 0, tableError(&t, err)
-	}
-	rn, err := m.run(q)
-	if err != nil {
-		return nil, 0, tableError(&t, err)
+		return nil, 0, err
 	}
 	for i, p := range preds {
 		if p.Holds(t.Points[i].Time) {
