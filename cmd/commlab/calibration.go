@@ -93,6 +93,9 @@ func parseCalibrationFiles(list string, base predict.Pins, what string) ([]calib
 		}
 		out = append(out, f)
 	}
+	if len(out) == 0 && strings.TrimSpace(list) != "" {
+		return nil, flagErrorf("%s %q names no file: give FILE[,FILE...] (each FILE[:KEY=VALUE...]), or leave it out", what, list)
+	}
 	return out, nil
 }
 

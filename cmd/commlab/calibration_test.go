@@ -209,6 +209,22 @@ func TestCalibrationItemErrors(t *testing.T) {
 	}
 }
 
+// TestCalibrationListEmpty: "-calibrate ," names no file; diagnose took
+// it for no -calibrate at all, left the log's GPU unread, and asked for
+// -gpu NAME though the log names it (red team 44). It is a usage error
+// that says the list is empty, as an empty -calibrate "" is no flag.
+func TestCalibrationListEmpty(t *testing.T) {
+	t.Parallel()
+	log := "../../data/logs/h200_2x8_allreduce_spectrumx_openshift.log"
+	code, _, stderr := runCLI("diagnose", log, "-calibrate", " , ")
+	if code != 2 || !strings.Contains(stderr, `-calibrate " , " names no file`) {
+		t.Errorf("exit %d, want 2 and the empty list named; stderr:\n%s", code, stderr)
+	}
+	if code, _, stderr := runCLI("diagnose", log, "-calibrate", ""); code != 0 {
+		t.Errorf("-calibrate \"\": exit %d, want 0 (no flag); stderr:\n%s", code, stderr)
+	}
+}
+
 // TestCalibrationKeysAfterComma: "LOG:nodes=4,per-node=8", the keys
 // joined as -hw joins them, read per-node=8 as a second file and failed
 // with "open per-node=8: no such file or directory"; it names the joiner.

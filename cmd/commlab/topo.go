@@ -120,14 +120,16 @@ func runTopo(args []string, stdout, stderr io.Writer) error {
 func loadTopology(pos []string, preset string) (t *topo.Topology, source string, problems []*topo.ParseError, err error) {
 	switch {
 	case preset != "" && len(pos) > 0:
-		return nil, "", nil, fmt.Errorf("give FILE or -preset, not both")
+		return nil, "", nil, flagErrorf("give FILE or -preset, not both")
 	case preset == "h20-article":
 		return topo.H20Article(), "preset h20-article", nil, nil
+	case preset != "" && !slices.Contains(data.Topologies(), preset):
+		return nil, "", nil, flagErrorf("-preset %q: want one of %s", preset, strings.Join(data.Topologies(), ", "))
 	case preset != "":
 		t, err := data.Topology(preset)
 		return t, "preset " + preset, nil, err
 	case len(pos) == 0:
-		return nil, "", nil, fmt.Errorf("need FILE (nvidia-smi topo -m output) or -preset h20-article")
+		return nil, "", nil, flagErrorf("need FILE (nvidia-smi topo -m output) or -preset h20-article")
 	}
 	name := pos[0]
 	t, problems, err = readTopo(name)

@@ -588,7 +588,7 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 	}
 	return fmt.Sprintf("nic_path %s is assumed: on hosts whose NICs sit behind the CPU (commlab topo of the hosts' nvidia-smi topo -m shows nic_path PHB or SYS) "+
 		"NCCL runs no LL128 across nodes, so each of the %s across nodes that name LL128 is followed by rules for its sizes with NCCL's own choice there, "+
-		"which the plugin takes only on such hosts; -hw nic-path=PIX|PXB|P2C|PHB|SYS or -topo FILE settles it", path, plural(n, "rule", "rules"))
+		"which the plugin takes only on such hosts; -hw %s or -topo FILE settles it", path, plural(n, "rule", "rules"), predict.Fact{Key: "nic-path"}.Hint())
 }
 
 // placedLine says what rules cost a communicator placed across more

@@ -403,7 +403,7 @@ func TestTuneWithheld(t *testing.T) {
 		t.Errorf("stderr %q, file:\n%s\nwant the override withheld on the three facts, settled with one -hw setting", stderr, out)
 	}
 	if _, stderr := tune("system=dgx-a100"); !strings.Contains(stderr, "rests on nic_path PIX, which is assumed") ||
-		!strings.Contains(stderr, "Settle it with -hw nic-path=PIX|PXB|P2C|PHB|SYS (no system of the catalog gives it)") || strings.Contains(stderr, "nics_per_node") {
+		!strings.Contains(stderr, "Settle it with -hw nic-path=PIX|PXB|P2C|PXN|PHB|SYS (no system of the catalog gives it)") || strings.Contains(stderr, "nics_per_node") {
 		t.Errorf("-hw system=dgx-a100: stderr %q; want the choice withheld on nic_path alone", stderr)
 	}
 	rules := readRules(t, out)
@@ -809,7 +809,7 @@ func TestTuneLL128BehindCPU(t *testing.T) {
 	args := []string{"tune", "-calibrate", polaris, "-comms", comms, "-o", "-"}
 	code, out, stderr := runCLI(append(args, "-gpu", "A100-SXM4-40GB", "-hw", "nics=2,nic-bw=200Gb/s,cpu=amd")...)
 	want := "# nic_path PIX is assumed: on hosts whose NICs sit behind the CPU"
-	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "-hw nic-path=PIX|PXB|P2C|PHB|SYS") || strings.Contains(stderr, "nic_path PIX is assumed") {
+	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "-hw nic-path=PIX|PXB|P2C|PXN|PHB|SYS") || strings.Contains(stderr, "nic_path PIX is assumed") {
 		t.Fatalf("exit %d, stderr %s\nout %s; want the LL128 rules' fallbacks in the header alone", code, stderr, out)
 	}
 	f := filepath.Join(t.TempDir(), "pix.conf")

@@ -328,7 +328,7 @@ func (h *Hardware) set(key, value string) error {
 	case "nic-path":
 		t, perr := nccl.ParsePathType(value)
 		if perr != nil || !(t >= nccl.PathPIX && t <= nccl.PathSYS) {
-			return fmt.Errorf("want PIX, PXB, P2C, PXN, PHB or SYS")
+			return fmt.Errorf("want one of %s", strings.Join(nicPaths(), ", "))
 		}
 		h.NICPath = t
 	case "net-lat":

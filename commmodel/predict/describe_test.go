@@ -191,8 +191,8 @@ func TestDescribeErrors(t *testing.T) {
 		{"nic-bw=fast", "nic-bw"},
 		{"nics=-1", "count"},
 		{"cpu=sparc", "want intel, amd, arm or power"},
-		{"nic-path=NVL", "want PIX, PXB, P2C, PXN, PHB or SYS"},
-		{"nic-path=far", "want PIX, PXB, P2C, PXN, PHB or SYS"},
+		{"nic-path=NVL", "want one of PIX, PXB, P2C, PXN, PHB, SYS"},
+		{"nic-path=far", "want one of PIX, PXB, P2C, PXN, PHB, SYS"},
 		// Values that describe no machine, and a flag's value in its own words.
 		{"nvls=maybe", "nvls=maybe: want true or false"},
 		{"nics=0", "want a count from 1"},
@@ -703,6 +703,25 @@ func TestDescribeFabricNVLS(t *testing.T) {
 		nvls := factNamed(&h, "nvls")
 		if h.NVLS || nvls.Value != "false" || nvls.Source != c.src {
 			t.Errorf("%s, %s: nvls %s (%s), want false (%s)", c.gpu, c.spec, nvls.Value, nvls.Source, c.src)
+		}
+	}
+}
+
+// TestBridgeLinksSource: an H100 NVL card's catalog entry gives its NVLink
+// bridge 12 links; on the PCIe fabric it has none, and that 0 rests on the
+// fabric's source, not the catalog's (red team 44: "links 0 (catalog)"
+// under an assumed PCIe fabric read as "the catalog says no NVLink").
+func TestBridgeLinksSource(t *testing.T) {
+	for _, c := range []struct {
+		spec, value string
+		src         Source
+	}{{"", "0", SourceAssumed}, {"fabric=pcie", "0", SourceUser}, {"fabric=mesh", "12", SourceCatalog}} {
+		h, err := Describe("NVIDIA H100 NVL", c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := factNamed(&h, "links"); f.Value != c.value || f.Source != c.src {
+			t.Errorf("H100 NVL, %q: links %s (%s), want %s (%s)", c.spec, f.Value, f.Source, c.value, c.src)
 		}
 	}
 }

@@ -674,8 +674,45 @@ func (m *Machine) pins(t Table, preds []Prediction, alts func() ([]tried, error)
 		speed[i], lo[i], hi[i] = g.Times, g.Low, g.High
 	}
 	g := Gain{fit.Median(speed), fit.Median(lo), fit.Median(hi)}
-	return []string{fmt.Sprintf("the run's setting %s moves NCCL off its own choice here, %s, which the model predicts %.2fx as fast as the run's %s, as the calibration tables ran each protocol near these sizes (%s): unset it",
-		strings.Join(set, " "), choiceOf(ps[0]), g.Times, choiceOf(preds[0]), g.Range("its"))}
+	a := fmt.Sprintf("the run's setting %s moves NCCL off its own choice here, %s, which the model predicts %.2fx as fast as the run's %s, as the calibration tables ran each protocol near these sizes (%s)",
+		strings.Join(set, " "), choiceOf(ps[0]), g.Times, choiceOf(preds[0]), g.Range("its"))
+	return []string{a + m.unsetCost(t, q, own)}
+}
+
+// unsetCost ends the advice to unset a run's setting (pins), which the job
+// makes for every call: where the model predicts the run's setting (q)
+// faster than NCCL's own choices (own) at some size of t, it says where
+// and by how much, and that tuner rules must keep the setting's choice
+// there (NCCL's tuner plugin picks among what the environment leaves it,
+// so the setting goes and the rules come together); else that it predicts
+// NCCL's own no slower at every size of t.
+func (m *Machine) unsetCost(t Table, q, own Query) string {
+	sizes := make([]float64, len(t.Points))
+	for i, p := range t.Points {
+		sizes[i] = p.Size
+	}
+	run, err1 := m.Predict(q, sizes)
+	ours, err2 := m.Predict(own, sizes)
+	if err1 != nil || err2 != nil {
+		return ": unset it only where a run without it confirms the gain, for the setting is the job's, at every size and collective"
+	}
+	first, last, worst := -1, -1, -1
+	for i := range sizes {
+		if run[i].Time < ours[i].Time {
+			if first < 0 {
+				first = i
+			}
+			last = i
+			if worst < 0 || ours[i].Time/run[i].Time > ours[worst].Time/run[worst].Time {
+				worst = i
+			}
+		}
+	}
+	if worst < 0 {
+		return ": unset it; at every size of the table the model predicts NCCL's own choices no slower (the setting is the job's: the other collectives, which the table does not time, change too)"
+	}
+	return fmt.Sprintf(": but the setting is the job's, at every size and collective, and at %s the model predicts the run's %s faster than NCCL's own %s (%.2fx at %s): unset it together with tuner rules that keep the run's choice there (commlab tune, calibrated on these tables, writes them where the gain holds beyond its interval)",
+		sizeSpan(sizes[first], sizes[last]), choiceOf(run[worst]), choiceOf(ours[worst]), ours[worst].Time/run[worst].Time, units.FormatSize(sizes[worst]))
 }
 
 // runSetting returns v, a table's NCCL_ALGO or NCCL_PROTO, where the run
@@ -1144,12 +1181,13 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 			a = fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs as described, though the run ran Ring (the table's algo=, or NCCL's debug lines): the nodes have more NIC bandwidth than described",
 				bus(best)/1e9, bound/1e9)
 		case strings.HasPrefix(choiceOf(preds[best]), "Ring/"):
-			others := "Tree, CollNet"
-			if h.NVLS {
-				others = "Tree, NVLSTree, CollNet"
+			a = fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs as described, which the model's %s cannot: ",
+				bus(best)/1e9, bound/1e9, choiceOf(preds[best]))
+			if others := lessOverNetwork(t.Collective, h.NVLS); others != "" {
+				a += fmt.Sprintf("NCCL ran an algorithm that sends less over the network (%s), or the nodes have more NIC bandwidth than described; to measure the network itself, run with NCCL_ALGO=Ring", others)
+			} else {
+				a += fmt.Sprintf("NCCL runs %v on Ring alone, so the nodes have more NIC bandwidth than described", t.Collective)
 			}
-			a = fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs as described, which the model's %s cannot: NCCL ran an algorithm that sends less over the network (%s), or the nodes have more NIC bandwidth than described; to measure the network itself, run with NCCL_ALGO=Ring",
-				bus(best)/1e9, bound/1e9, choiceOf(preds[best]), others)
 		}
 		var assumed []string
 		switch count, rate := !h.given(h.Sources.NICs), !h.given(h.Sources.NICBW); {
@@ -1167,6 +1205,27 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 			Kind: KindAboveNIC, NCCL: choiceOf(preds[best]), Advice: []string{a}, Assumed: assumed})
 	}
 	return out
+}
+
+// lessOverNetwork names the algorithms NCCL can run c on that cross the
+// network with fewer bytes than a ring (NCCL's tuner offers AllGather and
+// ReduceScatter PAT, Ring, NVLS and CollNetDirect, Broadcast and Reduce
+// Ring alone: ncclTopoTuneModel), NVLS's where the machine has it; "" for
+// none.
+func lessOverNetwork(c commmodel.Collective, nvls bool) string {
+	switch c {
+	case commmodel.AllReduce:
+		if nvls {
+			return "Tree, NVLSTree, CollNet"
+		}
+		return "Tree, CollNet"
+	case commmodel.AllGather, commmodel.ReduceScatter:
+		if nvls {
+			return "NVLS, CollNet"
+		}
+		return "CollNet"
+	}
+	return ""
 }
 
 // beyondSiblings reports that t is on more nodes than every calibration

@@ -20,7 +20,9 @@ const (
 	SourceNCCLDebug Source = "nccl-debug"
 	// SourceTopo is an nvidia-smi topo -m capture.
 	SourceTopo Source = "topo"
-	// SourceUser is the user's description (-hw, Describe).
+	// SourceUser is what the user gave: the description (-hw, Describe),
+	// the GPU's name (-gpu, gpu=NAME) and the run's shape (-per-node, a
+	// log's nodes= and per-node=).
 	SourceUser Source = "hw"
 	// SourceFitted is a choice among descriptions by the held-out fit of
 	// the calibration tables (Hardware.FitNICs, Hardware.FitSwitches).
@@ -157,6 +159,12 @@ func (h *Hardware) Facts() []Fact {
 			continue
 		}
 		src := *f.source(&h.Sources)
+		if f.name == "links" && h.links() == 0 && h.GPU.BridgeLinks > 0 && h.Fabric == FabricPCIe {
+			// A card of an NVLink bridge has no links only on the PCIe
+			// fabric, whose source its 0 rests on, not the catalog's
+			// (which gives the bridge's links).
+			src = h.Sources.Fabric
+		}
 		if src == "" {
 			src = SourceAssumed
 		}
@@ -197,7 +205,9 @@ func (m *Machine) Facts() []Fact {
 func (h *Hardware) Spec(src Source) string {
 	var kvs []string
 	for _, f := range h.Facts() {
-		if f.Source == src && f.Key != "" && !(f.Key == "gpus" && !h.hostKnown()) { // a lower bound sets nothing
+		// A lower bound sets nothing, nor do a bridge card's links that
+		// follow its fabric (Facts).
+		if f.Source == src && f.Key != "" && !(f.Key == "gpus" && !h.hostKnown()) && !(f.Key == "links" && h.Sources.NVLinks != src) {
 			kvs = append(kvs, f.Key+"="+f.Value)
 		}
 	}
@@ -216,6 +226,16 @@ func (h *Hardware) setSource(key string, src Source) {
 	if k := slices.IndexFunc(facts, func(f fact) bool { return f.key == key }); k >= 0 {
 		*facts[k].source(&h.Sources) = src
 	}
+}
+
+// nicPaths are the NIC paths a description takes, by NCCL's names: its
+// path types from PIX to SYS, the nearest to the farthest a NIC can be.
+func nicPaths() []string {
+	var out []string
+	for t := nccl.PathPIX; t <= nccl.PathSYS; t++ {
+		out = append(out, t.String())
+	}
+	return out
 }
 
 // nicPathName is NCCL's name of a GPU-to-NIC path, PIX for the zero path.

@@ -564,7 +564,7 @@ func hintValue(key string) string {
 	case "cpu":
 		return "intel|amd|arm|power"
 	case "nic-path":
-		return "PIX|PXB|P2C|PHB|SYS"
+		return strings.Join(nicPaths(), "|")
 	case "net-lat":
 		return "K (the network's latency over NCCL's figure, such as 16 for EFA on p4d.24xlarge)"
 	case "domain":

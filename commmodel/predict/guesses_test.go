@@ -200,7 +200,7 @@ func TestGuessesHostFacts(t *testing.T) {
 			path = &gs[i]
 		}
 	}
-	if path == nil || path.Alternative != "PHB" || path.Ratio < 1+GuessMoves || path.Hint != "nic-path=PIX|PXB|P2C|PHB|SYS" || path.Choice == "" || strings.HasSuffix(path.Choice, "/LL128") {
+	if path == nil || path.Alternative != "PHB" || path.Ratio < 1+GuessMoves || path.Hint != "nic-path=PIX|PXB|P2C|PXN|PHB|SYS" || path.Choice == "" || strings.HasSuffix(path.Choice, "/LL128") {
 		t.Fatalf("guesses %+v: want nic_path, slower with PHB on a choice other than LL128, settled by nic-path=", gs)
 	}
 	told, err := Describe("NVIDIA H100 80GB HBM3", "nic-path=PHB")

@@ -170,9 +170,26 @@ func TestPinsUnset(t *testing.T) {
 	}
 	set := slowed("LL128", 0, 64<<10)
 	got := advice(set)
-	if len(got) == 0 || !strings.HasPrefix(got[0], "the run's setting NCCL_PROTO=LL128 moves NCCL off its own choice here, Tree/LL, which the model predicts ") ||
-		!strings.HasSuffix(got[0], ": unset it") {
-		t.Errorf("NCCL_PROTO=LL128 run: %q; want it told to unset the setting for Tree/LL", got)
+	if len(got) == 0 || !strings.HasPrefix(got[0], "the run's setting NCCL_PROTO=LL128 moves NCCL off its own choice here, Tree/LL, which the model predicts ") {
+		t.Fatalf("NCCL_PROTO=LL128 run: %q; want it told to unset the setting for Tree/LL", got)
+	}
+	// The setting is the job's, at every size: where the model predicts
+	// the run's LL128 faster than NCCL's own at the table's other sizes
+	// (512 KiB: Tree/LL128 against NVLSTree/Simple, red team 44), the
+	// advice says so, and that tuner rules must keep it there.
+	run, err := m.Predict(set.Query(), []float64{512 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := set.Query()
+	own.Proto = ""
+	ours, err := m.Predict(own, []float64{512 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if costs := run[0].Time < ours[0].Time; costs != strings.Contains(got[0], "unset it together with tuner rules that keep the run's choice there") ||
+		costs && !strings.Contains(got[0], fmt.Sprintf("the model predicts the run's %s faster than NCCL's own %s", choiceOf(run[0]), choiceOf(ours[0]))) {
+		t.Errorf("at 512 KiB the model predicts the run's %s in %.3g s and NCCL's own %s in %.3g s; advice %q", choiceOf(run[0]), run[0].Time, choiceOf(ours[0]), ours[0].Time, got[0])
 	}
 	tuning := slowed("LL128", 0, 64<<10)
 	tuning.Evidence.RanProto = nccltests.Fact[string]{Value: "LL128", Line: 40}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/presets"
@@ -60,7 +61,7 @@ func (h *Hardware) setSystem(name string) error {
 	if s.NICPath != "" {
 		t, err := nccl.ParsePathType(s.NICPath)
 		if err != nil || !(t >= nccl.PathPIX && t <= nccl.PathSYS) {
-			return fmt.Errorf("%s: the catalog's NIC path %q is not one of PIX, PXB, P2C, PXN, PHB or SYS", s.Name, s.NICPath)
+			return fmt.Errorf("%s: the catalog's NIC path %q is not one of %s", s.Name, s.NICPath, strings.Join(nicPaths(), ", "))
 		}
 		h.NICPath, h.Sources.NICPath = t, SourceCatalog
 	}
