@@ -432,9 +432,17 @@ func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 		}
 		var set []string
 		for _, v := range [][2]string{{"NCCL_ALGO", t.Algo}, {"NCCL_PROTO", t.Proto}} {
-			if v[1] != "" {
+			if v[1] != "" && !(v[0] == "NCCL_PROTO" && pluginSimple(t)) {
 				set = append(set, v[0]+"="+v[1])
 			}
+		}
+		if pluginSimple(t) {
+			s := fmt.Sprintf("per-step latency of %s, under the NCCL_PROTO=simple the OFI plugin set itself (NCCL_DEBUG=INFO, line %d: %s not supported), as LL and LL128 could corrupt data over its transport: not a setting to take off",
+				f.NCCL, t.Evidence.PluginSimple.Line, t.Evidence.PluginSimple.Value)
+			if len(set) > 0 {
+				s += fmt.Sprintf("; the run's %s (which the model follows) a run without it tells", set[0])
+			}
+			return []string{s + "; check the launch layout (-g)"}
 		}
 		if len(set) > 0 {
 			// The run's own setting, which the model follows: no other
@@ -518,6 +526,12 @@ func launchAdvice(t Table) string {
 	return "the launch floor: each GPU has a thread or process of its own, and the host launches each call's kernels in turn; try " + try[0] + ", which launches the calls of a graph together"
 }
 
+// pluginSimple reports that t ran NCCL_PROTO=simple because the OFI
+// plugin set it for correctness (Evidence.PluginSimple), not the job.
+func pluginSimple(t Table) bool {
+	return t.Evidence.PluginSimple.Known() && strings.EqualFold(t.Proto, "simple")
+}
+
 // noGDR reports that NCCL's debug lines say it ran an RDMA network without
 // GPUDirect RDMA.
 func noGDR(e nccltests.Evidence) bool {
@@ -531,6 +545,14 @@ func noGDR(e nccltests.Evidence) bool {
 // OFI plugin (aws-ofi-nccl over EFA or Slingshot) has settings of its own,
 // and sockets mean no RDMA transport was found.
 func networkAdvice(e nccltests.Evidence) string {
+	if noGDR(e) && e.PluginNoGDR.Known() {
+		a := fmt.Sprintf("the network: NCCL ran some or all of its network connections without GPUDirect RDMA (NCCL_DEBUG=INFO, line %d), staging their data in host memory, which the OFI plugin decided itself (line %d: %q): NCCL's GDR settings and nvidia-peermem do not turn it on; check the provider's support of GPU memory (libfabric's FI_HMEM) and the aws-ofi-nccl and libfabric versions the cluster documents",
+			e.GPUDirect.Line, e.PluginNoGDR.Line, e.PluginNoGDR.Value)
+		if e.PluginSimple.Known() {
+			a += fmt.Sprintf("; with GPUDirect RDMA the plugin would also leave NCCL's protocols free (line %d: without it, it forces NCCL_PROTO=simple)", e.PluginSimple.Line)
+		}
+		return a
+	}
 	if noGDR(e) {
 		return fmt.Sprintf("the network: NCCL ran some or all of its network connections without GPUDirect RDMA (NCCL_DEBUG=INFO, line %d), staging their data in host memory: load the nvidia-peermem module (or use DMA-BUF, NCCL_DMABUF_ENABLE=1), and check NCCL_NET_GDR_LEVEL and the NIC's PCIe path to the GPU (-topo)", e.GPUDirect.Line)
 	}
@@ -635,6 +657,12 @@ func (m *Machine) pins(t Table, preds []Prediction, alts func() ([]tried, error)
 	var set []string
 	for _, v := range []struct{ name, run, ex string }{{"NCCL_ALGO", algo, ex.Algo}, {"NCCL_PROTO", proto, ex.Proto}} {
 		switch {
+		case v.name == "NCCL_PROTO" && pluginSimple(t):
+			// The OFI plugin's, for correctness: not the run's to undo,
+			// nor NCCL's own choice to hold it to.
+			if len(set) == 0 {
+				return nil
+			}
 		case strings.EqualFold(v.run, v.ex):
 		case v.run == "":
 			return nil // the run left out an exclusion the tables ran with
@@ -647,6 +675,9 @@ func (m *Machine) pins(t Table, preds []Prediction, alts func() ([]tried, error)
 	}
 	own := q
 	own.Algo, own.Proto = ex.Algo, ex.Proto
+	if pluginSimple(t) {
+		own.Proto = t.Proto
+	}
 	ps, err := m.Predict(own, sizes)
 	if err != nil {
 		return nil

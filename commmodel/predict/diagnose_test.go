@@ -990,8 +990,11 @@ func TestOtherChoiceReferred(t *testing.T) {
 
 // TestLatencyAdviceUnderSetting: AWS's g7e run of one RTX PRO 6000 a node
 // over EFA ran under NCCL_PROTO=simple, which the OFI plugin added to the
-// environment (its line 166) and the table carries: the latency advice
-// names that setting, not a search for one.
+// environment for correctness (its line 162: "Need to force simple
+// protocol: GDR not supported") and the table carries: the latency advice
+// names that setting as the plugin's, not the run's to take off (red team
+// 44: "a run without it" invited LL over a transport the plugin judged
+// unsafe), and not a search for one.
 func TestLatencyAdviceUnderSetting(t *testing.T) {
 	tab := firstTable(t, "../../data/nccltests/testdata/real/rtxpro6000_8x1_allreduce_efa_g7e_slurm.log")
 	if !strings.EqualFold(tab.Proto, "simple") {
@@ -1005,12 +1008,27 @@ func TestLatencyAdviceUnderSetting(t *testing.T) {
 		}
 		latency++
 		advice := strings.Join(f.Advice, "\n")
-		if !strings.Contains(advice, "under the run's NCCL_PROTO=simple (which the model follows)") || strings.Contains(advice, "check that no NCCL_PROTO") {
-			t.Errorf("finding at %g..%g B: %q; want the run's NCCL_PROTO named", f.FromBytes, f.ToBytes, advice)
+		if !strings.Contains(advice, "under the NCCL_PROTO=simple the OFI plugin set itself (NCCL_DEBUG=INFO, line 162: GDR not supported)") ||
+			strings.Contains(advice, "check that no NCCL_PROTO") || strings.Contains(advice, "a run without it") || strings.Contains(advice, "unset") {
+			t.Errorf("finding at %g..%g B: %q; want the plugin's NCCL_PROTO named, and not to be undone", f.FromBytes, f.ToBytes, advice)
 		}
 	}
 	if latency == 0 {
 		t.Errorf("findings %v: want one in the latency term", findings)
+	}
+}
+
+// TestNetworkAdvicePluginNoGDR: where the OFI plugin turned GPUDirect
+// RDMA off itself (g7e's 2 x 1 log, line 44), the network advice names its
+// message and sends the user to the provider's GPU memory support, not to
+// nvidia-peermem or NCCL_DMABUF_ENABLE (NCCL's default already: red team
+// 44), and says that the plugin forced NCCL_PROTO=simple for it.
+func TestNetworkAdvicePluginNoGDR(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/rtxpro6000_2x1_allreduce_efa_g7e_slurm.log")
+	a := networkAdvice(tab.Evidence)
+	if !strings.Contains(a, `line 44: "Could not disable CUDA API usage for HMEM, disabling GDR"`) || !strings.Contains(a, "FI_HMEM") ||
+		!strings.Contains(a, "line 47") || strings.Contains(a, "load the nvidia-peermem") || strings.Contains(a, "NCCL_DMABUF_ENABLE") {
+		t.Errorf("advice %q; want the plugin's own GDR message and protocol named, and no NCCL GDR remedy", a)
 	}
 }
 

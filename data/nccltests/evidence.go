@@ -74,6 +74,21 @@ type Evidence struct {
 	// p4d.24xlarge (platform_type_matches in src/nccl_ofi_net.c), so "P4d"
 	// reads as p4d.24xlarge.
 	Platform Fact[string]
+	// PluginSimple is the reason the OFI plugin gives where it sets
+	// NCCL_PROTO=simple itself: "NET/OFI Need to force simple protocol:
+	// GDR not supported" reads "GDR", and a provider that does not deliver
+	// a message's bytes in order gives "byte delivery ordering"
+	// (nccl_net_ofi_configure_nccl_proto_simple, src/nccl_ofi_net.cpp of
+	// aws/aws-ofi-nccl at 2daf7d30). LL and LL128 poll flags in the data,
+	// which such a transport may write out of order: the plugin forces
+	// Simple for correctness, and NCCL then reads NCCL_PROTO from the
+	// environment as if the job had set it (Proto).
+	PluginSimple Fact[string]
+	// PluginNoGDR is the OFI plugin's message where it turns GPUDirect
+	// RDMA off itself, "Could not disable CUDA API usage for HMEM,
+	// disabling GDR" (src/nccl_ofi_ofiutils.cpp): the provider's support
+	// of GPU memory, not NCCL's GDR settings, decides it.
+	PluginNoGDR Fact[string]
 	// TunerPlugin is the external tuner plugin NCCL loaded, whose choices of
 	// algorithm, protocol and channels replace its tuning model's: "Using
 	// tuner plugin: 'nccl_ofi_tuner'" (NCCL 2.19 to 2.22), "TUNER/Plugin:
@@ -346,8 +361,10 @@ var (
 	ofiGroupRE = regexp.MustCompile(`^NET/OFI NIC group (\d+) device #\d+`)
 	ofiProvRE  = regexp.MustCompile(`^NET/OFI Selected [Pp]rovider is ([\w;-]+)`)
 	ofiPlatRE  = regexp.MustCompile(`^NET/OFI Running on (\S+) platform\b`)
-	tunerRE    = regexp.MustCompile(`^(?:TUNER/Plugin: )?Using (?:tuner plugin:? '?([^'\s]+)'?|(\S+) \(v\d+\))`)
-	channelsRE = regexp.MustCompile(`(\d+) (coll|collnet|nvls|p2p) channels(?: (per peer))?`)
+	// ofiSimpleRE reads why the OFI plugin forces NCCL_PROTO=simple.
+	ofiSimpleRE = regexp.MustCompile(`^NET/OFI Need to force simple protocol: (.+?) not supported`)
+	tunerRE     = regexp.MustCompile(`^(?:TUNER/Plugin: )?Using (?:tuner plugin:? '?([^'\s]+)'?|(\S+) \(v\d+\))`)
+	channelsRE  = regexp.MustCompile(`(\d+) (coll|collnet|nvls|p2p) channels(?: (per peer))?`)
 	// "Channel 05/16 :  0  9 18 ... 59 ...": the ring's ranks, cut to 127
 	// characters ending "..." (dumpLine, graph/rings.cc from 2.23.4).
 	ringRE = regexp.MustCompile(`^Channel (\d+)/(\d+) :((?:\s+\d+)+)(?:\s*\.\.\.)?\s*$`)
@@ -538,6 +555,8 @@ func (d *debugState) merge(o *debugState) {
 	mergeFact(&e.Network, o.e.Network)
 	mergeFact(&e.Provider, o.e.Provider)
 	mergeFact(&e.Platform, o.e.Platform)
+	mergeFact(&e.PluginSimple, o.e.PluginSimple)
+	mergeFact(&e.PluginNoGDR, o.e.PluginNoGDR)
 	mergeFact(&e.TunerPlugin, o.e.TunerPlugin)
 	mergeFact(&e.NICCount, o.e.NICCount)
 	mergeFact(&e.PluginNICs, o.e.PluginNICs)
@@ -621,6 +640,12 @@ func (d *debugState) line(n int, host, msg string) {
 		}
 		if m := ofiPlatRE.FindStringSubmatch(msg); m != nil {
 			e.Platform.set(platform(m[1]), n)
+		}
+		if m := ofiSimpleRE.FindStringSubmatch(msg); m != nil {
+			e.PluginSimple.set(m[1], n)
+		}
+		if strings.Contains(msg, "disabling GDR") {
+			e.PluginNoGDR.set(strings.TrimPrefix(msg, "NET/OFI "), n)
 		}
 	case strings.Contains(msg, "GPU Direct RDMA "):
 		switch {

@@ -96,6 +96,16 @@ func TestEvidenceRealLogs(t *testing.T) {
 				t.Errorf("platform %v, want p4d.24xlarge at 30", e.Platform)
 			}
 		}},
+		{"testdata/real/rtxpro6000_2x1_allreduce_efa_g7e_slurm.log", func(t *testing.T, e Evidence) {
+			// 44: "NET/OFI Could not disable CUDA API usage for HMEM, disabling GDR";
+			// 47: "NET/OFI Need to force simple protocol: GDR not supported" (the
+			// plugin's own NCCL_PROTO=simple, which NCCL reads at 113 as the
+			// environment's: "NCCL_PROTO set by environment to simple").
+			if e.PluginNoGDR != (Fact[string]{"Could not disable CUDA API usage for HMEM, disabling GDR", 44}) ||
+				e.PluginSimple != (Fact[string]{"GDR", 47}) || e.Proto.Value != "simple" {
+				t.Errorf("plugin's GDR %v, its simple protocol %v, NCCL_PROTO %v; want line 44's message, GDR at 47, simple", e.PluginNoGDR, e.PluginSimple, e.Proto)
+			}
+		}},
 		{"testdata/real/gh200_2x4_allreduce_slingshot_alps.log", func(t *testing.T, e Evidence) {
 			// 13: "    #  Rank  0 Group  0 Pid 204199 on  nid005471 device  0 [0009:01:00] NVIDIA GH200 120GB",
 			// ranks 0-3 on nid005471 and 4-7 on nid005487; no NCCL INFO line.
