@@ -992,6 +992,16 @@ var noRankLines = []struct {
 	// NCCL_ALGO=Tree, the header and rows alone (no Rank lines); the
 	// test's name is its Source lines' command; 14 rows 1 MiB..8 GiB.
 	{"gh200_2x4_allreduce_tree_slingshot_hpe_aienvs.log", "all_reduce_perf", commmodel.AllReduce, FromName, 8, 14, 8589934592, 94752, 158.65, ""},
+	// NREL's ESIFHPC4 README: 16 x 4 H100 of Kestrel over Slingshot, the
+	// header and rows alone; the binary from the Source lines' srun
+	// command; 64 ranks from the counts (1 KiB is 256 floats: 4 a rank for
+	// AllGather) and busbw/algbw (45.72/23.22 = 2·63/64, 45.64/46.36 =
+	// 63/64). An AllReduce of 30 rows 8 B..4 GiB, an AllGather of 30 (7 of
+	// 0 B) to 4 GiB, and the AllGather the README printed before, 25 rows
+	// to 128 MiB.
+	{"h100_16x4_allreduce_slingshot_kestrel.log", "all_reduce_perf", commmodel.AllReduce, FromName, 64, 30, 4294967296, 184959, 45.72, ""},
+	{"h100_16x4_allgather_slingshot_kestrel.log", "all_gather_perf", commmodel.AllGather, FromName, 64, 30, 4294967296, 92644, 45.64, ""},
+	{"h100_16x4_allgather_to128m_slingshot_kestrel.log", "all_gather_perf", commmodel.AllGather, FromName, 64, 25, 134217728, 3150.1, 41.94, ""},
 	{"v100_2x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 184.8, 0.33, ""},
 	{"v100_4x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 343.3, 0.18, ""},
 	{"v100_8x8_allreduce_efa_p3dn_gist2019.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 13, 32768, 663.2, 0.10, ""},

@@ -239,6 +239,16 @@ var publicMachines = []publicMachine{
 	// Voltage Park's cluster: 4 x 8 and one process driving 8 GPUs of one
 	// node (-g 8), which the logs print. Its Reduce is left out: the model
 	// predicts no Reduce.
+	// NREL's Kestrel (NREL/ESIFHPC4's GPU-GPU collective test): 16 nodes of
+	// 4 H100 SXM over Slingshot 11 (two 200 Gb/s NICs a node), an
+	// AllReduce and two AllGather runs, the rows alone; the README gives
+	// 64 GPUs across 16 nodes, NREL's system page the GPU, and the folder's
+	// build script NCCL 2.21.5.
+	{"h100-kestrel-slingshot", []publicLog{
+		{"h100_16x4_allreduce_slingshot_kestrel.log", predict.Pins{Nodes: 16, PerNode: 4, GPU: "NVIDIA H100 SXM", Version: nccl.Version{Major: 2, Minor: 21, Patch: 5}}},
+		{"h100_16x4_allgather_slingshot_kestrel.log", predict.Pins{Nodes: 16, PerNode: 4, GPU: "NVIDIA H100 SXM", Version: nccl.Version{Major: 2, Minor: 21, Patch: 5}}},
+		{"h100_16x4_allgather_to128m_slingshot_kestrel.log", predict.Pins{Nodes: 16, PerNode: 4, GPU: "NVIDIA H100 SXM", Version: nccl.Version{Major: 2, Minor: 21, Patch: 5}}},
+	}},
 	{"h100-voltagepark-4x8", []publicLog{
 		{"h100_4x8_allreduce_voltagepark.log", predict.Pins{}},
 		{"h100_4x8_allgather_voltagepark.log", predict.Pins{}},
