@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -79,14 +81,50 @@ func TestDiagnoseLatencyNoNICGuess(t *testing.T) {
 }
 
 // TestDiagnoseSwitchChain: KISTI's 4 x 2 A100 AllReduce (nccl-tests#311)
-// takes 1.47 ms at 1 MiB and 403 us at 4 MiB, where the model runs
-// Ring/LL128 at both, Ring/LL before and Ring/Simple after. The switch
+// takes 1.47 ms at 1 MiB, 8.79 times its 167.6 us at 256 KiB for 4 times
+// the bytes, and 403 us at 4 MiB: no one choice of NCCL's grows so, and the
+// row is held up or ran alone on a far slower choice, a stall finding that
+// no switch finding spans. At 586 us (3.5 times the 256 KiB row's, which one
+// choice can take) the fall to 4 MiB is a switch where the model runs
+// Ring/LL128 at both sizes, Ring/LL before and Ring/Simple after: the switch
 // finding said "NCCL changes from Ring/LL to Ring/Simple", beside another
 // finding that the model runs Ring/LL128 at 1 MiB; it names each choice
 // in turn, and every choice another finding gives at its sizes.
 func TestDiagnoseSwitchChain(t *testing.T) {
 	t.Parallel()
-	fs, _, _ := diagnoseJSON(t, "../../data/nccltests/testdata/real/a100_4x2_allreduce_collnet_kisti_nccltests311.log")
+	log := "../../data/nccltests/testdata/real/a100_4x2_allreduce_collnet_kisti_nccltests311.log"
+	fs, _, _ := diagnoseJSON(t, log)
+	held := 0
+	for _, f := range fs {
+		spans := f["from_bytes"].(float64) <= 1<<20 && 1<<20 <= f["to_bytes"].(float64)
+		switch advice := fmt.Sprint(f["advice"]); {
+		case spans && f["kind"] == "stalled":
+			held++
+			if !strings.Contains(advice, "the 1 MiB row took 8.79x as long as the 256 KiB row") || !strings.Contains(advice, "a far slower choice") {
+				t.Errorf("1 MiB's stall finding: %s; want the growth named, and both causes", advice)
+			}
+		case spans && f["kind"] == "non-monotone at an algorithm switch":
+			t.Errorf("a switch finding spans the held-up 1 MiB row: %v", f)
+		}
+	}
+	if held != 1 {
+		t.Errorf("%d stall findings at 1 MiB, want 1: %v", held, fs)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := "1048576        262144     float     sum      -1   1473.4    0.71    1.25      0   1471.6    0.71    1.25      0"
+	if !strings.Contains(string(b), row) {
+		t.Fatalf("no 1 MiB row %q", row)
+	}
+	kept := filepath.Join(t.TempDir(), "kisti.log")
+	// 1 MiB in 583.4 us moves 1.80 GB/s, 3.15 of bus bandwidth on 8 ranks.
+	slower := "1048576        262144     float     sum      -1    583.4    1.80    3.15      0    581.6    1.80    3.15      0"
+	if err := os.WriteFile(kept, []byte(strings.Replace(string(b), row, slower, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs, _, _ = diagnoseJSON(t, kept)
 	var switches, others []map[string]any
 	for _, f := range fs {
 		if f["kind"] == "non-monotone at an algorithm switch" {

@@ -41,8 +41,10 @@ const (
 	// better than the model's choices: NCCL probably ran that one.
 	KindOtherChoice = "follows another algorithm than the model's"
 	// KindStall: rows that took far longer than larger sizes or than the
-	// same call in place (stalls): something else held them up, and no
-	// setting of NCCL's explains them.
+	// same call in place (stalls), or a row that grew faster than its
+	// bytes from the row before it and took longer than the row after it
+	// (heldUpRows): something else held them up, and no setting of NCCL's
+	// explains them.
 	KindStall = "stalled"
 )
 
@@ -148,6 +150,11 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	kinds := stalls(t.Points)
 	stalled := stalledRows(kinds)
 	findings = append(findings, stallFindings(t, preds, kinds)...)
+	held := heldUpRows(t.Points, stalled)
+	findings = append(findings, heldUpFindings(t, preds, held)...)
+	for i, h := range held {
+		stalled[i] = stalled[i] || h // neither a departure nor a switch
+	}
 	findings = append(findings, m.departures(t, preds, stalled, len(findings))...)
 	msccl := ""
 	if m.RunsRCCL() && m.Hardware.links() == 7 {
@@ -1144,6 +1151,46 @@ func switches(t Table, preds []Prediction, stalled []bool, msccl string) []Findi
 			continue
 		}
 		out = append(out, f)
+	}
+	return out
+}
+
+// heldUpRows reports the rows that took longer than the row before them
+// by more than their bytes grew, and longer than the row after them, in
+// both timings and beyond the noise of a call timed twice (fallNoise),
+// where none of the three stalled: one choice of NCCL's takes a fixed cost
+// and a cost per byte, which never grow faster than the bytes, so no
+// change of its choice between two that grow so gives such a row: one
+// held-up call does, or NCCL running that size alone on a far slower
+// choice (KISTI's CollNet run, nccl-tests#311: 1473.4 us at 1 MiB between
+// 167.6 at 256 KiB and 402.7 at 4 MiB), which a rerun tells apart. A table
+// without in-place times cannot tell it from noise.
+func heldUpRows(points []Point, stalled []bool) []bool {
+	out := make([]bool, len(points))
+	for i := 1; i+1 < len(points); i++ {
+		p, a, b := points[i-1], points[i], points[i+1]
+		if stalled[i-1] || stalled[i] || stalled[i+1] || !(p.Size > 0 && a.Size > p.Size && b.Size > a.Size) || p.InPlace <= 0 || a.InPlace <= 0 || b.InPlace <= 0 {
+			continue
+		}
+		grew := math.Log(a.Size/p.Size) + fallNoise
+		out[i] = math.Log(a.Time/p.Time) > grew && math.Log(a.InPlace/p.InPlace) > grew &&
+			math.Log(a.Time/b.Time) > fallNoise && math.Log(a.InPlace/b.InPlace) > fallNoise
+	}
+	return out
+}
+
+// heldUpFindings returns a stall finding for each held-up row
+// (heldUpRows).
+func heldUpFindings(t Table, preds []Prediction, held []bool) []Finding {
+	var out []Finding
+	for i, h := range held {
+		if !h {
+			continue
+		}
+		p, a, b := t.Points[i-1], t.Points[i], t.Points[i+1]
+		out = append(out, Finding{FromBytes: a.Size, ToBytes: a.Size, MeasuredOverModel: a.Time / preds[i].Time, Kind: KindStall, Term: preds[i].Bound, NCCL: choiceOf(preds[i]),
+			Advice: []string{fmt.Sprintf("the %s row took %.2fx as long as the %s row (%.2fx in place) for %.3gx its bytes, more than the time of one choice of NCCL's grows (a fixed cost and a cost per byte), and longer than the %s row: this row alone was held up (another job, a network fault), or NCCL ran this size alone on a far slower choice; run the sizes again (with more warm-up iterations, nccl-tests -w): a held-up row does not repeat, and NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING names NCCL's choice for each call",
+				units.FormatSize(a.Size), a.Time/p.Time, units.FormatSize(p.Size), a.InPlace/p.InPlace, a.Size/p.Size, units.FormatSize(b.Size))}})
 	}
 	return out
 }

@@ -527,7 +527,11 @@ func TestNetworkAdvice(t *testing.T) {
 // TestNoisySwitch: the RTX 6000D AllReduce's 8 MiB row took 2005.46 us
 // out of place and 4856.79 in place, and 16 MiB 988.09: the fall is the
 // noisy row's, not a change of NCCL's choice, and no switch finding calls
-// it one.
+// it one. With its in-place times agreeing, the row took 2.79x the 4 MiB
+// row's 718.71 us for twice the bytes, more than one choice of NCCL's
+// grows (a fixed cost and a cost per byte), and fell to 16 MiB: a held-up
+// row (heldUpRows), not a switch; at 1.9x the 4 MiB row's time, which one
+// choice can take, the fall is a switch of NCCL's.
 func TestNoisySwitch(t *testing.T) {
 	hw, tab := pinnedTable(t, "../../data/nccltests/testdata/real/rtx6000d_2x8_allreduce_late2025.log", Pins{})
 	fs, _, err := Uncalibrated(hw).Diagnose(tab)
@@ -547,8 +551,23 @@ func TestNoisySwitch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == KindSwitch && f.FromBytes == 8<<20 }) {
-		t.Errorf("in-place times agreeing: no switch finding at 8 MiB in %+v", fs)
+	if !slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == KindStall && f.FromBytes == 8<<20 && f.ToBytes == 8<<20 }) ||
+		slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == KindSwitch && f.FromBytes == 8<<20 }) {
+		t.Errorf("in-place times agreeing: want the 8 MiB row held up, not a switch, in %+v", fs)
+	}
+	k := slices.IndexFunc(tab.Points, func(p Point) bool { return p.Size == 8<<20 })
+	if k < 1 || tab.Points[k-1].Size != 4<<20 {
+		t.Fatalf("no 4 MiB row before 8 MiB")
+	}
+	tab.Points[k].Time = 1.9 * tab.Points[k-1].Time
+	tab.Points[k].InPlace = tab.Points[k].Time
+	fs, _, err = Uncalibrated(hw).Diagnose(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == KindSwitch && f.FromBytes == 8<<20 }) ||
+		slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == KindStall && f.FromBytes == 8<<20 }) {
+		t.Errorf("8 MiB at 1.9x the 4 MiB row: want a switch finding at 8 MiB, no held-up row, in %+v", fs)
 	}
 }
 
