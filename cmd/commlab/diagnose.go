@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/topo"
@@ -35,13 +36,21 @@ type diagnoseOutput struct {
 	// first), as fit's JSON has it.
 	CollectiveCandidates []string `json:"collective_candidates,omitempty"`
 	// CollectiveHint is the LOG argument that names another candidate.
-	CollectiveHint string            `json:"collective_hint,omitempty"`
-	Model          string            `json:"model"`
-	Hardware       hardwareOutput    `json:"hardware"`
-	Points         int               `json:"points"`
-	Inside         int               `json:"inside_interval"`
-	Findings       []diagnoseFinding `json:"findings"`
-	Problems       []problem         `json:"problems"`
+	CollectiveHint string         `json:"collective_hint,omitempty"`
+	Model          string         `json:"model"`
+	Hardware       hardwareOutput `json:"hardware"`
+	Points         int            `json:"points"`
+	Inside         int            `json:"inside_interval"`
+	// IntervalOverModel, with no calibration table, is the interval's low
+	// and high ends over the model's time, medians over the table's sizes:
+	// a run within them reads as inside, so without a baseline a run up
+	// to the high end's times the model's goes unfound.
+	IntervalOverModel []float64 `json:"interval_over_model,omitempty"`
+	// BusBWPeak, for a run across nodes' NICs, is the table's most bus
+	// bandwidth beside what a ring gets from a node's NICs as described.
+	BusBWPeak *busBWPeak        `json:"bus_bw_peak,omitempty"`
+	Findings  []diagnoseFinding `json:"findings"`
+	Problems  []problem         `json:"problems"`
 	// rccl is set where the machine runs RCCL: the findings' choice
 	// column names RCCL, whose tuner the model takes as NCCL's.
 	rccl bool
@@ -57,6 +66,39 @@ type diagnoseFinding struct {
 	Advice            []string `json:"advice"`
 	// Assumed names the assumed facts that may explain the finding.
 	Assumed []string `json:"assumed,omitempty"`
+}
+
+// busBWPeak is a table's most bus bandwidth, B/s, at its size, bytes, and
+// NICBound, the bus bandwidth a ring gets from a node's NICs as the
+// machine is described (predict.Machine.RingNICBound), with the facts
+// behind it that are assumed.
+type busBWPeak struct {
+	Size     float64  `json:"size_bytes"`
+	BusBW    float64  `json:"bus_bw"`
+	NICBound float64  `json:"nic_bound"`
+	Assumed  []string `json:"assumed,omitempty"`
+}
+
+// peakBusBW returns t's busBWPeak on m, nil where its run crosses no
+// NICs.
+func peakBusBW(m *predict.Machine, t predict.Table) *busBWPeak {
+	bound, ok := m.RingNICBound(t)
+	if !ok || len(t.Points) == 0 {
+		return nil
+	}
+	var p busBWPeak
+	for _, pt := range t.Points {
+		if b := t.Collective.BusBW(t.Ranks(), pt.Size, pt.Time); b > p.BusBW {
+			p.Size, p.BusBW = pt.Size, b
+		}
+	}
+	p.NICBound = bound
+	for _, f := range m.Facts() {
+		if (f.Name == "nics_per_node" || f.Name == "nic_bw") && f.Guessed() {
+			p.Assumed = append(p.Assumed, f.Name)
+		}
+	}
+	return &p
 }
 
 // sizes is the finding's range as the table prints it: "2 KiB", or
@@ -167,7 +209,15 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		out.Model = untabledModel(mc.hw, t.Query(), preds, why)
+		lo, hi := make([]float64, len(preds)), make([]float64, len(preds))
+		for i, p := range preds {
+			lo[i], hi[i] = p.Low/p.Time, p.High/p.Time
+		}
+		if len(preds) > 0 {
+			out.IntervalOverModel = []float64{fit.Median(lo), fit.Median(hi)}
+		}
 	}
+	out.BusBWPeak = peakBusBW(m, t)
 	findings, inside, err := m.Diagnose(t)
 	if err != nil {
 		return err
@@ -334,6 +384,18 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 	}
 	writeHardware(w, out.Hardware)
 	fmt.Fprintf(w, "model: %s\n%d of %d points inside the model's 80%% interval\n", out.Model, out.Inside, out.Points)
+	if r := out.IntervalOverModel; len(r) == 2 {
+		fmt.Fprintf(w, "uncalibrated, the interval runs from %.2fx to %.2fx the model's time (medians over the sizes): a run up to %.2fx as slow as the model reads as inside; a known-good table of this machine, given with -calibrate, finds smaller gaps\n",
+			r[0], r[1], r[1])
+	}
+	if p := out.BusBWPeak; p != nil {
+		assumed := ""
+		if len(p.Assumed) > 0 {
+			assumed = fmt.Sprintf(" (%s assumed: -hw nics=N,nic-bw=RATE settles them)", joinAnd(p.Assumed))
+		}
+		fmt.Fprintf(w, "bus bandwidth: at most %.1f GB/s (%s), %.0f%% of the %.1f GB/s a ring gets from a node's NICs as described%s\n",
+			p.BusBW/1e9, units.FormatSize(p.Size), 100*p.BusBW/p.NICBound, p.NICBound/1e9, assumed)
+	}
 	if len(out.Findings) == 0 {
 		_, err := fmt.Fprintln(w, "the table follows the model: no finding")
 		return err

@@ -60,6 +60,89 @@ func TestDiagnoseH200(t *testing.T) {
 	}
 }
 
+// TestDiagnoseReach: without a calibration table, diagnose says how far
+// its interval reaches, which NCCL's uncalibrated model's spread sets
+// (referenceBias 0.5 and referenceSpread 0.6 in logs: exp(0.5 ± 1.2816 x
+// 0.6) is 0.76x to 3.56x), and the run's most bus bandwidth beside the
+// NICs' bound: the H200 AllReduce's 485.66 GB/s at 16 GiB (its log's
+// busbw) against the 400 GB/s a ring gets from eight 400 Gb/s NICs, whose
+// count and rate are assumed. A table 2.5 times as slow from 32 MiB up read
+// "25 of 25 points inside" with no finding there (red team 44); the bus
+// bandwidth line shows it at 49%. Calibrated, the reach is the
+// calibration's own, and not printed.
+func TestDiagnoseReach(t *testing.T) {
+	t.Parallel()
+	log := "../../data/logs/h200_2x8_allreduce_spectrumx_openshift.log"
+	var got struct {
+		Reach []float64 `json:"interval_over_model"`
+		Peak  struct {
+			Size     float64  `json:"size_bytes"`
+			BusBW    float64  `json:"bus_bw"`
+			NICBound float64  `json:"nic_bound"`
+			Assumed  []string `json:"assumed"`
+		} `json:"bus_bw_peak"`
+	}
+	code, out, stderr := runCLI("diagnose", log, "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := math.Exp(0.5-1.2816*0.6), math.Exp(0.5+1.2816*0.6)
+	if len(got.Reach) != 2 || math.Abs(got.Reach[0]-lo) > 1e-3 || math.Abs(got.Reach[1]-hi) > 1e-3 {
+		t.Errorf("interval_over_model %v, want [%.4f %.4f]", got.Reach, lo, hi)
+	}
+	if p := got.Peak; p.Size != 16<<30 || math.Abs(p.BusBW-485.66e9) > 0.01e9 || p.NICBound != 400e9 || !slices.Equal(p.Assumed, []string{"nics_per_node", "nic_bw"}) {
+		t.Errorf("bus_bw_peak %+v, want 485.66 GB/s at 16 GiB against 400 GB/s, the NICs assumed", p)
+	}
+	_, text, _ := runCLI("diagnose", log)
+	if !strings.Contains(text, "a run up to 3.56x as slow as the model reads as inside") || !strings.Contains(text, "bus bandwidth: at most 485.7 GB/s (16 GiB), 121% of the 400.0 GB/s") {
+		t.Errorf("text lacks the reach or the bus bandwidth:\n%s", text)
+	}
+	_, calibrated, _ := runCLI("diagnose", log, "-calibrate", log)
+	if strings.Contains(calibrated, "uncalibrated, the interval") {
+		t.Errorf("calibrated, the reach is printed:\n%s", calibrated)
+	}
+	// The same table 2.5 times as slow from 32 MiB up (its columns
+	// recomputed: algbw = size/time, busbw = algbw·2·15/16).
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		f := strings.Fields(l)
+		size, err := strconv.ParseFloat(firstOr(f), 64)
+		if err != nil || len(f) != 13 || size < 32<<20 {
+			continue
+		}
+		for _, k := range []int{5, 9} {
+			tm, _ := strconv.ParseFloat(f[k], 64)
+			tm *= 2.5
+			alg := size / (tm * 1e-6) / 1e9
+			f[k], f[k+1], f[k+2] = fmt.Sprintf("%.2f", tm), fmt.Sprintf("%.2f", alg), fmt.Sprintf("%.2f", alg*2*15/16)
+		}
+		lines[i] = strings.Join(f, "  ")
+	}
+	slow := filepath.Join(t.TempDir(), "h200_slow.log")
+	if err := os.WriteFile(slow, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, text, stderr = runCLI("diagnose", slow)
+	if !strings.Contains(text, "25 of 25 points inside") || !strings.Contains(text, "bus bandwidth: at most 194.3 GB/s (16 GiB), 49% of the 400.0 GB/s") {
+		t.Errorf("2.5 times as slow from 32 MiB: want every point inside and 49%% of the NICs' bound:\n%s%s", text, stderr)
+	}
+}
+
+// firstOr is f's first field, "" for none.
+func firstOr(f []string) string {
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
 // TestDiagnoseFollows diagnoses Together's Ring AllGather against the model
 // calibrated on five other tables of the node, two Ring runs and the three
 // of NCCL's own choices (the "nvls" runs, whose NCCL_ALGO was unset), and

@@ -1229,14 +1229,11 @@ func stallFindings(t Table, preds []Prediction, kinds []stall) []Finding {
 // assumed, it says so. Hosts of one NVLink domain (an NVL72 rack's) reach
 // each other over NVLink, not the NICs: no bound.
 func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
-	if t.Nodes < 2 || rn.shape.nodes < 2 {
+	bound, ok := m.ringNICBound(t, rn)
+	if !ok {
 		return nil
 	}
 	h := &m.Hardware
-	nics := h.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)
-	// A ring crosses between nodes at a different GPU in each channel, so
-	// a node's NICs together carry one GPU's bus bytes.
-	bound := h.nicBW() * float64(nics)
 	n := t.Ranks()
 	bus := func(i int) float64 { return t.Collective.BusBW(n, t.Points[i].Size, t.Points[i].Time) }
 	var out []Finding
@@ -1283,6 +1280,31 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 			Kind: KindAboveNIC, NCCL: choiceOf(preds[best]), Advice: []string{a}, Assumed: assumed})
 	}
 	return out
+}
+
+// RingNICBound returns the most bus bandwidth a ring gets from a node's
+// NICs as m's hardware describes them, B/s, for t's run: a ring crosses
+// between nodes at a different GPU in each channel, so a node's NICs
+// together carry one GPU's bus bytes. It is false where the run crosses
+// no NICs (one node, or hosts of one NVLink domain), where they carry more
+// than a GPU's own links, which then bound a ring (the 72 NICs of an NVL72
+// rack, the model's node), or where m refuses t's query.
+func (m *Machine) RingNICBound(t Table) (float64, bool) {
+	rn, err := m.run(t.Query())
+	if err != nil {
+		return 0, false
+	}
+	bound, ok := m.ringNICBound(t, rn)
+	return bound, ok && bound < m.Hardware.intraBW()
+}
+
+// ringNICBound is RingNICBound of t's run rn.
+func (m *Machine) ringNICBound(t Table, rn *run) (float64, bool) {
+	if t.Nodes < 2 || rn.shape.nodes < 2 {
+		return 0, false
+	}
+	h := &m.Hardware
+	return h.nicBW() * float64(h.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)), true
 }
 
 // lessOverNetwork names the algorithms NCCL can run c on that cross the
