@@ -1122,7 +1122,14 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 			units.FormatDuration(ch.Ours.Time), units.FormatDuration(ch.Ours.Low), units.FormatDuration(ch.Ours.High), units.FormatSize(ch.Size),
 			ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatDuration(ch.NCCL.Time), units.FormatDuration(ch.NCCL.Low), units.FormatDuration(ch.NCCL.High),
 			gainText(ch.Ours, ch.NCCL.Time))
-		line += decidedText(ch)
+		if dt := decidedText(ch); dt != "" {
+			// The times the choice was decided on lead, the model's own
+			// after them: their gain may reach below 1x (red team 44).
+			line = fmt.Sprintf("  %v on %v, %d to %d B: %s/%s against NCCL's %s/%s at %s%s; by the model's own times, %s [%s, %s] against %s [%s, %s]: %s",
+				ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol, ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatSize(ch.Size), dt,
+				units.FormatDuration(ch.Ours.Time), units.FormatDuration(ch.Ours.Low), units.FormatDuration(ch.Ours.High),
+				units.FormatDuration(ch.NCCL.Time), units.FormatDuration(ch.NCCL.Low), units.FormatDuration(ch.NCCL.High), gainText(ch.Ours, ch.NCCL.Time))
+		}
 		if ch.Measured > 0 {
 			// The choice as it was decided against that time (beatsNCCL):
 			// its time as the tables ran its protocol near the size.

@@ -84,7 +84,9 @@ func TestTuneSweepPublicRules(t *testing.T) {
 // 4 MiB, withheld on its NICs, is decided against NCCL's Ring/LL128 as the
 // 16 x 8 table ran both protocols (Simple 2.40x the model, LL128 3.76x):
 // its range against the model's times reaches below 1x, and the header
-// gives the times it was decided on, over which its gain holds.
+// gives the times it was decided on, over which its gain holds, first: the
+// line led with the model's, a gain of 0.96x-2.18x on ABCI's 8 x 8 (red
+// team 44).
 func TestTuneSweepDecidedShown(t *testing.T) {
 	t.Parallel()
 	dir := "../../data/logs/paired/a100-sxm4-abci-ib4xhdr/"
@@ -117,21 +119,26 @@ func TestTuneSweepDecidedShown(t *testing.T) {
 		if len(m) == 0 {
 			continue
 		}
-		if low, _ := strconv.ParseFloat(m[0][2], 64); low >= 1 {
+		if low, _ := strconv.ParseFloat(m[0][2], 64); low < 1 {
+			t.Errorf("%q: the first gain the line gives reaches below 1x", l)
+		}
+		_, model, ok := strings.Cut(l, "; by the model's own times, ")
+		if !ok {
+			continue // the model's own times are the times it was decided on
+		}
+		g := gainLowRE.FindStringSubmatch(model)
+		if g == nil {
+			t.Errorf("%q: no gain by the model's own times", l)
+			continue
+		}
+		if low, _ := strconv.ParseFloat(g[2], 64); low >= 1 {
 			continue
 		}
 		below++
-		_, decided, ok := strings.Cut(l, "as the tables ran each protocol near")
-		if !ok {
-			t.Errorf("%q: its range reaches below 1x, and it does not say what it was decided on", l)
-			continue
-		}
-		d := gainLowRE.FindStringSubmatch(decided)
-		if d == nil {
-			t.Errorf("%q: no gain it was decided on", l)
-			continue
-		}
-		if low, _ := strconv.ParseFloat(d[2], 64); low < 1 {
+		decided, _, _ := strings.Cut(l, "; by the model's own times, ")
+		if d := gainLowRE.FindStringSubmatch(decided); d == nil || !strings.Contains(decided, "as the tables ran each protocol near") {
+			t.Errorf("%q: its range reaches below 1x, and it does not say first what it was decided on", l)
+		} else if low, _ := strconv.ParseFloat(d[2], 64); low < 1 {
 			t.Errorf("%q: the gain it was decided on reaches below 1x", l)
 		}
 	}
