@@ -459,7 +459,15 @@ func (p *parser) inferOp(s *testState, want *op) (chosen op, known bool) {
 		}
 	case len(t.Candidates) > 1:
 		if c, ok := namedCollective(p.name, t.Candidates); ok {
+			// The file's name is the last evidence read: say that it
+			// chose, and what settles it otherwise.
 			t.Collective, t.CollectiveFrom = c, FromFileName
+			other := t.Candidates[0]
+			if other == c {
+				other = t.Candidates[1]
+			}
+			p.problem(t.Line, 0, "the table fits %s alike, and only the file's name says %s, which is taken: if it ran %s, give FILE:collective=%s (FILE:test=K:collective=%s for test K of several; -collective %s to commlab fit)",
+				joinCollectives(t.Candidates), c, other, other, other, other)
 			break
 		}
 		t.Collective, t.CollectiveFrom = t.Candidates[0], FromGuess

@@ -967,9 +967,9 @@ var noRankLines = []struct {
 }{
 	{h100Bridge, "all_reduce_perf", commmodel.AllReduce, FromName, 2, 2, 2147483648, 18535, 115.86, ""},
 	{"efa_2x8_alltoall_bottlerocket313.log", "", commmodel.AllToAll, FromCheckColumn, 16, 9, 2048, 106.88, 0.02, ""},
-	{"h100_p5_2x8_allreduce_efa_k8stester585.log", "", commmodel.AllReduce, FromFileName, 0, 5, 16, 69.29, 0, ""},
+	{"h100_p5_2x8_allreduce_efa_k8stester585.log", "", commmodel.AllReduce, FromFileName, 0, 5, 16, 69.29, 0, "only the file's name says allreduce"},
 	{"a100_4x8_allreduce_efa_p4dn_nccl527.log", "all_reduce_perf", commmodel.AllReduce, FromName, 0, 12, 65536, 392.4, 0.32, ""},
-	{"a100_32x8_allreduce_smallsizes_nccl652.log", "", commmodel.AllReduce, FromFileName, 0, 8, 128, 63.94, 0, ""},
+	{"a100_32x8_allreduce_smallsizes_nccl652.log", "", commmodel.AllReduce, FromFileName, 0, 8, 128, 63.94, 0, "only the file's name says allreduce"},
 	{"mi250x_4x8_allgather_stalled_rccl1490.log", "all_gather_perf", commmodel.AllGather, FromName, 32, 17, 4194304, 71951, 0.06, ""},
 	{"a100_1x4_allreduce_polaris_ss11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 4, 30, 4294967296, 31422.1, 205.03, ""},
 	{"a100_4x4_allreduce_simple_polaris_ss11.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 30, 4294967296, 283197, 28.44, ""},
@@ -1085,7 +1085,7 @@ var noRankLines = []struct {
 	// settles AllGather. Counts of size/(4 B·16) and busbw/algbw 15/16 give
 	// 16 ranks; the Mega table starts with five 0-byte rows.
 	{"h100_2x8_allgather_gke_a3mega_clustertoolkit.log", "all_gather_perf", commmodel.AllGather, FromName, 16, 31, 33554432, 290.54, 108.27, ""},
-	{"h100_2x8_allgather_gke_a3high_tcpx.log", "", commmodel.AllGather, FromFileName, 16, 10, 33554432, 1116.5, 28.18, ""},
+	{"h100_2x8_allgather_gke_a3high_tcpx.log", "", commmodel.AllGather, FromFileName, 16, 10, 33554432, 1116.5, 28.18, "only the file's name says allgather"},
 	{"h200_2x8_allgather_gke_a3ultra_dws.log", "all_gather_perf", commmodel.AllGather, FromName, 16, 24, 33554432, 184.2, 170.80, ""},
 	// awsome-distributed-training's nccl-tests README (AWS): AllReduce of 2
 	// p5.48xlarge under srun -l (each line "0: ") and of 2 p4de.24xlarge,
