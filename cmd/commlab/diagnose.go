@@ -69,14 +69,18 @@ type diagnoseFinding struct {
 }
 
 // busBWPeak is a table's most bus bandwidth, B/s, at its size, bytes, and
-// NICBound, the bus bandwidth a ring gets from a node's NICs as the
-// machine is described (predict.Machine.RingNICBound), with the facts
-// behind it that are assumed.
+// NICBound, the bus bandwidth a ring gets from the NICs of a node, NICs of
+// them (of an NVLink domain of DomainHosts hosts, where the model takes
+// one for a node), as the machine is described
+// (predict.Machine.RingNICBound), with the facts behind it that are
+// assumed.
 type busBWPeak struct {
-	Size     float64  `json:"size_bytes"`
-	BusBW    float64  `json:"bus_bw"`
-	NICBound float64  `json:"nic_bound"`
-	Assumed  []string `json:"assumed,omitempty"`
+	Size        float64  `json:"size_bytes"`
+	BusBW       float64  `json:"bus_bw"`
+	NICBound    float64  `json:"nic_bound"`
+	NICs        int      `json:"nics"`
+	DomainHosts int      `json:"domain_hosts,omitempty"`
+	Assumed     []string `json:"assumed,omitempty"`
 }
 
 // peakBusBW returns t's busBWPeak on m, nil where its run crosses no
@@ -92,7 +96,10 @@ func peakBusBW(m *predict.Machine, t predict.Table) *busBWPeak {
 			p.Size, p.BusBW = pt.Size, b
 		}
 	}
-	p.NICBound = bound
+	p.NICBound, p.NICs = bound.BusBW, bound.NICs
+	if bound.DomainHosts > 1 {
+		p.DomainHosts = bound.DomainHosts
+	}
 	for _, f := range m.Facts() {
 		if (f.Name == "nics_per_node" || f.Name == "nic_bw") && f.Guessed() {
 			p.Assumed = append(p.Assumed, f.Name)
@@ -393,8 +400,12 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 		if len(p.Assumed) > 0 {
 			assumed = fmt.Sprintf(" (%s assumed: -hw nics=N,nic-bw=RATE settles them)", joinAnd(p.Assumed))
 		}
-		fmt.Fprintf(w, "bus bandwidth: at most %.1f GB/s (%s), %.0f%% of the %.1f GB/s a ring gets from a node's NICs as described%s\n",
-			p.BusBW/1e9, units.FormatSize(p.Size), 100*p.BusBW/p.NICBound, p.NICBound/1e9, assumed)
+		nics := fmt.Sprintf("a node's %d NICs", p.NICs)
+		if p.DomainHosts > 1 {
+			nics = fmt.Sprintf("the %d NICs NCCL uses in an NVLink domain of %d hosts", p.NICs, p.DomainHosts)
+		}
+		fmt.Fprintf(w, "bus bandwidth: at most %.1f GB/s (%s), %.0f%% of the %.1f GB/s a ring gets from %s as described%s\n",
+			p.BusBW/1e9, units.FormatSize(p.Size), 100*p.BusBW/p.NICBound, p.NICBound/1e9, nics, assumed)
 	}
 	if len(out.Findings) == 0 {
 		_, err := fmt.Fprintln(w, "the table follows the model: no finding")

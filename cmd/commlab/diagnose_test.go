@@ -135,6 +135,31 @@ func TestDiagnoseReach(t *testing.T) {
 	}
 }
 
+// TestDiagnoseReachNotRing: the bus bandwidth line is left out where a
+// ring's NIC bound says nothing: Together's 64 x 8 B200 SendRecv (every
+// point inside the interval, 14.8 GB/s at most, which read "4% of the 400
+// GB/s a ring gets": a review), and GKE's 2 x 1 H200 given 8 NICs, whose
+// one GPU reaches them over its PCIe link (48 GB/s at Gen5) below their 400
+// GB/s. OCI's two GB200 racks (NCCL 2.29.2) name the 16 NICs NCCL uses in
+// an NVLink domain, which the model takes for a node.
+func TestDiagnoseReachNotRing(t *testing.T) {
+	t.Parallel()
+	R := "../../data/nccltests/testdata/real/"
+	for _, args := range [][]string{
+		{R + "b200_64x8_sendrecv_together_dgxc.log"},
+		{R + "h200_2x1_allreduce_gke_dranet_mpijob.log", "-hw", "nics=8"},
+	} {
+		code, out, stderr := runCLI(append([]string{"diagnose"}, args...)...)
+		if code != 0 || strings.Contains(out, "bus bandwidth: at most") {
+			t.Errorf("%v: exit %d, want no bus bandwidth line:\n%s%s", args, code, out, stderr)
+		}
+	}
+	_, out, _ := runCLI("diagnose", R+"gb200_32x4_allreduce_two_racks_oci_oke.log")
+	if !strings.Contains(out, "of the 800.0 GB/s a ring gets from the 16 NICs NCCL uses in an NVLink domain of 16 hosts") {
+		t.Errorf("GB200 two racks: want the domain's 16 NICs named:\n%s", out)
+	}
+}
+
 // firstOr is f's first field, "" for none.
 func firstOr(f []string) string {
 	if len(f) == 0 {

@@ -1257,7 +1257,7 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 		var kept []Point
 		var stalled []string
 		var why stall
-		for k, s := range stalls(t.Points) {
+		for k, s := range rowStalls(t.Points) {
 			if s != 0 {
 				stalled = append(stalled, units.FormatSize(t.Points[k].Size))
 				why |= s
@@ -1269,7 +1269,11 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 			out = append(out, t)
 			continue
 		}
-		what := "the calibration leaves them out"
+		them := "them"
+		if len(stalled) == 1 {
+			them = "it"
+		}
+		what := "the calibration leaves " + them + " out"
 		if len(kept) == 0 {
 			what = "the calibration leaves the table out"
 		} else {
@@ -1280,8 +1284,11 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 		if len(stalled) == 1 {
 			rows, they = "the row of "+stalled[0]+" takes", "it"
 		}
-		notes = append(notes, fmt.Sprintf("%s: %s %s: %s did not time the collective alone (another job, a network fault, a cold first call), and %s",
-			t.Name, rows, why, they, what))
+		cause := fmt.Sprintf("%s did not time the collective alone (another job, a network fault, a cold first call)", they)
+		if why == stallHeldUp {
+			cause = fmt.Sprintf("%s did not time one choice of NCCL's alone (another job, a network fault, or NCCL's choice at that size alone)", they)
+		}
+		notes = append(notes, fmt.Sprintf("%s: %s %s: %s, and %s", t.Name, rows, why, cause, what))
 	}
 	return out, notes
 }
@@ -1302,6 +1309,7 @@ const (
 	stallLarger  stall = 1 << iota // over stallRatio times two larger sizes
 	stallPerByte                   // over stallRatio times two smaller sizes at their time per byte
 	stallInPlace                   // over inPlaceRatio times the same call in place
+	stallHeldUp                    // grew faster than its bytes, and fell after (heldUpRows)
 )
 
 // String says what the rows of s took: "more than 4 times as long as two
@@ -1317,7 +1325,23 @@ func (s stall) String() string {
 	if s&stallInPlace != 0 {
 		what = append(what, fmt.Sprintf("more than %d times as long as the same call in place", inPlaceRatio))
 	}
+	if s&stallHeldUp != 0 {
+		what = append(what, "longer than the row before by more than its bytes grew, and than the row after")
+	}
 	return strings.Join(what, ", or ")
+}
+
+// rowStalls is stalls with the held-up rows among the others (heldUpRows,
+// stallHeldUp): the one test of a row that did not time its choice of
+// NCCL's alone, which the calibration leaves out and diagnose names.
+func rowStalls(points []Point) []stall {
+	kinds := stalls(points)
+	for i, h := range heldUpRows(points, stalledRows(kinds)) {
+		if h {
+			kinds[i] |= stallHeldUp
+		}
+	}
+	return kinds
 }
 
 // stalls reports for each point the tests by which it stalled, 0 for

@@ -41,10 +41,11 @@ const (
 	// better than the model's choices: NCCL probably ran that one.
 	KindOtherChoice = "follows another algorithm than the model's"
 	// KindStall: rows that took far longer than larger sizes or than the
-	// same call in place (stalls), or a row that grew faster than its
+	// same call in place (stalls): something else held them up, and no
+	// setting of NCCL's explains them; or a row that grew faster than its
 	// bytes from the row before it and took longer than the row after it
-	// (heldUpRows): something else held them up, and no setting of NCCL's
-	// explains them.
+	// (heldUpRows), held up or run alone on a far slower choice of NCCL's,
+	// which a rerun tells apart.
 	KindStall = "stalled"
 )
 
@@ -147,14 +148,17 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 			inside++
 		}
 	}
-	kinds := stalls(t.Points)
+	kinds := rowStalls(t.Points)
 	stalled := stalledRows(kinds)
-	findings = append(findings, stallFindings(t, preds, kinds)...)
-	held := heldUpRows(t.Points, stalled)
-	findings = append(findings, heldUpFindings(t, preds, held)...)
-	for i, h := range held {
-		stalled[i] = stalled[i] || h // neither a departure nor a switch
+	held := make([]bool, len(kinds))
+	for i := range kinds {
+		held[i] = kinds[i] == stallHeldUp
+		if held[i] {
+			kinds[i] = 0 // heldUpFindings' own finding
+		}
 	}
+	findings = append(findings, stallFindings(t, preds, kinds)...)
+	findings = append(findings, heldUpFindings(t, preds, held)...)
 	findings = append(findings, m.departures(t, preds, stalled, len(findings))...)
 	msccl := ""
 	if m.RunsRCCL() && m.Hardware.links() == 7 {
@@ -534,9 +538,11 @@ func launchAdvice(t Table) string {
 }
 
 // pluginSimple reports that t ran NCCL_PROTO=simple because the OFI
-// plugin set it for correctness (Evidence.PluginSimple), not the job.
+// plugin set it for correctness (Evidence.PluginSimple), not the job,
+// whose own NCCL_PROTO the plugin keeps (Evidence.PluginProtoKept).
 func pluginSimple(t Table) bool {
-	return t.Evidence.PluginSimple.Known() && strings.EqualFold(t.Proto, "simple")
+	e := &t.Evidence
+	return e.PluginSimple.Known() && !e.PluginProtoKept.Known() && strings.EqualFold(t.Proto, "simple")
 }
 
 // noGDR reports that NCCL's debug lines say it ran an RDMA network without
@@ -553,10 +559,10 @@ func noGDR(e nccltests.Evidence) bool {
 // and sockets mean no RDMA transport was found.
 func networkAdvice(e nccltests.Evidence) string {
 	if noGDR(e) && e.PluginNoGDR.Known() {
-		a := fmt.Sprintf("the network: NCCL ran some or all of its network connections without GPUDirect RDMA (NCCL_DEBUG=INFO, line %d), staging their data in host memory, which the OFI plugin decided itself (line %d: %q): NCCL's GDR settings and nvidia-peermem do not turn it on; check the provider's support of GPU memory (libfabric's FI_HMEM) and the aws-ofi-nccl and libfabric versions the cluster documents",
+		a := fmt.Sprintf("the network: NCCL ran some or all of its network connections without GPUDirect RDMA (NCCL_DEBUG=INFO, line %d), staging their data in host memory, which the OFI plugin decided itself (line %d: %q): its libfabric provider could not register GPU memory with the NIC, which NCCL's GDR settings do not change; check that the GPUs' memory can be registered (DMA-BUF with NVIDIA's open kernel module, or the nvidia-peermem module) and the aws-ofi-nccl and libfabric versions the cluster documents",
 			e.GPUDirect.Line, e.PluginNoGDR.Line, e.PluginNoGDR.Value)
 		if e.PluginSimple.Known() {
-			a += fmt.Sprintf("; with GPUDirect RDMA the plugin would also leave NCCL's protocols free (line %d: without it, it forces NCCL_PROTO=simple)", e.PluginSimple.Line)
+			a += fmt.Sprintf("; with GPUDirect RDMA the plugin may also leave NCCL's protocols free (line %d: without it, it asks for NCCL_PROTO=simple)", e.PluginSimple.Line)
 		}
 		return a
 	}
@@ -682,8 +688,8 @@ func (m *Machine) pins(t Table, preds []Prediction, alts func() ([]tried, error)
 	}
 	own := q
 	own.Algo, own.Proto = ex.Algo, ex.Proto
-	if pluginSimple(t) {
-		own.Proto = t.Proto
+	if t.Evidence.PluginSimple.Known() {
+		own.Proto = "simple" // the OFI plugin's, once the job's own goes
 	}
 	ps, err := m.Predict(own, sizes)
 	if err != nil {
@@ -734,23 +740,26 @@ func (m *Machine) unsetCost(t Table, q, own Query) string {
 	if err1 != nil || err2 != nil {
 		return ": unset it only where a run without it confirms the gain, for the setting is the job's, at every size and collective"
 	}
-	first, last, worst := -1, -1, -1
+	worst := -1
 	for i := range sizes {
-		if run[i].Time < ours[i].Time {
-			if first < 0 {
-				first = i
-			}
-			last = i
-			if worst < 0 || ours[i].Time/run[i].Time > ours[worst].Time/run[worst].Time {
-				worst = i
-			}
+		if run[i].Time < ours[i].Time && (worst < 0 || ours[i].Time/run[i].Time > ours[worst].Time/run[worst].Time) {
+			worst = i
 		}
 	}
 	if worst < 0 {
 		return ": unset it; at every size of the table the model predicts NCCL's own choices no slower (the setting is the job's: the other collectives, which the table does not time, change too)"
 	}
-	return fmt.Sprintf(": but the setting is the job's, at every size and collective, and at %s the model predicts the run's %s faster than NCCL's own %s (%.2fx at %s): unset it together with tuner rules that keep the run's choice there (commlab tune, calibrated on these tables, writes them where the gain holds beyond its interval)",
-		sizeSpan(sizes[first], sizes[last]), choiceOf(run[worst]), choiceOf(ours[worst]), ours[worst].Time/run[worst].Time, units.FormatSize(sizes[worst]))
+	// The sizes where the model predicts the run's choice of the worst
+	// size faster than NCCL's own choice there.
+	first, last := worst, worst
+	for i := range sizes {
+		if run[i].Time < ours[i].Time && choiceOf(run[i]) == choiceOf(run[worst]) && choiceOf(ours[i]) == choiceOf(ours[worst]) {
+			first, last = min(first, i), max(last, i)
+		}
+	}
+	g := run[worst].GainOver(ours[worst].Time)
+	return fmt.Sprintf(": but the setting is the job's, at every size and collective, and at %s the model predicts the run's %s faster than NCCL's own %s, %.2fx at %s (%s): unset it together with tuner rules that keep the run's choice there (commlab tune, calibrated on these tables, writes them where the gain holds beyond its interval)",
+		sizeSpan(sizes[first], sizes[last]), choiceOf(run[worst]), choiceOf(ours[worst]), g.Times, units.FormatSize(sizes[worst]), g.Range("its"))
 }
 
 // runSetting returns v, a table's NCCL_ALGO or NCCL_PROTO, where the run
@@ -1188,7 +1197,7 @@ func heldUpFindings(t Table, preds []Prediction, held []bool) []Finding {
 			continue
 		}
 		p, a, b := t.Points[i-1], t.Points[i], t.Points[i+1]
-		out = append(out, Finding{FromBytes: a.Size, ToBytes: a.Size, MeasuredOverModel: a.Time / preds[i].Time, Kind: KindStall, Term: preds[i].Bound, NCCL: choiceOf(preds[i]),
+		out = append(out, Finding{FromBytes: a.Size, ToBytes: a.Size, MeasuredOverModel: a.Time / preds[i].Time, Kind: KindStall, NCCL: choiceOf(preds[i]),
 			Advice: []string{fmt.Sprintf("the %s row took %.2fx as long as the %s row (%.2fx in place) for %.3gx its bytes, more than the time of one choice of NCCL's grows (a fixed cost and a cost per byte), and longer than the %s row: this row alone was held up (another job, a network fault), or NCCL ran this size alone on a far slower choice; run the sizes again (with more warm-up iterations, nccl-tests -w): a held-up row does not repeat, and NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING names NCCL's choice for each call",
 				units.FormatSize(a.Size), a.Time/p.Time, units.FormatSize(p.Size), a.InPlace/p.InPlace, a.Size/p.Size, units.FormatSize(b.Size))}})
 	}
@@ -1258,9 +1267,12 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 		case strings.HasPrefix(choiceOf(preds[best]), "Ring/"):
 			a = fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs as described, which the model's %s cannot: ",
 				bus(best)/1e9, bound/1e9, choiceOf(preds[best]))
-			if others := lessOverNetwork(t.Collective, h.NVLS); others != "" {
+			switch others := lessOverNetwork(t.Collective, h.NVLS, h.CollNet || rn.collNet); {
+			case others != "":
 				a += fmt.Sprintf("NCCL ran an algorithm that sends less over the network (%s), or the nodes have more NIC bandwidth than described; to measure the network itself, run with NCCL_ALGO=Ring", others)
-			} else {
+			case t.Collective == commmodel.AllGather || t.Collective == commmodel.ReduceScatter:
+				a += fmt.Sprintf("across nodes NCCL runs %v on Ring or PAT, which send as many bytes, unless CollNet is set up (NVLS and CollNet then send fewer: -hw collnet=true if the job set NCCL_COLLNET_ENABLE=1), so the nodes have more NIC bandwidth than described", t.Collective)
+			default:
 				a += fmt.Sprintf("NCCL runs %v on Ring alone, so the nodes have more NIC bandwidth than described", t.Collective)
 			}
 		}
@@ -1282,23 +1294,46 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 	return out
 }
 
-// RingNICBound returns the most bus bandwidth a ring gets from a node's
-// NICs as m's hardware describes them, B/s, for t's run: a ring crosses
-// between nodes at a different GPU in each channel, so a node's NICs
-// together carry one GPU's bus bytes. It is false where the run crosses
-// no NICs (one node, or hosts of one NVLink domain), where they carry more
-// than a GPU's own links, which then bound a ring (the 72 NICs of an NVL72
-// rack, the model's node), or where m refuses t's query.
-func (m *Machine) RingNICBound(t Table) (float64, bool) {
-	rn, err := m.run(t.Query())
-	if err != nil {
-		return 0, false
-	}
-	bound, ok := m.ringNICBound(t, rn)
-	return bound, ok && bound < m.Hardware.intraBW()
+// A NICBound is the most bus bandwidth a ring of a run across nodes gets
+// from the NICs of one of its nodes (RingNICBound).
+type NICBound struct {
+	// BusBW is the bound, B/s: a ring crosses between nodes at a
+	// different GPU in each channel, so a node's NICs together carry one
+	// GPU's bus bytes.
+	BusBW float64
+	// NICs are the node's NICs the model gives the run, each of the
+	// machine's NIC rate.
+	NICs int
+	// DomainHosts is the hosts of an NVLink domain the model takes for
+	// one node (Hardware.Domains), 1 where a node is a host.
+	DomainHosts int
 }
 
-// ringNICBound is RingNICBound of t's run rn.
+// RingNICBound returns the bus bandwidth a ring gets from a node's NICs as
+// m's hardware describes them, for t's run. It is false for grouped sends
+// (AllToAll, SendRecv), whose peers' NICs bound them instead; where the
+// run crosses no NICs (one node, or hosts of one NVLink domain); where the
+// NICs carry more than a GPU's own links, which then bound a ring, or, at
+// one GPU a host, its PCIe link to them; and where m refuses t's query.
+func (m *Machine) RingNICBound(t Table) (NICBound, bool) {
+	rn, err := m.run(t.Query())
+	if err != nil || grouped(t.Collective) {
+		return NICBound{}, false
+	}
+	bound, ok := m.ringNICBound(t, rn)
+	if !ok {
+		return NICBound{}, false
+	}
+	h := &m.Hardware
+	gpu := h.intraBW()
+	if rn.shape.per == 1 {
+		gpu = nccl.PCIeBW(h.GPU.PCIeGen)
+	}
+	nics := h.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)
+	return NICBound{BusBW: bound, NICs: nics, DomainHosts: rn.shape.hosts}, bound < gpu
+}
+
+// ringNICBound is RingNICBound's bound of t's run rn, for every collective.
 func (m *Machine) ringNICBound(t Table, rn *run) (float64, bool) {
 	if t.Nodes < 2 || rn.shape.nodes < 2 {
 		return 0, false
@@ -1307,25 +1342,33 @@ func (m *Machine) ringNICBound(t Table, rn *run) (float64, bool) {
 	return h.nicBW() * float64(h.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)), true
 }
 
-// lessOverNetwork names the algorithms NCCL can run c on that cross the
-// network with fewer bytes than a ring (NCCL's tuner offers AllGather and
-// ReduceScatter PAT, Ring, NVLS and CollNetDirect, Broadcast and Reduce
-// Ring alone: ncclTopoTuneModel), NVLS's where the machine has it; "" for
-// none.
-func lessOverNetwork(c commmodel.Collective, nvls bool) string {
+// lessOverNetwork names the algorithms NCCL can run c on across nodes
+// that cross the network with fewer bytes than a ring, NVLS's where the
+// machine has it and CollNet's where it is set up (collnet): NCCL's tuner
+// offers AllReduce Tree, NVLSTree and CollNet, AllGather and ReduceScatter
+// PAT (as many bytes as a ring), Ring, and NVLS and CollNetDirect only with
+// CollNet across nodes, Broadcast and Reduce Ring alone
+// (ncclTopoTuneModel); "" for none.
+func lessOverNetwork(c commmodel.Collective, nvls, collnet bool) string {
+	var out []string
 	switch c {
 	case commmodel.AllReduce:
+		out = append(out, "Tree")
 		if nvls {
-			return "Tree, NVLSTree, CollNet"
+			out = append(out, "NVLSTree")
 		}
-		return "Tree, CollNet"
+		if collnet {
+			out = append(out, "CollNet")
+		}
 	case commmodel.AllGather, commmodel.ReduceScatter:
-		if nvls {
-			return "NVLS, CollNet"
+		if nvls && collnet {
+			out = append(out, "NVLS")
 		}
-		return "CollNet"
+		if collnet {
+			out = append(out, "CollNet")
+		}
 	}
-	return ""
+	return strings.Join(out, ", ")
 }
 
 // beyondSiblings reports that t is on more nodes than every calibration

@@ -1038,16 +1038,53 @@ func TestLatencyAdviceUnderSetting(t *testing.T) {
 }
 
 // TestNetworkAdvicePluginNoGDR: where the OFI plugin turned GPUDirect
-// RDMA off itself (g7e's 2 x 1 log, line 44), the network advice names its
-// message and sends the user to the provider's GPU memory support, not to
-// nvidia-peermem or NCCL_DMABUF_ENABLE (NCCL's default already: red team
-// 44), and says that the plugin forced NCCL_PROTO=simple for it.
+// RDMA off itself (g7e's 2 x 1 log, line 44), its provider could not
+// register GPU memory with the NIC (libfabric's EFA provider probes a
+// DMA-BUF registration, then the one nvidia-peermem gives): the network
+// advice names the plugin's message and those two, not
+// NCCL_DMABUF_ENABLE=1, NCCL's default already, or NCCL_NET_GDR_LEVEL,
+// which cannot turn on what the plugin turned off (red team 44, a
+// review), and says that the plugin asked for NCCL_PROTO=simple for it.
 func TestNetworkAdvicePluginNoGDR(t *testing.T) {
 	tab := firstTable(t, "../../data/nccltests/testdata/real/rtxpro6000_2x1_allreduce_efa_g7e_slurm.log")
 	a := networkAdvice(tab.Evidence)
-	if !strings.Contains(a, `line 44: "Could not disable CUDA API usage for HMEM, disabling GDR"`) || !strings.Contains(a, "FI_HMEM") ||
-		!strings.Contains(a, "line 47") || strings.Contains(a, "load the nvidia-peermem") || strings.Contains(a, "NCCL_DMABUF_ENABLE") {
-		t.Errorf("advice %q; want the plugin's own GDR message and protocol named, and no NCCL GDR remedy", a)
+	if !strings.Contains(a, `line 44: "Could not disable CUDA API usage for HMEM, disabling GDR"`) || !strings.Contains(a, "could not register GPU memory with the NIC") ||
+		!strings.Contains(a, "DMA-BUF") || !strings.Contains(a, "nvidia-peermem") || !strings.Contains(a, "line 47") ||
+		strings.Contains(a, "NCCL_DMABUF_ENABLE") || strings.Contains(a, "NCCL_NET_GDR_LEVEL") {
+		t.Errorf("advice %q; want the plugin's own GDR message, the registration paths and the protocol named, and no NCCL GDR setting", a)
+	}
+}
+
+// TestPluginProtoKept: aws-ofi-nccl asks for NCCL_PROTO=simple ("Need to
+// force simple protocol") and keeps a protocol the job set ("Skipping
+// adding NCCL_PROTO to environment, already set", include/
+// nccl_ofi_environ.h): a job's own Simple is not the plugin's, and a job's
+// LL over that transport gets a note that it may corrupt data (a review
+// of red team 44's fix credited the plugin with either).
+func TestPluginProtoKept(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/rtxpro6000_8x1_allreduce_efa_g7e_slurm.log")
+	if !pluginSimple(tab) {
+		t.Fatalf("g7e's log: the plugin's NCCL_PROTO=simple not read (%+v)", tab.Evidence.PluginSimple)
+	}
+	kept := tab
+	kept.Evidence.PluginProtoKept = nccltests.Fact[bool]{Value: true, Line: 166}
+	if pluginSimple(kept) {
+		t.Errorf("the job's own NCCL_PROTO=simple, kept: credited to the plugin")
+	}
+	kept.Proto = "LL"
+	h, err := Describe(tab.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, notes := h.WithEvidence([]Table{kept})
+	if !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.Contains(n, "the OFI plugin asked for NCCL_PROTO=simple (line 162: GDR not supported), as LL and LL128 could corrupt data over its transport, but the job's own NCCL_PROTO (LL) stood (line 166)")
+	}) {
+		t.Errorf("the job's LL kept against the plugin's Simple: notes %q; want the risk named", notes)
+	}
+	_, notes = h.WithEvidence([]Table{tab})
+	if slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "the OFI plugin asked for NCCL_PROTO=simple") }) {
+		t.Errorf("the plugin's Simple ran: notes %q; want no risk named", notes)
 	}
 }
 
@@ -1098,44 +1135,49 @@ func TestDiagnoseChannelsTerm(t *testing.T) {
 // TestLessOverNetwork: every algorithm the bus-bandwidth finding offers
 // as sending less over the network is one NCCL's tuner may pick for the
 // collective across nodes, on 2 x 8 Hopper GPUs on NVSwitch with CollNet
-// (the package nccl's graphs of its 8 x H100 example, which enable every
-// algorithm), and none is Ring or, for AllGather, Tree (red team 44:
-// AllGather's finding named Tree, which NCCL never runs for it:
-// tuning.cc offers AllGather PAT, Ring, NVLS and CollNetDirect).
+// set up and without it (the package nccl's graphs of its 8 x H100
+// example), and none is Ring, PAT or, for AllGather, Tree (red team 44:
+// AllGather's finding named Tree, which NCCL never runs for it; a review:
+// then NVLS, which NCCL runs across nodes only with CollNet: tuning.cc
+// offers AllGather PAT, Ring, NVLS and CollNetDirect). Without CollNet,
+// AllGather and ReduceScatter have none.
 func TestLessOverNetwork(t *testing.T) {
 	g := func(p nccl.Pattern, ch int, intra, inter float64) nccl.Graph {
 		return nccl.Graph{Pattern: p, NChannels: ch, BWIntra: intra, BWInter: inter, TypeIntra: nccl.PathNVL, TypeInter: nccl.PathPIX, SameChannels: p == nccl.PatternRing}
 	}
-	m, err := nccl.New(nccl.Config{Ranks: 16, Nodes: 2, MinCompCap: 90, NVSwitch: true, CollNet: true, Graphs: nccl.Graphs{
-		Ring: g(nccl.PatternRing, 12, 30, 30), Tree: g(nccl.PatternBalancedTree, 12, 30, 30), NVLS: g(nccl.PatternNVLS, 8, 40, 60),
-		CollNetDirect: g(nccl.PatternCollNetDirect, 8, 30, 24), CollNetChain: g(nccl.PatternTree, 12, 30, 24),
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []commmodel.Collective{commmodel.AllReduce, commmodel.AllGather, commmodel.ReduceScatter, commmodel.Broadcast} {
-		f, err := nccl.FuncOf(c)
+	for _, collnet := range []bool{true, false} {
+		m, err := nccl.New(nccl.Config{Ranks: 16, Nodes: 2, MinCompCap: 90, NVSwitch: true, CollNet: collnet, Graphs: nccl.Graphs{
+			Ring: g(nccl.PatternRing, 12, 30, 30), Tree: g(nccl.PatternBalancedTree, 12, 30, 30), NVLS: g(nccl.PatternNVLS, 8, 40, 60),
+			CollNetDirect: g(nccl.PatternCollNetDirect, 8, 30, 24), CollNetChain: g(nccl.PatternTree, 12, 30, 24),
+		}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		names := lessOverNetwork(c, true)
-		if (names == "") != (c == commmodel.Broadcast) {
-			t.Errorf("%v: %q; want names but for Broadcast, which NCCL runs on Ring alone", c, names)
-		}
-		for name := range strings.SplitSeq(names, ", ") {
-			if name == "" {
-				continue
+		for _, c := range []commmodel.Collective{commmodel.AllReduce, commmodel.AllGather, commmodel.ReduceScatter, commmodel.Broadcast} {
+			f, err := nccl.FuncOf(c)
+			if err != nil {
+				t.Fatal(err)
 			}
-			ok := false
-			for _, a := range []nccl.Algo{nccl.AlgoTree, nccl.AlgoNVLS, nccl.AlgoNVLSTree, nccl.AlgoCollNetDirect, nccl.AlgoCollNetChain} {
-				if name == a.String() || name == "CollNet" && a.CollNet() {
-					for p := nccl.Protocol(0); p < nccl.NumProtocols; p++ {
-						ok = ok || m.Available(f, a, p)
+			names := lessOverNetwork(c, true, collnet)
+			want := c == commmodel.AllReduce || collnet && c != commmodel.Broadcast
+			if (names != "") != want {
+				t.Errorf("collnet %v, %v: %q; want names %v", collnet, c, names, want)
+			}
+			for name := range strings.SplitSeq(names, ", ") {
+				if name == "" {
+					continue
+				}
+				ok := false
+				for _, a := range []nccl.Algo{nccl.AlgoTree, nccl.AlgoNVLS, nccl.AlgoNVLSTree, nccl.AlgoCollNetDirect, nccl.AlgoCollNetChain} {
+					if name == a.String() || name == "CollNet" && a.CollNet() {
+						for p := nccl.Protocol(0); p < nccl.NumProtocols; p++ {
+							ok = ok || m.Available(f, a, p)
+						}
 					}
 				}
-			}
-			if !ok {
-				t.Errorf("%v: %q names %s, which NCCL's tuner does not offer it across nodes", c, names, name)
+				if !ok {
+					t.Errorf("collnet %v, %v: %q names %s, which NCCL's tuner does not offer it across nodes", collnet, c, names, name)
+				}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -739,6 +740,14 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 			seen["no gdr"] = name
 			notes = append(notes, fmt.Sprintf("%s: NCCL ran some or all of its network connections without GPUDirect RDMA (line %d), staging their data in host memory, which the model does not: across nodes, mid sizes may take longer than predicted (AWS g7e's RTX PRO 6000s over EFA without it moved 1.01 to 4.91 GB/s of bus bandwidth from 256 KiB to 4 MiB on 8 nodes, 12.37 at 1 GiB); commlab diagnose names what to check",
 				name, e.GPUDirect.Line))
+		}
+		// The OFI plugin asked for Simple over a transport whose LL and
+		// LL128 could corrupt data, and the job's own protocol stood.
+		if e.PluginSimple.Known() && e.PluginProtoKept.Known() && !strings.EqualFold(tables[i].Proto, "simple") && seen["plugin proto"] == "" {
+			seen["plugin proto"] = name
+			proto := cmp.Or(tables[i].Proto, "unset")
+			notes = append(notes, fmt.Sprintf("%s: the OFI plugin asked for NCCL_PROTO=simple (line %d: %s not supported), as LL and LL128 could corrupt data over its transport, but the job's own NCCL_PROTO (%s) stood (line %d): check the run's results (nccl-tests' #wrong column), and run it with NCCL_PROTO=simple",
+				name, e.PluginSimple.Line, e.PluginSimple.Value, proto, e.PluginProtoKept.Line))
 		}
 		if !h.CollNet && !h.noCollNet() && tableCollNet(&tables[i]) && seen["collnet run"] == "" {
 			seen["collnet run"] = name

@@ -84,6 +84,12 @@ type Evidence struct {
 	// Simple for correctness, and NCCL then reads NCCL_PROTO from the
 	// environment as if the job had set it (Proto).
 	PluginSimple Fact[string]
+	// PluginProtoKept is the OFI plugin's line where a NCCL_PROTO the job
+	// set stood against the Simple it asked for: "NET/OFI Skipping adding
+	// NCCL_PROTO to environment, already set" (include/nccl_ofi_environ.h
+	// at 2daf7d30); where it set it, it prints "Adding
+	// NCCL_PROTO=simple to environment".
+	PluginProtoKept Fact[bool]
 	// PluginNoGDR is the OFI plugin's message where it turns GPUDirect
 	// RDMA off itself, "Could not disable CUDA API usage for HMEM,
 	// disabling GDR" (src/nccl_ofi_ofiutils.cpp): the provider's support
@@ -557,6 +563,7 @@ func (d *debugState) merge(o *debugState) {
 	mergeFact(&e.Platform, o.e.Platform)
 	mergeFact(&e.PluginSimple, o.e.PluginSimple)
 	mergeFact(&e.PluginNoGDR, o.e.PluginNoGDR)
+	mergeFact(&e.PluginProtoKept, o.e.PluginProtoKept)
 	mergeFact(&e.TunerPlugin, o.e.TunerPlugin)
 	mergeFact(&e.NICCount, o.e.NICCount)
 	mergeFact(&e.PluginNICs, o.e.PluginNICs)
@@ -646,6 +653,9 @@ func (d *debugState) line(n int, host, msg string) {
 		}
 		if strings.Contains(msg, "disabling GDR") {
 			e.PluginNoGDR.set(strings.TrimPrefix(msg, "NET/OFI "), n)
+		}
+		if strings.HasPrefix(msg, "NET/OFI Skipping adding NCCL_PROTO to environment") {
+			e.PluginProtoKept.set(true, n)
 		}
 	case strings.Contains(msg, "GPU Direct RDMA "):
 		switch {
