@@ -101,7 +101,8 @@ func peakBusBW(m *predict.Machine, t predict.Table) *busBWPeak {
 		p.DomainHosts = bound.DomainHosts
 	}
 	for _, f := range m.Facts() {
-		if (f.Name == "nics_per_node" || f.Name == "nic_bw") && f.Guessed() {
+		// NCCL's limit of a domain's NICs stands whatever its hosts hold.
+		if (f.Name == "nics_per_node" && !bound.DomainLimit || f.Name == "nic_bw") && f.Guessed() {
 			p.Assumed = append(p.Assumed, f.Name)
 		}
 	}
@@ -397,10 +398,13 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 	}
 	if p := out.BusBWPeak; p != nil {
 		assumed := ""
-		if len(p.Assumed) > 0 {
-			assumed = fmt.Sprintf(" (%s assumed: -hw nics=N,nic-bw=RATE settles them)", joinAnd(p.Assumed))
+		switch len(p.Assumed) {
+		case 2:
+			assumed = " (nics_per_node and nic_bw assumed: -hw nics=N,nic-bw=RATE settles them)"
+		case 1:
+			assumed = fmt.Sprintf(" (%s assumed: -hw %s settles it)", p.Assumed[0], map[string]string{"nics_per_node": "nics=N", "nic_bw": "nic-bw=RATE"}[p.Assumed[0]])
 		}
-		nics := fmt.Sprintf("a node's %d NICs", p.NICs)
+		nics := "a node's " + plural(p.NICs, "NIC", "NICs")
 		if p.DomainHosts > 1 {
 			nics = fmt.Sprintf("the %d NICs NCCL uses in an NVLink domain of %d hosts", p.NICs, p.DomainHosts)
 		}

@@ -1255,40 +1255,48 @@ func withoutStalls(tables []Table) ([]Table, []string) {
 	out := make([]Table, 0, len(tables))
 	for _, t := range tables {
 		var kept []Point
-		var stalled []string
+		var stalled, held []string
 		var why stall
 		for k, s := range rowStalls(t.Points) {
-			if s != 0 {
+			switch {
+			case s == stallHeldUp:
+				held = append(held, units.FormatSize(t.Points[k].Size))
+			case s != 0:
 				stalled = append(stalled, units.FormatSize(t.Points[k].Size))
 				why |= s
-				continue
+			default:
+				kept = append(kept, t.Points[k])
 			}
-			kept = append(kept, t.Points[k])
 		}
-		if len(stalled) == 0 {
+		if len(stalled)+len(held) == 0 {
 			out = append(out, t)
 			continue
 		}
-		them := "them"
-		if len(stalled) == 1 {
-			them = "it"
+		leaves := func(n int) string {
+			switch {
+			case len(kept) == 0:
+				return "the calibration leaves the table out"
+			case n == 1:
+				return "the calibration leaves it out"
+			}
+			return "the calibration leaves them out"
 		}
-		what := "the calibration leaves " + them + " out"
-		if len(kept) == 0 {
-			what = "the calibration leaves the table out"
-		} else {
+		if len(kept) > 0 {
 			t.Points = kept
 			out = append(out, t)
 		}
-		rows, they := "the rows of "+strings.Join(stalled, ", ")+" take", "they"
-		if len(stalled) == 1 {
-			rows, they = "the row of "+stalled[0]+" takes", "it"
+		if len(stalled) > 0 {
+			rows, they := "the rows of "+strings.Join(stalled, ", ")+" take", "they"
+			if len(stalled) == 1 {
+				rows, they = "the row of "+stalled[0]+" takes", "it"
+			}
+			notes = append(notes, fmt.Sprintf("%s: %s %s: %s did not time the collective alone (another job, a network fault, a cold first call), and %s",
+				t.Name, rows, why, they, leaves(len(stalled))))
 		}
-		cause := fmt.Sprintf("%s did not time the collective alone (another job, a network fault, a cold first call)", they)
-		if why == stallHeldUp {
-			cause = fmt.Sprintf("%s did not time one choice of NCCL's alone (another job, a network fault, or NCCL's choice at that size alone)", they)
+		for _, r := range held {
+			notes = append(notes, fmt.Sprintf("%s: the row of %s takes %s, as no one choice of NCCL's grows: something held it up (another job, a network fault), or NCCL ran that size alone on a far slower choice, which a rerun tells apart; %s",
+				t.Name, r, stallHeldUp, leaves(1)))
 		}
-		notes = append(notes, fmt.Sprintf("%s: %s %s: %s, and %s", t.Name, rows, why, cause, what))
 	}
 	return out, notes
 }
@@ -1326,7 +1334,7 @@ func (s stall) String() string {
 		what = append(what, fmt.Sprintf("more than %d times as long as the same call in place", inPlaceRatio))
 	}
 	if s&stallHeldUp != 0 {
-		what = append(what, "longer than the row before by more than its bytes grew, and than the row after")
+		what = append(what, "longer than the row before it by more than its bytes grew, and longer than the row after it")
 	}
 	return strings.Join(what, ", or ")
 }

@@ -448,8 +448,8 @@ func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 			}
 		}
 		if pluginSimple(t) {
-			s := fmt.Sprintf("per-step latency of %s, under the NCCL_PROTO=simple the OFI plugin set itself (NCCL_DEBUG=INFO, line %d: %s not supported), as LL and LL128 could corrupt data over its transport: not a setting to take off",
-				f.NCCL, t.Evidence.PluginSimple.Line, t.Evidence.PluginSimple.Value)
+			s := fmt.Sprintf("per-step latency of %s, under the NCCL_PROTO=simple the OFI plugin set itself (NCCL_DEBUG=INFO, %s), as LL and LL128 could corrupt data over its transport: not a setting to take off",
+				f.NCCL, pluginWhy(t.Evidence.PluginSimple))
 			if len(set) > 0 {
 				s += fmt.Sprintf("; the run's %s (which the model follows) a run without it tells", set[0])
 			}
@@ -535,6 +535,16 @@ func launchAdvice(t Table) string {
 		return "the launch floor, though each GPU has a thread or process of its own and the calls run in CUDA graphs: the host's CPUs launch them late (check the ranks' CPU binding and what else runs on those CPUs)"
 	}
 	return "the launch floor: each GPU has a thread or process of its own, and the host launches each call's kernels in turn; try " + try[0] + ", which launches the calls of a graph together"
+}
+
+// pluginWhy is where and why the OFI plugin asked for NCCL_PROTO=simple
+// (Evidence.PluginSimple): "line 162: GDR not supported", or "line 162"
+// where it gave no reason.
+func pluginWhy(f nccltests.Fact[string]) string {
+	if f.Value == "" {
+		return fmt.Sprintf("line %d", f.Line)
+	}
+	return fmt.Sprintf("line %d: %s not supported", f.Line, f.Value)
 }
 
 // pluginSimple reports that t ran NCCL_PROTO=simple because the OFI
@@ -740,25 +750,35 @@ func (m *Machine) unsetCost(t Table, q, own Query) string {
 	if err1 != nil || err2 != nil {
 		return ": unset it only where a run without it confirms the gain, for the setting is the job's, at every size and collective"
 	}
-	worst := -1
+	// worst is the size where the model predicts the run's choice the
+	// most faster than NCCL's own, among those where it beats it beyond
+	// its interval (Beats), else among those where it is faster at all.
+	worst, beats := -1, false
 	for i := range sizes {
-		if run[i].Time < ours[i].Time && (worst < 0 || ours[i].Time/run[i].Time > ours[worst].Time/run[worst].Time) {
-			worst = i
+		b := run[i].Beats(ours[i])
+		if run[i].Time < ours[i].Time && (worst < 0 || b && !beats || b == beats && ours[i].Time/run[i].Time > ours[worst].Time/run[worst].Time) {
+			worst, beats = i, b
 		}
 	}
-	if worst < 0 {
-		return ": unset it; at every size of the table the model predicts NCCL's own choices no slower (the setting is the job's: the other collectives, which the table does not time, change too)"
+	const job = "the setting is the job's: the other collectives, which the table does not time, change too"
+	switch {
+	case worst < 0:
+		return ": unset it; at every size of the table the model predicts NCCL's own choices no slower (" + job + ")"
+	case !beats:
+		g := run[worst].GainOver(ours[worst].Time)
+		return fmt.Sprintf(": unset it; where the model predicts the run's choice faster than NCCL's own, at most %.2fx (%s, at %s), its interval reaches below 1x, so it cannot tell the two apart there, and commlab tune would write no rule for them (%s)",
+			g.Times, g.Range("its"), units.FormatSize(sizes[worst]), job)
 	}
-	// The sizes where the model predicts the run's choice of the worst
-	// size faster than NCCL's own choice there.
+	// The sizes where the run's choice of the worst size beats NCCL's own
+	// choice there beyond its interval.
 	first, last := worst, worst
 	for i := range sizes {
-		if run[i].Time < ours[i].Time && choiceOf(run[i]) == choiceOf(run[worst]) && choiceOf(ours[i]) == choiceOf(ours[worst]) {
+		if run[i].Beats(ours[i]) && choiceOf(run[i]) == choiceOf(run[worst]) && choiceOf(ours[i]) == choiceOf(ours[worst]) {
 			first, last = min(first, i), max(last, i)
 		}
 	}
 	g := run[worst].GainOver(ours[worst].Time)
-	return fmt.Sprintf(": but the setting is the job's, at every size and collective, and at %s the model predicts the run's %s faster than NCCL's own %s, %.2fx at %s (%s): unset it together with tuner rules that keep the run's choice there (commlab tune, calibrated on these tables, writes them where the gain holds beyond its interval)",
+	return fmt.Sprintf(": but the setting is the job's, at every size and collective, and at %s the model predicts the run's %s faster than NCCL's own %s beyond its interval, %.2fx at %s (%s): unset it together with tuner rules that keep the run's choice there (commlab tune, calibrated on these tables, writes them where the gain holds beyond its interval)",
 		sizeSpan(sizes[first], sizes[last]), choiceOf(run[worst]), choiceOf(ours[worst]), g.Times, units.FormatSize(sizes[worst]), g.Range("its"))
 }
 
@@ -1267,11 +1287,14 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 		case strings.HasPrefix(choiceOf(preds[best]), "Ring/"):
 			a = fmt.Sprintf("bus bandwidth reaches %.1f GB/s against the %.1f GB/s a ring could get from a node's NICs as described, which the model's %s cannot: ",
 				bus(best)/1e9, bound/1e9, choiceOf(preds[best]))
-			switch others := lessOverNetwork(t.Collective, h.NVLS, h.CollNet || rn.collNet); {
+			nvswitch := h.Fabric == FabricNVSwitch
+			switch others := lessOverNetwork(t.Collective, h.NVLS, h.CollNet || rn.collNet, nvswitch); {
 			case others != "":
 				a += fmt.Sprintf("NCCL ran an algorithm that sends less over the network (%s), or the nodes have more NIC bandwidth than described; to measure the network itself, run with NCCL_ALGO=Ring", others)
-			case t.Collective == commmodel.AllGather || t.Collective == commmodel.ReduceScatter:
+			case (t.Collective == commmodel.AllGather || t.Collective == commmodel.ReduceScatter) && nvswitch:
 				a += fmt.Sprintf("across nodes NCCL runs %v on Ring or PAT, which send as many bytes, unless CollNet is set up (NVLS and CollNet then send fewer: -hw collnet=true if the job set NCCL_COLLNET_ENABLE=1), so the nodes have more NIC bandwidth than described", t.Collective)
+			case t.Collective == commmodel.AllGather || t.Collective == commmodel.ReduceScatter:
+				a += fmt.Sprintf("across nodes without an NVSwitch NCCL runs %v on Ring or PAT alone, which send as many bytes, so the nodes have more NIC bandwidth than described", t.Collective)
 			default:
 				a += fmt.Sprintf("NCCL runs %v on Ring alone, so the nodes have more NIC bandwidth than described", t.Collective)
 			}
@@ -1307,14 +1330,18 @@ type NICBound struct {
 	// DomainHosts is the hosts of an NVLink domain the model takes for
 	// one node (Hardware.Domains), 1 where a node is a host.
 	DomainHosts int
+	// DomainLimit reports that NICs is the most NCCL uses in a domain
+	// (nccl.DomainNICs), whatever its hosts hold.
+	DomainLimit bool
 }
 
 // RingNICBound returns the bus bandwidth a ring gets from a node's NICs as
 // m's hardware describes them, for t's run. It is false for grouped sends
 // (AllToAll, SendRecv), whose peers' NICs bound them instead; where the
 // run crosses no NICs (one node, or hosts of one NVLink domain); where the
-// NICs carry more than a GPU's own links, which then bound a ring, or, at
-// one GPU a host, its PCIe link to them; and where m refuses t's query.
+// run drives fewer GPUs a node than it is given NICs, which its GPUs'
+// paths to them bound instead; where the NICs carry more than a GPU's own
+// links, which then bound a ring; and where m refuses t's query.
 func (m *Machine) RingNICBound(t Table) (NICBound, bool) {
 	rn, err := m.run(t.Query())
 	if err != nil || grouped(t.Collective) {
@@ -1325,12 +1352,12 @@ func (m *Machine) RingNICBound(t Table) (NICBound, bool) {
 		return NICBound{}, false
 	}
 	h := &m.Hardware
-	gpu := h.intraBW()
-	if rn.shape.per == 1 {
-		gpu = nccl.PCIeBW(h.GPU.PCIeGen)
-	}
-	nics := h.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)
-	return NICBound{BusBW: bound, NICs: nics, DomainHosts: rn.shape.hosts}, bound < gpu
+	perHost := rn.shape.per / rn.shape.hosts
+	nics := h.nics(rn.shape.hosts, perHost, rn.version)
+	most := nccl.DomainNICs(rn.version)
+	b := NICBound{BusBW: bound, NICs: nics, DomainHosts: rn.shape.hosts,
+		DomainLimit: rn.shape.hosts > 1 && most > 0 && h.hostNICs(rn.shape.hosts, perHost) >= most}
+	return b, nics <= rn.shape.per && bound < h.intraBW()
 }
 
 // ringNICBound is RingNICBound's bound of t's run rn, for every collective.
@@ -1347,9 +1374,10 @@ func (m *Machine) ringNICBound(t Table, rn *run) (float64, bool) {
 // machine has it and CollNet's where it is set up (collnet): NCCL's tuner
 // offers AllReduce Tree, NVLSTree and CollNet, AllGather and ReduceScatter
 // PAT (as many bytes as a ring), Ring, and NVLS and CollNetDirect only with
-// CollNet across nodes, Broadcast and Reduce Ring alone
-// (ncclTopoTuneModel); "" for none.
-func lessOverNetwork(c commmodel.Collective, nvls, collnet bool) string {
+// CollNet across nodes and an NVSwitch in the node (nvswitch; NCCL
+// disables CollNetDirect where it counts none), Broadcast and Reduce Ring
+// alone (ncclTopoTuneModel); "" for none.
+func lessOverNetwork(c commmodel.Collective, nvls, collnet, nvswitch bool) string {
 	var out []string
 	switch c {
 	case commmodel.AllReduce:
@@ -1361,10 +1389,10 @@ func lessOverNetwork(c commmodel.Collective, nvls, collnet bool) string {
 			out = append(out, "CollNet")
 		}
 	case commmodel.AllGather, commmodel.ReduceScatter:
-		if nvls && collnet {
+		if nvls && collnet && nvswitch {
 			out = append(out, "NVLS")
 		}
-		if collnet {
+		if collnet && nvswitch {
 			out = append(out, "CollNet")
 		}
 	}

@@ -1140,13 +1140,15 @@ func TestDiagnoseChannelsTerm(t *testing.T) {
 // AllGather's finding named Tree, which NCCL never runs for it; a review:
 // then NVLS, which NCCL runs across nodes only with CollNet: tuning.cc
 // offers AllGather PAT, Ring, NVLS and CollNetDirect). Without CollNet,
-// AllGather and ReduceScatter have none.
+// or without an NVSwitch (a second review: NCCL disables CollNetDirect
+// where it counts none), AllGather and ReduceScatter have none.
 func TestLessOverNetwork(t *testing.T) {
 	g := func(p nccl.Pattern, ch int, intra, inter float64) nccl.Graph {
 		return nccl.Graph{Pattern: p, NChannels: ch, BWIntra: intra, BWInter: inter, TypeIntra: nccl.PathNVL, TypeInter: nccl.PathPIX, SameChannels: p == nccl.PatternRing}
 	}
-	for _, collnet := range []bool{true, false} {
-		m, err := nccl.New(nccl.Config{Ranks: 16, Nodes: 2, MinCompCap: 90, NVSwitch: true, CollNet: collnet, Graphs: nccl.Graphs{
+	for _, k := range []struct{ collnet, nvswitch bool }{{true, true}, {false, true}, {true, false}} {
+		collnet, nvswitch := k.collnet, k.nvswitch
+		m, err := nccl.New(nccl.Config{Ranks: 16, Nodes: 2, MinCompCap: 90, NVSwitch: nvswitch, CollNet: collnet, Graphs: nccl.Graphs{
 			Ring: g(nccl.PatternRing, 12, 30, 30), Tree: g(nccl.PatternBalancedTree, 12, 30, 30), NVLS: g(nccl.PatternNVLS, 8, 40, 60),
 			CollNetDirect: g(nccl.PatternCollNetDirect, 8, 30, 24), CollNetChain: g(nccl.PatternTree, 12, 30, 24),
 		}})
@@ -1158,10 +1160,10 @@ func TestLessOverNetwork(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			names := lessOverNetwork(c, true, collnet)
-			want := c == commmodel.AllReduce || collnet && c != commmodel.Broadcast
+			names := lessOverNetwork(c, nvswitch, collnet, nvswitch)
+			want := c == commmodel.AllReduce || collnet && nvswitch && c != commmodel.Broadcast
 			if (names != "") != want {
-				t.Errorf("collnet %v, %v: %q; want names %v", collnet, c, names, want)
+				t.Errorf("collnet %v, NVSwitch %v, %v: %q; want names %v", collnet, nvswitch, c, names, want)
 			}
 			for name := range strings.SplitSeq(names, ", ") {
 				if name == "" {
@@ -1176,7 +1178,7 @@ func TestLessOverNetwork(t *testing.T) {
 					}
 				}
 				if !ok {
-					t.Errorf("collnet %v, %v: %q names %s, which NCCL's tuner does not offer it across nodes", collnet, c, names, name)
+					t.Errorf("collnet %v, NVSwitch %v, %v: %q names %s, which NCCL's tuner does not offer it across nodes", collnet, nvswitch, c, names, name)
 				}
 			}
 		}

@@ -746,8 +746,8 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		if e.PluginSimple.Known() && e.PluginProtoKept.Known() && !strings.EqualFold(tables[i].Proto, "simple") && seen["plugin proto"] == "" {
 			seen["plugin proto"] = name
 			proto := cmp.Or(tables[i].Proto, "unset")
-			notes = append(notes, fmt.Sprintf("%s: the OFI plugin asked for NCCL_PROTO=simple (line %d: %s not supported), as LL and LL128 could corrupt data over its transport, but the job's own NCCL_PROTO (%s) stood (line %d): check the run's results (nccl-tests' #wrong column), and run it with NCCL_PROTO=simple",
-				name, e.PluginSimple.Line, e.PluginSimple.Value, proto, e.PluginProtoKept.Line))
+			notes = append(notes, fmt.Sprintf("%s: the OFI plugin asked for NCCL_PROTO=simple (%s), as LL and LL128 could corrupt data over its transport, but the job's own NCCL_PROTO (%s) stood (line %d): check the run's results (nccl-tests' #wrong column), and run it with NCCL_PROTO=simple",
+				name, pluginWhy(e.PluginSimple), proto, e.PluginProtoKept.Line))
 		}
 		if !h.CollNet && !h.noCollNet() && tableCollNet(&tables[i]) && seen["collnet run"] == "" {
 			seen["collnet run"] = name

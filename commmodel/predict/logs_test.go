@@ -439,11 +439,11 @@ func TestStalledRows(t *testing.T) {
 			// nccl-tests#311's KISTI run on shared nodes: 16 B in 151.3 us,
 			// 68.64 in place; 1 MiB in 1473.4 us, 8.79 times 256 KiB's
 			// 167.6 for 4 times the bytes, and 4 MiB in 402.7 (heldUpRows).
-			"a100_4x2_allreduce_collnet_kisti_nccltests311.log": "the rows of 16 B, 1 MiB take more than 2 times as long as the same call in place, or longer than the row before by more than its bytes grew, and than the row after",
+			"a100_4x2_allreduce_collnet_kisti_nccltests311.log": "the row of 16 B takes more than 2 times as long as the same call in place|the row of 1 MiB takes longer than the row before it by more than its bytes grew, and longer than the row after it, as no one choice of NCCL's grows",
 			// The RTX 6000D AllReduce's 8 MiB in 2005.46 us, 2.79 times 4
 			// MiB's 718.71 (in place 4856.79 and 728.04), and 16 MiB in
 			// 988.09 (heldUpRows).
-			"rtx6000d_2x8_allreduce_late2025.log": "the row of 8 MiB takes longer than the row before by more than its bytes grew, and than the row after: it did not time one choice of NCCL's alone",
+			"rtx6000d_2x8_allreduce_late2025.log": "the row of 8 MiB takes longer than the row before it by more than its bytes grew, and longer than the row after it, as no one choice of NCCL's grows",
 			// nccl-tests#309's first calls: qoofyk's bare-metal 2 x 8 8 B
 			// in 68.52 us (24.70 in place) and 256 B in 94.40 (25.90), its
 			// VMs' 4 x 8 8 B in 83.42 (34.75) and 256 B in 107.5 (35.82);

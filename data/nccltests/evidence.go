@@ -74,21 +74,30 @@ type Evidence struct {
 	// p4d.24xlarge (platform_type_matches in src/nccl_ofi_net.c), so "P4d"
 	// reads as p4d.24xlarge.
 	Platform Fact[string]
-	// PluginSimple is the reason the OFI plugin gives where it sets
-	// NCCL_PROTO=simple itself: "NET/OFI Need to force simple protocol:
-	// GDR not supported" reads "GDR", and a provider that does not deliver
-	// a message's bytes in order gives "byte delivery ordering"
-	// (nccl_net_ofi_configure_nccl_proto_simple, src/nccl_ofi_net.cpp of
-	// aws/aws-ofi-nccl at 2daf7d30). LL and LL128 poll flags in the data,
-	// which such a transport may write out of order: the plugin forces
-	// Simple for correctness, and NCCL then reads NCCL_PROTO from the
-	// environment as if the job had set it (Proto).
+	// PluginSimple is the reason the OFI plugin (aws-ofi-nccl) gives where
+	// it asks for NCCL_PROTO=simple, "" where it gives none. From v1.16:
+	// "NET/OFI Need to force simple protocol: GDR not supported" reads
+	// "GDR", and a provider that does not deliver a message's bytes in
+	// order gives "byte delivery ordering" (src/nccl_ofi_net.cpp at
+	// 2daf7d30); v1.15: "Setting NCCL_PROTO='simple' to prevent data
+	// corruption (reason: GDR not supported)" (d809a881); before it,
+	// "Setting NCCL_PROTO to \"simple\"" (928153f3), or a warning where the
+	// job's LL or LL128 stood, "NCCL_PROTO was set to \"LL\", but the
+	// Libfabric endpoint does not support 128 byte in-order aligned stores.
+	// This endpoint may corrupt data during communication" (with
+	// PluginProtoKept). LL and LL128 poll flags in the data, which such a
+	// transport may write out of order: the plugin asks for Simple for
+	// correctness, and NCCL then reads NCCL_PROTO from the environment as
+	// if the job had set it (Proto).
 	PluginSimple Fact[string]
-	// PluginProtoKept is the OFI plugin's line where a NCCL_PROTO the job
-	// set stood against the Simple it asked for: "NET/OFI Skipping adding
-	// NCCL_PROTO to environment, already set" (include/nccl_ofi_environ.h
-	// at 2daf7d30); where it set it, it prints "Adding
-	// NCCL_PROTO=simple to environment".
+	// PluginProtoKept is the OFI plugin's line where an NCCL_PROTO the job
+	// set stood against the Simple it asked for: from v1.16 "NET/OFI
+	// Skipping adding NCCL_PROTO=LL to environment, already set" (its
+	// format prints the environment's whole entry; include/
+	// nccl_ofi_environ.h at 2daf7d30), where it prints "Adding
+	// NCCL_PROTO=simple to environment" where it set it; before v1.15, the
+	// warning PluginSimple names. v1.15 prints nothing where the job set
+	// it.
 	PluginProtoKept Fact[bool]
 	// PluginNoGDR is the OFI plugin's message where it turns GPUDirect
 	// RDMA off itself, "Could not disable CUDA API usage for HMEM,
@@ -367,8 +376,12 @@ var (
 	ofiGroupRE = regexp.MustCompile(`^NET/OFI NIC group (\d+) device #\d+`)
 	ofiProvRE  = regexp.MustCompile(`^NET/OFI Selected [Pp]rovider is ([\w;-]+)`)
 	ofiPlatRE  = regexp.MustCompile(`^NET/OFI Running on (\S+) platform\b`)
-	// ofiSimpleRE reads why the OFI plugin forces NCCL_PROTO=simple.
-	ofiSimpleRE = regexp.MustCompile(`^NET/OFI Need to force simple protocol: (.+?) not supported`)
+	// ofiSimpleRE reads why the OFI plugin asks for NCCL_PROTO=simple, in
+	// its three forms (Evidence.PluginSimple); ofiKeptRE its line where
+	// the job's own stood, and ofiUnsafeRE its earlier warning of that.
+	ofiSimpleRE = regexp.MustCompile(`^NET/OFI (?:Need to force simple protocol: (.+?) not supported|Setting NCCL_PROTO='simple' to prevent data corruption \(reason: (.+?) not supported\)|Setting NCCL_PROTO to "simple")`)
+	ofiKeptRE   = regexp.MustCompile(`^NET/OFI Skipping adding NCCL_PROTO(?:=\S*)? to environment`)
+	ofiUnsafeRE = regexp.MustCompile(`^NET/OFI NCCL_PROTO was set to .*does not support (.+?)\. This endpoint may corrupt data`)
 	tunerRE     = regexp.MustCompile(`^(?:TUNER/Plugin: )?Using (?:tuner plugin:? '?([^'\s]+)'?|(\S+) \(v\d+\))`)
 	channelsRE  = regexp.MustCompile(`(\d+) (coll|collnet|nvls|p2p) channels(?: (per peer))?`)
 	// "Channel 05/16 :  0  9 18 ... 59 ...": the ring's ranks, cut to 127
@@ -649,12 +662,12 @@ func (d *debugState) line(n int, host, msg string) {
 			e.Platform.set(platform(m[1]), n)
 		}
 		if m := ofiSimpleRE.FindStringSubmatch(msg); m != nil {
-			e.PluginSimple.set(m[1], n)
+			e.PluginSimple.set(m[1]+m[2], n)
 		}
 		if strings.Contains(msg, "disabling GDR") {
 			e.PluginNoGDR.set(strings.TrimPrefix(msg, "NET/OFI "), n)
 		}
-		if strings.HasPrefix(msg, "NET/OFI Skipping adding NCCL_PROTO to environment") {
+		if ofiKeptRE.MatchString(msg) {
 			e.PluginProtoKept.set(true, n)
 		}
 	case strings.Contains(msg, "GPU Direct RDMA "):
@@ -787,11 +800,17 @@ func (d *debugState) initComplete(n, nranks int) {
 }
 
 // warn reads msg, the text after "NCCL WARN " of line n: the warnings
-// that say CollNet was not set up (Evidence.CollNet).
+// that say CollNet was not set up (Evidence.CollNet), and the OFI
+// plugin's that the job's LL or LL128 may corrupt data
+// (Evidence.PluginSimple, PluginProtoKept).
 func (d *debugState) warn(n int, msg string) {
 	if strings.HasPrefix(msg, "Cannot initialize CollNet") || strings.HasPrefix(msg, "CollNet is not supported") ||
 		strings.Contains(msg, "disabling CollNet") {
 		d.collNetFailed(n)
+	}
+	if m := ofiUnsafeRE.FindStringSubmatch(msg); m != nil {
+		d.e.PluginSimple.set(m[1], n)
+		d.e.PluginProtoKept.set(true, n)
 	}
 }
 

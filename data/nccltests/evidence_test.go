@@ -429,3 +429,51 @@ func TestEvidenceEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestPluginProtoForms: aws-ofi-nccl's three forms of asking for
+// NCCL_PROTO=simple, and its two of keeping the job's own, on copies of
+// AWS g7e's 8 x 1 log (v1.16's "Need to force simple protocol: GDR not
+// supported" at line 162, "Adding NCCL_PROTO=simple to environment" at
+// 166): v1.16's "Skipping adding NCCL_PROTO=LL to environment, already
+// set", whose format prints the environment's whole entry (a review: the
+// reader matched "NCCL_PROTO to environment" and never saw it); v1.15's
+// "Setting NCCL_PROTO='simple' to prevent data corruption (reason: GDR not
+// supported)"; and the older "Setting NCCL_PROTO to \"simple\"" and
+// warning "NCCL_PROTO was set to \"LL\", but the Libfabric endpoint does
+// not support 128 byte in-order aligned stores. This endpoint may corrupt
+// data during communication".
+func TestPluginProtoForms(t *testing.T) {
+	b, err := os.ReadFile("testdata/real/rtxpro6000_8x1_allreduce_efa_g7e_slurm.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const force, add = "NET/OFI Need to force simple protocol: GDR not supported", "NET/OFI Adding NCCL_PROTO=simple to environment"
+	for _, c := range []struct {
+		name, from, to string
+		simple         Fact[string]
+		kept           Fact[bool]
+	}{
+		{"v1.16, set", "", "", Fact[string]{"GDR", 162}, Fact[bool]{}},
+		{"v1.16, kept", add, "NET/OFI Skipping adding NCCL_PROTO=LL to environment, already set", Fact[string]{"GDR", 162}, Fact[bool]{true, 166}},
+		{"v1.15", force, "NET/OFI Setting NCCL_PROTO='simple' to prevent data corruption (reason: GDR not supported)", Fact[string]{"GDR", 162}, Fact[bool]{}},
+		{"before v1.15", force, `NET/OFI Setting NCCL_PROTO to "simple"`, Fact[string]{"", 162}, Fact[bool]{}},
+		{"before v1.15, kept", "NCCL INFO " + force, `NCCL WARN NET/OFI NCCL_PROTO was set to "LL", but the Libfabric endpoint does not support 128 byte in-order aligned stores. This endpoint may corrupt data during communication`,
+			Fact[string]{"128 byte in-order aligned stores", 162}, Fact[bool]{true, 162}},
+	} {
+		text := string(b)
+		if c.from != "" {
+			if !strings.Contains(text, c.from) {
+				t.Fatalf("%s: no %q", c.name, c.from)
+			}
+			text = strings.ReplaceAll(text, c.from, c.to)
+		}
+		l := readString(t, text, Options{})
+		if len(l.Tests) != 1 {
+			t.Fatalf("%s: %d tests", c.name, len(l.Tests))
+		}
+		e := l.Tests[0].Evidence
+		if e.PluginSimple != c.simple || e.PluginProtoKept != c.kept {
+			t.Errorf("%s: plugin's simple %+v, kept %+v; want %+v, %+v", c.name, e.PluginSimple, e.PluginProtoKept, c.simple, c.kept)
+		}
+	}
+}
