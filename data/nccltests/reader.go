@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 )
@@ -100,7 +101,17 @@ type Reader struct {
 	started bool
 	tests   int   // tests returned so far
 	err     error // the error every later Read returns
+	// rcclCSV is the line of rccl-tests' CSV header (rcclCSVHeader), 0
+	// for none.
+	rcclCSV int
 }
+
+// rcclCSVHeader begins the header of rccl-tests' CSV output (-Z csv,
+// "numCycle,collective,ranks,rankspernode,gpusperrank,size,type,redop,
+// inplace,time,algbw,busbw,#wrong", with a busbwfactor column in some
+// releases), whose rows name no column the reader can check: it does not
+// read it, and says so.
+const rcclCSVHeader = "numCycle,collective,"
 
 // NewReader returns a Reader that reads from r.
 func NewReader(r io.Reader) *Reader {
@@ -176,6 +187,8 @@ func (r *Reader) Read() (*Test, error) {
 			switch {
 			case r.in.blank:
 				r.err = &ParseError{File: r.Name, Err: ErrEmpty}
+			case r.tests == 0 && r.rcclCSV > 0:
+				r.err = &ParseError{File: r.Name, Line: r.rcclCSV, Err: fmt.Errorf("%w: this is rccl-tests' CSV output (-Z csv, its header \"numCycle,collective,...\"), which commlab does not read: run the test again with its default text output, which it reads", ErrNoTable)}
 			case r.tests == 0 && r.in.loneCR:
 				r.err = &ParseError{File: r.Name, Err: fmt.Errorf("%w: its lines end in CR alone (classic Mac OS line ends), which are no line ends to the reader: convert them, e.g. with tr '\\r' '\\n' < FILE > FILE.log", ErrNoTable)}
 			case r.tests == 0:
@@ -188,6 +201,9 @@ func (r *Reader) Read() (*Test, error) {
 		if err != nil {
 			r.err = &ParseError{File: r.Name, Err: err}
 			return nil, r.err
+		}
+		if r.rcclCSV == 0 && strings.HasPrefix(strings.TrimSpace(line), rcclCSVHeader) {
+			r.rcclCSV = n
 		}
 		switch {
 		case r.in.json:

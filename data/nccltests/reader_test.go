@@ -271,6 +271,22 @@ func TestReadCompressed(t *testing.T) {
 	}
 }
 
+// TestReadRCCLCSV: rccl-tests' CSV output (-Z csv), the format of AMD's
+// MI355X tuning runs in github.com/ylerman-dn/amd-dev
+// (results-tuning/2026-08-03-9-multinode/2n/*.csv, whose header and first
+// row these are), read as "no measurement table" with no word of why (a
+// scout, session 44): the reader names the format, at its header's line,
+// and how to get what it reads.
+func TestReadRCCLCSV(t *testing.T) {
+	const csv = "numCycle,collective,ranks,rankspernode,gpusperrank,size,type,redop,inplace,time,algbw,busbw,#wrong\n" +
+		`0,"AllReduce",1,16,16,1,4096,"float","sum",0,38.460441,0.106499,0.199686,"0"` + "\n"
+	_, err := read(strings.NewReader(csv), "ar2n.csv", Options{})
+	var pe *ParseError
+	if !errors.Is(err, ErrNoTable) || !errors.As(err, &pe) || pe.Line != 1 || !strings.Contains(err.Error(), "rccl-tests' CSV output (-Z csv") || !strings.Contains(err.Error(), "default text output") {
+		t.Errorf("rccl-tests CSV: %v; want no table, at line 1, naming the format and the text output", err)
+	}
+}
+
 // TestReadUTF16CR: two encodings a log may come in that the reader does
 // not read are named, not reported as "not a text file" of many bad bytes
 // or a bare "no measurement table" (red team rt2 m1, m2): UTF-16 without a
