@@ -19,6 +19,12 @@ type System struct {
 	// node is taken to be PCIe only: NVLink bridges and direct NVLink
 	// meshes are not modelled.
 	NVSwitch bool
+	// Mesh reports that the node's GPUs are joined pair by pair (a direct
+	// NVLink mesh, or AMD's Infinity Fabric), not through an NVSwitch:
+	// with NVSwitch set, the search takes each pair's links as one hop,
+	// as through a switch, but NCCL counts no NVSwitch (nvsCount 0), and
+	// runs neither CollNetDirect nor NVLS (NCCL 2.30.7 src/graph/tuning.cc).
+	Mesh bool
 	// NVLinks overrides GPU.NVLinks (links per GPU into NVSwitch). NCCL
 	// counts every link at its own per-generation figure (20.6 GB/s for
 	// Hopper, 40.1 for Blackwell in NCCL 2.30.7 src/graph/topo.h), not at
@@ -59,7 +65,7 @@ func (s System) Config(v Version) (Config, error) {
 	}
 	return Config{
 		Version: v, Ranks: s.GPUsPerNode * s.Nodes, Nodes: s.Nodes,
-		MinCompCap: s.GPU.CompCap, ISA: s.GPU.ISA, CPU: s.CPU, Graphs: gs, NVSwitch: s.NVSwitch,
+		MinCompCap: s.GPU.CompCap, ISA: s.GPU.ISA, CPU: s.CPU, Graphs: gs, NVSwitch: s.NVSwitch && !s.Mesh,
 		CollNet: s.collNet(),
 	}, nil
 }
@@ -304,7 +310,7 @@ func (s System) Graphs(v Version) (Graphs, error) {
 	}
 	gs.Tree = ss.graph(pattern, ringCh, intra, treeBW)
 
-	if s.NVLS && s.NVSwitch && s.GPU.SupportsNVLS() && s.GPUsPerNode > 1 {
+	if s.NVLS && s.NVSwitch && !s.Mesh && s.GPU.SupportsNVLS() && s.GPUsPerNode > 1 {
 		gs.NVLS = ss.nvls()
 	}
 	if s.collNet() {

@@ -306,3 +306,41 @@ func TestAMDLL128(t *testing.T) {
 		}
 	}
 }
+
+// TestSystemMesh: a node whose GPUs are joined pair by pair (System.Mesh:
+// an HGX A100 or H100 board of 4, or Infinity Fabric) has its links
+// searched as one hop, as through a switch, but NCCL counts no NVSwitch
+// (nvsCount 0): across 2 nodes with CollNet set up it runs no
+// CollNetDirect and no NVLS (tuning.cc: "if (nvsCount == 0 && a ==
+// NCCL_ALGO_COLLNET_DIRECT) disable"; a review found the model picked
+// CollNetDirect for AllGather on a mesh), while CollNetChain stays, and
+// on NVSwitch both run. The mesh's ring is the switch's.
+func TestSystemMesh(t *testing.T) {
+	h100 := LookupGPU("H100 SXM")
+	for _, mesh := range []bool{false, true} {
+		s := System{GPU: h100, GPUsPerNode: 4, Nodes: 2, NVSwitch: true, Mesh: mesh, NVLinks: 18, NICs: 4, NICBW: 50e9, NVLS: true, CollNet: true}
+		cfg, err := s.Config(Latest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct := m.Available(FuncAllGather, AlgoCollNetDirect, Simple) || m.Available(FuncAllReduce, AlgoCollNetDirect, Simple)
+		nvls := m.Available(FuncAllReduce, AlgoNVLSTree, Simple)
+		if direct == mesh || nvls == mesh || !m.Available(FuncAllReduce, AlgoCollNetChain, Simple) {
+			t.Errorf("mesh %v: CollNetDirect %v, NVLSTree %v, CollNetChain %v; want the first two %v, the chain on",
+				mesh, direct, nvls, m.Available(FuncAllReduce, AlgoCollNetChain, Simple), !mesh)
+		}
+		if s.Mesh {
+			sw := s
+			sw.Mesh = false
+			a, _ := s.Graphs(Latest)
+			b, _ := sw.Graphs(Latest)
+			if a.Ring != b.Ring {
+				t.Errorf("mesh ring %+v, switch ring %+v; want the same search", a.Ring, b.Ring)
+			}
+		}
+	}
+}

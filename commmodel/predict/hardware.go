@@ -462,7 +462,7 @@ func (h *Hardware) system(r *run, v nccl.Version) nccl.System {
 	if run := h.runLinks(s.per / s.hosts); run != h.links() {
 		links = run
 	}
-	return nccl.System{GPU: h.GPU, GPUsPerNode: s.per, Nodes: s.nodes, NVSwitch: h.Fabric.oneHop(),
+	return nccl.System{GPU: h.GPU, GPUsPerNode: s.per, Nodes: s.nodes, NVSwitch: h.Fabric.oneHop(), Mesh: h.Fabric.oneHop() && h.Fabric != FabricNVSwitch,
 		NVLinks: links, NICs: h.nics(s.hosts, s.per/s.hosts, v), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU, NICPath: h.NICPath,
 		CollNet: h.CollNet || r.collNet}
 }
