@@ -1292,7 +1292,11 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 			case others != "":
 				a += fmt.Sprintf("NCCL ran an algorithm that sends less over the network (%s), or the nodes have more NIC bandwidth than described; to measure the network itself, run with NCCL_ALGO=Ring", others)
 			case (t.Collective == commmodel.AllGather || t.Collective == commmodel.ReduceScatter) && nvswitch:
-				a += fmt.Sprintf("across nodes NCCL runs %v on Ring or PAT, which send as many bytes, unless CollNet is set up (NVLS and CollNet then send fewer: -hw collnet=true if the job set NCCL_COLLNET_ENABLE=1), so the nodes have more NIC bandwidth than described", t.Collective)
+				fewer := "CollNet then sends fewer"
+				if h.NVLS {
+					fewer = "NVLS and CollNet then send fewer"
+				}
+				a += fmt.Sprintf("across nodes NCCL runs %v on Ring or PAT, which send as many bytes, unless CollNet is set up (%s: -hw collnet=true if the job set NCCL_COLLNET_ENABLE=1), so the nodes have more NIC bandwidth than described", t.Collective, fewer)
 			case t.Collective == commmodel.AllGather || t.Collective == commmodel.ReduceScatter:
 				a += fmt.Sprintf("across nodes without an NVSwitch NCCL runs %v on Ring or PAT alone, which send as many bytes, so the nodes have more NIC bandwidth than described", t.Collective)
 			default:

@@ -1086,6 +1086,58 @@ func TestPluginProtoKept(t *testing.T) {
 	if slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "the OFI plugin asked for NCCL_PROTO=simple") }) {
 		t.Errorf("the plugin's Simple ran: notes %q; want no risk named", notes)
 	}
+	// aws-ofi-nccl v1.7 to v1.14 only warned, on one line (a third review).
+	warned := kept
+	warned.Evidence.PluginSimple = nccltests.Fact[string]{Value: "128 byte in-order aligned stores", Line: 90}
+	warned.Evidence.PluginProtoKept = nccltests.Fact[bool]{Value: true, Line: 90}
+	_, notes = h.WithEvidence([]Table{warned})
+	if !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.Contains(n, "the OFI plugin warned that the job's NCCL_PROTO (LL) may corrupt data over its transport (line 90: 128 byte in-order aligned stores not supported)")
+	}) {
+		t.Errorf("the plugin's warning: notes %q; want it said as a warning, its line once", notes)
+	}
+}
+
+// TestMeshSwitch: a host's GPUs joined pair by pair count no NVSwitch in
+// NCCL (nccl.System.Mesh), so NCCL's tuner offers a 2 x 4 H100 board's
+// AllGather with CollNet set up no CollNetDirect, as it does on NVSwitch
+// (a review); but GH200 NVL32 (catalogued as
+// a mesh, its hosts in an NVLink domain of 32) with NVLS given keeps NVLS
+// on 8 x 1 (a third review: the mesh took it away, 5.28 ms on Ring at
+// 1 GiB against 3.97 on NVLS).
+func TestMeshSwitch(t *testing.T) {
+	for _, b := range []struct {
+		spec string
+		mesh bool
+	}{{"fabric=mesh,nvls=false,collnet=true", true}, {"fabric=nvswitch,nvls=false,collnet=true", false}} {
+		h, err := Describe("NVIDIA H100 80GB HBM3", b.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := Uncalibrated(h)
+		rn, err := m.run(Query{Collective: commmodel.AllGather, Ranks: 8, PerNode: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := m.refs.get(rn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if direct := ref.full.Available(nccl.FuncAllGather, nccl.AlgoCollNetDirect, nccl.Simple); direct == b.mesh {
+			t.Errorf("%s: AllGather may run CollNetDirect %v across 2 nodes of 4; want %v", b.spec, direct, !b.mesh)
+		}
+	}
+	nvl32, err := Describe("GH200", "domain=32,nvls=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _, err := Untabled(nvl32, Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 1}, []float64{1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps[0].Algorithm != nccl.AlgoNVLS.String() {
+		t.Errorf("GH200 NVL32 with NVLS: AllReduce runs %s at 1 GiB; want NVLS", ps[0].Algorithm)
+	}
 }
 
 // diagnoseOnHosts is diagnoseFromName of the GPU named gpu on hosts of

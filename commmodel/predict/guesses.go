@@ -746,8 +746,12 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		if e.PluginSimple.Known() && e.PluginProtoKept.Known() && !strings.EqualFold(tables[i].Proto, "simple") && seen["plugin proto"] == "" {
 			seen["plugin proto"] = name
 			proto := cmp.Or(tables[i].Proto, "unset")
-			notes = append(notes, fmt.Sprintf("%s: the OFI plugin asked for NCCL_PROTO=simple (%s), as LL and LL128 could corrupt data over its transport, but the job's own NCCL_PROTO (%s) stood (line %d): check the run's results (nccl-tests' #wrong column), and run it with NCCL_PROTO=simple",
-				name, pluginWhy(e.PluginSimple), proto, e.PluginProtoKept.Line))
+			said := fmt.Sprintf("asked for NCCL_PROTO=simple (%s), as LL and LL128 could corrupt data over its transport, but the job's own NCCL_PROTO (%s) stood (line %d)",
+				pluginWhy(e.PluginSimple), proto, e.PluginProtoKept.Line)
+			if e.PluginSimple.Line == e.PluginProtoKept.Line { // the warning of v1.7 to v1.14
+				said = fmt.Sprintf("warned that the job's NCCL_PROTO (%s) may corrupt data over its transport (%s)", proto, pluginWhy(e.PluginSimple))
+			}
+			notes = append(notes, fmt.Sprintf("%s: the OFI plugin %s: check the run's results (nccl-tests' #wrong column), and run it with NCCL_PROTO=simple", name, said))
 		}
 		if !h.CollNet && !h.noCollNet() && tableCollNet(&tables[i]) && seen["collnet run"] == "" {
 			seen["collnet run"] = name

@@ -452,6 +452,15 @@ func (h *Hardware) groupNodes(s shape) int {
 	return max(h.Group/s.hosts, 1)
 }
 
+// mesh reports that the host's GPUs join pair by pair, with no switch
+// NCCL counts (nccl.System.Mesh): a mesh or Infinity Fabric, but not where
+// NVLS runs (on a switch, whatever fabric is assumed: a log's or the
+// user's NVLS says so) or the host sits in an NVLink domain, whose hosts
+// meet through NVLink switches (GH200 NVL32).
+func (h *Hardware) mesh() bool {
+	return h.Fabric.oneHop() && h.Fabric != FabricNVSwitch && !h.NVLS && h.Domain <= h.hostGPUs
+}
+
 // system is nccl.System for run r under NCCL v: its GPUs' links are those
 // the run's GPUs a host drive (runLinks), and CollNet is set up where the
 // machine or the run has it.
@@ -462,7 +471,7 @@ func (h *Hardware) system(r *run, v nccl.Version) nccl.System {
 	if run := h.runLinks(s.per / s.hosts); run != h.links() {
 		links = run
 	}
-	return nccl.System{GPU: h.GPU, GPUsPerNode: s.per, Nodes: s.nodes, NVSwitch: h.Fabric.oneHop(), Mesh: h.Fabric.oneHop() && h.Fabric != FabricNVSwitch,
+	return nccl.System{GPU: h.GPU, GPUsPerNode: s.per, Nodes: s.nodes, NVSwitch: h.Fabric.oneHop(), Mesh: h.mesh(),
 		NVLinks: links, NICs: h.nics(s.hosts, s.per/s.hosts, v), NICBW: nicBW, NVLS: h.NVLS, CPU: h.CPU, NICPath: h.NICPath,
 		CollNet: h.CollNet || r.collNet}
 }

@@ -81,23 +81,24 @@ type Evidence struct {
 	// order gives "byte delivery ordering" (src/nccl_ofi_net.cpp at
 	// 2daf7d30); v1.15: "Setting NCCL_PROTO='simple' to prevent data
 	// corruption (reason: GDR not supported)" (d809a881); before it,
-	// "Setting NCCL_PROTO to \"simple\"" (928153f3), or a warning where the
-	// job's LL or LL128 stood, "NCCL_PROTO was set to \"LL\", but the
-	// Libfabric endpoint does not support 128 byte in-order aligned stores.
-	// This endpoint may corrupt data during communication" (with
-	// PluginProtoKept). LL and LL128 poll flags in the data, which such a
+	// "Setting NCCL_PROTO to \"simple\"" (928153f3), or, v1.7 to v1.14, a
+	// warning where the job's LL or LL128 stood, "NCCL_PROTO was set to
+	// \"LL/LL128\", but the Libfabric endpoint does not support 128 byte
+	// in-order aligned stores. This endpoint may corrupt data during
+	// communication" (with PluginProtoKept at the same line). LL and LL128 poll flags in the data, which such a
 	// transport may write out of order: the plugin asks for Simple for
 	// correctness, and NCCL then reads NCCL_PROTO from the environment as
 	// if the job had set it (Proto).
 	PluginSimple Fact[string]
 	// PluginProtoKept is the OFI plugin's line where an NCCL_PROTO the job
-	// set stood against the Simple it asked for: from v1.16 "NET/OFI
-	// Skipping adding NCCL_PROTO=LL to environment, already set" (its
-	// format prints the environment's whole entry; include/
+	// set, other than Simple, stood against the Simple it asked for: from
+	// v1.16 "NET/OFI Skipping adding NCCL_PROTO=LL to environment, already
+	// set" (its format prints the environment's whole entry; include/
 	// nccl_ofi_environ.h at 2daf7d30), where it prints "Adding
-	// NCCL_PROTO=simple to environment" where it set it; before v1.15, the
-	// warning PluginSimple names. v1.15 prints nothing where the job set
-	// it.
+	// NCCL_PROTO=simple to environment" where it set it (a job's own
+	// Simple is the plugin's too: without it the plugin sets it); before
+	// v1.15, the warning PluginSimple names. v1.15 prints nothing where
+	// the job set it.
 	PluginProtoKept Fact[bool]
 	// PluginNoGDR is the OFI plugin's message where it turns GPUDirect
 	// RDMA off itself, "Could not disable CUDA API usage for HMEM,
@@ -380,7 +381,7 @@ var (
 	// its three forms (Evidence.PluginSimple); ofiKeptRE its line where
 	// the job's own stood, and ofiUnsafeRE its earlier warning of that.
 	ofiSimpleRE = regexp.MustCompile(`^NET/OFI (?:Need to force simple protocol: (.+?) not supported|Setting NCCL_PROTO='simple' to prevent data corruption \(reason: (.+?) not supported\)|Setting NCCL_PROTO to "simple")`)
-	ofiKeptRE   = regexp.MustCompile(`^NET/OFI Skipping adding NCCL_PROTO(?:=\S*)? to environment`)
+	ofiKeptRE   = regexp.MustCompile(`^NET/OFI Skipping adding NCCL_PROTO(?:=(\S*))? to environment`)
 	ofiUnsafeRE = regexp.MustCompile(`^NET/OFI NCCL_PROTO was set to .*does not support (.+?)\. This endpoint may corrupt data`)
 	tunerRE     = regexp.MustCompile(`^(?:TUNER/Plugin: )?Using (?:tuner plugin:? '?([^'\s]+)'?|(\S+) \(v\d+\))`)
 	channelsRE  = regexp.MustCompile(`(\d+) (coll|collnet|nvls|p2p) channels(?: (per peer))?`)
@@ -667,8 +668,8 @@ func (d *debugState) line(n int, host, msg string) {
 		if strings.Contains(msg, "disabling GDR") {
 			e.PluginNoGDR.set(strings.TrimPrefix(msg, "NET/OFI "), n)
 		}
-		if ofiKeptRE.MatchString(msg) {
-			e.PluginProtoKept.set(true, n)
+		if m := ofiKeptRE.FindStringSubmatch(msg); m != nil && !strings.EqualFold(m[1], "simple") {
+			e.PluginProtoKept.set(true, n) // the job's Simple is the plugin's too
 		}
 	case strings.Contains(msg, "GPU Direct RDMA "):
 		switch {

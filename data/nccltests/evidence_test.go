@@ -436,12 +436,14 @@ func TestEvidenceEnv(t *testing.T) {
 // supported" at line 162, "Adding NCCL_PROTO=simple to environment" at
 // 166): v1.16's "Skipping adding NCCL_PROTO=LL to environment, already
 // set", whose format prints the environment's whole entry (a review: the
-// reader matched "NCCL_PROTO to environment" and never saw it); v1.15's
+// reader matched "NCCL_PROTO to environment" and never saw it), and not
+// where the job's own was Simple, which the plugin would set (a third
+// review); v1.15's
 // "Setting NCCL_PROTO='simple' to prevent data corruption (reason: GDR not
 // supported)"; and the older "Setting NCCL_PROTO to \"simple\"" and
-// warning "NCCL_PROTO was set to \"LL\", but the Libfabric endpoint does
-// not support 128 byte in-order aligned stores. This endpoint may corrupt
-// data during communication".
+// warning "NCCL_PROTO was set to \"LL/LL128\", but the Libfabric endpoint
+// does not support 128 byte in-order aligned stores. This endpoint may
+// corrupt data during communication" (v1.7 to v1.14).
 func TestPluginProtoForms(t *testing.T) {
 	b, err := os.ReadFile("testdata/real/rtxpro6000_8x1_allreduce_efa_g7e_slurm.log")
 	if err != nil {
@@ -457,7 +459,8 @@ func TestPluginProtoForms(t *testing.T) {
 		{"v1.16, kept", add, "NET/OFI Skipping adding NCCL_PROTO=LL to environment, already set", Fact[string]{"GDR", 162}, Fact[bool]{true, 166}},
 		{"v1.15", force, "NET/OFI Setting NCCL_PROTO='simple' to prevent data corruption (reason: GDR not supported)", Fact[string]{"GDR", 162}, Fact[bool]{}},
 		{"before v1.15", force, `NET/OFI Setting NCCL_PROTO to "simple"`, Fact[string]{"", 162}, Fact[bool]{}},
-		{"before v1.15, kept", "NCCL INFO " + force, `NCCL WARN NET/OFI NCCL_PROTO was set to "LL", but the Libfabric endpoint does not support 128 byte in-order aligned stores. This endpoint may corrupt data during communication`,
+		{"v1.16, the job's Simple", add, "NET/OFI Skipping adding NCCL_PROTO=simple to environment, already set", Fact[string]{"GDR", 162}, Fact[bool]{}},
+		{"before v1.15, kept", "NCCL INFO " + force, `NCCL WARN NET/OFI NCCL_PROTO was set to "LL/LL128", but the Libfabric endpoint does not support 128 byte in-order aligned stores. This endpoint may corrupt data during communication`,
 			Fact[string]{"128 byte in-order aligned stores", 162}, Fact[bool]{true, 162}},
 	} {
 		text := string(b)

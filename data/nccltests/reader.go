@@ -202,7 +202,9 @@ func (r *Reader) Read() (*Test, error) {
 			r.err = &ParseError{File: r.Name, Err: err}
 			return nil, r.err
 		}
-		if r.rcclCSV == 0 && strings.HasPrefix(strings.TrimSpace(line), rcclCSVHeader) {
+		if r.rcclCSV == 0 && strings.Contains(strings.ReplaceAll(line, `"`, ""), rcclCSVHeader) {
+			// Anywhere in the line: after a launcher's prefix too, and
+			// with its names quoted.
 			r.rcclCSV = n
 		}
 		switch {

@@ -280,10 +280,15 @@ func TestReadCompressed(t *testing.T) {
 func TestReadRCCLCSV(t *testing.T) {
 	const csv = "numCycle,collective,ranks,rankspernode,gpusperrank,size,type,redop,inplace,time,algbw,busbw,#wrong\n" +
 		`0,"AllReduce",1,16,16,1,4096,"float","sum",0,38.460441,0.106499,0.199686,"0"` + "\n"
-	_, err := read(strings.NewReader(csv), "ar2n.csv", Options{})
-	var pe *ParseError
-	if !errors.Is(err, ErrNoTable) || !errors.As(err, &pe) || pe.Line != 1 || !strings.Contains(err.Error(), "rccl-tests' CSV output (-Z csv") || !strings.Contains(err.Error(), "default text output") {
-		t.Errorf("rccl-tests CSV: %v; want no table, at line 1, naming the format and the text output", err)
+	// Under a launcher's prefix, and with its names quoted, too (a review).
+	tagged := "[1,0]<stdout>:" + strings.ReplaceAll(strings.TrimSuffix(csv, "\n"), "\n", "\n[1,0]<stdout>:") + "\n"
+	quoted := `"numCycle","collective","ranks"` + csv[len("numCycle,collective,ranks"):]
+	for name, in := range map[string]string{"plain": csv, "tagged": tagged, "quoted": quoted} {
+		_, err := read(strings.NewReader(in), "ar2n.csv", Options{})
+		var pe *ParseError
+		if !errors.Is(err, ErrNoTable) || !errors.As(err, &pe) || pe.Line != 1 || !strings.Contains(err.Error(), "rccl-tests' CSV output (-Z csv") || !strings.Contains(err.Error(), "default text output") {
+			t.Errorf("rccl-tests CSV, %s: %v; want no table, at line 1, naming the format and the text output", name, err)
+		}
 	}
 }
 
