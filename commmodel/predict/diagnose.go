@@ -451,7 +451,7 @@ func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 			s := fmt.Sprintf("per-step latency of %s, under the NCCL_PROTO=simple the OFI plugin set itself (NCCL_DEBUG=INFO, %s), as LL and LL128 could corrupt data over its transport: not a setting to take off",
 				f.NCCL, pluginWhy(t.Evidence.PluginSimple))
 			if len(set) > 0 {
-				s += fmt.Sprintf("; the run's %s (which the model follows) a run without it tells", set[0])
+				s += fmt.Sprintf("; under the run's %s too (which the model follows), a run without it tells what it costs here", set[0])
 			}
 			return []string{s + "; check the launch layout (-g)"}
 		}
