@@ -96,15 +96,9 @@ func peakBusBW(m *predict.Machine, t predict.Table) *busBWPeak {
 			p.Size, p.BusBW = pt.Size, b
 		}
 	}
-	p.NICBound, p.NICs = bound.BusBW, bound.NICs
+	p.NICBound, p.NICs, p.Assumed = bound.BusBW, bound.NICs, bound.Assumed
 	if bound.DomainHosts > 1 {
 		p.DomainHosts = bound.DomainHosts
-	}
-	for _, f := range m.Facts() {
-		// NCCL's limit of a domain's NICs stands whatever its hosts hold.
-		if (f.Name == "nics_per_node" && !bound.DomainLimit || f.Name == "nic_bw") && f.Guessed() {
-			p.Assumed = append(p.Assumed, f.Name)
-		}
 	}
 	return &p
 }

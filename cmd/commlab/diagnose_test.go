@@ -100,9 +100,9 @@ func TestDiagnoseReach(t *testing.T) {
 	if !strings.Contains(text, "a run up to 3.56x as slow as the model reads as inside") || !strings.Contains(text, "bus bandwidth: at most 485.7 GB/s (16 GiB), 121% of the 400.0 GB/s") {
 		t.Errorf("text lacks the reach or the bus bandwidth:\n%s", text)
 	}
-	_, calibrated, _ := runCLI("diagnose", log, "-calibrate", log)
-	if strings.Contains(calibrated, "uncalibrated, the interval") {
-		t.Errorf("calibrated, the reach is printed:\n%s", calibrated)
+	code, calibrated, stderr := runCLI("diagnose", log, "-calibrate", log)
+	if code != 0 || !strings.Contains(calibrated, "points inside the model's 80% interval") || strings.Contains(calibrated, "uncalibrated, the interval") {
+		t.Errorf("calibrated: exit %d, want 0 and no reach printed:\n%s%s", code, calibrated, stderr)
 	}
 	// The same table 2.5 times as slow from 32 MiB up (its columns
 	// recomputed: algbw = size/time, busbw = algbw·2·15/16).

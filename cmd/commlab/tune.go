@@ -1117,18 +1117,17 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 	}
 	var taken, withheld []string
 	for _, ch := range choices {
-		line := fmt.Sprintf("  %v on %v, %d to %d B: %s/%s, %s [%s, %s] at %s, against NCCL's %s/%s %s [%s, %s]: %s",
-			ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol,
-			units.FormatDuration(ch.Ours.Time), units.FormatDuration(ch.Ours.Low), units.FormatDuration(ch.Ours.High), units.FormatSize(ch.Size),
-			ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatDuration(ch.NCCL.Time), units.FormatDuration(ch.NCCL.Low), units.FormatDuration(ch.NCCL.High),
-			gainText(ch.Ours, ch.NCCL.Time))
+		interval := func(p predict.Prediction) string {
+			return fmt.Sprintf("%s [%s, %s]", units.FormatDuration(p.Time), units.FormatDuration(p.Low), units.FormatDuration(p.High))
+		}
+		head := fmt.Sprintf("  %v on %v, %d to %d B: %s/%s", ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol)
+		gain := gainText(ch.Ours, ch.NCCL.Time)
+		line := fmt.Sprintf("%s, %s at %s, against NCCL's %s/%s %s: %s", head, interval(ch.Ours), units.FormatSize(ch.Size), ch.NCCL.Algorithm, ch.NCCL.Protocol, interval(ch.NCCL), gain)
 		if dt := decidedText(ch); dt != "" {
 			// The times the choice was decided on lead, the model's own
 			// after them: their gain may reach below 1x (red team 44).
-			line = fmt.Sprintf("  %v on %v, %d to %d B: %s/%s against NCCL's %s/%s at %s%s; by the model's own times, %s [%s, %s] against %s [%s, %s]: %s",
-				ch.Collective, ch.Comm, ch.MinBytes, ch.MaxBytes, ch.Ours.Algorithm, ch.Ours.Protocol, ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatSize(ch.Size), dt,
-				units.FormatDuration(ch.Ours.Time), units.FormatDuration(ch.Ours.Low), units.FormatDuration(ch.Ours.High),
-				units.FormatDuration(ch.NCCL.Time), units.FormatDuration(ch.NCCL.Low), units.FormatDuration(ch.NCCL.High), gainText(ch.Ours, ch.NCCL.Time))
+			line = fmt.Sprintf("%s against NCCL's %s/%s at %s%s; by the model's own times, %s against %s: %s",
+				head, ch.NCCL.Algorithm, ch.NCCL.Protocol, units.FormatSize(ch.Size), dt, interval(ch.Ours), interval(ch.NCCL), gain)
 		}
 		if ch.Measured > 0 {
 			// The choice as it was decided against that time (beatsNCCL):

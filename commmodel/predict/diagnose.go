@@ -1258,10 +1258,11 @@ func stallFindings(t Table, preds []Prediction, kinds []stall) []Finding {
 // assumed, it says so. Hosts of one NVLink domain (an NVL72 rack's) reach
 // each other over NVLink, not the NICs: no bound.
 func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
-	bound, ok := m.ringNICBound(t, rn)
+	nb, ok := m.ringNICBound(t, rn)
 	if !ok {
 		return nil
 	}
+	bound := nb.BusBW
 	h := &m.Hardware
 	n := t.Ranks()
 	bus := func(i int) float64 { return t.Collective.BusBW(n, t.Points[i].Size, t.Points[i].Time) }
@@ -1303,20 +1304,14 @@ func (m *Machine) aboveNIC(t Table, preds []Prediction, rn *run) []Finding {
 				a += fmt.Sprintf("NCCL runs %v on Ring alone, so the nodes have more NIC bandwidth than described", t.Collective)
 			}
 		}
-		var assumed []string
-		switch count, rate := !h.given(h.Sources.NICs), !h.given(h.Sources.NICBW); {
-		case count && rate:
+		switch len(nb.Assumed) {
+		case 2:
 			a += "; the NICs' count and rate behind that bound are assumed: -hw nics=N,nic-bw=RATE settles them"
-			assumed = []string{"nics_per_node", "nic_bw"}
-		case count:
-			a += "; the NICs' count behind that bound is assumed: -hw nics=N settles it"
-			assumed = []string{"nics_per_node"}
-		case rate:
-			a += "; the NICs' rate behind that bound is assumed: -hw nic-bw=RATE settles it"
-			assumed = []string{"nic_bw"}
+		case 1:
+			a += fmt.Sprintf("; the NICs' %s behind that bound is assumed: -hw %s settles it", nicFacts[nb.Assumed[0]][0], nicFacts[nb.Assumed[0]][1])
 		}
 		out = append(out, Finding{FromBytes: t.Points[r[0]].Size, ToBytes: t.Points[r[1]].Size, MeasuredOverModel: t.Points[best].Time / preds[best].Time,
-			Kind: KindAboveNIC, NCCL: choiceOf(preds[best]), Advice: []string{a}, Assumed: assumed})
+			Kind: KindAboveNIC, NCCL: choiceOf(preds[best]), Advice: []string{a}, Assumed: nb.Assumed})
 	}
 	return out
 }
@@ -1337,7 +1332,15 @@ type NICBound struct {
 	// DomainLimit reports that NICs is the most NCCL uses in a domain
 	// (nccl.DomainNICs), whatever its hosts hold.
 	DomainLimit bool
+	// Assumed names the assumed facts the bound rests on: nics_per_node
+	// (but where NCCL's limit of a domain's NICs sets the count) and
+	// nic_bw.
+	Assumed []string
 }
+
+// nicFacts says, for each fact a NICBound may rest on, what of the NICs
+// it is and the -hw setting that settles it.
+var nicFacts = map[string][2]string{"nics_per_node": {"count", "nics=N"}, "nic_bw": {"rate", "nic-bw=RATE"}}
 
 // RingNICBound returns the bus bandwidth a ring gets from a node's NICs as
 // m's hardware describes them, for t's run. It is false for grouped sends
@@ -1351,26 +1354,29 @@ func (m *Machine) RingNICBound(t Table) (NICBound, bool) {
 	if err != nil || grouped(t.Collective) {
 		return NICBound{}, false
 	}
-	bound, ok := m.ringNICBound(t, rn)
-	if !ok {
+	b, ok := m.ringNICBound(t, rn)
+	return b, ok && b.NICs <= rn.shape.per && b.BusBW < m.Hardware.intraBW()
+}
+
+// ringNICBound is RingNICBound's bound of t's run rn, for every
+// collective, false where the run crosses no NICs.
+func (m *Machine) ringNICBound(t Table, rn *run) (NICBound, bool) {
+	if t.Nodes < 2 || rn.shape.nodes < 2 {
 		return NICBound{}, false
 	}
 	h := &m.Hardware
 	perHost := rn.shape.per / rn.shape.hosts
 	nics := h.nics(rn.shape.hosts, perHost, rn.version)
 	most := nccl.DomainNICs(rn.version)
-	b := NICBound{BusBW: bound, NICs: nics, DomainHosts: rn.shape.hosts,
+	b := NICBound{BusBW: h.nicBW() * float64(nics), NICs: nics, DomainHosts: rn.shape.hosts,
 		DomainLimit: rn.shape.hosts > 1 && most > 0 && h.hostNICs(rn.shape.hosts, perHost) >= most}
-	return b, nics <= rn.shape.per && bound < h.intraBW()
-}
-
-// ringNICBound is RingNICBound's bound of t's run rn, for every collective.
-func (m *Machine) ringNICBound(t Table, rn *run) (float64, bool) {
-	if t.Nodes < 2 || rn.shape.nodes < 2 {
-		return 0, false
+	if !h.given(h.Sources.NICs) && !b.DomainLimit {
+		b.Assumed = append(b.Assumed, "nics_per_node")
 	}
-	h := &m.Hardware
-	return h.nicBW() * float64(h.nics(rn.shape.hosts, rn.shape.per/rn.shape.hosts, rn.version)), true
+	if !h.given(h.Sources.NICBW) {
+		b.Assumed = append(b.Assumed, "nic_bw")
+	}
+	return b, true
 }
 
 // lessOverNetwork names the algorithms NCCL can run c on across nodes

@@ -109,8 +109,9 @@ type Reader struct {
 // rcclCSVHeader begins the header of rccl-tests' CSV output (-Z csv,
 // "numCycle,collective,ranks,rankspernode,gpusperrank,size,type,redop,
 // inplace,time,algbw,busbw,#wrong", with a busbwfactor column in some
-// releases), whose rows name no column the reader can check: it does not
-// read it, and says so.
+// releases; the published files' rows hold one field more than their
+// header, which no source at hand explains): the reader does not read it,
+// and says so.
 const rcclCSVHeader = "numCycle,collective,"
 
 // NewReader returns a Reader that reads from r.
