@@ -21,7 +21,8 @@ import (
 // are red team rt4's crashers cut to their table's head and bad row, each
 // saying in its first line what it holds), plus three fixtures and package
 // data's public logs, each cut to its first lines (cutLog), and a JSON
-// output of nccl-tests, whole with its first two records and cut: every
+// output of nccl-tests, whole with its first two records and cut, and
+// rccl-tests' CSV output in each header's form, cut: every
 // seed holds at most about 1 KiB, so that the fuzzer runs thousands of
 // executions a second rather than minimising.
 func FuzzReader(f *testing.F) {
@@ -46,6 +47,14 @@ func FuzzReader(f *testing.F) {
 	third := second + bytes.Index(b[second:], []byte(`},{"size"`)) + len("}")
 	f.Add(append(slices.Clip(b[:third]), "]}"...))
 	f.Add(b[:min(len(b), 1024)])
+	// rccl-tests' CSV output: the header of each form with its first rows.
+	for _, name := range []string{"mi355x_2x8_allreduce_mpi.csv", "mi355x_2x8_allreduce_mpi_three_names.csv", "mi350x_1x8_g8_allreduce_single.csv"} {
+		b, err := os.ReadFile("testdata/csv/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b[:min(len(b), 1024)])
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		l, err := read(bytes.NewReader(b), "fuzz", Options{})
 		if err != nil {

@@ -24,12 +24,12 @@ func readFile(path, name string) ([]*nccltests.Test, []error, error) {
 }
 
 // TestGolden reads the public logs of package data, every hand-made fixture
-// of each output generation, every real log, every bad file and the JSON
-// outputs of testdata/json, and compares
+// of each output generation, every real log, every bad file, the JSON
+// outputs of testdata/json and the CSV outputs of testdata/csv, and compares
 // what it got with testdata/golden/*.golden (go test -update rewrites them).
 func TestGolden(t *testing.T) {
 	var files []string
-	for _, pat := range []string{"../logs/*.log", "testdata/*.log", "testdata/bad/*.log", "testdata/real/*.log", "testdata/json/*.json"} {
+	for _, pat := range []string{"../logs/*.log", "testdata/*.log", "testdata/bad/*.log", "testdata/real/*.log", "testdata/json/*.json", "testdata/csv/*.csv"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)

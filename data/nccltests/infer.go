@@ -198,8 +198,10 @@ func (s *testState) fit(o op, n int) (nlo, nhi int, ok bool) {
 	}
 	if drop&dropLabels == 0 && s.lay != nil {
 		switch {
-		case s.lay.separate() && (o.noRedop == s.redopCol || o.blankRedop != s.blankRedop):
-			return 0, 0, false // the columns of one test before 2022
+		case s.csv == nil && s.lay.separate() && (o.noRedop == s.redopCol || o.blankRedop != s.blankRedop):
+			// The columns of one test before 2022 (rccl-tests' CSV has
+			// no count or root column, and a redop in every test's rows).
+			return 0, 0, false
 		case !s.lay.header && s.lay.redop < 0 && (o.reduces || o.rooted):
 			// Rows without a header whose fields leave no room for a
 			// redop (11 or 7): a test whose rows print one, or a root,
@@ -301,8 +303,29 @@ func (p *parser) infer(s *testState, want *op) {
 	if chosen, known := p.inferOp(s, want); known {
 		p.checkOp(s, chosen)
 	}
+	p.csvLayout(s)
 	p.inferProcesses(s)
 	p.checkComm(t)
+}
+
+// csvLayout sets the process layout of a test read from rccl-tests' CSV
+// (s.csv): one GPU a process is one thread of one GPU; more are some
+// threads of some GPUs each, which the CSV does not split (a warning).
+func (p *parser) csvLayout(s *testState) {
+	c, t := s.csv, s.t
+	switch {
+	case c == nil || c.perProcess == 0:
+	case c.perProcess == 1:
+		t.Threads, t.GPUsPerThread = 1, 1
+	default:
+		t.Processes = c.processes
+		p.problem(c.line, 0, "%w: rccl-tests' CSV gives %d GPUs a process (gpusPerRank) but not how many threads drive them (-t) and how many GPUs each (-g): taken as one thread of %d GPUs; give threads=N or g=N where they differ",
+			ErrInconsistent, c.perProcess, c.perProcess)
+		t.Threads, t.GPUsPerThread = 1, c.perProcess
+		if c.processes == 1 && t.Nodes == 0 {
+			t.Nodes, t.NodesFrom = 1, FromLayout
+		}
+	}
 }
 
 // checkComm reports where NCCL's own count of the communicator ("comm
@@ -390,6 +413,8 @@ func (p *parser) inferCounts(s *testState) {
 	switch {
 	case p.opt.Ranks > 0:
 		t.Ranks, t.RanksFrom = p.opt.Ranks, FromOverride
+	case s.csv != nil && s.csv.ranks > 0:
+		t.Ranks, t.RanksFrom = s.csv.ranks, FromColumns
 	case len(ranks) > 0:
 		t.Ranks, t.RanksFrom = ranks[len(ranks)-1]+1, FromRankLines
 	}

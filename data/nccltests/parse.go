@@ -54,12 +54,14 @@ type parser struct {
 	// before any test), for the next test; hasDebug says it holds some.
 	debug    debugState
 	hasDebug bool
-	// fromJSON reports that the lines are those nccl-tests printed for
-	// the runs of a JSON input: a problem names their JSON line, and the
-	// column of the results record being read (jsonCol) or none, since a
-	// column of the printed line is of no line of the input.
-	fromJSON bool
-	jsonCol  int
+	// fromRecords reports that the lines are those the tests printed for
+	// the records of a JSON input (nccl-tests -J) or a CSV (rccl-tests
+	// -Z csv): a problem names the record's line, and in JSON the column
+	// of the results record being read (jsonCol) or none, since a column
+	// of the printed line is of no line of the input. Their numbers are
+	// printed with %f, trailing zeros and all.
+	fromRecords bool
+	jsonCol     int
 }
 
 // testState is a test being read and what its lines said about it.
@@ -92,8 +94,10 @@ type testState struct {
 	ranBytes          map[int64]bool
 	noCheck           bool // the inference drops the #wrong columns (see fit)
 	// json is what the JSON run it was read from says beside its lines
-	// (NCCL's release, the environment), nil for text.
+	// (NCCL's release, the environment), and csv what the CSV's run says
+	// (its ranks and processes); nil for text.
 	json *jsonExtra
+	csv  *csvRun
 	// maxBytes is the header's maxBytes, 0 where it gives none; endSize
 	// and endLine are the size and line of the table's last row read, and
 	// endCol its record's column in a JSON input.
@@ -103,7 +107,7 @@ type testState struct {
 
 // problem records a problem at line and column (0: the whole line).
 func (p *parser) problem(line, col int, format string, args ...any) {
-	if p.fromJSON {
+	if p.fromRecords {
 		col = p.jsonCol
 	}
 	p.add(line, col, format, args...)
@@ -173,7 +177,7 @@ func (c *ProblemCount) More(file string) error {
 // where names row r's place in a message: "line N", or in a JSON input
 // "N:C", its record's line and column.
 func (p *parser) where(r Row) string {
-	if p.fromJSON {
+	if r.jsonCol > 0 {
 		return fmt.Sprintf("%d:%d", r.Line, r.jsonCol)
 	}
 	return fmt.Sprintf("line %d", r.Line)

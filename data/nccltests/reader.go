@@ -101,17 +101,15 @@ type Reader struct {
 	started bool
 	tests   int   // tests returned so far
 	err     error // the error every later Read returns
-	// rcclCSV is the line of rccl-tests' CSV header (rcclCSVHeader), 0
-	// for none.
+	// rcclCSV is the line of rccl-tests' CSV header (rcclCSVHeader) in a
+	// text log, 0 for none; csv reads an input that is such a CSV.
 	rcclCSV int
+	csv     *csvReader
 }
 
-// rcclCSVHeader begins the header of rccl-tests' CSV output (-Z csv,
-// "numCycle,collective,ranks,rankspernode,gpusperrank,size,type,redop,
-// inplace,time,algbw,busbw,#wrong", with a busbwfactor column in some
-// releases; the published files' rows hold one field more than their
-// header, which no source at hand explains): the reader does not read it,
-// and says so.
+// rcclCSVHeader begins the header of rccl-tests' CSV output (-Z csv), which
+// the reader reads when it is a file of its own (see csvReader) and names
+// when it finds it among a log's lines.
 const rcclCSVHeader = "numCycle,collective,"
 
 // NewReader returns a Reader that reads from r.
@@ -166,16 +164,22 @@ func (r *Reader) Read() (*Test, error) {
 				return nil, r.err
 			default:
 				r.in.lines, r.in.json = lines, true
-				r.p.fromJSON = true
+				r.p.fromRecords = true
 				for _, e := range problems {
 					r.p.addJSON(e)
 				}
 			}
+		} else if isRCCLCSV(br) {
+			r.csv = &csvReader{}
+			r.p.fromRecords = true
 		}
 	}
 	for len(r.p.done) == 0 {
 		n, line, err := r.in.next()
 		if err == io.EOF {
+			if r.csv != nil {
+				r.csv.flush(&r.p)
+			}
 			r.join.flush()
 			for _, l := range r.join.take() {
 				r.p.joinedLine(l)
@@ -189,7 +193,7 @@ func (r *Reader) Read() (*Test, error) {
 			case r.in.blank:
 				r.err = &ParseError{File: r.Name, Err: ErrEmpty}
 			case r.tests == 0 && r.rcclCSV > 0:
-				r.err = &ParseError{File: r.Name, Line: r.rcclCSV, Err: fmt.Errorf("%w: this is rccl-tests' CSV output (-Z csv, its header \"numCycle,collective,...\"), which commlab does not read: run the test again with its default text output, which it reads", ErrNoTable)}
+				r.err = &ParseError{File: r.Name, Line: r.rcclCSV, Err: fmt.Errorf("%w: this is rccl-tests' CSV output (-Z csv, its header \"numCycle,collective,...\") under other lines or a launcher's prefixes: commlab reads it as a file of its own, as rccl-tests writes it (-x FILE), or the test's text output", ErrNoTable)}
 			case r.tests == 0 && r.in.loneCR:
 				r.err = &ParseError{File: r.Name, Err: fmt.Errorf("%w: its lines end in CR alone (classic Mac OS line ends), which are no line ends to the reader: convert them, e.g. with tr '\\r' '\\n' < FILE > FILE.log", ErrNoTable)}
 			case r.tests == 0:
@@ -209,6 +213,8 @@ func (r *Reader) Read() (*Test, error) {
 			r.rcclCSV = n
 		}
 		switch {
+		case r.csv != nil:
+			r.csv.line(&r.p, n, line)
 		case r.in.json:
 			// A results record's problems name its column; its run's
 			// test takes what the run says beside its lines.

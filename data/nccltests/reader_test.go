@@ -271,24 +271,27 @@ func TestReadCompressed(t *testing.T) {
 	}
 }
 
-// TestReadRCCLCSV: rccl-tests' CSV output (-Z csv), the format of AMD's
-// MI355X tuning runs in github.com/ylerman-dn/amd-dev
-// (results-tuning/2026-08-03-9-multinode/2n/*.csv, whose header and first
-// row these are), read as "no measurement table" with no word of why (a
-// scout, session 44): the reader names the format, at its header's line,
-// and how to get what it reads.
+// TestReadRCCLCSV: rccl-tests' CSV output (-Z csv) is read as a file of
+// its own, its header's names quoted or not; pasted under a launcher's
+// prefixes it is no such file, and the reader names the format at its
+// header's line and how to give it. The row is built from the first of
+// testdata/real/mi355x_2x8_allreduce_pollara_oci.log (16 ranks: busbw =
+// algbw·2·15/16).
 func TestReadRCCLCSV(t *testing.T) {
-	const csv = "numCycle,collective,ranks,rankspernode,gpusperrank,size,type,redop,inplace,time,algbw,busbw,#wrong\n" +
-		`0,"AllReduce",1,16,16,1,4096,"float","sum",0,38.460441,0.106499,0.199686,"0"` + "\n"
-	// Under a launcher's prefix, and with its names quoted, too (a review).
+	const csv = "numCycle,collective,nodes,ranks,ranksPerNode,gpusPerRank,size,type,redop,inplace,time,algbw,busbw,#wrong\n" +
+		`0,"AllReduce",1,16,16,1,8589934592,"float","sum",0,46139.000000,186.170000,349.070000,"0"` + "\n"
 	tagged := "[1,0]<stdout>:" + strings.ReplaceAll(strings.TrimSuffix(csv, "\n"), "\n", "\n[1,0]<stdout>:") + "\n"
-	quoted := `"numCycle","collective","ranks"` + csv[len("numCycle,collective,ranks"):]
-	for name, in := range map[string]string{"plain": csv, "tagged": tagged, "quoted": quoted} {
-		_, err := read(strings.NewReader(in), "ar2n.csv", Options{})
-		var pe *ParseError
-		if !errors.Is(err, ErrNoTable) || !errors.As(err, &pe) || pe.Line != 1 || !strings.Contains(err.Error(), "rccl-tests' CSV output (-Z csv") || !strings.Contains(err.Error(), "default text output") {
-			t.Errorf("rccl-tests CSV, %s: %v; want no table, at line 1, naming the format and the text output", name, err)
+	quoted := `"numCycle","collective","nodes"` + csv[len("numCycle,collective,nodes"):]
+	for name, in := range map[string]string{"plain": csv, "quoted": quoted} {
+		r, err := read(strings.NewReader(in), "ar.csv", Options{})
+		if err != nil || len(r.Tests) != 1 || r.Tests[0].Ranks != 16 || len(r.Tests[0].Rows) != 1 {
+			t.Errorf("rccl-tests CSV, %s: %v; want one test of 16 ranks and a row", name, err)
 		}
+	}
+	_, err := read(strings.NewReader(tagged), "ar.csv", Options{})
+	var pe *ParseError
+	if !errors.Is(err, ErrNoTable) || !errors.As(err, &pe) || pe.Line != 1 || !strings.Contains(err.Error(), "rccl-tests' CSV output (-Z csv") || !strings.Contains(err.Error(), "file of its own") {
+		t.Errorf("rccl-tests CSV, tagged: %v; want no table, at line 1, naming the format and how to give it", err)
 	}
 }
 

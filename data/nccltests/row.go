@@ -133,7 +133,7 @@ func (p *parser) algBWAgrees(n int, c *testState, size int64, f []string, halves
 		}
 		timed++
 		ts, as := f[b.start+b.time], f[b.start+b.algBW]
-		if p.fromJSON {
+		if p.fromRecords {
 			// nccl-tests -J writes with %f the values it rounded as it
 			// prints them: "93.250000", of two decimals.
 			ts, as = trimZeros(ts), trimZeros(as)
@@ -437,7 +437,7 @@ func (p *parser) checkRows(c *testState) {
 			why = "the log says it was abridged"
 		}
 		trailer := "no '# Avg bus bandwidth' line follows"
-		if p.fromJSON {
+		if p.fromRecords {
 			trailer = "the JSON ends before its average_bus_bandwidth" // nccl-tests -J's trailer
 		}
 		p.rowProblem(Row{Line: c.endLine, jsonCol: c.endCol}, "%w: the table ends at %s, below the header's maxBytes %s, and %s: %s",

@@ -231,10 +231,13 @@ const (
 	// FromLayout: the header's (or command line's) threads and GPUs per
 	// thread, which make every rank one process's: one host.
 	FromLayout
+	// FromColumns: the rank columns of rccl-tests' CSV output (-Z csv),
+	// a communicator's processes times the GPUs each drives.
+	FromColumns
 )
 
 var inferenceNames = [...]string{"unknown", "override", "name", "rank lines", "host names", "counts", "table",
-	"check column", "file name", "guess", "layout"}
+	"check column", "file name", "guess", "layout", "CSV columns"}
 
 func (i Inference) String() string {
 	if i < 0 || int(i) >= len(inferenceNames) {

@@ -1,0 +1,311 @@
+package nccltests
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/inframethod/commlab/internal/parseerr"
+)
+
+// rccl-tests writes its results to a CSV file with -Z csv (-X FILE names
+// it; -x in releases before 2026), beside its usual standard output: a
+// header line, then one row per size and placement, out-of-place first,
+// under each run cycle (-N, numCycle from 0) and collective (its testColl
+// name: AllReduce, AlltoAll, ...). Reporter::addResult and writeFile
+// (ROCm/rocm-systems projects/rccl-tests/src/common.cu, 491c996048b8)
+// write, in order,
+//
+//	numCycle, collective, nodes, ranks, ranksPerNode, gpusPerRank,
+//	size, type, redop, inplace, time, algbw, busbw, #wrong
+//
+// with gpus alone in place of the four rank columns when built without
+// MPI. The names belie the values: BenchTime hands addResult
+// (nThreads·nGpus, nProcs, totalProcs), so that "ranks" is the MPI world's
+// processes, "ranksPerNode" a communicator's (all of them but under
+// NCCL_TESTS_SPLIT_MASK), "nodes" their quotient, the communicators, and
+// "gpusPerRank" the GPUs each process drives (-t·-g). A communicator's
+// NCCL ranks are ranksPerNode·gpusPerRank, and no column counts nodes: 2
+// nodes of 8 processes print "1,16,16,1". Releases from 2025 to May 2026
+// named three of the four columns in the header,
+// "ranks,rankspernode,gpusperrank", over rows that hold all four
+// (ROCm/rccl-tests src/common.cu at c10b98b1aa20, lines 160-164 and 188;
+// fixed by ROCm/rocm-systems pull request 6004): a row of one field more
+// than such a header holds nodes before ranks. Strings are quoted (the
+// collective, type, redop and #wrong, a count or "N/A" where nothing is
+// checked), numbers are not: sizes in bytes, times in microseconds and
+// bandwidths in GB/s with std::to_string's six decimals. alltoallv and
+// hypercube leave their redop empty.
+//
+// A csvReader turns those rows into the lines rccl-tests printed to
+// standard output for them, which the parser reads as it reads a log: each
+// run's "Collective test starting" line, its column header, and a row for
+// each size with its out-of-place and in-place halves, each at the line of
+// its first CSV row. The rank count and process layout, which no line of
+// the table carries, go to the run's test beside its lines (csvRun).
+type csvReader struct {
+	header int            // the header's line, 0 before it
+	cols   map[string]int // a header name's field, lowercased
+	// fields is the header's field count; a row of one field more holds
+	// the nodes column the header left out (shifted), where shifts.
+	fields int
+	shifts bool
+	key    string   // the run of the last row: its cycle, collective and rank columns
+	run    *csvRun  // what the last row's run says beside its lines
+	half   *csvHalf // an out-of-place row whose in-place one may follow
+	outs   bool     // the run has out-of-place rows
+}
+
+// csvRun is what a run of rccl-tests' CSV says beside its lines.
+type csvRun struct {
+	line int
+	// ranks is a communicator's NCCL ranks, processes its processes and
+	// perProcess the GPUs each drives (gpusPerRank): 0 where the row
+	// does not say.
+	ranks, processes, perProcess int
+}
+
+// A csvHalf is one CSV row: a size in one placement.
+type csvHalf struct {
+	line                      int
+	size, typ, redop          string
+	time, algBW, busBW, wrong string
+	inPlace                   bool
+}
+
+// csvColumns are the columns a row must have, by lowercased header name.
+var csvColumns = []string{"collective", "size", "type", "redop", "inplace", "time", "algbw", "busbw"}
+
+// isRCCLCSV reports whether the input, whose start br holds, is
+// rccl-tests' CSV output: its first line but blank ones and '#' comments
+// (a file's source notes) is the header, "numCycle,collective,...".
+func isRCCLCSV(br *bufio.Reader) bool {
+	b, _ := br.Peek(textSniffLen)
+	for s := strings.TrimPrefix(string(b), "\ufeff"); s != ""; {
+		line, rest, _ := strings.Cut(s, "\n")
+		s = rest
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		return isCSVHeader(line)
+	}
+	return false
+}
+
+// isCSVHeader reports whether line is rccl-tests' CSV header.
+func isCSVHeader(line string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.ReplaceAll(line, `"`, "")), strings.ToLower(rcclCSVHeader))
+}
+
+// csvFields splits a CSV line into its fields, their quotes removed.
+func csvFields(line string) ([]string, error) {
+	r := csv.NewReader(strings.NewReader(line))
+	r.FieldsPerRecord = -1
+	r.TrimLeadingSpace = true
+	f, err := r.Read()
+	if err != nil {
+		return nil, err
+	}
+	for i := range f {
+		f[i] = strings.TrimSpace(f[i])
+	}
+	return f, nil
+}
+
+// line reads line n of the CSV into p: the header, or a row, which may
+// give p the lines of the row before it.
+func (c *csvReader) line(p *parser, n int, raw string) {
+	s := strings.TrimSpace(strings.TrimPrefix(raw, "\ufeff"))
+	switch {
+	case s == "" || s[0] == '#' && c.header == 0:
+		return // the file's notes before the header
+	case isCSVHeader(s):
+		c.flush(p)
+		c.readHeader(p, n, s)
+		return
+	case c.header == 0:
+		return
+	}
+	f, err := csvFields(s)
+	if err != nil {
+		p.problem(n, 0, "%w: %v; the row is left out", ErrFieldCount, err)
+		return
+	}
+	shift := 0
+	switch {
+	case len(f) == c.fields:
+	case len(f) == c.fields+1 && c.shifts:
+		shift = 1
+	default:
+		p.problem(n, 0, "%w: %d fields where the header (line %d) has %d; the row is left out", ErrFieldCount, len(f), c.header, c.fields)
+		return
+	}
+	get := func(name string) string {
+		i, ok := c.cols[name]
+		if !ok {
+			return ""
+		}
+		if shift == 1 && i >= c.cols["ranks"] {
+			i++
+		}
+		return f[i]
+	}
+	at := func(name string) int { // a rank column read as a count, 0 if absent or bad
+		k, err := strconv.Atoi(get(name))
+		if err != nil || k < 0 || k >= maxRanks {
+			return 0
+		}
+		return k
+	}
+	run := &csvRun{line: n, perProcess: max(at("gpusperrank"), at("gpus"))}
+	if _, mpi := c.cols["rankspernode"]; mpi {
+		run.processes = at("rankspernode")
+		run.ranks = run.processes * run.perProcess
+	} else {
+		run.processes, run.ranks = 1, run.perProcess
+	}
+	if run.ranks >= maxRanks {
+		run.ranks = 0
+	}
+	key := strings.Join([]string{get("numcycle"), get("collective"), get("nodes"), get("ranks"), get("rankspernode"), get("gpusperrank"), get("gpus")}, ",")
+	if key != c.key {
+		c.flush(p)
+		c.key, c.outs = key, false
+		c.start(p, n, get("collective"), run)
+	}
+	if c.run == nil {
+		return // a collective commlab does not read, said at its first row
+	}
+	h := &csvHalf{line: n, size: get("size"), typ: get("type"), redop: get("redop"),
+		time: get("time"), algBW: get("algbw"), busBW: get("busbw"), wrong: get("#wrong")}
+	switch get("inplace") {
+	case "0":
+	case "1":
+		h.inPlace = true
+	default:
+		p.problem(n, 0, "%w: inplace %q, where rccl-tests writes 0 or 1; the row is left out", ErrNumber, parseerr.Excerpt(get("inplace")))
+		return
+	}
+	if h.inPlace && c.half != nil && c.half.size == h.size && c.half.typ == h.typ && c.half.redop == h.redop {
+		c.emit(p, c.half, h)
+		c.half = nil
+		return
+	}
+	c.flush(p)
+	switch {
+	case !h.inPlace:
+		c.half, c.outs = h, true
+	case c.outs:
+		p.problem(n, 0, "%w: an in-place row of %s bytes without the out-of-place row before it, which the run's other sizes have; it is left out", ErrFieldCount, parseerr.Excerpt(h.size))
+	default:
+		c.emit(p, nil, h) // a run of in-place rows alone (-O 0)
+	}
+}
+
+// readHeader reads the header on line n.
+func (c *csvReader) readHeader(p *parser, n int, s string) {
+	f, err := csvFields(s)
+	if err != nil {
+		p.problem(n, 0, "%w: rccl-tests' CSV header: %v", ErrFieldCount, err)
+		return
+	}
+	cols := make(map[string]int, len(f))
+	for i, name := range f {
+		cols[strings.ToLower(name)] = i
+	}
+	for _, name := range csvColumns {
+		if _, ok := cols[name]; !ok {
+			p.problem(n, 0, "%w: rccl-tests' CSV header lacks its %q column; the rows under it are left out", ErrFieldCount, name)
+			c.header = 0
+			return
+		}
+	}
+	_, nodes := cols["nodes"]
+	_, ranks := cols["ranks"]
+	*c = csvReader{header: n, cols: cols, fields: len(f), shifts: ranks && !nodes}
+}
+
+// start begins the run of collective on line n: the lines rccl-tests
+// printed before its table, and what the run says beside them.
+func (c *csvReader) start(p *parser, n int, collective string, run *csvRun) {
+	stem := ""
+	name := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(collective))
+	for _, o := range ops {
+		if strings.ReplaceAll(o.stem, "_", "") == name {
+			stem = o.stem
+		}
+	}
+	if stem == "" {
+		p.problem(n, 0, "%w: rccl-tests' collective %q, which commlab does not read (it reads %s); its rows are left out",
+			ErrNoTable, parseerr.Excerpt(collective), stemList())
+		c.run = nil
+		return
+	}
+	c.run = run
+	p.line(n, "# Collective test starting: "+stem+"_perf")
+	if t := p.cur; t != nil {
+		t.csv = run
+		t.debug.e.RCCL.set(true, c.header)
+	}
+	p.line(n, "#       size      type   redop     time   algbw   busbw #wrong     time   algbw   busbw #wrong")
+}
+
+// emit gives p the row of out and in, the halves of one size, either of
+// them nil where the CSV holds the other alone: an out-of-place half alone
+// prints N/A in its in-place columns, which the parser reads as no
+// in-place time, and an in-place half alone prints its own columns only,
+// which it reads as a run of in-place halves.
+func (c *csvReader) emit(p *parser, out, in *csvHalf) {
+	first := out
+	if first == nil {
+		first = in
+	}
+	row := fmt.Sprintf("%12s  %8s", field(first.size), field(first.typ))
+	if first.redop != "" {
+		row += "  " + field(first.redop) // left out where empty: the parser reads the row's redop as blank
+	}
+	for i, h := range []*csvHalf{out, in} {
+		switch {
+		case h == nil && i == 1:
+			row += "  N/A  N/A  N/A  N/A" // no in-place time: the out-of-place one stands
+			continue
+		case h == nil:
+			continue // in-place alone, which the parser reads as such
+		}
+		wrong := h.wrong
+		if wrong == "" {
+			wrong = "N/A"
+		}
+		row += fmt.Sprintf("  %7s  %6s  %6s  %6s", field(h.time), field(h.algBW), field(h.busBW), field(wrong))
+	}
+	p.line(first.line, row)
+}
+
+// flush gives p the out-of-place row held, alone.
+func (c *csvReader) flush(p *parser) {
+	if c.half != nil {
+		c.emit(p, c.half, nil)
+		c.half = nil
+	}
+}
+
+// field is a CSV value as one field of a printed line: "?" for none, and
+// white space within it '_' (see token).
+func field(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return token(s)
+}
+
+// stemList lists the operations the reader knows, for a message.
+func stemList() string {
+	names := make([]string, len(ops))
+	for i, o := range ops {
+		names[i] = o.stem
+	}
+	return strings.Join(names, ", ")
+}

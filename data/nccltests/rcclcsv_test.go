@@ -1,0 +1,199 @@
+package nccltests_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/data/internal/golden"
+	"github.com/inframethod/commlab/data/nccltests"
+)
+
+// csvRuns are public text logs of testdata/real written as rccl-tests -Z
+// csv writes the same run (ROCm/rccl-tests src/common.cu, Reporter): one
+// row a size and placement, the rank columns from the log's processes and
+// GPUs a process, numbers with six decimals. The header comes in its three
+// forms: built with MPI ("nodes,ranks,ranksPerNode,gpusPerRank"), the
+// earlier MPI header that names three of the four columns its rows hold
+// ("ranks,rankspernode,gpusperrank"), and built without MPI ("gpus"). They
+// cover 16 processes of one GPU over 2 nodes, an AllToAll of 32, and one
+// process driving 8 GPUs.
+var csvRuns = []struct {
+	log, out, header string
+}{
+	{"mi355x_2x8_allreduce_pollara_oci.log", "mi355x_2x8_allreduce_mpi.csv", "mpi"},
+	{"mi355x_2x8_allreduce_pollara_oci.log", "mi355x_2x8_allreduce_mpi_three_names.csv", "three"},
+	{"mi355x_4x8_alltoall_pollara_oci.log", "mi355x_4x8_alltoall_mpi.csv", "mpi"},
+	{"mi350x_1x8_g8_allreduce_ihc_smci350.log", "mi350x_1x8_g8_allreduce_single.csv", "single"},
+}
+
+// csvNames are the collective column's names: each test's testColl name
+// in rccl-tests' src/*.cu.
+var csvNames = map[string]string{"all_reduce": "AllReduce", "alltoall": "AlltoAll", "all_gather": "AllGather",
+	"reduce_scatter": "ReduceScatter", "broadcast": "Broadcast", "reduce": "Reduce", "sendrecv": "SendRecv"}
+
+// csvOf writes test t, read from log, as rccl-tests' CSV output of its
+// run, its header of the form header names, after a note that names the
+// log (a '#' line, which rccl-tests does not write and the reader skips).
+func csvOf(t *nccltests.Test, log, header string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Source: data/nccltests/testdata/real/%s, written as rccl-tests -Z csv writes it (ROCm/rocm-systems projects/rccl-tests/src/common.cu, 491c996048b8, Reporter)\n", log)
+	per := max(t.Threads*t.GPUsPerThread, 1)
+	procs := t.Ranks / per
+	lead := ""
+	switch header {
+	case "mpi":
+		b.WriteString("numCycle,collective,nodes,ranks,ranksPerNode,gpusPerRank,size,type,redop,inplace,time,algbw,busbw,#wrong\n")
+		lead = fmt.Sprintf("1,%d,%d,%d", procs, procs, per)
+	case "three":
+		b.WriteString("numCycle,collective,ranks,rankspernode,gpusperrank,size,type,redop,inplace,time,algbw,busbw,#wrong\n")
+		lead = fmt.Sprintf("1,%d,%d,%d", procs, procs, per)
+	case "single":
+		b.WriteString("numCycle,collective,gpus,size,type,redop,inplace,time,algbw,busbw,#wrong\n")
+		lead = strconv.Itoa(per)
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
+	for _, r := range t.Rows {
+		for i, h := range []nccltests.Result{r.OutOfPlace, r.InPlace} {
+			fmt.Fprintf(&b, "0,%q,%s,%d,%q,%q,%d,%s,%s,%s,%q\n", csvNames[t.Op], lead, r.Size, r.Type, r.RedOp, i, f(h.Time*1e6), f(h.AlgBW/1e9), f(h.BusBW/1e9), h.Wrong)
+		}
+	}
+	return b.String()
+}
+
+// TestRCCLCSV writes each of csvRuns as rccl-tests' CSV (testdata/csv,
+// go test -update rewrites them) and reads it back: the CSV gives the
+// table its text log gives, row for row at the line of its out-of-place
+// half, the collective from its name, the ranks from its columns
+// (processes·GPUs a process) and the layout, the run marked RCCL's; no
+// node count, which no column gives, but where one process ran them all.
+// A process of several GPUs is taken as one thread of them, with a warning
+// that names the keys that say otherwise.
+func TestRCCLCSV(t *testing.T) {
+	for _, run := range csvRuns {
+		t.Run(run.out, func(t *testing.T) {
+			text, _, err := readFile(filepath.Join("testdata", "real", run.log), run.log)
+			if err != nil || len(text) != 1 {
+				t.Fatalf("%s: %d tests, %v", run.log, len(text), err)
+			}
+			want := text[0]
+			out := filepath.Join("testdata", "csv", run.out)
+			golden.Check(t, out, csvOf(want, run.log, run.header))
+			tests, problems, err := readFile(out, run.out)
+			if err != nil || len(tests) != 1 {
+				t.Fatalf("%s: %d tests, %v", out, len(tests), err)
+			}
+			got := tests[0]
+			per := max(want.Threads*want.GPUsPerThread, 1)
+			nodes := 0
+			if want.Ranks == per {
+				nodes = 1 // one process ran every rank
+			}
+			if got.Name != want.Op+"_perf" || got.Collective != want.Collective || got.CollectiveFrom != nccltests.FromName ||
+				got.Ranks != want.Ranks || got.RanksFrom != nccltests.FromColumns || got.Nodes != nodes ||
+				got.Processes != want.Ranks/per || got.Threads*got.GPUsPerThread != per ||
+				len(got.Rows) != len(want.Rows) || !got.Evidence.RCCL.Value {
+				t.Fatalf("CSV: %s %v from %v, %d ranks from %v, %d nodes, %d processes, %dx%d, %d rows, RCCL %v; text: %s %v, %d ranks, %d processes, %dx%d, %d rows",
+					got.Name, got.Collective, got.CollectiveFrom, got.Ranks, got.RanksFrom, got.Nodes, got.Processes, got.Threads, got.GPUsPerThread, len(got.Rows), got.Evidence.RCCL,
+					want.Op, want.Collective, want.Ranks, want.Processes, want.Threads, want.GPUsPerThread, len(want.Rows))
+			}
+			for i, r := range got.Rows {
+				w := want.Rows[i]
+				if r.Line != 3+2*i || r.Size != w.Size || r.Type != w.Type || r.RedOp != w.RedOp ||
+					!sameResult(r.OutOfPlace, w.OutOfPlace) || !sameResult(r.InPlace, w.InPlace) {
+					t.Errorf("row %d: %+v; the text's %+v", i, r, w)
+				}
+			}
+			for _, p := range problems {
+				if got.GPUsPerThread == 1 || !errors.Is(p, nccltests.ErrInconsistent) || !strings.Contains(p.Error(), "threads=N or g=N") {
+					t.Errorf("problem %v", p)
+				}
+			}
+		})
+	}
+}
+
+// TestRCCLCSVInputs: what the reader makes of CSV that is not one whole
+// run, each case built from mi355x_2x8_allreduce_mpi.csv: the file's notes
+// before the header, a row of a field too many or too few (left out at its
+// line), a bad inplace, a collective commlab does not read (left out, and
+// no table where it is the only one), a header without a column the rows
+// need, a second cycle (-N 2: a second test), a row whose in-place half is
+// missing (the out-of-place half kept alone), and the CSV pasted after
+// other lines of a text log, which is not read as CSV.
+func TestRCCLCSVInputs(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "csv", "mi355x_2x8_allreduce_mpi.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := string(b)
+	lines := strings.SplitAfter(strings.TrimSuffix(whole, "\n"), "\n")[1:] // the note left out
+	head, rows := lines[0], lines[1:]
+	whole = strings.Join(lines, "")
+	with := func(rs ...string) string { return head + strings.Join(rs, "") }
+	cases := []struct {
+		name, in   string
+		tests      int
+		rows       []int // each test's rows
+		problemsAt []int // each problem's line
+		is         error
+	}{
+		{"notes first", "# Source: a note\n\n# another\n" + whole, 1, []int{len(rows) / 2}, nil, nil},
+		{"field too many", with(rows[0], rows[1], strings.Replace(rows[2], ",", ",x,", 1), rows[3]), 1, []int{1}, []int{4, 5}, nccltests.ErrFieldCount},
+		{"field too few", with(rows[0], rows[1], rows[2], strings.Replace(rows[3], `"AllReduce",`, "", 1)), 1, []int{2}, []int{5}, nccltests.ErrFieldCount},
+		{"bad inplace", with(rows[0], strings.Replace(rows[1], `"sum",1,`, `"sum",2,`, 1)), 1, []int{1}, []int{3}, nccltests.ErrNumber},
+		{"unknown collective", with(strings.ReplaceAll(rows[0], "AllReduce", "AlltoAllv"), strings.ReplaceAll(rows[1], "AllReduce", "AlltoAllv")), 0, nil, []int{2}, nccltests.ErrNoTable},
+		{"header lacks time", strings.Replace(head, ",time,", ",duration,", 1) + strings.Join(rows[:2], ""), 0, nil, []int{1}, nccltests.ErrFieldCount},
+		{"second cycle", with(rows[0], rows[1], strings.Replace(rows[0], "0,", "1,", 1), strings.Replace(rows[1], "0,", "1,", 1)), 2, []int{1, 1}, nil, nil},
+		{"in-place missing", with(rows[0], rows[2], rows[3]), 1, []int{2}, nil, nil},
+		{"in-place alone", with(rows[1], rows[3]), 1, []int{2}, nil, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tests, problems, err := readCSV(c.in)
+			if c.tests == 0 {
+				if !errors.Is(err, nccltests.ErrNoTable) {
+					t.Fatalf("err %v, want no table", err)
+				}
+			} else if err != nil || len(tests) != c.tests {
+				t.Fatalf("%d tests, %v; want %d", len(tests), err, c.tests)
+			}
+			for i, n := range c.rows {
+				if len(tests[i].Rows) != n {
+					t.Errorf("test %d: %d rows, want %d", i, len(tests[i].Rows), n)
+				}
+			}
+			var at []int
+			for _, p := range problems {
+				var pe *nccltests.ParseError
+				if errors.As(p, &pe) {
+					at = append(at, pe.Line)
+				}
+				if c.is != nil && !errors.Is(p, c.is) && !errors.Is(p, nccltests.ErrNoTable) {
+					t.Errorf("problem %v, want %v", p, c.is)
+				}
+			}
+			if fmt.Sprint(at) != fmt.Sprint(c.problemsAt) && !(c.tests == 0 && len(at) >= 1 && at[0] == c.problemsAt[0]) {
+				t.Errorf("problems at %v, want %v: %v", at, c.problemsAt, problems)
+			}
+		})
+	}
+	// Pasted under other lines, the CSV is no file of its own: the text
+	// reader finds no table in it and says what it is.
+	_, _, err = readCSV("$ rccl-tests/build/all_reduce_perf -Z csv -x out.csv\n" + whole)
+	if !errors.Is(err, nccltests.ErrNoTable) || !strings.Contains(err.Error(), "rccl-tests' CSV output") {
+		t.Errorf("pasted: %v", err)
+	}
+}
+
+// readCSV reads in as the file x.csv.
+func readCSV(in string) ([]*nccltests.Test, []error, error) {
+	r := nccltests.NewReader(strings.NewReader(in))
+	r.Name = "x.csv"
+	tests, err := r.ReadAll()
+	return tests, r.Problems(), err
+}
