@@ -1077,6 +1077,12 @@ var noRankLines = []struct {
 	{"mi355x_2x8_alltoall_pollara_oci.log", "alltoall_perf", commmodel.AllToAll, FromName, 16, 2, 8589934592, 92988, 86.60, ""},
 	{"mi355x_4x8_allreduce_pollara_oci.log", "all_reduce_perf", commmodel.AllReduce, FromName, 32, 2, 8589934592, 44952, 370.24, ""},
 	{"mi355x_4x8_alltoall_pollara_oci.log", "alltoall_perf", commmodel.AllToAll, FromName, 32, 2, 8589934592, 165769, 50.20, ""},
+	// OguzPastirmaci/gce-hackathon's Slurm-on-OKE test log: two OCI
+	// BM.GPU.MI300X.8 nodes, the rows 1 GiB..16 GiB under the page's "Ranks:
+	// 16" and RCCL's VERSION lines, no header or Rank lines; the trailer's
+	// "Collective test concluded" names all_reduce_perf, and busbw/algbw
+	// 351.06/187.23 = 2·15/16 gives 16 ranks.
+	{"mi300x_2x8_allreduce_oci_oke_slinky.log", "all_reduce_perf", commmodel.AllReduce, FromName, 16, 5, 1073741824, 5734.8, 351.06, ""},
 	// Google's cluster-toolkit GKE guides: an AllGather of 2 A3 Mega, 2 A3
 	// High and 2 A3 Ultra nodes, no header or Rank lines (the High one's
 	// first line shown is an NCCL INFO line). The Mega and Ultra source

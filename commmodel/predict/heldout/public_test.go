@@ -278,6 +278,16 @@ var publicMachines = []publicMachine{
 		// Run with -G 1, as its page's command line says; the header it shows prints graph: 0.
 		{"mi300x_1x8_allreduce_graph1_rocmblogs.log", predict.Pins{Layout: predict.Layout{Graphs: 1}}},
 	}},
+	// OCI's BM.GPU.MI300X.8 (8 RDMA rails of RoCE a node) under the Slinky
+	// Slurm operator on OKE, two nodes each: the oci-hpc-oke guide's
+	// example, whose Rank lines print no GPU name and only ranks 0, 7, 8
+	// and 15, and a later test log of OguzPastirmaci/gce-hackathon (RCCL
+	// 2.27.7), the rows alone; both AllReduce over 1 to 16 GiB, and the
+	// pages name the shape.
+	{"mi300x-oci-oke-roce", []publicLog{
+		{"mi300x_2x8_allreduce_oci_oke_slurm.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "AMD Instinct MI300X"}},
+		{"mi300x_2x8_allreduce_oci_oke_slinky.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "AMD Instinct MI300X"}},
+	}},
 	// AMD's AAC11 MI325X cluster on 1, 2, 4 and 8 of one job's nodes, 8
 	// Broadcom RoCE ports each, NCCL_ALGO=Ring (its script's command line);
 	// the README keeps the 4 to 16 GiB rows alone, and its section title
@@ -484,9 +494,6 @@ var publicSingles = []publicLog{
 	{"h800_1x8_broadcast_ncclinfo.log", predict.Pins{}},
 	{"l40s_2node_allreduce_openshift.log", predict.Pins{}},
 	{"mi250x_4x8_allgather_stalled_rccl1490.log", predict.Pins{Nodes: 4, PerNode: 8, GPU: "AMD Instinct MI250X"}},
-	// Its Rank lines print no GPU name and only ranks 0, 7, 8 and 15; the
-	// page runs two BM.GPU.MI300X.8 nodes of 8.
-	{"mi300x_2x8_allreduce_oci_oke_slurm.log", predict.Pins{Nodes: 2, PerNode: 8, GPU: "AMD Instinct MI300X"}},
 	{"mi300x_vf_1x8_allreduce_rccl_issue1562.log", predict.Pins{}},
 	{"mi355x_2x8_allreduce_pollara_roce.log", predict.Pins{GPU: "AMD Instinct MI355X"}},
 	{"rtx5090_2rank_allreduce_tagoutput_late2025.log", predict.Pins{}},
