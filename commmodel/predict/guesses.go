@@ -764,6 +764,7 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 			h.CollNet, h.Sources.CollNet = c.Value, SourceNCCLDebug
 		}
 	}
+	h, notes = h.withRunNICsSpeed(tables, notes)
 	h, notes = h.withSlingshot(tables, weak, notes)
 	h, notes = h.withBridge(tables, weak, notes)
 	h, notes = h.withPlatform(tables, weak, notes)
@@ -967,6 +968,38 @@ func (h Hardware) withRunNICs(t *Table, hn nccltests.HostNet, notes []string) (H
 		return h, notes // the run drives every NIC the log shows: nothing to check
 	}
 	return h, append(notes, note)
+}
+
+// withRunNICsSpeed raises the NICs a log's channel lines show a run
+// driving, where the log holds some channels' lines only (RunNICsLeast),
+// to what a table of that run moved across nodes needs: a ring's bus
+// bandwidth is at most what a node's NICs carry together (RingNICBound,
+// with aboveNIC's 5% of slack; grouped sends are bound by their peers'
+// NICs and say nothing of it). The count stays a least, of the tables'
+// evidence, within the host's NICs.
+func (h Hardware) withRunNICsSpeed(tables []Table, notes []string) (Hardware, []string) {
+	if !h.RunNICsLeast || h.RunNICs == 0 || h.nicBW() <= 0 {
+		return h, notes
+	}
+	for _, t := range tables {
+		if t.PerNode != h.RunGPUs || t.Nodes < 2 || grouped(t.Collective) {
+			continue
+		}
+		peak := 0.0
+		for _, p := range t.Points {
+			peak = max(peak, t.Collective.BusBW(t.Ranks(), p.Size, p.Time))
+		}
+		need := int(math.Ceil(peak / (1.05 * h.nicBW())))
+		if h.NICs > 0 {
+			need = min(need, h.NICs)
+		}
+		if need > h.RunNICs {
+			notes = append(notes, fmt.Sprintf("%s: its bus bandwidth reaches %s, more than the %s its channel lines name carry (%s each): a run of %s a host drives %d NICs at least",
+				t.Name, units.FormatBandwidth(peak), counted(h.RunNICs, "NIC"), formatBitRate(h.nicBW()), counted(h.RunGPUs, "GPU"), need))
+			h.RunNICs, h.Sources.RunNICs = need, SourceLog
+		}
+	}
+	return h, notes
 }
 
 // withBridge takes the GPUs of a node as joined by their NVLink bridge (the

@@ -397,7 +397,9 @@ func (h *Hardware) ncclLinks() bool {
 //
 //   - the host's NICs (NICs; one per GPU where it is 0),
 //   - the NICs a log's channel lines show a run of as many GPUs a host
-//     driving (RunNICs, at RunGPUs), or their share for a run of another
+//     driving (RunNICs, at RunGPUs: a least where the log holds some
+//     channels' lines only, raised to what its tables moved across nodes
+//     need, withRunNICsSpeed), or their share for a run of another
 //     size, RunNICs·perHost/RunGPUs and at least 1 (nccl-tests#311's 2
 //     GPUs on 1 NIC: 1 NIC for 1 GPU or 2, 2 for 4), else the share of the host's G
 //     GPUs, NICs·perHost/G and at least 1 (NCCL takes the NICs nearest
@@ -556,7 +558,11 @@ func (h *Hardware) String() string {
 	}
 	fmt.Fprintf(&b, ", %s of %s", nics, formatBitRate(h.nicBW())) // a NIC's line rate, as its fact nic_bw says it
 	if h.RunNICs > 0 {
-		fmt.Fprintf(&b, " (%d driven at %s a host)", h.RunNICs, counted(h.RunGPUs, "GPU"))
+		least := ""
+		if h.RunNICsLeast {
+			least = "at least "
+		}
+		fmt.Fprintf(&b, " (%s%d driven at %s a host)", least, h.RunNICs, counted(h.RunGPUs, "GPU"))
 	}
 	if h.NICPath != 0 && h.NICPath != nccl.PathPIX { // PIX is the zero path's meaning
 		fmt.Fprintf(&b, " at %v", h.NICPath)

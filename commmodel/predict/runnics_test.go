@@ -61,6 +61,35 @@ func TestRunNICsKISTI(t *testing.T) {
 	}
 }
 
+// The channel lines' NICs are a least (1 channel of 3), which a table
+// that moved more than they carry raises: the log's table made 4 times as
+// fast (87 GB/s of bus bandwidth at 4 GiB, from its 21.70) needs 4 HDR
+// NICs of 25 GB/s with 5% to spare (87/26.25 = 3.3), said in a note, and
+// 8 times as fast needs 7, more than the host's 6, which bound it. The
+// log's own table, within 1 NIC's rate, leaves the count at 1.
+func TestRunNICsRaisedByTable(t *testing.T) {
+	tabs, h0, _ := kisti(t, 2)
+	for _, c := range []struct{ speedup, want int }{{1, 1}, {4, 4}, {8, 6}} {
+		fast := slices.Clone(tabs)
+		fast[0].Points = slices.Clone(tabs[0].Points)
+		for i := range fast[0].Points {
+			fast[0].Points[i].Time /= float64(c.speedup)
+		}
+		h, err := Describe(tabs[0].GPU, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, notes := h.FromTables(fast, 2)
+		if h.RunNICs != c.want || !h.RunNICsLeast || h.NICs != h0.NICs {
+			t.Errorf("%dx as fast: run NICs %d (at least %v), host %d; want %d, at least, host %d", c.speedup, h.RunNICs, h.RunNICsLeast, h.NICs, c.want, h0.NICs)
+		}
+		raised := slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "its bus bandwidth reaches") })
+		if raised != (c.want > 1) {
+			t.Errorf("%dx as fast: notes %q; want a note of the raise: %v", c.speedup, notes, c.want > 1)
+		}
+	}
+}
+
 // Calibrated on the log, nic_bw is what one HDR NIC of 25 GB/s moves: near
 // the 4 GiB row's bus bandwidth of 21.70 GB/s (it was 4.2 GB/s with 6 NICs
 // a node), and the 4 GiB row, 346304 us, is predicted within 10%. From the
