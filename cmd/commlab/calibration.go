@@ -652,7 +652,10 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 		}
 		// The studied logs' NCCL lines may place it on an NVSwitch
 		// (WithEvidence), which their own note says.
-		taken := "a PCIe card of compute capability 9.0 without NVLink"
+		taken, describe := "a PCIe card of compute capability 9.0 without NVLink", "-hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host is fabric=infinity)"
+		if why := amdWhy(hw.GPU.Name, predict.RanRCCL(studied)); why != "" {
+			taken, describe = "a PCIe card of compute capability 9.0 without Infinity Fabric", "-hw cc=X.Y,fabric=infinity,links=N,link-bw=RATE ("+why+")"
+		}
 		if ev, _ := hw.WithEvidence(studied); ev.Fabric != predict.FabricPCIe {
 			// The fabric is the capture's or -hw's where they give it.
 			shows := map[predict.Source]string{predict.SourceTopo: "the capture shows", predict.SourceUser: "-hw gives"}[ev.Sources.Fabric]
@@ -661,8 +664,7 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 			}
 			taken = fmt.Sprintf("a GPU of compute capability 9.0 on the %s %s, its links assumed", ev.Fabric, shows)
 		}
-		problems = append(problems, problem{Message: fmt.Sprintf("%s: it is taken as %s; "+
-			"describe it with -hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host is fabric=infinity)", what, taken)})
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: it is taken as %s; describe it with %s", what, taken, describe)})
 	}
 	if err := hw.HostFits(perNode); err != nil {
 		return machine{}, flagErrorf("%v: give the run's GPUs a node, at most a host's", err)

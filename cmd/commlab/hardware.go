@@ -78,10 +78,26 @@ func gpuGuess(facts []predict.Fact, rccl bool) (guessOutput, bool) {
 	switch {
 	case g.Value == predict.UnnamedGPU:
 		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-gpu NAME", rccl: rccl}, true
-	case rccl:
-		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-hw cc=X.Y,fabric=infinity,links=N,link-bw=RATE"}, true
+	case rccl || nccl.ISAOf(g.Value) != "":
+		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-hw cc=X.Y,fabric=infinity,links=N,link-bw=RATE", rccl: rccl}, true
 	}
 	return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-hw cc=X.Y,links=N,link-bw=RATE"}, true
+}
+
+// amdWhy says why a GPU the catalog lacks is taken as AMD's: its name is
+// an AMD GPU's target, with the catalog's GPUs of that target, or its logs
+// ran RCCL (rccl).
+func amdWhy(name string, rccl bool) string {
+	isa := nccl.ISAOf(name)
+	switch gpus := nccl.ISAGPUs(isa); {
+	case len(gpus) > 0:
+		return fmt.Sprintf("%s is the target of the catalog's %s: -gpu %q names one, and every fact of it", isa, joinAnd(gpus), gpus[len(gpus)-1])
+	case isa != "":
+		return fmt.Sprintf("%s is an AMD GPU's target, of no GPU the catalog holds", isa)
+	case rccl:
+		return "the logs ran RCCL, so it is AMD's"
+	}
+	return ""
 }
 
 // guessWeight orders the guess lines: the GPU's first (it has no ratio,
@@ -200,7 +216,7 @@ func writeGuesses(w io.Writer, h hardwareOutput) {
 		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU:
 			gpuLine = fmt.Sprintf("guess: gpu = %s: the logs name none, and a PCIe card without NVLink is assumed: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it", g.Value, g.Hint)
 		case g.Fact == "gpu" && strings.Contains(g.Hint, "fabric=infinity"):
-			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed; the logs ran RCCL, so it is AMD's: describe its Infinity Fabric with %s", g.Value, g.Hint)
+			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and a PCIe card without Infinity Fabric is assumed (%s): describe its Infinity Fabric with %s, or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN", g.Value, amdWhy(g.Value, g.rccl), g.Hint)
 		case g.Fact == "gpu":
 			near := ""
 			if n := nccl.NearGPU(g.Value); n != "" {

@@ -141,7 +141,8 @@ func (m *Model) ll128Auto(g *Graph, maxCC int, noC2C bool) bool {
 		return m.nNodes > 1 && g.TypeInter <= PathPXB
 	default:
 		// gfx942 runs LL128 only with RCCL_LL128_FORCE_ENABLE=1 (ROCm/rccl
-		// pull request 1549, 2025-02: "not enabled by default").
+		// pull request 1549, 2025-02: "not enabled by default"), and so
+		// does every target RCCL does not list (UnknownISA among them).
 		return false
 	}
 	if v.legacy() {

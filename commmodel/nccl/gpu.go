@@ -194,6 +194,11 @@ var gpuTable = []gpuEntry{
 // not hold.
 var ErrUnknownGPU = errors.New("unknown GPU product")
 
+// UnknownISA is Config.ISA for an AMD GPU whose LLVM target the catalog
+// does not give (a card it lacks, run under RCCL): RCCL's rules for the
+// targets it does not list apply, such as LL128 off by default.
+const UnknownISA = "gfx"
+
 // ParseGPU maps a GPU name as nccl-tests and rccl-tests print it in their
 // Rank lines ("NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB", "Tesla
 // V100-SXM2-32GB", "NVIDIA H20", "NVIDIA GB300", "NVIDIA L40S", "AMD
@@ -267,7 +272,30 @@ func LookupGPU(name string) GPU {
 // 2023 to 2025 and of RCCL's tuner as this package models it. Its
 // bandwidths are placeholders for measurements to replace.
 func UnknownGPU(name string) GPU {
-	return GPU{Name: name, CompCap: 90, PCIeGen: 5}
+	return GPU{Name: name, CompCap: 90, ISA: ISAOf(name), PCIeGen: 5}
+}
+
+// ISAOf returns the LLVM target a GPU's name is, as ROCm prints a device
+// by its target where it has no product name ("gfx942",
+// "gfx942:sramecc+:xnack-"), and "" for any other name.
+func ISAOf(name string) string {
+	w, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(name)), ":")
+	if len(w) < 6 || len(w) > 8 || !strings.HasPrefix(w, "gfx") || strings.Trim(w[3:], "0123456789abcdef") != "" {
+		return ""
+	}
+	return w
+}
+
+// ISAGPUs returns the names of the catalog's GPUs of LLVM target isa, each
+// once, in the catalog's order.
+func ISAGPUs(isa string) []string {
+	var out []string
+	for _, e := range gpuTable {
+		if isa != "" && e.gpu.ISA == isa && !slices.Contains(out, e.gpu.Name) {
+			out = append(out, e.gpu.Name)
+		}
+	}
+	return out
 }
 
 // containsWord reports whether key occurs in words as whole words: words

@@ -62,7 +62,8 @@ type Config struct {
 	// MinCompCap.
 	MinCompCap, MaxCompCap int
 	// ISA is an AMD GPU's LLVM target (GPU.ISA: gfx90a, gfx942, gfx950),
-	// "" for NVIDIA's: RCCL enables LL128 on its own terms and leaves
+	// UnknownISA for an AMD GPU of a target the catalog does not give, ""
+	// for NVIDIA's: RCCL enables LL128 on its own terms and leaves
 	// Tree/Simple out on one node of gfx942.
 	ISA string
 	// CPU is the host CPU (x86 Intel when zero).

@@ -3,6 +3,7 @@ package nccl
 import (
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -274,7 +275,9 @@ func TestSystemP2C(t *testing.T) {
 // capability rule: by default on gfx90a (MI250X; ROCm/rccl src/graph/
 // tuning.cc of 2024-10), on gfx950 across nodes (ROCm/rccl pull request
 // 1731), and on gfx942 only when forced (ROCm/rccl pull request 1549: "not
-// enabled by default"). An H100 on one node has it, by NCCL's rule.
+// enabled by default"), nor on a target it does not list: gfx1201 (a
+// Radeon AI PRO R9700, named by its target) and UnknownISA. An H100 on
+// one node has it, by NCCL's rule.
 func TestAMDLL128(t *testing.T) {
 	for _, c := range []struct {
 		gpu   string
@@ -286,11 +289,17 @@ func TestAMDLL128(t *testing.T) {
 		{"AMD Instinct MI355X", 1, false},
 		{"AMD Instinct MI355X", 2, true},
 		{"AMD Instinct MI250X", 1, true},
+		{"gfx1201", 2, false},
+		{UnknownISA, 2, false},
 		{"NVIDIA H100 80GB HBM3", 1, true},
 	} {
-		g, err := ParseGPU(c.gpu)
-		if err != nil {
-			t.Fatal(err)
+		g := LookupGPU(c.gpu)
+		if c.gpu == UnknownISA {
+			g = UnknownGPU("a card the catalog lacks")
+			g.ISA = UnknownISA
+		}
+		if !g.Known {
+			g.NVLinks, g.NVLinkBW = 7, 64e9 // described as an MI300X's (-hw links=7,link-bw=64GB/s)
 		}
 		s := System{GPU: g, GPUsPerNode: 8, Nodes: c.nodes, NVSwitch: true, NICs: 8, NICBW: 50e9} // one hop, as predict describes Infinity Fabric
 		cfg, err := s.Config(Latest)
@@ -341,6 +350,34 @@ func TestSystemMesh(t *testing.T) {
 			if a.Ring != b.Ring {
 				t.Errorf("mesh ring %+v, switch ring %+v; want the same search", a.Ring, b.Ring)
 			}
+		}
+	}
+}
+
+// TestISAOf: ROCm names a device by its LLVM target where it has no
+// product name, with its feature flags after a colon; a target names the
+// catalog's GPUs of it (gpuTable), and no other name is a target.
+func TestISAOf(t *testing.T) {
+	for _, c := range []struct {
+		name, isa string
+		gpus      []string
+	}{
+		{"gfx942", "gfx942", []string{"AMD Instinct MI325X", "AMD Instinct MI300X"}},
+		{" GFX942:sramecc+:xnack-", "gfx942", []string{"AMD Instinct MI325X", "AMD Instinct MI300X"}},
+		{"gfx950", "gfx950", []string{"AMD Instinct MI355X", "AMD Instinct MI350X"}},
+		{"gfx90a", "gfx90a", []string{"AMD Instinct MI250X", "AMD Instinct MI250"}},
+		{"gfx1201", "gfx1201", nil},
+		{"gfx", "", nil},
+		{"gfx94z", "", nil},
+		{"AMD Instinct MI300X", "", nil},
+		{"NVIDIA H100 80GB HBM3", "", nil},
+	} {
+		isa := ISAOf(c.name)
+		if gpus := ISAGPUs(isa); isa != c.isa || !slices.Equal(gpus, c.gpus) {
+			t.Errorf("ISAOf(%q) = %q (catalog %q), want %q (%q)", c.name, isa, gpus, c.isa, c.gpus)
+		}
+		if g := UnknownGPU(c.name); g.ISA != c.isa {
+			t.Errorf("UnknownGPU(%q).ISA = %q, want %q", c.name, g.ISA, c.isa)
 		}
 	}
 }

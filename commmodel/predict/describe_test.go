@@ -181,6 +181,69 @@ func TestDescribeAMD(t *testing.T) {
 	}
 }
 
+// TestDescribeAMDUnknown: an AMD GPU the catalog lacks, described with
+// an MI300X's links (docs/hardware/mi300x.txt's cc, links and link-bw)
+// but no fabric, is Infinity Fabric's where its name is its target
+// (gfx942) or its logs ran RCCL (gce-hackathon's OCI MI300X log of 2 x 8,
+// as its page gives it, whose RCCL version lines name no GPU), not an
+// NVSwitch's, and runs RCCL's rules:
+// it predicts what the catalog's MI300X does, size for size, and RCCL's
+// LL128, off on gfx942, is off on it (a red team: Ring/LL128 at 16 MiB,
+// 1.77x fast). A name that is no target, with no RCCL log, stays on a
+// switch.
+func TestDescribeAMDUnknown(t *testing.T) {
+	const desc = "cc=9.4,links=7,link-bw=64GB/s"
+	sizes := []float64{64 << 10, 1 << 20, 16 << 20, 1 << 30}
+	q := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}
+	mi300x, err := Describe("AMD Instinct MI300X", desc+",fabric=infinity")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Reference(mi300x, q, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/mi300x_2x8_allreduce_oci_oke_slinky.log", func(int) Pins { return Pins{Nodes: 2, PerNode: 8} })
+	if err != nil || len(tabs) != 1 || !RanRCCL(tabs) || tabs[0].GPU != UnnamedGPU {
+		t.Fatalf("%d tables (RCCL %v), %v; want one unnamed GPU's, RCCL's", len(tabs), RanRCCL(tabs), err)
+	}
+	unnamed, err := Describe("", desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromLog, notes := unnamed.FromTables(tabs, 8)
+	if !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.Contains(n, "the logs ran RCCL, so") && strings.Contains(n, "fabric=infinity")
+	}) {
+		t.Errorf("notes %q; want one that the logs ran RCCL, with fabric=infinity", notes)
+	}
+	isa, err := Describe("gfx942", desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		h    Hardware
+	}{{"gfx942", isa}, {"RCCL's unnamed GPU", fromLog}} {
+		if c.h.Fabric != FabricInfinity || c.h.NVLS || c.h.GPU.ISA == "" {
+			t.Errorf("%s: fabric %v, NVLS %v, ISA %q; want Infinity Fabric, no NVLS, AMD's", c.name, c.h.Fabric, c.h.NVLS, c.h.GPU.ISA)
+			continue
+		}
+		got, err := Reference(c.h, q, sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if got[i].Protocol != want[i].Protocol || got[i].Algorithm != want[i].Algorithm || math.Abs(got[i].Time/want[i].Time-1) > 0.01 {
+				t.Errorf("%s at %g B: %s/%s %.3g s; the MI300X's %s/%s %.3g s", c.name, sizes[i], got[i].Algorithm, got[i].Protocol, got[i].Time, want[i].Algorithm, want[i].Protocol, want[i].Time)
+			}
+		}
+	}
+	if other, err := Describe("a card of no target", desc); err != nil || other.Fabric != FabricNVSwitch || other.GPU.ISA != "" {
+		t.Errorf("a card of no target: fabric %v, ISA %q, %v; want an NVSwitch's, NVIDIA's", other.Fabric, other.GPU.ISA, err)
+	}
+}
+
 // TestDescribeErrors checks that a bad description names what works, and
 // that links=0 alone describes GPUs without NVLink: a PCIe host.
 func TestDescribeErrors(t *testing.T) {

@@ -764,6 +764,7 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 			h.CollNet, h.Sources.CollNet = c.Value, SourceNCCLDebug
 		}
 	}
+	h, notes = h.withRCCL(tables, weak, notes)
 	h, notes = h.withRunNICsSpeed(tables, notes)
 	h, notes = h.withSlingshot(tables, weak, notes)
 	h, notes = h.withBridge(tables, weak, notes)
@@ -936,7 +937,7 @@ func plannedWithCollNet(own Hardware, t *Table) int {
 // rcclChannels reports that h runs RCCL, as references.runsRCCL says of
 // a machine calibrated with tables.
 func (h *Hardware) rcclChannels(tables []Table) bool {
-	return h.GPU.ISA != "" || h.Fabric == FabricInfinity || RanRCCL(tables) && !h.GPU.Known
+	return runsRCCL(h, RanRCCL(tables))
 }
 
 // withRunNICs takes the NICs that the ranks on one host of table t drive,
@@ -968,6 +969,24 @@ func (h Hardware) withRunNICs(t *Table, hn nccltests.HostNet, notes []string) (H
 		return h, notes // the run drives every NIC the log shows: nothing to check
 	}
 	return h, append(notes, note)
+}
+
+// withRCCL takes a GPU the catalog lacks, whose tables ran RCCL, as AMD's
+// (GPU.ISA nccl.UnknownISA: RCCL's rules, such as LL128 off by default,
+// in place of NVIDIA's), and links described without a word of how they
+// join it as Infinity Fabric's, one to each peer, not an NVSwitch's, with a
+// note.
+func (h Hardware) withRCCL(tables []Table, weak func(Source) bool, notes []string) (Hardware, []string) {
+	if h.GPU.Known || h.GPU.ISA != "" || !RanRCCL(tables) {
+		return h, notes
+	}
+	h.GPU.ISA = nccl.UnknownISA
+	if h.Fabric == FabricNVSwitch && weak(h.Sources.Fabric) && !h.given(h.Sources.NVLS) {
+		h.Fabric, h.NVLS = FabricInfinity, false
+		notes = append(notes, fmt.Sprintf("the logs ran RCCL, so %s is AMD's, and its %s join it to each peer (Infinity Fabric), not through an NVSwitch: -hw fabric=infinity says so, or fabric=pcie for a PCIe card",
+			h.GPU.Name, counted(h.links(), "link")))
+	}
+	return h, notes
 }
 
 // withRunNICsSpeed raises the NICs a log's channel lines show a run

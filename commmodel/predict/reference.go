@@ -95,6 +95,9 @@ func referenceConfig(h *Hardware, r *run, rccl bool) (nccl.Config, error) {
 	if rccl && cfg.PAT != nccl.PATOn {
 		cfg.PAT = nccl.PATOff
 	}
+	if rccl && cfg.ISA == "" {
+		cfg.ISA = nccl.UnknownISA // an AMD GPU the catalog lacks: RCCL's rules, not NVIDIA's
+	}
 	return cfg, nil
 }
 

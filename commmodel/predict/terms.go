@@ -477,12 +477,15 @@ const maxReferences = 512
 // NCCL's cost would make it 2.5 times as long.
 const p2pEnqueue = 0.108
 
-// runsRCCL reports that the machine runs RCCL, AMD's NCCL: its GPU is AMD's
+// runsRCCL reports that the machine runs RCCL, AMD's NCCL (runsRCCL).
+func (r *references) runsRCCL() bool { return runsRCCL(r.hw, r.rccl) }
+
+// runsRCCL reports that h runs RCCL, AMD's NCCL: its GPU is AMD's
 // (GPU.ISA, or an Infinity Fabric described for a GPU the catalog lacks),
 // or the catalog lacks the GPU and the calibration tables say they ran
-// RCCL.
-func (r *references) runsRCCL() bool {
-	return r.hw.GPU.ISA != "" || r.hw.Fabric == FabricInfinity || r.rccl && !r.hw.GPU.Known
+// RCCL (ranRCCL).
+func runsRCCL(h *Hardware, ranRCCL bool) bool {
+	return h.GPU.ISA != "" || h.Fabric == FabricInfinity || ranRCCL && !h.GPU.Known
 }
 
 // termOf builds the term of one call of size bytes of r.
