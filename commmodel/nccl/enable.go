@@ -125,6 +125,11 @@ func indexFold(names []string, s string) int {
 	return -1
 }
 
+// DefaultLL128 reports whether LL128 may run by default on a GPU of LLVM
+// target isa ("" for NVIDIA's, whose rule is NCCL's): RCCL enables it on
+// gfx90a and gfx950 alone (ll128Auto gives the paths each needs).
+func DefaultLL128(isa string) bool { return isa == "" || isa == "gfx90a" || isa == "gfx950" }
+
 // ll128Auto is LL128's automatic enable rule for the graph of algorithm a
 // (NCCL 2.30.7 src/graph/tuning.cc and its predecessors).
 func (m *Model) ll128Auto(g *Graph, maxCC int, noC2C bool) bool {
@@ -142,7 +147,8 @@ func (m *Model) ll128Auto(g *Graph, maxCC int, noC2C bool) bool {
 	default:
 		// gfx942 runs LL128 only with RCCL_LL128_FORCE_ENABLE=1 (ROCm/rccl
 		// pull request 1549, 2025-02: "not enabled by default"), and so
-		// does every target RCCL does not list (UnknownISA among them).
+		// does every target RCCL does not list (UnknownISA among them):
+		// DefaultLL128.
 		return false
 	}
 	if v.legacy() {

@@ -813,6 +813,20 @@ func TestHostHintAMD(t *testing.T) {
 	if !strings.Contains(hint, "lspci") || strings.Contains(hint, "nvidia-smi") || strings.Contains(hint, "cpu=") {
 		t.Errorf("hint %q: want the PCIe tree asked for, and nothing of the CPU", hint)
 	}
+	// RCCL runs LL128 by default where the NICs sit at most PXB away on
+	// gfx90a, the MI250X's target, and nowhere on gfx942, the MI300X's
+	// (nccl.DefaultLL128): the hint says what the path moves on each (a
+	// red team: an MI300X host was told of LL128).
+	for gpu, ll128 := range map[string]bool{"AMD Instinct MI250X": true, "AMD Instinct MI300X": false} {
+		h, err := Describe(gpu, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hint, ok := Uncalibrated(h).hostHint(Finding{Kind: KindSlower, Term: TermLatency}, tabs[0])
+		if !ok || !strings.Contains(hint, "nic-path=phb") || strings.Contains(hint, "no LL128") != ll128 {
+			t.Errorf("%s: hint %q (%v); want nic-path=phb asked for, LL128 named: %v", gpu, hint, ok, ll128)
+		}
+	}
 }
 
 // TestHiddenSwitchMSCCL: the ROCm blog's MI300X AllReduce on one node of 8
