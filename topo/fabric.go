@@ -168,10 +168,13 @@ func (l NVLinks) degraded() []int {
 //     run over), and the fewest where a link is down (NV5 in a mesh of
 //     NV6: that GPU's 17), as a ring runs at its slowest GPU's links;
 //   - every GPU pair XGMI (rocm-smi --showtopo, ParseROCm): FullMesh of
-//     one link to each peer, P-1 a GPU. rocm-smi prints no link count, so
-//     that count is an assumption (AllXGMI), the MI300 and MI350 series'
-//     platform of 8 (7 links a GPU, one to each peer) and not an MI250X's
-//     GCDs (4 links each, some pairs joined by several and some by none);
+//     the fewest peers a GPU is joined to directly (XGMIPeers), a link to
+//     each: P-1 where every pair is direct, as on the MI300 and MI350
+//     series' platform of 8 (7 links a GPU, one to each peer). rocm-smi
+//     prints no link count, so that count is the least the capture shows,
+//     an assumption beyond it: an MI250X's GCDs have 4 links each, some
+//     pairs joined by several and some by none, reached through another
+//     GCD (hops 2, or a weight above one XGMI hop's 15);
 //   - anything else (no NVLink, or pairs of GPUs no NVLink joins to each
 //     other, such as NVLink-bridged pairs): SharedPCIe, one link per GPU,
 //     the conservative model of the pairs without NVLink.
@@ -184,7 +187,7 @@ func InferFabric(t *Topology) commmodel.Fabric {
 		return commmodel.Fabric{Kind: commmodel.Switched, P: p}
 	}
 	if AllXGMI(t) {
-		f.Kind, f.Links = commmodel.FullMesh, p-1
+		f.Kind, f.Links = commmodel.FullMesh, max(1, slices.Min(XGMIPeers(t)))
 		return f
 	}
 	switch l := ReadNVLinks(t); {
@@ -304,14 +307,34 @@ func joinAnd(names []string) string {
 //     joins 7, GPU3 has no NVLink (off the switch)".
 //
 // An Infinity Fabric host (AllXGMI) is described as the capture shows it,
-// "Infinity Fabric (XGMI) between every pair of 8 GPUs", and what rocm-smi
-// does not show, its links, as an assumption.
+// "Infinity Fabric (XGMI) between every pair of 8 GPUs", with the pairs
+// reached through other GPUs where it shows some (XGMIPeers), and what
+// rocm-smi does not show, its links, as an assumption. A PCIe host whose
+// GPUs XGMI bridges join in groups names the groups (XGMIGroups).
 func DescribeFabric(t *Topology) string {
 	f := InferFabric(t)
 	if AllXGMI(t) {
-		return fmt.Sprintf("Infinity Fabric (XGMI) between every pair of %d GPUs; rocm-smi prints no link count: one link to each peer, %d a GPU, is assumed", f.P, f.Links)
+		peers := XGMIPeers(t)
+		least, most := slices.Min(peers), slices.Max(peers)
+		if least == f.P-1 {
+			return fmt.Sprintf("Infinity Fabric (XGMI) between every pair of %d GPUs; rocm-smi prints no link count: one link to each peer, %d a GPU, is assumed", f.P, f.Links)
+		}
+		direct := fmt.Sprint(least)
+		if most != least {
+			direct = fmt.Sprintf("%d-%d", least, most)
+		}
+		return fmt.Sprintf("Infinity Fabric (XGMI) between every pair of %d GPUs, a GPU joined directly to %s of its %d peers and to the rest through other GPUs (hops 2, or a weight above one XGMI hop's 15); "+
+			"rocm-smi prints no link count: at least %d a GPU, one to each direct peer, is assumed",
+			f.P, direct, f.P-1, f.Links)
 	}
 	if len(t.rocm) > 0 && f.Kind != commmodel.FullMesh {
+		if groups := XGMIGroups(t); len(groups) > 0 {
+			var each []string
+			for _, g := range groups {
+				each = append(each, strings.Join(g, "-"))
+			}
+			return fmt.Sprintf("%s, %d GPUs: XGMI bridges join %s, PCIe between them (pairs)", f.Kind, f.P, joinAnd(each))
+		}
 		return fmt.Sprintf("%s, %d GPUs, no XGMI between every pair", f.Kind, f.P)
 	}
 	l := ReadNVLinks(t)

@@ -351,6 +351,9 @@ func parseBytes(name string, data []byte) (*Topology, []*ParseError, error) {
 		if i := rocmLine(lines); i >= 0 {
 			return nil, nil, p.errLine(i+1, ErrROCm)
 		}
+		if line, off := rocmJSON(lines); line > 0 {
+			return nil, nil, p.errAt(line, off, ErrROCmJSON)
+		}
 		return nil, nil, err
 	}
 	return t, p.sorted(), nil

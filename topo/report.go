@@ -68,9 +68,15 @@ func WriteReport(w io.Writer, t *Topology) error {
 		fmt.Fprintln(tw)
 	}
 	if len(t.rocm) > 0 {
-		fmt.Fprintln(tw, "\nas rocm-smi prints the pairs (link type, hops, weight; AMD documents hops, not the weight):")
+		fmt.Fprintln(tw, "\nas rocm-smi prints the pairs (link type, hops, weight; an XGMI pair of hops 1 and weight 15, one XGMI hop, is direct):")
 		for _, g := range t.rocmGroups() {
-			fmt.Fprintf(tw, "%s\thops %s\tweight %s\t%d pair%s\n", orDash(g.Link), rocmNum(g.Hops), rocmNum(g.Weight), g.n, plural(g.n))
+			// XGMI pairs reached through other GPUs have no link of their own
+			// (ROCmPair.Direct).
+			through := ""
+			if g.Link == "XGMI" && !g.Direct() {
+				through = "\tthrough other GPUs"
+			}
+			fmt.Fprintf(tw, "%s\thops %s\tweight %s\t%d pair%s%s\n", orDash(g.Link), rocmNum(g.Hops), rocmNum(g.Weight), g.n, plural(g.n), through)
 		}
 	}
 	if len(t.nics) > 0 {

@@ -25,7 +25,25 @@ var (
 	ErrROCmTables = errors.New("the tables of one rocm-smi --showtopo name different GPUs")
 	// ErrAMDSMI: amd-smi topology's tables, which ParseROCm does not read.
 	ErrAMDSMI = errors.New("amd-smi topology's tables are not read: give rocm-smi --showtopo's output, which ROCm 6 and 7 still ship")
+	// ErrROCmJSON: rocm-smi --showtopo --json's object, whose keys name
+	// each pair ("(Topology) Link type between DRM devices 0 and 1"),
+	// which no reader here takes.
+	ErrROCmJSON = errors.New("rocm-smi --showtopo --json's output is not read: give the text rocm-smi --showtopo prints without --json (its Weight, Hops and Link Type tables)")
 )
+
+// rocmJSONKey is in every key of rocm-smi --showtopo --json's pairs.
+const rocmJSONKey = "between DRM devices"
+
+// rocmJSON returns the 1-based line and byte offset of the first key of
+// rocm-smi --showtopo --json's output in lines, or 0, 0.
+func rocmJSON(lines []string) (line, off int) {
+	for i, l := range lines {
+		if k := strings.Index(l, rocmJSONKey); k >= 0 && strings.Contains(l, "(Topology)") {
+			return i + 1, max(0, strings.LastIndex(l[:k], "(Topology)"))
+		}
+	}
+	return 0, 0
+}
 
 // ROCmPair is what rocm-smi --showtopo prints for one pair of GPUs.
 type ROCmPair struct {
@@ -40,9 +58,54 @@ type ROCmPair struct {
 	// through it, 3 for GPUs under two sockets. An XGMI pair of hops 1 need
 	// not be one direct link (an MI250X's GCD pairs are joined by one, two
 	// or four links, or none directly, and all print 1: ROCm/rocm-systems
-	// issue 5763). AMD documents no meaning of the weight, so nothing is
-	// read from it.
+	// issue 5763). The weight is the kernel's io_link weight, 15 for each
+	// physical XGMI hop (AMD SMI's "Interpreting hops and weight",
+	// ROCm/rocm-systems PR 7372; KFD_CRAT_XGMI_WEIGHT in amdkfd): an XGMI
+	// pair weighed more than 15 is reached through another GPU. Direct
+	// reads both.
 	Hops, Weight int
+}
+
+// xgmiHopWeight is the weight of one physical XGMI hop (ROCmPair.Weight).
+const xgmiHopWeight = 15
+
+// Direct reports that the capture shows p's GPUs joined directly by XGMI,
+// by one link or more: its link type is XGMI, its hops at most 1 and its
+// weight at most one XGMI hop's 15, each where printed. An XGMI pair of
+// hops 2 or more, or of a larger weight, is reached through other GPUs
+// and has no link of its own. rocm-smi prints no link count, so a direct
+// pair's links are one at least.
+func (p ROCmPair) Direct() bool {
+	return p.Link == "XGMI" && p.Hops <= 1 && p.Weight <= xgmiHopWeight
+}
+
+// XGMIPeers returns, for each GPU of t in order, how many of its peers are
+// joined to it directly by XGMI (ROCmPair.Direct), the fewest links the
+// capture gives it: one to each such peer. It is nil where t has no XGMI
+// pair. A topology that ParseROCm did not read has no hops or weights,
+// and each of its XGMI pairs counts as direct.
+func XGMIPeers(t *Topology) []int {
+	p := len(t.gpus)
+	peers := make([]int, p)
+	xgmi := false
+	k := 0 // t.rocm holds the GPU pairs in this order (ParseROCm)
+	for i := range p {
+		for j := i + 1; j < p; j, k = j+1, k+1 {
+			if t.Path(t.gpus[i], t.gpus[j]).Class != XGMI {
+				continue
+			}
+			xgmi = true
+			if k < len(t.rocm) && !t.rocm[k].Direct() {
+				continue
+			}
+			peers[i]++
+			peers[j]++
+		}
+	}
+	if !xgmi {
+		return nil
+	}
+	return peers
 }
 
 // ROCm returns what rocm-smi printed for each pair of GPUs, in the order
@@ -69,8 +132,12 @@ func ReadCapture(r io.Reader) (*Topology, []*ParseError, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if lines, _ := splitLines(data); rocmLine(lines) >= 0 {
+	lines, _ := splitLines(data)
+	if rocmLine(lines) >= 0 {
 		return parseROCm(name, data)
+	}
+	if line, _ := rocmJSON(lines); line > 0 {
+		return parseROCm(name, data) // which refuses it (ErrROCmJSON)
 	}
 	return parseBytes(name, data)
 }
@@ -97,7 +164,8 @@ func ReadCapture(r io.Reader) (*Topology, []*ParseError, error) {
 // farther (PCIE over XGMI, the larger number), and past the first
 // maxAsymmetric such pairs the rest are one warning, as Parse folds them.
 // More GPUs than NCCL's topology holds (nccl.MaxTopoNodes) are
-// ErrTooLarge. amd-smi topology's tables are refused (ErrAMDSMI).
+// ErrTooLarge. amd-smi topology's tables are refused (ErrAMDSMI), and so
+// is rocm-smi --showtopo --json's object (ErrROCmJSON).
 func ParseROCm(r io.Reader) (*Topology, []*ParseError, error) {
 	name, data, err := readInput(r)
 	if err != nil {
@@ -187,6 +255,9 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 	if kind == nil {
 		if amdsmi > 0 {
 			return nil, nil, p.errLine(amdsmi, ErrAMDSMI)
+		}
+		if line, off := rocmJSON(lines); line > 0 {
+			return nil, nil, p.errAt(line, off, ErrROCmJSON)
 		}
 		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("no %q table: %w", rocmType, ErrNoMatrix)}
 	}
@@ -377,4 +448,45 @@ func rocmCell(title, s string, diagonal bool) (string, error) {
 		return strconv.Itoa(v), nil
 	}
 	return "", fmt.Errorf("%q (want a positive whole number): %w", parseerr.Excerpt(s), ErrROCmCell)
+}
+
+// XGMIGroups returns the GPUs (names) that XGMI joins in groups, directly
+// or through each other, each group in GPU order and the groups in order
+// of their first GPU, where XGMI joins some of t's GPUs but not every
+// pair (AllXGMI): MI210 cards on Infinity Fabric bridges of two or four,
+// PCIe between the bridges, as NVLink bridges join pairs of NVIDIA cards.
+// A GPU without XGMI is in no group. It is nil where no pair is XGMI or
+// every pair is.
+func XGMIGroups(t *Topology) [][]string {
+	if AllXGMI(t) {
+		return nil
+	}
+	p := len(t.gpus)
+	group := make([]int, p) // 1 + the index of a GPU's group in out, 0 for none
+	var out [][]string
+	for i := range p {
+		if group[i] > 0 {
+			continue
+		}
+		// The GPUs XGMI reaches from GPU i, i among them where any is.
+		members := []int{i}
+		for next := 0; next < len(members); next++ {
+			for j := range p {
+				if j != members[next] && !slices.Contains(members, j) && t.Path(t.gpus[members[next]], t.gpus[j]).Class == XGMI {
+					members = append(members, j)
+				}
+			}
+		}
+		if len(members) < 2 {
+			continue
+		}
+		slices.Sort(members)
+		var names []string
+		for _, m := range members {
+			group[m] = len(out) + 1
+			names = append(names, t.gpus[m].Name)
+		}
+		out = append(out, names)
+	}
+	return out
 }

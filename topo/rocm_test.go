@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -194,4 +195,92 @@ func FuzzParseROCm(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestROCmDirectXGMI: an XGMI pair reached through other GPUs (hops 2, or
+// a weight above one XGMI hop's 15) is no direct link, and the fabric's
+// links are the fewest direct peers of a GPU, not one to each peer. The
+// captures of testdata/rocm_made are made by hand in a public capture's
+// layout (each file's comment says whose and from what).
+func TestROCmDirectXGMI(t *testing.T) {
+	cases := []struct {
+		file   string
+		peers  []int  // direct XGMI peers of each GPU
+		links  int    // InferFabric's: the fewest direct peers
+		groups string // XGMIGroups, "" for none
+		fabric commmodel.FabricKind
+		says   string // in DescribeFabric
+	}{
+		// Frontier's MI250X node: each GCD joined to 3 others
+		// (ROCm/rocm-systems issue 5763's xgmi_num_links), weight 15;
+		// the rest weight 30, hops 1 as rocm-smi prints them.
+		{"mi250x_frontier_8gcd.txt", []int{3, 3, 3, 3, 3, 3, 3, 3}, 3, "", commmodel.FullMesh, "joined directly to 3 of its 7 peers"},
+		// The red team's: GPU0's weight-15 peer is GPU1 (its 4 pairs of
+		// weight 15, one a GPU); weight 30 (12 pairs) and hops 2 (12
+		// pairs) are not direct.
+		{"xgmi_hops2_8gpu_rt45.txt", []int{1, 1, 1, 1, 1, 1, 1, 1}, 1, "", commmodel.FullMesh, "joined directly to 1 of its 7 peers"},
+		// Two MI210 bridges of two cards: XGMI within, PCIE between.
+		{"mi210_2bridges_4gpu_rt45.txt", []int{1, 1, 1, 1}, 1, "GPU0-GPU1 GPU2-GPU3", commmodel.SharedPCIe, "XGMI bridges join GPU0-GPU1 and GPU2-GPU3, PCIe between them"},
+		{"mi210_2bridges_4gpu_crlf_rt45.txt", []int{1, 1, 1, 1}, 1, "GPU0-GPU1 GPU2-GPU3", commmodel.SharedPCIe, "XGMI bridges join GPU0-GPU1 and GPU2-GPU3"},
+	}
+	for _, c := range cases {
+		name := filepath.Join("testdata/rocm_made", c.file)
+		top, problems, err := ParseROCmFile(name)
+		if err != nil || len(problems) > 0 {
+			t.Fatalf("%s: %v, problems %v", name, err, problems)
+		}
+		if got := XGMIPeers(top); !slices.Equal(got, c.peers) {
+			t.Errorf("%s: XGMIPeers %v, want %v", name, got, c.peers)
+		}
+		if f := InferFabric(top); f.Kind != c.fabric || (c.fabric == commmodel.FullMesh && f.Links != c.links) {
+			t.Errorf("%s: fabric %v, want %v of %d links", name, f, c.fabric, c.links)
+		}
+		var groups []string
+		for _, g := range XGMIGroups(top) {
+			groups = append(groups, strings.Join(g, "-"))
+		}
+		if g := strings.Join(groups, " "); g != c.groups {
+			t.Errorf("%s: XGMIGroups %q, want %q", name, g, c.groups)
+		}
+		if d := DescribeFabric(top); !strings.Contains(d, c.says) {
+			t.Errorf("%s: DescribeFabric %q, want it to say %q", name, d, c.says)
+		}
+	}
+	// The public captures join every XGMI pair directly: ms-swift's 8
+	// gfx942 GPUs, 7 peers each, and ARCHER2's 4 MI210, 3 each.
+	for file, want := range map[string]int{"gfx942_8gpu_xgmi_msswift.txt": 7, "mi210_4gpu_xgmi_archer2.txt": 3} {
+		top, _, err := ParseROCmFile(filepath.Join("testdata/rocm", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, n := range XGMIPeers(top) {
+			if n != want {
+				t.Errorf("%s: GPU%d has %d direct XGMI peers, want %d", file, i, n, want)
+			}
+		}
+		if XGMIGroups(top) != nil {
+			t.Errorf("%s: XGMIGroups %v where every pair is XGMI", file, XGMIGroups(top))
+		}
+	}
+}
+
+// TestROCmJSON: rocm-smi --showtopo --json's object is refused by every
+// reader with ErrROCmJSON at its first "(Topology) ... between DRM devices"
+// key, not with nvidia-smi's matrix error. The text is the red team's
+// (rt45) input cut to one pair, in the keys' shape rocm-smi prints.
+func TestROCmJSON(t *testing.T) {
+	const text = `{"system": {"(Topology) Weight between DRM devices 0 and 1": "15", "(Topology) Hops between DRM devices 0 and 1": "1", "(Topology) Link type between DRM devices 0 and 1": "XGMI"}, "card0": {"(Topology) Numa Node": "0"}}` + "\n"
+	readers := map[string]func() (*Topology, []*ParseError, error){
+		"ReadCapture": func() (*Topology, []*ParseError, error) { return ReadCapture(strings.NewReader(text)) },
+		"ParseROCm":   func() (*Topology, []*ParseError, error) { return ParseROCm(strings.NewReader(text)) },
+		"Parse":       func() (*Topology, []*ParseError, error) { return Parse(strings.NewReader(text)) },
+	}
+	for name, read := range readers {
+		top, _, err := read()
+		var pe *ParseError
+		// Column 14: the key's "(Topology)" after `{"system": {"`.
+		if top != nil || !errors.Is(err, ErrROCmJSON) || !errors.As(err, &pe) || pe.Line != 1 || pe.Column != 14 {
+			t.Errorf("%s: %v; want ErrROCmJSON at 1:14", name, err)
+		}
+	}
 }

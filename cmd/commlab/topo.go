@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/predict"
@@ -106,7 +107,7 @@ func runTopo(args []string, stdout, stderr io.Writer) error {
 		return writeCSV(stdout, out.GPUs)
 	}
 	writeProblems(stderr, out.Problems)
-	writeTopoHardware(stdout, out, *gpu != "", *preset == "" && source != "-")
+	writeTopoHardware(stdout, out, topo.XGMIPeers(t), *gpu != "", *preset == "" && source != "-")
 	fmt.Fprintf(stdout, "\n%s: ", source)
 	if err := topo.WriteReport(stdout, t); err != nil {
 		return err
@@ -171,8 +172,16 @@ func topoHardware(t *topo.Topology, gpu string) (hardwareOutput, string, error) 
 	hw.SetTopology(t)
 	out := hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
 	// rocm-smi prints no link count: the links assumed for an XGMI host
-	// are shown with their source, never silently, and the -hw spec gives
-	// them, as fabric=infinity needs a count.
+	// are shown with their source, never silently. The -hw spec gives
+	// them, as fabric=infinity needs a count, only where the capture joins
+	// every pair directly, a link each at least (topo.XGMIPeers): where it
+	// reaches some pairs through other GPUs, the count is the GPU's, which
+	// the capture cannot say (an MI250X GCD's 4), and the spec leaves it
+	// out rather than give the least it shows as the count.
+	allDirect := false
+	if peers := topo.XGMIPeers(t); topo.AllXGMI(t) {
+		allDirect = slices.Min(peers) == len(peers)-1
+	}
 	assumedLinks := func(f predict.Fact) bool {
 		return f.Name == "links" && f.Source == predict.SourceAssumed && hw.Fabric == predict.FabricInfinity
 	}
@@ -183,7 +192,7 @@ func topoHardware(t *topo.Topology, gpu string) (hardwareOutput, string, error) 
 		out.Summary = topoFacts(out.Facts)
 	}
 	spec := hw.Spec(predict.SourceTopo)
-	if k := slices.IndexFunc(hw.Facts(), assumedLinks); k >= 0 {
+	if k := slices.IndexFunc(hw.Facts(), assumedLinks); k >= 0 && allDirect {
 		spec += ",links=" + hw.Facts()[k].Value
 	}
 	return out, spec, nil
@@ -202,8 +211,9 @@ func topoFacts(facts []predict.Fact) string {
 
 // writeTopoHardware prints the machine predict takes from the capture
 // first: the facts it settles, the -hw spec that says the same and, with
-// -gpu, the whole machine as predict prints it.
-func writeTopoHardware(w io.Writer, out topoOut, gpu, file bool) {
+// -gpu, the whole machine as predict prints it. peers are the XGMI peers
+// the capture joins to each GPU directly (topo.XGMIPeers), nil for none.
+func writeTopoHardware(w io.Writer, out topoOut, peers []int, gpu, file bool) {
 	if out.HW == "" {
 		fmt.Fprintln(w, "machine: the capture settles no fact the model takes (it shows fewer than two GPUs and no NIC)")
 		return
@@ -212,11 +222,7 @@ func writeTopoHardware(w io.Writer, out topoOut, gpu, file bool) {
 	for _, n := range out.Notes {
 		fmt.Fprintln(w, n)
 	}
-	for _, f := range out.Hardware.Facts {
-		if f.Name == "links" && f.Source == predict.SourceAssumed {
-			fmt.Fprintf(w, "assumed: links %s, one to each peer: rocm-smi prints no link count (XGMI, hops 1 need not be one direct link); -gpu NAME takes the catalog's, -hw links=N gives them\n", f.Value)
-		}
-	}
+	writeXGMILinks(w, out.Hardware.Facts, peers)
 	var far []string
 	for _, n := range out.NICs {
 		if !n.Nearest {
@@ -247,6 +253,39 @@ func writeTopoHardware(w io.Writer, out topoOut, gpu, file bool) {
 	}
 	if gpu {
 		writeHardware(w, out.Hardware)
+	}
+}
+
+// writeXGMILinks says what an Infinity Fabric capture shows of the links
+// a GPU (facts' links) where peers, the peers it joins to each GPU
+// directly (topo.XGMIPeers), are given: rocm-smi prints no link count.
+// Where every pair is direct the links assumed are one to each peer;
+// where some pairs are reached through other GPUs the count is unknown,
+// at least the fewest direct peers, and the -hw spec leaves it out
+// (topoHardware); links the catalog or -hw gives that are fewer than the
+// direct peers contradict the capture.
+func writeXGMILinks(w io.Writer, facts []predict.Fact, peers []int) {
+	fabric := slices.IndexFunc(facts, func(f predict.Fact) bool { return f.Name == "fabric" })
+	k := slices.IndexFunc(facts, func(f predict.Fact) bool { return f.Name == "links" })
+	if len(peers) == 0 || fabric < 0 || facts[fabric].Value != "infinity" || k < 0 {
+		return
+	}
+	f := facts[k]
+	least, most := slices.Min(peers), slices.Max(peers)
+	direct := fmt.Sprint(least)
+	if most != least {
+		direct = fmt.Sprintf("%d-%d", least, most)
+	}
+	links, _ := strconv.Atoi(f.Value)
+	switch {
+	case f.Source == predict.SourceAssumed && least == len(peers)-1:
+		fmt.Fprintf(w, "assumed: links %s, one to each peer: rocm-smi prints no link count (XGMI, hops 1 need not be one direct link); -gpu NAME takes the catalog's, -hw links=N gives them\n", f.Value)
+	case f.Source == predict.SourceAssumed:
+		fmt.Fprintf(w, "links unknown: rocm-smi prints no link count, and the capture joins a GPU directly to %s of its %d peers (XGMI of hops 1 and weight 15), the rest through other GPUs (hops 2, or a weight above 15): "+
+			"at least %d a GPU, one to each direct peer, which the model assumes until -gpu NAME takes the catalog's or -hw links=N gives them; the -hw spec below leaves links out\n",
+			direct, len(peers)-1, least)
+	case links < least:
+		fmt.Fprintf(w, "links %s (%s) are fewer than the %d peers the capture joins directly to every GPU, a link each at least: is the capture of this GPU?\n", f.Value, f.Source, least)
 	}
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -90,5 +92,103 @@ func TestTopoROCmSpecWorks(t *testing.T) {
 	code, out, stderr = runCLI("topo", "../../topo/testdata/rocm/rocm_smi_showtopo_4gpu_pcie.txt")
 	if code != 0 || strings.Contains(out, "assumed: links") || !strings.Contains(out, "-hw gpus=4,fabric=pcie,nvls=false\n") {
 		t.Errorf("PCIe capture: exit %d, want no assumed links and the spec without them:\n%s%s", code, out, stderr)
+	}
+}
+
+// TestTopoROCmIndirect (red team rt45, finding 7): on a capture whose XGMI
+// pairs are not all direct (Frontier's MI250X shape, made by hand from
+// ROCm/rocm-systems issue 5763's link matrix: 3 direct peers of 7 a GCD;
+// the red team's of hops 2: 1 direct peer, its weight-15 pair), topo said
+// "links 7, one to each peer" and printed links=7 in the -hw spec to
+// copy. It now says the count is unknown, gives the fewest direct peers as
+// the least, and leaves links out of the spec; with -gpu MI250X the links
+// are the catalog's 4 and the spec has none.
+func TestTopoROCmIndirect(t *testing.T) {
+	t.Parallel()
+	dir := "../../topo/testdata/rocm_made/"
+	for file, least := range map[string]string{"mi250x_frontier_8gcd.txt": "3", "xgmi_hops2_8gpu_rt45.txt": "1"} {
+		code, out, stderr := runCLI("topo", dir+file)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", file, code, stderr)
+		}
+		for _, want := range []string{
+			"links unknown: rocm-smi prints no link count, and the capture joins a GPU directly to " + least + " of its 7 peers",
+			"at least " + least + " a GPU",
+			"-hw gpus=8,fabric=infinity,nvls=false\n",
+			"through other GPUs",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: output lacks %q:\n%s", file, want, out)
+			}
+		}
+		if strings.Contains(out, "links=7") || strings.Contains(out, "one to each peer, 7 a GPU") {
+			t.Errorf("%s: output assumes 7 links:\n%s", file, out)
+		}
+		code, out, stderr = runCLI("topo", "-gpu", "MI250X", "-format", "json", dir+file)
+		if code != 0 {
+			t.Fatalf("%s -gpu MI250X: exit %d: %s", file, code, stderr)
+		}
+		var res topoOut
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		facts := map[string]string{}
+		for _, f := range res.Hardware.Facts {
+			facts[f.Name] = f.Value + " " + string(f.Source)
+		}
+		// The catalog's MI250X GCD: 4 links (commmodel/nccl/gpu.go).
+		if facts["links"] != "4 catalog" || res.HW != "gpus=8,fabric=infinity,nvls=false" {
+			t.Errorf("%s -gpu MI250X: links %q, hw %q; want 4 from the catalog and no links in the spec", file, facts["links"], res.HW)
+		}
+	}
+	// The catalog's 4 links of an MI250X GCD are fewer than the 7 peers
+	// ms-swift's capture joins directly to each GPU: topo says so.
+	code, out, stderr := runCLI("topo", "-gpu", "MI250X", "../../topo/testdata/rocm/gfx942_8gpu_xgmi_msswift.txt")
+	if code != 0 || !strings.Contains(out, "links 4 (catalog) are fewer than the 7 peers the capture joins directly to every GPU") {
+		t.Errorf("exit %d, stderr %q; want the catalog's links against the capture's:\n%s", code, stderr, out)
+	}
+}
+
+// TestTopoROCmBridges (red team rt45, finding 8): MI210 cards on XGMI
+// bridges of two, PCIE between the bridges, were read as plain fabric=pcie;
+// they are bridged pairs (pairs=true), as NVLink bridges' are, in both
+// line ends. The captures are made by hand in ARCHER2's layout.
+func TestTopoROCmBridges(t *testing.T) {
+	t.Parallel()
+	for _, file := range []string{"mi210_2bridges_4gpu_rt45.txt", "mi210_2bridges_4gpu_crlf_rt45.txt"} {
+		code, out, stderr := runCLI("topo", "../../topo/testdata/rocm_made/"+file)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", file, code, stderr)
+		}
+		for _, want := range []string{
+			"machine: gpus_per_node 4, fabric pcie, nvlink_pairs true, nvls false (each from the capture: topo)",
+			"-hw gpus=4,fabric=pcie,pairs=true,nvls=false\n",
+			"GPU fabric: pcie, 4 GPUs: XGMI bridges join GPU0-GPU1 and GPU2-GPU3, PCIe between them (pairs)",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: output lacks %q:\n%s", file, want, out)
+			}
+		}
+	}
+}
+
+// TestTopoROCmJSON (red team rt45, finding 13): rocm-smi --showtopo
+// --json's object was refused with nvidia-smi's matrix example ("rows
+// GPU0 X NV18 ..."); it is refused as the JSON form, naming the text form
+// to give, and with the -hw settings that describe an AMD host, as
+// amd-smi topology's tables are.
+func TestTopoROCmJSON(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "showtopo.json")
+	// The red team's input cut to one pair, in the keys' shape rocm-smi
+	// prints.
+	text := `{"system": {"(Topology) Weight between DRM devices 0 and 1": "15", "(Topology) Hops between DRM devices 0 and 1": "1", "(Topology) Link type between DRM devices 0 and 1": "XGMI"}}` + "\n"
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI("topo", file)
+	if code != 1 || strings.Contains(stderr, "NV18") || !strings.Contains(stderr, file+":1:14: rocm-smi --showtopo --json's output is not read: give the text rocm-smi --showtopo prints without --json") ||
+		!strings.Contains(stderr, "-hw system=NAME") {
+		t.Errorf("exit %d, stderr %q; want the JSON form refused, the text form named", code, stderr)
 	}
 }

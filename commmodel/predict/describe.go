@@ -21,7 +21,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"gpu-bw", "one GPU's bandwidth to the others in the host, such as 450GB/s; sets link-bw from links"},
 	{"fabric", "how a host's GPUs reach each other: nvswitch, mesh (NVLinks between every pair, no switch: 4-GPU HGX boards), infinity (AMD Instinct) or pcie"},
 	{"switch", "true for NVSwitch (fabric=nvswitch), false for PCIe (fabric=pcie)"},
-	{"pairs", "true where NVLink bridges join a PCIe host's GPUs in pairs (nvidia-smi topo -m: NV# within a pair, a PCIe path between pairs): a GPU's bytes leave over its bridge as well as PCIe, so PCIe's rate bounds nothing; with fabric=pcie"},
+	{"pairs", "true where NVLink bridges join a PCIe host's GPUs in pairs (nvidia-smi topo -m: NV# within a pair, a PCIe path between pairs), or Infinity Fabric bridges in pairs or fours (rocm-smi --showtopo: XGMI within, PCIE between): a GPU's bytes leave over its bridge as well as PCIe, so PCIe's rate bounds nothing; with fabric=pcie"},
 	{"nvls", "true for NVLink SHARP (NVSwitch, Hopper and later)"},
 	{"pcie", "the PCIe generation of the host link, 3 to 6, such as 5 (or gen5)"},
 	{"gpus", "GPUs per host, such as 8 where a run used 2 of a host's 8; a run on part of the host drives its share of the NICs and, on a mesh, of the links, and a host of 4 or fewer NVLink GPUs is a mesh without NVLS"},

@@ -119,7 +119,8 @@ type Hardware struct {
 	// assumption.
 	hostLeast bool
 	// nvlinkPairs reports that NVLink joins some GPUs of a PCIe fabric in
-	// pairs (a capture shows it, or -hw pairs=true): bridged pairs, which
+	// pairs, or XGMI in pairs or fours (a capture shows it, or -hw
+	// pairs=true): bridged pairs, which
 	// carry a share of a ring's bytes the PCIe fabric leaves out
 	// (bridgeable).
 	nvlinkPairs bool

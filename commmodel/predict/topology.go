@@ -32,8 +32,10 @@ import (
 //     its search's per-channel speeds: on 8 H100s nccl.System.Graphs puts
 //     the NVLS graph at 30 GB/s a channel on 17 links, 40 on 18, a
 //     quarter less for one link of 18.
-//     On PCIe, NVLink between some GPUs (bridged pairs) lifts PCIe's rate
-//     as a bound of the calibration (bridgeable).
+//     On PCIe, NVLink or XGMI between some GPUs (bridged pairs: NVLink
+//     bridges, or MI210 cards on Infinity Fabric bridges of two or four,
+//     topo.XGMIGroups) lifts PCIe's rate as a bound of the calibration
+//     (bridgeable), as -hw pairs=true does.
 //   - on a capture of AMD GPUs all joined by XGMI (rocm-smi --showtopo,
 //     topo.AllXGMI): fabric infinity. rocm-smi prints no link count, so
 //     the links a GPU are the catalog's where the GPU is known there (7
@@ -84,7 +86,7 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 		} else {
 			h.setFabric(topo.InferFabric(t), xgmi)
 		}
-		switch pairs := h.Fabric == FabricPCIe && anyNVLink(t); {
+		switch pairs := h.Fabric == FabricPCIe && anyBridge(t); {
 		case h.Sources.NVLinkPairs != SourceUser:
 			h.nvlinkPairs, h.Sources.NVLinkPairs = pairs, SourceTopo
 		case h.nvlinkPairs != pairs:
@@ -148,12 +150,13 @@ func (h *Hardware) setFabric(f commmodel.Fabric, xgmi bool) {
 	h.Sources.Fabric = SourceTopo
 }
 
-// anyNVLink reports that t shows NVLink between some two of its GPUs.
-func anyNVLink(t *topo.Topology) bool {
+// anyBridge reports that t shows NVLink or XGMI between some two of its
+// GPUs.
+func anyBridge(t *topo.Topology) bool {
 	gpus := t.GPUs()
 	for i := range gpus {
 		for j := i + 1; j < len(gpus); j++ {
-			if t.Path(gpus[i], gpus[j]).NVLinks > 0 {
+			if p := t.Path(gpus[i], gpus[j]); p.NVLinks > 0 || p.Class == topo.XGMI {
 				return true
 			}
 		}
