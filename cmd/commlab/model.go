@@ -380,7 +380,12 @@ func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.A
 		if m.perNodeGiven() {
 			perHost = m.coll.perNode
 		}
-		if mach, err = m.link.machine.machine(m.coll.p, perHost); err != nil {
+		// The collective settles the links a GPU's sends drive on a mesh.
+		coll, err := commmodel.ParseCollective(m.coll.collective)
+		if err != nil {
+			return 0, nil, nil, h, err
+		}
+		if mach, err = m.link.machine.machine(coll, m.coll.p, perHost); err != nil {
 			return 0, nil, nil, h, err
 		}
 		m.coll.perNode = mach.cluster.PerNode
@@ -392,7 +397,11 @@ func (m *modelCommand) parse(args []string) (commmodel.Collective, []commmodel.A
 	if err := mach.checkNVLS(algs); err != nil {
 		return c, nil, nil, h, err
 	}
-	h = modelHeader{Model: textbookModel, Caveats: append(textbookCaveats(algs, m.coll.p, m.coll.perNode), mach.caveats...),
+	caveats := append(textbookCaveats(algs, m.coll.p, m.coll.perNode), mach.caveats...)
+	if c := mach.meshCaveat(algs, m.coll.p); c != "" {
+		caveats = append(caveats, c)
+	}
+	h = modelHeader{Model: textbookModel, Caveats: caveats,
 		Collective: c.String(), P: m.coll.p, Hardware: mach.hw}
 	if m.link.machine.given() || m.link.twoLevel() {
 		cl := mach.cluster

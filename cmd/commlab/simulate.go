@@ -178,20 +178,20 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	if err != nil {
 		return simulateRequest{}, err
 	}
+	c, err := commmodel.ParseCollective(*collective)
+	if err != nil {
+		return simulateRequest{}, err
+	}
 	var mach textbookMachine
 	if machine.given() {
 		if err := checkRanks(fs, *p, "the number of ranks", "8"); err != nil {
 			return simulateRequest{}, err
 		}
-		if mach, err = machine.machine(*p, *perNode); err != nil {
+		if mach, err = machine.machine(c, *p, *perNode); err != nil {
 			return simulateRequest{}, err
 		}
 		links = replayLinks{mach.cluster.Intra, mach.cluster.Inter, mach.intraName, mach.interName}
 		*perNode = mach.cluster.PerNode
-	}
-	c, err := commmodel.ParseCollective(*collective)
-	if err != nil {
-		return simulateRequest{}, err
 	}
 	if names := commmodel.Names(c); *algo == "" && len(names) == 1 {
 		*algo = names[0] // SendRecv's shift: nothing to choose

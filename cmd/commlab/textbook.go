@@ -9,6 +9,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/presets"
+	"github.com/inframethod/commlab/units"
 )
 
 // h20Server is the -server name of the source article's 8 x H20 server,
@@ -79,15 +80,43 @@ type textbookMachine struct {
 	// caveats are the assumed facts the links rest on, each with the -hw
 	// setting that settles it.
 	caveats []string
+	// pairBW is the bandwidth of a GPU's send to one peer of its host
+	// (predict.Hardware.Links of SendRecv), below cluster.Intra's on a
+	// mesh whose run reaches more than one peer; 0 for the article's
+	// server.
+	pairBW float64
 }
 
-// machine returns the machine of the flags for p ranks, perHost of them
-// on each host: where perHost is 0, a host's GPUs of the system, or 8
+// meshCaveat says, where the machine is a mesh, that the intra-node link is
+// a GPU's links to all the run's peers and that those of algs which send
+// to fewer peers at once over one channel would drive fewer of them: the
+// textbook's one channel spreads over every pair as NCCL's channels do.
+func (m textbookMachine) meshCaveat(algs []commmodel.Algorithm, p int) string {
+	per := m.cluster.PerNode
+	if !(m.pairBW > 0 && m.pairBW < m.cluster.Intra.BW) {
+		return ""
+	}
+	var few []string
+	for _, a := range algs {
+		if a.Cost(p, 1<<20).Fanout < per-1 {
+			few = append(few, a.Name())
+		}
+	}
+	if len(few) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the %s link is all of a GPU's links to its %d peers (each pair's its own), as NCCL's channels spread over them: %s send to fewer peers a step, which on one channel would drive those pairs' links alone, %s a pair",
+		m.intraName, per-1, strings.Join(few, ", "), units.FormatBandwidth(m.pairBW))
+}
+
+// machine returns the machine of the flags for collective c on p ranks,
+// perHost of them on each host (c settles the links a GPU's sends drive on
+// a mesh, predict.Hardware.Links): where perHost is 0, a host's GPUs of the system, or 8
 // without one (p where that is fewer: the run fits one host; without a
 // system, defaultPerNode(p) where 8 does not divide p). The nodes of a
 // catalog system are its NVLink domains where they span hosts
 // (predict.Hardware.Cluster).
-func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
+func (f *machineLinkFlags) machine(c commmodel.Collective, p, perHost int) (textbookMachine, error) {
 	if f.server == h20Server {
 		if perHost != 0 && perHost != presets.H20Cluster(1).PerNode {
 			return textbookMachine{}, fmt.Errorf("-server %s has %d GPUs a node: leave out -per-node %d", f.server, presets.H20Cluster(1).PerNode, perHost)
@@ -156,7 +185,7 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 	if mis, ok := domainSplit(&h, p/perHost, perHost); ok {
 		return textbookMachine{}, flagErrorf("-p %d on hosts of -per-node %d: %s", p, perHost, mis.advice(func(n int) string { return fmt.Sprintf("-p %d", n*perHost) }))
 	}
-	cl, err := h.Cluster(p, perHost)
+	cl, err := h.Cluster(c, p, perHost)
 	if err != nil {
 		return textbookMachine{}, fmt.Errorf("-p %d on hosts of -per-node %d: %w", p, perHost, err)
 	}
@@ -165,7 +194,8 @@ func (f *machineLinkFlags) machine(p, perHost int) (textbookMachine, error) {
 		name = f.server
 	}
 	out := hardwareOf(h, nil)
-	m := textbookMachine{cluster: cl, hw: &out, intraName: name + " " + intraKind(h.Fabric), interName: name + " network"}
+	pair, _ := h.Links(commmodel.SendRecv, perHost)
+	m := textbookMachine{cluster: cl, hw: &out, intraName: name + " " + intraKind(h.Fabric), interName: name + " network", pairBW: pair.BW}
 	assumed := h.AssumedLinkFacts()
 	if p <= perHost {
 		// One node: its NICs time nothing.

@@ -123,6 +123,13 @@
 //	AllToAll (Direct)     (p−1)/n·S on NVLink, p·(n−p)/n·S over the node's NICs
 //	SendRecv (Shift)      S on NVLink, S over the NICs of the node's last GPU across nodes
 //
+// intra_bw is a GPU's bandwidth on all its links. On a host whose GPUs join
+// pair by pair (an NVLink mesh, Infinity Fabric) a GPU's bytes go over the
+// links of the peers it sends to at once (Hardware.intraShare): a run on k
+// of a host's G GPUs drives (k−1)/(G−1) of them, and a SendRecv, whose
+// rank sends to one neighbour, 1/(G−1) of them whatever k, one
+// Infinity Fabric link of an MI300X platform's 7.
+//
 // Grouped sends across nodes move a GPU's network bytes over the channels
 // NCCL gives its network peers (nccl.Model.P2PNetChannels, at most its p2p
 // channels), each carrying channel_bw: with few peers and many ranks,

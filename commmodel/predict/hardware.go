@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/presets"
 )
@@ -347,34 +348,60 @@ func (h *Hardware) hostCopy() bool {
 }
 
 // runLinks returns the GPU links that one GPU of a run of k GPUs a host
-// drives. On a mesh or Infinity Fabric host every pair of GPUs has links of
-// its own, PairLinks = links/(G−1) of them on a host of G GPUs, so a run on
-// k < G of them reaches its k−1 peers on
+// drives, sending to all its k−1 peers at once (sendLinks).
+func (h *Hardware) runLinks(k int) int { return h.sendLinks(k, k-1) }
+
+// sendLinks returns the GPU links that carry what one GPU of a run of k
+// GPUs a host sends at once to peers of the run's other GPUs. On a mesh or
+// Infinity Fabric host every pair of GPUs has links of its own, PairLinks
+// = links/(G−1) of them on a host of G GPUs, and a send to one peer drives
+// only its pair's (commmodel.FullMesh, Fabric.BW of fanout peers), so it
+// is
 //
-//	PairLinks·(k−1) = links·(k−1)/(G−1)
+//	PairLinks·peers = links·peers/(G−1)
 //
-// links, as NCCL sees it: its topology holds the communicator's GPUs alone
-// and the NVLinks among them (ncclTopoAddPci skips a GPU of no rank, and
-// ncclTopoAddNvLinks links a GPU only to GPUs it holds; NCCL 2.30 src/graph/topo.cc).
-// G is the host's GPUs, or the most a host of some run holds (hostGPUs).
-// Where G is not known (hostGPUs is 0), from k = G on, and on a switch or
-// PCIe, it is all of a GPU's links.
-func (h *Hardware) runLinks(k int) int {
+// links: a run on k < G GPUs reaches its k−1 peers on links·(k−1)/(G−1),
+// as NCCL sees it (its topology holds the communicator's GPUs alone and
+// the NVLinks among them: ncclTopoAddPci skips a GPU of no rank, and
+// ncclTopoAddNvLinks links a GPU only to GPUs it holds; NCCL 2.30
+// src/graph/topo.cc), and SendRecv's send to its one neighbour (peers 1)
+// has one pair's links whatever k: a point-to-point send takes the path
+// between its two GPUs, the links that join them where there are some
+// (src/graph/paths.cc ncclTopoComputePaths; a path through a third GPU,
+// PATH_NVB, joins GPUs without a link of their own). G is the host's GPUs,
+// or the most a host of some run holds (hostGPUs), and at least k. On a
+// switch or PCIe, and for peers of all the host's others, it is all of a
+// GPU's links.
+func (h *Hardware) sendLinks(k, peers int) int {
 	n := h.links()
-	if g := h.hostGPUs; (h.Fabric == FabricMesh || h.Fabric == FabricInfinity) && k > 1 && k < g {
-		n = max(n*(k-1)/(g-1), 1)
+	if g := max(h.hostGPUs, k); (h.Fabric == FabricMesh || h.Fabric == FabricInfinity) && peers >= 1 && peers < g-1 {
+		n = max(n*peers/(g-1), 1)
 	}
 	return n
 }
 
-// intraShare is the share of one GPU's links that a run of k GPUs a host
-// drives (runLinks over all of them): 1 but on a mesh of known GPUs that
-// the run does not fill.
-func (h *Hardware) intraShare(k int) float64 {
+// intraShare is the share of one GPU's links that carries its intra-node
+// bytes of collective c in a run of k GPUs a host (sendLinks over all of
+// them, of the peers it sends to at once, sendPeers): 1 but on a mesh,
+// where a run that does not fill a host of known GPUs, or SendRecv's send
+// to one neighbour, drives fewer.
+func (h *Hardware) intraShare(c commmodel.Collective, k int) float64 {
 	if n := h.links(); n > 0 {
-		return float64(h.runLinks(k)) / float64(n)
+		return float64(h.sendLinks(k, sendPeers(c, k))) / float64(n)
 	}
 	return 1
+}
+
+// sendPeers returns the peers one GPU of a run of k GPUs a host sends to at
+// once within the host in collective c: the fanout of its grouped sends
+// (p2pAlgorithm: SendRecv's Shift sends to one neighbour, AllToAll's Direct
+// to all k−1), and k−1 for NCCL's collectives, whose channels the model
+// takes over every pair's links.
+func sendPeers(c commmodel.Collective, k int) int {
+	if a := p2pAlgorithm(c); a != nil && k > 1 {
+		return a.Cost(k, 1).Fanout
+	}
+	return k - 1
 }
 
 // InNCCLTables reports whether NCCL's tuning tables know h's GPUs and

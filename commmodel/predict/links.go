@@ -9,14 +9,16 @@ import (
 )
 
 // Links returns the textbook model's links of h (commmodel.Link, one
-// channel, one alpha per step) for hosts of perHost GPUs.
+// channel, one alpha per step) for collective coll on hosts of perHost GPUs.
 //
 // intra is the link between two GPUs of a node: its bandwidth is one
 // GPU's line rate to the others in one direction (intraBW: its NVLinks or
 // Infinity Fabric links times one link's rate from the catalog, or its PCIe
-// x16 link on a PCIe host), on a mesh only the links to the run's perHost−1
-// peers (runLinks: 4 of an HGX A100 4-GPU board's 12 for a run of 2), or
-// HostCopyBW between cards without P2P (hostCopy), its
+// x16 link on a PCIe host), on a mesh only the links to the peers a GPU
+// sends to (intraShare: the run's perHost−1 peers, 4 of an HGX A100 4-GPU
+// board's 12 for a run of 2; SendRecv's one neighbour, one of an MI300X's
+// 7 Infinity Fabric links whatever perHost), or HostCopyBW between cards
+// without P2P (hostCopy), its
 // alpha NCCL's per-step latency of Ring with Simple over NVLink, or over
 // PCIe on a PCIe host.
 //
@@ -31,7 +33,7 @@ import (
 // with. An NVLink domain of several hosts has as many NICs per GPU as one
 // of its hosts, so perHost is a host's GPUs, not the domain's; a perHost
 // under 1 is taken as 1.
-func (h *Hardware) Links(perHost int) (intra, inter commmodel.Link) {
+func (h *Hardware) Links(coll commmodel.Collective, perHost int) (intra, inter commmodel.Link) {
 	perHost = max(perHost, 1)
 	c := nccl.DefaultConstants(nccl.Latest)
 	hw := nccl.HWNVLink
@@ -39,7 +41,7 @@ func (h *Hardware) Links(perHost int) (intra, inter commmodel.Link) {
 		hw = nccl.HWPCI
 	}
 	const us = 1e-6
-	bw := h.intraBW() * h.intraShare(perHost)
+	bw := h.intraBW() * h.intraShare(coll, perHost)
 	if h.hostCopy() {
 		bw = HostCopyBW // through host memory: no P2P between the cards
 	}
@@ -49,12 +51,12 @@ func (h *Hardware) Links(perHost int) (intra, inter commmodel.Link) {
 	return intra, inter
 }
 
-// Cluster returns the textbook model's cluster of h for ranks GPUs on
-// hosts of perHost GPUs: its nodes are the NVLink domains that hold them
+// Cluster returns the textbook model's cluster of h for collective c on
+// ranks GPUs on hosts of perHost GPUs: its nodes are the NVLink domains that hold them
 // (hosts of one domain are one node, as in predict's model), joined by the
 // links of Links. It is ErrShape when ranks is not a whole number of
 // hosts or the hosts do not split equally into domains.
-func (h *Hardware) Cluster(ranks, perHost int) (commmodel.Cluster, error) {
+func (h *Hardware) Cluster(c commmodel.Collective, ranks, perHost int) (commmodel.Cluster, error) {
 	if perHost < 1 || ranks < 1 || ranks%perHost != 0 {
 		return commmodel.Cluster{}, fmt.Errorf("%w: %d ranks on hosts of %d GPUs", ErrShape, ranks, perHost)
 	}
@@ -62,7 +64,7 @@ func (h *Hardware) Cluster(ranks, perHost int) (commmodel.Cluster, error) {
 	if err != nil {
 		return commmodel.Cluster{}, err
 	}
-	intra, inter := h.Links(perHost)
+	intra, inter := h.Links(c, perHost)
 	return commmodel.Cluster{Nodes: s.nodes, PerNode: s.per, Intra: intra, Inter: inter}, nil
 }
 

@@ -52,7 +52,7 @@ func TestLinks(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s %s: %v", c.gpu, c.spec, err)
 		}
-		intra, inter := h.Links(c.perHost)
+		intra, inter := h.Links(commmodel.AllReduce, c.perHost)
 		if !scalar.EqualWithinRel(intra.Alpha, c.intraA, 1e-12) || !scalar.EqualWithinRel(intra.BW, c.intraBW, 1e-12) ||
 			!scalar.EqualWithinRel(inter.Alpha, c.interA, 1e-12) || !scalar.EqualWithinRel(inter.BW, c.interBW, 1e-12) {
 			t.Errorf("%s %s: intra %+v, inter %+v; want %g s %g B/s, %g s %g B/s",
@@ -71,14 +71,14 @@ func TestLinksCatalog(t *testing.T) {
 			t.Errorf("%s: %v", s.Name, err)
 			continue
 		}
-		intra, inter := h.Links(s.PerHost)
+		intra, inter := h.Links(commmodel.AllReduce, s.PerHost)
 		for _, bw := range []float64{intra.BW, inter.BW} {
 			if !(bw > 0) || math.IsInf(bw, 0) {
 				t.Errorf("%s: intra %+v, inter %+v", s.Name, intra, inter)
 			}
 		}
 		node := max(s.Domain, s.PerHost)
-		c, err := h.Cluster(2*node, s.PerHost)
+		c, err := h.Cluster(commmodel.AllReduce, 2*node, s.PerHost)
 		if err != nil || c.Nodes != 2 || c.PerNode != node {
 			t.Errorf("%s: 2 x %d GPUs make %+v, %v; want 2 nodes of %d", s.Name, node, c, err, node)
 		}
@@ -109,13 +109,13 @@ func TestCluster(t *testing.T) {
 		{&h100, 16, 8, 2, 8},
 		{&h100, 16, 4, 4, 4},
 	} {
-		cl, err := c.h.Cluster(c.ranks, c.perHost)
+		cl, err := c.h.Cluster(commmodel.AllReduce, c.ranks, c.perHost)
 		if err != nil || cl.Nodes != c.wantNodes || cl.PerNode != c.wantPerNod {
 			t.Errorf("%s, %d on hosts of %d: %+v, %v; want %d nodes of %d", c.h.GPU.Name, c.ranks, c.perHost, cl, err, c.wantNodes, c.wantPerNod)
 		}
 	}
 	for _, bad := range [][2]int{{12, 8}, {76, 4}, {0, 8}} {
-		if _, err := gb.Cluster(bad[0], bad[1]); !errors.Is(err, ErrShape) {
+		if _, err := gb.Cluster(commmodel.AllReduce, bad[0], bad[1]); !errors.Is(err, ErrShape) {
 			t.Errorf("%d on hosts of %d: %v, want ErrShape", bad[0], bad[1], err)
 		}
 	}
@@ -192,9 +192,41 @@ func TestRunLinks(t *testing.T) {
 		{"MI300X by name", describe("MI300X", ""), 8, 7, 448e9},
 		{"A100 board of 2 known GPUs", describe("A100-SXM4-80GB", "").ForHosts(2), 2, 12, 300e9},
 	} {
-		intra, _ := c.h.Links(c.k)
+		intra, _ := c.h.Links(commmodel.AllReduce, c.k)
 		if got := c.h.runLinks(c.k); got != c.links || !scalar.EqualWithinRel(intra.BW, c.bw, 1e-12) {
 			t.Errorf("%s, %d GPUs: %d links, intra %g B/s; want %d, %g", c.name, c.k, got, intra.BW, c.links, c.bw)
+		}
+	}
+}
+
+// TestLinksSendRecv: the textbook's link of a SendRecv, whose rank sends
+// to one neighbour, is on a mesh one pair's links whatever the run's GPUs
+// (an MI300X platform's one Infinity Fabric link a pair, 64 GB/s a
+// direction in the catalog; an HGX A100 4-GPU board's 4 NVLinks a pair of
+// 25 GB/s, 100 GB/s), and through NVSwitch all a GPU's links (DGX H100:
+// 18 of 25 GB/s, 450 GB/s). An AllToAll's sends go to every peer at once:
+// all 7 of the MI300X's links, 448 GB/s.
+func TestLinksSendRecv(t *testing.T) {
+	for _, c := range []struct {
+		gpu, spec string
+		coll      commmodel.Collective
+		k         int
+		bw        float64
+	}{
+		{"MI300X", "system=mi300x-platform", commmodel.SendRecv, 8, 64e9},
+		{"MI300X", "system=mi300x-platform", commmodel.SendRecv, 2, 64e9},
+		{"MI300X", "", commmodel.SendRecv, 8, 64e9},
+		{"A100-SXM4-80GB", "system=hgx-a100-4gpu", commmodel.SendRecv, 4, 100e9},
+		{"H100 80GB HBM3", "system=dgx-h100", commmodel.SendRecv, 8, 450e9},
+		{"H100 80GB HBM3", "system=dgx-h100", commmodel.SendRecv, 2, 450e9},
+		{"MI300X", "system=mi300x-platform", commmodel.AllToAll, 8, 448e9},
+	} {
+		h, err := Describe(c.gpu, c.spec)
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.gpu, c.spec, err)
+		}
+		if intra, _ := h.Links(c.coll, c.k); !scalar.EqualWithinRel(intra.BW, c.bw, 1e-12) {
+			t.Errorf("%s %q, %s on %d GPUs: intra %g B/s; want %g", c.gpu, c.spec, c.coll, c.k, intra.BW, c.bw)
 		}
 	}
 }

@@ -88,3 +88,50 @@ func TestSendRecvChannels(t *testing.T) {
 		t.Errorf("channel_bw %.4g B/s (used %v, identified %v), want %.4g", p.Value, p.Used, p.Identified, tr.x[parChannel])
 	}
 }
+
+// TestSendRecvMesh: on a host whose GPUs join pair by pair, nccl-tests'
+// sendrecv sends each rank's S bytes to its one neighbour (commmodel.Shift)
+// on their pair's links alone, whatever the run's GPUs: an MI300X
+// platform's 8 GPUs and 2 of them alike take S over one Infinity Fabric
+// link, the catalog's 64 GB/s a direction, at the prior's InfinityShare of
+// it (46.7 GB/s: 23.0 ms at 1 GiB), not over all 7 links (3.3 ms for the 8
+// before the fix, red team rt45 finding 4). Through NVSwitch a send to one
+// peer drives all a GPU's links: a DGX H100's SendRecv is S over intra_bw's
+// prior (NCCL's Ring/Simple bus bandwidth on 8 GPUs, intraPrior) on 8 GPUs
+// and 2 alike. An AllToAll's sends go to every peer at once, on every
+// pair's links: on the MI300X platform 7/8 S over InfinityShare of its 7
+// links.
+func TestSendRecvMesh(t *testing.T) {
+	const gib = 1 << 30
+	describe := func(gpu, spec string) *Machine {
+		h, err := Describe(gpu, spec)
+		if err != nil {
+			t.Fatalf("%s %s: %v", gpu, spec, err)
+		}
+		return Uncalibrated(h)
+	}
+	time := func(m *Machine, c commmodel.Collective, ranks int) float64 {
+		ps, err := m.Predict(Query{Collective: c, Ranks: ranks, PerNode: ranks}, []float64{gib})
+		if err != nil {
+			t.Fatalf("%s %s on %d: %v", m.GPU, c, ranks, err)
+		}
+		return ps[0].Time
+	}
+	mi300x := describe("MI300X", "system=mi300x-platform")
+	link := InfinityShare * 64e9
+	for _, ranks := range []int{2, 4, 8} {
+		if got, want := time(mi300x, commmodel.SendRecv, ranks), gib/link; !scalar.EqualWithinRel(got, want, 0.02) {
+			t.Errorf("MI300X SendRecv of 1 GiB on %d GPUs: %.4g s; want S over one link, %.4g s", ranks, got, want)
+		}
+	}
+	if got, want := time(mi300x, commmodel.AllToAll, 8), gib*7/8/(7*link); !scalar.EqualWithinRel(got, want, 0.03) {
+		t.Errorf("MI300X AllToAll of 1 GiB on 8 GPUs: %.4g s; want 7/8 S over 7 links, %.4g s", got, want)
+	}
+	h100 := describe("H100 80GB HBM3", "system=dgx-h100")
+	bw := h100.Params[parIntraBW].Value
+	for _, ranks := range []int{2, 8} {
+		if got, want := time(h100, commmodel.SendRecv, ranks), gib/bw; !scalar.EqualWithinRel(got, want, 0.02) {
+			t.Errorf("DGX H100 SendRecv of 1 GiB on %d GPUs: %.4g s; want S over intra_bw's prior %.4g B/s, %.4g s", ranks, got, bw, want)
+		}
+	}
+}

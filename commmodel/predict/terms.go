@@ -532,8 +532,10 @@ func (r *references) termOf(rn *run, size float64) (term, error) {
 	}
 	t.intra, t.net, t.leave = bytes(rn.collective, ch, rn.shape, nics, r.hw.groupNodes(rn.shape), size)
 	// intra_bw is one GPU's bandwidth on all its links: a run that drives a
-	// share of them moves its bytes as if they were 1/share times as many.
-	t.intra /= r.hw.intraShare(rn.shape.per / rn.shape.hosts)
+	// share of them (on a mesh, a run on part of the host, or SendRecv's
+	// send to one neighbour) moves its bytes as if they were 1/share times
+	// as many.
+	t.intra /= r.hw.intraShare(rn.collective, rn.shape.per/rn.shape.hosts)
 	if r.runsRCCL() && rn.shape.nodes > 1 && !ch.p2p {
 		t.intra /= RCCLNodesGain
 	}
