@@ -669,6 +669,9 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	if err := hw.HostFits(perNode); err != nil {
 		return machine{}, flagErrorf("%v: give the run's GPUs a node, at most a host's", err)
 	}
+	if msg := hw.MeshNote(); msg != "" {
+		problems = append(problems, problem{Message: msg})
+	}
 	if g := hw.PerHost(); *f.topo != "" && hw.Sources.HostGPUs == predict.SourceTopo && perNode > g {
 		// A container's capture may show part of its host: a warning,
 		// not the bound a system or -hw gpus sets.

@@ -1068,3 +1068,27 @@ func TestDescribeNoName(t *testing.T) {
 		t.Errorf("why NCCL's tables do not time it: %q", why)
 	}
 }
+
+// TestMeshNote: an MI300X's 7 Infinity Fabric links join the 8 modules of
+// its platform (AMD's MI300 series node-level architecture): a host said to
+// hold 16 of them cannot join every pair, and the note says the model does
+// not describe how; 8 of them, and an NVSwitch host of 16, draw none.
+func TestMeshNote(t *testing.T) {
+	for _, c := range []struct {
+		gpu, desc string
+		note      bool
+	}{
+		{"AMD Instinct MI300X", "gpus=16", true},
+		{"AMD Instinct MI300X", "gpus=8", false},
+		{"AMD Instinct MI300X", "", false},
+		{"NVIDIA H100 80GB HBM3", "gpus=16", false},
+	} {
+		h, err := Describe(c.gpu, c.desc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if note := h.MeshNote(); (note != "") != c.note || c.note && !strings.Contains(note, "a host of 16 AMD Instinct MI300X (gpus_per_node, hw) with 7 links each") {
+			t.Errorf("%s %q: note %q; want one: %v", c.gpu, c.desc, note, c.note)
+		}
+	}
+}

@@ -380,6 +380,22 @@ func (h *Hardware) sendLinks(k, peers int) int {
 	return n
 }
 
+// MeshNote says, where a mesh or Infinity Fabric host holds more GPUs than
+// one GPU's links join one hop apart (more than links+1: -hw gpus=16 of
+// MI300X, or a capture of GPUs partitioned in CPX mode, 64 a host of 8
+// modules), that the model does not describe how the others meet, ""
+// otherwise: partitions share their module's links, and the GPUs of
+// several boards meet over PCIe, where the model takes each GPU's links as
+// reaching every peer (sendLinks).
+func (h *Hardware) MeshNote() string {
+	n, g := h.links(), h.hostGPUs
+	if h.Fabric != FabricMesh && h.Fabric != FabricInfinity || n == 0 || g <= n+1 {
+		return ""
+	}
+	return fmt.Sprintf("a host of %d %s (gpus_per_node, %s) with %s each cannot join every pair directly: partitions of a GPU (CPX or DPX modes) share its links, and GPUs of several boards meet over PCIe, neither of which the model describes; it takes each GPU's links as reaching its peers, and its times may run short: -hw gpus=N gives the host's physical GPUs",
+		g, h.GPU.Name, h.Sources.HostGPUs, counted(n, "link"))
+}
+
 // intraShare is the share of one GPU's links that carries its intra-node
 // bytes of collective c in a run of k GPUs a host (sendLinks over all of
 // them, of the peers it sends to at once, sendPeers): 1 but on a mesh,
