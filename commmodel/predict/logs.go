@@ -439,7 +439,14 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 	}
 	if tab.PerNode == 0 {
 		if ranks < 1 || ranks%tab.Nodes != 0 {
-			return tab, fmt.Errorf("%s: %d ranks on %d nodes: give ranks=N or per-node=G", tab.Collective, ranks, tab.Nodes)
+			nodes := fmt.Sprintf("%d nodes", tab.Nodes)
+			if pin.Nodes > 0 {
+				nodes = fmt.Sprintf("nodes=%d", pin.Nodes)
+			}
+			if ranks < 1 {
+				return tab, fmt.Errorf("%s: the table gives no rank count to spread on %s: the table is left out; give ranks=N or per-node=G", tab.Collective, nodes)
+			}
+			return tab, fmt.Errorf("%s: the table's %d ranks do not divide among %s: the table is left out; give nodes=N that divides them, or per-node=G", tab.Collective, ranks, nodes)
 		}
 		tab.PerNode = ranks / tab.Nodes
 	}

@@ -108,9 +108,10 @@ func TestStallReasons(t *testing.T) {
 
 // TestNodesFromPerNode: bottlerocket-kernel-kit#313's AllToAll prints no
 // Rank lines, and its counts give 16 ranks (2048 B is 32 floats to each);
-// per-node=8 then gives 2 nodes; without it, with a per-node that does not
-// divide 16, or with a shape of other ranks, the table is left out with a
-// message that says which.
+// per-node=8 then gives 2 nodes; without it, with a per-node or a node
+// count that does not divide 16, or with a shape of other ranks, the table
+// is left out with a message that says which (and says so: the command's
+// error quotes a problem that does).
 func TestNodesFromPerNode(t *testing.T) {
 	path := "../../data/nccltests/testdata/real/efa_2x8_alltoall_bottlerocket313.log"
 	tabs, _, err := ReadFile(path, func(int) Pins { return Pins{PerNode: 8} })
@@ -124,6 +125,7 @@ func TestNodesFromPerNode(t *testing.T) {
 		{Pins{}, "node count unknown (no Rank line names the hosts): the table is left out; give nodes=N, or per-node=G, as the table gives its ranks"},
 		{Pins{PerNode: 3}, "the table's 16 ranks are not a multiple of per-node=3"},
 		{Pins{PerNode: 8, Nodes: 3}, "3 nodes of per-node=8 make 24 ranks, but the table gives 16"},
+		{Pins{Nodes: 3}, "the table's 16 ranks do not divide among nodes=3: the table is left out"},
 	} {
 		none, problems, err := ReadFile(path, func(int) Pins { return c.pins })
 		if len(none) != 0 || len(problems) != 1 || !strings.Contains(problems[0].Error(), c.want) {
