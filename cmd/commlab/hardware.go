@@ -215,6 +215,10 @@ func writeGuesses(w io.Writer, h hardwareOutput) {
 			gpuLine = fmt.Sprintf("guess: gpu = %s: the logs name none, but they ran RCCL, so it is AMD's, and a PCIe card without Infinity Fabric is assumed: settle it with %s, as the Rank lines of rccl-tests print it, such as -gpu \"AMD Instinct MI300X\" (the catalog holds the %s)", g.Value, g.Hint, amdGPUs())
 		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU:
 			gpuLine = fmt.Sprintf("guess: gpu = %s: the logs name none, and a PCIe card without NVLink is assumed: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it", g.Value, g.Hint)
+		case g.Fact == "gpu" && strings.Contains(g.Hint, "fabric=infinity") && !factOf(h.Facts, "fabric").Guessed():
+			// The fabric is given (a capture's Infinity Fabric): the
+			// links' rate is what is unknown.
+			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and its links' rate is unknown (%s): describe it with -hw link-bw=RATE, and links=N where the capture cannot count them", g.Value, amdWhy(g.Value, g.rccl))
 		case g.Fact == "gpu" && strings.Contains(g.Hint, "fabric=infinity"):
 			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and a PCIe card without Infinity Fabric is assumed (%s): describe its Infinity Fabric with %s, or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN", g.Value, amdWhy(g.Value, g.rccl), g.Hint)
 		case g.Fact == "gpu":

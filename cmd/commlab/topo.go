@@ -232,10 +232,17 @@ func writeTopoHardware(w io.Writer, out topoOut, peers []int, gpu, file bool) {
 	if len(far) > 0 && len(far) < len(out.NICs) && len(out.GPUs) >= 2 {
 		fmt.Fprintf(w, "nics_per_node leaves out %s: no GPU's nearest NIC, and NCCL runs on each GPU's nearest\n", strings.Join(far, ", "))
 	}
+	// An Infinity Fabric spec without links (writeXGMILinks: the capture
+	// cannot count them) describes a GPU the catalog lacks with links=N
+	// alone, as -hw refuses fabric=infinity without a count.
+	links := ""
+	if strings.Contains(out.HW, "fabric=infinity") && !strings.Contains(out.HW, "links=") {
+		links = ", with -gpu NAME of the catalog or links=N added (a GPU's Infinity Fabric links)"
+	}
 	if file {
-		fmt.Fprintf(w, "predict, diagnose, tune and plot take these with -topo %s, or as -hw %s\n", out.Source, out.HW)
+		fmt.Fprintf(w, "predict, diagnose, tune and plot take these with -topo %s, or as -hw %s%s\n", out.Source, out.HW, links)
 	} else {
-		fmt.Fprintf(w, "predict, diagnose, tune and plot take these as -hw %s\n", out.HW)
+		fmt.Fprintf(w, "predict, diagnose, tune and plot take these as -hw %s%s\n", out.HW, links)
 	}
 	// nic_path is the ring's, which the bindings' paths, each GPU's to its
 	// own NIC, need not show (an HGX H100's PXN over bindings at PIX).

@@ -101,8 +101,9 @@ func TestTopoROCmSpecWorks(t *testing.T) {
 // the red team's of hops 2: 1 direct peer, its weight-15 pair), topo said
 // "links 7, one to each peer" and printed links=7 in the -hw spec to
 // copy. It now says the count is unknown, gives the fewest direct peers as
-// the least, and leaves links out of the spec; with -gpu MI250X the links
-// are the catalog's 4 and the spec has none.
+// the least, and leaves links out of the spec, which the line says takes
+// a catalog GPU or links=N; with -gpu MI250X the links are the catalog's 4
+// and the spec has none.
 func TestTopoROCmIndirect(t *testing.T) {
 	t.Parallel()
 	dir := "../../topo/testdata/rocm_made/"
@@ -114,7 +115,7 @@ func TestTopoROCmIndirect(t *testing.T) {
 		for _, want := range []string{
 			"links unknown: rocm-smi prints no link count, and the capture joins a GPU directly to " + least + " of its 7 peers",
 			"at least " + least + " a GPU",
-			"-hw gpus=8,fabric=infinity,nvls=false\n",
+			"-hw gpus=8,fabric=infinity,nvls=false, with -gpu NAME of the catalog or links=N added",
 			"through other GPUs",
 		} {
 			if !strings.Contains(out, want) {
@@ -139,6 +140,14 @@ func TestTopoROCmIndirect(t *testing.T) {
 		// The catalog's MI250X GCD: 4 links (commmodel/nccl/gpu.go).
 		if facts["links"] != "4 catalog" || res.HW != "gpus=8,fabric=infinity,nvls=false" {
 			t.Errorf("%s -gpu MI250X: links %q, hw %q; want 4 from the catalog and no links in the spec", file, facts["links"], res.HW)
+		}
+		// The spec runs as the line says: with a catalog GPU, or with
+		// links=N for one the catalog lacks (a review: predict refused
+		// the spec alone, fabric=infinity without links).
+		for _, args := range [][]string{{"-gpu", "MI250X", "-hw", res.HW}, {"-gpu", "gfx90a", "-hw", res.HW + ",links=" + least}} {
+			if code, _, stderr := runCLI(append([]string{"predict", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"}, args...)...); code != 0 {
+				t.Errorf("%s: predict %q: exit %d: %s", file, args, code, stderr)
+			}
 		}
 	}
 	// The catalog's 4 links of an MI250X GCD are fewer than the 7 peers
@@ -190,5 +199,23 @@ func TestTopoROCmJSON(t *testing.T) {
 	if code != 1 || strings.Contains(stderr, "NV18") || !strings.Contains(stderr, file+":1:14: rocm-smi --showtopo --json's output is not read: give the text rocm-smi --showtopo prints without --json") ||
 		!strings.Contains(stderr, "-hw system=NAME") {
 		t.Errorf("exit %d, stderr %q; want the JSON form refused, the text form named", code, stderr)
+	}
+}
+
+// TestGuessGPUOnCapturedFabric: a GPU the catalog lacks, named by its
+// target, on a capture that gives its Infinity Fabric: the guess line said
+// "a PCIe card without Infinity Fabric is assumed" under a hardware line
+// of the capture's mesh (a review); it says the links' rate is unknown,
+// and names the catalog's GPUs of the target.
+func TestGuessGPUOnCapturedFabric(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI("predict", "-topo", "../../topo/testdata/rocm_made/mi250x_frontier_8gcd.txt", "-gpu", "gfx90a",
+		"-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1GiB")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(out, "PCIe card") || !strings.Contains(out, "guess: gpu = gfx90a is not in the catalog, and its links' rate is unknown (gfx90a is the target of the catalog's AMD Instinct MI250X and AMD Instinct MI250") ||
+		!strings.Contains(out, "Infinity Fabric mesh") {
+		t.Errorf("output:\n%s", out)
 	}
 }

@@ -134,8 +134,13 @@ func DefaultLL128(isa string) bool { return isa == "" || isa == "gfx90a" || isa 
 // (NCCL 2.30.7 src/graph/tuning.cc and its predecessors).
 func (m *Model) ll128Auto(g *Graph, maxCC int, noC2C bool) bool {
 	v, minCC := m.v, m.minCC
+	if !DefaultLL128(m.isa) {
+		// gfx942 runs LL128 only with RCCL_LL128_FORCE_ENABLE=1 (ROCm/rccl
+		// pull request 1549, 2025-02: "not enabled by default"), and so
+		// does every target RCCL does not list (UnknownISA among them).
+		return false
+	}
 	switch m.isa {
-	case "":
 	case "gfx90a":
 		// RCCL enables LL128 by default on gfx90a alone, with NVLink's
 		// (xGMI's) paths inside the node and the NIC at most PXB away
@@ -144,12 +149,6 @@ func (m *Model) ll128Auto(g *Graph, maxCC int, noC2C bool) bool {
 	case "gfx950":
 		// Across nodes only (ROCm/rccl pull request 1731, 2025-06).
 		return m.nNodes > 1 && g.TypeInter <= PathPXB
-	default:
-		// gfx942 runs LL128 only with RCCL_LL128_FORCE_ENABLE=1 (ROCm/rccl
-		// pull request 1549, 2025-02: "not enabled by default"), and so
-		// does every target RCCL does not list (UnknownISA among them):
-		// DefaultLL128.
-		return false
 	}
 	if v.legacy() {
 		// NCCL 2.8: SM70 or SM80 only, NVLink inside the node, the NIC

@@ -158,6 +158,7 @@ func Describe(gpu, spec string) (Hardware, error) {
 	switch {
 	case !h.GPU.Known && !fabric && !sw && h.links() > 0 && h.GPU.ISA != "":
 		h.Fabric = FabricInfinity // an AMD GPU's links join it to each peer: a name that is its target says AMD
+		h = h.amdMesh()
 	case !h.GPU.Known && !fabric && !sw && h.links() > 0:
 		h.Fabric = FabricNVSwitch // links described without a word of how they join
 	case h.Fabric == FabricPCIe && !fabric && !sw && h.links() > 0:

@@ -239,6 +239,23 @@ func TestDescribeAMDUnknown(t *testing.T) {
 			}
 		}
 	}
+	// Its host, which nothing gives, is assumed a full mesh of one link a
+	// pair (links+1 GPUs, as the MI300 series' platform): a SendRecv of 2
+	// GPUs drives one link, as one of 8 does (a review: 7x faster on 2).
+	if isa.hostGPUs != 8 || isa.Sources.HostGPUs != SourceAssumed {
+		t.Errorf("gfx942: host of %d GPUs (%s); want 8, assumed", isa.hostGPUs, isa.Sources.HostGPUs)
+	}
+	var sr [2]float64
+	for i, k := range []int{2, 8} {
+		p, err := Uncalibrated(isa).Predict(Query{Collective: commmodel.SendRecv, Ranks: k, PerNode: k}, []float64{1 << 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr[i] = p[0].Time
+	}
+	if math.Abs(sr[0]/sr[1]-1) > 0.01 {
+		t.Errorf("gfx942 SendRecv of 1 GiB: %.3g s on 2 GPUs, %.3g on 8; want one link's time on both", sr[0], sr[1])
+	}
 	if other, err := Describe("a card of no target", desc); err != nil || other.Fabric != FabricNVSwitch || other.GPU.ISA != "" {
 		t.Errorf("a card of no target: fabric %v, ISA %q, %v; want an NVSwitch's, NVIDIA's", other.Fabric, other.GPU.ISA, err)
 	}

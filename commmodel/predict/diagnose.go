@@ -969,12 +969,16 @@ func (m *Machine) hostHint(f Finding, t Table) (string, bool) {
 		took = append(took, "the NICs to be next to the GPUs")
 		// A capture gives the path NCCL's rings enter and leave a host by
 		// (topo.Topology.RingNICPath), which one GPU's row does not.
+		rccl := m.refs.runsRCCL()
 		ll128 := ": NCCL then runs no LL128 across nodes"
-		if !nccl.DefaultLL128(h.GPU.ISA) {
+		switch {
+		case !nccl.DefaultLL128(isaOf(h, rccl)):
 			ll128 = "" // RCCL runs no LL128 on it by default, wherever the NICs sit
+		case rccl:
+			ll128 = ": RCCL then runs no LL128 across nodes"
 		}
 		topology := "the hosts' nvidia-smi topo -m, read by commlab topo, shows nic_path PHB or SYS (-topo FILE gives the capture, -hw nic-path=phb the path" + ll128 + ")"
-		if m.refs.runsRCCL() {
+		if rccl {
 			topology = "the PCIe tree (lspci -tv) puts a GPU and its NIC under different switches or CPUs (-hw nic-path=phb" + ll128 + ")"
 		}
 		ask = append(ask, topology)

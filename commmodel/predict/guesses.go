@@ -983,6 +983,7 @@ func (h Hardware) withRCCL(tables []Table, weak func(Source) bool, notes []strin
 	h.GPU.ISA = nccl.UnknownISA
 	if h.Fabric == FabricNVSwitch && weak(h.Sources.Fabric) && !h.given(h.Sources.NVLS) {
 		h.Fabric, h.NVLS = FabricInfinity, false
+		h = h.amdMesh()
 		notes = append(notes, fmt.Sprintf("the logs ran RCCL, so %s is AMD's, and its %s join it to each peer (Infinity Fabric), not through an NVSwitch: -hw fabric=infinity says so, or fabric=pcie for a PCIe card",
 			h.GPU.Name, counted(h.links(), "link")))
 	}
@@ -1013,9 +1014,14 @@ func (h Hardware) withRunNICsSpeed(tables []Table, notes []string) (Hardware, []
 			need = min(need, h.NICs)
 		}
 		if need > h.RunNICs {
-			notes = append(notes, fmt.Sprintf("%s: its bus bandwidth reaches %s, more than the %s its channel lines name carry (%s each): a run of %s a host drives %d NICs at least",
-				t.Name, units.FormatBandwidth(peak), counted(h.RunNICs, "NIC"), formatBitRate(h.nicBW()), counted(h.RunGPUs, "GPU"), need))
-			h.RunNICs, h.Sources.RunNICs = need, SourceLog
+			// A count from a rate nothing gives is itself assumed.
+			src, rate := SourceLog, "each"
+			if !h.given(h.Sources.NICBW) {
+				src, rate = SourceAssumed, "each, as assumed"
+			}
+			notes = append(notes, fmt.Sprintf("%s: its bus bandwidth reaches %s, more than the %s its channel lines name carry (%s %s): a run of %s a host drives %d NICs at least",
+				t.Name, units.FormatBandwidth(peak), counted(h.RunNICs, "NIC"), formatBitRate(h.nicBW()), rate, counted(h.RunGPUs, "GPU"), need))
+			h.RunNICs, h.Sources.RunNICs = need, src
 		}
 	}
 	return h, notes

@@ -380,6 +380,19 @@ func (h *Hardware) sendLinks(k, peers int) int {
 	return n
 }
 
+// amdMesh returns h, an AMD GPU the catalog lacks whose links join it to
+// each peer (Infinity Fabric), on a host of links+1 GPUs, assumed, where
+// nothing gives its GPUs: a full mesh of one link a pair, as the MI300 and
+// MI350 series' platforms are (the catalog's mi300x-platform and kin), so
+// that a send to one peer drives one link whatever the run's GPUs
+// (sendLinks).
+func (h Hardware) amdMesh() Hardware {
+	if h.hostGPUs == 0 && h.links() > 0 {
+		h.hostGPUs, h.Sources.HostGPUs = h.links()+1, SourceAssumed
+	}
+	return h
+}
+
 // MeshNote says, where a mesh or Infinity Fabric host holds more GPUs than
 // one GPU's links join one hop apart (more than links+1: -hw gpus=16 of
 // MI300X, or a capture of GPUs partitioned in CPX mode, 64 a host of 8

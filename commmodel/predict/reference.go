@@ -95,10 +95,18 @@ func referenceConfig(h *Hardware, r *run, rccl bool) (nccl.Config, error) {
 	if rccl && cfg.PAT != nccl.PATOn {
 		cfg.PAT = nccl.PATOff
 	}
-	if rccl && cfg.ISA == "" {
-		cfg.ISA = nccl.UnknownISA // an AMD GPU the catalog lacks: RCCL's rules, not NVIDIA's
-	}
+	cfg.ISA = isaOf(h, rccl)
 	return cfg, nil
+}
+
+// isaOf is the LLVM target whose rules the model of h runs: its GPU's,
+// or nccl.UnknownISA for an AMD GPU the catalog lacks that runs RCCL
+// (rccl): RCCL's rules, not NVIDIA's.
+func isaOf(h *Hardware, rccl bool) string {
+	if h.GPU.ISA == "" && rccl {
+		return nccl.UnknownISA
+	}
+	return h.GPU.ISA
 }
 
 // latency returns the parts of NCCL's latency of (f, a, p), seconds: the

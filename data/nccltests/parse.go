@@ -492,11 +492,19 @@ var (
 // expressions of Rank and NCCL INFO lines would take seconds to scan.
 const maxLine = 1 << 20
 
+// longLine reports whether raw, line n, runs past maxLine, with a problem.
+func (p *parser) longLine(n int, raw string) bool {
+	if len(raw) <= maxLine {
+		return false
+	}
+	head := parseerr.Prefix(strings.TrimLeftFunc(raw, unicode.IsSpace), parseerr.MaxQuote)
+	p.problem(n, 0, "%w: %q... runs past %d bytes, more than any line nccl-tests or NCCL prints; it is left unread", ErrLongLine, head, maxLine)
+	return true
+}
+
 // line handles line n of the input.
 func (p *parser) line(n int, raw string) {
-	if len(raw) > maxLine {
-		head := parseerr.Prefix(strings.TrimLeftFunc(raw, unicode.IsSpace), parseerr.MaxQuote)
-		p.problem(n, 0, "%w: %q... runs past %d bytes, more than any line nccl-tests or NCCL prints; it is left unread", ErrLongLine, head, maxLine)
+	if p.longLine(n, raw) {
 		return
 	}
 	if i := strings.IndexByte(raw, 0); i >= 0 {

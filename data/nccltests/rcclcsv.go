@@ -1,9 +1,10 @@
 package nccltests
 
 import (
-	"bufio"
 	"encoding/csv"
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -78,29 +79,13 @@ type csvHalf struct {
 // csvColumns are the columns a row must have, by lowercased header name.
 var csvColumns = []string{"collective", "size", "type", "redop", "inplace", "time", "algbw", "busbw"}
 
-// isRCCLCSV reports whether the input, whose start br holds, is
-// rccl-tests' CSV output: its first line but blank ones and '#' comments
-// (a file's source notes) is the header, "numCycle,collective,...".
-func isRCCLCSV(br *bufio.Reader) bool {
-	b, _ := br.Peek(textSniffLen)
-	for s := strings.TrimPrefix(string(b), "\ufeff"); s != ""; {
-		line, rest, _ := strings.Cut(s, "\n")
-		s = rest
-		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		return isCSVHeader(line)
-	}
-	return false
-}
-
 // isCSVHeader reports whether line is rccl-tests' CSV header.
 func isCSVHeader(line string) bool {
 	return strings.HasPrefix(strings.ToLower(strings.ReplaceAll(line, `"`, "")), strings.ToLower(rcclCSVHeader))
 }
 
-// csvFields splits a CSV line into its fields, their quotes removed.
+// csvFields splits a CSV line into its fields, their quotes removed; an
+// error is a *csv.ParseError of the line alone.
 func csvFields(line string) ([]string, error) {
 	r := csv.NewReader(strings.NewReader(line))
 	r.FieldsPerRecord = -1
@@ -115,23 +100,37 @@ func csvFields(line string) ([]string, error) {
 	return f, nil
 }
 
-// line reads line n of the CSV into p: the header, or a row, which may
-// give p the lines of the row before it.
+// fieldsProblem reports err of csvFields at line n, at its column where it
+// gives one.
+func fieldsProblem(p *parser, n int, what string, err error) {
+	col := 0
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		col, err = pe.Column, pe.Err
+	}
+	p.add(n, col, "%w: %s: %v", ErrFieldCount, what, err)
+}
+
+// line reads line n of the CSV into p: a note ('#'), the header, or a row,
+// which may give p the lines of the row before it.
 func (c *csvReader) line(p *parser, n int, raw string) {
-	s := strings.TrimSpace(strings.TrimPrefix(raw, "\ufeff"))
+	if p.longLine(n, raw) {
+		return
+	}
+	s := strings.TrimSpace(raw)
 	switch {
-	case s == "" || s[0] == '#' && c.header == 0:
-		return // the file's notes before the header
+	case s == "" || s[0] == '#':
+		return // a note of the file's, which rccl-tests does not write
 	case isCSVHeader(s):
 		c.flush(p)
 		c.readHeader(p, n, s)
 		return
 	case c.header == 0:
-		return
+		return // rows under a header the reader refused
 	}
 	f, err := csvFields(s)
 	if err != nil {
-		p.problem(n, 0, "%w: %v; the row is left out", ErrFieldCount, err)
+		fieldsProblem(p, n, "the row is left out", err)
 		return
 	}
 	shift := 0
@@ -153,28 +152,11 @@ func (c *csvReader) line(p *parser, n int, raw string) {
 		}
 		return f[i]
 	}
-	at := func(name string) int { // a rank column read as a count, 0 if absent or bad
-		k, err := strconv.Atoi(get(name))
-		if err != nil || k < 0 || k >= maxRanks {
-			return 0
-		}
-		return k
-	}
-	run := &csvRun{line: n, perProcess: max(at("gpusperrank"), at("gpus"))}
-	if _, mpi := c.cols["rankspernode"]; mpi {
-		run.processes = at("rankspernode")
-		run.ranks = run.processes * run.perProcess
-	} else {
-		run.processes, run.ranks = 1, run.perProcess
-	}
-	if run.ranks >= maxRanks {
-		run.ranks = 0
-	}
 	key := strings.Join([]string{get("numcycle"), get("collective"), get("nodes"), get("ranks"), get("rankspernode"), get("gpusperrank"), get("gpus")}, ",")
 	if key != c.key {
 		c.flush(p)
 		c.key, c.outs = key, false
-		c.start(p, n, get("collective"), run)
+		c.start(p, n, get("collective"), c.runOf(p, n, get))
 	}
 	if c.run == nil {
 		return // a collective commlab does not read, said at its first row
@@ -189,27 +171,73 @@ func (c *csvReader) line(p *parser, n int, raw string) {
 		p.problem(n, 0, "%w: inplace %q, where rccl-tests writes 0 or 1; the row is left out", ErrNumber, parseerr.Excerpt(get("inplace")))
 		return
 	}
-	if h.inPlace && c.half != nil && c.half.size == h.size && c.half.typ == h.typ && c.half.redop == h.redop {
-		c.emit(p, c.half, h)
+	for _, v := range []struct{ name, value string }{{"time", h.time}, {"algbw", h.algBW}, {"busbw", h.busBW}} {
+		// The halves of a size are one line to the parser: a half whose
+		// numbers are none is left out here, at its own line, and the
+		// other half kept.
+		if x, ok := parseNumber(v.value); !ok || x < 0 || math.IsInf(x, 0) {
+			p.problem(n, 0, "%w: %s %q; this row, the %s half of %s bytes, is left out", ErrNumber, v.name, parseerr.Excerpt(v.value), placement(h.inPlace), parseerr.Excerpt(h.size))
+			return
+		}
+	}
+	if o := c.half; o != nil && o.inPlace != h.inPlace && o.size == h.size && o.typ == h.typ && o.redop == h.redop {
+		// The two halves of a size, rccl-tests' out-of-place first or
+		// the other way round (a file sorted again).
+		out, in := o, h
+		if o.inPlace {
+			out, in = h, o
+		}
 		c.half = nil
+		c.emit(p, out, in)
 		return
 	}
 	c.flush(p)
-	switch {
-	case !h.inPlace:
-		c.half, c.outs = h, true
-	case c.outs:
-		p.problem(n, 0, "%w: an in-place row of %s bytes without the out-of-place row before it, which the run's other sizes have; it is left out", ErrFieldCount, parseerr.Excerpt(h.size))
-	default:
-		c.emit(p, nil, h) // a run of in-place rows alone (-O 0)
+	c.half = h
+	c.outs = c.outs || !h.inPlace
+}
+
+// placement names the half of a row a CSV row holds.
+func placement(inPlace bool) string {
+	if inPlace {
+		return "in-place"
 	}
+	return "out-of-place"
+}
+
+// runOf is what the row on line n says of its run (csvRun), from its rank
+// columns (get), with a problem for a column that holds no count.
+func (c *csvReader) runOf(p *parser, n int, get func(string) string) *csvRun {
+	count := func(name string) int {
+		v := get(name)
+		if _, ok := c.cols[name]; !ok {
+			return 0
+		}
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 1 || k >= maxRanks {
+			p.problem(n, 0, "%w: rccl-tests' %s column holds %q, no count of the run's processes or GPUs: its ranks are left unknown", ErrNumber, name, parseerr.Excerpt(v))
+			return 0
+		}
+		return k
+	}
+	run := &csvRun{line: n, perProcess: max(count("gpusperrank"), count("gpus"))}
+	if _, mpi := c.cols["rankspernode"]; mpi {
+		run.processes = count("rankspernode")
+		run.ranks = run.processes * run.perProcess
+	} else {
+		run.processes, run.ranks = 1, run.perProcess
+	}
+	if run.ranks >= maxRanks {
+		run.ranks = 0
+	}
+	return run
 }
 
 // readHeader reads the header on line n.
 func (c *csvReader) readHeader(p *parser, n int, s string) {
 	f, err := csvFields(s)
 	if err != nil {
-		p.problem(n, 0, "%w: rccl-tests' CSV header: %v", ErrFieldCount, err)
+		fieldsProblem(p, n, "rccl-tests' CSV header; the rows under it are left out", err)
+		c.header = 0
 		return
 	}
 	cols := make(map[string]int, len(f))
@@ -284,11 +312,21 @@ func (c *csvReader) emit(p *parser, out, in *csvHalf) {
 	p.line(first.line, row)
 }
 
-// flush gives p the out-of-place row held, alone.
+// flush gives p the half held, alone: an out-of-place half, or an
+// in-place one of a run without out-of-place halves (-O 0); an in-place
+// half whose out-of-place half is missing where the run's other sizes have
+// theirs is left out, with a problem at its line.
 func (c *csvReader) flush(p *parser) {
-	if c.half != nil {
-		c.emit(p, c.half, nil)
-		c.half = nil
+	h := c.half
+	c.half = nil
+	switch {
+	case h == nil:
+	case !h.inPlace:
+		c.emit(p, h, nil)
+	case c.outs:
+		p.problem(h.line, 0, "%w: an in-place row of %s bytes without its out-of-place row beside it, which the run's other sizes have; it is left out", ErrInconsistent, parseerr.Excerpt(h.size))
+	default:
+		c.emit(p, nil, h)
 	}
 }
 

@@ -3,6 +3,7 @@ package nccltests_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,7 +17,8 @@ import (
 // csvRuns are public text logs of testdata/real written as rccl-tests -Z
 // csv writes the same run (ROCm/rccl-tests src/common.cu, Reporter): one
 // row a size and placement, the rank columns from the log's processes and
-// GPUs a process, numbers with six decimals. The header comes in its three
+// GPUs a process, numbers with six decimals, algbw and busbw from the
+// log's size and time unrounded, as rccl-tests computes them. The header comes in its three
 // forms: built with MPI ("nodes,ranks,ranksPerNode,gpusPerRank"), the
 // earlier MPI header that names three of the four columns its rows hold
 // ("ranks,rankspernode,gpusperrank"), and built without MPI ("gpus"). They
@@ -59,7 +61,10 @@ func csvOf(t *nccltests.Test, log, header string) string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
 	for _, r := range t.Rows {
 		for i, h := range []nccltests.Result{r.OutOfPlace, r.InPlace} {
-			fmt.Fprintf(&b, "0,%q,%s,%d,%q,%q,%d,%s,%s,%s,%q\n", csvNames[t.Op], lead, r.Size, r.Type, r.RedOp, i, f(h.Time*1e6), f(h.AlgBW/1e9), f(h.BusBW/1e9), h.Wrong)
+			// rccl-tests prints algbw = size/time and busbw = algbw times
+			// the bus factor unrounded: from the log's time, as printed.
+			alg := float64(r.Size) / h.Time / 1e9
+			fmt.Fprintf(&b, "0,%q,%s,%d,%q,%q,%d,%s,%s,%s,%q\n", csvNames[t.Op], lead, r.Size, r.Type, r.RedOp, i, f(h.Time*1e6), f(alg), f(alg*t.Collective.BusFactor(t.Ranks)), h.Wrong)
 		}
 	}
 	return b.String()
@@ -104,7 +109,7 @@ func TestRCCLCSV(t *testing.T) {
 			for i, r := range got.Rows {
 				w := want.Rows[i]
 				if r.Line != 3+2*i || r.Size != w.Size || r.Type != w.Type || r.RedOp != w.RedOp ||
-					!sameResult(r.OutOfPlace, w.OutOfPlace) || !sameResult(r.InPlace, w.InPlace) {
+					!samePrinted(r.OutOfPlace, w.OutOfPlace) || !samePrinted(r.InPlace, w.InPlace) {
 					t.Errorf("row %d: %+v; the text's %+v", i, r, w)
 				}
 			}
@@ -118,73 +123,100 @@ func TestRCCLCSV(t *testing.T) {
 }
 
 // TestRCCLCSVInputs: what the reader makes of CSV that is not one whole
-// run, each case built from mi355x_2x8_allreduce_mpi.csv: the file's notes
-// before the header, a row of a field too many or too few (left out at its
-// line), a bad inplace, a collective commlab does not read (left out, and
-// no table where it is the only one), a header without a column the rows
-// need, a second cycle (-N 2: a second test), a row whose in-place half is
-// missing (the out-of-place half kept alone), and the CSV pasted after
-// other lines of a text log, which is not read as CSV.
+// run, each case built from mi355x_2x8_allreduce_mpi.csv, each problem at
+// its own line: the file's notes before the header (past 64 KiB too) and
+// after it; a row of a field too many or too few (left out, and an
+// in-place row whose out-of-place row it was left out with it); a bad
+// inplace; a bad in-place time (that half left out, the out-of-place one
+// kept); a quote out of place (at its column); the halves in-place first
+// (a file sorted again); a rank column that holds no count (said, and the
+// table's busbw/algbw ratio gives the ranks); rank columns of 8 over a
+// table whose ratio is 16 ranks' (kept, and said); a collective commlab does not read (left out, and no
+// table where it is the only one, the error naming it); a header without
+// a column the rows need; a second cycle (-N 2: a second test); a row
+// whose in-place half is missing (the out-of-place half kept alone); and
+// the CSV under other lines of a text log, which is not read as CSV.
 func TestRCCLCSVInputs(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("testdata", "csv", "mi355x_2x8_allreduce_mpi.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole := string(b)
-	lines := strings.SplitAfter(strings.TrimSuffix(whole, "\n"), "\n")[1:] // the note left out
+	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")[1:] // the note left out
 	head, rows := lines[0], lines[1:]
-	whole = strings.Join(lines, "")
+	whole := strings.Join(lines, "")
+	rows[len(rows)-1] += "\n"
+	whole += "\n"
 	with := func(rs ...string) string { return head + strings.Join(rs, "") }
+	type problem struct {
+		line, col int
+		is        error
+	}
 	cases := []struct {
-		name, in   string
-		tests      int
-		rows       []int // each test's rows
-		problemsAt []int // each problem's line
-		is         error
+		name, in string
+		tests    int
+		rows     []int // each test's rows
+		problems []problem
+		ranks    int // the first test's, where tests > 0
 	}{
-		{"notes first", "# Source: a note\n\n# another\n" + whole, 1, []int{len(rows) / 2}, nil, nil},
-		{"field too many", with(rows[0], rows[1], strings.Replace(rows[2], ",", ",x,", 1), rows[3]), 1, []int{1}, []int{4, 5}, nccltests.ErrFieldCount},
-		{"field too few", with(rows[0], rows[1], rows[2], strings.Replace(rows[3], `"AllReduce",`, "", 1)), 1, []int{2}, []int{5}, nccltests.ErrFieldCount},
-		{"bad inplace", with(rows[0], strings.Replace(rows[1], `"sum",1,`, `"sum",2,`, 1)), 1, []int{1}, []int{3}, nccltests.ErrNumber},
-		{"unknown collective", with(strings.ReplaceAll(rows[0], "AllReduce", "AlltoAllv"), strings.ReplaceAll(rows[1], "AllReduce", "AlltoAllv")), 0, nil, []int{2}, nccltests.ErrNoTable},
-		{"header lacks time", strings.Replace(head, ",time,", ",duration,", 1) + strings.Join(rows[:2], ""), 0, nil, []int{1}, nccltests.ErrFieldCount},
-		{"second cycle", with(rows[0], rows[1], strings.Replace(rows[0], "0,", "1,", 1), strings.Replace(rows[1], "0,", "1,", 1)), 2, []int{1, 1}, nil, nil},
-		{"in-place missing", with(rows[0], rows[2], rows[3]), 1, []int{2}, nil, nil},
-		{"in-place alone", with(rows[1], rows[3]), 1, []int{2}, nil, nil},
+		{name: "notes first", in: "# Source: a note\n\n# another\n" + whole, tests: 1, rows: []int{2}, ranks: 16},
+		{name: "notes past 64 KiB", in: strings.Repeat("# a note of 64 bytes, as a long source note might be, to pad..\n", 1100) + whole, tests: 1, rows: []int{2}, ranks: 16},
+		{name: "note after the header", in: with(rows[0], "# a note\n", rows[1], rows[2], rows[3]), tests: 1, rows: []int{2}, ranks: 16},
+		{name: "field too many", in: with(rows[0], rows[1], strings.Replace(rows[2], ",", ",x,", 1), rows[3]), tests: 1, rows: []int{1},
+			problems: []problem{{4, 0, nccltests.ErrFieldCount}, {5, 0, nccltests.ErrInconsistent}}, ranks: 16},
+		{name: "field too few", in: with(rows[0], rows[1], rows[2], strings.Replace(rows[3], `"AllReduce",`, "", 1)), tests: 1, rows: []int{2},
+			problems: []problem{{5, 0, nccltests.ErrFieldCount}}, ranks: 16},
+		{name: "bad inplace", in: with(rows[0], strings.Replace(rows[1], `"sum",1,`, `"sum",2,`, 1)), tests: 1, rows: []int{1},
+			problems: []problem{{3, 0, nccltests.ErrNumber}}, ranks: 16},
+		{name: "bad in-place time", in: with(rows[0], strings.Replace(rows[1], `"sum",1,`, `"sum",1,4x`, 1), rows[2], rows[3]), tests: 1, rows: []int{2},
+			problems: []problem{{3, 0, nccltests.ErrNumber}}, ranks: 16},
+		{name: "quote out of place", in: with(rows[0], rows[1], strings.Replace(rows[2], `"float"`, `"fl"oat"`, 1), rows[3]), tests: 1, rows: []int{1},
+			problems: []problem{{4, strings.Index(rows[2], `"float"`) + 4, nccltests.ErrFieldCount}, {5, 0, nccltests.ErrInconsistent}}, ranks: 16},
+		{name: "in-place first", in: with(rows[1], rows[0], rows[3], rows[2]), tests: 1, rows: []int{2}, ranks: 16},
+		{name: "rank column no count", in: with(strings.Replace(rows[0], ",16,16,", ",16,x,", 1), strings.Replace(rows[1], ",16,16,", ",16,x,", 1)), tests: 1, rows: []int{1},
+			problems: []problem{{2, 0, nccltests.ErrNumber}}, ranks: 16},
+		{name: "rank columns the table denies", in: with(strings.Replace(rows[0], ",16,16,", ",8,8,", 1), strings.Replace(rows[1], ",16,16,", ",8,8,", 1), strings.Replace(rows[2], ",16,16,", ",8,8,", 1), strings.Replace(rows[3], ",16,16,", ",8,8,", 1)), tests: 1, rows: []int{2},
+			problems: []problem{{2, 0, nccltests.ErrInconsistent}}, ranks: 8},
+		{name: "unknown collective", in: with(strings.ReplaceAll(rows[0], "AllReduce", "AlltoAllv"), strings.ReplaceAll(rows[1], "AllReduce", "AlltoAllv")),
+			problems: []problem{{2, 0, nccltests.ErrNoTable}}},
+		{name: "header lacks time", in: strings.Replace(head, ",time,", ",duration,", 1) + strings.Join(rows[:2], ""),
+			problems: []problem{{1, 0, nccltests.ErrFieldCount}}},
+		{name: "second cycle", in: with(rows[0], rows[1], strings.Replace(rows[0], "0,", "1,", 1), strings.Replace(rows[1], "0,", "1,", 1)), tests: 2, rows: []int{1, 1}, ranks: 16},
+		{name: "in-place missing", in: with(rows[0], rows[2], rows[3]), tests: 1, rows: []int{2}, ranks: 16},
+		{name: "in-place alone", in: with(rows[1], rows[3]), tests: 1, rows: []int{2}, ranks: 16},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tests, problems, err := readCSV(c.in)
 			if c.tests == 0 {
-				if !errors.Is(err, nccltests.ErrNoTable) {
-					t.Fatalf("err %v, want no table", err)
+				// The error names the first problem, not a CSV "under
+				// other lines".
+				if !errors.Is(err, nccltests.ErrNoTable) || strings.Contains(err.Error(), "under other lines") || !strings.Contains(err.Error(), fmt.Sprintf("x.csv:%d:", c.problems[0].line)) {
+					t.Fatalf("err %v, want no table, of %v", err, c.problems)
 				}
-			} else if err != nil || len(tests) != c.tests {
-				t.Fatalf("%d tests, %v; want %d", len(tests), err, c.tests)
+				return
+			}
+			if err != nil || len(tests) != c.tests || tests[0].Ranks != c.ranks {
+				t.Fatalf("%d tests, %v, the first of %d ranks; want %d of %d", len(tests), err, tests[0].Ranks, c.tests, c.ranks)
 			}
 			for i, n := range c.rows {
 				if len(tests[i].Rows) != n {
 					t.Errorf("test %d: %d rows, want %d", i, len(tests[i].Rows), n)
 				}
 			}
-			var at []int
-			for _, p := range problems {
-				var pe *nccltests.ParseError
-				if errors.As(p, &pe) {
-					at = append(at, pe.Line)
-				}
-				if c.is != nil && !errors.Is(p, c.is) && !errors.Is(p, nccltests.ErrNoTable) {
-					t.Errorf("problem %v, want %v", p, c.is)
-				}
+			if len(problems) != len(c.problems) {
+				t.Fatalf("problems %v, want %v", problems, c.problems)
 			}
-			if fmt.Sprint(at) != fmt.Sprint(c.problemsAt) && !(c.tests == 0 && len(at) >= 1 && at[0] == c.problemsAt[0]) {
-				t.Errorf("problems at %v, want %v: %v", at, c.problemsAt, problems)
+			for i, p := range problems {
+				var pe *nccltests.ParseError
+				if w := c.problems[i]; !errors.As(p, &pe) || pe.Line != w.line || pe.Column != w.col || !errors.Is(p, w.is) {
+					t.Errorf("problem %v, want at %d:%d, %v", p, w.line, w.col, w.is)
+				}
 			}
 		})
 	}
-	// Pasted under other lines, the CSV is no file of its own: the text
-	// reader finds no table in it and says what it is.
-	_, _, err = readCSV("$ rccl-tests/build/all_reduce_perf -Z csv -x out.csv\n" + whole)
+	// Under other lines, the CSV is no file of its own: the text reader
+	// finds no table in it and says what it is.
+	_, _, err = readCSV("$ rccl-tests/build/all_reduce_perf -Z csv -X out.csv\n" + whole)
 	if !errors.Is(err, nccltests.ErrNoTable) || !strings.Contains(err.Error(), "rccl-tests' CSV output") {
 		t.Errorf("pasted: %v", err)
 	}
@@ -196,4 +228,14 @@ func readCSV(in string) ([]*nccltests.Test, []error, error) {
 	r.Name = "x.csv"
 	tests, err := r.ReadAll()
 	return tests, r.Problems(), err
+}
+
+// samePrinted reports that a, a half of a CSV row, is b, the text log's,
+// to within the text's rounding: the same time, and bandwidths within the
+// 0.005 GB/s of its two decimals and the 5e-4 that its time's rounding
+// (nccl-tests' %7.2f to 100 us, %7.1f to 10,000 us: 0.05 of 100 us at
+// most) makes of the CSV's size/time.
+func samePrinted(a, b nccltests.Result) bool {
+	near := func(x, y float64) bool { return math.Abs(x-y) <= 0.0051e9+5.1e-4*y }
+	return math.Abs(a.Time-b.Time) <= 1e-12 && near(a.AlgBW, b.AlgBW) && near(a.BusBW, b.BusBW) && a.Wrong == b.Wrong
 }

@@ -102,9 +102,12 @@ type Reader struct {
 	tests   int   // tests returned so far
 	err     error // the error every later Read returns
 	// rcclCSV is the line of rccl-tests' CSV header (rcclCSVHeader) in a
-	// text log, 0 for none; csv reads an input that is such a CSV.
+	// text log, 0 for none; csv reads an input that is such a CSV, whose
+	// first line but blank ones and '#' notes is its header; content
+	// reports that the reader is past that line.
 	rcclCSV int
 	csv     *csvReader
+	content bool
 }
 
 // rcclCSVHeader begins the header of rccl-tests' CSV output (-Z csv), which
@@ -169,9 +172,6 @@ func (r *Reader) Read() (*Test, error) {
 					r.p.addJSON(e)
 				}
 			}
-		} else if isRCCLCSV(br) {
-			r.csv = &csvReader{}
-			r.p.fromRecords = true
 		}
 	}
 	for len(r.p.done) == 0 {
@@ -193,7 +193,7 @@ func (r *Reader) Read() (*Test, error) {
 			case r.in.blank:
 				r.err = &ParseError{File: r.Name, Err: ErrEmpty}
 			case r.tests == 0 && r.rcclCSV > 0:
-				r.err = &ParseError{File: r.Name, Line: r.rcclCSV, Err: fmt.Errorf("%w: this is rccl-tests' CSV output (-Z csv, its header \"numCycle,collective,...\") under other lines or a launcher's prefixes: commlab reads it as a file of its own, as rccl-tests writes it (-x FILE), or the test's text output", ErrNoTable)}
+				r.err = &ParseError{File: r.Name, Line: r.rcclCSV, Err: fmt.Errorf("%w: this is rccl-tests' CSV output (-Z csv, its header \"numCycle,collective,...\") under other lines or a launcher's prefixes: commlab reads it as a file of its own, as rccl-tests writes it (-Z csv -X FILE), or the test's text output", ErrNoTable)}
 			case r.tests == 0 && r.in.loneCR:
 				r.err = &ParseError{File: r.Name, Err: fmt.Errorf("%w: its lines end in CR alone (classic Mac OS line ends), which are no line ends to the reader: convert them, e.g. with tr '\\r' '\\n' < FILE > FILE.log", ErrNoTable)}
 			case r.tests == 0:
@@ -207,9 +207,20 @@ func (r *Reader) Read() (*Test, error) {
 			r.err = &ParseError{File: r.Name, Err: err}
 			return nil, r.err
 		}
-		if r.rcclCSV == 0 && strings.Contains(strings.ReplaceAll(line, `"`, ""), rcclCSVHeader) {
-			// Anywhere in the line: after a launcher's prefix too, and
-			// with its names quoted.
+		if !r.content && !r.in.json {
+			// The first line but blank ones and '#' notes says whether
+			// the input is rccl-tests' CSV output.
+			if s := strings.TrimSpace(line); s != "" && s[0] != '#' {
+				r.content = true
+				if isCSVHeader(s) {
+					r.csv = &csvReader{}
+					r.p.fromRecords = true
+				}
+			}
+		}
+		if r.csv == nil && r.rcclCSV == 0 && strings.Contains(strings.ReplaceAll(line, `"`, ""), rcclCSVHeader) {
+			// Anywhere in a text log's line: after a launcher's prefix
+			// too, and with its names quoted.
 			r.rcclCSV = n
 		}
 		switch {

@@ -272,14 +272,17 @@ func TestReadCompressed(t *testing.T) {
 }
 
 // TestReadRCCLCSV: rccl-tests' CSV output (-Z csv) is read as a file of
-// its own, its header's names quoted or not; pasted under a launcher's
-// prefixes it is no such file, and the reader names the format at its
-// header's line and how to give it. The row is built from the first of
-// testdata/real/mi355x_2x8_allreduce_pollara_oci.log (16 ranks: busbw =
-// algbw·2·15/16).
+// its own, its header's names quoted or not; under a launcher's prefixes
+// it is no such file, and the reader names the format at its header's line
+// and how to give it. The header and row are the first of
+// testdata/csv/mi355x_2x8_allreduce_mpi.csv (16 ranks).
 func TestReadRCCLCSV(t *testing.T) {
-	const csv = "numCycle,collective,nodes,ranks,ranksPerNode,gpusPerRank,size,type,redop,inplace,time,algbw,busbw,#wrong\n" +
-		`0,"AllReduce",1,16,16,1,8589934592,"float","sum",0,46139.000000,186.170000,349.070000,"0"` + "\n"
+	b, err := os.ReadFile("testdata/csv/mi355x_2x8_allreduce_mpi.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	csv := lines[1] + lines[2]
 	tagged := "[1,0]<stdout>:" + strings.ReplaceAll(strings.TrimSuffix(csv, "\n"), "\n", "\n[1,0]<stdout>:") + "\n"
 	quoted := `"numCycle","collective","nodes"` + csv[len("numCycle,collective,nodes"):]
 	for name, in := range map[string]string{"plain": csv, "quoted": quoted} {
@@ -288,7 +291,7 @@ func TestReadRCCLCSV(t *testing.T) {
 			t.Errorf("rccl-tests CSV, %s: %v; want one test of 16 ranks and a row", name, err)
 		}
 	}
-	_, err := read(strings.NewReader(tagged), "ar.csv", Options{})
+	_, err = read(strings.NewReader(tagged), "ar.csv", Options{})
 	var pe *ParseError
 	if !errors.Is(err, ErrNoTable) || !errors.As(err, &pe) || pe.Line != 1 || !strings.Contains(err.Error(), "rccl-tests' CSV output (-Z csv") || !strings.Contains(err.Error(), "file of its own") {
 		t.Errorf("rccl-tests CSV, tagged: %v; want no table, at line 1, naming the format and how to give it", err)

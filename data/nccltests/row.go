@@ -395,16 +395,31 @@ func parseNumber(s string) (float64, bool) {
 // line.
 func (p *parser) checkRows(c *testState) {
 	rows := c.t.Rows
-	type place struct{ line, jsonCol int } // a row's, small for the map
+	type place struct {
+		line, jsonCol, root int
+		typ, redop          string
+	} // a row's
 	first := make(map[int64]place, len(rows))
 	kept := rows[:0]
 	for _, r := range rows {
 		if at, ok := first[r.Size]; ok && r.Size > 0 {
-			p.rowProblem(r, "%w: size %d again (first at %s): the second row is left out, the table keeps the first (a row pasted twice, or a second sweep, nccl-tests -N)",
-				ErrInconsistent, r.Size, p.where(Row{Line: at.line, jsonCol: at.jsonCol}))
+			// A sweep of each data type (-d all), reduction (-o all) or
+			// root (-r all) repeats the sizes in one table; rccl-tests'
+			// CSV prints no root.
+			why := "a row pasted twice, or a second sweep: nccl-tests -N, or -r all where the root is not printed"
+			switch {
+			case r.Type != at.typ:
+				why = "a sweep of another data type, nccl-tests -d all"
+			case r.RedOp != at.redop:
+				why = "a sweep of another reduction, nccl-tests -o all"
+			case r.Root != at.root:
+				why = "a sweep of another root, nccl-tests -r all"
+			}
+			p.rowProblem(r, "%w: size %d again (first at %s): the second row is left out, the table keeps the first (%s)",
+				ErrInconsistent, r.Size, p.where(Row{Line: at.line, jsonCol: at.jsonCol}), why)
 			continue
 		}
-		first[r.Size] = place{r.Line, r.jsonCol}
+		first[r.Size] = place{r.Line, r.jsonCol, r.Root, r.Type, r.RedOp}
 		kept = append(kept, r)
 	}
 	c.t.Rows = kept
