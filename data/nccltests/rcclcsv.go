@@ -1,12 +1,15 @@
 package nccltests
 
 import (
+	"cmp"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/inframethod/commlab/internal/parseerr"
 )
@@ -40,6 +43,11 @@ import (
 // bandwidths in GB/s with std::to_string's six decimals. alltoallv and
 // hypercube leave their redop empty.
 //
+// With -Z json the same Reporter writes the same values as a JSON array,
+// one object a row on a line of its own, its keys the CSV's columns but
+// name (collective), inPlace, algBw, busBw and wrong (#wrong): the reader
+// turns each into the CSV line of the same row (jsonLine).
+//
 // A csvReader turns those rows into the lines rccl-tests printed to
 // standard output for them, which the parser reads as it reads a log: each
 // run's "Collective test starting" line, its column header, and a row for
@@ -57,6 +65,9 @@ type csvReader struct {
 	run    *csvRun  // what the last row's run says beside its lines
 	half   *csvHalf // an out-of-place row whose in-place one may follow
 	outs   bool     // the run has out-of-place rows
+	// keys are the keys of the last JSON record (-Z json), whose CSV
+	// header a record of other keys gives again; "" in a CSV.
+	keys string
 }
 
 // csvRun is what a run of rccl-tests' CSV says beside its lines.
@@ -100,13 +111,16 @@ func csvFields(line string) ([]string, error) {
 	return f, nil
 }
 
-// fieldsProblem reports err of csvFields at line n, at its column where it
-// gives one.
-func fieldsProblem(p *parser, n int, what string, err error) {
+// fieldsProblem reports err of csvFields on raw, line n, at its column
+// where it gives one within the line (off is where in raw the text
+// parsed starts; a quote left open is past its end).
+func fieldsProblem(p *parser, n int, raw string, off int, what string, err error) {
 	col := 0
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		col, err = pe.Column, pe.Err
+		if col, err = off+pe.Column, pe.Err; col > len(raw) {
+			col = 0
+		}
 	}
 	p.add(n, col, "%w: %s: %v", ErrFieldCount, what, err)
 }
@@ -130,7 +144,7 @@ func (c *csvReader) line(p *parser, n int, raw string) {
 	}
 	f, err := csvFields(s)
 	if err != nil {
-		fieldsProblem(p, n, "the row is left out", err)
+		fieldsProblem(p, n, raw, len(raw)-len(strings.TrimLeftFunc(raw, unicode.IsSpace)), "the row is left out", err)
 		return
 	}
 	shift := 0
@@ -236,7 +250,7 @@ func (c *csvReader) runOf(p *parser, n int, get func(string) string) *csvRun {
 func (c *csvReader) readHeader(p *parser, n int, s string) {
 	f, err := csvFields(s)
 	if err != nil {
-		fieldsProblem(p, n, "rccl-tests' CSV header; the rows under it are left out", err)
+		fieldsProblem(p, n, s, 0, "rccl-tests' CSV header; the rows under it are left out", err)
 		c.header = 0
 		return
 	}
@@ -346,4 +360,77 @@ func stemList() string {
 		names[i] = o.stem
 	}
 	return strings.Join(names, ", ")
+}
+
+// rcclJSONNames are the CSV's names of the keys of rccl-tests' JSON output
+// that differ from them (Reporter::addResult's keys).
+var rcclJSONNames = map[string]string{"name": "collective", "inPlace": "inplace", "algBw": "algbw", "busBw": "busbw", "wrong": "#wrong"}
+
+// isRCCLJSON reports whether s, a line, is a record of rccl-tests' JSON
+// output, whose first key is numCycle.
+func isRCCLJSON(s string) bool {
+	return strings.HasPrefix(strings.ReplaceAll(s, " ", ""), `{"numCycle":`)
+}
+
+// jsonLine reads line n of rccl-tests' JSON output into p as the CSV line
+// of the same row, after the CSV header of its keys where they are not the
+// last record's: the array's brackets are no rows.
+func (c *csvReader) jsonLine(p *parser, n int, raw string) {
+	if p.longLine(n, raw) {
+		return
+	}
+	s := strings.TrimSuffix(strings.TrimSpace(raw), ",")
+	if s == "" || s == "[" || s == "]" {
+		return
+	}
+	keys, values, err := jsonRecord(s)
+	if err != nil {
+		p.add(n, 0, "%w: a record of rccl-tests' JSON output (-Z json) that does not parse (%v); it is left out", ErrFieldCount, err)
+		return
+	}
+	if k := strings.Join(keys, ","); k != c.keys {
+		names := make([]string, len(keys))
+		for i, key := range keys {
+			names[i] = cmp.Or(rcclJSONNames[key], key)
+		}
+		c.line(p, n, strings.Join(names, ","))
+		c.keys = k
+	}
+	c.line(p, n, strings.Join(values, ","))
+}
+
+// jsonRecord returns the keys of the JSON object s in order, and each
+// value as a CSV field: a number as written, a string quoted.
+func jsonRecord(s string) (keys, values []string, err error) {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil, fmt.Errorf("want an object")
+	}
+	for d.More() {
+		k, err := d.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		v, err := d.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		switch v := v.(type) {
+		case json.Number:
+			values = append(values, v.String())
+		case string:
+			values = append(values, `"`+strings.ReplaceAll(v, `"`, `""`)+`"`)
+		default:
+			return nil, nil, fmt.Errorf("%v under %q, where a number or a string goes", v, k)
+		}
+		keys = append(keys, fmt.Sprint(k))
+	}
+	if t, err := d.Token(); err != nil || t != json.Delim('}') {
+		return nil, nil, fmt.Errorf("the object does not end")
+	}
+	if d.More() {
+		return nil, nil, fmt.Errorf("more after the object")
+	}
+	return keys, values, nil
 }

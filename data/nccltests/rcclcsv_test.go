@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -238,4 +239,82 @@ func readCSV(in string) ([]*nccltests.Test, []error, error) {
 func samePrinted(a, b nccltests.Result) bool {
 	near := func(x, y float64) bool { return math.Abs(x-y) <= 0.0051e9+5.1e-4*y }
 	return math.Abs(a.Time-b.Time) <= 1e-12 && near(a.AlgBW, b.AlgBW) && near(a.BusBW, b.BusBW) && a.Wrong == b.Wrong
+}
+
+// jsonOfCSV writes the rows of a CSV of csvOf as rccl-tests -Z json writes
+// the same run (Reporter::writeFile's json branch, ROCm/rocm-systems
+// projects/rccl-tests/src/common.cu 491c996048b8): "[", one object a row
+// on its own line, its keys addResult's, "]".
+func jsonOfCSV(csv string) string {
+	lines := strings.Split(strings.TrimSpace(csv), "\n")[1:] // the note left out
+	keys := strings.Split(lines[0], ",")
+	for i, k := range keys {
+		keys[i] = map[string]string{"collective": "name", "inplace": "inPlace", "algbw": "algBw", "busbw": "busBw", "#wrong": "wrong"}[k]
+		if keys[i] == "" {
+			keys[i] = k
+		}
+	}
+	var recs []string
+	for _, row := range lines[1:] {
+		var kv []string
+		for i, v := range strings.Split(row, ",") {
+			kv = append(kv, fmt.Sprintf("%q:%s", keys[i], v))
+		}
+		recs = append(recs, "{"+strings.Join(kv, ", ")+"}")
+	}
+	return "[\n" + strings.Join(recs, ",\n") + "\n]\n"
+}
+
+// TestRCCLJSON: rccl-tests' JSON output (-Z json) of the same runs as
+// csvRuns' CSVs of the current headers gives the same tests, row for row,
+// each at its record's line (the CSV's less the note, as "[" takes its
+// place); a record that does not parse is left out at its line.
+func TestRCCLJSON(t *testing.T) {
+	for _, run := range csvRuns {
+		if run.header == "three" {
+			continue // the JSON names every key
+		}
+		t.Run(run.out, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", "csv", run.out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _, err := readCSV(string(b))
+			if err != nil || len(want) != 1 {
+				t.Fatalf("CSV: %d tests, %v", len(want), err)
+			}
+			js := jsonOfCSV(string(b))
+			got, problems, err := readCSV(js)
+			if err != nil || len(got) != 1 || len(problems) != len(wantProblems(t, string(b))) {
+				t.Fatalf("JSON: %d tests, problems %v, %v", len(got), problems, err)
+			}
+			g, w := got[0], want[0]
+			if g.Name != w.Name || g.Collective != w.Collective || g.Ranks != w.Ranks || g.RanksFrom != w.RanksFrom || g.Processes != w.Processes || len(g.Rows) != len(w.Rows) {
+				t.Fatalf("JSON: %s %v, %d ranks (%v), %d processes, %d rows; CSV: %s %v, %d ranks (%v), %d processes, %d rows",
+					g.Name, g.Collective, g.Ranks, g.RanksFrom, g.Processes, len(g.Rows), w.Name, w.Collective, w.Ranks, w.RanksFrom, w.Processes, len(w.Rows))
+			}
+			for i := range g.Rows {
+				if r := g.Rows[i]; r.Line != w.Rows[i].Line-1 || r.Size != w.Rows[i].Size || r.OutOfPlace != w.Rows[i].OutOfPlace || r.InPlace != w.Rows[i].InPlace {
+					t.Errorf("row %d: %+v; the CSV's %+v", i, r, w.Rows[i])
+				}
+			}
+			// A record cut short is left out at its line; its size's
+			// other half stands alone.
+			lines := strings.SplitAfter(js, "\n")
+			lines[2] = lines[2][:len(lines[2])/2] + "\n"
+			_, problems, err = readCSV(strings.Join(lines, ""))
+			if err != nil || !slices.ContainsFunc(problems, func(p error) bool {
+				return errors.Is(p, nccltests.ErrFieldCount) && strings.HasPrefix(p.Error(), "x.csv:3: ") && strings.Contains(p.Error(), "-Z json")
+			}) {
+				t.Errorf("a record cut short: problems %v, %v; want one at line 3", problems, err)
+			}
+		})
+	}
+}
+
+// wantProblems returns the problems of reading csv.
+func wantProblems(t *testing.T, csv string) []error {
+	t.Helper()
+	_, problems, _ := readCSV(csv)
+	return problems
 }

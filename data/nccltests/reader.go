@@ -210,10 +210,15 @@ func (r *Reader) Read() (*Test, error) {
 		if !r.content && !r.in.json {
 			// The first line but blank ones and '#' notes says whether
 			// the input is rccl-tests' CSV output.
-			if s := strings.TrimSpace(line); s != "" && s[0] != '#' {
+			if s := strings.TrimSpace(line); s != "" && s[0] != '#' && s != "[" {
 				r.content = true
-				if isCSVHeader(s) {
+				switch {
+				case isCSVHeader(s):
 					r.csv = &csvReader{}
+					r.p.fromRecords = true
+				case isRCCLJSON(s):
+					// rccl-tests' -Z json, after the array's '['.
+					r.csv = &csvReader{keys: "\x00"}
 					r.p.fromRecords = true
 				}
 			}
@@ -224,6 +229,8 @@ func (r *Reader) Read() (*Test, error) {
 			r.rcclCSV = n
 		}
 		switch {
+		case r.csv != nil && r.csv.keys != "":
+			r.csv.jsonLine(&r.p, n, line)
 		case r.csv != nil:
 			r.csv.line(&r.p, n, line)
 		case r.in.json:
