@@ -669,7 +669,7 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	if err := hw.HostFits(perNode); err != nil {
 		return machine{}, flagErrorf("%v: give the run's GPUs a node, at most a host's", err)
 	}
-	if msg := hw.MeshNote(); msg != "" {
+	if msg := hw.MeshNote(perNode); msg != "" {
 		problems = append(problems, problem{Message: msg})
 	}
 	if g := hw.PerHost(); *f.topo != "" && hw.Sources.HostGPUs == predict.SourceTopo && perNode > g {

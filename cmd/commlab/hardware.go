@@ -220,7 +220,11 @@ func writeGuesses(w io.Writer, h hardwareOutput) {
 			// links' rate is what is unknown.
 			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and its links' rate is unknown (%s): describe it with -hw link-bw=RATE, and links=N where the capture cannot count them", g.Value, amdWhy(g.Value, g.rccl))
 		case g.Fact == "gpu" && strings.Contains(g.Hint, "fabric=infinity"):
-			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and a PCIe card without Infinity Fabric is assumed (%s): describe its Infinity Fabric with %s, or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN", g.Value, amdWhy(g.Value, g.rccl), g.Hint)
+			taken := "a PCIe card without Infinity Fabric"
+			if factOf(h.Facts, "fabric").Value == predict.FabricInfinity.String() {
+				taken = "an Infinity Fabric mesh of its links"
+			}
+			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and %s is assumed (%s): describe its Infinity Fabric with %s, or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN", g.Value, taken, amdWhy(g.Value, g.rccl), g.Hint)
 		case g.Fact == "gpu":
 			near := ""
 			if n := nccl.NearGPU(g.Value); n != "" {

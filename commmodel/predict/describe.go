@@ -158,7 +158,6 @@ func Describe(gpu, spec string) (Hardware, error) {
 	switch {
 	case !h.GPU.Known && !fabric && !sw && h.links() > 0 && h.GPU.ISA != "":
 		h.Fabric = FabricInfinity // an AMD GPU's links join it to each peer: a name that is its target says AMD
-		h = h.amdMesh()
 	case !h.GPU.Known && !fabric && !sw && h.links() > 0:
 		h.Fabric = FabricNVSwitch // links described without a word of how they join
 	case h.Fabric == FabricPCIe && !fabric && !sw && h.links() > 0:
@@ -169,6 +168,7 @@ func Describe(gpu, spec string) (Hardware, error) {
 			h.NVLS = false
 		}
 	}
+	h = h.amdMesh()
 	if _, pcie := set["pcie"]; pcie && h.links() == 0 {
 		h.Sources.LinkBW = SourceUser // the cards' link is the PCIe the user gave
 	}

@@ -1088,24 +1088,32 @@ func TestDescribeNoName(t *testing.T) {
 
 // TestMeshNote: an MI300X's 7 Infinity Fabric links join the 8 modules of
 // its platform (AMD's MI300 series node-level architecture): a host said to
-// hold 16 of them cannot join every pair, and the note says the model does
-// not describe how; 8 of them, and an NVSwitch host of 16, draw none.
+// hold 16 of them, or a run of 16 a node, cannot join every pair as the
+// platform does, and the note says the model does not describe how; 8 of
+// them, the catalog's MI250X (8 GCDs of 4 links, its platform), a GPU named
+// by its target on a host nothing gives (gfx942, assumed 8), and an
+// NVSwitch host of 16, draw none.
 func TestMeshNote(t *testing.T) {
 	for _, c := range []struct {
 		gpu, desc string
-		note      bool
+		perHost   int
+		note      string
 	}{
-		{"AMD Instinct MI300X", "gpus=16", true},
-		{"AMD Instinct MI300X", "gpus=8", false},
-		{"AMD Instinct MI300X", "", false},
-		{"NVIDIA H100 80GB HBM3", "gpus=16", false},
+		{"AMD Instinct MI300X", "gpus=16", 0, "a host of 16 AMD Instinct MI300X (hw), whose platform holds 8, with 7 links each"},
+		{"AMD Instinct MI300X", "", 16, "a host of 16 AMD Instinct MI300X (the run's GPUs a node), whose platform holds 8"},
+		{"gfx942", "links=7,link-bw=64GB/s", 16, "a host of 16 gfx942 (the run's GPUs a node), whose platform holds 8"},
+		{"AMD Instinct MI300X", "gpus=8", 8, ""},
+		{"AMD Instinct MI300X", "", 8, ""},
+		{"AMD Instinct MI250X", "", 8, ""},
+		{"gfx942", "links=7,link-bw=64GB/s", 2, ""},
+		{"NVIDIA H100 80GB HBM3", "gpus=16", 16, ""},
 	} {
 		h, err := Describe(c.gpu, c.desc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if note := h.MeshNote(); (note != "") != c.note || c.note && !strings.Contains(note, "a host of 16 AMD Instinct MI300X (gpus_per_node, hw) with 7 links each") {
-			t.Errorf("%s %q: note %q; want one: %v", c.gpu, c.desc, note, c.note)
+		if note := h.MeshNote(c.perHost); c.note == "" && note != "" || !strings.Contains(note, c.note) {
+			t.Errorf("%s %q on %d a host: note %q; want %q", c.gpu, c.desc, c.perHost, note, c.note)
 		}
 	}
 }

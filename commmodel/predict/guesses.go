@@ -512,6 +512,14 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 		a.NICPath = nccl.PathPHB
 		alts = append(alts, alternative{[]string{"nic-path"}, nicPathName(a.NICPath), a})
 	}
+	if (h.Fabric == FabricInfinity || h.Fabric == FabricMesh) && h.Sources.HostGPUs == SourceAssumed && perHost >= 2 && perHost < h.hostGPUs {
+		// A host of the run's GPUs alone, each pair on more of the
+		// GPU's links (sendLinks), where the host's GPUs are assumed
+		// (amdMesh).
+		a := h
+		a.hostGPUs = perHost
+		alts = append(alts, alternative{[]string{"gpus"}, fmt.Sprint(perHost), a})
+	}
 	if perHost <= 4 && !h.given(h.Sources.Fabric) {
 		switch h.Fabric {
 		case FabricMesh:

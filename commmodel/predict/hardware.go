@@ -381,32 +381,62 @@ func (h *Hardware) sendLinks(k, peers int) int {
 }
 
 // amdMesh returns h, an AMD GPU the catalog lacks whose links join it to
-// each peer (Infinity Fabric), on a host of links+1 GPUs, assumed, where
-// nothing gives its GPUs: a full mesh of one link a pair, as the MI300 and
-// MI350 series' platforms are (the catalog's mi300x-platform and kin), so
-// that a send to one peer drives one link whatever the run's GPUs
-// (sendLinks).
+// each peer (Infinity Fabric), on a host of its target's platform where
+// the catalog holds GPUs of that target (nccl.ISAGPUs: an MI250X's 8 for
+// gfx90a), else of links+1 GPUs (a full mesh of one link a pair, as the
+// MI300 and MI350 series' platforms are), where nothing gives its GPUs:
+// assumed, and a least that a run of more raises (atLeast), so that a send
+// to one peer drives its pair's links whatever the run's GPUs (sendLinks).
 func (h Hardware) amdMesh() Hardware {
-	if h.hostGPUs == 0 && h.links() > 0 {
-		h.hostGPUs, h.Sources.HostGPUs = h.links()+1, SourceAssumed
+	if h.GPU.Known || h.Fabric != FabricInfinity || h.hostGPUs != 0 || h.links() == 0 {
+		return h
 	}
+	n := h.links() + 1
+	if p := platformGPUs(h.GPU); p > 0 {
+		n = p
+	}
+	h.hostGPUs, h.Sources.HostGPUs, h.hostLeast = n, SourceAssumed, true
 	return h
 }
 
+// platformGPUs returns the GPUs of a host of g's platform, as the catalog
+// gives it for g or, for a GPU it lacks, for the first of its GPUs of g's
+// target; 0 where it gives none.
+func platformGPUs(g nccl.GPU) int {
+	name := g.Name
+	if !g.Known {
+		gpus := nccl.ISAGPUs(g.ISA)
+		if len(gpus) == 0 {
+			return 0
+		}
+		name = gpus[0]
+	}
+	d, err := DefaultHardware(name)
+	if err != nil || d.Sources.HostGPUs != SourceCatalog {
+		return 0
+	}
+	return d.hostGPUs
+}
+
 // MeshNote says, where a mesh or Infinity Fabric host holds more GPUs than
-// one GPU's links join one hop apart (more than links+1: -hw gpus=16 of
-// MI300X, or a capture of GPUs partitioned in CPX mode, 64 a host of 8
-// modules), that the model does not describe how the others meet, ""
-// otherwise: partitions share their module's links, and the GPUs of
-// several boards meet over PCIe, where the model takes each GPU's links as
-// reaching every peer (sendLinks).
-func (h *Hardware) MeshNote() string {
-	n, g := h.links(), h.hostGPUs
-	if h.Fabric != FabricMesh && h.Fabric != FabricInfinity || n == 0 || g <= n+1 {
+// its GPU's platform as the catalog gives it (platformGPUs: -hw gpus=16 of
+// MI300X, whose 7 links join the 8 modules of its platform, or a capture of
+// GPUs partitioned in CPX mode, 64 a host of 8 modules), that the model does
+// not describe how the others meet, "" otherwise: partitions share their
+// module's links, and the GPUs of several boards meet over PCIe, where the
+// model takes each GPU's links as reaching every peer (sendLinks). A run of
+// perHost GPUs a node holds a host of at least as many.
+func (h *Hardware) MeshNote(perHost int) string {
+	n, g, p := h.links(), max(h.hostGPUs, perHost), platformGPUs(h.GPU)
+	if h.Fabric != FabricMesh && h.Fabric != FabricInfinity || n == 0 || p == 0 || g <= p {
 		return ""
 	}
-	return fmt.Sprintf("a host of %d %s (gpus_per_node, %s) with %s each cannot join every pair directly: partitions of a GPU (CPX or DPX modes) share its links, and GPUs of several boards meet over PCIe, neither of which the model describes; it takes each GPU's links as reaching its peers, and its times may run short: -hw gpus=N gives the host's physical GPUs",
-		g, h.GPU.Name, h.Sources.HostGPUs, counted(n, "link"))
+	src := h.Sources.HostGPUs
+	if perHost > h.hostGPUs {
+		src = "the run's GPUs a node"
+	}
+	return fmt.Sprintf("a host of %d %s (%s), whose platform holds %d, with %s each cannot join every pair as the platform does: partitions of a GPU (CPX or DPX modes) share its links, and GPUs of several boards meet over PCIe, neither of which the model describes; it takes each GPU's links as reaching its peers, and its times may run short: -hw gpus=N gives the host's physical GPUs",
+		g, h.GPU.Name, src, p, counted(n, "link"))
 }
 
 // intraShare is the share of one GPU's links that carries its intra-node

@@ -137,7 +137,7 @@ func (c *csvReader) line(p *parser, n int, raw string) {
 		return // a note of the file's, which rccl-tests does not write
 	case isCSVHeader(s):
 		c.flush(p)
-		c.readHeader(p, n, s)
+		c.readHeader(p, n, s, len(raw)-len(strings.TrimLeftFunc(raw, unicode.IsSpace)))
 		return
 	case c.header == 0:
 		return // rows under a header the reader refused
@@ -189,7 +189,7 @@ func (c *csvReader) line(p *parser, n int, raw string) {
 		// The halves of a size are one line to the parser: a half whose
 		// numbers are none is left out here, at its own line, and the
 		// other half kept.
-		if x, ok := parseNumber(v.value); !ok || x < 0 || math.IsInf(x, 0) {
+		if x, ok := parseNumber(v.value); !ok || x < 0 || math.IsInf(x, 0) || math.IsNaN(x) {
 			p.problem(n, 0, "%w: %s %q; this row, the %s half of %s bytes, is left out", ErrNumber, v.name, parseerr.Excerpt(v.value), placement(h.inPlace), parseerr.Excerpt(h.size))
 			return
 		}
@@ -246,11 +246,11 @@ func (c *csvReader) runOf(p *parser, n int, get func(string) string) *csvRun {
 	return run
 }
 
-// readHeader reads the header on line n.
-func (c *csvReader) readHeader(p *parser, n int, s string) {
+// readHeader reads the header s on line n, off bytes into the line.
+func (c *csvReader) readHeader(p *parser, n int, s string, off int) {
 	f, err := csvFields(s)
 	if err != nil {
-		fieldsProblem(p, n, s, 0, "rccl-tests' CSV header; the rows under it are left out", err)
+		fieldsProblem(p, n, strings.Repeat(" ", off)+s, off, "rccl-tests' CSV header; the rows under it are left out", err)
 		c.header = 0
 		return
 	}
@@ -380,8 +380,8 @@ func (c *csvReader) jsonLine(p *parser, n int, raw string) {
 		return
 	}
 	s := strings.TrimSuffix(strings.TrimSpace(raw), ",")
-	if s == "" || s == "[" || s == "]" {
-		return
+	if s == "" || s == "[" || s == "]" || s[0] == '#' {
+		return // the array's brackets, and a note of the file's
 	}
 	keys, values, err := jsonRecord(s)
 	if err != nil {
@@ -389,11 +389,19 @@ func (c *csvReader) jsonLine(p *parser, n int, raw string) {
 		return
 	}
 	if k := strings.Join(keys, ","); k != c.keys {
+		// A header of the record's keys in its order, whatever the
+		// order: readHeader takes the columns by name.
 		names := make([]string, len(keys))
 		for i, key := range keys {
 			names[i] = cmp.Or(rcclJSONNames[key], key)
 		}
-		c.line(p, n, strings.Join(names, ","))
+		// The same run goes on under the new keys: a CSV's header starts
+		// a file, a JSON's keys do not.
+		key, run, outs, half := c.key, c.run, c.outs, c.half
+		c.readHeader(p, n, strings.Join(names, ","), 0)
+		if c.header > 0 {
+			c.key, c.run, c.outs, c.half = key, run, outs, half
+		}
 		c.keys = k
 	}
 	c.line(p, n, strings.Join(values, ","))

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -128,8 +129,8 @@ func TestRCCLCSV(t *testing.T) {
 // its own line: the file's notes before the header (past 64 KiB too) and
 // after it; a row of a field too many or too few (left out, and an
 // in-place row whose out-of-place row it was left out with it); a bad
-// inplace; a bad in-place time (that half left out, the out-of-place one
-// kept); a quote out of place (at its column); the halves in-place first
+// inplace; a bad in-place time or a NaN busbw (that half left out, the
+// out-of-place one kept); a header alone (no row, said); a quote out of place (at its column); the halves in-place first
 // (a file sorted again); a rank column that holds no count (said, and the
 // table's busbw/algbw ratio gives the ranks); rank columns of 8 over a
 // table whose ratio is 16 ranks' (kept, and said); a collective commlab does not read (left out, and no
@@ -170,6 +171,9 @@ func TestRCCLCSVInputs(t *testing.T) {
 			problems: []problem{{3, 0, nccltests.ErrNumber}}, ranks: 16},
 		{name: "bad in-place time", in: with(rows[0], strings.Replace(rows[1], `"sum",1,`, `"sum",1,4x`, 1), rows[2], rows[3]), tests: 1, rows: []int{2},
 			problems: []problem{{3, 0, nccltests.ErrNumber}}, ranks: 16},
+		{name: "nan in-place busbw", in: with(rows[0], regexp.MustCompile(`,[0-9.]+,"0"\n$`).ReplaceAllString(rows[1], `,nan,"0"`+"\n"), rows[2], rows[3]), tests: 1, rows: []int{2},
+			problems: []problem{{3, 0, nccltests.ErrNumber}}, ranks: 16},
+		{name: "header alone", in: head},
 		{name: "quote out of place", in: with(rows[0], rows[1], strings.Replace(rows[2], `"float"`, `"fl"oat"`, 1), rows[3]), tests: 1, rows: []int{1},
 			problems: []problem{{4, strings.Index(rows[2], `"float"`) + 4, nccltests.ErrFieldCount}, {5, 0, nccltests.ErrInconsistent}}, ranks: 16},
 		{name: "in-place first", in: with(rows[1], rows[0], rows[3], rows[2]), tests: 1, rows: []int{2}, ranks: 16},
@@ -190,8 +194,12 @@ func TestRCCLCSVInputs(t *testing.T) {
 			tests, problems, err := readCSV(c.in)
 			if c.tests == 0 {
 				// The error names the first problem, not a CSV "under
-				// other lines".
-				if !errors.Is(err, nccltests.ErrNoTable) || strings.Contains(err.Error(), "under other lines") || !strings.Contains(err.Error(), fmt.Sprintf("x.csv:%d:", c.problems[0].line)) {
+				// other lines", or the CSV's want of rows.
+				want := "with no row under its header"
+				if len(c.problems) > 0 {
+					want = fmt.Sprintf("x.csv:%d:", c.problems[0].line)
+				}
+				if !errors.Is(err, nccltests.ErrNoTable) || strings.Contains(err.Error(), "under other lines") || !strings.Contains(err.Error(), want) {
 					t.Fatalf("err %v, want no table, of %v", err, c.problems)
 				}
 				return
@@ -268,7 +276,9 @@ func jsonOfCSV(csv string) string {
 // TestRCCLJSON: rccl-tests' JSON output (-Z json) of the same runs as
 // csvRuns' CSVs of the current headers gives the same tests, row for row,
 // each at its record's line (the CSV's less the note, as "[" takes its
-// place); a record that does not parse is left out at its line.
+// place), its keys in any order; a record that does not parse is left out
+// at its line; the array on one line is no layout rccl-tests writes, and
+// the error says what it is.
 func TestRCCLJSON(t *testing.T) {
 	for _, run := range csvRuns {
 		if run.header == "three" {
@@ -298,6 +308,18 @@ func TestRCCLJSON(t *testing.T) {
 					t.Errorf("row %d: %+v; the CSV's %+v", i, r, w.Rows[i])
 				}
 			}
+			// Keys in another order from the third record on (a tool
+			// that rewrote the file): the same rows.
+			recs := strings.SplitAfter(js, "\n")
+			for i := 3; i < len(recs)-2; i++ {
+				name := regexp.MustCompile(`"name":"[A-Za-z]+", `).FindString(recs[i])
+				recs[i] = "{" + strings.TrimPrefix(strings.Replace(recs[i], name, "", 1), "{")
+				recs[i] = strings.Replace(recs[i], "}", ", "+strings.TrimSuffix(name, ", ")+"}", 1)
+			}
+			moved, problems, err := readCSV(strings.Join(recs, ""))
+			if err != nil || len(moved) != 1 || len(moved[0].Rows) != len(w.Rows) || len(problems) != len(wantProblems(t, string(b))) {
+				t.Errorf("keys moved: %d tests, problems %v, %v", len(moved), problems, err)
+			}
 			// A record cut short is left out at its line; its size's
 			// other half stands alone.
 			lines := strings.SplitAfter(js, "\n")
@@ -309,6 +331,20 @@ func TestRCCLJSON(t *testing.T) {
 				t.Errorf("a record cut short: problems %v, %v; want one at line 3", problems, err)
 			}
 		})
+	}
+}
+
+// TestRCCLJSONOneLine: rccl-tests' JSON output on one line (jq -c) is no
+// layout rccl-tests writes: the error names it and the layout it reads.
+func TestRCCLJSONOneLine(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "csv", "mi355x_2x8_allreduce_mpi.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := strings.ReplaceAll(jsonOfCSV(string(b)), "\n", "")
+	_, _, err = readCSV(one)
+	if !errors.Is(err, nccltests.ErrNoTable) || !strings.Contains(err.Error(), "rccl-tests' JSON output (-Z json) laid out otherwise") {
+		t.Errorf("one line: %v", err)
 	}
 }
 

@@ -108,6 +108,9 @@ type Reader struct {
 	rcclCSV int
 	csv     *csvReader
 	content bool
+	// rcclJSON is the line of a record of rccl-tests' JSON output in an
+	// input not read as it (laid out otherwise), 0 for none.
+	rcclJSON int
 }
 
 // rcclCSVHeader begins the header of rccl-tests' CSV output (-Z csv), which
@@ -192,6 +195,10 @@ func (r *Reader) Read() (*Test, error) {
 			switch {
 			case r.in.blank:
 				r.err = &ParseError{File: r.Name, Err: ErrEmpty}
+			case r.tests == 0 && r.csv != nil && len(r.p.problems) == 0:
+				r.err = &ParseError{File: r.Name, Err: fmt.Errorf("%w: rccl-tests' CSV or JSON output (-Z) with no row under its header", ErrNoTable)}
+			case r.tests == 0 && r.rcclJSON > 0:
+				r.err = &ParseError{File: r.Name, Line: r.rcclJSON, Err: fmt.Errorf("%w: this is rccl-tests' JSON output (-Z json) laid out otherwise than rccl-tests writes it, or under other lines: commlab reads it as rccl-tests writes it, one object a line (-Z json -X FILE), or its CSV output or text", ErrNoTable)}
 			case r.tests == 0 && r.rcclCSV > 0:
 				r.err = &ParseError{File: r.Name, Line: r.rcclCSV, Err: fmt.Errorf("%w: this is rccl-tests' CSV output (-Z csv, its header \"numCycle,collective,...\") under other lines or a launcher's prefixes: commlab reads it as a file of its own, as rccl-tests writes it (-Z csv -X FILE), or the test's text output", ErrNoTable)}
 			case r.tests == 0 && r.in.loneCR:
@@ -227,6 +234,9 @@ func (r *Reader) Read() (*Test, error) {
 			// Anywhere in a text log's line: after a launcher's prefix
 			// too, and with its names quoted.
 			r.rcclCSV = n
+		}
+		if r.csv == nil && r.rcclJSON == 0 && strings.Contains(line, `"numCycle"`) {
+			r.rcclJSON = n // rccl-tests' -Z json, laid out otherwise
 		}
 		switch {
 		case r.csv != nil && r.csv.keys != "":
