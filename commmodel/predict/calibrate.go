@@ -688,13 +688,18 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 		}
 		// Another table's release is not taken for it (a file may hold the
 		// runs of two clusters), but named, with the key that pins it.
-		other := ""
+		// The key that settles it, with another table's release where
+		// one gives it.
+		other := ": give FILE:version=2.MINOR.PATCH, the release the run used, which the log does not print"
 		if k := slices.IndexFunc(tables, func(u Table) bool { return u.Version != (nccl.Version{}) }); rn.versionGuess && k >= 0 {
 			other = fmt.Sprintf(" (%s ran %v: if this run did too, give FILE:version=%[2]v for its file)", tables[k].Name, tables[k].Version)
 		}
 		unread := ""
 		if rn.versionGuess {
 			unread = unreadVersion(t)
+		}
+		if unread != "" && strings.HasPrefix(other, ": give") {
+			other = "" // the unread version's words name the key
 		}
 		switch {
 		case rn.versionGuess && m.refs.runsRCCL():

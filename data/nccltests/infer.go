@@ -319,8 +319,8 @@ func (p *parser) csvLayout(s *testState) {
 		t.Threads, t.GPUsPerThread = 1, 1
 	default:
 		t.Processes = c.processes
-		p.problem(c.line, 0, "%w: rccl-tests' CSV gives %d GPUs a process (gpusPerRank) but not how many threads drive them (-t) and how many GPUs each (-g): taken as one thread of %d GPUs; give threads=N or g=N where they differ",
-			ErrInconsistent, c.perProcess, c.perProcess)
+		p.problem(c.line, 0, "%w: rccl-tests' CSV gives %d GPUs a process (its %s column) but not how many threads drive them (-t) and how many GPUs each (-g): taken as one thread of %d GPUs; give both keys, threads=T:g=G of product %[2]d, where they differ",
+			ErrInconsistent, c.perProcess, c.column, c.perProcess)
 		t.Threads, t.GPUsPerThread = 1, c.perProcess
 		if c.processes == 1 && t.Nodes == 0 {
 			t.Nodes, t.NodesFrom = 1, FromLayout

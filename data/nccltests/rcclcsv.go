@@ -77,6 +77,7 @@ type csvRun struct {
 	// perProcess the GPUs each drives (gpusPerRank): 0 where the row
 	// does not say.
 	ranks, processes, perProcess int
+	column                       string // the column that gives perProcess
 }
 
 // A csvHalf is one CSV row: a size in one placement.
@@ -166,7 +167,11 @@ func (c *csvReader) line(p *parser, n int, raw string) {
 		}
 		return f[i]
 	}
-	key := strings.Join([]string{get("numcycle"), get("collective"), get("nodes"), get("ranks"), get("rankspernode"), get("gpusperrank"), get("gpus")}, ",")
+	// A run cycle (-N) is no new test: the text rccl-tests prints holds
+	// every cycle's rows in one table, whose repeated sizes the parser
+	// leaves out with a warning, so that one run is one calibration
+	// table, not several that would seem to agree.
+	key := strings.Join([]string{get("collective"), get("nodes"), get("ranks"), get("rankspernode"), get("gpusperrank"), get("gpus")}, ",")
 	if key != c.key {
 		c.flush(p)
 		c.key, c.outs = key, false
@@ -233,7 +238,10 @@ func (c *csvReader) runOf(p *parser, n int, get func(string) string) *csvRun {
 		}
 		return k
 	}
-	run := &csvRun{line: n, perProcess: max(count("gpusperrank"), count("gpus"))}
+	run := &csvRun{line: n, perProcess: max(count("gpusperrank"), count("gpus")), column: "gpusPerRank"}
+	if _, mpi := c.cols["gpus"]; mpi {
+		run.column = "gpus"
+	}
 	if _, mpi := c.cols["rankspernode"]; mpi {
 		run.processes = count("rankspernode")
 		run.ranks = run.processes * run.perProcess
@@ -429,6 +437,8 @@ func jsonRecord(s string) (keys, values []string, err error) {
 			values = append(values, v.String())
 		case string:
 			values = append(values, `"`+strings.ReplaceAll(v, `"`, `""`)+`"`)
+		case nil:
+			return nil, nil, fmt.Errorf("null under %q, where a number or a string goes", k)
 		default:
 			return nil, nil, fmt.Errorf("%v under %q, where a number or a string goes", v, k)
 		}
