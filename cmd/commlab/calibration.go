@@ -434,6 +434,26 @@ func (f machineFlags) logPins() (predict.Pins, error) {
 	return predict.Pins{GPU: *f.gpu, SystemGPU: systemGPU(spec)}, nil
 }
 
+// platformHosts returns the GPUs of a host that -hw (gpus=G, a system's)
+// or the catalog's platform for -gpu (an MI300X's 8, which no -hw gave)
+// gives, and a phrase that says so, 0 where neither does.
+func (f machineFlags) platformHosts() (int, string) {
+	spec, _, err := f.readDescription()
+	if err != nil {
+		return 0, ""
+	}
+	h, err := predict.Describe(*f.gpu, spec)
+	switch {
+	case err != nil || h.PerHost() == 0:
+		return 0, ""
+	case h.Sources.HostGPUs == predict.SourceCatalog && h.System == "":
+		return h.PerHost(), fmt.Sprintf("a host of %s holds %d in the catalog (its platform), where nothing else gives it (-hw gpus=G does)", h.GPU.Name, h.PerHost())
+	case h.Sources.HostGPUs == predict.SourceUser || h.System != "":
+		return h.PerHost(), fmt.Sprintf("-hw gives hosts of %d GPUs", h.PerHost())
+	}
+	return 0, ""
+}
+
 // studyPins are logPins for the logs a command sets against the model
 // (diagnose's, plot's), which no predicted run shapes: where its log does
 // not place its ranks on hosts, they fill hosts of the GPUs -hw gives
@@ -461,13 +481,8 @@ func (f machineFlags) studyPins(logs []string) (predict.Pins, error) {
 		// As the capture sets the host's GPUs over the catalog's
 		// (Hardware.SetTopology).
 		host, from = n, fmt.Sprintf("the capture %s shows hosts of %d GPUs", *f.topo, n)
-	} else if err == nil && h.PerHost() > 0 {
-		host, from = h.PerHost(), fmt.Sprintf("-hw gives hosts of %d GPUs", h.PerHost())
-		if h.Sources.HostGPUs == predict.SourceCatalog && h.System == "" {
-			// -hw gave no system: the host is the GPU's own (an MI300X's
-			// platform of 8), which no -hw gave.
-			from = fmt.Sprintf("a host of %s holds %d in the catalog (its platform), where nothing else gives it (-hw gpus=G does)", h.GPU.Name, h.PerHost())
-		}
+	} else if n, why := f.platformHosts(); n > 0 {
+		host, from = n, why
 	} else if name, n, systems := catalogHostGPUs(*f.gpu); n > 0 {
 		host, from = n, fmt.Sprintf("a host of %s holds %d in every system of the catalog that has it (%s), where nothing gives it (-hw gpus=G does)",
 			name, n, joinAnd(systems))

@@ -1321,3 +1321,18 @@ func TestPredictCollNetPin(t *testing.T) {
 		t.Errorf("calibrated on the SHARP run: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestPredictPlatformHosts: a table whose log places no rank on a host
+// (rccl-tests' CSV of 16 ranks, testdata/csv/mi355x_2x8_allreduce_mpi.csv,
+// converted from OCI's 2 x 8 MI355X log) is taken to have filled hosts of
+// the GPU's platform, the catalog MI355X's 8, not the predicted run's 4 a
+// node: 2 nodes of 8, where it was read as 4 of 4 (a red team: a table of
+// 1 x 8 recast as 2 x 4, a leave-one-out error of 237%).
+func TestPredictPlatformHosts(t *testing.T) {
+	t.Parallel()
+	code, _, stderr := runCLI("predict", "-calibrate", "../../data/nccltests/testdata/csv/mi355x_2x8_allreduce_mpi.csv", "-gpu", "MI355X",
+		"-collective", "allreduce", "-nodes", "2", "-per-node", "4", "-size", "1GiB")
+	if code != 0 || !strings.Contains(stderr, "2 nodes of 8 GPUs are assumed, as a host of AMD Instinct MI355X holds 8 in the catalog (its platform)") {
+		t.Errorf("exit %d:\n%s", code, stderr)
+	}
+}
