@@ -434,32 +434,47 @@ func (f machineFlags) logPins() (predict.Pins, error) {
 	return predict.Pins{GPU: *f.gpu, SystemGPU: systemGPU(spec)}, nil
 }
 
-// platformHosts returns the GPUs of a host that -hw (gpus=G, a system's)
-// or the catalog's platform for -gpu (an MI300X's 8, which no -hw gave)
-// gives, and a phrase that says so, 0 where neither does.
-func (f machineFlags) platformHosts() (int, string) {
+// machineHosts returns the GPUs a host of the machine holds for a log
+// that does not place its ranks on hosts, of GPU gpu (-gpu's, or a file's
+// gpu= key), and a phrase that says why, 0 where nothing gives them: -hw
+// (gpus=G, a system's), else a -topo capture of two or more GPUs, else the
+// catalog's platform of the GPU or of its target (an MI300X's 8, which no
+// -hw gave; predict.Hardware.Platform), else the one count every system
+// of the catalog with the GPU holds (a GH200's 4: catalogHostGPUs).
+func (f machineFlags) machineHosts(gpu string) (int, string) {
 	spec, _, err := f.readDescription()
 	if err != nil {
 		return 0, ""
 	}
-	h, err := predict.Describe(*f.gpu, spec)
-	switch {
-	case err != nil || h.PerHost() == 0:
-		return 0, ""
-	case h.Sources.HostGPUs == predict.SourceCatalog && h.System == "":
-		return h.PerHost(), fmt.Sprintf("a host of %s holds %d in the catalog (its platform), where nothing else gives it (-hw gpus=G does)", h.GPU.Name, h.PerHost())
-	case h.Sources.HostGPUs == predict.SourceUser || h.System != "":
+	h, err := predict.Describe(gpu, spec)
+	if err == nil && h.PerHost() > 0 && (h.Sources.HostGPUs == predict.SourceUser || h.System != "") {
 		return h.PerHost(), fmt.Sprintf("-hw gives hosts of %d GPUs", h.PerHost())
+	}
+	// A capture that does not read is load's error.
+	if tp, _, _ := f.readCapture(); tp != nil && len(tp.GPUs()) >= 2 {
+		// As the capture sets the host's GPUs over the catalog's
+		// (Hardware.SetTopology).
+		n := len(tp.GPUs())
+		return n, fmt.Sprintf("the capture %s shows hosts of %d GPUs", *f.topo, n)
+	}
+	if p := h.Platform(); err == nil && p > 0 {
+		name := h.GPU.Name
+		if same := nccl.ISAGPUs(h.GPU.ISA); !h.GPU.Known && len(same) > 0 {
+			name = fmt.Sprintf("%s (the catalog's %s, of that target)", h.GPU.Name, same[0])
+		}
+		return p, fmt.Sprintf("a host of %s holds %d in the catalog (its platform), where nothing else gives it (-hw gpus=G does)", name, p)
+	}
+	if name, n, systems := catalogHostGPUs(gpu); n > 0 {
+		return n, fmt.Sprintf("a host of %s holds %d in every system of the catalog that has it (%s), where nothing gives it (-hw gpus=G does)",
+			name, n, joinAnd(systems))
 	}
 	return 0, ""
 }
 
 // studyPins are logPins for the logs a command sets against the model
 // (diagnose's, plot's), which no predicted run shapes: where its log does
-// not place its ranks on hosts, they fill hosts of the GPUs -hw gives
-// (gpus=G, or a system's), else of the catalog's for -gpu (an MI300X's
-// platform, a GH200's systems: catalogHostGPUs), else of
-// defaultHostGPUs, as the problems say.
+// not place its ranks on hosts, they fill hosts of the machine's GPUs
+// (machineHosts), else of defaultHostGPUs, as the problems say.
 func (f machineFlags) studyPins(logs []string) (predict.Pins, error) {
 	if err := f.stdinOnce(logs); err != nil {
 		return predict.Pins{}, err
@@ -468,24 +483,9 @@ func (f machineFlags) studyPins(logs []string) (predict.Pins, error) {
 	if err != nil {
 		return pins, err
 	}
-	spec, _, err := f.readDescription()
-	if err != nil {
-		return pins, err
-	}
 	host, from := defaultHostGPUs, fmt.Sprintf("a host is taken to hold %d GPUs, an HGX or DGX server's count, where nothing gives it (-hw gpus=G does)", defaultHostGPUs)
-	h, err := predict.Describe(*f.gpu, spec)
-	given := err == nil && h.PerHost() > 0 && (h.Sources.HostGPUs == predict.SourceUser || h.System != "")
-	// A capture that does not read is load's error.
-	if tp, _, _ := f.readCapture(); tp != nil && len(tp.GPUs()) >= 2 && !given {
-		n := len(tp.GPUs())
-		// As the capture sets the host's GPUs over the catalog's
-		// (Hardware.SetTopology).
-		host, from = n, fmt.Sprintf("the capture %s shows hosts of %d GPUs", *f.topo, n)
-	} else if n, why := f.platformHosts(); n > 0 {
+	if n, why := f.machineHosts(*f.gpu); n > 0 {
 		host, from = n, why
-	} else if name, n, systems := catalogHostGPUs(*f.gpu); n > 0 {
-		host, from = n, fmt.Sprintf("a host of %s holds %d in every system of the catalog that has it (%s), where nothing gives it (-hw gpus=G does)",
-			name, n, joinAnd(systems))
 	}
 	pins.Hosts, pins.HostsFrom = []predict.Comm{{Nodes: 1, PerNode: host}}, from
 	return pins, nil
@@ -618,6 +618,18 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	files, err := parseCalibrationFiles(*f.calibrate, base, "-calibrate")
 	if err != nil {
 		return machine{}, err
+	}
+	for i := range files {
+		// A table whose log does not place its ranks is taken to have
+		// filled the machine's hosts (of its file's GPU) where they hold
+		// more than the predicted run's GPUs a node, which stand after.
+		p := &files[i].pins
+		if len(base.Hosts) == 0 || base.HostsFrom != "" {
+			continue
+		}
+		if n, why := f.machineHosts(p.GPU); n > base.Hosts[0].PerNode {
+			p.Hosts, p.HostsFrom = append([]predict.Comm{{PerNode: n}}, base.Hosts...), why
+		}
 	}
 	spec, _, err := f.readDescription()
 	if err != nil {

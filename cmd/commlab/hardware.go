@@ -91,7 +91,7 @@ func amdWhy(name string, rccl bool) string {
 	isa := nccl.ISAOf(name)
 	switch gpus := nccl.ISAGPUs(isa); {
 	case len(gpus) > 0:
-		return fmt.Sprintf("%s is the target of the catalog's %s: -gpu %q names one, and every fact of it", isa, joinAnd(gpus), gpus[len(gpus)-1])
+		return fmt.Sprintf("%s is the target of the catalog's %s: -gpu %q names one, and every fact of it", isa, joinAnd(gpus), gpus[0])
 	case isa != "":
 		return fmt.Sprintf("%s is an AMD GPU's target, of no GPU the catalog holds", isa)
 	case rccl:

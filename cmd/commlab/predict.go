@@ -255,12 +255,6 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		Calibration: predictCalib{Files: []string{}, Parameters: []predictParam{}},
 		Predictions: []predictPoint{}, Problems: []problem{}, Notes: []string{}, Tables: []predictTableLOO{}}
 	pins := predict.Pins{Algo: req.query.Algo, Proto: req.query.Proto, Hosts: []predict.Comm{{Nodes: req.query.Ranks / req.query.PerNode, PerNode: req.query.PerNode}}}
-	if host, from := req.machine.platformHosts(); host > req.query.PerNode {
-		// Tables whose logs do not place their ranks are taken to have
-		// filled the machine's hosts, not the predicted run's fewer GPUs
-		// a node.
-		pins.Hosts, pins.HostsFrom = []predict.Comm{{Nodes: 1, PerNode: host}}, from
-	}
 	m, err := req.machine.load(pins, req.query.PerNode)
 	if err != nil {
 		return err

@@ -1325,14 +1325,25 @@ func TestPredictCollNetPin(t *testing.T) {
 // TestPredictPlatformHosts: a table whose log places no rank on a host
 // (rccl-tests' CSV of 16 ranks, testdata/csv/mi355x_2x8_allreduce_mpi.csv,
 // converted from OCI's 2 x 8 MI355X log) is taken to have filled hosts of
-// the GPU's platform, the catalog MI355X's 8, not the predicted run's 4 a
-// node: 2 nodes of 8, where it was read as 4 of 4 (a red team: a table of
-// 1 x 8 recast as 2 x 4, a leave-one-out error of 237%).
+// the GPU's platform, the catalog MI355X's 8, whether -gpu or the file's
+// gpu= key names it, not the predicted run's 4 a node: 2 nodes of 8, where
+// it was read as 4 of 4 (a red team: a table of 1 x 8 recast as 2 x 4, a
+// leave-one-out error of 237%).
 func TestPredictPlatformHosts(t *testing.T) {
 	t.Parallel()
-	code, _, stderr := runCLI("predict", "-calibrate", "../../data/nccltests/testdata/csv/mi355x_2x8_allreduce_mpi.csv", "-gpu", "MI355X",
-		"-collective", "allreduce", "-nodes", "2", "-per-node", "4", "-size", "1GiB")
-	if code != 0 || !strings.Contains(stderr, "2 nodes of 8 GPUs are assumed, as a host of AMD Instinct MI355X holds 8 in the catalog (its platform)") {
-		t.Errorf("exit %d:\n%s", code, stderr)
+	const csv = "../../data/nccltests/testdata/csv/mi355x_2x8_allreduce_mpi.csv"
+	for _, args := range [][]string{{csv, "-gpu", "MI355X"}, {csv + ":gpu=MI355X"}} {
+		code, _, stderr := runCLI(append([]string{"predict", "-collective", "allreduce", "-nodes", "2", "-per-node", "4", "-size", "1GiB", "-calibrate"}, args...)...)
+		if code != 0 || !strings.Contains(stderr, "2 nodes of 8 GPUs are assumed, as a host of AMD Instinct MI355X holds 8 in the catalog (its platform)") {
+			t.Errorf("%q: exit %d:\n%s", args, code, stderr)
+		}
+	}
+	// A GH200's hosts hold 4 in every system of the catalog that has it:
+	// HPE's 2 x 4 log without Rank lines is 2 x 4 under a prediction of
+	// 4 x 2.
+	code, _, stderr := runCLI("predict", "-calibrate", "../../data/nccltests/testdata/real/gh200_2x4_allreduce_tree_slingshot_hpe_aienvs.log", "-gpu", "GH200",
+		"-collective", "allreduce", "-nodes", "4", "-per-node", "2", "-size", "1GiB")
+	if code != 0 || !strings.Contains(stderr, "2 nodes of 4 GPUs are assumed, as a host of GH200 holds 4 in every system of the catalog") {
+		t.Errorf("GH200: exit %d:\n%s", code, stderr)
 	}
 }

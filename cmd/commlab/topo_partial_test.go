@@ -35,7 +35,7 @@ func TestTopoHostsNotDividing(t *testing.T) {
 	t.Parallel()
 	code, _, stderr := runCLI("diagnose", "../../data/nccltests/testdata/real/unnamed_2x4_reduce_scatter_nccltests128.log",
 		"-topo", "../../topo/testdata/real/gtx1070_7gpu_single_socket_rossumai.txt")
-	if code != 1 || !strings.Contains(stderr, "give nodes=N") || !strings.Contains(stderr, "shows hosts of 7 GPUs, which do not hold its 8 ranks") {
+	if code != 1 || !strings.Contains(stderr, "give nodes=N") || !strings.Contains(stderr, "shows hosts of 7 GPUs, and hosts of that many do not hold its 8 ranks") {
 		t.Errorf("exit %d, want 1 naming the capture's hosts of 7; stderr:\n%s", code, stderr)
 	}
 }

@@ -256,6 +256,12 @@ func TestDescribeAMDUnknown(t *testing.T) {
 	if math.Abs(sr[0]/sr[1]-1) > 0.01 {
 		t.Errorf("gfx942 SendRecv of 1 GiB: %.3g s on 2 GPUs, %.3g on 8; want one link's time on both", sr[0], sr[1])
 	}
+	// Links that are not its target's platform's (3, where gfx942's MI325X
+	// has 7) make a full mesh of their own: 4 GPUs (a review: a host of 8
+	// was assumed, which 3 links cannot join).
+	if three, err := Describe("gfx942", "links=3,link-bw=64GB/s"); err != nil || three.hostGPUs != 4 || three.Sources.HostGPUs != SourceAssumed {
+		t.Errorf("gfx942 of 3 links: host of %d (%s), %v; want 4, assumed", three.hostGPUs, three.Sources.HostGPUs, err)
+	}
 	if other, err := Describe("a card of no target", desc); err != nil || other.Fabric != FabricNVSwitch || other.GPU.ISA != "" {
 		t.Errorf("a card of no target: fabric %v, ISA %q, %v; want an NVSwitch's, NVIDIA's", other.Fabric, other.GPU.ISA, err)
 	}
@@ -1107,6 +1113,9 @@ func TestMeshNote(t *testing.T) {
 		{"AMD Instinct MI250X", "", 8, ""},
 		{"gfx942", "links=7,link-bw=64GB/s", 2, ""},
 		{"NVIDIA H100 80GB HBM3", "gpus=16", 16, ""},
+		// A GPU of no platform: a full mesh of its links, 4 GPUs of 3.
+		{"Foo", "fabric=infinity,links=3,link-bw=50GB/s,gpus=8", 0, "a host of 8 Foo (hw), whose platform holds 4, with 3 links each"},
+		{"Foo", "fabric=infinity,links=3,link-bw=50GB/s,gpus=4", 0, ""},
 	} {
 		h, err := Describe(c.gpu, c.desc)
 		if err != nil {

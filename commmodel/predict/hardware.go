@@ -302,10 +302,11 @@ func (h *Hardware) PerHost() int {
 
 // atLeast returns h with a host of at least n GPUs, as the runs of source
 // src show (a log's Rank lines, the user's pins or query), where the host's
-// GPUs are not known or a capture shows fewer. A bound that a log or the
-// user gives replaces the same bound assumed.
+// GPUs are not known, a capture shows fewer, or they are assumed (amdMesh).
+// A bound that a log or the user gives replaces the same bound assumed.
 func (h Hardware) atLeast(n int, src Source) Hardware {
-	if h.hostKnown() && !(h.Sources.HostGPUs == SourceTopo && n > h.hostGPUs && h.given(src)) {
+	raise := n > h.hostGPUs && (h.Sources.HostGPUs == SourceTopo && h.given(src) || h.Sources.HostGPUs == SourceAssumed)
+	if h.hostKnown() && !raise {
 		// A capture that shows fewer GPUs than a run placed on one host
 		// is of part of it (a container's): the run's count is the least.
 		return h
@@ -385,41 +386,56 @@ func (h *Hardware) sendLinks(k, peers int) int {
 // the catalog holds GPUs of that target (nccl.ISAGPUs: an MI250X's 8 for
 // gfx90a), else of links+1 GPUs (a full mesh of one link a pair, as the
 // MI300 and MI350 series' platforms are), where nothing gives its GPUs:
-// assumed, and a least that a run of more raises (atLeast), so that a send
+// assumed, which a run of more raises (atLeast), so that a send
 // to one peer drives its pair's links whatever the run's GPUs (sendLinks).
 func (h Hardware) amdMesh() Hardware {
 	if h.GPU.Known || h.Fabric != FabricInfinity || h.hostGPUs != 0 || h.links() == 0 {
 		return h
 	}
-	n := h.links() + 1
-	if p := platformGPUs(h.GPU); p > 0 {
-		n = p
-	}
-	h.hostGPUs, h.Sources.HostGPUs, h.hostLeast = n, SourceAssumed, true
+	h.hostGPUs, h.Sources.HostGPUs = h.meshHost(), SourceAssumed
 	return h
+}
+
+// meshHost returns the GPUs a host of h's mesh holds as its GPU's
+// platform gives it (platformGPUs), where its GPUs have the platform's
+// links, else links+1: a full mesh of one link a pair.
+func (h *Hardware) meshHost() int {
+	if p, links := platformGPUs(h.GPU); p > 0 && links == h.links() {
+		return p
+	}
+	return h.links() + 1
+}
+
+// Platform returns the GPUs of a host of h's GPU's platform as the catalog
+// gives it (platformGPUs: an MI300X's 8, or for a GPU it lacks, its
+// target's), 0 where it gives none.
+func (h *Hardware) Platform() int {
+	p, _ := platformGPUs(h.GPU)
+	return p
 }
 
 // platformGPUs returns the GPUs of a host of g's platform, as the catalog
 // gives it for g or, for a GPU it lacks, for the first of its GPUs of g's
-// target; 0 where it gives none.
-func platformGPUs(g nccl.GPU) int {
+// target (nccl.ISAGPUs), and that GPU's links; 0 where it gives none.
+func platformGPUs(g nccl.GPU) (gpus, links int) {
 	name := g.Name
 	if !g.Known {
-		gpus := nccl.ISAGPUs(g.ISA)
-		if len(gpus) == 0 {
-			return 0
+		same := nccl.ISAGPUs(g.ISA)
+		if len(same) == 0 {
+			return 0, 0
 		}
-		name = gpus[0]
+		name = same[0]
 	}
 	d, err := DefaultHardware(name)
 	if err != nil || d.Sources.HostGPUs != SourceCatalog {
-		return 0
+		return 0, 0
 	}
-	return d.hostGPUs
+	return d.hostGPUs, d.links()
 }
 
 // MeshNote says, where a mesh or Infinity Fabric host holds more GPUs than
-// its GPU's platform as the catalog gives it (platformGPUs: -hw gpus=16 of
+// its GPU's platform as the catalog gives it, or links+1 where it gives
+// none (meshHost: -hw gpus=16 of
 // MI300X, whose 7 links join the 8 modules of its platform, or a capture of
 // GPUs partitioned in CPX mode, 64 a host of 8 modules), that the model does
 // not describe how the others meet, "" otherwise: partitions share their
@@ -427,8 +443,12 @@ func platformGPUs(g nccl.GPU) int {
 // model takes each GPU's links as reaching every peer (sendLinks). A run of
 // perHost GPUs a node holds a host of at least as many.
 func (h *Hardware) MeshNote(perHost int) string {
-	n, g, p := h.links(), max(h.hostGPUs, perHost), platformGPUs(h.GPU)
-	if h.Fabric != FabricMesh && h.Fabric != FabricInfinity || n == 0 || p == 0 || g <= p {
+	n, g := h.links(), max(h.hostGPUs, perHost)
+	if h.Fabric != FabricMesh && h.Fabric != FabricInfinity || n == 0 {
+		return ""
+	}
+	p := h.meshHost()
+	if g <= p {
 		return ""
 	}
 	src := h.Sources.HostGPUs

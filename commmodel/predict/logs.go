@@ -34,15 +34,18 @@ type Pins struct {
 	// its log gives its ranks but not its hosts, and neither Nodes nor
 	// PerNode is pinned, as a user's runs of one machine share its hosts:
 	// the shape of as many ranks as the table first, else the most GPUs a
-	// host among them that fits. A count fits where it divides the ranks
+	// host among them that fits; a shape of no node count (Nodes 0), the
+	// machine's hosts, which a table is taken to fill, comes before them
+	// all. A count fits where it divides the ranks
 	// (a table of fewer ranks is one host of them) and agrees with what
 	// the log shows of the hosts: the Rank lines it keeps, and the GPUs one
 	// process drives, which share a host. The assumption is said among the
 	// problems.
 	Hosts []Comm
-	// HostsFrom says where Hosts come from when they are not the predicted
-	// runs' shapes (a command that studies a log has none): a clause the
-	// note gives as its reason, such as "-hw gives hosts of 8 GPUs".
+	// HostsFrom says where the first of Hosts comes from when it is not
+	// the predicted runs' shape (a command that studies a log has none,
+	// and a machine whose hosts hold more comes first): a clause the note
+	// gives as its reason, such as "-hw gives hosts of 8 GPUs".
 	HostsFrom string
 	// Layout replaces the header's threads, GPUs per thread and graphs,
 	// field by field (NoGraphs: none).
@@ -238,7 +241,7 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
 		// The hosts the caller gave (a capture's, -hw's) do not fit the
 		// table: say whose they were. A table that does not give its
 		// ranks fits no hosts, whoever gave them.
-		err = fmt.Errorf("%w; %s, which do not hold its %d ranks", err, pin.HostsFrom, ranks)
+		err = fmt.Errorf("%w; %s, and hosts of that many do not hold its %d ranks", err, pin.HostsFrom, ranks)
 	}
 	return tab, "", err
 }
@@ -248,19 +251,22 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
 var errNodesUnknown = errors.New("node count unknown")
 
 // hostsFor returns the GPUs a host to try for a table of ranks ranks, in
-// order (Pins.Hosts): those of the shapes of as many ranks, then every
-// shape's, the most first.
+// order (Pins.Hosts): the machine's hosts (shapes of no node count), those
+// of the shapes of as many ranks, then every shape's, the most first.
 func hostsFor(shapes []Comm, ranks int) []int {
-	var first, rest []int
+	var machine, first, rest []int
 	for _, c := range shapes {
-		if c.Nodes*c.PerNode == ranks {
+		switch {
+		case c.Nodes == 0:
+			machine = append(machine, c.PerNode)
+		case c.Nodes*c.PerNode == ranks:
 			first = append(first, c.PerNode)
 		}
 		rest = append(rest, c.PerNode)
 	}
 	slices.Sort(rest)
 	slices.Reverse(rest)
-	return append(first, rest...)
+	return append(append(machine, first...), rest...)
 }
 
 // fitsHosts reports whether ranks of t on hosts of g GPUs each agree with
@@ -296,7 +302,7 @@ func hostsOf(t *nccltests.Test, pin Pins, ranks int) (int, string) {
 	predicted := func(block bool) (int, string) {
 		for _, want := range hostsFor(pin.Hosts, ranks) {
 			if g := min(want, ranks); g >= 1 && fitsHosts(t, pin, ranks, g) && (!block || blockPlaced(t, g)) {
-				if pin.HostsFrom != "" {
+				if pin.HostsFrom != "" && want == pin.Hosts[0].PerNode {
 					return g, pin.HostsFrom
 				}
 				return g, fmt.Sprintf("the predicted runs' nodes hold %d", want)
@@ -377,6 +383,9 @@ func noGPUName(t *nccltests.Test) string {
 func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 	tab := Table{GPU: t.System, Nodes: t.Nodes, Layout: layoutOf(t), Evidence: t.Evidence, GPUFrom: SourceLog, ShapeFrom: SourceLog, CollectiveFrom: SourceLog}
 	readEvidence(&tab, &t.Evidence)
+	if err := pin.splitProcess(t); err != nil {
+		return tab, err
+	}
 	pin.apply(&tab)
 	if pin.Nodes > 0 || pin.PerNode > 0 || pin.Ranks > 0 {
 		tab.ShapeFrom = SourceUser
@@ -512,6 +521,32 @@ func readEvidence(tab *Table, e *nccltests.Evidence) {
 	if p, err := commmodel.ParseProtocol(e.RanProto.Value); tab.Proto == "" && e.RanProto.Known() && err == nil && !collNet {
 		tab.Proto = nccl.ProtocolName(p)
 	}
+}
+
+// splitProcess completes p's threads or GPUs per thread where t's log
+// gives the GPUs a process drives but not how (rccl-tests' CSV: its
+// gpusPerRank column, taken as one thread of them): threads=T alone makes
+// them T threads of the rest, g=G alone G GPUs a thread of as many threads
+// as make them up; both must make them up. A split that does not is an
+// error.
+func (p *Pins) splitProcess(t *nccltests.Test) error {
+	per := t.Threads * t.GPUsPerThread
+	if t.RanksFrom != nccltests.FromColumns || per <= 1 || p.ThreadsPerProcess == 0 && p.GPUsPerThread == 0 {
+		return nil
+	}
+	th, g := p.ThreadsPerProcess, p.GPUsPerThread
+	switch {
+	case th > 0 && g == 0 && per%th == 0:
+		g = per / th
+	case g > 0 && th == 0 && per%g == 0:
+		th = per / g
+	}
+	if th*g != per {
+		return fmt.Errorf("threads=%d and g=%d do not make up the %d GPUs a process that the log gives (rccl-tests' gpusPerRank or gpus): the table is left out; give threads=T, g=G, or both, whose product is %d",
+			p.ThreadsPerProcess, p.GPUsPerThread, per, per)
+	}
+	p.ThreadsPerProcess, p.GPUsPerThread = th, g
+	return nil
 }
 
 // apply overrides what tab's log said with p's non-zero fields but

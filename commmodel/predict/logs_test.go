@@ -950,3 +950,59 @@ func TestHostsFromDevices(t *testing.T) {
 		t.Errorf("ranks 0 and 9 on device 0 of two hosts, predicting hosts of 8: %d GPUs a host (%s), want the prediction's 8", g, from)
 	}
 }
+
+// TestMachineHostsFirst: a table whose log places no rank on a host
+// (rccl-tests' CSV of 16 ranks, testdata/csv/mi355x_2x8_allreduce_mpi.csv)
+// takes the machine's hosts (a shape of no node count, Pins.Hosts) before
+// the predicted run's of as many ranks: 2 nodes of 8 where the prediction
+// is 4 x 4, said with the machine's reason; without them, 4 of 4.
+func TestMachineHostsFirst(t *testing.T) {
+	const csv = "../../data/nccltests/testdata/csv/mi355x_2x8_allreduce_mpi.csv"
+	query := Comm{Nodes: 4, PerNode: 4}
+	for _, c := range []struct {
+		hosts      []Comm
+		from       string
+		nodes, per int
+		reason     string
+	}{
+		{[]Comm{{PerNode: 8}, query}, "the machine's hosts hold 8", 2, 8, "as the machine's hosts hold 8"},
+		{[]Comm{query}, "", 4, 4, "as the predicted runs' nodes hold 4"},
+	} {
+		tabs, problems, err := ReadFile(csv, func(int) Pins { return Pins{Hosts: c.hosts, HostsFrom: c.from} })
+		if err != nil || len(tabs) != 1 || tabs[0].Nodes != c.nodes || tabs[0].PerNode != c.per ||
+			!slices.ContainsFunc(problems, func(e error) bool { return strings.Contains(e.Error(), c.reason) }) {
+			t.Errorf("hosts %v: %d tables (%v), problems %v; want %d x %d, %q", c.hosts, len(tabs), err, problems, c.nodes, c.per, c.reason)
+		}
+	}
+}
+
+// TestSplitProcess: rccl-tests' CSV of a process driving 8 GPUs
+// (testdata/csv/mi350x_1x8_g8_allreduce_single.csv, its gpus column) is
+// taken as one thread of 8; threads=T alone makes them T threads of 8/T
+// GPUs, g=G alone 8/G threads of G, both must make 8, or the table is left
+// out.
+func TestSplitProcess(t *testing.T) {
+	const csv = "../../data/nccltests/testdata/csv/mi350x_1x8_g8_allreduce_single.csv"
+	for _, c := range []struct {
+		pin        Layout
+		threads, g int
+		err        string
+	}{
+		{Layout{}, 1, 8, ""},
+		{Layout{ThreadsPerProcess: 8}, 8, 1, ""},
+		{Layout{GPUsPerThread: 2}, 4, 2, ""},
+		{Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}, 2, 4, ""},
+		{Layout{ThreadsPerProcess: 2, GPUsPerThread: 2}, 0, 0, "threads=2 and g=2 do not make up the 8 GPUs a process"},
+		{Layout{ThreadsPerProcess: 3}, 0, 0, "threads=3 and g=0 do not make up the 8 GPUs a process"},
+	} {
+		tabs, problems, err := ReadFile(csv, func(int) Pins { return Pins{Layout: c.pin} })
+		switch {
+		case c.err != "":
+			if len(tabs) != 0 || !slices.ContainsFunc(problems, func(e error) bool { return strings.Contains(e.Error(), c.err) }) {
+				t.Errorf("%+v: %d tables, problems %v, %v; want %q", c.pin, len(tabs), problems, err, c.err)
+			}
+		case err != nil || len(tabs) != 1 || tabs[0].Layout.ThreadsPerProcess != c.threads || tabs[0].Layout.GPUsPerThread != c.g:
+			t.Errorf("%+v: %+v, %v; want %d threads of %d GPUs", c.pin, tabs, err, c.threads, c.g)
+		}
+	}
+}

@@ -319,7 +319,7 @@ func (p *parser) csvLayout(s *testState) {
 		t.Threads, t.GPUsPerThread = 1, 1
 	default:
 		t.Processes = c.processes
-		p.problem(c.line, 0, "%w: rccl-tests' CSV gives %d GPUs a process (its %s column) but not how many threads drive them (-t) and how many GPUs each (-g): taken as one thread of %d GPUs; give both keys, threads=T:g=G of product %[2]d, where they differ",
+		p.problem(c.line, 0, "%w: rccl-tests' output gives %d GPUs a process (its %s) but not how many threads drive them (-t) and how many GPUs each (-g): taken as one thread of %d GPUs; give threads=T or g=G where they differ, and the other makes up the %[2]d",
 			ErrInconsistent, c.perProcess, c.column, c.perProcess)
 		t.Threads, t.GPUsPerThread = 1, c.perProcess
 		if c.processes == 1 && t.Nodes == 0 {

@@ -77,7 +77,7 @@ type csvRun struct {
 	// perProcess the GPUs each drives (gpusPerRank): 0 where the row
 	// does not say.
 	ranks, processes, perProcess int
-	column                       string // the column that gives perProcess
+	column                       string // the column (a JSON record's key) that gives perProcess
 }
 
 // A csvHalf is one CSV row: a size in one placement.
@@ -242,6 +242,11 @@ func (c *csvReader) runOf(p *parser, n int, get func(string) string) *csvRun {
 	if _, mpi := c.cols["gpus"]; mpi {
 		run.column = "gpus"
 	}
+	if c.keys != "" {
+		run.column += " key" // a JSON record's
+	} else {
+		run.column += " column"
+	}
 	if _, mpi := c.cols["rankspernode"]; mpi {
 		run.processes = count("rankspernode")
 		run.ranks = run.processes * run.perProcess
@@ -392,7 +397,11 @@ func (c *csvReader) jsonLine(p *parser, n int, raw string) {
 		return // the array's brackets, and a note of the file's
 	}
 	keys, values, err := jsonRecord(s)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrNumber):
+		p.add(n, 0, "%v, in a record of rccl-tests' JSON output (-Z json); it is left out", err)
+		return
+	case err != nil:
 		p.add(n, 0, "%w: a record of rccl-tests' JSON output (-Z json) that does not parse (%v); it is left out", ErrFieldCount, err)
 		return
 	}
@@ -438,7 +447,7 @@ func jsonRecord(s string) (keys, values []string, err error) {
 		case string:
 			values = append(values, `"`+strings.ReplaceAll(v, `"`, `""`)+`"`)
 		case nil:
-			return nil, nil, fmt.Errorf("null under %q, where a number or a string goes", k)
+			return nil, nil, fmt.Errorf("%w: null under %q, where a number or a string goes", ErrNumber, k)
 		default:
 			return nil, nil, fmt.Errorf("%v under %q, where a number or a string goes", v, k)
 		}

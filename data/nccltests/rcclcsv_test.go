@@ -116,7 +116,7 @@ func TestRCCLCSV(t *testing.T) {
 				}
 			}
 			for _, p := range problems {
-				if got.GPUsPerThread == 1 || !errors.Is(p, nccltests.ErrInconsistent) || !strings.Contains(p.Error(), "threads=T:g=G of product 8") {
+				if got.GPUsPerThread == 1 || !errors.Is(p, nccltests.ErrInconsistent) || !strings.Contains(p.Error(), "give threads=T or g=G where they differ, and the other makes up the 8") {
 					t.Errorf("problem %v", p)
 				}
 			}
