@@ -438,9 +438,11 @@ func (f machineFlags) logPins() (predict.Pins, error) {
 // that does not place its ranks on hosts, of GPU gpu (-gpu's, or a file's
 // gpu= key), and a phrase that says why, 0 where nothing gives them: -hw
 // (gpus=G, a system's), else a -topo capture of two or more GPUs, else the
-// catalog's platform of the GPU or of its target (an MI300X's 8, which no
-// -hw gave; predict.Hardware.Platform), else the one count every system
-// of the catalog with the GPU holds (a GH200's 4: catalogHostGPUs).
+// catalog's platform of the GPU (an MI300X's 8, which no -hw gave) or the
+// host the machine assumes for an AMD GPU the catalog lacks (its target's
+// platform, or a full mesh of its links: predict's amdMesh), else the one
+// count every system of the catalog with the GPU holds (a GH200's 4:
+// catalogHostGPUs).
 func (f machineFlags) machineHosts(gpu string) (int, string) {
 	spec, _, err := f.readDescription()
 	if err != nil {
@@ -457,12 +459,13 @@ func (f machineFlags) machineHosts(gpu string) (int, string) {
 		n := len(tp.GPUs())
 		return n, fmt.Sprintf("the capture %s shows hosts of %d GPUs", *f.topo, n)
 	}
-	if p := h.Platform(); err == nil && p > 0 {
-		name := h.GPU.Name
-		if same := nccl.ISAGPUs(h.GPU.ISA); !h.GPU.Known && len(same) > 0 {
-			name = fmt.Sprintf("%s (the catalog's %s, of that target)", h.GPU.Name, same[0])
-		}
-		return p, fmt.Sprintf("a host of %s holds %d in the catalog (its platform), where nothing else gives it (-hw gpus=G does)", name, p)
+	switch p := h.PerHost(); {
+	case err != nil || p == 0:
+	case h.Sources.HostGPUs == predict.SourceCatalog:
+		return p, fmt.Sprintf("a host of %s holds %d in the catalog (its platform), where nothing else gives it (-hw gpus=G does)", h.GPU.Name, p)
+	case h.Sources.HostGPUs == predict.SourceAssumed:
+		// An AMD GPU the catalog lacks: the host the machine assumes.
+		return p, fmt.Sprintf("a host of %s is assumed to hold %d, its target's platform or a full mesh of its links, where nothing else gives it (-hw gpus=G does)", h.GPU.Name, p)
 	}
 	if name, n, systems := catalogHostGPUs(gpu); n > 0 {
 		return n, fmt.Sprintf("a host of %s holds %d in every system of the catalog that has it (%s), where nothing gives it (-hw gpus=G does)",
@@ -619,15 +622,19 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	if err != nil {
 		return machine{}, err
 	}
+	most := 0
+	for _, c := range base.Hosts {
+		most = max(most, c.PerNode)
+	}
 	for i := range files {
 		// A table whose log does not place its ranks is taken to have
 		// filled the machine's hosts (of its file's GPU) where they hold
-		// more than the predicted run's GPUs a node, which stand after.
+		// more than any predicted run's GPUs a node, which stand after.
 		p := &files[i].pins
 		if len(base.Hosts) == 0 || base.HostsFrom != "" {
 			continue
 		}
-		if n, why := f.machineHosts(p.GPU); n > base.Hosts[0].PerNode {
+		if n, why := f.machineHosts(p.GPU); n > most {
 			p.Hosts, p.HostsFrom = append([]predict.Comm{{PerNode: n}}, base.Hosts...), why
 		}
 	}

@@ -1106,6 +1106,7 @@ func TestMeshNote(t *testing.T) {
 		note      string
 	}{
 		{"AMD Instinct MI300X", "gpus=16", 0, "a host of 16 AMD Instinct MI300X (hw), whose platform holds 8, with 7 links each"},
+		{"gfx942", "links=3,link-bw=64GB/s", 8, "a host of 8 gfx942 (the run's GPUs a node), whose 3 links join 4 as a full mesh"},
 		{"AMD Instinct MI300X", "", 16, "a host of 16 AMD Instinct MI300X (the run's GPUs a node), whose platform holds 8"},
 		{"gfx942", "links=7,link-bw=64GB/s", 16, "a host of 16 gfx942 (the run's GPUs a node), whose platform holds 8"},
 		{"AMD Instinct MI300X", "gpus=8", 8, ""},
@@ -1114,7 +1115,10 @@ func TestMeshNote(t *testing.T) {
 		{"gfx942", "links=7,link-bw=64GB/s", 2, ""},
 		{"NVIDIA H100 80GB HBM3", "gpus=16", 16, ""},
 		// A GPU of no platform: a full mesh of its links, 4 GPUs of 3.
-		{"Foo", "fabric=infinity,links=3,link-bw=50GB/s,gpus=8", 0, "a host of 8 Foo (hw), whose platform holds 4, with 3 links each"},
+		{"Foo", "fabric=infinity,links=3,link-bw=50GB/s,gpus=8", 0, "a host of 8 Foo (hw), whose 3 links join 4 as a full mesh, with 3 links each"},
+		// NVIDIA's meshes: a DGX-1's 8 V100s of 6 links each, the hybrid
+		// cube mesh the model describes (cubeMesh), draw none.
+		{"Tesla V100-SXM2-16GB", "", 8, ""},
 		{"Foo", "fabric=infinity,links=3,link-bw=50GB/s,gpus=4", 0, ""},
 	} {
 		h, err := Describe(c.gpu, c.desc)

@@ -406,14 +406,6 @@ func (h *Hardware) meshHost() int {
 	return h.links() + 1
 }
 
-// Platform returns the GPUs of a host of h's GPU's platform as the catalog
-// gives it (platformGPUs: an MI300X's 8, or for a GPU it lacks, its
-// target's), 0 where it gives none.
-func (h *Hardware) Platform() int {
-	p, _ := platformGPUs(h.GPU)
-	return p
-}
-
 // platformGPUs returns the GPUs of a host of g's platform, as the catalog
 // gives it for g or, for a GPU it lacks, for the first of its GPUs of g's
 // target (nccl.ISAGPUs), and that GPU's links; 0 where it gives none.
@@ -434,8 +426,8 @@ func platformGPUs(g nccl.GPU) (gpus, links int) {
 }
 
 // MeshNote says, where a mesh or Infinity Fabric host holds more GPUs than
-// its GPU's platform as the catalog gives it, or links+1 where it gives
-// none (meshHost: -hw gpus=16 of
+// its GPU's platform as the catalog gives it, or, for an AMD GPU it lacks,
+// than amdMesh assumes (meshHost: -hw gpus=16 of
 // MI300X, whose 7 links join the 8 modules of its platform, or a capture of
 // GPUs partitioned in CPX mode, 64 a host of 8 modules), that the model does
 // not describe how the others meet, "" otherwise: partitions share their
@@ -447,16 +439,22 @@ func (h *Hardware) MeshNote(perHost int) string {
 	if h.Fabric != FabricMesh && h.Fabric != FabricInfinity || n == 0 {
 		return ""
 	}
-	p := h.meshHost()
-	if g <= p {
+	p, links := platformGPUs(h.GPU)
+	holds := fmt.Sprintf("whose platform holds %d", p)
+	if !h.GPU.Known && h.Fabric == FabricInfinity && (p == 0 || links != n) {
+		// An AMD GPU the catalog lacks, of links not its target's
+		// platform's: a full mesh of them (meshHost), as amdMesh assumes.
+		p, holds = n+1, fmt.Sprintf("whose %s join %d as a full mesh", counted(n, "link"), n+1)
+	}
+	if p == 0 || g <= p {
 		return ""
 	}
 	src := h.Sources.HostGPUs
 	if perHost > h.hostGPUs {
 		src = "the run's GPUs a node"
 	}
-	return fmt.Sprintf("a host of %d %s (%s), whose platform holds %d, with %s each cannot join every pair as the platform does: partitions of a GPU (CPX or DPX modes) share its links, and GPUs of several boards meet over PCIe, neither of which the model describes; it takes each GPU's links as reaching its peers, and its times may run short: -hw gpus=N gives the host's physical GPUs",
-		g, h.GPU.Name, src, p, counted(n, "link"))
+	return fmt.Sprintf("a host of %d %s (%s), %s, with %s each cannot join every pair so: partitions of a GPU (CPX or DPX modes) share its links, and GPUs of several boards meet over PCIe, neither of which the model describes; it takes each GPU's links as reaching its peers, and its times may run short: -hw gpus=N gives the host's physical GPUs",
+		g, h.GPU.Name, src, holds, counted(n, "link"))
 }
 
 // intraShare is the share of one GPU's links that carries its intra-node

@@ -42,10 +42,10 @@ type Pins struct {
 	// process drives, which share a host. The assumption is said among the
 	// problems.
 	Hosts []Comm
-	// HostsFrom says where the first of Hosts comes from when it is not
-	// the predicted runs' shape (a command that studies a log has none,
-	// and a machine whose hosts hold more comes first): a clause the note
-	// gives as its reason, such as "-hw gives hosts of 8 GPUs".
+	// HostsFrom says where Hosts come from when they are not the predicted
+	// runs' shapes (a command that studies a log has none), or where the
+	// machine's hosts among them (no node count) come from: a clause the
+	// note gives as its reason, such as "-hw gives hosts of 8 GPUs".
 	HostsFrom string
 	// Layout replaces the header's threads, GPUs per thread and graphs,
 	// field by field (NoGraphs: none).
@@ -212,6 +212,11 @@ func sharedGPU(t *nccltests.Test) *nccltests.Device {
 // tableOf builds the table of t with the pins, and says what it assumed
 // of the run's hosts (Pins.Hosts), "" for nothing.
 func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
+	// The pins' threads and GPUs a thread, completed where the log gives
+	// the GPUs a process, come before the hosts they must fit.
+	if err := pin.splitProcess(t); err != nil {
+		return Table{GPU: t.System, Evidence: t.Evidence}, "", err
+	}
 	hosts := t.Nodes > 0 || t.Evidence.Nodes.Known() && t.Evidence.Nodes.Value > 0
 	if hosts || pin.Nodes > 0 || pin.PerNode > 0 {
 		tab, err := pin.tableOf(t)
@@ -302,7 +307,10 @@ func hostsOf(t *nccltests.Test, pin Pins, ranks int) (int, string) {
 	predicted := func(block bool) (int, string) {
 		for _, want := range hostsFor(pin.Hosts, ranks) {
 			if g := min(want, ranks); g >= 1 && fitsHosts(t, pin, ranks, g) && (!block || blockPlaced(t, g)) {
-				if pin.HostsFrom != "" && want == pin.Hosts[0].PerNode {
+				// HostsFrom is the machine's hosts' reason where the
+				// shapes hold them (no node count), else every shape's.
+				machine := slices.IndexFunc(pin.Hosts, func(c Comm) bool { return c.Nodes == 0 })
+				if pin.HostsFrom != "" && (machine < 0 || want == pin.Hosts[machine].PerNode) {
 					return g, pin.HostsFrom
 				}
 				return g, fmt.Sprintf("the predicted runs' nodes hold %d", want)
@@ -383,9 +391,6 @@ func noGPUName(t *nccltests.Test) string {
 func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 	tab := Table{GPU: t.System, Nodes: t.Nodes, Layout: layoutOf(t), Evidence: t.Evidence, GPUFrom: SourceLog, ShapeFrom: SourceLog, CollectiveFrom: SourceLog}
 	readEvidence(&tab, &t.Evidence)
-	if err := pin.splitProcess(t); err != nil {
-		return tab, err
-	}
 	pin.apply(&tab)
 	if pin.Nodes > 0 || pin.PerNode > 0 || pin.Ranks > 0 {
 		tab.ShapeFrom = SourceUser
@@ -531,7 +536,7 @@ func readEvidence(tab *Table, e *nccltests.Evidence) {
 // error.
 func (p *Pins) splitProcess(t *nccltests.Test) error {
 	per := t.Threads * t.GPUsPerThread
-	if t.RanksFrom != nccltests.FromColumns || per <= 1 || p.ThreadsPerProcess == 0 && p.GPUsPerThread == 0 {
+	if t.RanksFrom != nccltests.FromColumns || per < 1 || p.ThreadsPerProcess == 0 && p.GPUsPerThread == 0 {
 		return nil
 	}
 	th, g := p.ThreadsPerProcess, p.GPUsPerThread
@@ -542,11 +547,28 @@ func (p *Pins) splitProcess(t *nccltests.Test) error {
 		th = per / g
 	}
 	if th*g != per {
-		return fmt.Errorf("threads=%d and g=%d do not make up the %d GPUs a process that the log gives (rccl-tests' gpusPerRank or gpus): the table is left out; give threads=T, g=G, or both, whose product is %d",
-			p.ThreadsPerProcess, p.GPUsPerThread, per, per)
+		verb := "does"
+		if p.ThreadsPerProcess > 0 && p.GPUsPerThread > 0 {
+			verb = "do"
+		}
+		return fmt.Errorf("%s %s not make up the %s a process that the log gives (rccl-tests' gpusPerRank or gpus): the table is left out; give threads=T, g=G, or both, whose product is %d",
+			layoutPins(p.Layout), verb, counted(per, "GPU"), per)
 	}
 	p.ThreadsPerProcess, p.GPUsPerThread = th, g
 	return nil
+}
+
+// layoutPins names the threads and GPUs a thread that l pins ("threads=8",
+// "threads=2 and g=2").
+func layoutPins(l Layout) string {
+	var out []string
+	if l.ThreadsPerProcess > 0 {
+		out = append(out, fmt.Sprintf("threads=%d", l.ThreadsPerProcess))
+	}
+	if l.GPUsPerThread > 0 {
+		out = append(out, fmt.Sprintf("g=%d", l.GPUsPerThread))
+	}
+	return strings.Join(out, " and ")
 }
 
 // apply overrides what tab's log said with p's non-zero fields but

@@ -993,7 +993,7 @@ func TestSplitProcess(t *testing.T) {
 		{Layout{GPUsPerThread: 2}, 4, 2, ""},
 		{Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}, 2, 4, ""},
 		{Layout{ThreadsPerProcess: 2, GPUsPerThread: 2}, 0, 0, "threads=2 and g=2 do not make up the 8 GPUs a process"},
-		{Layout{ThreadsPerProcess: 3}, 0, 0, "threads=3 and g=0 do not make up the 8 GPUs a process"},
+		{Layout{ThreadsPerProcess: 3}, 0, 0, "threads=3 does not make up the 8 GPUs a process"},
 	} {
 		tabs, problems, err := ReadFile(csv, func(int) Pins { return Pins{Layout: c.pin} })
 		switch {
@@ -1004,5 +1004,35 @@ func TestSplitProcess(t *testing.T) {
 		case err != nil || len(tabs) != 1 || tabs[0].Layout.ThreadsPerProcess != c.threads || tabs[0].Layout.GPUsPerThread != c.g:
 			t.Errorf("%+v: %+v, %v; want %d threads of %d GPUs", c.pin, tabs, err, c.threads, c.g)
 		}
+	}
+}
+
+// TestSplitProcessBeforeHosts: rccl-tests' CSV of 2 processes of 8 GPUs
+// (testdata/csv/mi355x_2x8_allreduce_mpi.csv's rows with the rank columns
+// of such a run) and no hosts: threads=8 alone makes each process 8
+// threads of 1 GPU before the hosts are fitted, so that the predicted 2 x 8
+// holds its 16 ranks (a review: the table was left out, its process taken
+// as 64 GPUs); threads=2:g=4 against a CSV of one GPU a process is
+// refused.
+func TestSplitProcessBeforeHosts(t *testing.T) {
+	b, err := os.ReadFile("../../data/nccltests/testdata/csv/mi355x_2x8_allreduce_mpi.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "two_processes.csv")
+	if err := os.WriteFile(path, []byte(strings.ReplaceAll(string(b), ",1,16,16,1,", ",1,2,2,8,")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hosts := []Comm{{Nodes: 2, PerNode: 8}}
+	tabs, problems, err := ReadFile(path, func(int) Pins { return Pins{Hosts: hosts, Layout: Layout{ThreadsPerProcess: 8}} })
+	if err != nil || len(tabs) != 1 || tabs[0].Nodes != 2 || tabs[0].PerNode != 8 || tabs[0].Layout.ThreadsPerProcess != 8 || tabs[0].Layout.GPUsPerThread != 1 {
+		t.Errorf("threads=8: %+v, problems %v, %v; want 2 x 8 of 8 threads of 1 GPU", tabs, problems, err)
+	}
+	one := "../../data/nccltests/testdata/csv/mi355x_2x8_allreduce_mpi.csv"
+	tabs, problems, _ = ReadFile(one, func(int) Pins { return Pins{Hosts: hosts, Layout: Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}} })
+	if len(tabs) != 0 || !slices.ContainsFunc(problems, func(e error) bool {
+		return strings.Contains(e.Error(), "threads=2 and g=4 do not make up the 1 GPU a process")
+	}) {
+		t.Errorf("threads=2:g=4 on one GPU a process: %d tables, problems %v; want it refused", len(tabs), problems)
 	}
 }
