@@ -467,6 +467,10 @@ func (f machineFlags) machineHosts(gpu string) (int, string) {
 		// An AMD GPU the catalog lacks: the host the machine assumes.
 		return p, fmt.Sprintf("a host of %s is assumed to hold %d, its target's platform or a full mesh of its links, where nothing else gives it (-hw gpus=G does)", h.GPU.Name, p)
 	}
+	if same := nccl.ISAGPUs(h.GPU.ISA); err == nil && !h.GPU.Known && len(same) > 0 && h.Platform() > 0 {
+		// A GPU named by its target, not yet described: its target's.
+		return h.Platform(), fmt.Sprintf("a host of %s (the catalog's %s, of that target) holds %d in the catalog (its platform), where nothing else gives it (-hw gpus=G does)", h.GPU.Name, same[0], h.Platform())
+	}
 	if name, n, systems := catalogHostGPUs(gpu); n > 0 {
 		return n, fmt.Sprintf("a host of %s holds %d in every system of the catalog that has it (%s), where nothing gives it (-hw gpus=G does)",
 			name, n, joinAnd(systems))
@@ -629,12 +633,13 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	for i := range files {
 		// A table whose log does not place its ranks is taken to have
 		// filled the machine's hosts (of its file's GPU) where they hold
-		// more than any predicted run's GPUs a node, which stand after.
+		// as many as any predicted run's GPUs a node or more, which stand
+		// after.
 		p := &files[i].pins
 		if len(base.Hosts) == 0 || base.HostsFrom != "" {
 			continue
 		}
-		if n, why := f.machineHosts(p.GPU); n > most {
+		if n, why := f.machineHosts(p.GPU); n >= most {
 			p.Hosts, p.HostsFrom = append([]predict.Comm{{PerNode: n}}, base.Hosts...), why
 		}
 	}

@@ -1338,10 +1338,16 @@ func TestPredictPlatformHosts(t *testing.T) {
 			t.Errorf("%q: exit %d:\n%s", args, code, stderr)
 		}
 	}
+	// A GPU named by its target, gfx950, takes the platform of the
+	// catalog's GPUs of that target (a review: it was read as 4 of 4).
+	code, _, stderr := runCLI("predict", "-collective", "allreduce", "-nodes", "4", "-per-node", "4", "-size", "1GiB", "-calibrate", csv+":gpu=gfx950")
+	if code != 0 || !strings.Contains(stderr, "2 nodes of 8 GPUs are assumed, as a host of gfx950 (the catalog's AMD Instinct MI355X, of that target) holds 8") {
+		t.Errorf("gfx950: exit %d:\n%s", code, stderr)
+	}
 	// A GH200's hosts hold 4 in every system of the catalog that has it:
 	// HPE's 2 x 4 log without Rank lines is 2 x 4 under a prediction of
 	// 4 x 2.
-	code, _, stderr := runCLI("predict", "-calibrate", "../../data/nccltests/testdata/real/gh200_2x4_allreduce_tree_slingshot_hpe_aienvs.log", "-gpu", "GH200",
+	code, _, stderr = runCLI("predict", "-calibrate", "../../data/nccltests/testdata/real/gh200_2x4_allreduce_tree_slingshot_hpe_aienvs.log", "-gpu", "GH200",
 		"-collective", "allreduce", "-nodes", "4", "-per-node", "2", "-size", "1GiB")
 	if code != 0 || !strings.Contains(stderr, "2 nodes of 4 GPUs are assumed, as a host of GH200 holds 4 in every system of the catalog") {
 		t.Errorf("GH200: exit %d:\n%s", code, stderr)

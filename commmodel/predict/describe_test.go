@@ -1119,6 +1119,8 @@ func TestMeshNote(t *testing.T) {
 		// NVIDIA's meshes: a DGX-1's 8 V100s of 6 links each, the hybrid
 		// cube mesh the model describes (cubeMesh), draw none.
 		{"Tesla V100-SXM2-16GB", "", 8, ""},
+		// The catalog's MI100 (3 links, no platform): 4 as a full mesh.
+		{"AMD Instinct MI100", "", 8, "a host of 8 AMD Instinct MI100 (the run's GPUs a node), whose 3 links join 4 as a full mesh"},
 		{"Foo", "fabric=infinity,links=3,link-bw=50GB/s,gpus=4", 0, ""},
 	} {
 		h, err := Describe(c.gpu, c.desc)

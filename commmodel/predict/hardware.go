@@ -406,6 +406,14 @@ func (h *Hardware) meshHost() int {
 	return h.links() + 1
 }
 
+// Platform returns the GPUs of a host of h's GPU's platform as the catalog
+// gives it (an MI300X's 8, or, for a GPU it lacks, its target's:
+// platformGPUs), 0 where it gives none.
+func (h *Hardware) Platform() int {
+	p, _ := platformGPUs(h.GPU)
+	return p
+}
+
 // platformGPUs returns the GPUs of a host of g's platform, as the catalog
 // gives it for g or, for a GPU it lacks, for the first of its GPUs of g's
 // target (nccl.ISAGPUs), and that GPU's links; 0 where it gives none.
@@ -441,10 +449,15 @@ func (h *Hardware) MeshNote(perHost int) string {
 	}
 	p, links := platformGPUs(h.GPU)
 	holds := fmt.Sprintf("whose platform holds %d", p)
-	if !h.GPU.Known && h.Fabric == FabricInfinity && (p == 0 || links != n) {
-		// An AMD GPU the catalog lacks, of links not its target's
-		// platform's: a full mesh of them (meshHost), as amdMesh assumes.
+	switch {
+	case p > 0 && (h.GPU.Known || links == n):
+	case h.Fabric == FabricInfinity || !cubeMesh(h.GPU):
+		// No platform of these links: a full mesh of them (meshHost, as
+		// amdMesh assumes an AMD GPU's), but for a DGX-1's hybrid cube
+		// mesh, which the model describes (ForHosts).
 		p, holds = n+1, fmt.Sprintf("whose %s join %d as a full mesh", counted(n, "link"), n+1)
+	default:
+		return ""
 	}
 	if p == 0 || g <= p {
 		return ""

@@ -529,14 +529,14 @@ func readEvidence(tab *Table, e *nccltests.Evidence) {
 }
 
 // splitProcess completes p's threads or GPUs per thread where t's log
-// gives the GPUs a process drives but not how (rccl-tests' CSV: its
-// gpusPerRank column, taken as one thread of them): threads=T alone makes
+// gives the GPUs a process drives but not how (Test.ProcessGPUs:
+// rccl-tests' CSV, taken as one thread of them): threads=T alone makes
 // them T threads of the rest, g=G alone G GPUs a thread of as many threads
 // as make them up; both must make them up. A split that does not is an
 // error.
 func (p *Pins) splitProcess(t *nccltests.Test) error {
-	per := t.Threads * t.GPUsPerThread
-	if t.RanksFrom != nccltests.FromColumns || per < 1 || p.ThreadsPerProcess == 0 && p.GPUsPerThread == 0 {
+	per := t.ProcessGPUs
+	if per < 1 || p.ThreadsPerProcess == 0 && p.GPUsPerThread == 0 {
 		return nil
 	}
 	th, g := p.ThreadsPerProcess, p.GPUsPerThread

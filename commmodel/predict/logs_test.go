@@ -1024,12 +1024,14 @@ func TestSplitProcessBeforeHosts(t *testing.T) {
 		t.Fatal(err)
 	}
 	hosts := []Comm{{Nodes: 2, PerNode: 8}}
-	tabs, problems, err := ReadFile(path, func(int) Pins { return Pins{Hosts: hosts, Layout: Layout{ThreadsPerProcess: 8}} })
-	if err != nil || len(tabs) != 1 || tabs[0].Nodes != 2 || tabs[0].PerNode != 8 || tabs[0].Layout.ThreadsPerProcess != 8 || tabs[0].Layout.GPUsPerThread != 1 {
-		t.Errorf("threads=8: %+v, problems %v, %v; want 2 x 8 of 8 threads of 1 GPU", tabs, problems, err)
+	for _, ranks := range []int{0, 16} { // a ranks= key that says what the columns do
+		tabs, problems, err := ReadFile(path, func(int) Pins { return Pins{Ranks: ranks, Hosts: hosts, Layout: Layout{ThreadsPerProcess: 8}} })
+		if err != nil || len(tabs) != 1 || tabs[0].Nodes != 2 || tabs[0].PerNode != 8 || tabs[0].Layout.ThreadsPerProcess != 8 || tabs[0].Layout.GPUsPerThread != 1 {
+			t.Errorf("threads=8, ranks=%d: %+v, problems %v, %v; want 2 x 8 of 8 threads of 1 GPU", ranks, tabs, problems, err)
+		}
 	}
 	one := "../../data/nccltests/testdata/csv/mi355x_2x8_allreduce_mpi.csv"
-	tabs, problems, _ = ReadFile(one, func(int) Pins { return Pins{Hosts: hosts, Layout: Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}} })
+	tabs, problems, _ := ReadFile(one, func(int) Pins { return Pins{Hosts: hosts, Layout: Layout{ThreadsPerProcess: 2, GPUsPerThread: 4}} })
 	if len(tabs) != 0 || !slices.ContainsFunc(problems, func(e error) bool {
 		return strings.Contains(e.Error(), "threads=2 and g=4 do not make up the 1 GPU a process")
 	}) {

@@ -316,9 +316,9 @@ func (p *parser) csvLayout(s *testState) {
 	switch {
 	case c == nil || c.perProcess == 0:
 	case c.perProcess == 1:
-		t.Threads, t.GPUsPerThread = 1, 1
+		t.Threads, t.GPUsPerThread, t.ProcessGPUs = 1, 1, 1
 	default:
-		t.Processes = c.processes
+		t.Processes, t.ProcessGPUs = c.processes, c.perProcess
 		p.problem(c.line, 0, "%w: rccl-tests' output gives %d GPUs a process (its %s) but not how many threads drive them (-t) and how many GPUs each (-g): taken as one thread of %d GPUs; give threads=T or g=G where they differ, and the other makes up the %[2]d",
 			ErrInconsistent, c.perProcess, c.column, c.perProcess)
 		t.Threads, t.GPUsPerThread = 1, c.perProcess

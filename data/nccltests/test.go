@@ -58,6 +58,11 @@ type Test struct {
 	// each thread drives (nccl-tests ranks = processes·threads·GPUs per
 	// thread); 0 when the header is absent.
 	Threads, GPUsPerThread int
+	// ProcessGPUs is the GPUs a process drives where the output gives them
+	// but not its threads and GPUs a thread (rccl-tests' CSV and JSON: the
+	// gpusPerRank or gpus column, whose Threads and GPUsPerThread are taken
+	// as 1 of them all), 0 otherwise.
+	ProcessGPUs int
 	// Graphs is the header's "graph:" count (nccl-tests -G): how many
 	// times the CUDA graph of each timed loop was launched, 0 for none.
 	// nccl-tests prints it since 2022; before, it is 0.
