@@ -1117,8 +1117,11 @@ func TestMeshNote(t *testing.T) {
 		// A GPU of no platform: a full mesh of its links, 4 GPUs of 3.
 		{"Foo", "fabric=infinity,links=3,link-bw=50GB/s,gpus=8", 0, "a host of 8 Foo (hw), whose 3 links join 4 as a full mesh, with 3 links each"},
 		// NVIDIA's meshes: a DGX-1's 8 V100s of 6 links each, the hybrid
-		// cube mesh the model describes (cubeMesh), draw none.
+		// cube mesh the model describes (cubeMesh), and GH200s of 18
+		// links on a run of 32 a node, which the model takes as an
+		// NVSwitch (ForHosts), draw none.
 		{"Tesla V100-SXM2-16GB", "", 8, ""},
+		{"GH200", "", 32, ""},
 		// The catalog's MI100 (3 links, no platform): 4 as a full mesh.
 		{"AMD Instinct MI100", "", 8, "a host of 8 AMD Instinct MI100 (the run's GPUs a node), whose 3 links join 4 as a full mesh"},
 		{"Foo", "fabric=infinity,links=3,link-bw=50GB/s,gpus=4", 0, ""},

@@ -451,10 +451,11 @@ func (h *Hardware) MeshNote(perHost int) string {
 	holds := fmt.Sprintf("whose platform holds %d", p)
 	switch {
 	case p > 0 && (h.GPU.Known || links == n):
-	case h.Fabric == FabricInfinity || !cubeMesh(h.GPU):
-		// No platform of these links: a full mesh of them (meshHost, as
-		// amdMesh assumes an AMD GPU's), but for a DGX-1's hybrid cube
-		// mesh, which the model describes (ForHosts).
+	case h.Fabric == FabricInfinity:
+		// An AMD host without a platform of these links: a full mesh of
+		// them, one link a pair (meshHost, as amdMesh assumes). NVIDIA's
+		// meshes put several links on a pair, and grow into switches
+		// (ForHosts): no such rule holds them.
 		p, holds = n+1, fmt.Sprintf("whose %s join %d as a full mesh", counted(n, "link"), n+1)
 	default:
 		return ""
