@@ -61,9 +61,9 @@ type csvReader struct {
 	// the nodes column the header left out (shifted), where shifts.
 	fields int
 	shifts bool
-	key    string   // the run of the last row: its cycle, collective and rank columns
+	key    string   // the run of the last row: its collective and rank columns
 	run    *csvRun  // what the last row's run says beside its lines
-	half   *csvHalf // an out-of-place row whose in-place one may follow
+	half   *csvHalf // a row whose other half may follow, in either order
 	outs   bool     // the run has out-of-place rows
 	// keys are the keys of the last JSON record (-Z json), whose CSV
 	// header a record of other keys gives again; "" in a CSV.
