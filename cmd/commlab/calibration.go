@@ -467,9 +467,9 @@ func (f machineFlags) machineHosts(gpu string) (int, string) {
 		// An AMD GPU the catalog lacks: the host the machine assumes.
 		return p, fmt.Sprintf("a host of %s is assumed to hold %d, its target's platform or a full mesh of its links, where nothing else gives it (-hw gpus=G does)", h.GPU.Name, p)
 	}
-	if same := nccl.ISAGPUs(h.GPU.ISA); err == nil && !h.GPU.Known && len(same) > 0 && h.Platform() > 0 {
+	if same, p := nccl.ISAGPUs(h.GPU.ISA), h.Platform(); err == nil && !h.GPU.Known && len(same) > 0 && p > 0 {
 		// A GPU named by its target, not yet described: its target's.
-		return h.Platform(), fmt.Sprintf("a host of %s (the catalog's %s, of that target) holds %d in the catalog (its platform), where nothing else gives it (-hw gpus=G does)", h.GPU.Name, same[0], h.Platform())
+		return p, fmt.Sprintf("a host of %s (the catalog's %s, of that target) holds %d in the catalog (its platform), where nothing else gives it (-hw gpus=G does)", h.GPU.Name, same[0], p)
 	}
 	if name, n, systems := catalogHostGPUs(gpu); n > 0 {
 		return n, fmt.Sprintf("a host of %s holds %d in every system of the catalog that has it (%s), where nothing gives it (-hw gpus=G does)",

@@ -66,7 +66,8 @@ type csvReader struct {
 	half   *csvHalf // a row whose other half may follow, in either order
 	outs   bool     // the run has out-of-place rows
 	// keys are the keys of the last JSON record (-Z json), whose CSV
-	// header a record of other keys gives again; "" in a CSV.
+	// header a record of other keys gives again; "\x00", no keys, before
+	// the first record; "" in a CSV.
 	keys string
 }
 
@@ -85,7 +86,7 @@ type csvHalf struct {
 	line                      int
 	size, typ, redop          string
 	time, algBW, busBW, wrong string
-	inPlace                   bool
+	place                     Placement
 }
 
 // csvColumns are the columns a row must have, by lowercased header name.
@@ -185,7 +186,7 @@ func (c *csvReader) line(p *parser, n int, raw string) {
 	switch get("inplace") {
 	case "0":
 	case "1":
-		h.inPlace = true
+		h.place = InPlace
 	default:
 		p.problem(n, 0, "%w: inplace %q, where rccl-tests writes 0 or 1; the row is left out", ErrNumber, parseerr.Excerpt(get("inplace")))
 		return
@@ -195,15 +196,15 @@ func (c *csvReader) line(p *parser, n int, raw string) {
 		// numbers are none is left out here, at its own line, and the
 		// other half kept.
 		if x, ok := parseNumber(v.value); !ok || x < 0 || math.IsInf(x, 0) || math.IsNaN(x) {
-			p.problem(n, 0, "%w: %s %q; this row, the %s half of %s bytes, is left out", ErrNumber, v.name, parseerr.Excerpt(v.value), placement(h.inPlace), parseerr.Excerpt(h.size))
+			p.problem(n, 0, "%w: %s %q; this row, the %s half of %s bytes, is left out", ErrNumber, v.name, parseerr.Excerpt(v.value), h.place, parseerr.Excerpt(h.size))
 			return
 		}
 	}
-	if o := c.half; o != nil && o.inPlace != h.inPlace && o.size == h.size && o.typ == h.typ && o.redop == h.redop {
+	if o := c.half; o != nil && o.place != h.place && o.size == h.size && o.typ == h.typ && o.redop == h.redop {
 		// The two halves of a size, rccl-tests' out-of-place first or
 		// the other way round (a file sorted again).
 		out, in := o, h
-		if o.inPlace {
+		if o.place == InPlace {
 			out, in = h, o
 		}
 		c.half = nil
@@ -212,15 +213,7 @@ func (c *csvReader) line(p *parser, n int, raw string) {
 	}
 	c.flush(p)
 	c.half = h
-	c.outs = c.outs || !h.inPlace
-}
-
-// placement names the half of a row a CSV row holds.
-func placement(inPlace bool) string {
-	if inPlace {
-		return "in-place"
-	}
-	return "out-of-place"
+	c.outs = c.outs || h.place == OutOfPlace
 }
 
 // runOf is what the row on line n says of its run (csvRun), from its rank
@@ -348,7 +341,7 @@ func (c *csvReader) flush(p *parser) {
 	c.half = nil
 	switch {
 	case h == nil:
-	case !h.inPlace:
+	case h.place == OutOfPlace:
 		c.emit(p, h, nil)
 	case c.outs:
 		p.problem(h.line, 0, "%w: an in-place row of %s bytes without its out-of-place row beside it, which the run's other sizes have; it is left out", ErrInconsistent, parseerr.Excerpt(h.size))
