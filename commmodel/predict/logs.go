@@ -127,6 +127,10 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
 				Err: fmt.Errorf("%s: %s", tab.Collective, assumed)})
 		}
+		if msg := pinsAgainstHosts(t, pin, tab); msg != "" {
+			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
+				Err: fmt.Errorf("%s: %s", tab.Collective, msg)})
+		}
 		if key, word := namedPin(name); key != "" && pin.Algo == "" && pin.Proto == "" && tab.Algo == "" && tab.Proto == "" {
 			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
 				Err: fmt.Errorf("%s: the file's name says %s, but neither the log nor a pin sets NCCL_%s: the table is taken as NCCL's own choice; if the run set it, give FILE:%s=%s (FILE:%s=auto keeps NCCL's choice and this note quiet)",
@@ -152,6 +156,54 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 		out = append(out, tab)
 	}
 	return out, problems
+}
+
+// pinsAgainstHosts says where the shape the pins gave tab (nodes=N,
+// per-node=G) contradicts what t's Rank lines show of the hosts: more
+// hosts named than nodes, or two ranks on one host that nodes of G hold
+// apart whether the launcher fills them in rank order (rank r on node
+// r/G) or deals ranks in turn (r mod N). The pins stand (containers may
+// share a host name, or a log be another run's), but not without a word;
+// "" where they agree or set no shape.
+func pinsAgainstHosts(t *nccltests.Test, pin Pins, tab Table) string {
+	if pin.Nodes == 0 && pin.PerNode == 0 || tab.Nodes < 1 || tab.PerNode < 1 {
+		return ""
+	}
+	taken := fmt.Sprintf("the table is taken as %d nodes of %s, as given; give the shape the Rank lines show if they are right", tab.Nodes, counted(tab.PerNode, "GPU"))
+	if len(t.Hosts) > tab.Nodes {
+		return fmt.Sprintf("%s, but the Rank lines name %d hosts: %s", pinKeys(pinKey{"nodes", pin.Nodes}, pinKey{"per-node", pin.PerNode}), len(t.Hosts), taken)
+	}
+	first := map[string]int{}
+	for _, d := range t.Evidence.Devices {
+		r, ok := first[d.Host]
+		if !ok || d.Host == "" {
+			first[d.Host] = d.Rank
+			continue
+		}
+		if r/tab.PerNode != d.Rank/tab.PerNode && r%tab.Nodes != d.Rank%tab.Nodes {
+			return fmt.Sprintf("%s, but the Rank lines put ranks %d and %d on host %s, which %d nodes of %s hold apart, whether ranks fill them in order or in turn: %s",
+				pinKeys(pinKey{"nodes", pin.Nodes}, pinKey{"per-node", pin.PerNode}), r, d.Rank, d.Host, tab.Nodes, counted(tab.PerNode, "GPU"), taken)
+		}
+	}
+	return ""
+}
+
+// A pinKey is a count a log's key gives, as "nodes=2" names it.
+type pinKey struct {
+	key string
+	n   int
+}
+
+// pinKeys names the keys of keys that are given (non-zero), joined by
+// "and" ("nodes=2 and per-node=8", "threads=8").
+func pinKeys(keys ...pinKey) string {
+	var out []string
+	for _, k := range keys {
+		if k.n > 0 {
+			out = append(out, fmt.Sprintf("%s=%d", k.key, k.n))
+		}
+	}
+	return strings.Join(out, " and ")
 }
 
 // replacesLogGPU reports whether the name given replaces another GPU than
@@ -552,23 +604,10 @@ func (p *Pins) splitProcess(t *nccltests.Test) error {
 			verb = "do"
 		}
 		return fmt.Errorf("%s %s not make up the %s a process that the log gives (rccl-tests' gpusPerRank or gpus): the table is left out; give threads=T, g=G, or both, whose product is %d",
-			layoutPins(p.Layout), verb, counted(per, "GPU"), per)
+			pinKeys(pinKey{"threads", p.ThreadsPerProcess}, pinKey{"g", p.GPUsPerThread}), verb, counted(per, "GPU"), per)
 	}
 	p.ThreadsPerProcess, p.GPUsPerThread = th, g
 	return nil
-}
-
-// layoutPins names the threads and GPUs a thread that l pins ("threads=8",
-// "threads=2 and g=2").
-func layoutPins(l Layout) string {
-	var out []string
-	if l.ThreadsPerProcess > 0 {
-		out = append(out, fmt.Sprintf("threads=%d", l.ThreadsPerProcess))
-	}
-	if l.GPUsPerThread > 0 {
-		out = append(out, fmt.Sprintf("g=%d", l.GPUsPerThread))
-	}
-	return strings.Join(out, " and ")
 }
 
 // apply overrides what tab's log said with p's non-zero fields but

@@ -906,6 +906,41 @@ func TestPinsRanksAgainstRankLines(t *testing.T) {
 	}
 }
 
+// TestPinsShapeAgainstRankLines: a shape the pins give stands where the
+// Rank lines show another (containers may share a host name), but with a
+// note that names what the lines show (red team 45's finding: per-node=4
+// over ranks 0 and 7 on one host was taken without a word). Shapes the
+// lines agree with draw none.
+func TestPinsShapeAgainstRankLines(t *testing.T) {
+	const oke = "../../data/nccltests/testdata/real/a100_2x8_allreduce_oci_oke_slurm_operator.log"
+	for _, c := range []struct {
+		path string
+		pin  Pins
+		want string // "" for no note
+		// the table's nodes x GPUs a node, as given
+		nodes, perNode int
+	}{
+		// Ranks 0 and 7 on host -0 (its lines keep 4 of 16), given as
+		// nodes of 4; and 2 hosts named, given as 1 node of 16.
+		{oke, Pins{PerNode: 4}, "per-node=4, but the Rank lines put ranks 0 and 7 on host oke-chfmqtu3dcq-nfgm3eqopla-sc7rl5e2tga-0, which 4 nodes of 4 GPUs hold apart", 4, 4},
+		{oke, Pins{Nodes: 8}, "nodes=8, but the Rank lines put ranks 0 and 7 on host", 8, 2},
+		{oke, Pins{Nodes: 1, PerNode: 16}, "nodes=1 and per-node=16, but the Rank lines name 2 hosts", 1, 16},
+		{oke, Pins{Nodes: 2, PerNode: 8}, "", 2, 8},
+	} {
+		tabs, problems, err := ReadFile(c.path, func(int) Pins { return c.pin })
+		if err != nil || len(tabs) != 1 {
+			t.Fatalf("%s %+v: %d tables, %v %v", c.path, c.pin, len(tabs), err, problems)
+		}
+		if tabs[0].Nodes != c.nodes || tabs[0].PerNode != c.perNode {
+			t.Errorf("%s %+v: %d x %d; want the shape given, %d x %d", c.path, c.pin, tabs[0].Nodes, tabs[0].PerNode, c.nodes, c.perNode)
+		}
+		noted := slices.ContainsFunc(problems, func(e error) bool { return strings.Contains(e.Error(), "but the Rank lines") })
+		if c.want == "" && noted || c.want != "" && !slices.ContainsFunc(problems, func(e error) bool { return strings.Contains(e.Error(), c.want) }) {
+			t.Errorf("%s %+v: problems %q; want a note %q", c.path, c.pin, problems, c.want)
+		}
+	}
+}
+
 // TestHostsFromDevices: GB300's log keeps the Rank lines of ranks 0, 1, 62
 // and 63 of its 64-rank table, on devices 0, 1, 2 and 3 of two hosts. A
 // prediction on nodes of 8 laid it out as 8 nodes of 8 and fitted a NIC
