@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -79,7 +80,25 @@ func ReadBytes(b []byte, name string, pins func(test int) Pins) ([]Table, []erro
 		return nil, nil, err
 	}
 	tabs, problems := TablesOf(tests, name, pins)
-	return tabs, append(r.Problems(), problems...), nil
+	return tabs, append(unsplitSettled(r.Problems(), tests, pins), problems...), nil
+}
+
+// unsplitSettled returns the reader's problems but its warnings that a
+// test's process is taken as one thread (nccltests.ErrUnsplit) where the
+// pins split it: threads=T or g=G, which TablesOf completes or refuses.
+func unsplitSettled(problems []error, tests []*nccltests.Test, pins func(test int) Pins) []error {
+	if pins == nil {
+		return problems
+	}
+	return slices.DeleteFunc(problems, func(e error) bool {
+		var pe *nccltests.ParseError
+		if !errors.Is(e, nccltests.ErrUnsplit) || !errors.As(e, &pe) {
+			return false
+		}
+		// The test is the last that starts at or before the warning.
+		i := sort.Search(len(tests), func(i int) bool { return tests[i].Line > pe.Line }) - 1
+		return i >= 0 && (pins(i).ThreadsPerProcess > 0 || pins(i).GPUsPerThread > 0)
+	})
 }
 
 // A LeftOutError says why TablesOf left out the test of index Test in its

@@ -1015,7 +1015,8 @@ func TestMachineHostsFirst(t *testing.T) {
 // (testdata/csv/mi350x_1x8_g8_allreduce_single.csv, its gpus column) is
 // taken as one thread of 8; threads=T alone makes them T threads of 8/T
 // GPUs, g=G alone 8/G threads of G, both must make 8, or the table is left
-// out.
+// out. The reader's warning that it takes one thread stands where no key
+// splits the process, and goes where one does (it asked for them).
 func TestSplitProcess(t *testing.T) {
 	const csv = "../../data/nccltests/testdata/csv/mi350x_1x8_g8_allreduce_single.csv"
 	for _, c := range []struct {
@@ -1031,6 +1032,9 @@ func TestSplitProcess(t *testing.T) {
 		{Layout{ThreadsPerProcess: 3}, 0, 0, "threads=3 does not make up the 8 GPUs a process"},
 	} {
 		tabs, problems, err := ReadFile(csv, func(int) Pins { return Pins{Layout: c.pin} })
+		if warned := slices.ContainsFunc(problems, func(e error) bool { return errors.Is(e, nccltests.ErrUnsplit) }); warned != (c.pin == Layout{}) {
+			t.Errorf("%+v: warned of one thread: %v; want it only where no key splits the process", c.pin, warned)
+		}
 		switch {
 		case c.err != "":
 			if len(tabs) != 0 || !slices.ContainsFunc(problems, func(e error) bool { return strings.Contains(e.Error(), c.err) }) {

@@ -61,6 +61,11 @@ var (
 	// or larger than any such output; or a text log holds a line of that
 	// output (a warning: the line is left unread).
 	ErrJSON = errors.New("not nccl-tests' JSON output")
+	// ErrUnsplit: rccl-tests' CSV or JSON output gives the GPUs a process
+	// drives (Test.ProcessGPUs) but not its threads and GPUs a thread (a
+	// warning, with ErrInconsistent: taken as one thread of them). A
+	// caller that is told the split drops it.
+	ErrUnsplit = errors.New("threads unknown")
 )
 
 // A ParseError is a problem at one place of a measurement file, in the style
