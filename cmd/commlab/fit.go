@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -371,16 +370,18 @@ func fitOne(log *data.Log, i int, place nccltests.Placement, explicit bool, algo
 	return out.fitOutput, nil
 }
 
-// testListing is one test of -list.
+// testListing is one test of -list. A count or GPU the log does not
+// give is nil: null in JSON, an empty cell in CSV, "?" in text (0 nodes
+// would read as a count).
 type testListing struct {
 	Index      int      `json:"index"`
 	Line       int      `json:"line"`
 	Op         string   `json:"op"`
 	Collective string   `json:"collective"`
 	Candidates []string `json:"candidates"`
-	Ranks      int      `json:"ranks"`
-	Nodes      int      `json:"nodes"`
-	System     string   `json:"system"`
+	Ranks      *int     `json:"ranks"`
+	Nodes      *int     `json:"nodes"`
+	System     *string  `json:"system"`
 	Rows       int      `json:"rows"`
 	MinBytes   int64    `json:"min_bytes"`
 	MaxBytes   int64    `json:"max_bytes"`
@@ -391,7 +392,10 @@ func writeTestList(w io.Writer, file string, log *data.Log, format string) error
 	ls := make([]testListing, len(log.Tests))
 	for i, t := range log.Tests {
 		l := testListing{Index: i, Line: t.Line, Op: t.Op, Collective: collectiveName(t), Candidates: []string{},
-			Ranks: t.Ranks, Nodes: t.Nodes, System: t.System, Rows: len(t.Rows)}
+			Ranks: givenCount(t.Ranks), Nodes: givenCount(t.Nodes), Rows: len(t.Rows)}
+		if t.System != "" {
+			l.System = &t.System
+		}
 		for _, c := range t.Candidates {
 			l.Candidates = append(l.Candidates, c.String())
 		}
@@ -423,19 +427,27 @@ func writeTestList(w io.Writer, file string, log *data.Log, format string) error
 			c = strings.Join(l.Candidates, " or ")
 		}
 		// A count or GPU the log does not give is "?", as fit's header
-		// prints "p = ?": 0 nodes would read as a count.
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%d\t%s..%s\n", l.Index, l.Line, c, countOrUnknown(l.Ranks), countOrUnknown(l.Nodes), cmp.Or(l.System, "?"), l.Rows,
+		// prints "p = ?".
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%d\t%s..%s\n", l.Index, l.Line, c, orUnknown(l.Ranks), orUnknown(l.Nodes), orUnknown(l.System), l.Rows,
 			units.FormatSize(float64(l.MinBytes)), units.FormatSize(float64(l.MaxBytes)))
 	}
 	return tw.Flush()
 }
 
-// countOrUnknown prints n, or "?" for 0, a count the log does not give.
-func countOrUnknown(n int) string {
+// givenCount returns n, or nil for 0, a count the log does not give.
+func givenCount(n int) *int {
 	if n <= 0 {
+		return nil
+	}
+	return &n
+}
+
+// orUnknown prints *v, or "?" for nil.
+func orUnknown[T any](v *T) string {
+	if v == nil {
 		return "?"
 	}
-	return strconv.Itoa(n)
+	return fmt.Sprint(*v)
 }
 
 // collectiveName is the name of the collective test t measures, "" when

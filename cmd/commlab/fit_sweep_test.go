@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -41,5 +42,29 @@ func TestFitTooFewRowsNamesLine(t *testing.T) {
 		if code != 1 || !strings.Contains(stderr, c.want) {
 			t.Errorf("fit %s: exit %d, want 1 and %q; stderr:\n%s", c.args, code, c.want, stderr)
 		}
+	}
+}
+
+// TestFitListUnknownJSON: a count or GPU the log does not give is null in
+// -list's JSON ("nodes": 0 read as a count, as the text's "?" does not) and
+// an empty cell in its CSV: rccl-tests' CSV names neither the hosts nor
+// the GPU.
+func TestFitListUnknownJSON(t *testing.T) {
+	t.Parallel()
+	const csv = "../../data/nccltests/testdata/csv/mi355x_2x8_allreduce_mpi.csv"
+	code, stdout, stderr := runCLI("fit", "-list", "-json", csv)
+	var list struct {
+		Tests []map[string]any `json:"tests"`
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &list) != nil || len(list.Tests) != 1 {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	got := list.Tests[0]
+	if got["ranks"] != float64(16) || got["nodes"] != nil || got["system"] != nil {
+		t.Errorf("ranks %v, nodes %v, system %v; want 16 (its rank columns), null, null", got["ranks"], got["nodes"], got["system"])
+	}
+	code, stdout, _ = runCLI("fit", "-list", "-format", "csv", csv)
+	if rows := strings.Split(strings.TrimSpace(stdout), "\n"); code != 0 || len(rows) != 2 || !strings.Contains(rows[1], ",16,,,2,") {
+		t.Errorf("CSV: exit %d, %q; want ranks 16 and empty nodes and GPU cells", code, stdout)
 	}
 }
