@@ -356,6 +356,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			if w, ok, perr := m.PlacedWorst(req.comms, rules); perr == nil && ok {
 				fmt.Fprintf(stdout, "%s: %s\n", req.check, placedLine(w, false))
 			}
+			if w, oerr := m.OwnWorst(req.comms, rules); oerr == nil && w.Ratio > 1+1e-9 {
+				fmt.Fprintf(stdout, "%s: %s\n", req.check, ownLine(w))
+			}
 		}
 		return err
 	}
@@ -364,6 +367,15 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	writeWithheld(stderr, choices, mc.hw, req)
+	assumed, err := m.AssumedWorst(req.comms, rules)
+	if err != nil {
+		return err
+	}
+	var assumedLines []string
+	if line := assumedLine(assumed); line != "" {
+		fmt.Fprintf(stderr, "commlab tune: %s\n", line)
+		assumedLines = append(assumedLines, line)
+	}
 	if err := writeBeyond(stderr, m, req); err != nil {
 		return err
 	}
@@ -375,7 +387,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "commlab tune: %s\n", release)
 	}
 	var b bytes.Buffer
-	comment := tuneComment(mc.files, mc.hw, m, req, choices)
+	comment := append(tuneComment(mc.files, mc.hw, m, req, choices), assumedLines...)
 	if release != "" {
 		comment = append(comment, release)
 	}
@@ -589,6 +601,53 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 	return fmt.Sprintf("nic_path %s is assumed: on hosts whose NICs sit behind the CPU (commlab topo of the hosts' nvidia-smi topo -m shows nic_path PHB or SYS) "+
 		"NCCL runs no LL128 across nodes, so each of the %s across nodes that name LL128 is followed by rules for its sizes with NCCL's own choice there, "+
 		"which the plugin takes only on such hosts; -hw %s or -topo FILE settles it", path, plural(n, "rule", "rules"), predict.Fact{Key: "nic-path"}.Hint())
+}
+
+// assumedLine says what the rules that keep NCCL's own choices cost where
+// an assumed fact takes its other value, by NCCL's model
+// (predict.Machine.AssumedWorst): each such value under which they cost
+// more than predict.GuessMoves, and the one -hw setting that settles
+// them all; "" where none does.
+func assumedLine(costs []predict.AssumedCost) string {
+	var facts []predict.Fact
+	var with []string
+	for _, a := range costs {
+		w := a.Worst
+		if w.Ratio <= 1+predict.GuessMoves || len(a.Facts) == 0 {
+			continue
+		}
+		var tried []string
+		for i, f := range a.Facts {
+			if !slices.ContainsFunc(facts, func(g predict.Fact) bool { return g.Key == f.Key }) {
+				facts = append(facts, f)
+			}
+			tried = append(tried, f.Name+" "+a.Tried[i])
+		}
+		call := fmt.Sprintf("%v of %s on %v", w.Func, units.FormatSize(w.Size), w.Comm)
+		if w.LeftOut {
+			call += ", a call NCCL leaves NVLS, PAT and CollNet out of"
+		}
+		with = append(with, fmt.Sprintf("with %s, %.2fx (%s)", joinAnd(tried), w.Ratio, call))
+	}
+	if len(with) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the rules keep NCCL's own choices as NCCL's tuning makes them with %s; NCCL reads %s, and where %s otherwise, "+
+		"the rules take up to this much of the time of NCCL's own choice there by its model: %s. Settle %s with -hw %s",
+		assumedText(facts), pronoun(len(facts)), map[bool]string{true: "it is", false: "they are"}[len(facts) == 1], strings.Join(with, "; "), pronoun(len(facts)), hwSetting(facts))
+}
+
+// ownLine says what a file's rules cost against NCCL's own choices on the
+// machine described, at worst (predict.Machine.OwnWorst), where some rule
+// is not NCCL's own there.
+func ownLine(w predict.PlacedCost) string {
+	call := fmt.Sprintf("%v of %s on %v", w.Func, units.FormatSize(w.Size), w.Comm)
+	if w.LeftOut {
+		call += ", a call NCCL leaves NVLS, PAT and CollNet out of"
+	}
+	return fmt.Sprintf("on the machine described, the rules take at worst %.2fx the time of NCCL's own choice, by NCCL's model (%s): "+
+		"a rule of the model's choice takes another by design (the file's header names them); other rules were written for a machine described otherwise (its CPU, fabric or NICs), whose NCCL chooses otherwise",
+		w.Ratio, call)
 }
 
 // placedLine says what rules cost a communicator placed across more

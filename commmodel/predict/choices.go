@@ -361,33 +361,10 @@ type PlacedCost struct {
 
 // PlacedWorst returns the call of comms placed across more NVLink domains
 // than they need (placements) at which rules serve them worst against
-// NCCL's own choice, by NCCL's model, at sizes of every power of two from 1
-// B to 16 GiB, in calls NCCL keeps every algorithm for and in those it
-// leaves NVLS, PAT and CollNet out of; ok is false where none of comms can
-// be so placed. A call no rule takes, which runs on one channel, is the
-// check's to report (nccl.CheckTunerRules), not counted here.
+// NCCL's own choice, by NCCL's model (worstCall); ok is false where none
+// of comms can be so placed.
 func (m *Machine) PlacedWorst(comms []Comm, rules []nccl.TunerRule) (w PlacedCost, ok bool, err error) {
-	// The rules of a function for a count of ranks (or any), in the
-	// file's order, each list built once.
-	type key struct {
-		f     nccl.Func
-		ranks int
-	}
-	lists := map[key][]nccl.TunerRule{}
-	rulesOf := func(f nccl.Func, ranks int) []nccl.TunerRule {
-		k := key{f, ranks}
-		if l, ok := lists[k]; ok {
-			return l
-		}
-		var l []nccl.TunerRule
-		for _, r := range rules {
-			if r.Func == f && (r.Ranks == -1 || r.Ranks == ranks) {
-				l = append(l, r)
-			}
-		}
-		lists[k] = l
-		return l
-	}
+	idx := ruleIndex{rules: rules}
 	for _, c := range comms {
 		_, fewest, err := m.tunerModel(c)
 		if err != nil {
@@ -397,38 +374,180 @@ func (m *Machine) PlacedWorst(comms []Comm, rules []nccl.TunerRule) (w PlacedCos
 		if err != nil {
 			return PlacedCost{}, false, err
 		}
-		ranks := c.Nodes * c.PerNode
 		for _, p := range ps {
-			for f := range nccl.Func(nccl.NumFuncs) {
-				fs := rulesOf(f, ranks)
-				for k := 0; k <= 34; k++ {
-					n := math.Exp2(float64(k))
-					for _, leftOut := range []bool{false, true} {
-						pick := p.Model.DefaultPick(f)
-						if leftOut {
-							pick = p.Model.FallbackPick(f)
-						}
-						a, pr, err := pick(uint64(n))
-						if err != nil {
-							return PlacedCost{}, false, err
-						}
-						own, _ := p.Model.Time(f, a, pr, n)
-						i := slices.IndexFunc(fs, func(r nccl.TunerRule) bool {
-							return r.Matches(f, n, p.Nodes, ranks, 1, 0) && p.Model.Available(f, r.Algo, r.Proto) && !(leftOut && nccl.MayBeIgnored(r.Algo))
-						})
-						if i < 0 {
-							continue
-						}
-						t, _ := p.Model.Time(f, fs[i].Algo, fs[i].Proto, n)
-						if r := t / own; !ok || r > w.Ratio {
-							w, ok = PlacedCost{Comm: c, Nodes: p.Nodes, Func: f, Size: n, Ratio: r, LeftOut: leftOut}, true
-						}
-					}
-				}
+			pw, err := idx.worstCall(c, p.Model, p.Nodes, nil)
+			if err != nil {
+				return PlacedCost{}, false, err
+			}
+			if !ok || pw.Ratio > w.Ratio {
+				w, ok = pw, true
 			}
 		}
 	}
 	return w, ok, nil
+}
+
+// OwnWorst returns the call of comms at which rules serve them worst
+// against NCCL's own choice on m, by NCCL's model (worstCall): where a
+// rule takes the model's choice, by design, or the rules were written for
+// a machine described otherwise (another CPU, fabric or NICs), whose
+// NCCL chooses otherwise.
+func (m *Machine) OwnWorst(comms []Comm, rules []nccl.TunerRule) (PlacedCost, error) {
+	idx := ruleIndex{rules: rules}
+	w := PlacedCost{Ratio: 1}
+	for _, c := range comms {
+		tm, nodes, err := m.tunerModel(c)
+		if err != nil {
+			return PlacedCost{}, err
+		}
+		cw, err := idx.worstCall(c, tm, nodes, nil)
+		if err != nil {
+			return PlacedCost{}, err
+		}
+		if cw.Ratio > w.Ratio {
+			w = cw
+		}
+	}
+	return w, nil
+}
+
+// An AssumedCost is what a rules file costs where an assumed fact of the
+// machine takes its other value (the alternatives Guesses tries: the
+// other x86 vendor, half the NICs, ...): NCCL, which reads that fact,
+// makes other choices of its own, and the rules that keep its own
+// choices as the model makes them on the assumed machine replace them.
+// Worst is the call the rules serve worst against NCCL's own there.
+type AssumedCost struct {
+	// Facts are the assumed facts, and Tried their other values, in
+	// order (two where they go together: half the NICs at half their
+	// rate).
+	Facts []Fact
+	Tried []string
+	Worst PlacedCost
+}
+
+// AssumedWorst returns, for each assumed fact of the machine whose other
+// value NCCL's tuning reads (alternatives but placements), the call of
+// comms at which the rules that keep NCCL's own choice on m serve them
+// worst against NCCL's own choice on that machine, by NCCL's model
+// (worstCall), in the order Guesses tries them. Rules of the model's own
+// choice are withheld where an assumed fact moves their gain
+// (TunerChoice.RestsOn), and are not counted here.
+func (m *Machine) AssumedWorst(comms []Comm, rules []nccl.TunerRule) ([]AssumedCost, error) {
+	idx := ruleIndex{rules: rules}
+	facts := m.Hardware.Facts()
+	var out []AssumedCost
+	for _, c := range comms {
+		base, _, err := m.tunerModel(c)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range m.Hardware.alternatives(m.tables, c.PerNode, c.Nodes > 1) {
+			if a.placement() {
+				continue
+			}
+			tm, nodes, err := m.on(a.hw).tunerModel(c)
+			if err != nil {
+				continue // NCCL cannot run c there: no rule of it is taken
+			}
+			w, err := idx.worstCall(c, tm, nodes, base)
+			if err != nil {
+				return nil, err
+			}
+			ac := AssumedCost{Worst: w}
+			ac.Facts, ac.Tried = a.changed(facts)
+			k := slices.IndexFunc(out, func(o AssumedCost) bool { return slices.Equal(o.Facts, ac.Facts) && slices.Equal(o.Tried, ac.Tried) })
+			switch {
+			case k < 0:
+				out = append(out, ac)
+			case w.Ratio > out[k].Worst.Ratio:
+				out[k].Worst = w
+			}
+		}
+	}
+	return out, nil
+}
+
+// A ruleIndex holds a file's rules and, built once each, the lists of
+// them for a function and a count of ranks (or any), in the file's order.
+type ruleIndex struct {
+	rules []nccl.TunerRule
+	lists map[ruleKey][]nccl.TunerRule
+}
+
+type ruleKey struct {
+	f     nccl.Func
+	ranks int
+}
+
+func (x *ruleIndex) of(f nccl.Func, ranks int) []nccl.TunerRule {
+	k := ruleKey{f, ranks}
+	if l, ok := x.lists[k]; ok {
+		return l
+	}
+	if x.lists == nil {
+		x.lists = map[ruleKey][]nccl.TunerRule{}
+	}
+	var l []nccl.TunerRule
+	for _, r := range x.rules {
+		if r.Func == f && (r.Ranks == -1 || r.Ranks == ranks) {
+			l = append(l, r)
+		}
+	}
+	x.lists[k] = l
+	return l
+}
+
+// worstCall returns the call at which the rules serve communicator c,
+// counted as nodes nodes by NCCL's model tm, worst against NCCL's own
+// choice by tm, at sizes of every power of two from 1 B to 16 GiB, in
+// calls NCCL keeps every algorithm for and in those it leaves NVLS, PAT
+// and CollNet out of; with base, only calls whose rule is NCCL's own
+// choice by base. A call no rule takes, which runs on one channel, is the
+// check's to report (nccl.CheckTunerRules), not counted here.
+func (x *ruleIndex) worstCall(c Comm, tm *nccl.Model, nodes int, base *nccl.Model) (w PlacedCost, err error) {
+	ranks := c.Nodes * c.PerNode
+	w = PlacedCost{Comm: c, Nodes: nodes, Ratio: 1}
+	for f := range nccl.Func(nccl.NumFuncs) {
+		fs := x.of(f, ranks)
+		for k := 0; k <= 34; k++ {
+			n := math.Exp2(float64(k))
+			for _, leftOut := range []bool{false, true} {
+				pick := tm.DefaultPick(f)
+				if leftOut {
+					pick = tm.FallbackPick(f)
+				}
+				a, pr, err := pick(uint64(n))
+				if err != nil {
+					return PlacedCost{}, err
+				}
+				own, _ := tm.Time(f, a, pr, n)
+				i := slices.IndexFunc(fs, func(r nccl.TunerRule) bool {
+					return r.Matches(f, n, nodes, ranks, 1, 0) && tm.Available(f, r.Algo, r.Proto) && !(leftOut && nccl.MayBeIgnored(r.Algo))
+				})
+				if i < 0 || base != nil && !ownChoice(base, f, leftOut, n, fs[i]) {
+					continue
+				}
+				t, _ := tm.Time(f, fs[i].Algo, fs[i].Proto, n)
+				if r := t / own; r > w.Ratio {
+					w = PlacedCost{Comm: c, Nodes: nodes, Func: f, Size: n, Ratio: r, LeftOut: leftOut}
+				}
+			}
+		}
+	}
+	return w, nil
+}
+
+// ownChoice reports whether rule r takes NCCL's own choice by tm for a
+// call of f of n bytes (leftOut: one NCCL leaves NVLS, PAT and CollNet out
+// of).
+func ownChoice(tm *nccl.Model, f nccl.Func, leftOut bool, n float64, r nccl.TunerRule) bool {
+	pick := tm.DefaultPick(f)
+	if leftOut {
+		pick = tm.FallbackPick(f)
+	}
+	a, p, err := pick(uint64(n))
+	return err == nil && a == r.Algo && p == r.Proto
 }
 
 // straddled returns NCCL's tuning model of communicator c placed across d
@@ -947,14 +1066,7 @@ func (m *Machine) restsOn(q, against Query, alts []tried, a nccl.Algo, p nccl.Pr
 			continue // NCCL cannot run q there: it says nothing of the choice
 		}
 		r := Reliance{Guess: t.guess(facts)}
-		other := t.hw.Facts()
-		for _, key := range t.keys {
-			k := slices.IndexFunc(facts, func(f Fact) bool { return f.Key == key })
-			o := slices.IndexFunc(other, func(f Fact) bool { return f.Key == key })
-			if k >= 0 && o >= 0 {
-				r.Facts, r.Tried = append(r.Facts, facts[k]), append(r.Tried, other[o].Value)
-			}
-		}
+		r.Facts, r.Tried = t.changed(facts)
 		alt, err := predictOn(t.m, t.hw, q.pinned(a, p), []float64{size})
 		if err != nil || alt[0].Algorithm != a.String() || alt[0].Protocol != nccl.ProtocolName(p) {
 			out = append(out, r)

@@ -412,6 +412,20 @@ func (a alternative) guess(facts []Fact) Guess {
 	return g
 }
 
+// changed returns the facts of facts (the described machine's) that a
+// changes, and a's values of them, in a's order.
+func (a alternative) changed(facts []Fact) (from []Fact, to []string) {
+	other := a.hw.Facts()
+	for _, key := range a.keys {
+		k := slices.IndexFunc(facts, func(f Fact) bool { return f.Key == key })
+		o := slices.IndexFunc(other, func(f Fact) bool { return f.Key == key })
+		if k >= 0 && o >= 0 {
+			from, to = append(from, facts[k]), append(to, other[o].Value)
+		}
+	}
+	return from, to
+}
+
 // An alternative is h with an assumed fact changed, or two that go
 // together: the Describe keys of the facts and their other value.
 type alternative struct {

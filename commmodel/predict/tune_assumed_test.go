@@ -1,0 +1,64 @@
+package predict
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
+)
+
+// TestAssumedWorst (red team 46): the rules that keep NCCL's own choices
+// keep them as NCCL's tuning makes them on the machine described, and
+// NCCL reads the CPU's vendor (src/graph/tuning.cc: an AMD host's network
+// latency doubled, and its LL bandwidth cap), which commlab assumes where
+// nothing says it. On the other vendor NCCL's own choices move, and the
+// rules replace them: AssumedWorst says by how much, by NCCL's model.
+// Where the vendor is given, it is no alternative; and rules written for
+// the other vendor cost nothing there.
+func TestAssumedWorst(t *testing.T) {
+	comms := []Comm{{16, 8}, {64, 8}}
+	ar := []commmodel.Collective{commmodel.AllReduce}
+	cpuCost := func(m *Machine, rules []nccl.TunerRule) (AssumedCost, bool) {
+		costs, err := m.AssumedWorst(comms, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := slices.IndexFunc(costs, func(c AssumedCost) bool { return len(c.Facts) == 1 && c.Facts[0].Key == "cpu" })
+		if k < 0 {
+			return AssumedCost{}, false
+		}
+		return costs[k], true
+	}
+	h := h100(t)
+	if h.given(h.Sources.CPU) || cpuOf(h.CPU).key != "intel" {
+		t.Fatalf("H100's CPU %v (%v); want Intel's, assumed", h.CPU, h.Sources.CPU)
+	}
+	m := Uncalibrated(h)
+	rules, err := m.TunerRules(ar, comms, Layout{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := cpuCost(m, rules)
+	if !ok || c.Tried[0] != "amd" || c.Worst.Ratio <= 1+GuessMoves {
+		t.Fatalf("cpu: %+v, %v; want AMD's tried, the rules more than %.0f%% slower than NCCL's own there", c, ok, 100*GuessMoves)
+	}
+	t.Logf("with cpu amd: %.2fx at %v of %g B on %v", c.Worst.Ratio, c.Worst.Func, c.Worst.Size, c.Worst.Comm)
+
+	amd := h
+	amd.CPU, amd.Sources.CPU = nccl.CPU{Arch: nccl.X86, Vendor: nccl.AMD}, SourceUser
+	ma := Uncalibrated(amd)
+	if _, ok := cpuCost(ma, rules); ok {
+		t.Error("cpu given: still tried as an alternative")
+	}
+	// The AMD host's own rules, checked on the Intel-assumed machine's
+	// alternative (AMD's), cost nothing where they are NCCL's own by
+	// Intel's model and AMD's alike; the check counts only those.
+	amdRules, err := ma.TunerRules(ar, comms, Layout{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := cpuCost(m, amdRules); !ok || c.Worst.Ratio > 1+1e-9 {
+		t.Errorf("AMD's own rules on AMD: %+v, %v; want no cost", c, ok)
+	}
+}
