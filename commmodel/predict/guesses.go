@@ -970,7 +970,8 @@ func (h *Hardware) rcclChannels(tables []Table) bool {
 func (h Hardware) withRunNICs(t *Table, hn nccltests.HostNet, notes []string) (Hardware, []string) {
 	e := &t.Evidence
 	h.RunNICs, h.RunGPUs, h.Sources.RunNICs = len(hn.Devices), t.PerNode, SourceNCCLDebug
-	h.RunNICsLeast = e.Channels.Known() && hn.Channels < e.Channels.Value.Coll
+	channels := runChannels(e)
+	h.RunNICsLeast = hn.Channels < channels
 	host := hn.Host
 	if host == "" {
 		host = "its host"
@@ -986,11 +987,24 @@ func (h Hardware) withRunNICs(t *Table, hn nccltests.HostNet, notes []string) (H
 	note := fmt.Sprintf("%s: the channel lines of %s (line %d) name NET device %s: a run of %d GPUs a host drives %s%s",
 		t.Name, host, hn.Line, joinWords(devs), t.PerNode, counted(h.RunNICs, "NIC"), of)
 	if h.RunNICsLeast {
-		note += fmt.Sprintf(", at least (the log holds the lines of %d of NCCL's %d channels)", hn.Channels, e.Channels.Value.Coll)
+		note += fmt.Sprintf(", at least (the log holds the lines of %d of NCCL's %d channels)", hn.Channels, channels)
 	} else if !e.NICCount.Known() || e.NICCount.Value <= h.RunNICs {
 		return h, notes // the run drives every NIC the log shows: nothing to check
 	}
 	return h, append(notes, note)
+}
+
+// runChannels returns the channels NCCL ran that e's lines count: its "N
+// coll channels" line's, else its ring lines' ("Channel 00/16 :", which
+// RCCL prints without the other), 0 where neither is printed.
+func runChannels(e *nccltests.Evidence) int {
+	if e.Channels.Known() {
+		return e.Channels.Value.Coll
+	}
+	if e.Rings.Known() {
+		return e.Rings.Value
+	}
+	return 0
 }
 
 // withRCCL takes a GPU the catalog lacks, whose tables ran RCCL, as AMD's

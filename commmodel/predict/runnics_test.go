@@ -2,6 +2,7 @@ package predict
 
 import (
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -145,6 +146,54 @@ func TestRunNICsShareOfKnownHost(t *testing.T) {
 		run := h.ForHosts(c.perHost)
 		if n := run.hostNICs(1, c.perHost); n != c.want {
 			t.Errorf("p4d.24xlarge, %d GPUs a node: %d NICs, want %d", c.perHost, n, c.want)
+		}
+	}
+}
+
+// RCCL prints its ring lines ("Channel 00/16 :  0 1 ...") but no "N coll
+// channels" line; channel lines of 2 of those 16 channels (one rank's, as
+// a log cut to rank 0 keeps them) named 1 NIC as the run's every NIC, and
+// an MI355X 2 x 8 table that moved 369 GB/s was modelled on it, 7.4x slow
+// (red team 46). The ring lines count the channels as well: KISTI's log
+// with its coll channels line (17) put as ring lines of its 3 channels
+// keeps its count a least; with neither, nothing says the lines are
+// partial, and the count is the lines'.
+func TestRunNICsLeastFromRings(t *testing.T) {
+	b, err := os.ReadFile(kistiLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	if !strings.Contains(lines[16], "3 coll channels") {
+		t.Fatalf("line 17 %q; want the coll channels line", lines[16])
+	}
+	for _, c := range []struct {
+		name  string
+		with  []string
+		least bool
+	}{
+		{"rings", []string{
+			"gpu34:34088:34116 [0] NCCL INFO Channel 00/03 :    0   1   2   3   4   5   6   7",
+			"gpu34:34088:34116 [0] NCCL INFO Channel 01/03 :    0   1   2   3   4   5   6   7",
+			"gpu34:34088:34116 [0] NCCL INFO Channel 02/03 :    0   1   2   3   4   5   6   7",
+		}, true},
+		{"neither", nil, false},
+	} {
+		log := strings.Join(slices.Concat(lines[:16], c.with, lines[17:]), "\n")
+		tabs, _, err := ReadBytes([]byte(log), c.name+".log", func(int) Pins { return Pins{} })
+		if err != nil || len(tabs) != 1 {
+			t.Fatalf("%s: %d tables, %v", c.name, len(tabs), err)
+		}
+		h, err := Describe(tabs[0].GPU, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, notes := h.FromTables(tabs, 2)
+		if h.RunNICs != 1 || h.RunNICsLeast != c.least {
+			t.Errorf("%s: run NICs %d, at least %v; want 1, at least %v", c.name, h.RunNICs, h.RunNICsLeast, c.least)
+		}
+		if said := slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "1 of NCCL's 3 channels") }); said != c.least {
+			t.Errorf("%s: notes %q; want the 1 channel of 3 named: %v", c.name, notes, c.least)
 		}
 	}
 }
