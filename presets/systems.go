@@ -65,6 +65,12 @@ type System struct {
 // libfabric's cxi provider drives these NICs.
 const SlingshotNICBW = 200e9 / 8
 
+// Slingshot400NICBW is one HPE Slingshot 400 NIC's line rate, B/s: 400
+// Gb/s (HPE's announcement of Slingshot 400, November 2024, hpe.com).
+// libfabric's cxi provider drives these NICs too, so a log that names the
+// provider does not tell the two apart.
+const Slingshot400NICBW = 400e9 / 8
+
 // The provider pages several systems cite, named once.
 const (
 	googleA3            = "Google Cloud, Accelerator-optimized machine family, A3 machine series (cloud.google.com/compute/docs/accelerator-optimized-machines)"

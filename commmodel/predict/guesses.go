@@ -483,9 +483,13 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 	if acrossNodes && !h.given(h.Sources.NICBW) {
 		a := h
 		a.NICBW = h.nicBW() / 2
-		if h.sockets != "" && h.nicBW() > socketFallbackBW {
+		switch {
+		case h.sockets != "" && h.nicBW() > socketFallbackBW:
 			// Over sockets, the rate NCCL takes where sysfs gives none.
 			a.NICBW = socketFallbackBW
+		case h.slingshot && h.nicBW() == presets.SlingshotNICBW:
+			// The cxi provider drives Slingshot 400's NICs too.
+			a.NICBW = presets.Slingshot400NICBW
 		}
 		alts = append(alts, alternative{[]string{"nic-bw"}, formatBitRate(a.NICBW), a})
 	}
@@ -1097,19 +1101,20 @@ func (h Hardware) withBridge(tables []Table, weak func(Source) bool, notes []str
 }
 
 // withSlingshot takes one NIC's rate as an HPE Slingshot 11 NIC's
-// (presets.SlingshotNICBW, from the catalog) where a table's OFI plugin
-// selected libfabric's cxi provider, which drives Slingshot NICs, and no
-// line gave a speed: aws-ofi-nccl prints none. Slingshot 400's NICs use the
-// same provider, and the note names the flag for them.
+// (presets.SlingshotNICBW), assumed, where a table's OFI plugin selected
+// libfabric's cxi provider, which drives Slingshot NICs, and no line gave
+// a speed: aws-ofi-nccl prints none. Slingshot 400's NICs use the same
+// provider: theirs is the rate's other value (alternatives), and the note
+// names the flag for them.
 func (h Hardware) withSlingshot(tables []Table, weak func(Source) bool, notes []string) (Hardware, []string) {
 	if !weak(h.Sources.NICBW) {
 		return h, notes
 	}
 	for i := range tables {
 		if p := tables[i].Evidence.Provider; p.Known() && p.Value == "cxi" {
-			h.NICBW, h.Sources.NICBW = presets.SlingshotNICBW, SourceCatalog
-			return h, append(notes, fmt.Sprintf("%s: NCCL's OFI plugin selected libfabric's cxi provider (line %d), HPE Slingshot's: nic_bw is a Slingshot 11 NIC's %s (catalog); -hw nic-bw=400Gb/s for Slingshot 400",
-				tables[i].Name, p.Line, formatBitRate(presets.SlingshotNICBW)))
+			h.NICBW, h.Sources.NICBW, h.slingshot = presets.SlingshotNICBW, SourceAssumed, true
+			return h, append(notes, fmt.Sprintf("%s: NCCL's OFI plugin selected libfabric's cxi provider (line %d), HPE Slingshot's, which drives Slingshot 11's NICs of %s and Slingshot 400's of %s alike: nic_bw is assumed Slingshot 11's; -hw nic-bw=%s for Slingshot 400",
+				tables[i].Name, p.Line, formatBitRate(presets.SlingshotNICBW), formatBitRate(presets.Slingshot400NICBW), strings.ReplaceAll(formatBitRate(presets.Slingshot400NICBW), " ", "")))
 		}
 	}
 	return h, notes

@@ -130,6 +130,10 @@ type Hardware struct {
 	// the log names it), "" where none does (withSockets): the NICs' rate
 	// is then the interface's, which no line prints.
 	sockets string
+	// slingshot reports that a table's OFI plugin drove HPE Slingshot NICs
+	// (libfabric's cxi provider) whose rate no line gave (withSlingshot):
+	// a Slingshot 11 NIC's assumed, and Slingshot 400's the other value.
+	slingshot bool
 	// Sources says where each fact above came from.
 	Sources Sources
 }
