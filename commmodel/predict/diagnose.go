@@ -922,7 +922,10 @@ func guessAdvice(gs []Guess, across bool) string {
 		if g.Ratio > 0 {
 			s += fmt.Sprintf(" (with %s, the prediction at %s is %.2fx)", g.Alternative, units.FormatSize(g.Size), g.Ratio)
 		}
-		facts, hints = append(facts, s), append(hints, g.Flag())
+		facts = append(facts, s)
+		if !slices.ContainsFunc(gs, func(o Guess) bool { return o.covers(g) }) {
+			hints = append(hints, g.Flag()) // a guess of it and another together names both
+		}
 	}
 	if across {
 		return "the calibration tables do not settle what the model assumed of " + strings.Join(facts, " and ") +
@@ -936,15 +939,30 @@ func guessAdvice(gs []Guess, across bool) string {
 
 // guessesMove returns the most the guesses gs move the model together
 // towards a departure: the product of their ratios, each taken as a gap
-// (gap), which overstates what facts moving one term together do. It is
-// false where a guess has no ratio (a fact no alternative measures).
+// (gap), which overstates what facts moving one term together do; a guess
+// of several facts together (Guess.covers) counts once with the guesses
+// of each alone, the larger of its gap and theirs. It is false where a
+// guess has no ratio (a fact no alternative measures).
 func guessesMove(gs []Guess) (float64, bool) {
 	most := 1.0
 	for _, g := range gs {
 		if g.Ratio <= 0 {
 			return 0, false
 		}
-		most *= gap(g.Ratio)
+		if slices.ContainsFunc(gs, func(o Guess) bool { return o.covers(g) }) {
+			continue // counted with the guess that covers it
+		}
+		move := gap(g.Ratio)
+		if len(g.Keys) > 1 {
+			alone := 1.0
+			for _, o := range gs {
+				if g.covers(o) {
+					alone *= gap(o.Ratio)
+				}
+			}
+			move = max(move, alone)
+		}
+		most *= move
 	}
 	return most, true
 }

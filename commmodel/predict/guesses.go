@@ -88,6 +88,10 @@ type Guess struct {
 	// Fact, "" where it does not: the calibration under the alternative
 	// may take another choice, which can move the time either way.
 	Choice string
+	// Keys are the -hw keys of the facts the alternative changes: two
+	// where they go together (half the NICs at half their rate), a guess
+	// that stands for those keys' guesses alone (covers).
+	Keys []string
 	// Hint is the -hw setting that settles it ("nics=N"), or for NCCL's
 	// release (Fact nccl_version) the calibration file's key
 	// ("FILE:version=V"), which Pins.Version takes in a program, and
@@ -150,7 +154,7 @@ const GuessMoves = 0.10
 // Guesses returns the assumed facts of h whose alternative moves the
 // prediction of q at sizes by more than GuessMoves at some size, each
 // tried alone (and the NICs' count and rate together, where neither alone
-// moves it): the NICs per node and their rate (half of each), the
+// moves it as far): the NICs per node and their rate (half of each), the
 // network's latency (its prior times e^NetworkSlower, rounded: 6 times NCCL's figure, 12 on an AMD host, whose prior is RCCL's), the host CPU (AMD for Intel)
 // and the NICs' path (behind the CPU) where the tables or the query cross
 // nodes, NVLS off where it is assumed on, and NVSwitch against a mesh on
@@ -212,9 +216,6 @@ func (gr *guesser) at(sizes []float64) ([]Guess, error) {
 	facts := gr.h.Facts()
 	var out []Guess
 	for _, a := range gr.alts {
-		if a.keys[0] == "nics" && len(a.keys) == 2 && slices.ContainsFunc(out, func(g Guess) bool { return g.Fact.Key == "nics" || g.Fact.Key == "nic-bw" }) {
-			continue // the NICs' count or rate alone moves it, and says so
-		}
 		if a.against {
 			continue // the tables speak against it: it fits them worse
 		}
@@ -224,7 +225,7 @@ func (gr *guesser) at(sizes []float64) ([]Guess, error) {
 		}
 		g := a.guess(facts)
 		g.Better = a.better
-		if g.moves(sizes, basePreds, preds) {
+		if g.moves(sizes, basePreds, preds) && !(len(a.keys) == 2 && alone(out, g)) {
 			out = append(out, g)
 		}
 	}
@@ -244,6 +245,23 @@ func (gr *guesser) at(sizes []float64) ([]Guess, error) {
 		}
 	}
 	return out, nil
+}
+
+// alone reports whether a guess of out on one of both's facts alone
+// moves the prediction within GuessMoves of both together: the one says
+// what the two do. Where both together move it further (half the NICs at
+// half their rate: a quarter of a node's network), both is a guess of its
+// own, and the interval holds it too.
+func alone(out []Guess, both Guess) bool {
+	return slices.ContainsFunc(out, func(g Guess) bool {
+		return both.covers(g) && math.Abs(math.Log(both.Ratio/g.Ratio)) <= math.Log1p(GuessMoves)
+	})
+}
+
+// covers reports whether g, a guess of several facts together, stands for
+// o, a guess of one of them alone.
+func (g Guess) covers(o Guess) bool {
+	return len(g.Keys) > 1 && len(o.Keys) == 1 && slices.Contains(g.Keys, o.Keys[0])
 }
 
 // moves sets g's Size and Ratio where preds, the predictions at sizes with
@@ -393,7 +411,7 @@ func (a alternative) guess(facts []Fact) Guess {
 		}
 		hints = append(hints, key+"="+v)
 	}
-	g := Guess{Alternative: a.value, Hint: strings.Join(hints, ",")}
+	g := Guess{Alternative: a.value, Hint: strings.Join(hints, ","), Keys: a.keys}
 	var names, values []string
 	for _, key := range a.keys {
 		for _, f := range facts {
