@@ -421,6 +421,17 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	// A change against a calibration table of the run's shape is measured
+	// against measured, and comes before the gaps to the model, which may
+	// be the model's own misfit.
+	if k := largestChange(out.Findings); k >= 0 {
+		f := out.Findings[k]
+		by := "the time of"
+		if f.Kind == kindBaselineFaster {
+			by = "the speed of"
+		}
+		fmt.Fprintf(w, "largest change: finding %d, %s at %.2f times %s a calibration table of its shape (measured against measured, before any gap to the model)\n", k+1, f.sizes(), gap(f.MeasuredOverModel), by)
+	}
 	if k := largestGap(out.Findings); k >= 0 {
 		f := out.Findings[k]
 		fmt.Fprintf(w, "largest gap: finding %d, %s at %.2f times the model's time (%s, term %s)\n", k+1, f.sizes(), f.MeasuredOverModel, f.Kind, f.Term)
@@ -467,6 +478,22 @@ func firstWords(s string, n int) string {
 	return strings.Join(w[:min(n, len(w))], " ")
 }
 
+// largestChange returns the finding that sets the table against a
+// calibration table of its shape (baselineFindings) farthest from it
+// either way, -1 where there is none.
+func largestChange(fs []diagnoseFinding) int {
+	k := -1
+	for i, f := range fs {
+		if (f.Kind == kindBaselineSlower || f.Kind == kindBaselineFaster) && (k < 0 || gap(f.MeasuredOverModel) > gap(fs[k].MeasuredOverModel)) {
+			k = i
+		}
+	}
+	return k
+}
+
+// gap is a ratio of times as a factor of at least 1, either way.
+func gap(r float64) float64 { return max(r, 1/r) }
+
 // largestGap returns the finding, among those that set the table against
 // the model's time (each names the term it weighs), whose measured time
 // is farthest from the model's either way, where there are four findings
@@ -478,9 +505,8 @@ func largestGap(fs []diagnoseFinding) int {
 		return -1
 	}
 	k := -1
-	gap := func(f diagnoseFinding) float64 { return math.Abs(math.Log(f.MeasuredOverModel)) }
 	for i, f := range fs {
-		if f.Term != "" && f.MeasuredOverModel > 0 && (k < 0 || gap(f) > gap(fs[k])) {
+		if f.Term != "" && f.MeasuredOverModel > 0 && (k < 0 || gap(f.MeasuredOverModel) > gap(fs[k].MeasuredOverModel)) {
 			k = i
 		}
 	}

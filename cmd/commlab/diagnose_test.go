@@ -654,6 +654,13 @@ func TestDiagnoseAgainstBaseline(t *testing.T) {
 	if a := fmt.Sprint(fs[0]["advice"]); !strings.Contains(a, "1.67 to 1.74 times as long as in") || !strings.Contains(a, "baremetal_nccltests380.log#0") {
 		t.Errorf("advice %q names neither the ratio nor the baseline", a)
 	}
+	// The text's headline names the change, measured against measured,
+	// before any gap to the model (a red team's run, twice as slow as its
+	// baseline from 4 MiB, was headed by the model's own misfit).
+	code, out, stderr := runCLI("diagnose", vm, "-calibrate", bm, "-hw", "nics=4")
+	if want := "largest change: finding 1, 1 GiB..9 GiB at 1.70 times the time of a calibration table of its shape"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, want %q:\n%s%s", code, want, out, stderr)
+	}
 	fs, _, _ = diagnoseJSON(t, bm, "-calibrate", bm, "-hw", "nics=4")
 	for _, f := range fs {
 		if k := f["kind"]; k == kindBaselineSlower || k == kindBaselineFaster {
