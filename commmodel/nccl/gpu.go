@@ -286,6 +286,28 @@ func ISAOf(name string) string {
 	return w
 }
 
+// ISAOfCompCap returns the LLVM target of a GPU described by its compute
+// capability cc alone (times ten) where only the catalog's AMD GPUs carry
+// it, as their GFXIP version: gfx942 for 94 (MI300X, MI325X), gfx950 for
+// 95 (MI350X, MI355X); UnknownISA where they carry it with more than one
+// target. It is "" where an NVIDIA GPU of the catalog has cc too (90 is
+// Hopper's as well as MI100's and MI250X's GFXIP 9.0) or no AMD GPU does.
+func ISAOfCompCap(cc int) string {
+	isa := ""
+	for _, e := range gpuTable {
+		switch {
+		case e.gpu.CompCap != cc:
+		case e.gpu.ISA == "":
+			return "" // an NVIDIA GPU's
+		case isa == "" || isa == e.gpu.ISA:
+			isa = e.gpu.ISA
+		default:
+			isa = UnknownISA
+		}
+	}
+	return isa
+}
+
 // ISAGPUs returns the names of the catalog's GPUs of LLVM target isa, each
 // once, in the catalog's order.
 func ISAGPUs(isa string) []string {

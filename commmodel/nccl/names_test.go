@@ -251,6 +251,53 @@ func TestNearGPU(t *testing.T) {
 	}
 }
 
+// TestISAOfCompCap: a compute capability that only the catalog's AMD GPUs
+// carry (their GFXIP version) names their target; one an NVIDIA GPU has
+// names none, and no value taken as AMD's is one of NVIDIA's.
+func TestISAOfCompCap(t *testing.T) {
+	for _, c := range []struct {
+		cc   int
+		want string
+		src  string
+	}{
+		{94, "gfx942", "gpuTable: MI300X, MI325X (GFXIP 9.4)"},
+		{95, "gfx950", "gpuTable: MI350X, MI355X (GFXIP 9.5)"},
+		{90, "", "gpuTable: H100 and H200 are 9.0, as are MI250X (gfx90a) and MI100 (gfx908)"},
+		{80, "", "gpuTable: A100 8.0; no AMD GPU"},
+		{103, "", "gpuTable: B300 10.3"},
+		{87, "", "CUDA GPUs table: Jetson AGX Orin 8.7, which gpuTable lacks; no AMD GPU"},
+		{110, "", "CUDA GPUs table: Jetson Thor 11.0; no AMD GPU in gpuTable (RDNA3's gfx1100 is GFXIP 11.0)"},
+		{0, "", "no compute capability"},
+	} {
+		if got := ISAOfCompCap(c.cc); got != c.want {
+			t.Errorf("ISAOfCompCap(%d) = %q, want %q (%s)", c.cc, got, c.want, c.src)
+		}
+	}
+	// NVIDIA's compute capabilities: the CUDA GPUs table
+	// (developer.nvidia.com/cuda-gpus) and the CUDA C++ Programming
+	// Guide's table of compute capabilities, Kepler (3.0) to Blackwell
+	// (12.1). An AMD GPU added to gpuTable with one of them (RDNA3's GFXIP
+	// 11.0, RDNA4's 12.0) must not make a GPU described by it AMD's.
+	nvidia := []int{30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 103, 110, 120, 121}
+	for _, e := range gpuTable {
+		if e.gpu.ISA == "" {
+			if !slices.Contains(nvidia, e.gpu.CompCap) {
+				t.Errorf("%s: compute capability %d is none of NVIDIA's", e.gpu.Name, e.gpu.CompCap)
+			}
+			continue
+		}
+		isa := ISAOfCompCap(e.gpu.CompCap)
+		switch {
+		case isa != "" && slices.Contains(nvidia, e.gpu.CompCap):
+			t.Errorf("%s: GFXIP %d is an NVIDIA compute capability, and ISAOfCompCap takes it as %s", e.gpu.Name, e.gpu.CompCap, isa)
+		case isa != "" && isa != e.gpu.ISA && isa != UnknownISA:
+			t.Errorf("%s: ISAOfCompCap(%d) = %s, want its own %s", e.gpu.Name, e.gpu.CompCap, isa, e.gpu.ISA)
+		case isa == "" && !slices.Contains(nvidia, e.gpu.CompCap):
+			t.Errorf("%s: GFXIP %d is no NVIDIA GPU's, and ISAOfCompCap takes it as nobody's", e.gpu.Name, e.gpu.CompCap)
+		}
+	}
+}
+
 // TestCatalogGPUs: the catalog's AMD GPUs are its Instinct products, each
 // once (MI250X has three keys), and no NVIDIA GPU is among them.
 func TestCatalogGPUs(t *testing.T) {
