@@ -607,7 +607,8 @@ func TestTuneRanVersion(t *testing.T) {
 // cc=9.4,links=7,link-bw=64GB/s on AAC's MI325X logs, which wrote 58 rules
 // of NCCL's for an "unnamed GPU, NVSwitch 7 NVLinks"): tune refuses as it
 // does with -gpu "AMD Instinct MI355X", and predict's facts give its links
-// as Infinity Fabric, with a note that the cc made it AMD's.
+// as Infinity Fabric, with a note that the cc made it AMD's. A hyphenated
+// name of the MI355X gets the catalog's name as a hint, as MI355 does.
 func TestTuneCompCapAMD(t *testing.T) {
 	t.Parallel()
 	R := "../../data/nccltests/testdata/real/"
@@ -650,6 +651,10 @@ func TestTuneCompCapAMD(t *testing.T) {
 		if _, rows, ok := strings.Cut(out, "    size "); !ok || !strings.Contains(catalog, rows) {
 			t.Errorf("predict -hw %s: rows\n%s\nwant the catalog's %s's:\n%s", c.hw, rows, nccl.ISAGPUs(c.isa)[0], catalog)
 		}
+	}
+	code, out, stderr := runCLI("predict", "-gpu", "MI-355X", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB")
+	if code != 0 || !strings.Contains(out, `if it is the catalog's AMD Instinct MI355X, -gpu "AMD Instinct MI355X"`) {
+		t.Errorf("predict -gpu MI-355X: exit %d, stderr %q, output:\n%s\nwant the catalog's MI355X as a hint", code, stderr, out)
 	}
 }
 
