@@ -336,7 +336,7 @@ func addMachineFlags(fs *flag.FlagSet) machineFlags {
 func hwUsage() string {
 	return "hardware description, KEY=VALUE,... or a file of KEY=VALUE lines, with KEY one of " + predict.DescribeKeyNames() +
 		"; it replaces what the logs, the capture and the catalog say, and describes a GPU commlab does not know, whose facts are otherwise assumed " +
-		"(an AMD Instinct MI300X host, which it knows, is cc=9.4,links=7,link-bw=64GB/s)"
+		"(an AMD Instinct MI300X host, which it knows, is cc=9.4,links=7,link-bw=64GB/s: 9.4, which no NVIDIA GPU has, makes the GPU AMD's, its links Infinity Fabric, run by RCCL)"
 }
 
 // stdinOnce returns a usage error where standard input ("-"), or another
@@ -465,7 +465,11 @@ func (f machineFlags) machineHosts(gpu string) (int, string) {
 		return p, fmt.Sprintf("a host of %s holds %d in the catalog (its platform), where nothing else gives it (-hw gpus=G does)", h.GPU.Name, p)
 	case h.Sources.HostGPUs == predict.SourceAssumed:
 		// An AMD GPU the catalog lacks: the host the machine assumes.
-		return p, fmt.Sprintf("a host of %s is assumed to hold %d, its target's platform or a full mesh of its links, where nothing else gives it (-hw gpus=G does)", h.GPU.Name, p)
+		name := h.GPU.Name
+		if isa := h.CompCapISA(); isa != "" {
+			name += " (" + isa + ", by its cc)"
+		}
+		return p, fmt.Sprintf("a host of %s is assumed to hold %d, its target's platform or a full mesh of its links, where nothing else gives it (-hw gpus=G does)", name, p)
 	}
 	if same, p := nccl.ISAGPUs(h.GPU.ISA), h.Platform(); err == nil && !h.GPU.Known && len(same) > 0 && p > 0 {
 		// A GPU named by its target, not yet described: its target's.
@@ -679,6 +683,17 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 	if msg := hwDescribesNothing(*f.hw, spec, "-gpu, the logs, the capture and the catalog"); msg != "" {
 		problems = append([]problem{{Message: msg}}, problems...)
 	}
+	if cc := amdCompCap(&hw); cc > 0 {
+		// The facts show the GPU's name and an assumed fabric: this says
+		// what made the GPU AMD's, where no guess of it says so.
+		if _, guessed := gpuGuess(hw.Facts(), predict.RanRCCL(m.tables), cc); !guessed {
+			links := ""
+			if hw.Fabric == predict.FabricInfinity && hw.Sources.Fabric != predict.SourceUser {
+				links = fmt.Sprintf(", its %d links Infinity Fabric, one to each peer", hw.GPU.NVLinks)
+			}
+			problems = append(problems, problem{Message: fmt.Sprintf("-hw: %s is taken as AMD's, run by RCCL's rules%s (%s)", hw.GPU.Name, links, amdWhy(hw.GPU.Name, cc, false))})
+		}
+	}
 	if err := tablesFitHost(hw, append(slices.Clone(m.tables), studied...)); err != nil {
 		return machine{}, err
 	}
@@ -692,7 +707,7 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 		// The studied logs' NCCL lines may place it on an NVSwitch
 		// (WithEvidence), which their own note says.
 		taken, describe := "a PCIe card of compute capability 9.0 without NVLink", "-hw cc=X.Y,links=N,link-bw=RATE (an AMD Instinct host is fabric=infinity)"
-		if why := amdWhy(hw.GPU.Name, predict.RanRCCL(studied)); why != "" {
+		if why := amdWhy(hw.GPU.Name, amdCompCap(&hw), predict.RanRCCL(studied)); why != "" {
 			taken, describe = "a PCIe card of compute capability 9.0 without Infinity Fabric", "-hw cc=X.Y,fabric=infinity,links=N,link-bw=RATE ("+why+")"
 		}
 		if ev, _ := hw.WithEvidence(studied); ev.Fabric != predict.FabricPCIe {

@@ -53,6 +53,9 @@ type guessOutput struct {
 	// rccl is set on the guess of a GPU the logs do not name where they
 	// ran RCCL: the GPU is AMD's, and the line says so.
 	rccl bool
+	// cc is the GPU's compute capability times ten where it alone makes
+	// the GPU AMD's (amdCompCap), 0 otherwise: the line says so.
+	cc int
 }
 
 // hardwareOf returns hw's summary and facts, with the guess of the GPU
@@ -60,7 +63,7 @@ type guessOutput struct {
 // the calibration tables, whose logs may say the GPU is AMD's.
 func hardwareOf(hw predict.Hardware, tables []predict.Table) hardwareOutput {
 	out := hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
-	if g, ok := gpuGuess(out.Facts, predict.RanRCCL(tables)); ok {
+	if g, ok := gpuGuess(out.Facts, predict.RanRCCL(tables), amdCompCap(&hw)); ok {
 		out.Guesses = append(out.Guesses, g)
 	}
 	return out
@@ -69,29 +72,49 @@ func hardwareOf(hw predict.Hardware, tables []predict.Table) hardwareOutput {
 // gpuGuess returns the guess of a GPU the logs do not name or the catalog
 // does not know, whose links are assumed: no ratio measures it, and the
 // hint says how to name or describe it, an AMD GPU's Infinity Fabric where
-// the logs ran RCCL.
-func gpuGuess(facts []predict.Fact, rccl bool) (guessOutput, bool) {
+// the logs ran RCCL or its compute capability cc is AMD's alone
+// (amdCompCap, 0 for none).
+func gpuGuess(facts []predict.Fact, rccl bool, cc int) (guessOutput, bool) {
 	g, bw := factOf(facts, "gpu"), factOf(facts, "link_bw")
 	if g.Source == predict.SourceCatalog || !bw.Guessed() || !factOf(facts, "fabric").Guessed() && bw.Value != "unknown" {
 		return guessOutput{}, false // known, or described: -hw fabric, links or link-bw
 	}
 	switch {
 	case g.Value == predict.UnnamedGPU:
-		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-gpu NAME", rccl: rccl}, true
-	case rccl || nccl.ISAOf(g.Value) != "":
-		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-hw cc=X.Y,fabric=infinity,links=N,link-bw=RATE", rccl: rccl}, true
+		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-gpu NAME", rccl: rccl, cc: cc}, true
+	case rccl || cc > 0 || nccl.ISAOf(g.Value) != "":
+		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-hw cc=X.Y,fabric=infinity,links=N,link-bw=RATE", rccl: rccl, cc: cc}, true
 	}
 	return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-hw cc=X.Y,links=N,link-bw=RATE"}, true
 }
 
+// amdCompCap returns the compute capability, times ten, of hw's GPU where
+// the catalog lacks it and that alone makes it AMD's
+// (predict.Hardware.CompCapISA: -hw cc=9.5), 0 otherwise.
+func amdCompCap(hw *predict.Hardware) int {
+	if hw.CompCapISA() == "" {
+		return 0
+	}
+	return hw.GPU.CompCap
+}
+
 // amdWhy says why a GPU the catalog lacks is taken as AMD's: its name is
-// an AMD GPU's target, with the catalog's GPUs of that target, or its logs
-// ran RCCL (rccl).
-func amdWhy(name string, rccl bool) string {
-	isa := nccl.ISAOf(name)
+// an AMD GPU's target, with the catalog's GPUs of that target, or its
+// compute capability cc (times ten, 0 for none) is AMD's alone
+// (amdCompCap), or its logs ran RCCL (rccl).
+func amdWhy(name string, cc int, rccl bool) string {
+	isa, of := nccl.ISAOf(name), ""
+	if isa == "" && cc > 0 {
+		isa = nccl.ISAOfCompCap(cc)
+		of = fmt.Sprintf("cc=%d.%d is no NVIDIA GPU's compute capability but the GFXIP version of AMD's %s, ", cc/10, cc%10, isa)
+	}
 	switch gpus := nccl.ISAGPUs(isa); {
+	case len(gpus) > 0 && of != "":
+		return fmt.Sprintf("%sthe target of the catalog's %s: -gpu %q names one, and every fact of it", of, joinAnd(gpus), gpus[0])
 	case len(gpus) > 0:
 		return fmt.Sprintf("%s is the target of the catalog's %s: -gpu %q names one, and every fact of it", isa, joinAnd(gpus), gpus[0])
+	case of != "":
+		return fmt.Sprintf("cc=%d.%d is no NVIDIA GPU's compute capability but AMD's", cc/10, cc%10)
 	case isa != "":
 		return fmt.Sprintf("%s is an AMD GPU's target, of no GPU the catalog holds", isa)
 	case rccl:
@@ -211,6 +234,8 @@ func writeGuesses(w io.Writer, h hardwareOutput) {
 		switch {
 		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU && !factOf(h.Facts, "fabric").Guessed():
 			gpuLine = fmt.Sprintf("guess: gpu = %s: the logs name none, and its links' rate is unknown: settle it with %s, as the Rank lines of nccl-tests or rccl-tests print it", g.Value, g.Hint)
+		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU && g.cc > 0:
+			gpuLine = fmt.Sprintf("guess: gpu = %s: the logs name none, and it is AMD's (%s), and a PCIe card without Infinity Fabric is assumed: settle it with %s, as the Rank lines of rccl-tests print it, or describe its Infinity Fabric with -hw links=N,link-bw=RATE", g.Value, amdWhy(g.Value, g.cc, g.rccl), g.Hint)
 		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU && g.rccl:
 			gpuLine = fmt.Sprintf("guess: gpu = %s: the logs name none, but they ran RCCL, so it is AMD's, and a PCIe card without Infinity Fabric is assumed: settle it with %s, as the Rank lines of rccl-tests print it, such as -gpu \"AMD Instinct MI300X\" (the catalog holds the %s)", g.Value, g.Hint, amdGPUs())
 		case g.Fact == "gpu" && g.Value == predict.UnnamedGPU:
@@ -218,13 +243,13 @@ func writeGuesses(w io.Writer, h hardwareOutput) {
 		case g.Fact == "gpu" && strings.Contains(g.Hint, "fabric=infinity") && !factOf(h.Facts, "fabric").Guessed():
 			// The fabric is given (a capture's Infinity Fabric): the
 			// links' rate is what is unknown.
-			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and its links' rate is unknown (%s): describe it with -hw link-bw=RATE, and links=N where the capture cannot count them", g.Value, amdWhy(g.Value, g.rccl))
+			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and its links' rate is unknown (%s): describe it with -hw link-bw=RATE, and links=N where the capture cannot count them", g.Value, amdWhy(g.Value, g.cc, g.rccl))
 		case g.Fact == "gpu" && strings.Contains(g.Hint, "fabric=infinity"):
 			taken := "a PCIe card without Infinity Fabric"
 			if factOf(h.Facts, "fabric").Value == predict.FabricInfinity.String() {
 				taken = "an Infinity Fabric mesh of its links"
 			}
-			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and %s is assumed (%s): describe its Infinity Fabric with %s, or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN", g.Value, taken, amdWhy(g.Value, g.rccl), g.Hint)
+			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and %s is assumed (%s): describe its Infinity Fabric with %s, or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN", g.Value, taken, amdWhy(g.Value, g.cc, g.rccl), g.Hint)
 		case g.Fact == "gpu":
 			near := ""
 			if n := nccl.NearGPU(g.Value); n != "" {

@@ -280,7 +280,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	rccl := predict.RanRCCL(mc.tables)
-	if g, ok := gpuGuess(mc.hw.Facts(), rccl); ok && g.Value == predict.UnnamedGPU {
+	if g, ok := gpuGuess(mc.hw.Facts(), rccl, amdCompCap(&mc.hw)); ok && g.Value == predict.UnnamedGPU {
 		// Every choice of the rules would rest on a GPU assumed in
 		// its place (a PCIe card, or a capture's links with an assumed
 		// compute capability), as diagnose says of it.

@@ -601,6 +601,63 @@ func TestTuneRanVersion(t *testing.T) {
 	}
 }
 
+// TestTuneCompCapAMD: a GPU the logs do not name, described by a compute
+// capability that only AMD's GPUs carry, is AMD's (the red team's
+// commands: -hw cc=9.5,links=7,link-bw=76.8GB/s on the OCI MI355X logs,
+// cc=9.4,links=7,link-bw=64GB/s on AAC's MI325X logs, which wrote 58 rules
+// of NCCL's for an "unnamed GPU, NVSwitch 7 NVLinks"): tune refuses as it
+// does with -gpu "AMD Instinct MI355X", and predict's facts give its links
+// as Infinity Fabric, with a note that the cc made it AMD's. A hyphenated
+// name of the MI355X gets the catalog's name as a hint, as MI355 does.
+func TestTuneCompCapAMD(t *testing.T) {
+	t.Parallel()
+	R := "../../data/nccltests/testdata/real/"
+	mi355x := R + "mi355x_1x8_allreduce_pollara_oci.log," + R + "mi355x_2x8_allreduce_pollara_oci.log"
+	mi325x := R + "mi325x_1x8_allreduce_ring_aac11.log," + R + "mi325x_2x8_allreduce_ring_aac11.log"
+	dir := t.TempDir()
+	lastLine := func(s string) string {
+		lines := strings.Split(strings.TrimSpace(s), "\n")
+		return lines[len(lines)-1]
+	}
+	tune := func(args ...string) (int, string, bool) {
+		out := filepath.Join(dir, "r.conf")
+		os.Remove(out)
+		code, _, stderr := runCLI(append([]string{"tune", "-o", out, "-collective", "allreduce", "-comms", "2x8,4x8"}, args...)...)
+		_, err := os.Stat(out)
+		return code, stderr, err == nil
+	}
+	code, named, written := tune("-calibrate", mi355x, "-gpu", "MI355X")
+	if code != 1 || written || !strings.Contains(named, "tune writes no rules for RCCL") {
+		t.Fatalf("-gpu MI355X: exit %d, file written %v, stderr %q; want RCCL refused", code, written, named)
+	}
+	for _, c := range []struct{ logs, hw, isa string }{
+		{mi355x, "cc=9.5,links=7,link-bw=76.8GB/s", "gfx950"},
+		{mi325x, "cc=9.4,links=7,link-bw=64GB/s", "gfx942"},
+	} {
+		code, stderr, written := tune("-calibrate", c.logs, "-hw", c.hw)
+		if code != 1 || written || lastLine(stderr) != lastLine(named) || !strings.Contains(stderr, "-hw: unnamed GPU is taken as AMD's") {
+			t.Errorf("tune -hw %s: exit %d, file written %v, stderr %q; want it refused as -gpu MI355X is (%q), with the note that cc made it AMD's",
+				c.hw, code, written, stderr, lastLine(named))
+		}
+		predict := []string{"predict", "-calibrate", c.logs, "-collective", "allreduce", "-nodes", "2", "-per-node", "8", "-size", "1MiB,64MiB"}
+		code, out, stderr := runCLI(append(predict, "-hw", c.hw)...)
+		cc, _, _ := strings.Cut(c.hw, ",")
+		if code != 0 || !strings.Contains(out, "fabric infinity") || !strings.Contains(out, "Infinity Fabric mesh of 7 links") ||
+			!strings.Contains(stderr, cc+" is no NVIDIA GPU's compute capability but the GFXIP version of AMD's "+c.isa) {
+			t.Errorf("predict -hw %s: exit %d, stderr %q, output:\n%s\nwant Infinity Fabric's facts, and a note that %s made it AMD's", c.hw, code, stderr, out, cc)
+		}
+		// It predicts what the catalog's GPU of its target does.
+		_, catalog, _ := runCLI(append(predict, "-gpu", nccl.ISAGPUs(c.isa)[0])...)
+		if _, rows, ok := strings.Cut(out, "    size "); !ok || !strings.Contains(catalog, rows) {
+			t.Errorf("predict -hw %s: rows\n%s\nwant the catalog's %s's:\n%s", c.hw, rows, nccl.ISAGPUs(c.isa)[0], catalog)
+		}
+	}
+	code, out, stderr := runCLI("predict", "-gpu", "MI-355X", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB")
+	if code != 0 || !strings.Contains(out, `if it is the catalog's AMD Instinct MI355X, -gpu "AMD Instinct MI355X"`) {
+		t.Errorf("predict -gpu MI-355X: exit %d, stderr %q, output:\n%s\nwant the catalog's MI355X as a hint", code, stderr, out)
+	}
+}
+
 // TestTuneRCCL: RCCL runs a tuner plugin's channel count as given, and
 // its own counts are not NCCL's (112 channels on one node of 8 gfx950 from
 // RCCL 2.26.6): tune writes no rules for tables of an AMD GPU (the MI355X

@@ -228,20 +228,33 @@ func ParseGPU(name string) (GPU, error) {
 // NearGPU returns, for a name that ParseGPU does not know, the catalog's
 // name of a product one of whose one-word keys begins with a word of name
 // (at least four characters, with a digit): "AMD Instinct MI355X" for
-// "MI355"; "" where none does.
+// "MI355". A word of letters alone and the word after it that begins with
+// a digit count as one word too, so that a series written apart from its
+// number is the product's: "MI-355X" and "MI 355X" are MI355X. "" where no
+// key begins so.
 func NearGPU(name string) string {
-	for _, w := range strings.Fields(strings.ToUpper(strings.NewReplacer("-", " ", "_", " ", "/", " ").Replace(name))) {
-		if len(w) < 4 || !strings.ContainsAny(w, "0123456789") {
+	fields := strings.Fields(strings.ToUpper(strings.NewReplacer("-", " ", "_", " ", "/", " ").Replace(name)))
+	words := slices.Clone(fields)
+	for i := 1; i < len(fields); i++ {
+		if a, b := fields[i-1], fields[i]; !strings.ContainsAny(a, digits) && strings.IndexAny(b, digits) == 0 {
+			words = append(words, a+b)
+		}
+	}
+	for _, w := range words {
+		if len(w) < 4 || !strings.ContainsAny(w, digits) {
 			continue
 		}
 		for _, e := range gpuTable {
-			if k := e.keys[0]; len(e.keys) == 1 && !strings.Contains(k, " ") && k != w && strings.HasPrefix(k, w) {
+			if k := e.keys[0]; len(e.keys) == 1 && !strings.Contains(k, " ") && strings.HasPrefix(k, w) && (k != w || !slices.Contains(fields, w)) {
 				return e.gpu.Name
 			}
 		}
 	}
 	return ""
 }
+
+// digits are the decimal digits, as strings.ContainsAny takes them.
+const digits = "0123456789"
 
 // CatalogGPUs returns the names of the catalog's GPUs, each once, in the
 // catalog's order; amd selects AMD's (those with an ISA) or NVIDIA's.
@@ -284,6 +297,28 @@ func ISAOf(name string) string {
 		return ""
 	}
 	return w
+}
+
+// ISAOfCompCap returns the LLVM target of a GPU described by its compute
+// capability cc alone (times ten) where only the catalog's AMD GPUs carry
+// it, as their GFXIP version: gfx942 for 94 (MI300X, MI325X), gfx950 for
+// 95 (MI350X, MI355X); UnknownISA where they carry it with more than one
+// target. It is "" where an NVIDIA GPU of the catalog has cc too (90 is
+// Hopper's as well as MI100's and MI250X's GFXIP 9.0) or no AMD GPU does.
+func ISAOfCompCap(cc int) string {
+	isa := ""
+	for _, e := range gpuTable {
+		switch {
+		case e.gpu.CompCap != cc:
+		case e.gpu.ISA == "":
+			return "" // an NVIDIA GPU's
+		case isa == "" || isa == e.gpu.ISA:
+			isa = e.gpu.ISA
+		default:
+			isa = UnknownISA
+		}
+	}
+	return isa
 }
 
 // ISAGPUs returns the names of the catalog's GPUs of LLVM target isa, each

@@ -235,18 +235,97 @@ func TestArchOf(t *testing.T) {
 // a product's key, points at that product ("MI355" at the MI355X); a word
 // too short or without a digit, or a product of its own ("MI308X",
 // "MI300A"), points nowhere.
+//
+// A series written apart from its number is the product's (a red team:
+// -gpu MI-355X got no hint, where MI355 got one, and the name moved the
+// prediction 2.9x); the catalog's NVIDIA names, hyphenated as nccl-tests
+// prints them, still resolve to their own entries, and NearGPU is not
+// asked of them.
 func TestNearGPU(t *testing.T) {
 	for name, want := range map[string]string{
-		"MI355":               "AMD Instinct MI355X",
-		"amd mi325":           "AMD Instinct MI325X",
-		"AMD Instinct MI308X": "",
-		"AMD Instinct MI300A": "",
-		"H10":                 "",
-		"gfx942":              "",
-		"NVIDIA RTX 6000D":    "",
+		"MI355":                 "AMD Instinct MI355X",
+		"amd mi325":             "AMD Instinct MI325X",
+		"MI-355X":               "AMD Instinct MI355X", // the red team's spellings
+		"mi-355x":               "AMD Instinct MI355X",
+		"AMD Instinct MI-355X":  "AMD Instinct MI355X",
+		"MI 300X":               "AMD Instinct MI300X",
+		"MI-355":                "AMD Instinct MI355X",
+		"AMD Instinct MI308X":   "",
+		"AMD Instinct MI-308X":  "", // a product of its own, hyphenated
+		"AMD Instinct MI300A":   "",
+		"AMD Instinct MI-300A":  "",
+		"H10":                   "",
+		"gfx942":                "",
+		"NVIDIA RTX 6000D":      "",
+		"NVIDIA GeForce RTX 40": "",
 	} {
 		if got := NearGPU(name); got != want {
 			t.Errorf("NearGPU(%q) = %q, want %q", name, got, want)
+		}
+	}
+	// gpuTable's entries, by the names nccl-tests prints.
+	for name, want := range map[string]string{
+		"NVIDIA A100-SXM4-40GB":   "A100 SXM4",
+		"A100-SXM4-40GB":          "A100 SXM4",
+		"H100-SXM":                "H100 SXM",
+		"NVIDIA H100 PCIe":        "H100 PCIe",
+		"GB200":                   "GB200",
+		"NVIDIA GB200":            "GB200",
+		"Tesla V100-SXM2-32GB":    "V100 SXM2",
+		"NVIDIA GeForce RTX 4090": "GeForce RTX 4090",
+	} {
+		if g, err := ParseGPU(name); err != nil || g.Name != want {
+			t.Errorf("ParseGPU(%q) = %q, %v; want %q", name, g.Name, err, want)
+		}
+	}
+	if _, err := ParseGPU("MI-355X"); err == nil {
+		t.Error("ParseGPU(MI-355X) resolved; NearGPU's hint is what names the MI355X")
+	}
+}
+
+// TestISAOfCompCap: a compute capability that only the catalog's AMD GPUs
+// carry (their GFXIP version) names their target; one an NVIDIA GPU has
+// names none, and no value taken as AMD's is one of NVIDIA's.
+func TestISAOfCompCap(t *testing.T) {
+	for _, c := range []struct {
+		cc   int
+		want string
+		src  string
+	}{
+		{94, "gfx942", "gpuTable: MI300X, MI325X (GFXIP 9.4)"},
+		{95, "gfx950", "gpuTable: MI350X, MI355X (GFXIP 9.5)"},
+		{90, "", "gpuTable: H100 and H200 are 9.0, as are MI250X (gfx90a) and MI100 (gfx908)"},
+		{80, "", "gpuTable: A100 8.0; no AMD GPU"},
+		{103, "", "gpuTable: B300 10.3"},
+		{87, "", "CUDA GPUs table: Jetson AGX Orin 8.7, which gpuTable lacks; no AMD GPU"},
+		{110, "", "CUDA GPUs table: Jetson Thor 11.0; no AMD GPU in gpuTable (RDNA3's gfx1100 is GFXIP 11.0)"},
+		{0, "", "no compute capability"},
+	} {
+		if got := ISAOfCompCap(c.cc); got != c.want {
+			t.Errorf("ISAOfCompCap(%d) = %q, want %q (%s)", c.cc, got, c.want, c.src)
+		}
+	}
+	// NVIDIA's compute capabilities: the CUDA GPUs table
+	// (developer.nvidia.com/cuda-gpus) and the CUDA C++ Programming
+	// Guide's table of compute capabilities, Kepler (3.0) to Blackwell
+	// (12.1). An AMD GPU added to gpuTable with one of them (RDNA3's GFXIP
+	// 11.0, RDNA4's 12.0) must not make a GPU described by it AMD's.
+	nvidia := []int{30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 103, 110, 120, 121}
+	for _, e := range gpuTable {
+		if e.gpu.ISA == "" {
+			if !slices.Contains(nvidia, e.gpu.CompCap) {
+				t.Errorf("%s: compute capability %d is none of NVIDIA's", e.gpu.Name, e.gpu.CompCap)
+			}
+			continue
+		}
+		isa := ISAOfCompCap(e.gpu.CompCap)
+		switch {
+		case isa != "" && slices.Contains(nvidia, e.gpu.CompCap):
+			t.Errorf("%s: GFXIP %d is an NVIDIA compute capability, and ISAOfCompCap takes it as %s", e.gpu.Name, e.gpu.CompCap, isa)
+		case isa != "" && isa != e.gpu.ISA && isa != UnknownISA:
+			t.Errorf("%s: ISAOfCompCap(%d) = %s, want its own %s", e.gpu.Name, e.gpu.CompCap, isa, e.gpu.ISA)
+		case isa == "" && !slices.Contains(nvidia, e.gpu.CompCap):
+			t.Errorf("%s: GFXIP %d is no NVIDIA GPU's, and ISAOfCompCap takes it as nobody's", e.gpu.Name, e.gpu.CompCap)
 		}
 	}
 }

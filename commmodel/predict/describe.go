@@ -15,7 +15,7 @@ import (
 
 // DescribeKeys are the keys of Describe, with what each sets.
 var DescribeKeys = []struct{ Key, Doc string }{
-	{"cc", "compute capability, such as 9.0; it picks NCCL's constants of the GPU's generation (an AMD GPU has none: the catalog gives MI100 and MI250X 9.0, the MI300 series 9.4 and the MI350 series 9.5, which all stand for Hopper's)"},
+	{"cc", "compute capability, such as 9.0; it picks NCCL's constants of the GPU's generation (an AMD GPU has none: the catalog gives MI100 and MI250X 9.0, the MI300 series 9.4 and the MI350 series 9.5, which all stand for Hopper's); one that only AMD's GPUs carry and no NVIDIA GPU has (9.4, 9.5) makes a GPU the catalog lacks AMD's, of the catalog's target for it: Infinity Fabric where links are given, and RCCL's rules"},
 	{"links", "GPU-to-GPU links per GPU (NVLink, or Infinity Fabric for AMD Instinct)"},
 	{"link-bw", "one link's bandwidth in one direction, such as 25GB/s (at most 200GB/s; a GPU's total is gpu-bw)"},
 	{"gpu-bw", "one GPU's bandwidth to the others in the host, such as 450GB/s; sets link-bw from links"},
@@ -44,8 +44,10 @@ var DescribeKeys = []struct{ Key, Doc string }{
 // capability 9.0, whose NCCL constants stand for its library's, a PCIe
 // Gen5 link and no NVLink), every fact of it assumed, and the keys given
 // replace what they name: an AMD host the catalog lacks is, say,
-// "cc=9.4,links=7,link-bw=64GB/s,fabric=infinity" (seven Infinity Fabric
-// links of 64 GB/s a direction to the seven other GPUs). Calibrate gives
+// "cc=9.4,links=7,link-bw=64GB/s" (seven Infinity Fabric links of 64 GB/s
+// a direction to the seven other GPUs: a compute capability that only
+// AMD's GPUs carry makes the GPU AMD's, nccl.ISAOfCompCap, and its links
+// Infinity Fabric's where no fabric is given). Calibrate gives
 // the bandwidths of a GPU whose links are assumed wide priors. With gpu
 // "", the GPU is that of the system the spec names (Hardware.System says
 // which), else an unknown, unnamed GPU.
@@ -133,17 +135,36 @@ func Describe(gpu, spec string) (Hardware, error) {
 		// catalog gives.
 		h.NVLinks = h.GPU.BridgeLinks
 	}
+	// A compute capability that only AMD's GPUs carry makes the GPU AMD's,
+	// of the target it names (nccl.ISAOfCompCap): a GPU the catalog lacks
+	// takes that target, and a GPU of NVIDIA's is an error. amd names the
+	// GPU in the errors below, with what made it AMD's.
+	amd := h.GPU.Name
+	if cc, ok := set["cc"]; ok && h.GPU.ISA == "" {
+		switch isa := nccl.ISAOfCompCap(h.GPU.CompCap); {
+		case isa != "" && h.GPU.Known:
+			own := "its own"
+			if g, err := nccl.ParseGPU(h.GPU.Name); err == nil {
+				own = fmt.Sprintf("its own, %d.%d,", g.CompCap/10, g.CompCap%10)
+			}
+			return Hardware{}, fmt.Errorf("predict: hardware cc=%s: %s is NVIDIA's, and no NVIDIA GPU has compute capability %s, the GFXIP version of AMD's %s: give %s or leave cc out",
+				cc, h.GPU.Name, cc, isa, own)
+		case isa != "":
+			h.GPU.ISA = isa
+			amd = fmt.Sprintf("%s, of cc=%s (AMD's %s),", h.GPU.Name, cc, isa)
+		}
+	}
 	switch {
 	case h.Fabric == FabricInfinity && h.GPU.Known && h.GPU.ISA == "":
 		return Hardware{}, fmt.Errorf("predict: hardware fabric=infinity: Infinity Fabric is AMD Instinct's; %s's links are fabric=nvswitch or fabric=mesh", h.GPU.Name)
 	case h.GPU.ISA != "" && h.Fabric.oneHop() && h.Fabric != FabricInfinity:
-		return Hardware{}, fmt.Errorf("predict: hardware fabric=%s: %s joins its GPUs by Infinity Fabric (fabric=infinity) or PCIe (fabric=pcie), not NVLink", h.Fabric, h.GPU.Name)
+		return Hardware{}, fmt.Errorf("predict: hardware fabric=%s: %s joins its GPUs by Infinity Fabric (fabric=infinity) or PCIe (fabric=pcie), not NVLink", h.Fabric, amd)
 	case h.GPU.ISA != "" && h.Domain > 0:
-		return Hardware{}, fmt.Errorf("predict: hardware domain=%d: an NVLink domain across hosts is NVIDIA's (GB200, GB300); %s's hosts meet over the network", h.Domain, h.GPU.Name)
+		return Hardware{}, fmt.Errorf("predict: hardware domain=%d: an NVLink domain across hosts is NVIDIA's (GB200, GB300); %s's hosts meet over the network", h.Domain, amd)
 	case h.nvlinkPairs && h.Fabric != FabricPCIe:
 		return Hardware{}, fmt.Errorf("predict: hardware pairs=true: NVLink pairs are a PCIe host's, and %s's GPUs are joined by %s; give fabric=pcie,pairs=true or leave pairs out", h.GPU.Name, h.Fabric)
 	case h.GPU.ISA != "" && h.NVLS:
-		return Hardware{}, fmt.Errorf("predict: hardware nvls=true: NVLS is NVLink SHARP, of NVIDIA's NVSwitch; %s has none (nvls=false)", h.GPU.Name)
+		return Hardware{}, fmt.Errorf("predict: hardware nvls=true: NVLS is NVLink SHARP, of NVIDIA's NVSwitch; %s has none (nvls=false)", amd)
 	case h.links() == 0 && h.Fabric == FabricInfinity:
 		return Hardware{}, fmt.Errorf("predict: hardware fabric=infinity without links: give links=N, a GPU's Infinity Fabric links to the others of its host (7 on an MI300- or MI350-series platform), and link-bw=RATE, one link's a direction, or fabric=pcie")
 	case h.links() == 0 && (h.Fabric == FabricNVSwitch || h.Fabric == FabricMesh) && (fabric || sw):
@@ -157,7 +178,7 @@ func Describe(gpu, spec string) (Hardware, error) {
 	}
 	switch {
 	case !h.GPU.Known && !fabric && !sw && h.links() > 0 && h.GPU.ISA != "":
-		h.Fabric = FabricInfinity // an AMD GPU's links join it to each peer: a name that is its target says AMD
+		h.Fabric = FabricInfinity // an AMD GPU's links join it to each peer: a name that is its target, or cc, says AMD
 	case !h.GPU.Known && !fabric && !sw && h.links() > 0:
 		h.Fabric = FabricNVSwitch // links described without a word of how they join
 	case h.Fabric == FabricPCIe && !fabric && !sw && h.links() > 0:
@@ -190,6 +211,18 @@ func Describe(gpu, spec string) (Hardware, error) {
 		}
 	}
 	return h, nil
+}
+
+// CompCapISA returns the LLVM target of h's GPU where the catalog lacks
+// the GPU and its compute capability alone makes it AMD's (Describe's cc,
+// nccl.ISAOfCompCap: 9.5 is gfx950's GFXIP version, and no NVIDIA GPU's);
+// "" where the catalog, a name that is a target, the logs or nothing does.
+func (h *Hardware) CompCapISA() string {
+	g := h.GPU
+	if g.Known || g.ISA == "" || nccl.ISAOf(g.Name) != "" || g.ISA != nccl.ISAOfCompCap(g.CompCap) {
+		return ""
+	}
+	return g.ISA
 }
 
 // parseRate reads a Describe rate, such as 400Gb/s or 50GB/s, within

@@ -186,11 +186,12 @@ func TestDescribeAMD(t *testing.T) {
 // but no fabric, is Infinity Fabric's where its name is its target
 // (gfx942) or its logs ran RCCL (gce-hackathon's OCI MI300X log of 2 x 8,
 // as its page gives it, whose RCCL version lines name no GPU), not an
-// NVSwitch's, and runs RCCL's rules:
+// NVSwitch's, and runs RCCL's rules, as it is where its compute
+// capability is AMD's alone (9.4, gfx942's GFXIP version):
 // it predicts what the catalog's MI300X does, size for size, and RCCL's
 // LL128, off on gfx942, is off on it (a red team: Ring/LL128 at 16 MiB,
-// 1.77x fast). A name that is no target, with no RCCL log, stays on a
-// switch.
+// 1.77x fast). A name that is no target, of cc=9.0 and with no RCCL log,
+// stays on a switch.
 func TestDescribeAMDUnknown(t *testing.T) {
 	const desc = "cc=9.4,links=7,link-bw=64GB/s"
 	sizes := []float64{64 << 10, 1 << 20, 16 << 20, 1 << 30}
@@ -207,7 +208,9 @@ func TestDescribeAMDUnknown(t *testing.T) {
 	if err != nil || len(tabs) != 1 || !RanRCCL(tabs) || tabs[0].GPU != UnnamedGPU {
 		t.Fatalf("%d tables (RCCL %v), %v; want one unnamed GPU's, RCCL's", len(tabs), RanRCCL(tabs), err)
 	}
-	unnamed, err := Describe("", desc)
+	// Without the cc, which alone makes it AMD's (TestDescribeCompCapAMD):
+	// the logs' RCCL does.
+	unnamed, err := Describe("", "links=7,link-bw=64GB/s")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,10 +224,14 @@ func TestDescribeAMDUnknown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	other, err := Describe("a card of no target", desc)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		h    Hardware
-	}{{"gfx942", isa}, {"RCCL's unnamed GPU", fromLog}} {
+	}{{"gfx942", isa}, {"RCCL's unnamed GPU", fromLog}, {"a card of no target, of cc=9.4", other}} {
 		if c.h.Fabric != FabricInfinity || c.h.NVLS || c.h.GPU.ISA == "" {
 			t.Errorf("%s: fabric %v, NVLS %v, ISA %q; want Infinity Fabric, no NVLS, AMD's", c.name, c.h.Fabric, c.h.NVLS, c.h.GPU.ISA)
 			continue
@@ -262,8 +269,77 @@ func TestDescribeAMDUnknown(t *testing.T) {
 	if three, err := Describe("gfx942", "links=3,link-bw=64GB/s"); err != nil || three.hostGPUs != 4 || three.Sources.HostGPUs != SourceAssumed {
 		t.Errorf("gfx942 of 3 links: host of %d (%s), %v; want 4, assumed", three.hostGPUs, three.Sources.HostGPUs, err)
 	}
-	if other, err := Describe("a card of no target", desc); err != nil || other.Fabric != FabricNVSwitch || other.GPU.ISA != "" {
-		t.Errorf("a card of no target: fabric %v, ISA %q, %v; want an NVSwitch's, NVIDIA's", other.Fabric, other.GPU.ISA, err)
+	// Of compute capability 9.0, Hopper's as well as MI250X's, it is
+	// NVIDIA's, on a switch.
+	if nv, err := Describe("a card of no target", "cc=9.0,links=7,link-bw=64GB/s"); err != nil || nv.Fabric != FabricNVSwitch || nv.GPU.ISA != "" {
+		t.Errorf("a card of no target, of cc=9.0: fabric %v, ISA %q, %v; want an NVSwitch's, NVIDIA's", nv.Fabric, nv.GPU.ISA, err)
+	}
+}
+
+// TestDescribeCompCapAMD: a GPU the catalog lacks, described by a compute
+// capability that only AMD's GPUs carry (nccl.ISAOfCompCap), is AMD's, of
+// the target the catalog gives that version: Infinity Fabric where links
+// are given and no fabric is, no NVLS, RCCL's rules (a red team: -hw
+// cc=9.5,links=7,link-bw=76.8GB/s, on MI355X logs that name no GPU, was an
+// NVSwitch, and tune wrote NCCL's rules for it). A compute capability
+// NVIDIA's GPUs have stays NVIDIA's, and an NVIDIA GPU of the catalog
+// given an AMD one is an error.
+func TestDescribeCompCapAMD(t *testing.T) {
+	for _, c := range []struct {
+		gpu, spec string
+		isa       string // "" for NVIDIA's
+		fabric    Fabric
+		err       string // a substring of the error, "" for none
+		src       string
+	}{
+		{"", "cc=9.5,links=7,link-bw=76.8GB/s", "gfx950", FabricInfinity, "", "the red team's command; gpuTable's MI355X: GFXIP 9.5, gfx950"},
+		{"", "cc=9.4,links=7,link-bw=64GB/s", "gfx942", FabricInfinity, "", "the red team's command, and the -hw usage's MI300X; gpuTable's MI300X: GFXIP 9.4, gfx942"},
+		{"AMD Instinct MI308X", "cc=9.4,links=7,link-bw=64GB/s", "gfx942", FabricInfinity, "", "a name the catalog lacks, no target"},
+		{"", "cc=9.5", "gfx950", FabricPCIe, "", "no links: a PCIe card, AMD's"},
+		{"", "cc=9.4,fabric=pcie", "gfx942", FabricPCIe, "", "the fabric given stands"},
+		{"", "cc=9.0,links=7,link-bw=64GB/s", "", FabricNVSwitch, "", "CUDA GPUs table: H100 9.0 (and gpuTable's MI250X, GFXIP 9.0)"},
+		{"", "cc=8.7,links=7,link-bw=25GB/s", "", FabricNVSwitch, "", "CUDA GPUs table: Jetson AGX Orin 8.7"},
+		{"", "cc=10.3,links=18,link-bw=50GB/s", "", FabricNVSwitch, "", "gpuTable's B300: 10.3"},
+		{"", "cc=9.4,fabric=nvswitch,links=7,link-bw=64GB/s", "", 0, "cc=9.4 (AMD's gfx942), joins its GPUs by Infinity Fabric", "AMD's GPUs have no NVSwitch"},
+		{"", "cc=9.5,nvls=true,links=7,link-bw=76.8GB/s", "", 0, "NVLS is NVLink SHARP", "AMD's GPUs have no NVLS"},
+		{"H100", "cc=9.4", "", 0, "H100 SXM is NVIDIA's, and no NVIDIA GPU has compute capability 9.4, the GFXIP version of AMD's gfx942: give its own, 9.0,", "gpuTable's H100: 9.0"},
+	} {
+		h, err := Describe(c.gpu, c.spec)
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q, %s: %v; want an error with %q (%s)", c.gpu, c.spec, err, c.err, c.src)
+			}
+			continue
+		case err != nil:
+			t.Errorf("%q, %s: %v (%s)", c.gpu, c.spec, err, c.src)
+			continue
+		}
+		rccl := Uncalibrated(h).RunsRCCL()
+		if h.GPU.ISA != c.isa || h.Fabric != c.fabric || rccl != (c.isa != "") || c.isa != "" && h.NVLS || h.CompCapISA() != c.isa {
+			t.Errorf("%q, %s: ISA %q (CompCapISA %q), fabric %v, RCCL %v, NVLS %v; want ISA %q, fabric %v (%s)",
+				c.gpu, c.spec, h.GPU.ISA, h.CompCapISA(), h.Fabric, rccl, h.NVLS, c.isa, c.fabric, c.src)
+		}
+	}
+	// The AMD GPU the logs do not name is one of its target's systems, not
+	// NVIDIA's (an unnamed GPU of NVIDIA's may be any system's).
+	h, err := Describe("", "cc=9.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	systems := SystemsOf(h, 8, []string{"fabric", "links", "link_bw", "nics_per_node", "nic_bw"})
+	if len(systems) == 0 {
+		t.Error("cc=9.4: no system offered; want the catalog's MI300X systems")
+	}
+	for _, name := range systems {
+		if s, _ := presets.SystemByName(name); !slices.Contains(nccl.ISAGPUs("gfx942"), s.GPU) {
+			t.Errorf("cc=9.4: system %s of %s offered; want gfx942's alone", name, s.GPU)
+		}
+	}
+	// A name that is a target gives the GPU's target, and the cc does not
+	// make the conclusion its own.
+	if named, err := Describe("gfx942", "cc=9.4,links=7,link-bw=64GB/s"); err != nil || named.GPU.ISA != "gfx942" || named.CompCapISA() != "" {
+		t.Errorf("gfx942 of cc=9.4: ISA %q, CompCapISA %q, %v; want gfx942 from its name", named.GPU.ISA, named.CompCapISA(), err)
 	}
 }
 

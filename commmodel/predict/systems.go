@@ -71,7 +71,8 @@ func (h *Hardware) setSystem(name string) error {
 // SystemsOf returns the names of the catalog's systems (presets.Systems)
 // that could be h's machine and would settle some of the facts named
 // (Fact.Name, such as the assumed facts of Guesses): those of h's GPU (of
-// any GPU where the logs name none, UnnamedGPU) whose
+// any GPU where the logs name none, UnnamedGPU, but of AMD's where it is
+// AMD's: mayBeUnnamed) whose
 // hosts hold perHost GPUs (h's own where it gives its host's GPUs, or more
 // where perHost is 1 or 2, a run that may use part of a host), or whose NVLink domains do for a domain's host,
 // and whose entry gives one of those facts or more beyond what the GPU's
@@ -126,8 +127,10 @@ func systemsSettling(h Hardware, perHost int, facts []string, every bool) []stri
 		// A run of one or two GPUs a host says little of the host: it may
 		// be part of a larger one.
 		fits := s.PerHost == perHost || perHost <= 2 && perHost <= s.PerHost || s.Domain > 0 && perHost <= s.PerHost
-		// A GPU the logs do not name may be any system's.
-		if err != nil || g.Name != h.GPU.Name && h.GPU.Name != UnnamedGPU || !fits {
+		// A GPU the logs do not name may be any system's, of its target
+		// where it is AMD's (-hw cc=9.4: gfx942's; the logs ran RCCL:
+		// AMD's, nccl.UnknownISA).
+		if err != nil || g.Name != h.GPU.Name && (h.GPU.Name != UnnamedGPU || !mayBeUnnamed(g, h.GPU)) || !fits {
 			continue
 		}
 		hs, err := Describe(s.GPU, "system="+s.Name)
@@ -259,4 +262,18 @@ func (h Hardware) HostFits(perHost int) error {
 		return fmt.Errorf("%d GPUs a node, where %s holds %d a host", perHost, h.System, host)
 	}
 	return fmt.Errorf("%d GPUs a node, where %s's platform holds %d a host", perHost, h.GPU.Name, host)
+}
+
+// mayBeUnnamed reports whether the catalog's GPU g may be unnamed, a GPU
+// the logs do not name: any GPU where nothing makes unnamed AMD's (ISA
+// ""), else one of AMD's, of unnamed's target where that is known (not
+// nccl.UnknownISA).
+func mayBeUnnamed(g, unnamed nccl.GPU) bool {
+	switch unnamed.ISA {
+	case "":
+		return true
+	case nccl.UnknownISA:
+		return g.ISA != ""
+	}
+	return g.ISA == unnamed.ISA
 }
