@@ -1007,7 +1007,7 @@ func (m *Machine) overrides(q Query, tm *nccl.Model, f nccl.Func, def nccl.Tuner
 		}
 		measured, _ := m.measuredAt(q, s)
 		if !altsTried {
-			_, alts, err = triedAlternatives(m.Hardware, m.tables, q)
+			_, alts, err = triedAlternatives(m.Hardware, m.tables, q, nil)
 			if err != nil {
 				return nil, nil, nil, err
 			}

@@ -241,7 +241,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 	trDone := false
 	alts := func() ([]tried, error) {
 		if !trDone {
-			_, tr, trErr = triedAlternatives(m.Hardware, m.tables, t.Query())
+			_, tr, trErr = triedAlternatives(m.Hardware, m.tables, t.Query(), []Table{t})
 			trDone = true
 		}
 		return tr, trErr
@@ -878,7 +878,8 @@ func (m *Machine) pinTaken(q, own Query, ours, theirs Prediction, ran float64, a
 // m's hardware that move the prediction of t's points i to j by more than
 // GuessMoves and that m's calibration tables do not settle: Guesses on the
 // tables, as commlab predict prints them, or on no tables (Untabled) where
-// m has none. A departure there in the latency or network term may then
+// m has none, less those t's own debug lines rule out, as predict's
+// calibrated on t would (newGuesser). A departure there in the latency or network term may then
 // be the guess. Without tables, grouped sends (AllToAll, SendRecv), which
 // NCCL's model lacks, take the NICs' count and rate where they are
 // assumed. *gr holds the guesses' calibrations for t's query, made on the
@@ -893,7 +894,7 @@ func (m *Machine) networkGuesses(gr **guesser, t Table, i, j int) []Guess {
 	}
 	if len(m.tables) > 0 || !grouped(t.Collective) {
 		if *gr == nil {
-			if g, err := newGuesser(m.Hardware, m.tables, t.Query()); err == nil {
+			if g, err := newGuesser(m.Hardware, m.tables, t.Query(), t); err == nil {
 				*gr = g
 			}
 		}
@@ -974,7 +975,8 @@ func gap(r float64) float64 { return max(r, 1/r) }
 // hostHint asks, for a table of several nodes slower than the model in
 // its latency or network term, for the host facts the model assumed and
 // NCCL reads: where the NICs sit (beyond PXN NCCL runs no LL128 across
-// nodes; on an AMD host, which has no nvidia-smi, by its PCIe tree) and an
+// nodes; on an AMD host, which has no nvidia-smi, by its PCIe tree) unless
+// t's or the tables' debug lines settle it (nicPathSettled), and an
 // AMD CPU (twice Intel's per-step network overhead) where it assumed
 // another.
 func (m *Machine) hostHint(f Finding, t Table) (string, bool) {
@@ -983,7 +985,7 @@ func (m *Machine) hostHint(f Finding, t Table) (string, bool) {
 		return "", false
 	}
 	var took, ask []string
-	if !h.given(h.Sources.NICPath) {
+	if !h.nicPathSettled(append([]Table{t}, m.tables...)) {
 		took = append(took, "the NICs to be next to the GPUs")
 		// A capture gives the path NCCL's rings enter and leave a host by
 		// (topo.Topology.RingNICPath), which one GPU's row does not.

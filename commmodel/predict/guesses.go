@@ -196,9 +196,14 @@ type guesser struct {
 }
 
 // newGuesser calibrates the description h, its alternatives and the
-// older release on tables for q.
-func newGuesser(h Hardware, tables []Table, q Query) (*guesser, error) {
-	base, alts, err := triedAlternatives(h, tables, q)
+// older release on tables for q. logs are tables of the machine the
+// calibration does not take (the table diagnose holds to the model),
+// whose NCCL debug lines rule alternatives out as the tables' do
+// (alternatives): a log that shows GPUDirect RDMA at NCCL's default level
+// rules out the NICs behind the CPU whether it calibrates the model or is
+// diagnosed.
+func newGuesser(h Hardware, tables []Table, q Query, logs ...Table) (*guesser, error) {
+	base, alts, err := triedAlternatives(h, tables, q, logs)
 	if err != nil {
 		return nil, err
 	}
@@ -344,8 +349,9 @@ type tried struct {
 // refits (nil without tables) and h's alternatives for runs of tables and q
 // (alternatives) that describe the tables, each calibrated alike and
 // marked where the tables speak against it, less the network's latency
-// where the tables fit it (no prior of it is left to guess).
-func triedAlternatives(h Hardware, tables []Table, q Query) (*Machine, []tried, error) {
+// where the tables fit it (no prior of it is left to guess). The
+// alternatives are those of the tables and logs together (newGuesser).
+func triedAlternatives(h Hardware, tables []Table, q Query, logs []Table) (*Machine, []tried, error) {
 	base, err := calibratedWith(h, tables)
 	if err != nil {
 		return nil, nil, err
@@ -356,7 +362,7 @@ func triedAlternatives(h Hardware, tables []Table, q Query) (*Machine, []tried, 
 		baseErrs = base.tableErrors(tables)
 	}
 	var out []tried
-	for _, a := range h.alternatives(tables, q.PerNode, q.Ranks > q.PerNode) {
+	for _, a := range h.alternatives(append(slices.Clip(tables), logs...), q.PerNode, q.Ranks > q.PerNode) {
 		if a.keys[0] == "net-lat" && fitsNetLatency {
 			continue
 		}
@@ -378,6 +384,13 @@ func triedAlternatives(h Hardware, tables []Table, q Query) (*Machine, []tried, 
 		out = append(out, tried{a, m, against, better})
 	}
 	return base, out, nil
+}
+
+// nicPathSettled reports that the NICs' path is no guess: given, or
+// within PXB by the tables' debug lines (gdrWithinPXB), where NCCL runs
+// LL128 across nodes as it does on the path assumed.
+func (h *Hardware) nicPathSettled(tables []Table) bool {
+	return h.given(h.Sources.NICPath) || gdrWithinPXB(tables)
 }
 
 // gdrWithinPXB reports that a table's NCCL debug lines show GPUDirect
@@ -542,7 +555,7 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 		}
 		alts = append(alts, alternative{[]string{"cpu"}, cpuOf(a.CPU).key, a})
 	}
-	if acrossNodes && !h.given(h.Sources.NICPath) && (h.NICPath == 0 || h.NICPath == nccl.PathPIX) && !gdrWithinPXB(tables) {
+	if acrossNodes && !h.nicPathSettled(tables) && (h.NICPath == 0 || h.NICPath == nccl.PathPIX) {
 		// Through the CPU, NCCL runs no LL128 across nodes.
 		a := h
 		a.NICPath = nccl.PathPHB

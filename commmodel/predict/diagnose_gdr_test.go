@@ -1,0 +1,53 @@
+package predict
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/data/nccltests"
+)
+
+// TestDiagnoseGDRPath: Kestrel's 16 x 4 H100 AllReduce over Slingshot,
+// diagnosed uncalibrated, with its debug lines showing GPUDirect RDMA
+// ("via NET/Libfabric/0/GDRDMA", "Connected all rings ... GDR 1", the red
+// team's k_dbg.log around this table) and no NCCL_NET_GDR_LEVEL: NCCL
+// enables GPUDirect RDMA by default only up to PXB ("int netGdrLevel =
+// ncclParamNetGdrC2c() ? PATH_P2C : PATH_PXB", src/graph/paths.cc:511 in
+// 2.30.7), so the NICs behind the CPU (PHB) are no cause to
+// offer, as predict calibrated on the same log offers none
+// (gdrWithinPXB). Without the GDR line the path is a guess again.
+func TestDiagnoseGDRPath(t *testing.T) {
+	// The log keeps no Rank lines: its README gives 16 nodes of 4 H100s.
+	pins := func(int) Pins { return Pins{Nodes: 16, PerNode: 4, SystemGPU: "H100-SXM"} }
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/h100_16x4_allreduce_slingshot_kestrel.log", pins)
+	if err != nil || len(tabs) == 0 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	h, err := Describe(tabs[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mentions := func(tab Table) bool {
+		fs, _, err := Uncalibrated(h).Diagnose(tab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(fs, func(f Finding) bool {
+			return slices.ContainsFunc(f.Guesses, func(g Guess) bool { return g.Fact.Key == "nic-path" }) ||
+				slices.ContainsFunc(f.Advice, func(a string) bool { return strings.Contains(a, "nic-path") })
+		})
+	}
+	if !mentions(tabs[0]) {
+		t.Fatal("without debug lines: want the NICs' path among the causes, as assumed")
+	}
+	gdr := tabs[0]
+	gdr.Evidence.GPUDirect = nccltests.Fact[bool]{Value: true, Line: 75}
+	if mentions(gdr) {
+		t.Error("with GPUDirect RDMA at NCCL's default level: the NICs' path is offered as a cause; want none, as predict offers none")
+	}
+	gdr.Evidence.Env = []nccltests.Setting{{Name: "NCCL_NET_GDR_LEVEL", Value: "PHB", Line: 70}}
+	if !mentions(gdr) {
+		t.Error("with NCCL_NET_GDR_LEVEL=PHB: want the NICs' path among the causes again")
+	}
+}
