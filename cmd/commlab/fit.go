@@ -11,6 +11,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/units"
@@ -372,7 +373,8 @@ func fitOne(log *data.Log, i int, place nccltests.Placement, explicit bool, algo
 
 // testListing is one test of -list. A count or GPU the log does not
 // give is nil: null in JSON, an empty cell in CSV, "?" in text (0 nodes
-// would read as a count).
+// would read as a count). Nodes is the count predict takes from the log
+// (predict.LogNodes): the Rank lines' hosts, or NCCL's nNodes.
 type testListing struct {
 	Index      int      `json:"index"`
 	Line       int      `json:"line"`
@@ -392,7 +394,7 @@ func writeTestList(w io.Writer, file string, log *data.Log, format string) error
 	ls := make([]testListing, len(log.Tests))
 	for i, t := range log.Tests {
 		l := testListing{Index: i, Line: t.Line, Op: t.Op, Collective: collectiveName(t), Candidates: []string{},
-			Ranks: givenCount(t.Ranks), Nodes: givenCount(t.Nodes), Rows: len(t.Rows)}
+			Ranks: givenCount(t.Ranks), Nodes: givenCount(predict.LogNodes(t)), Rows: len(t.Rows)}
 		if t.System != "" {
 			l.System = &t.System
 		}

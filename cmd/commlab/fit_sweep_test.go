@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/inframethod/commlab/commmodel/predict"
 )
 
 // TestFitListUnknownCounts: fit -list printed 0 ranks and 0 nodes where
@@ -66,5 +69,45 @@ func TestFitListUnknownJSON(t *testing.T) {
 	code, stdout, _ = runCLI("fit", "-list", "-format", "csv", csv)
 	if rows := strings.Split(strings.TrimSpace(stdout), "\n"); code != 0 || len(rows) != 2 || !strings.Contains(rows[1], ",16,,,2,") {
 		t.Errorf("CSV: exit %d, %q; want ranks 16 and empty nodes and GPU cells", code, stdout)
+	}
+}
+
+// TestFitListCommNodes: Perlmutter's 2 x 4 AllReduce with its Rank lines
+// cut keeps NCCL's comm lines, "nRanks 8 nNodes 2 localRanks 4 localRank 0
+// MNNVL 0" (the red team's k_norank.log is Kestrel's 16 x 4 so): fit -list
+// printed nodes "?" while predict takes 2 from them (predict.LogNodes); it
+// prints 2, in JSON too. Under MNNVL nNodes counts NVLink domains, which
+// neither takes as nodes.
+func TestFitListCommNodes(t *testing.T) {
+	t.Parallel()
+	const src = "../../data/nccltests/testdata/real/a100_2x4_allreduce_ncclinfo_perlmutter_ss11.log"
+	norank := withoutLines(t, src, "norank.log", isRankLine)
+	b, err := os.ReadFile(norank)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mnnvl := writeTemp(t, "mnnvl.log", []byte(strings.ReplaceAll(string(b), "MNNVL 0", "MNNVL 1")))
+	tabs, _, err := predict.ReadFile(norank, nil)
+	if err != nil || len(tabs) != 1 || tabs[0].Nodes != 2 {
+		t.Fatalf("predict: %d tables, %v; want one of 2 nodes", len(tabs), err)
+	}
+	for _, c := range []struct {
+		path  string
+		nodes any
+	}{{norank, float64(2)}, {mnnvl, nil}} {
+		code, stdout, stderr := runCLI("fit", "-list", "-json", c.path)
+		var list struct {
+			Tests []map[string]any `json:"tests"`
+		}
+		if code != 0 || json.Unmarshal([]byte(stdout), &list) != nil || len(list.Tests) != 1 {
+			t.Fatalf("%s: exit %d: %s %s", c.path, code, stdout, stderr)
+		}
+		if got := list.Tests[0]["nodes"]; got != c.nodes {
+			t.Errorf("%s: nodes %v, want %v", c.path, got, c.nodes)
+		}
+	}
+	code, stdout, _ := runCLI("fit", "-list", norank)
+	if got := strings.Fields(strings.Split(stdout, "\n")[1]); code != 0 || len(got) < 5 || got[4] != "2" {
+		t.Errorf("text: exit %d, %q; want nodes 2", code, stdout)
 	}
 }

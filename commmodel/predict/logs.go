@@ -322,6 +322,21 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
 	return tab, "", err
 }
 
+// LogNodes returns the node count a table of t takes from its log, 0
+// where the log gives none: the hosts its Rank lines name (Test.Nodes),
+// else NCCL's "nNodes" (Evidence.Nodes) where the Rank lines elide the
+// hosts, unless the run was MNNVL, whose nNodes counts NVLink domains,
+// not hosts. Pins (nodes=N) come before it.
+func LogNodes(t *nccltests.Test) int {
+	if t.Nodes > 0 {
+		return t.Nodes
+	}
+	if n := t.Evidence.Nodes; n.Known() && n.Value > 0 && !t.Evidence.MNNVL.Value {
+		return n.Value
+	}
+	return 0
+}
+
 // errNodesUnknown: a table whose log does not place its ranks on hosts,
 // and nothing else does.
 var errNodesUnknown = errors.New("node count unknown")
@@ -494,10 +509,8 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 		}
 		ranks = pin.Ranks
 	}
-	if n := t.Evidence.Nodes; tab.Nodes < 1 && pin.Nodes == 0 && n.Known() && n.Value > 0 && !t.Evidence.MNNVL.Value {
-		// NCCL's "nNodes" where the Rank lines elide hosts; with MNNVL it
-		// counts NVLink domains, not hosts.
-		tab.Nodes = n.Value
+	if pin.Nodes == 0 {
+		tab.Nodes = LogNodes(t)
 	}
 	if tab.Nodes < 1 && pin.PerNode > 0 && ranks > 0 {
 		if ranks%pin.PerNode != 0 {
