@@ -86,6 +86,12 @@ func WriteReport(w io.Writer, t *Topology) error {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", b.GPU, orDash(b.NIC), orDash(b.Device), b.Path, b.NCCL,
 				yesNo(b.GDR), b.Sharing, numaText(b.NUMA), orDash(b.CPUs.String()), orDash(b.NCCLIBHCA))
 		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for _, n := range NotIBNotes(t.Bindings()) {
+			fmt.Fprintf(w, "NCCL_IB_HCA: none; %s\n", n)
+		}
 	}
 	return tw.Flush()
 }

@@ -331,14 +331,21 @@ func testOfTable(t predict.Table) *nccltests.Test {
 	return &nccltests.Test{Rows: rows}
 }
 
-// bindingAdvice names each GPU's NIC and CPUs from a topology capture.
+// bindingAdvice names each GPU's NIC and CPUs from a topology capture:
+// NCCL_IB_HCA where NCCL's InfiniBand transport lists the NIC, else the
+// NIC and what picks it instead (topo.NotIB), as topo prints them.
 func bindingAdvice(bs []topo.Binding) string {
 	var parts []string
 	for _, b := range bs {
-		if b.NCCLIBHCA == "" {
+		var s string
+		switch {
+		case b.NCCLIBHCA != "":
+			s = b.GPU + ": NCCL_IB_HCA=" + b.NCCLIBHCA
+		case b.NotIB != "":
+			s = b.GPU + ": NIC " + b.Device
+		default:
 			continue
 		}
-		s := b.GPU + ": NCCL_IB_HCA=" + b.NCCLIBHCA
 		if len(b.CPUs) > 0 {
 			s += ", CPUs " + b.CPUs.String()
 		}
@@ -347,7 +354,11 @@ func bindingAdvice(bs []topo.Binding) string {
 	if len(parts) == 0 {
 		return "the topology capture names no NIC device: pin ranks by hand"
 	}
-	return "from the topology: " + strings.Join(parts, "; ")
+	a := "from the topology: " + strings.Join(parts, "; ")
+	if notes := topo.NotIBNotes(bs); len(notes) > 0 {
+		a += " (NCCL_IB_HCA: none; " + strings.Join(notes, "; ") + ")"
+	}
+	return a
 }
 
 // guessedAmong returns, where the reader guessed the collective of t (of

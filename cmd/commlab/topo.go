@@ -27,6 +27,9 @@ type topoGPU struct {
 	GPUsOnNIC int    `json:"gpus_on_nic"`
 	CPUs      string `json:"cpus"`
 	NCCLIBHCA string `json:"nccl_ib_hca"`
+	// NotIB says why NCCLIBHCA is empty for a NIC NCCL's InfiniBand
+	// transport does not list, and what picks it instead (topo.NotIB).
+	NotIB string `json:"nccl_ib_hca_note"`
 }
 
 type topoNIC struct {
@@ -142,7 +145,7 @@ func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError) topo
 	for i, b := range t.Bindings() {
 		out.GPUs = append(out.GPUs, topoGPU{
 			Name: b.GPU, NUMA: t.GPU(i).NUMA, NIC: b.NIC, Path: pathOrEmpty(b), Device: b.Device,
-			NCCLPath: b.NCCL.String(), GDR: b.GDR, GPUsOnNIC: b.Sharing, CPUs: b.CPUs.String(), NCCLIBHCA: b.NCCLIBHCA,
+			NCCLPath: b.NCCL.String(), GDR: b.GDR, GPUsOnNIC: b.Sharing, CPUs: b.CPUs.String(), NCCLIBHCA: b.NCCLIBHCA, NotIB: b.NotIB,
 		})
 	}
 	near := t.NearestToGPU()
