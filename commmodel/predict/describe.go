@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/topo"
 	"github.com/inframethod/commlab/units"
@@ -251,8 +252,13 @@ func parseRate(value string) (float64, error) {
 // is another quantity: a GPU's total written as link-bw (H100's 450 GB/s
 // over 18 links took a 1 GiB AllReduce on 8 GPUs to 244 µs), or a NIC's
 // rate in bytes where bits were meant (400GB/s for 400Gb/s).
+//
+// maxNICs bounds a host's NICs: the bound of the NIC counts the log reader
+// keeps (nccltests.MaxNICs), so that a count a log gives is one a
+// description takes.
 const (
 	maxCount    = 1 << 16
+	maxNICs     = nccltests.MaxNICs
 	maxRate     = 10e12 // B/s
 	minRate     = 1e8   // B/s
 	maxLinkRate = 200e9 // B/s
@@ -346,7 +352,7 @@ func (h *Hardware) set(key, value string) error {
 		h.hostGPUs, err = count(1)
 		h.hostLeast = false
 	case "nics":
-		h.NICs, err = count(1)
+		h.NICs, err = countUpTo(1, maxNICs)
 	case "nic-bw":
 		h.NICBW, err = rate()
 		if err == nil && h.NICBW > maxNICRate {

@@ -179,7 +179,7 @@ func (h *Hardware) check() error {
 	counts := []struct {
 		name    string
 		n, most int
-	}{{"NVLinks", h.NVLinks, topo.MaxLinks}, {"NICs", h.NICs, maxCount}, {"RunNICs", h.RunNICs, maxCount}, {"RunGPUs", h.RunGPUs, maxCount}, {"Domain", h.Domain, maxCount}, {"Group", h.Group, maxCount}, {"Channels", h.Channels, maxCount}, {"ChannelsGPUs", h.ChannelsGPUs, maxCount}}
+	}{{"NVLinks", h.NVLinks, topo.MaxLinks}, {"NICs", h.NICs, maxNICs}, {"RunNICs", h.RunNICs, maxNICs}, {"RunGPUs", h.RunGPUs, maxCount}, {"Domain", h.Domain, maxCount}, {"Group", h.Group, maxCount}, {"Channels", h.Channels, maxCount}, {"ChannelsGPUs", h.ChannelsGPUs, maxCount}}
 	for _, c := range counts {
 		if c.n < 0 || c.n > c.most {
 			return fmt.Errorf("%w: Hardware.%s %d: want 0 (its default) or a count up to %d", ErrHardware, c.name, c.n, c.most)

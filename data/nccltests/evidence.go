@@ -432,6 +432,9 @@ type debugState struct {
 	// initMixed reports lines that disagree, which then give none.
 	initRanks Fact[int]
 	initMixed bool
+	// dropped are the NIC counts and indices of the line being read that
+	// are out of range (nicCount), which the parser reports.
+	dropped []droppedCount
 	// width is the length of the line being read as NCCL wrote it, from
 	// its host (or its timestamp) to its end; 0 where the line has no
 	// NCCL prefix.
@@ -638,8 +641,10 @@ func (d *debugState) line(n int, host, msg string) {
 	case strings.HasPrefix(msg, "NET/Socket : Using"):
 		d.nics(n, msg, socketDevRE)
 	case strings.HasPrefix(msg, "Local Net device counts across ranks:"):
-		if m := localNetsRE.FindStringSubmatch(msg); m != nil && m[1] == m[2] && atoi(m[1]) > 0 {
-			d.localNets.set(atoi(m[1]), n)
+		if m := localNetsRE.FindStringSubmatch(msg); m != nil && m[1] == m[2] {
+			if k, ok := d.nicCount(n, "the ranks' NIC count", m[1]); ok {
+				d.localNets.set(k, n)
+			}
 		}
 	case strings.HasPrefix(msg, "NET/IB: ["), strings.HasPrefix(msg, "NET/IB : ["):
 		if m := ibSpeedRE.FindStringSubmatch(msg); m != nil {
@@ -654,10 +659,14 @@ func (d *debugState) line(n int, host, msg string) {
 			e.Provider.set(m[1], n)
 		}
 		if m := ofiNICsRE.FindStringSubmatch(msg); m != nil {
-			e.PluginNICs.set(atoi(m[1]), n)
+			if k, ok := d.nicCount(n, "the OFI plugin's NIC count", m[1]); ok {
+				e.PluginNICs.set(k, n)
+			}
 		}
 		if m := ofiGroupRE.FindStringSubmatch(msg); m != nil {
-			d.nicGroup(atoi(m[1]), n)
+			if g, ok := d.nicIndex(n, "the OFI plugin's NIC group", m[1]); ok {
+				d.nicGroup(g, n)
+			}
 		}
 		if m := ofiPlatRE.FindStringSubmatch(msg); m != nil {
 			e.Platform.set(platform(m[1]), n)
@@ -716,7 +725,11 @@ func (d *debugState) line(n int, host, msg string) {
 		if m := ringRE.FindStringSubmatch(msg); m != nil {
 			e.Rings.set(atoi(m[2]), n)
 		} else if m := viaNetRE.FindStringSubmatch(msg); m != nil {
-			d.netDev(n, host, atoi(m[1]), atoi(m[2]))
+			dev, ok := d.nicIndex(n, "the channel's network device", m[2])
+			if !ok {
+				break // a damaged line: neither its device nor its GPUDirect RDMA is read
+			}
+			d.netDev(n, host, atoi(m[1]), dev)
 			switch {
 			case strings.Contains(msg, "/GDRDMA"): // net.cc: the connection reads or writes GPU memory
 				d.gdr(n, host, true)
@@ -827,11 +840,18 @@ func (d *debugState) nics(n int, msg string, re *regexp.Regexp) {
 	e := &d.e
 	var nics []NIC
 	for _, m := range re.FindAllStringSubmatch(msg, -1) {
-		nic := NIC{Index: atoi(m[1]), Name: m[2], BW: d.speeds[m[2]].Value, Line: n}
+		k, ok := d.nicIndex(n, "the listed device's index", m[1])
+		if !ok {
+			return // a damaged list says nothing of the NICs
+		}
+		nic := NIC{Index: k, Name: m[2], BW: d.speeds[m[2]].Value, Line: n}
 		if len(m) > 4 {
 			nic.Port, nic.Link = atoi(m[3]), m[4]
 		}
 		nics = append(nics, nic)
+	}
+	if _, ok := d.nicCount(n, "the count of the devices listed", strconv.Itoa(len(nics))); len(nics) > 0 && !ok {
+		return
 	}
 	count := 0
 	for _, nic := range nics {
@@ -887,6 +907,50 @@ func (d *debugState) netDev(n int, host string, ch, dev int) {
 	if n < h.line {
 		h.line = n
 	}
+}
+
+// MaxNICs bounds the NICs of one host a log's debug lines give, a
+// count (the devices a "NET/IB : Using" line lists, the OFI plugin's
+// "found N nics", NCCL 2.30's "Local Net device counts") or an index (a
+// listed device's "[N]", a channel's "via NET/.../N", the plugin's "NIC
+// group N") below it: beyond it a number is a damaged log's, not a
+// host's, and the reader leaves it out with a warning at its line
+// (ErrNumber). It is the most NICs a host description takes
+// (predict.Hardware.NICs), so that every count read is one a prediction
+// can run on.
+const MaxNICs = 1 << 16
+
+// A droppedCount is a number of NICs or devices on a debug line that the
+// reader left out (nicCount): its line, what it counts, and its digits.
+type droppedCount struct {
+	line         int
+	what, digits string
+	// least is the least the number may be: 1 for a count, 0 for an
+	// index, whose most is MaxNICs less 1.
+	least int
+}
+
+// nicCount returns the count of NICs digits, read on line n, give, and
+// false where it is none from 1 to MaxNICs (a count too large for an int
+// among them): the count is then noted in d.dropped for the parser to
+// report, and left out.
+func (d *debugState) nicCount(n int, what, digits string) (int, bool) {
+	k, err := strconv.Atoi(digits)
+	if err != nil || k < 1 || k > MaxNICs {
+		d.dropped = append(d.dropped, droppedCount{n, what, digits, 1})
+		return 0, false
+	}
+	return k, true
+}
+
+// nicIndex is nicCount for an index, from 0 to MaxNICs-1.
+func (d *debugState) nicIndex(n int, what, digits string) (int, bool) {
+	k, err := strconv.Atoi(digits)
+	if err != nil || k < 0 || k >= MaxNICs {
+		d.dropped = append(d.dropped, droppedCount{n, what, digits, 0})
+		return 0, false
+	}
+	return k, true
 }
 
 // maxNetDevs bounds the devices counted from a log's channel lines, so

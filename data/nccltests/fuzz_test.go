@@ -196,8 +196,9 @@ func appendClones(out, lines []joined) []joined {
 
 // FuzzDebugLine feeds arbitrary text to the reader of NCCL's debug lines,
 // as the message after "NCCL INFO ": it must never panic, and every fact it
-// keeps must be at the line it was given, with no negative count, and a
-// speed finite and positive, and a setting of the environment named, at its
+// keeps must be at the line it was given, with no negative count, a NIC
+// count from 1 to MaxNICs (one beyond dropped at the line, for the parser
+// to report), a speed finite and positive, and a setting of the environment named, at its
 // line. Seed corpus: testdata/fuzz/FuzzDebugLine, and
 // every debug line of the real logs with NCCL_DEBUG=INFO lines.
 func FuzzDebugLine(f *testing.F) {
@@ -236,11 +237,23 @@ func FuzzDebugLine(f *testing.F) {
 				t.Fatalf("%s %d at line %d, from %q", c.what, c.v, c.line, msg)
 			}
 		}
+		// A NIC count is a host's, from 1 to MaxNICs, and one out of
+		// that range is dropped at the line for the parser to report.
+		for _, c := range []Fact[int]{e.PluginNICs, e.NICCount, d.localNets} {
+			if c.Known() && (c.Value < 1 || c.Value > MaxNICs) {
+				t.Fatalf("NIC count %+v from %q", c, msg)
+			}
+		}
+		for _, c := range d.dropped {
+			if c.line != 7 || c.digits == "" {
+				t.Fatalf("dropped %+v from %q", c, msg)
+			}
+		}
 		if e.NICBW.Known() && (!(e.NICBW.Value > 0) || math.IsInf(e.NICBW.Value, 0)) {
 			t.Fatalf("NIC BW %g from %q", e.NICBW.Value, msg)
 		}
 		for _, nic := range e.NICs {
-			if nic.Line != 7 || nic.Index < 0 || nic.Name == "" || nic.BW < 0 {
+			if nic.Line != 7 || nic.Index < 0 || nic.Index >= MaxNICs || nic.Name == "" || nic.BW < 0 {
 				t.Fatalf("NIC %+v from %q", nic, msg)
 			}
 		}

@@ -354,6 +354,11 @@ func (p *parser) debugLine(n int, pre, msg string) {
 	}
 	d.line(n, debugHost(pre), msg)
 	d.width = 0
+	for _, c := range d.dropped {
+		p.problem(c.line, 0, "%w: %s %s: want %d to %d, as a host's NICs; what NCCL's debug line says of the NICs is left out",
+			ErrNumber, c.what, parseerr.Excerpt(c.digits), c.least, MaxNICs-1+c.least)
+	}
+	d.dropped = nil
 }
 
 // debugOf returns the debug state of the test being set up: the current
