@@ -309,27 +309,35 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 			}
 			return advice(f, t, &m.Hardware, m.refs.runsRCCL())
 		}
+		// short says where every guess moves the model by a measured
+		// ratio and all of them together fall short of the gap: the run
+		// is at fault beyond what they explain, whether the guesses are
+		// named here or by an earlier finding.
+		short := func() bool {
+			most, ok := guessesMove(toward)
+			if !ok || !(gap(f.MeasuredOverModel) > most) {
+				return false
+			}
+			rest := "check the run as well"
+			if f.Kind == KindFaster {
+				// A run faster than the model is at no fault: the
+				// model misses it.
+				rest = "the model misses more here than its guesses explain"
+			}
+			f.Advice = append(f.Advice, fmt.Sprintf("the assumed facts move the model %.2fx at most together, short of this %.2fx gap: %s", most, gap(f.MeasuredOverModel), rest))
+			f.Advice = append(f.Advice, own()...)
+			return true
+		}
 		switch {
 		case onGuess && same < 0:
 			f.Advice = []string{guessAdvice(toward, len(m.tables) > 0 && m.spread.maxNodes > 1)}
 			guessed = append(guessed, len(out))
-			if most, ok := guessesMove(toward); ok && gap(f.MeasuredOverModel) > most {
-				// Every guess moves the model by a measured ratio, and
-				// all of them together fall short of the gap: the run
-				// is at fault beyond what they explain.
-				rest := "check the run as well"
-				if f.Kind == KindFaster {
-					// A run faster than the model is at no fault: the
-					// model misses it.
-					rest = "the model misses more here than its guesses explain"
-				}
-				f.Advice = append(f.Advice, fmt.Sprintf("the assumed facts move the model %.2fx at most together, short of this %.2fx gap: %s", most, gap(f.MeasuredOverModel), rest))
-				f.Advice = append(f.Advice, own()...)
-			} else if noGDR(t.Evidence) && f.Kind == KindSlower && f.Term != TermLatency {
+			if !short() && noGDR(t.Evidence) && f.Kind == KindSlower && f.Term != TermLatency {
 				f.Advice = append(f.Advice, networkAdvice(t.Evidence))
 			}
 		case onGuess:
 			f.Advice = []string{fmt.Sprintf("the gap may be the assumed hardware, as for finding %d", before+guessed[same]+1)}
+			short()
 		default:
 			f.Advice = own()
 		}
