@@ -36,6 +36,9 @@ type tuneRequest struct {
 	// or gave -force for the default name.
 	replace bool
 	check   string // the rules file to check instead of writing one
+	// job is the job's NCCL_ALGO and NCCL_PROTO (-algo, -proto), "" where
+	// it leaves them to NCCL.
+	job predict.Env
 }
 
 // defaultTuneSizes are the sizes tune decides at without -size: powers of
@@ -60,14 +63,16 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	out := fs.String("o", "nccl_tuner.conf", `the file to write ("-" for standard output); the default name is not replaced when it exists, unless -force`)
 	force := fs.Bool("force", false, "replace the -o file when it exists, though -o was not given")
 	check := fs.String("check", "", "a rules file to check, as the plugin reads it, against the communicators, instead of writing one")
+	algo := fs.String("algo", "auto", "the job's NCCL_ALGO, as NCCL reads it (ring, ring,tree, ^nvls, ...): no rule names what it leaves out, which NCCL would pass over and run on one channel; the calibration runs that give no algo= of their own are taken to have set it too")
+	proto := fs.String("proto", "auto", "the job's NCCL_PROTO, as NCCL reads it (simple, ^ll128, ^ll,ll128, ...): no rule names what it leaves out; the calibration runs that give no proto= of their own are taken to have set it too")
 	// The rules are the calibrated model's choices: writing them needs
 	// tables, and only -check runs on NCCL's uncalibrated model of -gpu.
 	fs.Lookup("calibrate").Usage = "comma-separated nccl-tests logs of the machine to calibrate on, each FILE[:KEY=VALUE...] with KEY one of " +
 		keyList() + "; needed to write rules, which are the calibrated model's choices (with -check, omit it for NCCL's uncalibrated model of -gpu)"
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: commlab tune -calibrate A.log[,...] (-comms NxG,... | -nodes LIST -per-node G) [-collective LIST] [-size LIST] [-o FILE] [-force]\n"+
-			"                   [-g N] [-threads N] [-graph N] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE]\n"+
-			"       commlab tune -check FILE (-comms NxG,... | -nodes LIST -per-node G) (-calibrate A.log[,...] | -gpu NAME) [-hw SPEC|FILE] [-topo FILE]")
+			"                   [-algo LIST] [-proto LIST] [-g N] [-threads N] [-graph N] [-gpu NAME] [-hw SPEC|FILE] [-topo FILE]\n"+
+			"       commlab tune -check FILE (-comms NxG,... | -nodes LIST -per-node G) (-calibrate A.log[,...] | -gpu NAME) [-algo LIST] [-proto LIST] [-hw SPEC|FILE] [-topo FILE]")
 		fs.PrintDefaults()
 	}
 	if _, err := parseFlags(fs, args, 0); err != nil {
@@ -78,6 +83,9 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 		return tuneRequest{}, usageErrorf(fs, "%v", err)
 	}
 	req := tuneRequest{machine: machine, layout: layout, out: *out, check: *check, replace: *force}
+	if req.job.Algo, req.job.Proto, err = predictPins(*algo, *proto); err != nil {
+		return tuneRequest{}, err
+	}
 	fs.Visit(func(f *flag.Flag) { req.replace = req.replace || f.Name == "o" })
 	if *machine.calibrate == "" && req.check == "" {
 		return tuneRequest{}, usageErrorf(fs, "give -calibrate with the machine's nccl-tests logs: tune writes the calibrated model's choices")
@@ -244,7 +252,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	// header names, not the sub-communicators checked against it (GB300's
 	// tables, which print no hosts, became 32 nodes of 2 GPUs under
 	// -comms 16x2).
-	base := predict.Pins{Hosts: req.comms}
+	base := predict.Pins{Hosts: req.comms, Algo: req.job.Algo, Proto: req.job.Proto}
 	// The rules file is read once, through readInput's bound: a stream
 	// (-check <(cat FILE), -check -) gives its bytes once.
 	var rulesFile []byte
@@ -301,6 +309,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	m = m.ForJob(req.job)
 	if m.RunsRCCL() && req.check == "" {
 		// RCCL runs a plugin's channel count as given (src/enqueue.cc,
 		// getTunerInfo: "We only honor nChannels decision when user sets
@@ -366,6 +375,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if line := pinnedTablesLine(mc.tables, req.job); line != "" {
+		fmt.Fprintf(stderr, "commlab tune: %s\n", line)
+	}
 	writeWithheld(stderr, choices, mc.hw, req)
 	assumed, err := m.AssumedWorst(req.comms, rules)
 	if err != nil {
@@ -387,7 +399,11 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "commlab tune: %s\n", release)
 	}
 	var b bytes.Buffer
-	comment := append(tuneComment(mc.files, mc.hw, m, req, choices), assumedLines...)
+	pinned := pinnedTablesLine(mc.tables, req.job)
+	comment := append(tuneComment(mc.files, mc.hw, m, req, choices, pinned != ""), assumedLines...)
+	if pinned != "" {
+		comment = append(comment, pinned)
+	}
 	if release != "" {
 		comment = append(comment, release)
 	}
@@ -502,7 +518,7 @@ func releaseNote(hw predict.Hardware, tables []predict.Table, ran nccl.Version, 
 		if err != nil {
 			return "", err
 		}
-		other, _, err := mv.TunerPlan(req.collectives, req.comms, req.layout, req.sizes)
+		other, _, err := mv.ForJob(req.job).TunerPlan(req.collectives, req.comms, req.layout, req.sizes)
 		if err != nil {
 			return "", err
 		}
@@ -601,6 +617,40 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 	return fmt.Sprintf("nic_path %s is assumed: on hosts whose NICs sit behind the CPU (commlab topo of the hosts' nvidia-smi topo -m shows nic_path PHB or SYS) "+
 		"NCCL runs no LL128 across nodes, so each of the %s across nodes that name LL128 is followed by rules for its sizes with NCCL's own choice there, "+
 		"which the plugin takes only on such hosts; -hw %s or -topo FILE settles it", path, plural(n, "rule", "rules"), predict.Fact{Key: "nic-path"}.Hint())
+}
+
+// pinnedTablesLine says where every calibration table ran one algorithm or
+// protocol set (predict.TablesEnv: NCCL_PROTO=Simple, not an exclusion)
+// and the job's setting of it is not given: the rules are for a job that
+// leaves it to NCCL, and under the tables' setting NCCL would leave the
+// rest out of its cost table, pass over their rules and run those calls on
+// one channel. "" otherwise.
+func pinnedTablesLine(tables []predict.Table, job predict.Env) string {
+	e := predict.TablesEnv(tables)
+	var set, flags []string
+	for _, p := range []struct{ name, flag, tables, job string }{{"NCCL_ALGO", "-algo", e.Algo, job.Algo}, {"NCCL_PROTO", "-proto", e.Proto, job.Proto}} {
+		if p.tables != "" && !strings.HasPrefix(p.tables, "^") && p.job == "" {
+			set = append(set, p.name+"="+p.tables)
+			flags = append(flags, p.flag+" "+strings.ToLower(p.tables))
+		}
+	}
+	if len(set) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("every calibration table ran with %s, and the rules are for a job that leaves %s to NCCL: a job that sets %s (as GKE's GPUDirect-TCPX environment sets NCCL_ALGO=Ring and NCCL_PROTO=Simple) leaves every other choice out of NCCL's cost table, "+
+		"where the plugin passes over its rules and runs their calls on one channel; give %s to write the rules for such a job", joinAnd(set), map[bool]string{true: "it", false: "them"}[len(set) == 1], map[bool]string{true: "it", false: "them"}[len(set) == 1], joinAnd(flags))
+}
+
+// envText names what e sets: "NCCL_ALGO=Ring and NCCL_PROTO=Simple".
+func envText(e predict.Env) string {
+	var set []string
+	if e.Algo != "" {
+		set = append(set, "NCCL_ALGO="+e.Algo)
+	}
+	if e.Proto != "" {
+		set = append(set, "NCCL_PROTO="+e.Proto)
+	}
+	return joinAnd(set)
 }
 
 // assumedLine says what the rules that keep NCCL's own choices cost where
@@ -1112,7 +1162,7 @@ func nNodesMeaning(hw predict.Hardware) string {
 // tuneComment is the file's provenance: what made it, for which
 // communicators, from which tables, and how to load it. WriteTunerRules
 // folds its lines to the plugin's 255 bytes.
-func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tuneRequest, choices []predict.TunerChoice) []string {
+func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tuneRequest, choices []predict.TunerChoice, pinned bool) []string {
 	var comms, cols []string
 	for _, c := range req.comms {
 		comms = append(comms, c.String())
@@ -1135,21 +1185,21 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		"commlab " + commlabVersion() + "; hardware: " + hw.String(),
 	}
 	if ex := m.TunerExclusions(); ex != (predict.Env{}) {
-		var set []string
-		if ex.Algo != "" {
-			set = append(set, "NCCL_ALGO="+ex.Algo)
+		set := envText(ex)
+		if req.job != (predict.Env{}) {
+			c = append(c, "The job sets "+set+" (-algo, -proto): no rule names what it leaves out, which NCCL would not run.")
+		} else {
+			c = append(c, "Every calibration table ran with "+set+", which the job is taken to set too: no rule names what it leaves out, which NCCL would not run.")
 		}
-		if ex.Proto != "" {
-			set = append(set, "NCCL_PROTO="+ex.Proto)
-		}
-		c = append(c, "Every calibration table ran with "+strings.Join(set, " and ")+", which the job is taken to set too: no rule names what it leaves out, which NCCL would not run.")
+	} else if req.job == (predict.Env{}) && pinned {
+		// pinnedTablesLine says it.
 	} else {
 		// NCCL leaves what NCCL_ALGO or NCCL_PROTO excludes out of the
 		// cost table the plugin edits, and the plugin passes over a rule
 		// naming it; with no rule after it, the call keeps the plugin's
 		// one channel (plugins/tuner/example/plugin.c, "*nChannels = 1").
-		c = append(c, "For a job that leaves NCCL_ALGO and NCCL_PROTO unset: where it sets one (NCCL_PROTO=^LL128, as some sites do), the plugin passes over every rule naming what it excludes, "+
-			"and a call no later rule takes runs on one channel; give each calibration file FILE:algo=^NAME or FILE:proto=^NAME, the job's setting, to write rules under it, and tune -check the file with them.")
+		c = append(c, "For a job that leaves NCCL_ALGO and NCCL_PROTO unset: where it sets one (NCCL_PROTO=^LL128, as some sites do), the plugin passes over every rule naming what it leaves out, "+
+			"and a call no later rule takes runs on one channel; give -algo or -proto the job's setting (-proto ^ll128) to write rules under it, and tune -check the file with it.")
 	}
 	var assumed []string
 	for _, f := range m.Facts() {

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
 // TestTuneAssumedOwnChoices: Kestrel's 4 x H100 nodes named by the GPU
@@ -56,6 +61,60 @@ func TestTuneCheckOwnChoices(t *testing.T) {
 		code, stdout, stderr := runCLI(a...)
 		if said := strings.Contains(stdout, "NCCL's own choice, by NCCL's model"); code != 0 || said != (c.want != "") || !strings.Contains(stdout, c.want) {
 			t.Errorf("-hw %q: exit %d, want %q:\n%s%s", c.hw, code, c.want, stdout, stderr)
+		}
+	}
+}
+
+// TestTuneJobEnv: GKE's GPUDirect-TCPX environment sets NCCL_ALGO=Ring
+// and NCCL_PROTO=Simple for every job (its A3 High 2 x 8 AllGather ran
+// under it). Under it NCCL leaves every other choice out of its cost table,
+// the example plugin passes over their rules (plugin.c: "table[algo][proto]
+// != NCCL_ALGO_PROTO_IGNORE") and runs a call no rule takes on one channel
+// (red team 46: tune wrote Ring/LL rules, and -check passed them). tune
+// says so where every table ran one pin and the job's is not given;
+// -algo and -proto give it, the rules then name Ring/Simple alone, and
+// -check under them finds the first file's calls on one channel.
+func TestTuneJobEnv(t *testing.T) {
+	t.Parallel()
+	log := "../../data/nccltests/testdata/real/h100_2x8_allgather_gke_a3high_tcpx.log:gpu=NVIDIA H100 80GB HBM3:nodes=2:proto=simple:algo=ring"
+	args := []string{"-calibrate", log, "-hw", "system=a3-highgpu-8g", "-comms", "16x8", "-collective", "allgather"}
+	dir := t.TempDir()
+	unset, set := dir+"/unset.conf", dir+"/set.conf"
+	code, _, stderr := runCLI(append([]string{"tune", "-o", unset}, args...)...)
+	if want := "every calibration table ran with NCCL_ALGO=Ring and NCCL_PROTO=Simple, and the rules are for a job that leaves them to NCCL"; code != 0 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "give -algo ring and -proto simple") {
+		t.Errorf("tune without -algo, -proto: exit %d; want %q:\n%s", code, want, stderr)
+	}
+	job := []string{"-algo", "ring", "-proto", "simple"}
+	if code, _, stderr := runCLI(slices.Concat([]string{"tune", "-o", set}, args, job)...); code != 0 || strings.Contains(stderr, "every calibration table ran with") {
+		t.Fatalf("tune -algo ring -proto simple: exit %d:\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := nccl.ReadTunerRules(bytes.NewReader(b), set)
+	if err != nil || len(rules) == 0 {
+		t.Fatalf("%d rules, %v", len(rules), err)
+	}
+	for _, r := range rules {
+		if r.Algo != nccl.AlgoRing || r.Proto != nccl.Simple {
+			t.Errorf("rule %+v under NCCL_ALGO=Ring NCCL_PROTO=Simple; want Ring/Simple alone", r)
+		}
+	}
+	if !strings.Contains(string(b), "# The job sets NCCL_ALGO=Ring and NCCL_PROTO=Simple (-algo, -proto)") {
+		t.Errorf("the header does not name the job's setting:\n%s", b)
+	}
+	for _, c := range []struct {
+		file string
+		code int
+		want string
+	}{
+		{unset, 1, "one channel: AllGather of 0..10124456 B on 16 x 8"},
+		{set, 0, "every call of 16 x 8 takes a rule NCCL follows"},
+	} {
+		code, stdout, stderr := runCLI(slices.Concat([]string{"tune", "-check", c.file}, args[:4], []string{"-comms", "16x8"}, job)...)
+		if code != c.code || !strings.Contains(stdout, c.want) {
+			t.Errorf("-check %s under the job's setting: exit %d, want %d and %q:\n%s%s", c.file, code, c.code, c.want, stdout, stderr)
 		}
 	}
 }

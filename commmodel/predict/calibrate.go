@@ -153,6 +153,9 @@ type Machine struct {
 	// tables are the calibration tables, whose measured times bound what
 	// a tuner rule may claim (measuredAt).
 	tables []Table
+	// job is the environment of the job the tuner's rules are for
+	// (ForJob), "" where the tables' exclusions stand.
+	job Env
 	// ran holds, for tables within one node ([0]) and across nodes ([1]),
 	// for each algorithm and protocol, the least and the most bytes of the
 	// calibration points that ran them (0, 0 for none): where a tuner rule

@@ -231,13 +231,13 @@ func TablesEnv(tables []Table) Env {
 	return e
 }
 
-// TunerExclusions returns what the tables' environment (TablesEnv) leaves
-// out of NCCL's choice, as NCCL_ALGO and NCCL_PROTO exclusions ("^LL128"),
-// which the tuner's rules keep to: NCCL runs no rule for an algorithm or a
-// protocol its environment excludes. A pin of one algorithm or protocol is
-// more often a run's experiment than the site's setting, and rules made
-// under it would force it on every call of a job that does not set it: it
-// is left out.
+// TunerExclusions returns the environment the tuner's rules keep to, as
+// NCCL_ALGO and NCCL_PROTO: NCCL runs no rule for an algorithm or a
+// protocol its environment leaves out. Each is the job's where ForJob gave
+// it, else what the tables' environment (TablesEnv) excludes ("^LL128"):
+// a tables' pin of one algorithm or protocol is more often a run's
+// experiment than the site's setting, and rules made under it would force
+// it on every call of a job that does not set it, so it is left out.
 func (m *Machine) TunerExclusions() Env {
 	e := TablesEnv(m.tables)
 	if !strings.HasPrefix(e.Algo, "^") {
@@ -246,7 +246,18 @@ func (m *Machine) TunerExclusions() Env {
 	if !strings.HasPrefix(e.Proto, "^") {
 		e.Proto = ""
 	}
-	return e
+	return Env{cmp.Or(m.job.Algo, e.Algo), cmp.Or(m.job.Proto, e.Proto)}
+}
+
+// ForJob returns m for a job whose environment sets e (NCCL_ALGO and
+// NCCL_PROTO as NCCL reads them, "" where unset): the tuner's rules and
+// their checks keep to it (TunerExclusions), a pin of one protocol
+// (NCCL_PROTO=Simple, as GKE's GPUDirect-TCPX environment sets) among
+// them. m is not changed.
+func (m *Machine) ForJob(e Env) *Machine {
+	j := *m
+	j.job = e
+	return &j
 }
 
 // TunerComms returns NCCL's tuning model of each of comms, as
