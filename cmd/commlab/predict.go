@@ -591,6 +591,9 @@ func captureHardware(gpu, spec, topoFile string, tp *topo.Topology, bad []*topo.
 			topoFile, n, hw.System, hw.PerHost())
 	}
 	system := hw
+	if note := hw.TopoFileNote(tp); note != "" {
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: %s", topoFile, note)})
+	}
 	if kept := hw.SetTopology(tp); len(kept) > 0 {
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %s, which -hw gives otherwise: -hw stands", topoFile, strings.Join(kept, " and "))})
 	}

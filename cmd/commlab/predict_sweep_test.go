@@ -134,7 +134,7 @@ func TestPredictSystemsOfGPUMemory(t *testing.T) {
 		{realDir + "a100_1x8_allreduce_oci_gpu48_ubuntu.log," + realDir + "a100_2x8_allreduce_oci_gpu48_ubuntu.log", "4",
 			[]string{"BM.GPU4.8", "p4d.24xlarge", "Standard_ND96asr_v4", "a2-highgpu-8g", "dgx-a100"},
 			[]string{"p4de.24xlarge", "a2-ultragpu-8g", "Standard_ND96amsr_A100_v4", "BM.GPU.A100-v2.8"},
-			"one of the catalog's p4d.24xlarge, dgx-a100, BM.GPU4.8, Standard_ND96asr_v4 or a2-highgpu-8g,", "9 systems"},
+			"one of the catalog's p4d.24xlarge, dgx-a100, Standard_ND96asr_v4, BM.GPU4.8 or a2-highgpu-8g,", "9 systems"},
 		{realDir + "a100_16x8_allreduce_coreweave_las1.log:nodes=16:per-node=8", "32",
 			[]string{"p4de.24xlarge", "Standard_ND96amsr_A100_v4", "BM.GPU.A100-v2.8", "a2-ultragpu-8g", "dgx-a100"},
 			[]string{"p4d.24xlarge", "BM.GPU4.8", "Standard_ND96asr_v4", "a2-highgpu-8g"}, "", ""},

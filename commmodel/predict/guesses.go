@@ -827,6 +827,7 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 	h, notes = h.withBridge(tables, weak, notes)
 	h, notes = h.withPlatform(tables, weak, notes)
 	h, notes = h.withSockets(tables, notes)
+	h, notes = h.withTopoFileEnv(tables, notes)
 	// The OFI plugin's count of its provider's devices stands for the NICs
 	// only where neither NCCL's lines nor the catalog give them: it counts
 	// a p5's EFA devices before the plugin groups them (32 for 8) and a
@@ -1126,6 +1127,30 @@ func (h Hardware) withBridge(tables []Table, weak func(Source) bool, notes []str
 			h.Sources.Fabric, h.Sources.NVLinks, h.Sources.NVLS = SourceLog, SourceCatalog, SourceLog
 			return h, append(notes, fmt.Sprintf("%s: %s of bus bandwidth within a node at %s is more than PCIe Gen%d carries: the node's 2 GPUs are taken as joined by the %s's NVLink bridge (%d NVLinks of %s, as the catalog gives it); -hw fabric=pcie if they are not",
 				t.Name, units.FormatBandwidth(bw), units.FormatSize(p.Size), h.GPU.PCIeGen, h.GPU.Name, h.GPU.BridgeLinks, units.FormatBandwidth(h.GPU.NVLinkBW)))
+		}
+	}
+	return h, notes
+}
+
+// withTopoFileEnv drops a capture's NIC path where a table's log shows
+// NCCL_TOPO_FILE set by the environment: NCCL then reads its PCIe tree
+// from that file, not the host's (src/graph/topo.cc, ncclTopoGetSystem),
+// and a VM's capture, as its hypervisor shows the tree, is not NCCL's
+// view (Azure's ND-series images set one). The path is assumed again,
+// with a note.
+func (h Hardware) withTopoFileEnv(tables []Table, notes []string) (Hardware, []string) {
+	if h.Sources.NICPath != SourceTopo {
+		return h, notes
+	}
+	for i := range tables {
+		for _, v := range tables[i].Evidence.Env {
+			if v.Name != "NCCL_TOPO_FILE" {
+				continue
+			}
+			was := h.NICPath
+			h.NICPath, h.Sources.NICPath = 0, SourceAssumed
+			return h, append(notes, fmt.Sprintf("%s: NCCL_TOPO_FILE was set by the environment to %s (line %d): NCCL read its PCIe tree from that file, not the host's, so the capture's nic_path %v is not NCCL's, and %v is assumed; -hw nic-path=PIX|PXB|PHB|SYS gives the file's",
+				tables[i].Name, v.Value, v.Line, was, h.NICPath))
 		}
 	}
 	return h, notes

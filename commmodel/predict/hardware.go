@@ -134,6 +134,10 @@ type Hardware struct {
 	// (libfabric's cxi provider) whose rate no line gave (withSlingshot):
 	// a Slingshot 11 NIC's assumed, and Slingshot 400's the other value.
 	slingshot bool
+	// topoFile is the NCCL_TOPO_FILE the catalog's system sets
+	// (presets.System.TopoFile), whose PCIe tree NCCL reads in place of
+	// the host's: a capture's NIC path is not NCCL's there (SetTopology).
+	topoFile string
 	// Sources says where each fact above came from.
 	Sources Sources
 }

@@ -65,6 +65,7 @@ func (h *Hardware) setSystem(name string) error {
 		}
 		h.NICPath, h.Sources.NICPath = t, SourceCatalog
 	}
+	h.topoFile = s.TopoFile
 	return nil
 }
 

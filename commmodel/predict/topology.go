@@ -108,12 +108,32 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 	path := t.RingNICPath()
 	switch {
 	case path == nccl.PathDIS:
+	case h.topoFile != "" && h.Sources.NICPath == SourceCatalog:
+		// NCCL reads the system's topology file, not the host's tree
+		// (TopoFileNote says so).
 	case h.Sources.NICPath != SourceUser:
 		h.NICPath, h.Sources.NICPath = path, SourceTopo
 	case h.NICPath != path:
 		kept = append(kept, "nic_path "+path.String())
 	}
 	return kept
+}
+
+// TopoFileNote says where capture t shows a NIC path other than the one
+// the catalog's system gives from the NCCL_TOPO_FILE its images set
+// (presets.System.TopoFile), which NCCL reads in place of the host's PCIe
+// tree, as Azure's ND-series VMs do: the system's path stands
+// (SetTopology). "" where they agree or no such file is set.
+func (h *Hardware) TopoFileNote(t *topo.Topology) string {
+	if t == nil || h.topoFile == "" || h.Sources.NICPath != SourceCatalog {
+		return ""
+	}
+	path := t.RingNICPath()
+	if path == nccl.PathDIS || path == h.NICPath {
+		return ""
+	}
+	return fmt.Sprintf("the capture shows the NICs at %v from the GPUs, but %s's images set NCCL_TOPO_FILE=%s, whose PCIe tree NCCL reads in place of the host's (a VM's, as its hypervisor shows it): the catalog's nic_path %v stands; -hw nic-path=%v if the job runs without the file",
+		path, h.System, h.topoFile, h.NICPath, path)
 }
 
 // setFabric sets the fabric, NVLinks and NVLS that f, the fabric of a
