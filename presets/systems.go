@@ -182,6 +182,25 @@ func SystemByName(name string) (System, bool) {
 	return Systems[i], true
 }
 
+// NearSystems returns the names of the systems whose name holds name, or
+// name theirs, in any case, for a name SystemByName does not know and of
+// four characters or more: "ND96asr_v4" is Azure's Standard_ND96asr_v4
+// without the prefix its API gives every size.
+func NearSystems(name string) []string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if len(n) < 4 {
+		return nil
+	}
+	var out []string
+	for _, s := range Systems {
+		l := strings.ToLower(s.Name)
+		if strings.Contains(l, n) || strings.Contains(n, l) {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
 // SystemNames lists the systems' names, comma-separated.
 func SystemNames() string {
 	names := make([]string, len(Systems))

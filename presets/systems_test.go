@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -197,5 +198,26 @@ func TestSystemsTable(t *testing.T) {
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestNearSystems: Azure's sizes are named Standard_... by its API and
+// often without the prefix by their users (a red team's -hw
+// system=ND96asr_v4 was refused with the whole catalog listed); a name of
+// fewer than four characters matches nothing.
+func TestNearSystems(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		want []string
+	}{
+		{"ND96asr_v4", []string{"Standard_ND96asr_v4"}},
+		{"nd96amsr_a100_v4", []string{"Standard_ND96amsr_A100_v4"}},
+		{"ND96isr", []string{"Standard_ND96isr_H100_v5", "Standard_ND96isr_H200_v5", "Standard_ND96isr_MI300X_v5"}},
+		{"dgx", nil},
+		{"no-such-system", nil},
+	} {
+		if got := NearSystems(c.name); !slices.Equal(got, c.want) {
+			t.Errorf("NearSystems(%q) = %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -19,6 +19,9 @@ import (
 // that runs it, and never on a mesh, Infinity Fabric or PCIe host.
 func (h *Hardware) setSystem(name string) error {
 	s, ok := presets.SystemByName(name)
+	if near := presets.NearSystems(name); !ok && len(near) > 0 {
+		return fmt.Errorf("did you mean %s? The catalog names each system as its maker or provider does (presets.Systems)", strings.Join(near, " or "))
+	}
 	if !ok {
 		return fmt.Errorf("want one of %s", presets.SystemNames())
 	}
