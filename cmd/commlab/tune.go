@@ -375,8 +375,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if line := pinnedTablesLine(mc.tables, req.job); line != "" {
-		fmt.Fprintf(stderr, "commlab tune: %s\n", line)
+	pinned := pinnedTablesLine(mc.tables, req.job)
+	if pinned != "" {
+		fmt.Fprintf(stderr, "commlab tune: %s\n", pinned)
 	}
 	writeWithheld(stderr, choices, mc.hw, req)
 	assumed, err := m.AssumedWorst(req.comms, rules)
@@ -399,7 +400,6 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "commlab tune: %s\n", release)
 	}
 	var b bytes.Buffer
-	pinned := pinnedTablesLine(mc.tables, req.job)
 	comment := append(tuneComment(mc.files, mc.hw, m, req, choices, pinned != ""), assumedLines...)
 	if pinned != "" {
 		comment = append(comment, pinned)
@@ -1184,16 +1184,15 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 			" where the calibrated model expects its fastest choice to beat NCCL's by more than its interval.",
 		"commlab " + commlabVersion() + "; hardware: " + hw.String(),
 	}
-	if ex := m.TunerExclusions(); ex != (predict.Env{}) {
-		set := envText(ex)
-		if req.job != (predict.Env{}) {
-			c = append(c, "The job sets "+set+" (-algo, -proto): no rule names what it leaves out, which NCCL would not run.")
-		} else {
-			c = append(c, "Every calibration table ran with "+set+", which the job is taken to set too: no rule names what it leaves out, which NCCL would not run.")
-		}
-	} else if req.job == (predict.Env{}) && pinned {
-		// pinnedTablesLine says it.
-	} else {
+	switch ex := m.TunerExclusions(); {
+	case ex != (predict.Env{}) && req.job != (predict.Env{}):
+		c = append(c, "The job sets "+envText(ex)+" (-algo, -proto): no rule names what it leaves out, which NCCL would not run.")
+	case ex != (predict.Env{}):
+		c = append(c, "Every calibration table ran with "+envText(ex)+", which the job is taken to set too: no rule names what it leaves out, which NCCL would not run.")
+	case pinned:
+		// pinnedTablesLine, which the caller adds, names the tables' pin
+		// and the flags for a job that sets it.
+	default:
 		// NCCL leaves what NCCL_ALGO or NCCL_PROTO excludes out of the
 		// cost table the plugin edits, and the plugin passes over a rule
 		// naming it; with no rule after it, the call keeps the plugin's
