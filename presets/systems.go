@@ -182,19 +182,15 @@ func SystemByName(name string) (System, bool) {
 	return Systems[i], true
 }
 
-// NearSystems returns the names of the systems whose name holds name, or
-// name theirs, in any case, for a name SystemByName does not know and of
-// four characters or more: "ND96asr_v4" is Azure's Standard_ND96asr_v4
-// without the prefix its API gives every size.
+// NearSystems returns the names of the systems that name is, but for
+// case and Azure's "Standard_" prefix, which its API gives every size and
+// its users often leave out ("ND96asr_v4" is Standard_ND96asr_v4), for a
+// name SystemByName does not know; none where no system is.
 func NearSystems(name string) []string {
-	n := strings.ToLower(strings.TrimSpace(name))
-	if len(n) < 4 {
-		return nil
-	}
+	bare := func(s string) string { return strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "standard_") }
 	var out []string
 	for _, s := range Systems {
-		l := strings.ToLower(s.Name)
-		if strings.Contains(l, n) || strings.Contains(n, l) {
+		if bare(s.Name) == bare(name) {
 			out = append(out, s.Name)
 		}
 	}

@@ -203,8 +203,8 @@ func TestSystemsTable(t *testing.T) {
 
 // TestNearSystems: Azure's sizes are named Standard_... by its API and
 // often without the prefix by their users (a red team's -hw
-// system=ND96asr_v4 was refused with the whole catalog listed); a name of
-// fewer than four characters matches nothing.
+// system=ND96asr_v4 was refused with the whole catalog listed); a part of
+// a name is none (a review: "H200" offered GH200's system).
 func TestNearSystems(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -212,7 +212,8 @@ func TestNearSystems(t *testing.T) {
 	}{
 		{"ND96asr_v4", []string{"Standard_ND96asr_v4"}},
 		{"nd96amsr_a100_v4", []string{"Standard_ND96amsr_A100_v4"}},
-		{"ND96isr", []string{"Standard_ND96isr_H100_v5", "Standard_ND96isr_H200_v5", "Standard_ND96isr_MI300X_v5"}},
+		{"ND96isr", nil},
+		{"H200", nil},
 		{"dgx", nil},
 		{"no-such-system", nil},
 	} {

@@ -111,3 +111,21 @@ func TestFitListCommNodes(t *testing.T) {
 		t.Errorf("text: exit %d, %q; want nodes 2", code, stdout)
 	}
 }
+
+// TestCSVThreadsWarningSettled: the reader's warning that a CSV's process
+// of 8 GPUs is taken as one thread goes where FILE:threads=T splits it, on
+// the command line as in predict.ReadFile (a review found the command kept
+// it, beside a layout line of 8 threads of 1 GPU).
+func TestCSVThreadsWarningSettled(t *testing.T) {
+	t.Parallel()
+	const csv = "../../data/nccltests/testdata/csv/mi350x_1x8_g8_allreduce_single.csv"
+	for _, c := range []struct {
+		keys   string
+		warned bool
+	}{{"", true}, {":threads=8", false}, {":g=1", false}} {
+		code, _, stderr := runCLI("predict", "-calibrate", csv+c.keys, "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB")
+		if code != 0 || strings.Contains(stderr, "taken as one thread of 8 GPUs") != c.warned {
+			t.Errorf("%q: exit %d, want the one-thread warning %v:\n%s", c.keys, code, c.warned, stderr)
+		}
+	}
+}

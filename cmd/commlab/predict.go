@@ -916,7 +916,8 @@ func readTables(path string, pins predict.Pins, tests []int) ([]predict.Table, [
 	if err != nil {
 		return nil, nil, err
 	}
-	ts, problems := predict.TablesOf(l.Tests, path, func(int) predict.Pins { return pins })
+	pinsOf := func(int) predict.Pins { return pins }
+	ts, problems := predict.TablesOf(l.Tests, path, pinsOf)
 	// Keep the problems of the tests taken (all without test=), and of the
 	// file; an elided Rank list is no problem where the table has its node
 	// count (a pin, or NCCL's nNodes).
@@ -927,7 +928,7 @@ func readTables(path string, pins predict.Pins, tests []int) ([]predict.Table, [
 		}
 	}
 	var kept []error
-	for _, pr := range append(l.Problems, problems...) {
+	for _, pr := range append(predict.Unsettled(l.Problems, l.Tests, pinsOf), problems...) {
 		k := -1 // the test whose lines hold the problem, -1 for the file's
 		var pe *nccltests.ParseError
 		if errors.As(pr, &pe) {

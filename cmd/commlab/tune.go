@@ -1185,10 +1185,29 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		"commlab " + commlabVersion() + "; hardware: " + hw.String(),
 	}
 	switch ex := m.TunerExclusions(); {
-	case ex != (predict.Env{}) && req.job != (predict.Env{}):
-		c = append(c, "The job sets "+envText(ex)+" (-algo, -proto): no rule names what it leaves out, which NCCL would not run.")
 	case ex != (predict.Env{}):
-		c = append(c, "Every calibration table ran with "+envText(ex)+", which the job is taken to set too: no rule names what it leaves out, which NCCL would not run.")
+		// Each setting is the job's (-algo, -proto) or the tables'
+		// exclusion, which the job is taken to set too.
+		job, tables := ex, ex
+		if req.job.Algo == "" {
+			job.Algo = ""
+		} else {
+			tables.Algo = ""
+		}
+		if req.job.Proto == "" {
+			job.Proto = ""
+		} else {
+			tables.Proto = ""
+		}
+		var said []string
+		if job != (predict.Env{}) {
+			said = append(said, "The job sets "+envText(job)+" (-algo, -proto)")
+		}
+		if tables != (predict.Env{}) {
+			said = append(said, "every calibration table ran with "+envText(tables)+", which the job is taken to set too")
+		}
+		line := strings.Join(said, ", and ") + ": no rule names what they leave out, which NCCL would not run."
+		c = append(c, strings.ToUpper(line[:1])+line[1:])
 	case pinned:
 		// pinnedTablesLine, which the caller adds, names the tables' pin
 		// and the flags for a job that sets it.

@@ -104,6 +104,13 @@ func TestTuneJobEnv(t *testing.T) {
 	if !strings.Contains(string(b), "# The job sets NCCL_ALGO=Ring and NCCL_PROTO=Simple (-algo, -proto)") {
 		t.Errorf("the header does not name the job's setting:\n%s", b)
 	}
+	// The job's NCCL_ALGO beside the tables' exclusion of LL128: the
+	// header credits each to its source (a review: both were the job's).
+	mixed := []string{"-calibrate", strings.Replace(log, "proto=simple:algo=ring", "proto=^ll128", 1), "-hw", "system=a3-highgpu-8g", "-comms", "16x8", "-collective", "allgather", "-algo", "ring,tree", "-o", "-"}
+	code, stdout, stderr := runCLI(append([]string{"tune"}, mixed...)...)
+	if want := "# The job sets NCCL_ALGO=ring,tree (-algo, -proto), and every calibration table ran with NCCL_PROTO=^ll128, which the job is taken to set too"; code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("-algo ring,tree over tables of ^ll128: exit %d, want %q:\n%s%s", code, want, stdout, stderr)
+	}
 	for _, c := range []struct {
 		file string
 		code int

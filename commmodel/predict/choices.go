@@ -476,7 +476,18 @@ func (m *Machine) AssumedWorst(comms []Comm, rules []nccl.TunerRule) ([]AssumedC
 			}
 		}
 	}
-	return out, nil
+	// Facts tried together say nothing of their own where one of them
+	// alone costs as much, as Guesses drops such a guess (alone).
+	var kept []AssumedCost
+	for _, a := range out {
+		if len(a.Facts) > 1 && slices.ContainsFunc(out, func(o AssumedCost) bool {
+			return len(o.Facts) == 1 && slices.ContainsFunc(a.Facts, func(f Fact) bool { return f.Key == o.Facts[0].Key }) && sameMove(a.Worst.Ratio, o.Worst.Ratio)
+		}) {
+			continue
+		}
+		kept = append(kept, a)
+	}
+	return kept, nil
 }
 
 // A ruleIndex holds a file's rules and, built once each, the lists of

@@ -258,10 +258,12 @@ func (gr *guesser) at(sizes []float64) ([]Guess, error) {
 // half their rate: a quarter of a node's network), both is a guess of its
 // own, and the interval holds it too.
 func alone(out []Guess, both Guess) bool {
-	return slices.ContainsFunc(out, func(g Guess) bool {
-		return both.covers(g) && math.Abs(math.Log(both.Ratio/g.Ratio)) <= math.Log1p(GuessMoves)
-	})
+	return slices.ContainsFunc(out, func(g Guess) bool { return both.covers(g) && sameMove(both.Ratio, g.Ratio) })
 }
+
+// sameMove reports whether ratios a and b of a prediction's move lie
+// within GuessMoves of each other: one says what the other does.
+func sameMove(a, b float64) bool { return math.Abs(math.Log(a/b)) <= math.Log1p(GuessMoves) }
 
 // covers reports whether g, a guess of several facts together, stands for
 // o, a guess of one of them alone.
@@ -1136,8 +1138,9 @@ func (h Hardware) withBridge(tables []Table, weak func(Source) bool, notes []str
 // NCCL_TOPO_FILE set by the environment: NCCL then reads its PCIe tree
 // from that file, not the host's (src/graph/topo.cc, ncclTopoGetSystem),
 // and a VM's capture, as its hypervisor shows the tree, is not NCCL's
-// view (Azure's ND-series images set one). The path is assumed again,
-// with a note.
+// view (Azure's ND-series images set one). The path before the capture
+// (the GPU's default, a GH200's P2C, assumed or the catalog's) is taken
+// again, with a note.
 func (h Hardware) withTopoFileEnv(tables []Table, notes []string) (Hardware, []string) {
 	if h.Sources.NICPath != SourceTopo {
 		return h, notes
@@ -1148,9 +1151,9 @@ func (h Hardware) withTopoFileEnv(tables []Table, notes []string) (Hardware, []s
 				continue
 			}
 			was := h.NICPath
-			h.NICPath, h.Sources.NICPath = 0, SourceAssumed
-			return h, append(notes, fmt.Sprintf("%s: NCCL_TOPO_FILE was set by the environment to %s (line %d): NCCL read its PCIe tree from that file, not the host's, so the capture's nic_path %v is not NCCL's, and %v is assumed; -hw nic-path=PIX|PXB|PHB|SYS gives the file's",
-				tables[i].Name, v.Value, v.Line, was, h.NICPath))
+			h.NICPath, h.Sources.NICPath = h.beforeTopo.path, cmp.Or(h.beforeTopo.source, SourceAssumed)
+			return h, append(notes, fmt.Sprintf("%s: NCCL_TOPO_FILE was set by the environment to %s (line %d): NCCL read its PCIe tree from that file, not the host's, so the capture's nic_path %s is not NCCL's, and %s (%s) is taken; -hw %s gives the file's",
+				tables[i].Name, v.Value, v.Line, nicPathName(was), nicPathName(h.NICPath), h.Sources.NICPath, Fact{Key: "nic-path"}.Hint()))
 		}
 	}
 	return h, notes

@@ -138,6 +138,14 @@ type Hardware struct {
 	// (presets.System.TopoFile), whose PCIe tree NCCL reads in place of
 	// the host's: a capture's NIC path is not NCCL's there (SetTopology).
 	topoFile string
+	// beforeTopo are the NIC path and its source a capture replaced
+	// (SetTopology), which a log's NCCL_TOPO_FILE gives back
+	// (withTopoFileEnv): the GPU's default (a GH200's P2C) or the
+	// catalog's.
+	beforeTopo struct {
+		path   nccl.PathType
+		source Source
+	}
 	// Sources says where each fact above came from.
 	Sources Sources
 }

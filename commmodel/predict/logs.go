@@ -80,17 +80,20 @@ func ReadBytes(b []byte, name string, pins func(test int) Pins) ([]Table, []erro
 		return nil, nil, err
 	}
 	tabs, problems := TablesOf(tests, name, pins)
-	return tabs, append(unsplitSettled(r.Problems(), tests, pins), problems...), nil
+	return tabs, append(Unsettled(r.Problems(), tests, pins), problems...), nil
 }
 
-// unsplitSettled returns the reader's problems but its warnings that a
-// test's process is taken as one thread (nccltests.ErrUnsplit) where the
-// pins split it: threads=T or g=G, which TablesOf completes or refuses.
-func unsplitSettled(problems []error, tests []*nccltests.Test, pins func(test int) Pins) []error {
+// Unsettled returns problems, the reader's of tests, but those the pins
+// settle: its warnings that a test's process is taken as one thread
+// (nccltests.ErrUnsplit) where the pins split it, threads=T or g=G, which
+// TablesOf completes or refuses. A caller that reads a log itself and
+// builds its tables with TablesOf passes the reader's problems through it,
+// as ReadBytes does.
+func Unsettled(problems []error, tests []*nccltests.Test, pins func(test int) Pins) []error {
 	if pins == nil {
 		return problems
 	}
-	return slices.DeleteFunc(problems, func(e error) bool {
+	return slices.DeleteFunc(slices.Clone(problems), func(e error) bool {
 		var pe *nccltests.ParseError
 		if !errors.Is(e, nccltests.ErrUnsplit) || !errors.As(e, &pe) {
 			return false
@@ -181,13 +184,15 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 // per-node=G) contradicts what t's Rank lines show of the hosts: more
 // hosts named than nodes, or two ranks on one host that nodes of G hold
 // apart whether the launcher fills them in rank order (rank r on node
-// r/G) or deals ranks in turn (r mod N). The pins stand (containers may
-// share a host name, or a log be another run's), but not without a word;
-// "" where they agree or set no shape.
+// r/G) or deals its processes of P GPUs in turn (r/P mod N). The pins
+// stand (containers may share a host name, or a log be another run's),
+// but not without a word; "" where they agree or set no shape.
 func pinsAgainstHosts(t *nccltests.Test, pin Pins, tab Table) string {
 	if pin.Nodes == 0 && pin.PerNode == 0 || tab.Nodes < 1 || tab.PerNode < 1 {
 		return ""
 	}
+	l := tab.Layout.norm()
+	proc := l.ThreadsPerProcess * l.GPUsPerThread // a process's ranks share its host
 	taken := fmt.Sprintf("the table is taken as %d nodes of %s, as given; give the shape the Rank lines show if they are right", tab.Nodes, counted(tab.PerNode, "GPU"))
 	if len(t.Hosts) > tab.Nodes {
 		return fmt.Sprintf("%s, but the Rank lines name %d hosts: %s", pinKeys(pinKey{"nodes", pin.Nodes}, pinKey{"per-node", pin.PerNode}), len(t.Hosts), taken)
@@ -199,8 +204,8 @@ func pinsAgainstHosts(t *nccltests.Test, pin Pins, tab Table) string {
 			first[d.Host] = d.Rank
 			continue
 		}
-		if r/tab.PerNode != d.Rank/tab.PerNode && r%tab.Nodes != d.Rank%tab.Nodes {
-			return fmt.Sprintf("%s, but the Rank lines put ranks %d and %d on host %s, which %d nodes of %s hold apart, whether ranks fill them in order or in turn: %s",
+		if r/tab.PerNode != d.Rank/tab.PerNode && r/proc%tab.Nodes != d.Rank/proc%tab.Nodes {
+			return fmt.Sprintf("%s, but the Rank lines put ranks %d and %d on host %s, which %d nodes of %s hold apart, whether ranks fill them in order or processes are dealt to them in turn: %s",
 				pinKeys(pinKey{"nodes", pin.Nodes}, pinKey{"per-node", pin.PerNode}), r, d.Rank, d.Host, tab.Nodes, counted(tab.PerNode, "GPU"), taken)
 		}
 	}

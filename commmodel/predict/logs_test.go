@@ -1077,3 +1077,24 @@ func TestSplitProcessBeforeHosts(t *testing.T) {
 		t.Errorf("threads=2:g=4 on one GPU a process: %d tables, problems %v; want it refused", len(tabs), problems)
 	}
 }
+
+// TestPinsShapeProcessesInTurn: a launcher that deals processes of 4 GPUs
+// to 2 hosts in turn (mpirun --map-by node, nccl-tests -g 4) puts ranks
+// 0-3 and 8-11 on the first host: nodes of 8 hold them, and a review's
+// log of that layout drew a note that they did not. Rank 12 there would
+// be a contradiction, in order (nodes 0 and 1) or in turn (processes 0
+// and 3).
+func TestPinsShapeProcessesInTurn(t *testing.T) {
+	test := &nccltests.Test{Ranks: 16, Threads: 1, GPUsPerThread: 4, Hosts: []string{"host-0", "host-1"}}
+	for r := range 16 {
+		test.Evidence.Devices = append(test.Evidence.Devices, nccltests.Device{Rank: r, Host: fmt.Sprintf("host-%d", r/4%2), Device: r % 8})
+	}
+	tab := Table{Nodes: 2, PerNode: 8, Layout: Layout{ThreadsPerProcess: 1, GPUsPerThread: 4}}
+	if msg := pinsAgainstHosts(test, Pins{Nodes: 2, PerNode: 8}, tab); msg != "" {
+		t.Errorf("processes dealt in turn: %q; want no note", msg)
+	}
+	test.Evidence.Devices[12].Host = "host-0"
+	if msg := pinsAgainstHosts(test, Pins{Nodes: 2, PerNode: 8}, tab); !strings.Contains(msg, "ranks 0 and 12 on host host-0") {
+		t.Errorf("rank 12 on host-0: %q; want a note of ranks 0 and 12", msg)
+	}
+}

@@ -20,7 +20,7 @@ import (
 func (h *Hardware) setSystem(name string) error {
 	s, ok := presets.SystemByName(name)
 	if near := presets.NearSystems(name); !ok && len(near) > 0 {
-		return fmt.Errorf("did you mean %s? The catalog names each system as its maker or provider does (presets.Systems)", strings.Join(near, " or "))
+		return fmt.Errorf("did you mean %s? The catalog names each system as its maker or provider does: %s", strings.Join(near, " or "), presets.SystemNames())
 	}
 	if !ok {
 		return fmt.Errorf("want one of %s", presets.SystemNames())

@@ -76,7 +76,18 @@ func TestTopoFileEnvDropsCapture(t *testing.T) {
 	tab := Table{Name: "aks.log#0", Nodes: 2, PerNode: 8}
 	tab.Evidence.Env = []nccltests.Setting{{Name: "NCCL_TOPO_FILE", Value: "/workspace/ndv4-topo.xml", Line: 12}}
 	got, notes := h.WithEvidence([]Table{tab})
-	if got.Sources.NICPath != SourceAssumed || got.NICPath == nccl.PathSYS || len(notes) == 0 || !strings.Contains(strings.Join(notes, "\n"), "NCCL_TOPO_FILE was set by the environment to /workspace/ndv4-topo.xml (line 12)") {
-		t.Errorf("path %v from %s, notes %q; want it assumed, with a note", got.NICPath, got.Sources.NICPath, notes)
+	if got.Sources.NICPath != SourceAssumed || nicPathName(got.NICPath) != "PIX" || len(notes) == 0 || !strings.Contains(strings.Join(notes, "\n"), "NCCL_TOPO_FILE was set by the environment to /workspace/ndv4-topo.xml (line 12): NCCL read its PCIe tree from that file, not the host's, so the capture's nic_path SYS is not NCCL's, and PIX (assumed) is taken") {
+		t.Errorf("path %s from %s, notes %q; want PIX assumed again, with a note", nicPathName(got.NICPath), got.Sources.NICPath, notes)
+	}
+	// A GH200's default path, P2C (its Grace CPU's NIC, the catalog's),
+	// comes back as it was, not PIX (a review: the note said "LOC").
+	gh, err := Describe("GH200", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := gh.NICPath
+	gh.SetTopology(topoOf(t, "../../topo/testdata/real/p40_8gpu_mlx5_soc_paddle.txt"))
+	if got, _ := gh.WithEvidence([]Table{tab}); got.NICPath != before || before != nccl.PathP2C || got.Sources.NICPath != SourceCatalog {
+		t.Errorf("GH200: path %s from %s; want its P2C from the catalog again", nicPathName(got.NICPath), got.Sources.NICPath)
 	}
 }

@@ -112,6 +112,9 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 		// NCCL reads the system's topology file, not the host's tree
 		// (TopoFileNote says so).
 	case h.Sources.NICPath != SourceUser:
+		if h.Sources.NICPath != SourceTopo {
+			h.beforeTopo.path, h.beforeTopo.source = h.NICPath, h.Sources.NICPath
+		}
 		h.NICPath, h.Sources.NICPath = path, SourceTopo
 	case h.NICPath != path:
 		kept = append(kept, "nic_path "+path.String())
