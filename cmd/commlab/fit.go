@@ -462,14 +462,25 @@ func collectiveName(t *nccltests.Test) string {
 }
 
 // readProblems are the warnings of reading log, among them the reader's
-// ErrAmbiguous for a table that fits several collectives alike.
+// ErrAmbiguous for a table that fits several collectives alike, but
+// those of a process's threads, which neither fit nor compare reads
+// (layoutOnly).
 func readProblems(log *data.Log) []problem {
 	out := []problem{}
 	for _, pr := range log.Problems {
-		out = append(out, problemOf(log.Name, pr))
+		if !layoutOnly(pr) {
+			out = append(out, problemOf(log.Name, pr))
+		}
 	}
 	return out
 }
+
+// layoutOnly reports whether the reader's problem pr concerns only how a
+// process drives its GPUs (nccltests.ErrUnsplit: rccl-tests' CSV gives
+// them, not its threads), which the commands that take no FILE:KEY
+// (fit, compare) do not read, and which their warning's threads=T could
+// not settle.
+func layoutOnly(pr error) bool { return errors.Is(pr, nccltests.ErrUnsplit) }
 
 // rowLine is the line of test t's first row of size bytes, 0 if none.
 func rowLine(t *nccltests.Test, size float64) int {

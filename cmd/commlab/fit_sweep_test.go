@@ -128,4 +128,11 @@ func TestCSVThreadsWarningSettled(t *testing.T) {
 			t.Errorf("%q: exit %d, want the one-thread warning %v:\n%s", c.keys, code, c.warned, stderr)
 		}
 	}
+	// fit and compare read no layout and take no keys to settle it: the
+	// warning, whose threads=T they would refuse, is not theirs.
+	for _, args := range [][]string{{"fit", "-list", csv}, {"compare", csv, csv}} {
+		if code, _, stderr := runCLI(args...); code != 0 || strings.Contains(stderr, "one thread") || strings.Contains(stderr, "threads unknown") {
+			t.Errorf("%v: exit %d, the one-thread warning:\n%s", args, code, stderr)
+		}
+	}
 }

@@ -1199,14 +1199,24 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		} else {
 			tables.Proto = ""
 		}
-		var said []string
+		var said, flags []string
+		if job.Algo != "" {
+			flags = append(flags, "-algo")
+		}
+		if job.Proto != "" {
+			flags = append(flags, "-proto")
+		}
 		if job != (predict.Env{}) {
-			said = append(said, "The job sets "+envText(job)+" (-algo, -proto)")
+			said = append(said, "The job sets "+envText(job)+" ("+strings.Join(flags, ", ")+")")
 		}
 		if tables != (predict.Env{}) {
 			said = append(said, "every calibration table ran with "+envText(tables)+", which the job is taken to set too")
 		}
-		line := strings.Join(said, ", and ") + ": no rule names what they leave out, which NCCL would not run."
+		what := "what it leaves"
+		if ex.Algo != "" && ex.Proto != "" {
+			what = "what they leave"
+		}
+		line := strings.Join(said, ", and ") + ": no rule names " + what + " out, which NCCL would not run."
 		c = append(c, strings.ToUpper(line[:1])+line[1:])
 	case pinned:
 		// pinnedTablesLine, which the caller adds, names the tables' pin

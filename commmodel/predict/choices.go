@@ -477,11 +477,13 @@ func (m *Machine) AssumedWorst(comms []Comm, rules []nccl.TunerRule) ([]AssumedC
 		}
 	}
 	// Facts tried together say nothing of their own where one of them
-	// alone costs as much, as Guesses drops such a guess (alone).
+	// alone costs as much and more than GuessMoves (and so is said), as
+	// Guesses drops such a guess (alone).
 	var kept []AssumedCost
 	for _, a := range out {
 		if len(a.Facts) > 1 && slices.ContainsFunc(out, func(o AssumedCost) bool {
-			return len(o.Facts) == 1 && slices.ContainsFunc(a.Facts, func(f Fact) bool { return f.Key == o.Facts[0].Key }) && sameMove(a.Worst.Ratio, o.Worst.Ratio)
+			return len(o.Facts) == 1 && slices.ContainsFunc(a.Facts, func(f Fact) bool { return f.Key == o.Facts[0].Key }) &&
+				o.Worst.Ratio > 1+GuessMoves && sameMove(a.Worst.Ratio, o.Worst.Ratio)
 		}) {
 			continue
 		}

@@ -725,6 +725,9 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines give %s %s (line %d), where %s gives %s: %s's is taken; check that the log is of this machine",
 			table, fact, logs, line, flag, has, flag))
 	}
+	// A capture's NIC path is not NCCL's where NCCL read another tree:
+	// left out before the tables' debug lines, whose path then stands.
+	h, notes = h.withTopoFileEnv(tables, notes)
 	for i := range tables {
 		e, name := &tables[i].Evidence, tables[i].Name
 		// A count of the NICs the channel lines name is a least: a log
@@ -829,7 +832,6 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 	h, notes = h.withBridge(tables, weak, notes)
 	h, notes = h.withPlatform(tables, weak, notes)
 	h, notes = h.withSockets(tables, notes)
-	h, notes = h.withTopoFileEnv(tables, notes)
 	// The OFI plugin's count of its provider's devices stands for the NICs
 	// only where neither NCCL's lines nor the catalog give them: it counts
 	// a p5's EFA devices before the plugin groups them (32 for 8) and a
@@ -1134,27 +1136,38 @@ func (h Hardware) withBridge(tables []Table, weak func(Source) bool, notes []str
 	return h, notes
 }
 
-// withTopoFileEnv drops a capture's NIC path where a table's log shows
-// NCCL_TOPO_FILE set by the environment: NCCL then reads its PCIe tree
-// from that file, not the host's (src/graph/topo.cc, ncclTopoGetSystem),
-// and a VM's capture, as its hypervisor shows the tree, is not NCCL's
-// view (Azure's ND-series images set one). The path before the capture
-// (the GPU's default, a GH200's P2C, assumed or the catalog's) is taken
-// again, with a note.
+// withTopoFileEnv leaves a capture's NIC path out where a table's log
+// shows NCCL read its PCIe tree from a file, not the host's: NCCL_TOPO_FILE
+// set by the environment (src/graph/topo.cc, ncclTopoGetSystem), or
+// aws-ofi-nccl's platform line, which it prints where it sets or keeps
+// one. A VM's capture, as its hypervisor shows the tree, is then not
+// NCCL's view (Azure's ND-series images set a file). The path before the
+// capture (the GPU's default, a GH200's P2C, assumed or the catalog's)
+// is taken again, which the tables' debug lines, run after, replace where
+// they give NCCL's own; a note says so.
 func (h Hardware) withTopoFileEnv(tables []Table, notes []string) (Hardware, []string) {
 	if h.Sources.NICPath != SourceTopo {
 		return h, notes
 	}
 	for i := range tables {
-		for _, v := range tables[i].Evidence.Env {
-			if v.Name != "NCCL_TOPO_FILE" {
-				continue
-			}
-			was := h.NICPath
-			h.NICPath, h.Sources.NICPath = h.beforeTopo.path, cmp.Or(h.beforeTopo.source, SourceAssumed)
-			return h, append(notes, fmt.Sprintf("%s: NCCL_TOPO_FILE was set by the environment to %s (line %d): NCCL read its PCIe tree from that file, not the host's, so the capture's nic_path %s is not NCCL's, and %s (%s) is taken; -hw %s gives the file's",
-				tables[i].Name, v.Value, v.Line, nicPathName(was), nicPathName(h.NICPath), h.Sources.NICPath, Fact{Key: "nic-path"}.Hint()))
+		e := &tables[i].Evidence
+		k := slices.IndexFunc(e.Env, func(v nccltests.Setting) bool { return v.Name == "NCCL_TOPO_FILE" })
+		var why string
+		switch {
+		case k >= 0:
+			why = fmt.Sprintf("NCCL_TOPO_FILE was set by the environment to %s (line %d)", e.Env[k].Value, e.Env[k].Line)
+		case e.Platform.Known():
+			why = fmt.Sprintf("aws-ofi-nccl gave NCCL a topology file of %s (line %d)", e.Platform.Value, e.Platform.Line)
+		default:
+			continue
 		}
+		was := h.NICPath
+		h.NICPath, h.Sources.NICPath = h.beforeTopo.path, cmp.Or(h.beforeTopo.source, SourceAssumed)
+		if h.NICPath == was {
+			return h, notes // the capture says what NCCL's tree does
+		}
+		return h, append(notes, fmt.Sprintf("%s: %s: NCCL read its PCIe tree from that file, not the host's, so the capture's nic_path %s is not NCCL's and is left out (NCCL's debug lines give it where they show it); -hw %s gives the file's",
+			tables[i].Name, why, nicPathName(was), Fact{Key: "nic-path"}.Hint()))
 	}
 	return h, notes
 }

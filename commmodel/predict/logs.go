@@ -182,34 +182,61 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 
 // pinsAgainstHosts says where the shape the pins gave tab (nodes=N,
 // per-node=G) contradicts what t's Rank lines show of the hosts: more
-// hosts named than nodes, or two ranks on one host that nodes of G hold
-// apart whether the launcher fills them in rank order (rank r on node
-// r/G) or deals its processes of P GPUs in turn (r/P mod N). The pins
-// stand (containers may share a host name, or a log be another run's),
-// but not without a word; "" where they agree or set no shape.
+// hosts named than nodes, more ranks on a host than G, or ranks placed
+// neither as a launcher that fills the nodes in rank order does (rank r
+// on node r/G) nor as one that deals its processes of P GPUs to them in
+// turn does (r/P mod N), each rule held to over every host. The pins
+// stand (containers may share a host name, a launcher place ranks
+// otherwise, a log be another run's), but not without a word; "" where
+// they agree or set no shape.
 func pinsAgainstHosts(t *nccltests.Test, pin Pins, tab Table) string {
 	if pin.Nodes == 0 && pin.PerNode == 0 || tab.Nodes < 1 || tab.PerNode < 1 {
 		return ""
 	}
-	l := tab.Layout.norm()
-	proc := l.ThreadsPerProcess * l.GPUsPerThread // a process's ranks share its host
+	given := pinKeys(pinKey{"nodes", pin.Nodes}, pinKey{"per-node", pin.PerNode})
 	taken := fmt.Sprintf("the table is taken as %d nodes of %s, as given; give the shape the Rank lines show if they are right", tab.Nodes, counted(tab.PerNode, "GPU"))
 	if len(t.Hosts) > tab.Nodes {
-		return fmt.Sprintf("%s, but the Rank lines name %d hosts: %s", pinKeys(pinKey{"nodes", pin.Nodes}, pinKey{"per-node", pin.PerNode}), len(t.Hosts), taken)
+		return fmt.Sprintf("%s, but the Rank lines name %d hosts: %s", given, len(t.Hosts), taken)
 	}
-	first := map[string]int{}
+	// The ranks the lines put on each host, hosts in the lines' order.
+	var hosts []string
+	ranks := map[string][]int{}
 	for _, d := range t.Evidence.Devices {
-		r, ok := first[d.Host]
-		if !ok || d.Host == "" {
-			first[d.Host] = d.Rank
+		if d.Host == "" {
 			continue
 		}
-		if r/tab.PerNode != d.Rank/tab.PerNode && r/proc%tab.Nodes != d.Rank/proc%tab.Nodes {
-			return fmt.Sprintf("%s, but the Rank lines put ranks %d and %d on host %s, which %d nodes of %s hold apart, whether ranks fill them in order or processes are dealt to them in turn: %s",
-				pinKeys(pinKey{"nodes", pin.Nodes}, pinKey{"per-node", pin.PerNode}), r, d.Rank, d.Host, tab.Nodes, counted(tab.PerNode, "GPU"), taken)
+		if _, ok := ranks[d.Host]; !ok {
+			hosts = append(hosts, d.Host)
+		}
+		ranks[d.Host] = append(ranks[d.Host], d.Rank)
+	}
+	for _, h := range hosts {
+		if n := len(ranks[h]); n > tab.PerNode {
+			return fmt.Sprintf("%s, but the Rank lines put %d ranks on host %s, more than a node's %d: %s", given, n, h, tab.PerNode, taken)
 		}
 	}
-	return ""
+	// apart returns a host and two of its ranks that a placement (node of
+	// rank r) puts on different nodes, "" where it puts none so.
+	apart := func(node func(r int) int) (string, int, int) {
+		for _, h := range hosts {
+			rs := ranks[h]
+			for _, r := range rs[1:] {
+				if node(r) != node(rs[0]) {
+					return h, rs[0], r
+				}
+			}
+		}
+		return "", 0, 0
+	}
+	l := tab.Layout.norm()
+	proc := l.ThreadsPerProcess * l.GPUsPerThread // a process's ranks share its host
+	h1, a1, b1 := apart(func(r int) int { return r / tab.PerNode })
+	h2, a2, b2 := apart(func(r int) int { return r / proc % tab.Nodes })
+	if h1 == "" || h2 == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s, but the Rank lines place the ranks neither in rank order (ranks %d and %d share host %s, which that order puts on nodes apart) nor with processes dealt to the nodes in turn (ranks %d and %d share host %s): %s",
+		given, a1, b1, h1, a2, b2, h2, taken)
 }
 
 // A pinKey is a count a log's key gives, as "nodes=2" names it.

@@ -922,8 +922,8 @@ func TestPinsShapeAgainstRankLines(t *testing.T) {
 	}{
 		// Ranks 0 and 7 on host -0 (its lines keep 4 of 16), given as
 		// nodes of 4; and 2 hosts named, given as 1 node of 16.
-		{oke, Pins{PerNode: 4}, "per-node=4, but the Rank lines put ranks 0 and 7 on host oke-chfmqtu3dcq-nfgm3eqopla-sc7rl5e2tga-0, which 4 nodes of 4 GPUs hold apart", 4, 4},
-		{oke, Pins{Nodes: 8}, "nodes=8, but the Rank lines put ranks 0 and 7 on host", 8, 2},
+		{oke, Pins{PerNode: 4}, "per-node=4, but the Rank lines place the ranks neither in rank order (ranks 0 and 7 share host oke-chfmqtu3dcq-nfgm3eqopla-sc7rl5e2tga-0", 4, 4},
+		{oke, Pins{Nodes: 8}, "nodes=8, but the Rank lines place the ranks neither in rank order (ranks 0 and 7", 8, 2},
 		{oke, Pins{Nodes: 1, PerNode: 16}, "nodes=1 and per-node=16, but the Rank lines name 2 hosts", 1, 16},
 		{oke, Pins{Nodes: 2, PerNode: 8}, "", 2, 8},
 	} {
@@ -1081,20 +1081,41 @@ func TestSplitProcessBeforeHosts(t *testing.T) {
 // TestPinsShapeProcessesInTurn: a launcher that deals processes of 4 GPUs
 // to 2 hosts in turn (mpirun --map-by node, nccl-tests -g 4) puts ranks
 // 0-3 and 8-11 on the first host: nodes of 8 hold them, and a review's
-// log of that layout drew a note that they did not. Rank 12 there would
-// be a contradiction, in order (nodes 0 and 1) or in turn (processes 0
-// and 3).
+// log of that layout drew a note that they did not. Ranks 0-11 on one
+// host are more than a node's 8 (a second review: each pair passed one
+// rule or the other); rank 0 moved to the second host and rank 12 to the
+// first leaves 8 on each, placed by neither rule over every host.
 func TestPinsShapeProcessesInTurn(t *testing.T) {
-	test := &nccltests.Test{Ranks: 16, Threads: 1, GPUsPerThread: 4, Hosts: []string{"host-0", "host-1"}}
-	for r := range 16 {
-		test.Evidence.Devices = append(test.Evidence.Devices, nccltests.Device{Rank: r, Host: fmt.Sprintf("host-%d", r/4%2), Device: r % 8})
+	layout := func(host func(r int) int) *nccltests.Test {
+		test := &nccltests.Test{Ranks: 16, Threads: 1, GPUsPerThread: 4, Hosts: []string{"host-0", "host-1"}}
+		for r := range 16 {
+			test.Evidence.Devices = append(test.Evidence.Devices, nccltests.Device{Rank: r, Host: fmt.Sprintf("host-%d", host(r)), Device: r % 8})
+		}
+		return test
 	}
 	tab := Table{Nodes: 2, PerNode: 8, Layout: Layout{ThreadsPerProcess: 1, GPUsPerThread: 4}}
-	if msg := pinsAgainstHosts(test, Pins{Nodes: 2, PerNode: 8}, tab); msg != "" {
-		t.Errorf("processes dealt in turn: %q; want no note", msg)
-	}
-	test.Evidence.Devices[12].Host = "host-0"
-	if msg := pinsAgainstHosts(test, Pins{Nodes: 2, PerNode: 8}, tab); !strings.Contains(msg, "ranks 0 and 12 on host host-0") {
-		t.Errorf("rank 12 on host-0: %q; want a note of ranks 0 and 12", msg)
+	pin := Pins{Nodes: 2, PerNode: 8}
+	for _, c := range []struct {
+		name string
+		host func(r int) int
+		want string
+	}{
+		{"in turn", func(r int) int { return r / 4 % 2 }, ""},
+		{"in order", func(r int) int { return r / 8 }, ""},
+		{"12 and 4", func(r int) int { return r / 12 }, "put 12 ranks on host host-0, more than a node's 8"},
+		{"neither", func(r int) int {
+			switch {
+			case r == 0:
+				return 1
+			case r == 12:
+				return 0
+			}
+			return r / 4 % 2
+		}, "neither in rank order (ranks 0 and 13 share host host-1, which that order puts on nodes apart) nor with processes dealt to the nodes in turn (ranks 0 and 4 share host host-1)"},
+	} {
+		msg := pinsAgainstHosts(layout(c.host), pin, tab)
+		if c.want == "" && msg != "" || c.want != "" && !strings.Contains(msg, c.want) {
+			t.Errorf("%s: %q; want %q", c.name, msg, c.want)
+		}
 	}
 }

@@ -76,8 +76,16 @@ func TestTopoFileEnvDropsCapture(t *testing.T) {
 	tab := Table{Name: "aks.log#0", Nodes: 2, PerNode: 8}
 	tab.Evidence.Env = []nccltests.Setting{{Name: "NCCL_TOPO_FILE", Value: "/workspace/ndv4-topo.xml", Line: 12}}
 	got, notes := h.WithEvidence([]Table{tab})
-	if got.Sources.NICPath != SourceAssumed || nicPathName(got.NICPath) != "PIX" || len(notes) == 0 || !strings.Contains(strings.Join(notes, "\n"), "NCCL_TOPO_FILE was set by the environment to /workspace/ndv4-topo.xml (line 12): NCCL read its PCIe tree from that file, not the host's, so the capture's nic_path SYS is not NCCL's, and PIX (assumed) is taken") {
+	if got.Sources.NICPath != SourceAssumed || nicPathName(got.NICPath) != "PIX" || len(notes) == 0 || !strings.Contains(strings.Join(notes, "\n"), "NCCL_TOPO_FILE was set by the environment to /workspace/ndv4-topo.xml (line 12): NCCL read its PCIe tree from that file, not the host's, so the capture's nic_path SYS is not NCCL's and is left out") {
 		t.Errorf("path %s from %s, notes %q; want PIX assumed again, with a note", nicPathName(got.NICPath), got.Sources.NICPath, notes)
+	}
+	// NCCL's own path from its debug lines (a GRAPH line's "type
+	// NVL/PXB") stands where the file's tree gave it, not the path before
+	// the capture (a review: PIX was taken after a note that -topo's was).
+	graph := tab
+	graph.Evidence.NICPath.Value, graph.Evidence.NICPath.Line = nccl.PathPXB, 9
+	if got, notes := h.WithEvidence([]Table{graph}); got.NICPath != nccl.PathPXB || got.Sources.NICPath != SourceNCCLDebug || strings.Contains(strings.Join(notes, "\n"), "-topo's is taken") {
+		t.Errorf("with NCCL's PXB: path %s from %s, notes %q; want PXB from nccl-debug, and no word of -topo's", nicPathName(got.NICPath), got.Sources.NICPath, notes)
 	}
 	// A GH200's default path, P2C (its Grace CPU's NIC, the catalog's),
 	// comes back as it was, not PIX (a review: the note said "LOC").

@@ -68,6 +68,14 @@ var (
 	ErrUnsplit = errors.New("threads unknown")
 )
 
+// unsplit is ErrInconsistent marked as ErrUnsplit's, whose message reads
+// as every inconsistency's.
+type unsplit struct{}
+
+func (unsplit) Error() string        { return ErrInconsistent.Error() }
+func (unsplit) Unwrap() error        { return ErrInconsistent }
+func (unsplit) Is(target error) bool { return target == ErrUnsplit }
+
 // A ParseError is a problem at one place of a measurement file, in the style
 // of encoding/csv's ParseError. It is the same type as topo.ParseError: File
 // is the name given to the reader or ""; Line is 1-based, 0 when the error

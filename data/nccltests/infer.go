@@ -319,8 +319,8 @@ func (p *parser) csvLayout(s *testState) {
 		t.Threads, t.GPUsPerThread, t.ProcessGPUs = 1, 1, 1
 	default:
 		t.Processes, t.ProcessGPUs = c.processes, c.perProcess
-		p.problem(c.line, 0, "%w: %w: rccl-tests' output gives %d GPUs a process (its %s) but not how many threads drive them (-t) and how many GPUs each (-g): taken as one thread of %d GPUs; give threads=T or g=G where they differ, and the other makes up the %[3]d",
-			ErrInconsistent, ErrUnsplit, c.perProcess, c.column, c.perProcess)
+		p.problem(c.line, 0, "%w: rccl-tests' output gives %d GPUs a process (its %s) but not how many threads drive them (-t) and how many GPUs each (-g): taken as one thread of %d GPUs; give threads=T or g=G where they differ, and the other makes up the %[2]d",
+			unsplit{}, c.perProcess, c.column, c.perProcess)
 		t.Threads, t.GPUsPerThread = 1, c.perProcess
 		if c.processes == 1 && t.Nodes == 0 {
 			t.Nodes, t.NodesFrom = 1, FromLayout
