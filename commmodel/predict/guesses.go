@@ -1157,14 +1157,14 @@ func (h Hardware) withTopoFileEnv(tables []Table, notes []string) (Hardware, []s
 		case k >= 0:
 			why = fmt.Sprintf("NCCL_TOPO_FILE was set by the environment to %s (line %d)", e.Env[k].Value, e.Env[k].Line)
 		case e.Platform.Known():
-			why = fmt.Sprintf("aws-ofi-nccl gave NCCL a topology file of %s (line %d)", e.Platform.Value, e.Platform.Line)
+			why = fmt.Sprintf("aws-ofi-nccl gave NCCL a topology file for the %s instance (line %d)", e.Platform.Value, e.Platform.Line)
 		default:
 			continue
 		}
 		was := h.NICPath
 		h.NICPath, h.Sources.NICPath = h.beforeTopo.path, cmp.Or(h.beforeTopo.source, SourceAssumed)
-		if h.NICPath == was {
-			return h, notes // the capture says what NCCL's tree does
+		if nicPathName(h.NICPath) == nicPathName(was) {
+			return h, notes // the capture says what the path before it did
 		}
 		return h, append(notes, fmt.Sprintf("%s: %s: NCCL read its PCIe tree from that file, not the host's, so the capture's nic_path %s is not NCCL's and is left out (NCCL's debug lines give it where they show it); -hw %s gives the file's",
 			tables[i].Name, why, nicPathName(was), Fact{Key: "nic-path"}.Hint()))

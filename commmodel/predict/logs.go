@@ -182,10 +182,11 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 
 // pinsAgainstHosts says where the shape the pins gave tab (nodes=N,
 // per-node=G) contradicts what t's Rank lines show of the hosts: more
-// hosts named than nodes, more ranks on a host than G, or ranks placed
-// neither as a launcher that fills the nodes in rank order does (rank r
-// on node r/G) nor as one that deals its processes of P GPUs to them in
-// turn does (r/P mod N), each rule held to over every host. The pins
+// hosts named than nodes, or more ranks on a host than G; and where the
+// lines list some ranks only, ranks placed neither as a launcher that
+// fills the nodes in rank order does (rank r on node r/G) nor as one that
+// deals its processes of P GPUs to them in turn does (r/P mod N), each
+// rule held to over every host. The pins
 // stand (containers may share a host name, a launcher place ranks
 // otherwise, a log be another run's), but not without a word; "" where
 // they agree or set no shape.
@@ -198,13 +199,16 @@ func pinsAgainstHosts(t *nccltests.Test, pin Pins, tab Table) string {
 	if len(t.Hosts) > tab.Nodes {
 		return fmt.Sprintf("%s, but the Rank lines name %d hosts: %s", given, len(t.Hosts), taken)
 	}
-	// The ranks the lines put on each host, hosts in the lines' order.
+	// The ranks the lines put on each host, each once, hosts in the
+	// lines' order.
 	var hosts []string
 	ranks := map[string][]int{}
+	listed := map[int]bool{}
 	for _, d := range t.Evidence.Devices {
-		if d.Host == "" {
+		if d.Host == "" || listed[d.Rank] {
 			continue
 		}
+		listed[d.Rank] = true
 		if _, ok := ranks[d.Host]; !ok {
 			hosts = append(hosts, d.Host)
 		}
@@ -214,6 +218,9 @@ func pinsAgainstHosts(t *nccltests.Test, pin Pins, tab Table) string {
 		if n := len(ranks[h]); n > tab.PerNode {
 			return fmt.Sprintf("%s, but the Rank lines put %d ranks on host %s, more than a node's %d: %s", given, n, h, tab.PerNode, taken)
 		}
+	}
+	if len(listed) == t.Ranks {
+		return "" // every rank on its host, within the counts: any placement (Slurm's plane=2) is the launcher's
 	}
 	// apart returns a host and two of its ranks that a placement (node of
 	// rank r) puts on different nodes, "" where it puts none so.

@@ -1083,8 +1083,11 @@ func TestSplitProcessBeforeHosts(t *testing.T) {
 // 0-3 and 8-11 on the first host: nodes of 8 hold them, and a review's
 // log of that layout drew a note that they did not. Ranks 0-11 on one
 // host are more than a node's 8 (a second review: each pair passed one
-// rule or the other); rank 0 moved to the second host and rank 12 to the
-// first leaves 8 on each, placed by neither rule over every host.
+// rule or the other). Where every rank is listed, the counts decide
+// (Slurm's plane=2, ranks 0, 1, 4, 5, ... on the first host, is the
+// launcher's to choose: a third review); where the lines keep some ranks
+// only (ranks 0, 12 and 13 here), ranks 0 and 12 on one host and 13 on the
+// other are placed by neither rule over every host.
 func TestPinsShapeProcessesInTurn(t *testing.T) {
 	layout := func(host func(r int) int) *nccltests.Test {
 		test := &nccltests.Test{Ranks: 16, Threads: 1, GPUsPerThread: 4, Hosts: []string{"host-0", "host-1"}}
@@ -1103,19 +1106,21 @@ func TestPinsShapeProcessesInTurn(t *testing.T) {
 		{"in turn", func(r int) int { return r / 4 % 2 }, ""},
 		{"in order", func(r int) int { return r / 8 }, ""},
 		{"12 and 4", func(r int) int { return r / 12 }, "put 12 ranks on host host-0, more than a node's 8"},
-		{"neither", func(r int) int {
-			switch {
-			case r == 0:
-				return 1
-			case r == 12:
-				return 0
-			}
-			return r / 4 % 2
-		}, "neither in rank order (ranks 0 and 13 share host host-1, which that order puts on nodes apart) nor with processes dealt to the nodes in turn (ranks 0 and 4 share host host-1)"},
+		{"plane=2", func(r int) int { return r / 2 % 2 }, ""},
 	} {
 		msg := pinsAgainstHosts(layout(c.host), pin, tab)
 		if c.want == "" && msg != "" || c.want != "" && !strings.Contains(msg, c.want) {
 			t.Errorf("%s: %q; want %q", c.name, msg, c.want)
 		}
+	}
+	elided := layout(func(r int) int { return r / 4 % 2 })
+	elided.Evidence.Devices = []nccltests.Device{{Rank: 0, Host: "host-0"}, {Rank: 12, Host: "host-0"}, {Rank: 13, Host: "host-1"}}
+	if msg := pinsAgainstHosts(elided, pin, tab); !strings.Contains(msg, "neither in rank order (ranks 0 and 12 share host host-0, which that order puts on nodes apart) nor with processes dealt to the nodes in turn (ranks 0 and 12 share host host-0)") {
+		t.Errorf("elided: %q; want a note of ranks 0 and 12 on host-0", msg)
+	}
+	dup := layout(func(r int) int { return r / 8 })
+	dup.Evidence.Devices = append(dup.Evidence.Devices, dup.Evidence.Devices[3]) // a line printed twice
+	if msg := pinsAgainstHosts(dup, pin, tab); msg != "" {
+		t.Errorf("a Rank line twice: %q; want no note", msg)
 	}
 }

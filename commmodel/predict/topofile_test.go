@@ -99,3 +99,23 @@ func TestTopoFileEnvDropsCapture(t *testing.T) {
 		t.Errorf("GH200: path %s from %s; want its P2C from the catalog again", nicPathName(got.NICPath), got.Sources.NICPath)
 	}
 }
+
+// TestTopoFilePlatform: aws-ofi-nccl prints the instance it runs on where
+// it gives NCCL a topology file for it (nccltests.Evidence.Platform), as
+// on AWS's p4d log: a capture's path is not NCCL's there either, and
+// the note names the instance.
+func TestTopoFilePlatform(t *testing.T) {
+	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log", nil)
+	if err != nil || len(tabs) == 0 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	h, err := Describe(tabs[0].GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetTopology(topoOf(t, "../../topo/testdata/real/p40_8gpu_mlx5_soc_paddle.txt"))
+	got, notes := h.WithEvidence(tabs[:1])
+	if got.Sources.NICPath == SourceTopo || !strings.Contains(strings.Join(notes, "\n"), "aws-ofi-nccl gave NCCL a topology file for the p4d.24xlarge instance") {
+		t.Errorf("path %s from %s, notes %q; want the capture's left out, with a note naming the instance", nicPathName(got.NICPath), got.Sources.NICPath, notes)
+	}
+}
