@@ -300,9 +300,10 @@ func (g *Guess) moves(sizes []float64, base, preds []Prediction) bool {
 // only on the GPUs NCCL had validated, Blackwell among them from 2.25; PAT
 // from 2.23; a Grace CPU's NICs as PHB before 2.27, with no LL128 across
 // nodes) and in its latencies. RCCL's releases are not NCCL's, and its
-// tables are passed over.
+// tables, and an AMD GPU's (GPU.ISA), whose logs may not say RCCL ran
+// them, are passed over.
 func olderRelease(h Hardware, tables []Table, q Query, base *Machine) (tried, Query, bool) {
-	if q.Version != (nccl.Version{}) || RanRCCL(tables) {
+	if q.Version != (nccl.Version{}) || RanRCCL(tables) || h.GPU.ISA != "" {
 		return tried{}, q, false
 	}
 	oldest := nccl.OldestFor(h.GPU.CompCap)

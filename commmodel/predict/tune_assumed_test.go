@@ -79,3 +79,24 @@ func TestAssumedWorst(t *testing.T) {
 		t.Errorf("AMD's own rules on AMD: %+v, %v; want no cost", c, ok)
 	}
 }
+
+// TestNoNCCLReleaseGuessAMD: an AMD GPU runs RCCL, whose releases are not
+// NCCL's: no guess of NCCL's release is tried for it, though its logs
+// (AAC's MI325X tables, or none) do not say RCCL ran them (a review: the
+// MI325X described by -hw cc=9.4 drew "nccl_version = 2.30.7 is assumed;
+// with 2.18.0 ..."). An NVIDIA GPU's untabled prediction tries it.
+func TestNoNCCLReleaseGuessAMD(t *testing.T) {
+	q := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}
+	for _, c := range []struct {
+		gpu  string
+		want bool
+	}{{"AMD Instinct MI300X", false}, {"H100", true}} {
+		h, err := Describe(c.gpu, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, tried := olderRelease(h, nil, q, nil); tried != c.want {
+			t.Errorf("%s: NCCL's older release tried %v, want %v", c.gpu, tried, c.want)
+		}
+	}
+}
