@@ -186,10 +186,9 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 // lines list some ranks only, ranks placed neither as a launcher that
 // fills the nodes in rank order does (rank r on node r/G) nor as one that
 // deals its processes of P GPUs to them in turn does (r/P mod N), each
-// rule held to over every host. The pins
-// stand (containers may share a host name, a launcher place ranks
-// otherwise, a log be another run's), but not without a word; "" where
-// they agree or set no shape.
+// rule held to over every host. The pins stand (containers may share a
+// host name, a launcher place ranks otherwise, a log be another run's),
+// but not without a word; "" where they agree or set no shape.
 func pinsAgainstHosts(t *nccltests.Test, pin Pins, tab Table) string {
 	if pin.Nodes == 0 && pin.PerNode == 0 || tab.Nodes < 1 || tab.PerNode < 1 {
 		return ""
