@@ -82,14 +82,15 @@ func WriteReport(w io.Writer, t *Topology) error {
 	if len(t.nics) > 0 {
 		fmt.Fprintln(tw, "\nbindings (closest NIC; GDR at NCCL_NET_GDR_LEVEL=PXB):")
 		fmt.Fprintln(tw, "GPU\tNIC\tdevice\tpath\tNCCL\tGDR\tGPUs/NIC\tNUMA\tCPUs\tNCCL_IB_HCA")
-		for _, b := range t.Bindings() {
+		bs := t.Bindings()
+		for _, b := range bs {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", b.GPU, orDash(b.NIC), orDash(b.Device), b.Path, b.NCCL,
 				yesNo(b.GDR), b.Sharing, numaText(b.NUMA), orDash(b.CPUs.String()), orDash(b.NCCLIBHCA))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		for _, n := range NotIBNotes(t.Bindings()) {
+		for _, n := range NotIBNotes(bs) {
 			fmt.Fprintf(w, "NCCL_IB_HCA: none; %s\n", n)
 		}
 	}

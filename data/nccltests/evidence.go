@@ -850,7 +850,8 @@ func (d *debugState) nics(n int, msg string, re *regexp.Regexp) {
 		}
 		nics = append(nics, nic)
 	}
-	if _, ok := d.nicCount(n, "the count of the devices listed", strconv.Itoa(len(nics))); len(nics) > 0 && !ok {
+	if len(nics) > MaxNICs {
+		d.dropped = append(d.dropped, droppedCount{n, "the count of the devices listed", strconv.Itoa(len(nics)), 1})
 		return
 	}
 	count := 0
@@ -935,19 +936,20 @@ type droppedCount struct {
 // among them): the count is then noted in d.dropped for the parser to
 // report, and left out.
 func (d *debugState) nicCount(n int, what, digits string) (int, bool) {
-	k, err := strconv.Atoi(digits)
-	if err != nil || k < 1 || k > MaxNICs {
-		d.dropped = append(d.dropped, droppedCount{n, what, digits, 1})
-		return 0, false
-	}
-	return k, true
+	return d.nicNumber(n, what, digits, 1)
 }
 
 // nicIndex is nicCount for an index, from 0 to MaxNICs-1.
 func (d *debugState) nicIndex(n int, what, digits string) (int, bool) {
+	return d.nicNumber(n, what, digits, 0)
+}
+
+// nicNumber reads digits as a number from least to MaxNICs-1+least
+// (nicCount, nicIndex), noting one out of range in d.dropped.
+func (d *debugState) nicNumber(n int, what, digits string, least int) (int, bool) {
 	k, err := strconv.Atoi(digits)
-	if err != nil || k < 0 || k >= MaxNICs {
-		d.dropped = append(d.dropped, droppedCount{n, what, digits, 0})
+	if err != nil || k < least || k > MaxNICs-1+least {
+		d.dropped = append(d.dropped, droppedCount{n, what, digits, least})
 		return 0, false
 	}
 	return k, true
