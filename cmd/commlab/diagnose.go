@@ -441,7 +441,7 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 		if f.Kind == kindBaselineFaster {
 			by = "the speed of"
 		}
-		fmt.Fprintf(w, "largest change: finding %d, %s at %.2f times %s a calibration table of its shape (measured against measured, before any gap to the model)\n", k+1, f.sizes(), gap(f.MeasuredOverModel), by)
+		fmt.Fprintf(w, "largest change: finding %d, %s at %.2f times %s a calibration table of its shape (measured against measured, before any gap to the model)\n", k+1, f.sizes(), predict.Gap(f.MeasuredOverModel), by)
 	}
 	if k := largestGap(out.Findings); k >= 0 {
 		f := out.Findings[k]
@@ -495,15 +495,12 @@ func firstWords(s string, n int) string {
 func largestChange(fs []diagnoseFinding) int {
 	k := -1
 	for i, f := range fs {
-		if (f.Kind == kindBaselineSlower || f.Kind == kindBaselineFaster) && (k < 0 || gap(f.MeasuredOverModel) > gap(fs[k].MeasuredOverModel)) {
+		if (f.Kind == kindBaselineSlower || f.Kind == kindBaselineFaster) && (k < 0 || predict.Gap(f.MeasuredOverModel) > predict.Gap(fs[k].MeasuredOverModel)) {
 			k = i
 		}
 	}
 	return k
 }
-
-// gap is a ratio of times as a factor of at least 1, either way.
-func gap(r float64) float64 { return max(r, 1/r) }
 
 // largestGap returns the finding, among those that set the table against
 // the model's time (each names the term it weighs), whose measured time
@@ -517,7 +514,7 @@ func largestGap(fs []diagnoseFinding) int {
 	}
 	k := -1
 	for i, f := range fs {
-		if f.Term != "" && f.MeasuredOverModel > 0 && (k < 0 || gap(f.MeasuredOverModel) > gap(fs[k].MeasuredOverModel)) {
+		if f.Term != "" && f.MeasuredOverModel > 0 && (k < 0 || predict.Gap(f.MeasuredOverModel) > predict.Gap(fs[k].MeasuredOverModel)) {
 			k = i
 		}
 	}

@@ -638,10 +638,11 @@ func (m *Machine) beyondPCIe(oneNode bool) string {
 }
 
 // envRead are the environment's settings the model reads (Pins, from
-// Evidence.Algo and Proto) or that change no time: where NCCL's bootstrap
+// Evidence.Algo and Proto, and NCCL_NVLS_ENABLE, whose 0 leaves NVLS out
+// of the pins: withoutNVLS) or that change no time: where NCCL's bootstrap
 // and its debug output go, how much it prints, and how a RoCE NIC is
 // addressed.
-var envRead = []string{"NCCL_ALGO", "NCCL_PROTO", "NCCL_SOCKET_IFNAME", "NCCL_SOCKET_FAMILY", "NCCL_IB_GID_INDEX",
+var envRead = []string{"NCCL_ALGO", "NCCL_PROTO", "NCCL_NVLS_ENABLE", "NCCL_SOCKET_IFNAME", "NCCL_SOCKET_FAMILY", "NCCL_IB_GID_INDEX",
 	"NCCL_DEBUG", "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG_FILE", "NCCL_TOPO_DUMP_FILE", "NCCL_GRAPH_DUMP_FILE", "NCCL_COMM_ID", "NCCL_HOSTID"}
 
 // unreadEnv lists the settings of env the model does not read as NAME=VALUE,
@@ -1496,7 +1497,7 @@ func disagreements(tables []Table) []string {
 					if p.Size == q.Size {
 						r := q.Time / p.Time
 						common++
-						if max(r, 1/r) > sameRunRatio {
+						if Gap(r) > sameRunRatio {
 							apart++
 						}
 						lo, hi = min(lo, r), max(hi, r)

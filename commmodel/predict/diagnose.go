@@ -315,7 +315,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 		// named here or by an earlier finding.
 		short := func() bool {
 			most, ok := guessesMove(toward)
-			if !ok || !(gap(f.MeasuredOverModel) > most) {
+			if !ok || !(Gap(f.MeasuredOverModel) > most) {
 				return false
 			}
 			rest := "check the run as well"
@@ -324,7 +324,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 				// model misses it.
 				rest = "the model misses more here than its guesses explain"
 			}
-			f.Advice = append(f.Advice, fmt.Sprintf("the assumed facts move the model %.2fx at most together, short of this %.2fx gap: %s", most, gap(f.MeasuredOverModel), rest))
+			f.Advice = append(f.Advice, fmt.Sprintf("the assumed facts move the model %.2fx at most together, short of this %.2fx gap: %s", most, Gap(f.MeasuredOverModel), rest))
 			f.Advice = append(f.Advice, own()...)
 			return true
 		}
@@ -961,12 +961,12 @@ func guessesMove(gs []Guess) (float64, bool) {
 		if slices.ContainsFunc(gs, func(o Guess) bool { return o.covers(g) }) {
 			continue // counted with the guess that covers it
 		}
-		move := gap(g.Ratio)
+		move := Gap(g.Ratio)
 		if len(g.Keys) > 1 {
 			alone := 1.0
 			for _, o := range gs {
 				if g.covers(o) {
-					alone *= gap(o.Ratio)
+					alone *= Gap(o.Ratio)
 				}
 			}
 			move = max(move, alone)
@@ -976,9 +976,9 @@ func guessesMove(gs []Guess) (float64, bool) {
 	return most, true
 }
 
-// gap is a ratio of times as a factor of at least 1, either way (how far
-// off, whichever side).
-func gap(r float64) float64 { return max(r, 1/r) }
+// Gap is a ratio of times as a factor of at least 1, either way (how far
+// off, whichever side): 2 for 0.5 and for 2.
+func Gap(r float64) float64 { return max(r, 1/r) }
 
 // hostHint asks, for a table of several nodes slower than the model in
 // its latency or network term, for the host facts the model assumed and

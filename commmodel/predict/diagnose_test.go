@@ -307,7 +307,7 @@ func TestDiagnoseOneCause(t *testing.T) {
 				t.Errorf("finding %d (%s) does not say the gap may be the guess: %q", k, f.Term, f.Advice)
 			}
 			most, ok := guessesMove(f.Guesses)
-			short := ok && gap(f.MeasuredOverModel) > most
+			short := ok && Gap(f.MeasuredOverModel) > most
 			for _, no := range []string{"NCCL_IB_HCA", "NCCL_ALGO=", "NCCL_PROTO="} {
 				if strings.Contains(all, no) && !(short && no == "NCCL_IB_HCA") {
 					t.Errorf("finding %d (%s) advises %s on a guess: %q", k, f.Term, no, f.Advice)
@@ -767,7 +767,7 @@ func TestDiagnoseBeyondGuesses(t *testing.T) {
 			t.Errorf("advice sets NCCL_MIN_NCHANNELS: %q", f.Advice)
 		}
 		most, ok := guessesMove(f.Guesses)
-		if f.Kind != KindSlower || len(f.Guesses) == 0 || !ok || gap(f.MeasuredOverModel) <= most {
+		if f.Kind != KindSlower || len(f.Guesses) == 0 || !ok || Gap(f.MeasuredOverModel) <= most {
 			if strings.Contains(all, "short of this") {
 				t.Errorf("finding at %g B (%.2fx, guesses up to %.2fx) says the guesses fall short: %q", f.FromBytes, f.MeasuredOverModel, most, f.Advice)
 			}

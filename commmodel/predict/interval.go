@@ -899,7 +899,7 @@ func (m *Machine) misfits(tables []Table) []string {
 		outside, worst, far := 0, 0, -1
 		own, plugin := ncclOwn(t, m.TunerExclusions()), t.Evidence.TunerPlugin.Known()
 		errs, widths := make([]float64, len(ps)), make([]float64, len(ps))
-		off := func(j int) float64 { return gap(t.Points[j].Time / ps[j].Time) }
+		off := func(j int) float64 { return Gap(t.Points[j].Time / ps[j].Time) }
 		for j, p := range ps {
 			if !p.Holds(t.Points[j].Time) {
 				outside++
@@ -937,7 +937,7 @@ func (m *Machine) misfits(tables []Table) []string {
 		}
 		out = append(out, fmt.Sprintf("%s (%v on %d x %d): the calibration misses its own table %s, %d of %d points outside it; worst %s predicted against %s measured at %s: %.1fx",
 			t.Name, t.Collective, t.Nodes, t.PerNode, beyond, outside, len(ps), units.FormatDuration(p.Time), units.FormatDuration(meas),
-			units.FormatSize(p.Size), gap(meas/p.Time)))
+			units.FormatSize(p.Size), Gap(meas/p.Time)))
 	}
 	return out
 }

@@ -635,6 +635,9 @@ func readEvidence(tab *Table, e *nccltests.Evidence) {
 	if e.Proto.Known() {
 		tab.Proto = e.Proto.Value
 	}
+	if nvlsDisabled(e.Env) {
+		tab.Algo = withoutNVLS(tab.Algo)
+	}
 	// What NCCL's TUNING lines say it ran at every size pins the table as
 	// NCCL_ALGO and NCCL_PROTO would.
 	// (NCCL's debug names, NVLS_TREE, drop NCCL_ALGO's spelling's "_".)
@@ -648,6 +651,47 @@ func readEvidence(tab *Table, e *nccltests.Evidence) {
 	if p, err := commmodel.ParseProtocol(e.RanProto.Value); tab.Proto == "" && e.RanProto.Known() && err == nil && !collNet {
 		tab.Proto = nccl.ProtocolName(p)
 	}
+}
+
+// nvlsDisabled reports that env sets NCCL_NVLS_ENABLE=0, under which NCCL
+// sets up no NVLS on the communicator (src/transport/nvls.cc,
+// ncclNvlsInit returns before it where the setting is 0): neither NVLS nor
+// NVLSTree runs, whatever the hosts support.
+func nvlsDisabled(env []nccltests.Setting) bool {
+	return slices.ContainsFunc(env, func(v nccltests.Setting) bool {
+		return v.Name == "NCCL_NVLS_ENABLE" && strings.TrimSpace(v.Value) == "0"
+	})
+}
+
+// withoutNVLS returns the NCCL_ALGO setting algo with NVLS and NVLSTree
+// left out, as a run under NCCL_NVLS_ENABLE=0 runs it: every algorithm but
+// them where algo is unset, an exclusion list with them added, and a list
+// of algorithms without them (a list of them alone, or NCCL 2.24's
+// per-collective lists, as given: NCCL fails or falls back on such a run
+// in ways the setting's own line does not say).
+func withoutNVLS(algo string) string {
+	nvls := func(name string) bool {
+		return strings.EqualFold(name, "NVLS") || strings.EqualFold(name, "NVLSTree")
+	}
+	switch {
+	case strings.Contains(algo, ":"):
+		return algo
+	case algo == "":
+		return "^NVLS,NVLSTree"
+	case strings.HasPrefix(algo, "^"):
+		names := strings.Split(algo[1:], ",")
+		for _, n := range []string{"NVLS", "NVLSTree"} {
+			if !slices.ContainsFunc(names, func(m string) bool { return strings.EqualFold(strings.TrimSpace(m), n) }) {
+				names = append(names, n)
+			}
+		}
+		return "^" + strings.Join(slices.DeleteFunc(names, func(m string) bool { return strings.TrimSpace(m) == "" }), ",")
+	}
+	names := slices.DeleteFunc(strings.Split(algo, ","), func(m string) bool { return nvls(strings.TrimSpace(m)) })
+	if len(names) == 0 {
+		return algo
+	}
+	return strings.Join(names, ",")
 }
 
 // splitProcess completes p's threads or GPUs per thread where t's log

@@ -1124,3 +1124,61 @@ func TestPinsShapeProcessesInTurn(t *testing.T) {
 		t.Errorf("a Rank line twice: %q; want no note", msg)
 	}
 }
+
+// TestNVLSDisabledByEnv: Together's 1 x 8 H100 AllReduce ran with
+// NCCL_NVLS_ENABLE=0 (its source line, run_nccl_sharp_test.sh's
+// collnet_sharp label). With the line NCCL prints for it
+// (src/misc/param.cc: "NCCL_NVLS_ENABLE set by environment to 0."), the
+// table is read as NCCL_ALGO=^NVLS,NVLSTree would pin it, the setting is
+// not named as one the model does not read, and NVLS keeps its prior: the
+// same host's NVLS run (all_reduce_nvls.log, 4019.5 us at 1 GiB) is
+// predicted within 10%. Taken as the machine's NVLS, the table fitted
+// nvls_efficiency 0.69 and predicted 5.29 ms, 1.32x.
+func TestNVLSDisabledByEnv(t *testing.T) {
+	const dir = "../../data/logs/paired/h100-sxm-1x8-together/"
+	raw, err := os.ReadFile(dir + "all_reduce_collnet_sharp.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const line = "gpu-dp-2jvzl-pqq7p:1596275:1596275 [0] NCCL INFO NCCL_NVLS_ENABLE set by environment to 0.\n"
+	path := filepath.Join(t.TempDir(), "all_reduce_nvls_enable0.log")
+	if err := os.WriteFile(path, append([]byte(line), raw...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tab := firstTable(t, path)
+	if tab.Algo != "^NVLS,NVLSTree" {
+		t.Fatalf("algo %q; want ^NVLS,NVLSTree from NCCL_NVLS_ENABLE=0", tab.Algo)
+	}
+	m := newUserMachine(t, []Table{tab})
+	if i := slices.IndexFunc(m.Notes, func(n string) bool { return strings.Contains(n, "NCCL_NVLS_ENABLE") }); i >= 0 {
+		t.Errorf("note %q; NCCL_NVLS_ENABLE is read", m.Notes[i])
+	}
+	nvls := firstTable(t, dir+"all_reduce_nvls.log")
+	k := slices.IndexFunc(nvls.Points, func(p Point) bool { return p.Size == 1<<30 })
+	if k < 0 {
+		t.Fatal("all_reduce_nvls.log: no 1 GiB row")
+	}
+	ps, err := m.Predict(Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8, Algo: "NVLS"}, []float64{1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := ps[0].Time / nvls.Points[k].Time; r < 0.9 || r > 1.1 {
+		t.Errorf("NVLS at 1 GiB: %.3g s against %.3g s measured (%.2fx); want within 10%%", ps[0].Time, nvls.Points[k].Time, r)
+	}
+}
+
+// TestWithoutNVLS: NCCL_NVLS_ENABLE=0 added to a table's NCCL_ALGO.
+func TestWithoutNVLS(t *testing.T) {
+	for algo, want := range map[string]string{
+		"":                  "^NVLS,NVLSTree",
+		"^tree":             "^tree,NVLS,NVLSTree",
+		"^nvls":             "^nvls,NVLSTree",
+		"Ring,NVLS":         "Ring",
+		"NVLS":              "NVLS",
+		"allreduce:ring;^x": "allreduce:ring;^x",
+	} {
+		if got := withoutNVLS(algo); got != want {
+			t.Errorf("withoutNVLS(%q) = %q, want %q", algo, got, want)
+		}
+	}
+}
