@@ -315,6 +315,9 @@ type domainMisfit struct {
 // NVLink domains, and false where they split into equal domains, as the
 // model splits them (predict.Hardware.Domains).
 func domainSplit(h *predict.Hardware, nodes, perHost int) (domainMisfit, bool) {
+	if h.CheckDomain(perHost) != nil {
+		return domainMisfit{}, false // no node count splits it: domainHolds says so
+	}
 	g := h.HostGPUs(perHost)
 	splits := func(n int) bool {
 		_, _, ok := predict.DomainsOf(h.Domain, n, g)
@@ -337,6 +340,16 @@ func domainSplit(h *predict.Hardware, nodes, perHost int) (domainMisfit, bool) {
 		}
 	}
 	return m, true
+}
+
+// domainHolds returns a usage error where h's NVLink domain (-hw domain=N)
+// does not hold whole hosts of perHost GPUs a host (predict's
+// Hardware.CheckDomain), which no node count mends.
+func domainHolds(h *predict.Hardware, perHost int) error {
+	if err := h.CheckDomain(perHost); err != nil {
+		return flagErrorf("-hw domain=%d: %w", h.Domain, err)
+	}
+	return nil
 }
 
 // advice says why the run does not fit and which node counts do, each

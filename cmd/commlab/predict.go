@@ -269,6 +269,9 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		out.Problems = append(out.Problems, problem{Message: fmt.Sprintf("%v runs NCCL's point-to-point sends, which NCCL_ALGO does not choose and whose protocol NCCL picks by the bytes per channel (LL up to 16 KiB, src/enqueue.cc): %s", req.query.Collective, what)})
 	}
 	hw, tables := m.hw, m.tables
+	if err := domainHolds(&hw, req.query.PerNode); err != nil {
+		return err
+	}
 	if mis, ok := domainSplit(&hw, req.query.Ranks/req.query.PerNode, req.query.PerNode); ok {
 		// The model splits a run into equal NVLink domains: a usage error
 		// that names the node counts it can predict.

@@ -1273,6 +1273,28 @@ func TestDomainSplit(t *testing.T) {
 	}
 }
 
+// TestDomainOfWholeHosts: an NVLink domain of GPUs that are no whole
+// number of hosts (-hw domain=6 on GB200's trays of 4, NVIDIA's NVL72
+// reference architecture) was printed as "NVLink domains of 6 GPUs" and
+// modelled as every tray its own domain; predict, textbook and tune
+// refuse it as a usage error that names the values that work.
+func TestDomainOfWholeHosts(t *testing.T) {
+	t.Parallel()
+	const want = "-hw domain=6: NVLink domains of 6 GPUs do not hold whole hosts of 4 GPUs: give a multiple of 4 (domain=4 for every host its own domain, 72 for 18 hosts a domain)"
+	for _, args := range [][]string{
+		{"predict", "-gpu", "GB200", "-hw", "domain=6", "-collective", "allreduce", "-p", "24", "-per-node", "4", "-size", "1GiB"},
+		{"model", "-gpu", "GB200", "-hw", "domain=6", "-collective", "allreduce", "-p", "24", "-per-node", "4", "-size", "1GiB"},
+	} {
+		code, _, stderr := runCLI(args...)
+		if code != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", args, code, stderr, want)
+		}
+	}
+	if code, _, stderr := runCLI("predict", "-gpu", "GB200", "-hw", "domain=8", "-collective", "allreduce", "-p", "24", "-per-node", "4", "-size", "1GiB"); code != 0 {
+		t.Errorf("-hw domain=8 (two trays): exit %d, %s", code, stderr)
+	}
+}
+
 // TestPredictGuessOrderAndWidening holds the guess lines of GKE A3 High's
 // 2 x 8 AllGather over GPUDirect-TCPX (rows pasted without Rank lines,
 // the GPU given) predicted at 8 x 8: the net_latency guess, which moves

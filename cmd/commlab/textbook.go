@@ -182,6 +182,9 @@ func (f *machineLinkFlags) machine(c commmodel.Collective, p, perHost int) (text
 	} else {
 		h = h.ForHosts(perHost)
 	}
+	if err := domainHolds(&h, perHost); err != nil {
+		return textbookMachine{}, err
+	}
 	if mis, ok := domainSplit(&h, p/perHost, perHost); ok {
 		return textbookMachine{}, flagErrorf("-p %d on hosts of -per-node %d: %s", p, perHost, mis.advice(func(n int) string { return fmt.Sprintf("-p %d", n*perHost) }))
 	}

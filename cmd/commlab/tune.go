@@ -282,6 +282,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	}
 	writeProblems(stderr, mc.problems)
 	for _, c := range req.comms {
+		if err := domainHolds(&mc.hw, c.PerNode); err != nil {
+			return err
+		}
 		if mis, ok := domainSplit(&mc.hw, c.Nodes, c.PerNode); ok {
 			// The model splits a communicator into equal NVLink domains.
 			return flagErrorf("communicator %v: %s", c, mis.advice(func(n int) string { return fmt.Sprintf("%dx%d", n, c.PerNode) }))

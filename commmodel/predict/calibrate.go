@@ -638,11 +638,12 @@ func (m *Machine) beyondPCIe(oneNode bool) string {
 }
 
 // envRead are the environment's settings the model reads (Pins, from
-// Evidence.Algo and Proto, and NCCL_NVLS_ENABLE, whose 0 leaves NVLS out
-// of the pins: withoutNVLS) or that change no time: where NCCL's bootstrap
+// Evidence.Algo and Proto, NCCL_NVLS_ENABLE, whose 0 leaves NVLS out of
+// the pins: withoutNVLS, and NCCL_MNNVL_ENABLE, whose 0 makes every host a
+// node: runDomains) or that change no time: where NCCL's bootstrap
 // and its debug output go, how much it prints, and how a RoCE NIC is
 // addressed.
-var envRead = []string{"NCCL_ALGO", "NCCL_PROTO", "NCCL_NVLS_ENABLE", "NCCL_SOCKET_IFNAME", "NCCL_SOCKET_FAMILY", "NCCL_IB_GID_INDEX",
+var envRead = []string{"NCCL_ALGO", "NCCL_PROTO", "NCCL_NVLS_ENABLE", "NCCL_MNNVL_ENABLE", "NCCL_SOCKET_IFNAME", "NCCL_SOCKET_FAMILY", "NCCL_IB_GID_INDEX",
 	"NCCL_DEBUG", "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG_FILE", "NCCL_TOPO_DUMP_FILE", "NCCL_GRAPH_DUMP_FILE", "NCCL_COMM_ID", "NCCL_HOSTID"}
 
 // unreadEnv lists the settings of env the model does not read as NAME=VALUE,
@@ -655,6 +656,29 @@ func unreadEnv(env []nccltests.Setting) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// domainsNote says where table t's log groups its hosts into NVLink
+// domains otherwise than h's domain would (runDomains against shapeOf):
+// the table is modelled as its log says, and the machine's domain stays
+// what h says for other runs.
+func domainsNote(h *Hardware, t *Table) string {
+	d, hosts, ok := runDomains(t)
+	s, err := h.shapeOf(t.Nodes, t.PerNode)
+	if !ok || err != nil || s.nodes == d {
+		return ""
+	}
+	e := &t.Evidence
+	line, said := e.MNNVL.Line, fmt.Sprintf("nNodes %d under MNNVL", e.Nodes.Value)
+	switch {
+	case !e.MNNVL.Known():
+		k := slices.IndexFunc(e.Env, func(v nccltests.Setting) bool { return v.Name == "NCCL_MNNVL_ENABLE" })
+		line, said = e.Env[k].Line, "NCCL_MNNVL_ENABLE=0, every host a node"
+	case !e.MNNVL.Value:
+		said = "MNNVL 0, every host a node"
+	}
+	return fmt.Sprintf("%s: NCCL ran its %d hosts as %s of %s (line %d: %s), where the machine's NVLink domain (nvlink_domain %d) would hold them in %s; the table is modelled as NCCL ran it",
+		t.Name, t.Nodes, counted(d, "NVLink domain"), counted(hosts, "host"), line, said, h.Domain, counted(s.nodes, "domain"))
 }
 
 // RanRCCL reports that a table's log says it ran RCCL (rccl-tests'
@@ -721,6 +745,9 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 			}
 			notes = append(notes, fmt.Sprintf("%s: the log shows %s set in the environment, which the model does not read: the calibration takes %s as the machine's, and a run without %s may differ",
 				t.Name, env, what, without))
+		}
+		if n := domainsNote(&m.Hardware, t); n != "" {
+			notes = append(notes, n)
 		}
 		if m.version.Before(rn.version) {
 			m.version = rn.version

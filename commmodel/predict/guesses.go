@@ -383,6 +383,13 @@ func triedAlternatives(h Hardware, tables []Table, q Query, logs []Table) (*Mach
 			}
 			against = len(is) > 0 && !(fit.Median(is) <= fit.Median(was)*(1+FitMargin)+FitFloor)
 			better = len(is) > 0 && !(fit.Median(was) <= fit.Median(is)*(1+FitMargin)+FitFloor)
+			if against && a.placement() && !a.hw.given(a.hw.Sources.NICBW) && m.pushesBound(parNICBW) {
+				// Hosts in separate NVLink domains put a table's traffic
+				// across hosts on the NICs, where the tables would have
+				// them faster than the assumed line rate allows: the
+				// misfit is that guess's, not the placement's.
+				against = false
+			}
 		}
 		out = append(out, tried{a, m, against, better})
 	}
@@ -524,10 +531,13 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 		case h.slingshot && h.nicBW() == presets.SlingshotNICBW:
 			// The cxi provider drives Slingshot 400's NICs too.
 			a.NICBW = presets.Slingshot400NICBW
+		case blackwellUltra(h.GPU) && h.nicBW() < cx8NICBW:
+			// ConnectX-8 at its full rate, not a slower NIC.
+			a.NICBW = cx8NICBW
 		}
 		alts = append(alts, alternative{[]string{"nic-bw"}, formatBitRate(a.NICBW), a})
 	}
-	if len(alts) == 2 {
+	if len(alts) == 2 && alts[1].hw.NICBW < h.nicBW() {
 		// Half the NICs at half their rate: a node's network at a quarter,
 		// which moves a prediction where either half alone does not (a
 		// choice of NCCL's that changes with both).
@@ -591,7 +601,7 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 			}
 		}
 	}
-	if g := h.HostGPUs(perHost); acrossNodes && h.Domain > g && !h.Sources.Domain.evidence() && !ranMNNVL(tables) {
+	if g := h.HostGPUs(perHost); acrossNodes && h.Domain > g && !h.Sources.Domain.evidence() && !sharedDomain(tables) {
 		// The catalog's NVLink domain across hosts (an NVL72 rack) holds
 		// a run's hosts only where the scheduler placed them in one rack
 		// and the job runs MNNVL: hosts in separate racks, or a job
@@ -605,10 +615,14 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 	return alts
 }
 
-// ranMNNVL reports that a table's NCCL_DEBUG=INFO comm line shows its run
-// under MNNVL (MNNVL 1): its hosts shared an NVLink domain.
-func ranMNNVL(tables []Table) bool {
-	return slices.ContainsFunc(tables, func(t Table) bool { return t.Evidence.MNNVL.Known() && t.Evidence.MNNVL.Value })
+// sharedDomain reports that a table's NCCL_DEBUG=INFO comm line shows its
+// hosts in a shared NVLink domain (runDomains): the machine's hosts run
+// MNNVL where the scheduler places them together.
+func sharedDomain(tables []Table) bool {
+	return slices.ContainsFunc(tables, func(t Table) bool {
+		_, hosts, ok := runDomains(&t)
+		return ok && hosts > 1
+	})
 }
 
 // hintValue is what a user writes after a Describe key to settle it.
@@ -913,7 +927,7 @@ func nvlsRan(t *Table) nccltests.Fact[bool] {
 // t's GPUs a host that cross nodes as t's does (Hardware.Channels).
 func (h Hardware) withChannels(t *Table) Hardware {
 	across := t.Nodes > 1 || t.Evidence.Nodes.Value > 1
-	if s, err := h.shapeOf(t.Nodes, t.PerNode); err == nil && t.Nodes > 1 {
+	if s, err := h.tableShape(t); err == nil && t.Nodes > 1 {
 		across = s.nodes > 1 // hosts of one NVLink domain are one node
 	}
 	v, _, _ := versionOf(t.Version)

@@ -171,10 +171,71 @@ func TestGuessesPlacement(t *testing.T) {
 	if g := domain(told, nil, q); g != nil {
 		t.Errorf("-hw domain=72: %+v; want no guess", g)
 	}
+	// A comm line of 2 hosts in one clique, "nNodes 1 localRanks 8
+	// MNNVL 1", shows the hosts in a shared domain; "nNodes 2 localRanks
+	// 4 MNNVL 1" shows two cliques, hosts of separate racks, which says
+	// nothing of where a run's hosts go.
 	tab := timedTable(t, Uncalibrated(h), "mnnvl", commmodel.AllReduce, 2, 4, 1, []float64{1 << 10, 1 << 20, 1 << 26, 1 << 30})
 	tab.Evidence.MNNVL = nccltests.Fact[bool]{Value: true, Line: 7}
-	if g := domain(h, []Table{tab}, Query{Collective: commmodel.AllReduce, Ranks: 32, PerNode: 4}); g != nil {
-		t.Errorf("a table that ran MNNVL: %+v; want no guess", g)
+	tab.Evidence.Nodes = nccltests.Fact[int]{Value: 1, Line: 7}
+	big := Query{Collective: commmodel.AllReduce, Ranks: 32, PerNode: 4}
+	if g := domain(h, []Table{tab}, big); g != nil {
+		t.Errorf("a table whose 2 hosts NCCL ran as one MNNVL node: %+v; want no guess", g)
+	}
+	apart := h
+	apart.Domain = 4
+	tab = timedTable(t, Uncalibrated(apart), "mnnvl", commmodel.AllReduce, 2, 4, 1, []float64{1 << 10, 1 << 20, 1 << 26, 1 << 30})
+	tab.Evidence.MNNVL = nccltests.Fact[bool]{Value: true, Line: 7}
+	tab.Evidence.Nodes = nccltests.Fact[int]{Value: 2, Line: 7}
+	if g := domain(h, []Table{tab}, big); g == nil {
+		t.Errorf("a table whose 2 hosts NCCL ran as two MNNVL nodes: no guess of the domain; want one")
+	}
+}
+
+// TestRunDomains: NCCL's comm line groups a table's hosts into NVLink
+// domains (src/mnnvl.cc, src/init.cc: under MNNVL nNodes counts cliques).
+// Google's A4X Max run of 2 x 4 GB300 crossed NVLink domains (its page:
+// "cross-domain RDMA throughput"); with the comm line NCCL prints for it,
+// the table is modelled as 2 nodes of 4 GPUs, not one domain of 8 as the
+// catalog's NVL72 rack would hold it, and a note says so.
+func TestRunDomains(t *testing.T) {
+	const path = "../../data/nccltests/testdata/real/gb300_2x4_allgather_crossdomain_gcpa4xmax.log"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := DefaultHardware("NVIDIA GB300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		line         string
+		nodes, hosts int // the run's modelled NVLink domains and hosts each
+		note         string
+	}{
+		{"", 1, 2, ""},
+		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0 MNNVL 1", 2, 1, "2 NVLink domains of 1 host (line 1: nNodes 2 under MNNVL)"},
+		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0 MNNVL 0", 2, 1, "2 NVLink domains of 1 host (line 1: MNNVL 0, every host a node)"},
+		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 1 localRanks 8 localRank 0 MNNVL 1", 1, 2, ""},
+		{"NCCL_MNNVL_ENABLE set by environment to 0.", 2, 1, "2 NVLink domains of 1 host (line 1: NCCL_MNNVL_ENABLE=0, every host a node)"},
+	} {
+		b := raw
+		if c.line != "" {
+			b = append([]byte("gke-psch-ug-cluster-a4xmax-2-1391c2ef-m9bm:299:299 [0] NCCL INFO "+c.line+"\n"), raw...)
+		}
+		tabs, _, err := ReadBytes(b, "gcp.log", nil)
+		if err != nil || len(tabs) != 1 {
+			t.Fatalf("%q: %d tables, %v", c.line, len(tabs), err)
+		}
+		tab := tabs[0]
+		s, err := h.tableShape(&tab)
+		if err != nil || s.nodes != c.nodes || s.hosts != c.hosts || s.per != c.hosts*4 {
+			t.Errorf("%q: shape %+v, %v; want %d nodes of %d hosts", c.line, s, err, c.nodes, c.hosts)
+		}
+		note := domainsNote(&h, &tab)
+		if c.note == "" && note != "" || c.note != "" && !strings.Contains(note, c.note) {
+			t.Errorf("%q: note %q; want one with %q", c.line, note, c.note)
+		}
 	}
 }
 
@@ -1306,5 +1367,42 @@ func TestWithEvidenceNICSpeedBeyond(t *testing.T) {
 	}
 	if err := got.check(); err != nil {
 		t.Errorf("the machine is refused: %v", err)
+	}
+}
+
+// TestConnectX8Guesses: Blackwell Ultra's systems carry ConnectX-8 at 800
+// Gb/s (cx8NICBW), and the rate stays the generation's 400 Gb/s, so the
+// guess tried against it is 800 Gb/s, not 200. Google's A4X Max 2 x 4
+// GB300 AllGather crossed NVLink domains (its page: "cross-domain RDMA
+// throughput") and fits the NICs at some 699 Gb/s, which the assumed 400
+// holds at its bound: hosts in separate domains then fit it worse than one
+// domain of both, and that alternative was dropped as spoken against by
+// the tables, where the misfit was the assumed rate's. A run of 32 GPUs
+// now draws the domain's guess.
+func TestConnectX8Guesses(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/gb300_2x4_allgather_crossdomain_gcpa4xmax.log")
+	h, err := DefaultHardware(tab.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ = h.FromTables([]Table{tab}, 0)
+	gs, err := Guesses(h, []Table{tab}, Query{Collective: commmodel.AllGather, Ranks: 32, PerNode: 4}, []float64{1 << 20, 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, g := range gs {
+		keys = append(keys, g.Fact.Key+"="+g.Alternative)
+	}
+	if !slices.Contains(keys, "domain=4 (every host its own domain)") {
+		t.Errorf("guesses %q; want the domain's, every host its own", keys)
+	}
+	alts := h.alternatives([]Table{tab}, 4, true)
+	k := slices.IndexFunc(alts, func(a alternative) bool { return len(a.keys) == 1 && a.keys[0] == "nic-bw" })
+	if k < 0 || alts[k].hw.NICBW != 100e9 {
+		t.Errorf("alternatives %+v; want nic-bw at 800 Gb/s", alts)
+	}
+	if slices.ContainsFunc(alts, func(a alternative) bool { return len(a.keys) == 2 }) {
+		t.Errorf("a combined alternative of fewer NICs at a faster rate: %+v", alts)
 	}
 }

@@ -183,6 +183,20 @@ func (f Fabric) String() string {
 // commmodel take alike: all of a GPU's links carry its egress.
 func (f Fabric) oneHop() bool { return f != FabricPCIe }
 
+// cx8NICBW is ConnectX-8's line rate, 800 Gb/s (its firmware release
+// notes; the catalog's gb300-nvl72), which Blackwell Ultra's systems carry,
+// one per GPU: DGX B300 eight, an NVL72 compute tray of GB300 four. Their
+// networks run it at 800 Gb/s or at 400 (two ports of 400GbE): the public
+// runs of GB300 across racks span both (Google's A4X Max fits 699 Gb/s;
+// OCI's 32 hosts, data/logs/paired/gb300-nvl72, about 190 a GPU), so the
+// rate stays the generation's 400 Gb/s, and 800 is the guess tried
+// against it (blackwellUltra).
+const cx8NICBW = 800e9 / 8
+
+// blackwellUltra reports that g is a Blackwell Ultra GPU, B300 or GB300
+// (compute capability 10.3), whose systems carry ConnectX-8 (cx8NICBW).
+func blackwellUltra(g nccl.GPU) bool { return g.CompCap == 103 }
+
 // nicRates are the line rates of the NICs NVIDIA's reference systems of
 // each generation carry, B/s: DGX-2 eight 100 Gb/s EDR, DGX A100 eight
 // 200 Gb/s HDR, DGX H100 and DGX B200 eight 400 Gb/s NDR (the DGX user

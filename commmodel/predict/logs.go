@@ -363,8 +363,8 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
 // LogNodes returns the node count a table of t takes from its log, 0
 // where the log gives none: the hosts its Rank lines name (Test.Nodes),
 // else NCCL's "nNodes" (Evidence.Nodes) where the Rank lines elide the
-// hosts, unless the run was MNNVL, whose nNodes counts NVLink domains,
-// not hosts. Pins (nodes=N) come before it.
+// hosts, unless the run was MNNVL, whose nNodes counts NVLink domains
+// (runDomains), not hosts. Pins (nodes=N) come before it.
 func LogNodes(t *nccltests.Test) int {
 	if t.Nodes > 0 {
 		return t.Nodes

@@ -37,7 +37,8 @@ func TestDefaultHardware(t *testing.T) {
 		{"NVIDIA H100 80GB HBM3", true, true, 50e9, 0},
 		{"NVIDIA A100-SXM4-40GB", true, false, 25e9, 0},
 		{"Tesla V100-SXM2-16GB", false, false, 12.5e9, 0}, // the SXM2 boards' cube-mesh (DGX-1), no NVSwitch
-		{"NVIDIA GB300", true, true, 50e9, 72},
+		{"NVIDIA GB300", true, true, 50e9, 72},            // 400 Gb/s, its ConnectX-8's 800 tried as a guess
+		{"NVIDIA B200", true, true, 50e9, 0},
 		{"NVIDIA L40S", false, false, 25e9, 0},
 		{"NVIDIA GH200 120GB", false, false, 25e9, 0}, // a mesh of up to 4 superchips (HPE EX254n, NVL2), 200 Gb/s NICs
 	}

@@ -3,9 +3,11 @@ package predict
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/topo"
 )
 
@@ -50,7 +52,7 @@ func tableRun(h *Hardware, t *Table) (*run, error) {
 	if err := h.check(); err != nil {
 		return nil, err
 	}
-	s, err := h.shapeOf(t.Nodes, t.PerNode)
+	s, err := h.tableShape(t)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
 	}
@@ -267,9 +269,60 @@ func (h *Hardware) Domains(nodes, perHost int) (domains, hostsEach int, ok bool)
 // perHost where those are fewer or unknown.
 func (h *Hardware) HostGPUs(perHost int) int { return max(perHost, h.hostGPUs) }
 
+// runDomains returns the NVLink domains table t's run spanned and the
+// hosts of each, as its NCCL_DEBUG=INFO comm line says them, ok false
+// where it does not (one host, no such line, or domains the hosts do not
+// fill alike). Under MNNVL NCCL takes a node for an NVLink clique, and
+// nNodes counts the cliques (nccltests.Evidence.MNNVL): "nNodes 1 ...
+// MNNVL 1" on 2 hosts is one domain of both, "nNodes 2 ... MNNVL 1" two
+// of one host each. Without it (MNNVL 0: no IMEX channel, hosts of
+// separate racks, NCCL_MNNVL_ENABLE=0, which a log without the comm line
+// may say alone) every host is a node.
+func runDomains(t *Table) (domains, hostsEach int, ok bool) {
+	e := &t.Evidence
+	off := slices.ContainsFunc(e.Env, func(v nccltests.Setting) bool {
+		return v.Name == "NCCL_MNNVL_ENABLE" && strings.TrimSpace(v.Value) == "0"
+	})
+	if t.Nodes < 2 || !e.MNNVL.Known() && !off {
+		return 0, 0, false
+	}
+	if !e.MNNVL.Value {
+		return t.Nodes, 1, true
+	}
+	if n := e.Nodes.Value; e.Nodes.Known() && n >= 1 && t.Nodes%n == 0 {
+		return n, t.Nodes / n, true
+	}
+	return 0, 0, false
+}
+
+// tableShape is the shape of table t's run on h: its hosts grouped into
+// NVLink domains as its log says NCCL grouped them (runDomains), else as
+// h's domain would (shapeOf).
+func (h *Hardware) tableShape(t *Table) (shape, error) {
+	if d, hosts, ok := runDomains(t); ok {
+		return shape{d, hosts * t.PerNode, hosts}, nil
+	}
+	return h.shapeOf(t.Nodes, t.PerNode)
+}
+
+// CheckDomain returns ErrShape where h's NVLink domain does not hold whole
+// hosts of a run of perHost GPUs a host (HostGPUs): NVLink joins a host's
+// GPUs to each other, so a domain is a whole number of hosts.
+func (h *Hardware) CheckDomain(perHost int) error {
+	g := h.HostGPUs(perHost)
+	if h.Domain == 0 || g < 1 || h.Domain%g == 0 {
+		return nil
+	}
+	return shapeError(fmt.Sprintf("predict: NVLink domains of %d GPUs do not hold whole hosts of %d GPUs: give a multiple of %d (domain=%d for every host its own domain, %d for 18 hosts a domain)",
+		h.Domain, g, g, g, 18*g))
+}
+
 // shapeOf groups nodes hosts of perHost GPUs into NVLink domains
 // (Domains). It is ErrShape when they cannot be equal.
 func (h *Hardware) shapeOf(nodes, perHost int) (shape, error) {
+	if err := h.CheckDomain(perHost); err != nil {
+		return shape{}, err
+	}
 	d, hosts, ok := h.Domains(nodes, perHost)
 	if !ok {
 		return shape{}, shapeError(fmt.Sprintf("predict: %d hosts of %d GPUs do not split equally into NVLink domains of %d GPUs (%d hosts)", nodes, perHost, h.Domain, domainHosts(h.Domain, h.HostGPUs(perHost))))

@@ -218,10 +218,15 @@ type Evidence struct {
 	// Ranks, Nodes and LocalRanks are the communicator's ranks, nodes and
 	// ranks on this rank's node: "comm 0x55d3 rank 0 nRanks 16 nNodes 2
 	// localRanks 8 localRank 0 MNNVL 0" (init.cc, from 2.20, and RCCL from
-	// ROCm 6.2); MNNVL reports a multi-node NVLink domain, whose hosts NCCL
-	// counts as one node ("nRanks 8 nNodes 1 localRanks 8 MNNVL 1" for 2
-	// GB200 trays of 4: nNodes counts the ranks' first ring ranks, and the
-	// domain is one topology). Where no such
+	// ROCm 6.2); MNNVL reports that NCCL set up a multi-node NVLink clique
+	// (mnnvl.cc: the rank's clique, the GPUs of its NVLink domain, holds
+	// more than one rank: a single GB200 tray of 4 prints MNNVL 1 too), and
+	// under it a node is a clique, whatever hosts it spans: nNodes counts
+	// the cliques and localRanks is this one's ranks ("nRanks 8 nNodes 1
+	// localRanks 8 MNNVL 1" for 2 trays of one rack, "nRanks 8 nNodes 2
+	// localRanks 4 MNNVL 1" for 2 trays of two racks; init.cc counts the
+	// ranks' first ring ranks, topo.cc takes the clique's ranks as the
+	// node's). Where no such
 	// line gives Ranks, the "Init COMPLETE" lines do: "comm %p rank %d
 	// nranks %d cudaDev %d busId %lx - Init COMPLETE" (init.cc 2.7 to 2.17;
 	// "commId 0x%llx" before " - " from 2.18, "nvmlDev %d" after cudaDev

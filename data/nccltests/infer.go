@@ -339,9 +339,9 @@ func (p *parser) checkComm(t *Test) {
 	if e.Ranks.Line > 0 && t.Ranks > 0 && e.Ranks.Value != t.Ranks {
 		p.problem(e.Ranks.Line, 0, "%w: NCCL's communicator has %d ranks (its nRanks or nranks), the test %d (%s)", ErrInconsistent, e.Ranks.Value, t.Ranks, t.RanksFrom)
 	}
-	// With MNNVL NCCL counts a node by its topology, the NVLink domain
-	// (init.cc: nNodes counts the ranks' first ring ranks): 2 trays of
-	// one GB200 rack are "nNodes 1 localRanks 8 MNNVL 1".
+	// With MNNVL NCCL counts a node by its NVLink clique (init.cc: nNodes
+	// counts the ranks' first ring ranks): 2 trays of one GB200 rack are
+	// "nNodes 1 localRanks 8 MNNVL 1", of two racks "nNodes 2".
 	if e.Nodes.Line > 0 && t.Nodes > 0 && e.Nodes.Value != t.Nodes && !e.MNNVL.Value {
 		p.problem(e.Nodes.Line, 0, "%w: NCCL's communicator spans %d nodes (nNodes), the test %d (%s)", ErrInconsistent, e.Nodes.Value, t.Nodes, t.NodesFrom)
 	}
