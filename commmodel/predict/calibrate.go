@@ -1096,6 +1096,12 @@ func (m *Machine) implausible(used [numParams]bool) []string {
 		parNICBW:   "the NIC's line rate: the description (-hw) or the tables' shape may be off",
 		parIntraBW: "the GPU links' rate: the description (-hw fabric, links and link-bw, or a -topo capture) or the tables' shape may be off",
 	}
+	if h := &m.Hardware; h.Fabric == FabricPCIe && h.links() == 0 && !h.nvlinkPairs && !h.hostCopy() {
+		// PCIe cards faster than PCIe: NVLink bridges between pairs
+		// (nvidia-smi topo -m: NV# within a pair) are the likeliest
+		// cause, which -hw pairs=true takes without joining every pair.
+		why[parIntraBW] = "PCIe's rate: where NVLink bridges join the cards in pairs (nvidia-smi topo -m: NV# within a pair), -hw pairs=true or a -topo capture says so; otherwise the description (-hw fabric, links and link-bw) or the tables' shape may be off"
+	}
 	for _, k := range []int{parLL, parLL128, parNVLS, parNICBW, parIntraBW} {
 		if !used[k] || !m.pushesBound(k) {
 			continue
