@@ -257,6 +257,19 @@ func NearGPU(name string) string {
 	return ""
 }
 
+// AmbiguousGPU returns, for a name that ParseGPU takes as one product but
+// that is commonly said of others, a note naming them; "" where the name
+// is plain. A bare "RTX 6000" matches the 2018 Quadro RTX 6000 (Turing,
+// PCIe Gen3), while the RTX 6000 Ada Generation and the RTX PRO 6000
+// Blackwell, whose names contain it, are the cards sold since 2022.
+func AmbiguousGPU(name string) string {
+	g, err := ParseGPU(name)
+	if err != nil || g.Name != "Quadro RTX 6000" || strings.Contains(strings.ToUpper(name), "QUADRO") {
+		return ""
+	}
+	return fmt.Sprintf("%q is ambiguous: it is taken as the Quadro RTX 6000 (Turing, 2018: PCIe Gen3, an optional NVLink bridge of 2 links), not the RTX 6000 Ada Generation (-gpu \"RTX 6000 Ada\": PCIe Gen4) or the RTX PRO 6000 Blackwell (-gpu \"RTX PRO 6000\": PCIe Gen5); name the card in full (-gpu \"Quadro RTX 6000\" for the Turing card)", name)
+}
+
 // digits are the decimal digits, as strings.ContainsAny takes them.
 const digits = "0123456789"
 

@@ -493,7 +493,12 @@ func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 				a = []string{"host memory between the GPUs: these cards have no P2P, and NCCL copies through the CPU's memory (NCCL_DEBUG=INFO lines \"via SHM\"); check the CPUs' memory bandwidth and the GPUs' NUMA placement (" + numa + ")"}
 				break
 			}
-			a = []string{"PCIe between the GPUs: check that NCCL runs P2P between them (NCCL_DEBUG=INFO lines \"via P2P\", not \"via SHM\"; " + p2p + "), and their PCIe links' generation and width (" + width + ")"}
+			// Where the GPUs meet at a host bridge or across CPUs (PHB,
+			// NODE, SYS), NCCL bounces through host memory (SHM) on
+			// purpose: P2P forced there (NCCL_P2P_LEVEL=SYS) gains some
+			// 20% on AllReduce and costs 9 times on AllToAll
+			// (NVIDIA/nccl#1603, 4 RTX 4090s: 18 to 22 and 18 to 2 GB/s).
+			a = []string{"PCIe between the GPUs: check which transport NCCL runs between them (NCCL_DEBUG=INFO lines \"via P2P\" or \"via SHM\") against their path (nvidia-smi topo -m; " + p2p + "): within a PCIe switch (PIX, PXB) NCCL runs P2P, while across a host bridge or the CPUs (PHB, NODE, SYS) \"via SHM\" is NCCL's intended default, not a fault; do not force P2P there with NCCL_P2P_LEVEL=SYS, which can gain some 20% on AllReduce but cost 9 times on AllToAll and MoE traffic (NVIDIA/nccl#1603); and check their PCIe links' generation and width (" + width + ")"}
 		default:
 			a = []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_DEBUG=INFO lines \"via P2P/CUMEM\" or \"via P2P/IPC\", not \"via SHM\"; an NCCL_P2P_LEVEL or NCCL_P2P_DISABLE in the job's environment can keep it off them)"}
 		}
