@@ -485,7 +485,7 @@ func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 		case FabricPCIe:
 			// An AMD host has no nvidia-smi: rocm-smi and lspci say
 			// the same.
-			numa, p2p, width := "nvidia-smi topo -m: CPU Affinity", "nvidia-smi topo -p2p r", "nvidia-smi -q: PCIe Generation, Link Width"
+			numa, p2p, width := "nvidia-smi topo -m: CPU Affinity", "nvidia-smi topo -m and topo -p2p r", "nvidia-smi -q: PCIe Generation, Link Width"
 			if rccl {
 				numa, p2p, width = "rocm-smi --showtoponuma", "rocm-smi --showtopo", "lspci -vv: LnkSta"
 			}
@@ -498,7 +498,7 @@ func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 			// purpose: P2P forced there (NCCL_P2P_LEVEL=SYS) gains some
 			// 20% on AllReduce and costs 9 times on AllToAll
 			// (NVIDIA/nccl#1603, 4 RTX 4090s: 18 to 22 and 18 to 2 GB/s).
-			a = []string{"PCIe between the GPUs: check which transport NCCL runs between them (NCCL_DEBUG=INFO lines \"via P2P\" or \"via SHM\") against their path (nvidia-smi topo -m; " + p2p + "): within a PCIe switch (PIX, PXB) NCCL runs P2P, while across a host bridge or the CPUs (PHB, NODE, SYS) \"via SHM\" is NCCL's intended default, not a fault; do not force P2P there with NCCL_P2P_LEVEL=SYS, which can gain some 20% on AllReduce but cost 9 times on AllToAll and MoE traffic (NVIDIA/nccl#1603); and check their PCIe links' generation and width (" + width + ")"}
+			a = []string{"PCIe between the GPUs: check which transport NCCL runs between them (NCCL_DEBUG=INFO lines \"via P2P\" or \"via SHM\") against their path (" + p2p + "): within a PCIe switch (PIX, PXB) NCCL runs P2P, while across a host bridge or the CPUs (PHB, NODE, SYS) \"via SHM\" is NCCL's intended default, not a fault; do not force P2P there with NCCL_P2P_LEVEL=SYS, which can gain some 20% on AllReduce but cost 9 times on AllToAll and MoE traffic (NVIDIA/nccl#1603); and check their PCIe links' generation and width (" + width + ")"}
 		default:
 			a = []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_DEBUG=INFO lines \"via P2P/CUMEM\" or \"via P2P/IPC\", not \"via SHM\"; an NCCL_P2P_LEVEL or NCCL_P2P_DISABLE in the job's environment can keep it off them)"}
 		}
