@@ -578,10 +578,13 @@ func captureHardware(gpu, spec, topoFile string, tp *topo.Topology, bad []*topo.
 	if name == "" && hw.System == "" {
 		return predict.Hardware{}, nil, nil, flagErrorf("without -calibrate, -gpu NAME or -hw system=NAME says which machine the model describes")
 	}
-	if tp == nil {
-		return hw, nil, nil, nil
-	}
 	var problems []problem
+	if note := nccl.AmbiguousGPU(gpu); note != "" {
+		problems = append(problems, problem{Message: "-gpu: " + note})
+	}
+	if tp == nil {
+		return hw, problems, nil, nil
+	}
 	for _, pr := range bad {
 		problems = append(problems, problemOf(topoFile, pr))
 	}

@@ -91,6 +91,10 @@ type gpuEntry struct {
 //	GB300                18 links (NV18: topo/testdata/real/b300_cx8_pxb_deepep590.txt)
 //	H100 PCIe, H100 NVL, H100 and A100 datasheets: an NVLink bridge joins two cards at 600 GB/s,
 //	A100 PCIe            12 links (BridgeLinks) of the SXM part's rate
+//	H200 NVL             H200 product page and datasheet (nvidia.com/en-us/data-center/h200,
+//	                     specifications, H200 NVL): "2- or 4-way NVIDIA NVLink bridge: 900GB/s per
+//	                     GPU", beside PCIe Gen5 128 GB/s: the SXM part's 18 links of 25 GB/s a
+//	                     direction (BridgeLinks), shared among a 4-way bridge's 3 peers
 //	RTX and L cards      each product's datasheet: a PCIe card without NVLink to a switch (the
 //	                     two-card NVLink bridge of the RTX A-series and Quadro RTX is optional)
 //	Turing RTX           Quadro RTX 6000/8000 and GeForce RTX 2080 Ti product pages: an NVLink
@@ -136,7 +140,7 @@ var gpuTable = []gpuEntry{
 	{[]string{"RTX 5090"}, GPU{Name: "GeForce RTX 5090", CompCap: 120, PCIeGen: 5, NoP2P: true}},
 	{[]string{"RTX 5080"}, GPU{Name: "GeForce RTX 5080", CompCap: 120, PCIeGen: 5, NoP2P: true}},
 	{[]string{"GH200"}, GPU{Name: "GH200", CompCap: 90, NVLinks: 18, NVLinkBW: 25e9, PCIeGen: 5}},
-	{[]string{"H200", "NVL"}, GPU{Name: "H200 NVL", CompCap: 90, PCIeGen: 5}},
+	{[]string{"H200", "NVL"}, GPU{Name: "H200 NVL", CompCap: 90, NVLinkBW: 25e9, BridgeLinks: 18, PCIeGen: 5}},
 	{[]string{"H200"}, GPU{Name: "H200 SXM", CompCap: 90, NVLinks: 18, NVLinkBW: 25e9, PCIeGen: 5}},
 	{[]string{"H100", "PCIE"}, GPU{Name: "H100 PCIe", CompCap: 90, NVLinkBW: 25e9, BridgeLinks: 12, PCIeGen: 5}},
 	{[]string{"H100", "NVL"}, GPU{Name: "H100 NVL", CompCap: 90, NVLinkBW: 25e9, BridgeLinks: 12, PCIeGen: 5}},
@@ -251,6 +255,19 @@ func NearGPU(name string) string {
 		}
 	}
 	return ""
+}
+
+// AmbiguousGPU returns, for a name that ParseGPU takes as one product but
+// that is commonly said of others, a note naming them; "" where the name
+// is plain. A bare "RTX 6000" matches the 2018 Quadro RTX 6000 (Turing,
+// PCIe Gen3), while the RTX 6000 Ada Generation and the RTX PRO 6000
+// Blackwell, whose names contain it, are the cards sold since 2022.
+func AmbiguousGPU(name string) string {
+	g, err := ParseGPU(name)
+	if err != nil || g.Name != "Quadro RTX 6000" || strings.Contains(strings.ToUpper(name), "QUADRO") {
+		return ""
+	}
+	return fmt.Sprintf("%q is ambiguous: it is taken as the Quadro RTX 6000 (Turing, 2018: PCIe Gen3, an optional NVLink bridge of 2 links), not the RTX 6000 Ada Generation (-gpu \"RTX 6000 Ada\": PCIe Gen4) or the RTX PRO 6000 Blackwell (-gpu \"RTX PRO 6000\": PCIe Gen5); name the card in full (-gpu \"Quadro RTX 6000\" for the Turing card)", name)
 }
 
 // digits are the decimal digits, as strings.ContainsAny takes them.

@@ -2,8 +2,11 @@ package predict
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
 )
 
 // TestBridgedPairsNote: Azure's NC96 A100 v4 VM bridges its four A100 PCIe
@@ -67,5 +70,41 @@ func TestBridgedPairsNote(t *testing.T) {
 		if got := n != "" && strings.Contains(n, "-hw pairs=true") && strings.Contains(n, "join pairs of a host's 4 cards") && !strings.Contains(n, "(fabric=nvswitch or fabric=mesh)"); got != c.pairs || !c.pairs && n != "" {
 			t.Errorf("%q: note %q; want one naming the bridged pairs: %v", c.spec, n, c.pairs)
 		}
+	}
+}
+
+// TestH200NVLBridge: the H200 NVL takes the NVLink bridge of NVIDIA's
+// H200 specifications ("2- or 4-way NVIDIA NVLink bridge: 900GB/s per
+// GPU": 18 links of 25 GB/s a direction), so a pair of them from the name
+// draws the guess of the bridge that an H100 NVL pair draws, and the
+// interval holds a bridged pair: 18 links of 25 GB/s (450 GB/s) against
+// PCIe Gen5's 48 GB/s moves the prediction at 1 GiB under a fifth.
+func TestH200NVLBridge(t *testing.T) {
+	h, err := Describe("NVIDIA H200 NVL", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.GPU.BridgeLinks != 18 || h.GPU.NVLinkBW != 25e9 {
+		t.Fatalf("H200 NVL: bridge of %d links of %g B/s, want 18 of 25e9", h.GPU.BridgeLinks, h.GPU.NVLinkBW)
+	}
+	q := Query{Collective: commmodel.AllReduce, Ranks: 2, PerNode: 2}
+	sizes := []float64{1 << 30}
+	gs, err := Guesses(h, nil, q, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := slices.IndexFunc(gs, func(g Guess) bool { return g.Fact.Name == "fabric" && g.Alternative == "mesh" })
+	if k < 0 {
+		t.Fatalf("H200 NVL pair: no guess of the bridge (fabric mesh) in %+v", gs)
+	}
+	if !(gs[k].Ratio < 0.2) {
+		t.Errorf("H200 NVL pair: the bridge moves 1 GiB %.3gx, want under 0.2x", gs[k].Ratio)
+	}
+	preds, _, err := Untabled(h, q, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := HoldGuesses(preds, gs)[0]; !(p.Low <= gs[k].Times[0]) {
+		t.Errorf("H200 NVL pair: interval from %.3g s, above the bridge's %.3g s", p.Low, gs[k].Times[0])
 	}
 }

@@ -1124,6 +1124,12 @@ func (m *Machine) implausible(used [numParams]bool) []string {
 		parNICBW:   "the NIC's line rate: the description (-hw) or the tables' shape may be off",
 		parIntraBW: "the GPU links' rate: the description (-hw fabric, links and link-bw, or a -topo capture) or the tables' shape may be off",
 	}
+	if h := &m.Hardware; h.Fabric == FabricPCIe && h.links() == 0 && !h.nvlinkPairs && !h.hostCopy() {
+		// PCIe cards faster than PCIe: NVLink bridges between pairs
+		// (nvidia-smi topo -m: NV# within a pair) are the likeliest
+		// cause, which -hw pairs=true takes without joining every pair.
+		why[parIntraBW] = "PCIe's rate: where NVLink bridges join the cards in pairs (nvidia-smi topo -m: NV# within a pair), -hw pairs=true or a -topo capture says so; otherwise the description (-hw fabric, links and link-bw) or the tables' shape may be off"
+	}
 	for _, k := range []int{parLL, parLL128, parNVLS, parNICBW, parIntraBW} {
 		if !used[k] || !m.pushesBound(k) {
 			continue
@@ -1214,12 +1220,19 @@ const InfinityShare = 0.73
 const RCCLNodesGain = 1.11
 
 // HostCopyBW is the prior of intra_bw between GPUs without P2P
-// (Hardware.hostCopy), whose data NCCL copies through host memory: the
-// median bus bandwidth, to two digits, of the largest AllReduce of the
-// public one-host tables of such cards (TestHostCopyBW): RTX 4090s of
-// data/nccltests/testdata/real's kalavai logs, 2.24 and 3.85 GB/s on 2
-// GPUs and 2.59 and 2.59 on 4 at 2 GiB, a tenth of their PCIe Gen4
-// figure (24 GB/s).
+// (Hardware.hostCopy), whose data NCCL copies through host memory, where
+// the user gives no rate (-hw host-bw): the median bus bandwidth, to two
+// digits, of the largest AllReduce of the public one-host tables of such
+// cards (TestHostCopyBW): RTX 4090s of data/nccltests/testdata/real's
+// kalavai logs, 2.24 and 3.85 GB/s on 2 GPUs and 2.59 and 2.59 on 4 at 2
+// GiB, a tenth of their PCIe Gen4 figure (24 GB/s). Every one of those
+// runs was in a Docker or Kubernetes container, and bare-metal hosts move
+// 7 to 13 times as much through host memory: 4 RTX 4090s 18 GB/s over SHM
+// (NVIDIA/nccl#1603: "compared to SHM, got 18->22 BUSBW"; 0.75 of PCIe
+// Gen4's 24 GB/s), 8 and 4 RTX 5090s 28 and 35 GB/s (NVIDIA/nccl#1639,
+// all_reduce_perf -b 1g -e 8g -g 8; 0.58 and 0.73 of Gen5's 48 GB/s). So
+// the fact host_bw is assumed, and its guess tries the cards' PCIe figure,
+// which those runs approach (TestHostCopyBareMetal).
 const HostCopyBW = 2.6e9
 
 // intraPrior is the prior of intra_bw: the bus bandwidth NCCL's tuning
@@ -1235,7 +1248,7 @@ const HostCopyBW = 2.6e9
 func (m *Machine) intraPrior() float64 {
 	h := &m.Hardware
 	if h.hostCopy() {
-		return HostCopyBW
+		return h.hostBW()
 	}
 	if !h.ncclLinks() {
 		if h.Fabric.oneHop() && h.links() > 0 && h.GPU.NVLinkBW > 0 {

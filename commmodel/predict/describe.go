@@ -20,6 +20,7 @@ var DescribeKeys = []struct{ Key, Doc string }{
 	{"links", "GPU-to-GPU links per GPU (NVLink, or Infinity Fabric for AMD Instinct)"},
 	{"link-bw", "one link's bandwidth in one direction, such as 25GB/s (at most 200GB/s; a GPU's total is gpu-bw)"},
 	{"gpu-bw", "one GPU's bandwidth to the others in the host, such as 450GB/s; sets link-bw from links"},
+	{"host-bw", "where cards without P2P (GeForce RTX 40 and 50) copy through host memory, the bus bandwidth of their Ring AllReduce there, such as 18GB/s (bare-metal hosts: NVIDIA/nccl#1603, #1639) or 2.6GB/s (the container runs of the prior); at most the cards' PCIe figure"},
 	{"fabric", "how a host's GPUs reach each other: nvswitch, mesh (NVLinks between every pair, no switch: 4-GPU HGX boards), infinity (AMD Instinct) or pcie"},
 	{"switch", "true for NVSwitch (fabric=nvswitch), false for PCIe (fabric=pcie)"},
 	{"pairs", "true where NVLink bridges join a PCIe host's GPUs in pairs (nvidia-smi topo -m: NV# within a pair, a PCIe path between pairs), or Infinity Fabric bridges in pairs or fours (rocm-smi --showtopo: XGMI within, PCIE between): a GPU's bytes leave over its bridge as well as PCIe, so PCIe's rate bounds nothing; with fabric=pcie"},
@@ -320,6 +321,11 @@ func (h *Hardware) set(key, value string) error {
 		h.GPU.NVLinkBW, err = rate()
 		if err == nil && h.GPU.NVLinkBW > maxLinkRate {
 			return fmt.Errorf("%s is beyond any link's rate (at most %s): link-bw is one link's, in one direction; a GPU's total over its links is gpu-bw=%[1]s", value, units.FormatBandwidth(maxLinkRate))
+		}
+	case "host-bw":
+		h.HostBW, err = rate()
+		if err == nil && h.HostBW > maxLinkRate {
+			return fmt.Errorf("%s is beyond any link's rate (at most %s): host-bw is the bus bandwidth of a Ring AllReduce through host memory, such as 18GB/s", value, units.FormatBandwidth(maxLinkRate))
 		}
 	case "system":
 		return h.setSystem(value)

@@ -47,6 +47,12 @@ const (
 	// (heldUpRows), held up or run alone on a far slower choice of NCCL's,
 	// which a rerun tells apart.
 	KindStall = "stalled"
+	// KindHostCopy: on one host of cards without P2P, an uncalibrated
+	// model whose host-copy rate is assumed (host_bw, from container
+	// runs), the table moves far less through host memory than bare-metal
+	// hosts do (hostCopyFinding): the model's own point is no sign of
+	// health there.
+	KindHostCopy = "slower than bare metal through host memory"
 )
 
 // Terms of the model that can dominate a size's time (Finding.Term,
@@ -168,6 +174,7 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	findings = append(findings, m.aboveNIC(t, preds, rn)...)
 	findings = append(findings, m.fabric(t, preds, stalled)...)
 	findings = append(findings, m.otherChoice(t, preds, stalled)...)
+	findings = append(findings, m.hostCopyFinding(t, preds, stalled)...)
 	referOtherChoice(findings)
 	return findings, inside, nil
 }
@@ -478,7 +485,7 @@ func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 		case FabricPCIe:
 			// An AMD host has no nvidia-smi: rocm-smi and lspci say
 			// the same.
-			numa, p2p, width := "nvidia-smi topo -m: CPU Affinity", "nvidia-smi topo -p2p r", "nvidia-smi -q: PCIe Generation, Link Width"
+			numa, p2p, width := "nvidia-smi topo -m: CPU Affinity", "nvidia-smi topo -m and topo -p2p r", "nvidia-smi -q: PCIe Generation, Link Width"
 			if rccl {
 				numa, p2p, width = "rocm-smi --showtoponuma", "rocm-smi --showtopo", "lspci -vv: LnkSta"
 			}
@@ -486,7 +493,12 @@ func advice(f Finding, t Table, h *Hardware, rccl bool) []string {
 				a = []string{"host memory between the GPUs: these cards have no P2P, and NCCL copies through the CPU's memory (NCCL_DEBUG=INFO lines \"via SHM\"); check the CPUs' memory bandwidth and the GPUs' NUMA placement (" + numa + ")"}
 				break
 			}
-			a = []string{"PCIe between the GPUs: check that NCCL runs P2P between them (NCCL_DEBUG=INFO lines \"via P2P\", not \"via SHM\"; " + p2p + "), and their PCIe links' generation and width (" + width + ")"}
+			// Where the GPUs meet at a host bridge or across CPUs (PHB,
+			// NODE, SYS), NCCL bounces through host memory (SHM) on
+			// purpose: P2P forced there (NCCL_P2P_LEVEL=SYS) gains some
+			// 20% on AllReduce and costs 9 times on AllToAll
+			// (NVIDIA/nccl#1603, 4 RTX 4090s: 18 to 22 and 18 to 2 GB/s).
+			a = []string{"PCIe between the GPUs: check which transport NCCL runs between them (NCCL_DEBUG=INFO lines \"via P2P\" or \"via SHM\") against their path (" + p2p + "): within a PCIe switch (PIX, PXB) NCCL runs P2P, while across a host bridge or the CPUs (PHB, NODE, SYS) \"via SHM\" is NCCL's intended default, not a fault; do not force P2P there with NCCL_P2P_LEVEL=SYS, which can gain some 20% on AllReduce but cost 9 times on AllToAll and MoE traffic (NVIDIA/nccl#1603); and check their PCIe links' generation and width (" + width + ")"}
 		default:
 			a = []string{"NVLink: check its links (nvidia-smi nvlink --status) and that NCCL uses them (NCCL_DEBUG=INFO lines \"via P2P/CUMEM\" or \"via P2P/IPC\", not \"via SHM\"; an NCCL_P2P_LEVEL or NCCL_P2P_DISABLE in the job's environment can keep it off them)"}
 		}
@@ -1529,4 +1541,59 @@ func Uncalibrated(h Hardware) *Machine {
 	m.Params = m.params(m.x, f, used, set)
 	m.spread.variance = priorSpread * priorSpread
 	return m
+}
+
+// hostCopySlow is how many times the time of a Ring AllReduce at the
+// cards' PCIe figure a one-host table through host memory may take before
+// hostCopyFinding calls it slower than bare metal: twice the slowest
+// public bare-metal run's 1.72 (8 RTX 5090s at 28 GB/s of Gen5's 48,
+// NVIDIA/nccl#1639; 4 RTX 4090s took 1.33, 18 GB/s of Gen4's 24,
+// NVIDIA/nccl#1603), rounded down.
+const hostCopySlow = 3
+
+// hostCopyFinding reports a one-host table of cards without P2P that,
+// at the sizes its links bound, takes more than hostCopySlow times what
+// the cards' PCIe figure gives, where the model is uncalibrated and its
+// host-copy rate assumed (HostCopyBW, fitted on container runs): the
+// model's point is those runs', so a table that follows it may be a
+// container's slow path, not a healthy host. Its MeasuredOverModel is
+// the median of the table over the PCIe figure's times there.
+func (m *Machine) hostCopyFinding(t Table, preds []Prediction, stalled []bool) []Finding {
+	h := m.Hardware
+	ids := busIDs(&t)
+	if len(m.tables) > 0 || !h.hostCopy() || h.given(h.Sources.HostBW) || t.Nodes != 1 || t.PerNode < 2 ||
+		ids != "" && strings.Count(ids, ",")+1 != t.Ranks() { // ranks that share a GPU copy nothing between cards
+		return nil
+	}
+	bare := h
+	bare.HostBW = h.intraBW()
+	sizes := make([]float64, len(t.Points))
+	for i, p := range t.Points {
+		sizes[i] = p.Size
+	}
+	at, _, err := Untabled(bare, t.Query(), sizes)
+	if err != nil {
+		return nil
+	}
+	var ratios []float64
+	first, last := -1, -1
+	for i := range preds {
+		if stalled[i] || preds[i].Bound != TermLinks || !(at[i].Time > 0) {
+			continue
+		}
+		ratios = append(ratios, t.Points[i].Time/at[i].Time)
+		if first < 0 {
+			first = i
+		}
+		last = i
+	}
+	if len(ratios) == 0 || !(fit.Median(ratios) > hostCopySlow) {
+		return nil
+	}
+	r := fit.Median(ratios)
+	bus := t.Collective.BusBW(t.Ranks(), t.Points[last].Size, t.Points[last].Time)
+	a := fmt.Sprintf("%.1f GB/s of bus bandwidth at %s, %.1fx the time the cards' PCIe figure (%s) gives: the model's host_bw (%s) is the rate of container runs (Docker, Kubernetes), so a table that follows it is no sign of a healthy host; bare-metal hosts of GeForce cards copy through host memory at 0.58 to 0.75 of the PCIe figure (18 GB/s on 4 RTX 4090s, NVIDIA/nccl#1603; 28 and 35 GB/s on 8 and 4 RTX 5090s, NVIDIA/nccl#1639). Check NCCL's transport between the GPUs (NCCL_DEBUG=INFO: \"via SHM\", not \"via NET/Socket\"), and in a container that its processes share host memory (docker run --ipc=host, or a larger --shm-size); once the host runs as it should, -hw host-bw=RATE or -calibrate with its table sets the model's rate",
+		bus/1e9, units.FormatSize(t.Points[last].Size), r, units.FormatBandwidth(h.intraBW()), units.FormatBandwidth(h.hostBW()))
+	return []Finding{{FromBytes: t.Points[first].Size, ToBytes: t.Points[last].Size, MeasuredOverModel: r,
+		Kind: KindHostCopy, Term: TermLinks, NCCL: choiceOf(preds[first]), Advice: []string{a}, Assumed: []string{"host_bw"}}}
 }

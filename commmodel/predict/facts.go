@@ -37,13 +37,14 @@ const (
 // Sources says where each fact of a Hardware came from; an empty Source
 // means assumed.
 type Sources struct {
-	GPU, HostGPUs, Fabric, NVLinkPairs, NVLinks, LinkBW, NVLS, NICs, RunNICs, Channels, NICBW, NICPath, CollNet, CPU, Domain, Group, NetLatency Source
+	GPU, HostGPUs, Fabric, NVLinkPairs, NVLinks, LinkBW, HostBW, NVLS, NICs, RunNICs, Channels, NICBW, NICPath, CollNet, CPU, Domain, Group, NetLatency Source
 }
 
 // A Fact is one fact of a machine's description, with its source.
 type Fact struct {
 	// Name is the fact's name: gpu, gpus_per_node, fabric, nvlink_pairs (where
-	// a PCIe fabric has them), links (a GPU's NVLinks, or Infinity Fabric links on an AMD host), link_bw, nvls,
+	// a PCIe fabric has them), links (a GPU's NVLinks, or Infinity Fabric links on an AMD host), link_bw,
+	// host_bw (where cards without P2P copy through host memory), nvls,
 	// nics_per_node, nics_in_use (where a log shows it), coll_channels
 	// (where a log's line gives it), nic_bw, nic_path,
 	// collnet, cpu, nvlink_domain, network_group, net_latency.
@@ -107,6 +108,14 @@ var facts = []fact{
 		}
 		return units.FormatBandwidth(h.GPU.NVLinkBW)
 	}, func(s *Sources) *Source { return &s.LinkBW }},
+	{"host_bw", "host-bw", func(h *Hardware) string {
+		if !h.hostCopy() {
+			return "" // not listed: the cards' link sets intra_bw's prior
+		}
+		// intra_bw's prior, a bus bandwidth: HostCopyBW, from container
+		// runs, unless the user gave it.
+		return units.FormatBandwidth(h.hostBW()) + " through host memory"
+	}, func(s *Sources) *Source { return &s.HostBW }},
 	{"nvls", "nvls", func(h *Hardware) string { return fmt.Sprint(h.NVLS) }, func(s *Sources) *Source { return &s.NVLS }},
 	{"nics_per_node", "nics", func(h *Hardware) string {
 		if h.NICs == 0 {

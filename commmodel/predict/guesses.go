@@ -574,6 +574,15 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 		a.NICPath = nccl.PathPHB
 		alts = append(alts, alternative{[]string{"nic-path"}, nicPathName(a.NICPath), a})
 	}
+	if h.hostCopy() && perHost >= 2 && !h.given(h.Sources.HostBW) {
+		// Cards without P2P copy through host memory at the container
+		// runs' rate (HostCopyBW); bare-metal hosts move up to three
+		// quarters of the cards' PCIe figure, which the alternative takes
+		// to hold them.
+		a := h
+		a.HostBW = h.intraBW()
+		alts = append(alts, alternative{[]string{"host-bw"}, units.FormatBandwidth(a.hostBW()) + " (the PCIe figure, which bare-metal hosts approach)", a})
+	}
 	if (h.Fabric == FabricInfinity || h.Fabric == FabricMesh) && h.Sources.HostGPUs == SourceAssumed && perHost >= 2 && perHost < h.hostGPUs {
 		// A host of the run's GPUs alone, each pair on more of the
 		// GPU's links (sendLinks), where the host's GPUs are assumed
@@ -634,6 +643,8 @@ func hintValue(key string) string {
 		return "RATE (the NICs' line rate, such as 25Gb/s, 100Gb/s, 200Gb/s, 400Gb/s or 800Gb/s)"
 	case "link-bw":
 		return "RATE (such as 25GB/s)"
+	case "host-bw":
+		return "RATE (the bus bandwidth of a one-host AllReduce of these cards, which a table of the machine gives with -calibrate)"
 	case "nvls", "collnet":
 		return "true|false"
 	case "cpu":

@@ -36,6 +36,10 @@ type Hardware struct {
 	// NVLinks overrides GPU.NVLinks: the NVLinks of one GPU; 0 keeps
 	// GPU.NVLinks.
 	NVLinks int
+	// HostBW is the bus bandwidth of a Ring AllReduce between cards
+	// without P2P that NCCL copies through host memory (hostCopy), B/s:
+	// intra_bw's prior there; 0 means HostCopyBW (hostBW).
+	HostBW float64
 	// NICs is the number of NICs per host; 0 means one per GPU.
 	NICs int
 	// RunNICs is the NICs that the ranks of a run of RunGPUs GPUs a host
@@ -376,6 +380,17 @@ func (h *Hardware) intraBW() float64 {
 func (h *Hardware) hostCopy() bool {
 	weak := h.Sources.LinkBW == SourceCatalog || !h.given(h.Sources.LinkBW)
 	return h.GPU.NoP2P && h.Fabric == FabricPCIe && h.links() == 0 && weak
+}
+
+// hostBW is intra_bw's prior between cards without P2P (hostCopy): the
+// rate the user gave (HostBW), else HostCopyBW, at most the cards' PCIe
+// figure (intraBW), which bounds intra_bw.
+func (h *Hardware) hostBW() float64 {
+	bw := HostCopyBW
+	if h.HostBW > 0 {
+		bw = h.HostBW
+	}
+	return min(bw, h.intraBW())
 }
 
 // runLinks returns the GPU links that one GPU of a run of k GPUs a host

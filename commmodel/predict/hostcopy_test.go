@@ -91,3 +91,96 @@ func TestHostCopyPrior(t *testing.T) {
 		}
 	}
 }
+
+// TestHostCopyBareMetal: from the GPU's name alone, the interval of an
+// AllReduce of GeForce cards holds the public bare-metal runs through
+// host memory as well as the container runs HostCopyBW was fitted on,
+// by the guess of host_bw that tries the cards' PCIe figure; the point
+// stays HostCopyBW's. The bare-metal bus bandwidths are the issues' text:
+// 4 RTX 4090s at 18 GB/s over SHM (NVIDIA/nccl#1603, "compared to SHM, got
+// 18->22 BUSBW"), 8 and 4 RTX 5090s at 28 and 35 GB/s from 1 to 8 GiB
+// (NVIDIA/nccl#1639, "8 GPU max performance : bwbus 28GB/s", "4GPU max
+// performance : bwbus 35GB/s"); the time of a bus bandwidth B at size S
+// is 2(n-1)/n·S/B (commmodel.AllReduce.BusFactor).
+func TestHostCopyBareMetal(t *testing.T) {
+	for _, c := range []struct {
+		gpu   string
+		ranks int
+		size  float64
+		busbw float64
+	}{
+		{"NVIDIA GeForce RTX 4090", 4, 1 << 30, 18e9},
+		{"NVIDIA GeForce RTX 5090", 8, 8 << 30, 28e9},
+		{"NVIDIA GeForce RTX 5090", 4, 8 << 30, 35e9},
+		{"NVIDIA GeForce RTX 4090", 4, 1 << 30, HostCopyBW}, // the container runs'
+	} {
+		h, err := Describe(c.gpu, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := Query{Collective: commmodel.AllReduce, Ranks: c.ranks, PerNode: c.ranks}
+		sizes := []float64{c.size}
+		preds, _, err := Untabled(h, q, sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs, err := Guesses(h, nil, q, sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := slices.IndexFunc(gs, func(g Guess) bool { return g.Fact.Name == "host_bw" })
+		if k < 0 {
+			t.Fatalf("%s x %d: no guess of host_bw in %v", c.gpu, c.ranks, gs)
+		}
+		if !strings.HasPrefix(gs[k].Hint, "host-bw=") || !(gs[k].Ratio < 0.2) {
+			t.Errorf("%s x %d: guess %q at %.3gx; want -hw host-bw=, below 0.2x (the PCIe figure over %g)", c.gpu, c.ranks, gs[k].Hint, gs[k].Ratio, HostCopyBW)
+		}
+		p := HoldGuesses(preds, gs)[0]
+		measured := c.size / c.busbw * commmodel.AllReduce.BusFactor(c.ranks)
+		if !p.Holds(measured) {
+			t.Errorf("%s x %d at %g B: %.3g s (%.2g GB/s bus bandwidth) outside [%.3g, %.3g] s", c.gpu, c.ranks, c.size, measured, c.busbw/1e9, p.Low, p.High)
+		}
+		if want := c.size / HostCopyBW * commmodel.AllReduce.BusFactor(c.ranks); math.Abs(p.Time/want-1) > 0.05 {
+			t.Errorf("%s x %d: point %.3g s, want HostCopyBW's %.3g s within 5%%", c.gpu, c.ranks, p.Time, want)
+		}
+	}
+}
+
+// TestHostCopyFinding: diagnose without calibration finds a container
+// run of 4 RTX 4090s (kalavai's Docker table, 2.59 GB/s at 2 GiB) slower
+// than bare metal through host memory, though it follows the model's
+// point, whose HostCopyBW it helped fit; the user's host-bw, or a P2P
+// card, or a GPU shared by two ranks draw no such finding.
+func TestHostCopyFinding(t *testing.T) {
+	for _, c := range []struct {
+		file, gpu, spec string
+		want            bool
+	}{
+		{"rtx4090_1x4_g4_allreduce_docker_kalavai.log", "", "", true},
+		{"rtx4090_1x4_g4_allreduce_docker_kalavai.log", "", "host-bw=2.6GB/s", false},
+		{"rtx4090_1x4_g4_allreduce_docker_kalavai.log", "NVIDIA GeForce RTX 3090", "", false},
+		{"rtx5090_2rank_allreduce_tagoutput_late2025.log", "", "", false},
+	} {
+		tabs, _, err := ReadFile(filepath.Join("../../data/nccltests/testdata/real", c.file), func(int) Pins { return Pins{GPU: c.gpu} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := Describe(tabs[0].GPU, c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, _, err := Uncalibrated(h).Diagnose(tabs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := slices.IndexFunc(fs, func(f Finding) bool { return f.Kind == KindHostCopy })
+		if got := k >= 0; got != c.want {
+			t.Errorf("%s (%s, -hw %q): host-copy finding %v, want %v: %+v", c.file, tabs[0].GPU, c.spec, got, c.want, fs)
+			continue
+		}
+		// 2.59 GB/s against PCIe Gen4's 24: about 9 times the time.
+		if k >= 0 && !(fs[k].MeasuredOverModel > 6 && fs[k].MeasuredOverModel < 10) {
+			t.Errorf("%s: %.3gx the PCIe figure's time, want 6 to 10", c.file, fs[k].MeasuredOverModel)
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 // x16 link on a PCIe host), on a mesh only the links to the peers a GPU
 // sends to (intraShare: the run's perHost−1 peers, 4 of an HGX A100 4-GPU
 // board's 12 for a run of 2; SendRecv's one neighbour, one of an MI300X's
-// 7 Infinity Fabric links whatever perHost), or HostCopyBW between cards
+// 7 Infinity Fabric links whatever perHost), or hostBW between cards
 // without P2P (hostCopy), its
 // alpha NCCL's per-step latency of Ring with Simple over NVLink, or over
 // PCIe on a PCIe host.
@@ -43,7 +43,7 @@ func (h *Hardware) Links(coll commmodel.Collective, perHost int) (intra, inter c
 	const us = 1e-6
 	bw := h.intraBW() * h.intraShare(coll, perHost)
 	if h.hostCopy() {
-		bw = HostCopyBW // through host memory: no P2P between the cards
+		bw = h.hostBW() // through host memory: no P2P between the cards
 	}
 	intra = commmodel.Link{Alpha: c.HWLatency[hw][nccl.AlgoRing][nccl.Simple] * us, BW: bw}
 	inter = commmodel.Link{Alpha: c.HWLatency[nccl.HWNet][nccl.AlgoRing][nccl.Simple] * us,

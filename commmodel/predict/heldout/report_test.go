@@ -460,7 +460,8 @@ transport the name cannot tell (the T4 and L40S runs over sockets), and a preset
 read (the NC48 A100 v4 VM's AllReduce without NCCL_GRAPH_FILE; its run with the file, 4 times
 slower, is the one the name predicts within 11%). GeForce RTX 40 and 50 cards,
 which have no P2P, are taken at `+"`HostCopyBW`"+`, measured on the kalavai RTX 4090 logs themselves: their
-rows here are not held out. The NIG supercomputer's AllToAll of 2 of each node's 4 V100s on 2 nodes
+rows here are not held out. Their widths (9.5x to 10.6x) are the guess of `+"`host_bw`"+`, whose interval
+reaches down to the PCIe figure that bare-metal hosts approach. The NIG supercomputer's AllToAll of 2 of each node's 4 V100s on 2 nodes
 (7.56 GB/s algbw at 128 MiB) is 56.5% off from the name, 3.25 times slower than the model from 512
 KiB up: the model takes a 100 Gb/s NIC a GPU where the node has one EDR port for its 4 GPUs (the
 guide's hardware page); given `+"`-hw nics=1`"+`, all 24 points lie inside the model's 80% interval
