@@ -291,7 +291,7 @@ func topologyExhibits(in inputs) ([]Exhibit, error) {
 		{"02-gpu-nic-article", "GPU-NIC distance table of the article's 8 x H20 / 4-NIC server", GPUNICTable(art)},
 		{"02-gpu-nic-public", "GPU-NIC distance table of the public 8 x H20-3e VM with 8 NICs", GPUNICTable(pub)},
 		{"02-numa-pcie", "NUMA nodes and PCIe switch groups of both machines", NUMATable(ms)},
-		{"02-bindings-article", "NIC bindings of the article's server: nearest NIC, GDR at NCCL's default level, CPUs, NCCL_IB_HCA", BindingsTable(art)},
+		{"02-bindings-article", "NIC bindings of the article's server: nearest NIC, GDR at NCCL's default level, CPUs", BindingsTable(art)},
 		{"02-bindings-public", "NIC bindings of the public H20-3e VM", BindingsTable(pub)},
 		{"02-machines", "The article's server and the public H20-3e VM side by side", machines},
 	}

@@ -160,10 +160,12 @@ func NUMATable(ms []H20Machine) figure.Table {
 // BindingsTable is t's recommended placement per GPU (topo.Bindings): the
 // closest NIC and its path, the path's NCCL type, whether GPUDirect RDMA is
 // advisable at NCCL's default NCCL_NET_GDR_LEVEL (PXB), how many GPUs share
-// the NIC, the NUMA node and CPUs to bind to, and an NCCL_IB_HCA value.
+// the NIC, and the NUMA node and CPUs to bind to. It has no NCCL_IB_HCA
+// column: NCCL pairs each GPU with its nearest NIC itself, and NCCL_IB_HCA
+// is one value for every rank of the host (topo.HostIBHCA).
 func BindingsTable(t *topo.Topology) figure.Table {
 	tb := figure.Table{
-		Header: []string{"GPU", "nearest NIC", "path", "NCCL path", "GDR at PXB", "GPUs on NIC", "NUMA", "CPUs", "NCCL_IB_HCA"},
+		Header: []string{"GPU", "nearest NIC", "path", "NCCL path", "GDR at PXB", "GPUs on NIC", "NUMA", "CPUs"},
 		Align:  []figure.Align{figure.Left, figure.Left, figure.Left, figure.Left, figure.Left, figure.Right, figure.Right},
 	}
 	for _, b := range t.Bindings() {
@@ -175,12 +177,8 @@ func BindingsTable(t *topo.Topology) figure.Table {
 		if b.GDR {
 			gdr = "yes"
 		}
-		hca := b.NCCLIBHCA
-		if hca == "" && b.NIC != "" {
-			hca = "(device name not in the capture)"
-		}
 		tb.Rows = append(tb.Rows, []string{b.GPU, nic, b.Path.String(), b.NCCL.String(), gdr,
-			strconv.Itoa(b.Sharing), numaString(b.NUMA), orNone(b.CPUs.String()), orNone(hca)})
+			strconv.Itoa(b.Sharing), numaString(b.NUMA), orNone(b.CPUs.String())})
 	}
 	return tb
 }

@@ -196,11 +196,14 @@ func TestMachinesTable(t *testing.T) {
 
 func TestBindingsTableArticle(t *testing.T) {
 	tb := BindingsTable(articleH20().Topology)
+	if slices.Contains(tb.Header, "NCCL_IB_HCA") {
+		t.Errorf("header %q: NCCL_IB_HCA is the host's, not a GPU's", tb.Header)
+	}
 	for g, r := range tb.Rows {
 		// topo.NICAssignment: GPU 2k and 2k+1 on NIC k = mlx5_bond_k.
 		nic := g / 2
-		if want := "=mlx5_bond_" + string(rune('0'+nic)); r[8] != want {
-			t.Errorf("GPU%d NCCL_IB_HCA %q, want %q", g, r[8], want)
+		if want := "NIC" + string(rune('0'+nic)) + " (mlx5_bond_" + string(rune('0'+nic)) + ")"; r[1] != want {
+			t.Errorf("GPU%d nearest NIC %q, want %q", g, r[1], want)
 		}
 		_, pix := articlePIX[g]
 		if (r[4] == "yes") != pix {

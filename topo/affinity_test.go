@@ -86,7 +86,7 @@ func TestNearestNICNone(t *testing.T) {
 func TestBindingsArticle(t *testing.T) {
 	b := H20Article().Bindings()
 	// GPU1: PIX to NIC0 = mlx5_bond_0, GDR at NCCL's default PXB level.
-	if g := b[1]; g.NIC != "NIC0" || g.Device != "mlx5_bond_0" || g.NCCLIBHCA != "=mlx5_bond_0" || !g.GDR || g.NUMA != 0 || g.Sharing != 2 {
+	if g := b[1]; g.NIC != "NIC0" || g.Device != "mlx5_bond_0" || !g.GDR || g.NUMA != 0 || g.Sharing != 2 {
 		t.Errorf("GPU1 binding %+v", g)
 	}
 	// GPU0: NODE to NIC0 is PHB to NCCL, beyond PXB: no GDR by default.

@@ -29,15 +29,83 @@ type Binding struct {
 	// CPUs is the CPU list to bind the process to (taskset -c, numactl
 	// --physcpubind): the GPU's CPU affinity, nil if unknown.
 	CPUs CPUList
-	// NCCLIBHCA is a value for NCCL_IB_HCA that restricts the process to the
-	// NIC: "=" and the device name, so that mlx5_1 does not also select
-	// mlx5_10 by prefix; "" if the device name is unknown or names a NIC
-	// NCCL's InfiniBand transport does not list (NotIB).
-	NCCLIBHCA string
 	// NotIB says, for a NIC NCCL's InfiniBand transport does not list,
 	// what it is and what picks it instead of NCCL_IB_HCA (NotIB); ""
 	// otherwise.
 	NotIB string
+}
+
+// A Binding holds no NCCL_IB_HCA of its own. NCCL pairs each GPU with its
+// nearest NIC itself (ncclTopoSelectNets, src/graph/search.cc), and
+// NCCL_IB_HCA must be one list on every rank: each rank builds its
+// topology from the NICs its own NCCL_IB_HCA allows and searches its own
+// graphs, and NCCL joins the rings from every rank's (src/init.cc at
+// 5067397c, "firstRank = allGather3Data[r].topoRanks.ringRecv[0]"), so
+// ranks that see different NICs compute rings that do not close ("ring
+// does not loop back to start", src/graph/rings.cc). NCCL's maintainer:
+// "You should not set NCCL_IB_HCA differently on each rank" (NVIDIA/nccl
+// issue 1478, 2024-10-15). The host's one value is Topology.IBHCA.
+
+// SameIBHCA says why NCCL_IB_HCA, where it is set, is the same on every
+// rank: the reason every piece of NIC advice gives.
+const SameIBHCA = "NCCL pairs each GPU with its nearest NIC itself, and an NCCL_IB_HCA that differs between ranks breaks the rings NCCL joins from every rank's own graph (NVIDIA/nccl#1478)"
+
+// HostIBHCA is one value of NCCL_IB_HCA for every rank of a host.
+type HostIBHCA struct {
+	// Value is "=" and the devices of the NICs nearest to some GPU
+	// (NearestToGPU; every NIC on a capture of one GPU), comma-separated
+	// in NIC order: "=mlx5_0,mlx5_1". The "=" asks NCCL for exact names
+	// (searchExact, src/transport/net_ib/init.cc), so that mlx5_1 does not
+	// also select mlx5_10 by prefix. "" where the capture cannot give one:
+	// such a NIC's device name is unknown, or none is a device NCCL's
+	// InfiniBand transport lists (NotIB).
+	Value string
+	// Left are the NICs Value leaves out, "NIC8 (mlx5_8)": no GPU's
+	// nearest, as a storage or management NIC is. NICs NCCL's InfiniBand
+	// transport does not list are not among them.
+	Left []string
+}
+
+// IBHCA returns the host's NCCL_IB_HCA value, the same for every rank.
+func (t *Topology) IBHCA() HostIBHCA {
+	near := t.NearestToGPU()
+	// As NICsUsed: a capture of one GPU cannot show the other GPUs'
+	// nearest NICs, and one with no known GPU-NIC path shows none.
+	all := len(t.gpus) < 2 || !slices.Contains(near, true)
+	var devices, left []string
+	for i, n := range t.nics {
+		if NotIB(n.Device) != "" {
+			continue
+		}
+		if near[i] || all {
+			if n.Device == "" {
+				return HostIBHCA{}
+			}
+			devices = append(devices, n.Device)
+		} else if n.Device != "" {
+			left = append(left, n.Name+" ("+n.Device+")")
+		}
+	}
+	if len(devices) == 0 {
+		return HostIBHCA{}
+	}
+	return HostIBHCA{Value: "=" + strings.Join(devices, ","), Left: left}
+}
+
+// Advice is what to do with NCCL_IB_HCA on the host, "" where h has no
+// value: none is needed where it names every NIC of the capture (NCCL's
+// InfiniBand transport takes every device it lists by default);
+// otherwise it leaves out h.Left; either way the same on every rank
+// (SameIBHCA).
+func (h HostIBHCA) Advice() string {
+	switch {
+	case h.Value == "":
+		return ""
+	case len(h.Left) == 0:
+		return "NCCL_IB_HCA: none needed, NCCL takes every NIC of the capture by default; if set, the same on every rank of the host, " + h.Value + ": " + SameIBHCA
+	}
+	return "NCCL_IB_HCA, the same on every rank of the host: " + h.Value + ", the NICs nearest the GPUs, leaving out " + joinAnd(h.Left) +
+		", no GPU's nearest (a storage or management NIC, most likely): " + SameIBHCA
 }
 
 // NotIB returns, for the RDMA device name of a NIC as a capture's NIC
@@ -68,9 +136,10 @@ func NotIB(device string) string {
 }
 
 // Bindings returns one Binding per GPU: its NIC from NICAssignment, its NUMA
-// node and CPU affinity, whether GPUDirect RDMA is advisable on the path and
-// an NCCL_IB_HCA value (or why none, NotIB). When a GPU's NUMA node is unknown but its NIC's is,
-// the NIC's node is used.
+// node and CPU affinity, whether GPUDirect RDMA is advisable on the path and,
+// for a NIC NCCL's InfiniBand transport does not list, what picks it instead
+// (NotIB). When a GPU's NUMA node is unknown but its NIC's is, the NIC's node
+// is used.
 func (t *Topology) Bindings() []Binding {
 	assign := t.NICAssignment()
 	groups := t.NICGroups()
@@ -84,9 +153,7 @@ func (t *Topology) Bindings() []Binding {
 			b.NCCL = b.Path.NCCL()
 			b.GDR = GDR(b.Path, DefaultGDRLevel)
 			b.Sharing = len(groups[n])
-			if b.NotIB = NotIB(b.Device); b.Device != "" && b.NotIB == "" {
-				b.NCCLIBHCA = "=" + b.Device
-			}
+			b.NotIB = NotIB(b.Device)
 			if b.NUMA < 0 {
 				b.NUMA = nic.NUMA
 			}

@@ -43,11 +43,13 @@ NIC Legend:
 		fmt.Println("warning:", p)
 	}
 	for _, b := range t.Bindings() {
-		fmt.Printf("%s -> %s (%s, GDR %v), CPUs %s, NCCL_IB_HCA=%s\n", b.GPU, b.Device, b.Path, b.GDR, b.CPUs, b.NCCLIBHCA)
+		fmt.Printf("%s -> %s (%s, GDR %v), CPUs %s\n", b.GPU, b.Device, b.Path, b.GDR, b.CPUs)
 	}
+	fmt.Printf("NCCL_IB_HCA=%s on every rank\n", t.IBHCA().Value)
 	// Output:
-	// GPU0 -> mlx5_bond_0 (PIX, GDR true), CPUs 0-47,96-143, NCCL_IB_HCA==mlx5_bond_0
-	// GPU1 -> mlx5_bond_0 (NODE, GDR false), CPUs 0-47,96-143, NCCL_IB_HCA==mlx5_bond_0
+	// GPU0 -> mlx5_bond_0 (PIX, GDR true), CPUs 0-47,96-143
+	// GPU1 -> mlx5_bond_0 (NODE, GDR false), CPUs 0-47,96-143
+	// NCCL_IB_HCA==mlx5_bond_0 on every rank
 }
 
 func ExampleTopology_Levels() {

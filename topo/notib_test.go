@@ -17,7 +17,7 @@ import (
 // 2daf7d30). Slingshot's cxi devices are no verbs devices and EFA's have
 // neither link layer: topo gave NCCL_IB_HCA=cxi0 for the red team's
 // 4 x H100 capture whose NIC Legend names cxi0..cxi3; it gives none, and
-// says what picks the NICs. Verbs devices keep their value.
+// says what picks the NICs. Verbs devices keep the host's value.
 func TestNotIB(t *testing.T) {
 	b, err := os.ReadFile("testdata/real/nv4_4gpu_empty_cpu_affinity_slurm.txt")
 	if err != nil {
@@ -40,12 +40,12 @@ func TestNotIB(t *testing.T) {
 			if !strings.HasPrefix(bd.Device, c.prefix) {
 				t.Fatalf("%s: device %q", c.prefix, bd.Device)
 			}
-			if got := bd.NCCLIBHCA != ""; got != c.ib {
-				t.Errorf("%s: %s NCCL_IB_HCA %q, want one: %v", c.prefix, bd.GPU, bd.NCCLIBHCA, c.ib)
-			}
 			if !strings.Contains(bd.NotIB, c.says) || c.ib != (bd.NotIB == "") {
 				t.Errorf("%s: %s note %q, want one naming %q", c.prefix, bd.GPU, bd.NotIB, c.says)
 			}
+		}
+		if got := top.IBHCA().Value; (got != "") != c.ib || c.ib && !strings.HasPrefix(got, "="+c.prefix+"0,") {
+			t.Errorf("%s: NCCL_IB_HCA %q, want one naming %s0 first: %v", c.prefix, got, c.prefix, c.ib)
 		}
 		var w bytes.Buffer
 		if err := WriteReport(&w, top); err != nil {

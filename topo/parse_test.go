@@ -121,8 +121,11 @@ func TestParseOldHeader(t *testing.T) {
 	if n := top.GPU(0).NUMA; n != -1 {
 		t.Errorf("GPU0 NUMA = %d, want -1", n)
 	}
-	if b := top.Bindings()[0]; b.NCCLIBHCA != "=mlx5_0" || !b.GDR {
-		t.Errorf("binding %+v, want NCCL_IB_HCA =mlx5_0 with GDR", b)
+	if b := top.Bindings()[0]; b.Device != "mlx5_0" || !b.GDR {
+		t.Errorf("binding %+v, want mlx5_0 with GDR", b)
+	}
+	if h := top.IBHCA(); h.Value != "=mlx5_0" {
+		t.Errorf("NCCL_IB_HCA %+v, want =mlx5_0", h)
 	}
 }
 

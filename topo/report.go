@@ -46,7 +46,7 @@ func WriteGPUNICTable(w io.Writer, t *Topology) error {
 }
 
 // WriteReport writes a readable account of t: the devices, the path matrix,
-// and one recommended binding per GPU.
+// one recommended binding per GPU, and the host's NCCL_IB_HCA (IBHCA).
 func WriteReport(w io.Writer, t *Topology) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%d GPU%s, %d NIC%s, NUMA nodes %v\n\n", len(t.gpus), plural(len(t.gpus)), len(t.nics), plural(len(t.nics)), t.NUMANodes())
@@ -80,15 +80,21 @@ func WriteReport(w io.Writer, t *Topology) error {
 		}
 	}
 	if len(t.nics) > 0 {
-		fmt.Fprintln(tw, "\nbindings (closest NIC; GDR at NCCL_NET_GDR_LEVEL=PXB):")
-		fmt.Fprintln(tw, "GPU\tNIC\tdevice\tpath\tNCCL\tGDR\tGPUs/NIC\tNUMA\tCPUs\tNCCL_IB_HCA")
+		// The NIC columns are facts NCCL acts on by itself; the NUMA node
+		// and CPUs are each rank's to bind to; NCCL_IB_HCA is one value for
+		// the host (HostIBHCA), never a GPU's.
+		fmt.Fprintln(tw, "\nbindings (closest NIC, which NCCL pairs with the GPU itself; GDR at NCCL_NET_GDR_LEVEL=PXB; NUMA and CPUs to bind the GPU's rank to):")
+		fmt.Fprintln(tw, "GPU\tNIC\tdevice\tpath\tNCCL\tGDR\tGPUs/NIC\tNUMA\tCPUs")
 		bs := t.Bindings()
 		for _, b := range bs {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", b.GPU, orDash(b.NIC), orDash(b.Device), b.Path, b.NCCL,
-				yesNo(b.GDR), b.Sharing, numaText(b.NUMA), orDash(b.CPUs.String()), orDash(b.NCCLIBHCA))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", b.GPU, orDash(b.NIC), orDash(b.Device), b.Path, b.NCCL,
+				yesNo(b.GDR), b.Sharing, numaText(b.NUMA), orDash(b.CPUs.String()))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+		if a := t.IBHCA().Advice(); a != "" {
+			fmt.Fprintln(w, a)
 		}
 		for _, n := range NotIBNotes(bs) {
 			fmt.Fprintf(w, "NCCL_IB_HCA: none; %s\n", n)

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -163,7 +164,7 @@ func TestTuneCheckStream(t *testing.T) {
 	check := func(file string) (int, string) {
 		code, out, stderr := runCLI("tune", "-check", file, "-calibrate", log, "-nodes", "1,2", "-per-node", "8")
 		if file == "-" {
-			return code, strings.Replace(out+stderr, "-:", "RULES:", 1)
+			return code, regexp.MustCompile(`(?m)^-:`).ReplaceAllString(out+stderr, "RULES:")
 		}
 		return code, strings.ReplaceAll(out+stderr, file, "RULES")
 	}

@@ -225,10 +225,6 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	out.Inside = inside
-	var bindings []topo.Binding
-	if mc.capture != nil {
-		bindings = mc.capture.Bindings()
-	}
 	// A calibration table of the diagnosed run's shape is its baseline:
 	// where the two differ beyond their noise, the run changed, though the
 	// model's interval, which pools the calibration with its priors, may
@@ -241,8 +237,8 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 		d := diagnoseFinding{FromBytes: f.FromBytes, ToBytes: f.ToBytes, MeasuredOverModel: f.MeasuredOverModel,
 			Kind: f.Kind, Term: f.Term, NCCL: f.NCCL, Advice: shiftFindingRefs(f.Advice, shift)}
 		d.Assumed = f.AssumedFacts()
-		if (f.Term == predict.TermNetwork || f.Term == predict.TermChannels) && len(bindings) > 0 && len(d.Assumed) == 0 {
-			d.Advice = append(d.Advice, bindingAdvice(bindings))
+		if (f.Term == predict.TermNetwork || f.Term == predict.TermChannels) && mc.capture != nil && len(mc.capture.GPUs()) > 0 && len(d.Assumed) == 0 {
+			d.Advice = append(d.Advice, bindingAdvice(mc.capture, t.Evidence))
 		}
 		out.Findings = append(out.Findings, d)
 	}
@@ -331,34 +327,63 @@ func testOfTable(t predict.Table) *nccltests.Test {
 	return &nccltests.Test{Rows: rows}
 }
 
-// bindingAdvice names each GPU's NIC and CPUs from a topology capture:
-// NCCL_IB_HCA where NCCL's InfiniBand transport lists the NIC, else the
-// NIC and what picks it instead (topo.NotIB), as topo prints them.
-func bindingAdvice(bs []topo.Binding) string {
+// bindingAdvice is what the topology capture t says to set for a network
+// finding of a table with evidence e: the host's one NCCL_IB_HCA
+// (topo.HostIBHCA), or none where NCCL's debug lines list a NIC the
+// capture does not show (unshownNICs: the list would leave it out); for
+// NICs NCCL's InfiniBand transport does not list, what picks them
+// (topo.NotIB); and each rank's NUMA node and CPUs, the GPUs that share
+// them together. It names no NIC per rank: NCCL pairs each GPU with its
+// nearest NIC itself, and an NCCL_IB_HCA set per rank breaks its rings
+// (topo.SameIBHCA).
+func bindingAdvice(t *topo.Topology, e nccltests.Evidence) string {
+	bs := t.Bindings()
 	var parts []string
+	if missing, line := unshownNICs(t, e); len(missing) > 0 {
+		parts = append(parts, fmt.Sprintf("NCCL_IB_HCA: none from this capture, which does not show %s of NCCL's debug lines (line %d); if set, the same on every rank: %s", joinAnd(missing), line, topo.SameIBHCA))
+	} else if a := t.IBHCA().Advice(); a != "" {
+		parts = append(parts, a)
+	}
+	if notes := topo.NotIBNotes(bs); len(notes) > 0 {
+		parts = append(parts, "NCCL_IB_HCA: none; "+strings.Join(notes, "; "))
+	}
+	// Each rank's binding, the GPUs of one NUMA node and CPU list together.
+	type group struct {
+		gpus []string
+		numa int
+		cpus string
+	}
+	var groups []group
 	for _, b := range bs {
-		var s string
-		switch {
-		case b.NCCLIBHCA != "":
-			s = b.GPU + ": NCCL_IB_HCA=" + b.NCCLIBHCA
-		case b.NotIB != "":
-			s = b.GPU + ": NIC " + b.Device
-		default:
+		cpus := b.CPUs.String()
+		if b.NUMA < 0 && cpus == "" {
 			continue
 		}
-		if len(b.CPUs) > 0 {
-			s += ", CPUs " + b.CPUs.String()
+		k := slices.IndexFunc(groups, func(g group) bool { return g.numa == b.NUMA && g.cpus == cpus })
+		if k < 0 {
+			groups = append(groups, group{numa: b.NUMA, cpus: cpus})
+			k = len(groups) - 1
 		}
-		parts = append(parts, s)
+		groups[k].gpus = append(groups[k].gpus, b.GPU)
+	}
+	var each []string
+	for _, g := range groups {
+		var on []string
+		if g.numa >= 0 {
+			on = append(on, fmt.Sprintf("NUMA node %d", g.numa))
+		}
+		if g.cpus != "" {
+			on = append(on, "CPUs "+g.cpus)
+		}
+		each = append(each, joinAnd(g.gpus)+" on "+strings.Join(on, ", "))
+	}
+	if len(each) > 0 {
+		parts = append(parts, "Bind each rank to its GPU's NUMA node and CPUs (numactl --cpunodebind=N --membind=N, or taskset -c CPUS): "+strings.Join(each, "; "))
 	}
 	if len(parts) == 0 {
-		return "the topology capture names no NIC device: pin ranks by hand"
+		return "the topology capture names no NIC device and no GPU's NUMA node or CPUs"
 	}
-	a := "from the topology: " + strings.Join(parts, "; ")
-	if notes := topo.NotIBNotes(bs); len(notes) > 0 {
-		a += " (NCCL_IB_HCA: none; " + strings.Join(notes, "; ") + ")"
-	}
-	return a
+	return "from the topology: " + strings.Join(parts, ". ")
 }
 
 // guessedAmong returns, where the reader guessed the collective of t (of

@@ -735,8 +735,8 @@ func TestDiagnoseLargestGap(t *testing.T) {
 		t.Errorf("output:\n%s\nwant %q", out, want)
 	}
 	// A line of advice given for finding 6 is named, not repeated, under 7 and 8.
-	const again = "   the network: pin each rank's NIC and its ... (as for finding 6)\n"
-	if strings.Count(out, again) != 2 || strings.Count(out, "the network: pin each rank's NIC and its CPU affinity") != 1 {
+	const again = "   the network: bind each rank's CPUs and memory ... (as for finding 6)\n"
+	if strings.Count(out, again) != 2 || strings.Count(out, "the network: bind each rank's CPUs and memory to its GPU's NUMA node") != 1 {
 		t.Errorf("output:\n%s\nwant finding 6's network advice once, and %q under 7 and 8", out, again)
 	}
 	if _, out, _ := runCLI("diagnose", "../../data/logs/h200_2x8_allreduce_spectrumx_openshift.log"); strings.Contains(out, "largest gap") {

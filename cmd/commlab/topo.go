@@ -9,6 +9,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data"
+	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/topo"
 )
 
@@ -26,9 +27,10 @@ type topoGPU struct {
 	GDR       bool   `json:"gdr"`
 	GPUsOnNIC int    `json:"gpus_on_nic"`
 	CPUs      string `json:"cpus"`
-	NCCLIBHCA string `json:"nccl_ib_hca"`
-	// NotIB says why NCCLIBHCA is empty for a NIC NCCL's InfiniBand
-	// transport does not list, and what picks it instead (topo.NotIB).
+	// NotIB says, for a NIC NCCL's InfiniBand transport does not list,
+	// that NCCL_IB_HCA does not select it, and what picks it instead
+	// (topo.NotIB). A GPU has no NCCL_IB_HCA of its own: the host's is
+	// topoOut.NCCLIBHCA, the same on every rank.
 	NotIB string `json:"nccl_ib_hca_note"`
 }
 
@@ -64,6 +66,11 @@ type topoOut struct {
 	NICs   []topoNIC  `json:"nics"`
 	Pairs  []topoPair `json:"pairs"`
 	Fabric topoFabric `json:"fabric"`
+	// NCCLIBHCA is the host's NCCL_IB_HCA, the same on every rank
+	// (topo.HostIBHCA), "" where the capture gives none; NCCLIBHCALeft
+	// the NICs it leaves out, no GPU's nearest.
+	NCCLIBHCA     string   `json:"nccl_ib_hca"`
+	NCCLIBHCALeft []string `json:"nccl_ib_hca_leaves_out"`
 	// Notes say what the capture shows of the GPUs' NVLinks beyond the
 	// fabric (topo.FabricNotes): GPUs with fewer NVLinks than the others,
 	// GPUs off the NVSwitch.
@@ -145,9 +152,11 @@ func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError) topo
 	for i, b := range t.Bindings() {
 		out.GPUs = append(out.GPUs, topoGPU{
 			Name: b.GPU, NUMA: t.GPU(i).NUMA, NIC: b.NIC, Path: pathOrEmpty(b), Device: b.Device,
-			NCCLPath: b.NCCL.String(), GDR: b.GDR, GPUsOnNIC: b.Sharing, CPUs: b.CPUs.String(), NCCLIBHCA: b.NCCLIBHCA, NotIB: b.NotIB,
+			NCCLPath: b.NCCL.String(), GDR: b.GDR, GPUsOnNIC: b.Sharing, CPUs: b.CPUs.String(), NotIB: b.NotIB,
 		})
 	}
+	h := t.IBHCA()
+	out.NCCLIBHCA, out.NCCLIBHCALeft = h.Value, append([]string{}, h.Left...)
 	near := t.NearestToGPU()
 	for i, n := range t.NICs() {
 		out.NICs = append(out.NICs, topoNIC{Name: n.Name, NUMA: n.NUMA, Device: n.Device, Nearest: near[i]})
@@ -317,43 +326,52 @@ func pathOrEmpty(b topo.Binding) string {
 }
 
 // captureNICNotes warns, once a table, where the InfiniBand or RoCE
-// devices NCCL's debug lines list ("NET/IB : Using [0]mlx5_0:1/IB ...",
-// nccltests.Evidence.NICs) include one that the capture in file, whose
-// NIC legend names every NIC, does not show: the capture is of another
-// machine, or the log is, and NCCL_IB_HCA taken from the capture would name
-// NICs the run did not have. A device the capture shows that NCCL does not
-// list is no sign: NCCL_IB_HCA may leave it out.
+// devices NCCL's debug lines list include one that the capture in file
+// does not show (unshownNICs): the capture is of another machine, or the
+// log is, and NCCL_IB_HCA taken from the capture would leave out NICs the
+// run had (diagnose then gives none: bindingAdvice).
 func captureNICNotes(file string, t *topo.Topology, tables []predict.Table) []problem {
-	if t == nil || len(t.NICs()) == 0 {
-		return nil
-	}
-	shown := map[string]bool{}
-	var names []string
-	for _, n := range t.NICs() {
-		if n.Device == "" {
-			return nil // a capture without a NIC legend names no device
-		}
-		shown[n.Device] = true
-		names = append(names, n.Device)
-	}
 	var notes []problem
 	for _, tab := range tables {
-		var missing []string
-		line := 0
-		for _, n := range tab.Evidence.NICs {
-			if n.Link == "" || shown[n.Name] || slices.Contains(missing, n.Name) {
-				continue // a socket's interface is no RDMA device of the capture
-			}
-			if line == 0 {
-				line = n.Line
-			}
-			missing = append(missing, n.Name)
-		}
+		missing, line := unshownNICs(t, tab.Evidence)
 		if len(missing) == 0 {
 			continue
+		}
+		var names []string
+		for _, n := range t.NICs() {
+			names = append(names, n.Device)
 		}
 		notes = append(notes, problem{Message: fmt.Sprintf("%s: NCCL's debug lines list %s (line %d), which the capture %s does not show (its NICs are %s): is it a capture of this machine? Its NICs are taken as given",
 			tab.Name, joinAnd(missing), line, file, joinAnd(names))})
 	}
 	return notes
+}
+
+// unshownNICs returns the InfiniBand or RoCE devices NCCL's debug lines
+// list ("NET/IB : Using [0]mlx5_0:1/IB ...", nccltests.Evidence.NICs) that
+// the capture t, whose NIC legend names every NIC, does not show, and the
+// line of the first; none where t names no NIC device. A device the
+// capture shows that NCCL does not list is no sign: NCCL_IB_HCA may leave
+// it out.
+func unshownNICs(t *topo.Topology, e nccltests.Evidence) (missing []string, line int) {
+	if t == nil || len(t.NICs()) == 0 {
+		return nil, 0
+	}
+	shown := map[string]bool{}
+	for _, n := range t.NICs() {
+		if n.Device == "" {
+			return nil, 0 // a capture without a NIC legend names no device
+		}
+		shown[n.Device] = true
+	}
+	for _, n := range e.NICs {
+		if n.Link == "" || shown[n.Name] || slices.Contains(missing, n.Name) {
+			continue // a socket's interface is no RDMA device of the capture
+		}
+		if line == 0 {
+			line = n.Line
+		}
+		missing = append(missing, n.Name)
+	}
+	return missing, line
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/topo"
 )
 
@@ -15,7 +16,7 @@ import (
 // and one aws-ofi-nccl never reads; diagnose's advice for the OFI
 // plugin already says NCCL_IB_* do not apply. topo gives no NCCL_IB_HCA
 // for such NICs and says what picks them (topo.NotIB), in text and JSON,
-// and diagnose's binding advice names the NIC and CPUs without it.
+// and diagnose's binding advice names the CPUs without it.
 func TestTopoSlingshotNoIBHCA(t *testing.T) {
 	t.Parallel()
 	b, err := os.ReadFile("../../topo/testdata/real/nv4_4gpu_empty_cpu_affinity_slurm.txt")
@@ -35,7 +36,7 @@ func TestTopoSlingshotNoIBHCA(t *testing.T) {
 		t.Fatalf("JSON: exit %d: %s %s", code, stdout, stderr)
 	}
 	for _, g := range out.GPUs {
-		if g["nccl_ib_hca"] != "" || !strings.Contains(g["nccl_ib_hca_note"].(string), "OFI plugin") {
+		if _, ok := g["nccl_ib_hca"]; ok || !strings.Contains(g["nccl_ib_hca_note"].(string), "OFI plugin") {
 			t.Errorf("%v: nccl_ib_hca %q, note %q; want none, and the OFI plugin named", g["name"], g["nccl_ib_hca"], g["nccl_ib_hca_note"])
 		}
 	}
@@ -43,7 +44,7 @@ func TestTopoSlingshotNoIBHCA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := bindingAdvice(top.Bindings()); strings.Contains(a, "NCCL_IB_HCA=") || !strings.Contains(a, "GPU0: NIC cxi0, CPUs 0") || !strings.Contains(a, "NCCL_IB_HCA: none; ") {
-		t.Errorf("diagnose's binding advice %q: want each GPU's NIC and CPUs, no NCCL_IB_HCA", a)
+	if a := bindingAdvice(top, nccltests.Evidence{}); strings.Contains(a, "=cxi") || !strings.Contains(a, "GPU0 and GPU1 on NUMA node 0, CPUs 0; GPU2 and GPU3 on NUMA node 1") || !strings.Contains(a, "NCCL_IB_HCA: none; ") {
+		t.Errorf("diagnose's binding advice %q: want the GPUs' CPUs, no NCCL_IB_HCA", a)
 	}
 }

@@ -132,7 +132,7 @@ func TestTopoSweepOneGPUCapture(t *testing.T) {
 // TestTopoSweepNICNames: NCCL's debug lines of nccl-tests#319's run list
 // mlx5_11 among its 8 InfiniBand devices, which the 8-NIC HGX capture of
 // sglang#30401 (mlx5_0 to mlx5_7) does not show: the counts agree, and
-// the capture's NICs were taken without a word, while diagnose says to pin
+// the capture's NICs were taken without a word, while diagnose gave
 // NCCL_IB_HCA from -topo. Predict and diagnose warn; a log without
 // NCCL's device list says nothing.
 func TestTopoSweepNICNames(t *testing.T) {

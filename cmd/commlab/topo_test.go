@@ -102,7 +102,7 @@ func TestTopoTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"paths:", "bindings", "=mlx5_bond_3", "GPU1  NIC0  mlx5_bond_0  PIX", "switched (NVSwitch), 8 GPUs x NV18"} {
+	for _, want := range []string{"paths:", "bindings", "same on every rank of the host, =mlx5_bond_0,mlx5_bond_1,mlx5_bond_2,mlx5_bond_3:", "GPU1  NIC0  mlx5_bond_0  PIX", "switched (NVSwitch), 8 GPUs x NV18"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}

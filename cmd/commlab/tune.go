@@ -371,6 +371,25 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			if w, oerr := m.OwnWorst(req.comms, rules); oerr == nil && w.Ratio > 1+1e-9 {
 				fmt.Fprintf(stdout, "%s: %s\n", req.check, ownLine(w))
 			}
+			// Only the rules the job's ranks can take: a file for another
+			// job pins no FP8 call of this one.
+			mine := slices.DeleteFunc(slices.Clone(rules), func(r nccl.TunerRule) bool {
+				return !slices.ContainsFunc(req.comms, func(c predict.Comm) bool { return r.Ranks < 0 || r.Ranks == c.Nodes*c.PerNode })
+			})
+			if line := fp8Line(mine, mc.hw.CollNet); line != "" {
+				fmt.Fprintf(stdout, "%s: %s\n", req.check, line)
+			}
+		}
+		if written, ok := headerRelease(rulesFile); ok && ran != (nccl.Version{}) && written != m.Version() {
+			// The rules that keep NCCL's own choice keep written's; the
+			// job's NCCL, the tables' here, chooses otherwise in places
+			// (red team 47: 2.29.2's rules against 2.28.3's tables moved
+			// 16 x 8 AllReduce of 289150 to 3274613 B off NVLSTree).
+			fmt.Fprintf(stdout, "%s: the rules keep NCCL %v's own choices (its header), and the tables given ran NCCL %v, whose tuning model is %v's: where the two choose otherwise, the rules move calls off this release's own choice; write the file again from tables of the job's release\n",
+				req.check, written, ran, m.Version())
+			if err == nil {
+				err = fmt.Errorf("%s: written for NCCL %v, checked against NCCL %v's tables: a job of that release runs otherwise than its own choice where the releases differ", req.check, written, m.Version())
+			}
 		}
 		return err
 	}
@@ -418,6 +437,10 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		comment = append(comment, line)
 	}
 	if line := ll128Fallbacks(m, rules); line != "" {
+		comment = append(comment, line)
+	}
+	if line := fp8Line(rules, mc.hw.CollNet); line != "" {
+		fmt.Fprintf(stderr, "commlab tune: %s\n", line)
 		comment = append(comment, line)
 	}
 	if err := nccl.WriteTunerRules(&b, comment, rules); err != nil {
@@ -620,6 +643,74 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 	return fmt.Sprintf("nic_path %s is assumed: on hosts whose NICs sit behind the CPU (commlab topo of the hosts' nvidia-smi topo -m shows nic_path PHB or SYS) "+
 		"NCCL runs no LL128 across nodes, so each of the %s across nodes that name LL128 is followed by rules for its sizes with NCCL's own choice there, "+
 		"which the plugin takes only on such hosts; -hw %s or -topo FILE settles it", path, plural(n, "rule", "rules"), predict.Fact{Key: "nic-path"}.Hint())
+}
+
+// headerReleaseText is how tuneComment names the release whose tuning
+// model the rules keep.
+var headerReleaseText = regexp.MustCompile(`\(NCCL (\d+\.\d+\.\d+)'s tuning model\)`)
+
+// headerRelease returns the NCCL release a rules file's header says its
+// rules keep the own choices of (tuneComment); ok is false for a file
+// without such a header, one written by hand.
+func headerRelease(file []byte) (nccl.Version, bool) {
+	for _, line := range strings.Split(string(file), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			break // the header is the file's first comment lines
+		}
+		if m := headerReleaseText.FindStringSubmatch(line); m != nil {
+			v, err := nccl.ParseVersion(m[1])
+			return v, err == nil
+		}
+	}
+	return nccl.Version{}, false
+}
+
+// fp8Line names the rules that make NCCL run Ring for an FP8 reduction it
+// runs otherwise (nccl.FP8RingRule), by function and communicator, and
+// says what that does; "" where there are none. They stay in the file: the
+// plugin runs a call no rule takes on one channel, and the rule that keeps
+// NCCL's choice for every other datatype is Ring, so leaving them out
+// would slow every such call, and a rule for Tree would change them all;
+// the plugin cannot tell the two apart (docs/tune.md, FP8 reductions).
+func fp8Line(rules []nccl.TunerRule, collnet bool) string {
+	type group struct {
+		r      nccl.TunerRule
+		n      int
+		lo, hi uint64
+	}
+	var groups []group
+	for _, r := range rules {
+		if !nccl.FP8RingRule(r, collnet) {
+			continue
+		}
+		k := slices.IndexFunc(groups, func(g group) bool {
+			return g.r.Func == r.Func && g.r.Nodes == r.Nodes && g.r.Ranks == r.Ranks
+		})
+		if k < 0 {
+			groups = append(groups, group{r: r, lo: r.MinBytes, hi: r.MaxBytes})
+			k = len(groups) - 1
+		}
+		g := &groups[k]
+		g.n++
+		g.lo, g.hi = min(g.lo, r.MinBytes), max(g.hi, r.MaxBytes)
+	}
+	if len(groups) == 0 {
+		return ""
+	}
+	n := 0
+	var each []string
+	for _, g := range groups {
+		n += g.n
+		span := fmt.Sprintf("%d to %d B", g.lo, g.hi)
+		if g.hi == math.MaxUint64 {
+			span = fmt.Sprintf("from %d B", g.lo)
+		}
+		each = append(each, fmt.Sprintf("%s on nNodes %d, nRanks %d (%s, %s)", strings.ToLower(g.r.Func.String()), g.r.Nodes, g.r.Ranks, plural(g.n, "rule", "rules"), span))
+	}
+	return fmt.Sprintf("FP8: NCCL runs an FP8 reduction (ncclFloat8e4m3, ncclFloat8e5m2) on more than %d ranks on any algorithm it has but Ring (AllReduce on Tree; ReduceScatter on PAT or CollNet where it can), as Ring's long reduction chain loses precision (src/enqueue.cc, NCCL 2.24 and later); "+
+		"the plugin is not told the datatype and sets Ring's cost to 0, so %s pin Ring for FP8 calls too: %s. "+
+		"A job that reduces FP8 data on these communicators should not load this file: the rules cannot keep both its FP8 and its other calls on NCCL's own choice (docs/tune.md)",
+		nccl.FP8Ranks, plural(n, "rule", "rules"), strings.Join(each, "; "))
 }
 
 // pinnedTablesLine says where every calibration table ran one algorithm or
@@ -1175,7 +1266,8 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 	}
 	c := []string{
 		"NCCL example tuner plugin rules written by commlab tune (github.com/inframethod/commlab).",
-		"Build the plugin from NCCL " + nccl.TunerPluginFrom.String() + " or later (plugins/tuner/example; it exports tuner API v6 and v5, which NCCL 2.28 and later load).",
+		"Build the plugin from NCCL " + nccl.TunerPluginFrom.String() + " or later (plugins/tuner/example; it exports tuner API v6 and v5, which NCCL 2.28 and later load: NCCL 2.27 and earlier look for v4 and older alone, load no tuner and never read this file).",
+		"Loading any tuner turns off NCCL's CTA-policy choice (NCCL 2.27.3 and later): a communicator created with CTAPolicy NCCL_CTA_POLICY_EFFICIENCY runs these rules, not NVLS/Simple for AllGather and ReduceScatter on registered buffers.",
 		"The plugin of NCCL 2.27.5 to 2.29.7 crashes on the first call a rule matches (NVIDIA/nccl#1974); to build one of those, add at the top of its pluginGetCollInfo",
 		"  " + nccl.TunerPluginPatch,
 		"and index table where it indexes collCostTable.",

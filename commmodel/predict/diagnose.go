@@ -12,6 +12,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/topo"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -599,7 +600,10 @@ func networkAdvice(e nccltests.Evidence) string {
 	if noGDR(e) {
 		return fmt.Sprintf("the network: NCCL ran some or all of its network connections without GPUDirect RDMA (NCCL_DEBUG=INFO, line %d), staging their data in host memory: load the nvidia-peermem module (or use DMA-BUF, NCCL_DMABUF_ENABLE=1), and check NCCL_NET_GDR_LEVEL and the NIC's PCIe path to the GPU (-topo)", e.GPUDirect.Line)
 	}
-	const ib = "pin each rank's NIC (NCCL_IB_HCA, from -topo) and its CPU affinity to the NIC's NUMA node; check GPUDirect RDMA (NCCL_NET_GDR_LEVEL) and NCCL_IB_QPS_PER_CONNECTION"
+	// NCCL pairs each GPU with its nearest NIC itself: what a rank is
+	// bound to is its CPUs and memory, and NCCL_IB_HCA is one list for
+	// every rank (topo.SameIBHCA).
+	const ib = "bind each rank's CPUs and memory to its GPU's NUMA node (-topo names them); set NCCL_IB_HCA, if at all, to one list on every rank, the NICs the GPUs use without a storage or management NIC (-topo gives it): " + topo.SameIBHCA + "; check GPUDirect RDMA (NCCL_NET_GDR_LEVEL) and NCCL_IB_QPS_PER_CONNECTION"
 	const ofi = "whose settings are its own (NCCL_IB_* do not apply): check that it uses every NIC with GPUDirect RDMA (NCCL_DEBUG=INFO's channel lines say \"via NET/%s/N/GDRDMA\"), the plugin's and libfabric's versions the cluster documents, and each rank's CPU affinity to its NIC's NUMA node"
 	n := e.Network.Value
 	switch {
@@ -617,7 +621,7 @@ func networkAdvice(e nccltests.Evidence) string {
 		}
 		// No line says which transport ran: NCCL_IB_* act on the
 		// InfiniBand transport alone.
-		return "the network: pin each rank's NIC and its CPU affinity to the NIC's NUMA node, and check GPUDirect RDMA (NCCL_NET_GDR_LEVEL); over NCCL's InfiniBand or RoCE transport, NCCL_IB_HCA (from -topo) and NCCL_IB_QPS_PER_CONNECTION, while an OFI network plugin (aws-ofi-nccl over EFA or Slingshot) has settings of its own (NCCL_DEBUG=INFO's \"Using network\" line says which ran)"
+		return "the network: bind each rank's CPUs and memory to its GPU's NUMA node, and check GPUDirect RDMA (NCCL_NET_GDR_LEVEL); over NCCL's InfiniBand or RoCE transport, NCCL_IB_HCA (one list on every rank, from -topo: " + topo.SameIBHCA + ") and NCCL_IB_QPS_PER_CONNECTION, while an OFI network plugin (aws-ofi-nccl over EFA or Slingshot) has settings of its own (NCCL_DEBUG=INFO's \"Using network\" line says which ran)"
 	case !e.Network.Known():
 		return fmt.Sprintf("the network: NCCL ran over the OFI plugin's %s provider, "+ofi, e.Provider.Value, "...")
 	case n == "Socket":
