@@ -497,8 +497,8 @@ func (a alternative) concerns(t *Table) bool {
 
 // alternatives returns h with each assumed fact that could matter
 // changed in turn, for runs of tables and a query of perNode GPUs a node
-// (0 for none) that crosses nodes or not: half the NICs per node and half
-// their rate, the network's latency at its prior times e^NetworkSlower (6 times NCCL's figure), the other x86
+// (0 for none) that crosses nodes or not: half the NICs per node (one on
+// a host of PCIe cards) and half their rate, the network's latency at its prior times e^NetworkSlower (6 times NCCL's figure), the other x86
 // vendor and a NIC behind the CPU (PHB) where some run crosses nodes, NVLS off where it is assumed on, NVSwitch
 // against a mesh on hosts of four GPUs or fewer, on hosts of two
 // cards that the catalog gives an NVLink bridge, the bridge, and on an
@@ -518,7 +518,14 @@ func (h Hardware) alternatives(tables []Table, perNode int, acrossNodes bool) []
 		if n >= 2 {
 			a := h
 			a.NICs = n / 2
-			alts = append(alts, alternative{[]string{"nics"}, fmt.Sprint(n / 2), a})
+			if h.Fabric == FabricPCIe {
+				// A server of PCIe cards, whose NICs are the server's
+				// choice, not a board's: one a host is common among
+				// inference servers (the catalog's PCIe systems give
+				// none), and half of one a GPU hides it.
+				a.NICs = 1
+			}
+			alts = append(alts, alternative{[]string{"nics"}, fmt.Sprint(a.NICs), a})
 		}
 	}
 	if acrossNodes && !h.given(h.Sources.NICBW) {

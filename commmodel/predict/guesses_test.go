@@ -1406,3 +1406,23 @@ func TestConnectX8Guesses(t *testing.T) {
 		t.Errorf("a combined alternative of fewer NICs at a faster rate: %+v", alts)
 	}
 }
+
+// TestPCIeOneNICGuess: a server of PCIe cards carries the NICs its maker
+// chose, and one a host is common among inference servers, where a board
+// of SXM GPUs gives each its own. 8 L40S a host tried half their NICs (4),
+// and no guess said the server might carry one, with which, at half the
+// rate, 2 x 8 AllReduce at 1 MiB takes 1.40x as long (commlab predict -gpu
+// L40S -p 16 -per-node 8). The NICs' guess on a PCIe host is one NIC.
+func TestPCIeOneNICGuess(t *testing.T) {
+	for name, want := range map[string]int{"NVIDIA L40S": 1, "NVIDIA H100 80GB HBM3": 4} {
+		h, err := DefaultHardware(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alts := h.alternatives(nil, 8, true)
+		k := slices.IndexFunc(alts, func(a alternative) bool { return len(a.keys) == 1 && a.keys[0] == "nics" })
+		if k < 0 || alts[k].hw.NICs != want || alts[k].value != fmt.Sprint(want) {
+			t.Errorf("%s: alternatives %+v; want nics %d", name, alts, want)
+		}
+	}
+}
