@@ -174,6 +174,9 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := domainHolds(&mc.hw, t.PerNode); err != nil {
+		return err
+	}
 	// The model of one machine diagnoses that machine's tables only.
 	if err := sameMachine(append(slices.Clone(mc.tables), t)); err != nil {
 		return err

@@ -346,10 +346,14 @@ func domainSplit(h *predict.Hardware, nodes, perHost int) (domainMisfit, bool) {
 // does not hold whole hosts of perHost GPUs a host (predict's
 // Hardware.CheckDomain), which no node count mends.
 func domainHolds(h *predict.Hardware, perHost int) error {
-	if err := h.CheckDomain(perHost); err != nil {
+	err := h.CheckDomain(perHost)
+	switch {
+	case err == nil:
+		return nil
+	case h.Sources.Domain == predict.SourceUser:
 		return flagErrorf("-hw domain=%d: %w", h.Domain, err)
 	}
-	return nil
+	return flagErrorf("nvlink_domain %d (%s): %w", h.Domain, h.Sources.Domain, err)
 }
 
 // advice says why the run does not fit and which node counts do, each

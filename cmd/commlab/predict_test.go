@@ -1280,8 +1280,9 @@ func TestDomainSplit(t *testing.T) {
 // refuse it as a usage error that names the values that work.
 func TestDomainOfWholeHosts(t *testing.T) {
 	t.Parallel()
-	const want = "-hw domain=6: NVLink domains of 6 GPUs do not hold whole hosts of 4 GPUs: give a multiple of 4 (domain=4 for every host its own domain, 72 for 18 hosts a domain)"
+	const want = "-hw domain=6: NVLink domains of 6 GPUs do not hold whole hosts of 4 GPUs: give a multiple of 4 (domain=4 for every host its own domain)"
 	for _, args := range [][]string{
+		{"diagnose", "-gpu", "GB200", "-hw", "domain=6", "../../data/nccltests/testdata/real/gb200_2x4_allgather_gcpa4x.log"},
 		{"predict", "-gpu", "GB200", "-hw", "domain=6", "-collective", "allreduce", "-p", "24", "-per-node", "4", "-size", "1GiB"},
 		{"model", "-gpu", "GB200", "-hw", "domain=6", "-collective", "allreduce", "-p", "24", "-per-node", "4", "-size", "1GiB"},
 	} {
@@ -1290,8 +1291,12 @@ func TestDomainOfWholeHosts(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", args, code, stderr, want)
 		}
 	}
-	if code, _, stderr := runCLI("predict", "-gpu", "GB200", "-hw", "domain=8", "-collective", "allreduce", "-p", "24", "-per-node", "4", "-size", "1GiB"); code != 0 {
-		t.Errorf("-hw domain=8 (two trays): exit %d, %s", code, stderr)
+	// A domain of 36 (NVL36) holds 9 trays of 4, a node of 8 GPUs two of
+	// them.
+	for _, per := range []string{"4", "8"} {
+		if code, _, stderr := runCLI("predict", "-gpu", "GB200", "-hw", "domain=36", "-collective", "allreduce", "-p", "72", "-per-node", per, "-size", "1GiB"); code != 0 {
+			t.Errorf("-hw domain=36, -per-node %s: exit %d, %s", per, code, stderr)
+		}
 	}
 }
 

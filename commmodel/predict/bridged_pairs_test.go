@@ -30,9 +30,9 @@ func TestBridgedPairsNote(t *testing.T) {
 		}
 		tables = append(tables, tabs...)
 	}
-	calibrate := func(spec string) *Machine {
+	calibrate := func(gpu, spec string) *Machine {
 		t.Helper()
-		h, err := Describe(tables[0].GPU, spec)
+		h, err := Describe(gpu, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +62,7 @@ func TestBridgedPairsNote(t *testing.T) {
 		{"fabric=pcie", 0.173, false},
 		{"fabric=mesh", 0.261, false},
 	} {
-		m := calibrate(c.spec)
+		m := calibrate(tables[0].GPU, c.spec)
 		if math.Abs(m.LOOMedian-c.loo) > 0.003 {
 			t.Errorf("%q: leave-one-table-out median error %.1f%%, want %.1f%%", c.spec, 100*m.LOOMedian, 100*c.loo)
 		}
@@ -70,6 +70,12 @@ func TestBridgedPairsNote(t *testing.T) {
 		if got := n != "" && strings.Contains(n, "-hw pairs=true") && strings.Contains(n, "join pairs of a host's 4 cards") && !strings.Contains(n, "(fabric=nvswitch or fabric=mesh)"); got != c.pairs || !c.pairs && n != "" {
 			t.Errorf("%q: note %q; want one naming the bridged pairs: %v", c.spec, n, c.pairs)
 		}
+	}
+	// The same tables given as L40S cards, which take no NVLink bridge
+	// (the catalog's GPU has none): no note asks for pairs=true.
+	m := calibrate("NVIDIA L40S", "")
+	if k := slices.IndexFunc(m.Notes, func(n string) bool { return strings.Contains(n, "pairs=true") }); k >= 0 {
+		t.Errorf("L40S: note %q; want none naming pairs=true, which it cannot take", m.Notes[k])
 	}
 }
 

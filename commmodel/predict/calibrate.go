@@ -665,20 +665,24 @@ func unreadEnv(env []nccltests.Setting) string {
 func domainsNote(h *Hardware, t *Table) string {
 	d, hosts, ok := runDomains(t)
 	s, err := h.shapeOf(t.Nodes, t.PerNode)
+	e := &t.Evidence
+	if !ok && t.Nodes > 1 && e.MNNVL.Known() && e.MNNVL.Value && err == nil {
+		return fmt.Sprintf("%s: NCCL ran its %d hosts as %d NVLink cliques, this rank's of %d ranks (line %d: nNodes %d, localRanks %d under MNNVL), which do not split them equally: the table is modelled with the machine's NVLink domain (nvlink_domain %d), %s",
+			t.Name, t.Nodes, e.Nodes.Value, e.LocalRanks.Value, e.MNNVL.Line, e.Nodes.Value, e.LocalRanks.Value, h.Domain, counted(s.nodes, "domain"))
+	}
 	if !ok || err != nil || s.nodes == d {
 		return ""
 	}
-	e := &t.Evidence
 	line, said := e.MNNVL.Line, fmt.Sprintf("nNodes %d under MNNVL", e.Nodes.Value)
 	switch {
 	case !e.MNNVL.Known():
-		k := slices.IndexFunc(e.Env, func(v nccltests.Setting) bool { return v.Name == "NCCL_MNNVL_ENABLE" })
-		line, said = e.Env[k].Line, "NCCL_MNNVL_ENABLE=0, every host a node"
+		v, _ := envOff(e.Env, "NCCL_MNNVL_ENABLE")
+		line, said = v.Line, "NCCL_MNNVL_ENABLE=0, every host a node"
 	case !e.MNNVL.Value:
 		said = "MNNVL 0, every host a node"
 	}
 	return fmt.Sprintf("%s: NCCL ran its %d hosts as %s of %s (line %d: %s), where the machine's NVLink domain (nvlink_domain %d) would hold them in %s; the table is modelled as NCCL ran it",
-		t.Name, t.Nodes, counted(d, "NVLink domain"), counted(hosts, "host"), line, said, h.Domain, counted(s.nodes, "domain"))
+		t.Name, t.Nodes, counted(d, "node"), counted(hosts, "host"), line, said, h.Domain, counted(s.nodes, "domain"))
 }
 
 // RanRCCL reports that a table's log says it ran RCCL (rccl-tests'
@@ -1124,10 +1128,12 @@ func (m *Machine) implausible(used [numParams]bool) []string {
 		parNICBW:   "the NIC's line rate: the description (-hw) or the tables' shape may be off",
 		parIntraBW: "the GPU links' rate: the description (-hw fabric, links and link-bw, or a -topo capture) or the tables' shape may be off",
 	}
-	if h := &m.Hardware; h.Fabric == FabricPCIe && h.links() == 0 && !h.nvlinkPairs && !h.hostCopy() {
+	if h := &m.Hardware; h.Fabric == FabricPCIe && h.links() == 0 && !h.nvlinkPairs && !h.hostCopy() && (h.GPU.BridgeLinks > 0 || !h.GPU.Known) {
 		// PCIe cards faster than PCIe: NVLink bridges between pairs
 		// (nvidia-smi topo -m: NV# within a pair) are the likeliest
-		// cause, which -hw pairs=true takes without joining every pair.
+		// cause, which -hw pairs=true takes without joining every pair,
+		// on cards that take a bridge (the catalog's BridgeLinks) or
+		// that the catalog does not hold.
 		why[parIntraBW] = "PCIe's rate: where NVLink bridges join the cards in pairs (nvidia-smi topo -m: NV# within a pair), -hw pairs=true or a -topo capture says so; otherwise the description (-hw fabric, links and link-bw) or the tables' shape may be off"
 	}
 	for _, k := range []int{parLL, parLL128, parNVLS, parNICBW, parIntraBW} {

@@ -163,6 +163,8 @@ func Describe(gpu, spec string) (Hardware, error) {
 		return Hardware{}, fmt.Errorf("predict: hardware fabric=%s: %s joins its GPUs by Infinity Fabric (fabric=infinity) or PCIe (fabric=pcie), not NVLink", h.Fabric, amd)
 	case h.GPU.ISA != "" && h.Domain > 0:
 		return Hardware{}, fmt.Errorf("predict: hardware domain=%d: an NVLink domain across hosts is NVIDIA's (GB200, GB300); %s's hosts meet over the network", h.Domain, amd)
+	case h.HostBW > 0 && h.hostCopy() && h.HostBW > h.intraBW():
+		return Hardware{}, fmt.Errorf("predict: hardware host-bw=%s: a copy through host memory goes over the cards' PCIe, %s's at %s: give a rate up to it, such as 18GB/s", units.FormatBandwidth(h.HostBW), h.GPU.Name, units.FormatBandwidth(h.intraBW()))
 	case h.nvlinkPairs && h.Fabric != FabricPCIe:
 		return Hardware{}, fmt.Errorf("predict: hardware pairs=true: NVLink pairs are a PCIe host's, and %s's GPUs are joined by %s; give fabric=pcie,pairs=true or leave pairs out", h.GPU.Name, h.Fabric)
 	case h.GPU.ISA != "" && h.NVLS:

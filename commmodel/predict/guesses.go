@@ -375,20 +375,28 @@ func triedAlternatives(h Hardware, tables []Table, q Query, logs []Table) (*Mach
 		}
 		var against, better bool
 		if m != nil && baseErrs != nil {
-			var was, is []float64
-			for i, e := range m.tableErrors(tables) {
-				if a.concerns(&tables[i]) {
-					was, is = append(was, baseErrs[i]), append(is, e)
+			compare := func(m *Machine) (against, better bool) {
+				var was, is []float64
+				for i, e := range m.tableErrors(tables) {
+					if a.concerns(&tables[i]) {
+						was, is = append(was, baseErrs[i]), append(is, e)
+					}
 				}
+				return len(is) > 0 && !(fit.Median(is) <= fit.Median(was)*(1+FitMargin)+FitFloor),
+					len(is) > 0 && !(fit.Median(was) <= fit.Median(is)*(1+FitMargin)+FitFloor)
 			}
-			against = len(is) > 0 && !(fit.Median(is) <= fit.Median(was)*(1+FitMargin)+FitFloor)
-			better = len(is) > 0 && !(fit.Median(was) <= fit.Median(is)*(1+FitMargin)+FitFloor)
-			if against && a.placement() && !a.hw.given(a.hw.Sources.NICBW) && m.pushesBound(parNICBW) {
+			against, better = compare(m)
+			if fast := a.hw; against && a.placement() && blackwellUltra(fast.GPU) && !fast.given(fast.Sources.NICBW) && fast.nicBW() < cx8NICBW && m.pushesBound(parNICBW) {
 				// Hosts in separate NVLink domains put a table's traffic
-				// across hosts on the NICs, where the tables would have
-				// them faster than the assumed line rate allows: the
-				// misfit is that guess's, not the placement's.
-				against = false
+				// across hosts on the NICs, which the tables would have
+				// faster than the assumed rate allows: at ConnectX-8's
+				// rate, the NICs' own guess, the placement may fit.
+				fast.NICBW = cx8NICBW
+				if mf, err := calibratedWith(fast, tables); err == nil && mf != nil {
+					if against, _ = compare(mf); !against {
+						better = false
+					}
+				}
 			}
 		}
 		out = append(out, tried{a, m, against, better})

@@ -214,10 +214,12 @@ func TestRunDomains(t *testing.T) {
 		note         string
 	}{
 		{"", 1, 2, ""},
-		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0 MNNVL 1", 2, 1, "2 NVLink domains of 1 host (line 1: nNodes 2 under MNNVL)"},
-		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0 MNNVL 0", 2, 1, "2 NVLink domains of 1 host (line 1: MNNVL 0, every host a node)"},
+		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0 MNNVL 1", 2, 1, "2 nodes of 1 host (line 1: nNodes 2 under MNNVL)"},
+		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0 MNNVL 0", 2, 1, "2 nodes of 1 host (line 1: MNNVL 0, every host a node)"},
 		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 1 localRanks 8 localRank 0 MNNVL 1", 1, 2, ""},
-		{"NCCL_MNNVL_ENABLE set by environment to 0.", 2, 1, "2 NVLink domains of 1 host (line 1: NCCL_MNNVL_ENABLE=0, every host a node)"},
+		{"NCCL_MNNVL_ENABLE set by environment to 0.", 2, 1, "2 nodes of 1 host (line 1: NCCL_MNNVL_ENABLE=0, every host a node)"},
+		// A clique of 3 of 4 ranks: no equal split, the catalog's rack.
+		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 2 localRanks 6 localRank 0 MNNVL 1", 1, 2, "which do not split them equally"},
 	} {
 		b := raw
 		if c.line != "" {
@@ -1375,10 +1377,11 @@ func TestWithEvidenceNICSpeedBeyond(t *testing.T) {
 // guess tried against it is 800 Gb/s, not 200. Google's A4X Max 2 x 4
 // GB300 AllGather crossed NVLink domains (its page: "cross-domain RDMA
 // throughput") and fits the NICs at some 699 Gb/s, which the assumed 400
-// holds at its bound: hosts in separate domains then fit it worse than one
-// domain of both, and that alternative was dropped as spoken against by
-// the tables, where the misfit was the assumed rate's. A run of 32 GPUs
-// now draws the domain's guess.
+// holds at its bound: hosts in separate domains fit it worse than one
+// domain of both at 400 Gb/s, and as well at 800, so the tables do not
+// speak against them, and a run of 32 GPUs draws the domain's guess. OCI's
+// 2 x 4 GB200 run within one rack (ConnectX-7, no faster rate to try)
+// keeps the tables' word against hosts in separate domains.
 func TestConnectX8Guesses(t *testing.T) {
 	tab := firstTable(t, "../../data/nccltests/testdata/real/gb300_2x4_allgather_crossdomain_gcpa4xmax.log")
 	h, err := DefaultHardware(tab.GPU)
@@ -1404,6 +1407,26 @@ func TestConnectX8Guesses(t *testing.T) {
 	}
 	if slices.ContainsFunc(alts, func(a alternative) bool { return len(a.keys) == 2 }) {
 		t.Errorf("a combined alternative of fewer NICs at a faster rate: %+v", alts)
+	}
+	// Its page prints no Rank lines: 2 hosts of 4 GB200, per its source lines.
+	ocis, _, err := ReadFile("../../data/nccltests/testdata/real/gb200_2x4_allreduce_mnnvl_oci_oke.log", func(int) Pins {
+		return Pins{Nodes: 2, PerNode: 4, GPU: "NVIDIA GB200"}
+	})
+	if err != nil || len(ocis) != 1 {
+		t.Fatalf("OCI's GB200 log: %d tables, %v", len(ocis), err)
+	}
+	oci := ocis[0]
+	g200, err := DefaultHardware(oci.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g200, _ = g200.FromTables([]Table{oci}, 0)
+	gs, err = Guesses(g200, []Table{oci}, Query{Collective: commmodel.AllReduce, Ranks: 32, PerNode: 4}, []float64{1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := slices.IndexFunc(gs, func(g Guess) bool { return g.Fact.Key == "domain" }); k >= 0 {
+		t.Errorf("OCI's GB200 rack: guess %+v; want the tables against hosts in separate domains", gs[k])
 	}
 }
 

@@ -184,3 +184,15 @@ func TestHostCopyFinding(t *testing.T) {
 		}
 	}
 }
+
+// TestHostBWBound: a host-copy rate above the cards' PCIe figure (an RTX
+// 4090's Gen4, 24 GB/s) is refused, not clamped under the user's name.
+func TestHostBWBound(t *testing.T) {
+	if _, err := Describe("NVIDIA GeForce RTX 4090", "host-bw=100GB/s"); err == nil || !strings.Contains(err.Error(), "give a rate up to it") {
+		t.Errorf("host-bw=100GB/s: %v; want an error naming the PCIe figure", err)
+	}
+	h, err := Describe("NVIDIA GeForce RTX 4090", "host-bw=18GB/s")
+	if err != nil || h.hostBW() != 18e9 {
+		t.Errorf("host-bw=18GB/s: %v, %g; want 18e9", err, h.hostBW())
+	}
+}

@@ -635,9 +635,6 @@ func readEvidence(tab *Table, e *nccltests.Evidence) {
 	if e.Proto.Known() {
 		tab.Proto = e.Proto.Value
 	}
-	if nvlsDisabled(e.Env) {
-		tab.Algo = withoutNVLS(tab.Algo)
-	}
 	// What NCCL's TUNING lines say it ran at every size pins the table as
 	// NCCL_ALGO and NCCL_PROTO would.
 	// (NCCL's debug names, NVLS_TREE, drop NCCL_ALGO's spelling's "_".)
@@ -651,16 +648,23 @@ func readEvidence(tab *Table, e *nccltests.Evidence) {
 	if p, err := commmodel.ParseProtocol(e.RanProto.Value); tab.Proto == "" && e.RanProto.Known() && err == nil && !collNet {
 		tab.Proto = nccl.ProtocolName(p)
 	}
+	// NCCL_NVLS_ENABLE=0 sets up no NVLS on the communicator
+	// (src/transport/nvls.cc, ncclNvlsInit returns before it): neither NVLS
+	// nor NVLSTree runs, whatever the hosts support. A pin of what ran, or
+	// of a list of algorithms, says more.
+	if _, off := envOff(e.Env, "NCCL_NVLS_ENABLE"); off && (tab.Algo == "" || strings.HasPrefix(tab.Algo, "^")) {
+		tab.Algo = withoutNVLS(tab.Algo)
+	}
 }
 
-// nvlsDisabled reports that env sets NCCL_NVLS_ENABLE=0, under which NCCL
-// sets up no NVLS on the communicator (src/transport/nvls.cc,
-// ncclNvlsInit returns before it where the setting is 0): neither NVLS nor
-// NVLSTree runs, whatever the hosts support.
-func nvlsDisabled(env []nccltests.Setting) bool {
-	return slices.ContainsFunc(env, func(v nccltests.Setting) bool {
-		return v.Name == "NCCL_NVLS_ENABLE" && strings.TrimSpace(v.Value) == "0"
-	})
+// envOff returns the setting of env that sets name to 0, where one does:
+// the environment turned that feature of NCCL off.
+func envOff(env []nccltests.Setting, name string) (nccltests.Setting, bool) {
+	k := slices.IndexFunc(env, func(v nccltests.Setting) bool { return v.Name == name && strings.TrimSpace(v.Value) == "0" })
+	if k < 0 {
+		return nccltests.Setting{}, false
+	}
+	return env[k], true
 }
 
 // withoutNVLS returns the NCCL_ALGO setting algo with NVLS and NVLSTree

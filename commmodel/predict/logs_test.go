@@ -1132,8 +1132,8 @@ func TestPinsShapeProcessesInTurn(t *testing.T) {
 // table is read as NCCL_ALGO=^NVLS,NVLSTree would pin it, the setting is
 // not named as one the model does not read, and NVLS keeps its prior: the
 // same host's NVLS run (all_reduce_nvls.log, 4019.5 us at 1 GiB) is
-// predicted within 10%. Taken as the machine's NVLS, the table fitted
-// nvls_efficiency 0.69 and predicted 5.29 ms, 1.32x.
+// predicted within 10%, which a table taken for the machine's NVLS would
+// miss by fitting nvls_efficiency to a run without it.
 func TestNVLSDisabledByEnv(t *testing.T) {
 	const dir = "../../data/logs/paired/h100-sxm-1x8-together/"
 	raw, err := os.ReadFile(dir + "all_reduce_collnet_sharp.log")
@@ -1164,6 +1164,26 @@ func TestNVLSDisabledByEnv(t *testing.T) {
 	}
 	if r := ps[0].Time / nvls.Points[k].Time; r < 0.9 || r > 1.1 {
 		t.Errorf("NVLS at 1 GiB: %.3g s against %.3g s measured (%.2fx); want within 10%%", ps[0].Time, nvls.Points[k].Time, r)
+	}
+}
+
+// TestNVLSDisabledKeepsRanPin: where NCCL's TUNING lines name what ran
+// at every size (Ring), that pin stands under NCCL_NVLS_ENABLE=0, which
+// only leaves NVLS out of what NCCL's tuner may choose.
+func TestNVLSDisabledKeepsRanPin(t *testing.T) {
+	log := "h0:1:1 [0] NCCL INFO NCCL_NVLS_ENABLE set by environment to 0.\n" +
+		"# nThread 1 nGpus 1 minBytes 8388608 maxBytes 16777216 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n" +
+		"#  Rank  0 Group  0 Pid  1 on h0 device  0 [0x1b] NVIDIA H100 80GB HBM3\n" +
+		"#  Rank  1 Group  0 Pid  2 on h0 device  1 [0x2b] NVIDIA H100 80GB HBM3\n" +
+		"#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" +
+		"h0:1:1 [0] NCCL INFO AllReduce: 8388608 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..15}\n" +
+		"     8388608       2097152     float     sum      -1    83.33  100.66  100.66      0    80.98  103.59  103.59      0\n"
+	tabs, _, err := ReadBytes([]byte(log), "all_reduce.log", nil)
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	if tabs[0].Algo != "Ring" || tabs[0].Proto != "Simple" {
+		t.Errorf("algo %q, proto %q; want Ring and Simple from the TUNING line", tabs[0].Algo, tabs[0].Proto)
 	}
 }
 

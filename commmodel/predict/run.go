@@ -3,11 +3,9 @@ package predict
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
-	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/topo"
 )
 
@@ -277,22 +275,28 @@ func (h *Hardware) HostGPUs(perHost int) int { return max(perHost, h.hostGPUs) }
 // MNNVL 1" on 2 hosts is one domain of both, "nNodes 2 ... MNNVL 1" two
 // of one host each. Without it (MNNVL 0: no IMEX channel, hosts of
 // separate racks, NCCL_MNNVL_ENABLE=0, which a log without the comm line
-// may say alone) every host is a node.
+// may say alone) every host is a node. Cliques the hosts do not fill
+// alike (nNodes that does not divide them, or localRanks other than a
+// clique's share of them) are not modelled: ok is false.
 func runDomains(t *Table) (domains, hostsEach int, ok bool) {
 	e := &t.Evidence
-	off := slices.ContainsFunc(e.Env, func(v nccltests.Setting) bool {
-		return v.Name == "NCCL_MNNVL_ENABLE" && strings.TrimSpace(v.Value) == "0"
-	})
+	_, off := envOff(e.Env, "NCCL_MNNVL_ENABLE")
 	if t.Nodes < 2 || !e.MNNVL.Known() && !off {
 		return 0, 0, false
 	}
 	if !e.MNNVL.Value {
 		return t.Nodes, 1, true
 	}
-	if n := e.Nodes.Value; e.Nodes.Known() && n >= 1 && t.Nodes%n == 0 {
-		return n, t.Nodes / n, true
+	n := e.Nodes.Value
+	if !e.Nodes.Known() || n < 1 || t.Nodes%n != 0 {
+		return 0, 0, false
 	}
-	return 0, 0, false
+	// localRanks is the printing rank's clique's: of equal cliques, all
+	// of its hosts' GPUs.
+	if l := e.LocalRanks; l.Known() && l.Value != t.Nodes/n*t.PerNode {
+		return 0, 0, false
+	}
+	return n, t.Nodes / n, true
 }
 
 // tableShape is the shape of table t's run on h: its hosts grouped into
@@ -306,15 +310,20 @@ func (h *Hardware) tableShape(t *Table) (shape, error) {
 }
 
 // CheckDomain returns ErrShape where h's NVLink domain does not hold whole
-// hosts of a run of perHost GPUs a host (HostGPUs): NVLink joins a host's
-// GPUs to each other, so a domain is a whole number of hosts.
+// hosts: NVLink joins a host's GPUs to each other, so a domain is a whole
+// number of hosts. A host is h's (gpus_per_node: GB200's tray of 4, whose
+// runs may take a node of 8 GPUs of two trays inside a domain), or where h
+// gives none, a run's perHost GPUs.
 func (h *Hardware) CheckDomain(perHost int) error {
-	g := h.HostGPUs(perHost)
+	g := h.hostGPUs
+	if g == 0 {
+		g = perHost
+	}
 	if h.Domain == 0 || g < 1 || h.Domain%g == 0 {
 		return nil
 	}
-	return shapeError(fmt.Sprintf("predict: NVLink domains of %d GPUs do not hold whole hosts of %d GPUs: give a multiple of %d (domain=%d for every host its own domain, %d for 18 hosts a domain)",
-		h.Domain, g, g, g, 18*g))
+	return shapeError(fmt.Sprintf("predict: NVLink domains of %d GPUs do not hold whole hosts of %d GPUs: give a multiple of %d (domain=%d for every host its own domain)",
+		h.Domain, g, g, g))
 }
 
 // shapeOf groups nodes hosts of perHost GPUs into NVLink domains

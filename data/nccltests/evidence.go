@@ -219,8 +219,9 @@ type Evidence struct {
 	// ranks on this rank's node: "comm 0x55d3 rank 0 nRanks 16 nNodes 2
 	// localRanks 8 localRank 0 MNNVL 0" (init.cc, from 2.20, and RCCL from
 	// ROCm 6.2); MNNVL reports that NCCL set up a multi-node NVLink clique
-	// (mnnvl.cc: the rank's clique, the GPUs of its NVLink domain, holds
-	// more than one rank: a single GB200 tray of 4 prints MNNVL 1 too), and
+	// (init.cc tries it where the ranks span hosts, or under
+	// NCCL_MNNVL_ENABLE=1, and mnnvl.cc sets it where the rank's clique,
+	// the GPUs of its NVLink domain, holds more than one rank), and
 	// under it a node is a clique, whatever hosts it spans: nNodes counts
 	// the cliques and localRanks is this one's ranks ("nRanks 8 nNodes 1
 	// localRanks 8 MNNVL 1" for 2 trays of one rack, "nRanks 8 nNodes 2
