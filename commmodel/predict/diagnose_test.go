@@ -1250,3 +1250,22 @@ func TestLessOverNetwork(t *testing.T) {
 		}
 	}
 }
+
+// TestPCIeLinksAdvice: on PCIe cards with P2P (L40S), NCCL runs P2P within
+// a PCIe switch and, by default, SHM across a host bridge or the CPUs
+// (src/graph/paths.cc: p2pLevel PATH_PXB), so the advice for a slow
+// PCIe finding takes "via SHM" for NCCL's intended choice there and warns
+// against forcing P2P, which NVIDIA/nccl#1603 measured 9 times slower on
+// AllToAll; it never asks for P2P in place of SHM.
+func TestPCIeLinksAdvice(t *testing.T) {
+	h, err := DefaultHardware("NVIDIA L40S")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := Table{Collective: commmodel.AllReduce, Nodes: 1, PerNode: 8}
+	a := advice(Finding{Kind: KindSlower, Term: TermLinks}, tab, &h, false)
+	if len(a) != 1 || !strings.Contains(a[0], `"via SHM" is NCCL's intended default`) || !strings.Contains(a[0], "do not force P2P") ||
+		strings.Contains(a[0], `not "via SHM"`) {
+		t.Errorf("PCIe links' advice: %q; want SHM taken as NCCL's default beyond a PCIe switch, and no forced P2P", a)
+	}
+}
