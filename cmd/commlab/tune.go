@@ -371,12 +371,10 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			if w, oerr := m.OwnWorst(req.comms, rules); oerr == nil && w.Ratio > 1+1e-9 {
 				fmt.Fprintf(stdout, "%s: %s\n", req.check, ownLine(w))
 			}
-			// Only the rules the job's ranks can take: a file for another
-			// job pins no FP8 call of this one.
-			mine := slices.DeleteFunc(slices.Clone(rules), func(r nccl.TunerRule) bool {
-				return !slices.ContainsFunc(req.comms, func(c predict.Comm) bool { return r.Ranks < 0 || r.Ranks == c.Nodes*c.PerNode })
-			})
-			if line := fp8Line(mine, mc.hw.CollNet); line != "" {
+			// Only the rules the job's communicators reach, by nNodes
+			// and nRanks: a file for another job pins no FP8 call of
+			// this one.
+			if line := fp8Line(nccl.FP8RingPins(rules, own)); line != "" {
 				fmt.Fprintf(stdout, "%s: %s\n", req.check, line)
 			}
 		}
@@ -439,7 +437,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if line := ll128Fallbacks(m, rules); line != "" {
 		comment = append(comment, line)
 	}
-	if line := fp8Line(rules, mc.hw.CollNet); line != "" {
+	if line := fp8Line(nccl.FP8RingPins(rules, own)); line != "" {
 		fmt.Fprintf(stderr, "commlab tune: %s\n", line)
 		comment = append(comment, line)
 	}
@@ -665,50 +663,36 @@ func headerRelease(file []byte) (nccl.Version, bool) {
 	return nccl.Version{}, false
 }
 
-// fp8Line names the rules that make NCCL run Ring for an FP8 reduction it
-// runs otherwise (nccl.FP8RingRule), by function and communicator, and
-// says what that does; "" where there are none. They stay in the file: the
+// fp8Line names, by function and communicator, the rules that make NCCL
+// run Ring for an FP8 reduction it runs otherwise (nccl.FP8RingPins: the
+// rule an FP8 call reaches, where NCCL's cost table holds another
+// algorithm for it, under the job's NCCL_ALGO and NCCL_PROTO), and says
+// what that does; "" where there are none. They stay in the file: the
 // plugin runs a call no rule takes on one channel, and the rule that keeps
 // NCCL's choice for every other datatype is Ring, so leaving them out
 // would slow every such call, and a rule for Tree would change them all;
 // the plugin cannot tell the two apart (docs/tune.md, FP8 reductions).
-func fp8Line(rules []nccl.TunerRule, collnet bool) string {
-	type group struct {
-		r      nccl.TunerRule
-		n      int
-		lo, hi uint64
-	}
-	var groups []group
-	for _, r := range rules {
-		if !nccl.FP8RingRule(r, collnet) {
-			continue
-		}
-		k := slices.IndexFunc(groups, func(g group) bool {
-			return g.r.Func == r.Func && g.r.Nodes == r.Nodes && g.r.Ranks == r.Ranks
-		})
-		if k < 0 {
-			groups = append(groups, group{r: r, lo: r.MinBytes, hi: r.MaxBytes})
-			k = len(groups) - 1
-		}
-		g := &groups[k]
-		g.n++
-		g.lo, g.hi = min(g.lo, r.MinBytes), max(g.hi, r.MaxBytes)
-	}
-	if len(groups) == 0 {
-		return ""
-	}
+func fp8Line(pins []nccl.FP8Pin) string {
+	var seen []nccl.FP8Pin
 	n := 0
 	var each []string
-	for _, g := range groups {
-		n += g.n
-		span := fmt.Sprintf("%d to %d B", g.lo, g.hi)
-		if g.hi == math.MaxUint64 {
-			span = fmt.Sprintf("from %d B", g.lo)
+	for _, p := range pins {
+		if slices.ContainsFunc(seen, func(o nccl.FP8Pin) bool { return o.Func == p.Func && o.Nodes == p.Nodes && o.Ranks == p.Ranks }) {
+			continue // a communicator counted twice (with and without MNNVL) has the same rules
 		}
-		each = append(each, fmt.Sprintf("%s on nNodes %d, nRanks %d (%s, %s)", strings.ToLower(g.r.Func.String()), g.r.Nodes, g.r.Ranks, plural(g.n, "rule", "rules"), span))
+		seen = append(seen, p)
+		n += p.Rules
+		span := fmt.Sprintf("%d to %d B", p.MinBytes, p.MaxBytes)
+		if p.MaxBytes == math.MaxUint64 {
+			span = fmt.Sprintf("from %d B", p.MinBytes)
+		}
+		each = append(each, fmt.Sprintf("%s on nNodes %d, nRanks %d (%s, %s)", strings.ToLower(p.Func.String()), p.Nodes, p.Ranks, plural(p.Rules, "rule", "rules"), span))
+	}
+	if n == 0 {
+		return ""
 	}
 	return fmt.Sprintf("FP8: NCCL runs an FP8 reduction (ncclFloat8e4m3, ncclFloat8e5m2) on more than %d ranks on any algorithm it has but Ring (AllReduce on Tree; ReduceScatter on PAT or CollNet where it can), as Ring's long reduction chain loses precision (src/enqueue.cc, NCCL 2.24 and later); "+
-		"the plugin is not told the datatype and sets Ring's cost to 0, so %s pin Ring for FP8 calls too: %s. "+
+		"the plugin is not told the datatype and sets Ring's cost to 0, so %s that an FP8 call reaches pin Ring for it: %s. "+
 		"A job that reduces FP8 data on these communicators should not load this file: the rules cannot keep both its FP8 and its other calls on NCCL's own choice (docs/tune.md)",
 		nccl.FP8Ranks, plural(n, "rule", "rules"), strings.Join(each, "; "))
 }
