@@ -378,16 +378,15 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintf(stdout, "%s: %s\n", req.check, line)
 			}
 		}
-		if written, ok := headerRelease(rulesFile); ok && ran != (nccl.Version{}) && written != m.Version() {
-			// The rules that keep NCCL's own choice keep written's; the
-			// job's NCCL, the tables' here, chooses otherwise in places
-			// (red team 47: 2.29.2's rules against 2.28.3's tables moved
-			// 16 x 8 AllReduce of 289150 to 3274613 B off NVLSTree).
-			fmt.Fprintf(stdout, "%s: the rules keep NCCL %v's own choices (its header), and the tables given ran NCCL %v, whose tuning model is %v's: where the two choose otherwise, the rules move calls off this release's own choice; write the file again from tables of the job's release\n",
-				req.check, written, ran, m.Version())
-			if err == nil {
-				err = fmt.Errorf("%s: written for NCCL %v, checked against NCCL %v's tables: a job of that release runs otherwise than its own choice where the releases differ", req.check, written, m.Version())
-			}
+		line, fail, rerr := releaseCheck(m, req.comms, rulesFile, ran)
+		if rerr != nil {
+			return rerr
+		}
+		if line != "" {
+			fmt.Fprintf(stdout, "%s: %s\n", req.check, line)
+		}
+		if fail != nil && err == nil {
+			err = fmt.Errorf("%s: %w", req.check, fail)
 		}
 		return err
 	}
@@ -661,6 +660,45 @@ func headerRelease(file []byte) (nccl.Version, bool) {
 		}
 	}
 	return nccl.Version{}, false
+}
+
+// releaseCheck compares the release a rules file's header says its rules
+// keep the own choices of with m's (the release of the tables given, ran
+// as they print it, or a nearer tuner, Machine.Version): it rebuilds NCCL's
+// own choices at the header's release and asks where the file's rules
+// that keep them move a call of comms off m's own choice
+// (predict.Machine.ReleaseWorst). fail says so where they do, and line
+// names the worst call; where the releases differ and choose alike for
+// comms, the line is a note and fail nil. "" where the header names no release, it names m's, the
+// tables print none, or they ran RCCL (whose releases follow NCCL's
+// numbers but not its tuning; tune writes no rules for it).
+func releaseCheck(m *predict.Machine, comms []predict.Comm, file []byte, ran nccl.Version) (line string, fail, err error) {
+	written, ok := headerRelease(file)
+	if !ok || ran == (nccl.Version{}) || m.RunsRCCL() || written == m.Version() {
+		return "", nil, nil
+	}
+	rules, err := nccl.ReadTunerRules(bytes.NewReader(file), "")
+	if err != nil {
+		return "", nil, nil // the check reports what the plugin misreads
+	}
+	tables := fmt.Sprintf("the tables given ran NCCL %v", ran)
+	if ran != m.Version() {
+		tables += fmt.Sprintf(", whose tuning model is %v's", m.Version())
+	}
+	w, err := m.ReleaseWorst(written, comms, rules)
+	if err != nil {
+		return "", nil, err
+	}
+	if w.Ratio <= 1+1e-9 {
+		return fmt.Sprintf("the rules keep NCCL %v's own choices (its header), and %s: the two releases choose alike for these communicators by NCCL's model, so the rules keep this release's own choices too", written, tables), nil, nil
+	}
+	call := fmt.Sprintf("%v of %s on %v", w.Func, units.FormatSize(w.Size), w.Comm)
+	if w.LeftOut {
+		call += ", a call NCCL leaves NVLS, PAT and CollNet out of"
+	}
+	line = fmt.Sprintf("the rules keep NCCL %[1]v's own choices (its header), and %[2]s, which chooses otherwise for these communicators: the rules that keep %[1]v's move calls off this release's own choice, at worst %.2[3]fx its time by NCCL's model (%[4]s); write the file again from tables of the job's release",
+		written, tables, w.Ratio, call)
+	return line, fmt.Errorf("written for NCCL %v's own choices, which NCCL %v's differ from on these communicators: a job of %[2]v runs otherwise than its own choice there", written, m.Version()), nil
 }
 
 // fp8Line names, by function and communicator, the rules that make NCCL
