@@ -486,10 +486,17 @@ func takenNote(choices []predict.TunerChoice) string {
 	return fmt.Sprintf("the model's choice replaces NCCL's own over %s of sizes, which the file's header lists; the other rules keep NCCL's own", plural(taken, "range", "ranges"))
 }
 
-// pluginLoads is the first NCCL release that loads the example plugin's
-// tuner API (v5, which the plugin of 2.30.3 exports beside v6): a job that
-// runs the file runs 2.28 or later, whatever release its tables ran.
-var pluginLoads = nccl.Version{Major: 2, Minor: 28}
+// pluginLoads is the first NCCL release that loads the tuner API of the
+// example plugin of TunerPluginFrom (v5, which it exports beside v6): a
+// job that loads that plugin runs 2.28 or later, whatever release its
+// tables ran. v4Loads is the first that loads API v4, which the example of
+// NCCL 2.27.5 to 2.27.7, the only other that reads the file, exports:
+// NCCL 2.24 to 2.27 load that one alone (src/plugin/tuner/ per tag), and
+// earlier releases none that reads the file.
+var (
+	pluginLoads = nccl.Version{Major: 2, Minor: 28}
+	v4Loads     = nccl.Version{Major: 2, Minor: 24, Patch: 3}
+)
 
 // pluginReleases are the releases from pluginLoads on whose tuning models
 // the rules may be built: the first and last tags of each series (NCCL's
@@ -515,8 +522,12 @@ func releaseNote(hw predict.Hardware, tables []predict.Table, ran nccl.Version, 
 		if m.Version() != ran {
 			whose = "the model's nearest to the tables' NCCL " + ran.String()
 		}
-		return fmt.Sprintf("the rules keep NCCL %v's own choices, %s, but a job that loads the plugin runs NCCL %d.%d or later, whose own choices differ in places: "+
-			"calibrate on tables the job's NCCL ran before shipping the file", m.Version(), whose, pluginLoads.Major, pluginLoads.Minor), nil
+		which := fmt.Sprintf("NCCL %v loads no example plugin that reads the file", ran)
+		if !ran.Before(v4Loads) {
+			which = fmt.Sprintf("NCCL %v loads only the example of NCCL 2.27.5 to 2.27.7, tuner API v4, patched as the header says", ran)
+		}
+		return fmt.Sprintf("the rules keep NCCL %v's own choices, %s, but a job that loads the plugin of NCCL %v runs NCCL %d.%d or later (%s), whose own choices differ in places: "+
+			"calibrate on tables the job's NCCL ran before shipping the file", m.Version(), whose, nccl.TunerPluginFrom, pluginLoads.Major, pluginLoads.Minor, which), nil
 	}
 	unknown := false
 	for _, t := range tables {
@@ -1288,8 +1299,9 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 	}
 	c := []string{
 		"NCCL example tuner plugin rules written by commlab tune (github.com/inframethod/commlab).",
-		"Build the plugin from NCCL " + nccl.TunerPluginFrom.String() + " or later (plugins/tuner/example; it exports tuner API v6 and v5, which NCCL 2.28 and later load: NCCL 2.27 and earlier look for v4 and older alone, load no tuner and never read this file).",
-		"Loading any tuner turns off NCCL's CTA-policy choice (NCCL 2.27.3 and later): a communicator created with CTAPolicy NCCL_CTA_POLICY_EFFICIENCY runs these rules, not NVLS/Simple for AllGather and ReduceScatter on registered buffers.",
+		"Build the plugin from NCCL " + nccl.TunerPluginFrom.String() + " or later (plugins/tuner/example; it exports tuner API v6 and v5, which NCCL 2.28 and later load). NCCL 2.24 to 2.27 load tuner API v4 and older: " +
+			"of the examples that read this file, only that of NCCL 2.27.5 to 2.27.7 (ext-tuner/example, API v4, patched as below) loads there; NCCL 2.23 and earlier load none that reads it.",
+		"Loading any tuner turns off NCCL's CTA-policy choice (NCCL 2.27.3 and later): a communicator created with CTAPolicy NCCL_CTA_POLICY_EFFICIENCY runs AllGather and ReduceScatter on registered buffers as these rules say (on NVLS/Simple only where a rule names it), not on the NVLS/Simple that policy picks without a tuner.",
 		"The plugin of NCCL 2.27.5 to 2.29.7 crashes on the first call a rule matches (NVIDIA/nccl#1974); to build one of those, add at the top of its pluginGetCollInfo",
 		"  " + nccl.TunerPluginPatch,
 		"and index table where it indexes collCostTable.",

@@ -149,3 +149,28 @@ func TestTuneCheckRelease(t *testing.T) {
 		t.Errorf("the file's own release: exit %d:\n%s%s", code, out, stderr)
 	}
 }
+
+// TestTuneHeaderLoads: the header says which example plugin each release
+// loads (src/plugin/tuner/ per tag: tuner API v4 from 2.24.3, v5 from
+// 2.28.3, v6 from 2.30.3; the example reads the file from 2.27.5 and
+// exports v4 to 2.27.7, v5 from 2.28.3, v6 and v5 from 2.30.3), not that
+// 2.27 and earlier never read the file (red team 47b, finding 4), and that
+// under the CTA policy calls run as the rules say, NVLS only where one
+// names it.
+func TestTuneHeaderLoads(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI("tune", "-calibrate", realLog("h100_1x8_g8_allreduce_voltagepark.log"), "-nodes", "1,2", "-per-node", "8", "-o", "-")
+	header := strings.ReplaceAll(out, "\n#   ", " ") // foldComment breaks at a space
+	for _, want := range []string{
+		"which NCCL 2.28 and later load). NCCL 2.24 to 2.27 load tuner API v4 and older: of the examples that read this file, only that of NCCL 2.27.5 to 2.27.7 (ext-tuner/example, API v4, patched as below) loads there; NCCL 2.23 and earlier load none that reads it.",
+		"runs AllGather and ReduceScatter on registered buffers as these rules say (on NVLS/Simple only where a rule names it)",
+	} {
+		if code != 0 || !strings.Contains(header, want) || strings.Contains(header, "never read this file") {
+			t.Errorf("exit %d: header lacks %q:\n%s%s", code, want, out, stderr)
+		}
+	}
+	// The tables ran 2.24.3 (nccl-library=22403), which loads API v4.
+	if want := "(NCCL 2.24.3 loads only the example of NCCL 2.27.5 to 2.27.7, tuner API v4, patched as the header says)"; !strings.Contains(stderr, want) {
+		t.Errorf("standard error lacks %q:\n%s", want, stderr)
+	}
+}
