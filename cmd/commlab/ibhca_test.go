@@ -142,3 +142,23 @@ func TestNoPerRankIBHCA(t *testing.T) {
 		}
 	}
 }
+
+// TestTopoCSVColumns: docs/topology.md lists topo's CSV columns, which hold
+// no NCCL_IB_HCA of a GPU's (the host's is in the text and the JSON); the
+// header the CLI writes is that list.
+func TestTopoCSVColumns(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../../docs/topology.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`(name,numa,[a-z_,]+)`").FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/topology.md lists no CSV columns")
+	}
+	code, out, stderr := runCLI("topo", "-format", "csv", "../../topo/testdata/dgx_a100_nps4.txt")
+	header, _, _ := strings.Cut(out, "\n")
+	if code != 0 || header != string(m[1]) || slices.Contains(strings.Split(header, ","), "nccl_ib_hca") {
+		t.Errorf("exit %d: CSV header %q, docs %q: want them equal, without nccl_ib_hca: %s", code, header, m[1], stderr)
+	}
+}
