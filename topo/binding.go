@@ -64,6 +64,11 @@ type HostIBHCA struct {
 	// nearest, as a storage or management NIC is. NICs NCCL's InfiniBand
 	// transport does not list are not among them.
 	Left []string
+	// Rails are the NICs no GPU of the capture is nearest that look like
+	// the rails of GPUs it does not show (railsLeft), on a capture of part
+	// of the host (CUDA_VISIBLE_DEVICES, a container's GPUs): Value is ""
+	// and Left empty there, as a list would drop those rails.
+	Rails []string
 }
 
 // IBHCA returns the host's NCCL_IB_HCA value, the same for every rank.
@@ -73,6 +78,7 @@ func (t *Topology) IBHCA() HostIBHCA {
 	// nearest NICs, and one with no known GPU-NIC path shows none.
 	all := len(t.gpus) < 2 || !slices.Contains(near, true)
 	var devices, left []string
+	var kept, out []int
 	for i, n := range t.nics {
 		if NotIB(n.Device) != "" {
 			continue
@@ -82,14 +88,46 @@ func (t *Topology) IBHCA() HostIBHCA {
 				return HostIBHCA{}
 			}
 			devices = append(devices, n.Device)
+			kept = append(kept, i)
 		} else if n.Device != "" {
 			left = append(left, n.Name+" ("+n.Device+")")
+			out = append(out, i)
 		}
 	}
 	if len(devices) == 0 {
 		return HostIBHCA{}
 	}
+	if t.railsLeft(kept, out) {
+		return HostIBHCA{Rails: left}
+	}
 	return HostIBHCA{Value: "=" + strings.Join(devices, ","), Left: left}
+}
+
+// railsLeft reports that the NICs out, no GPU's nearest, look like the
+// rails of GPUs the capture does not show rather than storage or
+// management NICs: they are as many as the NICs kept (the GPUs' nearest)
+// or more, as 6 of an HGX's 8 rails are on a capture of 2 of its GPUs,
+// where a whole host holds fewer storage or management NICs than rails (a
+// DGX A100's 2 beside 8, a DGX H100's 4 beside 8); or one shares a PCIe
+// switch with a NIC kept (PIX or PXB between them), as the second NIC of
+// a GPU pair's switch does on a capture of one GPU of the pair. A list
+// that left such a NIC out would keep NCCL off a rail; NCCL's default,
+// every NIC, cannot.
+func (t *Topology) railsLeft(kept, out []int) bool {
+	if len(out) == 0 {
+		return false
+	}
+	if len(out) >= len(kept) {
+		return true
+	}
+	for _, o := range out {
+		for _, k := range kept {
+			if c := t.Path(t.nics[o], t.nics[k]).Class; c == PIX || c == PXB {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Advice is what to do with NCCL_IB_HCA on the host, "" where h has no
@@ -99,6 +137,10 @@ func (t *Topology) IBHCA() HostIBHCA {
 // (SameIBHCA).
 func (h HostIBHCA) Advice() string {
 	switch {
+	case len(h.Rails) > 0:
+		return "NCCL_IB_HCA: none from this capture, which may show part of the host: " + joinAnd(h.Rails) +
+			" are no GPU's nearest and look like the rails of GPUs it does not show (as many as the NICs nearest its GPUs or more, or on their PCIe switch), which a list of its GPUs' NICs would drop; " +
+			"NCCL takes every NIC by default; if set, name every rail, the same on every rank of the host: " + SameIBHCA
 	case h.Value == "":
 		return ""
 	case len(h.Left) == 0:

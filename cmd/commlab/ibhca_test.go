@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -53,12 +56,36 @@ func TestNoPerRankIBHCA(t *testing.T) {
 	// The capture's NIC legend: mlx5_0 to mlx5_7, each PIX to one GPU and
 	// so each some GPU's nearest.
 	const all8 = "=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7"
+	// The same capture with its NIC legend named as NCCL's debug lines of
+	// the doca log name the NICs it ran on (line 28: mlx5_0, mlx5_1,
+	// mlx5_2, mlx5_4, mlx5_5, mlx5_6, mlx5_7 and mlx5_11), so that
+	// diagnose gives the host's list: the log and capture agree.
+	src, err := os.ReadFile(hgx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_7", "mlx5_11"}
+	text := string(src)
+	for i := len(names) - 1; i >= 0; i-- {
+		text = strings.Replace(text, fmt.Sprintf("NIC%d: mlx5_%d\n", i, i), fmt.Sprintf("NIC%d: %s\n", i, names[i]), 1)
+	}
+	agreeing := filepath.Join(t.TempDir(), "hgx_doca_names.txt")
+	if err := os.WriteFile(agreeing, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const docaHW = "nics=8,nic-bw=400Gb/s,cpu=intel,nvls=true,collnet=false,net-lat=1"
+	doca := realLog("h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log")
+	code, out, stderr := runCLI("diagnose", "-topo", agreeing, "-hw", docaHW, doca)
+	if want := "=" + strings.Join(names, ","); code != 0 || !strings.Contains(out, "NCCL_IB_HCA: none needed") || !strings.Contains(out, want) || strings.Contains(out, "does not show") {
+		t.Errorf("diagnose on a capture whose NICs the log names: exit %d, want the host's list %s:\n%s%s", code, want, out, stderr)
+	}
 	for _, args := range [][]string{
+		{"diagnose", "-topo", agreeing, "-hw", docaHW, doca},
 		{"topo", hgx},
 		{"topo", "-preset", "h20-article"},
 		{"topo", "../../topo/testdata/dgx_a100_nps4.txt"},
 		{"topo", "-format", "csv", hgx},
-		{"diagnose", "-topo", hgx, "-hw", "nics=8,nic-bw=400Gb/s,cpu=intel,nvls=true,collnet=false,net-lat=1", realLog("h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log")},
+		{"diagnose", "-topo", hgx, "-hw", docaHW, doca},
 	} {
 		code, out, stderr := runCLI(args...)
 		if code != 0 {
@@ -68,7 +95,7 @@ func TestNoPerRankIBHCA(t *testing.T) {
 			t.Errorf("%q: a per-rank NCCL_IB_HCA (%s):\n%s", args, m, out)
 		}
 	}
-	code, out, stderr := runCLI("topo", "-json", hgx)
+	code, out, stderr = runCLI("topo", "-json", hgx)
 	var res struct {
 		GPUs      []map[string]any `json:"gpus"`
 		NCCLIBHCA string           `json:"nccl_ib_hca"`
@@ -83,6 +110,17 @@ func TestNoPerRankIBHCA(t *testing.T) {
 		if v, ok := g["nccl_ib_hca"]; ok {
 			t.Errorf("JSON: %v has an nccl_ib_hca of its own, %v", g["name"], v)
 		}
+	}
+	// A capture of 2 of the HGX's 8 GPUs with all its NICs gives no list:
+	// its 6 other NICs look like the rails of the GPUs it does not show.
+	code, out, stderr = runCLI("topo", "-json", "../../topo/testdata/hgx_h100_two_of_eight_gpus.txt")
+	var part struct {
+		NCCLIBHCA string   `json:"nccl_ib_hca"`
+		Left      []string `json:"nccl_ib_hca_leaves_out"`
+		Rails     []string `json:"nccl_ib_hca_unshown_rails"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &part) != nil || part.NCCLIBHCA != "" || len(part.Left) != 0 || len(part.Rails) != 6 {
+		t.Errorf("2 of 8 GPUs: exit %d, %+v; want no list and the 6 NICs NIC2 to NIC7 as rails: %s", code, part, stderr)
 	}
 	top, _, err := topo.ParseFile(hgx)
 	if err != nil {
@@ -102,5 +140,25 @@ func TestNoPerRankIBHCA(t *testing.T) {
 		if perRankHCA(old) == "" {
 			t.Errorf("perRankHCA misses %q", old)
 		}
+	}
+}
+
+// TestTopoCSVColumns: docs/topology.md lists topo's CSV columns, which hold
+// no NCCL_IB_HCA of a GPU's (the host's is in the text and the JSON); the
+// header the CLI writes is that list.
+func TestTopoCSVColumns(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../../docs/topology.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`(name,numa,[a-z_,]+)`").FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/topology.md lists no CSV columns")
+	}
+	code, out, stderr := runCLI("topo", "-format", "csv", "../../topo/testdata/dgx_a100_nps4.txt")
+	header, _, _ := strings.Cut(out, "\n")
+	if code != 0 || header != string(m[1]) || slices.Contains(strings.Split(header, ","), "nccl_ib_hca") {
+		t.Errorf("exit %d: CSV header %q, docs %q: want them equal, without nccl_ib_hca: %s", code, header, m[1], stderr)
 	}
 }

@@ -68,9 +68,12 @@ type topoOut struct {
 	Fabric topoFabric `json:"fabric"`
 	// NCCLIBHCA is the host's NCCL_IB_HCA, the same on every rank
 	// (topo.HostIBHCA), "" where the capture gives none; NCCLIBHCALeft
-	// the NICs it leaves out, no GPU's nearest.
-	NCCLIBHCA     string   `json:"nccl_ib_hca"`
-	NCCLIBHCALeft []string `json:"nccl_ib_hca_leaves_out"`
+	// the NICs it leaves out, no GPU's nearest; NCCLIBHCARails the NICs
+	// that look like the rails of GPUs the capture does not show, where
+	// it gives none for that reason.
+	NCCLIBHCA      string   `json:"nccl_ib_hca"`
+	NCCLIBHCALeft  []string `json:"nccl_ib_hca_leaves_out"`
+	NCCLIBHCARails []string `json:"nccl_ib_hca_unshown_rails"`
 	// Notes say what the capture shows of the GPUs' NVLinks beyond the
 	// fabric (topo.FabricNotes): GPUs with fewer NVLinks than the others,
 	// GPUs off the NVSwitch.
@@ -156,7 +159,7 @@ func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError) topo
 		})
 	}
 	h := t.IBHCA()
-	out.NCCLIBHCA, out.NCCLIBHCALeft = h.Value, append([]string{}, h.Left...)
+	out.NCCLIBHCA, out.NCCLIBHCALeft, out.NCCLIBHCARails = h.Value, append([]string{}, h.Left...), append([]string{}, h.Rails...)
 	near := t.NearestToGPU()
 	for i, n := range t.NICs() {
 		out.NICs = append(out.NICs, topoNIC{Name: n.Name, NUMA: n.NUMA, Device: n.Device, Nearest: near[i]})

@@ -371,25 +371,22 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			if w, oerr := m.OwnWorst(req.comms, rules); oerr == nil && w.Ratio > 1+1e-9 {
 				fmt.Fprintf(stdout, "%s: %s\n", req.check, ownLine(w))
 			}
-			// Only the rules the job's ranks can take: a file for another
-			// job pins no FP8 call of this one.
-			mine := slices.DeleteFunc(slices.Clone(rules), func(r nccl.TunerRule) bool {
-				return !slices.ContainsFunc(req.comms, func(c predict.Comm) bool { return r.Ranks < 0 || r.Ranks == c.Nodes*c.PerNode })
-			})
-			if line := fp8Line(mine, mc.hw.CollNet); line != "" {
+			// Only the rules the job's communicators reach, by nNodes
+			// and nRanks: a file for another job pins no FP8 call of
+			// this one.
+			if line := fp8Line(nccl.FP8RingPins(rules, own)); line != "" {
 				fmt.Fprintf(stdout, "%s: %s\n", req.check, line)
 			}
 		}
-		if written, ok := headerRelease(rulesFile); ok && ran != (nccl.Version{}) && written != m.Version() {
-			// The rules that keep NCCL's own choice keep written's; the
-			// job's NCCL, the tables' here, chooses otherwise in places
-			// (red team 47: 2.29.2's rules against 2.28.3's tables moved
-			// 16 x 8 AllReduce of 289150 to 3274613 B off NVLSTree).
-			fmt.Fprintf(stdout, "%s: the rules keep NCCL %v's own choices (its header), and the tables given ran NCCL %v, whose tuning model is %v's: where the two choose otherwise, the rules move calls off this release's own choice; write the file again from tables of the job's release\n",
-				req.check, written, ran, m.Version())
-			if err == nil {
-				err = fmt.Errorf("%s: written for NCCL %v, checked against NCCL %v's tables: a job of that release runs otherwise than its own choice where the releases differ", req.check, written, m.Version())
-			}
+		line, fail, rerr := releaseCheck(m, req.comms, rulesFile, ran)
+		if rerr != nil {
+			return rerr
+		}
+		if line != "" {
+			fmt.Fprintf(stdout, "%s: %s\n", req.check, line)
+		}
+		if fail != nil && err == nil {
+			err = fmt.Errorf("%s: %w", req.check, fail)
 		}
 		return err
 	}
@@ -439,7 +436,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if line := ll128Fallbacks(m, rules); line != "" {
 		comment = append(comment, line)
 	}
-	if line := fp8Line(rules, mc.hw.CollNet); line != "" {
+	if line := fp8Line(nccl.FP8RingPins(rules, own)); line != "" {
 		fmt.Fprintf(stderr, "commlab tune: %s\n", line)
 		comment = append(comment, line)
 	}
@@ -489,10 +486,17 @@ func takenNote(choices []predict.TunerChoice) string {
 	return fmt.Sprintf("the model's choice replaces NCCL's own over %s of sizes, which the file's header lists; the other rules keep NCCL's own", plural(taken, "range", "ranges"))
 }
 
-// pluginLoads is the first NCCL release that loads the example plugin's
-// tuner API (v5, which the plugin of 2.30.3 exports beside v6): a job that
-// runs the file runs 2.28 or later, whatever release its tables ran.
-var pluginLoads = nccl.Version{Major: 2, Minor: 28}
+// pluginLoads is the first NCCL release that loads the tuner API of the
+// example plugin of TunerPluginFrom (v5, which it exports beside v6): a
+// job that loads that plugin runs 2.28 or later, whatever release its
+// tables ran. v4Loads is the first that loads API v4, which the example of
+// NCCL 2.27.5 to 2.27.7, the only other that reads the file, exports:
+// NCCL 2.24 to 2.27 load that one alone (src/plugin/tuner/ per tag), and
+// earlier releases none that reads the file.
+var (
+	pluginLoads = nccl.Version{Major: 2, Minor: 28}
+	v4Loads     = nccl.Version{Major: 2, Minor: 24, Patch: 3}
+)
 
 // pluginReleases are the releases from pluginLoads on whose tuning models
 // the rules may be built: the first and last tags of each series (NCCL's
@@ -518,8 +522,12 @@ func releaseNote(hw predict.Hardware, tables []predict.Table, ran nccl.Version, 
 		if m.Version() != ran {
 			whose = "the model's nearest to the tables' NCCL " + ran.String()
 		}
-		return fmt.Sprintf("the rules keep NCCL %v's own choices, %s, but a job that loads the plugin runs NCCL %d.%d or later, whose own choices differ in places: "+
-			"calibrate on tables the job's NCCL ran before shipping the file", m.Version(), whose, pluginLoads.Major, pluginLoads.Minor), nil
+		which := fmt.Sprintf("NCCL %v loads no example plugin that reads the file", ran)
+		if !ran.Before(v4Loads) {
+			which = fmt.Sprintf("NCCL %v loads only the example of NCCL 2.27.5 to 2.27.7, tuner API v4, patched as the header says", ran)
+		}
+		return fmt.Sprintf("the rules keep NCCL %v's own choices, %s, but a job that loads the plugin of NCCL %v runs NCCL %d.%d or later (%s), whose own choices differ in places: "+
+			"calibrate on tables the job's NCCL ran before shipping the file", m.Version(), whose, nccl.TunerPluginFrom, pluginLoads.Major, pluginLoads.Minor, which), nil
 	}
 	unknown := false
 	for _, t := range tables {
@@ -665,50 +673,75 @@ func headerRelease(file []byte) (nccl.Version, bool) {
 	return nccl.Version{}, false
 }
 
-// fp8Line names the rules that make NCCL run Ring for an FP8 reduction it
-// runs otherwise (nccl.FP8RingRule), by function and communicator, and
-// says what that does; "" where there are none. They stay in the file: the
+// releaseCheck compares the release a rules file's header says its rules
+// keep the own choices of with m's (the release of the tables given, ran
+// as they print it, or a nearer tuner, Machine.Version): it rebuilds NCCL's
+// own choices at the header's release and asks where the file's rules
+// that keep them move a call of comms off m's own choice
+// (predict.Machine.ReleaseWorst). fail says so where they do, and line
+// names the worst call; where the releases differ and choose alike for
+// comms, the line is a note and fail nil. "" where the header names no release, it names m's, the
+// tables print none, or they ran RCCL (whose releases follow NCCL's
+// numbers but not its tuning; tune writes no rules for it).
+func releaseCheck(m *predict.Machine, comms []predict.Comm, file []byte, ran nccl.Version) (line string, fail, err error) {
+	written, ok := headerRelease(file)
+	if !ok || ran == (nccl.Version{}) || m.RunsRCCL() || written == m.Version() {
+		return "", nil, nil
+	}
+	rules, err := nccl.ReadTunerRules(bytes.NewReader(file), "")
+	if err != nil {
+		return "", nil, nil // the check reports what the plugin misreads
+	}
+	tables := fmt.Sprintf("the tables given ran NCCL %v", ran)
+	if ran != m.Version() {
+		tables += fmt.Sprintf(", whose tuning model is %v's", m.Version())
+	}
+	w, err := m.ReleaseWorst(written, comms, rules)
+	if err != nil {
+		return "", nil, err
+	}
+	if w.Ratio <= 1+1e-9 {
+		return fmt.Sprintf("the rules keep NCCL %v's own choices (its header), and %s: the two releases choose alike for these communicators by NCCL's model, so the rules keep this release's own choices too", written, tables), nil, nil
+	}
+	call := fmt.Sprintf("%v of %s on %v", w.Func, units.FormatSize(w.Size), w.Comm)
+	if w.LeftOut {
+		call += ", a call NCCL leaves NVLS, PAT and CollNet out of"
+	}
+	line = fmt.Sprintf("the rules keep NCCL %[1]v's own choices (its header), and %[2]s, which chooses otherwise for these communicators: the rules that keep %[1]v's move calls off this release's own choice, at worst %.2[3]fx its time by NCCL's model (%[4]s); write the file again from tables of the job's release",
+		written, tables, w.Ratio, call)
+	return line, fmt.Errorf("written for NCCL %v's own choices, which NCCL %v's differ from on these communicators: a job of %[2]v runs otherwise than its own choice there", written, m.Version()), nil
+}
+
+// fp8Line names, by function and communicator, the rules that make NCCL
+// run Ring for an FP8 reduction it runs otherwise (nccl.FP8RingPins: the
+// rule an FP8 call reaches, where NCCL's cost table holds another
+// algorithm for it, under the job's NCCL_ALGO and NCCL_PROTO), and says
+// what that does; "" where there are none. They stay in the file: the
 // plugin runs a call no rule takes on one channel, and the rule that keeps
 // NCCL's choice for every other datatype is Ring, so leaving them out
 // would slow every such call, and a rule for Tree would change them all;
 // the plugin cannot tell the two apart (docs/tune.md, FP8 reductions).
-func fp8Line(rules []nccl.TunerRule, collnet bool) string {
-	type group struct {
-		r      nccl.TunerRule
-		n      int
-		lo, hi uint64
-	}
-	var groups []group
-	for _, r := range rules {
-		if !nccl.FP8RingRule(r, collnet) {
-			continue
-		}
-		k := slices.IndexFunc(groups, func(g group) bool {
-			return g.r.Func == r.Func && g.r.Nodes == r.Nodes && g.r.Ranks == r.Ranks
-		})
-		if k < 0 {
-			groups = append(groups, group{r: r, lo: r.MinBytes, hi: r.MaxBytes})
-			k = len(groups) - 1
-		}
-		g := &groups[k]
-		g.n++
-		g.lo, g.hi = min(g.lo, r.MinBytes), max(g.hi, r.MaxBytes)
-	}
-	if len(groups) == 0 {
-		return ""
-	}
+func fp8Line(pins []nccl.FP8Pin) string {
+	var seen []nccl.FP8Pin
 	n := 0
 	var each []string
-	for _, g := range groups {
-		n += g.n
-		span := fmt.Sprintf("%d to %d B", g.lo, g.hi)
-		if g.hi == math.MaxUint64 {
-			span = fmt.Sprintf("from %d B", g.lo)
+	for _, p := range pins {
+		if slices.ContainsFunc(seen, func(o nccl.FP8Pin) bool { return o.Func == p.Func && o.Nodes == p.Nodes && o.Ranks == p.Ranks }) {
+			continue // a communicator counted twice (with and without MNNVL) has the same rules
 		}
-		each = append(each, fmt.Sprintf("%s on nNodes %d, nRanks %d (%s, %s)", strings.ToLower(g.r.Func.String()), g.r.Nodes, g.r.Ranks, plural(g.n, "rule", "rules"), span))
+		seen = append(seen, p)
+		n += p.Rules
+		span := fmt.Sprintf("%d to %d B", p.MinBytes, p.MaxBytes)
+		if p.MaxBytes == math.MaxUint64 {
+			span = fmt.Sprintf("from %d B", p.MinBytes)
+		}
+		each = append(each, fmt.Sprintf("%s on nNodes %d, nRanks %d (%s, %s)", strings.ToLower(p.Func.String()), p.Nodes, p.Ranks, plural(p.Rules, "rule", "rules"), span))
+	}
+	if n == 0 {
+		return ""
 	}
 	return fmt.Sprintf("FP8: NCCL runs an FP8 reduction (ncclFloat8e4m3, ncclFloat8e5m2) on more than %d ranks on any algorithm it has but Ring (AllReduce on Tree; ReduceScatter on PAT or CollNet where it can), as Ring's long reduction chain loses precision (src/enqueue.cc, NCCL 2.24 and later); "+
-		"the plugin is not told the datatype and sets Ring's cost to 0, so %s pin Ring for FP8 calls too: %s. "+
+		"the plugin is not told the datatype and sets Ring's cost to 0, so %s that an FP8 call reaches pin Ring for it: %s. "+
 		"A job that reduces FP8 data on these communicators should not load this file: the rules cannot keep both its FP8 and its other calls on NCCL's own choice (docs/tune.md)",
 		nccl.FP8Ranks, plural(n, "rule", "rules"), strings.Join(each, "; "))
 }
@@ -1266,8 +1299,9 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 	}
 	c := []string{
 		"NCCL example tuner plugin rules written by commlab tune (github.com/inframethod/commlab).",
-		"Build the plugin from NCCL " + nccl.TunerPluginFrom.String() + " or later (plugins/tuner/example; it exports tuner API v6 and v5, which NCCL 2.28 and later load: NCCL 2.27 and earlier look for v4 and older alone, load no tuner and never read this file).",
-		"Loading any tuner turns off NCCL's CTA-policy choice (NCCL 2.27.3 and later): a communicator created with CTAPolicy NCCL_CTA_POLICY_EFFICIENCY runs these rules, not NVLS/Simple for AllGather and ReduceScatter on registered buffers.",
+		"Build the plugin from NCCL " + nccl.TunerPluginFrom.String() + " or later (plugins/tuner/example; it exports tuner API v6 and v5, which NCCL 2.28 and later load). NCCL 2.24 to 2.27 load tuner API v4 and older: " +
+			"of the examples that read this file, only that of NCCL 2.27.5 to 2.27.7 (ext-tuner/example, API v4, patched as below) loads there; NCCL 2.23 and earlier load none that reads it.",
+		"Loading any tuner turns off NCCL's CTA-policy choice (NCCL 2.27.3 and later): a communicator created with CTAPolicy NCCL_CTA_POLICY_EFFICIENCY runs AllGather and ReduceScatter on registered buffers as these rules say (on NVLS/Simple only where a rule names it), not on the NVLS/Simple that policy picks without a tuner.",
 		"The plugin of NCCL 2.27.5 to 2.29.7 crashes on the first call a rule matches (NVIDIA/nccl#1974); to build one of those, add at the top of its pluginGetCollInfo",
 		"  " + nccl.TunerPluginPatch,
 		"and index table where it indexes collCostTable.",

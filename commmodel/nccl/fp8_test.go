@@ -1,38 +1,64 @@
 package nccl
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
-// TestFP8RingRule: the rules of red team 47's file (tune on cluster01's
-// tables for -comms 16x8,1x8,16x1,2x8,1x4) that change what an FP8
-// reduction runs, and those that do not. NCCL relegates Ring for FP8 on
-// more than 8 ranks (src/enqueue.cc, 2.24.3 to 2.30.7); the other
-// algorithm it then runs decides: Tree for AllReduce, PAT for a
-// ReduceScatter of one GPU a node (16 x 1), none for a ReduceScatter of 8
-// GPUs a node without CollNet (NVLS takes no FP8), none for Reduce, and
-// AllGather counts bytes.
-func TestFP8RingRule(t *testing.T) {
-	rule := func(f Func, a Algo, nodes, ranks int) TunerRule {
-		return TunerRule{Func: f, Algo: a, Proto: Simple, Nodes: nodes, Ranks: ranks, PipeOps: -1, RegBuff: -1}
-	}
-	for _, c := range []struct {
-		r       TunerRule
-		collnet bool
-		want    bool
-	}{
-		{rule(FuncAllReduce, AlgoRing, 16, 128), false, true},      // allreduce,887521521,...,ring,simple,0,16,128
-		{rule(FuncAllReduce, AlgoRing, 16, 16), false, true},       // allreduce,97375745,...,ring,simple,0,16,16
-		{rule(FuncAllReduce, AlgoRing, 1, 8), false, false},        // 8 ranks: Ring keeps its cost
-		{rule(FuncAllReduce, AlgoRing, 2, 8), false, false},        // 2 x 4
-		{rule(FuncAllReduce, AlgoNVLSTree, 16, 128), false, false}, // passed over for FP8
-		{rule(FuncReduceScatter, AlgoRing, 16, 16), false, true},   // PAT on one GPU a node
-		{rule(FuncReduceScatter, AlgoRing, 16, 128), false, false},
-		{rule(FuncReduceScatter, AlgoRing, 16, 128), true, true}, // CollNet
-		{rule(FuncReduce, AlgoRing, 16, 128), false, false},
-		{rule(FuncAllGather, AlgoRing, 16, 16), false, false},
-		{rule(FuncAllReduce, AlgoRing, -1, -1), false, true}, // any communicator
-	} {
-		if got := FP8RingRule(c.r, c.collnet); got != c.want {
-			t.Errorf("%v %v on %d nodes of %d ranks, collnet %v: %v, want %v", c.r.Func, c.r.Algo, c.r.Nodes, c.r.Ranks, c.collnet, got, c.want)
+// TestFP8RingPins walks hand-written rules as the example plugin does for
+// an FP8 reduction (NCCL 2.30.7 plugins/tuner/example/plugin.c: the first
+// matching rule whose cost-table entry is not NCCL_ALGO_PROTO_IGNORE). On
+// 2 x 8 Hopper GPUs (hopperConfig: NVLSTree across nodes, no CollNet)
+// NCCL relegates Ring for FP8 on 16 ranks, more than 8 (src/enqueue.cc),
+// and runs Tree; NVLSTree takes no 8-bit type (ncclNvlsSupported,
+// src/include/device.h), so the plugin passes over its rule to the Ring
+// rule after it. A Ring rule after a Tree rule of the same sizes is never
+// reached; a rule of another nNodes or nRanks matches no call.
+func TestFP8RingPins(t *testing.T) {
+	comm := func(t *testing.T, v Version, nodes, per int, algo string) TunerComm {
+		cfg := hopperConfig(v, nodes, PathPIX)
+		cfg.Ranks = nodes * per
+		cfg.Graphs.CollNetDirect, cfg.Graphs.CollNetChain = Graph{}, Graph{}
+		cfg.Algo = algo
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
 		}
+		return TunerComm{Nodes: nodes, Model: m}
+	}
+	rule := func(f Func, lo, hi uint64, a Algo, nodes, ranks int) TunerRule {
+		return TunerRule{Func: f, MinBytes: lo, MaxBytes: hi, Algo: a, Proto: Simple, Nodes: nodes, Ranks: ranks, PipeOps: -1, RegBuff: -1}
+	}
+	const top = math.MaxUint64
+	rules := []TunerRule{
+		rule(FuncAllReduce, 0, 999, AlgoTree, 2, 16),
+		rule(FuncAllReduce, 0, 999, AlgoRing, 2, 16),        // after Tree: never reached
+		rule(FuncAllReduce, 1000, top, AlgoNVLSTree, 2, 16), // passed over for FP8
+		rule(FuncAllReduce, 1000, 4999, AlgoRing, 2, 16),    // reached: a pin
+		rule(FuncAllReduce, 5000, top, AlgoRing, 2, 16),     // reached: a pin
+		rule(FuncAllReduce, 0, top, AlgoRing, 16, 16),       // 16 x 1's: no call of 2 x 8
+		rule(FuncAllGather, 0, top, AlgoRing, 2, 16),        // bytes, not FP8
+		rule(FuncReduceScatter, 0, top, AlgoRing, 2, 16),    // no PAT on 8 GPUs a node
+		rule(FuncAllReduce, 0, top, AlgoRing, 1, 8),         // 8 ranks: Ring keeps its cost
+	}
+	two := comm(t, Latest, 2, 8, "")
+	pins := FP8RingPins(rules, []TunerComm{two, comm(t, Latest, 1, 8, "")})
+	want := FP8Pin{Func: FuncAllReduce, Nodes: 2, Ranks: 16, Rules: 2, MinBytes: 1000, MaxBytes: top}
+	if len(pins) != 1 || pins[0] != want {
+		t.Errorf("2 x 8 and 1 x 8: %+v, want only %+v", pins, want)
+	}
+	// The job's NCCL_ALGO leaves Ring all an FP8 AllReduce has: the rules
+	// change nothing. So does 2.23.4, which has no FP8 types.
+	for _, c := range []TunerComm{comm(t, Latest, 2, 8, "ring"), comm(t, Latest, 2, 8, "^tree"), comm(t, Version{2, 23, 4}, 2, 8, "")} {
+		if pins := FP8RingPins(rules, []TunerComm{c}); len(pins) != 0 {
+			t.Errorf("NCCL %v, NCCL_ALGO %q: %+v, want none", c.Model.Version(), c.Model.algoEnv, pins)
+		}
+	}
+	// 16 x 1 runs a ReduceScatter on PAT (one GPU a node, ncclPatEnable in
+	// src/graph/tuning.cc), so its Ring rule pins FP8 calls; its AllReduce
+	// rule pins them too, and 2 x 8's match none of its calls.
+	pins = FP8RingPins(append(rules, rule(FuncReduceScatter, 0, top, AlgoRing, 16, 16)), []TunerComm{comm(t, Latest, 16, 1, "")})
+	if len(pins) != 2 || pins[0].Func != FuncAllReduce || pins[1].Func != FuncReduceScatter || pins[0].Nodes != 16 || pins[0].Rules != 1 || pins[1].Rules != 1 {
+		t.Errorf("16 x 1: %+v, want AllReduce's and ReduceScatter's rule of nNodes 16", pins)
 	}
 }

@@ -405,13 +405,21 @@ func (m *Machine) PlacedWorst(comms []Comm, rules []nccl.TunerRule) (w PlacedCos
 // NCCL chooses otherwise.
 func (m *Machine) OwnWorst(comms []Comm, rules []nccl.TunerRule) (PlacedCost, error) {
 	idx := ruleIndex{rules: rules}
+	return m.worstOf(comms, func(c Comm, tm *nccl.Model, nodes int) (PlacedCost, error) {
+		return idx.worstCall(c, tm, nodes, nil)
+	})
+}
+
+// worstOf returns the worst of each's calls for comms, each given NCCL's
+// model of a communicator and the nodes it counts (tunerModel).
+func (m *Machine) worstOf(comms []Comm, each func(c Comm, tm *nccl.Model, nodes int) (PlacedCost, error)) (PlacedCost, error) {
 	w := PlacedCost{Ratio: 1}
 	for _, c := range comms {
 		tm, nodes, err := m.tunerModel(c)
 		if err != nil {
 			return PlacedCost{}, err
 		}
-		cw, err := idx.worstCall(c, tm, nodes, nil)
+		cw, err := each(c, tm, nodes)
 		if err != nil {
 			return PlacedCost{}, err
 		}
@@ -420,6 +428,42 @@ func (m *Machine) OwnWorst(comms []Comm, rules []nccl.TunerRule) (PlacedCost, er
 		}
 	}
 	return w, nil
+}
+
+// ReleaseWorst returns the call of comms at which the rules that keep
+// NCCL v's own choice (the release a file's header says it was written
+// for) serve them worst against the own choice of m's release, both by
+// NCCL's model of m's machine (worstCall with v's model as its base), at
+// the powers of two and at the first and last size of every rule that
+// keeps either release's own choice (nccl.Model.TunerRules), where one
+// release's choice changes: a Ratio above 1 is where the two releases
+// choose otherwise for comms and the file keeps v's; 1 where their
+// choices agree there, whatever else differs between their tuning models.
+// Rules of the model's own choice are not counted.
+func (m *Machine) ReleaseWorst(v nccl.Version, comms []Comm, rules []nccl.TunerRule) (PlacedCost, error) {
+	at := *m
+	at.version = v
+	idx := ruleIndex{rules: rules}
+	return m.worstOf(comms, func(c Comm, tm *nccl.Model, nodes int) (PlacedCost, error) {
+		base, _, err := at.tunerModel(c)
+		if err != nil {
+			return PlacedCost{}, err
+		}
+		edges := func(f nccl.Func) ([]float64, error) {
+			var sizes []float64
+			for _, o := range []*nccl.Model{tm, base} {
+				own, err := o.TunerRules(f, nodes, o.DefaultPick(f), nil)
+				if err != nil {
+					return nil, err
+				}
+				for _, r := range own {
+					sizes = append(sizes, float64(max(r.MinBytes, 1)), float64(min(r.MaxBytes, 1<<44)))
+				}
+			}
+			return sizes, nil
+		}
+		return idx.worstCallAt(c, tm, nodes, base, edges)
+	})
 }
 
 // An AssumedCost is what a rules file costs where an assumed fact of the
@@ -530,12 +574,24 @@ func (x *ruleIndex) of(f nccl.Func, ranks int) []nccl.TunerRule {
 // choice by base. A call no rule takes, which runs on one channel, is the
 // check's to report (nccl.CheckTunerRules), not counted here.
 func (x *ruleIndex) worstCall(c Comm, tm *nccl.Model, nodes int, base *nccl.Model) (w PlacedCost, err error) {
+	return x.worstCallAt(c, tm, nodes, base, func(nccl.Func) ([]float64, error) { return nil, nil })
+}
+
+// worstCallAt is worstCall at more sizes: those extra gives each function,
+// besides the powers of two.
+func (x *ruleIndex) worstCallAt(c Comm, tm *nccl.Model, nodes int, base *nccl.Model, extra func(nccl.Func) ([]float64, error)) (w PlacedCost, err error) {
 	ranks := c.Nodes * c.PerNode
 	w = PlacedCost{Comm: c, Nodes: nodes, Ratio: 1}
 	for f := range nccl.Func(nccl.NumFuncs) {
 		fs := x.of(f, ranks)
+		sizes, err := extra(f)
+		if err != nil {
+			return PlacedCost{}, err
+		}
 		for k := 0; k <= 34; k++ {
-			n := math.Exp2(float64(k))
+			sizes = append(sizes, math.Exp2(float64(k)))
+		}
+		for _, n := range sizes {
 			for _, leftOut := range []bool{false, true} {
 				pick := tm.DefaultPick(f)
 				if leftOut {

@@ -1,0 +1,67 @@
+package topo
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestIBHCARails: the host's NCCL_IB_HCA leaves out the NICs no GPU of
+// the capture is nearest, unless they look like the rails of GPUs the
+// capture does not show (red team 47b, finding 3), where it gives none:
+//   - testdata/hgx_h100_two_of_eight_gpus.txt, GPU0 and GPU1 of an HGX
+//     H100 with its 8 NICs: 6 left out beside 2 kept;
+//   - three GPUs, each with its own PIX NIC, and a fourth NIC PXB to GPU2's
+//     NIC (a rail on GPU2's switch whose GPU is not shown): 1 left out
+//     beside 3, but on a kept NIC's switch;
+//   - the same with the fourth NIC SYS to everything, as a storage NIC on
+//     a socket without GPUs: left out, with a list of the other three;
+//   - testdata/dgx_a100_nps4.txt, the storage NICs NIC4 and NIC5 (SYS to
+//     every GPU and NIC kept) left out beside 8.
+func TestIBHCARails(t *testing.T) {
+	small := func(p string) *Topology {
+		rows := []string{
+			"\tGPU0\tGPU1\tGPU2\tNIC0\tNIC1\tNIC2\tNIC3",
+			"GPU0\t X \tNV4\tNV4\tPIX\tNODE\tNODE\tSYS",
+			"GPU1\tNV4\t X \tNV4\tNODE\tPIX\tNODE\tSYS",
+			"GPU2\tNV4\tNV4\t X \tNODE\tNODE\tPIX\t" + p,
+			"NIC0\tPIX\tNODE\tNODE\t X \tNODE\tNODE\tSYS",
+			"NIC1\tNODE\tPIX\tNODE\tNODE\t X \tNODE\tSYS",
+			"NIC2\tNODE\tNODE\tPIX\tNODE\tNODE\t X \t" + p,
+			"NIC3\tSYS\tSYS\t" + p + "\tSYS\tSYS\t" + p + "\t X ",
+			"", "NIC Legend:", "", "  NIC0: mlx5_0", "  NIC1: mlx5_1", "  NIC2: mlx5_2", "  NIC3: mlx5_3",
+		}
+		return mustParse(t, strings.Join(rows, "\n")+"\n")
+	}
+	two, _, err := ParseFile("testdata/hgx_h100_two_of_eight_gpus.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dgx, _, err := ParseFile("testdata/dgx_a100_nps4.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		top   *Topology
+		value string
+		rails int
+	}{
+		{"2 of 8", two, "", 6},
+		{"a rail on a kept NIC's switch", small("PXB"), "", 1},
+		{"a storage NIC", small("SYS"), "=mlx5_0,mlx5_1,mlx5_2", 0},
+		{"DGX A100", dgx, "=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_6,mlx5_7,mlx5_8,mlx5_9", 0},
+	} {
+		h := c.top.IBHCA()
+		if h.Value != c.value || len(h.Rails) != c.rails {
+			t.Errorf("%s: %+v, want value %q and %d rails", c.name, h, c.value, c.rails)
+		}
+		a := h.Advice()
+		if part := strings.Contains(a, "may show part of the host"); part != (c.rails > 0) || c.rails > 0 && !strings.Contains(a, h.Rails[0]) {
+			t.Errorf("%s: advice %q", c.name, a)
+		}
+		if c.rails > 0 && (len(h.Left) > 0 || slices.ContainsFunc(h.Rails, func(r string) bool { return !strings.Contains(r, "mlx5_") })) {
+			t.Errorf("%s: %+v: want the rails named, nothing left out", c.name, h)
+		}
+	}
+}
