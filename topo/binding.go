@@ -66,7 +66,7 @@ type HostIBHCA struct {
 	Left []string
 	// Rails are the NICs no GPU of the capture is nearest that look like
 	// the rails of GPUs it does not show (railsLeft), on a capture of part
-	// of the host (CUDA_VISIBLE_DEVICES, a container's GPUs): Value is ""
+	// of the host (a container given some of its GPUs): Value is ""
 	// and Left empty there, as a list would drop those rails.
 	Rails []string
 }
@@ -147,7 +147,7 @@ func (h HostIBHCA) Advice() string {
 		return "NCCL_IB_HCA: none needed, NCCL takes every NIC of the capture by default; if set, the same on every rank of the host, " + h.Value + ": " + SameIBHCA
 	}
 	return "NCCL_IB_HCA, the same on every rank of the host: " + h.Value + ", the NICs nearest the GPUs, leaving out " + joinAnd(h.Left) +
-		", no GPU's nearest (a storage or management NIC, most likely): " + SameIBHCA
+		", no GPU's nearest (a storage or management NIC, most likely, or the rails of GPUs the capture does not show): " + SameIBHCA
 }
 
 // NotIB returns, for the RDMA device name of a NIC as a capture's NIC

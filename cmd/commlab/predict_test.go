@@ -1280,7 +1280,7 @@ func TestDomainSplit(t *testing.T) {
 // refuse it as a usage error that names the values that work.
 func TestDomainOfWholeHosts(t *testing.T) {
 	t.Parallel()
-	const want = "-hw domain=6: NVLink domains of 6 GPUs do not hold whole hosts of 4 GPUs: give a multiple of 4 (domain=4 for every host its own domain)"
+	const want = "-hw domain=6: NVLink domains of 6 GPUs do not hold whole hosts of 4 GPUs: give a multiple of 4 (domain=4 for every host its own domain), or the host's GPUs (gpus=N) where 4 is not their count"
 	for _, args := range [][]string{
 		{"diagnose", "-gpu", "GB200", "-hw", "domain=6", "../../data/nccltests/testdata/real/gb200_2x4_allgather_gcpa4x.log"},
 		{"predict", "-gpu", "GB200", "-hw", "domain=6", "-collective", "allreduce", "-p", "24", "-per-node", "4", "-size", "1GiB"},
@@ -1290,6 +1290,10 @@ func TestDomainOfWholeHosts(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", args, code, stderr, want)
 		}
+	}
+	// A node of 16 GPUs does not fit a domain of 8.
+	if code, _, stderr := runCLI("predict", "-gpu", "GB200", "-hw", "domain=8", "-collective", "allreduce", "-p", "32", "-per-node", "16", "-size", "1GiB"); code != 2 || !strings.Contains(stderr, "a node of 16 GPUs does not fit an NVLink domain of 8") {
+		t.Errorf("-hw domain=8 -per-node 16: exit %d, %s; want 2", code, stderr)
 	}
 	// A domain of 36 (NVL36) holds 9 trays of 4, a node of 8 GPUs two of
 	// them.

@@ -707,6 +707,13 @@ func releaseCheck(m *predict.Machine, comms []predict.Comm, file []byte, ran ncc
 	if w.LeftOut {
 		call += ", a call NCCL leaves NVLS, PAT and CollNet out of"
 	}
+	if w.Ratio <= 1+predict.GuessMoves {
+		// Where the two releases switch algorithm at nearby sizes, the
+		// choices there cost nearly alike by NCCL's model (a switch is
+		// where they tie): no call moves far.
+		return fmt.Sprintf("the rules keep NCCL %v's own choices (its header), and %s, which chooses otherwise at some sizes, at worst %.2fx its own choice's time by NCCL's model (%s), within %.0f%%",
+			written, tables, w.Ratio, call, 100*predict.GuessMoves), nil, nil
+	}
 	line = fmt.Sprintf("the rules keep NCCL %[1]v's own choices (its header), and %[2]s, which chooses otherwise for these communicators: the rules that keep %[1]v's move calls off this release's own choice, at worst %.2[3]fx its time by NCCL's model (%[4]s); write the file again from tables of the job's release",
 		written, tables, w.Ratio, call)
 	return line, fmt.Errorf("written for NCCL %v's own choices, which NCCL %v's differ from on these communicators: a job of %[2]v runs otherwise than its own choice there", written, m.Version()), nil

@@ -12,8 +12,11 @@ import "math"
 // other algorithm NCCL's cost table holds for it.
 const FP8Ranks = 8
 
-// fp8From is the first release with FP8 types, and so the relegation.
-var fp8From = Version{2, 24, 3}
+// fp8CompCap is the least compute capability on which NCCL runs FP8
+// reductions: below it, ncclEnqueueCheck refuses them ("FP8 reduction
+// support begins with sm90 capable devices", src/enqueue.cc, 2.24.3 to
+// 2.30.7), and no rule runs one.
+const fp8CompCap = 90
 
 // An FP8Pin is where rules make NCCL run Ring for FP8 reductions that NCCL
 // runs on another algorithm without the plugin: calls of Func on the
@@ -35,27 +38,31 @@ type FP8Pin struct {
 // matching rule whose algorithm and protocol the table holds and sets that
 // entry's cost to 0, under the 1024 times NCCL put on Ring. For an FP8
 // call the table holds what it holds for any other (Model.Available: the
-// job's NCCL_ALGO and NCCL_PROTO, PAT on one GPU a node, CollNet where the
-// network reduces) but NVLS and NVLSTree, which take no 8-bit type
-// (ncclNvlsSupported, src/include/device.h): the plugin passes over their
-// rules and takes the next, often a Ring rule written as their fallback.
-// Where the table holds no algorithm but Ring (NCCL_ALGO=Ring, or ^tree
-// on a communicator without PAT or CollNet), Ring is all an FP8 call has
-// and its rules change nothing. AllGather and Broadcast count their data as
-// bytes (ncclInt8, ncclEnqueueCheck's task, src/enqueue.cc), so FP8 is no
-// FP8 to them; Reduce runs Ring alone. Calls are taken as numPipeOps 1 and
-// regBuff 0 where the rules tell those apart, and comms of at most
-// FP8Ranks ranks, or of a release before 2.24.3, have none.
+// job's NCCL_ALGO and NCCL_PROTO, PAT on one GPU a node) but NVLS and
+// NVLSTree, which take no 8-bit type (ncclNvlsSupported,
+// src/include/device.h), and CollNet, whose SHARP plugin reduces no FP8
+// type (Mellanox/nccl-rdma-sharp-plugins' sharp_plugin.c; NCCL asks it,
+// ncclGetCollNetSupport): the plugin passes over their rules and takes the
+// next, often a Ring rule written as their fallback. Where the table
+// holds no algorithm but Ring (NCCL_ALGO=Ring, or ^tree on a communicator
+// without PAT), Ring is all an FP8 call has and its rules change nothing.
+// AllGather and Broadcast count their data as bytes (ncclInt8,
+// ncclEnqueueCheck's task, src/enqueue.cc), so FP8 is no FP8 to them;
+// Reduce runs Ring alone. Calls are taken as numPipeOps 1 and regBuff 0
+// where the rules tell those apart. Comms of at most FP8Ranks ranks, or of
+// GPUs below fp8CompCap, have none; the tables' release does not matter,
+// since every NCCL that loads a plugin reading the rules (2.24.3 on, the
+// example's of 2.27.5 and later) relegates Ring so.
 func FP8RingPins(rules []TunerRule, comms []TunerComm) []FP8Pin {
 	lines := make([]pluginLine, len(rules))
 	for i, r := range rules {
 		lines[i] = pluginLine{line: i + 1, rule: r}
 	}
-	fp8 := func(a Algo) bool { return a != AlgoNVLS && a != AlgoNVLSTree }
+	fp8 := func(a Algo) bool { return a != AlgoNVLS && a != AlgoNVLSTree && !a.CollNet() }
 	var pins []FP8Pin
 	for _, c := range comms {
 		tm := c.Model
-		if tm.nRanks <= FP8Ranks || tm.v.Before(fp8From) {
+		if tm.nRanks <= FP8Ranks || tm.minCC < fp8CompCap {
 			continue
 		}
 		for _, f := range []Func{FuncAllReduce, FuncReduceScatter, FuncReduce} {

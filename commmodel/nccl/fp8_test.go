@@ -48,11 +48,41 @@ func TestFP8RingPins(t *testing.T) {
 		t.Errorf("2 x 8 and 1 x 8: %+v, want only %+v", pins, want)
 	}
 	// The job's NCCL_ALGO leaves Ring all an FP8 AllReduce has: the rules
-	// change nothing. So does 2.23.4, which has no FP8 types.
-	for _, c := range []TunerComm{comm(t, Latest, 2, 8, "ring"), comm(t, Latest, 2, 8, "^tree"), comm(t, Version{2, 23, 4}, 2, 8, "")} {
+	// change nothing.
+	for _, c := range []TunerComm{comm(t, Latest, 2, 8, "ring"), comm(t, Latest, 2, 8, "^tree")} {
 		if pins := FP8RingPins(rules, []TunerComm{c}); len(pins) != 0 {
 			t.Errorf("NCCL %v, NCCL_ALGO %q: %+v, want none", c.Model.Version(), c.Model.algoEnv, pins)
 		}
+	}
+	// Tables of 2.23.4, which has no FP8 types, still write rules for a job
+	// whose NCCL loads the plugin, 2.24.3 or later, which relegates Ring.
+	if pins := FP8RingPins(rules, []TunerComm{comm(t, Version{2, 23, 4}, 2, 8, "")}); len(pins) != 1 {
+		t.Errorf("NCCL 2.23.4's tables: %+v, want the AllReduce pins", pins)
+	}
+	// With CollNet: its SHARP plugin reduces no FP8 type, so the plugin
+	// passes over a CollNetDirect rule to the Ring rule after it.
+	cn := hopperConfig(Latest, 2, PathPIX)
+	cn.Ranks, cn.CollNet = 16, true
+	mcn, err := New(cn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mcn.Available(FuncAllReduce, AlgoCollNetDirect, Simple) {
+		t.Fatal("CollNetDirect not available with CollNet: the case this guards")
+	}
+	cnRules := []TunerRule{rule(FuncAllReduce, 0, top, AlgoCollNetDirect, 2, 16), rule(FuncAllReduce, 0, top, AlgoRing, 2, 16)}
+	if pins := FP8RingPins(cnRules, []TunerComm{{Nodes: 2, Model: mcn}}); len(pins) != 1 || pins[0].Rules != 1 {
+		t.Errorf("CollNet then Ring: %+v, want the Ring rule", pins)
+	}
+	// Ampere (sm80): NCCL refuses FP8 reductions below sm90, so no rule
+	// runs one.
+	amp := hopperConfig(Latest, 2, PathPIX)
+	amp.Ranks, amp.MinCompCap, amp.MaxCompCap = 16, 80, 80
+	amp.Graphs.CollNetDirect, amp.Graphs.CollNetChain = Graph{}, Graph{}
+	if m, err := New(amp); err != nil {
+		t.Fatal(err)
+	} else if pins := FP8RingPins(rules, []TunerComm{{Nodes: 2, Model: m}}); len(pins) != 0 {
+		t.Errorf("sm80: %+v, want none", pins)
 	}
 	// 16 x 1 runs a ReduceScatter on PAT (one GPU a node, ncclPatEnable in
 	// src/graph/tuning.cc), so its Ring rule pins FP8 calls; its AllReduce

@@ -667,8 +667,13 @@ func domainsNote(h *Hardware, t *Table) string {
 	s, err := h.shapeOf(t.Nodes, t.PerNode)
 	e := &t.Evidence
 	if !ok && t.Nodes > 1 && e.MNNVL.Known() && e.MNNVL.Value && err == nil {
-		return fmt.Sprintf("%s: NCCL ran its %d hosts as %d NVLink cliques, this rank's of %d ranks (line %d: nNodes %d, localRanks %d under MNNVL), which do not split them equally: the table is modelled with the machine's NVLink domain (nvlink_domain %d), %s",
-			t.Name, t.Nodes, e.Nodes.Value, e.LocalRanks.Value, e.MNNVL.Line, e.Nodes.Value, e.LocalRanks.Value, h.Domain, counted(s.nodes, "domain"))
+		n, l := e.Nodes.Value, e.LocalRanks.Value
+		if n > t.Nodes || n < 1 || l > t.Ranks() || l < t.PerNode {
+			return fmt.Sprintf("%s: NCCL's comm line (line %d: nNodes %d, localRanks %d under MNNVL) does not fit the table's %s of %s: the table is modelled with the machine's NVLink domain (nvlink_domain %d)",
+				t.Name, e.MNNVL.Line, n, l, counted(t.Nodes, "host"), counted(t.PerNode, "GPU"), h.Domain)
+		}
+		return fmt.Sprintf("%s: NCCL ran its %d hosts as %s, this rank's of %s (line %d: nNodes %d, localRanks %d under MNNVL), which do not split them equally as the model needs: the table is modelled with the machine's NVLink domain (nvlink_domain %d) instead",
+			t.Name, t.Nodes, counted(n, "NVLink clique"), counted(l, "rank"), e.MNNVL.Line, n, l, h.Domain)
 	}
 	if !ok || err != nil || s.nodes == d {
 		return ""
@@ -1128,12 +1133,11 @@ func (m *Machine) implausible(used [numParams]bool) []string {
 		parNICBW:   "the NIC's line rate: the description (-hw) or the tables' shape may be off",
 		parIntraBW: "the GPU links' rate: the description (-hw fabric, links and link-bw, or a -topo capture) or the tables' shape may be off",
 	}
-	if h := &m.Hardware; h.Fabric == FabricPCIe && h.links() == 0 && !h.nvlinkPairs && !h.hostCopy() && (h.GPU.BridgeLinks > 0 || !h.GPU.Known) {
+	if h := &m.Hardware; h.Fabric == FabricPCIe && h.links() == 0 && !h.nvlinkPairs && !h.hostCopy() && !noBridge(h.GPU) {
 		// PCIe cards faster than PCIe: NVLink bridges between pairs
 		// (nvidia-smi topo -m: NV# within a pair) are the likeliest
 		// cause, which -hw pairs=true takes without joining every pair,
-		// on cards that take a bridge (the catalog's BridgeLinks) or
-		// that the catalog does not hold.
+		// on cards that may take a bridge.
 		why[parIntraBW] = "PCIe's rate: where NVLink bridges join the cards in pairs (nvidia-smi topo -m: NV# within a pair), -hw pairs=true or a -topo capture says so; otherwise the description (-hw fabric, links and link-bw) or the tables' shape may be off"
 	}
 	for _, k := range []int{parLL, parLL128, parNVLS, parNICBW, parIntraBW} {
@@ -1147,6 +1151,14 @@ func (m *Machine) implausible(used [numParams]bool) []string {
 		out = append(out, fmt.Sprintf("%s is held at its bound %s%s, %s", params[k].name, bound, beyond, why[k]))
 	}
 	return out
+}
+
+// noBridge reports that g is a card of a generation that takes no NVLink
+// bridge: Ada (compute capability 8.9: L4, L40, L40S, RTX 6000 Ada, RTX
+// 40) and Blackwell's PCIe cards (12.0: RTX PRO 6000, RTX 50), whose
+// boards carry no NVLink connector.
+func noBridge(g nccl.GPU) bool {
+	return g.Known && g.BridgeLinks == 0 && (g.CompCap == 89 || g.CompCap >= 120)
 }
 
 // pushesBound reports that parameter k is held on its physical bound and

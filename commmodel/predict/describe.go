@@ -163,8 +163,6 @@ func Describe(gpu, spec string) (Hardware, error) {
 		return Hardware{}, fmt.Errorf("predict: hardware fabric=%s: %s joins its GPUs by Infinity Fabric (fabric=infinity) or PCIe (fabric=pcie), not NVLink", h.Fabric, amd)
 	case h.GPU.ISA != "" && h.Domain > 0:
 		return Hardware{}, fmt.Errorf("predict: hardware domain=%d: an NVLink domain across hosts is NVIDIA's (GB200, GB300); %s's hosts meet over the network", h.Domain, amd)
-	case h.HostBW > 0 && h.hostCopy() && h.HostBW > h.intraBW():
-		return Hardware{}, fmt.Errorf("predict: hardware host-bw=%s: a copy through host memory goes over the cards' PCIe, %s's at %s: give a rate up to it, such as 18GB/s", units.FormatBandwidth(h.HostBW), h.GPU.Name, units.FormatBandwidth(h.intraBW()))
 	case h.nvlinkPairs && h.Fabric != FabricPCIe:
 		return Hardware{}, fmt.Errorf("predict: hardware pairs=true: NVLink pairs are a PCIe host's, and %s's GPUs are joined by %s; give fabric=pcie,pairs=true or leave pairs out", h.GPU.Name, h.Fabric)
 	case h.GPU.ISA != "" && h.NVLS:
@@ -196,6 +194,16 @@ func Describe(gpu, spec string) (Hardware, error) {
 	h = h.amdMesh()
 	if _, pcie := set["pcie"]; pcie && h.links() == 0 {
 		h.Sources.LinkBW = SourceUser // the cards' link is the PCIe the user gave
+	}
+	if _, hostBW := set["host-bw"]; hostBW {
+		switch pcie := h.intraBW(); {
+		case !h.hostCopy():
+			return Hardware{}, fmt.Errorf("predict: hardware host-bw=%s: %s's GPUs do not copy through host memory as described (only cards without P2P do, GeForce RTX 40 and 50, where no link is given: pcie, link-bw and links describe the path itself); leave host-bw out",
+				units.FormatBandwidth(h.HostBW), h.GPU.Name)
+		case h.HostBW > pcie:
+			return Hardware{}, fmt.Errorf("predict: hardware host-bw=%s: a copy through host memory goes over the cards' PCIe, %s's at %s: give a rate up to it, such as %s",
+				units.FormatBandwidth(h.HostBW), h.GPU.Name, units.FormatBandwidth(pcie), units.FormatBandwidth(min(18e9, pcie)))
+		}
 	}
 	if _, gpus := set["gpus"]; gpus {
 		// The fabric of a host of that many GPUs, as a system's hosts give it.

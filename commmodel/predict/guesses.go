@@ -393,9 +393,7 @@ func triedAlternatives(h Hardware, tables []Table, q Query, logs []Table) (*Mach
 				// rate, the NICs' own guess, the placement may fit.
 				fast.NICBW = cx8NICBW
 				if mf, err := calibratedWith(fast, tables); err == nil && mf != nil {
-					if against, _ = compare(mf); !against {
-						better = false
-					}
+					against, _ = compare(mf)
 				}
 			}
 		}

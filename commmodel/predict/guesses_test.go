@@ -218,8 +218,8 @@ func TestRunDomains(t *testing.T) {
 		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0 MNNVL 0", 2, 1, "2 nodes of 1 host (line 1: MNNVL 0, every host a node)"},
 		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 1 localRanks 8 localRank 0 MNNVL 1", 1, 2, ""},
 		{"NCCL_MNNVL_ENABLE set by environment to 0.", 2, 1, "2 nodes of 1 host (line 1: NCCL_MNNVL_ENABLE=0, every host a node)"},
-		// A clique of 3 of 4 ranks: no equal split, the catalog's rack.
-		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 2 localRanks 6 localRank 0 MNNVL 1", 1, 2, "which do not split them equally"},
+		// More cliques than hosts: the line does not fit the table.
+		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 4 localRanks 2 localRank 0 MNNVL 1", 1, 2, "does not fit the table's 2 hosts of 4 GPUs"},
 	} {
 		b := raw
 		if c.line != "" {
@@ -238,6 +238,24 @@ func TestRunDomains(t *testing.T) {
 		if c.note == "" && note != "" || c.note != "" && !strings.Contains(note, c.note) {
 			t.Errorf("%q: note %q; want one with %q", c.line, note, c.note)
 		}
+	}
+	// 4 hosts of 4 whose rank 0 sits in a clique of 3 of them (12 ranks)
+	// and the fourth alone, 2 cliques: no equal split, the catalog's rack
+	// models them, and the note says so.
+	tabs, _, err := ReadBytes(raw, "gcp.log", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	four := tabs[0]
+	four.Nodes = 4
+	four.Evidence.MNNVL = nccltests.Fact[bool]{Value: true, Line: 9}
+	four.Evidence.Nodes = nccltests.Fact[int]{Value: 2, Line: 9}
+	four.Evidence.LocalRanks = nccltests.Fact[int]{Value: 12, Line: 9}
+	if s, err := h.tableShape(&four); err != nil || s.nodes != 1 || s.hosts != 4 {
+		t.Errorf("cliques of 3 and 1 hosts: shape %+v, %v; want the rack's one domain of 4 hosts", s, err)
+	}
+	if n := domainsNote(&h, &four); !strings.Contains(n, "as 2 NVLink cliques, this rank's of 12 ranks (line 9: nNodes 2, localRanks 12 under MNNVL), which do not split them equally") {
+		t.Errorf("note %q", n)
 	}
 }
 
@@ -1416,6 +1434,23 @@ func TestConnectX8Guesses(t *testing.T) {
 		t.Fatalf("OCI's GB200 log: %d tables, %v", len(ocis), err)
 	}
 	oci := ocis[0]
+	// The same cross-domain table given as GB200's, whose ConnectX-7 has
+	// no faster rate to judge the placement at: the tables speak against
+	// hosts in separate domains, as before.
+	as200 := tab
+	as200.GPU = "NVIDIA GB200"
+	h200, err := DefaultHardware(as200.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h200, _ = h200.FromTables([]Table{as200}, 0)
+	gs, err = Guesses(h200, []Table{as200}, Query{Collective: commmodel.AllReduce, Ranks: 32, PerNode: 4}, []float64{1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := slices.IndexFunc(gs, func(g Guess) bool { return g.Fact.Key == "domain" }); k >= 0 {
+		t.Errorf("the GB300 table as GB200's: guess %+v; want none of the domain", gs[k])
+	}
 	g200, err := DefaultHardware(oci.GPU)
 	if err != nil {
 		t.Fatal(err)

@@ -195,4 +195,12 @@ func TestHostBWBound(t *testing.T) {
 	if err != nil || h.hostBW() != 18e9 {
 		t.Errorf("host-bw=18GB/s: %v, %g; want 18e9", err, h.hostBW())
 	}
+	// Where no copy goes through host memory (P2P cards; a PCIe link the
+	// user gives, which describes the path itself) host-bw would change
+	// nothing: refused, not dropped.
+	for _, c := range [][2]string{{"NVIDIA L40S", "host-bw=10GB/s"}, {"NVIDIA GeForce RTX 4090", "host-bw=18GB/s,pcie=4"}} {
+		if _, err := Describe(c[0], c[1]); err == nil || !strings.Contains(err.Error(), "leave host-bw out") {
+			t.Errorf("%s, %s: %v; want host-bw refused", c[0], c[1], err)
+		}
+	}
 }

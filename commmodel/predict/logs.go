@@ -642,7 +642,8 @@ func readEvidence(tab *Table, e *nccltests.Evidence) {
 	// describe, is left to the tuner.
 	a, err := nccl.ParseAlgo(strings.ReplaceAll(e.RanAlgo.Value, "_", ""))
 	collNet := err == nil && a.CollNet()
-	if tab.Algo == "" && e.RanAlgo.Known() && err == nil && !collNet {
+	ran := tab.Algo == "" && e.RanAlgo.Known() && err == nil && !collNet
+	if ran {
 		tab.Algo = a.String()
 	}
 	if p, err := commmodel.ParseProtocol(e.RanProto.Value); tab.Proto == "" && e.RanProto.Known() && err == nil && !collNet {
@@ -650,9 +651,9 @@ func readEvidence(tab *Table, e *nccltests.Evidence) {
 	}
 	// NCCL_NVLS_ENABLE=0 sets up no NVLS on the communicator
 	// (src/transport/nvls.cc, ncclNvlsInit returns before it): neither NVLS
-	// nor NVLSTree runs, whatever the hosts support. A pin of what ran, or
-	// of a list of algorithms, says more.
-	if _, off := envOff(e.Env, "NCCL_NVLS_ENABLE"); off && (tab.Algo == "" || strings.HasPrefix(tab.Algo, "^")) {
+	// nor NVLSTree runs, whatever the hosts support or NCCL_ALGO lists.
+	// What the TUNING lines say ran says more.
+	if _, off := envOff(e.Env, "NCCL_NVLS_ENABLE"); off && !ran {
 		tab.Algo = withoutNVLS(tab.Algo)
 	}
 }

@@ -1187,6 +1187,25 @@ func TestNVLSDisabledKeepsRanPin(t *testing.T) {
 	}
 }
 
+// TestNVLSDisabledStripsAlgoList: NCCL_ALGO=Ring,NVLS under
+// NCCL_NVLS_ENABLE=0 runs Ring alone.
+func TestNVLSDisabledStripsAlgoList(t *testing.T) {
+	log := "h0:1:1 [0] NCCL INFO NCCL_NVLS_ENABLE set by environment to 0.\n" +
+		"h0:1:1 [0] NCCL INFO NCCL_ALGO set by environment to Ring,NVLS\n" +
+		"# nThread 1 nGpus 1 minBytes 8388608 maxBytes 16777216 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n" +
+		"#  Rank  0 Group  0 Pid  1 on h0 device  0 [0x1b] NVIDIA H100 80GB HBM3\n" +
+		"#  Rank  1 Group  0 Pid  2 on h0 device  1 [0x2b] NVIDIA H100 80GB HBM3\n" +
+		"#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" +
+		"     8388608       2097152     float     sum      -1    83.33  100.66  100.66      0    80.98  103.59  103.59      0\n"
+	tabs, _, err := ReadBytes([]byte(log), "all_reduce.log", nil)
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	if tabs[0].Algo != "Ring" {
+		t.Errorf("algo %q; want Ring", tabs[0].Algo)
+	}
+}
+
 // TestWithoutNVLS: NCCL_NVLS_ENABLE=0 added to a table's NCCL_ALGO.
 func TestWithoutNVLS(t *testing.T) {
 	for algo, want := range map[string]string{

@@ -310,8 +310,8 @@ func (h *Hardware) tableShape(t *Table) (shape, error) {
 }
 
 // CheckDomain returns ErrShape where h's NVLink domain does not hold whole
-// hosts: NVLink joins a host's GPUs to each other, so a domain is a whole
-// number of hosts. A host is h's (gpus_per_node: GB200's tray of 4, whose
+// hosts, or a node of perHost GPUs: NVLink joins a host's GPUs to each
+// other, so a domain is a whole number of hosts, and a node within it. A host is h's (gpus_per_node: GB200's tray of 4, whose
 // runs may take a node of 8 GPUs of two trays inside a domain), or where h
 // gives none, a run's perHost GPUs.
 func (h *Hardware) CheckDomain(perHost int) error {
@@ -319,11 +319,17 @@ func (h *Hardware) CheckDomain(perHost int) error {
 	if g == 0 {
 		g = perHost
 	}
-	if h.Domain == 0 || g < 1 || h.Domain%g == 0 {
+	switch {
+	case h.Domain == 0 || g < 1:
 		return nil
+	case h.Domain%g != 0:
+		return shapeError(fmt.Sprintf("predict: NVLink domains of %d GPUs do not hold whole hosts of %d GPUs: give a multiple of %d (domain=%d for every host its own domain), or the host's GPUs (gpus=N) where %d is not their count",
+			h.Domain, g, g, g, g))
+	case perHost > h.Domain:
+		return shapeError(fmt.Sprintf("predict: a node of %d GPUs does not fit an NVLink domain of %d: give a node of at most %d GPUs (-per-node), or a larger domain",
+			perHost, h.Domain, h.Domain))
 	}
-	return shapeError(fmt.Sprintf("predict: NVLink domains of %d GPUs do not hold whole hosts of %d GPUs: give a multiple of %d (domain=%d for every host its own domain)",
-		h.Domain, g, g, g))
+	return nil
 }
 
 // shapeOf groups nodes hosts of perHost GPUs into NVLink domains
