@@ -747,7 +747,7 @@ func fp8Line(pins []nccl.FP8Pin) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("FP8: NCCL runs an FP8 reduction (ncclFloat8e4m3, ncclFloat8e5m2) on more than %d ranks on any algorithm it has but Ring (AllReduce on Tree; ReduceScatter on PAT or CollNet where it can), as Ring's long reduction chain loses precision (src/enqueue.cc, NCCL 2.24 and later); "+
+	return fmt.Sprintf("FP8: NCCL runs an FP8 reduction (ncclFloat8e4m3, ncclFloat8e5m2) on more than %d ranks on any algorithm it has but Ring (AllReduce on Tree; ReduceScatter on PAT where it runs, one GPU a node), from sm90 on, as Ring's long reduction chain loses precision (src/enqueue.cc, NCCL 2.24 and later); "+
 		"the plugin is not told the datatype and sets Ring's cost to 0, so %s that an FP8 call reaches pin Ring for it: %s. "+
 		"A job that reduces FP8 data on these communicators should not load this file: the rules cannot keep both its FP8 and its other calls on NCCL's own choice (docs/tune.md)",
 		nccl.FP8Ranks, plural(n, "rule", "rules"), strings.Join(each, "; "))

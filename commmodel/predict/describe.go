@@ -197,10 +197,10 @@ func Describe(gpu, spec string) (Hardware, error) {
 	}
 	if _, hostBW := set["host-bw"]; hostBW {
 		switch pcie := h.intraBW(); {
-		case !h.hostCopy():
+		case h.GPU.Known && !h.hostCopy():
 			return Hardware{}, fmt.Errorf("predict: hardware host-bw=%s: %s's GPUs do not copy through host memory as described (only cards without P2P do, GeForce RTX 40 and 50, where no link is given: pcie, link-bw and links describe the path itself); leave host-bw out",
 				units.FormatBandwidth(h.HostBW), h.GPU.Name)
-		case h.HostBW > pcie:
+		case h.hostCopy() && h.HostBW > pcie:
 			return Hardware{}, fmt.Errorf("predict: hardware host-bw=%s: a copy through host memory goes over the cards' PCIe, %s's at %s: give a rate up to it, such as %s",
 				units.FormatBandwidth(h.HostBW), h.GPU.Name, units.FormatBandwidth(pcie), units.FormatBandwidth(min(18e9, pcie)))
 		}

@@ -203,4 +203,12 @@ func TestHostBWBound(t *testing.T) {
 			t.Errorf("%s, %s: %v; want host-bw refused", c[0], c[1], err)
 		}
 	}
+	// A GPU the catalog does not hold, or none named yet (the tables'
+	// name comes later, machineHosts), keeps it: the description of -hw
+	// alone cannot say whether its cards copy through host memory.
+	for _, gpu := range []string{"", "NVIDIA GeForce RTX 4070 Ti SUPER"} {
+		if _, err := Describe(gpu, "host-bw=18GB/s,gpus=4"); err != nil {
+			t.Errorf("%q: %v; want host-bw kept", gpu, err)
+		}
+	}
 }

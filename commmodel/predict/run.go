@@ -326,7 +326,7 @@ func (h *Hardware) CheckDomain(perHost int) error {
 		return shapeError(fmt.Sprintf("predict: NVLink domains of %d GPUs do not hold whole hosts of %d GPUs: give a multiple of %d (domain=%d for every host its own domain), or the host's GPUs (gpus=N) where %d is not their count",
 			h.Domain, g, g, g, g))
 	case perHost > h.Domain:
-		return shapeError(fmt.Sprintf("predict: a node of %d GPUs does not fit an NVLink domain of %d: give a node of at most %d GPUs (-per-node), or a larger domain",
+		return shapeError(fmt.Sprintf("predict: a node of %d GPUs does not fit an NVLink domain of %d: give a node of at most %d GPUs, or a larger domain",
 			perHost, h.Domain, h.Domain))
 	}
 	return nil
