@@ -154,7 +154,8 @@ const GuessMoves = 0.10
 // Guesses returns the assumed facts of h whose alternative moves the
 // prediction of q at sizes by more than GuessMoves at some size, each
 // tried alone (and the NICs' count and rate together, where neither alone
-// moves it as far): the NICs per node and their rate (half of each), the
+// moves it as far): the NICs per node and their rate (alternatives says
+// which other values), the
 // network's latency (its prior times e^NetworkSlower, rounded: 6 times NCCL's figure, 12 on an AMD host, whose prior is RCCL's), the host CPU (AMD for Intel)
 // and the NICs' path (behind the CPU) where the tables or the query cross
 // nodes, NVLS off where it is assumed on, and NVSwitch against a mesh on
@@ -504,7 +505,8 @@ func (a alternative) concerns(t *Table) bool {
 // alternatives returns h with each assumed fact that could matter
 // changed in turn, for runs of tables and a query of perNode GPUs a node
 // (0 for none) that crosses nodes or not: half the NICs per node (one on
-// a host of PCIe cards) and half their rate, the network's latency at its prior times e^NetworkSlower (6 times NCCL's figure), the other x86
+// a host of PCIe cards) and half their rate (ConnectX-8's 800 Gb/s on
+// Blackwell Ultra, Slingshot 400's on Slingshot), the network's latency at its prior times e^NetworkSlower (6 times NCCL's figure), the other x86
 // vendor and a NIC behind the CPU (PHB) where some run crosses nodes, NVLS off where it is assumed on, NVSwitch
 // against a mesh on hosts of four GPUs or fewer, on hosts of two
 // cards that the catalog gives an NVLink bridge, the bridge, and on an

@@ -311,9 +311,10 @@ func (h *Hardware) tableShape(t *Table) (shape, error) {
 
 // CheckDomain returns ErrShape where h's NVLink domain does not hold whole
 // hosts, or a node of perHost GPUs: NVLink joins a host's GPUs to each
-// other, so a domain is a whole number of hosts, and a node within it. A host is h's (gpus_per_node: GB200's tray of 4, whose
-// runs may take a node of 8 GPUs of two trays inside a domain), or where h
-// gives none, a run's perHost GPUs.
+// other, so a domain is a whole number of hosts, and a node lies within
+// one. A host is h's (gpus_per_node: GB200's tray of 4, whose runs may
+// take a node of 8 GPUs of two trays inside a domain), or where h gives
+// none, a run's perHost GPUs.
 func (h *Hardware) CheckDomain(perHost int) error {
 	g := h.hostGPUs
 	if g == 0 {
