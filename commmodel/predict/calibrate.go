@@ -681,8 +681,8 @@ func domainsNote(h *Hardware, t *Table) string {
 	line, said := e.MNNVL.Line, fmt.Sprintf("nNodes %d under MNNVL", e.Nodes.Value)
 	switch {
 	case !e.MNNVL.Known():
-		v, _ := envOff(e.Env, "NCCL_MNNVL_ENABLE")
-		line, said = v.Line, "NCCL_MNNVL_ENABLE=0, every host a node"
+		v, _ := mnnvlOff(t)
+		line, said = v.Line, v.Name+"="+v.Value+" (MNNVL off), every host a node"
 	case !e.MNNVL.Value:
 		said = "MNNVL 0, every host a node"
 	}

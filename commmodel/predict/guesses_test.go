@@ -217,7 +217,12 @@ func TestRunDomains(t *testing.T) {
 		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0 MNNVL 1", 2, 1, "2 nodes of 1 host (line 1: nNodes 2 under MNNVL)"},
 		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0 MNNVL 0", 2, 1, "2 nodes of 1 host (line 1: MNNVL 0, every host a node)"},
 		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 1 localRanks 8 localRank 0 MNNVL 1", 1, 2, ""},
-		{"NCCL_MNNVL_ENABLE set by environment to 0.", 2, 1, "2 nodes of 1 host (line 1: NCCL_MNNVL_ENABLE=0, every host a node)"},
+		{"NCCL_MNNVL_ENABLE set by environment to 0.", 2, 1, "2 nodes of 1 host (line 1: NCCL_MNNVL_ENABLE=0 (MNNVL off), every host a node)"},
+		// P2P off turns MNNVL off from NCCL 2.27.3 (init.cc: "p2pLevel !=
+		// 0"); the log ran 2.28.9. ncclGetLevel prints the line without a
+		// full stop.
+		{"NCCL_P2P_DISABLE set by environment to 1", 2, 1, "2 nodes of 1 host (line 1: NCCL_P2P_DISABLE=1 (MNNVL off), every host a node)"},
+		{"NCCL_P2P_LEVEL set by environment to LOC", 2, 1, "(line 1: NCCL_P2P_LEVEL=LOC (MNNVL off)"},
 		// More cliques than hosts: the line does not fit the table.
 		{"comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 4 localRanks 2 localRank 0 MNNVL 1", 1, 2, "does not fit the table's 2 hosts of 4 GPUs"},
 	} {
@@ -238,6 +243,15 @@ func TestRunDomains(t *testing.T) {
 		if c.note == "" && note != "" || c.note != "" && !strings.Contains(note, c.note) {
 			t.Errorf("%q: note %q; want one with %q", c.line, note, c.note)
 		}
+	}
+	// Before NCCL 2.27.3, P2P off left MNNVL on: the rack holds both.
+	old, _, err := ReadBytes(append([]byte("h:1:1 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1\n"), raw...), "gcp.log", nil)
+	if err != nil || len(old) != 1 {
+		t.Fatalf("%d tables, %v", len(old), err)
+	}
+	old[0].Version = nccl.Version{Major: 2, Minor: 26, Patch: 2}
+	if s, err := h.tableShape(&old[0]); err != nil || s.nodes != 1 || s.hosts != 2 {
+		t.Errorf("P2P off on 2.26.2: shape %+v, %v; want one domain of 2 hosts", s, err)
 	}
 	// 4 hosts of 4 whose rank 0 sits in a clique of 3 of them (12 ranks)
 	// and the fourth alone, 2 cliques: no equal split, the catalog's rack
