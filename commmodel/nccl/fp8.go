@@ -62,7 +62,7 @@ func FP8RingPins(rules []TunerRule, comms []TunerComm) []FP8Pin {
 	var pins []FP8Pin
 	for _, c := range comms {
 		tm := c.Model
-		if tm.nRanks <= FP8Ranks || tm.minCC < fp8CompCap {
+		if tm == nil || tm.nRanks <= FP8Ranks || tm.minCC < fp8CompCap { // no model: nothing to walk
 			continue
 		}
 		for _, f := range []Func{FuncAllReduce, FuncReduceScatter, FuncReduce} {

@@ -92,3 +92,12 @@ func TestFP8RingPins(t *testing.T) {
 		t.Errorf("16 x 1: %+v, want AllReduce's and ReduceScatter's rule of nNodes 16", pins)
 	}
 }
+
+// TestFP8RingPinsNoModel: a TunerComm built without its Model has nothing
+// to walk, and is passed over rather than dereferenced.
+func TestFP8RingPinsNoModel(t *testing.T) {
+	r := TunerRule{Func: FuncAllReduce, MaxBytes: math.MaxUint64, Algo: AlgoRing, Proto: Simple, Nodes: -1, Ranks: -1, PipeOps: -1, RegBuff: -1}
+	if pins := FP8RingPins([]TunerRule{r}, []TunerComm{{Nodes: 2}}); len(pins) != 0 {
+		t.Errorf("no model: %+v, want none", pins)
+	}
+}

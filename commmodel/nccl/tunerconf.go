@@ -207,13 +207,16 @@ func parseTunerRule(text string) (r TunerRule, col int, err error) {
 }
 
 // WriteTunerRules writes rules in the plugin's format, after comment, whose
-// lines it prefixes with "# " and folds at spaces (or within a word too
-// long) into lines of at most 255 bytes, and the column line (TunerHeader).
+// lines (each string's lines: a line break in one starts another) it
+// prefixes with "# " and folds at spaces (or within a word too long) into
+// lines of at most 255 bytes, and the column line (TunerHeader).
 func WriteTunerRules(w io.Writer, comment []string, rules []TunerRule) error {
 	bw := bufio.NewWriter(w)
 	for _, c := range comment {
-		for _, l := range foldComment(c, tunerLineMax-1) {
-			fmt.Fprintln(bw, l)
+		for _, line := range strings.Split(strings.ReplaceAll(c, "\r", ""), "\n") {
+			for _, l := range foldComment(line, tunerLineMax-1) {
+				fmt.Fprintln(bw, l)
+			}
 		}
 	}
 	fmt.Fprintln(bw, TunerHeader)

@@ -139,3 +139,24 @@ func FuzzReadTunerRules(f *testing.F) {
 		}
 	})
 }
+
+// TestWriteTunerRulesCommentLines: a comment string of several lines is
+// written as several comment lines, each prefixed with "# ", so the file
+// reads back (a bare second line was "not a tuner rule" to ReadTunerRules,
+// and to the plugin a rule line it cannot parse).
+func TestWriteTunerRulesCommentLines(t *testing.T) {
+	r := TunerRule{Func: FuncAllReduce, MaxBytes: 1 << 20, Algo: AlgoRing, Proto: Simple, Nodes: -1, Ranks: -1, PipeOps: -1, RegBuff: -1}
+	var b bytes.Buffer
+	if err := WriteTunerRules(&b, []string{"machine notes:\nnic_bw fitted\r\nthird"}, []TunerRule{r}); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n")[:3] {
+		if !strings.HasPrefix(l, "# ") {
+			t.Errorf("line %q is no comment:\n%s", l, b.String())
+		}
+	}
+	rules, err := ReadTunerRules(&b, "rules.conf")
+	if err != nil || len(rules) != 1 || rules[0] != r {
+		t.Errorf("read back: %+v, %v; want the one rule", rules, err)
+	}
+}

@@ -439,10 +439,14 @@ func (m *Machine) worstOf(comms []Comm, each func(c Comm, tm *nccl.Model, nodes 
 // release's choice changes: a Ratio above 1 is where the two releases
 // choose otherwise for comms and the file keeps v's; 1 where their
 // choices agree there, whatever else differs between their tuning models.
-// Rules of the model's own choice are not counted.
+// Rules of the model's own choice are not counted. A v that is no NCCL
+// release (the zero Version among them) is ErrQuery.
 func (m *Machine) ReleaseWorst(v nccl.Version, comms []Comm, rules []nccl.TunerRule) (PlacedCost, error) {
+	if v.Major != 2 || v.Minor < 0 || v.Patch < 0 {
+		return PlacedCost{}, queryError(fmt.Sprintf("predict: release %v: want an NCCL release 2.MINOR.PATCH", v))
+	}
 	at := *m
-	at.version = v
+	at.version, _, _ = versionOf(v) // a release the model does not follow: the nearest it does
 	idx := ruleIndex{rules: rules}
 	return m.worstOf(comms, func(c Comm, tm *nccl.Model, nodes int) (PlacedCost, error) {
 		base, _, err := at.tunerModel(c)

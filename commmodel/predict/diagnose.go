@@ -992,8 +992,8 @@ func guessesMove(gs []Guess) (float64, bool) {
 	return most, true
 }
 
-// Gap is a ratio of times as a factor of at least 1, either way (how far
-// off, whichever side): 2 for 0.5 and for 2.
+// Gap is a ratio of times, which is positive, as a factor of at least 1,
+// either way (how far off, whichever side): 2 for 0.5 and for 2.
 func Gap(r float64) float64 { return max(r, 1/r) }
 
 // hostHint asks, for a table of several nodes slower than the model in

@@ -340,6 +340,9 @@ func (h *Hardware) tableShape(t *Table) (shape, error) {
 // take a node of 8 GPUs of two trays inside a domain), or where h gives
 // none, a run's perHost GPUs.
 func (h *Hardware) CheckDomain(perHost int) error {
+	if h.Domain < 0 || h.Domain > maxCount {
+		return fmt.Errorf("%w: Hardware.Domain %d: want 0 (its default) or a count up to %d", ErrHardware, h.Domain, maxCount)
+	}
 	g := h.hostGPUs
 	if g == 0 {
 		g = perHost
