@@ -434,7 +434,7 @@ func (m *Machine) worstOf(comms []Comm, each func(c Comm, tm *nccl.Model, nodes 
 // NCCL v's own choice (the release a file's header says it was written
 // for) serve them worst against the own choice of m's release, both by
 // NCCL's model of m's machine (worstCall with v's model as its base), at
-// the powers of two and at the first and last size of every rule that
+// the powers of two and at the first and last size (up to 16 GiB) of every rule that
 // keeps either release's own choice (nccl.Model.TunerRules), where one
 // release's choice changes: a Ratio above 1 is where the two releases
 // choose otherwise for comms and the file keeps v's; 1 where their
@@ -461,7 +461,7 @@ func (m *Machine) ReleaseWorst(v nccl.Version, comms []Comm, rules []nccl.TunerR
 					return nil, err
 				}
 				for _, r := range own {
-					sizes = append(sizes, float64(max(r.MinBytes, 1)), float64(min(r.MaxBytes, 1<<44)))
+					sizes = append(sizes, float64(max(r.MinBytes, 1)), float64(min(r.MaxBytes, 1<<worstLog2)))
 				}
 			}
 			return sizes, nil
@@ -570,6 +570,10 @@ func (x *ruleIndex) of(f nccl.Func, ranks int) []nccl.TunerRule {
 	return l
 }
 
+// worstLog2 is the log2 of the largest size worstCall tries: 16 GiB, the
+// largest of nccl-tests' usual sweeps (-e 16G).
+const worstLog2 = 34
+
 // worstCall returns the call at which the rules serve communicator c,
 // counted as nodes nodes by NCCL's model tm, worst against NCCL's own
 // choice by tm, at sizes of every power of two from 1 B to 16 GiB, in
@@ -592,7 +596,7 @@ func (x *ruleIndex) worstCallAt(c Comm, tm *nccl.Model, nodes int, base *nccl.Mo
 		if err != nil {
 			return PlacedCost{}, err
 		}
-		for k := 0; k <= 34; k++ {
+		for k := 0; k <= worstLog2; k++ {
 			sizes = append(sizes, math.Exp2(float64(k)))
 		}
 		for _, n := range sizes {
