@@ -9,14 +9,15 @@ import (
 )
 
 // TestDiagnoseGDRPath: Kestrel's 16 x 4 H100 AllReduce over Slingshot,
-// diagnosed uncalibrated, with its debug lines showing GPUDirect RDMA
-// ("via NET/Libfabric/0/GDRDMA", "Connected all rings ... GDR 1", the red
-// team's k_dbg.log around this table) and no NCCL_NET_GDR_LEVEL: NCCL
-// enables GPUDirect RDMA by default only up to PXB ("int netGdrLevel =
-// ncclParamNetGdrC2c() ? PATH_P2C : PATH_PXB", src/graph/paths.cc:511 in
-// 2.30.7), so the NICs behind the CPU (PHB) are no cause to
-// offer, as predict calibrated on the same log offers none
-// (gdrWithinPXB). Without the GDR line the path is a guess again.
+// diagnosed uncalibrated. Its debug lines may show GPUDirect RDMA ("via
+// NET/Libfabric/0/GDRDMA", "Connected all rings ... GDR 1", the red
+// team's k_dbg.log around this table), which NCCL enables only within
+// NCCL_NET_GDR_LEVEL ("int netGdrLevel = ncclParamNetGdrC2c() ? PATH_P2C :
+// PATH_PXB", src/graph/paths.cc:511 in 2.30.7, unless the environment
+// sets it). Only with that level shown at PXB are the NICs behind the CPU
+// (PHB) no cause to offer, as predict offers none (gdrWithinPXB);
+// GPUDirect RDMA alone, or under NCCL_NET_GDR_LEVEL=PHB, leaves the path
+// a guess.
 func TestDiagnoseGDRPath(t *testing.T) {
 	// The log keeps no Rank lines: its README gives 16 nodes of 4 H100s.
 	pins := func(int) Pins { return Pins{Nodes: 16, PerNode: 4, SystemGPU: "H100-SXM"} }
@@ -43,8 +44,12 @@ func TestDiagnoseGDRPath(t *testing.T) {
 	}
 	gdr := tabs[0]
 	gdr.Evidence.GPUDirect = nccltests.Fact[bool]{Value: true, Line: 75}
+	if !mentions(gdr) {
+		t.Error("with GPUDirect RDMA and no NCCL_NET_GDR_LEVEL line: want the NICs' path among the causes, as a site may have raised the level")
+	}
+	gdr.Evidence.Env = []nccltests.Setting{{Name: "NCCL_NET_GDR_LEVEL", Value: "PXB", Line: 70}}
 	if mentions(gdr) {
-		t.Error("with GPUDirect RDMA at NCCL's default level: the NICs' path is offered as a cause; want none, as predict offers none")
+		t.Error("with GPUDirect RDMA under NCCL_NET_GDR_LEVEL=PXB: the NICs' path is offered as a cause; want none, as predict offers none")
 	}
 	gdr.Evidence.Env = []nccltests.Setting{{Name: "NCCL_NET_GDR_LEVEL", Value: "PHB", Line: 70}}
 	if !mentions(gdr) {

@@ -411,23 +411,30 @@ func (h *Hardware) nicPathSettled(tables []Table) bool {
 }
 
 // gdrWithinPXB reports that a table's NCCL debug lines show GPUDirect
-// RDMA between its GPUs and NICs (a channel "via NET/.../GDRDMA") and no
-// table's environment sets NCCL_NET_GDR_LEVEL or NCCL_NET_GDR_C2C: by
-// default NCCL enables it only where the NIC lies within PXB of the GPU,
-// or from 2.27 reached over the GPU's C2C link to the CPU (P2C; netGdrLevel,
-// src/graph/paths.cc), so the NICs are not behind the CPU (PHB).
+// RDMA between its GPUs and NICs (a channel "via NET/.../GDRDMA", or
+// "Connected all rings ... GDR 1") under an NCCL_NET_GDR_LEVEL its
+// environment sets to PXB or nearer: NCCL enables it only where the NIC
+// lies within that level of the GPU (netGdrLevel, src/graph/paths.cc), so
+// the NICs are not behind the CPU (PHB). A log without that line settles
+// nothing: NCCL's default level is PXB, but the line is often trimmed
+// from a pasted log, and sites that put the NICs behind the CPU raise the
+// level to PHB in every job's environment (ALCF's Polaris), so GPUDirect
+// RDMA alone leaves the path a guess.
 func gdrWithinPXB(tables []Table) bool {
-	gdr := false
 	for i := range tables {
 		e := &tables[i].Evidence
-		if slices.ContainsFunc(e.Env, func(s nccltests.Setting) bool {
-			return s.Name == "NCCL_NET_GDR_LEVEL" || s.Name == "NCCL_NET_GDR_C2C"
-		}) {
-			return false
+		if !e.GPUDirect.Known() || !e.GPUDirect.Value {
+			continue
 		}
-		gdr = gdr || e.GPUDirect.Known() && e.GPUDirect.Value
+		k := slices.IndexFunc(e.Env, func(s nccltests.Setting) bool { return s.Name == "NCCL_NET_GDR_LEVEL" })
+		if k < 0 {
+			continue
+		}
+		if level, err := nccl.ParsePathType(strings.TrimSpace(e.Env[k].Value)); err == nil && level <= nccl.PathPXB {
+			return true
+		}
 	}
-	return gdr
+	return false
 }
 
 // guess is the Guess of a, its Fact and Hint from facts, h's Facts, with

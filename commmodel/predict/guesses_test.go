@@ -1124,19 +1124,22 @@ func TestHoldGuesses(t *testing.T) {
 }
 
 // TestGuessesGDR: AWS's p4d AllReduce log prints NCCL's channel lines "via
-// NET/.../GDRDMA": NCCL enables GPUDirect RDMA only where the NIC lies
-// within PXB of the GPU, or P2C from 2.27 (its default NCCL_NET_GDR_LEVEL),
-// never PHB, so the NICs
-// behind the CPU (PHB) are no alternative, and no guess of the NICs' path
-// is offered (red team 41). With NCCL_NET_GDR_LEVEL set in the log's
-// environment, which moves that bound, it is offered again.
+// NET/.../GDRDMA". NCCL enables GPUDirect RDMA only where the NIC lies
+// within its NCCL_NET_GDR_LEVEL of the GPU, PXB by default
+// (src/graph/paths.cc), but a site may raise it in every job's
+// environment and the line that says so is often trimmed from a pasted
+// log: ALCF's Polaris, whose NICs sit behind the CPU (PHB), runs
+// GPUDirect RDMA under NCCL_NET_GDR_LEVEL=PHB, and a Polaris log without
+// that line shows "GDR 1" as p4d's does. So GPUDirect RDMA alone leaves
+// the NICs' path a guess; with NCCL_NET_GDR_LEVEL=PXB set it is settled,
+// and with SYS it is a guess again.
 func TestGuessesGDR(t *testing.T) {
 	tabs, _, err := ReadFile("../../data/nccltests/testdata/real/a100_2x8_allreduce_efa_p4d_ncclinfo.log", nil)
 	if err != nil || len(tabs) == 0 {
 		t.Fatalf("%d tables, %v", len(tabs), err)
 	}
-	if !gdrWithinPXB(tabs) {
-		t.Fatalf("evidence %+v: want GPUDirect RDMA read from the channel lines", tabs[0].Evidence.GPUDirect)
+	if g := tabs[0].Evidence.GPUDirect; !g.Known() || !g.Value {
+		t.Fatalf("evidence %+v: want GPUDirect RDMA read from the channel lines", g)
 	}
 	h, err := Describe(tabs[0].GPU, "")
 	if err != nil {
@@ -1152,13 +1155,24 @@ func TestGuessesGDR(t *testing.T) {
 		}
 		return n
 	}
-	if n := paths(tabs); n != 0 {
-		t.Errorf("%d alternatives of the NICs' path with GPUDirect RDMA shown; want none", n)
+	if n := paths(tabs); n != 1 {
+		t.Errorf("%d alternatives of the NICs' path with GPUDirect RDMA and no NCCL_NET_GDR_LEVEL line; want the NICs behind the CPU", n)
 	}
-	set := slices.Clone(tabs)
-	set[0].Evidence.Env = append(slices.Clone(set[0].Evidence.Env), nccltests.Setting{Name: "NCCL_NET_GDR_LEVEL", Value: "SYS"})
-	if n := paths(set); n != 1 {
+	withLevel := func(level string) []Table {
+		set := slices.Clone(tabs)
+		set[0].Evidence.Env = append(slices.Clone(set[0].Evidence.Env), nccltests.Setting{Name: "NCCL_NET_GDR_LEVEL", Value: level})
+		return set
+	}
+	if n := paths(withLevel("PXB")); n != 0 {
+		t.Errorf("%d alternatives of the NICs' path with GPUDirect RDMA under NCCL_NET_GDR_LEVEL=PXB; want none", n)
+	}
+	if n := paths(withLevel("SYS")); n != 1 {
 		t.Errorf("%d alternatives of the NICs' path with NCCL_NET_GDR_LEVEL=SYS; want the NICs behind the CPU", n)
+	}
+	off := withLevel("PXB")
+	off[0].Evidence.GPUDirect.Value = false
+	if n := paths(off); n != 1 {
+		t.Errorf("%d alternatives of the NICs' path without GPUDirect RDMA under NCCL_NET_GDR_LEVEL=PXB; want the NICs behind the CPU", n)
 	}
 }
 
