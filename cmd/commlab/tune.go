@@ -17,6 +17,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -398,6 +399,10 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if pinned != "" {
 		fmt.Fprintf(stderr, "commlab tune: %s\n", pinned)
 	}
+	some := someTablesSetLine(mc.tables, req.job)
+	if some != "" {
+		fmt.Fprintf(stderr, "commlab tune: %s\n", some)
+	}
 	writeWithheld(stderr, choices, mc.hw, req)
 	assumed, err := m.AssumedWorst(req.comms, rules)
 	if err != nil {
@@ -422,6 +427,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	comment := append(tuneComment(mc.files, mc.hw, m, req, choices, pinned != ""), assumedLines...)
 	if pinned != "" {
 		comment = append(comment, pinned)
+	}
+	if some != "" {
+		comment = append(comment, some)
 	}
 	if release != "" {
 		comment = append(comment, release)
@@ -773,6 +781,47 @@ func pinnedTablesLine(tables []predict.Table, job predict.Env) string {
 	}
 	return fmt.Sprintf("every calibration table ran with %s, and the rules are for a job that leaves %s to NCCL: a job that sets %s (as GKE's GPUDirect-TCPX environment sets NCCL_ALGO=Ring and NCCL_PROTO=Simple) leaves every other choice out of NCCL's cost table, "+
 		"where the plugin passes over its rules and runs their calls on one channel; give %s to write the rules for such a job", joinAnd(set), map[bool]string{true: "it", false: "them"}[len(set) == 1], map[bool]string{true: "it", false: "them"}[len(set) == 1], joinAnd(flags))
+}
+
+// someTablesSetLine says where the logs of some calibration tables, not
+// all (pinnedTablesLine and the header's exclusions say what all share),
+// show that their job set NCCL_ALGO or NCCL_PROTO ("NCCL_PROTO set by
+// environment to Simple") and the job's setting is not given: a job that
+// keeps it leaves what it does not allow out of NCCL's cost table, where
+// the plugin passes over the rules naming it and runs their calls on one
+// channel. "" otherwise.
+func someTablesSetLine(tables []predict.Table, job predict.Env) string {
+	every := predict.TablesEnv(tables)
+	var said, flags []string
+	for _, p := range []struct {
+		name, flag, job, every string
+		fact                   func(e *nccltests.Evidence) nccltests.Fact[string]
+	}{
+		{"NCCL_ALGO", "-algo", job.Algo, every.Algo, func(e *nccltests.Evidence) nccltests.Fact[string] { return e.Algo }},
+		{"NCCL_PROTO", "-proto", job.Proto, every.Proto, func(e *nccltests.Evidence) nccltests.Fact[string] { return e.Proto }},
+	} {
+		if p.job != "" || p.every != "" {
+			continue
+		}
+		var values []string
+		for i := range tables {
+			f := p.fact(&tables[i].Evidence)
+			if !f.Known() {
+				continue
+			}
+			said = append(said, fmt.Sprintf("%s=%s (%s, line %d)", p.name, f.Value, tables[i].Name, f.Line))
+			if !slices.ContainsFunc(values, func(v string) bool { return strings.EqualFold(v, f.Value) }) {
+				values = append(values, f.Value)
+				flags = append(flags, p.flag+" "+strings.ToLower(f.Value))
+			}
+		}
+	}
+	if len(said) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the logs show jobs that set %s, and the rules are for a job that leaves NCCL_ALGO and NCCL_PROTO to NCCL: a job that keeps such a setting leaves what it does not allow out of NCCL's cost table, "+
+		"where the plugin passes over the rules naming it and runs their calls on one channel; give the job's setting (%s) to write the rules for it, and tune -check the file with it",
+		joinAnd(said), strings.Join(flags, " or "))
 }
 
 // envText names what e sets: "NCCL_ALGO=Ring and NCCL_PROTO=Simple".

@@ -74,6 +74,37 @@ func TestTuneCheckOwnChoices(t *testing.T) {
 	}
 }
 
+// TestTuneSomeTablesSet: of nccl-tests#319's two 2 x 8 H100 AllReduce
+// logs, the second's job set NCCL_ALGO=RING (its line 31, "NCCL_ALGO set
+// by environment to RING") and the first's did not. The rules are for a job
+// that leaves NCCL_ALGO unset, and a job that keeps RING passes over their
+// Tree rules and runs those calls on one channel (red team A: a Polaris
+// log's NCCL_PROTO=Simple, under which LL128 rules ran so): tune says so
+// first, naming the log's line and -algo ring, and -check under -algo ring
+// finds the calls on one channel; with -algo ring given it says nothing.
+func TestTuneSomeTablesSet(t *testing.T) {
+	t.Parallel()
+	const r = "../../data/nccltests/testdata/real/"
+	args := []string{"-calibrate", r + "h100_2x8_allreduce_default_doca_nccltests319.log," + r + "h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log",
+		"-comms", "2x8", "-collective", "allreduce"}
+	file := t.TempDir() + "/rules.conf"
+	code, _, stderr := runCLI(slices.Concat([]string{"tune", "-o", file}, args)...)
+	want := "the logs show jobs that set NCCL_ALGO=RING (" + r + "h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log#0, line 31)"
+	if code != 0 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "give the job's setting (-algo ring)") {
+		t.Fatalf("tune: exit %d; want %q:\n%s", code, want, stderr)
+	}
+	if b, err := os.ReadFile(file); err != nil || !strings.Contains(string(b), "# "+want) {
+		t.Errorf("header: want %q (%v)", want, err)
+	}
+	code, stdout, _ := runCLI(slices.Concat([]string{"tune", "-check", file}, args, []string{"-algo", "ring"})...)
+	if code != 1 || !strings.Contains(stdout, "no rule takes them, and the plugin runs them on one channel") {
+		t.Errorf("tune -check -algo ring: exit %d; want calls on one channel:\n%s", code, stdout)
+	}
+	if code, _, stderr := runCLI(slices.Concat([]string{"tune", "-o", file}, args, []string{"-algo", "ring"})...); code != 0 || strings.Contains(stderr, "the logs show jobs that set") {
+		t.Errorf("tune -algo ring: exit %d; want no line of the logs' setting:\n%s", code, stderr)
+	}
+}
+
 // TestTuneJobEnv: GKE's GPUDirect-TCPX environment sets NCCL_ALGO=Ring
 // and NCCL_PROTO=Simple for every job (its A3 High 2 x 8 AllGather ran
 // under it). Under it NCCL leaves every other choice out of its cost table,
