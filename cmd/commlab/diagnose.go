@@ -31,6 +31,10 @@ type diagnoseOutput struct {
 	Ranks      int    `json:"ranks"`
 	Nodes      int    `json:"nodes"`
 	PerNode    int    `json:"per_node"`
+	// ShapeAssumed is set where the log places no rank on a host and no
+	// LOG:nodes= or LOG:per-node= gave the layout: Nodes and PerNode are
+	// assumed, and every finding rests on them.
+	ShapeAssumed bool `json:"shape_assumed,omitempty"`
 	// CollectiveCandidates, present only then, lists the collectives the
 	// table fits alike where its collective was guessed among them (the
 	// first), as fit's JSON has it.
@@ -193,6 +197,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 		Hardware: hardwareOf(mc.hw, append([]predict.Table{t}, mc.tables...)),
 		Points:   len(t.Points), Findings: []diagnoseFinding{},
 		Problems: append(append([]problem{}, problems...), mc.problems...)}
+	out.ShapeAssumed = t.ShapeFrom == predict.SourceAssumed
 	out.CollectiveCandidates, out.CollectiveHint = guessedAmong(pos[0], files[0].path, t, problems)
 	m, model, err := mc.model()
 	if err != nil {
@@ -418,6 +423,10 @@ func guessedAmong(arg, path string, t predict.Table, problems []problem) ([]stri
 
 func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 	fmt.Fprintf(w, "%s: %s on %d ranks (%d x %d GPUs)\n", out.Table, out.Collective, out.Ranks, out.Nodes, out.PerNode)
+	if out.ShapeAssumed {
+		fmt.Fprintf(w, "guess: layout = %d x %d GPUs is assumed, as the log places no rank on a host, and every finding below rests on it: give LOG:nodes=N:per-node=G if the run was laid out otherwise\n",
+			out.Nodes, out.PerNode)
+	}
 	if len(out.CollectiveCandidates) > 1 {
 		other := out.CollectiveHint[strings.LastIndex(out.CollectiveHint, "=")+1:]
 		fmt.Fprintf(w, "guess: collective = %s: the table fits %s alike, and neither the log nor its name says which: if the run was %s, diagnose %s\n",

@@ -743,3 +743,35 @@ func TestDiagnoseLargestGap(t *testing.T) {
 		t.Errorf("two findings: %s\nwant no largest-gap line", out)
 	}
 }
+
+// TestDiagnoseShapeAssumed: Polaris' 4 x 4 A100 AllReduce log places no
+// rank on a host (its first lines: ALCF's nodes of 4 A100s, 4 nodes), so
+// diagnose assumes 2 nodes of 8, and every point falls outside the
+// model's interval. The text says the layout is assumed before any
+// finding, the JSON says so (shape_assumed), and a finding whose guesses
+// fall short of its gap names the layout before the run (red team A: it
+// said "check the run as well" of a gap its own layout made). Given
+// nodes=4 the layout is the user's and nothing of it is said.
+func TestDiagnoseShapeAssumed(t *testing.T) {
+	t.Parallel()
+	const log = "../../data/nccltests/testdata/real/a100_4x4_allreduce_simple_polaris_ss11.log"
+	code, stdout, stderr := runCLI("diagnose", log, "-gpu", "A100-SXM4-40GB")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(stdout, "\n")
+	if want := "guess: layout = 2 x 8 GPUs is assumed"; len(lines) < 2 || !strings.HasPrefix(lines[1], want) {
+		t.Errorf("second line: want %q:\n%s", want, stdout)
+	}
+	if strings.Contains(stdout, "gap: check the run as well") || !strings.Contains(stdout, "the table's layout, 2 x 8, is assumed too") {
+		t.Errorf("want the short guesses to name the assumed layout, not the run alone:\n%s", stdout)
+	}
+	code, js, _ := runCLI("diagnose", log, "-gpu", "A100-SXM4-40GB", "-format", "json")
+	if code != 0 || !strings.Contains(js, `"shape_assumed": true`) {
+		t.Errorf("JSON: exit %d, want shape_assumed true", code)
+	}
+	code, stdout, _ = runCLI("diagnose", log+":nodes=4", "-gpu", "A100-SXM4-40GB")
+	if code != 0 || strings.Contains(stdout, "layout = ") || strings.Contains(stdout, "is assumed too") {
+		t.Errorf("nodes=4: exit %d; want no layout guess:\n%s", code, stdout)
+	}
+}

@@ -327,6 +327,10 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 				return false
 			}
 			rest := "check the run as well"
+			if t.ShapeFrom == SourceAssumed {
+				// The layout is a guess no ratio above measures.
+				rest = fmt.Sprintf("the table's layout, %d x %d, is assumed too (its log places no rank on a host): give FILE:nodes=N:per-node=G, then check the run", t.Nodes, t.PerNode)
+			}
 			if f.Kind == KindFaster {
 				// A run faster than the model is at no fault: the
 				// model misses it.
