@@ -614,20 +614,20 @@ func captureHardware(gpu, spec, topoFile string, tp *topo.Topology, bad []*topo.
 	// differ from the catalog's.
 	faulty := len(notes) > 0 && topo.ReadNVLinks(tp).Most() == hw.GPU.NVLinks
 	// rocm-smi shows AMD's GPUs, nvidia-smi NVIDIA's: a capture of the
-	// other vendor's is of another machine, whatever its fabric, and one
-	// note says so, against a system's GPU too.
+	// other vendor's is of another machine, whatever its fabric, and would
+	// describe this one as no machine is (an H100 host joined by Infinity
+	// Fabric): it is refused, against a system's GPU too.
 	rocm, amd := len(tp.ROCm()) > 0, hw.GPU.Known && hw.GPU.ISA != ""
-	vendor := hw.GPU.Known && len(tp.GPUs()) > 0 && rocm != amd
-	switch {
-	case vendor && hw.Fabric == predict.FabricInfinity && hw.Sources.Fabric == predict.SourceTopo:
-		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture joins AMD GPUs by Infinity Fabric (XGMI), but %s is NVIDIA's: is it a capture of this machine? It is taken as given",
-			topoFile, hw.GPU.Name)})
-	case vendor && rocm:
-		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture is rocm-smi's, of AMD GPUs, but %s is NVIDIA's: is it a capture of this machine? It is taken as given",
-			topoFile, hw.GPU.Name)})
-	case vendor:
-		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture is nvidia-smi's, of NVIDIA GPUs, but %s is AMD's: is it a capture of this machine? It is taken as given",
-			topoFile, hw.GPU.Name)})
+	if hw.GPU.Known && len(tp.GPUs()) > 0 && rocm != amd {
+		what, own, tool := "rocm-smi's, of AMD GPUs", "NVIDIA's", "nvidia-smi topo -m"
+		if !rocm {
+			what, own, tool = "nvidia-smi's, of NVIDIA GPUs", "AMD's", "rocm-smi --showtopo"
+		}
+		if hw.Fabric == predict.FabricInfinity && hw.Sources.Fabric == predict.SourceTopo {
+			what = "rocm-smi's, joining AMD GPUs by Infinity Fabric (XGMI)"
+		}
+		return predict.Hardware{}, nil, nil, flagErrorf("-topo %s: the capture is %s, but %s is %s: it is a capture of another machine; give this machine's (%s), or -gpu NAME where the GPU's name is wrong",
+			topoFile, what, hw.GPU.Name, own, tool)
 	}
 	if hw.System != "" {
 		if shown, keep := systemFactsChanged(&system, &hw); len(shown) > 0 {
@@ -642,13 +642,13 @@ func captureHardware(gpu, spec, topoFile string, tp *topo.Topology, bad []*topo.
 		links = "Infinity Fabric links"
 	}
 	// rocm-smi counts no links: an XGMI capture leaves them the catalog's.
-	if !vendor && captured && catalogLinks && hw.Sources.NVLinks == predict.SourceTopo && hw.NVLinks != hw.GPU.NVLinks && !bridged && !faulty {
+	if captured && catalogLinks && hw.Sources.NVLinks == predict.SourceTopo && hw.NVLinks != hw.GPU.NVLinks && !bridged && !faulty {
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture gives a GPU %d %s, but the catalog gives %s %d: is it a capture of this machine? It is taken as given",
 			topoFile, hw.NVLinks, links, hw.GPU.Name, hw.GPU.NVLinks)})
 	}
 	// A GPU the catalog does not hold has no links there to hold the
 	// capture to.
-	if !vendor && hw.GPU.Known && len(tp.GPUs()) >= 2 && hw.Sources.Fabric == predict.SourceTopo && !bridged && catalogLinks == (hw.Fabric == predict.FabricPCIe) && !faulty {
+	if hw.GPU.Known && len(tp.GPUs()) >= 2 && hw.Sources.Fabric == predict.SourceTopo && !bridged && catalogLinks == (hw.Fabric == predict.FabricPCIe) && !faulty {
 		// A capture of another machine would describe this one wrongly.
 		what := fmt.Sprintf("%d %s", hw.GPU.NVLinks, links)
 		if !catalogLinks {

@@ -13,32 +13,37 @@ const (
 )
 
 // TestTopoSweepVendor: a capture of the other vendor's GPUs is of another
-// machine, whatever its fabric, and the warning says so: rocm-smi's PCIe
-// capture beside an L40S log warned of nothing, and nvidia-smi's beside an
-// MI300X log gave the MI300X "7 NVLinks" or (one GPU) said nothing.
+// machine, whatever its fabric, and is refused as a usage error naming the
+// capture the machine's vendor prints: rocm-smi's PCIe capture beside an
+// L40S log warned of nothing, nvidia-smi's beside an MI300X log gave the
+// MI300X "7 NVLinks" or (one GPU) said nothing, and an MI300X XGMI capture
+// beside an H100 log, taken as given with a warning, made an H100 host
+// joined by Infinity Fabric (red team B). rocm-smi's own PCIe capture
+// beside an MI300X is the machine's, its links Infinity Fabric's.
 func TestTopoSweepVendor(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		log, shape, capture, want, not string
+		code                           int
 	}{
 		{"l40s_2node_allreduce_openshift.log", "2,1", sweepROCm + "rocm_smi_showtopo_4gpu_pcie.txt",
-			"the capture is rocm-smi's, of AMD GPUs, but L40S is NVIDIA's: is it a capture of this machine?", ""},
+			"the capture is rocm-smi's, of AMD GPUs, but L40S is NVIDIA's: it is a capture of another machine; give this machine's (nvidia-smi topo -m)", "", 2},
+		{"h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log", "2,8", sweepROCm + "gfx942_8gpu_xgmi_msswift.txt",
+			"the capture is rocm-smi's, joining AMD GPUs by Infinity Fabric (XGMI), but H100 SXM is NVIDIA's: it is a capture of another machine", "", 2},
 		{"mi300x_1x8_allreduce_rocmblogs.log", "1,8", sweepCaptures + "p40_8gpu_mlx5_soc_paddle.txt",
-			"the capture is nvidia-smi's, of NVIDIA GPUs, but AMD Instinct MI300X is AMD's", "NVLinks"},
+			"the capture is nvidia-smi's, of NVIDIA GPUs, but AMD Instinct MI300X is AMD's: it is a capture of another machine; give this machine's (rocm-smi --showtopo)", "NVLinks", 2},
 		{"mi300x_1x8_allreduce_rocmblogs.log", "1,8", sweepCaptures + "h100_hgx_8nic_sglang30401.txt",
-			"the capture is nvidia-smi's, of NVIDIA GPUs, but AMD Instinct MI300X is AMD's", "NVLinks"},
+			"the capture is nvidia-smi's, of NVIDIA GPUs, but AMD Instinct MI300X is AMD's", "NVLinks", 2},
 		{"mi300x_1x8_allreduce_rocmblogs.log", "1,8", sweepCaptures + "tesla_p4_1gpu_numa_na_hami99.txt",
-			"the capture is nvidia-smi's, of NVIDIA GPUs, but AMD Instinct MI300X is AMD's", ""},
-		// rocm-smi's own PCIe capture beside an MI300X: its links are
-		// Infinity Fabric's, not NVLinks.
+			"the capture is nvidia-smi's, of NVIDIA GPUs, but AMD Instinct MI300X is AMD's", "", 2},
 		{"mi300x_1x8_allreduce_rocmblogs.log", "1,8", sweepROCm + "rocm_smi_showtopo_4gpu_pcie.txt",
-			"the catalog gives AMD Instinct MI300X 7 Infinity Fabric links", "NVLinks"},
+			"the catalog gives AMD Instinct MI300X 7 Infinity Fabric links", "NVLinks", 0},
 	} {
 		shape := strings.Split(c.shape, ",")
 		code, _, stderr := runCLI("predict", "-calibrate", sweepLogs+c.log, "-topo", c.capture, "-collective", "allreduce",
 			"-nodes", shape[0], "-per-node", shape[1], "-size", "1MiB")
-		if code != 0 {
-			t.Errorf("%s beside %s: exit %d: %s", c.capture, c.log, code, stderr)
+		if code != c.code {
+			t.Errorf("%s beside %s: exit %d, want %d: %s", c.capture, c.log, code, c.code, stderr)
 			continue
 		}
 		if !strings.Contains(stderr, c.want) {
@@ -156,7 +161,7 @@ func TestTopoSweepNICNames(t *testing.T) {
 	}
 }
 
-// TestTopoSweepVendorSystem: the vendor's warning holds against a
+// TestTopoSweepVendorSystem: the vendor's refusal holds against a
 // system's GPU too: nccl-tests#380's NVSwitch capture beside its own log
 // (no GPU named) under -hw system=hpe-ex235a-mi250x, a system predict
 // offered for it, described "AMD Instinct MI250X, 8 a host, NVSwitch 18
@@ -166,8 +171,8 @@ func TestTopoSweepVendorSystem(t *testing.T) {
 	code, out, stderr := runCLI("predict", "-calibrate", sweepLogs+"h200_2x8_allreduce_4nic_baremetal_nccltests380.log",
 		"-topo", sweepCaptures+"h200_4nic_cut_header_nccltests380.txt", "-hw", "system=hpe-ex235a-mi250x",
 		"-collective", "allreduce", "-nodes", "2", "-per-node", "8", "-size", "1MiB")
-	want := "the capture is nvidia-smi's, of NVIDIA GPUs, but AMD Instinct MI250X is AMD's"
-	if code != 0 || !strings.Contains(stderr, want) {
+	want := "the capture is nvidia-smi's, of NVIDIA GPUs, but AMD Instinct MI250X is AMD's: it is a capture of another machine"
+	if code != 2 || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr lacks %q:\n%s\n%s", code, want, stderr, out)
 	}
 }
