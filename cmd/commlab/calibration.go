@@ -91,6 +91,9 @@ func parseCalibrationFiles(list string, base predict.Pins, what string) ([]calib
 			given[key] = value
 			f.keys = append(f.keys, key)
 		}
+		if err := f.pins.CheckShape(); err != nil {
+			return nil, flagErrorf("%s %q: %w", what, item, err)
+		}
 		out = append(out, f)
 	}
 	if len(out) == 0 && strings.TrimSpace(list) != "" {

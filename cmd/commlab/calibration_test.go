@@ -404,3 +404,20 @@ func TestCalibrationAutoPin(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrationKeysShape: a file's keys whose ranks, nodes and per-node
+// disagree are a usage error naming the item, in diagnose's LOG argument
+// as in -calibrate (red team C: diagnose LOG:nodes=1:per-node=8:ranks=16
+// ran as 8 ranks of 1 x 8, exit 0).
+func TestCalibrationKeysShape(t *testing.T) {
+	t.Parallel()
+	const log = "../../data/nccltests/testdata/real/h100_2x8_allreduce_default_doca_nccltests319.log"
+	code, _, stderr := runCLI("diagnose", log+":nodes=1:per-node=8:ranks=16")
+	if want := "nodes=1 and per-node=8 make 8 ranks, where ranks=16 is given: give two of them"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("diagnose: exit %d, want 2 and %q:\n%s", code, want, stderr)
+	}
+	code, _, stderr = runCLI("predict", "-calibrate", log+":per-node=8:ranks=12", "-collective", "allreduce", "-nodes", "2", "-per-node", "8", "-size", "1MiB")
+	if want := "ranks=12 are not a multiple of per-node=8"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("predict: exit %d, want 2 and %q:\n%s", code, want, stderr)
+	}
+}

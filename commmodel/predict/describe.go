@@ -320,7 +320,9 @@ func (h *Hardware) set(key, value string) error {
 	case "cc":
 		var v float64
 		v, err = strconv.ParseFloat(value, 64)
-		if err != nil || !(v >= 3 && v < 20) {
+		// The bound is on the value kept, a tenth's digit: 19.95 rounds
+		// to 20.0, which the GPU's check refuses (CompCap below 200).
+		if cc := int(v*10 + 0.5); err != nil || !(v >= 3 && cc < 200) {
 			return fmt.Errorf("want a compute capability such as 9.0")
 		}
 		h.GPU.CompCap = int(v*10 + 0.5)

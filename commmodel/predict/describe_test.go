@@ -380,6 +380,11 @@ func TestDescribeErrors(t *testing.T) {
 		{"link-bw=450GB/s", "link-bw is one link's, in one direction; a GPU's total over its links is gpu-bw=450GB/s"},
 		{"gpu-bw=900GB/s,links=2", "gpu-bw=900GB/s: 450 GB/s over 2 links, beyond any link's rate (at most 200 GB/s): give the links the GPU has with links=N"},
 		{"nic-bw=400GB/s", "400GB/s is 3200 Gb/s, beyond any NIC's line rate (at most 1600 Gb/s): a NIC's rate is in bits a second"},
+		// A compute capability that rounds, to the tenth kept, to 20.0,
+		// which the GPU's check refuses (red team C: a library error
+		// naming Hardware.GPU.CompCap, exit 1, where cc=20 is the key's).
+		{"cc=19.95", "cc=19.95: want a compute capability such as 9.0"},
+		{"cc=19.99", "cc=19.99: want a compute capability such as 9.0"},
 		// The facts lines' names are not keys: the error names the key.
 		{"nic_path=PHB", "the fact nic_path is given as nic-path=PHB"},
 		{"nics_per_node=4", "the fact nics_per_node is given as nics=4"},

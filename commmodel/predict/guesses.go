@@ -807,11 +807,17 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 				h = h.withChannels(&tables[i])
 			}
 		}
-		if bw := e.NICBW.Value; e.NICBW.Known() && bw > maxNICRate {
-			// A speed no NIC has is a misprint or another quantity: the
-			// model takes none of it, as -hw would refuse it.
-			notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines give NICs of %s (line %d), beyond any NIC's line rate (at most %s): nic_bw is not taken from them; -hw nic-bw=RATE gives it",
-				name, formatBitRate(bw), e.NICBW.Line, formatBitRate(maxNICRate)))
+		if bw := e.NICBW.Value; e.NICBW.Known() && (bw > maxNICRate || bw > 0 && bw < minRate) {
+			// A speed no NIC has is a misprint or another quantity, and
+			// one below what the model describes a port that is down or
+			// not the network's: the model takes none of it, as -hw
+			// would refuse it.
+			bound := fmt.Sprintf("beyond any NIC's line rate (at most %s)", formatBitRate(maxNICRate))
+			if bw < minRate {
+				bound = fmt.Sprintf("below the least rate the model describes (%s): a port down to it, or a link that is not the network's", formatBitRate(minRate))
+			}
+			notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines give NICs of %s (line %d), %s: nic_bw is not taken from them; -hw nic-bw=RATE gives it",
+				name, formatBitRate(bw), e.NICBW.Line, bound))
 		} else if e.NICBW.Known() && bw > 0 && set(h.Sources.NICBW, "nic_bw", name, formatBitRate(bw), formatBitRate(h.NICBW), bw != h.NICBW) {
 			h.NICBW, h.Sources.NICBW = bw, SourceNCCLDebug
 			if mix := speedMix(e.NICs); mix != "" {

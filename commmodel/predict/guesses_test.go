@@ -1397,24 +1397,32 @@ func TestNICSpeedMix(t *testing.T) {
 }
 
 // TestWithEvidenceNICSpeedBeyond: a NIC speed in NCCL's debug lines beyond
-// any NIC's (3.2 Tb/s) is not taken as nic_bw, which -hw would refuse, and
-// with which Calibrate then failed naming Hardware.NICBW, not the log
-// (a review); a note names the line and the -hw key that gives the rate.
+// any NIC's (3.2 Tb/s), or below the least rate the model describes
+// (minRate, 0.8 Gb/s: "speed=100", 100 Mb/s, a red team's degraded port),
+// is not taken as nic_bw, which -hw would refuse, and with which Calibrate
+// and Diagnose then failed naming Hardware.NICBW, not the log (a review;
+// red team C); a note names the line and the -hw key that gives the rate.
 func TestWithEvidenceNICSpeedBeyond(t *testing.T) {
-	tab := Table{Name: "speeds.log#0", GPU: "NVIDIA H100 80GB HBM3", Nodes: 2, PerNode: 8}
-	tab.Evidence.NICBW = nccltests.Fact[float64]{Value: 3200e9 / 8, Line: 17}
-	h, err := Describe(tab.GPU, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, notes := h.WithEvidence([]Table{tab})
-	if got.NICBW != h.NICBW || got.Sources.NICBW == SourceNCCLDebug || !slices.ContainsFunc(notes, func(n string) bool {
-		return strings.Contains(n, "speeds.log#0: NCCL's debug lines give NICs of 3200 Gb/s (line 17), beyond any NIC's line rate (at most 1600 Gb/s): nic_bw is not taken from them; -hw nic-bw=RATE gives it")
-	}) {
-		t.Errorf("a 3.2 Tb/s NIC in the debug lines: nic_bw %g (%v), notes %q; want it left and named", got.NICBW, got.Sources.NICBW, notes)
-	}
-	if err := got.check(); err != nil {
-		t.Errorf("the machine is refused: %v", err)
+	for _, c := range []struct {
+		bw   float64
+		want string
+	}{
+		{3200e9 / 8, "speeds.log#0: NCCL's debug lines give NICs of 3200 Gb/s (line 17), beyond any NIC's line rate (at most 1600 Gb/s): nic_bw is not taken from them; -hw nic-bw=RATE gives it"},
+		{100e6 / 8, "speeds.log#0: NCCL's debug lines give NICs of 0.1 Gb/s (line 17), below the least rate the model describes (0.8 Gb/s)"},
+	} {
+		tab := Table{Name: "speeds.log#0", GPU: "NVIDIA H100 80GB HBM3", Nodes: 2, PerNode: 8}
+		tab.Evidence.NICBW = nccltests.Fact[float64]{Value: c.bw, Line: 17}
+		h, err := Describe(tab.GPU, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, notes := h.WithEvidence([]Table{tab})
+		if got.NICBW != h.NICBW || got.Sources.NICBW == SourceNCCLDebug || !slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, c.want) }) {
+			t.Errorf("a NIC of %g B/s in the debug lines: nic_bw %g (%v), notes %q; want it left and named", c.bw, got.NICBW, got.Sources.NICBW, notes)
+		}
+		if err := got.check(); err != nil {
+			t.Errorf("a NIC of %g B/s: the machine is refused: %v", c.bw, err)
+		}
 	}
 }
 

@@ -59,6 +59,21 @@ type Pins struct {
 	SystemGPU string
 }
 
+// CheckShape reports pins whose Ranks, Nodes and PerNode disagree with one
+// another (nodes=1, per-node=8 and ranks=16), which no table can take:
+// each is the user's, and none says which of them is wrong.
+func (p Pins) CheckShape() error {
+	switch {
+	case p.Ranks > 0 && p.Nodes > 0 && p.PerNode > 0 && p.Nodes*p.PerNode != p.Ranks:
+		return fmt.Errorf("nodes=%d and per-node=%d make %d ranks, where ranks=%d is given: give two of them", p.Nodes, p.PerNode, p.Nodes*p.PerNode, p.Ranks)
+	case p.Ranks > 0 && p.PerNode > 0 && p.Ranks%p.PerNode != 0:
+		return fmt.Errorf("ranks=%d are not a multiple of per-node=%d: give per-node=G that divides them", p.Ranks, p.PerNode)
+	case p.Ranks > 0 && p.Nodes > 0 && p.Ranks%p.Nodes != 0:
+		return fmt.Errorf("ranks=%d do not divide among nodes=%d: give nodes=N that divides them", p.Ranks, p.Nodes)
+	}
+	return nil
+}
+
 // ReadFile reads the nccl-tests log at path and returns its Tables as
 // TablesOf does, with the reader's problems first. The error is the
 // reader's, for a file it cannot read at all.
@@ -514,6 +529,9 @@ func noGPUName(t *nccltests.Test) string {
 // neither its log nor the pins give is an error.
 func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 	tab := Table{GPU: t.System, Nodes: t.Nodes, Layout: layoutOf(t), Evidence: t.Evidence, GPUFrom: SourceLog, ShapeFrom: SourceLog, CollectiveFrom: SourceLog}
+	if err := pin.CheckShape(); err != nil {
+		return tab, err
+	}
 	readEvidence(&tab, &t.Evidence)
 	pin.apply(&tab)
 	if pin.Nodes > 0 || pin.PerNode > 0 || pin.Ranks > 0 {

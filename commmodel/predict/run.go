@@ -239,13 +239,16 @@ type shape struct {
 // cannot be equal. hostGPUs is a host's GPUs, not a run's on it: a run of
 // one GPU on each of 36 GB200 hosts of 4 spans two racks of 18 hosts, as
 // NCCL counts them (two nodes), not one. A domain of no more than a host's
-// GPUs leaves every host a domain.
+// GPUs leaves every host a domain. No hosts (nodes below 1) is not ok.
 func DomainsOf(domain, nodes, hostGPUs int) (domains, hostsEach int, ok bool) {
+	if nodes < 1 {
+		return 0, 0, false
+	}
 	hostsPer := domainHosts(domain, hostGPUs)
-	if hostsPer <= 1 || nodes <= 1 {
+	if hostsPer <= 1 || nodes == 1 {
 		return nodes, 1, true
 	}
-	d := (nodes + hostsPer - 1) / hostsPer
+	d := (nodes-1)/hostsPer + 1 // the ceiling, which nodes+hostsPer-1 overflows near MaxInt
 	return d, nodes / d, nodes%d == 0
 }
 
@@ -338,8 +341,11 @@ func (h *Hardware) tableShape(t *Table) (shape, error) {
 // other, so a domain is a whole number of hosts, and a node lies within
 // one. A host is h's (gpus_per_node: GB200's tray of 4, whose runs may
 // take a node of 8 GPUs of two trays inside a domain), or where h gives
-// none, a run's perHost GPUs.
+// none, a run's perHost GPUs. A negative perHost is ErrQuery.
 func (h *Hardware) CheckDomain(perHost int) error {
+	if perHost < 0 {
+		return fmt.Errorf("%w: %d GPUs a host: want a count, or 0 for the host's", ErrQuery, perHost)
+	}
 	if h.Domain < 0 || h.Domain > maxCount {
 		return fmt.Errorf("%w: Hardware.Domain %d: want 0 (its default) or a count up to %d", ErrHardware, h.Domain, maxCount)
 	}
