@@ -438,6 +438,10 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 		fmt.Fprintf(w, "uncalibrated, the interval runs from %.2fx to %.2fx the model's time (medians over the sizes): a run up to %.2fx as slow as the model reads as inside; a known-good table of this machine, given with -calibrate, finds smaller gaps\n",
 			r[0], r[1], r[1])
 	}
+	if k := slices.IndexFunc(out.Findings, func(f diagnoseFinding) bool { return f.Kind == predict.KindHostCopy }); k >= 0 {
+		// That finding's ratio is over another time than the count's.
+		fmt.Fprintf(w, "the model's host_bw is the rate of container runs, so the points above are set against those; finding %d sets the table against bare-metal hosts instead, the cards' PCIe figure, and its measured/model is over that\n", k+1)
+	}
 	if p := out.BusBWPeak; p != nil {
 		assumed := ""
 		switch len(p.Assumed) {

@@ -775,3 +775,22 @@ func TestDiagnoseShapeAssumed(t *testing.T) {
 		t.Errorf("nodes=4: exit %d; want no layout guess:\n%s", code, stdout)
 	}
 }
+
+// TestDiagnoseHostCopyLine: kalavai's Docker run of 4 RTX 4090s holds
+// every point inside the uncalibrated interval, whose host_bw is the
+// container rate, and its host-copy finding reads 8.37 over the PCIe
+// figure's time: a line under the count says which time that ratio is
+// over, so the two do not read as a contradiction (red team B).
+func TestDiagnoseHostCopyLine(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runCLI("diagnose", "../../data/nccltests/testdata/real/rtx4090_1x4_g4_allreduce_docker_kalavai.log")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	count := strings.Index(stdout, "points inside the model's 80% interval")
+	line := strings.Index(stdout, "finding 1 sets the table against bare-metal hosts instead, the cards' PCIe figure, and its measured/model is over that")
+	table := strings.Index(stdout, "slower than bare metal through host memory")
+	if count < 0 || line < count || table < line {
+		t.Errorf("want the count, then the line on finding 1's ratio, then the finding:\n%s", stdout)
+	}
+}

@@ -1584,6 +1584,7 @@ func (m *Machine) hostCopyFinding(t Table, preds []Prediction, stalled []bool) [
 		return nil
 	}
 	var ratios []float64
+	var choices []string // the model's choices over the range, in size order, each once
 	first, last := -1, -1
 	for i := range preds {
 		if stalled[i] || preds[i].Bound != TermLinks || !(at[i].Time > 0) {
@@ -1594,6 +1595,9 @@ func (m *Machine) hostCopyFinding(t Table, preds []Prediction, stalled []bool) [
 			first = i
 		}
 		last = i
+		if c := choiceOf(preds[i]); !slices.Contains(choices, c) {
+			choices = append(choices, c)
+		}
 	}
 	if len(ratios) == 0 || !(fit.Median(ratios) > hostCopySlow) {
 		return nil
@@ -1603,5 +1607,5 @@ func (m *Machine) hostCopyFinding(t Table, preds []Prediction, stalled []bool) [
 	a := fmt.Sprintf("%.1f GB/s of bus bandwidth at %s, %.1fx the time the cards' PCIe figure (%s) gives: the model's host_bw (%s) is the rate of container runs (Docker, Kubernetes), so a table that follows it is no sign of a healthy host; bare-metal hosts of GeForce cards copy through host memory at 0.58 to 0.75 of the PCIe figure (18 GB/s on 4 RTX 4090s, NVIDIA/nccl#1603; 28 and 35 GB/s on 8 and 4 RTX 5090s, NVIDIA/nccl#1639). Check NCCL's transport between the GPUs (NCCL_DEBUG=INFO: \"via SHM\", not \"via NET/Socket\"), and in a container that its processes share host memory (docker run --ipc=host, or a larger --shm-size); once the host runs as it should, -hw host-bw=RATE or -calibrate with its table sets the model's rate",
 		bus/1e9, units.FormatSize(t.Points[last].Size), r, units.FormatBandwidth(h.intraBW()), units.FormatBandwidth(h.hostBW()))
 	return []Finding{{FromBytes: t.Points[first].Size, ToBytes: t.Points[last].Size, MeasuredOverModel: r,
-		Kind: KindHostCopy, Term: TermLinks, NCCL: choiceOf(preds[first]), Advice: []string{a}, Assumed: []string{"host_bw"}}}
+		Kind: KindHostCopy, Term: TermLinks, NCCL: strings.Join(choices, ", "), Advice: []string{a}, Assumed: []string{"host_bw"}}}
 }

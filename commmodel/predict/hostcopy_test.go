@@ -182,6 +182,12 @@ func TestHostCopyFinding(t *testing.T) {
 		if k >= 0 && !(fs[k].MeasuredOverModel > 6 && fs[k].MeasuredOverModel < 10) {
 			t.Errorf("%s: %.3gx the PCIe figure's time, want 6 to 10", c.file, fs[k].MeasuredOverModel)
 		}
+		// The finding spans sizes the model runs on LL and on Simple
+		// (predict of the same machine: Ring/LL at 16 KiB, Ring/Simple
+		// from 1 MiB), and names each, not the first alone (red team B).
+		if k >= 0 && fs[k].NCCL != "Ring/LL, Ring/Simple" {
+			t.Errorf("%s: the finding's choices %q; want Ring/LL, Ring/Simple", c.file, fs[k].NCCL)
+		}
 	}
 }
 
