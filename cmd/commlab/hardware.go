@@ -197,6 +197,15 @@ func amdGPUs() string {
 
 // factOf returns the fact of facts named name, the zero Fact (guessed)
 // where there is none.
+// nearGPU is the clause that names the catalog's product a GPU name the
+// catalog lacks may mean (nccl.NearGPU: "H10" for the H100), "" for none.
+func nearGPU(name string) string {
+	if n := nccl.NearGPU(name); n != "" {
+		return fmt.Sprintf("; if it is the catalog's %s, -gpu %q", n, n)
+	}
+	return ""
+}
+
 func factOf(facts []predict.Fact, name string) predict.Fact {
 	for _, f := range facts {
 		if f.Name == name {
@@ -250,12 +259,14 @@ func writeGuesses(w io.Writer, h hardwareOutput) {
 				taken = "an Infinity Fabric mesh of its links"
 			}
 			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and %s is assumed (%s): describe its Infinity Fabric with %s, or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN", g.Value, taken, amdWhy(g.Value, g.cc, g.rccl), g.Hint)
+		case g.Fact == "gpu" && !factOf(h.Facts, "fabric").Guessed():
+			// The fabric is known (the logs' NCCL lines, a capture, -hw):
+			// the GPU's links are what is assumed.
+			fabric := factOf(h.Facts, "fabric")
+			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and its links' count and rate are assumed on the %s fabric (%s): describe them with -hw links=N,link-bw=RATE%s",
+				g.Value, fabric.Value, fabric.Source, nearGPU(g.Value))
 		case g.Fact == "gpu":
-			near := ""
-			if n := nccl.NearGPU(g.Value); n != "" {
-				near = fmt.Sprintf("; if it is the catalog's %s, -gpu %q", n, n)
-			}
-			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with %s (an AMD Instinct host adds fabric=infinity), or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN%s", g.Value, g.Hint, near)
+			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with %s (an AMD Instinct host adds fabric=infinity), or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN%s", g.Value, g.Hint, nearGPU(g.Value))
 		}
 		if gpuLine != "" {
 			if len(h.Guesses) > 1 {

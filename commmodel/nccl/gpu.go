@@ -231,7 +231,7 @@ func ParseGPU(name string) (GPU, error) {
 
 // NearGPU returns, for a name that ParseGPU does not know, the catalog's
 // name of a product one of whose one-word keys begins with a word of name
-// (at least four characters, with a digit): "AMD Instinct MI355X" for
+// (at least three characters, with a digit): "AMD Instinct MI355X" for
 // "MI355". A word of letters alone and the word after it that begins with
 // a digit count as one word too, so that a series written apart from its
 // number is the product's: "MI-355X" and "MI 355X" are MI355X. "" where no
@@ -245,7 +245,7 @@ func NearGPU(name string) string {
 		}
 	}
 	for _, w := range words {
-		if len(w) < 4 || !strings.ContainsAny(w, digits) {
+		if len(w) < 3 || !strings.ContainsAny(w, digits) {
 			continue
 		}
 		for _, e := range gpuTable {

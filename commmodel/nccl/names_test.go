@@ -232,9 +232,9 @@ func TestArchOf(t *testing.T) {
 }
 
 // TestNearGPU: a name the catalog does not know, one of whose words begins
-// a product's key, points at that product ("MI355" at the MI355X); a word
-// too short or without a digit, or a product of its own ("MI308X",
-// "MI300A"), points nowhere.
+// a product's key, points at that product ("MI355" at the MI355X, "H10",
+// a typo, at the H100); a word of fewer than three characters or without a
+// digit, or a product of its own ("MI308X", "MI300A"), points nowhere.
 //
 // A series written apart from its number is the product's (a red team:
 // -gpu MI-355X got no hint, where MI355 got one, and the name moved the
@@ -254,7 +254,9 @@ func TestNearGPU(t *testing.T) {
 		"AMD Instinct MI-308X":  "", // a product of its own, hyphenated
 		"AMD Instinct MI300A":   "",
 		"AMD Instinct MI-300A":  "",
-		"H10":                   "",
+		"H10":                   "H100 SXM", // a red team's typo: "NVIDIA H10 80GB HBM3"
+		"NVIDIA H10 80GB HBM3":  "H100 SXM",
+		"NVIDIA H1":             "",
 		"gfx942":                "",
 		"NVIDIA RTX 6000D":      "",
 		"NVIDIA GeForce RTX 40": "",
