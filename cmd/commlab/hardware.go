@@ -219,7 +219,19 @@ func factOf(facts []predict.Fact, name string) predict.Fact {
 // machine, each fact with its source and the assumed ones marked.
 func writeHardware(w io.Writer, h hardwareOutput) {
 	writeGuesses(w, h)
-	fmt.Fprintf(w, "hardware: %s\n", h.Summary)
+	// The summary reads as fact: it names which of its own parts are
+	// assumed, as the facts line marks them.
+	var assumed []string
+	for _, name := range []string{"fabric", "links", "nvls", "nics_per_node", "nic_bw"} {
+		if f := factOf(h.Facts, name); f.Name != "" && f.Guessed() {
+			assumed = append(assumed, name)
+		}
+	}
+	if len(assumed) > 0 {
+		fmt.Fprintf(w, "hardware: %s (%s assumed)\n", h.Summary, strings.Join(assumed, ", "))
+	} else {
+		fmt.Fprintf(w, "hardware: %s\n", h.Summary)
+	}
 	var parts []string
 	for _, f := range h.Facts {
 		mark := ""

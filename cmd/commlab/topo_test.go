@@ -331,8 +331,9 @@ func TestTopoMachine(t *testing.T) {
 			t.Errorf("fact %s = %q, want %q", name, src[name], want)
 		}
 	}
-	// In text, -gpu adds predict's hardware and facts lines.
-	if _, out, _ := runCLI("topo", "-preset", "h20-article", "-gpu", "H20"); !strings.Contains(out, "\nhardware: "+res.Hardware.Summary+"\nfacts: gpu H20 (catalog), ") {
+	// In text, -gpu adds predict's hardware and facts lines, the summary
+	// naming its assumed parts (nvls and nic_bw, as the facts say).
+	if _, out, _ := runCLI("topo", "-preset", "h20-article", "-gpu", "H20"); !strings.Contains(out, "\nhardware: "+res.Hardware.Summary+" (nvls, nic_bw assumed)\nfacts: gpu H20 (catalog), ") {
 		t.Errorf("text lacks the hardware:\n%s", out)
 	}
 
