@@ -205,6 +205,12 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	}
 	out.Hardware.Facts = m.Facts()
 	out.Model = model
+	// The table is held to the run NCCL made, its hosts grouped as its
+	// comm line says, as a calibration on it models it; where the
+	// machine's NVLink domain would group them otherwise, say so.
+	if n := m.DomainsNote(t); n != "" {
+		out.Problems = append(out.Problems, problem{Message: n})
+	}
 	out.rccl = m.RunsRCCL()
 	if len(mc.tables) == 0 {
 		// Without tables the table is held to predict's prediction from

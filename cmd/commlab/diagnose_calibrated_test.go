@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -204,5 +206,33 @@ func TestDiagnoseEnvOnASlowerRange(t *testing.T) {
 	}
 	if on < 0 || fs[on]["kind"] != "slower than the model" {
 		t.Errorf("the environment's note on finding %d: %v", on+1, fs)
+	}
+}
+
+// TestDiagnoseRunDomainsNote: Google's A4X Max run of 2 x 4 GB300 with
+// the comm line "nNodes 2 localRanks 4 ... MNNVL 0" ran every host as a
+// node, where the catalog's NVL72 rack would hold both in one domain.
+// Diagnose, calibrated on a copy of it, models it as NCCL ran it, as the
+// calibration does, and says so among its problems as predict does of
+// its calibration tables (red team C, finding 1: diagnose said nothing,
+// and held the table to one domain).
+func TestDiagnoseRunDomainsNote(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("../../data/nccltests/testdata/real/gb300_2x4_allgather_crossdomain_gcpa4xmax.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := append([]byte("h:1:1 [0] NCCL INFO comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0 MNNVL 0\n"), raw...)
+	dir := t.TempDir()
+	a, c := filepath.Join(dir, "a.log"), filepath.Join(dir, "c.log")
+	for _, p := range []string{a, c} {
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := runCLI("diagnose", a, "-calibrate", c)
+	want := a + "#0: NCCL ran its 2 hosts as 2 nodes of 1 host (line 1: MNNVL 0, every host a node), where the machine's NVLink domain (nvlink_domain 72) would hold them in 1 domain; the table is modelled as NCCL ran it"
+	if code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, %s; want %q", code, stderr, want)
 	}
 }

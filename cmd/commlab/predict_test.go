@@ -1384,3 +1384,32 @@ func TestPredictPlatformHosts(t *testing.T) {
 		t.Errorf("GH200: exit %d:\n%s", code, stderr)
 	}
 }
+
+// TestPredictEnvPinUnread: a log whose "NCCL_ALGO set by environment"
+// line names what NCCL's tuner does not read ("CollNet" on nccl-tests#319's
+// NCCL 2.26.2 run, line 31) stopped every command with an error that named
+// no file or line, and lost the other file's table with it (red team C,
+// finding 3). The table is left out as a problem at FILE:31 naming
+// FILE:algo=NAME|auto, and the default run of the same machine calibrates
+// alone; diagnose of the file alone names the line and the key.
+func TestPredictEnvPinUnread(t *testing.T) {
+	t.Parallel()
+	const dir = "../../data/nccltests/testdata/real/"
+	raw, err := os.ReadFile(dir + "h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.log")
+	if err := os.WriteFile(bad, []byte(strings.Replace(string(raw), "NCCL_ALGO set by environment to RING", "NCCL_ALGO set by environment to CollNet", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := dir + "h100_2x8_allreduce_default_doca_nccltests319.log"
+	code, out, stderr := runCLI("predict", "-calibrate", good+","+bad, "-collective", "allreduce", "-p", "16", "-per-node", "8", "-size", "1MiB")
+	if code != 0 || !strings.Contains(stderr, bad+":31: allreduce: NCCL_ALGO set by environment to \"CollNet\"") || !strings.Contains(stderr, "FILE:algo=NAME|auto") ||
+		!strings.Contains(out, "calibrated on "+good) || strings.Contains(out, "bad.log") {
+		t.Errorf("exit %d, %s%s; want the good table calibrating, the bad one left out at line 31 with FILE:algo=NAME|auto", code, out, stderr)
+	}
+	if code, _, stderr := runCLI("diagnose", bad); code != 1 || !strings.Contains(stderr, bad+":31: ") || !strings.Contains(stderr, "FILE:algo=NAME|auto") {
+		t.Errorf("diagnose: exit %d, %s; want no table, naming line 31 and FILE:algo=NAME|auto", code, stderr)
+	}
+}

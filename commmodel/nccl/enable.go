@@ -269,8 +269,13 @@ func (m *Model) mask(gs *Graphs, cfg *Config, maxCC int, e enable) {
 // values NCCL's newest release the model follows accepts: lists of names,
 // exclusions such as "^LL128" or "^NVLS", and per-function lists
 // ("allreduce:^nvls"); "" for either leaves it unset.
-func CheckEnable(algo, proto string) error {
-	_, err := enableLists(Latest, algo, proto)
+func CheckEnable(algo, proto string) error { return CheckEnableAt(Latest, algo, proto) }
+
+// CheckEnableAt is CheckEnable under release v, as NCCL's model of v reads
+// the two (New): before 2.24 an unknown name is skipped, and a
+// per-function list is an error.
+func CheckEnableAt(v Version, algo, proto string) error {
+	_, err := enableLists(v, algo, proto)
 	return err
 }
 

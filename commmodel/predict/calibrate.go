@@ -642,21 +642,38 @@ func (m *Machine) beyondPCIe(oneNode bool) string {
 // the pins: withoutNVLS, and NCCL_MNNVL_ENABLE, whose 0 makes every host a
 // node: runDomains) or that change no time: where NCCL's bootstrap
 // and its debug output go, how much it prints, and how a RoCE NIC is
-// addressed.
+// addressed. NCCL_P2P_DISABLE and NCCL_P2P_LEVEL are read for MNNVL alone
+// (mnnvlOff), and stay among the unread for the rest of what they do
+// (unreadEnv).
 var envRead = []string{"NCCL_ALGO", "NCCL_PROTO", "NCCL_NVLS_ENABLE", "NCCL_MNNVL_ENABLE", "NCCL_SOCKET_IFNAME", "NCCL_SOCKET_FAMILY", "NCCL_IB_GID_INDEX",
 	"NCCL_DEBUG", "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG_FILE", "NCCL_TOPO_DUMP_FILE", "NCCL_GRAPH_DUMP_FILE", "NCCL_COMM_ID", "NCCL_HOSTID"}
 
-// unreadEnv lists the settings of env the model does not read as NAME=VALUE,
-// "" where there are none.
-func unreadEnv(env []nccltests.Setting) string {
+// unreadEnv lists the settings of t's environment the model does not read
+// as NAME=VALUE, "" where there are none, and the words that follow "which
+// the model does not read": "", or where one of them turned MNNVL off
+// (mnnvlOff: P2P off, which the model reads for that alone, not for the
+// rest of what it does to the run), " but for MNNVL (NCCL_P2P_DISABLE=1
+// turns it off, every host a node)", as domainsNote says of the hosts.
+func unreadEnv(t *Table) (env, but string) {
 	var out []string
-	for _, v := range env {
+	for _, v := range t.Evidence.Env {
 		if !slices.Contains(envRead, v.Name) {
 			out = append(out, v.Name+"="+v.Value)
 		}
 	}
-	return strings.Join(out, ", ")
+	if v, off := mnnvlOff(t); off && !slices.Contains(envRead, v.Name) {
+		but = fmt.Sprintf(" but for MNNVL (%s=%s turns it off, every host a node)", v.Name, v.Value)
+	}
+	return strings.Join(out, ", "), but
 }
+
+// DomainsNote says where table t's log groups its hosts into NVLink
+// domains otherwise than m's domain would, or in cliques the model cannot
+// split equally: Diagnose holds t to the run NCCL made (Table.Query), as
+// Calibrate models its tables and notes them, and the machine's domain
+// stays what m's Hardware says for other runs. It is "" where the two
+// agree or the log does not say.
+func (m *Machine) DomainsNote(t Table) string { return domainsNote(&m.Hardware, &t) }
 
 // domainsNote says where table t's log groups its hosts into NVLink
 // domains otherwise than h's domain would (runDomains against shapeOf):
@@ -747,13 +764,13 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 			notes = append(notes, fmt.Sprintf("%s: NCCL %v is outside the releases the tuner model follows (%v to %v); NCCL %v's is used",
 				t.Name, t.Version, nccl.Oldest, nccl.Latest, rn.version))
 		}
-		if env := unreadEnv(t.Evidence.Env); env != "" && !slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, env) }) {
+		if env, but := unreadEnv(t); env != "" && !slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, env) }) {
 			what, without := "what it does", "it"
 			if strings.Contains(env, ",") {
 				what, without = "what they do", "them"
 			}
-			notes = append(notes, fmt.Sprintf("%s: the log shows %s set in the environment, which the model does not read: the calibration takes %s as the machine's, and a run without %s may differ",
-				t.Name, env, what, without))
+			notes = append(notes, fmt.Sprintf("%s: the log shows %s set in the environment, which the model does not read%s: the calibration takes %s as the machine's, and a run without %s may differ",
+				t.Name, env, but, what, without))
 		}
 		if n := domainsNote(&m.Hardware, t); n != "" {
 			notes = append(notes, n)

@@ -361,7 +361,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 		}
 		out = append(out, f)
 	}
-	if env := unreadEnv(t.Evidence.Env); env != "" && !slices.Contains(m.Tables, t.Name) && len(out) > 0 {
+	if env, but := unreadEnv(&t); env != "" && !slices.Contains(m.Tables, t.Name) && len(out) > 0 {
 		// Once, on the first range slower than the model (else the
 		// first): the same settings stand behind every range, and a
 		// setting a job makes is more often the cause of a slower run.
@@ -370,7 +370,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 		if strings.Contains(env, ",") {
 			it, them = "they", "them"
 		}
-		out[k].Advice = append(out[k].Advice, fmt.Sprintf("the log shows %s set in the environment, which the model does not read: %s may cause the gap (a run without %s tells)", env, it, them))
+		out[k].Advice = append(out[k].Advice, fmt.Sprintf("the log shows %s set in the environment, which the model does not read%s: %s may cause the gap (a run without %s tells)", env, but, it, them))
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -1267,5 +1268,81 @@ func TestPCIeLinksAdvice(t *testing.T) {
 	if len(a) != 1 || !strings.Contains(a[0], `"via SHM" is NCCL's intended default`) || !strings.Contains(a[0], "do not force P2P") ||
 		strings.Contains(a[0], `not "via SHM"`) {
 		t.Errorf("PCIe links' advice: %q; want SHM taken as NCCL's default beyond a PCIe switch, and no forced P2P", a)
+	}
+}
+
+// TestDiagnoseRunDomains: Diagnose holds a table to the run NCCL made, its
+// hosts grouped as its comm line says (Table.Query, runDomains), as its
+// calibration models it (tableRun), and DomainsNote says where the
+// machine's domain would group them otherwise (red team C, finding 1).
+// Google's A4X Max run of 2 x 4 GB300 crossed NVLink domains; with "MNNVL
+// 0" on its comm line NCCL ran every host as a node, where the catalog's
+// NVL72 rack (72 GPUs) would hold both hosts in one domain. A machine
+// calibrated on a copy of the table, which models the copy as 2 nodes,
+// held the table to one domain of 8 GPUs: Ring's 1 GiB AllGather in
+// 2.65 ms, where as 2 nodes it takes 4.77 ms.
+func TestDiagnoseRunDomains(t *testing.T) {
+	raw, err := os.ReadFile("../../data/nccltests/testdata/real/gb300_2x4_allgather_crossdomain_gcpa4xmax.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	comm := []byte("h:1:1 [0] NCCL INFO comm 0xaaaad0c0 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0 MNNVL 0\n")
+	read := func(name string) Table {
+		tabs, _, err := ReadBytes(append(slices.Clone(comm), raw...), name, nil)
+		if err != nil || len(tabs) != 1 {
+			t.Fatalf("%s: %d tables, %v", name, len(tabs), err)
+		}
+		return tabs[0]
+	}
+	tab, cp := read("a.log"), read("b.log")
+	h, err := DefaultHardware(tab.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h = h.ForHosts(4)
+	m, err := Calibrate(h, []Table{cp}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := m.Diagnose(tab); err != nil {
+		t.Fatal(err)
+	}
+	// The table's query is the run NCCL made: as a query built by hand
+	// on the machine with every host its own domain (domain=4), not on
+	// the NVL72 rack.
+	q := tab.Query()
+	sizes := []float64{1 << 20, 1 << 30}
+	own, err := m.Expect(q, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hand := Query{Collective: q.Collective, Ranks: q.Ranks, PerNode: q.PerNode, Layout: q.Layout, Version: q.Version}
+	rack, err := m.Expect(hand, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if own[1].Time == rack[1].Time {
+		t.Errorf("the table's query times 1 GiB as a hand-built one does on the NVL72 rack (%g s); want it across 2 nodes", own[1].Time)
+	}
+	hosts := h
+	hosts.Domain = 4
+	mh, err := Calibrate(hosts, []Table{cp}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	each, err := mh.Expect(hand, sizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range sizes {
+		if own[i].Time != each[i].Time || own[i].Algorithm != each[i].Algorithm {
+			t.Errorf("%g B: the table's query %s %g s; want every host a domain's, %s %g s", sizes[i], own[i].Algorithm, own[i].Time, each[i].Algorithm, each[i].Time)
+		}
+	}
+	if n := m.DomainsNote(tab); !strings.Contains(n, "a.log#0: NCCL ran its 2 hosts as 2 nodes of 1 host (line 1: MNNVL 0, every host a node), where the machine's NVLink domain (nvlink_domain 72) would hold them in 1 domain") {
+		t.Errorf("note %q", n)
+	}
+	if n := mh.DomainsNote(tab); n != "" {
+		t.Errorf("domain=4, as NCCL ran it: note %q; want none", n)
 	}
 }

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -173,5 +174,39 @@ func TestNodesFromNCCL(t *testing.T) {
 	tabs, _, err := ReadBytes([]byte(with), "h20.log", nil)
 	if err != nil || len(tabs) != 1 || tabs[0].Nodes != 2 || tabs[0].PerNode != 8 {
 		t.Fatalf("with NCCL's comm line: %d tables %+v, %v; want one of 2 x 8", len(tabs), tabs, err)
+	}
+}
+
+// TestNodesFromNCCLUnderMNNVL: under MNNVL nNodes counts NVLink cliques,
+// not hosts (LogNodes leaves it), so nccl#1244's log without its Rank
+// lines and with the comm line "nNodes 1 localRanks 16 ... MNNVL 1" does
+// not give its hosts. It takes the hosts Pins.Hosts gives, as the log
+// without the comm line does: 2 nodes of 8 for hosts of 8, the table's 16
+// ranks. It was left out, "node count unknown", however the hosts were
+// given (red team C, finding 5). With the hosts assumed, the comm line
+// groups both into one NVLink domain (runDomains: localRanks 16, the two
+// hosts' GPUs).
+func TestNodesFromNCCLUnderMNNVL(t *testing.T) {
+	b, err := os.ReadFile("../../data/logs/h20_2x8_allreduce_nvls_nccl1244.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(string(b), "\n")
+	pins := func(int) Pins {
+		return Pins{Hosts: []Comm{{Nodes: 1, PerNode: 8}}, HostsFrom: "-hw gives hosts of 8 GPUs"}
+	}
+	for _, comm := range []string{"", "node1:1:1 [0] NCCL INFO comm 0x55d3 rank 0 nRanks 16 nNodes 1 localRanks 16 localRank 0 MNNVL 1\n"} {
+		tabs, problems, err := ReadBytes([]byte(first+"\n"+comm+rest), "h20.log", pins)
+		if err != nil || len(tabs) != 1 || tabs[0].Nodes != 2 || tabs[0].PerNode != 8 || tabs[0].ShapeFrom != SourceAssumed {
+			t.Fatalf("comm line %q: %d tables %+v, %v, problems %v; want one of 2 x 8, assumed", comm, len(tabs), tabs, err, problems)
+		}
+		if !slices.ContainsFunc(problems, func(e error) bool {
+			return strings.Contains(e.Error(), "2 nodes of 8 GPUs are assumed, as -hw gives hosts of 8 GPUs")
+		}) {
+			t.Errorf("comm line %q: problems %v; want the hosts' assumption said", comm, problems)
+		}
+		if d, hosts, ok := runDomains(&tabs[0]); comm != "" && (!ok || d != 1 || hosts != 2) {
+			t.Errorf("comm line %q: %d domains of %d hosts, %v; want one of both", comm, d, hosts, ok)
+		}
 	}
 }

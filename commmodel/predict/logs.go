@@ -159,7 +159,14 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line, Err: &LeftOutError{Test: i, Err: err}})
 			continue
 		}
+		if line, err := envPinsUnread(t, pin, &tab); err != nil {
+			problems = append(problems, &nccltests.ParseError{File: name, Line: line, Err: &LeftOutError{Test: i, Err: err}})
+			continue
+		}
 		tab.Name = fmt.Sprintf("%s#%d", filepath.Base(name), i)
+		if line, msg := nvlsPinnedOff(t, pin, &tab); msg != "" {
+			problems = append(problems, &nccltests.ParseError{File: name, Line: line, Err: fmt.Errorf("%s: %s", tab.Collective, msg)})
+		}
 		if assumed != "" {
 			problems = append(problems, &nccltests.ParseError{File: name, Line: t.Line,
 				Err: fmt.Errorf("%s: %s", tab.Collective, assumed)})
@@ -193,6 +200,63 @@ func TablesOf(tests []*nccltests.Test, name string, pins func(test int) Pins) ([
 		out = append(out, tab)
 	}
 	return out, problems
+}
+
+// envPinsUnread returns the line of t's log whose NCCL_ALGO or NCCL_PROTO,
+// taken for tab where no pin replaces it (FILE:algo=, FILE:proto=), NCCL's
+// model of the table's release does not read (nccl.CheckEnableAt: an
+// unknown name from NCCL 2.24, a per-function list before it), and why,
+// naming the key that replaces it. Such a table cannot be modelled,
+// while the other tables of its file and of the other files can: the
+// table is left out, as a table whose pins NCCL would refuse.
+func envPinsUnread(t *nccltests.Test, pin Pins, tab *Table) (int, error) {
+	v, _, _ := versionOf(tab.Version)
+	for _, c := range []struct {
+		key, env string
+		set      nccltests.Fact[string]
+		given    string
+		algo     string
+		proto    string
+	}{
+		{"algo", "NCCL_ALGO", t.Evidence.Algo, pin.Algo, tab.Algo, ""},
+		{"proto", "NCCL_PROTO", t.Evidence.Proto, pin.Proto, "", tab.Proto},
+	} {
+		if !c.set.Known() || c.given != "" {
+			continue
+		}
+		err := nccl.CheckEnableAt(v, c.algo, c.proto)
+		if err == nil {
+			continue
+		}
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner // without "nccl: NCCL_ALGO=...", said here
+		}
+		what := "algorithm the run used (ring, tree, nvls, ...)"
+		if c.key == "proto" {
+			what = "protocol the run used (ll, ll128 or simple)"
+		}
+		return c.set.Line, fmt.Errorf("%s: %s set by environment to %q, which NCCL %v's tuner does not read as the model follows it: %v; the table is left out: give FILE:%s=NAME|auto, the %s, or auto for NCCL's own choice",
+			tab.Collective, c.env, c.set.Value, v, err, c.key, what)
+	}
+	return 0, nil
+}
+
+// nvlsPinnedOff says where t's log sets NCCL_NVLS_ENABLE=0 and an
+// NCCL_ALGO that leaves only NVLS and NVLSTree (withoutNVLS keeps such a
+// list as given): NCCL sets up no NVLS under the setting (ncclNvlsInit,
+// src/transport/nvls.cc, returns before it), so the pin and the setting
+// conflict, and the table, modelled with the pin, rests on algorithms
+// the run could not have run. It returns the setting's line and the
+// words, "" where they agree or a pin (FILE:algo=) or NCCL's TUNING lines
+// replace the log's NCCL_ALGO.
+func nvlsPinnedOff(t *nccltests.Test, pin Pins, tab *Table) (int, string) {
+	e := &t.Evidence
+	off, ok := envOff(e.Env, "NCCL_NVLS_ENABLE")
+	if !ok || pin.Algo != "" || !e.Algo.Known() || tab.Algo != e.Algo.Value || withoutNVLS(tab.Algo) != tab.Algo || strings.HasPrefix(tab.Algo, "^") || strings.Contains(tab.Algo, ":") {
+		return 0, ""
+	}
+	return off.Line, fmt.Sprintf("%s=%s sets up no NVLS (NCCL's src/transport/nvls.cc), yet NCCL_ALGO=%s (line %d) leaves only NVLS and NVLSTree: the log contradicts itself, and the table is modelled with %s as NCCL_ALGO gives it; give FILE:algo=NAME|auto, the algorithm the run used, if it ran another",
+		off.Name, off.Value, e.Algo.Value, e.Algo.Line, e.Algo.Value)
 }
 
 // pinsAgainstHosts says where the shape the pins gave tab (nodes=N,
@@ -341,8 +405,10 @@ func tableOf(t *nccltests.Test, pin Pins) (Table, string, error) {
 	if err := pin.splitProcess(t); err != nil {
 		return Table{GPU: t.System, Evidence: t.Evidence}, "", err
 	}
-	hosts := t.Nodes > 0 || t.Evidence.Nodes.Known() && t.Evidence.Nodes.Value > 0
-	if hosts || pin.Nodes > 0 || pin.PerNode > 0 {
+	// The log gives hosts where LogNodes takes a count from it: under
+	// MNNVL nNodes counts NVLink cliques, not hosts, and such a log falls
+	// to the hosts assumed below as one without the comm line does.
+	if LogNodes(t) > 0 || pin.Nodes > 0 || pin.PerNode > 0 {
 		tab, err := pin.tableOf(t)
 		return tab, "", err
 	}

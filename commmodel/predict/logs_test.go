@@ -807,6 +807,131 @@ func TestUnreadEnvNote(t *testing.T) {
 	}
 }
 
+// TestUnreadEnvNoteMNNVL: NCCL_P2P_DISABLE=1 turns MNNVL off from NCCL
+// 2.27.3 (init.cc tries MNNVL only where "p2pLevel != 0"), which the model
+// reads (mnnvlOff) to make each of the A4X Max run's 2 hosts a node. The
+// note on the settings the model does not read said the model does not
+// read it, beside the note that it made every host a node (red team C,
+// finding 7): it names it as read for MNNVL alone. On NCCL 2.26.2, where
+// P2P off leaves MNNVL on, the model does not read it at all.
+func TestUnreadEnvNoteMNNVL(t *testing.T) {
+	raw, err := os.ReadFile("../../data/nccltests/testdata/real/gb300_2x4_allgather_crossdomain_gcpa4xmax.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tabs, _, err := ReadBytes(append([]byte("h:1:1 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1\n"), raw...), "gcp.log", nil)
+	if err != nil || len(tabs) != 1 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	h, err := DefaultHardware(tabs[0].GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		version nccl.Version
+		env     string
+	}{
+		{nccl.Version{Major: 2, Minor: 28, Patch: 9}, "NCCL_P2P_DISABLE=1 set in the environment, which the model does not read but for MNNVL (NCCL_P2P_DISABLE=1 turns it off, every host a node): "},
+		{nccl.Version{Major: 2, Minor: 26, Patch: 2}, "NCCL_P2P_DISABLE=1 set in the environment, which the model does not read: "},
+	} {
+		tab := tabs[0]
+		tab.Version = c.version
+		m, err := Calibrate(h.ForHosts(4), []Table{tab}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := slices.IndexFunc(m.Notes, func(n string) bool { return strings.Contains(n, "set in the environment") })
+		hosts := slices.ContainsFunc(m.Notes, func(n string) bool { return strings.Contains(n, "NCCL_P2P_DISABLE=1 (MNNVL off), every host a node") })
+		if env < 0 || !strings.Contains(m.Notes[env], c.env) {
+			t.Errorf("%v: notes %q; want one with %q", c.version, m.Notes, c.env)
+		}
+		if off := c.version.Minor >= 27; hosts != off {
+			t.Errorf("%v: notes %q; want the hosts made nodes by P2P off: %v", c.version, m.Notes, off)
+		}
+	}
+}
+
+// TestEnvPinsUnread: nccl-tests#319's Ring run (NCCL 2.26.2) prints
+// "NCCL_ALGO set by environment to RING" at line 31. Where the line names
+// what NCCL 2.26.2 does not read (an unknown name is an error from NCCL
+// 2.24, tuning.cc's parseList), the table cannot be modelled: it was an
+// error of every command, naming no file or line, that lost the other
+// tables too (red team C, finding 3). It is the table's problem at the
+// line, the table left out, naming the key that works; a pin replaces the
+// log's setting and keeps the table.
+func TestEnvPinsUnread(t *testing.T) {
+	raw, err := os.ReadFile("../../data/nccltests/testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ring = "NCCL_ALGO set by environment to RING"
+	if !strings.Contains(string(raw), ring) {
+		t.Fatalf("the log lacks %q", ring)
+	}
+	for _, c := range []struct {
+		line, want string
+		pin        Pins
+	}{
+		{"NCCL_ALGO set by environment to CollNet", `NCCL_ALGO set by environment to "CollNet", which NCCL 2.26.2's tuner does not read as the model follows it: unknown name "CollNet" (want Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT); the table is left out: give FILE:algo=NAME|auto`, Pins{Algo: "ring"}},
+		{"NCCL_PROTO set by environment to LL,LL128,Simple,foo", `NCCL_PROTO set by environment to "LL,LL128,Simple,foo", which NCCL 2.26.2's tuner does not read as the model follows it: unknown name "foo" (want LL, LL128, Simple); the table is left out: give FILE:proto=NAME|auto`, Pins{Proto: "auto"}},
+	} {
+		b := []byte(strings.Replace(string(raw), ring, c.line, 1))
+		tabs, problems, err := ReadBytes(b, "bad.log", nil)
+		if err != nil || len(tabs) != 0 {
+			t.Fatalf("%q: %d tables, %v; want the table left out", c.line, len(tabs), err)
+		}
+		k := slices.IndexFunc(problems, func(e error) bool {
+			var pe *nccltests.ParseError
+			var lo *LeftOutError
+			return errors.As(e, &pe) && pe.Line == 31 && errors.As(e, &lo) && strings.Contains(e.Error(), c.want)
+		})
+		if k < 0 {
+			t.Errorf("%q: problems %v; want one at line 31, the table left out, with %q", c.line, problems, c.want)
+		}
+		tabs, _, err = ReadBytes(b, "bad.log", func(int) Pins { return c.pin })
+		if err != nil || len(tabs) != 1 {
+			t.Errorf("%q with pins %+v: %d tables, %v; want the table", c.line, c.pin, len(tabs), err)
+		}
+	}
+}
+
+// TestNVLSPinnedOff: NCCL_NVLS_ENABLE=0 sets up no NVLS (ncclNvlsInit,
+// NCCL's src/transport/nvls.cc, returns with nvlsSupport 0), so a log that
+// also sets NCCL_ALGO=NVLS,NVLSTree contradicts itself; the table is
+// modelled with the list as given (withoutNVLS) and was diagnosed as
+// NVLSTree without a word (red team C, finding 9). A problem at the
+// setting's line says so. Where the list names another algorithm
+// (Ring,NVLS), the model runs that one and nothing conflicts.
+func TestNVLSPinnedOff(t *testing.T) {
+	raw, err := os.ReadFile("../../data/nccltests/testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ring = "NCCL_ALGO set by environment to RING"
+	for _, c := range []struct {
+		algo, model string
+		conflict    bool
+	}{
+		{"NVLS,NVLSTree", "NVLS,NVLSTree", true},
+		{"NVLS", "NVLS", true},
+		{"Ring,NVLS", "Ring", false},
+	} {
+		// The setting follows NCCL_ALGO's line 31, at line 32.
+		b := []byte(strings.Replace(string(raw), ring, "NCCL_ALGO set by environment to "+c.algo+"\nh:1:1 [0] NCCL INFO NCCL_NVLS_ENABLE set by environment to 0.", 1))
+		tabs, problems, err := ReadBytes(b, "nvls.log", nil)
+		if err != nil || len(tabs) != 1 || tabs[0].Algo != c.model {
+			t.Fatalf("%s: %d tables %+v, %v; want one with NCCL_ALGO %s", c.algo, len(tabs), tabs, err, c.model)
+		}
+		said := slices.ContainsFunc(problems, func(e error) bool {
+			var pe *nccltests.ParseError
+			return errors.As(e, &pe) && pe.Line == 32 && strings.Contains(e.Error(), "NCCL_NVLS_ENABLE=0 sets up no NVLS (NCCL's src/transport/nvls.cc), yet NCCL_ALGO="+c.algo+" (line 31) leaves only NVLS and NVLSTree")
+		})
+		if said != c.conflict {
+			t.Errorf("%s: problems %v; want the conflict said at line 32: %v", c.algo, problems, c.conflict)
+		}
+	}
+}
+
 // TestInfiniteTimeIsBadTableNotStall holds Calibrate to ErrBadTable, naming
 // the table and its point, for a time of +Inf or NaN: a +Inf row was left
 // out as a stall ("takes more than 4 times as long as two larger sizes"),

@@ -28,6 +28,11 @@ type Query struct {
 	// does (nccl.Oldest before 2.18, nccl.Latest after 2.30); one that is
 	// not 2.MINOR.PATCH is an error.
 	Version nccl.Version
+	// ran is the NVLink domains NCCL grouped the run's hosts into where
+	// the log of the table the query describes says so (Table.Query,
+	// runDomains); the zero shape leaves them to the machine's domain
+	// (shapeOf), as for any query built by hand.
+	ran shape
 }
 
 // A Prediction is the model's time of one call.

@@ -130,7 +130,7 @@ func (m *Machine) run(q Query) (*run, error) {
 		return nil, fmt.Errorf("%w: %d GPUs per node are not a whole number of processes (threads per process %d, GPUs per thread %d)",
 			ErrLayout, q.PerNode, l.ThreadsPerProcess, l.GPUsPerThread)
 	}
-	s, err := m.Hardware.shapeOf(q.Ranks/q.PerNode, q.PerNode)
+	s, err := m.Hardware.queryShape(q)
 	if err != nil {
 		return nil, err
 	}
@@ -326,14 +326,18 @@ func mnnvlOff(t *Table) (nccltests.Setting, bool) {
 	return nccltests.Setting{}, false
 }
 
-// tableShape is the shape of table t's run on h: its hosts grouped into
-// NVLink domains as its log says NCCL grouped them (runDomains), else as
-// h's domain would (shapeOf).
-func (h *Hardware) tableShape(t *Table) (shape, error) {
-	if d, hosts, ok := runDomains(t); ok {
-		return shape{d, hosts * t.PerNode, hosts}, nil
+// tableShape is the shape of table t's run on h (queryShape of its
+// Query).
+func (h *Hardware) tableShape(t *Table) (shape, error) { return h.queryShape(t.Query()) }
+
+// queryShape is the shape of q's run on h: its hosts grouped into NVLink
+// domains as the log of its table says NCCL grouped them (Query.ran, from
+// runDomains), else as h's domain would (shapeOf).
+func (h *Hardware) queryShape(q Query) (shape, error) {
+	if s := q.ran; s.nodes > 0 && s.nodes*s.per == q.Ranks && s.hosts*q.PerNode == s.per {
+		return s, nil
 	}
-	return h.shapeOf(t.Nodes, t.PerNode)
+	return h.shapeOf(q.Ranks/q.PerNode, q.PerNode)
 }
 
 // CheckDomain returns ErrShape where h's NVLink domain does not hold whole

@@ -222,8 +222,15 @@ func SameMachine(tables []Table) error {
 	return nil
 }
 
-// Query returns the query that describes t.
+// Query returns the query that describes t, its hosts grouped into NVLink
+// domains as its log says NCCL grouped them (runDomains), so that what
+// holds t to the model (Diagnose, Expect) times the run NCCL made, as its
+// calibration does (tableRun).
 func (t *Table) Query() Query {
-	return Query{Collective: t.Collective, Ranks: t.Ranks(), PerNode: t.PerNode, Layout: t.Layout.explicit(),
+	q := Query{Collective: t.Collective, Ranks: t.Ranks(), PerNode: t.PerNode, Layout: t.Layout.explicit(),
 		Algo: t.Algo, Proto: t.Proto, Version: t.Version}
+	if d, hosts, ok := runDomains(t); ok {
+		q.ran = shape{d, hosts * t.PerNode, hosts}
+	}
+	return q
 }
