@@ -292,6 +292,11 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	rccl := predict.RanRCCL(mc.tables)
+	if rccl && req.check == "" {
+		// Logs that ran RCCL get no rules, whatever their GPU's name: a
+		// request for the name would only lead to this.
+		return errors.New(rcclNoRules)
+	}
 	if g, ok := gpuGuess(mc.hw.Facts(), rccl, amdCompCap(&mc.hw)); ok && g.Value == predict.UnnamedGPU {
 		// Every choice of the rules would rest on a GPU assumed in
 		// its place (a PCIe card, or a capture's links with an assumed

@@ -630,6 +630,13 @@ func TestTuneCompCapAMD(t *testing.T) {
 	if code != 1 || written || !strings.Contains(named, "tune writes no rules for RCCL") {
 		t.Fatalf("-gpu MI355X: exit %d, file written %v, stderr %q; want RCCL refused", code, written, named)
 	}
+	// Logs that ran RCCL and name no GPU are refused so at once: tune
+	// asked for the GPU's name (exit 2), and with it refused them (red
+	// team B: a dead end).
+	unnamed := R + "mi300x_2x8_allreduce_oci_oke_slurm.log"
+	if code, stderr, written := tune("-calibrate", unnamed); code != 1 || written || lastLine(stderr) != lastLine(named) || strings.Contains(stderr, "name it with") {
+		t.Errorf("an unnamed GPU's RCCL log: exit %d, file written %v, stderr %q; want RCCL refused, no name asked for", code, written, stderr)
+	}
 	for _, c := range []struct{ logs, hw, isa string }{
 		{mi355x, "cc=9.5,links=7,link-bw=76.8GB/s", "gfx950"},
 		{mi325x, "cc=9.4,links=7,link-bw=64GB/s", "gfx942"},
