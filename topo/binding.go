@@ -1,8 +1,10 @@
 package topo
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
 )
@@ -57,8 +59,9 @@ type HostIBHCA struct {
 	// in NIC order: "=mlx5_0,mlx5_1". The "=" asks NCCL for exact names
 	// (searchExact, src/transport/net_ib/init.cc), so that mlx5_1 does not
 	// also select mlx5_10 by prefix. "" where the capture cannot give one:
-	// such a NIC's device name is unknown, or none is a device NCCL's
-	// InfiniBand transport lists (NotIB).
+	// such a NIC's device name is unknown, a name is no device's or two
+	// NICs have one (a damaged NIC Legend, hcaFault), or none is a device
+	// NCCL's InfiniBand transport lists (NotIB).
 	Value string
 	// Left are the NICs Value leaves out, "NIC8 (mlx5_8)": no GPU's
 	// nearest, as a storage or management NIC is. NICs NCCL's InfiniBand
@@ -79,6 +82,9 @@ func (t *Topology) IBHCA() HostIBHCA {
 	all := len(t.gpus) < 2 || !slices.Contains(near, true)
 	var devices, left []string
 	var kept, out []int
+	if t.legendFault() {
+		return HostIBHCA{}
+	}
 	for i, n := range t.nics {
 		if NotIB(n.Device) != "" {
 			continue
@@ -101,6 +107,43 @@ func (t *Topology) IBHCA() HostIBHCA {
 		return HostIBHCA{Rails: left}
 	}
 	return HostIBHCA{Value: "=" + strings.Join(devices, ","), Left: left}
+}
+
+// hcaFault says why device, a NIC's RDMA device as a capture names it,
+// cannot be an entry of NCCL_IB_HCA, "" where it can. NCCL reads the
+// variable as an optional '^' (exclude) and then '=' (exact names) before
+// a list split at ',', each entry a device name and then ':' and its port
+// (src/transport/net_ib/init.cc:320-324 and parseStringList,
+// src/misc/utils.cc:189, at 5067397c): a name holding ',' or ':' would
+// be read as two entries or a name and a port, one starting '^' or '='
+// as the prefixes. Verbs device names hold none of them, nor blanks
+// (mlx5_0, mlx5_bond_0, ibp12s0), and nvidia-smi prints one word a
+// legend entry: such a name is a damaged capture's.
+func hcaFault(device string) string {
+	if strings.ContainsFunc(device, unicode.IsSpace) {
+		return "holds a blank, where nvidia-smi prints one word a NIC Legend entry and no RDMA device's name holds one"
+	}
+	if i := strings.IndexAny(device, ",=^:"); i >= 0 {
+		return fmt.Sprintf("holds %q, which NCCL_IB_HCA reads as syntax (',' splits its entries, ':' starts a port, a leading '^' or '=' is a prefix) and no RDMA device's name holds", device[i])
+	}
+	return ""
+}
+
+// legendFault reports that a NIC's device is no name NCCL_IB_HCA can hold
+// (hcaFault), or another NIC's too: a damaged NIC Legend (ErrLegendDevice),
+// whose devices make no list.
+func (t *Topology) legendFault() bool {
+	seen := map[string]bool{}
+	for _, n := range t.nics {
+		if n.Device == "" {
+			continue
+		}
+		if seen[n.Device] || hcaFault(n.Device) != "" {
+			return true
+		}
+		seen[n.Device] = true
+	}
+	return false
 }
 
 // railsLeft reports that the NICs out, no GPU's nearest, look like the

@@ -70,6 +70,27 @@ var damagedCases = []struct {
 		file: "nvlink_to_nic.txt",
 		err:  &wantProblem{ErrNVLinkNIC, 4, 20, "GPU0/GPU-1 is NV12, NVLink, which joins GPUs alone"},
 	},
+	{
+		// Lines 12 and 13, "  NIC0: mlx5_0" and "  NIC1: mlx5_0": NIC1's
+		// device starts at byte 8 (column 9). Red team C, finding 6.
+		file:     "legend_duplicate.txt",
+		problems: []wantProblem{{ErrLegendDevice, 13, 9, `NIC1's device "mlx5_0" is NIC0's too (line 12)`}},
+		pairs:    []realPair{{"GPU1", "NIC1", "PIX"}},
+	},
+	{
+		// Lines 16 to 20, each device at byte 8 (column 9): a ',' (an
+		// entry "mlx5_0,mlx5_9" that NCCL_IB_HCA reads as two), '=' and '^'
+		// (its prefixes), ':' (a port) and a blank. Red team C, finding 6.
+		file: "legend_syntax.txt",
+		problems: []wantProblem{
+			{ErrLegendDevice, 16, 9, `NIC0's device "mlx5_0,mlx5_9" holds ','`},
+			{ErrLegendDevice, 17, 9, `NIC1's device "=mlx5_1" holds '='`},
+			{ErrLegendDevice, 18, 9, `NIC2's device "^mlx5_2" holds '^'`},
+			{ErrLegendDevice, 19, 9, `NIC3's device "mlx5_3:1" holds ':'`},
+			{ErrLegendDevice, 20, 9, `NIC4's device "mlx5 4" holds a blank`},
+		},
+		pairs: []realPair{{"GPU0", "NIC1", "PIX"}},
+	},
 }
 
 // checkProblem reports whether p is w, in file.

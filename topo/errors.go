@@ -18,9 +18,9 @@ import (
 type ParseError = parseerr.ParseError
 
 // Sentinel causes of a ParseError (besides ErrPathToken and ErrCPUList).
-// Parse reports ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrCutHeader,
-// ErrSecondMatrix and, for a NIC, ErrMissingRow as warnings (problems); the
-// others stop it.
+// Parse reports ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrLegendDevice,
+// ErrCutHeader, ErrSecondMatrix and, for a NIC, ErrMissingRow as warnings
+// (problems); the others stop it.
 var (
 	// ErrNoMatrix: no header with matrix rows under it.
 	ErrNoMatrix = errors.New("no topology matrix found (want a header line \"GPU0 GPU1 ...\" followed by rows \"GPU0 X NV18 ...\")")
@@ -51,6 +51,11 @@ var (
 	// "NIC0: mlx5_0" entry in a NIC Legend after the matrix, so its device
 	// is unknown.
 	ErrNoLegend = errors.New("NIC not in the NIC Legend")
+	// ErrLegendDevice (a warning): a NIC Legend entry names a device
+	// whose name holds a blank or a character NCCL_IB_HCA reads as syntax
+	// (',' '=' '^' ':'), or a device another entry names too: a damaged
+	// legend, of whose devices Topology.IBHCA makes no list.
+	ErrLegendDevice = errors.New("damaged NIC Legend entry")
 	// ErrSecondMatrix (a warning): another matrix header, with rows under
 	// it, follows the matrix read (two captures in one file); only the
 	// first matrix and the legend before the second are read.

@@ -13,8 +13,8 @@ import (
 
 // FuzzParse: Parse never panics; it returns a *ParseError alone, or a
 // topology with problems that are *ParseErrors with a line and a warning's
-// cause (ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrMissingRow for a NIC,
-// ErrCutHeader, ErrSecondMatrix, ErrNUMASpan),
+// cause (ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrLegendDevice,
+// ErrMissingRow for a NIC, ErrCutHeader, ErrSecondMatrix, ErrNUMASpan),
 // sorted; a topology it returns is consistent (X exactly on the diagonal,
 // symmetric) and every query and the report run on it; a topology read
 // without problems survives Format and Parse unchanged in what Format keeps
@@ -47,9 +47,12 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		for k, p := range problems {
-			warning := errors.Is(p, ErrShortRow) || errors.Is(p, ErrAsymmetric) || errors.Is(p, ErrNoLegend) || errors.Is(p, ErrMissingRow) || errors.Is(p, ErrCutHeader) || errors.Is(p, ErrSecondMatrix) || errors.Is(p, ErrNUMASpan)
+			warning := errors.Is(p, ErrShortRow) || errors.Is(p, ErrAsymmetric) || errors.Is(p, ErrNoLegend) || errors.Is(p, ErrLegendDevice) || errors.Is(p, ErrMissingRow) || errors.Is(p, ErrCutHeader) || errors.Is(p, ErrSecondMatrix) || errors.Is(p, ErrNUMASpan)
 			if p.Line < 1 || !warning {
-				t.Fatalf("problem %v: want a line and a warning's cause (ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrMissingRow, ErrCutHeader, ErrSecondMatrix, ErrNUMASpan)", p)
+				t.Fatalf("problem %v: want a line and a warning's cause (ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrLegendDevice, ErrMissingRow, ErrCutHeader, ErrSecondMatrix, ErrNUMASpan)", p)
+			}
+			if errors.Is(p, ErrLegendDevice) && top.IBHCA().Value != "" {
+				t.Fatalf("problem %v, yet NCCL_IB_HCA %q", p, top.IBHCA().Value)
 			}
 			if k > 0 && (p.Line < problems[k-1].Line || p.Line == problems[k-1].Line && p.Column < problems[k-1].Column) {
 				t.Fatalf("problems out of order: %v before %v", problems[k-1], p)

@@ -1,6 +1,7 @@
 package topo
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -62,6 +63,47 @@ func TestIBHCARails(t *testing.T) {
 		}
 		if c.rails > 0 && (len(h.Left) > 0 || slices.ContainsFunc(h.Rails, func(r string) bool { return !strings.Contains(r, "mlx5_") })) {
 			t.Errorf("%s: %+v: want the rails named, nothing left out", c.name, h)
+		}
+	}
+}
+
+// TestIBHCADamagedLegend: a NIC Legend that names one device for two NICs,
+// or a device holding NCCL_IB_HCA's syntax or a blank, gives no
+// NCCL_IB_HCA (red team C, finding 6, where the advice read
+// "=mlx5_0,mlx5_0", "=mlx5_0,mlx5_9,mlx5_1" and "==mlx5_0,^mlx5_1"):
+// testdata/damaged/legend_duplicate.txt and legend_syntax.txt, whose NICs
+// would otherwise each be a GPU's nearest (PIX); and a topology built with
+// New the same way. The same capture with the devices mended gives
+// "=mlx5_0,mlx5_1" (NIC0 and NIC1, PIX to GPU0 and GPU1; NIC2 SYS to both).
+func TestIBHCADamagedLegend(t *testing.T) {
+	for _, f := range []string{"legend_duplicate.txt", "legend_syntax.txt"} {
+		top, problems, err := ParseFile("testdata/damaged/" + f)
+		if err != nil || len(problems) == 0 {
+			t.Fatalf("%s: %v, problems %v", f, err, problems)
+		}
+		if h := top.IBHCA(); h.Value != "" || h.Advice() != "" {
+			t.Errorf("%s: %+v, advice %q; want none", f, h, h.Advice())
+		}
+	}
+	b, err := os.ReadFile("testdata/damaged/legend_duplicate.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mended := strings.Replace(string(b), "NIC1: mlx5_0", "NIC1: mlx5_1", 1)
+	top, problems, err := ParseString(mended)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("mended: %v, problems %v", err, problems)
+	}
+	if h := top.IBHCA(); h.Value != "=mlx5_0,mlx5_1" {
+		t.Errorf("mended: %+v, want =mlx5_0,mlx5_1", h)
+	}
+	for _, devices := range [][2]string{{"mlx5_0", "mlx5_0"}, {"mlx5_0,mlx5_9", "mlx5_1"}, {"=mlx5_0", "^mlx5_1"}} {
+		built, err := New([]Device{{Name: "GPU0"}}, []Device{{Name: "NIC0", Device: devices[0]}, {Name: "NIC1", Device: devices[1]}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := built.IBHCA(); h.Value != "" {
+			t.Errorf("New with devices %q: %+v; want none", devices, h)
 		}
 	}
 }

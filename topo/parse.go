@@ -102,9 +102,11 @@ var attrNames = []struct {
 }
 
 var (
-	nicLabel    = regexp.MustCompile(`^NIC[0-9]+$`)
-	ansiEscape  = regexp.MustCompile("^\x1b\\[[0-9;?]*[ -/]*[@-~]") // at the start of a string
-	legendEntry = regexp.MustCompile(`^\s*(NIC[0-9]+)\s*:\s*(\S+)\s*$`)
+	nicLabel   = regexp.MustCompile(`^NIC[0-9]+$`)
+	ansiEscape = regexp.MustCompile("^\x1b\\[[0-9;?]*[ -/]*[@-~]") // at the start of a string
+	// "  NIC0: mlx5_0": the device is the rest of the line, one word in
+	// every capture (a blank in it is damage, ErrLegendDevice).
+	legendEntry = regexp.MustCompile(`^\s*(NIC[0-9]+)\s*:\s*(\S(?:.*\S)?)\s*$`)
 )
 
 // Parse reads the output of `nvidia-smi topo -m` as real servers print it:
@@ -930,21 +932,46 @@ func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 // a NIC Legend is there but cut, it reports the NICs headed NIC0, NIC1, ...
 // that no entry names (ErrNoLegend). A capture without a NIC Legend, as
 // pastes often are, names no NIC and gets no warning: its paths are whole.
+// An entry whose device no RDMA device's name can be (hcaFault), or that
+// names a device an entry above named for another NIC, is damage
+// nvidia-smi does not print, reported at the device (ErrLegendDevice):
+// the NIC keeps the device as the entry gives it, and Topology.IBHCA
+// makes no list of such a capture's devices.
 func (p *parser) applyLegend(t *Topology) {
 	legend := 0 // the 1-based line of the NIC Legend, 0 if none
+	// at is where each NIC's entry names its device: line and byte offset.
+	at := make([][2]int, len(t.nics))
 	for i, line := range p.lines[p.end:p.after] {
 		if strings.TrimSpace(line) == "NIC Legend:" {
 			legend = p.end + i + 1
 		}
-		m := legendEntry.FindStringSubmatch(line)
+		m := legendEntry.FindStringSubmatchIndex(line)
 		if m == nil {
 			continue
 		}
 		if legend == 0 {
 			legend = p.end + i + 1
 		}
-		if d, ok := t.Lookup(m[1]); ok && d.Kind == NIC {
-			t.nics[d.Index].Device = m[2]
+		if d, ok := t.Lookup(line[m[2]:m[3]]); ok && d.Kind == NIC {
+			t.nics[d.Index].Device = line[m[4]:m[5]]
+			at[d.Index] = [2]int{p.end + i + 1, m[4]}
+		}
+	}
+	// One problem a NIC at most, in NIC order (sorted later by line).
+	first := map[string]int{} // each device's first NIC
+	for k, d := range t.nics {
+		if d.Device == "" || at[k][0] == 0 {
+			continue
+		}
+		why := hcaFault(d.Device)
+		if j, dup := first[d.Device]; dup && why == "" {
+			why = fmt.Sprintf("is %s's too (line %d), where no two NICs share an RDMA device", t.nics[j].Name, at[j][0])
+		} else if !dup {
+			first[d.Device] = k
+		}
+		if why != "" {
+			p.problems = append(p.problems, p.errAt(at[k][0], at[k][1], fmt.Errorf(
+				"%s's device %q %s; NCCL_IB_HCA is not given for this capture: %w", d.Name, parseerr.Excerpt(d.Device), why, ErrLegendDevice)))
 		}
 	}
 	var unnamed []string

@@ -706,12 +706,8 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 // and NCCL_ALGO and NCCL_PROTO where the environment set them, else where
 // NCCL's TUNING lines name one algorithm (protocol) for every call.
 func readEvidence(tab *Table, e *nccltests.Evidence) {
-	for _, v := range []nccltests.Fact[string]{e.Library, e.NCCLVersion} {
-		if v.Known() {
-			if ver, err := nccl.ParseVersion(v.Value); err == nil {
-				tab.Version = ver
-			}
-		}
+	if v := e.Release(); v != (nccl.Version{}) {
+		tab.Version = v
 	}
 	if e.Algo.Known() {
 		tab.Algo = e.Algo.Value
@@ -737,19 +733,9 @@ func readEvidence(tab *Table, e *nccltests.Evidence) {
 	// (src/transport/nvls.cc, ncclNvlsInit returns before it): neither NVLS
 	// nor NVLSTree runs, whatever the hosts support or NCCL_ALGO lists.
 	// What the TUNING lines say ran says more.
-	if _, off := envOff(e.Env, "NCCL_NVLS_ENABLE"); off && !ran {
+	if _, off := e.Off("NCCL_NVLS_ENABLE"); off && !ran {
 		tab.Algo = withoutNVLS(tab.Algo)
 	}
-}
-
-// envOff returns the setting of env that sets name to 0, where one does:
-// the environment turned that feature of NCCL off.
-func envOff(env []nccltests.Setting, name string) (nccltests.Setting, bool) {
-	k := slices.IndexFunc(env, func(v nccltests.Setting) bool { return v.Name == name && strings.TrimSpace(v.Value) == "0" })
-	if k < 0 {
-		return nccltests.Setting{}, false
-	}
-	return env[k], true
 }
 
 // withoutNVLS returns the NCCL_ALGO setting algo with NVLS and NVLSTree

@@ -3,7 +3,6 @@ package predict
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -305,26 +304,9 @@ func runDomains(t *Table) (domains, hostsEach int, ok bool) {
 }
 
 // mnnvlOff returns the setting of table t's environment that turns MNNVL
-// off, where one does: NCCL_MNNVL_ENABLE=0, or from NCCL 2.27.3 (and for a
-// table that names no release) P2P off, NCCL_P2P_DISABLE=1 or
-// NCCL_P2P_LEVEL=LOC (0): init.cc tries MNNVL only where "p2pLevel != 0"
-// (ncclGetUserP2pLevel, src/graph/paths.cc).
-func mnnvlOff(t *Table) (nccltests.Setting, bool) {
-	e := &t.Evidence
-	if v, off := envOff(e.Env, "NCCL_MNNVL_ENABLE"); off {
-		return v, true
-	}
-	if t.Version != (nccl.Version{}) && t.Version.Before(nccl.Version{Major: 2, Minor: 27, Patch: 3}) {
-		return nccltests.Setting{}, false
-	}
-	for _, v := range e.Env {
-		val := strings.TrimSpace(v.Value)
-		if v.Name == "NCCL_P2P_DISABLE" && val == "1" || v.Name == "NCCL_P2P_LEVEL" && (val == "LOC" || val == "0") {
-			return v, true
-		}
-	}
-	return nccltests.Setting{}, false
-}
+// off at its release, where one does (nccltests.Evidence.MNNVLOff): a
+// table that names no release is taken as one of 2.27.3 or later.
+func mnnvlOff(t *Table) (nccltests.Setting, bool) { return t.Evidence.MNNVLOff(t.Version) }
 
 // tableShape is the shape of table t's run on h (queryShape of its
 // Query).

@@ -101,7 +101,8 @@ func TestDebugLines(t *testing.T) {
 			num(func(e Evidence) Fact[int] { return e.NICCount }), nil},
 		// v2.21.5-1 src/transport/net_ib.cc:519-531: a merged device (NCCL_IB_MERGE_NICS=1, the default;
 		// the list prints one so from 2.20 to 2.23) " [%d]={" then "[%d] %s:%d/%s" each port, ", " between, "}": each port counts.
-		{"NICs, merged", debugPrefix + "NET/IB : Using [0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB} [1]={[2] mlx5_2:1/IB, [3] mlx5_3:1/IB} [2]mlx5_4:1/IB [RO]; OOB eth0:10.0.0.1<0>",
+		// A device merged with none is " [%d]%s:%d/%s" of its own index (:532, ibDev), 4 for mlx5_4.
+		{"NICs, merged", debugPrefix + "NET/IB : Using [0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB} [1]={[2] mlx5_2:1/IB, [3] mlx5_3:1/IB} [4]mlx5_4:1/IB [RO]; OOB eth0:10.0.0.1<0>",
 			num(func(e Evidence) Fact[int] { return e.NICCount }), 5},
 		// src/transport/net_socket.cc:73 " [%d]%s:%s", :77 "NET/Socket : Using%s".
 		{"NICs, socket", debugPrefix + "NET/Socket : Using [0]ens5:10.0.0.4<0> [1]ens6:fe80::1%ens6<0>",

@@ -2,12 +2,14 @@ package nccltests
 
 import (
 	"cmp"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/internal/parseerr"
 )
 
 // A Fact is one value a log states, with the 1-based line it was read
@@ -395,7 +397,10 @@ var (
 	// characters ending "..." (dumpLine, graph/rings.cc from 2.23.4).
 	ringRE = regexp.MustCompile(`^Channel (\d+)/(\d+) :((?:\s+\d+)+)(?:\s*\.\.\.)?\s*$`)
 	treeRE = regexp.MustCompile(`\[\d+\] `)
-	commRE = regexp.MustCompile(`\bnRanks (\d+) nNodes (\d+) localRanks (\d+) localRank \d+(?: MNNVL (\d+))?`)
+	// "comm 0x55d3 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0
+	// MNNVL 0" (init.cc:1422 at 5067397c): the comm and rank, then the
+	// counts, the MNNVL from 2.20.
+	commRE = regexp.MustCompile(`(?:\bcomm (0x[0-9a-fA-F]+) rank (\d+) )?\bnRanks (\d+) nNodes (\d+) localRanks (\d+) localRank (\d+)(?: MNNVL (\d+))?`)
 	// "comm 0x55d0c0a0 rank 1 nranks 16 cudaDev 1 ... - Init COMPLETE"
 	initRE    = regexp.MustCompile(`^(?:\S+ )?comm 0x[0-9a-fA-F]+ rank (\d+) nranks (\d+) cudaDev \d+ `)
 	topoNetRE = regexp.MustCompile(`^\+ NET\[([0-9.]+)\] - NET/`)
@@ -438,9 +443,21 @@ type debugState struct {
 	// initMixed reports lines that disagree, which then give none.
 	initRanks Fact[int]
 	initMixed bool
+	// proc is the process of the line being read, "host:pid" of NCCL's
+	// prefix, "" where the line has none.
+	proc string
+	// comms are the comm lines read, to compare those of one comm
+	// (commLine); commMixed reports two of one comm that disagree, and
+	// then the comm lines give no count or MNNVL.
+	comms     []commLine
+	commMixed bool
 	// dropped are the NIC counts and indices of the line being read that
 	// are out of range (nicCount), which the parser reports.
 	dropped []droppedCount
+	// damaged are the problems of the line being read that NCCL cannot
+	// have printed as it stands (a device listed twice, a comm line's
+	// counts that contradict each other), which the parser reports.
+	damaged []damagedLine
 	// width is the length of the line being read as NCCL wrote it, from
 	// its host (or its timestamp) to its end; 0 where the line has no
 	// NCCL prefix.
@@ -509,6 +526,9 @@ func (d *debugState) evidence() Evidence {
 		}
 		mergeFact(&e.GPUDirect, d.gdrFar)
 	}
+	if d.commMixed {
+		e.Ranks, e.Nodes, e.LocalRanks, e.MNNVL = Fact[int]{}, Fact[int]{}, Fact[int]{}, Fact[bool]{}
+	}
 	if !d.initMixed {
 		mergeFact(&e.Ranks, d.initRanks)
 	}
@@ -573,6 +593,7 @@ func (d *debugState) merge(o *debugState) {
 		d.gdr(h.gdr.Line, h.host, h.gdr.Value)
 	}
 	d.initMixed = d.initMixed || o.initMixed
+	d.commMixed = d.commMixed || o.commMixed
 	if o.initRanks.Known() {
 		d.initComplete(o.initRanks.Line, o.initRanks.Value)
 	}
@@ -754,13 +775,8 @@ func (d *debugState) line(n int, host, msg string) {
 	case strings.Contains(msg, " nNodes "):
 		// A count too large for an int is no count NCCL printed: the
 		// line says nothing, rather than 0 ranks.
-		if m := commRE.FindStringSubmatch(msg); m != nil && !slices.ContainsFunc(m[1:4], func(s string) bool { _, err := strconv.Atoi(s); return err != nil }) {
-			e.Ranks.set(atoi(m[1]), n)
-			e.Nodes.set(atoi(m[2]), n)
-			e.LocalRanks.set(atoi(m[3]), n)
-			if m[4] != "" {
-				e.MNNVL.set(m[4] != "0", n)
-			}
+		if m := commRE.FindStringSubmatch(msg); m != nil && !slices.ContainsFunc(m[2:7], func(s string) bool { _, err := strconv.Atoi(s); return s != "" && err != nil }) {
+			d.comm(n, m)
 		}
 	case strings.HasPrefix(msg, "Pattern "):
 		// The ring's search result outranks an earlier one of another
@@ -776,6 +792,98 @@ func (d *debugState) line(n int, host, msg string) {
 			}
 		}
 	}
+}
+
+// commLine is what a comm line says: its process ("host:pid" of its
+// prefix, "" where it has none), comm, rank (-1 where the line does not
+// say) and counts, and its MNNVL ("" before 2.20).
+type commLine struct {
+	proc, comm                                string
+	rank, ranks, nodes, localRanks, localRank int
+	mnnvl                                     string
+	line                                      int
+}
+
+// maxComms bounds the comm lines kept to compare (commLine): a run prints
+// one a rank, and a damaged log's cannot grow the list without end.
+const maxComms = 4096
+
+// comm reads comm line n, m its commRE match. NCCL prints it once a
+// communicator, at the end of initTransportsRank (init.cc:1422 at
+// 5067397c), from counts that cannot contradict each other: nNodes counts
+// the distinct nodes of the ranks, at least one and at most one a rank
+// (init.cc:1291-1297); localRanks is this rank's node's ranks, at least
+// one (init.cc:1414 fails the init otherwise), where each other node holds
+// one at least; rank and localRank index the communicator's and the
+// node's ranks (init.cc:1402-1404). A line whose counts break that is
+// damaged (ErrInconsistent) and says nothing. Nor does a line of a comm an
+// earlier line of the same process named with other counts (two runs'
+// lines pasted together, or an edited log): both are reported, and the
+// comm lines give no count or MNNVL (commMixed), as Init COMPLETE lines
+// that disagree give no nranks. Lines of different processes may share
+// a comm address, and are not compared; nor are lines without NCCL's
+// prefix, whose process is unknown.
+func (d *debugState) comm(n int, m []string) {
+	c := commLine{proc: d.proc, comm: m[1], rank: -1, ranks: atoi(m[3]), nodes: atoi(m[4]), localRanks: atoi(m[5]), localRank: atoi(m[6]), mnnvl: m[7], line: n}
+	if m[2] != "" {
+		c.rank = atoi(m[2])
+	}
+	var why string
+	switch {
+	case c.ranks < 1 || c.nodes < 1 || c.localRanks < 1:
+		why = "a count below 1, where every communicator, and each of its nodes, holds a rank at least"
+	case c.rank >= c.ranks:
+		why = fmt.Sprintf("rank %d of %d ranks", c.rank, c.ranks)
+	case c.localRank >= c.localRanks:
+		why = fmt.Sprintf("localRank %d of %d localRanks", c.localRank, c.localRanks)
+	case c.nodes > c.ranks:
+		why = fmt.Sprintf("nNodes %d of nRanks %d, where each node holds a rank at least", c.nodes, c.ranks)
+	case c.localRanks > c.ranks-(c.nodes-1):
+		others := fmt.Sprintf("each of the %d other nodes", c.nodes-1)
+		if c.nodes == 2 {
+			others = "the other node"
+		}
+		why = fmt.Sprintf("localRanks %d of nRanks %d on this node, where %s (nNodes %d) holds a rank at least", c.localRanks, c.ranks, others, c.nodes)
+	}
+	if why != "" {
+		d.damaged = append(d.damaged, damagedLine{n, fmt.Errorf("%w: the comm line gives %s, which NCCL cannot print (init.cc counts a communicator's nodes and each node's ranks among its ranks): the line is left unread", ErrInconsistent, why)})
+		return
+	}
+	if c.proc != "" && c.comm != "" {
+		for _, o := range d.comms {
+			if o.proc != c.proc || o.comm != c.comm {
+				continue
+			}
+			if o.counts() != c.counts() {
+				d.commMixed = true
+				d.damaged = append(d.damaged, damagedLine{n, fmt.Errorf("%w: process %s's comm %s is %s here and %s on line %d, where NCCL prints one line a communicator: the comm lines give no count or MNNVL",
+					ErrInconsistent, parseerr.Excerpt(c.proc), parseerr.Excerpt(c.comm), c.counts(), o.counts(), o.line)})
+			}
+			return
+		}
+		if len(d.comms) < maxComms {
+			d.comms = append(d.comms, c)
+		}
+	}
+	e := &d.e
+	e.Ranks.set(c.ranks, n)
+	e.Nodes.set(c.nodes, n)
+	e.LocalRanks.set(c.localRanks, n)
+	if c.mnnvl != "" {
+		e.MNNVL.set(c.mnnvl != "0", n)
+	}
+}
+
+// counts is what comm line c says after its comm, as NCCL prints it.
+func (c commLine) counts() string {
+	s := fmt.Sprintf("nRanks %d nNodes %d localRanks %d localRank %d", c.ranks, c.nodes, c.localRanks, c.localRank)
+	if c.rank >= 0 {
+		s = fmt.Sprintf("rank %d ", c.rank) + s
+	}
+	if c.mnnvl != "" {
+		s += " MNNVL " + c.mnnvl
+	}
+	return s
 }
 
 // treesCut is the length NCCL cuts its tree line to after "Trees": the
@@ -842,18 +950,44 @@ func (d *debugState) collNetFailed(n int) {
 
 // nics records the devices the "NET/... : Using" line n lists, as re
 // reads them, unless a line listed them before.
+//
+// NCCL lists each device once a line: the IB line's "[d]" is the index of
+// the device's port in ncclIbDevs, each once and in order
+// (src/transport/net_ib/init.cc:493 at 5067397c), and NCCL 2.20 to 2.23
+// put each port in one merged device ("[0]={[0] mlx5_0:1/IB, [1]
+// mlx5_1:1/IB}", src/transport/net_ib.cc:520-533 at v2.21.5-1); each
+// active port of a device is an entry of its own (init.cc:338, the port
+// loop), so mlx5_0:1 and mlx5_0:2 are two NICs to NCCL, each counted;
+// the Socket line's interfaces skip a name already found
+// (ncclOsFindInterfaces, src/os/linux.cc:421). A line that lists an index
+// twice, or a device and port (an interface) twice, is not NCCL's as it
+// printed it: it is reported (ErrInconsistent) and says nothing of the
+// NICs, as a list with a damaged index does not.
 func (d *debugState) nics(n int, msg string, re *regexp.Regexp) {
 	e := &d.e
 	var nics []NIC
+	index, entry := map[int]bool{}, map[string]bool{}
 	for _, m := range re.FindAllStringSubmatch(msg, -1) {
 		k, ok := d.nicIndex(n, "the listed device's index", m[1])
 		if !ok {
 			return // a damaged list says nothing of the NICs
 		}
 		nic := NIC{Index: k, Name: m[2], BW: d.speeds[m[2]].Value, Line: n}
+		name := nic.Name
 		if len(m) > 4 {
 			nic.Port, nic.Link = atoi(m[3]), m[4]
+			name += ":" + m[3]
 		}
+		if index[k] || entry[name] {
+			what := fmt.Sprintf("index [%d]", k)
+			if entry[name] {
+				what = name
+			}
+			d.damaged = append(d.damaged, damagedLine{n, fmt.Errorf("%w: the list names %s twice, where NCCL lists each device (each port of one) once: what the line says of the NICs is left out",
+				ErrInconsistent, parseerr.Excerpt(what))})
+			return
+		}
+		index[k], entry[name] = true, true
 		nics = append(nics, nic)
 	}
 	if len(nics) > MaxNICs {
@@ -926,6 +1060,13 @@ func (d *debugState) netDev(n int, host string, ch, dev int) {
 // (predict.Hardware.NICs), so that every count read is one a prediction
 // can run on.
 const MaxNICs = 1 << 16
+
+// A damagedLine is a problem of debug line line that NCCL cannot have
+// printed as it stands, its cause wrapping ErrInconsistent.
+type damagedLine struct {
+	line int
+	err  error
+}
 
 // A droppedCount is a number of NICs or devices on a debug line that the
 // reader left out (nicCount): its line, what it counts, and its digits.
@@ -1060,6 +1201,66 @@ func atoi(s string) int { return count(s) }
 type Setting struct {
 	Name, Value string
 	Line        int
+}
+
+// Off returns the setting of the environment that sets name to 0, where
+// one does: the environment turned that feature of NCCL off.
+func (e *Evidence) Off(name string) (Setting, bool) {
+	k := slices.IndexFunc(e.Env, func(v Setting) bool { return v.Name == name && strings.TrimSpace(v.Value) == "0" })
+	if k < 0 {
+		return Setting{}, false
+	}
+	return e.Env[k], true
+}
+
+// mnnvlP2P is the first release whose init.cc tries MNNVL only where P2P
+// is on (Evidence.MNNVLOff).
+var mnnvlP2P = nccl.Version{Major: 2, Minor: 27, Patch: 3}
+
+// MNNVLOff returns the setting of the environment that keeps NCCL at
+// release (the zero Version for one unknown, taken as 2.27.3 or later)
+// from setting MNNVL up, where one does: NCCL_MNNVL_ENABLE=0, which sets
+// it to 0 in every release that reads it (init.cc from 2.21, "comm->MNNVL
+// = ncclParamMNNVLEnable() == 2 ? ... : ncclParamMNNVLEnable()" to 2.24;
+// from 2.25 ncclMnnvlCheck runs only where it is not 0); or, from NCCL
+// 2.27.3, P2P off, NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL=LOC (0), unless
+// NCCL_MNNVL_ENABLE=1 asks for MNNVL whatever P2P does: init.cc tries it
+// where "(nNodes > 1 && ncclParamMNNVLEnable() != 0 && p2pLevel != 0) ||
+// ncclParamMNNVLEnable() == 1" (src/init.cc:1072 at 5067397c;
+// ncclGetUserP2pLevel, src/graph/paths.cc).
+func (e *Evidence) MNNVLOff(release nccl.Version) (Setting, bool) {
+	if v, off := e.Off("NCCL_MNNVL_ENABLE"); off {
+		return v, true
+	}
+	if release != (nccl.Version{}) && release.Before(mnnvlP2P) {
+		return Setting{}, false
+	}
+	for _, v := range e.Env {
+		if v.Name == "NCCL_MNNVL_ENABLE" && strings.TrimSpace(v.Value) == "1" {
+			return Setting{}, false
+		}
+	}
+	for _, v := range e.Env {
+		val := strings.TrimSpace(v.Value)
+		if v.Name == "NCCL_P2P_DISABLE" && val == "1" || v.Name == "NCCL_P2P_LEVEL" && (val == "LOC" || val == "0") {
+			return v, true
+		}
+	}
+	return Setting{}, false
+}
+
+// Release returns the NCCL release the log names: NCCL's "NCCL version"
+// line, else nccl-tests' nccl-library (rccl-tests' rccl-library); the
+// zero Version where neither names one nccl.ParseVersion reads.
+func (e *Evidence) Release() nccl.Version {
+	for _, f := range []Fact[string]{e.NCCLVersion, e.Library} {
+		if f.Known() {
+			if v, err := nccl.ParseVersion(f.Value); err == nil {
+				return v
+			}
+		}
+	}
+	return nccl.Version{}
 }
 
 // setByEnv records v, a parameter the environment set, in Env, and in

@@ -199,7 +199,10 @@ func appendClones(out, lines []joined) []joined {
 // keeps must be at the line it was given, with no negative count, a NIC
 // count from 1 to MaxNICs (one beyond dropped at the line, for the parser
 // to report), a speed finite and positive, and a setting of the environment named, at its
-// line. Seed corpus: testdata/fuzz/FuzzDebugLine, and
+// line, a line NCCL cannot have printed (a device listed twice, a comm
+// line's counts that contradict each other) reported at the line with
+// nothing kept of it, and a comm line's counts kept only where NCCL can
+// print them together. Seed corpus: testdata/fuzz/FuzzDebugLine, and
 // every debug line of the real logs with NCCL_DEBUG=INFO lines.
 func FuzzDebugLine(f *testing.F) {
 	for _, name := range []string{"testdata/real/h800_1x8_broadcast_ncclinfo.log", "testdata/real/v100_efa_2x1_allreduce_pre2022.log",
@@ -248,6 +251,20 @@ func FuzzDebugLine(f *testing.F) {
 			if c.line != 7 || c.digits == "" {
 				t.Fatalf("dropped %+v from %q", c, msg)
 			}
+		}
+		// A line NCCL cannot have printed (a device listed twice, a comm
+		// line's counts that contradict each other) is reported at its
+		// line, and says nothing of what it lists.
+		for _, c := range d.damaged {
+			if c.line != 7 || !errors.Is(c.err, ErrInconsistent) {
+				t.Fatalf("damaged %+v from %q", c, msg)
+			}
+		}
+		if len(d.damaged) > 0 && (len(e.NICs) > 0 || e.Ranks.Known() || e.Nodes.Known()) {
+			t.Fatalf("damaged %+v, yet NICs %+v, ranks %+v, nodes %+v from %q", d.damaged, e.NICs, e.Ranks, e.Nodes, msg)
+		}
+		if e.Nodes.Known() && (e.Nodes.Value < 1 || e.Nodes.Value > e.Ranks.Value || e.LocalRanks.Value > e.Ranks.Value-e.Nodes.Value+1) {
+			t.Fatalf("nodes %+v, local ranks %+v of ranks %+v from %q", e.Nodes, e.LocalRanks, e.Ranks, msg)
 		}
 		if e.NICBW.Known() && (!(e.NICBW.Value > 0) || math.IsInf(e.NICBW.Value, 0)) {
 			t.Fatalf("NIC BW %g from %q", e.NICBW.Value, msg)

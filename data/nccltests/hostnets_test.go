@@ -98,7 +98,8 @@ func TestHostNetsOneHostKISTI(t *testing.T) {
 // name devices 0 to 3 on each of its two hosts, over its 8 channels.
 func TestHostNetsPrefixes(t *testing.T) {
 	var d debugState
-	d.line(3, debugHost(""), "Channel 02 : 0[0] -> 1[1] [send] via NET/Socket/0")
+	host, _ := debugHost("")
+	d.line(3, host, "Channel 02 : 0[0] -> 1[1] [send] via NET/Socket/0")
 	if e := d.evidence(); len(e.HostNets) != 1 || e.HostNets[0].Host != "" || e.HostNets[0].Channels != 1 {
 		t.Errorf("no prefix: %+v, want one host \"\" of 1 channel", e.HostNets)
 	}

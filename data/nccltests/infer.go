@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
 // maxRanks bounds the rank counts the reader solves for.
@@ -306,6 +307,7 @@ func (p *parser) infer(s *testState, want *op) {
 	p.csvLayout(s)
 	p.inferProcesses(s)
 	p.checkComm(t)
+	p.checkMNNVL(t)
 }
 
 // csvLayout sets the process layout of a test read from rccl-tests' CSV
@@ -345,6 +347,32 @@ func (p *parser) checkComm(t *Test) {
 	if e.Nodes.Line > 0 && t.Nodes > 0 && e.Nodes.Value != t.Nodes && !e.MNNVL.Value {
 		p.problem(e.Nodes.Line, 0, "%w: NCCL's communicator spans %d nodes (nNodes), the test %d (%s)", ErrInconsistent, e.Nodes.Value, t.Nodes, t.NodesFrom)
 	}
+}
+
+// checkMNNVL reports a comm line's MNNVL 1 where the environment keeps
+// NCCL from setting MNNVL up (Evidence.MNNVLOff): NCCL_MNNVL_ENABLE=0 in
+// any release, or P2P off in a release known to be 2.27.3 or later (in
+// an earlier one, or one the log does not name, P2P off leaves MNNVL
+// alone). NCCL prints the comm line's MNNVL from comm->MNNVL, which
+// only ncclMnnvlCheck sets (src/mnnvl.cc:95, init.cc:1422 at 5067397c),
+// so the two lines are not one run's as NCCL printed them. MNNVL is read
+// as the comm line says.
+func (p *parser) checkMNNVL(t *Test) {
+	e := &t.Evidence
+	if !e.MNNVL.Known() || !e.MNNVL.Value {
+		return
+	}
+	release := e.Release()
+	v, off := e.MNNVLOff(release)
+	if !off || v.Name != "NCCL_MNNVL_ENABLE" && release == (nccl.Version{}) {
+		return
+	}
+	from := ""
+	if v.Name != "NCCL_MNNVL_ENABLE" {
+		from = fmt.Sprintf(" %s, which tries MNNVL only where P2P is on,", release)
+	}
+	p.problem(e.MNNVL.Line, 0, "%w: the comm line says MNNVL 1, where %s=%s (line %d) keeps NCCL%s from setting MNNVL up: MNNVL is read as the comm line says",
+		ErrInconsistent, v.Name, v.Value, v.Line, from)
 }
 
 // inferProcesses sets the process count of s: the distinct host and Pid

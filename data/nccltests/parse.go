@@ -352,13 +352,19 @@ func (p *parser) debugLine(n int, pre, msg string) {
 	if k := debugWidthRE.FindStringIndex(pre); k != nil {
 		d.width = len(pre) - k[0] + len("NCCL INFO ") + len(msg)
 	}
-	d.line(n, debugHost(pre), msg)
-	d.width = 0
+	host, proc := debugHost(pre)
+	d.proc = proc
+	d.line(n, host, msg)
+	d.width, d.proc = 0, ""
 	for _, c := range d.dropped {
 		p.problem(c.line, 0, "%w: %s %s: want %d to %d, as a host's NICs; what NCCL's debug line says of the NICs is left out",
 			ErrNumber, c.what, parseerr.Excerpt(c.digits), c.least, MaxNICs-1+c.least)
 	}
 	d.dropped = nil
+	for _, c := range d.damaged {
+		p.problem(c.line, 0, "%w", c.err)
+	}
+	d.damaged = nil
 }
 
 // debugOf returns the debug state of the test being set up: the current
@@ -374,7 +380,7 @@ func (p *parser) debugOf() *debugState {
 // debugPrefixRE reads the prefix NCCL gives its debug lines, "gpu34:34088:34142
 // [0] " (debug.cc: host up to its first dot, pid, thread, CUDA device),
 // at the end of what comes before "NCCL INFO ".
-var debugPrefixRE = regexp.MustCompile(`([^\s:\[\]]+):\d+:\d+ \[\d+\] $`)
+var debugPrefixRE = regexp.MustCompile(`([^\s:\[\]]+):(\d+):\d+ \[\d+\] $`)
 
 // debugWidthRE finds where NCCL's part of a debug line begins in the text
 // before "NCCL INFO ": its prefix, after the timestamp that NCCL 2.26 on
@@ -382,12 +388,13 @@ var debugPrefixRE = regexp.MustCompile(`([^\s:\[\]]+):\d+:\d+ \[\d+\] $`)
 var debugWidthRE = regexp.MustCompile(`(?:\[[^\[\]]*\] )?[^\s:\[\]]+:\d+:\d+ \[\d+\] $`)
 
 // debugHost returns the host of the debug line whose text before "NCCL
-// INFO " is pre, "" where pre does not end in NCCL's prefix.
-func debugHost(pre string) string {
+// INFO " is pre, and its process, "host:pid"; "" where pre does not end
+// in NCCL's prefix.
+func debugHost(pre string) (host, proc string) {
 	if m := debugPrefixRE.FindStringSubmatch(pre); m != nil {
-		return m[1]
+		return m[1], m[1] + ":" + m[2]
 	}
-	return ""
+	return "", ""
 }
 
 // tuningRE reads NCCL's TUNING line for a call (NCCL 2.24 on,
