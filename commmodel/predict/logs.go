@@ -251,7 +251,7 @@ func envPinsUnread(t *nccltests.Test, pin Pins, tab *Table) (int, error) {
 // replace the log's NCCL_ALGO.
 func nvlsPinnedOff(t *nccltests.Test, pin Pins, tab *Table) (int, string) {
 	e := &t.Evidence
-	off, ok := envOff(e.Env, "NCCL_NVLS_ENABLE")
+	off, ok := e.Off("NCCL_NVLS_ENABLE")
 	if !ok || pin.Algo != "" || !e.Algo.Known() || tab.Algo != e.Algo.Value || withoutNVLS(tab.Algo) != tab.Algo || strings.HasPrefix(tab.Algo, "^") || strings.Contains(tab.Algo, ":") {
 		return 0, ""
 	}
