@@ -763,9 +763,18 @@ func (f machineFlags) load(base predict.Pins, perNode int, studied ...predict.Ta
 // naming the table, what of its run contradicts the description, and the
 // flags that settle it.
 func tablesFitHost(hw predict.Hardware, tables []predict.Table) error {
+	// A host's own GPUs, as the Rank lines show them, bound it whatever
+	// the NVLink domain, where a node of NCCL's may span hosts.
+	host := hw
+	host.Domain = 0
 	for _, t := range tables {
 		n := predict.HostGPUs([]predict.Table{t})
 		err := hw.HostFits(n)
+		if shown := onOneHost(&t); err == nil && shown > 0 {
+			if err = host.HostFits(shown); err != nil {
+				n = shown
+			}
+		}
 		if err == nil {
 			continue
 		}
@@ -780,4 +789,20 @@ func tablesFitHost(hw predict.Hardware, tables []predict.Table) error {
 		return flagErrorf("%s: %s %v: %s, or FILE:per-node=G where the log's ranks sat otherwise", t.Name, ran, err, fix)
 	}
 	return nil
+}
+
+// onOneHost returns the most GPUs t's Rank lines show on one host: a
+// device index (device 3 is a host's fourth GPU at least), or the ranks
+// they place on one named host; 0 where they show none.
+func onOneHost(t *predict.Table) int {
+	n := 0
+	ranks := map[string]int{}
+	for _, d := range t.Evidence.Devices {
+		n = max(n, d.Device+1)
+		if d.Host != "" {
+			ranks[d.Host]++
+			n = max(n, ranks[d.Host])
+		}
+	}
+	return n
 }

@@ -421,3 +421,21 @@ func TestCalibrationKeysShape(t *testing.T) {
 		t.Errorf("predict: exit %d, want 2 and %q:\n%s", code, want, stderr)
 	}
 }
+
+// TestTablesFitHostDomain: under an NVLink domain of more GPUs than a
+// host (-hw domain=72) a node of NCCL's may span hosts, but a host's own
+// GPUs, as the Rank lines show them, still bound it: nccl-tests#319's
+// H100 log places 8 ranks on each named host (devices 0 to 7), which a
+// host of gpus=4 cannot hold; diagnose took it as 2 x 8 on hosts of 4
+// (red team C, with a GB200 log under gpus=2).
+func TestTablesFitHostDomain(t *testing.T) {
+	t.Parallel()
+	const log = "../../data/nccltests/testdata/real/h100_2x8_allreduce_default_doca_nccltests319.log"
+	code, _, stderr := runCLI("diagnose", "-hw", "gpus=4,domain=72", log)
+	if want := "the log ran 8 GPUs a node, where -hw gpus=4 gives a host 4: give -hw gpus=8 or more"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, want 2 and %q:\n%s", code, want, stderr)
+	}
+	if code, _, stderr := runCLI("diagnose", "-hw", "gpus=8,domain=72", log); code != 0 {
+		t.Errorf("gpus=8: exit %d:\n%s", code, stderr)
+	}
+}

@@ -123,3 +123,17 @@ func TestHardwareFileDescribesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestHwFileBOM: a -hw file an editor saved with a UTF-8 byte-order mark
+// reads as the same file without it: its first key was "\ufeffnics",
+// unknown, with the mark invisible in a terminal (red team C).
+func TestHwFileBOM(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bom.hw")
+	if err := os.WriteFile(file, []byte("\ufeffnics=4\nnic-bw=200Gb/s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec, _, err := readDescription(file)
+	if err != nil || spec != "nics=4,nic-bw=200Gb/s" {
+		t.Errorf("readDescription: %q, %v; want nics=4,nic-bw=200Gb/s", spec, err)
+	}
+}

@@ -1024,7 +1024,8 @@ func hwPairs(hw string) ([]hwPair, error) {
 		return nil, fmt.Errorf("-hw: %w (give KEY=VALUE,... or a file of such lines)", err)
 	}
 	var out []hwPair
-	for i, line := range strings.Split(string(b), "\n") {
+	// A byte-order mark, which an editor may write, begins no key.
+	for i, line := range strings.Split(strings.TrimPrefix(string(b), "\ufeff"), "\n") {
 		if k := strings.IndexByte(line, '#'); k >= 0 {
 			line = line[:k]
 		}

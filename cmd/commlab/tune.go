@@ -671,19 +671,20 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 var headerReleaseText = regexp.MustCompile(`\(NCCL (\d+\.\d+\.\d+)'s tuning model\)`)
 
 // headerRelease returns the NCCL release a rules file's header says its
-// rules keep the own choices of (tuneComment); ok is false for a file
-// without such a header, one written by hand.
-func headerRelease(file []byte) (nccl.Version, bool) {
+// rules keep the own choices of (tuneComment), as the header writes it;
+// ok is false for a file without such a header, one written by hand. err
+// is set where the header names one that is no NCCL release (3.0.0).
+func headerRelease(file []byte) (v nccl.Version, text string, ok bool, err error) {
 	for _, line := range strings.Split(string(file), "\n") {
 		if !strings.HasPrefix(line, "#") {
 			break // the header is the file's first comment lines
 		}
 		if m := headerReleaseText.FindStringSubmatch(line); m != nil {
 			v, err := nccl.ParseVersion(m[1])
-			return v, err == nil
+			return v, m[1], true, err
 		}
 	}
-	return nccl.Version{}, false
+	return nccl.Version{}, "", false, nil
 }
 
 // releaseCheck compares the release a rules file's header says its rules
@@ -697,8 +698,25 @@ func headerRelease(file []byte) (nccl.Version, bool) {
 // tables print none, or they ran RCCL (whose releases follow NCCL's
 // numbers but not its tuning; tune writes no rules for it).
 func releaseCheck(m *predict.Machine, comms []predict.Comm, file []byte, ran nccl.Version) (line string, fail, err error) {
-	written, ok := headerRelease(file)
-	if !ok || ran == (nccl.Version{}) || m.RunsRCCL() || written == m.Version() {
+	written, text, ok, bad := headerRelease(file)
+	switch {
+	case !ok || ran == (nccl.Version{}) || m.RunsRCCL():
+		return "", nil, nil
+	case bad != nil:
+		// Not tune's header: edited, or another tool's.
+		return fmt.Sprintf("the header names NCCL %s's tuning model, which is no NCCL release: the rules' release is not checked", text), nil, nil
+	}
+	line, fail, err = releaseDiff(m, comms, file, ran, written)
+	if near := predict.FollowedRelease(written); line != "" && near != written {
+		line += fmt.Sprintf(" (the model follows no NCCL %v, and takes the header's release as NCCL %v's, the nearest it follows)", written, near)
+	}
+	return line, fail, err
+}
+
+// releaseDiff is releaseCheck's comparison of the header's release,
+// written, with m's.
+func releaseDiff(m *predict.Machine, comms []predict.Comm, file []byte, ran, written nccl.Version) (line string, fail, err error) {
+	if written == m.Version() {
 		return "", nil, nil
 	}
 	rules, err := nccl.ReadTunerRules(bytes.NewReader(file), "")

@@ -148,6 +148,27 @@ func TestTuneCheckRelease(t *testing.T) {
 	if code, out, stderr := runCLI("tune", "-check", p243, "-calibrate", log+":version=2.24.3", "-nodes", "1,2", "-per-node", "8"); code != 0 || strings.Contains(out, "its header") {
 		t.Errorf("the file's own release: exit %d:\n%s%s", code, out, stderr)
 	}
+	// A header edited to name no NCCL release, or one the model does not
+	// follow: said, not skipped, and not reported as that release's
+	// choices (red team C: 3.0.0 gave no line; 2.0.0 and 2.99.99 were
+	// read as 2.18.0's and 2.30.7's without a word).
+	b, err := os.ReadFile(p243)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range map[string]string{
+		"3.0.0":   "the header names NCCL 3.0.0's tuning model, which is no NCCL release: the rules' release is not checked",
+		"2.99.99": "(the model follows no NCCL 2.99.99, and takes the header's release as NCCL " + nccl.Latest.String() + "'s, the nearest it follows)",
+	} {
+		edited := filepath.Join(dir, "edited-"+v+".conf")
+		if err := os.WriteFile(edited, []byte(strings.Replace(string(b), "(NCCL 2.24.3's tuning model)", "(NCCL "+v+"'s tuning model)", 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, out, stderr := runCLI("tune", "-check", edited, "-calibrate", log+":version=2.28.3", "-nodes", "1,2", "-per-node", "8")
+		if !strings.Contains(out, want) {
+			t.Errorf("header of %s: want %q:\n%s%s", v, want, out, stderr)
+		}
+	}
 	// 2.28.3's file against 2.26.6: AllReduce leaves Ring/LL for NVLS at
 	// 1144836 B in one and 1154555 B in the other (review 47d), where the
 	// two choices tie by NCCL's model: a note within 10%, not a failure.

@@ -446,7 +446,7 @@ func (m *Machine) ReleaseWorst(v nccl.Version, comms []Comm, rules []nccl.TunerR
 		return PlacedCost{}, queryError(fmt.Sprintf("predict: release %v: want an NCCL release 2.MINOR.PATCH", v))
 	}
 	at := *m
-	at.version, _, _ = versionOf(v) // a release the model does not follow: the nearest it does
+	at.version = FollowedRelease(v) // a release the model does not follow: the nearest it does
 	idx := ruleIndex{rules: rules}
 	return m.worstOf(comms, func(c Comm, tm *nccl.Model, nodes int) (PlacedCost, error) {
 		base, _, err := at.tunerModel(c)

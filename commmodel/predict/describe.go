@@ -209,6 +209,11 @@ func Describe(gpu, spec string) (Hardware, error) {
 		// The fabric of a host of that many GPUs, as a system's hosts give it.
 		h = h.ForHosts(h.hostGPUs)
 	}
+	if _, nvls := set["nvls"]; nvls && h.NVLS && (fabric || sw) && h.Fabric != FabricNVSwitch {
+		// The fabric given has no switch to run it on, as links=0
+		// leaves fabric=nvswitch none.
+		return Hardware{}, fmt.Errorf("predict: hardware nvls=true: NVLS runs on an NVSwitch's multicast, and fabric=%s has none: give fabric=nvswitch, or nvls=false", h.Fabric)
+	}
 	if _, nvls := set["nvls"]; !nvls {
 		// NVLS needs NVSwitch multicast, which no GPU before Hopper (nor
 		// AMD's) has: off, from the fact that excludes it, no guess.

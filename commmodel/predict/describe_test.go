@@ -373,6 +373,11 @@ func TestDescribeErrors(t *testing.T) {
 		{"gpu-bw=10MB/s", "want a rate from 100 MB/s"},
 		{"gpu-bw=450GB/s,links=0", "none is known or given (links=0): give links=N of 1 or more"},
 		{"switch=true,fabric=pcie", "switch=true and fabric=pcie disagree: give one of them"},
+		// NVLS on a fabric given without a switch (red team C: "H100 SXM,
+		// PCIe, NVLS", which -algo nvls then refused).
+		{"nvls=true,fabric=pcie", "nvls=true: NVLS runs on an NVSwitch's multicast, and fabric=pcie has none"},
+		{"nvls=true,fabric=mesh", "and fabric=mesh has none"},
+		{"nvls=true,switch=false", "NVLS runs on an NVSwitch's multicast"},
 		{"fabric=nvswitch,switch=false", "switch=false and fabric=nvswitch disagree"},
 		// A rate of another quantity (red team 42): H100's 450 GB/s, its
 		// 18 links' total, as one link's took a 1 GiB AllReduce on 8 GPUs

@@ -28,6 +28,14 @@ type run struct {
 	collNet bool
 }
 
+// FollowedRelease returns the NCCL release whose tuning model the model
+// runs for release v (versionOf): v itself where the model follows it,
+// else the nearest it does. The zero Version gives Latest.
+func FollowedRelease(v nccl.Version) nccl.Version {
+	tuner, _, _ := versionOf(v)
+	return tuner
+}
+
 // versionOf returns the version the tuner model runs for v: v itself,
 // Latest for the zero value and for releases after the series it follows,
 // and Oldest (2.18) for releases before it, 2.8 included although
