@@ -700,6 +700,45 @@ func untabledModel(hw predict.Hardware, q predict.Query, preds []predict.Predict
 	return model
 }
 
+// sizesBeyond says where sizes lie more than two doublings below the
+// smallest or above the largest size the calibration tables of collective
+// c ran (of every collective where none ran c): the model's form carries
+// the tables' fit there, and the interval, which their misses at their
+// own sizes set, does not widen for the distance. "" where none does.
+func sizesBeyond(tables []predict.Table, c commmodel.Collective, sizes []float64) string {
+	lo, hi := math.Inf(1), 0.0
+	for _, own := range []bool{true, false} {
+		for _, t := range tables {
+			if own && t.Collective != c {
+				continue
+			}
+			for _, p := range t.Points {
+				lo, hi = min(lo, p.Size), max(hi, p.Size)
+			}
+		}
+		if hi > 0 {
+			break
+		}
+	}
+	if !(hi > 0) {
+		return ""
+	}
+	var far []string
+	for _, s := range sizes {
+		switch d := math.Log2(lo / s); {
+		case d > 2:
+			far = append(far, fmt.Sprintf("%s is %.1f doublings below", units.FormatSize(s), d))
+		case math.Log2(s/hi) > 2:
+			far = append(far, fmt.Sprintf("%s is %.1f doublings above", units.FormatSize(s), math.Log2(s/hi)))
+		}
+	}
+	if len(far) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s the tables' sizes (%s to %s): the model's form carries their fit there, and the interval, set by their misses at their own sizes, does not widen for the distance; a table that ran such sizes measures it",
+		joinAnd(far), units.FormatSize(lo), units.FormatSize(hi))
+}
+
 // predict predicts q at sizes bytes on hw, as predict.Untabled does when
 // there are no tables and with hw calibrated on them otherwise, and
 // records the model, its calibration and the predictions in out.
@@ -740,6 +779,9 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 			return err
 		}
 		for _, b := range beyond {
+			out.Problems = append(out.Problems, problem{Message: b})
+		}
+		if b := sizesBeyond(tables, q.Collective, sizes); b != "" {
 			out.Problems = append(out.Problems, problem{Message: b})
 		}
 		// Tables whose layouts differ have none to state: a layout none of

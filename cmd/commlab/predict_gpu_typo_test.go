@@ -28,3 +28,21 @@ func TestPredictGPUTypo(t *testing.T) {
 		t.Errorf("want %q, and no PCIe card assumed:\n%s", want, stdout)
 	}
 }
+
+// TestPredictSizesBeyond: OCI's 2 x 8 MI300X AllReduce log holds sizes
+// from 1 GiB to 16 GiB; 1 MiB is log2(1 GiB / 1 MiB) = 10 doublings
+// below them, which predict now says, as it says nodes and ranks beyond
+// the tables' (red team B: the 1 MiB prediction, 88.9 µs [52.4, 161], moved
+// to 193 µs with the GPU named, and nothing said how far it reached); 4
+// GiB, within them, draws no such line.
+func TestPredictSizesBeyond(t *testing.T) {
+	t.Parallel()
+	log := "../../data/nccltests/testdata/real/mi300x_2x8_allreduce_oci_oke_slurm.log"
+	_, _, stderr := runCLI("predict", "-calibrate", log, "-collective", "allreduce", "-p", "32", "-per-node", "8", "-size", "1MiB,4GiB")
+	if want := "1 MiB is 10.0 doublings below the tables' sizes (1 GiB to 16 GiB)"; !strings.Contains(stderr, want) || strings.Contains(stderr, "4 GiB is") {
+		t.Errorf("want %q alone:\n%s", want, stderr)
+	}
+	if _, _, stderr := runCLI("predict", "-calibrate", log, "-collective", "allreduce", "-p", "32", "-per-node", "8", "-size", "4GiB"); strings.Contains(stderr, "doublings below the tables' sizes") {
+		t.Errorf("4 GiB alone: a size line:\n%s", stderr)
+	}
+}
