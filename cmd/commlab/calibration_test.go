@@ -439,3 +439,32 @@ func TestTablesFitHostDomain(t *testing.T) {
 		t.Errorf("gpus=8: exit %d:\n%s", code, stderr)
 	}
 }
+
+// TestLogKeyAsFlag: a newcomer told to "give nodes=N and per-node=G" tries
+// diagnose's -per-node, which it lacks: the usage error says where the key
+// goes, LOG:per-node=VALUE (red team B); fit, whose logs take no such
+// keys, says nothing of them.
+func TestLogKeyAsFlag(t *testing.T) {
+	t.Parallel()
+	const log = "../../data/nccltests/testdata/real/h100_2x8_allreduce_default_doca_nccltests319.log"
+	code, _, stderr := runCLI("diagnose", log, "-per-node", "8")
+	if want := "flag provided but not defined: -per-node: this command takes a log's per-node after its name, as LOG:per-node=VALUE"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("diagnose -per-node: exit %d, want 2 and %q:\n%s", code, want, stderr)
+	}
+	if code, _, stderr := runCLI("fit", log, "-gpu", "H100"); code != 2 || strings.Contains(stderr, "after its name") {
+		t.Errorf("fit -gpu: exit %d, want 2 and no LOG:KEY hint:\n%s", code, stderr)
+	}
+}
+
+// TestFolderGiven: a folder where a file belongs says so and asks for a
+// file in it, where it printed the reader's "read DIR: is a directory"
+// (red team B).
+func TestFolderGiven(t *testing.T) {
+	t.Parallel()
+	const dir = "../../data/nccltests/testdata/real"
+	for _, args := range [][]string{{"diagnose", dir}, {"topo", dir}, {"predict", "-calibrate", dir, "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"}} {
+		if code, _, stderr := runCLI(args...); code == 0 || !strings.Contains(stderr, dir+" is a folder, not a file: name a file in it") {
+			t.Errorf("%v: exit %d:\n%s", args, code, stderr)
+		}
+	}
+}

@@ -52,6 +52,8 @@ func readInput(path string) ([]byte, error) {
 	size := int64(0)
 	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
 		size = info.Size()
+	} else if err == nil && info.IsDir() {
+		return nil, fmt.Errorf("%s is a folder, not a file: name a file in it", path)
 	}
 	if size > maxInput {
 		return nil, fmt.Errorf("%s: %s: %w", path, units.FormatSize(float64(size)), errTooLarge)

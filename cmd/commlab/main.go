@@ -220,6 +220,13 @@ func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) 
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, &helpError{text}
 			}
+			// A key of a log's (-nodes for LOG:nodes=N) given as a flag
+			// the command lacks: say where it goes, in the commands whose
+			// logs take keys (those of -calibrate).
+			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && isCalibrationKey(name) && fs.Lookup("calibrate") != nil {
+				first, rest, _ := strings.Cut(text, "\n")
+				text = fmt.Sprintf("%s: this command takes a log's %s after its name, as LOG:%s=VALUE (LOG:nodes=4:per-node=8)\n%s", first, name, name, rest)
+			}
 			return nil, &usageError{text}
 		}
 		if fs.NArg() == 0 {

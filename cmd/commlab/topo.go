@@ -120,7 +120,7 @@ func runTopo(args []string, stdout, stderr io.Writer) error {
 		return writeCSV(stdout, out.GPUs)
 	}
 	writeProblems(stderr, out.Problems)
-	writeTopoHardware(stdout, out, topo.XGMIPeers(t), *gpu != "", *preset == "" && source != "-")
+	writeTopoHardware(stdout, out, topo.XGMIPeers(t), *gpu != "", *preset == "" && source != "-", *preset)
 	fmt.Fprintf(stdout, "\n%s: ", source)
 	if err := topo.WriteReport(stdout, t); err != nil {
 		return err
@@ -227,13 +227,21 @@ func topoFacts(facts []predict.Fact) string {
 // writeTopoHardware prints the machine predict takes from the capture
 // first: the facts it settles, the -hw spec that says the same and, with
 // -gpu, the whole machine as predict prints it. peers are the XGMI peers
-// the capture joins to each GPU directly (topo.XGMIPeers), nil for none.
-func writeTopoHardware(w io.Writer, out topoOut, peers []int, gpu, file bool) {
+// the capture joins to each GPU directly (topo.XGMIPeers), nil for none;
+// preset names the built-in topology read in place of a capture, "" for
+// none.
+func writeTopoHardware(w io.Writer, out topoOut, peers []int, gpu, file bool, preset string) {
 	if out.HW == "" {
 		fmt.Fprintln(w, "machine: the capture settles no fact the model takes (it shows fewer than two GPUs and no NIC)")
 		return
 	}
-	fmt.Fprintf(w, "machine: %s (each from the capture: topo)\n", topoFacts(out.Hardware.Facts))
+	// Some facts are read off the matrix (GPUs, NICs, NV#), others
+	// derived from it as NCCL would (a PXN path, the fabric).
+	from := "read or derived from the capture"
+	if preset != "" {
+		from = "from the preset " + preset
+	}
+	fmt.Fprintf(w, "machine: %s (each %s: topo)\n", topoFacts(out.Hardware.Facts), from)
 	for _, n := range out.Notes {
 		fmt.Fprintln(w, n)
 	}

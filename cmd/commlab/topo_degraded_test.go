@@ -36,9 +36,9 @@ func TestTopoDegradedNVLinks(t *testing.T) {
 	for _, c := range []struct {
 		file, machine, note string
 	}{
-		{hgxGPU3NV17, "machine: gpus_per_node 8, fabric nvswitch, links 17, nics_per_node 8, nic_path PXN (each from the capture: topo)\n", noteGPU3NV17},
-		{hgxGPU3NoNVL, "machine: gpus_per_node 8, fabric pcie, nvlink_pairs true, nvls false, nics_per_node 8, nic_path PXN (each from the capture: topo)\n", noteGPU3Off},
-		{hgxH100Intact, "machine: gpus_per_node 8, fabric nvswitch, links 18, nics_per_node 8, nic_path PXN (each from the capture: topo)\n", ""},
+		{hgxGPU3NV17, "machine: gpus_per_node 8, fabric nvswitch, links 17, nics_per_node 8, nic_path PXN (each read or derived from the capture: topo)\n", noteGPU3NV17},
+		{hgxGPU3NoNVL, "machine: gpus_per_node 8, fabric pcie, nvlink_pairs true, nvls false, nics_per_node 8, nic_path PXN (each read or derived from the capture: topo)\n", noteGPU3Off},
+		{hgxH100Intact, "machine: gpus_per_node 8, fabric nvswitch, links 18, nics_per_node 8, nic_path PXN (each read or derived from the capture: topo)\n", ""},
 	} {
 		code, out, stderr := runCLI("topo", c.file)
 		want := c.machine

@@ -19,7 +19,7 @@ func TestTopoROCm(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{
-		"machine: gpus_per_node 8, fabric infinity, nvls false (each from the capture: topo)",
+		"machine: gpus_per_node 8, fabric infinity, nvls false (each read or derived from the capture: topo)",
 		"assumed: links 7, one to each peer: rocm-smi prints no link count",
 		"GPU0  X     XGMI  XGMI",
 		"XGMI  hops 1  weight 15  28 pairs",
@@ -170,7 +170,7 @@ func TestTopoROCmBridges(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s", file, code, stderr)
 		}
 		for _, want := range []string{
-			"machine: gpus_per_node 4, fabric pcie, nvlink_pairs true, nvls false (each from the capture: topo)",
+			"machine: gpus_per_node 4, fabric pcie, nvlink_pairs true, nvls false (each read or derived from the capture: topo)",
 			"-hw gpus=4,fabric=pcie,pairs=true,nvls=false\n",
 			"GPU fabric: pcie, 4 GPUs: XGMI bridges join GPU0-GPU1 and GPU2-GPU3, PCIe between them (pairs)",
 		} {

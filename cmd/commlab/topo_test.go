@@ -261,7 +261,7 @@ func TestTopoMachine(t *testing.T) {
 	}
 	const spec = "gpus=8,fabric=nvswitch,links=18,nics=8,nic-path=PXN"
 	lines := strings.SplitN(out, "\n", 3)
-	if want := "machine: gpus_per_node 8, fabric nvswitch, links 18, nics_per_node 8, nic_path PXN (each from the capture: topo)"; lines[0] != want {
+	if want := "machine: gpus_per_node 8, fabric nvswitch, links 18, nics_per_node 8, nic_path PXN (each read or derived from the capture: topo)"; lines[0] != want {
 		t.Errorf("first line %q, want %q", lines[0], want)
 	}
 	if !strings.Contains(lines[1], "-topo "+file) || !strings.HasSuffix(lines[1], "-hw "+spec) {

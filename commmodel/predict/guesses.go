@@ -1027,7 +1027,14 @@ func (h Hardware) channelsNote(tables []Table, notes []string) []string {
 	}
 	withFact := h.ForHosts(t.PerNode)
 	if rn2, err := tableRun(&withFact, t); err == nil && !withFact.rcclChannels(tables) {
-		note += fmt.Sprintf(": the model takes NCCL's ring graph at %s (coll_channels, nccl-debug) for runs of that shape", counted(withFact.ringChannels(rn2, false), "channel"))
+		g := withFact.ringChannels(rn2, false)
+		note += fmt.Sprintf(": the model takes NCCL's ring graph at %s (coll_channels, nccl-debug) for runs of that shape", counted(g, "channel"))
+		if g > 0 && g < h.Channels {
+			// The graph's channels are fewer than the lines' count:
+			// NCCL's setup adds channels to the graph's before it prints
+			// it (ncclTopoPostset, nccl.RuntimeChannels).
+			note += fmt.Sprintf(", which NCCL's setup (ncclTopoPostset) makes the %d coll channels the lines give", h.Channels)
+		}
 	} else {
 		note += ": RCCL's channel rules, which the model does not follow, are its own, and the model keeps its plan"
 	}
