@@ -156,7 +156,7 @@ func TestTuneJobEnv(t *testing.T) {
 		code int
 		want string
 	}{
-		{unset, 1, "one channel: AllGather of 0..10124456 B on 16 x 8"},
+		{unset, 1, "one channel: AllGather of 1..10124456 B on 16 x 8"},
 		{set, 0, "every call of 16 x 8 takes a rule NCCL follows"},
 	} {
 		code, stdout, stderr := runCLI(slices.Concat([]string{"tune", "-check", c.file}, args[:4], []string{"-comms", "16x8"}, job)...)

@@ -522,7 +522,7 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 					calls := func(lo, hi uint64) string {
 						sizes := fmt.Sprintf("%d..%d B", lo, hi)
 						switch {
-						case lo == 0 && hi == math.MaxUint64:
+						case lo <= 1 && hi == math.MaxUint64:
 							sizes = "every size"
 						case hi == math.MaxUint64:
 							sizes = fmt.Sprintf("%d B and more", lo)
@@ -583,7 +583,13 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 						// first of those it follows in every call.
 						taken, sure := sw.taken[k], sw.sure[k]
 						if taken < 0 {
-							one.add(lo, hi)
+							// An empty call never reaches the tuner: NCCL
+							// discards a collective of count 0 (taskAppend,
+							// src/enqueue.cc), so no call of 0 bytes runs on
+							// one channel.
+							if from := max(lo, 1); from <= hi {
+								one.add(from, hi)
+							}
 						} else {
 							one.flush()
 							r, u := lines[taken].rule, &uses[taken]

@@ -667,3 +667,34 @@ func FuzzCheckTunerRules(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckTunerRulesEmptyCalls: NCCL discards a collective of count 0
+// before its tuner (taskAppend, src/enqueue.cc: "Empty collectives can be
+// discarded"), so rules that start at 1 B leave no call on one channel,
+// and a gap from 0 is named from 1 B (a red team: "AllGather of 0..0 B").
+func TestCheckTunerRulesEmptyCalls(t *testing.T) {
+	job := tunerJob(t)
+	var lines []string
+	for _, f := range []string{"broadcast", "reduce", "allgather", "reducescatter", "allreduce"} {
+		lines = append(lines, f+",1,18446744073709551615,ring,simple,0,-1,-1")
+	}
+	probs, err := CheckTunerRules(strings.NewReader(strings.Join(lines, "\n")+"\n"), "from1.conf", job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range probs {
+		if p.Hazard == HazardOneChannel {
+			t.Errorf("rules from 1 B: %s", p.Message)
+		}
+	}
+	lines[4] = "allreduce,4096,18446744073709551615,ring,simple,0,-1,-1"
+	probs, err = CheckTunerRules(strings.NewReader(strings.Join(lines, "\n")+"\n"), "from4k.conf", job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(probs, func(p TunerProblem) bool {
+		return p.Hazard == HazardOneChannel && strings.Contains(p.Message, "AllReduce of 1..4095 B")
+	}) {
+		t.Errorf("AllReduce rules from 4096 B: want 1..4095 B on one channel, got %+v", probs)
+	}
+}
