@@ -791,18 +791,15 @@ func tablesFitHost(hw predict.Hardware, tables []predict.Table) error {
 	return nil
 }
 
-// onOneHost returns the most GPUs t's Rank lines show on one host: a
-// device index (device 3 is a host's fourth GPU at least), or the ranks
-// they place on one named host; 0 where they show none.
+// onOneHost returns the most GPUs t's Rank lines show on one host: their
+// highest device index and one (device 3 is a host's fourth GPU at
+// least); 0 where they show none. Their count on a named host is no
+// bound: hosts of one name (containers), or a Rank line printed twice,
+// repeat a device.
 func onOneHost(t *predict.Table) int {
 	n := 0
-	ranks := map[string]int{}
 	for _, d := range t.Evidence.Devices {
 		n = max(n, d.Device+1)
-		if d.Host != "" {
-			ranks[d.Host]++
-			n = max(n, ranks[d.Host])
-		}
 	}
 	return n
 }

@@ -438,6 +438,20 @@ func TestTablesFitHostDomain(t *testing.T) {
 	if code, _, stderr := runCLI("diagnose", "-hw", "gpus=8,domain=72", log); code != 0 {
 		t.Errorf("gpus=8: exit %d:\n%s", code, stderr)
 	}
+	// Hosts of one name (containers), and Rank lines printed twice,
+	// repeat devices 0 to 7: no host of more than 8 (a review: counted as
+	// Rank lines, they were "device 15", and the pinned shape refused).
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := filepath.Join(t.TempDir(), "same.log")
+	if err := os.WriteFile(same, []byte(strings.ReplaceAll(string(b), "lccn19", "lccn09")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI("diagnose", "-hw", "gpus=8,domain=72", same+":nodes=2:per-node=8"); code != 0 {
+		t.Errorf("hosts of one name, the shape pinned: exit %d:\n%s", code, stderr)
+	}
 }
 
 // TestLogKeyAsFlag: a newcomer told to "give nodes=N and per-node=G" tries

@@ -275,7 +275,7 @@ func writeGuesses(w io.Writer, h hardwareOutput) {
 			// The fabric is known (the logs' NCCL lines, a capture, -hw):
 			// the GPU's links are what is assumed.
 			fabric := factOf(h.Facts, "fabric")
-			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and its links' count and rate are assumed on the %s fabric (%s): describe them with -hw links=N,link-bw=RATE%s",
+			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and its compute capability and its links' count and rate are assumed on the %s fabric (%s): describe them with -hw cc=X.Y,links=N,link-bw=RATE%s",
 				g.Value, fabric.Value, fabric.Source, nearGPU(g.Value))
 		case g.Fact == "gpu":
 			gpuLine = fmt.Sprintf("guess: gpu = %s is not in the catalog, and a PCIe card without NVLink is assumed: describe it with %s (an AMD Instinct host adds fabric=infinity), or a PCIe card with -hw cc=X.Y,fabric=pcie,pcie=GEN%s", g.Value, g.Hint, nearGPU(g.Value))

@@ -613,22 +613,10 @@ func captureHardware(gpu, spec, topoFile string, tp *topo.Topology, bad []*topo.
 	// of this machine, and the notes above say why its fabric or links
 	// differ from the catalog's.
 	faulty := len(notes) > 0 && topo.ReadNVLinks(tp).Most() == hw.GPU.NVLinks
-	// rocm-smi shows AMD's GPUs, nvidia-smi NVIDIA's: a capture of the
-	// other vendor's is of another machine, whatever its fabric, and would
-	// describe this one as no machine is (an H100 host joined by Infinity
-	// Fabric): it is refused, against a system's GPU too.
-	rocm, amd := len(tp.ROCm()) > 0, hw.GPU.Known && hw.GPU.ISA != ""
-	if hw.GPU.Known && len(tp.GPUs()) > 0 && rocm != amd {
-		what, own, tool := "rocm-smi's, of AMD GPUs", "NVIDIA's", "nvidia-smi topo -m"
-		if !rocm {
-			what, own, tool = "nvidia-smi's, of NVIDIA GPUs", "AMD's", "rocm-smi --showtopo"
-		}
-		if hw.Fabric == predict.FabricInfinity && hw.Sources.Fabric == predict.SourceTopo {
-			what = "rocm-smi's, joining AMD GPUs by Infinity Fabric (XGMI)"
-		}
-		return predict.Hardware{}, nil, nil, flagErrorf("-topo %s: the capture is %s, but %s is %s: it is a capture of another machine; give this machine's (%s), or -gpu NAME where the GPU's name is wrong",
-			topoFile, what, hw.GPU.Name, own, tool)
+	if err := otherVendor(&hw, tp, "-topo "+topoFile); err != nil {
+		return predict.Hardware{}, nil, nil, err
 	}
+	amd := hw.GPU.Known && hw.GPU.ISA != ""
 	if hw.System != "" {
 		if shown, keep := systemFactsChanged(&system, &hw); len(shown) > 0 {
 			problems = append(problems, problem{Message: fmt.Sprintf("%s: the capture shows %s: it stands over -hw system=%s (-hw system=%s,%s keeps the system's)",
@@ -659,6 +647,27 @@ func captureHardware(gpu, spec, topoFile string, tp *topo.Topology, bad []*topo.
 			topoFile, cmp.Or(by, hw.Fabric.String()), hw.GPU.Name, what)})
 	}
 	return hw, problems, tp, nil
+}
+
+// otherVendor returns a usage error where capture tp, named by what, is
+// of the other vendor's GPUs than hw's, with its facts applied: rocm-smi
+// shows AMD's GPUs, nvidia-smi NVIDIA's, so such a capture is of another
+// machine, whatever its fabric, and would describe this one as no machine
+// is (an H100 host joined by Infinity Fabric), against a system's GPU too.
+func otherVendor(hw *predict.Hardware, tp *topo.Topology, what string) error {
+	rocm, amd := len(tp.ROCm()) > 0, hw.GPU.Known && hw.GPU.ISA != ""
+	if !hw.GPU.Known || len(tp.GPUs()) == 0 || rocm == amd {
+		return nil
+	}
+	kind, own, tool := "rocm-smi's, of AMD GPUs", "NVIDIA's", "nvidia-smi topo -m"
+	if !rocm {
+		kind, own, tool = "nvidia-smi's, of NVIDIA GPUs", "AMD's", "rocm-smi --showtopo"
+	}
+	if hw.Fabric == predict.FabricInfinity && hw.Sources.Fabric == predict.SourceTopo {
+		kind = "rocm-smi's, joining AMD GPUs by Infinity Fabric (XGMI)"
+	}
+	return flagErrorf("%s: the capture is %s, but %s is %s: it is a capture of another machine; give this machine's (%s), or -gpu NAME where the GPU's name is wrong",
+		what, kind, hw.GPU.Name, own, tool)
 }
 
 // systemFactsChanged lists the facts of a catalog system (was) that a

@@ -23,7 +23,7 @@ func TestPredictGPUTypo(t *testing.T) {
 	if !strings.Contains(stderr, `the Rank lines name the GPU "NVIDIA H100 80GB HBM3", and the name given, "NVIDIA H10 80GB HBM3", replaces it`) {
 		t.Errorf("stderr does not say the name given replaces the log's:\n%s", stderr)
 	}
-	want := `guess: gpu = NVIDIA H10 80GB HBM3 is not in the catalog, and its links' count and rate are assumed on the nvswitch fabric (nccl-debug): describe them with -hw links=N,link-bw=RATE; if it is the catalog's H100 SXM, -gpu "H100 SXM"`
+	want := `guess: gpu = NVIDIA H10 80GB HBM3 is not in the catalog, and its compute capability and its links' count and rate are assumed on the nvswitch fabric (nccl-debug): describe them with -hw cc=X.Y,links=N,link-bw=RATE; if it is the catalog's H100 SXM, -gpu "H100 SXM"`
 	if !strings.Contains(stdout, want) || strings.Contains(stdout, "a PCIe card without NVLink is assumed") {
 		t.Errorf("want %q, and no PCIe card assumed:\n%s", want, stdout)
 	}

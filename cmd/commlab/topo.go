@@ -185,6 +185,9 @@ func topoHardware(t *topo.Topology, gpu string) (hardwareOutput, string, error) 
 		}
 	}
 	hw.SetTopology(t)
+	if err := otherVendor(&hw, t, "-gpu "+gpu); err != nil {
+		return hardwareOutput{}, "", err
+	}
 	out := hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
 	// rocm-smi prints no link count: the links assumed for an XGMI host
 	// are shown with their source, never silently. The -hw spec gives

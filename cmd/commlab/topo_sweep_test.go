@@ -176,3 +176,22 @@ func TestTopoSweepVendorSystem(t *testing.T) {
 		t.Errorf("exit %d, stderr lacks %q:\n%s\n%s", code, want, stderr, out)
 	}
 }
+
+// TestTopoGPUOtherVendor: topo -gpu shows the machine predict takes with
+// -topo, which refuses a capture of the other vendor's GPUs: so does topo,
+// which described "H100 SXM, 8 a host, Infinity Fabric mesh of 18 links"
+// beside an MI300X capture and said predict takes it (a review).
+func TestTopoGPUOtherVendor(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ gpu, capture, want string }{
+		{"H100 SXM", sweepROCm + "gfx942_8gpu_xgmi_msswift.txt", "but H100 SXM is NVIDIA's: it is a capture of another machine"},
+		{"AMD Instinct MI300X", sweepCaptures + "h100_hgx_8nic_sglang30401.txt", "but AMD Instinct MI300X is AMD's: it is a capture of another machine"},
+	} {
+		if code, _, stderr := runCLI("topo", "-gpu", c.gpu, c.capture); code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("topo -gpu %q %s: exit %d, want 2 and %q:\n%s", c.gpu, c.capture, code, c.want, stderr)
+		}
+	}
+	if code, _, stderr := runCLI("topo", "-gpu", "AMD Instinct MI300X", sweepROCm+"gfx942_8gpu_xgmi_msswift.txt"); code != 0 {
+		t.Errorf("the machine's own capture: exit %d:\n%s", code, stderr)
+	}
+}

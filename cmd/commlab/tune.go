@@ -809,30 +809,34 @@ func pinnedTablesLine(tables []predict.Table, job predict.Env) string {
 // someTablesSetLine says where the logs of some calibration tables, not
 // all (pinnedTablesLine and the header's exclusions say what all share),
 // show that their job set NCCL_ALGO or NCCL_PROTO ("NCCL_PROTO set by
-// environment to Simple") and the job's setting is not given: a job that
-// keeps it leaves what it does not allow out of NCCL's cost table, where
-// the plugin passes over the rules naming it and runs their calls on one
+// environment to Simple"), the table keeps it (no FILE:algo= or proto=
+// replaced it), and the job's setting of it is not given: a job that keeps
+// it leaves what it does not allow out of NCCL's cost table, where the
+// plugin passes over the rules naming it and runs their calls on one
 // channel. "" otherwise.
 func someTablesSetLine(tables []predict.Table, job predict.Env) string {
 	every := predict.TablesEnv(tables)
-	var said, flags []string
+	var said, names, flags []string
 	for _, p := range []struct {
 		name, flag, job, every string
-		fact                   func(e *nccltests.Evidence) nccltests.Fact[string]
+		of                     func(t *predict.Table) (nccltests.Fact[string], string)
 	}{
-		{"NCCL_ALGO", "-algo", job.Algo, every.Algo, func(e *nccltests.Evidence) nccltests.Fact[string] { return e.Algo }},
-		{"NCCL_PROTO", "-proto", job.Proto, every.Proto, func(e *nccltests.Evidence) nccltests.Fact[string] { return e.Proto }},
+		{"NCCL_ALGO", "-algo", job.Algo, every.Algo, func(t *predict.Table) (nccltests.Fact[string], string) { return t.Evidence.Algo, t.Algo }},
+		{"NCCL_PROTO", "-proto", job.Proto, every.Proto, func(t *predict.Table) (nccltests.Fact[string], string) { return t.Evidence.Proto, t.Proto }},
 	} {
 		if p.job != "" || p.every != "" {
 			continue
 		}
 		var values []string
 		for i := range tables {
-			f := p.fact(&tables[i].Evidence)
-			if !f.Known() {
+			f, kept := p.of(&tables[i])
+			if !f.Known() || !strings.EqualFold(kept, f.Value) {
 				continue
 			}
 			said = append(said, fmt.Sprintf("%s=%s (%s, line %d)", p.name, f.Value, tables[i].Name, f.Line))
+			if !slices.Contains(names, p.name) {
+				names = append(names, p.name)
+			}
 			if !slices.ContainsFunc(values, func(v string) bool { return strings.EqualFold(v, f.Value) }) {
 				values = append(values, f.Value)
 				flags = append(flags, p.flag+" "+strings.ToLower(f.Value))
@@ -842,9 +846,9 @@ func someTablesSetLine(tables []predict.Table, job predict.Env) string {
 	if len(said) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the logs show jobs that set %s, and the rules are for a job that leaves NCCL_ALGO and NCCL_PROTO to NCCL: a job that keeps such a setting leaves what it does not allow out of NCCL's cost table, "+
+	return fmt.Sprintf("the logs show jobs that set %s, and the rules are for a job that leaves %s to NCCL: a job that keeps such a setting leaves what it does not allow out of NCCL's cost table, "+
 		"where the plugin passes over the rules naming it and runs their calls on one channel; give the job's setting (%s) to write the rules for it, and tune -check the file with it",
-		joinAnd(said), strings.Join(flags, " or "))
+		joinAnd(said), joinAnd(names), strings.Join(flags, " or "))
 }
 
 // envText names what e sets: "NCCL_ALGO=Ring and NCCL_PROTO=Simple".

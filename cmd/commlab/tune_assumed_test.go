@@ -103,6 +103,18 @@ func TestTuneSomeTablesSet(t *testing.T) {
 	if code, _, stderr := runCLI(slices.Concat([]string{"tune", "-o", file}, args, []string{"-algo", "ring"})...); code != 0 || strings.Contains(stderr, "the logs show jobs that set") {
 		t.Errorf("tune -algo ring: exit %d; want no line of the logs' setting:\n%s", code, stderr)
 	}
+	// The job's NCCL_PROTO given: the line names NCCL_ALGO alone as left
+	// to NCCL (a review: it said both, beside -proto's pin).
+	code, _, stderr = runCLI(slices.Concat([]string{"tune", "-o", file}, args, []string{"-proto", "simple"})...)
+	if want := "and the rules are for a job that leaves NCCL_ALGO to NCCL"; code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("tune -proto simple: exit %d; want %q:\n%s", code, want, stderr)
+	}
+	// A file's own key replaces the log's setting: nothing to say of it.
+	pinned := []string{"-calibrate", r + "h100_2x8_allreduce_default_doca_nccltests319.log," + r + "h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log:algo=auto",
+		"-comms", "2x8", "-collective", "allreduce"}
+	if code, _, stderr := runCLI(slices.Concat([]string{"tune", "-o", file}, pinned)...); code != 0 || strings.Contains(stderr, "the logs show jobs that set") {
+		t.Errorf("LOG:algo=auto: exit %d; want no line of the log's setting:\n%s", code, stderr)
+	}
 }
 
 // TestTuneJobEnv: GKE's GPUDirect-TCPX environment sets NCCL_ALGO=Ring

@@ -521,6 +521,19 @@ func TestSameShapeDisagree(t *testing.T) {
 		!strings.Contains(notes[0], "FILE:algo=") {
 		t.Errorf("%q; want one note of the two runs' difference and the pins that tell them apart", notes)
 	}
+	// One of them with a comm line (a run with NCCL_DEBUG=INFO) says no
+	// other shape: the note stands (a review: Table.Query's domains from
+	// the comm line of one log alone parted them).
+	withComm := ctas
+	withComm.Evidence.Nodes = nccltests.Fact[int]{Value: 8, Line: 1}
+	withComm.Evidence.LocalRanks = nccltests.Fact[int]{Value: 8, Line: 1}
+	withComm.Evidence.MNNVL = nccltests.Fact[bool]{Value: false, Line: 1}
+	if _, _, ok := runDomains(&withComm); !ok {
+		t.Fatal("the comm line gives no domains: the case is not tried")
+	}
+	if notes := disagreements([]Table{def, withComm}); len(notes) != 1 {
+		t.Errorf("one log with a comm line: %q; want the note", notes)
+	}
 	// The default run with its times doubled up to 8 MiB, then 16 MiB: 4 of
 	// 14 sizes apart are less than a third, 5 are more. Two copies of the
 	// default run agree; the odd one gets one note.
