@@ -16,6 +16,30 @@ type enable struct {
 // indices of the algorithms they are here: its CollNet is CollNetChain.
 var legacyAlgoNames = [NumAlgos]string{"Tree", "Ring", "", "CollNet", "", "", ""}
 
+// AlgoListAt returns NCCL_ALGO list algo, as release v reads it, in the
+// names of release at's: NCCL 2.8's CollNet is CollNetChain from 2.9 on
+// (legacyAlgoNames), so a 2.8 run's "CollNet" (or "^CollNet") means
+// "CollNetChain" to a later release's model, which knows no CollNet. Other
+// lists, and lists of a release after 2.8, are as given.
+func AlgoListAt(v, at Version, algo string) string {
+	if !v.legacy() || at.legacy() {
+		return algo
+	}
+	neg := strings.HasPrefix(algo, "^")
+	var names []string
+	for _, name := range splitNonEmpty(strings.TrimPrefix(algo, "^"), ",") {
+		if strings.EqualFold(strings.TrimSpace(name), legacyAlgoNames[AlgoCollNetChain]) {
+			name = algoNames[AlgoCollNetChain]
+		}
+		names = append(names, name)
+	}
+	out := strings.Join(names, ",")
+	if neg {
+		out = "^" + out
+	}
+	return out
+}
+
 // enableLists applies NCCL_ALGO and NCCL_PROTO to NCCL's defaults (every
 // algorithm on, LL128 automatic).
 func enableLists(v Version, algo, proto string) (enable, error) {

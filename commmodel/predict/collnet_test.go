@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
 // The collnet fact: assumed false, set by Describe's collnet key.
@@ -211,5 +212,42 @@ func TestCollNetFromPin(t *testing.T) {
 		if said := slices.ContainsFunc(beyond, func(b string) bool { return strings.Contains(b, "no table ran CollNet") }); said != c.want {
 			t.Errorf("calibrated on %v: Beyond %q, want the CollNet sentence: %v", c.m.Tables, beyond, c.want)
 		}
+	}
+}
+
+// TestLegacyCollNetPin: NCCL 2.8's NCCL_ALGO names CollNet for what NCCL
+// 2.9 on calls CollNetChain (2.8's ncclAlgoStr: Tree, Ring, CollNet;
+// nccl.legacyAlgoNames). The model runs a 2.8 table under the oldest tuner
+// it follows, whose names lack CollNet: a 2.8 log's "NCCL_ALGO set by
+// environment to CollNet" was refused by predict ("no algorithm ...
+// available") and modelled on Tree and Ring by diagnose, beside a note
+// that said CollNet (a red team). Read as CollNetChain, the table
+// calibrates, and its own query runs CollNetChain.
+func TestLegacyCollNetPin(t *testing.T) {
+	tab := firstTable(t, "../../data/nccltests/testdata/real/h100_2x8_allreduce_default_doca_nccltests319.log")
+	tab.Version = nccl.Version{Major: 2, Minor: 8, Patch: 4}
+	tab.Algo = "CollNet"
+	h, err := Describe(tab.GPU, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Calibrate(h, []Table{tab}, nil)
+	if err != nil {
+		t.Fatalf("a 2.8 table pinned to CollNet: %v", err)
+	}
+	ps, err := m.Predict(tab.Query(), []float64{1 << 20, 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if p.Algorithm != "CollNetChain" {
+			t.Errorf("%g B: %s/%s; want CollNetChain, 2.8's CollNet", p.Size, p.Algorithm, p.Protocol)
+		}
+	}
+	if got := nccl.AlgoListAt(tab.Version, nccl.Oldest, "^collnet,tree"); got != "^CollNetChain,tree" {
+		t.Errorf("AlgoListAt(2.8.4, %v, ^collnet,tree) = %q; want ^CollNetChain,tree", nccl.Oldest, got)
+	}
+	if got := nccl.AlgoListAt(nccl.Oldest, nccl.Oldest, "CollNet"); got != "CollNet" {
+		t.Errorf("a list of a release after 2.8: %q, want it as given", got)
 	}
 }

@@ -224,7 +224,7 @@ func envPinsUnread(t *nccltests.Test, pin Pins, tab *Table) (int, error) {
 		if !c.set.Known() || c.given != "" {
 			continue
 		}
-		err := nccl.CheckEnableAt(v, c.algo, c.proto)
+		err := nccl.CheckEnableAt(v, nccl.AlgoListAt(tab.Version, v, c.algo), c.proto)
 		if err == nil {
 			continue
 		}

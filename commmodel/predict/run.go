@@ -64,7 +64,7 @@ func tableRun(h *Hardware, t *Table) (*run, error) {
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
 	}
 	v, guess, clamp := versionOf(t.Version)
-	return &run{shape: s, version: v, algo: t.Algo, proto: t.Proto, layout: t.Layout.norm(),
+	return &run{shape: s, version: v, algo: nccl.AlgoListAt(t.Version, v, t.Algo), proto: t.Proto, layout: t.Layout.norm(),
 		collective: t.Collective, versionGuess: guess, versionClamp: clamp, collNet: tableCollNet(t) && !h.noCollNet()}, nil
 }
 
@@ -148,12 +148,13 @@ func (m *Machine) run(q Query) (*run, error) {
 	if v == (nccl.Version{}) {
 		v = m.version
 	}
+	ran := v
 	v, _, _ = versionOf(v)
-	rn := &run{shape: s, version: v, algo: q.Algo, proto: q.Proto, layout: l, collective: q.Collective}
+	rn := &run{shape: s, version: v, algo: nccl.AlgoListAt(ran, v, q.Algo), proto: q.Proto, layout: l, collective: q.Collective}
 	// A query that leaves only CollNet runs it, as NCCL would only where
 	// the job set it up (Beyond says so where nothing showed CollNet),
 	// unless the user said the machine has none.
-	rn.collNet = onlyCollNet(q.Algo, q.Collective, v) && !m.Hardware.noCollNet()
+	rn.collNet = onlyCollNet(rn.algo, q.Collective, v) && !m.Hardware.noCollNet()
 	// NCCL's model of the run checks what only it knows (its rank count,
 	// the pins under the run's version, whether they leave the collective
 	// anything to run, which no size changes), so that a query NCCL would
