@@ -45,6 +45,9 @@ type predictOutput struct {
 	// TablePins are the NCCL_ALGO and NCCL_PROTO every calibration table
 	// ran with where the prediction leaves them to NCCL ("NCCL_PROTO=Simple").
 	TablePins []string `json:"table_pins,omitempty"`
+	// nvlsOff is set where every calibration table's NCCL_ALGO pin is
+	// their logs' NCCL_NVLS_ENABLE=0, not an NCCL_ALGO they set.
+	nvlsOff bool
 }
 
 // predictLayout is the launch layout the model ran the query in
@@ -243,6 +246,24 @@ func sharedPins(tables []predict.Table, q predict.Query) []string {
 	return out
 }
 
+// allNVLSOff reports that every table of a collective NCCL tunes ran
+// with NCCL_NVLS_ENABLE=0 and no NCCL_ALGO of its log's, the pin it is
+// taken as (predict.Table.Algo, "^NVLS,NVLSTree") its alone.
+func allNVLSOff(tables []predict.Table) bool {
+	n := 0
+	for i := range tables {
+		if _, err := nccl.FuncOf(tables[i].Collective); err != nil {
+			continue
+		}
+		e := &tables[i].Evidence
+		if _, off := e.Off("NCCL_NVLS_ENABLE"); !off || e.Algo.Known() {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
 // runPredict runs "commlab predict": it checks the flags, reads the
 // calibration logs and the topology capture, predicts, and prints.
 func runPredict(args []string, stdout, stderr io.Writer) error {
@@ -280,6 +301,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		}))
 	}
 	out.TablePins = sharedPins(tables, req.query)
+	out.nvlsOff = len(out.TablePins) > 0 && allNVLSOff(tables)
 	var guesses []predict.Guess
 	out.Hardware, guesses, err = describeHardware(hw, tables, m.gpuNames(), req.query, req.sizes)
 	if err == nil {
@@ -873,8 +895,12 @@ func writePins(w io.Writer, out *predictOutput) {
 		flag := map[string]string{"NCCL_ALGO": "-algo", "NCCL_PROTO": "-proto"}[name]
 		flags = append(flags, flag+" "+strings.ToLower(v))
 	}
+	ran := strings.Join(out.TablePins, " and ")
+	if out.nvlsOff {
+		ran += " (their logs set NCCL_NVLS_ENABLE=0, which leaves NVLS and NVLSTree out)"
+	}
 	fmt.Fprintf(w, "pins: every calibration table ran %s, and this prediction is NCCL's own choice: give %s to predict a run like theirs\n",
-		strings.Join(out.TablePins, " and "), strings.Join(flags, " "))
+		ran, strings.Join(flags, " "))
 }
 
 func writePredictTable(w io.Writer, out *predictOutput) error {

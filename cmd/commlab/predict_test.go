@@ -1045,6 +1045,21 @@ func TestPredictTablePins(t *testing.T) {
 	if got := run("-calibrate", ring+","+d+"all_reduce_nvls.log:algo=nvls"); strings.HasPrefix(got[1], "pins:") {
 		t.Errorf("tables of two algorithms: %q", got[1])
 	}
+	// Together's collnet_sharp run with the line NCCL prints for
+	// NCCL_NVLS_ENABLE=0 (src/misc/param.cc): the pin the table is taken
+	// as is the setting's, and the line names the setting the log shows.
+	raw, err := os.ReadFile(d + "all_reduce_collnet_sharp.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := filepath.Join(t.TempDir(), "all_reduce_nvls_enable0.log")
+	if err := os.WriteFile(off, append([]byte("h0:1:1 [0] NCCL INFO NCCL_NVLS_ENABLE set by environment to 0.\n"), raw...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want = "pins: every calibration table ran NCCL_ALGO=^NVLS,NVLSTree (their logs set NCCL_NVLS_ENABLE=0, which leaves NVLS and NVLSTree out), and this prediction is NCCL's own choice: give -algo ^nvls,nvlstree to predict a run like theirs"
+	if got := run("-calibrate", off); got[1] != want {
+		t.Errorf("NCCL_NVLS_ENABLE=0: second line %q, want %q", got[1], want)
+	}
 	// cluster01's 10 x 1 SendRecv (test 4), grouped sends NCCL_ALGO does
 	// not choose: its pin says nothing of the site's AllReduce.
 	sendrecv := "../../data/logs/paired/h100-sxm-10node-cluster01/nccl_N10_G1.log:test=4:algo=nvls"
