@@ -97,6 +97,11 @@ type gpuEntry struct {
 //	                     direction (BridgeLinks), shared among a 4-way bridge's 3 peers
 //	RTX and L cards      each product's datasheet: a PCIe card without NVLink to a switch (the
 //	                     two-card NVLink bridge of the RTX A-series and Quadro RTX is optional)
+//	RTX A6000, A40,      NVIDIA Ampere GA102 GPU Architecture whitepaper: third-generation NVLink
+//	RTX A5000,           of four x4 links, each 14.0625 GB/s a direction, 112.5 GB/s in all
+//	GeForce RTX 3090     between two GPUs (BridgeLinks); the RTX A6000's specifications: "NVLink
+//	                     Interconnect 112.5 GB/s (bidirectional)", a 2-way bridge. The GA102
+//	                     cards without an NVLink connector (A10, A10G, RTX A4000, RTX 3080) have none
 //	Turing RTX           Quadro RTX 6000/8000 and GeForce RTX 2080 Ti product pages: an NVLink
 //	                     bridge of 100 GB/s both ways, 2 links of 25 GB/s a direction
 //	                     (BridgeLinks); GeForce RTX 2080: 50 GB/s, 1 link
@@ -162,13 +167,13 @@ var gpuTable = []gpuEntry{
 	{[]string{"A100", "PCIE"}, GPU{Name: "A100 PCIe", CompCap: 80, NVLinkBW: 25e9, BridgeLinks: 12, PCIeGen: 4}},
 	{[]string{"A100"}, GPU{Name: "A100 SXM4", CompCap: 80, NVLinks: 12, NVLinkBW: 25e9, PCIeGen: 4}},
 	{[]string{"A30"}, GPU{Name: "A30", CompCap: 80, PCIeGen: 4}},
-	{[]string{"A40"}, GPU{Name: "A40", CompCap: 86, PCIeGen: 4}},
+	{[]string{"A40"}, GPU{Name: "A40", CompCap: 86, NVLinkBW: 14.0625e9, BridgeLinks: 4, PCIeGen: 4}},
 	{[]string{"A10G"}, GPU{Name: "A10G", CompCap: 86, PCIeGen: 4}},
 	{[]string{"A10"}, GPU{Name: "A10", CompCap: 86, PCIeGen: 4}},
-	{[]string{"RTX A6000"}, GPU{Name: "RTX A6000", CompCap: 86, PCIeGen: 4}},
-	{[]string{"RTX A5000"}, GPU{Name: "RTX A5000", CompCap: 86, PCIeGen: 4}},
+	{[]string{"RTX A6000"}, GPU{Name: "RTX A6000", CompCap: 86, NVLinkBW: 14.0625e9, BridgeLinks: 4, PCIeGen: 4}},
+	{[]string{"RTX A5000"}, GPU{Name: "RTX A5000", CompCap: 86, NVLinkBW: 14.0625e9, BridgeLinks: 4, PCIeGen: 4}},
 	{[]string{"RTX A4000"}, GPU{Name: "RTX A4000", CompCap: 86, PCIeGen: 4}},
-	{[]string{"RTX 3090"}, GPU{Name: "GeForce RTX 3090", CompCap: 86, PCIeGen: 4}},
+	{[]string{"RTX 3090"}, GPU{Name: "GeForce RTX 3090", CompCap: 86, NVLinkBW: 14.0625e9, BridgeLinks: 4, PCIeGen: 4}},
 	{[]string{"RTX 3080"}, GPU{Name: "GeForce RTX 3080", CompCap: 86, PCIeGen: 4}},
 	{[]string{"RTX 8000"}, GPU{Name: "Quadro RTX 8000", CompCap: 75, NVLinkBW: 25e9, BridgeLinks: 2, PCIeGen: 3}},
 	{[]string{"RTX 6000"}, GPU{Name: "Quadro RTX 6000", CompCap: 75, NVLinkBW: 25e9, BridgeLinks: 2, PCIeGen: 3}},

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
 // TestBridgedPairsNote: Azure's NC96 A100 v4 VM bridges its four A100 PCIe
@@ -112,5 +113,29 @@ func TestH200NVLBridge(t *testing.T) {
 	}
 	if p := HoldGuesses(preds, gs)[0]; !(p.Low <= gs[k].Times[0]) {
 		t.Errorf("H200 NVL pair: interval from %.3g s, above the bridge's %.3g s", p.Low, gs[k].Times[0])
+	}
+}
+
+// TestNoBridge: the hint that NVLink bridges may join pairs of cards
+// (-hw pairs=true) is for cards that take one: the catalog's bridge
+// (BridgeLinks: A100 PCIe's 12 links, GA102's 4 of the RTX 3090 and RTX
+// A6000, per NVIDIA's GA102 whitepaper), or one it does not describe
+// (A30, A800 PCIe, H800 PCIe). T4 and A10, Ampere and Turing cards
+// without an NVLink connector, were offered it, as Ada's and Blackwell's
+// PCIe cards were not.
+func TestNoBridge(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Tesla T4": true, "NVIDIA A10": true, "NVIDIA A10G": true, "NVIDIA L40S": true,
+		"NVIDIA GeForce RTX 4090": true, "NVIDIA RTX A4000": true, "Tesla V100-PCIE-32GB": true,
+		"NVIDIA A100 80GB PCIe": false, "NVIDIA GeForce RTX 3090": false, "NVIDIA RTX A6000": false,
+		"NVIDIA A30": false, "NVIDIA A800 80GB PCIe": false, "NVIDIA H800 PCIe": false,
+	} {
+		g, err := nccl.ParseGPU(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := noBridge(g); got != want {
+			t.Errorf("noBridge(%s, catalog's %s) = %v, want %v", name, g.Name, got, want)
+		}
 	}
 }

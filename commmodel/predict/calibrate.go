@@ -1170,13 +1170,18 @@ func (m *Machine) implausible(used [numParams]bool) []string {
 	return out
 }
 
-// noBridge reports that g is a card of a generation that takes no NVLink
-// bridge: Ada (compute capability 8.9: L4, L40, L40S, RTX 6000 Ada, RTX
-// 40) and Blackwell's PCIe cards (12.0: RTX PRO 6000, RTX 50), whose
-// boards carry no NVLink connector.
+// noBridge reports that g is a card of the catalog that takes no NVLink
+// bridge: one the catalog gives none (BridgeLinks), such as Ada's and
+// Blackwell's PCIe cards, T4 or A10, but the cards whose datasheets offer
+// a bridge the catalog does not describe (bridgeUndescribed).
 func noBridge(g nccl.GPU) bool {
-	return g.Known && g.BridgeLinks == 0 && (g.CompCap == 89 || g.CompCap >= 120)
+	return g.Known && g.BridgeLinks == 0 && !slices.Contains(bridgeUndescribed, g.Name)
 }
+
+// bridgeUndescribed are the catalog's PCIe cards whose products offer an
+// NVLink bridge of a rate the catalog does not give: A30, A800 PCIe and
+// H800 PCIe.
+var bridgeUndescribed = []string{"A30", "A800 PCIe", "H800 PCIe"}
 
 // pushesBound reports that parameter k is held on its physical bound and
 // the tables would have it beyond by more than smax's blend of two equal
