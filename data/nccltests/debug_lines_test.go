@@ -115,6 +115,9 @@ func TestDebugLines(t *testing.T) {
 		// (2.27-2.29 without oooRqSize), speed in Mb/s (:411 ncclIbSpeed*ncclIbWidth).
 		{"NIC speed", debugPrefix + "NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5 speed=400000 context=0x5612 pciPath=/sys/devices/pci0000:15/0000:15:01.0/0000:18:00.0 ar=1 oooRqSize=0",
 			bw, 50e9},
+		// A speed of more digits than an int holds is read, not dropped: predict then says it is beyond any NIC's (a red team).
+		{"NIC speed, beyond an int", debugPrefix + "NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5 speed=99999999999999999999 context=0x5612 pciPath=/sys/0000:18:00.0 ar=1 oooRqSize=0",
+			bw, 99999999999999999999e6 / 8},
 		// src/graph/topo.cc:315 "+ %s[%2.1f] - ", :321 "%s/%lx-%lx (%d/%lx/%d/%f)" for a NET node (NCCL_DEBUG_SUBSYS=GRAPH), GB/s.
 		{"NIC speed, topology", debugPrefix + "                + NET[50.0] - NET/0-0 (1/0/1/50.000000)", bw, 50e9},
 		// src/graph/topo.cc:1653 "NET/%s : GPU Direct RDMA %s for HCA %d '%s'" (graph/paths.cc:546 is a TRACE in 2.30;

@@ -675,7 +675,11 @@ func (d *debugState) line(n int, host, msg string) {
 		}
 	case strings.HasPrefix(msg, "NET/IB: ["), strings.HasPrefix(msg, "NET/IB : ["):
 		if m := ibSpeedRE.FindStringSubmatch(msg); m != nil {
-			d.nicSpeed(n, m[1], float64(atoi(m[2]))*1e6/8) // Mb/s -> B/s
+			// Read as a float: digits too many for an int are a speed
+			// beyond any NIC's, which predict says, not none.
+			if mbps, err := strconv.ParseFloat(m[2], 64); err == nil {
+				d.nicSpeed(n, m[1], mbps*1e6/8) // Mb/s -> B/s
+			}
 		}
 	case strings.Contains(msg, "Using ") && strings.Contains(strings.ToLower(msg), "tuner") && !strings.Contains(msg, "internal tuner"):
 		if m := tunerRE.FindStringSubmatch(msg); m != nil {
