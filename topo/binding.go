@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/internal/words"
 )
 
 // Binding is the recommended placement of the process that drives one GPU.
@@ -181,7 +182,7 @@ func (t *Topology) railsLeft(kept, out []int) bool {
 func (h HostIBHCA) Advice() string {
 	switch {
 	case len(h.Rails) > 0:
-		return "NCCL_IB_HCA: none from this capture, which may show part of the host: " + joinAnd(h.Rails) +
+		return "NCCL_IB_HCA: none from this capture, which may show part of the host: " + words.And(h.Rails) +
 			" are no GPU's nearest and look like the rails of GPUs it does not show (as many as the NICs nearest its GPUs or more, or on their PCIe switch), which a list of its GPUs' NICs would drop; " +
 			"NCCL takes every NIC by default; if set, name every rail, the same on every rank of the host: " + SameIBHCA
 	case h.Value == "":
@@ -189,7 +190,7 @@ func (h HostIBHCA) Advice() string {
 	case len(h.Left) == 0:
 		return "NCCL_IB_HCA: none needed, NCCL takes every NIC of the capture by default; if set, the same on every rank of the host, " + h.Value + ": " + SameIBHCA
 	}
-	return "NCCL_IB_HCA, the same on every rank of the host: " + h.Value + ", the NICs nearest the GPUs, leaving out " + joinAnd(h.Left) +
+	return "NCCL_IB_HCA, the same on every rank of the host: " + h.Value + ", the NICs nearest the GPUs, leaving out " + words.And(h.Left) +
 		", no GPU's nearest (a storage or management NIC, most likely, or the rails of GPUs the capture does not show): " + SameIBHCA
 }
 
@@ -274,7 +275,7 @@ func NotIBNotes(bs []Binding) []string {
 		if len(devices[k]) == 1 {
 			verb = " is one of "
 		}
-		out[k] = joinAnd(devices[k]) + verb + n
+		out[k] = words.And(devices[k]) + verb + n
 	}
 	return out
 }

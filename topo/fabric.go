@@ -8,6 +8,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/internal/words"
 	"github.com/inframethod/commlab/presets"
 )
 
@@ -265,13 +266,13 @@ func FabricNotes(t *Topology) []string {
 		notes = append(notes, fmt.Sprintf("degraded NVLinks: %s %s fewer NVLinks %s than the other GPUs' %d (%s): "+
 			"links to %s are down or not trained, and the NVLink bandwidth is lower; "+
 			"the capture gives links %d, the fewest, as a ring crosses every GPU's links (nvidia-smi nvlink -s shows each link's state)",
-			joinAnd(names(low)), verb(len(low), "shows", "show"), where, l.Most(), strings.Join(each, ", "), what, l.Least()))
+			words.And(names(low)), verb(len(low), "shows", "show"), where, l.Most(), strings.Join(each, ", "), what, l.Least()))
 	}
 	if len(l.Off) > 0 {
 		on := len(t.gpus) - len(l.Off)
 		notes = append(notes, fmt.Sprintf("off the NVSwitch: %s %s no NVLink to any other GPU, where the other %d reach each other through NVSwitch: "+
 			"a run of all %d GPUs crosses PCIe to %s, so the capture gives fabric pcie; a run of the other %d alone is -hw fabric=nvswitch,links=%d",
-			joinAnd(names(l.Off)), verb(len(l.Off), "has", "have"), on, len(t.gpus), joinAnd(names(l.Off)), on, l.Least()))
+			words.And(names(l.Off)), verb(len(l.Off), "has", "have"), on, len(t.gpus), words.And(names(l.Off)), on, l.Least()))
 	}
 	return notes
 }
@@ -282,14 +283,6 @@ func verb(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// joinAnd joins names as "a", "a and b", "a, b and c".
-func joinAnd(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // DescribeFabric describes t's GPU fabric in a few words, as InferFabric
@@ -333,7 +326,7 @@ func DescribeFabric(t *Topology) string {
 			for _, g := range groups {
 				each = append(each, strings.Join(g, "-"))
 			}
-			return fmt.Sprintf("%s, %d GPUs: XGMI bridges join %s, PCIe between them (pairs)", f.Kind, f.P, joinAnd(each))
+			return fmt.Sprintf("%s, %d GPUs: XGMI bridges join %s, PCIe between them (pairs)", f.Kind, f.P, words.And(each))
 		}
 		return fmt.Sprintf("%s, %d GPUs, no XGMI between every pair", f.Kind, f.P)
 	}
@@ -344,7 +337,7 @@ func DescribeFabric(t *Topology) string {
 			off = append(off, t.gpus[g].Name)
 		}
 		return fmt.Sprintf("%s, %d GPUs: NVSwitch (NV%d) joins %d, %s %s no NVLink (off the switch)",
-			f.Kind, f.P, l.Most(), f.P-len(off), joinAnd(off), verb(len(off), "has", "have"))
+			f.Kind, f.P, l.Most(), f.P-len(off), words.And(off), verb(len(off), "has", "have"))
 	}
 	low := ""
 	if d := l.degraded(); (f.Kind == commmodel.Switched || f.Kind == commmodel.FullMesh) && len(d) > 0 {

@@ -17,6 +17,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/internal/words"
 	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/topo"
 )
@@ -119,7 +120,7 @@ func pinnedAlike(files []calibrationFile, base predict.Pins) []problem {
 		}
 		if len(took) > 0 {
 			out = append(out, problem{Message: fmt.Sprintf("%s %s pins the calibration runs of %s as well, which give no %s= of their own: they are taken to have run NCCL_%s=%s; give FILE:%s=auto for a run that left it to NCCL",
-				pin.flag, strings.ToLower(pin.value), joinAnd(took), pin.key, strings.ToUpper(pin.key), pin.value, pin.key)})
+				pin.flag, strings.ToLower(pin.value), words.And(took), pin.key, strings.ToUpper(pin.key), pin.value, pin.key)})
 		}
 	}
 	return out
@@ -480,7 +481,7 @@ func (f machineFlags) machineHosts(gpu string) (int, string) {
 	}
 	if name, n, systems := catalogHostGPUs(gpu); n > 0 {
 		return n, fmt.Sprintf("a host of %s holds %d in every system of the catalog that has it (%s), where nothing gives it (-hw gpus=G does)",
-			name, n, joinAnd(systems))
+			name, n, words.And(systems))
 	}
 	return 0, ""
 }

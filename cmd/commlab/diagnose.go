@@ -14,6 +14,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/internal/words"
 	"github.com/inframethod/commlab/topo"
 	"github.com/inframethod/commlab/units"
 )
@@ -354,7 +355,7 @@ func bindingAdvice(t *topo.Topology, e nccltests.Evidence) string {
 	bs := t.Bindings()
 	var parts []string
 	if missing, line := unshownNICs(t, e); len(missing) > 0 {
-		parts = append(parts, fmt.Sprintf("NCCL_IB_HCA: none from this capture, which does not show %s of NCCL's debug lines (line %d); if set, the same on every rank: %s", joinAnd(missing), line, topo.SameIBHCA))
+		parts = append(parts, fmt.Sprintf("NCCL_IB_HCA: none from this capture, which does not show %s of NCCL's debug lines (line %d); if set, the same on every rank: %s", words.And(missing), line, topo.SameIBHCA))
 	} else if a := t.IBHCA().Advice(); a != "" {
 		parts = append(parts, a)
 	}
@@ -389,7 +390,7 @@ func bindingAdvice(t *topo.Topology, e nccltests.Evidence) string {
 		if g.cpus != "" {
 			on = append(on, "CPUs "+g.cpus)
 		}
-		each = append(each, joinAnd(g.gpus)+" on "+strings.Join(on, ", "))
+		each = append(each, words.And(g.gpus)+" on "+strings.Join(on, ", "))
 	}
 	if len(each) > 0 {
 		parts = append(parts, "Bind each rank to its GPU's NUMA node and CPUs (numactl --cpunodebind=N --membind=N, or taskset -c CPUS): "+strings.Join(each, "; "))
@@ -436,7 +437,7 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 	if len(out.CollectiveCandidates) > 1 {
 		other := out.CollectiveHint[strings.LastIndex(out.CollectiveHint, "=")+1:]
 		fmt.Fprintf(w, "guess: collective = %s: the table fits %s alike, and neither the log nor its name says which: if the run was %s, diagnose %s\n",
-			out.Collective, joinAnd(out.CollectiveCandidates), other, out.CollectiveHint)
+			out.Collective, words.And(out.CollectiveCandidates), other, out.CollectiveHint)
 	}
 	writeHardware(w, out.Hardware)
 	fmt.Fprintf(w, "model: %s\n%d of %d points inside the model's 80%% interval\n", out.Model, out.Inside, out.Points)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
+	"github.com/inframethod/commlab/internal/words"
 	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/units"
 )
@@ -110,9 +111,9 @@ func amdWhy(name string, cc int, rccl bool) string {
 	}
 	switch gpus := nccl.ISAGPUs(isa); {
 	case len(gpus) > 0 && of != "":
-		return fmt.Sprintf("%sthe target of the catalog's %s: -gpu %q names one, and every fact of it", of, joinAnd(gpus), gpus[0])
+		return fmt.Sprintf("%sthe target of the catalog's %s: -gpu %q names one, and every fact of it", of, words.And(gpus), gpus[0])
 	case len(gpus) > 0:
-		return fmt.Sprintf("%s is the target of the catalog's %s: -gpu %q names one, and every fact of it", isa, joinAnd(gpus), gpus[0])
+		return fmt.Sprintf("%s is the target of the catalog's %s: -gpu %q names one, and every fact of it", isa, words.And(gpus), gpus[0])
 	case of != "":
 		return fmt.Sprintf("cc=%d.%d is no NVIDIA GPU's compute capability but AMD's", cc/10, cc%10)
 	case isa != "":
@@ -192,7 +193,7 @@ func amdGPUs() string {
 	for i := 1; i < len(names); i++ {
 		names[i] = strings.TrimPrefix(names[i], "AMD Instinct ")
 	}
-	return joinAnd(names)
+	return words.And(names)
 }
 
 // factOf returns the fact of facts named name, the zero Fact (guessed)

@@ -17,6 +17,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/internal/words"
 	"github.com/inframethod/commlab/topo"
 	"github.com/inframethod/commlab/units"
 )
@@ -767,7 +768,7 @@ func sizesBeyond(tables []predict.Table, c commmodel.Collective, sizes []float64
 		return ""
 	}
 	return fmt.Sprintf("%s the tables' sizes (%s to %s): the model's form carries their fit there, and the interval, set by their misses at their own sizes, does not widen for the distance; a table that ran such sizes measures it",
-		joinAnd(far), units.FormatSize(lo), units.FormatSize(hi))
+		words.And(far), units.FormatSize(lo), units.FormatSize(hi))
 }
 
 // predict predicts q at sizes bytes on hw, as predict.Untabled does when

@@ -10,6 +10,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/internal/words"
 	"github.com/inframethod/commlab/topo"
 )
 
@@ -356,7 +357,7 @@ func captureNICNotes(file string, t *topo.Topology, tables []predict.Table) []pr
 			names = append(names, n.Device)
 		}
 		notes = append(notes, problem{Message: fmt.Sprintf("%s: NCCL's debug lines list %s (line %d), which the capture %s does not show (its NICs are %s): is it a capture of this machine? Its NICs are taken as given",
-			tab.Name, joinAnd(missing), line, file, joinAnd(names))})
+			tab.Name, words.And(missing), line, file, words.And(names))})
 	}
 	return notes
 }

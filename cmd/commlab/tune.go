@@ -18,6 +18,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/internal/words"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -803,7 +804,7 @@ func pinnedTablesLine(tables []predict.Table, job predict.Env) string {
 		return ""
 	}
 	return fmt.Sprintf("every calibration table ran with %s, and the rules are for a job that leaves %s to NCCL: a job that sets %s (as GKE's GPUDirect-TCPX environment sets NCCL_ALGO=Ring and NCCL_PROTO=Simple) leaves every other choice out of NCCL's cost table, "+
-		"where the plugin passes over its rules and runs their calls on one channel; give %s to write the rules for such a job", joinAnd(set), map[bool]string{true: "it", false: "them"}[len(set) == 1], map[bool]string{true: "it", false: "them"}[len(set) == 1], joinAnd(flags))
+		"where the plugin passes over its rules and runs their calls on one channel; give %s to write the rules for such a job", words.And(set), map[bool]string{true: "it", false: "them"}[len(set) == 1], map[bool]string{true: "it", false: "them"}[len(set) == 1], words.And(flags))
 }
 
 // someTablesSetLine says where the logs of some calibration tables, not
@@ -848,7 +849,7 @@ func someTablesSetLine(tables []predict.Table, job predict.Env) string {
 	}
 	return fmt.Sprintf("the logs show jobs that set %s, and the rules are for a job that leaves %s to NCCL: a job that keeps such a setting leaves what it does not allow out of NCCL's cost table, "+
 		"where the plugin passes over the rules naming it and runs their calls on one channel; give the job's setting (%s) to write the rules for it, and tune -check the file with it",
-		joinAnd(said), joinAnd(names), strings.Join(flags, " or "))
+		words.And(said), words.And(names), strings.Join(flags, " or "))
 }
 
 // envText names what e sets: "NCCL_ALGO=Ring and NCCL_PROTO=Simple".
@@ -860,7 +861,7 @@ func envText(e predict.Env) string {
 	if e.Proto != "" {
 		set = append(set, "NCCL_PROTO="+e.Proto)
 	}
-	return joinAnd(set)
+	return words.And(set)
 }
 
 // assumedLine says what the rules that keep NCCL's own choices cost where
@@ -887,7 +888,7 @@ func assumedLine(costs []predict.AssumedCost) string {
 		if w.LeftOut {
 			call += ", a call NCCL leaves NVLS, PAT and CollNet out of"
 		}
-		with = append(with, fmt.Sprintf("with %s, %.2fx (%s)", joinAnd(tried), w.Ratio, call))
+		with = append(with, fmt.Sprintf("with %s, %.2fx (%s)", words.And(tried), w.Ratio, call))
 	}
 	if len(with) == 0 {
 		return ""
@@ -1117,7 +1118,7 @@ func writeBeyond(w io.Writer, m *predict.Machine, req tuneRequest) error {
 		fmt.Fprintf(w, "%s: %s; the same for %s\n", commsPhrase(g.who[:1], nil), g.first, commsPhrase(g.who[1:], g.doublings[1:]))
 	}
 	if len(own) > 0 {
-		fmt.Fprintf(w, "on %s, %s\n", joinAnd(own), why)
+		fmt.Fprintf(w, "on %s, %s\n", words.And(own), why)
 	}
 	return nil
 }
@@ -1147,7 +1148,7 @@ func commsPhrase(cs []commOf, doublings []string) string {
 	}
 	var names, lists []string
 	for _, c := range order {
-		list := joinAnd(on[c])
+		list := words.And(on[c])
 		if k := slices.Index(lists, list); k >= 0 {
 			names[k] += " and " + c.String()
 			continue
@@ -1219,7 +1220,7 @@ func writeWithheld(w io.Writer, choices []predict.TunerChoice, hw predict.Hardwa
 			if r.Runs {
 				what = fmt.Sprintf("%.2fx as fast (%s)", r.Gain.Times, r.Gain.Range("its"))
 			}
-			fmt.Fprintf(w, "  with %s: %s\n", joinAnd(with), what)
+			fmt.Fprintf(w, "  with %s: %s\n", words.And(with), what)
 		}
 	}
 }
@@ -1249,7 +1250,7 @@ func assumedText(facts []predict.Fact) string {
 	if len(s) == 1 {
 		return s[0] + ", which is assumed"
 	}
-	return joinAnd(s) + ", which are assumed"
+	return words.And(s) + ", which are assumed"
 }
 
 // pronoun is "it" for one fact, "them" for more.
@@ -1277,14 +1278,6 @@ func hwSetting(facts []predict.Fact) string {
 		return strings.Join(set, ",")
 	}
 	return strings.Join(set, ",") + " (" + strings.Join(notes, "; ") + ")"
-}
-
-// joinAnd joins s as a list in words: "a", "a and b", "a, b and c".
-func joinAnd(s []string) string {
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // commsHeader opens the header line that names the communicators a file
@@ -1332,7 +1325,7 @@ func commsText(cs []predict.Comm) string {
 	for _, c := range cs {
 		s = append(s, c.String())
 	}
-	return joinAnd(s)
+	return words.And(s)
 }
 
 // keptOwn returns the communicators of comms beyond the calibration
@@ -1504,7 +1497,7 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		c = append(c, taken...)
 	}
 	if own, why := keptOwn(m, req.comms); len(own) > 0 {
-		c = append(c, fmt.Sprintf("On %s, %s.", joinAnd(own), why))
+		c = append(c, fmt.Sprintf("On %s, %s.", words.And(own), why))
 	}
 	if len(withheld) > 0 {
 		c = append(c, "Withheld, where the model's choice rests on an assumed fact that makes it possible or moves its gain within its interval (settle it with -hw), "+

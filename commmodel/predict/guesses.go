@@ -10,6 +10,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/internal/words"
 	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/units"
 )
@@ -1086,7 +1087,7 @@ func (h Hardware) withRunNICs(t *Table, hn nccltests.HostNet, notes []string) (H
 		of = fmt.Sprintf(" of the host's %d", e.NICCount.Value)
 	}
 	note := fmt.Sprintf("%s: the channel lines of %s (line %d) name NET device %s: a run of %d GPUs a host drives %s%s",
-		t.Name, host, hn.Line, joinWords(devs), t.PerNode, counted(h.RunNICs, "NIC"), of)
+		t.Name, host, hn.Line, words.And(devs), t.PerNode, counted(h.RunNICs, "NIC"), of)
 	if h.RunNICsLeast {
 		note += fmt.Sprintf(", at least (the log holds the lines of %d of NCCL's %d channels)", hn.Channels, channels)
 	} else if !e.NICCount.Known() || e.NICCount.Value <= h.RunNICs {
@@ -1383,7 +1384,7 @@ func (h Hardware) withPlatform(tables []Table, weak func(Source) bool, notes []s
 			verb = "are"
 		}
 		notes = append(notes, fmt.Sprintf("%s: aws-ofi-nccl names the platform %s (line %d): %s %s the catalog's for it (docs/predict.md cites AWS)",
-			name, p.Value, p.Line, joinWords(took), verb))
+			name, p.Value, p.Line, words.And(took), verb))
 	}
 	return h, notes
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/internal/words"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -528,7 +529,7 @@ func (s *spread) beyond(d departure) string {
 	if d.layout {
 		what = append(what, "a launch layout none of them ran")
 	}
-	return joinWords(what)
+	return words.And(what)
 }
 
 // doublings returns how many doublings n lies outside [lo, hi].

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/internal/words"
 )
 
 // FitMargin is how much lower the held-out error of one description must
@@ -308,15 +309,7 @@ func joinInts(v []int) string {
 	for i, x := range v {
 		s[i] = fmt.Sprint(x)
 	}
-	return joinWords(s)
-}
-
-// joinWords is "a, b and c".
-func joinWords(s []string) string {
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+	return words.And(s)
 }
 
 // fitError is the median over the tables of each table's median error
