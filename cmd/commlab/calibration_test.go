@@ -482,3 +482,18 @@ func TestFolderGiven(t *testing.T) {
 		}
 	}
 }
+
+// TestLogKeyAsFlagQuery: predict and tune predict runs of their own, whose
+// ranks are -p or -comms: -ranks there is no log's key to move (a review:
+// the hint sent predict -ranks 16 to LOG:ranks=VALUE, with no log given).
+func TestLogKeyAsFlagQuery(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"predict", "-gpu", "H100 SXM", "-collective", "allreduce", "-ranks", "16", "-per-node", "8", "-size", "1MiB"},
+		{"tune", "-calibrate", "../../data/nccltests/testdata/real/h100_2x8_allreduce_default_doca_nccltests319.log", "-ranks", "16"},
+	} {
+		if code, _, stderr := runCLI(args...); code != 2 || strings.Contains(stderr, "after its name") {
+			t.Errorf("%v: exit %d, want 2 and no LOG:KEY hint:\n%s", args[:1], code, stderr)
+		}
+	}
+}

@@ -221,11 +221,12 @@ func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) 
 				return nil, &helpError{text}
 			}
 			// A key of a log's (-nodes for LOG:nodes=N) given as a flag
-			// the command lacks: say where it goes, in the commands whose
-			// logs take keys (those of -calibrate).
-			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && isCalibrationKey(name) && fs.Lookup("calibrate") != nil {
+			// the command lacks: say where it goes, in the commands that
+			// study logs and predict no run of their own (diagnose, plot:
+			// no -collective), whose shapes are their logs'.
+			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && isCalibrationKey(name) && fs.Lookup("calibrate") != nil && fs.Lookup("collective") == nil {
 				first, rest, _ := strings.Cut(text, "\n")
-				text = fmt.Sprintf("%s: this command takes a log's %s after its name, as LOG:%s=VALUE (LOG:nodes=4:per-node=8)\n%s", first, name, name, rest)
+				text = fmt.Sprintf("%s: this command takes a log's %s after its name, as LOG:%s=VALUE\n%s", first, name, name, rest)
 			}
 			return nil, &usageError{text}
 		}

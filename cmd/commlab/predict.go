@@ -248,8 +248,9 @@ func sharedPins(tables []predict.Table, q predict.Query) []string {
 }
 
 // allNVLSOff reports that every table of a collective NCCL tunes ran
-// with NCCL_NVLS_ENABLE=0 and no NCCL_ALGO of its log's, the pin it is
-// taken as (predict.Table.Algo, "^NVLS,NVLSTree") its alone.
+// with NCCL_NVLS_ENABLE=0 and no NCCL_ALGO of its log's or of a
+// FILE:algo=, so that the pin it is taken as ("^NVLS,NVLSTree",
+// predict.Table.Algo) is the setting's alone.
 func allNVLSOff(tables []predict.Table) bool {
 	n := 0
 	for i := range tables {
@@ -257,7 +258,7 @@ func allNVLSOff(tables []predict.Table) bool {
 			continue
 		}
 		e := &tables[i].Evidence
-		if _, off := e.Off("NCCL_NVLS_ENABLE"); !off || e.Algo.Known() {
+		if _, off := e.Off("NCCL_NVLS_ENABLE"); !off || e.Algo.Known() || !strings.EqualFold(tables[i].Algo, "^NVLS,NVLSTree") {
 			return false
 		}
 		n++
@@ -735,8 +736,7 @@ func untabledModel(hw predict.Hardware, q predict.Query, preds []predict.Predict
 // sizesBeyond says where sizes lie more than two doublings below the
 // smallest or above the largest size the calibration tables of collective
 // c ran (of every collective where none ran c): the model's form carries
-// the tables' fit there, and the interval, which their misses at their
-// own sizes set, does not widen for the distance. "" where none does.
+// the tables' fit there, which no table measured. "" where none does.
 func sizesBeyond(tables []predict.Table, c commmodel.Collective, sizes []float64) string {
 	lo, hi := math.Inf(1), 0.0
 	for _, own := range []bool{true, false} {
@@ -755,19 +755,21 @@ func sizesBeyond(tables []predict.Table, c commmodel.Collective, sizes []float64
 	if !(hi > 0) {
 		return ""
 	}
+	// The doublings as printed, to a tenth: "2.0" is not more than two.
+	tenths := func(d float64) float64 { return math.Round(d*10) / 10 }
 	var far []string
 	for _, s := range sizes {
-		switch d := math.Log2(lo / s); {
-		case d > 2:
-			far = append(far, fmt.Sprintf("%s is %.1f doublings below", units.FormatSize(s), d))
-		case math.Log2(s/hi) > 2:
-			far = append(far, fmt.Sprintf("%s is %.1f doublings above", units.FormatSize(s), math.Log2(s/hi)))
+		switch below, above := tenths(math.Log2(lo/s)), tenths(math.Log2(s/hi)); {
+		case below > 2:
+			far = append(far, fmt.Sprintf("%s is %.1f doublings below", units.FormatSize(s), below))
+		case above > 2:
+			far = append(far, fmt.Sprintf("%s is %.1f doublings above", units.FormatSize(s), above))
 		}
 	}
 	if len(far) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s the tables' sizes (%s to %s): the model's form carries their fit there, and the interval, set by their misses at their own sizes, does not widen for the distance; a table that ran such sizes measures it",
+	return fmt.Sprintf("%s the tables' sizes (%s to %s): the model's form carries their fit there, which no table measured; a table that ran such sizes measures it",
 		words.And(far), units.FormatSize(lo), units.FormatSize(hi))
 }
 
@@ -896,10 +898,13 @@ func writePins(w io.Writer, out *predictOutput) {
 		flag := map[string]string{"NCCL_ALGO": "-algo", "NCCL_PROTO": "-proto"}[name]
 		flags = append(flags, flag+" "+strings.ToLower(v))
 	}
-	ran := strings.Join(out.TablePins, " and ")
-	if out.nvlsOff {
-		ran += " (their logs set NCCL_NVLS_ENABLE=0, which leaves NVLS and NVLSTree out)"
+	pins := slices.Clone(out.TablePins)
+	for i, p := range pins {
+		if out.nvlsOff && strings.HasPrefix(p, "NCCL_ALGO=") {
+			pins[i] += " (their logs set NCCL_NVLS_ENABLE=0, which leaves NVLS and NVLSTree out)"
+		}
 	}
+	ran := strings.Join(pins, " and ")
 	fmt.Fprintf(w, "pins: every calibration table ran %s, and this prediction is NCCL's own choice: give %s to predict a run like theirs\n",
 		ran, strings.Join(flags, " "))
 }

@@ -1060,6 +1060,10 @@ func TestPredictTablePins(t *testing.T) {
 	if got := run("-calibrate", off); got[1] != want {
 		t.Errorf("NCCL_NVLS_ENABLE=0: second line %q, want %q", got[1], want)
 	}
+	// The file's own pin replaces the setting's: the line names it alone.
+	if got := run("-calibrate", off+":algo=ring"); strings.Contains(got[1], "NCCL_NVLS_ENABLE") {
+		t.Errorf("NCCL_NVLS_ENABLE=0 under FILE:algo=ring: second line %q names the setting", got[1])
+	}
 	// cluster01's 10 x 1 SendRecv (test 4), grouped sends NCCL_ALGO does
 	// not choose: its pin says nothing of the site's AllReduce.
 	sendrecv := "../../data/logs/paired/h100-sxm-10node-cluster01/nccl_N10_G1.log:test=4:algo=nvls"

@@ -17,19 +17,28 @@ type enable struct {
 var legacyAlgoNames = [NumAlgos]string{"Tree", "Ring", "", "CollNet", "", "", ""}
 
 // AlgoListAt returns NCCL_ALGO list algo, as release v reads it, in the
-// names of release at's: NCCL 2.8's CollNet is CollNetChain from 2.9 on
-// (legacyAlgoNames), so a 2.8 run's "CollNet" (or "^CollNet") means
-// "CollNetChain" to a later release's model, which knows no CollNet. Other
-// lists, and lists of a release after 2.8, are as given.
+// names of release at's. Before NCCL 2.14 one algorithm was CollNet
+// (ncclAlgoStr: Tree, Ring, CollNet): 2.8's ran a chain through the GPUs
+// to the network (ncclPatternCollTreeUp and Down; legacyAlgoNames), 2.9 to
+// 2.13's the direct pattern; from 2.14 they are CollNetChain and
+// CollNetDirect. So "CollNet" (or "^CollNet") of a release before 2.14
+// means that one to the model of a later release, which knows no
+// CollNet. Other lists, and lists read under a release that has CollNet
+// (at 2.8, which the model tabulates), are as given; the zero v is the
+// newest release.
 func AlgoListAt(v, at Version, algo string) string {
-	if !v.legacy() || at.legacy() {
+	if v == (Version{}) || !v.Before(splitCollNet) || at.legacy() {
 		return algo
+	}
+	was := AlgoCollNetDirect
+	if v.Before(Version{2, 9, 0}) {
+		was = AlgoCollNetChain
 	}
 	neg := strings.HasPrefix(algo, "^")
 	var names []string
 	for _, name := range splitNonEmpty(strings.TrimPrefix(algo, "^"), ",") {
-		if strings.EqualFold(strings.TrimSpace(name), legacyAlgoNames[AlgoCollNetChain]) {
-			name = algoNames[AlgoCollNetChain]
+		if strings.EqualFold(strings.TrimSpace(name), "CollNet") {
+			name = algoNames[was]
 		}
 		names = append(names, name)
 	}
@@ -39,6 +48,11 @@ func AlgoListAt(v, at Version, algo string) string {
 	}
 	return out
 }
+
+// splitCollNet is the release whose NCCL_ALGO names CollNetDirect and
+// CollNetChain where earlier ones name CollNet (ncclAlgoStr, src/init.cc
+// at v2.14.3-1 and v2.13.4-1).
+var splitCollNet = Version{2, 14, 0}
 
 // enableLists applies NCCL_ALGO and NCCL_PROTO to NCCL's defaults (every
 // algorithm on, LL128 automatic).

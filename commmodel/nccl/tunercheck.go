@@ -582,12 +582,13 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 						// taken is the first rule NCCL follows, sure the
 						// first of those it follows in every call.
 						taken, sure := sw.taken[k], sw.sure[k]
+						// An empty call moves nothing on any channel, and
+						// from NCCL 2.20 never reaches the tuner (taskAppend,
+						// src/enqueue.cc, discards a collective of count 0):
+						// the sizes a hazard names start at 1 B.
+						from := max(lo, 1)
 						if taken < 0 {
-							// An empty call never reaches the tuner: NCCL
-							// discards a collective of count 0 (taskAppend,
-							// src/enqueue.cc), so no call of 0 bytes runs on
-							// one channel.
-							if from := max(lo, 1); from <= hi {
+							if from <= hi {
 								one.add(from, hi)
 							}
 						} else {
@@ -609,7 +610,9 @@ func CheckTunerRules(r io.Reader, name string, comms []TunerComm) ([]TunerProble
 								bare.flush()
 								bareLine, bareCalls = l, c.Model.LeftOutCalls(f, lines[taken].rule.Algo)
 							}
-							bare.add(lo, hi)
+							if from <= hi {
+								bare.add(from, hi)
+							}
 						} else {
 							bare.flush()
 						}

@@ -697,4 +697,23 @@ func TestCheckTunerRulesEmptyCalls(t *testing.T) {
 	}) {
 		t.Errorf("AllReduce rules from 4096 B: want 1..4095 B on one channel, got %+v", probs)
 	}
+	// A rule NCCL may leave out with no fallback after it names its sizes
+	// from 1 B too (a review: "0..1048576 B" there).
+	lines[4] = "allreduce,0,1048576,nvls_tree,simple,0,-1,-1\nallreduce,1048577,18446744073709551615,ring,simple,0,-1,-1"
+	probs, err = CheckTunerRules(strings.NewReader(strings.Join(lines, "\n")+"\n"), "nvlstree.conf", job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := 0
+	for _, p := range probs {
+		if p.Hazard == HazardNoFallback {
+			bare++
+			if !strings.Contains(p.Message, "AllReduce of 1..1048576 B") {
+				t.Errorf("no fallback: %s; want 1..1048576 B", p.Message)
+			}
+		}
+	}
+	if bare == 0 {
+		t.Errorf("NVLSTree without a fallback: no such hazard in %+v", probs)
+	}
 }

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 	"strings"
@@ -215,39 +216,54 @@ func TestCollNetFromPin(t *testing.T) {
 	}
 }
 
-// TestLegacyCollNetPin: NCCL 2.8's NCCL_ALGO names CollNet for what NCCL
-// 2.9 on calls CollNetChain (2.8's ncclAlgoStr: Tree, Ring, CollNet;
-// nccl.legacyAlgoNames). The model runs a 2.8 table under the oldest tuner
-// it follows, whose names lack CollNet: a 2.8 log's "NCCL_ALGO set by
-// environment to CollNet" was refused by predict ("no algorithm ...
-// available") and modelled on Tree and Ring by diagnose, beside a note
-// that said CollNet (a red team). Read as CollNetChain, the table
-// calibrates, and its own query runs CollNetChain.
+// TestLegacyCollNetPin: before NCCL 2.14, NCCL_ALGO named one CollNet
+// (ncclAlgoStr: Tree, Ring, CollNet, src/init.cc at v2.8.4-1 to
+// v2.13.4-1): 2.8's a chain through the GPUs (ncclPatternCollTreeUp and
+// Down), 2.9 to 2.13's the direct pattern; 2.14 names them CollNetChain
+// and CollNetDirect. The model runs a table of those releases under the
+// oldest tuner it follows, whose names lack CollNet: a 2.8 log's
+// "NCCL_ALGO set by environment to CollNet" was refused by predict ("no
+// algorithm ... available") and modelled on Tree and Ring by diagnose,
+// beside a note that said CollNet (a red team); a 2.12 log's pin was
+// dropped without a word (a review). Read as the later name, the table
+// calibrates and its own query runs it; a query's own pin of both CollNets
+// (-algo collnet), which pins the tables as well, runs CollNet too.
 func TestLegacyCollNetPin(t *testing.T) {
-	tab := firstTable(t, "../../data/nccltests/testdata/real/h100_2x8_allreduce_default_doca_nccltests319.log")
-	tab.Version = nccl.Version{Major: 2, Minor: 8, Patch: 4}
-	tab.Algo = "CollNet"
-	h, err := Describe(tab.GPU, "")
+	base := firstTable(t, "../../data/nccltests/testdata/real/h100_2x8_allreduce_default_doca_nccltests319.log")
+	h, err := Describe(base.GPU, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Calibrate(h, []Table{tab}, nil)
-	if err != nil {
-		t.Fatalf("a 2.8 table pinned to CollNet: %v", err)
-	}
-	ps, err := m.Predict(tab.Query(), []float64{1 << 20, 1 << 30})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range ps {
-		if p.Algorithm != "CollNetChain" {
-			t.Errorf("%g B: %s/%s; want CollNetChain, 2.8's CollNet", p.Size, p.Algorithm, p.Protocol)
+	for _, c := range []struct {
+		v          nccl.Version
+		algo, want string
+	}{
+		{nccl.Version{Major: 2, Minor: 8, Patch: 4}, "CollNet", "CollNetChain"},
+		{nccl.Version{Major: 2, Minor: 12, Patch: 12}, "CollNet", "CollNetDirect"},
+		{nccl.Version{Major: 2, Minor: 8, Patch: 4}, "CollNetDirect,CollNetChain", ""},
+	} {
+		tab := base
+		tab.Version, tab.Algo = c.v, c.algo
+		m, err := Calibrate(h, []Table{tab}, nil)
+		if err != nil {
+			t.Fatalf("a %v table pinned to %s: %v", c.v, c.algo, err)
+		}
+		ps, err := m.Predict(tab.Query(), []float64{1 << 20, 1 << 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			if c.want != "" && p.Algorithm != c.want || c.want == "" && !strings.HasPrefix(p.Algorithm, "CollNet") {
+				t.Errorf("%v, %s: %g B on %s/%s; want %s", c.v, c.algo, p.Size, p.Algorithm, p.Protocol, cmp.Or(c.want, "CollNet"))
+			}
 		}
 	}
-	if got := nccl.AlgoListAt(tab.Version, nccl.Oldest, "^collnet,tree"); got != "^CollNetChain,tree" {
+	if got := nccl.AlgoListAt(nccl.Version{Major: 2, Minor: 8, Patch: 4}, nccl.Oldest, "^collnet,tree"); got != "^CollNetChain,tree" {
 		t.Errorf("AlgoListAt(2.8.4, %v, ^collnet,tree) = %q; want ^CollNetChain,tree", nccl.Oldest, got)
 	}
-	if got := nccl.AlgoListAt(nccl.Oldest, nccl.Oldest, "CollNet"); got != "CollNet" {
-		t.Errorf("a list of a release after 2.8: %q, want it as given", got)
+	for _, v := range []nccl.Version{nccl.Oldest, {Major: 2, Minor: 14, Patch: 3}, {}} {
+		if got := nccl.AlgoListAt(v, nccl.Oldest, "CollNet"); got != "CollNet" {
+			t.Errorf("a list of %v: %q, want it as given", v, got)
+		}
 	}
 }

@@ -78,7 +78,13 @@ func (h *Hardware) noCollNet() bool { return h.Sources.CollNet == SourceUser && 
 // algorithm can run, so a run measured under it had CollNet set up
 // (NCCL_COLLNET_ENABLE=1 and a network plugin whose switches reduce),
 // whatever the machine's collnet says of other runs.
-func tableCollNet(t *Table) bool { return onlyCollNet(t.Algo, t.Collective, t.Version) }
+func tableCollNet(t *Table) bool {
+	// Read as the release the model runs the table under reads it, the
+	// names of the table's own translated (nccl.AlgoListAt), as tableRun
+	// runs it.
+	v, _, _ := versionOf(t.Version)
+	return onlyCollNet(nccl.AlgoListAt(t.Version, v, t.Algo), t.Collective, v)
+}
 
 // collNetShown reports that the machine is known to run CollNet: its
 // collnet fact, or a calibration table's run (tableCollNet).
