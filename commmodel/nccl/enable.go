@@ -21,11 +21,11 @@ var legacyAlgoNames = [NumAlgos]string{"Tree", "Ring", "", "CollNet", "", "", ""
 // (ncclAlgoStr: Tree, Ring, CollNet): 2.8's ran a chain through the GPUs
 // to the network (ncclPatternCollTreeUp and Down; legacyAlgoNames), 2.9 to
 // 2.13's the direct pattern; from 2.14 they are CollNetChain and
-// CollNetDirect. So "CollNet" (or "^CollNet") of a release before 2.14
-// means that one to the model of a later release, which knows no
-// CollNet. Other lists, and lists read under a release that has CollNet
-// (at 2.8, which the model tabulates), are as given; the zero v is the
-// newest release.
+// CollNetDirect. So "CollNet" of a release before 2.14 means that one to
+// the model of a later release, which knows no CollNet, and "^CollNet"
+// both: the run excluded every CollNet it had. Other lists, and lists
+// read under a release that has CollNet (at 2.8, which the model
+// tabulates), are as given; the zero v is the newest release.
 func AlgoListAt(v, at Version, algo string) string {
 	if v == (Version{}) || !v.Before(splitCollNet) || at.legacy() {
 		return algo
@@ -35,10 +35,14 @@ func AlgoListAt(v, at Version, algo string) string {
 		was = AlgoCollNetChain
 	}
 	neg := strings.HasPrefix(algo, "^")
+	later := algoNames[was]
+	if neg {
+		later = algoNames[AlgoCollNetDirect] + "," + algoNames[AlgoCollNetChain]
+	}
 	var names []string
 	for _, name := range splitNonEmpty(strings.TrimPrefix(algo, "^"), ",") {
 		if strings.EqualFold(strings.TrimSpace(name), "CollNet") {
-			name = algoNames[was]
+			name = later
 		}
 		names = append(names, name)
 	}

@@ -209,6 +209,9 @@ type Env struct{ Algo, Proto string }
 // collective NCCL's tuner chooses for ran with, each "" where the tables
 // differ in it or one ran without: a site may set them for every job.
 // Tables of point-to-point sends, which neither chooses, say nothing.
+// NCCL_ALGO is in the names of the releases the model runs the tables
+// under (nccl.AlgoListAt: a 2.12 run's CollNet is CollNetDirect), as a
+// job of those releases reads them.
 func TablesEnv(tables []Table) Env {
 	var e Env
 	first := true
@@ -217,11 +220,12 @@ func TablesEnv(tables []Table) Env {
 			continue
 		}
 		t := &tables[i]
+		algo := nccl.AlgoListAt(t.Version, FollowedRelease(t.Version), t.Algo)
 		if first {
-			e, first = Env{t.Algo, t.Proto}, false
+			e, first = Env{algo, t.Proto}, false
 			continue
 		}
-		if !strings.EqualFold(e.Algo, t.Algo) {
+		if !strings.EqualFold(e.Algo, algo) {
 			e.Algo = ""
 		}
 		if !strings.EqualFold(e.Proto, t.Proto) {
