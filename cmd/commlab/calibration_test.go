@@ -484,16 +484,22 @@ func TestFolderGiven(t *testing.T) {
 }
 
 // TestLogKeyAsFlagQuery: predict and tune predict runs of their own, whose
-// ranks are -p or -comms: -ranks there is no log's key to move (a review:
-// the hint sent predict -ranks 16 to LOG:ranks=VALUE, with no log given).
+// ranks are -p or -comms: -ranks there names that flag, not a log's key (a
+// review: the hint sent predict -ranks 16 to LOG:ranks=VALUE, with no log
+// given), and a key only a calibration log takes (-version) names
+// -calibrate LOG:version=VALUE.
 func TestLogKeyAsFlagQuery(t *testing.T) {
 	t.Parallel()
-	for _, args := range [][]string{
-		{"predict", "-gpu", "H100 SXM", "-collective", "allreduce", "-ranks", "16", "-per-node", "8", "-size", "1MiB"},
-		{"tune", "-calibrate", "../../data/nccltests/testdata/real/h100_2x8_allreduce_default_doca_nccltests319.log", "-ranks", "16"},
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"predict", "-gpu", "H100 SXM", "-collective", "allreduce", "-ranks", "16", "-per-node", "8", "-size", "1MiB"}, "-ranks: the predicted run's ranks are -p N"},
+		{[]string{"tune", "-calibrate", "../../data/nccltests/testdata/real/h100_2x8_allreduce_default_doca_nccltests319.log", "-ranks", "16"}, "-ranks: the job's communicators are -comms NODESxGPUS"},
+		{[]string{"predict", "-gpu", "H100 SXM", "-collective", "allreduce", "-version", "2.27.3", "-p", "16", "-per-node", "8", "-size", "1MiB"}, "-version: a calibration log's version goes after its name, as -calibrate LOG:version=VALUE"},
 	} {
-		if code, _, stderr := runCLI(args...); code != 2 || strings.Contains(stderr, "after its name") {
-			t.Errorf("%v: exit %d, want 2 and no LOG:KEY hint:\n%s", args[:1], code, stderr)
+		if code, _, stderr := runCLI(c.args...); code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, want 2 and %q:\n%s", c.args[:2], code, c.want, stderr)
 		}
 	}
 }

@@ -221,12 +221,23 @@ func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) 
 				return nil, &helpError{text}
 			}
 			// A key of a log's (-nodes for LOG:nodes=N) given as a flag
-			// the command lacks: say where it goes, in the commands that
+			// the command lacks: say where it goes. The commands that
 			// study logs and predict no run of their own (diagnose, plot:
-			// no -collective), whose shapes are their logs'.
-			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && isCalibrationKey(name) && fs.Lookup("calibrate") != nil && fs.Lookup("collective") == nil {
+			// no -collective) take their shapes from their logs; those
+			// that predict one give its ranks by their own flag.
+			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && isCalibrationKey(name) && fs.Lookup("calibrate") != nil {
+				where := fmt.Sprintf("this command takes a log's %s after its name, as LOG:%s=VALUE", name, name)
+				switch {
+				case fs.Lookup("collective") == nil:
+				case name == "ranks" && fs.Lookup("p") != nil:
+					where = "the predicted run's ranks are -p N"
+				case name == "ranks" && fs.Lookup("comms") != nil:
+					where = "the job's communicators are -comms NODESxGPUS"
+				default:
+					where = fmt.Sprintf("a calibration log's %s goes after its name, as -calibrate LOG:%s=VALUE", name, name)
+				}
 				first, rest, _ := strings.Cut(text, "\n")
-				text = fmt.Sprintf("%s: this command takes a log's %s after its name, as LOG:%s=VALUE\n%s", first, name, name, rest)
+				text = fmt.Sprintf("%s: %s\n%s", first, where, rest)
 			}
 			return nil, &usageError{text}
 		}
