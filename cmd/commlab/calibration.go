@@ -771,7 +771,7 @@ func tablesFitHost(hw predict.Hardware, tables []predict.Table) error {
 	for _, t := range tables {
 		n := predict.HostGPUs([]predict.Table{t})
 		err := hw.HostFits(n)
-		if shown := onOneHost(&t); err == nil && shown > 0 {
+		if shown := t.DevicesShown(); err == nil && shown > 0 {
 			if err = host.HostFits(shown); err != nil {
 				n = shown
 			}
@@ -790,17 +790,4 @@ func tablesFitHost(hw predict.Hardware, tables []predict.Table) error {
 		return flagErrorf("%s: %s %v: %s, or FILE:per-node=G where the log's ranks sat otherwise", t.Name, ran, err, fix)
 	}
 	return nil
-}
-
-// onOneHost returns the most GPUs t's Rank lines show on one host: their
-// highest device index and one (device 3 is a host's fourth GPU at
-// least); 0 where they show none. Their count on a named host is no
-// bound: hosts of one name (containers), or a Rank line printed twice,
-// repeat a device.
-func onOneHost(t *predict.Table) int {
-	n := 0
-	for _, d := range t.Evidence.Devices {
-		n = max(n, d.Device+1)
-	}
-	return n
 }

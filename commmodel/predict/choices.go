@@ -446,7 +446,7 @@ func (m *Machine) worstOf(comms []Comm, each func(c Comm, tm *nccl.Model, nodes 
 // Rules of the model's own choice are not counted. A v that is no NCCL
 // release (the zero Version among them) is ErrQuery.
 func (m *Machine) ReleaseWorst(v nccl.Version, comms []Comm, rules []nccl.TunerRule) (PlacedCost, error) {
-	if v.Major != 2 || v.Minor < 0 || v.Patch < 0 {
+	if !v.Release() {
 		return PlacedCost{}, queryError(fmt.Sprintf("predict: release %v: want an NCCL release 2.MINOR.PATCH", v))
 	}
 	at := *m

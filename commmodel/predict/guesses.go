@@ -62,10 +62,19 @@ func (h Hardware) ForHosts(perHost int) Hardware {
 func HostGPUs(tables []Table) int {
 	n := 0
 	for i := range tables {
-		n = max(n, tables[i].PerNode)
-		for _, d := range tables[i].Evidence.Devices {
-			n = max(n, d.Device+1)
-		}
+		n = max(n, tables[i].PerNode, tables[i].DevicesShown())
+	}
+	return n
+}
+
+// DevicesShown returns the most GPUs t's Rank lines show on one host:
+// their highest device index and one (device 3 is a host's fourth GPU at
+// least), 0 where they print none. Unlike the table's GPUs a node, which
+// under an NVLink domain may span hosts, it bounds a host.
+func (t *Table) DevicesShown() int {
+	n := 0
+	for _, d := range t.Evidence.Devices {
+		n = max(n, d.Device+1)
 	}
 	return n
 }
