@@ -179,3 +179,52 @@ func TestNamedCollective(t *testing.T) {
 		}
 	}
 }
+
+// A comment or command line that names another binary than the one whose
+// table follows (a shell history, a wrapper's echo, a note of an earlier
+// run) yields to the table: the collective is read from the table's redop
+// and busbw/algbw, with an ErrInconsistent warning at that line naming
+// FILE:collective=. The line that names the right binary is still read
+// (FromName), without a warning.
+func TestMentionContradictedByTable(t *testing.T) {
+	for _, c := range []struct {
+		path        string
+		other, mine string // a binary whose table the file's is not, and its own
+		want        commmodel.Collective
+	}{
+		// Rank lines of 16 ranks; busbw/algbw 2·15/16 (all_reduce.cu).
+		{"testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log", "alltoall_perf", "all_reduce_perf", commmodel.AllReduce},
+		// alltoall.cu's (n-1)/n and redop none, which all_reduce's
+		// reduction and factor do not fit.
+		{"testdata/real/rtx6000d_2x8_alltoall_late2025.log", "all_reduce_perf", "alltoall_perf", commmodel.AllToAll},
+	} {
+		b, err := os.ReadFile(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bare := withoutBinary(string(b))
+		for _, bin := range []string{c.other, c.mine} {
+			text := "# ran " + bin + " earlier; this is the next job\n" + bare
+			l, err := read(strings.NewReader(text), "run.log", Options{})
+			if err != nil {
+				t.Fatalf("%s: %v", c.path, err)
+			}
+			got := l.Tests[0]
+			var warned []string
+			for _, p := range l.Problems {
+				if errors.Is(p, ErrInconsistent) && strings.Contains(p.Error(), "names "+bin) {
+					warned = append(warned, p.Error())
+				}
+			}
+			switch {
+			case got.Collective != c.want:
+				t.Errorf("%s, a line naming %s: read as %v (%v), want %v", c.path, bin, got.Collective, got.CollectiveFrom, c.want)
+			case bin == c.mine && (got.CollectiveFrom != FromName || len(warned) > 0):
+				t.Errorf("%s, a line naming its own %s: %v, %q; want it read from the name, no warning", c.path, bin, got.CollectiveFrom, warned)
+			case bin == c.other && (got.CollectiveFrom == FromName || len(warned) != 1 ||
+				!strings.HasPrefix(warned[0], "run.log:1:") || !strings.Contains(warned[0], "FILE:collective="+strings.TrimSuffix(bin, "_perf"))):
+				t.Errorf("%s, a line naming %s: %v, %q; want the table's reading and one warning at line 1 naming FILE:collective=", c.path, bin, got.CollectiveFrom, warned)
+			}
+		}
+	}
+}

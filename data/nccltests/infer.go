@@ -467,10 +467,13 @@ func (p *parser) inferOp(s *testState, want *op) (chosen op, known bool) {
 		return *want, true
 	case t.Op != "":
 		chosen, known = opByStem(t.Op)
-		if known && chosen.model {
-			t.Collective, t.CollectiveFrom = chosen.bus, FromName
+		if !known || !p.contradicts(s, chosen) {
+			if known && chosen.model {
+				t.Collective, t.CollectiveFrom = chosen.bus, FromName
+			}
+			return chosen, known
 		}
-		return chosen, known
+		t.Op, t.Name = "", ""
 	}
 	fitting := s.fitting(t.Ranks)
 	if len(fitting) == 0 && t.RanksFrom == FromRankLines {
@@ -534,6 +537,36 @@ func (p *parser) inferOp(s *testState, want *op) (chosen op, known bool) {
 		return fitting[0], true
 	}
 	return op{}, false
+}
+
+// contradicts reports that the table of s contradicts op o, which a
+// command line or comment named (testState.mentioned) rather than
+// nccl-tests' own "Collective test starting" line: o does not fit the
+// table with all its evidence, and other collectives do. Such a line may
+// be of another run (a shell history, a wrapper's echo, a note), and the
+// table is what this run printed: it reports the line and leaves the
+// collective to the table.
+func (p *parser) contradicts(s *testState, o op) bool {
+	if s.mentioned == 0 {
+		return false
+	}
+	s.relax = 0
+	if _, _, ok := s.fit(o, s.t.Ranks); ok {
+		return false
+	}
+	var fit []commmodel.Collective
+	for _, f := range ops {
+		if _, _, ok := s.fit(f, s.t.Ranks); f.infer && f.model && ok {
+			fit = append(fit, f.bus)
+		}
+	}
+	if len(fit) == 0 {
+		return false
+	}
+	lo, hi, _ := s.ratio.bounds()
+	p.problem(s.mentioned, 0, "%w: this line names %s_perf, but the table (redop %s, busbw/algbw in [%.4g, %.4g]) is not its over %s ranks and fits %s: the collective is read from the table; if it ran %s, give FILE:collective=%s (FILE:test=K:collective=%s for test K of several)",
+		ErrInconsistent, o.stem, redopWord(s.reduces), lo, hi, rankWord(s.t.Ranks), joinCollectives(fit), o.stem, o.stem, o.stem)
+	return true
 }
 
 // fitting returns the ops considered for inference that the table of s

@@ -20,6 +20,7 @@ type parser struct {
 	cur      *testState  // the test being read, nil between tests
 	pending  string      // a binary stem named before its test started
 	flags    launchFlags // the layout flags of the command line that named it
+	named    int         // the line that named pending
 	// jsonWhy says, where the input's first object reads as a run but for
 	// a value of another kind than nccl-tests writes, which and where
 	// ("1:54: nccl_version: string where a number goes"); "" otherwise.
@@ -87,6 +88,10 @@ type testState struct {
 	debug                    debugState // the NCCL debug lines of its setup
 	relax                    int        // evidence the inference drops (see fit)
 	countFree                bool       // the op was inferred without the Rank lines' count (inferOp)
+	// mentioned is the line of a command line or comment that named the
+	// binary (mention), 0 where nccl-tests' own "Collective test
+	// starting" line or none named it.
+	mentioned int
 	// ran holds what NCCL's TUNING lines among the test's calls say they
 	// ran (tuningRE): each algorithm and protocol, at its first line, and
 	// the distinct byte counts of the calls (at most maxTunedCalls).
@@ -322,9 +327,9 @@ func (p *parser) start(n int, keep func(*testState) bool) *testState {
 	p.finish()
 	s := &testState{t: &Test{Line: n, OutOfBounds: -1}, rankLines: map[int]int{}, hostSet: stringSet{}, gpuSet: stringSet{}, procs: map[string]bool{}}
 	if p.pending != "" {
-		s.t.Op, s.t.Name = p.pending, p.pending+"_perf"
+		s.t.Op, s.t.Name, s.mentioned = p.pending, p.pending+"_perf", p.named
 		s.flags(p.flags)
-		p.pending, p.flags = "", launchFlags{}
+		p.pending, p.flags, p.named = "", launchFlags{}, 0
 	}
 	if p.hasDebug {
 		s.debug, p.debug, p.hasDebug = p.debug, debugState{}, false
@@ -656,7 +661,7 @@ func (p *parser) line(n int, raw string) {
 			c.closed = true
 		}
 	default:
-		p.mention(body)
+		p.mention(n, body)
 	}
 }
 
@@ -713,24 +718,25 @@ func (p *parser) setName(n int, t *testState, bin string) {
 		}
 		return
 	}
-	t.t.Name, t.t.Op = stem+"_perf", stem
+	t.t.Name, t.t.Op, t.mentioned = stem+"_perf", stem, 0
 }
 
-// mention takes the binary name from a line that names exactly one (a
+// mention takes the binary name from line n when it names exactly one (a
 // command line, a comment) for the current test if it has neither rows nor
-// a name yet, else for the next; a line naming several is no evidence.
-func (p *parser) mention(s string) {
+// a name yet, else for the next; a line naming several is no evidence. A
+// name so taken yields to a table that contradicts it (inferOp).
+func (p *parser) mention(n int, s string) {
 	stems := binaryStems(s)
 	if len(stems) != 1 {
 		return
 	}
 	flags := launchFlagsOf(s)
 	if c := p.cur; c != nil && len(c.t.Rows) == 0 && c.t.Name == "" {
-		c.t.Op, c.t.Name = stems[0], stems[0]+"_perf"
+		c.t.Op, c.t.Name, c.mentioned = stems[0], stems[0]+"_perf", n
 		c.flags(flags)
 		return
 	}
-	p.pending, p.flags = stems[0], flags
+	p.pending, p.flags, p.named = stems[0], flags, n
 }
 
 // launchFlags are the layout flags of an nccl-tests command line: -t
