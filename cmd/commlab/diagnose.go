@@ -212,7 +212,9 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if n := m.DomainsNote(t); n != "" {
 		out.Problems = append(out.Problems, problem{Message: n})
 	}
-	out.rccl = m.RunsRCCL()
+	if out.rccl = m.RunsRCCL(); out.rccl {
+		out.Problems = append(out.Problems, problem{Message: rcclChoicesNote(`the findings' "RCCL runs (model)" column gives`)})
+	}
 	if len(mc.tables) == 0 {
 		// Without tables the table is held to predict's prediction from
 		// the GPU's name (predict.Machine.Diagnose), and named as predict

@@ -616,16 +616,33 @@ func TestDiagnoseNamesGuessedCollective(t *testing.T) {
 
 // TestDiagnoseRCCLColumn: the findings' column of what runs names RCCL on
 // an AMD host (the ROCm blog's 1 x 8 MI300X AllReduce, whose 512 B to 1 KiB
-// fall is RCCL's MSCCL) and NCCL on an NVIDIA one (nccl-tests#309's H100s).
+// fall is RCCL's MSCCL) and NCCL on an NVIDIA one (nccl-tests#309's H100s);
+// on the AMD host a note says the column is NCCL's tuning model's choice,
+// and so does predict's of its columns, on the log and from the GPU's name.
 func TestDiagnoseRCCLColumn(t *testing.T) {
 	t.Parallel()
+	const note = "the machine runs RCCL: "
 	for log, want := range map[string]string{
 		"mi300x_1x8_allreduce_rocmblogs.log":          "RCCL runs (model)\n",
 		"h100_2x8_allreduce_default_nccltests309.log": "NCCL runs (model)\n",
 	} {
 		code, out, stderr := runCLI("diagnose", realLog(log))
-		if code != 0 || !strings.Contains(out, want) {
-			t.Errorf("%s: exit %d, stdout:\n%s\nstderr:\n%s\nwant the column %q", log, code, out, stderr, want)
+		rccl := strings.HasPrefix(want, "RCCL")
+		if code != 0 || !strings.Contains(out, want) || strings.Contains(stderr, note+`the findings' "RCCL runs (model)" column gives NCCL's tuning model's choices`) != rccl {
+			t.Errorf("%s: exit %d, stdout:\n%s\nstderr:\n%s\nwant the column %q, and the note of RCCL's choices %v", log, code, out, stderr, want, rccl)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		rccl bool
+	}{
+		{[]string{"-calibrate", realLog("mi300x_1x8_allreduce_rocmblogs.log")}, true},
+		{[]string{"-gpu", "AMD Instinct MI300X"}, true},
+		{[]string{"-gpu", "NVIDIA H100 80GB HBM3"}, false},
+	} {
+		code, _, stderr := runCLI(append([]string{"predict", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"}, c.args...)...)
+		if code != 0 || strings.Contains(stderr, note+"the algorithm, protocol and channels columns are NCCL's tuning model's choices") != c.rccl {
+			t.Errorf("predict %q: exit %d, stderr:\n%s\nwant the note of RCCL's choices %v", c.args, code, stderr, c.rccl)
 		}
 	}
 }

@@ -832,6 +832,9 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 			out.Layout.Tables.Nodes = t.Nodes
 		}
 	}
+	if m := predict.Uncalibrated(hw); len(tables) > 0 && predict.RanRCCL(tables) || m.RunsRCCL() {
+		out.Problems = append(out.Problems, problem{Message: rcclChoicesNote("the algorithm, protocol and channels columns are")})
+	}
 	// The interval holds what each guess predicts: the evidence does not
 	// tell those machines from the one described.
 	held := predict.HoldGuesses(preds, guesses)

@@ -931,9 +931,19 @@ func placedLine(w predict.PlacedCost, written bool) string {
 
 // rcclNoRules is why tune writes no rules for a machine that runs RCCL.
 const rcclNoRules = "the GPUs are AMD's, and RCCL runs the job: RCCL runs each call a rule takes on the rule's algorithm and protocol " +
-	"(and on its channel count, but 0), and the rules would carry NCCL's model's choices, not RCCL's (RCCL 2.26.6 runs 112 channels on one node of 8 MI350-series GPUs, " +
-	"its release notes say, and picks protocols by tables of its own): tune writes no rules for RCCL; predict and diagnose model the machine, " +
-	"and tune -check reads a rules file you wrote"
+	"(and on its channel count, but 0), and the rules would carry NCCL's model's choices, not RCCL's (" + rcclOwnChoices + "): " +
+	"tune writes no rules for RCCL; predict and diagnose model the machine, and tune -check reads a rules file you wrote"
+
+// rcclOwnChoices is what makes RCCL's choices of algorithm, protocol and
+// channels other than NCCL's tuning model's, which commlab models.
+const rcclOwnChoices = "RCCL 2.26.6 runs 112 channels on one node of 8 MI350-series GPUs, its release notes say, and picks protocols by tables of its own"
+
+// rcclChoicesNote says, for a machine that runs RCCL, that what the output
+// names as run (cols, the subject and verb of the sentence) is NCCL's
+// tuning model's choice, not RCCL's.
+func rcclChoicesNote(cols string) string {
+	return "the machine runs RCCL: " + cols + " NCCL's tuning model's choices, by which the model times each call, not RCCL's (" + rcclOwnChoices + ")"
+}
 
 // A placed is a communicator of the job placed across more NVLink domains
 // than it needs, at each count of nodes the check takes
