@@ -430,7 +430,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "commlab tune: %s\n", release)
 	}
 	var b bytes.Buffer
-	comment := append(tuneComment(mc.files, mc.hw, m, req, choices, pinned != ""), assumedLines...)
+	comment := append(tuneComment(mc.files, mc.hw, m, req, choices, len(rules), pinned != ""), assumedLines...)
 	if pinned != "" {
 		comment = append(comment, pinned)
 	}
@@ -1372,10 +1372,27 @@ func nNodesMeaning(hw predict.Hardware) string {
 	return "a rule's nNodes is the communicator's nodes."
 }
 
+// everyRankLine says that every rank must read this file of n rules: the
+// plugin reads NCCL_TUNER_CONFIG_FILE (./nccl_tuner.conf without it) on
+// each rank for each communicator it creates (pluginInit), a rank that
+// finds none logs "Config file ... not found, using defaults" and runs
+// every call on one channel (pluginGetCollInfo's *nChannels = 1), and
+// NCCL's ranks choose a call's algorithm, protocol and channels each on
+// its own (ncclGetAlgoInfo, src/enqueue.cc), so that ranks reading other
+// rules run one call differently. The plugin logs "Loaded N tuning
+// configurations from FILE" at INFO under NCCL_DEBUG_SUBSYS=TUNING
+// (plugins/tuner/example/plugin.c, and ext-tuner/example from 2.27.5).
+func everyRankLine(n int) string {
+	return fmt.Sprintf("Every rank of the job must read this same file, unchanged while the job runs (an absolute path on a file system every node sees, or identical copies): "+
+		"each rank reads it for each communicator it creates, and NCCL does not check that the ranks agree, so a rank that finds no file, which it logs and goes on, "+
+		"runs every call on one channel and its own choice while the others run these rules, which can hang a collective; "+
+		"with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING each rank should log \"TUNER/ExamplePlugin: Loaded %d tuning configurations\".", n)
+}
+
 // tuneComment is the file's provenance: what made it, for which
 // communicators, from which tables, and how to load it. WriteTunerRules
 // folds its lines to the plugin's 255 bytes.
-func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tuneRequest, choices []predict.TunerChoice, pinned bool) []string {
+func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tuneRequest, choices []predict.TunerChoice, rules int, pinned bool) []string {
 	var comms, cols []string
 	for _, c := range req.comms {
 		comms = append(comms, c.String())
@@ -1391,7 +1408,8 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		"The plugin of NCCL 2.27.5 to 2.29.7 crashes on the first call a rule matches (NVIDIA/nccl#1974); to build one of those, add at the top of its pluginGetCollInfo",
 		"  " + nccl.TunerPluginPatch,
 		"and index table where it indexes collCostTable.",
-		"Load with NCCL_TUNER_PLUGIN=<path to libnccl-tuner-example.so> NCCL_TUNER_CONFIG_FILE=<this file>",
+		"Load with NCCL_TUNER_PLUGIN=<path to libnccl-tuner-example.so> NCCL_TUNER_CONFIG_FILE=<absolute path of this file>.",
+		everyRankLine(rules),
 		commsHeader + strings.Join(comms, ", ") + "; " + nNodesMeaning(hw),
 		"The plugin runs every call no rule takes, of these or of any other communicator, on one channel: every function of each communicator has rules for every size.",
 		"NCCL leaves NVLS, NVLSTree, PAT and CollNet out of some calls (an ncclAvg of floats, a ReduceScatter of ncclAvg for PAT) and the plugin passes over their rules there: each such rule is followed by rules for its sizes with NCCL's own choice among Ring and Tree.",

@@ -62,6 +62,11 @@ func TestTune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The count each rank's plugin logs (plugin.c's "Loaded %d tuning
+	// configurations") is the file's rules, named in the header to check.
+	if want := fmt.Sprintf(`"TUNER/ExamplePlugin: Loaded %d tuning configurations"`, len(rules)); !strings.Contains(strings.ReplaceAll(string(b), "\n#   ", " "), want) {
+		t.Errorf("the header lacks %s, the plugin's line for the file's %d rules", want, len(rules))
+	}
 	type key struct {
 		f            nccl.Func
 		nodes, ranks int
