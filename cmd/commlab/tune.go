@@ -41,6 +41,10 @@ type tuneRequest struct {
 	// job is the job's NCCL_ALGO and NCCL_PROTO (-algo, -proto), "" where
 	// it leaves them to NCCL.
 	job predict.Env
+	// protoGiven is whether -proto was given (auto too): without it, a
+	// job whose network plugin sets NCCL_PROTO=simple itself is taken to
+	// run under it (pluginProto).
+	protoGiven bool
 }
 
 // defaultTuneSizes are the sizes tune decides at without -size: powers of
@@ -88,7 +92,10 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	if req.job.Algo, req.job.Proto, err = predictPins(*algo, *proto); err != nil {
 		return tuneRequest{}, err
 	}
-	fs.Visit(func(f *flag.Flag) { req.replace = req.replace || f.Name == "o" })
+	fs.Visit(func(f *flag.Flag) {
+		req.replace = req.replace || f.Name == "o"
+		req.protoGiven = req.protoGiven || f.Name == "proto"
+	})
 	if *machine.calibrate == "" && req.check == "" {
 		return tuneRequest{}, usageErrorf(fs, "give -calibrate with the machine's nccl-tests logs: tune writes the calibrated model's choices")
 	}
@@ -313,6 +320,10 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return flagErrorf("the logs name the GPU %q, which commlab's catalog does not hold, and rules for a PCIe card assumed in its place would run a production job on its choices and links "+
 			"(and, where the hosts share an NVLink domain, count nodes NCCL counts as one, so that no rule matches): name it with -gpu NAME, or describe it with %s (and domain=N, its GPUs, where hosts share an NVLink domain)", g.Value, g.Hint)
 	}
+	plugin := pluginProto(mc.tables, &req)
+	if plugin != "" {
+		fmt.Fprintf(stderr, "commlab tune: %s\n", plugin)
+	}
 	m := predict.Uncalibrated(mc.hw)
 	if len(mc.tables) > 0 {
 		if m, err = predict.Calibrate(mc.hw, mc.tables, nil); err != nil {
@@ -433,6 +444,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	comment := append(tuneComment(mc.files, mc.hw, m, req, choices, len(rules), pinned != ""), assumedLines...)
 	if pinned != "" {
 		comment = append(comment, pinned)
+	}
+	if plugin != "" {
+		comment = append(comment, plugin)
 	}
 	if some != "" {
 		comment = append(comment, some)
@@ -783,6 +797,25 @@ func fp8Line(pins []nccl.FP8Pin) string {
 		"the plugin is not told the datatype and sets Ring's cost to 0, so %s that an FP8 call reaches pin Ring for it: %s. "+
 		"A job that reduces FP8 data on these communicators should not load this file: the rules cannot keep both its FP8 and its other calls on NCCL's own choice (docs/tune.md)",
 		nccl.FP8Ranks, plural(n, "rule", "rules"), strings.Join(each, "; "))
+}
+
+// pluginProto takes the job to run under NCCL_PROTO=simple where a
+// calibration table's log shows the OFI network plugin setting it itself
+// (predict.PluginSimpleOf: aws-ofi-nccl does so in every job on hosts
+// whose transport lacks GPUDirect RDMA, "NET/OFI Adding NCCL_PROTO=simple
+// to environment") and -proto is not given: under it NCCL leaves LL and
+// LL128 out of its cost table, and the plugin would pass over rules naming
+// them and run their calls on one channel. It returns the line that says
+// so, "" where it changes nothing.
+func pluginProto(tables []predict.Table, req *tuneRequest) string {
+	why := predict.PluginSimpleOf(tables)
+	if why == "" || req.protoGiven {
+		return ""
+	}
+	req.job.Proto = "simple"
+	return fmt.Sprintf("the OFI network plugin set NCCL_PROTO=simple itself in %s, as it does in every job on hosts that lack what it names: "+
+		"the rules are for a job under it, as -proto simple writes them (NCCL leaves LL and LL128 out, and the plugin would pass over rules naming them and run their calls on one channel); "+
+		"give -proto auto for a job whose hosts have it, which leaves the protocols to NCCL", why)
 }
 
 // pinnedTablesLine says where every calibration table ran one algorithm or
@@ -1436,8 +1469,10 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		if job.Algo != "" {
 			flags = append(flags, "-algo")
 		}
-		if job.Proto != "" {
+		if job.Proto != "" && req.protoGiven {
 			flags = append(flags, "-proto")
+		} else if job.Proto != "" {
+			flags = append(flags, "its network plugin's, below")
 		}
 		if job != (predict.Env{}) {
 			said = append(said, "The job sets "+envText(job)+" ("+strings.Join(flags, ", ")+")")

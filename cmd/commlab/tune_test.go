@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -1027,6 +1028,56 @@ func TestTuneCountLine(t *testing.T) {
 		}
 		if !strings.HasPrefix(out, "# NCCL example tuner plugin rules") || strings.Contains(out, "rules written to") {
 			t.Errorf("-o %s: the file holds more than the rules:\n%s", o, out)
+		}
+	}
+}
+
+// TestTunePluginProto: the AWS OFI plugin of the 8 x 1 RTX PRO 6000 EFA
+// log set NCCL_PROTO=simple itself ("NET/OFI Need to force simple
+// protocol: GDR not supported", then "Adding NCCL_PROTO=simple to
+// environment"), as it does in every job on those hosts. Without -proto,
+// tune writes its rules for a job under it, names no LL or LL128 (which
+// NCCL leaves out of its cost table there, and the plugin would pass
+// over), and says why on standard error and in the header; -proto auto
+// writes them for a job that leaves the protocols to NCCL, and -check
+// of that file without -proto finds the calls it leaves to one channel.
+func TestTunePluginProto(t *testing.T) {
+	t.Parallel()
+	log := realLog("rtxpro6000_8x1_allreduce_efa_g7e_slurm.log")
+	dir := t.TempDir()
+	const said = "the OFI network plugin set NCCL_PROTO=simple itself in "
+	for _, c := range []struct {
+		proto []string
+		ll    bool // the file names LL or LL128
+	}{
+		{nil, false},
+		{[]string{"-proto", "auto"}, true},
+	} {
+		out := filepath.Join(dir, fmt.Sprintf("%v.conf", c.ll))
+		code, _, stderr := runCLI(append([]string{"tune", "-calibrate", log, "-comms", "8x1", "-o", out}, c.proto...)...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", c.proto, code, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules, err := nccl.ReadTunerRules(bytes.NewReader(b), out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ll := slices.ContainsFunc(rules, func(r nccl.TunerRule) bool { return r.Proto != nccl.Simple })
+		plugin := !c.ll
+		if ll != c.ll || strings.Contains(stderr, said) != plugin || strings.Contains(string(b), "# "+said) != plugin {
+			t.Errorf("%q: LL or LL128 rules %v, the plugin's setting said on stderr %v and in the header %v; want %v, %v, %v\n%s",
+				c.proto, ll, strings.Contains(stderr, said), strings.Contains(string(b), "# "+said), c.ll, plugin, plugin, stderr)
+		}
+		if !c.ll {
+			continue
+		}
+		code, stdout, stderr := runCLI("tune", "-check", out, "-calibrate", log, "-comms", "8x1")
+		if code != 1 || !strings.Contains(stdout, "no rule takes them, and the plugin runs them on one channel") {
+			t.Errorf("-check of the -proto auto file under the plugin's setting: exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 1 and the calls left to one channel", code, stdout, stderr)
 		}
 	}
 }

@@ -580,6 +580,20 @@ func pluginSimple(t Table) bool {
 	return e.PluginSimple.Known() && !e.PluginProtoKept.Known() && strings.EqualFold(t.Proto, "simple")
 }
 
+// PluginSimpleOf says where the first of tables ran NCCL_PROTO=simple
+// because the OFI plugin set it itself (pluginSimple): "a.log#0 (line
+// 166: GDR not supported)". The plugin sets it in every job on hosts
+// whose transport lacks what it names, so a job on them runs Simple
+// whatever it leaves to NCCL. "" where none did.
+func PluginSimpleOf(tables []Table) string {
+	for _, t := range tables {
+		if pluginSimple(t) {
+			return fmt.Sprintf("%s (%s)", t.Name, pluginWhy(t.Evidence.PluginSimple))
+		}
+	}
+	return ""
+}
+
 // noGDR reports that NCCL's debug lines say it ran an RDMA network without
 // GPUDirect RDMA.
 func noGDR(e nccltests.Evidence) bool {
