@@ -464,6 +464,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if line := ll128Fallbacks(m, rules); line != "" {
 		comment = append(comment, line)
 	}
+	if line := noP2PFallbacks(rules); line != "" {
+		comment = append(comment, line)
+	}
 	if line := fp8Line(nccl.FP8RingPins(rules, own)); line != "" {
 		fmt.Fprintf(stderr, "commlab tune: %s\n", line)
 		comment = append(comment, line)
@@ -679,6 +682,25 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 	return fmt.Sprintf("nic_path %s is assumed: on hosts whose NICs sit behind the CPU (commlab topo of the hosts' nvidia-smi topo -m shows nic_path PHB or SYS) "+
 		"NCCL runs no LL128 across nodes, so each of the %s across nodes that name LL128 is followed by rules for its sizes with NCCL's own choice there, "+
 		"which the plugin takes only on such hosts; -hw %s or -topo FILE settles it", path, plural(n, "rule", "rules"), predict.Fact{Key: "nic-path"}.Hint())
+}
+
+// noP2PFallbacks says, where rules of communicators of several GPUs a node
+// name LL128 and are followed by fallbacks, that those serve a job without
+// P2P between a node's GPUs (predict's Hardware.noP2P): NCCL runs no LL128
+// there, and the plugin would otherwise run those calls on one channel.
+// "" where no such rule is.
+func noP2PFallbacks(rules []nccl.TunerRule) string {
+	n := 0
+	for i, of := range nccl.FallbackOf(rules) {
+		if r := rules[max(of, 0)]; of >= 0 && i == of+1 && r.Proto == nccl.LL128 && (r.Nodes < 1 || r.Ranks > r.Nodes) {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("NCCL runs no LL128 between a node's GPUs without P2P between them, which the job decides (NCCL_P2P_DISABLE=1, an NCCL_P2P_LEVEL below their path, or GPUs in containers of their own): "+
+		"each of the %s that name LL128 is followed by rules for its sizes with NCCL's own choice there, which the plugin takes only in such a job", plural(n, "rule", "rules"))
 }
 
 // headerReleaseText is how tuneComment names the release whose tuning

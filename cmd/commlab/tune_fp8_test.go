@@ -94,10 +94,7 @@ func TestTuneFP8(t *testing.T) {
 func TestTuneFP8Nodes(t *testing.T) {
 	t.Parallel()
 	log := realLog("h100_1x8_g8_allreduce_voltagepark.log")
-	path := filepath.Join(t.TempDir(), "rules.conf")
-	if code, _, stderr := runCLI("tune", "-calibrate", log, "-comms", "16x1,2x8", "-o", path); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	path := tuneTo(t, "-calibrate", log, "-comms", "16x1,2x8")
 	code, out, stderr := runCLI("tune", "-check", path, "-calibrate", log, "-comms", "2x8")
 	if code != 0 || !strings.Contains(out, "allreduce on nNodes 2, nRanks 16") || strings.Contains(out, "nNodes 16") {
 		t.Errorf("-check for 2 x 8: exit %d, want 2 x 8's FP8 rules alone:\n%s%s", code, out, stderr)

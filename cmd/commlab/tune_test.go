@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -693,12 +692,32 @@ func TestTuneRCCL(t *testing.T) {
 		}
 	}
 	// A file of NCCL's rules for 2 x 8 H100s whose NICs are given next to
-	// the GPUs (so no rule follows an LL128 one for NICs behind the CPU),
-	// checked for an MI300X job: first the channels' caveat, then its rules
-	// that name LL128, which RCCL leaves off on gfx942, fail.
+	// the GPUs, without the rules after each LL128 one for a job without
+	// P2P, checked for an MI300X job: first the channels' caveat, then its
+	// rules that name LL128, which RCCL leaves off on gfx942, fail.
 	rules := filepath.Join(dir, "nccl.conf")
 	if code, _, stderr := runCLI("tune", "-calibrate", R+"h100_2x8_allreduce_baremetal_qoofyk_nccltests309.log", "-comms", "2x8", "-hw", "nic-path=PIX", "-o", rules); code != 0 {
 		t.Fatalf("H100 rules: exit %d, %s", code, stderr)
+	}
+	b, rs := readRulesFile(t, rules)
+	// The header stays, and the rule lines after LL128 ones go (the
+	// file's rules are its lines that are not comments, in order).
+	of := nccl.FallbackOf(rs)
+	var kept []string
+	i := 0
+	for _, line := range strings.SplitAfter(b, "\n") {
+		if line != "" && line != "\n" && line[0] != '#' {
+			if of[i] >= 0 && rs[of[i]].Proto == nccl.LL128 {
+				line = ""
+			}
+			i++
+		}
+		kept = append(kept, line)
+	}
+	if bare := strings.Join(kept, ""); bare == b {
+		t.Fatalf("H100 rules: no rule follows an LL128 one")
+	} else if err := os.WriteFile(rules, []byte(bare), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	code, out, stderr := runCLI("tune", "-check", rules, "-gpu", "AMD Instinct MI300X", "-comms", "2x8")
 	if code != 1 || !strings.HasPrefix(out, rules+": the GPUs are AMD's: RCCL runs each call a rule takes on the rule's channel count but 0") || !strings.Contains(out, "LL128 is off on this machine") {
@@ -824,6 +843,28 @@ func TestTuneCheckCauses(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tuneTo runs tune with args, writing a file in a temporary folder, and
+// returns the file's path; the test fails where tune does.
+func tuneTo(t *testing.T, args ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "nccl_tuner.conf")
+	if code, _, stderr := runCLI(append([]string{"tune", "-o", path}, args...)...); code != 0 {
+		t.Fatalf("tune %q: exit %d: %s", args, code, stderr)
+	}
+	return path
+}
+
+// readRulesFile reads the file at path and its rules, as NCCL's example
+// plugin reads them.
+func readRulesFile(t *testing.T, path string) (string, []nccl.TunerRule) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b), readRules(t, string(b))
 }
 
 // readRules reads the rules tune wrote to standard output, as NCCL's
@@ -1058,19 +1099,12 @@ func TestTunePluginProto(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%q: exit %d: %s", c.proto, code, stderr)
 		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rules, err := nccl.ReadTunerRules(bytes.NewReader(b), out)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b, rules := readRulesFile(t, out)
 		ll := slices.ContainsFunc(rules, func(r nccl.TunerRule) bool { return r.Proto != nccl.Simple })
 		plugin := !c.ll
-		if ll != c.ll || strings.Contains(stderr, said) != plugin || strings.Contains(string(b), "# "+said) != plugin {
+		if ll != c.ll || strings.Contains(stderr, said) != plugin || strings.Contains(b, "# "+said) != plugin {
 			t.Errorf("%q: LL or LL128 rules %v, the plugin's setting said on stderr %v and in the header %v; want %v, %v, %v\n%s",
-				c.proto, ll, strings.Contains(stderr, said), strings.Contains(string(b), "# "+said), c.ll, plugin, plugin, stderr)
+				c.proto, ll, strings.Contains(stderr, said), strings.Contains(b, "# "+said), c.ll, plugin, plugin, stderr)
 		}
 		if !c.ll {
 			continue
@@ -1079,5 +1113,37 @@ func TestTunePluginProto(t *testing.T) {
 		if code != 1 || !strings.Contains(stdout, "no rule takes them, and the plugin runs them on one channel") {
 			t.Errorf("-check of the -proto auto file under the plugin's setting: exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 1 and the calls left to one channel", code, stdout, stderr)
 		}
+	}
+}
+
+// TestTuneNoP2PFallbacks: on Voltage Park's 1 x 8 H100 log, the rules that
+// name LL128 (AllReduce of 3.6 to 36 MB, AllGather and ReduceScatter of
+// 4.6 to 23 MB) are each followed by rules for their sizes that NCCL runs
+// without P2P between the GPUs (tuning.cc: LL128 only on an intra-node
+// path of NVB or nearer), and the header counts them; tune -check of the
+// file on GPUs joined through PCIe, as such a job finds them, leaves no
+// call to one channel.
+func TestTuneNoP2PFallbacks(t *testing.T) {
+	t.Parallel()
+	log := realLog("h100_1x8_g8_allreduce_voltagepark.log")
+	out := tuneTo(t, "-calibrate", log, "-comms", "1x8")
+	b, rules := readRulesFile(t, out)
+	of := nccl.FallbackOf(rules)
+	n := 0
+	for i, r := range rules {
+		if r.Proto != nccl.LL128 {
+			continue
+		}
+		n++
+		if i+1 == len(rules) || of[i+1] != i || rules[i+1].Proto == nccl.LL128 {
+			t.Errorf("%v: no rule after it that runs without LL128", r)
+		}
+	}
+	if n == 0 || !strings.Contains(strings.ReplaceAll(b, "\n#   ", " "), fmt.Sprintf("each of the %d rules that name LL128 is followed by rules for its sizes with NCCL's own choice there", n)) {
+		t.Errorf("%d LL128 rules; the header does not count them:\n%s", n, b)
+	}
+	code, stdout, stderr := runCLI("tune", "-check", out, "-calibrate", log, "-comms", "1x8", "-hw", "fabric=pcie")
+	if strings.Contains(stdout, "one channel:") {
+		t.Errorf("-check without P2P: exit %d, some calls on one channel:\n%s\n%s", code, stdout, stderr)
 	}
 }

@@ -687,9 +687,10 @@ func (m *Machine) TunerRules(collectives []commmodel.Collective, comms []Comm, l
 
 // assumedTunerModels returns NCCL's tuning model of communicator c on each
 // machine that an assumed fact's other value describes instead (the
-// alternatives Guesses tries: the NICs behind the CPU, no NVLS, ...): a
-// rule must hold on them too, and where one of them leaves its choice out
-// of the cost table, rules after it give that machine's own
+// alternatives Guesses tries: the NICs behind the CPU, no NVLS, ...), and
+// on the machine without P2P between a node's GPUs (noP2P): a rule must
+// hold on them too, and where one of them leaves its choice out of the
+// cost table, rules after it give that machine's own
 // (nccl.Model.TunerRules). An alternative NCCL cannot run c on is left out.
 func (m *Machine) assumedTunerModels(c Comm) []*nccl.Model {
 	var out []*nccl.Model
@@ -701,7 +702,27 @@ func (m *Machine) assumedTunerModels(c Comm) []*nccl.Model {
 			out = append(out, tm)
 		}
 	}
+	if h, ok := m.Hardware.noP2P(c.PerNode); ok {
+		if tm, _, err := m.on(h).tunerModel(c); err == nil {
+			out = append(out, tm)
+		}
+	}
 	return out
+}
+
+// noP2P returns h as NCCL finds it in a job without P2P between a node's
+// GPUs, for a communicator of perNode GPUs a node, and whether that differs
+// from h: the job, not the machine, decides it (NCCL_P2P_DISABLE=1, an
+// NCCL_P2P_LEVEL below the GPUs' path, or each GPU in a container of its
+// own, which NCCL's paths.cc routes through the CPU), and NCCL then runs
+// no LL128 between them (tuning.cc enables LL128 only on an intra-node
+// path of NVB or nearer). PCIe between the GPUs stands for the CPU's path.
+func (h Hardware) noP2P(perNode int) (Hardware, bool) {
+	if perNode < 2 || h.Fabric == FabricPCIe {
+		return h, false
+	}
+	h.Fabric, h.NVLS = FabricPCIe, false
+	return h, true
 }
 
 // on returns m on hardware h: its calibration, tables and release, and
