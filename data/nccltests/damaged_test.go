@@ -322,3 +322,77 @@ func TestAlgBWRealLogs(t *testing.T) {
 		}
 	}
 }
+
+// TestWrappedRows: a log pasted from a narrow terminal or a document
+// wraps a row's last fields onto a line of their own, at times after a
+// blank line. Real logs so wrapped, each row's last one to three fields
+// moved down, read as before, rows and problems alike; a row's start whose
+// next line is another row, or is not what it lacks, is read as the row
+// it is, a wrong number of fields at its line, and the next row is kept.
+func TestWrappedRows(t *testing.T) {
+	for _, path := range []string{
+		"testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log",
+		"testdata/real/rtx6000d_2x8_alltoall_late2025.log",
+		"testdata/real/mi300x_1x8_allreduce_rocmblogs.log",
+		"testdata/real/radeon_1x8_g8_alltoall_aion.log",
+	} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wrapped []string
+		rows := 0
+		for _, line := range strings.Split(string(b), "\n") {
+			f := strings.Fields(line)
+			if len(f) == 13 && allDigits(f[0]) {
+				k := 1 + rows%3
+				wrapped = append(wrapped, strings.Join(f[:13-k], " "))
+				if rows%2 == 1 {
+					wrapped = append(wrapped, "")
+				}
+				line = "   " + strings.Join(f[13-k:], " ")
+				rows++
+			}
+			wrapped = append(wrapped, line)
+		}
+		if rows < 10 {
+			t.Fatalf("%s: %d rows wrapped", path, rows)
+		}
+		want, err := read(strings.NewReader(string(b)), path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := read(strings.NewReader(strings.Join(wrapped, "\n")), path, Options{})
+		if err != nil {
+			t.Fatalf("%s wrapped: %v", path, err)
+		}
+		if len(got.Tests) != len(want.Tests) || len(got.Problems) != len(want.Problems) {
+			t.Fatalf("%s wrapped: %d tests, %d problems; want %d, %d: %v", path, len(got.Tests), len(got.Problems), len(want.Tests), len(want.Problems), got.Problems)
+		}
+		for i := range want.Tests {
+			for _, rs := range [][]Row{got.Tests[i].Rows, want.Tests[i].Rows} {
+				for k := range rs {
+					rs[k].Line = 0 // the wrapped log's lines are others
+				}
+			}
+			if g, w := fmt.Sprintf("%v %v", got.Tests[i].Collective, got.Tests[i].Rows), fmt.Sprintf("%v %v", want.Tests[i].Collective, want.Tests[i].Rows); g != w {
+				t.Errorf("%s wrapped, test %d: %s\nwant %s", path, i, g, w)
+			}
+		}
+	}
+	const head = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	const row = "     2097152        524288     float     sum      -1    45.57   46.02   80.54      0    45.10   46.50   81.38      0\n"
+	for _, c := range []struct{ name, text string }{
+		{"a row after it", "     1048576        262144     float     sum      -1    44.38   23.63   41.35      0    44.10\n" + row},
+		{"more than it lacks", "     1048576        262144     float     sum      -1    44.38   23.63   41.35      0    44.10   23.70\n  41.47  0  7\n" + row},
+	} {
+		got, err := read(strings.NewReader(head+c.text), "w.log", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Tests) != 1 || len(got.Tests[0].Rows) != 1 || got.Tests[0].Rows[0].Size != 2097152 ||
+			len(got.Problems) == 0 || !strings.HasPrefix(got.Problems[0].Error(), "w.log:2: wrong number of fields") {
+			t.Errorf("%s: %d tests, rows %v, problems %v; want the row of 2097152 B kept and a wrong number of fields at line 2", c.name, len(got.Tests), got.Tests, got.Problems)
+		}
+	}
+}

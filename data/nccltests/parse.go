@@ -43,7 +43,11 @@ type parser struct {
 	joinedRow bool
 	// pieceJoined is joinedRow of the piece held (piece): a piece of
 	// several lines.
-	pieceJoined  bool
+	pieceJoined bool
+	// wrapped reports that the piece held is a row's start whose last
+	// fields a wrap put on the next line (rowPiece), not one NCCL's glued
+	// debug lines cut.
+	wrapped      bool
 	tag          string       // the Open MPI tag of a joined text
 	title        string       // the placements the last title line named
 	done         []*testState // the tests that ended and were not yet returned
@@ -247,9 +251,14 @@ var gluedDebugRE = regexp.MustCompile(`[A-Za-z][\w.-]*:\d+:\d+ \[\d+\] NCCL (INF
 // of one. nccl-tests prints a row in pieces (its leading columns, then each
 // placement's), and with NCCL_DEBUG_SUBSYS=COLL NCCL prints its debug lines
 // between them, glued to the piece before: a piece is kept until the
-// pieces after it fill the table's columns. It returns the line the row
-// started on, with the row's text in p.text, and ok false where the line
-// was taken as a piece (its glued debug line read as one).
+// pieces after it fill the table's columns. A log pasted from a narrow
+// terminal or a document wraps a row's last fields onto a line of their
+// own: a line that starts a row (rowStart) with fewer fields than the
+// table's is kept as a piece too, and joined with the next line only where
+// that line fills exactly the fields it lacks and starts no row; else it
+// is read as the row it is. It returns the line the row started on, with
+// the row's text in p.text, and ok false where the line was taken as a
+// piece (its glued debug line read as one).
 func (p *parser) rowPiece(n int, s string) (start int, ok bool) {
 	p.text, p.joinedRow = s, false
 	glued := gluedDebugRE.FindStringIndex(s)
@@ -259,32 +268,58 @@ func (p *parser) rowPiece(n int, s string) (start int, ok bool) {
 		}
 		s = strings.TrimSpace(s[:glued[0]])
 	}
-	if glued == nil && p.piece == "" {
+	c := p.cur
+	open := c != nil && c.lay != nil && !c.closed
+	// wraps reports that line s, of fields f, starts a row whose last
+	// fields a wrap put on the next line.
+	wraps := func(f []string) bool { return glued == nil && open && len(f) < c.lay.width && rowStart(c.lay, f) }
+	f := strings.Fields(s)
+	if glued == nil && p.piece == "" && !wraps(f) {
 		return n, true
 	}
-	c := p.cur
-	if c == nil || c.lay == nil || c.closed {
+	if !open {
 		return n, glued == nil
 	}
 	start = n
 	if p.piece != "" {
-		if len(strings.Fields(s)) >= c.lay.width || len(strings.Fields(p.piece+" "+s)) > c.lay.width {
-			// A row of its own, or more than the piece lacks: the piece
+		k := len(strings.Fields(p.piece)) + len(f)
+		if len(f) >= c.lay.width || k > c.lay.width || p.wrapped && (k != c.lay.width || rowStart(c.lay, f)) {
+			// A row of its own, or not what the piece lacks: the piece
 			// was never completed, and this line does not complete it.
+			wrapped := p.wrapped
 			p.flushPiece()
+			if wrapped && glued == nil && !wraps(f) {
+				p.text = s
+				return n, true
+			}
 		} else {
 			s, start, p.joinedRow = p.piece+" "+s, p.pieceLine, true
 		}
 	}
 	if len(strings.Fields(s)) < c.lay.width {
 		p.piece, p.pieceLine, p.pieceJoined = s, start, p.joinedRow
+		p.wrapped = glued == nil && start == n
 		return start, false
 	}
-	p.piece, p.text = "", s
+	p.piece, p.wrapped, p.text = "", false, s
 	if start != n {
 		p.off = 0
 	}
 	return start, true
+}
+
+// rowStart reports that f, the fields of a line of a table of layout lay,
+// begin a row: a size and a count of digits and an nccl-tests data type
+// (typeSize) where lay has those columns. A layout without a type column
+// tells no row's start from its wrapped fields.
+func rowStart(lay *layout, f []string) bool {
+	switch {
+	case lay.typ < 0 || lay.typ >= len(f) || typeSize(f[lay.typ]) == 0 || !allDigits(f[0]):
+		return false
+	case lay.count >= 0 && (lay.count >= len(f) || !allDigits(f[lay.count])):
+		return false
+	}
+	return true
 }
 
 // wordSized reports that f, the fields of a line of a table of layout lay
@@ -314,7 +349,7 @@ func (p *parser) flushPiece() {
 		return
 	}
 	s, n := p.piece, p.pieceLine
-	p.piece, p.off, p.joinedRow = "", 0, p.pieceJoined
+	p.piece, p.off, p.joinedRow, p.wrapped = "", 0, p.pieceJoined, false
 	p.row(n, s)
 }
 
@@ -543,7 +578,8 @@ func (p *parser) line(n int, raw string) {
 		p.problem(n, p.off+1, "%w: the JSON that nccl-tests -J writes, inside a text log, is left unread: give it a file of its own", ErrJSON)
 		return
 	}
-	if isDigit(s[0]) {
+	if isDigit(s[0]) || p.wrapped && strings.HasPrefix(s, "N/A") {
+		// A wrapped row's rest may start with an unchecked #wrong.
 		if done, ok := p.rowPiece(n, s); !ok || p.row(done, p.text) {
 			return
 		}
