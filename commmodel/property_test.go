@@ -349,3 +349,20 @@ func TestLogSizes(t *testing.T) {
 		t.Error("LogSizes of 0 or 1 points")
 	}
 }
+
+// TestLogSizesBounded: LogSizes gives at most maxLogSizes points and nil
+// for more. It made n points up front, so LogSizes(1, 1e9, 1<<40) ended
+// the process with a fatal out-of-memory that recover cannot catch (a red
+// team's report). The bound is checked one past it first, so that without
+// it the test fails before it asks for 2^40 points.
+func TestLogSizesBounded(t *testing.T) {
+	if s := LogSizes(1, 1e9, maxLogSizes+1); s != nil {
+		t.Fatalf("LogSizes(1, 1e9, %d) has %d points, want nil above %d", maxLogSizes+1, len(s), maxLogSizes)
+	}
+	if s := LogSizes(1, 1e9, 1<<40); s != nil {
+		t.Errorf("LogSizes(1, 1e9, 1<<40) has %d points, want nil", len(s))
+	}
+	if s := LogSizes(1, 1e9, maxLogSizes); len(s) != maxLogSizes || s[0] != 1 || s[maxLogSizes-1] != 1e9 {
+		t.Errorf("LogSizes(1, 1e9, %d): %d points, want them from 1 to 1e9", maxLogSizes, len(s))
+	}
+}

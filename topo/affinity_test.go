@@ -1,8 +1,10 @@
 package topo
 
 import (
+	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel"
@@ -152,6 +154,29 @@ func TestRails(t *testing.T) {
 	// Rail 3 of 2 x 8 GPUs: ranks 3 and 11, on NIC1.
 	if r := rails[3]; r.GPU != 3 || r.NIC != 1 || !reflect.DeepEqual(r.Ranks, []int{3, 11}) {
 		t.Errorf("rail 3 = %+v", r)
+	}
+}
+
+// TestRailsBounded: Rails takes at most MaxNodes nodes and panics beyond,
+// as it does below one, naming the bound. It made every rail's ranks up
+// front, so Rails(1<<40) ended the process with a fatal out-of-memory that
+// recover cannot catch (a red team's report). The bound is checked one
+// past it first, so that without it the test fails before it asks for
+// 2^40 nodes.
+func TestRailsBounded(t *testing.T) {
+	top := H20Article()
+	if r := top.Rails(MaxNodes); len(r) != 8 || len(r[7].Ranks) != MaxNodes || r[7].Ranks[MaxNodes-1] != 8*(MaxNodes-1)+7 {
+		t.Errorf("Rails(MaxNodes): %d rails, want 8 of %d ranks", len(r), MaxNodes)
+	}
+	for _, nodes := range []int{MaxNodes + 1, 1 << 40, 0} {
+		func() {
+			defer func() {
+				if p := recover(); p == nil || !strings.Contains(fmt.Sprint(p), "topo: Rails") {
+					t.Fatalf("Rails(%d) panicked with %v, want a panic of topo: Rails", nodes, p)
+				}
+			}()
+			top.Rails(nodes)
+		}()
 	}
 }
 

@@ -27,7 +27,7 @@ var ErrFormat = errors.New("topo: not writable as nvidia-smi topo -m text")
 // whose device is its name); nor is what rocm-smi printed (ROCm) written.
 //
 // What Parse would not read back so, Format refuses with an error wrapping
-// ErrFormat, before writing anything: a topology without GPUs (the header
+// ErrFormat, before writing anything: a nil t, a topology without GPUs (the header
 // starts with GPU0); a GPU named other than GPU<n>, or whose CPU affinity,
 // NUMA node or GPU NUMA ID Parse would not read (a range last to first, a
 // number above 2^20); a NIC whose name is not one word that Parse takes
@@ -42,6 +42,9 @@ var ErrFormat = errors.New("topo: not writable as nvidia-smi topo -m text")
 // check Format reads its text back with Parse, and refuses, naming the
 // difference, what still does not read back as t.
 func Format(w io.Writer, t *Topology) error {
+	if t == nil {
+		return fmt.Errorf("%w: %w", ErrFormat, errNil("Format"))
+	}
 	if err := t.writable(); err != nil {
 		return err
 	}

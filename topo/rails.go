@@ -1,5 +1,7 @@
 package topo
 
+import "fmt"
+
 // Rail is the set of same-index GPUs across the nodes of a cluster built from
 // identical servers: in a rail-optimised network GPU g of every node reaches
 // the others through its own NIC and one leaf switch, so traffic between
@@ -15,11 +17,17 @@ type Rail struct {
 	Ranks []int
 }
 
+// MaxNodes is the most nodes Rails takes: as many as the counts predict's
+// descriptions take (65536), more than any cluster NCCL runs on. Rails
+// makes every rail's ranks, GPUs times nodes of them, so a count far
+// beyond it would exhaust memory.
+const MaxNodes = 1 << 16
+
 // Rails returns the rails of a cluster of nodes copies of t, one per GPU
-// index. It panics if nodes < 1.
+// index. It panics if nodes < 1 or nodes > MaxNodes.
 func (t *Topology) Rails(nodes int) []Rail {
-	if nodes < 1 {
-		panic("topo: Rails needs at least one node")
+	if nodes < 1 || nodes > MaxNodes {
+		panic(fmt.Sprintf("topo: Rails of %d nodes: want 1 to %d (MaxNodes)", nodes, MaxNodes))
 	}
 	assign := t.NICAssignment()
 	p := len(t.gpus)

@@ -22,8 +22,11 @@ func (t *Topology) GPUNICTable() [][]Path {
 }
 
 // WriteGPUNICTable writes GPUNICTable as a Markdown table whose column heads
-// name each NIC and its device.
+// name each NIC and its device. A nil t is an error (errNil).
 func WriteGPUNICTable(w io.Writer, t *Topology) error {
+	if t == nil {
+		return errNil("WriteGPUNICTable")
+	}
 	var b strings.Builder
 	b.WriteString("| GPU (NUMA) |")
 	for _, n := range t.nics {
@@ -46,8 +49,12 @@ func WriteGPUNICTable(w io.Writer, t *Topology) error {
 }
 
 // WriteReport writes a readable account of t: the devices, the path matrix,
-// one recommended binding per GPU, and the host's NCCL_IB_HCA (IBHCA).
+// one recommended binding per GPU, and the host's NCCL_IB_HCA (IBHCA). A
+// nil t is an error (errNil), with nothing written.
 func WriteReport(w io.Writer, t *Topology) error {
+	if t == nil {
+		return errNil("WriteReport")
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%d GPU%s, %d NIC%s, NUMA nodes %v\n\n", len(t.gpus), plural(len(t.gpus)), len(t.nics), plural(len(t.nics)), t.NUMANodes())
 	fmt.Fprintln(tw, "device\tkind\tRDMA device\tNUMA\tCPU affinity\tGPU NUMA ID")

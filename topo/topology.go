@@ -49,13 +49,20 @@ type Device struct {
 
 // Topology is a server: its GPUs and NICs and the path between every pair.
 // Build one with New and SetPath, Parse, or a preset; the zero value is an
-// empty server.
+// empty server. A nil *Topology is no server: the writers (WriteReport,
+// WriteGPUNICTable, Format) return an error for it; the methods and the
+// functions that return no error panic.
 type Topology struct {
 	gpus, nics []Device
 	paths      []Path // n×n, n = len(gpus)+len(nics), GPUs first
 	// rocm holds what rocm-smi --showtopo printed for each pair of GPUs
 	// (ParseROCm); nil for other topologies.
 	rocm []ROCmPair
+}
+
+// errNil is the error of function fn given a nil *Topology.
+func errNil(fn string) error {
+	return fmt.Errorf("topo: %s of a nil *Topology: want a topology (Parse, New or a preset)", fn)
 }
 
 // New returns a topology of the given devices with every path between distinct

@@ -117,10 +117,17 @@ type Constants struct {
 //	            channel (Blackwell three-node value 43.1 in 2.28.3, 43.8 in 2.28.9–2.29,
 //	            80 in 2.30); NVLSTree net latency 20.9 us from 2.28.9.
 //
+// The zero Version is Latest, as in Config.Version, so that
+// c := DefaultConstants(cfg.Version) is the table New uses for cfg. A
+// version the model does not tabulate, which New refuses (Supported), gets
+// the nearest table: Latest's after the 2.30 series (3.0.0, no release,
+// included) and Oldest's before 2.18, the 2.8 series (Legacy's) apart.
+//
 // Formula changes that are not constants (the LL factor, the inter-node step
 // count of Ring, the NVLS bandwidth model, ...) follow v inside New; the
 // package documentation lists them.
 func DefaultConstants(v Version) Constants {
+	v = v.tabulated()
 	if v.legacy() {
 		return legacyConstants()
 	}

@@ -27,7 +27,7 @@ var legacyAlgoNames = [NumAlgos]string{"Tree", "Ring", "", "CollNet", "", "", ""
 // read under a release that has CollNet (at 2.8, which the model
 // tabulates), are as given; the zero v is the newest release.
 func AlgoListAt(v, at Version, algo string) string {
-	if v == (Version{}) || !v.Before(splitCollNet) || at.legacy() {
+	if !v.orLatest().Before(splitCollNet) || at.legacy() {
 		return algo
 	}
 	was := AlgoCollNetDirect

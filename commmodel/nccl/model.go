@@ -141,10 +141,7 @@ type Model struct {
 // The runtime channel count, when cfg.Channels is 0, is ncclTopoPostset's
 // (RuntimeChannels).
 func New(cfg Config) (*Model, error) {
-	v := cfg.Version
-	if v == (Version{}) {
-		v = Latest
-	}
+	v := cfg.Version.orLatest()
 	if err := v.Supported(); err != nil {
 		return nil, err
 	}
@@ -297,10 +294,7 @@ func (gs *Graphs) check(ranks int) error {
 // NVLS's channels (comm->nvlsChannels) and the grouped sends' (P2PChannels,
 // from this count) are NCCL's others, not this one.
 func RuntimeChannels(cfg Config) int {
-	v := cfg.Version
-	if v == (Version{}) {
-		v = Latest
-	}
+	v := cfg.Version.orLatest()
 	return runtimeChannels(v, min(cfg.Graphs.Ring.NChannels, cfg.Graphs.Tree.NChannels), &cfg, &cfg.Graphs)
 }
 

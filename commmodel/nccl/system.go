@@ -57,7 +57,8 @@ type System struct {
 }
 
 // Config returns the Config of a communicator over every GPU of s under
-// version v, with the graphs of s.Graphs(v).
+// version v (Latest when zero, as Config.Version), with the graphs of
+// s.Graphs(v).
 func (s System) Config(v Version) (Config, error) {
 	gs, err := s.Graphs(v)
 	if err != nil {
@@ -240,8 +241,10 @@ func (ss *searchSystem) maxBw() float64 {
 //     shares of 1 + (n−1)/(G−1). NCCL 2.18 and before search one CollNet
 //     graph, the chain's, for both, and NCCL 2.8 runs only the chain.
 //
-// The graphs are those of a communicator over every GPU of s.
+// The graphs are those of a communicator over every GPU of s under
+// version v, Latest when zero (as Config.Version).
 func (s System) Graphs(v Version) (Graphs, error) {
+	v = v.orLatest()
 	if s.GPUsPerNode < 1 || s.Nodes < 1 {
 		return Graphs{}, fmt.Errorf("nccl: system of %d GPUs per node on %d nodes", s.GPUsPerNode, s.Nodes)
 	}

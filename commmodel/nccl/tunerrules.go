@@ -1,6 +1,7 @@
 package nccl
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -51,7 +52,8 @@ func (m *Model) DefaultPick(f Func) TunerPick {
 // out, the rules among the others come first and take every call it
 // leaves out, on every alternative too (their own fallbacks follow where
 // an alternative leaves them out in turn): an alternative's own rules
-// there would take no call, and are not written.
+// there would take no call, and are not written. A nil pick or a nil
+// alternative is an error.
 func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64, alts ...*Model) ([]TunerRule, error) {
 	return m.TunerRulesFalling(f, nodes, pick, m.FallbackPick(f), breaks, alts...)
 }
@@ -60,8 +62,16 @@ func (m *Model) TunerRules(f Func, nodes int, pick TunerPick, breaks []uint64, a
 // pick of the rules after each rule of an algorithm NCCL may leave out:
 // rules that serve several communicators alike (those of any nNodes, for a
 // communicator placed across more NVLink domains) fall back on a choice
-// among theirs.
+// among theirs. A nil pick or fallback, or a nil alternative, is an error.
 func (m *Model) TunerRulesFalling(f Func, nodes int, pick, fallback TunerPick, breaks []uint64, alts ...*Model) ([]TunerRule, error) {
+	switch {
+	case pick == nil:
+		return nil, errors.New("nccl: tuner rules of a nil TunerPick: want a pick, such as DefaultPick")
+	case fallback == nil:
+		return nil, errors.New("nccl: tuner rules with a nil fallback TunerPick: want one, such as FallbackPick")
+	case slices.Contains(alts, nil):
+		return nil, errors.New("nccl: tuner rules with a nil alternative *Model")
+	}
 	rules, err := m.tunerRuns(f, nodes, pick, breaks)
 	if err != nil {
 		return nil, err

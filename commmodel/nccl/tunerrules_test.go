@@ -43,3 +43,32 @@ func TestTunerRulesNoDeadAlternatives(t *testing.T) {
 		t.Errorf("with the alternative: %d rules, without: %d; want the same", len(with), len(own))
 	}
 }
+
+// TestTunerRulesNilPick: a nil pick or fallback, or a nil alternative, is
+// an error, not a call of nil. TunerRules(f, nodes, nil, nil) panicked
+// calling the nil TunerPick (a red team's report).
+func TestTunerRulesNilPick(t *testing.T) {
+	m, err := New(h100Node(Latest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := FuncAllReduce
+	for name, call := range map[string]func() ([]TunerRule, error){
+		"TunerRules nil pick":              func() ([]TunerRule, error) { return m.TunerRules(f, 1, nil, nil) },
+		"TunerRulesFalling nil pick":       func() ([]TunerRule, error) { return m.TunerRulesFalling(f, 1, nil, m.FallbackPick(f), nil) },
+		"TunerRulesFalling nil fallback":   func() ([]TunerRule, error) { return m.TunerRulesFalling(f, 1, m.DefaultPick(f), nil, nil) },
+		"TunerRules nil alternative model": func() ([]TunerRule, error) { return m.TunerRules(f, 1, m.DefaultPick(f), nil, nil) },
+	} {
+		rules, err := func() (r []TunerRule, err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%s: panicked: %v", name, p)
+				}
+			}()
+			return call()
+		}()
+		if err == nil || rules != nil {
+			t.Errorf("%s: %d rules, error %v; want none and an error", name, len(rules), err)
+		}
+	}
+}

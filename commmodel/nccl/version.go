@@ -104,10 +104,40 @@ func (v Version) Before(u Version) bool {
 // Supported reports whether the model is tabulated for v (2.8.x, and 2.18.0
 // to 2.30.x), with an error that says why not.
 func (v Version) Supported() error {
-	if !v.legacy() && (v.Before(Oldest) || !v.Before(Version{2, 31, 0})) {
+	if !v.legacy() && (v.Before(Oldest) || !v.Before(untabulated)) {
 		return fmt.Errorf("nccl: version %v: the model is tabulated for NCCL 2.8.x and %v to 2.30.x", v, Oldest)
 	}
 	return nil
+}
+
+// untabulated is the first release after the series the model follows.
+var untabulated = Version{2, 31, 0}
+
+// orLatest returns v, or Latest for the zero Version: wherever this package
+// takes a version (Config.Version, DefaultConstants, System.Graphs,
+// RuntimeChannels, AlgoListAt), the zero Version means the newest release.
+func (v Version) orLatest() Version {
+	if v == (Version{}) {
+		return Latest
+	}
+	return v
+}
+
+// tabulated returns the release whose tables stand for v (orLatest's for
+// the zero Version): v where Supported takes it, Latest after the 2.30
+// series (a version that is no release, such as 3.0.0, included), and
+// Oldest before 2.18 other than the 2.8 series.
+func (v Version) tabulated() Version {
+	v = v.orLatest()
+	switch {
+	case v.legacy():
+		return v
+	case v.Before(Oldest):
+		return Oldest
+	case !v.Before(untabulated):
+		return Latest
+	}
+	return v
 }
 
 // legacy reports whether v is of the 2.8 series, whose tuner predates
