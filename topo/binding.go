@@ -69,9 +69,9 @@ type HostIBHCA struct {
 	// transport does not list are not among them.
 	Left []string
 	// Rails are the NICs no GPU of the capture is nearest that look like
-	// the rails of GPUs it does not show (railsLeft), on a capture of part
-	// of the host (a container given some of its GPUs): Value is ""
-	// and Left empty there, as a list would drop those rails.
+	// the rails of GPUs it does not show, on a capture of part of the host
+	// (a container given some of its GPUs, Topology.PartOfHost): Value is
+	// "" and Left empty there, as a list would drop those rails.
 	Rails []string
 }
 
@@ -82,7 +82,6 @@ func (t *Topology) IBHCA() HostIBHCA {
 	// nearest NICs, and one with no known GPU-NIC path shows none.
 	all := len(t.gpus) < 2 || !slices.Contains(near, true)
 	var devices, left []string
-	var kept, out []int
 	if t.legendFault() {
 		return HostIBHCA{}
 	}
@@ -95,19 +94,41 @@ func (t *Topology) IBHCA() HostIBHCA {
 				return HostIBHCA{}
 			}
 			devices = append(devices, n.Device)
-			kept = append(kept, i)
 		} else if n.Device != "" {
 			left = append(left, n.Name+" ("+n.Device+")")
-			out = append(out, i)
 		}
 	}
 	if len(devices) == 0 {
 		return HostIBHCA{}
 	}
-	if t.railsLeft(kept, out) {
+	if len(left) > 0 && t.PartOfHost() {
 		return HostIBHCA{Rails: left}
 	}
 	return HostIBHCA{Value: "=" + strings.Join(devices, ","), Left: left}
+}
+
+// PartOfHost reports that t, a capture of two GPUs or more, may show part
+// of its host, as a container given some of the host's GPUs and its
+// network prints it: the NICs no GPU of t is nearest look like the rails
+// of GPUs t does not show (railsLeft). It is the one test of it: IBHCA
+// gives no list there, and predict takes no fact of the whole host from
+// such a capture that its other GPUs could change (Hardware.SetTopology).
+// A capture of one GPU, or with no known GPU-NIC path, is not tested:
+// it shows no GPU's nearest NIC to hold the others against.
+func (t *Topology) PartOfHost() bool {
+	near := t.NearestToGPU()
+	if len(t.gpus) < 2 || !slices.Contains(near, true) {
+		return false
+	}
+	var kept, out []int
+	for i := range t.nics {
+		if near[i] {
+			kept = append(kept, i)
+		} else {
+			out = append(out, i)
+		}
+	}
+	return t.railsLeft(kept, out)
 }
 
 // hcaFault says why device, a NIC's RDMA device as a capture names it,

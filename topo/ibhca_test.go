@@ -9,7 +9,8 @@ import (
 
 // TestIBHCARails: the host's NCCL_IB_HCA leaves out the NICs no GPU of
 // the capture is nearest, unless they look like the rails of GPUs the
-// capture does not show (red team 47b, finding 3), where it gives none:
+// capture does not show (red team 47b, finding 3), where it gives none,
+// as PartOfHost, the one test predict applies too, says:
 //   - testdata/hgx_h100_two_of_eight_gpus.txt, GPU0 and GPU1 of an HGX
 //     H100 with its 8 NICs: 6 left out beside 2 kept;
 //   - three GPUs, each with its own PIX NIC, and a fourth NIC PXB to GPU2's
@@ -54,6 +55,9 @@ func TestIBHCARails(t *testing.T) {
 		{"DGX A100", dgx, "=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_6,mlx5_7,mlx5_8,mlx5_9", 0},
 	} {
 		h := c.top.IBHCA()
+		if c.top.PartOfHost() != (c.rails > 0) {
+			t.Errorf("%s: PartOfHost %v, where the advice names %d rails", c.name, c.top.PartOfHost(), c.rails)
+		}
 		if h.Value != c.value || len(h.Rails) != c.rails {
 			t.Errorf("%s: %+v, want value %q and %d rails", c.name, h, c.value, c.rails)
 		}

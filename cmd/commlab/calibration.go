@@ -441,7 +441,8 @@ func (f machineFlags) logPins() (predict.Pins, error) {
 // machineHosts returns the GPUs a host of the machine holds for a log
 // that does not place its ranks on hosts, of GPU gpu (-gpu's, or a file's
 // gpu= key), and a phrase that says why, 0 where nothing gives them: -hw
-// (gpus=G, a system's), else a -topo capture of two or more GPUs, else the
+// (gpus=G, a system's), else a -topo capture of two or more GPUs that
+// shows the whole host (topo.Topology.PartOfHost), else the
 // catalog's platform of the GPU (an MI300X's 8, which no -hw gave) or the
 // host the machine assumes for an AMD GPU the catalog lacks (its target's
 // platform, or a full mesh of its links: predict's amdMesh), else the one
@@ -457,9 +458,9 @@ func (f machineFlags) machineHosts(gpu string) (int, string) {
 		return h.PerHost(), fmt.Sprintf("-hw gives hosts of %d GPUs", h.PerHost())
 	}
 	// A capture that does not read is load's error.
-	if tp, _, _ := f.readCapture(); tp != nil && len(tp.GPUs()) >= 2 {
+	if tp, _, _ := f.readCapture(); tp != nil && len(tp.GPUs()) >= 2 && !tp.PartOfHost() {
 		// As the capture sets the host's GPUs over the catalog's
-		// (Hardware.SetTopology).
+		// (Hardware.SetTopology), where it shows the whole host.
 		n := len(tp.GPUs())
 		return n, fmt.Sprintf("the capture %s shows hosts of %d GPUs", *f.topo, n)
 	}

@@ -110,8 +110,12 @@ func runTopo(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	out := topoJSON(t, source, problems)
-	if out.Hardware, out.HW, err = topoHardware(t, *gpu); err != nil {
+	var note string
+	if out.Hardware, out.HW, note, err = topoHardware(t, *gpu); err != nil {
 		return err
+	}
+	if note != "" {
+		out.Notes = append(out.Notes, note)
 	}
 	switch format {
 	case formatJSON:
@@ -176,18 +180,20 @@ func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError) topo
 
 // topoHardware returns the machine predict takes from t with -topo: the
 // facts t settles (predict.Hardware.SetTopology), or with gpu every fact of
-// that GPU with them applied; and the -hw spec of the facts t settles.
-func topoHardware(t *topo.Topology, gpu string) (hardwareOutput, string, error) {
+// that GPU with them applied; the -hw spec of the facts t settles; and
+// what it leaves unsettled (predict.Hardware.CaptureNote), "" for nothing.
+func topoHardware(t *topo.Topology, gpu string) (hardwareOutput, string, string, error) {
 	var hw predict.Hardware
 	if gpu != "" {
 		var err error
 		if hw, err = predict.Describe(gpu, ""); err != nil {
-			return hardwareOutput{}, "", fmt.Errorf("-gpu: %w", err)
+			return hardwareOutput{}, "", "", fmt.Errorf("-gpu: %w", err)
 		}
 	}
+	note := hw.CaptureNote(t)
 	hw.SetTopology(t)
 	if err := otherVendor(&hw, t, "-gpu "+gpu); err != nil {
-		return hardwareOutput{}, "", err
+		return hardwareOutput{}, "", "", err
 	}
 	out := hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
 	// rocm-smi prints no link count: the links assumed for an XGMI host
@@ -214,7 +220,7 @@ func topoHardware(t *topo.Topology, gpu string) (hardwareOutput, string, error) 
 	if k := slices.IndexFunc(hw.Facts(), assumedLinks); k >= 0 && allDirect {
 		spec += ",links=" + hw.Facts()[k].Value
 	}
-	return out, spec, nil
+	return out, spec, note, nil
 }
 
 // topoFacts lists the facts of source topo as "name value, ...".
@@ -235,6 +241,17 @@ func topoFacts(facts []predict.Fact) string {
 // preset names the built-in topology read in place of a capture, "" for
 // none.
 func writeTopoHardware(w io.Writer, out topoOut, peers []int, gpu, file bool, preset string) {
+	if out.HW == "" && len(out.Notes) > 0 {
+		// A capture of part of a host (predict.Hardware.CaptureNote).
+		fmt.Fprintln(w, "machine: the capture settles no fact the model takes")
+		for _, n := range out.Notes {
+			fmt.Fprintln(w, n)
+		}
+		if gpu {
+			writeHardware(w, out.Hardware)
+		}
+		return
+	}
 	if out.HW == "" {
 		fmt.Fprintln(w, "machine: the capture settles no fact the model takes (it shows fewer than two GPUs and no NIC)")
 		return

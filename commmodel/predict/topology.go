@@ -5,6 +5,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/internal/words"
 	"github.com/inframethod/commlab/topo"
 )
 
@@ -63,6 +64,20 @@ import (
 //     switch LL128 off; PXN where NCCL relays through an NVLinked GPU. A
 //     capture with no NICs, or no known GPU-NIC path, leaves them.
 //
+// A capture that may show part of its host (topo.Topology.PartOfHost: a
+// container given some of the host's GPUs and its network, whose NICs no
+// GPU shown is nearest look like the rails of GPUs it does not show) is
+// taken for its GPUs alone, as one of one GPU is: it sets no
+// gpus_per_node, no NICs and no NIC path, and a fabric only where it holds
+// for the whole host, NVSwitch (which only a switch gives) or PCIe (GPUs
+// of the host no NVLink joins), with bridged pairs where it shows some.
+// NVLinks that read as a mesh are some GPUs' of an NVSwitch host or of a
+// mesh alike (two H100s joined by all 18 of their links), and leave the
+// fabric, links and NVLS as they were. CaptureNote says so and names the
+// -hw that settles them. A capture taken for the whole host reads two
+// GPUs so joined as a mesh: no switch joins a host of four GPUs or fewer
+// (ForHosts).
+//
 // A fact the user gave (SourceUser: -hw) stands against the capture, and
 // kept names each such fact that the capture would have set otherwise. A
 // nil t is no capture: h is left as it is.
@@ -70,30 +85,42 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 	if t == nil {
 		return nil
 	}
+	part := t.PartOfHost()
 	if n := len(t.GPUs()); n >= 2 {
 		switch {
+		case part:
+			// The host holds GPUs the capture does not show.
 		case !h.hostKnown() || h.Sources.HostGPUs != SourceUser:
 			h.hostGPUs, h.Sources.HostGPUs, h.hostLeast = n, SourceTopo, false
 		case h.hostGPUs != n:
 			kept = append(kept, fmt.Sprintf("gpus_per_node %d", n))
 		}
 		xgmi := topo.AllXGMI(t)
+		f := topo.InferFabric(t)
+		if part && f.Kind == commmodel.FullMesh && !xgmi {
+			// The NVLinks among some of the host's GPUs: a pair behind
+			// NVSwitch shows all its links as a pair joined directly does,
+			// and a pair of a 4-GPU board a third of them.
+			return kept
+		}
 		if h.Sources.Fabric == SourceUser || h.Sources.NVLinks == SourceUser {
 			c := *h
-			if c.setFabric(topo.InferFabric(t), xgmi); c.Fabric != h.Fabric || c.links() != h.links() {
+			if c.setFabric(f, xgmi); c.Fabric != h.Fabric || c.links() != h.links() {
 				kept = append(kept, fmt.Sprintf("fabric %s of %d NVLinks", c.Fabric, c.links()))
 			}
 		} else {
-			h.setFabric(topo.InferFabric(t), xgmi)
+			h.setFabric(f, xgmi)
 		}
 		switch pairs := h.Fabric == FabricPCIe && anyBridge(t); {
+		case part && !pairs:
+			// The GPUs it does not show may be bridged pairs.
 		case h.Sources.NVLinkPairs != SourceUser:
 			h.nvlinkPairs, h.Sources.NVLinkPairs = pairs, SourceTopo
 		case h.nvlinkPairs != pairs:
 			kept = append(kept, fmt.Sprintf("nvlink_pairs %v", pairs))
 		}
 	}
-	if len(t.NICs()) == 0 {
+	if len(t.NICs()) == 0 || part {
 		return kept
 	}
 	nics := len(t.NICs())
@@ -137,6 +164,36 @@ func (h *Hardware) TopoFileNote(t *topo.Topology) string {
 	}
 	return fmt.Sprintf("the capture shows the NICs at %v from the GPUs, but %s's images set NCCL_TOPO_FILE=%s, whose PCIe tree NCCL reads in place of the host's (a VM's, as its hypervisor shows it): the catalog's nic_path %v stands; -hw nic-path=%v if the job runs without the file",
 		path, h.System, h.topoFile, h.NICPath, path)
+}
+
+// CaptureNote says which facts of the host SetTopology leaves to the
+// catalog or assumed because capture t may show part of its host
+// (topo.Topology.PartOfHost), and the -hw that settles them: its GPUs,
+// NICs and NIC path, and the fabric where its GPUs' NVLinks read as a
+// mesh. "" where t is taken for the whole host.
+func (h *Hardware) CaptureNote(t *topo.Topology) string {
+	if t == nil || len(t.GPUs()) < 2 {
+		return ""
+	}
+	f := topo.InferFabric(t)
+	mesh := f.Kind == commmodel.FullMesh && !topo.AllXGMI(t)
+	const fabric = "nvswitch|mesh"
+	if !t.PartOfHost() {
+		return ""
+	}
+	var rails []string
+	near := t.NearestToGPU()
+	for i, n := range t.NICs() {
+		if !near[i] {
+			rails = append(rails, n.Name)
+		}
+	}
+	left, keys := "its GPUs, NICs and NIC path", "gpus=G,nics=N,nic-path=PATH"
+	if mesh {
+		left, keys = "its GPUs, their fabric (NVLinks between some GPUs of an NVSwitch host or of a mesh read alike), NICs and NIC path", "gpus=G,fabric="+fabric+",nics=N,nic-path=PATH"
+	}
+	return fmt.Sprintf("the capture may show part of its host (a container given some of its GPUs): %s, no GPU's nearest, look like the rails of GPUs it does not show; %s are not taken from it: -hw %s settles them, or a capture of the host outside the container",
+		words.And(rails), left, keys)
 }
 
 // setFabric sets the fabric, NVLinks and NVLS that f, the fabric of a

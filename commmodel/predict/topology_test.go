@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/topo"
 )
@@ -156,5 +157,73 @@ func TestSetTopologyLeaves(t *testing.T) {
 	}
 	if len(kept) != 2 || !strings.HasPrefix(kept[0], "fabric nvswitch") || kept[1] != "nics_per_node 4" {
 		t.Errorf("kept %q: want the capture's fabric and NICs named", kept)
+	}
+}
+
+// TestSetTopologyPartOfHost: a capture that may show part of its host
+// (topo.Topology.PartOfHost) sets no fact of the whole host it cannot
+// settle (red team D, finding 2). topo/testdata/hgx_h100_two_of_eight_gpus.txt,
+// GPU0 and GPU1 of the HGX H100 of real/h100_hgx_8nic_sglang30401.txt with
+// its 8 NICs, as a container given 2 of its GPUs prints it, had set
+// gpus_per_node 2, a mesh of 18 NVLinks without NVLS, 2 NICs and PXN, all
+// from topo; a 2 x 8 AllReduce of 1 GiB on it then ran Tree at about three
+// times the full capture's NVLSTree time, its interval short of it. It now
+// leaves them as no capture does, with a note naming the -hw keys. The full
+// capture, a bridged pair (workstation_nv4_pair.txt: a mesh of 4) and
+// eight PCIe cards keep their readings.
+func TestSetTopologyPartOfHost(t *testing.T) {
+	read := func(f string) *topo.Topology {
+		tp, _, err := topo.ParseFile("../../topo/testdata/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tp
+	}
+	part := read("hgx_h100_two_of_eight_gpus.txt")
+	bare, _ := DefaultHardware("NVIDIA H100 80GB HBM3")
+	h := bare
+	if kept := h.SetTopology(part); len(kept) > 0 {
+		t.Errorf("kept %q", kept)
+	}
+	for _, f := range h.Facts() {
+		if f.Source == SourceTopo {
+			t.Errorf("part of a host: %s %s from the capture", f.Name, f.Value)
+		}
+	}
+	if h.PerHost() != 0 || h.HostFits(8) != nil {
+		t.Errorf("part of a host: %d GPUs a host, HostFits(8) %v", h.PerHost(), h.HostFits(8))
+	}
+	note := h.CaptureNote(part)
+	for _, want := range []string{"may show part of its host", "NIC2", "NIC7", "gpus=G", "fabric=nvswitch|mesh", "nics=N", "outside the container"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note %q lacks %q", note, want)
+		}
+	}
+	q := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}
+	got, _, err := Untabled(h, q, []float64{1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, _ := Untabled(bare, q, []float64{1 << 30})
+	if got[0].Time != want[0].Time || got[0].Algorithm != want[0].Algorithm {
+		t.Errorf("2 x 8 on part of a host: %v, want as with no capture %v", got[0], want[0])
+	}
+	for _, c := range []struct {
+		file   string
+		gpus   int
+		fabric Fabric
+		links  int
+		nics   int
+	}{
+		{"real/h100_hgx_8nic_sglang30401.txt", 8, FabricNVSwitch, 18, 8},
+		{"workstation_nv4_pair.txt", 2, FabricMesh, 4, 0},
+		{"pcie_only_4090_crlf.txt", 8, FabricPCIe, 18, 2},
+	} {
+		tp := read(c.file)
+		h := bare
+		h.SetTopology(tp)
+		if tp.PartOfHost() || h.CaptureNote(tp) != "" || h.PerHost() != c.gpus || h.Fabric != c.fabric || h.Sources.Fabric != SourceTopo || h.links() != c.links || c.nics > 0 && h.NICs != c.nics {
+			t.Errorf("%s: %s, %d GPUs a host, fabric from %s, note %q", c.file, h.String(), h.PerHost(), h.Sources.Fabric, h.CaptureNote(tp))
+		}
 	}
 }
