@@ -65,8 +65,19 @@ type Fact struct {
 // Guessed reports that nothing the user gave confirms the fact.
 func (f Fact) Guessed() bool { return f.Source == SourceAssumed || f.Source == "" }
 
-// Hint is the -hw setting that settles f ("nics=N").
-func (f Fact) Hint() string { return f.Key + "=" + hintValue(f.Key) }
+// Hint is the -hw setting that settles f ("nics=N"), "" for a fact that
+// no Describe key sets (gpu, nics_in_use, coll_channels: the GPU's name
+// and the logs give them).
+func (f Fact) Hint() string {
+	v := hintValue(f.Key)
+	if f.Key == "fabric" && f.Value == FabricInfinity.String() {
+		v = FabricInfinity.String() + "|" + FabricPCIe.String() // an AMD host's, which Describe holds to these
+	}
+	if v == "" {
+		return ""
+	}
+	return f.Key + "=" + v
+}
 
 // fact describes one fact: its name, Describe key, value and source.
 type fact struct {
