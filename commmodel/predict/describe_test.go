@@ -1221,3 +1221,21 @@ func TestMeshNote(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeCompCapOverflow: a compute capability beyond an int's range
+// once converted (cc=1e18) overflowed to a negative CompCap that the bound
+// let through, and Untabled failed later with an ErrHardware that named no
+// key (red team D §5). It is Describe's error naming cc; a value of more
+// digits than a tenth's is rounded to it, as CompCap holds it.
+func TestDescribeCompCapOverflow(t *testing.T) {
+	for _, v := range []string{"1e18", "1e300", "-1e18", "9.3e18", "+Inf", "NaN", "20", "2.99"} {
+		if h, err := Describe("H100", "cc="+v); err == nil || !strings.Contains(err.Error(), "cc="+v+": want a compute capability") {
+			t.Errorf("cc=%s: CompCap %d, %v; want Describe's error naming cc", v, h.GPU.CompCap, err)
+		}
+	}
+	for v, want := range map[string]int{"3": 30, "3.05": 31, "9.04": 90, "19.94": 199} {
+		if h, err := Describe("my GPU", "cc="+v); err != nil || h.GPU.CompCap != want {
+			t.Errorf("cc=%s: CompCap %d, %v; want %d", v, h.GPU.CompCap, err, want)
+		}
+	}
+}
