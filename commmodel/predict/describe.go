@@ -52,7 +52,8 @@ var DescribeKeys = []struct{ Key, Doc string }{
 // Infinity Fabric's where no fabric is given). Calibrate gives
 // the bandwidths of a GPU whose links are assumed wide priors. With gpu
 // "", the GPU is that of the system the spec names (Hardware.System says
-// which), else an unknown, unnamed GPU.
+// which), else an unknown, unnamed GPU. A key given two values is an
+// error; the same value twice stands.
 func Describe(gpu, spec string) (Hardware, error) {
 	// A system sets facts that the other keys, in any order, override.
 	sys := func(kv string) bool { return strings.HasPrefix(strings.TrimSpace(kv), "system=") }
@@ -96,6 +97,10 @@ func Describe(gpu, spec string) (Hardware, error) {
 			return Hardware{}, fmt.Errorf("predict: hardware %q: want KEY=VALUE with KEY one of %s", kv, DescribeKeyNames())
 		}
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		if first, twice := set[key]; twice && first != value {
+			// The later value would replace the first without a word.
+			return Hardware{}, fmt.Errorf("predict: hardware %s given twice (%s=%s and %s=%s): give it once", key, key, first, key, value)
+		}
 		if key != "gpu-bw" { // set after links, in any order
 			if err := h.set(key, value); err != nil {
 				return Hardware{}, fmt.Errorf("predict: hardware %s=%s: %w", key, value, err)

@@ -1239,3 +1239,18 @@ func TestDescribeCompCapOverflow(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeKeyTwice: a key given two values (nics=4,nics=8) was read as
+// its last without a word (red team D §12); it is an error naming the key,
+// as commlab's -hw is, and the same value twice stands.
+func TestDescribeKeyTwice(t *testing.T) {
+	for _, spec := range []string{"nics=4,nics=8", "nics=4, links=18, nics=8", "system=p5.48xlarge,system=p4d.24xlarge"} {
+		key, _, _ := strings.Cut(spec, "=")
+		if _, err := Describe("", spec); err == nil || !strings.Contains(err.Error(), "hardware "+key+" given twice") {
+			t.Errorf("%s: %v; want an error naming %s", spec, err, key)
+		}
+	}
+	if h, err := Describe("H100", "nics=4, nics=4"); err != nil || h.NICs != 4 {
+		t.Errorf("nics=4 twice: %v, %d NICs; want 4", err, h.NICs)
+	}
+}

@@ -162,9 +162,14 @@ func (t *Table) check() error {
 		// and a copy's, which no parameter of the model describes.
 		return fmt.Errorf("%w: %s: one rank, which communicates with no other", ErrBadTable, t.Name)
 	}
-	// Its layout is held to what a query's is (Machine.run).
+	// Its layout is held to what a query's is (Machine.run), but for
+	// NoGraphs, which asks a query or pins for none where a table's 0
+	// says it.
 	if err := t.Layout.check(); err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrBadTable, t.Name, err)
+	}
+	if t.Graphs < 0 {
+		return fmt.Errorf("%w: %s: %d graphs: want a count, 0 for none (NoGraphs is a Query's or Pins')", ErrBadTable, t.Name, t.Graphs)
 	}
 	if l := t.Layout.norm(); !l.fills(t.PerNode) {
 		return fmt.Errorf("%w: %s: %d GPUs per node are not a whole number of processes (threads per process %d, GPUs per thread %d)",
