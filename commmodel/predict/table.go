@@ -129,12 +129,12 @@ var (
 	ErrHardware = errors.New("predict: a hardware fact out of range")
 	// ErrSettings: a Settings field that is negative, NaN or infinite.
 	ErrSettings = errors.New("predict: a setting out of range")
-	// ErrQuery: a query or size that cannot be predicted (a size not
-	// positive and finite, a collective the model does not know, one rank,
-	// a Version that is no NCCL release, grouped sends to NCCL's own
-	// model, or what NCCL's model of the run refuses: an unknown pin, pins
-	// that leave no algorithm, more ranks than NCCL counts); the error's
-	// text says which.
+	// ErrQuery: a query or size that cannot be predicted (a size that is
+	// NaN, below 1 B or 2^62 B or more, a collective the model does not
+	// know, one rank, a Version that is no NCCL release, grouped sends to
+	// NCCL's own model, or what NCCL's model of the run refuses: an
+	// unknown pin, pins that leave no algorithm, more ranks than NCCL
+	// counts); the error's text says which.
 	ErrQuery = errors.New("predict: a query out of range")
 )
 
