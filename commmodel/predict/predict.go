@@ -21,7 +21,10 @@ type Query struct {
 	// when they all share it, and 1 thread, 1 GPU per thread and no graphs
 	// otherwise (Machine.Layout).
 	Layout
-	// Algo and Proto are NCCL_ALGO and NCCL_PROTO ("" for the tuner).
+	// Algo and Proto are NCCL_ALGO and NCCL_PROTO ("" for the tuner). An
+	// Algo that leaves only CollNet is ErrPin where the user said the
+	// machine has none (Sources.CollNet SourceUser, CollNet false), and
+	// otherwise runs it as set up, whatever else gave CollNet (ErrPin).
 	Algo, Proto string
 	// Version is the NCCL release; zero means the calibration's newest. A
 	// release the model does not follow is modelled with the nearest it

@@ -119,8 +119,12 @@ var (
 	// ErrLayout: a launch layout the shape cannot run (a node's GPUs not a
 	// whole number of processes), or negative counts.
 	ErrLayout = errors.New("predict: a launch layout the shape cannot run")
-	// ErrPin: an algorithm pin (Query.Algo) that runs only with a fact the
-	// machine lacks, such as CollNet without collnet.
+	// ErrPin: an algorithm pin (Query.Algo, Table.Algo) that leaves only
+	// an algorithm the user said the machine lacks: CollNet where
+	// Hardware.CollNet is false and Sources.CollNet is SourceUser
+	// (Describe's collnet=false). Where false has another source (assumed,
+	// by default), the pin runs as CollNet set up (NCCL runs it only where
+	// the job set it up), and Machine.Beyond says so.
 	ErrPin = errors.New("predict: a pinned algorithm the machine does not run")
 	// ErrHardware: a fact of a Hardware built in code out of the range
 	// Describe takes (a negative count, a NaN or infinite rate or ratio),
