@@ -19,7 +19,7 @@ import (
 // refuses, with Predict's error (q's pins aside).
 func (m *Machine) Choices(q Query, size float64) ([]Prediction, error) {
 	if grouped(q.Collective) {
-		return nil, fmt.Errorf("predict: %v runs as grouped sends, outside NCCL's algorithms and protocols", q.Collective)
+		return nil, queryError(fmt.Sprintf("predict: %v runs as grouped sends, outside NCCL's algorithms and protocols", q.Collective))
 	}
 	// The query's own error, not that no pin runs: its shape, layout and
 	// hardware, its pins aside.
@@ -847,7 +847,7 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 	}
 	for i := 1; i < len(sizes); i++ {
 		if !(sizes[i] > sizes[i-1]) {
-			return nil, nil, fmt.Errorf("predict: tuner sizes must grow: %g after %g", sizes[i], sizes[i-1])
+			return nil, nil, queryError(fmt.Sprintf("predict: tuner sizes must grow: %g after %g", sizes[i], sizes[i-1]))
 		}
 	}
 	var rules []nccl.TunerRule
@@ -870,7 +870,7 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 	var ranks []int
 	for _, c := range comms {
 		if c.Nodes == 1 && c.PerNode == 1 {
-			return nil, nil, fmt.Errorf("predict: communicator %v has one rank: NCCL never asks the tuner about it", c)
+			return nil, nil, queryError(fmt.Sprintf("predict: communicator %v has one rank: NCCL never asks the tuner about it", c))
 		}
 		tm, nodes, err := m.tunerModel(c)
 		if err != nil {

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -69,5 +70,23 @@ func TestSlowNear(t *testing.T) {
 	}
 	if r := m.slowNear(Query{}, "Simple", 1<<30); r > 1.05 {
 		t.Errorf("Simple at 1 GiB: %.3f; own points %+v", r, m.own[nccl.Simple])
+	}
+}
+
+// TestSentinelGaps: Choices of grouped sends, TunerRules of a one-rank
+// communicator and tuner sizes that do not grow matched no sentinel, where
+// the package promises one where it applies and Reference's error for the
+// same grouped query is ErrQuery (red team D §7).
+func TestSentinelGaps(t *testing.T) {
+	m := Uncalibrated(h100(t))
+	if _, err := m.Choices(Query{Collective: commmodel.AllToAll, Ranks: 16, PerNode: 8}, 1<<20); !errors.Is(err, ErrQuery) || !strings.Contains(err.Error(), "grouped sends") {
+		t.Errorf("Choices of AllToAll: %v, want ErrQuery", err)
+	}
+	ar := []commmodel.Collective{commmodel.AllReduce}
+	if _, err := m.TunerRules(ar, []Comm{{Nodes: 1, PerNode: 1}}, Layout{}, []float64{1 << 20}); !errors.Is(err, ErrQuery) || !strings.Contains(err.Error(), "one rank") {
+		t.Errorf("TunerRules on 1 x 1: %v, want ErrQuery", err)
+	}
+	if _, err := m.TunerRules(ar, []Comm{{Nodes: 2, PerNode: 8}}, Layout{}, []float64{1 << 20, 1 << 10}); !errors.Is(err, ErrQuery) || !strings.Contains(err.Error(), "must grow") {
+		t.Errorf("TunerRules on shrinking sizes: %v, want ErrQuery", err)
 	}
 }

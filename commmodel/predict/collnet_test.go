@@ -279,3 +279,23 @@ func TestLegacyCollNetPin(t *testing.T) {
 		}
 	}
 }
+
+// TestCollNetPinSource: on a Hardware built in code, CollNet false alone
+// does not refuse a pin that leaves only CollNet; its source does, as
+// ErrPin and Query.Algo say (red team D §6: the doc read as if collnet
+// false refused it).
+func TestCollNetPinSource(t *testing.T) {
+	h, err := DefaultHardware("A100-SXM4-40GB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8, Algo: "CollNetDirect"}
+	h.CollNet = false
+	if ps, err := Uncalibrated(h).Predict(q, []float64{1 << 20}); err != nil || !strings.HasPrefix(ps[0].Algorithm, "CollNet") {
+		t.Errorf("CollNet false, assumed: %v, %v; want a CollNet time", ps, err)
+	}
+	h.Sources.CollNet = SourceUser
+	if _, err := Uncalibrated(h).Predict(q, []float64{1 << 20}); !errors.Is(err, ErrPin) {
+		t.Errorf("CollNet false, the user's: %v; want ErrPin", err)
+	}
+}

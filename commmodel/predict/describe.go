@@ -16,7 +16,7 @@ import (
 
 // DescribeKeys are the keys of Describe, with what each sets.
 var DescribeKeys = []struct{ Key, Doc string }{
-	{"cc", "compute capability, such as 9.0; it picks NCCL's constants of the GPU's generation (an AMD GPU has none: the catalog gives MI100 and MI250X 9.0, the MI300 series 9.4 and the MI350 series 9.5, which all stand for Hopper's); one that only AMD's GPUs carry and no NVIDIA GPU has (9.4, 9.5) makes a GPU the catalog lacks AMD's, of the catalog's target for it: Infinity Fabric where links are given, and RCCL's rules"},
+	{"cc", "compute capability, such as 9.0, to a tenth (9.04 is read as 9.0); it picks NCCL's constants of the GPU's generation (an AMD GPU has none: the catalog gives MI100 and MI250X 9.0, the MI300 series 9.4 and the MI350 series 9.5, which all stand for Hopper's); one that only AMD's GPUs carry and no NVIDIA GPU has (9.4, 9.5) makes a GPU the catalog lacks AMD's, of the catalog's target for it: Infinity Fabric where links are given, and RCCL's rules"},
 	{"links", "GPU-to-GPU links per GPU (NVLink, or Infinity Fabric for AMD Instinct)"},
 	{"link-bw", "one link's bandwidth in one direction, such as 25GB/s (at most 200GB/s; a GPU's total is gpu-bw)"},
 	{"gpu-bw", "one GPU's bandwidth to the others in the host, such as 450GB/s; sets link-bw from links"},
@@ -52,7 +52,8 @@ var DescribeKeys = []struct{ Key, Doc string }{
 // Infinity Fabric's where no fabric is given). Calibrate gives
 // the bandwidths of a GPU whose links are assumed wide priors. With gpu
 // "", the GPU is that of the system the spec names (Hardware.System says
-// which), else an unknown, unnamed GPU.
+// which), else an unknown, unnamed GPU. A key given two values is an
+// error; the same value twice stands.
 func Describe(gpu, spec string) (Hardware, error) {
 	// A system sets facts that the other keys, in any order, override.
 	sys := func(kv string) bool { return strings.HasPrefix(strings.TrimSpace(kv), "system=") }
@@ -96,6 +97,10 @@ func Describe(gpu, spec string) (Hardware, error) {
 			return Hardware{}, fmt.Errorf("predict: hardware %q: want KEY=VALUE with KEY one of %s", kv, DescribeKeyNames())
 		}
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		if first, twice := set[key]; twice && first != value {
+			// The later value would replace the first without a word.
+			return Hardware{}, fmt.Errorf("predict: hardware %s given twice (%s=%s and %s=%s): give it once", key, key, first, key, value)
+		}
 		if key != "gpu-bw" { // set after links, in any order
 			if err := h.set(key, value); err != nil {
 				return Hardware{}, fmt.Errorf("predict: hardware %s=%s: %w", key, value, err)
@@ -325,9 +330,12 @@ func (h *Hardware) set(key, value string) error {
 	case "cc":
 		var v float64
 		v, err = strconv.ParseFloat(value, 64)
-		// The bound is on the value kept, a tenth's digit: 19.95 rounds
-		// to 20.0, which the GPU's check refuses (CompCap below 200).
-		if cc := int(v*10 + 0.5); err != nil || !(v >= 3 && cc < 200) {
+		// A compute capability is kept to its tenth's digit, rounded
+		// (9.04 is 9.0, 3.05 is 3.1), as CompCap holds it. The bound is on
+		// the value before it is converted, which a value beyond an int
+		// overflows, and on the value kept: 19.95 rounds to 20.0, which
+		// the GPU's check refuses (CompCap below 200).
+		if err != nil || !(v >= 3 && v < 20) || int(v*10+0.5) >= 200 {
 			return fmt.Errorf("want a compute capability such as 9.0")
 		}
 		h.GPU.CompCap = int(v*10 + 0.5)

@@ -1221,3 +1221,36 @@ func TestMeshNote(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeCompCapOverflow: a compute capability beyond an int's range
+// once converted (cc=1e18) overflowed to a negative CompCap that the bound
+// let through, and Untabled failed later with an ErrHardware that named no
+// key (red team D §5). It is Describe's error naming cc; a value of more
+// digits than a tenth's is rounded to it, as CompCap holds it.
+func TestDescribeCompCapOverflow(t *testing.T) {
+	for _, v := range []string{"1e18", "1e300", "-1e18", "9.3e18", "+Inf", "NaN", "20", "2.99"} {
+		if h, err := Describe("H100", "cc="+v); err == nil || !strings.Contains(err.Error(), "cc="+v+": want a compute capability") {
+			t.Errorf("cc=%s: CompCap %d, %v; want Describe's error naming cc", v, h.GPU.CompCap, err)
+		}
+	}
+	for v, want := range map[string]int{"3": 30, "3.05": 31, "9.04": 90, "19.94": 199} {
+		if h, err := Describe("my GPU", "cc="+v); err != nil || h.GPU.CompCap != want {
+			t.Errorf("cc=%s: CompCap %d, %v; want %d", v, h.GPU.CompCap, err, want)
+		}
+	}
+}
+
+// TestDescribeKeyTwice: a key given two values (nics=4,nics=8) was read as
+// its last without a word (red team D §12); it is an error naming the key,
+// as commlab's -hw is, and the same value twice stands.
+func TestDescribeKeyTwice(t *testing.T) {
+	for _, spec := range []string{"nics=4,nics=8", "nics=4, links=18, nics=8", "system=p5.48xlarge,system=p4d.24xlarge"} {
+		key, _, _ := strings.Cut(spec, "=")
+		if _, err := Describe("", spec); err == nil || !strings.Contains(err.Error(), "hardware "+key+" given twice") {
+			t.Errorf("%s: %v; want an error naming %s", spec, err, key)
+		}
+	}
+	if h, err := Describe("H100", "nics=4, nics=4"); err != nil || h.NICs != 4 {
+		t.Errorf("nics=4 twice: %v, %d NICs; want 4", err, h.NICs)
+	}
+}

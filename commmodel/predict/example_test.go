@@ -188,7 +188,7 @@ func ExampleUntabled() {
 
 // Predict refuses a query or a size it cannot time with an error, before
 // any size is timed: a shape or a layout that cannot run wraps ErrShape or
-// ErrLayout, for errors.Is; a size that is not a positive number of bytes
+// ErrLayout, for errors.Is; a size that is not a number of bytes from 1 to
 // below 2^62, a collective that is not one or pins NCCL would refuse wrap
 // ErrQuery. A prediction is never NaN. Curve, which has no error to
 // return, gives NaN where Predict fails.
@@ -213,7 +213,7 @@ func ExampleMachine_Predict_errors() {
 	// true false
 	// true false
 	// false true
-	// true predict: size NaN B: want a positive size below 2^62 B (4194304 TiB), such as 1048576
+	// true predict: size NaN B: want a size from 1 B to below 2^62 B (4194304 TiB), such as 1048576
 	// true nccl: NCCL_ALGO="bogus": unknown name "bogus" (want Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT)
 	// NaN
 }

@@ -18,7 +18,9 @@ const (
 	SourceLog Source = "log"
 	// SourceNCCLDebug is NCCL's NCCL_DEBUG=INFO lines in a log.
 	SourceNCCLDebug Source = "nccl-debug"
-	// SourceTopo is an nvidia-smi topo -m capture.
+	// SourceTopo is a topology that SetTopology took: an nvidia-smi topo
+	// -m (or rocm-smi --showtopo) capture, or a preset of one, such as
+	// topo.H20Article's.
 	SourceTopo Source = "topo"
 	// SourceUser is what the user gave: the description (-hw, Describe),
 	// the GPU's name (-gpu, gpu=NAME) and the run's shape (-per-node, a
@@ -27,8 +29,12 @@ const (
 	// SourceFitted is a choice among descriptions by the held-out fit of
 	// the calibration tables (Hardware.FitNICs, Hardware.FitSwitches).
 	SourceFitted Source = "fitted"
-	// SourceCatalog is the GPU's catalog entry (nccl.ParseGPU), which
-	// cites its datasheet.
+	// SourceCatalog is a catalog entry, with its citation: the GPU's
+	// (nccl.ParseGPU, its datasheet) or a system's (presets.Systems, its
+	// maker's or its site's documentation), which Describe's system key
+	// names, or a log does where its network plugin names the platform.
+	// A default the entry implies (a host its own NVLink domain) is
+	// labelled with it.
 	SourceCatalog Source = "catalog"
 	// SourceAssumed is a default that nothing the user gave confirms.
 	SourceAssumed Source = "assumed"
@@ -65,8 +71,19 @@ type Fact struct {
 // Guessed reports that nothing the user gave confirms the fact.
 func (f Fact) Guessed() bool { return f.Source == SourceAssumed || f.Source == "" }
 
-// Hint is the -hw setting that settles f ("nics=N").
-func (f Fact) Hint() string { return f.Key + "=" + hintValue(f.Key) }
+// Hint is the -hw setting that settles f ("nics=N"), "" for a fact that
+// no Describe key sets (gpu, nics_in_use, coll_channels: the GPU's name
+// and the logs give them).
+func (f Fact) Hint() string {
+	v := hintValue(f.Key)
+	if f.Key == "fabric" && f.Value == FabricInfinity.String() {
+		v = FabricInfinity.String() + "|" + FabricPCIe.String() // an AMD host's, which Describe holds to these
+	}
+	if v == "" {
+		return ""
+	}
+	return f.Key + "=" + v
+}
 
 // fact describes one fact: its name, Describe key, value and source.
 type fact struct {

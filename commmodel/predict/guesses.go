@@ -666,18 +666,25 @@ func sharedDomain(tables []Table) bool {
 	})
 }
 
-// hintValue is what a user writes after a Describe key to settle it.
+// hintValue is what a user writes after a Describe key to settle it, as
+// Describe's parser takes the key (set); "" for a key no fact has.
 func hintValue(key string) string {
 	switch key {
 	case "nics", "links", "gpus":
 		return "N"
+	case "group":
+		return "N (the hosts under one switch of the network's first tier, a fat tree's leaf, or in one dragonfly group)"
+	case "fabric":
+		// NVIDIA's fabrics, which every guess of the fabric concerns;
+		// an AMD host's is Fact.Hint's.
+		return "nvswitch|mesh|pcie"
 	case "nic-bw":
 		return "RATE (the NICs' line rate, such as 25Gb/s, 100Gb/s, 200Gb/s, 400Gb/s or 800Gb/s)"
 	case "link-bw":
 		return "RATE (such as 25GB/s)"
 	case "host-bw":
 		return "RATE (the bus bandwidth of a one-host AllReduce of these cards, which a table of the machine gives with -calibrate)"
-	case "nvls", "collnet":
+	case "nvls", "collnet", "pairs":
 		return "true|false"
 	case "cpu":
 		return "intel|amd|arm|power"
@@ -688,7 +695,7 @@ func hintValue(key string) string {
 	case "domain":
 		return "N (the GPUs of the NVLink domain the run's hosts share, 72 in one NVL72 rack, or a host's GPUs where they share none: NCCL_DEBUG=INFO's comm line prints MNNVL and nNodes)"
 	}
-	return "nvswitch|mesh|pcie"
+	return ""
 }
 
 // calibratedWith is h calibrated on tables without the interval's refits;

@@ -38,7 +38,10 @@ type Hardware struct {
 	NVLinks int
 	// HostBW is the bus bandwidth of a Ring AllReduce between cards
 	// without P2P that NCCL copies through host memory (hostCopy), B/s:
-	// intra_bw's prior there; 0 means HostCopyBW (hostBW).
+	// intra_bw's prior there; 0 means HostCopyBW (hostBW). Any other value
+	// is held to the range of Describe's host-bw (Hardware's check): a
+	// rate of Describe's, at most one link's, and where the cards copy
+	// through host memory at most their PCIe figure.
 	HostBW float64
 	// NICs is the number of NICs per host; 0 means one per GPU.
 	NICs int

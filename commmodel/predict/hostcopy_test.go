@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"errors"
 	"math"
 	"path/filepath"
 	"slices"
@@ -216,5 +217,46 @@ func TestHostBWBound(t *testing.T) {
 		if _, err := Describe(gpu, "host-bw=18GB/s,gpus=4"); err != nil {
 			t.Errorf("%q: %v; want host-bw kept", gpu, err)
 		}
+	}
+}
+
+// TestHostBWOutOfRange: a HostBW built in code is held to the range of
+// Describe's host-bw, as the Hardware's other rates are (red team D §1):
+// NaN, infinite, negative or tiny, it was used (an infinite time with a
+// NaN interval) or replaced by HostCopyBW or the PCIe figure without a
+// word, with a nil error. 0 keeps its meaning, HostCopyBW.
+func TestHostBWOutOfRange(t *testing.T) {
+	rtx, err := DefaultHardware("NVIDIA GeForce RTX 4090")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rtx.hostCopy() {
+		t.Fatal("an RTX 4090 host copies through host memory")
+	}
+	q := Query{Collective: commmodel.AllReduce, Ranks: 4, PerNode: 4}
+	sizes := []float64{1 << 10, 1 << 30}
+	for _, bw := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -5, 1e-300, 1, 300e9, 100e9} {
+		h := rtx
+		h.HostBW = bw
+		if ps, _, err := Untabled(h, q, sizes); !errors.Is(err, ErrHardware) || !strings.Contains(err.Error(), "Hardware.HostBW") {
+			t.Errorf("HostBW %g: Untabled = %v, %v; want ErrHardware naming it", bw, ps, err)
+		}
+		if ps, err := Uncalibrated(h).Predict(q, sizes); !errors.Is(err, ErrHardware) {
+			t.Errorf("HostBW %g: Predict = %v, %v; want ErrHardware", bw, ps, err)
+		}
+	}
+	for _, bw := range []float64{0, 18e9, rtx.intraBW()} {
+		h := rtx
+		h.HostBW = bw
+		if _, _, err := Untabled(h, q, sizes); err != nil {
+			t.Errorf("HostBW %g: %v; want it taken", bw, err)
+		}
+	}
+	// The range holds whatever the GPU; where no copy goes through host
+	// memory the PCIe figure bounds nothing.
+	h := h100(t)
+	h.HostBW = math.NaN()
+	if _, err := Uncalibrated(h).Predict(Query{Collective: commmodel.AllReduce, Ranks: 8, PerNode: 8}, sizes); !errors.Is(err, ErrHardware) {
+		t.Errorf("H100, HostBW NaN: %v; want ErrHardware", err)
 	}
 }

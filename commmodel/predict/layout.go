@@ -13,9 +13,10 @@ import (
 // processes·threads·GPUs per thread ranks, so the processes follow from the
 // ranks (Processes).
 //
-// In a Table, 0 threads or GPUs per thread mean 1, and 0 graphs none. In a
-// Query or in Pins, a zero field is taken from elsewhere (the calibration
-// tables', the log's header), and Graphs = NoGraphs asks for none.
+// In a Table, 0 threads or GPUs per thread mean 1, and 0 graphs none
+// (NoGraphs there is ErrBadTable). In a Query or in Pins, a zero field is
+// taken from elsewhere (the calibration tables', the log's header), and
+// Graphs = NoGraphs asks for none.
 type Layout struct {
 	// ThreadsPerProcess is nccl-tests' -t (the header's nThread): the
 	// threads of one process. Each launches its own GPUs' kernels, in

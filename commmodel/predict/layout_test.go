@@ -295,3 +295,15 @@ func TestBoundNotLaunchUnderTime(t *testing.T) {
 		t.Errorf("-g 4: %.4g us bound by %s; -g 1: %.4g us by %s; want the same time and bound, not the launch", four.Time*1e6, four.Bound, one.Time*1e6, one.Bound)
 	}
 }
+
+// TestTableNoGraphs: NoGraphs asks a Query or Pins for no graphs; in a
+// Table 0 says none, and -1 was taken as a layout (red team D §12). It is
+// ErrBadTable.
+func TestTableNoGraphs(t *testing.T) {
+	h := h100(t)
+	tab := timedTable(t, Uncalibrated(h), "ar", commmodel.AllReduce, 1, 8, 1, []float64{1 << 10, 1 << 20, 1 << 30})
+	tab.Graphs = NoGraphs
+	if _, err := Calibrate(h, []Table{tab}, nil); !errors.Is(err, ErrBadTable) || !strings.Contains(err.Error(), "-1 graphs") {
+		t.Errorf("Table.Graphs NoGraphs: Calibrate: %v, want ErrBadTable", err)
+	}
+}

@@ -21,7 +21,10 @@ type Query struct {
 	// when they all share it, and 1 thread, 1 GPU per thread and no graphs
 	// otherwise (Machine.Layout).
 	Layout
-	// Algo and Proto are NCCL_ALGO and NCCL_PROTO ("" for the tuner).
+	// Algo and Proto are NCCL_ALGO and NCCL_PROTO ("" for the tuner). An
+	// Algo that leaves only CollNet is ErrPin where the user said the
+	// machine has none (Sources.CollNet SourceUser, CollNet false), and
+	// otherwise runs it as set up, whatever else gave CollNet (ErrPin).
 	Algo, Proto string
 	// Version is the NCCL release; zero means the calibration's newest. A
 	// release the model does not follow is modelled with the nearest it
@@ -66,10 +69,10 @@ func (p Prediction) Holds(time float64) bool { return p.Low <= time && time <= p
 // ErrShape for a rank count that is not a multiple of the GPUs per node,
 // ErrLayout for a layout whose processes do not fill a node's GPUs,
 // ErrHardware for a Hardware out of range, and an error for a collective
-// that is not one, a rank count beyond NCCL's int, pins NCCL would refuse or
-// that leave nothing to run, and a size that is not positive and below
-// 2^62 B. q is checked before any size, with no sizes too. A query of one
-// rank is an error (oneRank), as it is to Reference.
+// that is not one, a rank count beyond NCCL's int, pins NCCL would refuse
+// or that leave nothing to run, and a size that is NaN, below 1 B or 2^62
+// B or more (ErrQuery). q is checked before any size, with no sizes too.
+// A query of one rank is an error (oneRank), as it is to Reference.
 //
 // Each interval is the calibrated model's own, for the hardware as
 // described: commlab predict widens it to hold what the alternatives of
@@ -121,7 +124,8 @@ func (p *Prediction) aboveFloor(f float64) {
 }
 
 // Curve returns the calibrated time of q as a function of size, seconds,
-// NaN where Predict fails: the form plotting and data.WithModel take.
+// NaN where Predict fails (a size below 1 B among them): the form plotting
+// and data.WithModel take.
 func (m *Machine) Curve(q Query) func(size float64) float64 {
 	return func(size float64) float64 {
 		p, err := m.Predict(q, []float64{size})
@@ -149,15 +153,16 @@ func oneRank(q Query) error {
 }
 
 // checkSize says why size, bytes, cannot be predicted, if it cannot: it
-// must be positive and below 2^62 B, the most NCCL's model counts (and
+// must be at least 1 B, a call's least (a table's least too: Table's
+// check), and below 2^62 B, the most NCCL's model counts (and
 // units.ParseSize reads).
 func checkSize(size float64) error {
-	if !(size > 0 && size < units.MaxSize) {
+	if !(size >= 1 && size < units.MaxSize) {
 		near := ""
 		if size == units.MaxSize {
 			near = "; a size within 256 B of it rounds to it as a float64"
 		}
-		return queryError(fmt.Sprintf("predict: size %g B: want a positive size below 2^62 B (4194304 TiB%s), such as 1048576", size, near))
+		return queryError(fmt.Sprintf("predict: size %g B: want a size from 1 B to below 2^62 B (4194304 TiB%s), such as 1048576", size, near))
 	}
 	return nil
 }
@@ -173,7 +178,8 @@ func algoName(ch choice) string {
 // size: its tuner's choice and that choice's time (nccl.Model.Choose), with
 // an 80% interval that no table narrows (referenceBias, referenceSpread).
 // Grouped sends (AllToAll, SendRecv) have no NCCL model and give an error,
-// and so does a query of one rank, as to Predict (oneRank).
+// and so do, as to Predict, a query of one rank (oneRank) and a size out
+// of range (checkSize).
 func Reference(h Hardware, q Query, sizes []float64) ([]Prediction, error) {
 	m := &Machine{Hardware: h, refs: &references{hw: &h, m: map[runKey]*reference{}}}
 	if grouped(q.Collective) {

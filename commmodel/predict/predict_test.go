@@ -1079,3 +1079,33 @@ func TestCheckSizeRounding(t *testing.T) {
 		t.Errorf("checkSize(2^61): %v", err)
 	}
 }
+
+// TestSizeBelowOneByte: a call moves whole bytes, and a table's sizes
+// start at 1 B (Table's check), but Predict timed 0.5 B and 1e-300 B as
+// any size (red team D §8). Every function that times a Query's size
+// refuses one below 1 B with ErrQuery, and takes 1 B.
+func TestSizeBelowOneByte(t *testing.T) {
+	h := h100(t)
+	m := Uncalibrated(h)
+	q := Query{Collective: commmodel.AllReduce, Ranks: 16, PerNode: 8}
+	for _, size := range []float64{0.5, 1e-300, math.Nextafter(1, 0)} {
+		if ps, err := m.Predict(q, []float64{size}); !errors.Is(err, ErrQuery) || !strings.Contains(err.Error(), "want a size from 1 B") {
+			t.Errorf("Predict at %g B: %v, %v; want ErrQuery", size, ps, err)
+		}
+		if _, err := Reference(h, q, []float64{size}); !errors.Is(err, ErrQuery) {
+			t.Errorf("Reference at %g B: %v; want ErrQuery", size, err)
+		}
+		if _, _, err := Untabled(h, q, []float64{size}); !errors.Is(err, ErrQuery) {
+			t.Errorf("Untabled at %g B: %v; want ErrQuery", size, err)
+		}
+		if _, err := m.Choices(q, size); !errors.Is(err, ErrQuery) {
+			t.Errorf("Choices at %g B: %v; want ErrQuery", size, err)
+		}
+		if v := m.Curve(q)(size); !math.IsNaN(v) {
+			t.Errorf("Curve at %g B: %g; want NaN", size, v)
+		}
+	}
+	if _, err := m.Predict(q, []float64{1}); err != nil {
+		t.Errorf("Predict at 1 B: %v", err)
+	}
+}

@@ -204,6 +204,14 @@ func (h *Hardware) check() error {
 	if !(h.NICBW == 0 || h.NICBW >= minRate && h.NICBW <= maxNICRate) {
 		return fmt.Errorf("%w: Hardware.NICBW %g B/s: want 0 (the GPU generation's NIC) or a rate in bytes a second from %g to %g, such as 50e9 for 400 Gb/s", ErrHardware, h.NICBW, minRate, maxNICRate)
 	}
+	if !(h.HostBW == 0 || h.HostBW >= minRate && h.HostBW <= maxLinkRate) {
+		return fmt.Errorf("%w: Hardware.HostBW %g B/s: want 0 (HostCopyBW) or a bus bandwidth in bytes a second from %g to %g, such as 18e9", ErrHardware, h.HostBW, minRate, maxLinkRate)
+	}
+	if pcie := h.intraBW(); h.hostCopy() && h.HostBW > pcie {
+		// A copy through host memory goes over the cards' PCIe, as
+		// Describe's host-bw says.
+		return fmt.Errorf("%w: Hardware.HostBW %g B/s: a copy through host memory goes over the cards' PCIe, %s's at %g B/s: want a rate up to it", ErrHardware, h.HostBW, h.GPU.Name, pcie)
+	}
 	if !(h.Oversubscription == 0 || h.Oversubscription >= 1 && h.Oversubscription < maxOversub) {
 		return fmt.Errorf("%w: Hardware.Oversubscription %g: want 0 (non-blocking) or a ratio from 1 to under %g, such as 2 for 2:1", ErrHardware, h.Oversubscription, float64(maxOversub))
 	}

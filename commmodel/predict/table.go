@@ -119,8 +119,12 @@ var (
 	// ErrLayout: a launch layout the shape cannot run (a node's GPUs not a
 	// whole number of processes), or negative counts.
 	ErrLayout = errors.New("predict: a launch layout the shape cannot run")
-	// ErrPin: an algorithm pin (Query.Algo) that runs only with a fact the
-	// machine lacks, such as CollNet without collnet.
+	// ErrPin: an algorithm pin (Query.Algo, Table.Algo) that leaves only
+	// an algorithm the user said the machine lacks: CollNet where
+	// Hardware.CollNet is false and Sources.CollNet is SourceUser
+	// (Describe's collnet=false). Where false has another source (assumed,
+	// by default), the pin runs as CollNet set up (NCCL runs it only where
+	// the job set it up), and Machine.Beyond says so.
 	ErrPin = errors.New("predict: a pinned algorithm the machine does not run")
 	// ErrHardware: a fact of a Hardware built in code out of the range
 	// Describe takes (a negative count, a NaN or infinite rate or ratio),
@@ -129,12 +133,12 @@ var (
 	ErrHardware = errors.New("predict: a hardware fact out of range")
 	// ErrSettings: a Settings field that is negative, NaN or infinite.
 	ErrSettings = errors.New("predict: a setting out of range")
-	// ErrQuery: a query or size that cannot be predicted (a size not
-	// positive and finite, a collective the model does not know, one rank,
-	// a Version that is no NCCL release, grouped sends to NCCL's own
-	// model, or what NCCL's model of the run refuses: an unknown pin, pins
-	// that leave no algorithm, more ranks than NCCL counts); the error's
-	// text says which.
+	// ErrQuery: a query or size that cannot be predicted (a size that is
+	// NaN, below 1 B or 2^62 B or more, a collective the model does not
+	// know, one rank, a Version that is no NCCL release, grouped sends to
+	// NCCL's own model, or what NCCL's model of the run refuses: an
+	// unknown pin, pins that leave no algorithm, more ranks than NCCL
+	// counts); the error's text says which.
 	ErrQuery = errors.New("predict: a query out of range")
 )
 
@@ -162,9 +166,14 @@ func (t *Table) check() error {
 		// and a copy's, which no parameter of the model describes.
 		return fmt.Errorf("%w: %s: one rank, which communicates with no other", ErrBadTable, t.Name)
 	}
-	// Its layout is held to what a query's is (Machine.run).
+	// Its layout is held to what a query's is (Machine.run), but for
+	// NoGraphs, which asks a query or pins for none where a table's 0
+	// says it.
 	if err := t.Layout.check(); err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrBadTable, t.Name, err)
+	}
+	if t.Graphs < 0 {
+		return fmt.Errorf("%w: %s: %d graphs: want a count, 0 for none (NoGraphs is a Query's or Pins')", ErrBadTable, t.Name, t.Graphs)
 	}
 	if l := t.Layout.norm(); !l.fills(t.PerNode) {
 		return fmt.Errorf("%w: %s: %d GPUs per node are not a whole number of processes (threads per process %d, GPUs per thread %d)",
