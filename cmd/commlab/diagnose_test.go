@@ -632,17 +632,26 @@ func TestDiagnoseRCCLColumn(t *testing.T) {
 			t.Errorf("%s: exit %d, stdout:\n%s\nstderr:\n%s\nwant the column %q, and the note of RCCL's choices %v", log, code, out, stderr, want, rccl)
 		}
 	}
+	// Not of what -algo and -proto pin, nor of AllToAll's grouped sends,
+	// which no tuner chooses.
+	const cols, unpinned = "the algorithm, protocol and channels columns are NCCL's", "the columns that -algo and -proto do not pin are NCCL's"
 	for _, c := range []struct {
 		args []string
-		rccl bool
+		said string // "" for no note
 	}{
-		{[]string{"-calibrate", realLog("mi300x_1x8_allreduce_rocmblogs.log")}, true},
-		{[]string{"-gpu", "AMD Instinct MI300X"}, true},
-		{[]string{"-gpu", "NVIDIA H100 80GB HBM3"}, false},
+		{[]string{"-calibrate", realLog("mi300x_1x8_allreduce_rocmblogs.log")}, cols},
+		{[]string{"-gpu", "AMD Instinct MI300X"}, cols},
+		{[]string{"-gpu", "AMD Instinct MI300X", "-algo", "ring"}, unpinned},
+		{[]string{"-gpu", "AMD Instinct MI300X", "-algo", "ring", "-proto", "simple"}, ""},
+		{[]string{"-gpu", "AMD Instinct MI300X", "-collective", "alltoall"}, ""},
+		{[]string{"-gpu", "NVIDIA H100 80GB HBM3"}, ""},
 	} {
-		code, _, stderr := runCLI(append([]string{"predict", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"}, c.args...)...)
-		if code != 0 || strings.Contains(stderr, note+"the algorithm, protocol and channels columns are NCCL's tuning model's choices") != c.rccl {
-			t.Errorf("predict %q: exit %d, stderr:\n%s\nwant the note of RCCL's choices %v", c.args, code, stderr, c.rccl)
+		if !slices.Contains(c.args, "-collective") {
+			c.args = append(c.args, "-collective", "allreduce")
+		}
+		code, _, stderr := runCLI(append([]string{"predict", "-p", "8", "-per-node", "8", "-size", "1MiB"}, c.args...)...)
+		if code != 0 || c.said == "" && strings.Contains(stderr, note) || c.said != "" && !strings.Contains(stderr, note+c.said) {
+			t.Errorf("predict %q: exit %d, stderr:\n%s\nwant the note of RCCL's choices %q", c.args, code, stderr, c.said)
 		}
 	}
 }

@@ -784,6 +784,7 @@ func sizesBeyond(tables []predict.Table, c commmodel.Collective, sizes []float64
 func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q predict.Query, sizes []float64, guesses []predict.Guess) error {
 	var preds []predict.Prediction
 	var err error
+	var rccl bool // the machine runs RCCL
 	if len(tables) == 0 {
 		var why string
 		if preds, why, err = predict.Untabled(hw, q, sizes); err != nil {
@@ -791,6 +792,7 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 		}
 		out.Model = untabledModel(hw, q, preds, why)
 		m := predict.Uncalibrated(hw)
+		rccl = m.RunsRCCL()
 		out.Layout = layoutOutput(m.Layout(q), q.Ranks)
 		beyond, err := m.Beyond(q)
 		if err != nil {
@@ -810,6 +812,7 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 		}
 		out.addCalibration(m)
 		out.Hardware.Facts = m.Facts()
+		rccl = m.RunsRCCL()
 		if preds, err = m.Predict(q, sizes); err != nil {
 			return err
 		}
@@ -837,8 +840,15 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 			out.Layout.Tables.Nodes = t.Nodes
 		}
 	}
-	if m := predict.Uncalibrated(hw); len(tables) > 0 && predict.RanRCCL(tables) || m.RunsRCCL() {
-		out.Problems = append(out.Problems, problem{Message: rcclChoicesNote("the algorithm, protocol and channels columns are")})
+	// RCCL's choices are its own where the model takes NCCL's tuner's:
+	// not for the grouped sends of AllToAll and SendRecv, which no tuner
+	// chooses, nor for what -algo and -proto pin.
+	if p2p := q.Collective == commmodel.AllToAll || q.Collective == commmodel.SendRecv; rccl && !p2p && (q.Algo == "" || q.Proto == "") {
+		cols := "the algorithm, protocol and channels columns are"
+		if q.Algo != "" || q.Proto != "" {
+			cols = "the columns that -algo and -proto do not pin are"
+		}
+		out.Problems = append(out.Problems, problem{Message: rcclChoicesNote(cols)})
 	}
 	// The interval holds what each guess predicts: the evidence does not
 	// tell those machines from the one described.

@@ -991,7 +991,7 @@ const rcclNoRules = "the GPUs are AMD's, and RCCL runs the job: RCCL runs each c
 
 // rcclOwnChoices is what makes RCCL's choices of algorithm, protocol and
 // channels other than NCCL's tuning model's, which commlab models.
-const rcclOwnChoices = "RCCL 2.26.6 runs 112 channels on one node of 8 MI350-series GPUs, its release notes say, and picks protocols by tables of its own"
+const rcclOwnChoices = "RCCL picks protocols by tables of its own, and channel counts of its own: RCCL 2.26.6, for one, runs 112 channels on one node of 8 MI350-series GPUs, its release notes say"
 
 // rcclChoicesNote says, for a machine that runs RCCL, that what the output
 // names as run (cols, the subject and verb of the sentence) is NCCL's

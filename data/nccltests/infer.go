@@ -564,8 +564,12 @@ func (p *parser) contradicts(s *testState, o op) bool {
 		return false
 	}
 	lo, hi, _ := s.ratio.bounds()
-	p.problem(s.mentioned, 0, "%w: this line names %s_perf, but the table (redop %s, busbw/algbw in [%.4g, %.4g]) is not its over %s ranks and fits %s: the collective is read from the table; if it ran %s, give FILE:collective=%s (FILE:test=K:collective=%s for test K of several)",
-		ErrInconsistent, o.stem, redopWord(s.reduces), lo, hi, rankWord(s.t.Ranks), joinCollectives(fit), o.stem, o.stem, o.stem)
+	settle := fmt.Sprintf("if it ran %s, give FILE:collective=%s (FILE:test=K:collective=%[1]s for test K of several)", o.bus, o.bus)
+	if !o.model {
+		settle = fmt.Sprintf("if it ran %s_perf, which commlab does not model, leave the file out", o.stem)
+	}
+	p.problem(s.mentioned, 0, "%w: this line names %s_perf, but the table (redop %s, busbw/algbw in [%.4g, %.4g]) is not its over %s ranks and fits %s: the collective is read from the table; %s",
+		ErrInconsistent, o.stem, redopWord(s.reduces), lo, hi, rankWord(s.t.Ranks), joinCollectives(fit), settle)
 	return true
 }
 
