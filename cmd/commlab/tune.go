@@ -70,7 +70,7 @@ func parseTuneFlags(args []string) (tuneRequest, error) {
 	force := fs.Bool("force", false, "replace the -o file when it exists, though -o was not given")
 	check := fs.String("check", "", "a rules file to check, as the plugin reads it, against the communicators, instead of writing one")
 	algo := fs.String("algo", "auto", "the job's NCCL_ALGO, as NCCL reads it (ring, ring,tree, ^nvls, ...): no rule names what it leaves out, which NCCL would pass over and run on one channel; the calibration runs that give no algo= of their own are taken to have set it too")
-	proto := fs.String("proto", "auto", "the job's NCCL_PROTO, as NCCL reads it (simple, ^ll128, ^ll,ll128, ...): no rule names what it leaves out; the calibration runs that give no proto= of their own are taken to have set it too")
+	proto := fs.String("proto", "auto", "the job's NCCL_PROTO, as NCCL reads it (simple, ^ll128, ^ll,ll128, ...): no rule names what it leaves out; the calibration runs that give no proto= of their own are taken to have set it too. Without it, simple where a log shows the OFI network plugin setting NCCL_PROTO=simple itself, else auto (NCCL's choice)")
 	// The rules are the calibrated model's choices: writing them needs
 	// tables, and only -check runs on NCCL's uncalibrated model of -gpu.
 	fs.Lookup("calibrate").Usage = "comma-separated nccl-tests logs of the machine to calibrate on, each FILE[:KEY=VALUE...] with KEY one of " +
@@ -831,13 +831,24 @@ func fp8Line(pins []nccl.FP8Pin) string {
 // so, "" where it changes nothing.
 func pluginProto(tables []predict.Table, req *tuneRequest) string {
 	why := predict.PluginSimpleOf(tables)
-	if why == "" || req.protoGiven {
+	switch {
+	case why == "":
+		return ""
+	case req.protoGiven && req.job.Proto == "":
+		// -proto auto: the user's word that the job's hosts differ.
+		return fmt.Sprintf("the OFI network plugin set NCCL_PROTO=simple itself in %s, as it does in every job that leaves NCCL_PROTO unset on hosts that lack what it names: "+
+			"with -proto auto the rules are for hosts where it does not, and on these logs' hosts NCCL would leave out LL and LL128, and the plugin would run the calls of rules naming them on one channel", why)
+	case req.protoGiven:
 		return ""
 	}
 	req.job.Proto = "simple"
-	return fmt.Sprintf("the OFI network plugin set NCCL_PROTO=simple itself in %s, as it does in every job on hosts that lack what it names: "+
-		"the rules are for a job under it, as -proto simple writes them (NCCL leaves LL and LL128 out, and the plugin would pass over rules naming them and run their calls on one channel); "+
-		"give -proto auto for a job whose hosts have it, which leaves the protocols to NCCL", why)
+	what := "the rules are for a job under it, as -proto simple writes them"
+	if req.check != "" {
+		what = "the file is checked for a job under it, as -proto simple checks it"
+	}
+	return fmt.Sprintf("the OFI network plugin set NCCL_PROTO=simple itself in %s, as it does in every job that leaves NCCL_PROTO unset on hosts that lack what it names: "+
+		"%s (NCCL leaves LL and LL128 out, and the plugin would pass over rules naming them and run their calls on one channel); "+
+		"give -proto auto for a job whose hosts have it, which leaves the protocols to NCCL", why, what)
 }
 
 // pinnedTablesLine says where every calibration table ran one algorithm or

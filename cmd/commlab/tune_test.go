@@ -1080,8 +1080,9 @@ func TestTuneCountLine(t *testing.T) {
 // tune writes its rules for a job under it, names no LL or LL128 (which
 // NCCL leaves out of its cost table there, and the plugin would pass
 // over), and says why on standard error and in the header; -proto auto
-// writes them for a job that leaves the protocols to NCCL, and -check
-// of that file without -proto finds the calls it leaves to one channel.
+// writes them for a job that leaves the protocols to NCCL, on hosts it
+// says differ, and -check of that file without -proto finds the calls it
+// leaves to one channel.
 func TestTunePluginProto(t *testing.T) {
 	t.Parallel()
 	log := realLog("rtxpro6000_8x1_allreduce_efa_g7e_slurm.log")
@@ -1101,10 +1102,12 @@ func TestTunePluginProto(t *testing.T) {
 		}
 		b, rules := readRulesFile(t, out)
 		ll := slices.ContainsFunc(rules, func(r nccl.TunerRule) bool { return r.Proto != nccl.Simple })
-		plugin := !c.ll
-		if ll != c.ll || strings.Contains(stderr, said) != plugin || strings.Contains(b, "# "+said) != plugin {
-			t.Errorf("%q: LL or LL128 rules %v, the plugin's setting said on stderr %v and in the header %v; want %v, %v, %v\n%s",
-				c.proto, ll, strings.Contains(stderr, said), strings.Contains(b, "# "+said), c.ll, plugin, plugin, stderr)
+		// Both say what the plugin set; -proto auto, that the rules are
+		// for other hosts.
+		auto := strings.Contains(stderr, "with -proto auto the rules are for hosts where it does not")
+		if ll != c.ll || !strings.Contains(stderr, said) || !strings.Contains(b, "# "+said) || auto != c.ll {
+			t.Errorf("%q: LL or LL128 rules %v, the plugin's setting said on stderr %v and in the header %v, -proto auto's hosts said %v; want %v, true, true, %v\n%s",
+				c.proto, ll, strings.Contains(stderr, said), strings.Contains(b, "# "+said), auto, c.ll, c.ll, stderr)
 		}
 		if !c.ll {
 			continue
