@@ -686,9 +686,10 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 
 // noP2PFallbacks says, where rules of communicators of several GPUs a node
 // name LL128 and are followed by fallbacks, that those serve a job without
-// P2P between a node's GPUs (predict's Hardware.noP2P): NCCL runs no LL128
-// there, and the plugin would otherwise run those calls on one channel.
-// "" where no such rule is.
+// P2P between a node's GPUs (predict's Hardware.noP2P, or across nodes the
+// NICs behind the CPU, whose rules name no LL128 either): NCCL runs no
+// LL128 there, and the plugin would otherwise run those calls on one
+// channel. "" where no such rule is.
 func noP2PFallbacks(rules []nccl.TunerRule) string {
 	n := 0
 	for i, of := range nccl.FallbackOf(rules) {
@@ -700,7 +701,8 @@ func noP2PFallbacks(rules []nccl.TunerRule) string {
 		return ""
 	}
 	return fmt.Sprintf("NCCL runs no LL128 between a node's GPUs without P2P between them, which the job decides (NCCL_P2P_DISABLE=1, an NCCL_P2P_LEVEL below their path, or GPUs in containers of their own): "+
-		"each of the %s that name LL128 is followed by rules for its sizes with NCCL's own choice there, which the plugin takes only in such a job", plural(n, "rule", "rules"))
+		"each of the %s that name LL128 is followed by rules for its sizes that name none (NCCL's own choice with the GPUs joined through PCIe, or, across nodes where the NICs' path is assumed, behind the CPU), "+
+		"which the plugin takes only in such a job; tune -check FILE ... -hw fabric=pcie checks the file for it", plural(n, "rule", "rules"))
 }
 
 // headerReleaseText is how tuneComment names the release whose tuning

@@ -1125,28 +1125,39 @@ func TestTunePluginProto(t *testing.T) {
 // without P2P between the GPUs (tuning.cc: LL128 only on an intra-node
 // path of NVB or nearer), and the header counts them; tune -check of the
 // file on GPUs joined through PCIe, as such a job finds them, leaves no
-// call to one channel.
+// call to one channel. So on OCI's GB200 racks, whose 32 x 4 file holds
+// placed rules (nNodes -1) for a communicator across a rack's edge.
 func TestTuneNoP2PFallbacks(t *testing.T) {
 	t.Parallel()
-	log := realLog("h100_1x8_g8_allreduce_voltagepark.log")
-	out := tuneTo(t, "-calibrate", log, "-comms", "1x8")
-	b, rules := readRulesFile(t, out)
-	of := nccl.FallbackOf(rules)
-	n := 0
-	for i, r := range rules {
-		if r.Proto != nccl.LL128 {
-			continue
+	for _, c := range []struct{ log, comms string }{
+		{realLog("h100_1x8_g8_allreduce_voltagepark.log"), "1x8"},
+		{realLog("gb200_32x4_allreduce_two_racks_oci_oke.log"), "32x4,2x4"},
+	} {
+		out := tuneTo(t, "-calibrate", c.log, "-comms", c.comms)
+		b, rules := readRulesFile(t, out)
+		of := nccl.FallbackOf(rules)
+		n, placed := 0, 0
+		for i, r := range rules {
+			if r.Proto != nccl.LL128 {
+				continue
+			}
+			n++
+			if r.Nodes == -1 {
+				placed++
+			}
+			if i+1 == len(rules) || of[i+1] != i || rules[i+1].Proto == nccl.LL128 {
+				t.Errorf("%s: %v: no rule after it that runs without LL128", c.comms, r)
+			}
 		}
-		n++
-		if i+1 == len(rules) || of[i+1] != i || rules[i+1].Proto == nccl.LL128 {
-			t.Errorf("%v: no rule after it that runs without LL128", r)
+		if n == 0 || !strings.Contains(strings.ReplaceAll(b, "\n#   ", " "), fmt.Sprintf("each of the %d rules that name LL128 is followed by rules for its sizes that name none", n)) {
+			t.Errorf("%s: %d LL128 rules; the header does not count them:\n%s", c.comms, n, b)
 		}
-	}
-	if n == 0 || !strings.Contains(strings.ReplaceAll(b, "\n#   ", " "), fmt.Sprintf("each of the %d rules that name LL128 is followed by rules for its sizes with NCCL's own choice there", n)) {
-		t.Errorf("%d LL128 rules; the header does not count them:\n%s", n, b)
-	}
-	code, stdout, stderr := runCLI("tune", "-check", out, "-calibrate", log, "-comms", "1x8", "-hw", "fabric=pcie")
-	if strings.Contains(stdout, "one channel:") {
-		t.Errorf("-check without P2P: exit %d, some calls on one channel:\n%s\n%s", code, stdout, stderr)
+		if strings.Contains(c.comms, "32x4") && placed == 0 {
+			t.Errorf("%s: no placed rule names LL128: the case is not tried", c.comms)
+		}
+		code, stdout, stderr := runCLI("tune", "-check", out, "-calibrate", c.log, "-comms", c.comms, "-hw", "fabric=pcie")
+		if strings.Contains(stdout, "one channel:") {
+			t.Errorf("%s: -check without P2P: exit %d, some calls on one channel:\n%s\n%s", c.comms, code, stdout, stderr)
+		}
 	}
 }

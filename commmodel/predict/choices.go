@@ -694,15 +694,21 @@ func (m *Machine) TunerRules(collectives []commmodel.Collective, comms []Comm, l
 // (nccl.Model.TunerRules). An alternative NCCL cannot run c on is left out.
 func (m *Machine) assumedTunerModels(c Comm) []*nccl.Model {
 	var out []*nccl.Model
+	nicPath := false
 	for _, a := range m.Hardware.alternatives(m.tables, c.PerNode, c.Nodes > 1) {
 		if a.placement() {
 			continue
 		}
 		if tm, _, err := m.on(a.hw).tunerModel(c); err == nil {
 			out = append(out, tm)
+			nicPath = nicPath || a.keys[0] == "nic-path"
 		}
 	}
-	if h, ok := m.Hardware.noP2P(c.PerNode); ok {
+	// Across nodes, where the NICs' path is assumed, the rules of the NICs
+	// behind the CPU, which name no LL128, already follow each LL128 rule
+	// and take a job without P2P too: the machine without P2P would add
+	// rules no call reaches.
+	if h, ok := m.Hardware.noP2P(c.PerNode); ok && !(c.Nodes > 1 && nicPath) {
 		if tm, _, err := m.on(h).tunerModel(c); err == nil {
 			out = append(out, tm)
 		}
@@ -867,6 +873,10 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 	// ranks placed across more NVLink domains than they need, and ranks
 	// those counts in the order of comms.
 	placed := map[int][]*nccl.Model{}
+	// placedNoP2P is NCCL's model of a placement of each count of ranks
+	// without P2P between a node's GPUs (noP2P), whose own rules follow
+	// the placed rules it leaves out, as assumedTunerModels' do.
+	placedNoP2P := map[int]*nccl.Model{}
 	var ranks []int
 	for _, c := range comms {
 		if c.Nodes == 1 && c.PerNode == 1 {
@@ -949,6 +959,11 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 		for _, p := range ps {
 			placed[key.ranks] = append(placed[key.ranks], p.Model)
 		}
+		if h, ok := m.Hardware.noP2P(c.PerNode); ok && len(ps) > 0 && placedNoP2P[key.ranks] == nil {
+			if tm, err := m.on(h).straddled(c, ps[0].Nodes); err == nil {
+				placedNoP2P[key.ranks] = tm
+			}
+		}
 	}
 	// Rules of any nNodes for each such count of ranks, after every
 	// other rule, take each call of a placement no rule of its count
@@ -960,7 +975,11 @@ func (m *Machine) TunerPlan(collectives []commmodel.Collective, comms []Comm, la
 		for f := range nccl.Func(nccl.NumFuncs) {
 			own := func(m *nccl.Model) nccl.TunerPick { return m.DefaultPick(f) }
 			steady := func(m *nccl.Model) nccl.TunerPick { return m.FallbackPick(f) }
-			rs, err := ms[0].TunerRulesFalling(f, -1, leastWorst(f, ms, own), leastWorst(f, ms, steady), nil, ms[1:]...)
+			alts := ms[1:]
+			if tm := placedNoP2P[r]; tm != nil {
+				alts = append(slices.Clip(alts), tm)
+			}
+			rs, err := ms[0].TunerRulesFalling(f, -1, leastWorst(f, ms, own), leastWorst(f, ms, steady), nil, alts...)
 			if err != nil {
 				return nil, nil, err
 			}
