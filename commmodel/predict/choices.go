@@ -722,7 +722,11 @@ func (m *Machine) assumedTunerModels(c Comm) []*nccl.Model {
 // NCCL_P2P_LEVEL below the GPUs' path, or each GPU in a container of its
 // own, which NCCL's paths.cc routes through the CPU), and NCCL then runs
 // no LL128 between them (tuning.cc enables LL128 only on an intra-node
-// path of NVB or nearer). PCIe between the GPUs stands for the CPU's path.
+// path of NVB or nearer). PCIe between the GPUs stands for the CPU's path,
+// and NVLS is off (whether NCCL keeps it without P2P is not modelled): the
+// rules of h then name Ring or Tree where NCCL's own choice would be
+// NVLS, which NCCL never leaves out, so a fallback of them is never passed
+// over.
 func (h Hardware) noP2P(perNode int) (Hardware, bool) {
 	if perNode < 2 || h.Fabric == FabricPCIe {
 		return h, false
