@@ -75,8 +75,14 @@ type HostIBHCA struct {
 	Rails []string
 }
 
-// IBHCA returns the host's NCCL_IB_HCA value, the same for every rank.
-func (t *Topology) IBHCA() HostIBHCA {
+// IBHCA returns the host's NCCL_IB_HCA value, the same for every rank,
+// where the GPUs a host holds are not known (IBHCAOf).
+func (t *Topology) IBHCA() HostIBHCA { return t.IBHCAOf(0) }
+
+// IBHCAOf is IBHCA for a host known to hold hostGPUs GPUs, 0 where that is
+// not known: a capture of as many shows the whole host, whose NICs no GPU
+// is nearest are left out however they sit (PartOfHost).
+func (t *Topology) IBHCAOf(hostGPUs int) HostIBHCA {
 	near := t.NearestToGPU()
 	// As NICsUsed: a capture of one GPU cannot show the other GPUs'
 	// nearest NICs, and one with no known GPU-NIC path shows none.
@@ -101,7 +107,7 @@ func (t *Topology) IBHCA() HostIBHCA {
 	if len(devices) == 0 {
 		return HostIBHCA{}
 	}
-	if len(left) > 0 && t.PartOfHost() {
+	if len(left) > 0 && t.PartOfHost(hostGPUs) {
 		return HostIBHCA{Rails: left}
 	}
 	return HostIBHCA{Value: "=" + strings.Join(devices, ","), Left: left}
@@ -109,15 +115,19 @@ func (t *Topology) IBHCA() HostIBHCA {
 
 // PartOfHost reports that t, a capture of two GPUs or more, may show part
 // of its host, as a container given some of the host's GPUs and its
-// network prints it: the NICs no GPU of t is nearest look like the rails
-// of GPUs t does not show (railsLeft). It is the one test of it: IBHCA
-// gives no list there, and predict takes no fact of the whole host from
-// such a capture that its other GPUs could change (Hardware.SetTopology).
-// A capture of one GPU, or with no known GPU-NIC path, is not tested:
-// it shows no GPU's nearest NIC to hold the others against.
-func (t *Topology) PartOfHost() bool {
+// network prints it: it shows fewer GPUs than hostGPUs, the GPUs its host
+// is known to hold (0 where that is not known), and the NICs no GPU of t
+// is nearest look like the rails of GPUs t does not show (railsLeft). A
+// capture of as many GPUs as its host holds shows them all, whatever its
+// NICs: a storage NIC on a GPU's PCIe switch is no rail. It is the one
+// test of it: IBHCAOf gives no list there, and predict takes no fact of
+// the whole host from such a capture that its other GPUs could change
+// (Hardware.PartOfHost, which gives hostGPUs). A capture of one GPU, or
+// with no known GPU-NIC path, is not tested: it shows no GPU's nearest
+// NIC to hold the others against.
+func (t *Topology) PartOfHost(hostGPUs int) bool {
 	near := t.NearestToGPU()
-	if len(t.gpus) < 2 || !slices.Contains(near, true) {
+	if len(t.gpus) < 2 || hostGPUs > 0 && len(t.gpus) >= hostGPUs || !slices.Contains(near, true) {
 		return false
 	}
 	var kept, out []int

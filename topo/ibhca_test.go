@@ -55,8 +55,8 @@ func TestIBHCARails(t *testing.T) {
 		{"DGX A100", dgx, "=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_6,mlx5_7,mlx5_8,mlx5_9", 0},
 	} {
 		h := c.top.IBHCA()
-		if c.top.PartOfHost() != (c.rails > 0) {
-			t.Errorf("%s: PartOfHost %v, where the advice names %d rails", c.name, c.top.PartOfHost(), c.rails)
+		if c.top.PartOfHost(0) != (c.rails > 0) {
+			t.Errorf("%s: PartOfHost %v, where the advice names %d rails", c.name, c.top.PartOfHost(0), c.rails)
 		}
 		if h.Value != c.value || len(h.Rails) != c.rails {
 			t.Errorf("%s: %+v, want value %q and %d rails", c.name, h, c.value, c.rails)
@@ -109,5 +109,27 @@ func TestIBHCADamagedLegend(t *testing.T) {
 		if h := built.IBHCA(); h.Value != "" {
 			t.Errorf("New with devices %q: %+v; want none", devices, h)
 		}
+	}
+}
+
+// TestPartOfHostHostSize: a capture of as many GPUs as its host is known
+// to hold is the whole host, whatever its NICs (review 49b, finding 1):
+// testdata/dgx_h100_storage_nic_pxb.txt, all 8 GPUs of a DGX H100 with a
+// storage port PXB to GPU3's compute NIC, looks like part of a host by its
+// NICs alone; held against a host of 8 it is not, and NCCL_IB_HCA names
+// the 8 compute NICs. 2 of 8 GPUs stay part of a host of 8.
+func TestPartOfHostHostSize(t *testing.T) {
+	var whole, part *Topology
+	for f, top := range map[string]**Topology{"dgx_h100_storage_nic_pxb.txt": &whole, "hgx_h100_two_of_eight_gpus.txt": &part} {
+		var err error
+		if *top, _, err = ParseFile("testdata/" + f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !whole.PartOfHost(0) || whole.PartOfHost(8) || !part.PartOfHost(8) || part.PartOfHost(2) {
+		t.Errorf("8 GPUs: %v unknown, %v of 8; 2 GPUs: %v of 8, %v of 2", whole.PartOfHost(0), whole.PartOfHost(8), part.PartOfHost(8), part.PartOfHost(2))
+	}
+	if h := whole.IBHCAOf(8); h.Value != "=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_6,mlx5_7,mlx5_8,mlx5_9" || len(h.Rails) > 0 {
+		t.Errorf("IBHCAOf(8): %+v", h)
 	}
 }

@@ -55,6 +55,20 @@ func WriteReport(w io.Writer, t *Topology) error {
 	if t == nil {
 		return errNil("WriteReport")
 	}
+	return writeReport(w, t, 0)
+}
+
+// WriteHostReport is WriteReport for a host known to hold hostGPUs GPUs,
+// 0 where that is not known: its NCCL_IB_HCA line is IBHCAOf(hostGPUs)'s.
+func WriteHostReport(w io.Writer, t *Topology, hostGPUs int) error {
+	if t == nil {
+		return errNil("WriteHostReport")
+	}
+	return writeReport(w, t, hostGPUs)
+}
+
+// writeReport is WriteHostReport past its nil check.
+func writeReport(w io.Writer, t *Topology, hostGPUs int) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%d GPU%s, %d NIC%s, NUMA nodes %v\n\n", len(t.gpus), plural(len(t.gpus)), len(t.nics), plural(len(t.nics)), t.NUMANodes())
 	fmt.Fprintln(tw, "device\tkind\tRDMA device\tNUMA\tCPU affinity\tGPU NUMA ID")
@@ -100,7 +114,7 @@ func WriteReport(w io.Writer, t *Topology) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		if a := t.IBHCA().Advice(); a != "" {
+		if a := t.IBHCAOf(hostGPUs).Advice(); a != "" {
 			fmt.Fprintln(w, a)
 		}
 		for _, n := range NotIBNotes(bs) {

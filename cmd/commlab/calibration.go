@@ -442,7 +442,7 @@ func (f machineFlags) logPins() (predict.Pins, error) {
 // that does not place its ranks on hosts, of GPU gpu (-gpu's, or a file's
 // gpu= key), and a phrase that says why, 0 where nothing gives them: -hw
 // (gpus=G, a system's), else a -topo capture of two or more GPUs that
-// shows the whole host (topo.Topology.PartOfHost), else the
+// shows the whole host (predict.Hardware.PartOfHost), else the
 // catalog's platform of the GPU (an MI300X's 8, which no -hw gave) or the
 // host the machine assumes for an AMD GPU the catalog lacks (its target's
 // platform, or a full mesh of its links: predict's amdMesh), else the one
@@ -458,7 +458,7 @@ func (f machineFlags) machineHosts(gpu string) (int, string) {
 		return h.PerHost(), fmt.Sprintf("-hw gives hosts of %d GPUs", h.PerHost())
 	}
 	// A capture that does not read is load's error.
-	if tp, _, _ := f.readCapture(); tp != nil && len(tp.GPUs()) >= 2 && !tp.PartOfHost() {
+	if tp, _, _ := f.readCapture(); tp != nil && len(tp.GPUs()) >= 2 && !h.PartOfHost(tp) {
 		// As the capture sets the host's GPUs over the catalog's
 		// (Hardware.SetTopology), where it shows the whole host.
 		n := len(tp.GPUs())

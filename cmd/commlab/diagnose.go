@@ -255,7 +255,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 			Kind: f.Kind, Term: f.Term, NCCL: f.NCCL, Advice: shiftFindingRefs(f.Advice, shift)}
 		d.Assumed = f.AssumedFacts()
 		if (f.Term == predict.TermNetwork || f.Term == predict.TermChannels) && mc.capture != nil && len(mc.capture.GPUs()) > 0 && len(d.Assumed) == 0 {
-			d.Advice = append(d.Advice, bindingAdvice(mc.capture, t.Evidence))
+			d.Advice = append(d.Advice, bindingAdvice(mc.capture, mc.hw.HostSize(), t.Evidence))
 		}
 		out.Findings = append(out.Findings, d)
 	}
@@ -346,19 +346,20 @@ func testOfTable(t predict.Table) *nccltests.Test {
 
 // bindingAdvice is what the topology capture t says to set for a network
 // finding of a table with evidence e: the host's one NCCL_IB_HCA
-// (topo.HostIBHCA), or none where NCCL's debug lines list a NIC the
+// (topo.Topology.IBHCAOf, of a host known to hold hostGPUs GPUs:
+// predict.Hardware.HostSize, 0 for unknown), or none where NCCL's debug lines list a NIC the
 // capture does not show (unshownNICs: the list would leave it out); for
 // NICs NCCL's InfiniBand transport does not list, what picks them
 // (topo.NotIB); and each rank's NUMA node and CPUs, the GPUs that share
 // them together. It names no NIC per rank: NCCL pairs each GPU with its
 // nearest NIC itself, and an NCCL_IB_HCA set per rank breaks its rings
 // (topo.SameIBHCA).
-func bindingAdvice(t *topo.Topology, e nccltests.Evidence) string {
+func bindingAdvice(t *topo.Topology, hostGPUs int, e nccltests.Evidence) string {
 	bs := t.Bindings()
 	var parts []string
 	if missing, line := unshownNICs(t, e); len(missing) > 0 {
 		parts = append(parts, fmt.Sprintf("NCCL_IB_HCA: none from this capture, which does not show %s of NCCL's debug lines (line %d); if set, the same on every rank: %s", words.And(missing), line, topo.SameIBHCA))
-	} else if a := t.IBHCA().Advice(); a != "" {
+	} else if a := t.IBHCAOf(hostGPUs).Advice(); a != "" {
 		parts = append(parts, a)
 	}
 	if notes := topo.NotIBNotes(bs); len(notes) > 0 {

@@ -127,7 +127,7 @@ func TestNoPerRankIBHCA(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Without NCCL's device list, diagnose gives the host's value once.
-	a := bindingAdvice(top, nccltests.Evidence{})
+	a := bindingAdvice(top, 0, nccltests.Evidence{})
 	if m := perRankHCA(a); m != "" || !strings.Contains(a, all8) || !strings.Contains(a, "GPU0, GPU1, GPU2 and GPU3 on NUMA node 0, CPUs 0-47,96-143") {
 		t.Errorf("binding advice %q: want %s once and the GPUs' NUMA nodes and CPUs", a, all8)
 	}

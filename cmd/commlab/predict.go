@@ -615,7 +615,7 @@ func captureHardware(gpu, spec, topoFile string, tp *topo.Topology, bad []*topo.
 	catalogLinks := hw.GPU.Known && hw.GPU.NVLinks > 0
 	// A card with an optional NVLink bridge may be captured either way.
 	bridged := hw.GPU.BridgeLinks > 0
-	if n := len(tp.GPUs()); hw.System != "" && n >= 2 && n != hw.PerHost() && (n > hw.PerHost() || !tp.PartOfHost()) {
+	if n := len(tp.GPUs()); hw.System != "" && n >= 2 && n != hw.PerHost() && !hw.PartOfHost(tp) {
 		// As -hw system=NAME,gpus=N is refused unless N is the system's;
 		// a capture of part of the host (a container's) shows fewer.
 		return predict.Hardware{}, nil, nil, flagErrorf("-topo %s: the capture shows a host of %d GPUs, where -hw system=%s holds %d: it is a capture of another host; leave out -hw system= or -topo",

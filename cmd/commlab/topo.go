@@ -77,7 +77,9 @@ type topoOut struct {
 	NCCLIBHCARails []string `json:"nccl_ib_hca_unshown_rails"`
 	// Notes say what the capture shows of the GPUs' NVLinks beyond the
 	// fabric (topo.FabricNotes): GPUs with fewer NVLinks than the others,
-	// GPUs off the NVSwitch.
+	// GPUs off the NVSwitch; and, last, where it may show part of its
+	// host, the facts it leaves unsettled and the -hw that settles them
+	// (predict.Hardware.CaptureNote), as the text prints it.
 	Notes    []string  `json:"notes"`
 	Problems []problem `json:"problems"`
 }
@@ -109,13 +111,14 @@ func runTopo(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out := topoJSON(t, source, problems)
-	var note string
-	if out.Hardware, out.HW, note, err = topoHardware(t, *gpu); err != nil {
+	m, err := topoHardware(t, *gpu)
+	if err != nil {
 		return err
 	}
-	if note != "" {
-		out.Notes = append(out.Notes, note)
+	out := topoJSON(t, source, problems, m.host)
+	out.Hardware, out.HW = m.out, m.hw
+	if m.note != "" {
+		out.Notes = append(out.Notes, m.note)
 	}
 	switch format {
 	case formatJSON:
@@ -125,9 +128,9 @@ func runTopo(args []string, stdout, stderr io.Writer) error {
 		return writeCSV(stdout, out.GPUs)
 	}
 	writeProblems(stderr, out.Problems)
-	writeTopoHardware(stdout, out, topo.XGMIPeers(t), *gpu != "", *preset == "" && source != "-", *preset)
+	writeTopoHardware(stdout, out, topo.XGMIPeers(t), *gpu != "", m.note != "", *preset == "" && source != "-", *preset)
 	fmt.Fprintf(stdout, "\n%s: ", source)
-	if err := topo.WriteReport(stdout, t); err != nil {
+	if err := topo.WriteHostReport(stdout, t, m.host); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(stdout, "\nGPU fabric: %s\n", topo.DescribeFabric(t))
@@ -155,7 +158,10 @@ func loadTopology(pos []string, preset string) (t *topo.Topology, source string,
 	return t, name, problems, err
 }
 
-func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError) topoOut {
+// topoJSON is what the capture t, read from source with problems, shows,
+// its NCCL_IB_HCA for a host known to hold hostGPUs GPUs (0 for unknown:
+// topo.Topology.IBHCAOf); runTopo adds the machine predict takes from it.
+func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError, hostGPUs int) topoOut {
 	out := topoOut{Source: source, GPUs: []topoGPU{}, NICs: []topoNIC{}, Pairs: []topoPair{}, Problems: topoProblems(source, problems)}
 	for i, b := range t.Bindings() {
 		out.GPUs = append(out.GPUs, topoGPU{
@@ -163,7 +169,7 @@ func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError) topo
 			NCCLPath: b.NCCL.String(), GDR: b.GDR, GPUsOnNIC: b.Sharing, CPUs: b.CPUs.String(), NotIB: b.NotIB,
 		})
 	}
-	h := t.IBHCA()
+	h := t.IBHCAOf(hostGPUs)
 	out.NCCLIBHCA, out.NCCLIBHCALeft, out.NCCLIBHCARails = h.Value, append([]string{}, h.Left...), append([]string{}, h.Rails...)
 	near := t.NearestToGPU()
 	for i, n := range t.NICs() {
@@ -178,22 +184,38 @@ func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError) topo
 	return out
 }
 
-// topoHardware returns the machine predict takes from t with -topo: the
-// facts t settles (predict.Hardware.SetTopology), or with gpu every fact of
-// that GPU with them applied; the -hw spec of the facts t settles; and
-// what it leaves unsettled (predict.Hardware.CaptureNote), "" for nothing.
-func topoHardware(t *topo.Topology, gpu string) (hardwareOutput, string, string, error) {
+// topoMachine is the machine predict takes from a capture with -topo
+// (topoHardware).
+type topoMachine struct {
+	// out is the facts the capture settles, or with -gpu every fact of
+	// that GPU with them applied; hw the -hw spec of the facts it
+	// settles.
+	out hardwareOutput
+	hw  string
+	// note says what a capture that may show part of its host leaves
+	// unsettled (predict.Hardware.CaptureNote), "" for nothing.
+	note string
+	// host is the GPUs a host of -gpu's GPU is known to hold
+	// (predict.Hardware.HostSize), 0 without -gpu: commlab topo knows no
+	// GPU's host then, and takes a capture for part of one by its NICs
+	// alone (topo.Topology.PartOfHost).
+	host int
+}
+
+// topoHardware returns the machine predict takes from t with -topo, of
+// GPU gpu where it is given.
+func topoHardware(t *topo.Topology, gpu string) (topoMachine, error) {
 	var hw predict.Hardware
 	if gpu != "" {
 		var err error
 		if hw, err = predict.Describe(gpu, ""); err != nil {
-			return hardwareOutput{}, "", "", fmt.Errorf("-gpu: %w", err)
+			return topoMachine{}, fmt.Errorf("-gpu: %w", err)
 		}
 	}
-	note := hw.CaptureNote(t)
+	host, note := hw.HostSize(), hw.CaptureNote(t)
 	hw.SetTopology(t)
 	if err := otherVendor(&hw, t, "-gpu "+gpu); err != nil {
-		return hardwareOutput{}, "", "", err
+		return topoMachine{}, err
 	}
 	out := hardwareOutput{Summary: hw.String(), Facts: hw.Facts(), Guesses: []guessOutput{}}
 	// rocm-smi prints no link count: the links assumed for an XGMI host
@@ -220,7 +242,7 @@ func topoHardware(t *topo.Topology, gpu string) (hardwareOutput, string, string,
 	if k := slices.IndexFunc(hw.Facts(), assumedLinks); k >= 0 && allDirect {
 		spec += ",links=" + hw.Facts()[k].Value
 	}
-	return out, spec, note, nil
+	return topoMachine{out: out, hw: spec, note: note, host: host}, nil
 }
 
 // topoFacts lists the facts of source topo as "name value, ...".
@@ -238,15 +260,18 @@ func topoFacts(facts []predict.Fact) string {
 // first: the facts it settles, the -hw spec that says the same and, with
 // -gpu, the whole machine as predict prints it. peers are the XGMI peers
 // the capture joins to each GPU directly (topo.XGMIPeers), nil for none;
-// preset names the built-in topology read in place of a capture, "" for
-// none.
-func writeTopoHardware(w io.Writer, out topoOut, peers []int, gpu, file bool, preset string) {
-	if out.HW == "" && len(out.Notes) > 0 {
+// part says the capture may show part of its host (out.Notes holds
+// predict.Hardware.CaptureNote), whose NICs and NIC path it does not
+// settle, so no line speaks of them; preset names the built-in topology
+// read in place of a capture, "" for none.
+func writeTopoHardware(w io.Writer, out topoOut, peers []int, gpu, part, file bool, preset string) {
+	if out.HW == "" && part {
 		// A capture of part of a host (predict.Hardware.CaptureNote).
 		fmt.Fprintln(w, "machine: the capture settles no fact the model takes")
 		for _, n := range out.Notes {
 			fmt.Fprintln(w, n)
 		}
+		writeHostHint(w, part, gpu)
 		if gpu {
 			writeHardware(w, out.Hardware)
 		}
@@ -266,6 +291,7 @@ func writeTopoHardware(w io.Writer, out topoOut, peers []int, gpu, file bool, pr
 	for _, n := range out.Notes {
 		fmt.Fprintln(w, n)
 	}
+	writeHostHint(w, part, gpu)
 	writeXGMILinks(w, out.Hardware.Facts, peers)
 	var far []string
 	for _, n := range out.NICs {
@@ -273,7 +299,7 @@ func writeTopoHardware(w io.Writer, out topoOut, peers []int, gpu, file bool, pr
 			far = append(far, n.Name)
 		}
 	}
-	if len(far) > 0 && len(far) < len(out.NICs) && len(out.GPUs) >= 2 {
+	if len(far) > 0 && len(far) < len(out.NICs) && len(out.GPUs) >= 2 && !part {
 		fmt.Fprintf(w, "nics_per_node leaves out %s: no GPU's nearest NIC, and NCCL runs on each GPU's nearest\n", strings.Join(far, ", "))
 	}
 	// An Infinity Fabric spec without links (writeXGMILinks: the capture
@@ -297,13 +323,23 @@ func writeTopoHardware(w io.Writer, out topoOut, peers []int, gpu, file bool, pr
 				own = append(own, g.NCCLPath)
 			}
 		}
-		if f.Name == "nic_path" && len(out.GPUs) >= 2 && len(own) > 0 && !slices.Equal(own, []string{f.Value}) {
+		if f.Name == "nic_path" && !part && len(out.GPUs) >= 2 && len(own) > 0 && !slices.Equal(own, []string{f.Value}) {
 			fmt.Fprintf(w, "nic_path %s is the path by which NCCL's ring enters and leaves the host, not a GPU's to its own NIC (the bindings' NCCL column: %s): a ring's channel enters at one GPU and leaves at another (docs/topology.md)\n",
 				f.Value, strings.Join(own, ", "))
 		}
 	}
 	if gpu {
 		writeHardware(w, out.Hardware)
+	}
+}
+
+// writeHostHint says, for a capture that may show part of its host (part)
+// read without -gpu (gpu false), that no host size was held against it
+// (topoMachine.host): with -gpu, a capture of as many GPUs as a host of
+// that GPU holds is the whole host, whatever its NICs, as predict takes it.
+func writeHostHint(w io.Writer, part, gpu bool) {
+	if part && !gpu {
+		fmt.Fprintln(w, "without -gpu, topo knows no host size: with -gpu NAME, as in predict, diagnose, tune and plot, a capture of as many GPUs as the catalog's hosts of that GPU hold is taken for the whole host, whatever its NICs")
 	}
 }
 

@@ -44,7 +44,7 @@ func TestTopoSlingshotNoIBHCA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := bindingAdvice(top, nccltests.Evidence{}); strings.Contains(a, "=cxi") || !strings.Contains(a, "GPU0 and GPU1 on NUMA node 0, CPUs 0; GPU2 and GPU3 on NUMA node 1") || !strings.Contains(a, "NCCL_IB_HCA: none; ") {
+	if a := bindingAdvice(top, 0, nccltests.Evidence{}); strings.Contains(a, "=cxi") || !strings.Contains(a, "GPU0 and GPU1 on NUMA node 0, CPUs 0; GPU2 and GPU3 on NUMA node 1") || !strings.Contains(a, "NCCL_IB_HCA: none; ") {
 		t.Errorf("diagnose's binding advice %q: want the GPUs' CPUs, no NCCL_IB_HCA", a)
 	}
 }

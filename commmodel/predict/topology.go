@@ -6,6 +6,7 @@ import (
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/internal/words"
+	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/topo"
 )
 
@@ -64,9 +65,10 @@ import (
 //     switch LL128 off; PXN where NCCL relays through an NVLinked GPU. A
 //     capture with no NICs, or no known GPU-NIC path, leaves them.
 //
-// A capture that may show part of its host (topo.Topology.PartOfHost: a
-// container given some of the host's GPUs and its network, whose NICs no
-// GPU shown is nearest look like the rails of GPUs it does not show) is
+// A capture that may show part of its host (PartOfHost: a container given
+// some of the host's GPUs and its network, fewer than a host is known to
+// hold, whose NICs no GPU shown is nearest look like the rails of GPUs it
+// does not show) is
 // taken for its GPUs alone, as one of one GPU is: it sets no
 // gpus_per_node, no NICs and no NIC path, and a fabric only where it holds
 // for the whole host, NVSwitch (which only a switch gives) or PCIe (GPUs
@@ -85,7 +87,7 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 	if t == nil {
 		return nil
 	}
-	part := t.PartOfHost()
+	part := h.PartOfHost(t)
 	if n := len(t.GPUs()); n >= 2 {
 		switch {
 		case part:
@@ -166,19 +168,52 @@ func (h *Hardware) TopoFileNote(t *topo.Topology) string {
 		path, h.System, h.topoFile, h.NICPath, path)
 }
 
+// HostSize returns the GPUs a host of h is known to hold, against which a
+// capture is held (PartOfHost): the user's (-hw gpus=), a system's, the
+// catalog's platform of the GPU (an MI300X's 8) or a capture's taken for
+// the whole host; else the most a host of any of the catalog's systems
+// with h's GPU holds (an H100's 8: DGX and HGX H100, beside the 4-GPU HGX
+// H100), as no capture shows more GPUs than its host holds. 0 where none
+// is known: a host assumed, or a lower bound from the runs, is no host
+// size (hostKnown), and a GPU the catalog lacks is in none of its systems.
+func (h *Hardware) HostSize() int {
+	if h.hostKnown() && h.Sources.HostGPUs != SourceAssumed {
+		return h.hostGPUs
+	}
+	n := h.Platform()
+	if !h.GPU.Known {
+		return n
+	}
+	for _, s := range presets.Systems {
+		if g, err := nccl.ParseGPU(s.GPU); err == nil && g.Name == h.GPU.Name {
+			n = max(n, s.PerHost)
+		}
+	}
+	return n
+}
+
+// PartOfHost reports that capture t may show part of a host of h: fewer
+// GPUs than its host is known to hold (HostSize), or with no host size
+// known, and NICs that look like the rails of GPUs it does not show
+// (topo.Topology.PartOfHost). SetTopology, CaptureNote and every command
+// that takes a capture ask it, so that all take a capture alike.
+func (h *Hardware) PartOfHost(t *topo.Topology) bool {
+	return t != nil && t.PartOfHost(h.HostSize())
+}
+
 // CaptureNote says which facts of the host SetTopology leaves to the
 // catalog or assumed because capture t may show part of its host
-// (topo.Topology.PartOfHost), and the -hw that settles them: its GPUs,
-// NICs and NIC path, and the fabric where its GPUs' NVLinks read as a
-// mesh. "" where t is taken for the whole host.
+// (PartOfHost), and the -hw that settles them: its GPUs, NICs and NIC
+// path, and the fabric where its GPUs' NVLinks read as a mesh. "" where t
+// is taken for the whole host, or the user gave every fact it would name
+// (-hw), as then none is left to the catalog or assumed.
 func (h *Hardware) CaptureNote(t *topo.Topology) string {
-	if t == nil || len(t.GPUs()) < 2 {
+	if t == nil || len(t.GPUs()) < 2 || !h.PartOfHost(t) {
 		return ""
 	}
-	f := topo.InferFabric(t)
-	mesh := f.Kind == commmodel.FullMesh && !topo.AllXGMI(t)
-	const fabric = "nvswitch|mesh"
-	if !t.PartOfHost() {
+	mesh := topo.InferFabric(t).Kind == commmodel.FullMesh && !topo.AllXGMI(t)
+	given := h.Sources.HostGPUs == SourceUser && h.Sources.NICs == SourceUser && h.Sources.NICPath == SourceUser
+	if given && (!mesh || h.Sources.Fabric == SourceUser) {
 		return ""
 	}
 	var rails []string
@@ -190,7 +225,7 @@ func (h *Hardware) CaptureNote(t *topo.Topology) string {
 	}
 	left, keys := "its GPUs, NICs and NIC path", "gpus=G,nics=N,nic-path=PATH"
 	if mesh {
-		left, keys = "its GPUs, their fabric (NVLinks between some GPUs of an NVSwitch host or of a mesh read alike), NICs and NIC path", "gpus=G,fabric="+fabric+",nics=N,nic-path=PATH"
+		left, keys = "its GPUs, their fabric (NVLinks between some GPUs of an NVSwitch host or of a mesh read alike), NICs and NIC path", "gpus=G,fabric=nvswitch|mesh,nics=N,nic-path=PATH"
 	}
 	return fmt.Sprintf("the capture may show part of its host (a container given some of its GPUs): %s, no GPU's nearest, look like the rails of GPUs it does not show; %s are not taken from it: -hw %s settles them, or a capture of the host outside the container",
 		words.And(rails), left, keys)

@@ -172,14 +172,7 @@ func TestSetTopologyLeaves(t *testing.T) {
 // capture, a bridged pair (workstation_nv4_pair.txt: a mesh of 4) and
 // eight PCIe cards keep their readings.
 func TestSetTopologyPartOfHost(t *testing.T) {
-	read := func(f string) *topo.Topology {
-		tp, _, err := topo.ParseFile("../../topo/testdata/" + f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tp
-	}
-	part := read("hgx_h100_two_of_eight_gpus.txt")
+	part := readFixture(t, "hgx_h100_two_of_eight_gpus.txt")
 	bare, _ := DefaultHardware("NVIDIA H100 80GB HBM3")
 	h := bare
 	if kept := h.SetTopology(part); len(kept) > 0 {
@@ -219,11 +212,77 @@ func TestSetTopologyPartOfHost(t *testing.T) {
 		{"workstation_nv4_pair.txt", 2, FabricMesh, 4, 0},
 		{"pcie_only_4090_crlf.txt", 8, FabricPCIe, 18, 2},
 	} {
-		tp := read(c.file)
+		tp := readFixture(t, c.file)
 		h := bare
 		h.SetTopology(tp)
-		if tp.PartOfHost() || h.CaptureNote(tp) != "" || h.PerHost() != c.gpus || h.Fabric != c.fabric || h.Sources.Fabric != SourceTopo || h.links() != c.links || c.nics > 0 && h.NICs != c.nics {
+		if tp.PartOfHost(0) || h.CaptureNote(tp) != "" || h.PerHost() != c.gpus || h.Fabric != c.fabric || h.Sources.Fabric != SourceTopo || h.links() != c.links || c.nics > 0 && h.NICs != c.nics {
 			t.Errorf("%s: %s, %d GPUs a host, fabric from %s, note %q", c.file, h.String(), h.PerHost(), h.Sources.Fabric, h.CaptureNote(tp))
 		}
 	}
+}
+
+// TestPartOfHostKnownSize: a capture that shows as many GPUs as a host of
+// its GPU is known to hold is the whole host, whatever its NICs (review
+// 49b, finding 1). topo/testdata/dgx_h100_storage_nic_pxb.txt, all 8 GPUs
+// of a DGX H100 with a storage port PXB to GPU3's compute NIC, looks like
+// part of a host by its NICs alone, and had set no gpus_per_node, NICs or
+// NIC path, with the note. An H100's hosts hold 8 at most in the catalog
+// (HostSize), as -hw gpus=8 says: the capture now sets them, and the NICs
+// nearest the GPUs, 8, with no note. Where no host size is known (no GPU),
+// its NICs alone decide, and 2 of 8 GPUs stay part of a host beside 8.
+func TestPartOfHostKnownSize(t *testing.T) {
+	whole, part := readFixture(t, "dgx_h100_storage_nic_pxb.txt"), readFixture(t, "hgx_h100_two_of_eight_gpus.txt")
+	h100, _ := DefaultHardware("NVIDIA H100 80GB HBM3")
+	user, err := Describe("NVIDIA H100 80GB HBM3", "gpus=8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, h := range map[string]Hardware{"catalog": h100, "-hw gpus=8": user} {
+		if h.HostSize() != 8 || h.PartOfHost(whole) || !h.PartOfHost(part) || h.CaptureNote(whole) != "" {
+			t.Errorf("%s: host size %d, part of a host %v (2 of 8: %v), note %q", name, h.HostSize(), h.PartOfHost(whole), h.PartOfHost(part), h.CaptureNote(whole))
+		}
+		if kept := h.SetTopology(whole); len(kept) > 0 || h.PerHost() != 8 || h.NICs != 8 || h.Sources.NICs != SourceTopo || h.Sources.NICPath != SourceTopo {
+			t.Errorf("%s: %s, kept %q, NICs from %s, nic_path from %s", name, h.String(), kept, h.Sources.NICs, h.Sources.NICPath)
+		}
+	}
+	var none Hardware
+	if none.HostSize() != 0 || !none.PartOfHost(whole) || !whole.PartOfHost(0) {
+		t.Errorf("no host size: %d, part of a host %v", none.HostSize(), none.PartOfHost(whole))
+	}
+}
+
+// TestCaptureNoteSettled: the note on a capture that may show part of its
+// host names the facts it leaves and the -hw keys that settle them; where
+// -hw gives each of them, it has nothing to say (review 49b, minor).
+// topo/testdata/hgx_h100_two_of_eight_gpus.txt reads as a mesh, so the
+// fabric is among them.
+func TestCaptureNoteSettled(t *testing.T) {
+	part := readFixture(t, "hgx_h100_two_of_eight_gpus.txt")
+	for _, c := range []struct {
+		spec string
+		note bool
+	}{
+		{"", true},
+		{"gpus=8,nics=8", true},
+		{"gpus=8,nics=8,nic-path=PXN", true},
+		{"gpus=8,fabric=nvswitch,nics=8,nic-path=PXN", false},
+	} {
+		h, err := Describe("NVIDIA H100 80GB HBM3", c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if note := h.CaptureNote(part); (note != "") != c.note {
+			t.Errorf("-hw %s: note %q, want one: %v", c.spec, note, c.note)
+		}
+	}
+}
+
+// readFixture reads the capture f of topo/testdata.
+func readFixture(t testing.TB, f string) *topo.Topology {
+	t.Helper()
+	tp, _, err := topo.ParseFile("../../topo/testdata/" + f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tp
 }
