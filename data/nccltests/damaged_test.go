@@ -328,7 +328,8 @@ func TestAlgBWRealLogs(t *testing.T) {
 // blank line. Real logs so wrapped, each row's last one to three fields
 // moved down, read as before, rows and problems alike; a row's start whose
 // next line is another row, or is not what it lacks, is read as the row
-// it is, a wrong number of fields at its line, and the next row is kept.
+// it is, a wrong number of fields at its line, and the next row is kept;
+// a problem of a joined row names both its lines.
 func TestWrappedRows(t *testing.T) {
 	for _, path := range []string{
 		"testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log",
@@ -394,5 +395,17 @@ func TestWrappedRows(t *testing.T) {
 			len(got.Problems) == 0 || !strings.HasPrefix(got.Problems[0].Error(), "w.log:2: wrong number of fields") {
 			t.Errorf("%s: %d tests, rows %v, problems %v; want the row of 2097152 B kept and a wrong number of fields at line 2", c.name, len(got.Tests), got.Tests, got.Problems)
 		}
+	}
+	// A row cut after its out-of-place half, then the in-place half of
+	// the next, whose algbw is twice what this size over its time gives:
+	// joined as one wrapped row, the half is left out, and the warning
+	// names both lines.
+	text := head + "     1048576        262144     float     sum      -1    44.38   23.63   41.35      0\n    45.10   46.50   81.38      0\n" + row
+	got, err := read(strings.NewReader(text), "w.log", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Problems) != 1 || !errors.Is(got.Problems[0], ErrInconsistent) || !strings.Contains(got.Problems[0].Error(), "(the row is joined from lines 2 and 3, as a row wrapped onto the next)") {
+		t.Errorf("two damaged rows joined: problems %v; want one inconsistency that names lines 2 and 3", got.Problems)
 	}
 }

@@ -47,7 +47,10 @@ type parser struct {
 	// wrapped reports that the piece held is a row's start whose last
 	// fields a wrap put on the next line (rowPiece), not one NCCL's glued
 	// debug lines cut.
-	wrapped      bool
+	wrapped bool
+	// wrapLine is the line that completed a wrapped row (rowPiece) being
+	// parsed, 0 for a row of one line or one NCCL's debug lines cut.
+	wrapLine     int
 	tag          string       // the Open MPI tag of a joined text
 	title        string       // the placements the last title line named
 	done         []*testState // the tests that ended and were not yet returned
@@ -197,6 +200,10 @@ func (p *parser) where(r Row) string {
 // several lines has the problem at the field's own line and column.
 func (p *parser) fieldProblem(n, i int, format string, args ...any) {
 	if p.joinedRow {
+		if p.wrapLine > 0 {
+			// Two damaged rows may have been joined as one wrapped row.
+			format, args = format+" (the row is joined from lines %d and %d, as a row wrapped onto the next)", append(args, n, p.wrapLine)
+		}
 		p.problem(n, 0, format, args...)
 		return
 	}
@@ -260,7 +267,7 @@ var gluedDebugRE = regexp.MustCompile(`[A-Za-z][\w.-]*:\d+:\d+ \[\d+\] NCCL (INF
 // the row's text in p.text, and ok false where the line was taken as a
 // piece (its glued debug line read as one).
 func (p *parser) rowPiece(n int, s string) (start int, ok bool) {
-	p.text, p.joinedRow = s, false
+	p.text, p.joinedRow, p.wrapLine = s, false, 0
 	glued := gluedDebugRE.FindStringIndex(s)
 	if glued != nil {
 		if pre, msg, found := strings.Cut(s[glued[0]:], "NCCL INFO "); found {
@@ -293,6 +300,9 @@ func (p *parser) rowPiece(n int, s string) (start int, ok bool) {
 				return n, true
 			}
 		} else {
+			if p.wrapped {
+				p.wrapLine = n
+			}
 			s, start, p.joinedRow = p.piece+" "+s, p.pieceLine, true
 		}
 	}
@@ -349,7 +359,7 @@ func (p *parser) flushPiece() {
 		return
 	}
 	s, n := p.piece, p.pieceLine
-	p.piece, p.off, p.joinedRow, p.wrapped = "", 0, p.pieceJoined, false
+	p.piece, p.off, p.joinedRow, p.wrapped, p.wrapLine = "", 0, p.pieceJoined, false, 0
 	p.row(n, s)
 }
 
