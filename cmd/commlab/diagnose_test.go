@@ -642,7 +642,7 @@ func TestDiagnoseRCCLColumn(t *testing.T) {
 		{[]string{"-calibrate", realLog("mi300x_1x8_allreduce_rocmblogs.log")}, cols},
 		{[]string{"-gpu", "AMD Instinct MI300X"}, cols},
 		{[]string{"-gpu", "AMD Instinct MI300X", "-algo", "ring"}, unpinned},
-		{[]string{"-gpu", "AMD Instinct MI300X", "-algo", "ring", "-proto", "simple"}, ""},
+		{[]string{"-gpu", "AMD Instinct MI300X", "-algo", "ring", "-proto", "simple"}, "the channels column holds NCCL's"},
 		{[]string{"-gpu", "AMD Instinct MI300X", "-collective", "alltoall"}, ""},
 		{[]string{"-gpu", "NVIDIA H100 80GB HBM3"}, ""},
 	} {

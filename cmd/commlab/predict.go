@@ -842,10 +842,14 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 	}
 	// RCCL's choices are its own where the model takes NCCL's tuner's:
 	// not for the grouped sends of AllToAll and SendRecv, which no tuner
-	// chooses, nor for what -algo and -proto pin.
-	if p2p := q.Collective == commmodel.AllToAll || q.Collective == commmodel.SendRecv; rccl && !p2p && (q.Algo == "" || q.Proto == "") {
+	// chooses, nor for what -algo and -proto pin (the channels stay the
+	// model's).
+	if p2p := q.Collective == commmodel.AllToAll || q.Collective == commmodel.SendRecv; rccl && !p2p {
 		cols := "the algorithm, protocol and channels columns are"
-		if q.Algo != "" || q.Proto != "" {
+		switch {
+		case q.Algo != "" && q.Proto != "":
+			cols = "the channels column holds"
+		case q.Algo != "" || q.Proto != "":
 			cols = "the columns that -algo and -proto do not pin are"
 		}
 		out.Problems = append(out.Problems, problem{Message: rcclChoicesNote(cols)})

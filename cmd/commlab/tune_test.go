@@ -1126,12 +1126,17 @@ func TestTunePluginProto(t *testing.T) {
 // path of NVB or nearer), and the header counts them; tune -check of the
 // file on GPUs joined through PCIe, as such a job finds them, leaves no
 // call to one channel. So on OCI's GB200 racks, whose 32 x 4 file holds
-// placed rules (nNodes -1) for a communicator across a rack's edge.
+// placed rules (nNodes -1) for a communicator across a rack's edge, and on
+// GCP's GB300 hosts of one NVLink domain.
 func TestTuneNoP2PFallbacks(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ log, comms string }{
 		{realLog("h100_1x8_g8_allreduce_voltagepark.log"), "1x8"},
 		{realLog("gb200_32x4_allreduce_two_racks_oci_oke.log"), "32x4,2x4"},
+		// Two hosts of one GB300 NVLink domain, one node to NCCL, whose
+		// NICs' path is assumed: the NICs behind the CPU leave LL128 in
+		// that node, and the rules without P2P still follow.
+		{realLog("gb300_2x4_allgather_crossdomain_gcpa4xmax.log"), "2x4"},
 	} {
 		out := tuneTo(t, "-calibrate", c.log, "-comms", c.comms)
 		b, rules := readRulesFile(t, out)

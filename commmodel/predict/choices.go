@@ -694,26 +694,36 @@ func (m *Machine) TunerRules(collectives []commmodel.Collective, comms []Comm, l
 // (nccl.Model.TunerRules). An alternative NCCL cannot run c on is left out.
 func (m *Machine) assumedTunerModels(c Comm) []*nccl.Model {
 	var out []*nccl.Model
-	nicPath := false
 	for _, a := range m.Hardware.alternatives(m.tables, c.PerNode, c.Nodes > 1) {
 		if a.placement() {
 			continue
 		}
 		if tm, _, err := m.on(a.hw).tunerModel(c); err == nil {
 			out = append(out, tm)
-			nicPath = nicPath || a.keys[0] == "nic-path"
 		}
 	}
-	// Across nodes, where the NICs' path is assumed, the rules of the NICs
-	// behind the CPU, which name no LL128, already follow each LL128 rule
-	// and take a job without P2P too: the machine without P2P would add
-	// rules no call reaches.
-	if h, ok := m.Hardware.noP2P(c.PerNode); ok && !(c.Nodes > 1 && nicPath) {
+	// Where an alternative runs no LL128 at all (across NCCL's nodes, the
+	// NICs behind the CPU), its rules already follow each LL128 rule and
+	// take a job without P2P too: the machine without P2P would add rules
+	// no call reaches.
+	if h, ok := m.Hardware.noP2P(c.PerNode); ok && !slices.ContainsFunc(out, noLL128) {
 		if tm, _, err := m.on(h).tunerModel(c); err == nil {
 			out = append(out, tm)
 		}
 	}
 	return out
+}
+
+// noLL128 reports that NCCL's model tm runs no call on LL128.
+func noLL128(tm *nccl.Model) bool {
+	for f := range nccl.Func(nccl.NumFuncs) {
+		for a := range nccl.Algo(nccl.NumAlgos) {
+			if tm.Available(f, a, nccl.LL128) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // noP2P returns h as NCCL finds it in a job without P2P between a node's

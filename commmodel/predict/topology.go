@@ -198,7 +198,34 @@ func (h *Hardware) HostSize() int {
 // (topo.Topology.PartOfHost). SetTopology, CaptureNote and every command
 // that takes a capture ask it, so that all take a capture alike.
 func (h *Hardware) PartOfHost(t *topo.Topology) bool {
-	return t != nil && t.PartOfHost(h.HostSize())
+	return t != nil && !h.wholeMesh(t) && t.PartOfHost(h.HostSize())
+}
+
+// wholeMesh reports that capture t's GPUs are joined by a direct NVLink
+// mesh that spends every NVLink of h's GPU (the catalog's count): each GPU
+// reaches two or more others, its NVLinks summed over them its GPU's.
+// Such a capture shows every NVLink peer of its GPUs, the whole of a mesh
+// host (a 4-GPU HGX H100 board: NV6 to each of 3 peers, 18), whatever
+// its NICs; a part of an NVSwitch host shows its GPUs' links to each peer
+// (NV18), which no mesh of 3 or more GPUs sums to so few.
+func (h *Hardware) wholeMesh(t *topo.Topology) bool {
+	gpus := t.GPUs()
+	l := topo.ReadNVLinks(t)
+	if len(gpus) < 3 || l.Switched || !l.Joined || h.GPU.NVLinks == 0 {
+		return false
+	}
+	for i, g := range gpus {
+		peers := 0
+		for j, o := range gpus {
+			if j != i && t.Path(g, o).Class == topo.NVLink {
+				peers++
+			}
+		}
+		if peers < 2 || l.PerGPU[i] != h.GPU.NVLinks {
+			return false
+		}
+	}
+	return true
 }
 
 // CaptureNote says which facts of the host SetTopology leaves to the

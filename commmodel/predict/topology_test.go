@@ -249,6 +249,18 @@ func TestPartOfHostKnownSize(t *testing.T) {
 	if none.HostSize() != 0 || !none.PartOfHost(whole) || !whole.PartOfHost(0) {
 		t.Errorf("no host size: %d, part of a host %v", none.HostSize(), none.PartOfHost(whole))
 	}
+	// A 4-GPU board, fewer GPUs than the catalog's 8 an H100 host, with a
+	// storage NIC on a GPU's switch (review 49c): its NV6 mesh spends each
+	// GPU's 18 NVLinks on the 3 peers shown, the whole mesh, so the capture
+	// is its host's, NICs and all; the GPU unnamed, its NICs alone decide.
+	board := readFixture(t, "h100_4gpu_storage_nic_pxb.txt")
+	if h100.PartOfHost(board) || !none.PartOfHost(board) {
+		t.Errorf("4-GPU board with a storage NIC: part of a host %v, with no GPU named %v; want false, true", h100.PartOfHost(board), none.PartOfHost(board))
+	}
+	h := h100
+	if kept := h.SetTopology(board); len(kept) > 0 || h.PerHost() != 4 || h.NICs != 4 || h.Fabric != FabricMesh || h.Sources.Fabric != SourceTopo {
+		t.Errorf("4-GPU board: %s, kept %q, fabric from %s", h.String(), kept, h.Sources.Fabric)
+	}
 }
 
 // TestCaptureNoteSettled: the note on a capture that may show part of its
