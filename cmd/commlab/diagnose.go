@@ -255,7 +255,7 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 			Kind: f.Kind, Term: f.Term, NCCL: f.NCCL, Advice: shiftFindingRefs(f.Advice, shift)}
 		d.Assumed = f.AssumedFacts()
 		if (f.Term == predict.TermNetwork || f.Term == predict.TermChannels) && mc.capture != nil && len(mc.capture.GPUs()) > 0 && len(d.Assumed) == 0 {
-			d.Advice = append(d.Advice, bindingAdvice(mc.capture, mc.hw.HostSize(), t.Evidence))
+			d.Advice = append(d.Advice, bindingAdvice(mc.capture, mc.hw.CaptureHost(mc.capture), t.Evidence))
 		}
 		out.Findings = append(out.Findings, d)
 	}
@@ -347,7 +347,7 @@ func testOfTable(t predict.Table) *nccltests.Test {
 // bindingAdvice is what the topology capture t says to set for a network
 // finding of a table with evidence e: the host's one NCCL_IB_HCA
 // (topo.Topology.IBHCAOf, of a host known to hold hostGPUs GPUs:
-// predict.Hardware.HostSize, 0 for unknown), or none where NCCL's debug lines list a NIC the
+// predict.Hardware.CaptureHost, 0 for unknown), or none where NCCL's debug lines list a NIC the
 // capture does not show (unshownNICs: the list would leave it out); for
 // NICs NCCL's InfiniBand transport does not list, what picks them
 // (topo.NotIB); and each rank's NUMA node and CPUs, the GPUs that share

@@ -196,7 +196,7 @@ type topoMachine struct {
 	// unsettled (predict.Hardware.CaptureNote), "" for nothing.
 	note string
 	// host is the GPUs a host of -gpu's GPU is known to hold
-	// (predict.Hardware.HostSize), 0 without -gpu: commlab topo knows no
+	// (predict.Hardware.CaptureHost), 0 without -gpu: commlab topo knows no
 	// GPU's host then, and takes a capture for part of one by its NICs
 	// alone (topo.Topology.PartOfHost).
 	host int
@@ -212,7 +212,7 @@ func topoHardware(t *topo.Topology, gpu string) (topoMachine, error) {
 			return topoMachine{}, fmt.Errorf("-gpu: %w", err)
 		}
 	}
-	host, note := hw.HostSize(), hw.CaptureNote(t)
+	host, note := hw.CaptureHost(t), hw.CaptureNote(t)
 	hw.SetTopology(t)
 	if err := otherVendor(&hw, t, "-gpu "+gpu); err != nil {
 		return topoMachine{}, err

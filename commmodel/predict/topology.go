@@ -193,12 +193,23 @@ func (h *Hardware) HostSize() int {
 }
 
 // PartOfHost reports that capture t may show part of a host of h: fewer
-// GPUs than its host is known to hold (HostSize), or with no host size
+// GPUs than its host is known to hold (CaptureHost), or with no host size
 // known, and NICs that look like the rails of GPUs it does not show
 // (topo.Topology.PartOfHost). SetTopology, CaptureNote and every command
 // that takes a capture ask it, so that all take a capture alike.
 func (h *Hardware) PartOfHost(t *topo.Topology) bool {
-	return t != nil && !h.wholeMesh(t) && t.PartOfHost(h.HostSize())
+	return t != nil && t.PartOfHost(h.CaptureHost(t))
+}
+
+// CaptureHost returns the GPUs a host of h holds as capture t is held to
+// them, by PartOfHost and by the NCCL_IB_HCA a capture gives
+// (topo.Topology.IBHCAOf): t's own where its GPUs form a whole mesh
+// (wholeMesh), else HostSize.
+func (h *Hardware) CaptureHost(t *topo.Topology) int {
+	if t != nil && h.wholeMesh(t) {
+		return len(t.GPUs())
+	}
+	return h.HostSize()
 }
 
 // wholeMesh reports that capture t's GPUs are joined by a direct NVLink

@@ -254,7 +254,7 @@ func TestPartOfHostKnownSize(t *testing.T) {
 	// GPU's 18 NVLinks on the 3 peers shown, the whole mesh, so the capture
 	// is its host's, NICs and all; the GPU unnamed, its NICs alone decide.
 	board := readFixture(t, "h100_4gpu_storage_nic_pxb.txt")
-	if h100.PartOfHost(board) || !none.PartOfHost(board) {
+	if h100.PartOfHost(board) || !none.PartOfHost(board) || h100.CaptureHost(board) != 4 {
 		t.Errorf("4-GPU board with a storage NIC: part of a host %v, with no GPU named %v; want false, true", h100.PartOfHost(board), none.PartOfHost(board))
 	}
 	h := h100
