@@ -664,12 +664,7 @@ func ruleChoice(r nccl.TunerRule) string {
 // runs no LL128 across nodes and the plugin passes over the LL128 rule
 // (predict.Machine.TunerPlan writes them); "" where no rule has them.
 func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
-	n := 0
-	for i, of := range nccl.FallbackOf(rules) {
-		if of >= 0 && rules[of].Proto == nccl.LL128 && rules[of].Nodes > 1 && i == of+1 {
-			n++
-		}
-	}
+	n := ll128Followed(rules, func(r nccl.TunerRule) bool { return r.Nodes > 1 })
 	path := ""
 	for _, f := range m.Facts() {
 		if f.Name == "nic_path" && f.Guessed() {
@@ -684,6 +679,18 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 		"which the plugin takes only on such hosts; -hw %s or -topo FILE settles it", path, plural(n, "rule", "rules"), predict.Fact{Key: "nic-path"}.Hint())
 }
 
+// ll128Followed counts the rules of rules that name LL128, of those keep
+// takes, that rules for their sizes follow (nccl.FallbackOf).
+func ll128Followed(rules []nccl.TunerRule, keep func(nccl.TunerRule) bool) int {
+	n := 0
+	for i, of := range nccl.FallbackOf(rules) {
+		if of >= 0 && i == of+1 && rules[of].Proto == nccl.LL128 && keep(rules[of]) {
+			n++
+		}
+	}
+	return n
+}
+
 // noP2PFallbacks says, where rules of communicators of several GPUs a node
 // name LL128 and are followed by fallbacks, that those serve a job without
 // P2P between a node's GPUs (predict's Hardware.noP2P, or across nodes the
@@ -691,12 +698,7 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 // LL128 there, and the plugin would otherwise run those calls on one
 // channel. "" where no such rule is.
 func noP2PFallbacks(rules []nccl.TunerRule) string {
-	n := 0
-	for i, of := range nccl.FallbackOf(rules) {
-		if r := rules[max(of, 0)]; of >= 0 && i == of+1 && r.Proto == nccl.LL128 && (r.Nodes < 1 || r.Ranks > r.Nodes) {
-			n++
-		}
-	}
+	n := ll128Followed(rules, func(r nccl.TunerRule) bool { return r.Nodes < 1 || r.Ranks > r.Nodes })
 	if n == 0 {
 		return ""
 	}
@@ -833,24 +835,21 @@ func fp8Line(pins []nccl.FP8Pin) string {
 // so, "" where it changes nothing.
 func pluginProto(tables []predict.Table, req *tuneRequest) string {
 	why := predict.PluginSimpleOf(tables)
-	switch {
-	case why == "":
+	if why == "" || req.protoGiven && req.job.Proto != "" {
 		return ""
-	case req.protoGiven && req.job.Proto == "":
+	}
+	set := fmt.Sprintf("the OFI network plugin set NCCL_PROTO=simple itself in %s, as it does in every job that leaves NCCL_PROTO unset on hosts that lack what it names: ", why)
+	if req.protoGiven {
 		// -proto auto: the user's word that the job's hosts differ.
-		return fmt.Sprintf("the OFI network plugin set NCCL_PROTO=simple itself in %s, as it does in every job that leaves NCCL_PROTO unset on hosts that lack what it names: "+
-			"with -proto auto the rules are for hosts where it does not, and on these logs' hosts NCCL would leave out LL and LL128, and the plugin would run the calls of rules naming them on one channel", why)
-	case req.protoGiven:
-		return ""
+		return set + "with -proto auto the rules are for hosts where it does not, and on these logs' hosts NCCL would leave out LL and LL128, and the plugin would run the calls of rules naming them on one channel"
 	}
 	req.job.Proto = "simple"
 	what := "the rules are for a job under it, as -proto simple writes them"
 	if req.check != "" {
 		what = "the file is checked for a job under it, as -proto simple checks it"
 	}
-	return fmt.Sprintf("the OFI network plugin set NCCL_PROTO=simple itself in %s, as it does in every job that leaves NCCL_PROTO unset on hosts that lack what it names: "+
-		"%s (NCCL leaves LL and LL128 out, and the plugin would pass over rules naming them and run their calls on one channel); "+
-		"give -proto auto for a job whose hosts have it, which leaves the protocols to NCCL", why, what)
+	return set + what + " (NCCL leaves LL and LL128 out, and the plugin would pass over rules naming them and run their calls on one channel); " +
+		"give -proto auto for a job whose hosts have it, which leaves the protocols to NCCL"
 }
 
 // pinnedTablesLine says where every calibration table ran one algorithm or
