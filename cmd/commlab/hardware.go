@@ -83,7 +83,7 @@ func gpuGuess(facts []predict.Fact, rccl bool, cc int) (guessOutput, bool) {
 	switch {
 	case g.Value == predict.UnnamedGPU:
 		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-gpu NAME", rccl: rccl, cc: cc}, true
-	case rccl || cc > 0 || nccl.ISAOf(g.Value) != "":
+	case rccl || cc > 0 || nccl.ISAOf(g.Value) != "" || nccl.AMDName(g.Value):
 		return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-hw cc=X.Y,fabric=infinity,links=N,link-bw=RATE", rccl: rccl, cc: cc}, true
 	}
 	return guessOutput{Fact: "gpu", Value: g.Value, Hint: "-hw cc=X.Y,links=N,link-bw=RATE"}, true
@@ -120,6 +120,8 @@ func amdWhy(name string, cc int, rccl bool) string {
 		return fmt.Sprintf("%s is an AMD GPU's target, of no GPU the catalog holds", isa)
 	case rccl:
 		return "the logs ran RCCL, so it is AMD's"
+	case nccl.AMDName(name):
+		return "its name is AMD's, so RCCL's rules apply"
 	}
 	return ""
 }

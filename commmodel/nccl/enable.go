@@ -168,24 +168,36 @@ func indexFold(names []string, s string) int {
 }
 
 // DefaultLL128 reports whether LL128 may run by default on a GPU of LLVM
-// target isa ("" for NVIDIA's, whose rule is NCCL's): RCCL enables it on
-// gfx90a and gfx950 alone (ll128Auto gives the paths each needs).
-func DefaultLL128(isa string) bool { return isa == "" || isa == "gfx90a" || isa == "gfx950" }
+// target isa ("" for NVIDIA's, whose rule is NCCL's) in a communicator of
+// perNode GPUs a node: RCCL enables it on gfx950, and on gfx90a only in a
+// communicator of 16 GCDs a node (ll128Auto gives why, and the paths each
+// needs).
+func DefaultLL128(isa string, perNode int) bool {
+	return isa == "" || isa == "gfx90a" && perNode == gfx90aLL128PerNode || isa == "gfx950"
+}
+
+// gfx90aLL128PerNode is the GCDs a node of the only hosts RCCL enables LL128
+// on by default on gfx90a: its topology's ll128Enabled, false unless
+// RCCL_LL128_FORCE_ENABLE=1 (src/init.cc:1332 and :1506), is set by the
+// Rome models of hosts of 16 GCDs and 8 NICs alone (rome_model_59 and
+// rome_model_65, options "ll128Enabled=1", src/graph/rome_models.cc; ROCm/rccl
+// 0cbce2a7, 2024-10). An HPE Cray EX235a node (Frontier, LUMI) has 8.
+const gfx90aLL128PerNode = 16
 
 // ll128Auto is LL128's automatic enable rule for the graph of algorithm a
 // (NCCL 2.30.7 src/graph/tuning.cc and its predecessors).
 func (m *Model) ll128Auto(g *Graph, maxCC int, noC2C bool) bool {
 	v, minCC := m.v, m.minCC
-	if !DefaultLL128(m.isa) {
+	if !DefaultLL128(m.isa, m.nRanks/m.nNodes) {
 		// gfx942 runs LL128 only with RCCL_LL128_FORCE_ENABLE=1 (ROCm/rccl
 		// pull request 1549, 2025-02: "not enabled by default"), and so
-		// does every target RCCL does not list (UnknownISA among them).
+		// does every target RCCL does not list (UnknownISA among them), and
+		// gfx90a but on hosts of 16 GCDs (gfx90aLL128PerNode).
 		return false
 	}
 	switch m.isa {
 	case "gfx90a":
-		// RCCL enables LL128 by default on gfx90a alone, with NVLink's
-		// (xGMI's) paths inside the node and the NIC at most PXB away
+		// With xGMI's paths inside the node and the NIC at most PXB away
 		// (ROCm/rccl src/graph/tuning.cc, 2024-10, pull request 1054).
 		return g.TypeInter <= PathPXB && g.TypeIntra <= PathNVL
 	case "gfx950":

@@ -305,9 +305,23 @@ func LookupGPU(name string) GPU {
 // named name, with Known false: a PCIe Gen5 card of compute capability 9.0
 // without NVLink, whose NCCL constants (Hopper's) are those of the GPUs of
 // 2023 to 2025 and of RCCL's tuner as this package models it. Its
-// bandwidths are placeholders for measurements to replace.
+// bandwidths are placeholders for measurements to replace. A name that is
+// an LLVM target is that target's (ISAOf), and one that names AMD's brands
+// (AMDName) is AMD's, of UnknownISA: RCCL's rules apply to it, not NCCL's.
 func UnknownGPU(name string) GPU {
-	return GPU{Name: name, CompCap: 90, ISA: ISAOf(name), PCIeGen: 5}
+	isa := ISAOf(name)
+	if isa == "" && AMDName(name) {
+		isa = UnknownISA
+	}
+	return GPU{Name: name, CompCap: 90, ISA: isa, PCIeGen: 5}
+}
+
+// AMDName reports whether a GPU's name is AMD's, as ROCm's tools print a
+// product name: it holds the word AMD, Instinct or Radeon ("AMD Instinct
+// MI300A", "AMD Radeon Graphics", "Instinct MI210").
+func AMDName(name string) bool {
+	words := " " + strings.ToUpper(strings.NewReplacer("-", " ", "_", " ", "/", " ").Replace(name)) + " "
+	return containsWord(words, "AMD") || containsWord(words, "INSTINCT") || containsWord(words, "RADEON")
 }
 
 // ISAOf returns the LLVM target a GPU's name is, as ROCm prints a device

@@ -43,12 +43,17 @@ func (t PathType) String() string { return nameOf(pathNames[:], int(t), "PathTyp
 // MarshalText encodes the path type by name, so JSON shows "PIX".
 func (t PathType) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
 
-// ParsePathType reads NCCL's name of a path type, case-insensitive.
+// ParsePathType reads NCCL's name of a path type, case-insensitive, and
+// RCCL's "XGMI" for NVL: RCCL's AMD build names its GPU links so
+// (topoPathTypeStr in ROCm/rccl src/graph/topo.cc, commit 0cbce2a7).
 func ParsePathType(s string) (PathType, error) {
 	if t := indexFold(pathNames[:], s); t >= 0 {
 		return PathType(t), nil
 	}
-	return 0, fmt.Errorf("nccl: unknown path type %q (want one of %s)", s, strings.Join(pathNames[:], ", "))
+	if strings.EqualFold(s, "XGMI") {
+		return PathNVL, nil
+	}
+	return 0, fmt.Errorf("nccl: unknown path type %q (want one of %s, or RCCL's XGMI)", s, strings.Join(pathNames[:], ", "))
 }
 
 // Pattern is the shape a graph search looks for (NCCL_TOPO_PATTERN_*, NCCL

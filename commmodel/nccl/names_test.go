@@ -75,6 +75,14 @@ func TestPathTypeNames(t *testing.T) {
 	if got != names {
 		t.Errorf("path types %q, want %q", got, names)
 	}
+	// RCCL's AMD build names NVL "XGMI" (ROCm/rccl src/graph/topo.cc,
+	// topoPathTypeStr, at 0cbce2a7).
+	if p, err := ParsePathType("XGMI"); err != nil || p != PathNVL {
+		t.Errorf(`ParsePathType("XGMI") = %v, %v; want NVL`, p, err)
+	}
+	if _, err := ParsePathType("QQQ"); err == nil {
+		t.Error(`ParsePathType("QQQ") read a path type`)
+	}
 }
 
 // TestAlgorithm: the commmodel algorithm of each of NCCL's runs the

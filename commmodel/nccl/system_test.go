@@ -1,6 +1,7 @@
 package nccl
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"slices"
@@ -280,19 +281,26 @@ func TestSystemP2C(t *testing.T) {
 // one node has it, by NCCL's rule.
 func TestAMDLL128(t *testing.T) {
 	for _, c := range []struct {
-		gpu   string
-		nodes int
-		want  bool
+		gpu          string
+		nodes, ranks int // ranks a node: 8 unless given
+		want         bool
 	}{
-		{"AMD Instinct MI300X", 1, false},
-		{"AMD Instinct MI300X", 2, false},
-		{"AMD Instinct MI355X", 1, false},
-		{"AMD Instinct MI355X", 2, true},
-		{"AMD Instinct MI250X", 1, true},
-		{"gfx1201", 2, false},
-		{UnknownISA, 2, false},
-		{"NVIDIA H100 80GB HBM3", 1, true},
+		{"AMD Instinct MI300X", 1, 0, false},
+		{"AMD Instinct MI300X", 2, 0, false},
+		{"AMD Instinct MI355X", 1, 0, false},
+		{"AMD Instinct MI355X", 2, 0, true},
+		// gfx90a: only the Rome models of 16-GCD hosts set ll128Enabled
+		// (ROCm/rccl src/graph/rome_models.cc, models 59 and 65; init.cc
+		// leaves it false), not an 8-GCD HPE Cray EX235a's.
+		{"AMD Instinct MI250X", 1, 0, false},
+		{"AMD Instinct MI250X", 2, 0, false},
+		{"AMD Instinct MI250X", 1, 16, true},
+		{"AMD Instinct MI250X", 2, 16, true},
+		{"gfx1201", 2, 0, false},
+		{UnknownISA, 2, 0, false},
+		{"NVIDIA H100 80GB HBM3", 1, 0, true},
 	} {
+		per := cmp.Or(c.ranks, 8)
 		g := LookupGPU(c.gpu)
 		if c.gpu == UnknownISA {
 			g = UnknownGPU("a card the catalog lacks")
@@ -301,7 +309,7 @@ func TestAMDLL128(t *testing.T) {
 		if !g.Known {
 			g.NVLinks, g.NVLinkBW = 7, 64e9 // described as an MI300X's (-hw links=7,link-bw=64GB/s)
 		}
-		s := System{GPU: g, GPUsPerNode: 8, Nodes: c.nodes, NVSwitch: true, NICs: 8, NICBW: 50e9} // one hop, as predict describes Infinity Fabric
+		s := System{GPU: g, GPUsPerNode: per, Nodes: c.nodes, NVSwitch: true, NICs: 8, NICBW: 50e9} // one hop, as predict describes Infinity Fabric
 		cfg, err := s.Config(Latest)
 		if err != nil {
 			t.Fatal(err)
@@ -311,7 +319,7 @@ func TestAMDLL128(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := m.Available(FuncAllReduce, AlgoRing, LL128); got != c.want {
-			t.Errorf("%s on %d nodes: Ring/LL128 available %v, want %v", c.gpu, c.nodes, got, c.want)
+			t.Errorf("%s on %d nodes of %d: Ring/LL128 available %v, want %v", c.gpu, c.nodes, per, got, c.want)
 		}
 	}
 }
@@ -376,8 +384,23 @@ func TestISAOf(t *testing.T) {
 		if gpus := ISAGPUs(isa); isa != c.isa || !slices.Equal(gpus, c.gpus) {
 			t.Errorf("ISAOf(%q) = %q (catalog %q), want %q (%q)", c.name, isa, gpus, c.isa, c.gpus)
 		}
-		if g := UnknownGPU(c.name); g.ISA != c.isa {
+		if g := UnknownGPU(c.name); g.ISA != c.isa && !AMDName(c.name) {
 			t.Errorf("UnknownGPU(%q).ISA = %q, want %q", c.name, g.ISA, c.isa)
+		}
+	}
+	// A name of AMD's brands the catalog lacks is AMD's, of a target the
+	// name does not give: RCCL's rules, not NCCL's (a red team: "AMD
+	// Instinct MI300A" was taken for an NVIDIA PCIe card).
+	for name, amd := range map[string]bool{
+		"AMD Instinct MI300A": true, "AMD Radeon Graphics": true, "Instinct MI210": true, "amd-instinct-mi308x": true,
+		"NVIDIA H100 80GB HBM3": false, "Radeonic 9": false, "Tesla T4": false,
+	} {
+		want := ""
+		if amd {
+			want = UnknownISA
+		}
+		if AMDName(name) != amd || UnknownGPU(name).ISA != want {
+			t.Errorf("%q: AMDName %v, UnknownGPU's ISA %q; want %v, %q", name, AMDName(name), UnknownGPU(name).ISA, amd, want)
 		}
 	}
 }

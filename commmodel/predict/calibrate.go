@@ -272,8 +272,11 @@ func Calibrate(h Hardware, tables []Table, s *Settings) (*Machine, error) {
 			what = "the logs name no GPU (-gpu NAME names it)"
 		}
 		describe := "-hw cc=X.Y,links=N,link-bw=RATE, or cc=X.Y,fabric=pcie,pcie=GEN for a PCIe card"
-		if RanRCCL(tables) {
+		switch {
+		case RanRCCL(tables):
 			describe = "the logs ran RCCL, so it is AMD's: -hw cc=X.Y,fabric=infinity,links=N,link-bw=RATE"
+		case nccl.AMDName(h.GPU.Name):
+			describe = "its name is AMD's: -hw cc=X.Y,fabric=infinity,links=N,link-bw=RATE"
 		}
 		m.Notes = append(m.Notes, fmt.Sprintf("%s: its links are assumed (%s), and intra_bw is calibrated from the tables with a prior 10x wide either way; describe the GPU: %s",
 			what, h.Fabric, describe))
@@ -633,8 +636,12 @@ func (m *Machine) beyondPCIe(oneNode bool) string {
 	}
 	links := max(HostGPUs(m.tables)-1, 1)
 	bw := m.x[parIntraBW] / (InfinityShare * float64(links))
-	return fmt.Sprintf("%s; the logs ran RCCL, so it is an AMD GPU, whose Infinity Fabric links each GPU to the others: describe it with -hw fabric=infinity,links=%d,link-bw=%.0fGB/s "+
-		"(%d links, at the rate that the fit implies; the datasheet's rate where known, cc=X.Y for its generation)", pcie, links, bw/1e9, links)
+	why := "the logs ran RCCL"
+	if !RanRCCL(m.tables) {
+		why = "its name is AMD's" // nccl.UnknownGPU
+	}
+	return fmt.Sprintf("%s; %s, so it is an AMD GPU, whose Infinity Fabric links each GPU to the others: describe it with -hw fabric=infinity,links=%d,link-bw=%.0fGB/s "+
+		"(%d links, at the rate that the fit implies; the datasheet's rate where known, cc=X.Y for its generation)", pcie, why, links, bw/1e9, links)
 }
 
 // envRead are the environment's settings the model reads (Pins, from

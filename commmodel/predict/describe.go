@@ -147,7 +147,7 @@ func Describe(gpu, spec string) (Hardware, error) {
 	// takes that target, and a GPU of NVIDIA's is an error. amd names the
 	// GPU in the errors below, with what made it AMD's.
 	amd := h.GPU.Name
-	if cc, ok := set["cc"]; ok && h.GPU.ISA == "" {
+	if cc, ok := set["cc"]; ok && (h.GPU.ISA == "" || h.GPU.ISA == nccl.UnknownISA) {
 		switch isa := nccl.ISAOfCompCap(h.GPU.CompCap); {
 		case isa != "" && h.GPU.Known:
 			own := "its own"

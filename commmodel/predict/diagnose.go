@@ -1034,7 +1034,7 @@ func (m *Machine) hostHint(f Finding, t Table) (string, bool) {
 		rccl := m.refs.runsRCCL()
 		ll128 := ": NCCL then runs no LL128 across nodes"
 		switch {
-		case !nccl.DefaultLL128(isaOf(h, rccl)):
+		case !nccl.DefaultLL128(isaOf(h, rccl), t.PerNode):
 			ll128 = "" // RCCL runs no LL128 on it by default, wherever the NICs sit
 		case rccl:
 			ll128 = ": RCCL then runs no LL128 across nodes"

@@ -815,17 +815,24 @@ func TestHostHintAMD(t *testing.T) {
 		t.Errorf("hint %q: want the PCIe tree asked for, and nothing of the CPU", hint)
 	}
 	// RCCL runs LL128 by default where the NICs sit at most PXB away on
-	// gfx90a, the MI250X's target, and nowhere on gfx942, the MI300X's
-	// (nccl.DefaultLL128): the hint says what the path moves on each (a
-	// red team: an MI300X host was told of LL128).
-	for gpu, ll128 := range map[string]bool{"AMD Instinct MI250X": true, "AMD Instinct MI300X": false} {
-		h, err := Describe(gpu, "")
+	// gfx90a, the MI250X's target, in a communicator of 16 GCDs a node
+	// alone, and nowhere on gfx942, the MI300X's (nccl.DefaultLL128): the
+	// hint says what the path moves on each (a red team: an MI300X host
+	// was told of LL128, and an 8-GCD MI250X node too).
+	for _, c := range []struct {
+		gpu   string
+		per   int
+		ll128 bool
+	}{{"AMD Instinct MI250X", 16, true}, {"AMD Instinct MI250X", 8, false}, {"AMD Instinct MI300X", 8, false}} {
+		h, err := Describe(c.gpu, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		hint, ok := Uncalibrated(h).hostHint(Finding{Kind: KindSlower, Term: TermLatency}, tabs[0])
-		if !ok || !strings.Contains(hint, "nic-path=phb") || strings.Contains(hint, "no LL128") != ll128 {
-			t.Errorf("%s: hint %q (%v); want nic-path=phb asked for, LL128 named: %v", gpu, hint, ok, ll128)
+		tab := tabs[0]
+		tab.PerNode = c.per
+		hint, ok := Uncalibrated(h).hostHint(Finding{Kind: KindSlower, Term: TermLatency}, tab)
+		if !ok || !strings.Contains(hint, "nic-path=phb") || strings.Contains(hint, "no LL128") != c.ll128 {
+			t.Errorf("%s, %d a node: hint %q (%v); want nic-path=phb asked for, LL128 named: %v", c.gpu, c.per, hint, ok, c.ll128)
 		}
 	}
 }

@@ -229,9 +229,10 @@ func TestAssumedPCIeBoundsNothing(t *testing.T) {
 // (AllReduce) where PCIe Gen5 carries 48 GB/s: the first note says so and
 // describes an Infinity Fabric host of 7 links a GPU (the Rank lines' 8
 // GPUs), which Describe takes, at the rate that gives back the fitted
-// intra_bw. Without the logs' RCCL lines the note names NVLink or, on an
-// AMD Instinct host, Infinity Fabric, and -gpu with an AMD name (red team
-// 36: it named NVLink alone); a GPU whose fabric the catalog gives (MI300X)
+// intra_bw. Without the logs' RCCL lines the GPU's name makes it AMD's, and
+// a name of no brand gets a note that names NVLink or, on an AMD Instinct
+// host, Infinity Fabric, and -gpu with an AMD name (red team 36: it named
+// NVLink alone); a GPU whose fabric the catalog gives (MI300X)
 // gets no such note.
 func TestBeyondPCIe(t *testing.T) {
 	m, tabs := radeonMachine(t)
@@ -251,21 +252,30 @@ func TestBeyondPCIe(t *testing.T) {
 		t.Errorf("-hw %s: fabric %v, intra_bw prior %.4g B/s; want infinity, the fitted %.4g", hint[1], h.Fabric, prior, fit)
 	}
 
-	plain := slices.Clone(tabs)
-	for i := range plain {
-		plain[i].Evidence.RCCL = nccltests.Fact[bool]{}
-	}
-	hp, err := Describe(plain[0].GPU, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hp, _ = hp.FromTables(plain, 0)
-	mp, err := Calibrate(hp, plain, &Settings{NoIntervals: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(mp.Notes) == 0 || !strings.Contains(mp.Notes[0], "by NVLink or, on an AMD Instinct host, Infinity Fabric: name the GPU with -gpu NAME if the catalog holds it (-gpu \"AMD Instinct MI300X\")") {
-		t.Errorf("without RCCL lines: notes %q; want NVLink's or Infinity Fabric's links named first", mp.Notes)
+	// Without the RCCL lines, the GPU's name ("AMD Radeon Graphics") still
+	// makes it AMD's (nccl.UnknownGPU); a name of no brand leaves NVLink
+	// or Infinity Fabric open.
+	for name, want := range map[string]string{
+		tabs[0].GPU:         "; its name is AMD's, so it is an AMD GPU, whose Infinity Fabric links each GPU to the others: describe it with -hw fabric=infinity,links=7,",
+		"Accelerator 9000X": "by NVLink or, on an AMD Instinct host, Infinity Fabric: name the GPU with -gpu NAME if the catalog holds it (-gpu \"AMD Instinct MI300X\")",
+	} {
+		plain := slices.Clone(tabs)
+		for i := range plain {
+			plain[i].Evidence.RCCL = nccltests.Fact[bool]{}
+			plain[i].GPU = name
+		}
+		hp, err := Describe(name, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hp, _ = hp.FromTables(plain, 0)
+		mp, err := Calibrate(hp, plain, &Settings{NoIntervals: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(mp.Notes) == 0 || !strings.Contains(mp.Notes[0], want) {
+			t.Errorf("%s without RCCL lines: notes %q; want %q first", name, mp.Notes, want)
+		}
 	}
 
 	mi := firstTable(t, realDir+"mi300x_1x8_allreduce_rocmblogs.log")

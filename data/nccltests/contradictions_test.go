@@ -234,3 +234,20 @@ func TestNICListedTwice(t *testing.T) {
 		t.Errorf("one device 4 times: count %+v, NICs %+v, damaged %+v; want no count, and one problem at line 5", e.NICCount, e.NICs, d.damaged)
 	}
 }
+
+// TestGraphLineUnread: a graph search's line NCCL's format prints (search.cc
+// "Pattern %d, ..., type %s/%s, ...") with a path type neither NCCL nor
+// RCCL names is a problem at its line, and gives no NIC path; a line of
+// another form says nothing.
+func TestGraphLineUnread(t *testing.T) {
+	var d debugState
+	d.line(7, "h0", "Pattern 4, crossNic 0, nChannels 16, bw 48.000000/48.000000, type QQQ/PHB, sameChannels 1")
+	if e := d.evidence(); e.NICPath.Known() || len(d.damaged) != 1 || d.damaged[0].line != 7 || !strings.Contains(d.damaged[0].err.Error(), `"QQQ"`) {
+		t.Errorf("unknown path type: path %+v, damaged %+v; want no path, and one problem at line 7 naming QQQ", e.NICPath, d.damaged)
+	}
+	d = debugState{}
+	d.line(7, "h0", "Pattern 4 was searched")
+	if e := d.evidence(); e.NICPath.Known() || len(d.damaged) != 0 {
+		t.Errorf("another line: path %+v, damaged %+v; want neither", e.NICPath, d.damaged)
+	}
+}

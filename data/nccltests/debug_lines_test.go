@@ -178,6 +178,10 @@ func TestDebugLines(t *testing.T) {
 		// src/graph/search.cc:1319 "Pattern %d, crossNic %d, nChannels %d, bw %f/%f, type %s/%s, sameChannels %d".
 		{"NIC path", debugPrefix + "Pattern 4, crossNic 0, nChannels 16, bw 40.000000/40.000000, type NVL/PXN, sameChannels 1",
 			func(e Evidence) (any, int) { return e.NICPath.Value, e.NICPath.Line }, nccl.PathPXN},
+		// RCCL prints the same line (src/graph/search.cc:1151 at ROCm/rccl 0cbce2a7) with its AMD build's
+		// path names (topo.cc:27), NVL's as "XGMI".
+		{"NIC path, RCCL", debugPrefix + "Pattern 4, crossNic 0, nChannels 16, bw 48.000000/48.000000, type XGMI/PHB, sameChannels 1",
+			func(e Evidence) (any, int) { return e.NICPath.Value, e.NICPath.Line }, nccl.PathPHB},
 		// A timestamped line (debug.cc:295-324, NCCL_DEBUG_TIMESTAMP_LEVELS=INFO, format "[%F %T] ") keeps its host.
 		{"host, timestamped", "[2026-12-06 10:11:12] " + debugPrefix + "Channel 00/0 : 3[3] -> 11[3] [send] via NET/IB/1/GDRDMA",
 			func(e Evidence) (any, int) {

@@ -2,6 +2,7 @@ package nccltests
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -785,7 +786,13 @@ func (d *debugState) line(n int, host, msg string) {
 	case strings.HasPrefix(msg, "Pattern "):
 		// The ring's search result outranks an earlier one of another
 		// pattern; the first of a pattern stands.
-		if g, err := nccl.ParseGraphLine(msg); err == nil && (!e.NICPath.Known() || g.Pattern == nccl.PatternRing && !d.ringPath) {
+		g, err := nccl.ParseGraphLine(msg)
+		switch {
+		case err != nil && !errors.Is(err, nccl.ErrNoGraphLine):
+			// A search result NCCL's format prints, with a field it cannot
+			// hold: the path it gives is not taken.
+			d.damaged = append(d.damaged, damagedLine{n, fmt.Errorf("%w: the graph search's line: %v: the path between the GPUs and the NICs it gives is left unread", ErrInconsistent, err)})
+		case err == nil && (!e.NICPath.Known() || g.Pattern == nccl.PatternRing && !d.ringPath):
 			e.NICPath.Value, e.NICPath.Line = g.TypeInter, n
 			d.ringPath = g.Pattern == nccl.PatternRing
 		}
