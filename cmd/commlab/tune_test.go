@@ -1166,3 +1166,34 @@ func TestTuneNoP2PFallbacks(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneCollNetJob: a file whose communicators cross nodes says in its
+// header that its rules are for a job without CollNet, and how to write
+// them for one that sets NCCL_COLLNET_ENABLE=1 (the plugin sets every
+// other algorithm's cost to 0, so a rule naming Tree takes SHARP away: a
+// red team); a file of one node, or one written with -hw collnet=true,
+// does not.
+func TestTuneCollNetJob(t *testing.T) {
+	t.Parallel()
+	log := realLog("rtxpro6000_8x1_allreduce_efa_g7e_slurm.log")
+	dir := t.TempDir()
+	const said = "# For a job without CollNet (NCCL_COLLNET_ENABLE unset, as NCCL leaves it; collnet false)"
+	for i, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{log, "-comms", "8x1"}, true},
+		{[]string{log, "-comms", "8x1", "-hw", "collnet=true"}, false},
+		{[]string{togetherDir + "all_gather_ring.log", "-comms", "1x8"}, false},
+	} {
+		out := filepath.Join(dir, fmt.Sprintf("%d.conf", i))
+		code, _, stderr := runCLI(append([]string{"tune", "-o", out, "-calibrate"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", c.args, code, stderr)
+		}
+		b, _ := readRulesFile(t, out)
+		if got := strings.Contains(b, said); got != c.want {
+			t.Errorf("%q: the header says the rules are for a job without CollNet: %v, want %v\n%s", c.args, got, c.want, b)
+		}
+	}
+}

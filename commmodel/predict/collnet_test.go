@@ -299,3 +299,37 @@ func TestCollNetPinSource(t *testing.T) {
 		t.Errorf("CollNet false, the user's: %v; want ErrPin", err)
 	}
 }
+
+// TestSwitchGatherBytes: AllGather and ReduceScatter on CollNetDirect
+// (SHARP) or NVLS have no commmodel algorithm, yet a node's NICs still
+// carry the other nodes' share of the buffer, (nodes−1)/nodes of it, and a
+// GPU's links the whole of it: a call is no faster than either allows at
+// the description's rates (a red team: 16 GiB in 46.6 µs on 256 nodes of
+// 8 H100s with collnet=true, the same time as 1 MiB).
+func TestSwitchGatherBytes(t *testing.T) {
+	h, err := Describe("H100 SXM", "collnet=true,nics=8,nic-bw=400Gb/s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := []float64{1 << 20, 1 << 30, 16 << 30}
+	for _, c := range []commmodel.Collective{commmodel.AllGather, commmodel.ReduceScatter} {
+		for _, nodes := range []int{2, 256} {
+			ps, err := Uncalibrated(h).Predict(Query{Collective: c, Ranks: 8 * nodes, PerNode: 8, Algo: "collnetdirect"}, sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, p := range ps {
+				// The NICs' line rate and the GPU's NVLink egress at their
+				// catalog rates (18 x 25 GB/s), the least time either allows.
+				net := sizes[i] * float64(nodes-1) / float64(nodes) / (8 * 50e9)
+				links := sizes[i] / (18 * 25e9)
+				if least := max(net, links); p.Algorithm != "CollNetDirect" || p.Time < least {
+					t.Errorf("%v on %d x 8 at %.0f B: %s %.3g s; want CollNetDirect, at least %.3g s", c, nodes, sizes[i], p.Algorithm, p.Time, least)
+				}
+				if i > 0 && p.Time < 10*ps[i-1].Time {
+					t.Errorf("%v on %d x 8: %.3g s at %.0f B, %.3g s at %.0f B; want the larger call's time to grow with its bytes", c, nodes, p.Time, sizes[i], ps[i-1].Time, sizes[i-1])
+				}
+			}
+		}
+	}
+}

@@ -116,7 +116,9 @@
 //	                      its reduced slice once
 //	NVLSTree AllReduce    S + S/p + min(N, 4)·S/(2p) on NVLink, and p·min(N, 4)·S/(2p) over the
 //	                      node's NICs (p trees of S/p slices across nodes)
-//	NVLS AllGather, RS    S on NVLink (one load or store of the buffer)
+//	NVLS AllGather, RS    S on NVLink (one load or store of the buffer), and the other nodes'
+//	                      (N−1)/N·S over the node's NICs across nodes
+//	CollNet AllGather, RS likewise: the network's switch, not the GPUs, sends the buffer on
 //	CollNetDirect         2(p−1)/p·S + S/p on NVLink (two-shot's), p·S/p over the node's NICs
 //	CollNetChain          the chain's bytes, S over the node's NICs (its head's)
 //	PAT AllGather, RS     (n−1)/n·S over the NIC (one GPU per node)
