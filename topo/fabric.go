@@ -310,14 +310,14 @@ func DescribeFabric(t *Topology) string {
 		peers := XGMIPeers(t)
 		least, most := slices.Min(peers), slices.Max(peers)
 		if least == f.P-1 {
-			return fmt.Sprintf("Infinity Fabric (XGMI) between every pair of %d GPUs; rocm-smi prints no link count: one link to each peer, %d a GPU, is assumed", f.P, f.Links)
+			return fmt.Sprintf("Infinity Fabric (XGMI) between every pair of %d GPUs; AMD's topology tools (rocm-smi, amd-smi) print no link count: one link to each peer, %d a GPU, is assumed", f.P, f.Links)
 		}
 		direct := fmt.Sprint(least)
 		if most != least {
 			direct = fmt.Sprintf("%d-%d", least, most)
 		}
 		return fmt.Sprintf("Infinity Fabric (XGMI) between every pair of %d GPUs, a GPU joined directly to %s of its %d peers and to the rest through other GPUs (hops 2, or a weight above one XGMI hop's 15); "+
-			"rocm-smi prints no link count: at least %d a GPU, one to each direct peer, is assumed",
+			"AMD's topology tools (rocm-smi, amd-smi) print no link count: at least %d a GPU, one to each direct peer, is assumed",
 			f.P, direct, f.P-1, f.Links)
 	}
 	if len(t.rocm) > 0 && f.Kind != commmodel.FullMesh {

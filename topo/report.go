@@ -89,7 +89,7 @@ func writeReport(w io.Writer, t *Topology, hostGPUs int) error {
 		fmt.Fprintln(tw)
 	}
 	if len(t.rocm) > 0 {
-		fmt.Fprintln(tw, "\nas rocm-smi prints the pairs (link type, hops, weight; an XGMI pair of hops 1 and weight 15, one XGMI hop, is direct):")
+		fmt.Fprintln(tw, "\nas the capture prints the pairs (link type, hops, weight; an XGMI pair of hops 1 and weight 15, one XGMI hop, is direct):")
 		for _, g := range t.rocmGroups() {
 			// XGMI pairs reached through other GPUs have no link of their own
 			// (ROCmPair.Direct).

@@ -23,8 +23,6 @@ var (
 	ErrROCmCell = errors.New("not a cell of this rocm-smi table")
 	// ErrROCmTables: two tables of one capture head different GPUs.
 	ErrROCmTables = errors.New("the tables of one rocm-smi --showtopo name different GPUs")
-	// ErrAMDSMI: amd-smi topology's tables, which ParseROCm does not read.
-	ErrAMDSMI = errors.New("amd-smi topology's tables are not read: give rocm-smi --showtopo's output, which ROCm 6 and 7 still ship")
 	// ErrROCmJSON: rocm-smi --showtopo --json's object, whose keys name
 	// each pair ("(Topology) Link type between DRM devices 0 and 1"),
 	// which no reader here takes.
@@ -120,6 +118,22 @@ const (
 	rocmNUMA   = "Numa Nodes"
 )
 
+// amdSMITables are the titles of amd-smi topology's tables that hold what
+// rocm-smi --showtopo's do, each line the title alone, and the rocm-smi
+// table each stands for. Its WEIGHT TABLE is left out: amd-smi prints 0
+// for every pair of an XGMI host, where rocm-smi prints a weight, and no
+// path rests on it. Its other tables (ACCESS, NUMA BW, CACHE COHERANCY,
+// ATOMICS, DMA, BI-DIRECTIONAL) are skipped.
+var amdSMITables = map[string]string{"HOPS TABLE:": rocmHops, "LINK TYPE TABLE:": rocmType}
+
+// busID is a GPU's PCI address as amd-smi topology heads its columns and
+// rows, "0000:0d:00.0".
+var busID = regexp.MustCompile(`^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$`)
+
+// gpuLabel reports whether s labels a GPU's column or row: rocm-smi's
+// "GPU0", or amd-smi's PCI address.
+func gpuLabel(s string) bool { return gpuName.MatchString(s) || busID.MatchString(s) }
+
 // rocmNUMALine is a line of the "Numa Nodes" block, "GPU[0] : (Topology)
 // Numa Node: 0" or "GPU 0 : (Topology) Numa Affinity: 0".
 var rocmNUMALine = regexp.MustCompile(`^\s*GPU\s*\[?\s*([0-9]+)\s*\]?\s*:\s*\(Topology\)\s*Numa (Node|Affinity)\s*:\s*(\S+)\s*$`)
@@ -147,7 +161,11 @@ func ReadCapture(r io.Reader) (*Topology, []*ParseError, error) {
 // between two GPUs" tables, each a header of GPU columns and a row a GPU,
 // and its "Numa Nodes" block, all but the Link Type table optional. Lines
 // outside them (the banner, a WARNING, comments) are skipped; the cell where
-// a GPU meets itself may be 0, X or SELF.
+// a GPU meets itself may be 0, X or SELF. It reads `amd-smi topology`'s
+// tables alike (amdSMITables: its HOPS TABLE and LINK TYPE TABLE), whose
+// columns and rows are the GPUs' PCI addresses: the GPUs are named GPU0,
+// GPU1, ... in their order, as amd-smi numbers them, and have no NUMA node
+// (amd-smi topology prints none).
 //
 // The topology has the GPUs, no NICs (rocm-smi shows none), each GPU's NUMA
 // node ("Numa Node", else "Numa Affinity"), and a path for every pair: XGMI
@@ -164,8 +182,8 @@ func ReadCapture(r io.Reader) (*Topology, []*ParseError, error) {
 // farther (PCIE over XGMI, the larger number), and past the first
 // maxAsymmetric such pairs the rest are one warning, as Parse folds them.
 // More GPUs than NCCL's topology holds (nccl.MaxTopoNodes) are
-// ErrTooLarge. amd-smi topology's tables are refused (ErrAMDSMI), and so
-// is rocm-smi --showtopo --json's object (ErrROCmJSON).
+// ErrTooLarge. rocm-smi --showtopo --json's object is refused
+// (ErrROCmJSON).
 func ParseROCm(r io.Reader) (*Topology, []*ParseError, error) {
 	name, data, err := readInput(r)
 	if err != nil {
@@ -202,20 +220,13 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 	numa := map[int]int{}     // GPU index -> Numa Node
 	affinity := map[int]int{} // GPU index -> Numa Affinity
 	numaLine := map[int]int{} // GPU index -> line of its first NUMA line
-	amdsmi := 0
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		title := ""
+		title := amdSMITables[strings.TrimSpace(l)]
 		for _, t := range []string{rocmWeight, rocmHops, rocmType} {
 			if strings.Contains(l, t) {
 				title = t
 			}
-		}
-		if strings.Contains(l, "LINK TYPE TABLE") || strings.Contains(l, "WEIGHT TABLE") {
-			if amdsmi == 0 {
-				amdsmi = i + 1
-			}
-			continue
 		}
 		if m := rocmNUMALine.FindStringSubmatch(l); m != nil {
 			g, err := strconv.Atoi(m[1])
@@ -253,9 +264,6 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 	}
 	kind := tables[rocmType]
 	if kind == nil {
-		if amdsmi > 0 {
-			return nil, nil, p.errLine(amdsmi, ErrAMDSMI)
-		}
 		if line, off := rocmJSON(lines); line > 0 {
 			return nil, nil, p.errAt(line, off, ErrROCmJSON)
 		}
@@ -270,6 +278,9 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 	n := len(kind.gpus)
 	gpus := make([]Device, n)
 	for i, g := range kind.gpus {
+		if busID.MatchString(g) {
+			g = "GPU" + strconv.Itoa(i) // amd-smi's PCI address, in its order
+		}
 		gpus[i] = Device{Name: g, NUMA: -1, GPUNUMA: -1}
 	}
 	for _, g := range slices.Sorted(maps.Keys(numaLine)) {
@@ -311,7 +322,7 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 	}
 	for i := range n {
 		for j := i + 1; j < n; j++ {
-			pair := ROCmPair{A: kind.gpus[i], B: kind.gpus[j]}
+			pair := ROCmPair{A: gpus[i].Name, B: gpus[j].Name}
 			pair.Weight = num(tables[rocmWeight], i, j)
 			pair.Hops = num(tables[rocmHops], i, j)
 			a, b := kind.cells[i*n+j], kind.cells[j*n+i]
@@ -366,8 +377,8 @@ func (p *parser) rocmTable(title string, i int) (*rocmTable, int, error) {
 	t := &rocmTable{title: title, line: h + 1, titled: i + 1}
 	index := map[string]int{}
 	for _, f := range head {
-		if !gpuName.MatchString(f.text) {
-			return nil, 0, p.errAt(h+1, f.off, fmt.Errorf("%q under %q is not a GPU column (GPU0, GPU1, ...): %w", parseerr.Excerpt(f.text), title, ErrNoHeader))
+		if !gpuLabel(f.text) {
+			return nil, 0, p.errAt(h+1, f.off, fmt.Errorf("%q under %q is not a GPU column (GPU0, GPU1, ..., or amd-smi's 0000:0d:00.0): %w", parseerr.Excerpt(f.text), title, ErrNoHeader))
 		}
 		if _, dup := index[f.text]; dup {
 			return nil, 0, p.errAt(h+1, f.off, fmt.Errorf("%s: %w", f.text, ErrDuplicate))
@@ -384,7 +395,7 @@ func (p *parser) rocmTable(title string, i int) (*rocmTable, int, error) {
 	j := h + 1
 	for ; j < len(p.lines); j++ {
 		fs := p.fieldsOf(j)
-		if len(fs) == 0 || isRule(p.lines[j]) || !gpuName.MatchString(fs[0].text) {
+		if len(fs) == 0 || isRule(p.lines[j]) || !gpuLabel(fs[0].text) {
 			break
 		}
 		label := fs[0]

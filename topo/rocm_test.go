@@ -12,7 +12,7 @@ import (
 )
 
 // rocmCaptures is what a person reads off each public rocm-smi --showtopo
-// capture of testdata/rocm: its GPUs, their NUMA nodes, the link type,
+// or amd-smi topology capture of testdata/rocm: its GPUs, their NUMA nodes, the link type,
 // hops and weight of every pair, and the fabric.
 var rocmCaptures = []struct {
 	file         string
@@ -31,6 +31,10 @@ var rocmCaptures = []struct {
 	{"rocm_smi_showtopo_4gpu_pcie.txt", 4, []int{-1, -1, -1, -1}, "PCIE", 3, 52, "SYS", commmodel.SharedPCIe, 1},
 	// ms-swift's 8 gfx942 GPUs, all XGMI, four on each of 2 NUMA nodes.
 	{"gfx942_8gpu_xgmi_msswift.txt", 8, []int{0, 0, 0, 0, 1, 1, 1, 1}, "XGMI", 1, 15, "XGMI", commmodel.FullMesh, 7},
+	// OCI's MI355X Pollara node, amd-smi topology: 8 GPUs by PCI address,
+	// every pair XGMI at 1 hop; amd-smi prints no NUMA node, and its
+	// weights (0 for every pair) are not read.
+	{"mi355x_8gpu_xgmi_amdsmi_ocipollara.txt", 8, []int{-1, -1, -1, -1, -1, -1, -1, -1}, "XGMI", 1, -1, "XGMI", commmodel.FullMesh, 7},
 }
 
 func TestParseROCmReal(t *testing.T) {
@@ -117,8 +121,9 @@ func TestParseROCmDamaged(t *testing.T) {
 	}
 }
 
-// TestParseROCmRefusals: text of no Link Type table, amd-smi's tables, and
-// tables of different GPUs are refused with their causes.
+// TestParseROCmRefusals: text of no Link Type table (amd-smi's title
+// written otherwise than amd-smi prints it among them), and tables of
+// different GPUs are refused with their causes.
 func TestParseROCmRefusals(t *testing.T) {
 	base, err := os.ReadFile("testdata/rocm/mi210_4gpu_xgmi_archer2.txt")
 	if err != nil {
@@ -129,13 +134,23 @@ func TestParseROCmRefusals(t *testing.T) {
 	// The Hops table of GPU0, GPU1, GPU2 and GPU4.
 	h, l := strings.Index(s, "Hops between"), strings.Index(s, "Link Type between")
 	otherGPUs := s[:h] + strings.ReplaceAll(s[h:l], "GPU3", "GPU4") + s[l:]
+	// amd-smi's HOPS TABLE of another GPU than its LINK TYPE TABLE's.
+	amd, err := os.ReadFile("testdata/rocm/mi355x_8gpu_xgmi_amdsmi_ocipollara.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := string(amd)
+	h, l = strings.Index(a, "HOPS TABLE:"), strings.Index(a, "LINK TYPE TABLE:")
+	amdsmiOtherGPUs := a[:h] + strings.ReplaceAll(a[h:l], "0000:f4:00.0", "0000:f5:00.0") + a[l:]
 	cases := []struct {
 		text  string
 		cause error
 	}{
 		{noType, ErrNoMatrix},
-		{"============ LINK TYPE TABLE ============\n      GPU0  GPU1\nGPU0  SELF  XGMI\n", ErrAMDSMI},
+		// amd-smi's title is a line of its own, "LINK TYPE TABLE:".
+		{"============ LINK TYPE TABLE ============\n      GPU0  GPU1\nGPU0  SELF  XGMI\n", ErrNoMatrix},
 		{otherGPUs, ErrROCmTables},
+		{amdsmiOtherGPUs, ErrROCmTables},
 		{strings.Replace(s, "GPU0   0            XGMI", "GPU0   1            XGMI", 1), ErrDiagonal},
 	}
 	for k, c := range cases {

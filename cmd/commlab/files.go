@@ -174,7 +174,7 @@ const stdinEmpty = "standard input (-) gave nothing: pipe the file into the comm
 // rocmHint adds to a ROCm topology's error the -hw settings that describe
 // an AMD Instinct host instead: the catalog's AMD systems, or the links.
 func rocmHint(err error) error {
-	if !errors.Is(err, topo.ErrROCm) && !errors.Is(err, topo.ErrAMDSMI) && !errors.Is(err, topo.ErrROCmJSON) {
+	if !errors.Is(err, topo.ErrROCm) && !errors.Is(err, topo.ErrROCmJSON) {
 		return err
 	}
 	var amd []string

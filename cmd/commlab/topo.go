@@ -366,9 +366,9 @@ func writeXGMILinks(w io.Writer, facts []predict.Fact, peers []int) {
 	links, _ := strconv.Atoi(f.Value)
 	switch {
 	case f.Source == predict.SourceAssumed && least == len(peers)-1:
-		fmt.Fprintf(w, "assumed: links %s, one to each peer: rocm-smi prints no link count (XGMI, hops 1 need not be one direct link); -gpu NAME takes the catalog's, -hw links=N gives them\n", f.Value)
+		fmt.Fprintf(w, "assumed: links %s, one to each peer: AMD's topology tools print no link count (XGMI, hops 1 need not be one direct link); -gpu NAME takes the catalog's, -hw links=N gives them\n", f.Value)
 	case f.Source == predict.SourceAssumed:
-		fmt.Fprintf(w, "links unknown: rocm-smi prints no link count, and the capture joins a GPU directly to %s of its %d peers (XGMI of hops 1 and weight 15), the rest through other GPUs (hops 2, or a weight above 15): "+
+		fmt.Fprintf(w, "links unknown: AMD's topology tools print no link count, and the capture joins a GPU directly to %s of its %d peers (XGMI of hops 1 and weight 15), the rest through other GPUs (hops 2, or a weight above 15): "+
 			"at least %d a GPU, one to each direct peer, which the model assumes until -gpu NAME takes the catalog's or -hw links=N gives them; the -hw spec below leaves links out\n",
 			direct, len(peers)-1, least)
 	case links < least:

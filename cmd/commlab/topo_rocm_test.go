@@ -20,7 +20,7 @@ func TestTopoROCm(t *testing.T) {
 	}
 	for _, want := range []string{
 		"machine: gpus_per_node 8, fabric infinity, nvls false (each read or derived from the capture: topo)",
-		"assumed: links 7, one to each peer: rocm-smi prints no link count",
+		"assumed: links 7, one to each peer: AMD's topology tools print no link count",
 		"GPU0  X     XGMI  XGMI",
 		"XGMI  hops 1  weight 15  28 pairs",
 		"GPU fabric: Infinity Fabric (XGMI) between every pair of 8 GPUs",
@@ -113,7 +113,7 @@ func TestTopoROCmIndirect(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s", file, code, stderr)
 		}
 		for _, want := range []string{
-			"links unknown: rocm-smi prints no link count, and the capture joins a GPU directly to " + least + " of its 7 peers",
+			"links unknown: AMD's topology tools print no link count, and the capture joins a GPU directly to " + least + " of its 7 peers",
 			"at least " + least + " a GPU",
 			"-hw gpus=8,fabric=infinity,nvls=false, with -gpu NAME of the catalog or links=N added",
 			"through other GPUs",

@@ -128,16 +128,21 @@ func TestTopoErrors(t *testing.T) {
 	if code, out, stderr := runCLI("topo", long, "-json"); code == 0 || out != "" || !strings.Contains(stderr, long+":4:19: ") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want non-zero naming %s:4:19", code, out, stderr, long)
 	}
-	// amd-smi topology's tables (no public sample: commlab does not read
-	// them) are named as such, with the -hw settings that describe an AMD
-	// host instead; the first works. rocm-smi --showtopo's are read
-	// (TestTopoROCm).
-	amd := filepath.Join(t.TempDir(), "amdsmi.txt")
-	if err := os.WriteFile(amd, []byte("=== LINK TYPE TABLE ===\n      GPU0  GPU1\nGPU0  SELF  XGMI\n"), 0o644); err != nil {
+	// amd-smi topology's tables are read as rocm-smi --showtopo's
+	// (TestTopoROCm): OCI's MI355X Pollara node, 8 GPUs, every pair XGMI
+	// (its page: "all 8 GPUs are fully connected via XGMI").
+	amd := "../../topo/testdata/rocm/mi355x_8gpu_xgmi_amdsmi_ocipollara.txt"
+	if code, out, stderr := runCLI("topo", amd); code != 0 || !strings.Contains(out, "machine: gpus_per_node 8, fabric infinity") {
+		t.Errorf("amd-smi topology: exit %d, stdout %q, stderr %q; want 0 and 8 GPUs of Infinity Fabric", code, out, stderr)
+	}
+	// A ROCm capture that does not read names the -hw settings that
+	// describe an AMD host instead; the first works.
+	json := filepath.Join(t.TempDir(), "rocm.json")
+	if err := os.WriteFile(json, []byte(`{"card0": {"(Topology) Link type between DRM devices 0 and 1": "XGMI"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := runCLI("topo", amd); code != 1 || !strings.Contains(stderr, amd+":1: amd-smi topology") || !strings.Contains(stderr, "-hw system=NAME") || !strings.Contains(stderr, "mi300x-platform") {
-		t.Errorf("exit %d, stderr %q; want 1, naming %s:1 amd-smi topology and -hw system=NAME with mi300x-platform", code, stderr, amd)
+	if code, _, stderr := runCLI("topo", json); code != 1 || !strings.Contains(stderr, "-hw system=NAME") || !strings.Contains(stderr, "mi300x-platform") {
+		t.Errorf("rocm-smi --json: exit %d, stderr %q; want 1 and -hw system=NAME with mi300x-platform", code, stderr)
 	}
 	if code, _, stderr := runCLI("predict", "-hw", "system=mi300x-platform", "-collective", "allreduce", "-p", "8", "-per-node", "8", "-size", "1MiB"); code != 0 {
 		t.Errorf("the hint's -hw system=mi300x-platform: exit %d, %s", code, stderr)
