@@ -1172,7 +1172,8 @@ func TestTuneNoP2PFallbacks(t *testing.T) {
 // them for one that sets NCCL_COLLNET_ENABLE=1 (the plugin sets every
 // other algorithm's cost to 0, so a rule naming Tree takes SHARP away: a
 // red team); a file of one node, or one written with -hw collnet=true,
-// does not.
+// does not, nor one where the user or the logs say whether the machine has
+// CollNet (-hw collnet=false: a review).
 func TestTuneCollNetJob(t *testing.T) {
 	t.Parallel()
 	log := realLog("rtxpro6000_8x1_allreduce_efa_g7e_slurm.log")
@@ -1184,6 +1185,7 @@ func TestTuneCollNetJob(t *testing.T) {
 	}{
 		{[]string{log, "-comms", "8x1"}, true},
 		{[]string{log, "-comms", "8x1", "-hw", "collnet=true"}, false},
+		{[]string{log, "-comms", "8x1", "-hw", "collnet=false"}, false},
 		{[]string{togetherDir + "all_gather_ring.log", "-comms", "1x8"}, false},
 	} {
 		out := filepath.Join(dir, fmt.Sprintf("%d.conf", i))

@@ -170,8 +170,8 @@ func indexFold(names []string, s string) int {
 // DefaultLL128 reports whether LL128 may run by default on a GPU of LLVM
 // target isa ("" for NVIDIA's, whose rule is NCCL's) in a communicator of
 // perNode GPUs a node: RCCL enables it on gfx950, and on gfx90a only in a
-// communicator of 16 GCDs a node (ll128Auto gives why, and the paths each
-// needs).
+// communicator of 16 GCDs a node (ll128Auto gives why, and the nodes and
+// paths each needs).
 func DefaultLL128(isa string, perNode int) bool {
 	return isa == "" || isa == "gfx90a" && perNode == gfx90aLL128PerNode || isa == "gfx950"
 }
@@ -181,7 +181,9 @@ func DefaultLL128(isa string, perNode int) bool {
 // RCCL_LL128_FORCE_ENABLE=1 (src/init.cc:1332 and :1506), is set by the
 // Rome models of hosts of 16 GCDs and 8 NICs alone (rome_model_59 and
 // rome_model_65, options "ll128Enabled=1", src/graph/rome_models.cc; ROCm/rccl
-// 0cbce2a7, 2024-10). An HPE Cray EX235a node (Frontier, LUMI) has 8.
+// 0cbce2a7, 2024-10), which match a communicator across nodes only: on one
+// node NCCL's topology keeps no NIC (ncclTopoTrimSystem), and the models'
+// 8 NICs match none. An HPE Cray EX235a node (Frontier, LUMI) has 8 GCDs.
 const gfx90aLL128PerNode = 16
 
 // ll128Auto is LL128's automatic enable rule for the graph of algorithm a
@@ -197,9 +199,10 @@ func (m *Model) ll128Auto(g *Graph, maxCC int, noC2C bool) bool {
 	}
 	switch m.isa {
 	case "gfx90a":
-		// With xGMI's paths inside the node and the NIC at most PXB away
-		// (ROCm/rccl src/graph/tuning.cc, 2024-10, pull request 1054).
-		return g.TypeInter <= PathPXB && g.TypeIntra <= PathNVL
+		// Across nodes (gfx90aLL128PerNode), with xGMI's paths inside the
+		// node and the NIC at most PXB away (ROCm/rccl src/graph/tuning.cc,
+		// 2024-10, pull request 1054).
+		return m.nNodes > 1 && g.TypeInter <= PathPXB && g.TypeIntra <= PathNVL
 	case "gfx950":
 		// Across nodes only (ROCm/rccl pull request 1731, 2025-06).
 		return m.nNodes > 1 && g.TypeInter <= PathPXB

@@ -317,11 +317,17 @@ func UnknownGPU(name string) GPU {
 }
 
 // AMDName reports whether a GPU's name is AMD's, as ROCm's tools print a
-// product name: it holds the word AMD, Instinct or Radeon ("AMD Instinct
-// MI300A", "AMD Radeon Graphics", "Instinct MI210").
+// product name: it holds the word Instinct or Radeon, or a word of an
+// Instinct model, MI and a digit ("AMD Instinct MI300A", "AMD Radeon
+// Graphics", "AMD MI308X"). The word AMD alone is not enough: it names
+// AMD's CPUs too ("AMD EPYC 9654").
 func AMDName(name string) bool {
-	words := " " + strings.ToUpper(strings.NewReplacer("-", " ", "_", " ", "/", " ").Replace(name)) + " "
-	return containsWord(words, "AMD") || containsWord(words, "INSTINCT") || containsWord(words, "RADEON")
+	for _, w := range strings.Fields(strings.ToUpper(strings.NewReplacer("-", " ", "_", " ", "/", " ").Replace(name))) {
+		if w == "INSTINCT" || w == "RADEON" || len(w) > 2 && strings.HasPrefix(w, "MI") && strings.ContainsAny(w[2:3], digits) {
+			return true
+		}
+	}
+	return false
 }
 
 // ISAOf returns the LLVM target a GPU's name is, as ROCm prints a device

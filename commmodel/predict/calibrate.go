@@ -636,8 +636,15 @@ func (m *Machine) beyondPCIe(oneNode bool) string {
 	}
 	links := max(HostGPUs(m.tables)-1, 1)
 	bw := m.x[parIntraBW] / (InfinityShare * float64(links))
-	why := "the logs ran RCCL"
-	if !RanRCCL(m.tables) {
+	var why string
+	switch {
+	case RanRCCL(m.tables):
+		why = "the logs ran RCCL"
+	case h.CompCapISA() != "":
+		why = fmt.Sprintf("its compute capability, %d.%d, is AMD's %s", h.GPU.CompCap/10, h.GPU.CompCap%10, h.GPU.ISA)
+	case nccl.ISAOf(h.GPU.Name) != "":
+		why = "its name is AMD's target " + h.GPU.ISA
+	default:
 		why = "its name is AMD's" // nccl.UnknownGPU
 	}
 	return fmt.Sprintf("%s; %s, so it is an AMD GPU, whose Infinity Fabric links each GPU to the others: describe it with -hw fabric=infinity,links=%d,link-bw=%.0fGB/s "+

@@ -147,6 +147,15 @@ func Describe(gpu, spec string) (Hardware, error) {
 	// takes that target, and a GPU of NVIDIA's is an error. amd names the
 	// GPU in the errors below, with what made it AMD's.
 	amd := h.GPU.Name
+	if h.GPU.ISA == nccl.UnknownISA && !h.GPU.Known && nccl.ISAOf(h.GPU.Name) == "" {
+		// AMD's by its name alone (nccl.UnknownGPU): NVIDIA's NVLink, its
+		// NVLS or a domain across hosts, described, make it NVIDIA's.
+		_, domain := set["domain"]
+		if h.Fabric == FabricNVSwitch && (fabric || sw) || h.Fabric == FabricMesh && fabric || h.NVLS && h.given(h.Sources.NVLS) || domain {
+			h.GPU.ISA = ""
+		}
+		amd += " (AMD's by its name)"
+	}
 	if cc, ok := set["cc"]; ok && (h.GPU.ISA == "" || h.GPU.ISA == nccl.UnknownISA) {
 		switch isa := nccl.ISAOfCompCap(h.GPU.CompCap); {
 		case isa != "" && h.GPU.Known:

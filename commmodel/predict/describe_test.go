@@ -1254,3 +1254,31 @@ func TestDescribeKeyTwice(t *testing.T) {
 		t.Errorf("nics=4 twice: %v, %d NICs; want 4", err, h.NICs)
 	}
 }
+
+// TestDescribeAMDName: a GPU the catalog lacks whose name is AMD's
+// (nccl.AMDName) runs RCCL's rules, its links Infinity Fabric; NVLink
+// described for it (an NVSwitch or mesh fabric, NVLS, a domain across
+// hosts) makes it NVIDIA's, as the user says, not an error (a review: "AMD
+// Instinct X" with fabric=nvswitch was refused).
+func TestDescribeAMDName(t *testing.T) {
+	for _, c := range []struct {
+		gpu, spec string
+		rccl      bool
+		fabric    Fabric
+	}{
+		{"AMD Instinct MI300A", "links=3,link-bw=64GB/s", true, FabricInfinity},
+		{"AMD Instinct MI300A", "fabric=nvswitch,links=18,link-bw=25GB/s", false, FabricNVSwitch},
+		{"AMD Instinct MI300A", "fabric=mesh,links=4,link-bw=25GB/s", false, FabricMesh},
+		{"AMD Instinct MI300A", "nvls=true,links=18,link-bw=25GB/s", false, FabricNVSwitch},
+		{"AMD EPYC 9654", "links=18,link-bw=25GB/s", false, FabricNVSwitch},
+	} {
+		h, err := Describe(c.gpu, c.spec)
+		if err != nil {
+			t.Errorf("%q, %s: %v", c.gpu, c.spec, err)
+			continue
+		}
+		if rccl := Uncalibrated(h).RunsRCCL(); rccl != c.rccl || h.Fabric != c.fabric {
+			t.Errorf("%q, %s: RCCL %v, fabric %v; want %v, %v", c.gpu, c.spec, rccl, h.Fabric, c.rccl, c.fabric)
+		}
+	}
+}
