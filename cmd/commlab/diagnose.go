@@ -53,7 +53,13 @@ type diagnoseOutput struct {
 	IntervalOverModel []float64 `json:"interval_over_model,omitempty"`
 	// BusBWPeak, for a run across nodes' NICs, is the table's most bus
 	// bandwidth beside what a ring gets from a node's NICs as described.
-	BusBWPeak *busBWPeak        `json:"bus_bw_peak,omitempty"`
+	BusBWPeak *busBWPeak `json:"bus_bw_peak,omitempty"`
+	// RunFailed are the problems of the log that say its run failed:
+	// nccl-tests' own check (rows with a #wrong count, which the findings
+	// leave out, or out-of-bounds values), or a table that stops early in
+	// a log that does not say it was abridged (a hang or a crash). Where
+	// there are any, diagnose exits 1 after its report.
+	RunFailed []problem         `json:"run_failed,omitempty"`
 	Findings  []diagnoseFinding `json:"findings"`
 	Problems  []problem         `json:"problems"`
 	// rccl is set where the machine runs RCCL: the findings' choice
@@ -199,6 +205,12 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 		Points:   len(t.Points), Findings: []diagnoseFinding{},
 		Problems: append(append([]problem{}, problems...), mc.problems...)}
 	out.ShapeAssumed = t.ShapeFrom == predict.SourceAssumed
+	diagnosed := t.Name[strings.LastIndex(t.Name, "#")+1:]
+	for _, p := range problems {
+		if p.failed && p.File == files[0].path && strconv.Itoa(p.test) == diagnosed {
+			out.RunFailed = append(out.RunFailed, p)
+		}
+	}
 	out.CollectiveCandidates, out.CollectiveHint = guessedAmong(pos[0], files[0].path, t, problems)
 	m, model, err := mc.model()
 	if err != nil {
@@ -261,13 +273,20 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	}
 	switch format {
 	case formatJSON:
-		return writeJSON(stdout, out)
+		err = writeJSON(stdout, out)
 	case formatCSV:
 		writeProblems(stderr, out.Problems)
-		return writeCSV(stdout, out.Findings)
+		err = writeCSV(stdout, out.Findings)
+	default:
+		writeProblems(stderr, out.Problems)
+		err = writeDiagnoseText(stdout, out)
 	}
-	writeProblems(stderr, out.Problems)
-	return writeDiagnoseText(stdout, out)
+	if err == nil && len(out.RunFailed) > 0 {
+		// A health check's verdict: the report stands, and the status
+		// says the run itself failed.
+		err = fmt.Errorf("the run failed (%s): rerun it before reading its times", out.RunFailed[0])
+	}
+	return err
 }
 
 // findingRef is a finding's reference to another by its number ("as for
@@ -442,6 +461,13 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 		fmt.Fprintf(w, "guess: collective = %s: the table fits %s alike, and neither the log nor its name says which: if the run was %s, diagnose %s\n",
 			out.Collective, words.And(out.CollectiveCandidates), other, out.CollectiveHint)
 	}
+	// The problems that say so, as standard error folds them (the rows of
+	// one message share a line).
+	var failed strings.Builder
+	writeProblems(&failed, out.RunFailed)
+	for l := range strings.Lines(failed.String()) {
+		fmt.Fprint(w, "run failed: ", l)
+	}
 	writeHardware(w, out.Hardware)
 	fmt.Fprintf(w, "model: %s\n%d of %d points inside the model's 80%% interval\n", out.Model, out.Inside, out.Points)
 	if r := out.IntervalOverModel; len(r) == 2 {
@@ -468,7 +494,11 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 			p.BusBW/1e9, units.FormatSize(p.Size), 100*p.BusBW/p.NICBound, p.NICBound/1e9, nics, assumed)
 	}
 	if len(out.Findings) == 0 {
-		_, err := fmt.Fprintln(w, "the table follows the model: no finding")
+		verdict := "the table follows the model: no finding"
+		if len(out.RunFailed) > 0 {
+			verdict = "the rows it kept follow the model, but the run failed (run failed, above): rerun it before reading its times"
+		}
+		_, err := fmt.Fprintln(w, verdict)
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -353,6 +353,9 @@ type problem struct {
 	// test fits alike, comma-separated (a problem stays comparable): its
 	// collective was guessed among them (the first).
 	candidates string
+	// failed, when set, says the run of the file's test of index test
+	// failed (runFailed).
+	failed bool
 }
 
 // String is "FILE:LINE:COLUMN: message", leaving out the parts that are
@@ -393,6 +396,10 @@ func problemOf(file string, err error) problem {
 	var g *guessedCollective
 	if errors.As(pe.Err, &g) {
 		p.test, p.candidates = g.test, strings.Join(g.candidates, ",")
+	}
+	var f *failedRun
+	if errors.As(pe.Err, &f) {
+		p.test, p.failed = f.test, true
 	}
 	return p
 }

@@ -1061,10 +1061,34 @@ func readTables(path string, pins predict.Pins, tests []int) ([]predict.Table, [
 			wrapped.Err = g
 			pr = &wrapped
 		}
+		if k >= 0 && runFailed(pr) {
+			wrapped := *pe
+			wrapped.Err = &failedRun{test: k, err: pe.Err}
+			pr = &wrapped
+		}
 		kept = append(kept, pr)
 	}
 	return ts, kept, nil
 }
+
+// runFailed reports that the reader's problem err says the run failed:
+// nccl-tests' own check (#wrong, out-of-bounds values), or a table that
+// stops early where the log does not say it was abridged (a hang or a
+// crash).
+func runFailed(err error) bool {
+	return errors.Is(err, nccltests.ErrFailed) || errors.Is(err, nccltests.ErrStopped) && !errors.Is(err, nccltests.ErrAbridged)
+}
+
+// A failedRun is a reader's problem that says the run of the log's test of
+// index test failed (runFailed): readTables wraps it, so that diagnose can
+// say so with its findings.
+type failedRun struct {
+	test int
+	err  error
+}
+
+func (f *failedRun) Error() string { return f.err.Error() }
+func (f *failedRun) Unwrap() error { return f.err }
 
 // A describeError is a -hw description predict.Describe refuses: a usage
 // error (flagError) when -hw gives it on the command line, a failure when

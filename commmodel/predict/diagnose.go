@@ -54,6 +54,11 @@ const (
 	// hosts do (hostCopyFinding): the model's own point is no sign of
 	// health there.
 	KindHostCopy = "slower than bare metal through host memory"
+	// KindNoGDR: across nodes, NCCL's debug lines say it ran the network
+	// without GPUDirect RDMA, staging its data in host memory, which the
+	// model does not: a fact of the log, not a departure from the model,
+	// whose interval may hold such a run.
+	KindNoGDR = "network without GPUDirect RDMA"
 )
 
 // Terms of the model that can dominate a size's time (Finding.Term,
@@ -176,6 +181,7 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	findings = append(findings, m.fabric(t, preds, stalled)...)
 	findings = append(findings, m.otherChoice(t, preds, stalled)...)
 	findings = append(findings, m.hostCopyFinding(t, preds, stalled)...)
+	findings = append(findings, noGDRFinding(t, preds, stalled)...)
 	referOtherChoice(findings)
 	return findings, inside, nil
 }
@@ -298,10 +304,18 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 		same := slices.IndexFunc(guessed, func(k int) bool {
 			return slices.EqualFunc(out[k].Guesses, toward, func(a, b Guess) bool { return a.Fact.Name == b.Fact.Name })
 		})
+		misfit := m.misfitOf(t, preds, i, j, f.Kind)
 		// own is the advice for the run itself, the guesses aside.
 		own := func() []string {
-			if f.Kind == KindFaster && slices.Contains(m.Tables, t.Name) {
-				return []string{"the model is too slow here though it was calibrated on this table: its form misses this range of the table (the bound column says which term it puts there); predictions at these sizes lean slow"}
+			if misfit != "" {
+				who, lean := misfit+", a calibration table of this run's collective, shape and settings,", "fast"
+				if misfit == t.Name {
+					who = "this table, on which it was calibrated,"
+				}
+				if f.Kind == KindFaster {
+					lean = "slow"
+				}
+				return []string{fmt.Sprintf("the model misses %s alike at these sizes: its form does not follow the machine here (the bound column says which term it puts there), and the run need not be at fault; predictions at these sizes lean %s", who, lean)}
 			}
 			if lo, hi, ok := floorFollowed(t, preds); ok && f.Kind == KindSlower && f.Term == TermLaunch && f.MeasuredOverModel > floorGap {
 				// The table's own rows show the floor: these rows'
@@ -356,7 +370,7 @@ func (m *Machine) departures(t Table, preds []Prediction, stalled []bool, before
 		if hint, ok := m.hostHint(f, t); ok && !hinted {
 			f.Advice, hinted = append(f.Advice, hint), true
 		}
-		if f.Kind == KindSlower && !onGuess {
+		if f.Kind == KindSlower && !onGuess && misfit == "" {
 			f.Advice = append(f.Advice, m.pins(t, preds[i:j+1], alts)...)
 		}
 		out = append(out, f)
@@ -594,6 +608,85 @@ func PluginSimpleOf(tables []Table) string {
 	return ""
 }
 
+// misfitOf returns the name of a calibration table of t's run (t itself,
+// or another of its collective, nodes, GPUs a node, layout, NCCL_ALGO and
+// NCCL_PROTO) that lies on the side of kind of preds at each of t's sizes
+// i..j it ran too, within misfitNear of t's time, "" for none: where the
+// run is the table the model was calibrated on, to within the scatter of
+// reruns, a gap of t's there is the model's form, not the run's (a red
+// team: the calibration table itself, and reruns of it 1% apart, got
+// advice to change the launch at 1.23x the model, whether the table's own
+// point lay just outside the interval or just inside). A run further off
+// than its calibration table is the run's (baseline findings set the two
+// side by side).
+func (m *Machine) misfitOf(t Table, preds []Prediction, i, j int, kind string) string {
+	for _, c := range m.tables {
+		if c.Name != t.Name && (c.Collective != t.Collective || c.Nodes != t.Nodes || c.PerNode != t.PerNode ||
+			c.Layout != t.Layout || c.Algo != t.Algo || c.Proto != t.Proto) {
+			continue
+		}
+		alike, ran := true, false
+		for k := i; k <= j; k++ {
+			for _, p := range c.Points {
+				if p.Size != t.Points[k].Size {
+					continue
+				}
+				ran = true
+				side := kind == KindSlower && p.Time > preds[k].Time || kind == KindFaster && p.Time < preds[k].Time
+				alike = alike && side && math.Abs(math.Log(t.Points[k].Time/p.Time)) <= misfitNear
+			}
+		}
+		if ran && alike {
+			return c.Name
+		}
+	}
+	return ""
+}
+
+// misfitNear is how far apart in log, 10%, a run and its calibration table
+// of one shape may lie at a size and still be one run of the machine to
+// misfitOf: five times the scatter of repeated runs (repeatSpread).
+const misfitNear = 0.1
+
+// noGDRFinding is the KindNoGDR finding of table t, predicted preds, where
+// it ran across nodes and its debug lines say NCCL ran the network without
+// GPUDirect RDMA (noGDR): over the sizes the network bounds (TermNetwork,
+// TermChannels) that did not stall, else all that did not, with the
+// median of measured/model there and networkAdvice. A run whose bytes
+// cross host memory may still lie within the interval (a red team: a
+// 4 x 2 A100 AllReduce without GDR, 2.5 times as slow from 4 MiB up, had
+// no finding), and a cluster built with GDR should run with it.
+func noGDRFinding(t Table, preds []Prediction, stalled []bool) []Finding {
+	if t.Nodes < 2 || !noGDR(t.Evidence) {
+		return nil
+	}
+	network := func(i int) bool { return preds[i].Bound == TermNetwork || preds[i].Bound == TermChannels }
+	if !slices.ContainsFunc(preds, func(p Prediction) bool { return p.Bound == TermNetwork || p.Bound == TermChannels }) {
+		network = func(int) bool { return true }
+	}
+	var ratios []float64
+	var choices []string
+	first, last := -1, -1
+	for i := range preds {
+		if stalled[i] || !network(i) {
+			continue
+		}
+		ratios = append(ratios, t.Points[i].Time/preds[i].Time)
+		if first < 0 {
+			first = i
+		}
+		last = i
+		if c := choiceOf(preds[i]); !slices.Contains(choices, c) {
+			choices = append(choices, c)
+		}
+	}
+	if len(ratios) == 0 {
+		return nil
+	}
+	return []Finding{{FromBytes: t.Points[first].Size, ToBytes: t.Points[last].Size, MeasuredOverModel: fit.Median(ratios),
+		Kind: KindNoGDR, Term: preds[last].Bound, NCCL: strings.Join(choices, ", "), Advice: []string{networkAdvice(t.Evidence)}}}
+}
+
 // noGDR reports that NCCL's debug lines say it ran an RDMA network without
 // GPUDirect RDMA.
 func noGDR(e nccltests.Evidence) bool {
@@ -616,7 +709,7 @@ func networkAdvice(e nccltests.Evidence) string {
 		return a
 	}
 	if noGDR(e) {
-		return fmt.Sprintf("the network: NCCL ran some or all of its network connections without GPUDirect RDMA (NCCL_DEBUG=INFO, line %d), staging their data in host memory: load the nvidia-peermem module (or use DMA-BUF, NCCL_DMABUF_ENABLE=1), and check NCCL_NET_GDR_LEVEL and the NIC's PCIe path to the GPU (-topo)", e.GPUDirect.Line)
+		return fmt.Sprintf("the network: NCCL ran some or all of its network connections without GPUDirect RDMA (NCCL_DEBUG=INFO, line %d), staging their data in host memory: check that the GPUs' memory can be registered with the NICs (the nvidia-peermem module, or DMA-BUF, which NCCL uses by default where the kernel and NVIDIA's open kernel module support it), and NCCL_NET_GDR_LEVEL and the NIC's PCIe path to the GPU (-topo)", e.GPUDirect.Line)
 	}
 	// NCCL pairs each GPU with its nearest NIC itself: what a rank is
 	// bound to is its CPUs and memory, and NCCL_IB_HCA is one list for
@@ -1509,7 +1602,7 @@ func (m *Machine) fabric(t Table, preds []Prediction, stalled []bool) []Finding 
 		for k := r[0]; k <= r[1]; k++ {
 			ratios = append(ratios, t.Points[k].Time/preds[k].Time)
 		}
-		a := fmt.Sprintf("on %d nodes the network is slower than the tables of up to %d nodes predict: the fabric above the NICs (a leaf's uplinks, a dragonfly's global links, or congestion) binds; describe it (-hw group=HOSTS,oversub=R) and calibrate with this table to fit it",
+		a := fmt.Sprintf("on %d nodes the network is slower than the tables of up to %d nodes predict: the fabric above the NICs (a leaf's uplinks, a dragonfly's global links, or congestion) binds, or a link of it is at fault; on a fabric built non-blocking, check the switches' and NICs' error counters and link rates first; once it is sound, describe it (-hw group=HOSTS,oversub=R) and calibrate with this table to fit it",
 			t.Nodes, m.spread.maxNodes)
 		if len(out) > 0 {
 			a = fmt.Sprintf("the fabric above the NICs, as at %s..%s", units.FormatSize(out[0].FromBytes), units.FormatSize(out[0].ToBytes))

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -54,5 +55,43 @@ func TestDiagnoseGDRPath(t *testing.T) {
 	gdr.Evidence.Env = []nccltests.Setting{{Name: "NCCL_NET_GDR_LEVEL", Value: "PHB", Line: 70}}
 	if !mentions(gdr) {
 		t.Error("with NCCL_NET_GDR_LEVEL=PHB: want the NICs' path among the causes again")
+	}
+}
+
+// TestDiagnoseNoGDR: KISTI's 4 x 2 A100 AllReduce runs its network with
+// GPUDirect RDMA ("via NET/IBext_v8/1/GDRDMA", its channel lines); the
+// same log without the GDRDMA word, its times unchanged, is a run without
+// it, which the model does not time (a red team: the run 2.5 times as slow
+// from 4 MiB up had no finding, its interval wide). Diagnose makes that a
+// finding of its own, with what to check, and none where NCCL ran GDR.
+func TestDiagnoseNoGDR(t *testing.T) {
+	const log = "../../data/nccltests/testdata/real/a100_4x2_allreduce_collnet_kisti_nccltests311.log"
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{string(b), false},
+		{strings.ReplaceAll(string(b), "/GDRDMA", ""), true},
+	} {
+		tabs, _, err := ReadBytes([]byte(c.text), "kisti.log", func(int) Pins { return Pins{} })
+		if err != nil || len(tabs) == 0 {
+			t.Fatalf("%d tables, %v", len(tabs), err)
+		}
+		h, err := Describe(tabs[0].GPU, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, _, err := Uncalibrated(h).Diagnose(tabs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := slices.IndexFunc(fs, func(f Finding) bool { return f.Kind == KindNoGDR })
+		if (k >= 0) != c.want || k >= 0 && !strings.Contains(fs[k].Advice[0], "without GPUDirect RDMA (NCCL_DEBUG=INFO, line ") {
+			t.Errorf("GDR off %v: findings %+v; want a %q finding %v, naming the line", c.want, fs, KindNoGDR, c.want)
+		}
 	}
 }

@@ -1353,3 +1353,64 @@ func TestDiagnoseRunDomains(t *testing.T) {
 		t.Errorf("domain=4, as NCCL ran it: note %q; want none", n)
 	}
 }
+
+// TestDiagnoseRerunMisfit: calibrated on Together's 1 x 8 H100 Ring
+// AllReduce and ReduceScatter, the AllReduce table itself and reruns of it
+// whose times move by 1% either way lie beyond the model's interval at
+// 256 KiB or 1 MiB (1.23x, the launch term), on one side of it or the
+// other of the interval's edge: the model misses the calibration table
+// there, and no advice for the run is given (a red team: 7 of 10 such
+// reruns were told to try CUDA graphs). The same table 1.6 times as slow
+// from 128 KiB to 1 MiB is the run's: its advice is the run's.
+func TestDiagnoseRerunMisfit(t *testing.T) {
+	dir := "../../data/logs/paired/h100-sxm-1x8-together/"
+	var tabs []Table
+	for _, f := range []string{"all_reduce_ring.log", "reduce_scatter_ring.log"} {
+		ts, _, err := ReadFile(dir+f, func(int) Pins { return Pins{Algo: "ring"} })
+		if err != nil || len(ts) == 0 {
+			t.Fatalf("%s: %d tables, %v", f, len(ts), err)
+		}
+		tabs = append(tabs, ts[0])
+	}
+	m := newUserMachine(t, tabs)
+	const misfit = "the model misses "
+	for _, c := range []struct {
+		name  string
+		scale func(i int, size float64) float64
+		run   bool // the advice is the run's
+	}{
+		{"itself", func(int, float64) float64 { return 1 }, false},
+		{"1% up and down", func(i int, _ float64) float64 { return 1 + 0.01*float64(i%3-1) }, false},
+		{"1% up", func(int, float64) float64 { return 1.01 }, false},
+		{"1.6x from 128 KiB to 1 MiB", func(_ int, s float64) float64 {
+			if s >= 128<<10 && s <= 1<<20 {
+				return 1.6
+			}
+			return 1
+		}, true},
+	} {
+		run := tabs[0]
+		run.Name, run.Points = "rerun", slices.Clone(run.Points)
+		for i, p := range run.Points {
+			k := c.scale(i, p.Size)
+			run.Points[i].Time, run.Points[i].InPlace = k*p.Time, k*p.InPlace
+		}
+		fs, _, err := m.Diagnose(run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		departures := 0
+		for _, f := range fs {
+			if f.Kind != KindSlower && f.Kind != KindFaster {
+				continue
+			}
+			departures++
+			if own := !strings.HasPrefix(f.Advice[0], misfit); own != c.run {
+				t.Errorf("%s: %s at %g..%g B: advice %q; want the run's advice %v", c.name, f.Kind, f.FromBytes, f.ToBytes, f.Advice, c.run)
+			}
+		}
+		if departures == 0 {
+			t.Errorf("%s: no range beyond the interval, where the table has one at 1 MiB", c.name)
+		}
+	}
+}

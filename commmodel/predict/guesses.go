@@ -778,17 +778,21 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		// their log's, or the user's pin.
 		h.Sources.GPU = tables[0].GPUFrom.orUser()
 	}
-	// given notes, once a fact, where the user's -hw or a -topo capture
+	// activePorts says why a NIC that is down is missing from NCCL's debug
+// lines.
+const activePorts = "NCCL lists only the ports that are active (src/transport/net_ib/init.cc at NCCL 2.30.7 skips one that is not IBV_PORT_ACTIVE); ibstat on the host shows each port's state"
+
+// given notes, once a fact, where the user's -hw or a -topo capture
 	// gives another value than NCCL's debug lines: the user's stands, and
 	// says so.
-	given := func(fact, table string, src Source, line int, logs, has string) {
+	given := func(fact, table string, src Source, line int, logs, has, or string) {
 		flag := map[Source]string{SourceUser: "-hw", SourceTopo: "-topo"}[src]
 		if flag == "" || logs == has || seen["given "+fact] != "" {
 			return
 		}
 		seen["given "+fact] = table
-		notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines give %s %s (line %d), where %s gives %s: %s's is taken; check that the log is of this machine",
-			table, fact, logs, line, flag, has, flag))
+		notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines give %s %s (line %d), where %s gives %s: %s's is taken; check that the log is of this machine%s",
+			table, fact, logs, line, flag, has, flag, or))
 	}
 	// A capture's NIC path is not NCCL's where NCCL read another tree:
 	// left out before the tables' debug lines, whose path then stands.
@@ -799,14 +803,26 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		// may hold some channels' lines only.
 		least := slices.ContainsFunc(e.HostNets, func(hn nccltests.HostNet) bool { return hn.Line == e.NICCount.Line })
 		if n := e.NICCount.Value; e.NICCount.Known() && n > 0 && h.NICs > 0 && !(least && n < h.NICs) {
-			given("nics_per_node", name, h.Sources.NICs, e.NICCount.Line, fmt.Sprint(n), fmt.Sprint(h.NICs))
+			or := ""
+			if n < h.NICs {
+				or = ", and that none of its NICs was down: " + activePorts
+			}
+			given("nics_per_node", name, h.Sources.NICs, e.NICCount.Line, fmt.Sprint(n), fmt.Sprint(h.NICs), or)
 		}
 		nvls := nvlsRan(&tables[i])
 		if nvls.Known() {
-			given("nvls", name, h.Sources.NVLS, nvls.Line, fmt.Sprint(nvls.Value), fmt.Sprint(h.NVLS))
+			given("nvls", name, h.Sources.NVLS, nvls.Line, fmt.Sprint(nvls.Value), fmt.Sprint(h.NVLS), "")
 		}
 		if n := e.NICCount.Value; e.NICCount.Known() && n > 0 && set(h.Sources.NICs, "nics_per_node", name, n, h.NICs, n != h.NICs) {
 			h.NICs, h.Sources.NICs = n, SourceNCCLDebug
+			if per := tables[i].PerNode; !least && per > n && per%n != 0 && seen["odd nics"] == "" {
+				// Hosts are built with NICs that divide their GPUs (one a
+				// GPU, a pair, a switch's four): a count that does not
+				// may be a port that was down.
+				seen["odd nics"] = name
+				notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines list %d NICs (line %d) for a node of %d GPUs, a count hosts are not built with (their NICs divide their GPUs: one a GPU, a pair or four): check that none of its NICs was down, as %s; -hw nics=N gives the host's count",
+					name, n, e.NICCount.Line, per, activePorts))
+			}
 		}
 		if hn, ok := e.RunNICs(); ok && set(h.Sources.RunNICs, "nics_in_use", name, len(hn.Devices), h.RunNICs, tables[i].PerNode == h.RunGPUs && len(hn.Devices) != h.RunNICs) {
 			h, notes = h.withRunNICs(&tables[i], hn, notes)
@@ -842,7 +858,7 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 					name, mix, e.NICs[0].Line, formatBitRate(bw)))
 			}
 		} else if e.NICBW.Known() && bw > 0 {
-			given("nic_bw", name, h.Sources.NICBW, e.NICBW.Line, formatBitRate(bw), formatBitRate(h.NICBW))
+			given("nic_bw", name, h.Sources.NICBW, e.NICBW.Line, formatBitRate(bw), formatBitRate(h.NICBW), "")
 		}
 		// A graph search places NICs only where the communicator crosses
 		// nodes.
@@ -850,7 +866,7 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		if p := e.NICPath.Value; e.NICPath.Known() && across && set(h.Sources.NICPath, "nic_path", name, p, h.NICPath, p != h.NICPath) {
 			h.NICPath, h.Sources.NICPath = p, SourceNCCLDebug
 		} else if e.NICPath.Known() && across {
-			given("nic_path", name, h.Sources.NICPath, e.NICPath.Line, fmt.Sprint(p), fmt.Sprint(h.NICPath))
+			given("nic_path", name, h.Sources.NICPath, e.NICPath.Line, fmt.Sprint(p), fmt.Sprint(h.NICPath), "")
 		}
 		if on := nvls.Value; nvls.Known() && set(h.Sources.NVLS, "nvls", name, on, h.NVLS, on != h.NVLS) {
 			h.NVLS, h.Sources.NVLS = on, SourceNCCLDebug

@@ -1520,3 +1520,40 @@ func TestPCIeOneNICGuess(t *testing.T) {
 		}
 	}
 }
+
+// TestNICDown: NCCL lists only the InfiniBand ports that are active
+// (src/transport/net_ib/init.cc at NCCL 2.30.7), so a host of 8 NICs with
+// one port down lists 7. nccl-tests#319's 2 x 8 H100 log lists 8; with one
+// device taken out of its list (a red team), the count is still read, and
+// a note asks whether a NIC was down, as 7 NICs for 8 GPUs is no host's
+// build; a capture that shows 8 makes its note say so too.
+func TestNICDown(t *testing.T) {
+	const log = "../../data/nccltests/testdata/real/h100_2x8_allreduce_ring_ncclinfo_doca_nccltests319.log"
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := strings.Replace(string(b), " [7]mlx5_11:1/IB/SHARP", "", 1)
+	if down == string(b) {
+		t.Fatal("the log's NIC list holds no [7]mlx5_11:1/IB/SHARP")
+	}
+	for _, c := range []struct {
+		text string
+		nics int
+		note bool
+	}{{string(b), 8, false}, {down, 7, true}} {
+		tabs, _, err := ReadBytes([]byte(c.text), "doca.log", func(int) Pins { return Pins{} })
+		if err != nil || len(tabs) == 0 {
+			t.Fatalf("%d tables, %v", len(tabs), err)
+		}
+		h, err := Describe(tabs[0].GPU, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, notes := h.FromTables(tabs, 0)
+		noted := slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "check that none of its NICs was down") })
+		if got.NICs != c.nics || noted != c.note {
+			t.Errorf("%d NICs listed: read %d, a note of a NIC down %v; want %d, %v\n%q", c.nics, got.NICs, noted, c.nics, c.note, notes)
+		}
+	}
+}

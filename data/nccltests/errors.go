@@ -57,6 +57,10 @@ var (
 	// or a crash), or whoever posted the log cut it (a warning: the rows
 	// are kept).
 	ErrStopped = errors.New("table stops early")
+	// ErrAbridged: a table that stops early (ErrStopped, which wraps it
+	// too) in a log that says it was abridged: cut by whoever posted it,
+	// not a run that stopped.
+	ErrAbridged = errors.New("the log says it was abridged")
 	// ErrJSON: the input is JSON that is not the output of nccl-tests -J,
 	// or larger than any such output; or a text log holds a line of that
 	// output (a warning: the line is left unread).

@@ -1,6 +1,7 @@
 package nccltests
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -447,15 +448,15 @@ func (p *parser) checkRows(c *testState) {
 			ErrInconsistent, r.Count, r.Size, r.Type, per)
 	}
 	if c.maxBytes > 0 && !c.closed && c.endLine > 0 && c.endSize < c.maxBytes-max(c.maxBytes/64, 4096) {
-		why := "the run stopped there (a hang or a crash)"
+		why := errors.New("the run stopped there (a hang or a crash)")
 		if p.abridged {
-			why = "the log says it was abridged"
+			why = ErrAbridged
 		}
 		trailer := "no '# Avg bus bandwidth' line follows"
 		if p.fromRecords {
 			trailer = "the JSON ends before its average_bus_bandwidth" // nccl-tests -J's trailer
 		}
-		p.rowProblem(Row{Line: c.endLine, jsonCol: c.endCol}, "%w: the table ends at %s, below the header's maxBytes %s, and %s: %s",
+		p.rowProblem(Row{Line: c.endLine, jsonCol: c.endCol}, "%w: the table ends at %s, below the header's maxBytes %s, and %s: %w",
 			ErrStopped, sizeText(c.endSize), sizeText(c.maxBytes), trailer, why)
 	}
 }
