@@ -778,11 +778,7 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		// their log's, or the user's pin.
 		h.Sources.GPU = tables[0].GPUFrom.orUser()
 	}
-	// activePorts says why a NIC that is down is missing from NCCL's debug
-// lines.
-const activePorts = "NCCL lists only the ports that are active (src/transport/net_ib/init.cc at NCCL 2.30.7 skips one that is not IBV_PORT_ACTIVE); ibstat on the host shows each port's state"
-
-// given notes, once a fact, where the user's -hw or a -topo capture
+	// given notes, once a fact, where the user's -hw or a -topo capture
 	// gives another value than NCCL's debug lines: the user's stands, and
 	// says so.
 	given := func(fact, table string, src Source, line int, logs, has, or string) {
@@ -1420,3 +1416,7 @@ func (h Hardware) withPlatform(tables []Table, weak func(Source) bool, notes []s
 	}
 	return h, notes
 }
+
+// activePorts says why a NIC that is down is missing from NCCL's debug
+// lines.
+const activePorts = "NCCL lists only the ports that are active (src/transport/net_ib/init.cc at NCCL 2.30.7 skips one that is not IBV_PORT_ACTIVE); ibstat on the host shows each port's state"
